@@ -15,6 +15,30 @@ public record LabelSelector(Map<String, String> matchLabels, List<LabelSelectorR
     matchExpressions = List.copyOf(matchExpressions);
   }
 
+  /**
+   * STUB (replaced by the full implementation in the labels work): whether {@code labels} satisfy this selector.
+   */
+  public boolean matches(Map<String, String> labels) {
+    for (Map.Entry<String, String> e : matchLabels.entrySet()) {
+      if (!e.getValue().equals(labels.get(e.getKey()))) {
+        return false;
+      }
+    }
+    for (LabelSelectorRequirement r : matchExpressions) {
+      String v = labels.get(r.key());
+      boolean ok = switch (r.operator()) {
+        case In -> v != null && r.values().contains(v);
+        case NotIn -> v == null || !r.values().contains(v);
+        case Exists -> v != null;
+        case DoesNotExist -> v == null;
+      };
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   public static LabelSelector of(Map<String, String> matchLabels) {
     return new LabelSelector(matchLabels, List.of());
   }
