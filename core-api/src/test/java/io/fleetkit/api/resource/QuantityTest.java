@@ -800,6 +800,7 @@ final class QuantityTest {
     assertThat(Quantity.ofMilli(-1).isNegative()).isTrue();
     assertThat(Quantity.parse("100m").toBigDecimal()).isEqualByComparingTo("0.1");
     assertThat(Quantity.parse("1Gi").withFormat(DECIMAL_SI).toString()).isEqualTo("1073741824");
+    assertThatThrownBy(() -> Quantity.ofScaled(1, Integer.MIN_VALUE)).isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
