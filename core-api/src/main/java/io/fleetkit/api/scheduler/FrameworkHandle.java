@@ -1,0 +1,23 @@
+package io.fleetkit.api.scheduler;
+
+import java.time.Clock;
+import java.util.Map;
+
+/**
+ * What the framework offers plugins at construction: the clock, the current snapshot (valid inside a cycle),
+ * waiting pods, and access to cluster objects other than nodes and pods (PDBs, priority classes, claims...).
+ */
+public interface FrameworkHandle {
+  Clock clock();
+
+  /** The snapshot of the running cycle. */
+  Snapshot snapshot();
+
+  WaitingPods waitingPods();
+
+  /** Cluster objects of a kind (e.g. {@code PodDisruptionBudget.class}), as last seen by the scheduler. */
+  <T> java.util.List<T> list(Class<T> kind);
+
+  /** Plugin arguments from the profile, by plugin name. */
+  Map<String, Object> pluginArgs(String pluginName);
+}
