@@ -28,6 +28,11 @@ public final class ViolationCollector {
   private static final Pattern DNS1123_SUBDOMAIN = Pattern.compile(DNS1123_SUBDOMAIN_FMT);
   private static final Pattern DNS1035_LABEL = Pattern.compile(DNS1035_LABEL_FMT);
   private static final Pattern PORT_NAME_CHARS = Pattern.compile("[-a-z0-9]+");
+  private static final String QUALIFIED_NAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
+  private static final Pattern QUALIFIED_NAME = Pattern.compile(QUALIFIED_NAME_FMT);
+  private static final String QUALIFIED_NAME_RULE = "must consist of alphanumeric characters, '-', '_' or '.', and "
+      + "must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used "
+      + "for validation is '" + QUALIFIED_NAME_FMT + "')";
   private static final Pattern HAS_LETTER = Pattern.compile(".*[a-z].*");
 
   private final String object;
@@ -127,6 +132,39 @@ public final class ViolationCollector {
       add(field, "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
           + "alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex "
           + "used for validation is '" + DNS1035_LABEL_FMT + "')", value);
+    }
+  }
+
+  /** Kubernetes' {@code IsQualifiedName}: an optional DNS-1123 subdomain prefix and '/', then a name. */
+  public void qualifiedName(String field, String value) {
+    String[] parts = value.split("/", -1);
+    String name;
+    if (parts.length == 1) {
+      name = parts[0];
+    } else if (parts.length == 2) {
+      if (parts[0].isEmpty()) {
+        add(field, "prefix part must be non-empty", value);
+      } else {
+        if (parts[0].length() > DNS1123_SUBDOMAIN_MAX
+            || !DNS1123_SUBDOMAIN.matcher(parts[0]).matches()) {
+          add(field, "prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
+              + "characters, '-' or '.', and must start and end with an alphanumeric character (e.g. "
+              + "'example.com', regex used for validation is '" + DNS1123_SUBDOMAIN_FMT + "')", value);
+        }
+      }
+      name = parts[1];
+    } else {
+      add(field, "a qualified name " + QUALIFIED_NAME_RULE
+          + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')", value);
+      return;
+    }
+    if (name.isEmpty()) {
+      add(field, "name part must be non-empty", value);
+    } else if (name.length() > DNS1123_LABEL_MAX) {
+      add(field, "name part must be no more than " + DNS1123_LABEL_MAX + " characters", value);
+    }
+    if (!name.isEmpty() && !QUALIFIED_NAME.matcher(name).matches()) {
+      add(field, "name part " + QUALIFIED_NAME_RULE, value);
     }
   }
 
