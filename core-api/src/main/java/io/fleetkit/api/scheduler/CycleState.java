@@ -26,6 +26,9 @@ public interface CycleState {
     return v;
   }
 
+  /** An independent copy (values are shared; plugins store immutable values or copy-on-write them). */
+  CycleState copy();
+
   /** Whether preemption's dry run is evaluating this state (plugins may skip expensive scoring then). */
   boolean isPreemptionDryRun();
 }
