@@ -664,7 +664,7 @@ final class QuantityTest {
     assertThat(product.format()).isEqualTo(a.format());
   }
 
-  // quantity_overflow_test.go quantityAccessorCases: 26 rows (the 3 "via-dec" rows duplicate others here, since
+  // quantity_overflow_test.go quantityAccessorCases: 28 rows (the 3 "via-dec" rows duplicate others here, since
   // this class has no representation the caller can pick). Sign, Value, MilliValue, ScaledValue(Kilo), String.
   static Stream<Arguments> accessorCases() {
     long max = Long.MAX_VALUE;
