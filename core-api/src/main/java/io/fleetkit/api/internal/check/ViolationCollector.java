@@ -2,6 +2,7 @@ package io.fleetkit.api.internal.check;
 
 import io.fleetkit.api.ValidationException;
 import io.fleetkit.api.Violation;
+import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.labels.Validation;
 import io.fleetkit.api.meta.ObjectMeta;
 import java.util.ArrayList;
@@ -40,6 +41,19 @@ public final class ViolationCollector {
   public ViolationCollector add(String field, String rule, @Nullable Object value) {
     violations.add(new Violation(object, field, rule, value == null ? null : String.valueOf(value)));
     return this;
+  }
+
+  /** Records violations found by another check (their object, usually empty, is replaced by this one's). */
+  public ViolationCollector addAll(List<Violation> found) {
+    for (Violation f : found) {
+      violations.add(new Violation(object, f.field(), f.rule(), f.value()));
+    }
+    return this;
+  }
+
+  /** Checks a label selector's keys, values and operators ({@link LabelSelector#validate}). */
+  public void labelSelector(String field, @Nullable LabelSelector selector) {
+    addAll(LabelSelector.validate(selector, field));
   }
 
   /** Records a missing field. */
