@@ -71,13 +71,17 @@ public final class DocumentContext {
     try {
       return constructor.get();
     } catch (ValidationException e) {
-      if (countUnder(path) == 0) {
-        for (Violation v : e.violations()) {
-          problems.add(new ManifestProblem(source, document.index(), document.line(),
-              document.lineOf(join(path, v.field())), new Violation(object, join(path, v.field()), v.rule(),
-                  v.value())));
+      // Keep the record's own rules, except for fields already reported (a required value the converter found
+      // missing, reported again by the record in its own words).
+      List<ManifestProblem> extra = new ArrayList<>();
+      for (Violation v : e.violations()) {
+        String field = join(path, v.field());
+        if (!reported(field)) {
+          extra.add(new ManifestProblem(source, document.index(), document.line(), document.lineOf(field),
+              new Violation(object, field, v.rule(), v.value())));
         }
       }
+      problems.addAll(extra);
     } catch (IllegalArgumentException | IllegalStateException | NullPointerException e) {
       if (countUnder(path) == 0) {
         String msg = e.getMessage();
@@ -85,6 +89,15 @@ public final class DocumentContext {
       }
     }
     return null;
+  }
+
+  private boolean reported(String field) {
+    for (ManifestProblem p : problems) {
+      if (p.violation().field().equals(field)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private int countUnder(String path) {
