@@ -65,7 +65,7 @@ public final class Fabric8Meta {
           .withBlockOwnerDeletion(r.blockOwnerDeletion() ? Boolean.TRUE : null).build());
     }
     return new ObjectMetaBuilder()
-        .withName(m.name())
+        .withName(Values.emptyToNull(m.name()))
         .withNamespace(Values.emptyToNull(m.namespace()))
         .withUid(Values.emptyToNull(m.uid()))
         .withResourceVersion(Values.emptyToNull(m.resourceVersion()))
