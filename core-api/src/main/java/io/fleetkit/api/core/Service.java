@@ -1,0 +1,129 @@
+package io.fleetkit.api.core;
+
+import io.fleetkit.api.internal.check.ViolationCollector;
+import io.fleetkit.api.internal.check.ViolationCollector.NameRule;
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.meta.ObjectMeta;
+import java.util.HashSet;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * A Service ({@code v1}): a stable address for the pods its selector picks.
+ *
+ * <p>The constructor checks Kubernetes' rules and reports every violation at once: the name is a DNS-1035 label
+ * (as Kubernetes requires for Services), ports are in 1..65535, a Service with more than one port names each one
+ * uniquely, node ports only on NodePort and LoadBalancer Services.
+ *
+ * @throws io.fleetkit.api.ValidationException from the constructor when a rule is broken
+ */
+public record Service(ObjectMeta metadata, ServiceSpec spec, ServiceStatus status) implements ApiObject<Service> {
+  public static final String API_VERSION = "v1";
+  public static final String KIND = "Service";
+
+  private static final Pattern IPV4 =
+      Pattern.compile("((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)");
+  private static final Pattern IPV6 = Pattern.compile("[0-9a-fA-F:.]+");
+
+  public Service {
+    Objects.requireNonNull(metadata, "metadata");
+    Objects.requireNonNull(spec, "spec");
+    Objects.requireNonNull(status, "status");
+    validate(metadata, spec);
+  }
+
+  /** A new Service with an empty status. */
+  public static Service of(ObjectMeta metadata, ServiceSpec spec) {
+    return new Service(metadata, spec, ServiceStatus.EMPTY);
+  }
+
+  @Override
+  public String apiVersion() {
+    return API_VERSION;
+  }
+
+  @Override
+  public String kind() {
+    return KIND;
+  }
+
+  @Override
+  public boolean namespaced() {
+    return true;
+  }
+
+  @Override
+  public Service withMetadata(ObjectMeta m) {
+    return new Service(m, spec, status);
+  }
+
+  public Service withSpec(ServiceSpec s) {
+    return new Service(metadata, s, status);
+  }
+
+  public Service withStatus(ServiceStatus s) {
+    return new Service(metadata, spec, s);
+  }
+
+  @Override
+  public Service withStatusOf(Service other) {
+    return withStatus(other.status);
+  }
+
+  private static void validate(ObjectMeta metadata, ServiceSpec spec) {
+    ViolationCollector v = ViolationCollector.forObject(KIND, metadata);
+    v.objectMeta(metadata, true, NameRule.DNS1035_LABEL);
+    if (spec.ports().isEmpty() && !spec.headless()) {
+      v.required("spec.ports");
+    }
+    boolean multi = spec.ports().size() > 1;
+    Set<String> names = new HashSet<>();
+    Set<String> portProtocols = new HashSet<>();
+    for (int i = 0; i < spec.ports().size(); i++) {
+      ServicePort p = spec.ports().get(i);
+      String path = "spec.ports[" + i + "]";
+      if (p.name().isEmpty()) {
+        if (multi) {
+          v.required(path + ".name");
+        }
+      } else {
+        v.dns1123Label(path + ".name", p.name());
+        if (!names.add(p.name())) {
+          v.add(path + ".name", "must be unique (duplicate value)", p.name());
+        }
+      }
+      v.portNumber(path + ".port", p.port());
+      if (!portProtocols.add(p.port() + "/" + p.protocol())) {
+        v.add(path, "must be unique (duplicate port and protocol)", p.port() + "/" + p.protocol());
+      }
+      String name = p.targetPort().name();
+      if (name != null) {
+        v.portName(path + ".targetPort", name);
+      } else {
+        v.portNumber(path + ".targetPort", p.targetPort().number());
+      }
+      Integer nodePort = p.nodePort();
+      if (nodePort != null) {
+        if (spec.type() == ServiceType.ClusterIP) {
+          v.add(path + ".nodePort", "may not be used when `type` is 'ClusterIP'", nodePort);
+        }
+        v.portNumber(path + ".nodePort", nodePort);
+      }
+    }
+    String ip = spec.clusterIP();
+    if (spec.headless()) {
+      if (spec.type() != ServiceType.ClusterIP) {
+        v.add("spec.clusterIP", "may be set to 'None' only when `type` is 'ClusterIP'", ip);
+      }
+    } else if (!ip.isEmpty() && !isIp(ip)) {
+      v.add("spec.clusterIP", "must be empty, 'None' or a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)",
+          ip);
+    }
+    v.throwIfAny();
+  }
+
+  private static boolean isIp(String s) {
+    return IPV4.matcher(s).matches() || (s.contains(":") && IPV6.matcher(s).matches());
+  }
+}

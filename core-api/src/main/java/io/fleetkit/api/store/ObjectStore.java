@@ -1,0 +1,180 @@
+package io.fleetkit.api.store;
+
+import io.fleetkit.api.ConflictException;
+import io.fleetkit.api.ExpiredException;
+import io.fleetkit.api.NotFoundException;
+import io.fleetkit.api.ValidationException;
+import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.meta.ApiObject;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+/**
+ * A store of API objects with the semantics of the Kubernetes API server over etcd: create/get/list/update/delete
+ * per kind, a single global resourceVersion, optimistic concurrency, finalizers, and ordered, replayable watches.
+ * Obtain one with {@link #inMemory()} or {@link #builder()}.
+ *
+ * <h2>Kinds</h2>
+ * A kind is identified by the runtime class of its objects ({@code Pod.class}), which must implement
+ * {@link ApiObject}. Nothing is registered up front: a kind exists once an object of it is created, and reading or
+ * watching a kind with no objects yields nothing. Namespaced kinds are keyed by {@code namespace/name},
+ * cluster-scoped kinds by {@code name} (their namespace is always empty). In every read method the namespace
+ * {@code ""} means all namespaces (and is the only meaningful value for cluster-scoped kinds).
+ *
+ * <h2>Consistency model</h2>
+ * <ul>
+ *   <li><b>Writes are linearizable.</b> Every successful write (create, update, updateStatus, delete, and an
+ *       update that removes the last finalizer) commits atomically and is assigned the next value of a single
+ *       resourceVersion counter shared by all kinds, a decimal string that only ever increases. A new store is at
+ *       version {@code "1"}; the first write gets {@code "2"}. A write that would change nothing (the object after
+ *       the update equals the stored one) is not a write: it returns the stored object and produces no version
+ *       and no event, as in Kubernetes.</li>
+ *   <li><b>Reads see every completed write.</b> {@link #get} is lock-free and returns the latest committed state.
+ *       {@code list} returns a snapshot that holds exactly the writes up to its {@link ListResult#resourceVersion()}.
+ *       Objects returned are immutable and never change afterwards.</li>
+ *   <li><b>Optimistic concurrency.</b> {@link #update} and {@link #updateStatus} with a non-empty resourceVersion
+ *       succeed only if it is the stored one, else they throw {@link ConflictException}; with an empty one they
+ *       are unconditional. Retry a read-modify-write loop on conflict.</li>
+ *   <li><b>Watches are exact.</b> A watch receives every change of its kind after its start version, exactly once,
+ *       in strictly increasing resourceVersion order. {@code list} followed by {@code watch} from the list's
+ *       version therefore observes every change, none twice. The store keeps the last {@code historyLimit} events
+ *       (default 10,000) for replay; a start version older than that throws {@link ExpiredException} ("too old
+ *       resource version") and the caller relists. Start versions {@code ""} and {@code "0"} mean "from now".</li>
+ *   <li><b>Delivery is decoupled from commit.</b> Listeners run after the write has committed and outside any
+ *       store lock, so they may call the store (including writes) freely. By default each watch has its own
+ *       queue drained, one event at a time, by a delivery executor (a store-owned pool of daemon threads unless
+ *       one is chosen with {@link ObjectStoreBuilder#deliveryExecutor}): a write returns without waiting for
+ *       listeners. In direct mode ({@link ObjectStoreBuilder#directDelivery()}) the writing thread delivers the
+ *       events itself before the write returns, which makes single-threaded simulations deterministic; the one
+ *       exception is a write made from inside a listener, whose event reaches that same listener after the
+ *       current call returns (never nested, so order is kept). Under concurrent writers in direct mode an event
+ *       may be delivered by whichever writer is already draining that watch.</li>
+ *   <li><b>Failures are isolated.</b> A listener that throws is logged (SLF4J, WARN) and the watch goes on with the
+ *       next event; the store and other watches are unaffected. A slow listener delays only its own watch; its
+ *       queue is unbounded.</li>
+ * </ul>
+ *
+ * <h2>Store-owned metadata</h2>
+ * {@code uid}, {@code resourceVersion}, {@code generation}, {@code creationTimestamp} and
+ * {@code deletionTimestamp} are set by the store; values a caller sends are replaced (a mismatching non-empty
+ * {@code uid} on update is a conflict). {@code generation} starts at 1 and is incremented when {@code spec()}
+ * changes (by {@code equals}) and when the object is marked for deletion, as Kubernetes does.
+ *
+ * <p>Thread-safe. Methods throw {@link NullPointerException} for null arguments and {@link IllegalStateException}
+ * after {@link #close()}.
+ */
+public interface ObjectStore extends AutoCloseable {
+
+  /** A new in-memory store with default settings (system UTC clock, history of 10,000 events, async delivery). */
+  static ObjectStore inMemory() {
+    return builder().build();
+  }
+
+  /** A builder for an in-memory store. */
+  static ObjectStoreBuilder builder() {
+    return new ObjectStoreBuilder();
+  }
+
+  /**
+   * Stores a new object. The store assigns {@code uid}, {@code resourceVersion}, {@code generation = 1} and
+   * {@code creationTimestamp} (from its clock), clears {@code deletionTimestamp}, and emits
+   * {@link WatchEventType#ADDED}.
+   *
+   * @return the stored object
+   * @throws ValidationException if the name is missing, the namespace is missing for a namespaced kind or present
+   *     for a cluster-scoped one, a name or namespace contains {@code /}, or a resourceVersion is set
+   * @throws ConflictException if an object of this kind and key exists ("already exists")
+   */
+  <T extends ApiObject<T>> T create(T object);
+
+  /** The object of {@code kind} at {@code namespace/name} (namespace {@code ""} for cluster-scoped kinds). */
+  <T extends ApiObject<T>> Optional<T> get(Class<T> kind, String namespace, String name);
+
+  /**
+   * Like {@link #get} but for objects that must exist.
+   *
+   * @throws NotFoundException if there is none
+   */
+  <T extends ApiObject<T>> T require(Class<T> kind, String namespace, String name);
+
+  /** All objects of {@code kind}, in all namespaces. */
+  default <T extends ApiObject<T>> ListResult<T> list(Class<T> kind) {
+    return list(kind, "");
+  }
+
+  /** The objects of {@code kind} in {@code namespace} ({@code ""}: all namespaces). */
+  <T extends ApiObject<T>> ListResult<T> list(Class<T> kind, String namespace);
+
+  /** The objects of {@code kind} in {@code namespace} ({@code ""}: all) whose labels match {@code selector}. */
+  <T extends ApiObject<T>> ListResult<T> list(Class<T> kind, String namespace, LabelSelector selector);
+
+  /**
+   * The objects of {@code kind} in {@code namespace} ({@code ""}: all) accepted by {@code filter}. The filter runs
+   * on the caller's thread after the snapshot is taken, outside any store lock.
+   */
+  <T extends ApiObject<T>> ListResult<T> list(Class<T> kind, String namespace, Predicate<? super T> filter);
+
+  /**
+   * Replaces the metadata and spec of a stored object, keeping its stored status (use {@link #updateStatus} for
+   * that) and the store-owned metadata. Bumps {@code generation} if the spec changed. Emits
+   * {@link WatchEventType#MODIFIED}, or {@link WatchEventType#DELETED} when the object is being deleted and the
+   * update removes its last finalizer (the object is then gone).
+   *
+   * @return the stored object after the update (or its final state if it was removed)
+   * @throws NotFoundException if there is no such object
+   * @throws ConflictException if {@code object}'s resourceVersion is non-empty and stale, or its uid is non-empty
+   *     and differs from the stored one
+   * @throws ValidationException if the update adds a finalizer to an object being deleted
+   */
+  <T extends ApiObject<T>> T update(T object);
+
+  /**
+   * Replaces the status of a stored object, keeping its stored spec and metadata (via
+   * {@code stored.withStatusOf(object)}). Emits {@link WatchEventType#MODIFIED}. Never changes
+   * {@code generation}.
+   *
+   * @return the stored object after the update
+   * @throws NotFoundException if there is no such object
+   * @throws ConflictException as for {@link #update}
+   */
+  <T extends ApiObject<T>> T updateStatus(T object);
+
+  /** Deletes without preconditions; see {@link #delete(Class, String, String, DeletePreconditions)}. */
+  default <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name) {
+    return delete(kind, namespace, name, DeletePreconditions.NONE);
+  }
+
+  /**
+   * Deletes an object. Without finalizers it is removed at once ({@link WatchEventType#DELETED}). With finalizers
+   * it is marked: {@code deletionTimestamp} is set from the clock and {@code generation} bumped
+   * ({@link WatchEventType#MODIFIED}); it is removed when an update clears its last finalizer. Deleting an object
+   * already marked changes nothing.
+   *
+   * @return the object after the call: its final state if removed (finalizers empty), else the marked object
+   * @throws NotFoundException if there is no such object
+   * @throws ConflictException if a precondition does not hold
+   */
+  <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name, DeletePreconditions preconditions);
+
+  /**
+   * Starts watching every object of {@code kind}.
+   *
+   * @param fromResourceVersion {@code ""} or {@code "0"} to receive changes from now on; otherwise a version
+   *     previously returned by this store, to receive every change after it (replayed from history first)
+   * @throws ExpiredException if changes after {@code fromResourceVersion} are no longer in the history
+   *     ("too old resource version: X (Y)"); relist and watch from the list's version
+   * @throws IllegalArgumentException if {@code fromResourceVersion} is not a decimal number or is newer than the
+   *     store's current version
+   */
+  <T extends ApiObject<T>> Watch watch(Class<T> kind, String fromResourceVersion, WatchListener<T> listener);
+
+  /** The resourceVersion of the last committed write (or {@code "1"} for a new store). */
+  String resourceVersion();
+
+  /**
+   * Closes every watch and releases the store-owned delivery threads. Later calls throw
+   * {@link IllegalStateException}. Idempotent.
+   */
+  @Override
+  void close();
+}

@@ -1,0 +1,536 @@
+package io.fleetkit.api.store.internal;
+
+import io.fleetkit.api.ConflictException;
+import io.fleetkit.api.ExpiredException;
+import io.fleetkit.api.NotFoundException;
+import io.fleetkit.api.ValidationException;
+import io.fleetkit.api.Violation;
+import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.store.DeletePreconditions;
+import io.fleetkit.api.store.ListResult;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.store.Watch;
+import io.fleetkit.api.store.WatchEvent;
+import io.fleetkit.api.store.WatchEventType;
+import io.fleetkit.api.store.WatchListener;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The in-memory {@link ObjectStore}. See the interface for the contract; this class documents the mechanics.
+ *
+ * <p>One {@link ReentrantReadWriteLock}: every write takes the write lock for validation, the version bump, the
+ * map update, the history append and the append to each watch queue of the kind (all O(1) per watch, no copying
+ * of other objects). Lists take the read lock only while copying references out of the kind's map. Gets take no
+ * lock. Listeners run after the lock is released (see {@link StoreWatch}).
+ *
+ * <p>The history is a ring indexed by resourceVersion: versions are consecutive (every write produces exactly one
+ * event), so the event of version {@code v} sits at {@code v % historyLimit} and the retained versions are
+ * {@code (max(1, version - historyLimit), version]}.
+ */
+public final class InMemoryObjectStore implements ObjectStore {
+  /** The version of a new store; the first write gets the next one, so no list ever returns "0" (= "now"). */
+  private static final long INITIAL_VERSION = 1;
+
+  private final Clock clock;
+  private final int historyLimit;
+  private final Executor executor;
+  private final @Nullable ExecutorService ownedExecutor;
+  private final Supplier<String> uids;
+
+  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+  private final ConcurrentHashMap<Class<?>, KindTable<?>> tables = new ConcurrentHashMap<>();
+  private final WatchEvent<?>[] history;
+  private volatile long version = INITIAL_VERSION;
+  private volatile boolean closed;
+
+  /**
+   * @param executor drains watch queues; {@code null} for a store-owned daemon pool
+   */
+  public InMemoryObjectStore(Clock clock, int historyLimit, @Nullable Executor executor, Supplier<String> uids) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    if (historyLimit < 1) {
+      throw new IllegalArgumentException("historyLimit must be at least 1 but was " + historyLimit);
+    }
+    this.historyLimit = historyLimit;
+    this.uids = Objects.requireNonNull(uids, "uids");
+    if (executor == null) {
+      ownedExecutor = Executors.newCachedThreadPool(new DaemonThreads());
+      this.executor = ownedExecutor;
+    } else {
+      ownedExecutor = null;
+      this.executor = executor;
+    }
+    history = new WatchEvent<?>[historyLimit];
+  }
+
+  // ---------------------------------------------------------------------------------------------------- create
+
+  @Override
+  public <T extends ApiObject<T>> T create(T object) {
+    Objects.requireNonNull(object, "object");
+    checkOpen();
+    validateForCreate(object);
+    ObjectMeta meta = object.metadata();
+    String uid = uids.get();
+    KindTable<T> table = table(kindOf(object));
+    String key = KindTable.key(meta.namespace(), meta.name());
+    T created;
+    StoreWatch<T>[] watches;
+    lock.writeLock().lock();
+    try {
+      if (table.objects.containsKey(key)) {
+        throw new ConflictException(object.describe() + " already exists");
+      }
+      long rv = version + 1;
+      ObjectMeta stored = meta.toBuilder()
+          .uid(uid)
+          .resourceVersion(Long.toString(rv))
+          .generation(1)
+          .creationTimestamp(clock.instant())
+          .deletionTimestamp(null)
+          .build();
+      created = object.withMetadata(stored);
+      table.objects.put(key, created);
+      watches = commit(table, WatchEventType.ADDED, created, rv);
+    } finally {
+      lock.writeLock().unlock();
+    }
+    deliver(watches);
+    return created;
+  }
+
+  private static void validateForCreate(ApiObject<?> object) {
+    ObjectMeta meta = object.metadata();
+    String who = object.kind() + " " + meta.key();
+    List<Violation> violations = new ArrayList<>();
+    if (meta.name().isEmpty()) {
+      violations.add(new Violation(who, "metadata.name", "is required", null));
+    } else if (meta.name().indexOf('/') >= 0) {
+      violations.add(new Violation(who, "metadata.name", "must not contain '/'", meta.name()));
+    }
+    if (object.namespaced()) {
+      if (meta.namespace().isEmpty()) {
+        violations.add(new Violation(who, "metadata.namespace", "is required for namespaced kind " + object.kind(),
+            null));
+      } else if (meta.namespace().indexOf('/') >= 0) {
+        violations.add(new Violation(who, "metadata.namespace", "must not contain '/'", meta.namespace()));
+      }
+    } else if (!meta.namespace().isEmpty()) {
+      violations.add(new Violation(who, "metadata.namespace", "must be empty for cluster-scoped kind "
+          + object.kind(), meta.namespace()));
+    }
+    if (!meta.resourceVersion().isEmpty()) {
+      violations.add(new Violation(who, "metadata.resourceVersion", "must not be set on objects to be created",
+          meta.resourceVersion()));
+    }
+    if (!violations.isEmpty()) {
+      throw new ValidationException(violations);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------------------ read
+
+  @Override
+  public <T extends ApiObject<T>> Optional<T> get(Class<T> kind, String namespace, String name) {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(namespace, "namespace");
+    Objects.requireNonNull(name, "name");
+    checkOpen();
+    KindTable<T> table = existingTable(kind);
+    return table == null ? Optional.empty() : Optional.ofNullable(table.objects.get(KindTable.key(namespace, name)));
+  }
+
+  @Override
+  public <T extends ApiObject<T>> T require(Class<T> kind, String namespace, String name) {
+    return get(kind, namespace, name).orElseThrow(() -> notFound(kind, namespace, name));
+  }
+
+  @Override
+  public <T extends ApiObject<T>> ListResult<T> list(Class<T> kind, String namespace) {
+    return snapshot(kind, namespace, null);
+  }
+
+  @Override
+  public <T extends ApiObject<T>> ListResult<T> list(Class<T> kind, String namespace, LabelSelector selector) {
+    Objects.requireNonNull(selector, "selector");
+    return snapshot(kind, namespace, selector);
+  }
+
+  private <T extends ApiObject<T>> ListResult<T> snapshot(Class<T> kind, String namespace,
+      @Nullable LabelSelector selector) {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(namespace, "namespace");
+    checkOpen();
+    KindTable<T> table = existingTable(kind);
+    List<T> items = new ArrayList<>();
+    String rv;
+    lock.readLock().lock();
+    try {
+      rv = Long.toString(version);
+      if (table != null) {
+        Collection<T> source = table.inNamespace(namespace);
+        if (selector == null || selector.matchLabels().isEmpty() && selector.matchExpressions().isEmpty()) {
+          items.addAll(source);
+        } else {
+          for (T o : source) {
+            if (selector.matches(o.metadata().labels())) {
+              items.add(o);
+            }
+          }
+        }
+      }
+    } finally {
+      lock.readLock().unlock();
+    }
+    return new ListResult<>(items, rv);
+  }
+
+  @Override
+  public <T extends ApiObject<T>> ListResult<T> list(Class<T> kind, String namespace, Predicate<? super T> filter) {
+    Objects.requireNonNull(filter, "filter");
+    ListResult<T> all = list(kind, namespace);
+    // The filter is caller code: run it outside the lock, on the immutable snapshot.
+    List<T> items = new ArrayList<>();
+    for (T o : all.items()) {
+      if (filter.test(o)) {
+        items.add(o);
+      }
+    }
+    return new ListResult<>(items, all.resourceVersion());
+  }
+
+  @Override
+  public String resourceVersion() {
+    return Long.toString(version);
+  }
+
+  // ---------------------------------------------------------------------------------------------------- update
+
+  @Override
+  public <T extends ApiObject<T>> T update(T object) {
+    Objects.requireNonNull(object, "object");
+    checkOpen();
+    KindTable<T> table = table(kindOf(object));
+    ObjectMeta meta = object.metadata();
+    String key = KindTable.key(meta.namespace(), meta.name());
+    T result;
+    StoreWatch<T>[] watches;
+    lock.writeLock().lock();
+    try {
+      T stored = table.objects.get(key);
+      if (stored == null) {
+        throw notFound(object);
+      }
+      checkPreconditions(stored, meta.uid(), meta.resourceVersion(), false);
+      ObjectMeta old = stored.metadata();
+      if (old.deletionTimestamp() != null) {
+        rejectNewFinalizers(object, old.finalizers(), meta.finalizers());
+      }
+      boolean specChanged = !Objects.equals(object.spec(), stored.spec());
+      ObjectMeta merged = meta.toBuilder()
+          .uid(old.uid())
+          .resourceVersion(old.resourceVersion())
+          .generation(specChanged ? old.generation() + 1 : old.generation())
+          .creationTimestamp(old.creationTimestamp())
+          .deletionTimestamp(old.deletionTimestamp())
+          .build();
+      T candidate = object.withStatusOf(stored).withMetadata(merged);
+      boolean finalized = old.deletionTimestamp() != null && merged.finalizers().isEmpty();
+      if (!finalized && candidate.equals(stored)) {
+        return stored; // no-op: no version, no event
+      }
+      long rv = version + 1;
+      result = candidate.withMetadata(merged.withResourceVersion(Long.toString(rv)));
+      if (finalized) {
+        table.objects.remove(key);
+        watches = commit(table, WatchEventType.DELETED, result, rv);
+      } else {
+        table.objects.put(key, result);
+        watches = commit(table, WatchEventType.MODIFIED, result, rv);
+      }
+    } finally {
+      lock.writeLock().unlock();
+    }
+    deliver(watches);
+    return result;
+  }
+
+  private static void rejectNewFinalizers(ApiObject<?> object, List<String> old, List<String> requested) {
+    HashSet<String> known = new HashSet<>(old);
+    for (String f : requested) {
+      if (!known.contains(f)) {
+        throw new ValidationException(new Violation(object.describe(), "metadata.finalizers",
+            "no new finalizers can be added if the object is being deleted", f));
+      }
+    }
+  }
+
+  @Override
+  public <T extends ApiObject<T>> T updateStatus(T object) {
+    Objects.requireNonNull(object, "object");
+    checkOpen();
+    KindTable<T> table = table(kindOf(object));
+    ObjectMeta meta = object.metadata();
+    String key = KindTable.key(meta.namespace(), meta.name());
+    T result;
+    StoreWatch<T>[] watches;
+    lock.writeLock().lock();
+    try {
+      T stored = table.objects.get(key);
+      if (stored == null) {
+        throw notFound(object);
+      }
+      checkPreconditions(stored, meta.uid(), meta.resourceVersion(), false);
+      T candidate = stored.withStatusOf(object);
+      if (candidate.equals(stored)) {
+        return stored;
+      }
+      long rv = version + 1;
+      result = candidate.withMetadata(stored.metadata().withResourceVersion(Long.toString(rv)));
+      table.objects.put(key, result);
+      watches = commit(table, WatchEventType.MODIFIED, result, rv);
+    } finally {
+      lock.writeLock().unlock();
+    }
+    deliver(watches);
+    return result;
+  }
+
+  // ---------------------------------------------------------------------------------------------------- delete
+
+  @Override
+  public <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name,
+      DeletePreconditions preconditions) {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(namespace, "namespace");
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(preconditions, "preconditions");
+    checkOpen();
+    KindTable<T> table = table(kind);
+    String key = KindTable.key(namespace, name);
+    T result;
+    StoreWatch<T>[] watches;
+    lock.writeLock().lock();
+    try {
+      T stored = table.objects.get(key);
+      if (stored == null) {
+        throw notFound(kind, namespace, name);
+      }
+      checkPreconditions(stored, preconditions.uid(), preconditions.resourceVersion(), true);
+      ObjectMeta old = stored.metadata();
+      if (old.deletionTimestamp() != null) {
+        return stored; // already being deleted: nothing changes
+      }
+      long rv = version + 1;
+      if (old.finalizers().isEmpty()) {
+        result = stored.withMetadata(old.withResourceVersion(Long.toString(rv)));
+        table.objects.remove(key);
+        watches = commit(table, WatchEventType.DELETED, result, rv);
+      } else {
+        // As Kubernetes markAsDeleting (apiserver registry/generic/registry/store.go): generation is bumped.
+        result = stored.withMetadata(old.toBuilder()
+            .deletionTimestamp(clock.instant())
+            .generation(old.generation() + 1)
+            .resourceVersion(Long.toString(rv))
+            .build());
+        table.objects.put(key, result);
+        watches = commit(table, WatchEventType.MODIFIED, result, rv);
+      }
+    } finally {
+      lock.writeLock().unlock();
+    }
+    deliver(watches);
+    return result;
+  }
+
+  // ----------------------------------------------------------------------------------------------------- watch
+
+  @Override
+  public <T extends ApiObject<T>> Watch watch(Class<T> kind, String fromResourceVersion, WatchListener<T> listener) {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(fromResourceVersion, "fromResourceVersion");
+    Objects.requireNonNull(listener, "listener");
+    checkOpen();
+    long from = parseVersion(fromResourceVersion);
+    KindTable<T> table = table(kind);
+    StoreWatch<T> watch = new StoreWatch<>(this, table, listener, executor);
+    lock.writeLock().lock();
+    try {
+      long now = version;
+      if (from > now) {
+        throw new IllegalArgumentException("watch on " + kind.getSimpleName() + ": resourceVersion "
+            + fromResourceVersion + " is newer than the store's current version " + now);
+      }
+      if (from > 0) {
+        long compacted = Math.max(INITIAL_VERSION, now - historyLimit);
+        if (from < compacted) {
+          throw new ExpiredException("too old resource version: " + from + " (" + compacted + ")");
+        }
+        for (long v = from + 1; v <= now; v++) {
+          WatchEvent<?> e = history[(int) (v % historyLimit)];
+          if (e.object().getClass() == kind) {
+            @SuppressWarnings("unchecked")
+            WatchEvent<T> typed = (WatchEvent<T>) e;
+            watch.enqueue(typed);
+          }
+        }
+      }
+      table.addWatch(watch);
+    } finally {
+      lock.writeLock().unlock();
+    }
+    watch.schedule();
+    return watch;
+  }
+
+  private static long parseVersion(String rv) {
+    if (rv.isEmpty()) {
+      return 0;
+    }
+    long v;
+    try {
+      v = Long.parseLong(rv);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("resourceVersion must be a decimal number but was \"" + rv + "\"", e);
+    }
+    if (v < 0) {
+      throw new IllegalArgumentException("resourceVersion must not be negative but was " + rv);
+    }
+    return v;
+  }
+
+  void removeWatch(KindTable<?> table, StoreWatch<?> watch) {
+    lock.writeLock().lock();
+    try {
+      table.removeWatch(watch);
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  // ----------------------------------------------------------------------------------------------------- close
+
+  @Override
+  public void close() {
+    lock.writeLock().lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      for (KindTable<?> t : tables.values()) {
+        for (StoreWatch<?> w : t.watches()) {
+          w.closeQuietly();
+        }
+      }
+    } finally {
+      lock.writeLock().unlock();
+    }
+    if (ownedExecutor != null) {
+      ownedExecutor.shutdown();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "InMemoryObjectStore{version=" + version + ", kinds=" + tables.size() + "}";
+  }
+
+  // --------------------------------------------------------------------------------------------------- helpers
+
+  /** Records a committed change: bumps the version, keeps the event for replay, queues it. Under the write lock. */
+  private <T extends ApiObject<T>> StoreWatch<T>[] commit(KindTable<T> table, WatchEventType type, T object,
+      long rv) {
+    WatchEvent<T> event = new WatchEvent<>(type, object);
+    history[(int) (rv % historyLimit)] = event;
+    version = rv;
+    StoreWatch<T>[] watches = table.watches();
+    for (StoreWatch<T> w : watches) {
+      w.enqueue(event);
+    }
+    return watches;
+  }
+
+  private static <T extends ApiObject<T>> void deliver(StoreWatch<T>[] watches) {
+    for (StoreWatch<T> w : watches) {
+      w.schedule();
+    }
+  }
+
+  private static void checkPreconditions(ApiObject<?> stored, String uid, String resourceVersion,
+      boolean isDelete) {
+    ObjectMeta old = stored.metadata();
+    if (!uid.isEmpty() && !uid.equals(old.uid())) {
+      throw new ConflictException("Operation cannot be fulfilled on " + stored.describe()
+          + ": Precondition failed: UID in precondition: " + uid + ", UID in object meta: " + old.uid());
+    }
+    if (!resourceVersion.isEmpty() && !resourceVersion.equals(old.resourceVersion())) {
+      if (isDelete) {
+        throw new ConflictException("Operation cannot be fulfilled on " + stored.describe()
+            + ": Precondition failed: ResourceVersion in precondition: " + resourceVersion
+            + ", ResourceVersion in object meta: " + old.resourceVersion());
+      }
+      throw new ConflictException("Operation cannot be fulfilled on " + stored.describe()
+          + ": the object has been modified; please apply your changes to the latest version and try again"
+          + " (resourceVersion " + resourceVersion + ", current " + old.resourceVersion() + ")");
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T extends ApiObject<T>> Class<T> kindOf(T object) {
+    return (Class<T>) object.getClass();
+  }
+
+  @SuppressWarnings("unchecked")
+  private <T extends ApiObject<T>> KindTable<T> table(Class<T> kind) {
+    return (KindTable<T>) tables.computeIfAbsent(kind, k -> new KindTable<>(kind));
+  }
+
+  @SuppressWarnings("unchecked")
+  private <T extends ApiObject<T>> @Nullable KindTable<T> existingTable(Class<T> kind) {
+    return (KindTable<T>) tables.get(kind);
+  }
+
+  private static NotFoundException notFound(ApiObject<?> object) {
+    return new NotFoundException(object.describe() + " not found");
+  }
+
+  private static NotFoundException notFound(Class<?> kind, String namespace, String name) {
+    return new NotFoundException(kind.getSimpleName() + " " + KindTable.key(namespace, name) + " not found");
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("object store is closed");
+    }
+  }
+
+  private static final class DaemonThreads implements ThreadFactory {
+    private static final AtomicInteger COUNT = new AtomicInteger();
+
+    @Override
+    public Thread newThread(Runnable r) {
+      Thread t = new Thread(r, "fleetkit-store-watch-" + COUNT.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    }
+  }
+}
