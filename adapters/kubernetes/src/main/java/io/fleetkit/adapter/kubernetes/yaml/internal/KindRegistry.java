@@ -1,5 +1,9 @@
 package io.fleetkit.adapter.kubernetes.yaml.internal;
 
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PersistentVolumeClaimConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PersistentVolumeConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ServiceConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.StorageClassConverter;
 import io.fleetkit.api.meta.ApiObject;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -10,7 +14,11 @@ import org.jspecify.annotations.Nullable;
 
 /** The kinds the YAML adapter knows, by kind name and by core type. Immutable; thread-safe. */
 public final class KindRegistry {
-  private static final KindRegistry DEFAULT = new KindRegistry(List.of());
+  private static final KindRegistry DEFAULT = new KindRegistry(List.of(
+      new ServiceConverter(),
+      new PersistentVolumeConverter(),
+      new PersistentVolumeClaimConverter(),
+      new StorageClassConverter()));
 
   private final Map<String, KindConverter<?, ?>> byKind;
   private final Map<Class<?>, KindConverter<?, ?>> byType;

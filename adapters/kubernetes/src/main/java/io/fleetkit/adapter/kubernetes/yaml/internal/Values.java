@@ -45,6 +45,31 @@ public final class Values {
     return enumValue(type, value, null, path, ctx);
   }
 
+  /** Each element as an enum constant; unknown ones are reported and left out. */
+  public static <E extends Enum<E>> List<E> enumList(Class<E> type, @Nullable List<String> in, String path,
+      DocumentContext ctx) {
+    List<E> out = new ArrayList<>();
+    for (int i = 0; in != null && i < in.size(); i++) {
+      E e = requiredEnum(type, in.get(i), path + "[" + i + "]", ctx);
+      if (e != null) {
+        out.add(e);
+      }
+    }
+    return out;
+  }
+
+  /** The names of {@code in}; {@code null} when empty. */
+  public static @Nullable List<String> names(List<? extends Enum<?>> in) {
+    if (in.isEmpty()) {
+      return null;
+    }
+    List<String> out = new ArrayList<>(in.size());
+    for (Enum<?> e : in) {
+      out.add(e.name());
+    }
+    return out;
+  }
+
   public static @Nullable String name(@Nullable Enum<?> e) {
     return e == null ? null : e.name();
   }
