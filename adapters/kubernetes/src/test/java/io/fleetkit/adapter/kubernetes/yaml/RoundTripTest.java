@@ -31,6 +31,8 @@ final class RoundTripTest {
       "PersistentVolume, roundtrip/persistentvolume.yaml, 3",
       "PersistentVolumeClaim, roundtrip/persistentvolumeclaim.yaml, 3",
       "StorageClass, roundtrip/storageclass.yaml, 2",
+      "HorizontalPodAutoscaler, roundtrip/horizontalpodautoscaler.yaml, 2",
+      "VerticalPodAutoscaler, roundtrip/verticalpodautoscaler.yaml, 2",
   })
   void dumpThenParse_everyKind_givesEqualObjects(String kind, String file, int count) {
     LoadedObjects first = KubernetesYaml.parse(resource(file), file);

@@ -1,9 +1,11 @@
 package io.fleetkit.adapter.kubernetes.yaml.internal;
 
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.HorizontalPodAutoscalerConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PersistentVolumeClaimConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PersistentVolumeConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ServiceConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.StorageClassConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.VerticalPodAutoscalerConverter;
 import io.fleetkit.api.meta.ApiObject;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -18,7 +20,9 @@ public final class KindRegistry {
       new ServiceConverter(),
       new PersistentVolumeConverter(),
       new PersistentVolumeClaimConverter(),
-      new StorageClassConverter()));
+      new StorageClassConverter(),
+      new HorizontalPodAutoscalerConverter(),
+      new VerticalPodAutoscalerConverter()));
 
   private final Map<String, KindConverter<?, ?>> byKind;
   private final Map<Class<?>, KindConverter<?, ?>> byType;
