@@ -47,8 +47,12 @@ final class RequestedToCapacityRatioScorer implements FitScorer {
     return weightSum == 0 ? 0 : Math.round((double) nodeScore / weightSum);
   }
 
-  /** kube's {@code helper.BuildBrokenLinearFunction}: linear between points, flat outside them. */
   long brokenLinear(long p) {
+    return brokenLinear(utilization, score, p);
+  }
+
+  /** kube's {@code helper.BuildBrokenLinearFunction}: linear between points, flat outside them. */
+  static long brokenLinear(long[] utilization, long[] score, long p) {
     for (int i = 0; i < utilization.length; i++) {
       if (p <= utilization[i]) {
         if (i == 0) {
