@@ -34,7 +34,7 @@ final class PodResourceRequest {
   static PodResourceRequest of(ResourceList requests, Set<String> ignoredResources, Set<String> ignoredGroups) {
     List<String> names = new ArrayList<>(0);
     List<Long> values = new ArrayList<>(0);
-    if (requests.size() > Integer.bitCount(standardPresent(requests))) {
+    if (requests.size() > standardCount(requests)) { // has scalar resources: names() builds a map, so only then
       for (String name : requests.names()) {
         if (!ResourceVector.isScalar(name)) {
           continue;
@@ -60,15 +60,16 @@ final class PodResourceRequest {
         s);
   }
 
-  private static int standardPresent(ResourceList r) {
-    int bits = 0;
-    String[] std = {"cpu", "memory", "ephemeral-storage", "pods"};
-    for (int i = 0; i < std.length; i++) {
-      if (r.has(std[i])) {
-        bits |= 1 << i;
+  private static final String[] STANDARD = {"cpu", "memory", "ephemeral-storage", "pods"};
+
+  private static int standardCount(ResourceList r) {
+    int n = 0;
+    for (String name : STANDARD) {
+      if (r.has(name)) {
+        n++;
       }
     }
-    return bits;
+    return n;
   }
 
   /**
