@@ -16,7 +16,6 @@ import io.fleetkit.api.scheduling.Toleration;
 import io.fleetkit.scheduler.plugins.helper.NormalizeScore;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -32,7 +31,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *       scores 100 and the worst node 0.
  * </ul>
  *
- * <p>Thread-safe. Filter and Score allocate nothing when the node fits; rejection statuses are cached per taint.
+ * <p>Thread-safe. Filter and Score allocate nothing: rejection statuses are cached per taint (up to a bound).
  */
 public final class TaintTolerationPlugin implements FilterPlugin, PreScorePlugin, ScorePlugin {
   /** The name this plugin is registered under. */
@@ -63,9 +62,15 @@ public final class TaintTolerationPlugin implements FilterPlugin, PreScorePlugin
     if (taints.isEmpty()) {
       return Status.success();
     }
-    Optional<Taint> untolerated = Taints.findMatchingUntoleratedTaint(taints, pod.pod().spec().tolerations(),
-        Taints.NO_SCHEDULE_OR_NO_EXECUTE);
-    return untolerated.isPresent() ? rejection(untolerated.get()) : Status.success();
+    // Taints.findMatchingUntoleratedTaint, unrolled: its Optional result would allocate on every rejection.
+    List<Toleration> tolerations = pod.pod().spec().tolerations();
+    for (int i = 0, n = taints.size(); i < n; i++) {
+      Taint taint = taints.get(i);
+      if (taint.effect() != TaintEffect.PreferNoSchedule && !Taints.tolerationsTolerateTaint(tolerations, taint)) {
+        return rejection(taint);
+      }
+    }
+    return Status.success();
   }
 
   /** The reason Filter gives for an untolerated {@code taint}. */
