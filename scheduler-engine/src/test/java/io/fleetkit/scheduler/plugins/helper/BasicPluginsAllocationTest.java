@@ -56,7 +56,8 @@ final class BasicPluginsAllocationTest {
         .toleration(Toleration.equal("soft", "x", null)).build());
     NodeInfo fits = nodeInfo(node("n1").labels(Map.of("zone", "z1", "app", "web", "gpu", "a100")).unschedulable(true)
         .taints(List.of(Taint.of("dedicated", "ml", TaintEffect.NoSchedule),
-            Taint.of("soft", "x", TaintEffect.PreferNoSchedule), Taint.of("soft2", "y", TaintEffect.PreferNoSchedule))));
+            Taint.of("soft", "x", TaintEffect.PreferNoSchedule),
+            Taint.of("soft2", "y", TaintEffect.PreferNoSchedule))));
     NodeInfo rejected = nodeInfo(node("n2").labels(Map.of("zone", "z9"))
         .taints(List.of(Taint.of("other", "v", TaintEffect.NoExecute))));
 

@@ -9,7 +9,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 final class NormalizeScoreTest {
-  /** Ported from kubernetes pkg/scheduler/framework/plugins/helper/normalize_score_test.go, TestDefaultNormalizeScore. */
+  /**
+   * All 7 cases of kubernetes pkg/scheduler/framework/plugins/helper/normalize_score_test.go,
+   * TestDefaultNormalizeScore.
+   */
   static Stream<Arguments> upstreamCases() {
     return Stream.of(
         Arguments.of("case_0", false, new long[] {1, 2, 3, 4}, new long[] {25, 50, 75, 100}),

@@ -42,8 +42,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Cases ported from kubernetes pkg/scheduler/framework/plugins/nodeaffinity/node_affinity_test.go (@17bae91):
  * TestNodeAffinity (all 31 cases: Filter, PreFilter status and PreFilterResult, added affinity, Filter without
  * PreFilter) and TestNodeAffinityPriority (all 9 cases). Where upstream leaves the node name empty, the node is
- * called {@code node} (FleetKit requires a name; none of those cases uses matchFields). Test_isSchedulableAfterNodeChange
- * (queueing hints) is not ported: FleetKit has no queueing hints yet.
+ * called {@code node} (FleetKit requires a name; none of those cases uses matchFields).
+ * Test_isSchedulableAfterNodeChange (queueing hints) is not ported: FleetKit has no queueing hints yet.
  */
 final class NodeAffinityPluginTest {
   private static final String POD = NodeAffinityPlugin.ERR_REASON_POD;
@@ -187,7 +187,8 @@ final class NodeAffinityPluginTest {
             .labels(Map.of("GPU", "NVIDIA-GRID-K1")).wantFilter(POD),
         new Case("Pod with multiple NodeSelectorTerms ORed in affinity, matches the node's labels and will schedule"
             + " onto the node")
-            .pod(podWith(required(exprs(req("foo", In, "bar", "value2")), exprs(req("diffkey", In, "wrong", "value2")))))
+            .pod(podWith(required(exprs(req("foo", In, "bar", "value2")),
+                exprs(req("diffkey", In, "wrong", "value2")))))
             .labels(fooBar),
         new Case("Pod with an Affinity and a PodSpec.NodeSelector(the old thing that we are deprecating) both are"
             + " satisfied, will schedule onto the node")
@@ -300,7 +301,8 @@ final class NodeAffinityPluginTest {
     Map<String, String> label4 = Map.of("abc", "az11", "def", "az22");
     Map<String, String> label5 = Map.of("foo", "bar", "key", "value", "az", "az1");
     NodeAffinity affinity1 = preferredAffinity(preferred(2, req("foo", In, "bar")));
-    NodeAffinity affinity2 = preferredAffinity(preferred(2, req("foo", In, "bar")), preferred(4, req("key", In, "value")),
+    NodeAffinity affinity2 = preferredAffinity(preferred(2, req("foo", In, "bar")),
+        preferred(4, req("key", In, "value")),
         preferred(5, req("foo", In, "bar"), req("key", In, "value"), req("az", In, "az1")));
     Pod plain = pod("p").build();
     Pod pod1 = podWith(new Affinity(affinity1, null, null));
@@ -373,7 +375,8 @@ final class NodeAffinityPluginTest {
   @Test
   void preFilter_skipped_writesNoState() {
     SimpleCycleState state = new SimpleCycleState();
-    PreFilterResult r = new NodeAffinityPlugin().preFilter(state, podInfo(pod("p").build()), new SimpleSnapshot(List.of()));
+    PreFilterResult r = new NodeAffinityPlugin().preFilter(state, podInfo(pod("p").build()),
+        new SimpleSnapshot(List.of()));
     assertThat(r).isSameAs(PreFilterResult.skip());
     assertThat(state.size()).isZero();
   }

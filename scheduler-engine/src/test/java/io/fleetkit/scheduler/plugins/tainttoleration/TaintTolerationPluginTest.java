@@ -61,12 +61,13 @@ final class TaintTolerationPluginTest {
     TaintEffect prefer = TaintEffect.PreferNoSchedule;
     TaintEffect noSchedule = TaintEffect.NoSchedule;
     return Stream.of(
-        new ScoreCase("node with taints tolerated by the pod, gets a higher score than those node with intolerable taints",
+        new ScoreCase("node with taints tolerated by the pod, gets a higher score than those node with intolerable"
+            + " taints",
             List.of(eq("foo", "bar", prefer)),
             List.of(tainted("node-a", taint("foo", "bar", prefer)), tainted("node-b", taint("foo", "blah", prefer))),
             new long[] {100, 0}),
-        new ScoreCase("the nodes that all of their taints are tolerated by the pod, get the same score, no matter how many"
-            + " tolerable taints a node has",
+        new ScoreCase("the nodes that all of their taints are tolerated by the pod, get the same score, no matter how"
+            + " many tolerable taints a node has",
             List.of(eq("cpu-type", "arm64", prefer), eq("disk-type", "ssd", prefer)),
             List.of(tainted("node-a"), tainted("node-b", taint("cpu-type", "arm64", prefer)),
                 tainted("node-c", taint("cpu-type", "arm64", prefer), taint("disk-type", "ssd", prefer))),
@@ -143,8 +144,8 @@ final class TaintTolerationPluginTest {
         new FilterCase("A pod can be scheduled onto the node, with a toleration uses operator Exists that tolerates the"
             + " taints on the node",
             List.of(Toleration.exists("foo", ns)), List.of(taint("foo", "bar", ns)), null),
-        new FilterCase("A pod has multiple tolerations, node has multiple taints, all the taints are tolerated, pod can be"
-            + " scheduled onto the node",
+        new FilterCase("A pod has multiple tolerations, node has multiple taints, all the taints are tolerated, pod can"
+            + " be scheduled onto the node",
             List.of(eq("dedicated", "user2", ns), Toleration.exists("foo", ns)),
             List.of(taint("dedicated", "user2", ns), taint("foo", "bar", ns)), null),
         new FilterCase("A pod has a toleration that keys and values match the taint on the node, but (non-empty) effect"
@@ -154,8 +155,8 @@ final class TaintTolerationPluginTest {
         new FilterCase("The pod has a toleration that keys and values match the taint on the node, the effect of"
             + " toleration is empty, and the effect of taint is NoSchedule. Pod can be scheduled onto the node",
             List.of(eq("foo", "bar", null)), List.of(taint("foo", "bar", ns)), null),
-        new FilterCase("The pod has a toleration that key and value don't match the taint on the node, but the effect of"
-            + " taint on node is PreferNoSchedule. Pod can be scheduled onto the node",
+        new FilterCase("The pod has a toleration that key and value don't match the taint on the node, but the effect"
+            + " of taint on node is PreferNoSchedule. Pod can be scheduled onto the node",
             List.of(eq("dedicated", "user2", ns)), List.of(taint("dedicated", "user1", TaintEffect.PreferNoSchedule)),
             null),
         new FilterCase("The pod has no toleration, but the effect of taint on node is PreferNoSchedule. Pod can be"
@@ -168,7 +169,8 @@ final class TaintTolerationPluginTest {
   void filter_upstreamTable_matchesKube(FilterCase c) {
     var builder = pod("pod1");
     c.tolerations().forEach(builder::toleration);
-    Status s = plugin.filter(new SimpleCycleState(), podInfo(builder.build()), nodeInfo(node("node-a").taints(c.taints())));
+    NodeInfo node = nodeInfo(node("node-a").taints(c.taints()));
+    Status s = plugin.filter(new SimpleCycleState(), podInfo(builder.build()), node);
     if (c.wantReason() == null) {
       assertThat(s).isSameAs(Status.success());
     } else {
