@@ -41,6 +41,7 @@ public final class PodSpecChecks {
     if (!spec.priorityClassName().isEmpty()) {
       v.dnsSubdomain(path + ".priorityClassName", spec.priorityClassName());
     }
+    v.labels(path + ".nodeSelector", spec.nodeSelector());
     tolerations(spec.tolerations(), path + ".tolerations", v);
     spreads(spec.topologySpreadConstraints(), path + ".topologySpreadConstraints", v);
     v.dnsSubdomain(path + ".schedulerName", spec.schedulerName());
@@ -145,7 +146,9 @@ public final class PodSpecChecks {
     for (int i = 0; i < list.size(); i++) {
       Toleration t = list.get(i);
       String p = path + "[" + i + "]";
-      if (t.key().isEmpty() && t.operator() != TolerationOperator.Exists) {
+      if (!t.key().isEmpty()) {
+        v.qualifiedName(p + ".key", t.key());
+      } else if (t.operator() != TolerationOperator.Exists) {
         v.add(p + ".operator", "operator must be Exists when `key` is empty, which means \"match all values and"
             + " all keys\"", t.operator());
       }
@@ -168,6 +171,8 @@ public final class PodSpecChecks {
       }
       if (c.topologyKey().isEmpty()) {
         v.required(p + ".topologyKey");
+      } else if (!Names.isQualifiedName(c.topologyKey())) {
+        v.qualifiedName(p + ".topologyKey", c.topologyKey());
       } else if (!seen.add(c.topologyKey() + "\u0000" + c.whenUnsatisfiable())) {
         v.add(p, Violations.DUPLICATE, "{" + c.topologyKey() + ", " + c.whenUnsatisfiable() + "}");
       }
