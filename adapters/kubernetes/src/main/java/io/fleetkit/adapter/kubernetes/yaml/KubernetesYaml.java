@@ -1,0 +1,97 @@
+package io.fleetkit.adapter.kubernetes.yaml;
+
+import io.fleetkit.adapter.kubernetes.yaml.internal.KindRegistry;
+import io.fleetkit.adapter.kubernetes.yaml.internal.ManifestReader;
+import io.fleetkit.adapter.kubernetes.yaml.internal.ManifestWriter;
+import io.fleetkit.api.meta.ApiObject;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Reads Kubernetes YAML manifests into core-api objects and writes them back, through fabric8's Kubernetes model.
+ *
+ * <p>Loading is all-or-nothing: either every object of every source is returned, or a {@link ManifestException}
+ * lists every problem found in every source (unknown kind, malformed or negative quantity, missing name, duplicate
+ * object, wrong type, a rule of a core-api record), each naming source, document, object, field and rule.
+ * Namespaced objects without a namespace get {@code default}.
+ *
+ * <p>Supported kinds: those of core-api (Node, Pod, Deployment, ReplicaSet, StatefulSet, Job, Service,
+ * PersistentVolume, PersistentVolumeClaim, StorageClass, PriorityClass, HorizontalPodAutoscaler,
+ * VerticalPodAutoscaler, PodDisruptionBudget, PodGroup, NodePool) as they are modelled. Thread-safe: all methods are
+ * stateless.
+ */
+public final class KubernetesYaml {
+  private KubernetesYaml() {}
+
+  /**
+   * Loads every object from the given files and directories. Directories are walked recursively for
+   * {@code *.yaml} and {@code *.yml} files, in sorted path order; files are read as UTF-8.
+   *
+   * @throws ManifestException listing every problem, including sources that do not exist or cannot be read
+   */
+  public static LoadedObjects load(List<Path> filesOrDirs) {
+    ManifestReader reader = new ManifestReader(KindRegistry.standard());
+    for (Path p : filesOrDirs) {
+      if (Files.isDirectory(p)) {
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(p)) {
+          files = walk.filter(Files::isRegularFile).filter(KubernetesYaml::isYaml).sorted().toList();
+        } catch (IOException | RuntimeException e) {
+          reader.sourceProblem(p.toString(), "could not be listed: " + e.getMessage());
+          continue;
+        }
+        for (Path f : files) {
+          readFile(reader, f);
+        }
+      } else if (Files.exists(p)) {
+        readFile(reader, p);
+      } else {
+        reader.sourceProblem(p.toString(), "does not exist");
+      }
+    }
+    return reader.result();
+  }
+
+  /**
+   * Loads every object from one YAML text (one or more documents).
+   *
+   * @param sourceName names the text in problems, e.g. a file name
+   * @throws ManifestException listing every problem
+   */
+  public static LoadedObjects parse(String yaml, String sourceName) {
+    ManifestReader reader = new ManifestReader(KindRegistry.standard());
+    reader.read(yaml, sourceName);
+    return reader.result();
+  }
+
+  /**
+   * Writes {@code objects} as one multi-document YAML text, each document starting with {@code ---}. Empty and
+   * default-valued optional fields are left out.
+   *
+   * @throws IllegalArgumentException if an object's kind is not supported
+   */
+  public static String dump(List<? extends ApiObject<?>> objects) {
+    return ManifestWriter.write(KindRegistry.standard(), objects);
+  }
+
+  private static boolean isYaml(Path p) {
+    String n = p.getFileName().toString();
+    return n.endsWith(".yaml") || n.endsWith(".yml");
+  }
+
+  private static void readFile(ManifestReader reader, Path f) {
+    String text;
+    try {
+      text = Files.readString(f, StandardCharsets.UTF_8);
+    } catch (IOException | RuntimeException e) {
+      reader.sourceProblem(f.toString(), "could not be read: " + e.getMessage());
+      return;
+    }
+    reader.read(text, f.toString());
+  }
+}

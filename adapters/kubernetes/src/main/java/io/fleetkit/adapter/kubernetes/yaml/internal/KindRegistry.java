@@ -1,0 +1,64 @@
+package io.fleetkit.adapter.kubernetes.yaml.internal;
+
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.HorizontalPodAutoscalerConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PersistentVolumeClaimConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PersistentVolumeConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ServiceConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.StorageClassConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.VerticalPodAutoscalerConverter;
+import io.fleetkit.api.meta.ApiObject;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+
+/** The kinds the YAML adapter knows, by kind name and by core type. Immutable; thread-safe. */
+public final class KindRegistry {
+  private static final KindRegistry DEFAULT = new KindRegistry(List.of(
+      new ServiceConverter(),
+      new PersistentVolumeConverter(),
+      new PersistentVolumeClaimConverter(),
+      new StorageClassConverter(),
+      new HorizontalPodAutoscalerConverter(),
+      new VerticalPodAutoscalerConverter()));
+
+  private final Map<String, KindConverter<?, ?>> byKind;
+  private final Map<Class<?>, KindConverter<?, ?>> byType;
+
+  /**
+   * @throws IllegalArgumentException if two converters claim the same kind or core type
+   */
+  public KindRegistry(List<KindConverter<?, ?>> converters) {
+    Map<String, KindConverter<?, ?>> kinds = new TreeMap<>();
+    Map<Class<?>, KindConverter<?, ?>> types = new LinkedHashMap<>();
+    for (KindConverter<?, ?> c : converters) {
+      KindConverter<?, ?> old = kinds.put(c.kind(), c);
+      if (old != null || types.put(c.coreType(), c) != null) {
+        throw new IllegalArgumentException("KindRegistry: kind " + c.kind() + " (" + c.coreType().getName()
+            + ") is registered twice");
+      }
+    }
+    byKind = Collections.unmodifiableMap(kinds);
+    byType = Collections.unmodifiableMap(types);
+  }
+
+  /** Every kind FleetKit models. */
+  public static KindRegistry standard() {
+    return DEFAULT;
+  }
+
+  public @Nullable KindConverter<?, ?> forKind(String kind) {
+    return byKind.get(kind);
+  }
+
+  public @Nullable KindConverter<?, ?> forObject(ApiObject<?> object) {
+    return byType.get(object.getClass());
+  }
+
+  /** Kind names, sorted. */
+  public List<String> kinds() {
+    return List.copyOf(byKind.keySet());
+  }
+}

@@ -1,0 +1,134 @@
+package io.fleetkit.adapter.kubernetes.yaml.internal;
+
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.fleetkit.adapter.kubernetes.yaml.LoadedObjects;
+import io.fleetkit.adapter.kubernetes.yaml.ManifestException;
+import io.fleetkit.adapter.kubernetes.yaml.ManifestProblem;
+import io.fleetkit.api.Violation;
+import io.fleetkit.api.meta.ApiObject;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Reads sources one after another, collecting objects and problems; {@link #result()} then returns every object or
+ * throws with every problem. Not thread-safe: one reader per load.
+ */
+public final class ManifestReader {
+  private static final Logger LOG = LoggerFactory.getLogger(ManifestReader.class);
+
+  /** fabric8's serializer (Jackson 3 inside); thread-safe. */
+  static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+  private final KindRegistry registry;
+  private final List<ApiObject<?>> objects = new ArrayList<>();
+  private final List<ManifestProblem> problems = new ArrayList<>();
+  private final Map<String, String> origins = new HashMap<>();
+
+  public ManifestReader(KindRegistry registry) {
+    this.registry = registry;
+  }
+
+  /** Reports a problem with a whole source (missing, unreadable). */
+  public void sourceProblem(String source, String rule) {
+    problems.add(new ManifestProblem(source, 0, 0, 0, new Violation("", "file", rule, null)));
+  }
+
+  /** Reads every document of {@code text}. */
+  public void read(String text, String source) {
+    List<YamlDocument> docs = YamlDocuments.read(text, source, problems);
+    for (YamlDocument doc : docs) {
+      if (doc.root() != null) {
+        readDocument(doc, doc.root(), source);
+      }
+    }
+    LOG.debug("read {}: {} documents", source, docs.size());
+  }
+
+  /** Every object read, or a {@link ManifestException} with every problem found. */
+  public LoadedObjects result() {
+    if (!problems.isEmpty()) {
+      throw new ManifestException(problems);
+    }
+    return LoadedObjects.of(objects);
+  }
+
+  private void readDocument(YamlDocument doc, JsonNode root, String source) {
+    DocumentContext ctx = new DocumentContext(source, doc);
+    if (!root.isObject()) {
+      ctx.error("", "a document must be a map (a Kubernetes object) with apiVersion, kind and metadata", null);
+      problems.addAll(ctx.problems());
+      return;
+    }
+    String kind = text(root.get("kind"));
+    String apiVersion = text(root.get("apiVersion"));
+    ctx.object(preliminaryName(root, kind));
+    if (kind == null) {
+      ctx.error("kind", "is required and must be a string", null);
+    }
+    if (apiVersion == null) {
+      ctx.error("apiVersion", "is required and must be a string", null);
+    }
+    KindConverter<?, ?> converter = kind == null ? null : registry.forKind(kind);
+    if (kind != null && converter == null) {
+      ctx.error("kind", "is not a supported kind (supported: " + String.join(", ", registry.kinds()) + ")", kind);
+    } else if (converter != null && apiVersion != null && !converter.apiVersion().equals(apiVersion)) {
+      ctx.error("apiVersion", "must be " + converter.apiVersion() + " for kind " + kind, apiVersion);
+    }
+    if (converter == null || ctx.hasErrors()) {
+      problems.addAll(ctx.problems());
+      return;
+    }
+    ApiObject<?> object = convert(converter, root, ctx);
+    if (object == null || ctx.hasErrors()) {
+      problems.addAll(ctx.problems());
+      return;
+    }
+    String key = object.kind() + "|" + object.metadata().namespace() + "|" + object.metadata().name();
+    String here = source + " document " + doc.index() + " (line " + doc.line() + ")";
+    String first = origins.putIfAbsent(key, here);
+    if (first != null) {
+      ctx.error("metadata.name", "must be unique per kind and namespace; already defined in " + first,
+          object.metadata().name());
+      problems.addAll(ctx.problems());
+      return;
+    }
+    objects.add(object);
+  }
+
+  private static <F, C extends ApiObject<C>> @Nullable C convert(KindConverter<F, C> converter, JsonNode root,
+      DocumentContext ctx) {
+    F typed;
+    try {
+      typed = SERIALIZATION.convertValue(root, converter.fabric8Type());
+    } catch (RuntimeException e) {
+      Fabric8Errors.report(e, root, ctx);
+      return null;
+    }
+    try {
+      return converter.toCore(typed, ctx);
+    } catch (RuntimeException e) {
+      // A converter bug or an unforeseen shape: report it against the document rather than crash the load.
+      LOG.debug("converter for {} failed in {}", converter.kind(), ctx.source(), e);
+      ctx.error("", "could not be converted: " + e, null);
+      return null;
+    }
+  }
+
+  private static String preliminaryName(JsonNode root, @Nullable String kind) {
+    JsonNode meta = root.get("metadata");
+    String name = meta == null ? null : text(meta.get("name"));
+    String ns = meta == null ? null : text(meta.get("namespace"));
+    return (kind == null ? "object" : kind) + " " + (ns == null ? "" : ns + "/")
+        + (name == null ? "<unnamed>" : name);
+  }
+
+  private static @Nullable String text(@Nullable JsonNode n) {
+    return n != null && n.isString() && !n.asString().isEmpty() ? n.asString() : null;
+  }
+}

@@ -1,0 +1,127 @@
+package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
+
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.LoadBalancerIngressBuilder;
+import io.fabric8.kubernetes.api.model.LoadBalancerStatusBuilder;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.ServicePortBuilder;
+import io.fabric8.kubernetes.api.model.ServiceSpecBuilder;
+import io.fabric8.kubernetes.api.model.ServiceStatusBuilder;
+import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
+import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
+import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
+import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
+import io.fleetkit.api.core.LoadBalancerIngress;
+import io.fleetkit.api.core.LoadBalancerStatus;
+import io.fleetkit.api.core.Service;
+import io.fleetkit.api.core.ServicePort;
+import io.fleetkit.api.core.ServiceProtocol;
+import io.fleetkit.api.core.ServiceSpec;
+import io.fleetkit.api.core.ServiceStatus;
+import io.fleetkit.api.core.ServiceTargetPort;
+import io.fleetkit.api.core.ServiceType;
+import io.fleetkit.api.core.SessionAffinity;
+import io.fleetkit.api.meta.ObjectMeta;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/** core/v1 Service. An absent {@code targetPort} defaults to the port, as in Kubernetes. */
+public final class ServiceConverter implements KindConverter<io.fabric8.kubernetes.api.model.Service, Service> {
+
+  @Override
+  public String apiVersion() {
+    return Service.API_VERSION;
+  }
+
+  @Override
+  public String kind() {
+    return Service.KIND;
+  }
+
+  @Override
+  public boolean namespaced() {
+    return true;
+  }
+
+  @Override
+  public Class<io.fabric8.kubernetes.api.model.Service> fabric8Type() {
+    return io.fabric8.kubernetes.api.model.Service.class;
+  }
+
+  @Override
+  public Class<Service> coreType() {
+    return Service.class;
+  }
+
+  @Override
+  public @Nullable Service toCore(io.fabric8.kubernetes.api.model.Service in, DocumentContext ctx) {
+    ObjectMeta meta = Fabric8Meta.toCore(in.getMetadata(), kind(), true, ctx);
+    var s = in.getSpec() == null ? new io.fabric8.kubernetes.api.model.ServiceSpec() : in.getSpec();
+    List<ServicePort> ports = Fabric8Scheduling.list(s.getPorts(), "spec.ports", ctx, ServiceConverter::port);
+    ServiceType type = Values.enumValue(ServiceType.class, s.getType(), ServiceType.ClusterIP, "spec.type", ctx);
+    SessionAffinity affinity = Values.enumValue(SessionAffinity.class, s.getSessionAffinity(), SessionAffinity.None,
+        "spec.sessionAffinity", ctx);
+    var selector = Values.stringMap(s.getSelector(), "spec.selector", ctx);
+    ServiceSpec spec = ctx.build("spec", () -> new ServiceSpec(selector, ports, type, Values.orEmpty(s.getClusterIP()),
+        affinity));
+    ServiceStatus status = ServiceStatus.EMPTY;
+    var lb = in.getStatus() == null ? null : in.getStatus().getLoadBalancer();
+    if (lb != null && lb.getIngress() != null && !lb.getIngress().isEmpty()) {
+      List<LoadBalancerIngress> ingress = Fabric8Scheduling.list(lb.getIngress(), "status.loadBalancer.ingress",
+          ctx, (i, p, c) -> c.build(p, () -> new LoadBalancerIngress(Values.orEmpty(i.getIp()),
+              Values.orEmpty(i.getHostname()))));
+      status = new ServiceStatus(new LoadBalancerStatus(ingress));
+    }
+    ServiceStatus st = status;
+    return spec == null ? null : ctx.build("", () -> new Service(meta, spec, st));
+  }
+
+  private static @Nullable ServicePort port(io.fabric8.kubernetes.api.model.ServicePort p, String path,
+      DocumentContext ctx) {
+    if (p.getPort() == null) {
+      ctx.error(path + ".port", "is required", null);
+      return null;
+    }
+    ServiceProtocol protocol = Values.enumValue(ServiceProtocol.class, p.getProtocol(), ServiceProtocol.TCP,
+        path + ".protocol", ctx);
+    IntOrString t = p.getTargetPort();
+    ServiceTargetPort target;
+    if (t == null || (t.getIntVal() == null && (t.getStrVal() == null || t.getStrVal().isEmpty()))) {
+      target = ServiceTargetPort.of(p.getPort());
+    } else if (t.getIntVal() != null) {
+      target = ServiceTargetPort.of(t.getIntVal());
+    } else {
+      target = ServiceTargetPort.parse(t.getStrVal());
+    }
+    return ctx.build(path, () -> new ServicePort(Values.orEmpty(p.getName()), protocol, p.getPort(), target,
+        p.getNodePort()));
+  }
+
+  @Override
+  public io.fabric8.kubernetes.api.model.Service toFabric8(Service in) {
+    ServiceSpec s = in.spec();
+    LoadBalancerStatus lb = in.status().loadBalancer();
+    return new ServiceBuilder()
+        .withApiVersion(apiVersion()).withKind(kind())
+        .withMetadata(Fabric8Meta.toFabric8(in.metadata()))
+        .withSpec(new ServiceSpecBuilder()
+            .withSelector(Values.emptyToNull(new java.util.TreeMap<>(s.selector())))
+            .withPorts(Fabric8Scheduling.out(s.ports(), p -> new ServicePortBuilder()
+                .withName(Values.emptyToNull(p.name()))
+                .withProtocol(p.protocol() == ServiceProtocol.TCP ? null : p.protocol().name())
+                .withPort(p.port())
+                .withTargetPort(p.targetPort().isNamed() ? new IntOrString(p.targetPort().name())
+                    : p.targetPort().number() == p.port() ? null : new IntOrString(p.targetPort().number()))
+                .withNodePort(p.nodePort()).build()))
+            .withType(s.type() == ServiceType.ClusterIP ? null : s.type().name())
+            .withClusterIP(Values.emptyToNull(s.clusterIP()))
+            .withSessionAffinity(s.sessionAffinity() == SessionAffinity.None ? null : s.sessionAffinity().name())
+            .build())
+        .withStatus(lb == null ? null : new ServiceStatusBuilder().withLoadBalancer(new LoadBalancerStatusBuilder()
+            .withIngress(Fabric8Scheduling.out(lb.ingress(), i -> new LoadBalancerIngressBuilder()
+                .withIp(Values.emptyToNull(i.ip())).withHostname(Values.emptyToNull(i.hostname())).build()))
+            .build()).build())
+        .build();
+  }
+}
