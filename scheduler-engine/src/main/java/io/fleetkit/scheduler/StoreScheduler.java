@@ -3,6 +3,7 @@ package io.fleetkit.scheduler;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.policy.PodDisruptionBudget;
 import io.fleetkit.api.scheduling.PriorityClass;
 import io.fleetkit.api.store.ListResult;
 import io.fleetkit.api.store.ObjectStore;
@@ -27,7 +28,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class StoreScheduler implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(StoreScheduler.class);
-  private static final String PDB_CLASS = "io.fleetkit.api.policy.PodDisruptionBudget";
 
   private final Scheduler scheduler;
   private final List<Watch> watches = new ArrayList<>();
@@ -55,25 +55,13 @@ public final class StoreScheduler implements AutoCloseable {
     Objects.requireNonNull(store, "store");
     StoreScheduler s = new StoreScheduler(scheduler);
     s.feedObjects(store, PriorityClass.class);
-    Class<? extends ApiObject<?>> pdb = pdbClass();
-    if (pdb != null) {
-      s.feedObjectsRaw(store, pdb);
-    }
+    s.feedObjects(store, PodDisruptionBudget.class);
     for (Class<? extends ApiObject<?>> k : extraKinds) {
       s.feedObjectsRaw(store, k);
     }
     s.feed(store, Node.class, scheduler::updateNode, n -> scheduler.removeNode(n.name()));
     s.feed(store, Pod.class, scheduler::updatePod, p -> scheduler.removePod(p.metadata().key()));
     return s;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static @Nullable Class<? extends ApiObject<?>> pdbClass() {
-    try {
-      return (Class<? extends ApiObject<?>>) Class.forName(PDB_CLASS);
-    } catch (ClassNotFoundException e) {
-      return null;
-    }
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
