@@ -49,8 +49,11 @@ public final class SchedulerImpl implements Scheduler {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerImpl.class);
   /** kube's {@code maxTimeout} for Permit waits. */
   private static final long MAX_PERMIT_WAIT_NANOS = Duration.ofMinutes(15).toNanos();
-  /** Below this many node×filter evaluations a cycle filters on the calling thread alone. */
-  private static final int INLINE_WORK = 512;
+  /**
+   * Below this many node×plugin evaluations a cycle filters or scores on the calling thread alone (a hand-off to the
+   * pool costs about as much as 500 cheap evaluations).
+   */
+  private static volatile int inlineWork = 512;
   private static final int ATTRIBUTED = Integer.MAX_VALUE;
 
   private final SchedulerConfig config;
@@ -274,6 +277,14 @@ public final class SchedulerImpl implements Scheduler {
   @Override
   public WaitingPods waitingPods() {
     return waiting;
+  }
+
+  /**
+   * Sets how much work a cycle does on the calling thread before fanning out; tests set 0 to exercise the parallel
+   * path on small clusters. Not part of the public contract.
+   */
+  public static void setInlineWork(int evaluations) {
+    inlineWork = evaluations;
   }
 
   /** The cache, for tests and benchmarks in this module. */
@@ -558,7 +569,7 @@ public final class SchedulerImpl implements Scheduler {
     }
     feasibleFound.set(0);
     int work = Math.max(1, fw.filter.length) * Math.min(n, Math.max(toFind, 1));
-    int chunk = work <= INLINE_WORK || runner.parallelism() == 1
+    int chunk = work <= inlineWork || runner.parallelism() == 1
         ? Math.max(toFind, 64)
         : Math.max(16, Math.min(toFind, n) / (runner.parallelism() * 2));
     ParallelRunner.Job[] self = new ParallelRunner.Job[1];
@@ -669,7 +680,7 @@ public final class SchedulerImpl implements Scheduler {
     if (active > 0) {
       long[][] bufs = scoreBufs;
       NodeInfo[] nodes = feasible;
-      int chunk = k * active <= INLINE_WORK || runner.parallelism() == 1
+      int chunk = k * active <= inlineWork || runner.parallelism() == 1
           ? k : Math.max(16, k / (runner.parallelism() * 2));
       runner.run(k, chunk, (from, to) -> {
         for (int pos = from; pos < to; pos++) {
