@@ -1,0 +1,68 @@
+package io.fleetkit.benchmarks;
+
+import io.fleetkit.benchmarks.generator.PerfCase;
+import io.fleetkit.benchmarks.impl.FleetKitHarness;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+
+/**
+ * kube-scheduler's scheduler_perf workloads on FleetKit's scheduler. Each invocation builds the cluster and places
+ * the init pods (not measured), then schedules every measured pod (measured). The score is the time per measured
+ * pod; pods/s = 1e6 / score (us/op). {@code pct} is percentageOfNodesToScore ("0" = kube's adaptive default).
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.SingleShotTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 2)
+@Measurement(iterations = 5)
+@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+public class SchedulingThroughputBenchmark {
+  @Param({"SchedulingBasic", "SchedulingPodAntiAffinity", "SchedulingPodAffinity", "SchedulingNodeAffinity",
+      "TopologySpreading", "PreferredTopologySpreading", "PreemptionBasic", "Unschedulable"})
+  public String workload;
+
+  @Param({"500", "5000"})
+  public int nodes;
+
+  @Param({"0"})
+  public int pct;
+
+  private PerfCase perfCase;
+  private FleetKitHarness harness;
+
+  @Setup(Level.Iteration)
+  public void setUp(BenchmarkParams params) {
+    perfCase = PerfCase.of(workload, nodes);
+    harness = new FleetKitHarness(perfCase.nodes(), pct == 0 ? null : pct,
+        Runtime.getRuntime().availableProcessors(), 42);
+    int bound = harness.scheduleAll(perfCase.initPods());
+    if (bound != perfCase.initPods().size()) {
+      throw new IllegalStateException(workload + ": only " + bound + " of " + perfCase.initPods().size()
+          + " init pods were bound");
+    }
+  }
+
+  @TearDown(Level.Iteration)
+  public void tearDown() {
+    harness.close();
+  }
+
+  /** Schedules the measured pods; returns how many were bound (consumed by JMH). */
+  @Benchmark
+  public int schedule() {
+    return harness.scheduleAll(perfCase.measuredPods());
+  }
+}

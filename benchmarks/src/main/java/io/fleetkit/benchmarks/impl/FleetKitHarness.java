@@ -1,0 +1,90 @@
+package io.fleetkit.benchmarks.impl;
+
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.scheduler.DefaultPlugins;
+import io.fleetkit.scheduler.ScheduleResult;
+import io.fleetkit.scheduler.Scheduler;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Drives a FleetKit {@link Scheduler} through a workload on a manual clock: pods are added, cycles run until the
+ * queue is idle, and the clock jumps past the backoff whenever pods wait on it (preemption victims, retries).
+ */
+public final class FleetKitHarness implements AutoCloseable {
+  private final Scheduler scheduler;
+  private final ManualClock clock = new ManualClock();
+
+  public FleetKitHarness(List<Node> nodes, @Nullable Integer percentageOfNodesToScore, int parallelism, long seed) {
+    this(nodes, DefaultPlugins.profile().toBuilder().percentageOfNodesToScore(percentageOfNodesToScore).build(),
+        parallelism, seed);
+  }
+
+  public FleetKitHarness(List<Node> nodes, SchedulerProfile profile, int parallelism, long seed) {
+    scheduler = Scheduler.builder().profile(profile).clock(clock).parallelism(parallelism).seed(seed).build();
+    for (Node n : nodes) {
+      scheduler.addNode(n);
+    }
+  }
+
+  public Scheduler scheduler() {
+    return scheduler;
+  }
+
+  /** Adds the pods and schedules until nothing more can be bound; returns how many pods were bound. */
+  public int scheduleAll(List<Pod> pods) {
+    for (Pod p : pods) {
+      scheduler.addPod(p);
+    }
+    int bound = 0;
+    for (int round = 0; round < 100; round++) {
+      List<ScheduleResult> results = scheduler.runUntilIdle();
+      int before = bound;
+      for (ScheduleResult r : results) {
+        if (r.isBound()) {
+          bound++;
+        }
+      }
+      if (scheduler.pending().isEmpty() || (results.isEmpty() && round > 0 && bound == before)) {
+        break;
+      }
+      clock.advance(Duration.ofSeconds(11));
+    }
+    return bound;
+  }
+
+  @Override
+  public void close() {
+    scheduler.close();
+  }
+
+  /** A clock that moves only when told to. */
+  static final class ManualClock extends Clock {
+    private volatile Instant now = Instant.parse("2026-01-01T00:00:00Z");
+
+    void advance(Duration d) {
+      now = now.plus(d);
+    }
+
+    @Override
+    public ZoneOffset getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+  }
+}
