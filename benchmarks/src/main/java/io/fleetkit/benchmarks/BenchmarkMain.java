@@ -1,0 +1,98 @@
+package io.fleetkit.benchmarks;
+
+import io.fleetkit.benchmarks.generator.PerfCase;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * Runs the scheduler benchmarks and prints pods/s beside kube's CI floors and the Fenzo ratio.
+ *
+ * <pre>
+ * java -jar benchmarks/target/benchmarks.jar [--smoke] [--nodes 500,5000] [--include REGEX] [--out DIR]
+ * </pre>
+ *
+ * {@code --smoke} runs one short iteration of every benchmark at 500 nodes, in-process, so that CI catches a
+ * benchmark that no longer runs; its figures mean nothing.
+ */
+public final class BenchmarkMain {
+  private BenchmarkMain() {}
+
+  public static void main(String[] args) throws RunnerException, IOException {
+    boolean smoke = false;
+    String nodes = "500,5000";
+    String include = "io.fleetkit.benchmarks.*";
+    Path out = Path.of("benchmarks/target");
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--smoke" -> smoke = true;
+        case "--nodes" -> nodes = args[++i];
+        case "--include" -> include = args[++i];
+        case "--out" -> out = Path.of(args[++i]);
+        default -> throw new IllegalArgumentException("unknown argument " + args[i]
+            + "; usage: [--smoke] [--nodes 500,5000] [--include REGEX] [--out DIR]");
+      }
+    }
+    Files.createDirectories(out);
+    Collection<RunResult> results = run(include, smoke, smoke ? "500" : nodes, out.resolve("jmh-results.json"));
+    report(results, System.out);
+  }
+
+  /** Runs JMH and returns its results; {@code smoke} runs in-process with one short iteration. */
+  public static Collection<RunResult> run(String include, boolean smoke, String nodes, Path json)
+      throws RunnerException {
+    ChainedOptionsBuilder opts = new OptionsBuilder().include(include)
+        .param("nodes", nodes.split(","))
+        .result(json.toString()).resultFormat(ResultFormatType.JSON);
+    if (smoke) {
+      opts.forks(0).warmupIterations(0).measurementIterations(1).measurementTime(TimeValue.seconds(1));
+    }
+    return new Runner(opts.build()).run();
+  }
+
+  /** Prints a markdown table: workload, nodes, measured pods, pods/s, kube floor; and the Fenzo ratio. */
+  public static void report(Collection<RunResult> results, PrintStream out) {
+    List<String> rows = new ArrayList<>();
+    double fenzoMs = Double.NaN;
+    double fleetMs = Double.NaN;
+    for (RunResult r : results) {
+      String bench = r.getParams().getBenchmark();
+      double score = r.getPrimaryResult().getScore();
+      if (bench.endsWith("SchedulingThroughputBenchmark.schedule")) {
+        String workload = r.getParams().getParam("workload");
+        int n = Integer.parseInt(r.getParams().getParam("nodes"));
+        String pct = r.getParams().getParam("pct");
+        PerfCase c = PerfCase.of(workload, n);
+        double podsPerSec = c.measuredPods().size() / (score / 1e6);
+        rows.add(String.format(Locale.ROOT, "| %s | %d | %s | %d | %,.0f | %s |", workload, c.nodes().size(),
+            "0".equals(pct) ? "adaptive" : pct + "%", c.measuredPods().size(), podsPerSec,
+            c.kubeFloor() == 0 ? "none" : Integer.toString(c.kubeFloor())));
+      } else if (bench.endsWith("FenzoComparisonBenchmark.fenzo")) {
+        fenzoMs = score;
+      } else if (bench.endsWith("FenzoComparisonBenchmark.fleetkit")) {
+        fleetMs = score;
+      }
+    }
+    if (!rows.isEmpty()) {
+      out.println("| workload | nodes | nodes scored | measured pods | FleetKit pods/s | kube CI floor (pods/s) |");
+      out.println("|---|---|---|---|---|---|");
+      rows.forEach(out::println);
+    }
+    if (!Double.isNaN(fenzoMs) && !Double.isNaN(fleetMs)) {
+      out.printf(Locale.ROOT, "%nFenzo 0.13.8: %.1f ms, FleetKit MostAllocated: %.1f ms per 10,000 placements on "
+          + "1,000 hosts: FleetKit %.1fx faster%n", fenzoMs, fleetMs, fenzoMs / fleetMs);
+    }
+  }
+}
