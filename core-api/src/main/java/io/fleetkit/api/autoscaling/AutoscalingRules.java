@@ -159,6 +159,7 @@ final class AutoscalingRules {
     } else {
       v.pathSegmentName(path + ".name", id.name());
     }
+    v.labelSelector(path + ".selector", id.selector());
   }
 
   static void behavior(ViolationCollector v, String path, HorizontalPodAutoscalerBehavior b) {

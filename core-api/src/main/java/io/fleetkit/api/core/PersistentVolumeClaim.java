@@ -82,6 +82,7 @@ public record PersistentVolumeClaim(ObjectMeta metadata, PersistentVolumeClaimSp
         v.add("spec.resources.requests.storage", "must be greater than zero", q);
       }
     }
+    v.labelSelector("spec.selector", spec.selector());
     String className = spec.storageClassName();
     if (className != null && !className.isEmpty()) {
       v.dns1123Subdomain("spec.storageClassName", className);

@@ -286,8 +286,16 @@ public final class Quantity implements Comparable<Quantity> {
     return ofLong(bytes, 0, Format.BINARY_SI);
   }
 
-  /** {@code value × 10^scale}, in decimal SI format (Kubernetes' {@code NewScaledQuantity}). */
+  /**
+   * {@code value × 10^scale}, in decimal SI format (Kubernetes' {@code NewScaledQuantity}). Arithmetic between
+   * quantities whose scales differ by many thousands is proportionally expensive, as in Kubernetes.
+   *
+   * @throws IllegalArgumentException if {@code scale} is {@code Integer.MIN_VALUE}
+   */
   public static Quantity ofScaled(long value, int scale) {
+    if (scale == Integer.MIN_VALUE) {
+      throw new IllegalArgumentException("quantity scale " + scale + " must be greater than Integer.MIN_VALUE");
+    }
     return ofLong(value, scale, Format.DECIMAL_SI);
   }
 

@@ -2,6 +2,8 @@ package io.fleetkit.api.internal.check;
 
 import io.fleetkit.api.ValidationException;
 import io.fleetkit.api.Violation;
+import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.labels.Validation;
 import io.fleetkit.api.meta.ObjectMeta;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +13,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Gathers every violation of one object, then throws them together. Rule texts follow Kubernetes' wording
- * ({@code k8s.io/apimachinery/pkg/util/validation}) so that messages read the same as {@code kubectl apply}'s.
+ * (name checks come from {@link Validation}) so that messages read the same as {@code kubectl apply}'s.
  *
  * <p>Not thread-safe: one collector per validation.
  */
@@ -19,20 +21,7 @@ public final class ViolationCollector {
   /** Kubernetes' {@code field.Required} wording. */
   public static final String REQUIRED = "is required";
 
-  private static final int DNS1123_LABEL_MAX = 63;
-  private static final int DNS1123_SUBDOMAIN_MAX = 253;
-  private static final String DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
-  private static final String DNS1123_SUBDOMAIN_FMT = DNS1123_LABEL_FMT + "(\\." + DNS1123_LABEL_FMT + ")*";
-  private static final String DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?";
-  private static final Pattern DNS1123_LABEL = Pattern.compile(DNS1123_LABEL_FMT);
-  private static final Pattern DNS1123_SUBDOMAIN = Pattern.compile(DNS1123_SUBDOMAIN_FMT);
-  private static final Pattern DNS1035_LABEL = Pattern.compile(DNS1035_LABEL_FMT);
   private static final Pattern PORT_NAME_CHARS = Pattern.compile("[-a-z0-9]+");
-  private static final String QUALIFIED_NAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
-  private static final Pattern QUALIFIED_NAME = Pattern.compile(QUALIFIED_NAME_FMT);
-  private static final String QUALIFIED_NAME_RULE = "must consist of alphanumeric characters, '-', '_' or '.', and "
-      + "must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used "
-      + "for validation is '" + QUALIFIED_NAME_FMT + "')";
   private static final Pattern HAS_LETTER = Pattern.compile(".*[a-z].*");
 
   private final String object;
@@ -52,6 +41,19 @@ public final class ViolationCollector {
   public ViolationCollector add(String field, String rule, @Nullable Object value) {
     violations.add(new Violation(object, field, rule, value == null ? null : String.valueOf(value)));
     return this;
+  }
+
+  /** Records violations found by another check (their object, usually empty, is replaced by this one's). */
+  public ViolationCollector addAll(List<Violation> found) {
+    for (Violation f : found) {
+      violations.add(new Violation(object, f.field(), f.rule(), f.value()));
+    }
+    return this;
+  }
+
+  /** Checks a label selector's keys, values and operators ({@link LabelSelector#validate}). */
+  public void labelSelector(String field, @Nullable LabelSelector selector) {
+    addAll(LabelSelector.validate(selector, field));
   }
 
   /** Records a missing field. */
@@ -99,72 +101,29 @@ public final class ViolationCollector {
     DNS1035_LABEL
   }
 
-  /** Kubernetes' {@code IsDNS1123Subdomain}. */
+  /** Kubernetes' {@code IsDNS1123Subdomain} (most object names). */
   public void dns1123Subdomain(String field, String value) {
-    if (value.length() > DNS1123_SUBDOMAIN_MAX) {
-      add(field, "must be no more than " + DNS1123_SUBDOMAIN_MAX + " characters", value);
-    }
-    if (!DNS1123_SUBDOMAIN.matcher(value).matches()) {
-      add(field, "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
-          + "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation "
-          + "is '" + DNS1123_SUBDOMAIN_FMT + "')", value);
-    }
+    addAll(field, Validation.isDNS1123Subdomain(value), value);
   }
 
-  /** Kubernetes' {@code IsDNS1123Label}. */
+  /** Kubernetes' {@code IsDNS1123Label} (namespaces, container and port names). */
   public void dns1123Label(String field, String value) {
-    if (value.length() > DNS1123_LABEL_MAX) {
-      add(field, "must be no more than " + DNS1123_LABEL_MAX + " characters", value);
-    }
-    if (!DNS1123_LABEL.matcher(value).matches()) {
-      add(field, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must "
-          + "start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation "
-          + "is '" + DNS1123_LABEL_FMT + "')", value);
-    }
+    addAll(field, Validation.isDNS1123Label(value), value);
   }
 
   /** Kubernetes' {@code IsDNS1035Label} (Service names). */
   public void dns1035Label(String field, String value) {
-    if (value.length() > DNS1123_LABEL_MAX) {
-      add(field, "must be no more than " + DNS1123_LABEL_MAX + " characters", value);
-    }
-    if (!DNS1035_LABEL.matcher(value).matches()) {
-      add(field, "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
-          + "alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex "
-          + "used for validation is '" + DNS1035_LABEL_FMT + "')", value);
-    }
+    addAll(field, Validation.isDNS1035Label(value), value);
   }
 
   /** Kubernetes' {@code IsQualifiedName}: an optional DNS-1123 subdomain prefix and '/', then a name. */
   public void qualifiedName(String field, String value) {
-    String[] parts = value.split("/", -1);
-    String name;
-    if (parts.length == 1) {
-      name = parts[0];
-    } else if (parts.length == 2) {
-      if (parts[0].isEmpty()) {
-        add(field, "prefix part must be non-empty", value);
-      } else {
-        if (parts[0].length() > DNS1123_SUBDOMAIN_MAX
-            || !DNS1123_SUBDOMAIN.matcher(parts[0]).matches()) {
-          add(field, "prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
-              + "characters, '-' or '.', and must start and end with an alphanumeric character (e.g. "
-              + "'example.com', regex used for validation is '" + DNS1123_SUBDOMAIN_FMT + "')", value);
-        }
-      }
-      name = parts[1];
-    } else {
-      add(field, "a qualified name " + QUALIFIED_NAME_RULE
-          + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')", value);
-      return;
-    }
-    if (name.isEmpty()) {
-      add(field, "name part must be non-empty", value);
-    } else if (name.length() > DNS1123_LABEL_MAX) {
-      add(field, "name part must be no more than " + DNS1123_LABEL_MAX + " characters", value);
-    }
-    if (!name.isEmpty() && !QUALIFIED_NAME.matcher(name).matches()) {
-      add(field, "name part " + QUALIFIED_NAME_RULE, value);
+    addAll(field, Validation.isQualifiedName(value), value);
+  }
+
+  private void addAll(String field, List<String> rules, String value) {
+    for (String rule : rules) {
+      add(field, rule, value);
     }
   }
 

@@ -16,6 +16,7 @@ import io.fleetkit.api.store.WatchEvent;
 import io.fleetkit.api.store.WatchEventType;
 import io.fleetkit.api.store.WatchListener;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -100,14 +101,7 @@ public final class InMemoryObjectStore implements ObjectStore {
         throw new ConflictException(object.describe() + " already exists");
       }
       long rv = version + 1;
-      ObjectMeta stored = meta.toBuilder()
-          .uid(uid)
-          .resourceVersion(Long.toString(rv))
-          .generation(1)
-          .creationTimestamp(clock.instant())
-          .deletionTimestamp(null)
-          .build();
-      created = object.withMetadata(stored);
+      created = object.withMetadata(stamp(meta, uid, Long.toString(rv), 1, clock.instant(), null));
       table.objects.put(key, created);
       watches = commit(table, WatchEventType.ADDED, created, rv);
     } finally {
@@ -245,20 +239,16 @@ public final class InMemoryObjectStore implements ObjectStore {
         rejectNewFinalizers(object, old.finalizers(), meta.finalizers());
       }
       boolean specChanged = !Objects.equals(object.spec(), stored.spec());
-      ObjectMeta merged = meta.toBuilder()
-          .uid(old.uid())
-          .resourceVersion(old.resourceVersion())
-          .generation(specChanged ? old.generation() + 1 : old.generation())
-          .creationTimestamp(old.creationTimestamp())
-          .deletionTimestamp(old.deletionTimestamp())
-          .build();
+      long generation = specChanged ? old.generation() + 1 : old.generation();
+      ObjectMeta merged = stamp(meta, old.uid(), old.resourceVersion(), generation, old.creationTimestamp(),
+          old.deletionTimestamp());
       T candidate = object.withStatusOf(stored).withMetadata(merged);
       boolean finalized = old.deletionTimestamp() != null && merged.finalizers().isEmpty();
       if (!finalized && candidate.equals(stored)) {
         return stored; // no-op: no version, no event
       }
       long rv = version + 1;
-      result = candidate.withMetadata(merged.withResourceVersion(Long.toString(rv)));
+      result = candidate.withMetadata(withVersion(merged, rv));
       if (finalized) {
         table.objects.remove(key);
         watches = commit(table, WatchEventType.DELETED, result, rv);
@@ -304,7 +294,7 @@ public final class InMemoryObjectStore implements ObjectStore {
         return stored;
       }
       long rv = version + 1;
-      result = candidate.withMetadata(stored.metadata().withResourceVersion(Long.toString(rv)));
+      result = candidate.withMetadata(withVersion(stored.metadata(), rv));
       table.objects.put(key, result);
       watches = commit(table, WatchEventType.MODIFIED, result, rv);
     } finally {
@@ -341,16 +331,13 @@ public final class InMemoryObjectStore implements ObjectStore {
       }
       long rv = version + 1;
       if (old.finalizers().isEmpty()) {
-        result = stored.withMetadata(old.withResourceVersion(Long.toString(rv)));
+        result = stored.withMetadata(withVersion(old, rv));
         table.objects.remove(key);
         watches = commit(table, WatchEventType.DELETED, result, rv);
       } else {
         // As Kubernetes markAsDeleting (apiserver registry/generic/registry/store.go): generation is bumped.
-        result = stored.withMetadata(old.toBuilder()
-            .deletionTimestamp(clock.instant())
-            .generation(old.generation() + 1)
-            .resourceVersion(Long.toString(rv))
-            .build());
+        result = stored.withMetadata(stamp(old, old.uid(), Long.toString(rv), old.generation() + 1,
+            old.creationTimestamp(), clock.instant()));
         table.objects.put(key, result);
         watches = commit(table, WatchEventType.MODIFIED, result, rv);
       }
@@ -473,6 +460,20 @@ public final class InMemoryObjectStore implements ObjectStore {
     for (StoreWatch<T> w : watches) {
       w.schedule();
     }
+  }
+
+  /**
+   * {@code m} with the store-owned fields replaced. Uses the canonical constructor, whose {@code copyOf} calls
+   * return the already-immutable collections as they are: no per-write copying of labels, annotations or lists.
+   */
+  private static ObjectMeta stamp(ObjectMeta m, String uid, String rv, long generation, @Nullable Instant created,
+      @Nullable Instant deleting) {
+    return new ObjectMeta(m.name(), m.namespace(), uid, rv, generation, m.labels(), m.annotations(),
+        m.ownerReferences(), m.finalizers(), created, deleting);
+  }
+
+  private static ObjectMeta withVersion(ObjectMeta m, long rv) {
+    return stamp(m, m.uid(), Long.toString(rv), m.generation(), m.creationTimestamp(), m.deletionTimestamp());
   }
 
   private static void checkPreconditions(ApiObject<?> stored, String uid, String resourceVersion,

@@ -1,0 +1,152 @@
+package io.fleetkit.api.batch;
+
+import io.fleetkit.api.core.PodSpec;
+import io.fleetkit.api.core.PodTemplateSpec;
+import io.fleetkit.api.core.RestartPolicy;
+import io.fleetkit.api.internal.PodSpecChecks;
+import io.fleetkit.api.internal.Violations;
+import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.meta.ObjectMeta;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A Job (batch/v1): runs pods until {@code completions} succeed, retrying up to {@code backoffLimit}. Immutable;
+ * the canonical constructor validates and throws one {@link io.fleetkit.api.ValidationException} listing every
+ * violation.
+ */
+public record Job(ObjectMeta metadata, JobSpec spec, JobStatus status) implements ApiObject<Job> {
+  public static final String API_VERSION = "batch/v1";
+  public static final String KIND = "Job";
+  /** Kubernetes' cap on completions and parallelism of Indexed jobs. */
+  public static final int MAX_INDEXED_COMPLETIONS = 100_000;
+
+  public Job {
+    Objects.requireNonNull(metadata, "metadata");
+    Objects.requireNonNull(spec, "spec");
+    Objects.requireNonNull(status, "status");
+    Violations v = new Violations(KIND, metadata.namespace(), metadata.name());
+    v.objectMeta(metadata.name(), metadata.namespace(), true);
+    v.nonNegative("spec.parallelism", spec.parallelism());
+    v.nonNegative("spec.completions", spec.completions());
+    v.nonNegative("spec.activeDeadlineSeconds", spec.activeDeadlineSeconds());
+    v.nonNegative("spec.backoffLimit", spec.backoffLimit());
+    v.nonNegative("spec.ttlSecondsAfterFinished", spec.ttlSecondsAfterFinished());
+    if (spec.completionMode() == CompletionMode.Indexed) {
+      Integer completions = spec.completions();
+      if (completions == null) {
+        v.add("spec.completions", "Required value: when completion mode is Indexed", null);
+      } else if (completions > MAX_INDEXED_COMPLETIONS) {
+        v.add("spec.completions", "must be less than or equal to 100000 when completion mode is Indexed",
+            completions);
+      }
+      if (spec.parallelism() > MAX_INDEXED_COMPLETIONS) {
+        v.add("spec.parallelism", "must be less than or equal to 100000 when completion mode is Indexed",
+            spec.parallelism());
+      }
+    }
+    LabelSelector selector = spec.selector();
+    if (selector != null && !selector.matches(spec.template().metadata().labels())) {
+      v.add("spec.template.metadata.labels", "`selector` does not match template `labels`",
+          spec.template().metadata().labels());
+    }
+    PodSpecChecks.check(spec.template().spec(), "spec.template.spec", v);
+    PodSpecChecks.restartPolicyIn(spec.template().spec(), "spec.template.spec", v, RestartPolicy.OnFailure,
+        RestartPolicy.Never);
+    v.nonNegative("status.active", status.active());
+    v.nonNegative("status.succeeded", status.succeeded());
+    v.nonNegative("status.failed", status.failed());
+    v.throwIfAny();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  @Override
+  public String apiVersion() {
+    return API_VERSION;
+  }
+
+  @Override
+  public String kind() {
+    return KIND;
+  }
+
+  @Override
+  public boolean namespaced() {
+    return true;
+  }
+
+  @Override
+  public Job withMetadata(ObjectMeta newMetadata) {
+    return new Job(newMetadata, spec, status);
+  }
+
+  @Override
+  public Job withStatusOf(Job other) {
+    return new Job(metadata, spec, other.status);
+  }
+
+  public Job withSpec(JobSpec newSpec) {
+    return new Job(metadata, newSpec, status);
+  }
+
+  public Job withStatus(JobStatus newStatus) {
+    return new Job(metadata, spec, newStatus);
+  }
+
+  /**
+   * Mutable builder with Kubernetes' defaults (namespace {@code default}, parallelism 1, completions 1 when neither
+   * is set, backoffLimit 6). The template's restart policy is not defaulted: a Job needs OnFailure or Never.
+   */
+  public static final class Builder {
+    private ObjectMeta.Builder meta = ObjectMeta.builder().namespace("default");
+    private @Nullable Integer parallelism;
+    private @Nullable Integer completions;
+    private CompletionMode completionMode = CompletionMode.NonIndexed;
+    private int backoffLimit = JobSpec.DEFAULT_BACKOFF_LIMIT;
+    private @Nullable Long activeDeadlineSeconds;
+    private @Nullable Integer ttlSecondsAfterFinished;
+    private boolean suspend;
+    private @Nullable LabelSelector selector;
+    private @Nullable PodTemplateSpec template;
+    private Map<String, String> templateLabels = Map.of();
+    private @Nullable PodSpec podSpec;
+    private JobStatus status = JobStatus.EMPTY;
+
+    private Builder() {}
+
+    public Builder metadata(ObjectMeta v) { meta = v.toBuilder(); return this; }
+    public Builder name(String v) { meta.name(v); return this; }
+    public Builder namespace(String v) { meta.namespace(v); return this; }
+    public Builder label(String k, String v) { meta.label(k, v); return this; }
+    public Builder parallelism(@Nullable Integer v) { parallelism = v; return this; }
+    public Builder completions(@Nullable Integer v) { completions = v; return this; }
+    public Builder completionMode(CompletionMode v) { completionMode = v; return this; }
+    public Builder backoffLimit(int v) { backoffLimit = v; return this; }
+    public Builder activeDeadlineSeconds(@Nullable Long v) { activeDeadlineSeconds = v; return this; }
+    public Builder ttlSecondsAfterFinished(@Nullable Integer v) { ttlSecondsAfterFinished = v; return this; }
+    public Builder suspend(boolean v) { suspend = v; return this; }
+    public Builder selector(@Nullable LabelSelector v) { selector = v; return this; }
+    public Builder template(PodTemplateSpec v) { template = v; return this; }
+    /** Labels of the template built from {@link #podSpec}. */
+    public Builder templateLabels(Map<String, String> v) { templateLabels = Map.copyOf(v); return this; }
+    public Builder podSpec(PodSpec v) { podSpec = v; return this; }
+    public Builder status(JobStatus v) { status = v; return this; }
+
+    public Job build() {
+      int p = parallelism == null ? 1 : parallelism;
+      Integer c = completions;
+      if (c == null && parallelism == null) {
+        c = 1;
+      }
+      PodTemplateSpec t = template != null ? template
+          : PodTemplateSpec.of(templateLabels, podSpec == null ? PodSpec.builder().build() : podSpec);
+      return new Job(meta.build(), new JobSpec(p, c, completionMode, backoffLimit, activeDeadlineSeconds,
+          ttlSecondsAfterFinished, suspend, selector, t), status);
+    }
+  }
+}

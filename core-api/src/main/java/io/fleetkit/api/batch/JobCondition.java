@@ -1,0 +1,27 @@
+package io.fleetkit.api.batch;
+
+import io.fleetkit.api.meta.ConditionStatus;
+import java.time.Instant;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/** One condition of a Job ({@code Complete}, {@code Failed}, {@code Suspended}, ...). */
+public record JobCondition(String type, ConditionStatus status, String reason, String message,
+    @Nullable Instant lastProbeTime, @Nullable Instant lastTransitionTime) {
+  public static final String COMPLETE = "Complete";
+  public static final String FAILED = "Failed";
+  public static final String SUSPENDED = "Suspended";
+  public static final String FAILURE_TARGET = "FailureTarget";
+  public static final String SUCCESS_CRITERIA_MET = "SuccessCriteriaMet";
+  /** Reason of {@code Failed} when the backoff limit was exceeded. */
+  public static final String REASON_BACKOFF_LIMIT_EXCEEDED = "BackoffLimitExceeded";
+  /** Reason of {@code Failed} when {@code activeDeadlineSeconds} passed. */
+  public static final String REASON_DEADLINE_EXCEEDED = "DeadlineExceeded";
+
+  public JobCondition {
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(status, "status");
+    Objects.requireNonNull(reason, "reason");
+    Objects.requireNonNull(message, "message");
+  }
+}

@@ -1,0 +1,36 @@
+package io.fleetkit.api.batch;
+
+import io.fleetkit.api.core.PodTemplateSpec;
+import io.fleetkit.api.labels.LabelSelector;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The desired part of a Job. Kubernetes' defaults (applied by {@link Job#builder()}): parallelism 1, completions 1
+ * when neither is set, NonIndexed, backoffLimit 6, not suspended.
+ *
+ * @param completions {@code null}: done when any pod succeeds and all have terminated (work-queue jobs)
+ * @param activeDeadlineSeconds {@code null} when unbounded
+ * @param ttlSecondsAfterFinished {@code null}: never cleaned up automatically
+ * @param selector {@code null}: the controller matches the Job's pods by controller owner reference
+ */
+public record JobSpec(int parallelism, @Nullable Integer completions, CompletionMode completionMode,
+    int backoffLimit, @Nullable Long activeDeadlineSeconds, @Nullable Integer ttlSecondsAfterFinished,
+    boolean suspend, @Nullable LabelSelector selector, PodTemplateSpec template) {
+  public static final int DEFAULT_BACKOFF_LIMIT = 6;
+
+  public JobSpec {
+    Objects.requireNonNull(completionMode, "completionMode");
+    Objects.requireNonNull(template, "template");
+  }
+
+  public JobSpec withSuspend(boolean v) {
+    return new JobSpec(parallelism, completions, completionMode, backoffLimit, activeDeadlineSeconds,
+        ttlSecondsAfterFinished, v, selector, template);
+  }
+
+  public JobSpec withParallelism(int v) {
+    return new JobSpec(v, completions, completionMode, backoffLimit, activeDeadlineSeconds,
+        ttlSecondsAfterFinished, suspend, selector, template);
+  }
+}

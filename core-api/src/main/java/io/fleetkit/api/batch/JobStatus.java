@@ -1,0 +1,44 @@
+package io.fleetkit.api.batch;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The observed part of a Job.
+ *
+ * @param ready pods that are ready, or {@code null} when not tracked
+ * @param completedIndexes for Indexed jobs, the succeeded indexes in Kubernetes' interval form ({@code "1,3-5,7"});
+ *     empty when none
+ */
+public record JobStatus(int active, int succeeded, int failed, @Nullable Integer ready, List<JobCondition> conditions,
+    @Nullable Instant startTime, @Nullable Instant completionTime, String completedIndexes) {
+  public static final JobStatus EMPTY = new JobStatus(0, 0, 0, null, List.of(), null, null, "");
+
+  public JobStatus {
+    conditions = List.copyOf(conditions);
+    Objects.requireNonNull(completedIndexes, "completedIndexes");
+  }
+
+  /** The condition of that type, or {@code null}. */
+  public @Nullable JobCondition condition(String type) {
+    for (JobCondition c : conditions) {
+      if (c.type().equals(type)) {
+        return c;
+      }
+    }
+    return null;
+  }
+
+  /** Whether the Job has a {@code Complete=True} or {@code Failed=True} condition. */
+  public boolean isFinished() {
+    for (JobCondition c : conditions) {
+      if ((c.type().equals(JobCondition.COMPLETE) || c.type().equals(JobCondition.FAILED))
+          && c.status() == io.fleetkit.api.meta.ConditionStatus.True) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,179 @@
+package io.fleetkit.api.core;
+
+import io.fleetkit.api.internal.PodSpecChecks;
+import io.fleetkit.api.internal.Violations;
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.meta.ConditionStatus;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.scheduling.Taint;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A node (core/v1, cluster-scoped): a machine pods are placed on. Immutable; the canonical constructor validates
+ * and throws one {@link io.fleetkit.api.ValidationException} listing every violation.
+ *
+ * <p>Build with {@link #builder()}: {@code Node.builder().name("n1").label("zone", "a").capacity(resources)
+ * .taint(taint).build()}.
+ */
+public record Node(ObjectMeta metadata, NodeSpec spec, NodeStatus status) implements ApiObject<Node> {
+  public static final String API_VERSION = "v1";
+  public static final String KIND = "Node";
+
+  public Node {
+    Objects.requireNonNull(metadata, "metadata");
+    Objects.requireNonNull(spec, "spec");
+    Objects.requireNonNull(status, "status");
+    Violations v = new Violations(KIND, metadata.namespace(), metadata.name());
+    v.objectMeta(metadata.name(), metadata.namespace(), false);
+    PodSpecChecks.resourceList(status.capacity(), "status.capacity", v);
+    if (status.allocatable() != status.capacity()) {
+      PodSpecChecks.resourceList(status.allocatable(), "status.allocatable", v);
+    }
+    List<Taint> taints = spec.taints();
+    for (int i = 0; i < taints.size(); i++) {
+      if (taints.get(i).key().isEmpty()) {
+        v.required("spec.taints[" + i + "].key");
+      }
+    }
+    List<GpuDevice> gpus = status.gpus();
+    if (!gpus.isEmpty()) {
+      Set<String> ids = new HashSet<>();
+      for (int i = 0; i < gpus.size(); i++) {
+        GpuDevice g = gpus.get(i);
+        String p = "status.gpus[" + i + "]";
+        if (g.id().isEmpty()) {
+          v.required(p + ".id");
+        } else if (!ids.add(g.id())) {
+          v.add(p + ".id", Violations.DUPLICATE, g.id());
+        }
+        v.nonNegative(p + ".memoryMiB", g.memoryMiB());
+      }
+    }
+    v.throwIfAny();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  @Override
+  public String apiVersion() {
+    return API_VERSION;
+  }
+
+  @Override
+  public String kind() {
+    return KIND;
+  }
+
+  @Override
+  public boolean namespaced() {
+    return false;
+  }
+
+  @Override
+  public Node withMetadata(ObjectMeta newMetadata) {
+    return new Node(newMetadata, spec, status);
+  }
+
+  @Override
+  public Node withStatusOf(Node other) {
+    return new Node(metadata, spec, other.status);
+  }
+
+  public Node withSpec(NodeSpec newSpec) {
+    return new Node(metadata, newSpec, status);
+  }
+
+  public Node withStatus(NodeStatus newStatus) {
+    return new Node(metadata, spec, newStatus);
+  }
+
+  public String name() {
+    return metadata.name();
+  }
+
+  public ResourceList allocatable() {
+    return status.allocatable();
+  }
+
+  /** Whether the node has a {@code Ready=True} condition. */
+  public boolean isReady() {
+    NodeCondition c = status.condition(NodeCondition.READY);
+    return c != null && c.status() == ConditionStatus.True;
+  }
+
+  /** Mutable builder; not thread-safe. */
+  public static final class Builder {
+    private ObjectMeta.Builder meta;
+    private boolean unschedulable;
+    private final List<Taint> taints;
+    private String providerID;
+    private ResourceList capacity;
+    private ResourceList allocatable;
+    private final List<NodeCondition> conditions;
+    private final List<GpuDevice> gpus;
+    private final List<NodeAddress> addresses;
+
+    private Builder() {
+      meta = ObjectMeta.builder();
+      taints = new ArrayList<>(0);
+      providerID = "";
+      capacity = ResourceList.EMPTY;
+      allocatable = ResourceList.EMPTY;
+      conditions = new ArrayList<>(1);
+      gpus = new ArrayList<>(0);
+      addresses = new ArrayList<>(0);
+    }
+
+    private Builder(Node n) {
+      meta = n.metadata.toBuilder();
+      unschedulable = n.spec.unschedulable();
+      taints = new ArrayList<>(n.spec.taints());
+      providerID = n.spec.providerID();
+      capacity = n.status.capacity();
+      allocatable = n.status.allocatable();
+      conditions = new ArrayList<>(n.status.conditions());
+      gpus = new ArrayList<>(n.status.gpus());
+      addresses = new ArrayList<>(n.status.addresses());
+    }
+
+    /** Replaces all metadata set so far. */
+    public Builder metadata(ObjectMeta v) { meta = v.toBuilder(); return this; }
+    public Builder name(String v) { meta.name(v); return this; }
+    public Builder uid(String v) { meta.uid(v); return this; }
+    public Builder labels(Map<String, String> v) { meta.labels(v); return this; }
+    public Builder label(String k, String v) { meta.label(k, v); return this; }
+    public Builder annotation(String k, String v) { meta.annotation(k, v); return this; }
+    public Builder unschedulable(boolean v) { unschedulable = v; return this; }
+    public Builder taints(List<Taint> v) { taints.clear(); taints.addAll(v); return this; }
+    public Builder taint(Taint v) { taints.add(v); return this; }
+    public Builder providerID(String v) { providerID = v; return this; }
+    /** Capacity; allocatable defaults to it unless set. */
+    public Builder capacity(ResourceList v) { capacity = v; return this; }
+    public Builder allocatable(ResourceList v) { allocatable = v; return this; }
+    public Builder conditions(List<NodeCondition> v) { conditions.clear(); conditions.addAll(v); return this; }
+    public Builder condition(NodeCondition v) { conditions.add(v); return this; }
+    /** Adds {@code Ready=True}. */
+    public Builder ready() { conditions.add(NodeCondition.ready()); return this; }
+    public Builder gpus(List<GpuDevice> v) { gpus.clear(); gpus.addAll(v); return this; }
+    public Builder gpu(GpuDevice v) { gpus.add(v); return this; }
+    public Builder addresses(List<NodeAddress> v) { addresses.clear(); addresses.addAll(v); return this; }
+    public Builder address(NodeAddress v) { addresses.add(v); return this; }
+
+    public Node build() {
+      return new Node(meta.build(), new NodeSpec(unschedulable, taints, providerID),
+          new NodeStatus(capacity, allocatable, conditions, gpus, addresses));
+    }
+  }
+}

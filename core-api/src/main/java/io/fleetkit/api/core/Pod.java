@@ -1,0 +1,196 @@
+package io.fleetkit.api.core;
+
+import io.fleetkit.api.internal.PodSpecChecks;
+import io.fleetkit.api.internal.Violations;
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.scheduling.Affinity;
+import io.fleetkit.api.scheduling.PreemptionPolicy;
+import io.fleetkit.api.scheduling.Toleration;
+import io.fleetkit.api.scheduling.TopologySpreadConstraint;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A pod (core/v1): the unit the scheduler places. Immutable; the canonical constructor validates the whole object
+ * and throws one {@link io.fleetkit.api.ValidationException} listing every violation.
+ *
+ * <p>Build with {@link #builder()}: {@code Pod.builder().namespace("default").name("web-0").container("app",
+ * "nginx:1.27", requests).priority(10).build()}.
+ *
+ * @throws io.fleetkit.api.ValidationException when the name is not a DNS-1123 subdomain, a container is unnamed,
+ *     duplicated or has no image, a quantity is negative, a request exceeds its limit, and the like
+ */
+public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implements ApiObject<Pod> {
+  public static final String API_VERSION = "v1";
+  public static final String KIND = "Pod";
+  /** The label naming a pod's gang (coscheduling PodGroup), as in scheduler-plugins. */
+  public static final String POD_GROUP_LABEL = "scheduling.x-k8s.io/pod-group";
+
+  public Pod {
+    Objects.requireNonNull(metadata, "metadata");
+    Objects.requireNonNull(spec, "spec");
+    Objects.requireNonNull(status, "status");
+    Violations v = new Violations(KIND, metadata.namespace(), metadata.name());
+    v.objectMeta(metadata.name(), metadata.namespace(), true);
+    PodSpecChecks.check(spec, "spec", v);
+    v.throwIfAny();
+  }
+
+  public static Pod of(ObjectMeta metadata, PodSpec spec) {
+    return new Pod(metadata, spec, PodStatus.PENDING);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  @Override
+  public String apiVersion() {
+    return API_VERSION;
+  }
+
+  @Override
+  public String kind() {
+    return KIND;
+  }
+
+  @Override
+  public boolean namespaced() {
+    return true;
+  }
+
+  @Override
+  public Pod withMetadata(ObjectMeta newMetadata) {
+    return new Pod(newMetadata, spec, status);
+  }
+
+  @Override
+  public Pod withStatusOf(Pod other) {
+    return new Pod(metadata, spec, other.status);
+  }
+
+  public Pod withSpec(PodSpec newSpec) {
+    return new Pod(metadata, newSpec, status);
+  }
+
+  public Pod withStatus(PodStatus newStatus) {
+    return new Pod(metadata, spec, newStatus);
+  }
+
+  /** This pod bound to {@code node} ({@code spec.nodeName}). */
+  public Pod withNodeName(String node) {
+    return new Pod(metadata, spec.withNodeName(node), status);
+  }
+
+  /** See {@link PodSpec#effectiveRequests()}. */
+  public ResourceList effectiveRequests() {
+    return spec.effectiveRequests();
+  }
+
+  /** The resolved priority, 0 when unset. */
+  public int priority() {
+    return spec.priorityValue();
+  }
+
+  /** The gang this pod belongs to (label {@value #POD_GROUP_LABEL}), or {@code null}. */
+  public @Nullable String podGroupName() {
+    String g = metadata.labels().get(POD_GROUP_LABEL);
+    return g == null || g.isEmpty() ? null : g;
+  }
+
+  /** Whether the pod reached Succeeded or Failed. */
+  public boolean isTerminal() {
+    return status.phase().isTerminal();
+  }
+
+  /** Whether {@code spec.nodeName} is set. */
+  public boolean isBound() {
+    return !spec.nodeName().isEmpty();
+  }
+
+  /** Mutable builder with Kubernetes' defaults (namespace {@code default}); not thread-safe. */
+  public static final class Builder {
+    private ObjectMeta.Builder meta;
+    private PodSpec.Builder spec;
+    private PodStatus status;
+
+    private Builder() {
+      meta = ObjectMeta.builder().namespace("default");
+      spec = PodSpec.builder();
+      status = PodStatus.PENDING;
+    }
+
+    private Builder(Pod p) {
+      meta = p.metadata.toBuilder();
+      spec = p.spec.toBuilder();
+      status = p.status;
+    }
+
+    /** Replaces all metadata set so far. */
+    public Builder metadata(ObjectMeta v) { meta = v.toBuilder(); return this; }
+    public Builder name(String v) { meta.name(v); return this; }
+    public Builder namespace(String v) { meta.namespace(v); return this; }
+    public Builder uid(String v) { meta.uid(v); return this; }
+    public Builder labels(Map<String, String> v) { meta.labels(v); return this; }
+    public Builder label(String k, String v) { meta.label(k, v); return this; }
+    public Builder annotation(String k, String v) { meta.annotation(k, v); return this; }
+    public Builder ownerReference(io.fleetkit.api.meta.OwnerReference v) { meta.ownerReference(v); return this; }
+    /** Sets label {@value Pod#POD_GROUP_LABEL}. */
+    public Builder podGroup(String v) { meta.label(POD_GROUP_LABEL, v); return this; }
+
+    /** Replaces the whole spec set so far. */
+    public Builder spec(PodSpec v) { spec = v.toBuilder(); return this; }
+    public Builder container(Container v) { spec.container(v); return this; }
+    /** A container with these requests (see {@link ResourceRequirements#ofRequests}). */
+    public Builder container(String name, String image, ResourceList requests) {
+      spec.container(name, image, requests);
+      return this;
+    }
+    public Builder container(String name, String image, ResourceList requests, ResourceList limits) {
+      spec.container(Container.of(name, image, ResourceRequirements.of(requests, limits)));
+      return this;
+    }
+    public Builder initContainer(Container v) { spec.initContainer(v); return this; }
+    public Builder initContainer(String name, String image, ResourceList requests) {
+      spec.initContainer(name, image, requests);
+      return this;
+    }
+    /** A restartable init container (sidecar). */
+    public Builder sidecar(String name, String image, ResourceList requests) {
+      spec.initContainer(Container.sidecar(name, image, requests));
+      return this;
+    }
+    public Builder overhead(ResourceList v) { spec.overhead(v); return this; }
+    public Builder priority(@Nullable Integer v) { spec.priority(v); return this; }
+    public Builder priorityClassName(String v) { spec.priorityClassName(v); return this; }
+    public Builder preemptionPolicy(PreemptionPolicy v) { spec.preemptionPolicy(v); return this; }
+    public Builder nodeSelector(String k, String v) { spec.nodeSelector(k, v); return this; }
+    public Builder nodeSelector(Map<String, String> v) { spec.nodeSelector(v); return this; }
+    public Builder affinity(Affinity v) { spec.affinity(v); return this; }
+    public Builder toleration(Toleration v) { spec.toleration(v); return this; }
+    public Builder topologySpreadConstraint(TopologySpreadConstraint v) {
+      spec.topologySpreadConstraint(v);
+      return this;
+    }
+    public Builder schedulerName(String v) { spec.schedulerName(v); return this; }
+    public Builder nodeName(String v) { spec.nodeName(v); return this; }
+    public Builder volume(Volume v) { spec.volume(v); return this; }
+    public Builder restartPolicy(RestartPolicy v) { spec.restartPolicy(v); return this; }
+    public Builder terminationGracePeriodSeconds(long v) { spec.terminationGracePeriodSeconds(v); return this; }
+    public Builder activeDeadlineSeconds(@Nullable Long v) { spec.activeDeadlineSeconds(v); return this; }
+
+    public Builder status(PodStatus v) { status = v; return this; }
+    public Builder phase(PodPhase v) { status = status.withPhase(v); return this; }
+
+    public Pod build() {
+      return new Pod(meta.build(), spec.build(), status);
+    }
+  }
+}

@@ -1,0 +1,30 @@
+package io.fleetkit.api.core;
+
+import io.fleetkit.api.meta.ConditionStatus;
+import java.time.Instant;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/** One condition of a pod, e.g. {@code PodScheduled=False reason=Unschedulable}. */
+public record PodCondition(String type, ConditionStatus status, String reason, String message,
+    @Nullable Instant lastProbeTime, @Nullable Instant lastTransitionTime) {
+  public static final String POD_SCHEDULED = "PodScheduled";
+  public static final String READY = "Ready";
+  public static final String INITIALIZED = "Initialized";
+  public static final String CONTAINERS_READY = "ContainersReady";
+  public static final String DISRUPTION_TARGET = "DisruptionTarget";
+  /** The reason the scheduler gives on {@code PodScheduled=False}. */
+  public static final String REASON_UNSCHEDULABLE = "Unschedulable";
+
+  public PodCondition {
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(status, "status");
+    Objects.requireNonNull(reason, "reason");
+    Objects.requireNonNull(message, "message");
+  }
+
+  public static PodCondition of(String type, ConditionStatus status, String reason, String message,
+      @Nullable Instant lastTransitionTime) {
+    return new PodCondition(type, status, reason, message, null, lastTransitionTime);
+  }
+}

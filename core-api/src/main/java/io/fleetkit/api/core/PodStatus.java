@@ -1,0 +1,82 @@
+package io.fleetkit.api.core;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The observed part of a pod. Strings are empty when unset.
+ *
+ * @param nominatedNodeName the node a preempting pod waits for while victims terminate
+ */
+public record PodStatus(PodPhase phase, List<PodCondition> conditions, String nominatedNodeName, String hostIP,
+    @Nullable Instant startTime, List<ContainerStatus> containerStatuses, String reason, String message) {
+
+  /** A new pod's status: Pending, nothing observed. */
+  public static final PodStatus PENDING = new PodStatus(PodPhase.Pending, List.of(), "", "", null, List.of(), "", "");
+
+  public PodStatus {
+    Objects.requireNonNull(phase, "phase");
+    conditions = List.copyOf(conditions);
+    Objects.requireNonNull(nominatedNodeName, "nominatedNodeName");
+    Objects.requireNonNull(hostIP, "hostIP");
+    containerStatuses = List.copyOf(containerStatuses);
+    Objects.requireNonNull(reason, "reason");
+    Objects.requireNonNull(message, "message");
+  }
+
+  public static PodStatus of(PodPhase phase) {
+    return phase == PodPhase.Pending ? PENDING : PENDING.withPhase(phase);
+  }
+
+  /** The condition of that type, or {@code null}. */
+  public @Nullable PodCondition condition(String type) {
+    for (PodCondition c : conditions) {
+      if (c.type().equals(type)) {
+        return c;
+      }
+    }
+    return null;
+  }
+
+  public PodStatus withPhase(PodPhase newPhase) {
+    return new PodStatus(newPhase, conditions, nominatedNodeName, hostIP, startTime, containerStatuses, reason,
+        message);
+  }
+
+  public PodStatus withNominatedNodeName(String node) {
+    return new PodStatus(phase, conditions, node, hostIP, startTime, containerStatuses, reason, message);
+  }
+
+  public PodStatus withStartTime(@Nullable Instant time) {
+    return new PodStatus(phase, conditions, nominatedNodeName, hostIP, time, containerStatuses, reason, message);
+  }
+
+  public PodStatus withReason(String newReason, String newMessage) {
+    return new PodStatus(phase, conditions, nominatedNodeName, hostIP, startTime, containerStatuses, newReason,
+        newMessage);
+  }
+
+  public PodStatus withContainerStatuses(List<ContainerStatus> statuses) {
+    return new PodStatus(phase, conditions, nominatedNodeName, hostIP, startTime, statuses, reason, message);
+  }
+
+  /** This status with {@code condition} replacing any condition of the same type (appended otherwise). */
+  public PodStatus withCondition(PodCondition condition) {
+    List<PodCondition> next = new java.util.ArrayList<>(conditions.size() + 1);
+    boolean replaced = false;
+    for (PodCondition c : conditions) {
+      if (c.type().equals(condition.type())) {
+        next.add(condition);
+        replaced = true;
+      } else {
+        next.add(c);
+      }
+    }
+    if (!replaced) {
+      next.add(condition);
+    }
+    return new PodStatus(phase, next, nominatedNodeName, hostIP, startTime, containerStatuses, reason, message);
+  }
+}

@@ -1,0 +1,50 @@
+package io.fleetkit.api.internal;
+
+import io.fleetkit.api.core.PodTemplateSpec;
+import io.fleetkit.api.core.RestartPolicy;
+import io.fleetkit.api.labels.LabelSelector;
+
+/**
+ * Checks shared by the workload kinds that own pods through a selector and a template, worded as Kubernetes'
+ * {@code ValidateDeploymentSpec}, {@code ValidateReplicaSetSpec} and {@code ValidateStatefulSetSpec}.
+ */
+public final class WorkloadChecks {
+  private WorkloadChecks() {}
+
+  /**
+   * The selector is non-empty and matches the template's labels; the template is a valid pod spec whose restart
+   * policy is {@code Always} and which has no {@code activeDeadlineSeconds}.
+   *
+   * @param kindWord how Kubernetes names the kind in messages, e.g. {@code deployment}
+   */
+  public static void selectorAndTemplate(LabelSelector selector, PodTemplateSpec template, String kindWord,
+      Violations v) {
+    boolean empty = selector.matchLabels().isEmpty() && selector.matchExpressions().isEmpty();
+    if (empty) {
+      v.add("spec.selector", "empty selector is invalid for " + kindWord, selector);
+    } else if (!selector.matches(template.metadata().labels())) {
+      v.add("spec.template.metadata.labels", "`selector` does not match template `labels`",
+          template.metadata().labels());
+    }
+    PodSpecChecks.check(template.spec(), "spec.template.spec", v);
+    PodSpecChecks.restartPolicyIn(template.spec(), "spec.template.spec", v, RestartPolicy.Always);
+    if (template.spec().activeDeadlineSeconds() != null) {
+      v.add("spec.template.spec.activeDeadlineSeconds", "Forbidden: activeDeadlineSeconds in "
+          + (kindWord.equals("statefulset") ? "StatefulSet" : "ReplicaSet") + " is not Supported", template.spec().activeDeadlineSeconds());
+    }
+  }
+
+  /** Kubernetes' {@code ValidatePositiveIntOrPercent}: a non-negative count or percentage. */
+  public static void nonNegative(String field, io.fleetkit.api.meta.IntOrPercent value, Violations v) {
+    if (value.value() < 0) {
+      v.add(field, Violations.NON_NEGATIVE, value);
+    }
+  }
+
+  /** Kubernetes' {@code IsNotMoreThan100Percent}. */
+  public static void notMoreThan100Percent(String field, io.fleetkit.api.meta.IntOrPercent value, Violations v) {
+    if (value.percent() && value.value() > 100) {
+      v.add(field, "must not be greater than 100%", value);
+    }
+  }
+}

@@ -1,0 +1,76 @@
+package io.fleetkit.api.internal.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fleetkit.api.ValidationException;
+import io.fleetkit.api.Violation;
+import io.fleetkit.api.meta.ObjectMeta;
+import org.junit.jupiter.api.Test;
+
+final class ViolationCollectorTest {
+  private static ViolationCollector collector() {
+    return new ViolationCollector("Thing default/x");
+  }
+
+  // Port name cases from kubernetes/kubernetes staging/src/k8s.io/apimachinery/pkg/util/validation/validation_test.go
+  // TestIsValidPortName (good: "telnet", "re-mail-ck", "pop3", "a", "a-1", "1-a", "a-1-b-2-c", "1-a-2-b-3";
+  // bad: "longerthan15characters", "", 16 x "a", "12345", "1-2-3-4", "-begin", "end-", "two--hyphens", "whois++").
+  @Test
+  void portName_upstreamCases() {
+    for (String good : new String[] {"telnet", "re-mail-ck", "pop3", "a", "a-1", "1-a", "a-1-b-2-c", "1-a-2-b-3"}) {
+      ViolationCollector v = collector();
+      v.portName("port", good);
+      assertThat(v.isEmpty()).as(good).isTrue();
+    }
+    for (String bad : new String[] {"longerthan15characters", "", "a".repeat(16), "12345", "1-2-3-4", "-begin", "end-",
+        "two--hyphens", "whois++"}) {
+      ViolationCollector v = collector();
+      v.portName("port", bad);
+      assertThat(v.isEmpty()).as(bad).isFalse();
+    }
+  }
+
+  @Test
+  void portNumber_bounds() {
+    ViolationCollector v = collector();
+    v.portNumber("a", 1);
+    v.portNumber("b", 65535);
+    v.portNumber("c", 0);
+    v.portNumber("d", 65536);
+
+    assertThat(v.violations()).extracting(Violation::field).containsExactly("c", "d");
+  }
+
+  @Test
+  void objectMeta_missingNameAndBadNamespace_bothReported() {
+    ViolationCollector v = collector();
+    v.objectMeta(ObjectMeta.of("Bad_NS", ""), true);
+
+    assertThat(v.violations()).extracting(Violation::field).containsExactly("metadata.name", "metadata.namespace");
+    assertThat(v.violations().get(0).rule()).isEqualTo("is required: name or generateName is required");
+  }
+
+  @Test
+  void throwIfAny_throwsOnceWithEveryViolation_orNothing() {
+    assertThatCode(() -> collector().throwIfAny()).doesNotThrowAnyException();
+
+    ViolationCollector v = collector().add("a", "must be x", 1).required("b");
+
+    assertThatThrownBy(v::throwIfAny).isInstanceOfSatisfying(ValidationException.class,
+        e -> assertThat(e.violations()).extracting(Violation::toString)
+            .containsExactly("Thing default/x: a \"1\" must be x", "Thing default/x: b is required"));
+  }
+
+  @Test
+  void pathSegmentName_dotsSlashPercent_rejected() {
+    ViolationCollector v = collector();
+    v.pathSegmentName("a", "..");
+    v.pathSegmentName("b", "x/y");
+    v.pathSegmentName("c", "50%");
+    v.pathSegmentName("d", "ok.name");
+
+    assertThat(v.violations()).extracting(Violation::field).containsExactly("a", "b", "c");
+  }
+}

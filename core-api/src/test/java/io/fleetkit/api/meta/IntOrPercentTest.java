@@ -1,0 +1,51 @@
+package io.fleetkit.api.meta;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+final class IntOrPercentTest {
+
+  @Test
+  void parse_percentAndInt() {
+    assertThat(IntOrPercent.parse("25%")).isEqualTo(IntOrPercent.ofPercent(25));
+    assertThat(IntOrPercent.parse("3")).isEqualTo(IntOrPercent.of(3));
+    assertThat(IntOrPercent.parse("25%").toString()).isEqualTo("25%");
+    assertThat(IntOrPercent.of(3).toString()).isEqualTo("3");
+  }
+
+  /** Error cases of kubernetes/apimachinery {@code pkg/util/intstr/intstr_test.go} TestGetIntFromIntOrPercent. */
+  @ParameterizedTest
+  @ValueSource(strings = {"%", "90#", "#%", "a%", "40%%", ""})
+  void parse_malformed_rejected(String s) {
+    assertThatThrownBy(() -> IntOrPercent.parse(s)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("\"" + s + "\"");
+  }
+
+  /**
+   * Ported from kubernetes/apimachinery {@code pkg/util/intstr/intstr_test.go} TestGetIntFromIntOrPercent (the 4
+   * valid cases).
+   */
+  @ParameterizedTest
+  @CsvSource({"123,0,true,123", "90%,100,true,90", "90%,95,true,86", "90%,95,false,85"})
+  void scaledValue_upstreamCases(String input, int total, boolean roundUp, int expected) {
+    assertThat(IntOrPercent.parse(input).scaledValue(total, roundUp)).isEqualTo(expected);
+  }
+
+  @Property
+  void scaledValue_roundUpIsCeilingOfRoundDown(@ForAll @IntRange(max = 1000) int pct,
+      @ForAll @IntRange(max = 100_000) int total) {
+    IntOrPercent p = IntOrPercent.ofPercent(pct);
+    int down = p.scaledValue(total, false);
+    int up = p.scaledValue(total, true);
+    assertThat(down).isEqualTo((int) Math.floor(pct * (double) total / 100));
+    assertThat(up).isEqualTo((int) Math.ceil(pct * (double) total / 100));
+  }
+}
