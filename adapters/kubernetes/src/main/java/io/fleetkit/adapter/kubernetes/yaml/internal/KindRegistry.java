@@ -1,8 +1,10 @@
 package io.fleetkit.adapter.kubernetes.yaml.internal;
 
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.HorizontalPodAutoscalerConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.NodeConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PersistentVolumeClaimConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PersistentVolumeConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PodConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ServiceConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.StorageClassConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.VerticalPodAutoscalerConverter;
@@ -17,6 +19,8 @@ import org.jspecify.annotations.Nullable;
 /** The kinds the YAML adapter knows, by kind name and by core type. Immutable; thread-safe. */
 public final class KindRegistry {
   private static final KindRegistry DEFAULT = new KindRegistry(List.of(
+      new NodeConverter(),
+      new PodConverter(),
       new ServiceConverter(),
       new PersistentVolumeConverter(),
       new PersistentVolumeClaimConverter(),
