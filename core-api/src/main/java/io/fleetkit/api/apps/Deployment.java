@@ -26,7 +26,7 @@ public record Deployment(ObjectMeta metadata, DeploymentSpec spec, DeploymentSta
     Objects.requireNonNull(spec, "spec");
     Objects.requireNonNull(status, "status");
     Violations v = new Violations(KIND, metadata.namespace(), metadata.name());
-    v.objectMeta(metadata.name(), metadata.namespace(), true);
+    v.objectMeta(metadata, true);
     v.nonNegative("spec.replicas", spec.replicas());
     WorkloadChecks.selectorAndTemplate(spec.selector(), spec.template(), "deployment", v);
     DeploymentStrategy s = spec.strategy();

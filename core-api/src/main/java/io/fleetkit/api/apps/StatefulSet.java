@@ -31,7 +31,7 @@ public record StatefulSet(ObjectMeta metadata, StatefulSetSpec spec, StatefulSet
     Objects.requireNonNull(spec, "spec");
     Objects.requireNonNull(status, "status");
     Violations v = new Violations(KIND, metadata.namespace(), metadata.name());
-    v.objectMeta(metadata.name(), metadata.namespace(), true);
+    v.objectMeta(metadata, true);
     v.nonNegative("spec.replicas", spec.replicas());
     v.nonNegative("spec.minReadySeconds", spec.minReadySeconds());
     v.nonNegative("spec.revisionHistoryLimit", spec.revisionHistoryLimit());

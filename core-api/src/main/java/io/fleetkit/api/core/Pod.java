@@ -34,7 +34,7 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
     Objects.requireNonNull(spec, "spec");
     Objects.requireNonNull(status, "status");
     Violations v = new Violations(KIND, metadata.namespace(), metadata.name());
-    v.objectMeta(metadata.name(), metadata.namespace(), true);
+    v.objectMeta(metadata, true);
     PodSpecChecks.check(spec, "spec", v);
     v.throwIfAny();
   }

@@ -2,9 +2,12 @@ package io.fleetkit.api.internal;
 
 import io.fleetkit.api.ValidationException;
 import io.fleetkit.api.Violation;
+import io.fleetkit.api.labels.Validation;
+import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.Quantity;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -104,11 +107,10 @@ public final class Violations {
   public void dnsSubdomain(String field, String value) {
     if (value.isEmpty()) {
       required(field);
-      return;
-    }
-    String rule = Names.checkDnsSubdomain(value);
-    if (rule != null) {
-      add(field, rule, value);
+    } else if (!Names.isDnsSubdomain(value)) {
+      for (String rule : Validation.isDNS1123Subdomain(value)) {
+        add(field, rule, value);
+      }
     }
   }
 
@@ -116,24 +118,46 @@ public final class Violations {
   public void dnsLabel(String field, String value) {
     if (value.isEmpty()) {
       required(field);
-      return;
+    } else if (!Names.isDnsLabel(value)) {
+      for (String rule : Validation.isDNS1123Label(value)) {
+        add(field, rule, value);
+      }
     }
-    String rule = Names.checkDnsLabel(value);
-    if (rule != null) {
-      add(field, rule, value);
+  }
+
+  /** A label key, taint key or topology key: a Kubernetes qualified name. */
+  public void qualifiedName(String field, String value) {
+    if (!Names.isQualifiedName(value)) {
+      for (String rule : Validation.isQualifiedName(value)) {
+        add(field, rule, value);
+      }
+    }
+  }
+
+  /** Label keys and values (also node selectors), as Kubernetes' {@code ValidateLabels}. */
+  public void labels(String field, Map<String, String> labels) {
+    if (!labels.isEmpty() && !Names.areLabels(labels)) {
+      for (Violation v : Validation.validateLabels(labels, field)) {
+        add(v.field(), v.rule(), v.value());
+      }
     }
   }
 
   /**
    * Checks {@code metadata.name} and {@code metadata.namespace} of a top-level object: the name is a required
-   * DNS-1123 subdomain; a namespaced kind's namespace, when set, is a DNS-1123 label; a cluster-scoped kind has none.
+   * DNS-1123 subdomain; a namespaced kind's namespace, when set, is a DNS-1123 label; a cluster-scoped kind has none;
+   * labels are valid label keys and values.
    */
-  public void objectMeta(String name, String namespace, boolean namespaced) {
+  public void objectMeta(ObjectMeta metadata, boolean namespaced) {
+    objectMeta(metadata.name(), metadata.namespace(), namespaced);
+    labels("metadata.labels", metadata.labels());
+  }
+
+  private void objectMeta(String name, String namespace, boolean namespaced) {
     dnsSubdomain("metadata.name", name);
     if (namespaced) {
-      if (!namespace.isEmpty()) {
-        String rule = Names.checkDnsLabel(namespace);
-        if (rule != null) {
+      if (!namespace.isEmpty() && !Names.isDnsLabel(namespace)) {
+        for (String rule : Validation.isDNS1123Label(namespace)) {
           add("metadata.namespace", rule, namespace);
         }
       }

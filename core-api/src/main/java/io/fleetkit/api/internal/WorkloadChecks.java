@@ -26,12 +26,18 @@ public final class WorkloadChecks {
       v.add("spec.template.metadata.labels", "`selector` does not match template `labels`",
           template.metadata().labels());
     }
-    PodSpecChecks.check(template.spec(), "spec.template.spec", v);
+    template(template, v);
     PodSpecChecks.restartPolicyIn(template.spec(), "spec.template.spec", v, RestartPolicy.Always);
     if (template.spec().activeDeadlineSeconds() != null) {
       v.add("spec.template.spec.activeDeadlineSeconds", "Forbidden: activeDeadlineSeconds in "
           + (kindWord.equals("statefulset") ? "StatefulSet" : "ReplicaSet") + " is not Supported", template.spec().activeDeadlineSeconds());
     }
+  }
+
+  /** A pod template under {@code spec.template}: its labels and its pod spec. */
+  public static void template(PodTemplateSpec template, Violations v) {
+    v.labels("spec.template.metadata.labels", template.metadata().labels());
+    PodSpecChecks.check(template.spec(), "spec.template.spec", v);
   }
 
   /** Kubernetes' {@code ValidatePositiveIntOrPercent}: a non-negative count or percentage. */

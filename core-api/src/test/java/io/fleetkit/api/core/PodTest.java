@@ -286,4 +286,25 @@ final class PodTest {
     PodSpec s = PodSpec.builder().schedulerName("").container("c", "i", SMALL).build();
     assertThat(s.schedulerName()).isEqualTo(PodSpec.DEFAULT_SCHEDULER);
   }
+
+  @Test
+  void validate_badLabelsNodeSelectorAndKeys_upstreamWording() {
+    ValidationException e = catchThrowableOfType(ValidationException.class, () -> Pod.builder().name("p")
+        .label("bad key", "v").nodeSelector("zone", "not valid!")
+        .toleration(Toleration.exists("a/b/c", null))
+        .topologySpreadConstraint(TopologySpreadConstraint.of(1, "-zone", UnsatisfiableConstraintAction.DoNotSchedule,
+            LabelSelectorFixtures.app("web")))
+        .container("c", "i", SMALL).build());
+    assertThat(fields(e)).containsExactly("metadata.labels", "spec.nodeSelector", "spec.tolerations[0].key",
+        "spec.topologySpreadConstraints[0].topologyKey");
+    assertThat(e.violations().get(0).rule()).startsWith("name part must consist of alphanumeric characters");
+    assertThat(e.violations().get(1).rule()).startsWith("a valid label must be an empty string or consist of");
+  }
+
+  @Test
+  void validate_namespaceWithDots_mustNotContainDots() {
+    ValidationException e = catchThrowableOfType(ValidationException.class, () -> Pod.builder().name("p")
+        .namespace("team.a").container("c", "i", SMALL).build());
+    assertThat(e.violations()).extracting(Violation::rule).containsExactly("must not contain dots");
+  }
 }
