@@ -2,6 +2,8 @@ package io.fleetkit.scheduler.plugins.podtopologyspread;
 
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * Matching-pod counts per topology domain (value of one constraint's topology key), with the exact global minimum
@@ -92,6 +94,17 @@ final class DomainCounts {
   /** Adds {@code delta} to a slot during bulk building; call {@link #recomputeMin()} afterwards. */
   void addRaw(int slot, int delta) {
     counts[slot] += delta;
+  }
+
+  /** The counts by domain value, in a new sorted map (for tests and debugging). */
+  SortedMap<String, Integer> asMap() {
+    SortedMap<String, Integer> out = new TreeMap<>();
+    index.forEach((value, slot) -> {
+      if (slot < size) {
+        out.put(value, counts[slot]);
+      }
+    });
+    return out;
   }
 
   /** Recomputes the minimum from scratch. */

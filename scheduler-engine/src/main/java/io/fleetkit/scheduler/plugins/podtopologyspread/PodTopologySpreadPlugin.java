@@ -63,8 +63,8 @@ public final class PodTopologySpreadPlugin implements PreFilterPlugin, FilterPlu
   public static final PluginFactory FACTORY = handle -> new PodTopologySpreadPlugin(
       PodTopologySpreadArgs.fromMap(handle.pluginArgs(NAME)), handle::snapshot);
 
-  private static final StateKey<PreFilterState> PRE_FILTER_KEY = StateKey.of("PreFilter" + NAME, PreFilterState.class);
-  private static final StateKey<PreScoreState> PRE_SCORE_KEY = StateKey.of("PreScore" + NAME, PreScoreState.class);
+  static final StateKey<PreFilterState> PRE_FILTER_KEY = StateKey.of("PreFilter" + NAME, PreFilterState.class);
+  static final StateKey<PreScoreState> PRE_SCORE_KEY = StateKey.of("PreScore" + NAME, PreScoreState.class);
   private static final Status CONSTRAINTS_NOT_MATCH = new Status(Status.Code.UNSCHEDULABLE,
       List.of(ERR_REASON_CONSTRAINTS_NOT_MATCH), NAME);
   private static final Status NODE_LABEL_NOT_MATCH = new Status(Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
