@@ -76,6 +76,8 @@ public final class PodTopologySpreadPlugin implements PreFilterPlugin, FilterPlu
   private final PodTopologySpreadArgs args;
   private final Supplier<Snapshot> snapshot;
   private final PreFilterExtensions extensions = new Extensions();
+  /** Counts per domain, with caches reused across cycles. */
+  private final DomainCounter counter = new DomainCounter();
 
   /**
    * @param args default constraints and the workload-selector lookup
@@ -105,32 +107,12 @@ public final class PodTopologySpreadPlugin implements PreFilterPlugin, FilterPlu
       state.write(PRE_FILTER_KEY, PreFilterState.EMPTY);
       return PreFilterResult.skip();
     }
-    List<NodeInfo> nodes = snapshot.nodes();
-    DomainCounts[] domains = new DomainCounts[cs.length];
     boolean[] selfMatch = new boolean[cs.length];
     for (int i = 0; i < cs.length; i++) {
-      domains[i] = new DomainCounts(cs[i].isHostname() ? nodes.size() : 8);
       selfMatch[i] = cs[i].selector().matches(pod.metadata().labels());
     }
     RequiredNodeAffinity affinity = RequiredNodeAffinity.fromAffinity(pod.spec().nodeSelector(), pod.spec().affinity());
-    String ns = pod.metadata().namespace();
-    for (int n = 0, size = nodes.size(); n < size; n++) {
-      NodeInfo node = nodes.get(n);
-      Map<String, String> labels = node.labels();
-      if (!SpreadConstraint.nodeHasAllKeys(labels, cs)) {
-        continue;
-      }
-      for (int i = 0; i < cs.length; i++) {
-        SpreadConstraint c = cs[i];
-        if (c.matchNodeInclusionPolicies(pod, node, affinity)) {
-          int slot = domains[i].register(labels.get(c.topologyKey()));
-          domains[i].addRaw(slot, SpreadConstraint.countMatching(node.pods(), c.selector(), ns));
-        }
-      }
-    }
-    for (DomainCounts d : domains) {
-      d.recomputeMin();
-    }
+    DomainCounts[] domains = counter.hard(pod, cs, affinity, snapshot.nodes());
     state.write(PRE_FILTER_KEY, new PreFilterState(cs, selfMatch, domains, affinity));
     return PreFilterResult.success();
   }
@@ -181,47 +163,14 @@ public final class PodTopologySpreadPlugin implements PreFilterPlugin, FilterPlu
     // hostname spreading from the system defaults.
     boolean requireAll = !pod.spec().topologySpreadConstraints().isEmpty()
         || args.defaultingType() != PodTopologySpreadArgs.DefaultingType.System;
-    @Nullable DomainCounts[] counts = new DomainCounts[cs.length];
-    for (int i = 0; i < cs.length; i++) {
-      counts[i] = cs[i].isHostname() ? null : new DomainCounts(8);
-    }
-    int ignored = 0;
-    for (NodeInfo node : feasibleNodes) {
-      Map<String, String> labels = node.labels();
-      if (requireAll && !SpreadConstraint.nodeHasAllKeys(labels, cs)) {
-        ignored++;
-        continue;
-      }
-      for (int i = 0; i < cs.length; i++) {
-        if (counts[i] != null) {
-          counts[i].register(labels.getOrDefault(cs[i].topologyKey(), ""));
-        }
-      }
-    }
+    int[] ignored = new int[1];
+    @Nullable DomainCounts[] counts = counter.soft(pod, cs, requireAll, feasibleNodes, all, ignored);
     double[] weights = new double[cs.length];
     for (int i = 0; i < cs.length; i++) {
-      int domains = counts[i] == null ? feasibleNodes.size() - ignored : counts[i].size();
-      weights[i] = Math.log(domains + 2);
+      DomainCounts d = counts[i];
+      weights[i] = Math.log((d == null ? feasibleNodes.size() - ignored[0] : d.size()) + 2);
     }
-    RequiredNodeAffinity affinity = RequiredNodeAffinity.fromAffinity(pod.spec().nodeSelector(), pod.spec().affinity());
     String ns = pod.metadata().namespace();
-    for (int n = 0, size = all.size(); n < size; n++) {
-      NodeInfo node = all.get(n);
-      Map<String, String> labels = node.labels();
-      if (requireAll && !SpreadConstraint.nodeHasAllKeys(labels, cs)) {
-        continue;
-      }
-      for (int i = 0; i < cs.length; i++) {
-        DomainCounts d = counts[i];
-        if (d == null || !cs[i].matchNodeInclusionPolicies(pod, node, affinity)) {
-          continue;
-        }
-        int slot = d.slot(labels.getOrDefault(cs[i].topologyKey(), ""));
-        if (slot >= 0) {
-          d.addRaw(slot, SpreadConstraint.countMatching(node.pods(), cs[i].selector(), ns));
-        }
-      }
-    }
     state.write(PRE_SCORE_KEY, new PreScoreState(cs, requireAll, counts, weights, ns));
     return Status.success();
   }
