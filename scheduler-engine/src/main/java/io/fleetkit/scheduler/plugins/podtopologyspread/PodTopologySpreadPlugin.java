@@ -2,8 +2,6 @@ package io.fleetkit.scheduler.plugins.podtopologyspread;
 
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.labels.LabelSelector;
-import io.fleetkit.api.labels.Requirement;
-import io.fleetkit.api.labels.Selector;
 import io.fleetkit.api.scheduler.CycleState;
 import io.fleetkit.api.scheduler.FilterPlugin;
 import io.fleetkit.api.scheduler.NodeInfo;
@@ -19,11 +17,9 @@ import io.fleetkit.api.scheduler.Status;
 import io.fleetkit.api.scheduling.RequiredNodeAffinity;
 import io.fleetkit.api.scheduling.TopologySpreadConstraint;
 import io.fleetkit.api.scheduling.UnsatisfiableConstraintAction;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -69,13 +65,12 @@ public final class PodTopologySpreadPlugin implements PreFilterPlugin, FilterPlu
       List.of(ERR_REASON_CONSTRAINTS_NOT_MATCH), NAME);
   private static final Status NODE_LABEL_NOT_MATCH = new Status(Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
       List.of(ERR_REASON_NODE_LABEL_NOT_MATCH), NAME);
-  private static final Status NO_PRE_FILTER_STATE = new Status(Status.Code.ERROR,
+  static final Status NO_PRE_FILTER_STATE = new Status(Status.Code.ERROR,
       List.of("reading \"PreFilter" + NAME + "\" from cycle state: PreFilter did not run"), NAME);
-  private static final SpreadConstraint[] NONE = new SpreadConstraint[0];
 
   private final PodTopologySpreadArgs args;
   private final Supplier<Snapshot> snapshot;
-  private final PreFilterExtensions extensions = new Extensions();
+  private final PreFilterExtensions extensions = new DryRunUpdates();
   /** Counts per domain, with caches reused across cycles. */
   private final DomainCounter counter = new DomainCounter();
 
@@ -231,7 +226,7 @@ public final class PodTopologySpreadPlugin implements PreFilterPlugin, FilterPlu
   private SpreadConstraint[] constraintsFor(Pod pod, UnsatisfiableConstraintAction action) {
     List<TopologySpreadConstraint> own = pod.spec().topologySpreadConstraints();
     if (!own.isEmpty()) {
-      return compile(own, pod.metadata().labels(), action, null);
+      return SpreadConstraint.compile(own, pod.metadata().labels(), action, null);
     }
     List<TopologySpreadConstraint> defaults = args.effectiveDefaults();
     boolean any = false;
@@ -239,89 +234,12 @@ public final class PodTopologySpreadPlugin implements PreFilterPlugin, FilterPlu
       any |= c.whenUnsatisfiable() == action;
     }
     if (!any) {
-      return NONE;
+      return SpreadConstraint.NONE;
     }
     LabelSelector workload = args.defaultSelector().apply(pod);
     if (workload == null || (workload.matchLabels().isEmpty() && workload.matchExpressions().isEmpty())) {
-      return NONE;
+      return SpreadConstraint.NONE;
     }
-    return compile(defaults, pod.metadata().labels(), action, workload.toSelector());
-  }
-
-  private static SpreadConstraint[] compile(List<TopologySpreadConstraint> constraints, Map<String, String> podLabels,
-      UnsatisfiableConstraintAction action, @Nullable Selector override) {
-    List<SpreadConstraint> out = new ArrayList<>(constraints.size());
-    for (TopologySpreadConstraint c : constraints) {
-      if (c.whenUnsatisfiable() != action) {
-        continue;
-      }
-      Selector selector = override != null ? override : withMatchLabelKeys(
-          Selector.fromLabelSelector(c.labelSelector()), c.matchLabelKeys(), podLabels);
-      out.add(new SpreadConstraint(c.maxSkew(), c.topologyKey(), selector,
-          c.minDomains() == null ? 1 : c.minDomains(), c.nodeAffinityPolicy(), c.nodeTaintsPolicy()));
-    }
-    return out.toArray(NONE);
-  }
-
-  /** ANDs the pod's values of {@code matchLabelKeys} into {@code selector} (upstream mergeLabelSetWithSelector). */
-  private static Selector withMatchLabelKeys(Selector selector, List<String> matchLabelKeys,
-      Map<String, String> podLabels) {
-    if (matchLabelKeys.isEmpty() || selector.matchesNothing()) {
-      return selector;
-    }
-    Map<String, String> matchLabels = new TreeMap<>();
-    for (String key : matchLabelKeys) {
-      String value = podLabels.get(key);
-      if (value != null) {
-        matchLabels.put(key, value);
-      }
-    }
-    if (matchLabels.isEmpty()) {
-      return selector;
-    }
-    List<Requirement> merged = new ArrayList<>(Selector.fromSet(matchLabels).requirements());
-    merged.addAll(selector.requirements());
-    return Selector.of(merged);
-  }
-
-  /** Dry-run updates (upstream AddPod/RemovePod/updateWithPod), copy-on-write on the cycle state. */
-  private static final class Extensions implements PreFilterExtensions {
-    @Override
-    public Status addPod(CycleState state, PodInfo podToSchedule, PodInfo other, NodeInfo node) {
-      return update(state, podToSchedule.pod(), other.pod(), node, 1);
-    }
-
-    @Override
-    public Status removePod(CycleState state, PodInfo podToSchedule, PodInfo other, NodeInfo node) {
-      return update(state, podToSchedule.pod(), other.pod(), node, -1);
-    }
-
-    private static Status update(CycleState state, Pod preemptor, Pod updated, NodeInfo node, int delta) {
-      PreFilterState s = state.read(PRE_FILTER_KEY);
-      if (s == null) {
-        return NO_PRE_FILTER_STATE;
-      }
-      Map<String, String> labels = node.labels();
-      if (s.constraints.length == 0 || !updated.metadata().namespace().equals(preemptor.metadata().namespace())
-          || !SpreadConstraint.nodeHasAllKeys(labels, s.constraints)) {
-        return Status.success();
-      }
-      PreFilterState copy = null;
-      for (int i = 0; i < s.constraints.length; i++) {
-        SpreadConstraint c = s.constraints[i];
-        if (!c.selector().matches(updated.metadata().labels())
-            || !c.matchNodeInclusionPolicies(preemptor, node, s.affinity)) {
-          continue;
-        }
-        if (copy == null) {
-          copy = s.copy();
-        }
-        copy.domains[i].add(labels.get(c.topologyKey()), delta);
-      }
-      if (copy != null) {
-        state.write(PRE_FILTER_KEY, copy);
-      }
-      return Status.success();
-    }
+    return SpreadConstraint.compile(defaults, pod.metadata().labels(), action, workload.toSelector());
   }
 }
