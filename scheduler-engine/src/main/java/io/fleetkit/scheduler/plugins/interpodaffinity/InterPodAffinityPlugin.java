@@ -1,0 +1,397 @@
+package io.fleetkit.scheduler.plugins.interpodaffinity;
+
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.scheduler.CycleState;
+import io.fleetkit.api.scheduler.FilterPlugin;
+import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.scheduler.PluginFactory;
+import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.scheduler.PreFilterPlugin;
+import io.fleetkit.api.scheduler.PreFilterResult;
+import io.fleetkit.api.scheduler.PreScorePlugin;
+import io.fleetkit.api.scheduler.ScorePlugin;
+import io.fleetkit.api.scheduler.Snapshot;
+import io.fleetkit.api.scheduler.StateKey;
+import io.fleetkit.api.scheduler.Status;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * Inter-pod affinity and anti-affinity, as kube-scheduler's InterPodAffinity plugin
+ * ({@code pkg/scheduler/framework/plugins/interpodaffinity}: filtering.go, scoring.go, plugin.go).
+ *
+ * <p><b>Filter.</b> A node passes when (1) for the incoming pod's required affinity, its topology domain of every
+ * term holds an existing pod matching all terms (or no pod in the cluster matches and the pod matches its own terms:
+ * the first pod of a group), (2) no domain of a required anti-affinity term holds a matching pod, and (3) no existing
+ * pod's required anti-affinity term matching the incoming pod covers the node (symmetry). PreFilter counts matches
+ * per topology pair once per pod; terms keyed by {@code kubernetes.io/hostname} are instead checked against the
+ * node's own pods in Filter (upstream's hostname fast path), which assumes hostname label values are unique per node.
+ * Reasons and codes are upstream's: {@value #ERR_AFFINITY_RULES_NOT_MATCH} (UnschedulableAndUnresolvable),
+ * {@value #ERR_ANTI_AFFINITY_RULES_NOT_MATCH} and {@value #ERR_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH}
+ * (Unschedulable).
+ *
+ * <p><b>Score.</b> Per topology pair, the weights of the incoming pod's preferred terms matched by existing pods
+ * (anti-affinity negative), plus the existing pods' preferred terms and, with weight {@code hardPodAffinityWeight},
+ * required affinity terms matched by the incoming pod; a node scores the sum over its pairs, then min-max
+ * normalized to 0..100.
+ *
+ * <p><b>Namespaces.</b> A term's namespaces are its list, or the pod's own namespace when both the list and the
+ * namespace selector are absent; a namespace selector is matched against {@link InterPodAffinityArgs#namespaceLabels}
+ * (FleetKit has no Namespace kind yet; by default every namespace has no labels, so only an empty selector
+ * {@code {}} selects anything). {@code matchLabelKeys}/{@code mismatchLabelKeys} are merged into the selector as
+ * kube-apiserver does.
+ *
+ * <p>Thread-safe; Filter and Score do not allocate.
+ */
+public final class InterPodAffinityPlugin
+    implements PreFilterPlugin, PreFilterPlugin.PreFilterExtensions, FilterPlugin, PreScorePlugin, ScorePlugin {
+  public static final String NAME = "InterPodAffinity";
+  public static final String ERR_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod affinity rules";
+  public static final String ERR_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod anti-affinity rules";
+  public static final String ERR_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH =
+      "node(s) didn't satisfy existing pods anti-affinity rules";
+  /** The well-known hostname label ({@code v1.LabelHostname}). */
+  public static final String LABEL_HOSTNAME = "kubernetes.io/hostname";
+
+  /** Creates the plugin with the profile's args ({@link InterPodAffinityArgs#fromMap}) and the cycle snapshot. */
+  public static final PluginFactory FACTORY =
+      h -> new InterPodAffinityPlugin(InterPodAffinityArgs.fromMap(h.pluginArgs(NAME)), h::snapshot);
+
+  static final StateKey<PreFilterState> PRE_FILTER_KEY = StateKey.of("PreFilter" + NAME, PreFilterState.class);
+  static final StateKey<PreScoreState> PRE_SCORE_KEY = StateKey.of("PreScore" + NAME, PreScoreState.class);
+
+  private static final Status AFFINITY_REJECTED = Status.unresolvable(ERR_AFFINITY_RULES_NOT_MATCH);
+  private static final Status ANTI_AFFINITY_REJECTED = Status.unschedulable(ERR_ANTI_AFFINITY_RULES_NOT_MATCH);
+  private static final Status EXISTING_ANTI_AFFINITY_REJECTED =
+      Status.unschedulable(ERR_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH);
+  private static final Status NO_PRE_FILTER_STATE =
+      Status.error("error reading \"PreFilter" + NAME + "\" from cycleState: not found");
+
+  private final InterPodAffinityArgs args;
+  private final Supplier<Snapshot> snapshots;
+
+  /**
+   * @param args the plugin's arguments
+   * @param snapshots the snapshot of the running cycle (PreScore needs every node, not just the feasible ones)
+   */
+  public InterPodAffinityPlugin(InterPodAffinityArgs args, Supplier<Snapshot> snapshots) {
+    this.args = Objects.requireNonNull(args, "args");
+    this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  public InterPodAffinityArgs args() {
+    return args;
+  }
+
+  // ---- PreFilter / Filter (filtering.go) ----
+
+  @Override
+  public PreFilterResult preFilter(CycleState state, PodInfo podInfo, Snapshot snapshot) {
+    Pod pod = podInfo.pod();
+    PodTerms terms = PodTerms.of(pod);
+    if (terms.error != null) {
+      return PreFilterResult.of(Status.unresolvable("parsing pod: " + terms.error));
+    }
+    PreFilterState s = new PreFilterState(pod, terms, AffinityTerm.NamespaceLabels.memoized(args.namespaceLabels()),
+        namespaceLabels(pod));
+    boolean hostScopedExistingAnti = countExistingAntiAffinity(s, snapshot.nodesWithRequiredAntiAffinityPods());
+    if (!s.allAffinity.isEmpty() || !s.nonHostScopedAntiAffinity.isEmpty()) {
+      countIncoming(s, snapshot.nodes());
+    }
+    if (!s.hostScopedAffinity.isEmpty()) {
+      s.hasMatchingHostScopedAffinityPodGlobally = anyPodMatchesAll(s.hostScopedAffinity, s, snapshot.nodes());
+    }
+    if (s.existingAntiAffinityCounts.isEmpty() && !hostScopedExistingAnti && !terms.hasRequired()) {
+      return PreFilterResult.skip();
+    }
+    state.write(PRE_FILTER_KEY, s);
+    return PreFilterResult.success();
+  }
+
+  /** Counts the existing pods' non-hostname anti-affinity terms matching the pod; whether any is hostname-scoped. */
+  private static boolean countExistingAntiAffinity(PreFilterState s, List<NodeInfo> nodes) {
+    boolean hostScoped = false;
+    for (int i = 0, n = nodes.size(); i < n; i++) {
+      NodeInfo node = nodes.get(i);
+      List<PodInfo> pods = node.podsWithRequiredAntiAffinity();
+      for (int j = 0, m = pods.size(); j < m; j++) {
+        Pod existing = pods.get(j).pod();
+        if (!PodTerms.hasNonHostScopedRequiredAntiAffinity(existing)) {
+          hostScoped = true;
+          continue;
+        }
+        for (AffinityTerm t : PodTerms.of(existing).requiredAntiAffinity) {
+          if (t.hostScoped) {
+            hostScoped = true;
+          } else if (t.matches(s.pod, s.ownNamespace)) {
+            s.existingAntiAffinityCounts.update(node.labels(), t.topologyKey, 1);
+          }
+        }
+      }
+    }
+    return hostScoped;
+  }
+
+  /** Counts existing pods matching the incoming pod's non-hostname terms (getIncomingAffinityAntiAffinityCounts). */
+  private static void countIncoming(PreFilterState s, List<NodeInfo> nodes) {
+    for (int i = 0, n = nodes.size(); i < n; i++) {
+      NodeInfo node = nodes.get(i);
+      List<PodInfo> pods = node.pods();
+      for (int j = 0, m = pods.size(); j < m; j++) {
+        Pod existing = pods.get(j).pod();
+        if (PreFilterState.matchesAll(s.allAffinity, existing, s.incomingNamespaces)) {
+          for (AffinityTerm t : s.allAffinity) {
+            s.affinityCounts.update(node.labels(), t.topologyKey, 1);
+          }
+        }
+        for (AffinityTerm t : s.nonHostScopedAntiAffinity) {
+          if (t.matches(existing, s.incomingNamespaces)) {
+            s.antiAffinityCounts.update(node.labels(), t.topologyKey, 1);
+          }
+        }
+      }
+    }
+  }
+
+  private static boolean anyPodMatchesAll(List<AffinityTerm> terms, PreFilterState s, List<NodeInfo> nodes) {
+    for (int i = 0, n = nodes.size(); i < n; i++) {
+      List<PodInfo> pods = nodes.get(i).pods();
+      for (int j = 0, m = pods.size(); j < m; j++) {
+        if (PreFilterState.matchesAll(terms, pods.get(j).pod(), s.incomingNamespaces)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public PreFilterExtensions preFilterExtensions() {
+    return this;
+  }
+
+  @Override
+  public Status addPod(CycleState state, PodInfo podToSchedule, PodInfo other, NodeInfo node) {
+    return update(state, other, node, 1);
+  }
+
+  @Override
+  public Status removePod(CycleState state, PodInfo podToSchedule, PodInfo other, NodeInfo node) {
+    return update(state, other, node, -1);
+  }
+
+  private static Status update(CycleState state, PodInfo other, NodeInfo node, int multiplier) {
+    PreFilterState s = state.read(PRE_FILTER_KEY);
+    if (s == null) {
+      // PreFilter returned Skip (or failed): nothing this plugin tracks can change the outcome.
+      return Status.success();
+    }
+    PreFilterState updated = s.copy();
+    updated.updateWithPod(other, node, multiplier);
+    state.write(PRE_FILTER_KEY, updated);
+    return Status.success();
+  }
+
+  @Override
+  public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+    PreFilterState s = state.read(PRE_FILTER_KEY);
+    if (s == null) {
+      return NO_PRE_FILTER_STATE;
+    }
+    Map<String, String> labels = node.labels();
+    if (!s.hostScopedAffinity.isEmpty()) {
+      if (!nodePodsSatisfyAffinity(s, node, labels)) {
+        return AFFINITY_REJECTED;
+      }
+    } else if (!s.allAffinity.isEmpty() && !nodeTopologyMatchesAffinity(s, labels)) {
+      return AFFINITY_REJECTED;
+    }
+    if (nodeTopologyConflictsWithAntiAffinity(s, labels) || nodePodsConflictWithAntiAffinity(s, node, labels)) {
+      return ANTI_AFFINITY_REJECTED;
+    }
+    if (!satisfiesExistingPodsAntiAffinity(s, node, labels)) {
+      return EXISTING_ANTI_AFFINITY_REJECTED;
+    }
+    return Status.success();
+  }
+
+  private static boolean nodePodsSatisfyAffinity(PreFilterState s, NodeInfo node, Map<String, String> labels) {
+    if (!labels.containsKey(LABEL_HOSTNAME)) {
+      return false; // all topology labels must exist on the node
+    }
+    List<PodInfo> pods = node.pods();
+    for (int i = 0, n = pods.size(); i < n; i++) {
+      if (PreFilterState.matchesAll(s.hostScopedAffinity, pods.get(i).pod(), s.incomingNamespaces)) {
+        return true;
+      }
+    }
+    return !s.hasMatchingHostScopedAffinityPodGlobally && s.matchesOwnAffinity;
+  }
+
+  private static boolean nodeTopologyMatchesAffinity(PreFilterState s, Map<String, String> labels) {
+    boolean podsExist = true;
+    for (AffinityTerm t : s.allAffinity) {
+      String value = labels.get(t.topologyKey);
+      if (value == null) {
+        return false; // all topology labels must exist on the node
+      }
+      if (s.affinityCounts.get(t.topologyKey, value) <= 0) {
+        podsExist = false;
+      }
+    }
+    // The first pod of a group with affinity to itself: nothing in the cluster matches yet, the pod matches its
+    // own terms and the node has every topology key, so it may go anywhere.
+    return podsExist || (s.affinityCounts.isEmpty() && s.matchesOwnAffinity);
+  }
+
+  private static boolean nodeTopologyConflictsWithAntiAffinity(PreFilterState s, Map<String, String> labels) {
+    if (s.antiAffinityCounts.isEmpty()) {
+      return false;
+    }
+    for (AffinityTerm t : s.nonHostScopedAntiAffinity) {
+      String value = labels.get(t.topologyKey);
+      if (value != null && s.antiAffinityCounts.get(t.topologyKey, value) > 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean nodePodsConflictWithAntiAffinity(PreFilterState s, NodeInfo node, Map<String, String> labels) {
+    if (s.hostScopedAntiAffinity.isEmpty() || !labels.containsKey(LABEL_HOSTNAME)) {
+      return false;
+    }
+    List<PodInfo> pods = node.pods();
+    for (AffinityTerm t : s.hostScopedAntiAffinity) {
+      for (int i = 0, n = pods.size(); i < n; i++) {
+        if (t.matches(pods.get(i).pod(), s.incomingNamespaces)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static boolean satisfiesExistingPodsAntiAffinity(PreFilterState s, NodeInfo node,
+      Map<String, String> labels) {
+    if (s.existingAntiAffinityCounts.anyPositive(labels)) {
+      return false;
+    }
+    List<PodInfo> pods = node.podsWithRequiredAntiAffinity();
+    if (pods.isEmpty() || !labels.containsKey(LABEL_HOSTNAME)) {
+      return true;
+    }
+    for (int i = 0, n = pods.size(); i < n; i++) {
+      for (AffinityTerm t : PodTerms.of(pods.get(i).pod()).requiredAntiAffinity) {
+        if (t.hostScoped && t.matches(s.pod, s.ownNamespace)) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  // ---- PreScore / Score (scoring.go) ----
+
+  @Override
+  public Status preScore(CycleState state, PodInfo podInfo, List<NodeInfo> feasibleNodes) {
+    Pod pod = podInfo.pod();
+    PodTerms terms = PodTerms.of(pod);
+    boolean hasConstraints = terms.hasPreferred();
+    if (args.ignorePreferredTermsOfExistingPods() && !hasConstraints) {
+      return Status.skip();
+    }
+    if (terms.error != null) {
+      return Status.error("failed to parse pod: " + terms.error);
+    }
+    Snapshot snapshot = snapshots.get();
+    // Unless the incoming pod has preferred terms, only pods with affinity can contribute.
+    List<NodeInfo> nodes = hasConstraints ? snapshot.nodes() : snapshot.nodesWithAffinityPods();
+    AffinityTerm.NamespaceLabels incomingNs = AffinityTerm.NamespaceLabels.memoized(args.namespaceLabels());
+    AffinityTerm.NamespaceLabels ownNs = AffinityTerm.NamespaceLabels.constant(namespaceLabels(pod));
+    PreScoreState.Builder scores = new PreScoreState.Builder();
+    for (int i = 0, n = nodes.size(); i < n; i++) {
+      NodeInfo node = nodes.get(i);
+      Map<String, String> labels = node.labels();
+      if (labels.isEmpty()) {
+        continue;
+      }
+      List<PodInfo> pods = hasConstraints ? node.pods() : node.podsWithAffinity();
+      for (int j = 0, m = pods.size(); j < m; j++) {
+        Pod existing = pods.get(j).pod();
+        addTerms(scores, terms.preferredAffinity, existing, incomingNs, labels, 1);
+        addTerms(scores, terms.preferredAntiAffinity, existing, incomingNs, labels, -1);
+        if (!PodTerms.hasScoringTerms(existing)) {
+          continue;
+        }
+        PodTerms et = PodTerms.of(existing);
+        if (args.hardPodAffinityWeight() > 0) {
+          for (AffinityTerm t : et.requiredAffinity) {
+            if (t.matches(pod, ownNs)) {
+              scores.add(labels, t.topologyKey, args.hardPodAffinityWeight());
+            }
+          }
+        }
+        addTerms(scores, et.preferredAffinity, pod, ownNs, labels, 1);
+        addTerms(scores, et.preferredAntiAffinity, pod, ownNs, labels, -1);
+      }
+    }
+    if (scores.isEmpty()) {
+      return Status.skip();
+    }
+    state.write(PRE_SCORE_KEY, scores.build());
+    return Status.success();
+  }
+
+  private static void addTerms(PreScoreState.Builder scores, List<AffinityTerm> terms, Pod target,
+      AffinityTerm.NamespaceLabels ns, Map<String, String> labels, int multiplier) {
+    for (int i = 0, n = terms.size(); i < n; i++) {
+      AffinityTerm t = terms.get(i);
+      if (t.matches(target, ns)) {
+        scores.add(labels, t.topologyKey, (long) t.weight * multiplier);
+      }
+    }
+  }
+
+  @Override
+  public long score(CycleState state, PodInfo pod, NodeInfo node) {
+    PreScoreState s = state.read(PRE_SCORE_KEY);
+    return s == null ? 0 : s.score(node.labels());
+  }
+
+  @Override
+  public void normalizeScores(CycleState state, PodInfo pod, List<NodeInfo> nodes, long[] scores) {
+    PreScoreState s = state.read(PRE_SCORE_KEY);
+    if (s == null || s.isEmpty()) {
+      return;
+    }
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    for (long v : scores) {
+      min = Math.min(min, v);
+      max = Math.max(max, v);
+    }
+    long diff = max - min;
+    for (int i = 0; i < scores.length; i++) {
+      scores[i] = diff > 0 ? (long) (MAX_NODE_SCORE * ((double) (scores[i] - min) / diff)) : 0;
+    }
+  }
+
+  /** The incoming pod's namespace labels; none when the lookup does not know the namespace (as upstream). */
+  private Map<String, String> namespaceLabels(Pod pod) {
+    Map<String, String> labels = args.namespaceLabels().apply(pod.metadata().namespace());
+    return labels == null ? Map.of() : labels;
+  }
+
+  @Override
+  public String toString() {
+    return NAME + args;
+  }
+}
