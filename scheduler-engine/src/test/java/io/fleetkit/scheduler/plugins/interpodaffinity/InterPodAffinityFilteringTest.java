@@ -434,6 +434,159 @@ final class InterPodAffinityFilteringTest {
     }
   }
 
+  // ---- TestPreFilterStateAddRemovePod ----
+
+  record AddRemoveCase(String name, Pod pendingPod, Pod addedPod, List<Pod> existingPods,
+      Map<String, Long> expectedAntiAffinity, Map<String, Long> expectedAffinity) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<AddRemoveCase> preFilterStateAddRemovePod() {
+    var antiAffinityFooBar = Fixtures.required(term(selector(in("foo", "bar")), "region"));
+    var antiAffinityComplex = Fixtures.required(term(selector(in("foo", "bar", "buzz")), "region"),
+        term(selector(notIn("service", "bar", "security", "test")), "zone"));
+    var affinityComplex = antiAffinityComplex;
+    Map<String, String> selector1 = labels("foo", "bar");
+    return Stream.of(
+        new AddRemoveCase("preFilterState anti-affinity terms are updated correctly after adding and removing a pod",
+            makePod().name("pending").labels(selector1).affinity(antiOnly(antiAffinityFooBar)).obj(),
+            makePod().name("addedPod").labels(selector1).node("nodeB").affinity(antiOnly(antiAffinityFooBar)).obj(),
+            List.of(makePod().name("p1").labels(selector1).node("nodeA").obj(),
+                makePod().name("p2").node("nodeC").affinity(antiOnly(antiAffinityFooBar)).obj()),
+            Map.of("region=r1", 2L), Map.of()),
+        new AddRemoveCase("preFilterState anti-affinity terms are updated correctly after adding and removing a pod",
+            makePod().name("pending").labels(selector1).affinity(antiOnly(antiAffinityComplex)).obj(),
+            makePod().name("addedPod").labels(selector1).node("nodeA").affinity(antiOnly(antiAffinityComplex)).obj(),
+            List.of(makePod().name("p1").labels(selector1).node("nodeA").obj(),
+                makePod().name("p2").node("nodeC").affinity(antiOnly(antiAffinityFooBar)).obj()),
+            Map.of("region=r1", 2L, "zone=z11", 2L, "zone=z21", 1L), Map.of()),
+        new AddRemoveCase("preFilterState matching pod affinity and anti-affinity are updated correctly after "
+            + "adding and removing a pod",
+            makePod().name("pending").labels(selector1)
+                .affinity(new io.fleetkit.api.scheduling.Affinity(null, affinityComplex, null)).obj(),
+            makePod().name("addedPod").labels(selector1).node("nodeA").affinity(antiOnly(antiAffinityComplex)).obj(),
+            List.of(makePod().name("p1").labels(selector1).node("nodeA").obj(),
+                makePod().name("p2").node("nodeC")
+                    .affinity(new io.fleetkit.api.scheduling.Affinity(null, affinityComplex, antiAffinityFooBar))
+                    .obj()),
+            Map.of(), Map.of("region=r1", 2L, "zone=z11", 2L)));
+  }
+
+  private static io.fleetkit.api.scheduling.Affinity antiOnly(io.fleetkit.api.scheduling.PodAffinity anti) {
+    return new io.fleetkit.api.scheduling.Affinity(null, null, anti);
+  }
+
+  private static PreFilterState preFilterState(InterPodAffinityPlugin p, CycleState state, Pod pod,
+      TestSnapshot snapshot) {
+    PreFilterResult r = p.preFilter(state, PodInfos.of(pod), snapshot);
+    assertThat(r.status().isSuccess()).as("prefilter status %s", r.status()).isTrue();
+    return state.require(InterPodAffinityPlugin.PRE_FILTER_KEY);
+  }
+
+  private static void assertSameCounts(PreFilterState got, PreFilterState want) {
+    assertThat(got.existingAntiAffinityCounts.asMap()).isEqualTo(want.existingAntiAffinityCounts.asMap());
+    assertThat(got.affinityCounts.asMap()).isEqualTo(want.affinityCounts.asMap());
+    assertThat(got.antiAffinityCounts.asMap()).isEqualTo(want.antiAffinityCounts.asMap());
+  }
+
+  /** filtering_test.go TestPreFilterStateAddRemovePod: 3 cases. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("preFilterStateAddRemovePod")
+  void addPodRemovePod_preFilterState_matchesStateComputedFromScratch(AddRemoveCase c) {
+    List<Node> nodes = List.of(node("nodeA", labels("region", "r1", "zone", "z11")),
+        node("nodeB", labels("region", "r1", "zone", "z12")),
+        node("nodeC", labels("region", "r2", "zone", "z21")));
+    List<Pod> all = new ArrayList<>(c.existingPods());
+    all.add(c.addedPod());
+    TestSnapshot allSnapshot = TestSnapshot.of(all, nodes);
+    PreFilterState allPodsState = preFilterState(plugin(allSnapshot), new TestCycleState(), c.pendingPod(),
+        allSnapshot);
+
+    TestSnapshot snapshot = TestSnapshot.of(c.existingPods(), nodes);
+    InterPodAffinityPlugin p = plugin(snapshot);
+    CycleState state = new TestCycleState();
+    PreFilterState original = preFilterState(p, state, c.pendingPod(), snapshot);
+    Map<String, Long> originalExisting = original.existingAntiAffinityCounts.asMap();
+    var nodeInfo = snapshot.node(c.addedPod().spec().nodeName());
+    var pending = PodInfos.of(c.pendingPod());
+    var added = PodInfos.of(c.addedPod());
+
+    assertThat(p.addPod(state, pending, added, nodeInfo).isSuccess()).isTrue();
+    PreFilterState afterAdd = state.require(InterPodAffinityPlugin.PRE_FILTER_KEY);
+    assertThat(afterAdd.antiAffinityCounts.asMap()).isEqualTo(c.expectedAntiAffinity());
+    assertThat(afterAdd.affinityCounts.asMap()).isEqualTo(c.expectedAffinity());
+    assertSameCounts(afterAdd, allPodsState);
+    // AddPod copied the state: the original written by PreFilter (shared by CycleState.copy()) is untouched.
+    assertThat(original.existingAntiAffinityCounts.asMap()).isEqualTo(originalExisting);
+
+    assertThat(p.removePod(state, pending, added, nodeInfo).isSuccess()).isTrue();
+    assertSameCounts(state.require(InterPodAffinityPlugin.PRE_FILTER_KEY), original);
+  }
+
+  // ---- TestGetTPMapMatchingIncomingAffinityAntiAffinity ----
+
+  record IncomingCountsCase(String name, List<Pod> existingPods, Pod pod, Map<String, Long> wantAffinity,
+      Map<String, Long> wantAntiAffinity) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<IncomingCountsCase> incomingAffinityAntiAffinityCounts() {
+    Pod normalPodA = makePod().name("normal").node("nodeA").label("aaa", "").obj();
+    Pod normalPodB = makePod().name("normal").node("nodeA").label("bbb", "").obj();
+    Pod normalPodAB = makePod().name("normal").node("nodeA").label("aaa", "").label("bbb", "").obj();
+    Map<String, Long> one = Map.of("hostname=nodeA", 1L);
+    return Stream.of(
+        new IncomingCountsCase("nil test", List.of(), makePod().name("aaa-normal").obj(), Map.of(), Map.of()),
+        new IncomingCountsCase("incoming pod without affinity/anti-affinity causes a no-op", List.of(normalPodA),
+            makePod().name("aaa-normal").obj(), Map.of(), Map.of()),
+        new IncomingCountsCase("no pod has label that violates incoming pod's affinity and anti-affinity",
+            List.of(normalPodB), makePod().name("aaa-anti").podAffinityExists("aaa", "hostname")
+                .podAntiAffinityExists("aaa", "hostname").obj(), Map.of(), Map.of()),
+        new IncomingCountsCase("existing pod matches incoming pod's affinity and anti-affinity - single term case",
+            List.of(normalPodA), makePod().name("affi-antiaffi").podAffinityExists("aaa", "hostname")
+                .podAntiAffinityExists("aaa", "hostname").obj(), one, one),
+        new IncomingCountsCase("existing pod matches incoming pod's affinity and anti-affinity - multiple terms case",
+            List.of(normalPodAB), makePod().name("affi-antiaffi").podAffinityExists("aaa", "hostname")
+                .podAffinityExists("bbb", "hostname").podAntiAffinityExists("aaa", "hostname").obj(),
+            Map.of("hostname=nodeA", 2L), one),
+        new IncomingCountsCase("existing pod not match incoming pod's affinity but matches anti-affinity",
+            List.of(normalPodA), makePod().name("affi-antiaffi").podAffinityExists("aaa", "hostname")
+                .podAffinityExists("bbb", "hostname").podAntiAffinityExists("aaa", "hostname")
+                .podAntiAffinityExists("bbb", "hostname").obj(), Map.of(), one),
+        new IncomingCountsCase("incoming pod's anti-affinity has more than one term - existing pod violates partial "
+            + "term - case 1", List.of(normalPodAB), makePod().name("anaffi-antiaffiti")
+                .podAffinityExists("aaa", "hostname").podAffinityExists("ccc", "hostname")
+                .podAntiAffinityExists("aaa", "hostname").podAntiAffinityExists("ccc", "hostname").obj(),
+            Map.of(), one),
+        new IncomingCountsCase("incoming pod's anti-affinity has more than one term - existing pod violates partial "
+            + "term - case 2", List.of(normalPodB), makePod().name("affi-antiaffi")
+                .podAffinityExists("aaa", "hostname").podAffinityExists("bbb", "hostname")
+                .podAntiAffinityExists("aaa", "hostname").podAntiAffinityExists("bbb", "hostname").obj(),
+            Map.of(), one));
+  }
+
+  /**
+   * filtering_test.go TestGetTPMapMatchingIncomingAffinityAntiAffinity: 8 cases, observed through the PreFilter
+   * state (a skipped PreFilter has no state: both counts are empty).
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("incomingAffinityAntiAffinityCounts")
+  void preFilter_incomingTerms_countsMatchingPodsPerTopologyPair(IncomingCountsCase c) {
+    TestSnapshot snapshot = TestSnapshot.of(c.existingPods(), List.of(node("nodeA", labels("hostname", "nodeA"))));
+    CycleState state = new TestCycleState();
+    PreFilterResult r = plugin(snapshot).preFilter(state, PodInfos.of(c.pod()), snapshot);
+    PreFilterState s = state.read(InterPodAffinityPlugin.PRE_FILTER_KEY);
+    assertThat(s == null).isEqualTo(r.status().isSkip());
+    assertThat(s == null ? Map.of() : s.affinityCounts.asMap()).isEqualTo(c.wantAffinity());
+    assertThat(s == null ? Map.of() : s.antiAffinityCounts.asMap()).isEqualTo(c.wantAntiAffinity());
+  }
+
   // ---- TestPreFilterDisabled ----
 
   /** filtering_test.go TestPreFilterDisabled: Filter without PreFilter state is an error. */
