@@ -61,6 +61,8 @@ public final class InterPodAffinityPlugin
 
   static final StateKey<PreFilterState> PRE_FILTER_KEY = StateKey.of("PreFilter" + NAME, PreFilterState.class);
   static final StateKey<PreScoreState> PRE_SCORE_KEY = StateKey.of("PreScore" + NAME, PreScoreState.class);
+  /** The memo version PreFilter left, so that PreScore of the same cycle need not walk the nodes again. */
+  private static final StateKey<Long> MEMO_VERSION_KEY = StateKey.of("NodeMemo" + NAME, Long.class);
 
   private static final Status AFFINITY_REJECTED = Status.unresolvable(ERR_AFFINITY_RULES_NOT_MATCH);
   private static final Status ANTI_AFFINITY_REJECTED = Status.unschedulable(ERR_ANTI_AFFINITY_RULES_NOT_MATCH);
@@ -71,6 +73,8 @@ public final class InterPodAffinityPlugin
 
   private final InterPodAffinityArgs args;
   private final Supplier<Snapshot> snapshots;
+  /** Which nodes hold pods with relevant terms, kept across cycles (guarded by its own monitor). */
+  private final NodeMemo memo = new NodeMemo();
 
   /**
    * @param args the plugin's arguments
@@ -101,7 +105,8 @@ public final class InterPodAffinityPlugin
     }
     PreFilterState s = new PreFilterState(pod, terms, AffinityTerm.NamespaceLabels.memoized(args.namespaceLabels()),
         namespaceLabels(pod));
-    boolean hostScopedExistingAnti = countExistingAntiAffinity(s, snapshot.nodesWithRequiredAntiAffinityPods());
+    boolean hostScopedExistingAnti = !snapshot.nodesWithRequiredAntiAffinityPods().isEmpty()
+        && countExistingAntiAffinity(state, s, snapshot.nodes());
     if (!s.allAffinity.isEmpty() || !s.nonHostScopedAntiAffinity.isEmpty()) {
       countIncoming(s, snapshot.nodes());
     }
@@ -115,28 +120,39 @@ public final class InterPodAffinityPlugin
     return PreFilterResult.success();
   }
 
-  /** Counts the existing pods' non-hostname anti-affinity terms matching the pod; whether any is hostname-scoped. */
-  private static boolean countExistingAntiAffinity(PreFilterState s, List<NodeInfo> nodes) {
-    boolean hostScoped = false;
-    for (int i = 0, n = nodes.size(); i < n; i++) {
-      NodeInfo node = nodes.get(i);
-      List<PodInfo> pods = node.podsWithRequiredAntiAffinity();
-      for (int j = 0, m = pods.size(); j < m; j++) {
-        Pod existing = pods.get(j).pod();
-        if (!PodTerms.hasNonHostScopedRequiredAntiAffinity(existing)) {
-          hostScoped = true;
-          continue;
-        }
-        for (AffinityTerm t : PodTerms.of(existing).requiredAntiAffinity) {
-          if (t.hostScoped) {
-            hostScoped = true;
-          } else if (t.matches(s.pod, s.ownNamespace)) {
-            s.existingAntiAffinityCounts.update(node.labels(), t.topologyKey, 1);
+  /**
+   * Counts the existing pods' non-hostname required anti-affinity terms that match the incoming pod
+   * (getExistingAntiAffinityCounts), visiting only nodes the memo says hold such pods; returns whether some existing
+   * pod has a hostname-scoped one (checked node-locally in Filter).
+   */
+  private boolean countExistingAntiAffinity(CycleState state, PreFilterState s, List<NodeInfo> nodes) {
+    synchronized (memo) {
+      memo.refresh(nodes);
+      state.write(MEMO_VERSION_KEY, memo.version());
+      if (memo.any(NodeMemo.NON_HOST_ANTI)) {
+        for (int i = 0, n = memo.size(); i < n; i++) {
+          if (memo.has(i, NodeMemo.NON_HOST_ANTI)) {
+            countExistingAntiAffinity(s, memo.node(i));
           }
         }
       }
+      return memo.any(NodeMemo.HOST_ANTI);
     }
-    return hostScoped;
+  }
+
+  private static void countExistingAntiAffinity(PreFilterState s, NodeInfo node) {
+    List<PodInfo> pods = node.podsWithRequiredAntiAffinity();
+    for (int j = 0, m = pods.size(); j < m; j++) {
+      Pod existing = pods.get(j).pod();
+      if (!PodTerms.hasNonHostScopedRequiredAntiAffinity(existing)) {
+        continue;
+      }
+      for (AffinityTerm t : PodTerms.of(existing).requiredAntiAffinity) {
+        if (!t.hostScoped && t.matches(s.pod, s.ownNamespace)) {
+          s.existingAntiAffinityCounts.update(node.labels(), t.topologyKey, 1);
+        }
+      }
+    }
   }
 
   /** Counts existing pods matching the incoming pod's non-hostname terms (getIncomingAffinityAntiAffinityCounts). */
@@ -237,7 +253,8 @@ public final class InterPodAffinityPlugin
 
   private static boolean nodeTopologyMatchesAffinity(PreFilterState s, Map<String, String> labels) {
     boolean podsExist = true;
-    for (AffinityTerm t : s.allAffinity) {
+    for (int i = 0, n = s.allAffinity.size(); i < n; i++) {
+      AffinityTerm t = s.allAffinity.get(i);
       String value = labels.get(t.topologyKey);
       if (value == null) {
         return false; // all topology labels must exist on the node
@@ -255,7 +272,8 @@ public final class InterPodAffinityPlugin
     if (s.antiAffinityCounts.isEmpty()) {
       return false;
     }
-    for (AffinityTerm t : s.nonHostScopedAntiAffinity) {
+    for (int i = 0, n = s.nonHostScopedAntiAffinity.size(); i < n; i++) {
+      AffinityTerm t = s.nonHostScopedAntiAffinity.get(i);
       String value = labels.get(t.topologyKey);
       if (value != null && s.antiAffinityCounts.get(t.topologyKey, value) > 0) {
         return true;
@@ -269,7 +287,8 @@ public final class InterPodAffinityPlugin
       return false;
     }
     List<PodInfo> pods = node.pods();
-    for (AffinityTerm t : s.hostScopedAntiAffinity) {
+    for (int k = 0, terms = s.hostScopedAntiAffinity.size(); k < terms; k++) {
+      AffinityTerm t = s.hostScopedAntiAffinity.get(k);
       for (int i = 0, n = pods.size(); i < n; i++) {
         if (t.matches(pods.get(i).pod(), s.incomingNamespaces)) {
           return true;
@@ -289,7 +308,9 @@ public final class InterPodAffinityPlugin
       return true;
     }
     for (int i = 0, n = pods.size(); i < n; i++) {
-      for (AffinityTerm t : PodTerms.of(pods.get(i).pod()).requiredAntiAffinity) {
+      List<AffinityTerm> terms = PodTerms.of(pods.get(i).pod()).requiredAntiAffinity;
+      for (int k = 0, m = terms.size(); k < m; k++) {
+        AffinityTerm t = terms.get(k);
         if (t.hostScoped && t.matches(s.pod, s.ownNamespace)) {
           return false;
         }
@@ -312,35 +333,30 @@ public final class InterPodAffinityPlugin
       return Status.error("failed to parse pod: " + terms.error);
     }
     Snapshot snapshot = snapshots.get();
-    // Unless the incoming pod has preferred terms, only pods with affinity can contribute.
-    List<NodeInfo> nodes = hasConstraints ? snapshot.nodes() : snapshot.nodesWithAffinityPods();
     AffinityTerm.NamespaceLabels incomingNs = AffinityTerm.NamespaceLabels.memoized(args.namespaceLabels());
     AffinityTerm.NamespaceLabels ownNs = AffinityTerm.NamespaceLabels.constant(namespaceLabels(pod));
     PreScoreState.Builder scores = new PreScoreState.Builder();
-    for (int i = 0, n = nodes.size(); i < n; i++) {
-      NodeInfo node = nodes.get(i);
-      Map<String, String> labels = node.labels();
-      if (labels.isEmpty()) {
-        continue;
+    if (hasConstraints) {
+      List<NodeInfo> nodes = snapshot.nodes();
+      for (int i = 0, n = nodes.size(); i < n; i++) {
+        NodeInfo node = nodes.get(i);
+        processNode(scores, terms, pod, node, node.pods(), incomingNs, ownNs);
       }
-      List<PodInfo> pods = hasConstraints ? node.pods() : node.podsWithAffinity();
-      for (int j = 0, m = pods.size(); j < m; j++) {
-        Pod existing = pods.get(j).pod();
-        addTerms(scores, terms.preferredAffinity, existing, incomingNs, labels, 1);
-        addTerms(scores, terms.preferredAntiAffinity, existing, incomingNs, labels, -1);
-        if (!PodTerms.hasScoringTerms(existing)) {
-          continue;
+    } else if (!snapshot.nodesWithAffinityPods().isEmpty()) {
+      // Unless the incoming pod has preferred terms, only pods with scoring terms of their own can contribute.
+      synchronized (memo) {
+        Long refreshed = state.read(MEMO_VERSION_KEY);
+        if (refreshed == null || refreshed != memo.version()) {
+          memo.refresh(snapshot.nodes());
         }
-        PodTerms et = PodTerms.of(existing);
-        if (args.hardPodAffinityWeight() > 0) {
-          for (AffinityTerm t : et.requiredAffinity) {
-            if (t.matches(pod, ownNs)) {
-              scores.add(labels, t.topologyKey, args.hardPodAffinityWeight());
+        if (memo.any(NodeMemo.SCORING)) {
+          for (int i = 0, n = memo.size(); i < n; i++) {
+            if (memo.has(i, NodeMemo.SCORING)) {
+              NodeInfo node = memo.node(i);
+              processNode(scores, terms, pod, node, node.podsWithAffinity(), incomingNs, ownNs);
             }
           }
         }
-        addTerms(scores, et.preferredAffinity, pod, ownNs, labels, 1);
-        addTerms(scores, et.preferredAntiAffinity, pod, ownNs, labels, -1);
       }
     }
     if (scores.isEmpty()) {
@@ -348,6 +364,33 @@ public final class InterPodAffinityPlugin
     }
     state.write(PRE_SCORE_KEY, scores.build());
     return Status.success();
+  }
+
+  /** Adds what {@code pods} on {@code node} contribute (upstream processExistingPod). */
+  private void processNode(PreScoreState.Builder scores, PodTerms terms, Pod pod, NodeInfo node, List<PodInfo> pods,
+      AffinityTerm.NamespaceLabels incomingNs, AffinityTerm.NamespaceLabels ownNs) {
+    Map<String, String> labels = node.labels();
+    if (labels.isEmpty()) {
+      return;
+    }
+    for (int j = 0, m = pods.size(); j < m; j++) {
+      Pod existing = pods.get(j).pod();
+      addTerms(scores, terms.preferredAffinity, existing, incomingNs, labels, 1);
+      addTerms(scores, terms.preferredAntiAffinity, existing, incomingNs, labels, -1);
+      if (!PodTerms.hasScoringTerms(existing)) {
+        continue;
+      }
+      PodTerms et = PodTerms.of(existing);
+      if (args.hardPodAffinityWeight() > 0) {
+        for (AffinityTerm t : et.requiredAffinity) {
+          if (t.matches(pod, ownNs)) {
+            scores.add(labels, t.topologyKey, args.hardPodAffinityWeight());
+          }
+        }
+      }
+      addTerms(scores, et.preferredAffinity, pod, ownNs, labels, 1);
+      addTerms(scores, et.preferredAntiAffinity, pod, ownNs, labels, -1);
+    }
   }
 
   private static void addTerms(PreScoreState.Builder scores, List<AffinityTerm> terms, Pod target,

@@ -75,13 +75,22 @@ final class PodTerms {
    * {@code kubernetes.io/hostname}; reads the spec directly, without compiling.
    */
   static boolean hasNonHostScopedRequiredAntiAffinity(Pod pod) {
+    return hasRequiredAntiAffinityTerm(pod, false);
+  }
+
+  /** Whether the pod has a required anti-affinity term keyed by {@code kubernetes.io/hostname}. */
+  static boolean hasHostScopedRequiredAntiAffinity(Pod pod) {
+    return hasRequiredAntiAffinityTerm(pod, true);
+  }
+
+  private static boolean hasRequiredAntiAffinityTerm(Pod pod, boolean hostScoped) {
     Affinity a = pod.spec().affinity();
     if (a == null || a.podAntiAffinity() == null) {
       return false;
     }
     List<PodAffinityTerm> terms = a.podAntiAffinity().requiredDuringSchedulingIgnoredDuringExecution();
     for (int i = 0, n = terms.size(); i < n; i++) {
-      if (!InterPodAffinityPlugin.LABEL_HOSTNAME.equals(terms.get(i).topologyKey())) {
+      if (InterPodAffinityPlugin.LABEL_HOSTNAME.equals(terms.get(i).topologyKey()) == hostScoped) {
         return true;
       }
     }
