@@ -176,8 +176,15 @@ public final class InterPodAffinityPlugin
     }
   }
 
+  /**
+   * Whether a pod on a node with a hostname label matches all of {@code terms} (only such pods would be counted by
+   * the topology-pair path, which this keeps equivalent to).
+   */
   private static boolean anyPodMatchesAll(List<AffinityTerm> terms, PreFilterState s, List<NodeInfo> nodes) {
     for (int i = 0, n = nodes.size(); i < n; i++) {
+      if (!nodes.get(i).labels().containsKey(LABEL_HOSTNAME)) {
+        continue;
+      }
       List<PodInfo> pods = nodes.get(i).pods();
       for (int j = 0, m = pods.size(); j < m; j++) {
         if (PreFilterState.matchesAll(terms, pods.get(j).pod(), s.incomingNamespaces)) {
