@@ -108,10 +108,11 @@ public final class InterPodAffinityPlugin
     boolean hostScopedExistingAnti = !snapshot.nodesWithRequiredAntiAffinityPods().isEmpty()
         && countExistingAntiAffinity(state, s, snapshot.nodes());
     if (!s.allAffinity.isEmpty() || !s.nonHostScopedAntiAffinity.isEmpty()) {
-      countIncoming(s, snapshot.nodes());
+      Filtering.countIncoming(s, snapshot.nodes());
     }
     if (!s.hostScopedAffinity.isEmpty()) {
-      s.hasMatchingHostScopedAffinityPodGlobally = anyPodMatchesAll(s.hostScopedAffinity, s, snapshot.nodes());
+      s.hasMatchingHostScopedAffinityPodGlobally =
+          Filtering.anyPodMatchesAll(s.hostScopedAffinity, s, snapshot.nodes());
     }
     if (s.existingAntiAffinityCounts.isEmpty() && !hostScopedExistingAnti && !terms.hasRequired()) {
       return PreFilterResult.skip();
@@ -132,67 +133,12 @@ public final class InterPodAffinityPlugin
       if (memo.any(NodeMemo.NON_HOST_ANTI)) {
         for (int i = 0, n = memo.size(); i < n; i++) {
           if (memo.has(i, NodeMemo.NON_HOST_ANTI)) {
-            countExistingAntiAffinity(s, memo.node(i));
+            Filtering.countExistingAntiAffinity(s, memo.node(i));
           }
         }
       }
       return memo.any(NodeMemo.HOST_ANTI);
     }
-  }
-
-  private static void countExistingAntiAffinity(PreFilterState s, NodeInfo node) {
-    List<PodInfo> pods = node.podsWithRequiredAntiAffinity();
-    for (int j = 0, m = pods.size(); j < m; j++) {
-      Pod existing = pods.get(j).pod();
-      if (!PodTerms.hasNonHostScopedRequiredAntiAffinity(existing)) {
-        continue;
-      }
-      for (AffinityTerm t : PodTerms.of(existing).requiredAntiAffinity) {
-        if (!t.hostScoped && t.matches(s.pod, s.ownNamespace)) {
-          s.existingAntiAffinityCounts.update(node.labels(), t.topologyKey, 1);
-        }
-      }
-    }
-  }
-
-  /** Counts existing pods matching the incoming pod's non-hostname terms (getIncomingAffinityAntiAffinityCounts). */
-  private static void countIncoming(PreFilterState s, List<NodeInfo> nodes) {
-    for (int i = 0, n = nodes.size(); i < n; i++) {
-      NodeInfo node = nodes.get(i);
-      List<PodInfo> pods = node.pods();
-      for (int j = 0, m = pods.size(); j < m; j++) {
-        Pod existing = pods.get(j).pod();
-        if (PreFilterState.matchesAll(s.allAffinity, existing, s.incomingNamespaces)) {
-          for (AffinityTerm t : s.allAffinity) {
-            s.affinityCounts.update(node.labels(), t.topologyKey, 1);
-          }
-        }
-        for (AffinityTerm t : s.nonHostScopedAntiAffinity) {
-          if (t.matches(existing, s.incomingNamespaces)) {
-            s.antiAffinityCounts.update(node.labels(), t.topologyKey, 1);
-          }
-        }
-      }
-    }
-  }
-
-  /**
-   * Whether a pod on a node with a hostname label matches all of {@code terms} (only such pods would be counted by
-   * the topology-pair path, which this keeps equivalent to).
-   */
-  private static boolean anyPodMatchesAll(List<AffinityTerm> terms, PreFilterState s, List<NodeInfo> nodes) {
-    for (int i = 0, n = nodes.size(); i < n; i++) {
-      if (!nodes.get(i).labels().containsKey(LABEL_HOSTNAME)) {
-        continue;
-      }
-      List<PodInfo> pods = nodes.get(i).pods();
-      for (int j = 0, m = pods.size(); j < m; j++) {
-        if (PreFilterState.matchesAll(terms, pods.get(j).pod(), s.incomingNamespaces)) {
-          return true;
-        }
-      }
-    }
-    return false;
   }
 
   @Override
@@ -230,100 +176,20 @@ public final class InterPodAffinityPlugin
     }
     Map<String, String> labels = node.labels();
     if (!s.hostScopedAffinity.isEmpty()) {
-      if (!nodePodsSatisfyAffinity(s, node, labels)) {
+      if (!Filtering.nodePodsSatisfyAffinity(s, node, labels)) {
         return AFFINITY_REJECTED;
       }
-    } else if (!s.allAffinity.isEmpty() && !nodeTopologyMatchesAffinity(s, labels)) {
+    } else if (!s.allAffinity.isEmpty() && !Filtering.nodeTopologyMatchesAffinity(s, labels)) {
       return AFFINITY_REJECTED;
     }
-    if (nodeTopologyConflictsWithAntiAffinity(s, labels) || nodePodsConflictWithAntiAffinity(s, node, labels)) {
+    if (Filtering.nodeTopologyConflictsWithAntiAffinity(s, labels)
+        || Filtering.nodePodsConflictWithAntiAffinity(s, node, labels)) {
       return ANTI_AFFINITY_REJECTED;
     }
-    if (!satisfiesExistingPodsAntiAffinity(s, node, labels)) {
+    if (!Filtering.satisfiesExistingPodsAntiAffinity(s, node, labels)) {
       return EXISTING_ANTI_AFFINITY_REJECTED;
     }
     return Status.success();
-  }
-
-  private static boolean nodePodsSatisfyAffinity(PreFilterState s, NodeInfo node, Map<String, String> labels) {
-    if (!labels.containsKey(LABEL_HOSTNAME)) {
-      return false; // all topology labels must exist on the node
-    }
-    List<PodInfo> pods = node.pods();
-    for (int i = 0, n = pods.size(); i < n; i++) {
-      if (PreFilterState.matchesAll(s.hostScopedAffinity, pods.get(i).pod(), s.incomingNamespaces)) {
-        return true;
-      }
-    }
-    return !s.hasMatchingHostScopedAffinityPodGlobally && s.matchesOwnAffinity;
-  }
-
-  private static boolean nodeTopologyMatchesAffinity(PreFilterState s, Map<String, String> labels) {
-    boolean podsExist = true;
-    for (int i = 0, n = s.allAffinity.size(); i < n; i++) {
-      AffinityTerm t = s.allAffinity.get(i);
-      String value = labels.get(t.topologyKey);
-      if (value == null) {
-        return false; // all topology labels must exist on the node
-      }
-      if (s.affinityCounts.get(t.topologyKey, value) <= 0) {
-        podsExist = false;
-      }
-    }
-    // The first pod of a group with affinity to itself: nothing in the cluster matches yet, the pod matches its
-    // own terms and the node has every topology key, so it may go anywhere.
-    return podsExist || (s.affinityCounts.isEmpty() && s.matchesOwnAffinity);
-  }
-
-  private static boolean nodeTopologyConflictsWithAntiAffinity(PreFilterState s, Map<String, String> labels) {
-    if (s.antiAffinityCounts.isEmpty()) {
-      return false;
-    }
-    for (int i = 0, n = s.nonHostScopedAntiAffinity.size(); i < n; i++) {
-      AffinityTerm t = s.nonHostScopedAntiAffinity.get(i);
-      String value = labels.get(t.topologyKey);
-      if (value != null && s.antiAffinityCounts.get(t.topologyKey, value) > 0) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static boolean nodePodsConflictWithAntiAffinity(PreFilterState s, NodeInfo node, Map<String, String> labels) {
-    if (s.hostScopedAntiAffinity.isEmpty() || !labels.containsKey(LABEL_HOSTNAME)) {
-      return false;
-    }
-    List<PodInfo> pods = node.pods();
-    for (int k = 0, terms = s.hostScopedAntiAffinity.size(); k < terms; k++) {
-      AffinityTerm t = s.hostScopedAntiAffinity.get(k);
-      for (int i = 0, n = pods.size(); i < n; i++) {
-        if (t.matches(pods.get(i).pod(), s.incomingNamespaces)) {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
-
-  private static boolean satisfiesExistingPodsAntiAffinity(PreFilterState s, NodeInfo node,
-      Map<String, String> labels) {
-    if (s.existingAntiAffinityCounts.anyPositive(labels)) {
-      return false;
-    }
-    List<PodInfo> pods = node.podsWithRequiredAntiAffinity();
-    if (pods.isEmpty() || !labels.containsKey(LABEL_HOSTNAME)) {
-      return true;
-    }
-    for (int i = 0, n = pods.size(); i < n; i++) {
-      List<AffinityTerm> terms = PodTerms.of(pods.get(i).pod()).requiredAntiAffinity;
-      for (int k = 0, m = terms.size(); k < m; k++) {
-        AffinityTerm t = terms.get(k);
-        if (t.hostScoped && t.matches(s.pod, s.ownNamespace)) {
-          return false;
-        }
-      }
-    }
-    return true;
   }
 
   // ---- PreScore / Score (scoring.go) ----
@@ -347,7 +213,8 @@ public final class InterPodAffinityPlugin
       List<NodeInfo> nodes = snapshot.nodes();
       for (int i = 0, n = nodes.size(); i < n; i++) {
         NodeInfo node = nodes.get(i);
-        processNode(scores, terms, pod, node, node.pods(), incomingNs, ownNs);
+        Scoring.processNode(scores, terms, pod, node, node.pods(), incomingNs, ownNs,
+            args.hardPodAffinityWeight());
       }
     } else if (!snapshot.nodesWithAffinityPods().isEmpty()) {
       // Unless the incoming pod has preferred terms, only pods with scoring terms of their own can contribute.
@@ -360,7 +227,8 @@ public final class InterPodAffinityPlugin
           for (int i = 0, n = memo.size(); i < n; i++) {
             if (memo.has(i, NodeMemo.SCORING)) {
               NodeInfo node = memo.node(i);
-              processNode(scores, terms, pod, node, node.podsWithAffinity(), incomingNs, ownNs);
+              Scoring.processNode(scores, terms, pod, node, node.podsWithAffinity(), incomingNs, ownNs,
+                  args.hardPodAffinityWeight());
             }
           }
         }
@@ -371,43 +239,6 @@ public final class InterPodAffinityPlugin
     }
     state.write(PRE_SCORE_KEY, scores.build());
     return Status.success();
-  }
-
-  /** Adds what {@code pods} on {@code node} contribute (upstream processExistingPod). */
-  private void processNode(PreScoreState.Builder scores, PodTerms terms, Pod pod, NodeInfo node, List<PodInfo> pods,
-      AffinityTerm.NamespaceLabels incomingNs, AffinityTerm.NamespaceLabels ownNs) {
-    Map<String, String> labels = node.labels();
-    if (labels.isEmpty()) {
-      return;
-    }
-    for (int j = 0, m = pods.size(); j < m; j++) {
-      Pod existing = pods.get(j).pod();
-      addTerms(scores, terms.preferredAffinity, existing, incomingNs, labels, 1);
-      addTerms(scores, terms.preferredAntiAffinity, existing, incomingNs, labels, -1);
-      if (!PodTerms.hasScoringTerms(existing)) {
-        continue;
-      }
-      PodTerms et = PodTerms.of(existing);
-      if (args.hardPodAffinityWeight() > 0) {
-        for (AffinityTerm t : et.requiredAffinity) {
-          if (t.matches(pod, ownNs)) {
-            scores.add(labels, t.topologyKey, args.hardPodAffinityWeight());
-          }
-        }
-      }
-      addTerms(scores, et.preferredAffinity, pod, ownNs, labels, 1);
-      addTerms(scores, et.preferredAntiAffinity, pod, ownNs, labels, -1);
-    }
-  }
-
-  private static void addTerms(PreScoreState.Builder scores, List<AffinityTerm> terms, Pod target,
-      AffinityTerm.NamespaceLabels ns, Map<String, String> labels, int multiplier) {
-    for (int i = 0, n = terms.size(); i < n; i++) {
-      AffinityTerm t = terms.get(i);
-      if (t.matches(target, ns)) {
-        scores.add(labels, t.topologyKey, (long) t.weight * multiplier);
-      }
-    }
   }
 
   @Override

@@ -102,7 +102,7 @@ final class PreFilterState {
     }
   }
 
-  /** Whether {@code terms} is non-empty and {@code target} matches all of them (upstream podMatchesAllAffinityTerms). */
+  /** Whether {@code terms} is non-empty and {@code target} matches all of them (podMatchesAllAffinityTerms). */
   static boolean matchesAll(List<AffinityTerm> terms, Pod target, AffinityTerm.NamespaceLabels ns) {
     if (terms.isEmpty()) {
       return false;
