@@ -271,8 +271,12 @@ final class SchedulerTest {
     try (Scheduler s = b.build()) {
       s.addNode(node("n1", 1000, 8192, 110));
       s.addPod(pod("p", 600, 10));
+      clock.advance(Duration.ofSeconds(3)); // the wait starts at the cycle, not when the pod was queued
       assertThat(s.scheduleOne().code()).isEqualTo(Status.Code.WAIT);
-      clock.advance(Duration.ofSeconds(10));
+      clock.advance(Duration.ofSeconds(9));
+      s.runUntilIdle();
+      assertThat(s.waitingPods().keys()).containsExactly("default/p");
+      clock.advance(Duration.ofSeconds(1));
       s.runUntilIdle();
       assertThat(seen).last().satisfies(r -> {
         assertThat(r.code()).isEqualTo(Status.Code.UNSCHEDULABLE);
@@ -387,8 +391,7 @@ final class SchedulerTest {
       nominated = nominated.withStatus(nominated.status().withNominatedNodeName("n1"));
       s.addPod(nominated);
       s.addPod(pod("low", 800, 10, 1));
-      // the nominated pod is scheduled first (priority); remove it from activeQ by letting it bind, then check
-      // a lower pod is blocked while a nomination exists: simulate by giving the nominated pod an unmet gate
+      // the nominated pod goes first (priority) and takes the node; the lower one no longer fits
       ScheduleResult first = s.scheduleOne();
       assertThat(first.podKey()).isEqualTo("default/nom");
       assertThat(first.nodeName()).isEqualTo("n1");

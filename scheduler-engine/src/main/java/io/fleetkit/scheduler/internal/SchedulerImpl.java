@@ -161,9 +161,8 @@ public final class SchedulerImpl implements Scheduler {
         deletePod(key, now);
         return;
       }
-      QueuedPod qp = queue.remove(key);
-      if (qp != null && qp.where == QueuedPod.Where.NONE) {
-        waiting.drop(key);
+      if (queue.remove(key) != null) {
+        waiting.drop(key); // bound by someone else while Permit held it
       }
       nominator.remove(key);
       boolean known = cache.hasPod(key) && pod.spec().nodeName().equals(cache.nodeOf(key));
@@ -900,7 +899,7 @@ public final class SchedulerImpl implements Scheduler {
     }
     if (waits != null) {
       queue.markWaiting(qp);
-      waiting.add(new WaitingPod(qp, fw, state, assumed, nodeName, waits));
+      waiting.add(new WaitingPod(qp, fw, state, assumed, nodeName, waits, now));
       return emit(new ScheduleResult(qp.key(), nodeName, Status.Code.WAIT,
           "waiting on permit plugin(s) " + goList(waits.keySet()), null, List.of()));
     }
@@ -1010,10 +1009,12 @@ public final class SchedulerImpl implements Scheduler {
     final EnginePodInfo assumed;
     final String nodeName;
     final LinkedHashMap<String, Long> pending;
+    final long sinceNanos;
     @Nullable Status rejected;
 
     WaitingPod(QueuedPod qp, Framework fw, ArrayCycleState state, EnginePodInfo assumed, String nodeName,
-        LinkedHashMap<String, Long> pending) {
+        LinkedHashMap<String, Long> pending, long sinceNanos) {
+      this.sinceNanos = sinceNanos;
       this.qp = qp;
       this.fw = fw;
       this.state = state;
@@ -1081,7 +1082,7 @@ public final class SchedulerImpl implements Scheduler {
         for (Map.Entry<String, Long> e : wp.pending.entrySet()) {
           if (now - e.getValue() >= 0) {
             wp.rejected = Status.unschedulable("rejected due to timeout after waiting "
-                + goDuration(now - wp.qp.timestampNanos) + " at plugin " + e.getKey()).withPlugin(e.getKey());
+                + goDuration(now - wp.sinceNanos) + " at plugin " + e.getKey()).withPlugin(e.getKey());
             ready.add(wp);
             break;
           }
