@@ -460,6 +460,40 @@ final class SchedulerTest {
     }
   }
 
+  // Ported from kubernetes/kubernetes pkg/scheduler/schedule_one_test.go, TestFairEvaluationForNodes: 500 nodes,
+  // percentageOfNodesToScore 30 (so 500 % nodesToFind != 0); over more than two rounds of the node list each cycle
+  // finds exactly nodesToFind nodes and the start index advances by nodesToFind (mod 500). Our start is seeded, so
+  // the test checks the advance rather than absolute indexes.
+  @Test
+  void sampling_fairEvaluationForNodes() {
+    List<List<String>> seenPerCycle = new ArrayList<>();
+    PluginRegistry reg = registry().with("Spy", h -> LambdaPlugins.filter("Spy", (p, n) -> {
+      seenPerCycle.get(seenPerCycle.size() - 1).add(n.name());
+      return Status.success();
+    }));
+    SchedulerProfile p = SchedulerProfile.builder("default-scheduler").plugin(PrioritySortPlugin.NAME).plugin("Spy")
+        .percentageOfNodesToScore(30).build();
+    try (Scheduler s = Scheduler.builder().registry(reg).profile(p).clock(clock).parallelism(1).seed(5).build()) {
+      int numAllNodes = 500;
+      for (int i = 0; i < numAllNodes; i++) {
+        s.addNode(node(String.valueOf(i), 100_000, 100_000, 1000));
+      }
+      int nodesToFind = 150;
+      int cycles = 2 * (numAllNodes / nodesToFind + 1);
+      for (int i = 0; i < cycles; i++) {
+        s.addPod(pod("p" + i, 0, 0));
+        seenPerCycle.add(new ArrayList<>());
+        assertThat(s.scheduleOne().isBound()).isTrue();
+      }
+      int firstStart = Integer.parseInt(seenPerCycle.get(0).get(0));
+      for (int i = 0; i < cycles; i++) {
+        List<String> seen = seenPerCycle.get(i);
+        assertThat(seen).hasSize(nodesToFind);
+        assertThat(Integer.parseInt(seen.get(0))).isEqualTo((firstStart + i * nodesToFind) % numAllNodes);
+      }
+    }
+  }
+
   @Test
   void handle_listsAddedObjects() {
     List<FrameworkHandle> handles = new ArrayList<>();
