@@ -384,6 +384,32 @@ final class SchedulerTest {
   }
 
   @Test
+  void postFilter_unschedulableWithEmptyNomination_clearsEarlierNomination() {
+    PostFilterPlugin giveUp = new PostFilterPlugin() {
+      @Override
+      public String name() {
+        return "GiveUp";
+      }
+
+      @Override
+      public PostFilterResult postFilter(CycleState state, PodInfo pod, Snapshot snapshot, NodeToStatus statuses) {
+        return new PostFilterResult(Status.unschedulable("preemption: nothing helps"), "", List.of());
+      }
+    };
+    PluginRegistry reg = registry().with("GiveUp", h -> giveUp);
+    try (Scheduler s = scheduler(reg, profile("default-scheduler").plugin("GiveUp").build())) {
+      s.addNode(node("n1", 1000, 8192, 110));
+      Pod big = pod("big", 2000, 10, 100);
+      s.addPod(big.withStatus(big.status().withNominatedNodeName("n1")));
+      ScheduleResult r = s.scheduleOne();
+      assertThat(r.message()).isEqualTo("0/1 nodes are available: 1 Insufficient cpu. preemption: nothing helps");
+      s.addPod(pod("small", 800, 10, 1));
+      // with big's nomination still counted, small (lower priority) would not fit n1
+      assertThat(s.scheduleOne().nodeName()).isEqualTo("n1");
+    }
+  }
+
+  @Test
   void nominatedPod_reservesItsNodeForLowerPriorityPods() {
     try (Scheduler s = scheduler()) {
       s.addNode(node("n1", 1000, 8192, 110));

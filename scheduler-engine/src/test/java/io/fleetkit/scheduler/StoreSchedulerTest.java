@@ -63,6 +63,21 @@ final class StoreSchedulerTest {
   }
 
   @Test
+  void storeBinder_evict_marksDisruptionTargetThenDeletes() {
+    try (ObjectStore store = ObjectStore.builder().directDelivery().build()) {
+      Pod victim = pod("v", 1, 1).withNodeName("n1");
+      victim = victim.withMetadata(victim.metadata().toBuilder().finalizer("example.com/keep").build());
+      store.create(victim);
+      new StoreBinder(store, clock).evict(victim);
+      Pod after = store.require(Pod.class, "default", "v");
+      assertThat(after.metadata().deletionTimestamp()).isNotNull();
+      PodCondition c = after.status().condition(PodCondition.DISRUPTION_TARGET);
+      assertThat(c).isNotNull();
+      assertThat(c.reason()).isEqualTo(StoreBinder.REASON_PREEMPTION);
+    }
+  }
+
+  @Test
   void start_runsSchedulerInBackground() throws InterruptedException {
     try (ObjectStore store = ObjectStore.builder().build();
         Scheduler s = Scheduler.builder().binder(new StoreBinder(store)).build();

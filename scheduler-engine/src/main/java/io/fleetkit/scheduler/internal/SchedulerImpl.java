@@ -832,6 +832,9 @@ public final class SchedulerImpl implements Scheduler {
           break;
         }
         postReasons.addAll(s.reasons());
+        if ("".equals(r.nominatedNodeName())) {
+          clearNomination(qp); // no node can be made to fit: drop any earlier nomination
+        }
         if (s.code() != Status.Code.UNSCHEDULABLE) {
           break;
         }
@@ -843,6 +846,15 @@ public final class SchedulerImpl implements Scheduler {
     Status.Code code = allUnresolvable && nominated == null
         ? Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE : Status.Code.UNSCHEDULABLE;
     return fail(qp, code, message, nominated, victims, rejectors, now);
+  }
+
+  private void clearNomination(QueuedPod qp) {
+    Pod p = qp.info.pod();
+    nominator.remove(qp.key());
+    if (!p.status().nominatedNodeName().isEmpty()) {
+      qp.info = qp.info.withPod(p.withStatus(p.status().withNominatedNodeName("")));
+      qp.refresh();
+    }
   }
 
   /** Evicts the victims and records the nomination, as kube's {@code prepareCandidate}. */
