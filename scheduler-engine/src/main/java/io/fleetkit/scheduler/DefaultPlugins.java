@@ -1,0 +1,87 @@
+package io.fleetkit.scheduler;
+
+import io.fleetkit.api.core.PodSpec;
+import io.fleetkit.api.scheduler.PluginFactory;
+import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.scheduler.plugins.nodeaffinity.NodeAffinityPlugin;
+import io.fleetkit.scheduler.plugins.nodename.NodeNamePlugin;
+import io.fleetkit.scheduler.plugins.noderesources.NodeResourcesBalancedAllocationPlugin;
+import io.fleetkit.scheduler.plugins.noderesources.NodeResourcesFitPlugin;
+import io.fleetkit.scheduler.plugins.nodeunschedulable.NodeUnschedulablePlugin;
+import io.fleetkit.scheduler.plugins.prioritysort.PrioritySortPlugin;
+import io.fleetkit.scheduler.plugins.tainttoleration.TaintTolerationPlugin;
+import java.util.List;
+
+/**
+ * The one place that lists FleetKit's default plugins and kube-scheduler's default profile
+ * ({@code pkg/scheduler/apis/config/v1/default_plugins.go}: the MultiPoint order and the score weights
+ * TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1, PodTopologySpread 2, InterPodAffinity 2,
+ * NodeResourcesBalancedAllocation 1).
+ *
+ * <p>{@link #profile()} names kube's plugins in kube's order and leaves out, silently, those this build does not
+ * register (kube plugins FleetKit does not implement, such as NodePorts or ImageLocality). A user profile that names
+ * an unknown plugin is an error when the scheduler is built.
+ */
+public final class DefaultPlugins {
+  /** kube's default MultiPoint plugins, in order, with their score weights (0: the plugin does not score). */
+  private static final List<Entry> KUBE_DEFAULT_PROFILE = List.of(
+      new Entry("SchedulingGates", 0),
+      new Entry(PrioritySortPlugin.NAME, 0),
+      new Entry(NodeUnschedulablePlugin.NAME, 0),
+      new Entry(NodeNamePlugin.NAME, 0),
+      new Entry(TaintTolerationPlugin.NAME, 3),
+      new Entry(NodeAffinityPlugin.NAME, 2),
+      new Entry("NodePorts", 0),
+      new Entry(NodeResourcesFitPlugin.NAME, 1),
+      new Entry("VolumeRestrictions", 0),
+      new Entry("NodeVolumeLimits", 0),
+      new Entry("VolumeBinding", 0),
+      new Entry("VolumeZone", 0),
+      new Entry("PodTopologySpread", 2),
+      new Entry("InterPodAffinity", 2),
+      new Entry("DefaultPreemption", 0),
+      new Entry(NodeResourcesBalancedAllocationPlugin.NAME, 1),
+      new Entry("ImageLocality", 1),
+      new Entry("DefaultBinder", 0));
+
+  private DefaultPlugins() {}
+
+  /** Registers every default plugin this build has. */
+  static void registerAll(PluginRegistry.Builder registry) {
+    register(registry, PrioritySortPlugin.NAME, PrioritySortPlugin::new);
+    register(registry, NodeUnschedulablePlugin.NAME, NodeUnschedulablePlugin.FACTORY);
+    register(registry, NodeNamePlugin.NAME, NodeNamePlugin.FACTORY);
+    register(registry, TaintTolerationPlugin.NAME, TaintTolerationPlugin.FACTORY);
+    register(registry, NodeAffinityPlugin.NAME, NodeAffinityPlugin.FACTORY);
+    register(registry, NodeResourcesFitPlugin.NAME, NodeResourcesFitPlugin.FACTORY);
+    register(registry, NodeResourcesBalancedAllocationPlugin.NAME, NodeResourcesBalancedAllocationPlugin.FACTORY);
+  }
+
+  private static void register(PluginRegistry.Builder registry, String name, PluginFactory factory) {
+    registry.register(name, factory);
+  }
+
+  /** kube's default profile for {@value PodSpec#DEFAULT_SCHEDULER}. */
+  public static SchedulerProfile profile() {
+    return profile(PodSpec.DEFAULT_SCHEDULER);
+  }
+
+  /** kube's default plugins and weights under another scheduler name. */
+  public static SchedulerProfile profile(String schedulerName) {
+    PluginRegistry registry = PluginRegistry.defaults();
+    SchedulerProfile.Builder b = SchedulerProfile.builder(schedulerName);
+    for (Entry e : KUBE_DEFAULT_PROFILE) {
+      if (registry.contains(e.name)) {
+        b.plugin(e.name, e.weight);
+      }
+    }
+    return b.build();
+  }
+
+  /** The names of kube's default plugins, in kube's order, whether or not this build implements them. */
+  public static List<String> kubeDefaultNames() {
+    return KUBE_DEFAULT_PROFILE.stream().map(e -> e.name).toList();
+  }
+
+  private record Entry(String name, int weight) {}
+}

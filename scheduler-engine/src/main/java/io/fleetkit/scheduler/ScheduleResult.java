@@ -1,0 +1,40 @@
+package io.fleetkit.scheduler;
+
+import io.fleetkit.api.scheduler.Status;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What one scheduling attempt did for one pod.
+ *
+ * @param podKey {@code namespace/name}
+ * @param nodeName the node the pod was bound to (or, for {@link Status.Code#WAIT}, reserved on); {@code null} when
+ *     it did not fit
+ * @param code {@link Status.Code#SUCCESS} when bound, {@link Status.Code#WAIT} while a Permit plugin holds it,
+ *     {@link Status.Code#UNSCHEDULABLE}/{@link Status.Code#UNSCHEDULABLE_AND_UNRESOLVABLE} when no node fits, and
+ *     {@link Status.Code#ERROR} when a plugin or the binder failed
+ * @param message empty on success; otherwise kube's wording, e.g.
+ *     {@code 0/3 nodes are available: 3 Insufficient cpu.}
+ * @param nominatedNodeName the node preemption nominated for the pod, or {@code null}
+ * @param victims the pods ({@code namespace/name}) preemption evicted for it
+ */
+public record ScheduleResult(String podKey, @Nullable String nodeName, Status.Code code, String message,
+    @Nullable String nominatedNodeName, List<String> victims) {
+  public ScheduleResult {
+    Objects.requireNonNull(podKey, "podKey");
+    Objects.requireNonNull(code, "code");
+    Objects.requireNonNull(message, "message");
+    victims = List.copyOf(victims);
+  }
+
+  /** A pod bound to {@code nodeName}. */
+  public static ScheduleResult bound(String podKey, String nodeName) {
+    return new ScheduleResult(podKey, nodeName, Status.Code.SUCCESS, "", null, List.of());
+  }
+
+  /** Whether the pod was bound. */
+  public boolean isBound() {
+    return code == Status.Code.SUCCESS;
+  }
+}

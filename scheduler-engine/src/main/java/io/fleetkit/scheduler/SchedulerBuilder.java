@@ -1,0 +1,193 @@
+package io.fleetkit.scheduler;
+
+import io.fleetkit.api.scheduler.Binder;
+import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.scheduler.internal.SchedulerConfig;
+import io.fleetkit.scheduler.internal.SchedulerImpl;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Builds a {@link Scheduler}. Every setting is optional; the defaults are kube-scheduler's (the default profile,
+ * backoff 1 s to 10 s, unschedulable pods flushed after 5 minutes, assumed pods never expiring) plus an
+ * {@link InMemoryBinder}, the system clock, one Filter/Score thread per available processor and seed 0.
+ *
+ * <p>A setting made twice fails with a message naming the earlier value. Not thread-safe; {@link #build()} may be
+ * called more than once.
+ */
+public final class SchedulerBuilder {
+  private final List<SchedulerProfile> profiles = new ArrayList<>();
+  private @Nullable PluginRegistry registry;
+  private @Nullable Clock clock;
+  private @Nullable LongSupplier ticker;
+  private @Nullable Integer parallelism;
+  private @Nullable Long seed;
+  private @Nullable Binder binder;
+  private @Nullable Evictor evictor;
+  private @Nullable Duration initialBackoff;
+  private @Nullable Duration maxBackoff;
+  private @Nullable Duration maxInUnschedulable;
+  private @Nullable Duration assumedPodTtl;
+  private @Nullable Consumer<ScheduleResult> listener;
+
+  SchedulerBuilder() {}
+
+  /**
+   * Adds a profile; pods choose one by {@code spec.schedulerName}. Without any, {@link DefaultPlugins#profile()} is
+   * used. Every plugin a profile names must be in the registry.
+   *
+   * @throws IllegalArgumentException if a profile with the same scheduler name was added
+   */
+  public SchedulerBuilder profile(SchedulerProfile profile) {
+    Objects.requireNonNull(profile, "profile");
+    for (SchedulerProfile p : profiles) {
+      if (p.schedulerName().equals(profile.schedulerName())) {
+        throw new IllegalArgumentException("scheduler builder: profile schedulerName \"" + profile.schedulerName()
+            + "\" is set twice; scheduler names must be unique");
+      }
+    }
+    profiles.add(profile);
+    return this;
+  }
+
+  /** The plugin factories profiles pick from; {@link PluginRegistry#defaults()} when unset. */
+  public SchedulerBuilder registry(PluginRegistry registry) {
+    once("registry", this.registry);
+    this.registry = Objects.requireNonNull(registry, "registry");
+    return this;
+  }
+
+  /** The clock for queue timestamps, backoff, Permit timeouts and plugins (simulations pass a manual clock). */
+  public SchedulerBuilder clock(Clock clock) {
+    once("clock", this.clock);
+    if (ticker != null) {
+      throw new IllegalStateException("scheduler builder: clock conflicts with the ticker set earlier; set one");
+    }
+    this.clock = Objects.requireNonNull(clock, "clock");
+    return this;
+  }
+
+  /** A nanosecond ticker instead of a clock (like {@link System#nanoTime()}); plugins then see a clock built on it. */
+  public SchedulerBuilder ticker(LongSupplier nanoTicker) {
+    once("ticker", this.ticker);
+    if (clock != null) {
+      throw new IllegalStateException("scheduler builder: ticker conflicts with the clock " + clock
+          + " set earlier; set one");
+    }
+    this.ticker = Objects.requireNonNull(nanoTicker, "nanoTicker");
+    return this;
+  }
+
+  /** Threads that run Filter and Score (the calling thread included); at least 1. */
+  public SchedulerBuilder parallelism(int threads) {
+    once("parallelism", this.parallelism);
+    if (threads < 1) {
+      throw new IllegalArgumentException("scheduler builder: parallelism " + threads + " must be at least 1");
+    }
+    this.parallelism = threads;
+    return this;
+  }
+
+  /** Seeds the tie-breaking among equal-scored nodes and the first node-sampling offset. */
+  public SchedulerBuilder seed(long seed) {
+    once("seed", this.seed);
+    this.seed = seed;
+    return this;
+  }
+
+  /** Where bindings go; an {@link InMemoryBinder} when unset. A binder that is also an {@link Evictor} evicts too. */
+  public SchedulerBuilder binder(Binder binder) {
+    once("binder", this.binder);
+    this.binder = Objects.requireNonNull(binder, "binder");
+    return this;
+  }
+
+  /** Who evicts preemption victims; the binder if it is an {@link Evictor}, else {@link Evictor#NONE}. */
+  public SchedulerBuilder evictor(Evictor evictor) {
+    once("evictor", this.evictor);
+    this.evictor = Objects.requireNonNull(evictor, "evictor");
+    return this;
+  }
+
+  /** kube's {@code podInitialBackoffSeconds} (1 s) and {@code podMaxBackoffSeconds} (10 s). */
+  public SchedulerBuilder backoff(Duration initial, Duration max) {
+    once("backoff", this.initialBackoff);
+    positive("initial backoff", initial);
+    positive("max backoff", max);
+    if (max.compareTo(initial) < 0) {
+      throw new IllegalArgumentException("scheduler builder: max backoff " + max + " must not be below initial "
+          + initial);
+    }
+    this.initialBackoff = initial;
+    this.maxBackoff = max;
+    return this;
+  }
+
+  /** kube's {@code podMaxInUnschedulablePodsDuration} (5 minutes). */
+  public SchedulerBuilder podMaxInUnschedulablePodsDuration(Duration duration) {
+    once("podMaxInUnschedulablePodsDuration", this.maxInUnschedulable);
+    positive("podMaxInUnschedulablePodsDuration", duration);
+    this.maxInUnschedulable = duration;
+    return this;
+  }
+
+  /**
+   * How long a bound pod stays assumed in the cache without being observed bound (through {@link Scheduler#addPod} /
+   * {@link Scheduler#updatePod}) before it is forgotten; {@link Duration#ZERO} (the default, as kube's) never
+   * expires them.
+   */
+  public SchedulerBuilder assumedPodTtl(Duration ttl) {
+    once("assumedPodTtl", this.assumedPodTtl);
+    if (ttl.isNegative()) {
+      throw new IllegalArgumentException("scheduler builder: assumedPodTtl " + ttl + " must not be negative");
+    }
+    this.assumedPodTtl = ttl;
+    return this;
+  }
+
+  /** Called with every result, on the thread that produced it (inside the scheduler's lock: keep it short). */
+  public SchedulerBuilder onResult(Consumer<ScheduleResult> listener) {
+    once("onResult", this.listener);
+    this.listener = Objects.requireNonNull(listener, "listener");
+    return this;
+  }
+
+  /**
+   * Builds the scheduler and creates each profile's plugins.
+   *
+   * @throws IllegalArgumentException if a profile names a plugin the registry lacks, has no or several QueueSort
+   *     plugins, or profiles disagree on QueueSort
+   */
+  public Scheduler build() {
+    List<SchedulerProfile> ps = profiles.isEmpty() ? List.of(DefaultPlugins.profile()) : List.copyOf(profiles);
+    Binder b = binder != null ? binder : new InMemoryBinder();
+    Evictor e = evictor != null ? evictor : b instanceof Evictor ev ? ev : Evictor.NONE;
+    SchedulerConfig config = new SchedulerConfig(ps, registry != null ? registry : PluginRegistry.defaults(), clock,
+        ticker, parallelism != null ? parallelism : Runtime.getRuntime().availableProcessors(),
+        seed != null ? seed : 0L, b, e,
+        initialBackoff != null ? initialBackoff : Duration.ofSeconds(1),
+        maxBackoff != null ? maxBackoff : Duration.ofSeconds(10),
+        maxInUnschedulable != null ? maxInUnschedulable : Duration.ofMinutes(5),
+        assumedPodTtl != null ? assumedPodTtl : Duration.ZERO, listener);
+    return new SchedulerImpl(config);
+  }
+
+  private static void once(String field, @Nullable Object old) {
+    if (old != null) {
+      throw new IllegalStateException("scheduler builder: " + field + " was already set to " + old);
+    }
+  }
+
+  private static void positive(String field, Duration d) {
+    Objects.requireNonNull(d, field);
+    if (d.isNegative() || d.isZero()) {
+      throw new IllegalArgumentException("scheduler builder: " + field + " " + d + " must be positive");
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package io.fleetkit.scheduler;
+
+import io.fleetkit.api.ConflictException;
+import io.fleetkit.api.NotFoundException;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodCondition;
+import io.fleetkit.api.meta.ConditionStatus;
+import io.fleetkit.api.scheduler.Binder;
+import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.store.ObjectStore;
+import java.time.Clock;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Binds into an {@link ObjectStore} as kube's {@code pods/binding} does: sets {@code spec.nodeName} and a
+ * {@code PodScheduled=True} condition, retrying on write conflicts. As an {@link Evictor} it deletes preemption
+ * victims from the store. Thread-safe.
+ */
+public final class StoreBinder implements Binder, Evictor {
+  private static final Logger LOG = LoggerFactory.getLogger(StoreBinder.class);
+  private static final int ATTEMPTS = 5;
+  /** The DisruptionTarget reason kube's preemption sets on victims. */
+  public static final String REASON_PREEMPTION = "PreemptionByScheduler";
+
+  private final ObjectStore store;
+  private final Clock clock;
+
+  public StoreBinder(ObjectStore store) {
+    this(store, Clock.systemUTC());
+  }
+
+  /** @param clock stamps the PodScheduled condition's transition time */
+  public StoreBinder(ObjectStore store, Clock clock) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  @Override
+  public Status bind(Pod pod, String nodeName) {
+    String ns = pod.metadata().namespace();
+    String name = pod.metadata().name();
+    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+      Optional<Pod> current = store.get(Pod.class, ns, name);
+      if (current.isEmpty()) {
+        return Status.error("binding pod " + pod.metadata().key() + " to node " + nodeName
+            + ": the pod is not in the store");
+      }
+      Pod c = current.get();
+      if (c.isBound() && !c.spec().nodeName().equals(nodeName)) {
+        return Status.error("binding pod " + pod.metadata().key() + " to node " + nodeName
+            + ": it is already bound to node " + c.spec().nodeName());
+      }
+      try {
+        Pod bound = c.isBound() ? c : store.update(c.withNodeName(nodeName));
+        PodCondition scheduled = PodCondition.of(PodCondition.POD_SCHEDULED, ConditionStatus.True, "", "",
+            clock.instant());
+        store.updateStatus(bound.withStatus(bound.status().withCondition(scheduled).withNominatedNodeName("")));
+        return Status.success();
+      } catch (ConflictException e) {
+        LOG.debug("binding pod {} to {}: conflict, retrying", pod.metadata().key(), nodeName);
+      } catch (NotFoundException e) {
+        return Status.error("binding pod " + pod.metadata().key() + " to node " + nodeName + ": " + e.getMessage());
+      }
+    }
+    return Status.error("binding pod " + pod.metadata().key() + " to node " + nodeName + ": gave up after "
+        + ATTEMPTS + " write conflicts");
+  }
+
+  /**
+   * Marks the victim {@code DisruptionTarget=True} (reason {@value #REASON_PREEMPTION}), as kube's preemption does,
+   * then deletes it.
+   */
+  @Override
+  public void evict(Pod victim) {
+    try {
+      store.get(Pod.class, victim.metadata().namespace(), victim.metadata().name()).ifPresent(current -> {
+        PodCondition target = PodCondition.of(PodCondition.DISRUPTION_TARGET, ConditionStatus.True,
+            REASON_PREEMPTION, "Preempted by the scheduler", clock.instant());
+        try {
+          store.updateStatus(current.withStatus(current.status().withCondition(target)));
+        } catch (ConflictException e) {
+          LOG.debug("marking preemption victim {}: conflict; deleting anyway", victim.metadata().key());
+        }
+      });
+      store.delete(Pod.class, victim.metadata().namespace(), victim.metadata().name());
+    } catch (NotFoundException e) {
+      LOG.debug("preemption victim {} was already gone", victim.metadata().key());
+    }
+  }
+}

@@ -1,0 +1,92 @@
+package io.fleetkit.scheduler.internal;
+
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.scheduler.NodeInfos;
+import io.fleetkit.api.scheduler.PodInfo;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The cache's mutable bookkeeping for one node: its pods (bound and assumed), their summed requests, and its place in
+ * the generation-ordered list that makes snapshots cost O(changed nodes). A node may be a placeholder ({@code node}
+ * null) while pods reference it before it is added or after it is removed. Confined to the scheduler's lock.
+ */
+final class CacheNode {
+  final String name;
+  @Nullable Node node;
+  final ArrayList<PodInfo> pods = new ArrayList<>(8);
+  final ArrayList<PodInfo> withAffinity = new ArrayList<>(0);
+  final ArrayList<PodInfo> withAnti = new ArrayList<>(0);
+  ResourceList requested = ResourceList.EMPTY;
+  long nonZeroCpu;
+  long nonZeroMem;
+  long generation;
+  /** Neighbours in the cache's list, most recently changed first. */
+  @Nullable CacheNode prev;
+  @Nullable CacheNode next;
+  /** Position in the snapshot's node array, or -1. */
+  int snapshotIndex = -1;
+  private @Nullable SnapshotNodeInfo view;
+
+  CacheNode(String name) {
+    this.name = name;
+  }
+
+  void addPod(PodInfo p) {
+    pods.add(p);
+    if (NodeInfos.hasAffinity(p.pod())) {
+      withAffinity.add(p);
+    }
+    if (NodeInfos.hasRequiredAntiAffinity(p.pod())) {
+      withAnti.add(p);
+    }
+    requested = requested.add(p.requests());
+    nonZeroCpu += p.nonZeroMilliCpu();
+    nonZeroMem += p.nonZeroMemory();
+  }
+
+  /** Removes the pod with {@code key}; returns whether it was here. */
+  boolean removePod(String key) {
+    PodInfo removed = removeFrom(pods, key);
+    if (removed == null) {
+      return false;
+    }
+    removeFrom(withAffinity, key);
+    removeFrom(withAnti, key);
+    requested = requested.subtract(removed.requests());
+    nonZeroCpu -= removed.nonZeroMilliCpu();
+    nonZeroMem -= removed.nonZeroMemory();
+    return true;
+  }
+
+  private static @Nullable PodInfo removeFrom(List<PodInfo> list, String key) {
+    for (int i = 0; i < list.size(); i++) {
+      if (list.get(i).key().equals(key)) {
+        return list.remove(i);
+      }
+    }
+    return null;
+  }
+
+  boolean hasAffinityPods() {
+    return !withAffinity.isEmpty();
+  }
+
+  boolean hasAntiAffinityPods() {
+    return !withAnti.isEmpty();
+  }
+
+  /** An immutable view at the current generation (cached until the next change). Requires a node. */
+  NodeInfo view() {
+    SnapshotNodeInfo v = view;
+    if (v == null || v.generation() != generation) {
+      v = new SnapshotNodeInfo(java.util.Objects.requireNonNull(node, "node"), pods, withAffinity, withAnti,
+          requested, nonZeroCpu, nonZeroMem, generation);
+      view = v;
+    }
+    return v;
+  }
+}

@@ -1,0 +1,53 @@
+package io.fleetkit.scheduler.internal;
+
+import io.fleetkit.api.scheduler.QueuedPodInfo;
+import io.fleetkit.scheduler.PendingPod;
+
+/** A pending pod's queue entry: the pod, its profile and its bookkeeping. Confined to the scheduler's lock. */
+final class QueuedPod {
+  /** Where the entry is. */
+  enum Where { NONE, ACTIVE, BACKOFF, UNSCHEDULABLE, GATED, IN_FLIGHT, WAITING }
+
+  EnginePodInfo info;
+  final Framework framework;
+  long timestampNanos;
+  final long initialAttemptNanos;
+  int attempts;
+  long backoffExpiryNanos;
+  Where where = Where.NONE;
+  int heapIndex = -1;
+  long seq;
+  long cycle = -1;
+  String message = "";
+  /** The plugins that rejected the pod in its last attempt (their registered events re-queue it). */
+  java.util.Set<String> rejectors = java.util.Set.of();
+  QueuedPodInfo queued;
+
+  QueuedPod(EnginePodInfo info, Framework framework, long nowNanos) {
+    this.info = info;
+    this.framework = framework;
+    this.timestampNanos = nowNanos;
+    this.initialAttemptNanos = nowNanos;
+    this.queued = new QueuedPodInfo(info, nowNanos, nowNanos, 0);
+  }
+
+  /** Refreshes the record QueueSort plugins see after the pod, its timestamp or attempts changed. */
+  void refresh() {
+    queued = new QueuedPodInfo(info, timestampNanos, initialAttemptNanos, attempts);
+  }
+
+  String key() {
+    return info.key();
+  }
+
+  PendingPod toPending() {
+    PendingPod.Queue q = switch (where) {
+      case ACTIVE, IN_FLIGHT, NONE -> PendingPod.Queue.ACTIVE;
+      case BACKOFF -> PendingPod.Queue.BACKOFF;
+      case UNSCHEDULABLE -> PendingPod.Queue.UNSCHEDULABLE;
+      case GATED -> PendingPod.Queue.GATED;
+      case WAITING -> PendingPod.Queue.WAITING_ON_PERMIT;
+    };
+    return new PendingPod(key(), q, attempts, message);
+  }
+}

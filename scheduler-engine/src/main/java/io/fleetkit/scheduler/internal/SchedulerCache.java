@@ -1,0 +1,347 @@
+package io.fleetkit.scheduler.internal;
+
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.scheduler.PodInfo;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The scheduler's view of the cluster, as kube-scheduler's {@code internal/cache}: nodes with the pods bound or
+ * assumed on them, and the assumed pods' lifecycle (assume on Reserve, finish binding, confirm when the bound pod is
+ * observed, or forget on failure or expiry). Nodes are kept in a list ordered by generation, most recent first, so
+ * that {@link #updateSnapshot} visits only nodes changed since the last snapshot. Confined to the scheduler's lock.
+ */
+public final class SchedulerCache {
+  /** Where a pod is and whether it is only assumed. */
+  static final class PodState {
+    PodInfo info;
+    String nodeName;
+    boolean assumed;
+    boolean bindingFinished;
+    long deadlineNanos;
+
+    PodState(PodInfo info, String nodeName, boolean assumed) {
+      this.info = info;
+      this.nodeName = nodeName;
+      this.assumed = assumed;
+    }
+  }
+
+  private final Map<String, CacheNode> nodes = new LinkedHashMap<>();
+  private final Map<String, PodState> pods = new HashMap<>();
+  private final Set<String> assumedKeys = new LinkedHashSet<>();
+  private final long assumedTtlNanos;
+  private @Nullable CacheNode head;
+  private long generation;
+  private long nodeListVersion;
+  private int realNodes;
+
+  /** @param assumedTtlNanos how long a pod whose binding finished stays assumed; 0 for ever */
+  public SchedulerCache(long assumedTtlNanos) {
+    this.assumedTtlNanos = assumedTtlNanos;
+  }
+
+  // ------------------------------------------------------------------------------------------------- nodes
+
+  /** Adds or replaces a node. */
+  public void putNode(Node node) {
+    CacheNode n = nodes.get(node.name());
+    if (n == null) {
+      n = new CacheNode(node.name());
+      nodes.put(node.name(), n);
+    }
+    if (n.node == null) {
+      realNodes++;
+      nodeListVersion++;
+    }
+    n.node = node;
+    touch(n);
+  }
+
+  /** Removes a node; its pods keep a placeholder until they are removed. Returns whether it existed. */
+  public boolean removeNode(String name) {
+    CacheNode n = nodes.get(name);
+    if (n == null || n.node == null) {
+      return false;
+    }
+    n.node = null;
+    realNodes--;
+    nodeListVersion++;
+    if (n.pods.isEmpty()) {
+      unlink(n);
+      nodes.remove(name);
+    } else {
+      touch(n);
+    }
+    return true;
+  }
+
+  public boolean hasNode(String name) {
+    CacheNode n = nodes.get(name);
+    return n != null && n.node != null;
+  }
+
+  /** The number of nodes (placeholders excluded). */
+  public int nodeCount() {
+    return realNodes;
+  }
+
+  /** An immutable view of the node now, or {@code null}. */
+  public @Nullable NodeInfo nodeInfo(String name) {
+    CacheNode n = nodes.get(name);
+    return n == null || n.node == null ? null : n.view();
+  }
+
+  // -------------------------------------------------------------------------------------------------- pods
+
+  /** Whether the cache holds {@code key}, bound or assumed. */
+  public boolean hasPod(String key) {
+    return pods.containsKey(key);
+  }
+
+  public boolean isAssumed(String key) {
+    PodState s = pods.get(key);
+    return s != null && s.assumed;
+  }
+
+  public @Nullable String nodeOf(String key) {
+    PodState s = pods.get(key);
+    return s == null ? null : s.nodeName;
+  }
+
+  public @Nullable PodInfo podInfo(String key) {
+    PodState s = pods.get(key);
+    return s == null ? null : s.info;
+  }
+
+  /** The number of pods held, assumed ones included. */
+  public int podCount() {
+    return pods.size();
+  }
+
+  /**
+   * Adds a pod observed bound to {@code info.pod().spec().nodeName()}. If the scheduler had assumed it, this confirms
+   * it (moving it if it was bound elsewhere); if it is known already, it is replaced.
+   */
+  public void addOrUpdateBoundPod(PodInfo info) {
+    String key = info.key();
+    String nodeName = info.pod().spec().nodeName();
+    PodState s = pods.get(key);
+    if (s != null) {
+      removeFromNode(s);
+      assumedKeys.remove(key);
+      s.info = info;
+      s.nodeName = nodeName;
+      s.assumed = false;
+      s.bindingFinished = false;
+    } else {
+      s = new PodState(info, nodeName, false);
+      pods.put(key, s);
+    }
+    addToNode(s);
+  }
+
+  /** Removes a pod (bound or assumed). Returns the node it was on, or {@code null} if unknown. */
+  public @Nullable String removePod(String key) {
+    PodState s = pods.remove(key);
+    if (s == null) {
+      return null;
+    }
+    assumedKeys.remove(key);
+    removeFromNode(s);
+    return s.nodeName;
+  }
+
+  /**
+   * Assumes {@code info} on {@code nodeName}: it counts there from now on.
+   *
+   * @throws IllegalStateException if the pod is in the cache already
+   */
+  public void assume(PodInfo info, String nodeName) {
+    if (pods.containsKey(info.key())) {
+      throw new IllegalStateException("scheduler cache: pod " + info.key() + " is already in the cache on node "
+          + pods.get(info.key()).nodeName + "; it cannot be assumed on " + nodeName);
+    }
+    PodState s = new PodState(info, nodeName, true);
+    pods.put(info.key(), s);
+    assumedKeys.add(info.key());
+    addToNode(s);
+  }
+
+  /** The binding of an assumed pod finished; it expires {@code ttl} after {@code nowNanos} unless confirmed. */
+  public void finishBinding(String key, long nowNanos) {
+    PodState s = pods.get(key);
+    if (s != null && s.assumed) {
+      s.bindingFinished = true;
+      s.deadlineNanos = nowNanos + assumedTtlNanos;
+    }
+  }
+
+  /** Forgets an assumed pod (its binding failed or it was rejected). Bound pods are left alone. */
+  public boolean forget(String key) {
+    PodState s = pods.get(key);
+    if (s == null || !s.assumed) {
+      return false;
+    }
+    removePod(key);
+    return true;
+  }
+
+  /** Forgets assumed pods whose binding finished more than the TTL ago; returns their keys. */
+  public List<String> cleanupExpired(long nowNanos) {
+    if (assumedTtlNanos <= 0 || assumedKeys.isEmpty()) {
+      return List.of();
+    }
+    List<String> expired = new ArrayList<>(0);
+    for (Iterator<String> it = assumedKeys.iterator(); it.hasNext(); ) {
+      String key = it.next();
+      PodState s = pods.get(key);
+      if (s != null && s.bindingFinished && nowNanos - s.deadlineNanos > 0) {
+        expired.add(key);
+      }
+    }
+    for (String key : expired) {
+      removePod(key);
+    }
+    return expired;
+  }
+
+  private void addToNode(PodState s) {
+    CacheNode n = nodes.get(s.nodeName);
+    if (n == null) {
+      n = new CacheNode(s.nodeName);
+      nodes.put(s.nodeName, n);
+    }
+    n.addPod(s.info);
+    touch(n);
+  }
+
+  private void removeFromNode(PodState s) {
+    CacheNode n = nodes.get(s.nodeName);
+    if (n == null) {
+      return;
+    }
+    n.removePod(s.info.key());
+    if (n.node == null && n.pods.isEmpty()) {
+      unlink(n);
+      nodes.remove(n.name);
+    } else {
+      touch(n);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------- snapshot
+
+  /** Moves {@code n} to the head of the generation list with a new generation. */
+  private void touch(CacheNode n) {
+    n.generation = ++generation;
+    if (head == n) {
+      return;
+    }
+    unlink(n);
+    n.next = head;
+    if (head != null) {
+      head.prev = n;
+    }
+    head = n;
+  }
+
+  private void unlink(CacheNode n) {
+    if (n.prev != null) {
+      n.prev.next = n.next;
+    }
+    if (n.next != null) {
+      n.next.prev = n.prev;
+    }
+    if (head == n) {
+      head = n.next;
+    }
+    n.prev = null;
+    n.next = null;
+  }
+
+  /**
+   * Brings {@code snap} up to date: O(nodes changed since its last update), plus O(nodes) when nodes were added or
+   * removed or a node gained or lost its last pod with (anti-)affinity.
+   *
+   * @return how many node views were (re)placed into the snapshot
+   */
+  public int updateSnapshot(ClusterSnapshot snap) {
+    if (snap.nodeListVersion != nodeListVersion) {
+      rebuild(snap);
+      return snap.size;
+    }
+    boolean membershipChanged = false;
+    int refreshed = 0;
+    for (CacheNode n = head; n != null && n.generation > snap.generation; n = n.next) {
+      if (n.node == null || n.snapshotIndex < 0) {
+        continue;
+      }
+      NodeInfo old = snap.nodes[n.snapshotIndex];
+      NodeInfo now = n.view();
+      snap.nodes[n.snapshotIndex] = now;
+      refreshed++;
+      if (old.podsWithAffinity().isEmpty() != now.podsWithAffinity().isEmpty()
+          || old.podsWithRequiredAntiAffinity().isEmpty() != now.podsWithRequiredAntiAffinity().isEmpty()) {
+        membershipChanged = true;
+      }
+    }
+    snap.generation = generation;
+    if (membershipChanged) {
+      rebuildAffinityLists(snap);
+    }
+    return refreshed;
+  }
+
+  private void rebuild(ClusterSnapshot snap) {
+    if (snap.nodes.length < realNodes) {
+      snap.nodes = new NodeInfo[Math.max(realNodes, snap.nodes.length * 2)];
+    } else {
+      java.util.Arrays.fill(snap.nodes, realNodes, snap.nodes.length, null);
+    }
+    snap.indexByName.clear();
+    int i = 0;
+    for (CacheNode n : nodes.values()) {
+      if (n.node == null) {
+        n.snapshotIndex = -1;
+        continue;
+      }
+      n.snapshotIndex = i;
+      snap.nodes[i] = n.view();
+      snap.indexByName.put(n.name, i);
+      i++;
+    }
+    snap.size = i;
+    snap.generation = generation;
+    snap.nodeListVersion = nodeListVersion;
+    rebuildAffinityLists(snap);
+  }
+
+  private static void rebuildAffinityLists(ClusterSnapshot snap) {
+    if (snap.affinityIdx.length < snap.size) {
+      snap.affinityIdx = new int[snap.nodes.length];
+      snap.antiIdx = new int[snap.nodes.length];
+    }
+    int a = 0;
+    int b = 0;
+    for (int i = 0; i < snap.size; i++) {
+      NodeInfo n = snap.nodes[i];
+      if (!n.podsWithAffinity().isEmpty()) {
+        snap.affinityIdx[a++] = i;
+      }
+      if (!n.podsWithRequiredAntiAffinity().isEmpty()) {
+        snap.antiIdx[b++] = i;
+      }
+    }
+    snap.affinitySize = a;
+    snap.antiSize = b;
+  }
+}

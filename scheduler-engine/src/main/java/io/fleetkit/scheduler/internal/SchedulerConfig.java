@@ -1,0 +1,19 @@
+package io.fleetkit.scheduler.internal;
+
+import io.fleetkit.api.scheduler.Binder;
+import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.scheduler.Evictor;
+import io.fleetkit.scheduler.PluginRegistry;
+import io.fleetkit.scheduler.ScheduleResult;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
+
+/** Everything {@link io.fleetkit.scheduler.SchedulerBuilder} collected, defaults applied except clock/ticker. */
+public record SchedulerConfig(List<SchedulerProfile> profiles, PluginRegistry registry, @Nullable Clock clock,
+    @Nullable LongSupplier ticker, int parallelism, long seed, Binder binder, Evictor evictor,
+    Duration initialBackoff, Duration maxBackoff, Duration maxInUnschedulable, Duration assumedPodTtl,
+    @Nullable Consumer<ScheduleResult> listener) {}

@@ -1,0 +1,293 @@
+package io.fleetkit.scheduler.internal;
+
+import io.fleetkit.api.scheduler.ClusterEvent;
+import io.fleetkit.api.scheduler.QueueSortPlugin;
+import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.scheduler.PendingPod;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * kube-scheduler's {@code PriorityQueue}: activeQ (a heap ordered by the profile's QueueSort, ties by arrival),
+ * backoffQ (a heap by backoff expiry; backoff is {@code initial × 2^(attempts-1)} capped at {@code max}), and the
+ * unschedulable and gated pods (maps in arrival order). A pod is in exactly one of them, or in flight (popped for a
+ * cycle), or waiting on Permit: never lost. Time is passed in; nothing here reads a clock. Confined to the
+ * scheduler's lock.
+ */
+public final class SchedulingQueue {
+  private final long initialBackoffNanos;
+  private final long maxBackoffNanos;
+  private final long maxInUnschedulableNanos;
+  private final PodHeap active;
+  private final PodHeap backoff;
+  private final LinkedHashMap<String, QueuedPod> unschedulable = new LinkedHashMap<>();
+  private final LinkedHashMap<String, QueuedPod> gated = new LinkedHashMap<>();
+  private final Map<String, QueuedPod> all = new HashMap<>();
+  private long seq;
+  private long schedulingCycle;
+  private long moveRequestCycle = -1;
+
+  public SchedulingQueue(QueueSortPlugin sort, long initialBackoffNanos, long maxBackoffNanos,
+      long maxInUnschedulableNanos) {
+    this.initialBackoffNanos = initialBackoffNanos;
+    this.maxBackoffNanos = maxBackoffNanos;
+    this.maxInUnschedulableNanos = maxInUnschedulableNanos;
+    this.active = new PodHeap((a, b) -> {
+      int c = sort.compare(a.queued, b.queued);
+      return c != 0 ? c : Long.compare(a.seq, b.seq);
+    });
+    this.backoff = new PodHeap((a, b) -> {
+      int c = Long.compare(a.backoffExpiryNanos, b.backoffExpiryNanos);
+      return c != 0 ? c : Long.compare(a.seq, b.seq);
+    });
+  }
+
+  /** Adds a new pending pod: to activeQ, or gated if a PreEnqueue plugin says no. */
+  void add(QueuedPod p) {
+    if (all.putIfAbsent(p.key(), p) != null) {
+      throw new IllegalStateException("scheduling queue: pod " + p.key() + " is already queued");
+    }
+    toActiveOrGated(p);
+  }
+
+  @Nullable QueuedPod get(String key) {
+    return all.get(key);
+  }
+
+  boolean contains(String key) {
+    return all.containsKey(key);
+  }
+
+  /** Replaces a queued pod's object; a pod parked as unschedulable or gated gets another chance. */
+  void update(QueuedPod p, EnginePodInfo info, long nowNanos) {
+    p.info = info;
+    p.refresh();
+    switch (p.where) {
+      case ACTIVE -> active.fix(p);
+      case BACKOFF -> { }
+      case UNSCHEDULABLE -> {
+        unschedulable.remove(p.key());
+        p.where = QueuedPod.Where.NONE;
+        moveOut(p, nowNanos);
+      }
+      case GATED -> {
+        gated.remove(p.key());
+        p.where = QueuedPod.Where.NONE;
+        toActiveOrGated(p);
+      }
+      default -> { }
+    }
+  }
+
+  /** Removes a pod wherever it is (in flight and waiting included). */
+  @Nullable QueuedPod remove(String key) {
+    QueuedPod p = all.remove(key);
+    if (p == null) {
+      return null;
+    }
+    detach(p);
+    p.where = QueuedPod.Where.NONE;
+    return p;
+  }
+
+  private void detach(QueuedPod p) {
+    switch (p.where) {
+      case ACTIVE -> active.remove(p);
+      case BACKOFF -> backoff.remove(p);
+      case UNSCHEDULABLE -> unschedulable.remove(p.key());
+      case GATED -> gated.remove(p.key());
+      default -> { }
+    }
+  }
+
+  /** The next pod to schedule (moving pods whose backoff ended to activeQ first), or {@code null}. */
+  @Nullable QueuedPod pop(long nowNanos) {
+    flushBackoffCompleted(nowNanos);
+    QueuedPod p = active.poll();
+    if (p == null) {
+      return null;
+    }
+    p.where = QueuedPod.Where.IN_FLIGHT;
+    p.attempts++;
+    p.cycle = ++schedulingCycle;
+    return p;
+  }
+
+  /** Marks an in-flight pod as held by Permit. */
+  void markWaiting(QueuedPod p) {
+    p.where = QueuedPod.Where.WAITING;
+  }
+
+  /** The pod was bound (or deleted): it leaves the queue. */
+  void done(QueuedPod p) {
+    if (all.get(p.key()) == p) {
+      all.remove(p.key());
+    }
+    detach(p);
+    p.where = QueuedPod.Where.NONE;
+  }
+
+  /**
+   * Re-queues a pod whose cycle failed, as kube's {@code AddUnschedulableIfNotPresent}: an error, or a rejection
+   * during whose cycle a cluster event arrived, goes to backoffQ; any other rejection parks it as unschedulable.
+   */
+  void requeueAfterFailure(QueuedPod p, Status.Code code, String message, Set<String> rejectors,
+      long nowNanos) {
+    if (all.get(p.key()) != p) {
+      return; // deleted meanwhile
+    }
+    p.message = message;
+    p.rejectors = rejectors;
+    p.timestampNanos = nowNanos;
+    p.backoffExpiryNanos = nowNanos + backoffDuration(p.attempts);
+    p.refresh();
+    p.where = QueuedPod.Where.NONE;
+    if (code == Status.Code.ERROR || moveRequestCycle >= p.cycle) {
+      toBackoffOrActive(p, nowNanos);
+    } else {
+      p.where = QueuedPod.Where.UNSCHEDULABLE;
+      unschedulable.put(p.key(), p);
+    }
+  }
+
+  /** kube's backoff: {@code initial} doubled per earlier attempt, capped at {@code max}. */
+  long backoffDuration(int attempts) {
+    long d = initialBackoffNanos;
+    for (int i = 1; i < attempts; i++) {
+      if (d >= maxBackoffNanos / 2 + 1) {
+        return maxBackoffNanos;
+      }
+      d *= 2;
+    }
+    return Math.min(d, maxBackoffNanos);
+  }
+
+  /**
+   * A cluster event that may help parked pods: each unschedulable pod one of whose rejecting plugins registered
+   * {@code event} moves to backoffQ (if still backing off) or activeQ; gated pods are re-checked by PreEnqueue.
+   * Returns how many pods moved.
+   */
+  int moveAllToActiveOrBackoff(ClusterEvent event, long nowNanos) {
+    moveRequestCycle = schedulingCycle;
+    int moved = 0;
+    if (!unschedulable.isEmpty()) {
+      List<QueuedPod> ps = new ArrayList<>();
+      for (Iterator<QueuedPod> it = unschedulable.values().iterator(); it.hasNext(); ) {
+        QueuedPod p = it.next();
+        if (p.framework.movesOn(p.rejectors, event)) {
+          it.remove();
+          ps.add(p);
+        }
+      }
+      for (QueuedPod p : ps) {
+        p.where = QueuedPod.Where.NONE;
+        moveOut(p, nowNanos);
+        moved++;
+      }
+    }
+    if (!gated.isEmpty()) {
+      List<QueuedPod> ps = new ArrayList<>(gated.values());
+      gated.clear();
+      for (QueuedPod p : ps) {
+        p.where = QueuedPod.Where.NONE;
+        toActiveOrGated(p);
+        if (p.where != QueuedPod.Where.GATED) {
+          moved++;
+        }
+      }
+    }
+    return moved;
+  }
+
+  /** Moves pods whose backoff has expired from backoffQ to activeQ. */
+  void flushBackoffCompleted(long nowNanos) {
+    QueuedPod p;
+    while ((p = backoff.peek()) != null && p.backoffExpiryNanos - nowNanos <= 0) {
+      backoff.poll();
+      p.where = QueuedPod.Where.NONE;
+      toActiveOrGated(p);
+    }
+  }
+
+  /** Moves pods parked as unschedulable for longer than the maximum (5 minutes by default). */
+  void flushUnschedulableLeftover(long nowNanos) {
+    for (Iterator<QueuedPod> it = unschedulable.values().iterator(); it.hasNext(); ) {
+      QueuedPod p = it.next();
+      if (nowNanos - p.timestampNanos < maxInUnschedulableNanos) {
+        break; // arrival order = timestamp order
+      }
+      it.remove();
+      p.where = QueuedPod.Where.NONE;
+      moveOut(p, nowNanos);
+    }
+  }
+
+  private void moveOut(QueuedPod p, long nowNanos) {
+    toBackoffOrActive(p, nowNanos);
+  }
+
+  private void toBackoffOrActive(QueuedPod p, long nowNanos) {
+    if (p.attempts > 0 && p.backoffExpiryNanos - nowNanos > 0) {
+      p.seq = ++seq;
+      p.where = QueuedPod.Where.BACKOFF;
+      backoff.add(p);
+    } else {
+      toActiveOrGated(p);
+    }
+  }
+
+  private void toActiveOrGated(QueuedPod p) {
+    Status s = p.framework.runPreEnqueue(p.info.pod());
+    p.seq = ++seq;
+    if (s.isSuccess()) {
+      p.where = QueuedPod.Where.ACTIVE;
+      active.add(p);
+    } else {
+      p.message = s.message();
+      p.where = QueuedPod.Where.GATED;
+      gated.put(p.key(), p);
+    }
+  }
+
+  /** The number of pods in activeQ. */
+  public int activeSize() {
+    return active.size();
+  }
+
+  public int backoffSize() {
+    return backoff.size();
+  }
+
+  public int unschedulableSize() {
+    return unschedulable.size();
+  }
+
+  public int gatedSize() {
+    return gated.size();
+  }
+
+  /** Every pod the queue holds, in flight and waiting included. */
+  public int size() {
+    return all.size();
+  }
+
+  List<PendingPod> pending() {
+    List<PendingPod> out = new ArrayList<>(all.size());
+    for (QueuedPod p : all.values()) {
+      if (p.where != QueuedPod.Where.IN_FLIGHT) {
+        out.add(p.toPending());
+      }
+    }
+    return out;
+  }
+
+  Iterable<QueuedPod> entries() {
+    return all.values();
+  }
+}

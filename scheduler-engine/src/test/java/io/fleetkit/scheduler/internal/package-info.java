@@ -1,0 +1,5 @@
+/** Tests of the engine internals. */
+@NullMarked
+package io.fleetkit.scheduler.internal;
+
+import org.jspecify.annotations.NullMarked;
