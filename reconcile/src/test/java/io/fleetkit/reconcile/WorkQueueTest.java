@@ -19,8 +19,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Ported from kubernetes/kubernetes staging/src/k8s.io/client-go/util/workqueue/queue_test.go (9 tests: TestBasic,
- * TestAddWhileProcessing, TestLen, TestReinsert, TestQueueDrainageUsingShutDownWithDrain,
+ * Ported from kubernetes/kubernetes staging/src/k8s.io/client-go/util/workqueue/queue_test.go (11 tests: TestBasic,
+ * TestAddWhileProcessing, TestLen, TestReinsert, TestCollapse, TestCollapseWhileProcessing (both without the
+ * pluggable-queue {@code Touch} tracing, which this queue does not have), TestQueueDrainageUsingShutDownWithDrain,
  * TestNoQueueDrainageUsingShutDown, TestForceQueueShutdownUsingShutDown,
  * TestQueueDrainageUsingShutDownWithDrainWithDirtyItem, TestGarbageCollection), plus own cases for the
  * never-concurrent guarantee and {@code poll}.
@@ -162,6 +163,49 @@ final class WorkQueueTest {
     i = q.get().orElseThrow();
     assertThat(i).isEqualTo("foo");
     q.done(i);
+    assertThat(q.len()).isZero();
+  }
+
+  // queue_test.go TestCollapse
+  @Test
+  void add_twiceBeforeGet_handedOutOnce() throws Exception {
+    WorkQueue<String> q = WorkQueue.create();
+    q.add("bar");
+    q.add("bar");
+    String i = q.get().orElseThrow();
+    assertThat(i).isEqualTo("bar");
+    q.done(i);
+    assertThat(q.len()).isZero();
+    assertThat(q.poll()).isEmpty();
+  }
+
+  // queue_test.go TestCollapseWhileProcessing
+  @Test
+  @Timeout(10)
+  void add_twiceWhileProcessing_otherWorkerBlocksUntilDoneThenGetsItOnce() throws Exception {
+    WorkQueue<String> q = WorkQueue.create();
+    q.add("foo");
+    String i = q.get().orElseThrow();
+    assertThat(i).isEqualTo("foo");
+    q.add("foo");
+    q.add("foo");
+    CountDownLatch workerDone = new CountDownLatch(1);
+    List<String> got = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Thread worker = new Thread(() -> {
+      try {
+        String j = q.get().orElseThrow();
+        got.add(j);
+        q.done(j);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      workerDone.countDown();
+    });
+    worker.start();
+    assertThat(workerDone.await(100, TimeUnit.MILLISECONDS)).as("worker blocked until we are done").isFalse();
+    q.done("foo");
+    assertThat(workerDone.await(5, TimeUnit.SECONDS)).isTrue();
+    assertThat(got).containsExactly("foo");
     assertThat(q.len()).isZero();
   }
 
