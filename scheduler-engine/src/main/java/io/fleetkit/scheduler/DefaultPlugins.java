@@ -3,7 +3,13 @@ package io.fleetkit.scheduler;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.scheduler.PluginFactory;
 import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.scheduler.plugins.nodeaffinity.NodeAffinityPlugin;
+import io.fleetkit.scheduler.plugins.nodename.NodeNamePlugin;
+import io.fleetkit.scheduler.plugins.noderesources.NodeResourcesBalancedAllocationPlugin;
+import io.fleetkit.scheduler.plugins.noderesources.NodeResourcesFitPlugin;
+import io.fleetkit.scheduler.plugins.nodeunschedulable.NodeUnschedulablePlugin;
 import io.fleetkit.scheduler.plugins.prioritysort.PrioritySortPlugin;
+import io.fleetkit.scheduler.plugins.tainttoleration.TaintTolerationPlugin;
 import java.util.List;
 
 /**
@@ -21,12 +27,12 @@ public final class DefaultPlugins {
   private static final List<Entry> KUBE_DEFAULT_PROFILE = List.of(
       new Entry("SchedulingGates", 0),
       new Entry(PrioritySortPlugin.NAME, 0),
-      new Entry("NodeUnschedulable", 0),
-      new Entry("NodeName", 0),
-      new Entry("TaintToleration", 3),
-      new Entry("NodeAffinity", 2),
+      new Entry(NodeUnschedulablePlugin.NAME, 0),
+      new Entry(NodeNamePlugin.NAME, 0),
+      new Entry(TaintTolerationPlugin.NAME, 3),
+      new Entry(NodeAffinityPlugin.NAME, 2),
       new Entry("NodePorts", 0),
-      new Entry("NodeResourcesFit", 1),
+      new Entry(NodeResourcesFitPlugin.NAME, 1),
       new Entry("VolumeRestrictions", 0),
       new Entry("NodeVolumeLimits", 0),
       new Entry("VolumeBinding", 0),
@@ -34,7 +40,7 @@ public final class DefaultPlugins {
       new Entry("PodTopologySpread", 2),
       new Entry("InterPodAffinity", 2),
       new Entry("DefaultPreemption", 0),
-      new Entry("NodeResourcesBalancedAllocation", 1),
+      new Entry(NodeResourcesBalancedAllocationPlugin.NAME, 1),
       new Entry("ImageLocality", 1),
       new Entry("DefaultBinder", 0));
 
@@ -43,6 +49,12 @@ public final class DefaultPlugins {
   /** Registers every default plugin this build has. */
   static void registerAll(PluginRegistry.Builder registry) {
     register(registry, PrioritySortPlugin.NAME, PrioritySortPlugin::new);
+    register(registry, NodeUnschedulablePlugin.NAME, NodeUnschedulablePlugin.FACTORY);
+    register(registry, NodeNamePlugin.NAME, NodeNamePlugin.FACTORY);
+    register(registry, TaintTolerationPlugin.NAME, TaintTolerationPlugin.FACTORY);
+    register(registry, NodeAffinityPlugin.NAME, NodeAffinityPlugin.FACTORY);
+    register(registry, NodeResourcesFitPlugin.NAME, NodeResourcesFitPlugin.FACTORY);
+    register(registry, NodeResourcesBalancedAllocationPlugin.NAME, NodeResourcesBalancedAllocationPlugin.FACTORY);
   }
 
   private static void register(PluginRegistry.Builder registry, String name, PluginFactory factory) {

@@ -22,6 +22,8 @@ import org.slf4j.LoggerFactory;
 public final class StoreBinder implements Binder, Evictor {
   private static final Logger LOG = LoggerFactory.getLogger(StoreBinder.class);
   private static final int ATTEMPTS = 5;
+  /** The DisruptionTarget reason kube's preemption sets on victims. */
+  public static final String REASON_PREEMPTION = "PreemptionByScheduler";
 
   private final ObjectStore store;
   private final Clock clock;
@@ -67,9 +69,22 @@ public final class StoreBinder implements Binder, Evictor {
         + ATTEMPTS + " write conflicts");
   }
 
+  /**
+   * Marks the victim {@code DisruptionTarget=True} (reason {@value #REASON_PREEMPTION}), as kube's preemption does,
+   * then deletes it.
+   */
   @Override
   public void evict(Pod victim) {
     try {
+      store.get(Pod.class, victim.metadata().namespace(), victim.metadata().name()).ifPresent(current -> {
+        PodCondition target = PodCondition.of(PodCondition.DISRUPTION_TARGET, ConditionStatus.True,
+            REASON_PREEMPTION, "Preempted by the scheduler", clock.instant());
+        try {
+          store.updateStatus(current.withStatus(current.status().withCondition(target)));
+        } catch (ConflictException e) {
+          LOG.debug("marking preemption victim {}: conflict; deleting anyway", victim.metadata().key());
+        }
+      });
       store.delete(Pod.class, victim.metadata().namespace(), victim.metadata().name());
     } catch (NotFoundException e) {
       LOG.debug("preemption victim {} was already gone", victim.metadata().key());

@@ -271,8 +271,12 @@ final class SchedulerTest {
     try (Scheduler s = b.build()) {
       s.addNode(node("n1", 1000, 8192, 110));
       s.addPod(pod("p", 600, 10));
+      clock.advance(Duration.ofSeconds(3)); // the wait starts at the cycle, not when the pod was queued
       assertThat(s.scheduleOne().code()).isEqualTo(Status.Code.WAIT);
-      clock.advance(Duration.ofSeconds(10));
+      clock.advance(Duration.ofSeconds(9));
+      s.runUntilIdle();
+      assertThat(s.waitingPods().keys()).containsExactly("default/p");
+      clock.advance(Duration.ofSeconds(1));
       s.runUntilIdle();
       assertThat(seen).last().satisfies(r -> {
         assertThat(r.code()).isEqualTo(Status.Code.UNSCHEDULABLE);
@@ -380,6 +384,32 @@ final class SchedulerTest {
   }
 
   @Test
+  void postFilter_unschedulableWithEmptyNomination_clearsEarlierNomination() {
+    PostFilterPlugin giveUp = new PostFilterPlugin() {
+      @Override
+      public String name() {
+        return "GiveUp";
+      }
+
+      @Override
+      public PostFilterResult postFilter(CycleState state, PodInfo pod, Snapshot snapshot, NodeToStatus statuses) {
+        return new PostFilterResult(Status.unschedulable("preemption: nothing helps"), "", List.of());
+      }
+    };
+    PluginRegistry reg = registry().with("GiveUp", h -> giveUp);
+    try (Scheduler s = scheduler(reg, profile("default-scheduler").plugin("GiveUp").build())) {
+      s.addNode(node("n1", 1000, 8192, 110));
+      Pod big = pod("big", 2000, 10, 100);
+      s.addPod(big.withStatus(big.status().withNominatedNodeName("n1")));
+      ScheduleResult r = s.scheduleOne();
+      assertThat(r.message()).isEqualTo("0/1 nodes are available: 1 Insufficient cpu. preemption: nothing helps");
+      s.addPod(pod("small", 800, 10, 1));
+      // with big's nomination still counted, small (lower priority) would not fit n1
+      assertThat(s.scheduleOne().nodeName()).isEqualTo("n1");
+    }
+  }
+
+  @Test
   void nominatedPod_reservesItsNodeForLowerPriorityPods() {
     try (Scheduler s = scheduler()) {
       s.addNode(node("n1", 1000, 8192, 110));
@@ -387,8 +417,7 @@ final class SchedulerTest {
       nominated = nominated.withStatus(nominated.status().withNominatedNodeName("n1"));
       s.addPod(nominated);
       s.addPod(pod("low", 800, 10, 1));
-      // the nominated pod is scheduled first (priority); remove it from activeQ by letting it bind, then check
-      // a lower pod is blocked while a nomination exists: simulate by giving the nominated pod an unmet gate
+      // the nominated pod goes first (priority) and takes the node; the lower one no longer fits
       ScheduleResult first = s.scheduleOne();
       assertThat(first.podKey()).isEqualTo("default/nom");
       assertThat(first.nodeName()).isEqualTo("n1");
@@ -454,6 +483,40 @@ final class SchedulerTest {
       clock.advance(Duration.ofSeconds(31));
       s.scheduleOne();
       assertThat(s.nodeOf("default/p")).isEmpty();
+    }
+  }
+
+  // Ported from kubernetes/kubernetes pkg/scheduler/schedule_one_test.go, TestFairEvaluationForNodes: 500 nodes,
+  // percentageOfNodesToScore 30 (so 500 % nodesToFind != 0); over more than two rounds of the node list each cycle
+  // finds exactly nodesToFind nodes and the start index advances by nodesToFind (mod 500). Our start is seeded, so
+  // the test checks the advance rather than absolute indexes.
+  @Test
+  void sampling_fairEvaluationForNodes() {
+    List<List<String>> seenPerCycle = new ArrayList<>();
+    PluginRegistry reg = registry().with("Spy", h -> LambdaPlugins.filter("Spy", (p, n) -> {
+      seenPerCycle.get(seenPerCycle.size() - 1).add(n.name());
+      return Status.success();
+    }));
+    SchedulerProfile p = SchedulerProfile.builder("default-scheduler").plugin(PrioritySortPlugin.NAME).plugin("Spy")
+        .percentageOfNodesToScore(30).build();
+    try (Scheduler s = Scheduler.builder().registry(reg).profile(p).clock(clock).parallelism(1).seed(5).build()) {
+      int numAllNodes = 500;
+      for (int i = 0; i < numAllNodes; i++) {
+        s.addNode(node(String.valueOf(i), 100_000, 100_000, 1000));
+      }
+      int nodesToFind = 150;
+      int cycles = 2 * (numAllNodes / nodesToFind + 1);
+      for (int i = 0; i < cycles; i++) {
+        s.addPod(pod("p" + i, 0, 0));
+        seenPerCycle.add(new ArrayList<>());
+        assertThat(s.scheduleOne().isBound()).isTrue();
+      }
+      int firstStart = Integer.parseInt(seenPerCycle.get(0).get(0));
+      for (int i = 0; i < cycles; i++) {
+        List<String> seen = seenPerCycle.get(i);
+        assertThat(seen).hasSize(nodesToFind);
+        assertThat(Integer.parseInt(seen.get(0))).isEqualTo((firstStart + i * nodesToFind) % numAllNodes);
+      }
     }
   }
 

@@ -29,7 +29,7 @@ public record NodePool(ObjectMeta metadata, NodePoolSpec spec, NodePoolStatus st
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(spec, "spec");
     Objects.requireNonNull(status, "status");
-    Violations v = new Violations(KIND, metadata.namespace(), metadata.name());
+    Violations v = Violations.forObject(KIND, metadata);
     v.objectMeta(metadata, false);
     v.nonNegative("spec.minSize", spec.minSize());
     if (spec.maxSize() < spec.minSize()) {

@@ -28,7 +28,7 @@ public record Job(ObjectMeta metadata, JobSpec spec, JobStatus status) implement
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(spec, "spec");
     Objects.requireNonNull(status, "status");
-    Violations v = new Violations(KIND, metadata.namespace(), metadata.name());
+    Violations v = Violations.forObject(KIND, metadata);
     v.objectMeta(metadata, true);
     v.nonNegative("spec.parallelism", spec.parallelism());
     v.nonNegative("spec.completions", spec.completions());

@@ -29,7 +29,7 @@ public record Node(ObjectMeta metadata, NodeSpec spec, NodeStatus status) implem
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(spec, "spec");
     Objects.requireNonNull(status, "status");
-    Violations v = new Violations(KIND, metadata.namespace(), metadata.name());
+    Violations v = Violations.forObject(KIND, metadata);
     v.objectMeta(metadata, false);
     PodSpecChecks.resourceList(status.capacity(), "status.capacity", v);
     if (status.allocatable() != status.capacity()) {

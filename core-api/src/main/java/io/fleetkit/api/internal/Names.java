@@ -3,7 +3,7 @@ package io.fleetkit.api.internal;
 import java.util.Map;
 
 /**
- * Fast, allocation-free pre-checks of DNS-1123 names, label keys and label values, written without regular
+ * Fast, allocation-free pre-checks of DNS-1123 and DNS-1035 names, label keys and label values, written without regular
  * expressions because they run for every object constructed. They accept exactly the ASCII strings that
  * {@link io.fleetkit.api.labels.Validation} accepts; when one says "invalid", the caller asks
  * {@code Validation} for Kubernetes' exact messages.
@@ -14,6 +14,11 @@ public final class Names {
   /** A DNS-1123 label: 1..63 of {@code [a-z0-9-]}, alphanumeric at both ends. */
   public static boolean isDnsLabel(String s) {
     return s.length() <= 63 && isLabel(s, 0, s.length());
+  }
+
+  /** A DNS-1035 label: a DNS-1123 label that starts with a letter. */
+  public static boolean isDns1035Label(String s) {
+    return isDnsLabel(s) && s.charAt(0) >= 'a' && s.charAt(0) <= 'z';
   }
 
   /**

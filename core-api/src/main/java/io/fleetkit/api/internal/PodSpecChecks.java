@@ -110,12 +110,10 @@ public final class PodSpecChecks {
       for (int j = 0; j < c.ports().size(); j++) {
         ContainerPort port = c.ports().get(j);
         if (port.containerPort() < 1 || port.containerPort() > 65535) {
-          v.add(at(base, field, i) + ".ports[" + j + "].containerPort", "must be between 1 and 65535, inclusive",
-              port.containerPort());
+          v.portNumber(at(base, field, i) + ".ports[" + j + "].containerPort", port.containerPort());
         }
         if (port.hostPort() < 0 || port.hostPort() > 65535) {
-          v.add(at(base, field, i) + ".ports[" + j + "].hostPort", "must be between 1 and 65535, inclusive",
-              port.hostPort());
+          v.portNumber(at(base, field, i) + ".ports[" + j + "].hostPort", port.hostPort());
         }
       }
     }

@@ -39,18 +39,4 @@ public final class WorkloadChecks {
     v.labels("spec.template.metadata.labels", template.metadata().labels());
     PodSpecChecks.check(template.spec(), "spec.template.spec", v);
   }
-
-  /** Kubernetes' {@code ValidatePositiveIntOrPercent}: a non-negative count or percentage. */
-  public static void nonNegative(String field, io.fleetkit.api.meta.IntOrPercent value, Violations v) {
-    if (value.value() < 0) {
-      v.add(field, Violations.NON_NEGATIVE, value);
-    }
-  }
-
-  /** Kubernetes' {@code IsNotMoreThan100Percent}. */
-  public static void notMoreThan100Percent(String field, io.fleetkit.api.meta.IntOrPercent value, Violations v) {
-    if (value.percent() && value.value() > 100) {
-      v.add(field, "must not be greater than 100%", value);
-    }
-  }
 }

@@ -226,7 +226,7 @@ final class PodTest {
   void validate_missingNameAndContainers_required() {
     ValidationException e = catchThrowableOfType(ValidationException.class, () -> Pod.builder().build());
     assertThat(e.violations()).extracting(Violation::field, Violation::rule).containsExactly(
-        org.assertj.core.groups.Tuple.tuple("metadata.name", "Required value"),
+        org.assertj.core.groups.Tuple.tuple("metadata.name", "Required value: name or generateName is required"),
         org.assertj.core.groups.Tuple.tuple("spec.containers", "Required value"));
     assertThat(e.violations().get(0).object()).isEqualTo("Pod default/<unnamed>");
   }

@@ -57,6 +57,7 @@ final class NamesTest {
       @CharRange(from = 'A', to = 'B') @CharRange(from = '0', to = '1') @Chars({'-', '.', '_', '/', ' '}) String s) {
     assertThat(Names.isDnsLabel(s)).isEqualTo(Validation.isDNS1123Label(s).isEmpty());
     assertThat(Names.isDnsSubdomain(s)).isEqualTo(Validation.isDNS1123Subdomain(s).isEmpty());
+    assertThat(Names.isDns1035Label(s)).isEqualTo(Validation.isDNS1035Label(s).isEmpty());
     assertThat(Names.isQualifiedName(s)).isEqualTo(Validation.isQualifiedName(s).isEmpty());
     assertThat(Names.isLabelValue(s)).isEqualTo(Validation.isValidLabelValue(s).isEmpty());
     assertThat(Names.areLabels(Map.of(s, s))).isEqualTo(Validation.validateLabels(Map.of(s, s), "f").isEmpty());

@@ -36,14 +36,12 @@ public final class ArrayCycleState implements CycleState {
   }
 
   @Override
+  @SuppressWarnings("unchecked")
   public <T> @Nullable T read(StateKey<T> key) {
     int i = key.index();
     @Nullable Object[] v = values;
-    if (i >= v.length) {
-      return null;
-    }
-    Object o = v[i];
-    return o == null ? null : key.type().cast(o);
+    // write() checked the type; Filter and Score read this per node, so no second check here
+    return i < v.length ? (T) v[i] : null;
   }
 
   @Override

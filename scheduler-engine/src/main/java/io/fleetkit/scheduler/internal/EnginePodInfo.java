@@ -24,10 +24,8 @@ final class EnginePodInfo implements PodInfo {
   }
 
   static EnginePodInfo of(Pod pod) {
-    ResourceList r = pod.effectiveRequests();
-    return new EnginePodInfo(pod, pod.metadata().key(), r,
-        r.has("cpu") ? r.milliCpu() : PodInfos.DEFAULT_MILLI_CPU_REQUEST,
-        r.has("memory") ? r.memoryBytes() : PodInfos.DEFAULT_MEMORY_REQUEST);
+    long[] nonZero = PodInfos.nonZeroRequests(pod);
+    return new EnginePodInfo(pod, pod.metadata().key(), pod.effectiveRequests(), nonZero[0], nonZero[1]);
   }
 
   /** The same pod with another object whose resources and priority are unchanged (binding, status). */

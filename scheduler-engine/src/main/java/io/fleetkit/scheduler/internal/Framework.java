@@ -2,7 +2,9 @@ package io.fleetkit.scheduler.internal;
 
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.scheduler.BindPlugin;
+import io.fleetkit.api.scheduler.ClusterEvent;
 import io.fleetkit.api.scheduler.CycleState;
+import io.fleetkit.api.scheduler.EnqueueExtensions;
 import io.fleetkit.api.scheduler.FilterPlugin;
 import io.fleetkit.api.scheduler.FrameworkHandle;
 import io.fleetkit.api.scheduler.NodeInfo;
@@ -26,8 +28,11 @@ import io.fleetkit.api.scheduler.WaitingPods;
 import io.fleetkit.scheduler.PluginRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -72,6 +77,8 @@ public final class Framework implements FrameworkHandle {
   final String[] bindNames;
   final PostBindPlugin[] postBind;
   final String[] postBindNames;
+  /** Events each plugin registered; plugins absent from the map register every event. */
+  private final Map<String, Set<ClusterEvent>> registeredEvents = new HashMap<>();
 
   Framework(SchedulerProfile profile, PluginRegistry registry, Clock clock, ClusterSnapshot snapshot,
       WaitingPods waitingPods, ClusterObjects objects) {
@@ -156,6 +163,10 @@ public final class Framework implements FrameworkHandle {
       if (p instanceof PostBindPlugin x) {
         pob.add(x, n);
       }
+      if (p instanceof EnqueueExtensions x) {
+        Set<ClusterEvent> events = x.eventsToRegister();
+        registeredEvents.put(n, events.isEmpty() ? EnumSet.noneOf(ClusterEvent.class) : EnumSet.copyOf(events));
+      }
     }
     if (sorts.size() != 1) {
       throw new IllegalArgumentException("profile " + schedulerName + ": exactly one QueueSort plugin is required, "
@@ -218,6 +229,23 @@ public final class Framework implements FrameworkHandle {
     String[] names() {
       return names.toArray(new String[0]);
     }
+  }
+
+  /**
+   * Whether {@code event} may help a pod rejected by {@code rejectors}: true when no rejector is known, or when one of
+   * them registered the event (or registers every event by not implementing {@link EnqueueExtensions}).
+   */
+  boolean movesOn(Set<String> rejectors, ClusterEvent event) {
+    if (rejectors.isEmpty()) {
+      return true;
+    }
+    for (String r : rejectors) {
+      Set<ClusterEvent> events = registeredEvents.get(r);
+      if (events == null || events.contains(event)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Builds a status for an exception thrown by {@code plugin} at {@code point}. */

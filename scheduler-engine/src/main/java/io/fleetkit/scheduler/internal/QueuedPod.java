@@ -19,6 +19,8 @@ final class QueuedPod {
   long seq;
   long cycle = -1;
   String message = "";
+  /** The plugins that rejected the pod in its last attempt (their registered events re-queue it). */
+  java.util.Set<String> rejectors = java.util.Set.of();
   QueuedPodInfo queued;
 
   QueuedPod(EnginePodInfo info, Framework framework, long nowNanos) {

@@ -1,6 +1,7 @@
 package io.fleetkit.scheduler.internal;
 
 import io.fleetkit.api.core.Node;
+import io.fleetkit.api.scheduler.ClusterEvent;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.scheduler.NodeInfo;
 import io.fleetkit.api.scheduler.NodeInfos;
@@ -128,13 +129,14 @@ public final class SchedulerImpl implements Scheduler {
       throw new IllegalArgumentException("scheduler: node " + node.name() + " already exists; use updateNode");
     }
     cache.putNode(node);
-    queue.moveAllToActiveOrBackoff(nanos.getAsLong());
+    queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD, nanos.getAsLong());
   }
 
   @Override
   public synchronized void updateNode(Node node) {
+    ClusterEvent event = cache.hasNode(node.name()) ? ClusterEvent.NODE_UPDATE : ClusterEvent.NODE_ADD;
     cache.putNode(node);
-    queue.moveAllToActiveOrBackoff(nanos.getAsLong());
+    queue.moveAllToActiveOrBackoff(event, nanos.getAsLong());
   }
 
   @Override
@@ -161,15 +163,21 @@ public final class SchedulerImpl implements Scheduler {
         deletePod(key, now);
         return;
       }
-      QueuedPod qp = queue.remove(key);
-      if (qp != null && qp.where == QueuedPod.Where.NONE) {
-        waiting.drop(key);
+      if (queue.remove(key) != null) {
+        waiting.drop(key); // bound by someone else while Permit held it
       }
       nominator.remove(key);
-      boolean known = cache.hasPod(key) && pod.spec().nodeName().equals(cache.nodeOf(key));
+      PodInfo before = cache.podInfo(key);
       cache.addOrUpdateBoundPod(EnginePodInfo.of(pod));
-      if (!known) {
-        queue.moveAllToActiveOrBackoff(now);
+      ClusterEvent event = null;
+      if (before == null) {
+        event = ClusterEvent.ASSIGNED_POD_ADD;
+      } else if (!before.pod().spec().nodeName().equals(pod.spec().nodeName())
+          || !before.pod().metadata().labels().equals(pod.metadata().labels())) {
+        event = ClusterEvent.ASSIGNED_POD_UPDATE;
+      } // else: our own binding confirmed, nothing changed for other pods
+      if (event != null) {
+        queue.moveAllToActiveOrBackoff(event, now);
       }
       return;
     }
@@ -212,7 +220,7 @@ public final class SchedulerImpl implements Scheduler {
     }
     nominator.remove(key);
     if (cache.removePod(key) != null) {
-      queue.moveAllToActiveOrBackoff(now);
+      queue.moveAllToActiveOrBackoff(ClusterEvent.ASSIGNED_POD_DELETE, now);
     }
   }
 
@@ -230,9 +238,14 @@ public final class SchedulerImpl implements Scheduler {
   }
 
   private void onObjectEvent(Object object) {
-    String kind = object.getClass().getSimpleName();
-    if (!kind.equals("PriorityClass") && !kind.equals("PodDisruptionBudget")) {
-      queue.moveAllToActiveOrBackoff(nanos.getAsLong());
+    ClusterEvent event = switch (object.getClass().getSimpleName()) {
+      case "PriorityClass", "PodDisruptionBudget" -> null;
+      case "PersistentVolume", "PersistentVolumeClaim", "StorageClass", "CSINode", "CSIDriver",
+          "CSIStorageCapacity", "VolumeAttachment" -> ClusterEvent.STORAGE;
+      default -> ClusterEvent.OTHER;
+    };
+    if (event != null) {
+      queue.moveAllToActiveOrBackoff(event, nanos.getAsLong());
     }
   }
 
@@ -394,6 +407,7 @@ public final class SchedulerImpl implements Scheduler {
     Set<String> allowed = null;
     List<String> narrowedBy = null;
     Status preFilterReject = null;
+    int preFilterRejectIndex = -1;
     for (int i = 0; i < fw.preFilter.length; i++) {
       PreFilterResult r;
       try {
@@ -415,6 +429,7 @@ public final class SchedulerImpl implements Scheduler {
       }
       if (s.isRejected()) {
         preFilterReject = s.withPlugin(fw.preFilterNames[i]);
+        preFilterRejectIndex = i;
         break;
       }
       if (!s.isSuccess()) {
@@ -441,8 +456,10 @@ public final class SchedulerImpl implements Scheduler {
       }
     }
     if (preFilterReject != null) {
+      Set<String> rejectors = narrowedBy != null && allowed != null && allowed.isEmpty()
+          ? Set.copyOf(narrowedBy) : Set.of(fw.preFilterNames[preFilterRejectIndex]);
       return postFilterAndFail(qp, fw, state, Map.of(), preFilterReject.code(), numAll, preFilterReject.message(),
-          Map.of(), preFilterReject.code() == Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, now);
+          Map.of(), preFilterReject.code() == Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, rejectors, now);
     }
 
     // Filter over a rotating sample
@@ -494,9 +511,16 @@ public final class SchedulerImpl implements Scheduler {
     if (found == 0) {
       Map<String, Integer> reasons = new HashMap<>();
       Map<String, Status> nodeStatuses = fw.postFilter.length == 0 ? null : new HashMap<>(cutoff * 2);
+      Set<String> rejectors = new HashSet<>(4);
+      if (narrowedBy != null) {
+        rejectors.addAll(narrowedBy);
+      }
       boolean allUnresolvable = true;
       for (int pos = 0; pos < cutoff; pos++) {
         Status s = attributed(fw, pos);
+        if (s.plugin() != null) {
+          rejectors.add(s.plugin());
+        }
         for (String reason : s.reasons()) {
           reasons.merge(reason, 1, Integer::sum);
         }
@@ -513,7 +537,8 @@ public final class SchedulerImpl implements Scheduler {
             Integer::sum);
       }
       return postFilterAndFail(qp, fw, state, nodeStatuses == null ? Map.of() : nodeStatuses,
-          Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, numAll, null, reasons, allUnresolvable, now);
+          Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, numAll, null, reasons, allUnresolvable, Set.copyOf(rejectors),
+          now);
     }
 
     // Score
@@ -772,13 +797,18 @@ public final class SchedulerImpl implements Scheduler {
 
   private ScheduleResult fail(QueuedPod qp, Status.Code code, String message, @Nullable String nominated,
       List<String> victims, long now) {
-    queue.requeueAfterFailure(qp, code, message, now);
+    return fail(qp, code, message, nominated, victims, Set.of(), now);
+  }
+
+  private ScheduleResult fail(QueuedPod qp, Status.Code code, String message, @Nullable String nominated,
+      List<String> victims, Set<String> rejectors, long now) {
+    queue.requeueAfterFailure(qp, code, message, rejectors, now);
     return emit(new ScheduleResult(qp.key(), null, code, message, nominated, victims));
   }
 
   private ScheduleResult postFilterAndFail(QueuedPod qp, Framework fw, ArrayCycleState state,
       Map<String, Status> nodeStatuses, Status.Code absentCode, int numAll, @Nullable String preFilterMsg,
-      Map<String, Integer> reasons, boolean allUnresolvable, long now) {
+      Map<String, Integer> reasons, boolean allUnresolvable, Set<String> rejectors, long now) {
     String postMsg = null;
     String nominated = null;
     List<String> victims = List.of();
@@ -802,6 +832,9 @@ public final class SchedulerImpl implements Scheduler {
           break;
         }
         postReasons.addAll(s.reasons());
+        if ("".equals(r.nominatedNodeName())) {
+          clearNomination(qp); // no node can be made to fit: drop any earlier nomination
+        }
         if (s.code() != Status.Code.UNSCHEDULABLE) {
           break;
         }
@@ -812,7 +845,16 @@ public final class SchedulerImpl implements Scheduler {
     String message = Diagnosis.fitError(numAll, preFilterMsg, reasons, postMsg);
     Status.Code code = allUnresolvable && nominated == null
         ? Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE : Status.Code.UNSCHEDULABLE;
-    return fail(qp, code, message, nominated, victims, now);
+    return fail(qp, code, message, nominated, victims, rejectors, now);
+  }
+
+  private void clearNomination(QueuedPod qp) {
+    Pod p = qp.info.pod();
+    nominator.remove(qp.key());
+    if (!p.status().nominatedNodeName().isEmpty()) {
+      qp.info = qp.info.withPod(p.withStatus(p.status().withNominatedNodeName("")));
+      qp.refresh();
+    }
   }
 
   /** Evicts the victims and records the nomination, as kube's {@code prepareCandidate}. */
@@ -857,7 +899,7 @@ public final class SchedulerImpl implements Scheduler {
       nominator.add(qp.info, node);
     }
     if (!victims.isEmpty()) {
-      queue.moveAllToActiveOrBackoff(now);
+      queue.moveAllToActiveOrBackoff(ClusterEvent.ASSIGNED_POD_DELETE, now);
     }
     return victims;
   }
@@ -900,7 +942,7 @@ public final class SchedulerImpl implements Scheduler {
     }
     if (waits != null) {
       queue.markWaiting(qp);
-      waiting.add(new WaitingPod(qp, fw, state, assumed, nodeName, waits));
+      waiting.add(new WaitingPod(qp, fw, state, assumed, nodeName, waits, now));
       return emit(new ScheduleResult(qp.key(), nodeName, Status.Code.WAIT,
           "waiting on permit plugin(s) " + goList(waits.keySet()), null, List.of()));
     }
@@ -965,12 +1007,12 @@ public final class SchedulerImpl implements Scheduler {
       String nodeName, Status why, boolean schedulingCycle, long now) {
     unreserve(fw, state, assumed, nodeName);
     cache.forget(assumed.key());
-    queue.moveAllToActiveOrBackoff(now);
+    queue.moveAllToActiveOrBackoff(ClusterEvent.ASSIGNED_POD_DELETE, now);
     String message = why.code() == Status.Code.ERROR || !schedulingCycle
         ? why.message()
         : Diagnosis.fitError(1, null, reasonCounts(why), null);
     Status.Code code = why.isRejected() ? Status.Code.UNSCHEDULABLE : Status.Code.ERROR;
-    return fail(qp, code, message, null, List.of(), now);
+    return fail(qp, code, message, null, List.of(), why.plugin() == null ? Set.of() : Set.of(why.plugin()), now);
   }
 
   private static Map<String, Integer> reasonCounts(Status s) {
@@ -1010,10 +1052,12 @@ public final class SchedulerImpl implements Scheduler {
     final EnginePodInfo assumed;
     final String nodeName;
     final LinkedHashMap<String, Long> pending;
+    final long sinceNanos;
     @Nullable Status rejected;
 
     WaitingPod(QueuedPod qp, Framework fw, ArrayCycleState state, EnginePodInfo assumed, String nodeName,
-        LinkedHashMap<String, Long> pending) {
+        LinkedHashMap<String, Long> pending, long sinceNanos) {
+      this.sinceNanos = sinceNanos;
       this.qp = qp;
       this.fw = fw;
       this.state = state;
@@ -1081,7 +1125,7 @@ public final class SchedulerImpl implements Scheduler {
         for (Map.Entry<String, Long> e : wp.pending.entrySet()) {
           if (now - e.getValue() >= 0) {
             wp.rejected = Status.unschedulable("rejected due to timeout after waiting "
-                + goDuration(now - wp.qp.timestampNanos) + " at plugin " + e.getKey()).withPlugin(e.getKey());
+                + goDuration(now - wp.sinceNanos) + " at plugin " + e.getKey()).withPlugin(e.getKey());
             ready.add(wp);
             break;
           }

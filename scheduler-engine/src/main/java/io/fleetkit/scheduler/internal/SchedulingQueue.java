@@ -1,5 +1,6 @@
 package io.fleetkit.scheduler.internal;
 
+import io.fleetkit.api.scheduler.ClusterEvent;
 import io.fleetkit.api.scheduler.QueueSortPlugin;
 import io.fleetkit.api.scheduler.Status;
 import io.fleetkit.scheduler.PendingPod;
@@ -9,6 +10,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -135,11 +137,13 @@ public final class SchedulingQueue {
    * Re-queues a pod whose cycle failed, as kube's {@code AddUnschedulableIfNotPresent}: an error, or a rejection
    * during whose cycle a cluster event arrived, goes to backoffQ; any other rejection parks it as unschedulable.
    */
-  void requeueAfterFailure(QueuedPod p, Status.Code code, String message, long nowNanos) {
+  void requeueAfterFailure(QueuedPod p, Status.Code code, String message, Set<String> rejectors,
+      long nowNanos) {
     if (all.get(p.key()) != p) {
       return; // deleted meanwhile
     }
     p.message = message;
+    p.rejectors = rejectors;
     p.timestampNanos = nowNanos;
     p.backoffExpiryNanos = nowNanos + backoffDuration(p.attempts);
     p.refresh();
@@ -165,15 +169,22 @@ public final class SchedulingQueue {
   }
 
   /**
-   * A cluster event that may help parked pods: every unschedulable pod moves to backoffQ (if still backing off) or
-   * activeQ; gated pods are re-checked by PreEnqueue. Returns how many pods moved.
+   * A cluster event that may help parked pods: each unschedulable pod one of whose rejecting plugins registered
+   * {@code event} moves to backoffQ (if still backing off) or activeQ; gated pods are re-checked by PreEnqueue.
+   * Returns how many pods moved.
    */
-  int moveAllToActiveOrBackoff(long nowNanos) {
+  int moveAllToActiveOrBackoff(ClusterEvent event, long nowNanos) {
     moveRequestCycle = schedulingCycle;
     int moved = 0;
     if (!unschedulable.isEmpty()) {
-      List<QueuedPod> ps = new ArrayList<>(unschedulable.values());
-      unschedulable.clear();
+      List<QueuedPod> ps = new ArrayList<>();
+      for (Iterator<QueuedPod> it = unschedulable.values().iterator(); it.hasNext(); ) {
+        QueuedPod p = it.next();
+        if (p.framework.movesOn(p.rejectors, event)) {
+          it.remove();
+          ps.add(p);
+        }
+      }
       for (QueuedPod p : ps) {
         p.where = QueuedPod.Where.NONE;
         moveOut(p, nowNanos);

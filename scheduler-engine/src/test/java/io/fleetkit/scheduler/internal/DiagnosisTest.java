@@ -93,6 +93,24 @@ final class DiagnosisTest {
             + "cpu. preemption: 0/5000 nodes are available: 5000 Preemption is not helpful for scheduling.");
   }
 
+  // Ported from kubernetes/kubernetes pkg/scheduler/schedule_one_test.go, TestNumFeasibleNodesToFind (6 cases).
+
+  @Test
+  void numFeasibleNodesToFind_kubeTable() {
+    // not set percentageOfNodesToScore and nodes number not more than 50
+    assertThat(Diagnosis.numFeasibleNodesToFind(null, 10)).isEqualTo(10);
+    // set percentageOfNodesToScore and nodes number not more than 50
+    assertThat(Diagnosis.numFeasibleNodesToFind(40, 10)).isEqualTo(10);
+    // not set percentageOfNodesToScore and nodes number more than 50
+    assertThat(Diagnosis.numFeasibleNodesToFind(null, 1000)).isEqualTo(420);
+    // set percentageOfNodesToScore and nodes number more than 50
+    assertThat(Diagnosis.numFeasibleNodesToFind(40, 1000)).isEqualTo(400);
+    // not set percentageOfNodesToScore and nodes number more than 50*125
+    assertThat(Diagnosis.numFeasibleNodesToFind(null, 6000)).isEqualTo(300);
+    // set percentageOfNodesToScore and nodes number more than 50*125
+    assertThat(Diagnosis.numFeasibleNodesToFind(40, 6000)).isEqualTo(2400);
+  }
+
   // numFeasibleNodesToFind: the examples of kube-scheduler.md §2 and kube's scheduler-perf-tuning docs.
 
   @Test

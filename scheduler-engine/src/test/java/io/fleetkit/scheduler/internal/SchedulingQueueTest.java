@@ -4,6 +4,12 @@ import static io.fleetkit.scheduler.testing.Fixtures.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.scheduler.ClusterEvent;
+import io.fleetkit.api.scheduler.CycleState;
+import io.fleetkit.api.scheduler.EnqueueExtensions;
+import io.fleetkit.api.scheduler.FilterPlugin;
+import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.scheduler.PodInfo;
 import io.fleetkit.api.scheduler.PreEnqueuePlugin;
 import io.fleetkit.api.scheduler.SchedulerProfile;
 import io.fleetkit.api.scheduler.Status;
@@ -37,8 +43,9 @@ final class SchedulingQueueTest {
         return gatedNames.contains(pod.metadata().name()) ? Status.unresolvable("gated") : Status.success();
       }
     };
-    PluginRegistry reg = PluginRegistry.defaults().with("Gate", h -> gate);
-    SchedulerProfile p = SchedulerProfile.builder("s").plugin(PrioritySortPlugin.NAME).plugin("Gate").build();
+    PluginRegistry reg = PluginRegistry.defaults().with("Gate", h -> gate).with("Picky", h -> new Picky());
+    SchedulerProfile p = SchedulerProfile.builder("s").plugin(PrioritySortPlugin.NAME).plugin("Gate").plugin("Picky")
+        .build();
     WaitingPods none = new WaitingPods() {
       @Override
       public Set<String> keys() {
@@ -53,6 +60,41 @@ final class SchedulingQueueTest {
     };
     fw = new Framework(p, reg, Clock.systemUTC(), new ClusterSnapshot(), none, new ClusterObjects());
     q = new SchedulingQueue(fw.queueSort, S, 10 * S, 300 * S);
+  }
+
+  /** A filter that registers only node additions. */
+  private static final class Picky implements FilterPlugin, EnqueueExtensions {
+    @Override
+    public String name() {
+      return "Picky";
+    }
+
+    @Override
+    public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+      return Status.unschedulable("picky");
+    }
+
+    @Override
+    public Set<ClusterEvent> eventsToRegister() {
+      return Set.of(ClusterEvent.NODE_ADD);
+    }
+  }
+
+  @Test
+  void moveAll_onlyEventsRegisteredByRejectingPluginsMovePods() {
+    add("picky", 0, 0);
+    add("other", 0, 0);
+    QueuedPod a = q.pop(0);
+    QueuedPod b = q.pop(0);
+    QueuedPod picky = a.key().equals("default/picky") ? a : b;
+    QueuedPod other = picky == a ? b : a;
+    q.requeueAfterFailure(picky, Status.Code.UNSCHEDULABLE, "picky", Set.of("Picky"), 0);
+    q.requeueAfterFailure(other, Status.Code.UNSCHEDULABLE, "x", Set.of("NotEnqueueAware"), 0);
+    assertThat(q.moveAllToActiveOrBackoff(ClusterEvent.ASSIGNED_POD_DELETE, 10 * S)).isEqualTo(1);
+    assertThat(q.unschedulableSize()).isEqualTo(1);
+    assertThat(q.get("default/picky").where).isEqualTo(QueuedPod.Where.UNSCHEDULABLE);
+    assertThat(q.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD, 10 * S)).isEqualTo(1);
+    assertThat(q.unschedulableSize()).isZero();
   }
 
   private QueuedPod add(String name, int priority, long now) {
@@ -79,7 +121,7 @@ final class SchedulingQueueTest {
     for (long waitSeconds : expected) {
       QueuedPod p = q.pop(now);
       assertThat(p).isNotNull();
-      q.requeueAfterFailure(p, Status.Code.ERROR, "boom", now);
+      q.requeueAfterFailure(p, Status.Code.ERROR, "boom", Set.of(), now);
       assertThat(q.pop(now + waitSeconds * S - 1)).as("still backing off").isNull();
       now += waitSeconds * S;
     }
@@ -106,8 +148,8 @@ final class SchedulingQueueTest {
     add("high", 9, 0);
     QueuedPod a = q.pop(0);
     QueuedPod b = q.pop(0);
-    q.requeueAfterFailure(a, Status.Code.UNSCHEDULABLE, "no", 0);
-    q.requeueAfterFailure(b, Status.Code.UNSCHEDULABLE, "no", 0);
+    q.requeueAfterFailure(a, Status.Code.UNSCHEDULABLE, "no", Set.of(), 0);
+    q.requeueAfterFailure(b, Status.Code.UNSCHEDULABLE, "no", Set.of(), 0);
     q.flushUnschedulableLeftover(300 * S - 1);
     assertThat(q.unschedulableSize()).isEqualTo(2);
     q.flushUnschedulableLeftover(300 * S + S);
@@ -122,9 +164,9 @@ final class SchedulingQueueTest {
     add("old", 0, 0);
     QueuedPod r = q.pop(0);
     QueuedPod o = q.pop(0);
-    q.requeueAfterFailure(o, Status.Code.UNSCHEDULABLE, "no", 0);
-    q.requeueAfterFailure(r, Status.Code.UNSCHEDULABLE, "no", 5 * S);
-    assertThat(q.moveAllToActiveOrBackoff(5 * S)).isEqualTo(2);
+    q.requeueAfterFailure(o, Status.Code.UNSCHEDULABLE, "no", Set.of(), 0);
+    q.requeueAfterFailure(r, Status.Code.UNSCHEDULABLE, "no", Set.of(), 5 * S);
+    assertThat(q.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD, 5 * S)).isEqualTo(2);
     assertThat(q.activeSize()).isEqualTo(1);
     assertThat(q.backoffSize()).isEqualTo(1);
     assertThat(q.pop(5 * S).info.pod().metadata().name()).isEqualTo("old");
@@ -134,8 +176,8 @@ final class SchedulingQueueTest {
   void rejectionDuringCycleWithMoveRequest_goesToBackoffNotUnschedulable() {
     add("p", 0, 0);
     QueuedPod p = q.pop(0);
-    q.moveAllToActiveOrBackoff(0); // a cluster event while p was being scheduled
-    q.requeueAfterFailure(p, Status.Code.UNSCHEDULABLE, "no", 0);
+    q.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD, 0); // a cluster event while p was being scheduled
+    q.requeueAfterFailure(p, Status.Code.UNSCHEDULABLE, "no", Set.of(), 0);
     assertThat(q.unschedulableSize()).isZero();
     assertThat(q.backoffSize()).isEqualTo(1);
   }
@@ -150,10 +192,10 @@ final class SchedulingQueueTest {
       assertThat(pp.queue()).isEqualTo(PendingPod.Queue.GATED);
       assertThat(pp.message()).isEqualTo("gated");
     });
-    q.moveAllToActiveOrBackoff(0);
+    q.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD, 0);
     assertThat(q.gatedSize()).isEqualTo(1);
     gatedNames.clear();
-    q.moveAllToActiveOrBackoff(0);
+    q.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD, 0);
     assertThat(q.pop(0)).isNotNull();
   }
 
@@ -166,10 +208,10 @@ final class SchedulingQueueTest {
     for (int round = 0; round < 20; round++) {
       QueuedPod p = q.pop(now);
       if (p != null) {
-        q.requeueAfterFailure(p, round % 2 == 0 ? Status.Code.UNSCHEDULABLE : Status.Code.ERROR, "x", now);
+        q.requeueAfterFailure(p, round % 2 == 0 ? Status.Code.UNSCHEDULABLE : Status.Code.ERROR, "x", Set.of(), now);
       }
       if (round % 5 == 0) {
-        q.moveAllToActiveOrBackoff(now);
+        q.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD, now);
       }
       now += S / 2;
       assertThat(q.activeSize() + q.backoffSize() + q.unschedulableSize() + q.gatedSize()).isEqualTo(50);

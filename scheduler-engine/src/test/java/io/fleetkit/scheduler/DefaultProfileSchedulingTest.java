@@ -1,0 +1,108 @@
+package io.fleetkit.scheduler;
+
+import static io.fleetkit.scheduler.testing.Fixtures.node;
+import static io.fleetkit.scheduler.testing.Fixtures.pod;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.scheduling.Affinity;
+import io.fleetkit.api.scheduling.NodeAffinity;
+import io.fleetkit.api.scheduling.NodeSelector;
+import io.fleetkit.api.scheduling.NodeSelectorOperator;
+import io.fleetkit.api.scheduling.NodeSelectorRequirement;
+import io.fleetkit.api.scheduling.NodeSelectorTerm;
+import io.fleetkit.api.scheduling.Taint;
+import io.fleetkit.api.scheduling.TaintEffect;
+import io.fleetkit.api.scheduling.Toleration;
+import io.fleetkit.scheduler.testing.ManualClock;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** End-to-end cycles with kube's default profile and the default plugins present in this build. */
+final class DefaultProfileSchedulingTest {
+  private final ManualClock clock = new ManualClock();
+
+  private Scheduler scheduler() {
+    return Scheduler.builder().clock(clock).seed(3).parallelism(2).build();
+  }
+
+  @Test
+  void defaultProfile_insufficientCpuAndTaints_kubeMessage() {
+    try (Scheduler s = scheduler()) {
+      for (int i = 0; i < 2; i++) {
+        s.addNode(node("small" + i, 1000, 8192, 110));
+      }
+      for (int i = 0; i < 3; i++) {
+        s.addNode(node("gpu" + i, 8000, 8192, 110).toBuilder()
+            .taint(Taint.of("gpu", "true", TaintEffect.NoSchedule)).build());
+      }
+      s.addPod(pod("p", 2000, 512));
+      ScheduleResult r = s.scheduleOne();
+      assertThat(r.message())
+          .isEqualTo("0/5 nodes are available: 2 Insufficient cpu, 3 node(s) had untolerated taint {gpu: true}.");
+      s.addPod(pod("tolerant", 2000, 512).toBuilder()
+          .toleration(Toleration.equal("gpu", "true", TaintEffect.NoSchedule)).build());
+      assertThat(s.scheduleOne().nodeName()).startsWith("gpu");
+    }
+  }
+
+  @Test
+  void defaultProfile_unschedulableNodeAndTooManyPods() {
+    try (Scheduler s = scheduler()) {
+      s.addNode(node("cordoned", 4000, 8192, 110).toBuilder().unschedulable(true).build());
+      s.addNode(node("full", 4000, 8192, 1));
+      s.addPod(pod("running", 100, 10).withNodeName("full"));
+      s.addPod(pod("p", 100, 10));
+      assertThat(s.scheduleOne().message())
+          .isEqualTo("0/2 nodes are available: 1 Too many pods, 1 node(s) were unschedulable.");
+    }
+  }
+
+  @Test
+  void defaultProfile_matchFieldsNarrowsNodes_absentNodesCountedLikeKube() {
+    try (Scheduler s = scheduler()) {
+      s.addNode(node("a", 1000, 8192, 110));
+      s.addNode(node("b", 1000, 8192, 110));
+      s.addNode(node("c", 1000, 8192, 110));
+      NodeSelectorTerm term = new NodeSelectorTerm(List.of(),
+          List.of(new NodeSelectorRequirement("metadata.name", NodeSelectorOperator.In, List.of("a"))));
+      Pod p = pod("pinned", 2000, 10).toBuilder()
+          .affinity(new Affinity(new NodeAffinity(new NodeSelector(List.of(term)), List.of()), null, null)).build();
+      s.addPod(p);
+      assertThat(s.scheduleOne().message())
+          .isEqualTo("0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) [NodeAffinity].");
+    }
+  }
+
+  @Test
+  void defaultProfile_spreadsEqualPodsByLeastAllocated() {
+    try (Scheduler s = scheduler()) {
+      for (int i = 0; i < 4; i++) {
+        s.addNode(node("n" + i, 4000, 8192, 110));
+      }
+      for (int i = 0; i < 8; i++) {
+        s.addPod(pod("p" + i, 500, 512));
+      }
+      assertThat(s.runUntilIdle()).allMatch(ScheduleResult::isBound);
+      for (int i = 0; i < 4; i++) {
+        assertThat(s.nodeInfo("n" + i).orElseThrow().pods()).hasSize(2);
+      }
+    }
+  }
+
+  @Test
+  void defaultProfile_largeCluster_samplesAndRotates() {
+    try (Scheduler s = scheduler()) {
+      for (int i = 0; i < 1000; i++) {
+        s.addNode(node(String.format("n%04d", i), 4000, 32768, 110));
+      }
+      for (int i = 0; i < 300; i++) {
+        s.addPod(pod("p" + i, 100, 500));
+      }
+      List<ScheduleResult> rs = s.runUntilIdle();
+      assertThat(rs).hasSize(300).allMatch(ScheduleResult::isBound);
+      long used = rs.stream().map(ScheduleResult::nodeName).distinct().count();
+      assertThat(used).isGreaterThan(100); // least-allocated scoring spreads over the rotating sample
+    }
+  }
+}

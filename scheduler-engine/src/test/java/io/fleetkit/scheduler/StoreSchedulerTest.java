@@ -1,0 +1,96 @@
+package io.fleetkit.scheduler;
+
+import static io.fleetkit.scheduler.testing.Fixtures.node;
+import static io.fleetkit.scheduler.testing.Fixtures.pod;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodCondition;
+import io.fleetkit.api.meta.ConditionStatus;
+import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.scheduling.PriorityClass;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.scheduler.internal.SchedulerImpl;
+import io.fleetkit.scheduler.testing.ManualClock;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+final class StoreSchedulerTest {
+  private final ManualClock clock = new ManualClock();
+
+  @Test
+  void attach_bindsPendingPodsIntoStore_andConfirmsThem() {
+    try (ObjectStore store = ObjectStore.builder().directDelivery().build();
+        Scheduler s = Scheduler.builder().clock(clock).binder(new StoreBinder(store, clock)).build()) {
+      store.create(PriorityClass.of("high", 1000));
+      store.create(node("n1", 4000, 8192, 110));
+      store.create(pod("a", 500, 100));
+      store.create(pod("b", 500, 100).toBuilder().priorityClassName("high").build());
+      try (StoreScheduler feed = s.attach(store)) {
+        assertThat(s.pending()).hasSize(2);
+        assertThat(s.runUntilIdle()).extracting(ScheduleResult::podKey)
+            .containsExactly("default/b", "default/a");
+        for (String name : new String[] {"a", "b"}) {
+          Pod p = store.require(Pod.class, "default", name);
+          assertThat(p.spec().nodeName()).isEqualTo("n1");
+          PodCondition c = p.status().condition(PodCondition.POD_SCHEDULED);
+          assertThat(c).isNotNull();
+          assertThat(c.status()).isEqualTo(ConditionStatus.True);
+          assertThat(((SchedulerImpl) s).cache().isAssumed("default/" + name)).isFalse();
+        }
+        // later events flow through the watch
+        store.create(pod("c", 500, 100));
+        assertThat(s.runUntilIdle()).singleElement().satisfies(r -> assertThat(r.nodeName()).isEqualTo("n1"));
+        store.delete(Pod.class, "default", "a");
+        assertThat(s.nodeOf("default/a")).isEmpty();
+        assertThat(s.nodeInfo("n1").orElseThrow().pods()).hasSize(2);
+      }
+    }
+  }
+
+  @Test
+  void storeBinder_podMissingOrBoundElsewhere_isError() {
+    try (ObjectStore store = ObjectStore.builder().directDelivery().build()) {
+      StoreBinder b = new StoreBinder(store);
+      assertThat(b.bind(pod("ghost", 1, 1), "n1").code()).isEqualTo(Status.Code.ERROR);
+      store.create(pod("x", 1, 1).withNodeName("n2"));
+      Status s = b.bind(pod("x", 1, 1), "n1");
+      assertThat(s.code()).isEqualTo(Status.Code.ERROR);
+      assertThat(s.message()).contains("already bound to node n2");
+      b.evict(store.require(Pod.class, "default", "x"));
+      assertThat(store.get(Pod.class, "default", "x")).isEmpty();
+    }
+  }
+
+  @Test
+  void storeBinder_evict_marksDisruptionTargetThenDeletes() {
+    try (ObjectStore store = ObjectStore.builder().directDelivery().build()) {
+      Pod victim = pod("v", 1, 1).withNodeName("n1");
+      victim = victim.withMetadata(victim.metadata().toBuilder().finalizer("example.com/keep").build());
+      store.create(victim);
+      new StoreBinder(store, clock).evict(victim);
+      Pod after = store.require(Pod.class, "default", "v");
+      assertThat(after.metadata().deletionTimestamp()).isNotNull();
+      PodCondition c = after.status().condition(PodCondition.DISRUPTION_TARGET);
+      assertThat(c).isNotNull();
+      assertThat(c.reason()).isEqualTo(StoreBinder.REASON_PREEMPTION);
+    }
+  }
+
+  @Test
+  void start_runsSchedulerInBackground() throws InterruptedException {
+    try (ObjectStore store = ObjectStore.builder().build();
+        Scheduler s = Scheduler.builder().binder(new StoreBinder(store)).build();
+        StoreScheduler feed = s.attach(store).start(Duration.ofMillis(20))) {
+      store.create(node("n1", 4000, 8192, 110));
+      store.create(pod("bg", 100, 10));
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (System.nanoTime() < deadline
+          && store.require(Pod.class, "default", "bg").spec().nodeName().isEmpty()) {
+        Thread.sleep(10);
+      }
+      assertThat(store.require(Pod.class, "default", "bg").spec().nodeName()).isEqualTo("n1");
+      assertThat(feed.scheduler()).isSameAs(s);
+    }
+  }
+}
