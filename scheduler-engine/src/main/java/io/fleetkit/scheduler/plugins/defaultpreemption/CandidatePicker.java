@@ -40,7 +40,7 @@ final class CandidatePicker {
     }
     List<ToLongFunction<Candidate>> scores = List.of(
         c -> -c.numPdbViolations(),
-        c -> -(long) c.victims().get(0).priority(),
+        c -> 0L - c.victims().get(0).priority(), // in long: -MIN_VALUE must not overflow
         c -> {
           long sum = 0;
           for (PodInfo p : c.victims()) {
@@ -48,7 +48,7 @@ final class CandidatePicker {
           }
           return -sum;
         },
-        c -> -(long) c.victims().size(),
+        c -> -c.victims().size(),
         c -> epochNanos(earliestStartOfHighestPriority(c.victims(), now)));
     List<Candidate> remaining = candidates;
     for (ToLongFunction<Candidate> score : scores) {
