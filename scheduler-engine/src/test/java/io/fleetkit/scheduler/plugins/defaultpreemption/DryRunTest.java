@@ -401,6 +401,21 @@ final class DryRunTest {
     assertThat(s.victims()).extracting(v -> v.pod().metadata().name()).containsExactly("c", "b", "d", "a");
   }
 
+  @Test
+  void selectVictims_pdbViolatingVictimsAreReprievedFirst() {
+    // upstream SelectVictimsOnNode: violating victims are reprieved before more important non-violating ones.
+    List<Pod> init = List.of(pod("guarded").node("node1").label("app", "foo").priority(LOW).req(MEDIUM).obj(),
+        pod("free").node("node1").priority(MID).req(MEDIUM).obj());
+    TestSnapshot snapshot = new TestSnapshot(List.of(node("node1", VERY_LARGE)), init);
+    DefaultPreemptionPlugin plugin = new DefaultPreemptionPlugin(
+        new TestHandle(snapshot, List.of(new TestPlugins.Fit()), List.of()), PreemptionArgs.DEFAULTS);
+    PodInfo preemptor = PodInfos.of(pod("p").priority(HIGH).req(LARGE).obj());
+    VictimSelector.Selection s = plugin.victimSelector().select(new TestCycleState(), preemptor,
+        snapshot.nodes().get(0), PdbViolations.of(List.of(pdb("pdb", "app", "foo", 0, Map.of()))));
+    assertThat(s.victims()).extracting(v -> v.pod().metadata().name()).containsExactly("free");
+    assertThat(s.numPdbViolations()).isZero();
+  }
+
   private static io.fleetkit.api.resource.ResourceList res4() {
     return Fixtures.res("400m", "400");
   }
