@@ -25,8 +25,8 @@ public record Deployment(ObjectMeta metadata, DeploymentSpec spec, DeploymentSta
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(spec, "spec");
     Objects.requireNonNull(status, "status");
-    Violations v = new Violations(KIND, metadata.namespace(), metadata.name());
-    v.objectMeta(metadata.name(), metadata.namespace(), true);
+    Violations v = Violations.forObject(KIND, metadata);
+    v.objectMeta(metadata, true);
     v.nonNegative("spec.replicas", spec.replicas());
     WorkloadChecks.selectorAndTemplate(spec.selector(), spec.template(), "deployment", v);
     DeploymentStrategy s = spec.strategy();
@@ -35,13 +35,13 @@ public record Deployment(ObjectMeta metadata, DeploymentSpec spec, DeploymentSta
       v.add("spec.strategy.rollingUpdate", "Forbidden: may not be specified when strategy `type` is 'Recreate'",
           null);
     } else if (ru != null) {
-      WorkloadChecks.nonNegative("spec.strategy.rollingUpdate.maxUnavailable", ru.maxUnavailable(), v);
-      WorkloadChecks.nonNegative("spec.strategy.rollingUpdate.maxSurge", ru.maxSurge(), v);
+      v.nonNegative("spec.strategy.rollingUpdate.maxUnavailable", ru.maxUnavailable());
+      v.nonNegative("spec.strategy.rollingUpdate.maxSurge", ru.maxSurge());
       if (ru.maxSurge().value() == 0 && ru.maxUnavailable().value() == 0) {
         v.add("spec.strategy.rollingUpdate.maxUnavailable", "may not be 0 when `maxSurge` is 0",
             ru.maxUnavailable());
       }
-      WorkloadChecks.notMoreThan100Percent("spec.strategy.rollingUpdate.maxUnavailable", ru.maxUnavailable(), v);
+      v.notMoreThan100Percent("spec.strategy.rollingUpdate.maxUnavailable", ru.maxUnavailable());
     }
     v.nonNegative("spec.minReadySeconds", spec.minReadySeconds());
     v.nonNegative("spec.revisionHistoryLimit", spec.revisionHistoryLimit());

@@ -25,8 +25,8 @@ public record ReplicaSet(ObjectMeta metadata, ReplicaSetSpec spec, ReplicaSetSta
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(spec, "spec");
     Objects.requireNonNull(status, "status");
-    Violations v = new Violations(KIND, metadata.namespace(), metadata.name());
-    v.objectMeta(metadata.name(), metadata.namespace(), true);
+    Violations v = Violations.forObject(KIND, metadata);
+    v.objectMeta(metadata, true);
     v.nonNegative("spec.replicas", spec.replicas());
     v.nonNegative("spec.minReadySeconds", spec.minReadySeconds());
     WorkloadChecks.selectorAndTemplate(spec.selector(), spec.template(), "deployment", v);

@@ -30,8 +30,8 @@ public record StatefulSet(ObjectMeta metadata, StatefulSetSpec spec, StatefulSet
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(spec, "spec");
     Objects.requireNonNull(status, "status");
-    Violations v = new Violations(KIND, metadata.namespace(), metadata.name());
-    v.objectMeta(metadata.name(), metadata.namespace(), true);
+    Violations v = Violations.forObject(KIND, metadata);
+    v.objectMeta(metadata, true);
     v.nonNegative("spec.replicas", spec.replicas());
     v.nonNegative("spec.minReadySeconds", spec.minReadySeconds());
     v.nonNegative("spec.revisionHistoryLimit", spec.revisionHistoryLimit());
@@ -43,11 +43,11 @@ public record StatefulSet(ObjectMeta metadata, StatefulSetSpec spec, StatefulSet
       v.add(ruPath, "only allowed for updateStrategy 'RollingUpdate'", null);
     } else if (ru != null) {
       v.nonNegative(ruPath + ".partition", ru.partition());
-      WorkloadChecks.nonNegative(ruPath + ".maxUnavailable", ru.maxUnavailable(), v);
+      v.nonNegative(ruPath + ".maxUnavailable", ru.maxUnavailable());
       if (ru.maxUnavailable().value() == 0) {
         v.add(ruPath + ".maxUnavailable", "cannot be 0", ru.maxUnavailable());
       }
-      WorkloadChecks.notMoreThan100Percent(ruPath + ".maxUnavailable", ru.maxUnavailable(), v);
+      v.notMoreThan100Percent(ruPath + ".maxUnavailable", ru.maxUnavailable());
     }
     List<ClaimTemplate> claims = spec.volumeClaimTemplates();
     if (!claims.isEmpty()) {

@@ -1,6 +1,6 @@
 package io.fleetkit.api.autoscaling;
 
-import io.fleetkit.api.internal.check.ViolationCollector;
+import io.fleetkit.api.internal.Violations;
 import io.fleetkit.api.resource.Quantity;
 import java.util.List;
 
@@ -16,7 +16,7 @@ final class AutoscalingRules {
 
   private AutoscalingRules() {}
 
-  static void crossVersionObjectReference(ViolationCollector v, String path, CrossVersionObjectReference ref) {
+  static void crossVersionObjectReference(Violations v, String path, CrossVersionObjectReference ref) {
     if (ref.kind().isEmpty()) {
       v.required(path + ".kind");
     } else {
@@ -29,13 +29,13 @@ final class AutoscalingRules {
     }
   }
 
-  static void metrics(ViolationCollector v, String path, List<MetricSpec> metrics) {
+  static void metrics(Violations v, String path, List<MetricSpec> metrics) {
     for (int i = 0; i < metrics.size(); i++) {
       metric(v, path + "[" + i + "]", metrics.get(i));
     }
   }
 
-  private static void metric(ViolationCollector v, String path, MetricSpec m) {
+  private static void metric(Violations v, String path, MetricSpec m) {
     MetricSourceType type = m.type();
     Object[] present = {m.resource(), m.containerResource(), m.pods(), m.object(), m.external()};
     MetricSourceType[] fields = {MetricSourceType.Resource, MetricSourceType.ContainerResource,
@@ -68,7 +68,7 @@ final class AutoscalingRules {
           if (r.container().isEmpty()) {
             v.required(src + ".container", "must specify a container");
           } else {
-            v.dns1123Label(src + ".container", r.container());
+            v.dnsLabel(src + ".container", r.container());
           }
           utilizationOrAverage(v, src + ".target", r.target());
         }
@@ -110,7 +110,7 @@ final class AutoscalingRules {
     }
   }
 
-  private static void utilizationOrAverage(ViolationCollector v, String path, MetricTarget t) {
+  private static void utilizationOrAverage(Violations v, String path, MetricTarget t) {
     target(v, path, t, true);
     if (t.averageUtilization() == null && t.averageValue() == null) {
       v.required(path + ".averageUtilization", "must set either a target raw value or a target utilization");
@@ -120,7 +120,7 @@ final class AutoscalingRules {
     }
   }
 
-  private static void target(ViolationCollector v, String path, MetricTarget t, boolean utilizationAllowed) {
+  private static void target(Violations v, String path, MetricTarget t, boolean utilizationAllowed) {
     Quantity value = t.value();
     if (value != null && value.signum() != 1) {
       v.add(path + ".value", "must be positive", value);
@@ -153,7 +153,7 @@ final class AutoscalingRules {
     }
   }
 
-  private static void metricIdentifier(ViolationCollector v, String path, MetricIdentifier id) {
+  private static void metricIdentifier(Violations v, String path, MetricIdentifier id) {
     if (id.name().isEmpty()) {
       v.required(path + ".name", "must specify a metric name");
     } else {
@@ -162,12 +162,12 @@ final class AutoscalingRules {
     v.labelSelector(path + ".selector", id.selector());
   }
 
-  static void behavior(ViolationCollector v, String path, HorizontalPodAutoscalerBehavior b) {
+  static void behavior(Violations v, String path, HorizontalPodAutoscalerBehavior b) {
     scalingRules(v, path + ".scaleUp", b.scaleUp());
     scalingRules(v, path + ".scaleDown", b.scaleDown());
   }
 
-  private static void scalingRules(ViolationCollector v, String path, HPAScalingRules r) {
+  private static void scalingRules(Violations v, String path, HPAScalingRules r) {
     Integer window = r.stabilizationWindowSeconds();
     if (window != null && window < 0) {
       v.add(path + ".stabilizationWindowSeconds", "must be greater than or equal to zero", window);

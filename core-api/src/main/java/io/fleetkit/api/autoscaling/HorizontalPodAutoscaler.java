@@ -1,6 +1,7 @@
 package io.fleetkit.api.autoscaling;
 
-import io.fleetkit.api.internal.check.ViolationCollector;
+import io.fleetkit.api.internal.Violations;
+import io.fleetkit.api.internal.Violations.NameRule;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import java.util.Objects;
@@ -68,8 +69,8 @@ public record HorizontalPodAutoscaler(ObjectMeta metadata, HorizontalPodAutoscal
 
   private static void validate(ObjectMeta metadata, HorizontalPodAutoscalerSpec spec,
       HorizontalPodAutoscalerStatus status) {
-    ViolationCollector v = ViolationCollector.forObject(KIND, metadata);
-    v.objectMeta(metadata, true);
+    Violations v = Violations.forObject(KIND, metadata);
+    v.nameAndNamespace(metadata, true, NameRule.DNS1123_SUBDOMAIN);
     if (spec.minReplicas() < 1) {
       v.add("spec.minReplicas", "must be greater than or equal to 1", spec.minReplicas());
     }

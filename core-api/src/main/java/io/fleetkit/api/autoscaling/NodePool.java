@@ -29,8 +29,8 @@ public record NodePool(ObjectMeta metadata, NodePoolSpec spec, NodePoolStatus st
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(spec, "spec");
     Objects.requireNonNull(status, "status");
-    Violations v = new Violations(KIND, metadata.namespace(), metadata.name());
-    v.objectMeta(metadata.name(), metadata.namespace(), false);
+    Violations v = Violations.forObject(KIND, metadata);
+    v.objectMeta(metadata, false);
     v.nonNegative("spec.minSize", spec.minSize());
     if (spec.maxSize() < spec.minSize()) {
       v.add("spec.maxSize", "must be greater than or equal to minSize " + spec.minSize(), spec.maxSize());
@@ -42,6 +42,7 @@ public record NodePool(ObjectMeta metadata, NodePoolSpec spec, NodePoolStatus st
       v.add("spec.pricePerHour", "must be a finite number greater than or equal to 0", spec.pricePerHour());
     }
     NodeTemplate t = spec.template();
+    v.labels("spec.template.labels", t.labels());
     PodSpecChecks.resourceList(t.capacity(), "spec.template.capacity", v);
     if (t.allocatable() != t.capacity()) {
       PodSpecChecks.resourceList(t.allocatable(), "spec.template.allocatable", v);

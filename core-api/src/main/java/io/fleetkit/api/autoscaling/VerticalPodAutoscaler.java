@@ -1,6 +1,7 @@
 package io.fleetkit.api.autoscaling;
 
-import io.fleetkit.api.internal.check.ViolationCollector;
+import io.fleetkit.api.internal.Violations;
+import io.fleetkit.api.internal.Violations.NameRule;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.Quantity;
@@ -74,8 +75,8 @@ public record VerticalPodAutoscaler(ObjectMeta metadata, VerticalPodAutoscalerSp
   }
 
   private static void validate(ObjectMeta metadata, VerticalPodAutoscalerSpec spec) {
-    ViolationCollector v = ViolationCollector.forObject(KIND, metadata);
-    v.objectMeta(metadata, true);
+    Violations v = Violations.forObject(KIND, metadata);
+    v.nameAndNamespace(metadata, true, NameRule.DNS1123_SUBDOMAIN);
     AutoscalingRules.crossVersionObjectReference(v, "spec.targetRef", spec.targetRef());
     PodUpdatePolicy update = spec.updatePolicy();
     if (update != null) {
@@ -95,10 +96,10 @@ public record VerticalPodAutoscaler(ObjectMeta metadata, VerticalPodAutoscalerSp
           v.required(path + ".containerName");
         } else {
           if (!p.containerName().equals(ContainerResourcePolicy.ALL_CONTAINERS)) {
-            v.dns1123Label(path + ".containerName", p.containerName());
+            v.dnsLabel(path + ".containerName", p.containerName());
           }
           if (!names.add(p.containerName())) {
-            v.add(path + ".containerName", "must be unique (duplicate value)", p.containerName());
+            v.add(path + ".containerName", Violations.DUPLICATE, p.containerName());
           }
         }
         for (Map.Entry<String, Quantity> min : p.minAllowed().asMap().entrySet()) {

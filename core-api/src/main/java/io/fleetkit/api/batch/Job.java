@@ -5,6 +5,7 @@ import io.fleetkit.api.core.PodTemplateSpec;
 import io.fleetkit.api.core.RestartPolicy;
 import io.fleetkit.api.internal.PodSpecChecks;
 import io.fleetkit.api.internal.Violations;
+import io.fleetkit.api.internal.WorkloadChecks;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
@@ -27,8 +28,8 @@ public record Job(ObjectMeta metadata, JobSpec spec, JobStatus status) implement
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(spec, "spec");
     Objects.requireNonNull(status, "status");
-    Violations v = new Violations(KIND, metadata.namespace(), metadata.name());
-    v.objectMeta(metadata.name(), metadata.namespace(), true);
+    Violations v = Violations.forObject(KIND, metadata);
+    v.objectMeta(metadata, true);
     v.nonNegative("spec.parallelism", spec.parallelism());
     v.nonNegative("spec.completions", spec.completions());
     v.nonNegative("spec.activeDeadlineSeconds", spec.activeDeadlineSeconds());
@@ -52,7 +53,7 @@ public record Job(ObjectMeta metadata, JobSpec spec, JobStatus status) implement
       v.add("spec.template.metadata.labels", "`selector` does not match template `labels`",
           spec.template().metadata().labels());
     }
-    PodSpecChecks.check(spec.template().spec(), "spec.template.spec", v);
+    WorkloadChecks.template(spec.template(), v);
     PodSpecChecks.restartPolicyIn(spec.template().spec(), "spec.template.spec", v, RestartPolicy.OnFailure,
         RestartPolicy.Never);
     v.nonNegative("status.active", status.active());

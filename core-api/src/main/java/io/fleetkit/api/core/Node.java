@@ -29,8 +29,8 @@ public record Node(ObjectMeta metadata, NodeSpec spec, NodeStatus status) implem
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(spec, "spec");
     Objects.requireNonNull(status, "status");
-    Violations v = new Violations(KIND, metadata.namespace(), metadata.name());
-    v.objectMeta(metadata.name(), metadata.namespace(), false);
+    Violations v = Violations.forObject(KIND, metadata);
+    v.objectMeta(metadata, false);
     PodSpecChecks.resourceList(status.capacity(), "status.capacity", v);
     if (status.allocatable() != status.capacity()) {
       PodSpecChecks.resourceList(status.allocatable(), "status.allocatable", v);
@@ -39,6 +39,8 @@ public record Node(ObjectMeta metadata, NodeSpec spec, NodeStatus status) implem
     for (int i = 0; i < taints.size(); i++) {
       if (taints.get(i).key().isEmpty()) {
         v.required("spec.taints[" + i + "].key");
+      } else {
+        v.qualifiedName("spec.taints[" + i + "].key", taints.get(i).key());
       }
     }
     List<GpuDevice> gpus = status.gpus();

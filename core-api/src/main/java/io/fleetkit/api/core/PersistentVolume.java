@@ -1,6 +1,7 @@
 package io.fleetkit.api.core;
 
-import io.fleetkit.api.internal.check.ViolationCollector;
+import io.fleetkit.api.internal.Violations;
+import io.fleetkit.api.internal.Violations.NameRule;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.Quantity;
@@ -76,12 +77,12 @@ public record PersistentVolume(ObjectMeta metadata, PersistentVolumeSpec spec, P
   }
 
   private static void validate(ObjectMeta metadata, PersistentVolumeSpec spec) {
-    ViolationCollector v = ViolationCollector.forObject(KIND, metadata);
-    v.objectMeta(metadata, false);
+    Violations v = Violations.forObject(KIND, metadata);
+    v.nameAndNamespace(metadata, false, NameRule.DNS1123_SUBDOMAIN);
     if (!spec.capacity().has(VolumeRules.STORAGE)) {
       v.required("spec.capacity.storage");
-    } else if (spec.capacity().get(VolumeRules.STORAGE).signum() < 0) {
-      v.add("spec.capacity.storage", "must be greater than or equal to 0", spec.capacity().get(VolumeRules.STORAGE));
+    } else {
+      v.nonNegative("spec.capacity.storage", spec.capacity().get(VolumeRules.STORAGE));
     }
     for (String name : spec.capacity().asMap().keySet()) {
       if (!name.equals(VolumeRules.STORAGE)) {
@@ -93,7 +94,7 @@ public record PersistentVolume(ObjectMeta metadata, PersistentVolumeSpec spec, P
       v.add("spec.persistentVolumeReclaimPolicy", RECYCLE_DEPRECATED, "Recycle");
     }
     if (!spec.storageClassName().isEmpty()) {
-      v.dns1123Subdomain("spec.storageClassName", spec.storageClassName());
+      v.dnsSubdomain("spec.storageClassName", spec.storageClassName());
     }
     VolumeNodeAffinity affinity = spec.nodeAffinity();
     if (affinity != null && affinity.required().nodeSelectorTerms().isEmpty()) {
@@ -110,11 +111,7 @@ public record PersistentVolume(ObjectMeta metadata, PersistentVolumeSpec spec, P
     }
     PersistentVolumeSource source = spec.source();
     if (source instanceof PersistentVolumeSource.Csi csi) {
-      if (csi.driver().isEmpty()) {
-        v.required("spec.csi.driver");
-      } else {
-        v.dns1123Subdomain("spec.csi.driver", csi.driver());
-      }
+      v.dnsSubdomain("spec.csi.driver", csi.driver());
       if (csi.volumeHandle().isEmpty()) {
         v.required("spec.csi.volumeHandle");
       }

@@ -1,6 +1,7 @@
 package io.fleetkit.api.core;
 
-import io.fleetkit.api.internal.check.ViolationCollector;
+import io.fleetkit.api.internal.Violations;
+import io.fleetkit.api.internal.Violations.NameRule;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.Quantity;
@@ -71,8 +72,8 @@ public record PersistentVolumeClaim(ObjectMeta metadata, PersistentVolumeClaimSp
   }
 
   private static void validate(ObjectMeta metadata, PersistentVolumeClaimSpec spec) {
-    ViolationCollector v = ViolationCollector.forObject(KIND, metadata);
-    v.objectMeta(metadata, true);
+    Violations v = Violations.forObject(KIND, metadata);
+    v.nameAndNamespace(metadata, true, NameRule.DNS1123_SUBDOMAIN);
     VolumeRules.checkAccessModes(v, "spec.accessModes", spec.accessModes(), "at least 1 access mode is required");
     if (!spec.resources().requests().has(VolumeRules.STORAGE)) {
       v.required("spec.resources.requests.storage");
@@ -85,10 +86,10 @@ public record PersistentVolumeClaim(ObjectMeta metadata, PersistentVolumeClaimSp
     v.labelSelector("spec.selector", spec.selector());
     String className = spec.storageClassName();
     if (className != null && !className.isEmpty()) {
-      v.dns1123Subdomain("spec.storageClassName", className);
+      v.dnsSubdomain("spec.storageClassName", className);
     }
     if (!spec.volumeName().isEmpty()) {
-      v.dns1123Subdomain("spec.volumeName", spec.volumeName());
+      v.dnsSubdomain("spec.volumeName", spec.volumeName());
     }
     v.throwIfAny();
   }

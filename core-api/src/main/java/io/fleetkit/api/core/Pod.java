@@ -33,8 +33,8 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(spec, "spec");
     Objects.requireNonNull(status, "status");
-    Violations v = new Violations(KIND, metadata.namespace(), metadata.name());
-    v.objectMeta(metadata.name(), metadata.namespace(), true);
+    Violations v = Violations.forObject(KIND, metadata);
+    v.objectMeta(metadata, true);
     PodSpecChecks.check(spec, "spec", v);
     v.throwIfAny();
   }

@@ -1,13 +1,11 @@
 package io.fleetkit.api.core;
 
-import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.scheduling.Affinity;
 import io.fleetkit.api.scheduling.PreemptionPolicy;
 import io.fleetkit.api.scheduling.Toleration;
 import io.fleetkit.api.scheduling.TopologySpreadConstraint;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -90,40 +88,28 @@ public record PodSpec(
     if (initContainers.isEmpty() && overhead.isEmpty() && containers.size() == 1) {
       return containers.get(0).resources().requests();
     }
-    Map<String, Quantity> reqs = new HashMap<>();
+    ResourceList reqs = ResourceList.EMPTY;
     for (Container c : containers) {
-      addTo(reqs, c.resources().requests());
+      reqs = reqs.add(c.resources().requests());
     }
     if (!initContainers.isEmpty()) {
-      Map<String, Quantity> sidecars = new HashMap<>();
-      Map<String, Quantity> initMax = new HashMap<>();
+      ResourceList sidecars = ResourceList.EMPTY;
+      ResourceList initMax = ResourceList.EMPTY;
       for (Container c : initContainers) {
         ResourceList r = c.resources().requests();
-        Map<String, Quantity> whileRunning;
+        ResourceList whileRunning;
         if (c.isRestartable()) {
-          addTo(reqs, r);
-          addTo(sidecars, r);
+          reqs = reqs.add(r);
+          sidecars = sidecars.add(r);
           whileRunning = sidecars;
         } else {
-          whileRunning = new HashMap<>(sidecars);
-          addTo(whileRunning, r);
+          whileRunning = sidecars.add(r);
         }
-        for (Map.Entry<String, Quantity> e : whileRunning.entrySet()) {
-          initMax.merge(e.getKey(), e.getValue(), (a, b) -> a.compareTo(b) >= 0 ? a : b);
-        }
+        initMax = initMax.max(whileRunning);
       }
-      for (Map.Entry<String, Quantity> e : initMax.entrySet()) {
-        reqs.merge(e.getKey(), e.getValue(), (a, b) -> a.compareTo(b) >= 0 ? a : b);
-      }
+      reqs = reqs.max(initMax);
     }
-    addTo(reqs, overhead);
-    return ResourceList.of(reqs);
-  }
-
-  private static void addTo(Map<String, Quantity> into, ResourceList r) {
-    for (Map.Entry<String, Quantity> e : r.asMap().entrySet()) {
-      into.merge(e.getKey(), e.getValue(), Quantity::add);
-    }
+    return reqs.add(overhead);
   }
 
   public PodSpec withNodeName(String node) {

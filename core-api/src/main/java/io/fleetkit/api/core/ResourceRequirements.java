@@ -1,9 +1,7 @@
 package io.fleetkit.api.core;
 
-import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import io.fleetkit.api.resource.ResourceNames;
 import java.util.Objects;
 
 /**
@@ -17,17 +15,17 @@ public record ResourceRequirements(ResourceList requests, ResourceList limits) {
     Objects.requireNonNull(requests, "requests");
     Objects.requireNonNull(limits, "limits");
     if (!limits.isEmpty()) {
-      Map<String, Quantity> merged = null;
-      for (Map.Entry<String, Quantity> e : limits.asMap().entrySet()) {
-        if (!requests.has(e.getKey())) {
-          if (merged == null) {
-            merged = new LinkedHashMap<>(requests.asMap());
+      ResourceList.Builder missing = null;
+      for (String name : limits.names()) {
+        if (!requests.has(name)) {
+          if (missing == null) {
+            missing = ResourceList.builder();
           }
-          merged.put(e.getKey(), e.getValue());
+          missing.put(name, limits.get(name));
         }
       }
-      if (merged != null) {
-        requests = ResourceList.of(merged);
+      if (missing != null) {
+        requests = requests.add(missing.build());
       }
     }
   }
@@ -45,16 +43,26 @@ public record ResourceRequirements(ResourceList requests, ResourceList limits) {
     if (requests.isEmpty()) {
       return NONE;
     }
-    Map<String, Quantity> limits = null;
-    for (Map.Entry<String, Quantity> e : requests.asMap().entrySet()) {
-      if (!isOvercommitAllowed(e.getKey())) {
+    if (onlyStandard(requests)) {
+      return new ResourceRequirements(requests, ResourceList.EMPTY);
+    }
+    ResourceList.Builder limits = null;
+    for (String name : requests.names()) {
+      if (!isOvercommitAllowed(name)) {
         if (limits == null) {
-          limits = new LinkedHashMap<>();
+          limits = ResourceList.builder();
         }
-        limits.put(e.getKey(), e.getValue());
+        limits.put(name, requests.get(name));
       }
     }
-    return new ResourceRequirements(requests, limits == null ? ResourceList.EMPTY : ResourceList.of(limits));
+    return new ResourceRequirements(requests, limits == null ? ResourceList.EMPTY : limits.build());
+  }
+
+  /** Whether {@code list} holds only cpu, memory, ephemeral-storage and pods; answered without allocating. */
+  public static boolean onlyStandard(ResourceList list) {
+    int standard = (list.has(ResourceNames.CPU) ? 1 : 0) + (list.has(ResourceNames.MEMORY) ? 1 : 0)
+        + (list.has(ResourceNames.EPHEMERAL_STORAGE) ? 1 : 0) + (list.has(ResourceNames.PODS) ? 1 : 0);
+    return list.size() == standard;
   }
 
   /**

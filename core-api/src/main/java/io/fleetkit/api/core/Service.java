@@ -1,7 +1,7 @@
 package io.fleetkit.api.core;
 
-import io.fleetkit.api.internal.check.ViolationCollector;
-import io.fleetkit.api.internal.check.ViolationCollector.NameRule;
+import io.fleetkit.api.internal.Violations;
+import io.fleetkit.api.internal.Violations.NameRule;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import java.util.HashSet;
@@ -72,8 +72,8 @@ public record Service(ObjectMeta metadata, ServiceSpec spec, ServiceStatus statu
   }
 
   private static void validate(ObjectMeta metadata, ServiceSpec spec) {
-    ViolationCollector v = ViolationCollector.forObject(KIND, metadata);
-    v.objectMeta(metadata, true, NameRule.DNS1035_LABEL);
+    Violations v = Violations.forObject(KIND, metadata);
+    v.nameAndNamespace(metadata, true, NameRule.DNS1035_LABEL);
     if (spec.ports().isEmpty() && !spec.headless()) {
       v.required("spec.ports");
     }
@@ -88,14 +88,14 @@ public record Service(ObjectMeta metadata, ServiceSpec spec, ServiceStatus statu
           v.required(path + ".name");
         }
       } else {
-        v.dns1123Label(path + ".name", p.name());
+        v.dnsLabel(path + ".name", p.name());
         if (!names.add(p.name())) {
-          v.add(path + ".name", "must be unique (duplicate value)", p.name());
+          v.add(path + ".name", Violations.DUPLICATE, p.name());
         }
       }
       v.portNumber(path + ".port", p.port());
       if (!portProtocols.add(p.port() + "/" + p.protocol())) {
-        v.add(path, "must be unique (duplicate port and protocol)", p.port() + "/" + p.protocol());
+        v.add(path, Violations.DUPLICATE, p.port() + "/" + p.protocol());
       }
       String name = p.targetPort().name();
       if (name != null) {

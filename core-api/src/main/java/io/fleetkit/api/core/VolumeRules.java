@@ -1,6 +1,6 @@
 package io.fleetkit.api.core;
 
-import io.fleetkit.api.internal.check.ViolationCollector;
+import io.fleetkit.api.internal.Violations;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -13,7 +13,7 @@ final class VolumeRules {
   private VolumeRules() {}
 
   /** At least one mode, no duplicates, and ReadWriteOncePod only on its own. */
-  static void checkAccessModes(ViolationCollector v, String field, List<PersistentVolumeAccessMode> modes,
+  static void checkAccessModes(Violations v, String field, List<PersistentVolumeAccessMode> modes,
       String whenEmpty) {
     if (modes.isEmpty()) {
       v.required(field, whenEmpty);
@@ -22,7 +22,7 @@ final class VolumeRules {
     Set<PersistentVolumeAccessMode> seen = EnumSet.noneOf(PersistentVolumeAccessMode.class);
     for (int i = 0; i < modes.size(); i++) {
       if (!seen.add(modes.get(i))) {
-        v.add(field + "[" + i + "]", "must be unique (duplicate value)", modes.get(i));
+        v.add(field + "[" + i + "]", Violations.DUPLICATE, modes.get(i));
       }
     }
     if (seen.contains(PersistentVolumeAccessMode.ReadWriteOncePod) && seen.size() > 1) {

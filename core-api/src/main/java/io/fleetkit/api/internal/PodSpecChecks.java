@@ -18,6 +18,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Validates a {@link PodSpec} the way Kubernetes' {@code ValidatePodSpec} does for the fields FleetKit models, with
@@ -28,28 +29,47 @@ public final class PodSpecChecks {
 
   /**
    * Adds every violation of {@code spec} to {@code v}, with field paths under {@code path} (e.g. {@code spec} or
-   * {@code spec.template.spec}).
+   * {@code spec.template.spec}). Field paths are only built for fields that break a rule, so that checking a valid
+   * spec allocates almost nothing: this runs for every pod constructed.
    */
   public static void check(PodSpec spec, String path, Violations v) {
     if (spec.containers().isEmpty()) {
       v.required(path + ".containers");
     }
-    Set<String> names = new HashSet<>();
-    containers(spec.initContainers(), path + ".initContainers", true, names, v);
-    containers(spec.containers(), path + ".containers", false, names, v);
-    resourceList(spec.overhead(), path + ".overhead", v);
-    if (!spec.priorityClassName().isEmpty()) {
+    Set<String> names = spec.containers().size() + spec.initContainers().size() > 1 ? new HashSet<>() : null;
+    containers(spec.initContainers(), path, ".initContainers", true, names, v);
+    containers(spec.containers(), path, ".containers", false, names, v);
+    if (!spec.overhead().isEmpty()) {
+      resourceList(spec.overhead(), path + ".overhead", v);
+    }
+    if (!spec.priorityClassName().isEmpty() && !Names.isDnsSubdomain(spec.priorityClassName())) {
       v.dnsSubdomain(path + ".priorityClassName", spec.priorityClassName());
     }
-    tolerations(spec.tolerations(), path + ".tolerations", v);
-    spreads(spec.topologySpreadConstraints(), path + ".topologySpreadConstraints", v);
-    v.dnsSubdomain(path + ".schedulerName", spec.schedulerName());
-    if (!spec.nodeName().isEmpty()) {
+    if (!spec.nodeSelector().isEmpty() && !Names.areLabels(spec.nodeSelector())) {
+      v.labels(path + ".nodeSelector", spec.nodeSelector());
+    }
+    if (!spec.tolerations().isEmpty()) {
+      tolerations(spec.tolerations(), path + ".tolerations", v);
+    }
+    if (!spec.topologySpreadConstraints().isEmpty()) {
+      spreads(spec.topologySpreadConstraints(), path + ".topologySpreadConstraints", v);
+    }
+    if (!Names.isDnsSubdomain(spec.schedulerName())) {
+      v.dnsSubdomain(path + ".schedulerName", spec.schedulerName());
+    }
+    if (!spec.nodeName().isEmpty() && !Names.isDnsSubdomain(spec.nodeName())) {
       v.dnsSubdomain(path + ".nodeName", spec.nodeName());
     }
-    volumes(spec.volumes(), path + ".volumes", v);
-    v.nonNegative(path + ".terminationGracePeriodSeconds", spec.terminationGracePeriodSeconds());
-    v.positiveInt32(path + ".activeDeadlineSeconds", spec.activeDeadlineSeconds());
+    if (!spec.volumes().isEmpty()) {
+      volumes(spec.volumes(), path + ".volumes", v);
+    }
+    if (spec.terminationGracePeriodSeconds() < 0) {
+      v.nonNegative(path + ".terminationGracePeriodSeconds", spec.terminationGracePeriodSeconds());
+    }
+    Long deadline = spec.activeDeadlineSeconds();
+    if (deadline != null && (deadline < 1 || deadline > Integer.MAX_VALUE)) {
+      v.positiveInt32(path + ".activeDeadlineSeconds", deadline);
+    }
   }
 
   /** Kubernetes' check that a workload's template uses one of the allowed restart policies. */
@@ -66,37 +86,78 @@ public final class PodSpecChecks {
     v.add(path + ".restartPolicy", sb.toString(), spec.restartPolicy());
   }
 
-  private static void containers(List<Container> list, String path, boolean init, Set<String> names,
-      Violations v) {
+  private static void containers(List<Container> list, String base, String field, boolean init,
+      @Nullable Set<String> names, Violations v) {
     for (int i = 0; i < list.size(); i++) {
       Container c = list.get(i);
-      String p = path + "[" + i + "]";
-      if (c.name().isEmpty()) {
-        v.required(p + ".name");
-      } else {
-        v.dnsLabel(p + ".name", c.name());
-        if (!names.add(c.name())) {
-          v.add(p + ".name", Violations.DUPLICATE, c.name());
-        }
+      String name = c.name();
+      if (name.isEmpty() || !Names.isDnsLabel(name)) {
+        v.dnsLabel(at(base, field, i) + ".name", name);
+      }
+      if (!name.isEmpty() && names != null && !names.add(name)) {
+        v.add(at(base, field, i) + ".name", Violations.DUPLICATE, name);
       }
       if (c.image().isEmpty()) {
-        v.required(p + ".image");
+        v.required(at(base, field, i) + ".image");
       }
       if (!init && c.restartPolicy() != null) {
-        v.add(p + ".restartPolicy", "Forbidden: may not be set for non-init containers", c.restartPolicy());
+        v.add(at(base, field, i) + ".restartPolicy", "Forbidden: may not be set for non-init containers",
+            c.restartPolicy());
       }
-      resources(c.resources(), p + ".resources", v);
+      if (!resourcesValid(c.resources())) {
+        resources(c.resources(), at(base, field, i) + ".resources", v);
+      }
       for (int j = 0; j < c.ports().size(); j++) {
         ContainerPort port = c.ports().get(j);
         if (port.containerPort() < 1 || port.containerPort() > 65535) {
-          v.add(p + ".ports[" + j + "].containerPort", "must be between 1 and 65535, inclusive",
-              port.containerPort());
+          v.portNumber(at(base, field, i) + ".ports[" + j + "].containerPort", port.containerPort());
         }
         if (port.hostPort() < 0 || port.hostPort() > 65535) {
-          v.add(p + ".ports[" + j + "].hostPort", "must be between 1 and 65535, inclusive", port.hostPort());
+          v.portNumber(at(base, field, i) + ".ports[" + j + "].hostPort", port.hostPort());
         }
       }
     }
+  }
+
+  private static String at(String base, String field, int i) {
+    return base + field + "[" + i + "]";
+  }
+
+  /** The allocation-free test behind {@link #resources}: true when it would find nothing. */
+  private static boolean resourcesValid(ResourceRequirements r) {
+    ResourceList limits = r.limits();
+    ResourceList requests = r.requests();
+    if (limits.isEmpty() && ResourceRequirements.onlyStandard(requests)) {
+      return requests.milliCpu() >= 0 && requests.memoryBytes() >= 0 && requests.ephemeralStorageBytes() >= 0
+          && requests.pods() >= 0;
+    }
+    for (Map.Entry<String, Quantity> e : limits.asMap().entrySet()) {
+      if (!quantityValid(e.getKey(), e.getValue())) {
+        return false;
+      }
+    }
+    for (Map.Entry<String, Quantity> e : r.requests().asMap().entrySet()) {
+      String name = e.getKey();
+      Quantity req = e.getValue();
+      if (!quantityValid(name, req)) {
+        return false;
+      }
+      boolean overcommit = ResourceRequirements.isOvercommitAllowed(name);
+      if (limits.has(name)) {
+        int cmp = req.compareTo(limits.get(name));
+        if (overcommit ? cmp > 0 : cmp != 0) {
+          return false;
+        }
+      } else if (!overcommit) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean quantityValid(String name, Quantity q) {
+    return q.signum() >= 0 && (ResourceRequirements.isOvercommitAllowed(name) || name.startsWith("hugepages-")
+        || q.toBigDecimal().stripTrailingZeros().scale() <= 0);
   }
 
   /** Kubernetes' {@code ValidateResourceRequirements}: non-negative values, requests within limits. */
@@ -127,12 +188,21 @@ public final class PodSpecChecks {
 
   /** Non-negative quantities of a resource list (overhead, capacity). */
   public static void resourceList(ResourceList list, String path, Violations v) {
+    if (ResourceRequirements.onlyStandard(list) && list.milliCpu() >= 0 && list.memoryBytes() >= 0
+        && list.ephemeralStorageBytes() >= 0 && list.pods() >= 0) {
+      return;
+    }
     for (Map.Entry<String, Quantity> e : list.asMap().entrySet()) {
-      quantity(e.getKey(), e.getValue(), path + "." + e.getKey(), v);
+      if (!quantityValid(e.getKey(), e.getValue())) {
+        quantity(e.getKey(), e.getValue(), path + "." + e.getKey(), v);
+      }
     }
   }
 
   private static void quantity(String name, Quantity q, String path, Violations v) {
+    if (quantityValid(name, q)) {
+      return;
+    }
     if (q.signum() < 0) {
       v.add(path, Violations.NON_NEGATIVE, q);
     } else if (!ResourceRequirements.isOvercommitAllowed(name) && !name.startsWith("hugepages-")
@@ -145,7 +215,9 @@ public final class PodSpecChecks {
     for (int i = 0; i < list.size(); i++) {
       Toleration t = list.get(i);
       String p = path + "[" + i + "]";
-      if (t.key().isEmpty() && t.operator() != TolerationOperator.Exists) {
+      if (!t.key().isEmpty()) {
+        v.qualifiedName(p + ".key", t.key());
+      } else if (t.operator() != TolerationOperator.Exists) {
         v.add(p + ".operator", "operator must be Exists when `key` is empty, which means \"match all values and"
             + " all keys\"", t.operator());
       }
@@ -168,6 +240,8 @@ public final class PodSpecChecks {
       }
       if (c.topologyKey().isEmpty()) {
         v.required(p + ".topologyKey");
+      } else if (!Names.isQualifiedName(c.topologyKey())) {
+        v.qualifiedName(p + ".topologyKey", c.topologyKey());
       } else if (!seen.add(c.topologyKey() + "\u0000" + c.whenUnsatisfiable())) {
         v.add(p, Violations.DUPLICATE, "{" + c.topologyKey() + ", " + c.whenUnsatisfiable() + "}");
       }

@@ -26,7 +26,7 @@ public final class WorkloadChecks {
       v.add("spec.template.metadata.labels", "`selector` does not match template `labels`",
           template.metadata().labels());
     }
-    PodSpecChecks.check(template.spec(), "spec.template.spec", v);
+    template(template, v);
     PodSpecChecks.restartPolicyIn(template.spec(), "spec.template.spec", v, RestartPolicy.Always);
     if (template.spec().activeDeadlineSeconds() != null) {
       v.add("spec.template.spec.activeDeadlineSeconds", "Forbidden: activeDeadlineSeconds in "
@@ -34,17 +34,9 @@ public final class WorkloadChecks {
     }
   }
 
-  /** Kubernetes' {@code ValidatePositiveIntOrPercent}: a non-negative count or percentage. */
-  public static void nonNegative(String field, io.fleetkit.api.meta.IntOrPercent value, Violations v) {
-    if (value.value() < 0) {
-      v.add(field, Violations.NON_NEGATIVE, value);
-    }
-  }
-
-  /** Kubernetes' {@code IsNotMoreThan100Percent}. */
-  public static void notMoreThan100Percent(String field, io.fleetkit.api.meta.IntOrPercent value, Violations v) {
-    if (value.percent() && value.value() > 100) {
-      v.add(field, "must not be greater than 100%", value);
-    }
+  /** A pod template under {@code spec.template}: its labels and its pod spec. */
+  public static void template(PodTemplateSpec template, Violations v) {
+    v.labels("spec.template.metadata.labels", template.metadata().labels());
+    PodSpecChecks.check(template.spec(), "spec.template.spec", v);
   }
 }

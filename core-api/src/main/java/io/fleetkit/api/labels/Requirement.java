@@ -1,5 +1,6 @@
 package io.fleetkit.api.labels;
 
+import io.fleetkit.api.internal.FieldErrors;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;

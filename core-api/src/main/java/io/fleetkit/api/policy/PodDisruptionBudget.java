@@ -1,6 +1,7 @@
 package io.fleetkit.api.policy;
 
-import io.fleetkit.api.internal.check.ViolationCollector;
+import io.fleetkit.api.internal.Violations;
+import io.fleetkit.api.internal.Violations.NameRule;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import java.util.Objects;
@@ -67,8 +68,8 @@ public record PodDisruptionBudget(ObjectMeta metadata, PodDisruptionBudgetSpec s
   }
 
   private static void validate(ObjectMeta metadata, PodDisruptionBudgetSpec spec, PodDisruptionBudgetStatus status) {
-    ViolationCollector v = ViolationCollector.forObject(KIND, metadata);
-    v.objectMeta(metadata, true);
+    Violations v = Violations.forObject(KIND, metadata);
+    v.nameAndNamespace(metadata, true, NameRule.DNS1123_SUBDOMAIN);
     IntOrPercent min = spec.minAvailable();
     IntOrPercent max = spec.maxUnavailable();
     if (min != null && max != null) {
@@ -87,13 +88,16 @@ public record PodDisruptionBudget(ObjectMeta metadata, PodDisruptionBudgetSpec s
     v.throwIfAny();
   }
 
-  /** Upstream's {@code ValidatePositiveIntOrPercent} and {@code IsNotMoreThan100Percent}. */
-  private static void intOrPercent(ViolationCollector v, String field, @Nullable IntOrPercent value) {
+  /**
+   * Upstream's {@code ValidatePositiveIntOrPercent} and {@code IsNotMoreThan100Percent}. (Written here rather than
+   * in {@link Violations} because this kind's {@link IntOrPercent} is not {@code io.fleetkit.api.meta.IntOrPercent}.)
+   */
+  private static void intOrPercent(Violations v, String field, @Nullable IntOrPercent value) {
     if (value == null) {
       return;
     }
     if (value.value() < 0) {
-      v.add(field, "must be greater than or equal to 0", value);
+      v.add(field, Violations.NON_NEGATIVE, value);
     } else if (value.percent() && value.value() > 100) {
       v.add(field, "must not be greater than 100%", value);
     }

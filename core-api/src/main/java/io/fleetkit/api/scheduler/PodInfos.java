@@ -1,5 +1,6 @@
 package io.fleetkit.api.scheduler;
 
+import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.resource.ResourceList;
 import java.util.Objects;
@@ -17,6 +18,53 @@ public final class PodInfos {
     return new Simple(pod);
   }
 
+  /**
+   * kube's non-zero requests for scoring ({@code PodRequests} with {@code NonMissingContainerRequests}): each
+   * container (and init container) missing a cpu or memory request counts 100m / 200Mi; then the usual
+   * max(sum of containers and sidecars, largest init phase) + overhead.
+   *
+   * @return {milliCpu, memoryBytes}
+   */
+  public static long[] nonZeroRequests(Pod pod) {
+    long cpu = 0;
+    long mem = 0;
+    for (Container c : pod.spec().containers()) {
+      cpu += nonZeroCpu(c);
+      mem += nonZeroMem(c);
+    }
+    long sidecarCpu = 0;
+    long sidecarMem = 0;
+    long initCpu = 0;
+    long initMem = 0;
+    for (Container c : pod.spec().initContainers()) {
+      long ccpu = nonZeroCpu(c);
+      long cmem = nonZeroMem(c);
+      if (c.isRestartable()) {
+        cpu += ccpu;
+        mem += cmem;
+        sidecarCpu += ccpu;
+        sidecarMem += cmem;
+        initCpu = Math.max(initCpu, sidecarCpu);
+        initMem = Math.max(initMem, sidecarMem);
+      } else {
+        initCpu = Math.max(initCpu, sidecarCpu + ccpu);
+        initMem = Math.max(initMem, sidecarMem + cmem);
+      }
+    }
+    ResourceList overhead = pod.spec().overhead();
+    return new long[] {Math.max(cpu, initCpu) + overhead.milliCpu(), Math.max(mem, initMem) + overhead.memoryBytes()};
+  }
+
+  private static long nonZeroCpu(Container c) {
+    ResourceList r = c.resources().requests();
+    return r.has("cpu") ? r.milliCpu() : DEFAULT_MILLI_CPU_REQUEST;
+  }
+
+  private static long nonZeroMem(Container c) {
+    ResourceList r = c.resources().requests();
+    return r.has("memory") ? r.memoryBytes() : DEFAULT_MEMORY_REQUEST;
+  }
+
   private static final class Simple implements PodInfo {
     private final Pod pod;
     private final String key;
@@ -29,10 +77,9 @@ public final class PodInfos {
       this.pod = Objects.requireNonNull(pod, "pod");
       this.key = pod.metadata().key();
       this.requests = pod.effectiveRequests();
-      long cpu = requests.milliCpu();
-      long mem = requests.memoryBytes();
-      this.nonZeroCpu = requests.has("cpu") ? cpu : DEFAULT_MILLI_CPU_REQUEST;
-      this.nonZeroMem = requests.has("memory") ? mem : DEFAULT_MEMORY_REQUEST;
+      long[] nonZero = nonZeroRequests(pod);
+      this.nonZeroCpu = nonZero[0];
+      this.nonZeroMem = nonZero[1];
       this.priority = pod.priority();
     }
 

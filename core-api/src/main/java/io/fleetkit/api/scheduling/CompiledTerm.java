@@ -1,5 +1,6 @@
 package io.fleetkit.api.scheduling;
 
+import io.fleetkit.api.internal.FieldErrors;
 import io.fleetkit.api.labels.Requirement;
 import io.fleetkit.api.labels.SelectionOperator;
 import java.util.ArrayList;

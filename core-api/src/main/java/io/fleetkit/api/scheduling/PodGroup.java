@@ -20,8 +20,8 @@ public record PodGroup(ObjectMeta metadata, PodGroupSpec spec, PodGroupStatus st
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(spec, "spec");
     Objects.requireNonNull(status, "status");
-    Violations v = new Violations(KIND, metadata.namespace(), metadata.name());
-    v.objectMeta(metadata.name(), metadata.namespace(), true);
+    Violations v = Violations.forObject(KIND, metadata);
+    v.objectMeta(metadata, true);
     if (spec.minMember() < 1) {
       v.add("spec.minMember", "must be greater than or equal to 1", spec.minMember());
     }

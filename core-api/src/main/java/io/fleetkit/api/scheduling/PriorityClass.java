@@ -34,8 +34,8 @@ public record PriorityClass(ObjectMeta metadata, int value, boolean globalDefaul
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(preemptionPolicy, "preemptionPolicy");
     Objects.requireNonNull(description, "description");
-    Violations v = new Violations(KIND, metadata.namespace(), metadata.name());
-    v.objectMeta(metadata.name(), metadata.namespace(), false);
+    Violations v = Violations.forObject(KIND, metadata);
+    v.objectMeta(metadata, false);
     if (!metadata.name().startsWith(SYSTEM_PREFIX) && value > HIGHEST_USER_DEFINABLE_PRIORITY) {
       v.add("value", "maximum allowed value of a user defined priority is " + HIGHEST_USER_DEFINABLE_PRIORITY,
           value);

@@ -2,7 +2,8 @@ package io.fleetkit.api.storage;
 
 import io.fleetkit.api.core.PersistentVolume;
 import io.fleetkit.api.core.PersistentVolumeReclaimPolicy;
-import io.fleetkit.api.internal.check.ViolationCollector;
+import io.fleetkit.api.internal.Violations;
+import io.fleetkit.api.internal.Violations.NameRule;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import java.util.HashSet;
@@ -100,8 +101,8 @@ public record StorageClass(ObjectMeta metadata, StorageClassSpec spec) implement
   }
 
   private static void validate(ObjectMeta metadata, StorageClassSpec spec) {
-    ViolationCollector v = ViolationCollector.forObject(KIND, metadata);
-    v.objectMeta(metadata, false);
+    Violations v = Violations.forObject(KIND, metadata);
+    v.nameAndNamespace(metadata, false, NameRule.DNS1123_SUBDOMAIN);
     if (spec.provisioner().isEmpty()) {
       v.required("provisioner");
     } else {
@@ -128,7 +129,7 @@ public record StorageClass(ObjectMeta metadata, StorageClassSpec spec) implement
         String reqPath = termPath + "[" + j + "]";
         v.qualifiedName(reqPath + ".key", r.key());
         if (!keys.add(r.key())) {
-          v.add(reqPath + ".key", "must be unique (duplicate value)", r.key());
+          v.add(reqPath + ".key", Violations.DUPLICATE, r.key());
         }
         if (r.values().isEmpty()) {
           v.required(reqPath + ".values", "must specify as least one value");
@@ -136,7 +137,7 @@ public record StorageClass(ObjectMeta metadata, StorageClassSpec spec) implement
         Set<String> values = new HashSet<>();
         for (int k = 0; k < r.values().size(); k++) {
           if (!values.add(r.values().get(k))) {
-            v.add(reqPath + ".values[" + k + "]", "must be unique (duplicate value)", r.values().get(k));
+            v.add(reqPath + ".values[" + k + "]", Violations.DUPLICATE, r.values().get(k));
           }
         }
       }

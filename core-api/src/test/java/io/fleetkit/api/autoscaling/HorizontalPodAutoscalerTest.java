@@ -95,7 +95,7 @@ final class HorizontalPodAutoscalerTest {
         org.assertj.core.groups.Tuple.tuple("spec.behavior.scaleDown.stabilizationWindowSeconds",
             "must be greater than or equal to zero"),
         org.assertj.core.groups.Tuple.tuple("spec.behavior.scaleDown.policies",
-            "is required: must specify at least one Policy"));
+            "Required value: must specify at least one Policy"));
     assertThat(e.getMessage()).startsWith("7 violations:")
         .contains("HorizontalPodAutoscaler default/myautoscaler: spec.minReplicas \"0\" must be greater than or "
             + "equal to 1");
@@ -123,7 +123,7 @@ final class HorizontalPodAutoscalerTest {
     assertThat(violations(() -> HorizontalPodAutoscaler.of(META, valid().metric(wrongSource).build())))
         .extracting(Violation::field, Violation::rule).containsExactly(
             org.assertj.core.groups.Tuple.tuple("spec.metrics[0].pods",
-                "is required: must populate information for the given metric source"),
+                "Required value: must populate information for the given metric source"),
             org.assertj.core.groups.Tuple.tuple("spec.metrics[0].resource",
                 "must populate the given metric source only"));
   }
@@ -174,12 +174,12 @@ final class HorizontalPodAutoscalerTest {
     MetricSpec cpu70 = MetricSpec.resourceUtilization("cpu", 70);
     List<Case> cases = List.of(
         new Case("kind required", b -> b.scaleTargetRef(CrossVersionObjectReference.of("", "", "myrc")).metric(cpu70),
-            "spec.scaleTargetRef.kind", "is required"),
+            "spec.scaleTargetRef.kind", "Required value"),
         new Case("kind invalid", b -> b.scaleTargetRef(CrossVersionObjectReference.of("", "..", "myrc")).metric(cpu70),
             "spec.scaleTargetRef.kind", "may not be '..'"),
         new Case("name required",
             b -> b.scaleTargetRef(CrossVersionObjectReference.of("", "ReplicationController", "")).metric(cpu70),
-            "spec.scaleTargetRef.name", "is required"),
+            "spec.scaleTargetRef.name", "Required value"),
         new Case("name invalid",
             b -> b.scaleTargetRef(CrossVersionObjectReference.of("", "ReplicationController", "..")).metric(cpu70),
             "spec.scaleTargetRef.name", "may not be '..'"),
@@ -193,25 +193,25 @@ final class HorizontalPodAutoscalerTest {
             "spec.metrics[0].resource.target.averageValue",
             "may not set both a target raw value and a target utilization"),
         new Case("no resource name", b -> b.metric(MetricSpec.resourceUtilization("", 70)),
-            "spec.metrics[0].resource.name", "is required: must specify a resource name"),
+            "spec.metrics[0].resource.name", "Required value: must specify a resource name"),
         new Case("no target", b -> b.metric(MetricSpec.resource("cpu",
                 new MetricTarget(MetricTargetType.Utilization, null, null, null))),
             "spec.metrics[0].resource.target.averageUtilization",
-            "is required: must set either a target raw value or a target utilization"),
+            "Required value: must set either a target raw value or a target utilization"),
         new Case("pods without metric name", b -> b.metric(MetricSpec.pods(MetricIdentifier.of(""),
                 Quantity.parse("100m"))),
-            "spec.metrics[0].pods.metric.name", "is required: must specify a metric name"),
+            "spec.metrics[0].pods.metric.name", "Required value: must specify a metric name"),
         new Case("pods without target", b -> b.metric(new MetricSpec(MetricSourceType.Pods, null, null,
                 new PodsMetricSource(MetricIdentifier.of("some-metric"),
                     new MetricTarget(MetricTargetType.AverageValue, null, null, null)), null, null)),
-            "spec.metrics[0].pods.target.averageValue", "is required: must specify a positive target averageValue"),
+            "spec.metrics[0].pods.target.averageValue", "Required value: must specify a positive target averageValue"),
         new Case("object target kind required", b -> b.metric(MetricSpec.object(
                 CrossVersionObjectReference.of("", "", "myrc"), MetricIdentifier.of("some-metric"),
                 MetricTarget.value(Quantity.parse("100m")))),
-            "spec.metrics[0].object.describedObject.kind", "is required"),
+            "spec.metrics[0].object.describedObject.kind", "Required value"),
         new Case("object without metric name", b -> b.metric(MetricSpec.object(RC, MetricIdentifier.of(""),
                 MetricTarget.value(Quantity.parse("100m")))),
-            "spec.metrics[0].object.metric.name", "is required: must specify a metric name"));
+            "spec.metrics[0].object.metric.name", "Required value: must specify a metric name"));
 
     for (Case c : cases) {
       List<Violation> v = violations(() -> HorizontalPodAutoscaler.of(META, c.edit().apply(valid()).build()));

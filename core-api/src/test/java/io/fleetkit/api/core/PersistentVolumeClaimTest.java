@@ -53,7 +53,7 @@ final class PersistentVolumeClaimTest {
         ValidationException.class);
 
     assertThat(e.violations()).extracting(Violation::toString).containsExactly(
-        "PersistentVolumeClaim default/data-0: spec.accessModes is required: at least 1 access mode is required",
+        "PersistentVolumeClaim default/data-0: spec.accessModes Required value: at least 1 access mode is required",
         "PersistentVolumeClaim default/data-0: spec.resources.requests.storage \"0\" must be greater than zero");
   }
 
@@ -64,7 +64,7 @@ final class PersistentVolumeClaimTest {
 
     assertThat(violations(() -> PersistentVolumeClaim.of(META, spec))).singleElement()
         .satisfies(v -> assertThat(v.toString()).isEqualTo(
-            "PersistentVolumeClaim default/data-0: spec.resources.requests.storage is required"));
+            "PersistentVolumeClaim default/data-0: spec.resources.requests.storage Required value"));
   }
 
   @Test

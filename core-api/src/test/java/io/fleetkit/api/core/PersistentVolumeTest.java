@@ -53,7 +53,7 @@ final class PersistentVolumeTest {
     assertThat(e.violations()).extracting(Violation::field).containsExactly(
         "spec.capacity.storage", "spec.accessModes", "spec.persistentVolumeReclaimPolicy");
     assertThat(e.getMessage()).startsWith("3 violations:")
-        .contains("PersistentVolume pv-1: spec.accessModes is required: must specify at least 1 access mode")
+        .contains("PersistentVolume pv-1: spec.accessModes Required value: must specify at least 1 access mode")
         .contains("spec.persistentVolumeReclaimPolicy \"Recycle\" Recycle is deprecated");
     assertThat(e.violations().get(2).rule()).contains("Retain").contains("Delete").contains("dynamic provisioning");
   }

@@ -226,7 +226,7 @@ final class PodTest {
   void validate_missingNameAndContainers_required() {
     ValidationException e = catchThrowableOfType(ValidationException.class, () -> Pod.builder().build());
     assertThat(e.violations()).extracting(Violation::field, Violation::rule).containsExactly(
-        org.assertj.core.groups.Tuple.tuple("metadata.name", "Required value"),
+        org.assertj.core.groups.Tuple.tuple("metadata.name", "Required value: name or generateName is required"),
         org.assertj.core.groups.Tuple.tuple("spec.containers", "Required value"));
     assertThat(e.violations().get(0).object()).isEqualTo("Pod default/<unnamed>");
   }
@@ -285,5 +285,26 @@ final class PodTest {
   void schedulerName_emptyInCanonicalConstructor_defaulted() {
     PodSpec s = PodSpec.builder().schedulerName("").container("c", "i", SMALL).build();
     assertThat(s.schedulerName()).isEqualTo(PodSpec.DEFAULT_SCHEDULER);
+  }
+
+  @Test
+  void validate_badLabelsNodeSelectorAndKeys_upstreamWording() {
+    ValidationException e = catchThrowableOfType(ValidationException.class, () -> Pod.builder().name("p")
+        .label("bad key", "v").nodeSelector("zone", "not valid!")
+        .toleration(Toleration.exists("a/b/c", null))
+        .topologySpreadConstraint(TopologySpreadConstraint.of(1, "-zone", UnsatisfiableConstraintAction.DoNotSchedule,
+            LabelSelectorFixtures.app("web")))
+        .container("c", "i", SMALL).build());
+    assertThat(fields(e)).containsExactly("metadata.labels", "spec.nodeSelector", "spec.tolerations[0].key",
+        "spec.topologySpreadConstraints[0].topologyKey");
+    assertThat(e.violations().get(0).rule()).startsWith("name part must consist of alphanumeric characters");
+    assertThat(e.violations().get(1).rule()).startsWith("a valid label must be an empty string or consist of");
+  }
+
+  @Test
+  void validate_namespaceWithDots_mustNotContainDots() {
+    ValidationException e = catchThrowableOfType(ValidationException.class, () -> Pod.builder().name("p")
+        .namespace("team.a").container("c", "i", SMALL).build());
+    assertThat(e.violations()).extracting(Violation::rule).containsExactly("must not contain dots");
   }
 }

@@ -48,9 +48,9 @@ final class ServiceTest {
         "spec.ports[1].targetPort",
         "spec.ports[2].name");
     assertThat(v.get(1).rule()).isEqualTo("must be between 1 and 65535, inclusive");
-    assertThat(v.get(2).rule()).isEqualTo("must be unique (duplicate value)");
+    assertThat(v.get(2).rule()).isEqualTo("Duplicate value");
     assertThat(v.get(4).rule()).isEqualTo("must not contain consecutive hyphens");
-    assertThat(v.get(5).rule()).isEqualTo("is required");
+    assertThat(v.get(5).rule()).isEqualTo("Required value");
     assertThat(v.get(0).rule()).startsWith("a DNS-1035 label must consist of");
     assertThat(v).allMatch(x -> x.object().equals("Service default/1web"));
   }

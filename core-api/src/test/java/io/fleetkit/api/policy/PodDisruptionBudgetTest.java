@@ -76,7 +76,7 @@ final class PodDisruptionBudgetTest {
   void constructor_neitherSet_required() {
     assertThat(violations(() -> PodDisruptionBudget.of(META, new PodDisruptionBudgetSpec(null, WEB, null, null))))
         .singleElement().satisfies(v -> assertThat(v.toString()).isEqualTo(
-            "PodDisruptionBudget default/web-pdb: spec is required: one of minAvailable or maxUnavailable must be "
+            "PodDisruptionBudget default/web-pdb: spec Required value: one of minAvailable or maxUnavailable must be "
                 + "set"));
   }
 

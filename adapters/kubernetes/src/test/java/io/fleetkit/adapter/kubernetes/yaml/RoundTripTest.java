@@ -27,6 +27,8 @@ final class RoundTripTest {
 
   @ParameterizedTest(name = "{0}")
   @CsvSource({
+      "Node, roundtrip/node.yaml, 2",
+      "Pod, roundtrip/pod.yaml, 3",
       "Service, roundtrip/service.yaml, 3",
       "PersistentVolume, roundtrip/persistentvolume.yaml, 3",
       "PersistentVolumeClaim, roundtrip/persistentvolumeclaim.yaml, 3",
@@ -37,13 +39,28 @@ final class RoundTripTest {
   void dumpThenParse_everyKind_givesEqualObjects(String kind, String file, int count) {
     LoadedObjects first = KubernetesYaml.parse(resource(file), file);
     assertThat(first.countsByKind()).containsExactly(java.util.Map.entry(kind, count));
+    assertDumpThenParseIsIdentity(first);
+  }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+      "workloads, roundtrip/workloads.yaml, '{Deployment=2, Job=1, ReplicaSet=1, StatefulSet=1}'",
+      "policy, roundtrip/policy.yaml, '{NodePool=2, PodDisruptionBudget=2, PodGroup=2, PriorityClass=2}'",
+  })
+  void dumpThenParse_mixedKinds_givesEqualObjects(String name, String file, String counts) {
+    LoadedObjects first = KubernetesYaml.parse(resource(file), file);
+    assertThat(first.countsByKind()).hasToString(counts);
+    assertDumpThenParseIsIdentity(first);
+  }
+
+  private static void assertDumpThenParseIsIdentity(LoadedObjects first) {
+    String file = "the fixture";
     String yaml = KubernetesYaml.dump(first.objects());
     LoadedObjects second = KubernetesYaml.parse(yaml, "dumped " + file);
 
     assertThat(second.objects()).as(yaml).isEqualTo(first.objects());
     assertThat(KubernetesYaml.dump(second.objects())).isEqualTo(yaml);
-    assertThat(yaml).startsWith("---\n").contains("kind: \"" + kind + "\"");
+    assertThat(yaml).startsWith("---\n");
   }
 
   static List<ApiObject<?>> load(String file) {

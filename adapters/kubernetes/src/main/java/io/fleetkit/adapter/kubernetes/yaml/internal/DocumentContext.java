@@ -91,9 +91,11 @@ public final class DocumentContext {
     return null;
   }
 
+  /** Whether a problem was reported at {@code field} or inside it. */
   private boolean reported(String field) {
     for (ManifestProblem p : problems) {
-      if (p.violation().field().equals(field)) {
+      String f = p.violation().field();
+      if (f.equals(field) || f.startsWith(field + ".") || f.startsWith(field + "[")) {
         return true;
       }
     }

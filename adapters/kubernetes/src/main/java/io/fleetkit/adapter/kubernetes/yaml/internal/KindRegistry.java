@@ -1,9 +1,19 @@
 package io.fleetkit.adapter.kubernetes.yaml.internal;
 
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DeploymentConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.HorizontalPodAutoscalerConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.JobConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.NodeConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.NodePoolConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PersistentVolumeClaimConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PersistentVolumeConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PodConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PodDisruptionBudgetConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PodGroupConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PriorityClassConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ReplicaSetConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ServiceConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.StatefulSetConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.StorageClassConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.VerticalPodAutoscalerConverter;
 import io.fleetkit.api.meta.ApiObject;
@@ -17,12 +27,22 @@ import org.jspecify.annotations.Nullable;
 /** The kinds the YAML adapter knows, by kind name and by core type. Immutable; thread-safe. */
 public final class KindRegistry {
   private static final KindRegistry DEFAULT = new KindRegistry(List.of(
+      new NodeConverter(),
+      new PodConverter(),
+      new DeploymentConverter(),
+      new ReplicaSetConverter(),
+      new StatefulSetConverter(),
+      new JobConverter(),
       new ServiceConverter(),
       new PersistentVolumeConverter(),
       new PersistentVolumeClaimConverter(),
       new StorageClassConverter(),
+      new PriorityClassConverter(),
       new HorizontalPodAutoscalerConverter(),
-      new VerticalPodAutoscalerConverter()));
+      new VerticalPodAutoscalerConverter(),
+      new PodDisruptionBudgetConverter(),
+      new PodGroupConverter(),
+      new NodePoolConverter()));
 
   private final Map<String, KindConverter<?, ?>> byKind;
   private final Map<Class<?>, KindConverter<?, ?>> byType;

@@ -67,7 +67,7 @@ public final class ManifestReader {
     }
     String kind = text(root.get("kind"));
     String apiVersion = text(root.get("apiVersion"));
-    ctx.object(preliminaryName(root, kind));
+
     if (kind == null) {
       ctx.error("kind", "is required and must be a string", null);
     }
@@ -75,6 +75,7 @@ public final class ManifestReader {
       ctx.error("apiVersion", "is required and must be a string", null);
     }
     KindConverter<?, ?> converter = kind == null ? null : registry.forKind(kind);
+    ctx.object(preliminaryName(root, kind, converter != null && converter.namespaced()));
     if (kind != null && converter == null) {
       ctx.error("kind", "is not a supported kind (supported: " + String.join(", ", registry.kinds()) + ")", kind);
     } else if (converter != null && apiVersion != null && !converter.apiVersion().equals(apiVersion)) {
@@ -120,10 +121,14 @@ public final class ManifestReader {
     }
   }
 
-  private static String preliminaryName(JsonNode root, @Nullable String kind) {
+  /** How problems name the object before it is converted: as {@link ApiObject#describe()} will. */
+  private static String preliminaryName(JsonNode root, @Nullable String kind, boolean namespaced) {
     JsonNode meta = root.get("metadata");
     String name = meta == null ? null : text(meta.get("name"));
     String ns = meta == null ? null : text(meta.get("namespace"));
+    if (ns == null && namespaced) {
+      ns = Fabric8Meta.DEFAULT_NAMESPACE;
+    }
     return (kind == null ? "object" : kind) + " " + (ns == null ? "" : ns + "/")
         + (name == null ? "<unnamed>" : name);
   }

@@ -204,6 +204,33 @@ public final class Values {
     return out;
   }
 
+  /** An int-or-percent ({@code 3} or {@code "25%"}); {@code dflt} when absent; reported when malformed. */
+  public static io.fleetkit.api.meta.@Nullable IntOrPercent intOrPercent(
+      io.fabric8.kubernetes.api.model.@Nullable IntOrString v, io.fleetkit.api.meta.@Nullable IntOrPercent dflt,
+      String path, DocumentContext ctx) {
+    if (v == null || (v.getIntVal() == null && v.getStrVal() == null)) {
+      return dflt;
+    }
+    if (v.getIntVal() != null) {
+      return io.fleetkit.api.meta.IntOrPercent.of(v.getIntVal());
+    }
+    try {
+      return io.fleetkit.api.meta.IntOrPercent.parse(v.getStrVal());
+    } catch (IllegalArgumentException e) {
+      ctx.error(path, "must be an integer or a percentage such as \"25%\"", v.getStrVal());
+      return dflt;
+    }
+  }
+
+  public static io.fabric8.kubernetes.api.model.@Nullable IntOrString intOrString(
+      io.fleetkit.api.meta.@Nullable IntOrPercent v) {
+    if (v == null) {
+      return null;
+    }
+    return v.percent() ? new io.fabric8.kubernetes.api.model.IntOrString(v.toString())
+        : new io.fabric8.kubernetes.api.model.IntOrString(v.value());
+  }
+
   public static int intOr(@Nullable Integer v, int dflt) {
     return v == null ? dflt : v;
   }

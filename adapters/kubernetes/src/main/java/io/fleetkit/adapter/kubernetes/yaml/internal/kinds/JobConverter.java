@@ -1,0 +1,119 @@
+package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
+
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.JobSpecBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder;
+import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
+import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
+import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
+import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Selectors;
+import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
+import io.fleetkit.api.batch.CompletionMode;
+import io.fleetkit.api.batch.Job;
+import io.fleetkit.api.batch.JobCondition;
+import io.fleetkit.api.batch.JobSpec;
+import io.fleetkit.api.batch.JobStatus;
+import io.fleetkit.api.meta.ConditionStatus;
+import io.fleetkit.api.meta.ObjectMeta;
+import org.jspecify.annotations.Nullable;
+
+/** batch/v1 Job, with Kubernetes' defaults: parallelism 1, NonIndexed, a backoff limit of 6. */
+public final class JobConverter implements KindConverter<io.fabric8.kubernetes.api.model.batch.v1.Job, Job> {
+
+  @Override
+  public String apiVersion() {
+    return Job.API_VERSION;
+  }
+
+  @Override
+  public String kind() {
+    return Job.KIND;
+  }
+
+  @Override
+  public boolean namespaced() {
+    return true;
+  }
+
+  @Override
+  public Class<io.fabric8.kubernetes.api.model.batch.v1.Job> fabric8Type() {
+    return io.fabric8.kubernetes.api.model.batch.v1.Job.class;
+  }
+
+  @Override
+  public Class<Job> coreType() {
+    return Job.class;
+  }
+
+  @Override
+  public @Nullable Job toCore(io.fabric8.kubernetes.api.model.batch.v1.Job in, DocumentContext ctx) {
+    ObjectMeta meta = Fabric8Meta.toCore(in.getMetadata(), kind(), true, ctx);
+    var s = in.getSpec();
+    if (s == null) {
+      ctx.error("spec", "is required", null);
+      return null;
+    }
+    var mode = Values.enumValue(CompletionMode.class, s.getCompletionMode(), CompletionMode.NonIndexed,
+        "spec.completionMode", ctx);
+    var selector = Fabric8Selectors.toCore(s.getSelector(), "spec.selector", ctx);
+    var template = PodSpecs.template(s.getTemplate(), "spec.template", ctx);
+    JobSpec spec = template == null ? null : ctx.build("spec", () -> new JobSpec(Values.intOr(s.getParallelism(), 1),
+        s.getCompletions(), mode, Values.intOr(s.getBackoffLimit(), JobSpec.DEFAULT_BACKOFF_LIMIT),
+        s.getActiveDeadlineSeconds(), s.getTtlSecondsAfterFinished(), Values.boolOr(s.getSuspend(), false),
+        selector, template));
+    JobStatus status = JobStatus.EMPTY;
+    var st = in.getStatus();
+    if (st != null) {
+      var conditions = Fabric8Scheduling.list(st.getConditions(), "status.conditions", ctx, (c, p, cx) -> {
+        var cs = Values.requiredEnum(ConditionStatus.class, c.getStatus(), p + ".status", cx);
+        var probe = Values.instant(c.getLastProbeTime(), p + ".lastProbeTime", cx);
+        var transition = Values.instant(c.getLastTransitionTime(), p + ".lastTransitionTime", cx);
+        return cs == null ? null : cx.build(p, () -> new JobCondition(Values.required(c.getType(), p + ".type", cx),
+            cs, Values.orEmpty(c.getReason()), Values.orEmpty(c.getMessage()), probe, transition));
+      });
+      var start = Values.instant(st.getStartTime(), "status.startTime", ctx);
+      var completion = Values.instant(st.getCompletionTime(), "status.completionTime", ctx);
+      status = ctx.build("status", () -> new JobStatus(Values.intOr(st.getActive(), 0),
+          Values.intOr(st.getSucceeded(), 0), Values.intOr(st.getFailed(), 0), st.getReady(), conditions, start,
+          completion, Values.orEmpty(st.getCompletedIndexes())));
+    }
+    JobStatus fs = status;
+    return spec == null || fs == null ? null : ctx.build("", () -> new Job(meta, spec, fs));
+  }
+
+  @Override
+  public io.fabric8.kubernetes.api.model.batch.v1.Job toFabric8(Job in) {
+    JobSpec s = in.spec();
+    JobStatus st = in.status();
+    return new JobBuilder()
+        .withApiVersion(apiVersion()).withKind(kind())
+        .withMetadata(Fabric8Meta.toFabric8(in.metadata()))
+        .withSpec(new JobSpecBuilder()
+            .withParallelism(s.parallelism() == 1 ? null : s.parallelism())
+            .withCompletions(s.completions())
+            .withCompletionMode(s.completionMode() == CompletionMode.NonIndexed ? null : s.completionMode().name())
+            .withBackoffLimit(s.backoffLimit() == JobSpec.DEFAULT_BACKOFF_LIMIT ? null : s.backoffLimit())
+            .withActiveDeadlineSeconds(s.activeDeadlineSeconds())
+            .withTtlSecondsAfterFinished(s.ttlSecondsAfterFinished())
+            .withSuspend(s.suspend() ? Boolean.TRUE : null)
+            .withSelector(Fabric8Selectors.toFabric8(s.selector()))
+            .withTemplate(PodSpecs.template(s.template()))
+            .build())
+        .withStatus(st.equals(JobStatus.EMPTY) ? null : new JobStatusBuilder()
+            .withActive(st.active() == 0 ? null : st.active())
+            .withSucceeded(st.succeeded() == 0 ? null : st.succeeded())
+            .withFailed(st.failed() == 0 ? null : st.failed())
+            .withReady(st.ready())
+            .withConditions(Fabric8Scheduling.out(st.conditions(), c -> new JobConditionBuilder().withType(c.type())
+                .withStatus(c.status().name()).withReason(Values.emptyToNull(c.reason()))
+                .withMessage(Values.emptyToNull(c.message())).withLastProbeTime(Values.instant(c.lastProbeTime()))
+                .withLastTransitionTime(Values.instant(c.lastTransitionTime())).build()))
+            .withStartTime(Values.instant(st.startTime()))
+            .withCompletionTime(Values.instant(st.completionTime()))
+            .withCompletedIndexes(Values.emptyToNull(st.completedIndexes()))
+            .build())
+        .build();
+  }
+}

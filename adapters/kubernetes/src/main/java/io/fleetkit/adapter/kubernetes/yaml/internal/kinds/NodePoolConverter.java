@@ -1,0 +1,198 @@
+package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
+import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
+import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.Untyped;
+import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
+import io.fleetkit.api.autoscaling.NodePool;
+import io.fleetkit.api.autoscaling.NodePoolSpec;
+import io.fleetkit.api.autoscaling.NodePoolStatus;
+import io.fleetkit.api.autoscaling.NodeTemplate;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.scheduling.Taint;
+import io.fleetkit.api.scheduling.TaintEffect;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * fleetkit.io/v1alpha1 NodePool, FleetKit's own CRD for the cluster autoscaler:
+ * <pre>
+ * spec:
+ *   template: {labels: {..}, taints: [..], capacity: {..}, allocatable: {..}, gpus: [..]}
+ *   minSize: 0
+ *   maxSize: 10
+ *   startupDelay: 90s        # a Go duration (1h30m, 45s, 500ms)
+ *   pricePerHour: 3.06
+ * status: {currentSize: 2, lastScaleTime: "2024-05-01T10:00:00Z"}
+ * </pre>
+ */
+public final class NodePoolConverter implements KindConverter<GenericKubernetesResource, NodePool> {
+  private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(h|ms|m|s)");
+
+  @Override
+  public String apiVersion() {
+    return NodePool.API_VERSION;
+  }
+
+  @Override
+  public String kind() {
+    return NodePool.KIND;
+  }
+
+  @Override
+  public boolean namespaced() {
+    return false;
+  }
+
+  @Override
+  public Class<GenericKubernetesResource> fabric8Type() {
+    return GenericKubernetesResource.class;
+  }
+
+  @Override
+  public Class<NodePool> coreType() {
+    return NodePool.class;
+  }
+
+  @Override
+  public @Nullable NodePool toCore(GenericKubernetesResource in, DocumentContext ctx) {
+    ObjectMeta meta = Fabric8Meta.toCore(in.getMetadata(), kind(), false, ctx);
+    Map<String, Object> spec = GenericKinds.section(in, "spec", ctx);
+    Map<String, Object> t = Untyped.map(spec, "template", "spec.template", ctx);
+    var labels = Untyped.stringMap(t, "labels", "spec.template.labels", ctx);
+    List<Taint> taints = new ArrayList<>();
+    List<Object> rawTaints = Untyped.list(t, "taints", "spec.template.taints", ctx);
+    for (int i = 0; i < rawTaints.size(); i++) {
+      String p = "spec.template.taints[" + i + "]";
+      Map<String, Object> m = Untyped.asMap(rawTaints.get(i), p, ctx);
+      String key = Values.required(Untyped.string(m, "key", "", p + ".key", ctx), p + ".key", ctx);
+      TaintEffect effect = Values.requiredEnum(TaintEffect.class, Untyped.string(m, "effect", "", p + ".effect", ctx),
+          p + ".effect", ctx);
+      String value = Untyped.string(m, "value", "", p + ".value", ctx);
+      if (effect != null && !key.isEmpty()) {
+        Taint taint = ctx.build(p, () -> Taint.of(key, value, effect));
+        if (taint != null) {
+          taints.add(taint);
+        }
+      }
+    }
+    var capacity = Untyped.resources(t, "capacity", "spec.template.capacity", ctx);
+    var allocatable = Untyped.resources(t, "allocatable", "spec.template.allocatable", ctx);
+    var gpus = NodeConverter.gpus(t, "spec.template.gpus", ctx);
+    NodeTemplate template = ctx.build("spec.template", () -> new NodeTemplate(labels, taints, capacity, allocatable,
+        gpus));
+    Integer min = Untyped.int32(spec, "minSize", "spec.minSize", ctx);
+    Integer max = Untyped.int32(spec, "maxSize", "spec.maxSize", ctx);
+    if (max == null && !spec.containsKey("maxSize")) {
+      ctx.error("spec.maxSize", "is required", null);
+    }
+    Duration delay = duration(Untyped.string(spec, "startupDelay", "", "spec.startupDelay", ctx),
+        "spec.startupDelay", ctx);
+    Double price = Untyped.number(spec, "pricePerHour", "spec.pricePerHour", ctx);
+    NodePoolSpec coreSpec = template == null || max == null ? null : ctx.build("spec", () -> new NodePoolSpec(
+        template, min == null ? 0 : min, max, delay, price == null ? 0 : price));
+    Map<String, Object> st = GenericKinds.section(in, "status", ctx);
+    Integer current = Untyped.int32(st, "currentSize", "status.currentSize", ctx);
+    var lastScale = Values.instant(Untyped.string(st, "lastScaleTime", "", "status.lastScaleTime", ctx),
+        "status.lastScaleTime", ctx);
+    NodePoolStatus status = new NodePoolStatus(current == null ? 0 : current, lastScale);
+    return coreSpec == null ? null : ctx.build("", () -> new NodePool(meta, coreSpec, status));
+  }
+
+  /** A Go duration ({@code 1h30m}, {@code 90s}, {@code 500ms}, {@code 0}); zero when empty. */
+  static Duration duration(String text, String path, DocumentContext ctx) {
+    if (text.isEmpty() || text.equals("0")) {
+      return Duration.ZERO;
+    }
+    Matcher m = DURATION.matcher(text);
+    long nanos = 0;
+    int end = 0;
+    while (m.find() && m.start() == end) {
+      double n = Double.parseDouble(m.group(1));
+      long unit = switch (m.group(2)) {
+        case "h" -> 3_600_000_000_000L;
+        case "m" -> 60_000_000_000L;
+        case "s" -> 1_000_000_000L;
+        default -> 1_000_000L;
+      };
+      nanos += Math.round(n * unit);
+      end = m.end();
+    }
+    if (end != text.length()) {
+      ctx.error(path, "must be a duration such as 90s, 5m or 1h30m", text);
+      return Duration.ZERO;
+    }
+    return Duration.ofNanos(nanos);
+  }
+
+  /** Go's spelling of {@code d}: {@code 1h30m}, {@code 90s} becomes {@code 1m30s}, {@code 0s}. */
+  static String duration(Duration d) {
+    if (d.isZero()) {
+      return "0s";
+    }
+    StringBuilder sb = new StringBuilder();
+    long h = d.toHours();
+    int m = d.toMinutesPart();
+    int s = d.toSecondsPart();
+    int ms = d.toMillisPart();
+    if (h > 0) {
+      sb.append(h).append('h');
+    }
+    if (m > 0) {
+      sb.append(m).append('m');
+    }
+    if (s > 0) {
+      sb.append(s).append('s');
+    }
+    if (ms > 0) {
+      sb.append(ms).append("ms");
+    }
+    return sb.toString();
+  }
+
+  @Override
+  public GenericKubernetesResource toFabric8(NodePool in) {
+    NodePoolSpec s = in.spec();
+    NodeTemplate t = s.template();
+    Map<String, Object> template = new LinkedHashMap<>();
+    Untyped.put(template, "labels", new java.util.TreeMap<String, Object>(t.labels()));
+    List<Object> taints = new ArrayList<>();
+    for (Taint taint : t.taints()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("key", taint.key());
+      Untyped.put(m, "value", taint.value());
+      m.put("effect", taint.effect().name());
+      taints.add(m);
+    }
+    Untyped.put(template, "taints", taints);
+    Untyped.put(template, "capacity", Untyped.resources(t.capacity()));
+    if (!t.allocatable().equals(t.capacity())) {
+      Untyped.put(template, "allocatable", Untyped.resources(t.allocatable()));
+    }
+    Untyped.put(template, "gpus", NodeConverter.gpus(t.gpus()));
+    Map<String, Object> spec = new LinkedHashMap<>();
+    spec.put("template", template);
+    spec.put("minSize", s.minSize());
+    spec.put("maxSize", s.maxSize());
+    if (!s.startupDelay().isZero()) {
+      spec.put("startupDelay", duration(s.startupDelay()));
+    }
+    if (s.pricePerHour() != 0) {
+      spec.put("pricePerHour", s.pricePerHour());
+    }
+    Map<String, Object> status = new LinkedHashMap<>();
+    if (in.status().currentSize() != 0) {
+      status.put("currentSize", in.status().currentSize());
+    }
+    Untyped.put(status, "lastScaleTime", Values.instant(in.status().lastScaleTime()));
+    return GenericKinds.resource(in, spec, status);
+  }
+}

@@ -1,0 +1,230 @@
+package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
+
+import io.fabric8.kubernetes.api.model.ConfigMapVolumeSourceBuilder;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
+import io.fabric8.kubernetes.api.model.EmptyDirVolumeSourceBuilder;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.HostPathVolumeSourceBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimVolumeSourceBuilder;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.SecretVolumeSourceBuilder;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
+import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
+import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
+import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
+import io.fleetkit.api.core.Container;
+import io.fleetkit.api.core.ContainerPort;
+import io.fleetkit.api.core.ContainerRestartPolicy;
+import io.fleetkit.api.core.EnvVar;
+import io.fleetkit.api.core.PodSpec;
+import io.fleetkit.api.core.PodTemplateSpec;
+import io.fleetkit.api.core.ResourceRequirements;
+import io.fleetkit.api.core.RestartPolicy;
+import io.fleetkit.api.core.Volume;
+import io.fleetkit.api.core.VolumeSource;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.scheduling.Affinity;
+import io.fleetkit.api.scheduling.PreemptionPolicy;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Pod specs and pod templates both ways, shared by Pod and the workload kinds. Applies Kubernetes' defaults on the
+ * way in (restartPolicy Always, preemptionPolicy PreemptLowerPriority, a 30 s grace period) and leaves default
+ * values out on the way back.
+ */
+public final class PodSpecs {
+  private static final String VOLUME_SOURCES = "persistentVolumeClaim, emptyDir, hostPath, configMap, secret";
+
+  private PodSpecs() {}
+
+  public static @Nullable PodSpec toCore(io.fabric8.kubernetes.api.model.@Nullable PodSpec s, String path,
+      DocumentContext ctx) {
+    if (s == null) {
+      ctx.error(path, "is required", null);
+      return null;
+    }
+    List<Container> containers = Fabric8Scheduling.list(s.getContainers(), path + ".containers", ctx,
+        PodSpecs::container);
+    List<Container> initContainers = Fabric8Scheduling.list(s.getInitContainers(), path + ".initContainers", ctx,
+        PodSpecs::container);
+    ResourceList overhead = Values.resources(s.getOverhead(), path + ".overhead", ctx);
+    PreemptionPolicy preemption = Values.enumValue(PreemptionPolicy.class, s.getPreemptionPolicy(),
+        PreemptionPolicy.PreemptLowerPriority, path + ".preemptionPolicy", ctx);
+    var nodeSelector = Values.stringMap(s.getNodeSelector(), path + ".nodeSelector", ctx);
+    Affinity affinity = Fabric8Scheduling.affinity(s.getAffinity(), path + ".affinity", ctx);
+    var tolerations = Fabric8Scheduling.list(s.getTolerations(), path + ".tolerations", ctx,
+        Fabric8Scheduling::toleration);
+    var spreads = Fabric8Scheduling.list(s.getTopologySpreadConstraints(), path + ".topologySpreadConstraints", ctx,
+        Fabric8Scheduling::topologySpread);
+    List<Volume> volumes = Fabric8Scheduling.list(s.getVolumes(), path + ".volumes", ctx, PodSpecs::volume);
+    RestartPolicy restart = Values.enumValue(RestartPolicy.class, s.getRestartPolicy(), RestartPolicy.Always,
+        path + ".restartPolicy", ctx);
+    long grace = Values.longOr(s.getTerminationGracePeriodSeconds(),
+        PodSpec.DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS);
+    if (grace < 0) {
+      ctx.error(path + ".terminationGracePeriodSeconds", "must be greater than or equal to 0", grace);
+    }
+    Long deadline = s.getActiveDeadlineSeconds();
+    if (deadline != null && deadline < 1) {
+      ctx.error(path + ".activeDeadlineSeconds", "must be greater than or equal to 1", deadline);
+    }
+    return ctx.build(path, () -> new PodSpec(containers, initContainers, overhead, s.getPriority(),
+        Values.orEmpty(s.getPriorityClassName()), preemption, nodeSelector,
+        affinity == null ? Affinity.NONE : affinity, tolerations, spreads, Values.orEmpty(s.getSchedulerName()),
+        Values.orEmpty(s.getNodeName()), volumes, restart, grace, deadline));
+  }
+
+  public static io.fabric8.kubernetes.api.model.PodSpec toFabric8(PodSpec s) {
+    return new PodSpecBuilder()
+        .withContainers(Fabric8Scheduling.out(s.containers(), PodSpecs::container))
+        .withInitContainers(Fabric8Scheduling.out(s.initContainers(), PodSpecs::container))
+        .withOverhead(Values.resources(s.overhead()))
+        .withPriority(s.priority())
+        .withPriorityClassName(Values.emptyToNull(s.priorityClassName()))
+        .withPreemptionPolicy(s.preemptionPolicy() == PreemptionPolicy.PreemptLowerPriority ? null
+            : s.preemptionPolicy().name())
+        .withNodeSelector(Values.emptyToNull(new java.util.TreeMap<>(s.nodeSelector())))
+        .withAffinity(s.affinity().equals(Affinity.NONE) ? null : Fabric8Scheduling.affinity(s.affinity()))
+        .withTolerations(Fabric8Scheduling.out(s.tolerations(), Fabric8Scheduling::toleration))
+        .withTopologySpreadConstraints(Fabric8Scheduling.out(s.topologySpreadConstraints(),
+            Fabric8Scheduling::topologySpread))
+        .withSchedulerName(s.schedulerName().equals(PodSpec.DEFAULT_SCHEDULER) ? null : s.schedulerName())
+        .withNodeName(Values.emptyToNull(s.nodeName()))
+        .withVolumes(Fabric8Scheduling.out(s.volumes(), PodSpecs::volume))
+        .withRestartPolicy(s.restartPolicy() == RestartPolicy.Always ? null : s.restartPolicy().name())
+        .withTerminationGracePeriodSeconds(s.terminationGracePeriodSeconds()
+            == PodSpec.DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS ? null : s.terminationGracePeriodSeconds())
+        .withActiveDeadlineSeconds(s.activeDeadlineSeconds())
+        .build();
+  }
+
+  /** A pod template ({@code spec.template} of workloads); its metadata has no name or namespace of its own. */
+  public static @Nullable PodTemplateSpec template(io.fabric8.kubernetes.api.model.@Nullable PodTemplateSpec t,
+      String path, DocumentContext ctx) {
+    if (t == null) {
+      ctx.error(path, "is required", null);
+      return null;
+    }
+    var m = t.getMetadata() == null ? new io.fabric8.kubernetes.api.model.ObjectMeta() : t.getMetadata();
+    ObjectMeta meta = ObjectMeta.builder()
+        .name(Values.orEmpty(m.getName()))
+        .namespace(Values.orEmpty(m.getNamespace()))
+        .labels(Values.stringMap(m.getLabels(), path + ".metadata.labels", ctx))
+        .annotations(Values.stringMap(m.getAnnotations(), path + ".metadata.annotations", ctx))
+        .finalizers(Values.stringList(m.getFinalizers(), path + ".metadata.finalizers", ctx))
+        .build();
+    PodSpec spec = toCore(t.getSpec(), path + ".spec", ctx);
+    return spec == null ? null : ctx.build(path, () -> new PodTemplateSpec(meta, spec));
+  }
+
+  public static io.fabric8.kubernetes.api.model.PodTemplateSpec template(PodTemplateSpec t) {
+    return new PodTemplateSpecBuilder().withMetadata(Fabric8Meta.toFabric8(t.metadata()))
+        .withSpec(toFabric8(t.spec())).build();
+  }
+
+  // ---- containers
+
+  private static @Nullable Container container(io.fabric8.kubernetes.api.model.Container c, String p,
+      DocumentContext ctx) {
+    var r = c.getResources();
+    ResourceList requests = Values.resources(r == null ? null : r.getRequests(), p + ".resources.requests", ctx);
+    ResourceList limits = Values.resources(r == null ? null : r.getLimits(), p + ".resources.limits", ctx);
+    ResourceRequirements resources = ctx.build(p + ".resources", () -> new ResourceRequirements(requests, limits));
+    List<ContainerPort> ports = Fabric8Scheduling.list(c.getPorts(), p + ".ports", ctx, (port, pp, cx) -> {
+      if (port.getContainerPort() == null) {
+        cx.error(pp + ".containerPort", "is required", null);
+        return null;
+      }
+      return cx.build(pp, () -> new ContainerPort(Values.orEmpty(port.getName()), port.getContainerPort(),
+          Values.orEmpty(port.getProtocol()), Values.intOr(port.getHostPort(), 0)));
+    });
+    List<EnvVar> env = Fabric8Scheduling.list(c.getEnv(), p + ".env", ctx, (e, ep, cx) -> {
+      if (e.getValueFrom() != null) {
+        cx.error(ep + ".valueFrom", "is not supported; give a literal value", null);
+        return null;
+      }
+      return cx.build(ep, () -> new EnvVar(Values.required(e.getName(), ep + ".name", cx),
+          Values.orEmpty(e.getValue())));
+    });
+    ContainerRestartPolicy restart = Values.enumValue(ContainerRestartPolicy.class, c.getRestartPolicy(), null,
+        p + ".restartPolicy", ctx);
+    if (resources == null) {
+      return null;
+    }
+    return ctx.build(p, () -> new Container(Values.orEmpty(c.getName()), Values.orEmpty(c.getImage()), resources,
+        ports, env, restart));
+  }
+
+  private static io.fabric8.kubernetes.api.model.Container container(Container c) {
+    return new ContainerBuilder().withName(c.name()).withImage(Values.emptyToNull(c.image()))
+        .withResources(c.resources().requests().isEmpty() && c.resources().limits().isEmpty() ? null
+            : new ResourceRequirementsBuilder().withRequests(Values.resources(c.resources().requests()))
+                .withLimits(Values.resources(c.resources().limits())).build())
+        .withPorts(Fabric8Scheduling.out(c.ports(), port -> new ContainerPortBuilder()
+            .withName(Values.emptyToNull(port.name())).withContainerPort(port.containerPort())
+            .withProtocol(port.protocol().equals("TCP") ? null : port.protocol())
+            .withHostPort(port.hostPort() == 0 ? null : port.hostPort()).build()))
+        .withEnv(Fabric8Scheduling.out(c.env(), e -> new EnvVarBuilder().withName(e.name())
+            .withValue(Values.emptyToNull(e.value())).build()))
+        .withRestartPolicy(Values.name(c.restartPolicy()))
+        .build();
+  }
+
+  // ---- volumes
+
+  private static @Nullable Volume volume(io.fabric8.kubernetes.api.model.Volume v, String p, DocumentContext ctx) {
+    String name = Values.required(v.getName(), p + ".name", ctx);
+    VolumeSource source;
+    if (v.getPersistentVolumeClaim() != null) {
+      var c = v.getPersistentVolumeClaim();
+      source = ctx.build(p + ".persistentVolumeClaim", () -> new VolumeSource.PersistentVolumeClaim(
+          Values.orEmpty(c.getClaimName()), Values.boolOr(c.getReadOnly(), false)));
+    } else if (v.getEmptyDir() != null) {
+      var e = v.getEmptyDir();
+      Quantity size = e.getSizeLimit() == null ? null
+          : Values.quantity(e.getSizeLimit().toString(), p + ".emptyDir.sizeLimit", ctx);
+      source = ctx.build(p + ".emptyDir", () -> new VolumeSource.EmptyDir(Values.orEmpty(e.getMedium()), size));
+    } else if (v.getHostPath() != null) {
+      source = ctx.build(p + ".hostPath", () -> new VolumeSource.HostPath(Values.orEmpty(v.getHostPath().getPath())));
+    } else if (v.getConfigMap() != null) {
+      source = ctx.build(p + ".configMap", () -> new VolumeSource.ConfigMap(
+          Values.orEmpty(v.getConfigMap().getName())));
+    } else if (v.getSecret() != null) {
+      source = ctx.build(p + ".secret", () -> new VolumeSource.Secret(
+          Values.orEmpty(v.getSecret().getSecretName())));
+    } else {
+      ctx.error(p, "must have one of the supported volume sources: " + VOLUME_SOURCES, null);
+      return null;
+    }
+    return source == null ? null : ctx.build(p, () -> new Volume(name, source));
+  }
+
+  private static io.fabric8.kubernetes.api.model.Volume volume(Volume v) {
+    VolumeBuilder b = new VolumeBuilder().withName(v.name());
+    VolumeSource s = v.source();
+    if (s instanceof VolumeSource.PersistentVolumeClaim c) {
+      b.withPersistentVolumeClaim(new PersistentVolumeClaimVolumeSourceBuilder().withClaimName(c.claimName())
+          .withReadOnly(c.readOnly() ? Boolean.TRUE : null).build());
+    } else if (s instanceof VolumeSource.EmptyDir e) {
+      b.withEmptyDir(new EmptyDirVolumeSourceBuilder().withMedium(Values.emptyToNull(e.medium()))
+          .withSizeLimit(e.sizeLimit() == null ? null
+              : new io.fabric8.kubernetes.api.model.Quantity(e.sizeLimit().toString())).build());
+    } else if (s instanceof VolumeSource.HostPath h) {
+      b.withHostPath(new HostPathVolumeSourceBuilder().withPath(h.path()).build());
+    } else if (s instanceof VolumeSource.ConfigMap c) {
+      b.withConfigMap(new ConfigMapVolumeSourceBuilder().withName(c.name()).build());
+    } else if (s instanceof VolumeSource.Secret c) {
+      b.withSecret(new SecretVolumeSourceBuilder().withSecretName(c.secretName()).build());
+    } else {
+      throw new IllegalArgumentException("volume " + v.name() + ": source " + s + " is not supported");
+    }
+    return b.build();
+  }
+}

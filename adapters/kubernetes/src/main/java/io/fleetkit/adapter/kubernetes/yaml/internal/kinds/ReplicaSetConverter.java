@@ -1,0 +1,82 @@
+package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
+
+import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSetSpecBuilder;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSetStatusBuilder;
+import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
+import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
+import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Selectors;
+import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
+import io.fleetkit.api.apps.ReplicaSet;
+import io.fleetkit.api.apps.ReplicaSetSpec;
+import io.fleetkit.api.apps.ReplicaSetStatus;
+import io.fleetkit.api.meta.ObjectMeta;
+import org.jspecify.annotations.Nullable;
+
+/** apps/v1 ReplicaSet; replicas default to 1. */
+public final class ReplicaSetConverter
+    implements KindConverter<io.fabric8.kubernetes.api.model.apps.ReplicaSet, ReplicaSet> {
+
+  @Override
+  public String apiVersion() {
+    return ReplicaSet.API_VERSION;
+  }
+
+  @Override
+  public String kind() {
+    return ReplicaSet.KIND;
+  }
+
+  @Override
+  public boolean namespaced() {
+    return true;
+  }
+
+  @Override
+  public Class<io.fabric8.kubernetes.api.model.apps.ReplicaSet> fabric8Type() {
+    return io.fabric8.kubernetes.api.model.apps.ReplicaSet.class;
+  }
+
+  @Override
+  public Class<ReplicaSet> coreType() {
+    return ReplicaSet.class;
+  }
+
+  @Override
+  public @Nullable ReplicaSet toCore(io.fabric8.kubernetes.api.model.apps.ReplicaSet in, DocumentContext ctx) {
+    ObjectMeta meta = Fabric8Meta.toCore(in.getMetadata(), kind(), true, ctx);
+    var s = in.getSpec();
+    if (s == null) {
+      ctx.error("spec", "is required", null);
+      return null;
+    }
+    var selector = Workloads.selector(s.getSelector(), "spec.selector", ctx);
+    var template = PodSpecs.template(s.getTemplate(), "spec.template", ctx);
+    ReplicaSetSpec spec = template == null ? null : ctx.build("spec", () -> new ReplicaSetSpec(
+        Values.intOr(s.getReplicas(), 1), selector, template, Values.intOr(s.getMinReadySeconds(), 0)));
+    var st = in.getStatus();
+    ReplicaSetStatus status = st == null ? ReplicaSetStatus.EMPTY : ctx.build("status", () -> new ReplicaSetStatus(
+        Values.intOr(st.getReplicas(), 0), Values.intOr(st.getFullyLabeledReplicas(), 0),
+        Values.intOr(st.getReadyReplicas(), 0), Values.intOr(st.getAvailableReplicas(), 0),
+        Values.longOr(st.getObservedGeneration(), 0)));
+    return spec == null || status == null ? null : ctx.build("", () -> new ReplicaSet(meta, spec, status));
+  }
+
+  @Override
+  public io.fabric8.kubernetes.api.model.apps.ReplicaSet toFabric8(ReplicaSet in) {
+    ReplicaSetSpec s = in.spec();
+    ReplicaSetStatus st = in.status();
+    return new ReplicaSetBuilder()
+        .withApiVersion(apiVersion()).withKind(kind())
+        .withMetadata(Fabric8Meta.toFabric8(in.metadata()))
+        .withSpec(new ReplicaSetSpecBuilder().withReplicas(s.replicas())
+            .withSelector(Fabric8Selectors.toFabric8(s.selector())).withTemplate(PodSpecs.template(s.template()))
+            .withMinReadySeconds(s.minReadySeconds() == 0 ? null : s.minReadySeconds()).build())
+        .withStatus(st.equals(ReplicaSetStatus.EMPTY) ? null : new ReplicaSetStatusBuilder()
+            .withReplicas(st.replicas()).withFullyLabeledReplicas(st.fullyLabeledReplicas())
+            .withReadyReplicas(st.readyReplicas()).withAvailableReplicas(st.availableReplicas())
+            .withObservedGeneration(st.observedGeneration()).build())
+        .build();
+  }
+}

@@ -1,0 +1,216 @@
+package io.fleetkit.scheduler.plugins.nodeaffinity;
+
+import io.fleetkit.api.ValidationException;
+import io.fleetkit.api.Violation;
+import io.fleetkit.api.scheduler.CycleState;
+import io.fleetkit.api.scheduler.FilterPlugin;
+import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.scheduler.PluginFactory;
+import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.scheduler.PreFilterPlugin;
+import io.fleetkit.api.scheduler.PreFilterResult;
+import io.fleetkit.api.scheduler.PreScorePlugin;
+import io.fleetkit.api.scheduler.ScorePlugin;
+import io.fleetkit.api.scheduler.Snapshot;
+import io.fleetkit.api.scheduler.StateKey;
+import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.scheduling.NodeAffinity;
+import io.fleetkit.api.scheduling.NodeSelector;
+import io.fleetkit.api.scheduling.NodeSelectorMatcher;
+import io.fleetkit.api.scheduling.PreferredSchedulingTerms;
+import io.fleetkit.api.scheduling.RequiredNodeAffinity;
+import io.fleetkit.api.scheduling.SchedulingValidation;
+import io.fleetkit.scheduler.plugins.helper.NormalizeScore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Node selector and node affinity, as kube-scheduler's {@code NodeAffinity}
+ * ({@code pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go}).
+ *
+ * <ul>
+ *   <li>PreFilter compiles the pod's {@code nodeSelector} AND required node affinity once per cycle. It returns Skip
+ *       when the pod has neither (and the profile adds no affinity); it narrows the candidates to the node names
+ *       that {@code matchFields metadata.name In} pins in every term, and rejects the pod when those pins conflict.
+ *   <li>Filter rejects, as UNSCHEDULABLE_AND_UNRESOLVABLE, nodes failing the profile's added affinity
+ *       ({@value #ERR_REASON_ENFORCED}) or the pod's ({@value #ERR_REASON_POD}).
+ *   <li>PreScore compiles the preferred terms (Skip when there are none); Score sums the weights of the terms a
+ *       node matches, the added preferred terms included; normalization scales the best node to 100.
+ * </ul>
+ *
+ * <p>Immutable and thread-safe; Filter and Score allocate nothing once PreFilter/PreScore ran.
+ */
+public final class NodeAffinityPlugin implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin {
+  /** The name this plugin is registered under. */
+  public static final String NAME = "NodeAffinity";
+  /** Rejection: the node fails the pod's nodeSelector or required node affinity (upstream {@code ErrReasonPod}). */
+  public static final String ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector";
+  /** Rejection: the node fails the profile's added affinity (upstream {@code errReasonEnforced}). */
+  public static final String ERR_REASON_ENFORCED = "node(s) didn't match scheduler-enforced node affinity";
+  /** PreFilter rejection: every term pins conflicting node names (upstream {@code errReasonConflict}). */
+  public static final String ERR_REASON_CONFLICT = "pod affinity terms conflict";
+  /** The plugin argument holding a {@link NodeAffinity} every pod must also satisfy (NodeAffinityArgs). */
+  public static final String ARG_ADDED_AFFINITY = "addedAffinity";
+
+  /** Creates the plugin from the profile's arguments for {@value #NAME} (see {@link #fromArgs}). */
+  public static final PluginFactory FACTORY = handle -> fromArgs(handle.pluginArgs(NAME));
+
+  private static final StateKey<RequiredNodeAffinity> PRE_FILTER_KEY =
+      StateKey.of("PreFilter" + NAME, RequiredNodeAffinity.class);
+  private static final StateKey<PreferredSchedulingTerms> PRE_SCORE_KEY =
+      StateKey.of("PreScore" + NAME, PreferredSchedulingTerms.class);
+  private static final PreferredSchedulingTerms NO_TERMS = PreferredSchedulingTerms.of(List.of());
+
+  private static final Status REJECTED_POD =
+      new Status(Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, List.of(ERR_REASON_POD), NAME);
+  private static final Status REJECTED_ENFORCED =
+      new Status(Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, List.of(ERR_REASON_ENFORCED), NAME);
+  private static final PreFilterResult CONFLICT = PreFilterResult.of(
+      new Status(Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, List.of(ERR_REASON_CONFLICT), NAME));
+
+  private final @Nullable NodeSelectorMatcher addedNodeSelector;
+  private final @Nullable PreferredSchedulingTerms addedPreferred;
+
+  /**
+   * A plugin enforcing {@code addedAffinity} ({@code null} for none) on every pod, in addition to the pod's own.
+   *
+   * @throws ValidationException listing every invalid field of {@code addedAffinity}, under {@code addedAffinity.}
+   */
+  public NodeAffinityPlugin(@Nullable NodeAffinity addedAffinity) {
+    if (addedAffinity == null) {
+      addedNodeSelector = null;
+      addedPreferred = null;
+      return;
+    }
+    List<Violation> violations = new ArrayList<>();
+    for (Violation v : SchedulingValidation.validateNodeAffinity(addedAffinity, ARG_ADDED_AFFINITY)) {
+      violations.add(new Violation(NAME + " args", v.field(), v.rule(), v.value()));
+    }
+    if (!violations.isEmpty()) {
+      throw new ValidationException(violations);
+    }
+    NodeSelector required = addedAffinity.requiredDuringSchedulingIgnoredDuringExecution();
+    addedNodeSelector = required == null ? null : NodeSelectorMatcher.of(required);
+    PreferredSchedulingTerms preferred =
+        PreferredSchedulingTerms.of(addedAffinity.preferredDuringSchedulingIgnoredDuringExecution());
+    addedPreferred = preferred.isEmpty() ? null : preferred;
+  }
+
+  /** A plugin without added affinity. */
+  public NodeAffinityPlugin() {
+    this(null);
+  }
+
+  /**
+   * A plugin from profile arguments: {@value #ARG_ADDED_AFFINITY} may hold a {@link NodeAffinity}.
+   *
+   * @throws IllegalArgumentException for an unknown argument or one of the wrong type
+   * @throws ValidationException for an invalid added affinity
+   */
+  public static NodeAffinityPlugin fromArgs(Map<String, Object> args) {
+    for (String key : args.keySet()) {
+      if (!ARG_ADDED_AFFINITY.equals(key)) {
+        throw new IllegalArgumentException(NAME + " args: unknown argument \"" + key + "\" (known: "
+            + ARG_ADDED_AFFINITY + ")");
+      }
+    }
+    Object added = args.get(ARG_ADDED_AFFINITY);
+    if (added != null && !(added instanceof NodeAffinity)) {
+      throw new IllegalArgumentException(NAME + " args: " + ARG_ADDED_AFFINITY + " must be a NodeAffinity, got "
+          + added.getClass().getName());
+    }
+    return new NodeAffinityPlugin((NodeAffinity) added);
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public PreFilterResult preFilter(CycleState state, PodInfo pod, Snapshot snapshot) {
+    NodeAffinity affinity = pod.pod().spec().affinity().nodeAffinity();
+    NodeSelector required = affinity == null ? null : affinity.requiredDuringSchedulingIgnoredDuringExecution();
+    Map<String, String> nodeSelector = pod.pod().spec().nodeSelector();
+    if (required == null && nodeSelector.isEmpty() && addedNodeSelector == null) {
+      return PreFilterResult.skip();
+    }
+    RequiredNodeAffinity compiled = RequiredNodeAffinity.of(nodeSelector, affinity);
+    state.write(PRE_FILTER_KEY, compiled);
+    Optional<Set<String>> names = compiled.nodeNames();
+    if (names.isEmpty()) {
+      return PreFilterResult.success();
+    }
+    return names.get().isEmpty() ? CONFLICT : PreFilterResult.onlyNodes(names.get());
+  }
+
+  @Override
+  public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+    String nodeName = node.name();
+    Map<String, String> labels = node.labels();
+    if (addedNodeSelector != null && !addedNodeSelector.matches(nodeName, labels)) {
+      return REJECTED_ENFORCED;
+    }
+    RequiredNodeAffinity required = state.read(PRE_FILTER_KEY);
+    if (required == null) {
+      // PreFilter did not run (upstream falls back the same way); this path compiles per call.
+      required = RequiredNodeAffinity.fromAffinity(pod.pod().spec().nodeSelector(), pod.pod().spec().affinity());
+    }
+    // Invalid terms simply never match, as upstream ignores parse errors here.
+    return required.match(nodeName, labels) ? Status.success() : REJECTED_POD;
+  }
+
+  @Override
+  public Status preScore(CycleState state, PodInfo pod, List<NodeInfo> feasibleNodes) {
+    PreferredSchedulingTerms preferred;
+    try {
+      preferred = podPreferred(pod);
+    } catch (IllegalArgumentException e) {
+      return Status.error(String.valueOf(e.getMessage())).withPlugin(NAME);
+    }
+    if (preferred.isEmpty() && addedPreferred == null) {
+      return Status.skip();
+    }
+    state.write(PRE_SCORE_KEY, preferred);
+    return Status.success();
+  }
+
+  @Override
+  public long score(CycleState state, PodInfo pod, NodeInfo node) {
+    String nodeName = node.name();
+    Map<String, String> labels = node.labels();
+    long count = addedPreferred == null ? 0 : addedPreferred.score(nodeName, labels);
+    PreferredSchedulingTerms preferred = state.read(PRE_SCORE_KEY);
+    if (preferred == null) {
+      // PreScore did not run: compile here. Broken terms, which PreScore reports as an error, score nothing.
+      try {
+        preferred = podPreferred(pod);
+      } catch (IllegalArgumentException e) {
+        preferred = NO_TERMS;
+      }
+    }
+    return count + preferred.score(nodeName, labels);
+  }
+
+  @Override
+  public void normalizeScores(CycleState state, PodInfo pod, List<NodeInfo> nodes, long[] scores) {
+    NormalizeScore.defaultNormalizeScore(MAX_NODE_SCORE, false, scores);
+  }
+
+  private static PreferredSchedulingTerms podPreferred(PodInfo pod) {
+    NodeAffinity affinity = pod.pod().spec().affinity().nodeAffinity();
+    if (affinity == null || affinity.preferredDuringSchedulingIgnoredDuringExecution().isEmpty()) {
+      return NO_TERMS;
+    }
+    return PreferredSchedulingTerms.of(affinity.preferredDuringSchedulingIgnoredDuringExecution());
+  }
+
+  @Override
+  public String toString() {
+    return NAME + (addedNodeSelector != null || addedPreferred != null ? "(with addedAffinity)" : "");
+  }
+}

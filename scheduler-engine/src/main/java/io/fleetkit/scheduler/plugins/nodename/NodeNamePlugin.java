@@ -1,0 +1,53 @@
+package io.fleetkit.scheduler.plugins.nodename;
+
+import io.fleetkit.api.scheduler.CycleState;
+import io.fleetkit.api.scheduler.FilterPlugin;
+import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.scheduler.PluginFactory;
+import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.scheduler.Status;
+import java.util.List;
+
+/**
+ * Filters out every node but the one a pod names in {@code spec.nodeName} (kube-scheduler's {@code NodeName},
+ * {@code pkg/scheduler/framework/plugins/nodename/node_name.go}). A pod without a node name fits every node.
+ *
+ * <p>Stateless and thread-safe; {@link #filter} allocates nothing.
+ */
+public final class NodeNamePlugin implements FilterPlugin {
+  /** The name this plugin is registered under. */
+  public static final String NAME = "NodeName";
+  /** The rejection reason, verbatim from kube-scheduler ({@code ErrReason}). */
+  public static final String ERR_REASON = "node(s) didn't match the requested node name";
+
+  /** The single instance: the plugin has no state. */
+  public static final NodeNamePlugin INSTANCE = new NodeNamePlugin();
+  /** Creates the plugin for a profile. */
+  public static final PluginFactory FACTORY = handle -> INSTANCE;
+
+  private static final Status REJECTED =
+      new Status(Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, List.of(ERR_REASON), NAME);
+
+  private NodeNamePlugin() {}
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+    return fits(pod, node) ? Status.success() : REJECTED;
+  }
+
+  /** Whether the pod names no node, or names this one (upstream {@code Fits}). */
+  public static boolean fits(PodInfo pod, NodeInfo node) {
+    String wanted = pod.pod().spec().nodeName();
+    return wanted.isEmpty() || wanted.equals(node.name());
+  }
+
+  @Override
+  public String toString() {
+    return NAME;
+  }
+}

@@ -1,0 +1,19 @@
+package io.fleetkit.scheduler.plugins.noderesources;
+
+import io.fleetkit.api.scheduler.NodeInfo;
+
+/**
+ * One of {@code NodeResourcesFit}'s scoring strategies: a node score in [0, 100] from the node and the pod's
+ * precomputed request vector. Implementations allocate nothing and are thread-safe.
+ */
+interface FitScorer {
+  long score(ResourceVector resources, NodeInfo node, long[] podRequests);
+
+  static FitScorer of(ScoringStrategy strategy) {
+    return switch (strategy.type()) {
+      case LeastAllocated -> LeastAllocatedScorer.INSTANCE;
+      case MostAllocated -> MostAllocatedScorer.INSTANCE;
+      case RequestedToCapacityRatio -> new RequestedToCapacityRatioScorer(strategy.shape());
+    };
+  }
+}

@@ -1,0 +1,38 @@
+package io.fleetkit.scheduler.plugins.noderesources;
+
+import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.scheduler.ScorePlugin;
+
+/**
+ * kube's {@code leastResourceScorer}: per resource {@code (allocatable - requested) * 100 / allocatable} (0 when
+ * over-committed), then the weighted mean with integer division. Resources the node lacks are left out.
+ */
+final class LeastAllocatedScorer implements FitScorer {
+  static final LeastAllocatedScorer INSTANCE = new LeastAllocatedScorer();
+
+  private LeastAllocatedScorer() {}
+
+  @Override
+  public long score(ResourceVector resources, NodeInfo node, long[] podRequests) {
+    long nodeScore = 0;
+    long weightSum = 0;
+    for (int i = 0; i < resources.size(); i++) {
+      long allocatable = resources.allocatable(i, node, podRequests[i]);
+      if (allocatable == 0) {
+        continue;
+      }
+      long requested = resources.requested(i, node, podRequests[i]);
+      long weight = resources.weight(i);
+      nodeScore += resourceScore(requested, allocatable) * weight;
+      weightSum += weight;
+    }
+    return weightSum == 0 ? 0 : nodeScore / weightSum;
+  }
+
+  static long resourceScore(long requested, long capacity) {
+    if (capacity == 0 || requested > capacity) {
+      return 0;
+    }
+    return (capacity - requested) * ScorePlugin.MAX_NODE_SCORE / capacity;
+  }
+}

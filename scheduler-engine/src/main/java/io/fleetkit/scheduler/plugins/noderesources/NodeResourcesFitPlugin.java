@@ -1,0 +1,189 @@
+package io.fleetkit.scheduler.plugins.noderesources;
+
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.scheduler.CycleState;
+import io.fleetkit.api.scheduler.FilterPlugin;
+import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.scheduler.PluginFactory;
+import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.scheduler.PreFilterPlugin;
+import io.fleetkit.api.scheduler.PreFilterResult;
+import io.fleetkit.api.scheduler.PreScorePlugin;
+import io.fleetkit.api.scheduler.ScorePlugin;
+import io.fleetkit.api.scheduler.Snapshot;
+import io.fleetkit.api.scheduler.StateKey;
+import io.fleetkit.api.scheduler.Status;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * kube's {@code NodeResourcesFit}: does the node have room for the pod, and how full would it be.
+ *
+ * <p>Filter rejects a node when one more pod exceeds its {@code pods} allocatable ("Too many pods") or when any
+ * requested resource exceeds what is left ({@code allocatable - requested}): "Insufficient cpu", "Insufficient
+ * memory", "Insufficient ephemeral-storage", "Insufficient nvidia.com/gpu", ... — every shortage is reported. The
+ * status is UnschedulableAndUnresolvable when some request exceeds the node's whole allocatable (preemption cannot
+ * help), else Unschedulable. Score applies the configured {@link ScoringStrategy}.
+ *
+ * <p>Thread-safe and immutable; Filter and Score allocate nothing when the node fits.
+ */
+public final class NodeResourcesFitPlugin implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin {
+  public static final String NAME = "NodeResourcesFit";
+  public static final String REASON_TOO_MANY_PODS = "Too many pods";
+  public static final String REASON_INSUFFICIENT_CPU = "Insufficient cpu";
+  public static final String REASON_INSUFFICIENT_MEMORY = "Insufficient memory";
+  public static final String REASON_INSUFFICIENT_EPHEMERAL_STORAGE = "Insufficient ephemeral-storage";
+
+  /** Builds the plugin from the profile's args for {@value #NAME}. */
+  public static final PluginFactory FACTORY =
+      handle -> new NodeResourcesFitPlugin(NodeResourcesFitArgs.fromMap(handle.pluginArgs(NAME)));
+
+  static final StateKey<PodResourceRequest> PRE_FILTER_KEY =
+      StateKey.of("PreFilter" + NAME, PodResourceRequest.class);
+  static final StateKey<long[]> PRE_SCORE_KEY = StateKey.of("PreScore" + NAME, long[].class);
+
+  private static final Status TOO_MANY_PODS = Status.unschedulable(REASON_TOO_MANY_PODS);
+  private static final Status CPU = Status.unschedulable(REASON_INSUFFICIENT_CPU);
+  private static final Status CPU_UNRESOLVABLE = Status.unresolvable(REASON_INSUFFICIENT_CPU);
+  private static final Status MEMORY = Status.unschedulable(REASON_INSUFFICIENT_MEMORY);
+  private static final Status MEMORY_UNRESOLVABLE = Status.unresolvable(REASON_INSUFFICIENT_MEMORY);
+  private static final Status STORAGE = Status.unschedulable(REASON_INSUFFICIENT_EPHEMERAL_STORAGE);
+  private static final Status STORAGE_UNRESOLVABLE = Status.unresolvable(REASON_INSUFFICIENT_EPHEMERAL_STORAGE);
+
+  private final NodeResourcesFitArgs args;
+  private final ResourceVector resources;
+  private final FitScorer scorer;
+
+  public NodeResourcesFitPlugin(NodeResourcesFitArgs args) {
+    this.args = Objects.requireNonNull(args, "args");
+    this.resources = new ResourceVector(args.scoringStrategy().resources(), false);
+    this.scorer = FitScorer.of(args.scoringStrategy());
+  }
+
+  /** With kube's defaults (LeastAllocated over cpu and memory). */
+  public NodeResourcesFitPlugin() {
+    this(NodeResourcesFitArgs.DEFAULT);
+  }
+
+  /** The reason for a shortage of {@code resourceName}: {@code "Insufficient " + resourceName}. */
+  public static String insufficient(String resourceName) {
+    return "Insufficient " + resourceName;
+  }
+
+  public NodeResourcesFitArgs args() {
+    return args;
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public PreFilterResult preFilter(CycleState state, PodInfo pod, Snapshot snapshot) {
+    state.write(PRE_FILTER_KEY,
+        PodResourceRequest.of(pod.requests(), args.ignoredResources(), args.ignoredResourceGroups()));
+    return PreFilterResult.success();
+  }
+
+  @Override
+  public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+    PodResourceRequest r = state.read(PRE_FILTER_KEY);
+    if (r == null) {
+      return Status.error("cycle state has no " + PRE_FILTER_KEY.name() + ": PreFilter of " + NAME + " did not run");
+    }
+    ResourceList allocatable = node.allocatable();
+    ResourceList requested = node.requested();
+    Failures f = null;
+    Status first = null;
+    if (node.pods().size() + 1L > allocatable.pods()) {
+      first = TOO_MANY_PODS;
+    }
+    long cpuAlloc = allocatable.milliCpu();
+    if (r.milliCpu > 0 && r.milliCpu > cpuAlloc - requested.milliCpu()) {
+      Status s = r.milliCpu > cpuAlloc ? CPU_UNRESOLVABLE : CPU;
+      if (first == null) {
+        first = s;
+      } else {
+        f = Failures.add(f, first, s);
+      }
+    }
+    long memAlloc = allocatable.memoryBytes();
+    if (r.memory > 0 && r.memory > memAlloc - requested.memoryBytes()) {
+      Status s = r.memory > memAlloc ? MEMORY_UNRESOLVABLE : MEMORY;
+      if (first == null) {
+        first = s;
+      } else {
+        f = Failures.add(f, first, s);
+      }
+    }
+    long storageAlloc = allocatable.ephemeralStorageBytes();
+    if (r.ephemeralStorage > 0 && r.ephemeralStorage > storageAlloc - requested.ephemeralStorageBytes()) {
+      Status s = r.ephemeralStorage > storageAlloc ? STORAGE_UNRESOLVABLE : STORAGE;
+      if (first == null) {
+        first = s;
+      } else {
+        f = Failures.add(f, first, s);
+      }
+    }
+    for (int i = 0; i < r.scalarNames.length; i++) {
+      String name = r.scalarNames[i];
+      long want = r.scalarValues[i];
+      long alloc = allocatable.value(name);
+      if (want > alloc - requested.value(name)) {
+        Status s = r.scalarStatuses[2 * i + (want > alloc ? 1 : 0)];
+        if (first == null) {
+          first = s;
+        } else {
+          f = Failures.add(f, first, s);
+        }
+      }
+    }
+    if (f != null) {
+      return f.status();
+    }
+    return first == null ? Status.success() : first;
+  }
+
+  @Override
+  public Status preScore(CycleState state, PodInfo pod, List<NodeInfo> feasibleNodes) {
+    state.write(PRE_SCORE_KEY, resources.podRequests(pod));
+    return Status.success();
+  }
+
+  @Override
+  public long score(CycleState state, PodInfo pod, NodeInfo node) {
+    long[] podRequests = state.read(PRE_SCORE_KEY);
+    if (podRequests == null) {
+      podRequests = resources.podRequests(pod); // as kube: PreScore skipped, compute on the fly
+    }
+    return scorer.score(resources, node, podRequests);
+  }
+
+  /** Two or more shortages on one node: the rare path, which allocates. */
+  private static final class Failures {
+    private final List<String> reasons = new ArrayList<>(4);
+    private boolean unresolvable;
+
+    static Failures add(@Nullable Failures f, Status first, Status next) {
+      if (f == null) {
+        f = new Failures();
+        f.take(first);
+      }
+      f.take(next);
+      return f;
+    }
+
+    private void take(Status s) {
+      reasons.addAll(s.reasons());
+      unresolvable |= s.code() == Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE;
+    }
+
+    Status status() {
+      return new Status(unresolvable ? Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE : Status.Code.UNSCHEDULABLE,
+          reasons, null);
+    }
+  }
+}

@@ -1,0 +1,59 @@
+package io.fleetkit.scheduler.plugins.nodeunschedulable;
+
+import io.fleetkit.api.scheduler.CycleState;
+import io.fleetkit.api.scheduler.FilterPlugin;
+import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.scheduler.PluginFactory;
+import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.scheduling.Taint;
+import io.fleetkit.api.scheduling.TaintEffect;
+import io.fleetkit.api.scheduling.Taints;
+import java.util.List;
+
+/**
+ * Filters out nodes with {@code spec.unschedulable} set (cordoned), unless the pod tolerates the taint
+ * {@value #TAINT_NODE_UNSCHEDULABLE}{@code :NoSchedule} (kube-scheduler's {@code NodeUnschedulable},
+ * {@code pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go}).
+ *
+ * <p>Stateless and thread-safe; {@link #filter} allocates nothing. The toleration check runs only for cordoned
+ * nodes, so no per-pod precomputation is needed.
+ */
+public final class NodeUnschedulablePlugin implements FilterPlugin {
+  /** The name this plugin is registered under. */
+  public static final String NAME = "NodeUnschedulable";
+  /** The rejection reason, verbatim from kube-scheduler ({@code ErrReasonUnschedulable}). */
+  public static final String ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable";
+  /** The taint key a pod tolerates to be placed on cordoned nodes ({@code v1.TaintNodeUnschedulable}). */
+  public static final String TAINT_NODE_UNSCHEDULABLE = "node.kubernetes.io/unschedulable";
+
+  /** The single instance: the plugin has no state. */
+  public static final NodeUnschedulablePlugin INSTANCE = new NodeUnschedulablePlugin();
+  /** Creates the plugin for a profile. */
+  public static final PluginFactory FACTORY = handle -> INSTANCE;
+
+  private static final Taint UNSCHEDULABLE_TAINT = Taint.of(TAINT_NODE_UNSCHEDULABLE, "", TaintEffect.NoSchedule);
+  private static final Status REJECTED =
+      new Status(Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, List.of(ERR_REASON_UNSCHEDULABLE), NAME);
+
+  private NodeUnschedulablePlugin() {}
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+    if (node.node().spec().unschedulable()
+        && !Taints.tolerationsTolerateTaint(pod.pod().spec().tolerations(), UNSCHEDULABLE_TAINT)) {
+      return REJECTED;
+    }
+    return Status.success();
+  }
+
+  @Override
+  public String toString() {
+    return NAME;
+  }
+}

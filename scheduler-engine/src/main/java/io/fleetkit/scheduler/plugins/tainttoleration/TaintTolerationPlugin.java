@@ -1,0 +1,153 @@
+package io.fleetkit.scheduler.plugins.tainttoleration;
+
+import io.fleetkit.api.scheduler.CycleState;
+import io.fleetkit.api.scheduler.FilterPlugin;
+import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.scheduler.PluginFactory;
+import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.scheduler.PreScorePlugin;
+import io.fleetkit.api.scheduler.ScorePlugin;
+import io.fleetkit.api.scheduler.StateKey;
+import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.scheduling.Taint;
+import io.fleetkit.api.scheduling.TaintEffect;
+import io.fleetkit.api.scheduling.Taints;
+import io.fleetkit.api.scheduling.Toleration;
+import io.fleetkit.scheduler.plugins.helper.NormalizeScore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Taints and tolerations, as kube-scheduler's {@code TaintToleration}
+ * ({@code pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go}).
+ *
+ * <ul>
+ *   <li>Filter: the first NoSchedule or NoExecute taint no toleration tolerates rejects the node as
+ *       UNSCHEDULABLE_AND_UNRESOLVABLE with {@code node(s) had untolerated taint {key: value}} (preemption cannot
+ *       remove a taint). It applies to every pod, so there is no PreFilter to skip.
+ *   <li>PreScore keeps the pod's tolerations whose effect is PreferNoSchedule or unset; Score counts the node's
+ *       PreferNoSchedule taints none of them tolerates; normalization reverses the counts, so 0 untolerated taints
+ *       scores 100 and the worst node 0.
+ * </ul>
+ *
+ * <p>Thread-safe. Filter and Score allocate nothing: rejection statuses are cached per taint (up to a bound).
+ */
+public final class TaintTolerationPlugin implements FilterPlugin, PreScorePlugin, ScorePlugin {
+  /** The name this plugin is registered under. */
+  public static final String NAME = "TaintToleration";
+  /** The rejection reason's format, verbatim from kube-scheduler: taint key, then taint value. */
+  public static final String ERR_REASON_FORMAT = "node(s) had untolerated taint {%s: %s}";
+
+  /** Creates the plugin for a profile (no arguments). */
+  public static final PluginFactory FACTORY = handle -> new TaintTolerationPlugin();
+
+  private static final StateKey<PreScoreState> PRE_SCORE_KEY = StateKey.of("PreScore" + NAME, PreScoreState.class);
+  /** Bound on cached rejection statuses; past it, rejections allocate their status. */
+  private static final int MAX_CACHED_STATUSES = 4096;
+
+  /** Rejection statuses by taint: a cluster has few distinct blocking taints, and each is rejected many times. */
+  private final ConcurrentHashMap<Taint, Status> rejections = new ConcurrentHashMap<>();
+
+  public TaintTolerationPlugin() {}
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+    List<Taint> taints = node.node().spec().taints();
+    if (taints.isEmpty()) {
+      return Status.success();
+    }
+    // Taints.findMatchingUntoleratedTaint, unrolled: its Optional result would allocate on every rejection.
+    List<Toleration> tolerations = pod.pod().spec().tolerations();
+    for (int i = 0, n = taints.size(); i < n; i++) {
+      Taint taint = taints.get(i);
+      if (taint.effect() != TaintEffect.PreferNoSchedule && !Taints.tolerationsTolerateTaint(tolerations, taint)) {
+        return rejection(taint);
+      }
+    }
+    return Status.success();
+  }
+
+  /** The reason Filter gives for an untolerated {@code taint}. */
+  public static String reason(Taint taint) {
+    return String.format(ERR_REASON_FORMAT, taint.key(), taint.value());
+  }
+
+  private Status rejection(Taint taint) {
+    Status cached = rejections.get(taint);
+    if (cached != null) {
+      return cached;
+    }
+    Status status = new Status(Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, List.of(reason(taint)), NAME);
+    if (rejections.size() < MAX_CACHED_STATUSES) {
+      Status raced = rejections.putIfAbsent(taint, status);
+      return raced != null ? raced : status;
+    }
+    return status;
+  }
+
+  @Override
+  public Status preScore(CycleState state, PodInfo pod, List<NodeInfo> feasibleNodes) {
+    state.write(PRE_SCORE_KEY, PreScoreState.of(pod.pod().spec().tolerations()));
+    return Status.success();
+  }
+
+  @Override
+  public long score(CycleState state, PodInfo pod, NodeInfo node) {
+    List<Taint> taints = node.node().spec().taints();
+    if (taints.isEmpty()) {
+      return 0;
+    }
+    PreScoreState s = state.read(PRE_SCORE_KEY);
+    // Without PreScore (a framework that skipped it) the pod's own list gives the same count: the helper ignores
+    // tolerations of other effects.
+    List<Toleration> tolerations = s != null ? s.tolerations() : pod.pod().spec().tolerations();
+    return Taints.countIntolerableTaintsPreferNoSchedule(taints, tolerations);
+  }
+
+  @Override
+  public void normalizeScores(CycleState state, PodInfo pod, List<NodeInfo> nodes, long[] scores) {
+    NormalizeScore.defaultNormalizeScore(MAX_NODE_SCORE, true, scores);
+  }
+
+  @Override
+  public String toString() {
+    return NAME;
+  }
+
+  /** The pod's tolerations that can tolerate a PreferNoSchedule taint (effect PreferNoSchedule or unset). */
+  private record PreScoreState(List<Toleration> tolerations) {
+    private static final PreScoreState NONE = new PreScoreState(List.of());
+
+    static PreScoreState of(List<Toleration> all) {
+      int kept = 0;
+      for (Toleration t : all) {
+        if (appliesToPreferNoSchedule(t)) {
+          kept++;
+        }
+      }
+      if (kept == 0) {
+        return NONE;
+      }
+      if (kept == all.size()) {
+        return new PreScoreState(all);
+      }
+      List<Toleration> out = new ArrayList<>(kept);
+      for (Toleration t : all) {
+        if (appliesToPreferNoSchedule(t)) {
+          out.add(t);
+        }
+      }
+      return new PreScoreState(List.copyOf(out));
+    }
+
+    private static boolean appliesToPreferNoSchedule(Toleration t) {
+      return t.effect() == null || t.effect() == TaintEffect.PreferNoSchedule;
+    }
+  }
+}

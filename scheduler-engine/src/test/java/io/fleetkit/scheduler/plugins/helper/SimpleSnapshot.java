@@ -1,0 +1,45 @@
+package io.fleetkit.scheduler.plugins.helper;
+
+import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.scheduler.Snapshot;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/** Test-only {@link Snapshot} over a fixed node list. */
+public final class SimpleSnapshot implements Snapshot {
+  private final List<NodeInfo> nodes;
+
+  public SimpleSnapshot(List<NodeInfo> nodes) {
+    this.nodes = List.copyOf(nodes);
+  }
+
+  @Override
+  public List<NodeInfo> nodes() {
+    return nodes;
+  }
+
+  @Override
+  public List<NodeInfo> nodesWithAffinityPods() {
+    return nodes.stream().filter(n -> !n.podsWithAffinity().isEmpty()).toList();
+  }
+
+  @Override
+  public List<NodeInfo> nodesWithRequiredAntiAffinityPods() {
+    return nodes.stream().filter(n -> !n.podsWithRequiredAntiAffinity().isEmpty()).toList();
+  }
+
+  @Override
+  public @Nullable NodeInfo get(String nodeName) {
+    for (NodeInfo n : nodes) {
+      if (n.name().equals(nodeName)) {
+        return n;
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public int size() {
+    return nodes.size();
+  }
+}
