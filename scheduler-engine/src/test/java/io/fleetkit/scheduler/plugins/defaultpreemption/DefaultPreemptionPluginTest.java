@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Ported from kubernetes/kubernetes pkg/scheduler/framework/plugins/defaultpreemption/default_preemption_test.go:
- * TestPostFilter (13 of 19 cases), TestPodEligibleToPreemptOthers (5 of 5), TestPreempt (3 of 9); the case names are
+ * TestPostFilter (12 of 18 cases), TestPodEligibleToPreemptOthers (5 of 5), TestPreempt (3 of 8); the case names are
  * upstream's. Skipped, with the reason: TestPostFilter "preemption result filtered out by extenders" (extenders), the
  * five SchedulingGroup cases that enable TopologyAwareWorkloadScheduling or WorkloadAwarePreemption (features we
  * lack); TestPreempt "preemption for topology spread constraints" (needs PodTopologySpread, written elsewhere) and
