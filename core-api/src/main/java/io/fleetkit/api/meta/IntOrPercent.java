@@ -21,20 +21,30 @@ public record IntOrPercent(int value, boolean percent) {
     return new IntOrPercent(percent, true);
   }
 
+  /** Kubernetes' rule for the string form of an int-or-string that holds a percentage. */
+  public static final String PERCENT_RULE =
+      "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%')";
+
   /**
-   * Parses {@code "25%"} or {@code "3"}.
+   * Parses the string form, which Kubernetes only accepts as a percentage {@code "N%"} (a plain count arrives from
+   * YAML as a number: use {@link #of(int)}).
    *
-   * @throws IllegalArgumentException when {@code s} is neither an integer nor an integer followed by {@code %}
+   * @throws IllegalArgumentException naming the value and {@link #PERCENT_RULE} when {@code s} is not {@code digits%}
    */
   public static IntOrPercent parse(String s) {
     Objects.requireNonNull(s, "s");
-    boolean pct = s.endsWith("%");
-    String digits = pct ? s.substring(0, s.length() - 1) : s;
+    int n = s.length();
+    boolean ok = n >= 2 && s.charAt(n - 1) == '%';
+    for (int i = 0; ok && i < n - 1; i++) {
+      ok = s.charAt(i) >= '0' && s.charAt(i) <= '9';
+    }
+    if (!ok) {
+      throw new IllegalArgumentException("\"" + s + "\": " + PERCENT_RULE);
+    }
     try {
-      return new IntOrPercent(Integer.parseInt(digits), pct);
+      return new IntOrPercent(Integer.parseInt(s.substring(0, n - 1)), true);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("int or percent \"" + s + "\" must be an integer or a percentage such as"
-          + " \"25%\"", e);
+      throw new IllegalArgumentException("\"" + s + "\": percentage out of range", e);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.fleetkit.api.policy;
 
+import io.fleetkit.api.meta.IntOrPercent;
 import io.fleetkit.api.internal.Violations;
 import io.fleetkit.api.internal.Violations.NameRule;
 import io.fleetkit.api.meta.ApiObject;

@@ -1,5 +1,6 @@
 package io.fleetkit.api.policy;
 
+import io.fleetkit.api.meta.IntOrPercent;
 import io.fleetkit.api.labels.LabelSelector;
 import org.jspecify.annotations.Nullable;
 

@@ -1,5 +1,6 @@
 package io.fleetkit.api.policy;
 
+import io.fleetkit.api.meta.IntOrPercent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -37,7 +38,7 @@ final class PodDisruptionBudgetTest {
   @Test
   void constructor_bothSetAndOutOfRange_reportsEveryViolation() {
     PodDisruptionBudgetSpec spec =
-        new PodDisruptionBudgetSpec(IntOrPercent.of(-1), WEB, IntOrPercent.percent(101), null);
+        new PodDisruptionBudgetSpec(IntOrPercent.of(-1), WEB, IntOrPercent.ofPercent(101), null);
 
     List<Violation> v = violations(() -> PodDisruptionBudget.of(META, spec));
 
@@ -92,17 +93,17 @@ final class PodDisruptionBudgetTest {
 
   @Test
   void intOrPercent_parseAndScale_likeUpstream() {
-    assertThat(IntOrPercent.parse("50%")).isEqualTo(IntOrPercent.percent(50));
-    assertThat(IntOrPercent.percent(50).toString()).isEqualTo("50%");
+    assertThat(IntOrPercent.parse("50%")).isEqualTo(IntOrPercent.ofPercent(50));
+    assertThat(IntOrPercent.ofPercent(50).toString()).isEqualTo("50%");
     assertThat(IntOrPercent.of(3).toString()).isEqualTo("3");
     assertThatThrownBy(() -> IntOrPercent.parse("5")).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("a valid percent string must be a numeric string followed by an ending '%'");
     assertThatThrownBy(() -> IntOrPercent.parse("-5%")).isInstanceOf(IllegalArgumentException.class);
     // GetScaledValueFromIntOrPercent: 50% of 5 is 3 rounded up, 2 rounded down; ints are kept as they are.
-    assertThat(IntOrPercent.percent(50).scaledValue(5, true)).isEqualTo(3);
-    assertThat(IntOrPercent.percent(50).scaledValue(5, false)).isEqualTo(2);
-    assertThat(IntOrPercent.percent(10).scaledValue(10, true)).isEqualTo(1);
-    assertThat(IntOrPercent.percent(0).scaledValue(7, true)).isZero();
+    assertThat(IntOrPercent.ofPercent(50).scaledValue(5, true)).isEqualTo(3);
+    assertThat(IntOrPercent.ofPercent(50).scaledValue(5, false)).isEqualTo(2);
+    assertThat(IntOrPercent.ofPercent(10).scaledValue(10, true)).isEqualTo(1);
+    assertThat(IntOrPercent.ofPercent(0).scaledValue(7, true)).isZero();
     assertThat(IntOrPercent.of(4).scaledValue(2, true)).isEqualTo(4);
   }
 
@@ -111,7 +112,7 @@ final class PodDisruptionBudgetTest {
     PodDisruptionBudget mine = PodDisruptionBudget.of(META, PodDisruptionBudgetSpec.minAvailable(WEB,
         IntOrPercent.of(1)));
     PodDisruptionBudget theirs = PodDisruptionBudget.of(META, PodDisruptionBudgetSpec.maxUnavailable(WEB,
-        IntOrPercent.percent(25))).withStatus(new PodDisruptionBudgetStatus(3, Map.of(), 1, 3, 2, 3,
+        IntOrPercent.ofPercent(25))).withStatus(new PodDisruptionBudgetStatus(3, Map.of(), 1, 3, 2, 3,
         List.of(Condition.of(PodDisruptionBudgetStatus.DISRUPTION_ALLOWED, ConditionStatus.True,
             PodDisruptionBudgetStatus.SUFFICIENT_PODS, ""))));
 

@@ -1,0 +1,278 @@
+package io.fleetkit.scheduler.plugins.interpodaffinity;
+
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.scheduler.CycleState;
+import io.fleetkit.api.scheduler.FilterPlugin;
+import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.scheduler.PluginFactory;
+import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.scheduler.PreFilterPlugin;
+import io.fleetkit.api.scheduler.PreFilterResult;
+import io.fleetkit.api.scheduler.PreScorePlugin;
+import io.fleetkit.api.scheduler.ScorePlugin;
+import io.fleetkit.api.scheduler.Snapshot;
+import io.fleetkit.api.scheduler.StateKey;
+import io.fleetkit.api.scheduler.Status;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * Inter-pod affinity and anti-affinity, as kube-scheduler's InterPodAffinity plugin
+ * ({@code pkg/scheduler/framework/plugins/interpodaffinity}: filtering.go, scoring.go, plugin.go).
+ *
+ * <p><b>Filter.</b> A node passes when (1) for the incoming pod's required affinity, its topology domain of every
+ * term holds an existing pod matching all terms (or no pod in the cluster matches and the pod matches its own terms:
+ * the first pod of a group), (2) no domain of a required anti-affinity term holds a matching pod, and (3) no existing
+ * pod's required anti-affinity term matching the incoming pod covers the node (symmetry). PreFilter counts matches
+ * per topology pair once per pod; terms keyed by {@code kubernetes.io/hostname} are instead checked against the
+ * node's own pods in Filter (upstream's hostname fast path), which assumes hostname label values are unique per node.
+ * Reasons and codes are upstream's: {@value #ERR_AFFINITY_RULES_NOT_MATCH} (UnschedulableAndUnresolvable),
+ * {@value #ERR_ANTI_AFFINITY_RULES_NOT_MATCH} and {@value #ERR_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH}
+ * (Unschedulable).
+ *
+ * <p><b>Score.</b> Per topology pair, the weights of the incoming pod's preferred terms matched by existing pods
+ * (anti-affinity negative), plus the existing pods' preferred terms and, with weight {@code hardPodAffinityWeight},
+ * required affinity terms matched by the incoming pod; a node scores the sum over its pairs, then min-max
+ * normalized to 0..100.
+ *
+ * <p><b>Namespaces.</b> A term's namespaces are its list, or the pod's own namespace when both the list and the
+ * namespace selector are absent; a namespace selector is matched against {@link InterPodAffinityArgs#namespaceLabels}
+ * (FleetKit has no Namespace kind yet; by default every namespace has no labels, so only an empty selector
+ * {@code {}} selects anything). {@code matchLabelKeys}/{@code mismatchLabelKeys} are merged into the selector as
+ * kube-apiserver does.
+ *
+ * <p>Thread-safe; Filter and Score do not allocate.
+ */
+public final class InterPodAffinityPlugin
+    implements PreFilterPlugin, PreFilterPlugin.PreFilterExtensions, FilterPlugin, PreScorePlugin, ScorePlugin {
+  public static final String NAME = "InterPodAffinity";
+  public static final String ERR_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod affinity rules";
+  public static final String ERR_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod anti-affinity rules";
+  public static final String ERR_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH =
+      "node(s) didn't satisfy existing pods anti-affinity rules";
+  /** The well-known hostname label ({@code v1.LabelHostname}). */
+  public static final String LABEL_HOSTNAME = "kubernetes.io/hostname";
+
+  /** Creates the plugin with the profile's args ({@link InterPodAffinityArgs#fromMap}) and the cycle snapshot. */
+  public static final PluginFactory FACTORY =
+      h -> new InterPodAffinityPlugin(InterPodAffinityArgs.fromMap(h.pluginArgs(NAME)), h::snapshot);
+
+  static final StateKey<PreFilterState> PRE_FILTER_KEY = StateKey.of("PreFilter" + NAME, PreFilterState.class);
+  static final StateKey<PreScoreState> PRE_SCORE_KEY = StateKey.of("PreScore" + NAME, PreScoreState.class);
+  /** The memo version PreFilter left, so that PreScore of the same cycle need not walk the nodes again. */
+  private static final StateKey<Long> MEMO_VERSION_KEY = StateKey.of("NodeMemo" + NAME, Long.class);
+
+  private static final Status AFFINITY_REJECTED = Status.unresolvable(ERR_AFFINITY_RULES_NOT_MATCH);
+  private static final Status ANTI_AFFINITY_REJECTED = Status.unschedulable(ERR_ANTI_AFFINITY_RULES_NOT_MATCH);
+  private static final Status EXISTING_ANTI_AFFINITY_REJECTED =
+      Status.unschedulable(ERR_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH);
+  private static final Status NO_PRE_FILTER_STATE =
+      Status.error("error reading \"PreFilter" + NAME + "\" from cycleState: not found");
+
+  private final InterPodAffinityArgs args;
+  private final Supplier<Snapshot> snapshots;
+  /** Which nodes hold pods with relevant terms, kept across cycles (guarded by its own monitor). */
+  private final NodeMemo memo = new NodeMemo();
+
+  /**
+   * @param args the plugin's arguments
+   * @param snapshots the snapshot of the running cycle (PreScore needs every node, not just the feasible ones)
+   */
+  public InterPodAffinityPlugin(InterPodAffinityArgs args, Supplier<Snapshot> snapshots) {
+    this.args = Objects.requireNonNull(args, "args");
+    this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  public InterPodAffinityArgs args() {
+    return args;
+  }
+
+  // ---- PreFilter / Filter (filtering.go) ----
+
+  @Override
+  public PreFilterResult preFilter(CycleState state, PodInfo podInfo, Snapshot snapshot) {
+    Pod pod = podInfo.pod();
+    PodTerms terms = PodTerms.of(pod);
+    if (terms.error != null) {
+      return PreFilterResult.of(Status.unresolvable("parsing pod: " + terms.error));
+    }
+    PreFilterState s = new PreFilterState(pod, terms, AffinityTerm.NamespaceLabels.memoized(args.namespaceLabels()),
+        namespaceLabels(pod));
+    boolean hostScopedExistingAnti = !snapshot.nodesWithRequiredAntiAffinityPods().isEmpty()
+        && countExistingAntiAffinity(state, s, snapshot.nodes());
+    if (!s.allAffinity.isEmpty() || !s.nonHostScopedAntiAffinity.isEmpty()) {
+      Filtering.countIncoming(s, snapshot.nodes());
+    }
+    if (!s.hostScopedAffinity.isEmpty()) {
+      s.hasMatchingHostScopedAffinityPodGlobally =
+          Filtering.anyPodMatchesAll(s.hostScopedAffinity, s, snapshot.nodes());
+    }
+    if (s.existingAntiAffinityCounts.isEmpty() && !hostScopedExistingAnti && !terms.hasRequired()) {
+      return PreFilterResult.skip();
+    }
+    state.write(PRE_FILTER_KEY, s);
+    return PreFilterResult.success();
+  }
+
+  /**
+   * Counts the existing pods' non-hostname required anti-affinity terms that match the incoming pod
+   * (getExistingAntiAffinityCounts), visiting only nodes the memo says hold such pods; returns whether some existing
+   * pod has a hostname-scoped one (checked node-locally in Filter).
+   */
+  private boolean countExistingAntiAffinity(CycleState state, PreFilterState s, List<NodeInfo> nodes) {
+    synchronized (memo) {
+      memo.refresh(nodes);
+      state.write(MEMO_VERSION_KEY, memo.version());
+      if (memo.any(NodeMemo.NON_HOST_ANTI)) {
+        for (int i = 0, n = memo.size(); i < n; i++) {
+          if (memo.has(i, NodeMemo.NON_HOST_ANTI)) {
+            Filtering.countExistingAntiAffinity(s, memo.node(i));
+          }
+        }
+      }
+      return memo.any(NodeMemo.HOST_ANTI);
+    }
+  }
+
+  @Override
+  public PreFilterExtensions preFilterExtensions() {
+    return this;
+  }
+
+  @Override
+  public Status addPod(CycleState state, PodInfo podToSchedule, PodInfo other, NodeInfo node) {
+    return update(state, other, node, 1);
+  }
+
+  @Override
+  public Status removePod(CycleState state, PodInfo podToSchedule, PodInfo other, NodeInfo node) {
+    return update(state, other, node, -1);
+  }
+
+  private static Status update(CycleState state, PodInfo other, NodeInfo node, int multiplier) {
+    PreFilterState s = state.read(PRE_FILTER_KEY);
+    if (s == null) {
+      // PreFilter returned Skip (or failed): nothing this plugin tracks can change the outcome.
+      return Status.success();
+    }
+    PreFilterState updated = s.copy();
+    updated.updateWithPod(other, node, multiplier);
+    state.write(PRE_FILTER_KEY, updated);
+    return Status.success();
+  }
+
+  @Override
+  public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+    PreFilterState s = state.read(PRE_FILTER_KEY);
+    if (s == null) {
+      return NO_PRE_FILTER_STATE;
+    }
+    Map<String, String> labels = node.labels();
+    if (!s.hostScopedAffinity.isEmpty()) {
+      if (!Filtering.nodePodsSatisfyAffinity(s, node, labels)) {
+        return AFFINITY_REJECTED;
+      }
+    } else if (!s.allAffinity.isEmpty() && !Filtering.nodeTopologyMatchesAffinity(s, labels)) {
+      return AFFINITY_REJECTED;
+    }
+    if (Filtering.nodeTopologyConflictsWithAntiAffinity(s, labels)
+        || Filtering.nodePodsConflictWithAntiAffinity(s, node, labels)) {
+      return ANTI_AFFINITY_REJECTED;
+    }
+    if (!Filtering.satisfiesExistingPodsAntiAffinity(s, node, labels)) {
+      return EXISTING_ANTI_AFFINITY_REJECTED;
+    }
+    return Status.success();
+  }
+
+  // ---- PreScore / Score (scoring.go) ----
+
+  @Override
+  public Status preScore(CycleState state, PodInfo podInfo, List<NodeInfo> feasibleNodes) {
+    Pod pod = podInfo.pod();
+    PodTerms terms = PodTerms.of(pod);
+    boolean hasConstraints = terms.hasPreferred();
+    if (args.ignorePreferredTermsOfExistingPods() && !hasConstraints) {
+      return Status.skip();
+    }
+    if (terms.error != null) {
+      return Status.error("failed to parse pod: " + terms.error);
+    }
+    Snapshot snapshot = snapshots.get();
+    AffinityTerm.NamespaceLabels incomingNs = AffinityTerm.NamespaceLabels.memoized(args.namespaceLabels());
+    AffinityTerm.NamespaceLabels ownNs = AffinityTerm.NamespaceLabels.constant(namespaceLabels(pod));
+    PreScoreState.Builder scores = new PreScoreState.Builder();
+    if (hasConstraints) {
+      List<NodeInfo> nodes = snapshot.nodes();
+      for (int i = 0, n = nodes.size(); i < n; i++) {
+        NodeInfo node = nodes.get(i);
+        Scoring.processNode(scores, terms, pod, node, node.pods(), incomingNs, ownNs,
+            args.hardPodAffinityWeight());
+      }
+    } else if (!snapshot.nodesWithAffinityPods().isEmpty()) {
+      // Unless the incoming pod has preferred terms, only pods with scoring terms of their own can contribute.
+      synchronized (memo) {
+        Long refreshed = state.read(MEMO_VERSION_KEY);
+        if (refreshed == null || refreshed != memo.version()) {
+          memo.refresh(snapshot.nodes());
+        }
+        if (memo.any(NodeMemo.SCORING)) {
+          for (int i = 0, n = memo.size(); i < n; i++) {
+            if (memo.has(i, NodeMemo.SCORING)) {
+              NodeInfo node = memo.node(i);
+              Scoring.processNode(scores, terms, pod, node, node.podsWithAffinity(), incomingNs, ownNs,
+                  args.hardPodAffinityWeight());
+            }
+          }
+        }
+      }
+    }
+    if (scores.isEmpty()) {
+      return Status.skip();
+    }
+    state.write(PRE_SCORE_KEY, scores.build());
+    return Status.success();
+  }
+
+  @Override
+  public long score(CycleState state, PodInfo pod, NodeInfo node) {
+    PreScoreState s = state.read(PRE_SCORE_KEY);
+    return s == null ? 0 : s.score(node.labels());
+  }
+
+  @Override
+  public void normalizeScores(CycleState state, PodInfo pod, List<NodeInfo> nodes, long[] scores) {
+    PreScoreState s = state.read(PRE_SCORE_KEY);
+    if (s == null || s.isEmpty()) {
+      return;
+    }
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    for (long v : scores) {
+      min = Math.min(min, v);
+      max = Math.max(max, v);
+    }
+    long diff = max - min;
+    for (int i = 0; i < scores.length; i++) {
+      scores[i] = diff > 0 ? (long) (MAX_NODE_SCORE * ((double) (scores[i] - min) / diff)) : 0;
+    }
+  }
+
+  /** The incoming pod's namespace labels; none when the lookup does not know the namespace (as upstream). */
+  private Map<String, String> namespaceLabels(Pod pod) {
+    Map<String, String> labels = args.namespaceLabels().apply(pod.metadata().namespace());
+    return labels == null ? Map.of() : labels;
+  }
+
+  @Override
+  public String toString() {
+    return NAME + args;
+  }
+}

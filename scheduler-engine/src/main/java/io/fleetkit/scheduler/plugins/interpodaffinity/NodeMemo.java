@@ -1,0 +1,117 @@
+package io.fleetkit.scheduler.plugins.interpodaffinity;
+
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.scheduler.PodInfo;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * What each node's pods carry, memoized across scheduling cycles by position in {@code Snapshot.nodes()} and
+ * validated by the {@link NodeInfo} object and its {@link NodeInfo#generation()} (in the spirit of upstream's
+ * {@code nodememo}): whether the node holds a pod with a required anti-affinity term keyed by
+ * {@code kubernetes.io/hostname} ({@link #HOST_ANTI}) or by another key ({@link #NON_HOST_ANTI}), and whether it holds
+ * a pod whose terms count in scoring ({@link #SCORING}: required affinity or any preferred term).
+ *
+ * <p>This turns PreFilter's and PreScore's walk over every pod with (anti-)affinity into a walk over node references
+ * that visits only the nodes that changed since the last cycle and the nodes that can contribute. Not thread-safe:
+ * callers hold its monitor across {@link #refresh} and the reads that follow.
+ */
+final class NodeMemo {
+  static final int NON_HOST_ANTI = 1;
+  static final int HOST_ANTI = 2;
+  static final int SCORING = 4;
+  private static final int KINDS = 3;
+
+  private NodeInfo[] nodes = new NodeInfo[0];
+  private long[] generations = new long[0];
+  private byte[] flags = new byte[0];
+  private int size;
+  /** Incremented by every {@link #refresh}: a cycle that refreshed can tell whether someone refreshed since. */
+  private long version;
+  /** How many current nodes have each flag bit. */
+  private final int[] counts = new int[KINDS];
+
+  /** Brings the memo up to date with {@code all} (the snapshot's nodes, in order). */
+  void refresh(List<NodeInfo> all) {
+    version++;
+    int n = all.size();
+    if (nodes.length < n) {
+      nodes = Arrays.copyOf(nodes, n);
+      generations = Arrays.copyOf(generations, n);
+      flags = Arrays.copyOf(flags, n);
+    }
+    for (int i = n; i < size; i++) {
+      count(flags[i], -1);
+      nodes[i] = null;
+      flags[i] = 0;
+    }
+    NodeInfo[] ns = nodes;
+    for (int i = 0; i < n; i++) {
+      NodeInfo node = all.get(i);
+      if (i < size && ns[i] == node && generations[i] == node.generation()) {
+        continue;
+      }
+      if (i < size) {
+        count(flags[i], -1);
+      }
+      byte f = flagsOf(node);
+      ns[i] = node;
+      generations[i] = node.generation();
+      flags[i] = f;
+      count(f, 1);
+    }
+    size = n;
+  }
+
+  int size() {
+    return size;
+  }
+
+  long version() {
+    return version;
+  }
+
+  NodeInfo node(int i) {
+    return nodes[i];
+  }
+
+  boolean has(int i, int flag) {
+    return (flags[i] & flag) != 0;
+  }
+
+  /** Whether some node has {@code flag} (a single bit). */
+  boolean any(int flag) {
+    return counts[Integer.numberOfTrailingZeros(flag)] > 0;
+  }
+
+  private void count(byte f, int delta) {
+    for (int k = 0; k < KINDS; k++) {
+      if ((f & (1 << k)) != 0) {
+        counts[k] += delta;
+      }
+    }
+  }
+
+  private static byte flagsOf(NodeInfo node) {
+    int f = 0;
+    List<PodInfo> anti = node.podsWithRequiredAntiAffinity();
+    for (int j = 0, m = anti.size(); j < m; j++) {
+      Pod p = anti.get(j).pod();
+      if (PodTerms.hasNonHostScopedRequiredAntiAffinity(p)) {
+        f |= NON_HOST_ANTI;
+      }
+      if (PodTerms.hasHostScopedRequiredAntiAffinity(p)) {
+        f |= HOST_ANTI;
+      }
+    }
+    List<PodInfo> aff = node.podsWithAffinity();
+    for (int j = 0, m = aff.size(); j < m; j++) {
+      if (PodTerms.hasScoringTerms(aff.get(j).pod())) {
+        f |= SCORING;
+        break;
+      }
+    }
+    return (byte) f;
+  }
+}

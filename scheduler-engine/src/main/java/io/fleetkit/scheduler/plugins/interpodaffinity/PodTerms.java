@@ -1,0 +1,189 @@
+package io.fleetkit.scheduler.plugins.interpodaffinity;
+
+import com.google.common.cache.CacheBuilder;
+import com.google.common.cache.CacheLoader;
+import com.google.common.cache.LoadingCache;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.labels.LabelSelectorOperator;
+import io.fleetkit.api.labels.LabelSelectorRequirement;
+import io.fleetkit.api.labels.Selector;
+import io.fleetkit.api.scheduling.Affinity;
+import io.fleetkit.api.scheduling.PodAffinity;
+import io.fleetkit.api.scheduling.PodAffinityTerm;
+import io.fleetkit.api.scheduling.WeightedPodAffinityTerm;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A pod's compiled (anti-)affinity terms, as upstream's {@code framework.PodInfo} holds them: required affinity,
+ * required anti-affinity, preferred affinity and preferred anti-affinity. {@code matchLabelKeys} and
+ * {@code mismatchLabelKeys} are merged into the label selector here, as kube-apiserver does at pod creation
+ * ({@code applyMatchLabelKeysAndMismatchLabelKeys}). A term that does not compile makes {@link #error} non-null; the
+ * other terms are kept, the broken one left out.
+ *
+ * <p>Compiled once per {@link Pod} object ({@link #of}, an identity-keyed cache with weak keys, so that the terms of
+ * existing pods are not recompiled every scheduling cycle). Immutable and thread-safe.
+ */
+final class PodTerms {
+  static final PodTerms NONE = new PodTerms(List.of(), List.of(), List.of(), List.of(), null);
+  private static final LoadingCache<Pod, PodTerms> CACHE = CacheBuilder.newBuilder().weakKeys()
+      .build(CacheLoader.from(PodTerms::compile));
+
+  final List<AffinityTerm> requiredAffinity;
+  final List<AffinityTerm> requiredAntiAffinity;
+  final List<AffinityTerm> preferredAffinity;
+  final List<AffinityTerm> preferredAntiAffinity;
+  /** The first compile error, upstream's "parsing pod" message; {@code null} when every term compiled. */
+  final @Nullable String error;
+
+  private PodTerms(List<AffinityTerm> requiredAffinity, List<AffinityTerm> requiredAntiAffinity,
+      List<AffinityTerm> preferredAffinity, List<AffinityTerm> preferredAntiAffinity, @Nullable String error) {
+    this.requiredAffinity = requiredAffinity;
+    this.requiredAntiAffinity = requiredAntiAffinity;
+    this.preferredAffinity = preferredAffinity;
+    this.preferredAntiAffinity = preferredAntiAffinity;
+    this.error = error;
+  }
+
+  /** The compiled terms of {@code pod}; {@link #NONE} without allocation when it has no pod (anti-)affinity. */
+  static PodTerms of(Pod pod) {
+    Affinity a = pod.spec().affinity();
+    if (a == null || (isEmpty(a.podAffinity()) && isEmpty(a.podAntiAffinity()))) {
+      return NONE;
+    }
+    return CACHE.getUnchecked(pod);
+  }
+
+  boolean hasRequired() {
+    return !requiredAffinity.isEmpty() || !requiredAntiAffinity.isEmpty();
+  }
+
+  boolean hasPreferred() {
+    return !preferredAffinity.isEmpty() || !preferredAntiAffinity.isEmpty();
+  }
+
+  private static boolean isEmpty(@Nullable PodAffinity p) {
+    return p == null || p.isEmpty();
+  }
+
+  /**
+   * Whether the pod (which has required anti-affinity) has a required anti-affinity term whose topology key is not
+   * {@code kubernetes.io/hostname}; reads the spec directly, without compiling.
+   */
+  static boolean hasNonHostScopedRequiredAntiAffinity(Pod pod) {
+    return hasRequiredAntiAffinityTerm(pod, false);
+  }
+
+  /** Whether the pod has a required anti-affinity term keyed by {@code kubernetes.io/hostname}. */
+  static boolean hasHostScopedRequiredAntiAffinity(Pod pod) {
+    return hasRequiredAntiAffinityTerm(pod, true);
+  }
+
+  private static boolean hasRequiredAntiAffinityTerm(Pod pod, boolean hostScoped) {
+    Affinity a = pod.spec().affinity();
+    if (a == null || a.podAntiAffinity() == null) {
+      return false;
+    }
+    List<PodAffinityTerm> terms = a.podAntiAffinity().requiredDuringSchedulingIgnoredDuringExecution();
+    for (int i = 0, n = terms.size(); i < n; i++) {
+      if (InterPodAffinityPlugin.LABEL_HOSTNAME.equals(terms.get(i).topologyKey()) == hostScoped) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether the pod has required affinity or any preferred term (what PreScore looks at in existing pods). */
+  static boolean hasScoringTerms(Pod pod) {
+    Affinity a = pod.spec().affinity();
+    if (a == null) {
+      return false;
+    }
+    PodAffinity aff = a.podAffinity();
+    PodAffinity anti = a.podAntiAffinity();
+    return (aff != null && !aff.isEmpty())
+        || (anti != null && !anti.preferredDuringSchedulingIgnoredDuringExecution().isEmpty());
+  }
+
+  private static PodTerms compile(Pod pod) {
+    Affinity a = pod.spec().affinity();
+    PodAffinity aff = a == null || a.podAffinity() == null ? PodAffinity.NONE : a.podAffinity();
+    PodAffinity anti = a == null || a.podAntiAffinity() == null ? PodAffinity.NONE : a.podAntiAffinity();
+    List<String> errors = new ArrayList<>(0);
+    List<AffinityTerm> ra = required(pod, aff, "requiredAffinityTerms", errors);
+    List<AffinityTerm> rn = required(pod, anti, "requiredAntiAffinityTerms", errors);
+    List<AffinityTerm> pa = preferred(pod, aff, "preferredAffinityTerms", errors);
+    List<AffinityTerm> pn = preferred(pod, anti, "preferredAntiAffinityTerms", errors);
+    return new PodTerms(ra, rn, pa, pn, errors.isEmpty() ? null : String.join(", ", errors));
+  }
+
+  private static List<AffinityTerm> required(Pod pod, PodAffinity p, String field, List<String> errors) {
+    List<PodAffinityTerm> terms = p.requiredDuringSchedulingIgnoredDuringExecution();
+    List<AffinityTerm> out = new ArrayList<>(terms.size());
+    for (int i = 0; i < terms.size(); i++) {
+      AffinityTerm t = compileTerm(pod, terms.get(i), 0, field + "[" + i + "]", errors);
+      if (t != null) {
+        out.add(t);
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  private static List<AffinityTerm> preferred(Pod pod, PodAffinity p, String field, List<String> errors) {
+    List<WeightedPodAffinityTerm> terms = p.preferredDuringSchedulingIgnoredDuringExecution();
+    List<AffinityTerm> out = new ArrayList<>(terms.size());
+    for (int i = 0; i < terms.size(); i++) {
+      WeightedPodAffinityTerm w = terms.get(i);
+      AffinityTerm t = compileTerm(pod, w.podAffinityTerm(), w.weight(), field + "[" + i + "]", errors);
+      if (t != null) {
+        out.add(t);
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /** Compiles one term for the pod that carries it (upstream {@code newAffinityTerm}). */
+  static @Nullable AffinityTerm compileTerm(Pod owner, PodAffinityTerm term, int weight, String path,
+      List<String> errors) {
+    Set<String> namespaces = term.namespaces().isEmpty() && term.namespaceSelector() == null
+        ? Set.of(owner.metadata().namespace()) : Set.copyOf(term.namespaces());
+    try {
+      Selector selector = Selector.fromLabelSelector(withLabelKeys(term, owner.metadata().labels()));
+      Selector nsSelector = Selector.fromLabelSelector(term.namespaceSelector());
+      return new AffinityTerm(namespaces, nsSelector, selector, term.topologyKey(), weight);
+    } catch (IllegalArgumentException e) {
+      errors.add(path + ": " + e.getMessage());
+      return null;
+    }
+  }
+
+  /**
+   * The term's label selector with {@code key in (value)} for each {@code matchLabelKeys} key and
+   * {@code key notin (value)} for each {@code mismatchLabelKeys} key the owner has a label for; a {@code null}
+   * selector stays {@code null} (it matches nothing anyway).
+   */
+  static @Nullable LabelSelector withLabelKeys(PodAffinityTerm term, Map<String, String> ownerLabels) {
+    LabelSelector sel = term.labelSelector();
+    if (sel == null || (term.matchLabelKeys().isEmpty() && term.mismatchLabelKeys().isEmpty())) {
+      return sel;
+    }
+    List<LabelSelectorRequirement> exprs = new ArrayList<>(sel.matchExpressions());
+    for (String key : term.matchLabelKeys()) {
+      String v = ownerLabels.get(key);
+      if (v != null) {
+        exprs.add(new LabelSelectorRequirement(key, LabelSelectorOperator.In, List.of(v)));
+      }
+    }
+    for (String key : term.mismatchLabelKeys()) {
+      String v = ownerLabels.get(key);
+      if (v != null) {
+        exprs.add(new LabelSelectorRequirement(key, LabelSelectorOperator.NotIn, List.of(v)));
+      }
+    }
+    return new LabelSelector(sel.matchLabels(), exprs);
+  }
+}

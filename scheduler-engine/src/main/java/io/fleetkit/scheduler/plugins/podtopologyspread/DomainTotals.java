@@ -1,0 +1,125 @@
+package io.fleetkit.scheduler.plugins.podtopologyspread;
+
+import io.fleetkit.api.labels.Selector;
+import io.fleetkit.api.scheduler.NodeInfo;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Running per-domain totals of the pods matching one (selector, namespace), for one topology key, over the nodes
+ * that hold every key in {@code requiredKeys}: the PreFilter state of every pod whose constraints need no per-pod
+ * eligibility check (nodeAffinityPolicy Honor with no node selector or affinity, or Ignore; nodeTaintsPolicy Ignore).
+ *
+ * <p>{@link #refresh} revisits only the snapshot positions whose {@link NodeInfo} object or generation changed since
+ * the last pod, retracting the old contribution and adding the new one, so a pod costs one identity check per node
+ * instead of a walk over every pod in the cluster. {@link #toCounts()} hands out a copy. The value index is copied
+ * before growing once handed out. Not thread-safe: used under the {@link MatchCountCache} monitor.
+ */
+final class DomainTotals {
+  private final String[] requiredKeys;
+  private final String topologyKey;
+  private NodeInfo[] nodes = new NodeInfo[0];
+  private long[] generations = new long[0];
+  private int[] slots = new int[0];
+  private int[] counts = new int[0];
+  private int known;
+  private HashMap<String, Integer> index = new HashMap<>();
+  private boolean indexShared;
+  private int[] totals = new int[4];
+  private int[] members = new int[4];
+
+  DomainTotals(String[] requiredKeys, String topologyKey) {
+    this.requiredKeys = requiredKeys;
+    this.topologyKey = topologyKey;
+  }
+
+  /** Brings the totals up to date with {@code nodes} (the snapshot's node list). */
+  void refresh(List<NodeInfo> list, Selector selector, String namespace) {
+    int size = list.size();
+    if (size > nodes.length) {
+      nodes = Arrays.copyOf(nodes, size);
+      generations = Arrays.copyOf(generations, size);
+      slots = Arrays.copyOf(slots, size);
+      counts = Arrays.copyOf(counts, size);
+    }
+    for (int n = 0; n < size; n++) {
+      NodeInfo node = list.get(n);
+      if (n < known) {
+        if (nodes[n] == node && generations[n] == node.generation()) {
+          continue;
+        }
+        retract(n);
+      }
+      nodes[n] = node;
+      generations[n] = node.generation();
+      Map<String, String> labels = node.labels();
+      int slot = -1;
+      int c = 0;
+      if (hasAll(labels)) {
+        slot = slotOf(labels.get(topologyKey));
+        c = SpreadConstraint.countMatching(node.pods(), selector, namespace);
+        totals[slot] += c;
+        members[slot]++;
+      }
+      slots[n] = slot;
+      counts[n] = c;
+    }
+    for (int n = size; n < known; n++) {
+      retract(n);
+      nodes[n] = null;
+    }
+    known = size;
+  }
+
+  /** The current totals as a pod's domain counts (domains: values with at least one member node). */
+  DomainCounts toCounts() {
+    indexShared = true;
+    int n = index.size();
+    boolean[] present = new boolean[Math.max(4, n)];
+    int domains = 0;
+    for (int i = 0; i < n; i++) {
+      if (members[i] > 0) {
+        present[i] = true;
+        domains++;
+      }
+    }
+    return new DomainCounts(index, Arrays.copyOf(totals, Math.max(4, n)), present, domains);
+  }
+
+  private void retract(int n) {
+    int slot = slots[n];
+    if (slot >= 0) {
+      totals[slot] -= counts[n];
+      members[slot]--;
+    }
+  }
+
+  private boolean hasAll(Map<String, String> labels) {
+    for (String k : requiredKeys) {
+      if (!labels.containsKey(k)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private int slotOf(String value) {
+    Integer s = index.get(value);
+    if (s != null) {
+      return s;
+    }
+    if (indexShared) {
+      index = new HashMap<>(index);
+      indexShared = false;
+    }
+    int slot = index.size();
+    index.put(value, slot);
+    if (slot >= totals.length) {
+      totals = Arrays.copyOf(totals, slot * 2);
+      members = Arrays.copyOf(members, slot * 2);
+    }
+    return slot;
+  }
+}

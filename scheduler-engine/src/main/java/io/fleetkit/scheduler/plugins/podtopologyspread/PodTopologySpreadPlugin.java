@@ -1,0 +1,245 @@
+package io.fleetkit.scheduler.plugins.podtopologyspread;
+
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.scheduler.CycleState;
+import io.fleetkit.api.scheduler.FilterPlugin;
+import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.scheduler.PluginFactory;
+import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.scheduler.PreFilterPlugin;
+import io.fleetkit.api.scheduler.PreFilterResult;
+import io.fleetkit.api.scheduler.PreScorePlugin;
+import io.fleetkit.api.scheduler.ScorePlugin;
+import io.fleetkit.api.scheduler.Snapshot;
+import io.fleetkit.api.scheduler.StateKey;
+import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.scheduling.RequiredNodeAffinity;
+import io.fleetkit.api.scheduling.TopologySpreadConstraint;
+import io.fleetkit.api.scheduling.UnsatisfiableConstraintAction;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Pod topology spread, as kube-scheduler's {@code PodTopologySpread}
+ * ({@code pkg/scheduler/framework/plugins/podtopologyspread}: {@code filtering.go}, {@code scoring.go},
+ * {@code common.go}, {@code plugin.go}).
+ *
+ * <ul>
+ *   <li>PreFilter compiles the pod's {@code DoNotSchedule} constraints (or the cluster defaults, see
+ *       {@link PodTopologySpreadArgs}) and counts, once per pod, the matching pods (same namespace, not terminating)
+ *       of every eligible domain: nodes holding all topology keys and passing the nodeAffinityPolicy/nodeTaintsPolicy.
+ *       It returns Skip when no hard constraint applies.
+ *   <li>Filter passes a node when, for every constraint, {@code count(domain) + selfMatch - globalMin <= maxSkew};
+ *       the global min is 0 while fewer than {@code minDomains} domains exist. A node missing a topology key is
+ *       UNSCHEDULABLE_AND_UNRESOLVABLE. O(constraints) lookups, allocation-free.
+ *   <li>addPod/removePod update a copy of the counts for preemption's dry runs, keeping the minimum exact.
+ *   <li>PreScore/Score rank by {@code ScheduleAnyway} constraints: {@code sum(count * log(#domains + 2) + maxSkew - 1)},
+ *       then reverse min-max normalization; nodes missing a topology key score 0.
+ * </ul>
+ *
+ * <p>Thread-safe: immutable after construction; per-cycle data lives in the {@link CycleState}.
+ */
+public final class PodTopologySpreadPlugin implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin {
+  /** The name this plugin is registered under. */
+  public static final String NAME = "PodTopologySpread";
+  /** Filter reason when the skew would exceed maxSkew (upstream ErrReasonConstraintsNotMatch). */
+  public static final String ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
+  /** Filter reason when the node lacks a topology key (upstream ErrReasonNodeLabelNotMatch). */
+  public static final String ERR_REASON_NODE_LABEL_NOT_MATCH = ERR_REASON_CONSTRAINTS_NOT_MATCH
+      + " (missing required label)";
+
+  /**
+   * Creates the plugin from the profile's args for {@link #NAME} (see {@link PodTopologySpreadArgs#fromMap}); the
+   * snapshot of the running cycle comes from the handle.
+   */
+  public static final PluginFactory FACTORY = handle -> new PodTopologySpreadPlugin(
+      PodTopologySpreadArgs.fromMap(handle.pluginArgs(NAME)), handle::snapshot);
+
+  static final StateKey<PreFilterState> PRE_FILTER_KEY = StateKey.of("PreFilter" + NAME, PreFilterState.class);
+  static final StateKey<PreScoreState> PRE_SCORE_KEY = StateKey.of("PreScore" + NAME, PreScoreState.class);
+  private static final Status CONSTRAINTS_NOT_MATCH = new Status(Status.Code.UNSCHEDULABLE,
+      List.of(ERR_REASON_CONSTRAINTS_NOT_MATCH), NAME);
+  private static final Status NODE_LABEL_NOT_MATCH = new Status(Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+      List.of(ERR_REASON_NODE_LABEL_NOT_MATCH), NAME);
+  static final Status NO_PRE_FILTER_STATE = new Status(Status.Code.ERROR,
+      List.of("reading \"PreFilter" + NAME + "\" from cycle state: PreFilter did not run"), NAME);
+
+  private final PodTopologySpreadArgs args;
+  private final Supplier<Snapshot> snapshot;
+  private final PreFilterExtensions extensions = new DryRunUpdates();
+  /** Counts per domain, with caches reused across cycles. */
+  private final DomainCounter counter = new DomainCounter();
+
+  /**
+   * @param args default constraints and the workload-selector lookup
+   * @param snapshot the snapshot of the running cycle; PreScore counts over all its nodes
+   */
+  public PodTopologySpreadPlugin(PodTopologySpreadArgs args, Supplier<Snapshot> snapshot) {
+    this.args = Objects.requireNonNull(args, "args");
+    this.snapshot = Objects.requireNonNull(snapshot, "snapshot");
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public PreFilterResult preFilter(CycleState state, PodInfo podInfo, Snapshot snapshot) {
+    Pod pod = podInfo.pod();
+    SpreadConstraint[] cs;
+    try {
+      cs = constraintsFor(pod, UnsatisfiableConstraintAction.DoNotSchedule);
+    } catch (IllegalArgumentException e) {
+      return PreFilterResult.of(Status.error("obtaining pod's hard topology spread constraints: " + e.getMessage())
+          .withPlugin(NAME));
+    }
+    if (cs.length == 0) {
+      state.write(PRE_FILTER_KEY, PreFilterState.EMPTY);
+      return PreFilterResult.skip();
+    }
+    boolean[] selfMatch = new boolean[cs.length];
+    for (int i = 0; i < cs.length; i++) {
+      selfMatch[i] = cs[i].selector().matches(pod.metadata().labels());
+    }
+    RequiredNodeAffinity affinity = RequiredNodeAffinity.fromAffinity(pod.spec().nodeSelector(), pod.spec().affinity());
+    DomainCounts[] domains = counter.hard(pod, cs, affinity, snapshot.nodes());
+    state.write(PRE_FILTER_KEY, new PreFilterState(cs, selfMatch, domains, affinity));
+    return PreFilterResult.success();
+  }
+
+  @Override
+  public PreFilterExtensions preFilterExtensions() {
+    return extensions;
+  }
+
+  @Override
+  public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+    PreFilterState s = state.read(PRE_FILTER_KEY);
+    if (s == null) {
+      return NO_PRE_FILTER_STATE;
+    }
+    SpreadConstraint[] cs = s.constraints;
+    Map<String, String> labels = node.labels();
+    for (int i = 0; i < cs.length; i++) {
+      String value = labels.get(cs[i].topologyKey());
+      if (value == null) {
+        return NODE_LABEL_NOT_MATCH;
+      }
+      long skew = (long) s.domains[i].count(value) + (s.selfMatch[i] ? 1 : 0) - s.minMatchNum(i);
+      if (skew > cs[i].maxSkew()) {
+        return CONSTRAINTS_NOT_MATCH;
+      }
+    }
+    return Status.success();
+  }
+
+  @Override
+  public Status preScore(CycleState state, PodInfo podInfo, List<NodeInfo> feasibleNodes) {
+    List<NodeInfo> all = snapshot.get().nodes();
+    if (all.isEmpty()) {
+      return Status.skip();
+    }
+    Pod pod = podInfo.pod();
+    SpreadConstraint[] cs;
+    try {
+      cs = constraintsFor(pod, UnsatisfiableConstraintAction.ScheduleAnyway);
+    } catch (IllegalArgumentException e) {
+      return Status.error("obtaining pod's soft topology spread constraints: " + e.getMessage()).withPlugin(NAME);
+    }
+    if (cs.length == 0) {
+      return Status.skip();
+    }
+    // Only non-system-default spreading requires every topology key, so nodes without a zone label still get
+    // hostname spreading from the system defaults.
+    boolean requireAll = !pod.spec().topologySpreadConstraints().isEmpty()
+        || args.defaultingType() != PodTopologySpreadArgs.DefaultingType.System;
+    int[] ignored = new int[1];
+    @Nullable DomainCounts[] counts = counter.soft(pod, cs, requireAll, feasibleNodes, all, ignored);
+    double[] weights = new double[cs.length];
+    for (int i = 0; i < cs.length; i++) {
+      DomainCounts d = counts[i];
+      weights[i] = Math.log((d == null ? feasibleNodes.size() - ignored[0] : d.size()) + 2);
+    }
+    String ns = pod.metadata().namespace();
+    state.write(PRE_SCORE_KEY, new PreScoreState(cs, requireAll, counts, weights, ns));
+    return Status.success();
+  }
+
+  @Override
+  public long score(CycleState state, PodInfo pod, NodeInfo node) {
+    PreScoreState s = state.read(PRE_SCORE_KEY);
+    if (s == null || s.ignored(node)) {
+      return 0;
+    }
+    Map<String, String> labels = node.labels();
+    double score = 0;
+    for (int i = 0; i < s.constraints.length; i++) {
+      SpreadConstraint c = s.constraints[i];
+      String value = labels.get(c.topologyKey());
+      if (value == null) {
+        continue;
+      }
+      DomainCounts d = s.counts[i];
+      long count = d == null ? SpreadConstraint.countMatching(node.pods(), c.selector(), s.namespace) : d.count(value);
+      score += count * s.weights[i] + (c.maxSkew() - 1);
+    }
+    return Math.round(score);
+  }
+
+  @Override
+  public void normalizeScores(CycleState state, PodInfo pod, List<NodeInfo> nodes, long[] scores) {
+    PreScoreState s = state.read(PRE_SCORE_KEY);
+    if (s == null) {
+      return;
+    }
+    long min = Long.MAX_VALUE;
+    long max = 0;
+    for (int i = 0; i < scores.length; i++) {
+      if (!s.ignored(nodes.get(i))) {
+        min = Math.min(min, scores[i]);
+        max = Math.max(max, scores[i]);
+      }
+    }
+    for (int i = 0; i < scores.length; i++) {
+      if (s.ignored(nodes.get(i))) {
+        scores[i] = 0;
+      } else if (max == 0) {
+        scores[i] = MAX_NODE_SCORE;
+      } else {
+        scores[i] = MAX_NODE_SCORE * (max + min - scores[i]) / max;
+      }
+    }
+  }
+
+  /**
+   * The pod's constraints with {@code action} (upstream filterTopologySpreadConstraints), or, when the pod declares
+   * none, the default constraints with {@code action} using the pod's workload selector (upstream
+   * buildDefaultConstraints); empty when none applies.
+   *
+   * @throws IllegalArgumentException if a label selector is invalid
+   */
+  private SpreadConstraint[] constraintsFor(Pod pod, UnsatisfiableConstraintAction action) {
+    List<TopologySpreadConstraint> own = pod.spec().topologySpreadConstraints();
+    if (!own.isEmpty()) {
+      return SpreadConstraint.compile(own, pod.metadata().labels(), action, null);
+    }
+    List<TopologySpreadConstraint> defaults = args.effectiveDefaults();
+    boolean any = false;
+    for (TopologySpreadConstraint c : defaults) {
+      any |= c.whenUnsatisfiable() == action;
+    }
+    if (!any) {
+      return SpreadConstraint.NONE;
+    }
+    LabelSelector workload = args.defaultSelector().apply(pod);
+    if (workload == null || (workload.matchLabels().isEmpty() && workload.matchExpressions().isEmpty())) {
+      return SpreadConstraint.NONE;
+    }
+    return SpreadConstraint.compile(defaults, pod.metadata().labels(), action, workload.toSelector());
+  }
+}

@@ -1,0 +1,32 @@
+package io.fleetkit.scheduler.plugins.podtopologyspread;
+
+import io.fleetkit.api.scheduler.NodeInfo;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What PreScore computed for Score (upstream {@code preScoreState}): the pod's soft constraints, per constraint the
+ * matching-pod counts of the domains holding a feasible node ({@code null} for hostname topologies, counted per node
+ * in Score) and the constraint's normalizing weight {@code log(#domains + 2)}. Read-only once written.
+ */
+final class PreScoreState {
+  final SpreadConstraint[] constraints;
+  /** Whether nodes lacking some topology key are ignored (scored 0); false only for system defaults. */
+  final boolean requireAllTopologies;
+  final @Nullable DomainCounts[] counts;
+  final double[] weights;
+  final String namespace;
+
+  PreScoreState(SpreadConstraint[] constraints, boolean requireAllTopologies, @Nullable DomainCounts[] counts,
+      double[] weights, String namespace) {
+    this.constraints = constraints;
+    this.requireAllTopologies = requireAllTopologies;
+    this.counts = counts;
+    this.weights = weights;
+    this.namespace = namespace;
+  }
+
+  /** Whether {@code node} is left out of scoring (upstream IgnoredNodes): it misses a required topology key. */
+  boolean ignored(NodeInfo node) {
+    return requireAllTopologies && !SpreadConstraint.nodeHasAllKeys(node.labels(), constraints);
+  }
+}
