@@ -5,6 +5,12 @@ import static io.fleetkit.scheduler.testing.Fixtures.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.scheduling.PodAffinity;
+import io.fleetkit.api.scheduling.PodAffinityTerm;
+import io.fleetkit.api.scheduling.TopologySpreadConstraint;
+import io.fleetkit.api.scheduling.UnsatisfiableConstraintAction;
+import java.util.Map;
 import io.fleetkit.api.scheduling.Affinity;
 import io.fleetkit.api.scheduling.NodeAffinity;
 import io.fleetkit.api.scheduling.NodeSelector;
@@ -71,6 +77,47 @@ final class DefaultProfileSchedulingTest {
       s.addPod(p);
       assertThat(s.scheduleOne().message())
           .isEqualTo("0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) [NodeAffinity].");
+    }
+  }
+
+  @Test
+  void defaultProfile_requiredAntiAffinity_onePodPerHost() {
+    try (Scheduler s = scheduler()) {
+      for (int i = 0; i < 3; i++) {
+        s.addNode(node("n" + i, 4000, 8192, 110).toBuilder().label("kubernetes.io/hostname", "n" + i).build());
+      }
+      PodAffinityTerm term = PodAffinityTerm.of(LabelSelector.of(Map.of("color", "green")), "kubernetes.io/hostname");
+      for (int i = 0; i < 4; i++) {
+        s.addPod(pod("g" + i, 100, 10).toBuilder().label("color", "green")
+            .affinity(new Affinity(null, null, new PodAffinity(List.of(term), List.of()))).build());
+      }
+      List<ScheduleResult> rs = s.runUntilIdle();
+      assertThat(rs.stream().filter(ScheduleResult::isBound).map(ScheduleResult::nodeName).distinct()).hasSize(3);
+      assertThat(rs).filteredOn(r -> !r.isBound()).singleElement().satisfies(r -> assertThat(r.message())
+          .isEqualTo("0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules."));
+    }
+  }
+
+  @Test
+  void defaultProfile_topologySpread_keepsZonesWithinSkew() {
+    try (Scheduler s = scheduler()) {
+      String[] zones = {"z1", "z2", "z3"};
+      for (int i = 0; i < 6; i++) {
+        s.addNode(node("n" + i, 8000, 16384, 110).toBuilder()
+            .label("topology.kubernetes.io/zone", zones[i % 3]).build());
+      }
+      TopologySpreadConstraint c = TopologySpreadConstraint.of(1, "topology.kubernetes.io/zone",
+          UnsatisfiableConstraintAction.DoNotSchedule, LabelSelector.of(Map.of("app", "web")));
+      for (int i = 0; i < 9; i++) {
+        s.addPod(pod("w" + i, 100, 10).toBuilder().label("app", "web").topologySpreadConstraint(c).build());
+      }
+      assertThat(s.runUntilIdle()).allMatch(ScheduleResult::isBound);
+      Map<String, Integer> perZone = new java.util.HashMap<>();
+      for (int i = 0; i < 6; i++) {
+        var ni = s.nodeInfo("n" + i).orElseThrow();
+        perZone.merge(ni.labels().get("topology.kubernetes.io/zone"), ni.pods().size(), Integer::sum);
+      }
+      assertThat(perZone).containsEntry("z1", 3).containsEntry("z2", 3).containsEntry("z3", 3);
     }
   }
 
