@@ -1,0 +1,163 @@
+package io.fleetkit.reconcile;
+
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.reconcile.internal.DefaultController;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Configures a {@link Controller}. A {@link #reconciler} is required; everything else has a default. Each setting
+ * may be made once; a second call (or choosing both {@link #workers} and {@link #stepping}) fails with
+ * {@link IllegalStateException} naming the old value. Not thread-safe.
+ *
+ * @param <T> the primary kind
+ */
+public final class ControllerBuilder<T extends ApiObject<T>> {
+  private final ObjectStore store;
+  private final Class<T> primary;
+  private @Nullable String name;
+  private @Nullable Reconciler<T> reconciler;
+  private int workers = -1;
+  private boolean stepping;
+  private @Nullable SchedulingClock clock;
+  private @Nullable RateLimiter<ObjectKey> rateLimiter;
+  private @Nullable String namespace;
+  private @Nullable Duration resyncPeriod;
+  private final Map<Class<?>, Function<?, ? extends Collection<ObjectKey>>> secondary = new LinkedHashMap<>();
+
+  ControllerBuilder(ObjectStore store, Class<T> primary) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.primary = Objects.requireNonNull(primary, "primary");
+  }
+
+  private String who() {
+    return "controller " + (name != null ? name : primary.getSimpleName());
+  }
+
+  private void once(boolean alreadySet, String setting, @Nullable Object old) {
+    if (alreadySet) {
+      throw new IllegalStateException(who() + ": " + setting + " was already set to " + old);
+    }
+  }
+
+  /** The name in logs and thread names; default the primary kind's simple class name in lower case. */
+  public ControllerBuilder<T> name(String name) {
+    Objects.requireNonNull(name, "name");
+    once(this.name != null, "name", this.name);
+    if (name.isBlank()) {
+      throw new IllegalArgumentException(who() + ": name must not be blank");
+    }
+    this.name = name;
+    return this;
+  }
+
+  /** The reconciler (required). */
+  public ControllerBuilder<T> reconciler(Reconciler<T> reconciler) {
+    Objects.requireNonNull(reconciler, "reconciler");
+    once(this.reconciler != null, "reconciler", this.reconciler);
+    this.reconciler = reconciler;
+    return this;
+  }
+
+  /**
+   * Threaded mode with {@code n} worker threads (default 1).
+   *
+   * @throws IllegalArgumentException if {@code n < 1}
+   */
+  public ControllerBuilder<T> workers(int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException(who() + ": workers must be at least 1 but was " + n);
+    }
+    once(workers != -1, "workers", workers);
+    once(stepping, "workers", "stepping()");
+    workers = n;
+    return this;
+  }
+
+  /** Stepping mode: no threads; drive with {@link Controller#runOnce()}. */
+  public ControllerBuilder<T> stepping() {
+    once(workers != -1, "stepping()", "workers(" + workers + ")");
+    once(stepping, "stepping()", "stepping()");
+    stepping = true;
+    return this;
+  }
+
+  /** The clock for delays, backoff and resync; default {@link SchedulingClock#system()}. */
+  public ControllerBuilder<T> clock(SchedulingClock clock) {
+    Objects.requireNonNull(clock, "clock");
+    once(this.clock != null, "clock", this.clock);
+    this.clock = clock;
+    return this;
+  }
+
+  /** The queue's rate limiter; default {@link RateLimiters#defaultController} on the clock. */
+  public ControllerBuilder<T> rateLimiter(RateLimiter<ObjectKey> limiter) {
+    Objects.requireNonNull(limiter, "limiter");
+    once(rateLimiter != null, "rateLimiter", rateLimiter);
+    rateLimiter = limiter;
+    return this;
+  }
+
+  /** Watch only this namespace; default all. */
+  public ControllerBuilder<T> namespace(String namespace) {
+    Objects.requireNonNull(namespace, "namespace");
+    once(this.namespace != null, "namespace", this.namespace);
+    this.namespace = namespace;
+    return this;
+  }
+
+  /** The informers' resync period; default zero (never). */
+  public ControllerBuilder<T> resyncPeriod(Duration period) {
+    Objects.requireNonNull(period, "period");
+    once(resyncPeriod != null, "resyncPeriod", resyncPeriod);
+    resyncPeriod = period;
+    return this;
+  }
+
+  /**
+   * Also watch {@code kind}, and map each of its objects to its controller owner: the owner reference with
+   * {@code controller=true}, if it names an object of the primary kind.
+   *
+   * @throws IllegalStateException if {@code kind} is already watched or is the primary kind
+   */
+  public <O extends ApiObject<O>> ControllerBuilder<T> owns(Class<O> kind) {
+    return watches(kind, null);
+  }
+
+  /**
+   * Also watch {@code kind}, mapping each of its objects to the primary keys {@code mapper} returns.
+   *
+   * @throws IllegalStateException if {@code kind} is already watched or is the primary kind
+   */
+  public <O extends ApiObject<O>> ControllerBuilder<T> watches(Class<O> kind,
+      @Nullable Function<? super O, ? extends Collection<ObjectKey>> mapper) {
+    Objects.requireNonNull(kind, "kind");
+    if (kind.equals(primary) || secondary.containsKey(kind)) {
+      throw new IllegalStateException(who() + ": kind " + kind.getSimpleName() + " is already watched");
+    }
+    secondary.put(kind, mapper != null ? mapper : DefaultController.OWNER_MAPPER);
+    return this;
+  }
+
+  /**
+   * A new controller, not started.
+   *
+   * @throws IllegalStateException if no reconciler was set
+   */
+  public Controller<T> build() {
+    if (reconciler == null) {
+      throw new IllegalStateException(who() + ": a reconciler is required");
+    }
+    SchedulingClock c = clock != null ? clock : SchedulingClock.system();
+    return new DefaultController<>(name != null ? name : primary.getSimpleName().toLowerCase(java.util.Locale.ROOT),
+        store, primary, reconciler, stepping ? 0 : workers == -1 ? 1 : workers, c,
+        rateLimiter != null ? rateLimiter : RateLimiters.defaultController(c), namespace != null ? namespace : "",
+        resyncPeriod != null ? resyncPeriod : Duration.ZERO, secondary);
+  }
+}

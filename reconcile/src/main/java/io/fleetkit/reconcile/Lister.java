@@ -1,0 +1,56 @@
+package io.fleetkit.reconcile;
+
+import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.meta.ApiObject;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Read-only view of an {@link Informer}'s local cache, as client-go's listers and {@code cache.Indexer}. Reads
+ * never touch the store; they see the objects as of the last event the informer applied. Lists are returned
+ * sorted by namespace then name (deterministic for simulations) and are immutable snapshots.
+ *
+ * <p>Built-in indexes: {@link #NAMESPACE_INDEX} (value: the namespace) and {@link #LABEL_INDEX} (value:
+ * {@code key=value} for every label); custom ones are added with {@link InformerBuilder#indexer}.
+ *
+ * <p>Thread-safe.
+ *
+ * @param <T> the kind
+ */
+public interface Lister<T extends ApiObject<T>> {
+  /** Index of objects by namespace. */
+  String NAMESPACE_INDEX = "namespace";
+  /** Index of objects by label, value {@code key=value}. */
+  String LABEL_INDEX = "labels";
+
+  /** The cached object at {@code namespace/name} ({@code ""} namespace for cluster-scoped kinds). */
+  Optional<T> get(String namespace, String name);
+
+  /** The cached object at {@code key}. */
+  default Optional<T> get(ObjectKey key) {
+    return get(key.namespace(), key.name());
+  }
+
+  /** Every cached object. */
+  List<T> list();
+
+  /** The cached objects in {@code namespace} ({@code ""}: all). */
+  List<T> list(String namespace);
+
+  /** The cached objects in {@code namespace} ({@code ""}: all) whose labels match {@code selector}. */
+  List<T> list(String namespace, LabelSelector selector);
+
+  /**
+   * The cached objects whose index {@code indexName} yields {@code value}.
+   *
+   * @throws IllegalArgumentException if there is no such index
+   */
+  List<T> byIndex(String indexName, String value);
+
+  /** The names of the indexes, built-in ones included. */
+  Set<String> indexNames();
+
+  /** How many objects are cached. */
+  int size();
+}

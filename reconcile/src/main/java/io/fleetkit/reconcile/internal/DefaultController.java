@@ -1,0 +1,368 @@
+package io.fleetkit.reconcile.internal;
+
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.reconcile.Controller;
+import io.fleetkit.reconcile.Informer;
+import io.fleetkit.reconcile.Lister;
+import io.fleetkit.reconcile.ObjectKey;
+import io.fleetkit.reconcile.RateLimiter;
+import io.fleetkit.reconcile.RateLimitingQueue;
+import io.fleetkit.reconcile.ReconcileContext;
+import io.fleetkit.reconcile.Reconciler;
+import io.fleetkit.reconcile.ResourceEventHandler;
+import io.fleetkit.reconcile.Result;
+import io.fleetkit.reconcile.SchedulingClock;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Informers → queue → reconciler, in threads or stepped by the caller. The queue's processing set is what keeps
+ * one key off two workers; this class only has to call {@code done} exactly once per {@code get}.
+ */
+public final class DefaultController<T extends ApiObject<T>> implements Controller<T> {
+  private static final Logger LOG = LoggerFactory.getLogger(DefaultController.class);
+  private static final int MAX_STEPS_PER_RUN = 1_000_000;
+  private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
+
+  /** Marker: map an owned object to its controller owner (resolved in {@link #ownerKeys}). */
+  public static final Function<Object, List<ObjectKey>> OWNER_MAPPER = o -> List.of();
+
+  private final String name;
+  private final ObjectStore store;
+  private final Reconciler<T> reconciler;
+  private final int workers;
+  private final SchedulingClock clock;
+  private final Clock javaClock;
+  private final DefaultWorkQueue<ObjectKey> queue;
+  private final Informer<T> primary;
+  private final Map<Class<?>, Informer<?>> informers = new LinkedHashMap<>();
+  private final List<Thread> threads = new ArrayList<>();
+  private volatile @Nullable String primaryKindName;
+
+  private final Object lifecycle = new Object();
+  private @Nullable CompletableFuture<Void> started;
+  private volatile boolean closed;
+
+  public DefaultController(String name, ObjectStore store, Class<T> primaryKind, Reconciler<T> reconciler,
+      int workers, SchedulingClock clock, RateLimiter<ObjectKey> limiter, String namespace, Duration resync,
+      Map<Class<?>, Function<?, ? extends Collection<ObjectKey>>> secondary) {
+    this.name = name;
+    this.store = store;
+    this.reconciler = reconciler;
+    this.workers = workers;
+    this.clock = clock;
+    this.javaClock = clock.asClock();
+    this.queue = new DefaultWorkQueue<>(clock, limiter);
+    this.primary = Informer.builder(store, primaryKind).namespace(namespace).resyncPeriod(resync).clock(clock)
+        .build();
+    primary.addEventHandler(new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(T object) {
+        learn(object);
+        queue.add(ObjectKey.of(object));
+      }
+
+      @Override
+      public void onUpdate(T oldObject, T newObject) {
+        queue.add(ObjectKey.of(newObject));
+      }
+
+      @Override
+      public void onDelete(T object, boolean finalStateUnknown) {
+        queue.add(ObjectKey.of(object));
+      }
+    });
+    informers.put(primaryKind, primary);
+    secondary.forEach((kind, mapper) -> addSecondary(kind, mapper, namespace, resync));
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void addSecondary(Class<?> kind, Function<?, ? extends Collection<ObjectKey>> mapper, String namespace,
+      Duration resync) {
+    Informer inf = Informer.builder(store, (Class) kind).namespace(namespace).resyncPeriod(resync).clock(clock)
+        .build();
+    Function<ApiObject<?>, Collection<ObjectKey>> map = mapper == OWNER_MAPPER ? this::ownerKeys
+        : (Function<ApiObject<?>, Collection<ObjectKey>>) mapper;
+    inf.addEventHandler(new ResourceEventHandler() {
+      @Override
+      public void onAdd(ApiObject object) {
+        enqueueAll(map.apply(object));
+      }
+
+      @Override
+      public void onUpdate(ApiObject oldObject, ApiObject newObject) {
+        // an owned object that changed owner must wake both: the old one lost it, the new one gained it
+        enqueueAll(map.apply(oldObject));
+        enqueueAll(map.apply(newObject));
+      }
+
+      @Override
+      public void onDelete(ApiObject object, boolean finalStateUnknown) {
+        enqueueAll(map.apply(object));
+      }
+    });
+    informers.put(kind, inf);
+  }
+
+  private void learn(T object) {
+    if (primaryKindName == null) {
+      primaryKindName = object.kind();
+    }
+  }
+
+  private void enqueueAll(Collection<ObjectKey> keys) {
+    for (ObjectKey k : keys) {
+      queue.add(k);
+    }
+  }
+
+  /** The key of {@code dependent}'s controller owner, if that is (or, by kind name, would be) a primary object. */
+  private Collection<ObjectKey> ownerKeys(ApiObject<?> dependent) {
+    OwnerReference ref = dependent.metadata().controllerRef();
+    if (ref == null) {
+      return List.of();
+    }
+    String ns = dependent.metadata().namespace();
+    Optional<T> owner = primary.lister().get(ns, ref.name());
+    if (owner.isEmpty() && !ns.isEmpty()) {
+      owner = primary.lister().get("", ref.name()); // a cluster-scoped owner
+    }
+    if (owner.isPresent()) {
+      return owner.get().metadata().uid().equals(ref.uid()) ? List.of(ObjectKey.of(owner.get())) : List.of();
+    }
+    // Owner not cached (deleted, or not seen yet): queue it if the reference names the primary kind.
+    return ref.kind().equals(primaryKindName) ? List.of(new ObjectKey(ns, ref.name())) : List.of();
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public CompletableFuture<Void> start() {
+    synchronized (lifecycle) {
+      if (closed) {
+        throw new IllegalStateException("controller " + name + " is closed");
+      }
+      if (started != null) {
+        return started;
+      }
+      List<CompletableFuture<Void>> syncs = new ArrayList<>();
+      for (Informer<?> inf : informers.values()) {
+        syncs.add(inf.start());
+      }
+      started = CompletableFuture.allOf(syncs.toArray(CompletableFuture[]::new)).thenRun(this::startWorkers);
+      return started;
+    }
+  }
+
+  private void startWorkers() {
+    synchronized (lifecycle) {
+      if (closed) {
+        return;
+      }
+      for (int i = 0; i < workers; i++) {
+        Thread t = new Thread(this::workLoop, "fleetkit-controller-" + name + "-" + i);
+        t.setDaemon(true);
+        threads.add(t);
+        t.start();
+      }
+      LOG.debug("controller {}: started {} workers", name, workers);
+    }
+  }
+
+  private void workLoop() {
+    try {
+      while (true) {
+        Optional<ObjectKey> key = queue.get();
+        if (key.isEmpty()) {
+          return;
+        }
+        process(key.get());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void process(ObjectKey key) {
+    try {
+      Result result;
+      try {
+        result = reconciler.reconcile(new Context(key, queue.numRequeues(key)));
+        if (result == null) {
+          throw new NullPointerException("reconciler returned null instead of a Result");
+        }
+      } catch (VirtualMachineError e) {
+        throw e;
+      } catch (Throwable e) {
+        LOG.warn("controller {}: reconciling {} failed (retry {}); requeued with backoff", name, key,
+            queue.numRequeues(key) + 1, e);
+        queue.addRateLimited(key);
+        return;
+      }
+      switch (result.action()) {
+        case DONE -> queue.forget(key);
+        case REQUEUE -> queue.addRateLimited(key);
+        case REQUEUE_AFTER -> {
+          queue.forget(key);
+          queue.addAfter(key, result.requeueDelay().orElseThrow());
+        }
+      }
+    } finally {
+      queue.done(key);
+    }
+  }
+
+  @Override
+  public boolean runOnce() {
+    checkStepping("runOnce");
+    Optional<ObjectKey> key = queue.poll();
+    if (key.isEmpty()) {
+      return false;
+    }
+    process(key.get());
+    return true;
+  }
+
+  @Override
+  public int runUntilIdle() {
+    checkStepping("runUntilIdle");
+    int n = 0;
+    while (runOnce()) {
+      if (++n >= MAX_STEPS_PER_RUN) {
+        throw new IllegalStateException("controller " + name + ": runUntilIdle processed " + n
+            + " keys without going idle; a reconciler requeues without delay");
+      }
+    }
+    return n;
+  }
+
+  private void checkStepping(String op) {
+    if (workers != 0) {
+      throw new IllegalStateException("controller " + name + ": " + op + " needs stepping mode but the controller"
+          + " runs " + workers + " worker threads");
+    }
+    CompletableFuture<Void> s;
+    synchronized (lifecycle) {
+      s = started;
+    }
+    if (s == null) {
+      throw new IllegalStateException("controller " + name + ": " + op + " before start()");
+    }
+  }
+
+  @Override
+  public void enqueue(ObjectKey key) {
+    queue.add(key);
+  }
+
+  @Override
+  public RateLimitingQueue<ObjectKey> queue() {
+    return queue;
+  }
+
+  @Override
+  public Lister<T> lister() {
+    return primary.lister();
+  }
+
+  @Override
+  public void close() {
+    List<Thread> toJoin;
+    synchronized (lifecycle) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      toJoin = List.copyOf(threads);
+    }
+    queue.shutDown();
+    for (Informer<?> inf : informers.values()) {
+      inf.close();
+    }
+    long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
+    for (Thread t : toJoin) {
+      try {
+        t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      if (t.isAlive()) {
+        LOG.warn("controller {}: worker {} still busy after {}; interrupting", name, t.getName(), CLOSE_WAIT);
+        t.interrupt();
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Controller{" + name + ", " + (workers == 0 ? "stepping" : workers + " workers") + ", " + queue + "}";
+  }
+
+  private final class Context implements ReconcileContext<T> {
+    private final ObjectKey key;
+    private final int retries;
+
+    Context(ObjectKey key, int retries) {
+      this.key = key;
+      this.retries = retries;
+    }
+
+    @Override
+    public ObjectKey key() {
+      return key;
+    }
+
+    @Override
+    public Optional<T> object() {
+      return primary.lister().get(key);
+    }
+
+    @Override
+    public Lister<T> lister() {
+      return primary.lister();
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <O extends ApiObject<O>> Lister<O> lister(Class<O> kind) {
+      Informer<?> inf = informers.get(kind);
+      if (inf == null) {
+        throw new IllegalArgumentException("controller " + name + ": no informer for kind " + kind.getSimpleName()
+            + "; watched kinds are " + informers.keySet().stream().map(Class::getSimpleName).toList());
+      }
+      return (Lister<O>) inf.lister();
+    }
+
+    @Override
+    public ObjectStore store() {
+      return store;
+    }
+
+    @Override
+    public Clock clock() {
+      return javaClock;
+    }
+
+    @Override
+    public int retries() {
+      return retries;
+    }
+  }
+}

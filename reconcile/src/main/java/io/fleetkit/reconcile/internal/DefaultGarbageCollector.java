@@ -1,0 +1,320 @@
+package io.fleetkit.reconcile.internal;
+
+import io.fleetkit.api.ConflictException;
+import io.fleetkit.api.NotFoundException;
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.store.DeletePreconditions;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.reconcile.GarbageCollector;
+import io.fleetkit.reconcile.Informer;
+import io.fleetkit.reconcile.ObjectKey;
+import io.fleetkit.reconcile.RateLimiters;
+import io.fleetkit.reconcile.ResourceEventHandler;
+import io.fleetkit.reconcile.SchedulingClock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One informer per watched kind (with an index by owner uid), one rate-limited queue of objects to check, and a
+ * worker. Checking an object reads it and its owners from the store, not the caches, so informer lag between kinds
+ * can never make a live owner look absent.
+ */
+public final class DefaultGarbageCollector implements GarbageCollector {
+  private static final Logger LOG = LoggerFactory.getLogger(DefaultGarbageCollector.class);
+  static final String OWNER_UID_INDEX = "ownerUid";
+
+  /** What to do with one object. */
+  private record Item(Class<?> kind, ObjectKey key, boolean orphan) {}
+
+  private final ObjectStore store;
+  private final int workers;
+  private final DefaultWorkQueue<Item> queue;
+  private final Map<Class<?>, Informer<?>> informers = new LinkedHashMap<>();
+  /** group/kind → class, learned from observed objects. */
+  private final Map<String, Class<?>> kindsByName = new ConcurrentHashMap<>();
+  private final AtomicLong deleted = new AtomicLong();
+  private final List<Thread> threads = new ArrayList<>();
+  private final Object lifecycle = new Object();
+  private @Nullable CompletableFuture<Void> started;
+  private boolean closed;
+
+  public DefaultGarbageCollector(ObjectStore store, Set<Class<?>> kinds, Map<String, Class<?>> declaredNames,
+      int workers, SchedulingClock clock) {
+    this.store = store;
+    this.workers = workers;
+    this.queue = new DefaultWorkQueue<>(clock, RateLimiters.defaultController(clock));
+    kindsByName.putAll(declaredNames);
+    for (Class<?> kind : kinds) {
+      addInformer(kind, clock);
+    }
+  }
+
+  public static String groupKind(String apiVersion, String kind) {
+    int slash = apiVersion.indexOf('/');
+    return (slash < 0 ? "" : apiVersion.substring(0, slash)) + "/" + kind;
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void addInformer(Class<?> kind, SchedulingClock clock) {
+    Informer inf = Informer.builder(store, (Class) kind).clock(clock)
+        .indexer(OWNER_UID_INDEX, o -> ((ApiObject<?>) o).metadata().ownerReferences().stream()
+            .map(OwnerReference::uid).toList())
+        .build();
+    inf.addEventHandler(new ResourceEventHandler() {
+      @Override
+      public void onAdd(ApiObject object) {
+        observe(kind, object);
+      }
+
+      @Override
+      public void onUpdate(ApiObject oldObject, ApiObject newObject) {
+        observe(kind, newObject);
+      }
+
+      @Override
+      public void onDelete(ApiObject object, boolean finalStateUnknown) {
+        dependentsChanged(object.metadata().uid());
+      }
+    });
+    informers.put(kind, inf);
+  }
+
+  private void observe(Class<?> kind, ApiObject<?> object) {
+    kindsByName.putIfAbsent(groupKind(object.apiVersion(), object.kind()), kind);
+    ObjectMeta m = object.metadata();
+    if (m.deletionTimestamp() != null && m.finalizers().contains(ORPHAN_FINALIZER)) {
+      queue.add(new Item(kind, ObjectKey.of(object), true));
+    }
+    if (!m.ownerReferences().isEmpty()) {
+      queue.add(new Item(kind, ObjectKey.of(object), false));
+    }
+  }
+
+  /** An owner is gone: every object that names it needs a check. */
+  private void dependentsChanged(String ownerUid) {
+    informers.forEach((kind, inf) -> {
+      for (ApiObject<?> dep : inf.lister().byIndex(OWNER_UID_INDEX, ownerUid)) {
+        queue.add(new Item(kind, ObjectKey.of(dep), false));
+      }
+    });
+  }
+
+  @Override
+  public CompletableFuture<Void> start() {
+    synchronized (lifecycle) {
+      if (closed) {
+        throw new IllegalStateException("garbage collector is closed");
+      }
+      if (started != null) {
+        return started;
+      }
+      List<CompletableFuture<Void>> syncs = new ArrayList<>();
+      for (Informer<?> inf : informers.values()) {
+        syncs.add(inf.start());
+      }
+      started = CompletableFuture.allOf(syncs.toArray(CompletableFuture[]::new)).thenRun(this::startWorkers);
+      return started;
+    }
+  }
+
+  private void startWorkers() {
+    synchronized (lifecycle) {
+      if (closed) {
+        return;
+      }
+      for (int i = 0; i < workers; i++) {
+        Thread t = new Thread(this::workLoop, "fleetkit-garbage-collector-" + i);
+        t.setDaemon(true);
+        threads.add(t);
+        t.start();
+      }
+    }
+  }
+
+  private void workLoop() {
+    try {
+      Optional<Item> item;
+      while ((item = queue.get()).isPresent()) {
+        process(item.get());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void process(Item item) {
+    try {
+      if (item.orphan) {
+        orphanDependents(item);
+      } else {
+        collect(item);
+      }
+      queue.forget(item);
+    } catch (ConflictException e) {
+      LOG.debug("garbage collector: conflict on {} {}; retrying", item.kind.getSimpleName(), item.key);
+      queue.addRateLimited(item);
+    } catch (RuntimeException e) {
+      LOG.warn("garbage collector: processing {} {} failed; retrying with backoff", item.kind.getSimpleName(),
+          item.key, e);
+      queue.addRateLimited(item);
+    } finally {
+      queue.done(item);
+    }
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private Optional<ApiObject<?>> live(Class<?> kind, ObjectKey key) {
+    return (Optional) store.get((Class) kind, key.namespace(), key.name());
+  }
+
+  /** Deletes the object if every owner is gone; drops dangling references if only some are. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void collect(Item item) {
+    Optional<ApiObject<?>> found = live(item.kind, item.key);
+    if (found.isEmpty()) {
+      return;
+    }
+    ApiObject obj = found.get();
+    ObjectMeta m = obj.metadata();
+    if (m.ownerReferences().isEmpty() || m.deletionTimestamp() != null) {
+      return;
+    }
+    List<OwnerReference> dangling = new ArrayList<>();
+    for (OwnerReference ref : m.ownerReferences()) {
+      if (!ownerExists(ref, m.namespace())) {
+        dangling.add(ref);
+      }
+    }
+    if (dangling.isEmpty()) {
+      return;
+    }
+    if (dangling.size() == m.ownerReferences().size()) {
+      try {
+        store.delete((Class) item.kind, m.namespace(), m.name(), DeletePreconditions.uid(m.uid()));
+        deleted.incrementAndGet();
+        LOG.debug("garbage collector: deleted {}, all owners gone {}", obj.describe(), dangling);
+      } catch (NotFoundException e) {
+        // already gone
+      }
+      return;
+    }
+    List<OwnerReference> kept = new ArrayList<>(m.ownerReferences());
+    kept.removeAll(dangling);
+    store.update(obj.withMetadata(m.toBuilder().ownerReferences(kept).build()));
+    LOG.debug("garbage collector: removed dangling owner references {} from {}", dangling, obj.describe());
+  }
+
+  private boolean ownerExists(OwnerReference ref, String dependentNamespace) {
+    Class<?> ownerKind = kindsByName.get(groupKind(ref.apiVersion(), ref.kind()));
+    if (ownerKind == null) {
+      return true; // a kind we cannot look up: never delete on a guess
+    }
+    Optional<ApiObject<?>> owner = live(ownerKind, new ObjectKey(dependentNamespace, ref.name()));
+    if (owner.isEmpty() && !dependentNamespace.isEmpty()) {
+      owner = live(ownerKind, new ObjectKey("", ref.name()));
+    }
+    return owner.isPresent() && owner.get().metadata().uid().equals(ref.uid());
+  }
+
+  /** Releases the dependents of an owner deleted with the orphan finalizer, then lets the deletion finish. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void orphanDependents(Item item) {
+    Optional<ApiObject<?>> found = live(item.kind, item.key);
+    if (found.isEmpty()) {
+      return;
+    }
+    ApiObject owner = found.get();
+    String uid = owner.metadata().uid();
+    if (owner.metadata().deletionTimestamp() == null || !owner.metadata().finalizers().contains(ORPHAN_FINALIZER)) {
+      return;
+    }
+    for (Map.Entry<Class<?>, Informer<?>> e : informers.entrySet()) {
+      for (ApiObject<?> cached : e.getValue().lister().byIndex(OWNER_UID_INDEX, uid)) {
+        Optional<ApiObject<?>> dep = live(e.getKey(), ObjectKey.of(cached));
+        if (dep.isEmpty()) {
+          continue;
+        }
+        ApiObject d = dep.get();
+        List<OwnerReference> refs = new ArrayList<>(d.metadata().ownerReferences());
+        if (refs.removeIf(r -> r.uid().equals(uid))) {
+          store.update(d.withMetadata(d.metadata().toBuilder().ownerReferences(refs).build()));
+        }
+      }
+    }
+    List<String> finalizers = new ArrayList<>(owner.metadata().finalizers());
+    finalizers.remove(ORPHAN_FINALIZER);
+    store.update(owner.withMetadata(owner.metadata().toBuilder().finalizers(finalizers).build()));
+    LOG.debug("garbage collector: orphaned the dependents of {}", owner.describe());
+  }
+
+  @Override
+  public boolean runOnce() {
+    checkStepping("runOnce");
+    Optional<Item> item = queue.poll();
+    item.ifPresent(this::process);
+    return item.isPresent();
+  }
+
+  @Override
+  public int runUntilIdle() {
+    checkStepping("runUntilIdle");
+    int n = 0;
+    while (runOnce()) {
+      n++;
+    }
+    return n;
+  }
+
+  private void checkStepping(String op) {
+    synchronized (lifecycle) {
+      if (workers != 0) {
+        throw new IllegalStateException("garbage collector: " + op + " needs stepping mode but it runs "
+            + workers + " worker threads");
+      }
+      if (started == null) {
+        throw new IllegalStateException("garbage collector: " + op + " before start()");
+      }
+    }
+  }
+
+  @Override
+  public long deletedCount() {
+    return deleted.get();
+  }
+
+  @Override
+  public void close() {
+    List<Thread> toJoin;
+    synchronized (lifecycle) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      toJoin = List.copyOf(threads);
+    }
+    queue.shutDown();
+    for (Informer<?> inf : informers.values()) {
+      inf.close();
+    }
+    for (Thread t : toJoin) {
+      try {
+        t.join(10_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+}
