@@ -3,6 +3,7 @@ package io.fleetkit.scheduler;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.scheduler.PluginFactory;
 import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.scheduler.plugins.defaultpreemption.DefaultPreemptionPlugin;
 import io.fleetkit.scheduler.plugins.interpodaffinity.InterPodAffinityPlugin;
 import io.fleetkit.scheduler.plugins.nodeaffinity.NodeAffinityPlugin;
 import io.fleetkit.scheduler.plugins.nodename.NodeNamePlugin;
@@ -41,7 +42,7 @@ public final class DefaultPlugins {
       new Entry("VolumeZone", 0),
       new Entry(PodTopologySpreadPlugin.NAME, 2),
       new Entry(InterPodAffinityPlugin.NAME, 2),
-      new Entry("DefaultPreemption", 0),
+      new Entry(DefaultPreemptionPlugin.NAME, 0),
       new Entry(NodeResourcesBalancedAllocationPlugin.NAME, 1),
       new Entry("ImageLocality", 1),
       new Entry("DefaultBinder", 0));
@@ -58,6 +59,7 @@ public final class DefaultPlugins {
     register(registry, NodeResourcesFitPlugin.NAME, NodeResourcesFitPlugin.FACTORY);
     register(registry, PodTopologySpreadPlugin.NAME, PodTopologySpreadPlugin.FACTORY);
     register(registry, InterPodAffinityPlugin.NAME, InterPodAffinityPlugin.FACTORY);
+    register(registry, DefaultPreemptionPlugin.NAME, DefaultPreemptionPlugin.FACTORY);
     register(registry, NodeResourcesBalancedAllocationPlugin.NAME, NodeResourcesBalancedAllocationPlugin.FACTORY);
   }
 

@@ -45,7 +45,8 @@ final class DefaultProfileSchedulingTest {
       s.addPod(pod("p", 2000, 512));
       ScheduleResult r = s.scheduleOne();
       assertThat(r.message())
-          .isEqualTo("0/5 nodes are available: 2 Insufficient cpu, 3 node(s) had untolerated taint {gpu: true}.");
+          .isEqualTo("0/5 nodes are available: 2 Insufficient cpu, 3 node(s) had untolerated taint {gpu: true}. "
+              + "preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling.");
       s.addPod(pod("tolerant", 2000, 512).toBuilder()
           .toleration(Toleration.equal("gpu", "true", TaintEffect.NoSchedule)).build());
       assertThat(s.scheduleOne().nodeName()).startsWith("gpu");
@@ -60,7 +61,9 @@ final class DefaultProfileSchedulingTest {
       s.addPod(pod("running", 100, 10).withNodeName("full"));
       s.addPod(pod("p", 100, 10));
       assertThat(s.scheduleOne().message())
-          .isEqualTo("0/2 nodes are available: 1 Too many pods, 1 node(s) were unschedulable.");
+          .isEqualTo("0/2 nodes are available: 1 Too many pods, 1 node(s) were unschedulable. preemption: 0/2 nodes "
+              + "are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for "
+              + "scheduling.");
     }
   }
 
@@ -76,7 +79,8 @@ final class DefaultProfileSchedulingTest {
           .affinity(new Affinity(new NodeAffinity(new NodeSelector(List.of(term)), List.of()), null, null)).build();
       s.addPod(p);
       assertThat(s.scheduleOne().message())
-          .isEqualTo("0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) [NodeAffinity].");
+          .isEqualTo("0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. "
+              + "preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.");
     }
   }
 
@@ -94,7 +98,8 @@ final class DefaultProfileSchedulingTest {
       List<ScheduleResult> rs = s.runUntilIdle();
       assertThat(rs.stream().filter(ScheduleResult::isBound).map(ScheduleResult::nodeName).distinct()).hasSize(3);
       assertThat(rs).filteredOn(r -> !r.isBound()).singleElement().satisfies(r -> assertThat(r.message())
-          .isEqualTo("0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules."));
+          .isEqualTo("0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules. preemption: 0/3 nodes "
+              + "are available: 3 No preemption victims found for incoming pod."));
     }
   }
 
@@ -118,6 +123,38 @@ final class DefaultProfileSchedulingTest {
         perZone.merge(ni.labels().get("topology.kubernetes.io/zone"), ni.pods().size(), Integer::sum);
       }
       assertThat(perZone).containsEntry("z1", 3).containsEntry("z2", 3).containsEntry("z3", 3);
+    }
+  }
+
+  @Test
+  void defaultProfile_preemption_evictsLowerPriorityPodsNominatesAndBindsAfterBackoff() {
+    try (Scheduler s = scheduler()) {
+      s.addNode(node("n1", 4000, 32768, 110));
+      for (int i = 0; i < 4; i++) {
+        s.addPod(pod("low" + i, 900, 500, 0).withNodeName("n1"));
+      }
+      s.addPod(pod("high", 3000, 500, 10));
+      ScheduleResult r = s.scheduleOne();
+      assertThat(r.isBound()).isFalse();
+      assertThat(r.nominatedNodeName()).isEqualTo("n1");
+      assertThat(r.victims()).hasSize(3);
+      assertThat(r.message()).isEqualTo("0/1 nodes are available: 1 Insufficient cpu.");
+      assertThat(s.nodeInfo("n1").orElseThrow().pods()).hasSize(1);
+      clock.advance(java.time.Duration.ofSeconds(1));
+      ScheduleResult retry = s.scheduleOne();
+      assertThat(retry.nodeName()).isEqualTo("n1");
+    }
+  }
+
+  @Test
+  void defaultProfile_preemptionNotHelpful_appendsKubeMessage() {
+    try (Scheduler s = scheduler()) {
+      s.addNode(node("n1", 4000, 32768, 110));
+      s.addNode(node("n2", 4000, 32768, 110));
+      s.addPod(pod("huge", 9000, 500, 10));
+      // 9 CPUs exceed every node's allocatable: NodeResourcesFit says unresolvable, so preemption cannot help
+      assertThat(s.scheduleOne().message()).isEqualTo("0/2 nodes are available: 2 Insufficient cpu. preemption: "
+          + "0/2 nodes are available: 2 Preemption is not helpful for scheduling.");
     }
   }
 

@@ -7,7 +7,7 @@ import io.fleetkit.api.core.PodStatus;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ObjectMeta;
-import io.fleetkit.api.policy.IntOrPercent;
+import io.fleetkit.api.meta.IntOrPercent;
 import io.fleetkit.api.policy.PodDisruptionBudget;
 import io.fleetkit.api.policy.PodDisruptionBudgetSpec;
 import io.fleetkit.api.policy.PodDisruptionBudgetStatus;

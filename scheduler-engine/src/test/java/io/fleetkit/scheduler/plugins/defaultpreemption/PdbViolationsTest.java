@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ObjectMeta;
-import io.fleetkit.api.policy.IntOrPercent;
+import io.fleetkit.api.meta.IntOrPercent;
 import io.fleetkit.api.policy.PodDisruptionBudget;
 import io.fleetkit.api.policy.PodDisruptionBudgetSpec;
 import io.fleetkit.api.policy.PodDisruptionBudgetStatus;
