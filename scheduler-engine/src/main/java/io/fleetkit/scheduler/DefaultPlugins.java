@@ -3,11 +3,14 @@ package io.fleetkit.scheduler;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.scheduler.PluginFactory;
 import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.scheduler.plugins.defaultpreemption.DefaultPreemptionPlugin;
+import io.fleetkit.scheduler.plugins.interpodaffinity.InterPodAffinityPlugin;
 import io.fleetkit.scheduler.plugins.nodeaffinity.NodeAffinityPlugin;
 import io.fleetkit.scheduler.plugins.nodename.NodeNamePlugin;
 import io.fleetkit.scheduler.plugins.noderesources.NodeResourcesBalancedAllocationPlugin;
 import io.fleetkit.scheduler.plugins.noderesources.NodeResourcesFitPlugin;
 import io.fleetkit.scheduler.plugins.nodeunschedulable.NodeUnschedulablePlugin;
+import io.fleetkit.scheduler.plugins.podtopologyspread.PodTopologySpreadPlugin;
 import io.fleetkit.scheduler.plugins.prioritysort.PrioritySortPlugin;
 import io.fleetkit.scheduler.plugins.tainttoleration.TaintTolerationPlugin;
 import java.util.List;
@@ -37,9 +40,9 @@ public final class DefaultPlugins {
       new Entry("NodeVolumeLimits", 0),
       new Entry("VolumeBinding", 0),
       new Entry("VolumeZone", 0),
-      new Entry("PodTopologySpread", 2),
-      new Entry("InterPodAffinity", 2),
-      new Entry("DefaultPreemption", 0),
+      new Entry(PodTopologySpreadPlugin.NAME, 2),
+      new Entry(InterPodAffinityPlugin.NAME, 2),
+      new Entry(DefaultPreemptionPlugin.NAME, 0),
       new Entry(NodeResourcesBalancedAllocationPlugin.NAME, 1),
       new Entry("ImageLocality", 1),
       new Entry("DefaultBinder", 0));
@@ -54,6 +57,9 @@ public final class DefaultPlugins {
     register(registry, TaintTolerationPlugin.NAME, TaintTolerationPlugin.FACTORY);
     register(registry, NodeAffinityPlugin.NAME, NodeAffinityPlugin.FACTORY);
     register(registry, NodeResourcesFitPlugin.NAME, NodeResourcesFitPlugin.FACTORY);
+    register(registry, PodTopologySpreadPlugin.NAME, PodTopologySpreadPlugin.FACTORY);
+    register(registry, InterPodAffinityPlugin.NAME, InterPodAffinityPlugin.FACTORY);
+    register(registry, DefaultPreemptionPlugin.NAME, DefaultPreemptionPlugin.FACTORY);
     register(registry, NodeResourcesBalancedAllocationPlugin.NAME, NodeResourcesBalancedAllocationPlugin.FACTORY);
   }
 

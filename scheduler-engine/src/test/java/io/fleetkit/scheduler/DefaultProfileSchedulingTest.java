@@ -5,6 +5,12 @@ import static io.fleetkit.scheduler.testing.Fixtures.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.scheduling.PodAffinity;
+import io.fleetkit.api.scheduling.PodAffinityTerm;
+import io.fleetkit.api.scheduling.TopologySpreadConstraint;
+import io.fleetkit.api.scheduling.UnsatisfiableConstraintAction;
+import java.util.Map;
 import io.fleetkit.api.scheduling.Affinity;
 import io.fleetkit.api.scheduling.NodeAffinity;
 import io.fleetkit.api.scheduling.NodeSelector;
@@ -39,7 +45,8 @@ final class DefaultProfileSchedulingTest {
       s.addPod(pod("p", 2000, 512));
       ScheduleResult r = s.scheduleOne();
       assertThat(r.message())
-          .isEqualTo("0/5 nodes are available: 2 Insufficient cpu, 3 node(s) had untolerated taint {gpu: true}.");
+          .isEqualTo("0/5 nodes are available: 2 Insufficient cpu, 3 node(s) had untolerated taint {gpu: true}. "
+              + "preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling.");
       s.addPod(pod("tolerant", 2000, 512).toBuilder()
           .toleration(Toleration.equal("gpu", "true", TaintEffect.NoSchedule)).build());
       assertThat(s.scheduleOne().nodeName()).startsWith("gpu");
@@ -54,7 +61,9 @@ final class DefaultProfileSchedulingTest {
       s.addPod(pod("running", 100, 10).withNodeName("full"));
       s.addPod(pod("p", 100, 10));
       assertThat(s.scheduleOne().message())
-          .isEqualTo("0/2 nodes are available: 1 Too many pods, 1 node(s) were unschedulable.");
+          .isEqualTo("0/2 nodes are available: 1 Too many pods, 1 node(s) were unschedulable. preemption: 0/2 nodes "
+              + "are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for "
+              + "scheduling.");
     }
   }
 
@@ -70,7 +79,82 @@ final class DefaultProfileSchedulingTest {
           .affinity(new Affinity(new NodeAffinity(new NodeSelector(List.of(term)), List.of()), null, null)).build();
       s.addPod(p);
       assertThat(s.scheduleOne().message())
-          .isEqualTo("0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) [NodeAffinity].");
+          .isEqualTo("0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. "
+              + "preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.");
+    }
+  }
+
+  @Test
+  void defaultProfile_requiredAntiAffinity_onePodPerHost() {
+    try (Scheduler s = scheduler()) {
+      for (int i = 0; i < 3; i++) {
+        s.addNode(node("n" + i, 4000, 8192, 110).toBuilder().label("kubernetes.io/hostname", "n" + i).build());
+      }
+      PodAffinityTerm term = PodAffinityTerm.of(LabelSelector.of(Map.of("color", "green")), "kubernetes.io/hostname");
+      for (int i = 0; i < 4; i++) {
+        s.addPod(pod("g" + i, 100, 10).toBuilder().label("color", "green")
+            .affinity(new Affinity(null, null, new PodAffinity(List.of(term), List.of()))).build());
+      }
+      List<ScheduleResult> rs = s.runUntilIdle();
+      assertThat(rs.stream().filter(ScheduleResult::isBound).map(ScheduleResult::nodeName).distinct()).hasSize(3);
+      assertThat(rs).filteredOn(r -> !r.isBound()).singleElement().satisfies(r -> assertThat(r.message())
+          .isEqualTo("0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules. preemption: 0/3 nodes "
+              + "are available: 3 No preemption victims found for incoming pod."));
+    }
+  }
+
+  @Test
+  void defaultProfile_topologySpread_keepsZonesWithinSkew() {
+    try (Scheduler s = scheduler()) {
+      String[] zones = {"z1", "z2", "z3"};
+      for (int i = 0; i < 6; i++) {
+        s.addNode(node("n" + i, 8000, 16384, 110).toBuilder()
+            .label("topology.kubernetes.io/zone", zones[i % 3]).build());
+      }
+      TopologySpreadConstraint c = TopologySpreadConstraint.of(1, "topology.kubernetes.io/zone",
+          UnsatisfiableConstraintAction.DoNotSchedule, LabelSelector.of(Map.of("app", "web")));
+      for (int i = 0; i < 9; i++) {
+        s.addPod(pod("w" + i, 100, 10).toBuilder().label("app", "web").topologySpreadConstraint(c).build());
+      }
+      assertThat(s.runUntilIdle()).allMatch(ScheduleResult::isBound);
+      Map<String, Integer> perZone = new java.util.HashMap<>();
+      for (int i = 0; i < 6; i++) {
+        var ni = s.nodeInfo("n" + i).orElseThrow();
+        perZone.merge(ni.labels().get("topology.kubernetes.io/zone"), ni.pods().size(), Integer::sum);
+      }
+      assertThat(perZone).containsEntry("z1", 3).containsEntry("z2", 3).containsEntry("z3", 3);
+    }
+  }
+
+  @Test
+  void defaultProfile_preemption_evictsLowerPriorityPodsNominatesAndBindsAfterBackoff() {
+    try (Scheduler s = scheduler()) {
+      s.addNode(node("n1", 4000, 32768, 110));
+      for (int i = 0; i < 4; i++) {
+        s.addPod(pod("low" + i, 900, 500, 0).withNodeName("n1"));
+      }
+      s.addPod(pod("high", 3000, 500, 10));
+      ScheduleResult r = s.scheduleOne();
+      assertThat(r.isBound()).isFalse();
+      assertThat(r.nominatedNodeName()).isEqualTo("n1");
+      assertThat(r.victims()).hasSize(3);
+      assertThat(r.message()).isEqualTo("0/1 nodes are available: 1 Insufficient cpu.");
+      assertThat(s.nodeInfo("n1").orElseThrow().pods()).hasSize(1);
+      clock.advance(java.time.Duration.ofSeconds(1));
+      ScheduleResult retry = s.scheduleOne();
+      assertThat(retry.nodeName()).isEqualTo("n1");
+    }
+  }
+
+  @Test
+  void defaultProfile_preemptionNotHelpful_appendsKubeMessage() {
+    try (Scheduler s = scheduler()) {
+      s.addNode(node("n1", 4000, 32768, 110));
+      s.addNode(node("n2", 4000, 32768, 110));
+      s.addPod(pod("huge", 9000, 500, 10));
+      // 9 CPUs exceed every node's allocatable: NodeResourcesFit says unresolvable, so preemption cannot help
+      assertThat(s.scheduleOne().message()).isEqualTo("0/2 nodes are available: 2 Insufficient cpu. preemption: "
+          + "0/2 nodes are available: 2 Preemption is not helpful for scheduling.");
     }
   }
 

@@ -96,6 +96,15 @@ final class SchedulerPropertiesTest {
         results.addAll(s.runUntilIdle());
         checkCapacity(s, sc);
       }
+      // preemption (DefaultPreemption, when in the default profile) deletes its victims: they are gone for good
+      Set<String> victims = new LinkedHashSet<>();
+      for (ScheduleResult r : results) {
+        victims.addAll(r.victims());
+      }
+      live.removeAll(victims);
+      for (String v : victims) {
+        assertThat(s.nodeOf(v)).as("victim %s", v).isEmpty();
+      }
       Map<String, String> placement = new HashMap<>();
       Set<String> pending = new LinkedHashSet<>();
       for (PendingPod p : s.pending()) {

@@ -12,7 +12,10 @@ import io.fleetkit.api.scheduler.NodeToStatus;
 import io.fleetkit.api.scheduler.PermitResult;
 import io.fleetkit.api.scheduler.PodInfo;
 import io.fleetkit.api.scheduler.PostFilterPlugin;
+import io.fleetkit.api.scheduler.PostBindPlugin;
 import io.fleetkit.api.scheduler.PostFilterResult;
+import io.fleetkit.api.scheduler.PreBindPlugin;
+import io.fleetkit.api.scheduler.ReservePlugin;
 import io.fleetkit.api.scheduler.SchedulerProfile;
 import io.fleetkit.api.scheduler.Snapshot;
 import io.fleetkit.api.scheduler.Status;
@@ -517,6 +520,99 @@ final class SchedulerTest {
         assertThat(seen).hasSize(nodesToFind);
         assertThat(Integer.parseInt(seen.get(0))).isEqualTo((firstStart + i * nodesToFind) % numAllNodes);
       }
+    }
+  }
+
+  /** Records Reserve/Unreserve calls; rejects when told to. */
+  private static final class Recorder implements ReservePlugin, PreBindPlugin, PostBindPlugin {
+    final String name;
+    final List<String> calls;
+    final boolean rejectReserve;
+    final boolean failPreBind;
+
+    Recorder(String name, List<String> calls, boolean rejectReserve, boolean failPreBind) {
+      this.name = name;
+      this.calls = calls;
+      this.rejectReserve = rejectReserve;
+      this.failPreBind = failPreBind;
+    }
+
+    @Override
+    public String name() {
+      return name;
+    }
+
+    @Override
+    public Status reserve(CycleState state, PodInfo pod, String nodeName) {
+      calls.add(name + ".reserve");
+      return rejectReserve ? Status.unschedulable("no room in " + name) : Status.success();
+    }
+
+    @Override
+    public void unreserve(CycleState state, PodInfo pod, String nodeName) {
+      calls.add(name + ".unreserve");
+    }
+
+    @Override
+    public Status preBind(CycleState state, PodInfo pod, String nodeName) {
+      calls.add(name + ".preBind");
+      return failPreBind ? Status.error("volume not ready") : Status.success();
+    }
+
+    @Override
+    public void postBind(CycleState state, PodInfo pod, String nodeName) {
+      calls.add(name + ".postBind");
+    }
+  }
+
+  @Test
+  void reserve_rejection_unreservesAllInReverseOrderAndForgets() {
+    List<String> calls = new ArrayList<>();
+    PluginRegistry reg = registry().with("R1", h -> new Recorder("R1", calls, false, false))
+        .with("R2", h -> new Recorder("R2", calls, true, false));
+    try (Scheduler s = scheduler(reg, profile("default-scheduler").plugin("R1").plugin("R2").build())) {
+      s.addNode(node("n1", 1000, 8192, 110));
+      s.addPod(pod("p", 100, 10));
+      ScheduleResult r = s.scheduleOne();
+      assertThat(r.message()).isEqualTo("0/1 nodes are available: 1 no room in R2.");
+      assertThat(calls).containsExactly("R1.reserve", "R2.reserve", "R2.unreserve", "R1.unreserve");
+      assertThat(s.nodeInfo("n1").orElseThrow().pods()).isEmpty();
+    }
+  }
+
+  @Test
+  void preBindFailure_unreservesAndBacksOff_successRunsPostBind() {
+    List<String> calls = new ArrayList<>();
+    PluginRegistry reg = registry().with("Vol", h -> new Recorder("Vol", calls, false, true))
+        .with("Ok", h -> new Recorder("Ok", calls, false, false));
+    try (Scheduler s = scheduler(reg, profile("default-scheduler").plugin("Vol").build());
+        Scheduler ok = scheduler(reg, profile("default-scheduler").plugin("Ok").build())) {
+      s.addNode(node("n1", 1000, 8192, 110));
+      s.addPod(pod("p", 100, 10));
+      ScheduleResult r = s.scheduleOne();
+      assertThat(r.code()).isEqualTo(Status.Code.ERROR);
+      assertThat(r.message()).isEqualTo("volume not ready");
+      assertThat(calls).containsExactly("Vol.reserve", "Vol.preBind", "Vol.unreserve");
+      assertThat(s.pending()).singleElement().extracting(PendingPod::queue).isEqualTo(PendingPod.Queue.BACKOFF);
+      calls.clear();
+      ok.addNode(node("n1", 1000, 8192, 110));
+      ok.addPod(pod("p", 100, 10));
+      assertThat(ok.scheduleOne().isBound()).isTrue();
+      assertThat(calls).containsExactly("Ok.reserve", "Ok.preBind", "Ok.postBind");
+    }
+  }
+
+  @Test
+  void binderFailure_forgetsPodAndBacksOff() {
+    try (Scheduler s = Scheduler.builder().registry(registry()).clock(clock).profile(profile("default-scheduler")
+        .build()).binder((pod, node) -> Status.error("api server down")).build()) {
+      s.addNode(node("n1", 1000, 8192, 110));
+      s.addPod(pod("p", 100, 10));
+      ScheduleResult r = s.scheduleOne();
+      assertThat(r.code()).isEqualTo(Status.Code.ERROR);
+      assertThat(r.message()).isEqualTo("api server down");
+      assertThat(s.nodeOf("default/p")).isEmpty();
+      assertThat(s.pending()).singleElement().extracting(PendingPod::queue).isEqualTo(PendingPod.Queue.BACKOFF);
     }
   }
 

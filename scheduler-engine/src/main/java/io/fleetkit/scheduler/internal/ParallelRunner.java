@@ -5,6 +5,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs a range of work in chunks on a fixed pool of daemon threads plus the calling thread, as kube's
@@ -22,7 +23,7 @@ public final class ParallelRunner implements AutoCloseable {
   }
 
   private final int parallelism;
-  private final ExecutorService pool;
+  private final @Nullable ExecutorService pool;
 
   public ParallelRunner(int parallelism) {
     this.parallelism = parallelism;
@@ -52,7 +53,7 @@ public final class ParallelRunner implements AutoCloseable {
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicInteger inside = new AtomicInteger();
     private volatile boolean stop;
-    private volatile Throwable failure;
+    private volatile @Nullable Throwable failure;
 
     Job(int count, int chunkSize, Chunk work) {
       this.count = count;
@@ -106,10 +107,11 @@ public final class ParallelRunner implements AutoCloseable {
 
   /** Runs a prepared job (so that the work can reach {@link Job#stop()}). */
   public Job run(Job job) {
-    int helpers = pool == null ? 0 : Math.min(parallelism - 1, job.chunks - 1);
+    ExecutorService p = pool;
+    int helpers = p == null ? 0 : Math.min(parallelism - 1, job.chunks - 1);
     for (int i = 0; i < helpers; i++) {
       try {
-        pool.execute(job);
+        p.execute(job);
       } catch (RejectedExecutionException e) {
         break; // closed: the caller does the work alone
       }

@@ -9,6 +9,7 @@ import io.fleetkit.api.scheduler.ScorePlugin;
 import io.fleetkit.api.scheduler.Status;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A test-only resource filter (cpu, memory, pod count, with kube's reasons) and LeastAllocated-style score, standing in
@@ -27,7 +28,7 @@ public final class TestFitPlugin implements FilterPlugin, ScorePlugin {
     ResourceList alloc = node.allocatable();
     ResourceList used = node.requested();
     ResourceList req = pod.requests();
-    List<String> reasons = null;
+    @Nullable List<String> reasons = null;
     if (node.pods().size() + 1 > alloc.pods()) {
       reasons = add(reasons, "Too many pods");
     }
@@ -40,7 +41,7 @@ public final class TestFitPlugin implements FilterPlugin, ScorePlugin {
     return reasons == null ? Status.success() : Status.unschedulable(reasons.toArray(new String[0]));
   }
 
-  private static List<String> add(List<String> l, String r) {
+  private static List<String> add(@Nullable List<String> l, String r) {
     List<String> out = l == null ? new ArrayList<>(2) : l;
     out.add(r);
     return out;

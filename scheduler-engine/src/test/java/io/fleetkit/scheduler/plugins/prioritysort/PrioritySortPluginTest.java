@@ -9,9 +9,9 @@ import io.fleetkit.api.scheduler.QueuedPodInfo;
 import org.junit.jupiter.api.Test;
 
 // Ported from kubernetes/kubernetes pkg/scheduler/framework/plugins/queuesort/priority_sort_test.go, TestLess
-// (cases: "p1.priority greater than p2.priority", "p1.priority less than p2.priority",
-// "p1.priority equal to p2.priority, and p1 is added to schedulingQ earlier than p2",
-// "p1.priority equal to p2.priority, and p2 is added to schedulingQ earlier than p1").
+// (4 cases: "p1.priority less than p2.priority", "p1.priority greater than p2.priority",
+// "equal priority. p1 is added to schedulingQ earlier than p2",
+// "equal priority. p2 is added to schedulingQ earlier than p1").
 final class PrioritySortPluginTest {
   private final PrioritySortPlugin plugin = new PrioritySortPlugin();
 
