@@ -6,10 +6,8 @@ import io.fleetkit.api.scheduler.SchedulerProfile;
 import io.fleetkit.scheduler.DefaultPlugins;
 import io.fleetkit.scheduler.ScheduleResult;
 import io.fleetkit.scheduler.Scheduler;
-import java.time.Clock;
+import io.fleetkit.api.time.ManualClock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -19,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class FleetKitHarness implements AutoCloseable {
   private final Scheduler scheduler;
-  private final ManualClock clock = new ManualClock();
+  private final ManualClock clock = ManualClock.atEpoch2026();
 
   public FleetKitHarness(List<Node> nodes, @Nullable Integer percentageOfNodesToScore, int parallelism, long seed) {
     this(nodes, DefaultPlugins.profile().toBuilder().percentageOfNodesToScore(percentageOfNodesToScore).build(),
@@ -62,29 +60,5 @@ public final class FleetKitHarness implements AutoCloseable {
   @Override
   public void close() {
     scheduler.close();
-  }
-
-  /** A clock that moves only when told to. */
-  static final class ManualClock extends Clock {
-    private volatile Instant now = Instant.parse("2026-01-01T00:00:00Z");
-
-    void advance(Duration d) {
-      now = now.plus(d);
-    }
-
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
   }
 }
