@@ -1,0 +1,154 @@
+package io.fleetkit.samples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+final class ScheduleCommandTest {
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    CommandLine cli = new CommandLine(new FleetKitCli());
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    return cli.execute(args);
+  }
+
+  private static Path examples() {
+    Path p = Path.of("").toAbsolutePath();
+    while (p != null && !Files.isDirectory(p.resolve("examples/gpu-cluster"))) {
+      p = p.getParent();
+    }
+    assertThat(p).isNotNull();
+    return p.resolve("examples");
+  }
+
+  @Test
+  void schedule_examplesAsJson_placesGpuPodsOnGpuPoolAndExplainsTheRest() {
+    int code = run("schedule", examples().toString(), "--output", "json");
+
+    assertThat(code).isZero();
+    assertThat(err.toString()).isEmpty();
+    JsonNode root = JsonMapper.builder().build().readTree(out.toString());
+    assertThat(root.propertyNames()).containsExactly("placements", "unschedulable");
+    assertThat(root.get("placements")).hasSize(4);
+    for (JsonNode p : root.get("placements")) {
+      String pod = p.get("pod").asString();
+      String node = p.get("node").asString();
+      assertThat(node).startsWith(pod.startsWith("default/infer") ? "gpu-" : "cpu-");
+      assertThat(p.get("preempted").isArray()).isTrue();
+    }
+    // api-1 has required anti-affinity against app=api: it must not share api-0's node
+    assertThat(nodeOf(root, "default/api-0")).isNotEqualTo(nodeOf(root, "default/api-1"));
+    assertThat(root.get("unschedulable")).hasSize(1);
+    assertThat(root.get("unschedulable").get(0).get("pod").asString()).isEqualTo("default/too-big");
+    assertThat(root.get("unschedulable").get(0).get("message").asString())
+        .startsWith("0/5 nodes are available: ")
+        .contains("2 node(s) had untolerated taint {nvidia.com/gpu: present}")
+        .contains("3 Insufficient cpu");
+  }
+
+  private static String nodeOf(JsonNode root, String pod) {
+    for (JsonNode p : root.get("placements")) {
+      if (p.get("pod").asString().equals(pod)) {
+        return p.get("node").asString();
+      }
+    }
+    throw new AssertionError(pod + " not placed");
+  }
+
+  @Test
+  void schedule_preemption_reportsVictims(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("cluster.yaml"), """
+        apiVersion: v1
+        kind: Node
+        metadata: {name: n1}
+        status:
+          allocatable: {cpu: "2", memory: 4Gi, pods: "110"}
+        ---
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: low, namespace: default}
+        spec:
+          nodeName: n1
+          priority: 0
+          containers: [{name: c, image: busybox:1.36, resources: {requests: {cpu: "2"}}}]
+        ---
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: high, namespace: default}
+        spec:
+          priority: 100
+          containers: [{name: c, image: busybox:1.36, resources: {requests: {cpu: "2"}}}]
+        """);
+    int code = run("schedule", dir.toString(), "--output", "json");
+
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode root = JsonMapper.builder().build().readTree(out.toString());
+    assertThat(root.get("placements")).hasSize(1);
+    JsonNode p = root.get("placements").get(0);
+    assertThat(p.get("pod").asString()).isEqualTo("default/high");
+    assertThat(p.get("node").asString()).isEqualTo("n1");
+    assertThat(p.get("preempted").get(0).asString()).isEqualTo("default/low");
+  }
+
+  @Test
+  void schedule_table_listsPlacementsAndSummary() {
+    int code = run("schedule", examples().toString());
+
+    assertThat(code).isZero();
+    assertThat(out.toString()).contains("POD").contains("default/infer-0").contains("<unschedulable>")
+        .contains("4 placed, 1 unschedulable");
+  }
+
+  @Test
+  void schedule_badProfileFile_exitsOneNamingTheFile(@TempDir Path dir) throws Exception {
+    Path profile = dir.resolve("profile.yaml");
+    Files.writeString(profile, """
+        profiles:
+        - schedulerName: default-scheduler
+          plugins:
+            multiPoint:
+              enabled: [{name: NoSuchPlugin}]
+        """);
+    int code = run("schedule", examples().toString(), "--profile", profile.toString());
+
+    assertThat(code).isEqualTo(1);
+    assertThat(err.toString()).contains("NoSuchPlugin");
+  }
+
+  @Test
+  void schedule_profileFile_mostAllocated_packsOntoOneCpuNode(@TempDir Path dir) throws Exception {
+    Path profile = dir.resolve("profile.yaml");
+    Files.writeString(profile, """
+        apiVersion: kubescheduler.config.k8s.io/v1
+        kind: KubeSchedulerConfiguration
+        percentageOfNodesToScore: 100
+        profiles:
+        - schedulerName: default-scheduler
+          plugins:
+            multiPoint:
+              disabled: [{name: NodeResourcesBalancedAllocation}, {name: PodTopologySpread}]
+          pluginConfig:
+          - name: NodeResourcesFit
+            args:
+              scoringStrategy:
+                type: MostAllocated
+                resources: [{name: cpu, weight: 1}, {name: memory, weight: 1}]
+        """);
+    int code = run("schedule", examples().toString(), "--profile", profile.toString(), "--output", "json");
+
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode root = JsonMapper.builder().build().readTree(out.toString());
+    assertThat(root.get("placements")).hasSize(4);
+  }
+}
