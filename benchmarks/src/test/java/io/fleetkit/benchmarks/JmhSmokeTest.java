@@ -16,6 +16,8 @@ import org.openjdk.jmh.results.RunResult;
 final class JmhSmokeTest {
   @Test
   void everyBenchmark_runsOnce_andReports(@TempDir Path dir) throws Exception {
+    // Another JMH run on the machine (a developer's benchmark) must not fail the build.
+    System.setProperty("jmh.ignoreLock", "true");
     Path json = dir.resolve("jmh.json");
     Collection<RunResult> results = BenchmarkMain.run("io.fleetkit.benchmarks.*", true, "500", json);
     assertThat(results).hasSizeGreaterThanOrEqualTo(PerfCaseCount.WORKLOADS + 2);

@@ -27,6 +27,7 @@ final class StoreSchedulerTest {
       store.create(pod("a", 500, 100));
       store.create(pod("b", 500, 100).toBuilder().priorityClassName("high").build());
       try (StoreScheduler feed = s.attach(store)) {
+        assertThat(feed).isNotNull();
         assertThat(s.pending()).hasSize(2);
         assertThat(s.runUntilIdle()).extracting(ScheduleResult::podKey)
             .containsExactly("default/b", "default/a");

@@ -18,7 +18,7 @@ final class HorizontalPodAutoscalerTest {
       CrossVersionObjectReference.of("v1", "ReplicationController", "myrc");
 
   private static List<Violation> violations(Runnable r) {
-    return catchThrowableOfType(r::run, ValidationException.class).violations();
+    return catchThrowableOfType(ValidationException.class, r::run).violations();
   }
 
   private static HorizontalPodAutoscalerSpec.Builder valid() {
@@ -81,8 +81,7 @@ final class HorizontalPodAutoscalerTest {
     HorizontalPodAutoscalerSpec spec = valid().minReplicas(0).maxReplicas(0)
         .behavior(new HorizontalPodAutoscalerBehavior(up, down)).build();
 
-    ValidationException e = catchThrowableOfType(() -> HorizontalPodAutoscaler.of(META, spec),
-        ValidationException.class);
+    ValidationException e = catchThrowableOfType(ValidationException.class, () -> HorizontalPodAutoscaler.of(META, spec));
 
     assertThat(e.violations()).extracting(Violation::field, Violation::rule).containsExactly(
         org.assertj.core.groups.Tuple.tuple("spec.minReplicas", "must be greater than or equal to 1"),

@@ -14,7 +14,7 @@ final class VerticalPodAutoscalerTest {
   private static final ObjectMeta META = ObjectMeta.of("default", "web-vpa");
 
   private static List<Violation> violations(Runnable r) {
-    return catchThrowableOfType(r::run, ValidationException.class).violations();
+    return catchThrowableOfType(ValidationException.class, r::run).violations();
   }
 
   private static VerticalPodAutoscalerSpec.Builder valid() {

@@ -17,7 +17,7 @@ final class PersistentVolumeClaimTest {
   private static final ObjectMeta META = ObjectMeta.of("default", "data-0");
 
   private static List<Violation> violations(Runnable r) {
-    return catchThrowableOfType(r::run, ValidationException.class).violations();
+    return catchThrowableOfType(ValidationException.class, r::run).violations();
   }
 
   private static PersistentVolumeClaimSpec.Builder valid() {
@@ -49,8 +49,7 @@ final class PersistentVolumeClaimTest {
   void constructor_zeroStorageNoModes_reportsBothWithObjectAndPath() {
     PersistentVolumeClaimSpec spec = PersistentVolumeClaimSpec.builder().storage("0").build();
 
-    ValidationException e = catchThrowableOfType(() -> PersistentVolumeClaim.of(META, spec),
-        ValidationException.class);
+    ValidationException e = catchThrowableOfType(ValidationException.class, () -> PersistentVolumeClaim.of(META, spec));
 
     assertThat(e.violations()).extracting(Violation::toString).containsExactly(
         "PersistentVolumeClaim default/data-0: spec.accessModes Required value: at least 1 access mode is required",

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 final class PersistentVolumeTest {
   private static List<Violation> violations(Runnable r) {
-    return catchThrowableOfType(r::run, ValidationException.class).violations();
+    return catchThrowableOfType(ValidationException.class, r::run).violations();
   }
 
   private static PersistentVolumeSpec.Builder valid() {
@@ -47,8 +47,7 @@ final class PersistentVolumeTest {
     PersistentVolumeSpec spec = PersistentVolumeSpec.builder()
         .persistentVolumeReclaimPolicy(PersistentVolumeReclaimPolicy.Recycle).build();
 
-    ValidationException e = catchThrowableOfType(() -> PersistentVolume.of(ObjectMeta.of("pv-1"), spec),
-        ValidationException.class);
+    ValidationException e = catchThrowableOfType(ValidationException.class, () -> PersistentVolume.of(ObjectMeta.of("pv-1"), spec));
 
     assertThat(e.violations()).extracting(Violation::field).containsExactly(
         "spec.capacity.storage", "spec.accessModes", "spec.persistentVolumeReclaimPolicy");

@@ -14,7 +14,7 @@ final class ServiceTest {
   private static final ObjectMeta META = ObjectMeta.of("default", "web");
 
   private static List<Violation> violations(Runnable r) {
-    return catchThrowableOfType(r::run, ValidationException.class).violations();
+    return catchThrowableOfType(ValidationException.class, r::run).violations();
   }
 
   @Test

@@ -20,7 +20,7 @@ final class PodDisruptionBudgetTest {
   private static final LabelSelector WEB = LabelSelector.of(Map.of("app", "web"));
 
   private static List<Violation> violations(Runnable r) {
-    return catchThrowableOfType(r::run, ValidationException.class).violations();
+    return catchThrowableOfType(ValidationException.class, r::run).violations();
   }
 
   @Test

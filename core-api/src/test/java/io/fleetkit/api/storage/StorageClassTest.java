@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 final class StorageClassTest {
   private static List<Violation> violations(Runnable r) {
-    return catchThrowableOfType(r::run, ValidationException.class).violations();
+    return catchThrowableOfType(ValidationException.class, r::run).violations();
   }
 
   @Test

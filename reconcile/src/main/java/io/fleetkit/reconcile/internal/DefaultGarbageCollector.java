@@ -176,7 +176,8 @@ public final class DefaultGarbageCollector implements GarbageCollector {
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   private Optional<ApiObject<?>> live(Class<?> kind, ObjectKey key) {
-    return (Optional) store.get((Class) kind, key.namespace(), key.name());
+    Object found = store.get((Class) kind, key.namespace(), key.name());
+    return (Optional<ApiObject<?>>) found;
   }
 
   /** Deletes the object if every owner is gone; drops dangling references if only some are. */
