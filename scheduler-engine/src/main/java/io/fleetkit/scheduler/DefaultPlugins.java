@@ -3,6 +3,7 @@ package io.fleetkit.scheduler;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.scheduler.PluginFactory;
 import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.scheduler.plugins.coscheduling.CoschedulingPlugin;
 import io.fleetkit.scheduler.plugins.defaultpreemption.DefaultPreemptionPlugin;
 import io.fleetkit.scheduler.plugins.interpodaffinity.InterPodAffinityPlugin;
 import io.fleetkit.scheduler.plugins.nodeaffinity.NodeAffinityPlugin;
@@ -49,7 +50,7 @@ public final class DefaultPlugins {
 
   private DefaultPlugins() {}
 
-  /** Registers every default plugin this build has. */
+  /** Registers every default plugin this build has, plus the optional Coscheduling plugin (not in the profile). */
   static void registerAll(PluginRegistry.Builder registry) {
     register(registry, PrioritySortPlugin.NAME, PrioritySortPlugin::new);
     register(registry, NodeUnschedulablePlugin.NAME, NodeUnschedulablePlugin.FACTORY);
@@ -61,6 +62,9 @@ public final class DefaultPlugins {
     register(registry, InterPodAffinityPlugin.NAME, InterPodAffinityPlugin.FACTORY);
     register(registry, DefaultPreemptionPlugin.NAME, DefaultPreemptionPlugin.FACTORY);
     register(registry, NodeResourcesBalancedAllocationPlugin.NAME, NodeResourcesBalancedAllocationPlugin.FACTORY);
+    // Out of kube's default profile, but registered so that profiles can enable it by name (scheduler-plugins'
+    // Coscheduling replaces PrioritySort: see CoschedulingPlugin.enableIn).
+    register(registry, CoschedulingPlugin.NAME, CoschedulingPlugin.FACTORY);
   }
 
   private static void register(PluginRegistry.Builder registry, String name, PluginFactory factory) {

@@ -5,10 +5,12 @@ import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.api.scheduling.PodGroup;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.scheduler.PendingPod;
 import io.fleetkit.scheduler.ScheduleResult;
 import io.fleetkit.scheduler.Scheduler;
+import io.fleetkit.scheduler.plugins.coscheduling.CoschedulingPlugin;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -19,7 +21,8 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Schedules the pending pods of a set of manifests: nodes, running pods (with {@code spec.nodeName}), priority
+ * Schedules the pending pods of a set of manifests (with the Coscheduling plugin when there are PodGroups or pods
+ * that name one, so that gangs are placed all or nothing): nodes, running pods (with {@code spec.nodeName}), priority
  * classes and disruption budgets form the cluster; every pending pod is scheduled, on a simulated clock that jumps
  * past backoffs, until no more progress is possible.
  */
@@ -38,8 +41,11 @@ final class ManifestScheduling {
     ManualClock clock = ManualClock.atEpoch2026();
     var builder = Scheduler.builder().clock(clock).seed(seed).parallelism(1);
     Set<String> served = new HashSet<>();
+    boolean gangs = loaded.objects().stream().anyMatch(o -> o instanceof PodGroup
+        || o instanceof Pod pod && pod.podGroupName() != null);
     for (SchedulerProfile p : profiles) {
-      builder.profile(p);
+      // Gangs need Coscheduling (it replaces PrioritySort); without them the profile stays exactly as given.
+      builder.profile(gangs ? CoschedulingPlugin.enableIn(p) : p);
       served.add(p.schedulerName());
     }
     List<Pod> pending = new ArrayList<>();

@@ -32,9 +32,13 @@ final class ScheduleCommandTest {
     return p.resolve("examples");
   }
 
+  private static Path gpuCluster() {
+    return examples().resolve("gpu-cluster");
+  }
+
   @Test
   void schedule_examplesAsJson_placesGpuPodsOnGpuPoolAndExplainsTheRest() {
-    int code = run("schedule", examples().toString(), "--output", "json");
+    int code = run("schedule", gpuCluster().toString(), "--output", "json");
 
     assertThat(code).isZero();
     assertThat(err.toString()).isEmpty();
@@ -103,7 +107,7 @@ final class ScheduleCommandTest {
 
   @Test
   void schedule_table_listsPlacementsAndSummary() {
-    int code = run("schedule", examples().toString());
+    int code = run("schedule", gpuCluster().toString());
 
     assertThat(code).isZero();
     assertThat(out.toString()).contains("POD").contains("default/infer-0").contains("<unschedulable>")
@@ -120,7 +124,7 @@ final class ScheduleCommandTest {
             multiPoint:
               enabled: [{name: NoSuchPlugin}]
         """);
-    int code = run("schedule", examples().toString(), "--profile", profile.toString());
+    int code = run("schedule", gpuCluster().toString(), "--profile", profile.toString());
 
     assertThat(code).isEqualTo(1);
     assertThat(err.toString()).contains("NoSuchPlugin");
@@ -145,10 +149,100 @@ final class ScheduleCommandTest {
                 type: MostAllocated
                 resources: [{name: cpu, weight: 1}, {name: memory, weight: 1}]
         """);
-    int code = run("schedule", examples().toString(), "--profile", profile.toString(), "--output", "json");
+    int code = run("schedule", gpuCluster().toString(), "--profile", profile.toString(), "--output", "json");
 
     assertThat(code).as(err.toString()).isZero();
     JsonNode root = JsonMapper.builder().build().readTree(out.toString());
     assertThat(root.get("placements")).hasSize(4);
+  }
+
+  @Test
+  void schedule_gangsExample_runsTheGangThatFitsAndExplainsTheOther() {
+    int code = run("schedule", examples().resolve("gangs").toString(), "--output", "json");
+
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode root = JsonMapper.builder().build().readTree(out.toString());
+    assertThat(root.get("placements")).hasSize(4);
+    for (JsonNode p : root.get("placements")) {
+      assertThat(p.get("pod").asString()).startsWith("default/resnet-finetune-");
+      assertThat(p.get("node").asString()).startsWith("gang-gpu-");
+    }
+    assertThat(root.get("unschedulable")).hasSize(16);
+    for (JsonNode u : root.get("unschedulable")) {
+      assertThat(u.get("pod").asString()).startsWith("default/llm-pretrain-");
+      assertThat(u.get("message").asString())
+          .contains("pod group default/llm-pretrain: 16 pods need 16 nvidia.com/gpu, at most 12 can be reserved");
+    }
+  }
+
+  @Test
+  void schedule_allExamples_gangsAndGpuClusterTogether() {
+    int code = run("schedule", examples().toString(), "--output", "json");
+
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode root = JsonMapper.builder().build().readTree(out.toString());
+    assertThat(root.get("placements")).hasSize(8);
+    for (JsonNode p : root.get("placements")) {
+      String pod = p.get("pod").asString();
+      String node = p.get("node").asString();
+      assertThat(node).startsWith(pod.startsWith("default/infer") ? "gpu-"
+          : pod.startsWith("default/api") ? "cpu-" : "gang-gpu-");
+    }
+    assertThat(root.get("unschedulable")).hasSize(17);
+  }
+
+  @Test
+  void schedule_gangThatCannotFitBesideAnotherPod_holdsNothingAndIsNamedInEveryMessage(@TempDir Path dir) throws Exception {
+    StringBuilder yaml = new StringBuilder("""
+        apiVersion: v1
+        kind: Node
+        metadata: {name: n1}
+        status:
+          allocatable: {cpu: "8", memory: 16Gi, pods: "110", nvidia.com/gpu: "4"}
+        ---
+        apiVersion: v1
+        kind: Node
+        metadata: {name: n2}
+        status:
+          allocatable: {cpu: "8", memory: 16Gi, pods: "110", nvidia.com/gpu: "4"}
+        ---
+        apiVersion: scheduling.x-k8s.io/v1alpha1
+        kind: PodGroup
+        metadata: {name: wide, namespace: default}
+        spec: {minMember: 3}
+        """);
+    for (int i = 0; i < 3; i++) {
+      yaml.append("""
+          ---
+          apiVersion: v1
+          kind: Pod
+          metadata:
+            name: wide-%d
+            namespace: default
+            labels: {scheduling.x-k8s.io/pod-group: wide}
+          spec:
+            containers: [{name: c, image: busybox:1.36, resources: {limits: {nvidia.com/gpu: "2"}}}]
+          """.formatted(i));
+    }
+    yaml.append("""
+        ---
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: web, namespace: default}
+        spec:
+          containers: [{name: c, image: busybox:1.36, resources: {limits: {nvidia.com/gpu: "3"}}}]
+        """);
+    Files.writeString(dir.resolve("cluster.yaml"), yaml.toString());
+
+    int code = run("schedule", dir.toString(), "--output", "json");
+
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode root = JsonMapper.builder().build().readTree(out.toString());
+    assertThat(root.get("placements")).hasSize(1);
+    assertThat(root.get("placements").get(0).get("pod").asString()).isEqualTo("default/web");
+    assertThat(root.get("unschedulable")).hasSize(3);
+    for (JsonNode u : root.get("unschedulable")) {
+      assertThat(u.get("message").asString()).contains("pod group default/wide");
+    }
   }
 }

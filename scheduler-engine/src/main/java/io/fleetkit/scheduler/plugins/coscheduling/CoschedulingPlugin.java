@@ -1,0 +1,320 @@
+package io.fleetkit.scheduler.plugins.coscheduling;
+
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.scheduler.ClusterEvent;
+import io.fleetkit.api.scheduler.CycleState;
+import io.fleetkit.api.scheduler.EnqueueExtensions;
+import io.fleetkit.api.scheduler.FrameworkHandle;
+import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.scheduler.NodeToStatus;
+import io.fleetkit.api.scheduler.PermitPlugin;
+import io.fleetkit.api.scheduler.PermitResult;
+import io.fleetkit.api.scheduler.PluginFactory;
+import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.scheduler.PostFilterPlugin;
+import io.fleetkit.api.scheduler.PostFilterResult;
+import io.fleetkit.api.scheduler.PreEnqueuePlugin;
+import io.fleetkit.api.scheduler.PreFilterPlugin;
+import io.fleetkit.api.scheduler.PreFilterResult;
+import io.fleetkit.api.scheduler.QueueSortPlugin;
+import io.fleetkit.api.scheduler.QueuedPodInfo;
+import io.fleetkit.api.scheduler.ReservePlugin;
+import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.api.scheduler.Snapshot;
+import io.fleetkit.api.scheduler.StateKey;
+import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.scheduling.PodGroup;
+import io.fleetkit.scheduler.plugins.prioritysort.PrioritySortPlugin;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Gang (all-or-nothing) scheduling, after kubernetes-sigs/scheduler-plugins {@code pkg/coscheduling}: pods join a
+ * {@link PodGroup} with the label {@value Pod#POD_GROUP_LABEL}; none of them is bound until {@code minMember} of them
+ * hold a reservation, and if any cannot, every reservation of the group is released together.
+ *
+ * <ul>
+ *   <li>QueueSort: priority, then the group's queue time (pinned when the group is first seen; other pods use their
+ *       queue timestamp, as PrioritySort), then group name, then pod name: a group's pods stay adjacent.
+ *   <li>PreFilter: rejects a member while its group backs off after a failed attempt, while fewer than
+ *       {@code minMember} of its pods exist, or (once per attempt) when the free capacity of the nodes it could use
+ *       cannot hold the members still to be placed ({@link GangCapacity}).
+ *   <li>Reserve/Permit: a member waits (up to {@code scheduleTimeoutSeconds}, else {@value #DEFAULT_TIMEOUT_SECONDS}
+ *       s) until {@code minMember} are reserved, then every waiting sibling is allowed at once.
+ *   <li>PostFilter/Unreserve: a member that does not fit, or whose reservation goes (timeout, rejection, deletion),
+ *       rejects every waiting sibling and puts the group in backoff for {@code podGroupBackoffSeconds}.
+ * </ul>
+ *
+ * <p>A pod whose group object is unknown is scheduled as an ordinary pod, as upstream. Arguments:
+ * {@code permitWaitingTimeSeconds} (60), {@code podGroupBackoffSeconds} ({@value #DEFAULT_BACKOFF_SECONDS}).
+ * Thread-safe.
+ */
+public final class CoschedulingPlugin implements QueueSortPlugin, PreEnqueuePlugin, PreFilterPlugin,
+    PostFilterPlugin, ReservePlugin, PermitPlugin, EnqueueExtensions {
+  public static final String NAME = "Coscheduling";
+  public static final PluginFactory FACTORY = CoschedulingPlugin::new;
+  public static final int DEFAULT_TIMEOUT_SECONDS = 60;
+  public static final int DEFAULT_BACKOFF_SECONDS = 10;
+
+  private static final StateKey<String> REJECTED_IN_PRE_FILTER = StateKey.of(NAME + "/preFilterReject", String.class);
+
+  private final FrameworkHandle handle;
+  private final Duration defaultTimeout;
+  private final long backoffNanos;
+  /** Group state by namespace, then name (two lookups, no key allocation on the QueueSort path). */
+  private final Map<String, Map<String, GangState>> groups = new ConcurrentHashMap<>();
+
+  public CoschedulingPlugin(FrameworkHandle handle) {
+    this.handle = handle;
+    Map<String, Object> args = handle.pluginArgs(NAME);
+    this.defaultTimeout = Duration.ofSeconds(seconds(args, "permitWaitingTimeSeconds", DEFAULT_TIMEOUT_SECONDS));
+    this.backoffNanos = Duration.ofSeconds(seconds(args, "podGroupBackoffSeconds", DEFAULT_BACKOFF_SECONDS)).toNanos();
+  }
+
+  /** {@code profile} with PrioritySort replaced by Coscheduling (or Coscheduling added at the front). */
+  public static SchedulerProfile enableIn(SchedulerProfile profile) {
+    SchedulerProfile.Builder b = SchedulerProfile.builder(profile.schedulerName())
+        .percentageOfNodesToScore(profile.percentageOfNodesToScore());
+    boolean placed = profile.plugins().stream().anyMatch(p -> p.name().equals(NAME));
+    if (!placed && profile.plugins().stream().noneMatch(p -> p.name().equals(PrioritySortPlugin.NAME))) {
+      b.plugin(NAME, 0);
+      placed = true;
+    }
+    for (SchedulerProfile.PluginRef p : profile.plugins()) {
+      if (p.name().equals(PrioritySortPlugin.NAME)) {
+        if (!placed) {
+          b.plugin(NAME, 0);
+          placed = true;
+        }
+      } else {
+        b.plugin(p.name(), p.weight());
+      }
+    }
+    profile.pluginArgs().forEach(b::pluginArgs);
+    return b.build();
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  // ------------------------------------------------------------------------------------------- QueueSort
+
+  @Override
+  public int compare(QueuedPodInfo a, QueuedPodInfo b) {
+    int pa = a.podInfo().priority();
+    int pb = b.podInfo().priority();
+    if (pa != pb) {
+      return pa > pb ? -1 : 1;
+    }
+    Pod podA = a.podInfo().pod();
+    Pod podB = b.podInfo().pod();
+    String ga = podA.podGroupName();
+    String gb = podB.podGroupName();
+    long ta = ga == null ? a.timestampNanos() : state(podA.metadata().namespace(), ga).queueNanos(a.initialAttemptNanos());
+    long tb = gb == null ? b.timestampNanos() : state(podB.metadata().namespace(), gb).queueNanos(b.initialAttemptNanos());
+    if (ta != tb) {
+      return ta < tb ? -1 : 1;
+    }
+    if (ga == null || gb == null) {
+      return ga == null ? (gb == null ? 0 : -1) : 1;
+    }
+    int c = podA.metadata().namespace().compareTo(podB.metadata().namespace());
+    if (c == 0) {
+      c = ga.compareTo(gb);
+    }
+    return c != 0 ? c : podA.metadata().name().compareTo(podB.metadata().name());
+  }
+
+  // ------------------------------------------------------------------------------------------ PreEnqueue
+
+  @Override
+  public Status preEnqueue(Pod pod) {
+    String g = pod.podGroupName();
+    if (g != null) {
+      state(pod.metadata().namespace(), g).addMember(pod.metadata().key());
+    }
+    return Status.success();
+  }
+
+  // ------------------------------------------------------------------------------------------- PreFilter
+
+  @Override
+  public PreFilterResult preFilter(CycleState cycle, PodInfo pod, Snapshot snapshot) {
+    PodGroup pg = groupOf(pod.pod());
+    if (pg == null) {
+      return PreFilterResult.skip();
+    }
+    String key = pg.metadata().key();
+    GangState gs = state(pg.metadata().namespace(), pg.metadata().name());
+    String why = gs.backingOff(nowNanos());
+    if (why == null && gs.reservedCount() == 0) {
+      int min = pg.spec().minMember();
+      int boundElsewhere = countBoundMembers(snapshot, pg);
+      gs.boundElsewhere(boundElsewhere);
+      int known = gs.memberCount() + boundElsewhere;
+      if (known < min) {
+        why = "pod group " + key + ": " + known + " of minMember " + min + " pods exist";
+      } else {
+        why = GangCapacity.whyNot(key, pod, min - boundElsewhere, snapshot);
+      }
+    }
+    if (why != null) {
+      cycle.write(REJECTED_IN_PRE_FILTER, why);
+      return PreFilterResult.of(Status.unresolvable(why));
+    }
+    return PreFilterResult.success();
+  }
+
+  /** Members bound (or assumed) on nodes that this plugin did not reserve, e.g. running before it started. */
+  private static int countBoundMembers(Snapshot snapshot, PodGroup pg) {
+    String ns = pg.metadata().namespace();
+    String name = pg.metadata().name();
+    int n = 0;
+    for (NodeInfo ni : snapshot.nodes()) {
+      for (PodInfo p : ni.pods()) {
+        if (name.equals(p.pod().podGroupName()) && ns.equals(p.pod().metadata().namespace())) {
+          n++;
+        }
+      }
+    }
+    return n;
+  }
+
+  // ------------------------------------------------------------------------------------------ PostFilter
+
+  @Override
+  public PostFilterResult postFilter(CycleState cycle, PodInfo pod, Snapshot snapshot, NodeToStatus statuses) {
+    PodGroup pg = groupOf(pod.pod());
+    if (pg == null || cycle.read(REJECTED_IN_PRE_FILTER) != null) {
+      return PostFilterResult.of(Status.unschedulable());
+    }
+    GangState gs = state(pg.metadata().namespace(), pg.metadata().name());
+    if (gs.reservedCount() + gs.boundElsewhere() >= pg.spec().minMember()) {
+      return PostFilterResult.of(Status.unschedulable()); // the gang already runs; this extra member just waits
+    }
+    String why = "pod group " + pg.metadata().key() + ": member " + pod.key() + " does not fit, so the group's "
+        + gs.reservedCount() + " reservation(s) are released";
+    gs.fail(why, nowNanos() + backoffNanos);
+    release(gs, why);
+    return PostFilterResult.of(Status.unschedulable(why));
+  }
+
+  // ------------------------------------------------------------------------------------- Reserve, Permit
+
+  @Override
+  public Status reserve(CycleState cycle, PodInfo pod, String nodeName) {
+    String g = pod.pod().podGroupName();
+    if (g != null) {
+      state(pod.pod().metadata().namespace(), g).reserve(pod.key());
+    }
+    return Status.success();
+  }
+
+  @Override
+  public void unreserve(CycleState cycle, PodInfo pod, String nodeName) {
+    String g = pod.pod().podGroupName();
+    if (g == null) {
+      return;
+    }
+    GangState gs = state(pod.pod().metadata().namespace(), g);
+    if (!gs.unreserve(pod.key())) {
+      return;
+    }
+    String why = "pod group " + pod.pod().metadata().namespace() + "/" + g + ": member " + pod.key()
+        + " lost its reservation, so the whole group is released";
+    long now = nowNanos();
+    if (gs.backingOff(now) == null) {
+      gs.fail(why, now + backoffNanos);
+    }
+    release(gs, why);
+  }
+
+  @Override
+  public PermitResult permit(CycleState cycle, PodInfo pod, String nodeName) {
+    PodGroup pg = groupOf(pod.pod());
+    if (pg == null) {
+      return PermitResult.allow();
+    }
+    GangState gs = state(pg.metadata().namespace(), pg.metadata().name());
+    if (gs.reservedCount() + gs.boundElsewhere() < pg.spec().minMember()) {
+      Integer t = pg.spec().scheduleTimeoutSeconds();
+      return PermitResult.waitFor(t == null ? defaultTimeout : Duration.ofSeconds(t));
+    }
+    for (String sibling : gs.reservedKeys()) {
+      if (!sibling.equals(pod.key())) {
+        handle.waitingPods().allow(sibling, NAME);
+      }
+    }
+    return PermitResult.allow();
+  }
+
+  /** Rejects every waiting member of the group at once (their Unreserve echoes are ignored). */
+  private void release(GangState gs, String why) {
+    if (!gs.startRelease()) {
+      return;
+    }
+    try {
+      Set<String> waiting = handle.waitingPods().keys();
+      for (String k : gs.reservedKeys()) {
+        if (waiting.contains(k)) {
+          handle.waitingPods().reject(k, NAME, why);
+        }
+      }
+    } finally {
+      gs.endRelease();
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------ events
+
+  @Override
+  public Set<ClusterEvent> eventsToRegister() {
+    return EnumSet.of(ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE, ClusterEvent.ASSIGNED_POD_DELETE,
+        ClusterEvent.OTHER);
+  }
+
+  // ------------------------------------------------------------------------------------------ helpers
+
+  private @Nullable PodGroup groupOf(Pod pod) {
+    String g = pod.podGroupName();
+    if (g == null) {
+      return null;
+    }
+    String ns = pod.metadata().namespace();
+    for (PodGroup pg : handle.list(PodGroup.class)) {
+      if (pg.metadata().name().equals(g) && pg.metadata().namespace().equals(ns)) {
+        return pg;
+      }
+    }
+    return null;
+  }
+
+  private GangState state(String namespace, String group) {
+    return groups.computeIfAbsent(namespace, k -> new ConcurrentHashMap<>())
+        .computeIfAbsent(group, k -> new GangState());
+  }
+
+  private long nowNanos() {
+    Instant i = handle.clock().instant();
+    return i.getEpochSecond() * 1_000_000_000L + i.getNano();
+  }
+
+  private static long seconds(Map<String, Object> args, String field, long dflt) {
+    Object v = args.get(field);
+    if (v == null) {
+      return dflt;
+    }
+    if (!(v instanceof Number n) || n.longValue() < 0 || n.doubleValue() != n.longValue()) {
+      throw new IllegalArgumentException("plugin " + NAME + ": args." + field + " \"" + v
+          + "\" must be a non-negative whole number of seconds");
+    }
+    return n.longValue();
+  }
+}

@@ -1,0 +1,84 @@
+package io.fleetkit.scheduler.plugins.coscheduling;
+
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.scheduler.Snapshot;
+import io.fleetkit.api.scheduling.RequiredNodeAffinity;
+import io.fleetkit.api.scheduling.Taints;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A quick, sound test of whether a gang can fit at all: the free capacity summed over the nodes a member could use
+ * (schedulable, matching its node selector and required node affinity, tolerating their NoSchedule/NoExecute taints)
+ * against what the {@code need} still unplaced members request. Free capacity summed over nodes is an upper bound
+ * of what can be reserved, so a gang this rejects cannot fit; one it accepts may still not fit (fragmentation), which
+ * Filter and PostFilter then find out. One pass over the nodes per gang attempt, not per pod.
+ */
+final class GangCapacity {
+  private GangCapacity() {}
+
+  /**
+   * Why the gang cannot fit, or {@code null} if it might.
+   *
+   * @param groupKey {@code namespace/name} of the group, for the message
+   * @param member a representative member (members of a gang are normally alike)
+   * @param need how many more members must be placed
+   */
+  static @Nullable String whyNot(String groupKey, PodInfo member, int need, Snapshot snapshot) {
+    if (need <= 0) {
+      return null;
+    }
+    ResourceList req = member.requests();
+    Set<String> names = req.names();
+    String[] resources = names.toArray(new String[0]);
+    long[] perPod = new long[resources.length];
+    for (int i = 0; i < resources.length; i++) {
+      perPod[i] = req.milliValue(resources[i]);
+    }
+    long[] free = new long[resources.length];
+    long freeSlots = 0;
+    var affinity = RequiredNodeAffinity.fromAffinity(member.pod().spec().nodeSelector(),
+        member.pod().spec().affinity());
+    for (NodeInfo ni : snapshot.nodes()) {
+      Node node = ni.node();
+      if (node.spec().unschedulable()
+          || !affinity.match(ni.name(), ni.labels())
+          || Taints.findMatchingUntoleratedTaint(node.spec().taints(), member.pod().spec().tolerations(),
+              Taints.NO_SCHEDULE_OR_NO_EXECUTE).isPresent()) {
+        continue;
+      }
+      ResourceList alloc = ni.allocatable();
+      ResourceList used = ni.requested();
+      for (int i = 0; i < resources.length; i++) {
+        free[i] += Math.max(0, alloc.milliValue(resources[i]) - used.milliValue(resources[i]));
+      }
+      freeSlots += Math.max(0, alloc.pods() - ni.pods().size());
+    }
+    if (freeSlots < need) {
+      return "pod group " + groupKey + ": " + need + " pods need " + need + " pod slots, at most " + freeSlots
+          + " can be reserved";
+    }
+    for (int i = 0; i < resources.length; i++) {
+      long needed = perPod[i] * need;
+      if (perPod[i] > 0 && needed > free[i]) {
+        return "pod group " + groupKey + ": " + need + " pods need " + format(resources[i], needed) + " "
+            + resources[i] + ", at most " + format(resources[i], free[i]) + " can be reserved";
+      }
+    }
+    return null;
+  }
+
+  static String format(String resource, long milli) {
+    if (resource.equals("cpu")) {
+      return Quantity.ofMilli(milli).toString();
+    }
+    if (resource.equals("memory") || resource.equals("ephemeral-storage") || resource.startsWith("hugepages-")) {
+      return Quantity.ofBytes(milli / 1000).toString();
+    }
+    return milli % 1000 == 0 ? Long.toString(milli / 1000) : Quantity.ofMilli(milli).toString();
+  }
+}
