@@ -3,9 +3,10 @@ package io.fleetkit.scheduler.gpu.trace;
 import java.util.Random;
 
 /**
- * FleetKit's policy: FGD's fragmentation gradient at a finer resolution. FGD truncates 100·sigmoid(Δ/1000) to an
- * integer, so many nodes tie and the random node order decides; here the score keeps the exact gradient (in
- * hundredths of a milli-GPU), and among equal gradients prefers the node left with the least free GPU (packing).
+ * An experimental FGD variant: FGD's integer score, with ties broken by packing (the node left with the least free
+ * GPU) instead of the random node order. Measured on the default trace (seeds 42..51, 100% arrival): 95.12%, below
+ * FGD's 95.29%; keeping the exact (untruncated) gradient instead was worse still (94.06%). Not yet the policy that
+ * beats FGD.
  */
 final class FgdPackPolicy extends FgdPolicy {
   FgdPackPolicy(Cluster c, Random rng, FragLedger frag, int shapes) {
@@ -14,7 +15,7 @@ final class FgdPackPolicy extends FgdPolicy {
 
   @Override
   long value(double delta, long cpuAfter, int[] left, int gpu, SimPod p) {
-    long d = Math.round(delta * 100);
+    long d = sigmoidScore(delta);
     int free = 0;
     for (int v : left) {
       free += v;

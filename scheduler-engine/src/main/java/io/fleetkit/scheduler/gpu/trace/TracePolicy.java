@@ -19,8 +19,8 @@ public enum TracePolicy {
   /** Fragmentation gradient descent ({@code fgd_score.go}). */
   FGD("FGD"),
   /**
-   * FleetKit's own: FGD's gradient with the integer ties broken by the exact gradient, then by packing (least GPU
-   * left on the node after placement), instead of by the random node order.
+   * Experimental: FGD with its integer ties broken by packing (least GPU left on the node) instead of the random
+   * node order. Does not beat FGD yet (see {@code FgdPackPolicy}).
    */
   FGD_PACK("FgdPack");
 
