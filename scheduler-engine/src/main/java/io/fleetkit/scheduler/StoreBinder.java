@@ -9,6 +9,8 @@ import io.fleetkit.api.scheduler.Binder;
 import io.fleetkit.api.scheduler.Status;
 import io.fleetkit.api.store.ObjectStore;
 import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -54,7 +56,7 @@ public final class StoreBinder implements Binder, Evictor {
             + ": it is already bound to node " + c.spec().nodeName());
       }
       try {
-        Pod bound = c.isBound() ? c : store.update(c.withNodeName(nodeName));
+        Pod bound = c.isBound() ? c : store.update(withBindingAnnotations(c, pod).withNodeName(nodeName));
         PodCondition scheduled = PodCondition.of(PodCondition.POD_SCHEDULED, ConditionStatus.True, "", "",
             clock.instant());
         store.updateStatus(bound.withStatus(bound.status().withCondition(scheduled).withNominatedNodeName("")));
@@ -67,6 +69,23 @@ public final class StoreBinder implements Binder, Evictor {
     }
     return Status.error("binding pod " + pod.metadata().key() + " to node " + nodeName + ": gave up after "
         + ATTEMPTS + " write conflicts");
+  }
+
+  /**
+   * The stored pod plus the annotations the scheduler put on the pod it binds that the stored pod lacks (e.g. the
+   * GPU device ids {@code fleetkit.io/gpu-ids}), as kube's {@code pods/binding} copies a Binding's annotations.
+   */
+  private static Pod withBindingAnnotations(Pod stored, Pod toBind) {
+    Map<String, String> extra = null;
+    for (Map.Entry<String, String> e : toBind.metadata().annotations().entrySet()) {
+      if (!stored.metadata().annotations().containsKey(e.getKey())) {
+        if (extra == null) {
+          extra = new LinkedHashMap<>(stored.metadata().annotations());
+        }
+        extra.put(e.getKey(), e.getValue());
+      }
+    }
+    return extra == null ? stored : stored.withMetadata(stored.metadata().toBuilder().annotations(extra).build());
   }
 
   /**

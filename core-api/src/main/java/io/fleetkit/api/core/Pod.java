@@ -1,5 +1,6 @@
 package io.fleetkit.api.core;
 
+import io.fleetkit.api.internal.GpuChecks;
 import io.fleetkit.api.internal.PodSpecChecks;
 import io.fleetkit.api.internal.Violations;
 import io.fleetkit.api.meta.ApiObject;
@@ -36,6 +37,7 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
     Violations v = Violations.forObject(KIND, metadata);
     v.objectMeta(metadata, true);
     PodSpecChecks.check(spec, "spec", v);
+    GpuChecks.check(metadata, spec, "spec", v);
     v.throwIfAny();
   }
 
