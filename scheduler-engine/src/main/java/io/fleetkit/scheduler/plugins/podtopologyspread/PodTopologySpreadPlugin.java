@@ -56,8 +56,15 @@ public final class PodTopologySpreadPlugin implements PreFilterPlugin, FilterPlu
    * Creates the plugin from the profile's args for {@link #NAME} (see {@link PodTopologySpreadArgs#fromMap}); the
    * snapshot of the running cycle comes from the handle.
    */
-  public static final PluginFactory FACTORY = handle -> new PodTopologySpreadPlugin(
-      PodTopologySpreadArgs.fromMap(handle.pluginArgs(NAME)), handle::snapshot);
+  public static final PluginFactory FACTORY = handle -> {
+    java.util.Map<String, Object> args = handle.pluginArgs(NAME);
+    if (!args.containsKey(PodTopologySpreadArgs.KEY_DEFAULT_SELECTOR)) {
+      // kube's default: the workload selector comes from the Services, ReplicaSets and StatefulSets the scheduler knows
+      args = new java.util.HashMap<>(args);
+      args.put(PodTopologySpreadArgs.KEY_DEFAULT_SELECTOR, WorkloadSelectors.fromHandle(handle));
+    }
+    return new PodTopologySpreadPlugin(PodTopologySpreadArgs.fromMap(args), handle::snapshot);
+  };
 
   static final StateKey<PreFilterState> PRE_FILTER_KEY = StateKey.of("PreFilter" + NAME, PreFilterState.class);
   static final StateKey<PreScoreState> PRE_SCORE_KEY = StateKey.of("PreScore" + NAME, PreScoreState.class);

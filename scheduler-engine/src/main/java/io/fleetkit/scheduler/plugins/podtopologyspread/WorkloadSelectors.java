@@ -1,0 +1,70 @@
+package io.fleetkit.scheduler.plugins.podtopologyspread;
+
+import io.fleetkit.api.apps.ReplicaSet;
+import io.fleetkit.api.apps.StatefulSet;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.Service;
+import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.labels.LabelSelectorRequirement;
+import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.scheduler.FrameworkHandle;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The selector of the workload a pod belongs to, as upstream's {@code helper.DefaultSelector}
+ * (pkg/scheduler/framework/plugins/helper/spread.go): the merged selectors of the Services in the pod's namespace
+ * that select it, plus the selector of its controlling ReplicaSet or StatefulSet. Default spreading applies only
+ * when this is non-empty. Objects come from {@link FrameworkHandle#list} (what the scheduler was given with
+ * {@code addObject}, or watched from the store).
+ */
+final class WorkloadSelectors {
+  private WorkloadSelectors() {}
+
+  static Function<Pod, @Nullable LabelSelector> fromHandle(FrameworkHandle handle) {
+    return pod -> of(pod, handle);
+  }
+
+  static @Nullable LabelSelector of(Pod pod, FrameworkHandle handle) {
+    String ns = pod.metadata().namespace();
+    Map<String, String> labels = pod.metadata().labels();
+    Map<String, String> matchLabels = new LinkedHashMap<>();
+    for (Service s : handle.list(Service.class)) {
+      Map<String, String> sel = s.spec().selector();
+      if (s.metadata().namespace().equals(ns) && !sel.isEmpty()
+          && labels.entrySet().containsAll(sel.entrySet())) {
+        matchLabels.putAll(sel);
+      }
+    }
+    List<LabelSelectorRequirement> expressions = new ArrayList<>();
+    OwnerReference owner = pod.metadata().controllerRef();
+    LabelSelector ownerSelector = null;
+    if (owner != null && owner.apiVersion().equals("apps/v1")) {
+      if (owner.kind().equals(ReplicaSet.KIND)) {
+        for (ReplicaSet rs : handle.list(ReplicaSet.class)) {
+          if (rs.metadata().namespace().equals(ns) && rs.metadata().name().equals(owner.name())) {
+            ownerSelector = rs.spec().selector();
+          }
+        }
+      } else if (owner.kind().equals(StatefulSet.KIND)) {
+        for (StatefulSet ss : handle.list(StatefulSet.class)) {
+          if (ss.metadata().namespace().equals(ns) && ss.metadata().name().equals(owner.name())) {
+            ownerSelector = ss.spec().selector();
+          }
+        }
+      }
+    }
+    if (ownerSelector != null) {
+      matchLabels.putAll(ownerSelector.matchLabels());
+      expressions.addAll(ownerSelector.matchExpressions());
+    }
+    if (matchLabels.isEmpty() && expressions.isEmpty()) {
+      return null;
+    }
+    return new LabelSelector(matchLabels, expressions);
+  }
+}

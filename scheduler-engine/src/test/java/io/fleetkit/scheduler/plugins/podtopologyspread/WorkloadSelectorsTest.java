@@ -1,0 +1,75 @@
+package io.fleetkit.scheduler.plugins.podtopologyspread;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetkit.api.apps.ReplicaSet;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.Service;
+import io.fleetkit.api.core.ServiceSpec;
+import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.scheduler.FrameworkHandle;
+import java.lang.reflect.Proxy;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Upstream {@code helper.DefaultSelector} (pkg/scheduler/framework/plugins/helper/spread.go) semantics. */
+final class WorkloadSelectorsTest {
+  private static FrameworkHandle handleListing(Object... objects) {
+    return (FrameworkHandle) Proxy.newProxyInstance(FrameworkHandle.class.getClassLoader(),
+        new Class<?>[] {FrameworkHandle.class}, (proxy, method, args) -> {
+          if (method.getName().equals("list")) {
+            Class<?> kind = (Class<?>) args[0];
+            return java.util.Arrays.stream(objects).filter(kind::isInstance).toList();
+          }
+          throw new UnsupportedOperationException(method.getName());
+        });
+  }
+
+  private static Service service(String ns, String name, Map<String, String> selector) {
+    return Service.of(ObjectMeta.of(ns, name), ServiceSpec.builder().selector(selector).port(io.fleetkit.api.core.ServicePort.of(80)).build());
+  }
+
+  private static Pod pod(String ns, Map<String, String> labels, OwnerReference owner) {
+    Pod.Builder b = Pod.builder().namespace(ns).name("p").labels(labels)
+        .container("c", "img:1", ResourceList.EMPTY);
+    if (owner != null) {
+      b.ownerReference(owner);
+    }
+    return b.build();
+  }
+
+  @Test
+  void of_podMatchedByServicesAndOwnedByReplicaSet_mergesTheirSelectors() {
+    ReplicaSet rs = ReplicaSet.builder().namespace("ns").name("web-1").matchLabels(Map.of("app", "web", "rev", "1"))
+        .podSpec(Pod.builder().name("t").container("c", "img:1", ResourceList.EMPTY).build().spec()).build();
+    OwnerReference ref = new OwnerReference("apps/v1", "ReplicaSet", "web-1", "uid-1", true, true);
+    Pod pod = pod("ns", Map.of("app", "web", "rev", "1", "tier", "front"), ref);
+
+    LabelSelector sel = WorkloadSelectors.of(pod, handleListing(
+        service("ns", "web", Map.of("app", "web")),
+        service("ns", "front", Map.of("tier", "front")),
+        service("ns", "other", Map.of("app", "db")),
+        service("elsewhere", "web", Map.of("app", "web")),
+        rs));
+
+    assertThat(sel).isNotNull();
+    assertThat(sel.matchLabels()).containsExactlyInAnyOrderEntriesOf(
+        Map.of("app", "web", "tier", "front", "rev", "1"));
+  }
+
+  @Test
+  void of_podOfNoWorkload_isNull() {
+    Pod pod = pod("ns", Map.of("app", "lonely"), null);
+    assertThat(WorkloadSelectors.of(pod, handleListing(service("ns", "web", Map.of("app", "web"))))).isNull();
+    assertThat(WorkloadSelectors.of(pod, handleListing())).isNull();
+  }
+
+  @Test
+  void of_serviceWithEmptySelector_selectsNothing() {
+    Pod pod = pod("ns", Map.of("app", "web"), null);
+    assertThat(WorkloadSelectors.of(pod, handleListing(service("ns", "headless", Map.of())))).isNull();
+  }
+}
