@@ -21,6 +21,10 @@ final class AffinityTerm {
   final int weight;
   /** Whether the topology key is {@code kubernetes.io/hostname}: such terms are checked node-locally in Filter. */
   final boolean hostScoped;
+  /** What decides which pods match (not the topology key or weight): equal keys match the same pods. */
+  final MatchKey matchKey;
+  /** Whether matching may consult the namespace-labels lookup (a namespace selector that is neither empty nor null). */
+  final boolean usesNamespaceLabels;
 
   AffinityTerm(Set<String> namespaces, Selector namespaceSelector, Selector selector, String topologyKey, int weight) {
     this.namespaces = namespaces;
@@ -29,7 +33,12 @@ final class AffinityTerm {
     this.topologyKey = topologyKey;
     this.weight = weight;
     this.hostScoped = InterPodAffinityPlugin.LABEL_HOSTNAME.equals(topologyKey);
+    this.matchKey = new MatchKey(namespaces, namespaceSelector, selector);
+    this.usesNamespaceLabels = !namespaceSelector.matchesNothing() && !namespaceSelector.isEmpty();
   }
+
+  /** The parts of a term that decide which pods it matches; compared by value. */
+  record MatchKey(Set<String> namespaces, Selector namespaceSelector, Selector selector) {}
 
   /**
    * Whether {@code pod} is in one of this term's namespaces (listed, or selected by the namespace selector through

@@ -13,6 +13,7 @@ import io.fleetkit.api.scheduler.ScorePlugin;
 import io.fleetkit.api.scheduler.Snapshot;
 import io.fleetkit.api.scheduler.StateKey;
 import io.fleetkit.api.scheduler.Status;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -75,6 +76,11 @@ public final class InterPodAffinityPlugin
   private final Supplier<Snapshot> snapshots;
   /** Which nodes hold pods with relevant terms, kept across cycles (guarded by its own monitor). */
   private final NodeMemo memo = new NodeMemo();
+  /** Running per-topology-pair counts of pods matching the incoming pods' terms (guarded by the memo's monitor). */
+  private final MatchIndex.Cache matchIndexes = new MatchIndex.Cache();
+  /** Running per-topology-pair score sums of existing pods' terms (guarded by the memo's monitor). */
+  private final ScoreIndex.Cache scoreIndexes = new ScoreIndex.Cache();
+  private static final List<String> HOSTNAME_KEY = List.of(LABEL_HOSTNAME);
 
   /**
    * @param args the plugin's arguments
@@ -105,14 +111,30 @@ public final class InterPodAffinityPlugin
     }
     PreFilterState s = new PreFilterState(pod, terms, AffinityTerm.NamespaceLabels.memoized(args.namespaceLabels()),
         namespaceLabels(pod));
-    boolean hostScopedExistingAnti = !snapshot.nodesWithRequiredAntiAffinityPods().isEmpty()
-        && countExistingAntiAffinity(state, s, snapshot.nodes());
-    if (!s.allAffinity.isEmpty() || !s.nonHostScopedAntiAffinity.isEmpty()) {
-      Filtering.countIncoming(s, snapshot.nodes());
-    }
-    if (!s.hostScopedAffinity.isEmpty()) {
-      s.hasMatchingHostScopedAffinityPodGlobally =
-          Filtering.anyPodMatchesAll(s.hostScopedAffinity, s, snapshot.nodes());
+    boolean hostScopedExistingAnti;
+    synchronized (memo) {
+      boolean refreshed = false;
+      hostScopedExistingAnti = false;
+      if (!snapshot.nodesWithRequiredAntiAffinityPods().isEmpty()) {
+        refreshMemo(state, snapshot.nodes());
+        refreshed = true;
+        hostScopedExistingAnti = countExistingAntiAffinity(s);
+      }
+      boolean incoming = !s.allAffinity.isEmpty() || !s.nonHostScopedAntiAffinity.isEmpty();
+      if ((incoming || !s.hostScopedAffinity.isEmpty()) && indexable(s)) {
+        if (!refreshed) {
+          refreshMemo(state, snapshot.nodes());
+        }
+        countIncomingIndexed(s);
+      } else {
+        if (incoming) {
+          Filtering.countIncoming(s, snapshot.nodes());
+        }
+        if (!s.hostScopedAffinity.isEmpty()) {
+          s.hasMatchingHostScopedAffinityPodGlobally =
+              Filtering.anyPodMatchesAll(s.hostScopedAffinity, s, snapshot.nodes());
+        }
+      }
     }
     if (s.existingAntiAffinityCounts.isEmpty() && !hostScopedExistingAnti && !terms.hasRequired()) {
       return PreFilterResult.skip();
@@ -121,23 +143,57 @@ public final class InterPodAffinityPlugin
     return PreFilterResult.success();
   }
 
+  private void refreshMemo(CycleState state, List<NodeInfo> nodes) {
+    memo.refresh(nodes);
+    state.write(MEMO_VERSION_KEY, memo.version());
+  }
+
   /**
    * Counts the existing pods' non-hostname required anti-affinity terms that match the incoming pod
    * (getExistingAntiAffinityCounts), visiting only nodes the memo says hold such pods; returns whether some existing
-   * pod has a hostname-scoped one (checked node-locally in Filter).
+   * pod has a hostname-scoped one (checked node-locally in Filter). Called under the memo's monitor, refreshed.
    */
-  private boolean countExistingAntiAffinity(CycleState state, PreFilterState s, List<NodeInfo> nodes) {
-    synchronized (memo) {
-      memo.refresh(nodes);
-      state.write(MEMO_VERSION_KEY, memo.version());
-      if (memo.any(NodeMemo.NON_HOST_ANTI)) {
-        for (int i = 0, n = memo.size(); i < n; i++) {
-          if (memo.has(i, NodeMemo.NON_HOST_ANTI)) {
-            Filtering.countExistingAntiAffinity(s, memo.node(i));
-          }
+  private boolean countExistingAntiAffinity(PreFilterState s) {
+    if (memo.any(NodeMemo.NON_HOST_ANTI)) {
+      for (int i = 0, n = memo.size(); i < n; i++) {
+        if (memo.has(i, NodeMemo.NON_HOST_ANTI)) {
+          Filtering.countExistingAntiAffinity(s, memo.node(i));
         }
       }
-      return memo.any(NodeMemo.HOST_ANTI);
+    }
+    return memo.any(NodeMemo.HOST_ANTI);
+  }
+
+  /** Whether none of the incoming pod's required terms consults the namespace-labels lookup. */
+  private static boolean indexable(PreFilterState s) {
+    return (s.allAffinity.isEmpty() || MatchIndex.usable(s.allAffinity))
+        && (s.hostScopedAffinity.isEmpty() || MatchIndex.usable(s.hostScopedAffinity))
+        && (s.nonHostScopedAntiAffinity.isEmpty() || MatchIndex.usable(s.nonHostScopedAntiAffinity));
+  }
+
+  /**
+   * The counts of {@link Filtering#countIncoming} and {@link Filtering#anyPodMatchesAll}, from running indexes that
+   * replay only the nodes changed since the previous cycle. Called under the memo's monitor, refreshed.
+   */
+  private void countIncomingIndexed(PreFilterState s) {
+    if (!s.allAffinity.isEmpty()) {
+      List<String> keys = new ArrayList<>(s.allAffinity.size());
+      for (AffinityTerm t : s.allAffinity) {
+        if (!keys.contains(t.topologyKey)) {
+          keys.add(t.topologyKey);
+        }
+      }
+      MatchIndex index = matchIndexes.get(s.allAffinity, keys, memo);
+      for (AffinityTerm t : s.allAffinity) {
+        index.addTo(s.affinityCounts, t.topologyKey, 1);
+      }
+    }
+    for (AffinityTerm t : s.nonHostScopedAntiAffinity) {
+      matchIndexes.get(List.of(t), List.of(t.topologyKey), memo).addTo(s.antiAffinityCounts, t.topologyKey, 1);
+    }
+    if (!s.hostScopedAffinity.isEmpty()) {
+      s.hasMatchingHostScopedAffinityPodGlobally =
+          matchIndexes.get(s.hostScopedAffinity, HOSTNAME_KEY, memo).anyWith(LABEL_HOSTNAME);
     }
   }
 
@@ -224,13 +280,13 @@ public final class InterPodAffinityPlugin
           memo.refresh(snapshot.nodes());
         }
         if (memo.any(NodeMemo.SCORING)) {
-          for (int i = 0, n = memo.size(); i < n; i++) {
-            if (memo.has(i, NodeMemo.SCORING)) {
-              NodeInfo node = memo.node(i);
-              Scoring.processNode(scores, terms, pod, node, node.podsWithAffinity(), incomingNs, ownNs,
-                  args.hardPodAffinityWeight());
-            }
+          PreScoreState indexed =
+              scoreIndexes.get(pod, namespaceLabels(pod), args.hardPodAffinityWeight(), memo).toState();
+          if (indexed == null) {
+            return Status.skip();
           }
+          state.write(PRE_SCORE_KEY, indexed);
+          return Status.success();
         }
       }
     }

@@ -5,6 +5,7 @@ import io.fleetkit.api.scheduler.NodeInfo;
 import io.fleetkit.api.scheduler.PodInfo;
 import java.util.Arrays;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What each node's pods carry, memoized across scheduling cycles by position in {@code Snapshot.nodes()} and
@@ -31,6 +32,14 @@ final class NodeMemo {
   private long version;
   /** How many current nodes have each flag bit. */
   private final int[] counts = new int[KINDS];
+  /**
+   * The positions refreshed since {@link #logBase}, in order: the change log that {@link MatchIndex} and
+   * {@link ScoreIndex} replay to update only the nodes that changed. Cleared (and {@link #logBase} advanced) when it
+   * grows past a few times the node count; a reader that fell behind the base rebuilds from every node.
+   */
+  private int[] log = new int[64];
+  private int logLength;
+  private long logBase;
 
   /** Brings the memo up to date with {@code all} (the snapshot's nodes, in order). */
   void refresh(List<NodeInfo> all) {
@@ -41,10 +50,15 @@ final class NodeMemo {
       generations = Arrays.copyOf(generations, n);
       flags = Arrays.copyOf(flags, n);
     }
+    if (logLength > Math.max(1024, 4 * Math.max(n, size))) {
+      logBase += logLength;
+      logLength = 0;
+    }
     for (int i = n; i < size; i++) {
       count(flags[i], -1);
       nodes[i] = null;
       flags[i] = 0;
+      append(i);
     }
     NodeInfo[] ns = nodes;
     for (int i = 0; i < n; i++) {
@@ -55,6 +69,7 @@ final class NodeMemo {
       if (i < size) {
         count(flags[i], -1);
       }
+      append(i);
       byte f = flagsOf(node);
       ns[i] = node;
       generations[i] = node.generation();
@@ -64,8 +79,35 @@ final class NodeMemo {
     size = n;
   }
 
+  private void append(int position) {
+    if (logLength == log.length) {
+      log = Arrays.copyOf(log, logLength * 2);
+    }
+    log[logLength++] = position;
+  }
+
   int size() {
     return size;
+  }
+
+  /** The sequence number of the oldest change still in the log. */
+  long logBase() {
+    return logBase;
+  }
+
+  /** The sequence number the next change will get: a reader that has seen up to here is current. */
+  long logEnd() {
+    return logBase + logLength;
+  }
+
+  /** The position changed at sequence number {@code seq} ({@link #logBase()} &lt;= seq &lt; {@link #logEnd()}). */
+  int changedAt(long seq) {
+    return log[(int) (seq - logBase)];
+  }
+
+  /** The node at {@code i}, or {@code null} past the end (a node removed since a reader last looked). */
+  @Nullable NodeInfo nodeOrNull(int i) {
+    return i < size ? nodes[i] : null;
   }
 
   long version() {

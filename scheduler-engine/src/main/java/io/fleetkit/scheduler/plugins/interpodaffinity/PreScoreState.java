@@ -37,6 +37,19 @@ final class PreScoreState {
     return keys.length == 0;
   }
 
+  /** A state of the weight sums in {@code totals} (topology key, then value, to {weight sum, ...}). */
+  static PreScoreState of(Map<String, ? extends Map<String, long[]>> totals) {
+    String[] keys = totals.keySet().toArray(new String[0]);
+    List<Map<String, Long>> values = new ArrayList<>(keys.length);
+    for (String k : keys) {
+      Map<String, long[]> byValue = totals.get(k);
+      HashMap<String, Long> copy = new HashMap<>(Math.max(4, byValue.size() * 2));
+      byValue.forEach((v, c) -> copy.put(v, c[0]));
+      values.add(copy);
+    }
+    return new PreScoreState(keys, List.copyOf(values));
+  }
+
   /** Accumulates weights; not thread-safe. */
   static final class Builder {
     private final HashMap<String, HashMap<String, Long>> scores = new HashMap<>();

@@ -28,6 +28,11 @@ final class TestSnapshot implements Snapshot {
     }
   }
 
+  /** A snapshot of these node views, in order (tests that keep unchanged views across snapshots). */
+  static TestSnapshot ofInfos(List<NodeInfo> infos) {
+    return new TestSnapshot(infos);
+  }
+
   static TestSnapshot of(List<Pod> pods, List<Node> nodes) {
     Map<String, List<PodInfo>> byNode = new LinkedHashMap<>();
     for (Node n : nodes) {
