@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * RollingUpdate or Recreate, clean up history beyond {@code revisionHistoryLimit}, and write the status with the
  * Available and Progressing conditions (Progressing=False, ProgressDeadlineExceeded past the deadline).
  *
- * <p>One deliberate difference: the surge is counted over {@code max(sum of spec.replicas, actual active pods)}
+ * <p>One deliberate difference: the surge is counted per ReplicaSet as {@code max(spec.replicas, active pods)}
  * and availability per ReplicaSet is capped at its spec.replicas, so that a sync that runs before the ReplicaSet
  * controller has acted on the previous one (status not yet caught up) cannot overshoot either bound. Upstream
  * relies on the ReplicaSet controller usually being faster.
@@ -189,9 +189,8 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
       Map<String, String> match = new TreeMap<>(d.spec().selector().matchLabels());
       match.put(WorkloadLabels.POD_TEMPLATE_HASH, hash);
       LabelSelector sel = new LabelSelector(match, d.spec().selector().matchExpressions());
-      List<RsView> all = views(rsList);
       int replicas = DeploymentMath.newRSNewReplicas(d.spec().strategy().type(), d.spec().replicas(),
-          DeploymentMath.maxSurge(d.spec()), currentPodCount(all), 0);
+          DeploymentMath.maxSurge(d.spec()), currentPodCount(), 0);
       String name = d.metadata().name() + "-" + hash;
       ObjectMeta meta = ObjectMeta.builder().namespace(d.metadata().namespace()).name(name).labels(labels)
           .annotation(WorkloadLabels.REVISION, newRevision)
@@ -271,20 +270,26 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
       return out;
     }
 
-    private int activePods(List<ReplicaSet> sets) {
+    private int activePods(ReplicaSet rs) {
       int n = 0;
-      for (ReplicaSet rs : sets) {
-        for (Pod p : podsByRsUid.getOrDefault(rs.metadata().uid(), List.of())) {
-          if (ActivePods.isActive(p)) {
-            n++;
-          }
+      for (Pod p : podsByRsUid.getOrDefault(rs.metadata().uid(), List.of())) {
+        if (ActivePods.isActive(p)) {
+          n++;
         }
       }
       return n;
     }
 
-    private int currentPodCount(List<RsView> all) {
-      return Math.max(DeploymentMath.replicaCount(all), activePods(rsList));
+    /**
+     * Pods counted against the surge: per ReplicaSet the larger of spec.replicas and its active pods (a ReplicaSet
+     * just scaled down still has its surplus pods until its controller deletes them).
+     */
+    private int currentPodCount() {
+      int n = 0;
+      for (ReplicaSet rs : rsList) {
+        n += Math.max(rs.spec().replicas(), activePods(rs));
+      }
+      return n;
     }
 
     // ---- strategies ---------------------------------------------------------------------------------------------
@@ -295,7 +300,7 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
       int replicas = d.spec().replicas();
       if (newRs != null) {
         int target = DeploymentMath.reconcileNewReplicaSet(replicas, DeploymentMath.maxSurge(d.spec()),
-            currentPodCount(views(rsList)), view(newRs));
+            currentPodCount(), view(newRs));
         if (target >= 0) {
           newRs = scale(newRs, target);
           return syncRolloutStatus(newRs);
