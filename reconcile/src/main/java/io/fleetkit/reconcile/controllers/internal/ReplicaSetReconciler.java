@@ -165,22 +165,10 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
     if (diff < 0) {
       int n = Math.min(-diff, burstReplicas);
       expectations.expectCreations(key, n, now);
-      int created = 0;
-      RuntimeException error = null;
-      int batch = Math.min(n, SLOW_START_INITIAL_BATCH_SIZE);
-      outer:
-      for (int remaining = n; remaining > 0; batch = Math.min(2 * batch, remaining)) {
-        for (int i = 0; i < batch; i++) {
-          try {
-            createPod(ctx, rs);
-            created++;
-          } catch (RuntimeException e) {
-            error = e;
-            break outer;
-          }
-        }
-        remaining -= batch;
-      }
+      SlowStartBatch.Outcome outcome = SlowStartBatch.run(n, SLOW_START_INITIAL_BATCH_SIZE,
+          () -> createPod(ctx, rs));
+      int created = outcome.successes();
+      RuntimeException error = outcome.error();
       for (int skipped = n - created; skipped > 0; skipped--) {
         expectations.creationObserved(key); // these will never be observed
       }
