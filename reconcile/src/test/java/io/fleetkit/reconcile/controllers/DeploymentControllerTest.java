@@ -212,4 +212,26 @@ final class DeploymentControllerTest {
           .map(s -> s.containers().get(0).image())).containsOnly("nginx:4");
     }
   }
+
+  /** The proportional-scaling example of the Kubernetes docs and e2e (testProportionalScalingDeployment). */
+  @Test
+  void scaleDuringStuckRollout_tenToThirty_oldTwentyNewThirteen() {
+    try (Cluster c = new Cluster()) {
+      c.store.create(Deployment.builder().namespace("ns").name("web").replicas(10)
+          .matchLabels(java.util.Map.of("app", "web")).podSpec(Cluster.podSpec("nginx:1"))
+          .strategy(DeploymentStrategy.rollingUpdate(new io.fleetkit.api.apps.RollingUpdateDeployment(
+              io.fleetkit.api.meta.IntOrPercent.of(3), io.fleetkit.api.meta.IntOrPercent.of(2)))).build());
+      c.settle();
+      c.readyAll();
+      c.settle();
+      c.setImage("web", "nginx:does-not-exist"); // its pods never become ready
+      c.settle();
+      assertThat(only(c.replicaSets(), "nginx:1").spec().replicas()).isEqualTo(8);
+      assertThat(only(c.replicaSets(), "nginx:does-not-exist").spec().replicas()).isEqualTo(5);
+      c.update("web", s -> s.withReplicas(30));
+      c.settle();
+      assertThat(only(c.replicaSets(), "nginx:1").spec().replicas()).isEqualTo(20);
+      assertThat(only(c.replicaSets(), "nginx:does-not-exist").spec().replicas()).isEqualTo(13);
+    }
+  }
 }

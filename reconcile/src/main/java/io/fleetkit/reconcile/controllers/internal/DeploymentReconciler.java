@@ -101,6 +101,11 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
       if (d.spec().paused()) {
         return syncPaused();
       }
+      if (isScalingEvent()) {
+        ReplicaSet newRs = newReplicaSet(false);
+        proportionalScale(newRs);
+        return syncRolloutStatus(newRs == null ? null : current(newRs));
+      }
       return d.spec().strategy().type() == DeploymentStrategyType.Recreate ? rolloutRecreate() : rolloutRolling();
     }
 
@@ -370,25 +375,141 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
       return false;
     }
 
-    /** Paused: no rollout; keep the current ReplicaSet at the desired size when it is the only active one. */
+    /** Paused ({@code sync}): no rollout, but replica changes are applied with {@link #proportionalScale}. */
     Result syncPaused() {
       ReplicaSet newRs = newReplicaSet(false);
+      proportionalScale(newRs);
+      cleanupHistory(olds(newRs == null ? null : current(newRs)));
+      return syncRolloutStatus(newRs == null ? null : current(newRs));
+    }
+
+    private ReplicaSet current(ReplicaSet rs) {
+      for (ReplicaSet r : rsList) {
+        if (r.metadata().uid().equals(rs.metadata().uid())) {
+          return r;
+        }
+      }
+      return rs;
+    }
+
+    private static @Nullable Integer intAnnotation(ReplicaSet rs, String key) {
+      String v = rs.metadata().annotations().get(key);
+      if (v == null) {
+        return null;
+      }
+      try {
+        return Integer.parseInt(v);
+      } catch (NumberFormatException e) {
+        return null;
+      }
+    }
+
+    /** {@code isScalingEvent}: an active ReplicaSet was sized for a different {@code replicas}. */
+    private boolean isScalingEvent() {
+      for (ReplicaSet rs : rsList) {
+        Integer desired = intAnnotation(rs, WorkloadLabels.DESIRED_REPLICAS);
+        if (rs.spec().replicas() > 0 && desired != null && desired != d.spec().replicas()) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /**
+     * Upstream's {@code scale}: the only active (or the latest) ReplicaSet takes all replicas; a saturated new
+     * ReplicaSet scales the old ones to 0; otherwise, in a rolling update, the difference to
+     * {@code replicas + maxSurge} is spread over the active ReplicaSets in proportion to their size (by the
+     * {@value WorkloadLabels#MAX_REPLICAS} annotation), larger first, leftovers to the largest.
+     */
+    private void proportionalScale(@Nullable ReplicaSet newRs) {
+      int replicas = d.spec().replicas();
+      List<ReplicaSet> oldRss = olds(newRs);
       List<ReplicaSet> active = new ArrayList<>();
       for (ReplicaSet rs : rsList) {
         if (rs.spec().replicas() > 0) {
           active.add(rs);
         }
       }
-      if (active.size() == 1 && active.get(0).spec().replicas() != d.spec().replicas()) {
-        ReplicaSet scaled = scale(active.get(0), d.spec().replicas());
-        if (newRs != null && newRs.metadata().uid().equals(scaled.metadata().uid())) {
-          newRs = scaled;
+      ReplicaSet activeOrLatest = null;
+      if (active.size() == 1) {
+        activeOrLatest = active.get(0);
+      } else if (active.isEmpty() && (newRs != null || !oldRss.isEmpty())) {
+        if (newRs != null) {
+          activeOrLatest = newRs;
+        } else {
+          oldRss.sort((a, b) -> DeploymentMath.BY_CREATION.compare(view(b), view(a)));
+          activeOrLatest = oldRss.get(0);
         }
-      } else if (active.isEmpty() && newRs != null && newRs.spec().replicas() != d.spec().replicas()) {
-        newRs = scale(newRs, d.spec().replicas());
       }
-      cleanupHistory(olds(newRs));
-      return syncRolloutStatus(newRs);
+      if (activeOrLatest != null) {
+        if (activeOrLatest.spec().replicas() != replicas) {
+          scale(activeOrLatest, replicas);
+        }
+        return;
+      }
+      if (newRs != null && Integer.valueOf(replicas).equals(intAnnotation(newRs, WorkloadLabels.DESIRED_REPLICAS))
+          && newRs.status().availableReplicas() == replicas && newRs.spec().replicas() == replicas) {
+        for (ReplicaSet old : oldRss) {
+          if (old.spec().replicas() > 0) {
+            scale(old, 0);
+          }
+        }
+        return;
+      }
+      if (d.spec().strategy().type() != DeploymentStrategyType.RollingUpdate) {
+        return;
+      }
+      int allReplicas = 0;
+      for (ReplicaSet rs : active) {
+        allReplicas += rs.spec().replicas();
+      }
+      int allowedSize = replicas > 0 ? replicas + DeploymentMath.maxSurge(d.spec()) : 0;
+      int toAdd = allowedSize - allReplicas;
+      if (toAdd > 0) { // larger first, newer first among equals
+        active.sort((a, b) -> a.spec().replicas() != b.spec().replicas()
+            ? Integer.compare(b.spec().replicas(), a.spec().replicas())
+            : DeploymentMath.BY_CREATION.compare(view(b), view(a)));
+      } else if (toAdd < 0) { // larger first, older first among equals
+        active.sort((a, b) -> a.spec().replicas() != b.spec().replicas()
+            ? Integer.compare(b.spec().replicas(), a.spec().replicas())
+            : DeploymentMath.BY_CREATION.compare(view(a), view(b)));
+      }
+      int added = 0;
+      int[] sizes = new int[active.size()];
+      for (int i = 0; i < active.size(); i++) {
+        ReplicaSet rs = active.get(i);
+        int proportion = 0;
+        if (toAdd != 0) {
+          proportion = proportion(rs, toAdd, added);
+          added += proportion;
+        }
+        sizes[i] = rs.spec().replicas() + proportion;
+      }
+      for (int i = 0; i < active.size(); i++) {
+        if (i == 0 && toAdd != 0) {
+          sizes[0] = Math.max(0, sizes[0] + toAdd - added);
+        }
+        scale(active.get(i), sizes[i]);
+      }
+    }
+
+    /** {@code GetProportion} with {@code getReplicaSetFraction}. */
+    private int proportion(ReplicaSet rs, int toAdd, int added) {
+      if (rs.spec().replicas() == 0 || toAdd == 0 || toAdd == added) {
+        return 0;
+      }
+      int fraction;
+      if (d.spec().replicas() == 0) {
+        fraction = -rs.spec().replicas();
+      } else {
+        int deploymentReplicas = d.spec().replicas() + DeploymentMath.maxSurge(d.spec());
+        Integer annotated = intAnnotation(rs, WorkloadLabels.MAX_REPLICAS);
+        int base = annotated != null ? annotated : d.status().replicas();
+        fraction = base == 0 ? 0
+            : (int) Math.round((double) rs.spec().replicas() * deploymentReplicas / base) - rs.spec().replicas();
+      }
+      int allowed = toAdd - added;
+      return toAdd > 0 ? Math.min(fraction, allowed) : Math.max(fraction, allowed);
     }
 
     /** {@code checkPausedConditions}: Progressing=Unknown with DeploymentPaused / DeploymentResumed. */
