@@ -178,8 +178,7 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
           setProgressing(ConditionStatus.True, WorkloadLabels.REASON_FOUND_NEW_RS,
               "Found new replica set \"" + existing.metadata().name() + "\"", false);
         }
-        syncDeploymentRevision(newRevision.equals(existing.metadata().annotations().get(WorkloadLabels.REVISION))
-            ? newRevision : Long.toString(revision(existing)));
+        syncDeploymentRevision(Long.toString(revision(existing)));
         return existing;
       }
       if (!create) {
