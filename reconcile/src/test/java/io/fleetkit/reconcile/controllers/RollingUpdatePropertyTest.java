@@ -48,6 +48,20 @@ final class RollingUpdatePropertyTest {
       @ForAll("bounds") Bound surge, @ForAll("bounds") Bound unavailable,
       @ForAll @net.jqwik.api.constraints.IntRange(min = 1, max = 8) int replicas,
       @ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 1000) int seed) {
+    runRollout(surge, unavailable, replicas, seed, -1);
+  }
+
+  /** The same with a rollover: a third template arrives at a random second while the second rolls out. */
+  @Property(tries = 40)
+  void rollover_randomBoundsAndDelays_availabilityAndSurgeHeldAtEveryWrite(
+      @ForAll("bounds") Bound surge, @ForAll("bounds") Bound unavailable,
+      @ForAll @net.jqwik.api.constraints.IntRange(min = 1, max = 8) int replicas,
+      @ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 1000) int seed,
+      @ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 30) int rolloverAt) {
+    runRollout(surge, unavailable, replicas, seed, rolloverAt);
+  }
+
+  private void runRollout(Bound surge, Bound unavailable, int replicas, int seed, int rolloverAt) {
     Assume.that(surge.value() != 0 || unavailable.value() != 0);
     Assume.that(!unavailable.percent() || unavailable.value() <= 100);
     RollingUpdateDeployment ru = new RollingUpdateDeployment(surge.toIntOrPercent(),
@@ -78,7 +92,11 @@ final class RollingUpdatePropertyTest {
       try {
         c.setImage("web", "nginx:2");
         Map<String, Instant> readyAt = new HashMap<>();
+        String finalImage = rolloverAt >= 0 ? "nginx:3" : "nginx:2";
         for (int second = 0; second < 600; second++) {
+          if (second == rolloverAt) {
+            c.setImage("web", "nginx:3");
+          }
           c.settle();
           for (Pod p : c.pods()) {
             if (ActivePods.isActive(p) && !ActivePods.isReady(p)) {
@@ -90,22 +108,22 @@ final class RollingUpdatePropertyTest {
             }
           }
           c.settle();
-          if (done(c, replicas)) {
+          if (second > rolloverAt && done(c, replicas, finalImage)) {
             break;
           }
           c.clock.advance(Duration.ofSeconds(1));
         }
         assertThat(violations).isEmpty();
-        assertThat(done(c, replicas)).as("rollout completed").isTrue();
+        assertThat(done(c, replicas, finalImage)).as("rollout completed").isTrue();
       } finally {
         watch.close();
       }
     }
   }
 
-  private static boolean done(Cluster c, int replicas) {
+  private static boolean done(Cluster c, int replicas, String image) {
     List<Pod> active = c.pods().stream().filter(ActivePods::isActive).toList();
     return active.size() == replicas && active.stream().allMatch(p -> ActivePods.isReady(p)
-        && p.spec().containers().get(0).image().equals("nginx:2"));
+        && p.spec().containers().get(0).image().equals(image));
   }
 }
