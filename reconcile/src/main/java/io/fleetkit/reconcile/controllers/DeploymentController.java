@@ -1,0 +1,179 @@
+package io.fleetkit.reconcile.controllers;
+
+import io.fleetkit.api.NotFoundException;
+import io.fleetkit.api.apps.Deployment;
+import io.fleetkit.api.apps.ReplicaSet;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.reconcile.Controller;
+import io.fleetkit.reconcile.ControllerBuilder;
+import io.fleetkit.reconcile.ObjectKey;
+import io.fleetkit.reconcile.SchedulingClock;
+import io.fleetkit.reconcile.controllers.internal.DeploymentReconciler;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Rolls Deployments out through ReplicaSets, as Kubernetes' Deployment controller: one ReplicaSet per template
+ * ({@code NAME-HASH}, label {@value WorkloadLabels#POD_TEMPLATE_HASH}), revision annotations
+ * ({@value WorkloadLabels#REVISION}), RollingUpdate within maxSurge/maxUnavailable or Recreate, history trimmed to
+ * {@code revisionHistoryLimit}, {@code paused}, and {@code progressDeadlineSeconds} (Progressing=False, reason
+ * {@value WorkloadLabels#REASON_PROGRESS_DEADLINE_EXCEEDED}). Pods are made by a {@link ReplicaSetController},
+ * which must run beside it. {@link #rollback} is {@code kubectl rollout undo}.
+ *
+ * <p>Thread-safe. In stepping mode drive it with {@link #runUntilIdle()} on one thread.
+ */
+public final class DeploymentController implements AutoCloseable {
+  private final Controller<Deployment> controller;
+
+  private DeploymentController(Builder b) {
+    ObjectStore store = b.store;
+    ControllerBuilder<Deployment> cb = Controller.builder(store, Deployment.class).name(b.name)
+        .reconciler(new DeploymentReconciler()).owns(ReplicaSet.class)
+        .watches(Pod.class, pod -> deploymentOf(store, pod));
+    if (b.clock != null) {
+      cb.clock(b.clock);
+    }
+    if (b.stepping) {
+      cb.stepping();
+    } else {
+      cb.workers(b.workers);
+    }
+    controller = cb.build();
+  }
+
+  /** A pod's Deployment through its ReplicaSet (Recreate waits for old pods to go). */
+  private static List<ObjectKey> deploymentOf(ObjectStore store, Pod pod) {
+    OwnerReference ref = pod.metadata().controllerRef();
+    if (ref == null || !ref.kind().equals(ReplicaSet.KIND)) {
+      return List.of();
+    }
+    ReplicaSet rs = store.get(ReplicaSet.class, pod.metadata().namespace(), ref.name()).orElse(null);
+    OwnerReference owner = rs == null ? null : rs.metadata().controllerRef();
+    return owner != null && owner.kind().equals(Deployment.KIND)
+        ? List.of(ObjectKey.of(pod.metadata().namespace(), owner.name())) : List.of();
+  }
+
+  /** A builder for a Deployment controller over {@code store}. */
+  public static Builder builder(ObjectStore store) {
+    return new Builder(store);
+  }
+
+  /** Starts the informers (and workers); completes when synced. */
+  public CompletableFuture<Void> start() {
+    return controller.start();
+  }
+
+  /** Stepping mode: reconciles until no key is ready; returns how many keys were processed. */
+  public int runUntilIdle() {
+    return controller.runUntilIdle();
+  }
+
+  /** The underlying controller. */
+  public Controller<Deployment> controller() {
+    return controller;
+  }
+
+  @Override
+  public void close() {
+    controller.close();
+  }
+
+  /**
+   * Rolls {@code namespace/name} back to the template of revision {@code toRevision}, as {@code kubectl rollout
+   * undo --to-revision}: the template of the ReplicaSet with that revision is copied into the Deployment, whose
+   * controller then makes that ReplicaSet the new one with the next revision number.
+   *
+   * @param toRevision the revision, or 0 for the one before the current
+   * @return the updated Deployment (unchanged if that revision's template is already current)
+   * @throws NotFoundException if the Deployment or the revision does not exist
+   * @throws IllegalArgumentException if {@code toRevision} is negative
+   * @throws io.fleetkit.api.ConflictException if the Deployment changed concurrently; read again and retry
+   */
+  public static Deployment rollback(ObjectStore store, String namespace, String name, long toRevision) {
+    if (toRevision < 0) {
+      throw new IllegalArgumentException("deployment " + namespace + "/" + name
+          + ": rollback revision must not be negative but was " + toRevision);
+    }
+    Deployment d = store.require(Deployment.class, namespace, name);
+    List<ReplicaSet> owned = new ArrayList<>();
+    for (ReplicaSet rs : store.list(ReplicaSet.class, namespace).items()) {
+      OwnerReference r = rs.metadata().controllerRef();
+      if (r != null && r.uid().equals(d.metadata().uid())) {
+        owned.add(rs);
+      }
+    }
+    Map<Long, ReplicaSet> byRevision = DeploymentReconciler.revisions(owned);
+    long target = toRevision;
+    if (target == 0) {
+      List<Long> revs = new ArrayList<>(byRevision.keySet());
+      if (revs.size() < 2) {
+        throw new NotFoundException("deployment " + namespace + "/" + name
+            + ": no rollout history found to roll back to");
+      }
+      target = revs.get(revs.size() - 2);
+    }
+    ReplicaSet rs = byRevision.get(target);
+    if (rs == null) {
+      throw new NotFoundException("deployment " + namespace + "/" + name + ": unable to find specified revision "
+          + target + " in history " + byRevision.keySet());
+    }
+    return store.update(d.withSpec(DeploymentReconciler.specWithTemplateOf(d, rs)));
+  }
+
+  /** Configures a {@link DeploymentController}. Not thread-safe. */
+  public static final class Builder {
+    private final ObjectStore store;
+    private String name = "deployment";
+    private @Nullable SchedulingClock clock;
+    private boolean stepping;
+    private int workers = 1;
+
+    private Builder(ObjectStore store) {
+      this.store = Objects.requireNonNull(store, "store");
+    }
+
+    /** The controller name; default {@code deployment}. */
+    public Builder name(String v) {
+      name = Objects.requireNonNull(v, "name");
+      return this;
+    }
+
+    /** The clock (queue delays, progress deadlines); default the system clock. */
+    public Builder clock(SchedulingClock v) {
+      if (clock != null) {
+        throw new IllegalStateException("DeploymentController: clock was already set to " + clock);
+      }
+      clock = Objects.requireNonNull(v, "clock");
+      return this;
+    }
+
+    /** Stepping mode: no threads, drive with {@link DeploymentController#runUntilIdle()}. */
+    public Builder stepping() {
+      stepping = true;
+      return this;
+    }
+
+    /**
+     * Threaded mode with {@code n} workers (default 1).
+     *
+     * @throws IllegalArgumentException if {@code n < 1}
+     */
+    public Builder workers(int n) {
+      if (n < 1) {
+        throw new IllegalArgumentException("DeploymentController: workers must be at least 1 but was " + n);
+      }
+      workers = n;
+      return this;
+    }
+
+    public DeploymentController build() {
+      return new DeploymentController(this);
+    }
+  }
+}

@@ -1,0 +1,36 @@
+package io.fleetkit.reconcile.controllers;
+
+/** The label and annotation names the workload controllers read and write, as in Kubernetes. */
+public final class WorkloadLabels {
+  /** Label on a ReplicaSet, its selector and its pods: the hash of the Deployment template it runs. */
+  public static final String POD_TEMPLATE_HASH = "pod-template-hash";
+  /** Annotation on a Deployment and its ReplicaSets: the rollout revision, a decimal number. */
+  public static final String REVISION = "deployment.kubernetes.io/revision";
+  /** Annotation on a pod: the cost of deleting it relative to its siblings (lower goes first). */
+  public static final String POD_DELETION_COST = "controller.kubernetes.io/pod-deletion-cost";
+  /** Annotation on a ReplicaSet: the Deployment's replicas when the ReplicaSet was last scaled. */
+  public static final String DESIRED_REPLICAS = "deployment.kubernetes.io/desired-replicas";
+  /** Annotation on a ReplicaSet: replicas + maxSurge of the Deployment when it was last scaled. */
+  public static final String MAX_REPLICAS = "deployment.kubernetes.io/max-replicas";
+
+  /** Reason of Progressing=True while a new ReplicaSet is being created. */
+  public static final String REASON_NEW_RS_CREATED = "NewReplicaSetCreated";
+  /** Reason of Progressing=True when an existing ReplicaSet became the new one. */
+  public static final String REASON_FOUND_NEW_RS = "FoundNewReplicaSet";
+  /** Reason of Progressing=True while the new ReplicaSet is scaled up and the old ones down. */
+  public static final String REASON_RS_UPDATED = "ReplicaSetUpdated";
+  /** Reason of Progressing=True once the rollout is complete. */
+  public static final String REASON_NEW_RS_AVAILABLE = "NewReplicaSetAvailable";
+  /** Reason of Progressing=False when no progress was made within progressDeadlineSeconds. */
+  public static final String REASON_PROGRESS_DEADLINE_EXCEEDED = "ProgressDeadlineExceeded";
+  /** Reason of Progressing=Unknown while paused. */
+  public static final String REASON_PAUSED = "DeploymentPaused";
+  /** Reason of Progressing=Unknown when resumed. */
+  public static final String REASON_RESUMED = "DeploymentResumed";
+  /** Reason of Available=True/False. */
+  public static final String REASON_MINIMUM_REPLICAS_AVAILABLE = "MinimumReplicasAvailable";
+  /** Reason of Available=False. */
+  public static final String REASON_MINIMUM_REPLICAS_UNAVAILABLE = "MinimumReplicasUnavailable";
+
+  private WorkloadLabels() {}
+}

@@ -1,0 +1,314 @@
+package io.fleetkit.reconcile.controllers.internal;
+
+import io.fleetkit.api.ConflictException;
+import io.fleetkit.api.NotFoundException;
+import io.fleetkit.api.apps.ReplicaSet;
+import io.fleetkit.api.apps.ReplicaSetStatus;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodStatus;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.store.DeletePreconditions;
+import io.fleetkit.reconcile.ObjectKey;
+import io.fleetkit.reconcile.ReconcileContext;
+import io.fleetkit.reconcile.Reconciler;
+import io.fleetkit.reconcile.Result;
+import io.fleetkit.reconcile.controllers.ActivePods;
+import io.fleetkit.reconcile.controllers.ActivePods.RankedPod;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ReplicaSet reconciler, after {@code pkg/controller/replicaset/replica_set.go}: claim pods (adopt matching
+ * orphans, release owned pods that no longer match), create or delete the difference when expectations are
+ * satisfied (at most {@code burstReplicas} per sync, creations in slow-start batches 1, 2, 4, ...), delete the
+ * best victims by {@link ActivePods#withRanks}, and write the status.
+ */
+public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
+  private static final Logger LOG = LoggerFactory.getLogger(ReplicaSetReconciler.class);
+  /** Upstream's {@code BurstReplicas}. */
+  public static final int DEFAULT_BURST_REPLICAS = 500;
+  /** Upstream's {@code SlowStartInitialBatchSize}. */
+  static final int SLOW_START_INITIAL_BATCH_SIZE = 1;
+  private static final int NAME_ATTEMPTS = 8;
+
+  private final ControllerExpectations expectations;
+  private final int burstReplicas;
+  private final Supplier<String> nameSuffixes;
+
+  /**
+   * @param nameSuffixes the random part of generated pod names (5 characters, as {@code generateName})
+   */
+  public ReplicaSetReconciler(ControllerExpectations expectations, int burstReplicas, Supplier<String> nameSuffixes) {
+    this.expectations = expectations;
+    this.burstReplicas = burstReplicas;
+    this.nameSuffixes = nameSuffixes;
+  }
+
+  @Override
+  public Result reconcile(ReconcileContext<ReplicaSet> ctx) {
+    ObjectKey key = ctx.key();
+    ReplicaSet rs = ctx.object().orElse(null);
+    if (rs == null) {
+      expectations.delete(key);
+      return Result.done();
+    }
+    Instant now = ctx.now();
+    boolean satisfied = expectations.satisfied(key, now);
+    List<Pod> owned = claimPods(ctx, rs);
+    List<Pod> active = new ArrayList<>();
+    for (Pod p : owned) {
+      if (ActivePods.isActive(p)) {
+        active.add(p);
+      }
+    }
+    RuntimeException failure = null;
+    if (satisfied && rs.metadata().deletionTimestamp() == null) {
+      try {
+        manageReplicas(ctx, rs, active, now);
+      } catch (RuntimeException e) {
+        failure = e;
+      }
+    }
+    ReplicaSetStatus status = calculateStatus(rs, active, now);
+    if (!status.equals(rs.status())) {
+      try {
+        ctx.store().updateStatus(rs.withStatus(status));
+      } catch (ConflictException | NotFoundException e) {
+        LOG.debug("replicaset {}: status update lost a race ({}), requeueing", key, e.getMessage());
+        return Result.requeue();
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    Duration wait = nextAvailability(rs, active, now);
+    return wait == null ? Result.done() : Result.requeueAfter(wait);
+  }
+
+  /** Pods this ReplicaSet controls after adoption and release, as {@code ClaimPods}. */
+  private List<Pod> claimPods(ReconcileContext<ReplicaSet> ctx, ReplicaSet rs) {
+    String uid = rs.metadata().uid();
+    List<Pod> owned = new ArrayList<>();
+    Boolean canAdopt = null;
+    for (Pod pod : ctx.lister(Pod.class).list(rs.metadata().namespace())) {
+      OwnerReference ref = pod.metadata().controllerRef();
+      boolean matches = rs.spec().selector().matches(pod.metadata().labels());
+      if (ref != null) {
+        if (!ref.uid().equals(uid)) {
+          continue;
+        }
+        if (matches) {
+          owned.add(pod);
+        } else if (pod.metadata().deletionTimestamp() == null) {
+          release(ctx, pod, uid);
+        }
+        continue;
+      }
+      if (!matches || pod.metadata().deletionTimestamp() != null || rs.metadata().deletionTimestamp() != null) {
+        continue;
+      }
+      if (canAdopt == null) {
+        // upstream re-reads the owner before adopting: a deleted-and-recreated owner must not adopt
+        canAdopt = ctx.store().get(ReplicaSet.class, rs.metadata().namespace(), rs.metadata().name())
+            .map(fresh -> fresh.metadata().uid().equals(uid) && fresh.metadata().deletionTimestamp() == null)
+            .orElse(false);
+      }
+      if (canAdopt) {
+        Pod adopted = adopt(ctx, pod, rs);
+        if (adopted != null) {
+          owned.add(adopted);
+        }
+      }
+    }
+    return owned;
+  }
+
+  private static @Nullable Pod adopt(ReconcileContext<ReplicaSet> ctx, Pod pod, ReplicaSet rs) {
+    ObjectMeta meta = pod.metadata().toBuilder().ownerReference(OwnerReference.controllerOf(rs)).build();
+    try {
+      return ctx.store().update(pod.withMetadata(meta));
+    } catch (ConflictException | NotFoundException e) {
+      LOG.debug("replicaset {}: adopting pod {} lost a race: {}", ObjectKey.of(rs), pod.metadata().key(),
+          e.getMessage());
+      return null;
+    }
+  }
+
+  private static void release(ReconcileContext<ReplicaSet> ctx, Pod pod, String uid) {
+    List<OwnerReference> refs = new ArrayList<>();
+    for (OwnerReference r : pod.metadata().ownerReferences()) {
+      if (!r.uid().equals(uid)) {
+        refs.add(r);
+      }
+    }
+    try {
+      ctx.store().update(pod.withMetadata(pod.metadata().toBuilder().ownerReferences(refs).build()));
+    } catch (ConflictException | NotFoundException e) {
+      LOG.debug("releasing pod {} lost a race: {}", pod.metadata().key(), e.getMessage());
+    }
+  }
+
+  private void manageReplicas(ReconcileContext<ReplicaSet> ctx, ReplicaSet rs, List<Pod> active, Instant now) {
+    ObjectKey key = ctx.key();
+    int diff = active.size() - rs.spec().replicas();
+    if (diff < 0) {
+      int n = Math.min(-diff, burstReplicas);
+      expectations.expectCreations(key, n, now);
+      SlowStartBatch.Outcome outcome = SlowStartBatch.run(n, SLOW_START_INITIAL_BATCH_SIZE,
+          () -> createPod(ctx, rs));
+      int created = outcome.successes();
+      RuntimeException error = outcome.error();
+      for (int skipped = n - created; skipped > 0; skipped--) {
+        expectations.creationObserved(key); // these will never be observed
+      }
+      if (error != null) {
+        throw error;
+      }
+    } else if (diff > 0) {
+      int n = Math.min(diff, burstReplicas);
+      List<Pod> victims = podsToDelete(active, relatedPods(ctx, rs), n, now);
+      Set<String> keys = new HashSet<>();
+      for (Pod v : victims) {
+        keys.add(v.metadata().key());
+      }
+      expectations.expectDeletions(key, keys, now);
+      for (Pod v : victims) {
+        try {
+          ctx.store().delete(Pod.class, v.metadata().namespace(), v.metadata().name(),
+              DeletePreconditions.uid(v.metadata().uid()));
+        } catch (NotFoundException | ConflictException e) {
+          expectations.deletionObserved(key, v.metadata().key());
+        }
+      }
+    }
+  }
+
+  private void createPod(ReconcileContext<ReplicaSet> ctx, ReplicaSet rs) {
+    ObjectMeta tm = rs.spec().template().metadata();
+    String base = rs.metadata().name();
+    if (base.length() > 57) {
+      base = base.substring(0, 57); // upstream's generateName truncation keeps names within 63 characters
+    }
+    ConflictException last = null;
+    for (int attempt = 0; attempt < NAME_ATTEMPTS; attempt++) {
+      ObjectMeta meta = ObjectMeta.builder()
+          .namespace(rs.metadata().namespace())
+          .name(base + "-" + nameSuffixes.get())
+          .labels(tm.labels())
+          .annotations(tm.annotations())
+          .finalizers(tm.finalizers())
+          .ownerReference(OwnerReference.controllerOf(rs))
+          .build();
+      try {
+        ctx.store().create(new Pod(meta, rs.spec().template().spec(), PodStatus.PENDING));
+        return;
+      } catch (ConflictException e) {
+        last = e; // name taken: draw another suffix, as the API server does for generateName
+      }
+    }
+    throw last;
+  }
+
+  /** Pods of every ReplicaSet with the same controller as {@code rs} (its Deployment's), for co-location ranks. */
+  private static List<Pod> relatedPods(ReconcileContext<ReplicaSet> ctx, ReplicaSet rs) {
+    Set<String> uids = new HashSet<>();
+    uids.add(rs.metadata().uid());
+    OwnerReference ref = rs.metadata().controllerRef();
+    if (ref != null) {
+      for (ReplicaSet other : ctx.lister().list(rs.metadata().namespace())) {
+        OwnerReference o = other.metadata().controllerRef();
+        if (o != null && o.uid().equals(ref.uid())) {
+          uids.add(other.metadata().uid());
+        }
+      }
+    }
+    List<Pod> related = new ArrayList<>();
+    for (Pod p : ctx.lister(Pod.class).list(rs.metadata().namespace())) {
+      OwnerReference o = p.metadata().controllerRef();
+      if (o != null && uids.contains(o.uid())) {
+        related.add(p);
+      }
+    }
+    return related;
+  }
+
+  /**
+   * Upstream's {@code getPodsToDelete}: when fewer than all pods go, rank each by the number of active related
+   * pods on its node and take the first {@code diff} by {@link ActivePods#withRanks}.
+   */
+  public static List<Pod> podsToDelete(List<Pod> filtered, List<Pod> related, int diff, Instant now) {
+    if (diff >= filtered.size()) {
+      return List.copyOf(filtered);
+    }
+    Map<String, Integer> onNode = new HashMap<>();
+    for (Pod p : related) {
+      if (ActivePods.isActive(p)) {
+        onNode.merge(p.spec().nodeName(), 1, Integer::sum);
+      }
+    }
+    List<RankedPod> ranked = new ArrayList<>();
+    for (Pod p : filtered) {
+      ranked.add(new RankedPod(p, onNode.getOrDefault(p.spec().nodeName(), 0)));
+    }
+    ranked.sort(ActivePods.withRanks(now));
+    List<Pod> out = new ArrayList<>(diff);
+    for (int i = 0; i < diff; i++) {
+      out.add(ranked.get(i).pod());
+    }
+    return out;
+  }
+
+  /** Upstream's {@code calculateStatus}. */
+  static ReplicaSetStatus calculateStatus(ReplicaSet rs, List<Pod> active, Instant now) {
+    int fullyLabeled = 0;
+    int ready = 0;
+    int available = 0;
+    Map<String, String> templateLabels = rs.spec().template().labels();
+    for (Pod p : active) {
+      if (p.metadata().labels().entrySet().containsAll(templateLabels.entrySet())) {
+        fullyLabeled++;
+      }
+      if (ActivePods.isReady(p)) {
+        ready++;
+        if (ActivePods.isAvailable(p, rs.spec().minReadySeconds(), now)) {
+          available++;
+        }
+      }
+    }
+    return new ReplicaSetStatus(active.size(), fullyLabeled, ready, available, rs.metadata().generation());
+  }
+
+  /** When the next ready pod becomes available (minReadySeconds), or {@code null}. */
+  private static @Nullable Duration nextAvailability(ReplicaSet rs, List<Pod> active, Instant now) {
+    int min = rs.spec().minReadySeconds();
+    if (min == 0) {
+      return null;
+    }
+    Duration best = null;
+    for (Pod p : active) {
+      Instant since = ActivePods.readyTime(p);
+      if (since != null && !ActivePods.isAvailable(p, min, now)) {
+        // available strictly after since + min: wake one second later, as upstream's AddAfter(minReadySeconds)
+        Duration d = Duration.between(now, since.plusSeconds(min)).plusSeconds(1);
+        if (d.isNegative()) {
+          d = Duration.ofSeconds(1);
+        }
+        if (best == null || d.compareTo(best) < 0) {
+          best = d;
+        }
+      }
+    }
+    return best;
+  }
+}

@@ -1,0 +1,118 @@
+package io.fleetkit.reconcile.controllers.internal;
+
+import io.fleetkit.api.core.PodTemplateSpec;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.reconcile.controllers.WorkloadLabels;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.RecordComponent;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The {@code pod-template-hash} of a Deployment's template, after {@code controller.ComputeHash}: FNV-32a over a
+ * canonical rendering of the template (records field by field, maps sorted by key, so the value is the same in
+ * every JVM run, unlike {@code Map.copyOf} iteration order), then the collision count, encoded with
+ * {@code rand.SafeEncodeString}. Upstream hashes Go's deep-printed struct, so the values differ from Kubernetes';
+ * only their role (stable names that change with the template) is kept.
+ */
+public final class TemplateHash {
+  private static final char[] ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789".toCharArray();
+
+  private TemplateHash() {}
+
+  /** The hash label value for {@code template} (its own pod-template-hash label ignored). */
+  public static String compute(PodTemplateSpec template, @Nullable Integer collisionCount) {
+    StringBuilder sb = new StringBuilder();
+    render(withoutHash(template), sb);
+    int h = 0x811c9dc5;
+    for (byte b : sb.toString().getBytes(StandardCharsets.UTF_8)) {
+      h ^= b & 0xff;
+      h *= 0x01000193;
+    }
+    if (collisionCount != null) {
+      int c = collisionCount;
+      for (int i = 0; i < 4; i++) { // little-endian, as binary.LittleEndian.PutUint32
+        h ^= (c >>> (8 * i)) & 0xff;
+        h *= 0x01000193;
+      }
+    }
+    String digits = Long.toString(Integer.toUnsignedLong(h));
+    char[] out = new char[digits.length()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = ALPHANUMS[digits.charAt(i) % ALPHANUMS.length];
+    }
+    return new String(out);
+  }
+
+  /** {@code template} without the {@link WorkloadLabels#POD_TEMPLATE_HASH} label. */
+  public static PodTemplateSpec withoutHash(PodTemplateSpec template) {
+    if (!template.labels().containsKey(WorkloadLabels.POD_TEMPLATE_HASH)) {
+      return template;
+    }
+    TreeMap<String, String> labels = new TreeMap<>(template.labels());
+    labels.remove(WorkloadLabels.POD_TEMPLATE_HASH);
+    ObjectMeta m = template.metadata().withLabels(labels);
+    return new PodTemplateSpec(m, template.spec());
+  }
+
+  /** Upstream's {@code EqualIgnoreHash}. */
+  public static boolean equalIgnoreHash(PodTemplateSpec a, PodTemplateSpec b) {
+    return withoutHash(a).equals(withoutHash(b));
+  }
+
+  private static void render(@Nullable Object o, StringBuilder sb) {
+    if (o == null) {
+      sb.append("null");
+    } else if (o instanceof Record r) {
+      sb.append(o.getClass().getSimpleName()).append('{');
+      for (RecordComponent c : o.getClass().getRecordComponents()) {
+        sb.append(c.getName()).append('=');
+        try {
+          render(c.getAccessor().invoke(r), sb);
+        } catch (IllegalAccessException | InvocationTargetException e) {
+          sb.append(e.getClass().getSimpleName()); // public records of core-api: not expected
+        }
+        sb.append(';');
+      }
+      sb.append('}');
+    } else if (o instanceof Map<?, ?> m) {
+      TreeMap<String, @Nullable Object> sorted = new TreeMap<>();
+      for (Map.Entry<?, ?> e : m.entrySet()) {
+        sorted.put(String.valueOf(e.getKey()), e.getValue());
+      }
+      sb.append('{');
+      for (Map.Entry<String, @Nullable Object> e : sorted.entrySet()) {
+        sb.append(e.getKey()).append(':');
+        render(e.getValue(), sb);
+        sb.append(',');
+      }
+      sb.append('}');
+    } else if (o instanceof Set<?> s) {
+      List<String> parts = new ArrayList<>();
+      for (Object x : s) {
+        StringBuilder p = new StringBuilder();
+        render(x, p);
+        parts.add(p.toString());
+      }
+      parts.sort(null);
+      sb.append(parts);
+    } else if (o instanceof Collection<?> c) {
+      sb.append('[');
+      for (Object x : c) {
+        render(x, sb);
+        sb.append(',');
+      }
+      sb.append(']');
+    } else if (o instanceof Enum<?> e) {
+      sb.append(e.name());
+    } else {
+      sb.append(o);
+    }
+  }
+}

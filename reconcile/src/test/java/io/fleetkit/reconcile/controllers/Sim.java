@@ -1,0 +1,46 @@
+package io.fleetkit.reconcile.controllers;
+
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodCondition;
+import io.fleetkit.api.core.PodPhase;
+import io.fleetkit.api.meta.ConditionStatus;
+import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.reconcile.ManualClock;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** Test helpers: a direct-delivery store on a manual clock, and a hand-operated kubelet. */
+final class Sim {
+  private Sim() {}
+
+  static ObjectStore store(ManualClock clock) {
+    AtomicLong uids = new AtomicLong();
+    return ObjectStore.builder().directDelivery().clock(clock.asClock())
+        .uidGenerator(() -> String.format("uid-%06d", uids.incrementAndGet())).build();
+  }
+
+  /** Binds the pod to {@code node} and marks it Running, not ready. */
+  static Pod run(ObjectStore store, Pod pod, String node) {
+    Pod cur = store.require(Pod.class, pod.metadata().namespace(), pod.metadata().name());
+    if (!cur.spec().nodeName().equals(node)) {
+      cur = store.update(cur.withNodeName(node));
+    }
+    return store.updateStatus(cur.withStatus(cur.status().withPhase(PodPhase.Running)));
+  }
+
+  /** Binds, runs and marks the pod Ready now. */
+  static Pod ready(ObjectStore store, ManualClock clock, Pod pod, String node) {
+    Pod cur = run(store, pod, node);
+    return store.updateStatus(cur.withStatus(cur.status().withCondition(
+        PodCondition.of(PodCondition.READY, ConditionStatus.True, "", "", clock.now()))));
+  }
+
+  /** The pods whose controller owner has this uid. */
+  static List<Pod> podsOf(ObjectStore store, String ownerUid) {
+    return store.list(Pod.class, "").items().stream().filter(p -> {
+      OwnerReference r = p.metadata().controllerRef();
+      return r != null && r.uid().equals(ownerUid);
+    }).toList();
+  }
+}
