@@ -22,7 +22,13 @@ public enum TracePolicy {
    * Experimental: FGD with its integer ties broken by packing (least GPU left on the node) instead of the random
    * node order. Does not beat FGD yet (see {@code FgdPackPolicy}).
    */
-  FGD_PACK("FgdPack");
+  FGD_PACK("FgdPack"),
+  /**
+   * Ours: FGD's integer fragmentation-gradient score, its ties broken by CPU/GPU balance (GPU pods to the node left
+   * closest to 13 cores per free GPU, CPU-only pods to the node with the most CPU beyond that). Beats FGD on the
+   * five benchmark traces (see {@code CpuBalancedFgdPolicy}).
+   */
+  FGD_BALANCED("FgdBalanced");
 
   private final String displayName;
 
@@ -63,6 +69,7 @@ public enum TracePolicy {
       case RANDOM -> new RandomPolicy(c, rng);
       case FGD -> new FgdPolicy(c, rng, frag, shapes);
       case FGD_PACK -> new FgdPackPolicy(c, rng, frag, shapes);
+      case FGD_BALANCED -> new CpuBalancedFgdPolicy(c, rng, frag, shapes);
     };
   }
 
