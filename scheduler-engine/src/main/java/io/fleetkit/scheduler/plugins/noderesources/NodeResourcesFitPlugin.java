@@ -98,7 +98,7 @@ public final class NodeResourcesFitPlugin implements PreFilterPlugin, FilterPlug
     ResourceList requested = node.requested();
     Failures f = null;
     Status first = null;
-    if (node.pods().size() + 1L > allocatable.pods()) {
+    if (node.podCount() + 1L > allocatable.pods()) {
       first = TOO_MANY_PODS;
     }
     long cpuAlloc = allocatable.milliCpu();
