@@ -22,6 +22,21 @@ public interface NodeInfo {
   /** Summed effective requests of the pods on this node. */
   ResourceList requested();
 
+  /** {@code requested().milliCpu()}; implementations may cache it (Filter and Score read it per node). */
+  default long requestedMilliCpu() {
+    return requested().milliCpu();
+  }
+
+  /** {@code requested().memoryBytes()}; implementations may cache it. */
+  default long requestedMemory() {
+    return requested().memoryBytes();
+  }
+
+  /** {@code requested().ephemeralStorageBytes()}; implementations may cache it. */
+  default long requestedEphemeralStorage() {
+    return requested().ephemeralStorageBytes();
+  }
+
   /** Summed non-zero (scoring) requested milli-CPU. */
   long nonZeroRequestedMilliCpu();
 

@@ -753,25 +753,31 @@ public final class SchedulerImpl implements Scheduler {
     return selectHost(k);
   }
 
-  /** The highest total; ties broken uniformly by seeded reservoir sampling, as kube's {@code selectHost}. */
+  /**
+   * The highest total; ties broken uniformly at random with the seeded generator, as kube's {@code selectHost} (which
+   * samples a reservoir): one draw among the tied nodes instead of one per tie, so a cycle costs a single random
+   * number.
+   */
   private int selectHost(int k) {
-    long max = totals[0];
-    int sel = 0;
+    long[] t = totals;
+    long max = t[0];
     int count = 1;
     for (int i = 1; i < k; i++) {
-      long t = totals[i];
-      if (t > max) {
-        max = t;
-        sel = i;
+      long v = t[i];
+      if (v > max) {
+        max = v;
         count = 1;
-      } else if (t == max) {
+      } else if (v == max) {
         count++;
-        if (random.nextInt(count) == 0) {
-          sel = i;
-        }
       }
     }
-    return sel;
+    int pick = count == 1 ? 0 : random.nextInt(count);
+    for (int i = 0; i < k; i++) {
+      if (t[i] == max && pick-- == 0) {
+        return i;
+      }
+    }
+    throw new IllegalStateException("selectHost: no node with the highest score " + max);
   }
 
   /** The feasible nodes as the List PreScore and NormalizeScore receive; reused every cycle. */

@@ -11,7 +11,8 @@ import java.util.Map;
 /**
  * An immutable copy of a {@link CacheNode} at one generation: what plugins see in a cycle. Thread-safe.
  *
- * <p>The fields Filter and Score read for every node (allocatable, taints, the unschedulable flag, the pod count) are
+ * <p>The fields Filter and Score read for every node (allocatable, the standard requested amounts, taints, the unschedulable flag,
+ * the pod count) are
  * copied here, so that a plugin touches this one object instead of chasing {@code node -> spec/status -> ...}: at
  * thousands of nodes per cycle those pointer hops are cache misses and dominate the cycle.
  */
@@ -19,6 +20,9 @@ final class SnapshotNodeInfo implements NodeInfo {
   private final String name;
   private final ResourceList allocatable;
   private final ResourceList requested;
+  private final long requestedCpu;
+  private final long requestedMem;
+  private final long requestedStorage;
   private final long nonZeroCpu;
   private final long nonZeroMem;
   private final int podCount;
@@ -42,6 +46,9 @@ final class SnapshotNodeInfo implements NodeInfo {
     this.withAffinity = withAffinity.isEmpty() ? List.of() : List.copyOf(withAffinity);
     this.withAnti = withAnti.isEmpty() ? List.of() : List.copyOf(withAnti);
     this.requested = requested;
+    this.requestedCpu = requested.milliCpu();
+    this.requestedMem = requested.memoryBytes();
+    this.requestedStorage = requested.ephemeralStorageBytes();
     this.nonZeroCpu = nonZeroCpu;
     this.nonZeroMem = nonZeroMem;
     this.generation = generation;
@@ -52,6 +59,9 @@ final class SnapshotNodeInfo implements NodeInfo {
   @Override public Map<String, String> labels() { return node.metadata().labels(); }
   @Override public ResourceList allocatable() { return allocatable; }
   @Override public ResourceList requested() { return requested; }
+  @Override public long requestedMilliCpu() { return requestedCpu; }
+  @Override public long requestedMemory() { return requestedMem; }
+  @Override public long requestedEphemeralStorage() { return requestedStorage; }
   @Override public long nonZeroRequestedMilliCpu() { return nonZeroCpu; }
   @Override public long nonZeroRequestedMemory() { return nonZeroMem; }
   @Override public List<PodInfo> pods() { return pods; }

@@ -107,9 +107,9 @@ final class ResourceVector {
   /** The node's requested amount of resource {@code i} with the pod added. */
   long requested(int i, NodeInfo node, long podRequest) {
     return switch (kinds[i]) {
-      case CPU -> (useRequested ? node.requested().milliCpu() : node.nonZeroRequestedMilliCpu()) + podRequest;
-      case MEMORY -> (useRequested ? node.requested().memoryBytes() : node.nonZeroRequestedMemory()) + podRequest;
-      case EPHEMERAL -> node.requested().ephemeralStorageBytes() + podRequest;
+      case CPU -> (useRequested ? node.requestedMilliCpu() : node.nonZeroRequestedMilliCpu()) + podRequest;
+      case MEMORY -> (useRequested ? node.requestedMemory() : node.nonZeroRequestedMemory()) + podRequest;
+      case EPHEMERAL -> node.requestedEphemeralStorage() + podRequest;
       case SCALAR -> node.requested().value(names[i]) + podRequest;
       default -> 0;
     };
