@@ -19,13 +19,6 @@ public final class ParallelRunner implements AutoCloseable {
     void run(int from, int to);
   }
 
-  /**
-   * How long an idle worker spins for the next job before parking. Cycles follow each other every few tens of
-   * microseconds while pods are pending; waking a parked thread costs about as much, so a worker that spins through
-   * that gap joins the next Filter or Score pass at once instead of after most of it is done.
-   */
-  private static final long SPIN_NANOS = 200_000;
-
   private final int parallelism;
   private final Worker[] workers;
   /** The job on offer; workers take each job (by its sequence number) at most once. */
@@ -42,7 +35,7 @@ public final class ParallelRunner implements AutoCloseable {
     }
   }
 
-  /** A helper thread: spins for a while after each job, then parks until the next one is offered. */
+  /** A helper thread: parks until the next job is offered. */
   private final class Worker extends Thread {
     volatile boolean parked;
 
@@ -64,10 +57,8 @@ public final class ParallelRunner implements AutoCloseable {
           }
           continue;
         }
-        long deadline = System.nanoTime() + SPIN_NANOS;
-        while (offeredSeq == seen && !closed && System.nanoTime() - deadline < 0) {
-          Thread.onSpinWait();
-        }
+        // No spinning: on a shared 2-core machine a spinning helper steals the caller's core (measured slower under
+        // load); the caller unparks a parked worker directly, without an executor's queue and lock.
         if (offeredSeq == seen && !closed) {
           parked = true;
           if (offeredSeq == seen && !closed) {
