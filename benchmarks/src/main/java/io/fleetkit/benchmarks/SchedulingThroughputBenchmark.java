@@ -40,6 +40,10 @@ public class SchedulingThroughputBenchmark {
   @Param({"0"})
   public int pct;
 
+  /** Scheduler threads; "0" = the machine's available processors. */
+  @Param({"0"})
+  public int threads;
+
   private PerfCase perfCase;
   private FleetKitHarness harness;
 
@@ -47,7 +51,7 @@ public class SchedulingThroughputBenchmark {
   public void setUp(BenchmarkParams params) {
     perfCase = PerfCase.of(workload, nodes);
     harness = new FleetKitHarness(perfCase.nodes(), pct == 0 ? null : pct,
-        Runtime.getRuntime().availableProcessors(), 42);
+        threads == 0 ? Runtime.getRuntime().availableProcessors() : threads, 42);
     int bound = harness.scheduleAll(perfCase.initPods());
     if (bound != perfCase.initPods().size()) {
       throw new IllegalStateException(workload + ": only " + bound + " of " + perfCase.initPods().size()

@@ -1,6 +1,7 @@
 package io.fleetkit.api.core;
 
 import io.fleetkit.api.internal.GpuChecks;
+import io.fleetkit.api.internal.Names;
 import io.fleetkit.api.internal.PodSpecChecks;
 import io.fleetkit.api.internal.Violations;
 import io.fleetkit.api.meta.ApiObject;
@@ -30,15 +31,23 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
   /** The label naming a pod's gang (coscheduling PodGroup), as in scheduler-plugins. */
   public static final String POD_GROUP_LABEL = "scheduling.x-k8s.io/pod-group";
 
+  /**
+   * The spec of a pod being derived from an already validated one by a change that was checked on its own (see
+   * {@link #withNodeName}); the canonical constructor skips the full validation for exactly that spec instance.
+   */
+  private static final ThreadLocal<@Nullable PodSpec> PREVALIDATED = new ThreadLocal<>();
+
   public Pod {
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(spec, "spec");
     Objects.requireNonNull(status, "status");
-    Violations v = Violations.forObject(KIND, metadata);
-    v.objectMeta(metadata, true);
-    PodSpecChecks.check(spec, "spec", v);
-    GpuChecks.check(metadata, spec, "spec", v);
-    v.throwIfAny();
+    if (PREVALIDATED.get() != spec) {
+      Violations v = Violations.forObject(KIND, metadata);
+      v.objectMeta(metadata, true);
+      PodSpecChecks.check(spec, "spec", v);
+      GpuChecks.check(metadata, spec, "spec", v);
+      v.throwIfAny();
+    }
   }
 
   public static Pod of(ObjectMeta metadata, PodSpec spec) {
@@ -86,9 +95,26 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
     return new Pod(metadata, spec, newStatus);
   }
 
-  /** This pod bound to {@code node} ({@code spec.nodeName}). */
+  /**
+   * This pod bound to {@code node} ({@code spec.nodeName}). Cheap: only the new node name is validated (this pod was
+   * validated when it was built and nothing else changes), which matters to a scheduler assuming thousands of pods
+   * per second.
+   */
   public Pod withNodeName(String node) {
-    return new Pod(metadata, spec.withNodeName(node), status);
+    Objects.requireNonNull(node, "node");
+    if (node.equals(spec.nodeName())) {
+      return this;
+    }
+    PodSpec newSpec = spec.withNodeName(node);
+    if (!node.isEmpty() && !Names.isDnsSubdomain(node)) {
+      return new Pod(metadata, newSpec, status); // invalid: the full validation reports it
+    }
+    PREVALIDATED.set(newSpec);
+    try {
+      return new Pod(metadata, newSpec, status);
+    } finally {
+      PREVALIDATED.set(null);
+    }
   }
 
   /** See {@link PodSpec#effectiveRequests()}. */

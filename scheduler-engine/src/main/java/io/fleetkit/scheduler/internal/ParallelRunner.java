@@ -1,14 +1,11 @@
 package io.fleetkit.scheduler.internal;
 
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Runs a range of work in chunks on a fixed pool of daemon threads plus the calling thread, as kube's
+ * Runs a range of work in chunks on a fixed set of daemon worker threads plus the calling thread, as kube's
  * {@code parallelize.Until} but with chunks, not a task per node. Chunks are claimed in increasing order and every
  * claimed chunk is finished, so when a job stops early the chunks done always form a prefix {@code [0, k)}: callers
  * that cut their results at a deterministic point get the same answer whatever the thread timing.
@@ -23,20 +20,53 @@ public final class ParallelRunner implements AutoCloseable {
   }
 
   private final int parallelism;
-  private final @Nullable ExecutorService pool;
+  private final Worker[] workers;
+  /** The job on offer; workers take each job (by its sequence number) at most once. */
+  private volatile @Nullable Job offered;
+  private volatile long offeredSeq;
+  private volatile boolean closed;
 
   public ParallelRunner(int parallelism) {
     this.parallelism = parallelism;
-    if (parallelism > 1) {
-      AtomicInteger n = new AtomicInteger();
-      ThreadFactory f = r -> {
-        Thread t = new Thread(r, "fleetkit-scheduler-worker-" + n.incrementAndGet());
-        t.setDaemon(true);
-        return t;
-      };
-      pool = Executors.newFixedThreadPool(parallelism - 1, f);
-    } else {
-      pool = null;
+    this.workers = new Worker[Math.max(0, parallelism - 1)];
+    for (int i = 0; i < workers.length; i++) {
+      workers[i] = new Worker("fleetkit-scheduler-worker-" + (i + 1));
+      workers[i].start();
+    }
+  }
+
+  /** A helper thread: parks until the next job is offered. */
+  private final class Worker extends Thread {
+    volatile boolean parked;
+
+    Worker(String name) {
+      super(name);
+      setDaemon(true);
+    }
+
+    @Override
+    public void run() {
+      long seen = 0;
+      while (!closed) {
+        long seq = offeredSeq;
+        if (seq != seen) {
+          seen = seq;
+          Job j = offered;
+          if (j != null) {
+            j.run();
+          }
+          continue;
+        }
+        // No spinning: on a shared 2-core machine a spinning helper steals the caller's core (measured slower under
+        // load); the caller unparks a parked worker directly, without an executor's queue and lock.
+        if (offeredSeq == seen && !closed) {
+          parked = true;
+          if (offeredSeq == seen && !closed) {
+            LockSupport.park(this);
+          }
+          parked = false;
+        }
+      }
     }
   }
 
@@ -107,13 +137,13 @@ public final class ParallelRunner implements AutoCloseable {
 
   /** Runs a prepared job (so that the work can reach {@link Job#stop()}). */
   public Job run(Job job) {
-    ExecutorService p = pool;
-    int helpers = p == null ? 0 : Math.min(parallelism - 1, job.chunks - 1);
-    for (int i = 0; i < helpers; i++) {
-      try {
-        p.execute(job);
-      } catch (RejectedExecutionException e) {
-        break; // closed: the caller does the work alone
+    if (workers.length > 0 && job.chunks > 1 && !closed) {
+      offered = job;
+      offeredSeq = offeredSeq + 1; // only the scheduling thread offers jobs
+      for (Worker w : workers) {
+        if (w.parked) {
+          LockSupport.unpark(w);
+        }
       }
     }
     job.run();
@@ -143,8 +173,10 @@ public final class ParallelRunner implements AutoCloseable {
 
   @Override
   public void close() {
-    if (pool != null) {
-      pool.shutdownNow();
+    closed = true;
+    offered = null;
+    for (Worker w : workers) {
+      LockSupport.unpark(w);
     }
   }
 }

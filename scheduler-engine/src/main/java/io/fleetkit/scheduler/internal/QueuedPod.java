@@ -22,6 +22,9 @@ final class QueuedPod {
   /** The plugins that rejected the pod in its last attempt (their registered events re-queue it). */
   java.util.Set<String> rejectors = java.util.Set.of();
   QueuedPodInfo queued;
+  /** {@code queued}'s priority and timestamp, read by the PrioritySort fast path of the active queue's heap. */
+  int sortPriority;
+  long sortTimestampNanos;
 
   QueuedPod(EnginePodInfo info, Framework framework, long nowNanos) {
     this.info = info;
@@ -29,11 +32,15 @@ final class QueuedPod {
     this.timestampNanos = nowNanos;
     this.initialAttemptNanos = nowNanos;
     this.queued = new QueuedPodInfo(info, nowNanos, nowNanos, 0);
+    this.sortPriority = info.priority();
+    this.sortTimestampNanos = nowNanos;
   }
 
   /** Refreshes the record QueueSort plugins see after the pod, its timestamp or attempts changed. */
   void refresh() {
     queued = new QueuedPodInfo(info, timestampNanos, initialAttemptNanos, attempts);
+    sortPriority = info.priority();
+    sortTimestampNanos = timestampNanos;
   }
 
   String key() {

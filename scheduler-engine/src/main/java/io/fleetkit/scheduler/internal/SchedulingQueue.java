@@ -4,6 +4,7 @@ import io.fleetkit.api.scheduler.ClusterEvent;
 import io.fleetkit.api.scheduler.QueueSortPlugin;
 import io.fleetkit.api.scheduler.Status;
 import io.fleetkit.scheduler.PendingPod;
+import io.fleetkit.scheduler.plugins.prioritysort.PrioritySortPlugin;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -38,10 +39,21 @@ public final class SchedulingQueue {
     this.initialBackoffNanos = initialBackoffNanos;
     this.maxBackoffNanos = maxBackoffNanos;
     this.maxInUnschedulableNanos = maxInUnschedulableNanos;
-    this.active = new PodHeap((a, b) -> {
-      int c = sort.compare(a.queued, b.queued);
-      return c != 0 ? c : Long.compare(a.seq, b.seq);
-    });
+    if (sort instanceof PrioritySortPlugin) {
+      // PrioritySort's order on the entries' own fields: the heap touches one object per comparison, not three.
+      this.active = new PodHeap((a, b) -> {
+        if (a.sortPriority != b.sortPriority) {
+          return a.sortPriority > b.sortPriority ? -1 : 1;
+        }
+        int c = Long.compare(a.sortTimestampNanos, b.sortTimestampNanos);
+        return c != 0 ? c : Long.compare(a.seq, b.seq);
+      });
+    } else {
+      this.active = new PodHeap((a, b) -> {
+        int c = sort.compare(a.queued, b.queued);
+        return c != 0 ? c : Long.compare(a.seq, b.seq);
+      });
+    }
     this.backoff = new PodHeap((a, b) -> {
       int c = Long.compare(a.backoffExpiryNanos, b.backoffExpiryNanos);
       return c != 0 ? c : Long.compare(a.seq, b.seq);

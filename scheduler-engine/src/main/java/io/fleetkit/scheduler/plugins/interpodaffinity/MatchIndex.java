@@ -32,7 +32,7 @@ final class MatchIndex {
   /** Per topology key: value to matching-pod count; pairs with count 0 are removed. */
   private final HashMap<String, int[]>[] totals;
 
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "rawtypes"})
   private MatchIndex(List<AffinityTerm> terms, String[] topologyKeys) {
     this.terms = terms;
     this.topologyKeys = topologyKeys;

@@ -5,6 +5,9 @@ import io.fleetkit.api.scheduler.FilterPlugin;
 import io.fleetkit.api.scheduler.NodeInfo;
 import io.fleetkit.api.scheduler.PluginFactory;
 import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.scheduler.PreFilterPlugin;
+import io.fleetkit.api.scheduler.PreFilterResult;
+import io.fleetkit.api.scheduler.Snapshot;
 import io.fleetkit.api.scheduler.Status;
 import java.util.List;
 
@@ -14,7 +17,7 @@ import java.util.List;
  *
  * <p>Stateless and thread-safe; {@link #filter} allocates nothing.
  */
-public final class NodeNamePlugin implements FilterPlugin {
+public final class NodeNamePlugin implements PreFilterPlugin, FilterPlugin {
   /** The name this plugin is registered under. */
   public static final String NAME = "NodeName";
   /** The rejection reason, verbatim from kube-scheduler ({@code ErrReason}). */
@@ -33,6 +36,15 @@ public final class NodeNamePlugin implements FilterPlugin {
   @Override
   public String name() {
     return NAME;
+  }
+
+  /**
+   * Skip when the pod names no node: Filter would pass every node, so the framework need not call it (kube's Filter
+   * gives the same answer; this only saves a call per node).
+   */
+  @Override
+  public PreFilterResult preFilter(CycleState state, PodInfo pod, Snapshot snapshot) {
+    return pod.pod().spec().nodeName().isEmpty() ? PreFilterResult.skip() : PreFilterResult.success();
   }
 
   @Override

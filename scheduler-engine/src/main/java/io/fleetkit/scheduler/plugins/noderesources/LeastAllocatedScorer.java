@@ -1,5 +1,6 @@
 package io.fleetkit.scheduler.plugins.noderesources;
 
+import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.scheduler.NodeInfo;
 import io.fleetkit.api.scheduler.ScorePlugin;
 
@@ -14,6 +15,22 @@ final class LeastAllocatedScorer implements FitScorer {
 
   @Override
   public long score(ResourceVector resources, NodeInfo node, long[] podRequests) {
+    if (resources.cpuMemory()) {
+      ResourceList a = node.allocatable();
+      long cpuAlloc = a.milliCpu();
+      long memAlloc = a.memoryBytes();
+      long nodeScore = 0;
+      long weightSum = 0;
+      if (cpuAlloc != 0) {
+        nodeScore += resourceScore(resources.requestedCpu(node, podRequests[0]), cpuAlloc) * resources.weight(0);
+        weightSum += resources.weight(0);
+      }
+      if (memAlloc != 0) {
+        nodeScore += resourceScore(resources.requestedMemory(node, podRequests[1]), memAlloc) * resources.weight(1);
+        weightSum += resources.weight(1);
+      }
+      return weightSum == 0 ? 0 : nodeScore / weightSum;
+    }
     long nodeScore = 0;
     long weightSum = 0;
     for (int i = 0; i < resources.size(); i++) {

@@ -1,5 +1,6 @@
 package io.fleetkit.scheduler.plugins.noderesources;
 
+import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.scheduler.CycleState;
 import io.fleetkit.api.scheduler.NodeInfo;
 import io.fleetkit.api.scheduler.PluginFactory;
@@ -69,6 +70,19 @@ public final class NodeResourcesBalancedAllocationPlugin implements PreScorePlug
       if (ResourceVector.allZero(podRequests)) {
         return 0;
       }
+    }
+    if (resources.cpuMemory()) {
+      // The general loop below for exactly {cpu, memory}, without the per-resource dispatch.
+      ResourceList a = node.allocatable();
+      long cpuAlloc = a.milliCpu();
+      long memAlloc = a.memoryBytes();
+      if (cpuAlloc == 0 || memAlloc == 0) {
+        return MAX_NODE_SCORE; // at most one fraction: std 0
+      }
+      double cpu = Math.min((double) resources.requestedCpu(node, podRequests[0]) / (double) cpuAlloc, 1);
+      double mem = Math.min((double) resources.requestedMemory(node, podRequests[1]) / (double) memAlloc, 1);
+      double std = Math.abs((cpu - mem) / 2);
+      return (long) ((1 - std) * MAX_NODE_SCORE);
     }
     // Two passes over the resources (recomputing each fraction) instead of a scratch array: same arithmetic, in the
     // same order, as kube's balancedResourceScorer, without allocating.

@@ -95,14 +95,13 @@ public final class NodeResourcesFitPlugin implements PreFilterPlugin, FilterPlug
       return Status.error("cycle state has no " + PRE_FILTER_KEY.name() + ": PreFilter of " + NAME + " did not run");
     }
     ResourceList allocatable = node.allocatable();
-    ResourceList requested = node.requested();
     Failures f = null;
     Status first = null;
-    if (node.pods().size() + 1L > allocatable.pods()) {
+    if (node.podCount() + 1L > allocatable.pods()) {
       first = TOO_MANY_PODS;
     }
     long cpuAlloc = allocatable.milliCpu();
-    if (r.milliCpu > 0 && r.milliCpu > cpuAlloc - requested.milliCpu()) {
+    if (r.milliCpu > 0 && r.milliCpu > cpuAlloc - node.requestedMilliCpu()) {
       Status s = r.milliCpu > cpuAlloc ? CPU_UNRESOLVABLE : CPU;
       if (first == null) {
         first = s;
@@ -111,7 +110,7 @@ public final class NodeResourcesFitPlugin implements PreFilterPlugin, FilterPlug
       }
     }
     long memAlloc = allocatable.memoryBytes();
-    if (r.memory > 0 && r.memory > memAlloc - requested.memoryBytes()) {
+    if (r.memory > 0 && r.memory > memAlloc - node.requestedMemory()) {
       Status s = r.memory > memAlloc ? MEMORY_UNRESOLVABLE : MEMORY;
       if (first == null) {
         first = s;
@@ -120,7 +119,7 @@ public final class NodeResourcesFitPlugin implements PreFilterPlugin, FilterPlug
       }
     }
     long storageAlloc = allocatable.ephemeralStorageBytes();
-    if (r.ephemeralStorage > 0 && r.ephemeralStorage > storageAlloc - requested.ephemeralStorageBytes()) {
+    if (r.ephemeralStorage > 0 && r.ephemeralStorage > storageAlloc - node.requestedEphemeralStorage()) {
       Status s = r.ephemeralStorage > storageAlloc ? STORAGE_UNRESOLVABLE : STORAGE;
       if (first == null) {
         first = s;
@@ -128,6 +127,7 @@ public final class NodeResourcesFitPlugin implements PreFilterPlugin, FilterPlug
         f = Failures.add(f, first, s);
       }
     }
+    ResourceList requested = r.scalarNames.length == 0 ? ResourceList.EMPTY : node.requested();
     for (int i = 0; i < r.scalarNames.length; i++) {
       String name = r.scalarNames[i];
       long want = r.scalarValues[i];

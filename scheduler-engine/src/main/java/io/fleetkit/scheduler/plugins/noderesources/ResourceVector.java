@@ -27,6 +27,7 @@ final class ResourceVector {
   private final int[] kinds;
   private final long[] weights;
   private final boolean useRequested;
+  private final boolean cpuMemory;
 
   ResourceVector(List<ResourceSpec> resources, boolean useRequested) {
     int n = resources.size();
@@ -39,6 +40,25 @@ final class ResourceVector {
       kinds[i] = kindOf(names[i]);
     }
     this.useRequested = useRequested;
+    this.cpuMemory = n == 2 && kinds[0] == CPU && kinds[1] == MEMORY;
+  }
+
+  /**
+   * Whether the resources are exactly cpu then memory (both plugins' default): scorers then read the node's fields
+   * directly, with the same arithmetic in the same order as the general loop.
+   */
+  boolean cpuMemory() {
+    return cpuMemory;
+  }
+
+  /** The node's requested milli-cpu with the pod's request added ({@link #requested} for cpu). */
+  long requestedCpu(NodeInfo node, long podRequest) {
+    return (useRequested ? node.requestedMilliCpu() : node.nonZeroRequestedMilliCpu()) + podRequest;
+  }
+
+  /** The node's requested memory with the pod's request added ({@link #requested} for memory). */
+  long requestedMemory(NodeInfo node, long podRequest) {
+    return (useRequested ? node.requestedMemory() : node.nonZeroRequestedMemory()) + podRequest;
   }
 
   private static int kindOf(String name) {
@@ -107,9 +127,9 @@ final class ResourceVector {
   /** The node's requested amount of resource {@code i} with the pod added. */
   long requested(int i, NodeInfo node, long podRequest) {
     return switch (kinds[i]) {
-      case CPU -> (useRequested ? node.requested().milliCpu() : node.nonZeroRequestedMilliCpu()) + podRequest;
-      case MEMORY -> (useRequested ? node.requested().memoryBytes() : node.nonZeroRequestedMemory()) + podRequest;
-      case EPHEMERAL -> node.requested().ephemeralStorageBytes() + podRequest;
+      case CPU -> (useRequested ? node.requestedMilliCpu() : node.nonZeroRequestedMilliCpu()) + podRequest;
+      case MEMORY -> (useRequested ? node.requestedMemory() : node.nonZeroRequestedMemory()) + podRequest;
+      case EPHEMERAL -> node.requestedEphemeralStorage() + podRequest;
       case SCALAR -> node.requested().value(names[i]) + podRequest;
       default -> 0;
     };

@@ -45,7 +45,7 @@ public final class NodeUnschedulablePlugin implements FilterPlugin {
 
   @Override
   public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
-    if (node.node().spec().unschedulable()
+    if (node.unschedulable()
         && !Taints.tolerationsTolerateTaint(pod.pod().spec().tolerations(), UNSCHEDULABLE_TAINT)) {
       return REJECTED;
     }

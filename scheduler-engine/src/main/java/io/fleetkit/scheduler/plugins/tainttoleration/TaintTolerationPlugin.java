@@ -58,7 +58,7 @@ public final class TaintTolerationPlugin implements FilterPlugin, PreScorePlugin
 
   @Override
   public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
-    List<Taint> taints = node.node().spec().taints();
+    List<Taint> taints = node.taints();
     if (taints.isEmpty()) {
       return Status.success();
     }
@@ -99,7 +99,7 @@ public final class TaintTolerationPlugin implements FilterPlugin, PreScorePlugin
 
   @Override
   public long score(CycleState state, PodInfo pod, NodeInfo node) {
-    List<Taint> taints = node.node().spec().taints();
+    List<Taint> taints = node.taints();
     if (taints.isEmpty()) {
       return 0;
     }
