@@ -75,7 +75,7 @@ public class FenzoComparisonBenchmark {
     nodes = PerfWorkloads.nodes(HOSTS, host);
     pods = PerfWorkloads.pods("default", "task-", TASKS,
         ResourceList.builder().put("cpu", "100m").put("memory", "500Mi").build());
-    harness = new FleetKitHarness(nodes, mostAllocatedProfile(), Runtime.getRuntime().availableProcessors(), 42);
+    harness = new FleetKitHarness(nodes, mostAllocatedProfile(), 0, 42);
   }
 
   @TearDown(Level.Iteration)

@@ -40,7 +40,7 @@ public class SchedulingThroughputBenchmark {
   @Param({"0"})
   public int pct;
 
-  /** Scheduler threads; "0" = the machine's available processors. */
+  /** Scheduler threads; "0" = the engine's default (the scheduling thread alone on 2 cores). */
   @Param({"0"})
   public int threads;
 
@@ -51,7 +51,7 @@ public class SchedulingThroughputBenchmark {
   public void setUp(BenchmarkParams params) {
     perfCase = PerfCase.of(workload, nodes);
     harness = new FleetKitHarness(perfCase.nodes(), pct == 0 ? null : pct,
-        threads == 0 ? Runtime.getRuntime().availableProcessors() : threads, 42);
+        threads, 42);
     int bound = harness.scheduleAll(perfCase.initPods());
     if (bound != perfCase.initPods().size()) {
       throw new IllegalStateException(workload + ": only " + bound + " of " + perfCase.initPods().size()

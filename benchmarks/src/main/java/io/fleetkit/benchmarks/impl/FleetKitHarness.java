@@ -24,8 +24,13 @@ public final class FleetKitHarness implements AutoCloseable {
         parallelism, seed);
   }
 
+  /** {@code parallelism} 0 keeps the engine's default. */
   public FleetKitHarness(List<Node> nodes, SchedulerProfile profile, int parallelism, long seed) {
-    scheduler = Scheduler.builder().profile(profile).clock(clock).parallelism(parallelism).seed(seed).build();
+    var builder = Scheduler.builder().profile(profile).clock(clock).seed(seed);
+    if (parallelism > 0) {
+      builder.parallelism(parallelism);
+    }
+    scheduler = builder.build();
     for (Node n : nodes) {
       scheduler.addNode(n);
     }
