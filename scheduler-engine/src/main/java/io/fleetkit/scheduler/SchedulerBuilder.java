@@ -30,6 +30,7 @@ public final class SchedulerBuilder {
   private @Nullable Integer parallelism;
   private @Nullable Long seed;
   private @Nullable Binder binder;
+  private io.fleetkit.api.store.@Nullable ObjectStore store;
   private @Nullable Evictor evictor;
   private @Nullable Duration initialBackoff;
   private @Nullable Duration maxBackoff;
@@ -162,6 +163,17 @@ public final class SchedulerBuilder {
     return this;
   }
 
+  /**
+   * Makes the embedded object store the default binder target: without an explicit {@link #binder}, pods are bound
+   * (and preemption victims evicted) through a {@link StoreBinder} on {@code store}, with this builder's clock. Feed
+   * the built scheduler from the same store with {@link Scheduler#attach}.
+   */
+  public SchedulerBuilder store(io.fleetkit.api.store.ObjectStore store) {
+    once("store", this.store);
+    this.store = Objects.requireNonNull(store, "store");
+    return this;
+  }
+
   /** Called with every result, on the thread that produced it (inside the scheduler's lock: keep it short). */
   public SchedulerBuilder onResult(Consumer<ScheduleResult> listener) {
     once("onResult", this.listener);
@@ -177,7 +189,9 @@ public final class SchedulerBuilder {
    */
   public Scheduler build() {
     List<SchedulerProfile> ps = profiles.isEmpty() ? List.of(DefaultPlugins.profile()) : List.copyOf(profiles);
-    Binder b = binder != null ? binder : new InMemoryBinder();
+    Binder b = binder != null ? binder
+        : store != null ? new StoreBinder(store, clock != null ? clock : java.time.Clock.systemUTC())
+        : new InMemoryBinder();
     Evictor e = evictor != null ? evictor : b instanceof Evictor ev ? ev : Evictor.NONE;
     SchedulerConfig config = new SchedulerConfig(ps, registry != null ? registry : PluginRegistry.defaults(), clock,
         ticker, parallelism != null ? parallelism : defaultParallelism(),

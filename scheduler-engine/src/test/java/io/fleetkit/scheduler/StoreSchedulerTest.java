@@ -50,6 +50,20 @@ final class StoreSchedulerTest {
   }
 
   @Test
+  void builderStore_makesTheStoreTheDefaultBindingTarget() {
+    try (ObjectStore store = ObjectStore.builder().directDelivery().build();
+        Scheduler s = Scheduler.builder().clock(clock).store(store).build()) {
+      store.create(node("n1", 4000, 8192, 110));
+      store.create(pod("a", 500, 100));
+      try (StoreScheduler feed = s.attach(store)) {
+        assertThat(feed.scheduler()).isSameAs(s);
+        assertThat(s.runUntilIdle()).singleElement().satisfies(r -> assertThat(r.isBound()).isTrue());
+        assertThat(store.require(Pod.class, "default", "a").spec().nodeName()).isEqualTo("n1");
+      }
+    }
+  }
+
+  @Test
   void storeBinder_podMissingOrBoundElsewhere_isError() {
     try (ObjectStore store = ObjectStore.builder().directDelivery().build()) {
       StoreBinder b = new StoreBinder(store);
