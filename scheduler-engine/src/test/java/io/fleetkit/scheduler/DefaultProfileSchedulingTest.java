@@ -20,13 +20,13 @@ import io.fleetkit.api.scheduling.NodeSelectorTerm;
 import io.fleetkit.api.scheduling.Taint;
 import io.fleetkit.api.scheduling.TaintEffect;
 import io.fleetkit.api.scheduling.Toleration;
-import io.fleetkit.scheduler.testing.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** End-to-end cycles with kube's default profile and the default plugins present in this build. */
 final class DefaultProfileSchedulingTest {
-  private final ManualClock clock = new ManualClock();
+  private final ManualClock clock = ManualClock.atEpoch2026();
 
   private Scheduler scheduler() {
     return Scheduler.builder().clock(clock).seed(3).parallelism(2).build();

@@ -8,7 +8,7 @@ import io.fleetkit.api.scheduler.NodeInfo;
 import io.fleetkit.api.scheduler.PodInfo;
 import io.fleetkit.api.scheduler.SchedulerProfile;
 import io.fleetkit.scheduler.internal.SchedulerImpl;
-import io.fleetkit.scheduler.testing.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.scheduler.testing.TestFitPlugin;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,7 +58,7 @@ final class SchedulerPropertiesTest {
   }
 
   private static Outcome run(Scenario sc, int parallelism, long seed) {
-    ManualClock clock = new ManualClock();
+    ManualClock clock = ManualClock.atEpoch2026();
     PluginRegistry reg = PluginRegistry.defaults().with(TestFitPlugin.NAME, h -> new TestFitPlugin());
     SchedulerProfile.Builder pb = SchedulerProfile.builder("default-scheduler");
     for (SchedulerProfile.PluginRef ref : DefaultPlugins.profile().plugins()) {

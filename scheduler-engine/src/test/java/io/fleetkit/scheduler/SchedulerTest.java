@@ -24,7 +24,7 @@ import io.fleetkit.api.scheduling.Taint;
 import io.fleetkit.api.scheduling.TaintEffect;
 import io.fleetkit.scheduler.plugins.prioritysort.PrioritySortPlugin;
 import io.fleetkit.scheduler.testing.LambdaPlugins;
-import io.fleetkit.scheduler.testing.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.scheduler.testing.TestFitPlugin;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 final class SchedulerTest {
-  private final ManualClock clock = new ManualClock();
+  private final ManualClock clock = ManualClock.atEpoch2026();
   private final InMemoryBinder binder = new InMemoryBinder();
 
   private static PluginRegistry registry() {

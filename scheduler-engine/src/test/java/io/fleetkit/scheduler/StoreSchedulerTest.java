@@ -11,12 +11,12 @@ import io.fleetkit.api.scheduler.Status;
 import io.fleetkit.api.scheduling.PriorityClass;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.scheduler.internal.SchedulerImpl;
-import io.fleetkit.scheduler.testing.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 final class StoreSchedulerTest {
-  private final ManualClock clock = new ManualClock();
+  private final ManualClock clock = ManualClock.atEpoch2026();
 
   @Test
   void attach_bindsPendingPodsIntoStore_andConfirmsThem() {
