@@ -1,5 +1,6 @@
 package io.fleetkit.api.store;
 
+import io.fleetkit.api.time.ManualClock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Test;
 final class ObjectStoreCrudTest {
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
-  private final MutableClock clock = new MutableClock(T0);
+  private final ManualClock clock = new ManualClock(T0);
   private final AtomicInteger uids = new AtomicInteger();
   private final ObjectStore store = ObjectStore.builder()
       .clock(clock)
