@@ -4,6 +4,7 @@ import io.fleetkit.api.core.GpuRequests;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.scheduling.PodGroup;
 import io.fleetkit.optimizer.internal.Planner;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
@@ -47,7 +49,15 @@ public final class DefragmentationPlanner {
    * @throws IllegalArgumentException naming the pod or node when an input rule does not hold
    */
   public DefragmentationPlan plan(List<Node> nodes, List<Pod> running) {
-    BatchProblem checked = new BatchProblem(nodes, running, List.of(), List.of());
+    // Validate as a batch problem; the groups the pods name are implied (gang pods are pinned, nothing else needed).
+    Map<String, PodGroup> implied = new TreeMap<>();
+    for (Pod p : running) {
+      String g = p.podGroupName();
+      if (g != null && !g.isEmpty()) {
+        implied.putIfAbsent(p.metadata().namespace() + "/" + g, PodGroup.of(p.metadata().namespace(), g, 1));
+      }
+    }
+    BatchProblem checked = new BatchProblem(nodes, running, List.of(), List.copyOf(implied.values()));
     List<Pod> fixed = new ArrayList<>();
     List<Pod> movable = new ArrayList<>();
     List<String> origins = new ArrayList<>();

@@ -60,8 +60,10 @@ final class Model {
       Arrays.fill(dev[i], 1000);
     }
     Map<String, Integer> runningByGroup = new HashMap<>();
+    boolean[] hasFixed = new boolean[n];
     for (Pod p : fixed) {
       int i = index.get(p.spec().nodeName());
+      hasFixed[i] = true;
       ResourceList r = p.effectiveRequests();
       cpu[i] -= r.milliCpu();
       mem[i] -= r.memoryBytes();
@@ -75,8 +77,8 @@ final class Model {
     for (int i = 0; i < n; i++) {
       Node node = nodes.get(i);
       List<String> models = node.status().gpus().stream().map(GpuDevice::model).distinct().toList();
-      facts.add(new NodeFact(i, node.name(), cpu[i], mem[i], dev[i], models, node.metadata().labels(), useCost,
-          deviceUseCost));
+      facts.add(new NodeFact(i, node.name(), cpu[i], mem[i], dev[i], models, node.metadata().labels(),
+          hasFixed[i] ? 0 : useCost, deviceUseCost)); // a node holding pods that stay put is in use anyway
     }
     Map<String, GangFact> gangs = new LinkedHashMap<>();
     for (PodGroup g : groups) {
