@@ -79,6 +79,11 @@ public final class BenchmarkMain {
         rows.add(String.format(Locale.ROOT, "| %s | %d | %s | %d | %,.0f | %s |", workload, c.nodes().size(),
             "0".equals(pct) ? "adaptive" : pct + "%", c.measuredPods().size(), podsPerSec,
             c.kubeFloor() == 0 ? "none" : Integer.toString(c.kubeFloor())));
+      } else if (bench.endsWith("GangSchedulingBenchmark.schedule")) {
+        int n = Integer.parseInt(r.getParams().getParam("nodes"));
+        int pods = GangSchedulingBenchmark.pods(n);
+        rows.add(String.format(Locale.ROOT, "| Gangs(%d of 4-8 pods) | %d | adaptive | %d | %,.0f | none |",
+            n * 3 / 5, n, pods, pods / (score / 1e3)));
       } else if (bench.endsWith("FenzoComparisonBenchmark.fenzo")) {
         fenzoMs = score;
       } else if (bench.endsWith("FenzoComparisonBenchmark.fleetkit")) {
