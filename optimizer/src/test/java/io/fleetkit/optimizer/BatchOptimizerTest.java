@@ -151,6 +151,38 @@ final class BatchOptimizerTest {
   }
 
   @Test
+  void plan_preferredTopology_keepsTheGangInOneZoneWhenItFits() {
+    List<Node> nodes = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      nodes.add(Node.builder().name("n" + i).label("zone", i % 2 == 0 ? "a" : "b").ready()
+          .allocatable(node("x", 32000, 128, 2).allocatable()).gpus(node("x", 32000, 128, 2).status().gpus())
+          .build());
+    }
+    PodGroup g = PodGroup.builder().namespace("default").name("job").minMember(3)
+        .annotation(GangTopologyPlugin.PREFERRED, "zone").build();
+    List<Pod> pending = List.of(gangPod("job-0", "job", 1), gangPod("job-1", "job", 1), gangPod("job-2", "job", 1));
+    BatchPlan plan = OPT.plan(new BatchProblem(nodes, List.of(), pending, List.of(g)));
+    assertThat(plan.placements()).hasSize(3);
+    assertThat(plan.placements().values().stream().map(n -> Integer.parseInt(n.substring(1)) % 2).distinct())
+        .hasSize(1);
+  }
+
+  @Test
+  void plan_unimprovedStepLimit_isReproducibleAndFeasible() {
+    List<Node> nodes = List.of(node("n0", 8000, 32, 2), node("n1", 8000, 32, 2), node("n2", 8000, 32, 0));
+    List<Pod> pending = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      pending.add(pod("p" + i, 1000 + 250 * (i % 3), 2, 0, i % 2 == 0 ? 100 * (i % 9 + 1) : 0).build());
+    }
+    BatchOptimizer o = BatchOptimizer.builder().seed(5).unimprovedStepLimit(50).timeLimit(Duration.ofSeconds(30))
+        .build();
+    BatchPlan first = o.plan(BatchProblem.of(nodes, pending));
+    assertThat(o.plan(BatchProblem.of(nodes, pending)).placements()).isEqualTo(first.placements());
+    assertThat(first.score()).startsWith("0hard/");
+    assertThat(first.placements().size() + first.unplaced().size()).isEqualTo(12);
+  }
+
+  @Test
   void problem_runningPodOnUnknownNode_isRejectedWithTheNodeName() {
     Pod stray = pod("stray", 100, 1, 0, 0).nodeName("ghost").build();
     assertThatThrownBy(() -> new BatchProblem(List.of(node("n1", 1000, 1, 0)), List.of(stray), List.of(), List.of()))
