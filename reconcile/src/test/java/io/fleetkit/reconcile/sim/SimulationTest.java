@@ -1,0 +1,76 @@
+package io.fleetkit.reconcile.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fleetkit.api.core.Pod;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+final class SimulationTest {
+
+  @Test
+  void run_deploymentOnFiveNodes_allReplicasReadyAtOnce() {
+    try (Simulation sim = Simulation.builder().objects(SimFixtures.nodes(5))
+        .object(SimFixtures.deployment("web", 10)).seed(1).build()) {
+      sim.runFor(Duration.ofSeconds(5));
+
+      assertThat(SimFixtures.readyPods(sim, "web")).hasSize(10);
+      assertThat(sim.summary().deployments()).containsExactly(new WorkloadSummary("default/web", 10, 10));
+      assertThat(sim.timeline()).extracting(TimelineEvent::kind).contains("PodCreated", "PodScheduled", "PodReady");
+    }
+  }
+
+  @Test
+  void run_twoOfFiveNodesDie_tenReadyReplicasOnTheOtherThreeAfterGraceAndToleration() {
+    try (Simulation sim = Simulation.builder().objects(SimFixtures.nodes(5))
+        .object(SimFixtures.deployment("web", 10)).seed(3)
+        .failNode("node-1", Duration.ofSeconds(60)).failNode("node-2", Duration.ofSeconds(60)).build()) {
+      sim.runFor(Duration.ofSeconds(59));
+      assertThat(SimFixtures.readyPods(sim, "web")).hasSize(10);
+      long onDying = SimFixtures.readyPods(sim, "web").stream()
+          .filter(p -> p.spec().nodeName().equals("node-1") || p.spec().nodeName().equals("node-2")).count();
+      assertThat(onDying).isPositive();
+
+      // last heartbeat <= 60 s, grace 50 s, monitor every 5 s: Unknown and pods not ready by ~115 s
+      sim.runFor(Duration.ofSeconds(61));
+      assertThat(SimFixtures.readyPods(sim, "web")).hasSize(10 - (int) onDying);
+
+      // tolerations are 300 s from the taint: nothing is replaced before ~400 s
+      sim.runFor(Duration.ofSeconds(280));
+      assertThat(SimFixtures.readyPods(sim, "web")).hasSize(10 - (int) onDying);
+
+      boolean healed = sim.runUntil(s -> SimFixtures.readyPods(s, "web").size() == 10, Duration.ofSeconds(120));
+      assertThat(healed).isTrue();
+      assertThat(sim.elapsed()).isBetween(Duration.ofSeconds(400), Duration.ofSeconds(520));
+      List<Pod> ready = SimFixtures.readyPods(sim, "web");
+      assertThat(ready).extracting(p -> p.spec().nodeName()).doesNotContain("node-1", "node-2");
+      assertThat(sim.timeline()).extracting(TimelineEvent::kind)
+          .contains("NodeFailed", "NodeUnreachable", "NodeTainted", "PodEvicted");
+      assertThat(sim.taintEviction().evictedCount()).isEqualTo(onDying);
+    }
+  }
+
+  @Test
+  void run_sameInputsTwice_sameTimeline() {
+    List<TimelineEvent> first = scenario();
+    List<TimelineEvent> second = scenario();
+    assertThat(first).isNotEmpty().isEqualTo(second);
+  }
+
+  private static List<TimelineEvent> scenario() {
+    try (Simulation sim = Simulation.builder().objects(SimFixtures.nodes(4))
+        .object(SimFixtures.deployment("web", 6)).seed(9).failNode("node-2", Duration.ofSeconds(30)).build()) {
+      sim.runFor(Duration.ofMinutes(8));
+      return sim.timeline();
+    }
+  }
+
+  @Test
+  void build_faultOnUnknownNode_rejected() {
+    assertThatThrownBy(() -> Simulation.builder().objects(SimFixtures.nodes(1))
+        .failNode("nope", Duration.ofSeconds(1)).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no such node");
+  }
+}
