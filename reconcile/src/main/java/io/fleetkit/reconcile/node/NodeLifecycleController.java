@@ -92,16 +92,14 @@ public final class NodeLifecycleController implements AutoCloseable {
   private static final class ZoneQueue {
     final Set<String> nodes = new LinkedHashSet<>();
     double qps;
-    double tokens = 1;
-    @Nullable Instant last;
+    @Nullable Instant nextAllowed;
 
     boolean tryAccept(Instant now) {
-      if (last != null && qps > 0) {
-        tokens = Math.min(1, tokens + Duration.between(last, now).toNanos() / 1e9 * qps);
+      if (qps <= 0) {
+        return false;
       }
-      last = now;
-      if (qps > 0 && tokens >= 1) {
-        tokens -= 1;
+      if (nextAllowed == null || !now.isBefore(nextAllowed)) {
+        nextAllowed = now.plusNanos((long) (1e9 / qps));
         return true;
       }
       return false;
