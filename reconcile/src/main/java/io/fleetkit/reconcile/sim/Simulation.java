@@ -27,6 +27,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
@@ -60,6 +62,18 @@ public final class Simulation implements AutoCloseable {
   private boolean closed;
 
   private Simulation(Builder b) {
+    Set<String> nodeNames = new TreeSet<>();
+    for (ApiObject<?> o : b.objects) {
+      if (o instanceof Node n) {
+        nodeNames.add(n.name());
+      }
+    }
+    for (Fault f : b.faults) {
+      if (!nodeNames.contains(f.node)) {
+        throw new IllegalArgumentException("simulation: fault for node " + f.node + " at " + f.at
+            + ": no such node (nodes: " + nodeNames + ")");
+      }
+    }
     this.seed = b.seed;
     this.clock = new ManualClock(b.start);
     this.start = b.start;
@@ -100,10 +114,6 @@ public final class Simulation implements AutoCloseable {
       create(o);
     }
     for (Fault f : b.faults) {
-      if (!agents.containsKey(f.node)) {
-        throw new IllegalArgumentException("simulation: fault for node " + f.node + " at " + f.at
-            + ": no such node (nodes: " + agents.keySet() + ")");
-      }
       clock.schedule(f.at, () -> {
         if (f.fail) {
           failNode(f.node);

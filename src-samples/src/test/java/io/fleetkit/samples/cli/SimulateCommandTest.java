@@ -41,7 +41,7 @@ final class SimulateCommandTest {
     assertThat(root.propertyNames()).contains("timeline", "final");
     JsonNode deployments = root.get("final").get("deployments");
     assertThat(deployments).hasSize(1);
-    assertThat(deployments.get(0).get("name").asString()).isEqualTo("default/web");
+    assertThat(deployments.get(0).get("name").asString()).isEqualTo("simulate/web");
     assertThat(deployments.get(0).get("replicas").asInt()).isEqualTo(10);
     assertThat(deployments.get(0).get("ready").asInt()).isEqualTo(10);
     assertThat(root.get("final").get("statefulsets").isArray()).isTrue();
@@ -59,7 +59,7 @@ final class SimulateCommandTest {
 
     assertThat(code).as(err.toString()).isZero();
     assertThat(out.toString()).startsWith("TIME").contains("DeploymentStatus")
-        .contains("Deployment  default/web  10/10 ready").doesNotContain("PodCreated");
+        .contains("Deployment  simulate/web  10/10 ready").doesNotContain("PodCreated");
   }
 
   @Test
