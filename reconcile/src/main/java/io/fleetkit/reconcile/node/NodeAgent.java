@@ -47,6 +47,7 @@ public final class NodeAgent implements AutoCloseable {
   private final HealthSource health;
   private final Duration heartbeatPeriod;
   private final RestartBackoff backoff;
+  private final boolean watchPods;
   private final Map<String, PodRuntime> pods = new LinkedHashMap<>();
   private final Set<String> dirty = new LinkedHashSet<>();
   private final Map<String, Integer> revivedRestarts = new LinkedHashMap<>();
@@ -55,6 +56,7 @@ public final class NodeAgent implements AutoCloseable {
   private boolean alive = true;
   private boolean heartbeatDue;
   private boolean closed;
+  private boolean started;
 
   private NodeAgent(Builder b) {
     this.store = b.store;
@@ -63,6 +65,7 @@ public final class NodeAgent implements AutoCloseable {
     this.health = b.health;
     this.heartbeatPeriod = b.heartbeatPeriod;
     this.backoff = new RestartBackoff(b.backoffInitial, b.backoffMax, clock::now);
+    this.watchPods = b.watchPods;
   }
 
   /** A builder for the agent of node {@code nodeName}. */
@@ -81,20 +84,30 @@ public final class NodeAgent implements AutoCloseable {
    * @throws IllegalStateException if started twice or closed
    */
   public void start() {
-    if (closed || watch != null) {
+    if (closed || started) {
       throw new IllegalStateException("node agent " + nodeName + ": " + (closed ? "closed" : "already started"));
     }
+    started = true;
     ListResult<Pod> list = store.list(Pod.class, "", (Pod p) -> p.spec().nodeName().equals(nodeName));
     for (Pod p : list.items()) {
       dirty.add(p.metadata().key());
     }
-    watch = store.watch(Pod.class, list.resourceVersion(), e -> {
-      if (e.object().spec().nodeName().equals(nodeName)) {
-        dirty.add(e.object().metadata().key());
-      }
-    });
+    if (watchPods) {
+      watch = store.watch(Pod.class, list.resourceVersion(), e -> observe(e.object()));
+    }
     heartbeatDue = true;
     scheduleHeartbeat();
+  }
+
+  /**
+   * Tells the agent that {@code pod} changed (or was deleted); pods of other nodes are ignored. The agent's own
+   * watch calls this; a caller that runs many agents may instead build them with {@code watchPods(false)} and feed
+   * them from one shared pod watch, which saves a watch per node on every pod write.
+   */
+  public void observe(Pod pod) {
+    if (pod.spec().nodeName().equals(nodeName)) {
+      dirty.add(pod.metadata().key());
+    }
   }
 
   /** Whether the agent runs (not killed). */
@@ -330,6 +343,7 @@ public final class NodeAgent implements AutoCloseable {
     private Duration heartbeatPeriod = Duration.ofSeconds(10);
     private Duration backoffInitial = RestartBackoff.KUBELET_INITIAL;
     private Duration backoffMax = RestartBackoff.KUBELET_MAX;
+    private boolean watchPods = true;
 
     private Builder(ObjectStore store, SchedulingClock clock, String nodeName) {
       this.store = Objects.requireNonNull(store, "store");
@@ -366,6 +380,15 @@ public final class NodeAgent implements AutoCloseable {
       new RestartBackoff(initial, max, clock::now); // validates
       backoffInitial = initial;
       backoffMax = max;
+      return this;
+    }
+
+    /**
+     * Whether {@link #start} opens the agent's own pod watch (default true); with false the caller feeds pod events
+     * through {@link #observe}.
+     */
+    public Builder watchPods(boolean v) {
+      watchPods = v;
       return this;
     }
 

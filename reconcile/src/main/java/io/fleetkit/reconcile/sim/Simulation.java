@@ -9,6 +9,7 @@ import io.fleetkit.api.core.PersistentVolumeClaim;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.store.Watch;
 import io.fleetkit.reconcile.GarbageCollector;
 import io.fleetkit.reconcile.ManualClock;
 import io.fleetkit.reconcile.controllers.DeploymentController;
@@ -58,6 +59,7 @@ public final class Simulation implements AutoCloseable {
   private final Map<String, NodeAgent> agents = new LinkedHashMap<>();
   private final HealthSource health;
   private final TimelineRecorder timeline;
+  private final Watch podFeed;
   private final long seed;
   private boolean closed;
 
@@ -110,6 +112,13 @@ public final class Simulation implements AutoCloseable {
     for (Node n : store.list(Node.class).items()) {
       addAgent(n.name());
     }
+    // one pod watch for all kubelets instead of one per node
+    this.podFeed = store.watch(Pod.class, "0", e -> {
+      NodeAgent a = agents.get(e.object().spec().nodeName());
+      if (a != null) {
+        a.observe(e.object());
+      }
+    });
     for (ApiObject<?> o : others) {
       create(o);
     }
@@ -131,7 +140,7 @@ public final class Simulation implements AutoCloseable {
   }
 
   private void addAgent(String node) {
-    NodeAgent a = NodeAgent.builder(store, clock, node).healthSource(health).build();
+    NodeAgent a = NodeAgent.builder(store, clock, node).healthSource(health).watchPods(false).build();
     a.start();
     agents.put(node, a);
   }
@@ -336,6 +345,7 @@ public final class Simulation implements AutoCloseable {
     }
     closed = true;
     timeline.close();
+    podFeed.close();
     for (NodeAgent a : agents.values()) {
       a.close();
     }
