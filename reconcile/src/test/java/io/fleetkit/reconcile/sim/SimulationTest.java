@@ -68,6 +68,38 @@ final class SimulationTest {
   }
 
   @Test
+  void controller_registeredFactory_startedSteppedAndClosed() {
+    int[] calls = new int[3];
+    Simulation.Builder b = Simulation.builder().objects(SimFixtures.nodes(2)).withoutDefaultControllers()
+        .object(SimFixtures.deployment("web", 2))
+        .controller((store, clock, seed) -> SimulatedController.of("counter", () -> calls[0]++, () -> {
+          calls[1]++;
+          return 0;
+        }, () -> calls[2]++));
+    try (Simulation sim = b.build()) {
+      sim.runFor(Duration.ofSeconds(3));
+      assertThat(sim.store().list(Pod.class).items()).as("no ReplicaSet/Deployment controller").isEmpty();
+    }
+    assertThat(calls[0]).isEqualTo(1);
+    assertThat(calls[1]).isGreaterThan(3);
+    assertThat(calls[2]).isEqualTo(1);
+  }
+
+  @Test
+  void reviveNode_beforeEviction_podsRunThereAgain() {
+    try (Simulation sim = Simulation.builder().objects(SimFixtures.nodes(3))
+        .object(SimFixtures.deployment("web", 6)).seed(2)
+        .failNode("node-1", Duration.ofSeconds(10)).reviveNode("node-1", Duration.ofSeconds(120)).build()) {
+      sim.runFor(Duration.ofSeconds(100));
+      assertThat(SimFixtures.readyPods(sim, "web").size()).isLessThan(6);
+      sim.runFor(Duration.ofSeconds(40));
+      assertThat(SimFixtures.readyPods(sim, "web")).hasSize(6);
+      assertThat(sim.taintEviction().evictedCount()).isZero();
+      assertThat(sim.timeline()).extracting(TimelineEvent::kind).contains("NodeRecovered", "NodeReady");
+    }
+  }
+
+  @Test
   void build_faultOnUnknownNode_rejected() {
     assertThatThrownBy(() -> Simulation.builder().objects(SimFixtures.nodes(1))
         .failNode("nope", Duration.ofSeconds(1)).build())
