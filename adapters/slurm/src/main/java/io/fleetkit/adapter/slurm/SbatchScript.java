@@ -5,7 +5,8 @@ import java.util.Map;
 /**
  * Renders a {@link SlurmJobSpec} as an sbatch script: the spec's interpreter line, one {@code #SBATCH} directive
  * per setting, the environment as {@code export} lines (with {@code --export=NONE}, so that the job sees exactly
- * the spec's environment, as a REST submission does), then the rest of the spec's script.
+ * the spec's environment, as a REST submission does, and {@code SLURM_EXPORT_ENV=ALL} so that srun steps inherit
+ * it), then the rest of the spec's script.
  *
  * <p>Directives and REST fields correspond one to one: {@code --job-name}/{@code name},
  * {@code --partition}/{@code partition}, {@code --nodes}/{@code nodes}, {@code --ntasks-per-node}/
@@ -60,6 +61,10 @@ public final class SbatchScript {
     for (Map.Entry<String, String> e : spec.environment().entrySet()) {
       b.append("export ").append(e.getKey()).append('=').append(shellQuote(e.getValue())).append('\n');
     }
+    // --export=NONE also sets SLURM_EXPORT_ENV=NONE, which srun would apply to the job's steps (they would start
+    // without even PATH: "execve(): true: No such file or directory", measured); steps get the job's environment,
+    // as with a REST submission.
+    b.append("export SLURM_EXPORT_ENV=ALL\n");
     b.append(rest);
     if (!rest.isEmpty() && !rest.endsWith("\n")) {
       b.append('\n');

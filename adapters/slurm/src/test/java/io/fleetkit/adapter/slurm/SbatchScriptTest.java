@@ -36,6 +36,7 @@ final class SbatchScriptTest {
         export EPOCHS='3'
         export NOTE='it'\\''s fine'
         export PATH='/usr/local/bin:/usr/bin:/bin'
+        export SLURM_EXPORT_ENV=ALL
         srun python train.py
         """);
   }
