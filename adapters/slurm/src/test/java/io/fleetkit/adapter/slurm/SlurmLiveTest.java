@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Against a real Slurm 22.05 (scripts/slurm-local.sh: 4 fake nodes n1..n4 with 2 CPUs, 2000 MB and 2 fake GPUs each,
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.Timeout;
  * sets both. When they are set but Slurm cannot be reached, the tests FAIL rather than skip. Without them the class is
  * skipped, so a build without Slurm still passes.
  */
+@ExtendWith(LiveSlurmCondition.class)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 final class SlurmLiveTest {
   private static final Duration WAIT = Duration.ofSeconds(90);
@@ -50,10 +52,7 @@ final class SlurmLiveTest {
 
   @BeforeAll
   static void connect() throws IOException {
-    url = setting("fleetkit.slurm.url", "FLEETKIT_SLURM_URL");
-    Assumptions.assumeTrue(url != null && !url.isBlank(), "live Slurm tests skipped: fleetkit.slurm.url is not "
-        + "set (start one with scripts/slurm-local.sh start and pass -Dfleetkit.slurm.url=http://127.0.0.1:6820 "
-        + "-Dfleetkit.slurm.tokenFile=/tmp/fleetkit-slurm/jwt.token, as .ci/run does)");
+    url = LiveSlurmCondition.url();
     String tf = setting("fleetkit.slurm.tokenFile", "FLEETKIT_SLURM_TOKEN_FILE");
     if (tf == null || tf.isBlank()) {
       fail("fleetkit.slurm.url is set to " + url + " but fleetkit.slurm.tokenFile is not");
@@ -142,7 +141,8 @@ final class SlurmLiveTest {
 
   @Test
   void cancel_runningJob_cancelled() throws Exception {
-    long id = client.submit(spec("sleeper", "sleep 300").build()).jobId();
+    // exec: with proctrack/linuxproc a child of the killed batch shell would outlive the cancel
+    long id = client.submit(spec("sleeper", "exec sleep 300").build()).jobId();
     await(id, j -> j.state() == SlurmJobState.RUNNING);
     client.cancel(id);
     SlurmJob j = await(id, SlurmJob::isFinished);
