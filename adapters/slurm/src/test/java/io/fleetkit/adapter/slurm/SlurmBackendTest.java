@@ -114,6 +114,43 @@ final class SlurmBackendTest {
     assertThat(done.status().succeeded()).isEqualTo(2);
   }
 
+  private static String jobs(String... entries) {
+    return "{\"errors\":[],\"jobs\":[" + String.join(",", entries) + "]}";
+  }
+
+  private static String entry(long id, long master, Integer task, String state, int exit) {
+    return "{\"job_id\":" + id + ",\"array_job_id\":" + master + ",\"array_task_id\":" + task
+        + ",\"job_state\":\"" + state + "\",\"state_reason\":\"None\",\"exit_code\":" + exit
+        + ",\"name\":\"team.sweep\",\"nodes\":\"n1\",\"node_count\":1,\"start_time\":1795964387}";
+  }
+
+  @Test
+  void poll_array_countsTasksIncludingUnsplitPendingMaster() {
+    slurm.answer(200, Samples.read("job-submit-array-response.json")); // master id 4
+    Job j = backend.run(Workloads.job("sweep", 2, 3, Workloads.pod("1", "100Mi", 0, Map.of()),
+        Map.of(SlurmWorkloads.SCRIPT, SCRIPT)));
+    assertThat(j.metadata().annotations()).containsEntry(SlurmBackend.TASKS, "3")
+        .containsEntry(SlurmBackend.PODS_PER_TASK, "1");
+    assertThat(slurm.requests().get(0).body()).contains("\"array\":\"0-2%2\"");
+    // task 0 done, task 1 running, task 2 still inside the pending master record; an unrelated job is ignored
+    slurm.answer(200, jobs(entry(5, 4, 0, "COMPLETED", 0), entry(6, 4, 1, "RUNNING", 0),
+        entry(4, 4, null, "PENDING", 0), entry(9, 0, null, "RUNNING", 0)));
+    backend.pollOnce();
+    Job mid = stored("sweep");
+    assertThat(mid.status().succeeded()).isEqualTo(1);
+    assertThat(mid.status().active()).isEqualTo(2);
+    assertThat(mid.status().ready()).isEqualTo(1);
+    assertThat(mid.status().isFinished()).isFalse();
+    slurm.answer(200, jobs(entry(5, 4, 0, "COMPLETED", 0), entry(6, 4, 1, "FAILED", 256),
+        entry(4, 4, 2, "COMPLETED", 0)));
+    backend.pollOnce();
+    Job done = stored("sweep");
+    assertThat(done.status().succeeded()).isEqualTo(2);
+    assertThat(done.status().failed()).isEqualTo(1);
+    assertThat(done.status().active()).isZero();
+    assertThat(done.status().condition(JobCondition.FAILED).message()).contains("job 6 FAILED").contains("1:0");
+  }
+
   @Test
   void poll_jobForgottenBySlurm_failedAsLost() {
     slurm.answer(200, Samples.read("job-submit-response.json"));

@@ -260,6 +260,32 @@ final class SlurmLiveTest {
   }
 
   @Test
+  void backend_jobWithMoreCompletionsThanParallelism_arrayRunsToComplete() throws Exception {
+    try (ObjectStore store = ObjectStore.inMemory();
+        SlurmBackend backend = SlurmBackend.builder().client(client).store(store).build()) {
+      io.fleetkit.api.batch.Job job = backend.run(Workloads.job("sweep", 2, 3, Workloads.pod("1", "100Mi", 0,
+          Map.of("STEP", "x")), Map.of(SlurmWorkloads.SCRIPT, "#!/bin/bash\necho $STEP $SLURM_ARRAY_TASK_ID\n",
+          SlurmWorkloads.WORKDIR, outDir.toString())));
+      assertThat(job.metadata().annotations()).containsEntry(SlurmBackend.TASKS, "3");
+      assertThat(job.status().active()).isEqualTo(3);
+      long deadline = System.nanoTime() + WAIT.toNanos();
+      while (!store.require(io.fleetkit.api.batch.Job.class, "team", "sweep").status().isFinished()) {
+        if (System.nanoTime() > deadline) {
+          fail("job not finished: " + store.require(io.fleetkit.api.batch.Job.class, "team", "sweep").status());
+        }
+        Thread.sleep(200);
+        backend.pollOnce();
+      }
+      io.fleetkit.api.batch.Job done = store.require(io.fleetkit.api.batch.Job.class, "team", "sweep");
+      assertThat(done.status().succeeded()).isEqualTo(3);
+      assertThat(done.status().failed()).isZero();
+      assertThat(done.status().active()).isZero();
+      assertThat(done.status().condition(io.fleetkit.api.batch.JobCondition.COMPLETE)).isNotNull();
+      assertThat(done.status().completionTime()).isNotNull();
+    }
+  }
+
+  @Test
   void sbatchScript_submittedWithSbatch_sameJobAsRestSubmission() throws Exception {
     Path conf = tokenFile.getParent().resolve("slurm.conf");
     Path sbatch = Path.of("/usr/bin/sbatch");
