@@ -20,6 +20,21 @@ final class ValuesTest {
   }
 
   @Test
+  void waitStatus_everyExitAndSignal_roundTrips() {
+    for (int exit = 0; exit <= 255; exit++) {
+      WaitStatus w = new WaitStatus(exit << 8);
+      assertThat(w.exitCode()).isEqualTo(exit);
+      assertThat(w.signaled()).isFalse();
+    }
+    for (int sig = 1; sig < 127; sig++) {
+      WaitStatus w = new WaitStatus(sig);
+      assertThat(w.signal()).isEqualTo(sig);
+      assertThat(w.exitCode()).isZero();
+      assertThat(w.toString()).isEqualTo("0:" + sig);
+    }
+  }
+
+  @Test
   void jobState_parse_baseWordAndUnknown() {
     assertThat(SlurmJobState.parse("COMPLETED")).isEqualTo(SlurmJobState.COMPLETED);
     assertThat(SlurmJobState.parse("cancelled by 0")).isEqualTo(SlurmJobState.CANCELLED);
