@@ -115,11 +115,11 @@ final class MockCluster implements AutoCloseable {
         .build();
   }
 
-  void podGroup(String name, int minMember) {
+  void podGroup(String name, int minMember, int timeoutSeconds) {
     GenericKubernetesResource pg = new GenericKubernetesResourceBuilder()
         .withApiVersion("scheduling.x-k8s.io/v1alpha1").withKind("PodGroup")
         .withNewMetadata().withName(name).withNamespace(NS).endMetadata()
-        .addToAdditionalProperties("spec", Map.of("minMember", minMember, "scheduleTimeoutSeconds", 2))
+        .addToAdditionalProperties("spec", Map.of("minMember", minMember, "scheduleTimeoutSeconds", timeoutSeconds))
         .build();
     client.genericKubernetesResources("scheduling.x-k8s.io/v1alpha1", "PodGroup").inNamespace(NS).resource(pg)
         .create();
