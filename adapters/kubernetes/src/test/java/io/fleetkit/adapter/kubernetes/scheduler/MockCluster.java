@@ -61,6 +61,14 @@ final class MockCluster implements AutoCloseable {
     return k;
   }
 
+  /** A client without fabric8's own retries of 5xx answers, so that the binder's retries can be observed. */
+  KubernetesClient noRetryClient() {
+    Config c = new ConfigBuilder(client.getConfiguration()).withRequestRetryBackoffLimit(0).build();
+    KubernetesClient k = new KubernetesClientBuilder().withConfig(c).build();
+    extraClients.add(k);
+    return k;
+  }
+
   /** A started scheduler with fast test timings, closed with the cluster. */
   KubernetesScheduler start(KubernetesScheduler.Builder b) {
     KubernetesScheduler s = b.build();

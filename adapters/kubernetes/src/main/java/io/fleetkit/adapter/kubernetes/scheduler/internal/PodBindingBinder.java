@@ -30,6 +30,8 @@ import org.slf4j.LoggerFactory;
  * 404 (the pod is gone) are final: the pod is recorded in {@link ForgottenPods} and not retried. 429, 5xx, timeouts
  * and connection failures are retried with exponential backoff up to {@code attempts}; any other answer is returned
  * as an error (the engine re-queues the pod with its own backoff). A replica that is not the leader never posts.
+ * These retries come on top of the fabric8 client's own (its {@code requestRetryBackoffLimit}, which also retries
+ * 5xx answers), so that a binding survives an API server restart even with the client's retries turned off.
  *
  * <p>Thread-safe; calls block the scheduling thread for at most {@code attempts} requests and backoffs.
  */
@@ -69,6 +71,10 @@ public final class PodBindingBinder implements Binder {
   public Status bind(Pod pod, String nodeName) {
     String key = pod.metadata().key();
     String what = "binding pod " + key + " to node " + nodeName;
+    if (forgotten.isForgotten(key, pod.metadata().uid())) {
+      // The server already answered 409 or 404 for this pod; the scheduling loop removes it after this pass.
+      return Status.error(what + ": the API server refused it for good earlier; not retrying");
+    }
     String body = client.getKubernetesSerialization().asJson(binding(pod, nodeName));
     String uri = bindingUri(pod);
     Duration backoff = initialBackoff;
