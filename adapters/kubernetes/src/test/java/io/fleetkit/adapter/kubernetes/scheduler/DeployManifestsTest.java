@@ -86,11 +86,18 @@ final class DeployManifestsTest {
         .containsEntry("POD_NAME", "metadata.name")
         .containsEntry("POD_NAMESPACE", "metadata.namespace")
         .doesNotContainKey("FLEETKIT_LEADER_ELECT");
-    KubernetesScheduler.Builder b = KubernetesSchedulerMain.builder(
-        new io.fabric8.kubernetes.client.KubernetesClientBuilder().build(),
-        Map.of("FLEETKIT_SCHEDULER_NAME", "fleetkit", "POD_NAME", "fleetkit-scheduler-abc",
-            "POD_NAMESPACE", "fleetkit-system"));
-    assertThat(b).isNotNull();
+  }
+
+  @Test
+  void main_environmentOfTheDeployment_configuresLeaderElection() {
+    try (MockCluster cluster = new MockCluster();
+         KubernetesScheduler s = KubernetesSchedulerMain.builder(cluster.client,
+             Map.of("FLEETKIT_SCHEDULER_NAME", "fk", "POD_NAME", "fleetkit-scheduler-abc",
+                 "POD_NAMESPACE", "fleetkit-system")).build()) {
+      assertThat(s.schedulerName()).isEqualTo("fk");
+      assertThat(s.identity()).isEqualTo("fleetkit-scheduler-abc");
+      assertThat(s.isLeader()).as("not started").isFalse();
+    }
   }
 
   @Test
