@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
-import io.fabric8.mockwebserver.http.ByteString;
 import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
@@ -73,6 +72,15 @@ final class BindingDispatcher extends Dispatcher {
     goneOnNextPodWatch = true;
   }
 
+  /** Pod watches open now (a watch opens shortly after its informer has listed). */
+  int openPodWatches() {
+    return (int) openWatches.stream().filter(ws -> isPodWatch(ws.request().getPath())).count();
+  }
+
+  private static boolean isPodWatch(String path) {
+    return path.startsWith("/api/v1/pods?") && path.contains("watch=true");
+  }
+
   int podWatchRequests() {
     return podWatches.get();
   }
@@ -100,8 +108,7 @@ final class BindingDispatcher extends Dispatcher {
     if (request.method() == HttpMethod.POST && m.matches()) {
       return bind(m.group(1), m.group(2), request);
     }
-    boolean podWatch = request.method() == HttpMethod.GET && path.startsWith("/api/v1/pods?")
-        && path.contains("watch=true");
+    boolean podWatch = request.method() == HttpMethod.GET && isPodWatch(path);
     if (podWatch) {
       podWatches.incrementAndGet();
       if (goneOnNextPodWatch) {
@@ -189,11 +196,6 @@ final class BindingDispatcher extends Dispatcher {
     @Override
     public void onMessage(WebSocket ws, String text) {
       inner.onMessage(ws, text);
-    }
-
-    @Override
-    public void onMessage(WebSocket ws, ByteString bytes) {
-      inner.onMessage(ws, bytes);
     }
 
     @Override

@@ -145,7 +145,7 @@ final class MockCluster implements AutoCloseable {
         .filter(e -> reason.equals(e.getReason())).toList();
   }
 
-  /** Polls {@code condition} every 10 ms until it holds, failing after {@code timeout}. */
+  /** Polls {@code condition} every 20 ms until it holds, failing after {@code timeout}. */
   static void await(String what, Duration timeout, BooleanSupplier condition) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!condition.getAsBoolean()) {
@@ -153,7 +153,7 @@ final class MockCluster implements AutoCloseable {
         throw new AssertionError("timed out after " + timeout + " waiting for: " + what);
       }
       try {
-        Thread.sleep(10);
+        Thread.sleep(20);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new AssertionError("interrupted waiting for: " + what, e);

@@ -23,10 +23,12 @@ final class WatchRecoveryTest {
     cluster.start(fast(cluster.client));
     cluster.create(pod("before", "100m", "fleetkit"));
     await("before bound", () -> cluster.nodeOf("before") != null);
+    await("pod watch open", () -> cluster.dispatcher.openPodWatches() == 1);
     int watches = cluster.dispatcher.podWatchRequests();
 
     cluster.dispatcher.dropWatches();
-    await("pod watch re-established", () -> cluster.dispatcher.podWatchRequests() > watches);
+    await("pod watch re-established", () -> cluster.dispatcher.podWatchRequests() > watches
+        && cluster.dispatcher.openPodWatches() == 1);
     cluster.create(pod("after", "100m", "fleetkit"));
 
     await("after bound", () -> cluster.nodeOf("after") != null);
@@ -37,6 +39,7 @@ final class WatchRecoveryTest {
   void watch_resourceVersionTooOld_relistsAndSeesPodsCreatedMeanwhile() {
     cluster.node("n1", "4", "8Gi");
     cluster.start(fast(cluster.client));
+    await("pod watch open", () -> cluster.dispatcher.openPodWatches() == 1);
     cluster.dispatcher.goneOnNextPodWatch();
     cluster.dispatcher.dropWatches();
     // Created while no pod watch is open: only a relist can show it.
