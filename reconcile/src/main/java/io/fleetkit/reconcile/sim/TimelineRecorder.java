@@ -17,7 +17,6 @@ import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEventType;
 import io.fleetkit.reconcile.node.TaintEvictionController;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -173,10 +172,6 @@ final class TimelineRecorder implements AutoCloseable {
   private static boolean isReady(Pod p) {
     PodCondition c = p.status().condition(PodCondition.READY);
     return c != null && c.status() == ConditionStatus.True;
-  }
-
-  static Duration between(Instant start, Instant now) {
-    return Duration.between(start, now);
   }
 
   @Override
