@@ -8,6 +8,7 @@ import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.policy.PodDisruptionBudget;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -195,7 +196,7 @@ public final class Drainability {
 
   private static boolean hasLocalStorage(Pod pod) {
     String listed = pod.metadata().annotations().get(SAFE_TO_EVICT_LOCAL_VOLUMES);
-    Set<String> safe = listed == null || listed.isEmpty() ? Set.of() : Set.of(listed.split(",", -1));
+    Set<String> safe = listed == null || listed.isEmpty() ? Set.of() : new HashSet<>(List.of(listed.split(",", -1)));
     for (Volume v : pod.spec().volumes()) {
       VolumeSource s = v.source();
       boolean local = s instanceof VolumeSource.HostPath
