@@ -412,7 +412,7 @@ public final class ClusterAutoscaler {
   private static boolean moveAway(SimulatedCluster sim, String from, List<Pod> pods, Set<String> removed) {
     List<String[]> placed = new ArrayList<>();
     for (Pod p : pods) {
-      PodInfo pi = PodInfos.of(p);
+      PodInfo pi = PodInfos.of(p.withNodeName("")); // as a new pod of its controller: NodeName must not pin it
       String to = sim.findFit(pi, n -> !n.name().equals(from) && !removed.contains(n.name()));
       if (to == null) {
         for (String[] pl : placed) {

@@ -53,6 +53,13 @@ final class CaFixtures {
         .container("app", "pause", ResourceList.ofCpuMemory(milliCpu, memMi * MI)).build();
   }
 
+  /** A pending ReplicaSet pod asking for {@code gpus} whole GPUs (as limits, requests defaulting to them). */
+  static Pod gpuPod(String name, long milliCpu, long memMi, long gpus) {
+    ResourceList gpu = ResourceList.builder().put("nvidia.com/gpu", Quantity.of(gpus)).build();
+    return Pod.builder().name(name).ownerReference(RS)
+        .container("app", "cuda", ResourceList.ofCpuMemory(milliCpu, memMi * MI).add(gpu), gpu).build();
+  }
+
   /** A pod without controller. */
   static Pod barePod(String name, long milliCpu, long memMi) {
     return Pod.builder().name(name).container("app", "pause", ResourceList.ofCpuMemory(milliCpu, memMi * MI)).build();
