@@ -169,7 +169,7 @@ public final class ClusterAutoscaler {
       Instant readyAt = Objects.requireNonNull(SimulatedNodes.readyAt(n));
       Instant requested = SimulatedNodes.requestedAt(n);
       if (!now.isBefore(readyAt)) {
-        store.update(SimulatedNodes.ready(n, now).withMetadata(n.metadata()));
+        SimulatedNodes.markReady(store, n, now);
         ready.add(n.name());
       } else if (requested != null && !now.isBefore(requested.plus(options.maxNodeProvisionTime()))) {
         deleteQuietly(Node.class, "", n.name());

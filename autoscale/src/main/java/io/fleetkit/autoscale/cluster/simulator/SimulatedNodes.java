@@ -84,6 +84,16 @@ public final class SimulatedNodes {
   }
 
   /**
+   * Makes the stored {@code node} Ready at {@code now}: first its status (condition), then its spec (taint removed),
+   * so a scheduler never sees it untainted yet not ready.
+   */
+  public static void markReady(io.fleetkit.api.store.ObjectStore store, Node node, Instant now) {
+    Node ready = ready(node, now);
+    Node withStatus = store.updateStatus(node.withStatus(ready.status()));
+    store.update(withStatus.withSpec(ready.spec()));
+  }
+
+  /**
    * The node as the autoscalers simulate it: a starting node counts as the ready node it will be (upstream's
    * "upcoming nodes"), so pending pods that will fit on it do not trigger a second scale-up.
    */
