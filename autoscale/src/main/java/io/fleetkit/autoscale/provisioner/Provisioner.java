@@ -123,7 +123,8 @@ public final class Provisioner {
     List<Pod> pods = store.list(Pod.class).items();
     SimulatedCluster sim = simulation();
     sim.load(nodes, pods);
-    List<Pod> pending = unschedulable(sim, pods);
+    Set<String> nominated = new HashSet<>();
+    List<Pod> pending = unschedulable(sim, pods, nominated);
     Map<String, String> launched = new LinkedHashMap<>();
     List<String> unschedulable = new ArrayList<>();
     boolean open = false;
@@ -157,8 +158,10 @@ public final class Provisioner {
     }
     List<ConsolidationCommand> commands = new ArrayList<>();
     boolean starting = managedNodes(store.list(Node.class).items()).stream().anyMatch(SimulatedNodes::isStarting);
-    if (!open && launched.isEmpty() && pending.isEmpty() && !starting) {
-      consolidate(now, commands, deleted);
+    // Consolidate only a settled cluster: nothing batching, launching, starting or just changed (Karpenter waits for
+    // its cluster state to be synced and never disrupts nodes that pending pods are nominated to).
+    if (!open && launched.isEmpty() && pending.isEmpty() && !starting && ready.isEmpty() && deleted.isEmpty()) {
+      consolidate(now, nominated, commands, deleted);
     }
     return new ProvisionerResult(ready, open, launched, unschedulable, commands, deleted);
   }
@@ -169,7 +172,8 @@ public final class Provisioner {
     seenPending.clear();
   }
 
-  private List<Pod> unschedulable(SimulatedCluster sim, List<Pod> pods) {
+  /** The pending pods that fit nowhere; the nodes the others would go to are added to {@code nominated}. */
+  private List<Pod> unschedulable(SimulatedCluster sim, List<Pod> pods, Set<String> nominated) {
     List<Pod> pending = new ArrayList<>();
     for (Pod p : pods) {
       if (!p.isBound() && !p.isTerminal() && p.metadata().deletionTimestamp() == null
@@ -186,6 +190,7 @@ public final class Provisioner {
         out.add(p);
       } else {
         sim.addPod(n, pi);
+        nominated.add(n);
       }
     }
     return out;
@@ -227,7 +232,8 @@ public final class Provisioner {
     }
   }
 
-  private void consolidate(Instant now, List<ConsolidationCommand> commands, List<String> deleted) {
+  private void consolidate(Instant now, Set<String> nominated, List<ConsolidationCommand> commands,
+      List<String> deleted) {
     List<Node> nodes = store.list(Node.class).items();
     List<Pod> pods = store.list(Pod.class).items();
     List<Node> managed = managedNodes(nodes);
@@ -245,7 +251,8 @@ public final class Provisioner {
     List<Candidate> candidates = new ArrayList<>();
     for (Node n : managed) {
       InstanceType t = typesByName.get(n.metadata().labels().get(INSTANCE_TYPE_LABEL));
-      if (t == null || !n.isReady() || replacing.containsKey(n.name()) || n.metadata().deletionTimestamp() != null) {
+      if (t == null || !n.isReady() || replacing.containsKey(n.name()) || n.metadata().deletionTimestamp() != null
+          || nominated.contains(n.name())) {
         continue;
       }
       List<Pod> on = podsByNode.getOrDefault(n.name(), List.of());
