@@ -244,6 +244,7 @@ public final class ClusterAutoscaler {
       return new ScaleUpPlan(keys, opts, null, skipped);
     }
     int total = nodes.size();
+    BinpackingEstimator.PodGroups groups = BinpackingEstimator.PodGroups.of(unschedulable);
     for (NodePool pool : pools.values()) {
       String name = pool.metadata().name();
       Backoff b = backoffs.get(name);
@@ -260,7 +261,7 @@ public final class ClusterAutoscaler {
         skipped.put(name, "at max size " + pool.spec().maxSize());
         continue;
       }
-      BinpackingEstimator.Estimate e = BinpackingEstimator.estimate(sim, unschedulable,
+      BinpackingEstimator.Estimate e = BinpackingEstimator.estimate(sim, groups,
           i -> templateNode(pool, "template-" + name + "-" + i), room);
       if (e.nodeCount() == 0) {
         skipped.put(name, "no pending pod fits its template");

@@ -41,6 +41,10 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SimulatedCluster {
   private final Map<String, SimNodeInfo> nodes = new LinkedHashMap<>();
+  /** The views in insertion order, replaced in place on change; plugins see it read-only. */
+  private final List<NodeInfo> order = new ArrayList<>();
+  private final List<NodeInfo> orderView = java.util.Collections.unmodifiableList(order);
+  private final Map<String, Integer> position = new java.util.HashMap<>();
   private final Clock clock;
   private final Map<Class<?>, List<?>> objects;
   private final SchedulerProfile profile;
@@ -49,7 +53,6 @@ public final class SimulatedCluster {
   /** For each PreFilter plugin, the index of the same plugin in {@link #filter}, or -1. */
   private final int[] preFilterToFilter;
   private final Handle handle = new Handle();
-  private @Nullable List<NodeInfo> nodeList;
   private @Nullable List<NodeInfo> affinityList;
   private @Nullable List<NodeInfo> antiList;
   private long checks;
@@ -136,15 +139,24 @@ public final class SimulatedCluster {
     if (nodes.containsKey(name)) {
       throw new IllegalArgumentException("simulated cluster: node " + name + " is already present");
     }
-    nodes.put(name, SimNodeInfo.empty(node));
-    invalidate();
+    SimNodeInfo view = SimNodeInfo.empty(node);
+    nodes.put(name, view);
+    position.put(name, order.size());
+    order.add(view);
   }
 
   /** Removes a node and its pods; unknown names are ignored. */
   public void removeNode(String name) {
-    if (nodes.remove(name) != null) {
-      invalidate();
+    SimNodeInfo gone = nodes.remove(name);
+    if (gone == null) {
+      return;
     }
+    int at = position.remove(name);
+    order.remove(at);
+    for (int i = at; i < order.size(); i++) {
+      position.put(order.get(i).name(), i);
+    }
+    invalidate(gone, null);
   }
 
   public boolean hasNode(String name) {
@@ -162,8 +174,7 @@ public final class SimulatedCluster {
       throw new IllegalArgumentException("simulated cluster: cannot add pod " + pod.key() + " to node " + nodeName
           + ": no such node");
     }
-    nodes.put(nodeName, n.withPod(pod));
-    invalidate();
+    replace(n, n.withPod(pod));
   }
 
   /** Removes the pod keyed {@code podKey} from {@code nodeName}; returns whether it was there. */
@@ -176,9 +187,14 @@ public final class SimulatedCluster {
     if (after == n) {
       return false;
     }
-    nodes.put(nodeName, after);
-    invalidate();
+    replace(n, after);
     return true;
+  }
+
+  private void replace(SimNodeInfo before, SimNodeInfo after) {
+    nodes.put(after.name(), after);
+    order.set(position.get(after.name()), after);
+    invalidate(before, after);
   }
 
   /** The current view of a node, or {@code null}. The view never changes; later changes make new views. */
@@ -186,14 +202,9 @@ public final class SimulatedCluster {
     return nodes.get(name);
   }
 
-  /** Every node, in insertion order. */
+  /** Every node, in insertion order: a read-only view that follows later changes. */
   public List<NodeInfo> nodes() {
-    List<NodeInfo> l = nodeList;
-    if (l == null) {
-      l = List.copyOf(nodes.values());
-      nodeList = l;
-    }
-    return l;
+    return orderView;
   }
 
   public int size() {
@@ -299,16 +310,27 @@ public final class SimulatedCluster {
     return Status.success();
   }
 
-  private void invalidate() {
-    nodeList = null;
-    affinityList = null;
-    antiList = null;
+  /** Drops the affinity node lists when the change touches a node holding pods with affinity. */
+  private void invalidate(SimNodeInfo before, @Nullable SimNodeInfo after) {
+    if (!before.podsWithAffinity().isEmpty() || (after != null && !after.podsWithAffinity().isEmpty())) {
+      affinityList = null;
+    }
+    if (!before.podsWithRequiredAntiAffinity().isEmpty()
+        || (after != null && !after.podsWithRequiredAntiAffinity().isEmpty())) {
+      antiList = null;
+    }
   }
 
   private List<NodeInfo> affinityNodes() {
     List<NodeInfo> l = affinityList;
     if (l == null) {
-      l = nodes.values().stream().filter(n -> !n.podsWithAffinity().isEmpty()).map(n -> (NodeInfo) n).toList();
+      List<NodeInfo> out = new ArrayList<>();
+      for (NodeInfo n : order) {
+        if (!n.podsWithAffinity().isEmpty()) {
+          out.add(n);
+        }
+      }
+      l = List.copyOf(out);
       affinityList = l;
     }
     return l;
@@ -317,8 +339,13 @@ public final class SimulatedCluster {
   private List<NodeInfo> antiNodes() {
     List<NodeInfo> l = antiList;
     if (l == null) {
-      l = nodes.values().stream().filter(n -> !n.podsWithRequiredAntiAffinity().isEmpty()).map(n -> (NodeInfo) n)
-          .toList();
+      List<NodeInfo> out = new ArrayList<>();
+      for (NodeInfo n : order) {
+        if (!n.podsWithRequiredAntiAffinity().isEmpty()) {
+          out.add(n);
+        }
+      }
+      l = List.copyOf(out);
       antiList = l;
     }
     return l;
