@@ -32,6 +32,7 @@ final class GpuStartupEndToEndTest {
     try (ObjectStore store = ObjectStore.builder().clock(clock).directDelivery().build();
         Scheduler scheduler = Scheduler.builder().clock(clock).binder(new StoreBinder(store, clock)).build();
         StoreScheduler feed = scheduler.attach(store)) {
+      assertThat(feed.scheduler()).isSameAs(scheduler);
       store.create(CaFixtures.pool("cpu", 8000, 16384, 0, 10, 0.4));
       store.create(NodePool.builder().name("gpu").capacity(CaFixtures.gpuResources(32000, 262144 * CaFixtures.MI, 110, 8))
           .gpu(GpuDevice.of("GPU-0", "A100-SXM4-80GB", 81920))
