@@ -152,4 +152,42 @@ final class DrainabilityTest {
     d.charge(one.evict());
     assertThat(d.check(b).reason()).isEqualTo(Drainability.NOT_ENOUGH_PDB);
   }
+
+  private static PodDisruptionBudget budget(String ns, String label) {
+    // upstream's budgets carry no status: disruptionsAllowed is 0
+    return PodDisruptionBudget.of(ObjectMeta.of(ns, "pdb-" + label),
+        PodDisruptionBudgetSpec.minAvailable(LabelSelector.of(Map.of("label", label)), IntOrPercent.of(1)));
+  }
+
+  /**
+   * Ported from kubernetes/autoscaler cluster-autoscaler/simulator/drainability/rules/pdb/rule_test.go, TestDrainable
+   * (3 cases); the pods get a controller so that the chain reaches the pdb rule.
+   */
+  @Test
+  void check_upstreamPdbRuleCases() {
+    Drainability none = Drainability.withBudgets(List.of());
+    // "no pdbs"
+    assertThat(none.check(pod().ownerReference(RC).build()).outcome()).isEqualTo(Outcome.EVICT);
+    // "no matching pdbs"
+    Pod happy = pod().name("happy").namespace("good").label("label", "true").ownerReference(RC).build();
+    assertThat(Drainability.withBudgets(List.of(budget("bad", "true"), budget("good", "false"))).check(happy)
+        .outcome()).isEqualTo(Outcome.EVICT);
+    // "pdb prevents scale-down"
+    Pod sad = pod().name("sad").namespace("good").label("label", "true").ownerReference(RC).build();
+    Drainability.Decision d = Drainability.withBudgets(List.of(budget("bad", "true"), budget("good", "true"),
+        budget("good", "false"))).check(sad);
+    assertThat(d.outcome()).isEqualTo(Outcome.BLOCK);
+    assertThat(d.reason()).isEqualTo(Drainability.NOT_ENOUGH_PDB);
+  }
+
+  /** Ported from .../drainability/rules/safetoevict/rule_test.go, TestDrainable (2 cases). */
+  @Test
+  void check_upstreamSafeToEvictRuleCases() {
+    Drainability none = Drainability.withBudgets(List.of());
+    // "regular pod": undefined for this rule; with no controller the chain then blocks it
+    assertThat(none.check(pod().name("pod").namespace("ns").build()).reason()).isEqualTo(Drainability.NOT_REPLICATED);
+    // "safe to evict pod": drainable
+    assertThat(none.check(pod().annotation(Drainability.SAFE_TO_EVICT, "true").build()))
+        .isEqualTo(Drainability.Decision.EVICT);
+  }
 }
