@@ -68,6 +68,11 @@ public final class ClusterAutoscaler {
   public static final String NO_PLACE_TO_MOVE_PODS = "NoPlaceToMovePods";
   public static final String SCALE_DOWN_DISABLED_ANNOTATION = "ScaleDownDisabledAnnotation";
   public static final String NODE_GROUP_MIN_SIZE_REACHED = "NodeGroupMinSizeReached";
+  /**
+   * Upstream's {@code --scale-down-non-empty-candidates-count} default: at most this many non-empty nodes get a
+   * drain simulation per loop; the others keep their unneeded time and wait for a later loop.
+   */
+  public static final int NON_EMPTY_CANDIDATES = 30;
 
   private final ObjectStore store;
   private final Clock clock;
@@ -339,6 +344,8 @@ public final class ClusterAutoscaler {
       }
     }
     candidates.sort(Comparator.comparing(Node::name));
+    Set<String> deferred = new HashSet<>();
+    int simulated = 0;
     for (Node n : candidates) {
       String name = n.name();
       if ("true".equals(n.metadata().annotations().get(SCALE_DOWN_DISABLED))) {
@@ -353,9 +360,18 @@ public final class ClusterAutoscaler {
         unremovable.put(name, NOT_UNDERUTILIZED);
         continue;
       }
-      Drainability.NodeDrain d = drain.drain(podsByNode.getOrDefault(name, List.of()));
+      // the pods on the node in the simulation: its own, plus those moved here from nodes found unneeded before
+      List<Pod> onNode = new ArrayList<>(info.pods().size());
+      for (PodInfo pi : info.pods()) {
+        onNode.add(pi.pod());
+      }
+      Drainability.NodeDrain d = drain.drain(onNode);
       if (d.blocked()) {
         unremovable.put(name, d.reason());
+        continue;
+      }
+      if (!d.evict().isEmpty() && simulated++ >= NON_EMPTY_CANDIDATES) {
+        deferred.add(name);
         continue;
       }
       if (!moveAway(sim, name, d.evict(), removed)) {
@@ -368,7 +384,9 @@ public final class ClusterAutoscaler {
       unneeded.add(name);
       toEvict.put(name, d.evict());
     }
-    unneededSince.keySet().retainAll(new HashSet<>(unneeded));
+    Set<String> keep = new HashSet<>(unneeded);
+    keep.addAll(deferred);
+    unneededSince.keySet().retainAll(keep);
     for (String n : unneeded) {
       unneededSince.putIfAbsent(n, now);
     }

@@ -336,4 +336,21 @@ final class ClusterAutoscalerTest {
     clock.advance(Duration.ofMinutes(5));
     assertThat(ca.runOnce().unneededNodes()).contains("idle");
   }
+
+  @Test
+  void scaleDown_podsMovedTwice_stillHaveAPlace_andNonEmptyCandidatesAreCapped() {
+    NodePool p = scaleDownPool(0);
+    for (int i = 0; i < 35; i++) {
+      String n = String.format("n%02d", i);
+      store.create(poolNode(p, n));
+      bound(pod("w" + i, 100, 64), n);
+    }
+    LoopResult r = ca(Expanders.leastWaste()).runOnce();
+    // every node is underused; only 30 non-empty nodes get a drain simulation in one loop
+    assertThat(r.unneededNodes()).hasSize(ClusterAutoscaler.NON_EMPTY_CANDIDATES);
+    // pods move first-fit and travel on with their new node: n00..n18 pass theirs along until n19 holds 20 pods
+    // (2000m = 0.5) and stays; a moved pod is never lost with the node it was moved to
+    assertThat(r.unremovableNodes()).containsExactly(Map.entry("n19", ClusterAutoscaler.NOT_UNDERUTILIZED));
+    assertThat(r.unneededNodes()).doesNotContain("n19").contains("n00", "n18", "n20");
+  }
 }
