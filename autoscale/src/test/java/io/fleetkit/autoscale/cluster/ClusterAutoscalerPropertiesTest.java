@@ -16,7 +16,7 @@ import net.jqwik.api.constraints.IntRange;
 /** Invariants of the cluster autoscaler over random pools, cluster contents and pod churn. */
 final class ClusterAutoscalerPropertiesTest {
 
-  @Property(tries = 25)
+  @Property(tries = 15)
   void poolSizes_stayWithinMinAndMax(@ForAll @IntRange(min = 0, max = 3) int minA,
       @ForAll @IntRange(min = 0, max = 4) int extraA, @ForAll @IntRange(min = 0, max = 2) int minB,
       @ForAll @IntRange(min = 0, max = 3) int extraB, @ForAll @IntRange(min = 0, max = 30) int pods,
@@ -42,7 +42,7 @@ final class ClusterAutoscalerPropertiesTest {
       }
       ClusterAutoscaler ca = ClusterAutoscaler.builder(store).clock(clock).seed(seed)
           .expander(rnd.nextBoolean() ? Expanders.leastWaste() : Expanders.random()).build();
-      for (int loop = 0; loop < 30; loop++) {
+      for (int loop = 0; loop < 25; loop++) {
         ca.runOnce();
         for (NodePool p : List.of(a, b)) {
           long size = store.list(Node.class).items().stream()
