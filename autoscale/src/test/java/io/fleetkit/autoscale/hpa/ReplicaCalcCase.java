@@ -224,6 +224,14 @@ final class ReplicaCalcCase {
     };
   }
 
+  /** A calculator with the testing configuration and no metrics, for the pure helpers. */
+  static final class Calc {
+    ReplicaCalculator calculator() {
+      return new ReplicaCalculator(new MetricsSource() {}, Clock.fixed(NOW, ZoneOffset.UTC), 0.1,
+          Duration.ofMinutes(2), Duration.ofSeconds(10));
+    }
+  }
+
   ReplicaCalculator calculator() {
     return new ReplicaCalculator(source(), Clock.fixed(NOW, ZoneOffset.UTC), 0.1, Duration.ofMinutes(2),
         Duration.ofSeconds(10));
