@@ -14,6 +14,8 @@ import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Optional;
 
@@ -60,14 +62,8 @@ public final class VpaAdmission {
           .orElse(ContainerResourcePolicy.DEFAULT_CONTROLLED_RESOURCES);
       ResourceList requests = c.resources().requests();
       ResourceList limits = c.resources().limits();
-      ResourceList.Builder newRequests = ResourceList.builder();
-      ResourceList.Builder newLimits = ResourceList.builder();
-      for (String name : requests.names()) {
-        newRequests.put(name, requests.get(name));
-      }
-      for (String name : limits.names()) {
-        newLimits.put(name, limits.get(name));
-      }
+      Map<String, Quantity> newRequests = new LinkedHashMap<>(requests.asMap());
+      Map<String, Quantity> newLimits = new LinkedHashMap<>(limits.asMap());
       ResourceList target = r.get().target();
       for (String name : target.names()) {
         if (!controlled.contains(name)) {
@@ -80,7 +76,7 @@ public final class VpaAdmission {
               newRequest));
         }
       }
-      ResourceRequirements rr = ResourceRequirements.of(newRequests.build(), newLimits.build());
+      ResourceRequirements rr = ResourceRequirements.of(ResourceList.of(newRequests), ResourceList.of(newLimits));
       if (!rr.equals(c.resources())) {
         changed = true;
       }
