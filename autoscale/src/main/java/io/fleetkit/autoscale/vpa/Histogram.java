@@ -26,7 +26,10 @@ public final class Histogram {
   private int minBucket;
   private int maxBucket;
   private final @Nullable Duration halfLife;
+  private final long halfLifeNanos;
   private Instant referenceTimestamp;
+  /** {@link #referenceTimestamp} in nanoseconds since the epoch (the hot path avoids Instant arithmetic). */
+  private long referenceNanos;
 
   private Histogram(HistogramOptions options, @Nullable Duration halfLife, Instant reference) {
     this.options = Objects.requireNonNull(options, "options");
@@ -34,7 +37,13 @@ public final class Histogram {
     this.minBucket = options.numBuckets() - 1;
     this.maxBucket = 0;
     this.halfLife = halfLife;
+    this.halfLifeNanos = halfLife == null ? 0 : halfLife.toNanos();
     this.referenceTimestamp = reference;
+    this.referenceNanos = nanos(reference);
+  }
+
+  private static long nanos(Instant t) {
+    return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000_000L), t.getNano());
   }
 
   /** A plain (non-decaying) histogram. */
@@ -175,25 +184,23 @@ public final class Histogram {
   }
 
   private double decayFactor(Instant time) {
-    Duration hl = halfLife;
-    if (hl == null) {
+    if (halfLife == null) {
       return 1.0;
     }
-    Instant maxAllowed = referenceTimestamp.plus(hl.multipliedBy(MAX_DECAY_EXPONENT));
-    if (time.isAfter(maxAllowed)) {
-      shiftReferenceTimestamp(time, hl);
+    long t = nanos(time);
+    if ((double) (t - referenceNanos) > (double) halfLifeNanos * MAX_DECAY_EXPONENT) {
+      shiftReferenceTimestamp(t);
     }
-    return Math.pow(2.0, (double) Duration.between(referenceTimestamp, time).toNanos() / hl.toNanos());
+    return Math.pow(2.0, (double) (t - referenceNanos) / halfLifeNanos);
   }
 
-  private void shiftReferenceTimestamp(Instant time, Duration hl) {
-    long hlNanos = hl.toNanos();
-    long sinceRef = Duration.between(referenceTimestamp, time).toNanos();
-    // Round the new reference to a whole number of half-lives from the old one.
-    long halfLives = Math.round((double) sinceRef / hlNanos);
-    Instant newRef = referenceTimestamp.plusNanos(halfLives * hlNanos);
+  private void shiftReferenceTimestamp(long timeNanos) {
+    // Move the reference by a whole number of half-lives and rescale the weights by 2^-halfLives.
+    long halfLives = Math.round((double) (timeNanos - referenceNanos) / halfLifeNanos);
     scale(Math.scalb(1.0, (int) -halfLives));
-    referenceTimestamp = newRef;
+    referenceNanos += halfLives * halfLifeNanos;
+    referenceTimestamp = Instant.ofEpochSecond(Math.floorDiv(referenceNanos, 1_000_000_000L),
+        Math.floorMod(referenceNanos, 1_000_000_000L));
   }
 
   private void scaleTo(Instant newRef) {
@@ -201,6 +208,7 @@ public final class Histogram {
     double halfLives = (double) Duration.between(referenceTimestamp, newRef).toNanos() / hl.toNanos();
     scale(Math.pow(2.0, -halfLives));
     referenceTimestamp = newRef;
+    referenceNanos = nanos(newRef);
   }
 
   private void updateMinAndMaxBucket() {
