@@ -5,6 +5,8 @@ import io.fleetkit.api.autoscaling.ContainerScalingMode;
 import io.fleetkit.api.autoscaling.PodResourcePolicy;
 import io.fleetkit.api.autoscaling.RecommendedContainerResources;
 import io.fleetkit.api.autoscaling.RecommendedPodResources;
+import io.fleetkit.api.autoscaling.VerticalPodAutoscaler;
+import io.fleetkit.api.autoscaling.VerticalPodAutoscalerStatus;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.resource.ResourceNames;
@@ -124,6 +126,16 @@ public record VpaRecommender(double targetPercentile, double lowerBoundPercentil
       out.add(toRecommendation(e.getKey(), est, p.orElse(null)));
     }
     return new RecommendedPodResources(out);
+  }
+
+  /**
+   * {@code vpa} with its status recommendation computed from the usage of its pods' containers (keyed by container
+   * name), keeping its conditions; write it with {@code ObjectStore.updateStatus}.
+   */
+  public VerticalPodAutoscaler withRecommendation(VerticalPodAutoscaler vpa,
+      Map<String, ContainerUsageState> containers) {
+    RecommendedPodResources rec = recommend(containers, vpa.spec().resourcePolicy());
+    return vpa.withStatus(new VerticalPodAutoscalerStatus(rec, vpa.status().conditions()));
   }
 
   static RecommendedContainerResources toRecommendation(String name, Estimates est,

@@ -188,6 +188,23 @@ final class VpaRecommenderTest {
   }
 
   @Test
+  void withRecommendation_writesStatusForUpdater() {
+    io.fleetkit.api.autoscaling.VerticalPodAutoscaler vpa = io.fleetkit.api.autoscaling.VerticalPodAutoscaler.of(
+        io.fleetkit.api.meta.ObjectMeta.builder().namespace("ns").name("web").build(),
+        io.fleetkit.api.autoscaling.VerticalPodAutoscalerSpec.builder()
+            .targetRef(io.fleetkit.api.autoscaling.CrossVersionObjectReference.deployment("web")).build());
+    long mib = 1024 * 1024;
+    Map<String, ContainerUsageState> containers = new LinkedHashMap<>();
+    containers.put("app", trace(0.5, 2.0, new long[] {400 * mib, 400 * mib, 400 * mib, 400 * mib, 400 * mib,
+        400 * mib, 600 * mib, 400 * mib}));
+
+    io.fleetkit.api.autoscaling.VerticalPodAutoscaler out = VpaRecommender.DEFAULT.withRecommendation(vpa, containers);
+
+    assertThat(out.status().recommendation().forContainer("app").orElseThrow().target()
+        .milliValue(ResourceNames.CPU)).isEqualTo(2406);
+  }
+
+  @Test
   void memoryPeaks_higherSampleInWindow_replacesPeak() {
     ContainerUsageState s = new ContainerUsageState(ANY_TIME);
     s.addMemorySample(ANY_TIME, mb(100));
