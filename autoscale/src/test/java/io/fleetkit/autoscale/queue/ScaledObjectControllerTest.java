@@ -186,6 +186,30 @@ final class ScaledObjectControllerTest {
   }
 
   @Test
+  void poll_valueTrigger_totalAgainstTargetScaledByReadyPods() {
+    deployment(2);
+    for (int i = 0; i < 2; i++) {
+      store.create(io.fleetkit.api.core.Pod.builder().metadata(io.fleetkit.api.meta.ObjectMeta.builder()
+          .namespace("ns").name("worker-" + i).label("app", "worker").build())
+          .container("app", "worker:1", ResourceList.EMPTY)
+          .status(io.fleetkit.api.core.PodStatus.of(io.fleetkit.api.core.PodPhase.Running).withCondition(
+              io.fleetkit.api.core.PodCondition.of(io.fleetkit.api.core.PodCondition.READY,
+                  io.fleetkit.api.meta.ConditionStatus.True, "", "", clock.instant()))).build());
+    }
+    controller.register(ScaledObject.builder("ns", "worker", CrossVersionObjectReference.deployment("worker"))
+        .trigger(new ScaleTrigger("jobs", MetricTargetType.Value, 100, 0)).build(),
+        Map.of("jobs", () -> (double) queue.get()));
+    queue.set(300);
+
+    controller.poll("ns", "worker");
+    assertThat(replicas()).isEqualTo(4); // ratio 3 over 2 ready pods wants 6; the legacy limit is max(2 * 2, 4)
+
+    clock.advance(Duration.ofSeconds(30));
+    controller.poll("ns", "worker");
+    assertThat(replicas()).isEqualTo(6); // still 2 ready pods in the store: ceil(3 * 2)
+  }
+
+  @Test
   void scaleTrigger_utilizationTarget_rejected() {
     assertThatThrownBy(() -> new ScaleTrigger("jobs", MetricTargetType.Utilization, 1, 0))
         .hasMessageContaining("targetType must be AverageValue or Value");
