@@ -229,6 +229,12 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
   private Proposal computeReplicasForMetrics(HorizontalPodAutoscaler hpa, TargetScale scale, Conditions conditions) {
     String namespace = hpa.metadata().namespace();
     List<Pod> pods = store.list(Pod.class, namespace, scale.selector()).items();
+    String ambiguous = ambiguousSelector(hpa, scale, pods);
+    if (ambiguous != null) {
+      conditions.set(HorizontalPodAutoscalerConditionType.ScalingActive, ConditionStatus.False, "AmbiguousSelector",
+          ambiguous);
+      return new Proposal(-1, "", hpa.status().currentMetrics(), ambiguous);
+    }
     List<MetricSpec> specs = hpa.spec().metrics();
     List<MetricStatus> statuses = new ArrayList<>();
     int replicas = 0;
@@ -265,6 +271,41 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     conditions.set(HorizontalPodAutoscalerConditionType.ScalingActive, ConditionStatus.True, "ValidMetricFound",
         "the HPA was able to successfully calculate a replica count from " + metric);
     return new Proposal(replicas, metric, statuses, error);
+  }
+
+  /**
+   * Upstream's {@code validateAndParseSelector}: an error message when a pod of this HPA's target is also selected
+   * by another HPA's target in the namespace, else {@code null}.
+   */
+  private @Nullable String ambiguousSelector(HorizontalPodAutoscaler hpa, TargetScale scale, List<Pod> pods) {
+    if (pods.isEmpty()) {
+      return null;
+    }
+    List<String> selecting = new ArrayList<>();
+    selecting.add(hpa.metadata().namespace() + "/" + hpa.metadata().name());
+    for (HorizontalPodAutoscaler other : store.list(HorizontalPodAutoscaler.class, hpa.metadata().namespace())
+        .items()) {
+      if (other.metadata().name().equals(hpa.metadata().name())) {
+        continue;
+      }
+      LabelSelector otherSelector;
+      try {
+        otherSelector = TargetScale.read(store, other.metadata().namespace(), other.spec().scaleTargetRef())
+            .selector();
+      } catch (FleetKitException | IllegalArgumentException e) {
+        continue;
+      }
+      for (Pod p : pods) {
+        if (otherSelector.matches(p.metadata().labels())) {
+          selecting.add(other.metadata().namespace() + "/" + other.metadata().name());
+          break;
+        }
+      }
+    }
+    if (selecting.size() > 1) {
+      return "pods by selector " + scale.selector().format() + " are controlled by multiple HPAs: " + selecting;
+    }
+    return null;
   }
 
   private static String failedReason(MetricSpec spec) {

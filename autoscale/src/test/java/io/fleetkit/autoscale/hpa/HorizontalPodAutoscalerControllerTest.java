@@ -252,6 +252,25 @@ final class HorizontalPodAutoscalerControllerTest {
   }
 
   @Test
+  void sync_podsSelectedByTwoHpas_ambiguousSelector() {
+    deployment(3);
+    runningPods(3, 900);
+    hpa(1, 10, null, MetricSpec.resourceUtilization(ResourceNames.CPU, 50));
+    store.create(HorizontalPodAutoscaler.of(ObjectMeta.builder().namespace("ns").name("web-2").build(),
+        HorizontalPodAutoscalerSpec.builder().scaleTargetRef(CrossVersionObjectReference.deployment("web"))
+            .maxReplicas(10).build()));
+
+    SyncOutcome out = controller.sync("ns", "web");
+
+    assertThat(out.rescaled()).isFalse();
+    assertThat(replicas()).isEqualTo(3);
+    HorizontalPodAutoscalerCondition active = condition(HorizontalPodAutoscalerConditionType.ScalingActive);
+    assertThat(active.status()).isEqualTo(ConditionStatus.False);
+    assertThat(active.reason()).isEqualTo("AmbiguousSelector");
+    assertThat(active.message()).contains("are controlled by multiple HPAs: [ns/web, ns/web-2]");
+  }
+
+  @Test
   void sync_missingTarget_ableToScaleFalse() {
     hpa(1, 10, null, MetricSpec.resourceUtilization(ResourceNames.CPU, 50));
 
