@@ -1,0 +1,194 @@
+package io.fleetkit.scheduler.queueing.internal;
+
+import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.scheduler.queueing.FlavorFungibility;
+import io.fleetkit.scheduler.queueing.PodSet;
+import io.fleetkit.scheduler.queueing.PodSetAssignment;
+import io.fleetkit.scheduler.queueing.ResourceGroup;
+import io.fleetkit.scheduler.queueing.Workload;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Kueue's flavor assigner ({@code pkg/scheduler/flavorassigner}): for every pod set and resource group, tries the
+ * group's flavors in order and stops per the queue's {@link FlavorFungibility}. A resource of a flavor
+ *
+ * <ul>
+ *   <li>does not fit if the request exceeds what the queue could ever use ({@code potentialAvailable});
+ *   <li>fits if it is within what is available now (possibly borrowing from the cohort);
+ *   <li>fits by preemption if it is within the nominal quota, or borrows while the queue may preempt while borrowing
+ *       ({@code borrowWithinCohort} or fair sharing).
+ * </ul>
+ *
+ * The request of a pod set adds to what earlier pod sets of the same workload were assigned in the same flavor.
+ */
+public final class FlavorAssigner {
+  private final FlavorResources index;
+  private final boolean fairSharing;
+
+  public FlavorAssigner(FlavorResources index, boolean fairSharing) {
+    this.index = index;
+    this.fairSharing = fairSharing;
+  }
+
+  /** Assigns flavors to every pod set of {@code wl} in {@code cq}, against the queue's current usage. */
+  public Assignment assign(Workload wl, CqState cq) {
+    long[] assigned = new long[index.size()];
+    boolean[] needPreemption = new boolean[index.size()];
+    boolean canPreemptWhileBorrowing =
+        fairSharing
+            || cq.spec.preemption().borrowWithinCohort().policy()
+                != io.fleetkit.scheduler.queueing.BorrowWithinCohort.Policy.NEVER;
+    int mode = Assignment.FIT;
+    boolean borrows = false;
+    List<PodSetAssignment> out = new ArrayList<>(wl.podSets().size());
+    StringBuilder message = new StringBuilder();
+    for (PodSet ps : wl.podSets()) {
+      Map<String, String> flavors = new LinkedHashMap<>();
+      ResourceList.Builder usage = ResourceList.builder();
+      List<String> psReasons = new ArrayList<>();
+      int psMode = Assignment.FIT;
+      // Group the requested resources by resource group, in the group's covered order.
+      Map<Integer, List<String>> byGroup = new HashMap<>();
+      for (String r : ps.requests().names()) {
+        Integer g = cq.groupOfResource.get(r);
+        if (g == null) {
+          psReasons.add("resource " + r + " unavailable in ClusterQueue");
+          psMode = Assignment.NO_FIT;
+          continue;
+        }
+        byGroup.computeIfAbsent(g, x -> new ArrayList<>()).add(r);
+      }
+      for (int g = 0; g < cq.groupFrs.length && psMode != Assignment.NO_FIT; g++) {
+        List<String> requested = byGroup.get(g);
+        if (requested == null) {
+          continue;
+        }
+        ResourceGroup group = cq.spec.resourceGroups().get(g);
+        int[] pos = new int[requested.size()];
+        for (int i = 0; i < pos.length; i++) {
+          pos[i] = group.coveredResources().indexOf(requested.get(i));
+        }
+        int bestFlavor = -1;
+        int bestMode = Assignment.NO_FIT;
+        boolean bestBorrow = false;
+        int[] bestModes = null;
+        for (int f = 0; f < cq.groupFrs[g].length; f++) {
+          int rep = Assignment.FIT;
+          boolean borrow = false;
+          int[] modes = new int[pos.length];
+          for (int i = 0; i < pos.length; i++) {
+            int fr = cq.groupFrs[g][f][pos[i]];
+            long val = ps.totalMilli(requested.get(i)) + assigned[fr];
+            int m = fits(cq, fr, val, canPreemptWhileBorrowing, psReasons);
+            modes[i] = m;
+            borrow |= cq.borrowingWith(fr, val);
+            rep = Math.min(rep, m);
+            if (rep == Assignment.NO_FIT) {
+              break;
+            }
+          }
+          if (!shouldTryNextFlavor(rep, cq.spec.flavorFungibility(), borrow)) {
+            bestFlavor = f;
+            bestMode = rep;
+            bestBorrow = borrow;
+            bestModes = modes;
+            break;
+          }
+          if (rep > bestMode) {
+            bestFlavor = f;
+            bestMode = rep;
+            bestBorrow = borrow;
+            bestModes = modes;
+          }
+        }
+        if (bestFlavor < 0 || bestModes == null) {
+          psMode = Assignment.NO_FIT;
+          break;
+        }
+        psMode = Math.min(psMode, bestMode);
+        borrows |= bestBorrow;
+        String flavorName = group.flavors().get(bestFlavor).name();
+        for (int i = 0; i < pos.length; i++) {
+          String r = requested.get(i);
+          int fr = cq.groupFrs[g][bestFlavor][pos[i]];
+          long total = ps.totalMilli(r);
+          assigned[fr] += total;
+          if (bestModes[i] == Assignment.PREEMPT) {
+            needPreemption[fr] = true;
+          }
+          flavors.put(r, flavorName);
+          usage.put(r, Quantity.ofMilli(total));
+        }
+      }
+      mode = Math.min(mode, psMode);
+      if (psMode != Assignment.FIT) {
+        if (message.length() > 0) {
+          message.append("; ");
+        }
+        message.append("couldn't assign flavors to pod set ").append(ps.name()).append(": ")
+            .append(String.join(", ", psReasons));
+      }
+      out.add(new PodSetAssignment(ps.name(), ps.count(), flavors, usage.build()));
+    }
+    int n = 0;
+    for (long v : assigned) {
+      if (v != 0) {
+        n++;
+      }
+    }
+    int[] frs = new int[n];
+    long[] values = new long[n];
+    n = 0;
+    for (int fr = 0; fr < assigned.length; fr++) {
+      if (assigned[fr] != 0) {
+        frs[n] = fr;
+        values[n++] = assigned[fr];
+      }
+    }
+    if (mode == Assignment.NO_FIT) {
+      Arrays.fill(needPreemption, false);
+    }
+    return new Assignment(mode, borrows, mode == Assignment.NO_FIT ? List.of() : out, frs, values, needPreemption,
+        message.toString());
+  }
+
+  private int fits(CqState cq, int fr, long val, boolean canPreemptWhileBorrowing, List<String> reasons) {
+    long max = cq.potentialAvailable(fr);
+    if (val > max) {
+      reasons.add("insufficient quota for " + index.resource(fr) + " in flavor " + index.flavor(fr)
+          + ", request > maximum capacity (" + q(val) + " > " + q(max) + ")");
+      return Assignment.NO_FIT;
+    }
+    long available = cq.available(fr);
+    if (val <= available) {
+      return Assignment.FIT;
+    }
+    reasons.add("insufficient unused quota for " + index.resource(fr) + " in flavor " + index.flavor(fr) + ", "
+        + q(val - available) + " more needed");
+    boolean borrow = cq.borrowingWith(fr, val);
+    if (val <= cq.nominal[fr] || (borrow && canPreemptWhileBorrowing)) {
+      return Assignment.PREEMPT;
+    }
+    return Assignment.NO_FIT;
+  }
+
+  private static boolean shouldTryNextFlavor(int mode, FlavorFungibility f, boolean borrow) {
+    if (mode == Assignment.PREEMPT && f.whenCanPreempt() == FlavorFungibility.WhenCanPreempt.PREEMPT) {
+      return false;
+    }
+    if (mode == Assignment.FIT && borrow && f.whenCanBorrow() == FlavorFungibility.WhenCanBorrow.BORROW) {
+      return false;
+    }
+    return !(mode == Assignment.FIT && !borrow);
+  }
+
+  private static String q(long milli) {
+    return Quantity.ofMilli(milli).toString();
+  }
+}
