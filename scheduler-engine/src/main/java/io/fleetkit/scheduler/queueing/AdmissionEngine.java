@@ -109,6 +109,11 @@ public final class AdmissionEngine {
     return scheduler.pending(clusterQueue);
   }
 
+  /** The keys of {@code clusterQueue}'s parked (inadmissible, BestEffortFIFO) workloads. */
+  public synchronized List<String> inadmissible(String clusterQueue) {
+    return scheduler.inadmissible(clusterQueue);
+  }
+
   public synchronized int pendingCount() {
     return scheduler.pendingCount();
   }

@@ -7,6 +7,7 @@ import java.util.List;
  * The flavor assigner's answer for one workload in one ClusterQueue.
  *
  * @param mode the worst mode over all pod sets and resources: {@link #FIT}, {@link #PREEMPT} or {@link #NO_FIT}
+ *     ({@link #NO_CANDIDATES} is reported as {@link #PREEMPT}, with no targets)
  * @param borrows whether the assignment takes the queue above its nominal quota in some flavor-resource
  * @param podSets the chosen flavors per pod set (empty when {@link #NO_FIT})
  * @param frs the flavor-resources the workload would use
@@ -23,10 +24,8 @@ public record Assignment(
     boolean[] needPreemption,
     String message) {
   public static final int NO_FIT = 0;
-  public static final int PREEMPT = 1;
-  public static final int FIT = 2;
-
-  static String modeName(int mode) {
-    return mode == FIT ? "Fit" : mode == PREEMPT ? "Preempt" : "NoFit";
-  }
+  /** Fits only by preemption, but the preemptor finds nothing to preempt (Kueue's noPreemptionCandidates). */
+  public static final int NO_CANDIDATES = 1;
+  public static final int PREEMPT = 2;
+  public static final int FIT = 3;
 }

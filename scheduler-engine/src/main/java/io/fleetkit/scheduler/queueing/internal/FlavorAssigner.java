@@ -25,15 +25,25 @@ import java.util.Map;
  *       ({@code borrowWithinCohort} or fair sharing).
  * </ul>
  *
- * The request of a pod set adds to what earlier pod sets of the same workload were assigned in the same flavor.
+ * The request of a pod set adds to what earlier pod sets of the same workload were assigned in the same flavor. As in
+ * newer Kueue, a flavor that fits only by preemption but where the preemptor finds no candidates ranks below one that
+ * can preempt, and the assigner tries the next flavor.
  */
 public final class FlavorAssigner {
+  /** Whether preempting could make {@code value} of {@code fr} available to {@code wl} in {@code cq}. */
+  @FunctionalInterface
+  public interface PreemptionOracle {
+    boolean preemptionPossible(Workload wl, CqState cq, int fr, long value);
+  }
+
   private final FlavorResources index;
   private final boolean fairSharing;
+  private final PreemptionOracle oracle;
 
-  public FlavorAssigner(FlavorResources index, boolean fairSharing) {
+  public FlavorAssigner(FlavorResources index, boolean fairSharing, PreemptionOracle oracle) {
     this.index = index;
     this.fairSharing = fairSharing;
+    this.oracle = oracle;
   }
 
   /** Assigns flavors to every pod set of {@code wl} in {@code cq}, against the queue's current usage. */
@@ -86,6 +96,9 @@ public final class FlavorAssigner {
             int fr = cq.groupFrs[g][f][pos[i]];
             long val = ps.totalMilli(requested.get(i)) + assigned[fr];
             int m = fits(cq, fr, val, canPreemptWhileBorrowing, psReasons);
+            if (m == Assignment.PREEMPT && !oracle.preemptionPossible(wl, cq, fr, val)) {
+              m = Assignment.NO_CANDIDATES;
+            }
             modes[i] = m;
             borrow |= cq.borrowingWith(fr, val);
             rep = Math.min(rep, m);
@@ -119,7 +132,7 @@ public final class FlavorAssigner {
           int fr = cq.groupFrs[g][bestFlavor][pos[i]];
           long total = ps.totalMilli(r);
           assigned[fr] += total;
-          if (bestModes[i] == Assignment.PREEMPT) {
+          if (bestModes[i] == Assignment.PREEMPT || bestModes[i] == Assignment.NO_CANDIDATES) {
             needPreemption[fr] = true;
           }
           flavors.put(r, flavorName);
@@ -153,6 +166,8 @@ public final class FlavorAssigner {
     }
     if (mode == Assignment.NO_FIT) {
       Arrays.fill(needPreemption, false);
+    } else if (mode == Assignment.NO_CANDIDATES) {
+      mode = Assignment.PREEMPT;
     }
     return new Assignment(mode, borrows, mode == Assignment.NO_FIT ? List.of() : out, frs, values, needPreemption,
         message.toString());

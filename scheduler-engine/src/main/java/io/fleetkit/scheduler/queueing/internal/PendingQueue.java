@@ -55,6 +55,10 @@ final class PendingQueue {
     return heap.removeIf(p -> p.key().equals(key));
   }
 
+  List<String> parkedKeys() {
+    return new ArrayList<>(parked.keySet());
+  }
+
   boolean hasActive() {
     return !heap.isEmpty();
   }

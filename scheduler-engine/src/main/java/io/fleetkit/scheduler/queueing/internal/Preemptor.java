@@ -39,6 +39,15 @@ public final class Preemptor {
     this.strategies = List.copyOf(strategies);
   }
 
+  /** Kueue's preemption oracle: whether preemption can free {@code value} of {@code fr} for {@code wl} in {@code cq}. */
+  public boolean preemptionPossible(Workload wl, CqState cq, int fr, long value) {
+    boolean[] need = new boolean[index.size()];
+    need[fr] = true;
+    Assignment single = new Assignment(Assignment.PREEMPT, cq.borrowingWith(fr, value), List.of(),
+        new int[] {fr}, new long[] {value}, need, "");
+    return !targets(wl, cq, single).isEmpty();
+  }
+
   /** The minimal set of workloads to evict so that {@code wl} fits in {@code cq} with {@code a}; empty if none. */
   public List<Target> targets(Workload wl, CqState cq, Assignment a) {
     List<AdmittedWorkload> candidates = findCandidates(wl, cq, a.needPreemption());

@@ -116,8 +116,8 @@ public final class QueueScheduler {
         throw new IllegalArgumentException("admission engine: LocalQueue " + lq.key() + " added twice");
       }
     }
-    this.assigner = new FlavorAssigner(index, fairSharing);
     this.preemptor = new Preemptor(index, fairSharing, strategies);
+    this.assigner = new FlavorAssigner(index, fairSharing, preemptor::preemptionPossible);
   }
 
   public FlavorResources index() {
@@ -381,6 +381,10 @@ public final class QueueScheduler {
       out.add(w.admission);
     }
     return out;
+  }
+
+  public List<String> inadmissible(String clusterQueue) {
+    return requireQueue(clusterQueue).pending.parkedKeys();
   }
 
   public List<String> pending(String clusterQueue) {
