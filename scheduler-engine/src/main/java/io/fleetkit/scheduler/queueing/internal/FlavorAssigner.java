@@ -95,7 +95,7 @@ public final class FlavorAssigner {
           for (int i = 0; i < pos.length; i++) {
             int fr = cq.groupFrs[g][f][pos[i]];
             long val = ps.totalMilli(requested.get(i)) + assigned[fr];
-            int m = fits(cq, fr, val, canPreemptWhileBorrowing, psReasons);
+            int m = fits(cq, fr, assigned[fr], val, canPreemptWhileBorrowing, psReasons);
             if (m == Assignment.PREEMPT && !oracle.preemptionPossible(wl, cq, fr, val)) {
               m = Assignment.NO_CANDIDATES;
             }
@@ -173,11 +173,14 @@ public final class FlavorAssigner {
         message.toString());
   }
 
-  private int fits(CqState cq, int fr, long val, boolean canPreemptWhileBorrowing, List<String> reasons) {
+  private int fits(
+      CqState cq, int fr, long previous, long val, boolean canPreemptWhileBorrowing, List<String> reasons) {
     long max = cq.potentialAvailable(fr);
+    String r = index.resource(fr);
     if (val > max) {
-      reasons.add("insufficient quota for " + index.resource(fr) + " in flavor " + index.flavor(fr)
-          + ", request > maximum capacity (" + q(val) + " > " + q(max) + ")");
+      reasons.add("insufficient quota for " + r + " in flavor " + index.flavor(fr)
+          + ", previously considered podsets requests (" + q(r, previous) + ") + current podset request ("
+          + q(r, val - previous) + ") > maximum capacity (" + q(r, max) + ")");
       return Assignment.NO_FIT;
     }
     long available = cq.available(fr);
@@ -185,7 +188,7 @@ public final class FlavorAssigner {
       return Assignment.FIT;
     }
     reasons.add("insufficient unused quota for " + index.resource(fr) + " in flavor " + index.flavor(fr) + ", "
-        + q(val - available) + " more needed");
+        + q(r, val - available) + " more needed");
     boolean borrow = cq.borrowingWith(fr, val);
     if (val <= cq.nominal[fr] || (borrow && canPreemptWhileBorrowing)) {
       return Assignment.PREEMPT;
@@ -203,7 +206,10 @@ public final class FlavorAssigner {
     return !(mode == Assignment.FIT && !borrow);
   }
 
-  private static String q(long milli) {
-    return Quantity.ofMilli(milli).toString();
+  /** Kueue's {@code ResourceQuantityString}: binary SI for memory-like resources, decimal SI otherwise. */
+  private static String q(String resource, long milli) {
+    boolean binary = resource.equals("memory") || resource.equals("ephemeral-storage")
+        || resource.startsWith("hugepages-");
+    return Quantity.ofMilli(milli, binary ? Quantity.Format.BINARY_SI : Quantity.Format.DECIMAL_SI).toString();
   }
 }
