@@ -74,7 +74,8 @@ public final class AdmissionEngine {
   }
 
   /**
-   * Runs cycles until one changes nothing and no queue has an active head, or {@code maxCycles} ran.
+   * Runs cycles until the engine reaches a fixpoint (a cycle admits, preempts and parks nothing, so the next would do
+   * the same) or {@code maxCycles} ran.
    *
    * @return the results of the cycles that changed something
    */
@@ -87,7 +88,8 @@ public final class AdmissionEngine {
       CycleResult r = scheduler.schedule();
       if (r.progressed()) {
         out.add(r);
-      } else if (!scheduler.hasActive()) {
+      }
+      if (!scheduler.mayProgress(r)) {
         break;
       }
     }

@@ -56,6 +56,7 @@ public final class QueueScheduler {
   private final Preemptor preemptor;
   private final boolean fairSharing;
   private long sequence;
+  private int parkedInLastCycle;
 
   public QueueScheduler(
       Clock clock,
@@ -259,6 +260,7 @@ public final class QueueScheduler {
   /** Runs one scheduling cycle. */
   public CycleResult schedule() {
     Instant now = clock.instant();
+    parkedInLastCycle = 0;
     List<Entry> entries = new ArrayList<>();
     for (CqState cq : queues.values()) {
       PendingWorkload head = cq.pending.pop();
@@ -348,10 +350,21 @@ public final class QueueScheduler {
     pendingIn.put(v.key(), v.cq);
   }
 
-  private static void inadmissible(Entry e, String reason, Map<String, String> pending) {
+  private void inadmissible(Entry e, String reason, Map<String, String> pending) {
     e.pending.lastReason = reason;
     pending.put(e.pending.key(), reason);
+    if (e.cq.spec.queueingStrategy() == io.fleetkit.scheduler.queueing.QueueingStrategy.BEST_EFFORT_FIFO) {
+      parkedInLastCycle++;
+    }
     e.cq.pending.requeueInadmissible(e.pending);
+  }
+
+  /**
+   * Whether another cycle could change anything: the last one admitted, preempted or parked a head (which exposes the
+   * next one). A cycle that only requeued StrictFIFO heads leaves the engine in a fixpoint.
+   */
+  public boolean mayProgress(CycleResult last) {
+    return last.progressed() || parkedInLastCycle > 0;
   }
 
   private static void skipped(Entry e, String reason, Map<String, String> pending) {
