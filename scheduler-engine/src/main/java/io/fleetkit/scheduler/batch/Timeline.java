@@ -1,7 +1,6 @@
 package io.fleetkit.scheduler.batch;
 
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.TreeMap;
 
 /**
@@ -35,28 +34,30 @@ final class Timeline {
     }
   }
 
-  /** The earliest start at or after 0 and at most {@code latest} where {@code nodes} are free for {@code duration}. */
+  /**
+   * The earliest start at or after 0 and at most {@code latest} where {@code nodes} are free for {@code duration}, or
+   * -1. One sweep over the steps: a candidate start is the first step of a run of steps with enough free nodes; the
+   * run fits once it reaches {@code candidate + duration} (the last step lasts forever).
+   */
   long earliest(int nodes, long duration, long latest) {
-    for (long t : steps.keySet()) {
-      if (t > latest) {
-        return -1;
+    long candidate = -1;
+    for (Map.Entry<Long, Integer> e : steps.entrySet()) {
+      long t = e.getKey();
+      if (candidate >= 0 && t >= candidate + duration) {
+        return candidate;
       }
-      if (fits(t, nodes, duration)) {
-        return t;
-      }
-    }
-    return -1;
-  }
-
-  private boolean fits(long t, int nodes, long duration) {
-    long end = t + duration;
-    NavigableMap<Long, Integer> span = steps.subMap(steps.floorKey(t), true, end, false);
-    for (int free : span.values()) {
-      if (free < nodes) {
-        return false;
+      if (e.getValue() >= nodes) {
+        if (candidate < 0) {
+          if (t > latest) {
+            return -1;
+          }
+          candidate = t;
+        }
+      } else {
+        candidate = -1;
       }
     }
-    return true;
+    return candidate;
   }
 
   int minFree() {

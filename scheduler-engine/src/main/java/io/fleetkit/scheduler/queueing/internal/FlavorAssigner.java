@@ -84,21 +84,25 @@ public final class FlavorAssigner {
         for (int i = 0; i < pos.length; i++) {
           pos[i] = group.coveredResources().indexOf(requested.get(i));
         }
-        int bestFlavor = -1;
-        int bestMode = Assignment.NO_FIT;
-        boolean bestBorrow = false;
-        int[] bestModes = null;
-        for (int f = 0; f < cq.groupFrs[g].length; f++) {
+        // Modes are first computed without the preemption oracle, which is expensive; it is consulted only for a
+        // flavor that would be chosen for preemption (as Kueue's eager oracle would have ranked it).
+        int flavorCount = cq.groupFrs[g].length;
+        int[][] modesOf = new int[flavorCount][];
+        long[][] valsOf = new long[flavorCount][];
+        int[] repOf = new int[flavorCount];
+        boolean[] borrowOf = new boolean[flavorCount];
+        int chosen = -1;
+        int best = -1;
+        for (int f = 0; f < flavorCount; f++) {
           int rep = Assignment.FIT;
           boolean borrow = false;
           int[] modes = new int[pos.length];
+          long[] vals = new long[pos.length];
           for (int i = 0; i < pos.length; i++) {
             int fr = cq.groupFrs[g][f][pos[i]];
             long val = ps.totalMilli(requested.get(i)) + assigned[fr];
+            vals[i] = val;
             int m = fits(cq, fr, assigned[fr], val, canPreemptWhileBorrowing, psReasons);
-            if (m == Assignment.PREEMPT && !oracle.preemptionPossible(wl, cq, fr, val)) {
-              m = Assignment.NO_CANDIDATES;
-            }
             modes[i] = m;
             borrow |= cq.borrowingWith(fr, val);
             rep = Math.min(rep, m);
@@ -106,19 +110,49 @@ public final class FlavorAssigner {
               break;
             }
           }
+          modesOf[f] = modes;
+          valsOf[f] = vals;
+          borrowOf[f] = borrow;
+          if (rep == Assignment.PREEMPT
+              && cq.spec.flavorFungibility().whenCanPreempt() == FlavorFungibility.WhenCanPreempt.PREEMPT) {
+            rep = consultOracle(wl, cq, g, f, pos, modes, vals);
+          }
+          repOf[f] = rep;
           if (!shouldTryNextFlavor(rep, cq.spec.flavorFungibility(), borrow)) {
-            bestFlavor = f;
-            bestMode = rep;
-            bestBorrow = borrow;
-            bestModes = modes;
+            chosen = f;
             break;
           }
-          if (rep > bestMode) {
-            bestFlavor = f;
-            bestMode = rep;
-            bestBorrow = borrow;
-            bestModes = modes;
+          if (best < 0 || rep > repOf[best]) {
+            best = f;
           }
+        }
+        if (chosen < 0 && best >= 0 && repOf[best] == Assignment.PREEMPT) {
+          int firstPreempt = -1;
+          for (int f = 0; f < flavorCount && chosen < 0; f++) {
+            if (repOf[f] != Assignment.PREEMPT || modesOf[f] == null) {
+              continue;
+            }
+            if (firstPreempt < 0) {
+              firstPreempt = f;
+            }
+            repOf[f] = consultOracle(wl, cq, g, f, pos, modesOf[f], valsOf[f]);
+            if (repOf[f] == Assignment.PREEMPT) {
+              chosen = f;
+            }
+          }
+          if (chosen < 0) {
+            chosen = firstPreempt;
+          }
+        }
+        if (chosen < 0) {
+          chosen = best;
+        }
+        int bestFlavor = chosen;
+        int bestMode = chosen < 0 ? Assignment.NO_FIT : repOf[chosen];
+        boolean bestBorrow = chosen >= 0 && borrowOf[chosen];
+        int[] bestModes = chosen < 0 ? null : modesOf[chosen];
+        if (bestMode == Assignment.NO_FIT) {
+          bestFlavor = -1;
         }
         if (bestFlavor < 0 || bestModes == null) {
           psMode = Assignment.NO_FIT;
@@ -171,6 +205,18 @@ public final class FlavorAssigner {
     }
     return new Assignment(mode, borrows, mode == Assignment.NO_FIT ? List.of() : out, frs, values, needPreemption,
         message.toString());
+  }
+
+  /** Downgrades the resources of flavor {@code f} that fit only by preemption but have no candidates. */
+  private int consultOracle(Workload wl, CqState cq, int g, int f, int[] pos, int[] modes, long[] vals) {
+    int rep = Assignment.FIT;
+    for (int i = 0; i < pos.length; i++) {
+      if (modes[i] == Assignment.PREEMPT && !oracle.preemptionPossible(wl, cq, cq.groupFrs[g][f][pos[i]], vals[i])) {
+        modes[i] = Assignment.NO_CANDIDATES;
+      }
+      rep = Math.min(rep, modes[i]);
+    }
+    return rep;
   }
 
   private int fits(
