@@ -9,7 +9,6 @@ import io.fleetkit.scheduler.queueing.ResourceGroup;
 import io.fleetkit.scheduler.queueing.Workload;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,26 +62,32 @@ public final class FlavorAssigner {
       ResourceList.Builder usage = ResourceList.builder();
       List<String> psReasons = new ArrayList<>();
       int psMode = Assignment.FIT;
-      // Group the requested resources by resource group, in the group's covered order.
-      Map<Integer, List<String>> byGroup = new HashMap<>();
+      // Every requested resource must be covered by some resource group.
       for (String r : ps.requests().names()) {
-        Integer g = cq.groupOfResource.get(r);
-        if (g == null) {
+        if (!cq.groupOfResource.containsKey(r)) {
           psReasons.add("resource " + r + " unavailable in ClusterQueue");
           psMode = Assignment.NO_FIT;
-          continue;
         }
-        byGroup.computeIfAbsent(g, x -> new ArrayList<>()).add(r);
       }
       for (int g = 0; g < cq.groupFrs.length && psMode != Assignment.NO_FIT; g++) {
-        List<String> requested = byGroup.get(g);
-        if (requested == null) {
+        ResourceGroup group = cq.spec.resourceGroups().get(g);
+        List<String> covered = group.coveredResources();
+        int n = 0;
+        for (String r : covered) {
+          if (ps.requests().has(r)) {
+            n++;
+          }
+        }
+        if (n == 0) {
           continue;
         }
-        ResourceGroup group = cq.spec.resourceGroups().get(g);
-        int[] pos = new int[requested.size()];
-        for (int i = 0; i < pos.length; i++) {
-          pos[i] = group.coveredResources().indexOf(requested.get(i));
+        List<String> requested = new ArrayList<>(n);
+        int[] pos = new int[n];
+        for (int i = 0; i < covered.size(); i++) {
+          if (ps.requests().has(covered.get(i))) {
+            pos[requested.size()] = i;
+            requested.add(covered.get(i));
+          }
         }
         // Modes are first computed without the preemption oracle, which is expensive; it is consulted only for a
         // flavor that would be chosen for preemption (as Kueue's eager oracle would have ranked it).
