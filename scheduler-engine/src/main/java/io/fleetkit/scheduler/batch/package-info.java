@@ -7,11 +7,13 @@
  * factors with {@link io.fleetkit.scheduler.batch.PriorityWeights}; {@link
  * io.fleetkit.scheduler.batch.BackfillScheduler} decides which pending {@link io.fleetkit.scheduler.batch.BatchJob jobs}
  * start now and when the others are expected to start ({@link io.fleetkit.scheduler.batch.BackfillPlan}), never letting
- * a lower-priority job delay the expected start of a higher-priority one.
+ * a lower-priority job delay the expected start of a higher-priority one. {@link
+ * io.fleetkit.scheduler.batch.BatchSimulator} runs both over time, killing jobs at their time limit ({@link
+ * io.fleetkit.scheduler.batch.JobRecord}).
  *
  * <p>Thread safety: records and {@link io.fleetkit.scheduler.batch.FairShareTree} are immutable; {@link
  * io.fleetkit.scheduler.batch.MultifactorPriority} and {@link io.fleetkit.scheduler.batch.BackfillScheduler} hold no
- * mutable state and may be shared.
+ * mutable state and may be shared; a {@link io.fleetkit.scheduler.batch.BatchSimulator} is not thread-safe.
  */
 @NullMarked
 package io.fleetkit.scheduler.batch;
