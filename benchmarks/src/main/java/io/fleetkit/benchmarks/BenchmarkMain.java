@@ -67,6 +67,7 @@ public final class BenchmarkMain {
     List<String> rows = new ArrayList<>();
     double fenzoMs = Double.NaN;
     double fleetMs = Double.NaN;
+    List<String> batchRows = new ArrayList<>();
     for (RunResult r : results) {
       String bench = r.getParams().getBenchmark();
       double score = r.getPrimaryResult().getScore();
@@ -79,6 +80,15 @@ public final class BenchmarkMain {
         rows.add(String.format(Locale.ROOT, "| %s | %d | %s | %d | %,.0f | %s |", workload, c.nodes().size(),
             "0".equals(pct) ? "adaptive" : pct + "%", c.measuredPods().size(), podsPerSec,
             c.kubeFloor() == 0 ? "none" : Integer.toString(c.kubeFloor())));
+      } else if (bench.endsWith("QueueAdmissionBenchmark.admitAll")) {
+        int workloads = Integer.parseInt(r.getParams().getParam("workloads"));
+        batchRows.add(String.format(Locale.ROOT, "| Kueue-style admission, %s ClusterQueues, fair sharing %s | %,d "
+            + "workloads | %,.0f workloads/s |", r.getParams().getParam("clusterQueues"),
+            r.getParams().getParam("fairSharing"), workloads, workloads / (score / 1e3)));
+      } else if (bench.endsWith("BackfillBenchmark.plan")) {
+        int pending = Integer.parseInt(r.getParams().getParam("pending"));
+        batchRows.add(String.format(Locale.ROOT, "| Slurm-style backfill pass, %s nodes | %,d pending jobs | %,.0f "
+            + "jobs/s |", r.getParams().getParam("poolNodes"), pending, pending / (score / 1e3)));
       } else if (bench.endsWith("FenzoComparisonBenchmark.fenzo")) {
         fenzoMs = score;
       } else if (bench.endsWith("FenzoComparisonBenchmark.fleetkit")) {
@@ -89,6 +99,12 @@ public final class BenchmarkMain {
       out.println("| workload | nodes | nodes scored | measured pods | FleetKit pods/s | kube CI floor (pods/s) |");
       out.println("|---|---|---|---|---|---|");
       rows.forEach(out::println);
+    }
+    if (!batchRows.isEmpty()) {
+      out.println();
+      out.println("| batch benchmark | size | throughput |");
+      out.println("|---|---|---|");
+      batchRows.forEach(out::println);
     }
     if (!Double.isNaN(fenzoMs) && !Double.isNaN(fleetMs)) {
       out.printf(Locale.ROOT, "%nFenzo 0.13.8: %.1f ms, FleetKit MostAllocated: %.1f ms per 10,000 placements on "
