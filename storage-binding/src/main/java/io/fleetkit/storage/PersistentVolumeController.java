@@ -106,13 +106,15 @@ public final class PersistentVolumeController {
     return b == null ? Optional.empty() : Optional.of(b.next());
   }
 
-  /** Syncs every claim, then every volume. */
+  /**
+   * Syncs every volume (so that new volumes become Available and released ones are reclaimed), then every claim.
+   */
   public void syncAll() {
-    for (PersistentVolumeClaim c : store.list(PersistentVolumeClaim.class).items()) {
-      syncClaim(c);
-    }
     for (PersistentVolume v : store.list(PersistentVolume.class).items()) {
       syncVolume(v);
+    }
+    for (PersistentVolumeClaim c : store.list(PersistentVolumeClaim.class).items()) {
+      syncClaim(c);
     }
   }
 
