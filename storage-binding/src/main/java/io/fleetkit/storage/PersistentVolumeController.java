@@ -376,6 +376,33 @@ public final class PersistentVolumeController {
     });
   }
 
+  /**
+   * Deletes a volume now: its storage through the provisioner that created it (if any), then the object. Used to
+   * undo a provisioning when a pod's other claims could not be bound.
+   *
+   * @return empty when deleted (or already gone), else why not
+   */
+  public Optional<String> deleteVolume(String name) {
+    Optional<PersistentVolume> pv = store.get(PersistentVolume.class, "", name);
+    if (pv.isEmpty()) {
+      return Optional.empty();
+    }
+    String by = pv.get().metadata().annotations().get(StorageAnnotations.PROVISIONED_BY);
+    Provisioner p = by == null ? null : provisioners.get(by);
+    if (p != null) {
+      Optional<String> failure = p.delete(pv.get());
+      if (failure.isPresent()) {
+        return failure;
+      }
+    }
+    try {
+      store.delete(PersistentVolume.class, "", name);
+    } catch (NotFoundException e) {
+      // already gone
+    }
+    return Optional.empty();
+  }
+
   private void unbindVolume(PersistentVolume pv) {
     Map<String, String> ann = new LinkedHashMap<>(pv.metadata().annotations());
     ann.remove(StorageAnnotations.BOUND_BY_CONTROLLER);
