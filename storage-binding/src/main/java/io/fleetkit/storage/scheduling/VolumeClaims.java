@@ -6,6 +6,7 @@ import io.fleetkit.api.core.PersistentVolumeClaimPhase;
 import io.fleetkit.api.core.PersistentVolumePhase;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.storage.StorageAnnotations;
 import io.fleetkit.api.storage.StorageClass;
 import io.fleetkit.api.storage.VolumeBindingMode;
 import io.fleetkit.api.store.ObjectStore;
@@ -48,7 +49,9 @@ final class VolumeClaims {
       if (claim.metadata().deletionTimestamp() != null) {
         return reject("persistentvolumeclaim \"" + name + "\" is being deleted");
       }
-      if (!claim.spec().volumeName().isEmpty()) {
+      boolean fullyBound = !claim.spec().volumeName().isEmpty()
+          && claim.metadata().annotations().containsKey(StorageAnnotations.BIND_COMPLETED);
+      if (fullyBound) {
         PersistentVolume pv = store.get(PersistentVolume.class, "", claim.spec().volumeName()).orElse(null);
         if (pv == null && claim.status().phase() == PersistentVolumeClaimPhase.Lost) {
           return reject("persistentvolumeclaim \"" + name + "\" bound to non-existent persistentvolume \""
@@ -59,7 +62,9 @@ final class VolumeClaims {
       }
       String cls = VolumeMatching.claimClass(claim);
       StorageClass sc = cls.isEmpty() ? null : store.get(StorageClass.class, "", cls).orElse(null);
-      if (sc == null || sc.volumeBindingMode() != VolumeBindingMode.WaitForFirstConsumer) {
+      // As upstream, a claim pre-bound by volumeName but not yet bound by the controller counts as immediate.
+      if (sc == null || sc.volumeBindingMode() != VolumeBindingMode.WaitForFirstConsumer
+          || !claim.spec().volumeName().isEmpty()) {
         return reject(VolumeBindingPlugin.REASON_UNBOUND_IMMEDIATE);
       }
       if (allVolumes == null) {

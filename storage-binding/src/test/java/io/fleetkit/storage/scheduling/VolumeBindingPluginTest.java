@@ -75,7 +75,11 @@ final class VolumeBindingPluginTest {
   }
 
   private void pvc(String name, String cls, String size, String boundPv, PersistentVolumeClaimPhase phase) {
-    PersistentVolumeClaim c = PersistentVolumeClaim.of(ObjectMeta.of("default", name),
+    ObjectMeta.Builder meta = ObjectMeta.builder().namespace("default").name(name);
+    if (!boundPv.isEmpty()) {
+      meta.annotation(StorageAnnotations.BIND_COMPLETED, "yes");
+    }
+    PersistentVolumeClaim c = PersistentVolumeClaim.of(meta.build(),
         PersistentVolumeClaimSpec.builder().storage(size).accessMode(PersistentVolumeAccessMode.ReadWriteOnce)
             .storageClassName(cls).volumeName(boundPv).build());
     c = store.create(c);
