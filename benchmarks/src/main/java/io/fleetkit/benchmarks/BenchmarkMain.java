@@ -79,6 +79,11 @@ public final class BenchmarkMain {
         rows.add(String.format(Locale.ROOT, "| %s | %d | %s | %d | %,.0f | %s |", workload, c.nodes().size(),
             "0".equals(pct) ? "adaptive" : pct + "%", c.measuredPods().size(), podsPerSec,
             c.kubeFloor() == 0 ? "none" : Integer.toString(c.kubeFloor())));
+      } else if (bench.endsWith("VolumeSchedulingBenchmark.schedule")) {
+        int n = Integer.parseInt(r.getParams().getParam("nodes"));
+        double podsPerSec = n / (score / 1e6);
+        rows.add(String.format(Locale.ROOT, "| SchedulingCSIPVs (%s) | %d | adaptive | %d | %,.0f | %d |",
+            r.getParams().getParam("mode"), n, n, podsPerSec, VolumeSchedulingBenchmark.KUBE_FLOOR));
       } else if (bench.endsWith("FenzoComparisonBenchmark.fenzo")) {
         fenzoMs = score;
       } else if (bench.endsWith("FenzoComparisonBenchmark.fleetkit")) {

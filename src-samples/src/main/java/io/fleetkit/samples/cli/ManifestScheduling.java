@@ -90,7 +90,7 @@ final class ManifestScheduling {
     if (!claims) {
       return null;
     }
-    ObjectStore store = ObjectStore.builder().clock(clock).build();
+    ObjectStore store = ObjectStore.builder().clock(clock).directDelivery().build();
     PersistentVolumeController.Builder b = PersistentVolumeController.builder(store).clock(clock);
     Set<String> provisioners = new java.util.TreeSet<>();
     for (ApiObject<?> o : loaded.objects()) {

@@ -44,10 +44,14 @@ public final class NodeVolumeLimitsPlugin implements PreFilterPlugin, FilterPlug
   private static final Status MAX = Status.unschedulable(REASON_MAX_VOLUME_COUNT).withPlugin(NAME);
 
   /** A volume of a driver: {@code id} is the volume (or, unbound, claim) identity. */
-  record AttachedVolume(String driver, String id) {}
+  record AttachedVolume(String driver, String id) {
+    String limitKey() {
+      return LIMIT_KEY_PREFIX + driver;
+    }
+  }
 
-  /** PreFilter's result: the new pod's volumes. */
-  private record PodVolumes(List<AttachedVolume> list) {}
+  /** PreFilter's result: the new pod's volumes, and the allocatable key of each one's driver. */
+  private record PodVolumes(List<AttachedVolume> list, List<String> limitKeys) {}
 
   private static final StateKey<PodVolumes> KEY = StateKey.of("PreFilter" + NAME, PodVolumes.class);
 
@@ -80,7 +84,11 @@ public final class NodeVolumeLimitsPlugin implements PreFilterPlugin, FilterPlug
     if (mine.isEmpty()) {
       return PreFilterResult.skip();
     }
-    state.write(KEY, new PodVolumes(mine));
+    List<String> keys = new ArrayList<>(mine.size());
+    for (AttachedVolume v : mine) {
+      keys.add(v.limitKey());
+    }
+    state.write(KEY, new PodVolumes(mine, keys));
     return PreFilterResult.success();
   }
 
@@ -91,22 +99,44 @@ public final class NodeVolumeLimitsPlugin implements PreFilterPlugin, FilterPlug
       return Status.success();
     }
     ResourceList alloc = node.allocatable();
+    // Fast path: even if every claim of every pod here were a distinct volume of one driver, no limit is reached.
+    long upperBound = -1;
     Map<String, Set<String>> byDriver = null;
-    for (AttachedVolume v : mine.list()) {
-      String key = LIMIT_KEY_PREFIX + v.driver();
+    List<AttachedVolume> list = mine.list();
+    for (int i = 0; i < list.size(); i++) {
+      String key = mine.limitKeys().get(i);
       if (!alloc.has(key)) {
+        continue;
+      }
+      long limit = alloc.value(key);
+      if (upperBound < 0) {
+        upperBound = claimVolumesOn(node) + list.size();
+      }
+      if (upperBound <= limit) {
         continue;
       }
       if (byDriver == null) {
         byDriver = attached(node);
       }
-      Set<String> ids = byDriver.computeIfAbsent(v.driver(), k -> new HashSet<>());
-      ids.add(v.id());
-      if (ids.size() > alloc.value(key)) {
+      Set<String> ids = byDriver.computeIfAbsent(list.get(i).driver(), k -> new HashSet<>());
+      ids.add(list.get(i).id());
+      if (ids.size() > limit) {
         return MAX;
       }
     }
     return Status.success();
+  }
+
+  private static long claimVolumesOn(NodeInfo node) {
+    long n = 0;
+    for (PodInfo p : node.pods()) {
+      for (io.fleetkit.api.core.Volume v : p.pod().spec().volumes()) {
+        if (v.claim() != null) {
+          n++;
+        }
+      }
+    }
+    return n;
   }
 
   private Map<String, Set<String>> attached(NodeInfo node) {

@@ -70,16 +70,22 @@ public final class VolumeBindingPlugin
 
   private final PersistentVolumeController controller;
   private final AssumeCache assumed;
+  private final VolumeIndex index;
 
-  VolumeBindingPlugin(PersistentVolumeController controller, AssumeCache assumed) {
+  VolumeBindingPlugin(PersistentVolumeController controller, AssumeCache assumed, VolumeIndex index) {
     this.controller = controller;
     this.assumed = assumed;
+    this.index = index;
   }
 
-  /** A factory for profiles; plugins it creates share one assume cache. */
+  /**
+   * A factory for profiles; plugins it creates share one assume cache and one volume index (a watch on the
+   * controller's store: build the store with direct delivery for exact, deterministic reads).
+   */
   public static PluginFactory factory(PersistentVolumeController controller) {
     AssumeCache cache = new AssumeCache();
-    return handle -> new VolumeBindingPlugin(controller, cache);
+    VolumeIndex index = new VolumeIndex(controller.store());
+    return handle -> new VolumeBindingPlugin(controller, cache, index);
   }
 
   @Override
@@ -98,7 +104,7 @@ public final class VolumeBindingPlugin
     if (names.isEmpty()) {
       return PreFilterResult.skip();
     }
-    VolumeClaims.Result r = VolumeClaims.read(controller.store(), assumed, pod.pod(), names);
+    VolumeClaims.Result r = VolumeClaims.read(controller.store(), index, assumed, pod.pod(), names);
     if (r.rejection() != null) {
       return PreFilterResult.of(Status.unresolvable(r.rejection()));
     }

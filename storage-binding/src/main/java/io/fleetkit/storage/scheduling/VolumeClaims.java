@@ -35,11 +35,10 @@ final class VolumeClaims {
 
   private VolumeClaims() {}
 
-  static Result read(ObjectStore store, AssumeCache assumed, Pod pod, List<String> claimNames) {
+  static Result read(ObjectStore store, VolumeIndex index, AssumeCache assumed, Pod pod, List<String> claimNames) {
     String ns = pod.metadata().namespace();
     List<BoundClaim> bound = new ArrayList<>();
     List<ClaimToBind> toBind = new ArrayList<>();
-    List<PersistentVolume> allVolumes = null;
     for (String name : claimNames) {
       Optional<PersistentVolumeClaim> found = store.get(PersistentVolumeClaim.class, ns, name);
       if (found.isEmpty()) {
@@ -67,10 +66,7 @@ final class VolumeClaims {
           || !claim.spec().volumeName().isEmpty()) {
         return reject(VolumeBindingPlugin.REASON_UNBOUND_IMMEDIATE);
       }
-      if (allVolumes == null) {
-        allVolumes = store.list(PersistentVolume.class).items();
-      }
-      toBind.add(candidates(claim, sc, cls, allVolumes, assumed));
+      toBind.add(candidates(claim, sc, cls, index.candidates(cls, claim.metadata().key()), assumed));
     }
     // Upstream sorts the claims to bind by increasing request, so that the smallest fit first.
     toBind.sort(Comparator.comparing(c -> c.claim().requestedStorage()));

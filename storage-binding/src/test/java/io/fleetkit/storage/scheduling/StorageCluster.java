@@ -35,7 +35,7 @@ import java.util.function.UnaryOperator;
 final class StorageCluster implements AutoCloseable {
   static final String ZONAL = "zonal.csi.fleetkit.io";
   final ManualClock clock = ManualClock.atEpoch2026();
-  final ObjectStore store = ObjectStore.builder().clock(clock).build();
+  final ObjectStore store = ObjectStore.builder().clock(clock).directDelivery().build();
   final PersistentVolumeController controller;
   final Scheduler scheduler;
 
