@@ -4,6 +4,7 @@ import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.scheduler.PluginFactory;
 import io.fleetkit.api.scheduler.SchedulerProfile;
 import io.fleetkit.scheduler.plugins.coscheduling.CoschedulingPlugin;
+import io.fleetkit.scheduler.plugins.coscheduling.GangTopologyPlugin;
 import io.fleetkit.scheduler.plugins.defaultpreemption.DefaultPreemptionPlugin;
 import io.fleetkit.scheduler.plugins.interpodaffinity.InterPodAffinityPlugin;
 import io.fleetkit.scheduler.plugins.nodeaffinity.NodeAffinityPlugin;
@@ -65,6 +66,7 @@ public final class DefaultPlugins {
     // Out of kube's default profile, but registered so that profiles can enable it by name (scheduler-plugins'
     // Coscheduling replaces PrioritySort: see CoschedulingPlugin.enableIn).
     register(registry, CoschedulingPlugin.NAME, CoschedulingPlugin.FACTORY);
+    register(registry, GangTopologyPlugin.NAME, GangTopologyPlugin.FACTORY);
   }
 
   private static void register(PluginRegistry.Builder registry, String name, PluginFactory factory) {

@@ -85,6 +85,7 @@ public record PodGroup(ObjectMeta metadata, PodGroupSpec spec, PodGroupStatus st
     public Builder name(String v) { meta.name(v); return this; }
     public Builder namespace(String v) { meta.namespace(v); return this; }
     public Builder label(String k, String v) { meta.label(k, v); return this; }
+    public Builder annotation(String k, String v) { meta.annotation(k, v); return this; }
     public Builder minMember(int v) { minMember = v; return this; }
     public Builder scheduleTimeoutSeconds(@org.jspecify.annotations.Nullable Integer v) {
       scheduleTimeoutSeconds = v;

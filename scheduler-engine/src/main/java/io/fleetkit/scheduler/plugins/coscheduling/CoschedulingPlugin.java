@@ -24,10 +24,12 @@ import io.fleetkit.api.scheduler.Snapshot;
 import io.fleetkit.api.scheduler.StateKey;
 import io.fleetkit.api.scheduler.Status;
 import io.fleetkit.api.scheduling.PodGroup;
+import io.fleetkit.api.scheduling.PreemptionPolicy;
 import io.fleetkit.scheduler.plugins.prioritysort.PrioritySortPlugin;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -62,6 +64,10 @@ public final class CoschedulingPlugin implements QueueSortPlugin, PreEnqueuePlug
   public static final int DEFAULT_BACKOFF_SECONDS = 10;
 
   private static final StateKey<String> REJECTED_IN_PRE_FILTER = StateKey.of(NAME + "/preFilterReject", String.class);
+  /** Set when PreFilter rejected the gang for capacity (so gang preemption may help). */
+  private static final StateKey<String> SHORT_OF_CAPACITY = StateKey.of(NAME + "/shortOfCapacity", String.class);
+  /** Stops the PostFilter chain (so DefaultPreemption never preempts for one member of a gang) without a reason. */
+  private static final Status STOP = new Status(Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, List.of(), NAME);
 
   private final FrameworkHandle handle;
   private final Duration defaultTimeout;
@@ -76,7 +82,11 @@ public final class CoschedulingPlugin implements QueueSortPlugin, PreEnqueuePlug
     this.backoffNanos = Duration.ofSeconds(seconds(args, "podGroupBackoffSeconds", DEFAULT_BACKOFF_SECONDS)).toNanos();
   }
 
-  /** {@code profile} with PrioritySort replaced by Coscheduling (or Coscheduling added at the front). */
+  /**
+   * {@code profile} with PrioritySort replaced by Coscheduling (or Coscheduling added at the front), and
+   * {@link GangTopologyPlugin} added (weight {@value GangTopologyPlugin#DEFAULT_WEIGHT}; it skips groups without a
+   * topology annotation).
+   */
   public static SchedulerProfile enableIn(SchedulerProfile profile) {
     SchedulerProfile.Builder b = SchedulerProfile.builder(profile.schedulerName())
         .percentageOfNodesToScore(profile.percentageOfNodesToScore());
@@ -94,6 +104,9 @@ public final class CoschedulingPlugin implements QueueSortPlugin, PreEnqueuePlug
       } else {
         b.plugin(p.name(), p.weight());
       }
+    }
+    if (profile.plugins().stream().noneMatch(p -> p.name().equals(GangTopologyPlugin.NAME))) {
+      b.plugin(GangTopologyPlugin.NAME, GangTopologyPlugin.DEFAULT_WEIGHT);
     }
     profile.pluginArgs().forEach(b::pluginArgs);
     return b.build();
@@ -163,6 +176,9 @@ public final class CoschedulingPlugin implements QueueSortPlugin, PreEnqueuePlug
         why = "pod group " + key + ": " + known + " of minMember " + min + " pods exist";
       } else {
         why = GangCapacity.whyNot(key, pod, min - boundElsewhere, snapshot);
+        if (why != null) {
+          cycle.write(SHORT_OF_CAPACITY, why);
+        }
       }
     }
     if (why != null) {
@@ -189,21 +205,47 @@ public final class CoschedulingPlugin implements QueueSortPlugin, PreEnqueuePlug
 
   // ------------------------------------------------------------------------------------------ PostFilter
 
+  /**
+   * A member that does not fit fails its whole group: every reservation is released and the group backs off. If the
+   * gang's priority is above other pods', gang preemption runs first ({@link GangPreemption}): when evicting some
+   * lower-priority pods (other gangs whole) lets every member fit at once, they are the victims and the group retries
+   * without backoff; otherwise nothing is evicted. Either way the PostFilter chain stops here for a gang member, so
+   * DefaultPreemption never evicts for a single member of a gang that would still not fit.
+   */
   @Override
   public PostFilterResult postFilter(CycleState cycle, PodInfo pod, Snapshot snapshot, NodeToStatus statuses) {
     PodGroup pg = groupOf(pod.pod());
-    if (pg == null || cycle.read(REJECTED_IN_PRE_FILTER) != null) {
+    if (pg == null) {
       return PostFilterResult.of(Status.unschedulable());
     }
     GangState gs = state(pg.metadata().namespace(), pg.metadata().name());
-    if (gs.reservedCount() + gs.boundElsewhere() >= pg.spec().minMember()) {
+    boolean rejectedInPreFilter = cycle.read(REJECTED_IN_PRE_FILTER) != null;
+    if (rejectedInPreFilter && cycle.read(SHORT_OF_CAPACITY) == null) {
+      return PostFilterResult.of(STOP); // backing off, or too few members exist: preemption cannot help
+    }
+    if (!rejectedInPreFilter && gs.reservedCount() + gs.boundElsewhere() >= pg.spec().minMember()) {
       return PostFilterResult.of(Status.unschedulable()); // the gang already runs; this extra member just waits
     }
-    String why = "pod group " + pg.metadata().key() + ": member " + pod.key() + " does not fit, so the group's "
-        + gs.reservedCount() + " reservation(s) are released";
-    gs.fail(why, nowNanos() + backoffNanos);
+    GangPreemption.Plan plan = null;
+    if (pod.pod().spec().preemptionPolicy() != PreemptionPolicy.Never) {
+      int need = pg.spec().minMember() - gs.boundElsewhere();
+      Set<String> own = Set.copyOf(gs.reservedKeys());
+      Map<String, String> ann = pg.metadata().annotations();
+      String domainKey = ann.getOrDefault(GangTopologyPlugin.REQUIRED, ann.get(GangTopologyPlugin.KUEUE_REQUIRED));
+      plan = domainKey == null ? GangPreemption.plan(pod, need, own, snapshot)
+          : GangPreemption.planInOneDomain(pod, need, own, snapshot, domainKey);
+    }
+    String why = rejectedInPreFilter ? cycle.read(SHORT_OF_CAPACITY)
+        : "pod group " + pg.metadata().key() + ": member " + pod.key() + " does not fit, so the group's "
+            + gs.reservedCount() + " reservation(s) are released";
+    long now = nowNanos();
+    gs.fail(why, plan == null ? now + backoffNanos : now);
     release(gs, why);
-    return PostFilterResult.of(Status.unschedulable(why));
+    if (plan != null) {
+      return new PostFilterResult(Status.success(), plan.nominatedNode(), plan.victims());
+    }
+    return PostFilterResult.of(rejectedInPreFilter ? STOP
+        : new Status(Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, List.of(why), NAME));
   }
 
   // ------------------------------------------------------------------------------------- Reserve, Permit

@@ -132,12 +132,36 @@ public final class DefaultPreemptionPlugin implements PostFilterPlugin {
       return new PostFilterResult(Status.unschedulable(MESSAGE_PREFIX + message), "", List.of());
     }
     Candidate best = Objects.requireNonNull(CandidatePicker.pick(found.candidates(), now), "best candidate");
-    List<String> victims = new ArrayList<>(best.victims().size());
-    for (PodInfo v : best.victims()) {
-      victims.add(v.key());
-    }
+    List<String> victims = withWholeGangs(best.victims(), snapshot);
     LOG.debug("pod {} preempts {} on node {}", pod.key(), victims, best.nodeName());
     return new PostFilterResult(Status.success(), best.nodeName(), victims);
+  }
+
+  /**
+   * The victims' keys, and with a victim that belongs to a gang (label {@value Pod#POD_GROUP_LABEL}) every other
+   * scheduled pod of that gang: a gang that loses a member cannot run, so it is evicted whole.
+   */
+  static List<String> withWholeGangs(List<PodInfo> victims, Snapshot snapshot) {
+    java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
+    java.util.Set<String> gangs = new java.util.HashSet<>();
+    for (PodInfo v : victims) {
+      out.add(v.key());
+      String g = v.pod().podGroupName();
+      if (g != null) {
+        gangs.add(v.pod().metadata().namespace() + "/" + g);
+      }
+    }
+    if (!gangs.isEmpty()) {
+      for (NodeInfo ni : snapshot.nodes()) {
+        for (PodInfo p : ni.pods()) {
+          String g = p.pod().podGroupName();
+          if (g != null && gangs.contains(p.pod().metadata().namespace() + "/" + g)) {
+            out.add(p.key());
+          }
+        }
+      }
+    }
+    return new ArrayList<>(out);
   }
 
   /** Upstream {@code findCandidates}: potential nodes, PDBs, offset and window, then the dry run. */

@@ -17,12 +17,14 @@ final class DeviceLedger {
   private static final int FULL = GpuRequests.MILLI_PER_DEVICE;
 
   private final List<GpuDevice> devices;
+  private final List<String> models;
   private final int[] used;
   /** Device indices per topology group (interconnect group, else NUMA node, else one group). */
   private final int[][] groups;
 
   DeviceLedger(List<GpuDevice> devices) {
     this.devices = devices;
+    this.models = devices.stream().map(GpuDevice::model).toList();
     this.used = new int[devices.size()];
     Map<String, List<Integer>> byGroup = new LinkedHashMap<>();
     for (int i = 0; i < devices.size(); i++) {
@@ -41,6 +43,11 @@ final class DeviceLedger {
 
   List<GpuDevice> devices() {
     return devices;
+  }
+
+  /** Each device's model, by index. */
+  List<String> models() {
+    return models;
   }
 
   int used(int device) {

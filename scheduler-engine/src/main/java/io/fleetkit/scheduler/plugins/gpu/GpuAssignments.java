@@ -19,7 +19,10 @@ import org.jspecify.annotations.Nullable;
  */
 public final class GpuAssignments {
   private final Map<String, String> reserved = new ConcurrentHashMap<>();
-  private final AtomicLong version = new AtomicLong();
+  /** Per node, a counter bumped whenever a reservation on it changes. */
+  private final Map<String, AtomicLong> nodeVersions = new ConcurrentHashMap<>();
+  /** Per reserved pod, its node. */
+  private final Map<String, String> reservedNode = new ConcurrentHashMap<>();
   private final Map<String, Cached> ledgers = new ConcurrentHashMap<>();
 
   private record Cached(long generation, long version, DeviceLedger ledger) {}
@@ -29,15 +32,30 @@ public final class GpuAssignments {
     return reserved.get(podKey);
   }
 
-  void reserve(String podKey, String ids) {
+  void reserve(String podKey, String nodeName, String ids) {
     reserved.put(podKey, ids);
-    version.incrementAndGet();
+    String old = reservedNode.put(podKey, nodeName);
+    if (old != null && !old.equals(nodeName)) {
+      bump(old);
+    }
+    bump(nodeName);
   }
 
   void unreserve(String podKey) {
-    if (reserved.remove(podKey) != null) {
-      version.incrementAndGet();
+    reserved.remove(podKey);
+    String node = reservedNode.remove(podKey);
+    if (node != null) {
+      bump(node);
     }
+  }
+
+  private void bump(String nodeName) {
+    nodeVersions.computeIfAbsent(nodeName, k -> new AtomicLong()).incrementAndGet();
+  }
+
+  private long nodeVersion(String nodeName) {
+    AtomicLong v = nodeVersions.get(nodeName);
+    return v == null ? 0 : v.get();
   }
 
   /** Forgets a reservation, e.g. when the pod was deleted before it was bound. */
@@ -47,7 +65,7 @@ public final class GpuAssignments {
 
   /** The node's ledger, from its pods' recorded (or reserved) device ids. */
   DeviceLedger ledger(NodeInfo node) {
-    long v = version.get();
+    long v = nodeVersion(node.name());
     Cached c = ledgers.get(node.name());
     if (c != null && c.generation == node.generation() && c.version == v) {
       return c.ledger;
@@ -75,6 +93,7 @@ public final class GpuAssignments {
       List<String> ids = GpuRequests.assignedIds(p.pod().metadata());
       if (!ids.isEmpty()) {
         reserved.remove(p.key());
+        reservedNode.remove(p.key());
       } else {
         String r = reserved.get(p.key());
         ids = r == null ? List.of() : List.of(r.split(",", -1));

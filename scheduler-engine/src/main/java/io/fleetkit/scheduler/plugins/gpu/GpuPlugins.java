@@ -8,6 +8,9 @@ import io.fleetkit.scheduler.PluginRegistry;
 import io.fleetkit.scheduler.plugins.noderesources.NodeResourcesFitPlugin;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The GPU plugins of one scheduler, sharing one {@link GpuAssignments}. Typical use:
@@ -26,11 +29,71 @@ public final class GpuPlugins {
   /** The topology score weight in {@link #profile()}. */
   public static final int TOPOLOGY_WEIGHT = 1;
 
+  /** The policy score weight in {@link #profile()}: above the sum of kube's default score weights (12). */
+  public static final int POLICY_WEIGHT = 16;
+
   private final GpuAssignments assignments = new GpuAssignments();
   private final boolean requireOneGroup;
+  private final @Nullable GpuPolicy policy;
+  private final @Nullable GpuWorkload workload;
+  private final long seed;
 
-  private GpuPlugins(boolean requireOneGroup) {
+  private GpuPlugins(boolean requireOneGroup, @Nullable GpuPolicy policy, @Nullable GpuWorkload workload,
+      long seed) {
     this.requireOneGroup = requireOneGroup;
+    this.policy = policy;
+    this.workload = workload;
+    this.seed = seed;
+  }
+
+  /** A builder: topology requirement, placement policy (one of {@link GpuPolicy}), FGD's workload, seed. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Options of {@link GpuPlugins}. */
+  public static final class Builder {
+    private boolean requireOneGroup;
+    private @Nullable GpuPolicy policy;
+    private @Nullable GpuWorkload workload;
+    private long seed;
+
+    private Builder() {}
+
+    /** Whether a multi-GPU pod fits only where one interconnect group (or NUMA node) holds all its devices. */
+    public Builder requireOneGroup(boolean v) {
+      requireOneGroup = v;
+      return this;
+    }
+
+    /** The placement policy scored by {@link #profile()} and {@link #policyOnlyProfile()}. */
+    public Builder policy(GpuPolicy v) {
+      policy = Objects.requireNonNull(v, "policy");
+      return this;
+    }
+
+    /** FGD's target workload; required by {@link GpuPolicy#FGD} and {@link GpuPolicy#FGD_BALANCED}. */
+    public Builder workload(GpuWorkload v) {
+      workload = Objects.requireNonNull(v, "workload");
+      return this;
+    }
+
+    /** The seed of {@link GpuPolicy#RANDOM} and of the node order FGD breaks ties by. */
+    public Builder seed(long v) {
+      seed = v;
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException when the policy needs a workload and none was given
+     */
+    public GpuPlugins build() {
+      if ((policy == GpuPolicy.FGD || policy == GpuPolicy.FGD_BALANCED) && workload == null) {
+        throw new IllegalArgumentException("GPU plugins: policy " + policy
+            + " needs a target workload (GpuWorkload.typicalOf(pods) or GpuWorkload.of(shapes))");
+      }
+      return new GpuPlugins(requireOneGroup, policy, workload, seed);
+    }
   }
 
   /**
@@ -38,31 +101,75 @@ public final class GpuPlugins {
    *     its devices; when false that is only preferred (scored)
    */
   public static GpuPlugins create(boolean requireOneGroup) {
-    return new GpuPlugins(requireOneGroup);
+    return new GpuPlugins(requireOneGroup, null, null, 0);
+  }
+
+  /** The enabled placement policy, if any. */
+  public Optional<GpuPolicy> policy() {
+    return Optional.ofNullable(policy);
   }
 
   public GpuAssignments assignments() {
     return assignments;
   }
 
-  /** {@code base} plus the three GPU plugins. */
+  /** {@code base} plus the GPU plugins: fit, reserve, topology and every policy plugin. */
   public PluginRegistry registry(PluginRegistry base) {
-    return base.toBuilder()
+    SharePicker picker = policy == GpuPolicy.FGD || policy == GpuPolicy.FGD_BALANCED
+        ? SharePicker.fgd(Objects.requireNonNull(workload))
+        : policy == GpuPolicy.RANDOM ? SharePicker.random(seed) : null;
+    PluginRegistry.Builder b = base.toBuilder()
         .register(GpuFilterPlugin.NAME, h -> new GpuFilterPlugin(assignments, requireOneGroup))
-        .register(GpuReservePlugin.NAME, h -> new GpuReservePlugin(assignments, h::snapshot, requireOneGroup))
+        .register(GpuReservePlugin.NAME, h -> new GpuReservePlugin(assignments, h::snapshot, requireOneGroup, picker))
         .register(GpuTopologyPlugin.NAME, h -> new GpuTopologyPlugin(assignments))
-        .build();
+        .register(GpuBestFitPlugin.NAME, h -> new GpuBestFitPlugin(assignments))
+        .register(GpuDotProductPlugin.NAME, h -> new GpuDotProductPlugin(assignments))
+        .register(GpuPackingPlugin.NAME, h -> new GpuPackingPlugin(assignments))
+        .register(GpuClusteringPlugin.NAME, h -> new GpuClusteringPlugin(assignments))
+        .register(GpuRandomPlugin.NAME, h -> new GpuRandomPlugin(seed));
+    if (workload != null) {
+      GpuWorkload m = workload;
+      b.register(GpuFgdPlugin.NAME, h -> new GpuFgdPlugin(assignments, m, seed))
+          .register(GpuFgdBalancedPlugin.NAME, h -> new GpuFgdBalancedPlugin(assignments, m, seed));
+    }
+    return b.build();
   }
 
-  /** kube's default profile plus the GPU plugins. */
+  /**
+   * kube's default profile plus the GPU plugins, and the policy's score plugin with weight {@value #POLICY_WEIGHT}
+   * when a policy is set.
+   */
   public SchedulerProfile profile() {
-    return DefaultPlugins.profile().toBuilder()
+    SchedulerProfile.Builder b = DefaultPlugins.profile().toBuilder()
         .plugin(GpuFilterPlugin.NAME, 0)
         .plugin(GpuReservePlugin.NAME, 0)
         .plugin(GpuTopologyPlugin.NAME, TOPOLOGY_WEIGHT)
         .pluginArgs(NodeResourcesFitPlugin.NAME,
-            Map.of("ignoredResources", List.of(GpuRequests.WHOLE, GpuRequests.MILLI)))
-        .build();
+            Map.of("ignoredResources", List.of(GpuRequests.WHOLE, GpuRequests.MILLI)));
+    if (policy != null) {
+      b.plugin(policy.pluginName(), POLICY_WEIGHT);
+    }
+    return b.build();
+  }
+
+  /**
+   * The FGD paper's setting: kube's default filters and the GPU plugins, every node scored, and the policy's score
+   * plugin as the only score that counts (the default score plugins get weight 0).
+   *
+   * @throws IllegalStateException when no policy is set
+   */
+  public SchedulerProfile policyOnlyProfile() {
+    if (policy == null) {
+      throw new IllegalStateException("GPU plugins: policyOnlyProfile needs a policy (GpuPlugins.builder().policy)");
+    }
+    SchedulerProfile base = profile();
+    SchedulerProfile.Builder b = base.toBuilder().percentageOfNodesToScore(100);
+    for (SchedulerProfile.PluginRef ref : base.plugins()) {
+      if (ref.weight() > 0 && !ref.name().equals(policy.pluginName())) {
+        b.plugin(ref.name(), 0);
+      }
+    }
+    return b.plugin(policy.pluginName(), 1).build();
   }
 
   /** {@code delegate} wrapped to record the reserved device ids on the pods it binds. */

@@ -7,6 +7,7 @@ import io.fleetkit.api.scheduler.ReservePlugin;
 import io.fleetkit.api.scheduler.Snapshot;
 import io.fleetkit.api.scheduler.Status;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Picks the device ids of a GPU pod on its chosen node (see {@link DeviceLedger#pick}) and reserves them in the
@@ -19,11 +20,14 @@ public final class GpuReservePlugin implements ReservePlugin {
   private final GpuAssignments assignments;
   private final Supplier<Snapshot> snapshot;
   private final boolean requireOneGroup;
+  private final @Nullable SharePicker sharePicker;
 
-  GpuReservePlugin(GpuAssignments assignments, Supplier<Snapshot> snapshot, boolean requireOneGroup) {
+  GpuReservePlugin(GpuAssignments assignments, Supplier<Snapshot> snapshot, boolean requireOneGroup,
+      @Nullable SharePicker sharePicker) {
     this.assignments = assignments;
     this.snapshot = snapshot;
     this.requireOneGroup = requireOneGroup;
+    this.sharePicker = sharePicker;
   }
 
   @Override
@@ -47,11 +51,26 @@ public final class GpuReservePlugin implements ReservePlugin {
     // The snapshot's node may already hold this pod (assumed): build the ledger without it.
     assignments.unreserve(pod.key());
     DeviceLedger l = assignments.ledgerWithout(node, pod.key());
-    int[] picked = l.pick(d, requireOneGroup);
+    int[] picked = null;
+    if (d.isShare() && sharePicker != null) {
+      long cpuLeft = node.allocatable().milliCpu() - node.requestedMilliCpu();
+      for (PodInfo p : node.pods()) {
+        if (p.key().equals(pod.key())) {
+          cpuLeft += p.requests().milliCpu();
+        }
+      }
+      int g = sharePicker.pick(NodeGpu.of(l, cpuLeft), NodeGpu.cpu(pod), d, pod.key());
+      if (g >= 0) {
+        picked = new int[] {g};
+      }
+    }
+    if (picked == null) {
+      picked = l.pick(d, requireOneGroup);
+    }
     if (picked == null) {
       return new Status(Status.Code.UNSCHEDULABLE, java.util.List.of(REASON_GONE), NAME);
     }
-    assignments.reserve(pod.key(), l.ids(picked));
+    assignments.reserve(pod.key(), nodeName, l.ids(picked));
     return Status.success();
   }
 

@@ -7,10 +7,10 @@ import java.nio.file.Path;
  * Where the shared openb data is: {@code ${fleetkit.shared.dir}/data/openb}; when that does not exist (a git
  * worktree one level deeper than the main checkout), the nearest {@code shared/data/openb} above it. Never copied.
  */
-final class TraceData {
+public final class TraceData {
   private TraceData() {}
 
-  static Path shared() {
+  public static Path shared() {
     Path start = Path.of(System.getProperty("fleetkit.shared.dir", "../shared")).toAbsolutePath().normalize();
     if (Files.isDirectory(start.resolve("data/openb"))) {
       return start;
@@ -23,7 +23,7 @@ final class TraceData {
     throw new IllegalStateException("openb data not found from fleetkit.shared.dir " + start);
   }
 
-  static Path openb() {
+  public static Path openb() {
     return shared().resolve("data/openb");
   }
 }

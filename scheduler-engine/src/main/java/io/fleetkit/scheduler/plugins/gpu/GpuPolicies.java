@@ -1,0 +1,70 @@
+package io.fleetkit.scheduler.plugins.gpu;
+
+import io.fleetkit.api.scheduler.CycleState;
+import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.scheduler.ScorePlugin;
+import java.util.List;
+
+/** Small helpers shared by the GPU policy score plugins. */
+final class GpuPolicies {
+  private GpuPolicies() {}
+
+  /** The pod's GPU demand written by {@link GpuFilterPlugin}'s PreFilter; {@link GpuDemand#NONE} for CPU-only pods. */
+  static GpuDemand demand(CycleState state) {
+    GpuDemand d = state.read(GpuFilterPlugin.DEMAND);
+    return d == null ? GpuDemand.NONE : d;
+  }
+
+  static long clamp(long v) {
+    return Math.max(ScorePlugin.MIN_NODE_SCORE, Math.min(ScorePlugin.MAX_NODE_SCORE, v));
+  }
+
+  /** Min-max normalisation of {@code scores[0..n)} into [0, 100]; all 0 when they are equal. */
+  static void minMax(long[] scores, int n) {
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    for (int k = 0; k < n; k++) {
+      min = Math.min(min, scores[k]);
+      max = Math.max(max, scores[k]);
+    }
+    for (int k = 0; k < n; k++) {
+      scores[k] = max == min ? 0 : (scores[k] - min) * ScorePlugin.MAX_NODE_SCORE / (max - min);
+    }
+  }
+
+  /**
+   * Keeps only the best score's order exact, breaking its ties by a fixed seeded node order (as the FGD paper's
+   * simulator breaks ties by node order): the first tied node in that order scores 100, the other tied nodes 99,
+   * every other node its score scaled into 0..98. A fixed order, unlike the framework's per-pod random choice among
+   * equals, makes equal nodes fill one after another, which is what FGD's integer score relies on.
+   */
+  static void tieBreakByNodeOrder(long[] scores, List<NodeInfo> nodes, long seed) {
+    int n = nodes.size();
+    long max = Long.MIN_VALUE;
+    for (int k = 0; k < n; k++) {
+      max = Math.max(max, scores[k]);
+    }
+    int first = -1;
+    long firstKey = 0;
+    for (int k = 0; k < n; k++) {
+      if (scores[k] == max) {
+        long key = mix(seed, nodes.get(k).name().hashCode(), 0x0DE5L);
+        if (first < 0 || key < firstKey) {
+          first = k;
+          firstKey = key;
+        }
+      }
+    }
+    for (int k = 0; k < n; k++) {
+      scores[k] = k == first ? 100 : scores[k] == max ? 99 : clamp(scores[k]) * 98 / 100;
+    }
+  }
+
+  /** A 64-bit mix (splitmix64's finaliser) of three values. */
+  static long mix(long a, long b, long c) {
+    long z = a * 0x9E3779B97F4A7C15L + b * 0xC2B2AE3D27D4EB4FL + c;
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
+  }
+}
