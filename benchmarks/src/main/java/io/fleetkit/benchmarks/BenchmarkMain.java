@@ -89,6 +89,11 @@ public final class BenchmarkMain {
         int pending = Integer.parseInt(r.getParams().getParam("pending"));
         batchRows.add(String.format(Locale.ROOT, "| Slurm-style backfill pass, %s nodes | %,d pending jobs | %,.0f "
             + "jobs/s |", r.getParams().getParam("poolNodes"), pending, pending / (score / 1e3)));
+      } else if (bench.endsWith("VolumeSchedulingBenchmark.schedule")) {
+        int n = Integer.parseInt(r.getParams().getParam("nodes"));
+        double podsPerSec = n / (score / 1e6);
+        rows.add(String.format(Locale.ROOT, "| SchedulingCSIPVs (%s) | %d | adaptive | %d | %,.0f | %d |",
+            r.getParams().getParam("mode"), n, n, podsPerSec, VolumeSchedulingBenchmark.KUBE_FLOOR));
       } else if (bench.endsWith("FenzoComparisonBenchmark.fenzo")) {
         fenzoMs = score;
       } else if (bench.endsWith("FenzoComparisonBenchmark.fleetkit")) {
