@@ -2,15 +2,10 @@ package io.fleetkit.reconcile.controllers;
 
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.Controller;
 import io.fleetkit.reconcile.ControllerBuilder;
-import io.fleetkit.reconcile.Informer;
-import io.fleetkit.reconcile.ObjectKey;
-import io.fleetkit.reconcile.ResourceEventHandler;
 import io.fleetkit.reconcile.SchedulingClock;
-import io.fleetkit.reconcile.controllers.internal.ControllerExpectations;
 import io.fleetkit.reconcile.controllers.internal.JobReconciler;
 import java.util.Objects;
 import java.util.Random;
@@ -25,8 +20,9 @@ import org.jspecify.annotations.Nullable;
  * and all have ended. Failed pods are replaced after a 10 s backoff doubling per failure since the last success (6
  * minutes at most); more failures than {@code backoffLimit} fail the Job ({@code BackoffLimitExceeded}), as does
  * {@code activeDeadlineSeconds} ({@code DeadlineExceeded}); {@code suspend} deletes the active pods. Status counts
- * active, ready, succeeded and failed pods and carries Complete/Failed/Suspended conditions. Expectations keep it
- * from creating pods twice before its cache has caught up.
+ * active, ready, succeeded and failed pods and carries Complete/Failed/Suspended conditions. Expectations (the
+ * names of the pods it created and deleted, checked against its own pod cache) keep it from acting twice before
+ * that cache has caught up with its writes.
  *
  * <p>Thread-safe. In stepping mode drive it with {@link #runUntilIdle()} on one thread.
  */
@@ -34,12 +30,10 @@ public final class JobController implements AutoCloseable {
   private static final char[] ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789".toCharArray();
 
   private final Controller<Job> controller;
-  private final Informer<Pod> podInformer;
-  private final ControllerExpectations expectations = new ControllerExpectations();
 
   private JobController(Builder b) {
     Random random = new Random(b.seed);
-    JobReconciler reconciler = new JobReconciler(expectations, () -> {
+    JobReconciler reconciler = new JobReconciler(() -> {
       char[] s = new char[5];
       synchronized (random) {
         for (int i = 0; i < s.length; i++) {
@@ -59,9 +53,6 @@ public final class JobController implements AutoCloseable {
       cb.workers(b.workers);
     }
     controller = cb.build();
-    podInformer = Informer.builder(b.store, Pod.class)
-        .clock(b.clock != null ? b.clock : SchedulingClock.system()).build();
-    podInformer.addEventHandler(new ExpectationsHandler());
   }
 
   /** A builder for a Job controller over {@code store}. */
@@ -71,7 +62,7 @@ public final class JobController implements AutoCloseable {
 
   /** Starts the informers (and workers); completes when synced. */
   public CompletableFuture<Void> start() {
-    return podInformer.start().thenCompose(v -> controller.start());
+    return controller.start();
   }
 
   /** Stepping mode: reconciles until no key is ready; returns how many keys were processed. */
@@ -87,48 +78,6 @@ public final class JobController implements AutoCloseable {
   @Override
   public void close() {
     controller.close();
-    podInformer.close();
-  }
-
-  /** Feeds expectations from pod events, as the upstream pod event handlers. */
-  private final class ExpectationsHandler implements ResourceEventHandler<Pod> {
-    @Override
-    public void onAdd(Pod pod) {
-      ObjectKey owner = owner(pod);
-      if (owner != null) {
-        if (pod.metadata().deletionTimestamp() != null) {
-          expectations.deletionObserved(owner, pod.metadata().key());
-        } else {
-          expectations.creationObserved(owner);
-        }
-        controller.enqueue(owner);
-      }
-    }
-
-    @Override
-    public void onUpdate(Pod oldPod, Pod newPod) {
-      ObjectKey owner = owner(newPod);
-      if (owner != null && oldPod.metadata().deletionTimestamp() == null
-          && newPod.metadata().deletionTimestamp() != null) {
-        expectations.deletionObserved(owner, newPod.metadata().key());
-        controller.enqueue(owner);
-      }
-    }
-
-    @Override
-    public void onDelete(Pod pod, boolean finalStateUnknown) {
-      ObjectKey owner = owner(pod);
-      if (owner != null) {
-        expectations.deletionObserved(owner, pod.metadata().key());
-        controller.enqueue(owner);
-      }
-    }
-
-    private @Nullable ObjectKey owner(Pod pod) {
-      OwnerReference ref = pod.metadata().controllerRef();
-      return ref != null && ref.kind().equals(Job.KIND)
-          ? ObjectKey.of(pod.metadata().namespace(), ref.name()) : null;
-    }
   }
 
   /** Configures a {@link JobController}. Not thread-safe. */

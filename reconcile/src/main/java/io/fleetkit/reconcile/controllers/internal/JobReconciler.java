@@ -30,8 +30,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -63,12 +65,56 @@ public final class JobReconciler implements Reconciler<Job> {
   static final String REASON_RESUMED = "JobResumed";
   private static final int NAME_ATTEMPTS = 8;
 
-  private final ControllerExpectations expectations;
+  /**
+   * The controller's own writes not yet visible in its pod cache, per Job: the expectations of upstream, tracked by
+   * pod name against the very lister the reconciler reads (a separate informer could be ahead of it).
+   */
+  private static final class Pending {
+    final Set<String> creates = new HashSet<>();
+    final Set<String> deletes = new HashSet<>();
+    final Instant since;
+
+    Pending(Instant since) {
+      this.since = since;
+    }
+  }
+
+  private final Map<ObjectKey, Pending> pending = new ConcurrentHashMap<>();
   private final Supplier<String> nameSuffixes;
 
-  public JobReconciler(ControllerExpectations expectations, Supplier<String> nameSuffixes) {
-    this.expectations = expectations;
+  public JobReconciler(Supplier<String> nameSuffixes) {
     this.nameSuffixes = nameSuffixes;
+  }
+
+  /**
+   * Whether the cache shows every pod this controller created for {@code key} and none it deleted (a created pod
+   * that is no longer in the store counts as seen); records older than {@link ControllerExpectations#TTL} expire.
+   */
+  private boolean satisfied(ReconcileContext<Job> ctx, ObjectKey key, Set<String> cached, Instant now) {
+    Pending p = pending.get(key);
+    if (p == null) {
+      return true;
+    }
+    p.creates.removeIf(name -> cached.contains(name)
+        || ctx.store().get(Pod.class, key.namespace(), name).isEmpty());
+    p.deletes.removeIf(name -> !cached.contains(name));
+    if ((p.creates.isEmpty() && p.deletes.isEmpty()) || !p.since.plus(ControllerExpectations.TTL).isAfter(now)) {
+      pending.remove(key);
+      return true;
+    }
+    LOG.debug("job {}: waiting for the cache to show {} created and {} deleted pods", key, p.creates.size(),
+        p.deletes.size());
+    return false;
+  }
+
+  private Pending pendingOf(ObjectKey key, Instant now) {
+    return pending.computeIfAbsent(key, k -> new Pending(now));
+  }
+
+  /** How many of the controller's writes for {@code key} the cache has not shown yet (for tests). */
+  public int pendingWrites(ObjectKey key) {
+    Pending p = pending.get(key);
+    return p == null ? 0 : p.creates.size() + p.deletes.size();
   }
 
   @Override
@@ -76,23 +122,26 @@ public final class JobReconciler implements Reconciler<Job> {
     ObjectKey key = ctx.key();
     Job job = ctx.object().orElse(null);
     if (job == null) {
-      expectations.delete(key);
+      pending.remove(key);
       return Result.done();
     }
     if (job.status().isFinished()) {
+      pending.remove(key);
       return Result.done();
     }
     Instant now = ctx.now();
-    boolean satisfied = expectations.satisfied(key, now);
     JobSpec spec = job.spec();
     boolean indexed = spec.completionMode() == CompletionMode.Indexed;
     List<Pod> pods = new ArrayList<>();
+    Set<String> cached = new HashSet<>();
     for (Pod p : ctx.lister(Pod.class).list(job.metadata().namespace())) {
       OwnerReference ref = p.metadata().controllerRef();
       if (ref != null && ref.uid().equals(job.metadata().uid())) {
         pods.add(p);
+        cached.add(p.metadata().name());
       }
     }
+    boolean satisfied = satisfied(ctx, key, cached, now);
     List<Pod> active = new ArrayList<>();
     int succeededPods = 0;
     int failed = 0;
@@ -246,11 +295,6 @@ public final class JobReconciler implements Reconciler<Job> {
     }
     ObjectKey key = ctx.key();
     if (!toDelete.isEmpty()) {
-      Set<String> keys = new HashSet<>();
-      for (Pod p : toDelete) {
-        keys.add(p.metadata().key());
-      }
-      expectations.expectDeletions(key, keys, now);
       List<Pod> remaining = new ArrayList<>(active);
       for (Pod p : toDelete) {
         delete(ctx, key, p);
@@ -281,16 +325,14 @@ public final class JobReconciler implements Reconciler<Job> {
       diff = indexes.size();
     }
     List<Pod> result = new ArrayList<>(active);
-    expectations.expectCreations(key, diff, now);
     int[] next = {0};
     SlowStartBatch.Outcome outcome = SlowStartBatch.run(diff, ReplicaSetReconciler.SLOW_START_INITIAL_BATCH_SIZE,
         () -> {
           Integer ix = indexed ? indexes.get(next[0]++) : null;
-          result.add(createPod(ctx, job, ix));
+          Pod created = createPod(ctx, job, ix);
+          pendingOf(key, now).creates.add(created.metadata().name());
+          result.add(created);
         });
-    for (int skipped = diff - outcome.successes(); skipped > 0; skipped--) {
-      expectations.creationObserved(key);
-    }
     RuntimeException error = outcome.error();
     if (error != null) {
       throw error;
@@ -301,13 +343,6 @@ public final class JobReconciler implements Reconciler<Job> {
   /** Deletes every pod (a failing or suspended Job); returns how many were deleted, first ones of the list. */
   private int deleteAll(ReconcileContext<Job> ctx, Job job, List<Pod> active) {
     ObjectKey key = ctx.key();
-    Set<String> keys = new HashSet<>();
-    for (Pod p : active) {
-      keys.add(p.metadata().key());
-    }
-    if (!keys.isEmpty()) {
-      expectations.expectDeletions(key, keys, ctx.now());
-    }
     for (Pod p : active) {
       delete(ctx, key, p);
     }
@@ -318,8 +353,9 @@ public final class JobReconciler implements Reconciler<Job> {
     try {
       ctx.store().delete(Pod.class, p.metadata().namespace(), p.metadata().name(),
           DeletePreconditions.uid(p.metadata().uid()));
+      pendingOf(key, ctx.now()).deletes.add(p.metadata().name());
     } catch (NotFoundException | ConflictException e) {
-      expectations.deletionObserved(key, p.metadata().key());
+      // already gone or replaced: nothing to wait for
     }
   }
 
