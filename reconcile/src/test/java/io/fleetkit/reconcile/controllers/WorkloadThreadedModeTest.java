@@ -3,6 +3,7 @@ package io.fleetkit.reconcile.controllers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.ConflictException;
+import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.batch.JobCondition;
@@ -83,6 +84,44 @@ final class WorkloadThreadedModeTest {
       assertThat(j.status().succeeded()).isEqualTo(6);
       assertThat(store.list(Pod.class, "ns").items()).hasSize(6);
       assertThat(maxActive).isLessThanOrEqualTo(3);
+    }
+  }
+
+  /**
+   * Regression: with pods deleted continuously, the ReplicaSet controller's count expectations (fed by a separate
+   * informer) let syncs on a lagging cache create pods again and again (up to 130 pods for 30 replicas before the
+   * cache-checked expectations).
+   */
+  @Test
+  void threaded_replicaSetUnderPodChurn_neverMorePodsThanReplicas() throws Exception {
+    try (ObjectStore store = ObjectStore.inMemory();
+        ReplicaSetController c = ReplicaSetController.builder(store).workers(2).build()) {
+      c.start().get(10, TimeUnit.SECONDS);
+      store.create(ReplicaSet.builder().namespace("ns").name("web").replicas(30).matchLabels(Map.of("app", "web"))
+          .podSpec(SPEC).build());
+      int max = 0;
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+      while (System.nanoTime() < end) {
+        java.util.List<Pod> pods = store.list(Pod.class, "ns").items();
+        max = Math.max(max, pods.size());
+        if (pods.size() >= 30) {
+          try {
+            store.delete(Pod.class, "ns", pods.get(0).metadata().name());
+          } catch (io.fleetkit.api.NotFoundException e) {
+            // deleted meanwhile
+          }
+        }
+        Thread.sleep(2);
+      }
+      long settle = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (System.nanoTime() < settle && store.list(Pod.class, "ns").items().size() != 30) {
+        max = Math.max(max, store.list(Pod.class, "ns").items().size());
+        Thread.sleep(5);
+      }
+      Thread.sleep(200);
+      max = Math.max(max, store.list(Pod.class, "ns").items().size());
+      assertThat(max).isLessThanOrEqualTo(30);
+      assertThat(store.list(Pod.class, "ns").items()).hasSize(30);
     }
   }
 }

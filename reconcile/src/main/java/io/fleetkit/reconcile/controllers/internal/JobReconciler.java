@@ -30,10 +30,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -65,56 +63,16 @@ public final class JobReconciler implements Reconciler<Job> {
   static final String REASON_RESUMED = "JobResumed";
   private static final int NAME_ATTEMPTS = 8;
 
-  /**
-   * The controller's own writes not yet visible in its pod cache, per Job: the expectations of upstream, tracked by
-   * pod name against the very lister the reconciler reads (a separate informer could be ahead of it).
-   */
-  private static final class Pending {
-    final Set<String> creates = new HashSet<>();
-    final Set<String> deletes = new HashSet<>();
-    final Instant since;
-
-    Pending(Instant since) {
-      this.since = since;
-    }
-  }
-
-  private final Map<ObjectKey, Pending> pending = new ConcurrentHashMap<>();
+  private final CacheExpectations pending = new CacheExpectations();
   private final Supplier<String> nameSuffixes;
 
   public JobReconciler(Supplier<String> nameSuffixes) {
     this.nameSuffixes = nameSuffixes;
   }
 
-  /**
-   * Whether the cache shows every pod this controller created for {@code key} and none it deleted (a created pod
-   * that is no longer in the store counts as seen); records older than {@link ControllerExpectations#TTL} expire.
-   */
-  private boolean satisfied(ReconcileContext<Job> ctx, ObjectKey key, Set<String> cached, Instant now) {
-    Pending p = pending.get(key);
-    if (p == null) {
-      return true;
-    }
-    p.creates.removeIf(name -> cached.contains(name)
-        || ctx.store().get(Pod.class, key.namespace(), name).isEmpty());
-    p.deletes.removeIf(name -> !cached.contains(name));
-    if ((p.creates.isEmpty() && p.deletes.isEmpty()) || !p.since.plus(ControllerExpectations.TTL).isAfter(now)) {
-      pending.remove(key);
-      return true;
-    }
-    LOG.debug("job {}: waiting for the cache to show {} created and {} deleted pods", key, p.creates.size(),
-        p.deletes.size());
-    return false;
-  }
-
-  private Pending pendingOf(ObjectKey key, Instant now) {
-    return pending.computeIfAbsent(key, k -> new Pending(now));
-  }
-
   /** How many of the controller's writes for {@code key} the cache has not shown yet (for tests). */
   public int pendingWrites(ObjectKey key) {
-    Pending p = pending.get(key);
-    return p == null ? 0 : p.creates.size() + p.deletes.size();
+    return pending.pending(key);
   }
 
   @Override
@@ -122,11 +80,11 @@ public final class JobReconciler implements Reconciler<Job> {
     ObjectKey key = ctx.key();
     Job job = ctx.object().orElse(null);
     if (job == null) {
-      pending.remove(key);
+      pending.forget(key);
       return Result.done();
     }
     if (job.status().isFinished()) {
-      pending.remove(key);
+      pending.forget(key);
       return Result.done();
     }
     Instant now = ctx.now();
@@ -141,7 +99,11 @@ public final class JobReconciler implements Reconciler<Job> {
         cached.add(p.metadata().name());
       }
     }
-    boolean satisfied = satisfied(ctx, key, cached, now);
+    boolean satisfied = pending.satisfied(key, cached,
+        name -> ctx.store().get(Pod.class, key.namespace(), name).isPresent(), now);
+    if (!satisfied) {
+      LOG.debug("job {}: waiting for the pod cache to show {} earlier writes", key, pending.pending(key));
+    }
     List<Pod> active = new ArrayList<>();
     int succeededPods = 0;
     int failed = 0;
@@ -330,7 +292,7 @@ public final class JobReconciler implements Reconciler<Job> {
         () -> {
           Integer ix = indexed ? indexes.get(next[0]++) : null;
           Pod created = createPod(ctx, job, ix);
-          pendingOf(key, now).creates.add(created.metadata().name());
+          pending.created(key, created.metadata().name(), now);
           result.add(created);
         });
     RuntimeException error = outcome.error();
@@ -353,7 +315,7 @@ public final class JobReconciler implements Reconciler<Job> {
     try {
       ctx.store().delete(Pod.class, p.metadata().namespace(), p.metadata().name(),
           DeletePreconditions.uid(p.metadata().uid()));
-      pendingOf(key, ctx.now()).deletes.add(p.metadata().name());
+      pending.deleted(key, p.metadata().name(), ctx.now());
     } catch (NotFoundException | ConflictException e) {
       // already gone or replaced: nothing to wait for
     }
