@@ -57,9 +57,20 @@ public final class BenchmarkMain {
         .param("nodes", nodes.split(","))
         .result(json.toString()).resultFormat(ResultFormatType.JSON);
     if (smoke) {
+      opts.param("replicaSets", "1000"); // ReplicaSetReconcileBenchmark: a tenth of the cluster keeps the smoke short
       opts.forks(0).warmupIterations(0).measurementIterations(1).measurementTime(TimeValue.seconds(1));
     }
     return new Runner(opts.build()).run();
+  }
+
+  /** One row of the ReplicaSet table: the method, the ReplicaSet count and the reconciles/s aux counter. */
+  private static String reconcileRow(RunResult r) {
+    String bench = r.getParams().getBenchmark();
+    String method = bench.substring(bench.lastIndexOf('.') + 1);
+    org.openjdk.jmh.results.Result<?> reconciles = r.getSecondaryResults().get("reconciles");
+    double perSec = reconciles != null ? reconciles.getScore() : Double.NaN;
+    return String.format(Locale.ROOT, "| %s | %s | %,.0f |", method, r.getParams().getParam("replicaSets"),
+        perSec);
   }
 
   /** Prints a markdown table: workload, nodes, measured pods, pods/s, kube floor; and the Fenzo ratio. */
@@ -68,6 +79,7 @@ public final class BenchmarkMain {
     double fenzoMs = Double.NaN;
     double fleetMs = Double.NaN;
     List<String> batchRows = new ArrayList<>();
+    List<String> reconcileRows = new ArrayList<>();
     for (RunResult r : results) {
       String bench = r.getParams().getBenchmark();
       double score = r.getPrimaryResult().getScore();
@@ -98,6 +110,8 @@ public final class BenchmarkMain {
         fenzoMs = score;
       } else if (bench.endsWith("FenzoComparisonBenchmark.fleetkit")) {
         fleetMs = score;
+      } else if (bench.contains("ReplicaSetReconcileBenchmark.")) {
+        reconcileRows.add(reconcileRow(r));
       }
     }
     if (!rows.isEmpty()) {
@@ -110,6 +124,10 @@ public final class BenchmarkMain {
       out.println("| batch benchmark | size | throughput |");
       out.println("|---|---|---|");
       batchRows.forEach(out::println);
+    }
+    if (!reconcileRows.isEmpty()) {
+      out.printf("%n| ReplicaSet benchmark | ReplicaSets | reconciles/s (one thread) |%n|---|---|---|%n");
+      reconcileRows.forEach(out::println);
     }
     if (!Double.isNaN(fenzoMs) && !Double.isNaN(fleetMs)) {
       out.printf(Locale.ROOT, "%nFenzo 0.13.8: %.1f ms, FleetKit MostAllocated: %.1f ms per 10,000 placements on "
