@@ -13,7 +13,10 @@ import io.fleetkit.api.store.Watch;
 import io.fleetkit.reconcile.GarbageCollector;
 import io.fleetkit.reconcile.ManualClock;
 import io.fleetkit.reconcile.controllers.DeploymentController;
+import io.fleetkit.reconcile.controllers.DisruptionController;
+import io.fleetkit.reconcile.controllers.JobController;
 import io.fleetkit.reconcile.controllers.ReplicaSetController;
+import io.fleetkit.reconcile.controllers.StatefulSetController;
 import io.fleetkit.reconcile.node.HealthSource;
 import io.fleetkit.reconcile.node.NodeAgent;
 import io.fleetkit.reconcile.node.NodeLifecycleController;
@@ -35,7 +38,8 @@ import java.util.function.Predicate;
 
 /**
  * A whole cluster in simulated time: the embedded store (direct delivery), the workload controllers (ReplicaSet,
- * Deployment, garbage collector, plus any {@linkplain Builder#controller registered} ones), the real scheduler
+ * Deployment, StatefulSet, Job, Disruption, garbage collector, plus any {@linkplain Builder#controller registered}
+ * ones), the real scheduler
  * ({@link StoreScheduler} over the default profile), the {@link NodeLifecycleController}, the
  * {@link TaintEvictionController} and one {@link NodeAgent} per node, all on one {@link ManualClock}. Time moves from
  * event to event (at least once per simulated second); after each step every component runs until nothing is
@@ -145,7 +149,10 @@ public final class Simulation implements AutoCloseable {
     agents.put(node, a);
   }
 
-  /** The ReplicaSet and Deployment controllers and the garbage collector, in stepping mode. */
+  /**
+   * The ReplicaSet, Deployment, StatefulSet, Job and Disruption (PodDisruptionBudget status) controllers and the
+   * garbage collector, in stepping mode.
+   */
   public static List<SimulatedController.Factory> defaultControllers() {
     return List.of(
         (store, clock, seed) -> {
@@ -155,6 +162,18 @@ public final class Simulation implements AutoCloseable {
         (store, clock, seed) -> {
           DeploymentController c = DeploymentController.builder(store).clock(clock).stepping().build();
           return SimulatedController.of("deployment", () -> c.start().join(), c::runUntilIdle, c);
+        },
+        (store, clock, seed) -> {
+          StatefulSetController c = StatefulSetController.builder(store).clock(clock).stepping().build();
+          return SimulatedController.of("statefulset", () -> c.start().join(), c::runUntilIdle, c);
+        },
+        (store, clock, seed) -> {
+          JobController c = JobController.builder(store).clock(clock).stepping().seed(seed).build();
+          return SimulatedController.of("job", () -> c.start().join(), c::runUntilIdle, c);
+        },
+        (store, clock, seed) -> {
+          DisruptionController c = DisruptionController.builder(store).clock(clock).stepping().build();
+          return SimulatedController.of("disruption", () -> c.start().join(), c::runUntilIdle, c);
         },
         (store, clock, seed) -> {
           GarbageCollector gc = GarbageCollector.builder(store).watch(Deployment.class).watch(ReplicaSet.class)

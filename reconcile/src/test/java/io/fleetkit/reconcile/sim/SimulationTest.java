@@ -3,9 +3,15 @@ package io.fleetkit.reconcile.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fleetkit.api.apps.StatefulSet;
+import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodSpec;
+import io.fleetkit.api.core.RestartPolicy;
+import io.fleetkit.api.resource.ResourceList;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 final class SimulationTest {
@@ -96,6 +102,31 @@ final class SimulationTest {
       assertThat(SimFixtures.readyPods(sim, "web")).hasSize(6);
       assertThat(sim.taintEviction().evictedCount()).isZero();
       assertThat(sim.timeline()).extracting(TimelineEvent::kind).contains("NodeRecovered", "NodeReady");
+    }
+  }
+
+  @Test
+  void run_jobAndStatefulSet_jobCompletesAndStatefulSetHeals() {
+    Job job = Job.builder().namespace("default").name("batch").parallelism(2).completions(3)
+        .templateLabels(Map.of("job", "batch")).podSpec(PodSpec.builder()
+            .container("work", "busybox:1", ResourceList.ofCpuMemory(500, 0)).restartPolicy(RestartPolicy.Never)
+            .build()).build();
+    StatefulSet db = StatefulSet.builder().namespace("default").name("db").replicas(3).serviceName("db")
+        .matchLabels(Map.of("app", "db"))
+        .podSpec(PodSpec.builder().container("db", "postgres:16", ResourceList.ofCpuMemory(500, 0)).build())
+        .build();
+    try (Simulation sim = Simulation.builder().objects(SimFixtures.nodes(3)).object(job).object(db).seed(5)
+        .failNode("node-1", Duration.ofSeconds(40)).build()) {
+      sim.runFor(Duration.ofSeconds(35));
+      assertThat(sim.summary().jobs()).containsExactly(new JobSummary("default/batch", 3, 0));
+      assertThat(sim.summary().statefulSets()).containsExactly(new WorkloadSummary("default/db", 3, 3));
+
+      boolean healed = sim.runUntil(s -> s.summary().statefulSets().get(0).ready() == 3
+          && SimFixtures.readyPods(s, "db").stream().noneMatch(p -> p.spec().nodeName().equals("node-1")),
+          Duration.ofMinutes(15));
+      assertThat(healed).isTrue();
+      assertThat(SimFixtures.readyPods(sim, "db")).extracting(p -> p.metadata().name())
+          .containsExactlyInAnyOrder("db-0", "db-1", "db-2");
     }
   }
 
