@@ -45,7 +45,11 @@ final class SimulateCommandTest {
     assertThat(deployments.get(0).get("replicas").asInt()).isEqualTo(10);
     assertThat(deployments.get(0).get("ready").asInt()).isEqualTo(10);
     assertThat(root.get("final").get("statefulsets").isArray()).isTrue();
-    assertThat(root.get("final").get("jobs").isArray()).isTrue();
+    JsonNode jobs = root.get("final").get("jobs");
+    assertThat(jobs).hasSize(1);
+    assertThat(jobs.get(0).get("name").asString()).isEqualTo("simulate/nightly-report");
+    assertThat(jobs.get(0).get("succeeded").asInt()).isEqualTo(4);
+    assertThat(jobs.get(0).get("failed").asInt()).isZero();
     StringBuilder kinds = new StringBuilder();
     for (JsonNode e : root.get("timeline")) {
       kinds.append(e.get("kind").asString()).append(' ');
