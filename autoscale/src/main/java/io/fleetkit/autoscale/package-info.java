@@ -1,5 +1,9 @@
 /**
- * Autoscalers (issue 9, not yet built): HPA with Kubernetes' exact algorithm and behavior, queue-length scaling, VPA, the cluster autoscaler and provisioning.
+ * Autoscalers, on two layers. Pods: {@code hpa} (the HorizontalPodAutoscaler with Kubernetes' exact replica math and
+ * {@code behavior}), {@code queue} (KEDA-style scaling on a queue length or any external value, to and from zero),
+ * {@code vpa} (the VerticalPodAutoscaler recommender, updater and admission). Machines: {@code cluster} (the cluster
+ * autoscaler over node pools, simulating pending pods with the scheduler's real filters) and {@code provisioner}
+ * (Karpenter-style batching, cheapest instance types and consolidation).
  */
 @NullMarked
 package io.fleetkit.autoscale;

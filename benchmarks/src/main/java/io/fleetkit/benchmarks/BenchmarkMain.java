@@ -57,9 +57,20 @@ public final class BenchmarkMain {
         .param("nodes", nodes.split(","))
         .result(json.toString()).resultFormat(ResultFormatType.JSON);
     if (smoke) {
+      opts.param("replicaSets", "1000"); // ReplicaSetReconcileBenchmark: a tenth of the cluster keeps the smoke short
       opts.forks(0).warmupIterations(0).measurementIterations(1).measurementTime(TimeValue.seconds(1));
     }
     return new Runner(opts.build()).run();
+  }
+
+  /** One row of the ReplicaSet table: the method, the ReplicaSet count and the reconciles/s aux counter. */
+  private static String reconcileRow(RunResult r) {
+    String bench = r.getParams().getBenchmark();
+    String method = bench.substring(bench.lastIndexOf('.') + 1);
+    org.openjdk.jmh.results.Result<?> reconciles = r.getSecondaryResults().get("reconciles");
+    double perSec = reconciles != null ? reconciles.getScore() : Double.NaN;
+    return String.format(Locale.ROOT, "| %s | %s | %,.0f |", method, r.getParams().getParam("replicaSets"),
+        perSec);
   }
 
   /** Prints a markdown table: workload, nodes, measured pods, pods/s, kube floor; and the Fenzo ratio. */
@@ -67,6 +78,8 @@ public final class BenchmarkMain {
     List<String> rows = new ArrayList<>();
     double fenzoMs = Double.NaN;
     double fleetMs = Double.NaN;
+    List<String> batchRows = new ArrayList<>();
+    List<String> reconcileRows = new ArrayList<>();
     for (RunResult r : results) {
       String bench = r.getParams().getBenchmark();
       double score = r.getPrimaryResult().getScore();
@@ -84,16 +97,42 @@ public final class BenchmarkMain {
         int pods = GangSchedulingBenchmark.pods(n);
         rows.add(String.format(Locale.ROOT, "| Gangs(%d of 4-8 pods) | %d | adaptive | %d | %,.0f | none |",
             n * 3 / 5, n, pods, pods / (score / 1e3)));
+      } else if (bench.endsWith("QueueAdmissionBenchmark.admitAll")) {
+        int workloads = Integer.parseInt(r.getParams().getParam("workloads"));
+        batchRows.add(String.format(Locale.ROOT, "| Kueue-style admission, %s ClusterQueues, fair sharing %s | %,d "
+            + "workloads | %,.0f workloads/s |", r.getParams().getParam("clusterQueues"),
+            r.getParams().getParam("fairSharing"), workloads, workloads / (score / 1e3)));
+      } else if (bench.endsWith("BackfillBenchmark.plan")) {
+        int pending = Integer.parseInt(r.getParams().getParam("pending"));
+        batchRows.add(String.format(Locale.ROOT, "| Slurm-style backfill pass, %s nodes | %,d pending jobs | %,.0f "
+            + "jobs/s |", r.getParams().getParam("poolNodes"), pending, pending / (score / 1e3)));
+      } else if (bench.endsWith("VolumeSchedulingBenchmark.schedule")) {
+        int n = Integer.parseInt(r.getParams().getParam("nodes"));
+        double podsPerSec = n / (score / 1e6);
+        rows.add(String.format(Locale.ROOT, "| SchedulingCSIPVs (%s) | %d | adaptive | %d | %,.0f | %d |",
+            r.getParams().getParam("mode"), n, n, podsPerSec, VolumeSchedulingBenchmark.KUBE_FLOOR));
       } else if (bench.endsWith("FenzoComparisonBenchmark.fenzo")) {
         fenzoMs = score;
       } else if (bench.endsWith("FenzoComparisonBenchmark.fleetkit")) {
         fleetMs = score;
+      } else if (bench.contains("ReplicaSetReconcileBenchmark.")) {
+        reconcileRows.add(reconcileRow(r));
       }
     }
     if (!rows.isEmpty()) {
       out.println("| workload | nodes | nodes scored | measured pods | FleetKit pods/s | kube CI floor (pods/s) |");
       out.println("|---|---|---|---|---|---|");
       rows.forEach(out::println);
+    }
+    if (!batchRows.isEmpty()) {
+      out.println();
+      out.println("| batch benchmark | size | throughput |");
+      out.println("|---|---|---|");
+      batchRows.forEach(out::println);
+    }
+    if (!reconcileRows.isEmpty()) {
+      out.printf("%n| ReplicaSet benchmark | ReplicaSets | reconciles/s (one thread) |%n|---|---|---|%n");
+      reconcileRows.forEach(out::println);
     }
     if (!Double.isNaN(fenzoMs) && !Double.isNaN(fleetMs)) {
       out.printf(Locale.ROOT, "%nFenzo 0.13.8: %.1f ms, FleetKit MostAllocated: %.1f ms per 10,000 placements on "

@@ -32,5 +32,28 @@ public final class WorkloadLabels {
   /** Reason of Available=False. */
   public static final String REASON_MINIMUM_REPLICAS_UNAVAILABLE = "MinimumReplicasUnavailable";
 
+  /** Label on a StatefulSet pod: its own name (upstream's {@code StatefulSetPodNameLabel}). */
+  public static final String STATEFULSET_POD_NAME = "statefulset.kubernetes.io/pod-name";
+  /** Label on a StatefulSet pod: its ordinal (upstream's {@code PodIndexLabel}). */
+  public static final String POD_INDEX = "apps.kubernetes.io/pod-index";
+  /** Label on a StatefulSet pod: the name of the revision ({@code <set>-<hash>}) it was made from. */
+  public static final String CONTROLLER_REVISION_HASH = "controller-revision-hash";
+  /**
+   * Annotation on a StatefulSet or Indexed Job pod: its {@code spec.hostname}. FleetKit's {@code PodSpec} has no
+   * hostname field, so the stable network identity is carried here ({@code <pod>.<subdomain>.<ns>.svc}).
+   */
+  public static final String HOSTNAME = "fleetkit.io/hostname";
+  /** Annotation on a StatefulSet pod: its {@code spec.subdomain}, the set's governing service name. */
+  public static final String SUBDOMAIN = "fleetkit.io/subdomain";
+
+  /** Label on a Job's pods: the Job's uid. */
+  public static final String JOB_CONTROLLER_UID = "batch.kubernetes.io/controller-uid";
+  /** Label on a Job's pods: the Job's name. */
+  public static final String JOB_NAME = "batch.kubernetes.io/job-name";
+  /** Annotation and label on an Indexed Job's pods: the completion index. */
+  public static final String JOB_COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index";
+  /** Environment variable of every container of an Indexed Job's pod: the completion index. */
+  public static final String JOB_COMPLETION_INDEX_ENV = "JOB_COMPLETION_INDEX";
+
   private WorkloadLabels() {}
 }

@@ -1,14 +1,22 @@
 /**
  * Workload controllers built on the controller runtime of {@link io.fleetkit.reconcile}: the
  * {@link io.fleetkit.reconcile.controllers.ReplicaSetController} (pods to match replicas, with expectations and
- * upstream's scale-down victim ranking, {@link io.fleetkit.reconcile.controllers.ActivePods}) and the
+ * upstream's scale-down victim ranking, {@link io.fleetkit.reconcile.controllers.ActivePods}), the
  * {@link io.fleetkit.reconcile.controllers.DeploymentController} (RollingUpdate and Recreate, revisions, rollback,
- * pause, progress deadline). Label and annotation names are in
+ * pause, progress deadline), the {@link io.fleetkit.reconcile.controllers.StatefulSetController} (ordinal identity,
+ * OrderedReady and Parallel, RollingUpdate with partition, OnDelete, claims from templates), the
+ * {@link io.fleetkit.reconcile.controllers.JobController} (parallelism, completions, Indexed, backoff, deadlines)
+ * and the {@link io.fleetkit.reconcile.controllers.DisruptionController} (PodDisruptionBudget status) with the
+ * eviction rules of {@link io.fleetkit.reconcile.controllers.Evictions}. Label and annotation names are in
  * {@link io.fleetkit.reconcile.controllers.WorkloadLabels}.
  *
+ * <p>Every controller is built the same way: {@code XController.builder(store).clock(clock).stepping().build()}
+ * (or {@code .workers(n)}), then {@code start()}, then {@code runUntilIdle()} in stepping mode.
+ *
  * <p>Threading: the controllers are thread-safe and run their reconcilers on the runtime's workers (or on the
- * caller's thread in stepping mode); {@link io.fleetkit.reconcile.controllers.ActivePods} is stateless.
- * Implementations live in {@code io.fleetkit.reconcile.controllers.internal}, which is not part of the contract.
+ * caller's thread in stepping mode); {@link io.fleetkit.reconcile.controllers.ActivePods} and
+ * {@link io.fleetkit.reconcile.controllers.Evictions} are stateless. Implementations live in
+ * {@code io.fleetkit.reconcile.controllers.internal}, which is not part of the contract.
  */
 @NullMarked
 package io.fleetkit.reconcile.controllers;

@@ -28,8 +28,9 @@ import tools.jackson.databind.json.JsonMapper;
  * others could not be placed.
  */
 @Command(name = "schedule", mixinStandardHelpOptions = true,
-    description = {"Schedule the pending pods of Kubernetes YAML manifests (nodes, running pods, priority classes and",
-        "PodDisruptionBudgets form the cluster) until no more progress is possible, and print the result."},
+    description = {"Schedule the pending pods of Kubernetes YAML manifests (nodes, running pods, priority classes,",
+        "PodDisruptionBudgets, StorageClasses, PersistentVolumes and claims form the cluster) until no more progress",
+        "is possible, and print the result (with the volume each claim of a placed pod is bound to)."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:scheduled (some pods may be unschedulable: see the output)",
         "1:the manifests or the profile file are invalid", "2:bad command line"})
@@ -97,6 +98,9 @@ public final class ScheduleCommand implements Callable<Integer> {
       m.put("pod", p.pod());
       m.put("node", p.node());
       m.put("preempted", p.preempted());
+      if (!p.volumes().isEmpty()) {
+        m.put("volumes", p.volumes());
+      }
       placements.add(m);
     }
     List<Map<String, Object>> failed = new ArrayList<>();
@@ -113,6 +117,12 @@ public final class ScheduleCommand implements Callable<Integer> {
     return mapper.writeValueAsString(root);
   }
 
+  private static String volumes(ManifestScheduling.Placement p) {
+    List<String> parts = new ArrayList<>();
+    p.volumes().forEach((claim, pv) -> parts.add(claim + "=" + pv));
+    return String.join(", ", parts);
+  }
+
   private static void table(ManifestScheduling.Outcome outcome, PrintWriter out) {
     int w = "POD".length();
     for (var p : outcome.placements()) {
@@ -125,7 +135,7 @@ public final class ScheduleCommand implements Callable<Integer> {
     out.printf(fmt, "POD", "NODE");
     for (var p : outcome.placements()) {
       out.printf(fmt, p.pod(), p.node() + (p.preempted().isEmpty() ? "" : "  (preempted " + String.join(", ",
-          p.preempted()) + ")"));
+          p.preempted()) + ")") + (p.volumes().isEmpty() ? "" : "  (volumes " + volumes(p) + ")"));
     }
     for (var u : outcome.unschedulable()) {
       out.printf(fmt, u.pod(), "<unschedulable> " + u.message());

@@ -181,10 +181,15 @@ final class ScheduleCommandTest {
 
     assertThat(code).as(err.toString()).isZero();
     JsonNode root = JsonMapper.builder().build().readTree(out.toString());
-    assertThat(root.get("placements")).hasSize(8);
+    // 8 from gpu-cluster and gangs, 2 from storage
+    assertThat(root.get("placements")).hasSize(10);
     for (JsonNode p : root.get("placements")) {
       String pod = p.get("pod").asString();
       String node = p.get("node").asString();
+      if (pod.equals("default/trainer") || pod.equals("default/checkpointer")) {
+        assertThat(p.get("volumes").size()).isEqualTo(1);
+        continue;
+      }
       assertThat(node).startsWith(pod.startsWith("default/infer") ? "gpu-"
           : pod.startsWith("default/api") ? "cpu-" : "gang-gpu-");
     }
@@ -244,5 +249,88 @@ final class ScheduleCommandTest {
     for (JsonNode u : root.get("unschedulable")) {
       assertThat(u.get("message").asString()).contains("pod group default/wide");
     }
+  }
+
+  @Test
+  void schedule_storageExample_reportsBoundAndProvisionedVolumesPerPlacement() {
+    int code = run("schedule", examples().resolve("storage").toString(), "--output", "json");
+
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode root = JsonMapper.builder().build().readTree(out.toString());
+    assertThat(root.get("unschedulable")).isEmpty();
+    JsonNode trainer = placement(root, "default/trainer");
+    assertThat(trainer.get("node").asString()).isEqualTo("node-a1");
+    assertThat(trainer.get("volumes").get("dataset").asString()).isEqualTo("nvme-a-1");
+    JsonNode checkpointer = placement(root, "default/checkpointer");
+    assertThat(checkpointer.get("node").asString()).isEqualTo("node-b1");
+    assertThat(checkpointer.get("volumes").get("checkpoints").asString()).startsWith("pvc-");
+  }
+
+  @Test
+  void schedule_claimsInDifferentZones_explainsWhy(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("cluster.yaml"), """
+        apiVersion: v1
+        kind: Node
+        metadata: {name: a1, labels: {topology.kubernetes.io/zone: zone-a}}
+        status: {allocatable: {cpu: "2", memory: 4Gi, pods: "110"}}
+        ---
+        apiVersion: v1
+        kind: Node
+        metadata: {name: b1, labels: {topology.kubernetes.io/zone: zone-b}}
+        status: {allocatable: {cpu: "2", memory: 4Gi, pods: "110"}}
+        ---
+        apiVersion: v1
+        kind: PersistentVolume
+        metadata: {name: pv-a, labels: {topology.kubernetes.io/zone: zone-a}}
+        spec:
+          capacity: {storage: 1Gi}
+          accessModes: [ReadWriteOnce]
+          claimRef: {namespace: default, name: left}
+        ---
+        apiVersion: v1
+        kind: PersistentVolume
+        metadata: {name: pv-b, labels: {topology.kubernetes.io/zone: zone-b}}
+        spec:
+          capacity: {storage: 1Gi}
+          accessModes: [ReadWriteOnce]
+          claimRef: {namespace: default, name: right}
+        ---
+        apiVersion: v1
+        kind: PersistentVolumeClaim
+        metadata: {name: left, namespace: default}
+        spec: {accessModes: [ReadWriteOnce], storageClassName: "", resources: {requests: {storage: 1Gi}}}
+        ---
+        apiVersion: v1
+        kind: PersistentVolumeClaim
+        metadata: {name: right, namespace: default}
+        spec: {accessModes: [ReadWriteOnce], storageClassName: "", resources: {requests: {storage: 1Gi}}}
+        ---
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: both, namespace: default}
+        spec:
+          containers: [{name: c, image: i}]
+          volumes:
+          - {name: l, persistentVolumeClaim: {claimName: left}}
+          - {name: r, persistentVolumeClaim: {claimName: right}}
+        """);
+
+    int code = run("schedule", dir.toString(), "--output", "json");
+
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode root = JsonMapper.builder().build().readTree(out.toString());
+    assertThat(root.get("placements")).isEmpty();
+    assertThat(root.get("unschedulable").get(0).get("message").asString())
+        .contains("pod's bound persistent volumes are in different zones")
+        .contains("left -> volume pv-a in zone zone-a").contains("right -> volume pv-b in zone zone-b");
+  }
+
+  private static JsonNode placement(JsonNode root, String pod) {
+    for (JsonNode p : root.get("placements")) {
+      if (p.get("pod").asString().equals(pod)) {
+        return p;
+      }
+    }
+    throw new AssertionError(pod + " not placed: " + root);
   }
 }

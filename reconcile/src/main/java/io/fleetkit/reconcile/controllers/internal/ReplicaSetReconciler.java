@@ -43,6 +43,7 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
   private static final int NAME_ATTEMPTS = 8;
 
   private final ControllerExpectations expectations;
+  private final CacheExpectations cacheExpectations = new CacheExpectations();
   private final int burstReplicas;
   private final Supplier<String> nameSuffixes;
 
@@ -61,11 +62,21 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
     ReplicaSet rs = ctx.object().orElse(null);
     if (rs == null) {
       expectations.delete(key);
+      cacheExpectations.forget(key);
       return Result.done();
     }
     Instant now = ctx.now();
     boolean satisfied = expectations.satisfied(key, now);
     List<Pod> owned = claimPods(ctx, rs);
+    if (satisfied) {
+      // the counts above come from a separate informer, which may be ahead of the cache read here
+      Set<String> cached = new HashSet<>();
+      for (Pod p : owned) {
+        cached.add(p.metadata().name());
+      }
+      satisfied = cacheExpectations.satisfied(key, cached,
+          name -> ctx.store().get(Pod.class, key.namespace(), name).isPresent(), now);
+    }
     List<Pod> active = new ArrayList<>();
     for (Pod p : owned) {
       if (ActivePods.isActive(p)) {
@@ -187,6 +198,7 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
         try {
           ctx.store().delete(Pod.class, v.metadata().namespace(), v.metadata().name(),
               DeletePreconditions.uid(v.metadata().uid()));
+          cacheExpectations.deleted(key, v.metadata().name(), now);
         } catch (NotFoundException | ConflictException e) {
           expectations.deletionObserved(key, v.metadata().key());
         }
@@ -212,6 +224,7 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
           .build();
       try {
         ctx.store().create(new Pod(meta, rs.spec().template().spec(), PodStatus.PENDING));
+        cacheExpectations.created(ctx.key(), meta.name(), ctx.now());
         return;
       } catch (ConflictException e) {
         last = e; // name taken: draw another suffix, as the API server does for generateName

@@ -1,9 +1,12 @@
 /**
- * Implementation of the workload controllers: reconcilers, expectations, the rolling-update arithmetic of
- * Kubernetes' {@code deployment_util.go} and {@code rolling.go}, and template hashing. Not part of the contract.
+ * Implementation of the workload controllers: reconcilers (ReplicaSet, Deployment, StatefulSet, Job,
+ * PodDisruptionBudget), expectations, the rolling-update arithmetic of Kubernetes' {@code deployment_util.go} and
+ * {@code rolling.go}, StatefulSet pod identity ({@code stateful_set_utils.go}), and template hashing. Not part of
+ * the contract.
  *
  * <p>Threading: {@link io.fleetkit.reconcile.controllers.internal.ControllerExpectations} is thread-safe; the
- * arithmetic is pure; a reconciler is called for one key at a time by the runtime.
+ * arithmetic is pure; a reconciler is called for one key at a time by the runtime (the StatefulSet reconciler's
+ * revision history is a concurrent map, as different keys may run on different workers).
  */
 @NullMarked
 package io.fleetkit.reconcile.controllers.internal;

@@ -1,0 +1,65 @@
+package io.fleetkit.adapter.kubernetes.scheduler;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The container entry point of {@code deploy/kubernetes/scheduler.yaml}: runs a {@link KubernetesScheduler} with the
+ * in-cluster configuration (or {@code $KUBECONFIG} / {@code ~/.kube/config} outside a cluster) until the JVM is
+ * stopped. Environment:
+ *
+ * <ul>
+ *   <li>{@code FLEETKIT_SCHEDULER_NAME}: the {@code schedulerName} pods opt in with; {@code fleetkit} by default;
+ *   <li>{@code FLEETKIT_LEADER_ELECT}: {@code false} to run without leader election (a single replica only);
+ *   <li>{@code POD_NAME}, {@code POD_NAMESPACE}: this replica's identity and the Lease's namespace (downward API);
+ *   <li>{@code FLEETKIT_LEASE_NAME}: the Lease's name; {@value LeaderElection#DEFAULT_LEASE_NAME} by default.
+ * </ul>
+ */
+public final class KubernetesSchedulerMain {
+  private static final Logger LOG = LoggerFactory.getLogger(KubernetesSchedulerMain.class);
+
+  private KubernetesSchedulerMain() {}
+
+  public static void main(String[] args) throws InterruptedException {
+    Map<String, String> env = System.getenv();
+    KubernetesClient client = new KubernetesClientBuilder().build();
+    KubernetesScheduler scheduler = builder(client, env).build();
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      LOG.info("shutting down");
+      scheduler.close();
+      client.close();
+      stopped.countDown();
+    }, "fleetkit-shutdown"));
+    scheduler.start();
+    stopped.await();
+  }
+
+  /** The scheduler {@link #main} runs, configured from {@code env}. */
+  static KubernetesScheduler.Builder builder(KubernetesClient client, Map<String, String> env) {
+    KubernetesScheduler.Builder b = KubernetesScheduler.builder(client)
+        .schedulerName(orDefault(env.get("FLEETKIT_SCHEDULER_NAME"), KubernetesScheduler.DEFAULT_SCHEDULER_NAME));
+    String identity = orDefault(env.get("POD_NAME"), orDefault(env.get("HOSTNAME"), "fleetkit-scheduler"));
+    if (!"false".equalsIgnoreCase(env.get("FLEETKIT_LEADER_ELECT"))) {
+      String namespace = orDefault(env.get("POD_NAMESPACE"), "fleetkit-system");
+      LeaderElection le = LeaderElection.of(namespace, identity);
+      String lease = env.get("FLEETKIT_LEASE_NAME");
+      if (lease != null && !lease.isEmpty()) {
+        le = new LeaderElection(namespace, lease, identity, le.leaseDuration(), le.renewDeadline(), le.retryPeriod());
+      }
+      b.leaderElection(le);
+    } else {
+      b.identity(identity);
+    }
+    return b;
+  }
+
+  private static String orDefault(@Nullable String value, String fallback) {
+    return value == null || value.isEmpty() ? fallback : value;
+  }
+}

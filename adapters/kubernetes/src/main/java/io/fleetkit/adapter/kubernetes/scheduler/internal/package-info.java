@@ -1,0 +1,12 @@
+/**
+ * Implementation of the Kubernetes custom scheduler; not part of FleetKit's public contract.
+ *
+ * <p>{@code ClusterFeed} runs fabric8 informers and feeds the engine's {@code Scheduler}; {@code LiveConverter}
+ * turns live fabric8 objects into core-api records with the YAML loader's converters; {@code PodBindingBinder}
+ * posts {@code pods/binding}; {@code SchedulingEvents} posts events.k8s.io/v1 Events; {@code ForgottenPods}
+ * remembers pods whose binding the API server refused for good (409, 404). Each class states its thread-safety.
+ */
+@NullMarked
+package io.fleetkit.adapter.kubernetes.scheduler.internal;
+
+import org.jspecify.annotations.NullMarked;

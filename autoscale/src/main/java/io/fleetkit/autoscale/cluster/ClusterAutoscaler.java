@@ -1,0 +1,516 @@
+package io.fleetkit.autoscale.cluster;
+
+import io.fleetkit.api.autoscaling.NodePool;
+import io.fleetkit.api.autoscaling.NodePoolStatus;
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.policy.PodDisruptionBudget;
+import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.scheduler.PodInfos;
+import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.api.NotFoundException;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.autoscale.cluster.simulator.SimulatedCluster;
+import io.fleetkit.autoscale.cluster.simulator.SimulatedNodes;
+import io.fleetkit.scheduler.DefaultPlugins;
+import io.fleetkit.scheduler.PluginRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The cluster autoscaler (kubernetes/autoscaler {@code cluster-autoscaler}) over an {@link ObjectStore}: grows
+ * {@link NodePool}s when pending pods fit nowhere, and removes underused pool nodes whose pods can move.
+ *
+ * <p>Each {@link #runOnce()} (upstream's 10 s {@code scan-interval} loop; the caller drives it with its clock):
+ * <ol>
+ *   <li><b>Provisioning.</b> Launched nodes whose pool start-up delay has passed become Ready
+ *       ({@link SimulatedNodes}); a node still not ready {@code maxNodeProvisionTime} (15 min) after it was
+ *       requested is deleted and its pool backed off (5 min, doubling up to 30 min, reset after 3 h).
+ *   <li><b>Scale-up.</b> Pending pods are first tried on the existing and upcoming nodes (those still starting count
+ *       as ready, so a slow GPU node is not requested twice); for every pool that is neither backed off nor at its
+ *       max, {@link BinpackingEstimator} packs the rest onto template nodes of the pool with the scheduler's real
+ *       filters (scale-up from zero uses the same template). The {@link Expander} (default least-waste) picks an
+ *       option; ties are broken by the seeded random source. The pool grows by the option's node count, never
+ *       past its max or {@code maxNodesTotal}.
+ *   <li><b>Scale-down</b> (skipped in a loop that scaled up and for {@code scaleDownDelayAfterAdd} after it). A
+ *       ready pool node is unneeded when its utilization ({@link NodeUtilization}; GPU nodes by GPUs) is under the
+ *       threshold and every pod that must move ({@link Drainability}: PDBs, controller, local storage,
+ *       safe-to-evict, kube-system) fits on another node in the simulation; the pods are then placed there for
+ *       the next candidates. A node unneeded for {@code scaleDownUnneededTime} (10 min) is removed — empty nodes up
+ *       to {@code maxEmptyBulkDelete}, at most {@code maxDrainParallelism} non-empty ones — never taking a pool under
+ *       its min. Removing a node evicts (deletes) its pods, then deletes the node.
+ * </ol>
+ *
+ * <p>Thread-safety: {@code runOnce} and {@code planScaleUp} are synchronized; one instance per store.
+ */
+public final class ClusterAutoscaler {
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterAutoscaler.class);
+  /** The annotation that keeps a node from being scaled down, as upstream. */
+  public static final String SCALE_DOWN_DISABLED = "cluster-autoscaler.kubernetes.io/scale-down-disabled";
+  public static final String NOT_UNDERUTILIZED = "NotUnderutilized";
+  public static final String NO_PLACE_TO_MOVE_PODS = "NoPlaceToMovePods";
+  public static final String SCALE_DOWN_DISABLED_ANNOTATION = "ScaleDownDisabledAnnotation";
+  public static final String NODE_GROUP_MIN_SIZE_REACHED = "NodeGroupMinSizeReached";
+  /**
+   * Upstream's {@code --scale-down-non-empty-candidates-count} default: at most this many non-empty nodes get a
+   * drain simulation per loop; the others keep their unneeded time and wait for a later loop.
+   */
+  public static final int NON_EMPTY_CANDIDATES = 30;
+
+  private final ObjectStore store;
+  private final Clock clock;
+  private final SchedulerProfile profile;
+  private final PluginRegistry registry;
+  private final Expander expander;
+  private final Random random;
+  private final AutoscalerOptions options;
+
+  private final Map<String, Instant> unneededSince = new HashMap<>();
+  private final Map<String, Backoff> backoffs = new HashMap<>();
+  private final Map<String, Integer> nameCounters = new HashMap<>();
+  private @Nullable Instant lastScaleUp;
+
+  private record Backoff(Instant until, Duration duration, Instant lastFailure) {}
+
+  private ClusterAutoscaler(Builder b) {
+    this.store = b.store;
+    this.clock = b.clock;
+    this.profile = b.profile;
+    this.registry = b.registry;
+    this.expander = b.expander;
+    this.random = new Random(b.seed);
+    this.options = b.options;
+  }
+
+  /** A builder for an autoscaler of the pools in {@code store}. */
+  public static Builder builder(ObjectStore store) {
+    return new Builder(store);
+  }
+
+  /** One loop: provisioning, scale-up, scale-down. */
+  public synchronized LoopResult runOnce() {
+    Instant now = clock.instant();
+    List<String> ready = new ArrayList<>();
+    List<String> timedOut = new ArrayList<>();
+    advanceProvisioning(now, ready, timedOut);
+
+    Map<String, NodePool> pools = pools();
+    List<Node> nodes = store.list(Node.class).items();
+    List<Pod> pods = store.list(Pod.class).items();
+    List<String> launched = new ArrayList<>();
+    if (options.enforceNodeGroupMinSize()) {
+      for (NodePool pool : pools.values()) {
+        int size = poolNodes(nodes, pool.metadata().name()).size();
+        if (size < pool.spec().minSize()) {
+          launched.addAll(launch(pool, pool.spec().minSize() - size, now));
+        }
+      }
+      if (!launched.isEmpty()) {
+        nodes = store.list(Node.class).items();
+      }
+    }
+    ScaleUpPlan plan = plan(now, pools, nodes, pods);
+    boolean scaledUp = !launched.isEmpty();
+    ScaleUpOption chosen = plan.chosen();
+    if (chosen != null) {
+      launched.addAll(launch(chosen.pool(), chosen.nodeCount(), now));
+      scaledUp = true;
+    }
+    if (scaledUp) {
+      lastScaleUp = now;
+    }
+    List<String> unneeded = new ArrayList<>();
+    Map<String, String> unremovable = new TreeMap<>();
+    List<String> deleted = new ArrayList<>();
+    Instant last = lastScaleUp;
+    boolean cooldown = scaledUp || (last != null && now.isBefore(last.plus(options.scaleDownDelayAfterAdd())));
+    if (!cooldown) {
+      scaleDown(now, pools, store.list(Node.class).items(), pods, unneeded, unremovable, deleted);
+    }
+    updatePoolStatuses(pools, now, scaledUp || !deleted.isEmpty() || !timedOut.isEmpty());
+    return new LoopResult(ready, timedOut, plan, launched, unneeded, unremovable, deleted);
+  }
+
+  /** The scale-up decision for the store as it is now, without launching anything. */
+  public synchronized ScaleUpPlan planScaleUp() {
+    return plan(clock.instant(), pools(), store.list(Node.class).items(), store.list(Pod.class).items());
+  }
+
+  private Map<String, NodePool> pools() {
+    Map<String, NodePool> pools = new TreeMap<>();
+    for (NodePool p : store.list(NodePool.class).items()) {
+      if (p.metadata().deletionTimestamp() == null) {
+        pools.put(p.metadata().name(), p);
+      }
+    }
+    return pools;
+  }
+
+  // ---- provisioning ----
+
+  private void advanceProvisioning(Instant now, List<String> ready, List<String> timedOut) {
+    for (Node n : store.list(Node.class).items()) {
+      String pool = n.metadata().labels().get(NodePool.POOL_LABEL);
+      if (pool == null || !SimulatedNodes.isStarting(n)) {
+        continue;
+      }
+      Instant readyAt = Objects.requireNonNull(SimulatedNodes.readyAt(n));
+      Instant requested = SimulatedNodes.requestedAt(n);
+      if (!now.isBefore(readyAt)) {
+        SimulatedNodes.markReady(store, n, now);
+        ready.add(n.name());
+      } else if (requested != null && !now.isBefore(requested.plus(options.maxNodeProvisionTime()))) {
+        deleteQuietly(Node.class, "", n.name());
+        timedOut.add(n.name());
+        backOff(pool, now);
+        LOG.debug("node {} of pool {} not ready after {}; pool backed off", n.name(), pool,
+            options.maxNodeProvisionTime());
+      }
+    }
+  }
+
+  private void backOff(String pool, Instant now) {
+    Backoff b = backoffs.get(pool);
+    Duration d;
+    if (b == null || !now.isBefore(b.lastFailure().plus(options.backoffReset()))) {
+      d = options.initialBackoff();
+    } else {
+      d = b.duration().multipliedBy(2);
+      if (d.compareTo(options.maxBackoff()) > 0) {
+        d = options.maxBackoff();
+      }
+    }
+    backoffs.put(pool, new Backoff(now.plus(d), d, now));
+  }
+
+  /** Whether {@code pool} is backed off at {@code now}. */
+  public synchronized boolean isBackedOff(String pool) {
+    Backoff b = backoffs.get(pool);
+    return b != null && clock.instant().isBefore(b.until());
+  }
+
+  // ---- scale-up ----
+
+  private ScaleUpPlan plan(Instant now, Map<String, NodePool> pools, List<Node> nodes, List<Pod> pods) {
+    SimulatedCluster sim = newSimulation();
+    sim.load(nodes, pods);
+    List<Pod> pending = new ArrayList<>();
+    for (Pod p : pods) {
+      if (!p.isBound() && !p.isTerminal() && p.metadata().deletionTimestamp() == null
+          && p.spec().schedulerName().equals(profile.schedulerName()) && oldEnough(p, now)) {
+        pending.add(p);
+      }
+    }
+    pending.sort(Comparator.comparingInt(Pod::priority).reversed()
+        .thenComparing(p -> p.metadata().creationTimestamp(), Comparator.nullsFirst(Comparator.naturalOrder()))
+        .thenComparing(p -> p.metadata().key()));
+    // Filter out the pods that fit on existing or upcoming nodes (upstream filterOutSchedulable); a pod whose
+    // equivalent (same controller and spec) fit nowhere is not tried again.
+    List<Pod> unschedulable = new ArrayList<>();
+    Set<Object> failed = new HashSet<>();
+    for (Pod p : pending) {
+      Object eq = equivalence(p);
+      if (eq != null && failed.contains(eq)) {
+        unschedulable.add(p);
+        continue;
+      }
+      PodInfo pi = PodInfos.of(p);
+      String node = sim.findFit(pi, n -> true);
+      if (node != null) {
+        sim.addPod(node, pi);
+      } else {
+        unschedulable.add(p);
+        if (eq != null) {
+          failed.add(eq);
+        }
+      }
+    }
+    List<String> keys = unschedulable.stream().map(p -> p.metadata().key()).toList();
+    Map<String, String> skipped = new LinkedHashMap<>();
+    List<ScaleUpOption> opts = new ArrayList<>();
+    if (unschedulable.isEmpty()) {
+      return new ScaleUpPlan(keys, opts, null, skipped);
+    }
+    int total = nodes.size();
+    BinpackingEstimator.PodGroups groups = BinpackingEstimator.PodGroups.of(unschedulable);
+    for (NodePool pool : pools.values()) {
+      String name = pool.metadata().name();
+      Backoff b = backoffs.get(name);
+      if (b != null && now.isBefore(b.until())) {
+        skipped.put(name, "backed off until " + b.until());
+        continue;
+      }
+      int size = poolNodes(nodes, name).size();
+      int room = pool.spec().maxSize() - size;
+      if (options.maxNodesTotal() > 0) {
+        room = Math.min(room, options.maxNodesTotal() - total);
+      }
+      if (room <= 0) {
+        skipped.put(name, "at max size " + pool.spec().maxSize());
+        continue;
+      }
+      BinpackingEstimator.Estimate e = BinpackingEstimator.estimate(sim, groups,
+          i -> templateNode(pool, "template-" + name + "-" + i), room);
+      if (e.nodeCount() == 0) {
+        skipped.put(name, "no pending pod fits its template");
+        continue;
+      }
+      opts.add(new ScaleUpOption(pool, e.nodeCount(), e.pods()));
+    }
+    ScaleUpOption chosen = null;
+    if (!opts.isEmpty()) {
+      List<ScaleUpOption> best = expander.bestOptions(opts);
+      if (best.isEmpty()) {
+        best = opts;
+      }
+      chosen = best.size() == 1 ? best.get(0) : best.get(random.nextInt(best.size()));
+    }
+    return new ScaleUpPlan(keys, opts, chosen, skipped);
+  }
+
+  private boolean oldEnough(Pod p, Instant now) {
+    Instant created = p.metadata().creationTimestamp();
+    return options.newPodScaleUpDelay().isZero() || created == null
+        || !now.isBefore(created.plus(options.newPodScaleUpDelay()));
+  }
+
+  private record Equivalence(String controllerUid, Object spec) {}
+
+  private static @Nullable Object equivalence(Pod p) {
+    OwnerReference c = p.metadata().controllerRef();
+    return c == null ? null : new Equivalence(c.uid(), p.spec());
+  }
+
+  /** A node of {@code pool} named {@code name}: the template plus the pool and hostname labels. */
+  static Node templateNode(NodePool pool, String name) {
+    return pool.spec().template().toNode(name, "fleetkit://" + pool.metadata().name() + "/" + name).toBuilder()
+        .label(NodePool.POOL_LABEL, pool.metadata().name()).label(SimulatedNodes.HOSTNAME_LABEL, name).build();
+  }
+
+  private List<String> launch(NodePool pool, int count, Instant now) {
+    String poolName = pool.metadata().name();
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      String name;
+      do {
+        int k = nameCounters.merge(poolName, 1, Integer::sum);
+        name = poolName + "-" + k;
+      } while (store.get(Node.class, "", name).isPresent());
+      store.create(SimulatedNodes.launched(templateNode(pool, name), now, pool.spec().startupDelay()));
+      names.add(name);
+    }
+    LOG.debug("scale-up: pool {} +{} nodes {}", poolName, count, names);
+    return names;
+  }
+
+  // ---- scale-down ----
+
+  private void scaleDown(Instant now, Map<String, NodePool> pools, List<Node> nodes, List<Pod> pods,
+      List<String> unneeded, Map<String, String> unremovable, List<String> deleted) {
+    SimulatedCluster sim = newSimulation();
+    List<Node> readyNodes = nodes.stream().filter(n -> !SimulatedNodes.isStarting(n)).toList();
+    sim.load(readyNodes, pods);
+    Map<String, List<Pod>> podsByNode = new HashMap<>();
+    for (Pod p : pods) {
+      if (p.isBound() && !p.isTerminal()) {
+        podsByNode.computeIfAbsent(p.spec().nodeName(), k -> new ArrayList<>()).add(p);
+      }
+    }
+    Drainability drain = Drainability.withBudgets(store.list(PodDisruptionBudget.class).items());
+    Set<String> removed = new HashSet<>();
+    Map<String, List<Pod>> toEvict = new HashMap<>();
+    List<Node> candidates = new ArrayList<>();
+    for (Node n : readyNodes) {
+      String pool = n.metadata().labels().get(NodePool.POOL_LABEL);
+      if (pool != null && pools.containsKey(pool) && n.metadata().deletionTimestamp() == null) {
+        candidates.add(n);
+      }
+    }
+    candidates.sort(Comparator.comparing(Node::name));
+    Set<String> deferred = new HashSet<>();
+    int simulated = 0;
+    for (Node n : candidates) {
+      String name = n.name();
+      if ("true".equals(n.metadata().annotations().get(SCALE_DOWN_DISABLED))) {
+        unremovable.put(name, SCALE_DOWN_DISABLED_ANNOTATION);
+        continue;
+      }
+      NodeInfo info = Objects.requireNonNull(sim.nodeInfo(name));
+      NodeUtilization u = NodeUtilization.of(info);
+      double threshold = u.gpuNode() ? options.scaleDownGpuUtilizationThreshold()
+          : options.scaleDownUtilizationThreshold();
+      if (u.value() >= threshold) {
+        unremovable.put(name, NOT_UNDERUTILIZED);
+        continue;
+      }
+      // the pods on the node in the simulation: its own, plus those moved here from nodes found unneeded before
+      List<Pod> onNode = new ArrayList<>(info.pods().size());
+      for (PodInfo pi : info.pods()) {
+        onNode.add(pi.pod());
+      }
+      Drainability.NodeDrain d = drain.drain(onNode);
+      if (d.blocked()) {
+        unremovable.put(name, d.reason());
+        continue;
+      }
+      if (!d.evict().isEmpty() && simulated++ >= NON_EMPTY_CANDIDATES) {
+        deferred.add(name);
+        continue;
+      }
+      if (!moveAway(sim, name, d.evict(), removed)) {
+        unremovable.put(name, NO_PLACE_TO_MOVE_PODS);
+        continue;
+      }
+      drain.charge(d.evict());
+      removed.add(name);
+      sim.removeNode(name);
+      unneeded.add(name);
+      toEvict.put(name, d.evict());
+    }
+    Set<String> keep = new HashSet<>(unneeded);
+    keep.addAll(deferred);
+    unneededSince.keySet().retainAll(keep);
+    for (String n : unneeded) {
+      unneededSince.putIfAbsent(n, now);
+    }
+    Map<String, Integer> room = new HashMap<>();
+    for (NodePool p : pools.values()) {
+      room.put(p.metadata().name(), poolNodes(nodes, p.metadata().name()).size() - p.spec().minSize());
+    }
+    int empties = 0;
+    int drains = 0;
+    for (String name : unneeded) {
+      Instant since = unneededSince.get(name);
+      if (since == null || now.isBefore(since.plus(options.scaleDownUnneededTime()))) {
+        continue;
+      }
+      Node n = nodes.stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow();
+      String pool = n.metadata().labels().get(NodePool.POOL_LABEL);
+      if (room.getOrDefault(pool, 0) <= 0) {
+        unremovable.put(name, NODE_GROUP_MIN_SIZE_REACHED);
+        continue;
+      }
+      boolean empty = toEvict.get(name).isEmpty();
+      if (empty ? empties >= options.maxEmptyBulkDelete() : drains >= options.maxDrainParallelism()) {
+        continue;
+      }
+      if (empty) {
+        empties++;
+      } else {
+        drains++;
+      }
+      room.merge(pool, -1, Integer::sum);
+      for (Pod p : podsByNode.getOrDefault(name, List.of())) {
+        deleteQuietly(Pod.class, p.metadata().namespace(), p.metadata().name());
+      }
+      deleteQuietly(Node.class, "", name);
+      unneededSince.remove(name);
+      deleted.add(name);
+      LOG.debug("scale-down: removed node {} of pool {}", name, pool);
+    }
+  }
+
+  /** Places {@code pods} on nodes other than {@code from} and {@code removed}; undoes the placements on failure. */
+  private static boolean moveAway(SimulatedCluster sim, String from, List<Pod> pods, Set<String> removed) {
+    List<String[]> placed = new ArrayList<>();
+    for (Pod p : pods) {
+      PodInfo pi = PodInfos.of(p.withNodeName("")); // as a new pod of its controller: NodeName must not pin it
+      String to = sim.findFit(pi, n -> !n.name().equals(from) && !removed.contains(n.name()));
+      if (to == null) {
+        for (String[] pl : placed) {
+          sim.removePod(pl[0], pl[1]);
+        }
+        return false;
+      }
+      sim.addPod(to, pi);
+      placed.add(new String[] {to, pi.key()});
+    }
+    return true;
+  }
+
+  // ---- helpers ----
+
+  private SimulatedCluster newSimulation() {
+    Map<Class<?>, List<?>> objects = Map.of(PodDisruptionBudget.class,
+        store.list(PodDisruptionBudget.class).items(), io.fleetkit.api.scheduling.PriorityClass.class,
+        store.list(io.fleetkit.api.scheduling.PriorityClass.class).items());
+    return SimulatedCluster.create(profile, registry, clock, objects);
+  }
+
+  private static List<Node> poolNodes(List<Node> nodes, String pool) {
+    List<Node> out = new ArrayList<>();
+    for (Node n : nodes) {
+      if (pool.equals(n.metadata().labels().get(NodePool.POOL_LABEL)) && n.metadata().deletionTimestamp() == null) {
+        out.add(n);
+      }
+    }
+    return out;
+  }
+
+  private void updatePoolStatuses(Map<String, NodePool> pools, Instant now, boolean changed) {
+    List<Node> nodes = store.list(Node.class).items();
+    for (NodePool p : pools.values()) {
+      int size = poolNodes(nodes, p.metadata().name()).size();
+      if (size != p.status().currentSize()) {
+        try {
+          store.updateStatus(p.withStatus(new NodePoolStatus(size, changed ? now : p.status().lastScaleTime())));
+        } catch (RuntimeException e) {
+          LOG.debug("pool {} status not updated: {}", p.metadata().name(), e.toString());
+        }
+      }
+    }
+  }
+
+  private <T extends io.fleetkit.api.meta.ApiObject<T>> void deleteQuietly(Class<T> kind, String ns, String name) {
+    try {
+      store.delete(kind, ns, name);
+    } catch (NotFoundException gone) {
+      LOG.debug("{} {}/{} already gone", kind.getSimpleName(), ns, name);
+    }
+  }
+
+  /** Builder; defaults: kube's default profile and plugins, least-waste, seed 0, upstream's options. */
+  public static final class Builder {
+    private final ObjectStore store;
+    private Clock clock = Clock.systemUTC();
+    private SchedulerProfile profile = DefaultPlugins.profile();
+    private PluginRegistry registry = PluginRegistry.defaults();
+    private Expander expander = Expanders.leastWaste();
+    private long seed;
+    private AutoscalerOptions options = AutoscalerOptions.defaults();
+
+    private Builder(ObjectStore store) {
+      this.store = Objects.requireNonNull(store, "store");
+    }
+
+    public Builder clock(Clock v) { clock = Objects.requireNonNull(v, "clock"); return this; }
+    /** The scheduler profile whose filters the simulation runs (should match the cluster's scheduler). */
+    public Builder profile(SchedulerProfile v) { profile = Objects.requireNonNull(v, "profile"); return this; }
+    public Builder registry(PluginRegistry v) { registry = Objects.requireNonNull(v, "registry"); return this; }
+    public Builder expander(Expander v) { expander = Objects.requireNonNull(v, "expander"); return this; }
+    /** Seeds the random tie-break between equally good options. */
+    public Builder seed(long v) { seed = v; return this; }
+    public Builder options(AutoscalerOptions v) { options = Objects.requireNonNull(v, "options"); return this; }
+
+    public ClusterAutoscaler build() {
+      return new ClusterAutoscaler(this);
+    }
+  }
+}

@@ -1,0 +1,210 @@
+package io.fleetkit.autoscale.cluster;
+
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.Volume;
+import io.fleetkit.api.core.VolumeSource;
+import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.policy.PodDisruptionBudget;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Whether a pod stands in the way of removing its node: the cluster autoscaler's drainability rules
+ * ({@code simulator/drainability/rules/rules.go}), in upstream's order; the first rule with an outcome decides.
+ *
+ * <ol>
+ *   <li>mirror (annotation {@value #MIRROR_ANNOTATION}): {@link Outcome#SKIP}, it dies with the node;
+ *   <li>terminating ({@code deletionTimestamp} set): SKIP (upstream skips long-terminating pods; FleetKit skips
+ *       every terminating pod, since it is leaving anyway);
+ *   <li>DaemonSet pods: SKIP;
+ *   <li>{@value #SAFE_TO_EVICT}{@code ="true"}: {@link Outcome#EVICT} at once, no blocking rule applies;
+ *   <li>terminal pods (Succeeded, Failed): SKIP;
+ *   <li>blocking rules, each {@link Outcome#BLOCK} with upstream's reason: no controller ({@value #NOT_REPLICATED}),
+ *       a {@code kube-system} pod no PodDisruptionBudget covers ({@value #UNMOVABLE_KUBE_SYSTEM_POD}),
+ *       {@code safe-to-evict="false"} ({@value #NOT_SAFE_TO_EVICT}), a hostPath or non-Memory emptyDir volume not
+ *       listed in {@value #SAFE_TO_EVICT_LOCAL_VOLUMES} ({@value #LOCAL_STORAGE_REQUESTED}), a budget with no
+ *       disruption left ({@value #NOT_ENOUGH_PDB});
+ *   <li>otherwise EVICT: the pod must find another node.
+ * </ol>
+ *
+ * <p>Not thread-safe: the budget tracker counts the evictions of one autoscaler loop.
+ */
+public final class Drainability {
+  public static final String SAFE_TO_EVICT = "cluster-autoscaler.kubernetes.io/safe-to-evict";
+  public static final String SAFE_TO_EVICT_LOCAL_VOLUMES = "cluster-autoscaler.kubernetes.io/safe-to-evict-local-volumes";
+  public static final String MIRROR_ANNOTATION = "kubernetes.io/config.mirror";
+  public static final String KUBE_SYSTEM = "kube-system";
+  public static final String NOT_REPLICATED = "NotReplicated";
+  public static final String UNMOVABLE_KUBE_SYSTEM_POD = "UnmovableKubeSystemPod";
+  public static final String NOT_SAFE_TO_EVICT = "NotSafeToEvictAnnotation";
+  public static final String LOCAL_STORAGE_REQUESTED = "LocalStorageRequested";
+  public static final String NOT_ENOUGH_PDB = "NotEnoughPdb";
+
+  /** What the rules decided for one pod. */
+  public enum Outcome {
+    /** The pod need not move (it dies with the node or is gone already). */
+    SKIP,
+    /** The pod may be evicted and must be placed elsewhere. */
+    EVICT,
+    /** The pod keeps its node from being removed. */
+    BLOCK
+  }
+
+  /** A rule's decision; {@code reason} is empty unless the outcome is {@link Outcome#BLOCK}. */
+  public record Decision(Outcome outcome, String reason) {
+    public static final Decision SKIP = new Decision(Outcome.SKIP, "");
+    public static final Decision EVICT = new Decision(Outcome.EVICT, "");
+
+    public Decision {
+      Objects.requireNonNull(outcome, "outcome");
+      Objects.requireNonNull(reason, "reason");
+    }
+
+    static Decision block(String reason) {
+      return new Decision(Outcome.BLOCK, reason);
+    }
+  }
+
+  private final List<PodDisruptionBudget> pdbs;
+  /** Disruptions left per budget ({@code namespace/name}), counting this loop's planned evictions. */
+  private final Map<String, Integer> remaining = new HashMap<>();
+
+  private Drainability(List<PodDisruptionBudget> pdbs) {
+    this.pdbs = List.copyOf(pdbs);
+    for (PodDisruptionBudget b : this.pdbs) {
+      remaining.put(b.metadata().key(), b.status().disruptionsAllowed());
+    }
+  }
+
+  /** Rules over these budgets, whose {@code status.disruptionsAllowed} is the starting allowance. */
+  public static Drainability withBudgets(List<PodDisruptionBudget> pdbs) {
+    return new Drainability(pdbs);
+  }
+
+  /** The decision for one pod, given the budget left now. */
+  public Decision check(Pod pod) {
+    Map<String, String> ann = pod.metadata().annotations();
+    if (ann.containsKey(MIRROR_ANNOTATION) || pod.metadata().deletionTimestamp() != null) {
+      return Decision.SKIP;
+    }
+    OwnerReference controller = pod.metadata().controllerRef();
+    if (controller != null && controller.kind().equals("DaemonSet")) {
+      return Decision.SKIP;
+    }
+    if ("true".equals(ann.get(SAFE_TO_EVICT))) {
+      return Decision.EVICT;
+    }
+    if (pod.isTerminal()) {
+      return Decision.SKIP;
+    }
+    if (controller == null) {
+      return Decision.block(NOT_REPLICATED);
+    }
+    List<PodDisruptionBudget> matching = matching(pod);
+    if (pod.metadata().namespace().equals(KUBE_SYSTEM) && matching.isEmpty()) {
+      return Decision.block(UNMOVABLE_KUBE_SYSTEM_POD);
+    }
+    if ("false".equals(ann.get(SAFE_TO_EVICT))) {
+      return Decision.block(NOT_SAFE_TO_EVICT);
+    }
+    if (hasLocalStorage(pod)) {
+      return Decision.block(LOCAL_STORAGE_REQUESTED);
+    }
+    for (PodDisruptionBudget b : matching) {
+      if (remaining.getOrDefault(b.metadata().key(), 0) < 1) {
+        return Decision.block(NOT_ENOUGH_PDB);
+      }
+    }
+    return Decision.EVICT;
+  }
+
+  /**
+   * Checks every pod of a node: the pods to evict, or the first blocking decision. The budgets are not charged;
+   * call {@link #charge} once the node's removal is planned.
+   */
+  public NodeDrain drain(List<Pod> pods) {
+    List<Pod> evict = new ArrayList<>();
+    Map<String, Integer> wouldRemain = new HashMap<>();
+    for (Pod p : pods) {
+      Decision d = check(p);
+      if (d.outcome() == Outcome.BLOCK) {
+        return new NodeDrain(List.of(), p.metadata().key(), d.reason());
+      }
+      if (d.outcome() == Outcome.EVICT) {
+        for (PodDisruptionBudget b : matching(p)) {
+          String k = b.metadata().key();
+          int left = wouldRemain.getOrDefault(k, remaining.getOrDefault(k, 0)) - 1;
+          if (left < 0) {
+            return new NodeDrain(List.of(), p.metadata().key(), NOT_ENOUGH_PDB);
+          }
+          wouldRemain.put(k, left);
+        }
+        evict.add(p);
+      }
+    }
+    return new NodeDrain(evict, "", "");
+  }
+
+  /** Counts {@code evicted} against the budgets that cover them. */
+  public void charge(List<Pod> evicted) {
+    for (Pod p : evicted) {
+      for (PodDisruptionBudget b : matching(p)) {
+        remaining.merge(b.metadata().key(), -1, Integer::sum);
+      }
+    }
+  }
+
+  /**
+   * The outcome of draining one node.
+   *
+   * @param evict the pods that must move (empty when blocked)
+   * @param blockingPod {@code namespace/name} of the pod that blocks, or empty
+   * @param reason the blocking reason, or empty
+   */
+  public record NodeDrain(List<Pod> evict, String blockingPod, String reason) {
+    public NodeDrain {
+      evict = List.copyOf(evict);
+      Objects.requireNonNull(blockingPod, "blockingPod");
+      Objects.requireNonNull(reason, "reason");
+    }
+
+    public boolean blocked() {
+      return !reason.isEmpty();
+    }
+  }
+
+  private List<PodDisruptionBudget> matching(Pod pod) {
+    if (pdbs.isEmpty()) {
+      return List.of();
+    }
+    List<PodDisruptionBudget> out = new ArrayList<>(1);
+    for (PodDisruptionBudget b : pdbs) {
+      LabelSelector s = b.spec().selector();
+      if (s != null && b.metadata().namespace().equals(pod.metadata().namespace())
+          && s.matches(pod.metadata().labels())) {
+        out.add(b);
+      }
+    }
+    return out;
+  }
+
+  private static boolean hasLocalStorage(Pod pod) {
+    String listed = pod.metadata().annotations().get(SAFE_TO_EVICT_LOCAL_VOLUMES);
+    Set<String> safe = listed == null || listed.isEmpty() ? Set.of() : new HashSet<>(List.of(listed.split(",", -1)));
+    for (Volume v : pod.spec().volumes()) {
+      VolumeSource s = v.source();
+      boolean local = s instanceof VolumeSource.HostPath
+          || (s instanceof VolumeSource.EmptyDir && !"Memory".equals(((VolumeSource.EmptyDir) s).medium()));
+      if (local && !safe.contains(v.name())) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,31 @@
+package io.fleetkit.autoscale.cluster;
+
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What one {@link ClusterAutoscaler#runOnce()} did.
+ *
+ * @param readyNodes launched nodes that finished starting in this loop
+ * @param timedOutNodes launched nodes removed for not being ready within the maximum provision time
+ * @param scaleUp the scale-up plan (its {@code chosen} option was carried out), or {@code null} when scale-up did
+ *     not run
+ * @param launchedNodes the nodes created by this loop's scale-up (and by min-size enforcement)
+ * @param unneededNodes nodes that are now candidates for removal (under the threshold, pods can move)
+ * @param unremovableNodes pool nodes kept, with upstream's reason (e.g. {@code NotReplicated},
+ *     {@code NotUnderutilized}, {@code NoPlaceToMovePods})
+ * @param deletedNodes nodes removed by scale-down
+ */
+public record LoopResult(List<String> readyNodes, List<String> timedOutNodes, @Nullable ScaleUpPlan scaleUp,
+    List<String> launchedNodes, List<String> unneededNodes, Map<String, String> unremovableNodes,
+    List<String> deletedNodes) {
+  public LoopResult {
+    readyNodes = List.copyOf(readyNodes);
+    timedOutNodes = List.copyOf(timedOutNodes);
+    launchedNodes = List.copyOf(launchedNodes);
+    unneededNodes = List.copyOf(unneededNodes);
+    unremovableNodes = Map.copyOf(unremovableNodes);
+    deletedNodes = List.copyOf(deletedNodes);
+  }
+}

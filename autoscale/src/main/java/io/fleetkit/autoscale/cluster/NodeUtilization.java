@@ -1,0 +1,45 @@
+package io.fleetkit.autoscale.cluster;
+
+import io.fleetkit.api.core.GpuRequests;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.scheduler.PodInfo;
+
+/**
+ * How busy a node is, for scale-down (upstream {@code simulator/utilization}): requested over allocatable. A GPU node
+ * (allocatable {@code nvidia.com/gpu > 0}) is judged by its GPUs alone, as upstream does; other nodes by the larger
+ * of CPU and memory. Every pod on the node counts, DaemonSet and mirror pods included (upstream's default).
+ *
+ * @param cpu requested / allocatable CPU (0 when none is allocatable)
+ * @param memory requested / allocatable memory
+ * @param gpu requested / allocatable GPUs, whole devices plus {@code fleetkit.io/gpu-milli} shares
+ * @param gpuNode whether the node has GPUs
+ */
+public record NodeUtilization(double cpu, double memory, double gpu, boolean gpuNode) {
+
+  /** The utilization of {@code node}'s pods. */
+  public static NodeUtilization of(NodeInfo node) {
+    ResourceList alloc = node.allocatable();
+    long cpuReq = 0;
+    long memReq = 0;
+    long gpuMilli = 0;
+    for (PodInfo p : node.pods()) {
+      ResourceList r = p.requests();
+      cpuReq += r.milliCpu();
+      memReq += r.memoryBytes();
+      gpuMilli += GpuRequests.whole(r) * GpuRequests.MILLI_PER_DEVICE + GpuRequests.milli(r);
+    }
+    long gpuAlloc = GpuRequests.whole(alloc);
+    return new NodeUtilization(ratio(cpuReq, alloc.milliCpu()), ratio(memReq, alloc.memoryBytes()),
+        gpuAlloc == 0 ? 0 : (double) gpuMilli / (gpuAlloc * GpuRequests.MILLI_PER_DEVICE), gpuAlloc > 0);
+  }
+
+  private static double ratio(long requested, long allocatable) {
+    return allocatable <= 0 ? 0 : (double) requested / allocatable;
+  }
+
+  /** What scale-down compares to its threshold: GPU utilization on GPU nodes, else max(cpu, memory). */
+  public double value() {
+    return gpuNode ? gpu : Math.max(cpu, memory);
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * The cluster autoscaler: grows and shrinks {@link io.fleetkit.api.autoscaling.NodePool}s with upstream
+ * (kubernetes/autoscaler) semantics. Entry point {@link io.fleetkit.autoscale.cluster.ClusterAutoscaler}; its parts are
+ * public for reuse and tests: {@link io.fleetkit.autoscale.cluster.BinpackingEstimator},
+ * {@link io.fleetkit.autoscale.cluster.Expanders}, {@link io.fleetkit.autoscale.cluster.Drainability},
+ * {@link io.fleetkit.autoscale.cluster.NodeUtilization}.
+ *
+ * <p>Thread-safety: the autoscaler serializes its loops; expanders are immutable; {@code Drainability} is confined to
+ * one loop.
+ */
+@NullMarked
+package io.fleetkit.autoscale.cluster;
+
+import org.jspecify.annotations.NullMarked;

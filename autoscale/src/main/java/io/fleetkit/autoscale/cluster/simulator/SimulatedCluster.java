@@ -1,0 +1,426 @@
+package io.fleetkit.autoscale.cluster.simulator;
+
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.scheduler.CycleState;
+import io.fleetkit.api.scheduler.FilterPlugin;
+import io.fleetkit.api.scheduler.FrameworkHandle;
+import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.scheduler.Plugin;
+import io.fleetkit.api.scheduler.PluginFactory;
+import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.scheduler.PreFilterPlugin;
+import io.fleetkit.api.scheduler.PreFilterResult;
+import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.api.scheduler.Snapshot;
+import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.scheduler.WaitingPods;
+import io.fleetkit.scheduler.DefaultPlugins;
+import io.fleetkit.scheduler.PluginRegistry;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A what-if copy of the cluster on which the autoscalers try placements with the scheduler's real PreFilter and
+ * Filter plugins (the cluster autoscaler's {@code ClusterSnapshot} plus {@code PredicateChecker}). Nodes and pods
+ * are added and removed freely; every check runs the profile's PreFilter plugins against the current state and
+ * then Filter on the candidate nodes, so topology spread, inter-pod affinity, taints, node affinity and resources
+ * all apply exactly as in the scheduler.
+ *
+ * <p>Only placement feasibility is simulated: Score, Reserve, Permit and binding are not run (as upstream, the
+ * autoscaler asks "does it fit", not "where would the scheduler put it").
+ *
+ * <p>Not thread-safe: one autoscaler loop uses one simulation. The plugins it creates are private to it.
+ */
+public final class SimulatedCluster {
+  private final Map<String, SimNodeInfo> nodes = new LinkedHashMap<>();
+  /** The views in insertion order, replaced in place on change; plugins see it read-only. */
+  private final List<NodeInfo> order = new ArrayList<>();
+  private final List<NodeInfo> orderView = java.util.Collections.unmodifiableList(order);
+  private final Map<String, Integer> position = new java.util.HashMap<>();
+  private final Clock clock;
+  private final Map<Class<?>, List<?>> objects;
+  private final SchedulerProfile profile;
+  private final PreFilterPlugin[] preFilter;
+  private final FilterPlugin[] filter;
+  /** For each PreFilter plugin, the index of the same plugin in {@link #filter}, or -1. */
+  private final int[] preFilterToFilter;
+  private final Handle handle = new Handle();
+  private @Nullable List<NodeInfo> affinityList;
+  private @Nullable List<NodeInfo> antiList;
+  private long checks;
+
+  private SimulatedCluster(SchedulerProfile profile, PluginRegistry registry, Clock clock,
+      Map<Class<?>, List<?>> objects) {
+    this.profile = profile;
+    this.clock = clock;
+    this.objects = Map.copyOf(objects);
+    List<PreFilterPlugin> pf = new ArrayList<>();
+    List<FilterPlugin> fi = new ArrayList<>();
+    List<Plugin> created = new ArrayList<>();
+    for (SchedulerProfile.PluginRef ref : profile.plugins()) {
+      PluginFactory f = registry.factory(ref.name());
+      if (f == null) {
+        throw new IllegalArgumentException("simulated cluster: profile " + profile.schedulerName() + " enables plugin \""
+            + ref.name() + "\", which is not registered; registered plugins: " + registry.names());
+      }
+      Plugin p = Objects.requireNonNull(f.create(handle), "plugin factory returned null");
+      created.add(p);
+      if (p instanceof FilterPlugin) {
+        fi.add((FilterPlugin) p);
+      }
+    }
+    int[] map = new int[created.size()];
+    for (Plugin p : created) {
+      if (p instanceof PreFilterPlugin) {
+        map[pf.size()] = p instanceof FilterPlugin ? fi.indexOf(p) : -1;
+        pf.add((PreFilterPlugin) p);
+      }
+    }
+    this.preFilter = pf.toArray(new PreFilterPlugin[0]);
+    this.filter = fi.toArray(new FilterPlugin[0]);
+    this.preFilterToFilter = java.util.Arrays.copyOf(map, pf.size());
+  }
+
+  /** An empty simulation with kube's default profile and plugins. */
+  public static SimulatedCluster withDefaults(Clock clock) {
+    return create(DefaultPlugins.profile(), PluginRegistry.defaults(), clock, Map.of());
+  }
+
+  /**
+   * An empty simulation running {@code profile}'s plugins from {@code registry}.
+   *
+   * @param objects cluster objects plugins may read through {@link FrameworkHandle#list} (PodDisruptionBudgets,
+   *     PriorityClasses...), by kind
+   * @throws IllegalArgumentException if the profile enables a plugin the registry does not have
+   */
+  public static SimulatedCluster create(SchedulerProfile profile, PluginRegistry registry, Clock clock,
+      Map<Class<?>, List<?>> objects) {
+    return new SimulatedCluster(Objects.requireNonNull(profile, "profile"), Objects.requireNonNull(registry, "registry"),
+        Objects.requireNonNull(clock, "clock"), Objects.requireNonNull(objects, "objects"));
+  }
+
+  /**
+   * Adds {@code nodes} (a starting node as the node it will be: {@link SimulatedNodes#asUpcoming}) and the bound,
+   * non-terminal pods of {@code pods} that sit on them. Nodes being deleted are left out.
+   */
+  public void load(List<Node> nodes, List<io.fleetkit.api.core.Pod> pods) {
+    for (Node n : nodes) {
+      if (n.metadata().deletionTimestamp() == null) {
+        addNode(SimulatedNodes.asUpcoming(n));
+      }
+    }
+    for (io.fleetkit.api.core.Pod p : pods) {
+      if (p.isBound() && !p.isTerminal() && hasNode(p.spec().nodeName())) {
+        addPod(p.spec().nodeName(), io.fleetkit.api.scheduler.PodInfos.of(p));
+      }
+    }
+  }
+
+  /** The scheduler name of the profile whose plugins run here. */
+  public String schedulerName() {
+    return profile.schedulerName();
+  }
+
+  /**
+   * Adds an empty node.
+   *
+   * @throws IllegalArgumentException if a node of that name is already in the simulation
+   */
+  public void addNode(Node node) {
+    String name = node.name();
+    if (nodes.containsKey(name)) {
+      throw new IllegalArgumentException("simulated cluster: node " + name + " is already present");
+    }
+    SimNodeInfo view = SimNodeInfo.empty(node);
+    nodes.put(name, view);
+    position.put(name, order.size());
+    order.add(view);
+  }
+
+  /** Removes a node and its pods; unknown names are ignored. */
+  public void removeNode(String name) {
+    SimNodeInfo gone = nodes.remove(name);
+    if (gone == null) {
+      return;
+    }
+    int at = position.remove(name);
+    order.remove(at);
+    for (int i = at; i < order.size(); i++) {
+      position.put(order.get(i).name(), i);
+    }
+    invalidate(gone, null);
+  }
+
+  public boolean hasNode(String name) {
+    return nodes.containsKey(name);
+  }
+
+  /**
+   * Places {@code pod} on {@code nodeName} without checking that it fits.
+   *
+   * @throws IllegalArgumentException if there is no such node
+   */
+  public void addPod(String nodeName, PodInfo pod) {
+    SimNodeInfo n = nodes.get(nodeName);
+    if (n == null) {
+      throw new IllegalArgumentException("simulated cluster: cannot add pod " + pod.key() + " to node " + nodeName
+          + ": no such node");
+    }
+    replace(n, n.withPod(pod));
+  }
+
+  /** Removes the pod keyed {@code podKey} from {@code nodeName}; returns whether it was there. */
+  public boolean removePod(String nodeName, String podKey) {
+    SimNodeInfo n = nodes.get(nodeName);
+    if (n == null) {
+      return false;
+    }
+    SimNodeInfo after = n.withoutPod(podKey);
+    if (after == n) {
+      return false;
+    }
+    replace(n, after);
+    return true;
+  }
+
+  private void replace(SimNodeInfo before, SimNodeInfo after) {
+    nodes.put(after.name(), after);
+    order.set(position.get(after.name()), after);
+    invalidate(before, after);
+  }
+
+  /** The current view of a node, or {@code null}. The view never changes; later changes make new views. */
+  public @Nullable NodeInfo nodeInfo(String name) {
+    return nodes.get(name);
+  }
+
+  /** Every node, in insertion order: a read-only view that follows later changes. */
+  public List<NodeInfo> nodes() {
+    return orderView;
+  }
+
+  public int size() {
+    return nodes.size();
+  }
+
+  /** How many PreFilter+Filter checks ran so far (for benchmarks and logs). */
+  public long checks() {
+    return checks;
+  }
+
+  /** Whether {@code pod} passes every PreFilter and Filter plugin on {@code nodeName}. */
+  public Status check(PodInfo pod, String nodeName) {
+    NodeInfo n = nodes.get(nodeName);
+    if (n == null) {
+      return Status.unresolvable("node " + nodeName + " not found in the simulation");
+    }
+    SimCycleState state = new SimCycleState();
+    boolean[] skip = new boolean[filter.length];
+    Status pre = runPreFilter(state, pod, skip);
+    if (pre != null) {
+      return pre;
+    }
+    Set<String> allowed = state.read(ALLOWED);
+    if (allowed != null && !allowed.contains(nodeName)) {
+      return Status.unresolvable("node " + nodeName + " is excluded by PreFilter");
+    }
+    return runFilter(state, pod, n, skip);
+  }
+
+  /**
+   * The first node, in insertion order, accepted by {@code candidate} on which {@code pod} passes every PreFilter
+   * and Filter plugin; {@code null} when none.
+   */
+  public @Nullable String findFit(PodInfo pod, Predicate<NodeInfo> candidate) {
+    return findFit(pod, nodes(), candidate);
+  }
+
+  /** Like {@link #findFit(PodInfo, Predicate)} over {@code order} (views or names of this simulation's nodes). */
+  public @Nullable String findFit(PodInfo pod, Collection<NodeInfo> order, Predicate<NodeInfo> candidate) {
+    SimCycleState state = new SimCycleState();
+    boolean[] skip = new boolean[filter.length];
+    if (runPreFilter(state, pod, skip) != null) {
+      return null;
+    }
+    Set<String> allowed = state.read(ALLOWED);
+    for (NodeInfo view : order) {
+      NodeInfo n = nodes.get(view.name());
+      if (n == null || (allowed != null && !allowed.contains(n.name())) || !candidate.test(n)) {
+        continue;
+      }
+      if (runFilter(state, pod, n, skip).isSuccess()) {
+        return n.name();
+      }
+    }
+    return null;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static final io.fleetkit.api.scheduler.StateKey<Set<String>> ALLOWED =
+      io.fleetkit.api.scheduler.StateKey.of("simulator/allowed-nodes", (Class<Set<String>>) (Class<?>) Set.class);
+
+  private @Nullable Status runPreFilter(SimCycleState state, PodInfo pod, boolean[] skip) {
+    Set<String> allowed = null;
+    for (int i = 0; i < preFilter.length; i++) {
+      PreFilterResult r = preFilter[i].preFilter(state, pod, handle);
+      Status s = r.status();
+      if (s.isSkip()) {
+        if (preFilterToFilter[i] >= 0) {
+          skip[preFilterToFilter[i]] = true;
+        }
+        continue;
+      }
+      if (!s.isSuccess()) {
+        return s.withPlugin(preFilter[i].name());
+      }
+      Set<String> only = r.nodeNames();
+      if (only != null) {
+        if (allowed == null) {
+          allowed = new java.util.HashSet<>(only);
+        } else {
+          allowed.retainAll(only);
+        }
+      }
+    }
+    if (allowed != null) {
+      state.write(ALLOWED, allowed);
+    }
+    return null;
+  }
+
+  private Status runFilter(SimCycleState state, PodInfo pod, NodeInfo n, boolean[] skip) {
+    checks++;
+    for (int i = 0; i < filter.length; i++) {
+      if (skip[i]) {
+        continue;
+      }
+      Status s = filter[i].filter(state, pod, n);
+      if (!s.isSuccess()) {
+        return s.withPlugin(filter[i].name());
+      }
+    }
+    return Status.success();
+  }
+
+  /** Drops the affinity node lists when the change touches a node holding pods with affinity. */
+  private void invalidate(SimNodeInfo before, @Nullable SimNodeInfo after) {
+    if (!before.podsWithAffinity().isEmpty() || (after != null && !after.podsWithAffinity().isEmpty())) {
+      affinityList = null;
+    }
+    if (!before.podsWithRequiredAntiAffinity().isEmpty()
+        || (after != null && !after.podsWithRequiredAntiAffinity().isEmpty())) {
+      antiList = null;
+    }
+  }
+
+  private List<NodeInfo> affinityNodes() {
+    List<NodeInfo> l = affinityList;
+    if (l == null) {
+      List<NodeInfo> out = new ArrayList<>();
+      for (NodeInfo n : order) {
+        if (!n.podsWithAffinity().isEmpty()) {
+          out.add(n);
+        }
+      }
+      l = List.copyOf(out);
+      affinityList = l;
+    }
+    return l;
+  }
+
+  private List<NodeInfo> antiNodes() {
+    List<NodeInfo> l = antiList;
+    if (l == null) {
+      List<NodeInfo> out = new ArrayList<>();
+      for (NodeInfo n : order) {
+        if (!n.podsWithRequiredAntiAffinity().isEmpty()) {
+          out.add(n);
+        }
+      }
+      l = List.copyOf(out);
+      antiList = l;
+    }
+    return l;
+  }
+
+  /** The framework handle and snapshot the simulation's plugins see: always the current state. */
+  private final class Handle implements FrameworkHandle, Snapshot {
+    @Override public Clock clock() { return clock; }
+    @Override public Snapshot snapshot() { return this; }
+    @Override public WaitingPods waitingPods() { return NO_WAITING; }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T> List<T> list(Class<T> kind) {
+      List<?> l = objects.get(kind);
+      return l == null ? List.of() : (List<T>) l;
+    }
+
+    @Override
+    public Status runFilterPlugins(CycleState state, PodInfo pod, NodeInfo node) {
+      for (FilterPlugin f : filter) {
+        Status s = f.filter(state, pod, node);
+        if (!s.isSuccess()) {
+          return s.withPlugin(f.name());
+        }
+      }
+      return Status.success();
+    }
+
+    @Override
+    public Status runPreFilterExtensionAddPod(CycleState state, PodInfo podToSchedule, PodInfo other,
+        NodeInfo node) {
+      for (PreFilterPlugin p : preFilter) {
+        PreFilterPlugin.PreFilterExtensions e = p.preFilterExtensions();
+        if (e != null) {
+          Status s = e.addPod(state, podToSchedule, other, node);
+          if (!s.isSuccess()) {
+            return s.withPlugin(p.name());
+          }
+        }
+      }
+      return Status.success();
+    }
+
+    @Override
+    public Status runPreFilterExtensionRemovePod(CycleState state, PodInfo podToSchedule, PodInfo other,
+        NodeInfo node) {
+      for (PreFilterPlugin p : preFilter) {
+        PreFilterPlugin.PreFilterExtensions e = p.preFilterExtensions();
+        if (e != null) {
+          Status s = e.removePod(state, podToSchedule, other, node);
+          if (!s.isSuccess()) {
+            return s.withPlugin(p.name());
+          }
+        }
+      }
+      return Status.success();
+    }
+
+    @Override
+    public Map<String, Object> pluginArgs(String pluginName) {
+      Map<String, Object> a = profile.pluginArgs().get(pluginName);
+      return a == null ? Map.of() : a;
+    }
+
+    @Override public List<NodeInfo> nodes() { return SimulatedCluster.this.nodes(); }
+    @Override public List<NodeInfo> nodesWithAffinityPods() { return affinityNodes(); }
+    @Override public List<NodeInfo> nodesWithRequiredAntiAffinityPods() { return antiNodes(); }
+    @Override public @Nullable NodeInfo get(String nodeName) { return nodes.get(nodeName); }
+    @Override public int size() { return nodes.size(); }
+  }
+
+  private static final WaitingPods NO_WAITING = new WaitingPods() {
+    @Override public Set<String> keys() { return Set.of(); }
+    @Override public void allow(String podKey, String pluginName) {}
+    @Override public void reject(String podKey, String pluginName, String reason) {}
+  };
+}

@@ -1,0 +1,483 @@
+package io.fleetkit.autoscale.hpa;
+
+import io.fleetkit.api.FleetKitException;
+import io.fleetkit.api.NotFoundException;
+import io.fleetkit.api.autoscaling.ContainerResourceMetricSource;
+import io.fleetkit.api.autoscaling.ContainerResourceMetricStatus;
+import io.fleetkit.api.autoscaling.CrossVersionObjectReference;
+import io.fleetkit.api.autoscaling.ExternalMetricSource;
+import io.fleetkit.api.autoscaling.ExternalMetricStatus;
+import io.fleetkit.api.autoscaling.HorizontalPodAutoscaler;
+import io.fleetkit.api.autoscaling.HorizontalPodAutoscalerCondition;
+import io.fleetkit.api.autoscaling.HorizontalPodAutoscalerConditionType;
+import io.fleetkit.api.autoscaling.HorizontalPodAutoscalerSpec;
+import io.fleetkit.api.autoscaling.HorizontalPodAutoscalerStatus;
+import io.fleetkit.api.autoscaling.MetricSpec;
+import io.fleetkit.api.autoscaling.MetricStatus;
+import io.fleetkit.api.autoscaling.MetricTarget;
+import io.fleetkit.api.autoscaling.MetricTargetType;
+import io.fleetkit.api.autoscaling.MetricValueStatus;
+import io.fleetkit.api.autoscaling.ObjectMetricSource;
+import io.fleetkit.api.autoscaling.ObjectMetricStatus;
+import io.fleetkit.api.autoscaling.PodsMetricSource;
+import io.fleetkit.api.autoscaling.PodsMetricStatus;
+import io.fleetkit.api.autoscaling.ResourceMetricSource;
+import io.fleetkit.api.autoscaling.ResourceMetricStatus;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.meta.ConditionStatus;
+import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.reconcile.ObjectKey;
+import io.fleetkit.reconcile.ReconcileContext;
+import io.fleetkit.reconcile.Reconciler;
+import io.fleetkit.reconcile.Result;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HPA controller ({@code reconcileAutoscaler} of {@code horizontal.go}) over an {@link ObjectStore}: reads the
+ * target's scale, computes a proposal per metric and keeps the largest, normalizes it (stabilization, behavior,
+ * min/max), writes the new replica count and the HPA status with upstream's conditions and reasons.
+ *
+ * <p>Use it directly ({@link #sync}, {@link #syncAll}, e.g. every {@link #DEFAULT_SYNC_PERIOD} on a test clock) or as
+ * a {@link Reconciler} in a {@code io.fleetkit.reconcile.Controller}, which requeues each HPA after the sync period.
+ * Thread-safe: syncs of different HPAs may run concurrently; the per-HPA history is synchronized.
+ */
+public final class HorizontalPodAutoscalerController implements Reconciler<HorizontalPodAutoscaler> {
+  /** Kubernetes' {@code --horizontal-pod-autoscaler-sync-period}. */
+  public static final Duration DEFAULT_SYNC_PERIOD = Duration.ofSeconds(15);
+
+  private static final Logger LOG = LoggerFactory.getLogger(HorizontalPodAutoscalerController.class);
+  private static final String UNABLE = "the HPA was unable to compute the replica count: ";
+
+  private final ObjectStore store;
+  private final Clock clock;
+  private final ReplicaCalculator calculator;
+  private final ReplicaNormalizer normalizer;
+  private final Duration syncPeriod;
+
+  private HorizontalPodAutoscalerController(Builder b) {
+    this.store = b.store;
+    this.clock = b.clock;
+    this.calculator = new ReplicaCalculator(b.metrics, b.clock, b.tolerance, b.cpuInitializationPeriod,
+        b.initialReadinessDelay);
+    this.normalizer = new ReplicaNormalizer(b.clock, b.downscaleStabilization);
+    this.syncPeriod = b.syncPeriod;
+  }
+
+  public static Builder builder(ObjectStore store, MetricsSource metrics) {
+    return new Builder(store, metrics);
+  }
+
+  /** The normalizer holding this controller's per-HPA history. */
+  public ReplicaNormalizer normalizer() {
+    return normalizer;
+  }
+
+  @Override
+  public Result reconcile(ReconcileContext<HorizontalPodAutoscaler> context) {
+    ObjectKey key = context.key();
+    if (context.object().isEmpty()) {
+      normalizer.forget(key.namespace() + "/" + key.name());
+      return Result.done();
+    }
+    sync(key.namespace(), key.name());
+    return Result.requeueAfter(syncPeriod);
+  }
+
+  /** Syncs every HPA of the store once, in listing order. */
+  public List<SyncOutcome> syncAll() {
+    List<SyncOutcome> out = new ArrayList<>();
+    for (HorizontalPodAutoscaler h : store.list(HorizontalPodAutoscaler.class).items()) {
+      out.add(sync(h.metadata().namespace(), h.metadata().name()));
+    }
+    return out;
+  }
+
+  /**
+   * Syncs one HPA: never throws for metric, scale or conflict failures; they end up in the conditions and the
+   * outcome's error.
+   *
+   * @throws NotFoundException when the HPA itself does not exist
+   */
+  public SyncOutcome sync(String namespace, String name) {
+    HorizontalPodAutoscaler hpa = store.require(HorizontalPodAutoscaler.class, namespace, name);
+    String key = namespace + "/" + name;
+    Instant now = clock.instant();
+    Conditions conditions = new Conditions(hpa.status().conditions(), now);
+    List<String> events = new ArrayList<>();
+    HorizontalPodAutoscalerSpec spec = hpa.spec();
+    CrossVersionObjectReference ref = spec.scaleTargetRef();
+
+    TargetScale scale;
+    try {
+      scale = TargetScale.read(store, namespace, ref);
+    } catch (FleetKitException | IllegalArgumentException e) {
+      conditions.set(HorizontalPodAutoscalerConditionType.AbleToScale, ConditionStatus.False, "FailedGetScale",
+          "the HPA controller was unable to get the target's current scale: " + e.getMessage());
+      events.add("Warning FailedGetScale " + e.getMessage());
+      writeStatus(hpa, hpa.status().currentReplicas(), hpa.status().desiredReplicas(), hpa.status().currentMetrics(),
+          conditions, hpa.status().lastScaleTime());
+      return new SyncOutcome(key, hpa.status().currentReplicas(), hpa.status().desiredReplicas(), false, events,
+          "failed to query scale subresource for " + ref + ": " + e.getMessage());
+    }
+    conditions.set(HorizontalPodAutoscalerConditionType.AbleToScale, ConditionStatus.True, "SucceededGetScale",
+        "the HPA controller was able to get the target's current scale");
+
+    int currentReplicas = scale.specReplicas();
+    normalizer.recordInitialRecommendation(key, currentReplicas);
+    int minReplicas = spec.minReplicas();
+    int desiredReplicas = 0;
+    String rescaleReason = "";
+    boolean rescale = true;
+    List<MetricStatus> metricStatuses = hpa.status().currentMetrics();
+    String error = null;
+
+    if (currentReplicas == 0 && minReplicas != 0) {
+      rescale = false;
+      conditions.set(HorizontalPodAutoscalerConditionType.ScalingActive, ConditionStatus.False, "ScalingDisabled",
+          "scaling is disabled since the replica count of the target is zero");
+    } else if (currentReplicas > spec.maxReplicas()) {
+      rescaleReason = "Current number of replicas above Spec.MaxReplicas";
+      desiredReplicas = spec.maxReplicas();
+    } else if (currentReplicas < minReplicas) {
+      rescaleReason = "Current number of replicas below Spec.MinReplicas";
+      desiredReplicas = minReplicas;
+    } else {
+      Proposal proposal = computeReplicasForMetrics(hpa, scale, conditions);
+      metricStatuses = proposal.statuses;
+      if (proposal.error != null && proposal.replicas == -1) {
+        events.add("Warning FailedComputeMetricsReplicas " + proposal.error);
+        writeStatus(hpa, currentReplicas, hpa.status().desiredReplicas(), metricStatuses, conditions,
+            hpa.status().lastScaleTime());
+        return new SyncOutcome(key, currentReplicas, currentReplicas, false, events,
+            "failed to compute desired number of replicas based on listed metrics for " + ref + ": "
+                + proposal.error);
+      }
+      error = proposal.error;
+      String rescaleMetric = "";
+      if (proposal.replicas > desiredReplicas) {
+        desiredReplicas = proposal.replicas;
+        rescaleMetric = proposal.metricName;
+      }
+      if (desiredReplicas > currentReplicas) {
+        rescaleReason = rescaleMetric + " above target";
+      }
+      if (desiredReplicas < currentReplicas) {
+        rescaleReason = "All metrics below target";
+      }
+      ReplicaNormalizer.Normalized n = normalizer.normalize(key, spec, currentReplicas, desiredReplicas);
+      desiredReplicas = n.replicas();
+      conditions.set(n.ableToScale());
+      conditions.set(n.scalingLimited());
+      rescale = desiredReplicas != currentReplicas;
+    }
+
+    Instant lastScaleTime = hpa.status().lastScaleTime();
+    if (rescale) {
+      try {
+        TargetScale.write(store, namespace, ref, desiredReplicas);
+      } catch (FleetKitException e) {
+        events.add("Warning FailedRescale New size: " + desiredReplicas + "; reason: " + rescaleReason + "; error: "
+            + e.getMessage());
+        conditions.set(HorizontalPodAutoscalerConditionType.AbleToScale, ConditionStatus.False, "FailedUpdateScale",
+            "the HPA controller was unable to update the target scale: " + e.getMessage());
+        writeStatus(hpa, currentReplicas, hpa.status().desiredReplicas(), metricStatuses, conditions, lastScaleTime);
+        return new SyncOutcome(key, currentReplicas, currentReplicas, false, events,
+            "failed to rescale " + ref + ": " + e.getMessage());
+      }
+      conditions.set(HorizontalPodAutoscalerConditionType.AbleToScale, ConditionStatus.True, "SucceededRescale",
+          "the HPA controller was able to update the target scale to " + desiredReplicas);
+      events.add("Normal SuccessfulRescale New size: " + desiredReplicas + "; reason: " + rescaleReason);
+      normalizer.storeScaleEvent(spec.behavior(), key, currentReplicas, desiredReplicas);
+      lastScaleTime = now;
+      LOG.debug("hpa {}: rescaled {} from {} to {} ({})", key, ref, currentReplicas, desiredReplicas, rescaleReason);
+    } else {
+      desiredReplicas = currentReplicas;
+    }
+    writeStatus(hpa, currentReplicas, desiredReplicas, metricStatuses, conditions, lastScaleTime);
+    return new SyncOutcome(key, currentReplicas, desiredReplicas, rescale, events, error);
+  }
+
+  private void writeStatus(HorizontalPodAutoscaler hpa, int current, int desired, List<MetricStatus> metrics,
+      Conditions conditions, @Nullable Instant lastScaleTime) {
+    HorizontalPodAutoscalerStatus status = new HorizontalPodAutoscalerStatus(hpa.metadata().generation(),
+        lastScaleTime, current, desired, metrics, conditions.list());
+    if (status.equals(hpa.status())) {
+      return;
+    }
+    try {
+      store.updateStatus(hpa.withStatus(status));
+    } catch (FleetKitException e) {
+      LOG.debug("hpa {}/{}: status update failed: {}", hpa.metadata().namespace(), hpa.metadata().name(),
+          e.getMessage());
+    }
+  }
+
+  /** {@code computeReplicasForMetrics}: the highest proposal; errors decide as upstream. */
+  private Proposal computeReplicasForMetrics(HorizontalPodAutoscaler hpa, TargetScale scale, Conditions conditions) {
+    String namespace = hpa.metadata().namespace();
+    List<Pod> pods = store.list(Pod.class, namespace, scale.selector()).items();
+    String ambiguous = ambiguousSelector(hpa, scale, pods);
+    if (ambiguous != null) {
+      conditions.set(HorizontalPodAutoscalerConditionType.ScalingActive, ConditionStatus.False, "AmbiguousSelector",
+          ambiguous);
+      return new Proposal(-1, "", hpa.status().currentMetrics(), ambiguous);
+    }
+    List<MetricSpec> specs = hpa.spec().metrics();
+    List<MetricStatus> statuses = new ArrayList<>();
+    int replicas = 0;
+    String metric = "";
+    int invalid = 0;
+    String firstError = null;
+    HorizontalPodAutoscalerCondition firstCondition = null;
+    for (MetricSpec spec : specs) {
+      try {
+        One one = computeReplicasForMetric(namespace, spec, scale, pods);
+        statuses.add(one.status);
+        if (replicas == 0 || one.replicas > replicas) {
+          replicas = one.replicas;
+          metric = one.name;
+        }
+      } catch (MetricsUnavailableException | IllegalArgumentException e) {
+        if (invalid == 0) {
+          firstError = e.getMessage();
+          String reason = e instanceof IllegalArgumentException ? "InvalidMetricSourceType" : failedReason(spec);
+          firstCondition = HorizontalPodAutoscalerCondition.of(HorizontalPodAutoscalerConditionType.ScalingActive,
+              ConditionStatus.False, reason, UNABLE + e.getMessage());
+        }
+        invalid++;
+      }
+    }
+    String error = firstError == null ? null
+        : "invalid metrics (" + invalid + " invalid out of " + specs.size() + "), first error is: " + firstError;
+    if (invalid >= specs.size() || (invalid > 0 && replicas < scale.specReplicas())) {
+      if (firstCondition != null) {
+        conditions.set(firstCondition);
+      }
+      return new Proposal(-1, "", statuses, error);
+    }
+    conditions.set(HorizontalPodAutoscalerConditionType.ScalingActive, ConditionStatus.True, "ValidMetricFound",
+        "the HPA was able to successfully calculate a replica count from " + metric);
+    return new Proposal(replicas, metric, statuses, error);
+  }
+
+  /**
+   * Upstream's {@code validateAndParseSelector}: an error message when a pod of this HPA's target is also selected
+   * by another HPA's target in the namespace, else {@code null}.
+   */
+  private @Nullable String ambiguousSelector(HorizontalPodAutoscaler hpa, TargetScale scale, List<Pod> pods) {
+    if (pods.isEmpty()) {
+      return null;
+    }
+    List<String> selecting = new ArrayList<>();
+    selecting.add(hpa.metadata().namespace() + "/" + hpa.metadata().name());
+    for (HorizontalPodAutoscaler other : store.list(HorizontalPodAutoscaler.class, hpa.metadata().namespace())
+        .items()) {
+      if (other.metadata().name().equals(hpa.metadata().name())) {
+        continue;
+      }
+      LabelSelector otherSelector;
+      try {
+        otherSelector = TargetScale.read(store, other.metadata().namespace(), other.spec().scaleTargetRef())
+            .selector();
+      } catch (FleetKitException | IllegalArgumentException e) {
+        continue;
+      }
+      for (Pod p : pods) {
+        if (otherSelector.matches(p.metadata().labels())) {
+          selecting.add(other.metadata().namespace() + "/" + other.metadata().name());
+          break;
+        }
+      }
+    }
+    if (selecting.size() > 1) {
+      return "pods by selector " + scale.selector().format() + " are controlled by multiple HPAs: " + selecting;
+    }
+    return null;
+  }
+
+  private static String failedReason(MetricSpec spec) {
+    return switch (spec.type()) {
+      case Resource -> "FailedGetResourceMetric";
+      case ContainerResource -> "FailedGetContainerResourceMetric";
+      case Pods -> "FailedGetPodsMetric";
+      case Object -> "FailedGetObjectMetric";
+      case External -> "FailedGetExternalMetric";
+    };
+  }
+
+  private One computeReplicasForMetric(String namespace, MetricSpec spec, TargetScale scale, List<Pod> pods) {
+    int specReplicas = scale.specReplicas();
+    int statusReplicas = scale.statusReplicas();
+    LabelSelector selector = scale.selector();
+    switch (spec.type()) {
+      case Resource -> {
+        ResourceMetricSource r = require(spec.resource(), spec);
+        MetricTarget t = r.target();
+        if (t.type() == MetricTargetType.Utilization && t.averageUtilization() != null) {
+          ReplicaCount c = calculator.resourceReplicas(specReplicas, t.averageUtilization(), r.name(), namespace,
+              selector, pods, "");
+          return new One(c.replicas(), r.name() + " resource utilization (percentage of request)",
+              MetricStatus.of(new ResourceMetricStatus(r.name(), average(c))));
+        }
+        Quantity avg = requireTarget(t.averageValue(), spec);
+        ReplicaCount c = calculator.rawResourceReplicas(specReplicas, avg.milliValue(), r.name(), namespace, selector,
+            pods, "");
+        return new One(c.replicas(), r.name() + " resource",
+            MetricStatus.of(new ResourceMetricStatus(r.name(), average(c))));
+      }
+      case ContainerResource -> {
+        ContainerResourceMetricSource r = require(spec.containerResource(), spec);
+        MetricTarget t = r.target();
+        if (t.type() == MetricTargetType.Utilization && t.averageUtilization() != null) {
+          ReplicaCount c = calculator.resourceReplicas(specReplicas, t.averageUtilization(), r.name(), namespace,
+              selector, pods, r.container());
+          return new One(c.replicas(), r.name() + " container resource utilization (percentage of request)",
+              MetricStatus.of(new ContainerResourceMetricStatus(r.name(), r.container(), average(c))));
+        }
+        Quantity avg = requireTarget(t.averageValue(), spec);
+        ReplicaCount c = calculator.rawResourceReplicas(specReplicas, avg.milliValue(), r.name(), namespace, selector,
+            pods, r.container());
+        return new One(c.replicas(), r.name() + " container resource",
+            MetricStatus.of(new ContainerResourceMetricStatus(r.name(), r.container(), average(c))));
+      }
+      case Pods -> {
+        PodsMetricSource p = require(spec.pods(), spec);
+        Quantity avg = requireTarget(p.target().averageValue(), spec);
+        ReplicaCount c = calculator.podsMetricReplicas(specReplicas, avg.milliValue(), p.metric().name(), namespace,
+            selector, p.metric().selector(), pods);
+        return new One(c.replicas(), "pods metric " + p.metric().name(),
+            MetricStatus.of(new PodsMetricStatus(p.metric(), average(c))));
+      }
+      case Object -> {
+        ObjectMetricSource o = require(spec.object(), spec);
+        String name = o.describedObject().kind() + " metric " + o.metric().name();
+        if (o.target().type() == MetricTargetType.Value) {
+          Quantity v = requireTarget(o.target().value(), spec);
+          ReplicaCount c = calculator.objectMetricReplicas(specReplicas, v.milliValue(), o.metric().name(), namespace,
+              o.describedObject(), o.metric().selector(), pods);
+          return new One(c.replicas(), name, MetricStatus.of(new ObjectMetricStatus(o.metric(),
+              MetricValueStatus.ofValue(Quantity.ofMilli(c.usage())), o.describedObject())));
+        }
+        Quantity avg = requireTarget(o.target().averageValue(), spec);
+        ReplicaCount c = calculator.objectPerPodMetricReplicas(statusReplicas, avg.milliValue(), o.metric().name(),
+            namespace, o.describedObject(), o.metric().selector());
+        return new One(c.replicas(), name,
+            MetricStatus.of(new ObjectMetricStatus(o.metric(), average(c), o.describedObject())));
+      }
+      case External -> {
+        ExternalMetricSource e = require(spec.external(), spec);
+        LabelSelector ms = e.metric().selector();
+        String name = "external metric " + e.metric().name() + "(" + (ms == null ? "nil" : ms.format()) + ")";
+        if (e.target().type() == MetricTargetType.Value) {
+          Quantity v = requireTarget(e.target().value(), spec);
+          ReplicaCount c = calculator.externalMetricReplicas(specReplicas, v.milliValue(), e.metric().name(),
+              namespace, ms, pods);
+          return new One(c.replicas(), name, MetricStatus.of(new ExternalMetricStatus(e.metric(),
+              MetricValueStatus.ofValue(Quantity.ofMilli(c.usage())))));
+        }
+        Quantity avg = requireTarget(e.target().averageValue(), spec);
+        ReplicaCount c = calculator.externalPerPodMetricReplicas(statusReplicas, avg.milliValue(), e.metric().name(),
+            namespace, ms);
+        return new One(c.replicas(), name, MetricStatus.of(new ExternalMetricStatus(e.metric(), average(c))));
+      }
+    }
+    throw new IllegalArgumentException("unknown metric source type \"" + spec.type() + "\"");
+  }
+
+  private static MetricValueStatus average(ReplicaCount c) {
+    return MetricValueStatus.ofAverage(Quantity.ofMilli(c.usage()), c.utilization());
+  }
+
+  private static <T> T require(@Nullable T source, MetricSpec spec) {
+    if (source == null) {
+      throw new IllegalArgumentException("invalid metric source: " + spec.type() + " metric without its source");
+    }
+    return source;
+  }
+
+  private static Quantity requireTarget(@Nullable Quantity q, MetricSpec spec) {
+    if (q == null) {
+      throw new IllegalArgumentException("invalid metric source: " + spec.type() + " metric without its target");
+    }
+    return q;
+  }
+
+  private record One(int replicas, String name, MetricStatus status) {}
+
+  private record Proposal(int replicas, String metricName, List<MetricStatus> statuses, @Nullable String error) {}
+
+  /** {@code setCondition}: one condition per type, keeping the transition time while the status is unchanged. */
+  private static final class Conditions {
+    private final Map<HorizontalPodAutoscalerConditionType, HorizontalPodAutoscalerCondition> byType =
+        new EnumMap<>(HorizontalPodAutoscalerConditionType.class);
+    private final Instant now;
+
+    Conditions(List<HorizontalPodAutoscalerCondition> existing, Instant now) {
+      this.now = now;
+      for (HorizontalPodAutoscalerCondition c : existing) {
+        byType.put(c.type(), c);
+      }
+    }
+
+    void set(HorizontalPodAutoscalerConditionType type, ConditionStatus status, String reason, String message) {
+      HorizontalPodAutoscalerCondition old = byType.get(type);
+      Instant transition = old != null && old.status() == status && old.lastTransitionTime() != null
+          ? old.lastTransitionTime() : now;
+      byType.put(type, new HorizontalPodAutoscalerCondition(type, status, transition, reason, message));
+    }
+
+    void set(HorizontalPodAutoscalerCondition c) {
+      set(c.type(), c.status(), c.reason(), c.message());
+    }
+
+    List<HorizontalPodAutoscalerCondition> list() {
+      return List.copyOf(byType.values());
+    }
+  }
+
+  /** Builder with Kubernetes' controller defaults. Not thread-safe. */
+  public static final class Builder {
+    private final ObjectStore store;
+    private final MetricsSource metrics;
+    private Clock clock = Clock.systemUTC();
+    private double tolerance = ReplicaCalculator.DEFAULT_TOLERANCE;
+    private Duration cpuInitializationPeriod = ReplicaCalculator.DEFAULT_CPU_INITIALIZATION_PERIOD;
+    private Duration initialReadinessDelay = ReplicaCalculator.DEFAULT_INITIAL_READINESS_DELAY;
+    private Duration downscaleStabilization = Duration.ofMinutes(5);
+    private Duration syncPeriod = DEFAULT_SYNC_PERIOD;
+
+    private Builder(ObjectStore store, MetricsSource metrics) {
+      this.store = Objects.requireNonNull(store, "store");
+      this.metrics = Objects.requireNonNull(metrics, "metrics");
+    }
+
+    public Builder clock(Clock v) { clock = Objects.requireNonNull(v, "clock"); return this; }
+    public Builder tolerance(double v) { tolerance = v; return this; }
+    public Builder cpuInitializationPeriod(Duration v) { cpuInitializationPeriod = v; return this; }
+    public Builder initialReadinessDelay(Duration v) { initialReadinessDelay = v; return this; }
+    public Builder downscaleStabilization(Duration v) { downscaleStabilization = v; return this; }
+    public Builder syncPeriod(Duration v) { syncPeriod = v; return this; }
+
+    public HorizontalPodAutoscalerController build() {
+      return new HorizontalPodAutoscalerController(this);
+    }
+  }
+
+  /** The HPA named {@code namespace/name}, if present (a convenience for tests and samples). */
+  public Optional<HorizontalPodAutoscaler> get(String namespace, String name) {
+    return store.get(HorizontalPodAutoscaler.class, namespace, name);
+  }
+}

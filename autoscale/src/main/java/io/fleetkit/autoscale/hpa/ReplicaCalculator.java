@@ -1,0 +1,548 @@
+package io.fleetkit.autoscale.hpa;
+
+import io.fleetkit.api.autoscaling.CrossVersionObjectReference;
+import io.fleetkit.api.core.Container;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodCondition;
+import io.fleetkit.api.core.PodPhase;
+import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.meta.ConditionStatus;
+import io.fleetkit.api.resource.ResourceNames;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The replica math of Kubernetes' HPA ({@code pkg/controller/podautoscaler/replica_calculator.go}), one method per
+ * metric kind, with upstream's integer truncations and its treatment of missing and not-yet-ready pods:
+ *
+ * <ul>
+ *   <li>The usage ratio is computed over ready pods only; within the tolerance ({@code |1 - ratio| <= 0.1}) the
+ *       current count is kept, otherwise {@code ceil(ratio * readyPods)}.</li>
+ *   <li>With missing pods or (on a scale-up) unready pods, the ratio is recomputed with missing pods at their request
+ *       (scale-down; at {@code max(100%, target)} of it) or at 0 (scale-up) and unready pods at 0; if that flips the
+ *       direction or lands within the tolerance, the current count is kept.</li>
+ * </ul>
+ *
+ * <p>Pods are given by the caller (the controller lists them by the target's selector); metrics come from a
+ * {@link MetricsSource}. Failures throw {@link MetricsUnavailableException} with upstream's messages. Immutable and
+ * thread-safe when the source is.
+ */
+public final class ReplicaCalculator {
+  /** Kubernetes' {@code --horizontal-pod-autoscaler-tolerance}. */
+  public static final double DEFAULT_TOLERANCE = 0.1;
+  /** Kubernetes' {@code --horizontal-pod-autoscaler-cpu-initialization-period}. */
+  public static final Duration DEFAULT_CPU_INITIALIZATION_PERIOD = Duration.ofMinutes(5);
+  /** Kubernetes' {@code --horizontal-pod-autoscaler-initial-readiness-delay}. */
+  public static final Duration DEFAULT_INITIAL_READINESS_DELAY = Duration.ofSeconds(30);
+  /** Go's zero {@code time.Time}, which Kubernetes compares against when a timestamp is unset. */
+  static final Instant GO_ZERO_TIME = Instant.parse("0001-01-01T00:00:00Z");
+
+  private final MetricsSource metrics;
+  private final Clock clock;
+  private final double tolerance;
+  private final Duration cpuInitializationPeriod;
+  private final Duration delayOfInitialReadinessStatus;
+
+  /**
+   * @param tolerance the dead band around a usage ratio of 1, at least 0
+   * @throws IllegalArgumentException when the tolerance or a period is negative
+   */
+  public ReplicaCalculator(MetricsSource metrics, Clock clock, double tolerance, Duration cpuInitializationPeriod,
+      Duration delayOfInitialReadinessStatus) {
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    if (!(tolerance >= 0)) {
+      throw new IllegalArgumentException("replica calculator: tolerance " + tolerance + " must be >= 0");
+    }
+    if (cpuInitializationPeriod.isNegative() || delayOfInitialReadinessStatus.isNegative()) {
+      throw new IllegalArgumentException("replica calculator: cpuInitializationPeriod " + cpuInitializationPeriod
+          + " and delayOfInitialReadinessStatus " + delayOfInitialReadinessStatus + " must not be negative");
+    }
+    this.tolerance = tolerance;
+    this.cpuInitializationPeriod = cpuInitializationPeriod;
+    this.delayOfInitialReadinessStatus = delayOfInitialReadinessStatus;
+  }
+
+  /** A calculator with Kubernetes' defaults (tolerance 0.1, cpu initialization 5 min, readiness delay 30 s). */
+  public static ReplicaCalculator withDefaults(MetricsSource metrics, Clock clock) {
+    return new ReplicaCalculator(metrics, clock, DEFAULT_TOLERANCE, DEFAULT_CPU_INITIALIZATION_PERIOD,
+        DEFAULT_INITIAL_READINESS_DELAY);
+  }
+
+  public double tolerance() {
+    return tolerance;
+  }
+
+  /** Whether a usage ratio is close enough to 1 to leave the replica count alone. */
+  boolean withinTolerance(double usageRatio) {
+    return Math.abs(1.0 - usageRatio) <= tolerance;
+  }
+
+  /**
+   * Replicas for a Resource (or, with {@code container}, ContainerResource) metric with a Utilization target
+   * ({@code GetResourceReplicas}).
+   *
+   * @param container the container to measure, or {@code ""} for the whole pod
+   * @throws MetricsUnavailableException when metrics or requests are missing
+   */
+  public ReplicaCount resourceReplicas(int currentReplicas, int targetUtilization, String resource, String namespace,
+      LabelSelector selector, List<Pod> pods, String container) {
+    Fetched fetched = fetchResourceMetrics(resource, namespace, selector, container);
+    Map<String, PodSample> samples = fetched.samples;
+    if (pods.isEmpty()) {
+      throw new MetricsUnavailableException("no pods returned by selector while calculating replica count");
+    }
+    PodGroups groups = groupPods(pods, samples, resource);
+    samples.keySet().removeAll(groups.ignored());
+    samples.keySet().removeAll(groups.unready());
+    Map<String, Long> requests = calculatePodRequests(pods, container, resource);
+    if (samples.isEmpty()) {
+      throw new MetricsUnavailableException("did not receive metrics for targeted pods (pods might be unready)");
+    }
+    Utilization u = utilizationRatio(samples, requests, targetUtilization);
+    double usageRatio = u.ratio;
+    boolean scaleUpWithUnready = !groups.unready().isEmpty() && usageRatio > 1.0;
+    if (!scaleUpWithUnready && groups.missing().isEmpty()) {
+      if (withinTolerance(usageRatio)) {
+        return new ReplicaCount(currentReplicas, u.rawAverage, u.utilization, fetched.timestamp);
+      }
+      return new ReplicaCount(ceil(usageRatio * groups.readyPodCount()), u.rawAverage, u.utilization,
+          fetched.timestamp);
+    }
+    if (!groups.missing().isEmpty()) {
+      if (usageRatio < 1.0) {
+        // On a scale-down a missing pod counts as using its whole request, or the target when that is above 100%.
+        long fallbackUtilization = Math.max(100, targetUtilization);
+        for (String pod : groups.missing()) {
+          samples.put(pod, new PodSample(requests.getOrDefault(pod, 0L) * fallbackUtilization / 100, null, null));
+        }
+      } else if (usageRatio > 1.0) {
+        for (String pod : groups.missing()) {
+          samples.put(pod, new PodSample(0, null, null));
+        }
+      }
+    }
+    if (scaleUpWithUnready) {
+      for (String pod : groups.unready()) {
+        samples.put(pod, new PodSample(0, null, null));
+      }
+    }
+    double newUsageRatio = utilizationRatio(samples, requests, targetUtilization).ratio;
+    if (withinTolerance(newUsageRatio) || (usageRatio < 1.0 && newUsageRatio > 1.0)
+        || (usageRatio > 1.0 && newUsageRatio < 1.0)) {
+      return new ReplicaCount(currentReplicas, u.rawAverage, u.utilization, fetched.timestamp);
+    }
+    int newReplicas = ceil(newUsageRatio * samples.size());
+    if ((newUsageRatio < 1.0 && newReplicas > currentReplicas)
+        || (newUsageRatio > 1.0 && newReplicas < currentReplicas)) {
+      return new ReplicaCount(currentReplicas, u.rawAverage, u.utilization, fetched.timestamp);
+    }
+    return new ReplicaCount(newReplicas, u.rawAverage, u.utilization, fetched.timestamp);
+  }
+
+  /**
+   * Replicas for a Resource (or ContainerResource) metric with an AverageValue target
+   * ({@code GetRawResourceReplicas}).
+   *
+   * @throws MetricsUnavailableException when metrics are missing
+   */
+  public ReplicaCount rawResourceReplicas(int currentReplicas, long targetAverageMilli, String resource,
+      String namespace, LabelSelector selector, List<Pod> pods, String container) {
+    Fetched fetched = fetchResourceMetrics(resource, namespace, selector, container);
+    return plainMetricReplicas(fetched, currentReplicas, targetAverageMilli, pods, resource);
+  }
+
+  /**
+   * Replicas for a Pods metric ({@code GetMetricReplicas}): the per-pod average against {@code targetAverageMilli}.
+   *
+   * @throws MetricsUnavailableException when metrics are missing
+   */
+  public ReplicaCount podsMetricReplicas(int currentReplicas, long targetAverageMilli, String metricName,
+      String namespace, LabelSelector selector, @Nullable LabelSelector metricSelector, List<Pod> pods) {
+    List<PodMetricValue> values;
+    try {
+      values = metrics.podMetrics(namespace, selector, metricName, metricSelector);
+    } catch (MetricsUnavailableException e) {
+      throw new MetricsUnavailableException("unable to get metric " + metricName + ": " + e.getMessage(), e);
+    }
+    if (values.isEmpty()) {
+      throw new MetricsUnavailableException(
+          "unable to get metric " + metricName + ": no metrics returned from custom metrics API");
+    }
+    Map<String, PodSample> samples = new LinkedHashMap<>();
+    for (PodMetricValue v : values) {
+      samples.put(v.podName(), new PodSample(v.milliValue(), v.timestamp(), null));
+    }
+    return plainMetricReplicas(new Fetched(samples, values.get(0).timestamp()), currentReplicas, targetAverageMilli,
+        pods, "");
+  }
+
+  /**
+   * Replicas for an Object metric with a Value target ({@code GetObjectMetricReplicas}).
+   *
+   * @throws MetricsUnavailableException when the metric is missing
+   */
+  public ReplicaCount objectMetricReplicas(int currentReplicas, long targetMilli, String metricName,
+      String namespace, CrossVersionObjectReference object, @Nullable LabelSelector metricSelector, List<Pod> pods) {
+    long usage = objectValue(metricName, namespace, object, metricSelector);
+    double usageRatio = (double) usage / (double) targetMilli;
+    return new ReplicaCount(usageRatioReplicaCount(currentReplicas, usageRatio, pods), usage, null, null);
+  }
+
+  /**
+   * Replicas for an Object metric with an AverageValue target ({@code GetObjectPerPodMetricReplicas}).
+   *
+   * @param statusReplicas the target's current (status) replica count
+   * @throws MetricsUnavailableException when the metric is missing
+   */
+  public ReplicaCount objectPerPodMetricReplicas(int statusReplicas, long targetAverageMilli, String metricName,
+      String namespace, CrossVersionObjectReference object, @Nullable LabelSelector metricSelector) {
+    long usage = objectValue(metricName, namespace, object, metricSelector);
+    return perPodReplicas(statusReplicas, usage, targetAverageMilli);
+  }
+
+  /**
+   * Replicas for an External metric with a Value target ({@code GetExternalMetricReplicas}): the summed series
+   * against the total target.
+   *
+   * @throws MetricsUnavailableException when the metric is missing
+   */
+  public ReplicaCount externalMetricReplicas(int currentReplicas, long targetMilli, String metricName,
+      String namespace, @Nullable LabelSelector metricSelector, List<Pod> pods) {
+    long usage = externalSum(metricName, namespace, metricSelector);
+    double usageRatio = (double) usage / (double) targetMilli;
+    return new ReplicaCount(usageRatioReplicaCount(currentReplicas, usageRatio, pods), usage, null, null);
+  }
+
+  /**
+   * Replicas for an External metric with an AverageValue target ({@code GetExternalPerPodMetricReplicas}):
+   * {@code ceil(total / perPodTarget)} unless within the tolerance of the current replicas.
+   *
+   * @throws MetricsUnavailableException when the metric is missing
+   */
+  public ReplicaCount externalPerPodMetricReplicas(int statusReplicas, long targetAverageMilli, String metricName,
+      String namespace, @Nullable LabelSelector metricSelector) {
+    long usage = externalSum(metricName, namespace, metricSelector);
+    return perPodReplicas(statusReplicas, usage, targetAverageMilli);
+  }
+
+  private ReplicaCount perPodReplicas(int statusReplicas, long usage, long targetAverageMilli) {
+    int replicaCount = statusReplicas;
+    double usageRatio = (double) usage / ((double) targetAverageMilli * (double) replicaCount);
+    if (!withinTolerance(usageRatio)) {
+      replicaCount = ceil((double) usage / (double) targetAverageMilli);
+    }
+    long perReplica = (long) Math.ceil((double) usage / (double) statusReplicas);
+    return new ReplicaCount(replicaCount, perReplica, null, null);
+  }
+
+  private long objectValue(String metricName, String namespace, CrossVersionObjectReference object,
+      @Nullable LabelSelector metricSelector) {
+    try {
+      return metrics.objectMetric(namespace, object, metricName, metricSelector);
+    } catch (MetricsUnavailableException e) {
+      throw new MetricsUnavailableException("unable to get metric " + metricName + ": " + object.kind() + " on "
+          + namespace + " " + object.name() + "/" + e.getMessage(), e);
+    }
+  }
+
+  private long externalSum(String metricName, String namespace, @Nullable LabelSelector metricSelector) {
+    List<Long> series;
+    try {
+      series = metrics.externalMetric(namespace, metricName, metricSelector);
+    } catch (MetricsUnavailableException e) {
+      throw new MetricsUnavailableException(
+          "unable to get external metric " + namespace + "/" + metricName + ": " + e.getMessage(), e);
+    }
+    if (series.isEmpty()) {
+      throw new MetricsUnavailableException("unable to get external metric " + namespace + "/" + metricName
+          + ": no metrics returned from external metrics API");
+    }
+    long sum = 0;
+    for (long v : series) {
+      sum = saturatedAdd(sum, v);
+    }
+    return sum;
+  }
+
+  /**
+   * {@code getUsageRatioReplicaCount}: within the tolerance keep the current count, else scale the ready pods by the
+   * ratio; from zero replicas, {@code ceil(ratio)} without tolerance (the scale-from-zero path).
+   */
+  private int usageRatioReplicaCount(int currentReplicas, double usageRatio, List<Pod> pods) {
+    if (currentReplicas != 0) {
+      if (withinTolerance(usageRatio)) {
+        return currentReplicas;
+      }
+      if (pods.isEmpty()) {
+        throw new MetricsUnavailableException("unable to calculate ready pods: "
+            + "no pods returned by selector while calculating replica count");
+      }
+      int ready = 0;
+      for (Pod p : pods) {
+        if (p.status().phase() == PodPhase.Running && isReady(p)) {
+          ready++;
+        }
+      }
+      return ceil(usageRatio * ready);
+    }
+    return ceil(usageRatio);
+  }
+
+  /** {@code calcPlainMetricReplicas}: the per-pod average against a per-pod target, missing pods at the target. */
+  private ReplicaCount plainMetricReplicas(Fetched fetched, int currentReplicas, long targetUsage, List<Pod> pods,
+      String resource) {
+    Map<String, PodSample> samples = fetched.samples;
+    if (pods.isEmpty()) {
+      throw new MetricsUnavailableException("no pods returned by selector while calculating replica count");
+    }
+    PodGroups groups = groupPods(pods, samples, resource);
+    samples.keySet().removeAll(groups.ignored());
+    samples.keySet().removeAll(groups.unready());
+    if (samples.isEmpty()) {
+      throw new MetricsUnavailableException("did not receive metrics for targeted pods (pods might be unready)");
+    }
+    long usage = averageUsage(samples);
+    double usageRatio = (double) usage / (double) targetUsage;
+    boolean scaleUpWithUnready = !groups.unready().isEmpty() && usageRatio > 1.0;
+    if (!scaleUpWithUnready && groups.missing().isEmpty()) {
+      if (withinTolerance(usageRatio)) {
+        return new ReplicaCount(currentReplicas, usage, null, fetched.timestamp);
+      }
+      return new ReplicaCount(ceil(usageRatio * groups.readyPodCount()), usage, null, fetched.timestamp);
+    }
+    if (!groups.missing().isEmpty() && usageRatio != 1.0) {
+      // Scale-down: a missing pod counts as at the target; scale-up: as using nothing; exactly 1: left out.
+      long fill = usageRatio < 1.0 ? targetUsage : 0;
+      for (String pod : groups.missing()) {
+        samples.put(pod, new PodSample(fill, null, null));
+      }
+    }
+    if (scaleUpWithUnready) {
+      for (String pod : groups.unready()) {
+        samples.put(pod, new PodSample(0, null, null));
+      }
+    }
+    double newUsageRatio = (double) averageUsage(samples) / (double) targetUsage;
+    if (withinTolerance(newUsageRatio) || (usageRatio < 1.0 && newUsageRatio > 1.0)
+        || (usageRatio > 1.0 && newUsageRatio < 1.0)) {
+      return new ReplicaCount(currentReplicas, usage, null, fetched.timestamp);
+    }
+    int newReplicas = ceil(newUsageRatio * samples.size());
+    if ((newUsageRatio < 1.0 && newReplicas > currentReplicas)
+        || (newUsageRatio > 1.0 && newReplicas < currentReplicas)) {
+      return new ReplicaCount(currentReplicas, usage, null, fetched.timestamp);
+    }
+    return new ReplicaCount(newReplicas, usage, null, fetched.timestamp);
+  }
+
+  private Fetched fetchResourceMetrics(String resource, String namespace, LabelSelector selector, String container) {
+    List<PodResourceMetrics> raw;
+    try {
+      raw = metrics.podResourceMetrics(namespace, selector, resource);
+    } catch (MetricsUnavailableException e) {
+      throw new MetricsUnavailableException(
+          "unable to get metrics for resource " + resource + ": " + e.getMessage(), e);
+    }
+    if (raw.isEmpty()) {
+      throw new MetricsUnavailableException("unable to get metrics for resource " + resource
+          + ": no metrics returned from resource metrics API");
+    }
+    Map<String, PodSample> samples = new LinkedHashMap<>();
+    for (PodResourceMetrics m : raw) {
+      if (container.isEmpty()) {
+        if (m.containers().isEmpty()) {
+          continue;
+        }
+        long sum = 0;
+        for (ContainerUsage c : m.containers()) {
+          sum += c.milliValue();
+        }
+        samples.put(m.podName(), new PodSample(sum, m.timestamp(), m.window()));
+      } else {
+        for (ContainerUsage c : m.containers()) {
+          if (c.name().equals(container)) {
+            samples.put(m.podName(), new PodSample(c.milliValue(), m.timestamp(), m.window()));
+            break;
+          }
+        }
+      }
+    }
+    return new Fetched(samples, raw.get(0).timestamp());
+  }
+
+  /**
+   * {@code groupPods}: sorts the pods into ready, unready, missing and ignored for one metric. The cpu readiness rules
+   * (initialization period, readiness delay) apply only when {@code resource} is {@code cpu}.
+   */
+  PodGroups groupPods(List<Pod> pods, Map<String, PodSample> samples, String resource) {
+    Instant now = clock.instant();
+    int ready = 0;
+    Set<String> unready = new HashSet<>();
+    Set<String> missing = new HashSet<>();
+    Set<String> ignored = new HashSet<>();
+    for (Pod pod : pods) {
+      String name = pod.metadata().name();
+      if (pod.metadata().deletionTimestamp() != null || pod.status().phase() == PodPhase.Failed) {
+        ignored.add(name);
+        continue;
+      }
+      if (pod.status().phase() == PodPhase.Pending) {
+        unready.add(name);
+        continue;
+      }
+      PodSample sample = samples.get(name);
+      if (sample == null) {
+        missing.add(name);
+        continue;
+      }
+      if (ResourceNames.CPU.equals(resource)) {
+        boolean isUnready;
+        PodCondition condition = pod.status().condition(PodCondition.READY);
+        Instant startTime = pod.status().startTime();
+        if (condition == null || startTime == null) {
+          isUnready = true;
+        } else {
+          Instant transition = goTime(condition.lastTransitionTime());
+          if (startTime.plus(cpuInitializationPeriod).isAfter(now)) {
+            // Within the initialization period: drop the sample if the pod is unready or no full metric window has
+            // passed since its last readiness transition.
+            isUnready = condition.status() == ConditionStatus.False
+                || goTime(sample.timestamp).isBefore(transition.plus(windowOf(sample)));
+          } else {
+            // After it: drop the sample only if the pod is unready and has never been ready.
+            isUnready = condition.status() == ConditionStatus.False
+                && startTime.plus(delayOfInitialReadinessStatus).isAfter(transition);
+          }
+        }
+        if (isUnready) {
+          unready.add(name);
+          continue;
+        }
+      }
+      ready++;
+    }
+    return new PodGroups(ready, unready, missing, ignored);
+  }
+
+  /**
+   * {@code calculatePodRequests}: per pod, the sum of the requests of its containers and restartable (sidecar) init
+   * containers, or of the one named container.
+   *
+   * @throws MetricsUnavailableException "missing request for cpu in container c of Pod p" when a container has none
+   */
+  static Map<String, Long> calculatePodRequests(List<Pod> pods, String container, String resource) {
+    Map<String, Long> requests = new HashMap<>();
+    for (Pod pod : pods) {
+      List<Container> containers = new ArrayList<>(pod.spec().containers());
+      for (Container c : pod.spec().initContainers()) {
+        if (c.isRestartable()) {
+          containers.add(c);
+        }
+      }
+      long sum = 0;
+      for (Container c : containers) {
+        if (container.isEmpty() || container.equals(c.name())) {
+          if (!c.resources().requests().has(resource)) {
+            throw new MetricsUnavailableException("missing request for " + resource + " in container " + c.name()
+                + " of Pod " + pod.metadata().name());
+          }
+          sum += c.resources().requests().milliValue(resource);
+        }
+      }
+      requests.put(pod.metadata().name(), sum);
+    }
+    return requests;
+  }
+
+  /** {@code GetResourceUtilizationRatio}: the whole-percent utilization over pods with both a sample and a request. */
+  private static Utilization utilizationRatio(Map<String, PodSample> samples, Map<String, Long> requests,
+      int targetUtilization) {
+    long metricsTotal = 0;
+    long requestsTotal = 0;
+    int entries = 0;
+    for (Map.Entry<String, PodSample> e : samples.entrySet()) {
+      Long request = requests.get(e.getKey());
+      if (request == null) {
+        continue; // a metric for an unknown pod (e.g. an older pod name) is ignored
+      }
+      metricsTotal += e.getValue().milliValue;
+      requestsTotal += request;
+      entries++;
+    }
+    if (requestsTotal == 0) {
+      throw new MetricsUnavailableException("no metrics returned matched known pods");
+    }
+    int utilization = (int) ((metricsTotal * 100) / requestsTotal);
+    return new Utilization((double) utilization / (double) targetUtilization, utilization, metricsTotal / entries);
+  }
+
+  private static long averageUsage(Map<String, PodSample> samples) {
+    long total = 0;
+    for (PodSample s : samples.values()) {
+      total += s.milliValue;
+    }
+    return total / samples.size();
+  }
+
+  static boolean isReady(Pod pod) {
+    PodCondition c = pod.status().condition(PodCondition.READY);
+    return c != null && c.status() == ConditionStatus.True;
+  }
+
+  private static Instant goTime(@Nullable Instant t) {
+    return t != null ? t : GO_ZERO_TIME;
+  }
+
+  private static Duration windowOf(PodSample s) {
+    Duration w = s.window;
+    return w != null ? w : Duration.ZERO;
+  }
+
+  /** {@code int32(math.Ceil(x))}, saturating at the int range. */
+  static int ceil(double x) {
+    double c = Math.ceil(x);
+    if (c >= Integer.MAX_VALUE) {
+      return Integer.MAX_VALUE;
+    }
+    if (c <= Integer.MIN_VALUE) {
+      return Integer.MIN_VALUE;
+    }
+    return (int) c;
+  }
+
+  private static long saturatedAdd(long a, long b) {
+    long r = a + b;
+    if (((a ^ r) & (b ^ r)) < 0) {
+      return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+    return r;
+  }
+
+  /** One pod's metric value in milli-units with its sampling time and window, when known. */
+  static final class PodSample {
+    final long milliValue;
+    final @Nullable Instant timestamp;
+    final @Nullable Duration window;
+
+    PodSample(long milliValue, @Nullable Instant timestamp, @Nullable Duration window) {
+      this.milliValue = milliValue;
+      this.timestamp = timestamp;
+      this.window = window;
+    }
+  }
+
+  private record Fetched(Map<String, PodSample> samples, Instant timestamp) {}
+
+  private record Utilization(double ratio, int utilization, long rawAverage) {}
+}

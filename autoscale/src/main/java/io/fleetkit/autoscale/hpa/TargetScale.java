@@ -1,0 +1,73 @@
+package io.fleetkit.autoscale.hpa;
+
+import io.fleetkit.api.NotFoundException;
+import io.fleetkit.api.apps.Deployment;
+import io.fleetkit.api.apps.ReplicaSet;
+import io.fleetkit.api.apps.StatefulSet;
+import io.fleetkit.api.autoscaling.CrossVersionObjectReference;
+import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.store.ObjectStore;
+import java.util.Objects;
+
+/**
+ * The {@code scale} subresource of a workload, as the HPA sees it: the wanted replicas, the observed replicas and
+ * the pod selector. Deployments, ReplicaSets and StatefulSets of an {@link ObjectStore} are supported.
+ *
+ * @param specReplicas {@code spec.replicas}
+ * @param statusReplicas {@code status.replicas}
+ */
+public record TargetScale(int specReplicas, int statusReplicas, LabelSelector selector) {
+  public TargetScale {
+    Objects.requireNonNull(selector, "selector");
+  }
+
+  /**
+   * Reads the scale of {@code ref}.
+   *
+   * @throws NotFoundException when the object does not exist
+   * @throws IllegalArgumentException when the kind has no scale subresource here
+   */
+  public static TargetScale read(ObjectStore store, String namespace, CrossVersionObjectReference ref) {
+    switch (ref.kind()) {
+      case Deployment.KIND -> {
+        Deployment d = store.require(Deployment.class, namespace, ref.name());
+        return new TargetScale(d.spec().replicas(), d.status().replicas(), d.spec().selector());
+      }
+      case ReplicaSet.KIND -> {
+        ReplicaSet r = store.require(ReplicaSet.class, namespace, ref.name());
+        return new TargetScale(r.spec().replicas(), r.status().replicas(), r.spec().selector());
+      }
+      case StatefulSet.KIND -> {
+        StatefulSet s = store.require(StatefulSet.class, namespace, ref.name());
+        return new TargetScale(s.spec().replicas(), s.status().replicas(), s.spec().selector());
+      }
+      default -> throw new IllegalArgumentException("scale target " + namespace + "/" + ref
+          + ": kind \"" + ref.kind() + "\" has no scale subresource (Deployment, ReplicaSet, StatefulSet)");
+    }
+  }
+
+  /**
+   * Sets {@code spec.replicas} of {@code ref} (an optimistic update of the object last read).
+   *
+   * @throws io.fleetkit.api.ConflictException when the object changed concurrently
+   * @throws NotFoundException when the object does not exist
+   */
+  public static void write(ObjectStore store, String namespace, CrossVersionObjectReference ref, int replicas) {
+    switch (ref.kind()) {
+      case Deployment.KIND -> {
+        Deployment d = store.require(Deployment.class, namespace, ref.name());
+        store.update(d.withSpec(d.spec().withReplicas(replicas)));
+      }
+      case ReplicaSet.KIND -> {
+        ReplicaSet r = store.require(ReplicaSet.class, namespace, ref.name());
+        store.update(r.withSpec(r.spec().withReplicas(replicas)));
+      }
+      case StatefulSet.KIND -> {
+        StatefulSet s = store.require(StatefulSet.class, namespace, ref.name());
+        store.update(s.withSpec(s.spec().withReplicas(replicas)));
+      }
+      default -> throw new IllegalArgumentException("scale target " + namespace + "/" + ref
+          + ": kind \"" + ref.kind() + "\" has no scale subresource (Deployment, ReplicaSet, StatefulSet)");
+    }
+  }
+}

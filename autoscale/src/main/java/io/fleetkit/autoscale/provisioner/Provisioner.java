@@ -1,0 +1,464 @@
+package io.fleetkit.autoscale.provisioner;
+
+import io.fleetkit.api.NotFoundException;
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.policy.PodDisruptionBudget;
+import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.scheduler.PodInfos;
+import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.api.scheduling.PriorityClass;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.autoscale.cluster.Drainability;
+import io.fleetkit.autoscale.cluster.simulator.SimulatedCluster;
+import io.fleetkit.autoscale.cluster.simulator.SimulatedNodes;
+import io.fleetkit.scheduler.DefaultPlugins;
+import io.fleetkit.scheduler.PluginRegistry;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Karpenter's model over an {@link ObjectStore}: no node groups, but a list of {@link InstanceType}s from which nodes
+ * are launched to fit the pending pods, and consolidation that keeps the fleet cheap.
+ *
+ * <p>Each {@link #runOnce()}:
+ * <ol>
+ *   <li><b>Start-up.</b> Launched nodes whose start-up delay has passed become Ready ({@link SimulatedNodes}); a
+ *       replacement that became Ready lets consolidation finish removing the nodes it replaces.
+ *   <li><b>Batching.</b> Pending pods that fit on no existing or starting node (checked with the scheduler's real
+ *       filters) open a batch; it closes {@code batchIdleDuration} (1 s) after the last new pod or
+ *       {@code batchMaxDuration} (10 s) after it opened.
+ *   <li><b>Provisioning</b> when the batch closes: the pods, largest first, are packed onto new nodes; each node
+ *       keeps the types that still fit all its pods and is launched as the cheapest of them.
+ *   <li><b>Consolidation</b> when no batch is open and no node is starting, within the disruption budget
+ *       ({@code ceil(10% of managed nodes)} minus nodes already being disrupted), in Karpenter's order: Emptiness
+ *       (delete empty nodes), then MultiNodeConsolidation (binary search for the longest prefix of candidates,
+ *       cheapest to disrupt first, whose pods fit on the other nodes plus at most one new node strictly cheaper than
+ *       the prefix together), then SingleNodeConsolidation (delete one node whose pods fit elsewhere, or replace it
+ *       with a strictly cheaper one). Nodes with a pod annotated {@value #DO_NOT_DISRUPT}, or whose pods the
+ *       cluster autoscaler's drain rules would not evict ({@link Drainability}: PDBs, no controller, local storage,
+ *       kube-system), are not candidates. Removing a node evicts (deletes) its pods, then deletes the node; a
+ *       replaced node is removed once its replacement is Ready.
+ * </ol>
+ *
+ * <p>Managed nodes carry {@value #MANAGED_LABEL} (the provisioner's name) and {@value #INSTANCE_TYPE_LABEL}. Not
+ * modelled: spot offerings and their 15-option rule, drift, expiry, the 15 s command re-validation delay.
+ *
+ * <p>Thread-safety: {@code runOnce} is synchronized.
+ */
+public final class Provisioner {
+  private static final Logger LOG = LoggerFactory.getLogger(Provisioner.class);
+  /** Names the provisioner that launched a node. */
+  public static final String MANAGED_LABEL = "autoscale.fleetkit.io/provisioner";
+  /** The well-known instance type label. */
+  public static final String INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type";
+  /** A pod annotation that keeps its node from voluntary disruption. */
+  public static final String DO_NOT_DISRUPT = "karpenter.sh/do-not-disrupt";
+
+  private final String name;
+  private final ObjectStore store;
+  private final Clock clock;
+  private final List<InstanceType> types;
+  private final Map<String, InstanceType> typesByName = new HashMap<>();
+  private final SchedulerProfile profile;
+  private final PluginRegistry registry;
+  private final ProvisionerOptions options;
+
+  private @Nullable Instant batchStart;
+  private @Nullable Instant lastNewPod;
+  private final Set<String> seenPending = new HashSet<>();
+  private int counter;
+  /** Nodes being replaced, each with the nodes launched in its place. */
+  private final Map<String, List<String>> replacing = new LinkedHashMap<>();
+
+  private Provisioner(Builder b) {
+    this.name = b.name;
+    this.store = b.store;
+    this.clock = b.clock;
+    List<InstanceType> sorted = new ArrayList<>(b.types);
+    sorted.sort(Comparator.comparingDouble(InstanceType::pricePerHour).thenComparing(InstanceType::name));
+    this.types = List.copyOf(sorted);
+    for (InstanceType t : types) {
+      if (typesByName.put(t.name(), t) != null) {
+        throw new IllegalArgumentException("provisioner " + name + ": instance type " + t.name()
+            + " is listed twice; names must be unique");
+      }
+    }
+    this.profile = b.profile;
+    this.registry = b.registry;
+    this.options = b.options;
+  }
+
+  public static Builder builder(ObjectStore store) {
+    return new Builder(store);
+  }
+
+  /** One loop: start-up, batching, provisioning, consolidation. */
+  public synchronized ProvisionerResult runOnce() {
+    Instant now = clock.instant();
+    List<String> ready = new ArrayList<>();
+    List<String> deleted = new ArrayList<>();
+    for (Node n : managedNodes(store.list(Node.class).items())) {
+      Instant at = SimulatedNodes.readyAt(n);
+      if (SimulatedNodes.isStarting(n) && at != null && !now.isBefore(at)) {
+        SimulatedNodes.markReady(store, n, now);
+        ready.add(n.name());
+      }
+    }
+    finishReplacements(deleted);
+
+    List<Node> nodes = store.list(Node.class).items();
+    List<Pod> pods = store.list(Pod.class).items();
+    SimulatedCluster sim = simulation();
+    sim.load(nodes, pods);
+    Set<String> nominated = new HashSet<>();
+    List<Pod> pending = unschedulable(sim, pods, nominated);
+    Map<String, String> launched = new LinkedHashMap<>();
+    List<String> unschedulable = new ArrayList<>();
+    boolean open = false;
+    if (pending.isEmpty()) {
+      resetBatch();
+    } else {
+      if (batchStart == null) {
+        batchStart = now;
+        lastNewPod = now;
+      }
+      for (Pod p : pending) {
+        if (seenPending.add(p.metadata().key())) {
+          lastNewPod = now;
+        }
+      }
+      Instant idleEnd = Objects.requireNonNull(lastNewPod).plus(options.batchIdleDuration());
+      Instant maxEnd = Objects.requireNonNull(batchStart).plus(options.batchMaxDuration());
+      if (now.isBefore(idleEnd) && now.isBefore(maxEnd)) {
+        open = true;
+      } else {
+        Packer.Packing packing = new Packer(types, simulation()).pack(pending);
+        for (Packer.Claim c : packing.claims()) {
+          InstanceType t = c.cheapest();
+          launched.put(launch(t, now), t.name());
+        }
+        for (Pod p : packing.unschedulable()) {
+          unschedulable.add(p.metadata().key());
+        }
+        resetBatch();
+      }
+    }
+    List<ConsolidationCommand> commands = new ArrayList<>();
+    boolean starting = managedNodes(store.list(Node.class).items()).stream().anyMatch(SimulatedNodes::isStarting);
+    // Consolidate only a settled cluster: nothing batching, launching, starting or just changed (Karpenter waits for
+    // its cluster state to be synced and never disrupts nodes that pending pods are nominated to).
+    if (!open && launched.isEmpty() && pending.isEmpty() && !starting && ready.isEmpty() && deleted.isEmpty()) {
+      consolidate(now, nominated, commands, deleted);
+    }
+    return new ProvisionerResult(ready, open, launched, unschedulable, commands, deleted);
+  }
+
+  private void resetBatch() {
+    batchStart = null;
+    lastNewPod = null;
+    seenPending.clear();
+  }
+
+  /** The pending pods that fit nowhere; the nodes the others would go to are added to {@code nominated}. */
+  private List<Pod> unschedulable(SimulatedCluster sim, List<Pod> pods, Set<String> nominated) {
+    List<Pod> pending = new ArrayList<>();
+    for (Pod p : pods) {
+      if (!p.isBound() && !p.isTerminal() && p.metadata().deletionTimestamp() == null
+          && p.spec().schedulerName().equals(profile.schedulerName())) {
+        pending.add(p);
+      }
+    }
+    pending.sort(Comparator.comparingInt(Pod::priority).reversed().thenComparing(p -> p.metadata().key()));
+    List<Pod> out = new ArrayList<>();
+    for (Pod p : pending) {
+      PodInfo pi = PodInfos.of(p);
+      String n = sim.findFit(pi, x -> true);
+      if (n == null) {
+        out.add(p);
+      } else {
+        sim.addPod(n, pi);
+        nominated.add(n);
+      }
+    }
+    return out;
+  }
+
+  private String launch(InstanceType t, Instant now) {
+    String node;
+    do {
+      node = name + "-" + (++counter);
+    } while (store.get(Node.class, "", node).isPresent());
+    Node n = Packer.node(t, node).toBuilder().label(MANAGED_LABEL, name).build();
+    store.create(SimulatedNodes.launched(n, now, options.startupDelay()));
+    LOG.debug("provisioner {}: launched {} ({})", name, node, t.name());
+    return node;
+  }
+
+  // ---- consolidation ----
+
+  private void finishReplacements(List<String> deleted) {
+    for (var it = replacing.entrySet().iterator(); it.hasNext(); ) {
+      var e = it.next();
+      boolean allReady = true;
+      for (String r : e.getValue()) {
+        Node n = store.get(Node.class, "", r).orElse(null);
+        if (n != null && !n.isReady()) {
+          allReady = false;
+        }
+      }
+      if (allReady) {
+        removeNode(e.getKey(), deleted);
+        it.remove();
+      }
+    }
+  }
+
+  private record Candidate(Node node, InstanceType type, List<Pod> evict) {
+    double price() {
+      return type.pricePerHour();
+    }
+  }
+
+  private void consolidate(Instant now, Set<String> nominated, List<ConsolidationCommand> commands,
+      List<String> deleted) {
+    List<Node> nodes = store.list(Node.class).items();
+    List<Pod> pods = store.list(Pod.class).items();
+    List<Node> managed = managedNodes(nodes);
+    int budget = options.budget().scaledValue(managed.size(), true) - replacing.size();
+    if (budget <= 0) {
+      return;
+    }
+    Map<String, List<Pod>> podsByNode = new HashMap<>();
+    for (Pod p : pods) {
+      if (p.isBound() && !p.isTerminal()) {
+        podsByNode.computeIfAbsent(p.spec().nodeName(), k -> new ArrayList<>()).add(p);
+      }
+    }
+    Drainability drain = Drainability.withBudgets(store.list(PodDisruptionBudget.class).items());
+    List<Candidate> candidates = new ArrayList<>();
+    for (Node n : managed) {
+      InstanceType t = typesByName.get(n.metadata().labels().get(INSTANCE_TYPE_LABEL));
+      if (t == null || !n.isReady() || replacing.containsKey(n.name()) || n.metadata().deletionTimestamp() != null
+          || nominated.contains(n.name())) {
+        continue;
+      }
+      List<Pod> on = podsByNode.getOrDefault(n.name(), List.of());
+      if (on.stream().anyMatch(p -> "true".equals(p.metadata().annotations().get(DO_NOT_DISRUPT)))) {
+        continue;
+      }
+      Drainability.NodeDrain d = drain.drain(on);
+      if (!d.blocked()) {
+        candidates.add(new Candidate(n, t, d.evict()));
+      }
+    }
+    // Karpenter's disruption cost: 1 per node plus one per evicted pod; cheapest to disrupt first, then the
+    // most expensive node first (more savings), then by name for determinism.
+    candidates.sort(Comparator.comparingInt((Candidate c) -> c.evict().size())
+        .thenComparing(Comparator.comparingDouble(Candidate::price).reversed())
+        .thenComparing(c -> c.node().name()));
+
+    // 1. Emptiness
+    List<String> empty = new ArrayList<>();
+    for (Candidate c : candidates) {
+      if (c.evict().isEmpty() && empty.size() < budget) {
+        empty.add(c.node().name());
+      }
+    }
+    if (!empty.isEmpty()) {
+      double savings = 0;
+      for (String n : empty) {
+        savings += typesByName.get(nodeType(nodes, n)).pricePerHour();
+        removeNode(n, deleted);
+      }
+      commands.add(new ConsolidationCommand("Emptiness", empty, null, savings));
+      return;
+    }
+    if (options.policy() != ConsolidationPolicy.WhenEmptyOrUnderutilized || candidates.isEmpty()) {
+      return;
+    }
+    // 2. MultiNodeConsolidation: binary search over prefixes of at least 2 candidates
+    int max = Math.min(Math.min(candidates.size(), options.multiNodeCandidates()), budget);
+    Plan best = null;
+    int lo = 2;
+    int hi = max;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      Plan p = plan(candidates.subList(0, mid), nodes, pods);
+      if (p != null) {
+        best = p;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    if (best != null) {
+      execute("MultiNodeConsolidation", best, now, commands, deleted);
+      return;
+    }
+    // 3. SingleNodeConsolidation
+    for (Candidate c : candidates) {
+      Plan p = plan(List.of(c), nodes, pods);
+      if (p != null) {
+        execute("SingleNodeConsolidation", p, now, commands, deleted);
+        return;
+      }
+    }
+  }
+
+  private record Plan(List<Candidate> candidates, @Nullable InstanceType replacement, double savings) {}
+
+  /** Whether {@code cs} can go: their pods fit on the other nodes, plus at most one strictly cheaper new node. */
+  private @Nullable Plan plan(List<Candidate> cs, List<Node> nodes, List<Pod> pods) {
+    Set<String> gone = new HashSet<>();
+    double price = 0;
+    for (Candidate c : cs) {
+      gone.add(c.node().name());
+      price += c.price();
+    }
+    SimulatedCluster sim = simulation();
+    List<Node> keep = new ArrayList<>();
+    for (Node n : nodes) {
+      if (!gone.contains(n.name()) && !replacing.containsKey(n.name())) {
+        keep.add(n);
+      }
+    }
+    sim.load(keep, pods);
+    List<Pod> evict = new ArrayList<>();
+    for (Candidate c : cs) {
+      evict.addAll(c.evict());
+    }
+    evict.sort(Comparator.comparingLong((Pod p) -> p.effectiveRequests().milliCpu()).reversed()
+        .thenComparing(p -> p.metadata().key()));
+    List<Pod> leftover = new ArrayList<>();
+    for (Pod p : evict) {
+      PodInfo pi = PodInfos.of(p.withNodeName(""));
+      String to = sim.findFit(pi, n -> true);
+      if (to == null) {
+        leftover.add(p);
+      } else {
+        sim.addPod(to, pi);
+      }
+    }
+    if (leftover.isEmpty()) {
+      return new Plan(cs, null, price);
+    }
+    Packer.Packing packing = new Packer(types, simulation()).pack(leftover);
+    if (!packing.unschedulable().isEmpty() || packing.claims().size() != 1) {
+      return null;
+    }
+    InstanceType t = packing.claims().get(0).cheapest();
+    if (!(t.pricePerHour() < price)) {
+      return null; // a replacement must be strictly cheaper
+    }
+    return new Plan(cs, t, price - t.pricePerHour());
+  }
+
+  private void execute(String method, Plan p, Instant now, List<ConsolidationCommand> commands,
+      List<String> deleted) {
+    List<String> names = p.candidates().stream().map(c -> c.node().name()).toList();
+    InstanceType t = p.replacement();
+    if (t == null) {
+      for (String n : names) {
+        removeNode(n, deleted);
+      }
+    } else {
+      String launched = launch(t, now);
+      for (String n : names) {
+        replacing.put(n, List.of(launched));
+      }
+      finishReplacements(deleted);
+    }
+    commands.add(new ConsolidationCommand(method, names, t == null ? null : t.name(), p.savings()));
+    LOG.debug("provisioner {}: {} {} -> {}", name, method, names, t == null ? "deleted" : t.name());
+  }
+
+  private void removeNode(String node, List<String> deleted) {
+    for (Pod p : store.list(Pod.class).items()) {
+      if (node.equals(p.spec().nodeName()) && !p.isTerminal()) {
+        try {
+          store.delete(Pod.class, p.metadata().namespace(), p.metadata().name());
+        } catch (NotFoundException gone) {
+          LOG.debug("pod {} already gone", p.metadata().key());
+        }
+      }
+    }
+    try {
+      store.delete(Node.class, "", node);
+      deleted.add(node);
+    } catch (NotFoundException gone) {
+      LOG.debug("node {} already gone", node);
+    }
+  }
+
+  private static String nodeType(List<Node> nodes, String node) {
+    for (Node n : nodes) {
+      if (n.name().equals(node)) {
+        return n.metadata().labels().get(INSTANCE_TYPE_LABEL);
+      }
+    }
+    throw new IllegalStateException("node " + node + " vanished");
+  }
+
+  private List<Node> managedNodes(List<Node> nodes) {
+    List<Node> out = new ArrayList<>();
+    for (Node n : nodes) {
+      if (name.equals(n.metadata().labels().get(MANAGED_LABEL)) && n.metadata().deletionTimestamp() == null) {
+        out.add(n);
+      }
+    }
+    return out;
+  }
+
+  private SimulatedCluster simulation() {
+    Map<Class<?>, List<?>> objects = Map.of(PodDisruptionBudget.class,
+        store.list(PodDisruptionBudget.class).items(), PriorityClass.class, store.list(PriorityClass.class).items());
+    return SimulatedCluster.create(profile, registry, clock, objects);
+  }
+
+  /** Builder; defaults: name {@code default}, kube's default profile and plugins, Karpenter's options. */
+  public static final class Builder {
+    private final ObjectStore store;
+    private String name = "default";
+    private Clock clock = Clock.systemUTC();
+    private final List<InstanceType> types = new ArrayList<>();
+    private SchedulerProfile profile = DefaultPlugins.profile();
+    private PluginRegistry registry = PluginRegistry.defaults();
+    private ProvisionerOptions options = ProvisionerOptions.defaults();
+
+    private Builder(ObjectStore store) {
+      this.store = Objects.requireNonNull(store, "store");
+    }
+
+    /** The provisioner's name, the value of {@value Provisioner#MANAGED_LABEL} on its nodes (also their name prefix). */
+    public Builder name(String v) { name = Objects.requireNonNull(v, "name"); return this; }
+    public Builder clock(Clock v) { clock = Objects.requireNonNull(v, "clock"); return this; }
+    public Builder instanceType(InstanceType v) { types.add(Objects.requireNonNull(v, "instanceType")); return this; }
+    public Builder instanceTypes(List<InstanceType> v) { types.addAll(v); return this; }
+    public Builder profile(SchedulerProfile v) { profile = Objects.requireNonNull(v, "profile"); return this; }
+    public Builder registry(PluginRegistry v) { registry = Objects.requireNonNull(v, "registry"); return this; }
+    public Builder options(ProvisionerOptions v) { options = Objects.requireNonNull(v, "options"); return this; }
+
+    /**
+     * @throws IllegalArgumentException if no instance type was given or two share a name
+     */
+    public Provisioner build() {
+      if (types.isEmpty()) {
+        throw new IllegalArgumentException("provisioner " + name + ": at least one instance type is required");
+      }
+      return new Provisioner(this);
+    }
+  }
+}

@@ -1,0 +1,11 @@
+/**
+ * Karpenter-style provisioning: {@link io.fleetkit.autoscale.provisioner.Provisioner} batches pending pods, launches
+ * the cheapest compatible {@link io.fleetkit.autoscale.provisioner.InstanceType}s for them, and consolidates (deletes
+ * or replaces with strictly cheaper nodes, several at once) within a disruption budget.
+ *
+ * <p>Thread-safety: {@code Provisioner.runOnce} is synchronized; the records are immutable.
+ */
+@NullMarked
+package io.fleetkit.autoscale.provisioner;
+
+import org.jspecify.annotations.NullMarked;

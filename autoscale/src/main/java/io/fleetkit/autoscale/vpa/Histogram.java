@@ -1,0 +1,230 @@
+package io.fleetkit.autoscale.vpa;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A weighted histogram of samples ({@code recommender/util/histogram.go}), optionally decaying: with a half-life,
+ * a sample's weight is multiplied by {@code 2^((t - reference) / halfLife)}, so that newer samples count more; when
+ * that exponent would pass 100, the reference moves forward (rounded to the half-life) and all weights are rescaled
+ * ({@code decaying_histogram.go}).
+ *
+ * <p>{@link #percentile} walks the buckets from the smallest until the accumulated weight reaches
+ * {@code p * totalWeight} and returns the <b>end</b> of that bucket (the start of the last bucket when it is the last
+ * one). Mutable; not thread-safe.
+ */
+public final class Histogram {
+  /** The exponent above which the decay reference is moved ({@code maxDecayExponent}). */
+  static final int MAX_DECAY_EXPONENT = 100;
+
+  private final HistogramOptions options;
+  private final double[] bucketWeight;
+  private double totalWeight;
+  private int minBucket;
+  private int maxBucket;
+  private final @Nullable Duration halfLife;
+  private final long halfLifeNanos;
+  private Instant referenceTimestamp;
+  /** {@link #referenceTimestamp} in nanoseconds since the epoch (the hot path avoids Instant arithmetic). */
+  private long referenceNanos;
+
+  private Histogram(HistogramOptions options, @Nullable Duration halfLife, Instant reference) {
+    this.options = Objects.requireNonNull(options, "options");
+    this.bucketWeight = new double[options.numBuckets()];
+    this.minBucket = options.numBuckets() - 1;
+    this.maxBucket = 0;
+    this.halfLife = halfLife;
+    this.halfLifeNanos = halfLife == null ? 0 : halfLife.toNanos();
+    this.referenceTimestamp = reference;
+    this.referenceNanos = nanos(reference);
+  }
+
+  private static long nanos(Instant t) {
+    return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000_000L), t.getNano());
+  }
+
+  /** A plain (non-decaying) histogram. */
+  public static Histogram of(HistogramOptions options) {
+    return new Histogram(options, null, Instant.EPOCH);
+  }
+
+  /**
+   * A decaying histogram with its reference at {@code reference} (upstream starts from Go's zero time; any fixed
+   * instant gives the same percentiles).
+   *
+   * @throws IllegalArgumentException when the half-life is not positive
+   */
+  public static Histogram decaying(HistogramOptions options, Duration halfLife, Instant reference) {
+    if (halfLife.isNegative() || halfLife.isZero()) {
+      throw new IllegalArgumentException("decaying histogram: halfLife " + halfLife + " must be > 0");
+    }
+    return new Histogram(options, halfLife, reference);
+  }
+
+  public HistogramOptions options() {
+    return options;
+  }
+
+  /**
+   * Adds a sample of {@code weight} (before decay) at {@code time}.
+   *
+   * @throws IllegalArgumentException when the weight is negative
+   */
+  public void addSample(double value, double weight, Instant time) {
+    if (weight < 0) {
+      throw new IllegalArgumentException("histogram: sample weight " + weight + " must not be negative");
+    }
+    double w = weight * decayFactor(time);
+    int bucket = options.findBucket(value);
+    bucketWeight[bucket] += w;
+    totalWeight += w;
+    if (bucket < minBucket && bucketWeight[bucket] >= options.epsilon()) {
+      minBucket = bucket;
+    }
+    if (bucket > maxBucket && bucketWeight[bucket] >= options.epsilon()) {
+      maxBucket = bucket;
+    }
+  }
+
+  /** Removes a sample added before (e.g. a memory peak replaced by a higher one). */
+  public void subtractSample(double value, double weight, Instant time) {
+    if (weight < 0) {
+      throw new IllegalArgumentException("histogram: sample weight " + weight + " must not be negative");
+    }
+    double w = weight * decayFactor(time);
+    int bucket = options.findBucket(value);
+    double eps = options.epsilon();
+    totalWeight -= w;
+    if (totalWeight < eps) {
+      totalWeight = 0.0;
+    }
+    bucketWeight[bucket] -= w;
+    if (bucketWeight[bucket] < eps) {
+      bucketWeight[bucket] = 0.0;
+    }
+    updateMinAndMaxBucket();
+  }
+
+  /** Adds every bucket of {@code other} (same options; decaying histograms must share reference and half-life). */
+  public void merge(Histogram other) {
+    if (other.options != options) {
+      throw new IllegalArgumentException("histogram: cannot merge histograms with different options");
+    }
+    if (other.halfLife != null && !other.referenceTimestamp.equals(referenceTimestamp)) {
+      scaleTo(other.referenceTimestamp);
+    }
+    for (int b = other.minBucket; b <= other.maxBucket; b++) {
+      bucketWeight[b] += other.bucketWeight[b];
+    }
+    totalWeight += other.totalWeight;
+    if (other.minBucket < minBucket) {
+      minBucket = other.minBucket;
+    }
+    if (other.maxBucket > maxBucket) {
+      maxBucket = other.maxBucket;
+    }
+  }
+
+  /** The {@code p}-th percentile (0..1) as described in the class comment; 0 when empty. */
+  public double percentile(double p) {
+    if (isEmpty()) {
+      return 0.0;
+    }
+    double partial = 0.0;
+    double threshold = p * totalWeight;
+    int bucket = minBucket;
+    for (; bucket < maxBucket; bucket++) {
+      partial += bucketWeight[bucket];
+      if (partial >= threshold) {
+        break;
+      }
+    }
+    if (bucket < options.numBuckets() - 1) {
+      return options.bucketStart(bucket + 1);
+    }
+    return options.bucketStart(bucket);
+  }
+
+  /** Whether no bucket holds at least epsilon weight. */
+  public boolean isEmpty() {
+    return bucketWeight[minBucket] < options.epsilon();
+  }
+
+  /** The total weight (in the current decay reference). */
+  public double totalWeight() {
+    return totalWeight;
+  }
+
+  /** Multiplies all weights by {@code factor}. */
+  public void scale(double factor) {
+    if (factor < 0) {
+      throw new IllegalArgumentException("histogram: scale factor " + factor + " must not be negative");
+    }
+    for (int b = minBucket; b <= maxBucket; b++) {
+      bucketWeight[b] *= factor;
+    }
+    totalWeight *= factor;
+    updateMinAndMaxBucket();
+  }
+
+  /** Same options and the same weight in every bucket (within 1e-15 absolute). */
+  public boolean sameWeights(Histogram other) {
+    if (options != other.options || Math.abs(totalWeight - other.totalWeight) > 1e-15) {
+      return false;
+    }
+    for (int b = 0; b < bucketWeight.length; b++) {
+      if (Math.abs(bucketWeight[b] - other.bucketWeight[b]) > 1e-15) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private double decayFactor(Instant time) {
+    if (halfLife == null) {
+      return 1.0;
+    }
+    long t = nanos(time);
+    if ((double) (t - referenceNanos) > (double) halfLifeNanos * MAX_DECAY_EXPONENT) {
+      shiftReferenceTimestamp(t);
+    }
+    return Math.pow(2.0, (double) (t - referenceNanos) / halfLifeNanos);
+  }
+
+  private void shiftReferenceTimestamp(long timeNanos) {
+    // Move the reference by a whole number of half-lives and rescale the weights by 2^-halfLives.
+    long halfLives = Math.round((double) (timeNanos - referenceNanos) / halfLifeNanos);
+    scale(Math.scalb(1.0, (int) -halfLives));
+    referenceNanos += halfLives * halfLifeNanos;
+    referenceTimestamp = Instant.ofEpochSecond(Math.floorDiv(referenceNanos, 1_000_000_000L),
+        Math.floorMod(referenceNanos, 1_000_000_000L));
+  }
+
+  private void scaleTo(Instant newRef) {
+    Duration hl = Objects.requireNonNull(halfLife, "halfLife");
+    double halfLives = (double) Duration.between(referenceTimestamp, newRef).toNanos() / hl.toNanos();
+    scale(Math.pow(2.0, -halfLives));
+    referenceTimestamp = newRef;
+    referenceNanos = nanos(newRef);
+  }
+
+  private void updateMinAndMaxBucket() {
+    double eps = options.epsilon();
+    int last = options.numBuckets() - 1;
+    while (bucketWeight[minBucket] < eps && minBucket < last) {
+      minBucket++;
+    }
+    while (bucketWeight[maxBucket] < eps && maxBucket > 0) {
+      maxBucket--;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Histogram[total=" + totalWeight + ", buckets " + minBucket + ".." + maxBucket + ", nonzero="
+        + Arrays.stream(bucketWeight).filter(w -> w > 0).count() + "]";
+  }
+}

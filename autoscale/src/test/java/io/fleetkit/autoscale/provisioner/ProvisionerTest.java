@@ -1,0 +1,317 @@
+package io.fleetkit.autoscale.provisioner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.meta.IntOrPercent;
+import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.time.ManualClock;
+import io.fleetkit.autoscale.cluster.simulator.SimulatedNodes;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+final class ProvisionerTest {
+  private static final long GI = 1024L * 1024 * 1024;
+  private static final OwnerReference RS = new OwnerReference("apps/v1", "ReplicaSet", "web", "rs-1", true, true);
+
+  private final ManualClock clock = ManualClock.atEpoch2026();
+  private final ObjectStore store = ObjectStore.builder().clock(clock).directDelivery().build();
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  private static ResourceList res(long milliCpu, long memGi) {
+    return ResourceList.builder().put("cpu", Quantity.ofMilli(milliCpu)).put("memory", Quantity.ofBytes(memGi * GI))
+        .put("pods", Quantity.of(110)).build();
+  }
+
+  private static InstanceType type(String name, long milliCpu, long memGi, double price, String arch) {
+    return new InstanceType(name, res(milliCpu, memGi), Map.of("kubernetes.io/arch", arch), List.of(), price);
+  }
+
+  private static final List<InstanceType> TYPES = List.of(
+      type("m.large", 2000, 8, 0.096, "amd64"),
+      type("m.xlarge", 4000, 16, 0.192, "amd64"),
+      type("c.xlarge", 4000, 8, 0.17, "amd64"),
+      type("m.2xlarge", 8000, 32, 0.384, "amd64"),
+      type("g.xlarge", 4000, 16, 0.154, "arm64"));
+
+  private Provisioner provisioner(ProvisionerOptions options) {
+    return Provisioner.builder(store).clock(clock).instanceTypes(TYPES).options(options).build();
+  }
+
+  private Provisioner provisioner() {
+    return provisioner(ProvisionerOptions.defaults());
+  }
+
+  private static Pod pod(String name, long milliCpu, long memGi) {
+    return Pod.builder().name(name).ownerReference(RS)
+        .container("app", "img", ResourceList.ofCpuMemory(milliCpu, memGi * GI)).build();
+  }
+
+  private Map<String, String> runAfterBatch(Provisioner p) {
+    p.runOnce();
+    clock.advance(Duration.ofSeconds(1));
+    return p.runOnce().launched();
+  }
+
+  @Test
+  void provision_threePods_launchOneNodeOfTheCheapestFittingType() {
+    for (int i = 0; i < 3; i++) {
+      store.create(pod("p" + i, 1000, 2));
+    }
+    // 3000m / 6Gi: m.large (2 cpu) is too small; c.xlarge 0.17 is the cheapest of c.xlarge, g.xlarge? no: g.xlarge
+    // is arm64 and 0.154 -- the pods have no arch constraint, so the arm type is the cheapest that fits.
+    Map<String, String> launched = runAfterBatch(provisioner());
+    assertThat(launched).hasSize(1);
+    assertThat(launched.values()).containsExactly("g.xlarge");
+  }
+
+  @Test
+  void provision_nodeSelector_restrictsTypes_cheapestCompatibleWins() {
+    for (int i = 0; i < 3; i++) {
+      store.create(pod("p" + i, 1000, 2).toBuilder().nodeSelector("kubernetes.io/arch", "amd64").build());
+    }
+    Map<String, String> launched = runAfterBatch(provisioner());
+    assertThat(launched.values()).containsExactly("c.xlarge"); // 0.17 < m.xlarge 0.192
+    Node n = store.require(Node.class, "", launched.keySet().iterator().next());
+    assertThat(n.metadata().labels()).containsEntry(Provisioner.INSTANCE_TYPE_LABEL, "c.xlarge")
+        .containsEntry("kubernetes.io/arch", "amd64").containsEntry(Provisioner.MANAGED_LABEL, "default");
+    assertThat(n.isReady()).isTrue();
+  }
+
+  @Test
+  void provision_memoryHeavyPods_skipTheCpuOptimisedType() {
+    store.create(pod("db", 1000, 12).toBuilder().nodeSelector("kubernetes.io/arch", "amd64").build());
+    assertThat(runAfterBatch(provisioner()).values()).containsExactly("m.xlarge"); // c.xlarge has 8Gi only
+  }
+
+  @Test
+  void provision_podFittingNoType_isReportedUnschedulable() {
+    store.create(pod("huge", 64000, 1));
+    Provisioner p = provisioner();
+    p.runOnce();
+    clock.advance(Duration.ofSeconds(1));
+    ProvisionerResult r = p.runOnce();
+    assertThat(r.launched()).isEmpty();
+    assertThat(r.unschedulablePods()).containsExactly("default/huge");
+  }
+
+  @Test
+  void batch_closesOneSecondAfterTheLastNewPod() {
+    Provisioner p = provisioner();
+    store.create(pod("a", 1000, 1));
+    assertThat(p.runOnce().batchOpen()).isTrue();
+    clock.advance(Duration.ofMillis(500));
+    store.create(pod("b", 1000, 1));
+    assertThat(p.runOnce().batchOpen()).isTrue();
+    clock.advance(Duration.ofMillis(700)); // 1.2 s since a, 0.7 s since b
+    ProvisionerResult still = p.runOnce();
+    assertThat(still.batchOpen()).isTrue();
+    assertThat(still.launched()).isEmpty();
+    clock.advance(Duration.ofMillis(300));
+    ProvisionerResult r = p.runOnce();
+    assertThat(r.batchOpen()).isFalse();
+    assertThat(r.launched()).hasSize(1); // both pods on one node
+  }
+
+  @Test
+  void batch_closesAfterTenSecondsEvenWhilePodsKeepComing() {
+    Provisioner p = provisioner();
+    int i = 0;
+    for (long ms = 0; ms < 10_000; ms += 900) {
+      store.create(pod("p" + i++, 100, 1));
+      assertThat(p.runOnce().launched()).as("at %d ms", ms).isEmpty();
+      clock.advance(Duration.ofMillis(900));
+    }
+    // 10.8 s after the first pod: the 10 s window is over
+    assertThat(p.runOnce().launched()).isNotEmpty();
+  }
+
+  @Test
+  void provision_startingNodeCounts_noSecondLaunch() {
+    store.create(pod("a", 1000, 1));
+    Provisioner p = provisioner(ProvisionerOptions.defaults().withStartupDelay(Duration.ofMinutes(2)));
+    assertThat(runAfterBatch(p)).hasSize(1);
+    clock.advance(Duration.ofSeconds(30));
+    ProvisionerResult r = p.runOnce();
+    assertThat(r.launched()).isEmpty();
+    assertThat(r.batchOpen()).isFalse();
+    clock.advance(Duration.ofMinutes(2));
+    assertThat(p.runOnce().readyNodes()).hasSize(1);
+  }
+
+  // ---- consolidation ----
+
+  private Node managed(String name, String type) {
+    InstanceType t = TYPES.stream().filter(x -> x.name().equals(type)).findFirst().orElseThrow();
+    return store.create(Packer.node(t, name).toBuilder().label(Provisioner.MANAGED_LABEL, "default").build());
+  }
+
+  private void bound(String name, long milliCpu, long memGi, String node) {
+    store.create(pod(name, milliCpu, memGi).toBuilder().nodeName(node).build());
+  }
+
+  @Test
+  void consolidation_emptyNode_isDeleted() {
+    managed("n1", "m.xlarge");
+    managed("n2", "m.xlarge");
+    bound("a", 3000, 1, "n1");
+    ProvisionerResult r = provisioner().runOnce();
+    assertThat(r.commands()).singleElement().satisfies(c -> {
+      assertThat(c.method()).isEqualTo("Emptiness");
+      assertThat(c.candidates()).containsExactly("n2");
+    });
+    assertThat(r.deletedNodes()).containsExactly("n2");
+  }
+
+  @Test
+  void consolidation_podsFitElsewhere_deletesTheNode() {
+    managed("n1", "m.xlarge");
+    managed("n2", "m.xlarge");
+    bound("a", 1000, 1, "n1");
+    bound("b", 2500, 1, "n2");
+    ProvisionerResult r = provisioner().runOnce();
+    // n1 (1 pod) is the cheapest to disrupt; its pod fits next to b on n2
+    assertThat(r.commands()).singleElement().satisfies(c -> {
+      assertThat(c.method()).isEqualTo("SingleNodeConsolidation");
+      assertThat(c.candidates()).containsExactly("n1");
+      assertThat(c.isReplace()).isFalse();
+    });
+    assertThat(store.get(Node.class, "", "n1")).isEmpty();
+    assertThat(store.get(Pod.class, "default", "a")).as("evicted").isEmpty();
+  }
+
+  @Test
+  void consolidation_replacesWithAStrictlyCheaperNode() {
+    managed("big", "m.2xlarge"); // 0.384
+    bound("a", 1500, 4, "big");
+    ProvisionerResult r = provisioner().runOnce();
+    // the pod fits m.large (2 cpu, 8Gi) at 0.096
+    assertThat(r.commands()).singleElement().satisfies(c -> {
+      assertThat(c.replacement()).isEqualTo("m.large");
+      assertThat(c.savingsPerHour()).isCloseTo(0.384 - 0.096, within(1e-9));
+    });
+    assertThat(store.get(Node.class, "", "big")).isEmpty();
+    assertThat(store.list(Node.class).items()).extracting(n -> n.metadata().labels().get(
+        Provisioner.INSTANCE_TYPE_LABEL)).containsExactly("m.large");
+  }
+
+  @Test
+  void consolidation_neverReplacesWithTheSamePrice() {
+    managed("n", "m.large"); // already the cheapest that fits
+    bound("a", 1500, 4, "n");
+    ProvisionerResult r = provisioner().runOnce();
+    assertThat(r.commands()).isEmpty();
+    assertThat(store.get(Node.class, "", "n")).isPresent();
+  }
+
+  private void threeBusyNodes() {
+    for (String n : List.of("n1", "n2", "n3")) {
+      managed(n, "m.xlarge"); // 3 x 0.192 = 0.576
+    }
+    // amd64 only, so the cheaper arm type is out; 1900m each: one more fits next to one of them, not two
+    for (String[] pn : new String[][] {{"a", "n1"}, {"b", "n2"}, {"c", "n3"}}) {
+      store.create(pod(pn[0], 1900, 2).toBuilder().nodeSelector("kubernetes.io/arch", "amd64").nodeName(pn[1])
+          .build());
+    }
+  }
+
+  @Test
+  void consolidation_multiNode_replacesThreeNodesWithOneCheaper() {
+    threeBusyNodes();
+    ProvisionerResult r = provisioner(ProvisionerOptions.defaults().withBudget(IntOrPercent.ofPercent(100))).runOnce();
+    // binary search: 2 nodes can go (one pod moves, the other gets an m.large 0.096 < 0.384); 3 nodes too: the
+    // three pods (5700m) need one m.2xlarge at 0.384 < 0.576, the longest prefix wins
+    assertThat(r.commands()).singleElement().satisfies(c -> {
+      assertThat(c.method()).isEqualTo("MultiNodeConsolidation");
+      assertThat(c.candidates()).containsExactlyInAnyOrder("n1", "n2", "n3");
+      assertThat(c.replacement()).isEqualTo("m.2xlarge");
+      assertThat(c.savingsPerHour()).isCloseTo(0.576 - 0.384, within(1e-9));
+    });
+    assertThat(store.list(Node.class).items()).hasSize(1);
+  }
+
+  @Test
+  void consolidation_replacementWaitsUntilReady() {
+    managed("big", "m.2xlarge");
+    bound("a", 1500, 4, "big");
+    Provisioner p = provisioner(ProvisionerOptions.defaults().withStartupDelay(Duration.ofMinutes(1)));
+    ProvisionerResult r = p.runOnce();
+    assertThat(r.commands()).hasSize(1);
+    assertThat(r.deletedNodes()).isEmpty();
+    assertThat(store.get(Node.class, "", "big")).isPresent();
+    clock.advance(Duration.ofMinutes(1));
+    ProvisionerResult done = p.runOnce();
+    assertThat(done.readyNodes()).hasSize(1);
+    assertThat(done.deletedNodes()).containsExactly("big");
+  }
+
+  @Test
+  void disruptionBudget_default10Percent_limitsEmptyNodesPerLoop() {
+    for (int i = 0; i < 10; i++) {
+      managed("n" + i, "m.large");
+    }
+    assertThat(provisioner().runOnce().deletedNodes()).hasSize(1); // ceil(10% of 10)
+    assertThat(provisioner().runOnce().deletedNodes()).hasSize(1); // ceil(10% of 9)
+    ProvisionerResult half = provisioner(ProvisionerOptions.defaults().withBudget(IntOrPercent.ofPercent(50)))
+        .runOnce();
+    assertThat(half.deletedNodes()).hasSize(4); // ceil(50% of 8)
+  }
+
+  @Test
+  void disruptionBudget_limitsConsolidationToOneNodeOfThree() {
+    threeBusyNodes();
+    // ceil(10% of 3) = 1: no multi-node command; one node goes, its pod moving next to another one
+    ProvisionerResult r = provisioner().runOnce();
+    assertThat(r.commands()).singleElement().satisfies(c -> {
+      assertThat(c.method()).isEqualTo("SingleNodeConsolidation");
+      assertThat(c.candidates()).hasSize(1);
+      assertThat(c.replacement()).isNull();
+    });
+    assertThat(store.list(Node.class).items()).hasSize(2);
+  }
+
+  @Test
+  void consolidation_doNotDisruptAnnotation_protectsTheNode() {
+    managed("n1", "m.xlarge");
+    managed("n2", "m.xlarge");
+    store.create(pod("a", 500, 1).toBuilder().nodeName("n1").annotation(Provisioner.DO_NOT_DISRUPT, "true").build());
+    bound("b", 500, 1, "n2");
+    ProvisionerResult r = provisioner().runOnce();
+    assertThat(r.commands()).singleElement().satisfies(c -> assertThat(c.candidates()).containsExactly("n2"));
+    assertThat(store.get(Node.class, "", "n1")).isPresent();
+  }
+
+  @Test
+  void builder_withoutTypes_orDuplicateNames_isRejected() {
+    assertThatThrownBy(() -> Provisioner.builder(store).build()).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("at least one instance type");
+    assertThatThrownBy(() -> Provisioner.builder(store).instanceType(TYPES.get(0)).instanceType(TYPES.get(0)).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("m.large is listed twice");
+  }
+
+  @Test
+  void startingNode_isReadyOnlyAfterItsDelay() {
+    store.create(pod("a", 1000, 1));
+    Provisioner p = provisioner(ProvisionerOptions.defaults().withStartupDelay(Duration.ofMinutes(3)));
+    String node = runAfterBatch(p).keySet().iterator().next();
+    assertThat(SimulatedNodes.isStarting(store.require(Node.class, "", node))).isTrue();
+    clock.advance(Duration.ofSeconds(179));
+    assertThat(p.runOnce().readyNodes()).isEmpty();
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(p.runOnce().readyNodes()).containsExactly(node);
+    assertThat(store.require(Node.class, "", node).isReady()).isTrue();
+  }
+}

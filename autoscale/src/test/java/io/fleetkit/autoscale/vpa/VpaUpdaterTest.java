@@ -1,0 +1,167 @@
+package io.fleetkit.autoscale.vpa;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetkit.api.apps.Deployment;
+import io.fleetkit.api.autoscaling.ContainerControlledValues;
+import io.fleetkit.api.autoscaling.ContainerResourcePolicy;
+import io.fleetkit.api.autoscaling.CrossVersionObjectReference;
+import io.fleetkit.api.autoscaling.PodResourcePolicy;
+import io.fleetkit.api.autoscaling.RecommendedContainerResources;
+import io.fleetkit.api.autoscaling.RecommendedPodResources;
+import io.fleetkit.api.autoscaling.UpdateMode;
+import io.fleetkit.api.autoscaling.VerticalPodAutoscaler;
+import io.fleetkit.api.autoscaling.VerticalPodAutoscalerSpec;
+import io.fleetkit.api.autoscaling.VerticalPodAutoscalerStatus;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodPhase;
+import io.fleetkit.api.core.PodSpec;
+import io.fleetkit.api.core.PodStatus;
+import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.meta.IntOrPercent;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.policy.PodDisruptionBudget;
+import io.fleetkit.api.policy.PodDisruptionBudgetSpec;
+import io.fleetkit.api.policy.PodDisruptionBudgetStatus;
+import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.resource.ResourceNames;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.time.ManualClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+final class VpaUpdaterTest {
+  private final ManualClock clock = new ManualClock(Instant.parse("2026-06-01T12:00:00Z"));
+  private final ObjectStore store = ObjectStore.inMemory();
+  private final VpaUpdater updater = VpaUpdater.create(store, clock);
+
+  private static ResourceList cpu(long milli) {
+    return ResourceList.builder().put(ResourceNames.CPU, Quantity.ofMilli(milli)).build();
+  }
+
+  private void workload(int replicas) {
+    store.create(Deployment.builder().namespace("ns").name("web").replicas(replicas)
+        .matchLabels(Map.of("app", "web"))
+        .podSpec(PodSpec.builder().container("app", "nginx:1", cpu(100)).build()).build());
+    for (int i = 0; i < replicas; i++) {
+      store.create(Pod.builder().metadata(ObjectMeta.builder().namespace("ns").name("web-" + i).label("app", "web")
+          .build()).container("app", "nginx:1", cpu(100))
+          .status(PodStatus.of(PodPhase.Running).withStartTime(clock.instant().minus(Duration.ofHours(1)))).build());
+    }
+  }
+
+  private void vpa(UpdateMode mode, @Nullable PodResourcePolicy policy) {
+    VerticalPodAutoscalerSpec spec = VerticalPodAutoscalerSpec.builder()
+        .targetRef(CrossVersionObjectReference.deployment("web")).updateMode(mode).resourcePolicy(policy).build();
+    RecommendedPodResources rec = new RecommendedPodResources(List.of(
+        new RecommendedContainerResources("app", cpu(500), cpu(300), cpu(1000), cpu(500))));
+    store.create(VerticalPodAutoscaler.of(ObjectMeta.builder().namespace("ns").name("web").build(), spec)
+        .withStatus(new VerticalPodAutoscalerStatus(rec, List.of())));
+  }
+
+  private List<String> actions(List<UpdateAction> a) {
+    return a.stream().map(UpdateAction::action).toList();
+  }
+
+  @Test
+  void update_recreateOutsideRange_evictsHalfOfReplicas() {
+    workload(4);
+    vpa(UpdateMode.Recreate, null);
+
+    List<UpdateAction> a = updater.runOnce();
+
+    assertThat(actions(a)).containsExactly("Evicted", "Evicted", "BlockedByEvictionTolerance",
+        "BlockedByEvictionTolerance");
+    assertThat(store.list(Pod.class, "ns").items()).hasSize(2);
+  }
+
+  @Test
+  void update_pdbAllowsOne_secondEvictionBlocked() {
+    workload(4);
+    vpa(UpdateMode.Auto, null);
+    PodDisruptionBudget pdb = store.create(PodDisruptionBudget.of(ObjectMeta.builder().namespace("ns").name("web")
+        .build(), PodDisruptionBudgetSpec.maxUnavailable(LabelSelector.of(Map.of("app", "web")), IntOrPercent.ONE)));
+    store.updateStatus(pdb.withStatus(new PodDisruptionBudgetStatus(0, Map.of(), 1, 4, 3, 4, List.of())));
+
+    List<UpdateAction> a = updater.runOnce();
+
+    assertThat(actions(a)).startsWith("Evicted", "BlockedByPdb");
+    assertThat(store.require(PodDisruptionBudget.class, "ns", "web").status().disruptionsAllowed()).isZero();
+  }
+
+  @Test
+  void update_belowMinReplicas_nothing() {
+    workload(1);
+    vpa(UpdateMode.Recreate, null);
+    assertThat(updater.runOnce()).isEmpty();
+  }
+
+  @Test
+  void update_modesOffAndInitial_neverEvict() {
+    workload(4);
+    vpa(UpdateMode.Initial, null);
+    assertThat(updater.runOnce()).isEmpty();
+    store.delete(VerticalPodAutoscaler.class, "ns", "web");
+    vpa(UpdateMode.Off, null);
+    assertThat(updater.runOnce()).isEmpty();
+  }
+
+  @Test
+  void update_inPlaceOrRecreate_resizesWithoutEviction() {
+    workload(3);
+    vpa(UpdateMode.InPlaceOrRecreate, null);
+
+    List<UpdateAction> a = updater.runOnce();
+
+    assertThat(actions(a)).containsOnly("ResizedInPlace").hasSize(3);
+    for (Pod p : store.list(Pod.class, "ns").items()) {
+      assertThat(p.spec().containers().get(0).resources().requests().milliValue(ResourceNames.CPU)).isEqualTo(500);
+    }
+  }
+
+  private static Pod newPod(ResourceList requests, ResourceList limits) {
+    return Pod.builder().namespace("ns").name("new").container("app", "nginx:1", requests, limits).build();
+  }
+
+  private static VerticalPodAutoscaler vpaObject(UpdateMode mode, @Nullable PodResourcePolicy policy) {
+    VerticalPodAutoscalerSpec spec = VerticalPodAutoscalerSpec.builder()
+        .targetRef(CrossVersionObjectReference.deployment("web")).updateMode(mode).resourcePolicy(policy).build();
+    RecommendedPodResources rec = new RecommendedPodResources(List.of(
+        new RecommendedContainerResources("app", cpu(500), cpu(300), cpu(1000), cpu(500))));
+    return VerticalPodAutoscaler.of(ObjectMeta.builder().namespace("ns").name("web").build(), spec)
+        .withStatus(new VerticalPodAutoscalerStatus(rec, List.of()));
+  }
+
+  @Test
+  void admit_requestsAndLimits_limitKeepsRatio() {
+    Pod p = VpaAdmission.admit(newPod(cpu(100), cpu(200)), vpaObject(UpdateMode.Initial, null));
+    assertThat(p.spec().containers().get(0).resources().requests().milliValue(ResourceNames.CPU)).isEqualTo(500);
+    assertThat(p.spec().containers().get(0).resources().limits().milliValue(ResourceNames.CPU)).isEqualTo(1000);
+  }
+
+  @Test
+  void admit_requestEqualsLimit_limitBecomesRequest() {
+    Pod p = VpaAdmission.admit(newPod(cpu(100), cpu(100)), vpaObject(UpdateMode.Recreate, null));
+    assertThat(p.spec().containers().get(0).resources().limits().milliValue(ResourceNames.CPU)).isEqualTo(500);
+  }
+
+  @Test
+  void admit_requestsOnly_limitUnchanged() {
+    PodResourcePolicy policy = PodResourcePolicy.of(
+        ContainerResourcePolicy.of("app").withControlledValues(ContainerControlledValues.RequestsOnly));
+    Pod p = VpaAdmission.admit(newPod(cpu(100), cpu(600)), vpaObject(UpdateMode.Auto, policy));
+    assertThat(p.spec().containers().get(0).resources().requests().milliValue(ResourceNames.CPU)).isEqualTo(500);
+    assertThat(p.spec().containers().get(0).resources().limits().milliValue(ResourceNames.CPU)).isEqualTo(600);
+  }
+
+  @Test
+  void admit_modeOff_unchanged() {
+    Pod original = newPod(cpu(100), cpu(200));
+    assertThat(VpaAdmission.admit(original, vpaObject(UpdateMode.Off, null))).isSameAs(original);
+  }
+}

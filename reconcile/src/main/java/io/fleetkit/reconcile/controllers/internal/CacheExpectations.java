@@ -1,0 +1,73 @@
+package io.fleetkit.reconcile.controllers.internal;
+
+import io.fleetkit.reconcile.ObjectKey;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
+
+/**
+ * Expectations checked against the cache the reconciler itself reads: the names of the pods a controller created
+ * and deleted for an owner, until its pod lister shows the created ones (or the store no longer has them) and no
+ * longer shows the deleted ones. Complements {@link ControllerExpectations}, whose counts are fed by a separate
+ * informer: that informer can run ahead of the reconciler's cache, and then a sync would act on a stale list
+ * again (create pods twice). Records expire after {@link ControllerExpectations#TTL}. Thread-safe; one owner's
+ * record is only touched by that owner's reconcile, which the runtime never runs concurrently.
+ */
+public final class CacheExpectations {
+  private static final class Pending {
+    final Set<String> creates = new HashSet<>();
+    final Set<String> deletes = new HashSet<>();
+    final Instant since;
+
+    Pending(Instant since) {
+      this.since = since;
+    }
+  }
+
+  private final Map<ObjectKey, Pending> pending = new ConcurrentHashMap<>();
+
+  /** The controller created pod {@code name} for {@code owner}. */
+  public void created(ObjectKey owner, String name, Instant now) {
+    pending.computeIfAbsent(owner, k -> new Pending(now)).creates.add(Objects.requireNonNull(name, "name"));
+  }
+
+  /** The controller deleted pod {@code name} of {@code owner}. */
+  public void deleted(ObjectKey owner, String name, Instant now) {
+    pending.computeIfAbsent(owner, k -> new Pending(now)).deletes.add(Objects.requireNonNull(name, "name"));
+  }
+
+  /**
+   * Whether the cache has caught up with the controller's writes for {@code owner}.
+   *
+   * @param cached names of the owner's pods in the reconciler's cache
+   * @param inStore whether a pod of that name exists in the store (asked only for created pods the cache lacks)
+   */
+  public boolean satisfied(ObjectKey owner, Set<String> cached, Predicate<String> inStore, Instant now) {
+    Pending p = pending.get(owner);
+    if (p == null) {
+      return true;
+    }
+    p.creates.removeIf(name -> cached.contains(name) || !inStore.test(name));
+    p.deletes.removeIf(name -> !cached.contains(name));
+    if ((p.creates.isEmpty() && p.deletes.isEmpty()) || !p.since.plus(ControllerExpectations.TTL).isAfter(now)) {
+      pending.remove(owner);
+      return true;
+    }
+    return false;
+  }
+
+  /** Writes of {@code owner} the cache has not shown yet. */
+  public int pending(ObjectKey owner) {
+    Pending p = pending.get(owner);
+    return p == null ? 0 : p.creates.size() + p.deletes.size();
+  }
+
+  /** Forgets {@code owner} (it is gone or finished). */
+  public void forget(ObjectKey owner) {
+    pending.remove(owner);
+  }
+}

@@ -1,0 +1,552 @@
+package io.fleetkit.reconcile.controllers.internal;
+
+import io.fleetkit.api.ConflictException;
+import io.fleetkit.api.NotFoundException;
+import io.fleetkit.api.batch.CompletionMode;
+import io.fleetkit.api.batch.Job;
+import io.fleetkit.api.batch.JobCondition;
+import io.fleetkit.api.batch.JobSpec;
+import io.fleetkit.api.batch.JobStatus;
+import io.fleetkit.api.core.Container;
+import io.fleetkit.api.core.ContainerStatus;
+import io.fleetkit.api.core.EnvVar;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodPhase;
+import io.fleetkit.api.core.PodSpec;
+import io.fleetkit.api.core.PodStatus;
+import io.fleetkit.api.core.RestartPolicy;
+import io.fleetkit.api.meta.ConditionStatus;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.store.DeletePreconditions;
+import io.fleetkit.reconcile.ObjectKey;
+import io.fleetkit.reconcile.ReconcileContext;
+import io.fleetkit.reconcile.Reconciler;
+import io.fleetkit.reconcile.Result;
+import io.fleetkit.reconcile.controllers.ActivePods;
+import io.fleetkit.reconcile.controllers.WorkloadLabels;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Job reconciler, after {@code pkg/controller/job/job_controller.go} ({@code syncJob}, {@code manageJob}) with
+ * pod-phase counting (the tracking without finalizers of Kubernetes up to 1.25): succeeded and failed are counted
+ * from the Job's pods, which the controller never deletes once terminal; a finished Job is not recounted.
+ *
+ * <p>Order of decisions, as upstream: a finished Job is left alone; more failures than {@code backoffLimit} (for
+ * restartPolicy OnFailure: container restarts of running pods) fail it with {@value
+ * JobCondition#REASON_BACKOFF_LIMIT_EXCEEDED}; else a passed {@code activeDeadlineSeconds} fails it with {@value
+ * JobCondition#REASON_DEADLINE_EXCEEDED}; a failing Job's active pods are deleted and counted as failed. Otherwise
+ * a suspended Job's pods are deleted; else active pods are brought to {@code min(parallelism, completions -
+ * succeeded)} (work-queue Jobs: parallelism until one succeeds). Deletions and creations never happen in the same
+ * sync. New pods after failures wait {@code 10 s * 2^(failures since the last success - 1)}, at most 6 minutes,
+ * from the last failure.
+ */
+public final class JobReconciler implements Reconciler<Job> {
+  private static final Logger LOG = LoggerFactory.getLogger(JobReconciler.class);
+  /** Upstream's {@code DefaultJobPodFailureBackOff}. */
+  public static final Duration DEFAULT_BACKOFF = Duration.ofSeconds(10);
+  /** Upstream's {@code MaxJobBackOff} of the releases that documented it (6 minutes; newer source says 10). */
+  public static final Duration MAX_BACKOFF = Duration.ofMinutes(6);
+  static final String MESSAGE_BACKOFF = "Job has reached the specified backoff limit";
+  static final String MESSAGE_DEADLINE = "Job was active longer than specified deadline";
+  static final String REASON_SUSPENDED = "JobSuspended";
+  static final String REASON_RESUMED = "JobResumed";
+  private static final int NAME_ATTEMPTS = 8;
+
+  private final CacheExpectations pending = new CacheExpectations();
+  private final Supplier<String> nameSuffixes;
+
+  public JobReconciler(Supplier<String> nameSuffixes) {
+    this.nameSuffixes = nameSuffixes;
+  }
+
+  /** How many of the controller's writes for {@code key} the cache has not shown yet (for tests). */
+  public int pendingWrites(ObjectKey key) {
+    return pending.pending(key);
+  }
+
+  @Override
+  public Result reconcile(ReconcileContext<Job> ctx) {
+    ObjectKey key = ctx.key();
+    Job job = ctx.object().orElse(null);
+    if (job == null) {
+      pending.forget(key);
+      return Result.done();
+    }
+    if (job.status().isFinished()) {
+      pending.forget(key);
+      return Result.done();
+    }
+    Instant now = ctx.now();
+    JobSpec spec = job.spec();
+    boolean indexed = spec.completionMode() == CompletionMode.Indexed;
+    List<Pod> pods = new ArrayList<>();
+    Set<String> cached = new HashSet<>();
+    for (Pod p : ctx.lister(Pod.class).list(job.metadata().namespace())) {
+      OwnerReference ref = p.metadata().controllerRef();
+      if (ref != null && ref.uid().equals(job.metadata().uid())) {
+        pods.add(p);
+        cached.add(p.metadata().name());
+      }
+    }
+    boolean satisfied = pending.satisfied(key, cached,
+        name -> ctx.store().get(Pod.class, key.namespace(), name).isPresent(), now);
+    if (!satisfied) {
+      LOG.debug("job {}: waiting for the pod cache to show {} earlier writes", key, pending.pending(key));
+    }
+    List<Pod> active = new ArrayList<>();
+    int succeededPods = 0;
+    int failed = 0;
+    TreeSet<Integer> succeededIndexes = new TreeSet<>();
+    Integer completions = spec.completions();
+    for (Pod p : pods) {
+      if (ActivePods.isActive(p)) {
+        active.add(p);
+      } else if (p.status().phase() == PodPhase.Succeeded) {
+        succeededPods++;
+        int ix = index(p, completions);
+        if (ix >= 0) {
+          succeededIndexes.add(ix);
+        }
+      } else if (p.status().phase() == PodPhase.Failed) {
+        // upstream counts a failed pod of an Indexed Job only when it has a valid index
+        if (!indexed || index(p, completions) >= 0) {
+          failed++;
+        }
+      }
+    }
+    int succeeded = indexed ? succeededIndexes.size() : succeededPods;
+
+    Instant startTime = job.status().startTime();
+    List<JobCondition> conditions = new ArrayList<>(job.status().conditions());
+    Instant completionTime = job.status().completionTime();
+    JobCondition finished = null;
+    boolean deleting = job.metadata().deletionTimestamp() != null;
+    if (!spec.suspend() && startTime == null) {
+      startTime = now;
+    }
+    if (failed > spec.backoffLimit() || pastBackoffLimitOnFailure(spec, active)) {
+      finished = condition(JobCondition.FAILED, ConditionStatus.True, JobCondition.REASON_BACKOFF_LIMIT_EXCEEDED,
+          MESSAGE_BACKOFF, now);
+    } else if (pastActiveDeadline(spec, startTime, now)) {
+      finished = condition(JobCondition.FAILED, ConditionStatus.True, JobCondition.REASON_DEADLINE_EXCEEDED,
+          MESSAGE_DEADLINE, now);
+    }
+
+    RuntimeException failure = null;
+    Duration requeue = null;
+    if (finished != null) {
+      if (!deleting) {
+        int deleted = deleteAll(ctx, job, active);
+        failed += deleted;
+        active = active.subList(deleted, active.size());
+      }
+      conditions.add(finished);
+    } else if (!deleting && satisfied) {
+      try {
+        if (spec.suspend()) {
+          int deleted = deleteAll(ctx, job, active);
+          active = active.subList(deleted, active.size());
+          startTime = null;
+          if (setCondition(conditions, JobCondition.SUSPENDED, ConditionStatus.True, REASON_SUSPENDED,
+              "Job suspended", now)) {
+            LOG.debug("job {}: suspended", key);
+          }
+        } else {
+          if (hasTrue(conditions, JobCondition.SUSPENDED)) {
+            setCondition(conditions, JobCondition.SUSPENDED, ConditionStatus.False, REASON_RESUMED, "Job resumed",
+                now);
+            startTime = now; // activeDeadlineSeconds counts from the resumption
+          }
+          Manage m = manage(ctx, job, active, pods, succeeded, succeededIndexes, now);
+          active = m.active();
+          requeue = m.requeue();
+        }
+      } catch (RuntimeException e) {
+        failure = e;
+      }
+    }
+    if (finished == null && !spec.suspend()) {
+      boolean complete = completions == null ? succeeded > 0 && active.isEmpty()
+          : succeeded >= completions && active.isEmpty();
+      if (complete) {
+        conditions.add(condition(JobCondition.COMPLETE, ConditionStatus.True, "", "", now));
+        completionTime = now;
+        finished = conditions.get(conditions.size() - 1);
+      }
+    }
+    int ready = 0;
+    for (Pod p : active) {
+      if (ActivePods.isReady(p)) {
+        ready++;
+      }
+    }
+    JobStatus status = new JobStatus(active.size(), succeeded, failed, ready, conditions, startTime,
+        completionTime, indexed ? formatIndexes(succeededIndexes) : "");
+    if (!status.equals(job.status())) {
+      try {
+        ctx.store().updateStatus(job.withStatus(status));
+      } catch (ConflictException | NotFoundException e) {
+        LOG.debug("job {}: status update lost a race ({}), requeueing", key, e.getMessage());
+        return Result.requeue();
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    if (finished != null) {
+      return Result.done();
+    }
+    Long deadline = spec.activeDeadlineSeconds();
+    if (deadline != null && startTime != null && !spec.suspend()) {
+      Duration left = Duration.between(now, startTime.plusSeconds(deadline));
+      if (left.isNegative()) {
+        left = Duration.ZERO;
+      }
+      requeue = requeue == null || left.compareTo(requeue) < 0 ? left : requeue;
+    }
+    return requeue == null ? Result.done() : Result.requeueAfter(requeue);
+  }
+
+  private record Manage(List<Pod> active, @Nullable Duration requeue) {}
+
+  /** Upstream's {@code manageJob}: delete surplus (bad indexes first) or create missing pods, never both. */
+  private Manage manage(ReconcileContext<Job> ctx, Job job, List<Pod> active, List<Pod> all, int succeeded,
+      Set<Integer> succeededIndexes, Instant now) {
+    JobSpec spec = job.spec();
+    Integer completions = spec.completions();
+    boolean indexed = spec.completionMode() == CompletionMode.Indexed;
+    int wantActive;
+    if (completions == null) {
+      wantActive = succeeded > 0 ? active.size() : spec.parallelism();
+    } else {
+      wantActive = Math.max(0, Math.min(spec.parallelism(), completions - succeeded));
+    }
+    List<Pod> toDelete = new ArrayList<>();
+    List<Pod> kept = new ArrayList<>();
+    if (indexed) {
+      Set<Integer> seen = new HashSet<>();
+      List<Pod> sorted = new ArrayList<>(active);
+      sorted.sort(ActivePods.order().reversed()); // of duplicates keep the most advanced pod
+      for (Pod p : sorted) {
+        int ix = index(p, completions);
+        if (ix < 0 || succeededIndexes.contains(ix) || !seen.add(ix)) {
+          toDelete.add(p);
+        } else {
+          kept.add(p);
+        }
+      }
+    } else {
+      kept.addAll(active);
+    }
+    if (kept.size() > wantActive) {
+      kept.sort(ActivePods.order());
+      int surplus = kept.size() - wantActive;
+      toDelete.addAll(kept.subList(0, surplus));
+      kept = new ArrayList<>(kept.subList(surplus, kept.size()));
+    }
+    ObjectKey key = ctx.key();
+    if (!toDelete.isEmpty()) {
+      List<Pod> remaining = new ArrayList<>(active);
+      for (Pod p : toDelete) {
+        delete(ctx, key, p);
+        remaining.remove(p);
+      }
+      return new Manage(remaining, null);
+    }
+    int diff = wantActive - active.size();
+    if (diff <= 0) {
+      return new Manage(active, null);
+    }
+    Duration wait = backoffRemaining(all, now);
+    if (wait != null) {
+      LOG.debug("job {}: pod failure backoff, creating {} pods in {}", key, diff, wait);
+      return new Manage(active, wait);
+    }
+    List<Integer> indexes = new ArrayList<>();
+    if (indexed) {
+      Set<Integer> taken = new HashSet<>(succeededIndexes);
+      for (Pod p : active) {
+        taken.add(index(p, completions));
+      }
+      for (int i = 0; completions != null && i < completions && indexes.size() < diff; i++) {
+        if (!taken.contains(i)) {
+          indexes.add(i);
+        }
+      }
+      diff = indexes.size();
+    }
+    List<Pod> result = new ArrayList<>(active);
+    int[] next = {0};
+    SlowStartBatch.Outcome outcome = SlowStartBatch.run(diff, ReplicaSetReconciler.SLOW_START_INITIAL_BATCH_SIZE,
+        () -> {
+          Integer ix = indexed ? indexes.get(next[0]++) : null;
+          Pod created = createPod(ctx, job, ix);
+          pending.created(key, created.metadata().name(), now);
+          result.add(created);
+        });
+    RuntimeException error = outcome.error();
+    if (error != null) {
+      throw error;
+    }
+    return new Manage(result, null);
+  }
+
+  /** Deletes every pod (a failing or suspended Job); returns how many were deleted, first ones of the list. */
+  private int deleteAll(ReconcileContext<Job> ctx, Job job, List<Pod> active) {
+    ObjectKey key = ctx.key();
+    for (Pod p : active) {
+      delete(ctx, key, p);
+    }
+    return active.size();
+  }
+
+  private void delete(ReconcileContext<Job> ctx, ObjectKey key, Pod p) {
+    try {
+      ctx.store().delete(Pod.class, p.metadata().namespace(), p.metadata().name(),
+          DeletePreconditions.uid(p.metadata().uid()));
+      pending.deleted(key, p.metadata().name(), ctx.now());
+    } catch (NotFoundException | ConflictException e) {
+      // already gone or replaced: nothing to wait for
+    }
+  }
+
+  private Pod createPod(ReconcileContext<Job> ctx, Job job, @Nullable Integer index) {
+    ObjectMeta tm = job.spec().template().metadata();
+    String base = job.metadata().name() + (index == null ? "" : "-" + index);
+    if (base.length() > 57) {
+      base = base.substring(0, 57);
+    }
+    PodSpec spec = job.spec().template().spec();
+    if (index != null) {
+      spec = withIndexEnv(spec, index);
+    }
+    ConflictException last = null;
+    for (int attempt = 0; attempt < NAME_ATTEMPTS; attempt++) {
+      ObjectMeta.Builder mb = ObjectMeta.builder()
+          .namespace(job.metadata().namespace())
+          .name(base + "-" + nameSuffixes.get())
+          .labels(tm.labels())
+          .annotations(tm.annotations())
+          .finalizers(tm.finalizers())
+          .label(WorkloadLabels.JOB_CONTROLLER_UID, job.metadata().uid())
+          .label(WorkloadLabels.JOB_NAME, job.metadata().name())
+          .ownerReference(OwnerReference.controllerOf(job));
+      if (index != null) {
+        mb.annotation(WorkloadLabels.JOB_COMPLETION_INDEX, Integer.toString(index))
+            .label(WorkloadLabels.JOB_COMPLETION_INDEX, Integer.toString(index))
+            .annotation(WorkloadLabels.HOSTNAME, job.metadata().name() + "-" + index);
+      }
+      try {
+        return ctx.store().create(new Pod(mb.build(), spec, PodStatus.PENDING));
+      } catch (ConflictException e) {
+        last = e;
+      }
+    }
+    throw last;
+  }
+
+  /** Every container (and init container) gets {@value WorkloadLabels#JOB_COMPLETION_INDEX_ENV}. */
+  static PodSpec withIndexEnv(PodSpec spec, int index) {
+    return spec.toBuilder().containers(withEnv(spec.containers(), index))
+        .initContainers(withEnv(spec.initContainers(), index)).build();
+  }
+
+  private static List<Container> withEnv(List<Container> containers, int index) {
+    List<Container> out = new ArrayList<>(containers.size());
+    for (Container c : containers) {
+      List<EnvVar> env = new ArrayList<>();
+      for (EnvVar e : c.env()) {
+        if (!e.name().equals(WorkloadLabels.JOB_COMPLETION_INDEX_ENV)) {
+          env.add(e);
+        }
+      }
+      env.add(new EnvVar(WorkloadLabels.JOB_COMPLETION_INDEX_ENV, Integer.toString(index)));
+      out.add(new Container(c.name(), c.image(), c.resources(), c.ports(), env, c.restartPolicy()));
+    }
+    return out;
+  }
+
+  /** The completion index of a pod: annotation, valid and below {@code completions}; else -1. */
+  public static int index(Pod p, @Nullable Integer completions) {
+    String v = p.metadata().annotations().get(WorkloadLabels.JOB_COMPLETION_INDEX);
+    if (v == null || completions == null) {
+      return -1;
+    }
+    try {
+      int ix = Integer.parseInt(v);
+      return ix >= 0 && ix < completions ? ix : -1;
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  /** Upstream's interval form of succeeded indexes: {@code "1,3-5,7"}; two in a row are written {@code "0,1"}. */
+  public static String formatIndexes(Iterable<Integer> sortedIndexes) {
+    StringBuilder sb = new StringBuilder();
+    Integer first = null;
+    Integer last = null;
+    for (int ix : sortedIndexes) {
+      if (last != null && ix == last + 1) {
+        last = ix;
+        continue;
+      }
+      appendInterval(sb, first, last);
+      first = ix;
+      last = ix;
+    }
+    appendInterval(sb, first, last);
+    return sb.toString();
+  }
+
+  private static void appendInterval(StringBuilder sb, @Nullable Integer first, @Nullable Integer last) {
+    if (first == null || last == null) {
+      return;
+    }
+    if (sb.length() > 0) {
+      sb.append(',');
+    }
+    sb.append(first);
+    if (last == first + 1) {
+      sb.append(',').append(last);
+    } else if (last > first) {
+      sb.append('-').append(last);
+    }
+  }
+
+  /** Upstream's {@code pastBackoffLimitOnFailure}: container restarts of running or pending pods. */
+  static boolean pastBackoffLimitOnFailure(JobSpec spec, List<Pod> active) {
+    if (spec.template().spec().restartPolicy() != RestartPolicy.OnFailure) {
+      return false;
+    }
+    int restarts = 0;
+    for (Pod p : active) {
+      if (p.status().phase() == PodPhase.Running || p.status().phase() == PodPhase.Pending) {
+        for (ContainerStatus s : p.status().containerStatuses()) {
+          restarts += s.restartCount();
+        }
+      }
+    }
+    return spec.backoffLimit() == 0 ? restarts > 0 : restarts >= spec.backoffLimit();
+  }
+
+  /** Upstream's {@code pastActiveDeadline}: at least activeDeadlineSeconds since the start. */
+  static boolean pastActiveDeadline(JobSpec spec, @Nullable Instant start, Instant now) {
+    Long deadline = spec.activeDeadlineSeconds();
+    if (deadline == null || start == null || spec.suspend()) {
+      return false;
+    }
+    return !Duration.between(start, now).minusSeconds(deadline).isNegative();
+  }
+
+  /**
+   * The pod-failure backoff still to wait before creating pods, or {@code null}: with n failed pods finished after
+   * the last succeeded one, {@code min(10 s * 2^(n-1), 6 min)} from the last failure.
+   */
+  static @Nullable Duration backoffRemaining(List<Pod> pods, Instant now) {
+    Instant lastSuccess = null;
+    for (Pod p : pods) {
+      if (p.status().phase() == PodPhase.Succeeded) {
+        Instant t = finishTime(p);
+        if (lastSuccess == null || t.isAfter(lastSuccess)) {
+          lastSuccess = t;
+        }
+      }
+    }
+    int failures = 0;
+    Instant lastFailure = null;
+    for (Pod p : pods) {
+      if (p.status().phase() == PodPhase.Failed) {
+        Instant t = finishTime(p);
+        if (lastSuccess == null || t.isAfter(lastSuccess)) {
+          failures++;
+          if (lastFailure == null || t.isAfter(lastFailure)) {
+            lastFailure = t;
+          }
+        }
+      }
+    }
+    if (failures == 0 || lastFailure == null) {
+      return null;
+    }
+    Duration delay = backoff(failures);
+    Duration left = Duration.between(now, lastFailure.plus(delay));
+    return left.isNegative() || left.isZero() ? null : left;
+  }
+
+  /** {@code min(10 s * 2^(failures-1), 6 min)} for {@code failures >= 1}. */
+  public static Duration backoff(int failures) {
+    if (failures <= 0) {
+      return Duration.ZERO;
+    }
+    Duration d = DEFAULT_BACKOFF;
+    for (int i = 1; i < failures; i++) {
+      d = d.multipliedBy(2);
+      if (d.compareTo(MAX_BACKOFF) >= 0) {
+        return MAX_BACKOFF;
+      }
+    }
+    return d;
+  }
+
+  /** Upstream's {@code getFinishedTime}: latest container finish, else the Ready transition, else creation. */
+  static Instant finishTime(Pod p) {
+    Instant best = null;
+    for (ContainerStatus s : p.status().containerStatuses()) {
+      Instant t = s.state().finishedAt();
+      if (t != null && (best == null || t.isAfter(best))) {
+        best = t;
+      }
+    }
+    if (best != null) {
+      return best;
+    }
+    io.fleetkit.api.core.PodCondition ready = p.status().condition(io.fleetkit.api.core.PodCondition.READY);
+    if (ready != null && ready.lastTransitionTime() != null) {
+      return ready.lastTransitionTime();
+    }
+    Instant created = p.metadata().creationTimestamp();
+    return created != null ? created : Instant.EPOCH;
+  }
+
+  private static JobCondition condition(String type, ConditionStatus status, String reason, String message,
+      Instant now) {
+    return new JobCondition(type, status, reason, message, now, now);
+  }
+
+  private static boolean hasTrue(List<JobCondition> conditions, String type) {
+    for (JobCondition c : conditions) {
+      if (c.type().equals(type) && c.status() == ConditionStatus.True) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Sets the condition of that type (replacing it when status or reason differ); whether anything changed. */
+  private static boolean setCondition(List<JobCondition> conditions, String type, ConditionStatus status,
+      String reason, String message, Instant now) {
+    for (int i = 0; i < conditions.size(); i++) {
+      JobCondition c = conditions.get(i);
+      if (c.type().equals(type)) {
+        if (c.status() == status && c.reason().equals(reason)) {
+          return false;
+        }
+        conditions.set(i, condition(type, status, reason, message, now));
+        return true;
+      }
+    }
+    conditions.add(condition(type, status, reason, message, now));
+    return true;
+  }
+}

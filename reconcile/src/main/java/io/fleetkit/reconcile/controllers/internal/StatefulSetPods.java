@@ -1,0 +1,220 @@
+package io.fleetkit.reconcile.controllers.internal;
+
+import io.fleetkit.api.apps.ClaimTemplate;
+import io.fleetkit.api.apps.StatefulSet;
+import io.fleetkit.api.core.PersistentVolumeAccessMode;
+import io.fleetkit.api.core.PersistentVolumeClaim;
+import io.fleetkit.api.core.PersistentVolumeClaimSpec;
+import io.fleetkit.api.core.PersistentVolumeMode;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodPhase;
+import io.fleetkit.api.core.PodSpec;
+import io.fleetkit.api.core.PodStatus;
+import io.fleetkit.api.core.PodTemplateSpec;
+import io.fleetkit.api.core.Volume;
+import io.fleetkit.api.core.VolumeResourceRequirements;
+import io.fleetkit.api.core.VolumeSource;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.reconcile.controllers.ActivePods;
+import io.fleetkit.reconcile.controllers.WorkloadLabels;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The identity rules of StatefulSet pods, after {@code pkg/controller/statefulset/stateful_set_utils.go}: names
+ * {@code <set>-<ordinal>}, identity labels and annotations, one claim per template and ordinal, revision labels.
+ * Stateless and thread-safe.
+ */
+public final class StatefulSetPods {
+  private static final Pattern STATEFUL_POD = Pattern.compile("(.*)-([0-9]+)$");
+
+  /** The parent's name and the ordinal of a pod name; ordinal -1 (and empty parent) when it is not a member name. */
+  public record ParentAndOrdinal(String parent, int ordinal) {}
+
+  private StatefulSetPods() {}
+
+  /** Upstream's {@code getParentNameAndOrdinal}. */
+  public static ParentAndOrdinal parentAndOrdinal(String podName) {
+    Matcher m = STATEFUL_POD.matcher(podName);
+    if (!m.matches()) {
+      return new ParentAndOrdinal("", -1);
+    }
+    try {
+      return new ParentAndOrdinal(m.group(1), Integer.parseInt(m.group(2)));
+    } catch (NumberFormatException e) {
+      return new ParentAndOrdinal("", -1); // more digits than an int: not an ordinal we could have made
+    }
+  }
+
+  /** The ordinal of {@code pod}, or -1. */
+  public static int ordinal(Pod pod) {
+    return parentAndOrdinal(pod.metadata().name()).ordinal();
+  }
+
+  /** Upstream's {@code isMemberOf}: the pod's name says it belongs to {@code set}. */
+  public static boolean isMemberOf(StatefulSet set, Pod pod) {
+    return parentAndOrdinal(pod.metadata().name()).parent().equals(set.metadata().name());
+  }
+
+  /** Upstream's {@code identityMatches}: name, namespace, pod-name label, hostname and subdomain. */
+  public static boolean identityMatches(StatefulSet set, Pod pod) {
+    ParentAndOrdinal po = parentAndOrdinal(pod.metadata().name());
+    Map<String, String> labels = pod.metadata().labels();
+    Map<String, String> annotations = pod.metadata().annotations();
+    return po.ordinal() >= 0 && set.metadata().name().equals(po.parent())
+        && set.metadata().namespace().equals(pod.metadata().namespace())
+        && pod.metadata().name().equals(labels.get(WorkloadLabels.STATEFULSET_POD_NAME))
+        && Integer.toString(po.ordinal()).equals(labels.get(WorkloadLabels.POD_INDEX))
+        && pod.metadata().name().equals(annotations.get(WorkloadLabels.HOSTNAME))
+        && set.spec().serviceName().equals(annotations.getOrDefault(WorkloadLabels.SUBDOMAIN, ""))
+        && annotations.containsKey(WorkloadLabels.SUBDOMAIN);
+  }
+
+  /** Upstream's {@code storageMatches}: a volume per claim template naming the claim of this ordinal. */
+  public static boolean storageMatches(StatefulSet set, Pod pod) {
+    int ordinal = ordinal(pod);
+    if (ordinal < 0) {
+      return false;
+    }
+    Map<String, Volume> volumes = new LinkedHashMap<>();
+    for (Volume v : pod.spec().volumes()) {
+      volumes.put(v.name(), v);
+    }
+    for (ClaimTemplate t : set.spec().volumeClaimTemplates()) {
+      Volume v = volumes.get(t.name());
+      VolumeSource.PersistentVolumeClaim claim = v == null ? null : v.claim();
+      if (claim == null || !claim.claimName().equals(t.claimName(set.metadata().name(), ordinal))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Upstream's {@code updateIdentity}: {@code pod}'s metadata with the set's namespace and identity marks. */
+  public static Pod updateIdentity(StatefulSet set, Pod pod) {
+    int ordinal = ordinal(pod);
+    ObjectMeta m = pod.metadata().toBuilder()
+        .namespace(set.metadata().namespace())
+        .label(WorkloadLabels.STATEFULSET_POD_NAME, pod.metadata().name())
+        .label(WorkloadLabels.POD_INDEX, Integer.toString(ordinal))
+        .annotation(WorkloadLabels.HOSTNAME, pod.metadata().name())
+        .annotation(WorkloadLabels.SUBDOMAIN, set.spec().serviceName())
+        .build();
+    return pod.withMetadata(m);
+  }
+
+  /** Upstream's {@code updateStorage}: {@code pod} with one PVC volume per claim template, others kept. */
+  public static Pod updateStorage(StatefulSet set, Pod pod) {
+    return pod.withSpec(withClaimVolumes(set, pod.spec(), ordinal(pod)));
+  }
+
+  private static PodSpec withClaimVolumes(StatefulSet set, PodSpec spec, int ordinal) {
+    List<ClaimTemplate> templates = set.spec().volumeClaimTemplates();
+    if (templates.isEmpty()) {
+      return spec;
+    }
+    Map<String, Volume> byName = new LinkedHashMap<>();
+    for (ClaimTemplate t : templates) {
+      byName.put(t.name(), Volume.persistentVolumeClaim(t.name(), t.claimName(set.metadata().name(), ordinal)));
+    }
+    List<Volume> volumes = new ArrayList<>();
+    for (Volume v : spec.volumes()) {
+      if (!byName.containsKey(v.name())) {
+        volumes.add(v);
+      }
+    }
+    volumes.addAll(byName.values());
+    return spec.toBuilder().volumes(volumes).build();
+  }
+
+  /** Upstream's {@code newStatefulSetPod} + {@code setPodRevision}: the pod of {@code ordinal} from a template. */
+  public static Pod newPod(StatefulSet set, PodTemplateSpec template, String revision, int ordinal) {
+    String name = set.podName(ordinal);
+    ObjectMeta tm = template.metadata();
+    ObjectMeta meta = ObjectMeta.builder()
+        .namespace(set.metadata().namespace())
+        .name(name)
+        .labels(tm.labels())
+        .annotations(tm.annotations())
+        .finalizers(tm.finalizers())
+        .label(WorkloadLabels.CONTROLLER_REVISION_HASH, revision)
+        .ownerReference(OwnerReference.controllerOf(set))
+        .build();
+    PodSpec spec = withClaimVolumes(set, template.spec().withNodeName(""), ordinal);
+    return updateIdentity(set, new Pod(meta, spec, PodStatus.PENDING));
+  }
+
+  /** The revision label of {@code pod}, empty when absent. */
+  public static String revision(Pod pod) {
+    return pod.metadata().labels().getOrDefault(WorkloadLabels.CONTROLLER_REVISION_HASH, "");
+  }
+
+  /**
+   * The template a pod was made from: its labels and annotations without the identity marks, its spec unbound.
+   * Used to recreate a pod of an older revision when that revision's template is not in memory.
+   */
+  public static PodTemplateSpec templateOf(Pod pod) {
+    Map<String, String> labels = new LinkedHashMap<>(pod.metadata().labels());
+    labels.remove(WorkloadLabels.STATEFULSET_POD_NAME);
+    labels.remove(WorkloadLabels.POD_INDEX);
+    labels.remove(WorkloadLabels.CONTROLLER_REVISION_HASH);
+    Map<String, String> annotations = new LinkedHashMap<>(pod.metadata().annotations());
+    annotations.remove(WorkloadLabels.HOSTNAME);
+    annotations.remove(WorkloadLabels.SUBDOMAIN);
+    ObjectMeta m = ObjectMeta.builder().labels(labels).annotations(annotations).build();
+    return new PodTemplateSpec(m, pod.spec().withNodeName(""));
+  }
+
+  /** Upstream's {@code getPersistentVolumeClaims}: the claims of {@code ordinal}, labelled with the selector. */
+  public static List<PersistentVolumeClaim> claims(StatefulSet set, int ordinal) {
+    List<PersistentVolumeClaim> out = new ArrayList<>();
+    for (ClaimTemplate t : set.spec().volumeClaimTemplates()) {
+      Map<String, String> labels = new LinkedHashMap<>(t.labels());
+      labels.putAll(set.spec().selector().matchLabels());
+      ObjectMeta meta = ObjectMeta.builder().namespace(set.metadata().namespace())
+          .name(t.claimName(set.metadata().name(), ordinal)).labels(labels).build();
+      List<PersistentVolumeAccessMode> modes = new ArrayList<>();
+      for (String mode : t.accessModes()) {
+        modes.add(PersistentVolumeAccessMode.valueOf(mode));
+      }
+      PersistentVolumeClaimSpec spec = PersistentVolumeClaimSpec.builder().accessModes(modes)
+          .resources(new VolumeResourceRequirements(t.requests(), ResourceList.EMPTY))
+          .storageClassName(t.storageClassName()).volumeMode(PersistentVolumeMode.Filesystem).build();
+      out.add(PersistentVolumeClaim.of(meta, spec));
+    }
+    return out;
+  }
+
+  /** Upstream's {@code isRunningAndReady}: phase Running and condition Ready. */
+  public static boolean isRunningAndReady(Pod pod) {
+    return pod.status().phase() == PodPhase.Running && ActivePods.isReady(pod);
+  }
+
+  /** Upstream's {@code isRunningAndAvailable}: running, ready, and ready for {@code minReadySeconds}. */
+  public static boolean isRunningAndAvailable(Pod pod, int minReadySeconds, Instant now) {
+    return pod.status().phase() == PodPhase.Running && ActivePods.isAvailable(pod, minReadySeconds, now);
+  }
+
+  /** Upstream's {@code isHealthy}: running, ready, and not being deleted. */
+  public static boolean isHealthy(Pod pod) {
+    return isRunningAndReady(pod) && !isTerminating(pod);
+  }
+
+  /** Has a deletion timestamp. */
+  public static boolean isTerminating(Pod pod) {
+    return pod.metadata().deletionTimestamp() != null;
+  }
+
+  /** Upstream's {@code ascendingOrdinal}. */
+  public static Comparator<Pod> ascendingOrdinal() {
+    return Comparator.comparingInt(StatefulSetPods::ordinal);
+  }
+}

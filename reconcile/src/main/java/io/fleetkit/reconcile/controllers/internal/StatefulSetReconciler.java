@@ -1,0 +1,391 @@
+package io.fleetkit.reconcile.controllers.internal;
+
+import io.fleetkit.api.ConflictException;
+import io.fleetkit.api.NotFoundException;
+import io.fleetkit.api.apps.PodManagementPolicy;
+import io.fleetkit.api.apps.RollingUpdateStatefulSetStrategy;
+import io.fleetkit.api.apps.StatefulSet;
+import io.fleetkit.api.apps.StatefulSetStatus;
+import io.fleetkit.api.apps.StatefulSetUpdateStrategyType;
+import io.fleetkit.api.core.PersistentVolumeClaim;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodPhase;
+import io.fleetkit.api.core.PodTemplateSpec;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.store.DeletePreconditions;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.reconcile.ObjectKey;
+import io.fleetkit.reconcile.ReconcileContext;
+import io.fleetkit.reconcile.Reconciler;
+import io.fleetkit.reconcile.Result;
+import io.fleetkit.reconcile.controllers.ActivePods;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The StatefulSet reconciler, after {@code pkg/controller/statefulset/stateful_set_control.go}
+ * ({@code updateStatefulSet}): pods {@code <set>-0..N-1} with claims created first; OrderedReady creates in
+ * ordinal order waiting for each predecessor to be Running and Ready and deletes from the highest ordinal down,
+ * Parallel does all at once; failed or succeeded pods are recreated; RollingUpdate replaces pods of other revisions
+ * from the highest ordinal down to {@code partition}, one at a time, waiting for each to be healthy; OnDelete only
+ * gives recreated pods the new revision.
+ *
+ * <p>Revisions: the update revision is {@code <set>-<hash of the template>}, the value of each pod's
+ * {@code controller-revision-hash} label. FleetKit has no ControllerRevision kind, so the template of an older
+ * revision (needed to recreate a pod below the partition) is kept in memory per set, and recovered from a live pod
+ * of that revision after a restart; without either, the current template is used.
+ */
+public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
+  private static final Logger LOG = LoggerFactory.getLogger(StatefulSetReconciler.class);
+
+  /** Per set: its uid and revision name to template, insertion-ordered, trimmed to the history limit. */
+  private record History(String uid, LinkedHashMap<String, PodTemplateSpec> templates) {}
+
+  private final Map<ObjectKey, History> history = new ConcurrentHashMap<>();
+
+  @Override
+  public Result reconcile(ReconcileContext<StatefulSet> ctx) {
+    StatefulSet set = ctx.object().orElse(null);
+    if (set == null) {
+      history.remove(ctx.key());
+      return Result.done();
+    }
+    Instant now = ctx.now();
+    String updateRevision = revisionName(set);
+    String currentRevision = set.status().currentRevision().isEmpty() ? updateRevision
+        : set.status().currentRevision();
+    remember(set, updateRevision, set.spec().template());
+
+    Map<String, Pod> view = new LinkedHashMap<>();
+    for (Pod p : claimPods(ctx, set)) {
+      view.put(p.metadata().name(), p);
+    }
+    RuntimeException failure = null;
+    if (set.metadata().deletionTimestamp() == null) {
+      try {
+        new Pass(ctx.store(), set, currentRevision, updateRevision, view, now).run();
+      } catch (ConflictException | NotFoundException e) {
+        LOG.debug("statefulset {}: lost a race ({}), requeueing", ctx.key(), e.getMessage());
+        failure = e;
+      } catch (RuntimeException e) {
+        failure = e;
+      }
+    }
+    StatefulSetStatus status = status(set, view.values(), currentRevision, updateRevision, now);
+    if (!status.equals(set.status())) {
+      try {
+        ctx.store().updateStatus(set.withStatus(status));
+      } catch (ConflictException | NotFoundException e) {
+        LOG.debug("statefulset {}: status update lost a race ({}), requeueing", ctx.key(), e.getMessage());
+        return Result.requeue();
+      }
+    }
+    if (failure instanceof ConflictException || failure instanceof NotFoundException) {
+      return Result.requeue();
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    Duration wait = nextAvailability(set, view.values(), now);
+    return wait == null ? Result.done() : Result.requeueAfter(wait);
+  }
+
+  /** {@code <set>-<hash>}: the name of the revision of the set's current template. */
+  public static String revisionName(StatefulSet set) {
+    return set.metadata().name() + "-" + TemplateHash.compute(set.spec().template(), set.status().collisionCount());
+  }
+
+  private LinkedHashMap<String, PodTemplateSpec> historyOf(StatefulSet set) {
+    String uid = set.metadata().uid();
+    return history.compute(ObjectKey.of(set), (k, h) -> h != null && h.uid().equals(uid) ? h
+        : new History(uid, new LinkedHashMap<>())).templates();
+  }
+
+  private void remember(StatefulSet set, String revision, PodTemplateSpec template) {
+    LinkedHashMap<String, PodTemplateSpec> h = historyOf(set);
+    synchronized (h) {
+      h.remove(revision);
+      h.put(revision, template);
+      int limit = Math.max(set.spec().revisionHistoryLimit(), 1) + 1;
+      while (h.size() > limit) {
+        h.remove(h.keySet().iterator().next());
+      }
+    }
+  }
+
+  private PodTemplateSpec template(StatefulSet set, String revision, Iterable<Pod> pods) {
+    LinkedHashMap<String, PodTemplateSpec> h = historyOf(set);
+    synchronized (h) {
+      PodTemplateSpec t = h.get(revision);
+      if (t != null) {
+        return t;
+      }
+    }
+    for (Pod p : pods) {
+      if (StatefulSetPods.revision(p).equals(revision)) {
+        PodTemplateSpec t = StatefulSetPods.templateOf(p);
+        remember(set, revision, t);
+        return t;
+      }
+    }
+    return set.spec().template();
+  }
+
+  /** Owned pods named as members; matching orphans named as members are adopted (upstream's ClaimPods). */
+  private static List<Pod> claimPods(ReconcileContext<StatefulSet> ctx, StatefulSet set) {
+    String uid = set.metadata().uid();
+    List<Pod> owned = new ArrayList<>();
+    for (Pod pod : ctx.lister(Pod.class).list(set.metadata().namespace())) {
+      OwnerReference ref = pod.metadata().controllerRef();
+      if (ref != null) {
+        if (ref.uid().equals(uid) && StatefulSetPods.isMemberOf(set, pod)) {
+          owned.add(pod);
+        }
+        continue;
+      }
+      if (StatefulSetPods.isMemberOf(set, pod) && set.spec().selector().matches(pod.metadata().labels())
+          && pod.metadata().deletionTimestamp() == null && set.metadata().deletionTimestamp() == null) {
+        ObjectMeta m = pod.metadata().toBuilder().ownerReference(OwnerReference.controllerOf(set)).build();
+        try {
+          owned.add(ctx.store().update(pod.withMetadata(m)));
+        } catch (ConflictException | NotFoundException e) {
+          LOG.debug("statefulset {}: adopting {} lost a race: {}", ctx.key(), pod.metadata().key(), e.getMessage());
+        }
+      }
+    }
+    return owned;
+  }
+
+  /** One pass of {@code updateStatefulSet}; returns early wherever upstream does. Mutates {@code view}. */
+  private final class Pass {
+    private final ObjectStore store;
+    private final StatefulSet set;
+    private final String currentRevision;
+    private final String updateRevision;
+    private final Map<String, Pod> view;
+    private final Instant now;
+    private final boolean monotonic;
+
+    Pass(ObjectStore store, StatefulSet set, String currentRevision, String updateRevision, Map<String, Pod> view,
+        Instant now) {
+      this.store = store;
+      this.set = set;
+      this.currentRevision = currentRevision;
+      this.updateRevision = updateRevision;
+      this.view = view;
+      this.now = now;
+      this.monotonic = set.spec().podManagementPolicy() == PodManagementPolicy.OrderedReady;
+    }
+
+    void run() {
+      int n = set.spec().replicas();
+      Pod[] replicas = new Pod[n];
+      List<Pod> condemned = new ArrayList<>();
+      for (Pod p : view.values()) {
+        int ord = StatefulSetPods.ordinal(p);
+        if (ord >= 0 && ord < n) {
+          replicas[ord] = p;
+        } else {
+          condemned.add(p);
+        }
+      }
+      condemned.sort(StatefulSetPods.ascendingOrdinal());
+      Pod firstUnhealthy = null;
+      for (Pod p : replicas) {
+        if (p != null && firstUnhealthy == null && !StatefulSetPods.isHealthy(p)) {
+          firstUnhealthy = p;
+        }
+      }
+      for (Pod p : condemned) {
+        if (firstUnhealthy == null && !StatefulSetPods.isHealthy(p)) {
+          firstUnhealthy = p;
+        }
+      }
+
+      for (int i = 0; i < n; i++) {
+        Pod pod = replicas[i];
+        if (pod != null && pod.status().phase().isTerminal()) {
+          // upstream: a failed or succeeded pod is deleted and recreated in the same pass
+          LOG.debug("statefulset {}: pod {} is {}, recreating", ObjectKey.of(set), pod.metadata().name(),
+              pod.status().phase());
+          delete(pod);
+          pod = null;
+        }
+        if (pod == null) {
+          replicas[i] = create(i);
+          if (monotonic) {
+            return;
+          }
+          continue;
+        }
+        if (pod.status().phase() == PodPhase.Pending) {
+          createMissingClaims(i); // upstream's RecreatesPVCForPendingPod: a pending pod waits for its claims
+        }
+        if (StatefulSetPods.isTerminating(pod)) {
+          if (monotonic) {
+            return;
+          }
+          continue;
+        }
+        if (!StatefulSetPods.isRunningAndAvailable(pod, set.spec().minReadySeconds(), now) && monotonic) {
+          return;
+        }
+        if (!StatefulSetPods.identityMatches(set, pod) || !StatefulSetPods.storageMatches(set, pod)) {
+          createMissingClaims(i);
+          Pod fixed = StatefulSetPods.updateStorage(set, StatefulSetPods.updateIdentity(set, pod));
+          replicas[i] = store.update(fixed);
+          view.put(fixed.metadata().name(), replicas[i]);
+        }
+      }
+
+      for (int target = condemned.size() - 1; target >= 0; target--) {
+        Pod pod = condemned.get(target);
+        if (StatefulSetPods.isTerminating(pod)) {
+          if (monotonic) {
+            return;
+          }
+          continue;
+        }
+        if (!StatefulSetPods.isRunningAndReady(pod) && monotonic && pod != firstUnhealthy) {
+          return; // upstream: wait for the unhealthy predecessor, unless this is it
+        }
+        LOG.debug("statefulset {}: deleting condemned pod {}", ObjectKey.of(set), pod.metadata().name());
+        delete(pod);
+        if (monotonic) {
+          return;
+        }
+      }
+
+      if (set.spec().updateStrategy().type() == StatefulSetUpdateStrategyType.OnDelete) {
+        return;
+      }
+      RollingUpdateStatefulSetStrategy ru = set.spec().updateStrategy().rollingUpdate();
+      int updateMin = ru == null ? 0 : ru.partition();
+      for (int target = n - 1; target >= updateMin; target--) {
+        Pod pod = replicas[target];
+        if (pod == null) {
+          return;
+        }
+        if (!StatefulSetPods.revision(pod).equals(updateRevision) && !StatefulSetPods.isTerminating(pod)) {
+          LOG.debug("statefulset {}: deleting pod {} of revision {} for update to {}", ObjectKey.of(set),
+              pod.metadata().name(), StatefulSetPods.revision(pod), updateRevision);
+          delete(pod);
+          return;
+        }
+        if (!StatefulSetPods.isHealthy(pod)) {
+          return;
+        }
+      }
+    }
+
+    /** Upstream's {@code newVersionedStatefulSetPod}: below the partition the current revision, else the update. */
+    private Pod create(int ordinal) {
+      RollingUpdateStatefulSetStrategy ru = set.spec().updateStrategy().rollingUpdate();
+      boolean current = set.spec().updateStrategy().type() == StatefulSetUpdateStrategyType.RollingUpdate
+          && ru != null && ordinal < ru.partition();
+      String revision = current ? currentRevision : updateRevision;
+      PodTemplateSpec template = current ? template(set, currentRevision, view.values()) : set.spec().template();
+      createMissingClaims(ordinal);
+      Pod pod = StatefulSetPods.newPod(set, template, revision, ordinal);
+      LOG.debug("statefulset {}: creating pod {} at revision {}", ObjectKey.of(set), pod.metadata().name(),
+          revision);
+      Pod created = store.create(pod);
+      view.put(created.metadata().name(), created);
+      return created;
+    }
+
+    private void createMissingClaims(int ordinal) {
+      for (PersistentVolumeClaim claim : StatefulSetPods.claims(set, ordinal)) {
+        String ns = claim.metadata().namespace();
+        if (store.get(PersistentVolumeClaim.class, ns, claim.metadata().name()).isEmpty()) {
+          try {
+            store.create(claim);
+          } catch (ConflictException e) {
+            // created meanwhile: a claim is never rebound to another ordinal, so the existing one is ours
+          }
+        }
+      }
+    }
+
+    private void delete(Pod pod) {
+      try {
+        store.delete(Pod.class, pod.metadata().namespace(), pod.metadata().name(),
+            DeletePreconditions.uid(pod.metadata().uid()));
+      } catch (NotFoundException e) {
+        // already gone
+      }
+      Pod after = store.get(Pod.class, pod.metadata().namespace(), pod.metadata().name()).orElse(null);
+      if (after == null || !after.metadata().uid().equals(pod.metadata().uid())) {
+        view.remove(pod.metadata().name());
+      } else {
+        view.put(pod.metadata().name(), after); // held by finalizers: terminating
+      }
+    }
+  }
+
+  /** Upstream's status computation plus {@code completeRollingUpdate}. */
+  static StatefulSetStatus status(StatefulSet set, Iterable<Pod> pods, String currentRevision,
+      String updateRevision, Instant now) {
+    int replicas = 0;
+    int ready = 0;
+    int available = 0;
+    int current = 0;
+    int updated = 0;
+    for (Pod p : pods) {
+      replicas++;
+      if (StatefulSetPods.isRunningAndReady(p)) {
+        ready++;
+        if (StatefulSetPods.isRunningAndAvailable(p, set.spec().minReadySeconds(), now)) {
+          available++;
+        }
+      }
+      if (!StatefulSetPods.isTerminating(p)) {
+        String rev = StatefulSetPods.revision(p);
+        if (rev.equals(currentRevision)) {
+          current++;
+        }
+        if (rev.equals(updateRevision)) {
+          updated++;
+        }
+      }
+    }
+    String cur = currentRevision;
+    if (set.spec().updateStrategy().type() == StatefulSetUpdateStrategyType.RollingUpdate && updated == replicas
+        && ready == replicas) {
+      current = updated;
+      cur = updateRevision;
+    }
+    return new StatefulSetStatus(set.metadata().generation(), replicas, ready, current, updated, available, cur,
+        updateRevision, set.status().collisionCount());
+  }
+
+  private static @Nullable Duration nextAvailability(StatefulSet set, Iterable<Pod> pods, Instant now) {
+    int min = set.spec().minReadySeconds();
+    if (min == 0) {
+      return null;
+    }
+    Duration best = null;
+    for (Pod p : pods) {
+      Instant since = ActivePods.readyTime(p);
+      if (since != null && !ActivePods.isAvailable(p, min, now)) {
+        Duration d = Duration.between(now, since.plusSeconds(min)).plusSeconds(1);
+        if (d.isNegative()) {
+          d = Duration.ofSeconds(1);
+        }
+        if (best == null || d.compareTo(best) < 0) {
+          best = d;
+        }
+      }
+    }
+    return best;
+  }
+}

@@ -1,0 +1,399 @@
+package io.fleetkit.reconcile.node;
+
+import io.fleetkit.api.NotFoundException;
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.NodeCondition;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodCondition;
+import io.fleetkit.api.core.PodStatus;
+import io.fleetkit.api.meta.ConditionStatus;
+import io.fleetkit.api.store.ListResult;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.store.Watch;
+import io.fleetkit.reconcile.SchedulingClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A simulated kubelet for one node: it runs the pods bound to its node on a {@link SchedulingClock}, restarts their
+ * containers per {@code restartPolicy} with CrashLoopBackOff ({@link RestartBackoff#kubelet}), takes readiness,
+ * liveness and exits from a {@link HealthSource}, writes pod status (phase, {@code Initialized},
+ * {@code ContainersReady} and {@code Ready} conditions, container statuses with restart counts and the
+ * {@code CrashLoopBackOff} waiting reason) and posts a heartbeat every {@code heartbeatPeriod} (the node's
+ * {@code Ready=True} condition with a fresh {@code lastHeartbeatTime}; kube's {@code nodeStatusUpdateFrequency}).
+ * A {@linkplain #kill killed} agent stops heartbeating and stops running its pods: their statuses freeze, as when a
+ * machine drops off the network; the node lifecycle controller then notices.
+ *
+ * <p>Work is event driven: pod watch events and the agent's own timers mark pods dirty, {@link #sync} processes
+ * them. Not thread-safe: made for single-threaded simulations (a store in direct delivery mode and a
+ * {@link io.fleetkit.reconcile.ManualClock}); call {@link #sync} on the thread that advances the clock.
+ */
+public final class NodeAgent implements AutoCloseable {
+  /** The reason of the node's Ready condition while the agent heartbeats. */
+  public static final String REASON_KUBELET_READY = "KubeletReady";
+
+  private final ObjectStore store;
+  private final SchedulingClock clock;
+  private final String nodeName;
+  private final HealthSource health;
+  private final Duration heartbeatPeriod;
+  private final RestartBackoff backoff;
+  private final boolean watchPods;
+  private final Map<String, PodRuntime> pods = new LinkedHashMap<>();
+  private final Set<String> dirty = new LinkedHashSet<>();
+  private final Map<String, Integer> revivedRestarts = new LinkedHashMap<>();
+  private @Nullable Watch watch;
+  private SchedulingClock.@Nullable Timer heartbeat;
+  private boolean alive = true;
+  private boolean heartbeatDue;
+  private boolean closed;
+  private boolean started;
+
+  private NodeAgent(Builder b) {
+    this.store = b.store;
+    this.clock = b.clock;
+    this.nodeName = b.nodeName;
+    this.health = b.health;
+    this.heartbeatPeriod = b.heartbeatPeriod;
+    this.backoff = new RestartBackoff(b.backoffInitial, b.backoffMax, clock::now);
+    this.watchPods = b.watchPods;
+  }
+
+  /** A builder for the agent of node {@code nodeName}. */
+  public static Builder builder(ObjectStore store, SchedulingClock clock, String nodeName) {
+    return new Builder(store, clock, nodeName);
+  }
+
+  /** The node this agent runs. */
+  public String nodeName() {
+    return nodeName;
+  }
+
+  /**
+   * Lists the node's pods, starts watching pods and posts the first heartbeat (at the next {@link #sync}).
+   *
+   * @throws IllegalStateException if started twice or closed
+   */
+  public void start() {
+    if (closed || started) {
+      throw new IllegalStateException("node agent " + nodeName + ": " + (closed ? "closed" : "already started"));
+    }
+    started = true;
+    ListResult<Pod> list = store.list(Pod.class, "", (Pod p) -> p.spec().nodeName().equals(nodeName));
+    for (Pod p : list.items()) {
+      dirty.add(p.metadata().key());
+    }
+    if (watchPods) {
+      watch = store.watch(Pod.class, list.resourceVersion(), e -> observe(e.object()));
+    }
+    heartbeatDue = true;
+    scheduleHeartbeat();
+  }
+
+  /**
+   * Tells the agent that {@code pod} changed (or was deleted); pods of other nodes are ignored. The agent's own
+   * watch calls this; a caller that runs many agents may instead build them with {@code watchPods(false)} and feed
+   * them from one shared pod watch, which saves a watch per node on every pod write.
+   */
+  public void observe(Pod pod) {
+    if (pod.spec().nodeName().equals(nodeName)) {
+      dirty.add(pod.metadata().key());
+    }
+  }
+
+  /** Whether the agent runs (not killed). */
+  public boolean alive() {
+    return alive;
+  }
+
+  /**
+   * Kills the node: no more heartbeats, container timers stop, pod statuses freeze. Idempotent.
+   */
+  public void kill() {
+    if (!alive) {
+      return;
+    }
+    alive = false;
+    if (heartbeat != null) {
+      heartbeat.cancel();
+      heartbeat = null;
+    }
+    for (PodRuntime r : pods.values()) {
+      cancelTimer(r);
+    }
+  }
+
+  /**
+   * Brings a killed node back as after a reboot: it heartbeats again and starts its pods afresh (restart counts
+   * carry on). Idempotent.
+   */
+  public void revive() {
+    if (alive) {
+      return;
+    }
+    alive = true;
+    Map<String, Integer> restarts = new LinkedHashMap<>();
+    for (PodRuntime r : pods.values()) {
+      int max = 0;
+      for (PodRuntime.ContainerRun c : r.containers) {
+        max = Math.max(max, c.restartCount);
+      }
+      restarts.put(r.key, max);
+      dirty.add(r.key);
+    }
+    pods.clear();
+    revivedRestarts.putAll(restarts);
+    heartbeatDue = true;
+    scheduleHeartbeat();
+  }
+
+  /**
+   * Processes what changed: posts a due heartbeat, starts newly bound pods, advances containers whose timers came
+   * due, forgets deleted pods, and writes the pod statuses that changed. Does nothing while killed.
+   *
+   * @return how many writes it made (0 when there was nothing to do)
+   */
+  public int sync() {
+    if (!alive || closed) {
+      return 0;
+    }
+    int writes = 0;
+    if (heartbeatDue) {
+      heartbeatDue = false;
+      writes += postHeartbeat() ? 1 : 0;
+    }
+    while (!dirty.isEmpty()) {
+      List<String> keys = new ArrayList<>(dirty);
+      dirty.clear();
+      for (String key : keys) {
+        writes += syncPod(key) ? 1 : 0;
+      }
+    }
+    return writes;
+  }
+
+  private boolean syncPod(String key) {
+    int slash = key.indexOf('/');
+    Optional<Pod> current = store.get(Pod.class, key.substring(0, slash), key.substring(slash + 1));
+    PodRuntime r = pods.get(key);
+    if (current.isEmpty() || !current.get().spec().nodeName().equals(nodeName)
+        || (r != null && !r.pod.metadata().uid().equals(current.get().metadata().uid()))) {
+      if (r != null) {
+        forget(r);
+      }
+      if (current.isEmpty() || !current.get().spec().nodeName().equals(nodeName)) {
+        return false;
+      }
+      r = null;
+    }
+    Pod pod = current.get();
+    Instant now = clock.now();
+    if (r == null) {
+      if (pod.isTerminal() || pod.metadata().deletionTimestamp() != null) {
+        return false;
+      }
+      r = new PodRuntime(pod, now);
+      Integer restarts = revivedRestarts.remove(key);
+      if (restarts != null) {
+        for (PodRuntime.ContainerRun c : r.containers) {
+          c.restartCount = restarts;
+        }
+      }
+      pods.put(key, r);
+    }
+    r.pod = pod;
+    if (pod.metadata().deletionTimestamp() != null) {
+      forget(r);
+      return false;
+    }
+    if (!r.finished()) {
+      r.advance(now, health, backoff);
+    }
+    schedule(r, now);
+    return writeStatus(pod, r, now);
+  }
+
+  private void forget(PodRuntime r) {
+    cancelTimer(r);
+    for (PodRuntime.ContainerRun c : r.containers) {
+      backoff.reset(r.backoffKey(c));
+    }
+    pods.remove(r.key);
+  }
+
+  private void schedule(PodRuntime r, Instant now) {
+    Instant next = r.finished() ? null : r.nextEvent(now);
+    if (Objects.equals(next, r.timerAt)) {
+      return;
+    }
+    cancelTimer(r);
+    if (next != null) {
+      String key = r.key;
+      r.timerAt = next;
+      r.timer = clock.schedule(Duration.between(now, next), () -> dirty.add(key));
+    }
+  }
+
+  private static void cancelTimer(PodRuntime r) {
+    if (r.timer != null) {
+      r.timer.cancel();
+      r.timer = null;
+    }
+    r.timerAt = null;
+  }
+
+  private boolean writeStatus(Pod pod, PodRuntime r, Instant now) {
+    PodStatus old = pod.status();
+    boolean ready = r.containersReady(now) && !r.finished();
+    PodStatus s = old.withPhase(r.phase()).withStartTime(old.startTime() != null ? old.startTime() : r.startTime)
+        .withContainerStatuses(r.containerStatuses(now));
+    s = s.withCondition(condition(old, PodCondition.INITIALIZED, true, now));
+    s = s.withCondition(condition(old, PodCondition.CONTAINERS_READY, ready, now));
+    s = s.withCondition(condition(old, PodCondition.READY, ready, now));
+    if (s.equals(old)) {
+      return false;
+    }
+    try {
+      store.updateStatus(pod.withStatus(s));
+      return true;
+    } catch (NotFoundException e) {
+      forget(r);
+      return false;
+    }
+  }
+
+  private static PodCondition condition(PodStatus old, String type, boolean value, Instant now) {
+    ConditionStatus status = value ? ConditionStatus.True : ConditionStatus.False;
+    PodCondition prev = old.condition(type);
+    if (prev != null && prev.status() == status) {
+      return prev;
+    }
+    return PodCondition.of(type, status, "", "", now);
+  }
+
+  private void scheduleHeartbeat() {
+    heartbeat = clock.schedule(heartbeatPeriod, () -> {
+      heartbeatDue = true;
+      scheduleHeartbeat();
+    });
+  }
+
+  private boolean postHeartbeat() {
+    Optional<Node> current = store.get(Node.class, "", nodeName);
+    if (current.isEmpty()) {
+      return false;
+    }
+    Node node = current.get();
+    Instant now = clock.now();
+    NodeCondition prev = node.status().condition(NodeCondition.READY);
+    Instant transition = prev != null && prev.status() == ConditionStatus.True && prev.lastTransitionTime() != null
+        ? prev.lastTransitionTime() : now;
+    NodeCondition ready = new NodeCondition(NodeCondition.READY, ConditionStatus.True, REASON_KUBELET_READY,
+        "kubelet is posting ready status", now, transition);
+    List<NodeCondition> conditions = new ArrayList<>();
+    boolean replaced = false;
+    for (NodeCondition c : node.status().conditions()) {
+      if (c.type().equals(NodeCondition.READY)) {
+        conditions.add(ready);
+        replaced = true;
+      } else {
+        conditions.add(c);
+      }
+    }
+    if (!replaced) {
+      conditions.add(ready);
+    }
+    store.updateStatus(node.withStatus(node.status().withConditions(conditions)));
+    return true;
+  }
+
+  /** How many pods the agent currently tracks (running, backing off or finished). */
+  public int podCount() {
+    return pods.size();
+  }
+
+  /** Stops watching and cancels the timers. Idempotent. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    kill();
+    if (watch != null) {
+      watch.close();
+    }
+  }
+
+  /** Builder; not thread-safe. */
+  public static final class Builder {
+    private final ObjectStore store;
+    private final SchedulingClock clock;
+    private final String nodeName;
+    private HealthSource health = HealthSource.fromAnnotations();
+    private Duration heartbeatPeriod = Duration.ofSeconds(10);
+    private Duration backoffInitial = RestartBackoff.KUBELET_INITIAL;
+    private Duration backoffMax = RestartBackoff.KUBELET_MAX;
+    private boolean watchPods = true;
+
+    private Builder(ObjectStore store, SchedulingClock clock, String nodeName) {
+      this.store = Objects.requireNonNull(store, "store");
+      this.clock = Objects.requireNonNull(clock, "clock");
+      this.nodeName = Objects.requireNonNull(nodeName, "nodeName");
+      if (nodeName.isEmpty()) {
+        throw new IllegalArgumentException("node agent: nodeName must not be empty");
+      }
+    }
+
+    /** Where container behaviour comes from; {@link HealthSource#fromAnnotations()} by default. */
+    public Builder healthSource(HealthSource v) {
+      health = Objects.requireNonNull(v, "healthSource");
+      return this;
+    }
+
+    /**
+     * How often the node's status is posted (kube's {@code nodeStatusUpdateFrequency}, 10 s).
+     *
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder heartbeatPeriod(Duration v) {
+      Objects.requireNonNull(v, "heartbeatPeriod");
+      if (v.isNegative() || v.isZero()) {
+        throw new IllegalArgumentException("node agent " + nodeName + ": heartbeatPeriod " + v
+            + " must be positive");
+      }
+      heartbeatPeriod = v;
+      return this;
+    }
+
+    /** The container restart backoff (10 s doubling to 300 s by default). */
+    public Builder restartBackoff(Duration initial, Duration max) {
+      new RestartBackoff(initial, max, clock::now); // validates
+      backoffInitial = initial;
+      backoffMax = max;
+      return this;
+    }
+
+    /**
+     * Whether {@link #start} opens the agent's own pod watch (default true); with false the caller feeds pod events
+     * through {@link #observe}.
+     */
+    public Builder watchPods(boolean v) {
+      watchPods = v;
+      return this;
+    }
+
+    public NodeAgent build() {
+      return new NodeAgent(this);
+    }
+  }
+}

@@ -1,0 +1,503 @@
+package io.fleetkit.reconcile.node;
+
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.NodeCondition;
+import io.fleetkit.api.core.NodeSpec;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodCondition;
+import io.fleetkit.api.meta.ConditionStatus;
+import io.fleetkit.api.scheduling.Taint;
+import io.fleetkit.api.scheduling.TaintEffect;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.reconcile.SchedulingClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Watches node heartbeats as kube's node lifecycle controller ({@code pkg/controller/nodelifecycle}): every
+ * {@code monitorPeriod} (5 s) it checks each node's {@code Ready} condition; a node whose heartbeat
+ * ({@code lastHeartbeatTime}) has not changed for {@code gracePeriod} gets {@code Ready=Unknown} (reason
+ * {@value #REASON_UNKNOWN}) and its pods {@code Ready=False}. Nodes that are not ready get the NoSchedule taint of
+ * their condition at once and the NoExecute taint ({@value #TAINT_UNREACHABLE} for Unknown,
+ * {@value #TAINT_NOT_READY} for False) through a per-zone rate limiter; ready nodes lose both. The
+ * {@link TaintEvictionController} then evicts the pods.
+ *
+ * <p>Defaults follow current kube: grace period <b>50 s</b> ({@code --node-monitor-grace-period}, raised from 40 s
+ * in v1.32), startup grace 60 s, monitor period 5 s, eviction rate 0.1 nodes/s per zone, secondary rate 0.01,
+ * unhealthy zone threshold 0.55, large cluster threshold 50. Zone states as upstream {@code ComputeZoneState}:
+ * FullDisruption (no ready node) keeps the normal rate unless every zone is fully disrupted, in which case tainting
+ * stops and the NoExecute taints are removed (a control-plane network problem is assumed); PartialDisruption (more
+ * than 2 not-ready nodes and at least 55 % of the zone) slows tainting to the secondary rate in zones larger than
+ * 50 nodes and stops it in smaller ones.
+ *
+ * <p>Not thread-safe: made for single-threaded simulations; call {@link #sync} on the thread that advances the
+ * clock.
+ */
+public final class NodeLifecycleController implements AutoCloseable {
+  /** The NoExecute/NoSchedule taint of a node whose Ready condition is Unknown. */
+  public static final String TAINT_UNREACHABLE = "node.kubernetes.io/unreachable";
+  /** The NoExecute/NoSchedule taint of a node whose Ready condition is False. */
+  public static final String TAINT_NOT_READY = "node.kubernetes.io/not-ready";
+  /** The reason of a Ready condition the controller set to Unknown. */
+  public static final String REASON_UNKNOWN = "NodeStatusUnknown";
+  /** The reason of a condition the kubelet never posted. */
+  public static final String REASON_NEVER_UPDATED = "NodeStatusNeverUpdated";
+  /** The zone label. */
+  public static final String ZONE_LABEL = "topology.kubernetes.io/zone";
+  /** The region label. */
+  public static final String REGION_LABEL = "topology.kubernetes.io/region";
+
+  /** A zone's health as upstream {@code ZoneState}. */
+  public enum ZoneState { Initial, Normal, PartialDisruption, FullDisruption }
+
+  private final ObjectStore store;
+  private final SchedulingClock clock;
+  private final Duration gracePeriod;
+  private final Duration startupGracePeriod;
+  private final Duration monitorPeriod;
+  private final double evictionRate;
+  private final double secondaryEvictionRate;
+  private final double unhealthyZoneThreshold;
+  private final int largeClusterThreshold;
+  private final Map<String, Health> health = new HashMap<>();
+  private final Map<String, ZoneQueue> zones = new TreeMap<>();
+  private final Map<String, ZoneState> zoneStates = new TreeMap<>();
+  private SchedulingClock.@Nullable Timer timer;
+  private boolean monitorDue;
+  private boolean taintDue;
+  private long ticks;
+
+  /** Upstream {@code nodeHealthData}: when the controller last saw the heartbeat move. */
+  private static final class Health {
+    @Nullable Instant heartbeat;
+    Instant probeTimestamp;
+
+    Health(@Nullable Instant heartbeat, Instant probeTimestamp) {
+      this.heartbeat = heartbeat;
+      this.probeTimestamp = probeTimestamp;
+    }
+  }
+
+  /** A zone's NoExecute tainting queue behind a token bucket (upstream RateLimitedTimedQueue, burst 1). */
+  private static final class ZoneQueue {
+    final Set<String> nodes = new LinkedHashSet<>();
+    double qps;
+    @Nullable Instant nextAllowed;
+
+    boolean tryAccept(Instant now) {
+      if (qps <= 0) {
+        return false;
+      }
+      if (nextAllowed == null || !now.isBefore(nextAllowed)) {
+        nextAllowed = now.plusNanos((long) (1e9 / qps));
+        return true;
+      }
+      return false;
+    }
+  }
+
+  private NodeLifecycleController(Builder b) {
+    this.store = b.store;
+    this.clock = b.clock;
+    this.gracePeriod = b.gracePeriod;
+    this.startupGracePeriod = b.startupGracePeriod;
+    this.monitorPeriod = b.monitorPeriod;
+    this.evictionRate = b.evictionRate;
+    this.secondaryEvictionRate = b.secondaryEvictionRate;
+    this.unhealthyZoneThreshold = b.unhealthyZoneThreshold;
+    this.largeClusterThreshold = b.largeClusterThreshold;
+  }
+
+  public static Builder builder(ObjectStore store, SchedulingClock clock) {
+    return new Builder(store, clock);
+  }
+
+  /** Schedules the monitor passes (the first one at the next {@link #sync}). */
+  public void start() {
+    if (timer != null) {
+      throw new IllegalStateException("node lifecycle controller: already started");
+    }
+    monitorDue = true;
+    tick();
+  }
+
+  private void tick() {
+    timer = clock.schedule(Duration.ofSeconds(1), () -> {
+      taintDue = true;
+      if (++ticks % monitorPeriod.toSeconds() == 0) {
+        monitorDue = true;
+      }
+      tick();
+    });
+  }
+
+  /** The state of each zone at the last monitor pass (zone key {@code region:zone}; {@code ":"} when unlabelled). */
+  public Map<String, ZoneState> zoneStates() {
+    return Map.copyOf(zoneStates);
+  }
+
+  /**
+   * Runs the due passes: node health monitoring (every monitor period) and NoExecute tainting (every second).
+   *
+   * @return how many writes it made
+   */
+  public int sync() {
+    int writes = 0;
+    if (monitorDue) {
+      monitorDue = false;
+      writes += monitor();
+    }
+    if (taintDue) {
+      taintDue = false;
+      writes += taintPass();
+    }
+    return writes;
+  }
+
+  /** One monitorNodeHealth pass; public for tests that drive it directly. */
+  public int monitor() {
+    int writes = 0;
+    Instant now = clock.now();
+    List<Node> nodes = store.list(Node.class).items();
+    Map<String, List<ConditionStatus>> readyByZone = new TreeMap<>();
+    Set<String> seen = new LinkedHashSet<>();
+    for (Node node : nodes) {
+      seen.add(node.name());
+      NodeCondition before = node.status().condition(NodeCondition.READY);
+      Node updated = tryUpdateNodeHealth(node, now);
+      if (updated != node) {
+        node = store.updateStatus(updated);
+        writes++;
+      }
+      NodeCondition ready = node.status().condition(NodeCondition.READY);
+      ConditionStatus status = ready == null ? ConditionStatus.Unknown : ready.status();
+      readyByZone.computeIfAbsent(zone(node), z -> new ArrayList<>()).add(status);
+      writes += processTaints(node, status);
+      if (before != null && before.status() == ConditionStatus.True && status != ConditionStatus.True) {
+        writes += markPodsNotReady(node.name(), now);
+      }
+    }
+    health.keySet().retainAll(seen);
+    writes += handleDisruption(readyByZone, nodes);
+    return writes;
+  }
+
+  /** Upstream tryUpdateNodeHealth: the node with Ready (and the pressure conditions) Unknown when overdue. */
+  private Node tryUpdateNodeHealth(Node node, Instant now) {
+    NodeCondition ready = node.status().condition(NodeCondition.READY);
+    Duration grace;
+    Health h = health.get(node.name());
+    if (ready == null) {
+      grace = startupGracePeriod;
+      Instant created = node.metadata().creationTimestamp() != null ? node.metadata().creationTimestamp() : now;
+      if (h == null) {
+        h = new Health(null, created);
+        health.put(node.name(), h);
+      }
+    } else {
+      grace = gracePeriod;
+      if (h == null) {
+        h = new Health(ready.lastHeartbeatTime(), now);
+        health.put(node.name(), h);
+      } else if (!Objects.equals(h.heartbeat, ready.lastHeartbeatTime())) {
+        h.heartbeat = ready.lastHeartbeatTime();
+        h.probeTimestamp = now;
+      }
+    }
+    if (!now.isAfter(h.probeTimestamp.plus(grace))) {
+      return node;
+    }
+    List<NodeCondition> conditions = new ArrayList<>();
+    boolean changed = false;
+    boolean hasReady = false;
+    for (NodeCondition c : node.status().conditions()) {
+      boolean watched = c.type().equals(NodeCondition.READY) || c.type().equals(NodeCondition.MEMORY_PRESSURE)
+          || c.type().equals(NodeCondition.DISK_PRESSURE) || c.type().equals(NodeCondition.PID_PRESSURE);
+      hasReady |= c.type().equals(NodeCondition.READY);
+      if (watched && c.status() != ConditionStatus.Unknown) {
+        conditions.add(new NodeCondition(c.type(), ConditionStatus.Unknown, REASON_UNKNOWN,
+            "Kubelet stopped posting node status.", c.lastHeartbeatTime(), now));
+        changed = true;
+      } else {
+        conditions.add(c);
+      }
+    }
+    if (!hasReady) {
+      conditions.add(new NodeCondition(NodeCondition.READY, ConditionStatus.Unknown, REASON_NEVER_UPDATED,
+          "Kubelet never posted node status.", null, now));
+      changed = true;
+    }
+    return changed ? node.withStatus(node.status().withConditions(conditions)) : node;
+  }
+
+  /** Upstream processTaintBaseEviction plus the NoSchedule taint of doNoScheduleTaintingPass. */
+  private int processTaints(Node node, ConditionStatus ready) {
+    String zone = zone(node);
+    ZoneQueue q = zones.computeIfAbsent(zone, z -> {
+      ZoneQueue nq = new ZoneQueue();
+      nq.qps = evictionRate;
+      return nq;
+    });
+    String noSchedule = ready == ConditionStatus.True ? null
+        : ready == ConditionStatus.False ? TAINT_NOT_READY : TAINT_UNREACHABLE;
+    if (ready == ConditionStatus.True) {
+      q.nodes.remove(node.name());
+      return writeTaints(node, null, null);
+    }
+    int writes = writeTaints(node, noSchedule, currentNoExecute(node));
+    String wanted = ready == ConditionStatus.False ? TAINT_NOT_READY : TAINT_UNREACHABLE;
+    String current = currentNoExecute(node);
+    if (current != null && !current.equals(wanted)) {
+      // swap the NoExecute taint at once, as upstream does for a node already tainted
+      Node fresh = store.require(Node.class, "", node.name());
+      writes += writeTaints(fresh, noSchedule, wanted);
+    } else if (current == null) {
+      q.nodes.add(node.name());
+    }
+    return writes;
+  }
+
+  private static @Nullable String currentNoExecute(Node node) {
+    for (Taint t : node.spec().taints()) {
+      if (t.effect() == TaintEffect.NoExecute
+          && (t.key().equals(TAINT_UNREACHABLE) || t.key().equals(TAINT_NOT_READY))) {
+        return t.key();
+      }
+    }
+    return null;
+  }
+
+  /** Sets the controller's NoSchedule and NoExecute taints to the given keys ({@code null} = none). */
+  private int writeTaints(Node node, @Nullable String noSchedule, @Nullable String noExecute) {
+    List<Taint> next = new ArrayList<>();
+    Instant now = clock.now();
+    for (Taint t : node.spec().taints()) {
+      boolean ours = t.key().equals(TAINT_UNREACHABLE) || t.key().equals(TAINT_NOT_READY);
+      if (!ours) {
+        next.add(t);
+      } else if (t.effect() == TaintEffect.NoSchedule && t.key().equals(noSchedule)) {
+        next.add(t);
+        noSchedule = null;
+      } else if (t.effect() == TaintEffect.NoExecute && t.key().equals(noExecute)) {
+        next.add(t);
+        noExecute = null;
+      }
+    }
+    if (noSchedule != null) {
+      next.add(new Taint(noSchedule, "", TaintEffect.NoSchedule, now));
+    }
+    if (noExecute != null) {
+      next.add(new Taint(noExecute, "", TaintEffect.NoExecute, now));
+    }
+    if (next.equals(node.spec().taints())) {
+      return 0;
+    }
+    NodeSpec s = node.spec();
+    store.update(node.withSpec(new NodeSpec(s.unschedulable(), next, s.providerID())));
+    return 1;
+  }
+
+  private int markPodsNotReady(String nodeName, Instant now) {
+    int writes = 0;
+    for (Pod p : store.list(Pod.class, "", (Pod p) -> p.spec().nodeName().equals(nodeName)).items()) {
+      PodCondition c = p.status().condition(PodCondition.READY);
+      if (c != null && c.status() == ConditionStatus.True) {
+        store.updateStatus(p.withStatus(p.status().withCondition(PodCondition.of(PodCondition.READY,
+            ConditionStatus.False, "NodeNotReady", "", now))));
+        writes++;
+      }
+    }
+    return writes;
+  }
+
+  /** Upstream ComputeZoneState. */
+  public static ZoneState computeZoneState(List<ConditionStatus> readyConditions, double unhealthyZoneThreshold) {
+    int ready = 0;
+    int notReady = 0;
+    for (ConditionStatus c : readyConditions) {
+      if (c == ConditionStatus.True) {
+        ready++;
+      } else {
+        notReady++;
+      }
+    }
+    if (ready == 0 && notReady > 0) {
+      return ZoneState.FullDisruption;
+    }
+    if (notReady > 2 && (double) notReady / (notReady + ready) >= unhealthyZoneThreshold) {
+      return ZoneState.PartialDisruption;
+    }
+    return ZoneState.Normal;
+  }
+
+  /** Upstream handleDisruption: zone states and tainting rates. */
+  private int handleDisruption(Map<String, List<ConditionStatus>> readyByZone, List<Node> nodes) {
+    Map<String, ZoneState> next = new LinkedHashMap<>();
+    boolean allFull = !readyByZone.isEmpty();
+    for (Map.Entry<String, List<ConditionStatus>> e : readyByZone.entrySet()) {
+      ZoneState s = computeZoneState(e.getValue(), unhealthyZoneThreshold);
+      next.put(e.getKey(), s);
+      allFull &= s == ZoneState.FullDisruption;
+    }
+    zoneStates.clear();
+    zoneStates.putAll(next);
+    int writes = 0;
+    for (Map.Entry<String, ZoneState> e : next.entrySet()) {
+      ZoneQueue q = zones.get(e.getKey());
+      if (q == null) {
+        continue;
+      }
+      int size = readyByZone.get(e.getKey()).size();
+      q.qps = allFull ? 0 : switch (e.getValue()) {
+        case Normal, Initial, FullDisruption -> evictionRate;
+        case PartialDisruption -> size > largeClusterThreshold ? secondaryEvictionRate : 0;
+      };
+    }
+    if (allFull) {
+      // every zone is down: assume the control plane lost the network; stop evicting and untaint
+      for (Node n : nodes) {
+        Node fresh = store.get(Node.class, "", n.name()).orElse(null);
+        if (fresh != null && currentNoExecute(fresh) != null) {
+          String noSchedule = null;
+          for (Taint t : fresh.spec().taints()) {
+            if (t.effect() == TaintEffect.NoSchedule
+                && (t.key().equals(TAINT_UNREACHABLE) || t.key().equals(TAINT_NOT_READY))) {
+              noSchedule = t.key();
+            }
+          }
+          writes += writeTaints(fresh, noSchedule, null);
+        }
+      }
+    }
+    return writes;
+  }
+
+  /** Upstream doNoExecuteTaintingPass: taints the queued nodes each zone's rate allows. */
+  private int taintPass() {
+    int writes = 0;
+    Instant now = clock.now();
+    for (ZoneQueue q : zones.values()) {
+      while (!q.nodes.isEmpty()) {
+        String name = q.nodes.iterator().next();
+        Node node = store.get(Node.class, "", name).orElse(null);
+        NodeCondition ready = node == null ? null : node.status().condition(NodeCondition.READY);
+        if (node == null || ready == null || ready.status() == ConditionStatus.True) {
+          q.nodes.remove(name);
+          continue;
+        }
+        if (!q.tryAccept(now)) {
+          break;
+        }
+        q.nodes.remove(name);
+        String key = ready.status() == ConditionStatus.False ? TAINT_NOT_READY : TAINT_UNREACHABLE;
+        String noSchedule = null;
+        for (Taint t : node.spec().taints()) {
+          if (t.effect() == TaintEffect.NoSchedule && (t.key().equals(TAINT_UNREACHABLE)
+              || t.key().equals(TAINT_NOT_READY))) {
+            noSchedule = t.key();
+          }
+        }
+        writes += writeTaints(node, noSchedule, key);
+      }
+    }
+    return writes;
+  }
+
+  static String zone(Node node) {
+    Map<String, String> l = node.metadata().labels();
+    return l.getOrDefault(REGION_LABEL, "") + ":" + l.getOrDefault(ZONE_LABEL, "");
+  }
+
+  /** Cancels the timers. Idempotent. */
+  @Override
+  public void close() {
+    if (timer != null) {
+      timer.cancel();
+      timer = null;
+    }
+  }
+
+  /** Builder with kube's defaults; not thread-safe. */
+  public static final class Builder {
+    private final ObjectStore store;
+    private final SchedulingClock clock;
+    private Duration gracePeriod = Duration.ofSeconds(50);
+    private Duration startupGracePeriod = Duration.ofSeconds(60);
+    private Duration monitorPeriod = Duration.ofSeconds(5);
+    private double evictionRate = 0.1;
+    private double secondaryEvictionRate = 0.01;
+    private double unhealthyZoneThreshold = 0.55;
+    private int largeClusterThreshold = 50;
+
+    private Builder(ObjectStore store, SchedulingClock clock) {
+      this.store = Objects.requireNonNull(store, "store");
+      this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** {@code --node-monitor-grace-period}: 50 s (kube v1.32+; 40 s before). */
+    public Builder gracePeriod(Duration v) {
+      gracePeriod = positive("gracePeriod", v);
+      return this;
+    }
+
+    /** {@code --node-startup-grace-period}: 60 s. */
+    public Builder startupGracePeriod(Duration v) {
+      startupGracePeriod = positive("startupGracePeriod", v);
+      return this;
+    }
+
+    /** {@code --node-monitor-period}: 5 s; whole seconds. */
+    public Builder monitorPeriod(Duration v) {
+      monitorPeriod = positive("monitorPeriod", v);
+      if (v.toSeconds() < 1) {
+        throw new IllegalArgumentException("node lifecycle controller: monitorPeriod " + v
+            + " must be at least 1s");
+      }
+      return this;
+    }
+
+    /** {@code --node-eviction-rate} (nodes/s per zone, 0.1) and {@code --secondary-node-eviction-rate} (0.01). */
+    public Builder evictionRates(double normal, double secondary) {
+      if (!(normal >= 0) || !(secondary >= 0)) {
+        throw new IllegalArgumentException("node lifecycle controller: eviction rates " + normal + ", "
+            + secondary + " must not be negative");
+      }
+      evictionRate = normal;
+      secondaryEvictionRate = secondary;
+      return this;
+    }
+
+    /** {@code --unhealthy-zone-threshold} (0.55) and {@code --large-cluster-size-threshold} (50). */
+    public Builder zoneThresholds(double unhealthy, int largeCluster) {
+      if (!(unhealthy > 0 && unhealthy <= 1) || largeCluster < 0) {
+        throw new IllegalArgumentException("node lifecycle controller: unhealthy zone threshold " + unhealthy
+            + " must be in (0, 1] and large cluster threshold " + largeCluster + " not negative");
+      }
+      unhealthyZoneThreshold = unhealthy;
+      largeClusterThreshold = largeCluster;
+      return this;
+    }
+
+    private static Duration positive(String field, Duration v) {
+      Objects.requireNonNull(v, field);
+      if (v.isNegative() || v.isZero()) {
+        throw new IllegalArgumentException("node lifecycle controller: " + field + " " + v + " must be positive");
+      }
+      return v;
+    }
+
+    public NodeLifecycleController build() {
+      return new NodeLifecycleController(this);
+    }
+  }
+}

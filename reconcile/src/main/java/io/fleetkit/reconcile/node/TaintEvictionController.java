@@ -1,0 +1,245 @@
+package io.fleetkit.reconcile.node;
+
+import io.fleetkit.api.NotFoundException;
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodCondition;
+import io.fleetkit.api.meta.ConditionStatus;
+import io.fleetkit.api.scheduling.Taint;
+import io.fleetkit.api.scheduling.Taints;
+import io.fleetkit.api.scheduling.Toleration;
+import io.fleetkit.api.store.ListResult;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.store.Watch;
+import io.fleetkit.api.store.WatchEventType;
+import io.fleetkit.reconcile.SchedulingClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Deletes pods from nodes with NoExecute taints they do not tolerate, as kube's taint-eviction controller
+ * ({@code pkg/controller/tainteviction}): a pod that does not tolerate every NoExecute taint of its node is deleted
+ * at once; a pod whose tolerations all carry {@code tolerationSeconds} is deleted when the smallest of them has
+ * passed since the controller first scheduled it (a later, longer toleration does not postpone a scheduled
+ * eviction); a pod that tolerates them all forever stays. Removing the taints cancels scheduled evictions. Before
+ * deleting, the pod gets {@code DisruptionTarget=True} (reason {@value #REASON}). Pod tolerations are read through
+ * {@link DefaultTolerations} unless disabled, since the embedded store has no admission chain.
+ *
+ * <p>Work is event driven: node and pod watch events schedule evictions on the clock, {@link #sync} carries out
+ * the due ones. Not thread-safe: made for single-threaded simulations.
+ */
+public final class TaintEvictionController implements AutoCloseable {
+  /** The DisruptionTarget reason kube's taint manager sets. */
+  public static final String REASON = "DeletionByTaintManager";
+
+  private final ObjectStore store;
+  private final SchedulingClock clock;
+  private final Function<List<Toleration>, List<Toleration>> admission;
+  private final Map<String, List<Taint>> taintedNodes = new HashMap<>();
+  private final Map<String, Work> work = new HashMap<>();
+  private final Set<String> due = new LinkedHashSet<>();
+  private final List<Watch> watches = new ArrayList<>();
+  private long evicted;
+
+  /** A scheduled eviction (upstream {@code TimedWorker}). */
+  private record Work(Instant createdAt, Instant fireAt, SchedulingClock.Timer timer) {}
+
+  private TaintEvictionController(ObjectStore store, SchedulingClock clock, boolean defaultTolerations) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.admission = defaultTolerations ? DefaultTolerations::apply : Function.identity();
+  }
+
+  /** A controller that adds kube's default not-ready/unreachable tolerations (300 s) to pods lacking them. */
+  public static TaintEvictionController create(ObjectStore store, SchedulingClock clock) {
+    return new TaintEvictionController(store, clock, true);
+  }
+
+  /** A controller that reads pod tolerations as they are, without {@link DefaultTolerations}. */
+  public static TaintEvictionController withoutDefaultTolerations(ObjectStore store, SchedulingClock clock) {
+    return new TaintEvictionController(store, clock, false);
+  }
+
+  /**
+   * Lists and watches nodes and pods.
+   *
+   * @throws IllegalStateException if started twice
+   */
+  public void start() {
+    if (!watches.isEmpty()) {
+      throw new IllegalStateException("taint eviction controller: already started");
+    }
+    ListResult<Node> nodes = store.list(Node.class);
+    ListResult<Pod> pods = store.list(Pod.class);
+    for (Node n : nodes.items()) {
+      nodeUpdated(n);
+    }
+    watches.add(store.watch(Node.class, nodes.resourceVersion(), e -> {
+      if (e.type() == WatchEventType.DELETED) {
+        taintedNodes.remove(e.object().name());
+      } else {
+        nodeUpdated(e.object());
+      }
+    }));
+    watches.add(store.watch(Pod.class, pods.resourceVersion(), e -> {
+      if (e.type() == WatchEventType.DELETED) {
+        cancel(e.object().metadata().key());
+      } else {
+        podUpdated(e.object());
+      }
+    }));
+  }
+
+  private void nodeUpdated(Node node) {
+    List<Taint> taints = noExecute(node.spec().taints());
+    List<Taint> old = taintedNodes.get(node.name());
+    if (Objects.equals(old == null ? List.of() : old, taints)) {
+      return;
+    }
+    if (taints.isEmpty()) {
+      taintedNodes.remove(node.name());
+    } else {
+      taintedNodes.put(node.name(), taints);
+    }
+    for (Pod p : store.list(Pod.class, "", (Pod p) -> p.spec().nodeName().equals(node.name())).items()) {
+      processPod(p, taints);
+    }
+  }
+
+  /** Upstream PodUpdated: a bound pod on a tainted node is (re)considered. */
+  private void podUpdated(Pod pod) {
+    if (!pod.isBound()) {
+      return;
+    }
+    List<Taint> taints = taintedNodes.get(pod.spec().nodeName());
+    processPod(pod, taints == null ? List.of() : taints);
+  }
+
+  /** Upstream {@code processPodOnNode}. */
+  private void processPod(Pod pod, List<Taint> taints) {
+    String key = pod.metadata().key();
+    if (taints.isEmpty() || pod.isTerminal()) {
+      cancel(key);
+      return;
+    }
+    Optional<List<Toleration>> used = Taints.matchingTolerations(taints, admission.apply(pod.spec().tolerations()));
+    Instant now = clock.now();
+    if (used.isEmpty()) {
+      cancel(key);
+      add(key, now, now);
+      return;
+    }
+    long min = Taints.minTolerationSeconds(used.get());
+    if (min < 0) {
+      cancel(key);
+      return;
+    }
+    Instant start = now;
+    Instant trigger = now.plusSeconds(min);
+    Work existing = work.get(key);
+    if (existing != null) {
+      start = existing.createdAt();
+      if (start.plusSeconds(min).isBefore(trigger)) {
+        return;
+      }
+      cancel(key);
+    }
+    add(key, start, start.plusSeconds(min));
+  }
+
+  private void add(String key, Instant createdAt, Instant fireAt) {
+    if (work.containsKey(key)) {
+      return;
+    }
+    Duration delay = Duration.between(clock.now(), fireAt);
+    SchedulingClock.Timer t = clock.schedule(delay.isNegative() ? Duration.ZERO : delay, () -> due.add(key));
+    work.put(key, new Work(createdAt, fireAt, t));
+    if (!fireAt.isAfter(clock.now())) {
+      due.add(key);
+    }
+  }
+
+  private void cancel(String key) {
+    Work w = work.remove(key);
+    if (w != null) {
+      w.timer().cancel();
+    }
+    due.remove(key);
+  }
+
+  /** When the eviction of pod {@code namespace/name} is scheduled, if it is. */
+  public Optional<Instant> scheduledEviction(String podKey) {
+    Work w = work.get(podKey);
+    return w == null ? Optional.empty() : Optional.of(w.fireAt());
+  }
+
+  /**
+   * Deletes the pods whose eviction came due.
+   *
+   * @return how many pods it deleted
+   */
+  public int sync() {
+    int n = 0;
+    while (!due.isEmpty()) {
+      String key = due.iterator().next();
+      due.remove(key);
+      Work w = work.remove(key);
+      if (w == null) {
+        continue;
+      }
+      int slash = key.indexOf('/');
+      String ns = key.substring(0, slash);
+      String name = key.substring(slash + 1);
+      try {
+        Pod pod = store.require(Pod.class, ns, name);
+        PodCondition target = PodCondition.of(PodCondition.DISRUPTION_TARGET, ConditionStatus.True, REASON,
+            "Taint manager: deleting due to NoExecute taint", clock.now());
+        store.updateStatus(pod.withStatus(pod.status().withCondition(target)));
+        store.delete(Pod.class, ns, name);
+        evicted++;
+        n++;
+      } catch (NotFoundException e) {
+        // already gone
+      }
+    }
+    return n;
+  }
+
+  /** How many pods this controller deleted. */
+  public long evictedCount() {
+    return evicted;
+  }
+
+  private static List<Taint> noExecute(List<Taint> taints) {
+    List<Taint> out = new ArrayList<>(0);
+    for (Taint t : taints) {
+      if (Taints.NO_EXECUTE.test(t)) {
+        out.add(new Taint(t.key(), t.value(), t.effect(), null));
+      }
+    }
+    return out;
+  }
+
+  /** Stops watching and cancels every scheduled eviction. Idempotent. */
+  @Override
+  public void close() {
+    for (Watch w : watches) {
+      w.close();
+    }
+    watches.clear();
+    for (Work w : work.values()) {
+      w.timer().cancel();
+    }
+    work.clear();
+    due.clear();
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * The node side of self-healing, for embedded and simulated runs: {@link io.fleetkit.reconcile.node.NodeAgent} (a
+ * simulated kubelet: runs bound pods, restarts containers with CrashLoopBackOff, posts status and heartbeats; its
+ * containers' behaviour comes from a {@link io.fleetkit.reconcile.node.HealthSource} as
+ * {@link io.fleetkit.reconcile.node.ContainerScript}s), {@link io.fleetkit.reconcile.node.NodeLifecycleController}
+ * (missed heartbeats to {@code Ready=Unknown} and NoExecute taints) and
+ * {@link io.fleetkit.reconcile.node.TaintEvictionController} (evicts pods whose tolerations ran out, with kube's
+ * {@link io.fleetkit.reconcile.node.DefaultTolerations}); {@link io.fleetkit.reconcile.node.RestartBackoff} is
+ * client-go's per-key backoff.
+ *
+ * <p>Threading: these types are not thread-safe; they are made for single-threaded, deterministic simulations (a
+ * store in direct delivery mode and a {@link io.fleetkit.reconcile.ManualClock}), driven by their {@code sync()}
+ * methods on the thread that advances the clock. {@link io.fleetkit.reconcile.sim.Simulation} wires them.
+ */
+@NullMarked
+package io.fleetkit.reconcile.node;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,20 @@
+package io.fleetkit.reconcile.sim;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The workloads' state at a point of a run, sorted by name.
+ *
+ * @param at simulated time since the start
+ */
+public record SimulationSummary(Duration at, List<WorkloadSummary> deployments, List<WorkloadSummary> statefulSets,
+    List<JobSummary> jobs) {
+  public SimulationSummary {
+    Objects.requireNonNull(at, "at");
+    deployments = List.copyOf(deployments);
+    statefulSets = List.copyOf(statefulSets);
+    jobs = List.copyOf(jobs);
+  }
+}

@@ -1,0 +1,428 @@
+package io.fleetkit.reconcile.controllers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetkit.api.batch.CompletionMode;
+import io.fleetkit.api.batch.Job;
+import io.fleetkit.api.batch.JobCondition;
+import io.fleetkit.api.batch.JobStatus;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodPhase;
+import io.fleetkit.api.core.PodSpec;
+import io.fleetkit.api.core.RestartPolicy;
+import io.fleetkit.api.meta.ConditionStatus;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.reconcile.ManualClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Ported from upstream {@code pkg/controller/job/job_controller_test.go} (the release with Indexed and suspend but
+ * pod-phase counting): {@code TestControllerSyncJob} (29 of its 36 cases: those with a fake pod-control error, a
+ * create limit, the IndexedJob gate off or injected expectations are left out), {@code TestSyncJobPastDeadline} (5
+ * cases), {@code TestSyncPastDeadlineJobFinished} and {@code TestSyncJobComplete}. Each case makes the Job and its
+ * pods, lets the pod-failure backoff elapse, runs exactly one sync and compares pods created/deleted and status.
+ */
+final class JobUpstreamCasesTest {
+
+  record IndexPhase(String index, PodPhase phase) {}
+
+  static IndexPhase ip(String index, PodPhase phase) {
+    return new IndexPhase(index, phase);
+  }
+
+  /** One row of the table; completions -1 means unset (a work-queue Job), as upstream writes it. */
+  record Case(String name, int parallelism, int completions, int backoffLimit, boolean deleting,
+      CompletionMode mode, boolean wasSuspended, boolean suspend, int pendingPods, int activePods,
+      int succeededPods, int failedPods, List<IndexPhase> podsWithIndexes, int expectedCreations,
+      int expectedDeletions, int expectedActive, int expectedSucceeded, String expectedCompletedIdxs,
+      int expectedFailed, @Nullable String expectedCondition, ConditionStatus expectedConditionStatus,
+      String expectedConditionReason, Set<Integer> expectedCreatedIndexes) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  /** Builder for a row, defaulting like Go's zero values. */
+  static final class C {
+    final String name;
+    int parallelism;
+    int completions;
+    int backoffLimit;
+    boolean deleting;
+    CompletionMode mode = CompletionMode.NonIndexed;
+    boolean wasSuspended;
+    boolean suspend;
+    int pending;
+    int active;
+    int succeeded;
+    int failed;
+    List<IndexPhase> indexes = List.of();
+    int creations;
+    int deletions;
+    int expActive;
+    int expSucceeded;
+    String completedIdxs = "";
+    int expFailed;
+    @Nullable String condition;
+    ConditionStatus conditionStatus = ConditionStatus.True;
+    String reason = "";
+    Set<Integer> createdIndexes = Set.of();
+
+    C(String name, int parallelism, int completions, int backoffLimit) {
+      this.name = name;
+      this.parallelism = parallelism;
+      this.completions = completions;
+      this.backoffLimit = backoffLimit;
+    }
+
+    C pods(int pending, int active, int succeeded, int failed) {
+      this.pending = pending;
+      this.active = active;
+      this.succeeded = succeeded;
+      this.failed = failed;
+      return this;
+    }
+
+    C indexed(IndexPhase... ips) {
+      mode = CompletionMode.Indexed;
+      indexes = List.of(ips);
+      return this;
+    }
+
+    C expect(int creations, int deletions, int active, int succeeded, int failed) {
+      this.creations = creations;
+      this.deletions = deletions;
+      this.expActive = active;
+      this.expSucceeded = succeeded;
+      this.expFailed = failed;
+      return this;
+    }
+
+    C condition(String type, ConditionStatus status, String reason) {
+      this.condition = type;
+      this.conditionStatus = status;
+      this.reason = reason;
+      return this;
+    }
+
+    C completedIdxs(String v) {
+      completedIdxs = v;
+      return this;
+    }
+
+    C createdIndexes(Integer... v) {
+      createdIndexes = Set.of(v);
+      return this;
+    }
+
+    C deleting() {
+      deleting = true;
+      return this;
+    }
+
+    C suspend(boolean was, boolean now) {
+      wasSuspended = was;
+      suspend = now;
+      return this;
+    }
+
+    Case build() {
+      return new Case(name, parallelism, completions, backoffLimit, deleting, mode, wasSuspended, suspend, pending,
+          active, succeeded, failed, indexes, creations, deletions, expActive, expSucceeded, completedIdxs,
+          expFailed, condition, conditionStatus, reason, createdIndexes);
+    }
+  }
+
+  private static final PodPhase RUN = PodPhase.Running;
+  private static final PodPhase OK = PodPhase.Succeeded;
+  private static final PodPhase FAIL = PodPhase.Failed;
+  private static final PodPhase PEND = PodPhase.Pending;
+
+  static Stream<Case> syncJob() {
+    String complete = JobCondition.COMPLETE;
+    ConditionStatus t = ConditionStatus.True;
+    return Stream.of(
+        new C("job start", 2, 5, 6).expect(2, 0, 2, 0, 0),
+        new C("WQ job start", 2, -1, 6).expect(2, 0, 2, 0, 0),
+        new C("pending pods", 2, 5, 6).pods(2, 0, 0, 0).expect(0, 0, 2, 0, 0),
+        new C("correct # of pods", 2, 5, 6).pods(0, 2, 0, 0).expect(0, 0, 2, 0, 0),
+        new C("WQ job: correct # of pods", 2, -1, 6).pods(0, 2, 0, 0).expect(0, 0, 2, 0, 0),
+        new C("too few active pods", 2, 5, 6).pods(0, 1, 1, 0).expect(1, 0, 2, 1, 0),
+        new C("too few active pods with a dynamic job", 2, -1, 6).pods(0, 1, 0, 0).expect(1, 0, 2, 0, 0),
+        new C("too many active pods", 2, 5, 6).pods(0, 3, 0, 0).expect(0, 1, 2, 0, 0),
+        new C("new failed pod", 2, 5, 6).pods(0, 1, 0, 1).expect(1, 0, 2, 0, 1),
+        new C("job finish", 2, 5, 6).pods(0, 0, 5, 0).expect(0, 0, 0, 5, 0).condition(complete, t, ""),
+        new C("WQ job finishing", 2, -1, 6).pods(0, 1, 1, 0).expect(0, 0, 1, 1, 0),
+        new C("WQ job all finished", 2, -1, 6).pods(0, 0, 2, 0).expect(0, 0, 0, 2, 0).condition(complete, t, ""),
+        new C("WQ job all finished despite one failure", 2, -1, 6).pods(0, 0, 1, 1).expect(0, 0, 0, 1, 1)
+            .condition(complete, t, ""),
+        new C("more active pods than parallelism", 2, 5, 6).pods(0, 10, 0, 0).expect(0, 8, 2, 0, 0),
+        new C("more active pods than remaining completions", 3, 4, 6).pods(0, 3, 2, 0).expect(0, 1, 2, 2, 0),
+        new C("status change", 2, 5, 6).pods(0, 2, 2, 0).expect(0, 0, 2, 2, 0),
+        new C("deleting job", 2, 5, 6).deleting().pods(1, 1, 1, 0).expect(0, 0, 2, 1, 0),
+        new C("too many job failures", 2, 5, 0).deleting().pods(0, 0, 0, 1).expect(0, 0, 0, 0, 1)
+            .condition(JobCondition.FAILED, t, JobCondition.REASON_BACKOFF_LIMIT_EXCEEDED),
+        new C("indexed job start", 2, 5, 6).indexed().expect(2, 0, 2, 0, 0).createdIndexes(0, 1),
+        new C("indexed job completed", 2, 3, 6).indexed(ip("0", OK), ip("1", FAIL), ip("1", OK), ip("2", OK))
+            .expect(0, 0, 0, 3, 1).completedIdxs("0-2").condition(complete, t, ""),
+        new C("indexed job repeated completed index", 2, 3, 6).indexed(ip("0", OK), ip("1", OK), ip("1", OK))
+            .expect(1, 0, 1, 2, 0).completedIdxs("0,1").createdIndexes(2),
+        new C("indexed job some running and completed pods", 8, 20, 6).indexed(ip("0", RUN), ip("2", OK),
+            ip("3", PEND), ip("4", OK), ip("5", OK), ip("7", OK), ip("8", OK), ip("9", OK))
+            .expect(6, 0, 8, 6, 0).completedIdxs("2,4,5,7-9").createdIndexes(1, 6, 10, 11, 12, 13),
+        new C("indexed job some failed pods", 3, 4, 6).indexed(ip("0", FAIL), ip("1", PEND), ip("2", FAIL))
+            .expect(2, 0, 3, 0, 2).createdIndexes(0, 2),
+        new C("indexed job some pods without index", 2, 5, 6).pods(0, 1, 1, 1).indexed(ip("invalid", RUN),
+            ip("invalid", OK), ip("invalid", FAIL), ip("invalid", PEND), ip("0", OK), ip("1", RUN), ip("2", RUN))
+            .expect(0, 3, 2, 1, 0).completedIdxs("0"),
+        new C("indexed job repeated indexes", 5, 5, 6).pods(0, 0, 1, 1).indexed(ip("invalid", RUN), ip("0", OK),
+            ip("1", RUN), ip("2", RUN), ip("2", PEND)).expect(0, 2, 2, 1, 0).completedIdxs("0"),
+        new C("indexed job with indexes outside of range", 2, 5, 6).indexed(ip("0", OK), ip("5", RUN),
+            ip("6", OK), ip("7", PEND), ip("8", FAIL)).expect(0, 2, 0, 1, 0).completedIdxs("0"),
+        new C("suspending a job with satisfied expectations", 2, 4, 6).suspend(false, true).pods(0, 2, 0, 0)
+            .expect(0, 2, 0, 0, 0).condition(JobCondition.SUSPENDED, t, "JobSuspended"),
+        new C("resuming a suspended job", 2, 4, 6).suspend(true, false).expect(2, 0, 2, 0, 0)
+            .condition(JobCondition.SUSPENDED, ConditionStatus.False, "JobResumed"),
+        new C("suspending a deleted job", 2, 4, 6).suspend(false, true).deleting().pods(0, 2, 0, 0)
+            .expect(0, 0, 2, 0, 0)).map(C::build);
+  }
+
+  static Job newJob(int parallelism, int completions, int backoffLimit, CompletionMode mode) {
+    return Job.builder().namespace("default").name("foobar").parallelism(parallelism)
+        .completions(completions < 0 ? null : completions).completionMode(mode).backoffLimit(backoffLimit)
+        .templateLabels(java.util.Map.of("foo", "bar"))
+        .podSpec(PodSpec.builder().container("foo", "foo/bar", ResourceList.EMPTY)
+            .restartPolicy(RestartPolicy.Never).build())
+        .build();
+  }
+
+  /** A store with the job (and finalizer "test/hold" when it is to be deleting) on a manual clock. */
+  static final class Env implements AutoCloseable {
+    final ManualClock clock = new ManualClock();
+    final ObjectStore store = Sim.store(clock);
+    final JobController controller = JobController.builder(store).clock(clock).stepping().build();
+    Job job;
+    int podCounter;
+
+    Env(Job j, boolean deleting) {
+      if (deleting) {
+        j = j.withMetadata(j.metadata().toBuilder().finalizer("test/hold").build());
+      }
+      job = store.create(j);
+    }
+
+    void status(JobStatus s) {
+      job = store.updateStatus(store.require(Job.class, "default", "foobar").withStatus(s));
+    }
+
+    void pod(PodPhase phase, @Nullable String index) {
+      ObjectMeta.Builder m = ObjectMeta.builder().namespace("default").name("pod-" + podCounter++)
+          .label("foo", "bar").ownerReference(OwnerReference.controllerOf(job));
+      if (index != null) {
+        m.annotation(WorkloadLabels.JOB_COMPLETION_INDEX, index);
+      }
+      Pod p = store.create(Pod.of(m.build(), job.spec().template().spec()));
+      if (phase != PodPhase.Pending) {
+        store.updateStatus(p.withStatus(p.status().withPhase(phase)));
+      }
+    }
+
+    void pods(PodPhase phase, int n) {
+      for (int i = 0; i < n; i++) {
+        pod(phase, null);
+      }
+    }
+
+    Set<String> podNames() {
+      Set<String> s = new HashSet<>();
+      for (Pod p : store.list(Pod.class, "default").items()) {
+        s.add(p.metadata().name());
+      }
+      return s;
+    }
+
+    /** Starts the controller and runs exactly one sync of the Job. */
+    Job syncOnce() {
+      controller.start().join();
+      assertThat(controller.controller().runOnce()).isTrue();
+      return store.require(Job.class, "default", "foobar");
+    }
+
+    @Override
+    public void close() {
+      controller.close();
+      store.close();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("syncJob")
+  void controllerSyncJob_upstreamTable(Case tc) {
+    Job j = newJob(tc.parallelism(), tc.completions(), tc.backoffLimit(), tc.mode());
+    j = j.withSpec(j.spec().withSuspend(tc.suspend()));
+    try (Env env = new Env(j, tc.deleting())) {
+      if (tc.wasSuspended()) {
+        env.status(new JobStatus(0, 0, 0, null, List.of(new JobCondition(JobCondition.SUSPENDED,
+            ConditionStatus.True, "JobSuspended", "Job suspended", null, null)), null, null, ""));
+      }
+      env.pods(PodPhase.Pending, tc.pendingPods());
+      env.pods(PodPhase.Running, tc.activePods());
+      env.pods(PodPhase.Succeeded, tc.succeededPods());
+      env.pods(PodPhase.Failed, tc.failedPods());
+      for (IndexPhase ip : tc.podsWithIndexes()) {
+        env.pod(ip.phase(), ip.index());
+      }
+      if (tc.deleting()) {
+        env.store.delete(Job.class, "default", "foobar");
+        env.job = env.store.require(Job.class, "default", "foobar");
+      }
+      env.clock.advance(Duration.ofHours(1)); // the pods' failure backoff has passed
+      Set<String> before = env.podNames();
+      Job actual = env.syncOnce();
+      Set<String> after = env.podNames();
+      Set<String> created = new HashSet<>(after);
+      created.removeAll(before);
+      Set<String> deleted = new HashSet<>(before);
+      deleted.removeAll(after);
+      assertThat(created).as("creations").hasSize(tc.expectedCreations());
+      assertThat(deleted).as("deletions").hasSize(tc.expectedDeletions());
+      for (String name : created) {
+        OwnerReference ref = env.store.require(Pod.class, "default", name).metadata().controllerRef();
+        assertThat(ref).isNotNull();
+        assertThat(ref.apiVersion()).isEqualTo("batch/v1");
+        assertThat(ref.kind()).isEqualTo("Job");
+        assertThat(ref.name()).isEqualTo("foobar");
+        assertThat(ref.uid()).isEqualTo(actual.metadata().uid());
+      }
+      if (tc.mode() == CompletionMode.Indexed) {
+        Set<Integer> createdIndexes = new TreeSet<>();
+        for (String name : created) {
+          Pod p = env.store.require(Pod.class, "default", name);
+          String ix = p.metadata().annotations().get(WorkloadLabels.JOB_COMPLETION_INDEX);
+          assertThat(ix).isNotNull();
+          createdIndexes.add(Integer.parseInt(ix));
+          assertThat(p.metadata().annotations()).containsEntry(WorkloadLabels.HOSTNAME, "foobar-" + ix);
+          assertThat(p.spec().containers().get(0).env()).contains(
+              new io.fleetkit.api.core.EnvVar(WorkloadLabels.JOB_COMPLETION_INDEX_ENV, ix));
+        }
+        assertThat(createdIndexes).as("created indexes").isEqualTo(new TreeSet<>(tc.expectedCreatedIndexes()));
+      }
+      JobStatus s = actual.status();
+      assertThat(s.active()).as("active").isEqualTo(tc.expectedActive());
+      assertThat(s.succeeded()).as("succeeded").isEqualTo(tc.expectedSucceeded());
+      assertThat(s.completedIndexes()).as("completedIndexes").isEqualTo(tc.expectedCompletedIdxs());
+      assertThat(s.failed()).as("failed").isEqualTo(tc.expectedFailed());
+      if (tc.suspend()) {
+        assertThat(s.startTime()).as("startTime while suspended").isNull();
+      } else if (!tc.deleting()) {
+        assertThat(s.startTime()).as("startTime").isNotNull();
+      }
+      if (tc.expectedCondition() != null) {
+        assertThat(s.conditions()).anyMatch(c -> c.type().equals(tc.expectedCondition())
+            && c.status() == tc.expectedConditionStatus() && c.reason().equals(tc.expectedConditionReason()));
+      } else {
+        assertThat(s.conditions()).noneMatch(c -> c.status() == ConditionStatus.True);
+      }
+    }
+  }
+
+  record DeadlineCase(String name, int parallelism, int completions, long activeDeadlineSeconds, long startTime,
+      int backoffLimit, boolean suspend, int activePods, int succeededPods, int failedPods, int expectedDeletions,
+      int expectedActive, int expectedSucceeded, int expectedFailed, String expectedCondition,
+      String expectedConditionReason) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<DeadlineCase> pastDeadline() {
+    String failed = JobCondition.FAILED;
+    return Stream.of(
+        new DeadlineCase("activeDeadlineSeconds less than single pod execution", 1, 1, 10, 15, 6, false, 1, 0, 0,
+            1, 0, 0, 1, failed, JobCondition.REASON_DEADLINE_EXCEEDED),
+        new DeadlineCase("activeDeadlineSeconds bigger than single pod execution", 1, 2, 10, 15, 6, false, 1, 1, 0,
+            1, 0, 1, 1, failed, JobCondition.REASON_DEADLINE_EXCEEDED),
+        new DeadlineCase("activeDeadlineSeconds times-out before any pod starts", 1, 1, 10, 10, 6, false, 0, 0, 0,
+            0, 0, 0, 0, failed, JobCondition.REASON_DEADLINE_EXCEEDED),
+        new DeadlineCase("activeDeadlineSeconds with backofflimit reach", 1, 1, 1, 10, 0, false, 0, 0, 1, 0, 0, 0,
+            1, failed, JobCondition.REASON_BACKOFF_LIMIT_EXCEEDED),
+        new DeadlineCase("activeDeadlineSeconds is not triggered when Job is suspended", 1, 2, 10, 15, 6, true, 0,
+            0, 0, 0, 0, 0, 0, JobCondition.SUSPENDED, "JobSuspended"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("pastDeadline")
+  void syncJobPastDeadline_upstreamTable(DeadlineCase tc) {
+    Job j = newJob(tc.parallelism(), tc.completions(), tc.backoffLimit(), CompletionMode.NonIndexed);
+    j = j.withSpec(new io.fleetkit.api.batch.JobSpec(j.spec().parallelism(), j.spec().completions(),
+        CompletionMode.NonIndexed, tc.backoffLimit(), tc.activeDeadlineSeconds(), null, tc.suspend(), null,
+        j.spec().template()));
+    try (Env env = new Env(j, false)) {
+      env.clock.advance(Duration.ofHours(1));
+      Instant start = env.clock.now().minusSeconds(tc.startTime());
+      env.status(new JobStatus(0, 0, 0, null, List.of(), start, null, ""));
+      env.pods(PodPhase.Running, tc.activePods());
+      env.pods(PodPhase.Succeeded, tc.succeededPods());
+      env.pods(PodPhase.Failed, tc.failedPods());
+      Set<String> before = env.podNames();
+      Job actual = env.syncOnce();
+      Set<String> after = env.podNames();
+      assertThat(after).as("no creations").isSubsetOf(before);
+      assertThat(before.size() - after.size()).as("deletions").isEqualTo(tc.expectedDeletions());
+      JobStatus s = actual.status();
+      assertThat(s.active()).isEqualTo(tc.expectedActive());
+      assertThat(s.succeeded()).isEqualTo(tc.expectedSucceeded());
+      assertThat(s.failed()).isEqualTo(tc.expectedFailed());
+      if (!tc.suspend()) {
+        assertThat(s.startTime()).isNotNull();
+      }
+      assertThat(s.conditions()).anyMatch(c -> c.type().equals(tc.expectedCondition())
+          && c.status() == ConditionStatus.True && c.reason().equals(tc.expectedConditionReason()));
+    }
+  }
+
+  // upstream: TestSyncPastDeadlineJobFinished
+  @Test
+  void syncPastDeadlineJobFinished_noPodsTouchedNoUpdate() {
+    Job j = newJob(1, 1, 6, CompletionMode.NonIndexed);
+    try (Env env = new Env(j, false)) {
+      env.clock.advance(Duration.ofHours(1));
+      env.status(new JobStatus(0, 0, 0, null, List.of(new JobCondition(JobCondition.FAILED, ConditionStatus.True,
+          JobCondition.REASON_DEADLINE_EXCEEDED, "Job was active longer than specified deadline", null, null)),
+          env.clock.now().minusSeconds(15), null, ""));
+      String rv = env.job.metadata().resourceVersion();
+      Set<String> before = env.podNames();
+      Job actual = env.syncOnce();
+      assertThat(env.podNames()).isEqualTo(before);
+      assertThat(actual.metadata().resourceVersion()).as("no modification").isEqualTo(rv);
+    }
+  }
+
+  // upstream: TestSyncJobComplete
+  @Test
+  void syncJobComplete_conditionsUnchanged() {
+    Job j = newJob(1, 1, 6, CompletionMode.NonIndexed);
+    try (Env env = new Env(j, false)) {
+      env.status(new JobStatus(0, 0, 0, null, List.of(new JobCondition(JobCondition.COMPLETE, ConditionStatus.True,
+          "", "", null, null)), null, null, ""));
+      Job actual = env.syncOnce();
+      assertThat(actual.status().conditions()).hasSize(1);
+      assertThat(env.podNames()).isEmpty();
+    }
+  }
+}

@@ -1,0 +1,163 @@
+package io.fleetkit.reconcile.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.NodeCondition;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodCondition;
+import io.fleetkit.api.meta.ConditionStatus;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.scheduling.Taint;
+import io.fleetkit.api.scheduling.TaintEffect;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.reconcile.node.NodeLifecycleController.ZoneState;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+final class NodeLifecycleControllerTest {
+  private final ManualClock clock = new ManualClock();
+  private final Instant t0 = clock.now();
+  private final ObjectStore store = ObjectStore.builder().directDelivery().clock(clock.asClock()).build();
+  private final List<NodeAgent> agents = new ArrayList<>();
+  private final NodeLifecycleController nlc = NodeLifecycleController.builder(store, clock).build();
+
+  @AfterEach
+  void close() {
+    agents.forEach(NodeAgent::close);
+    nlc.close();
+    store.close();
+  }
+
+  private void nodes(int n) {
+    for (int i = 1; i <= n; i++) {
+      store.create(Node.builder().name("n" + i).build());
+      NodeAgent a = NodeAgent.builder(store, clock, "n" + i).healthSource(HealthSource.healthy()).build();
+      a.start();
+      agents.add(a);
+    }
+    nlc.start();
+  }
+
+  private void runTo(long seconds) {
+    Instant target = t0.plusSeconds(seconds);
+    sync();
+    while (clock.now().isBefore(target)) {
+      clock.advanceTo(clock.nextDeadline().filter(d -> d.isBefore(target)).orElse(target));
+      sync();
+    }
+  }
+
+  private void sync() {
+    int n;
+    do {
+      n = nlc.sync();
+      for (NodeAgent a : agents) {
+        n += a.sync();
+      }
+    } while (n > 0);
+  }
+
+  private Node node(String name) {
+    return store.require(Node.class, "", name);
+  }
+
+  private static ConditionStatus ready(Node n) {
+    return n.status().condition(NodeCondition.READY).status();
+  }
+
+  private static List<String> taints(Node n) {
+    return n.spec().taints().stream().map(Taint::toString).toList();
+  }
+
+  @Test
+  void monitor_heartbeatsFlowing_nodeStaysReadyUntainted() {
+    nodes(2);
+    runTo(300);
+    assertThat(ready(node("n1"))).isEqualTo(ConditionStatus.True);
+    assertThat(node("n1").spec().taints()).isEmpty();
+  }
+
+  @Test
+  void monitor_killedNode_unknownAfterGraceThenUnreachableTaints() {
+    nodes(3);
+    store.create(Pod.builder().namespace("default").name("p").container("c", "img", ResourceList.EMPTY)
+        .nodeName("n1").build());
+    runTo(10);
+    assertThat(store.require(Pod.class, "default", "p").status().condition(PodCondition.READY).status())
+        .isEqualTo(ConditionStatus.True);
+    agents.get(0).kill(); // last heartbeat at 10 s
+    runTo(60);
+    assertThat(ready(node("n1"))).isEqualTo(ConditionStatus.True);
+    runTo(65);
+    assertThat(ready(node("n1"))).isEqualTo(ConditionStatus.True);
+    runTo(70); // the controller saw the 10 s heartbeat at its 15 s pass; 15 s + 50 s grace is passed at 70 s
+    assertThat(ready(node("n1"))).isEqualTo(ConditionStatus.Unknown);
+    assertThat(node("n1").status().condition(NodeCondition.READY).reason())
+        .isEqualTo(NodeLifecycleController.REASON_UNKNOWN);
+    assertThat(taints(node("n1"))).containsExactlyInAnyOrder("node.kubernetes.io/unreachable:NoSchedule",
+        "node.kubernetes.io/unreachable:NoExecute");
+    assertThat(store.require(Pod.class, "default", "p").status().condition(PodCondition.READY).status())
+        .isEqualTo(ConditionStatus.False);
+    assertThat(ready(node("n2"))).isEqualTo(ConditionStatus.True);
+
+    agents.get(0).revive();
+    runTo(75);
+    assertThat(ready(node("n1"))).isEqualTo(ConditionStatus.True);
+    assertThat(node("n1").spec().taints()).isEmpty();
+  }
+
+  @Test
+  void taintPass_twoNodesDownInOneZone_secondTaintedTenSecondsLater() {
+    nodes(5);
+    runTo(1);
+    agents.get(0).kill();
+    agents.get(1).kill();
+    runTo(60);
+    boolean both = false;
+    Instant first = null;
+    for (long s = 60; s <= 90 && !both; s++) {
+      runTo(s);
+      boolean t1 = hasNoExecute(node("n1"));
+      boolean t2 = hasNoExecute(node("n2"));
+      if ((t1 || t2) && first == null) {
+        first = clock.now();
+      }
+      both = t1 && t2;
+    }
+    assertThat(both).isTrue();
+    assertThat(clock.now()).isEqualTo(first.plusSeconds(10));
+  }
+
+  @Test
+  void monitor_allNodesDown_fullDisruptionNoNoExecuteTaints() {
+    nodes(2);
+    runTo(1);
+    agents.forEach(NodeAgent::kill);
+    runTo(200);
+    assertThat(ready(node("n1"))).isEqualTo(ConditionStatus.Unknown);
+    assertThat(nlc.zoneStates()).containsEntry(":", ZoneState.FullDisruption);
+    assertThat(hasNoExecute(node("n1"))).isFalse();
+    assertThat(hasNoExecute(node("n2"))).isFalse();
+  }
+
+  private static boolean hasNoExecute(Node n) {
+    return n.spec().taints().stream().anyMatch(t -> t.effect() == TaintEffect.NoExecute);
+  }
+
+  @Test
+  void computeZoneState_table() {
+    ConditionStatus t = ConditionStatus.True;
+    ConditionStatus f = ConditionStatus.False;
+    ConditionStatus u = ConditionStatus.Unknown;
+    assertThat(NodeLifecycleController.computeZoneState(List.of(t, t, f), 0.55)).isEqualTo(ZoneState.Normal);
+    assertThat(NodeLifecycleController.computeZoneState(List.of(f, u), 0.55)).isEqualTo(ZoneState.FullDisruption);
+    assertThat(NodeLifecycleController.computeZoneState(List.of(t, t, f, u), 0.55)).isEqualTo(ZoneState.Normal);
+    assertThat(NodeLifecycleController.computeZoneState(List.of(t, t, f, u, u), 0.55)).isEqualTo(ZoneState.PartialDisruption);
+    assertThat(NodeLifecycleController.computeZoneState(List.of(t, t, t, f, u, u), 0.55)).isEqualTo(ZoneState.Normal);
+  }
+}

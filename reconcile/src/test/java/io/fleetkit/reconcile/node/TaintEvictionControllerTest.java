@@ -1,0 +1,366 @@
+package io.fleetkit.reconcile.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.NodeSpec;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodCondition;
+import io.fleetkit.api.core.PodSpec;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.scheduling.Taint;
+import io.fleetkit.api.scheduling.TaintEffect;
+import io.fleetkit.api.scheduling.Toleration;
+import io.fleetkit.api.scheduling.TolerationOperator;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.reconcile.ManualClock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Ported from kubernetes pkg/controller/tainteviction/taint_eviction_test.go: TestCreatePod (6 cases),
+ * TestUpdatePod (4), TestCreateNode (3), TestUpdateNode (5), TestUpdateNodeWithMultipleTaints (1),
+ * TestUpdateNodeWithMultiplePods (2), TestEventualConsistency (4). Upstream waits up to 5 s of wall time for the
+ * delete (and the DisruptionTarget patch); here the manual clock moves 5 s. As upstream's test, no default
+ * tolerations are added.
+ */
+final class TaintEvictionControllerTest {
+  private final ManualClock clock = new ManualClock();
+  private final ObjectStore store = ObjectStore.builder().directDelivery().clock(clock.asClock()).build();
+  private final TaintEvictionController tc = TaintEvictionController.withoutDefaultTolerations(store, clock);
+  private final Set<String> patched = new HashSet<>();
+
+  TaintEvictionControllerTest() {
+    store.watch(Pod.class, "0", e -> {
+      PodCondition c = e.object().status().condition(PodCondition.DISRUPTION_TARGET);
+      if (c != null && c.reason().equals(TaintEvictionController.REASON)) {
+        patched.add(e.object().metadata().name());
+      }
+    });
+  }
+
+  @AfterEach
+  void close() {
+    tc.close();
+    store.close();
+  }
+
+  private static Pod pod(String name, String node, Toleration... tolerations) {
+    PodSpec.Builder s = PodSpec.builder().container("c", "img", ResourceList.EMPTY).nodeName(node);
+    for (Toleration t : tolerations) {
+      s.toleration(t);
+    }
+    return Pod.builder().namespace("default").name(name).spec(s.build()).build();
+  }
+
+  /** upstream addToleration(pod, index, duration): key testTaintN, value testN, NoExecute; -1 = forever. */
+  private static Toleration tol(int index, long seconds) {
+    return new Toleration("testTaint" + index, TolerationOperator.Equal, "test" + index, TaintEffect.NoExecute,
+        seconds < 0 ? null : seconds);
+  }
+
+  private static Taint taint(int index) {
+    return Taint.of("testTaint" + index, "test" + index, TaintEffect.NoExecute);
+  }
+
+  private Node node(String name, int... taints) {
+    List<Taint> ts = new ArrayList<>();
+    for (int i : taints) {
+      ts.add(taint(i));
+    }
+    return Node.builder().name(name).taints(ts).build();
+  }
+
+  private void setTaints(String name, int... taints) {
+    Node n = store.require(Node.class, "", name);
+    List<Taint> ts = new ArrayList<>();
+    for (int i : taints) {
+      ts.add(taint(i));
+    }
+    store.update(n.withSpec(new NodeSpec(false, ts, "")));
+  }
+
+  private boolean deleted(String pod) {
+    return store.get(Pod.class, "default", pod).isEmpty();
+  }
+
+  /** Moves time {@code seconds} forward in 100 ms steps, running the controller. */
+  private void run(double seconds) {
+    tc.sync();
+    for (int i = 0; i < Math.round(seconds * 10); i++) {
+      clock.advance(Duration.ofMillis(100));
+      tc.sync();
+    }
+  }
+
+  private void verify(String pod, boolean expectPatch, boolean expectDelete) {
+    run(5);
+    assertThat(patched.contains(pod)).as("patched " + pod).isEqualTo(expectPatch);
+    assertThat(deleted(pod)).as("deleted " + pod).isEqualTo(expectDelete);
+  }
+
+  // TestCreatePod
+  @Test
+  void createPod_notScheduled_ignored() {
+    tc.start();
+    store.create(pod("pod1", ""));
+    verify("pod1", false, false);
+  }
+
+  @Test
+  void createPod_untaintedNode_kept() {
+    store.create(node("node1"));
+    tc.start();
+    store.create(pod("pod1", "node1"));
+    verify("pod1", false, false);
+  }
+
+  @Test
+  void createPod_taintedNode_deleted() {
+    store.create(node("node1", 1));
+    tc.start();
+    store.create(pod("pod1", "node1"));
+    verify("pod1", true, true);
+  }
+
+  @Test
+  void createPod_taintedNodeFiniteToleration_keptWithinWindowDeletedAfter() {
+    store.create(node("node1", 1));
+    tc.start();
+    store.create(pod("pod1", "node1", tol(1, 100)));
+    verify("pod1", false, false);
+    run(96);
+    assertThat(deleted("pod1")).isTrue();
+  }
+
+  @Test
+  void createPod_taintedNodeInfiniteToleration_kept() {
+    store.create(node("node1", 1));
+    tc.start();
+    store.create(pod("pod1", "node1", tol(1, -1)));
+    verify("pod1", false, false);
+  }
+
+  @Test
+  void createPod_taintedNodeInvalidToleration_deleted() {
+    store.create(node("node1", 1));
+    tc.start();
+    store.create(pod("pod1", "node1", tol(2, -1)));
+    verify("pod1", true, true);
+  }
+
+  // TestUpdatePod
+  @Test
+  void updatePod_schedulingOntoTaintedNode_deleted() {
+    store.create(node("node1", 1));
+    tc.start();
+    Pod p = store.create(pod("pod1", ""));
+    store.update(p.withNodeName("node1"));
+    verify("pod1", true, true);
+  }
+
+  @Test
+  void updatePod_schedulingOntoTaintedNodeWithToleration_kept() {
+    store.create(node("node1", 1));
+    tc.start();
+    Pod p = store.create(pod("pod1", "", tol(1, -1)));
+    store.update(p.withNodeName("node1"));
+    verify("pod1", false, false);
+  }
+
+  @Test
+  void updatePod_removingToleration_deleted() {
+    store.create(node("node1", 1));
+    tc.start();
+    Pod p = store.create(pod("pod1", "node1", tol(1, 100)));
+    assertThat(tc.scheduledEviction("default/pod1")).isPresent();
+    clock.advance(Duration.ofMillis(100));
+    store.update(p.withSpec(pod("pod1", "node1").spec()));
+    verify("pod1", true, true);
+  }
+
+  @Test
+  void updatePod_lengtheningToleration_stillDeletedAtFirstDeadline() {
+    store.create(node("node1", 1));
+    tc.start();
+    Pod p = store.create(pod("pod1", "node1", tol(1, 1)));
+    assertThat(tc.scheduledEviction("default/pod1")).isPresent();
+    clock.advance(Duration.ofMillis(100));
+    store.update(p.withSpec(pod("pod1", "node1", tol(1, 100)).spec()));
+    verify("pod1", true, true);
+  }
+
+  // TestCreateNode
+  @Test
+  void createNode_untainted_podKept() {
+    store.create(pod("pod1", "node1"));
+    tc.start();
+    store.create(node("node1"));
+    verify("pod1", false, false);
+  }
+
+  @Test
+  void createNode_tainted_podDeleted() {
+    store.create(pod("pod1", "node1"));
+    tc.start();
+    store.create(node("node1", 1));
+    verify("pod1", true, true);
+  }
+
+  @Test
+  void createNode_taintedTolerating_podKept() {
+    store.create(pod("pod1", "node1", tol(1, -1)));
+    tc.start();
+    store.create(node("node1", 1));
+    verify("pod1", false, false);
+  }
+
+  // TestUpdateNode
+  @Test
+  void updateNode_addedTaint_podDeleted() {
+    store.create(node("node1"));
+    store.create(pod("pod1", "node1"));
+    tc.start();
+    setTaints("node1", 1);
+    verify("pod1", true, true);
+  }
+
+  @Test
+  void updateNode_addedToleratedTaint_podKept() {
+    store.create(node("node1"));
+    store.create(pod("pod1", "node1", tol(1, 100)));
+    tc.start();
+    setTaints("node1", 1);
+    verify("pod1", false, false);
+  }
+
+  @Test
+  void updateNode_onlyOneAddedTaintTolerated_podDeleted() {
+    store.create(node("node1"));
+    store.create(pod("pod1", "node1", tol(1, 100)));
+    tc.start();
+    setTaints("node1", 1, 2);
+    verify("pod1", true, true);
+  }
+
+  @Test
+  void updateNode_taintRemoved_evictionCancelled() {
+    store.create(node("node1", 1));
+    store.create(pod("pod1", "node1", tol(1, 1)));
+    tc.start();
+    setTaints("node1");
+    run(1.5);
+    verify("pod1", false, false);
+  }
+
+  @Test
+  void updateNode_multipleTolerations_evictedWhenFirstRunsOut() {
+    store.create(node("node1"));
+    Toleration t1 = new Toleration("testTaint1", TolerationOperator.Equal, "test1", TaintEffect.NoExecute, 1L);
+    Toleration t2 = new Toleration("testTaint2", TolerationOperator.Equal, "test2", TaintEffect.NoExecute, 100L);
+    store.create(pod("pod1", "node1", t1, t2));
+    tc.start();
+    setTaints("node1", 1, 2);
+    verify("pod1", true, true);
+  }
+
+  // TestUpdateNodeWithMultipleTaints
+  @Test
+  void updateNode_infiniteThenTemporaryThenInfinite_neverDeleted() {
+    Toleration t1 = new Toleration("testTaint1", TolerationOperator.Exists, "", TaintEffect.NoExecute, null);
+    Toleration t2 = new Toleration("testTaint2", TolerationOperator.Exists, "", TaintEffect.NoExecute, 60L);
+    store.create(node("node1"));
+    store.create(pod("pod1", "node1", t1, t2));
+    tc.start();
+    assertThat(tc.scheduledEviction("default/pod1")).isEmpty();
+    setTaints("node1", 1);
+    assertThat(tc.scheduledEviction("default/pod1")).isEmpty();
+    setTaints("node1", 1, 2);
+    assertThat(tc.scheduledEviction("default/pod1")).isPresent();
+    setTaints("node1", 1);
+    assertThat(tc.scheduledEviction("default/pod1")).isEmpty();
+    run(120);
+    assertThat(deleted("pod1")).isFalse();
+  }
+
+  // TestUpdateNodeWithMultiplePods
+  @Test
+  void updateNode_podsWithDifferentTolerations_evictedAtTheirTimes() {
+    store.create(node("node1"));
+    store.create(pod("pod1", "node1"));
+    store.create(pod("pod2", "node1", tol(1, 1)));
+    store.create(pod("pod3", "node1", tol(1, -1)));
+    tc.start();
+    setTaints("node1", 1);
+    run(0.5);
+    assertThat(List.of(deleted("pod1"), deleted("pod2"), deleted("pod3"))).containsExactly(true, false, false);
+    run(1);
+    assertThat(List.of(deleted("pod1"), deleted("pod2"), deleted("pod3"))).containsExactly(true, true, false);
+  }
+
+  @Test
+  void updateNode_notAllTaintsMatched_allEvictedAtOnce() {
+    store.create(node("node1"));
+    store.create(pod("pod1", "node1"));
+    store.create(pod("pod2", "node1", tol(1, 1)));
+    store.create(pod("pod3", "node1", tol(1, -1)));
+    tc.start();
+    setTaints("node1", 1, 2);
+    run(0.5);
+    assertThat(List.of(deleted("pod1"), deleted("pod2"), deleted("pod3"))).containsExactly(true, true, true);
+  }
+
+  // TestEventualConsistency
+  @Test
+  void eventualConsistency_podScheduledOntoTaintedNodeLater_deleted() {
+    store.create(pod("pod1", "node1"));
+    Pod pod2 = store.create(pod("pod2", ""));
+    store.create(node("node1"));
+    tc.start();
+    setTaints("node1", 1);
+    verify("pod1", true, true);
+    store.update(pod2.withNodeName("node1"));
+    verify("pod2", true, true);
+  }
+
+  @Test
+  void eventualConsistency_tolerantPodScheduledLater_deletedAfterToleration() {
+    store.create(pod("pod1", "node1"));
+    Pod pod2 = store.create(pod("pod2", "", tol(1, 100)));
+    store.create(node("node1"));
+    tc.start();
+    setTaints("node1", 1);
+    verify("pod1", true, true);
+    store.update(pod2.withNodeName("node1"));
+    run(101);
+    assertThat(deleted("pod2")).isTrue();
+  }
+
+  @Test
+  void eventualConsistency_newPodOnTaintedNode_deleted() {
+    store.create(pod("pod1", "node1"));
+    store.create(node("node1"));
+    tc.start();
+    setTaints("node1", 1);
+    verify("pod1", true, true);
+    store.create(pod("pod2", "node1"));
+    verify("pod2", true, true);
+  }
+
+  @Test
+  void eventualConsistency_newTolerantPodOnTaintedNode_deletedAfterToleration() {
+    store.create(pod("pod1", "node1"));
+    store.create(node("node1"));
+    tc.start();
+    setTaints("node1", 1);
+    verify("pod1", true, true);
+    store.create(pod("pod2", "node1", tol(1, 100)));
+    run(101);
+    assertThat(deleted("pod2")).isTrue();
+  }
+}

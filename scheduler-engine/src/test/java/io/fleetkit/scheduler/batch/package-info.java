@@ -1,0 +1,4 @@
+@NullMarked
+package io.fleetkit.scheduler.batch;
+
+import org.jspecify.annotations.NullMarked;

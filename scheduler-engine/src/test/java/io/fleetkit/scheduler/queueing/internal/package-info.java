@@ -1,0 +1,4 @@
+@NullMarked
+package io.fleetkit.scheduler.queueing.internal;
+
+import org.jspecify.annotations.NullMarked;

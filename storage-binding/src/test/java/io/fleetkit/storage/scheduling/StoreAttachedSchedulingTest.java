@@ -1,0 +1,68 @@
+package io.fleetkit.storage.scheduling;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.PersistentVolume;
+import io.fleetkit.api.core.PersistentVolumeAccessMode;
+import io.fleetkit.api.core.PersistentVolumeClaim;
+import io.fleetkit.api.core.PersistentVolumeClaimPhase;
+import io.fleetkit.api.core.PersistentVolumeClaimSpec;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.storage.StorageClass;
+import io.fleetkit.api.storage.StorageClassSpec;
+import io.fleetkit.api.storage.VolumeBindingMode;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.time.ManualClock;
+import io.fleetkit.scheduler.DefaultPlugins;
+import io.fleetkit.scheduler.PluginRegistry;
+import io.fleetkit.scheduler.Scheduler;
+import io.fleetkit.scheduler.StoreScheduler;
+import io.fleetkit.storage.PersistentVolumeController;
+import io.fleetkit.storage.Topology;
+import io.fleetkit.storage.provision.InMemoryProvisioner;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The whole loop on one embedded store: scheduler fed by the store, binding pods and their claims into it. */
+final class StoreAttachedSchedulingTest {
+
+  @Test
+  void attach_podWithWaitForFirstConsumerClaim_podAndClaimBoundInTheStore() {
+    ManualClock clock = ManualClock.atEpoch2026();
+    try (ObjectStore store = ObjectStore.builder().clock(clock).directDelivery().build()) {
+      InMemoryProvisioner p = InMemoryProvisioner.withZones("mem.io", Map.of("zone-a", "0", "zone-b", "1Ti"));
+      PersistentVolumeController volumes = PersistentVolumeController.builder(store).clock(clock).provisioner(p)
+          .build();
+      ResourceList cap = ResourceList.builder().put("cpu", "4").put("memory", "8Gi").put("pods", "110").build();
+      for (String zone : List.of("zone-a", "zone-b")) {
+        store.create(Node.builder().name("n-" + zone).label(Topology.ZONE, zone).capacity(cap).ready().build());
+      }
+      store.create(StorageClass.of(ObjectMeta.of("fast"), StorageClassSpec.builder().provisioner("mem.io")
+          .volumeBindingMode(VolumeBindingMode.WaitForFirstConsumer).build()));
+      store.create(PersistentVolumeClaim.of(ObjectMeta.of("default", "data"), PersistentVolumeClaimSpec.builder()
+          .storage("10Gi").accessMode(PersistentVolumeAccessMode.ReadWriteOnce).storageClassName("fast").build()));
+      store.create(StorageCluster.pod("web", "data"));
+      volumes.syncAll();
+
+      try (Scheduler scheduler = Scheduler.builder().clock(clock).parallelism(1).store(store)
+          .registry(StoragePlugins.registry(PluginRegistry.defaults(), volumes))
+          .profile(StoragePlugins.enableIn(DefaultPlugins.profile())).build();
+          StoreScheduler attached = StoreScheduler.attach(scheduler, store,
+              List.of(PersistentVolume.class, PersistentVolumeClaim.class, StorageClass.class))) {
+        scheduler.runUntilIdle();
+        assertThat(attached.scheduler()).isSameAs(scheduler);
+      }
+
+      Pod pod = store.require(Pod.class, "default", "web");
+      PersistentVolumeClaim claim = store.require(PersistentVolumeClaim.class, "default", "data");
+      assertThat(pod.spec().nodeName()).isEqualTo("n-zone-b");
+      assertThat(claim.status().phase()).isEqualTo(PersistentVolumeClaimPhase.Bound);
+      assertThat(store.require(PersistentVolume.class, "", claim.spec().volumeName()).metadata().labels())
+          .containsEntry(Topology.ZONE, "zone-b");
+    }
+  }
+}
