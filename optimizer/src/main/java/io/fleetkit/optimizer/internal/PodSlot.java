@@ -30,7 +30,6 @@ public class PodSlot {
   private @Nullable NodeFact node;
 
   /** For OptaPlanner's cloning. */
-  @SuppressWarnings("NullAway")
   public PodSlot() {
     this.id = 0;
     this.key = "";
