@@ -48,25 +48,31 @@ public final class AllocationBound {
     double total = 1000.0 * devices;
     List<TracePod> arrival = TraceReplay.arrivals(pods, new Random(seed), inflate * total);
     List<TracePod> prefix = new ArrayList<>();
+    List<Long> simple = new ArrayList<>();
     long arrived = 0;
-    double sum = 0;
-    int count = 0;
+    int last = -1;
     for (TracePod t : arrival) {
       prefix.add(t);
       arrived += t.totalGpuMilli();
       int bucket = (int) Math.rint(arrived / total * 100);
       if (bucket == percent) {
-        sum += Math.round(bound(devices, prefix) / total * 100 * 100) / 100.0;
-        count++;
+        simple.add(bound(devices, prefix));
+        last = prefix.size();
       } else if (bucket > percent) {
         break;
       }
     }
-    if (count == 0) {
+    if (simple.isEmpty()) {
       throw new IllegalArgumentException("allocation bound: no arrival event in bucket " + percent + "% (seed "
           + seed + ")");
     }
-    return sum / count;
+    // the allocation never decreases, so the LP bound of the bucket's last prefix bounds every event of the bucket
+    long lp = ConfigurationBound.bound(devices, prefix.subList(0, last));
+    double sum = 0;
+    for (long s : simple) {
+      sum += Math.round(Math.min(s, lp) / total * 100 * 100) / 100.0;
+    }
+    return sum / simple.size();
   }
 
   /** Upper bound (milli-GPU) on what any packing of a subset of {@code pods} into {@code devices} GPUs allocates. */
