@@ -24,7 +24,9 @@ import java.util.TreeMap;
  * least t gives F ≤ Σ{s < t} + Σ{1000 − b : 1000 − b ≥ t}. Each term is maximised separately over the n largest
  * values and over n, which only over-estimates: {@code bound ≥ every achievable allocation}. A replay records the
  * allocation after each arrival, and the bucket's value is the mean of those events; since each event's allocation is
- * at most the bound of its prefix, the bucket's mean of the prefix bounds bounds the bucket.
+ * at most the bound of its prefix, the bucket's mean of the prefix bounds bounds the bucket. {@link #atArrival} also
+ * takes the tighter {@link ConfigurationBound} (a configuration LP) of the bucket's last prefix, which bounds every
+ * event of the bucket because the allocation never decreases, and uses the smaller of the two per event.
  */
 public final class AllocationBound {
   /** Shares above this (milli) cannot share a device with one another. */
