@@ -50,13 +50,8 @@ public final class TraceReplay {
     TargetWorkload m = new TargetWorkload(pods, models);
 
     Random rng = new Random(seed);
-    rng.nextInt(); // the Go simulator spends one draw on a log line
-    List<TracePod> byName = new ArrayList<>(pods);
-    byName.sort(Comparator.comparing(TracePod::name));
-    List<TracePod> arrival = new ArrayList<>(byName);
-    Collections.shuffle(arrival, rng);
     long capacity = gpuNodes.stream().mapToLong(n -> 1000L * n.gpus()).sum();
-    tune(arrival, byName, rng, inflate * capacity);
+    List<TracePod> arrival = arrivals(pods, rng, inflate * capacity);
 
     int[] perm = permutation(gpuNodes.size(), rng);
     Integer[] order = new Integer[gpuNodes.size()];
@@ -77,6 +72,20 @@ public final class TraceReplay {
     FragLedger frag = new FragLedger(c, m);
     Policy p = policy.create(c, rng, frag, shapes.size());
     return replay(policy, seed, c, frag, p, sim);
+  }
+
+  /**
+   * The arrival sequence of a replay (the first RNG draws of {@link #run}): sorted by name, shuffled, resampled to
+   * {@code target} milli-GPU of demand. {@code rng} is left where the node permutation starts.
+   */
+  static List<TracePod> arrivals(List<TracePod> pods, Random rng, double target) {
+    rng.nextInt(); // the Go simulator spends one draw on a log line
+    List<TracePod> byName = new ArrayList<>(pods);
+    byName.sort(Comparator.comparing(TracePod::name));
+    List<TracePod> arrival = new ArrayList<>(byName);
+    Collections.shuffle(arrival, rng);
+    tune(arrival, byName, rng, target);
+    return arrival;
   }
 
   private static void tune(List<TracePod> arrival, List<TracePod> byName, Random rng, double target) {
