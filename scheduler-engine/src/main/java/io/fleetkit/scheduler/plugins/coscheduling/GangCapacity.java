@@ -1,14 +1,9 @@
 package io.fleetkit.scheduler.plugins.coscheduling;
 
-import io.fleetkit.api.core.Node;
 import io.fleetkit.api.resource.Quantity;
-import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.scheduler.NodeInfo;
 import io.fleetkit.api.scheduler.PodInfo;
 import io.fleetkit.api.scheduler.Snapshot;
-import io.fleetkit.api.scheduling.RequiredNodeAffinity;
-import io.fleetkit.api.scheduling.Taints;
-import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,39 +27,28 @@ final class GangCapacity {
     if (need <= 0) {
       return null;
     }
-    ResourceList req = member.requests();
-    Set<String> names = req.names();
-    String[] resources = names.toArray(new String[0]);
-    long[] perPod = new long[resources.length];
-    for (int i = 0; i < resources.length; i++) {
-      perPod[i] = req.milliValue(resources[i]);
-    }
+    MemberFit fit = new MemberFit(member);
+    String[] resources = fit.resources();
     long[] free = new long[resources.length];
     long freeSlots = 0;
-    var affinity = RequiredNodeAffinity.fromAffinity(member.pod().spec().nodeSelector(),
-        member.pod().spec().affinity());
     for (NodeInfo ni : snapshot.nodes()) {
-      Node node = ni.node();
-      if (node.spec().unschedulable()
-          || !affinity.match(ni.name(), ni.labels())
-          || Taints.findMatchingUntoleratedTaint(node.spec().taints(), member.pod().spec().tolerations(),
-              Taints.NO_SCHEDULE_OR_NO_EXECUTE).isPresent()) {
+      if (!fit.eligible(ni)) {
         continue;
       }
-      ResourceList alloc = ni.allocatable();
-      ResourceList used = ni.requested();
+      long[] f = fit.free(ni);
       for (int i = 0; i < resources.length; i++) {
-        free[i] += Math.max(0, alloc.milliValue(resources[i]) - used.milliValue(resources[i]));
+        free[i] += f[i];
       }
-      freeSlots += Math.max(0, alloc.pods() - ni.pods().size());
+      freeSlots += f[resources.length];
     }
     if (freeSlots < need) {
       return "pod group " + groupKey + ": " + need + " pods need " + need + " pod slots, at most " + freeSlots
           + " can be reserved";
     }
     for (int i = 0; i < resources.length; i++) {
-      long needed = perPod[i] * need;
-      if (perPod[i] > 0 && needed > free[i]) {
+      long perPod = fit.perPod(i);
+      long needed = perPod * need;
+      if (perPod > 0 && needed > free[i]) {
         return "pod group " + groupKey + ": " + need + " pods need " + format(resources[i], needed) + " "
             + resources[i] + ", at most " + format(resources[i], free[i]) + " can be reserved";
       }

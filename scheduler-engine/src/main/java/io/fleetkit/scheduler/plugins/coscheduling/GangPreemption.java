@@ -148,11 +148,7 @@ final class GangPreemption {
       if (sign > 0) {
         fit.giveBack(f, p);
       } else {
-        long[] delta = new long[f.length];
-        fit.giveBack(delta, p);
-        for (int i = 0; i < f.length; i++) {
-          f[i] -= delta[i];
-        }
+        fit.takeAgain(f, p);
       }
     }
   }

@@ -44,6 +44,11 @@ final class MemberFit {
     return resources;
   }
 
+  /** What one member requests of {@code resources()[i]} (milli units). */
+  long perPod(int i) {
+    return perPod[i];
+  }
+
   /** The node's free amount of each of {@link #resources()} (milli units), plus free pod slots last. */
   long[] free(NodeInfo ni) {
     ResourceList alloc = ni.allocatable();
@@ -56,13 +61,22 @@ final class MemberFit {
     return f;
   }
 
-  /** What {@code pod} holds of each of {@link #resources()}, plus one pod slot, to give back to {@code free}. */
+  /** Adds what {@code pod} holds of each of {@link #resources()}, plus its pod slot, back to {@code free}. */
   void giveBack(long[] free, PodInfo pod) {
+    add(free, pod, 1);
+  }
+
+  /** Takes what {@code pod} holds, plus its pod slot, from {@code free} again (undoes {@link #giveBack}). */
+  void takeAgain(long[] free, PodInfo pod) {
+    add(free, pod, -1);
+  }
+
+  private void add(long[] free, PodInfo pod, int sign) {
     ResourceList r = pod.requests();
     for (int i = 0; i < resources.length; i++) {
-      free[i] += r.milliValue(resources[i]);
+      free[i] += sign * r.milliValue(resources[i]);
     }
-    free[resources.length]++;
+    free[resources.length] += sign;
   }
 
   /** How many copies fit into {@code free}. */
