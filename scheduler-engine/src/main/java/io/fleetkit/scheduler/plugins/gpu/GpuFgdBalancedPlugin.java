@@ -65,7 +65,7 @@ public final class GpuFgdBalancedPlugin implements ScorePlugin {
     long firstKey = 0;
     for (int k = 0; k < n; k++) {
       if (scores[k] == max && key[k] == hi) {
-        long order = GpuPolicies.mix(seed, nodes.get(k).name().hashCode(), 0x0DE5L);
+        long order = GpuPolicies.nodeOrder(seed, nodes.get(k));
         if (first < 0 || order < firstKey) {
           first = k;
           firstKey = order;

@@ -48,7 +48,7 @@ final class GpuPolicies {
     long firstKey = 0;
     for (int k = 0; k < n; k++) {
       if (scores[k] == max) {
-        long key = mix(seed, nodes.get(k).name().hashCode(), 0x0DE5L);
+        long key = nodeOrder(seed, nodes.get(k));
         if (first < 0 || key < firstKey) {
           first = k;
           firstKey = key;
@@ -58,6 +58,11 @@ final class GpuPolicies {
     for (int k = 0; k < n; k++) {
       scores[k] = k == first ? 100 : scores[k] == max ? 99 : clamp(scores[k]) * 98 / 100;
     }
+  }
+
+  /** The node's rank in the fixed seeded node order ties are broken by (lower first). */
+  static long nodeOrder(long seed, NodeInfo node) {
+    return mix(seed, node.name().hashCode(), 0x0DE5L);
   }
 
   /** A 64-bit mix (splitmix64's finaliser) of three values. */
