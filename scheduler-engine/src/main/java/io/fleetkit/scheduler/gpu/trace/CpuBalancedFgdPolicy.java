@@ -26,7 +26,7 @@ import java.util.Random;
  * ...) leaves about 240 GPUs (3.9%) of remainders, a heuristic estimate of a ceiling near 96.1%; the provable bound
  * of {@link AllocationBound} is 96.97%, so 96.0% is not shown to be infeasible.
  */
-final class CpuBalancedFgdPolicy extends FgdPolicy {
+class CpuBalancedFgdPolicy extends FgdPolicy {
   /** The CPU (milli) the balance reserves per free GPU milli: 13 cores per GPU. */
   static final double CPU_PER_GPU = 13;
 
