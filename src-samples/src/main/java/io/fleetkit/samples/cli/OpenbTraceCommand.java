@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "openb", mixinStandardHelpOptions = true,
     description = {"Replay an Alibaba openb GPU trace (FGD paper protocol: GPU nodes only, pods shuffled by seed,",
         "resampled to --inflate x GPU capacity, no deletions, no retries).",
-        "Policies: BestFit, DotProduct, GpuPacking, GpuClustering, Random, FGD, FgdPack, FgdBalanced."},
+        "Policies: BestFit, DotProduct, GpuPacking, GpuClustering, Random, FGD, FgdPack, FgdBalanced, GapFill (ours, best)."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:replayed", "1:a trace file could not be loaded", "2:bad command line"})
 public final class OpenbTraceCommand implements Callable<Integer> {

@@ -22,9 +22,7 @@ import java.util.Random;
  *
  * <p>Measured (seeds 42..51, 100% arrival, see {@code docs/gpu-benchmarks.md}): default 95.69% (FGD 95.29%),
  * multigpu20 95.60 (95.51), multigpu50 97.24 (97.09), gpushare40 94.30 (93.97), gpushare100 87.05 (86.60). It does
- * not reach 96.0% on default: a first-fit-decreasing packing of the share pods alone (1078 of 0.81 GPU, 750 of 0.47,
- * ...) leaves about 240 GPUs (3.9%) of remainders, a heuristic estimate of a ceiling near 96.1%; the provable bound
- * of {@link AllocationBound} is 96.97%, so 96.0% is not shown to be infeasible.
+ * not reach 96.0% on default; {@link GapFillPolicy}, which places share pods by expected stranded GPU, does.
  */
 class CpuBalancedFgdPolicy extends FgdPolicy {
   /** The CPU (milli) the balance reserves per free GPU milli: 13 cores per GPU. */
