@@ -15,6 +15,12 @@ public enum ClusterEvent {
   ASSIGNED_POD_UPDATE,
   /** A bound or assumed pod went away (deleted, terminated, preempted, or its binding failed). */
   ASSIGNED_POD_DELETE,
+  /**
+   * A new pod waiting to be scheduled appeared, e.g. the last sibling a gang waits for (upstream's
+   * {@code UnscheduledPodAdd}). Only emitted when a plugin of some profile registered it, so profiles without such a
+   * plugin pay nothing for it.
+   */
+  UNSCHEDULED_POD_ADD,
   /** PersistentVolume, PersistentVolumeClaim, StorageClass or CSI objects changed. */
   STORAGE,
   /** Any other cluster object the scheduler was given changed. */

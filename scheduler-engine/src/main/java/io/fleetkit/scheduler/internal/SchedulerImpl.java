@@ -61,6 +61,8 @@ public final class SchedulerImpl implements Scheduler {
   private final Clock clock;
   private final LongSupplier nanos;
   private final Map<String, Framework> frameworks = new LinkedHashMap<>();
+  /** Whether any profile has a plugin that waits for new unscheduled pods (Coscheduling does). */
+  private final boolean unscheduledPodAddRegistered;
   private final SchedulerCache cache;
   private final ClusterSnapshot snapshot = new ClusterSnapshot();
   private final SchedulingQueue queue;
@@ -114,6 +116,8 @@ public final class SchedulerImpl implements Scheduler {
             + "; all profiles must use the same QueueSort");
       }
     }
+    this.unscheduledPodAddRegistered = frameworks.values().stream()
+        .anyMatch(fw -> fw.registers(ClusterEvent.UNSCHEDULED_POD_ADD));
     this.queue = new SchedulingQueue(first.queueSort, config.initialBackoff().toNanos(),
         config.maxBackoff().toNanos(), config.maxInUnschedulable().toNanos());
     this.runner = new ParallelRunner(config.parallelism());
@@ -197,6 +201,9 @@ public final class SchedulerImpl implements Scheduler {
     QueuedPod qp = queue.get(key);
     if (qp == null) {
       queue.add(new QueuedPod(info, fw, now));
+      if (unscheduledPodAddRegistered) {
+        queue.moveAllToActiveOrBackoff(ClusterEvent.UNSCHEDULED_POD_ADD, now);
+      }
     } else {
       queue.update(qp, info, now);
     }

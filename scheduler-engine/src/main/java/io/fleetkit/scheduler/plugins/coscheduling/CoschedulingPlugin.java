@@ -318,8 +318,9 @@ public final class CoschedulingPlugin implements QueueSortPlugin, PreEnqueuePlug
 
   @Override
   public Set<ClusterEvent> eventsToRegister() {
+    // UNSCHEDULED_POD_ADD: a member that arrives last wakes its siblings parked by "n of minMember pods exist"
     return EnumSet.of(ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE, ClusterEvent.ASSIGNED_POD_DELETE,
-        ClusterEvent.OTHER);
+        ClusterEvent.UNSCHEDULED_POD_ADD, ClusterEvent.OTHER);
   }
 
   // ------------------------------------------------------------------------------------------ helpers

@@ -231,6 +231,26 @@ final class CoschedulingPluginTest {
   }
 
   @Test
+  void schedule_lastMemberArrivesAfterTheOthersWereRejected_wholeGangBindsAtOnce() {
+    try (Scheduler s = Gangs.scheduler(clock, binder)) {
+      twelveGpus(s);
+      s.addObject(group("late", 3, null));
+      s.addPod(member("late", 0, 1));
+      s.addPod(member("late", 1, 1));
+      s.runUntilIdle();
+      assertThat(binder.bound).isEmpty();
+
+      // the new sibling wakes the parked two: they only wait out their pod backoff, not the 5-minute flush
+      s.addPod(member("late", 2, 1));
+      clock.advance(Duration.ofSeconds(11));
+
+      s.runUntilIdle();
+      assertThat(binder.boundOf("late")).hasSize(3);
+      assertThat(s.pending()).isEmpty();
+    }
+  }
+
+  @Test
   void schedule_gangLargerThanMinMember_bindsAllThatFit() {
     try (Scheduler s = Gangs.scheduler(clock, binder)) {
       twelveGpus(s);

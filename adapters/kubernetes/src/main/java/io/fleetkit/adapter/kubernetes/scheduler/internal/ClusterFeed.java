@@ -60,7 +60,6 @@ public final class ClusterFeed implements AutoCloseable {
   private final Consumer<String> podDeleted;
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
   private @Nullable SharedIndexInformer<io.fabric8.kubernetes.api.model.Pod> pods;
-  private @Nullable SharedIndexInformer<GenericKubernetesResource> podGroups;
 
   /**
    * @param wake called after every change that may let a pod be scheduled
@@ -91,7 +90,6 @@ public final class ClusterFeed implements AutoCloseable {
     first.add(start(StorageClass.KIND, client.storage().v1().storageClasses().runnableInformer(0)));
     SharedIndexInformer<GenericKubernetesResource> pg =
         client.genericKubernetesResources(POD_GROUPS).inAnyNamespace().runnableInformer(0);
-    podGroups = pg;
     CompletableFuture<Void> groups = start(PodGroup.KIND, pg);
     SharedIndexInformer<io.fabric8.kubernetes.api.model.Node> nodes = client.nodes().runnableInformer(0);
     nodes.exceptionHandler(ClusterFeed::retry);
@@ -128,8 +126,7 @@ public final class ClusterFeed implements AutoCloseable {
     p.addEventHandler(new ResourceEventHandler<io.fabric8.kubernetes.api.model.Pod>() {
       @Override
       public void onAdd(io.fabric8.kubernetes.api.model.Pod pod) {
-        upsertPod(pod);
-        newGangMember(pod);
+        upsertPod(pod); // a new gang member wakes its parked siblings in the engine (UNSCHEDULED_POD_ADD)
       }
 
       @Override
@@ -229,25 +226,6 @@ public final class ClusterFeed implements AutoCloseable {
     if (core != null) {
       scheduler.updatePod(core);
       wake.run();
-    }
-  }
-
-  /**
-   * A new pending member of a gang may complete it: its siblings, rejected earlier for too few members, must be
-   * tried again. Upstream's coscheduling plugin registers Pod/Add for this; the engine re-queues them on an update
-   * of their PodGroup, so the group is fed again.
-   */
-  private void newGangMember(io.fabric8.kubernetes.api.model.Pod pod) {
-    String group = pod.getMetadata().getLabels() == null ? null
-        : pod.getMetadata().getLabels().get(Pod.POD_GROUP_LABEL);
-    String nodeName = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
-    SharedIndexInformer<GenericKubernetesResource> pg = podGroups;
-    if (group == null || pg == null || (nodeName != null && !nodeName.isEmpty())) {
-      return;
-    }
-    GenericKubernetesResource g = pg.getStore().getByKey(pod.getMetadata().getNamespace() + "/" + group);
-    if (g != null) {
-      upsertObject(PodGroup.KIND, g);
     }
   }
 
