@@ -113,7 +113,7 @@ public final class GpuWorkload {
     return shapes;
   }
 
-  /** The number of shapes; the accessors below take a shape index {@code 0..size()-1} (the order of {@link #shapes}). */
+  /** The number of shapes; the accessors below take a shape index {@code 0..size()-1}, in {@link #shapes} order. */
   int size() {
     return p.length;
   }

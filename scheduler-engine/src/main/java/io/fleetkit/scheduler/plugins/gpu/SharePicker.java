@@ -15,7 +15,7 @@ interface SharePicker {
     return (n, cpu, d, podKey) -> Fgd.bestShareDevice(m, n, cpu, d);
   }
 
-  /** GapFill: the device of lowest expected waste, its ties to FGD's device (see {@link GpuGapFillPlugin#bestDevice}). */
+  /** GapFill: the device of lowest expected waste, ties to FGD's choice ({@link GpuGapFillPlugin#bestDevice}). */
   static SharePicker gapFill(GpuWorkload m, GapWaste waste) {
     return (n, cpu, d, podKey) -> GpuGapFillPlugin.bestDevice(m, waste, n, cpu, d);
   }
