@@ -65,6 +65,16 @@ final class Fgd {
     return false;
   }
 
+  /** FGD's score of the share {@code d} on device {@code g} of {@code n}, which must have room for it. */
+  static long shareScore(GpuWorkload m, NodeGpu n, long cpu, GpuDemand d, int g) {
+    int[] free = n.free();
+    double before = m.fragmentation(n.cpuLeft(), free, n.models());
+    free[g] -= d.milli();
+    double after = m.fragmentation(n.cpuLeft() - cpu, free, n.models());
+    free[g] += d.milli();
+    return sigmoidScore(before - after);
+  }
+
   /** The device FGD gives a share on {@code n}, or -1 when none fits. */
   static int bestShareDevice(GpuWorkload m, NodeGpu n, long cpu, GpuDemand d) {
     int[] best = {-1};

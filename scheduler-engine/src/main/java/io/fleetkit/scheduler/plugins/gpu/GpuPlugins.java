@@ -5,6 +5,7 @@ import io.fleetkit.api.scheduler.Binder;
 import io.fleetkit.api.scheduler.SchedulerProfile;
 import io.fleetkit.scheduler.DefaultPlugins;
 import io.fleetkit.scheduler.PluginRegistry;
+import io.fleetkit.scheduler.gpu.GapWaste;
 import io.fleetkit.scheduler.plugins.noderesources.NodeResourcesFitPlugin;
 import java.util.List;
 import java.util.Map;
@@ -72,13 +73,16 @@ public final class GpuPlugins {
       return this;
     }
 
-    /** FGD's target workload; required by {@link GpuPolicy#FGD} and {@link GpuPolicy#FGD_BALANCED}. */
+    /**
+     * FGD's target workload; required by {@link GpuPolicy#FGD}, {@link GpuPolicy#FGD_BALANCED} and
+     * {@link GpuPolicy#GAP_FILL}.
+     */
     public Builder workload(GpuWorkload v) {
       workload = Objects.requireNonNull(v, "workload");
       return this;
     }
 
-    /** The seed of {@link GpuPolicy#RANDOM} and of the node order FGD breaks ties by. */
+    /** The seed of {@link GpuPolicy#RANDOM} and of the node order FGD, FgdBalanced and GapFill break ties by. */
     public Builder seed(long v) {
       seed = v;
       return this;
@@ -88,12 +92,16 @@ public final class GpuPlugins {
      * @throws IllegalArgumentException when the policy needs a workload and none was given
      */
     public GpuPlugins build() {
-      if ((policy == GpuPolicy.FGD || policy == GpuPolicy.FGD_BALANCED) && workload == null) {
+      if (needsWorkload(policy) && workload == null) {
         throw new IllegalArgumentException("GPU plugins: policy " + policy
             + " needs a target workload (GpuWorkload.typicalOf(pods) or GpuWorkload.of(shapes))");
       }
       return new GpuPlugins(requireOneGroup, policy, workload, seed);
     }
+  }
+
+  private static boolean needsWorkload(@Nullable GpuPolicy p) {
+    return p == GpuPolicy.FGD || p == GpuPolicy.FGD_BALANCED || p == GpuPolicy.GAP_FILL;
   }
 
   /**
@@ -115,8 +123,11 @@ public final class GpuPlugins {
 
   /** {@code base} plus the GPU plugins: fit, reserve, topology and every policy plugin. */
   public PluginRegistry registry(PluginRegistry base) {
+    GapWaste waste = workload == null ? null : GpuGapFillPlugin.shareWaste(workload);
     SharePicker picker = policy == GpuPolicy.FGD || policy == GpuPolicy.FGD_BALANCED
         ? SharePicker.fgd(Objects.requireNonNull(workload))
+        : policy == GpuPolicy.GAP_FILL ? SharePicker.gapFill(Objects.requireNonNull(workload),
+            Objects.requireNonNull(waste))
         : policy == GpuPolicy.RANDOM ? SharePicker.random(seed) : null;
     PluginRegistry.Builder b = base.toBuilder()
         .register(GpuFilterPlugin.NAME, h -> new GpuFilterPlugin(assignments, requireOneGroup))
@@ -127,10 +138,12 @@ public final class GpuPlugins {
         .register(GpuPackingPlugin.NAME, h -> new GpuPackingPlugin(assignments))
         .register(GpuClusteringPlugin.NAME, h -> new GpuClusteringPlugin(assignments))
         .register(GpuRandomPlugin.NAME, h -> new GpuRandomPlugin(seed));
-    if (workload != null) {
+    if (workload != null && waste != null) {
       GpuWorkload m = workload;
+      GapWaste w = waste;
       b.register(GpuFgdPlugin.NAME, h -> new GpuFgdPlugin(assignments, m, seed))
-          .register(GpuFgdBalancedPlugin.NAME, h -> new GpuFgdBalancedPlugin(assignments, m, seed));
+          .register(GpuFgdBalancedPlugin.NAME, h -> new GpuFgdBalancedPlugin(assignments, m, seed))
+          .register(GpuGapFillPlugin.NAME, h -> new GpuGapFillPlugin(assignments, m, w, seed));
     }
     return b.build();
   }

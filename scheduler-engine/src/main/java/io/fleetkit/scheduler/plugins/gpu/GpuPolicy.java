@@ -21,7 +21,12 @@ public enum GpuPolicy {
   /** Fragmentation gradient descent ({@link GpuFgdPlugin}). */
   FGD(GpuFgdPlugin.NAME),
   /** Ours: FGD, its ties broken by CPU/GPU balance ({@link GpuFgdBalancedPlugin}). */
-  FGD_BALANCED(GpuFgdBalancedPlugin.NAME);
+  FGD_BALANCED(GpuFgdBalancedPlugin.NAME),
+  /**
+   * Ours, the best: share pods where they add the least expected stranded GPU, everything else as FgdBalanced
+   * ({@link GpuGapFillPlugin}).
+   */
+  GAP_FILL(GpuGapFillPlugin.NAME);
 
   private final String pluginName;
 
@@ -36,7 +41,7 @@ public enum GpuPolicy {
 
   /**
    * The policy named {@code name}: an enum name or a plugin name without its {@code Gpu} prefix ({@code BestFit},
-   * {@code FGD}, {@code FgdBalanced}), ignoring case, dashes and underscores.
+   * {@code FGD}, {@code FgdBalanced}, {@code GapFill}), ignoring case, dashes and underscores.
    *
    * @throws IllegalArgumentException naming the accepted names when none matches
    */

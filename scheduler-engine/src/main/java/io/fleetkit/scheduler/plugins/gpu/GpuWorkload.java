@@ -113,6 +113,31 @@ public final class GpuWorkload {
     return shapes;
   }
 
+  /** The number of shapes; the accessors below take a shape index {@code 0..size()-1}, in {@link #shapes} order. */
+  int size() {
+    return p.length;
+  }
+
+  /** The shape's CPU as F_n(M) counts it: millicores, 100 when the shape asks none. */
+  long cpu(int shape) {
+    return cpu[shape];
+  }
+
+  /** The shape's thousandths per device: 1000 whole, 1..999 a share, 0 no GPU. */
+  int milli(int shape) {
+    return milli[shape];
+  }
+
+  /** The shape's device count (0 for no GPU). */
+  int num(int shape) {
+    return num[shape];
+  }
+
+  /** The shape's popularity, normalised so that all shapes sum to 1. */
+  double popularity(int shape) {
+    return p[shape];
+  }
+
   /**
    * F_n(M) in milli-GPU: for each shape, the node's free GPU it could not use (all of it when the shape does not fit
    * at all, else the free parts of devices too small for it), weighted by popularity.

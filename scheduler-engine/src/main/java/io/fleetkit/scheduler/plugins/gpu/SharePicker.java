@@ -1,8 +1,11 @@
 package io.fleetkit.scheduler.plugins.gpu;
 
+import io.fleetkit.scheduler.gpu.GapWaste;
+
 /**
- * Which device a share pod gets on its chosen node, when the enabled policy decides that (FGD: the device its score
- * was computed on; Random: a seeded random fitting device). Otherwise Reserve takes the tightest fitting device.
+ * Which device a share pod gets on its chosen node, when the enabled policy decides that (FGD and FgdBalanced: the
+ * device FGD's score was computed on; GapFill: the device of lowest expected waste; Random: a seeded random fitting
+ * device). Otherwise Reserve takes the tightest fitting device.
  */
 interface SharePicker {
   /** A device index of {@code n} with room for {@code d}, or -1 to let Reserve decide. */
@@ -10,6 +13,11 @@ interface SharePicker {
 
   static SharePicker fgd(GpuWorkload m) {
     return (n, cpu, d, podKey) -> Fgd.bestShareDevice(m, n, cpu, d);
+  }
+
+  /** GapFill: the device of lowest expected waste, ties to FGD's choice ({@link GpuGapFillPlugin#bestDevice}). */
+  static SharePicker gapFill(GpuWorkload m, GapWaste waste) {
+    return (n, cpu, d, podKey) -> GpuGapFillPlugin.bestDevice(m, waste, n, cpu, d);
   }
 
   static SharePicker random(long seed) {

@@ -188,8 +188,10 @@ final class GpuPolicyPluginsTest {
 
   @Test
   void builder_fgdWithoutWorkload_rejectedNamingTheRule() {
-    assertThatThrownBy(() -> GpuPlugins.builder().policy(GpuPolicy.FGD).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs a target workload");
+    for (GpuPolicy p : List.of(GpuPolicy.FGD, GpuPolicy.FGD_BALANCED, GpuPolicy.GAP_FILL)) {
+      assertThatThrownBy(() -> GpuPlugins.builder().policy(p).build())
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs a target workload");
+    }
     assertThatThrownBy(() -> GpuPlugins.create(false).policyOnlyProfile())
         .isInstanceOf(IllegalStateException.class);
   }
@@ -199,6 +201,9 @@ final class GpuPolicyPluginsTest {
     assertThat(GpuPolicy.of("FgdBalanced")).isEqualTo(GpuPolicy.FGD_BALANCED);
     assertThat(GpuPolicy.of("best-fit")).isEqualTo(GpuPolicy.BEST_FIT);
     assertThat(GpuPolicy.of("GpuPacking")).isEqualTo(GpuPolicy.GPU_PACKING);
+    assertThat(GpuPolicy.of("GapFill")).isEqualTo(GpuPolicy.GAP_FILL);
+    assertThat(GpuPolicy.of("gap-fill")).isEqualTo(GpuPolicy.GAP_FILL);
+    assertThat(GpuPolicy.GAP_FILL.pluginName()).isEqualTo(GpuGapFillPlugin.NAME);
     assertThatThrownBy(() -> GpuPolicy.of("tetris")).hasMessageContaining("unknown").hasMessageContaining("FGD");
   }
 }

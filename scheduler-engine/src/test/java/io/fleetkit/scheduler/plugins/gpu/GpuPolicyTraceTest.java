@@ -84,17 +84,27 @@ final class GpuPolicyTraceTest {
   }
 
   @Test
+  void gapFill_quarterTrace_withinOnePointOfTraceReplay_notBelowFgd() {
+    double engine = engine(GpuPolicy.GAP_FILL);
+    double trace = traceReplay(TracePolicy.GAP_FILL);
+    assertThat(engine).isCloseTo(trace, org.assertj.core.data.Offset.offset(1.0));
+    assertThat(engine).isGreaterThanOrEqualTo(engine(GpuPolicy.FGD));
+  }
+
+  @Test
   @EnabledIfSystemProperty(named = "fleetkit.gpu.fullTrace", matches = "true")
   void fullTrace_matchesPublishedMeans() {
     double fgd = EngineTraceReplay.run(nodes, pods, GpuPolicy.FGD, 42);
     double balanced = EngineTraceReplay.run(nodes, pods, GpuPolicy.FGD_BALANCED, 42);
     double bestFit = EngineTraceReplay.run(nodes, pods, GpuPolicy.BEST_FIT, 42);
     double random = EngineTraceReplay.run(nodes, pods, GpuPolicy.RANDOM, 42);
-    System.err.printf("engine replay, default trace, seed 42: FGD %.2f, FgdBalanced %.2f, BestFit %.2f, Random %.2f%n",
-        fgd, balanced, bestFit, random);
+    double gapFill = EngineTraceReplay.run(nodes, pods, GpuPolicy.GAP_FILL, 42);
+    System.err.printf("engine replay, default trace, seed 42: FGD %.2f, FgdBalanced %.2f, GapFill %.2f, BestFit %.2f, "
+        + "Random %.2f%n", fgd, balanced, gapFill, bestFit, random);
     assertThat(fgd).isBetween(94.2, 96.2);
     assertThat(bestFit).isBetween(91.9, 93.9);
     assertThat(random).isBetween(85.3, 87.3);
     assertThat(balanced).isGreaterThanOrEqualTo(fgd - 0.3);
+    assertThat(gapFill).isGreaterThanOrEqualTo(fgd);
   }
 }
