@@ -6,17 +6,11 @@ import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.reconcile.Controller;
-import io.fleetkit.reconcile.ControllerBuilder;
 import io.fleetkit.reconcile.ObjectKey;
-import io.fleetkit.reconcile.SchedulingClock;
 import io.fleetkit.reconcile.controllers.internal.DeploymentReconciler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Rolls Deployments out through ReplicaSets, as Kubernetes' Deployment controller: one ReplicaSet per template
@@ -28,23 +22,13 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safe. In stepping mode drive it with {@link #runUntilIdle()} on one thread.
  */
-public final class DeploymentController implements AutoCloseable {
-  private final Controller<Deployment> controller;
-
+public final class DeploymentController extends WorkloadController<Deployment> {
   private DeploymentController(Builder b) {
-    ObjectStore store = b.store;
-    ControllerBuilder<Deployment> cb = Controller.builder(store, Deployment.class).name(b.name)
-        .reconciler(new DeploymentReconciler()).owns(ReplicaSet.class)
-        .watches(Pod.class, pod -> deploymentOf(store, pod));
-    if (b.clock != null) {
-      cb.clock(b.clock);
-    }
-    if (b.stepping) {
-      cb.stepping();
-    } else {
-      cb.workers(b.workers);
-    }
-    controller = cb.build();
+    super(b.buildController(Deployment.class, cb -> {
+      ObjectStore store = b.store();
+      cb.reconciler(new DeploymentReconciler()).owns(ReplicaSet.class)
+          .watches(Pod.class, pod -> deploymentOf(store, pod));
+    }));
   }
 
   /** A pod's Deployment through its ReplicaSet (Recreate waits for old pods to go). */
@@ -62,26 +46,6 @@ public final class DeploymentController implements AutoCloseable {
   /** A builder for a Deployment controller over {@code store}. */
   public static Builder builder(ObjectStore store) {
     return new Builder(store);
-  }
-
-  /** Starts the informers (and workers); completes when synced. */
-  public CompletableFuture<Void> start() {
-    return controller.start();
-  }
-
-  /** Stepping mode: reconciles until no key is ready; returns how many keys were processed. */
-  public int runUntilIdle() {
-    return controller.runUntilIdle();
-  }
-
-  /** The underlying controller. */
-  public Controller<Deployment> controller() {
-    return controller;
-  }
-
-  @Override
-  public void close() {
-    controller.close();
   }
 
   /**
@@ -126,52 +90,16 @@ public final class DeploymentController implements AutoCloseable {
     return store.update(d.withSpec(DeploymentReconciler.specWithTemplateOf(d, rs)));
   }
 
-  /** Configures a {@link DeploymentController}. Not thread-safe. */
-  public static final class Builder {
-    private final ObjectStore store;
-    private String name = "deployment";
-    private @Nullable SchedulingClock clock;
-    private boolean stepping;
-    private int workers = 1;
-
+  /**
+   * Configures a {@link DeploymentController}: default name {@code deployment}; the clock drives queue delays and
+   * progress deadlines. Not thread-safe.
+   */
+  public static final class Builder extends WorkloadControllerBuilder<Builder, DeploymentController> {
     private Builder(ObjectStore store) {
-      this.store = Objects.requireNonNull(store, "store");
+      super(store, "DeploymentController", "deployment");
     }
 
-    /** The controller name; default {@code deployment}. */
-    public Builder name(String v) {
-      name = Objects.requireNonNull(v, "name");
-      return this;
-    }
-
-    /** The clock (queue delays, progress deadlines); default the system clock. */
-    public Builder clock(SchedulingClock v) {
-      if (clock != null) {
-        throw new IllegalStateException("DeploymentController: clock was already set to " + clock);
-      }
-      clock = Objects.requireNonNull(v, "clock");
-      return this;
-    }
-
-    /** Stepping mode: no threads, drive with {@link DeploymentController#runUntilIdle()}. */
-    public Builder stepping() {
-      stepping = true;
-      return this;
-    }
-
-    /**
-     * Threaded mode with {@code n} workers (default 1).
-     *
-     * @throws IllegalArgumentException if {@code n < 1}
-     */
-    public Builder workers(int n) {
-      if (n < 1) {
-        throw new IllegalArgumentException("DeploymentController: workers must be at least 1 but was " + n);
-      }
-      workers = n;
-      return this;
-    }
-
+    @Override
     public DeploymentController build() {
       return new DeploymentController(this);
     }

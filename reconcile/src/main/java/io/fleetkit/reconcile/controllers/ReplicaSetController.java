@@ -4,16 +4,11 @@ import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.reconcile.Controller;
-import io.fleetkit.reconcile.ControllerBuilder;
 import io.fleetkit.reconcile.Informer;
 import io.fleetkit.reconcile.ObjectKey;
 import io.fleetkit.reconcile.ResourceEventHandler;
-import io.fleetkit.reconcile.SchedulingClock;
 import io.fleetkit.reconcile.controllers.internal.ControllerExpectations;
 import io.fleetkit.reconcile.controllers.internal.ReplicaSetReconciler;
-import java.util.Objects;
-import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
@@ -26,37 +21,19 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safe. In stepping mode drive it with {@link #runUntilIdle()} on one thread.
  */
-public final class ReplicaSetController implements AutoCloseable {
-  private static final char[] ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789".toCharArray();
-
-  private final Controller<ReplicaSet> controller;
+public final class ReplicaSetController extends WorkloadController<ReplicaSet> {
   private final Informer<Pod> podInformer;
-  private final ControllerExpectations expectations = new ControllerExpectations();
+  private final ControllerExpectations expectations;
 
   private ReplicaSetController(Builder b) {
-    Random random = new Random(b.seed);
-    ReplicaSetReconciler reconciler = new ReplicaSetReconciler(expectations, b.burstReplicas, () -> {
-      char[] s = new char[5];
-      synchronized (random) {
-        for (int i = 0; i < s.length; i++) {
-          s[i] = ALPHANUMS[random.nextInt(ALPHANUMS.length)];
-        }
-      }
-      return new String(s);
-    });
-    ControllerBuilder<ReplicaSet> cb = Controller.builder(b.store, ReplicaSet.class).name(b.name)
-        .reconciler(reconciler).owns(Pod.class);
-    if (b.clock != null) {
-      cb.clock(b.clock);
-    }
-    if (b.stepping) {
-      cb.stepping();
-    } else {
-      cb.workers(b.workers);
-    }
-    controller = cb.build();
-    podInformer = Informer.builder(b.store, Pod.class)
-        .clock(b.clock != null ? b.clock : SchedulingClock.system()).build();
+    this(b, new ControllerExpectations());
+  }
+
+  private ReplicaSetController(Builder b, ControllerExpectations expectations) {
+    super(b.buildController(ReplicaSet.class, cb -> cb.reconciler(new ReplicaSetReconciler(expectations,
+        b.burstReplicas, PodNameSuffixes.seeded(b.seed))).owns(Pod.class)));
+    this.expectations = expectations;
+    podInformer = Informer.builder(b.store(), Pod.class).clock(b.effectiveClock()).build();
     podInformer.addEventHandler(new ExpectationsHandler());
   }
 
@@ -65,19 +42,10 @@ public final class ReplicaSetController implements AutoCloseable {
     return new Builder(store);
   }
 
-  /** Starts the informers (and workers); completes when synced. */
+  /** Starts the pod informer that feeds the expectations, then the controller's informers (and workers). */
+  @Override
   public CompletableFuture<Void> start() {
-    return podInformer.start().thenCompose(v -> controller.start());
-  }
-
-  /** Stepping mode: reconciles until no key is ready; returns how many keys were processed. */
-  public int runUntilIdle() {
-    return controller.runUntilIdle();
-  }
-
-  /** The underlying controller (queue, lister, enqueue). */
-  public Controller<ReplicaSet> controller() {
-    return controller;
+    return podInformer.start().thenCompose(v -> super.start());
   }
 
   /** Creations the controller still waits to observe for {@code key}. */
@@ -87,7 +55,7 @@ public final class ReplicaSetController implements AutoCloseable {
 
   @Override
   public void close() {
-    controller.close();
+    super.close();
     podInformer.close();
   }
 
@@ -102,7 +70,7 @@ public final class ReplicaSetController implements AutoCloseable {
         } else {
           expectations.creationObserved(owner);
         }
-        controller.enqueue(owner);
+        controller().enqueue(owner);
       }
     }
 
@@ -112,7 +80,7 @@ public final class ReplicaSetController implements AutoCloseable {
       if (owner != null && oldPod.metadata().deletionTimestamp() == null
           && newPod.metadata().deletionTimestamp() != null) {
         expectations.deletionObserved(owner, newPod.metadata().key());
-        controller.enqueue(owner);
+        controller().enqueue(owner);
       }
     }
 
@@ -121,7 +89,7 @@ public final class ReplicaSetController implements AutoCloseable {
       ObjectKey owner = owner(pod);
       if (owner != null) {
         expectations.deletionObserved(owner, pod.metadata().key());
-        controller.enqueue(owner);
+        controller().enqueue(owner);
       }
     }
 
@@ -132,52 +100,16 @@ public final class ReplicaSetController implements AutoCloseable {
     }
   }
 
-  /** Configures a {@link ReplicaSetController}; each setting once. Not thread-safe. */
-  public static final class Builder {
-    private final ObjectStore store;
-    private String name = "replicaset";
-    private @Nullable SchedulingClock clock;
-    private boolean stepping;
-    private int workers = 1;
+  /**
+   * Configures a {@link ReplicaSetController}: default name {@code replicaset}; the clock drives queue delays,
+   * minReadySeconds and the expectations TTL. Not thread-safe.
+   */
+  public static final class Builder extends WorkloadControllerBuilder<Builder, ReplicaSetController> {
     private int burstReplicas = ReplicaSetReconciler.DEFAULT_BURST_REPLICAS;
     private long seed = 1;
 
     private Builder(ObjectStore store) {
-      this.store = Objects.requireNonNull(store, "store");
-    }
-
-    /** The controller name (logs, thread names); default {@code replicaset}. */
-    public Builder name(String v) {
-      name = Objects.requireNonNull(v, "name");
-      return this;
-    }
-
-    /** The clock (queue delays, minReadySeconds, expectations TTL); default the system clock. */
-    public Builder clock(SchedulingClock v) {
-      if (clock != null) {
-        throw new IllegalStateException("ReplicaSetController: clock was already set to " + clock);
-      }
-      clock = Objects.requireNonNull(v, "clock");
-      return this;
-    }
-
-    /** Stepping mode: no threads, drive with {@link ReplicaSetController#runUntilIdle()}. */
-    public Builder stepping() {
-      stepping = true;
-      return this;
-    }
-
-    /**
-     * Threaded mode with {@code n} workers (default 1).
-     *
-     * @throws IllegalArgumentException if {@code n < 1}
-     */
-    public Builder workers(int n) {
-      if (n < 1) {
-        throw new IllegalArgumentException("ReplicaSetController: workers must be at least 1 but was " + n);
-      }
-      workers = n;
-      return this;
+      super(store, "ReplicaSetController", "replicaset");
     }
 
     /**
@@ -199,6 +131,7 @@ public final class ReplicaSetController implements AutoCloseable {
       return this;
     }
 
+    @Override
     public ReplicaSetController build() {
       return new ReplicaSetController(this);
     }

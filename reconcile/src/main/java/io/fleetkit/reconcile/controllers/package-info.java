@@ -11,7 +11,9 @@
  * {@link io.fleetkit.reconcile.controllers.WorkloadLabels}.
  *
  * <p>Every controller is built the same way: {@code XController.builder(store).clock(clock).stepping().build()}
- * (or {@code .workers(n)}), then {@code start()}, then {@code runUntilIdle()} in stepping mode.
+ * (or {@code .workers(n)}; the shared settings are those of
+ * {@link io.fleetkit.reconcile.controllers.WorkloadControllerBuilder}), then {@code start()}, then
+ * {@code runUntilIdle()} in stepping mode.
  *
  * <p>Threading: the controllers are thread-safe and run their reconcilers on the runtime's workers (or on the
  * caller's thread in stepping mode); {@link io.fleetkit.reconcile.controllers.ActivePods} and

@@ -1,5 +1,8 @@
 package io.fleetkit.storage.scheduling;
 
+import io.fleetkit.storage.scheduling.VolumeBindingState.StaticBinding;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -17,6 +20,29 @@ final class AssumeCache {
 
   void release(String volume, String claimKey) {
     assumed.remove(volume, claimKey);
+  }
+
+  /**
+   * Promises each binding's volume to its claim, all or none (upstream's {@code AssumePodVolumes}); false, with
+   * nothing promised, if one volume is promised to another claim.
+   */
+  boolean tryAssumeAll(List<StaticBinding> bindings) {
+    List<StaticBinding> done = new ArrayList<>();
+    for (StaticBinding b : bindings) {
+      if (!tryAssume(b.pv().metadata().name(), b.claim().metadata().key())) {
+        done.forEach(d -> release(d.pv().metadata().name(), d.claim().metadata().key()));
+        return false;
+      }
+      done.add(b);
+    }
+    return true;
+  }
+
+  /** Releases each binding's promise. */
+  void releaseAll(List<StaticBinding> bindings) {
+    for (StaticBinding b : bindings) {
+      release(b.pv().metadata().name(), b.claim().metadata().key());
+    }
   }
 
   boolean assumedByOther(String volume, String claimKey) {

@@ -1,8 +1,5 @@
 package io.fleetkit.storage.scheduling;
 
-import io.fleetkit.api.core.Node;
-import io.fleetkit.api.core.PersistentVolume;
-import io.fleetkit.api.core.PersistentVolumeClaim;
 import io.fleetkit.api.scheduler.ClusterEvent;
 import io.fleetkit.api.scheduler.CycleState;
 import io.fleetkit.api.scheduler.EnqueueExtensions;
@@ -19,13 +16,7 @@ import io.fleetkit.api.scheduler.StateKey;
 import io.fleetkit.api.scheduler.Status;
 import io.fleetkit.api.storage.StorageAnnotations;
 import io.fleetkit.storage.PersistentVolumeController;
-import io.fleetkit.storage.provision.Provisioner;
-import io.fleetkit.storage.scheduling.VolumeBindingState.Candidate;
-import io.fleetkit.storage.scheduling.VolumeBindingState.ClaimToBind;
 import io.fleetkit.storage.scheduling.VolumeBindingState.PodVolumes;
-import io.fleetkit.storage.scheduling.VolumeBindingState.StaticBinding;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -63,19 +54,21 @@ public final class VolumeBindingPlugin
   public static final String REASON_UNBOUND_IMMEDIATE = "pod has unbound immediate PersistentVolumeClaims";
 
   static final StateKey<VolumeBindingState> KEY = StateKey.of("PreFilter" + NAME, VolumeBindingState.class);
-  private static final Status BIND_CONFLICT = Status.unresolvable(REASON_BIND_CONFLICT).withPlugin(NAME);
-  private static final Status NODE_CONFLICT = Status.unresolvable(REASON_NODE_CONFLICT).withPlugin(NAME);
-  private static final Status NOT_ENOUGH_SPACE = Status.unresolvable(REASON_NOT_ENOUGH_SPACE).withPlugin(NAME);
-  private static final Status PV_NOT_EXIST = Status.unresolvable(REASON_PV_NOT_EXIST).withPlugin(NAME);
+  static final Status BIND_CONFLICT = Status.unresolvable(REASON_BIND_CONFLICT).withPlugin(NAME);
+  static final Status NODE_CONFLICT = Status.unresolvable(REASON_NODE_CONFLICT).withPlugin(NAME);
+  static final Status NOT_ENOUGH_SPACE = Status.unresolvable(REASON_NOT_ENOUGH_SPACE).withPlugin(NAME);
+  static final Status PV_NOT_EXIST = Status.unresolvable(REASON_PV_NOT_EXIST).withPlugin(NAME);
 
   private final PersistentVolumeController controller;
   private final AssumeCache assumed;
   private final VolumeIndex index;
+  private final PodVolumeFinder finder;
 
   VolumeBindingPlugin(PersistentVolumeController controller, AssumeCache assumed, VolumeIndex index) {
     this.controller = controller;
     this.assumed = assumed;
     this.index = index;
+    this.finder = new PodVolumeFinder(controller);
   }
 
   /**
@@ -112,103 +105,11 @@ public final class VolumeBindingPlugin
     return PreFilterResult.success();
   }
 
+  /** Upstream's FindPodVolumes ({@link PodVolumeFinder}): every failed check adds its reason. */
   @Override
   public Status filter(CycleState state, PodInfo pod, NodeInfo nodeInfo) {
     VolumeBindingState st = state.read(KEY);
-    if (st == null) {
-      return Status.success();
-    }
-    Node node = nodeInfo.node();
-    // Upstream's FindPodVolumes: every failed check adds its reason.
-    boolean boundSatisfied = true;
-    boolean boundFound = true;
-    for (VolumeBindingState.BoundClaim b : st.bound) {
-      if (b.volume() == null) {
-        boundFound = false;
-        break;
-      }
-      if (!b.volume().reachableFrom(node)) {
-        boundSatisfied = false;
-        break;
-      }
-    }
-    boolean unboundSatisfied = true;
-    boolean enoughStorage = true;
-    List<StaticBinding> bindings = new ArrayList<>();
-    List<ClaimToBind> provisions = new ArrayList<>();
-    if (!st.toBind.isEmpty() && boundFound) {
-      Set<String> excluded = new HashSet<>();
-      for (ClaimToBind c : st.toBind) {
-        String selected = c.claim().metadata().annotations().get(StorageAnnotations.SELECTED_NODE);
-        if (selected != null) {
-          if (!selected.equals(node.name())) {
-            unboundSatisfied = false;
-            break;
-          }
-          provisions.add(c);
-          continue;
-        }
-        PersistentVolume chosen = choose(c, node, excluded);
-        if (chosen != null) {
-          excluded.add(chosen.metadata().name());
-          bindings.add(new StaticBinding(c.claim(), chosen));
-        } else {
-          provisions.add(c);
-        }
-      }
-      for (int i = 0; unboundSatisfied && i < provisions.size(); i++) {
-        ClaimToBind c = provisions.get(i);
-        Optional<Provisioner> p = controller.provisioner(c.storageClass().provisioner());
-        if (c.prebound() != null || c.claim().spec().selector() != null || p.isEmpty()
-            || !c.storageClass().allowsTopology(node.metadata().labels())) {
-          unboundSatisfied = false;
-        } else if (!p.get().hasCapacity(c.storageClass(), node, c.claim().requestedStorage())) {
-          enoughStorage = false;
-          break;
-        }
-      }
-    }
-    if (boundSatisfied && boundFound && unboundSatisfied && enoughStorage) {
-      if (!st.toBind.isEmpty()) {
-        st.byNode.put(node.name(), new PodVolumes(node, List.copyOf(bindings), List.copyOf(provisions)));
-      }
-      return Status.success();
-    }
-    if (boundSatisfied && unboundSatisfied && enoughStorage) {
-      return PV_NOT_EXIST;
-    }
-    List<String> reasons = new ArrayList<>(2);
-    if (!boundSatisfied) {
-      reasons.add(REASON_NODE_CONFLICT);
-    }
-    if (!unboundSatisfied) {
-      reasons.add(REASON_BIND_CONFLICT);
-    }
-    if (!boundFound) {
-      reasons.add(REASON_PV_NOT_EXIST);
-    }
-    if (!enoughStorage) {
-      reasons.add(REASON_NOT_ENOUGH_SPACE);
-    }
-    if (reasons.size() == 1) {
-      return reasons.get(0).equals(REASON_NODE_CONFLICT) ? NODE_CONFLICT
-          : reasons.get(0).equals(REASON_BIND_CONFLICT) ? BIND_CONFLICT : NOT_ENOUGH_SPACE;
-    }
-    return new Status(Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, reasons, NAME);
-  }
-
-  /** The pre-bound volume if reachable, else the smallest reachable free candidate; {@code null} for none. */
-  private static PersistentVolume choose(ClaimToBind c, Node node, Set<String> excluded) {
-    Candidate pre = c.prebound();
-    if (pre != null) {
-      return pre.reachableFrom(node) && !excluded.contains(pre.pv().metadata().name()) ? pre.pv() : null;
-    }
-    for (Candidate cand : c.candidates()) {
-      if (!excluded.contains(cand.pv().metadata().name()) && cand.reachableFrom(node)) {
-        return cand.pv();
-      }
-    }
-    return null;
+    return st == null ? Status.success() : finder.find(st, nodeInfo.node());
   }
 
   @Override
@@ -218,13 +119,8 @@ public final class VolumeBindingPlugin
     if (pv == null) {
       return Status.success();
     }
-    List<StaticBinding> done = new ArrayList<>();
-    for (StaticBinding b : pv.bindings()) {
-      if (!assumed.tryAssume(b.pv().metadata().name(), b.claim().metadata().key())) {
-        done.forEach(d -> assumed.release(d.pv().metadata().name(), d.claim().metadata().key()));
-        return BIND_CONFLICT;
-      }
-      done.add(b);
+    if (!assumed.tryAssumeAll(pv.bindings())) {
+      return BIND_CONFLICT;
     }
     st.reserved = pv;
     return Status.success();
@@ -238,9 +134,7 @@ public final class VolumeBindingPlugin
       return;
     }
     st.reserved = null;
-    for (StaticBinding b : pv.bindings()) {
-      assumed.release(b.pv().metadata().name(), b.claim().metadata().key());
-    }
+    assumed.releaseAll(pv.bindings());
   }
 
   @Override
@@ -251,9 +145,7 @@ public final class VolumeBindingPlugin
       return Status.success();
     }
     Optional<String> failure = new PodVolumeBinder(controller).bindAll(pv);
-    for (StaticBinding b : pv.bindings()) {
-      assumed.release(b.pv().metadata().name(), b.claim().metadata().key());
-    }
+    assumed.releaseAll(pv.bindings());
     st.reserved = null;
     return failure.map(f -> Status.error("binding volumes of pod " + pod.key() + " on node " + nodeName + ": "
         + f)).orElse(Status.success());

@@ -1,0 +1,116 @@
+package io.fleetkit.reconcile.controllers;
+
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.reconcile.Controller;
+import io.fleetkit.reconcile.ControllerBuilder;
+import io.fleetkit.reconcile.SchedulingClock;
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The settings every workload controller of this package shares: its name, its clock, and stepping or threaded
+ * mode. Each controller's {@code Builder} extends it with what is its own (a seed, a burst size) and
+ * {@link #build()}s the controller; only this package's controllers extend it.
+ *
+ * <pre>{@code
+ * JobController jobs = JobController.builder(store).clock(clock).stepping().build();
+ * }</pre>
+ *
+ * <p>Not thread-safe.
+ *
+ * @param <B> the concrete builder, which every setter returns
+ * @param <C> the controller it builds
+ */
+public abstract class WorkloadControllerBuilder<B extends WorkloadControllerBuilder<B, C>, C> {
+  private final ObjectStore store;
+  private final String owner;
+  private String name;
+  private @Nullable SchedulingClock clock;
+  private boolean stepping;
+  private int workers = 1;
+
+  /**
+   * @param owner the controller's class name, in error messages
+   * @param defaultName the controller's default {@link #name}
+   */
+  WorkloadControllerBuilder(ObjectStore store, String owner, String defaultName) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.owner = owner;
+    this.name = defaultName;
+  }
+
+  /** The controller name (logs, thread names); the default is the kind in lower case, e.g. {@code job}. */
+  public final B name(String v) {
+    name = Objects.requireNonNull(v, "name");
+    return self();
+  }
+
+  /**
+   * The clock (queue delays, backoff, deadlines, expectations TTL, as the controller uses them); default the system
+   * clock.
+   *
+   * @throws IllegalStateException if a clock was already set
+   */
+  public final B clock(SchedulingClock v) {
+    if (clock != null) {
+      throw new IllegalStateException(owner + ": clock was already set to " + clock);
+    }
+    clock = Objects.requireNonNull(v, "clock");
+    return self();
+  }
+
+  /** Stepping mode: no threads, drive the controller with its {@code runUntilIdle()}. Wins over {@link #workers}. */
+  public final B stepping() {
+    stepping = true;
+    return self();
+  }
+
+  /**
+   * Threaded mode with {@code n} workers (default 1).
+   *
+   * @throws IllegalArgumentException if {@code n < 1}
+   */
+  public final B workers(int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException(owner + ": workers must be at least 1 but was " + n);
+    }
+    workers = n;
+    return self();
+  }
+
+  /** A new controller, not started. */
+  public abstract C build();
+
+  final ObjectStore store() {
+    return store;
+  }
+
+  /** The clock set, else the system clock. */
+  final SchedulingClock effectiveClock() {
+    return clock != null ? clock : SchedulingClock.system();
+  }
+
+  /**
+   * The runtime controller of {@code primary}: named, then {@code specific} adds the reconciler and the watches,
+   * then the clock and the mode are applied.
+   */
+  final <T extends ApiObject<T>> Controller<T> buildController(Class<T> primary,
+      Consumer<ControllerBuilder<T>> specific) {
+    ControllerBuilder<T> cb = Controller.builder(store, primary).name(name);
+    specific.accept(cb);
+    cb.clock(effectiveClock());
+    if (stepping) {
+      cb.stepping();
+    } else {
+      cb.workers(workers);
+    }
+    return cb.build();
+  }
+
+  @SuppressWarnings("unchecked") // B is this builder's own class, by the contract of the subclasses
+  private B self() {
+    return (B) this;
+  }
+}

@@ -1,0 +1,133 @@
+package io.fleetkit.storage;
+
+import static io.fleetkit.storage.StoreWrites.ATTEMPTS;
+import static io.fleetkit.storage.StoreWrites.YES;
+import static io.fleetkit.storage.StoreWrites.annotate;
+
+import io.fleetkit.api.ConflictException;
+import io.fleetkit.api.NotFoundException;
+import io.fleetkit.api.core.ClaimReference;
+import io.fleetkit.api.core.PersistentVolume;
+import io.fleetkit.api.core.PersistentVolumeClaim;
+import io.fleetkit.api.core.PersistentVolumeClaimPhase;
+import io.fleetkit.api.core.PersistentVolumeClaimStatus;
+import io.fleetkit.api.core.PersistentVolumePhase;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.storage.StorageAnnotations;
+import io.fleetkit.api.store.ObjectStore;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Binds a claim to a volume and undoes a binding, for {@link PersistentVolumeController#bind} and
+ * {@link PersistentVolumeController#unbind}: the volume is written first, then the claim, each at the
+ * resourceVersion it was read at. Thread-safe.
+ */
+final class ClaimBinder {
+  // Logs under the controller's name, as before this class was split out of it.
+  private static final Logger LOG = LoggerFactory.getLogger(PersistentVolumeController.class);
+
+  private final ObjectStore store;
+  private final StoreWrites writes;
+  private final ProvisioningBackoff backoff;
+
+  ClaimBinder(ObjectStore store, StoreWrites writes, ProvisioningBackoff backoff) {
+    this.store = store;
+    this.writes = writes;
+    this.backoff = backoff;
+  }
+
+  /** See {@link PersistentVolumeController#bind}; a bound claim's provisioning backoff is cleared. */
+  Optional<String> bind(PersistentVolume volume, PersistentVolumeClaim claim) {
+    String what = "binding volume " + volume.metadata().name() + " to claim " + claim.metadata().key();
+    PersistentVolume pv = volume;
+    try {
+      ClaimReference ref = pv.spec().claimRef();
+      if (ref != null && !VolumeMatching.isBoundToClaim(pv, claim)) {
+        return Optional.of(what + ": the volume is bound to claim " + ref.namespace() + "/" + ref.name());
+      }
+      if (ref == null || ref.uid().isEmpty()) {
+        ObjectMeta meta = ref == null ? annotate(pv.metadata(), StorageAnnotations.BOUND_BY_CONTROLLER, YES)
+            : pv.metadata();
+        pv = store.update(pv.withMetadata(meta).withSpec(pv.spec().withClaimRef(ClaimReference.to(claim))));
+      }
+      if (pv.status().phase() != PersistentVolumePhase.Bound) {
+        pv = writes.setVolumePhase(pv, PersistentVolumePhase.Bound, "");
+      }
+    } catch (ConflictException e) {
+      return Optional.of(what + ": the volume changed meanwhile (conflict)");
+    } catch (NotFoundException e) {
+      return Optional.of(what + ": the volume was deleted");
+    }
+    PersistentVolumeClaim c = claim;
+    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+      try {
+        if (!c.spec().volumeName().equals(pv.metadata().name())
+            || !c.metadata().annotations().containsKey(StorageAnnotations.BIND_COMPLETED)) {
+          ObjectMeta meta = annotate(c.metadata(), StorageAnnotations.BIND_COMPLETED, YES);
+          if (c.spec().volumeName().isEmpty()) {
+            meta = annotate(meta, StorageAnnotations.BOUND_BY_CONTROLLER, YES);
+          }
+          c = store.update(c.withMetadata(meta).withSpec(c.spec().withVolumeName(pv.metadata().name())));
+        }
+        if (c.status().phase() != PersistentVolumeClaimPhase.Bound || !c.status().conditions().isEmpty()) {
+          store.updateStatus(c.withStatus(PersistentVolumeClaimStatus.bound(pv.spec().accessModes(),
+              ResourceList.builder().put("storage", pv.storage()).build())));
+        }
+        backoff.clear(c.metadata().key());
+        return Optional.empty();
+      } catch (ConflictException e) {
+        Optional<PersistentVolumeClaim> latest =
+            store.get(PersistentVolumeClaim.class, c.metadata().namespace(), c.metadata().name());
+        if (latest.isEmpty()) {
+          return Optional.of(what + ": the claim was deleted");
+        }
+        c = latest.get();
+      } catch (NotFoundException e) {
+        return Optional.of(what + ": the claim was deleted");
+      }
+    }
+    return Optional.of(what + ": gave up after " + ATTEMPTS + " write conflicts on the claim");
+  }
+
+  /** See {@link PersistentVolumeController#unbind}. */
+  void unbind(String volumeName, String claimNamespace, String claimName) {
+    store.get(PersistentVolume.class, "", volumeName).ifPresent(pv -> {
+      try {
+        unbindVolume(pv);
+      } catch (ConflictException | NotFoundException e) {
+        LOG.debug("unbinding volume {}: {}", volumeName, e.getMessage());
+      }
+    });
+    store.get(PersistentVolumeClaim.class, claimNamespace, claimName).ifPresent(c -> {
+      try {
+        Map<String, String> ann = new LinkedHashMap<>(c.metadata().annotations());
+        ann.remove(StorageAnnotations.BIND_COMPLETED);
+        ann.remove(StorageAnnotations.BOUND_BY_CONTROLLER);
+        PersistentVolumeClaim u = store.update(c.withMetadata(c.metadata().toBuilder().annotations(ann).build())
+            .withSpec(c.spec().withVolumeName("")));
+        store.updateStatus(u.withStatus(PersistentVolumeClaimStatus.INITIAL));
+      } catch (ConflictException | NotFoundException e) {
+        LOG.debug("unbinding claim {}/{}: {}", claimNamespace, claimName, e.getMessage());
+      }
+    });
+  }
+
+  /**
+   * Clears the volume's claim reference and {@code bound-by-controller}, then sets it Available.
+   *
+   * @throws ConflictException if the volume changed since it was read
+   * @throws NotFoundException if it was deleted
+   */
+  void unbindVolume(PersistentVolume pv) {
+    Map<String, String> ann = new LinkedHashMap<>(pv.metadata().annotations());
+    ann.remove(StorageAnnotations.BOUND_BY_CONTROLLER);
+    PersistentVolume u = store.update(pv.withMetadata(pv.metadata().toBuilder().annotations(ann).build())
+        .withSpec(pv.spec().withClaimRef(null)));
+    writes.setVolumePhase(u, PersistentVolumePhase.Available, "");
+  }
+}
