@@ -42,6 +42,9 @@ import org.slf4j.LoggerFactory;
  * events. The exception handler installed here keeps an informer retrying after any failure once it has synced,
  * instead of stopping.
  *
+ * <p>Preemption victims being deleted ({@link EvictedPods}) are kept out of the engine until the informer shows them
+ * terminating or gone; a victim whose eviction failed is fed again ({@link #refeed}, {@link #refeedFromScheduling}).
+ *
  * <p>Thread-safe: handlers run on fabric8's per-informer threads; the scheduler serializes its own state, and pod
  * events are serialized with {@link #forget} by this feed's lock.
  */
