@@ -13,4 +13,15 @@ public interface Evictor {
 
   /** Evicts {@code victim}; failures are logged by the caller and do not stop scheduling. */
   void evict(Pod victim);
+
+  /**
+   * Evicts {@code victim} to make room for {@code preemptor} on {@code nodeName}; this is what the scheduler calls.
+   * The default ignores the preemptor and calls {@link #evict(Pod)}; an evictor that reports who preempted the
+   * victim (kube's {@code Preempted} event, the {@code DisruptionTarget} condition's message) overrides it.
+   *
+   * @param preemptor the pod preemption nominated to {@code nodeName}, as the scheduler's queue has it
+   */
+  default void evict(Pod victim, Pod preemptor, String nodeName) {
+    evict(victim);
+  }
 }

@@ -16,8 +16,11 @@ import org.jspecify.annotations.Nullable;
  *     {@link Status.Code#ERROR} when a plugin or the binder failed
  * @param message empty on success; otherwise kube's wording, e.g.
  *     {@code 0/3 nodes are available: 3 Insufficient cpu.}
- * @param nominatedNodeName the node preemption nominated for the pod, or {@code null}
- * @param victims the pods ({@code namespace/name}) preemption evicted for it
+ * @param nominatedNodeName for a pod that was not bound, its nominated node after this attempt (kube's
+ *     {@code status.nominatedNodeName}): the node this attempt's preemption chose, or the one an earlier attempt chose
+ *     and this one kept; {@code null} when it has none (never nominated, or the nomination was cleared because no
+ *     node can be made to fit, or a higher-priority pod took the node). Always {@code null} when bound or waiting
+ * @param victims the pods ({@code namespace/name}) this attempt's preemption evicted for it
  */
 public record ScheduleResult(String podKey, @Nullable String nodeName, Status.Code code, String message,
     @Nullable String nominatedNodeName, List<String> victims) {

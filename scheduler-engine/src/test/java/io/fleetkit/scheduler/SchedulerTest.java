@@ -372,6 +372,45 @@ final class SchedulerTest {
   }
 
   @Test
+  void postFilter_success_evictorLearnsThePreemptorAndTheNode() {
+    EvictAllPostFilter pf = new EvictAllPostFilter();
+    List<String> calls = new ArrayList<>();
+    Evictor evictor = new Evictor() {
+      @Override
+      public void evict(Pod victim) {
+        calls.add(victim.metadata().key());
+      }
+
+      @Override
+      public void evict(Pod victim, Pod preemptor, String nodeName) {
+        calls.add(victim.metadata().key() + " for " + preemptor.metadata().key() + " on " + nodeName);
+      }
+    };
+    PluginRegistry reg = registry().with("EvictAll", h -> pf);
+    try (Scheduler s = Scheduler.builder().registry(reg).clock(clock).binder(binder).evictor(evictor)
+        .profile(profile("default-scheduler").plugin("EvictAll").build()).build()) {
+      s.addNode(node("n1", 1000, 8192, 110));
+      s.addPod(pod("low", 800, 10, 0).toBuilder().nodeName("n1").build());
+      s.addPod(pod("high", 800, 10, 100));
+      s.scheduleOne();
+      assertThat(calls).containsExactly("default/low for default/high on n1");
+    }
+  }
+
+  @Test
+  void fail_podNominatedEarlier_resultReportsTheKeptNomination() {
+    try (Scheduler s = scheduler(registry(), profile("default-scheduler").build())) {
+      s.addNode(node("n1", 1000, 8192, 110));
+      Pod p = pod("big", 2000, 10, 100);
+      s.addPod(p.withStatus(p.status().withNominatedNodeName("n1")));
+      ScheduleResult r = s.scheduleOne();
+      assertThat(r.isBound()).isFalse();
+      assertThat(r.nominatedNodeName()).as("no PostFilter ran; the nomination stands").isEqualTo("n1");
+      assertThat(r.victims()).isEmpty();
+    }
+  }
+
+  @Test
   void postFilter_failure_appendsPreemptionMessage() {
     EvictAllPostFilter pf = new EvictAllPostFilter();
     PluginRegistry reg = registry().with("EvictAll", h -> pf);

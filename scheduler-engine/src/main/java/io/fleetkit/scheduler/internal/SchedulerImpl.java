@@ -841,7 +841,11 @@ public final class SchedulerImpl implements Scheduler {
   private ScheduleResult fail(QueuedPod qp, Status.Code code, String message, @Nullable String nominated,
       List<String> victims, Set<String> rejectors, long now) {
     queue.requeueAfterFailure(qp, code, message, rejectors, now);
-    return emit(new ScheduleResult(qp.key(), null, code, message, nominated, victims));
+    // The result reports the pod's nomination after this attempt (kube's status.nominatedNodeName): the node this
+    // attempt's preemption chose, else the one an earlier attempt chose and this one kept; null once cleared.
+    String current = qp.info.pod().status().nominatedNodeName();
+    String reported = nominated != null ? nominated : current.isEmpty() ? null : current;
+    return emit(new ScheduleResult(qp.key(), null, code, message, reported, victims));
   }
 
   private ScheduleResult postFilterAndFail(QueuedPod qp, Framework fw, ArrayCycleState state,
@@ -909,7 +913,8 @@ public final class SchedulerImpl implements Scheduler {
       victims.add(key);
       if (victim != null) {
         try {
-          config.evictor().evict(victim.pod());
+          config.evictor().evict(victim.pod(), qp.info.pod(), r.nominatedNodeName() == null ? ""
+              : r.nominatedNodeName());
         } catch (RuntimeException e) {
           LOG.warn("evicting preemption victim {} failed", key, e);
         }

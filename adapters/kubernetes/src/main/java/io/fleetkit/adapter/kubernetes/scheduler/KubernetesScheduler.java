@@ -5,9 +5,13 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfig;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import io.fleetkit.adapter.kubernetes.scheduler.internal.ApiRequests;
 import io.fleetkit.adapter.kubernetes.scheduler.internal.ClusterFeed;
+import io.fleetkit.adapter.kubernetes.scheduler.internal.EvictedPods;
 import io.fleetkit.adapter.kubernetes.scheduler.internal.ForgottenPods;
 import io.fleetkit.adapter.kubernetes.scheduler.internal.PodBindingBinder;
+import io.fleetkit.adapter.kubernetes.scheduler.internal.PodStatusWriter;
+import io.fleetkit.adapter.kubernetes.scheduler.internal.PreemptionEvictor;
 import io.fleetkit.adapter.kubernetes.scheduler.internal.SchedulingEvents;
 import io.fleetkit.api.scheduler.SchedulerProfile;
 import io.fleetkit.api.scheduler.Status;
@@ -33,12 +37,17 @@ import org.slf4j.LoggerFactory;
  * PodDisruptionBudgets and PriorityClasses; places the pods whose {@code spec.schedulerName} is this scheduler's name
  * and that have no node with FleetKit's {@link Scheduler}; binds them through the {@code pods/binding} subresource;
  * and posts {@code Scheduled} / {@code FailedScheduling} Events (the latter with the diagnosis, e.g.
- * {@code 0/3 nodes are available: 3 Insufficient cpu.}).
+ * {@code 0/3 nodes are available: 3 Insufficient cpu.}). Like kube-scheduler, it records a failure on the pod through
+ * {@code pods/status} ({@code PodScheduled=False}, reason {@code Unschedulable} or {@code SchedulerError}, the
+ * diagnosis as message, and {@code status.nominatedNodeName}), only when that changes; and it carries out preemption:
+ * each victim is marked {@code DisruptionTarget=True} (reason {@code PreemptionByScheduler}) and deleted with its uid
+ * as a precondition.
  *
  * <p>Failures: a binding answered 409 (already bound) or 404 (pod gone) is final (the pod is forgotten, not
  * retried); 429, 5xx and timeouts are retried with exponential backoff. Watches that drop are re-established by the
  * informers, which relist on 410 Gone. With {@link LeaderElection} only the Lease holder binds; a replica that loses
- * the lease stops binding before its lease can expire, and runs for election again.
+ * the lease stops binding before its lease can expire, and runs for election again. Only the leader writes: no
+ * binding, status patch or deletion comes from a follower.
  *
  * <pre>{@code
  * try (KubernetesClient client = new KubernetesClientBuilder().build();
@@ -64,7 +73,10 @@ public final class KubernetesScheduler implements AutoCloseable {
   private final Duration syncTimeout;
   private final Duration loopPeriod;
   private final ForgottenPods forgotten = new ForgottenPods();
+  private final EvictedPods evicted = new EvictedPods();
   private final PodBindingBinder binder;
+  private final PodStatusWriter statusWriter;
+  private final PreemptionEvictor evictor;
   private final SchedulingEvents events;
   private final Scheduler scheduler;
   private final ClusterFeed feed;
@@ -84,15 +96,21 @@ public final class KubernetesScheduler implements AutoCloseable {
     this.syncTimeout = b.syncTimeout != null ? b.syncTimeout : Duration.ofSeconds(60);
     this.loopPeriod = b.loopPeriod != null ? b.loopPeriod : Duration.ofMillis(100);
     Clock clock = b.clock != null ? b.clock : Clock.systemUTC();
-    this.binder = new PodBindingBinder(client, forgotten, () -> leading && !closed,
+    ApiRequests api = new ApiRequests(client, () -> leading && !closed,
         b.bindAttempts != null ? b.bindAttempts : 5,
         b.bindInitialBackoff != null ? b.bindInitialBackoff : Duration.ofMillis(100),
         b.bindMaxBackoff != null ? b.bindMaxBackoff : Duration.ofSeconds(5),
         b.requestTimeout != null ? b.requestTimeout : Duration.ofSeconds(10));
+    this.binder = new PodBindingBinder(api, forgotten);
     this.events = new SchedulingEvents(client, schedulerName, identity, clock, Duration.ofMinutes(1));
+    this.statusWriter = new PodStatusWriter(api, clock);
+    // The feed is built after the engine; the evictor reaches the informer's copies through it lazily.
+    this.evictor = new PreemptionEvictor(api, statusWriter, evicted, events, schedulerName,
+        key -> feed().current(key));
     SchedulerProfile profile = b.profile != null ? b.profile
         : CoschedulingPlugin.enableIn(DefaultPlugins.profile(schedulerName));
-    SchedulerBuilder sb = Scheduler.builder().profile(profile).binder(binder).clock(clock).onResult(this::onResult);
+    SchedulerBuilder sb = Scheduler.builder().profile(profile).binder(binder).evictor(evictor).clock(clock)
+        .onResult(this::onResult);
     if (b.registry != null) {
       sb.registry(b.registry);
     }
@@ -100,7 +118,14 @@ public final class KubernetesScheduler implements AutoCloseable {
       sb.backoff(b.initialBackoff, b.maxBackoff);
     }
     this.scheduler = sb.build();
-    this.feed = new ClusterFeed(client, scheduler, forgotten, this::wake, events::podDeleted);
+    this.feed = new ClusterFeed(client, scheduler, forgotten, evicted, this::wake, key -> {
+      events.podDeleted(key);
+      statusWriter.podDeleted(key);
+    });
+  }
+
+  private ClusterFeed feed() {
+    return feed;
   }
 
   /** A builder for a scheduler that talks to the API server through {@code client}. */
@@ -168,7 +193,22 @@ public final class KubernetesScheduler implements AutoCloseable {
     return binder.postedRequests();
   }
 
+  /** How many {@code pods/status} patches this replica has sent (PodScheduled, DisruptionTarget), retries excluded. */
+  public long statusPatches() {
+    return statusWriter.patches();
+  }
+
+  /** How many preemption victims this replica has deleted (a victim found already gone counts too). */
+  public long preemptionDeletes() {
+    return evictor.deleted();
+  }
+
   private void onResult(ScheduleResult r) {
+    // Victims whose eviction failed (or was not sent: not the leader) go back into the engine's cache before the
+    // next cycle, so that the preemptor is not placed on room that was not freed.
+    for (String key : evicted.drainResyncs()) {
+      feed.refeedFromScheduling(key);
+    }
     int slash = r.podKey().indexOf('/');
     String ns = r.podKey().substring(0, slash);
     String name = r.podKey().substring(slash + 1);
@@ -177,6 +217,13 @@ public final class KubernetesScheduler implements AutoCloseable {
       events.scheduled(ns, name, uid, r.nodeName());
     } else if (r.code() != Status.Code.WAIT && !forgotten.isForgotten(r.podKey(), uid)) {
       events.failed(ns, name, uid, r.message());
+      if (leading && !closed) {
+        // kube's handleSchedulingFailure: PodScheduled=False and the nomination, written only when they change.
+        String reason = r.code() == Status.Code.ERROR ? PodStatusWriter.REASON_SCHEDULER_ERROR
+            : PodStatusWriter.REASON_UNSCHEDULABLE;
+        statusWriter.schedulingFailed(feed.current(r.podKey()), reason, r.message(),
+            r.nominatedNodeName() == null ? "" : r.nominatedNodeName());
+      }
     }
   }
 
@@ -189,6 +236,9 @@ public final class KubernetesScheduler implements AutoCloseable {
         }
         for (ForgottenPods.Entry e : forgotten.drain()) {
           feed.forget(e);
+        }
+        for (String key : evicted.drainResyncs()) {
+          feed.refeed(key);
         }
       } catch (RuntimeException e) {
         if (!running) {

@@ -119,6 +119,9 @@ final class DeployManifestsTest {
     Set<Permission> used = new TreeSet<>();
     try (MockCluster cluster = new MockCluster()) {
       cluster.node("n1", "1", "8Gi");
+      // A low-priority pod another scheduler bound, which a high-priority fleetkit pod preempts.
+      cluster.create(pod("victim", "500m", "default-scheduler").editSpec().withNodeName("n1").withPriority(0)
+          .endSpec());
       KubernetesScheduler s = cluster.start(fast(cluster.taggedClient()).leaderElection(new LeaderElection(
           leaseNamespace, "fleetkit-scheduler", "rbac-check", Duration.ofSeconds(3), Duration.ofSeconds(2),
           Duration.ofMillis(200))));
@@ -127,6 +130,10 @@ final class DeployManifestsTest {
       cluster.create(pod("too-big", "4", "fleetkit"));
       await("bound and failed", () -> cluster.nodeOf("fits") != null
           && !cluster.events("FailedScheduling").isEmpty() && !cluster.events("Scheduled").isEmpty());
+      cluster.create(pod("preemptor", "800m", "fleetkit").editSpec().withPriority(1000).endSpec());
+      await("victim preempted, preemptor bound", () -> cluster.nodeOf("preemptor") != null);
+      await("the failure recorded on the pod", () -> cluster.dispatcher.taggedCalls().stream()
+          .anyMatch(c -> c.method().equals("PATCH") && c.path().endsWith("/pods/too-big/status")));
       await("lease renewed", () -> cluster.dispatcher.taggedCalls().stream()
           .anyMatch(c -> c.method().equals("PATCH") && c.path().contains("/leases/")));
       for (BindingDispatcher.Call c : cluster.dispatcher.taggedCalls()) {
@@ -191,6 +198,10 @@ final class DeployManifestsTest {
         .isEqualTo(new Permission("", "pods", "watch"));
     assertThat(permission(new BindingDispatcher.Call("POST", "/api/v1/namespaces/a/pods/p/binding")))
         .isEqualTo(new Permission("", "pods/binding", "create"));
+    assertThat(permission(new BindingDispatcher.Call("PATCH", "/api/v1/namespaces/a/pods/p/status")))
+        .isEqualTo(new Permission("", "pods/status", "patch"));
+    assertThat(permission(new BindingDispatcher.Call("DELETE", "/api/v1/namespaces/a/pods/p")))
+        .isEqualTo(new Permission("", "pods", "delete"));
     assertThat(permission(new BindingDispatcher.Call("PUT",
         "/apis/coordination.k8s.io/v1/namespaces/x/leases/l")))
         .isEqualTo(new Permission("coordination.k8s.io", "leases", "update"));

@@ -42,6 +42,9 @@ import org.slf4j.LoggerFactory;
  * events. The exception handler installed here keeps an informer retrying after any failure once it has synced,
  * instead of stopping.
  *
+ * <p>Preemption victims being deleted ({@link EvictedPods}) are kept out of the engine until the informer shows them
+ * terminating or gone; a victim whose eviction failed is fed again ({@link #refeed}, {@link #refeedFromScheduling}).
+ *
  * <p>Thread-safe: handlers run on fabric8's per-informer threads; the scheduler serializes its own state, and pod
  * events are serialized with {@link #forget} by this feed's lock.
  */
@@ -56,20 +59,22 @@ public final class ClusterFeed implements AutoCloseable {
   private final KubernetesClient client;
   private final Scheduler scheduler;
   private final ForgottenPods forgotten;
+  private final EvictedPods evicted;
   private final Runnable wake;
   private final Consumer<String> podDeleted;
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
-  private @Nullable SharedIndexInformer<io.fabric8.kubernetes.api.model.Pod> pods;
+  private volatile @Nullable SharedIndexInformer<io.fabric8.kubernetes.api.model.Pod> pods;
 
   /**
    * @param wake called after every change that may let a pod be scheduled
    * @param podDeleted called with {@code namespace/name} when a pod is deleted
    */
-  public ClusterFeed(KubernetesClient client, Scheduler scheduler, ForgottenPods forgotten, Runnable wake,
-      Consumer<String> podDeleted) {
+  public ClusterFeed(KubernetesClient client, Scheduler scheduler, ForgottenPods forgotten, EvictedPods evicted,
+      Runnable wake, Consumer<String> podDeleted) {
     this.client = Objects.requireNonNull(client, "client");
     this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     this.forgotten = Objects.requireNonNull(forgotten, "forgotten");
+    this.evicted = Objects.requireNonNull(evicted, "evicted");
     this.wake = Objects.requireNonNull(wake, "wake");
     this.podDeleted = Objects.requireNonNull(podDeleted, "podDeleted");
   }
@@ -222,6 +227,12 @@ public final class ClusterFeed implements AutoCloseable {
     } else if (forgotten.isForgotten(key, uidOf(pod))) {
       return;
     }
+    if (evicted.isEvicting(key, uidOf(pod))) {
+      if (pod.getMetadata().getDeletionTimestamp() == null) {
+        return; // a preemption victim the engine has dropped: its versions from before the delete stay out
+      }
+      evicted.clear(key); // terminating: the engine counts it again, and the preemptor waits for it to go
+    }
     Pod core = LiveConverter.toCore(Pod.KIND, pod);
     if (core != null) {
       scheduler.updatePod(core);
@@ -232,6 +243,7 @@ public final class ClusterFeed implements AutoCloseable {
   private synchronized void deletePod(io.fabric8.kubernetes.api.model.Pod pod) {
     String key = LiveConverter.key(pod);
     forgotten.clear(key);
+    evicted.clear(key);
     scheduler.removePod(key);
     podDeleted.accept(key);
     wake.run();
@@ -258,6 +270,37 @@ public final class ClusterFeed implements AutoCloseable {
       return;
     }
     scheduler.removePod(e.key());
+  }
+
+  /**
+   * Feeds the informer's copy of a pod to the scheduler again (a preemption victim whose eviction did not happen),
+   * from the scheduling thread while it holds the scheduler's lock (the engine's result listener). Takes no feed lock, so that the scheduling thread may call it while it holds the scheduler's: a delete the
+   * informer has stored but not yet delivered is applied after this (its handler waits for the scheduler's lock), and
+   * a delete it has delivered left nothing in the store to re-feed.
+   */
+  public void refeedFromScheduling(String key) {
+    io.fabric8.kubernetes.api.model.Pod current = current(key);
+    if (current == null) {
+      return;
+    }
+    Pod core = LiveConverter.toCore(Pod.KIND, current);
+    if (core != null) {
+      scheduler.updatePod(core);
+      wake.run();
+    }
+  }
+
+  /** Like {@link #refeedFromScheduling}, from any thread that holds no scheduler lock: serialized with pod events. */
+  public synchronized void refeed(String key) {
+    io.fabric8.kubernetes.api.model.Pod current = current(key);
+    if (current != null) {
+      upsertPod(current);
+    }
+  }
+
+  /** The informer's copy of a pod ({@code namespace/name}), or {@code null}. Takes no lock. */
+  public io.fabric8.kubernetes.api.model.@Nullable Pod current(String podKey) {
+    return pods == null ? null : pods.getStore().getByKey(podKey);
   }
 
   /** The pod's uid as the informer has it now, or empty. */

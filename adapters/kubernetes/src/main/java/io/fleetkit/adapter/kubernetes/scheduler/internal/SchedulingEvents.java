@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Posts events.k8s.io/v1 Events about pods, as kube-scheduler does: {@code Scheduled} (Normal, action
- * {@code Binding}) and {@code FailedScheduling} (Warning, action {@code Scheduling}, the diagnosis as the note).
+ * {@code Binding}), {@code FailedScheduling} (Warning, action {@code Scheduling}, the diagnosis as the note) and, on
+ * preemption victims, {@code Preempted} (Normal, action {@code Preempting}).
  * Events are best effort: they are posted from one background thread, and a failure is logged, never thrown. A
  * FailedScheduling event that repeats the previous note for the same pod within {@code repeatInterval} is not
  * posted again (kube's event recorder aggregates those too). Thread-safe.
@@ -32,6 +33,7 @@ public final class SchedulingEvents implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulingEvents.class);
   public static final String REASON_SCHEDULED = "Scheduled";
   public static final String REASON_FAILED = "FailedScheduling";
+  public static final String REASON_PREEMPTED = "Preempted";
   private static final DateTimeFormatter MICRO_TIME =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
 
@@ -81,6 +83,12 @@ public final class SchedulingEvents implements AutoCloseable {
     }
     lastFailure.put(key, new Last(message, now));
     post(namespace, name, uid, "Warning", REASON_FAILED, "Scheduling", message);
+  }
+
+  /** Queues a {@code Preempted} event (Normal, action {@code Preempting}) on a preemption victim. */
+  public void preempted(String namespace, String name, String uid, String preemptorKey, String nodeName) {
+    post(namespace, name, uid, "Normal", REASON_PREEMPTED, "Preempting",
+        "Preempted by pod " + preemptorKey + (nodeName.isEmpty() ? "" : " on node " + nodeName));
   }
 
   /** Forgets the repeat-suppression state of a deleted pod. */

@@ -1,0 +1,192 @@
+package io.fleetkit.adapter.kubernetes.scheduler.internal;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends the scheduler's writes (binding, pod status patches, pod deletes) through the client's authenticated HTTP
+ * client with one retry policy: 429, 5xx, timeouts and connection failures are retried with exponential backoff up
+ * to {@code attempts} requests; every other answer is returned at once. A replica that is not the leader sends
+ * nothing (checked before every attempt). These retries come on top of the fabric8 client's own (its
+ * {@code requestRetryBackoffLimit}, which also retries 5xx answers).
+ *
+ * <p>Thread-safe; a call blocks for at most {@code attempts} requests and backoffs.
+ */
+public final class ApiRequests {
+  private static final Logger LOG = LoggerFactory.getLogger(ApiRequests.class);
+
+  /** How a request ended. */
+  public enum Kind {
+    /** A 2xx answer. */
+    OK,
+    /** Any other HTTP answer that is not retried (e.g. 404, 409, 403, 422); see {@link Outcome#code()}. */
+    REFUSED,
+    /** Transient failures until the attempts ran out. */
+    GAVE_UP,
+    /** This replica is not the leader; nothing (more) was sent. */
+    NOT_LEADER,
+    /** The calling thread was interrupted. */
+    INTERRUPTED
+  }
+
+  /**
+   * The end of a request.
+   *
+   * @param code the last HTTP status, or -1 when there was none (timeout, connection failure, not sent)
+   * @param detail the {@code message} of the server's Status, the body, or the failure; prefixed with
+   *     {@code HTTP <code>: } for {@link Kind#GAVE_UP} and {@link Kind#REFUSED} answers other than 404 and 409
+   */
+  public record Outcome(Kind kind, int code, String detail) {
+    public Outcome {
+      Objects.requireNonNull(kind, "kind");
+      Objects.requireNonNull(detail, "detail");
+    }
+
+    public boolean ok() {
+      return kind == Kind.OK;
+    }
+  }
+
+  private final KubernetesClient client;
+  private final BooleanSupplier leading;
+  private final int attempts;
+  private final Duration initialBackoff;
+  private final Duration maxBackoff;
+  private final Duration requestTimeout;
+  private final AtomicLong sent = new AtomicLong();
+
+  public ApiRequests(KubernetesClient client, BooleanSupplier leading, int attempts, Duration initialBackoff,
+      Duration maxBackoff, Duration requestTimeout) {
+    this.client = Objects.requireNonNull(client, "client");
+    this.leading = Objects.requireNonNull(leading, "leading");
+    if (attempts < 1) {
+      throw new IllegalArgumentException("api requests: attempts " + attempts + " must be at least 1");
+    }
+    this.attempts = attempts;
+    this.initialBackoff = Objects.requireNonNull(initialBackoff, "initialBackoff");
+    this.maxBackoff = Objects.requireNonNull(maxBackoff, "maxBackoff");
+    this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
+  }
+
+  /** Whether this replica may write now. */
+  public boolean leading() {
+    return leading.getAsBoolean();
+  }
+
+  /** How many requests went out, retries included. */
+  public long sent() {
+    return sent.get();
+  }
+
+  public int attempts() {
+    return attempts;
+  }
+
+  public KubernetesClient client() {
+    return client;
+  }
+
+  /**
+   * Sends the request {@code method} builds (on a builder with the uri and timeout set), retrying transient failures.
+   *
+   * @param what the request in words, for the log (e.g. {@code binding pod ns/p to node n1})
+   * @param path the path under the master URL, starting with {@code /}
+   */
+  public Outcome send(String what, String path, Consumer<HttpRequest.Builder> method) {
+    String uri = url(path);
+    Duration backoff = initialBackoff;
+    int code = -1;
+    String last = "";
+    for (int attempt = 1; attempt <= attempts; attempt++) {
+      if (!leading.getAsBoolean()) {
+        return new Outcome(Kind.NOT_LEADER, -1, "this replica is not the leader");
+      }
+      HttpRequest.Builder b = client.getHttpClient().newHttpRequestBuilder()
+          .uri(uri)
+          .timeout(requestTimeout.toMillis(), TimeUnit.MILLISECONDS);
+      method.accept(b);
+      String answer;
+      try {
+        sent.incrementAndGet();
+        HttpResponse<String> response = client.getHttpClient().sendAsync(b.build(), String.class)
+            .get(requestTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
+        code = response.code();
+        answer = message(response.body());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return new Outcome(Kind.INTERRUPTED, -1, "interrupted");
+      } catch (ExecutionException | TimeoutException e) {
+        code = -1;
+        Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+        answer = cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
+      }
+      if (code >= 200 && code < 300) {
+        return new Outcome(Kind.OK, code, answer);
+      }
+      if (code == 404 || code == 409) {
+        return new Outcome(Kind.REFUSED, code, answer);
+      }
+      last = (code < 0 ? "" : "HTTP " + code + ": ") + answer;
+      boolean transientFailure = code < 0 || code == 429 || code >= 500;
+      if (!transientFailure) {
+        return new Outcome(Kind.REFUSED, code, last);
+      }
+      if (attempt < attempts) {
+        LOG.debug("{}: attempt {} failed ({}); retrying in {}", what, attempt, last, backoff);
+        try {
+          Thread.sleep(backoff.toMillis());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return new Outcome(Kind.INTERRUPTED, code, "interrupted");
+        }
+        backoff = backoff.multipliedBy(2).compareTo(maxBackoff) > 0 ? maxBackoff : backoff.multipliedBy(2);
+      }
+    }
+    return new Outcome(Kind.GAVE_UP, code, last);
+  }
+
+  /** The path of a pod, or of one of its subresources when {@code subresource} is not empty. */
+  public static String podPath(String namespace, String name, String subresource) {
+    return "/api/v1/namespaces/" + enc(namespace) + "/pods/" + enc(name)
+        + (subresource.isEmpty() ? "" : "/" + subresource);
+  }
+
+  private String url(String path) {
+    String base = client.getMasterUrl().toString();
+    return (base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + path;
+  }
+
+  private static String enc(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8);
+  }
+
+  /** The {@code message} of a Status body, else the body itself (shortened). */
+  private String message(String body) {
+    if (body == null || body.isBlank()) {
+      return "(no body)";
+    }
+    try {
+      io.fabric8.kubernetes.api.model.Status s = client.getKubernetesSerialization().unmarshal(body,
+          io.fabric8.kubernetes.api.model.Status.class);
+      if (s != null && s.getMessage() != null) {
+        return s.getMessage();
+      }
+    } catch (RuntimeException e) {
+      // not a Status: fall through
+    }
+    return body.length() > 300 ? body.substring(0, 300) + "..." : body;
+  }
+}
