@@ -176,6 +176,14 @@ final class MockCluster implements AutoCloseable {
     }
     extraClients.forEach(KubernetesClient::close);
     client.close();
-    server.destroy();
+    try {
+      server.destroy();
+    } catch (IllegalStateException e) {
+      // fabric8's MockWebServer gives its shutdown a fixed 10 s; on a loaded machine a just-dropped watch can still
+      // hold it then. The test's assertions have passed; a server left to the JVM's exit is harmless.
+      if (!(e.getCause() instanceof java.util.concurrent.TimeoutException)) {
+        throw e;
+      }
+    }
   }
 }
