@@ -121,6 +121,14 @@ public final class QueueScheduler {
     this.assigner = new FlavorAssigner(index, fairSharing, preemptor::preemptionPossible);
   }
 
+  public @Nullable ResourceFlavor resourceFlavor(String name) {
+    return flavors.get(name);
+  }
+
+  public @Nullable LocalQueue localQueue(String namespace, String name) {
+    return localQueues.get(namespace + "/" + name);
+  }
+
   public FlavorResources index() {
     return index;
   }
