@@ -36,7 +36,8 @@ import org.jspecify.annotations.Nullable;
  * <p>The engine is the controller's: the first reconcile restores into it, with {@link
  * AdmissionEngine#assumeAdmitted}, the admissions recorded on Jobs (so a restarted controller keeps running Jobs
  * running and charges their quota); its LocalQueues and flavors are fixed when it is built. No admitted Job is
- * started while a preempted one has not yet been suspended, so the running Jobs never exceed the quota.
+ * started while a preempted one is not yet suspended or still counts active pods, so the running Jobs never exceed
+ * the quota.
  *
  * <p>Thread-safe. In stepping mode drive it with {@link #runUntilIdle()} on one thread.
  */

@@ -22,9 +22,9 @@ import org.slf4j.LoggerFactory;
  * still run (their suspension not yet written), and why pending ones wait. Every method holds the book's lock, so a
  * decision (submit, run cycles, read the outcome) is atomic with respect to other Jobs' reconciles.
  *
- * <p>Start gate: while a preempted Job may still run, no admitted Job is started; its key waits and is handed back
- * for requeueing when the last eviction is written. With the engine never over-committing, this keeps the running
- * Jobs within quota at every instant.
+ * <p>Start gate: while a preempted Job may still run (not yet suspended, or still counting active pods), no admitted
+ * Job is started; its key waits and is handed back for requeueing when the last preempted Job has stopped. With the
+ * engine never over-committing, this keeps the running Jobs within quota at every instant.
  */
 final class AdmissionBook {
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionBook.class);
@@ -120,7 +120,7 @@ final class AdmissionBook {
     stoppedLocked(key, changed);
   }
 
-  /** The Job is written suspended (or never ran): it no longer counts as possibly running. */
+  /** The Job is suspended and has no active pods (or never ran): it no longer counts as possibly running. */
   synchronized void stopped(String key, Set<String> changed) {
     stoppedLocked(key, changed);
   }

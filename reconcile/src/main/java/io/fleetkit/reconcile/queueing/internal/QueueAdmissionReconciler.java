@@ -99,7 +99,10 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
     return start(ctx, job, key, admission, view.mayStart());
   }
 
-  /** Keeps the Job suspended and unpinned, with {@code QuotaReserved=False}. */
+  /**
+   * Keeps the Job suspended and unpinned, with {@code QuotaReserved=False}. A Job status change (its active count
+   * falling to 0) reconciles it again, which releases the start gate.
+   */
   private Result hold(ReconcileContext<Job> ctx, Job job, String key, String reason, String message,
       Set<String> changed) {
     Job stopped = JobEdits.stopped(job);
@@ -107,7 +110,11 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
       LOG.debug("queue admission: suspending job {} ({})", key, reason);
       job = ctx.store().update(stopped);
     }
-    book.stopped(key, changed);
+    if (job.status().active() == 0) {
+      // stopped only once the Job controller counts no active pods (Kueue's IsActive): until then its pods may
+      // still hold the nodes, and no admitted Job is started
+      book.stopped(key, changed);
+    }
     setCondition(ctx, job, false, reason, message);
     return Result.done();
   }
