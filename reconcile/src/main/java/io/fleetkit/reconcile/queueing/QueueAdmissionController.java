@@ -4,6 +4,7 @@ import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.Controller;
 import io.fleetkit.reconcile.ControllerBuilder;
+import io.fleetkit.reconcile.ObjectKey;
 import io.fleetkit.reconcile.SchedulingClock;
 import io.fleetkit.reconcile.queueing.internal.QueueAdmissionReconciler;
 import io.fleetkit.scheduler.queueing.AdmissionEngine;
@@ -58,7 +59,7 @@ public final class QueueAdmissionController implements AutoCloseable {
     controller = cb.build();
   }
 
-  private void enqueue(io.fleetkit.reconcile.ObjectKey key) {
+  private void enqueue(ObjectKey key) {
     controller.enqueue(key);
   }
 

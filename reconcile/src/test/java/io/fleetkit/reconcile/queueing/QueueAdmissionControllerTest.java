@@ -259,10 +259,22 @@ final class QueueAdmissionControllerTest {
   void restart_annotationNamingAnUnknownQueue_isSuspendedAndRequeued() {
     start("4");
     Job j = job("stale", "lq", 1, "1", 0, false, 10);
-    store.create(j.withMetadata(j.metadata().toBuilder().annotation(QueueLabels.ADMISSION, "gone/cpu=batch").build()));
+    Job created = store.create(
+        j.withMetadata(j.metadata().toBuilder().annotation(QueueLabels.ADMISSION, "gone/cpu=batch").build()));
+    store.updateStatus(created.withStatus(new JobStatus(1, 0, 0, null, List.of(), clock.now(), null, "")));
     ctl.runUntilIdle();
 
-    // not restorable (no ClusterQueue "gone"): evicted, then admitted afresh in cq
+    // not restorable (no ClusterQueue "gone"): stopped first, and not resumed while it still counts an active pod
+    assertThat(get("stale").spec().suspend()).isTrue();
+    assertThat(get("stale").metadata().annotations()).doesNotContainKey(QueueLabels.ADMISSION);
+    clock.advance(Duration.ofSeconds(2));
+    ctl.runUntilIdle();
+    assertThat(get("stale").spec().suspend()).isTrue();
+
+    // the Job controller deleted the pod: admitted afresh in cq
+    Job s = get("stale");
+    store.updateStatus(s.withStatus(new JobStatus(0, 0, 0, null, s.status().conditions(), null, null, "")));
+    ctl.runUntilIdle();
     Job stale = get("stale");
     assertThat(stale.metadata().annotations()).containsEntry(QueueLabels.ADMISSION, "cq/cpu=batch");
     assertThat(running(stale)).isTrue();

@@ -31,6 +31,21 @@ final class AdmissionEngineTest {
   }
 
   @Test
+  void lookups_flavorAndLocalQueue_foundByNameWithNodeLabels() {
+    AdmissionEngine e = AdmissionEngine.builder()
+        .resourceFlavor(new ResourceFlavor("spot", Map.of("cloud.example/spot", "true")))
+        .clusterQueue(ClusterQueue.builder("cq").resourceGroup(FlavorQuotas.of("spot", ResourceQuota.of("cpu", "1")))
+            .build())
+        .localQueue(LocalQueue.of("ns", "lq", "cq"))
+        .build();
+
+    assertThat(e.resourceFlavor("spot").orElseThrow().nodeLabels()).isEqualTo(Map.of("cloud.example/spot", "true"));
+    assertThat(e.resourceFlavor("on-demand")).isEmpty();
+    assertThat(e.localQueue("ns", "lq").orElseThrow().clusterQueue()).isEqualTo("cq");
+    assertThat(e.localQueue("other", "lq")).isEmpty();
+  }
+
+  @Test
   void schedule_strictFifoHeadDoesNotFit_blocksSmallerWorkloads() {
     AdmissionEngine e = single(QueueingStrategy.STRICT_FIFO, "4");
     e.assumeAdmitted(wl("running", 0, 0, "3"), "cq", Map.of("cpu", "default"), T0);

@@ -132,6 +132,11 @@ final class AdmissionBook {
     }
   }
 
+  /** The Job is being stopped although admitted (to change flavors): it counts as possibly running. */
+  synchronized void stopping(String key) {
+    evicting.add(key);
+  }
+
   /** The Job waits for the start gate; it is handed back when the last eviction is written. */
   synchronized void waitToStart(String key) {
     waitingToStart.add(key);
@@ -141,14 +146,13 @@ final class AdmissionBook {
    * The Job was written started with {@code admission}: whether the engine still holds exactly that admission (if
    * not, it was preempted meanwhile and stays evicting until its suspension is written).
    */
-  synchronized boolean started(String key, Admission admission) {
+  synchronized boolean started(String key, Admission admission, Set<String> changed) {
     waitingToStart.remove(key);
     Admission now = engine.admission(key).orElse(null);
     if (now == null || !AdmissionRecord.of(now).equals(AdmissionRecord.of(admission))) {
       return false;
     }
-    Set<String> ignored = new HashSet<>();
-    stoppedLocked(key, ignored);
+    stoppedLocked(key, changed);
     return true;
   }
 

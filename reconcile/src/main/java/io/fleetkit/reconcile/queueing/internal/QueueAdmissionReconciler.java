@@ -96,7 +96,7 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
       return hold(ctx, job, key, view.preempted() ? QueueLabels.REASON_PREEMPTED : QueueLabels.REASON_PENDING,
           view.message(), changed);
     }
-    return start(ctx, job, key, admission, view.mayStart());
+    return start(ctx, job, key, admission, view.mayStart(), changed);
   }
 
   /**
@@ -119,17 +119,24 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
     return Result.done();
   }
 
-  private Result start(ReconcileContext<Job> ctx, Job job, String key, Admission admission, boolean mayStart) {
+  private Result start(ReconcileContext<Job> ctx, Job job, String key, Admission admission, boolean mayStart,
+      Set<String> changed) {
     AdmissionRecord rec = AdmissionRecord.of(admission);
     Map<String, String> labels = flavorLabels(rec);
     String current = JobEdits.annotation(job);
     if (current != null && !current.equals(rec.format()) && !job.spec().suspend()) {
-      // running with another admission: stop it first, so its pods leave the old flavor's nodes
+      // running with another admission: stop it first, so its pods leave the old flavor's nodes; meanwhile it
+      // counts as possibly running for the start gate
+      book.stopping(key);
       ctx.store().update(JobEdits.stopped(job));
       return Result.requeueAfter(RESTART_DELAY);
     }
     String message = "Quota reserved in ClusterQueue " + rec.clusterQueue();
     if (!JobEdits.isStarted(job, rec, labels)) {
+      if (job.spec().suspend() && job.status().active() > 0) {
+        // its old pods are still being deleted; the Job controller's status update reconciles it again
+        return Result.done();
+      }
       if (!mayStart) {
         book.waitToStart(key);
         setCondition(ctx, job, true, QueueLabels.REASON_ADMITTED, message + ", waiting for preempted Jobs to stop");
@@ -138,7 +145,7 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
       LOG.debug("queue admission: starting job {} with {}", key, rec.format());
       job = ctx.store().update(JobEdits.started(job, rec, admission.admittedAt(), labels));
     }
-    if (!book.started(key, admission)) {
+    if (!book.started(key, admission, changed)) {
       return Result.requeue();
     }
     setCondition(ctx, job, true, QueueLabels.REASON_ADMITTED, message);
