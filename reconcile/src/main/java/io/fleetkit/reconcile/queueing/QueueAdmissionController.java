@@ -21,8 +21,8 @@ import org.jspecify.annotations.Nullable;
  *       is suspended by the controller (Kueue's webhook would have created it suspended; here the Job controller may
  *       have created pods before, which it then deletes).</li>
  *   <li>Its workload ({@code max(1, parallelism)} pods of the template's requests, priority from the template's
- *       {@code priority} or its PriorityClass) is submitted to the engine, and every reconcile runs admission cycles
- *       until the engine is idle.</li>
+ *       {@code priority} or its PriorityClass) is submitted to the engine; after a submit or a release the controller runs
+ *       admission cycles until the engine is idle (cutting a repeating preempt/re-admit oscillation).</li>
  *   <li>Admitted: annotation {@value QueueLabels#ADMISSION} ({@code CLUSTERQUEUE/RESOURCE=FLAVOR,...}), the assigned
  *       flavors' node labels added to the pod template's nodeSelector, {@code suspend=false}, condition
  *       {@code QuotaReserved=True}.</li>

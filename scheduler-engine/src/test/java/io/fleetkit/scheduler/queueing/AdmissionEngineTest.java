@@ -30,6 +30,39 @@ final class AdmissionEngineTest {
         .build();
   }
 
+  /**
+   * Regression: a reclaiming preemptor's usage stays reserved for the rest of its cycle (Kueue's
+   * cycleCohortsUsage). Without that, a borrowing head of the lending queue took the quota freed for the preemptor
+   * in the same cycle, and two such heads preempted each other cycle after cycle.
+   */
+  @Test
+  void schedule_reclaimingPreemptor_keepsTheFreedQuotaForItself() {
+    ClusterQueuePreemption reclaim = ClusterQueuePreemption.of(PreemptionPolicy.NEVER, PreemptionPolicy.ANY);
+    AdmissionEngine e = AdmissionEngine.builder().clock(clock).resourceFlavors("default")
+        .clusterQueue(ClusterQueue.builder("cq-a").cohort("c").preemption(reclaim)
+            .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", "4"))).build())
+        .clusterQueue(ClusterQueue.builder("cq-b").cohort("c")
+            .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", "4"))).build())
+        .localQueue(LocalQueue.of("team", "a", "cq-a"))
+        .localQueue(LocalQueue.of("team", "b", "cq-b"))
+        .build();
+    for (int i = 1; i <= 3; i++) {
+      e.submit(Workload.builder("team", "b" + i).queueName("b").creationTime(T0.plusSeconds(i))
+          .request("cpu", "2").build());
+    }
+    e.scheduleUntilIdle(10);
+    assertThat(e.admittedCount()).isEqualTo(3);
+
+    e.submit(Workload.builder("team", "a1").queueName("a").creationTime(T0).request("cpu", "4").build());
+    e.submit(Workload.builder("team", "b4").queueName("b").creationTime(T0.plusSeconds(4)).request("cpu", "2")
+        .build());
+    List<CycleResult> cycles = e.scheduleUntilIdle(50);
+
+    assertThat(e.admission("team/a1")).isPresent();
+    assertThat(cycles.stream().mapToInt(c -> c.preempted().size()).sum()).isEqualTo(1);
+    assertThat(cycles).hasSizeLessThan(5);
+  }
+
   @Test
   void lookups_flavorAndLocalQueue_foundByNameWithNodeLabels() {
     AdmissionEngine e = AdmissionEngine.builder()

@@ -43,6 +43,8 @@ final class AdmissionBook {
   private final Map<String, String> reasons = new HashMap<>();
   private final Set<String> preempted = new HashSet<>();
   private boolean restored;
+  /** Whether the engine's inputs changed (submit, delete) since the last cycles; only then are cycles run. */
+  private boolean dirty;
 
   AdmissionBook(AdmissionEngine engine, int maxCycles) {
     this.engine = Objects.requireNonNull(engine, "engine");
@@ -94,10 +96,13 @@ final class AdmissionBook {
     if (old == null) {
       if (engine.admission(key).isEmpty()) {
         engine.submit(wl);
+        dirty = true;
       }
       submitted.put(key, wl);
     }
-    cycles(changed);
+    if (dirty) {
+      cycles(changed);
+    }
     Admission a = engine.admission(key).orElse(null);
     if (a != null) {
       boolean others = evicting.size() > (evicting.contains(key) ? 1 : 0);
@@ -115,6 +120,7 @@ final class AdmissionBook {
     waitingToStart.remove(key);
     if (known) {
       engine.delete(key);
+      dirty = true;
       cycles(changed);
     }
     stoppedLocked(key, changed);
@@ -156,11 +162,28 @@ final class AdmissionBook {
     return true;
   }
 
-  /** Runs cycles until the engine is idle; records outcomes of the controller's workloads. */
+  /**
+   * Runs cycles until the engine is idle; records outcomes of the controller's workloads. The engine can oscillate:
+   * a reclaiming head preempts a borrowing workload, and in the next cycle an older head of the reclaiming queue is
+   * tried instead of it, fails, and the victim is admitted again into the freed quota. When a cycle repeats an
+   * earlier one, the loop stops after the next cycle that preempts nothing, leaving the victim admitted; the next
+   * submit or release tries again. Without this, the Jobs would be stopped and started forever.
+   */
   private void cycles(Set<String> changed) {
+    dirty = false;
     Map<String, String> previous = null;
+    Set<List<List<String>>> seen = new HashSet<>();
+    boolean oscillating = false;
     for (int i = 0; i < maxCycles; i++) {
       CycleResult r = engine.schedule();
+      if (r.progressed()) {
+        List<List<String>> signature = List.of(r.admitted().stream().map(Admission::workload).toList(),
+            r.preempted().stream().map(Preemption::workload).toList());
+        if (!seen.add(signature) && !oscillating) {
+          oscillating = true;
+          LOG.debug("queue admission: the engine repeats cycle {}; stopping after its next admission", signature);
+        }
+      }
       for (Admission a : r.admitted()) {
         if (submitted.containsKey(a.workload())) {
           reasons.remove(a.workload());
@@ -183,7 +206,8 @@ final class AdmissionBook {
           changed.add(k);
         }
       }
-      if (!r.progressed() && (r.pending().isEmpty() || r.pending().equals(previous))) {
+      if (!r.progressed() && (r.pending().isEmpty() || r.pending().equals(previous))
+          || oscillating && r.preempted().isEmpty()) {
         return;
       }
       previous = r.pending();
