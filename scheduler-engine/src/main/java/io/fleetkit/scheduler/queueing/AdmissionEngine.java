@@ -101,6 +101,16 @@ public final class AdmissionEngine {
     return Optional.ofNullable(scheduler.admission(workloadKey));
   }
 
+  /** The ResourceFlavor named {@code name} (with its node labels), if the engine has it. */
+  public synchronized Optional<ResourceFlavor> resourceFlavor(String name) {
+    return Optional.ofNullable(scheduler.resourceFlavor(name));
+  }
+
+  /** The LocalQueue {@code namespace/name}, if the engine has it. */
+  public synchronized Optional<LocalQueue> localQueue(String namespace, String name) {
+    return Optional.ofNullable(scheduler.localQueue(namespace, name));
+  }
+
   /** The admitted workloads of {@code clusterQueue}. */
   public synchronized List<Admission> admitted(String clusterQueue) {
     return scheduler.admitted(clusterQueue);

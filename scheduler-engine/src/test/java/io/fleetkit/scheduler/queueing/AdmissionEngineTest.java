@@ -30,6 +30,54 @@ final class AdmissionEngineTest {
         .build();
   }
 
+  /**
+   * Regression: a reclaiming preemptor's usage stays reserved for the rest of its cycle (Kueue's
+   * cycleCohortsUsage). Without that, a borrowing head of the lending queue took the quota freed for the preemptor
+   * in the same cycle, and two such heads preempted each other cycle after cycle.
+   */
+  @Test
+  void schedule_reclaimingPreemptor_keepsTheFreedQuotaForItself() {
+    ClusterQueuePreemption reclaim = ClusterQueuePreemption.of(PreemptionPolicy.NEVER, PreemptionPolicy.ANY);
+    AdmissionEngine e = AdmissionEngine.builder().clock(clock).resourceFlavors("default")
+        .clusterQueue(ClusterQueue.builder("cq-a").cohort("c").preemption(reclaim)
+            .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", "4"))).build())
+        .clusterQueue(ClusterQueue.builder("cq-b").cohort("c")
+            .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", "4"))).build())
+        .localQueue(LocalQueue.of("team", "a", "cq-a"))
+        .localQueue(LocalQueue.of("team", "b", "cq-b"))
+        .build();
+    for (int i = 1; i <= 3; i++) {
+      e.submit(Workload.builder("team", "b" + i).queueName("b").creationTime(T0.plusSeconds(i))
+          .request("cpu", "2").build());
+    }
+    e.scheduleUntilIdle(10);
+    assertThat(e.admittedCount()).isEqualTo(3);
+
+    e.submit(Workload.builder("team", "a1").queueName("a").creationTime(T0).request("cpu", "4").build());
+    e.submit(Workload.builder("team", "b4").queueName("b").creationTime(T0.plusSeconds(4)).request("cpu", "2")
+        .build());
+    List<CycleResult> cycles = e.scheduleUntilIdle(50);
+
+    assertThat(e.admission("team/a1")).isPresent();
+    assertThat(cycles.stream().mapToInt(c -> c.preempted().size()).sum()).isEqualTo(1);
+    assertThat(cycles).hasSizeLessThan(5);
+  }
+
+  @Test
+  void lookups_flavorAndLocalQueue_foundByNameWithNodeLabels() {
+    AdmissionEngine e = AdmissionEngine.builder()
+        .resourceFlavor(new ResourceFlavor("spot", Map.of("cloud.example/spot", "true")))
+        .clusterQueue(ClusterQueue.builder("cq").resourceGroup(FlavorQuotas.of("spot", ResourceQuota.of("cpu", "1")))
+            .build())
+        .localQueue(LocalQueue.of("ns", "lq", "cq"))
+        .build();
+
+    assertThat(e.resourceFlavor("spot").orElseThrow().nodeLabels()).isEqualTo(Map.of("cloud.example/spot", "true"));
+    assertThat(e.resourceFlavor("on-demand")).isEmpty();
+    assertThat(e.localQueue("ns", "lq").orElseThrow().clusterQueue()).isEqualTo("cq");
+    assertThat(e.localQueue("other", "lq")).isEmpty();
+  }
+
   @Test
   void schedule_strictFifoHeadDoesNotFit_blocksSmallerWorkloads() {
     AdmissionEngine e = single(QueueingStrategy.STRICT_FIFO, "4");

@@ -121,6 +121,14 @@ public final class QueueScheduler {
     this.assigner = new FlavorAssigner(index, fairSharing, preemptor::preemptionPossible);
   }
 
+  public @Nullable ResourceFlavor resourceFlavor(String name) {
+    return flavors.get(name);
+  }
+
+  public @Nullable LocalQueue localQueue(String namespace, String name) {
+    return localQueues.get(namespace + "/" + name);
+  }
+
   public FlavorResources index() {
     return index;
   }
@@ -290,6 +298,7 @@ public final class QueueScheduler {
     Set<Object> cohortsWithAdmission = new HashSet<>();
     Set<Object> cohortsWithPreemption = new HashSet<>();
     Set<CqState> released = new HashSet<>();
+    List<Entry> reserved = new ArrayList<>();
     for (Entry e : entries) {
       CqState cq = e.cq;
       Object cohortKey = cq.cohort == null ? cq : cq.cohort;
@@ -314,6 +323,10 @@ public final class QueueScheduler {
           released.add(v.cq);
           preempted.add(new Preemption(v.key(), v.cq.name, e.pending.key(), t.reason()));
         }
+        // Kueue's cycleCohortsUsage: the preemptor's usage stays reserved for the rest of the cycle, so a later head
+        // of the cohort cannot take the quota just freed for it (else two heads can preempt each other forever)
+        cq.addUsage(a.frs(), a.values(), 1);
+        reserved.add(e);
         skipped(e, a.message() + "; pending the preemption of " + e.targets.size() + " workload(s)", pending);
         continue;
       }
@@ -332,6 +345,9 @@ public final class QueueScheduler {
       admitted.put(w.key(), w);
       admittedNow.add(admission);
       LOG.debug("admitted {} in {}", w.key(), cq.name);
+    }
+    for (Entry e : reserved) {
+      e.cq.addUsage(e.assignment.frs(), e.assignment.values(), -1);
     }
     for (CqState cq : released) {
       quotaReleased(cq);
