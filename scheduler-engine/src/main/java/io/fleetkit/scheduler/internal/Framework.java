@@ -231,10 +231,6 @@ public final class Framework implements FrameworkHandle {
     }
   }
 
-  /**
-   * Whether {@code event} may help a pod rejected by {@code rejectors}: true when no rejector is known, or when one of
-   * them registered the event (or registers every event by not implementing {@link EnqueueExtensions}).
-   */
   /** Whether some plugin of this profile registered {@code event} (plugins that register nothing are not counted). */
   boolean registers(ClusterEvent event) {
     for (Set<ClusterEvent> events : registeredEvents.values()) {
@@ -245,6 +241,10 @@ public final class Framework implements FrameworkHandle {
     return false;
   }
 
+  /**
+   * Whether {@code event} may help a pod rejected by {@code rejectors}: true when no rejector is known, or when one of
+   * them registered the event (or registers every event by not implementing {@link EnqueueExtensions}).
+   */
   boolean movesOn(Set<String> rejectors, ClusterEvent event) {
     if (rejectors.isEmpty()) {
       return true;
