@@ -1,6 +1,7 @@
 package io.fleetkit.adapter.kubernetes.yaml.internal;
 
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DeploymentConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.EndpointSliceConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.HorizontalPodAutoscalerConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.JobConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.NodeConverter;
@@ -42,7 +43,8 @@ public final class KindRegistry {
       new VerticalPodAutoscalerConverter(),
       new PodDisruptionBudgetConverter(),
       new PodGroupConverter(),
-      new NodePoolConverter()));
+      new NodePoolConverter(),
+      new EndpointSliceConverter()));
 
   private final Map<String, KindConverter<?, ?>> byKind;
   private final Map<Class<?>, KindConverter<?, ?>> byType;
