@@ -1,4 +1,4 @@
-package io.fleetkit.samples.cli;
+package io.fleetkit.cli;
 
 import io.fleetkit.adapter.kubernetes.yaml.LoadedObjects;
 import io.fleetkit.api.core.Node;

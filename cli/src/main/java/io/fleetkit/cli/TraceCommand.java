@@ -1,4 +1,4 @@
-package io.fleetkit.samples.cli;
+package io.fleetkit.cli;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -1,4 +1,4 @@
-package io.fleetkit.samples.cli;
+package io.fleetkit.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

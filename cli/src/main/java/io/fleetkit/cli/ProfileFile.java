@@ -1,4 +1,4 @@
-package io.fleetkit.samples.cli;
+package io.fleetkit.cli;
 
 import io.fleetkit.api.scheduler.SchedulerProfile;
 import io.fleetkit.scheduler.DefaultPlugins;
