@@ -47,6 +47,36 @@ final class NetworkingYamlTest {
     assertThat(slice.endpoints().get(0).hostname()).isEqualTo("web-0");
     assertThat(slice.endpoints().get(0).hints().forZones()).containsExactly("zone-a");
     assertThat(slice.ports().get(0).port()).isEqualTo(8080);
+    io.fleetkit.api.networking.Ingress ing = (io.fleetkit.api.networking.Ingress) byName.get("Ingress/shop");
+    assertThat(ing.spec().ingressClassName()).isEqualTo("fleetkit");
+    assertThat(ing.spec().defaultBackend().portNumber()).isEqualTo(80);
+    assertThat(ing.spec().rules().get(0).paths().get(0).backend().portName()).isEqualTo("http");
+    assertThat(ing.spec().rules().get(1).host()).isEqualTo("*.shop.example.com");
+    assertThat(ing.spec().tls().get(0).secretName()).isEqualTo("shop-tls");
+    assertThat(((io.fleetkit.api.networking.IngressClass) byName.get("IngressClass/fleetkit")).isDefault()).isTrue();
+    io.fleetkit.api.gateway.HTTPRoute route = (io.fleetkit.api.gateway.HTTPRoute) byName.get("HTTPRoute/canary");
+    assertThat(route.spec().hostnames()).containsExactly("shop.example.com");
+    var first = route.spec().rules().get(0).matches().get(0);
+    assertThat(first.method()).isEqualTo("POST");
+    assertThat(first.headers().get(0).name()).isEqualTo("x-canary");
+    assertThat(first.queryParams().get(0).value()).isEqualTo("1");
+    assertThat(route.spec().rules().get(1).backendRefs()).extracting(b -> b.weight()).containsExactly(90, 10);
+    assertThat(route.spec().rules().get(0).backendRefs().get(0).weight()).isEqualTo(1);
+  }
+
+  @Test
+  void parse_httpRouteWithFilters_refusedNotDropped() {
+    String yaml = """
+        apiVersion: gateway.networking.k8s.io/v1
+        kind: HTTPRoute
+        metadata: {name: r}
+        spec:
+          rules:
+            - filters: [{type: RequestHeaderModifier}]
+              backendRefs: [{name: a, port: 80}]
+        """;
+    assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> KubernetesYaml.parse(yaml, "r.yaml")))
+        .hasMessageContaining("HTTPRoute default/r: spec.rules[0].filters");
   }
 
   @Test

@@ -2,7 +2,10 @@ package io.fleetkit.adapter.kubernetes.yaml.internal;
 
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DeploymentConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.EndpointSliceConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.HTTPRouteConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.HorizontalPodAutoscalerConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.IngressClassConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.IngressConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.JobConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.NodeConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.NodePoolConverter;
@@ -44,7 +47,10 @@ public final class KindRegistry {
       new PodDisruptionBudgetConverter(),
       new PodGroupConverter(),
       new NodePoolConverter(),
-      new EndpointSliceConverter()));
+      new EndpointSliceConverter(),
+      new IngressConverter(),
+      new IngressClassConverter(),
+      new HTTPRouteConverter()));
 
   private final Map<String, KindConverter<?, ?>> byKind;
   private final Map<Class<?>, KindConverter<?, ?>> byType;
