@@ -121,6 +121,7 @@ public final class EndpointSliceController implements AutoCloseable {
     }
     Service service = ctx.object().orElse(null);
     if (service == null) {
+      planner.forget(key.namespace(), key.name());
       for (EndpointSlice s : slices) {
         deleteQuietly(ctx.store(), s);
       }

@@ -54,6 +54,23 @@ public final class EndpointSliceReconciler {
   private final String controllerName;
   private final boolean preferSameTrafficDistribution;
   private final Supplier<String> nameSuffixes;
+  /**
+   * Per Service, what the last plan derived from each pod instance: pods, nodes and Services are immutable, so an
+   * identical instance gives an identical endpoint, and the slices written last time hold those same endpoint
+   * instances. Only a speed-up: a miss recomputes.
+   */
+  private final java.util.concurrent.ConcurrentHashMap<String, PlanCache> caches =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** A pod's derived endpoint, valid while pod, node and Service are the same instances. */
+  private record Derived(Pod pod, @Nullable Node node, Service service, AddressType type, Endpoint endpoint,
+      EndpointKey key, List<EndpointPort> ports) {}
+
+  /** One Service's memo; guarded by itself. */
+  private static final class PlanCache {
+    java.util.IdentityHashMap<Pod, Derived> byPod = new java.util.IdentityHashMap<>();
+    java.util.IdentityHashMap<Endpoint, EndpointKey> keys = new java.util.IdentityHashMap<>();
+  }
 
   /**
    * @param maxEndpointsPerSlice 1..1000
@@ -109,6 +126,21 @@ public final class EndpointSliceReconciler {
    */
   public SlicePlan plan(Service service, List<Pod> pods, Function<String, @Nullable Node> nodes,
       List<EndpointSlice> existing, @Nullable Instant triggerTime) {
+    PlanCache cache = caches.computeIfAbsent(service.metadata().key(), k -> new PlanCache());
+    synchronized (cache) {
+      return plan(service, pods, nodes, existing, triggerTime, cache);
+    }
+  }
+
+  /** Drops the memo of a Service (call when it is deleted). */
+  public void forget(String namespace, String name) {
+    caches.remove(namespace.isEmpty() ? name : namespace + "/" + name);
+  }
+
+  private SlicePlan plan(Service service, List<Pod> pods, Function<String, @Nullable Node> nodes,
+      List<EndpointSlice> existing, @Nullable Instant triggerTime, PlanCache cache) {
+    java.util.IdentityHashMap<Pod, Derived> nextByPod = new java.util.IdentityHashMap<>(pods.size() * 2);
+    java.util.IdentityHashMap<Endpoint, EndpointKey> nextKeys = new java.util.IdentityHashMap<>(pods.size() * 2);
     Set<AddressType> supported = SliceRules.addressTypes(service);
     List<EndpointSlice> deletes = new ArrayList<>();
     Map<AddressType, List<EndpointSlice>> byType = new EnumMap<>(AddressType.class);
@@ -124,14 +156,17 @@ public final class EndpointSliceReconciler {
     List<String> errors = new ArrayList<>();
     for (AddressType type : supported) {
       byAddressType(service, pods, nodes, byType.getOrDefault(type, List.of()), type, triggerTime, creates, updates,
-          deletes, errors);
+          deletes, errors, cache, nextByPod, nextKeys);
     }
+    cache.byPod = nextByPod;
+    cache.keys = nextKeys;
     return new SlicePlan(creates, updates, deletes, errors);
   }
 
   private void byAddressType(Service service, List<Pod> pods, Function<String, @Nullable Node> nodes,
       List<EndpointSlice> existing, AddressType type, @Nullable Instant triggerTime, List<EndpointSlice> createsOut,
-      List<EndpointSlice> updatesOut, List<EndpointSlice> deletesOut, List<String> errors) {
+      List<EndpointSlice> updatesOut, List<EndpointSlice> deletesOut, List<String> errors, PlanCache cache,
+      java.util.IdentityHashMap<Pod, Derived> nextByPod, java.util.IdentityHashMap<Endpoint, EndpointKey> nextKeys) {
     List<Draft> creates = new ArrayList<>();
     List<Draft> updates = new ArrayList<>();
     List<EndpointSlice> deletes = new ArrayList<>();
@@ -145,28 +180,46 @@ public final class EndpointSliceReconciler {
     }
     Map<Set<EndpointPort>, List<EndpointPort>> desiredPorts = new LinkedHashMap<>();
     Map<Set<EndpointPort>, Map<EndpointKey, Endpoint>> desired = new LinkedHashMap<>();
+    List<EndpointPort> lastPorts = null;
+    Map<EndpointKey, Endpoint> lastSet = null;
     for (Pod pod : pods) {
       if (!SliceRules.shouldPodBeInEndpoints(pod)) {
         continue;
       }
-      List<EndpointPort> ports = SliceRules.endpointPorts(service, pod);
-      Set<EndpointPort> key = Set.copyOf(ports);
-      Map<EndpointKey, Endpoint> set = desired.computeIfAbsent(key, k -> new LinkedHashMap<>());
-      desiredPorts.putIfAbsent(key, ports);
       Node node = nodes.apply(pod.spec().nodeName());
+      Derived d = cache.byPod.get(pod);
+      if (d == null || d.node != node || d.service != service || d.type != type) {
+        d = null;
+      }
+      List<EndpointPort> ports = d != null ? d.ports : SliceRules.endpointPorts(service, pod);
+      Map<EndpointKey, Endpoint> set;
+      if (lastSet != null && (ports == lastPorts || ports.equals(lastPorts))) {
+        set = lastSet;
+      } else {
+        Set<EndpointPort> key = Set.copyOf(ports);
+        set = desired.computeIfAbsent(key, k -> new LinkedHashMap<>(Math.max(16, pods.size() * 2)));
+        desiredPorts.putIfAbsent(key, ports);
+        lastSet = set;
+        lastPorts = ports;
+      }
       if (node == null && !service.spec().publishNotReadyAddresses()) {
         errors.add("skipping Pod " + pod.metadata().name() + " for Service " + service.metadata().key() + ": Node "
             + pod.spec().nodeName() + " Not Found");
         continue;
       }
-      Endpoint e = SliceRules.podToEndpoint(pod, node, service, type);
-      if (!e.addresses().isEmpty()) {
-        set.put(EndpointKey.of(e), e);
+      if (d == null) {
+        Endpoint e = SliceRules.podToEndpoint(pod, node, service, type);
+        d = new Derived(pod, node, service, type, e, EndpointKey.of(e), ports);
+      }
+      nextByPod.put(pod, d);
+      if (!d.endpoint.addresses().isEmpty()) {
+        set.put(d.key, d.endpoint);
+        nextKeys.put(d.endpoint, d.key);
       }
     }
     for (Map.Entry<Set<EndpointPort>, Map<EndpointKey, Endpoint>> en : desired.entrySet()) {
       byPortMapping(service, existingByPorts.getOrDefault(en.getKey(), List.of()), en.getValue(),
-          desiredPorts.get(en.getKey()), type, creates, updates, deletes);
+          desiredPorts.get(en.getKey()), type, creates, updates, deletes, cache.keys);
     }
     for (Map.Entry<Set<EndpointPort>, List<EndpointSlice>> en : existingByPorts.entrySet()) {
       if (!desired.containsKey(en.getKey())) {
@@ -206,7 +259,7 @@ public final class EndpointSliceReconciler {
 
   private void byPortMapping(Service service, List<EndpointSlice> existing, Map<EndpointKey, Endpoint> desiredSet,
       List<EndpointPort> ports, AddressType type, List<Draft> createsOut, List<Draft> updatesOut,
-      List<EndpointSlice> deletesOut) {
+      List<EndpointSlice> deletesOut, java.util.IdentityHashMap<Endpoint, EndpointKey> knownKeys) {
     Map<String, EndpointSlice> byName = new HashMap<>();
     Map<String, Draft> toUpdate = new LinkedHashMap<>();
     Set<String> unchanged = new LinkedHashSet<>();
@@ -215,7 +268,10 @@ public final class EndpointSliceReconciler {
       List<Endpoint> kept = new ArrayList<>(s.endpoints().size());
       boolean endpointUpdated = false;
       for (Endpoint e : s.endpoints()) {
-        EndpointKey k = EndpointKey.of(e);
+        EndpointKey k = knownKeys.get(e);
+        if (k == null) {
+          k = EndpointKey.of(e);
+        }
         Endpoint got = desiredSet.remove(k);
         if (got != null) {
           kept.add(got);

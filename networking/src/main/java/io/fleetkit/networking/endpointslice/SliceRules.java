@@ -83,8 +83,13 @@ public final class SliceRules {
 
   /** The pod's IPs of the slice's family, re-printed canonically ({@code getEndpointAddresses}). */
   static List<String> addresses(Pod pod, AddressType type) {
+    List<String> ips = pod.status().podIPs();
+    if (ips.size() == 1 && type == AddressType.IPv4 && ips.get(0).indexOf(':') < 0
+        && IpAddress.tryParse(ips.get(0)) != null) {
+      return ips; // a valid dotted quad is already canonical (leading zeros are refused)
+    }
     List<String> out = new ArrayList<>(1);
-    for (String ip : pod.status().podIPs()) {
+    for (String ip : ips) {
       IpAddress a = IpAddress.tryParse(ip);
       if (a == null) {
         continue;
@@ -233,6 +238,9 @@ public final class SliceRules {
    * ({@code EndpointsEqualBeyondHash}): node, zone, the three conditions or the target reference.
    */
   public static boolean equalBeyondHash(Endpoint a, Endpoint b) {
+    if (a == b) {
+      return true;
+    }
     return a.nodeName().equals(b.nodeName()) && a.zone().equals(b.zone())
         && a.conditions().equals(b.conditions()) && java.util.Objects.equals(a.targetRef(), b.targetRef());
   }

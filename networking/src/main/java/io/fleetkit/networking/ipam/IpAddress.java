@@ -61,8 +61,14 @@ public record IpAddress(IPFamily family, BigInteger value) implements Comparable
     }
     long v = 0;
     for (String p : parts) {
-      if (p.isEmpty() || p.length() > 3 || !p.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      if (p.isEmpty() || p.length() > 3) {
         return null;
+      }
+      for (int k = 0; k < p.length(); k++) {
+        char c = p.charAt(k);
+        if (c < '0' || c > '9') {
+          return null;
+        }
       }
       if (p.length() > 1 && p.charAt(0) == '0') {
         return null; // Go's net.ParseIP refuses leading zeros (ambiguous octal)
