@@ -169,7 +169,7 @@ public final class EndpointSliceController implements AutoCloseable {
     private boolean stepping;
     private int workers = 1;
     private long seed = 1;
-    private SchedulingClock clock;
+    private @org.jspecify.annotations.Nullable SchedulingClock clock;
 
     private Builder(ObjectStore store) {
       this.store = Objects.requireNonNull(store, "store");
