@@ -84,6 +84,8 @@ public interface ObjectStore extends AutoCloseable {
    * @throws ValidationException if the name is missing, the namespace is missing for a namespaced kind or present
    *     for a cluster-scoped one, a name or namespace contains {@code /}, or a resourceVersion is set
    * @throws ConflictException if an object of this kind and key exists ("already exists")
+   * @throws io.fleetkit.api.admission.AdmissionDeniedException if the store's admission chain refuses the object
+   *     (see {@link ObjectStoreBuilder#admission}); the object stored is the one the chain's mutating plugins return
    */
   <T extends ApiObject<T>> T create(T object);
 
@@ -125,6 +127,7 @@ public interface ObjectStore extends AutoCloseable {
    * @throws ConflictException if {@code object}'s resourceVersion is non-empty and stale, or its uid is non-empty
    *     and differs from the stored one
    * @throws ValidationException if the update adds a finalizer to an object being deleted
+   * @throws io.fleetkit.api.admission.AdmissionDeniedException if the store's admission chain refuses the update
    */
   <T extends ApiObject<T>> T update(T object);
 
@@ -153,6 +156,7 @@ public interface ObjectStore extends AutoCloseable {
    * @return the object after the call: its final state if removed (finalizers empty), else the marked object
    * @throws NotFoundException if there is no such object
    * @throws ConflictException if a precondition does not hold
+   * @throws io.fleetkit.api.admission.AdmissionDeniedException if the store's admission chain refuses the deletion
    */
   <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name, DeletePreconditions preconditions);
 
