@@ -32,6 +32,36 @@ public record LimitRangeItem(LimitType type, ResourceList max, ResourceList min,
     return new LimitRangeItem(type, e, e, e, e, Map.of());
   }
 
+  /**
+   * This item with the API server's defaults ({@code SetDefaults_LimitRangeItem}), applied to type Container only:
+   * a missing {@code default} takes {@code max}, a missing {@code defaultRequest} takes {@code default}, then
+   * {@code min}. Manifests get them when read; items built in code get them only from this method.
+   */
+  public LimitRangeItem defaulted() {
+    if (type != LimitType.Container) {
+      return this;
+    }
+    ResourceList dflt = fill(defaultLimit, max);
+    ResourceList dreq = fill(fill(defaultRequest, dflt), min);
+    return dflt.equals(defaultLimit) && dreq.equals(defaultRequest) ? this
+        : new LimitRangeItem(type, max, min, dflt, dreq, maxLimitRequestRatio);
+  }
+
+  /** {@code base} plus the entries of {@code from} it lacks. */
+  private static ResourceList fill(ResourceList base, ResourceList from) {
+    ResourceList.Builder b = null;
+    for (String n : from.names()) {
+      if (!base.has(n)) {
+        if (b == null) {
+          b = ResourceList.builder();
+          base.asMap().forEach(b::put);
+        }
+        b.put(n, from.get(n));
+      }
+    }
+    return b == null ? base : b.build();
+  }
+
   public LimitRangeItem withMax(ResourceList r) {
     return new LimitRangeItem(type, r, min, defaultLimit, defaultRequest, maxLimitRequestRatio);
   }

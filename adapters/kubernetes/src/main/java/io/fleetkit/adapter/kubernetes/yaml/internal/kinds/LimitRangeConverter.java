@@ -19,7 +19,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
-/** v1 LimitRange: items of type Container, Pod or PersistentVolumeClaim. */
+/** v1 LimitRange: items of type Container, Pod or PersistentVolumeClaim; Container items get the API defaults. */
 public final class LimitRangeConverter
     implements KindConverter<io.fabric8.kubernetes.api.model.LimitRange, LimitRange> {
 
@@ -68,7 +68,9 @@ public final class LimitRangeConverter
               }
             });
           }
-          return type == null ? null : cx.build(p, () -> new LimitRangeItem(type, max, min, dflt, dreq, ratio));
+          // The API server defaults Container items (SetDefaults_LimitRangeItem) before storing them.
+          return type == null ? null
+              : cx.build(p, () -> new LimitRangeItem(type, max, min, dflt, dreq, ratio).defaulted());
         });
     return ctx.build("", () -> new LimitRange(meta, new LimitRangeSpec(items)));
   }
