@@ -32,8 +32,8 @@ import org.jspecify.annotations.Nullable;
  * concurrent creates never overshoot a limit. If a later quota, plugin or the store's write refuses the request,
  * the charges are given back (upstream leaves them to the quota controller's next recount). A quota whose status
  * does not yet cover its spec (new or changed) is first recounted from the store, which is what upstream's quota
- * controller does before admission can use it. Only creates are charged; updates and deletions are not (usage
- * goes down when {@link QuotaRecount} recounts).
+ * controller does before admission can use it. Creates are charged, and updates of Services and claims by what
+ * they grow; deletions are not admitted here (usage goes down when {@link QuotaRecount} recounts).
  */
 public final class ResourceQuotaPlugin implements ValidatingAdmissionPlugin {
   public static final String NAME = "ResourceQuota";
@@ -58,7 +58,7 @@ public final class ResourceQuotaPlugin implements ValidatingAdmissionPlugin {
   @Override
   public AdmissionVerdict validate(AdmissionRequest request, ObjectStore store) {
     ApiObject<?> o = request.object();
-    if (request.operation() != AdmissionOperation.CREATE || !o.namespaced()) {
+    if (!o.namespaced() || !handles(request)) {
       return AdmissionVerdict.allow();
     }
     List<ResourceQuota> quotas = store.list(ResourceQuota.class, request.namespace()).items();
@@ -66,6 +66,11 @@ public final class ResourceQuotaPlugin implements ValidatingAdmissionPlugin {
       return AdmissionVerdict.allow();
     }
     ResourceList delta = QuotaEvaluator.usage(o, clock.instant());
+    ApiObject<?> old = request.oldObject();
+    if (request.operation() == AdmissionOperation.UPDATE && old != null) {
+      // Charge only growth: SubtractWithNonNegativeResult (a shrinking claim frees nothing until a recount).
+      delta = QuotaRecount.clampAtZero(delta.subtract(QuotaEvaluator.usage(old, clock.instant())));
+    }
     List<Charge> charged = new ArrayList<>();
     for (ResourceQuota q : quotas) {
       String err;
@@ -85,6 +90,19 @@ public final class ResourceQuotaPlugin implements ValidatingAdmissionPlugin {
     }
     List<Charge> done = List.copyOf(charged);
     return AdmissionVerdict.allowWithUndo(() -> refund(store, done));
+  }
+
+  /**
+   * Creates of namespaced objects; updates of Services and PersistentVolumeClaims, whose usage can grow (type
+   * changes, storage expansion). Pod updates and all deletions are not charged, as upstream (bar in-place resize).
+   */
+  private static boolean handles(AdmissionRequest request) {
+    return switch (request.operation()) {
+      case CREATE -> true;
+      case UPDATE -> request.object() instanceof io.fleetkit.api.core.Service
+          || request.object() instanceof io.fleetkit.api.core.PersistentVolumeClaim;
+      case DELETE -> false;
+    };
   }
 
   private record Charge(String namespace, String name, ResourceList amount) {}
