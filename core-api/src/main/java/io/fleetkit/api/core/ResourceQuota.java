@@ -40,6 +40,14 @@ public record ResourceQuota(ObjectMeta metadata, ResourceQuotaSpec spec, Resourc
     return new ResourceQuota(ObjectMeta.of(namespace, name), ResourceQuotaSpec.of(hard), ResourceQuotaStatus.EMPTY);
   }
 
+  /**
+   * Whether quota resource {@code name} must hold a whole number (Kubernetes' {@code IsIntegerResourceName}): object
+   * counts such as {@code pods} and {@code count/deployments.apps}, and extended resources.
+   */
+  public static boolean isIntegerResource(String name) {
+    return QuotaChecks.isIntegerResource(name);
+  }
+
   @Override
   public String apiVersion() {
     return API_VERSION;

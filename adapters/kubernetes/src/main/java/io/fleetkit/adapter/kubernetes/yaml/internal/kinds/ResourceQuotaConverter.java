@@ -16,7 +16,6 @@ import io.fleetkit.api.core.ResourceQuotaSpec;
 import io.fleetkit.api.core.ResourceQuotaStatus;
 import io.fleetkit.api.core.ScopeSelectorOperator;
 import io.fleetkit.api.core.ScopedResourceSelectorRequirement;
-import io.fleetkit.api.internal.QuotaChecks;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
@@ -87,7 +86,7 @@ public final class ResourceQuotaConverter
     for (Map.Entry<String, io.fabric8.kubernetes.api.model.Quantity> e : in.entrySet()) {
       String name = e.getKey();
       var q = e.getValue();
-      if (q != null && QuotaChecks.isIntegerResource(name)) {
+      if (q != null && ResourceQuota.isIntegerResource(name)) {
         try {
           if (Quantity.parse(q.toString()).milliValue() % 1000 != 0) {
             ctx.error(path + "[" + name + "]", "must be an integer", q.toString());
