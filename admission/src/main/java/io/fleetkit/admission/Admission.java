@@ -8,8 +8,8 @@ public final class Admission {
   private Admission() {}
 
   /**
-   * NamespaceLifecycle, LimitRanger, ResourceQuota: the order of Kubernetes' recommended plugins (quota last, since
-   * it charges usage), with the system clock.
+   * NamespaceLifecycle, LimitRanger, Priority, DefaultTolerationSeconds, ResourceQuota: the order of Kubernetes'
+   * recommended plugins (quota last, since it charges usage), with the system clock.
    */
   public static AdmissionChain standard() {
     return standard(Clock.systemUTC());
@@ -17,6 +17,7 @@ public final class Admission {
 
   /** {@link #standard()} with {@code clock} for the quota's "terminal pod" rule. */
   public static AdmissionChain standard(Clock clock) {
-    return AdmissionChain.of(new NamespaceLifecyclePlugin(), new LimitRangerPlugin(), new ResourceQuotaPlugin(clock));
+    return AdmissionChain.of(new NamespaceLifecyclePlugin(), new LimitRangerPlugin(), new PriorityPlugin(),
+        new DefaultTolerationSecondsPlugin(), new ResourceQuotaPlugin(clock));
   }
 }

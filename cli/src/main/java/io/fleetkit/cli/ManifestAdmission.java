@@ -10,6 +10,7 @@ import io.fleetkit.api.core.ResourceQuota;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.api.scheduling.PriorityClass;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.scheduler.plugins.interpodaffinity.InterPodAffinityArgs;
 import io.fleetkit.scheduler.plugins.interpodaffinity.InterPodAffinityPlugin;
@@ -22,9 +23,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Applies manifests through the store's standard admission chain (NamespaceLifecycle, LimitRanger, ResourceQuota),
- * as an API server would when they are applied, when they use the tenancy kinds (Namespace, ResourceQuota or
- * LimitRange): Namespaces first, then LimitRanges and quotas, then everything else in file order. The immortal
+ * Applies manifests through the store's standard admission chain ({@link Admission#standard()}), as an API server
+ * would when they are applied, when they use the tenancy kinds (Namespace, ResourceQuota or LimitRange): Namespaces
+ * and PriorityClasses first, then LimitRanges and quotas, then everything else in file order. The immortal
  * namespaces ({@code default}, {@code kube-system}, {@code kube-public}) exist as in any cluster. Manifests without
  * those kinds pass through unchanged.
  */
@@ -44,10 +45,10 @@ final class ManifestAdmission {
       return new Result(loaded, List.of());
     }
     List<ApiObject<?>> ordered = new ArrayList<>();
-    loaded.objects().stream().filter(o -> o instanceof Namespace).forEach(ordered::add);
+    loaded.objects().stream().filter(o -> o instanceof Namespace || o instanceof PriorityClass).forEach(ordered::add);
     loaded.objects().stream().filter(o -> o instanceof LimitRange || o instanceof ResourceQuota).forEach(ordered::add);
-    loaded.objects().stream().filter(o -> !(o instanceof Namespace || o instanceof LimitRange
-        || o instanceof ResourceQuota)).forEach(ordered::add);
+    loaded.objects().stream().filter(o -> !(o instanceof Namespace || o instanceof PriorityClass
+        || o instanceof LimitRange || o instanceof ResourceQuota)).forEach(ordered::add);
     List<ApiObject<?>> admitted = new ArrayList<>();
     List<Rejected> rejected = new ArrayList<>();
     try (ObjectStore store = ObjectStore.builder().directDelivery().admission(Admission.standard()).build()) {
