@@ -54,6 +54,12 @@ import java.util.function.Predicate;
  *       queue is unbounded.</li>
  * </ul>
  *
+ * <h2>Admission</h2>
+ * A store built with {@link ObjectStoreBuilder#admission} runs its {@link io.fleetkit.api.admission.AdmissionChain}
+ * on create, update and delete before writing: plugins may change the object (defaults) or refuse it with an
+ * {@link io.fleetkit.api.admission.AdmissionDeniedException}; status updates are not admitted. Without a chain the
+ * store behaves exactly as described here.
+ *
  * <h2>Store-owned metadata</h2>
  * {@code uid}, {@code resourceVersion}, {@code generation}, {@code creationTimestamp} and
  * {@code deletionTimestamp} are set by the store; values a caller sends are replaced (a mismatching non-empty

@@ -44,6 +44,10 @@ import org.jspecify.annotations.Nullable;
  * of other objects). Lists take the read lock only while copying references out of the kind's map. Gets take no
  * lock. Listeners run after the lock is released (see {@link StoreWatch}).
  *
+ * <p>With an admission chain, create, update and delete run it first, outside the lock (plugins read and write the
+ * store, for example a quota's status), then write as without one; if the write fails the chain's undo actions run.
+ * Without a chain nothing of this runs.
+ *
  * <p>The history is a ring indexed by resourceVersion: versions are consecutive (every write produces exactly one
  * event), so the event of version {@code v} sits at {@code v % historyLimit} and the retained versions are
  * {@code (max(1, version - historyLimit), version]}.
