@@ -223,4 +223,35 @@ final class RolloutSimulationTest {
       assertThat(rollout(sim).status().phase()).isEqualTo(RolloutPhase.Healthy);
     }
   }
+
+  @Test
+  void canary_analysisJobFails_abortedAutomatically() {
+    io.fleetkit.api.batch.JobSpec failing = io.fleetkit.api.batch.Job.builder().namespace("default").name("x")
+        .backoffLimit(0).templateLabels(Map.of("job", "smoke"))
+        .podSpec(PodSpec.builder().container("smoke", "curl:8", ResourceList.ofCpuMemory(100, 0))
+            .restartPolicy(io.fleetkit.api.core.RestartPolicy.Never).build())
+        .build().spec();
+    failing = new io.fleetkit.api.batch.JobSpec(failing.parallelism(), failing.completions(),
+        failing.completionMode(), failing.backoffLimit(), failing.activeDeadlineSeconds(),
+        failing.ttlSecondsAfterFinished(), failing.suspend(), failing.selector(),
+        new PodTemplateSpec(failing.template().metadata().toBuilder()
+            .annotation(HealthSource.EXIT_AFTER, "5").annotation(HealthSource.EXIT_CODE, "1").build(),
+            failing.template().spec()));
+    AnalysisTemplate smoke = new AnalysisTemplate(ObjectMeta.of("default", "smoke"), List.of(Metric.of("smoke",
+        new MetricProvider.Job(failing))), List.of());
+    CanaryStrategy c = CanaryStrategy.of(new CanaryStep.SetWeight(25),
+        new CanaryStep.Analysis(RolloutAnalysis.of("smoke")), new CanaryStep.SetWeight(100));
+    try (Simulation sim = Simulation.builder().objects(nodes(2)).object(smoke).object(canary(4, c)).seed(6)
+        .build()) {
+      sim.runFor(Duration.ofSeconds(5));
+      update(sim, "shop:2", Map.of());
+      sim.runFor(Duration.ofSeconds(60));
+      Rollout r = rollout(sim);
+      assertThat(r.status().phase()).isEqualTo(RolloutPhase.Degraded);
+      assertThat(r.status().message()).contains("AnalysisRun").contains("Failed");
+      assertThat(sim.store().list(io.fleetkit.api.batch.Job.class, "default").items()).hasSize(1);
+      assertThat(readyPods(sim, "shop:1")).hasSize(4);
+      assertThat(readyPods(sim, "shop:2")).isEmpty();
+    }
+  }
 }
