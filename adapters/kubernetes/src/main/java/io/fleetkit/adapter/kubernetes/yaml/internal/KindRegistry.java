@@ -1,5 +1,7 @@
 package io.fleetkit.adapter.kubernetes.yaml.internal;
 
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.AnalysisRunConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.AnalysisTemplateConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DeploymentConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.HorizontalPodAutoscalerConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.JobConverter;
@@ -12,6 +14,7 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PodDisruptionBudgetCon
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PodGroupConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PriorityClassConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ReplicaSetConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.RolloutConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ServiceConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.StatefulSetConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.StorageClassConverter;
@@ -42,7 +45,10 @@ public final class KindRegistry {
       new VerticalPodAutoscalerConverter(),
       new PodDisruptionBudgetConverter(),
       new PodGroupConverter(),
-      new NodePoolConverter()));
+      new NodePoolConverter(),
+      new RolloutConverter(),
+      new AnalysisTemplateConverter(),
+      new AnalysisRunConverter()));
 
   private final Map<String, KindConverter<?, ?>> byKind;
   private final Map<Class<?>, KindConverter<?, ?>> byType;
