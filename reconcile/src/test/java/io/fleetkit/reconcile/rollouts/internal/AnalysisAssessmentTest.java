@@ -338,12 +338,19 @@ final class AnalysisAssessmentTest {
   @Test
   void failureInconclusiveOrError_messages() {
     Metric m = metric("m");
-    assertThat(AnalysisAssessment.failureInconclusiveOrError(m, counts(1, 0, 1, 0, 0, 0, AnalysisPhase.Failed)))
+    MetricResult failed = result("m", AnalysisPhase.Running, 0, 0, 1, 0, 0, 0, 0, done(AnalysisPhase.Failed, 0));
+    assertThat(AnalysisAssessment.failureInconclusiveOrError(m, failed))
         .isEqualTo(new RunVerdict(AnalysisPhase.Failed, "failed (1) > failureLimit (0)"));
-    assertThat(AnalysisAssessment.failureInconclusiveOrError(m, counts(1, 0, 0, 1, 0, 0, AnalysisPhase.Failed)))
+    assertThat(AnalysisAssessment.assessMetric(m, failed, true)).isEqualTo(AnalysisPhase.Failed);
+    MetricResult inconclusive = result("m", AnalysisPhase.Running, 0, 0, 0, 1, 0, 0, 0,
+        done(AnalysisPhase.Inconclusive, 0));
+    assertThat(AnalysisAssessment.failureInconclusiveOrError(m, inconclusive))
         .isEqualTo(new RunVerdict(AnalysisPhase.Inconclusive, "inconclusive (1) > inconclusiveLimit (0)"));
-    assertThat(AnalysisAssessment.failureInconclusiveOrError(m, counts(0, 0, 0, 0, 5, 0, AnalysisPhase.Error)))
+    assertThat(AnalysisAssessment.assessMetric(m, inconclusive, true)).isEqualTo(AnalysisPhase.Inconclusive);
+    MetricResult errors = result("m", AnalysisPhase.Running, 0, 0, 0, 0, 0, 5, 0, done(AnalysisPhase.Error, 0));
+    assertThat(AnalysisAssessment.failureInconclusiveOrError(m, errors))
         .isEqualTo(new RunVerdict(AnalysisPhase.Error, "consecutiveErrors (5) > consecutiveErrorLimit (4)"));
+    assertThat(AnalysisAssessment.assessMetric(m, errors, true)).isEqualTo(AnalysisPhase.Error);
     assertThat(AnalysisAssessment.failureInconclusiveOrError(m, counts(1, 1, 0, 0, 0, 1, AnalysisPhase.Successful)))
         .isNull();
   }
