@@ -140,6 +140,9 @@ final class RolloutSimulationTest {
       assertThat(r.status().abort()).isTrue();
       assertThat(r.status().message()).startsWith("RolloutAborted: AnalysisRun").contains("Failed");
       assertThat(r.status().canaryWeight()).isZero();
+      assertThat(sim.timeline()).extracting(e -> e.kind() + " " + e.message())
+          .anyMatch(m -> m.startsWith("AnalysisRunStatus Failed"))
+          .anyMatch(m -> m.startsWith("RolloutStatus Degraded") && m.contains("RolloutAborted"));
       assertThat(readyPods(sim, "shop:1")).hasSize(10);
       assertThat(readyPods(sim, "shop:2")).isEmpty();
       ReplicaSet canaryRs = sim.store().require(ReplicaSet.class, "default", "web-" + r.status().currentPodHash());
