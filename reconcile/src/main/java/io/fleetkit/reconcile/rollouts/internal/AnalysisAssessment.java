@@ -33,7 +33,7 @@ public final class AnalysisAssessment {
 
   private AnalysisAssessment() {}
 
-  /** {@code IsWorse}: whether {@code next} is worse than {@code current} (Successful < Running < Pending < ...). */
+  /** {@code IsWorse}: whether {@code next} is worse than {@code current} (in the order Successful, Running, Pending, Inconclusive, Error, Failed). */
   public static boolean isWorse(AnalysisPhase current, AnalysisPhase next) {
     return ORDER.indexOf(next) > ORDER.indexOf(current);
   }
@@ -61,9 +61,10 @@ public final class AnalysisAssessment {
   }
 
   /**
-   * {@code assessMetricFailureInconclusiveOrError}: Failed when failed > failureLimit (unless the limit is
-   * negative), Inconclusive when inconclusive > inconclusiveLimit, Error when consecutiveError >
-   * consecutiveErrorLimit; a later check overrides an earlier one. {@code null} when none applies.
+   * {@code assessMetricFailureInconclusiveOrError}: Failed when {@code failed > failureLimit} (unless the limit is
+   * negative), Inconclusive when {@code inconclusive > inconclusiveLimit}, Error when
+   * {@code consecutiveError > consecutiveErrorLimit}; a later check overrides an earlier one. {@code null} when none
+   * applies.
    */
   public static @Nullable RunVerdict failureInconclusiveOrError(Metric metric, MetricResult result) {
     RunVerdict v = null;
