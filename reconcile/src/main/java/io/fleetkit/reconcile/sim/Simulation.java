@@ -360,7 +360,13 @@ public final class Simulation implements AutoCloseable {
     deployments.sort(Comparator.comparing(WorkloadSummary::name));
     sets.sort(Comparator.comparing(WorkloadSummary::name));
     jobs.sort(Comparator.comparing(JobSummary::name));
-    return new SimulationSummary(elapsed(), deployments, sets, jobs);
+    List<RolloutSummary> rollouts = new ArrayList<>();
+    for (Rollout r : store.list(Rollout.class).items()) {
+      rollouts.add(new RolloutSummary(r.metadata().key(), r.status().phase().name(), r.status().stableRs(),
+          r.status().canaryWeight(), r.status().abort()));
+    }
+    rollouts.sort(Comparator.comparing(RolloutSummary::name));
+    return new SimulationSummary(elapsed(), deployments, sets, jobs, rollouts);
   }
 
   private void ensureOpen() {
