@@ -37,7 +37,11 @@ public final class PrometheusMeasurementProvider implements MeasurementProvider 
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
   private final HttpClient http;
-  private final JsonMapper json = JsonMapper.builder().build();
+
+  /** Created on first use, so that a classpath without a matching jackson-annotations only fails when queried. */
+  private static final class Json {
+    static final JsonMapper MAPPER = JsonMapper.builder().build();
+  }
 
   public PrometheusMeasurementProvider() {
     this(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build());
@@ -93,7 +97,7 @@ public final class PrometheusMeasurementProvider implements MeasurementProvider 
    * @throws IllegalStateException for an error answer or an unsupported result type, naming it
    */
   @Nullable Object parse(String body) {
-    JsonNode root = json.readTree(body);
+    JsonNode root = Json.MAPPER.readTree(body);
     String status = root.path("status").asString("");
     if (!status.equals("success")) {
       throw new IllegalStateException("prometheus query failed: " + root.path("errorType").asString("")
