@@ -3,6 +3,12 @@ package io.fleetkit.adapter.kubernetes.yaml.internal;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.AnalysisRunConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.AnalysisTemplateConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DeploymentConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ServiceAccountConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.SecretConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ResourceQuotaConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.NamespaceConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.LimitRangeConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ConfigMapConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.HorizontalPodAutoscalerConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.JobConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.NodeConverter;
@@ -48,7 +54,13 @@ public final class KindRegistry {
       new NodePoolConverter(),
       new RolloutConverter(),
       new AnalysisTemplateConverter(),
-      new AnalysisRunConverter()));
+      new AnalysisRunConverter(),
+      new NamespaceConverter(),
+      new ResourceQuotaConverter(),
+      new LimitRangeConverter(),
+      new ConfigMapConverter(),
+      new SecretConverter(),
+      new ServiceAccountConverter()));
 
   private final Map<String, KindConverter<?, ?>> byKind;
   private final Map<Class<?>, KindConverter<?, ?>> byType;
