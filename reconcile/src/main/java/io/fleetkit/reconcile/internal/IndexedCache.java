@@ -210,13 +210,14 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       // Narrow with the label index when the selector has an equality term; pick the rarest one.
       Collection<String> candidates = null;
       for (Map.Entry<String, String> e : selector.matchLabels().entrySet()) {
-        Set<String> withLabel = indices.get(LABEL_INDEX).getOrDefault(e.getKey() + "=" + e.getValue(), Set.of());
+        Set<String> withLabel = indices.get(LABEL_INDEX).getOrDefault(e.getKey() + "=" + e.getValue(),
+            Collections.emptyNavigableSet());
         if (candidates == null || withLabel.size() < candidates.size()) {
           candidates = withLabel;
         }
       }
       if (candidates == null && !namespace.isEmpty()) {
-        candidates = indices.get(NAMESPACE_INDEX).getOrDefault(namespace, Set.of());
+        candidates = indices.get(NAMESPACE_INDEX).getOrDefault(namespace, Collections.emptyNavigableSet());
       }
       Collection<T> pool = resolve(candidates == null ? keys : candidates);
       for (T o : pool) {
