@@ -12,6 +12,7 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PodDisruptionBudgetCon
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PodGroupConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PriorityClassConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ReplicaSetConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ScenarioConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ServiceConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.StatefulSetConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.StorageClassConverter;
@@ -42,7 +43,8 @@ public final class KindRegistry {
       new VerticalPodAutoscalerConverter(),
       new PodDisruptionBudgetConverter(),
       new PodGroupConverter(),
-      new NodePoolConverter()));
+      new NodePoolConverter(),
+      new ScenarioConverter()));
 
   private final Map<String, KindConverter<?, ?>> byKind;
   private final Map<Class<?>, KindConverter<?, ?>> byType;
