@@ -163,7 +163,8 @@ public final class HtmlReport {
       sb.append("<line class=\"marker\" data-kind=\"").append(esc(e.kind())).append("\" x1=\"").append(fmt(x))
           .append("\" x2=\"").append(fmt(x)).append("\" y1=\"").append(TOP).append("\" y2=\"").append(TOP + plotH)
           .append("\" stroke=\"").append(color).append("\" stroke-dasharray=\"3 3\"><title>")
-          .append(esc(e.toString())).append("</title></line>\n");
+          .append(esc(clock(e.at()) + " " + e.kind() + " " + e.object() + " " + e.message()))
+          .append("</title></line>\n");
     }
     for (int k = 0; k < drawn.size(); k++) {
       TimeSeries s = drawn.get(k);
@@ -203,7 +204,7 @@ public final class HtmlReport {
       TimelineEvent e = rows.get(i);
       boolean marker = ClusterSimulation.MARKER_KINDS.contains(e.kind());
       sb.append("<tr").append(marker ? " class=\"marker\"" : "").append(" data-object=\"").append(esc(e.object()))
-          .append("\"><td>").append(esc(e.clock())).append("</td><td>").append(esc(e.kind())).append("</td><td>")
+          .append("\"><td>").append(esc(clock(e.at()))).append("</td><td>").append(esc(e.kind())).append("</td><td>")
           .append(esc(e.object())).append("</td><td>").append(esc(e.message())).append("</td></tr>\n");
     }
     sb.append("</tbody>\n</table>\n</section>\n");
@@ -234,9 +235,11 @@ public final class HtmlReport {
     return String.format(Locale.ROOT, "%.2f", v);
   }
 
-  /** {@code d} as {@code H:MM:SS} or {@code MM:SS}. */
+  /** {@code d} as {@code H:MM} (with {@code :SS} when not on a whole minute), unambiguous on a day axis. */
   static String clock(Duration d) {
-    return new TimelineEvent(d, "-", "-", "").clock();
+    long s = d.toSeconds();
+    String hm = String.format(Locale.ROOT, "%d:%02d", s / 3600, s / 60 % 60);
+    return s % 60 == 0 ? hm : hm + String.format(Locale.ROOT, ":%02d", s % 60);
   }
 
   /** HTML-escapes text for element content and double- or single-quoted attributes. */

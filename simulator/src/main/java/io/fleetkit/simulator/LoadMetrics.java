@@ -1,10 +1,12 @@
 package io.fleetkit.simulator;
 
 import io.fleetkit.api.apps.Deployment;
+import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.simulation.WorkloadLoad;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.autoscale.hpa.ContainerUsage;
@@ -15,9 +17,13 @@ import io.fleetkit.reconcile.controllers.ActivePods;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -34,6 +40,8 @@ public final class LoadMetrics implements MetricsSource {
   private final ManualClock clock;
   private final Instant start;
   private final List<WorkloadLoad> loads;
+  private @Nullable Instant snapshotAt;
+  private Map<String, List<Pod>> snapshot = Map.of();
 
   public LoadMetrics(ObjectStore store, ManualClock clock, Instant start, List<WorkloadLoad> loads) {
     this.store = Objects.requireNonNull(store, "store");
@@ -66,8 +74,8 @@ public final class LoadMetrics implements MetricsSource {
 
   @Override
   public List<PodResourceMetrics> podResourceMetrics(String namespace, LabelSelector selector, String resource) {
-    List<Pod> pods = store.list(Pod.class, namespace, selector).items();
     WorkloadLoad load = loadFor(namespace, selector);
+    List<Pod> pods = load != null ? podsOf(load) : store.list(Pod.class, namespace, selector).items();
     double total = 0;
     if (load != null) {
       double perRequest = resource.equals("memory") ? load.memoryPerRequest() * 1000 : load.cpuMilliPerRequest();
@@ -75,19 +83,79 @@ public final class LoadMetrics implements MetricsSource {
     }
     int ready = 0;
     for (Pod p : pods) {
-      if (serving(p)) {
+      if (serving(p) && selector.matches(p.metadata().labels())) {
         ready++;
       }
     }
     Instant now = clock.now();
     List<PodResourceMetrics> out = new ArrayList<>();
     for (Pod p : pods) {
-      if (!serving(p) || p.spec().containers().isEmpty()) {
+      if (!serving(p) || !selector.matches(p.metadata().labels()) || p.spec().containers().isEmpty()) {
         continue;
       }
       long milli = Math.round(total / ready);
       out.add(new PodResourceMetrics(p.metadata().name(), now, WINDOW,
           List.of(new ContainerUsage(p.spec().containers().get(0).name(), milli))));
+    }
+    return out;
+  }
+
+  /** Drops the per-instant snapshot, so that the next read sees the pods as they are now. */
+  public void refresh() {
+    snapshotAt = null;
+  }
+
+  /** How many pods of {@code load}'s workload serve traffic now. */
+  public int servingPods(WorkloadLoad load) {
+    int n = 0;
+    for (Pod p : podsOf(load)) {
+      if (serving(p)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * The pods of {@code load}'s workload, from a snapshot taken once per simulated instant: one pass over the pods
+   * of the loads' namespaces, grouped by their controller (a Deployment's through its ReplicaSets), instead of a
+   * selector scan of the namespace per HPA. Pods change only when the workload controllers run, after the HPA in
+   * the same instant, so the snapshot is what every HPA of that instant would have read.
+   */
+  private List<Pod> podsOf(WorkloadLoad load) {
+    Instant now = clock.now();
+    if (!now.equals(snapshotAt)) {
+      snapshot = group();
+      snapshotAt = now;
+    }
+    return snapshot.getOrDefault(load.target(), List.of());
+  }
+
+  private Map<String, List<Pod>> group() {
+    Set<String> namespaces = new TreeSet<>();
+    for (WorkloadLoad l : loads) {
+      namespaces.add(l.namespace());
+    }
+    Map<String, List<Pod>> out = new HashMap<>();
+    for (String ns : namespaces) {
+      Map<String, String> deploymentOfReplicaSet = new HashMap<>();
+      for (ReplicaSet rs : store.list(ReplicaSet.class, ns).items()) {
+        OwnerReference ref = rs.metadata().controllerRef();
+        if (ref != null && ref.kind().equals("Deployment")) {
+          deploymentOfReplicaSet.put(rs.metadata().uid(), "Deployment/" + ns + "/" + ref.name());
+        }
+      }
+      for (Pod p : store.list(Pod.class, ns).items()) {
+        OwnerReference ref = p.metadata().controllerRef();
+        if (ref == null) {
+          continue;
+        }
+        String workload = ref.kind().equals("StatefulSet") ? "StatefulSet/" + ns + "/" + ref.name()
+            : deploymentOfReplicaSet.get(ref.uid());
+        if (workload != null) {
+          out.computeIfAbsent(workload, k -> new ArrayList<>()).add(p);
+        }
+      }
     }
     return out;
   }

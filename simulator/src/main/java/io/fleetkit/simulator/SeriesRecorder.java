@@ -142,9 +142,10 @@ final class SeriesRecorder {
       put("not ready nodes " + pool, NODES, "nodes", c[1]);
     });
     double cpuUsed = 0;
+    metrics.refresh();
     for (WorkloadLoad l : loads) {
       double rate = metrics.rate(l);
-      int serving = servingPods(l);
+      int serving = metrics.servingPods(l);
       long request = podCpuRequest(l);
       double capacity = l.cpuMilliPerRequest() == 0 ? Double.POSITIVE_INFINITY
           : serving * (double) request / l.cpuMilliPerRequest();
@@ -159,21 +160,9 @@ final class SeriesRecorder {
     put("cpu used", CPU, "cores", Math.round(cpuUsed) / 1000.0);
     put("gpu allocatable", GPU, "GPUs", gpuAllocatable);
     put("gpu requested", GPU, "GPUs", gpuRequested);
-    put("cost per hour", COST, "$/h", costPerHour);
+    put("cost per hour", COST, "$/h", Math.round(costPerHour * 1e6) / 1e6);
     put("cumulative cost", COST, "$", Math.round(cumulativeCost * 100) / 100.0);
     lastCostPerHour = costPerHour;
-  }
-
-  private int servingPods(WorkloadLoad l) {
-    return metrics.selector(l).map(sel -> {
-      int n = 0;
-      for (Pod p : store.list(Pod.class, l.namespace(), sel).items()) {
-        if (LoadMetrics.serving(p)) {
-          n++;
-        }
-      }
-      return n;
-    }).orElse(0);
   }
 
   private long podCpuRequest(WorkloadLoad l) {

@@ -60,7 +60,7 @@ final class HtmlReportTest {
   @Test
   void render_summaryNamesTheWorstMomentsAndTheTotal() {
     String html = HtmlReport.render(tiny("web-1"));
-    assertThat(html).contains("Most pending pods: <b>3</b> at 01:00").contains("Total cost: <b>0.05 $</b>")
+    assertThat(html).contains("Most pending pods: <b>3</b> at 0:01").contains("Total cost: <b>0.05 $</b>")
         .contains("1 fault(s), 0 scaling decision(s)");
   }
 
@@ -73,6 +73,13 @@ final class HtmlReportTest {
   @Test
   void render_sameRun_sameBytes() {
     assertThat(HtmlReport.render(tiny("a"))).isEqualTo(HtmlReport.render(tiny("a")));
+  }
+
+  @Test
+  void clock_hoursAndMinutes() {
+    assertThat(HtmlReport.clock(Duration.ofMinutes(5))).isEqualTo("0:05");
+    assertThat(HtmlReport.clock(Duration.ofSeconds(3 * 3600 + 61))).isEqualTo("3:01:01");
+    assertThat(HtmlReport.clock(Duration.ofHours(24))).isEqualTo("24:00");
   }
 
   @Test
