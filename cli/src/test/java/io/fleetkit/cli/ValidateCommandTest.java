@@ -74,8 +74,8 @@ final class ValidateCommandTest {
             + " greater than or equal to 0 (at line 17)",
         gizmo + ": document 1 (line 1): Gizmo g: kind \"Gizmo\" is not a supported kind (supported: Deployment,"
             + " HorizontalPodAutoscaler, Job, Node, NodePool, PersistentVolume, PersistentVolumeClaim,"
-            + " Pod, PodDisruptionBudget, PodGroup, PriorityClass, ReplicaSet, Service, StatefulSet, StorageClass,"
-            + " VerticalPodAutoscaler) (at line 2)");
+            + " Pod, PodDisruptionBudget, PodGroup, PriorityClass, ReplicaSet, Scenario, Service, StatefulSet,"
+            + " StorageClass, VerticalPodAutoscaler) (at line 2)");
   }
 
   @Test

@@ -11,8 +11,9 @@ import java.util.Locale;
 /**
  * Renders a {@link SimulationRun} as one self-contained HTML page: a summary with the worst moments, one inline SVG
  * chart per chart group with the faults and scaling decisions marked on the time axis, and the event table with a
- * filter by object (a link ending in {@code #filter=TEXT} opens with the filter set). No network access is needed to open it (no external script, style, font or image), and every
- * text taken from the run is HTML-escaped. Same run, same bytes. Stateless; thread-safe.
+ * filter by object (a link ending in {@code #filter=TEXT} opens with the filter set). No network access is needed
+ * to open it (no external script, style, font or image), and every text taken from the run is HTML-escaped. Same
+ * run, same bytes. Stateless; thread-safe.
  */
 public final class HtmlReport {
   /** At most this many series are drawn in one chart; the rest are in the JSON output. */
@@ -145,7 +146,8 @@ public final class HtmlReport {
       sb.append("<line x1=\"").append(LEFT).append("\" x2=\"").append(W - RIGHT).append("\" y1=\"").append(fmt(y))
           .append("\" y2=\"").append(fmt(y)).append("\" stroke=\"#eee\"/>")
           .append("<text x=\"").append(LEFT - 6).append("\" y=\"").append(fmt(y + 4))
-          .append("\" font-size=\"11\" text-anchor=\"end\" fill=\"#555\">").append(num(top * g / 4)).append("</text>\n");
+          .append("\" font-size=\"11\" text-anchor=\"end\" fill=\"#555\">").append(num(top * g / 4))
+          .append("</text>\n");
     }
     // x labels
     for (int g = 0; g <= 6; g++) {
