@@ -21,9 +21,10 @@ import org.junit.jupiter.api.Test;
 final class ModuleBoundariesTest {
   private static final Pattern IMPORT = Pattern.compile("^import\\s+(?:static\\s+)?([\\w.]+)", Pattern.MULTILINE);
   private static final List<String> ENGINES =
-      List.of("scheduler-engine", "reconcile", "autoscale", "storage-binding", "optimizer", "simulator");
+      List.of("admission", "scheduler-engine", "reconcile", "autoscale", "storage-binding", "optimizer",
+          "simulator");
   private static final List<String> LIBRARY =
-      List.of("core-api", "scheduler-engine", "reconcile", "autoscale", "storage-binding", "optimizer",
+      List.of("core-api", "admission", "scheduler-engine", "reconcile", "autoscale", "storage-binding", "optimizer",
           "simulator", "adapters/kubernetes", "adapters/slurm");
 
   private static Path root() {

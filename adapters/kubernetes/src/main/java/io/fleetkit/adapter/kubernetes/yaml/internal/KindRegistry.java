@@ -1,6 +1,12 @@
 package io.fleetkit.adapter.kubernetes.yaml.internal;
 
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DeploymentConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ServiceAccountConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.SecretConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ResourceQuotaConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.NamespaceConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.LimitRangeConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ConfigMapConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.HorizontalPodAutoscalerConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.JobConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.NodeConverter;
@@ -44,6 +50,12 @@ public final class KindRegistry {
       new PodDisruptionBudgetConverter(),
       new PodGroupConverter(),
       new NodePoolConverter(),
+      new NamespaceConverter(),
+      new ResourceQuotaConverter(),
+      new LimitRangeConverter(),
+      new ConfigMapConverter(),
+      new SecretConverter(),
+      new ServiceAccountConverter(),
       new ScenarioConverter()));
 
   private final Map<String, KindConverter<?, ?>> byKind;
