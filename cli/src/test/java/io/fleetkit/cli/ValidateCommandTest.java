@@ -75,8 +75,8 @@ final class ValidateCommandTest {
         gizmo + ": document 1 (line 1): Gizmo g: kind \"Gizmo\" is not a supported kind (supported: AnalysisRun,"
             + " AnalysisTemplate, ConfigMap, Deployment, EndpointSlice, HTTPRoute, HorizontalPodAutoscaler, Ingress,"
             + " IngressClass, Job, LimitRange, Namespace, Node, NodePool, PersistentVolume, PersistentVolumeClaim, Pod,"
-            + " PodDisruptionBudget, PodGroup, PriorityClass, ReplicaSet, ResourceQuota, Rollout, Secret, Service,"
-            + " ServiceAccount, StatefulSet, StorageClass,"
+            + " PodDisruptionBudget, PodGroup, PriorityClass, ReplicaSet, ResourceQuota, Rollout, Scenario, Secret,"
+            + " Service, ServiceAccount, StatefulSet, StorageClass,"
             + " VerticalPodAutoscaler) (at line 2)");
   }
 

@@ -85,11 +85,10 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
       for (ReplicaSet rs : rsList) {
         uids.add(rs.metadata().uid());
       }
-      for (Pod p : ctx.lister(Pod.class).list(d.metadata().namespace())) {
-        OwnerReference r = p.metadata().controllerRef();
-        if (r != null && uids.contains(r.uid())) {
-          podsByRsUid.computeIfAbsent(r.uid(), k -> new ArrayList<>()).add(p);
-        }
+      // through the controller index: reading the whole namespace here made many Deployments in one namespace
+      // quadratic
+      for (Pod p : ReplicaSetReconciler.controlledBy(ctx.lister(Pod.class), d.metadata().namespace(), uids)) {
+        podsByRsUid.computeIfAbsent(p.metadata().controllerRef().uid(), k -> new ArrayList<>()).add(p);
       }
     }
 

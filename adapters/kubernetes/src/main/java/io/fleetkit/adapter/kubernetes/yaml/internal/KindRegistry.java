@@ -25,6 +25,7 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PodGroupConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PriorityClassConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ReplicaSetConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.RolloutConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ScenarioConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ServiceConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.StatefulSetConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.StorageClassConverter;
@@ -68,7 +69,8 @@ public final class KindRegistry {
       new LimitRangeConverter(),
       new ConfigMapConverter(),
       new SecretConverter(),
-      new ServiceAccountConverter()));
+      new ServiceAccountConverter(),
+      new ScenarioConverter()));
 
   private final Map<String, KindConverter<?, ?>> byKind;
   private final Map<Class<?>, KindConverter<?, ?>> byType;
