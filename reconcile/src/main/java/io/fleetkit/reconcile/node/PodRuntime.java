@@ -7,7 +7,7 @@ import io.fleetkit.api.core.ContainerStatus;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.core.RestartPolicy;
-import io.fleetkit.reconcile.SchedulingClock;
+import io.fleetkit.api.time.TimerClock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +26,7 @@ final class PodRuntime {
   Pod pod;
   final Instant startTime;
   final List<ContainerRun> containers = new ArrayList<>();
-  SchedulingClock.@Nullable Timer timer;
+  TimerClock.@Nullable Timer timer;
   @Nullable Instant timerAt;
 
   PodRuntime(Pod pod, Instant now) {

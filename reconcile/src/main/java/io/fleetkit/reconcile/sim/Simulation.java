@@ -11,7 +11,7 @@ import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
 import io.fleetkit.reconcile.GarbageCollector;
-import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.reconcile.controllers.DeploymentController;
 import io.fleetkit.reconcile.controllers.DisruptionController;
 import io.fleetkit.reconcile.controllers.JobController;

@@ -239,7 +239,7 @@ final class FeasibleNodes {
         }
         int r = nominated
             ? filterWithNominated(fw, state, skip, pod, node, st, pos)
-            : fw.filterNode(state, skip, pod, node, st, pos);
+            : fw.runFilter(state, skip, pod, node, st, pos);
         failed[pos] = r;
         if (r < 0) {
           local++;
@@ -274,7 +274,7 @@ final class FeasibleNodes {
       }
     }
     if (added == null) {
-      return fw.filterNode(state, skip, pod, node, st, pos);
+      return fw.runFilter(state, skip, pod, node, st, pos);
     }
     List<PodInfo> all = new ArrayList<>(node.pods());
     all.addAll(added);
@@ -287,11 +287,11 @@ final class FeasibleNodes {
         return ATTRIBUTED;
       }
     }
-    int r = fw.filterNode(copy, skip, pod, withNominated, st, pos);
+    int r = fw.runFilter(copy, skip, pod, withNominated, st, pos);
     if (r >= 0) {
       return r;
     }
-    return fw.filterNode(state, skip, pod, node, st, pos);
+    return fw.runFilter(state, skip, pod, node, st, pos);
   }
 
   /** The feasible nodes as a List; reused every cycle. */

@@ -56,7 +56,7 @@ import org.slf4j.LoggerFactory;
  * it ({@link Status#plugin()}), and turns a plugin's exception into an {@link Status.Code#ERROR} status naming the
  * plugin and the point; no exception from a plugin leaves this class.
  *
- * <p>Confined to the scheduling thread (the scheduler's cycle lock), except {@link #filterNode} and the Score fan-out,
+ * <p>Confined to the scheduling thread (the scheduler's cycle lock), except {@link #runFilter} and the Score fan-out,
  * which the scheduler's worker threads run in parallel on distinct nodes.
  */
 public final class Framework implements FrameworkHandle {
@@ -378,7 +378,7 @@ public final class Framework implements FrameworkHandle {
    * failing plugin's index, its status (not yet attributed: see {@link #filterName}) stored in
    * {@code statusOut[slot]}. Called from the worker threads, each on its own slots.
    */
-  int filterNode(CycleState state, boolean @Nullable [] skip, PodInfo pod, NodeInfo node, Status[] statusOut,
+  int runFilter(CycleState state, boolean @Nullable [] skip, PodInfo pod, NodeInfo node, Status[] statusOut,
       int slot) {
     FilterPlugin[] fs = filter;
     for (int j = 0; j < fs.length; j++) {
