@@ -1,8 +1,10 @@
 package io.fleetkit.scheduler.internal;
 
+import io.fleetkit.api.scheduler.Status;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -62,8 +64,8 @@ public final class Diagnosis {
   }
 
   /** The count of each reason of {@code s}, as one node's FitError (a rejection at Reserve or Permit). */
-  public static Map<String, Integer> reasonCounts(io.fleetkit.api.scheduler.Status s) {
-    Map<String, Integer> m = new java.util.HashMap<>();
+  public static Map<String, Integer> reasonCounts(Status s) {
+    Map<String, Integer> m = new HashMap<>();
     for (String r : s.reasons()) {
       m.merge(r, 1, Integer::sum);
     }

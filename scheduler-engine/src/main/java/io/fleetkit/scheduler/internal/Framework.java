@@ -44,6 +44,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -189,7 +190,7 @@ public final class Framework implements FrameworkHandle {
   }
 
   private static int[] indicesOf(List<Plugin> plugins, Class<?> point) {
-    return java.util.stream.IntStream.range(0, plugins.size()).filter(i -> point.isInstance(plugins.get(i)))
+    return IntStream.range(0, plugins.size()).filter(i -> point.isInstance(plugins.get(i)))
         .toArray();
   }
 
