@@ -12,7 +12,11 @@ import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
 import io.fleetkit.reconcile.GarbageCollector;
 import io.fleetkit.api.time.ManualClock;
+import io.fleetkit.api.rollouts.AnalysisRun;
+import io.fleetkit.api.rollouts.Rollout;
 import io.fleetkit.reconcile.controllers.DeploymentController;
+import io.fleetkit.reconcile.rollouts.AnalysisRunController;
+import io.fleetkit.reconcile.rollouts.RolloutController;
 import io.fleetkit.reconcile.controllers.DisruptionController;
 import io.fleetkit.reconcile.controllers.JobController;
 import io.fleetkit.reconcile.controllers.ReplicaSetController;
@@ -150,8 +154,8 @@ public final class Simulation implements AutoCloseable {
   }
 
   /**
-   * The ReplicaSet, Deployment, StatefulSet, Job and Disruption (PodDisruptionBudget status) controllers and the
-   * garbage collector, in stepping mode.
+   * The ReplicaSet, Deployment, StatefulSet, Job, Disruption (PodDisruptionBudget status), Rollout and AnalysisRun
+   * controllers and the garbage collector, in stepping mode.
    */
   public static List<SimulatedController.Factory> defaultControllers() {
     return List.of(
@@ -176,8 +180,17 @@ public final class Simulation implements AutoCloseable {
           return SimulatedController.of("disruption", () -> c.start().join(), c::runUntilIdle, c);
         },
         (store, clock, seed) -> {
+          RolloutController c = RolloutController.builder(store).clock(clock).stepping().build();
+          return SimulatedController.of("rollout", () -> c.start().join(), c::runUntilIdle, c);
+        },
+        (store, clock, seed) -> {
+          AnalysisRunController c = AnalysisRunController.builder(store).clock(clock).stepping().build();
+          return SimulatedController.of("analysisrun", () -> c.start().join(), c::runUntilIdle, c);
+        },
+        (store, clock, seed) -> {
           GarbageCollector gc = GarbageCollector.builder(store).watch(Deployment.class).watch(ReplicaSet.class)
               .watch(StatefulSet.class).watch(Job.class).watch(Pod.class).watch(PersistentVolumeClaim.class)
+              .watch(Rollout.class).watch(AnalysisRun.class)
               .stepping().clock(clock).build();
           return SimulatedController.of("garbagecollector", () -> gc.start().join(), gc::runUntilIdle, gc);
         });
@@ -347,7 +360,13 @@ public final class Simulation implements AutoCloseable {
     deployments.sort(Comparator.comparing(WorkloadSummary::name));
     sets.sort(Comparator.comparing(WorkloadSummary::name));
     jobs.sort(Comparator.comparing(JobSummary::name));
-    return new SimulationSummary(elapsed(), deployments, sets, jobs);
+    List<RolloutSummary> rollouts = new ArrayList<>();
+    for (Rollout r : store.list(Rollout.class).items()) {
+      rollouts.add(new RolloutSummary(r.metadata().key(), r.status().phase().name(), r.status().stableRs(),
+          r.status().canaryWeight(), r.status().abort()));
+    }
+    rollouts.sort(Comparator.comparing(RolloutSummary::name));
+    return new SimulationSummary(elapsed(), deployments, sets, jobs, rollouts);
   }
 
   private void ensureOpen() {

@@ -649,6 +649,21 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
       if (!finalStatus.equals(d.status())) {
         d = ctx.store().updateStatus(d.withStatus(finalStatus));
       }
+      DeploymentCondition after = finalStatus.condition(DeploymentCondition.PROGRESSING);
+      if (after != null && after.reason().equals(WorkloadLabels.REASON_PROGRESS_DEADLINE_EXCEEDED)
+          && (current == null || !current.reason().equals(WorkloadLabels.REASON_PROGRESS_DEADLINE_EXCEEDED))
+          && "true".equals(d.metadata().annotations().get(WorkloadLabels.ROLLBACK_ON_PROGRESS_DEADLINE))) {
+        try {
+          d = io.fleetkit.reconcile.controllers.DeploymentController.rollback(ctx.store(), d.metadata().namespace(),
+              d.metadata().name(), 0);
+          LOG.debug("deployment {}: progress deadline exceeded, rolled back to the previous revision",
+              d.metadata().key());
+          return Result.requeueAfter(java.time.Duration.ZERO);
+        } catch (NotFoundException e) {
+          LOG.debug("deployment {}: progress deadline exceeded, no earlier revision to roll back to",
+              d.metadata().key());
+        }
+      }
       return requeueStuck(finalStatus);
     }
 
