@@ -13,7 +13,7 @@ import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEventType;
 import io.fleetkit.reconcile.GarbageCollector;
-import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.api.rollouts.AnalysisRun;
 import io.fleetkit.api.rollouts.Rollout;
 import io.fleetkit.reconcile.controllers.DeploymentController;
