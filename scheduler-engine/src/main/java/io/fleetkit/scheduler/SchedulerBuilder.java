@@ -37,6 +37,8 @@ public final class SchedulerBuilder {
   private @Nullable Duration maxInUnschedulable;
   private @Nullable Duration assumedPodTtl;
   private @Nullable Consumer<ScheduleResult> listener;
+  private io.fleetkit.api.metrics.@Nullable MetricsRegistry metrics;
+  private io.fleetkit.api.events.@Nullable EventRecorder events;
 
   SchedulerBuilder() {}
 
@@ -182,6 +184,26 @@ public final class SchedulerBuilder {
   }
 
   /**
+   * Records kube-scheduler's metrics ({@link io.fleetkit.scheduler.metrics.SchedulerMetrics}) into
+   * {@code registry}; without one nothing is measured.
+   */
+  public SchedulerBuilder metrics(io.fleetkit.api.metrics.MetricsRegistry registry) {
+    once("metrics", this.metrics);
+    this.metrics = Objects.requireNonNull(registry, "registry");
+    return this;
+  }
+
+  /**
+   * Records kube-scheduler's events ({@code Scheduled}, {@code FailedScheduling} on the pod, {@code Preempted} on
+   * each victim) through {@code recorder}; default none.
+   */
+  public SchedulerBuilder events(io.fleetkit.api.events.EventRecorder recorder) {
+    once("events", this.events);
+    this.events = Objects.requireNonNull(recorder, "recorder");
+    return this;
+  }
+
+  /**
    * Builds the scheduler and creates each profile's plugins.
    *
    * @throws IllegalArgumentException if a profile names a plugin the registry lacks, has no or several QueueSort
@@ -200,7 +222,8 @@ public final class SchedulerBuilder {
         maxBackoff != null ? maxBackoff : Duration.ofSeconds(10),
         maxInUnschedulable != null ? maxInUnschedulable : Duration.ofMinutes(5),
         assumedPodTtl != null ? assumedPodTtl : Duration.ZERO, listener);
-    return new SchedulerImpl(config);
+    return new SchedulerImpl(config, metrics != null ? metrics : io.fleetkit.api.metrics.MetricsRegistry.NOOP,
+        events != null ? events : io.fleetkit.api.events.EventRecorder.NOOP);
   }
 
   private static void once(String field, @Nullable Object old) {

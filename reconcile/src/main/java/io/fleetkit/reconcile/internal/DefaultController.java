@@ -1,5 +1,8 @@
 package io.fleetkit.reconcile.internal;
 
+import io.fleetkit.api.events.EventRecorder;
+import io.fleetkit.api.metrics.MetricsRegistry;
+import io.fleetkit.reconcile.metrics.ControllerMetrics;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.store.ObjectStore;
@@ -51,6 +54,9 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
   private final Map<Class<?>, Informer<?>> informers = new LinkedHashMap<>();
   private final List<Thread> threads = new ArrayList<>();
   private volatile @Nullable String primaryKindName;
+  private final EventRecorder events;
+  /** Null when no registry was given: {@link #process} then measures nothing. */
+  private final @Nullable ReconcileMetrics metrics;
 
   private final Object lifecycle = new Object();
   private @Nullable CompletableFuture<Void> started;
@@ -59,13 +65,27 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
   public DefaultController(String name, ObjectStore store, Class<T> primaryKind, Reconciler<T> reconciler,
       int workers, SchedulingClock clock, RateLimiter<ObjectKey> limiter, String namespace, Duration resync,
       Map<Class<?>, Function<?, ? extends Collection<ObjectKey>>> secondary) {
+    this(name, store, primaryKind, reconciler, workers, clock, limiter, namespace, resync, secondary,
+        MetricsRegistry.NOOP, EventRecorder.NOOP);
+  }
+
+  /**
+   * A controller that records controller-runtime's metrics and its queue's into {@code metrics} and hands
+   * {@code events} to its reconciler.
+   */
+  public DefaultController(String name, ObjectStore store, Class<T> primaryKind, Reconciler<T> reconciler,
+      int workers, SchedulingClock clock, RateLimiter<ObjectKey> limiter, String namespace, Duration resync,
+      Map<Class<?>, Function<?, ? extends Collection<ObjectKey>>> secondary, MetricsRegistry metrics,
+      EventRecorder events) {
+    this.events = events;
+    this.metrics = ReconcileMetrics.of(metrics, name, workers);
     this.name = name;
     this.store = store;
     this.reconciler = reconciler;
     this.workers = workers;
     this.clock = clock;
     this.javaClock = clock.asClock();
-    this.queue = new DefaultWorkQueue<>(clock, limiter);
+    this.queue = new DefaultWorkQueue<>(clock, limiter, metrics.enabled() ? name : "", metrics);
     this.primary = Informer.builder(store, primaryKind).namespace(namespace).resyncPeriod(resync).clock(clock)
         .build();
     primary.addEventHandler(new ResourceEventHandler<>() {
@@ -200,6 +220,9 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
   }
 
   private void process(ObjectKey key) {
+    ReconcileMetrics m = metrics;
+    long start = m == null ? 0 : m.start();
+    String outcome = ControllerMetrics.RESULT_SUCCESS;
     try {
       Result result;
       try {
@@ -210,6 +233,7 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
       } catch (VirtualMachineError e) {
         throw e;
       } catch (Throwable e) {
+        outcome = ControllerMetrics.RESULT_ERROR;
         LOG.warn("controller {}: reconciling {} failed (retry {}); requeued with backoff", name, key,
             queue.numRequeues(key) + 1, e);
         queue.addRateLimited(key);
@@ -217,13 +241,20 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
       }
       switch (result.action()) {
         case DONE -> queue.forget(key);
-        case REQUEUE -> queue.addRateLimited(key);
+        case REQUEUE -> {
+          outcome = ControllerMetrics.RESULT_REQUEUE;
+          queue.addRateLimited(key);
+        }
         case REQUEUE_AFTER -> {
+          outcome = ControllerMetrics.RESULT_REQUEUE_AFTER;
           queue.forget(key);
           queue.addAfter(key, result.requeueDelay().orElseThrow());
         }
       }
     } finally {
+      if (m != null) {
+        m.finish(start, outcome);
+      }
       queue.done(key);
     }
   }
@@ -363,6 +394,11 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
     @Override
     public int retries() {
       return retries;
+    }
+
+    @Override
+    public EventRecorder events() {
+      return events;
     }
   }
 }

@@ -1,6 +1,8 @@
 package io.fleetkit.scheduler.internal;
 
 import io.fleetkit.api.core.Node;
+import io.fleetkit.api.events.EventRecorder;
+import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.api.scheduler.ClusterEvent;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.scheduler.NodeInfo;
@@ -85,8 +87,18 @@ public final class SchedulerImpl implements Scheduler {
   private long[][] scoreBufs = new long[0][];
   private long[] totals = new long[0];
   private final AtomicInteger feasibleFound = new AtomicInteger();
+  /** Metrics and events; {@code null} when neither was asked for, and every hook below is skipped. */
+  private final @Nullable SchedulerInstruments obs;
+  /** {@link System#nanoTime()} at the start of the running attempt; -1 outside one. */
+  private long attemptStartNanos = -1;
 
   public SchedulerImpl(SchedulerConfig config) {
+    this(config, MetricsRegistry.NOOP, EventRecorder.NOOP);
+  }
+
+  /** A scheduler that records kube-scheduler's metrics into {@code metrics} and its events into {@code events}. */
+  public SchedulerImpl(SchedulerConfig config, MetricsRegistry metrics, EventRecorder events) {
+    this.obs = SchedulerInstruments.of(metrics, events);
     this.config = config;
     if (config.clock() != null) {
       Clock c = config.clock();
@@ -120,6 +132,7 @@ public final class SchedulerImpl implements Scheduler {
         .anyMatch(fw -> fw.registers(ClusterEvent.UNSCHEDULED_POD_ADD));
     this.queue = new SchedulingQueue(first.queueSort, config.initialBackoff().toNanos(),
         config.maxBackoff().toNanos(), config.maxInUnschedulable().toNanos());
+    this.queue.observe(obs);
     this.runner = new ParallelRunner(config.parallelism());
     this.random = new SplittableRandom(config.seed());
     this.nextStartNodeIndex = random.nextLong() & Long.MAX_VALUE;
@@ -329,11 +342,16 @@ public final class SchedulerImpl implements Scheduler {
       return null;
     }
     inCycle = true;
+    attemptStartNanos = obs == null ? -1 : System.nanoTime();
     ScheduleResult r;
     try {
       r = cycle(qp, now);
     } finally {
       inCycle = false;
+      attemptStartNanos = -1;
+    }
+    if (obs != null) {
+      obs.pending(queue);
     }
     waiting.processReady();
     return r;
@@ -373,7 +391,12 @@ public final class SchedulerImpl implements Scheduler {
     queue.flushUnschedulableLeftover(now);
   }
 
-  private ScheduleResult emit(ScheduleResult r) {
+  private ScheduleResult emit(ScheduleResult r, QueuedPod qp) {
+    if (obs != null) {
+      obs.result(r, qp.info.pod(), qp.framework.schedulerName, qp.attempts,
+          attemptStartNanos < 0 ? -1 : System.nanoTime() - attemptStartNanos,
+          nanos.getAsLong() - qp.initialAttemptNanos);
+    }
     if (collector != null) {
       collector.add(r);
     }
@@ -553,13 +576,21 @@ public final class SchedulerImpl implements Scheduler {
     if (found == 1) {
       host = feasible[0];
     } else {
+      long t = obs == null ? 0 : System.nanoTime();
       int sel = score(fw, state, pod, found);
+      if (obs != null) {
+        obs.extensionPoint("Score", sel < 0 ? Status.Code.ERROR : Status.Code.SUCCESS, fw.schedulerName,
+            System.nanoTime() - t);
+      }
       if (sel < 0) {
         return fail(qp, Status.Code.ERROR, scoreError.get().message(), null, List.of(), now);
       }
       host = feasible[sel];
     }
     Arrays.fill(feasible, 0, found, null);
+    if (obs != null && attemptStartNanos >= 0) {
+      obs.algorithm(System.nanoTime() - attemptStartNanos);
+    }
     return assumeAndBind(qp, fw, state, host.name(), now);
   }
 
@@ -845,7 +876,7 @@ public final class SchedulerImpl implements Scheduler {
     // attempt's preemption chose, else the one an earlier attempt chose and this one kept; null once cleared.
     String current = qp.info.pod().status().nominatedNodeName();
     String reported = nominated != null ? nominated : current.isEmpty() ? null : current;
-    return emit(new ScheduleResult(qp.key(), null, code, message, reported, victims));
+    return emit(new ScheduleResult(qp.key(), null, code, message, reported, victims), qp);
   }
 
   private ScheduleResult postFilterAndFail(QueuedPod qp, Framework fw, ArrayCycleState state,
@@ -883,6 +914,9 @@ public final class SchedulerImpl implements Scheduler {
       }
       postMsg = String.join(", ", postReasons);
       state.setPreemptionDryRun(false);
+      if (obs != null) {
+        obs.preemptionAttempt(victims.size());
+      }
     }
     String message = Diagnosis.fitError(numAll, preFilterMsg, reasons, postMsg);
     Status.Code code = allUnresolvable && nominated == null
@@ -915,6 +949,9 @@ public final class SchedulerImpl implements Scheduler {
         try {
           config.evictor().evict(victim.pod(), qp.info.pod(), r.nominatedNodeName() == null ? ""
               : r.nominatedNodeName());
+          if (obs != null) {
+            obs.preempted(victim.pod(), qp.info.pod(), r.nominatedNodeName() == null ? "" : r.nominatedNodeName());
+          }
         } catch (RuntimeException e) {
           LOG.warn("evicting preemption victim {} failed", key, e);
         }
@@ -987,7 +1024,7 @@ public final class SchedulerImpl implements Scheduler {
       queue.markWaiting(qp);
       waiting.add(new WaitingPod(qp, fw, state, assumed, nodeName, waits, now));
       return emit(new ScheduleResult(qp.key(), nodeName, Status.Code.WAIT,
-          "waiting on permit plugin(s) " + goList(waits.keySet()), null, List.of()));
+          "waiting on permit plugin(s) " + goList(waits.keySet()), null, List.of()), qp);
     }
     return bind(qp, fw, state, assumed, nodeName, now);
   }
@@ -1039,7 +1076,7 @@ public final class SchedulerImpl implements Scheduler {
         LOG.warn("PostBind plugin {} failed for pod {}", fw.postBindNames[i], assumed.key(), e);
       }
     }
-    return emit(ScheduleResult.bound(assumed.key(), nodeName));
+    return emit(ScheduleResult.bound(assumed.key(), nodeName), qp);
   }
 
   /**
