@@ -81,6 +81,23 @@ final class ControllerMetricsTest {
   }
 
   @Test
+  void failingReconcile_recordsBackOffEventOnTheObject() throws Exception {
+    store.create(Gadget.of("ns", "boom", 2));
+    List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+    io.fleetkit.api.events.EventRecorder recorder = (regarding, related, type, reason, action, note) ->
+        events.add(regarding.name() + " " + type + " " + reason + " " + action + ": " + note);
+    try (Controller<Gadget> c = Controller.builder(store, Gadget.class).name("gadgets").stepping().clock(clock)
+        .events(recorder).reconciler(ctx -> {
+          throw new IllegalStateException("disk full");
+        }).build()) {
+      c.start().get();
+      assertThat(c.runOnce()).isTrue();
+    }
+    assertThat(events).containsExactly(
+        "boom Warning BackOff Reconcile: controller gadgets: reconcile failed, retrying with backoff: disk full");
+  }
+
+  @Test
   void noRegistry_noSeries() throws Exception {
     store.create(Gadget.of("ns", "ok", 1));
     try (Controller<Gadget> c = Controller.builder(store, Gadget.class).stepping().clock(clock)

@@ -236,6 +236,11 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
         outcome = ControllerMetrics.RESULT_ERROR;
         LOG.warn("controller {}: reconciling {} failed (retry {}); requeued with backoff", name, key,
             queue.numRequeues(key) + 1, e);
+        if (events != EventRecorder.NOOP) {
+          primary.lister().get(key).ifPresent(o -> events.event(o, io.fleetkit.api.events.Event.WARNING,
+              EventRecorder.BACK_OFF, "Reconcile", "controller " + name + ": reconcile failed, retrying with backoff: "
+                  + e.getMessage()));
+        }
         queue.addRateLimited(key);
         return;
       }
