@@ -31,6 +31,7 @@ public final class ControllerBuilder<T extends ApiObject<T>> {
   private @Nullable Duration resyncPeriod;
   private io.fleetkit.api.metrics.@Nullable MetricsRegistry metrics;
   private io.fleetkit.api.events.@Nullable EventRecorder events;
+  private io.fleetkit.api.tracing.@Nullable Tracing tracing;
   private final Map<Class<?>, Function<?, ? extends Collection<ObjectKey>>> secondary = new LinkedHashMap<>();
 
   ControllerBuilder(ObjectStore store, Class<T> primary) {
@@ -146,6 +147,16 @@ public final class ControllerBuilder<T extends ApiObject<T>> {
   }
 
   /**
+   * Opens a span ({@value io.fleetkit.api.tracing.Tracing#SPAN_RECONCILE}) per reconcile; default none.
+   */
+  public ControllerBuilder<T> tracing(io.fleetkit.api.tracing.Tracing t) {
+    Objects.requireNonNull(t, "tracing");
+    once(tracing != null, "tracing", tracing);
+    tracing = t;
+    return this;
+  }
+
+  /**
    * Also watch {@code kind}, and map each of its objects to its controller owner: the owner reference with
    * {@code controller=true}, if it names an object of the primary kind.
    *
@@ -185,6 +196,7 @@ public final class ControllerBuilder<T extends ApiObject<T>> {
         rateLimiter != null ? rateLimiter : RateLimiters.defaultController(c), namespace != null ? namespace : "",
         resyncPeriod != null ? resyncPeriod : Duration.ZERO, secondary,
         metrics != null ? metrics : io.fleetkit.api.metrics.MetricsRegistry.NOOP,
-        events != null ? events : io.fleetkit.api.events.EventRecorder.NOOP);
+        events != null ? events : io.fleetkit.api.events.EventRecorder.NOOP,
+        tracing != null ? tracing : io.fleetkit.api.tracing.Tracing.NOOP);
   }
 }

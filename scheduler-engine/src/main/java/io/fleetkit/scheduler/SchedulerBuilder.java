@@ -39,6 +39,7 @@ public final class SchedulerBuilder {
   private @Nullable Consumer<ScheduleResult> listener;
   private io.fleetkit.api.metrics.@Nullable MetricsRegistry metrics;
   private io.fleetkit.api.events.@Nullable EventRecorder events;
+  private io.fleetkit.api.tracing.@Nullable Tracing tracing;
 
   SchedulerBuilder() {}
 
@@ -204,6 +205,17 @@ public final class SchedulerBuilder {
   }
 
   /**
+   * Opens a span per scheduling attempt ({@value io.fleetkit.api.tracing.Tracing#SPAN_SCHEDULE}, continuing the
+   * trace in the pod's {@value io.fleetkit.api.tracing.Tracing#TRACEPARENT_ANNOTATION} annotation) with a child
+   * per extension point; default none.
+   */
+  public SchedulerBuilder tracing(io.fleetkit.api.tracing.Tracing tracing) {
+    once("tracing", this.tracing);
+    this.tracing = Objects.requireNonNull(tracing, "tracing");
+    return this;
+  }
+
+  /**
    * Builds the scheduler and creates each profile's plugins.
    *
    * @throws IllegalArgumentException if a profile names a plugin the registry lacks, has no or several QueueSort
@@ -223,7 +235,8 @@ public final class SchedulerBuilder {
         maxInUnschedulable != null ? maxInUnschedulable : Duration.ofMinutes(5),
         assumedPodTtl != null ? assumedPodTtl : Duration.ZERO, listener);
     return new SchedulerImpl(config, metrics != null ? metrics : io.fleetkit.api.metrics.MetricsRegistry.NOOP,
-        events != null ? events : io.fleetkit.api.events.EventRecorder.NOOP);
+        events != null ? events : io.fleetkit.api.events.EventRecorder.NOOP,
+        tracing != null ? tracing : io.fleetkit.api.tracing.Tracing.NOOP);
   }
 
   private static void once(String field, @Nullable Object old) {

@@ -2,6 +2,10 @@ package io.fleetkit.reconcile.internal;
 
 import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.metrics.MetricsRegistry;
+import io.fleetkit.api.tracing.TraceSpan;
+import io.fleetkit.api.tracing.Tracing;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.MDC;
 import io.fleetkit.reconcile.metrics.ControllerMetrics;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.OwnerReference;
@@ -37,6 +41,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class DefaultController<T extends ApiObject<T>> implements Controller<T> {
   private static final Logger LOG = LoggerFactory.getLogger(DefaultController.class);
+  /** MDC key: the controller's name, during a reconcile. */
+  public static final String MDC_CONTROLLER = "controller";
+  /** MDC key: the reconciled object's {@code namespace/name}. */
+  public static final String MDC_OBJECT = "object";
+  /** MDC key: a per-reconcile id ({@code <controller>-<n>}), as controller-runtime's {@code reconcileID}. */
+  public static final String MDC_RECONCILE_ID = "reconcileID";
   private static final int MAX_STEPS_PER_RUN = 1_000_000;
   private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
@@ -55,6 +65,8 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
   private final List<Thread> threads = new ArrayList<>();
   private volatile @Nullable String primaryKindName;
   private final EventRecorder events;
+  private final Tracing tracing;
+  private final AtomicLong reconcileIds = new AtomicLong();
   /** Null when no registry was given: {@link #process} then measures nothing. */
   private final @Nullable ReconcileMetrics metrics;
 
@@ -66,18 +78,19 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
       int workers, SchedulingClock clock, RateLimiter<ObjectKey> limiter, String namespace, Duration resync,
       Map<Class<?>, Function<?, ? extends Collection<ObjectKey>>> secondary) {
     this(name, store, primaryKind, reconciler, workers, clock, limiter, namespace, resync, secondary,
-        MetricsRegistry.NOOP, EventRecorder.NOOP);
+        MetricsRegistry.NOOP, EventRecorder.NOOP, Tracing.NOOP);
   }
 
   /**
-   * A controller that records controller-runtime's metrics and its queue's into {@code metrics} and hands
-   * {@code events} to its reconciler.
+   * A controller that records controller-runtime's metrics and its queue's into {@code metrics}, hands
+   * {@code events} to its reconciler and opens a span per reconcile in {@code tracing}.
    */
   public DefaultController(String name, ObjectStore store, Class<T> primaryKind, Reconciler<T> reconciler,
       int workers, SchedulingClock clock, RateLimiter<ObjectKey> limiter, String namespace, Duration resync,
       Map<Class<?>, Function<?, ? extends Collection<ObjectKey>>> secondary, MetricsRegistry metrics,
-      EventRecorder events) {
+      EventRecorder events, Tracing tracing) {
     this.events = events;
+    this.tracing = tracing;
     this.metrics = ReconcileMetrics.of(metrics, name, workers);
     this.name = name;
     this.store = store;
@@ -223,6 +236,13 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
     ReconcileMetrics m = metrics;
     long start = m == null ? 0 : m.start();
     String outcome = ControllerMetrics.RESULT_SUCCESS;
+    String reconcileId = name + "-" + reconcileIds.incrementAndGet();
+    TraceSpan span = tracing == Tracing.NOOP ? TraceSpan.NOOP : tracing.start(Tracing.SPAN_RECONCILE, (TraceSpan) null)
+        .attribute("fleetkit.controller", name).attribute("fleetkit.object", key.toString())
+        .attribute("fleetkit.reconcile_id", reconcileId);
+    MDC.put(MDC_CONTROLLER, name);
+    MDC.put(MDC_OBJECT, key.toString());
+    MDC.put(MDC_RECONCILE_ID, reconcileId);
     try {
       Result result;
       try {
@@ -260,6 +280,16 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
       if (m != null) {
         m.finish(start, outcome);
       }
+      if (span != TraceSpan.NOOP) {
+        span.attribute("fleetkit.result", outcome);
+        if (outcome.equals(ControllerMetrics.RESULT_ERROR)) {
+          span.error("reconcile failed");
+        }
+        span.end();
+      }
+      MDC.remove(MDC_CONTROLLER);
+      MDC.remove(MDC_OBJECT);
+      MDC.remove(MDC_RECONCILE_ID);
       queue.done(key);
     }
   }

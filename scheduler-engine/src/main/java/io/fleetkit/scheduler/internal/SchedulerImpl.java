@@ -3,6 +3,7 @@ package io.fleetkit.scheduler.internal;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.metrics.MetricsRegistry;
+import io.fleetkit.api.tracing.Tracing;
 import io.fleetkit.api.scheduler.ClusterEvent;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.scheduler.NodeInfo;
@@ -43,6 +44,7 @@ import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * The scheduler: queue, cache, snapshot and the scheduling cycle of kube-scheduler's {@code schedule_one.go}. All
@@ -50,6 +52,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class SchedulerImpl implements Scheduler {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerImpl.class);
+  /** The MDC key holding the pod ({@code namespace/name}) of the running scheduling attempt. */
+  public static final String MDC_POD = "pod";
   /** kube's {@code maxTimeout} for Permit waits. */
   private static final long MAX_PERMIT_WAIT_NANOS = Duration.ofMinutes(15).toNanos();
   /**
@@ -93,12 +97,15 @@ public final class SchedulerImpl implements Scheduler {
   private long attemptStartNanos = -1;
 
   public SchedulerImpl(SchedulerConfig config) {
-    this(config, MetricsRegistry.NOOP, EventRecorder.NOOP);
+    this(config, MetricsRegistry.NOOP, EventRecorder.NOOP, Tracing.NOOP);
   }
 
-  /** A scheduler that records kube-scheduler's metrics into {@code metrics} and its events into {@code events}. */
-  public SchedulerImpl(SchedulerConfig config, MetricsRegistry metrics, EventRecorder events) {
-    this.obs = SchedulerInstruments.of(metrics, events);
+  /**
+   * A scheduler that records kube-scheduler's metrics into {@code metrics}, its events into {@code events} and a
+   * span per scheduling attempt into {@code tracing}.
+   */
+  public SchedulerImpl(SchedulerConfig config, MetricsRegistry metrics, EventRecorder events, Tracing tracing) {
+    this.obs = SchedulerInstruments.of(metrics, events, tracing);
     this.config = config;
     if (config.clock() != null) {
       Clock c = config.clock();
@@ -342,13 +349,18 @@ public final class SchedulerImpl implements Scheduler {
       return null;
     }
     inCycle = true;
-    attemptStartNanos = obs == null ? -1 : System.nanoTime();
+    attemptStartNanos = obs == null ? -1 : obs.attemptStart(qp.info.pod(), qp.framework.schedulerName, qp.attempts);
+    MDC.put(MDC_POD, qp.key());
     ScheduleResult r;
     try {
       r = cycle(qp, now);
     } finally {
       inCycle = false;
       attemptStartNanos = -1;
+      MDC.remove(MDC_POD);
+      if (obs != null) {
+        obs.attemptDone();
+      }
     }
     if (obs != null) {
       obs.pending(queue);
@@ -395,7 +407,7 @@ public final class SchedulerImpl implements Scheduler {
     if (obs != null) {
       obs.result(r, qp.info.pod(), qp.framework.schedulerName, qp.attempts,
           attemptStartNanos < 0 ? -1 : System.nanoTime() - attemptStartNanos,
-          nanos.getAsLong() - qp.initialAttemptNanos);
+          nanos.getAsLong() - qp.initialAttemptNanos, qp.rejectors);
     }
     if (collector != null) {
       collector.add(r);
@@ -438,6 +450,7 @@ public final class SchedulerImpl implements Scheduler {
     List<String> narrowedBy = null;
     Status preFilterReject = null;
     int preFilterRejectIndex = -1;
+    long preFilterStart = obs == null ? 0 : obs.begin("PreFilter");
     for (int i = 0; i < fw.preFilter.length; i++) {
       PreFilterResult r;
       try {
@@ -485,6 +498,10 @@ public final class SchedulerImpl implements Scheduler {
         }
       }
     }
+    if (obs != null) {
+      obs.end("PreFilter", preFilterReject == null ? Status.Code.SUCCESS : preFilterReject.code(), fw.schedulerName,
+          preFilterStart);
+    }
     if (preFilterReject != null) {
       Set<String> rejectors = narrowedBy != null && allowed != null && allowed.isEmpty()
           ? Set.copyOf(narrowedBy) : Set.of(fw.preFilterNames[preFilterRejectIndex]);
@@ -518,7 +535,11 @@ public final class SchedulerImpl implements Scheduler {
     ensureFilterBuffers(n);
     int toFind = Diagnosis.numFeasibleNodesToFind(fw.percentageOfNodesToScore, n);
     int start = n == 0 ? 0 : (int) (nextStartNodeIndex % n);
+    long filterStart = obs == null ? 0 : obs.begin("Filter");
     int processed = runFilters(fw, state, pod, cand, n, start, toFind);
+    if (obs != null) {
+      obs.end("Filter", Status.Code.SUCCESS, fw.schedulerName, filterStart);
+    }
     int found = 0;
     int cutoff = processed;
     for (int pos = 0; pos < processed; pos++) {
@@ -576,11 +597,10 @@ public final class SchedulerImpl implements Scheduler {
     if (found == 1) {
       host = feasible[0];
     } else {
-      long t = obs == null ? 0 : System.nanoTime();
+      long t = obs == null ? 0 : obs.begin("Score");
       int sel = score(fw, state, pod, found);
       if (obs != null) {
-        obs.extensionPoint("Score", sel < 0 ? Status.Code.ERROR : Status.Code.SUCCESS, fw.schedulerName,
-            System.nanoTime() - t);
+        obs.end("Score", sel < 0 ? Status.Code.ERROR : Status.Code.SUCCESS, fw.schedulerName, t);
       }
       if (sel < 0) {
         return fail(qp, Status.Code.ERROR, scoreError.get().message(), null, List.of(), now);
@@ -1043,6 +1063,7 @@ public final class SchedulerImpl implements Scheduler {
       }
     }
     Status bound = null;
+    long bindStart = obs == null ? 0 : obs.begin("Bind");
     for (int i = 0; i < fw.bind.length && bound == null; i++) {
       Status s;
       try {
@@ -1060,6 +1081,9 @@ public final class SchedulerImpl implements Scheduler {
       } catch (RuntimeException e) {
         bound = Status.error("binder failed: " + e);
       }
+    }
+    if (obs != null) {
+      obs.end("Bind", bound.code(), fw.schedulerName, bindStart);
     }
     if (!bound.isSuccess()) {
       Status err = bound.code() == Status.Code.ERROR ? bound

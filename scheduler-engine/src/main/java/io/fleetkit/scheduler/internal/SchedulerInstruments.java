@@ -10,6 +10,8 @@ import io.fleetkit.api.metrics.Histogram;
 import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.api.scheduler.Status;
 import io.fleetkit.scheduler.ScheduleResult;
+import io.fleetkit.api.tracing.TraceSpan;
+import io.fleetkit.api.tracing.Tracing;
 import io.fleetkit.scheduler.metrics.SchedulerMetrics;
 import java.util.HashMap;
 import java.util.Map;
@@ -28,6 +30,11 @@ final class SchedulerInstruments {
   private final MetricsRegistry metrics;
   private final boolean metricsOn;
   private final EventRecorder events;
+  private final Tracing tracing;
+  private final boolean tracingOn;
+  /** The running attempt's span and its open extension point's span; null when not tracing or outside one. */
+  private @Nullable TraceSpan attempt;
+  private @Nullable TraceSpan point;
   private final Map<String, Counter> attempts = new HashMap<>();
   private final Map<String, Histogram> attemptDurations = new HashMap<>();
   private final Map<String, Histogram> extensionPoints = new HashMap<>();
@@ -42,10 +49,12 @@ final class SchedulerInstruments {
   private final @Nullable Histogram podAttempts;
   private final @Nullable Histogram algorithm;
 
-  private SchedulerInstruments(MetricsRegistry metrics, EventRecorder events) {
+  private SchedulerInstruments(MetricsRegistry metrics, EventRecorder events, Tracing tracing) {
     this.metrics = metrics;
     this.metricsOn = metrics.enabled();
     this.events = events;
+    this.tracing = tracing;
+    this.tracingOn = tracing.enabled();
     if (metricsOn) {
       active = metrics.gauge(SchedulerMetrics.PENDING_PODS, "active");
       backoff = metrics.gauge(SchedulerMetrics.PENDING_PODS, "backoff");
@@ -62,9 +71,53 @@ final class SchedulerInstruments {
     }
   }
 
-  /** The instruments, or {@code null} when neither metrics nor events are wanted. */
-  static @Nullable SchedulerInstruments of(MetricsRegistry metrics, EventRecorder events) {
-    return metrics.enabled() || events != EventRecorder.NOOP ? new SchedulerInstruments(metrics, events) : null;
+  /** The instruments, or {@code null} when no metrics, events or traces are wanted. */
+  static @Nullable SchedulerInstruments of(MetricsRegistry metrics, EventRecorder events, Tracing tracing) {
+    return metrics.enabled() || events != EventRecorder.NOOP || tracing.enabled()
+        ? new SchedulerInstruments(metrics, events, tracing) : null;
+  }
+
+  /**
+   * A scheduling attempt of {@code pod} starts: opens its span (continuing the trace in the pod's
+   * {@value Tracing#TRACEPARENT_ANNOTATION} annotation, if any).
+   *
+   * @return {@link System#nanoTime()} at the start
+   */
+  long attemptStart(Pod pod, String profile, int attemptNumber) {
+    if (tracingOn) {
+      String parent = pod.metadata().annotations().get(Tracing.TRACEPARENT_ANNOTATION);
+      attempt = (parent == null ? tracing.start(Tracing.SPAN_SCHEDULE, (TraceSpan) null)
+          : tracing.start(Tracing.SPAN_SCHEDULE, Map.of("traceparent", parent)))
+          .attribute("k8s.namespace.name", pod.metadata().namespace())
+          .attribute("k8s.pod.name", pod.metadata().name())
+          .attribute("fleetkit.profile", profile)
+          .attribute("fleetkit.attempt", attemptNumber);
+    }
+    return System.nanoTime();
+  }
+
+  /** The attempt is over: ends any span still open (an attempt that ended in an error or a Permit wait). */
+  void attemptDone() {
+    if (point != null) {
+      point.end();
+      point = null;
+    }
+    if (attempt != null) {
+      attempt.end();
+      attempt = null;
+    }
+  }
+
+  /**
+   * An extension point starts running its plugins: opens its span under the attempt's.
+   *
+   * @return {@link System#nanoTime()} at the start, for {@link #extensionPoint}
+   */
+  long begin(String extensionPoint) {
+    if (attempt != null) {
+      point = tracing.start(extensionPoint, attempt);
+    }
+    return System.nanoTime();
   }
 
   boolean metricsOn() {
@@ -98,7 +151,23 @@ final class SchedulerInstruments {
    * @param attemptNanos the attempt's duration, or -1 when the result ends a Permit wait (no attempt of its own)
    * @param queuedNanos how long since the pod entered the queue
    */
-  void result(ScheduleResult r, Pod pod, String profile, int podAttemptCount, long attemptNanos, long queuedNanos) {
+  void result(ScheduleResult r, Pod pod, String profile, int podAttemptCount, long attemptNanos, long queuedNanos,
+      java.util.Set<String> rejectors) {
+    if (attempt != null && attemptNanos >= 0) {
+      attempt.attribute("fleetkit.result", codeName(r.code()));
+      if (r.nodeName() != null) {
+        attempt.attribute("k8s.node.name", r.nodeName());
+      }
+      if (!rejectors.isEmpty()) {
+        attempt.attribute("fleetkit.rejected_by", String.join(",", new java.util.TreeSet<>(rejectors)));
+      }
+      if (!r.victims().isEmpty()) {
+        attempt.attribute("fleetkit.victims", r.victims().size());
+      }
+      if (r.code() == Status.Code.ERROR) {
+        attempt.error(r.message());
+      }
+    }
     if (r.code() == Status.Code.WAIT) {
       return; // counted when the wait ends
     }
@@ -152,6 +221,20 @@ final class SchedulerInstruments {
     String by = preemptor.metadata().uid().isEmpty() ? preemptor.metadata().key() : preemptor.metadata().uid();
     record(ObjectReference.to(victim), ObjectReference.to(preemptor), Event.NORMAL, EventRecorder.PREEMPTED,
         "Preempting", "Preempted by pod " + by + " on node " + node);
+  }
+
+  /** An extension point that {@link #begin began} at {@code startNanos} ran all its plugins. */
+  void end(String extensionPoint, Status.Code code, String profile, long startNanos) {
+    long nanos = System.nanoTime() - startNanos;
+    if (point != null) {
+      point.attribute("fleetkit.status", codeName(code));
+      if (code == Status.Code.ERROR) {
+        point.error(extensionPoint + " failed");
+      }
+      point.end();
+      point = null;
+    }
+    extensionPoint(extensionPoint, code, profile, nanos);
   }
 
   /** An extension point ran all its plugins. */
