@@ -1,9 +1,15 @@
 package io.fleetkit.scheduler.gpu.trace;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.zip.GZIPInputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -14,7 +20,8 @@ import java.util.Set;
  * Loads the openb CSV files of Alibaba's cluster-trace-gpu-v2023: nodes {@code sn,cpu_milli,memory_mib,gpu,model}
  * and pods {@code name,cpu_milli,memory_mib,num_gpu,gpu_milli[,gpu_spec,...]} (columns found by header name; extra
  * columns are ignored). A malformed line, an unknown GPU model or a negative amount fails the whole load with a
- * {@link TraceFormatException} naming the file and the 1-based line: nothing is half-loaded. Stateless.
+ * {@link TraceFormatException} naming the file and the 1-based line: nothing is half-loaded. A file whose name ends in
+ * {@code .gz} is read through gzip. Stateless.
  */
 public final class OpenbCsv {
   /** The GPU models of the openb cluster. */
@@ -22,9 +29,20 @@ public final class OpenbCsv {
 
   private OpenbCsv() {}
 
-  /** All nodes of {@code file}, CPU-only ones included. */
+  /** All nodes of {@code file} ({@code .csv} or {@code .csv.gz}), CPU-only ones included. */
   public static List<TraceNode> loadNodes(Path file) {
-    List<String> lines = read(file);
+    return loadNodes(file.toString(), read(file));
+  }
+
+  /**
+   * All nodes of the CSV text in {@code in} (read to the end, not closed), CPU-only ones included; errors name
+   * {@code source}.
+   */
+  public static List<TraceNode> loadNodes(String source, InputStream in) {
+    return loadNodes(source, read(source, in));
+  }
+
+  private static List<TraceNode> loadNodes(String file, List<String> lines) {
     Map<String, Integer> h = header(file, lines, List.of("sn", "cpu_milli", "memory_mib", "gpu", "model"));
     List<TraceNode> out = new ArrayList<>(lines.size());
     for (int i = 1; i < lines.size(); i++) {
@@ -46,9 +64,17 @@ public final class OpenbCsv {
     return List.copyOf(out);
   }
 
-  /** All pods of {@code file}, in file order. */
+  /** All pods of {@code file} ({@code .csv} or {@code .csv.gz}), in file order. */
   public static List<TracePod> loadPods(Path file) {
-    List<String> lines = read(file);
+    return loadPods(file.toString(), read(file));
+  }
+
+  /** All pods of the CSV text in {@code in} (read to the end, not closed), in order; errors name {@code source}. */
+  public static List<TracePod> loadPods(String source, InputStream in) {
+    return loadPods(source, read(source, in));
+  }
+
+  private static List<TracePod> loadPods(String file, List<String> lines) {
     Map<String, Integer> h = header(file, lines, List.of("name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli"));
     Integer spec = h.get("gpu_spec");
     List<TracePod> out = new ArrayList<>(lines.size());
@@ -80,14 +106,31 @@ public final class OpenbCsv {
   }
 
   private static List<String> read(Path file) {
-    try {
-      return Files.readAllLines(file, StandardCharsets.UTF_8);
+    try (InputStream in = Files.newInputStream(file)) {
+      return read(file.toString(), file.getFileName().toString().endsWith(".gz") ? new GZIPInputStream(in) : in);
     } catch (IOException e) {
       throw new TraceFormatException(file + ": cannot read: " + e.getMessage(), e);
     }
   }
 
-  private static Map<String, Integer> header(Path file, List<String> lines, List<String> required) {
+  private static List<String> read(String source, InputStream in) {
+    // not closed: the caller owns the stream
+    BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
+        .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)));
+    try {
+      List<String> lines = new ArrayList<>();
+      for (String line = r.readLine(); line != null; line = r.readLine()) {
+        lines.add(line);
+      }
+      return lines;
+    } catch (CharacterCodingException e) {
+      throw new TraceFormatException(source + ": not UTF-8 text (a CSV file was expected)", e);
+    } catch (IOException e) {
+      throw new TraceFormatException(source + ": cannot read: " + e.getMessage(), e);
+    }
+  }
+
+  private static Map<String, Integer> header(String file, List<String> lines, List<String> required) {
     if (lines.isEmpty()) {
       throw new TraceFormatException(file + ":1: empty file, expected a header with " + required);
     }
@@ -104,7 +147,7 @@ public final class OpenbCsv {
     return h;
   }
 
-  private static String[] split(Path file, int index, String line, int columns) {
+  private static String[] split(String file, int index, String line, int columns) {
     String[] f = line.split(",", -1);
     if (f.length != columns) {
       throw new TraceFormatException(file + ":" + (index + 1) + ": malformed line, expected " + columns
