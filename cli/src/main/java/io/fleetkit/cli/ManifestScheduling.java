@@ -54,8 +54,14 @@ final class ManifestScheduling {
   private ManifestScheduling() {}
 
   static Outcome run(LoadedObjects loaded, List<SchedulerProfile> profiles, long seed) {
+    return run(loaded, profiles, seed, io.fleetkit.api.metrics.MetricsRegistry.NOOP);
+  }
+
+  /** {@link #run(LoadedObjects, List, long)} recording the scheduler's metrics into {@code metrics}. */
+  static Outcome run(LoadedObjects loaded, List<SchedulerProfile> profiles, long seed,
+      io.fleetkit.api.metrics.MetricsRegistry metrics) {
     ManualClock clock = ManualClock.atEpoch2026();
-    var builder = Scheduler.builder().clock(clock).seed(seed).parallelism(1);
+    var builder = Scheduler.builder().clock(clock).seed(seed).parallelism(1).metrics(metrics);
     Set<String> served = new HashSet<>();
     boolean gangs = loaded.objects().stream().anyMatch(o -> o instanceof PodGroup
         || o instanceof Pod pod && pod.podGroupName() != null);

@@ -74,6 +74,10 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "Include per-pod events in the timeline (default: ${DEFAULT-VALUE}).")
   private boolean podEvents;
 
+  @Option(names = "--metrics", paramLabel = "FILE",
+      description = "Write the final metrics (scheduler, controllers, work queues) to FILE in Prometheus text format.")
+  private Path metricsFile;
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
@@ -94,7 +98,9 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     List<TimelineEvent> timeline;
     SimulationSummary summary;
-    Simulation.Builder b = Simulation.builder().objects(loaded.objects()).seed(seed).podEvents(podEvents);
+    MetricsFile metrics = MetricsFile.of(metricsFile);
+    Simulation.Builder b = Simulation.builder().objects(loaded.objects()).seed(seed).podEvents(podEvents)
+        .metrics(metrics.registry());
     for (NodeFailure f : failures) {
       b.failNode(f.node(), f.at());
     }
@@ -105,6 +111,9 @@ public final class SimulateCommand implements Callable<Integer> {
     } catch (IllegalArgumentException | IllegalStateException | FleetKitException e) {
       err.println("simulate: " + e.getMessage());
       err.flush();
+      return 1;
+    }
+    if (!metrics.write(err)) {
       return 1;
     }
     if (output == Format.json) {

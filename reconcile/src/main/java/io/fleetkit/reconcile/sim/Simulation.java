@@ -1,5 +1,6 @@
 package io.fleetkit.reconcile.sim;
 
+import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.apps.StatefulSet;
@@ -96,11 +97,12 @@ public final class Simulation implements AutoCloseable {
     for (ApiObject<?> o : nodes) {
       create(o);
     }
-    this.scheduler = Scheduler.builder().clock(clock.asClock()).seed(seed).parallelism(1).store(store).build();
+    this.scheduler = Scheduler.builder().clock(clock.asClock()).seed(seed).parallelism(1).store(store)
+        .metrics(b.metrics).build();
     this.storeScheduler = StoreScheduler.attach(scheduler, store);
     List<SimulatedController.Factory> factories = new ArrayList<>();
     if (b.defaultControllers) {
-      factories.addAll(defaultControllers());
+      factories.addAll(defaultControllers(b.metrics));
     }
     factories.addAll(b.controllers);
     for (SimulatedController.Factory f : factories) {
@@ -154,21 +156,30 @@ public final class Simulation implements AutoCloseable {
    * garbage collector, in stepping mode.
    */
   public static List<SimulatedController.Factory> defaultControllers() {
+    return defaultControllers(MetricsRegistry.NOOP);
+  }
+
+  /** {@link #defaultControllers()} recording their controller and work-queue metrics into {@code metrics}. */
+  public static List<SimulatedController.Factory> defaultControllers(MetricsRegistry metrics) {
     return List.of(
         (store, clock, seed) -> {
-          ReplicaSetController c = ReplicaSetController.builder(store).clock(clock).stepping().seed(seed).build();
+          ReplicaSetController c = ReplicaSetController.builder(store).clock(clock).stepping().seed(seed)
+              .metrics(metrics).build();
           return SimulatedController.of("replicaset", () -> c.start().join(), c::runUntilIdle, c);
         },
         (store, clock, seed) -> {
-          DeploymentController c = DeploymentController.builder(store).clock(clock).stepping().build();
+          DeploymentController c = DeploymentController.builder(store).clock(clock).stepping().metrics(metrics)
+              .build();
           return SimulatedController.of("deployment", () -> c.start().join(), c::runUntilIdle, c);
         },
         (store, clock, seed) -> {
-          StatefulSetController c = StatefulSetController.builder(store).clock(clock).stepping().build();
+          StatefulSetController c = StatefulSetController.builder(store).clock(clock).stepping().metrics(metrics)
+              .build();
           return SimulatedController.of("statefulset", () -> c.start().join(), c::runUntilIdle, c);
         },
         (store, clock, seed) -> {
-          JobController c = JobController.builder(store).clock(clock).stepping().seed(seed).build();
+          JobController c = JobController.builder(store).clock(clock).stepping().seed(seed).metrics(metrics)
+              .build();
           return SimulatedController.of("job", () -> c.start().join(), c::runUntilIdle, c);
         },
         (store, clock, seed) -> {
@@ -392,8 +403,18 @@ public final class Simulation implements AutoCloseable {
     private boolean defaultControllers = true;
     private boolean defaultTolerations = true;
     private boolean podEvents = true;
+    private MetricsRegistry metrics = MetricsRegistry.NOOP;
 
     private Builder() {}
+
+    /**
+     * Records the scheduler's and the default controllers' metrics into {@code registry} (on the simulated
+     * clock); default none.
+     */
+    public Builder metrics(MetricsRegistry registry) {
+      metrics = Objects.requireNonNull(registry, "registry");
+      return this;
+    }
 
     /** An object to create at the start (nodes first, then the rest in order). */
     public Builder object(ApiObject<?> o) {
