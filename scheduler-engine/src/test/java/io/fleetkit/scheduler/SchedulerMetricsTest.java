@@ -110,6 +110,9 @@ final class SchedulerMetricsTest {
           .contains(3.0);
       assertThat(e.value("scheduler_pending_pods", Map.of("queue", "active"))).contains(0.0);
       assertThat(e.value("scheduler_pending_pods", Map.of("queue", "unschedulable"))).contains(0.0);
+      assertThat(e.value("scheduler_cache_size", Map.of("type", "nodes"))).contains(2.0);
+      assertThat(e.value("scheduler_cache_size", Map.of("type", "pods"))).contains(3.0); // low1 evicted
+      assertThat(e.value("scheduler_cache_size", Map.of("type", "assumed_pods"))).contains(2.0);
       assertThat(e.samples("scheduler_queue_incoming_pods_total")).extracting(x -> x.labels().get("event"))
           .contains("PodAdd", "ScheduleAttemptFailure");
       assertThat(e.value("scheduler_framework_extension_point_duration_seconds_count",

@@ -364,6 +364,7 @@ public final class SchedulerImpl implements Scheduler {
     }
     if (obs != null) {
       obs.pending(queue);
+      obs.cacheSize(cache.nodeCount(), cache.podCount(), cache.assumedCount());
     }
     waiting.processReady();
     return r;

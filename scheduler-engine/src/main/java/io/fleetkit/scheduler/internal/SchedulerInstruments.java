@@ -48,6 +48,9 @@ final class SchedulerInstruments {
   private final @Nullable Histogram preemptionVictims;
   private final @Nullable Histogram podAttempts;
   private final @Nullable Histogram algorithm;
+  private final @Nullable Gauge cacheNodes;
+  private final @Nullable Gauge cachePods;
+  private final @Nullable Gauge cacheAssumed;
 
   private SchedulerInstruments(MetricsRegistry metrics, EventRecorder events, Tracing tracing) {
     this.metrics = metrics;
@@ -64,7 +67,11 @@ final class SchedulerInstruments {
       preemptionVictims = metrics.histogram(SchedulerMetrics.PREEMPTION_VICTIMS);
       podAttempts = metrics.histogram(SchedulerMetrics.POD_SCHEDULING_ATTEMPTS);
       algorithm = metrics.histogram(SchedulerMetrics.SCHEDULING_ALGORITHM_DURATION);
+      cacheNodes = metrics.gauge(SchedulerMetrics.CACHE_SIZE, "nodes");
+      cachePods = metrics.gauge(SchedulerMetrics.CACHE_SIZE, "pods");
+      cacheAssumed = metrics.gauge(SchedulerMetrics.CACHE_SIZE, "assumed_pods");
     } else {
+      cacheNodes = cachePods = cacheAssumed = null;
       active = backoff = unschedulable = gated = null;
       preemptionAttempts = null;
       preemptionVictims = podAttempts = algorithm = null;
@@ -254,6 +261,15 @@ final class SchedulerInstruments {
       backoff.set(q.backoffSize());
       unschedulable.set(q.unschedulableSize());
       gated.set(q.gatedSize());
+    }
+  }
+
+  /** The cache's sizes after an attempt (kube's cache {@code updateMetrics}). */
+  void cacheSize(int nodes, int pods, int assumed) {
+    if (cacheNodes != null) {
+      cacheNodes.set(nodes);
+      cachePods.set(pods);
+      cacheAssumed.set(assumed);
     }
   }
 
