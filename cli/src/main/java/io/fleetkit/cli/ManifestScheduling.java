@@ -49,16 +49,30 @@ final class ManifestScheduling {
   /** A pod that could not be placed, and kube's diagnosis. */
   record Unschedulable(String pod, String message) {}
 
-  record Outcome(List<Placement> placements, List<Unschedulable> unschedulable) {}
+  /**
+   * What happened to the manifests' pods, and the objects the admission chain refused (see
+   * {@link ManifestAdmission}; empty unless the manifests use Namespaces, ResourceQuotas or LimitRanges).
+   */
+  record Outcome(List<Placement> placements, List<Unschedulable> unschedulable,
+      List<ManifestAdmission.Rejected> rejected) {}
 
   private ManifestScheduling() {}
 
-  static Outcome run(LoadedObjects loaded, List<SchedulerProfile> profiles, long seed) {
-    return run(loaded, profiles, seed, io.fleetkit.api.metrics.MetricsRegistry.NOOP);
+  static Outcome run(LoadedObjects manifests, List<SchedulerProfile> given, long seed) {
+    return run(manifests, given, seed, io.fleetkit.api.metrics.MetricsRegistry.NOOP);
   }
 
   /** {@link #run(LoadedObjects, List, long)} recording the scheduler's metrics into {@code metrics}. */
-  static Outcome run(LoadedObjects loaded, List<SchedulerProfile> profiles, long seed,
+  static Outcome run(LoadedObjects manifests, List<SchedulerProfile> given, long seed,
+      io.fleetkit.api.metrics.MetricsRegistry metrics) {
+    ManifestAdmission.Result admission = ManifestAdmission.apply(manifests);
+    LoadedObjects loaded = admission.loaded();
+    List<SchedulerProfile> profiles = ManifestAdmission.withNamespaceLabels(given, loaded);
+    Outcome outcome = place(loaded, profiles, seed, metrics);
+    return new Outcome(outcome.placements(), outcome.unschedulable(), admission.rejected());
+  }
+
+  private static Outcome place(LoadedObjects loaded, List<SchedulerProfile> profiles, long seed,
       io.fleetkit.api.metrics.MetricsRegistry metrics) {
     ManualClock clock = ManualClock.atEpoch2026();
     var builder = Scheduler.builder().clock(clock).seed(seed).parallelism(1).metrics(metrics);
@@ -195,7 +209,7 @@ final class ManifestScheduling {
         }
       }
       notServed.forEach((k, m) -> failed.put(k, new Unschedulable(k, m)));
-      return new Outcome(List.copyOf(placements.values()), List.copyOf(failed.values()));
+      return new Outcome(List.copyOf(placements.values()), List.copyOf(failed.values()), List.of());
     }
   }
 
