@@ -23,8 +23,8 @@ final class ModuleBoundariesTest {
   private static final List<String> ENGINES =
       List.of("admission", "scheduler-engine", "reconcile", "autoscale", "storage-binding", "optimizer");
   private static final List<String> LIBRARY =
-      List.of("core-api", "admission", "scheduler-engine", "reconcile", "autoscale", "storage-binding", "optimizer",
-          "adapters/kubernetes", "adapters/slurm");
+      List.of("core-api", "observability", "admission", "scheduler-engine", "reconcile", "autoscale",
+          "storage-binding", "optimizer", "adapters/kubernetes", "adapters/slurm");
 
   private static Path root() {
     Path p = Path.of("").toAbsolutePath();
@@ -74,6 +74,13 @@ final class ModuleBoundariesTest {
       }
     }
     assertThat(runtime).allMatch(a -> a.equals("slf4j-api") || a.equals("jspecify"));
+  }
+
+  @Test
+  void observability_importsOnlyCoreApiAndItsOptionalLibraries() {
+    assertThat(violations("observability", i -> i.startsWith("java.") || i.startsWith("org.jspecify.")
+        || i.startsWith("org.slf4j.") || i.startsWith("io.fleetkit.api.") || i.startsWith("io.fleetkit.observability.")
+        || i.startsWith("io.micrometer.") || i.startsWith("io.opentelemetry."))).isEmpty();
   }
 
   @Test
