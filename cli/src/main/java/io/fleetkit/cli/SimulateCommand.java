@@ -100,6 +100,10 @@ public final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--quiet", description = "No progress on stderr (progress is shown only when stderr is a terminal).")
   private boolean quiet;
 
+  @Option(names = "--metrics", paramLabel = "FILE",
+      description = "Write the final metrics (scheduler, controllers, work queues) to FILE in Prometheus text format.")
+  private Path metricsFile;
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
@@ -129,7 +133,9 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     List<TimelineEvent> timeline;
     SimulationSummary summary;
-    Simulation.Builder b = Simulation.builder().objects(loaded.objects()).seed(seed).podEvents(podEvents);
+    MetricsFile metrics = MetricsFile.of(metricsFile);
+    Simulation.Builder b = Simulation.builder().objects(loaded.objects()).seed(seed).podEvents(podEvents)
+        .metrics(metrics.registry());
     for (NodeFailure f : failures) {
       b.failNode(f.node(), f.at());
     }
@@ -140,6 +146,9 @@ public final class SimulateCommand implements Callable<Integer> {
     } catch (IllegalArgumentException | IllegalStateException | FleetKitException e) {
       err.println("simulate: " + e.getMessage());
       err.flush();
+      return 1;
+    }
+    if (!metrics.write(err)) {
       return 1;
     }
     if (output == Format.json) {

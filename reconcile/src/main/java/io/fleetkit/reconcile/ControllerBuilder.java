@@ -30,6 +30,9 @@ public final class ControllerBuilder<T extends ApiObject<T>> {
   private @Nullable RateLimiter<ObjectKey> rateLimiter;
   private @Nullable String namespace;
   private @Nullable Duration resyncPeriod;
+  private io.fleetkit.api.metrics.@Nullable MetricsRegistry metrics;
+  private io.fleetkit.api.events.@Nullable EventRecorder events;
+  private io.fleetkit.api.tracing.@Nullable Tracing tracing;
   private final Map<Class<?>, Function<?, ? extends Collection<ObjectKey>>> secondary = new LinkedHashMap<>();
 
   ControllerBuilder(ObjectStore store, Class<T> primary) {
@@ -122,6 +125,39 @@ public final class ControllerBuilder<T extends ApiObject<T>> {
   }
 
   /**
+   * Records the controller's metrics ({@link io.fleetkit.reconcile.metrics.ControllerMetrics}, labelled with the
+   * controller's name) and its queue's ({@link io.fleetkit.reconcile.metrics.WorkQueueMetrics}, queue name = the
+   * controller's name, as controller-runtime does) into {@code registry}; default none.
+   */
+  public ControllerBuilder<T> metrics(io.fleetkit.api.metrics.MetricsRegistry registry) {
+    Objects.requireNonNull(registry, "registry");
+    once(metrics != null, "metrics", metrics);
+    metrics = registry;
+    return this;
+  }
+
+  /**
+   * Where the reconciler's events go ({@link ReconcileContext#events()}); default
+   * {@link io.fleetkit.api.events.EventRecorder#NOOP}.
+   */
+  public ControllerBuilder<T> events(io.fleetkit.api.events.EventRecorder recorder) {
+    Objects.requireNonNull(recorder, "recorder");
+    once(events != null, "events", events);
+    events = recorder;
+    return this;
+  }
+
+  /**
+   * Opens a span ({@value io.fleetkit.api.tracing.Tracing#SPAN_RECONCILE}) per reconcile; default none.
+   */
+  public ControllerBuilder<T> tracing(io.fleetkit.api.tracing.Tracing t) {
+    Objects.requireNonNull(t, "tracing");
+    once(tracing != null, "tracing", tracing);
+    tracing = t;
+    return this;
+  }
+
+  /**
    * Also watch {@code kind}, and map each of its objects to its controller owner: the owner reference with
    * {@code controller=true}, if it names an object of the primary kind.
    *
@@ -159,6 +195,9 @@ public final class ControllerBuilder<T extends ApiObject<T>> {
     return new DefaultController<>(name != null ? name : primary.getSimpleName().toLowerCase(java.util.Locale.ROOT),
         store, primary, reconciler, stepping ? 0 : workers == -1 ? 1 : workers, c,
         rateLimiter != null ? rateLimiter : RateLimiters.defaultController(c), namespace != null ? namespace : "",
-        resyncPeriod != null ? resyncPeriod : Duration.ZERO, secondary);
+        resyncPeriod != null ? resyncPeriod : Duration.ZERO, secondary,
+        metrics != null ? metrics : io.fleetkit.api.metrics.MetricsRegistry.NOOP,
+        events != null ? events : io.fleetkit.api.events.EventRecorder.NOOP,
+        tracing != null ? tracing : io.fleetkit.api.tracing.Tracing.NOOP);
   }
 }

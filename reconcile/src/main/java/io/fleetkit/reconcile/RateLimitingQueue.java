@@ -30,6 +30,16 @@ public interface RateLimitingQueue<T> extends DelayingQueue<T> {
     return new DefaultWorkQueue<>(clock, limiter);
   }
 
+  /**
+   * A rate-limited queue on {@code clock} with {@code limiter} whose client-go metrics
+   * ({@link io.fleetkit.reconcile.metrics.WorkQueueMetrics}) are recorded into {@code registry} under the label
+   * {@code name=<name>}; an empty name records nothing.
+   */
+  static <T> RateLimitingQueue<T> create(TimerClock clock, RateLimiter<T> limiter, String name,
+      io.fleetkit.api.metrics.MetricsRegistry registry) {
+    return new DefaultWorkQueue<>(clock, limiter, name, registry);
+  }
+
   /** Adds {@code item} after the delay the rate limiter gives it (which counts one requeue). */
   void addRateLimited(T item);
 

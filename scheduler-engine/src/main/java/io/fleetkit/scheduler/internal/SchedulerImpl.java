@@ -1,6 +1,9 @@
 package io.fleetkit.scheduler.internal;
 
 import io.fleetkit.api.core.Node;
+import io.fleetkit.api.events.EventRecorder;
+import io.fleetkit.api.metrics.MetricsRegistry;
+import io.fleetkit.api.tracing.Tracing;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.scheduler.ClusterEvent;
 import io.fleetkit.api.scheduler.NodeInfo;
@@ -26,6 +29,7 @@ import java.util.SplittableRandom;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
+import org.slf4j.MDC;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -56,6 +60,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class SchedulerImpl implements Scheduler {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerImpl.class);
+  /** The MDC key holding the pod ({@code namespace/name}) of the running scheduling attempt. */
+  public static final String MDC_POD = "pod";
 
   private final SchedulerConfig config;
   private final LongSupplier nanos;
@@ -74,9 +80,22 @@ public final class SchedulerImpl implements Scheduler {
   private long[] totals = new long[0];
   private boolean closed;
   private @Nullable List<ScheduleResult> collector;
+  /** Metrics, events and traces; {@code null} when none was asked for, and every hook below is skipped. */
+  private final @Nullable SchedulerInstruments obs;
+  /** {@link System#nanoTime()} at the start of the running attempt; -1 outside one. */
+  private long attemptStartNanos = -1;
 
   public SchedulerImpl(SchedulerConfig config) {
+    this(config, MetricsRegistry.NOOP, EventRecorder.NOOP, Tracing.NOOP);
+  }
+
+  /**
+   * A scheduler that records kube-scheduler's metrics into {@code metrics}, its events into {@code events} and a
+   * span per scheduling attempt into {@code tracing}.
+   */
+  public SchedulerImpl(SchedulerConfig config, MetricsRegistry metrics, EventRecorder events, Tracing tracing) {
     this.config = config;
+    this.obs = SchedulerInstruments.of(metrics, events, tracing);
     Clock clock;
     if (config.clock() != null) {
       Clock c = config.clock();
@@ -110,6 +129,7 @@ public final class SchedulerImpl implements Scheduler {
     }
     this.queue = new SchedulingQueue(first.queueSort, config.initialBackoff().toNanos(),
         config.maxBackoff().toNanos(), config.maxInUnschedulable().toNanos());
+    this.queue.observe(obs);
     this.handlers = new EventHandlers(cache, queue, nominator, waiting, objects, frameworks, nanos);
     this.runner = new ParallelRunner(config.parallelism());
     this.random = new SplittableRandom(config.seed());
@@ -249,11 +269,22 @@ public final class SchedulerImpl implements Scheduler {
       return null;
     }
     waiting.defer(true);
+    attemptStartNanos = obs == null ? -1 : obs.attemptStart(qp.info.pod(), qp.framework.schedulerName(), qp.attempts);
+    MDC.put(MDC_POD, qp.key());
     ScheduleResult r;
     try {
       r = schedulePod(qp, now);
     } finally {
       waiting.defer(false);
+      attemptStartNanos = -1;
+      MDC.remove(MDC_POD);
+      if (obs != null) {
+        obs.attemptDone();
+      }
+    }
+    if (obs != null) {
+      obs.pending(queue);
+      obs.cacheSize(cache.nodeCount(), cache.podCount(), cache.assumedCount());
     }
     waiting.processReady();
     return r;
@@ -295,6 +326,15 @@ public final class SchedulerImpl implements Scheduler {
     queue.flushUnschedulableLeftover(now);
   }
 
+  private ScheduleResult emit(ScheduleResult r, QueuedPod qp) {
+    if (obs != null) {
+      obs.result(r, qp.info.pod(), qp.framework.schedulerName(), qp.attempts,
+          attemptStartNanos < 0 ? -1 : System.nanoTime() - attemptStartNanos,
+          nanos.getAsLong() - qp.initialAttemptNanos, qp.rejectors);
+    }
+    return emit(r);
+  }
+
   private ScheduleResult emit(ScheduleResult r) {
     if (collector != null) {
       collector.add(r);
@@ -334,8 +374,13 @@ public final class SchedulerImpl implements Scheduler {
     }
     ArrayCycleState state = new ArrayCycleState();
 
+    long preFilterStart = obs == null ? 0 : obs.begin("PreFilter");
     Framework.PreFilterOutcome pre = fw.runPreFilter(state, pod);
     Status preStatus = pre.status();
+    if (obs != null) {
+      obs.end("PreFilter", preStatus.isRejected() || preStatus.code() == Status.Code.ERROR ? preStatus.code()
+          : Status.Code.SUCCESS, fw.schedulerName(), preFilterStart);
+    }
     if (preStatus.code() == Status.Code.ERROR) {
       return fail(qp, Status.Code.ERROR, preStatus.message(), null, List.of(), Set.of(), now);
     }
@@ -344,7 +389,11 @@ public final class SchedulerImpl implements Scheduler {
           preStatus.code() == Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, pre.rejectors(), now);
     }
 
+    long filterStart = obs == null ? 0 : obs.begin("Filter");
     int found = feasibleNodes.find(fw, state, pod, pre.allowed());
+    if (obs != null) {
+      obs.end("Filter", found < 0 ? Status.Code.ERROR : Status.Code.SUCCESS, fw.schedulerName(), filterStart);
+    }
     if (found < 0) {
       return fail(qp, Status.Code.ERROR, feasibleNodes.error().message(), null, List.of(), Set.of(), now);
     }
@@ -358,6 +407,7 @@ public final class SchedulerImpl implements Scheduler {
     if (found == 1) {
       host = feasibleNodes.nodes()[0];
     } else {
+      long scoreStart = obs == null ? 0 : obs.begin("Score");
       Status s = fw.runPreScore(state, pod, feasibleNodes.list());
       if (s.isSuccess()) {
         if (totals.length < found) {
@@ -366,6 +416,9 @@ public final class SchedulerImpl implements Scheduler {
         s = fw.runScore(state, pod, feasibleNodes.nodes(), feasibleNodes.list(), found, totals, runner,
             config.inlineWork());
       }
+      if (obs != null) {
+        obs.end("Score", s.isSuccess() ? Status.Code.SUCCESS : Status.Code.ERROR, fw.schedulerName(), scoreStart);
+      }
       if (!s.isSuccess()) {
         feasibleNodes.clear();
         return fail(qp, Status.Code.ERROR, s.message(), null, List.of(), Set.of(), now);
@@ -373,6 +426,9 @@ public final class SchedulerImpl implements Scheduler {
       host = feasibleNodes.nodes()[selectHost(found)];
     }
     feasibleNodes.clear();
+    if (obs != null && attemptStartNanos >= 0) {
+      obs.algorithm(System.nanoTime() - attemptStartNanos);
+    }
     return assumeAndBind(qp, fw, state, host.name(), now);
   }
 
@@ -412,7 +468,7 @@ public final class SchedulerImpl implements Scheduler {
     // attempt's preemption chose, else the one an earlier attempt chose and this one kept; null once cleared.
     String current = qp.info.pod().status().nominatedNodeName();
     String reported = nominated != null ? nominated : current.isEmpty() ? null : current;
-    return emit(new ScheduleResult(qp.key(), null, code, message, reported, victims));
+    return emit(new ScheduleResult(qp.key(), null, code, message, reported, victims), qp);
   }
 
   /** Runs PostFilter (preemption) when the profile has it, then fails the pod with kube's FitError. */
@@ -429,6 +485,9 @@ public final class SchedulerImpl implements Scheduler {
       if (r != null) {
         victims = applyPostFilter(qp, r, now);
         nominated = r.nominatedNodeName();
+        if (obs != null) {
+          obs.preemptionAttempt(victims.size());
+        }
       }
       postMsg = post.message();
     }
@@ -460,6 +519,9 @@ public final class SchedulerImpl implements Scheduler {
       cache.removePod(key);
       victims.add(key);
       if (victim != null) {
+        if (obs != null) {
+          obs.preempted(victim.pod(), qp.info.pod(), r.nominatedNodeName() == null ? "" : r.nominatedNodeName());
+        }
         try {
           config.evictor().evict(victim.pod(), qp.info.pod(), r.nominatedNodeName() == null ? ""
               : r.nominatedNodeName());
@@ -510,7 +572,7 @@ public final class SchedulerImpl implements Scheduler {
       queue.markWaiting(qp);
       waiting.add(new WaitingPodsImpl.WaitingPod(qp, fw, state, assumed, nodeName, permit.deadlines(), now));
       return emit(new ScheduleResult(qp.key(), nodeName, Status.Code.WAIT,
-          "waiting on permit plugin(s) " + Diagnosis.goList(permit.deadlines().keySet()), null, List.of()));
+          "waiting on permit plugin(s) " + Diagnosis.goList(permit.deadlines().keySet()), null, List.of()), qp);
     }
     if (!permit.status().isSuccess()) {
       return undo(qp, fw, state, assumed, nodeName, permit.status(), true, now);
@@ -524,6 +586,7 @@ public final class SchedulerImpl implements Scheduler {
     if (!preBound.isSuccess()) {
       return undo(qp, fw, state, assumed, nodeName, preBound, false, now);
     }
+    long bindStart = obs == null ? 0 : obs.begin("Bind");
     Status bound = fw.runBind(state, assumed, nodeName);
     if (bound.isSkip()) {
       try {
@@ -531,6 +594,9 @@ public final class SchedulerImpl implements Scheduler {
       } catch (RuntimeException e) {
         bound = Status.error("binder failed: " + e);
       }
+    }
+    if (obs != null) {
+      obs.end("Bind", bound.code(), fw.schedulerName(), bindStart);
     }
     if (!bound.isSuccess()) {
       Status err = bound.code() == Status.Code.ERROR ? bound
@@ -541,7 +607,7 @@ public final class SchedulerImpl implements Scheduler {
     queue.done(qp);
     nominator.remove(assumed.key());
     fw.runPostBind(state, assumed, nodeName);
-    return emit(ScheduleResult.bound(assumed.key(), nodeName));
+    return emit(ScheduleResult.bound(assumed.key(), nodeName), qp);
   }
 
   /**

@@ -85,7 +85,16 @@ final class DeployManifestsTest {
     assertThat(env).containsEntry("FLEETKIT_SCHEDULER_NAME", "fleetkit")
         .containsEntry("POD_NAME", "metadata.name")
         .containsEntry("POD_NAMESPACE", "metadata.namespace")
+        .containsEntry("FLEETKIT_METRICS_PORT", "10251")
         .doesNotContainKey("FLEETKIT_LEADER_ELECT");
+    var container = podSpec.getContainers().get(0);
+    assertThat(container.getPorts()).singleElement().satisfies(p -> {
+      assertThat(p.getName()).isEqualTo("metrics");
+      assertThat(p.getContainerPort()).isEqualTo(MetricsServer.DEFAULT_PORT);
+    });
+    assertThat(container.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+    assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+    assertThat(container.getReadinessProbe().getHttpGet().getPort().getStrVal()).isEqualTo("metrics");
   }
 
   @Test
@@ -134,6 +143,8 @@ final class DeployManifestsTest {
       await("victim preempted, preemptor bound", () -> cluster.nodeOf("preemptor") != null);
       await("the failure recorded on the pod", () -> cluster.dispatcher.taggedCalls().stream()
           .anyMatch(c -> c.method().equals("PATCH") && c.path().endsWith("/pods/too-big/status")));
+      await("a repeated FailedScheduling counted in its Event's series", () -> cluster.dispatcher.taggedCalls()
+          .stream().anyMatch(c -> c.method().equals("PATCH") && c.path().contains("/events/")));
       await("lease renewed", () -> cluster.dispatcher.taggedCalls().stream()
           .anyMatch(c -> c.method().equals("PATCH") && c.path().contains("/leases/")));
       for (BindingDispatcher.Call c : cluster.dispatcher.taggedCalls()) {
