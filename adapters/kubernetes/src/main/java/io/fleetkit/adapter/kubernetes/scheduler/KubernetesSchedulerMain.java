@@ -28,6 +28,9 @@ public final class KubernetesSchedulerMain {
   public static void main(String[] args) throws InterruptedException {
     Map<String, String> env = System.getenv();
     KubernetesClient client = new KubernetesClientBuilder().build();
+    for (String weakness : TransportSecurity.weaknesses(client.getConfiguration())) {
+      LOG.warn("insecure Kubernetes client configuration: {}", weakness);
+    }
     KubernetesScheduler scheduler = builder(client, env).build();
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
