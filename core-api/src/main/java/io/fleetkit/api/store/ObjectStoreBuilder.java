@@ -16,11 +16,18 @@ public final class ObjectStoreBuilder {
   /** How many events the store keeps for watch replay unless told otherwise. */
   public static final int DEFAULT_HISTORY_LIMIT = 10_000;
 
+  /**
+   * How many undelivered events one watch may hold unless told otherwise: about 6 MB of queue for a listener that
+   * never returns (events share the stored objects), ten times the default history.
+   */
+  public static final int DEFAULT_WATCH_QUEUE_LIMIT = 100_000;
+
   private @Nullable Clock clock;
   private int historyLimit = -1;
   private @Nullable Executor deliveryExecutor;
   private boolean directDelivery;
   private @Nullable Supplier<String> uidGenerator;
+  private int watchQueueLimit = -1;
 
   ObjectStoreBuilder() {}
 
@@ -98,12 +105,32 @@ public final class ObjectStoreBuilder {
     return this;
   }
 
+  /**
+   * How many undelivered events one watch may hold before it is ended with "too old resource version"
+   * ({@link WatchListener#onExpired}); default {@value #DEFAULT_WATCH_QUEUE_LIMIT}. This bounds the memory a listener that never
+   * returns can pin, as the API server bounds each watcher's buffer.
+   *
+   * @throws IllegalArgumentException if {@code limit < 1}
+   */
+  public ObjectStoreBuilder watchQueueLimit(int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("watchQueueLimit must be at least 1 but was " + limit);
+    }
+    if (watchQueueLimit != -1) {
+      throw new IllegalStateException("watchQueueLimit was already set to " + watchQueueLimit);
+    }
+    watchQueueLimit = limit;
+    return this;
+  }
+
   /** A new store with these settings. The builder may be reused. */
   public ObjectStore build() {
+    int history = historyLimit != -1 ? historyLimit : DEFAULT_HISTORY_LIMIT;
     return new InMemoryObjectStore(
         clock != null ? clock : Clock.systemUTC(),
-        historyLimit != -1 ? historyLimit : DEFAULT_HISTORY_LIMIT,
+        history,
         directDelivery ? Runnable::run : deliveryExecutor,
-        uidGenerator != null ? uidGenerator : () -> UUID.randomUUID().toString());
+        uidGenerator != null ? uidGenerator : () -> UUID.randomUUID().toString(),
+        watchQueueLimit != -1 ? watchQueueLimit : DEFAULT_WATCH_QUEUE_LIMIT);
   }
 }

@@ -55,6 +55,7 @@ public final class InMemoryObjectStore implements ObjectStore {
   private final Executor executor;
   private final @Nullable ExecutorService ownedExecutor;
   private final Supplier<String> uids;
+  private final int watchQueueLimit;
 
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final ConcurrentHashMap<Class<?>, KindTable<?>> tables = new ConcurrentHashMap<>();
@@ -66,6 +67,19 @@ public final class InMemoryObjectStore implements ObjectStore {
    * @param executor drains watch queues; {@code null} for a store-owned daemon pool
    */
   public InMemoryObjectStore(Clock clock, int historyLimit, @Nullable Executor executor, Supplier<String> uids) {
+    this(clock, historyLimit, executor, uids, io.fleetkit.api.store.ObjectStoreBuilder.DEFAULT_WATCH_QUEUE_LIMIT);
+  }
+
+  /**
+   * @param executor drains watch queues; {@code null} for a store-owned daemon pool
+   * @param watchQueueLimit the most undelivered events one watch may hold before it is ended as too old
+   */
+  public InMemoryObjectStore(Clock clock, int historyLimit, @Nullable Executor executor, Supplier<String> uids,
+      int watchQueueLimit) {
+    if (watchQueueLimit < 1) {
+      throw new IllegalArgumentException("watchQueueLimit must be at least 1 but was " + watchQueueLimit);
+    }
+    this.watchQueueLimit = watchQueueLimit;
     this.clock = Objects.requireNonNull(clock, "clock");
     if (historyLimit < 1) {
       throw new IllegalArgumentException("historyLimit must be at least 1 but was " + historyLimit);
@@ -358,7 +372,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     checkOpen();
     long from = parseVersion(fromResourceVersion);
     KindTable<T> table = table(kind);
-    StoreWatch<T> watch = new StoreWatch<>(this, table, listener, executor);
+    StoreWatch<T> watch = new StoreWatch<>(this, table, listener, executor, watchQueueLimit);
     lock.writeLock().lock();
     try {
       long now = version;
