@@ -187,11 +187,13 @@ public final class InMemoryObjectStore implements ObjectStore {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(namespace, "namespace");
     checkOpen();
-    KindTable<T> table = existingTable(kind);
     List<T> items = new ArrayList<>();
     String rv;
     lock.readLock().lock();
     try {
+      // The table is looked up under the lock: looked up before it, a kind's first create could commit in between,
+      // and the list would claim that version without the object (a list+watch would then never see it).
+      KindTable<T> table = existingTable(kind);
       rv = Long.toString(version);
       if (table != null) {
         Collection<T> source = table.inNamespace(namespace);
