@@ -6,6 +6,7 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.ManifestWriter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Utf8Text;
 import io.fleetkit.api.meta.ApiObject;
 import java.io.IOException;
+import java.nio.file.FileVisitOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,7 +37,8 @@ public final class KubernetesYaml {
 
   /**
    * Loads every object from the given files and directories. Directories are walked recursively for
-   * {@code *.yaml} and {@code *.yml} files, in sorted path order; files are read as UTF-8.
+   * {@code *.yaml} and {@code *.yml} files, in sorted path order, following symbolic links; a directory without any
+   * is a problem (nothing would be loaded). Files are read as UTF-8.
    *
    * @throws ManifestException listing every problem, including sources that do not exist or cannot be read
    */
@@ -54,10 +56,16 @@ public final class KubernetesYaml {
     for (Path p : filesOrDirs) {
       if (Files.isDirectory(p)) {
         List<Path> files;
-        try (Stream<Path> walk = Files.walk(p)) {
+        // Symbolic links are followed (a directory given as a link, or linked inside, is read like kubectl -R
+        // reads it); a link loop is reported, not walked forever.
+        try (Stream<Path> walk = Files.walk(p, FileVisitOption.FOLLOW_LINKS)) {
           files = walk.filter(Files::isRegularFile).filter(KubernetesYaml::isYaml).sorted().toList();
         } catch (IOException | RuntimeException e) {
           reader.sourceProblem(p.toString(), "could not be listed: " + e.getMessage());
+          continue;
+        }
+        if (files.isEmpty()) {
+          reader.sourceProblem(p.toString(), "is a directory without any .yaml or .yml file");
           continue;
         }
         for (Path f : files) {

@@ -159,4 +159,28 @@ final class YamlStrictnessTest {
     assertThat(files).isNotEmpty();
     assertThat(KubernetesYaml.load(files).size()).isPositive();
   }
+
+  @Test
+  void load_directoryGivenAsSymlink_isRead(@TempDir Path dir) throws Exception {
+    Path real = Files.createDirectory(dir.resolve("real"));
+    Files.writeString(real.resolve("n.yaml"), "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n");
+    Path link = Files.createSymbolicLink(dir.resolve("link"), real);
+    assertThat(KubernetesYaml.load(List.of(link)).size()).isEqualTo(1);
+  }
+
+  @Test
+  void load_directoryWithoutYaml_isAProblemNotZeroObjects(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("notes.txt"), "x");
+    assertThatThrownBy(() -> KubernetesYaml.load(List.of(dir))).isInstanceOf(ManifestException.class)
+        .hasMessageContaining("without any .yaml or .yml file");
+  }
+
+  @Test
+  void load_symlinkLoop_reportedNotWalkedForever(@TempDir Path dir) throws Exception {
+    Path sub = Files.createDirectory(dir.resolve("sub"));
+    Files.writeString(sub.resolve("n.yaml"), "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n");
+    Files.createSymbolicLink(sub.resolve("loop"), dir);
+    assertThatThrownBy(() -> assertTimeoutPreemptively(Duration.ofSeconds(10),
+        () -> KubernetesYaml.load(List.of(dir)))).isInstanceOf(ManifestException.class).hasMessageContaining("could not be listed");
+  }
 }
