@@ -9,8 +9,8 @@
 #   scripts/slurm-local.sh env      print the settings the tests need (FLEETKIT_SLURM_URL, FLEETKIT_SLURM_TOKEN_FILE)
 #
 # Everything lives under $FLEETKIT_SLURM_DIR (default /tmp/fleetkit-slurm): slurm.conf, gres.conf, the JWT key,
-# pid files, logs, state, spool and job output. Nothing is written to /etc/slurm. The recipe this follows is
-# shared/reference/slurm-local.md (tested on Debian bookworm, Slurm 22.05.8, no systemd).
+# pid files, logs, state, spool and job output. Nothing is written to /etc/slurm. Tested on Debian bookworm with
+# Slurm 22.05.8, without systemd.
 #
 # start is safe to repeat: daemons left running by an earlier start (or a crashed CI run) are stopped by the pids
 # they recorded, and the controller state is wiped, so every start gives a fresh cluster (job ids restart at 1).

@@ -13,7 +13,9 @@ import io.fleetkit.scheduler.gpu.trace.TraceNode;
 import io.fleetkit.scheduler.gpu.trace.TracePod;
 import io.fleetkit.scheduler.gpu.trace.TracePolicy;
 import io.fleetkit.scheduler.gpu.trace.TraceReplay;
+import io.fleetkit.traces.OpenbTraces;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -44,17 +46,16 @@ final class OptimizerTraceTest {
   @ParameterizedTest
   @ValueSource(strings = {"multigpu20", "multigpu50"})
   void optimiser_vsGreedyReplay_placesAtLeastAsMuchGpu(String trace) throws IOException {
-    Path openb = openb();
     int fraction = Integer.getInteger("fleetkit.optimizer.trace.fraction", 4);
     int seconds = Integer.getInteger("fleetkit.optimizer.trace.seconds", 30);
-    List<TraceNode> all = new ArrayList<>(OpenbCsv.loadNodes(openb.resolve("openb_node_list_gpu_node.csv")).stream()
+    List<TraceNode> all = new ArrayList<>(nodes().stream()
         .filter(n -> n.gpus() > 0).sorted(Comparator.comparing(TraceNode::name)).toList());
     List<TraceNode> nodes = new ArrayList<>();
     for (int i = 0; i < all.size(); i += fraction) {
       nodes.add(all.get(i));
     }
     long capacity = nodes.stream().mapToLong(n -> 1000L * n.gpus()).sum();
-    List<TracePod> pods = new ArrayList<>(OpenbCsv.loadPods(openb.resolve("openb_pod_list_" + trace + ".csv")));
+    List<TracePod> pods = new ArrayList<>(pods(trace));
     pods.sort(Comparator.comparing(TracePod::name));
     Collections.shuffle(pods, new Random(SEED));
     List<TracePod> arrival = new ArrayList<>();
@@ -122,16 +123,15 @@ final class OptimizerTraceTest {
     return b.build();
   }
 
-  private static Path openb() {
-    Path start = Path.of(System.getProperty("fleetkit.shared.dir", "../shared")).toAbsolutePath().normalize();
-    for (Path p = start; p != null; p = p.getParent()) {
-      if (Files.isDirectory(p.resolve("data/openb"))) {
-        return p.resolve("data/openb");
-      }
-      if (Files.isDirectory(p.resolve("shared/data/openb"))) {
-        return p.resolve("shared/data/openb");
-      }
+  private static List<TraceNode> nodes() throws IOException {
+    try (InputStream in = OpenbTraces.openNodes("gpu_node")) {
+      return OpenbCsv.loadNodes(OpenbTraces.nodeFileName("gpu_node"), in);
     }
-    throw new IllegalStateException("openb data not found from fleetkit.shared.dir " + start);
+  }
+
+  private static List<TracePod> pods(String trace) throws IOException {
+    try (InputStream in = OpenbTraces.openPods(trace)) {
+      return OpenbCsv.loadPods(OpenbTraces.podFileName(trace), in);
+    }
   }
 }

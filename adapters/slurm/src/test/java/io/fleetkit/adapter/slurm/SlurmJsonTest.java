@@ -9,7 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-/** Parsing of the real slurmrestd 22.05.8 responses in shared/reference/slurm-samples. */
+/** Parsing of the real slurmrestd 22.05.8 responses recorded in this module's test resources. */
 final class SlurmJsonTest {
   private static JsonNode sample(String f) {
     return SlurmJson.parse(Samples.read(f));

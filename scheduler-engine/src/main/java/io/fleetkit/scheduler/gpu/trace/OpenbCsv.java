@@ -11,6 +11,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.zip.GZIPInputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -23,7 +24,8 @@ import java.util.Set;
  * columns are ignored). A malformed line, an unknown GPU model or a negative amount fails the whole load with a
  * {@link TraceFormatException} naming the file and the 1-based line: nothing is half-loaded. So does text that is not
  * UTF-8, a line longer than {@link #MAX_LINE_BYTES}, a count beyond {@code int}, a header naming a column twice and a
- * node name given twice. A leading byte-order mark is skipped. Stateless.
+ * node name given twice. A leading byte-order mark is skipped. A file whose name ends in {@code .gz} is read through
+ * gzip. Stateless.
  */
 public final class OpenbCsv {
   /** The longest line accepted, in bytes (openb lines are under 200); longer ones are refused, not buffered. */
@@ -34,9 +36,20 @@ public final class OpenbCsv {
 
   private OpenbCsv() {}
 
-  /** All nodes of {@code file}, CPU-only ones included. */
+  /** All nodes of {@code file} ({@code .csv} or {@code .csv.gz}), CPU-only ones included. */
   public static List<TraceNode> loadNodes(Path file) {
-    List<String> lines = read(file);
+    return loadNodes(file.toString(), read(file));
+  }
+
+  /**
+   * All nodes of the CSV text in {@code in} (read to the end, not closed), CPU-only ones included; errors name
+   * {@code source}.
+   */
+  public static List<TraceNode> loadNodes(String source, InputStream in) {
+    return loadNodes(source, read(source, in));
+  }
+
+  private static List<TraceNode> loadNodes(String file, List<String> lines) {
     Map<String, Integer> h = header(file, lines, List.of("sn", "cpu_milli", "memory_mib", "gpu", "model"));
     List<TraceNode> out = new ArrayList<>(lines.size());
     Map<String, Integer> firstLine = new HashMap<>();
@@ -65,9 +78,17 @@ public final class OpenbCsv {
     return List.copyOf(out);
   }
 
-  /** All pods of {@code file}, in file order. */
+  /** All pods of {@code file} ({@code .csv} or {@code .csv.gz}), in file order. */
   public static List<TracePod> loadPods(Path file) {
-    List<String> lines = read(file);
+    return loadPods(file.toString(), read(file));
+  }
+
+  /** All pods of the CSV text in {@code in} (read to the end, not closed), in order; errors name {@code source}. */
+  public static List<TracePod> loadPods(String source, InputStream in) {
+    return loadPods(source, read(source, in));
+  }
+
+  private static List<TracePod> loadPods(String file, List<String> lines) {
     Map<String, Integer> h = header(file, lines, List.of("name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli"));
     Integer spec = h.get("gpu_spec");
     List<TracePod> out = new ArrayList<>(lines.size());
@@ -98,30 +119,39 @@ public final class OpenbCsv {
     return List.copyOf(out);
   }
 
-  /** Every line of {@code file}, decoded strictly as UTF-8, without a leading byte-order mark. */
   private static List<String> read(Path file) {
+    try (InputStream in = Files.newInputStream(file)) {
+      return read(file.toString(), file.getFileName().toString().endsWith(".gz") ? new GZIPInputStream(in) : in);
+    } catch (IOException e) {
+      throw new TraceFormatException(file + ": cannot read: " + e.getMessage(), e);
+    }
+  }
+
+  /** Every line of {@code in}, decoded strictly as UTF-8, without a leading byte-order mark; {@code in} not closed. */
+  private static List<String> read(String source, InputStream raw) {
     CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
         .onUnmappableCharacter(CodingErrorAction.REPORT);
     List<String> lines = new ArrayList<>();
     ByteArrayOutputStream line = new ByteArrayOutputStream();
-    try (InputStream in = new BufferedInputStream(Files.newInputStream(file))) {
+    try {
+      InputStream in = new BufferedInputStream(raw);
       int b;
       while ((b = in.read()) >= 0) {
         if (b == '\n') {
-          lines.add(decode(file, lines.size() + 1, line, utf8));
+          lines.add(decode(source, lines.size() + 1, line, utf8));
           line.reset();
         } else if (line.size() >= MAX_LINE_BYTES) {
-          throw new TraceFormatException(file + ":" + (lines.size() + 1) + ": line is longer than " + MAX_LINE_BYTES
-              + " bytes; not a trace CSV");
+          throw new TraceFormatException(source + ":" + (lines.size() + 1) + ": line is longer than "
+              + MAX_LINE_BYTES + " bytes; not a trace CSV");
         } else {
           line.write(b);
         }
       }
     } catch (IOException e) {
-      throw new TraceFormatException(file + ": cannot read: " + e.getMessage(), e);
+      throw new TraceFormatException(source + ": cannot read: " + e.getMessage(), e);
     }
     if (line.size() > 0) {
-      lines.add(decode(file, lines.size() + 1, line, utf8));
+      lines.add(decode(source, lines.size() + 1, line, utf8));
     }
     if (!lines.isEmpty() && lines.get(0).startsWith("\uFEFF")) {
       lines.set(0, lines.get(0).substring(1));
@@ -129,7 +159,7 @@ public final class OpenbCsv {
     return lines;
   }
 
-  private static String decode(Path file, int lineNumber, ByteArrayOutputStream bytes, CharsetDecoder utf8) {
+  private static String decode(String source, int lineNumber, ByteArrayOutputStream bytes, CharsetDecoder utf8) {
     byte[] b = bytes.toByteArray();
     int n = b.length > 0 && b[b.length - 1] == '\r' ? b.length - 1 : b.length;
     try {
@@ -139,12 +169,12 @@ public final class OpenbCsv {
       while (at < n && b[at] >= 0) {
         at++; // the first non-ASCII byte is where decoding could go wrong
       }
-      throw new TraceFormatException(file + ":" + lineNumber + ": is not UTF-8 text (undecodable bytes from column "
+      throw new TraceFormatException(source + ":" + lineNumber + ": is not UTF-8 text (undecodable bytes from column "
           + (at + 1) + "); save the file as UTF-8", e);
     }
   }
 
-  private static Map<String, Integer> header(Path file, List<String> lines, List<String> required) {
+  private static Map<String, Integer> header(String file, List<String> lines, List<String> required) {
     if (lines.isEmpty()) {
       throw new TraceFormatException(file + ":1: empty file, expected a header with " + required);
     }
@@ -165,7 +195,7 @@ public final class OpenbCsv {
     return h;
   }
 
-  private static String[] split(Path file, int index, String line, int columns) {
+  private static String[] split(String file, int index, String line, int columns) {
     String[] f = line.split(",", -1);
     if (f.length != columns) {
       throw new TraceFormatException(file + ":" + (index + 1) + ": malformed line, expected " + columns

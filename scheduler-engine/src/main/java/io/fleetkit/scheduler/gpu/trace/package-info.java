@@ -1,6 +1,6 @@
 /**
  * A fast standalone replay of the openb GPU trace under the FGD paper's protocol (USENIX ATC'23; see
- * {@code shared/reference/fgd-benchmark.md}): {@link io.fleetkit.scheduler.gpu.trace.OpenbCsv} loads nodes and pods,
+ * {@code hkust-adsl/kubernetes-scheduler-simulator}): {@link io.fleetkit.scheduler.gpu.trace.OpenbCsv} loads nodes and pods,
  * {@link io.fleetkit.scheduler.gpu.trace.TraceReplay} replays them with one
  * {@link io.fleetkit.scheduler.gpu.trace.TracePolicy} and returns a
  * {@link io.fleetkit.scheduler.gpu.trace.ReplayResult} (GPU allocation per arrival percentage, fragmentation).

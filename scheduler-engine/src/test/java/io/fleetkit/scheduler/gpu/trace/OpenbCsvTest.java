@@ -19,7 +19,7 @@ final class OpenbCsvTest {
 
   @Test
   void loadNodes_openbGpuNodes_1213NodesWith6212Gpus() {
-    List<TraceNode> nodes = OpenbCsv.loadNodes(TraceData.openb().resolve("openb_node_list_gpu_node.csv"));
+    List<TraceNode> nodes = TraceData.gpuNodes();
     assertThat(nodes).hasSize(1213);
     assertThat(nodes.stream().mapToInt(TraceNode::gpus).sum()).isEqualTo(6212);
     assertThat(nodes.stream().mapToLong(TraceNode::milliCpu).sum()).isEqualTo(107_018_000L);
@@ -27,7 +27,7 @@ final class OpenbCsvTest {
 
   @Test
   void loadPods_defaultTrace_8152PodsWithShares() {
-    List<TracePod> pods = OpenbCsv.loadPods(TraceData.openb().resolve("openb_pod_list_default.csv"));
+    List<TracePod> pods = TraceData.pods("default");
     assertThat(pods).hasSize(8152);
     assertThat(pods.stream().filter(p -> p.numGpu() == 1 && p.gpuMilli() < 1000 && p.gpuMilli() > 0)).hasSize(3078);
     assertThat(pods.stream().filter(p -> p.numGpu() == 0)).hasSize(1088);

@@ -3,9 +3,6 @@ package io.fleetkit.scheduler.gpu.trace;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,14 +22,14 @@ final class TraceBenchmarkTest {
 
   static List<TraceNode> nodes() {
     if (nodes == null) {
-      nodes = OpenbCsv.loadNodes(TraceData.openb().resolve("openb_node_list_gpu_node.csv"));
+      nodes = TraceData.gpuNodes();
     }
     return nodes;
   }
 
   static List<TracePod> pods(String trace) {
     return PODS.computeIfAbsent(trace,
-        t -> OpenbCsv.loadPods(TraceData.openb().resolve("openb_pod_list_" + t + ".csv")));
+        t -> TraceData.pods(t));
   }
 
   /** Our mean allocation (%) over seeds 42..51 at arrival bucket {@code column}. */
@@ -47,11 +44,7 @@ final class TraceBenchmarkTest {
   /** The published mean over the 10 seeds at {@code column}. */
   static double publishedMean(String trace, String policy, int column) {
     if (expected == null) {
-      try {
-        expected = Files.readAllLines(TraceData.shared().resolve("data/fgd-expected/analysis_allo_discrete.csv"));
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      expected = TraceData.publishedAllocation();
     }
     int col = List.of(expected.get(0).split(",")).indexOf(String.valueOf(column));
     return expected.stream().skip(1).map(l -> l.split(","))

@@ -1,29 +1,43 @@
 package io.fleetkit.scheduler.gpu.trace;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.fleetkit.traces.OpenbTraces;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 
-/**
- * Where the shared openb data is: {@code ${fleetkit.shared.dir}/data/openb}; when that does not exist (a git
- * worktree one level deeper than the main checkout), the nearest {@code shared/data/openb} above it. Never copied.
- */
+/** The openb data bundled in {@code fleetkit-traces}, loaded for tests. */
 public final class TraceData {
   private TraceData() {}
 
-  public static Path shared() {
-    Path start = Path.of(System.getProperty("fleetkit.shared.dir", "../shared")).toAbsolutePath().normalize();
-    if (Files.isDirectory(start.resolve("data/openb"))) {
-      return start;
+  /** The 1213 GPU nodes of the FGD paper's cluster. */
+  public static List<TraceNode> gpuNodes() {
+    try (InputStream in = OpenbTraces.openNodes("gpu_node")) {
+      return OpenbCsv.loadNodes(OpenbTraces.nodeFileName("gpu_node"), in);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    for (Path p = start.getParent(); p != null; p = p.getParent()) {
-      if (Files.isDirectory(p.resolve("shared/data/openb"))) {
-        return p.resolve("shared");
-      }
-    }
-    throw new IllegalStateException("openb data not found from fleetkit.shared.dir " + start);
   }
 
-  public static Path openb() {
-    return shared().resolve("data/openb");
+  /** Bundled pod list {@code name} ({@code default}, {@code multigpu50}, ...). */
+  public static List<TracePod> pods(String name) {
+    try (InputStream in = OpenbTraces.openPods(name)) {
+      return OpenbCsv.loadPods(OpenbTraces.podFileName(name), in);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The lines of the FGD paper's published allocation results (header first). */
+  public static List<String> publishedAllocation() {
+    try (BufferedReader r = new BufferedReader(
+        new InputStreamReader(OpenbTraces.openPublishedAllocation(), StandardCharsets.UTF_8))) {
+      return r.lines().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -22,13 +20,13 @@ final class TraceReplayTest {
 
   @BeforeAll
   static void load() {
-    nodes = OpenbCsv.loadNodes(TraceData.openb().resolve("openb_node_list_gpu_node.csv"));
-    pods = OpenbCsv.loadPods(TraceData.openb().resolve("openb_pod_list_default.csv"));
+    nodes = TraceData.gpuNodes();
+    pods = TraceData.pods("default");
   }
 
   /** The published mean over seeds 42..51 at arrival {@code column}, from fgd-expected/analysis_allo_discrete.csv. */
   static double published(String workload, String policy, int column) throws IOException {
-    List<String> lines = Files.readAllLines(TraceData.shared().resolve("data/fgd-expected/analysis_allo_discrete.csv"));
+    List<String> lines = TraceData.publishedAllocation();
     List<String> header = List.of(lines.get(0).split(","));
     int col = header.indexOf(String.valueOf(column));
     return lines.stream().skip(1).map(l -> l.split(","))

@@ -2,13 +2,11 @@ package io.fleetkit.scheduler.plugins.gpu;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fleetkit.scheduler.gpu.trace.OpenbCsv;
 import io.fleetkit.scheduler.gpu.trace.TraceData;
 import io.fleetkit.scheduler.gpu.trace.TraceNode;
 import io.fleetkit.scheduler.gpu.trace.TracePod;
 import io.fleetkit.scheduler.gpu.trace.TracePolicy;
 import io.fleetkit.scheduler.gpu.trace.TraceReplay;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -18,9 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * The policy score plugins in the real engine on the openb default trace (read from ../shared/data/openb, never
- * copied). The fast tests use a quarter of the trace (every 4th GPU node and pod by name) and compare with the
- * trace replay's policies on the same quarter; the full-trace test (-Dfleetkit.gpu.fullTrace=true, about a minute)
+ * The policy score plugins in the real engine on the openb default trace (bundled in fleetkit-traces). The fast
+ * tests use a quarter of the trace (every 4th GPU node and pod by name) and compare with the trace replay's policies on the same quarter; the full-trace test (-Dfleetkit.gpu.fullTrace=true, about a minute)
  * compares with the FGD paper's published means (FGD 95.23%, BestFit 92.86%, Random 86.30% at 100% arrival).
  */
 final class GpuPolicyTraceTest {
@@ -32,9 +29,8 @@ final class GpuPolicyTraceTest {
 
   @BeforeAll
   static void load() {
-    Path dir = TraceData.openb();
-    nodes = OpenbCsv.loadNodes(dir.resolve("openb_node_list_gpu_node.csv"));
-    pods = OpenbCsv.loadPods(dir.resolve("openb_pod_list_default.csv"));
+    nodes = TraceData.gpuNodes();
+    pods = TraceData.pods("default");
     quarterNodes = everyFourth(nodes.stream().sorted(Comparator.comparing(TraceNode::name)).toList());
     quarterPods = everyFourth(pods.stream().sorted(Comparator.comparing(TracePod::name)).toList());
   }

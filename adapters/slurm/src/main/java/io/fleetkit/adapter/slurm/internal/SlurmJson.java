@@ -21,7 +21,7 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The slurmrestd OpenAPI v0.0.38 (Slurm 22.05) JSON shapes: response envelopes read as trees (unknown fields are
  * ignored, so newer minor releases that add fields still parse), and the {@code job/submit} body written from a
- * {@link SlurmJobSpec}. Field notes are from real responses (shared/reference/slurm-samples).
+ * {@link SlurmJobSpec}. Field notes are from real responses (recorded in the adapter's test resources, {@code samples/}).
  */
 public final class SlurmJson {
   private static final JsonMapper MAPPER = JsonMapper.builder().build();

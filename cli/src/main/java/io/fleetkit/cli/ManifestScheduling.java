@@ -1,0 +1,212 @@
+package io.fleetkit.cli;
+
+import io.fleetkit.adapter.kubernetes.yaml.LoadedObjects;
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.PersistentVolume;
+import io.fleetkit.api.core.PersistentVolumeClaim;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.Volume;
+import io.fleetkit.api.core.VolumeSource;
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.api.scheduling.PodGroup;
+import io.fleetkit.api.storage.StorageAnnotations;
+import io.fleetkit.api.storage.StorageClass;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.time.ManualClock;
+import io.fleetkit.scheduler.PendingPod;
+import io.fleetkit.scheduler.PluginRegistry;
+import io.fleetkit.scheduler.ScheduleResult;
+import io.fleetkit.scheduler.Scheduler;
+import io.fleetkit.scheduler.plugins.coscheduling.CoschedulingPlugin;
+import io.fleetkit.storage.PersistentVolumeController;
+import io.fleetkit.storage.provision.InMemoryProvisioner;
+import io.fleetkit.storage.scheduling.StoragePlugins;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Schedules the pending pods of a set of manifests (with the Coscheduling plugin when there are PodGroups or pods
+ * that name one, so that gangs are placed all or nothing; with the storage plugins when there are claims, so that
+ * claims are bound or provisioned with their pods): nodes, running pods (with {@code spec.nodeName}), priority
+ * classes, disruption budgets, StorageClasses, PersistentVolumes and claims form the cluster; every pending pod is
+ * scheduled, on a simulated clock that jumps past backoffs, until no more progress is possible.
+ */
+final class ManifestScheduling {
+  /**
+   * A pod that was placed, the pods preemption evicted to make room for it, and the volume each of its claims is
+   * bound to (claim name to volume name; empty for a pod without claims).
+   */
+  record Placement(String pod, String node, List<String> preempted, Map<String, String> volumes) {}
+
+  /** A pod that could not be placed, and kube's diagnosis. */
+  record Unschedulable(String pod, String message) {}
+
+  record Outcome(List<Placement> placements, List<Unschedulable> unschedulable) {}
+
+  private ManifestScheduling() {}
+
+  static Outcome run(LoadedObjects loaded, List<SchedulerProfile> profiles, long seed) {
+    ManualClock clock = ManualClock.atEpoch2026();
+    var builder = Scheduler.builder().clock(clock).seed(seed).parallelism(1);
+    Set<String> served = new HashSet<>();
+    boolean gangs = loaded.objects().stream().anyMatch(o -> o instanceof PodGroup
+        || o instanceof Pod pod && pod.podGroupName() != null);
+    PersistentVolumeController volumes = storage(loaded, clock);
+    if (volumes != null) {
+      builder.registry(StoragePlugins.registry(PluginRegistry.defaults(), volumes));
+    }
+    for (SchedulerProfile p : profiles) {
+      // Gangs need Coscheduling (it replaces PrioritySort); without them the profile stays exactly as given.
+      SchedulerProfile profile = gangs ? CoschedulingPlugin.enableIn(p) : p;
+      // Claims need VolumeBinding and its siblings, which bind into the controller's store.
+      builder.profile(volumes != null ? StoragePlugins.enableIn(profile) : profile);
+      served.add(p.schedulerName());
+    }
+    try {
+      return schedule(loaded, builder, clock, served, volumes);
+    } finally {
+      if (volumes != null) {
+        volumes.store().close();
+      }
+    }
+  }
+
+  /**
+   * An object store holding the manifests' StorageClasses, PersistentVolumes, claims and nodes, and a volume
+   * controller on it (an unlimited in-memory provisioner per provisioner the classes name), after a first sync
+   * that binds Immediate claims; {@code null} when no claim is present.
+   */
+  private static @Nullable PersistentVolumeController storage(LoadedObjects loaded, ManualClock clock) {
+    boolean claims = loaded.objects().stream().anyMatch(o -> o instanceof PersistentVolumeClaim
+        || o instanceof Pod pod && pod.spec().volumes().stream().anyMatch(v -> v.claim() != null));
+    if (!claims) {
+      return null;
+    }
+    ObjectStore store = ObjectStore.builder().clock(clock).directDelivery().build();
+    PersistentVolumeController.Builder b = PersistentVolumeController.builder(store).clock(clock);
+    Set<String> provisioners = new java.util.TreeSet<>();
+    for (ApiObject<?> o : loaded.objects()) {
+      if (o instanceof StorageClass sc) {
+        store.create(sc);
+        if (!StorageAnnotations.NO_PROVISIONER.equals(sc.provisioner()) && provisioners.add(sc.provisioner())) {
+          b.provisioner(InMemoryProvisioner.unlimited(sc.provisioner()));
+        }
+      } else if (o instanceof PersistentVolume || o instanceof PersistentVolumeClaim || o instanceof Node) {
+        createRaw(store, o);
+      }
+    }
+    PersistentVolumeController controller = b.build();
+    controller.syncAll();
+    return controller;
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static void createRaw(ObjectStore store, ApiObject<?> o) {
+    store.create((ApiObject) o);
+  }
+
+  private static Outcome schedule(LoadedObjects loaded, io.fleetkit.scheduler.SchedulerBuilder builder,
+      ManualClock clock, Set<String> served, @Nullable PersistentVolumeController volumes) {
+    List<Pod> pending = new ArrayList<>();
+    Map<String, String> notServed = new LinkedHashMap<>();
+    try (Scheduler scheduler = builder.build()) {
+      for (ApiObject<?> o : loaded.objects()) {
+        if (o instanceof Node n) {
+          scheduler.addNode(n);
+        }
+      }
+      for (ApiObject<?> o : loaded.objects()) {
+        if (!(o instanceof Node) && !(o instanceof Pod)) {
+          scheduler.addObject(o);
+        }
+      }
+      for (Pod p : loaded.ofType(Pod.class)) {
+        if (p.isBound() || p.isTerminal()) {
+          scheduler.addPod(p);
+        } else if (!served.contains(p.spec().schedulerName())) {
+          notServed.put(p.metadata().key(), "no profile serves schedulerName \"" + p.spec().schedulerName()
+              + "\" (profiles: " + String.join(", ", new java.util.TreeSet<>(served)) + ")");
+        } else {
+          pending.add(p);
+        }
+      }
+      for (Pod p : pending) {
+        scheduler.addPod(p);
+      }
+      Map<String, List<String>> victimsByPod = new LinkedHashMap<>();
+      Map<String, String> lastMessage = new LinkedHashMap<>();
+      int idleRounds = 0;
+      for (int round = 0; round < 1000 && idleRounds < 3; round++) {
+        if (volumes != null) {
+          volumes.syncAll();
+        }
+        List<ScheduleResult> results = scheduler.runUntilIdle();
+        boolean progress = false;
+        for (ScheduleResult r : results) {
+          if (!r.victims().isEmpty()) {
+            victimsByPod.computeIfAbsent(r.podKey(), k -> new ArrayList<>()).addAll(r.victims());
+            progress = true;
+          }
+          if (r.isBound()) {
+            progress = true;
+          } else if (!r.message().isEmpty()) {
+            lastMessage.put(r.podKey(), r.message());
+          }
+        }
+        if (scheduler.pending().isEmpty()) {
+          break;
+        }
+        idleRounds = progress ? 0 : idleRounds + 1;
+        // Jump past the longest backoff so that retried pods come back to activeQ.
+        clock.advance(Duration.ofSeconds(11));
+      }
+      Map<String, Placement> placements = new TreeMap<>();
+      Map<String, Unschedulable> failed = new TreeMap<>();
+      Map<String, String> pendingMessages = new LinkedHashMap<>();
+      for (PendingPod pp : scheduler.pending()) {
+        pendingMessages.put(pp.podKey(), pp.message());
+      }
+      for (Pod p : pending) {
+        String key = p.metadata().key();
+        var node = scheduler.nodeOf(key);
+        if (node.isPresent() && !pendingMessages.containsKey(key)) {
+          placements.put(key, new Placement(key, node.get(), victimsByPod.getOrDefault(key, List.of()),
+              boundVolumes(p, volumes)));
+        } else {
+          String msg = pendingMessages.getOrDefault(key, "");
+          if (msg.isEmpty()) {
+            msg = lastMessage.getOrDefault(key, "pod was not scheduled");
+          }
+          failed.put(key, new Unschedulable(key, msg));
+        }
+      }
+      notServed.forEach((k, m) -> failed.put(k, new Unschedulable(k, m)));
+      return new Outcome(List.copyOf(placements.values()), List.copyOf(failed.values()));
+    }
+  }
+
+  /** The volume each claim of {@code pod} is bound to, by claim name, in the order of the pod's volumes. */
+  private static Map<String, String> boundVolumes(Pod pod, @Nullable PersistentVolumeController volumes) {
+    Map<String, String> out = new LinkedHashMap<>();
+    if (volumes == null) {
+      return out;
+    }
+    for (Volume v : pod.spec().volumes()) {
+      VolumeSource.PersistentVolumeClaim c = v.claim();
+      if (c != null) {
+        volumes.store().get(PersistentVolumeClaim.class, pod.metadata().namespace(), c.claimName())
+            .filter(claim -> !claim.spec().volumeName().isEmpty())
+            .ifPresent(claim -> out.put(c.claimName(), claim.spec().volumeName()));
+      }
+    }
+    return out;
+  }
+}

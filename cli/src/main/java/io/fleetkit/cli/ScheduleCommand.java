@@ -1,0 +1,145 @@
+package io.fleetkit.cli;
+
+import io.fleetkit.adapter.kubernetes.yaml.KubernetesYaml;
+import io.fleetkit.adapter.kubernetes.yaml.LoadedObjects;
+import io.fleetkit.adapter.kubernetes.yaml.ManifestException;
+import io.fleetkit.adapter.kubernetes.yaml.ManifestProblem;
+import io.fleetkit.api.FleetKitException;
+import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.scheduler.DefaultPlugins;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code fleetkit schedule FILE|DIR... [--output table|json] [--profile FILE]}: schedules every pending pod of the
+ * manifests with kube-scheduler's semantics and prints where each went, which pods preemption evicted, and why the
+ * others could not be placed.
+ */
+@Command(name = "schedule", mixinStandardHelpOptions = true,
+    description = {"Schedule the pending pods of Kubernetes YAML manifests (nodes, running pods, priority classes,",
+        "PodDisruptionBudgets, StorageClasses, PersistentVolumes and claims form the cluster) until no more progress",
+        "is possible, and print the result (with the volume each claim of a placed pod is bound to)."},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:scheduled (some pods may be unschedulable: see the output)",
+        "1:the manifests or the profile file are invalid", "2:bad command line"})
+public final class ScheduleCommand implements Callable<Integer> {
+  /** Output formats. */
+  enum Format { table, json }
+
+  @Spec
+  private CommandSpec spec;
+
+  @Parameters(arity = "1..*", paramLabel = "FILE|DIR", description = "Manifest files or directories.")
+  private List<Path> paths;
+
+  @Option(names = "--output", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE}).")
+  private Format output;
+
+  @Option(names = "--profile", paramLabel = "FILE",
+      description = "A KubeSchedulerConfiguration YAML file with profiles (default: kube's default profile).")
+  private Path profileFile;
+
+  @Option(names = "--seed", defaultValue = "0", description = "Seed for tie-breaking (default: ${DEFAULT-VALUE}).")
+  private long seed;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    LoadedObjects loaded;
+    List<SchedulerProfile> profiles;
+    try {
+      loaded = KubernetesYaml.load(paths);
+      profiles = profileFile == null ? List.of(DefaultPlugins.profile()) : ProfileFile.load(profileFile);
+    } catch (ManifestException e) {
+      for (ManifestProblem p : e.problems()) {
+        err.println(p);
+      }
+      err.flush();
+      return 1;
+    } catch (IllegalArgumentException | FleetKitException e) {
+      err.println(e.getMessage());
+      err.flush();
+      return 1;
+    }
+    ManifestScheduling.Outcome outcome;
+    try {
+      outcome = ManifestScheduling.run(loaded, profiles, seed);
+    } catch (IllegalArgumentException | FleetKitException e) {
+      err.println("schedule: " + e.getMessage());
+      err.flush();
+      return 1;
+    }
+    if (output == Format.json) {
+      out.println(json(outcome));
+    } else {
+      table(outcome, out);
+    }
+    out.flush();
+    return 0;
+  }
+
+  static String json(ManifestScheduling.Outcome outcome) {
+    List<Map<String, Object>> placements = new ArrayList<>();
+    for (ManifestScheduling.Placement p : outcome.placements()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("pod", p.pod());
+      m.put("node", p.node());
+      m.put("preempted", p.preempted());
+      if (!p.volumes().isEmpty()) {
+        m.put("volumes", p.volumes());
+      }
+      placements.add(m);
+    }
+    List<Map<String, Object>> failed = new ArrayList<>();
+    for (ManifestScheduling.Unschedulable u : outcome.unschedulable()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("pod", u.pod());
+      m.put("message", u.message());
+      failed.add(m);
+    }
+    Map<String, Object> root = new LinkedHashMap<>();
+    root.put("placements", placements);
+    root.put("unschedulable", failed);
+    ObjectMapper mapper = JsonMapper.builder().build();
+    return mapper.writeValueAsString(root);
+  }
+
+  private static String volumes(ManifestScheduling.Placement p) {
+    List<String> parts = new ArrayList<>();
+    p.volumes().forEach((claim, pv) -> parts.add(claim + "=" + pv));
+    return String.join(", ", parts);
+  }
+
+  private static void table(ManifestScheduling.Outcome outcome, PrintWriter out) {
+    int w = "POD".length();
+    for (var p : outcome.placements()) {
+      w = Math.max(w, p.pod().length());
+    }
+    for (var u : outcome.unschedulable()) {
+      w = Math.max(w, u.pod().length());
+    }
+    String fmt = "%-" + w + "s  %s%n";
+    out.printf(fmt, "POD", "NODE");
+    for (var p : outcome.placements()) {
+      out.printf(fmt, p.pod(), p.node() + (p.preempted().isEmpty() ? "" : "  (preempted " + String.join(", ",
+          p.preempted()) + ")") + (p.volumes().isEmpty() ? "" : "  (volumes " + volumes(p) + ")"));
+    }
+    for (var u : outcome.unschedulable()) {
+      out.printf(fmt, u.pod(), "<unschedulable> " + u.message());
+    }
+    out.printf("%n%d placed, %d unschedulable%n", outcome.placements().size(), outcome.unschedulable().size());
+  }
+}

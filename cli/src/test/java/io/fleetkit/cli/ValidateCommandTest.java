@@ -1,0 +1,98 @@
+package io.fleetkit.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+final class ValidateCommandTest {
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    CommandLine cli = new CommandLine(new FleetKitCli());
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    return cli.execute(args);
+  }
+
+  private static Path examples() {
+    Path p = Path.of("").toAbsolutePath();
+    while (p != null && !Files.isDirectory(p.resolve("examples/gpu-cluster"))) {
+      p = p.getParent();
+    }
+    assertThat(p).as("examples/gpu-cluster above the working directory").isNotNull();
+    return p.resolve("examples/gpu-cluster");
+  }
+
+  @Test
+  void validate_exampleDirectory_printsCountsPerKindAndExitsZero() {
+    int code = run("validate", examples().toString());
+
+    assertThat(code).isZero();
+    assertThat(out.toString().strip())
+        .isEqualTo("OK: 16 objects (2 Deployment, 1 Job, 5 Node, 5 Pod, 2 PriorityClass, 1 Service)");
+    assertThat(err.toString()).isEmpty();
+  }
+
+  @Test
+  void validate_badFiles_printsEveryProblemOnStderrAndExitsOne(@TempDir Path dir) throws Exception {
+    Path pods = dir.resolve("pods.yaml");
+    Files.writeString(pods, """
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: ok}
+        spec:
+          containers: [{name: c, image: busybox}]
+        ---
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: web
+        spec:
+          containers:
+          - name: c
+            image: busybox
+            resources:
+              requests:
+                cpu: "-1"
+        """);
+    Path gizmo = dir.resolve("gizmo.yaml");
+    Files.writeString(gizmo, "apiVersion: example.com/v1\nkind: Gizmo\nmetadata: {name: g}\n");
+
+    int code = run("validate", pods.toString(), gizmo.toString());
+
+    assertThat(code).isEqualTo(1);
+    assertThat(out.toString()).isEmpty();
+    assertThat(err.toString().lines()).containsExactly(
+        pods + ": document 2 (line 7): Pod default/web: spec.containers[0].resources.requests.cpu \"-1\" must be"
+            + " greater than or equal to 0 (at line 17)",
+        gizmo + ": document 1 (line 1): Gizmo g: kind \"Gizmo\" is not a supported kind (supported: Deployment,"
+            + " HorizontalPodAutoscaler, Job, Node, NodePool, PersistentVolume, PersistentVolumeClaim,"
+            + " Pod, PodDisruptionBudget, PodGroup, PriorityClass, ReplicaSet, Service, StatefulSet, StorageClass,"
+            + " VerticalPodAutoscaler) (at line 2)");
+  }
+
+  @Test
+  void validate_missingFile_saysSoAndExitsOne(@TempDir Path dir) {
+    Path missing = dir.resolve("nope.yaml");
+
+    int code = run("validate", missing.toString());
+
+    assertThat(code).isEqualTo(1);
+    assertThat(err.toString().strip()).isEqualTo(missing + ": file does not exist");
+  }
+
+  @Test
+  void validate_withoutArguments_isAUsageErrorWithExitTwo() {
+    int code = run("validate");
+
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString()).contains("Missing required parameter").contains("FILE|DIR");
+  }
+}

@@ -1,7 +1,0 @@
-/**
- * The {@code fleetkit} command line: picocli commands over the public API. The only place in FleetKit that prints.
- */
-@NullMarked
-package io.fleetkit.samples.cli;
-
-import org.jspecify.annotations.NullMarked;
