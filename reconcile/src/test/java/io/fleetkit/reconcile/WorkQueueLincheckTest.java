@@ -68,8 +68,8 @@ public class WorkQueueLincheckTest {
 
   @Test
   void modelChecking_linearizableAndNeverTwoWorkersOnOneItem() {
-    new ModelCheckingOptions().iterations(5).invocationsPerIteration(100).threads(2).actorsPerThread(4)
-        .actorsBefore(2).actorsAfter(2).check(WorkQueueLincheckTest.class);
+    new ModelCheckingOptions().iterations(4).invocationsPerIteration(50).threads(2).actorsPerThread(4)
+        .actorsBefore(1).actorsAfter(2).check(WorkQueueLincheckTest.class);
   }
 
   @Test
