@@ -1,5 +1,6 @@
 package io.fleetkit.api.store;
 
+import io.fleetkit.api.admission.AdmissionChain;
 import io.fleetkit.api.store.internal.InMemoryObjectStore;
 import java.time.Clock;
 import java.util.Objects;
@@ -28,6 +29,7 @@ public final class ObjectStoreBuilder {
   private boolean directDelivery;
   private @Nullable Supplier<String> uidGenerator;
   private int watchQueueLimit = -1;
+  private @Nullable AdmissionChain admission;
 
   ObjectStoreBuilder() {}
 
@@ -107,8 +109,8 @@ public final class ObjectStoreBuilder {
 
   /**
    * How many undelivered events one watch may hold before it is ended with "too old resource version"
-   * ({@link WatchListener#onExpired}); default {@value #DEFAULT_WATCH_QUEUE_LIMIT}. This bounds the memory a listener that never
-   * returns can pin, as the API server bounds each watcher's buffer.
+   * ({@link WatchListener#onExpired}); default {@value #DEFAULT_WATCH_QUEUE_LIMIT}. This bounds the memory a
+   * listener that never returns can pin, as the API server bounds each watcher's buffer.
    *
    * @throws IllegalArgumentException if {@code limit < 1}
    */
@@ -123,6 +125,20 @@ public final class ObjectStoreBuilder {
     return this;
   }
 
+  /**
+   * The admission plugins run on every create, update and delete before the write (see {@link AdmissionChain}); a
+   * denial reaches the caller as {@link io.fleetkit.api.admission.AdmissionDeniedException} and nothing is written.
+   * Status updates are not admitted. Default: none, and the store behaves exactly as without admission.
+   */
+  public ObjectStoreBuilder admission(AdmissionChain chain) {
+    Objects.requireNonNull(chain, "chain");
+    if (admission != null) {
+      throw new IllegalStateException("admission was already set to " + admission);
+    }
+    admission = chain;
+    return this;
+  }
+
   /** A new store with these settings. The builder may be reused. */
   public ObjectStore build() {
     int history = historyLimit != -1 ? historyLimit : DEFAULT_HISTORY_LIMIT;
@@ -131,6 +147,7 @@ public final class ObjectStoreBuilder {
         history,
         directDelivery ? Runnable::run : deliveryExecutor,
         uidGenerator != null ? uidGenerator : () -> UUID.randomUUID().toString(),
+        admission != null ? admission : AdmissionChain.empty(),
         watchQueueLimit != -1 ? watchQueueLimit : DEFAULT_WATCH_QUEUE_LIMIT);
   }
 }
