@@ -1,6 +1,8 @@
 package io.fleetkit.adapter.kubernetes.yaml.internal;
 
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DeploymentConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.EndpointSliceConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.HTTPRouteConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ServiceAccountConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.SecretConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ResourceQuotaConverter;
@@ -8,6 +10,8 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.NamespaceConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.LimitRangeConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ConfigMapConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.HorizontalPodAutoscalerConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.IngressClassConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.IngressConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.JobConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.NodeConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.NodePoolConverter;
@@ -49,6 +53,10 @@ public final class KindRegistry {
       new PodDisruptionBudgetConverter(),
       new PodGroupConverter(),
       new NodePoolConverter(),
+      new EndpointSliceConverter(),
+      new IngressConverter(),
+      new IngressClassConverter(),
+      new HTTPRouteConverter(),
       new NamespaceConverter(),
       new ResourceQuotaConverter(),
       new LimitRangeConverter(),

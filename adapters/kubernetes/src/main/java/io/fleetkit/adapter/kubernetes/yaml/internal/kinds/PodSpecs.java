@@ -78,7 +78,8 @@ public final class PodSpecs {
     return ctx.build(path, () -> new PodSpec(containers, initContainers, overhead, s.getPriority(),
         Values.orEmpty(s.getPriorityClassName()), preemption, nodeSelector,
         affinity == null ? Affinity.NONE : affinity, tolerations, spreads, Values.orEmpty(s.getSchedulerName()),
-        Values.orEmpty(s.getNodeName()), volumes, restart, grace, deadline));
+        Values.orEmpty(s.getNodeName()), volumes, restart, grace, deadline, Values.orEmpty(s.getHostname()),
+        Values.orEmpty(s.getSubdomain())));
   }
 
   public static io.fabric8.kubernetes.api.model.PodSpec toFabric8(PodSpec s) {
@@ -102,6 +103,8 @@ public final class PodSpecs {
         .withTerminationGracePeriodSeconds(s.terminationGracePeriodSeconds()
             == PodSpec.DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS ? null : s.terminationGracePeriodSeconds())
         .withActiveDeadlineSeconds(s.activeDeadlineSeconds())
+        .withHostname(Values.emptyToNull(s.hostname()))
+        .withSubdomain(Values.emptyToNull(s.subdomain()))
         .build();
   }
 
