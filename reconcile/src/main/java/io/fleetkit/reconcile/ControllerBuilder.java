@@ -2,6 +2,7 @@ package io.fleetkit.reconcile;
 
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.time.TimerClock;
 import io.fleetkit.reconcile.internal.DefaultController;
 import java.time.Duration;
 import java.util.Collection;
@@ -25,7 +26,7 @@ public final class ControllerBuilder<T extends ApiObject<T>> {
   private @Nullable Reconciler<T> reconciler;
   private int workers = -1;
   private boolean stepping;
-  private @Nullable SchedulingClock clock;
+  private @Nullable TimerClock clock;
   private @Nullable RateLimiter<ObjectKey> rateLimiter;
   private @Nullable String namespace;
   private @Nullable Duration resyncPeriod;
@@ -88,8 +89,8 @@ public final class ControllerBuilder<T extends ApiObject<T>> {
     return this;
   }
 
-  /** The clock for delays, backoff and resync; default {@link SchedulingClock#system()}. */
-  public ControllerBuilder<T> clock(SchedulingClock clock) {
+  /** The clock for delays, backoff and resync; default {@link TimerClock#system()}. */
+  public ControllerBuilder<T> clock(TimerClock clock) {
     Objects.requireNonNull(clock, "clock");
     once(this.clock != null, "clock", this.clock);
     this.clock = clock;
@@ -154,7 +155,7 @@ public final class ControllerBuilder<T extends ApiObject<T>> {
     if (reconciler == null) {
       throw new IllegalStateException(who() + ": a reconciler is required");
     }
-    SchedulingClock c = clock != null ? clock : SchedulingClock.system();
+    TimerClock c = clock != null ? clock : TimerClock.system();
     return new DefaultController<>(name != null ? name : primary.getSimpleName().toLowerCase(java.util.Locale.ROOT),
         store, primary, reconciler, stepping ? 0 : workers == -1 ? 1 : workers, c,
         rateLimiter != null ? rateLimiter : RateLimiters.defaultController(c), namespace != null ? namespace : "",

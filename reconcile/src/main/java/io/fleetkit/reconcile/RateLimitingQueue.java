@@ -1,5 +1,6 @@
 package io.fleetkit.reconcile;
 
+import io.fleetkit.api.time.TimerClock;
 import io.fleetkit.reconcile.internal.DefaultWorkQueue;
 
 /**
@@ -20,12 +21,12 @@ import io.fleetkit.reconcile.internal.DefaultWorkQueue;
 public interface RateLimitingQueue<T> extends DelayingQueue<T> {
 
   /** A rate-limited queue on {@code clock} with {@link RateLimiters#defaultController}. */
-  static <T> RateLimitingQueue<T> create(SchedulingClock clock) {
+  static <T> RateLimitingQueue<T> create(TimerClock clock) {
     return new DefaultWorkQueue<>(clock, RateLimiters.defaultController(clock));
   }
 
   /** A rate-limited queue on {@code clock} with {@code limiter}. */
-  static <T> RateLimitingQueue<T> create(SchedulingClock clock, RateLimiter<T> limiter) {
+  static <T> RateLimitingQueue<T> create(TimerClock clock, RateLimiter<T> limiter) {
     return new DefaultWorkQueue<>(clock, limiter);
   }
 

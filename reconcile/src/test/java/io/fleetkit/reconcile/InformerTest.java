@@ -10,6 +10,7 @@ import io.fleetkit.api.store.ListResult;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchListener;
+import io.fleetkit.api.time.ManualClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 final class InformerTest {
-  private final ManualClock clock = new ManualClock();
+  private final ManualClock clock = ManualClock.atEpoch2026();
   private final ObjectStore store = ObjectStore.builder().directDelivery().build();
 
   @AfterEach

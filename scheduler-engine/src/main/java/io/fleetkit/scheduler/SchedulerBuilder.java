@@ -37,6 +37,7 @@ public final class SchedulerBuilder {
   private @Nullable Duration maxInUnschedulable;
   private @Nullable Duration assumedPodTtl;
   private @Nullable Consumer<ScheduleResult> listener;
+  private @Nullable Integer inlineWork;
 
   SchedulerBuilder() {}
 
@@ -182,6 +183,20 @@ public final class SchedulerBuilder {
   }
 
   /**
+   * How many node×plugin evaluations a cycle does on the scheduling thread before fanning Filter and Score out to the
+   * worker threads ({@value SchedulerConfig#DEFAULT_INLINE_WORK}); tests set 0 to exercise the parallel path on small
+   * clusters. Not part of the public contract.
+   */
+  SchedulerBuilder inlineWork(int evaluations) {
+    once("inlineWork", this.inlineWork);
+    if (evaluations < 0) {
+      throw new IllegalArgumentException("scheduler builder: inlineWork " + evaluations + " must not be negative");
+    }
+    this.inlineWork = evaluations;
+    return this;
+  }
+
+  /**
    * Builds the scheduler and creates each profile's plugins.
    *
    * @throws IllegalArgumentException if a profile names a plugin the registry lacks, has no or several QueueSort
@@ -199,7 +214,8 @@ public final class SchedulerBuilder {
         initialBackoff != null ? initialBackoff : Duration.ofSeconds(1),
         maxBackoff != null ? maxBackoff : Duration.ofSeconds(10),
         maxInUnschedulable != null ? maxInUnschedulable : Duration.ofMinutes(5),
-        assumedPodTtl != null ? assumedPodTtl : Duration.ZERO, listener);
+        assumedPodTtl != null ? assumedPodTtl : Duration.ZERO, listener,
+        inlineWork != null ? inlineWork : SchedulerConfig.DEFAULT_INLINE_WORK);
     return new SchedulerImpl(config);
   }
 

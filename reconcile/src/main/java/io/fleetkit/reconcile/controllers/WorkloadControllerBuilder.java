@@ -4,7 +4,7 @@ import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.Controller;
 import io.fleetkit.reconcile.ControllerBuilder;
-import io.fleetkit.reconcile.SchedulingClock;
+import io.fleetkit.api.time.TimerClock;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
@@ -27,7 +27,7 @@ public abstract class WorkloadControllerBuilder<B extends WorkloadControllerBuil
   private final ObjectStore store;
   private final String owner;
   private String name;
-  private @Nullable SchedulingClock clock;
+  private @Nullable TimerClock clock;
   private boolean stepping;
   private int workers = 1;
 
@@ -53,7 +53,7 @@ public abstract class WorkloadControllerBuilder<B extends WorkloadControllerBuil
    *
    * @throws IllegalStateException if a clock was already set
    */
-  public final B clock(SchedulingClock v) {
+  public final B clock(TimerClock v) {
     if (clock != null) {
       throw new IllegalStateException(owner + ": clock was already set to " + clock);
     }
@@ -88,8 +88,8 @@ public abstract class WorkloadControllerBuilder<B extends WorkloadControllerBuil
   }
 
   /** The clock set, else the system clock. */
-  final SchedulingClock effectiveClock() {
-    return clock != null ? clock : SchedulingClock.system();
+  final TimerClock effectiveClock() {
+    return clock != null ? clock : TimerClock.system();
   }
 
   /**

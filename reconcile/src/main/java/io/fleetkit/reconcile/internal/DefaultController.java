@@ -13,7 +13,7 @@ import io.fleetkit.reconcile.ReconcileContext;
 import io.fleetkit.reconcile.Reconciler;
 import io.fleetkit.reconcile.ResourceEventHandler;
 import io.fleetkit.reconcile.Result;
-import io.fleetkit.reconcile.SchedulingClock;
+import io.fleetkit.api.time.TimerClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,7 +44,7 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
   private final ObjectStore store;
   private final Reconciler<T> reconciler;
   private final int workers;
-  private final SchedulingClock clock;
+  private final TimerClock clock;
   private final Clock javaClock;
   private final DefaultWorkQueue<ObjectKey> queue;
   private final Informer<T> primary;
@@ -57,7 +57,7 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
   private volatile boolean closed;
 
   public DefaultController(String name, ObjectStore store, Class<T> primaryKind, Reconciler<T> reconciler,
-      int workers, SchedulingClock clock, RateLimiter<ObjectKey> limiter, String namespace, Duration resync,
+      int workers, TimerClock clock, RateLimiter<ObjectKey> limiter, String namespace, Duration resync,
       Map<Class<?>, Function<?, ? extends Collection<ObjectKey>>> secondary) {
     this.name = name;
     this.store = store;

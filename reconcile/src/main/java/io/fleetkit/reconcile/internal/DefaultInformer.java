@@ -10,7 +10,7 @@ import io.fleetkit.api.store.WatchListener;
 import io.fleetkit.reconcile.Informer;
 import io.fleetkit.reconcile.Lister;
 import io.fleetkit.reconcile.ResourceEventHandler;
-import io.fleetkit.reconcile.SchedulingClock;
+import io.fleetkit.api.time.TimerClock;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -39,7 +39,7 @@ public final class DefaultInformer<T extends ApiObject<T>> implements Informer<T
   private final Class<T> kind;
   private final String namespace;
   private final Duration resyncPeriod;
-  private final SchedulingClock clock;
+  private final TimerClock clock;
   private final IndexedCache<T> cache;
   private final List<ResourceEventHandler<T>> handlers = new CopyOnWriteArrayList<>();
   private final ReentrantLock dispatch = new ReentrantLock();
@@ -50,10 +50,10 @@ public final class DefaultInformer<T extends ApiObject<T>> implements Informer<T
   private volatile String lastSyncResourceVersion = "";
   private volatile int listCount;
   private @Nullable Watch watch;
-  private SchedulingClock.@Nullable Timer resyncTimer;
+  private TimerClock.@Nullable Timer resyncTimer;
 
   public DefaultInformer(ObjectStore store, Class<T> kind, String namespace, Duration resyncPeriod,
-      SchedulingClock clock, Map<String, Function<? super T, ? extends Collection<String>>> indexers) {
+      TimerClock clock, Map<String, Function<? super T, ? extends Collection<String>>> indexers) {
     this.store = store;
     this.kind = kind;
     this.namespace = namespace;

@@ -2,7 +2,7 @@ package io.fleetkit.reconcile.internal;
 
 import io.fleetkit.reconcile.RateLimiter;
 import io.fleetkit.reconcile.RateLimitingQueue;
-import io.fleetkit.reconcile.SchedulingClock;
+import io.fleetkit.api.time.TimerClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -30,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  * lock-free queue cannot give; the critical sections are a few hash operations, so a plain lock is cheap.
  */
 public final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
-  private final SchedulingClock clock;
+  private final TimerClock clock;
   private final RateLimiter<T> limiter;
 
   private final ReentrantLock lock = new ReentrantLock();
@@ -44,10 +44,10 @@ public final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
   private final PriorityQueue<Waiting<T>> waiting = new PriorityQueue<>();
   private final Map<T, Waiting<T>> waitingByItem = new HashMap<>();
   private long sequence;
-  private SchedulingClock.@Nullable Timer timer;
+  private TimerClock.@Nullable Timer timer;
   private @Nullable Instant timerDue;
 
-  public DefaultWorkQueue(SchedulingClock clock, RateLimiter<T> limiter) {
+  public DefaultWorkQueue(TimerClock clock, RateLimiter<T> limiter) {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.limiter = Objects.requireNonNull(limiter, "limiter");
   }

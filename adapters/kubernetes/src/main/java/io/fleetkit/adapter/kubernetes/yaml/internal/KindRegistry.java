@@ -1,5 +1,7 @@
 package io.fleetkit.adapter.kubernetes.yaml.internal;
 
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.AnalysisRunConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.AnalysisTemplateConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DeploymentConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.EndpointSliceConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.HTTPRouteConverter;
@@ -22,6 +24,8 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PodDisruptionBudgetCon
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PodGroupConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PriorityClassConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ReplicaSetConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.RolloutConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ScenarioConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ServiceConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.StatefulSetConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.StorageClassConverter;
@@ -57,12 +61,16 @@ public final class KindRegistry {
       new IngressConverter(),
       new IngressClassConverter(),
       new HTTPRouteConverter(),
+      new RolloutConverter(),
+      new AnalysisTemplateConverter(),
+      new AnalysisRunConverter(),
       new NamespaceConverter(),
       new ResourceQuotaConverter(),
       new LimitRangeConverter(),
       new ConfigMapConverter(),
       new SecretConverter(),
-      new ServiceAccountConverter()));
+      new ServiceAccountConverter(),
+      new ScenarioConverter()));
 
   private final Map<String, KindConverter<?, ?>> byKind;
   private final Map<Class<?>, KindConverter<?, ?>> byType;

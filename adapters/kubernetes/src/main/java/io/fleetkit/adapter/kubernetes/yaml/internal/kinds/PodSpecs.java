@@ -22,6 +22,7 @@ import io.fleetkit.api.core.ContainerRestartPolicy;
 import io.fleetkit.api.core.EnvVar;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.PodTemplateSpec;
+import io.fleetkit.api.core.Probe;
 import io.fleetkit.api.core.ResourceRequirements;
 import io.fleetkit.api.core.RestartPolicy;
 import io.fleetkit.api.core.Volume;
@@ -158,11 +159,14 @@ public final class PodSpecs {
     });
     ContainerRestartPolicy restart = Values.enumValue(ContainerRestartPolicy.class, c.getRestartPolicy(), null,
         p + ".restartPolicy", ctx);
+    Probe liveness = Probes.toCore(c.getLivenessProbe(), p + ".livenessProbe", ctx);
+    Probe readiness = Probes.toCore(c.getReadinessProbe(), p + ".readinessProbe", ctx);
+    Probe startup = Probes.toCore(c.getStartupProbe(), p + ".startupProbe", ctx);
     if (resources == null) {
       return null;
     }
     return ctx.build(p, () -> new Container(Values.orEmpty(c.getName()), Values.orEmpty(c.getImage()), resources,
-        ports, env, restart));
+        ports, env, restart, liveness, readiness, startup));
   }
 
   private static io.fabric8.kubernetes.api.model.Container container(Container c) {
@@ -177,6 +181,9 @@ public final class PodSpecs {
         .withEnv(Fabric8Scheduling.out(c.env(), e -> new EnvVarBuilder().withName(e.name())
             .withValue(Values.emptyToNull(e.value())).build()))
         .withRestartPolicy(Values.name(c.restartPolicy()))
+        .withLivenessProbe(Probes.toFabric8(c.livenessProbe()))
+        .withReadinessProbe(Probes.toFabric8(c.readinessProbe()))
+        .withStartupProbe(Probes.toFabric8(c.startupProbe()))
         .build();
   }
 
