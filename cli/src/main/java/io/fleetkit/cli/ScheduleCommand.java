@@ -69,12 +69,12 @@ public final class ScheduleCommand implements Callable<Integer> {
       profiles = profileFile == null ? List.of(DefaultPlugins.profile()) : ProfileFile.load(profileFile);
     } catch (ManifestException e) {
       for (ManifestProblem p : e.problems()) {
-        err.println(p);
+        err.println(CliText.clipLine(p.toString()));
       }
       err.flush();
       return 1;
     } catch (IllegalArgumentException | FleetKitException e) {
-      err.println(e.getMessage());
+      err.println(CliText.clipLine(String.valueOf(e.getMessage())));
       err.flush();
       return 1;
     }

@@ -6,6 +6,7 @@ import io.fleetkit.api.store.ListResult;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEvent;
+import io.fleetkit.api.store.WatchListener;
 import io.fleetkit.reconcile.Informer;
 import io.fleetkit.reconcile.Lister;
 import io.fleetkit.reconcile.ResourceEventHandler;
@@ -112,7 +113,17 @@ public final class DefaultInformer<T extends ApiObject<T>> implements Informer<T
       ListResult<T> list = store.list(kind, namespace);
       applyList(list);
       try {
-        Watch w = store.watch(kind, list.resourceVersion(), this::onEvent);
+        Watch w = store.watch(kind, list.resourceVersion(), new WatchListener<T>() {
+          @Override
+          public void onEvent(WatchEvent<T> event) {
+            DefaultInformer.this.onEvent(event);
+          }
+
+          @Override
+          public void onExpired(ExpiredException cause) {
+            relistAfterExpiry(cause);
+          }
+        });
         dispatch.lock();
         try {
           if (closed) {
@@ -131,6 +142,23 @@ public final class DefaultInformer<T extends ApiObject<T>> implements Informer<T
         LOG.info("informer {}: watch from resourceVersion {} expired ({}); relisting", kind.getSimpleName(),
             list.resourceVersion(), e.getMessage());
       }
+    }
+  }
+
+  /**
+   * The store ended the watch because delivery fell too far behind: relist and watch again (client-go's reflector
+   * does the same on a watch that ends with 410 Gone). Runs on the delivery path of the ended watch.
+   */
+  private void relistAfterExpiry(ExpiredException cause) {
+    if (closed) {
+      return;
+    }
+    LOG.info("informer {}: watch ended ({}); relisting", kind.getSimpleName(), cause.getMessage());
+    try {
+      listAndWatch();
+    } catch (RuntimeException e) {
+      LOG.warn("informer {}: relist after the watch ended failed; the cache stays at resourceVersion {}",
+          kind.getSimpleName(), lastSyncResourceVersion, e);
     }
   }
 

@@ -34,6 +34,9 @@ public final class KubernetesSchedulerMain {
   public static void main(String[] args) throws InterruptedException {
     Map<String, String> env = System.getenv();
     KubernetesClient client = new KubernetesClientBuilder().build();
+    for (String weakness : TransportSecurity.weaknesses(client.getConfiguration())) {
+      LOG.warn("insecure Kubernetes client configuration: {}", weakness);
+    }
     PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     KubernetesScheduler scheduler = builder(client, env).metrics(MicrometerMetrics.of(prometheus)).build();
     int port = metricsPort(env);

@@ -98,6 +98,29 @@ final class DeployManifestsTest {
   }
 
   @Test
+  void schedulerYaml_hardened_leaseByNameSeccompReadOnlyRoot() throws IOException {
+    List<HasMetadata> objects = load("scheduler.yaml");
+    Deployment d = only(objects, Deployment.class);
+    var pod = d.getSpec().getTemplate().getSpec();
+    var c = pod.getContainers().get(0);
+    assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+    assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+    assertThat(c.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+    assertThat(c.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+    assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+    assertThat(c.getVolumeMounts()).anySatisfy(m -> assertThat(m.getMountPath()).isEqualTo("/tmp"));
+    String leaseName = c.getEnv().stream().filter(e -> e.getName().equals("FLEETKIT_LEASE_NAME")).findFirst()
+        .orElseThrow().getValue();
+    for (var rule : only(objects, Role.class).getRules()) {
+      if (rule.getVerbs().contains("get") || rule.getVerbs().contains("patch")) {
+        assertThat(rule.getResourceNames()).as("lease rule %s", rule.getVerbs()).containsExactly(leaseName);
+      } else {
+        assertThat(rule.getVerbs()).containsExactly("create");
+      }
+    }
+  }
+
+  @Test
   void main_environmentOfTheDeployment_configuresLeaderElection() {
     try (MockCluster cluster = new MockCluster();
          KubernetesScheduler s = KubernetesSchedulerMain.builder(cluster.client,
