@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * <p>The constructor checks Kubernetes' {@code ValidateConfigMap}: keys are valid config keys, no key is in both
  * maps, the values together are at most 1 MiB.
  *
- * @throws io.fleetkit.api.ValidationException from the constructor when a rule is broken
+ * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken
  */
 public record ConfigMap(ObjectMeta metadata, Map<String, String> data, Map<String, Bytes> binaryData,
     boolean immutable) implements ApiObject<ConfigMap> {

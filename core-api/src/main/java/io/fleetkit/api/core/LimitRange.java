@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * storage bound for type PersistentVolumeClaim, {@code min <= defaultRequest <= default <= max}, ratios at least 1
  * and at most max/min, and equal default and defaultRequest for resources that cannot be overcommitted.
  *
- * @throws io.fleetkit.api.ValidationException from the constructor when a rule is broken
+ * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken
  */
 public record LimitRange(ObjectMeta metadata, LimitRangeSpec spec) implements ApiObject<LimitRange> {
   public static final String API_VERSION = "v1";

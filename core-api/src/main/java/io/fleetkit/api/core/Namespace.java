@@ -18,7 +18,7 @@ import java.util.Set;
  * each {@code spec.finalizers} entry is a qualified name and, without a {@code /}, one of the standard finalizer
  * names.
  *
- * @throws io.fleetkit.api.ValidationException from the constructor when a rule is broken
+ * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken
  */
 public record Namespace(ObjectMeta metadata, NamespaceSpec spec, NamespaceStatus status)
     implements ApiObject<Namespace> {

@@ -15,7 +15,7 @@ import java.util.Objects;
  * or qualified names, quantities are non-negative (whole numbers for object counts and extended resources), scopes
  * do not conflict and fit the resources, scope selector operators suit their scopes.
  *
- * @throws io.fleetkit.api.ValidationException from the constructor when a rule is broken
+ * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken
  */
 public record ResourceQuota(ObjectMeta metadata, ResourceQuotaSpec spec, ResourceQuotaStatus status)
     implements ApiObject<ResourceQuota> {

@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * <p>The constructor checks Kubernetes' {@code ValidateSecret}: keys are valid config keys, the values together are
  * at most 1 MiB, and the keys each built-in type requires are present. It has no status.
  *
- * @throws io.fleetkit.api.ValidationException from the constructor when a rule is broken
+ * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken
  */
 public record Secret(ObjectMeta metadata, String type, Map<String, Bytes> data, boolean immutable)
     implements ApiObject<Secret> {

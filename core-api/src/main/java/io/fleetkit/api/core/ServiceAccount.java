@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * @param secrets names of secrets in the same namespace that pods of this account may use
  * @param imagePullSecrets names of secrets used to pull images for pods of this account
  * @param automountServiceAccountToken whether pods get the account's token mounted; {@code null} when unset
- * @throws io.fleetkit.api.ValidationException from the constructor when a rule is broken
+ * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken
  */
 public record ServiceAccount(ObjectMeta metadata, List<String> secrets, List<String> imagePullSecrets,
     @Nullable Boolean automountServiceAccountToken) implements ApiObject<ServiceAccount> {

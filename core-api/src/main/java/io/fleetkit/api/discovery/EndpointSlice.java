@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * at once: at most {@value #MAX_ENDPOINTS} endpoints, 1..{@value #MAX_ADDRESSES_PER_ENDPOINT} addresses each, at most
  * {@value #MAX_PORTS} ports with unique names, at most {@value #MAX_ZONE_HINTS} zone hints per endpoint.
  *
- * @throws io.fleetkit.api.ValidationException from the constructor when a rule is broken
+ * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken
  */
 public record EndpointSlice(ObjectMeta metadata, AddressType addressType, List<Endpoint> endpoints,
     List<EndpointPort> ports) implements ApiObject<EndpointSlice> {

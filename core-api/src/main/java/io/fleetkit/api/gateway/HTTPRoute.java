@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * expressions compile; methods are one of the API's nine; backend weights are in 0..1,000,000 and ports in
  * 1..65535.
  *
- * @throws io.fleetkit.api.ValidationException from the constructor when a rule is broken
+ * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken
  */
 public record HTTPRoute(ObjectMeta metadata, HTTPRouteSpec spec) implements ApiObject<HTTPRoute> {
   public static final String API_VERSION = "gateway.networking.k8s.io/v1";

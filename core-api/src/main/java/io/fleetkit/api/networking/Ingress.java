@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * {@code Prefix} paths start with {@code /}; backends name a Service and a port (name or number in 1..65535).
  *
  * @param status the load balancer addresses, or {@code null} until a controller exposes the Ingress
- * @throws io.fleetkit.api.ValidationException from the constructor when a rule is broken
+ * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken
  */
 public record Ingress(ObjectMeta metadata, IngressSpec spec, @Nullable LoadBalancerStatus status)
     implements ApiObject<Ingress> {

@@ -43,7 +43,7 @@ public final class PortRange {
     return size;
   }
 
-  /** Upstream's offset: min(max(16, size/32), 128), 0 when size <= 16. */
+  /** Upstream's offset: min(max(16, size/32), 128), 0 when size {@code <=} 16. */
   public int staticBandSize() {
     return bitmap.offset();
   }

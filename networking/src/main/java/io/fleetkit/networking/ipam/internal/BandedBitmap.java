@@ -108,12 +108,12 @@ public final class BandedBitmap {
     }
   }
 
-  /** Upstream's {@code calculateRangeOffset} for service IPs: min(max(16, size/16), 256), 0 when size <= 16. */
+  /** Upstream's {@code calculateRangeOffset} for service IPs: min(max(16, size/16), 256), 0 when size {@code <=} 16. */
   public static int serviceIpOffset(long rangeSize) {
     return bandOffset(rangeSize, 16, 256);
   }
 
-  /** Upstream's {@code calculateRangeOffset} for node ports: min(max(16, size/32), 128), 0 when size <= 16. */
+  /** Upstream's {@code calculateRangeOffset} for node ports: min(max(16, size/32), 128), 0 when size {@code <=} 16. */
   public static int nodePortOffset(long rangeSize) {
     return bandOffset(rangeSize, 32, 128);
   }
