@@ -72,6 +72,30 @@ public final class QuotaRecount {
     }
   }
 
+  /**
+   * Recounts {@code quota} only while its status does not yet cover its spec, as admission needs before it can
+   * charge. Unlike {@link #recount}, a conflict whose winner already made the status cover the spec ends the loop:
+   * recounting again then would overwrite charges of creates admitted but not yet stored.
+   *
+   * @return the quota as stored afterwards; {@code null} if it no longer exists
+   */
+  static @Nullable ResourceQuota initialize(ObjectStore store, ResourceQuota quota, Instant now) {
+    ResourceQuota q = quota;
+    while (!ResourceQuotaPlugin.statusCovers(q)) {
+      try {
+        return store.updateStatus(q.withStatus(new ResourceQuotaStatus(q.spec().hard(), usage(store, q, now))));
+      } catch (ConflictException e) {
+        q = store.get(ResourceQuota.class, q.metadata().namespace(), q.metadata().name()).orElse(null);
+        if (q == null) {
+          return null;
+        }
+      } catch (NotFoundException e) {
+        return null;
+      }
+    }
+    return q;
+  }
+
   /** Recounts every quota of {@code namespace} ({@code ""}: all namespaces). */
   public static void recountAll(ObjectStore store, String namespace, Instant now) {
     for (ResourceQuota q : store.list(ResourceQuota.class, namespace).items()) {

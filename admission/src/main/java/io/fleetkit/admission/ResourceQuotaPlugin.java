@@ -113,7 +113,7 @@ public final class ResourceQuotaPlugin implements ValidatingAdmissionPlugin {
     ResourceQuota q = q0;
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       if (!statusCovers(q)) {
-        q = QuotaRecount.recount(store, q, clock.instant());
+        q = QuotaRecount.initialize(store, q, clock.instant());
         if (q == null) {
           return null; // deleted meanwhile
         }
