@@ -1,7 +1,7 @@
-package io.fleetkit.api.internal;
+package io.fleetkit.api;
 
 import io.fleetkit.api.ValidationException;
-import io.fleetkit.api.Violation;
+import io.fleetkit.api.internal.Names;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.labels.Validation;
 import io.fleetkit.api.meta.IntOrPercent;
@@ -14,7 +14,9 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Collects every violation found while validating one object, then throws them together. Rule texts use
+ * Collects every violation found while validating one object, then throws them together: the rule helper of every
+ * kind's compact constructor, in core-api and in the modules that define their own kinds (Kueue's queues and
+ * workloads in the scheduler engine). Rule texts use
  * Kubernetes' wording ({@code field.Required}, {@code field.Duplicate}, {@code ValidateNonnegativeField}, ...);
  * name checks take their messages from {@link Validation}, after a fast {@link Names} pre-check so that validating a
  * valid object allocates nothing. Not thread-safe; one instance per check.
