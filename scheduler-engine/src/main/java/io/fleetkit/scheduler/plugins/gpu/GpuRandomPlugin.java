@@ -1,9 +1,10 @@
 package io.fleetkit.scheduler.plugins.gpu;
 
 /**
- * Random, the FGD paper's baseline: a pseudo-random score in [0, 100] per (seed, pod, node), so that the same seed
- * gives the same placements whatever the other plugins or the thread count; a share pod gets a pseudo-random fitting
- * device per (seed, pod).
+ * Random, the FGD paper's baseline ({@code random_score.go}: a uniformly random feasible node): a pseudo-random key
+ * per (seed, pod, node); the node with the highest key scores 100, every other node its key modulo 100, so the choice
+ * is uniform over the feasible nodes whatever the host's tie-break, and the same seed gives the same placements
+ * whatever the other plugins or the thread count. A share pod gets a pseudo-random fitting device per (seed, pod).
  */
 public final class GpuRandomPlugin implements GpuScorer {
   public static final String NAME = "GpuRandom";
@@ -19,9 +20,24 @@ public final class GpuRandomPlugin implements GpuScorer {
     return NAME;
   }
 
+  /** A pseudo-random key, not negative, per (seed, pod, node). */
   @Override
   public long score(GpuPod pod, NodeGpu node) {
-    return Math.floorMod(GpuPolicies.mix(seed, pod.key().hashCode(), node.name().hashCode()), 101L);
+    return GpuPolicies.mix(seed, pod.key().hashCode(), node.name().hashCode()) >>> 1;
+  }
+
+  @Override
+  public void normalize(GpuPod pod, Candidates nodes, long[] scores) {
+    int n = nodes.size();
+    int best = 0;
+    for (int k = 1; k < n; k++) {
+      if (scores[k] > scores[best]) {
+        best = k;
+      }
+    }
+    for (int k = 0; k < n; k++) {
+      scores[k] = k == best ? 100 : scores[k] % 100;
+    }
   }
 
   @Override
