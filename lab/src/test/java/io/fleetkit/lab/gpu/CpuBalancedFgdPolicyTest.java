@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Our policy FgdBalanced against FGD, mean GPU allocation over seeds 42..51 at 100% arrival (the paper's protocol).
- * FgdBalanced does not reach the issue's bar of 96.0% on default (measured 95.69%; GapFill does, see
+ * FgdBalanced does not reach the bar of 96.0% on default (measured 95.69%; GapFill does, see
  * GapFillPolicyTest), so the default test asserts what it does reach: clearly above FGD
  * (+0.3 point, more than 3 seed standard deviations of FGD's mean) and above the published FGD mean.
  */

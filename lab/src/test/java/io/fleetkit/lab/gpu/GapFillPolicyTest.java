@@ -7,7 +7,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The issue's bars for our best policy, GapFill, on the openb traces (mean GPU allocation over seeds 42..51 at 100%
+ * The bars for our best policy, GapFill, on the openb traces (mean GPU allocation over seeds 42..51 at 100%
  * arrival, the paper's protocol): at least 96.0% on default, and no worse than FGD (ours and the published mean) on
  * any of the five traces. Measured: default 96.05, multigpu20 96.05, multigpu50 97.48, gpushare40 94.61,
  * gpushare100 87.68 (docs/gpu-benchmarks.md).
