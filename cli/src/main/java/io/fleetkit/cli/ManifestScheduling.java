@@ -49,11 +49,24 @@ final class ManifestScheduling {
   /** A pod that could not be placed, and kube's diagnosis. */
   record Unschedulable(String pod, String message) {}
 
-  record Outcome(List<Placement> placements, List<Unschedulable> unschedulable) {}
+  /**
+   * What happened to the manifests' pods, and the objects the admission chain refused (see
+   * {@link ManifestAdmission}; empty unless the manifests use Namespaces, ResourceQuotas or LimitRanges).
+   */
+  record Outcome(List<Placement> placements, List<Unschedulable> unschedulable,
+      List<ManifestAdmission.Rejected> rejected) {}
 
   private ManifestScheduling() {}
 
-  static Outcome run(LoadedObjects loaded, List<SchedulerProfile> profiles, long seed) {
+  static Outcome run(LoadedObjects manifests, List<SchedulerProfile> given, long seed) {
+    ManifestAdmission.Result admission = ManifestAdmission.apply(manifests);
+    LoadedObjects loaded = admission.loaded();
+    List<SchedulerProfile> profiles = ManifestAdmission.withNamespaceLabels(given, loaded);
+    Outcome outcome = place(loaded, profiles, seed);
+    return new Outcome(outcome.placements(), outcome.unschedulable(), admission.rejected());
+  }
+
+  private static Outcome place(LoadedObjects loaded, List<SchedulerProfile> profiles, long seed) {
     ManualClock clock = ManualClock.atEpoch2026();
     var builder = Scheduler.builder().clock(clock).seed(seed).parallelism(1);
     Set<String> served = new HashSet<>();
@@ -189,7 +202,7 @@ final class ManifestScheduling {
         }
       }
       notServed.forEach((k, m) -> failed.put(k, new Unschedulable(k, m)));
-      return new Outcome(List.copyOf(placements.values()), List.copyOf(failed.values()));
+      return new Outcome(List.copyOf(placements.values()), List.copyOf(failed.values()), List.of());
     }
   }
 

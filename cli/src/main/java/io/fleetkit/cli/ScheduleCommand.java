@@ -113,6 +113,16 @@ public final class ScheduleCommand implements Callable<Integer> {
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("placements", placements);
     root.put("unschedulable", failed);
+    if (!outcome.rejected().isEmpty()) {
+      List<Map<String, Object>> rejected = new ArrayList<>();
+      for (ManifestAdmission.Rejected r : outcome.rejected()) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("object", r.object());
+        m.put("message", r.message());
+        rejected.add(m);
+      }
+      root.put("rejected", rejected);
+    }
     ObjectMapper mapper = JsonMapper.builder().build();
     return mapper.writeValueAsString(root);
   }
@@ -140,6 +150,10 @@ public final class ScheduleCommand implements Callable<Integer> {
     for (var u : outcome.unschedulable()) {
       out.printf(fmt, u.pod(), "<unschedulable> " + u.message());
     }
-    out.printf("%n%d placed, %d unschedulable%n", outcome.placements().size(), outcome.unschedulable().size());
+    for (var r : outcome.rejected()) {
+      out.printf("rejected %s: %s%n", r.object(), r.message());
+    }
+    out.printf("%n%d placed, %d unschedulable%s%n", outcome.placements().size(), outcome.unschedulable().size(),
+        outcome.rejected().isEmpty() ? "" : ", " + outcome.rejected().size() + " rejected by admission");
   }
 }

@@ -42,6 +42,7 @@ final class ArchitectureTest {
 
   static {
     MODULES.put("io.fleetkit.api", "core-api");
+    MODULES.put("io.fleetkit.admission", "admission");
     MODULES.put("io.fleetkit.scheduler", "scheduler-engine");
     MODULES.put("io.fleetkit.reconcile", "reconcile");
     MODULES.put("io.fleetkit.autoscale", "autoscale");
@@ -55,7 +56,8 @@ final class ArchitectureTest {
   }
 
   /** Engine root packages: they depend on core-api and on each other, never on the outer modules. */
-  private static final List<String> ENGINES = List.of("io.fleetkit.scheduler", "io.fleetkit.reconcile",
+  private static final List<String> ENGINES = List.of("io.fleetkit.admission", "io.fleetkit.scheduler",
+      "io.fleetkit.reconcile",
       "io.fleetkit.autoscale", "io.fleetkit.storage", "io.fleetkit.optimizer");
 
   /**
@@ -102,7 +104,7 @@ final class ArchitectureTest {
     List<String> unknown = classes.stream().map(JavaClass::getPackageName)
         .filter(p -> moduleOf(p).isEmpty()).distinct().toList();
     assertThat(unknown).as("packages of no module in ArchitectureTest.MODULES").isEmpty();
-    for (String module : List.of("core-api", "scheduler-engine", "reconcile", "autoscale", "storage-binding",
+    for (String module : List.of("core-api", "admission", "scheduler-engine", "reconcile", "autoscale", "storage-binding",
         "optimizer", "adapters/kubernetes", "adapters/slurm", "lab")) {
       assertThat(classes.stream().anyMatch(c -> moduleOf(c.getPackageName()).orElse("").equals(module)))
           .as("classes of %s on the test classpath", module).isTrue();

@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
 final class ModuleBoundariesTest {
   private static final Pattern IMPORT = Pattern.compile("^import\\s+(?:static\\s+)?([\\w.]+)", Pattern.MULTILINE);
   private static final List<String> ENGINES =
-      List.of("scheduler-engine", "reconcile", "autoscale", "storage-binding", "optimizer");
+      List.of("admission", "scheduler-engine", "reconcile", "autoscale", "storage-binding", "optimizer");
   private static final List<String> LIBRARY =
-      List.of("core-api", "scheduler-engine", "reconcile", "autoscale", "storage-binding", "optimizer",
+      List.of("core-api", "admission", "scheduler-engine", "reconcile", "autoscale", "storage-binding", "optimizer",
           "adapters/kubernetes", "adapters/slurm");
 
   private static Path root() {

@@ -181,11 +181,16 @@ final class ScheduleCommandTest {
 
     assertThat(code).as(err.toString()).isZero();
     JsonNode root = JsonMapper.builder().build().readTree(out.toString());
-    // 8 from gpu-cluster and gangs, 2 from storage
-    assertThat(root.get("placements")).hasSize(10);
+    // 8 from gpu-cluster and gangs, 2 from storage, 5 from tenancy (whose sixth pod the quota refuses)
+    assertThat(root.get("placements")).hasSize(15);
+    assertThat(root.get("rejected")).hasSize(1);
     for (JsonNode p : root.get("placements")) {
       String pod = p.get("pod").asString();
       String node = p.get("node").asString();
+      if (pod.startsWith("team-")) {
+        assertThat(node).startsWith("tenant-");
+        continue;
+      }
       if (pod.equals("default/trainer") || pod.equals("default/checkpointer")) {
         assertThat(p.get("volumes").size()).isEqualTo(1);
         continue;

@@ -16,7 +16,8 @@ import java.util.Set;
  * @param running pods with {@code spec.nodeName} naming one of {@code nodes}
  * @param pending pods without {@code spec.nodeName}; keys ({@code namespace/name}) unique across running and pending
  * @param podGroups every group a running or pending pod names, unique keys
- * @throws IllegalArgumentException naming the object and rule when one of these does not hold
+ * <p>The constructor throws {@link IllegalArgumentException}, naming the object and rule, when one of these does not
+ * hold.
  */
 public record BatchProblem(List<Node> nodes, List<Pod> running, List<Pod> pending, List<PodGroup> podGroups) {
   public BatchProblem {

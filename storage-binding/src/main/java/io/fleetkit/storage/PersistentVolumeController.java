@@ -26,9 +26,9 @@ import org.jspecify.annotations.Nullable;
  * Each sync repairs any half-done binding.
  *
  * <p>Claims of a WaitForFirstConsumer class are left to the scheduler (its VolumeBinding plugin binds them or sets
- * {@value StorageAnnotations#SELECTED_NODE} to ask for provisioning). A failed provisioning sets the claim's
- * {@value #PROVISIONING_FAILED} condition and is retried by later syncs after an exponential backoff on the
- * controller's clock.
+ * {@value io.fleetkit.api.storage.StorageAnnotations#SELECTED_NODE} to ask for provisioning). A failed provisioning
+ * sets the claim's {@value #PROVISIONING_FAILED} condition and is retried by later syncs after an exponential backoff
+ * on the controller's clock.
  *
  * <p>Drive it with {@link #syncAll()} (or {@link #syncClaim}/{@link #syncVolume}). Thread-safe: concurrent syncs are
  * serialised by the store's optimistic concurrency only.

@@ -13,8 +13,8 @@ import java.util.Objects;
  * @param target the target value, above 0
  * @param activationThreshold the target is active while the value is above this (KEDA's
  *     {@code activationThreshold}, default 0)
- * @throws IllegalArgumentException when the name is empty, the type is Utilization, the target is not positive or
- *     the activation threshold is negative
+ * <p>The constructor throws {@link IllegalArgumentException} when the name is empty, the type is Utilization, the
+ * target is not positive or the activation threshold is negative.
  */
 public record ScaleTrigger(String name, MetricTargetType targetType, double target, double activationThreshold) {
   public ScaleTrigger {

@@ -22,7 +22,8 @@ import org.jspecify.annotations.Nullable;
  * @param idleReplicaCount replicas when no trigger is active, below {@code minReplicaCount}; {@code null} for none
  * @param behavior the HPA behavior used from 1 to N ({@code advanced.horizontalPodAutoscalerConfig}), {@code null}
  *     for the HPA's legacy rules
- * @throws IllegalArgumentException when a rule is broken (message names the field and value)
+ * <p>The constructor throws {@link IllegalArgumentException} when a rule is broken (the message names the field and
+ * value).
  */
 public record ScaledObject(String namespace, String name, CrossVersionObjectReference scaleTargetRef,
     List<ScaleTrigger> triggers, Duration pollingInterval, Duration cooldownPeriod, int minReplicaCount,

@@ -15,7 +15,7 @@ import java.util.Objects;
  * Resource and ContainerResource metrics, positive target values, policies with a value above zero and a period
  * in 1..1800 s, stabilization windows in 0..3600 s.
  *
- * @throws io.fleetkit.api.ValidationException from the constructor when a rule is broken
+ * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken.
  */
 public record HorizontalPodAutoscaler(ObjectMeta metadata, HorizontalPodAutoscalerSpec spec,
     HorizontalPodAutoscalerStatus status) implements ApiObject<HorizontalPodAutoscaler> {

@@ -20,7 +20,7 @@ import java.util.Set;
  * ({@code "*"} included), {@code maxAllowed} not below {@code minAllowed}, only cpu and memory controlled, at most
  * one recommender.
  *
- * @throws io.fleetkit.api.ValidationException from the constructor when a rule is broken
+ * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken.
  */
 public record VerticalPodAutoscaler(ObjectMeta metadata, VerticalPodAutoscalerSpec spec,
     VerticalPodAutoscalerStatus status) implements ApiObject<VerticalPodAutoscaler> {

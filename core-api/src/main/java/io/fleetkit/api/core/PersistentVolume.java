@@ -15,7 +15,7 @@ import java.util.Objects;
  * a local volume has node affinity, a claim reference names its claim. The deprecated Recycle reclaim policy is
  * rejected.
  *
- * @throws io.fleetkit.api.ValidationException from the constructor when a rule is broken
+ * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken.
  */
 public record PersistentVolume(ObjectMeta metadata, PersistentVolumeSpec spec, PersistentVolumeStatus status)
     implements ApiObject<PersistentVolume> {

@@ -14,7 +14,7 @@ import java.util.Objects;
  * subdomain, at least one access mode (ReadWriteOncePod alone), {@code resources.requests.storage} greater than
  * zero, a class name (when not empty) and a volume name are DNS-1123 subdomains.
  *
- * @throws io.fleetkit.api.ValidationException from the constructor when a rule is broken
+ * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken.
  */
 public record PersistentVolumeClaim(ObjectMeta metadata, PersistentVolumeClaimSpec spec,
     PersistentVolumeClaimStatus status) implements ApiObject<PersistentVolumeClaim> {

@@ -22,8 +22,9 @@ import org.jspecify.annotations.Nullable;
  * <p>Build with {@link #builder()}: {@code Pod.builder().namespace("default").name("web-0").container("app",
  * "nginx:1.27", requests).priority(10).build()}.
  *
- * @throws io.fleetkit.api.ValidationException when the name is not a DNS-1123 subdomain, a container is unnamed,
- *     duplicated or has no image, a quantity is negative, a request exceeds its limit, and the like
+ * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when the name is not a DNS-1123 subdomain,
+ * a container is unnamed, duplicated or has no image, a quantity is negative, a request exceeds its limit, and the
+ * like.
  */
 public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implements ApiObject<Pod> {
   public static final String API_VERSION = "v1";

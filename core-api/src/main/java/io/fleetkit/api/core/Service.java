@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * (as Kubernetes requires for Services), ports are in 1..65535, a Service with more than one port names each one
  * uniquely, node ports only on NodePort and LoadBalancer Services.
  *
- * @throws io.fleetkit.api.ValidationException from the constructor when a rule is broken
+ * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken.
  */
 public record Service(ObjectMeta metadata, ServiceSpec spec, ServiceStatus status) implements ApiObject<Service> {
   public static final String API_VERSION = "v1";

@@ -177,6 +177,32 @@ public final class Validation {
     return out;
   }
 
+  private static final String CONFIG_MAP_KEY_FMT = "[-._a-zA-Z0-9]+";
+  private static final Pattern CONFIG_MAP_KEY = Pattern.compile(CONFIG_MAP_KEY_FMT);
+
+  /**
+   * Tests for a valid key of a ConfigMap's or Secret's data (Kubernetes' {@code IsConfigMapKey}): at most 253
+   * characters of {@code [-._a-zA-Z0-9]}, and not {@code .}, {@code ..} or starting with {@code ..}.
+   */
+  public static List<String> isConfigMapKey(String value) {
+    List<String> errs = new ArrayList<>(2);
+    if (byteLength(value) > DNS1123_SUBDOMAIN_MAX_LENGTH) {
+      errs.add(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
+    }
+    if (!CONFIG_MAP_KEY.matcher(value).matches()) {
+      errs.add(regexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
+          CONFIG_MAP_KEY_FMT, "key.name", "KEY_NAME", "key-name"));
+    }
+    if (value.equals(".")) {
+      errs.add("must not be '.'");
+    } else if (value.equals("..")) {
+      errs.add("must not be '..'");
+    } else if (value.startsWith("..")) {
+      errs.add("must not start with '..'");
+    }
+    return List.copyOf(errs);
+  }
+
   /** {@code must be no more than N characters}. */
   static String maxLenError(int length) {
     return "must be no more than " + length + " characters";

@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * exactly one of {@code minAvailable} and {@code maxUnavailable}, neither negative nor above 100%, a valid
  * selector, non-negative status counts.
  *
- * @throws io.fleetkit.api.ValidationException from the constructor when a rule is broken
+ * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken.
  */
 public record PodDisruptionBudget(ObjectMeta metadata, PodDisruptionBudgetSpec spec, PodDisruptionBudgetStatus status)
     implements ApiObject<PodDisruptionBudget> {

@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * allowed-topology term has requirements with a qualified key and unique values. Field paths are Kubernetes'
  * (top level, e.g. {@code reclaimPolicy}).
  *
- * @throws io.fleetkit.api.ValidationException from the constructor when a rule is broken
+ * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken.
  */
 public record StorageClass(ObjectMeta metadata, StorageClassSpec spec) implements ApiObject<StorageClass> {
   public static final String API_VERSION = "storage.k8s.io/v1";

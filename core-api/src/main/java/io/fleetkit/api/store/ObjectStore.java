@@ -54,6 +54,12 @@ import java.util.function.Predicate;
  *       queue is unbounded.</li>
  * </ul>
  *
+ * <h2>Admission</h2>
+ * A store built with {@link ObjectStoreBuilder#admission} runs its {@link io.fleetkit.api.admission.AdmissionChain}
+ * on create, update and delete before writing: plugins may change the object (defaults) or refuse it with an
+ * {@link io.fleetkit.api.admission.AdmissionDeniedException}; status updates are not admitted. Without a chain the
+ * store behaves exactly as described here.
+ *
  * <h2>Store-owned metadata</h2>
  * {@code uid}, {@code resourceVersion}, {@code generation}, {@code creationTimestamp} and
  * {@code deletionTimestamp} are set by the store; values a caller sends are replaced (a mismatching non-empty
@@ -84,6 +90,8 @@ public interface ObjectStore extends AutoCloseable {
    * @throws ValidationException if the name is missing, the namespace is missing for a namespaced kind or present
    *     for a cluster-scoped one, a name or namespace contains {@code /}, or a resourceVersion is set
    * @throws ConflictException if an object of this kind and key exists ("already exists")
+   * @throws io.fleetkit.api.admission.AdmissionDeniedException if the store's admission chain refuses the object
+   *     (see {@link ObjectStoreBuilder#admission}); the object stored is the one the chain's mutating plugins return
    */
   <T extends ApiObject<T>> T create(T object);
 
@@ -125,6 +133,7 @@ public interface ObjectStore extends AutoCloseable {
    * @throws ConflictException if {@code object}'s resourceVersion is non-empty and stale, or its uid is non-empty
    *     and differs from the stored one
    * @throws ValidationException if the update adds a finalizer to an object being deleted
+   * @throws io.fleetkit.api.admission.AdmissionDeniedException if the store's admission chain refuses the update
    */
   <T extends ApiObject<T>> T update(T object);
 
@@ -153,6 +162,7 @@ public interface ObjectStore extends AutoCloseable {
    * @return the object after the call: its final state if removed (finalizers empty), else the marked object
    * @throws NotFoundException if there is no such object
    * @throws ConflictException if a precondition does not hold
+   * @throws io.fleetkit.api.admission.AdmissionDeniedException if the store's admission chain refuses the deletion
    */
   <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name, DeletePreconditions preconditions);
 

@@ -1,5 +1,6 @@
 package io.fleetkit.api.store;
 
+import io.fleetkit.api.admission.AdmissionChain;
 import io.fleetkit.api.store.internal.InMemoryObjectStore;
 import java.time.Clock;
 import java.util.Objects;
@@ -21,6 +22,7 @@ public final class ObjectStoreBuilder {
   private @Nullable Executor deliveryExecutor;
   private boolean directDelivery;
   private @Nullable Supplier<String> uidGenerator;
+  private @Nullable AdmissionChain admission;
 
   ObjectStoreBuilder() {}
 
@@ -98,12 +100,27 @@ public final class ObjectStoreBuilder {
     return this;
   }
 
+  /**
+   * The admission plugins run on every create, update and delete before the write (see {@link AdmissionChain}); a
+   * denial reaches the caller as {@link io.fleetkit.api.admission.AdmissionDeniedException} and nothing is written.
+   * Status updates are not admitted. Default: none, and the store behaves exactly as without admission.
+   */
+  public ObjectStoreBuilder admission(AdmissionChain chain) {
+    Objects.requireNonNull(chain, "chain");
+    if (admission != null) {
+      throw new IllegalStateException("admission was already set to " + admission);
+    }
+    admission = chain;
+    return this;
+  }
+
   /** A new store with these settings. The builder may be reused. */
   public ObjectStore build() {
     return new InMemoryObjectStore(
         clock != null ? clock : Clock.systemUTC(),
         historyLimit != -1 ? historyLimit : DEFAULT_HISTORY_LIMIT,
         directDelivery ? Runnable::run : deliveryExecutor,
-        uidGenerator != null ? uidGenerator : () -> UUID.randomUUID().toString());
+        uidGenerator != null ? uidGenerator : () -> UUID.randomUUID().toString(),
+        admission != null ? admission : AdmissionChain.empty());
   }
 }

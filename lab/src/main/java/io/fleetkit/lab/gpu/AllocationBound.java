@@ -21,7 +21,7 @@ import java.util.TreeMap;
  * For n big shares B placed and F milli of small shares in their gaps, allocated ≤ min(ΣB + F + 1000·(D − n),
  * ΣB + whole + small), where whole and small are the arrived demand of whole-GPU and small-share pods. F is a flow of
  * small shares into gaps that fit them; for any threshold t, cutting the small shares below t and the gaps of at
- * least t gives F ≤ Σ{s < t} + Σ{1000 − b : 1000 − b ≥ t}. Each term is maximised separately over the n largest
+ * least t gives F ≤ Σ{s &lt; t} + Σ{1000 − b : 1000 − b ≥ t}. Each term is maximised separately over the n largest
  * values and over n, which only over-estimates: {@code bound ≥ every achievable allocation}. A replay records the
  * allocation after each arrival, and the bucket's value is the mean of those events; since each event's allocation is
  * at most the bound of its prefix, the bucket's mean of the prefix bounds bounds the bucket. {@link #atArrival} also

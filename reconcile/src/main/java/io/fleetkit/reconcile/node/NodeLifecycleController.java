@@ -1,5 +1,6 @@
 package io.fleetkit.reconcile.node;
 
+import io.fleetkit.admission.DefaultTolerationSecondsPlugin;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.NodeCondition;
 import io.fleetkit.api.core.NodeSpec;
@@ -45,9 +46,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class NodeLifecycleController implements AutoCloseable {
   /** The NoExecute/NoSchedule taint of a node whose Ready condition is Unknown. */
-  public static final String TAINT_UNREACHABLE = "node.kubernetes.io/unreachable";
+  public static final String TAINT_UNREACHABLE = DefaultTolerationSecondsPlugin.UNREACHABLE;
   /** The NoExecute/NoSchedule taint of a node whose Ready condition is False. */
-  public static final String TAINT_NOT_READY = "node.kubernetes.io/not-ready";
+  public static final String TAINT_NOT_READY = DefaultTolerationSecondsPlugin.NOT_READY;
   /** The reason of a Ready condition the controller set to Unknown. */
   public static final String REASON_UNKNOWN = "NodeStatusUnknown";
   /** The reason of a condition the kubelet never posted. */

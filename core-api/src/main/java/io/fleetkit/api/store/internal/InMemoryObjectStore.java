@@ -5,6 +5,8 @@ import io.fleetkit.api.ExpiredException;
 import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.ValidationException;
 import io.fleetkit.api.Violation;
+import io.fleetkit.api.admission.AdmissionChain;
+import io.fleetkit.api.admission.AdmissionOperation;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
@@ -42,6 +44,10 @@ import org.jspecify.annotations.Nullable;
  * of other objects). Lists take the read lock only while copying references out of the kind's map. Gets take no
  * lock. Listeners run after the lock is released (see {@link StoreWatch}).
  *
+ * <p>With an admission chain, create, update and delete run it first, outside the lock (plugins read and write the
+ * store, for example a quota's status), then write as without one; if the write fails the chain's undo actions run.
+ * Without a chain nothing of this runs.
+ *
  * <p>The history is a ring indexed by resourceVersion: versions are consecutive (every write produces exactly one
  * event), so the event of version {@code v} sits at {@code v % historyLimit} and the retained versions are
  * {@code (max(1, version - historyLimit), version]}.
@@ -55,6 +61,7 @@ public final class InMemoryObjectStore implements ObjectStore {
   private final Executor executor;
   private final @Nullable ExecutorService ownedExecutor;
   private final Supplier<String> uids;
+  private final AdmissionChain admission;
 
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final ConcurrentHashMap<Class<?>, KindTable<?>> tables = new ConcurrentHashMap<>();
@@ -66,6 +73,16 @@ public final class InMemoryObjectStore implements ObjectStore {
    * @param executor drains watch queues; {@code null} for a store-owned daemon pool
    */
   public InMemoryObjectStore(Clock clock, int historyLimit, @Nullable Executor executor, Supplier<String> uids) {
+    this(clock, historyLimit, executor, uids, AdmissionChain.empty());
+  }
+
+  /**
+   * @param executor drains watch queues; {@code null} for a store-owned daemon pool
+   * @param admission run on create, update and delete before the write; {@link AdmissionChain#empty()} for none
+   */
+  public InMemoryObjectStore(Clock clock, int historyLimit, @Nullable Executor executor, Supplier<String> uids,
+      AdmissionChain admission) {
+    this.admission = Objects.requireNonNull(admission, "admission");
     this.clock = Objects.requireNonNull(clock, "clock");
     if (historyLimit < 1) {
       throw new IllegalArgumentException("historyLimit must be at least 1 but was " + historyLimit);
@@ -89,6 +106,24 @@ public final class InMemoryObjectStore implements ObjectStore {
     Objects.requireNonNull(object, "object");
     checkOpen();
     validateForCreate(object);
+    if (admission.isEmpty()) {
+      return doCreate(object);
+    }
+    // Storage reports "already exists" after admission in Kubernetes; checking first keeps side effects (a quota
+    // charge) away from a create that cannot succeed. A create racing in between is rolled back below.
+    if (get(kindOf(object), object.metadata().namespace(), object.metadata().name()).isPresent()) {
+      throw new ConflictException(object.describe() + " already exists");
+    }
+    AdmissionChain.Admitted<T> admitted = admission.admit(AdmissionOperation.CREATE, object, null, this);
+    try {
+      return doCreate(admitted.object());
+    } catch (RuntimeException e) {
+      admitted.rollback();
+      throw e;
+    }
+  }
+
+  private <T extends ApiObject<T>> T doCreate(T object) {
     ObjectMeta meta = object.metadata();
     String uid = uids.get();
     KindTable<T> table = table(kindOf(object));
@@ -222,6 +257,21 @@ public final class InMemoryObjectStore implements ObjectStore {
   public <T extends ApiObject<T>> T update(T object) {
     Objects.requireNonNull(object, "object");
     checkOpen();
+    if (admission.isEmpty()) {
+      return doUpdate(object);
+    }
+    T stored = get(kindOf(object), object.metadata().namespace(), object.metadata().name())
+        .orElseThrow(() -> notFound(object));
+    AdmissionChain.Admitted<T> admitted = admission.admit(AdmissionOperation.UPDATE, object, stored, this);
+    try {
+      return doUpdate(admitted.object());
+    } catch (RuntimeException e) {
+      admitted.rollback();
+      throw e;
+    }
+  }
+
+  private <T extends ApiObject<T>> T doUpdate(T object) {
     KindTable<T> table = table(kindOf(object));
     ObjectMeta meta = object.metadata();
     String key = KindTable.key(meta.namespace(), meta.name());
@@ -314,6 +364,21 @@ public final class InMemoryObjectStore implements ObjectStore {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(preconditions, "preconditions");
     checkOpen();
+    if (admission.isEmpty()) {
+      return doDelete(kind, namespace, name, preconditions);
+    }
+    T stored = require(kind, namespace, name);
+    AdmissionChain.Admitted<T> admitted = admission.admit(AdmissionOperation.DELETE, stored, null, this);
+    try {
+      return doDelete(kind, namespace, name, preconditions);
+    } catch (RuntimeException e) {
+      admitted.rollback();
+      throw e;
+    }
+  }
+
+  private <T extends ApiObject<T>> T doDelete(Class<T> kind, String namespace, String name,
+      DeletePreconditions preconditions) {
     KindTable<T> table = table(kind);
     String key = KindTable.key(namespace, name);
     T result;

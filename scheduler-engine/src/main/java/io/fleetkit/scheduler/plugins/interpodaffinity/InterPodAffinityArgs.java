@@ -7,7 +7,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Arguments of {@link InterPodAffinityPlugin} (upstream {@code InterPodAffinityArgs}, plus the namespace-labels
- * lookup FleetKit needs because it has no Namespace kind yet).
+ * lookup, see {@link NamespaceLookups}).
  *
  * @param hardPodAffinityWeight the score weight of an existing pod's required affinity term that the incoming pod
  *     matches (symmetric scoring), 0..100; kube's default is 1

@@ -46,6 +46,8 @@ final class RoundTripTest {
   @CsvSource({
       "workloads, roundtrip/workloads.yaml, '{Deployment=2, Job=1, ReplicaSet=1, StatefulSet=1}'",
       "policy, roundtrip/policy.yaml, '{NodePool=2, PodDisruptionBudget=2, PodGroup=2, PriorityClass=2}'",
+      "tenancy, roundtrip/tenancy.yaml, '{ConfigMap=1, LimitRange=1, Namespace=2, ResourceQuota=2, Secret=1,"
+          + " ServiceAccount=1}'",
   })
   void dumpThenParse_mixedKinds_givesEqualObjects(String name, String file, String counts) {
     LoadedObjects first = KubernetesYaml.parse(resource(file), file);

@@ -1,6 +1,12 @@
 package io.fleetkit.adapter.kubernetes.yaml.internal;
 
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DeploymentConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ServiceAccountConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.SecretConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ResourceQuotaConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.NamespaceConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.LimitRangeConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ConfigMapConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.HorizontalPodAutoscalerConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.JobConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.NodeConverter;
@@ -42,7 +48,13 @@ public final class KindRegistry {
       new VerticalPodAutoscalerConverter(),
       new PodDisruptionBudgetConverter(),
       new PodGroupConverter(),
-      new NodePoolConverter()));
+      new NodePoolConverter(),
+      new NamespaceConverter(),
+      new ResourceQuotaConverter(),
+      new LimitRangeConverter(),
+      new ConfigMapConverter(),
+      new SecretConverter(),
+      new ServiceAccountConverter()));
 
   private final Map<String, KindConverter<?, ?>> byKind;
   private final Map<Class<?>, KindConverter<?, ?>> byType;

@@ -62,8 +62,8 @@ final class LiveConverterTest {
 
   @Test
   void toCore_unknownKind_failsNamingTheKnownKinds() {
-    assertThatThrownBy(() -> LiveConverter.toCore("Secret", livePod().build()))
+    assertThatThrownBy(() -> LiveConverter.toCore("Lease", livePod().build()))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("\"Secret\"").hasMessageContaining("PodGroup");
+        .hasMessageContaining("\"Lease\"").hasMessageContaining("PodGroup");
   }
 }

@@ -1,0 +1,23 @@
+package io.fleetkit.admission;
+
+import io.fleetkit.api.admission.AdmissionChain;
+import java.time.Clock;
+
+/** Ready-made admission chains. */
+public final class Admission {
+  private Admission() {}
+
+  /**
+   * NamespaceLifecycle, LimitRanger, Priority, DefaultTolerationSeconds, ResourceQuota: the order of Kubernetes'
+   * recommended plugins (quota last, since it charges usage), with the system clock.
+   */
+  public static AdmissionChain standard() {
+    return standard(Clock.systemUTC());
+  }
+
+  /** {@link #standard()} with {@code clock} for the quota's "terminal pod" rule. */
+  public static AdmissionChain standard(Clock clock) {
+    return AdmissionChain.of(new NamespaceLifecyclePlugin(), new LimitRangerPlugin(), new PriorityPlugin(),
+        new DefaultTolerationSecondsPlugin(), new ResourceQuotaPlugin(clock));
+  }
+}

@@ -1,0 +1,155 @@
+package io.fleetkit.admission;
+
+import io.fleetkit.api.core.Container;
+import io.fleetkit.api.core.LimitRangeItem;
+import io.fleetkit.api.core.PodSpec;
+import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.resource.ResourceList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The checks of Kubernetes' LimitRanger ({@code plugin/pkg/admission/limitranger/admission.go}: {@code minConstraint},
+ * {@code maxConstraint}, {@code maxRequestConstraint}, {@code limitRequestRatioConstraint}) with upstream's messages,
+ * and the pod-level aggregate they are applied to for type Pod. Pure functions; thread-safe.
+ */
+final class LimitConstraints {
+  /** Values above this have no exact milli-value (Kubernetes' {@code resource.MaxMilliValue}). */
+  private static final long MAX_MILLI_VALUE = Long.MAX_VALUE / 1000;
+
+  private LimitConstraints() {}
+
+  /** Applies the min, max and ratio rules of {@code item} to one request/limit pair; adds each failure to {@code errs}. */
+  static void check(LimitRangeItem item, ResourceList requests, ResourceList limits, List<String> errs) {
+    String type = item.type().name();
+    item.min().asMap().forEach((r, v) -> add(errs, min(type, r, v, requests, limits)));
+    item.max().asMap().forEach((r, v) -> add(errs, max(type, r, v, requests, limits)));
+    item.maxLimitRequestRatio().forEach((r, v) -> add(errs, ratio(type, r, v, requests, limits)));
+  }
+
+  private static void add(List<String> errs, @Nullable String err) {
+    if (err != null) {
+      errs.add(err);
+    }
+  }
+
+  /** {@code requestLimitEnforcedValues}: compare in milli-units unless that would overflow. */
+  private static boolean milli(Quantity... qs) {
+    for (Quantity q : qs) {
+      if (q.value() > MAX_MILLI_VALUE) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static long value(Quantity q, boolean milli) {
+    return milli ? q.milliValue() : q.value();
+  }
+
+  static @Nullable String min(String type, String r, Quantity enforced, ResourceList requests, ResourceList limits) {
+    Quantity req = requests.get(r);
+    Quantity lim = limits.get(r);
+    boolean m = milli(req, lim, enforced);
+    if (!requests.has(r)) {
+      return "minimum " + r + " usage per " + type + " is " + enforced + ".  No request is specified.";
+    }
+    if (value(req, m) < value(enforced, m)) {
+      return "minimum " + r + " usage per " + type + " is " + enforced + ", but request is " + req + ".";
+    }
+    if (limits.has(r) && value(lim, m) < value(enforced, m)) {
+      return "minimum " + r + " usage per " + type + " is " + enforced + ", but limit is " + lim + ".";
+    }
+    return null;
+  }
+
+  static @Nullable String max(String type, String r, Quantity enforced, ResourceList requests, ResourceList limits) {
+    Quantity req = requests.get(r);
+    Quantity lim = limits.get(r);
+    boolean m = milli(req, lim, enforced);
+    if (!limits.has(r)) {
+      return "maximum " + r + " usage per " + type + " is " + enforced + ".  No limit is specified.";
+    }
+    if (value(lim, m) > value(enforced, m)) {
+      return "maximum " + r + " usage per " + type + " is " + enforced + ", but limit is " + lim + ".";
+    }
+    if (requests.has(r) && value(req, m) > value(enforced, m)) {
+      return "maximum " + r + " usage per " + type + " is " + enforced + ", but request is " + req + ".";
+    }
+    return null;
+  }
+
+  /** {@code maxRequestConstraint}: the max of a PersistentVolumeClaim item, checked against the request only. */
+  static @Nullable String maxRequest(String type, String r, Quantity enforced, ResourceList requests) {
+    Quantity req = requests.get(r);
+    boolean m = milli(req, enforced);
+    if (!requests.has(r)) {
+      return "maximum " + r + " usage per " + type + " is " + enforced + ".  No request is specified.";
+    }
+    if (value(req, m) > value(enforced, m)) {
+      return "maximum " + r + " usage per " + type + " is " + enforced + ", but request is " + req + ".";
+    }
+    return null;
+  }
+
+  static @Nullable String ratio(String type, String r, Quantity enforced, ResourceList requests,
+      ResourceList limits) {
+    Quantity req = requests.get(r);
+    Quantity lim = limits.get(r);
+    boolean m = milli(req, lim, enforced);
+    long reqValue = value(req, m);
+    long limValue = value(lim, m);
+    if (!requests.has(r) || reqValue == 0) {
+      return r + " max limit to request ratio per " + type + " is " + enforced
+          + ", but no request is specified or request is 0.";
+    }
+    if (!limits.has(r) || limValue == 0) {
+      return r + " max limit to request ratio per " + type + " is " + enforced
+          + ", but no limit is specified or limit is 0.";
+    }
+    double observed = (double) limValue / (double) reqValue;
+    double display = observed;
+    double maxRatio = enforced.value();
+    if (enforced.value() <= MAX_MILLI_VALUE) {
+      observed = observed * 1000;
+      maxRatio = enforced.milliValue();
+    }
+    if (observed > maxRatio) {
+      return r + " max limit to request ratio per " + type + " is " + enforced + ", but provided ratio is "
+          + String.format(Locale.ROOT, "%f", display) + ".";
+    }
+    return null;
+  }
+
+  /**
+   * The pod's aggregate of {@code part} (requests or limits): the regular containers and the sidecars together,
+   * raised per resource to what each init container needs while it runs (itself plus the sidecars started before
+   * it). Pod overhead is not included, as in LimitRanger.
+   */
+  static ResourceList podTotal(PodSpec spec, Function<Container, ResourceList> part) {
+    ResourceList total = ResourceList.EMPTY;
+    for (Container c : spec.containers()) {
+      total = total.add(part.apply(c));
+    }
+    ResourceList sidecars = ResourceList.EMPTY;
+    ResourceList initMax = ResourceList.EMPTY;
+    for (Container c : spec.initContainers()) {
+      ResourceList r = part.apply(c);
+      if (c.isRestartable()) {
+        total = total.add(r);
+        sidecars = sidecars.add(r);
+        initMax = initMax.max(sidecars);
+      } else {
+        initMax = initMax.max(sidecars.add(r));
+      }
+    }
+    return total.max(initMax);
+  }
+
+  /** Sorted names of the resources in {@code defaults} that {@code have} lacks. */
+  static List<String> missing(ResourceList defaults, ResourceList have) {
+    return defaults.names().stream().filter(n -> !have.has(n)).sorted().toList();
+  }
+}

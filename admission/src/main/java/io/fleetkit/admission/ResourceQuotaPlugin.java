@@ -1,0 +1,208 @@
+package io.fleetkit.admission;
+
+import io.fleetkit.api.ConflictException;
+import io.fleetkit.api.NotFoundException;
+import io.fleetkit.api.admission.AdmissionOperation;
+import io.fleetkit.api.admission.AdmissionRequest;
+import io.fleetkit.api.admission.AdmissionVerdict;
+import io.fleetkit.api.admission.ValidatingAdmissionPlugin;
+import io.fleetkit.api.core.ResourceQuota;
+import io.fleetkit.api.core.ResourceQuotaStatus;
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.store.ObjectStore;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Kubernetes' ResourceQuota admission ({@code k8s.io/apiserver/pkg/admission/plugin/resourcequota}): a create is
+ * charged against every quota of its namespace that applies to it (see {@link QuotaEvaluator#matches}), and denied
+ * with upstream's message {@code exceeded quota: NAME, requested: r=v, used: r=v, limited: r=v} when a hard limit
+ * would be passed, or {@code failed quota: NAME: must specify ...} when the quota tracks cpu or memory and a
+ * container does not set it.
+ *
+ * <p>Each charge is a compare-and-set of the quota's status on its resourceVersion, retried on conflict, so
+ * concurrent creates never overshoot a limit. If a later quota, plugin or the store's write refuses the request,
+ * the charges are given back (upstream leaves them to the quota controller's next recount). A quota whose status
+ * does not yet cover its spec (new or changed) is first recounted from the store, which is what upstream's quota
+ * controller does before admission can use it. Creates are charged, and updates of Services and claims by what
+ * they grow; deletions are not admitted here (usage goes down when {@link QuotaRecount} recounts).
+ */
+public final class ResourceQuotaPlugin implements ValidatingAdmissionPlugin {
+  public static final String NAME = "ResourceQuota";
+  /** Compare-and-set attempts per quota before the request fails. */
+  static final int MAX_ATTEMPTS = 1000;
+
+  private final Clock clock;
+
+  public ResourceQuotaPlugin(Clock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  public ResourceQuotaPlugin() {
+    this(Clock.systemUTC());
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public AdmissionVerdict validate(AdmissionRequest request, ObjectStore store) {
+    ApiObject<?> o = request.object();
+    if (!o.namespaced() || !handles(request)) {
+      return AdmissionVerdict.allow();
+    }
+    List<ResourceQuota> quotas = store.list(ResourceQuota.class, request.namespace()).items();
+    if (quotas.isEmpty()) {
+      return AdmissionVerdict.allow();
+    }
+    ResourceList delta = QuotaEvaluator.usage(o, clock.instant());
+    ApiObject<?> old = request.oldObject();
+    if (request.operation() == AdmissionOperation.UPDATE && old != null) {
+      // Charge only growth: SubtractWithNonNegativeResult (a shrinking claim frees nothing until a recount).
+      delta = QuotaRecount.clampAtZero(delta.subtract(QuotaEvaluator.usage(old, clock.instant())));
+    }
+    List<Charge> charged = new ArrayList<>();
+    for (ResourceQuota q : quotas) {
+      String err;
+      try {
+        err = charge(store, q, o, delta, charged);
+      } catch (RuntimeException e) {
+        refund(store, charged);
+        throw e;
+      }
+      if (err != null) {
+        refund(store, charged);
+        return AdmissionVerdict.deny("spec", err);
+      }
+    }
+    if (charged.isEmpty()) {
+      return AdmissionVerdict.allow();
+    }
+    List<Charge> done = List.copyOf(charged);
+    return AdmissionVerdict.allowWithUndo(() -> refund(store, done));
+  }
+
+  /**
+   * Creates of namespaced objects; updates of Services and PersistentVolumeClaims, whose usage can grow (type
+   * changes, storage expansion). Pod updates and all deletions are not charged, as upstream (bar in-place resize).
+   */
+  private static boolean handles(AdmissionRequest request) {
+    return switch (request.operation()) {
+      case CREATE -> true;
+      case UPDATE -> request.object() instanceof io.fleetkit.api.core.Service
+          || request.object() instanceof io.fleetkit.api.core.PersistentVolumeClaim;
+      case DELETE -> false;
+    };
+  }
+
+  private record Charge(String namespace, String name, ResourceList amount) {}
+
+  /** Charges {@code delta} to quota {@code q0} if it applies; returns a denial message or {@code null}. */
+  private @Nullable String charge(ObjectStore store, ResourceQuota q0, ApiObject<?> o, ResourceList delta,
+      List<Charge> charged) {
+    ResourceQuota q = q0;
+    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      if (!statusCovers(q)) {
+        q = QuotaRecount.recount(store, q, clock.instant());
+        if (q == null) {
+          return null; // deleted meanwhile
+        }
+      }
+      Set<String> hard = q.status().hard().names();
+      if (!QuotaEvaluator.matches(q, hard, o)) {
+        return null;
+      }
+      List<String> restricted = QuotaEvaluator.matchingResources(hard, o);
+      String failed = QuotaEvaluator.constraints(restricted, o);
+      if (failed != null) {
+        return "failed quota: " + q.metadata().name() + ": " + failed;
+      }
+      ResourceList requested = QuotaEvaluator.mask(withoutZeros(delta), hard);
+      if (requested.isEmpty()) {
+        return null;
+      }
+      ResourceList used = q.status().used();
+      ResourceList newUsed = used.add(requested);
+      Set<String> exceeded = new HashSet<>();
+      for (String r : requested.names()) {
+        if (newUsed.get(r).compareTo(q.status().hard().get(r)) > 0) {
+          exceeded.add(r);
+        }
+      }
+      if (!exceeded.isEmpty()) {
+        return "exceeded quota: " + q.metadata().name() + ", requested: "
+            + QuotaEvaluator.prettyPrint(QuotaEvaluator.mask(requested, exceeded)) + ", used: "
+            + QuotaEvaluator.prettyPrint(QuotaEvaluator.mask(used, exceeded)) + ", limited: "
+            + QuotaEvaluator.prettyPrint(QuotaEvaluator.mask(q.status().hard(), exceeded));
+      }
+      try {
+        store.updateStatus(q.withStatus(new ResourceQuotaStatus(q.status().hard(), newUsed)));
+        charged.add(new Charge(q.metadata().namespace(), q.metadata().name(), requested));
+        return null;
+      } catch (ConflictException e) {
+        ResourceQuota fresh = store.get(ResourceQuota.class, q.metadata().namespace(), q.metadata().name())
+            .orElse(null);
+        if (fresh == null) {
+          return null;
+        }
+        q = fresh;
+      }
+    }
+    return "quota " + q.metadata().name() + ": status changed by others " + MAX_ATTEMPTS
+        + " times in a row; try again";
+  }
+
+  /** Whether {@code q}'s status holds a usage for every hard limit of its spec ({@code hasUsageStats}). */
+  static boolean statusCovers(ResourceQuota q) {
+    if (!q.status().hard().equals(q.spec().hard())) {
+      return false;
+    }
+    for (String r : q.spec().hard().names()) {
+      if (!q.status().used().has(r)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static ResourceList withoutZeros(ResourceList l) {
+    ResourceList.Builder b = ResourceList.builder();
+    boolean any = false;
+    for (Map.Entry<String, Quantity> e : l.asMap().entrySet()) {
+      if (!e.getValue().isZero()) {
+        b.put(e.getKey(), e.getValue());
+        any = true;
+      }
+    }
+    return any ? b.build() : ResourceList.EMPTY;
+  }
+
+  /** Gives charges back (compare-and-set, retried); usage never goes below zero. */
+  private static void refund(ObjectStore store, List<Charge> charges) {
+    for (Charge c : charges) {
+      for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        ResourceQuota q = store.get(ResourceQuota.class, c.namespace(), c.name()).orElse(null);
+        if (q == null) {
+          break;
+        }
+        ResourceList used = QuotaRecount.clampAtZero(q.status().used().subtract(c.amount()));
+        try {
+          store.updateStatus(q.withStatus(new ResourceQuotaStatus(q.status().hard(), used)));
+          break;
+        } catch (ConflictException | NotFoundException e) {
+          // re-read and retry
+        }
+      }
+    }
+  }
+}

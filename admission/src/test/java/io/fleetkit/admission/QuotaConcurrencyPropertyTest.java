@@ -1,0 +1,84 @@
+package io.fleetkit.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetkit.api.admission.AdmissionDeniedException;
+import io.fleetkit.api.core.Container;
+import io.fleetkit.api.core.Namespace;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodSpec;
+import io.fleetkit.api.core.ResourceQuota;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.store.ObjectStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+
+/**
+ * Under concurrent creates from several threads a quota is never exceeded, and its recorded usage equals the usage
+ * of the pods actually stored: every charge is a compare-and-set on the quota's resourceVersion, and a charge whose
+ * create fails is refunded.
+ */
+final class QuotaConcurrencyPropertyTest {
+
+  @Property(tries = 25)
+  void concurrentCreates_neverExceedTheQuota_andUsageMatchesStoredPods(
+      @ForAll @IntRange(min = 2, max = 6) int threads,
+      @ForAll @IntRange(min = 1, max = 8) int hardPods,
+      @ForAll @IntRange(min = 100, max = 3000) int hardMilliCpu,
+      @ForAll @Size(min = 4, max = 40) List<@IntRange(min = 1, max = 700) Integer> podMilliCpu) throws Exception {
+    try (ObjectStore store = ObjectStore.builder().admission(Admission.standard()).build()) {
+      store.create(Namespace.of("team"));
+      store.create(ResourceQuota.of("team", "compute", ResourceList.builder().put("pods", String.valueOf(hardPods))
+          .put("requests.cpu", hardMilliCpu + "m").build()));
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
+      CountDownLatch start = new CountDownLatch(1);
+      AtomicInteger denied = new AtomicInteger();
+      List<Future<?>> futures = new ArrayList<>();
+      for (int i = 0; i < podMilliCpu.size(); i++) {
+        Pod pod = pod("p-" + i, podMilliCpu.get(i));
+        futures.add(pool.submit(() -> {
+          start.await();
+          try {
+            store.create(pod);
+          } catch (AdmissionDeniedException e) {
+            assertThat(e.rule()).startsWith("exceeded quota: compute, requested: ");
+            denied.incrementAndGet();
+          }
+          return null;
+        }));
+      }
+      start.countDown();
+      for (Future<?> f : futures) {
+        f.get(30, TimeUnit.SECONDS);
+      }
+      pool.shutdown();
+
+      List<Pod> stored = store.list(Pod.class, "team").items();
+      long storedMilli = stored.stream().mapToLong(p -> p.spec().effectiveRequests().milliCpu()).sum();
+      ResourceQuota q = store.require(ResourceQuota.class, "team", "compute");
+      assertThat(stored.size()).isLessThanOrEqualTo(hardPods);
+      assertThat(storedMilli).isLessThanOrEqualTo(hardMilliCpu);
+      assertThat(q.status().used().pods()).isEqualTo(stored.size());
+      assertThat(q.status().used().get("requests.cpu").milliValue()).isEqualTo(storedMilli);
+      assertThat(stored.size() + denied.get()).isEqualTo(podMilliCpu.size());
+    }
+  }
+
+  static Pod pod(String name, int milliCpu) {
+    // Every pod requests cpu: the quota tracks requests.cpu, so a container without one would be refused.
+    ResourceList requests = ResourceList.builder().put("cpu", milliCpu + "m").build();
+    return Pod.of(ObjectMeta.of("team", name), PodSpec.builder().container(Container.of("c", "img", requests))
+        .build());
+  }
+}

@@ -1,0 +1,127 @@
+package io.fleetkit.cli;
+
+import io.fleetkit.adapter.kubernetes.yaml.LoadedObjects;
+import io.fleetkit.admission.Admission;
+import io.fleetkit.admission.NamespaceLifecyclePlugin;
+import io.fleetkit.api.admission.AdmissionDeniedException;
+import io.fleetkit.api.core.LimitRange;
+import io.fleetkit.api.core.Namespace;
+import io.fleetkit.api.core.ResourceQuota;
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.api.scheduling.PriorityClass;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.scheduler.plugins.interpodaffinity.InterPodAffinityArgs;
+import io.fleetkit.scheduler.plugins.interpodaffinity.InterPodAffinityPlugin;
+import io.fleetkit.scheduler.plugins.interpodaffinity.NamespaceLookups;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Applies manifests through the store's standard admission chain ({@link Admission#standard()}), as an API server
+ * would when they are applied, when they use the tenancy kinds (Namespace, ResourceQuota or LimitRange): Namespaces
+ * and PriorityClasses first, then LimitRanges and quotas, then everything else in file order. The immortal
+ * namespaces ({@code default}, {@code kube-system}, {@code kube-public}) exist as in any cluster. Manifests without
+ * those kinds pass through unchanged.
+ */
+final class ManifestAdmission {
+  /** An object the chain refused, as {@code Kind/namespace/name}, and the denial. */
+  record Rejected(String object, String message) {}
+
+  /** The objects as admitted (LimitRange defaults applied, refused ones left out) and the refusals. */
+  record Result(LoadedObjects loaded, List<Rejected> rejected) {}
+
+  private ManifestAdmission() {}
+
+  static Result apply(LoadedObjects loaded) {
+    boolean tenancy = loaded.objects().stream().anyMatch(o -> o instanceof Namespace || o instanceof ResourceQuota
+        || o instanceof LimitRange);
+    if (!tenancy) {
+      return new Result(loaded, List.of());
+    }
+    List<ApiObject<?>> ordered = new ArrayList<>();
+    loaded.objects().stream().filter(o -> o instanceof Namespace || o instanceof PriorityClass).forEach(ordered::add);
+    loaded.objects().stream().filter(o -> o instanceof LimitRange || o instanceof ResourceQuota).forEach(ordered::add);
+    loaded.objects().stream().filter(o -> !(o instanceof Namespace || o instanceof PriorityClass
+        || o instanceof LimitRange || o instanceof ResourceQuota)).forEach(ordered::add);
+    List<ApiObject<?>> admitted = new ArrayList<>();
+    List<Rejected> rejected = new ArrayList<>();
+    try (ObjectStore store = ObjectStore.builder().directDelivery().admission(Admission.standard()).build()) {
+      for (String ns : NamespaceLifecyclePlugin.IMMORTAL) {
+        if (loaded.objects().stream().noneMatch(o -> o instanceof Namespace n && n.metadata().name().equals(ns))) {
+          store.create(Namespace.of(ns));
+        }
+      }
+      for (ApiObject<?> o : ordered) {
+        try {
+          admitted.add(unstored(create(store, o)));
+        } catch (AdmissionDeniedException e) {
+          rejected.add(new Rejected(name(o), e.getMessage()));
+        }
+      }
+      // Quotas as charged by what was admitted.
+      for (int i = 0; i < admitted.size(); i++) {
+        if (admitted.get(i) instanceof ResourceQuota q) {
+          admitted.set(i, unstored(store.require(ResourceQuota.class, q.metadata().namespace(),
+              q.metadata().name())));
+        }
+      }
+    }
+    Map<String, Integer> counts = new TreeMap<>();
+    for (ApiObject<?> o : admitted) {
+      counts.merge(o.kind(), 1, Integer::sum);
+    }
+    return new Result(new LoadedObjects(admitted, counts), rejected);
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static ApiObject<?> create(ObjectStore store, ApiObject o) {
+    return (ApiObject<?>) store.create(o);
+  }
+
+  /** {@code o} without what this store assigned (uid, resourceVersion, generation, creation time). */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static ApiObject<?> unstored(ApiObject o) {
+    ObjectMeta m = o.metadata();
+    return (ApiObject<?>) o.withMetadata(m.toBuilder().uid("").resourceVersion("").generation(0)
+        .creationTimestamp(null).build());
+  }
+
+  static String name(ApiObject<?> o) {
+    String ns = o.metadata().namespace();
+    return o.kind() + "/" + (ns.isEmpty() ? "" : ns + "/") + o.metadata().name();
+  }
+
+  /**
+   * {@code profiles} with InterPodAffinity's {@code namespaceSelector} resolved against the loaded Namespaces,
+   * unless a profile sets its own lookup; unchanged when no Namespace was loaded.
+   */
+  static List<SchedulerProfile> withNamespaceLabels(List<SchedulerProfile> profiles, LoadedObjects loaded) {
+    List<Namespace> namespaces = new ArrayList<>(loaded.ofType(Namespace.class));
+    if (namespaces.isEmpty()) {
+      return profiles;
+    }
+    for (String ns : NamespaceLifecyclePlugin.IMMORTAL) {
+      if (namespaces.stream().noneMatch(n -> n.metadata().name().equals(ns))) {
+        namespaces.add(Namespace.of(ns));
+      }
+    }
+    List<SchedulerProfile> out = new ArrayList<>();
+    for (SchedulerProfile p : profiles) {
+      Map<String, Object> args = new LinkedHashMap<>(p.pluginArgs().getOrDefault(InterPodAffinityPlugin.NAME,
+          Map.of()));
+      if (args.containsKey(InterPodAffinityArgs.NAMESPACE_LABELS)) {
+        out.add(p);
+        continue;
+      }
+      args.put(InterPodAffinityArgs.NAMESPACE_LABELS, NamespaceLookups.of(namespaces));
+      out.add(p.toBuilder().pluginArgs(InterPodAffinityPlugin.NAME, new HashMap<>(args)).build());
+    }
+    return out;
+  }
+}

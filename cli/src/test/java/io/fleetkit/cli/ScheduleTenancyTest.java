@@ -1,0 +1,77 @@
+package io.fleetkit.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import picocli.CommandLine;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code fleetkit schedule examples/tenancy}: the manifests go through the admission chain first (LimitRange
+ * defaults, a quota refusing the fifth web pod, reported under "rejected"), and the cache's pod affinity by
+ * namespaceSelector is resolved against the Namespace objects.
+ */
+final class ScheduleTenancyTest {
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    CommandLine cli = new CommandLine(new FleetKitCli());
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    return cli.execute(args);
+  }
+
+  private static Path tenancy() {
+    Path p = Path.of("").toAbsolutePath();
+    while (p != null && !Files.isDirectory(p.resolve("examples/tenancy"))) {
+      p = p.getParent();
+    }
+    assertThat(p).isNotNull();
+    return p.resolve("examples/tenancy");
+  }
+
+  @Test
+  void schedule_tenancyAsJson_reportsTheRejectedPodAndPlacesTheCacheNextToTheFrontend() {
+    int code = run("schedule", tenancy().toString(), "--output", "json");
+
+    assertThat(code).isZero();
+    assertThat(err.toString()).isEmpty();
+    JsonNode root = JsonMapper.builder().build().readTree(out.toString());
+    assertThat(root.propertyNames()).containsExactly("placements", "unschedulable", "rejected");
+    assertThat(root.get("rejected")).hasSize(1);
+    assertThat(root.get("rejected").get(0).get("object").asString()).isEqualTo("Pod/team-a/web-4");
+    assertThat(root.get("rejected").get(0).get("message").asString()).isEqualTo("Pod team-a/web-4 is forbidden:"
+        + " exceeded quota: compute, requested: requests.cpu=250m, used: requests.cpu=1, limited: requests.cpu=1"
+        + " (plugin ResourceQuota, field spec)");
+    assertThat(root.get("placements")).hasSize(5);
+    assertThat(root.get("unschedulable")).isEmpty();
+    String cacheNode = node(root, "team-b/cache-0");
+    String zone = cacheNode.substring(0, "node-a".length());
+    assertThat(root.get("placements").valueStream().filter(p -> p.get("pod").asString().startsWith("team-a/"))
+        .anyMatch(p -> p.get("node").asString().startsWith(zone))).isTrue();
+  }
+
+  @Test
+  void schedule_tenancyTable_listsTheRejection() {
+    int code = run("schedule", tenancy().toString());
+
+    assertThat(code).isZero();
+    assertThat(out.toString()).contains("rejected Pod/team-a/web-4: Pod team-a/web-4 is forbidden: exceeded quota:")
+        .contains("5 placed, 0 unschedulable, 1 rejected by admission");
+  }
+
+  private static String node(JsonNode root, String pod) {
+    for (JsonNode p : root.get("placements")) {
+      if (p.get("pod").asString().equals(pod)) {
+        return p.get("node").asString();
+      }
+    }
+    throw new AssertionError(pod + " not placed: " + root);
+  }
+}
