@@ -24,11 +24,10 @@ import java.util.List;
  * device of lowest cost on the chosen node, its ties within {@value #TIE} going to the device FGD scores best, then
  * the lowest index ({@link #bestDevice}), so the device is one the node's cost was computed on.
  *
- * <p>The trace replay's GapFill compares each node with the best found so far in its node order; here the tie is
- * taken against the lowest cost of all nodes, which does not depend on the order. Measured with the trace replay
- * (openb default trace, mean of seeds 42..51, 100% arrival): GapFill 96.05%, FGD 95.29%, FgdBalanced 95.69% (see
- * {@code docs/gpu-benchmarks.md}). This plugin in the engine, as the only score (the tests' engine replay), on the
- * same trace and seeds: 96.05% (FgdBalanced's plugin 95.70%, FGD's 95.15%).
+ * <p>The tie is taken against the lowest cost of all nodes, which does not depend on the node order. Measured with
+ * the trace replay of {@code fleetkit-lab}, which runs this class (openb default trace, mean of seeds 42..51, 100%
+ * arrival): GapFill 96.05%, FGD 95.29%, FgdBalanced 95.69% (see {@code docs/gpu-benchmarks.md}). In the engine, as
+ * the only score (the lab's engine replay), on the same trace and seeds: 96.05% (FgdBalanced 95.70%, FGD 95.15%).
  */
 public final class GpuGapFillPlugin implements GpuScorer {
   public static final String NAME = "GpuGapFill";
