@@ -22,7 +22,7 @@ import java.util.Map;
  * machine).
  *
  * <pre>java -cp benchmarks/target/benchmarks.jar io.fleetkit.benchmarks.SimulationBenchmark [pods] [perDeployment]
- *     [namespaced]</pre>
+ *     [namespaced|one] [nodes]</pre>
  */
 public final class SimulationBenchmark {
   private SimulationBenchmark() {}
@@ -49,8 +49,12 @@ public final class SimulationBenchmark {
    * which takes the controllers' per-namespace pod listing (quadratic in one namespace) out of the figure.
    */
   public static Result run(int pods, int perDeployment, long seed, boolean namespacePerDeployment) {
+    return run(pods, perDeployment, seed, namespacePerDeployment, Math.max(1, (pods + 49) / 50));
+  }
+
+  /** As {@link #run(int, int, long, boolean)} on {@code nodes} nodes. */
+  public static Result run(int pods, int perDeployment, long seed, boolean namespacePerDeployment, int nodes) {
     int deployments = Math.max(1, pods / perDeployment);
-    int nodes = Math.max(1, (pods + 49) / 50);
     Simulation.Builder b = Simulation.builder().seed(seed).podEvents(false);
     for (int i = 0; i < nodes; i++) {
       b.object(Node.builder().name("node-" + i).capacity(ResourceList.builder().put("cpu", "16")
@@ -83,10 +87,11 @@ public final class SimulationBenchmark {
     int pods = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
     int per = args.length > 1 ? Integer.parseInt(args[1]) : 100;
     boolean spread = args.length > 2 && args[2].equals("namespaced");
+    int nodes = args.length > 3 ? Integer.parseInt(args[3]) : Math.max(1, (pods + 49) / 50);
     PrintStream out = System.out;
     run(Math.min(pods, 500), per, 1, spread); // warm-up
     for (int i = 0; i < 2; i++) {
-      Result r = run(pods, per, i, spread);
+      Result r = run(pods, per, i, spread, nodes);
       out.printf("%d pods (%d Deployments x %d%s) on %d nodes: all Running after %d s simulated, %d ms wall"
           + " (%.0f pods/s), %d ms CPU of the simulation thread%s%n", r.pods(), r.deployments(), per,
           spread ? ", one namespace each" : "", r.nodes(), r.simulated().toSeconds(), r.wallMillis(),

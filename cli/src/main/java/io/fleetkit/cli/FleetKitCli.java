@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** Entry point of the {@code fleetkit} command. */
 @Command(name = "fleetkit", mixinStandardHelpOptions = true, version = "fleetkit 0.1.0-SNAPSHOT",
     description = "FleetKit: desired-state scheduling and reconciliation for fleets of machines.",
-    subcommands = {ValidateCommand.class, ScheduleCommand.class, TraceCommand.class, SimulateCommand.class})
+    subcommands = {ValidateCommand.class, ScheduleCommand.class, TraceCommand.class, SimulateCommand.class,
+        RouteCommand.class, DnsCommand.class})
 public final class FleetKitCli implements Runnable {
 
   @Override

@@ -5,12 +5,27 @@ import io.fleetkit.adapter.kubernetes.yaml.LoadedObjects;
 import io.fleetkit.adapter.kubernetes.yaml.ManifestException;
 import io.fleetkit.adapter.kubernetes.yaml.ManifestProblem;
 import io.fleetkit.api.FleetKitException;
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.simulation.FaultType;
+import io.fleetkit.api.simulation.Scenario;
+import io.fleetkit.api.simulation.ScenarioFault;
+import io.fleetkit.api.simulation.ScenarioFeatures;
+import io.fleetkit.api.simulation.ScenarioSpec;
 import io.fleetkit.reconcile.sim.JobSummary;
 import io.fleetkit.reconcile.sim.Simulation;
 import io.fleetkit.reconcile.sim.SimulationSummary;
 import io.fleetkit.reconcile.sim.TimelineEvent;
 import io.fleetkit.reconcile.sim.WorkloadSummary;
+import io.fleetkit.simulator.ClusterSimulation;
+import io.fleetkit.simulator.HtmlReport;
+import io.fleetkit.simulator.Progress;
+import io.fleetkit.simulator.SimulationRun;
+import io.fleetkit.simulator.TimeSeries;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,6 +35,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -29,14 +45,17 @@ import picocli.CommandLine.Spec;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@code fleetkit simulate DIR... [--duration 30m] [--fail-node NODE@MM:SS]... [--output table|json] [--seed N]}:
- * runs the manifests through the store, the controllers, the scheduler and simulated nodes in simulated time and
- * prints the timeline and the workloads' final state.
+ * {@code fleetkit simulate DIR... [--duration 30m] [--fail-node NODE@MM:SS]... [--output table|json] [--seed N]
+ * [--report FILE.html] [--quiet]}: runs the manifests through the store, the controllers, the scheduler and simulated
+ * nodes in simulated time and prints the timeline and the workloads' final state. With a
+ * {@code simulation.fleetkit.io/v1 Scenario} among the manifests (or {@code --report}) it runs the whole-cluster
+ * {@link ClusterSimulation}: load, HPA, cluster autoscaler, faults, cost and time series ({@code "series"} in JSON).
  */
 @Command(name = "simulate", mixinStandardHelpOptions = true,
     description = {"Simulate Kubernetes YAML manifests (nodes and workloads) in simulated time: controllers, the",
         "scheduler and simulated kubelets run them; --fail-node kills a node at a simulated time. Prints the",
-        "timeline and the final state of Deployments, StatefulSets and Jobs."},
+        "timeline and the final state of Deployments, StatefulSets and Jobs. A Scenario manifest",
+        "(simulation.fleetkit.io/v1) adds load, autoscaling, faults and cost; --report writes an HTML report."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:simulated", "1:the manifests are invalid or name unknown nodes", "2:bad command line"})
 public final class SimulateCommand implements Callable<Integer> {
@@ -74,6 +93,13 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "Include per-pod events in the timeline (default: ${DEFAULT-VALUE}).")
   private boolean podEvents;
 
+  @Option(names = "--report", paramLabel = "FILE.html",
+      description = "Also write a self-contained HTML report (charts, summary, event table) to FILE.html.")
+  private Path report;
+
+  @Option(names = "--quiet", description = "No progress on stderr (progress is shown only when stderr is a terminal).")
+  private boolean quiet;
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
@@ -91,6 +117,15 @@ public final class SimulateCommand implements Callable<Integer> {
       err.println(e.getMessage());
       err.flush();
       return 1;
+    }
+    List<Scenario> scenarios = loaded.ofType(Scenario.class);
+    if (scenarios.size() > 1) {
+      err.println("simulate: " + scenarios.size() + " Scenario objects among the manifests; give one");
+      err.flush();
+      return 1;
+    }
+    if (!scenarios.isEmpty() || report != null) {
+      return runScenario(loaded, scenarios.isEmpty() ? null : scenarios.get(0), out, err);
     }
     List<TimelineEvent> timeline;
     SimulationSummary summary;
@@ -116,7 +151,128 @@ public final class SimulateCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** The scenario run: the loaded Scenario (or a plain one) with the command line's overrides. */
+  private int runScenario(LoadedObjects loaded, @Nullable Scenario given, PrintWriter out, PrintWriter err) {
+    CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+    Scenario scenario;
+    try {
+      scenario = withOverrides(given, parsed.hasMatchedOption("--duration"), parsed.hasMatchedOption("--seed"));
+    } catch (IllegalArgumentException | FleetKitException e) {
+      err.println("simulate: " + e.getMessage());
+      err.flush();
+      return 1;
+    }
+    List<ApiObject<?>> objects = new ArrayList<>();
+    for (ApiObject<?> o : loaded.objects()) {
+      if (!(o instanceof Scenario)) {
+        objects.add(o);
+      }
+    }
+    boolean showProgress = !quiet && System.console() != null;
+    SimulationRun run;
+    try {
+      ClusterSimulation.Builder b = ClusterSimulation.builder().objects(objects).scenario(scenario)
+          .podEvents(podEvents);
+      if (showProgress) {
+        b.progress(p -> progress(p, err));
+      }
+      run = b.build().run();
+    } catch (IllegalArgumentException | IllegalStateException | FleetKitException e) {
+      err.println("simulate: " + e.getMessage());
+      err.flush();
+      return 1;
+    } finally {
+      if (showProgress) {
+        err.print("\r\033[K");
+        err.flush();
+      }
+    }
+    if (report != null) {
+      try {
+        Path parent = report.toAbsolutePath().getParent();
+        if (parent != null) {
+          Files.createDirectories(parent);
+        }
+        Files.writeString(report, HtmlReport.render(run), StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        err.println("simulate: cannot write the report " + report + ": " + e.getMessage());
+        err.flush();
+        return 1;
+      }
+    }
+    if (output == Format.json) {
+      out.println(json(run));
+    } else {
+      table(run.timeline(), run.summary(), out);
+      run.series("cumulative cost").ifPresent(c -> out.printf("  Cost        %.2f $ in total%n", c.last()));
+      if (report != null) {
+        out.printf("%nReport: %s%n", report);
+      }
+    }
+    out.flush();
+    return 0;
+  }
+
+  /** {@code given} (or an empty scenario) with --duration, --seed and --fail-node applied. */
+  private Scenario withOverrides(@Nullable Scenario given, boolean durationSet, boolean seedSet) {
+    ScenarioSpec s = given == null
+        ? new ScenarioSpec(duration, seed, ScenarioSpec.DEFAULT_SAMPLE_INTERVAL, List.of(), List.of(),
+            ScenarioFeatures.ALL)
+        : given.spec();
+    List<ScenarioFault> faults = new ArrayList<>(s.faults());
+    for (NodeFailure f : failures) {
+      faults.add(new ScenarioFault(f.at(), FaultType.NodeFailure, f.node(), null));
+    }
+    Duration d = durationSet || given == null ? duration : s.duration();
+    Duration interval = s.sampleInterval();
+    if (given == null && d.compareTo(Duration.ofMinutes(30)) <= 0) {
+      interval = Duration.ofSeconds(Math.max(1, d.toSeconds() / 60)); // about 60 samples for a short run
+    }
+    ScenarioSpec merged = new ScenarioSpec(d, seedSet || given == null ? seed : s.seed(), interval, s.loads(), faults,
+        s.features());
+    ObjectMeta meta = given == null ? ObjectMeta.builder().name("command-line").build() : given.metadata();
+    return new Scenario(meta, merged);
+  }
+
+  private static void progress(Progress p, PrintWriter err) {
+    if (p.wallNanos() < 1_000_000_000L) {
+      return; // runs shorter than a second show nothing
+    }
+    err.printf("\rsimulated %s of %s, %.1f s wall, %.0f events/s\033[K",
+        new TimelineEvent(p.simulated(), "-", "-", "").clock(), new TimelineEvent(p.total(), "-", "-", "").clock(),
+        p.wallNanos() / 1e9, p.eventsPerSecond());
+    err.flush();
+  }
+
+  static String json(SimulationRun run) {
+    Map<String, Object> root = root(run.timeline(), run.summary());
+    Map<String, Object> series = new LinkedHashMap<>();
+    List<Long> seconds = new ArrayList<>();
+    for (Duration t : run.sampleTimes()) {
+      seconds.add(t.toSeconds());
+    }
+    series.put("seconds", seconds);
+    List<Map<String, Object>> items = new ArrayList<>();
+    for (TimeSeries t : run.series()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("name", t.name());
+      m.put("chart", t.chart());
+      m.put("unit", t.unit());
+      m.put("values", t.values());
+      items.add(m);
+    }
+    series.put("items", items);
+    root.put("scenario", run.scenario());
+    root.put("seed", run.seed());
+    root.put("series", series);
+    return JsonMapper.builder().build().writeValueAsString(root);
+  }
+
   static String json(List<TimelineEvent> timeline, SimulationSummary summary) {
+    return JsonMapper.builder().build().writeValueAsString(root(timeline, summary));
+  }
+
+  private static Map<String, Object> root(List<TimelineEvent> timeline, SimulationSummary summary) {
     List<Map<String, Object>> events = new ArrayList<>();
     for (TimelineEvent e : timeline) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -143,7 +299,7 @@ public final class SimulateCommand implements Callable<Integer> {
     root.put("simulated", new TimelineEvent(summary.at(), "-", "-", "").clock());
     root.put("timeline", events);
     root.put("final", fin);
-    return JsonMapper.builder().build().writeValueAsString(root);
+    return root;
   }
 
   private static List<Map<String, Object>> workloads(List<WorkloadSummary> ws) {

@@ -48,6 +48,8 @@ final class ArchitectureTest {
     MODULES.put("io.fleetkit.autoscale", "autoscale");
     MODULES.put("io.fleetkit.storage", "storage-binding");
     MODULES.put("io.fleetkit.optimizer", "optimizer");
+    MODULES.put("io.fleetkit.networking", "networking");
+    MODULES.put("io.fleetkit.simulator", "simulator");
     MODULES.put("io.fleetkit.adapter.kubernetes", "adapters/kubernetes");
     MODULES.put("io.fleetkit.adapter.slurm", "adapters/slurm");
     MODULES.put("io.fleetkit.lab", "lab");
@@ -58,7 +60,7 @@ final class ArchitectureTest {
   /** Engine root packages: they depend on core-api and on each other, never on the outer modules. */
   private static final List<String> ENGINES = List.of("io.fleetkit.admission", "io.fleetkit.scheduler",
       "io.fleetkit.reconcile",
-      "io.fleetkit.autoscale", "io.fleetkit.storage", "io.fleetkit.optimizer");
+      "io.fleetkit.autoscale", "io.fleetkit.storage", "io.fleetkit.optimizer", "io.fleetkit.networking");
 
   /**
    * Package cycles that exist today, each as the sorted set of packages that depend on each other (without the
@@ -105,7 +107,7 @@ final class ArchitectureTest {
         .filter(p -> moduleOf(p).isEmpty()).distinct().toList();
     assertThat(unknown).as("packages of no module in ArchitectureTest.MODULES").isEmpty();
     for (String module : List.of("core-api", "admission", "scheduler-engine", "reconcile", "autoscale", "storage-binding",
-        "optimizer", "adapters/kubernetes", "adapters/slurm", "lab")) {
+        "optimizer", "networking", "simulator", "adapters/kubernetes", "adapters/slurm", "lab")) {
       assertThat(classes.stream().anyMatch(c -> moduleOf(c.getPackageName()).orElse("").equals(module)))
           .as("classes of %s on the test classpath", module).isTrue();
     }

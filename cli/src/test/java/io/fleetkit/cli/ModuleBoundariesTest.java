@@ -21,10 +21,11 @@ import org.junit.jupiter.api.Test;
 final class ModuleBoundariesTest {
   private static final Pattern IMPORT = Pattern.compile("^import\\s+(?:static\\s+)?([\\w.]+)", Pattern.MULTILINE);
   private static final List<String> ENGINES =
-      List.of("admission", "scheduler-engine", "reconcile", "autoscale", "storage-binding", "optimizer");
+      List.of("admission", "scheduler-engine", "reconcile", "autoscale", "storage-binding", "optimizer",
+          "simulator");
   private static final List<String> LIBRARY =
       List.of("core-api", "admission", "scheduler-engine", "reconcile", "autoscale", "storage-binding", "optimizer",
-          "adapters/kubernetes", "adapters/slurm");
+          "simulator", "adapters/kubernetes", "adapters/slurm");
 
   private static Path root() {
     Path p = Path.of("").toAbsolutePath();

@@ -6,7 +6,10 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -99,5 +102,95 @@ final class SimulateCommandTest {
 
     assertThat(code).isEqualTo(1);
     assertThat(err.toString()).startsWith("simulate: ").contains("no such node").doesNotContain("\tat ");
+  }
+
+  private static Path cluster() {
+    return example().resolveSibling("cluster");
+  }
+
+  @Test
+  void simulate_scenarioAsJson_hasSeriesAndScalingEvents() {
+    int code = run("simulate", cluster().toString(), "--duration", "2h", "--output", "json", "--quiet",
+        "--no-pod-events");
+
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(err.toString()).isEmpty(); // no progress on a pipe
+    JsonNode root = JsonMapper.builder().build().readTree(out.toString());
+    assertThat(root.propertyNames()).contains("simulated", "timeline", "final", "scenario", "seed", "series");
+    assertThat(root.get("scenario").asString()).isEqualTo("shop-day");
+    assertThat(root.get("simulated").asString()).isEqualTo("2:00:00");
+    JsonNode seconds = root.get("series").get("seconds");
+    assertThat(seconds).hasSize(25);
+    assertThat(seconds.get(1).asLong()).isEqualTo(300);
+    List<String> names = new ArrayList<>();
+    for (JsonNode item : root.get("series").get("items")) {
+      names.add(item.get("name").asString());
+      assertThat(item.get("values")).hasSize(25);
+    }
+    assertThat(names).contains("pending pods", "desired shop/web", "ready shop/web", "ready nodes gpu-a100",
+        "cpu allocatable", "gpu requested", "requests/s shop/web", "cost per hour", "cumulative cost");
+    StringBuilder kinds = new StringBuilder();
+    for (JsonNode e : root.get("timeline")) {
+      kinds.append(e.get("kind").asString()).append(' ');
+    }
+    assertThat(kinds.toString()).contains("ScaleUp", "NodeStarted");
+  }
+
+  @Test
+  void simulate_report_writesTheHtmlFile(@TempDir Path dir) throws Exception {
+    Path report = dir.resolve("sub/report.html");
+    int code = run("simulate", cluster().toString(), "--duration", "30m", "--report", report.toString(),
+        "--no-pod-events");
+
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(out.toString()).startsWith("TIME").contains("Cost ").endsWith("Report: " + report
+        + System.lineSeparator());
+    String html = Files.readString(report);
+    assertThat(html).startsWith("<!DOCTYPE html>").contains("<svg").contains("Simulation shop-day")
+        .contains("id=\"event-table\"");
+  }
+
+  @Test
+  void simulate_reportWithoutScenario_runsThePlainManifests(@TempDir Path dir) throws Exception {
+    Path report = dir.resolve("plain.html");
+    int code = run("simulate", example().toString(), "--duration", "2m", "--report", report.toString(),
+        "--output", "json");
+
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode root = JsonMapper.builder().build().readTree(out.toString());
+    assertThat(root.get("scenario").asString()).isEqualTo("command-line");
+    assertThat(root.get("series").get("seconds")).hasSize(61); // 2 s samples for a 2-minute run
+    assertThat(Files.readString(report)).contains("Simulation command-line");
+  }
+
+  @Test
+  void simulate_sameScenarioTwice_sameBytes() {
+    run("simulate", cluster().toString(), "--duration", "1h", "--output", "json", "--quiet");
+    String first = out.toString();
+    out.getBuffer().setLength(0);
+    run("simulate", cluster().toString(), "--duration", "1h", "--output", "json", "--quiet");
+    assertThat(out.toString()).isEqualTo(first);
+  }
+
+  @Test
+  void simulate_twoScenarios_exit1(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("a.yaml"), "apiVersion: simulation.fleetkit.io/v1\nkind: Scenario\n"
+        + "metadata: {name: a}\nspec: {duration: 1h}\n---\napiVersion: simulation.fleetkit.io/v1\nkind: Scenario\n"
+        + "metadata: {name: b}\nspec: {duration: 1h}\n");
+    int code = run("simulate", dir.toString());
+
+    assertThat(code).isEqualTo(1);
+    assertThat(err.toString()).contains("2 Scenario objects").doesNotContain("\tat ");
+  }
+
+  @Test
+  void simulate_scenarioNamingAMissingWorkload_exit1NamingTheField(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("s.yaml"), "apiVersion: simulation.fleetkit.io/v1\nkind: Scenario\n"
+        + "metadata: {name: s}\nspec:\n  duration: 1h\n  loads:\n  - target: {name: ghost}\n    constant: 5\n");
+    int code = run("simulate", dir.toString(), example().toString());
+
+    assertThat(code).isEqualTo(1);
+    assertThat(err.toString()).startsWith("simulate: Scenario s: spec.loads[0].target: Deployment/default/ghost")
+        .doesNotContain("\tat ");
   }
 }

@@ -72,10 +72,12 @@ final class ValidateCommandTest {
     assertThat(err.toString().lines()).containsExactly(
         pods + ": document 2 (line 7): Pod default/web: spec.containers[0].resources.requests.cpu \"-1\" must be"
             + " greater than or equal to 0 (at line 17)",
-        gizmo + ": document 1 (line 1): Gizmo g: kind \"Gizmo\" is not a supported kind (supported: ConfigMap,"
-            + " Deployment, HorizontalPodAutoscaler, Job, LimitRange, Namespace, Node, NodePool, PersistentVolume,"
-            + " PersistentVolumeClaim, Pod, PodDisruptionBudget, PodGroup, PriorityClass, ReplicaSet, ResourceQuota,"
-            + " Secret, Service, ServiceAccount, StatefulSet, StorageClass, VerticalPodAutoscaler) (at line 2)");
+        gizmo + ": document 1 (line 1): Gizmo g: kind \"Gizmo\" is not a supported kind (supported: AnalysisRun,"
+            + " AnalysisTemplate, ConfigMap, Deployment, EndpointSlice, HTTPRoute, HorizontalPodAutoscaler, Ingress,"
+            + " IngressClass, Job, LimitRange, Namespace, Node, NodePool, PersistentVolume, PersistentVolumeClaim, Pod,"
+            + " PodDisruptionBudget, PodGroup, PriorityClass, ReplicaSet, ResourceQuota, Rollout, Scenario, Secret,"
+            + " Service, ServiceAccount, StatefulSet, StorageClass,"
+            + " VerticalPodAutoscaler) (at line 2)");
   }
 
   @Test

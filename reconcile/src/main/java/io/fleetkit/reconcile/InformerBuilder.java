@@ -79,7 +79,8 @@ public final class InformerBuilder<T extends ApiObject<T>> {
   public InformerBuilder<T> indexer(String name, Function<? super T, ? extends Collection<String>> function) {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(function, "function");
-    if (name.equals(Lister.NAMESPACE_INDEX) || name.equals(Lister.LABEL_INDEX) || indexers.containsKey(name)) {
+    if (name.equals(Lister.NAMESPACE_INDEX) || name.equals(Lister.LABEL_INDEX)
+        || name.equals(Lister.CONTROLLER_INDEX) || indexers.containsKey(name)) {
       throw new IllegalStateException("informer " + kind.getSimpleName() + ": index \"" + name
           + "\" already exists");
     }

@@ -11,8 +11,9 @@ import java.util.Set;
  * never touch the store; they see the objects as of the last event the informer applied. Lists are returned
  * sorted by namespace then name (deterministic for simulations) and are immutable snapshots.
  *
- * <p>Built-in indexes: {@link #NAMESPACE_INDEX} (value: the namespace) and {@link #LABEL_INDEX} (value:
- * {@code key=value} for every label); custom ones are added with {@link InformerBuilder#indexer}.
+ * <p>Built-in indexes: {@link #NAMESPACE_INDEX} (value: the namespace), {@link #LABEL_INDEX} (value:
+ * {@code key=value} for every label) and {@link #CONTROLLER_INDEX} (value: the controller owner's uid); custom ones
+ * are added with {@link InformerBuilder#indexer}. Every read costs the size of its answer (no sorting).
  *
  * <p>Thread-safe.
  *
@@ -23,6 +24,11 @@ public interface Lister<T extends ApiObject<T>> {
   String NAMESPACE_INDEX = "namespace";
   /** Index of objects by label, value {@code key=value}. */
   String LABEL_INDEX = "labels";
+  /**
+   * Index of objects by the uid of their controller owner reference ({@code controller: true}); objects without a
+   * controller are not in it. This is how a controller finds the pods it owns without reading its whole namespace.
+   */
+  String CONTROLLER_INDEX = "controller";
 
   /** The cached object at {@code namespace/name} ({@code ""} namespace for cluster-scoped kinds). */
   Optional<T> get(String namespace, String name);

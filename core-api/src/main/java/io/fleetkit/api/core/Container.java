@@ -10,9 +10,13 @@ import org.jspecify.annotations.Nullable;
  * within limits).
  *
  * @param restartPolicy {@code Always} on an init container makes it a sidecar; {@code null} otherwise
+ * @param livenessProbe restarts the container when it fails; {@code null} when none
+ * @param readinessProbe decides whether the container is ready; {@code null} when none (ready once started)
+ * @param startupProbe holds back the other probes until it succeeds; {@code null} when none
  */
 public record Container(String name, String image, ResourceRequirements resources, List<ContainerPort> ports,
-    List<EnvVar> env, @Nullable ContainerRestartPolicy restartPolicy) {
+    List<EnvVar> env, @Nullable ContainerRestartPolicy restartPolicy, @Nullable Probe livenessProbe,
+    @Nullable Probe readinessProbe, @Nullable Probe startupProbe) {
 
   public Container {
     Objects.requireNonNull(name, "name");
@@ -20,6 +24,12 @@ public record Container(String name, String image, ResourceRequirements resource
     Objects.requireNonNull(resources, "resources");
     ports = List.copyOf(ports);
     env = List.copyOf(env);
+  }
+
+  /** A container without probes. */
+  public Container(String name, String image, ResourceRequirements resources, List<ContainerPort> ports,
+      List<EnvVar> env, @Nullable ContainerRestartPolicy restartPolicy) {
+    this(name, image, resources, ports, env, restartPolicy, null, null, null);
   }
 
   /** A container with requests only (see {@link ResourceRequirements#ofRequests}). */
@@ -43,6 +53,21 @@ public record Container(String name, String image, ResourceRequirements resource
   }
 
   public Container withResources(ResourceRequirements newResources) {
-    return new Container(name, image, newResources, ports, env, restartPolicy);
+    return new Container(name, image, newResources, ports, env, restartPolicy, livenessProbe, readinessProbe,
+        startupProbe);
+  }
+
+  /** This container with the given probes ({@code null} for none). */
+  public Container withProbes(@Nullable Probe liveness, @Nullable Probe readiness, @Nullable Probe startup) {
+    return new Container(name, image, resources, ports, env, restartPolicy, liveness, readiness, startup);
+  }
+
+  /** The probe of {@code type}, or {@code null} when the container declares none. */
+  public @Nullable Probe probe(ProbeType type) {
+    return switch (type) {
+      case Liveness -> livenessProbe;
+      case Readiness -> readinessProbe;
+      case Startup -> startupProbe;
+    };
   }
 }

@@ -22,6 +22,9 @@ import org.jspecify.annotations.Nullable;
  * @param schedulerName empty becomes {@value #DEFAULT_SCHEDULER}
  * @param nodeName empty while unbound
  * @param activeDeadlineSeconds {@code null} when unbounded
+ * @param hostname the pod's DNS hostname ({@code spec.hostname}); empty when unset
+ * @param subdomain with {@code hostname}, the headless Service that gives the pod the DNS name
+ *     {@code hostname.subdomain.namespace.svc.<zone>} ({@code spec.subdomain}); empty when unset
  */
 public record PodSpec(
     List<Container> containers,
@@ -39,7 +42,9 @@ public record PodSpec(
     List<Volume> volumes,
     RestartPolicy restartPolicy,
     long terminationGracePeriodSeconds,
-    @Nullable Long activeDeadlineSeconds) {
+    @Nullable Long activeDeadlineSeconds,
+    String hostname,
+    String subdomain) {
 
   public static final String DEFAULT_SCHEDULER = "default-scheduler";
   public static final long DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 30;
@@ -61,6 +66,20 @@ public record PodSpec(
     Objects.requireNonNull(nodeName, "nodeName");
     volumes = List.copyOf(volumes);
     Objects.requireNonNull(restartPolicy, "restartPolicy");
+    Objects.requireNonNull(hostname, "hostname");
+    Objects.requireNonNull(subdomain, "subdomain");
+  }
+
+  /** A spec without {@code hostname} and {@code subdomain}. */
+  public PodSpec(List<Container> containers, List<Container> initContainers, ResourceList overhead,
+      @Nullable Integer priority, String priorityClassName, PreemptionPolicy preemptionPolicy,
+      Map<String, String> nodeSelector, Affinity affinity, List<Toleration> tolerations,
+      List<TopologySpreadConstraint> topologySpreadConstraints, String schedulerName, String nodeName,
+      List<Volume> volumes, RestartPolicy restartPolicy, long terminationGracePeriodSeconds,
+      @Nullable Long activeDeadlineSeconds) {
+    this(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy, nodeSelector, affinity,
+        tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes, restartPolicy,
+        terminationGracePeriodSeconds, activeDeadlineSeconds, "", "");
   }
 
   public static Builder builder() {
@@ -115,13 +134,13 @@ public record PodSpec(
   public PodSpec withNodeName(String node) {
     return new PodSpec(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy,
         nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, node, volumes, restartPolicy,
-        terminationGracePeriodSeconds, activeDeadlineSeconds);
+        terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain);
   }
 
   public PodSpec withPriority(@Nullable Integer newPriority) {
     return new PodSpec(containers, initContainers, overhead, newPriority, priorityClassName, preemptionPolicy,
         nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
-        restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds);
+        restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain);
   }
 
   /** Mutable builder with Kubernetes' defaults; not thread-safe. */
@@ -142,6 +161,8 @@ public record PodSpec(
     private RestartPolicy restartPolicy = RestartPolicy.Always;
     private long terminationGracePeriodSeconds = DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS;
     private @Nullable Long activeDeadlineSeconds;
+    private String hostname = "";
+    private String subdomain = "";
 
     Builder() {
       containers = new ArrayList<>(2);
@@ -169,6 +190,8 @@ public record PodSpec(
       restartPolicy = s.restartPolicy;
       terminationGracePeriodSeconds = s.terminationGracePeriodSeconds;
       activeDeadlineSeconds = s.activeDeadlineSeconds;
+      hostname = s.hostname;
+      subdomain = s.subdomain;
     }
 
     public Builder containers(List<Container> v) { containers.clear(); containers.addAll(v); return this; }
@@ -203,11 +226,13 @@ public record PodSpec(
     public Builder restartPolicy(RestartPolicy v) { restartPolicy = v; return this; }
     public Builder terminationGracePeriodSeconds(long v) { terminationGracePeriodSeconds = v; return this; }
     public Builder activeDeadlineSeconds(@Nullable Long v) { activeDeadlineSeconds = v; return this; }
+    public Builder hostname(String v) { hostname = v; return this; }
+    public Builder subdomain(String v) { subdomain = v; return this; }
 
     public PodSpec build() {
       return new PodSpec(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy,
           nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
-          restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds);
+          restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain);
     }
   }
 }

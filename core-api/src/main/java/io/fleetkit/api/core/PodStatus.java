@@ -9,9 +9,11 @@ import org.jspecify.annotations.Nullable;
  * The observed part of a pod. Strings are empty when unset.
  *
  * @param nominatedNodeName the node a preempting pod waits for while victims terminate
+ * @param podIPs the pod's addresses ({@code status.podIPs}), at most one per IP family; empty until assigned
  */
 public record PodStatus(PodPhase phase, List<PodCondition> conditions, String nominatedNodeName, String hostIP,
-    @Nullable Instant startTime, List<ContainerStatus> containerStatuses, String reason, String message) {
+    @Nullable Instant startTime, List<ContainerStatus> containerStatuses, String reason, String message,
+    List<String> podIPs) {
 
   /** A new pod's status: Pending, nothing observed. */
   public static final PodStatus PENDING = new PodStatus(PodPhase.Pending, List.of(), "", "", null, List.of(), "", "");
@@ -24,6 +26,23 @@ public record PodStatus(PodPhase phase, List<PodCondition> conditions, String no
     containerStatuses = List.copyOf(containerStatuses);
     Objects.requireNonNull(reason, "reason");
     Objects.requireNonNull(message, "message");
+    podIPs = List.copyOf(podIPs);
+  }
+
+  /** A status without pod IPs. */
+  public PodStatus(PodPhase phase, List<PodCondition> conditions, String nominatedNodeName, String hostIP,
+      @Nullable Instant startTime, List<ContainerStatus> containerStatuses, String reason, String message) {
+    this(phase, conditions, nominatedNodeName, hostIP, startTime, containerStatuses, reason, message, List.of());
+  }
+
+  /** The first pod IP ({@code status.podIP}), empty when none is assigned. */
+  public String podIP() {
+    return podIPs.isEmpty() ? "" : podIPs.get(0);
+  }
+
+  public PodStatus withPodIPs(List<String> ips) {
+    return new PodStatus(phase, conditions, nominatedNodeName, hostIP, startTime, containerStatuses, reason, message,
+        ips);
   }
 
   public static PodStatus of(PodPhase phase) {
@@ -42,24 +61,25 @@ public record PodStatus(PodPhase phase, List<PodCondition> conditions, String no
 
   public PodStatus withPhase(PodPhase newPhase) {
     return new PodStatus(newPhase, conditions, nominatedNodeName, hostIP, startTime, containerStatuses, reason,
-        message);
+        message, podIPs);
   }
 
   public PodStatus withNominatedNodeName(String node) {
-    return new PodStatus(phase, conditions, node, hostIP, startTime, containerStatuses, reason, message);
+    return new PodStatus(phase, conditions, node, hostIP, startTime, containerStatuses, reason, message, podIPs);
   }
 
   public PodStatus withStartTime(@Nullable Instant time) {
-    return new PodStatus(phase, conditions, nominatedNodeName, hostIP, time, containerStatuses, reason, message);
+    return new PodStatus(phase, conditions, nominatedNodeName, hostIP, time, containerStatuses, reason, message,
+        podIPs);
   }
 
   public PodStatus withReason(String newReason, String newMessage) {
     return new PodStatus(phase, conditions, nominatedNodeName, hostIP, startTime, containerStatuses, newReason,
-        newMessage);
+        newMessage, podIPs);
   }
 
   public PodStatus withContainerStatuses(List<ContainerStatus> statuses) {
-    return new PodStatus(phase, conditions, nominatedNodeName, hostIP, startTime, statuses, reason, message);
+    return new PodStatus(phase, conditions, nominatedNodeName, hostIP, startTime, statuses, reason, message, podIPs);
   }
 
   /** This status with {@code condition} replacing any condition of the same type (appended otherwise). */
@@ -77,6 +97,7 @@ public record PodStatus(PodPhase phase, List<PodCondition> conditions, String no
     if (!replaced) {
       next.add(condition);
     }
-    return new PodStatus(phase, next, nominatedNodeName, hostIP, startTime, containerStatuses, reason, message);
+    return new PodStatus(phase, next, nominatedNodeName, hostIP, startTime, containerStatuses, reason, message,
+        podIPs);
   }
 }

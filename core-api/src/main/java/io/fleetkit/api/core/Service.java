@@ -5,6 +5,7 @@ import io.fleetkit.api.Violations.NameRule;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -74,7 +75,8 @@ public record Service(ObjectMeta metadata, ServiceSpec spec, ServiceStatus statu
   private static void validate(ObjectMeta metadata, ServiceSpec spec) {
     Violations v = Violations.forObject(KIND, metadata);
     v.nameAndNamespace(metadata, true, NameRule.DNS1035_LABEL);
-    if (spec.ports().isEmpty() && !spec.headless()) {
+    boolean externalName = spec.type() == ServiceType.ExternalName;
+    if (spec.ports().isEmpty() && !spec.headless() && !externalName) {
       v.required("spec.ports");
     }
     boolean multi = spec.ports().size() > 1;
@@ -120,7 +122,49 @@ public record Service(ObjectMeta metadata, ServiceSpec spec, ServiceStatus statu
       v.add("spec.clusterIP", "must be empty, 'None' or a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)",
           ip);
     }
+    if (externalName) {
+      if (spec.externalName().isEmpty()) {
+        v.required("spec.externalName");
+      } else {
+        v.dnsSubdomain("spec.externalName", trimDot(spec.externalName()));
+      }
+      if (!ip.isEmpty()) {
+        v.add("spec.clusterIP", "must be empty for ExternalName services", ip);
+      }
+    } else if (!spec.externalName().isEmpty()) {
+      v.add("spec.externalName", "may be set only when `type` is 'ExternalName'", spec.externalName());
+    }
+    List<String> ips = spec.clusterIPs();
+    if (!ips.isEmpty()) {
+      if (!ip.isEmpty() && !ips.get(0).equals(ip)) {
+        v.add("spec.clusterIPs[0]", "must match `clusterIP`", ips.get(0));
+      }
+      if (ips.size() > 2) {
+        v.add("spec.clusterIPs", "may have at most 2 entries (one per IP family)", ips);
+      }
+      for (int i = 0; i < ips.size(); i++) {
+        String each = ips.get(i);
+        if (!each.equals(ServiceSpec.CLUSTER_IP_NONE) && !isIp(each)) {
+          v.add("spec.clusterIPs[" + i + "]", "must be a valid IP address", each);
+        }
+      }
+      if (ips.size() == 2 && IPFamily.of(ips.get(0)) == IPFamily.of(ips.get(1))) {
+        v.add("spec.clusterIPs", "may hold at most one address per IP family", ips);
+      }
+    }
+    if (spec.ipFamilies().size() > 2 || spec.ipFamilies().size() != new HashSet<>(spec.ipFamilies()).size()) {
+      v.add("spec.ipFamilies", "may hold each IP family at most once", spec.ipFamilies());
+    }
+    int timeout = spec.sessionAffinityTimeoutSeconds();
+    if (timeout < 1 || timeout > 86400) {
+      v.add("spec.sessionAffinityConfig.clientIP.timeoutSeconds", "must be greater than 0 and less than 86400",
+          timeout);
+    }
     v.throwIfAny();
+  }
+
+  private static String trimDot(String name) {
+    return name.endsWith(".") ? name.substring(0, name.length() - 1) : name;
   }
 
   private static boolean isIp(String s) {

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The desired state of a Service. Rules are checked by {@link Service}.
@@ -12,11 +13,26 @@ import java.util.Objects;
  * @param selector labels of the pods that back the Service; empty for a Service without selector
  * @param type how the Service is exposed
  * @param clusterIP empty to have one allocated, {@value #CLUSTER_IP_NONE} for a headless Service, else an IP
+ * @param clusterIPs every cluster IP, one per family, the first equal to {@code clusterIP}; empty when unset
+ * @param ipFamilies the families of the Service's addresses in order; empty when unset (the family of the cluster
+ *     IP then applies, and a headless Service without families serves both)
+ * @param publishNotReadyAddresses endpoints count as ready whatever the pod's readiness (StatefulSet peers)
+ * @param externalName the DNS name an {@code ExternalName} Service aliases; empty for other types
+ * @param internalTrafficPolicy where traffic from inside the cluster may go
+ * @param externalTrafficPolicy where traffic from outside (node ports, load balancer) may go
+ * @param trafficDistribution {@code PreferClose} (or {@code PreferSameZone}, {@code PreferSameNode}) for
+ *     topology hints; empty when unset
+ * @param sessionAffinityTimeoutSeconds the {@code ClientIP} affinity timeout
+ *     ({@code sessionAffinityConfig.clientIP.timeoutSeconds}), 1..86400, default {@value #DEFAULT_AFFINITY_TIMEOUT}
  */
 public record ServiceSpec(Map<String, String> selector, List<ServicePort> ports, ServiceType type,
-    String clusterIP, SessionAffinity sessionAffinity) {
+    String clusterIP, SessionAffinity sessionAffinity, List<String> clusterIPs, List<IPFamily> ipFamilies,
+    boolean publishNotReadyAddresses, String externalName, ServiceTrafficPolicy internalTrafficPolicy,
+    ServiceTrafficPolicy externalTrafficPolicy, String trafficDistribution, int sessionAffinityTimeoutSeconds) {
   /** The {@code clusterIP} of a headless Service. */
   public static final String CLUSTER_IP_NONE = "None";
+  /** Kubernetes' default {@code ClientIP} affinity timeout: three hours. */
+  public static final int DEFAULT_AFFINITY_TIMEOUT = 10800;
 
   public ServiceSpec {
     selector = Map.copyOf(selector);
@@ -24,11 +40,46 @@ public record ServiceSpec(Map<String, String> selector, List<ServicePort> ports,
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(clusterIP, "clusterIP");
     Objects.requireNonNull(sessionAffinity, "sessionAffinity");
+    clusterIPs = List.copyOf(clusterIPs);
+    ipFamilies = List.copyOf(ipFamilies);
+    Objects.requireNonNull(externalName, "externalName");
+    Objects.requireNonNull(internalTrafficPolicy, "internalTrafficPolicy");
+    Objects.requireNonNull(externalTrafficPolicy, "externalTrafficPolicy");
+    Objects.requireNonNull(trafficDistribution, "trafficDistribution");
+  }
+
+  /** A spec with Kubernetes' defaults for the fields not named. */
+  public ServiceSpec(Map<String, String> selector, List<ServicePort> ports, ServiceType type, String clusterIP,
+      SessionAffinity sessionAffinity) {
+    this(selector, ports, type, clusterIP, sessionAffinity, List.of(), List.of(), false, "",
+        ServiceTrafficPolicy.Cluster, ServiceTrafficPolicy.Cluster, "", DEFAULT_AFFINITY_TIMEOUT);
   }
 
   /** Whether this Service is headless ({@code clusterIP: None}). */
   public boolean headless() {
     return CLUSTER_IP_NONE.equals(clusterIP);
+  }
+
+  /** The cluster IPs: {@code clusterIPs}, else {@code clusterIP} alone; empty when headless or unallocated. */
+  public List<String> allClusterIPs() {
+    if (headless() || clusterIP.isEmpty()) {
+      return List.of();
+    }
+    return clusterIPs.isEmpty() ? List.of(clusterIP) : clusterIPs;
+  }
+
+  /** The port named {@code name}, or {@code null}. */
+  public @Nullable ServicePort port(String name) {
+    for (ServicePort p : ports) {
+      if (p.name().equals(name)) {
+        return p;
+      }
+    }
+    return null;
+  }
+
+  public ServiceSpec withClusterIPs(List<String> ips) {
+    return toBuilder().clusterIP(ips.isEmpty() ? "" : ips.get(0)).clusterIPs(ips).build();
   }
 
   public static Builder builder() {
@@ -37,7 +88,10 @@ public record ServiceSpec(Map<String, String> selector, List<ServicePort> ports,
 
   public Builder toBuilder() {
     Builder b = new Builder().selector(selector).ports(ports).type(type).clusterIP(clusterIP);
-    return b.sessionAffinity(sessionAffinity);
+    b.sessionAffinity(sessionAffinity).clusterIPs(clusterIPs).ipFamilies(ipFamilies);
+    b.publishNotReadyAddresses(publishNotReadyAddresses).externalName(externalName);
+    b.internalTrafficPolicy(internalTrafficPolicy).externalTrafficPolicy(externalTrafficPolicy);
+    return b.trafficDistribution(trafficDistribution).sessionAffinityTimeoutSeconds(sessionAffinityTimeoutSeconds);
   }
 
   /** Mutable builder; defaults as in Kubernetes (ClusterIP, no session affinity). Not thread-safe. */
@@ -47,6 +101,14 @@ public record ServiceSpec(Map<String, String> selector, List<ServicePort> ports,
     private ServiceType type = ServiceType.ClusterIP;
     private String clusterIP = "";
     private SessionAffinity sessionAffinity = SessionAffinity.None;
+    private final List<String> clusterIPs = new ArrayList<>();
+    private final List<IPFamily> ipFamilies = new ArrayList<>();
+    private boolean publishNotReadyAddresses;
+    private String externalName = "";
+    private ServiceTrafficPolicy internalTrafficPolicy = ServiceTrafficPolicy.Cluster;
+    private ServiceTrafficPolicy externalTrafficPolicy = ServiceTrafficPolicy.Cluster;
+    private String trafficDistribution = "";
+    private int sessionAffinityTimeoutSeconds = DEFAULT_AFFINITY_TIMEOUT;
 
     private Builder() {}
 
@@ -58,9 +120,19 @@ public record ServiceSpec(Map<String, String> selector, List<ServicePort> ports,
     public Builder clusterIP(String v) { clusterIP = v; return this; }
     public Builder headless() { clusterIP = CLUSTER_IP_NONE; return this; }
     public Builder sessionAffinity(SessionAffinity v) { sessionAffinity = v; return this; }
+    public Builder clusterIPs(List<String> v) { clusterIPs.clear(); clusterIPs.addAll(v); return this; }
+    public Builder ipFamilies(List<IPFamily> v) { ipFamilies.clear(); ipFamilies.addAll(v); return this; }
+    public Builder publishNotReadyAddresses(boolean v) { publishNotReadyAddresses = v; return this; }
+    public Builder externalName(String v) { externalName = v; return this; }
+    public Builder internalTrafficPolicy(ServiceTrafficPolicy v) { internalTrafficPolicy = v; return this; }
+    public Builder externalTrafficPolicy(ServiceTrafficPolicy v) { externalTrafficPolicy = v; return this; }
+    public Builder trafficDistribution(String v) { trafficDistribution = v; return this; }
+    public Builder sessionAffinityTimeoutSeconds(int v) { sessionAffinityTimeoutSeconds = v; return this; }
 
     public ServiceSpec build() {
-      return new ServiceSpec(selector, ports, type, clusterIP, sessionAffinity);
+      return new ServiceSpec(selector, ports, type, clusterIP, sessionAffinity, clusterIPs, ipFamilies,
+          publishNotReadyAddresses, externalName, internalTrafficPolicy, externalTrafficPolicy, trafficDistribution,
+          sessionAffinityTimeoutSeconds);
     }
   }
 }

@@ -7,5 +7,7 @@ public enum ServiceType {
   /** ClusterIP plus a port on every node. */
   NodePort,
   /** NodePort plus an external load balancer. */
-  LoadBalancer
+  LoadBalancer,
+  /** A DNS alias ({@code CNAME}) for {@code spec.externalName}; no cluster IP, no endpoints. */
+  ExternalName
 }

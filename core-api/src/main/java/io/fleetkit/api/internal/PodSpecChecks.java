@@ -108,6 +108,9 @@ public final class PodSpecChecks {
       if (!resourcesValid(c.resources())) {
         resources(c.resources(), at(base, field, i) + ".resources", v);
       }
+      if (c.livenessProbe() != null || c.readinessProbe() != null || c.startupProbe() != null) {
+        ProbeChecks.check(c, at(base, field, i), init, v);
+      }
       for (int j = 0; j < c.ports().size(); j++) {
         ContainerPort port = c.ports().get(j);
         if (port.containerPort() < 1 || port.containerPort() > 65535) {

@@ -23,6 +23,11 @@ public final class WorkloadLabels {
   public static final String REASON_NEW_RS_AVAILABLE = "NewReplicaSetAvailable";
   /** Reason of Progressing=False when no progress was made within progressDeadlineSeconds. */
   public static final String REASON_PROGRESS_DEADLINE_EXCEEDED = "ProgressDeadlineExceeded";
+  /**
+   * Deployment annotation: {@code "true"} opts into an automatic {@code rollout undo} (to the previous revision)
+   * when the Deployment's progress deadline is exceeded.
+   */
+  public static final String ROLLBACK_ON_PROGRESS_DEADLINE = "deployment.fleetkit.io/rollback-on-progress-deadline";
   /** Reason of Progressing=Unknown while paused. */
   public static final String REASON_PAUSED = "DeploymentPaused";
   /** Reason of Progressing=Unknown when resumed. */

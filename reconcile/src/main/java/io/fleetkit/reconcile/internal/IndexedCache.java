@@ -2,18 +2,21 @@ package io.fleetkit.reconcile.internal;
 
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.reconcile.Lister;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -22,20 +25,26 @@ import org.jspecify.annotations.Nullable;
  * The informer's store: objects by {@code namespace/name} plus inverted indexes (index name → value → keys),
  * as client-go's {@code threadSafeMap}. One read-write lock keeps objects and indexes consistent with each other;
  * writes come from the one informer dispatch thread at a time, reads from anywhere.
+ *
+ * <p>Every key set (all keys, and each index value's keys) is kept in listing order (namespace, then name), so a
+ * list or index read costs the size of its answer and never sorts: a controller that reads the hundred pods it owns
+ * among ten thousand in its namespace pays for a hundred.
  */
 public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
-  private static final Comparator<ApiObject<?>> BY_KEY = Comparator
-      .comparing((ApiObject<?> o) -> o.metadata().namespace()).thenComparing(o -> o.metadata().name());
+  /** Orders {@code namespace/name} keys (or bare names) as namespace then name, the order lists promise. */
+  public static final Comparator<String> KEY_ORDER = IndexedCache::compareKeys;
 
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final Map<String, T> items = new HashMap<>();
+  private final NavigableSet<String> keys = new TreeSet<>(KEY_ORDER);
   private final Map<String, Function<? super T, ? extends Collection<String>>> indexers;
-  private final Map<String, Map<String, Set<String>>> indices = new HashMap<>();
+  private final Map<String, Map<String, NavigableSet<String>>> indices = new HashMap<>();
 
   public IndexedCache(Map<String, Function<? super T, ? extends Collection<String>>> custom) {
     Map<String, Function<? super T, ? extends Collection<String>>> all = new LinkedHashMap<>();
     all.put(NAMESPACE_INDEX, o -> List.of(o.metadata().namespace()));
     all.put(LABEL_INDEX, IndexedCache::labelValues);
+    all.put(CONTROLLER_INDEX, IndexedCache::controllerUid);
     all.putAll(custom);
     indexers = Map.copyOf(all);
     for (String name : indexers.keySet()) {
@@ -50,6 +59,33 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     return values;
   }
 
+  private static List<String> controllerUid(ApiObject<?> o) {
+    OwnerReference ref = o.metadata().controllerRef();
+    return ref == null ? List.of() : List.of(ref.uid());
+  }
+
+  /** Compares keys as (namespace, name): a key without '/' is a cluster-scoped name (namespace ""). */
+  static int compareKeys(String a, String b) {
+    int sa = a.indexOf('/');
+    int sb = b.indexOf('/');
+    int nsA = Math.max(sa, 0);
+    int nsB = Math.max(sb, 0);
+    int c = compareRegion(a, 0, nsA, b, 0, nsB);
+    return c != 0 ? c : compareRegion(a, sa + 1, a.length(), b, sb + 1, b.length());
+  }
+
+  private static int compareRegion(String a, int fromA, int toA, String b, int fromB, int toB) {
+    int n = Math.min(toA - fromA, toB - fromB);
+    for (int i = 0; i < n; i++) {
+      char x = a.charAt(fromA + i);
+      char y = b.charAt(fromB + i);
+      if (x != y) {
+        return x - y;
+      }
+    }
+    return (toA - fromA) - (toB - fromB);
+  }
+
   static String key(String namespace, String name) {
     return namespace.isEmpty() ? name : namespace + "/" + name;
   }
@@ -60,10 +96,12 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     lock.writeLock().lock();
     try {
       T old = items.put(key, object);
-      if (old != null) {
-        unindex(key, old);
+      if (old == null) {
+        keys.add(key);
+        index(key, object);
+      } else {
+        reindex(key, old, object);
       }
-      index(key, object);
       return old;
     } finally {
       lock.writeLock().unlock();
@@ -76,6 +114,7 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     try {
       T old = items.remove(key);
       if (old != null) {
+        keys.remove(key);
         unindex(key, old);
       }
       return old;
@@ -86,21 +125,46 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
 
   private void index(String key, T object) {
     indexers.forEach((name, fn) -> {
-      Map<String, Set<String>> index = indices.get(name);
+      Map<String, NavigableSet<String>> index = indices.get(name);
       for (String value : fn.apply(object)) {
-        index.computeIfAbsent(value, v -> new HashSet<>()).add(key);
+        index.computeIfAbsent(value, v -> new TreeSet<>(KEY_ORDER)).add(key);
+      }
+    });
+  }
+
+  /** Moves {@code key} between index values, touching only the indexes whose values changed (status updates
+   * usually change none). */
+  private void reindex(String key, T old, T object) {
+    indexers.forEach((name, fn) -> {
+      Collection<String> before = fn.apply(old);
+      Collection<String> after = fn.apply(object);
+      if (before.equals(after)) {
+        return;
+      }
+      Map<String, NavigableSet<String>> index = indices.get(name);
+      for (String value : before) {
+        NavigableSet<String> members = index.get(value);
+        if (members != null) {
+          members.remove(key);
+          if (members.isEmpty()) {
+            index.remove(value);
+          }
+        }
+      }
+      for (String value : after) {
+        index.computeIfAbsent(value, v -> new TreeSet<>(KEY_ORDER)).add(key);
       }
     });
   }
 
   private void unindex(String key, T object) {
     indexers.forEach((name, fn) -> {
-      Map<String, Set<String>> index = indices.get(name);
+      Map<String, NavigableSet<String>> index = indices.get(name);
       for (String value : fn.apply(object)) {
-        Set<String> keys = index.get(value);
-        if (keys != null) {
-          keys.remove(key);
-          if (keys.isEmpty()) {
+        NavigableSet<String> members = index.get(value);
+        if (members != null) {
+          members.remove(key);
+          if (members.isEmpty()) {
             index.remove(value);
           }
         }
@@ -112,18 +176,11 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
   @Override
   public List<T> list() {
     lock.readLock().lock();
-    List<T> out;
     try {
-      out = new ArrayList<>(items.values());
+      return resolve(keys);
     } finally {
       lock.readLock().unlock();
     }
-    return sorted(out);
-  }
-
-  private static <T extends ApiObject<T>> List<T> sorted(List<T> out) {
-    out.sort(BY_KEY);
-    return List.copyOf(out);
   }
 
   @Override
@@ -147,20 +204,22 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     Objects.requireNonNull(namespace, "namespace");
     Objects.requireNonNull(selector, "selector");
     List<T> out = new ArrayList<>();
+    // every candidate set below is in key order, so the filtered answer is too
     lock.readLock().lock();
     try {
       // Narrow with the label index when the selector has an equality term; pick the rarest one.
       Collection<String> candidates = null;
       for (Map.Entry<String, String> e : selector.matchLabels().entrySet()) {
-        Set<String> keys = indices.get(LABEL_INDEX).getOrDefault(e.getKey() + "=" + e.getValue(), Set.of());
-        if (candidates == null || keys.size() < candidates.size()) {
-          candidates = keys;
+        Set<String> withLabel = indices.get(LABEL_INDEX).getOrDefault(e.getKey() + "=" + e.getValue(),
+            Collections.emptyNavigableSet());
+        if (candidates == null || withLabel.size() < candidates.size()) {
+          candidates = withLabel;
         }
       }
       if (candidates == null && !namespace.isEmpty()) {
-        candidates = indices.get(NAMESPACE_INDEX).getOrDefault(namespace, Set.of());
+        candidates = indices.get(NAMESPACE_INDEX).getOrDefault(namespace, Collections.emptyNavigableSet());
       }
-      Collection<T> pool = candidates == null ? items.values() : resolve(candidates);
+      Collection<T> pool = resolve(candidates == null ? keys : candidates);
       for (T o : pool) {
         if ((namespace.isEmpty() || namespace.equals(o.metadata().namespace()))
             && selector.matches(o.metadata().labels())) {
@@ -170,37 +229,36 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     } finally {
       lock.readLock().unlock();
     }
-    return sorted(out);
+    return Collections.unmodifiableList(out);
   }
 
-  private List<T> resolve(Collection<String> keys) {
-    List<T> out = new ArrayList<>(keys.size());
-    for (String k : keys) {
+  /** The objects at {@code sortedKeys}, in that order, as an unmodifiable list (the caller holds the lock). */
+  private List<T> resolve(Collection<String> sortedKeys) {
+    List<T> out = new ArrayList<>(sortedKeys.size());
+    for (String k : sortedKeys) {
       T o = items.get(k);
       if (o != null) {
         out.add(o);
       }
     }
-    return out;
+    return Collections.unmodifiableList(out);
   }
 
   @Override
   public List<T> byIndex(String indexName, String value) {
     Objects.requireNonNull(indexName, "indexName");
     Objects.requireNonNull(value, "value");
-    List<T> out;
     lock.readLock().lock();
     try {
-      Map<String, Set<String>> index = indices.get(indexName);
+      Map<String, NavigableSet<String>> index = indices.get(indexName);
       if (index == null) {
         throw new IllegalArgumentException("lister: no index named \"" + indexName + "\"; indexes are "
             + indices.keySet());
       }
-      out = resolve(index.getOrDefault(value, Set.of()));
+      return resolve(index.getOrDefault(value, Collections.emptyNavigableSet()));
     } finally {
       lock.readLock().unlock();
     }
-    return sorted(out);
   }
 
   @Override

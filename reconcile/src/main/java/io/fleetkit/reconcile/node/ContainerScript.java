@@ -1,39 +1,56 @@
 package io.fleetkit.reconcile.node;
 
+import io.fleetkit.api.core.ProbeType;
 import java.time.Duration;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What one run of a simulated container does, measured from the moment it starts: when its readiness probe starts
- * to succeed, whether and when its process exits and with which code, and whether and when its liveness probe
- * starts to fail (the kubelet then kills it with exit code 137). A {@link HealthSource} hands one out per start.
+ * What one run of a simulated container does, measured from the moment it starts: what it answers to each kind of
+ * probe ({@link ProbeAnswer}s), and whether and when its process exits and with which code. A
+ * {@link HealthSource} hands one out per start.
  *
- * @param readyAfter when the readiness probe first succeeds; {@code null} means never ready
+ * <p>How the simulated kubelet uses the answers: a probe the container declares is run on its period with the
+ * kubelet's thresholds, and each attempt gets the answer for that moment; a kind of probe the container does not
+ * declare still follows the answer, exactly at the moment it changes (readiness: the container is ready while it
+ * passes; liveness: the container is killed with exit code 137 at {@link ProbeAnswer#failFrom}), so that scripts
+ * written without probes keep their exact timing. Startup answers matter only for a declared startup probe.
+ *
+ * @param startup answers to the startup probe
+ * @param readiness answers to the readiness probe
+ * @param liveness answers to the liveness probe
  * @param exitAfter when the process exits by itself; {@code null} means it runs until stopped
  * @param exitCode the exit code when it exits by itself
- * @param livenessFailsAfter when the liveness probe fails; {@code null} means it never does
  */
-public record ContainerScript(@Nullable Duration readyAfter, @Nullable Duration exitAfter, int exitCode,
-    @Nullable Duration livenessFailsAfter) {
+public record ContainerScript(ProbeAnswer startup, ProbeAnswer readiness, ProbeAnswer liveness,
+    @Nullable Duration exitAfter, int exitCode) {
   /** The exit code of a container the kubelet killed (SIGKILL). */
   public static final int KILLED_EXIT_CODE = 137;
 
-  private static final ContainerScript HEALTHY = new ContainerScript(Duration.ZERO, null, 0, null);
+  private static final ContainerScript HEALTHY =
+      new ContainerScript(ProbeAnswer.ALWAYS, ProbeAnswer.ALWAYS, ProbeAnswer.ALWAYS, null, 0);
 
   /**
-   * @throws IllegalArgumentException if a duration is negative
+   * @throws IllegalArgumentException if {@code exitAfter} is negative
    */
   public ContainerScript {
-    nonNegative("readyAfter", readyAfter);
-    nonNegative("exitAfter", exitAfter);
-    nonNegative("livenessFailsAfter", livenessFailsAfter);
+    Objects.requireNonNull(startup, "startup");
+    Objects.requireNonNull(readiness, "readiness");
+    Objects.requireNonNull(liveness, "liveness");
+    if (exitAfter != null && exitAfter.isNegative()) {
+      throw new IllegalArgumentException("container script: exitAfter " + exitAfter + " must not be negative");
+    }
   }
 
-  private static void nonNegative(String field, @Nullable Duration d) {
-    if (d != null && d.isNegative()) {
-      throw new IllegalArgumentException("container script: " + field + " " + d + " must not be negative");
-    }
+  /**
+   * The script of a container that becomes ready after {@code readyAfter} ({@code null}: never), exits after
+   * {@code exitAfter} ({@code null}: never) with {@code exitCode}, and fails its liveness probe from
+   * {@code livenessFailsAfter} ({@code null}: never).
+   */
+  public ContainerScript(@Nullable Duration readyAfter, @Nullable Duration exitAfter, int exitCode,
+      @Nullable Duration livenessFailsAfter) {
+    this(ProbeAnswer.ALWAYS, new ProbeAnswer(readyAfter, null), new ProbeAnswer(Duration.ZERO, livenessFailsAfter),
+        exitAfter, exitCode);
   }
 
   /** Ready at once, runs forever. */
@@ -53,11 +70,38 @@ public record ContainerScript(@Nullable Duration readyAfter, @Nullable Duration 
 
   /** Never ready, exits with code 1 the moment it starts: a crash loop. */
   public static ContainerScript crashes() {
-    return new ContainerScript(null, Duration.ZERO, 1, null);
+    return new ContainerScript(ProbeAnswer.ALWAYS, ProbeAnswer.NEVER, ProbeAnswer.ALWAYS, Duration.ZERO, 1);
+  }
+
+  /** When the readiness answers first pass; {@code null} when never. */
+  public @Nullable Duration readyAfter() {
+    return readiness.passFrom();
+  }
+
+  /** When the liveness answers turn to failure; {@code null} when never. */
+  public @Nullable Duration livenessFailsAfter() {
+    return liveness.failFrom();
+  }
+
+  /** The answers to probes of {@code type}. */
+  public ProbeAnswer answer(ProbeType type) {
+    return switch (type) {
+      case Startup -> startup;
+      case Readiness -> readiness;
+      case Liveness -> liveness;
+    };
   }
 
   /** This script with the liveness probe failing after {@code d}. */
   public ContainerScript withLivenessFailureAfter(Duration d) {
-    return new ContainerScript(readyAfter, exitAfter, exitCode, Objects.requireNonNull(d, "d"));
+    return new ContainerScript(startup, readiness, liveness.withFailFrom(Objects.requireNonNull(d, "d")), exitAfter,
+        exitCode);
+  }
+
+  /** This script with other answers to probes of {@code type}. */
+  public ContainerScript withAnswer(ProbeType type, ProbeAnswer a) {
+    Objects.requireNonNull(a, "answer");
+    return new ContainerScript(type == ProbeType.Startup ? a : startup, type == ProbeType.Readiness ? a : readiness,
+        type == ProbeType.Liveness ? a : liveness, exitAfter, exitCode);
   }
 }

@@ -2,10 +2,7 @@ package io.fleetkit.reconcile.node;
 
 import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.meta.OwnerReference;
 import java.time.Duration;
-import java.util.Map;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Where a simulated node gets its containers' behaviour from: the stand-in for the images, processes and probes of
@@ -20,6 +17,15 @@ public interface HealthSource {
   String EXIT_AFTER = "simulate.fleetkit.io/exit-after-seconds";
   /** Annotation: the exit code of that exit (default 0). */
   String EXIT_CODE = "simulate.fleetkit.io/exit-code";
+  /** Annotation: seconds until the readiness probe fails again (for good) after passing. */
+  String READINESS_FAILS_AFTER = "simulate.fleetkit.io/readiness-fails-after-seconds";
+  /** Annotation: seconds until the startup probe succeeds ({@code "never"} for never; default 0). */
+  String STARTED_AFTER = "simulate.fleetkit.io/started-after-seconds";
+  /**
+   * Annotation: comma-separated images (e.g. {@code shop:2.0}) that are broken: a container running one never
+   * passes a startup or readiness probe and fails every liveness probe it declares.
+   */
+  String UNHEALTHY_IMAGES = "simulate.fleetkit.io/unhealthy-images";
   /** Annotation: seconds until the liveness probe fails. */
   String LIVENESS_FAILS_AFTER = "simulate.fleetkit.io/liveness-fails-after-seconds";
   /** Annotation: how many first runs of each container exit with code 1 at once (a crash) before it behaves. */
@@ -36,51 +42,18 @@ public interface HealthSource {
   }
 
   /**
-   * Reads the pod's annotations ({@link #READY_AFTER}, {@link #EXIT_AFTER}, {@link #EXIT_CODE},
-   * {@link #LIVENESS_FAILS_AFTER}, {@link #CRASHES}); a pod without them is ready at once and runs forever, except a
-   * pod owned by a Job, which runs {@link #DEFAULT_JOB_RUN} and exits 0. The annotations come from the workload's
-   * pod template, so a manifest can script its pods.
+   * The application model read from the pod's annotations: {@link #STARTED_AFTER}, {@link #READY_AFTER},
+   * {@link #READINESS_FAILS_AFTER}, {@link #LIVENESS_FAILS_AFTER}, {@link #UNHEALTHY_IMAGES}, {@link #EXIT_AFTER},
+   * {@link #EXIT_CODE}, {@link #CRASHES}; each for the whole pod, or for one container with the suffix
+   * {@code .<container name>} (e.g. {@code simulate.fleetkit.io/ready-after-seconds.web}), which wins. A pod
+   * without them is ready at once and runs forever, except a pod owned by a Job, which runs
+   * {@link #DEFAULT_JOB_RUN} and exits 0. The annotations come from the workload's pod template, so a manifest can
+   * script its pods; the answers they declare are what the container's declared probes see.
    *
-   * @throws IllegalArgumentException (from {@code script}) if an annotation is not a non-negative integer
+   * @throws IllegalArgumentException (from {@code script}) if an annotation is not a non-negative integer (or
+   *     {@code never} where allowed)
    */
   static HealthSource fromAnnotations() {
-    return (pod, container, restartCount) -> {
-      Map<String, String> a = pod.metadata().annotations();
-      Long crashes = seconds(pod, a, CRASHES);
-      if (crashes != null && restartCount < crashes) {
-        return ContainerScript.crashes();
-      }
-      String ready = a.get(READY_AFTER);
-      Duration readyAfter = ready == null ? Duration.ZERO
-          : ready.trim().equals("never") ? null : Duration.ofSeconds(seconds(pod, a, READY_AFTER));
-      Long exit = seconds(pod, a, EXIT_AFTER);
-      Long code = seconds(pod, a, EXIT_CODE);
-      Long liveness = seconds(pod, a, LIVENESS_FAILS_AFTER);
-      Duration exitAfter = exit != null ? Duration.ofSeconds(exit) : ownedByJob(pod) ? DEFAULT_JOB_RUN : null;
-      return new ContainerScript(readyAfter, exitAfter, code == null ? 0 : code.intValue(),
-          liveness == null ? null : Duration.ofSeconds(liveness));
-    };
-  }
-
-  private static boolean ownedByJob(Pod pod) {
-    OwnerReference ref = pod.metadata().controllerRef();
-    return ref != null && ref.kind().equals("Job");
-  }
-
-  private static @Nullable Long seconds(Pod pod, Map<String, String> annotations, String key) {
-    String v = annotations.get(key);
-    if (v == null) {
-      return null;
-    }
-    try {
-      long n = Long.parseLong(v.trim());
-      if (n < 0) {
-        throw new NumberFormatException();
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("pod " + pod.metadata().key() + ": annotation " + key + " \"" + v
-          + "\" must be a non-negative integer", e);
-    }
+    return ScriptAnnotations::script;
   }
 }

@@ -304,7 +304,7 @@ public final class NodeLifecycleController implements AutoCloseable {
       return 0;
     }
     NodeSpec s = node.spec();
-    store.update(node.withSpec(new NodeSpec(s.unschedulable(), next, s.providerID())));
+    store.update(node.withSpec(new NodeSpec(s.unschedulable(), next, s.providerID(), s.podCIDRs())));
     return 1;
   }
 

@@ -5,14 +5,20 @@ import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.NodeCondition;
 import io.fleetkit.api.core.PersistentVolumeClaim;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
+import io.fleetkit.api.store.WatchEventType;
 import io.fleetkit.reconcile.GarbageCollector;
 import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.api.rollouts.AnalysisRun;
+import io.fleetkit.api.rollouts.Rollout;
 import io.fleetkit.reconcile.controllers.DeploymentController;
+import io.fleetkit.reconcile.rollouts.AnalysisRunController;
+import io.fleetkit.reconcile.rollouts.RolloutController;
 import io.fleetkit.reconcile.controllers.DisruptionController;
 import io.fleetkit.reconcile.controllers.JobController;
 import io.fleetkit.reconcile.controllers.ReplicaSetController;
@@ -22,6 +28,7 @@ import io.fleetkit.reconcile.node.NodeAgent;
 import io.fleetkit.reconcile.node.NodeLifecycleController;
 import io.fleetkit.reconcile.node.TaintEvictionController;
 import io.fleetkit.scheduler.Scheduler;
+import io.fleetkit.scheduler.SchedulerBuilder;
 import io.fleetkit.scheduler.StoreScheduler;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,6 +42,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A whole cluster in simulated time: the embedded store (direct delivery), the workload controllers (ReplicaSet,
@@ -64,6 +72,9 @@ public final class Simulation implements AutoCloseable {
   private final HealthSource health;
   private final TimelineRecorder timeline;
   private final Watch podFeed;
+  private final Watch nodeFeed;
+  /** Nodes created, made Ready or deleted since the last settle round, by name (insertion order). */
+  private final Map<String, Boolean> nodeChanges = new LinkedHashMap<>();
   private final long seed;
   private boolean closed;
 
@@ -96,7 +107,12 @@ public final class Simulation implements AutoCloseable {
     for (ApiObject<?> o : nodes) {
       create(o);
     }
-    this.scheduler = Scheduler.builder().clock(clock.asClock()).seed(seed).parallelism(1).store(store).build();
+    SchedulerBuilder schedulerBuilder = Scheduler.builder().clock(clock.asClock()).seed(seed).parallelism(1)
+        .store(store);
+    if (b.schedulerSetup != null) {
+      b.schedulerSetup.configure(store, clock, schedulerBuilder);
+    }
+    this.scheduler = schedulerBuilder.build();
     this.storeScheduler = StoreScheduler.attach(scheduler, store);
     List<SimulatedController.Factory> factories = new ArrayList<>();
     if (b.defaultControllers) {
@@ -123,6 +139,15 @@ public final class Simulation implements AutoCloseable {
         a.observe(e.object());
       }
     });
+    // nodes that appear later (an autoscaler's) get a kubelet once Ready; deleted nodes lose theirs
+    this.nodeFeed = store.watch(Node.class, "0", e -> {
+      Node n = e.object();
+      if (e.type() == WatchEventType.DELETED) {
+        nodeChanges.put(n.name(), false);
+      } else if (!agents.containsKey(n.name()) && (n.isReady() || !hasReadyCondition(n))) {
+        nodeChanges.put(n.name(), true);
+      }
+    });
     for (ApiObject<?> o : others) {
       create(o);
     }
@@ -143,6 +168,34 @@ public final class Simulation implements AutoCloseable {
     store.create((ApiObject) o);
   }
 
+  private static boolean hasReadyCondition(Node n) {
+    return n.status().condition(NodeCondition.READY) != null;
+  }
+
+  /** Starts kubelets for new nodes and stops those of deleted ones; returns how many changed. */
+  private int applyNodeChanges() {
+    if (nodeChanges.isEmpty()) {
+      return 0;
+    }
+    List<Map.Entry<String, Boolean>> changes = new ArrayList<>(nodeChanges.entrySet());
+    nodeChanges.clear();
+    for (Map.Entry<String, Boolean> c : changes) {
+      String name = c.getKey();
+      if (c.getValue()) {
+        if (!agents.containsKey(name) && store.get(Node.class, "", name).isPresent()) {
+          addAgent(name);
+          timeline.add("NodeStarted", "Node/" + name, "a kubelet runs the new node");
+        }
+      } else {
+        NodeAgent a = agents.remove(name);
+        if (a != null) {
+          a.close();
+        }
+      }
+    }
+    return changes.size();
+  }
+
   private void addAgent(String node) {
     NodeAgent a = NodeAgent.builder(store, clock, node).healthSource(health).watchPods(false).build();
     a.start();
@@ -150,8 +203,8 @@ public final class Simulation implements AutoCloseable {
   }
 
   /**
-   * The ReplicaSet, Deployment, StatefulSet, Job and Disruption (PodDisruptionBudget status) controllers and the
-   * garbage collector, in stepping mode.
+   * The ReplicaSet, Deployment, StatefulSet, Job, Disruption (PodDisruptionBudget status), Rollout and AnalysisRun
+   * controllers and the garbage collector, in stepping mode.
    */
   public static List<SimulatedController.Factory> defaultControllers() {
     return List.of(
@@ -176,8 +229,17 @@ public final class Simulation implements AutoCloseable {
           return SimulatedController.of("disruption", () -> c.start().join(), c::runUntilIdle, c);
         },
         (store, clock, seed) -> {
+          RolloutController c = RolloutController.builder(store).clock(clock).stepping().build();
+          return SimulatedController.of("rollout", () -> c.start().join(), c::runUntilIdle, c);
+        },
+        (store, clock, seed) -> {
+          AnalysisRunController c = AnalysisRunController.builder(store).clock(clock).stepping().build();
+          return SimulatedController.of("analysisrun", () -> c.start().join(), c::runUntilIdle, c);
+        },
+        (store, clock, seed) -> {
           GarbageCollector gc = GarbageCollector.builder(store).watch(Deployment.class).watch(ReplicaSet.class)
               .watch(StatefulSet.class).watch(Job.class).watch(Pod.class).watch(PersistentVolumeClaim.class)
+              .watch(Rollout.class).watch(AnalysisRun.class)
               .stepping().clock(clock).build();
           return SimulatedController.of("garbagecollector", () -> gc.start().join(), gc::runUntilIdle, gc);
         });
@@ -242,6 +304,17 @@ public final class Simulation implements AutoCloseable {
     timeline.add("NodeRecovered", "Node/" + name, "the node heartbeats again");
   }
 
+  /**
+   * Adds an event to the timeline at the current simulated time, for components driven from outside (an
+   * autoscaler's decision, a load change).
+   */
+  public void record(String kind, String object, String message) {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(object, "object");
+    Objects.requireNonNull(message, "message");
+    timeline.add(kind, object, message);
+  }
+
   private NodeAgent agent(String name) {
     NodeAgent a = agents.get(name);
     if (a == null) {
@@ -259,7 +332,7 @@ public final class Simulation implements AutoCloseable {
   public void settle() {
     ensureOpen();
     for (int round = 0; round < MAX_SETTLE_ROUNDS; round++) {
-      int n = 0;
+      int n = applyNodeChanges();
       for (NodeAgent a : agents.values()) {
         n += a.sync();
       }
@@ -347,7 +420,13 @@ public final class Simulation implements AutoCloseable {
     deployments.sort(Comparator.comparing(WorkloadSummary::name));
     sets.sort(Comparator.comparing(WorkloadSummary::name));
     jobs.sort(Comparator.comparing(JobSummary::name));
-    return new SimulationSummary(elapsed(), deployments, sets, jobs);
+    List<RolloutSummary> rollouts = new ArrayList<>();
+    for (Rollout r : store.list(Rollout.class).items()) {
+      rollouts.add(new RolloutSummary(r.metadata().key(), r.status().phase().name(), r.status().stableRs(),
+          r.status().canaryWeight(), r.status().abort()));
+    }
+    rollouts.sort(Comparator.comparing(RolloutSummary::name));
+    return new SimulationSummary(elapsed(), deployments, sets, jobs, rollouts);
   }
 
   private void ensureOpen() {
@@ -365,6 +444,7 @@ public final class Simulation implements AutoCloseable {
     closed = true;
     timeline.close();
     podFeed.close();
+    nodeFeed.close();
     for (NodeAgent a : agents.values()) {
       a.close();
     }
@@ -380,6 +460,13 @@ public final class Simulation implements AutoCloseable {
 
   private record Fault(String node, Duration at, boolean fail) {}
 
+  /** Adds to the scheduler a simulation builds (plugins, profiles), given the simulation's store and clock. */
+  @FunctionalInterface
+  public interface SchedulerSetup {
+    /** Configures {@code builder}, which already has the clock, the seed, parallelism 1 and the store. */
+    void configure(ObjectStore store, ManualClock clock, SchedulerBuilder builder);
+  }
+
   /** Builder; not thread-safe. */
   public static final class Builder {
     private final List<ApiObject<?>> objects = new ArrayList<>();
@@ -392,8 +479,23 @@ public final class Simulation implements AutoCloseable {
     private boolean defaultControllers = true;
     private boolean defaultTolerations = true;
     private boolean podEvents = true;
+    private @Nullable SchedulerSetup schedulerSetup;
 
     private Builder() {}
+
+    /**
+     * Configures the scheduler beyond the default profile, e.g. with the storage plugins.
+     *
+     * @throws IllegalStateException if a setup was given already
+     */
+    public Builder schedulerSetup(SchedulerSetup v) {
+      Objects.requireNonNull(v, "schedulerSetup");
+      if (schedulerSetup != null) {
+        throw new IllegalStateException("simulation: schedulerSetup was already set to " + schedulerSetup);
+      }
+      schedulerSetup = v;
+      return this;
+    }
 
     /** An object to create at the start (nodes first, then the rest in order). */
     public Builder object(ApiObject<?> o) {

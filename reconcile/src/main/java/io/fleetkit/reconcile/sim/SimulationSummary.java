@@ -10,11 +10,18 @@ import java.util.Objects;
  * @param at simulated time since the start
  */
 public record SimulationSummary(Duration at, List<WorkloadSummary> deployments, List<WorkloadSummary> statefulSets,
-    List<JobSummary> jobs) {
+    List<JobSummary> jobs, List<RolloutSummary> rollouts) {
   public SimulationSummary {
     Objects.requireNonNull(at, "at");
     deployments = List.copyOf(deployments);
     statefulSets = List.copyOf(statefulSets);
     jobs = List.copyOf(jobs);
+    rollouts = List.copyOf(rollouts);
+  }
+
+  /** A summary without Rollouts. */
+  public SimulationSummary(Duration at, List<WorkloadSummary> deployments, List<WorkloadSummary> statefulSets,
+      List<JobSummary> jobs) {
+    this(at, deployments, statefulSets, jobs, List.of());
   }
 }

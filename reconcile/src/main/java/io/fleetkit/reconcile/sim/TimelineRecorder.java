@@ -12,6 +12,10 @@ import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.scheduling.Taint;
 import io.fleetkit.api.scheduling.TaintEffect;
+import io.fleetkit.api.rollouts.AnalysisRun;
+import io.fleetkit.api.rollouts.AnalysisRunStatus;
+import io.fleetkit.api.rollouts.Rollout;
+import io.fleetkit.api.rollouts.RolloutStatus;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEventType;
@@ -52,6 +56,22 @@ final class TimelineRecorder implements AutoCloseable {
         StatefulSet s = e.object();
         workload("StatefulSet", s.metadata().key(), s.status().readyReplicas() + "/" + s.spec().replicas()
             + " ready");
+      }
+    }));
+    watches.add(store.watch(Rollout.class, "0", e -> {
+      if (e.type() != WatchEventType.DELETED) {
+        RolloutStatus st = e.object().status();
+        workload("Rollout", e.object().metadata().key(), st.phase() + (st.currentStepIndex() == null ? ""
+            : ", step " + st.currentStepIndex()) + ", weight " + st.canaryWeight() + "%"
+            + (st.stableRs().isEmpty() ? "" : ", stable " + st.stableRs())
+            + (st.message().isEmpty() ? "" : ": " + st.message()));
+      }
+    }));
+    watches.add(store.watch(AnalysisRun.class, "0", e -> {
+      if (e.type() != WatchEventType.DELETED) {
+        AnalysisRunStatus st = e.object().status();
+        workload("AnalysisRun", e.object().metadata().key(), st.phase()
+            + (st.message().isEmpty() ? "" : ": " + st.message()));
       }
     }));
     watches.add(store.watch(Job.class, "0", e -> {

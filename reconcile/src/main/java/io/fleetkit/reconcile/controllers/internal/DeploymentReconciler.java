@@ -85,11 +85,10 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
       for (ReplicaSet rs : rsList) {
         uids.add(rs.metadata().uid());
       }
-      for (Pod p : ctx.lister(Pod.class).list(d.metadata().namespace())) {
-        OwnerReference r = p.metadata().controllerRef();
-        if (r != null && uids.contains(r.uid())) {
-          podsByRsUid.computeIfAbsent(r.uid(), k -> new ArrayList<>()).add(p);
-        }
+      // through the controller index: reading the whole namespace here made many Deployments in one namespace
+      // quadratic
+      for (Pod p : ReplicaSetReconciler.controlledBy(ctx.lister(Pod.class), d.metadata().namespace(), uids)) {
+        podsByRsUid.computeIfAbsent(p.metadata().controllerRef().uid(), k -> new ArrayList<>()).add(p);
       }
     }
 
@@ -648,6 +647,21 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
       DeploymentStatus finalStatus = withConditions(newStatus, conds);
       if (!finalStatus.equals(d.status())) {
         d = ctx.store().updateStatus(d.withStatus(finalStatus));
+      }
+      DeploymentCondition after = finalStatus.condition(DeploymentCondition.PROGRESSING);
+      if (after != null && after.reason().equals(WorkloadLabels.REASON_PROGRESS_DEADLINE_EXCEEDED)
+          && (current == null || !current.reason().equals(WorkloadLabels.REASON_PROGRESS_DEADLINE_EXCEEDED))
+          && "true".equals(d.metadata().annotations().get(WorkloadLabels.ROLLBACK_ON_PROGRESS_DEADLINE))) {
+        try {
+          d = io.fleetkit.reconcile.controllers.DeploymentController.rollback(ctx.store(), d.metadata().namespace(),
+              d.metadata().name(), 0);
+          LOG.debug("deployment {}: progress deadline exceeded, rolled back to the previous revision",
+              d.metadata().key());
+          return Result.requeueAfter(java.time.Duration.ZERO);
+        } catch (NotFoundException e) {
+          LOG.debug("deployment {}: progress deadline exceeded, no earlier revision to roll back to",
+              d.metadata().key());
+        }
       }
       return requeueStuck(finalStatus);
     }

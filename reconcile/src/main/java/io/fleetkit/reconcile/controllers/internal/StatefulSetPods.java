@@ -98,7 +98,10 @@ public final class StatefulSetPods {
     return true;
   }
 
-  /** Upstream's {@code updateIdentity}: {@code pod}'s metadata with the set's namespace and identity marks. */
+  /**
+   * Upstream's {@code updateIdentity}: {@code pod}'s metadata with the set's namespace and identity marks, and its
+   * {@code spec.hostname}/{@code spec.subdomain} (the pod's DNS name {@code <pod>.<serviceName>.<ns>.svc}).
+   */
   public static Pod updateIdentity(StatefulSet set, Pod pod) {
     int ordinal = ordinal(pod);
     ObjectMeta m = pod.metadata().toBuilder()
@@ -108,7 +111,11 @@ public final class StatefulSetPods {
         .annotation(WorkloadLabels.HOSTNAME, pod.metadata().name())
         .annotation(WorkloadLabels.SUBDOMAIN, set.spec().serviceName())
         .build();
-    return pod.withMetadata(m);
+    PodSpec spec = pod.spec();
+    if (!spec.hostname().equals(pod.metadata().name()) || !spec.subdomain().equals(set.spec().serviceName())) {
+      spec = spec.toBuilder().hostname(pod.metadata().name()).subdomain(set.spec().serviceName()).build();
+    }
+    return pod.withMetadata(m).withSpec(spec);
   }
 
   /** Upstream's {@code updateStorage}: {@code pod} with one PVC volume per claim template, others kept. */
@@ -170,7 +177,7 @@ public final class StatefulSetPods {
     annotations.remove(WorkloadLabels.HOSTNAME);
     annotations.remove(WorkloadLabels.SUBDOMAIN);
     ObjectMeta m = ObjectMeta.builder().labels(labels).annotations(annotations).build();
-    return new PodTemplateSpec(m, pod.spec().withNodeName(""));
+    return new PodTemplateSpec(m, pod.spec().toBuilder().nodeName("").hostname("").subdomain("").build());
   }
 
   /** Upstream's {@code getPersistentVolumeClaims}: the claims of {@code ordinal}, labelled with the selector. */

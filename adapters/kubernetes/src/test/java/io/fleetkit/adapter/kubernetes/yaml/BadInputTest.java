@@ -156,7 +156,7 @@ final class BadInputTest {
     ManifestProblem p = parseFails(yaml, "svc.yaml").problems().get(0);
 
     assertThat(p.toString()).contains("Service default/web: spec.type \"Ingress\" must be one of ClusterIP, "
-        + "NodePort, LoadBalancer (at line 5)");
+        + "NodePort, LoadBalancer, ExternalName (at line 5)");
   }
 
   @Test

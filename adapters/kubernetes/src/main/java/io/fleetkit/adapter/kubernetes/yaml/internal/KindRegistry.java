@@ -1,6 +1,10 @@
 package io.fleetkit.adapter.kubernetes.yaml.internal;
 
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.AnalysisRunConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.AnalysisTemplateConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DeploymentConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.EndpointSliceConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.HTTPRouteConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ServiceAccountConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.SecretConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ResourceQuotaConverter;
@@ -8,6 +12,8 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.NamespaceConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.LimitRangeConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ConfigMapConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.HorizontalPodAutoscalerConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.IngressClassConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.IngressConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.JobConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.NodeConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.NodePoolConverter;
@@ -18,6 +24,8 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PodDisruptionBudgetCon
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PodGroupConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PriorityClassConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ReplicaSetConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.RolloutConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ScenarioConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ServiceConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.StatefulSetConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.StorageClassConverter;
@@ -49,12 +57,20 @@ public final class KindRegistry {
       new PodDisruptionBudgetConverter(),
       new PodGroupConverter(),
       new NodePoolConverter(),
+      new EndpointSliceConverter(),
+      new IngressConverter(),
+      new IngressClassConverter(),
+      new HTTPRouteConverter(),
+      new RolloutConverter(),
+      new AnalysisTemplateConverter(),
+      new AnalysisRunConverter(),
       new NamespaceConverter(),
       new ResourceQuotaConverter(),
       new LimitRangeConverter(),
       new ConfigMapConverter(),
       new SecretConverter(),
-      new ServiceAccountConverter()));
+      new ServiceAccountConverter(),
+      new ScenarioConverter()));
 
   private final Map<String, KindConverter<?, ?>> byKind;
   private final Map<Class<?>, KindConverter<?, ?>> byType;

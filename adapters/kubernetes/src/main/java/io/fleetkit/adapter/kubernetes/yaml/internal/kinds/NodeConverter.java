@@ -65,8 +65,11 @@ public final class NodeConverter implements KindConverter<io.fabric8.kubernetes.
     ObjectMeta meta = Fabric8Meta.toCore(in.getMetadata(), kind(), false, ctx);
     var s = in.getSpec() == null ? new io.fabric8.kubernetes.api.model.NodeSpec() : in.getSpec();
     List<Taint> taints = Fabric8Scheduling.list(s.getTaints(), "spec.taints", ctx, Fabric8Scheduling::taint);
+    List<String> podCIDRs = s.getPodCIDRs() != null && !s.getPodCIDRs().isEmpty()
+        ? Values.stringList(s.getPodCIDRs(), "spec.podCIDRs", ctx)
+        : s.getPodCIDR() == null || s.getPodCIDR().isEmpty() ? List.of() : List.of(s.getPodCIDR());
     NodeSpec spec = ctx.build("spec", () -> new NodeSpec(Values.boolOr(s.getUnschedulable(), false), taints,
-        Values.orEmpty(s.getProviderID())));
+        Values.orEmpty(s.getProviderID()), podCIDRs));
     NodeStatus status = status(in.getStatus(), ctx);
     if (spec == null || status == null) {
       return null;
@@ -171,7 +174,9 @@ public final class NodeConverter implements KindConverter<io.fabric8.kubernetes.
         .withMetadata(Fabric8Meta.toFabric8(in.metadata()))
         .withSpec(new NodeSpecBuilder().withUnschedulable(s.unschedulable() ? Boolean.TRUE : null)
             .withTaints(Fabric8Scheduling.out(s.taints(), Fabric8Scheduling::taint))
-            .withProviderID(Values.emptyToNull(s.providerID())).build())
+            .withProviderID(Values.emptyToNull(s.providerID()))
+            .withPodCIDR(s.podCIDRs().isEmpty() ? null : s.podCIDRs().get(0))
+            .withPodCIDRs(s.podCIDRs().isEmpty() ? null : s.podCIDRs()).build())
         .withStatus(status)
         .build();
   }

@@ -74,9 +74,15 @@ public final class PodConverter implements KindConverter<io.fabric8.kubernetes.a
     var start = Values.instant(s.getStartTime(), "status.startTime", ctx);
     var containers = Fabric8Scheduling.list(s.getContainerStatuses(), "status.containerStatuses", ctx,
         PodConverter::containerStatus);
+    java.util.List<String> podIPs = new java.util.ArrayList<>();
+    if (s.getPodIPs() != null && !s.getPodIPs().isEmpty()) {
+      s.getPodIPs().forEach(ip -> podIPs.add(Values.orEmpty(ip.getIp())));
+    } else if (s.getPodIP() != null && !s.getPodIP().isEmpty()) {
+      podIPs.add(s.getPodIP());
+    }
     return ctx.build("status", () -> new PodStatus(phase, conditions, Values.orEmpty(s.getNominatedNodeName()),
         Values.orEmpty(s.getHostIP()), start, containers, Values.orEmpty(s.getReason()),
-        Values.orEmpty(s.getMessage())));
+        Values.orEmpty(s.getMessage()), podIPs));
   }
 
   private static @Nullable PodCondition condition(io.fabric8.kubernetes.api.model.PodCondition c, String p,
@@ -133,6 +139,8 @@ public final class PodConverter implements KindConverter<io.fabric8.kubernetes.a
             .withContainerStatuses(Fabric8Scheduling.out(s.containerStatuses(), PodConverter::containerStatus))
             .withReason(Values.emptyToNull(s.reason()))
             .withMessage(Values.emptyToNull(s.message()))
+            .withPodIP(Values.emptyToNull(s.podIP()))
+            .withPodIPs(Fabric8Scheduling.out(s.podIPs(), ip -> new io.fabric8.kubernetes.api.model.PodIP(ip)))
             .build())
         .build();
   }

@@ -22,6 +22,7 @@ import io.fleetkit.api.core.ContainerRestartPolicy;
 import io.fleetkit.api.core.EnvVar;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.PodTemplateSpec;
+import io.fleetkit.api.core.Probe;
 import io.fleetkit.api.core.ResourceRequirements;
 import io.fleetkit.api.core.RestartPolicy;
 import io.fleetkit.api.core.Volume;
@@ -78,7 +79,8 @@ public final class PodSpecs {
     return ctx.build(path, () -> new PodSpec(containers, initContainers, overhead, s.getPriority(),
         Values.orEmpty(s.getPriorityClassName()), preemption, nodeSelector,
         affinity == null ? Affinity.NONE : affinity, tolerations, spreads, Values.orEmpty(s.getSchedulerName()),
-        Values.orEmpty(s.getNodeName()), volumes, restart, grace, deadline));
+        Values.orEmpty(s.getNodeName()), volumes, restart, grace, deadline, Values.orEmpty(s.getHostname()),
+        Values.orEmpty(s.getSubdomain())));
   }
 
   public static io.fabric8.kubernetes.api.model.PodSpec toFabric8(PodSpec s) {
@@ -102,6 +104,8 @@ public final class PodSpecs {
         .withTerminationGracePeriodSeconds(s.terminationGracePeriodSeconds()
             == PodSpec.DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS ? null : s.terminationGracePeriodSeconds())
         .withActiveDeadlineSeconds(s.activeDeadlineSeconds())
+        .withHostname(Values.emptyToNull(s.hostname()))
+        .withSubdomain(Values.emptyToNull(s.subdomain()))
         .build();
   }
 
@@ -155,11 +159,14 @@ public final class PodSpecs {
     });
     ContainerRestartPolicy restart = Values.enumValue(ContainerRestartPolicy.class, c.getRestartPolicy(), null,
         p + ".restartPolicy", ctx);
+    Probe liveness = Probes.toCore(c.getLivenessProbe(), p + ".livenessProbe", ctx);
+    Probe readiness = Probes.toCore(c.getReadinessProbe(), p + ".readinessProbe", ctx);
+    Probe startup = Probes.toCore(c.getStartupProbe(), p + ".startupProbe", ctx);
     if (resources == null) {
       return null;
     }
     return ctx.build(p, () -> new Container(Values.orEmpty(c.getName()), Values.orEmpty(c.getImage()), resources,
-        ports, env, restart));
+        ports, env, restart, liveness, readiness, startup));
   }
 
   private static io.fabric8.kubernetes.api.model.Container container(Container c) {
@@ -174,6 +181,9 @@ public final class PodSpecs {
         .withEnv(Fabric8Scheduling.out(c.env(), e -> new EnvVarBuilder().withName(e.name())
             .withValue(Values.emptyToNull(e.value())).build()))
         .withRestartPolicy(Values.name(c.restartPolicy()))
+        .withLivenessProbe(Probes.toFabric8(c.livenessProbe()))
+        .withReadinessProbe(Probes.toFabric8(c.readinessProbe()))
+        .withStartupProbe(Probes.toFabric8(c.startupProbe()))
         .build();
   }
 

@@ -21,6 +21,8 @@ import io.fleetkit.api.core.ServiceSpec;
 import io.fleetkit.api.core.ServiceStatus;
 import io.fleetkit.api.core.ServiceTargetPort;
 import io.fleetkit.api.core.ServiceType;
+import io.fleetkit.api.core.IPFamily;
+import io.fleetkit.api.core.ServiceTrafficPolicy;
 import io.fleetkit.api.core.SessionAffinity;
 import io.fleetkit.api.meta.ObjectMeta;
 import java.util.List;
@@ -63,8 +65,18 @@ public final class ServiceConverter implements KindConverter<io.fabric8.kubernet
     SessionAffinity affinity = Values.enumValue(SessionAffinity.class, s.getSessionAffinity(), SessionAffinity.None,
         "spec.sessionAffinity", ctx);
     var selector = Values.stringMap(s.getSelector(), "spec.selector", ctx);
+    List<IPFamily> families = Values.enumList(IPFamily.class, s.getIpFamilies(), "spec.ipFamilies", ctx);
+    ServiceTrafficPolicy itp = Values.enumValue(ServiceTrafficPolicy.class, s.getInternalTrafficPolicy(),
+        ServiceTrafficPolicy.Cluster, "spec.internalTrafficPolicy", ctx);
+    ServiceTrafficPolicy etp = Values.enumValue(ServiceTrafficPolicy.class, s.getExternalTrafficPolicy(),
+        ServiceTrafficPolicy.Cluster, "spec.externalTrafficPolicy", ctx);
+    var affinityConfig = s.getSessionAffinityConfig();
+    Integer timeout = affinityConfig == null || affinityConfig.getClientIP() == null ? null
+        : affinityConfig.getClientIP().getTimeoutSeconds();
     ServiceSpec spec = ctx.build("spec", () -> new ServiceSpec(selector, ports, type, Values.orEmpty(s.getClusterIP()),
-        affinity));
+        affinity, Values.stringList(s.getClusterIPs(), "spec.clusterIPs", ctx), families,
+        Values.boolOr(s.getPublishNotReadyAddresses(), false), Values.orEmpty(s.getExternalName()), itp, etp,
+        Values.orEmpty(s.getTrafficDistribution()), timeout == null ? ServiceSpec.DEFAULT_AFFINITY_TIMEOUT : timeout));
     ServiceStatus status = ServiceStatus.EMPTY;
     var lb = in.getStatus() == null ? null : in.getStatus().getLoadBalancer();
     if (lb != null && lb.getIngress() != null && !lb.getIngress().isEmpty()) {
@@ -117,6 +129,18 @@ public final class ServiceConverter implements KindConverter<io.fabric8.kubernet
             .withType(s.type() == ServiceType.ClusterIP ? null : s.type().name())
             .withClusterIP(Values.emptyToNull(s.clusterIP()))
             .withSessionAffinity(s.sessionAffinity() == SessionAffinity.None ? null : s.sessionAffinity().name())
+            .withClusterIPs(s.clusterIPs().isEmpty() ? null : s.clusterIPs())
+            .withIpFamilies(Values.names(s.ipFamilies()))
+            .withPublishNotReadyAddresses(s.publishNotReadyAddresses() ? Boolean.TRUE : null)
+            .withExternalName(Values.emptyToNull(s.externalName()))
+            .withInternalTrafficPolicy(s.internalTrafficPolicy() == ServiceTrafficPolicy.Cluster ? null
+                : s.internalTrafficPolicy().name())
+            .withExternalTrafficPolicy(s.externalTrafficPolicy() == ServiceTrafficPolicy.Cluster ? null
+                : s.externalTrafficPolicy().name())
+            .withTrafficDistribution(Values.emptyToNull(s.trafficDistribution()))
+            .withSessionAffinityConfig(s.sessionAffinityTimeoutSeconds() == ServiceSpec.DEFAULT_AFFINITY_TIMEOUT ? null
+                : new io.fabric8.kubernetes.api.model.SessionAffinityConfigBuilder().withNewClientIP()
+                    .withTimeoutSeconds(s.sessionAffinityTimeoutSeconds()).endClientIP().build())
             .build())
         .withStatus(lb == null ? null : new ServiceStatusBuilder().withLoadBalancer(new LoadBalancerStatusBuilder()
             .withIngress(Fabric8Scheduling.out(lb.ingress(), i -> new LoadBalancerIngressBuilder()

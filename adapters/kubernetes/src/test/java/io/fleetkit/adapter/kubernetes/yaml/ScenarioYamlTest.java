@@ -1,0 +1,120 @@
+package io.fleetkit.adapter.kubernetes.yaml;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fleetkit.api.simulation.FaultType;
+import io.fleetkit.api.simulation.LoadShape;
+import io.fleetkit.api.simulation.Scenario;
+import io.fleetkit.api.simulation.WorkloadLoad;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+final class ScenarioYamlTest {
+  private static final String HEAD = "apiVersion: simulation.fleetkit.io/v1\nkind: Scenario\nmetadata: {name: day}\n";
+
+  private static Scenario parse(String spec) {
+    return KubernetesYaml.parse(HEAD + spec, "scenario.yaml").ofType(Scenario.class).get(0);
+  }
+
+  private static String problems(String spec) {
+    try {
+      KubernetesYaml.parse(HEAD + spec, "scenario.yaml");
+    } catch (ManifestException e) {
+      return e.problems().toString();
+    }
+    throw new AssertionError("no problem reported for " + spec);
+  }
+
+  @Test
+  void everyLoadShapeAndFault_read() {
+    Scenario s = parse("""
+        spec:
+          duration: 24h
+          seed: 7
+          sampleInterval: 5m
+          features: {clusterAutoscaler: false}
+          loads:
+          - target: {kind: Deployment, namespace: shop, name: web}
+            cpuPerRequest: 2m
+            diurnal: {trough: 200, peak: 5000, peakAt: 14h}
+          - target: {name: api}
+            constant: 50
+          - target: {name: step}
+            step: {before: 1, after: 2, at: 1h}
+          - target: {name: spike}
+            memoryPerRequest: 1Mi
+            spike: {base: 1, peak: 9, at: 2h, length: 10m}
+          - target: {name: csv}
+            csv: |
+              seconds,requestsPerSecond
+              0,10
+              # a comment
+              3600,20.5
+          faults:
+          - {at: 15h, zoneFailure: zone-b, recoverAfter: 1h}
+          - {at: 30m, nodeFailure: a-1}
+        """);
+    assertThat(s.spec().duration()).isEqualTo(Duration.ofHours(24));
+    assertThat(s.spec().seed()).isEqualTo(7);
+    assertThat(s.spec().sampleInterval()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(s.spec().features().clusterAutoscaler()).isFalse();
+    assertThat(s.spec().features().horizontalPodAutoscaler()).isTrue();
+    List<WorkloadLoad> loads = s.spec().loads();
+    assertThat(loads).extracting(l -> l.pattern().shape()).containsExactly(LoadShape.Diurnal, LoadShape.Constant,
+        LoadShape.Step, LoadShape.Spike, LoadShape.Csv);
+    assertThat(loads.get(0).cpuMilliPerRequest()).isEqualTo(2.0);
+    assertThat(loads.get(0).pattern().rateAt(Duration.ofHours(14))).isEqualTo(5000.0);
+    assertThat(loads.get(1).target()).isEqualTo("Deployment/default/api");
+    assertThat(loads.get(3).memoryPerRequest()).isEqualTo(1024.0 * 1024);
+    assertThat(loads.get(4).pattern().rateAt(Duration.ofHours(2))).isEqualTo(20.5);
+    assertThat(s.spec().faults()).hasSize(2);
+    assertThat(s.spec().faults().get(0).type()).isEqualTo(FaultType.ZoneFailure);
+    assertThat(s.spec().faults().get(0).recoverAfter()).isEqualTo(Duration.ofHours(1));
+    assertThat(s.spec().faults().get(1).recoverAfter()).isNull();
+  }
+
+  @Test
+  void roundTrip_dumpThenParse_sameScenario() {
+    Scenario s = parse("""
+        spec:
+          duration: 2h
+          loads:
+          - target: {name: web}
+            cpuPerRequest: 5m
+            spike: {base: 1, peak: 9, at: 2h, length: 10m}
+          faults:
+          - {at: 15m, nodeFailure: a-1, recoverAfter: 5m}
+        """);
+    Scenario again = KubernetesYaml.parse(KubernetesYaml.dump(List.of(s)), "dump.yaml").ofType(Scenario.class).get(0);
+    assertThat(again).isEqualTo(s);
+  }
+
+  @Test
+  void unknownField_reportedWithThePath() {
+    assertThat(problems("spec:\n  duration: 1h\n  loads:\n  - target: {name: web}\n    constnat: 5\n"))
+        .contains("spec.loads[0].constnat").contains("is not a field");
+  }
+
+  @Test
+  void missingDurationAndTwoShapes_reported() {
+    String p = problems("spec:\n  loads:\n  - target: {name: web}\n    constant: 5\n    step: {before: 1, after: 2}\n");
+    assertThat(p).contains("spec.duration").contains("is required").contains("spec.loads[0]")
+        .contains("exactly one of");
+  }
+
+  @Test
+  void badCsvRowAndBadFault_reported() {
+    String p = problems("spec:\n  duration: 1h\n  loads:\n  - target: {name: web}\n    csv: \"0,1\\nten,2\\n\"\n"
+        + "  faults:\n  - {at: 5m}\n");
+    assertThat(p).contains("spec.loads[0].csv row 2").contains("spec.faults[0]").contains("nodeFailure");
+  }
+
+  @Test
+  void negativeRateFromValidation_reportedAsAManifestProblem() {
+    assertThatThrownBy(() -> KubernetesYaml.parse(HEAD + "spec:\n  duration: 1h\n  loads:\n  - target: {name: web}\n"
+        + "    constant: -3\n", "s.yaml")).isInstanceOf(ManifestException.class)
+        .hasMessageContaining("spec.loads[0].constant");
+  }
+}

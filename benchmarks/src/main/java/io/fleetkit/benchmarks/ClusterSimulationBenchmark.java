@@ -1,0 +1,130 @@
+package io.fleetkit.benchmarks;
+
+import io.fleetkit.api.apps.Deployment;
+import io.fleetkit.api.autoscaling.CrossVersionObjectReference;
+import io.fleetkit.api.autoscaling.HorizontalPodAutoscaler;
+import io.fleetkit.api.autoscaling.HorizontalPodAutoscalerSpec;
+import io.fleetkit.api.autoscaling.MetricSpec;
+import io.fleetkit.api.autoscaling.NodePool;
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.PodSpec;
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.simulation.FaultType;
+import io.fleetkit.api.simulation.LoadPattern;
+import io.fleetkit.api.simulation.Scenario;
+import io.fleetkit.api.simulation.ScenarioFault;
+import io.fleetkit.api.simulation.ScenarioFeatures;
+import io.fleetkit.api.simulation.ScenarioSpec;
+import io.fleetkit.api.simulation.WorkloadLoad;
+import io.fleetkit.simulator.ClusterSimulation;
+import io.fleetkit.simulator.SimulationRun;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A measured main (not JMH: one run's wall time against its simulated time is the figure) for the whole-cluster
+ * what-if simulator at scale: {@code nodes} 16-CPU nodes in one NodePool (the cluster autoscaler may grow it by 10%
+ * and shrink it), {@code deployments} Deployments of {@code replicas} replicas (100m CPU each) in one namespace, each
+ * with an HPA (target 60%) and a constant load that keeps it at its size, two node failures (at a quarter and at half
+ * of the run), sampled every 5 minutes. Prints wall time, simulated seconds per wall second, timeline events per wall
+ * second, CPU time of the simulation thread and the live heap (heap used right after a full collection, taken every
+ * simulated hour while the simulation runs; the wall time includes those collections).
+ *
+ * <pre>java -Xmx1g -cp benchmarks/target/benchmarks.jar io.fleetkit.benchmarks.ClusterSimulationBenchmark
+ *     [nodes=1000] [deployments=100] [replicas=100] [hours=24] [features=all|none|hpa|ca]</pre>
+ */
+public final class ClusterSimulationBenchmark {
+  private ClusterSimulationBenchmark() {}
+
+  /** One run's figures. */
+  public record Result(int nodes, int pods, Duration simulated, long wallMillis, long cpuMillis, int events,
+      long liveHeapBytes, boolean allReady) {
+    public double simulatedSecondsPerWallSecond() {
+      return simulated.toMillis() / (double) Math.max(1, wallMillis);
+    }
+
+    public double eventsPerWallSecond() {
+      return events * 1000.0 / Math.max(1, wallMillis);
+    }
+  }
+
+  /** The objects and scenario of one run. */
+  public static List<ApiObject<?>> cluster(int nodes, int deployments, int replicas, Duration length,
+      ScenarioFeatures features) {
+    List<ApiObject<?>> out = new ArrayList<>();
+    ResourceList capacity = ResourceList.builder().put("cpu", "16").put("memory", "64Gi").put("pods", "110").build();
+    out.add(NodePool.builder().name("general").capacity(capacity).minSize(0).maxSize(nodes + nodes / 10)
+        .startupDelay(Duration.ofMinutes(2)).pricePerHour(0.77).build());
+    for (int i = 0; i < nodes; i++) {
+      out.add(Node.builder().name("node-" + i).label(NodePool.POOL_LABEL, "general")
+          .label("topology.kubernetes.io/zone", "zone-" + (i % 3)).capacity(capacity).build());
+    }
+    List<WorkloadLoad> loads = new ArrayList<>();
+    for (int i = 0; i < deployments; i++) {
+      String name = "app-" + i;
+      out.add(Deployment.builder().namespace("default").name(name).replicas(replicas)
+          .matchLabels(Map.of("app", name))
+          .podSpec(PodSpec.builder().container("app", "img:1", ResourceList.ofCpuMemory(100, 0)).build()).build());
+      out.add(HorizontalPodAutoscaler.of(ObjectMeta.builder().namespace("default").name(name).build(),
+          HorizontalPodAutoscalerSpec.builder().scaleTargetRef(CrossVersionObjectReference.deployment(name))
+              .minReplicas(1).maxReplicas(replicas * 2).metric(MetricSpec.resourceUtilization("cpu", 60)).build()));
+      // 1 millicore per request/s: 60 m per pod at 60% of 100 m, so replicas x 60 requests/s keeps the size
+      loads.add(new WorkloadLoad("Deployment", "default", name, LoadPattern.constant(replicas * 60.0), 1, 0));
+    }
+    List<ScenarioFault> faults = List.of(
+        new ScenarioFault(length.dividedBy(4), FaultType.NodeFailure, "node-1", null),
+        new ScenarioFault(length.dividedBy(2), FaultType.NodeFailure, "node-2", null));
+    out.add(new Scenario(ObjectMeta.builder().name("scale").build(), new ScenarioSpec(length, 1,
+        Duration.ofMinutes(5), loads, faults, features)));
+    return out;
+  }
+
+  public static Result run(int nodes, int deployments, int replicas, Duration length, ScenarioFeatures features) {
+    List<ApiObject<?>> objects = cluster(nodes, deployments, replicas, length, features);
+    System.gc();
+    var threads = ManagementFactory.getThreadMXBean();
+    long start = System.nanoTime();
+    long cpuStart = threads.getCurrentThreadCpuTime();
+    long[] liveHeap = {0};
+    int[] samples = {0};
+    SimulationRun run = ClusterSimulation.builder().objects(objects).podEvents(false).progress(p -> {
+      if (++samples[0] % 12 == 0) { // every simulated hour at 5-minute samples: the live set, after a full GC
+        System.gc();
+        liveHeap[0] = Math.max(liveHeap[0], ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+      }
+    }).build().run();
+    long wall = (System.nanoTime() - start) / 1_000_000;
+    long cpu = (threads.getCurrentThreadCpuTime() - cpuStart) / 1_000_000;
+    boolean ready = run.summary().deployments().stream().allMatch(d -> d.ready() == d.replicas());
+    return new Result(nodes, deployments * replicas, run.duration(), wall, cpu, run.timeline().size(),
+        liveHeap[0], ready);
+  }
+
+  public static void main(String[] args) {
+    int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
+    int deployments = args.length > 1 ? Integer.parseInt(args[1]) : 100;
+    int replicas = args.length > 2 ? Integer.parseInt(args[2]) : 100;
+    Duration length = Duration.ofHours(args.length > 3 ? Long.parseLong(args[3]) : 24);
+    String f = args.length > 4 ? args[4] : "all";
+    ScenarioFeatures features = switch (f) {
+      case "none" -> new ScenarioFeatures(false, false, false);
+      case "hpa" -> new ScenarioFeatures(true, false, false);
+      case "ca" -> new ScenarioFeatures(false, true, false);
+      default -> ScenarioFeatures.ALL;
+    };
+    PrintStream out = System.out;
+    run(Math.min(nodes, 20), 2, 10, Duration.ofHours(1), features); // warm-up
+    Result r = run(nodes, deployments, replicas, length, features);
+    out.printf("%d nodes, %d pods (%d Deployments x %d, one namespace), features %s, %d h simulated: %d ms wall,"
+        + " %.0f simulated s per wall s, %d events (%.0f/s), %d ms CPU of the simulation thread, live heap"
+        + " %d MB%s%n", r.nodes(), r.pods(), deployments, replicas, f, length.toHours(), r.wallMillis(),
+        r.simulatedSecondsPerWallSecond(), r.events(), r.eventsPerWallSecond(), r.cpuMillis(),
+        r.liveHeapBytes() / (1024 * 1024), r.allReady() ? "" : " (NOT ALL READY AT THE END)");
+  }
+}

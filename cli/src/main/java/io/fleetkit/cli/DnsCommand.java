@@ -1,0 +1,199 @@
+package io.fleetkit.cli;
+
+import io.fleetkit.adapter.kubernetes.yaml.KubernetesYaml;
+import io.fleetkit.adapter.kubernetes.yaml.LoadedObjects;
+import io.fleetkit.adapter.kubernetes.yaml.ManifestException;
+import io.fleetkit.adapter.kubernetes.yaml.ManifestProblem;
+import io.fleetkit.api.FleetKitException;
+import io.fleetkit.api.core.Service;
+import io.fleetkit.api.discovery.EndpointSlice;
+import io.fleetkit.networking.ClusterNetworking;
+import io.fleetkit.networking.dns.ClusterDns;
+import io.fleetkit.networking.dns.DnsRecord;
+import io.fleetkit.networking.dns.DnsResponse;
+import io.fleetkit.networking.dns.DnsServer;
+import io.fleetkit.networking.dns.DnsSnapshot;
+import io.fleetkit.networking.dns.RecordType;
+import io.fleetkit.reconcile.sim.Simulation;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code fleetkit dns FILE|DIR... NAME [--type A|AAAA|SRV|PTR|CNAME|TXT] [--output text|json]}: runs the manifests
+ * to a steady state (controllers, scheduler, simulated kubelets, node IPAM, pod IPs, service IPs, EndpointSlices)
+ * and answers as the cluster DNS would; {@code fleetkit dns serve FILE|DIR... --port N} serves those records on
+ * 127.0.0.1 until stopped.
+ */
+@Command(name = "dns", mixinStandardHelpOptions = true, subcommands = DnsCommand.Serve.class,
+    description = {"Run the manifests to a steady state and answer a DNS question as the cluster DNS",
+        "(CoreDNS's kubernetes plugin, zone cluster.local) would: JSON {\"name\",\"type\",\"rcode\",\"answers\"}."},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:answered (also NXDOMAIN)", "1:the manifests are invalid or do not settle",
+        "2:bad command line"})
+public final class DnsCommand implements Callable<Integer> {
+  enum Format { text, json }
+
+  @Spec
+  private CommandSpec spec;
+
+  @Parameters(arity = "2..*", paramLabel = "FILE|DIR... NAME",
+      description = "Manifest files or directories, then the name to look up (or an IP for PTR).")
+  private List<String> args;
+
+  @Option(names = "--type", defaultValue = "A", description = "A, AAAA, SRV, PTR, CNAME or TXT (default: A).")
+  private String type;
+
+  @Option(names = "--output", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE}).")
+  private Format output;
+
+  @Option(names = "--settle", defaultValue = "5m", converter = SimulateCommand.DurationConverter.class,
+      description = "Simulated time to run the manifests before answering (default: 5m).")
+  private Duration settle;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    RecordType t = RecordType.parse(type);
+    if (t == RecordType.OTHER || t == RecordType.AXFR || t == RecordType.IXFR) {
+      err.println("dns: --type \"" + type + "\" must be one of A, AAAA, SRV, PTR, CNAME, TXT, SOA, NS");
+      err.flush();
+      return 2;
+    }
+    List<Path> paths = args.subList(0, args.size() - 1).stream().map(Path::of).toList();
+    String name = args.get(args.size() - 1);
+    if (t == RecordType.PTR && !name.endsWith(".arpa") && !name.endsWith(".arpa.")) {
+      name = reverseName(name);
+    }
+    DnsSnapshot snap = steadyState(paths, settle, err);
+    if (snap == null) {
+      return 1;
+    }
+    DnsResponse r = ClusterDns.standard().resolve(snap, name, t);
+    if (output == Format.json) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("name", name);
+      m.put("type", t.name());
+      m.put("rcode", r.rcode().name());
+      m.put("answers", r.answers().stream().map(DnsRecord::data).toList());
+      out.println(JsonMapper.builder().build().writeValueAsString(m));
+    } else {
+      out.println(r.rcode() + " " + name + " " + t);
+      for (DnsRecord rec : r.answers()) {
+        out.println(rec);
+      }
+      for (DnsRecord rec : r.additional()) {
+        out.println("; additional: " + rec);
+      }
+    }
+    out.flush();
+    return 0;
+  }
+
+  /** {@code 10.0.0.1} as {@code 1.0.0.10.in-addr.arpa.}; other text unchanged. */
+  static String reverseName(String ip) {
+    var a = io.fleetkit.networking.ipam.IpAddress.tryParse(ip);
+    if (a == null) {
+      return ip;
+    }
+    if (a.family() == io.fleetkit.api.core.IPFamily.IPv4) {
+      String[] p = a.toString().split("\\.");
+      return p[3] + "." + p[2] + "." + p[1] + "." + p[0] + ".in-addr.arpa.";
+    }
+    String hex = String.format("%032x", a.value());
+    StringBuilder sb = new StringBuilder();
+    for (int i = hex.length() - 1; i >= 0; i--) {
+      sb.append(hex.charAt(i)).append('.');
+    }
+    return sb + "ip6.arpa.";
+  }
+
+  /** Loads, simulates for {@code settle} with the networking controllers, and snapshots; null after an error. */
+  static DnsSnapshot steadyState(List<Path> paths, Duration settle, PrintWriter err) {
+    LoadedObjects loaded;
+    try {
+      loaded = KubernetesYaml.load(paths);
+    } catch (ManifestException e) {
+      for (ManifestProblem p : e.problems()) {
+        err.println(p);
+      }
+      err.flush();
+      return null;
+    }
+    Simulation.Builder b = Simulation.builder().objects(loaded.objects());
+    for (var f : ClusterNetworking.defaults().simulatedControllers()) {
+      b.controller(f);
+    }
+    try (Simulation sim = b.build()) {
+      sim.runFor(settle);
+      List<Service> services = sim.store().list(Service.class).items();
+      List<EndpointSlice> slices = sim.store().list(EndpointSlice.class).items();
+      return DnsSnapshot.of(services, slices, Set.of(), sim.clock().now().getEpochSecond());
+    } catch (IllegalArgumentException | IllegalStateException | FleetKitException e) {
+      err.println("dns: " + e.getMessage());
+      err.flush();
+      return null;
+    }
+  }
+
+  /** {@code fleetkit dns serve FILE|DIR... --port N}. */
+  @Command(name = "serve", mixinStandardHelpOptions = true,
+      description = {"Run the manifests to a steady state and serve the cluster DNS records over UDP and TCP on",
+          "127.0.0.1 until stopped (Ctrl-C)."})
+  public static final class Serve implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "FILE|DIR", description = "Manifest files or directories.")
+    private List<Path> paths;
+
+    @Option(names = "--port", defaultValue = "5353", description = "The port (default: ${DEFAULT-VALUE}).")
+    private int port;
+
+    @Option(names = "--settle", defaultValue = "5m", converter = SimulateCommand.DurationConverter.class,
+        description = "Simulated time to run the manifests first (default: 5m).")
+    private Duration settle;
+
+    @Override
+    public Integer call() throws Exception {
+      PrintWriter out = spec.commandLine().getOut();
+      PrintWriter err = spec.commandLine().getErr();
+      if (port < 1 || port > 65535) {
+        err.println("dns serve: --port " + port + " must be between 1 and 65535");
+        err.flush();
+        return 2;
+      }
+      DnsSnapshot snap = steadyState(paths, settle, err);
+      if (snap == null) {
+        return 1;
+      }
+      CountDownLatch stop = new CountDownLatch(1);
+      try (DnsServer server = DnsServer.builder(() -> snap).port(port).build().start()) {
+        out.println("serving " + snap.serviceCount() + " services as cluster.local on 127.0.0.1:" + server.port()
+            + " (UDP and TCP)");
+        out.flush();
+        Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
+        stop.await();
+      } catch (java.io.IOException e) {
+        err.println("dns serve: cannot listen on 127.0.0.1:" + port + ": " + e.getMessage());
+        err.flush();
+        return 1;
+      }
+      return 0;
+    }
+  }
+}

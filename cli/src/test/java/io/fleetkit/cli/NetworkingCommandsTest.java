@@ -1,0 +1,87 @@
+package io.fleetkit.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code fleetkit route} and {@code fleetkit dns} on examples/networking. */
+final class NetworkingCommandsTest {
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    CommandLine cli = new CommandLine(new FleetKitCli());
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    return cli.execute(args);
+  }
+
+  private static String example() {
+    Path p = Path.of("").toAbsolutePath();
+    while (p != null && !Files.isDirectory(p.resolve("examples/networking"))) {
+      p = p.getParent();
+    }
+    assertThat(p).as("examples/networking above the working directory").isNotNull();
+    return p.resolve("examples/networking").toString();
+  }
+
+  @Test
+  void route_httpRouteSplit_jsonNamesRouteServicePortAndWeights() {
+    assertThat(run("route", example(), "--host", "www.example.com", "--path", "/checkout", "--output", "json"))
+        .isZero();
+    assertThat(out.toString().strip()).isEqualTo("{\"route\":\"HTTPRoute/shop/checkout\",\"service\":\"shop/web\","
+        + "\"port\":80,\"message\":\"matched rule 0 match 0\",\"backends\":[{\"service\":\"shop/web\",\"port\":80,"
+        + "\"weight\":90},{\"service\":\"shop/web-canary\",\"port\":80,\"weight\":10}]}");
+  }
+
+  @Test
+  void route_ingressHostsAndNoMatch() {
+    assertThat(run("route", example(), "--host", "admin.example.com", "--output", "json")).isZero();
+    assertThat(out.toString()).contains("\"route\":\"Ingress/shop/shop\",\"service\":\"shop/db\",\"port\":5432");
+    out.getBuffer().setLength(0);
+    assertThat(run("route", example(), "--host", "shop.example.com:8443", "--path", "/api/orders?x=1", "--output",
+        "json")).isZero();
+    assertThat(out.toString()).contains("\"service\":\"shop/web\",\"port\":\"http\"");
+    out.getBuffer().setLength(0);
+    assertThat(run("route", example(), "--host", "unknown.example.org", "--output", "json")).isZero();
+    assertThat(out.toString()).startsWith("{\"route\":null,\"service\":null,\"port\":null,\"message\":\"no HTTPRoute");
+  }
+
+  @Test
+  void route_badHeaderOrPath_exitTwoWithMessage() {
+    assertThat(run("route", example(), "--host", "h", "--header", "nocolon")).isEqualTo(2);
+    assertThat(err.toString()).contains("--header \"nocolon\" must be NAME=VALUE");
+    assertThat(run("route", example(), "--host", "h", "--path", "relative")).isEqualTo(2);
+    assertThat(err.toString()).contains("must start with '/'");
+  }
+
+  @Test
+  void dns_example_answersAsClusterDns() {
+    assertThat(run("dns", example(), "db-0.db.shop.svc.cluster.local", "--output", "json")).isZero();
+    assertThat(out.toString().strip()).matches("\\{\"name\":\"db-0.db.shop.svc.cluster.local\",\"type\":\"A\","
+        + "\"rcode\":\"NOERROR\",\"answers\":\\[\"10\\.244\\.\\d+\\.\\d+\"]}");
+    out.getBuffer().setLength(0);
+    assertThat(run("dns", example(), "_http._tcp.web.shop.svc.cluster.local", "--type", "SRV", "--output", "json"))
+        .isZero();
+    assertThat(out.toString()).contains("\"answers\":[\"0 100 80 web.shop.svc.cluster.local.\"]");
+    out.getBuffer().setLength(0);
+    assertThat(run("dns", example(), "missing.shop.svc.cluster.local", "--output", "json")).isZero();
+    assertThat(out.toString()).contains("\"rcode\":\"NXDOMAIN\",\"answers\":[]");
+  }
+
+  @Test
+  void dns_badTypeOrManifest_clearErrors(@TempDir Path dir) throws Exception {
+    assertThat(run("dns", example(), "x.cluster.local", "--type", "MX")).isEqualTo(2);
+    assertThat(err.toString()).contains("--type \"MX\" must be one of");
+    Path bad = dir.resolve("bad.yaml");
+    Files.writeString(bad, "apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {type: ExternalName}\n");
+    assertThat(run("dns", bad.toString(), "s.default.svc.cluster.local")).isEqualTo(1);
+    assertThat(err.toString()).contains("Service default/s: spec.externalName");
+  }
+}

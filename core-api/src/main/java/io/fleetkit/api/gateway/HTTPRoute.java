@@ -1,0 +1,162 @@
+package io.fleetkit.api.gateway;
+
+import io.fleetkit.api.Violations;
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.meta.ObjectMeta;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An HTTPRoute ({@code gateway.networking.k8s.io/v1}). Like FleetKit's other kinds without a status it has no
+ * status part here ({@link #status()} is {@code null}).
+ *
+ * <p>The constructor checks the API's rules and reports every violation at once: at most 16 hostnames, each a
+ * DNS-1123 subdomain with an optional leading {@code *.} (no IP addresses); at most 16 rules of at most 64 matches;
+ * {@code Exact} and {@code PathPrefix} values start with {@code /} and contain none of {@code //}, {@code /./},
+ * {@code /../}, {@code %2f}, {@code %2F}, {@code #} and do not end in {@code /..} or {@code /.}; regular
+ * expressions compile; methods are one of the API's nine; backend weights are in 0..1,000,000 and ports in
+ * 1..65535.
+ *
+ * @throws io.fleetkit.api.ValidationException from the constructor when a rule is broken
+ */
+public record HTTPRoute(ObjectMeta metadata, HTTPRouteSpec spec) implements ApiObject<HTTPRoute> {
+  public static final String API_VERSION = "gateway.networking.k8s.io/v1";
+  public static final String KIND = "HTTPRoute";
+  public static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS",
+      "TRACE", "PATCH");
+  private static final Pattern IPV4 = Pattern.compile("\\d+\\.\\d+\\.\\d+\\.\\d+");
+
+  public HTTPRoute {
+    Objects.requireNonNull(metadata, "metadata");
+    Objects.requireNonNull(spec, "spec");
+    validate(metadata, spec);
+  }
+
+  private static void validate(ObjectMeta metadata, HTTPRouteSpec spec) {
+    Violations v = Violations.forObject(KIND, metadata);
+    v.objectMeta(metadata, true);
+    if (spec.hostnames().size() > 16) {
+      v.add("spec.hostnames", "must have at most 16 items", spec.hostnames().size());
+    }
+    for (int i = 0; i < spec.hostnames().size(); i++) {
+      String h = spec.hostnames().get(i);
+      String field = "spec.hostnames[" + i + "]";
+      if (IPV4.matcher(h).matches() || h.contains(":")) {
+        v.add(field, "must be a hostname, not an IP address", h);
+        continue;
+      }
+      v.dnsSubdomain(field, h.startsWith("*.") ? h.substring(2) : h);
+    }
+    if (spec.rules().size() > 16) {
+      v.add("spec.rules", "must have at most 16 items", spec.rules().size());
+    }
+    for (int i = 0; i < spec.rules().size(); i++) {
+      HTTPRouteRule r = spec.rules().get(i);
+      String rp = "spec.rules[" + i + "]";
+      if (r.matches().size() > 64) {
+        v.add(rp + ".matches", "must have at most 64 items", r.matches().size());
+      }
+      for (int j = 0; j < r.matches().size(); j++) {
+        match(v, rp + ".matches[" + j + "]", r.matches().get(j));
+      }
+      for (int j = 0; j < r.backendRefs().size(); j++) {
+        HTTPBackendRef b = r.backendRefs().get(j);
+        String bp = rp + ".backendRefs[" + j + "]";
+        v.dnsLabel(bp + ".name", b.name());
+        if (b.weight() < 0 || b.weight() > 1_000_000) {
+          v.add(bp + ".weight", "must be between 0 and 1000000, inclusive", b.weight());
+        }
+        Integer port = b.port();
+        if (port == null) {
+          v.add(bp + ".port", "must be specified when referencing a Service", null);
+        } else {
+          v.portNumber(bp + ".port", port);
+        }
+      }
+    }
+    v.throwIfAny();
+  }
+
+  private static void match(Violations v, String field, HTTPRouteMatch m) {
+    HTTPPathMatch p = m.path();
+    if (p.type() == PathMatchType.RegularExpression) {
+      regex(v, field + ".path.value", p.value());
+    } else {
+      String val = p.value();
+      if (!val.startsWith("/")) {
+        v.add(field + ".path.value", "must be an absolute path", val);
+      }
+      for (String bad : new String[] {"//", "/./", "/../", "%2f", "%2F", "#"}) {
+        if (val.contains(bad)) {
+          v.add(field + ".path.value", "must not contain '" + bad + "'", val);
+        }
+      }
+      if (val.endsWith("/..") || val.endsWith("/.")) {
+        v.add(field + ".path.value", "must not end with '/..' or '/.'", val);
+      }
+    }
+    for (int i = 0; i < m.headers().size(); i++) {
+      HTTPHeaderMatch h = m.headers().get(i);
+      if (h.name().isEmpty()) {
+        v.required(field + ".headers[" + i + "].name");
+      }
+      if (h.type() == ValueMatchType.RegularExpression) {
+        regex(v, field + ".headers[" + i + "].value", h.value());
+      }
+    }
+    for (int i = 0; i < m.queryParams().size(); i++) {
+      HTTPQueryParamMatch q = m.queryParams().get(i);
+      if (q.name().isEmpty()) {
+        v.required(field + ".queryParams[" + i + "].name");
+      }
+      if (q.type() == ValueMatchType.RegularExpression) {
+        regex(v, field + ".queryParams[" + i + "].value", q.value());
+      }
+    }
+    if (!m.method().isEmpty() && !METHODS.contains(m.method())) {
+      v.add(field + ".method", "must be one of " + String.join(", ", new java.util.TreeSet<>(METHODS)), m.method());
+    }
+  }
+
+  private static void regex(Violations v, String field, String value) {
+    try {
+      Pattern.compile(value);
+    } catch (PatternSyntaxException e) {
+      v.add(field, "must be a valid regular expression: " + e.getDescription(), value);
+    }
+  }
+
+  @Override
+  public String apiVersion() {
+    return API_VERSION;
+  }
+
+  @Override
+  public String kind() {
+    return KIND;
+  }
+
+  @Override
+  public boolean namespaced() {
+    return true;
+  }
+
+  @Override
+  public HTTPRoute withMetadata(ObjectMeta m) {
+    return new HTTPRoute(m, spec);
+  }
+
+  @Override
+  public @Nullable Object status() {
+    return null;
+  }
+
+  /** No status kept: returns this. */
+  @Override
+  public HTTPRoute withStatusOf(HTTPRoute other) {
+    return this;
+  }
+}

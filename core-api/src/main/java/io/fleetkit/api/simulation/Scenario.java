@@ -1,0 +1,168 @@
+package io.fleetkit.api.simulation;
+
+import io.fleetkit.api.Violations;
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.meta.ObjectMeta;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * FleetKit's own kind ({@code simulation.fleetkit.io/v1}, cluster-scoped): a what-if run over the other manifests
+ * loaded with it. It has no status.
+ *
+ * <pre>
+ * apiVersion: simulation.fleetkit.io/v1
+ * kind: Scenario
+ * metadata: {name: busy-day}
+ * spec:
+ *   duration: 24h
+ *   seed: 7
+ *   sampleInterval: 5m
+ *   features: {horizontalPodAutoscaler: true, clusterAutoscaler: true, storage: true}
+ *   loads:
+ *   - target: {kind: Deployment, namespace: shop, name: web}
+ *     cpuPerRequest: 5m              # millicores per request/s
+ *     diurnal: {trough: 100, peak: 1000, peakAt: 14h}
+ *   faults:
+ *   - {at: 6h, zoneFailure: zone-b, recoverAfter: 1h}
+ * </pre>
+ */
+public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObject<Scenario> {
+  public static final String API_VERSION = "simulation.fleetkit.io/v1";
+  public static final String KIND = "Scenario";
+  /** The longest simulated run a scenario may ask for. */
+  public static final Duration MAX_DURATION = Duration.ofDays(31);
+
+  public Scenario {
+    Objects.requireNonNull(metadata, "metadata");
+    Objects.requireNonNull(spec, "spec");
+    Violations v = Violations.forObject(KIND, metadata);
+    v.objectMeta(metadata, false);
+    if (spec.duration().isNegative() || spec.duration().isZero() || spec.duration().compareTo(MAX_DURATION) > 0) {
+      v.add("spec.duration", "must be more than 0 and at most " + MAX_DURATION.toDays() + " days", spec.duration());
+    }
+    if (spec.sampleInterval().compareTo(Duration.ofSeconds(1)) < 0) {
+      v.add("spec.sampleInterval", "must be at least 1s", spec.sampleInterval());
+    }
+    Set<String> targets = new HashSet<>();
+    for (int i = 0; i < spec.loads().size(); i++) {
+      WorkloadLoad l = spec.loads().get(i);
+      String p = "spec.loads[" + i + "]";
+      if (!l.kind().equals("Deployment") && !l.kind().equals("StatefulSet")) {
+        v.add(p + ".target.kind", "must be Deployment or StatefulSet", l.kind());
+      }
+      v.dnsSubdomain(p + ".target.name", l.name());
+      if (!targets.add(l.target())) {
+        v.add(p + ".target", "must not repeat an earlier load's target", l.target());
+      }
+      finiteNonNegative(v, p + ".cpuPerRequest", l.cpuMilliPerRequest());
+      finiteNonNegative(v, p + ".memoryPerRequest", l.memoryPerRequest());
+      pattern(v, p, l.pattern());
+    }
+    for (int i = 0; i < spec.faults().size(); i++) {
+      ScenarioFault f = spec.faults().get(i);
+      String p = "spec.faults[" + i + "]";
+      if (f.at().isNegative()) {
+        v.add(p + ".at", Violations.NON_NEGATIVE, f.at());
+      }
+      if (f.target().isEmpty()) {
+        v.required(p + "." + (f.type() == FaultType.NodeFailure ? "nodeFailure" : "zoneFailure"));
+      }
+      Duration rec = f.recoverAfter();
+      if (rec != null && (rec.isNegative() || rec.isZero())) {
+        v.add(p + ".recoverAfter", "must be more than 0", rec);
+      }
+    }
+    v.throwIfAny();
+  }
+
+  private static void pattern(Violations v, String p, LoadPattern lp) {
+    switch (lp.shape()) {
+      case Constant -> finiteNonNegative(v, p + ".constant", lp.base());
+      case Step -> {
+        finiteNonNegative(v, p + ".step.before", lp.base());
+        finiteNonNegative(v, p + ".step.after", lp.peak());
+        nonNegative(v, p + ".step.at", lp.at());
+      }
+      case Spike -> {
+        finiteNonNegative(v, p + ".spike.base", lp.base());
+        finiteNonNegative(v, p + ".spike.peak", lp.peak());
+        nonNegative(v, p + ".spike.at", lp.at());
+        if (lp.length().isNegative() || lp.length().isZero()) {
+          v.add(p + ".spike.length", "must be more than 0", lp.length());
+        }
+      }
+      case Diurnal -> {
+        finiteNonNegative(v, p + ".diurnal.trough", lp.base());
+        finiteNonNegative(v, p + ".diurnal.peak", lp.peak());
+        if (lp.peak() < lp.base()) {
+          v.add(p + ".diurnal.peak", "must be at least the trough " + lp.base(), lp.peak());
+        }
+        nonNegative(v, p + ".diurnal.peakAt", lp.at());
+        if (lp.period().compareTo(Duration.ofMinutes(1)) < 0) {
+          v.add(p + ".diurnal.period", "must be at least 1m", lp.period());
+        }
+      }
+      case Csv -> {
+        if (lp.points().isEmpty()) {
+          v.add(p + ".csv", "must have at least one row seconds,requestsPerSecond", "");
+        }
+        Duration last = null;
+        for (int j = 0; j < lp.points().size(); j++) {
+          RatePoint r = lp.points().get(j);
+          String rp = p + ".csv row " + (j + 1);
+          nonNegative(v, rp + " seconds", r.at());
+          finiteNonNegative(v, rp + " requestsPerSecond", r.requestsPerSecond());
+          if (last != null && r.at().compareTo(last) <= 0) {
+            v.add(rp + " seconds", "must be after the previous row's " + last.toSeconds(), r.at().toSeconds());
+          }
+          last = r.at();
+        }
+      }
+    }
+  }
+
+  private static void nonNegative(Violations v, String field, Duration d) {
+    if (d.isNegative()) {
+      v.add(field, Violations.NON_NEGATIVE, d);
+    }
+  }
+
+  private static void finiteNonNegative(Violations v, String field, double x) {
+    if (!(x >= 0) || Double.isInfinite(x)) {
+      v.add(field, "must be a finite number greater than or equal to 0", x);
+    }
+  }
+
+  @Override
+  public String apiVersion() {
+    return API_VERSION;
+  }
+
+  @Override
+  public String kind() {
+    return KIND;
+  }
+
+  @Override
+  public boolean namespaced() {
+    return false;
+  }
+
+  @Override
+  public Scenario withMetadata(ObjectMeta newMetadata) {
+    return new Scenario(newMetadata, spec);
+  }
+
+  @Override
+  public @org.jspecify.annotations.Nullable Object status() {
+    return null;
+  }
+
+  @Override
+  public Scenario withStatusOf(Scenario other) {
+    return this;
+  }
+}

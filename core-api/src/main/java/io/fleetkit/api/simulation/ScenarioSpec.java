@@ -1,0 +1,29 @@
+package io.fleetkit.api.simulation;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What to simulate.
+ *
+ * @param duration simulated time to run
+ * @param seed seeds every random choice; the same scenario and seed give byte-identical output
+ * @param sampleInterval how often the time series are sampled
+ * @param loads load per workload, at most one per workload
+ * @param faults faults at times
+ * @param features which engines run
+ */
+public record ScenarioSpec(Duration duration, long seed, Duration sampleInterval, List<WorkloadLoad> loads,
+    List<ScenarioFault> faults, ScenarioFeatures features) {
+  /** The default sample interval. */
+  public static final Duration DEFAULT_SAMPLE_INTERVAL = Duration.ofMinutes(1);
+
+  public ScenarioSpec {
+    Objects.requireNonNull(duration, "duration");
+    Objects.requireNonNull(sampleInterval, "sampleInterval");
+    Objects.requireNonNull(features, "features");
+    loads = List.copyOf(loads);
+    faults = List.copyOf(faults);
+  }
+}

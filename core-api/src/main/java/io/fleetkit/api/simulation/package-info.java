@@ -1,0 +1,9 @@
+/**
+ * FleetKit's what-if kind {@code simulation.fleetkit.io/v1 Scenario}: how long to simulate, the seed, the load on
+ * each workload ({@link LoadPattern}), the faults to inject and which engines run. Immutable records validated in
+ * their constructors; thread-safe.
+ */
+@NullMarked
+package io.fleetkit.api.simulation;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,68 @@
+package io.fleetkit.api.simulation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fleetkit.api.ValidationException;
+import io.fleetkit.api.meta.ObjectMeta;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+final class ScenarioTest {
+  private static Scenario scenario(Duration duration, List<WorkloadLoad> loads, List<ScenarioFault> faults) {
+    return new Scenario(ObjectMeta.builder().name("day").build(), new ScenarioSpec(duration, 1,
+        ScenarioSpec.DEFAULT_SAMPLE_INTERVAL, loads, faults, ScenarioFeatures.ALL));
+  }
+
+  private static WorkloadLoad load(String kind, String name, LoadPattern p) {
+    return new WorkloadLoad(kind, "shop", name, p, 2, 0);
+  }
+
+  @Test
+  void valid_keepsEverything() {
+    Scenario s = scenario(Duration.ofHours(24), List.of(load("Deployment", "web", LoadPattern.constant(5))),
+        List.of(new ScenarioFault(Duration.ofHours(3), FaultType.ZoneFailure, "zone-b", Duration.ofHours(1))));
+    assertThat(s.kind()).isEqualTo("Scenario");
+    assertThat(s.apiVersion()).isEqualTo("simulation.fleetkit.io/v1");
+    assertThat(s.spec().loads()).hasSize(1);
+    assertThat(s.spec().loads().get(0).target()).isEqualTo("Deployment/shop/web");
+  }
+
+  @Test
+  void zeroDuration_rejectedNamingTheField() {
+    assertThatThrownBy(() -> scenario(Duration.ZERO, List.of(), List.of()))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("Scenario day").hasMessageContaining("spec.duration");
+  }
+
+  @Test
+  void badLoads_everyProblemNamed() {
+    assertThatThrownBy(() -> scenario(Duration.ofHours(1), List.of(
+        load("Pod", "web", LoadPattern.constant(-1)),
+        load("Deployment", "api", LoadPattern.diurnal(10, 5, Duration.ZERO, LoadPattern.DAY)),
+        load("Deployment", "api", LoadPattern.spike(1, 2, Duration.ZERO, Duration.ZERO))), List.of()))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("spec.loads[0].target.kind")
+        .hasMessageContaining("spec.loads[0].constant")
+        .hasMessageContaining("spec.loads[1].diurnal.peak")
+        .hasMessageContaining("spec.loads[2].target")
+        .hasMessageContaining("spec.loads[2].spike.length");
+  }
+
+  @Test
+  void csvRowsOutOfOrder_rejected() {
+    LoadPattern p = LoadPattern.csv(List.of(new RatePoint(Duration.ofSeconds(60), 1),
+        new RatePoint(Duration.ofSeconds(30), 2)));
+    assertThatThrownBy(() -> scenario(Duration.ofHours(1), List.of(load("Deployment", "web", p)), List.of()))
+        .isInstanceOf(ValidationException.class).hasMessageContaining("spec.loads[0].csv row 2 seconds");
+  }
+
+  @Test
+  void faultWithNonPositiveRecovery_rejected() {
+    assertThatThrownBy(() -> scenario(Duration.ofHours(1), List.of(),
+        List.of(new ScenarioFault(Duration.ofMinutes(-1), FaultType.NodeFailure, "n1", Duration.ZERO))))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("spec.faults[0].at").hasMessageContaining("spec.faults[0].recoverAfter");
+  }
+}

@@ -1,0 +1,77 @@
+package io.fleetkit.networking;
+
+import io.fleetkit.networking.endpointslice.EndpointSliceController;
+import io.fleetkit.networking.ipam.CidrSet;
+import io.fleetkit.networking.ipam.IpPrefix;
+import io.fleetkit.networking.ipam.NodeIpamController;
+import io.fleetkit.networking.ipam.PodAddressController;
+import io.fleetkit.networking.ipam.PortRange;
+import io.fleetkit.networking.ipam.ServiceAddressAllocator;
+import io.fleetkit.networking.ipam.ServiceAddressController;
+import io.fleetkit.networking.ipam.ServiceIpRange;
+import io.fleetkit.reconcile.sim.SimulatedController;
+import java.util.List;
+import java.util.Objects;
+import java.util.Random;
+
+/**
+ * A cluster's networking settings and the controllers that apply them: node IPAM (pod CIDRs from
+ * {@link #clusterCidr}), pod IPs from the node's CIDR, Service cluster IPs (from {@link #serviceCidr}) and node
+ * ports, and EndpointSlices. {@link #simulatedControllers()} plugs them into a {@code Simulation}. Immutable.
+ *
+ * @param serviceCidr {@code --service-cluster-ip-range}
+ * @param clusterCidr {@code --cluster-cidr}
+ * @param nodeMaskSize {@code --node-cidr-mask-size}
+ */
+public record ClusterNetworking(String serviceCidr, String clusterCidr, int nodeMaskSize) {
+  public static final String DEFAULT_SERVICE_CIDR = "10.96.0.0/16";
+  public static final String DEFAULT_CLUSTER_CIDR = "10.244.0.0/16";
+
+  /**
+   * @throws IllegalArgumentException naming the setting when a CIDR does not parse or the mask does not fit
+   */
+  public ClusterNetworking {
+    Objects.requireNonNull(serviceCidr, "serviceCidr");
+    Objects.requireNonNull(clusterCidr, "clusterCidr");
+    ServiceIpRange.of(serviceCidr, new Random(0));
+    new CidrSet(parse("cluster CIDR", clusterCidr), nodeMaskSize);
+  }
+
+  /** kubeadm-like defaults: services 10.96.0.0/16, pods 10.244.0.0/16 in /24 per node. */
+  public static ClusterNetworking defaults() {
+    return new ClusterNetworking(DEFAULT_SERVICE_CIDR, DEFAULT_CLUSTER_CIDR, CidrSet.DEFAULT_IPV4_MASK);
+  }
+
+  private static IpPrefix parse(String what, String cidr) {
+    try {
+      return IpPrefix.parse(cidr);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(what + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The four networking controllers for a simulation, seeded by the simulation's seed. */
+  public List<SimulatedController.Factory> simulatedControllers() {
+    return List.of(
+        (store, clock, seed) -> {
+          NodeIpamController c = new NodeIpamController(store, List.of(new CidrSet(IpPrefix.parse(clusterCidr),
+              nodeMaskSize)), IpPrefix.parse(serviceCidr), true);
+          return SimulatedController.of("node-ipam", () -> c.start().join(), c::runUntilIdle, c);
+        },
+        (store, clock, seed) -> {
+          PodAddressController c = new PodAddressController(store, true);
+          return SimulatedController.of("pod-addresses", () -> c.start().join(), c::runUntilIdle, c);
+        },
+        (store, clock, seed) -> {
+          ServiceAddressAllocator a = new ServiceAddressAllocator(ServiceIpRange.of(serviceCidr, new Random(seed)),
+              null, PortRange.defaultRange(new Random(seed + 1)));
+          ServiceAddressController c = new ServiceAddressController(store, a, true);
+          return SimulatedController.of("service-addresses", () -> c.start().join(), c::runUntilIdle, c);
+        },
+        (store, clock, seed) -> {
+          EndpointSliceController c = EndpointSliceController.builder(store).clock(clock).seed(seed).stepping()
+              .build();
+          return SimulatedController.of("endpointslice", () -> c.start().join(), c::runUntilIdle, c);
+        });
+  }
+}

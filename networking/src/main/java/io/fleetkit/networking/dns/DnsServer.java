@@ -1,0 +1,424 @@
+package io.fleetkit.networking.dns;
+
+import io.fleetkit.networking.ipam.IpAddress;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.xbill.DNS.AAAARecord;
+import org.xbill.DNS.ARecord;
+import org.xbill.DNS.CNAMERecord;
+import org.xbill.DNS.DClass;
+import org.xbill.DNS.Flags;
+import org.xbill.DNS.Header;
+import org.xbill.DNS.Message;
+import org.xbill.DNS.NSRecord;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.OPTRecord;
+import org.xbill.DNS.Opcode;
+import org.xbill.DNS.PTRRecord;
+import org.xbill.DNS.Record;
+import org.xbill.DNS.SOARecord;
+import org.xbill.DNS.SRVRecord;
+import org.xbill.DNS.Section;
+import org.xbill.DNS.TXTRecord;
+import org.xbill.DNS.TextParseException;
+import org.xbill.DNS.Type;
+
+/**
+ * A DNS server for the cluster zone, answering with {@link ClusterDns} over UDP and TCP (RFC 1035/7766 framing) on
+ * one address and port. Built for hostile input: a packet that does not parse gets FORMERR when its header can be
+ * read and is dropped otherwise; names over 255 bytes are rejected by the parser; a UDP answer larger than the
+ * client's buffer (512 bytes, or its EDNS size) is truncated with TC set; TCP connections are capped
+ * ({@link Builder#maxTcpConnections}) and idle ones closed after 5 s; a flood of UDP queries only costs CPU, the
+ * socket drops what it cannot hold. Never throws from its serving threads.
+ *
+ * <p>Lifecycle: {@link #start()} binds and starts the threads (daemon threads named {@code fleetkit-dns-*});
+ * {@link #close()} stops them. Thread-safe.
+ */
+public final class DnsServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(DnsServer.class);
+  private static final int MAX_UDP = 4096;
+  private static final int TCP_IDLE_MILLIS = 5000;
+
+  private final ClusterDns dns;
+  private final Supplier<DnsSnapshot> snapshots;
+  private final InetAddress bindAddress;
+  private final int requestedPort;
+  private final int udpThreads;
+  private final Semaphore tcpSlots;
+  private final AtomicLong queries = new AtomicLong();
+  private final AtomicLong malformed = new AtomicLong();
+  private @Nullable DatagramSocket udp;
+  private @Nullable ServerSocket tcp;
+  private @Nullable ExecutorService threads;
+  private volatile boolean running;
+
+  private DnsServer(Builder b) {
+    this.dns = b.dns;
+    this.snapshots = Objects.requireNonNull(b.snapshots, "snapshots");
+    this.bindAddress = b.bindAddress;
+    this.requestedPort = b.port;
+    this.udpThreads = b.udpThreads;
+    this.tcpSlots = new Semaphore(b.maxTcpConnections);
+  }
+
+  public static Builder builder(Supplier<DnsSnapshot> snapshots) {
+    return new Builder(snapshots);
+  }
+
+  /**
+   * Binds UDP and TCP on the same port (an ephemeral one when the builder's port is 0) and starts serving.
+   *
+   * @throws IOException when the port cannot be bound
+   * @throws IllegalStateException when already started
+   */
+  public synchronized DnsServer start() throws IOException {
+    if (running) {
+      throw new IllegalStateException("DNS server already started on port " + port());
+    }
+    ServerSocket t = new ServerSocket();
+    t.setReuseAddress(true);
+    t.bind(new InetSocketAddress(bindAddress, requestedPort), 128);
+    DatagramSocket u;
+    try {
+      u = new DatagramSocket(new InetSocketAddress(bindAddress, t.getLocalPort()));
+      u.setReceiveBufferSize(1 << 20);
+    } catch (IOException e) {
+      t.close();
+      throw e;
+    }
+    tcp = t;
+    udp = u;
+    running = true;
+    ExecutorService ex = Executors.newCachedThreadPool(r -> {
+      Thread th = new Thread(r, "fleetkit-dns-" + t.getLocalPort());
+      th.setDaemon(true);
+      return th;
+    });
+    threads = ex;
+    for (int i = 0; i < udpThreads; i++) {
+      ex.execute(this::udpLoop);
+    }
+    ex.execute(this::tcpAcceptLoop);
+    return this;
+  }
+
+  /** The bound port. */
+  public int port() {
+    ServerSocket t = tcp;
+    return t == null ? requestedPort : t.getLocalPort();
+  }
+
+  /** Queries answered so far (UDP and TCP). */
+  public long queries() {
+    return queries.get();
+  }
+
+  /** Packets that did not parse. */
+  public long malformed() {
+    return malformed.get();
+  }
+
+  @Override
+  public synchronized void close() {
+    running = false;
+    if (udp != null) {
+      udp.close();
+    }
+    if (tcp != null) {
+      try {
+        tcp.close();
+      } catch (IOException e) {
+        LOG.debug("closing DNS TCP socket: {}", e.toString());
+      }
+    }
+    if (threads != null) {
+      threads.shutdownNow();
+    }
+  }
+
+  private void udpLoop() {
+    DatagramSocket u = Objects.requireNonNull(udp);
+    byte[] buf = new byte[MAX_UDP];
+    while (running) {
+      DatagramPacket p = new DatagramPacket(buf, buf.length);
+      try {
+        u.receive(p);
+        byte[] out = answer(buf, p.getLength(), true);
+        if (out != null) {
+          u.send(new DatagramPacket(out, out.length, p.getSocketAddress()));
+        }
+      } catch (SocketException e) {
+        if (running) {
+          LOG.debug("DNS UDP socket: {}", e.toString());
+        }
+      } catch (IOException | RuntimeException e) {
+        LOG.debug("DNS UDP query failed: {}", e.toString());
+      }
+    }
+  }
+
+  private void tcpAcceptLoop() {
+    ServerSocket t = Objects.requireNonNull(tcp);
+    ExecutorService ex = Objects.requireNonNull(threads);
+    while (running) {
+      try {
+        Socket s = t.accept();
+        if (!tcpSlots.tryAcquire()) {
+          s.close();
+          continue;
+        }
+        ex.execute(() -> {
+          try {
+            serveTcp(s);
+          } finally {
+            tcpSlots.release();
+          }
+        });
+      } catch (IOException | RuntimeException e) {
+        if (running) {
+          LOG.debug("DNS TCP accept: {}", e.toString());
+        }
+      }
+    }
+  }
+
+  private void serveTcp(Socket s) {
+    try (s) {
+      s.setSoTimeout(TCP_IDLE_MILLIS);
+      DataInputStream in = new DataInputStream(s.getInputStream());
+      DataOutputStream out = new DataOutputStream(s.getOutputStream());
+      while (running) {
+        int len;
+        try {
+          len = in.readUnsignedShort();
+        } catch (EOFException e) {
+          return;
+        }
+        byte[] buf = new byte[len];
+        in.readFully(buf);
+        byte[] resp = answer(buf, len, false);
+        if (resp == null) {
+          return;
+        }
+        out.writeShort(resp.length);
+        out.write(resp);
+        out.flush();
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("DNS TCP connection: {}", e.toString());
+    }
+  }
+
+  /** The wire answer to a wire query, or {@code null} to drop it. */
+  @Nullable byte[] answer(byte[] buf, int len, boolean udpTransport) {
+    byte[] wire = len == buf.length ? buf : java.util.Arrays.copyOf(buf, len);
+    Message query;
+    try {
+      query = new Message(wire);
+    } catch (IOException | RuntimeException e) {
+      malformed.incrementAndGet();
+      return len >= Header.LENGTH ? formerr(wire) : null;
+    }
+    Header qh = query.getHeader();
+    if (qh.getFlag(Flags.QR)) {
+      return null; // never answer a response: that is how reflection loops start
+    }
+    queries.incrementAndGet();
+    Message resp = new Message(qh.getID());
+    Header h = resp.getHeader();
+    h.setFlag(Flags.QR);
+    if (qh.getFlag(Flags.RD)) {
+      h.setFlag(Flags.RD);
+    }
+    h.setOpcode(qh.getOpcode());
+    Record question = query.getQuestion();
+    if (qh.getOpcode() != Opcode.QUERY) {
+      h.setRcode(org.xbill.DNS.Rcode.NOTIMP);
+      return resp.toWire();
+    }
+    if (question == null || query.getSection(Section.QUESTION).size() != 1) {
+      h.setRcode(org.xbill.DNS.Rcode.FORMERR);
+      return resp.toWire();
+    }
+    resp.addRecord(question, Section.QUESTION);
+    if (question.getDClass() != DClass.IN && question.getDClass() != DClass.ANY) {
+      h.setRcode(org.xbill.DNS.Rcode.REFUSED);
+      return resp.toWire();
+    }
+    DnsResponse r = dns.resolve(snapshots.get(), question.getName().toString(), typeOf(question.getType()));
+    h.setRcode(r.rcode().code());
+    if (r.rcode() != Rcode.REFUSED) {
+      h.setFlag(Flags.AA);
+    }
+    add(resp, r.answers(), Section.ANSWER);
+    add(resp, r.authority(), Section.AUTHORITY);
+    add(resp, r.additional(), Section.ADDITIONAL);
+    int max = 65535;
+    if (udpTransport) {
+      OPTRecord opt = query.getOPT();
+      max = opt == null ? 512 : Math.max(512, Math.min(opt.getPayloadSize(), MAX_UDP));
+      if (opt != null) {
+        resp.addRecord(new OPTRecord(MAX_UDP, 0, 0), Section.ADDITIONAL);
+      }
+    }
+    return resp.toWire(max);
+  }
+
+  private static byte @Nullable [] formerr(byte[] wire) {
+    try {
+      Header qh = new Header(java.util.Arrays.copyOf(wire, Header.LENGTH));
+      if (qh.getFlag(Flags.QR)) {
+        return null;
+      }
+      Message m = new Message(qh.getID());
+      m.getHeader().setFlag(Flags.QR);
+      m.getHeader().setRcode(org.xbill.DNS.Rcode.FORMERR);
+      return m.toWire();
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  static RecordType typeOf(int type) {
+    return switch (type) {
+      case Type.A -> RecordType.A;
+      case Type.AAAA -> RecordType.AAAA;
+      case Type.SRV -> RecordType.SRV;
+      case Type.CNAME -> RecordType.CNAME;
+      case Type.PTR -> RecordType.PTR;
+      case Type.TXT -> RecordType.TXT;
+      case Type.SOA -> RecordType.SOA;
+      case Type.NS -> RecordType.NS;
+      case Type.AXFR -> RecordType.AXFR;
+      case Type.IXFR -> RecordType.IXFR;
+      default -> RecordType.OTHER;
+    };
+  }
+
+  private static void add(Message m, List<DnsRecord> records, int section) {
+    for (DnsRecord r : records) {
+      Record rec = toRecord(r);
+      if (rec != null) {
+        m.addRecord(rec, section);
+      }
+    }
+  }
+
+  /** A dnsjava record for {@code r}; {@code null} (logged) if its data does not convert. */
+  static @Nullable Record toRecord(DnsRecord r) {
+    try {
+      Name name = Name.fromString(r.name());
+      long ttl = r.ttl();
+      return switch (r.type()) {
+        case A -> new ARecord(name, DClass.IN, ttl, address(r.data()));
+        case AAAA -> new AAAARecord(name, DClass.IN, ttl, address(r.data()));
+        case CNAME -> new CNAMERecord(name, DClass.IN, ttl, Name.fromString(r.data()));
+        case PTR -> new PTRRecord(name, DClass.IN, ttl, Name.fromString(r.data()));
+        case NS -> new NSRecord(name, DClass.IN, ttl, Name.fromString(r.data()));
+        case TXT -> new TXTRecord(name, DClass.IN, ttl, r.data());
+        case SRV -> {
+          String[] f = r.data().split(" ");
+          yield new SRVRecord(name, DClass.IN, ttl, Integer.parseInt(f[0]), Integer.parseInt(f[1]),
+              Integer.parseInt(f[2]), Name.fromString(f[3]));
+        }
+        case SOA -> {
+          String[] f = r.data().split(" ");
+          yield new SOARecord(name, DClass.IN, ttl, Name.fromString(f[0]), Name.fromString(f[1]),
+              Long.parseLong(f[2]), Long.parseLong(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5]),
+              Long.parseLong(f[6]));
+        }
+        default -> null;
+      };
+    } catch (TextParseException | RuntimeException e) {
+      LOG.debug("cluster DNS record {} does not convert: {}", r, e.toString());
+      return null;
+    }
+  }
+
+  private static InetAddress address(String ip) {
+    IpAddress a = IpAddress.parse(ip);
+    byte[] raw = a.value().toByteArray();
+    byte[] out = new byte[a.bits() / 8];
+    int copy = Math.min(raw.length, out.length);
+    System.arraycopy(raw, raw.length - copy, out, out.length - copy, copy);
+    try {
+      return InetAddress.getByAddress(out);
+    } catch (java.net.UnknownHostException e) {
+      throw new IllegalArgumentException("address " + ip + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Configures a server. Not thread-safe. */
+  public static final class Builder {
+    private final Supplier<DnsSnapshot> snapshots;
+    private ClusterDns dns = ClusterDns.standard();
+    private InetAddress bindAddress = InetAddress.getLoopbackAddress();
+    private int port;
+    private int udpThreads = 2;
+    private int maxTcpConnections = 64;
+
+    private Builder(Supplier<DnsSnapshot> snapshots) {
+      this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
+    }
+
+    public Builder dns(ClusterDns v) {
+      dns = Objects.requireNonNull(v, "dns");
+      return this;
+    }
+
+    /** Default the loopback address. */
+    public Builder bindAddress(InetAddress v) {
+      bindAddress = Objects.requireNonNull(v, "bindAddress");
+      return this;
+    }
+
+    /** 0 (default) for an ephemeral port. */
+    public Builder port(int v) {
+      if (v < 0 || v > 65535) {
+        throw new IllegalArgumentException("DNS server port " + v + " must be between 0 and 65535");
+      }
+      port = v;
+      return this;
+    }
+
+    public Builder udpThreads(int v) {
+      if (v < 1) {
+        throw new IllegalArgumentException("DNS server udpThreads " + v + " must be at least 1");
+      }
+      udpThreads = v;
+      return this;
+    }
+
+    public Builder maxTcpConnections(int v) {
+      if (v < 1) {
+        throw new IllegalArgumentException("DNS server maxTcpConnections " + v + " must be at least 1");
+      }
+      maxTcpConnections = v;
+      return this;
+    }
+
+    public DnsServer build() {
+      return new DnsServer(this);
+    }
+  }
+}

@@ -1,0 +1,141 @@
+package io.fleetkit.networking.dns;
+
+import io.fleetkit.api.core.Service;
+import io.fleetkit.api.discovery.Endpoint;
+import io.fleetkit.api.discovery.EndpointPort;
+import io.fleetkit.api.discovery.EndpointSlice;
+import io.fleetkit.networking.ipam.IpAddress;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An immutable index of what cluster DNS serves: Services by namespace and name, the ready endpoints of each (from
+ * its EndpointSlices, as CoreDNS reads them: an endpoint whose {@code ready} condition is true or unset), and the
+ * known namespaces. Names are matched case-insensitively. Thread-safe.
+ */
+public final class DnsSnapshot {
+  /** One ready address of a Service, with its DNS name and the slice's ports. */
+  public record DnsEndpoint(String address, String name, List<EndpointPort> ports) {}
+
+  private final Map<String, Service> services;
+  private final Map<String, List<DnsEndpoint>> endpoints;
+  private final Set<String> namespaces;
+  private final Map<String, List<String>> reverse;
+  private final long serial;
+
+  private DnsSnapshot(Map<String, Service> services, Map<String, List<DnsEndpoint>> endpoints, Set<String> namespaces,
+      Map<String, List<String>> reverse, long serial) {
+    this.services = services;
+    this.endpoints = endpoints;
+    this.namespaces = namespaces;
+    this.reverse = reverse;
+    this.serial = serial;
+  }
+
+  /** An empty snapshot. */
+  public static DnsSnapshot empty() {
+    return of(List.of(), List.of(), Set.of(), 0);
+  }
+
+  /**
+   * A snapshot of {@code services} and {@code slices}.
+   *
+   * @param extraNamespaces namespaces that exist without Services (a namespace with a Service always exists)
+   * @param serial the SOA serial (CoreDNS uses the time of the last change, in seconds)
+   */
+  public static DnsSnapshot of(Collection<Service> services, Collection<EndpointSlice> slices,
+      Collection<String> extraNamespaces, long serial) {
+    Map<String, Service> svc = new HashMap<>();
+    Set<String> ns = new HashSet<>();
+    extraNamespaces.forEach(n -> ns.add(n.toLowerCase(Locale.ROOT)));
+    for (Service s : services) {
+      svc.put(key(s.metadata().namespace(), s.metadata().name()), s);
+      ns.add(s.metadata().namespace().toLowerCase(Locale.ROOT));
+    }
+    Map<String, List<DnsEndpoint>> eps = new HashMap<>();
+    Map<String, List<String>> rev = new HashMap<>();
+    for (Service s : services) {
+      for (String ip : s.spec().allClusterIPs()) {
+        IpAddress a = IpAddress.tryParse(ip);
+        if (a != null) {
+          rev.computeIfAbsent(a.toString(), k -> new ArrayList<>()).add(s.metadata().name() + "."
+              + s.metadata().namespace());
+        }
+      }
+    }
+    for (EndpointSlice slice : slices) {
+      String svcName = slice.serviceName();
+      if (svcName.isEmpty()) {
+        continue;
+      }
+      String k = key(slice.metadata().namespace(), svcName);
+      List<DnsEndpoint> list = eps.computeIfAbsent(k, x -> new ArrayList<>());
+      for (Endpoint e : slice.endpoints()) {
+        if (!e.conditions().isReady() || e.addresses().isEmpty()) {
+          continue;
+        }
+        String addr = e.addresses().get(0);
+        String name = e.hostname().isEmpty() ? dashed(addr) : e.hostname();
+        list.add(new DnsEndpoint(addr, name.toLowerCase(Locale.ROOT), slice.ports()));
+        IpAddress a = IpAddress.tryParse(addr);
+        if (a != null && svc.containsKey(k)) {
+          rev.computeIfAbsent(a.toString(), x -> new ArrayList<>()).add(name + "." + svcName + "."
+              + slice.metadata().namespace());
+        }
+      }
+    }
+    return new DnsSnapshot(Map.copyOf(svc), Map.copyOf(eps), Set.copyOf(ns), Map.copyOf(rev), serial);
+  }
+
+  /** CoreDNS's endpoint name for an address without hostname: IPv4 dots and IPv6 colons become dashes. */
+  static String dashed(String address) {
+    if (address.indexOf(':') < 0) {
+      return address.replace('.', '-');
+    }
+    String d = address.replace(':', '-');
+    if (d.endsWith("-")) {
+      d = d + "0";
+    }
+    if (d.startsWith("-")) {
+      d = "0" + d;
+    }
+    return d;
+  }
+
+  private static String key(String namespace, String name) {
+    return (namespace + "/" + name).toLowerCase(Locale.ROOT);
+  }
+
+  public @Nullable Service service(String namespace, String name) {
+    return services.get(key(namespace, name));
+  }
+
+  /** The ready endpoints of a Service, empty when none. */
+  public List<DnsEndpoint> endpoints(String namespace, String name) {
+    return endpoints.getOrDefault(key(namespace, name), List.of());
+  }
+
+  public boolean namespaceExists(String namespace) {
+    return namespaces.contains(namespace.toLowerCase(Locale.ROOT));
+  }
+
+  /** PTR targets for an address, relative to {@code svc.<zone>}: {@code svc.ns} or {@code endpoint.svc.ns}. */
+  public List<String> reverse(String canonicalAddress) {
+    return reverse.getOrDefault(canonicalAddress, List.of());
+  }
+
+  public long serial() {
+    return serial;
+  }
+
+  public int serviceCount() {
+    return services.size();
+  }
+}

@@ -1,0 +1,10 @@
+/**
+ * Cluster DNS with CoreDNS's {@code kubernetes} plugin semantics: {@link io.fleetkit.networking.dns.ClusterDns}
+ * answers a question from a {@link io.fleetkit.networking.dns.DnsSnapshot} of Services and EndpointSlices (pure,
+ * thread-safe); {@link io.fleetkit.networking.dns.DnsServer} serves those answers over UDP and TCP with dnsjava,
+ * keeping its snapshot current through store watches.
+ */
+@NullMarked
+package io.fleetkit.networking.dns;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,463 @@
+package io.fleetkit.networking.endpointslice;
+
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.Service;
+import io.fleetkit.api.discovery.AddressType;
+import io.fleetkit.api.discovery.Endpoint;
+import io.fleetkit.api.discovery.EndpointPort;
+import io.fleetkit.api.discovery.EndpointSlice;
+import io.fleetkit.api.meta.ObjectMeta;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Plans the EndpointSlice writes for one Service, as Kubernetes' {@code k8s.io/endpointslice} {@code Reconciler}:
+ * per address type and per group of pods with the same resolved ports, existing slices keep the endpoints still
+ * desired (updated in place when conditions, node or zone change), emptied slices are deleted, new endpoints first
+ * fill slices already being updated (fullest first), then the unchanged slice that ends closest to full, then new
+ * slices; a Service with no endpoints keeps one placeholder slice; a create is turned into an update of a slice
+ * that would be deleted ("recycling"). This keeps the number of writes per sync low: one pod changing in a Service
+ * of 10,000 pods rewrites one slice.
+ *
+ * <p>Stateless apart from its settings; thread-safe when the name supplier is.
+ */
+public final class EndpointSliceReconciler {
+  /** Kubernetes' default {@code --max-endpoints-per-slice}. */
+  public static final int DEFAULT_MAX_ENDPOINTS_PER_SLICE = 100;
+  /** The annotation carrying the time of the change that triggered the sync. */
+  public static final String TRIGGER_TIME_ANNOTATION = "endpoints.kubernetes.io/last-change-trigger-time";
+  /** The Service annotation enabling topology-aware hints ("Auto" mode). */
+  public static final String TOPOLOGY_MODE_ANNOTATION = "service.kubernetes.io/topology-mode";
+  /** The deprecated form of {@link #TOPOLOGY_MODE_ANNOTATION}; takes precedence when both are set. */
+  public static final String DEPRECATED_TOPOLOGY_HINTS_ANNOTATION = "service.kubernetes.io/topology-aware-hints";
+
+  private static final DateTimeFormatter RFC3339_NANO =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSSSS'Z'").withZone(ZoneOffset.UTC);
+
+  private final int maxEndpointsPerSlice;
+  private final String controllerName;
+  private final boolean preferSameTrafficDistribution;
+  private final Supplier<String> nameSuffixes;
+  /**
+   * Per Service, what the last plan derived from each pod instance: pods, nodes and Services are immutable, so an
+   * identical instance gives an identical endpoint, and the slices written last time hold those same endpoint
+   * instances. Only a speed-up: a miss recomputes.
+   */
+  private final java.util.concurrent.ConcurrentHashMap<String, PlanCache> caches =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** A pod's derived endpoint, valid while pod, node and Service are the same instances. */
+  private record Derived(Pod pod, @Nullable Node node, Service service, AddressType type, Endpoint endpoint,
+      EndpointKey key, List<EndpointPort> ports) {}
+
+  /** One Service's memo; guarded by itself. */
+  private static final class PlanCache {
+    java.util.IdentityHashMap<Pod, Derived> byPod = new java.util.IdentityHashMap<>();
+    java.util.IdentityHashMap<Endpoint, EndpointKey> keys = new java.util.IdentityHashMap<>();
+  }
+
+  /**
+   * @param maxEndpointsPerSlice 1..1000
+   * @param controllerName the managed-by label value
+   * @param preferSameTrafficDistribution whether {@code PreferSameZone}/{@code PreferSameNode} are honoured (the
+   *     PreferSameTrafficDistribution feature)
+   * @param nameSuffixes the random part of new slice names (what {@code generateName} appends)
+   */
+  public EndpointSliceReconciler(int maxEndpointsPerSlice, String controllerName,
+      boolean preferSameTrafficDistribution, Supplier<String> nameSuffixes) {
+    if (maxEndpointsPerSlice < 1 || maxEndpointsPerSlice > EndpointSlice.MAX_ENDPOINTS) {
+      throw new IllegalArgumentException("maxEndpointsPerSlice " + maxEndpointsPerSlice + " must be between 1 and "
+          + EndpointSlice.MAX_ENDPOINTS);
+    }
+    this.maxEndpointsPerSlice = maxEndpointsPerSlice;
+    this.controllerName = Objects.requireNonNull(controllerName, "controllerName");
+    this.preferSameTrafficDistribution = preferSameTrafficDistribution;
+    this.nameSuffixes = Objects.requireNonNull(nameSuffixes, "nameSuffixes");
+  }
+
+  public int maxEndpointsPerSlice() {
+    return maxEndpointsPerSlice;
+  }
+
+  public String controllerName() {
+    return controllerName;
+  }
+
+  /** Whether the Service's annotations turn on topology-aware hints ({@code hintsEnabled}). */
+  public static boolean hintsEnabled(Map<String, String> annotations) {
+    String v = annotations.get(DEPRECATED_TOPOLOGY_HINTS_ANNOTATION);
+    if (v == null) {
+      v = annotations.get(TOPOLOGY_MODE_ANNOTATION);
+    }
+    return "Auto".equals(v) || "auto".equals(v);
+  }
+
+  boolean validTrafficDistribution(String td) {
+    if (td.equals(TrafficDistributionHints.PREFER_CLOSE)) {
+      return true;
+    }
+    return preferSameTrafficDistribution && (td.equals(TrafficDistributionHints.PREFER_SAME_ZONE)
+        || td.equals(TrafficDistributionHints.PREFER_SAME_NODE));
+  }
+
+  /**
+   * The writes that bring {@code service}'s slices to the desired state.
+   *
+   * @param pods the pods the Service selects (in its namespace)
+   * @param nodes looks a node up by name; {@code null} when unknown
+   * @param existing the slices labelled with the Service's name
+   * @param triggerTime the time of the last change that triggered this sync, or {@code null}
+   */
+  public SlicePlan plan(Service service, List<Pod> pods, Function<String, @Nullable Node> nodes,
+      List<EndpointSlice> existing, @Nullable Instant triggerTime) {
+    PlanCache cache = caches.computeIfAbsent(service.metadata().key(), k -> new PlanCache());
+    synchronized (cache) {
+      return plan(service, pods, nodes, existing, triggerTime, cache);
+    }
+  }
+
+  /** Drops the memo of a Service (call when it is deleted). */
+  public void forget(String namespace, String name) {
+    caches.remove(namespace.isEmpty() ? name : namespace + "/" + name);
+  }
+
+  private SlicePlan plan(Service service, List<Pod> pods, Function<String, @Nullable Node> nodes,
+      List<EndpointSlice> existing, @Nullable Instant triggerTime, PlanCache cache) {
+    java.util.IdentityHashMap<Pod, Derived> nextByPod = new java.util.IdentityHashMap<>(pods.size() * 2);
+    java.util.IdentityHashMap<Endpoint, EndpointKey> nextKeys = new java.util.IdentityHashMap<>(pods.size() * 2);
+    Set<AddressType> supported = SliceRules.addressTypes(service);
+    List<EndpointSlice> deletes = new ArrayList<>();
+    Map<AddressType, List<EndpointSlice>> byType = new EnumMap<>(AddressType.class);
+    for (EndpointSlice s : existing) {
+      if (!supported.contains(s.addressType())) {
+        deletes.add(s);
+      } else {
+        byType.computeIfAbsent(s.addressType(), t -> new ArrayList<>()).add(s);
+      }
+    }
+    List<EndpointSlice> creates = new ArrayList<>();
+    List<EndpointSlice> updates = new ArrayList<>();
+    List<String> errors = new ArrayList<>();
+    for (AddressType type : supported) {
+      byAddressType(service, pods, nodes, byType.getOrDefault(type, List.of()), type, triggerTime, creates, updates,
+          deletes, errors, cache, nextByPod, nextKeys);
+    }
+    cache.byPod = nextByPod;
+    cache.keys = nextKeys;
+    return new SlicePlan(creates, updates, deletes, errors);
+  }
+
+  private void byAddressType(Service service, List<Pod> pods, Function<String, @Nullable Node> nodes,
+      List<EndpointSlice> existing, AddressType type, @Nullable Instant triggerTime, List<EndpointSlice> createsOut,
+      List<EndpointSlice> updatesOut, List<EndpointSlice> deletesOut, List<String> errors, PlanCache cache,
+      java.util.IdentityHashMap<Pod, Derived> nextByPod, java.util.IdentityHashMap<Endpoint, EndpointKey> nextKeys) {
+    List<Draft> creates = new ArrayList<>();
+    List<Draft> updates = new ArrayList<>();
+    List<EndpointSlice> deletes = new ArrayList<>();
+    Map<Set<EndpointPort>, List<EndpointSlice>> existingByPorts = new LinkedHashMap<>();
+    for (EndpointSlice s : existing) {
+      if (SliceRules.ownedBy(s, service)) {
+        existingByPorts.computeIfAbsent(Set.copyOf(s.ports()), k -> new ArrayList<>()).add(s);
+      } else {
+        deletes.add(s);
+      }
+    }
+    Map<Set<EndpointPort>, List<EndpointPort>> desiredPorts = new LinkedHashMap<>();
+    Map<Set<EndpointPort>, Map<EndpointKey, Endpoint>> desired = new LinkedHashMap<>();
+    List<EndpointPort> lastPorts = null;
+    Map<EndpointKey, Endpoint> lastSet = null;
+    for (Pod pod : pods) {
+      if (!SliceRules.shouldPodBeInEndpoints(pod)) {
+        continue;
+      }
+      Node node = nodes.apply(pod.spec().nodeName());
+      Derived d = cache.byPod.get(pod);
+      if (d == null || d.node != node || d.service != service || d.type != type) {
+        d = null;
+      }
+      List<EndpointPort> ports = d != null ? d.ports : SliceRules.endpointPorts(service, pod);
+      Map<EndpointKey, Endpoint> set;
+      if (lastSet != null && (ports == lastPorts || ports.equals(lastPorts))) {
+        set = lastSet;
+      } else {
+        Set<EndpointPort> key = Set.copyOf(ports);
+        set = desired.computeIfAbsent(key, k -> new LinkedHashMap<>(Math.max(16, pods.size() * 2)));
+        desiredPorts.putIfAbsent(key, ports);
+        lastSet = set;
+        lastPorts = ports;
+      }
+      if (node == null && !service.spec().publishNotReadyAddresses()) {
+        errors.add("skipping Pod " + pod.metadata().name() + " for Service " + service.metadata().key() + ": Node "
+            + pod.spec().nodeName() + " Not Found");
+        continue;
+      }
+      if (d == null) {
+        Endpoint e = SliceRules.podToEndpoint(pod, node, service, type);
+        d = new Derived(pod, node, service, type, e, EndpointKey.of(e), ports);
+      }
+      nextByPod.put(pod, d);
+      if (!d.endpoint.addresses().isEmpty()) {
+        set.put(d.key, d.endpoint);
+        nextKeys.put(d.endpoint, d.key);
+      }
+    }
+    for (Map.Entry<Set<EndpointPort>, Map<EndpointKey, Endpoint>> en : desired.entrySet()) {
+      byPortMapping(service, existingByPorts.getOrDefault(en.getKey(), List.of()), en.getValue(),
+          desiredPorts.get(en.getKey()), type, creates, updates, deletes, cache.keys);
+    }
+    for (Map.Entry<Set<EndpointPort>, List<EndpointSlice>> en : existingByPorts.entrySet()) {
+      if (!desired.containsKey(en.getKey())) {
+        deletes.addAll(en.getValue());
+      }
+    }
+    if (existing.size() == deletes.size() && creates.isEmpty()) {
+      Draft placeholder = Draft.create(service, type, List.of(), this);
+      if (deletes.size() == 1 && placeholder.samePlaceholder(deletes.get(0))) {
+        deletes.clear();
+      } else {
+        creates.add(placeholder);
+      }
+    }
+    boolean canUseTd = validTrafficDistribution(service.spec().trafficDistribution())
+        && !hintsEnabled(service.metadata().annotations());
+    if (canUseTd) {
+      TrafficDistributionHints h = TrafficDistributionHints.of(service.spec().trafficDistribution());
+      Set<String> changed = new java.util.HashSet<>();
+      updates.forEach(d -> changed.add(d.name));
+      deletes.forEach(s -> changed.add(s.metadata().name()));
+      for (EndpointSlice s : existing) {
+        if (!changed.contains(s.metadata().name()) && h.needsUpdate(s.endpoints())) {
+          updates.add(Draft.of(s));
+        }
+      }
+      creates.forEach(d -> d.endpoints.replaceAll(h::apply));
+      updates.forEach(d -> d.endpoints.replaceAll(h::apply));
+    } else {
+      // Without a usable trafficDistribution (and without the topology cache) hints are removed from every slice
+      // being written (topologycache.RemoveHintsFromSlices); unchanged slices are left as they are.
+      creates.forEach(d -> d.endpoints.replaceAll(e -> e.hints() == null ? e : e.withHints(null)));
+      updates.forEach(d -> d.endpoints.replaceAll(e -> e.hints() == null ? e : e.withHints(null)));
+    }
+    finalizePlan(service, creates, updates, deletes, triggerTime, createsOut, updatesOut, deletesOut);
+  }
+
+  private void byPortMapping(Service service, List<EndpointSlice> existing, Map<EndpointKey, Endpoint> desiredSet,
+      List<EndpointPort> ports, AddressType type, List<Draft> createsOut, List<Draft> updatesOut,
+      List<EndpointSlice> deletesOut, java.util.IdentityHashMap<Endpoint, EndpointKey> knownKeys) {
+    Map<String, EndpointSlice> byName = new HashMap<>();
+    Map<String, Draft> toUpdate = new LinkedHashMap<>();
+    Set<String> unchanged = new LinkedHashSet<>();
+    for (EndpointSlice s : existing) {
+      byName.put(s.metadata().name(), s);
+      List<Endpoint> kept = new ArrayList<>(s.endpoints().size());
+      boolean endpointUpdated = false;
+      for (Endpoint e : s.endpoints()) {
+        EndpointKey k = knownKeys.get(e);
+        if (k == null) {
+          k = EndpointKey.of(e);
+        }
+        Endpoint got = desiredSet.remove(k);
+        if (got != null) {
+          kept.add(got);
+          if (!SliceRules.equalBeyondHash(got, e)) {
+            endpointUpdated = true;
+          }
+        }
+      }
+      SliceRules.LabelResult labels = SliceRules.sliceLabels(s.metadata().labels(), service, controllerName);
+      if (endpointUpdated || s.endpoints().size() != kept.size()) {
+        if (kept.isEmpty()) {
+          deletesOut.add(s);
+        } else {
+          Draft d = Draft.of(s);
+          d.endpoints.clear();
+          d.endpoints.addAll(kept);
+          d.labels = labels.labels();
+          toUpdate.put(d.name, d);
+        }
+      } else if (labels.changed()) {
+        Draft d = Draft.of(s);
+        d.labels = labels.labels();
+        toUpdate.put(d.name, d);
+      } else {
+        unchanged.add(s.metadata().name());
+      }
+    }
+    if (!desiredSet.isEmpty() && !toUpdate.isEmpty()) {
+      List<Draft> fill = new ArrayList<>(toUpdate.values());
+      fill.sort(Comparator.comparingInt((Draft d) -> d.endpoints.size()).reversed());
+      for (Draft d : fill) {
+        while (!desiredSet.isEmpty() && d.endpoints.size() < maxEndpointsPerSlice) {
+          d.endpoints.add(popAny(desiredSet));
+        }
+      }
+    }
+    while (!desiredSet.isEmpty()) {
+      Draft target = null;
+      if (desiredSet.size() < maxEndpointsPerSlice && !unchanged.isEmpty()) {
+        EndpointSlice s = sliceToFill(unchanged, byName, desiredSet.size());
+        if (s != null) {
+          target = Draft.of(s);
+        }
+      }
+      if (target == null) {
+        target = Draft.create(service, type, ports, this);
+      }
+      while (!desiredSet.isEmpty() && target.endpoints.size() < maxEndpointsPerSlice) {
+        target.endpoints.add(popAny(desiredSet));
+      }
+      if (target.existing != null) {
+        toUpdate.put(target.name, target);
+        unchanged.remove(target.name);
+      } else {
+        createsOut.add(target);
+      }
+    }
+    updatesOut.addAll(toUpdate.values());
+  }
+
+  private static Endpoint popAny(Map<EndpointKey, Endpoint> set) {
+    Iterator<Endpoint> it = set.values().iterator();
+    Endpoint e = it.next();
+    it.remove();
+    return e;
+  }
+
+  /** The unchanged slice closest to full after taking {@code n} endpoints ({@code getSliceToFill}). */
+  private @Nullable EndpointSlice sliceToFill(Set<String> unchanged, Map<String, EndpointSlice> byName, int n) {
+    int closestDiff = maxEndpointsPerSlice;
+    EndpointSlice closest = null;
+    for (String name : unchanged) {
+      EndpointSlice s = byName.get(name);
+      int diff = maxEndpointsPerSlice - (n + s.endpoints().size());
+      if (diff >= 0 && diff < closestDiff) {
+        closestDiff = diff;
+        closest = s;
+        if (diff == 0) {
+          return closest;
+        }
+      }
+    }
+    return closest;
+  }
+
+  private void finalizePlan(Service service, List<Draft> creates, List<Draft> updates, List<EndpointSlice> deletes,
+      @Nullable Instant triggerTime, List<EndpointSlice> createsOut, List<EndpointSlice> updatesOut,
+      List<EndpointSlice> deletesOut) {
+    for (int i = 0; i < deletes.size(); ) {
+      if (creates.isEmpty()) {
+        break;
+      }
+      EndpointSlice toDelete = deletes.get(i);
+      Draft last = creates.get(creates.size() - 1);
+      if (toDelete.addressType() == last.type && SliceRules.ownedBy(toDelete, service)) {
+        creates.remove(creates.size() - 1);
+        updates.add(last.recycling(toDelete));
+        deletes.remove(i);
+      } else {
+        i++;
+      }
+    }
+    String trigger = triggerTime == null ? null : RFC3339_NANO.format(triggerTime);
+    if (service.metadata().deletionTimestamp() == null) {
+      for (Draft d : creates) {
+        createsOut.add(d.build(trigger));
+      }
+    }
+    for (Draft d : updates) {
+      updatesOut.add(d.build(trigger));
+    }
+    deletesOut.addAll(deletes);
+  }
+
+  String newName(Service service) {
+    return SliceRules.slicePrefix(service.metadata().name()) + nameSuffixes.get();
+  }
+
+  /** Endpoint identity ({@code hashEndpoint}): sorted addresses, hostname, target namespace and name. */
+  record EndpointKey(List<String> addresses, String hostname, String namespace, String name) {
+    static EndpointKey of(Endpoint e) {
+      List<String> a = e.addresses();
+      if (a.size() > 1) {
+        a = new ArrayList<>(a);
+        a.sort(null);
+      }
+      var ref = e.targetRef();
+      return new EndpointKey(a, e.hostname(), ref == null ? "" : ref.namespace(), ref == null ? "" : ref.name());
+    }
+  }
+
+  /** A slice being planned: mutable, owned by one plan call. */
+  private static final class Draft {
+    final @Nullable EndpointSlice existing;
+    String name;
+    ObjectMeta meta;
+    Map<String, String> labels;
+    final AddressType type;
+    List<EndpointPort> ports;
+    final List<Endpoint> endpoints;
+
+    private Draft(@Nullable EndpointSlice existing, String name, ObjectMeta meta, AddressType type,
+        List<EndpointPort> ports, List<Endpoint> endpoints) {
+      this.existing = existing;
+      this.name = name;
+      this.meta = meta;
+      this.labels = meta.labels();
+      this.type = type;
+      this.ports = ports;
+      this.endpoints = new ArrayList<>(endpoints);
+    }
+
+    static Draft of(EndpointSlice s) {
+      return new Draft(s, s.metadata().name(), s.metadata(), s.addressType(), s.ports(), s.endpoints());
+    }
+
+    static Draft create(Service service, AddressType type, List<EndpointPort> ports, EndpointSliceReconciler r) {
+      ObjectMeta meta = ObjectMeta.builder().namespace(service.metadata().namespace()).name(r.newName(service))
+          .ownerReference(SliceRules.ownerRef(service))
+          .labels(SliceRules.sliceLabels(Map.of(), service, r.controllerName).labels()).build();
+      return new Draft(null, meta.name(), meta, type, ports, List.of());
+    }
+
+    /** This new slice written over {@code old}, which was to be deleted. */
+    Draft recycling(EndpointSlice old) {
+      ObjectMeta m = old.metadata().toBuilder().labels(labels).ownerReferences(meta.ownerReferences()).build();
+      Draft d = new Draft(old, old.metadata().name(), m, type, ports, endpoints);
+      d.labels = labels;
+      return d;
+    }
+
+    /** {@code placeholderSliceCompare}: same namespace, labels, address type, ports and (no) endpoints. */
+    boolean samePlaceholder(EndpointSlice s) {
+      return s.metadata().namespace().equals(meta.namespace()) && s.metadata().labels().equals(labels)
+          && s.addressType() == type && s.endpoints().isEmpty() && s.ports().isEmpty() && ports.isEmpty();
+    }
+
+    EndpointSlice build(@Nullable String trigger) {
+      Map<String, String> ann = new LinkedHashMap<>(meta.annotations());
+      if (trigger != null) {
+        ann.put(TRIGGER_TIME_ANNOTATION, trigger);
+      } else {
+        ann.remove(TRIGGER_TIME_ANNOTATION);
+      }
+      ObjectMeta m = meta.toBuilder().labels(labels).annotations(ann).build();
+      return new EndpointSlice(m, type, endpoints, ports);
+    }
+  }
+}

@@ -1,0 +1,183 @@
+package io.fleetkit.networking.dns;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.xbill.DNS.DClass;
+import org.xbill.DNS.Flags;
+import org.xbill.DNS.Message;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.Record;
+import org.xbill.DNS.Section;
+import org.xbill.DNS.SimpleResolver;
+import org.xbill.DNS.Type;
+
+/**
+ * The DNS server on a loopback port: answers through a real resolver (dnsjava over UDP and TCP) and through
+ * {@code dig} when the system property {@code fleetkit.dig} names it (set by .ci/run; the dig tests are skipped
+ * when it is unset and fail when it is set but dig does not run), plus hostile input: malformed packets, names
+ * over 255 bytes, a flood.
+ */
+final class DnsServerTest {
+  private DnsServer server;
+
+  @BeforeEach
+  void start() throws Exception {
+    DnsSnapshot snap = CoreDnsFixtures.snapshot();
+    server = DnsServer.builder(() -> snap).build().start();
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  private SimpleResolver resolver(boolean tcp) throws Exception {
+    SimpleResolver r = new SimpleResolver(InetAddress.getLoopbackAddress());
+    r.setPort(server.port());
+    r.setTCP(tcp);
+    r.setTimeout(Duration.ofSeconds(3));
+    return r;
+  }
+
+  private Message ask(String name, int type, boolean tcp) throws Exception {
+    return resolver(tcp).send(Message.newQuery(Record.newRecord(Name.fromString(name), type, DClass.IN)));
+  }
+
+  @Test
+  void query_udpAndTcp_sameAnswers() throws Exception {
+    for (boolean tcp : new boolean[] {false, true}) {
+      Message m = ask("svc1.testns.svc.cluster.local.", Type.A, tcp);
+      assertThat(m.getRcode()).isZero();
+      assertThat(m.getHeader().getFlag(Flags.AA)).isTrue();
+      assertThat(m.getSection(Section.ANSWER)).extracting(Record::rdataToString).containsExactly("10.0.0.1");
+      Message nx = ask("svc0.testns.svc.cluster.local.", Type.A, tcp);
+      assertThat(nx.getRcode()).isEqualTo(3);
+      assertThat(nx.getSection(Section.AUTHORITY)).extracting(Record::getType).containsExactly(Type.SOA);
+    }
+    Message srv = ask("_http._tcp.hdls1.testns.svc.cluster.local.", Type.SRV, false);
+    assertThat(srv.getSection(Section.ANSWER)).hasSize(5);
+    assertThat(srv.getSection(Section.ADDITIONAL)).filteredOn(r -> r.getType() != Type.OPT).hasSize(6);
+  }
+
+  @Test
+  void malformedPacket_formerrAndServerKeepsAnswering() throws Exception {
+    try (DatagramSocket s = new DatagramSocket()) {
+      s.setSoTimeout(3000);
+      // a header announcing one question, then a label cut short
+      byte[] junk = {0x12, 0x34, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 5, 'a', 'b', 'c'};
+      s.send(new DatagramPacket(junk, junk.length, new InetSocketAddress(InetAddress.getLoopbackAddress(),
+          server.port())));
+      DatagramPacket p = new DatagramPacket(new byte[512], 512);
+      s.receive(p);
+      Message m = new Message(java.util.Arrays.copyOf(p.getData(), p.getLength()));
+      assertThat(m.getHeader().getID()).isEqualTo(0x1234);
+      assertThat(m.getRcode()).isEqualTo(1); // FORMERR
+      byte[] tiny = {1, 2, 3};
+      s.send(new DatagramPacket(tiny, tiny.length, new InetSocketAddress(InetAddress.getLoopbackAddress(),
+          server.port())));
+    }
+    assertThat(server.malformed()).isGreaterThanOrEqualTo(1);
+    assertThat(ask("svc1.testns.svc.cluster.local.", Type.A, false).getRcode()).isZero();
+  }
+
+  @Test
+  void nameLongerThan255Bytes_formerrWithoutHarm() throws Exception {
+    // hand-built wire query: 5 labels of 63 bytes = 320 bytes of name, more than DNS allows
+    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+    b.write(new byte[] {0x43, 0x21, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0});
+    for (int i = 0; i < 5; i++) {
+      b.write(63);
+      b.write("a".repeat(63).getBytes(StandardCharsets.US_ASCII));
+    }
+    b.write(new byte[] {0, 0, 1, 0, 1});
+    byte[] q = b.toByteArray();
+    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+      s.setSoTimeout(3000);
+      DataOutputStream out = new DataOutputStream(s.getOutputStream());
+      out.writeShort(q.length);
+      out.write(q);
+      DataInputStream in = new DataInputStream(s.getInputStream());
+      byte[] resp = new byte[in.readUnsignedShort()];
+      in.readFully(resp);
+      Message m = new Message(resp);
+      assertThat(m.getHeader().getID()).isEqualTo(0x4321);
+      assertThat(m.getRcode()).isEqualTo(1);
+    }
+    assertThat(ask("svc1.testns.svc.cluster.local.", Type.A, true).getRcode()).isZero();
+  }
+
+  @Test
+  void flood_manyQueriesWithoutReading_serverStillAnswers() throws Exception {
+    Message query = Message.newQuery(Record.newRecord(Name.fromString("svc1.testns.svc.cluster.local."), Type.A,
+        DClass.IN));
+    byte[] wire = query.toWire();
+    try (DatagramSocket s = new DatagramSocket()) {
+      InetSocketAddress to = new InetSocketAddress(InetAddress.getLoopbackAddress(), server.port());
+      for (int i = 0; i < 20_000; i++) {
+        s.send(new DatagramPacket(wire, wire.length, to));
+      }
+    }
+    long seen = -1;
+    for (int i = 0; i < 100 && seen != server.queries(); i++) { // let the backlog drain
+      seen = server.queries();
+      Thread.sleep(100);
+    }
+    List<Socket> idle = new ArrayList<>();
+    try {
+      for (int i = 0; i < 100; i++) { // more idle TCP connections than the server accepts
+        idle.add(new Socket(InetAddress.getLoopbackAddress(), server.port()));
+      }
+      assertThat(ask("svc1.testns.svc.cluster.local.", Type.A, false).getRcode()).isZero();
+    } finally {
+      for (Socket s : idle) {
+        s.close();
+      }
+    }
+    assertThat(server.queries()).isGreaterThan(1);
+  }
+
+  private List<String> dig(String... args) throws Exception {
+    String dig = System.getProperty("fleetkit.dig", "");
+    assumeTrue(!dig.isEmpty(), "fleetkit.dig not set: dig tests skipped");
+    List<String> cmd = new ArrayList<>(List.of(dig, "@127.0.0.1", "-p", Integer.toString(server.port()),
+        "+time=2", "+tries=1"));
+    cmd.addAll(List.of(args));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    assertThat(p.waitFor(20, TimeUnit.SECONDS)).as("dig finished").isTrue();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.exitValue()).as("dig exit code, output:\n%s", out).isZero();
+    return out.lines().toList();
+  }
+
+  @Test
+  void dig_udpAndTcp_answersAsCoreDns() throws Exception {
+    assertThat(dig("svc1.testns.svc.cluster.local", "A", "+short")).containsExactly("10.0.0.1");
+    assertThat(dig("+tcp", "hdls1.testns.svc.cluster.local", "A", "+short"))
+        .containsExactlyInAnyOrder("172.0.0.2", "172.0.0.3", "172.0.0.4", "172.0.0.5");
+    assertThat(dig("_http._tcp.svc1.testns.svc.cluster.local", "SRV", "+short"))
+        .containsExactly("0 100 80 svc1.testns.svc.cluster.local.");
+    assertThat(dig("external.testns.svc.cluster.local", "CNAME", "+short")).containsExactly("ext.interwebs.test.");
+    assertThat(dig("-x", "10.0.0.1", "+short")).containsExactlyInAnyOrder("svc1.testns.svc.cluster.local.",
+        "svcempty.testns.svc.cluster.local.");
+    assertThat(String.join("\n", dig("svc0.testns.svc.cluster.local", "A"))).contains("status: NXDOMAIN")
+        .contains("SOA");
+    assertThat(String.join("\n", dig("svc1.testns.svc.cluster.local", "AAAA"))).contains("status: NOERROR")
+        .contains("ANSWER: 0");
+  }
+}

@@ -1,0 +1,101 @@
+package io.fleetkit.reconcile.node;
+
+import io.fleetkit.api.core.Container;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.meta.OwnerReference;
+import java.time.Duration;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The annotation form of the application model ({@link HealthSource#fromAnnotations()}): reads the
+ * {@code simulate.fleetkit.io/*} keys of a pod, each either for the whole pod or, with the suffix
+ * {@code .<container name>}, for one container (the suffixed key wins). Stateless.
+ */
+final class ScriptAnnotations {
+  private ScriptAnnotations() {}
+
+  static ContainerScript script(Pod pod, Container container, int restartCount) {
+    Map<String, String> a = pod.metadata().annotations();
+    String name = container.name();
+    Long crashes = seconds(pod, a, HealthSource.CRASHES, name);
+    if (crashes != null && restartCount < crashes) {
+      return ContainerScript.crashes();
+    }
+    Long exit = seconds(pod, a, HealthSource.EXIT_AFTER, name);
+    Long code = seconds(pod, a, HealthSource.EXIT_CODE, name);
+    Duration exitAfter = exit != null ? Duration.ofSeconds(exit) : ownedByJob(pod) ? HealthSource.DEFAULT_JOB_RUN
+        : null;
+    if (unhealthyImage(a, name, container.image())) {
+      return new ContainerScript(ProbeAnswer.NEVER, ProbeAnswer.NEVER, ProbeAnswer.NEVER, exitAfter,
+          code == null ? 0 : code.intValue());
+    }
+    ProbeAnswer startup = new ProbeAnswer(secondsOrNever(pod, a, HealthSource.STARTED_AFTER, name), null);
+    ProbeAnswer readiness = new ProbeAnswer(secondsOrNever(pod, a, HealthSource.READY_AFTER, name),
+        duration(seconds(pod, a, HealthSource.READINESS_FAILS_AFTER, name)));
+    ProbeAnswer liveness = new ProbeAnswer(Duration.ZERO,
+        duration(seconds(pod, a, HealthSource.LIVENESS_FAILS_AFTER, name)));
+    return new ContainerScript(startup, readiness, liveness, exitAfter, code == null ? 0 : code.intValue());
+  }
+
+  private static boolean unhealthyImage(Map<String, String> a, String container, String image) {
+    String v = value(a, HealthSource.UNHEALTHY_IMAGES, container);
+    if (v == null || image.isEmpty()) {
+      return false;
+    }
+    for (String s : v.split(",")) {
+      if (s.trim().equals(image)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static @Nullable Duration duration(@Nullable Long seconds) {
+    return seconds == null ? null : Duration.ofSeconds(seconds);
+  }
+
+  private static boolean ownedByJob(Pod pod) {
+    OwnerReference ref = pod.metadata().controllerRef();
+    return ref != null && ref.kind().equals("Job");
+  }
+
+  private static @Nullable String value(Map<String, String> a, String key, String container) {
+    String v = a.get(key + "." + container);
+    return v != null ? v : a.get(key);
+  }
+
+  /** Seconds, {@code "never"} as {@code null}; a missing key is zero. */
+  private static @Nullable Duration secondsOrNever(Pod pod, Map<String, String> a, String key, String container) {
+    String v = value(a, key, container);
+    if (v == null) {
+      return Duration.ZERO;
+    }
+    if (v.trim().equals("never")) {
+      return null;
+    }
+    return Duration.ofSeconds(seconds(pod, a, key, container));
+  }
+
+  private static @Nullable Long seconds(Pod pod, Map<String, String> a, String key, String container) {
+    String v = a.get(key + "." + container);
+    String used = v != null ? key + "." + container : key;
+    if (v == null) {
+      v = a.get(key);
+    }
+    if (v == null) {
+      return null;
+    }
+    try {
+      long n = Long.parseLong(v.trim());
+      if (n < 0) {
+        throw new NumberFormatException();
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("pod " + pod.metadata().key() + ": annotation " + used + " \"" + v
+          + "\" must be a non-negative integer" + (key.equals(HealthSource.READY_AFTER)
+              || key.equals(HealthSource.STARTED_AFTER) ? " or \"never\"" : ""), e);
+    }
+  }
+}

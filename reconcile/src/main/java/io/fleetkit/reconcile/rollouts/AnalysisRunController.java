@@ -1,0 +1,102 @@
+package io.fleetkit.reconcile.rollouts;
+
+import io.fleetkit.api.batch.Job;
+import io.fleetkit.api.rollouts.AnalysisRun;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.reconcile.Controller;
+import io.fleetkit.reconcile.SchedulingClock;
+import io.fleetkit.reconcile.rollouts.internal.AnalysisRunReconciler;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Measures and judges {@link AnalysisRun}s, as Argo Rollouts' analysis controller: each metric is measured on its
+ * schedule through the {@link MeasurementProvider} for its provider type, its measurements are counted against its
+ * limits, and the run ends Successful, Failed, Error or Inconclusive (the worst of its metrics). Owns the Jobs of
+ * the Job provider. Built with the Job, Prometheus and simulation providers; {@link Builder#provider} adds or
+ * replaces one.
+ *
+ * <p>Thread-safe. In stepping mode drive it with {@link #runUntilIdle()} on one thread.
+ */
+public final class AnalysisRunController implements AutoCloseable {
+  private final Controller<AnalysisRun> controller;
+
+  private AnalysisRunController(Builder b) {
+    var cb = Controller.builder(b.store, AnalysisRun.class).name(b.name)
+        .reconciler(new AnalysisRunReconciler(b.providers)).owns(Job.class);
+    cb.clock(b.clock != null ? b.clock : SchedulingClock.system());
+    if (b.stepping) {
+      cb.stepping();
+    }
+    controller = cb.build();
+  }
+
+  public static Builder builder(ObjectStore store) {
+    return new Builder(store);
+  }
+
+  /** Starts the informers (and workers); completes when synced. */
+  public CompletableFuture<Void> start() {
+    return controller.start();
+  }
+
+  /** Stepping mode: reconciles until no key is ready; returns how many keys were processed. */
+  public int runUntilIdle() {
+    return controller.runUntilIdle();
+  }
+
+  /** The underlying controller. */
+  public Controller<AnalysisRun> controller() {
+    return controller;
+  }
+
+  @Override
+  public void close() {
+    controller.close();
+  }
+
+  /** Builder; not thread-safe. */
+  public static final class Builder {
+    private final ObjectStore store;
+    private final Map<String, MeasurementProvider> providers = new LinkedHashMap<>();
+    private String name = "analysisrun";
+    private SchedulingClock clock;
+    private boolean stepping;
+
+    private Builder(ObjectStore store) {
+      this.store = Objects.requireNonNull(store, "store");
+      provider(new JobMeasurementProvider(store));
+      provider(new PrometheusMeasurementProvider());
+      provider(new SimulatedMeasurementProvider(store));
+    }
+
+    /** Adds {@code p}, replacing the provider of the same {@link MeasurementProvider#type()}. */
+    public Builder provider(MeasurementProvider p) {
+      providers.put(p.type(), Objects.requireNonNull(p, "provider"));
+      return this;
+    }
+
+    public Builder name(String v) {
+      name = Objects.requireNonNull(v, "name");
+      return this;
+    }
+
+    /** The clock for measurement times and schedules; default the system clock. */
+    public Builder clock(SchedulingClock v) {
+      clock = Objects.requireNonNull(v, "clock");
+      return this;
+    }
+
+    /** Stepping mode: no threads; drive with {@link AnalysisRunController#runUntilIdle()}. */
+    public Builder stepping() {
+      stepping = true;
+      return this;
+    }
+
+    public AnalysisRunController build() {
+      return new AnalysisRunController(this);
+    }
+  }
+}

@@ -1,0 +1,128 @@
+package io.fleetkit.reconcile.rollouts.internal;
+
+import io.fleetkit.api.ConflictException;
+import io.fleetkit.api.NotFoundException;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.rollouts.AnalysisArgument;
+import io.fleetkit.api.rollouts.AnalysisRun;
+import io.fleetkit.api.rollouts.AnalysisRunSpec;
+import io.fleetkit.api.rollouts.AnalysisRunStatus;
+import io.fleetkit.api.rollouts.AnalysisTemplate;
+import io.fleetkit.api.rollouts.Metric;
+import io.fleetkit.api.rollouts.MetricProvider;
+import io.fleetkit.api.rollouts.Rollout;
+import io.fleetkit.api.rollouts.RolloutAnalysis;
+import io.fleetkit.api.store.ObjectStore;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The rollout side of analysis (Argo Rollouts' {@code rollout/analysis.go}): an {@link AnalysisRun} made from a
+ * {@link RolloutAnalysis} (its templates' metrics, arguments resolved: the rollout's values over the templates'
+ * defaults, substituted for {@code {{args.NAME}}}), owned by the rollout and labelled with the version's pod
+ * template hash; and termination. Stateless.
+ */
+final class AnalysisRuns {
+  /** Label on a run: the rollout it judges. */
+  static final String ROLLOUT_LABEL = "rollouts.argoproj.io/rollout";
+
+  private AnalysisRuns() {}
+
+  /**
+   * The run the rollout records as {@code current}; or, when it records none, a new run named {@code base-N} with
+   * the first unused N (so that a retried update gets fresh runs).
+   *
+   * @throws IllegalStateException naming the template, when one is missing or an argument has no value
+   */
+  static AnalysisRun ensure(ObjectStore store, Rollout r, RolloutAnalysis a, String hash, String current,
+      String base) {
+    String ns = r.metadata().namespace();
+    if (!current.isEmpty()) {
+      AnalysisRun existing = store.get(AnalysisRun.class, ns, current).orElse(null);
+      if (existing != null) {
+        return existing;
+      }
+    }
+    int n = 1;
+    while (store.get(AnalysisRun.class, ns, base + "-" + n).isPresent()) {
+      n++;
+    }
+    return create(store, r, a, hash, base + "-" + n);
+  }
+
+  private static AnalysisRun create(ObjectStore store, Rollout r, RolloutAnalysis a, String hash, String name) {
+    String ns = r.metadata().namespace();
+    List<Metric> metrics = new ArrayList<>();
+    Map<String, String> args = new LinkedHashMap<>();
+    for (String t : a.templates()) {
+      AnalysisTemplate tpl = store.get(AnalysisTemplate.class, ns, t).orElseThrow(() -> new IllegalStateException(
+          "AnalysisTemplate " + ns + "/" + t + " not found"));
+      metrics.addAll(tpl.metrics());
+      for (AnalysisArgument arg : tpl.args()) {
+        if (arg.value() != null) {
+          args.putIfAbsent(arg.name(), arg.value());
+        } else {
+          args.putIfAbsent(arg.name(), null);
+        }
+      }
+    }
+    for (AnalysisArgument arg : a.args()) {
+      args.put(arg.name(), arg.value());
+    }
+    List<AnalysisArgument> resolved = new ArrayList<>();
+    for (Map.Entry<String, String> e : args.entrySet()) {
+      if (e.getValue() == null) {
+        throw new IllegalStateException("analysis argument \"" + e.getKey() + "\" of " + a.templates()
+            + " has no value");
+      }
+      resolved.add(AnalysisArgument.of(e.getKey(), e.getValue()));
+    }
+    List<Metric> substituted = new ArrayList<>();
+    for (Metric m : metrics) {
+      substituted.add(substitute(m, resolved));
+    }
+    AnalysisRun run = new AnalysisRun(ObjectMeta.builder().namespace(ns).name(name)
+        .label(Rollout.POD_TEMPLATE_HASH_LABEL, hash).label(ROLLOUT_LABEL, r.metadata().name())
+        .ownerReference(OwnerReference.controllerOf(r)).build(), new AnalysisRunSpec(substituted, resolved, false),
+        AnalysisRunStatus.EMPTY);
+    try {
+      return store.create(run);
+    } catch (ConflictException e) {
+      return store.require(AnalysisRun.class, ns, name);
+    }
+  }
+
+  private static Metric substitute(Metric m, List<AnalysisArgument> args) {
+    if (m.provider() instanceof MetricProvider.Prometheus p) {
+      String q = p.query();
+      for (AnalysisArgument a : args) {
+        q = q.replace("{{args." + a.name() + "}}", a.value());
+      }
+      return new Metric(m.name(), m.interval(), m.initialDelay(), m.count(), m.successCondition(),
+          m.failureCondition(), m.failureLimit(), m.inconclusiveLimit(), m.consecutiveErrorLimit(),
+          m.consecutiveSuccessLimit(), new MetricProvider.Prometheus(p.address(), q, p.timeout()));
+    }
+    return m;
+  }
+
+  static @Nullable AnalysisRun get(ObjectStore store, String ns, String name) {
+    return name.isEmpty() ? null : store.get(AnalysisRun.class, ns, name).orElse(null);
+  }
+
+  /** Sets {@code spec.terminate} on run {@code name} if it is still running; ignores a missing run. */
+  static void terminate(ObjectStore store, String ns, String name) {
+    AnalysisRun run = get(store, ns, name);
+    if (run == null || run.spec().terminate() || run.status().phase().completed()) {
+      return;
+    }
+    try {
+      store.update(run.withSpec(run.spec().withTerminate(true)));
+    } catch (ConflictException | NotFoundException e) {
+      // it finished or went away meanwhile
+    }
+  }
+}

@@ -1,0 +1,216 @@
+package io.fleetkit.reconcile.rollouts.internal;
+
+import io.fleetkit.api.apps.ReplicaSet;
+import io.fleetkit.api.rollouts.AnalysisPhase;
+import io.fleetkit.api.rollouts.AnalysisRun;
+import io.fleetkit.api.rollouts.CanaryStep;
+import io.fleetkit.api.rollouts.CanaryStrategy;
+import io.fleetkit.api.rollouts.PauseCondition;
+import io.fleetkit.api.rollouts.RolloutAnalysis;
+import io.fleetkit.api.rollouts.RolloutStatus;
+import io.fleetkit.reconcile.controllers.internal.DeploymentMath.RsView;
+import io.fleetkit.reconcile.rollouts.TrafficRouter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A canary rollout's sync (Argo Rollouts' {@code rollout/canary.go}, {@code pause.go}, {@code analysis.go}): scale
+ * the canary and stable ReplicaSets with {@link CanaryMath} for the current step, advance through the steps
+ * (setWeight and setCanaryScale once the counts are reached, timed and indefinite pauses, analysis runs), run the
+ * background analysis, promote when the steps are done, and abort on a failed analysis. Stateless.
+ */
+final class CanarySteps {
+  private CanarySteps() {}
+
+  static void sync(RolloutSync s, @Nullable TrafficRouter router) {
+    CanaryStrategy c = s.r.canary();
+    List<CanaryStep> steps = c.steps();
+    for (int guard = 0; guard <= steps.size() + 2; guard++) {
+      RolloutStatus st = s.b.build();
+      boolean promoted = st.stableRs().equals(s.hash);
+      CanaryView v = view(s, st);
+      CanaryMath.Counts counts = counts(s, v, router);
+      applyCounts(s, v, counts);
+      if (promoted || st.abort() || s.r.spec().paused()) {
+        break;
+      }
+      background(s, c, st);
+      if (s.abortReason != null) {
+        continue; // scale for the abort on the next round
+      }
+      int idx = st.currentStepIndex() == null ? 0 : st.currentStepIndex();
+      if (idx >= steps.size()) {
+        if (atDesired(s, counts, c.trafficRouting() == null)) {
+          s.b.stableRs(s.hash).pauseConditions(List.of()).controllerPause(false);
+          s.terminateRuns();
+          continue; // scale the old stable down
+        }
+        break;
+      }
+      CanaryStep step = steps.get(idx);
+      if (step instanceof CanaryStep.SetWeight || step instanceof CanaryStep.SetCanaryScale) {
+        if (!atDesired(s, counts, c.trafficRouting() == null)) {
+          break;
+        }
+        s.b.currentStepIndex(idx + 1);
+      } else if (step instanceof CanaryStep.Pause p) {
+        PauseCondition cond = st.pauseCondition(PauseCondition.CANARY_PAUSE_STEP);
+        if (cond == null && s.promotedByUser()) {
+          s.unpause();
+          s.b.currentStepIndex(idx + 1);
+          continue;
+        }
+        Instant start = s.pause(PauseCondition.CANARY_PAUSE_STEP);
+        if (p.duration() == null) {
+          break;
+        }
+        Instant end = start.plus(p.duration());
+        if (s.now.isBefore(end)) {
+          s.wakeAt(end);
+          break;
+        }
+        s.unpause();
+        s.b.currentStepIndex(idx + 1);
+      } else if (step instanceof CanaryStep.Analysis a) {
+        AnalysisPhase phase = stepAnalysis(s, a.analysis(), st, idx);
+        if (phase == AnalysisPhase.Successful) {
+          s.b.analysisRun("").currentStepIndex(idx + 1);
+        } else {
+          break;
+        }
+      }
+    }
+  }
+
+  private static CanaryView view(RolloutSync s, RolloutStatus st) {
+    CanaryStrategy c = s.r.canary();
+    s.resolveStable(st.stableRs());
+    return new CanaryView(s.r.spec().replicas(), c.steps(), st.currentStepIndex(), c.maxSurge(), c.maxUnavailable(),
+        c.trafficRouting() != null, c.dynamicStableScale(), c.abortScaleDownDelaySeconds(), c.minPodsPerReplicaSet(),
+        st.abort(), st.promoteFull(), st.stableRs(), s.hash);
+  }
+
+  private static CanaryMath.Counts counts(RolloutSync s, CanaryView v, @Nullable TrafficRouter router) {
+    RsView newV = RolloutSync.view(s.newRs);
+    RsView stableV = RolloutSync.view(s.stableRs);
+    if (s.r.canary().trafficRouting() != null) {
+      return CanaryMath.trafficRoutedCanary(v, newV, stableV, null);
+    }
+    List<RsView> older = new ArrayList<>();
+    for (ReplicaSet rs : s.others) {
+      older.add(RolloutSync.view(rs));
+    }
+    return CanaryMath.basicCanary(v, newV, stableV, older);
+  }
+
+  private static void applyCounts(RolloutSync s, CanaryView v, CanaryMath.Counts counts) {
+    s.scale(s.newRs, counts.canary());
+    if (s.stableRs != null && !s.stableRs.metadata().name().equals(s.newRs.metadata().name())) {
+      s.scale(s.stableRs, counts.stable());
+    }
+    scaleDownOthers(s, v);
+  }
+
+  /**
+   * Older ReplicaSets go to 0: their unavailable replicas at once, their available ones as far as
+   * {@code replicas - maxUnavailable} available pods across the rollout allow.
+   */
+  private static void scaleDownOthers(RolloutSync s, CanaryView v) {
+    int available = s.newRs.status().availableReplicas()
+        + (s.stableRs != null && !isNew(s, s.stableRs) ? s.stableRs.status().availableReplicas() : 0);
+    for (ReplicaSet rs : s.others) {
+      available += rs.status().availableReplicas();
+    }
+    int budget = available - (s.r.spec().replicas() - CanaryMath.maxUnavailable(v));
+    for (ReplicaSet rs : new ArrayList<>(s.others)) {
+      if (rs.spec().replicas() == 0) {
+        continue;
+      }
+      int avail = Math.min(rs.status().availableReplicas(), rs.spec().replicas());
+      int removable = rs.spec().replicas() - avail + Math.max(0, Math.min(avail, budget));
+      budget -= Math.max(0, Math.min(avail, budget));
+      if (removable > 0) {
+        s.others.set(s.others.indexOf(rs), s.scale(rs, rs.spec().replicas() - removable));
+      }
+    }
+  }
+
+  private static boolean isNew(RolloutSync s, ReplicaSet rs) {
+    return rs.metadata().name().equals(s.newRs.metadata().name());
+  }
+
+  /** {@code AtDesiredReplicaCountsForCanary}: the canary fully available, the stable created, older sets drained. */
+  static boolean atDesired(RolloutSync s, CanaryMath.Counts counts, boolean basic) {
+    ReplicaSet n = s.newRs;
+    if (n.spec().replicas() != counts.canary() || n.status().availableReplicas() != counts.canary()) {
+      return false;
+    }
+    ReplicaSet st = s.stableRs;
+    if (st != null && !isNew(s, st) && (st.spec().replicas() != counts.stable()
+        || st.status().replicas() != counts.stable())) {
+      return false;
+    }
+    if (basic) {
+      for (ReplicaSet rs : s.others) {
+        if (rs.status().availableReplicas() != 0) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private static AnalysisPhase stepAnalysis(RolloutSync s, RolloutAnalysis a, RolloutStatus st, int idx) {
+    AnalysisRun run;
+    try {
+      run = AnalysisRuns.ensure(s.store, s.r, a, s.hash, st.analysisRun(),
+          s.r.metadata().name() + "-" + s.hash + "-step" + idx);
+    } catch (IllegalStateException e) {
+      s.abort(e.getMessage());
+      return AnalysisPhase.Failed;
+    }
+    s.b.analysisRun(run.metadata().name());
+    return judge(s, run);
+  }
+
+  /** Abort on Failed/Error, pause on Inconclusive (a promote passes it as Successful). */
+  static AnalysisPhase judge(RolloutSync s, AnalysisRun run) {
+    AnalysisPhase phase = run.status().phase();
+    switch (phase) {
+      case Failed, Error -> s.abort("AnalysisRun " + run.metadata().name() + " " + phase
+          + (run.status().message().isEmpty() ? "" : ": " + run.status().message()));
+      case Inconclusive -> {
+        if (s.b.build().pauseCondition(PauseCondition.INCONCLUSIVE_ANALYSIS) == null && s.promotedByUser()) {
+          s.unpause();
+          return AnalysisPhase.Successful;
+        }
+        s.pause(PauseCondition.INCONCLUSIVE_ANALYSIS);
+      }
+      default -> { }
+    }
+    return phase;
+  }
+
+  private static void background(RolloutSync s, CanaryStrategy c, RolloutStatus st) {
+    RolloutAnalysis a = c.analysis();
+    if (a == null) {
+      return;
+    }
+    int idx = st.currentStepIndex() == null ? 0 : st.currentStepIndex();
+    if (a.startingStep() != null && idx < a.startingStep()) {
+      return;
+    }
+    AnalysisRun run;
+    try {
+      run = AnalysisRuns.ensure(s.store, s.r, a, s.hash, st.backgroundAnalysisRun(),
+          s.r.metadata().name() + "-" + s.hash + "-background");
+    } catch (IllegalStateException e) {
+      s.abort(e.getMessage());
+      return;
+    }
+    s.b.backgroundAnalysisRun(run.metadata().name());
+    judge(s, run);
+  }
+}

@@ -1,0 +1,188 @@
+package io.fleetkit.reconcile.rollouts.internal;
+
+import io.fleetkit.api.ConflictException;
+import io.fleetkit.api.NotFoundException;
+import io.fleetkit.api.apps.ReplicaSet;
+import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.rollouts.Rollout;
+import io.fleetkit.api.rollouts.RolloutPhase;
+import io.fleetkit.api.rollouts.RolloutStatus;
+import io.fleetkit.reconcile.ReconcileContext;
+import io.fleetkit.reconcile.Reconciler;
+import io.fleetkit.reconcile.Result;
+import io.fleetkit.reconcile.controllers.internal.TemplateHash;
+import io.fleetkit.reconcile.rollouts.TrafficRouter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The Rollout reconciler (Argo Rollouts' {@code rollout/sync.go}, {@code rolloututil.go}): find or create the
+ * ReplicaSet of the current template (label {@value Rollout#POD_TEMPLATE_HASH_LABEL}), reset the steps when the
+ * template changes, run the canary or blue-green sync, then count replicas, check the progress deadline (an
+ * update making no progress for {@code progressDeadlineSeconds} is Degraded, and aborted with
+ * {@code progressDeadlineAbort}), compute the phase (Degraded, Paused, Progressing, Healthy; first match wins) and
+ * write the status. Comes back when a timed pause, an auto-promotion, a scale-down delay or the deadline is due.
+ */
+public final class RolloutReconciler implements Reconciler<Rollout> {
+  /** Message prefix of a missed progress deadline. */
+  public static final String PROGRESS_DEADLINE_EXCEEDED = "ProgressDeadlineExceeded";
+
+  private final @Nullable TrafficRouter router;
+
+  public RolloutReconciler(@Nullable TrafficRouter router) {
+    this.router = router;
+  }
+
+  @Override
+  public Result reconcile(ReconcileContext<Rollout> ctx) {
+    Rollout r = ctx.object().orElse(null);
+    if (r == null || r.metadata().deletionTimestamp() != null) {
+      return Result.done();
+    }
+    try {
+      return sync(ctx, ctx.store().require(Rollout.class, r.metadata().namespace(), r.metadata().name()));
+    } catch (ConflictException | NotFoundException e) {
+      return Result.requeue();
+    }
+  }
+
+  private Result sync(ReconcileContext<Rollout> ctx, Rollout r) {
+    Instant now = ctx.now();
+    List<ReplicaSet> owned = new ArrayList<>();
+    for (ReplicaSet rs : ctx.store().list(ReplicaSet.class, r.metadata().namespace()).items()) {
+      OwnerReference ref = rs.metadata().controllerRef();
+      if (ref != null && ref.uid().equals(r.metadata().uid())) {
+        owned.add(rs);
+      }
+    }
+    String hash = TemplateHash.compute(r.spec().template(), null);
+    RolloutSync s = new RolloutSync(ctx.store(), r, now, hash, owned);
+    RolloutStatus old = r.status();
+    if (!hash.equals(old.currentPodHash())) {
+      newUpdate(s, old);
+    }
+    s.resolveStable(s.b.build().stableRs());
+    if (s.b.build().abort()) {
+      s.terminateRuns();
+    }
+    if (r.canary() != null) {
+      CanarySteps.sync(s, router);
+      canaryWeight(s);
+    } else {
+      BlueGreenSteps.sync(s);
+    }
+    finish(s, old);
+    RolloutStatus next = s.b.build();
+    if (!next.equals(old)) {
+      ctx.store().updateStatus(r.withStatus(next));
+    }
+    if (s.wakeAt == null) {
+      return Result.done();
+    }
+    Duration d = Duration.between(now, s.wakeAt);
+    return Result.requeueAfter(d.isNegative() ? Duration.ZERO : d);
+  }
+
+  /** A new template: steps from 0, no pause, no abort, analyses of the old version stopped. */
+  private static void newUpdate(RolloutSync s, RolloutStatus old) {
+    s.terminateRuns();
+    s.b.currentPodHash(s.hash).pauseConditions(List.of()).controllerPause(false).abort(false).abortedAt(null)
+        .promoteFull(false).scaleUpPreviewCheckPoint(false).message("").lastProgressTime(s.now)
+        .currentStepIndex(s.r.canary() != null ? 0 : null);
+    if (old.stableRs().isEmpty()) {
+      s.b.stableRs(s.hash);
+    }
+  }
+
+  /** The traffic weight: the router's, or the ratio of ready canary pods without one. */
+  private void canaryWeight(RolloutSync s) {
+    RolloutStatus st = s.b.build();
+    var c = s.r.canary();
+    s.selectVersion(c.stableService(), st.stableRs());
+    s.selectVersion(c.canaryService(), s.hash);
+    boolean promoted = st.stableRs().equals(s.hash);
+    if (c.trafficRouting() != null && router != null) {
+      CanaryView v = new CanaryView(s.r.spec().replicas(), c.steps(), st.currentStepIndex(), c.maxSurge(),
+          c.maxUnavailable(), true, c.dynamicStableScale(), c.abortScaleDownDelaySeconds(), c.minPodsPerReplicaSet(),
+          st.abort(), st.promoteFull(), st.stableRs(), s.hash);
+      int desired = promoted ? 0 : CanaryMath.canaryReplicasOrWeight(v, RolloutSync.view(s.newRs),
+          RolloutSync.view(s.stableRs)).weight();
+      s.b.canaryWeight(router.setWeight(s.r, c.trafficRouting(), desired));
+      return;
+    }
+    if (promoted) {
+      s.b.canaryWeight(0);
+      return;
+    }
+    int canaryReady = s.newRs.status().readyReplicas();
+    int stableReady = s.stableRs == null ? 0 : s.stableRs.status().readyReplicas();
+    int total = canaryReady + stableReady;
+    s.b.canaryWeight(total == 0 ? 0 : (int) Math.round(100.0 * canaryReady / total));
+  }
+
+  /** Replica counts, progress, the deadline and the phase. */
+  private static void finish(RolloutSync s, RolloutStatus old) {
+    int replicas = 0;
+    int ready = 0;
+    int available = 0;
+    for (ReplicaSet rs : s.sets.values()) {
+      replicas += rs.status().replicas();
+      ready += rs.status().readyReplicas();
+      available += rs.status().availableReplicas();
+    }
+    int updated = s.newRs.status().replicas();
+    s.b.replicas(replicas).readyReplicas(ready).availableReplicas(available).updatedReplicas(updated)
+        .observedGeneration(s.r.metadata().generation());
+    RolloutStatus st = s.b.build();
+    boolean progressed = st.updatedReplicas() != old.updatedReplicas()
+        || st.availableReplicas() != old.availableReplicas() || st.readyReplicas() != old.readyReplicas()
+        || !Objects.equals(st.currentStepIndex(), old.currentStepIndex())
+        || !st.activeSelector().equals(old.activeSelector()) || !st.stableRs().equals(old.stableRs());
+    if (progressed || st.lastProgressTime() == null) {
+      s.b.lastProgressTime(s.now);
+    }
+    st = s.b.build();
+    boolean paused = s.r.spec().paused() || !st.pauseConditions().isEmpty();
+    boolean inUpdate = !st.stableRs().equals(s.hash)
+        || (s.r.blueGreen() != null && !st.activeSelector().equals(s.hash));
+    boolean deadlineExceeded = false;
+    if (inUpdate && !st.abort() && !paused) {
+      Instant deadline = st.lastProgressTime().plusSeconds(s.r.spec().progressDeadlineSeconds());
+      if (!s.now.isBefore(deadline)) {
+        deadlineExceeded = true;
+        String msg = PROGRESS_DEADLINE_EXCEEDED + ": ReplicaSet \"" + s.newRs.metadata().name()
+            + "\" has timed out progressing.";
+        if (s.r.spec().progressDeadlineAbort()) {
+          s.abort(msg);
+        } else {
+          s.b.message(msg);
+        }
+      } else {
+        s.wakeAt(deadline);
+      }
+    }
+    st = s.b.build();
+    RolloutPhase phase;
+    String message = st.message();
+    if (st.abort() || deadlineExceeded) {
+      phase = RolloutPhase.Degraded;
+    } else if (paused) {
+      phase = RolloutPhase.Paused;
+      message = s.r.spec().paused() ? "manually paused" : st.pauseConditions().get(0).reason();
+    } else if (inUpdate || st.updatedReplicas() < s.r.spec().replicas()
+        || st.availableReplicas() < st.updatedReplicas() || st.replicas() > st.updatedReplicas()) {
+      phase = RolloutPhase.Progressing;
+      message = inUpdate ? (s.r.canary() != null ? "waiting for all steps to complete"
+          : "active service cutover pending") : st.replicas() > st.updatedReplicas()
+          ? "old replicas are pending termination" : "updated replicas are still becoming available";
+    } else {
+      phase = RolloutPhase.Healthy;
+      message = "";
+    }
+    s.b.phase(phase).message(message);
+  }
+}

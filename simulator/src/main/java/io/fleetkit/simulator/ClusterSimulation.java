@@ -1,0 +1,340 @@
+package io.fleetkit.simulator;
+
+import io.fleetkit.api.apps.Deployment;
+import io.fleetkit.api.apps.StatefulSet;
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.simulation.FaultType;
+import io.fleetkit.api.simulation.Scenario;
+import io.fleetkit.api.simulation.ScenarioFault;
+import io.fleetkit.api.simulation.ScenarioSpec;
+import io.fleetkit.api.simulation.WorkloadLoad;
+import io.fleetkit.api.storage.StorageAnnotations;
+import io.fleetkit.api.storage.StorageClass;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.autoscale.cluster.ClusterAutoscaler;
+import io.fleetkit.autoscale.cluster.LoopResult;
+import io.fleetkit.autoscale.hpa.HorizontalPodAutoscalerController;
+import io.fleetkit.autoscale.hpa.SyncOutcome;
+import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.reconcile.sim.SimulatedController;
+import io.fleetkit.reconcile.sim.Simulation;
+import io.fleetkit.reconcile.sim.TimelineEvent;
+import io.fleetkit.scheduler.DefaultPlugins;
+import io.fleetkit.scheduler.PluginRegistry;
+import io.fleetkit.storage.PersistentVolumeController;
+import io.fleetkit.storage.provision.InMemoryProvisioner;
+import io.fleetkit.storage.scheduling.StoragePlugins;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A what-if run of a whole cluster: the manifests and a {@link Scenario} go in, a {@link SimulationRun} comes out.
+ *
+ * <p>It runs the reconcile {@link Simulation} (store, workload controllers, the scheduler, node lifecycle and taint
+ * eviction, one simulated kubelet per node) and, each switchable in the scenario's {@code features}:
+ * <ul>
+ *   <li>the HPA controller every 15 s, reading {@link LoadMetrics} (usage follows the scenario's load);
+ *   <li>the cluster autoscaler every 10 s over the NodePools (nodes it launches get a kubelet once their start-up
+ *       delay has passed and they are Ready; nodes it removes lose theirs);
+ *   <li>storage: the scheduler's VolumeBinding, VolumeZone, NodeVolumeLimits and DataLocality plugins and the
+ *       PersistentVolume controller every second (binding, dynamic provisioning through an in-memory provisioner
+ *       per StorageClass provisioner, reclaim).
+ * </ul>
+ * Faults are injected at their times (a zone failure kills every node with that {@code topology.kubernetes.io/zone}
+ * label then) and healed after {@code recoverAfter}. The series are sampled every {@code sampleInterval}.
+ *
+ * <p>Deterministic: the same manifests, scenario and seed give the same run. Single-threaded; one run per instance.
+ *
+ * <pre>{@code
+ * SimulationRun run = ClusterSimulation.builder().objects(manifests).scenario(scenario).build().run();
+ * Files.writeString(Path.of("report.html"), HtmlReport.render(run));
+ * }</pre>
+ */
+public final class ClusterSimulation {
+  /** The label a zone failure selects nodes by. */
+  public static final String ZONE_LABEL = "topology.kubernetes.io/zone";
+  /** The HPA controller's sync period (kube-controller-manager's {@code --horizontal-pod-autoscaler-sync-period}). */
+  public static final Duration HPA_PERIOD = Duration.ofSeconds(15);
+  /** The cluster autoscaler's {@code --scan-interval}. */
+  public static final Duration AUTOSCALER_PERIOD = Duration.ofSeconds(10);
+  /** How often the PersistentVolume controller syncs every volume and claim. */
+  public static final Duration VOLUME_PERIOD = Duration.ofSeconds(1);
+  /** Timeline kinds drawn as markers on the report's time axis. */
+  static final Set<String> MARKER_KINDS = Set.of("NodeFailed", "NodeRecovered", "ZoneFailed", "ZoneRecovered",
+      "HorizontalScale", "ScaleUp", "ScaleDown");
+
+  private final List<ApiObject<?>> objects;
+  private final Scenario scenario;
+  private final boolean podEvents;
+  private final @Nullable Consumer<Progress> progress;
+  private boolean ran;
+
+  private ClusterSimulation(Builder b) {
+    this.objects = List.copyOf(b.objects);
+    this.scenario = Objects.requireNonNull(b.scenario, "scenario: none given (Builder.scenario)");
+    this.podEvents = b.podEvents;
+    this.progress = b.progress;
+    check();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Checks that every load targets a workload and every fault a node or zone among the objects. */
+  private void check() {
+    Set<String> workloads = new HashSet<>();
+    Set<String> nodes = new TreeSet<>();
+    Set<String> zones = new TreeSet<>();
+    for (ApiObject<?> o : objects) {
+      if (o instanceof Deployment || o instanceof StatefulSet) {
+        workloads.add(o.kind() + "/" + o.metadata().namespace() + "/" + o.metadata().name());
+      } else if (o instanceof Node n) {
+        nodes.add(n.name());
+        String z = n.metadata().labels().get(ZONE_LABEL);
+        if (z != null) {
+          zones.add(z);
+        }
+      }
+    }
+    List<String> problems = new ArrayList<>();
+    List<WorkloadLoad> loads = scenario.spec().loads();
+    for (int i = 0; i < loads.size(); i++) {
+      if (!workloads.contains(loads.get(i).target())) {
+        problems.add("spec.loads[" + i + "].target: " + loads.get(i).target() + " is not among the manifests");
+      }
+    }
+    List<ScenarioFault> faults = scenario.spec().faults();
+    for (int i = 0; i < faults.size(); i++) {
+      ScenarioFault f = faults.get(i);
+      if (f.type() == FaultType.NodeFailure && !nodes.contains(f.target())) {
+        problems.add("spec.faults[" + i + "].nodeFailure: no node " + f.target() + " among the manifests");
+      } else if (f.type() == FaultType.ZoneFailure && !zones.contains(f.target())) {
+        problems.add("spec.faults[" + i + "].zoneFailure: no node has " + ZONE_LABEL + "=" + f.target()
+            + " (zones: " + zones + ")");
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException("Scenario " + scenario.metadata().name() + ": " + String.join("; ", problems));
+    }
+  }
+
+  /**
+   * Runs the scenario to its end.
+   *
+   * @throws IllegalStateException if called twice, or if the components livelock
+   */
+  public SimulationRun run() {
+    if (ran) {
+      throw new IllegalStateException("cluster simulation: run() was already called");
+    }
+    ran = true;
+    ScenarioSpec spec = scenario.spec();
+    Simulation[] holder = new Simulation[1];
+    LoadMetrics[] metricsHolder = new LoadMetrics[1];
+    Simulation.Builder b = Simulation.builder().objects(objects).seed(spec.seed()).podEvents(podEvents);
+    b.controller((store, clock, seed) -> {
+      metricsHolder[0] = new LoadMetrics(store, clock, clock.now(), spec.loads());
+      return SimulatedController.of("load-metrics", () -> { }, () -> 0, () -> { });
+    });
+    if (spec.features().horizontalPodAutoscaler()) {
+      b.controller((store, clock, seed) -> {
+        HorizontalPodAutoscalerController hpa = HorizontalPodAutoscalerController.builder(store, metricsHolder[0])
+            .clock(clock.asClock()).build();
+        return new PeriodicController("horizontal-pod-autoscaler", clock, HPA_PERIOD, () -> {
+          for (SyncOutcome o : hpa.syncAll()) {
+            if (o.rescaled()) {
+              holder[0].record("HorizontalScale", "HorizontalPodAutoscaler/" + o.hpa(),
+                  o.currentReplicas() + " -> " + o.desiredReplicas() + " replicas");
+            }
+          }
+        });
+      });
+    }
+    if (spec.features().clusterAutoscaler()) {
+      b.controller((store, clock, seed) -> {
+        ClusterAutoscaler ca = ClusterAutoscaler.builder(store).clock(clock.asClock()).seed(seed).build();
+        return new PeriodicController("cluster-autoscaler", clock, AUTOSCALER_PERIOD, () -> {
+          LoopResult r = ca.runOnce();
+          if (!r.launchedNodes().isEmpty()) {
+            String pool = r.scaleUp() != null && r.scaleUp().chosen() != null
+                ? r.scaleUp().chosen().pool().metadata().name() : "";
+            holder[0].record("ScaleUp", "NodePool/" + pool, "launching " + r.launchedNodes().size() + " node(s): "
+                + String.join(", ", r.launchedNodes()));
+          }
+          if (!r.deletedNodes().isEmpty()) {
+            holder[0].record("ScaleDown", "NodePool", "removed " + String.join(", ", r.deletedNodes()));
+          }
+          for (String n : r.timedOutNodes()) {
+            holder[0].record("NodeProvisionTimeout", "Node/" + n, "not ready within the maximum provision time");
+          }
+        });
+      });
+    }
+    if (spec.features().storage()) {
+      PersistentVolumeController[] volumes = new PersistentVolumeController[1];
+      b.schedulerSetup((store, clock, sb) -> {
+        volumes[0] = volumeController(store, clock);
+        sb.registry(StoragePlugins.registry(PluginRegistry.defaults(), volumes[0]))
+            .profile(StoragePlugins.enableIn(DefaultPlugins.profile()));
+      });
+      b.controller((store, clock, seed) -> new PeriodicController("persistent-volume", clock, VOLUME_PERIOD,
+          volumes[0]::syncAll));
+    }
+    long wallStart = System.nanoTime();
+    try (Simulation sim = b.build()) {
+      holder[0] = sim;
+      scheduleFaults(sim, spec.faults());
+      SeriesRecorder recorder = new SeriesRecorder(sim.store(), metricsHolder[0], spec.loads());
+      recorder.sample(sim.elapsed());
+      while (sim.elapsed().compareTo(spec.duration()) < 0) {
+        Duration step = spec.sampleInterval();
+        Duration left = spec.duration().minus(sim.elapsed());
+        sim.runFor(step.compareTo(left) < 0 ? step : left);
+        recorder.sample(sim.elapsed());
+        if (progress != null) {
+          progress.accept(new Progress(sim.elapsed(), spec.duration(), System.nanoTime() - wallStart,
+              sim.timeline().size()));
+        }
+      }
+      List<TimelineEvent> timeline = sim.timeline();
+      List<TimelineEvent> markers = new ArrayList<>();
+      for (TimelineEvent e : timeline) {
+        if (MARKER_KINDS.contains(e.kind())) {
+          markers.add(e);
+        }
+      }
+      return new SimulationRun(scenario.metadata().name(), spec.seed(), spec.duration(), recorder.times(),
+          recorder.series(), timeline, markers, sim.summary());
+    }
+  }
+
+  /**
+   * A PersistentVolume controller with an unlimited in-memory provisioner for every provisioner the StorageClasses
+   * among the objects name (the simulation has no real storage backend).
+   */
+  private PersistentVolumeController volumeController(ObjectStore store, ManualClock clock) {
+    PersistentVolumeController.Builder vb = PersistentVolumeController.builder(store).clock(clock.asClock());
+    Set<String> provisioners = new TreeSet<>();
+    for (ApiObject<?> o : objects) {
+      if (o instanceof StorageClass sc && !StorageAnnotations.NO_PROVISIONER.equals(sc.provisioner())
+          && provisioners.add(sc.provisioner())) {
+        vb.provisioner(InMemoryProvisioner.unlimited(sc.provisioner()));
+      }
+    }
+    return vb.build();
+  }
+
+  private static void scheduleFaults(Simulation sim, List<ScenarioFault> faults) {
+    for (ScenarioFault f : faults) {
+      Set<String> failed = new LinkedHashSet<>();
+      sim.clock().schedule(f.at(), () -> {
+        if (f.type() == FaultType.NodeFailure) {
+          if (sim.agents().containsKey(f.target())) {
+            sim.failNode(f.target());
+            failed.add(f.target());
+          }
+        } else {
+          for (Node n : sim.store().list(Node.class).items()) {
+            if (f.target().equals(n.metadata().labels().get(ZONE_LABEL)) && sim.agents().containsKey(n.name())) {
+              failed.add(n.name());
+            }
+          }
+          sim.record("ZoneFailed", "Zone/" + f.target(), failed.size() + " node(s) stop: " + String.join(", ",
+              failed));
+          for (String n : failed) {
+            sim.failNode(n);
+          }
+        }
+      });
+      Duration rec = f.recoverAfter();
+      if (rec != null) {
+        sim.clock().schedule(f.at().plus(rec), () -> {
+          if (f.type() == FaultType.ZoneFailure) {
+            sim.record("ZoneRecovered", "Zone/" + f.target(), "its nodes come back");
+          }
+          for (String n : failed) {
+            if (sim.agents().containsKey(n)) {
+              sim.reviveNode(n);
+            }
+          }
+        });
+      }
+    }
+  }
+
+  /** Builder; not thread-safe. */
+  public static final class Builder {
+    private final List<ApiObject<?>> objects = new ArrayList<>();
+    private @Nullable Scenario scenario;
+    private boolean podEvents = true;
+    private @Nullable Consumer<Progress> progress;
+
+    private Builder() {}
+
+    /**
+     * The manifests to simulate. A {@link Scenario} among them is taken as the scenario.
+     *
+     * @throws IllegalArgumentException if they hold more than one Scenario, or one was set already
+     */
+    public Builder objects(List<? extends ApiObject<?>> os) {
+      for (ApiObject<?> o : os) {
+        if (o instanceof Scenario s) {
+          scenario(s);
+        } else {
+          objects.add(Objects.requireNonNull(o, "object"));
+        }
+      }
+      return this;
+    }
+
+    /**
+     * The scenario.
+     *
+     * @throws IllegalArgumentException if one was set already
+     */
+    public Builder scenario(Scenario v) {
+      Objects.requireNonNull(v, "scenario");
+      if (scenario != null) {
+        throw new IllegalArgumentException("cluster simulation: two scenarios, " + scenario.metadata().name()
+            + " and " + v.metadata().name() + "; give one");
+      }
+      scenario = v;
+      return this;
+    }
+
+    /** Whether the timeline records per-pod events (default true). */
+    public Builder podEvents(boolean v) {
+      podEvents = v;
+      return this;
+    }
+
+    /** Called after every sample with how far the run has got (for a progress display). */
+    public Builder progress(Consumer<Progress> v) {
+      progress = Objects.requireNonNull(v, "progress");
+      return this;
+    }
+
+    /** Whether a scenario has been given. */
+    public boolean hasScenario() {
+      return scenario != null;
+    }
+
+    /**
+     * @throws IllegalArgumentException if a load or fault names something not among the objects
+     * @throws NullPointerException if no scenario was given
+     */
+    public ClusterSimulation build() {
+      return new ClusterSimulation(this);
+    }
+  }
+}

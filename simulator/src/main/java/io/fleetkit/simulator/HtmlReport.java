@@ -1,0 +1,263 @@
+package io.fleetkit.simulator;
+
+import io.fleetkit.reconcile.sim.JobSummary;
+import io.fleetkit.reconcile.sim.TimelineEvent;
+import io.fleetkit.reconcile.sim.WorkloadSummary;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Renders a {@link SimulationRun} as one self-contained HTML page: a summary with the worst moments, one inline SVG
+ * chart per chart group with the faults and scaling decisions marked on the time axis, and the event table with a
+ * filter by object (a link ending in {@code #filter=TEXT} opens with the filter set). No network access is needed
+ * to open it (no external script, style, font or image), and every text taken from the run is HTML-escaped. Same
+ * run, same bytes. Stateless; thread-safe.
+ */
+public final class HtmlReport {
+  /** At most this many series are drawn in one chart; the rest are in the JSON output. */
+  public static final int MAX_LINES_PER_CHART = 12;
+  /** At most this many timeline events go into the event table. */
+  public static final int MAX_TABLE_ROWS = 10_000;
+
+  private static final int W = 880;
+  private static final int H = 260;
+  private static final int LEFT = 64;
+  private static final int RIGHT = 16;
+  private static final int TOP = 16;
+  private static final int BOTTOM = 36;
+  private static final String[] COLORS = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+      "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939"};
+
+  private HtmlReport() {}
+
+  /** The page for {@code run}. */
+  public static String render(SimulationRun run) {
+    StringBuilder sb = new StringBuilder(64 * 1024);
+    sb.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+        .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+        .append("<title>FleetKit simulation: ").append(esc(run.scenario())).append("</title>\n<style>\n")
+        .append("body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:0 auto;max-width:960px;"
+            + "padding:16px;color:#222}\n")
+        .append("h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em}\n")
+        .append(".meta{color:#555}figure{margin:16px 0}figcaption{font-weight:600;margin-bottom:4px}\n")
+        .append("svg{width:100%;height:auto;background:#fff;border:1px solid #ddd}\n")
+        .append(".legend{display:flex;flex-wrap:wrap;gap:4px 16px;font-size:.85em;margin-top:4px}\n")
+        .append(".legend span::before{content:'';display:inline-block;width:12px;height:3px;margin-right:4px;"
+            + "vertical-align:middle;background:var(--c)}\n")
+        .append("table{border-collapse:collapse;width:100%;font-size:.85em}th,td{text-align:left;padding:2px 6px;"
+            + "border-bottom:1px solid #eee;vertical-align:top}\n")
+        .append("tr.marker td{background:#fff4e5}input{font-size:1em;padding:4px;width:60%}\n")
+        .append("</style>\n</head>\n<body>\n");
+    sb.append("<h1>Simulation ").append(esc(run.scenario())).append("</h1>\n");
+    sb.append("<p class=\"meta\">").append(esc(clock(run.duration()))).append(" simulated, seed ").append(run.seed())
+        .append(", ").append(run.sampleTimes().size()).append(" samples, ").append(run.timeline().size())
+        .append(" events</p>\n");
+    summary(sb, run);
+    sb.append("<section id=\"charts\">\n<h2>Charts</h2>\n");
+    for (String chart : run.charts()) {
+      chart(sb, run, chart);
+    }
+    sb.append("</section>\n");
+    events(sb, run);
+    sb.append("<script>\n")
+        .append("(function(){var f=document.getElementById('filter');var rows=document.querySelectorAll("
+            + "'#event-table tbody tr');var n=document.getElementById('shown');\n")
+        .append("function apply(){var q=f.value.trim().toLowerCase();var c=0;rows.forEach(function(r){"
+            + "var hit=q===''||r.getAttribute('data-object').toLowerCase().indexOf(q)>=0;r.hidden=!hit;"
+            + "if(hit){c++;}});n.textContent=String(c);}\n")
+        .append("var h=location.hash;if(h.indexOf('#filter=')===0){f.value=decodeURIComponent(h.substring(8));}\n")
+        .append("f.addEventListener('input',apply);apply();})();\n</script>\n</body>\n</html>\n");
+    return sb.toString();
+  }
+
+  private static void summary(StringBuilder sb, SimulationRun run) {
+    sb.append("<section id=\"summary\">\n<h2>Summary</h2>\n<ul>\n");
+    run.series("pending pods").ifPresent(s -> worst(sb, run, s, "Most pending pods", ""));
+    for (TimeSeries s : run.series()) {
+      if (s.name().startsWith("unserved requests/s ")) {
+        worst(sb, run, s, "Most requests beyond capacity for " + s.name().substring(20), " requests/s");
+      }
+    }
+    run.series("cost per hour").ifPresent(s -> worst(sb, run, s, "Highest cost", " $/h"));
+    run.series("cumulative cost").ifPresent(s -> sb.append("<li>Total cost: <b>").append(num(s.last()))
+        .append(" $</b></li>\n"));
+    int faults = 0;
+    int scaling = 0;
+    for (TimelineEvent e : run.markers()) {
+      if (e.kind().equals("NodeFailed") || e.kind().equals("ZoneFailed")) {
+        faults++;
+      } else if (!e.kind().endsWith("Recovered")) {
+        scaling++;
+      }
+    }
+    sb.append("<li>").append(faults).append(" fault(s), ").append(scaling).append(" scaling decision(s)</li>\n");
+    List<String> end = new ArrayList<>();
+    for (WorkloadSummary w : run.summary().deployments()) {
+      end.add("Deployment " + w.name() + " " + w.ready() + "/" + w.replicas() + " ready");
+    }
+    for (WorkloadSummary w : run.summary().statefulSets()) {
+      end.add("StatefulSet " + w.name() + " " + w.ready() + "/" + w.replicas() + " ready");
+    }
+    for (JobSummary j : run.summary().jobs()) {
+      end.add("Job " + j.name() + " " + j.succeeded() + " succeeded, " + j.failed() + " failed");
+    }
+    if (!end.isEmpty()) {
+      sb.append("<li>At the end: ");
+      int shown = Math.min(end.size(), 20);
+      sb.append(esc(String.join("; ", end.subList(0, shown))));
+      if (end.size() > shown) {
+        sb.append(" and ").append(end.size() - shown).append(" more");
+      }
+      sb.append("</li>\n");
+    }
+    sb.append("</ul>\n</section>\n");
+  }
+
+  private static void worst(StringBuilder sb, SimulationRun run, TimeSeries s, String label, String unit) {
+    int i = s.argMax();
+    sb.append("<li>").append(esc(label)).append(": <b>").append(num(s.max())).append(esc(unit)).append("</b>");
+    if (s.max() > 0) {
+      sb.append(" at ").append(esc(clock(run.sampleTimes().get(i))));
+    }
+    sb.append("</li>\n");
+  }
+
+  private static void chart(StringBuilder sb, SimulationRun run, String chart) {
+    List<TimeSeries> all = run.series().stream().filter(s -> s.chart().equals(chart)).toList();
+    List<TimeSeries> drawn = all.subList(0, Math.min(all.size(), MAX_LINES_PER_CHART));
+    double max = 0;
+    for (TimeSeries s : drawn) {
+      max = Math.max(max, s.max());
+    }
+    double top = niceCeiling(max);
+    long span = Math.max(1, run.duration().toMillis());
+    int plotW = W - LEFT - RIGHT;
+    int plotH = H - TOP - BOTTOM;
+    String unit = drawn.isEmpty() ? "" : drawn.get(0).unit();
+    sb.append("<figure class=\"chart\" data-chart=\"").append(esc(chart)).append("\">\n<figcaption>")
+        .append(esc(chart)).append(" (").append(esc(unit)).append(")</figcaption>\n")
+        .append("<svg viewBox=\"0 0 ").append(W).append(' ').append(H)
+        .append("\" role=\"img\" aria-label=\"").append(esc(chart)).append("\">\n");
+    // grid and y labels
+    for (int g = 0; g <= 4; g++) {
+      double y = TOP + plotH - plotH * g / 4.0;
+      sb.append("<line x1=\"").append(LEFT).append("\" x2=\"").append(W - RIGHT).append("\" y1=\"").append(fmt(y))
+          .append("\" y2=\"").append(fmt(y)).append("\" stroke=\"#eee\"/>")
+          .append("<text x=\"").append(LEFT - 6).append("\" y=\"").append(fmt(y + 4))
+          .append("\" font-size=\"11\" text-anchor=\"end\" fill=\"#555\">").append(num(top * g / 4))
+          .append("</text>\n");
+    }
+    // x labels
+    for (int g = 0; g <= 6; g++) {
+      double x = LEFT + plotW * g / 6.0;
+      sb.append("<text x=\"").append(fmt(x)).append("\" y=\"").append(H - BOTTOM + 16)
+          .append("\" font-size=\"11\" text-anchor=\"middle\" fill=\"#555\">")
+          .append(esc(clock(Duration.ofMillis(span * g / 6)))).append("</text>\n");
+    }
+    sb.append("<line x1=\"").append(LEFT).append("\" x2=\"").append(W - RIGHT).append("\" y1=\"").append(TOP + plotH)
+        .append("\" y2=\"").append(TOP + plotH).append("\" stroke=\"#888\"/>\n");
+    // markers: faults red, recoveries green, scaling grey
+    for (TimelineEvent e : run.markers()) {
+      double x = LEFT + plotW * (double) Math.min(span, e.at().toMillis()) / span;
+      String color = e.kind().endsWith("Failed") ? "#d62728" : e.kind().endsWith("Recovered") ? "#2ca02c" : "#aaa";
+      sb.append("<line class=\"marker\" data-kind=\"").append(esc(e.kind())).append("\" x1=\"").append(fmt(x))
+          .append("\" x2=\"").append(fmt(x)).append("\" y1=\"").append(TOP).append("\" y2=\"").append(TOP + plotH)
+          .append("\" stroke=\"").append(color).append("\" stroke-dasharray=\"3 3\"><title>")
+          .append(esc(clock(e.at()) + " " + e.kind() + " " + e.object() + " " + e.message()))
+          .append("</title></line>\n");
+    }
+    for (int k = 0; k < drawn.size(); k++) {
+      TimeSeries s = drawn.get(k);
+      sb.append("<polyline class=\"series\" data-series=\"").append(esc(s.name())).append("\" data-points=\"")
+          .append(s.values().size()).append("\" fill=\"none\" stroke-width=\"1.6\" stroke=\"")
+          .append(COLORS[k % COLORS.length]).append("\" points=\"");
+      for (int i = 0; i < s.values().size(); i++) {
+        double x = LEFT + plotW * (double) run.sampleTimes().get(i).toMillis() / span;
+        double y = TOP + plotH - (top == 0 ? 0 : plotH * s.values().get(i) / top);
+        sb.append(i == 0 ? "" : " ").append(fmt(x)).append(',').append(fmt(y));
+      }
+      sb.append("\"><title>").append(esc(s.name())).append("</title></polyline>\n");
+    }
+    sb.append("</svg>\n<div class=\"legend\">");
+    for (int k = 0; k < drawn.size(); k++) {
+      sb.append("<span style=\"--c:").append(COLORS[k % COLORS.length]).append("\">").append(esc(drawn.get(k).name()))
+          .append("</span>");
+    }
+    if (all.size() > drawn.size()) {
+      sb.append("<span>").append(all.size() - drawn.size()).append(" more series in the JSON output</span>");
+    }
+    sb.append("</div>\n</figure>\n");
+  }
+
+  private static void events(StringBuilder sb, SimulationRun run) {
+    List<TimelineEvent> rows = run.timeline();
+    int n = Math.min(rows.size(), MAX_TABLE_ROWS);
+    sb.append("<section id=\"events\">\n<h2>Events</h2>\n<p><label for=\"filter\">Filter by object: </label>")
+        .append("<input id=\"filter\" type=\"search\" placeholder=\"e.g. Node/ or web\"> <span id=\"shown\">")
+        .append(n).append("</span> of ").append(n).append(" shown");
+    if (rows.size() > n) {
+      sb.append(" (the first ").append(n).append(" of ").append(rows.size()).append(" events)");
+    }
+    sb.append("</p>\n<table id=\"event-table\">\n<thead><tr><th>Time</th><th>Event</th><th>Object</th>"
+        + "<th>Message</th></tr></thead>\n<tbody>\n");
+    for (int i = 0; i < n; i++) {
+      TimelineEvent e = rows.get(i);
+      boolean marker = ClusterSimulation.MARKER_KINDS.contains(e.kind());
+      sb.append("<tr").append(marker ? " class=\"marker\"" : "").append(" data-object=\"").append(esc(e.object()))
+          .append("\"><td>").append(esc(clock(e.at()))).append("</td><td>").append(esc(e.kind())).append("</td><td>")
+          .append(esc(e.object())).append("</td><td>").append(esc(e.message())).append("</td></tr>\n");
+    }
+    sb.append("</tbody>\n</table>\n</section>\n");
+  }
+
+  /** 1, 2, 5 × 10^k at or above {@code v} (1 for 0). */
+  static double niceCeiling(double v) {
+    if (v <= 0) {
+      return 1;
+    }
+    double p = Math.pow(10, Math.floor(Math.log10(v)));
+    for (double m : new double[] {1, 2, 5, 10}) {
+      if (m * p >= v) {
+        return m * p;
+      }
+    }
+    return 10 * p;
+  }
+
+  private static String fmt(double v) {
+    return String.format(Locale.ROOT, "%.1f", v);
+  }
+
+  private static String num(double v) {
+    if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+      return Long.toString((long) v);
+    }
+    return String.format(Locale.ROOT, "%.2f", v);
+  }
+
+  /** {@code d} as {@code H:MM} (with {@code :SS} when not on a whole minute), unambiguous on a day axis. */
+  static String clock(Duration d) {
+    long s = d.toSeconds();
+    String hm = String.format(Locale.ROOT, "%d:%02d", s / 3600, s / 60 % 60);
+    return s % 60 == 0 ? hm : hm + String.format(Locale.ROOT, ":%02d", s % 60);
+  }
+
+  /** HTML-escapes text for element content and double- or single-quoted attributes. */
+  public static String esc(String s) {
+    StringBuilder out = new StringBuilder(s.length() + 16);
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '&' -> out.append("&amp;");
+        case '<' -> out.append("&lt;");
+        case '>' -> out.append("&gt;");
+        case '"' -> out.append("&quot;");
+        case '\'' -> out.append("&#39;");
+        default -> out.append(c);
+      }
+    }
+    return out.toString();
+  }
+}

@@ -1,0 +1,46 @@
+package io.fleetkit.simulator;
+
+import io.fleetkit.reconcile.sim.SimulationSummary;
+import io.fleetkit.reconcile.sim.TimelineEvent;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Everything a {@link ClusterSimulation} produced: the timeline, the workloads' final state and the time series
+ * sampled at {@code sampleTimes}. Immutable.
+ *
+ * @param scenario the scenario's name
+ * @param sampleTimes simulated time of each sample, from 0 to the duration
+ * @param series every sampled series, each with one value per sample time
+ * @param markers the timeline events worth marking on a time axis: faults, recoveries and scaling decisions
+ */
+public record SimulationRun(String scenario, long seed, Duration duration, List<Duration> sampleTimes,
+    List<TimeSeries> series, List<TimelineEvent> timeline, List<TimelineEvent> markers, SimulationSummary summary) {
+  public SimulationRun {
+    Objects.requireNonNull(scenario, "scenario");
+    Objects.requireNonNull(duration, "duration");
+    Objects.requireNonNull(summary, "summary");
+    sampleTimes = List.copyOf(sampleTimes);
+    series = List.copyOf(series);
+    timeline = List.copyOf(timeline);
+    markers = List.copyOf(markers);
+    for (TimeSeries s : series) {
+      if (s.values().size() != sampleTimes.size()) {
+        throw new IllegalArgumentException("simulation run: series " + s.name() + " has " + s.values().size()
+            + " values for " + sampleTimes.size() + " sample times");
+      }
+    }
+  }
+
+  /** The series named {@code name}. */
+  public Optional<TimeSeries> series(String name) {
+    return series.stream().filter(s -> s.name().equals(name)).findFirst();
+  }
+
+  /** The chart names in order of first appearance. */
+  public List<String> charts() {
+    return series.stream().map(TimeSeries::chart).distinct().toList();
+  }
+}

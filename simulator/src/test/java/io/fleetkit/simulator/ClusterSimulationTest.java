@@ -1,0 +1,161 @@
+package io.fleetkit.simulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.simulation.FaultType;
+import io.fleetkit.api.simulation.LoadPattern;
+import io.fleetkit.api.simulation.Scenario;
+import io.fleetkit.api.simulation.ScenarioFault;
+import io.fleetkit.api.simulation.ScenarioFeatures;
+import io.fleetkit.api.simulation.ScenarioSpec;
+import io.fleetkit.api.simulation.WorkloadLoad;
+import io.fleetkit.reconcile.sim.TimelineEvent;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The bundled examples/cluster day, end to end. */
+final class ClusterSimulationTest {
+  private static SimulationRun day;
+
+  @BeforeAll
+  static void runTheDay() {
+    List<ApiObject<?>> objects = Examples.clusterObjects();
+    day = ClusterSimulation.builder().objects(objects).podEvents(false).build().run();
+  }
+
+  private static double at(String series, Duration t) {
+    TimeSeries s = day.series(series).orElseThrow(() -> new AssertionError("no series " + series + " in "
+        + day.series().stream().map(TimeSeries::name).toList()));
+    return s.values().get(day.sampleTimes().indexOf(t));
+  }
+
+  private static List<TimelineEvent> events(String kind) {
+    return day.timeline().stream().filter(e -> e.kind().equals(kind)).toList();
+  }
+
+  @Test
+  void samples_everyFiveMinutesOverTheDay() {
+    assertThat(day.sampleTimes()).hasSize(24 * 12 + 1);
+    assertThat(day.sampleTimes().get(0)).isEqualTo(Duration.ZERO);
+    assertThat(day.sampleTimes().get(day.sampleTimes().size() - 1)).isEqualTo(Duration.ofHours(24));
+    assertThat(day.charts()).contains(SeriesRecorder.PODS, SeriesRecorder.WORKLOADS, SeriesRecorder.NODES,
+        SeriesRecorder.CPU, SeriesRecorder.GPU, SeriesRecorder.LOAD, SeriesRecorder.COST);
+  }
+
+  @Test
+  void hpa_followsTheDiurnalLoad() {
+    // 5,000 requests/s x 2m = 10 cores at 14:00; at 60% of one core per pod that is 17 pods; at night 3 (min)
+    assertThat(at("desired shop/web", Duration.ofHours(14))).isBetween(14.0, 30.0);
+    assertThat(at("desired shop/web", Duration.ofHours(3))).isEqualTo(3.0);
+    assertThat(events("HorizontalScale")).isNotEmpty();
+    assertThat(events("HorizontalScale").get(0).object()).isEqualTo("HorizontalPodAutoscaler/shop/web");
+  }
+
+  @Test
+  void gpuGang_waitsForTheSlowGpuNodesThenRuns() {
+    List<TimelineEvent> ups = events("ScaleUp").stream().filter(e -> e.object().equals("NodePool/gpu-a100")).toList();
+    assertThat(ups).isNotEmpty();
+    assertThat(ups.get(0).at()).isLessThanOrEqualTo(Duration.ofMinutes(1));
+    assertThat(at("pending pods", Duration.ofMinutes(5))).isGreaterThanOrEqualTo(4.0); // the gang waits 8 minutes
+    assertThat(at("gpu requested", Duration.ofMinutes(15))).isEqualTo(4.0);
+    assertThat(at("ready nodes gpu-a100", Duration.ofMinutes(15))).isEqualTo(2.0);
+    assertThat(day.summary().jobs()).singleElement().satisfies(j -> assertThat(j.succeeded()).isEqualTo(4));
+    // after the job, the autoscaler removes the idle GPU nodes
+    assertThat(at("ready nodes gpu-a100", Duration.ofHours(4))).isZero();
+  }
+
+  @Test
+  void zoneFailure_markedAndRecovered() {
+    assertThat(day.markers()).extracting(TimelineEvent::kind).contains("ZoneFailed", "NodeFailed", "ZoneRecovered",
+        "NodeRecovered");
+    TimelineEvent failed = events("ZoneFailed").get(0);
+    assertThat(failed.at()).isEqualTo(Duration.ofHours(15));
+    assertThat(failed.object()).isEqualTo("Zone/zone-b");
+    assertThat(events("ZoneRecovered").get(0).at()).isEqualTo(Duration.ofHours(16));
+    assertThat(day.summary().deployments()).singleElement()
+        .satisfies(d -> assertThat(d.ready()).isEqualTo(d.replicas()));
+  }
+
+  @Test
+  void cost_accumulatesFromThePoolPrices() {
+    double perHourAtStart = at("cost per hour", Duration.ZERO);
+    assertThat(perHourAtStart).isEqualTo(6 * 0.19, org.assertj.core.api.Assertions.within(1e-9));
+    TimeSeries perHour = day.series("cost per hour").orElseThrow();
+    double integral = 0;
+    for (int i = 0; i + 1 < perHour.values().size(); i++) {
+      integral += perHour.values().get(i) * 5 / 60.0; // each rate holds for its 5-minute sample interval
+    }
+    double total = day.series("cumulative cost").orElseThrow().last();
+    assertThat(total).isCloseTo(integral, org.assertj.core.api.Assertions.within(0.01));
+    // at least each general pool's minimum all day, plus two GPU nodes for the job's two hours
+    assertThat(total).isGreaterThan(3 * 0.19 * 24 + 2 * 8.20 * 2);
+    // at night the autoscaler has removed idle general nodes down to the pools' minimum
+    assertThat(at("cost per hour", Duration.ofHours(4))).isLessThan(perHourAtStart);
+    assertThat(day.series("cumulative cost").orElseThrow().values()).isSorted();
+  }
+
+  @Test
+  void sameSeed_sameRun() {
+    List<ApiObject<?>> objects = Examples.clusterObjects();
+    Scenario s = Examples.scenario(objects, Duration.ofHours(2));
+    SimulationRun a = ClusterSimulation.builder().objects(Examples.withoutScenario(objects)).scenario(s).build().run();
+    SimulationRun b = ClusterSimulation.builder().objects(Examples.withoutScenario(objects)).scenario(s).build().run();
+    assertThat(b.timeline()).isEqualTo(a.timeline());
+    assertThat(b.series()).isEqualTo(a.series());
+    assertThat(HtmlReport.render(b)).isEqualTo(HtmlReport.render(a));
+  }
+
+  @Test
+  void featuresOff_noAutoscaling() {
+    List<ApiObject<?>> objects = Examples.clusterObjects();
+    Scenario s = Examples.scenario(objects, Duration.ofHours(1));
+    ScenarioSpec x = s.spec();
+    Scenario off = new Scenario(s.metadata(), new ScenarioSpec(x.duration(), x.seed(), x.sampleInterval(), x.loads(),
+        x.faults(), new ScenarioFeatures(false, false, false)));
+    SimulationRun run = ClusterSimulation.builder().objects(Examples.withoutScenario(objects)).scenario(off).build()
+        .run();
+    assertThat(run.timeline()).extracting(TimelineEvent::kind).doesNotContain("HorizontalScale", "ScaleUp");
+    assertThat(run.series("pending pods").orElseThrow().last()).isEqualTo(4.0); // the gang never gets GPUs
+  }
+
+  @Test
+  void unknownTargets_rejectedNamingTheField() {
+    List<ApiObject<?>> objects = Examples.withoutScenario(Examples.clusterObjects());
+    Scenario bad = new Scenario(ObjectMeta.builder().name("typo").build(), new ScenarioSpec(Duration.ofHours(1), 0,
+        Duration.ofMinutes(1), List.of(new WorkloadLoad("Deployment", "shop", "wbe", LoadPattern.constant(1), 1, 0)),
+        List.of(new ScenarioFault(Duration.ZERO, FaultType.ZoneFailure, "zone-z", null),
+            new ScenarioFault(Duration.ZERO, FaultType.NodeFailure, "x-9", null)), ScenarioFeatures.ALL));
+    assertThatThrownBy(() -> ClusterSimulation.builder().objects(objects).scenario(bad).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Scenario typo")
+        .hasMessageContaining("spec.loads[0].target: Deployment/shop/wbe")
+        .hasMessageContaining("spec.faults[0].zoneFailure").hasMessageContaining("zone-a")
+        .hasMessageContaining("spec.faults[1].nodeFailure: no node x-9");
+  }
+
+  @Test
+  void run_twice_rejected() {
+    List<ApiObject<?>> objects = Examples.clusterObjects();
+    ClusterSimulation sim = ClusterSimulation.builder().objects(Examples.withoutScenario(objects))
+        .scenario(Examples.scenario(objects, Duration.ofMinutes(1))).build();
+    sim.run();
+    assertThatThrownBy(sim::run).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void progress_reportedAfterEverySample() {
+    List<ApiObject<?>> objects = Examples.clusterObjects();
+    List<Progress> seen = new ArrayList<>();
+    ClusterSimulation.builder().objects(Examples.withoutScenario(objects))
+        .scenario(Examples.scenario(objects, Duration.ofMinutes(20))).progress(seen::add).build().run();
+    assertThat(seen).hasSize(4);
+    assertThat(seen.get(3).simulated()).isEqualTo(Duration.ofMinutes(20));
+    assertThat(seen.get(3).total()).isEqualTo(Duration.ofMinutes(20));
+  }
+}
