@@ -77,7 +77,9 @@ public final class OpenbTraceCommand implements Callable<Integer> {
     try {
       p = GpuPolicy.of(policy);
     } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+      // GpuPolicy names the option's value a "GPU policy"; here it is the trace replay's --policy.
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "trace " + e.getMessage().replaceFirst("^GPU ", ""));
     }
     if (!(inflate > 0)) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--inflate must be positive, got " + inflate);
