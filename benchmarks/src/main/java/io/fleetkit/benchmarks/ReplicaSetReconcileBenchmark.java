@@ -5,7 +5,7 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.reconcile.ObjectKey;
 import io.fleetkit.reconcile.controllers.ReplicaSetController;
 import java.util.ArrayList;
@@ -72,7 +72,7 @@ public class ReplicaSetReconcileBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
-    ManualClock clock = new ManualClock();
+    ManualClock clock = ManualClock.atEpoch2026();
     store = ObjectStore.builder().directDelivery().clock(clock.asClock()).build();
     controller = ReplicaSetController.builder(store).clock(clock).stepping().build();
     controller.start().join();

@@ -59,16 +59,23 @@ final class ManifestScheduling {
   private ManifestScheduling() {}
 
   static Outcome run(LoadedObjects manifests, List<SchedulerProfile> given, long seed) {
+    return run(manifests, given, seed, io.fleetkit.api.metrics.MetricsRegistry.NOOP);
+  }
+
+  /** {@link #run(LoadedObjects, List, long)} recording the scheduler's metrics into {@code metrics}. */
+  static Outcome run(LoadedObjects manifests, List<SchedulerProfile> given, long seed,
+      io.fleetkit.api.metrics.MetricsRegistry metrics) {
     ManifestAdmission.Result admission = ManifestAdmission.apply(manifests);
     LoadedObjects loaded = admission.loaded();
     List<SchedulerProfile> profiles = ManifestAdmission.withNamespaceLabels(given, loaded);
-    Outcome outcome = place(loaded, profiles, seed);
+    Outcome outcome = place(loaded, profiles, seed, metrics);
     return new Outcome(outcome.placements(), outcome.unschedulable(), admission.rejected());
   }
 
-  private static Outcome place(LoadedObjects loaded, List<SchedulerProfile> profiles, long seed) {
+  private static Outcome place(LoadedObjects loaded, List<SchedulerProfile> profiles, long seed,
+      io.fleetkit.api.metrics.MetricsRegistry metrics) {
     ManualClock clock = ManualClock.atEpoch2026();
-    var builder = Scheduler.builder().clock(clock).seed(seed).parallelism(1);
+    var builder = Scheduler.builder().clock(clock).seed(seed).parallelism(1).metrics(metrics);
     Set<String> served = new HashSet<>();
     boolean gangs = loaded.objects().stream().anyMatch(o -> o instanceof PodGroup
         || o instanceof Pod pod && pod.podGroupName() != null);

@@ -103,7 +103,15 @@ public final class OpenbTraceCommand implements Callable<Integer> {
       spec.commandLine().getErr().flush();
       return 1;
     }
-    ReplayResult r = TraceReplay.run(ns, ps, p, seed, inflate);
+    ReplayResult r;
+    try {
+      r = TraceReplay.run(ns, ps, p, seed, inflate);
+    } catch (IllegalArgumentException e) {
+      // no GPU node, duplicate node names, an inflation too large to replay: the message says which
+      spec.commandLine().getErr().println(e.getMessage());
+      spec.commandLine().getErr().flush();
+      return 1;
+    }
     PrintWriter out = spec.commandLine().getOut();
     out.print(output == Output.json ? json(r) : table(r));
     out.flush();

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -20,9 +21,24 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * {@code schedulerName}, {@code percentageOfNodesToScore}, {@code plugins.multiPoint|score.enabled} (name, weight),
  * {@code plugins.multiPoint.disabled} (a name, or {@code "*"} for every default) and {@code pluginConfig} (name,
  * args). Each profile starts from kube's default plugins and weights, as kube-scheduler does.
+ *
+ * <p>Strict, as kube-scheduler's decoder is: a field the configuration does not have ({@code profile:} for
+ * {@code profiles:}), another kind (a Pod manifest given by mistake), an unknown extension point or a disabled plugin
+ * that is not in the profile is refused with its path, rather than silently running the default profile.
  */
 final class ProfileFile {
   private static final ObjectMapper YAML = YAMLMapper.builder().build();
+  private static final String KIND = "KubeSchedulerConfiguration";
+  /** The fields of KubeSchedulerConfiguration (v1); only some are used, the others are accepted and ignored. */
+  private static final Set<String> TOP_FIELDS = Set.of("apiVersion", "kind", "parallelism", "leaderElection",
+      "clientConnection", "healthzBindAddress", "metricsBindAddress", "enableProfiling", "enableContentionProfiling",
+      "percentageOfNodesToScore", "podInitialBackoffSeconds", "podMaxBackoffSeconds", "profiles", "extenders",
+      "delayCacheUntilActive");
+  private static final Set<String> PROFILE_FIELDS = Set.of("schedulerName", "percentageOfNodesToScore", "plugins",
+      "pluginConfig");
+  private static final Set<String> POINTS = Set.of("preEnqueue", "queueSort", "preFilter", "filter", "postFilter",
+      "preScore", "score", "reserve", "permit", "preBind", "bind", "postBind", "multiPoint");
+  private static final Set<String> SET_FIELDS = Set.of("enabled", "disabled");
 
   private ProfileFile() {}
 
@@ -36,6 +52,12 @@ final class ProfileFile {
     if (root == null || !root.isObject()) {
       throw new IllegalArgumentException(file + ": a scheduler configuration must be a YAML mapping");
     }
+    String kind = root.path("kind").asString("");
+    if (!kind.isEmpty() && !kind.equals(KIND)) {
+      throw new IllegalArgumentException(file + ": kind \"" + kind + "\" is not a scheduler configuration (kind "
+          + KIND + ", apiVersion kubescheduler.config.k8s.io/v1)");
+    }
+    onlyFields(file, "", root, TOP_FIELDS);
     Integer globalPct = intOrNull(file, root, "percentageOfNodesToScore");
     JsonNode profiles = root.path("profiles");
     List<SchedulerProfile> out = new ArrayList<>();
@@ -50,6 +72,11 @@ final class ProfileFile {
   }
 
   private static SchedulerProfile profile(Path file, String path, JsonNode p, Integer globalPct) {
+    if (!p.isObject()) {
+      throw new IllegalArgumentException(file + ": " + path + " must be a mapping (schedulerName, plugins, ...)");
+    }
+    onlyFields(file, path + ".", p, PROFILE_FIELDS);
+    onlyFields(file, path + ".plugins.", p.path("plugins"), POINTS);
     String name = p.path("schedulerName").asString("default-scheduler");
     SchedulerProfile.Builder b = DefaultPlugins.profile(name).toBuilder();
     Integer pct = intOrNull(file, p, "percentageOfNodesToScore");
@@ -57,12 +84,16 @@ final class ProfileFile {
     JsonNode plugins = p.path("plugins");
     for (String point : List.of("multiPoint", "score", "filter", "preFilter", "postFilter", "preScore")) {
       JsonNode set = plugins.path(point);
-      for (JsonNode d : set.path("disabled")) {
-        String n = d.path("name").asString("");
+      onlyFields(file, path + ".plugins." + point + ".", set, SET_FIELDS);
+      JsonNode disabled = set.path("disabled");
+      for (int j = 0; j < disabled.size(); j++) {
+        String n = disabled.get(j).path("name").asString("");
+        List<String> present = b.build().plugins().stream().map(SchedulerProfile.PluginRef::name).toList();
         if (n.equals("*")) {
-          for (SchedulerProfile.PluginRef ref : b.build().plugins()) {
-            b.disable(ref.name());
-          }
+          present.forEach(b::disable);
+        } else if (!present.contains(n)) {
+          throw new IllegalArgumentException(file + ": " + path + ".plugins." + point + ".disabled[" + j + "].name \""
+              + n + "\" is not a plugin of this profile (plugins: " + String.join(", ", present) + ")");
         } else {
           b.disable(n);
         }
@@ -94,6 +125,23 @@ final class ProfileFile {
       return b.build();
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(file + ": " + path + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Refuses any field of {@code node} outside {@code allowed}, naming its path and the allowed fields. */
+  private static void onlyFields(Path file, String prefix, JsonNode node, Set<String> allowed) {
+    if (node.isMissingNode() || node.isNull()) {
+      return;
+    }
+    if (!node.isObject()) {
+      throw new IllegalArgumentException(file + ": " + (prefix.isEmpty() ? "the document" : prefix.substring(0,
+          prefix.length() - 1)) + " must be a mapping");
+    }
+    for (String f : node.propertyNames()) {
+      if (!allowed.contains(f)) {
+        throw new IllegalArgumentException(file + ": " + prefix + CliText.clip(f) + ": unknown field (known: "
+            + String.join(", ", new java.util.TreeSet<>(allowed)) + ")");
+      }
     }
   }
 

@@ -54,6 +54,10 @@ public final class ScheduleCommand implements Callable<Integer> {
   @Option(names = "--seed", defaultValue = "0", description = "Seed for tie-breaking (default: ${DEFAULT-VALUE}).")
   private long seed;
 
+  @Option(names = "--metrics", paramLabel = "FILE",
+      description = "Write the scheduler's final metrics (kube-scheduler's names) to FILE in Prometheus text format.")
+  private Path metricsFile;
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
@@ -65,21 +69,25 @@ public final class ScheduleCommand implements Callable<Integer> {
       profiles = profileFile == null ? List.of(DefaultPlugins.profile()) : ProfileFile.load(profileFile);
     } catch (ManifestException e) {
       for (ManifestProblem p : e.problems()) {
-        err.println(p);
+        err.println(CliText.clipLine(p.toString()));
       }
       err.flush();
       return 1;
     } catch (IllegalArgumentException | FleetKitException e) {
-      err.println(e.getMessage());
+      err.println(CliText.clipLine(String.valueOf(e.getMessage())));
       err.flush();
       return 1;
     }
     ManifestScheduling.Outcome outcome;
+    MetricsFile metrics = MetricsFile.of(metricsFile);
     try {
-      outcome = ManifestScheduling.run(loaded, profiles, seed);
+      outcome = ManifestScheduling.run(loaded, profiles, seed, metrics.registry());
     } catch (IllegalArgumentException | FleetKitException e) {
       err.println("schedule: " + e.getMessage());
       err.flush();
+      return 1;
+    }
+    if (!metrics.write(err)) {
       return 1;
     }
     if (output == Format.json) {

@@ -67,6 +67,8 @@ public final class SimulateCommand implements Callable<Integer> {
 
   private static final Pattern FAILURE = Pattern.compile("([^@]+)@(\\d+):([0-5]\\d)");
   private static final Pattern DURATION = Pattern.compile("(?:(\\d+)h)?(?:(\\d+)m)?(?:(\\d+)s)?");
+  /** The longest simulation accepted: the simulated clock counts nanoseconds in a long (292 years). */
+  static final Duration MAX_DURATION = Duration.ofDays(36_500);
 
   @Spec
   private CommandSpec spec;
@@ -100,6 +102,10 @@ public final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--quiet", description = "No progress on stderr (progress is shown only when stderr is a terminal).")
   private boolean quiet;
 
+  @Option(names = "--metrics", paramLabel = "FILE",
+      description = "Write the final metrics (scheduler, controllers, work queues) to FILE in Prometheus text format.")
+  private Path metricsFile;
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
@@ -109,12 +115,12 @@ public final class SimulateCommand implements Callable<Integer> {
       loaded = KubernetesYaml.load(paths);
     } catch (ManifestException e) {
       for (ManifestProblem p : e.problems()) {
-        err.println(p);
+        err.println(CliText.clipLine(p.toString()));
       }
       err.flush();
       return 1;
     } catch (IllegalArgumentException | FleetKitException e) {
-      err.println(e.getMessage());
+      err.println(CliText.clipLine(String.valueOf(e.getMessage())));
       err.flush();
       return 1;
     }
@@ -129,7 +135,9 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     List<TimelineEvent> timeline;
     SimulationSummary summary;
-    Simulation.Builder b = Simulation.builder().objects(loaded.objects()).seed(seed).podEvents(podEvents);
+    MetricsFile metrics = MetricsFile.of(metricsFile);
+    Simulation.Builder b = Simulation.builder().objects(loaded.objects()).seed(seed).podEvents(podEvents)
+        .metrics(metrics.registry());
     for (NodeFailure f : failures) {
       b.failNode(f.node(), f.at());
     }
@@ -140,6 +148,9 @@ public final class SimulateCommand implements Callable<Integer> {
     } catch (IllegalArgumentException | IllegalStateException | FleetKitException e) {
       err.println("simulate: " + e.getMessage());
       err.flush();
+      return 1;
+    }
+    if (!metrics.write(err)) {
       return 1;
     }
     if (output == Format.json) {
@@ -344,20 +355,28 @@ public final class SimulateCommand implements Callable<Integer> {
     public Duration convert(String value) {
       Matcher m = DURATION.matcher(value.trim());
       if (value.isBlank() || !m.matches() || (m.group(1) == null && m.group(2) == null && m.group(3) == null)) {
-        throw new CommandLine.TypeConversionException("'" + value
+        throw new CommandLine.TypeConversionException("'" + CliText.clip(value)
             + "' is not a duration; use hours, minutes and seconds like 90s, 30m or 1h30m");
       }
-      Duration d = Duration.ZERO;
-      if (m.group(1) != null) {
-        d = d.plusHours(Long.parseLong(m.group(1)));
+      try {
+        Duration d = Duration.ZERO;
+        if (m.group(1) != null) {
+          d = d.plusHours(Long.parseLong(m.group(1)));
+        }
+        if (m.group(2) != null) {
+          d = d.plusMinutes(Long.parseLong(m.group(2)));
+        }
+        if (m.group(3) != null) {
+          d = d.plusSeconds(Long.parseLong(m.group(3)));
+        }
+        if (d.compareTo(MAX_DURATION) > 0) {
+          throw new ArithmeticException("beyond the limit");
+        }
+        return d;
+      } catch (ArithmeticException | NumberFormatException e) {
+        throw new CommandLine.TypeConversionException("'" + CliText.clip(value) + "' is too long a duration; at"
+            + " most " + MAX_DURATION.toHours() + "h (about 100 years of simulated time)");
       }
-      if (m.group(2) != null) {
-        d = d.plusMinutes(Long.parseLong(m.group(2)));
-      }
-      if (m.group(3) != null) {
-        d = d.plusSeconds(Long.parseLong(m.group(3)));
-      }
-      return d;
     }
   }
 
@@ -367,11 +386,16 @@ public final class SimulateCommand implements Callable<Integer> {
     public NodeFailure convert(String value) {
       Matcher m = FAILURE.matcher(value.trim());
       if (!m.matches()) {
-        throw new CommandLine.TypeConversionException("'" + value
+        throw new CommandLine.TypeConversionException("'" + CliText.clip(value)
             + "' is not NODE@MM:SS (a node name, '@', minutes, ':', two-digit seconds), e.g. node-2@05:00");
       }
-      return new NodeFailure(m.group(1), Duration.ofMinutes(Long.parseLong(m.group(2)))
-          .plusSeconds(Long.parseLong(m.group(3))));
+      try {
+        return new NodeFailure(m.group(1), Duration.ofMinutes(Long.parseLong(m.group(2)))
+            .plusSeconds(Long.parseLong(m.group(3))));
+      } catch (ArithmeticException | NumberFormatException e) {
+        throw new CommandLine.TypeConversionException("'" + CliText.clip(value) + "': the failure time is too"
+            + " large");
+      }
     }
   }
 }

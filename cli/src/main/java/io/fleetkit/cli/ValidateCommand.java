@@ -41,7 +41,7 @@ public final class ValidateCommand implements Callable<Integer> {
       return 0;
     } catch (ManifestException e) {
       for (ManifestProblem p : e.problems()) {
-        err.println(p);
+        err.println(CliText.clipLine(p.toString()));
       }
       err.flush();
       return 1;

@@ -43,6 +43,7 @@ final class ArchitectureTest {
   static {
     MODULES.put("io.fleetkit.api", "core-api");
     MODULES.put("io.fleetkit.admission", "admission");
+    MODULES.put("io.fleetkit.observability", "observability");
     MODULES.put("io.fleetkit.scheduler", "scheduler-engine");
     MODULES.put("io.fleetkit.reconcile", "reconcile");
     MODULES.put("io.fleetkit.autoscale", "autoscale");
@@ -58,7 +59,8 @@ final class ArchitectureTest {
   }
 
   /** Engine root packages: they depend on core-api and on each other, never on the outer modules. */
-  private static final List<String> ENGINES = List.of("io.fleetkit.admission", "io.fleetkit.scheduler",
+  private static final List<String> ENGINES = List.of("io.fleetkit.admission", "io.fleetkit.observability",
+      "io.fleetkit.scheduler",
       "io.fleetkit.reconcile",
       "io.fleetkit.autoscale", "io.fleetkit.storage", "io.fleetkit.optimizer", "io.fleetkit.networking");
 

@@ -24,8 +24,8 @@ final class ModuleBoundariesTest {
       List.of("admission", "scheduler-engine", "reconcile", "autoscale", "storage-binding", "optimizer",
           "simulator");
   private static final List<String> LIBRARY =
-      List.of("core-api", "admission", "scheduler-engine", "reconcile", "autoscale", "storage-binding", "optimizer",
-          "simulator", "adapters/kubernetes", "adapters/slurm");
+      List.of("core-api", "observability", "admission", "scheduler-engine", "reconcile", "autoscale",
+          "storage-binding", "optimizer", "simulator", "adapters/kubernetes", "adapters/slurm");
 
   private static Path root() {
     Path p = Path.of("").toAbsolutePath();
@@ -75,6 +75,13 @@ final class ModuleBoundariesTest {
       }
     }
     assertThat(runtime).allMatch(a -> a.equals("slf4j-api") || a.equals("jspecify"));
+  }
+
+  @Test
+  void observability_importsOnlyCoreApiAndItsOptionalLibraries() {
+    assertThat(violations("observability", i -> i.startsWith("java.") || i.startsWith("org.jspecify.")
+        || i.startsWith("org.slf4j.") || i.startsWith("io.fleetkit.api.") || i.startsWith("io.fleetkit.observability.")
+        || i.startsWith("io.micrometer.") || i.startsWith("io.opentelemetry."))).isEmpty();
   }
 
   @Test

@@ -37,7 +37,7 @@ import io.fleetkit.networking.ipam.PortRange;
 import io.fleetkit.networking.ipam.ServiceAddressAllocator;
 import io.fleetkit.networking.ipam.ServiceAddressController;
 import io.fleetkit.networking.ipam.ServiceIpRange;
-import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

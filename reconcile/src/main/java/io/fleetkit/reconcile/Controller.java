@@ -16,7 +16,7 @@ import java.util.concurrent.CompletableFuture;
  *       informers and then N worker threads named {@code fleetkit-controller-NAME-i};</li>
  *   <li><b>stepping</b> ({@link ControllerBuilder#stepping()}): no threads; the caller drives the controller with
  *       {@link #runOnce()} / {@link #runUntilIdle()}, which reconcile on the calling thread. With a store in direct
- *       delivery mode and a {@link ManualClock}, a simulation is fully deterministic.</li>
+ *       delivery mode and a {@link io.fleetkit.api.time.ManualClock}, a simulation is fully deterministic.</li>
  * </ul>
  * The same key is never reconciled concurrently in either mode. Thread-safe.
  *

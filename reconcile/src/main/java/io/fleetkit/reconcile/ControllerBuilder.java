@@ -2,6 +2,7 @@ package io.fleetkit.reconcile;
 
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.time.TimerClock;
 import io.fleetkit.reconcile.internal.DefaultController;
 import java.time.Duration;
 import java.util.Collection;
@@ -25,10 +26,13 @@ public final class ControllerBuilder<T extends ApiObject<T>> {
   private @Nullable Reconciler<T> reconciler;
   private int workers = -1;
   private boolean stepping;
-  private @Nullable SchedulingClock clock;
+  private @Nullable TimerClock clock;
   private @Nullable RateLimiter<ObjectKey> rateLimiter;
   private @Nullable String namespace;
   private @Nullable Duration resyncPeriod;
+  private io.fleetkit.api.metrics.@Nullable MetricsRegistry metrics;
+  private io.fleetkit.api.events.@Nullable EventRecorder events;
+  private io.fleetkit.api.tracing.@Nullable Tracing tracing;
   private final Map<Class<?>, Function<?, ? extends Collection<ObjectKey>>> secondary = new LinkedHashMap<>();
 
   ControllerBuilder(ObjectStore store, Class<T> primary) {
@@ -88,8 +92,8 @@ public final class ControllerBuilder<T extends ApiObject<T>> {
     return this;
   }
 
-  /** The clock for delays, backoff and resync; default {@link SchedulingClock#system()}. */
-  public ControllerBuilder<T> clock(SchedulingClock clock) {
+  /** The clock for delays, backoff and resync; default {@link TimerClock#system()}. */
+  public ControllerBuilder<T> clock(TimerClock clock) {
     Objects.requireNonNull(clock, "clock");
     once(this.clock != null, "clock", this.clock);
     this.clock = clock;
@@ -117,6 +121,39 @@ public final class ControllerBuilder<T extends ApiObject<T>> {
     Objects.requireNonNull(period, "period");
     once(resyncPeriod != null, "resyncPeriod", resyncPeriod);
     resyncPeriod = period;
+    return this;
+  }
+
+  /**
+   * Records the controller's metrics ({@link io.fleetkit.reconcile.metrics.ControllerMetrics}, labelled with the
+   * controller's name) and its queue's ({@link io.fleetkit.reconcile.metrics.WorkQueueMetrics}, queue name = the
+   * controller's name, as controller-runtime does) into {@code registry}; default none.
+   */
+  public ControllerBuilder<T> metrics(io.fleetkit.api.metrics.MetricsRegistry registry) {
+    Objects.requireNonNull(registry, "registry");
+    once(metrics != null, "metrics", metrics);
+    metrics = registry;
+    return this;
+  }
+
+  /**
+   * Where the reconciler's events go ({@link ReconcileContext#events()}); default
+   * {@link io.fleetkit.api.events.EventRecorder#NOOP}.
+   */
+  public ControllerBuilder<T> events(io.fleetkit.api.events.EventRecorder recorder) {
+    Objects.requireNonNull(recorder, "recorder");
+    once(events != null, "events", events);
+    events = recorder;
+    return this;
+  }
+
+  /**
+   * Opens a span ({@value io.fleetkit.api.tracing.Tracing#SPAN_RECONCILE}) per reconcile; default none.
+   */
+  public ControllerBuilder<T> tracing(io.fleetkit.api.tracing.Tracing t) {
+    Objects.requireNonNull(t, "tracing");
+    once(tracing != null, "tracing", tracing);
+    tracing = t;
     return this;
   }
 
@@ -154,10 +191,13 @@ public final class ControllerBuilder<T extends ApiObject<T>> {
     if (reconciler == null) {
       throw new IllegalStateException(who() + ": a reconciler is required");
     }
-    SchedulingClock c = clock != null ? clock : SchedulingClock.system();
+    TimerClock c = clock != null ? clock : TimerClock.system();
     return new DefaultController<>(name != null ? name : primary.getSimpleName().toLowerCase(java.util.Locale.ROOT),
         store, primary, reconciler, stepping ? 0 : workers == -1 ? 1 : workers, c,
         rateLimiter != null ? rateLimiter : RateLimiters.defaultController(c), namespace != null ? namespace : "",
-        resyncPeriod != null ? resyncPeriod : Duration.ZERO, secondary);
+        resyncPeriod != null ? resyncPeriod : Duration.ZERO, secondary,
+        metrics != null ? metrics : io.fleetkit.api.metrics.MetricsRegistry.NOOP,
+        events != null ? events : io.fleetkit.api.events.EventRecorder.NOOP,
+        tracing != null ? tracing : io.fleetkit.api.tracing.Tracing.NOOP);
   }
 }

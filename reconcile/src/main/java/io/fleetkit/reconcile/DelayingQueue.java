@@ -1,11 +1,12 @@
 package io.fleetkit.reconcile;
 
+import io.fleetkit.api.time.TimerClock;
 import io.fleetkit.reconcile.internal.DefaultWorkQueue;
 import java.time.Duration;
 
 /**
  * A {@link WorkQueue} that can add an item later, as client-go's {@code DelayingInterface}: delayed items wait
- * on the queue's {@link SchedulingClock} and are {@link #add added} when due, earliest first. An item waiting
+ * on the queue's {@link TimerClock} and are {@link #add added} when due, earliest first. An item waiting
  * twice keeps the earlier time.
  *
  * @param <T> the item type
@@ -13,7 +14,7 @@ import java.time.Duration;
 public interface DelayingQueue<T> extends WorkQueue<T> {
 
   /** A delaying queue on {@code clock}. */
-  static <T> DelayingQueue<T> create(SchedulingClock clock) {
+  static <T> DelayingQueue<T> create(TimerClock clock) {
     return new DefaultWorkQueue<>(clock, RateLimiters.itemExponential(Duration.ZERO, Duration.ZERO));
   }
 

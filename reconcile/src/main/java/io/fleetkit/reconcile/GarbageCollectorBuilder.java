@@ -2,6 +2,7 @@ package io.fleetkit.reconcile;
 
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.time.TimerClock;
 import io.fleetkit.reconcile.internal.DefaultGarbageCollector;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -20,7 +21,7 @@ public final class GarbageCollectorBuilder {
   private final Map<String, Class<?>> declaredNames = new LinkedHashMap<>();
   private int workers = -1;
   private boolean stepping;
-  private @Nullable SchedulingClock clock;
+  private @Nullable TimerClock clock;
 
   GarbageCollectorBuilder(ObjectStore store) {
     this.store = Objects.requireNonNull(store, "store");
@@ -77,8 +78,8 @@ public final class GarbageCollectorBuilder {
     return this;
   }
 
-  /** The clock for retry backoff; default {@link SchedulingClock#system()}. */
-  public GarbageCollectorBuilder clock(SchedulingClock clock) {
+  /** The clock for retry backoff; default {@link TimerClock#system()}. */
+  public GarbageCollectorBuilder clock(TimerClock clock) {
     Objects.requireNonNull(clock, "clock");
     if (this.clock != null) {
       throw new IllegalStateException("garbage collector: clock was already set to " + this.clock);
@@ -97,6 +98,6 @@ public final class GarbageCollectorBuilder {
       throw new IllegalStateException("garbage collector: watch at least one kind");
     }
     return new DefaultGarbageCollector(store, kinds, declaredNames, stepping ? 0 : workers == -1 ? 1 : workers,
-        clock != null ? clock : SchedulingClock.system());
+        clock != null ? clock : TimerClock.system());
   }
 }

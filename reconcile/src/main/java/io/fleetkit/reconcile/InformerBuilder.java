@@ -2,6 +2,7 @@ package io.fleetkit.reconcile;
 
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.time.TimerClock;
 import io.fleetkit.reconcile.internal.DefaultInformer;
 import java.time.Duration;
 import java.util.Collection;
@@ -22,7 +23,7 @@ public final class InformerBuilder<T extends ApiObject<T>> {
   private final Class<T> kind;
   private @Nullable String namespace;
   private @Nullable Duration resyncPeriod;
-  private @Nullable SchedulingClock clock;
+  private @Nullable TimerClock clock;
   private final Map<String, Function<? super T, ? extends Collection<String>>> indexers = new LinkedHashMap<>();
 
   InformerBuilder(ObjectStore store, Class<T> kind) {
@@ -60,8 +61,8 @@ public final class InformerBuilder<T extends ApiObject<T>> {
     return this;
   }
 
-  /** The clock that times resyncs; default {@link SchedulingClock#system()}. */
-  public InformerBuilder<T> clock(SchedulingClock clock) {
+  /** The clock that times resyncs; default {@link TimerClock#system()}. */
+  public InformerBuilder<T> clock(TimerClock clock) {
     Objects.requireNonNull(clock, "clock");
     if (this.clock != null) {
       throw new IllegalStateException("informer " + kind.getSimpleName() + ": clock was already set to "
@@ -91,7 +92,7 @@ public final class InformerBuilder<T extends ApiObject<T>> {
   /** A new, not yet started informer. */
   public Informer<T> build() {
     return new DefaultInformer<>(store, kind, namespace != null ? namespace : "",
-        resyncPeriod != null ? resyncPeriod : Duration.ZERO, clock != null ? clock : SchedulingClock.system(),
+        resyncPeriod != null ? resyncPeriod : Duration.ZERO, clock != null ? clock : TimerClock.system(),
         indexers);
   }
 }

@@ -1,6 +1,7 @@
 package io.fleetkit.reconcile;
 
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.time.TimerClock;
 import io.fleetkit.reconcile.internal.StoreLeaderElector;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -17,14 +18,14 @@ import java.util.concurrent.CompletableFuture;
  * two simultaneous attempts at most one succeeds.
  *
  * <p>Driving: either call {@link #tryAcquireOrRenew()} yourself (deterministic simulations), or {@link #start()} to
- * run it every {@code retryPeriod} on the elector's {@link SchedulingClock}. Thread-safe; see
+ * run it every {@code retryPeriod} on the elector's {@link TimerClock}. Thread-safe; see
  * {@link LeaderCallbacks} for callback threading.
  */
 public interface LeaderElector extends AutoCloseable {
 
   /** An elector over a {@link LeaderLease} named by {@code config} in {@code store}. */
   static LeaderElector inStore(ObjectStore store, LeaderElectionConfig config, LeaderCallbacks callbacks,
-      SchedulingClock clock) {
+      TimerClock clock) {
     return new StoreLeaderElector(store, config, callbacks, clock);
   }
 

@@ -1,5 +1,6 @@
 package io.fleetkit.reconcile;
 
+import io.fleetkit.api.time.TimerClock;
 import io.fleetkit.reconcile.internal.BucketRateLimiter;
 import io.fleetkit.reconcile.internal.ItemExponentialFailureRateLimiter;
 import io.fleetkit.reconcile.internal.ItemFastSlowRateLimiter;
@@ -26,7 +27,7 @@ public final class RateLimiters {
    * {@code DefaultControllerRateLimiter}: the maximum of a per-item exponential backoff (5 ms doubling to 1000 s)
    * and an overall token bucket (10 qps, burst 100) on {@code clock}.
    */
-  public static <T> RateLimiter<T> defaultController(SchedulingClock clock) {
+  public static <T> RateLimiter<T> defaultController(TimerClock clock) {
     return maxOf(List.of(itemExponential(DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY),
         bucket(DEFAULT_QPS, DEFAULT_BURST, clock)));
   }
@@ -57,7 +58,7 @@ public final class RateLimiters {
    *
    * @throws IllegalArgumentException if {@code qps <= 0} or {@code burst < 1}
    */
-  public static <T> RateLimiter<T> bucket(double qps, int burst, SchedulingClock clock) {
+  public static <T> RateLimiter<T> bucket(double qps, int burst, TimerClock clock) {
     return new BucketRateLimiter<>(qps, burst, clock);
   }
 

@@ -1,5 +1,6 @@
 package io.fleetkit.reconcile;
 
+import io.fleetkit.api.time.TimerClock;
 import io.fleetkit.reconcile.internal.DefaultWorkQueue;
 
 /**
@@ -20,13 +21,23 @@ import io.fleetkit.reconcile.internal.DefaultWorkQueue;
 public interface RateLimitingQueue<T> extends DelayingQueue<T> {
 
   /** A rate-limited queue on {@code clock} with {@link RateLimiters#defaultController}. */
-  static <T> RateLimitingQueue<T> create(SchedulingClock clock) {
+  static <T> RateLimitingQueue<T> create(TimerClock clock) {
     return new DefaultWorkQueue<>(clock, RateLimiters.defaultController(clock));
   }
 
   /** A rate-limited queue on {@code clock} with {@code limiter}. */
-  static <T> RateLimitingQueue<T> create(SchedulingClock clock, RateLimiter<T> limiter) {
+  static <T> RateLimitingQueue<T> create(TimerClock clock, RateLimiter<T> limiter) {
     return new DefaultWorkQueue<>(clock, limiter);
+  }
+
+  /**
+   * A rate-limited queue on {@code clock} with {@code limiter} whose client-go metrics
+   * ({@link io.fleetkit.reconcile.metrics.WorkQueueMetrics}) are recorded into {@code registry} under the label
+   * {@code name=<name>}; an empty name records nothing.
+   */
+  static <T> RateLimitingQueue<T> create(TimerClock clock, RateLimiter<T> limiter, String name,
+      io.fleetkit.api.metrics.MetricsRegistry registry) {
+    return new DefaultWorkQueue<>(clock, limiter, name, registry);
   }
 
   /** Adds {@code item} after the delay the rate limiter gives it (which counts one requeue). */

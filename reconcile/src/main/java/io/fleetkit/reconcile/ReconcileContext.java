@@ -41,6 +41,15 @@ public interface ReconcileContext<T extends ApiObject<T>> {
     return clock().instant();
   }
 
+  /**
+   * Where to record events about the objects reconciled (kube's controllers emit {@code SuccessfulCreate},
+   * {@code FailedCreate}, ...); {@link io.fleetkit.api.events.EventRecorder#NOOP} unless the controller was given
+   * one.
+   */
+  default io.fleetkit.api.events.EventRecorder events() {
+    return io.fleetkit.api.events.EventRecorder.NOOP;
+  }
+
   /** How many times this key has been requeued with backoff since it last succeeded. */
   int retries();
 }

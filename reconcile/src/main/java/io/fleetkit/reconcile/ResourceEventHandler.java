@@ -8,7 +8,7 @@ import io.fleetkit.api.meta.ApiObject;
  *
  * <p>Threading: one informer calls its handlers one at a time, never concurrently, in event order: on the thread
  * that calls {@link Informer#start()} for the initial list (and later relists), on the store's watch-delivery
- * thread for watch events (the writing thread in direct-delivery mode), and on the {@link SchedulingClock}'s
+ * thread for watch events (the writing thread in direct-delivery mode), and on the {@link io.fleetkit.api.time.TimerClock}'s
  * timer thread for resyncs. Handlers must be quick and must not block (typically they enqueue keys); one that
  * throws is logged and the informer goes on.
  *

@@ -1,5 +1,6 @@
 package io.fleetkit.reconcile;
 
+import io.fleetkit.api.time.TimerClock;
 import io.fleetkit.reconcile.internal.DefaultWorkQueue;
 import java.time.Duration;
 import java.util.Optional;
@@ -26,7 +27,7 @@ public interface WorkQueue<T> {
 
   /** A plain work queue. */
   static <T> WorkQueue<T> create() {
-    return new DefaultWorkQueue<>(SchedulingClock.system(), RateLimiters.itemExponential(Duration.ZERO,
+    return new DefaultWorkQueue<>(TimerClock.system(), RateLimiters.itemExponential(Duration.ZERO,
         Duration.ZERO));
   }
 

@@ -16,7 +16,8 @@
  *   <li>leader election: {@link io.fleetkit.reconcile.LeaderElector},
  *       {@link io.fleetkit.reconcile.LeaderElectionConfig}, {@link io.fleetkit.reconcile.LeaderCallbacks} and the
  *       {@link io.fleetkit.reconcile.LeaderLease} kind;</li>
- *   <li>time: {@link io.fleetkit.reconcile.SchedulingClock}, {@link io.fleetkit.reconcile.ManualClock}.</li>
+ *   <li>time: every timed behaviour takes core-api's {@link io.fleetkit.api.time.TimerClock}; simulations and tests
+ *       pass a {@link io.fleetkit.api.time.ManualClock}.</li>
  * </ul>
  *
  * <p>Threading: every public type is thread-safe unless its javadoc says otherwise; each type documents on which

@@ -3,6 +3,7 @@ package io.fleetkit.reconcile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.time.ManualClock;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,7 +29,7 @@ final class ControllerRecipeTest {
     try (ObjectStore store = ObjectStore.builder().directDelivery().build();
         // Step 2: a controller for the kind, stepping on a manual clock (drop stepping() to run on worker threads).
         Controller<Gadget> c = Controller.builder(store, Gadget.class).name("gadget-phase").stepping()
-            .clock(new ManualClock()).reconciler(PHASE_FROM_SIZE).build()) {
+            .clock(ManualClock.atEpoch2026()).reconciler(PHASE_FROM_SIZE).build()) {
       store.create(Gadget.of("ns", "a", 3));
       store.create(Gadget.of("ns", "b", 0));
       // Step 3: start (lists and watches), then drive it.

@@ -2,6 +2,8 @@ package io.fleetkit.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetkit.api.time.ManualClock;
+import io.fleetkit.api.time.TimerClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * {@code advance}, so upstream's polling waits become direct assertions.
  */
 final class DelayingQueueTest {
-  private final ManualClock clock = new ManualClock();
+  private final ManualClock clock = ManualClock.atEpoch2026();
   private final DelayingQueue<String> q = DelayingQueue.create(clock);
 
   // TestSimpleQueue
@@ -125,7 +127,7 @@ final class DelayingQueueTest {
 
   @Test
   void addAfter_onSystemClock_firesOnTheTimerThread() throws Exception {
-    DelayingQueue<String> real = DelayingQueue.create(SchedulingClock.system());
+    DelayingQueue<String> real = DelayingQueue.create(TimerClock.system());
     long start = System.nanoTime();
     real.addAfter("x", Duration.ofMillis(20));
     assertThat(real.get()).contains("x");

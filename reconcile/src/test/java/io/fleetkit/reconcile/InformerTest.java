@@ -10,6 +10,7 @@ import io.fleetkit.api.store.ListResult;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchListener;
+import io.fleetkit.api.time.ManualClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 final class InformerTest {
-  private final ManualClock clock = new ManualClock();
+  private final ManualClock clock = ManualClock.atEpoch2026();
   private final ObjectStore store = ObjectStore.builder().directDelivery().build();
 
   @AfterEach
@@ -281,6 +282,51 @@ final class InformerTest {
     @Override
     public void close() {
       d.close();
+    }
+  }
+
+  @Test
+  void watchEndedForFallingBehind_informerRelistsAndLosesNothing() throws Exception {
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newCachedThreadPool();
+    ObjectStore slow = ObjectStore.builder().deliveryExecutor(pool).watchQueueLimit(2).build();
+    java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    try (Informer<Gadget> inf = Informer.builder(slow, Gadget.class).clock(clock).build()) {
+      inf.addEventHandler(new ResourceEventHandler<>() {
+        @Override
+        public void onAdd(Gadget g) {
+          if (g.metadata().name().equals("g0")) {
+            entered.countDown();
+            try {
+              release.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+        }
+      });
+      inf.start().join();
+      slow.create(Gadget.of("ns", "g0", 1));
+      assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
+      for (int i = 1; i <= 10; i++) {
+        slow.create(Gadget.of("ns", "g" + i, 1));
+      }
+      release.countDown();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (inf.lister().list().size() < 11 && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      assertThat(inf.lister().list()).hasSize(11);
+      assertThat(inf.listCount()).as("relisted after the watch ended").isEqualTo(2);
+      slow.create(Gadget.of("ns", "after", 1));
+      deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (inf.lister().list().size() < 12 && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      assertThat(inf.lister().list()).as("the new watch delivers").hasSize(12);
+    } finally {
+      slow.close();
+      pool.shutdownNow();
     }
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.time.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +45,7 @@ final class LeaderElectorTest {
 
   @Test
   void tryAcquireOrRenew_secondCandidate_waitsOutTheLeaseAfterLeaderStopsRenewing() {
-    ManualClock clock = new ManualClock();
+    ManualClock clock = ManualClock.atEpoch2026();
     try (ObjectStore store = ObjectStore.builder().directDelivery().build()) {
       Log logA = new Log();
       Log logB = new Log();
@@ -83,7 +84,7 @@ final class LeaderElectorTest {
 
   @Test
   void release_leader_otherCandidateTakesOverAtOnce() {
-    ManualClock clock = new ManualClock();
+    ManualClock clock = ManualClock.atEpoch2026();
     try (ObjectStore store = ObjectStore.builder().directDelivery().build()) {
       Log logA = new Log();
       LeaderElector a = LeaderElector.inStore(store, config("a"), logA, clock);
@@ -100,7 +101,7 @@ final class LeaderElectorTest {
 
   @Test
   void start_onManualClock_acquiresAndRenewsEveryRetryPeriod() {
-    ManualClock clock = new ManualClock();
+    ManualClock clock = ManualClock.atEpoch2026();
     try (ObjectStore store = ObjectStore.builder().directDelivery().build()) {
       LeaderElector a = LeaderElector.inStore(store, config("a"), new Log(), clock);
       LeaderElector b = LeaderElector.inStore(store, config("b"), new Log(), clock);
@@ -144,7 +145,7 @@ final class LeaderElectorTest {
   @Property(tries = 200)
   void exclusivity_randomInterleavings_neverTwoLeaders(
       @ForAll @Size(min = 20, max = 300) List<@IntRange(min = 0, max = 9) Integer> actions) {
-    ManualClock clock = new ManualClock();
+    ManualClock clock = ManualClock.atEpoch2026();
     try (ObjectStore store = ObjectStore.builder().directDelivery().build()) {
       List<LeaderElector> electors = new ArrayList<>();
       for (String id : List.of("a", "b", "c")) {

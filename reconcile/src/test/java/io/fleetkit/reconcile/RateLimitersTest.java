@@ -3,6 +3,7 @@ package io.fleetkit.reconcile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fleetkit.api.time.ManualClock;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -135,7 +136,7 @@ final class RateLimitersTest {
 
   @Test
   void bucket_burstUsedUp_thenPacesAtQps() {
-    ManualClock clock = new ManualClock();
+    ManualClock clock = ManualClock.atEpoch2026();
     RateLimiter<String> bucket = RateLimiters.bucket(10, 100, clock);
     for (int i = 0; i < 100; i++) {
       assertThat(bucket.when("x" + i)).as("burst token %s", i).isEqualTo(Duration.ZERO);
@@ -151,7 +152,7 @@ final class RateLimitersTest {
 
   @Test
   void defaultController_combinesBackoffAndBucket() {
-    ManualClock clock = new ManualClock();
+    ManualClock clock = ManualClock.atEpoch2026();
     RateLimiter<String> limiter = RateLimiters.defaultController(clock);
     assertThat(limiter.when("a")).isEqualTo(ms(5));
     assertThat(limiter.when("a")).isEqualTo(ms(10));
@@ -170,7 +171,7 @@ final class RateLimitersTest {
   void factories_invalidArguments_failWithMessage() {
     assertThatThrownBy(() -> RateLimiters.itemExponential(ms(10), ms(1)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("max delay");
-    assertThatThrownBy(() -> RateLimiters.bucket(0, 1, new ManualClock()))
+    assertThatThrownBy(() -> RateLimiters.bucket(0, 1, ManualClock.atEpoch2026()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("qps");
     assertThatThrownBy(() -> RateLimiters.maxOf(List.<RateLimiter<String>>of()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one");

@@ -2,6 +2,7 @@ package io.fleetkit.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetkit.api.time.ManualClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * time is observed by stepping a {@link ManualClock} to one nanosecond before it and then to it.
  */
 final class RateLimitingQueueTest {
-  private final ManualClock clock = new ManualClock();
+  private final ManualClock clock = ManualClock.atEpoch2026();
   private final RateLimitingQueue<String> queue =
       RateLimitingQueue.create(clock, RateLimiters.itemExponential(Duration.ofMillis(1), Duration.ofSeconds(1)));
 

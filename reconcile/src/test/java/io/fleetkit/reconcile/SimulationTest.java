@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.time.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,7 +51,7 @@ final class SimulationTest {
   }
 
   private static List<String> runScenario() {
-    ManualClock clock = new ManualClock();
+    ManualClock clock = ManualClock.atEpoch2026();
     AtomicLong uids = new AtomicLong();
     List<String> timeline = new ArrayList<>();
     try (ObjectStore store = ObjectStore.builder().directDelivery().clock(clock.asClock())

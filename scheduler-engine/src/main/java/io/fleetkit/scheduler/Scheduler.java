@@ -20,8 +20,12 @@ import org.jspecify.annotations.Nullable;
  * classes, PodDisruptionBudgets...), or {@link #attach} it to an {@link ObjectStore}. Then drive it with
  * {@link #scheduleOne()} or {@link #runUntilIdle()}.
  *
- * <p>Thread-safe: every method takes the scheduler's lock; a cycle runs Filter and Score on the scheduler's worker
- * threads. Nothing is lost: every pending pod is, at any time, in exactly one sub-queue, held by Permit, or bound.
+ * <p>Thread-safe. Driving ({@link #scheduleOne}, {@link #runUntilIdle}), the queries and {@link #close} take the
+ * scheduler's lock, which a cycle holds throughout; a cycle runs Filter and Score on the scheduler's worker threads.
+ * Cluster events ({@link #addNode} ... {@link #removeObject}) and {@link WaitingPods} decisions never wait for a
+ * running cycle: made from another thread while one runs, they are queued, return at once and take effect, in the
+ * order they were made, when that cycle ends; otherwise they take effect before the call returns. Nothing is lost:
+ * every pending pod is, at any time, in exactly one sub-queue, held by Permit, or bound.
  */
 public interface Scheduler extends AutoCloseable {
 

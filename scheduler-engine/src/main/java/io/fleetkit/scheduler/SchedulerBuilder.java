@@ -37,6 +37,10 @@ public final class SchedulerBuilder {
   private @Nullable Duration maxInUnschedulable;
   private @Nullable Duration assumedPodTtl;
   private @Nullable Consumer<ScheduleResult> listener;
+  private @Nullable Integer inlineWork;
+  private io.fleetkit.api.metrics.@Nullable MetricsRegistry metrics;
+  private io.fleetkit.api.events.@Nullable EventRecorder events;
+  private io.fleetkit.api.tracing.@Nullable Tracing tracing;
 
   SchedulerBuilder() {}
 
@@ -182,6 +186,51 @@ public final class SchedulerBuilder {
   }
 
   /**
+   * How many node×plugin evaluations a cycle does on the scheduling thread before fanning Filter and Score out to the
+   * worker threads ({@value SchedulerConfig#DEFAULT_INLINE_WORK}); tests set 0 to exercise the parallel path on small
+   * clusters. Not part of the public contract.
+   */
+  SchedulerBuilder inlineWork(int evaluations) {
+    once("inlineWork", this.inlineWork);
+    if (evaluations < 0) {
+      throw new IllegalArgumentException("scheduler builder: inlineWork " + evaluations + " must not be negative");
+    }
+    this.inlineWork = evaluations;
+    return this;
+  }
+
+  /**
+   * Records kube-scheduler's metrics ({@link io.fleetkit.scheduler.metrics.SchedulerMetrics}) into
+   * {@code registry}; without one nothing is measured.
+   */
+  public SchedulerBuilder metrics(io.fleetkit.api.metrics.MetricsRegistry registry) {
+    once("metrics", this.metrics);
+    this.metrics = Objects.requireNonNull(registry, "registry");
+    return this;
+  }
+
+  /**
+   * Records kube-scheduler's events ({@code Scheduled}, {@code FailedScheduling} on the pod, {@code Preempted} on
+   * each victim) through {@code recorder}; default none.
+   */
+  public SchedulerBuilder events(io.fleetkit.api.events.EventRecorder recorder) {
+    once("events", this.events);
+    this.events = Objects.requireNonNull(recorder, "recorder");
+    return this;
+  }
+
+  /**
+   * Opens a span per scheduling attempt ({@value io.fleetkit.api.tracing.Tracing#SPAN_SCHEDULE}, continuing the
+   * trace in the pod's {@value io.fleetkit.api.tracing.Tracing#TRACEPARENT_ANNOTATION} annotation) with a child
+   * per extension point; default none.
+   */
+  public SchedulerBuilder tracing(io.fleetkit.api.tracing.Tracing tracing) {
+    once("tracing", this.tracing);
+    this.tracing = Objects.requireNonNull(tracing, "tracing");
+    return this;
+  }
+
+  /**
    * Builds the scheduler and creates each profile's plugins.
    *
    * @throws IllegalArgumentException if a profile names a plugin the registry lacks, has no or several QueueSort
@@ -199,8 +248,11 @@ public final class SchedulerBuilder {
         initialBackoff != null ? initialBackoff : Duration.ofSeconds(1),
         maxBackoff != null ? maxBackoff : Duration.ofSeconds(10),
         maxInUnschedulable != null ? maxInUnschedulable : Duration.ofMinutes(5),
-        assumedPodTtl != null ? assumedPodTtl : Duration.ZERO, listener);
-    return new SchedulerImpl(config);
+        assumedPodTtl != null ? assumedPodTtl : Duration.ZERO, listener,
+        inlineWork != null ? inlineWork : SchedulerConfig.DEFAULT_INLINE_WORK);
+    return new SchedulerImpl(config, metrics != null ? metrics : io.fleetkit.api.metrics.MetricsRegistry.NOOP,
+        events != null ? events : io.fleetkit.api.events.EventRecorder.NOOP,
+        tracing != null ? tracing : io.fleetkit.api.tracing.Tracing.NOOP);
   }
 
   private static void once(String field, @Nullable Object old) {

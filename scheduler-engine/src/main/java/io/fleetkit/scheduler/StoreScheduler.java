@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
  * priority classes (first, so that pods resolve their priority), disruption budgets and other requested kinds,
  * nodes, and pods. Optionally runs the scheduler on a background thread ({@link #start()}).
  *
- * <p>Thread-safe. Watch events arrive on the store's delivery threads and call the scheduler, which serializes them
- * with its cycles.
+ * <p>Thread-safe. Watch events arrive on the store's delivery threads and call the scheduler, which applies them in
+ * order without making the delivery thread wait for a running cycle.
  */
 public final class StoreScheduler implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(StoreScheduler.class);

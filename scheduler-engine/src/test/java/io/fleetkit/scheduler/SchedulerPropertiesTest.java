@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fleetkit.api.scheduler.NodeInfo;
 import io.fleetkit.api.scheduler.PodInfo;
 import io.fleetkit.api.scheduler.SchedulerProfile;
-import io.fleetkit.scheduler.internal.SchedulerImpl;
+import io.fleetkit.scheduler.internal.SchedulerConfig;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.scheduler.testing.TestFitPlugin;
 import java.time.Duration;
@@ -57,7 +57,7 @@ final class SchedulerPropertiesTest {
         Arbitraries.of(0, 0, 30, 100)).as(Scenario::new);
   }
 
-  private static Outcome run(Scenario sc, int parallelism, long seed) {
+  private static Outcome run(Scenario sc, int parallelism, long seed, int inlineWork) {
     ManualClock clock = ManualClock.atEpoch2026();
     PluginRegistry reg = PluginRegistry.defaults().with(TestFitPlugin.NAME, h -> new TestFitPlugin());
     SchedulerProfile.Builder pb = SchedulerProfile.builder("default-scheduler");
@@ -67,7 +67,7 @@ final class SchedulerPropertiesTest {
     SchedulerProfile profile = pb.plugin(TestFitPlugin.NAME, 1).percentageOfNodesToScore(sc.percentage()).build();
     List<ScheduleResult> results = new ArrayList<>();
     try (Scheduler s = Scheduler.builder().registry(reg).profile(profile).clock(clock).parallelism(parallelism)
-        .seed(seed).build()) {
+        .seed(seed).inlineWork(inlineWork).build()) {
       for (int i = 0; i < sc.nodes().size(); i++) {
         int[] n = sc.nodes().get(i);
         s.addNode(node("n" + i, n[0], n[1], n[2]));
@@ -147,20 +147,14 @@ final class SchedulerPropertiesTest {
 
   @Property(tries = 60)
   void capacityRespectedAndNoPodLost(@ForAll("scenarios") Scenario sc) {
-    Outcome o = run(sc, 2, 42);
+    Outcome o = run(sc, 2, 42, SchedulerConfig.DEFAULT_INLINE_WORK);
     assertThat(o.results()).isNotEmpty();
   }
 
   @Property(tries = 30)
   void fixedSeed_sameResults_whateverTheParallelism(@ForAll("scenarios") Scenario sc) {
-    Outcome a = run(sc, 1, 7);
-    Outcome b;
-    SchedulerImpl.setInlineWork(0); // fan out even on small clusters
-    try {
-      b = run(sc, 3, 7);
-    } finally {
-      SchedulerImpl.setInlineWork(512);
-    }
+    Outcome a = run(sc, 1, 7, SchedulerConfig.DEFAULT_INLINE_WORK);
+    Outcome b = run(sc, 3, 7, 0); // fan out even on small clusters
     assertThat(b.results()).isEqualTo(a.results());
     assertThat(b.placement()).isEqualTo(a.placement());
     assertThat(b.pendingKeys()).isEqualTo(a.pendingKeys());

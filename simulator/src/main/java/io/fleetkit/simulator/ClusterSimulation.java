@@ -16,7 +16,7 @@ import io.fleetkit.autoscale.cluster.ClusterAutoscaler;
 import io.fleetkit.autoscale.cluster.LoopResult;
 import io.fleetkit.autoscale.hpa.HorizontalPodAutoscalerController;
 import io.fleetkit.autoscale.hpa.SyncOutcome;
-import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.reconcile.sim.SimulatedController;
 import io.fleetkit.reconcile.sim.Simulation;
 import io.fleetkit.reconcile.sim.TimelineEvent;

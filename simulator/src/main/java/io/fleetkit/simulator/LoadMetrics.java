@@ -12,7 +12,7 @@ import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.autoscale.hpa.ContainerUsage;
 import io.fleetkit.autoscale.hpa.MetricsSource;
 import io.fleetkit.autoscale.hpa.PodResourceMetrics;
-import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.reconcile.controllers.ActivePods;
 import java.time.Duration;
 import java.time.Instant;

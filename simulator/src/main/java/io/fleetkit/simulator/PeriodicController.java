@@ -1,7 +1,7 @@
 package io.fleetkit.simulator;
 
-import io.fleetkit.reconcile.ManualClock;
-import io.fleetkit.reconcile.SchedulingClock;
+import io.fleetkit.api.time.ManualClock;
+import io.fleetkit.api.time.TimerClock;
 import io.fleetkit.reconcile.sim.SimulatedController;
 import java.time.Duration;
 import java.util.Objects;
@@ -16,7 +16,7 @@ final class PeriodicController implements SimulatedController {
   private final ManualClock clock;
   private final Duration period;
   private final Runnable loop;
-  private SchedulingClock.@Nullable Timer timer;
+  private TimerClock.@Nullable Timer timer;
   private boolean due;
 
   PeriodicController(String name, ManualClock clock, Duration period, Runnable loop) {
@@ -53,7 +53,7 @@ final class PeriodicController implements SimulatedController {
 
   @Override
   public void close() {
-    SchedulingClock.Timer t = timer;
+    TimerClock.Timer t = timer;
     if (t != null) {
       t.cancel();
     }

@@ -24,6 +24,8 @@ import io.fleetkit.api.autoscaling.PodsMetricStatus;
 import io.fleetkit.api.autoscaling.ResourceMetricSource;
 import io.fleetkit.api.autoscaling.ResourceMetricStatus;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.events.EventRecorder;
+import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.resource.Quantity;
@@ -66,8 +68,10 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
   private final ReplicaCalculator calculator;
   private final ReplicaNormalizer normalizer;
   private final Duration syncPeriod;
+  private final MetricsRegistry registry;
 
   private HorizontalPodAutoscalerController(Builder b) {
+    this.registry = b.registry;
     this.store = b.store;
     this.clock = b.clock;
     this.calculator = new ReplicaCalculator(b.metrics, b.clock, b.tolerance, b.cpuInitializationPeriod,
@@ -92,7 +96,14 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
       normalizer.forget(key.namespace() + "/" + key.name());
       return Result.done();
     }
-    sync(key.namespace(), key.name());
+    SyncOutcome outcome = sync(key.namespace(), key.name());
+    if (context.events() != EventRecorder.NOOP) {
+      for (String e : outcome.events()) {
+        String[] parts = e.split(" ", 3); // "<type> <reason> <message>"
+        context.object().ifPresent(hpa -> context.events().event(hpa, parts[0], parts[1], "Scale",
+            parts.length > 2 ? parts[2] : ""));
+      }
+    }
     return Result.requeueAfter(syncPeriod);
   }
 
@@ -112,6 +123,22 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
    * @throws NotFoundException when the HPA itself does not exist
    */
   public SyncOutcome sync(String namespace, String name) {
+    if (!registry.enabled()) {
+      return syncOnce(namespace, name);
+    }
+    long start = System.nanoTime();
+    SyncOutcome o = syncOnce(namespace, name);
+    String action = o.desiredReplicas() > o.currentReplicas() ? HorizontalPodAutoscalerMetrics.SCALE_UP
+        : o.desiredReplicas() < o.currentReplicas() ? HorizontalPodAutoscalerMetrics.SCALE_DOWN
+        : HorizontalPodAutoscalerMetrics.NONE;
+    String error = o.error() == null ? HorizontalPodAutoscalerMetrics.NONE : HorizontalPodAutoscalerMetrics.INTERNAL;
+    registry.counter(HorizontalPodAutoscalerMetrics.RECONCILIATIONS, action, error).increment();
+    registry.histogram(HorizontalPodAutoscalerMetrics.RECONCILIATION_DURATION, action, error)
+        .observeNanos(System.nanoTime() - start);
+    return o;
+  }
+
+  private SyncOutcome syncOnce(String namespace, String name) {
     HorizontalPodAutoscaler hpa = store.require(HorizontalPodAutoscaler.class, namespace, name);
     String key = namespace + "/" + name;
     Instant now = clock.instant();
@@ -458,6 +485,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     private Duration initialReadinessDelay = ReplicaCalculator.DEFAULT_INITIAL_READINESS_DELAY;
     private Duration downscaleStabilization = Duration.ofMinutes(5);
     private Duration syncPeriod = DEFAULT_SYNC_PERIOD;
+    private MetricsRegistry registry = MetricsRegistry.NOOP;
 
     private Builder(ObjectStore store, MetricsSource metrics) {
       this.store = Objects.requireNonNull(store, "store");
@@ -470,6 +498,9 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     public Builder initialReadinessDelay(Duration v) { initialReadinessDelay = v; return this; }
     public Builder downscaleStabilization(Duration v) { downscaleStabilization = v; return this; }
     public Builder syncPeriod(Duration v) { syncPeriod = v; return this; }
+
+    /** Records {@link HorizontalPodAutoscalerMetrics} into {@code v}; default none. */
+    public Builder metricsRegistry(MetricsRegistry v) { registry = Objects.requireNonNull(v, "registry"); return this; }
 
     public HorizontalPodAutoscalerController build() {
       return new HorizontalPodAutoscalerController(this);

@@ -101,6 +101,36 @@ final class HorizontalPodAutoscalerControllerTest {
     return store.require(HorizontalPodAutoscaler.class, "ns", "web").status().condition(type).orElseThrow();
   }
 
+  /**
+   * The names, types and labels of {@code kubernetes/kubernetes pkg/controller/podautoscaler/monitor/metrics.go};
+   * a scale-up and a failed sync counted by action and error.
+   */
+  @Test
+  void metrics_upstreamNames_countedByActionAndError() {
+    assertThat(HorizontalPodAutoscalerMetrics.ALL).extracting(d -> d.name() + " " + d.type() + " " + d.labelNames())
+        .containsExactly(
+            "horizontal_pod_autoscaler_controller_reconciliations_total COUNTER [action, error]",
+            "horizontal_pod_autoscaler_controller_reconciliation_duration_seconds HISTOGRAM [action, error]");
+    var prometheus = new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(
+        io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
+    HorizontalPodAutoscalerController c = HorizontalPodAutoscalerController.builder(store, metrics).clock(clock)
+        .metricsRegistry(io.fleetkit.observability.micrometer.MicrometerMetrics.of(prometheus)).build();
+    deployment(3);
+    runningPods(3, 900);
+    hpa(1, 10, null, MetricSpec.resourceUtilization(ResourceNames.CPU, 50));
+    c.sync("ns", "web");
+    metricsDown = true;
+    clock.advance(Duration.ofMinutes(1));
+    c.sync("ns", "web");
+    var e = io.fleetkit.observability.prometheus.Exposition.parse(prometheus.scrape());
+    assertThat(e.value("horizontal_pod_autoscaler_controller_reconciliations_total",
+        Map.of("action", "scale_up", "error", "none"))).contains(1.0);
+    assertThat(e.value("horizontal_pod_autoscaler_controller_reconciliations_total",
+        Map.of("action", "none", "error", "internal"))).contains(1.0);
+    assertThat(e.value("horizontal_pod_autoscaler_controller_reconciliation_duration_seconds_count",
+        Map.of("action", "scale_up", "error", "none"))).contains(1.0);
+  }
+
   @Test
   void sync_cpuAboveTarget_scalesDeploymentAndReportsConditions() {
     deployment(3);

@@ -26,10 +26,17 @@ public final class FleetKitHarness implements AutoCloseable {
 
   /** {@code parallelism} 0 keeps the engine's default. */
   public FleetKitHarness(List<Node> nodes, SchedulerProfile profile, int parallelism, long seed) {
+    this(nodes, profile, parallelism, seed, b -> { });
+  }
+
+  /** As above, with {@code customize} applied to the scheduler builder last (metrics, tracing, events). */
+  public FleetKitHarness(List<Node> nodes, SchedulerProfile profile, int parallelism, long seed,
+      java.util.function.Consumer<io.fleetkit.scheduler.SchedulerBuilder> customize) {
     var builder = Scheduler.builder().profile(profile).clock(clock).seed(seed);
     if (parallelism > 0) {
       builder.parallelism(parallelism);
     }
+    customize.accept(builder);
     scheduler = builder.build();
     for (Node n : nodes) {
       scheduler.addNode(n);

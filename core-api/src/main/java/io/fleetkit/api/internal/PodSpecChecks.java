@@ -10,6 +10,8 @@ import io.fleetkit.api.core.Volume;
 import io.fleetkit.api.core.VolumeSource;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.scheduling.NodeAffinity;
+import io.fleetkit.api.scheduling.SchedulingValidation;
 import io.fleetkit.api.scheduling.TaintEffect;
 import io.fleetkit.api.scheduling.Toleration;
 import io.fleetkit.api.scheduling.TolerationOperator;
@@ -51,6 +53,10 @@ public final class PodSpecChecks {
     }
     if (!spec.tolerations().isEmpty()) {
       tolerations(spec.tolerations(), path + ".tolerations", v);
+    }
+    NodeAffinity nodeAffinity = spec.affinity().nodeAffinity();
+    if (nodeAffinity != null) {
+      v.addAll(SchedulingValidation.validateNodeAffinityValues(nodeAffinity, path + ".affinity.nodeAffinity"));
     }
     if (!spec.topologySpreadConstraints().isEmpty()) {
       spreads(spec.topologySpreadConstraints(), path + ".topologySpreadConstraints", v);

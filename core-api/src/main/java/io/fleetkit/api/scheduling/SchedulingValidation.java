@@ -117,10 +117,22 @@ public final class SchedulingValidation {
 
   /**
    * A {@code matchExpressions} entry ({@code ValidateNodeSelectorRequirement}): In/NotIn need values,
-   * Exists/DoesNotExist must have none, Gt/Lt exactly one; the key is a qualified name.
+   * Exists/DoesNotExist must have none, Gt/Lt exactly one, an integer; the key is a qualified name.
    */
   public static List<Violation> validateNodeSelectorRequirement(NodeSelectorRequirement r, String fieldPath) {
-    List<Violation> out = new ArrayList<>();
+    List<Violation> out = new ArrayList<>(validateNodeSelectorRequirementValues(r, fieldPath));
+    out.addAll(Validation.validateLabelName(r.key(), fieldPath + ".key"));
+    return out;
+  }
+
+  /**
+   * The operator/values rules of a {@code matchExpressions} entry alone: In/NotIn need values, Exists/DoesNotExist
+   * must have none, Gt/Lt exactly one integer. An expression breaking them can never match, so a pod carrying it
+   * would be accepted and never fit; pods are refused for these when built (their keys are left to the scheduler,
+   * which reports a bad key as an error on each attempt, as kube-scheduler does).
+   */
+  public static List<Violation> validateNodeSelectorRequirementValues(NodeSelectorRequirement r, String fieldPath) {
+    List<Violation> out = new ArrayList<>(1);
     switch (r.operator()) {
       case In, NotIn -> {
         if (r.values().isEmpty()) {
@@ -136,11 +148,52 @@ public final class SchedulingValidation {
       case Gt, Lt -> {
         if (r.values().size() != 1) {
           out.add(v(fieldPath + ".values", "must be specified single value when `operator` is 'Lt' or 'Gt'", null));
+        } else if (!isInt64(r.values().get(0))) {
+          // Upstream finds this when the scheduler compiles the selector (component-helpers nodeaffinity), so such a
+          // pod is admitted and then never fits; FleetKit refuses it up front with the scheduler's words.
+          out.add(v(fieldPath + ".values[0]", "for 'Gt', 'Lt' operators, the value must be an integer",
+              r.values().get(0)));
         }
       }
     }
-    out.addAll(Validation.validateLabelName(r.key(), fieldPath + ".key"));
     return out;
+  }
+
+  /**
+   * The operator/values rules ({@link #validateNodeSelectorRequirementValues}) of every {@code matchExpressions}
+   * entry of a node affinity, required and preferred terms alike.
+   */
+  public static List<Violation> validateNodeAffinityValues(NodeAffinity affinity, String fieldPath) {
+    List<Violation> out = new ArrayList<>(0);
+    NodeSelector required = affinity.requiredDuringSchedulingIgnoredDuringExecution();
+    if (required != null) {
+      String p = fieldPath + ".requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms";
+      for (int i = 0; i < required.nodeSelectorTerms().size(); i++) {
+        termValues(required.nodeSelectorTerms().get(i), p + "[" + i + "]", out);
+      }
+    }
+    List<PreferredSchedulingTerm> preferred = affinity.preferredDuringSchedulingIgnoredDuringExecution();
+    for (int i = 0; i < preferred.size(); i++) {
+      termValues(preferred.get(i).preference(),
+          fieldPath + ".preferredDuringSchedulingIgnoredDuringExecution[" + i + "].preference", out);
+    }
+    return out;
+  }
+
+  private static void termValues(NodeSelectorTerm term, String path, List<Violation> out) {
+    for (int j = 0; j < term.matchExpressions().size(); j++) {
+      out.addAll(validateNodeSelectorRequirementValues(term.matchExpressions().get(j),
+          path + ".matchExpressions[" + j + "]"));
+    }
+  }
+
+  private static boolean isInt64(String s) {
+    try {
+      Long.parseLong(s);
+      return true;
+    } catch (NumberFormatException e) {
+      return false;
+    }
   }
 
   /**

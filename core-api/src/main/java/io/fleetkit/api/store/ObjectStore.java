@@ -51,7 +51,9 @@ import java.util.function.Predicate;
  *       may be delivered by whichever writer is already draining that watch.</li>
  *   <li><b>Failures are isolated.</b> A listener that throws is logged (SLF4J, WARN) and the watch goes on with the
  *       next event; the store and other watches are unaffected. A slow listener delays only its own watch; its
- *       queue is unbounded.</li>
+ *       queue holds at most {@link ObjectStoreBuilder#watchQueueLimit} undelivered events (default 100,000). A watch that falls further behind is ended, as the API server ends a slow watcher: the events
+ *       queued so far are delivered, then {@link WatchListener#onExpired} is called with an
+ *       {@link ExpiredException} and the watch is closed; the listener relists.</li>
  * </ul>
  *
  * <h2>Admission</h2>

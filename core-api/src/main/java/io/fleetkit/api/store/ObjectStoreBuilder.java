@@ -17,11 +17,18 @@ public final class ObjectStoreBuilder {
   /** How many events the store keeps for watch replay unless told otherwise. */
   public static final int DEFAULT_HISTORY_LIMIT = 10_000;
 
+  /**
+   * How many undelivered events one watch may hold unless told otherwise: about 6 MB of queue for a listener that
+   * never returns (events share the stored objects), ten times the default history.
+   */
+  public static final int DEFAULT_WATCH_QUEUE_LIMIT = 100_000;
+
   private @Nullable Clock clock;
   private int historyLimit = -1;
   private @Nullable Executor deliveryExecutor;
   private boolean directDelivery;
   private @Nullable Supplier<String> uidGenerator;
+  private int watchQueueLimit = -1;
   private @Nullable AdmissionChain admission;
 
   ObjectStoreBuilder() {}
@@ -101,6 +108,24 @@ public final class ObjectStoreBuilder {
   }
 
   /**
+   * How many undelivered events one watch may hold before it is ended with "too old resource version"
+   * ({@link WatchListener#onExpired}); default {@value #DEFAULT_WATCH_QUEUE_LIMIT}. This bounds the memory a
+   * listener that never returns can pin, as the API server bounds each watcher's buffer.
+   *
+   * @throws IllegalArgumentException if {@code limit < 1}
+   */
+  public ObjectStoreBuilder watchQueueLimit(int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("watchQueueLimit must be at least 1 but was " + limit);
+    }
+    if (watchQueueLimit != -1) {
+      throw new IllegalStateException("watchQueueLimit was already set to " + watchQueueLimit);
+    }
+    watchQueueLimit = limit;
+    return this;
+  }
+
+  /**
    * The admission plugins run on every create, update and delete before the write (see {@link AdmissionChain}); a
    * denial reaches the caller as {@link io.fleetkit.api.admission.AdmissionDeniedException} and nothing is written.
    * Status updates are not admitted. Default: none, and the store behaves exactly as without admission.
@@ -116,11 +141,13 @@ public final class ObjectStoreBuilder {
 
   /** A new store with these settings. The builder may be reused. */
   public ObjectStore build() {
+    int history = historyLimit != -1 ? historyLimit : DEFAULT_HISTORY_LIMIT;
     return new InMemoryObjectStore(
         clock != null ? clock : Clock.systemUTC(),
-        historyLimit != -1 ? historyLimit : DEFAULT_HISTORY_LIMIT,
+        history,
         directDelivery ? Runnable::run : deliveryExecutor,
         uidGenerator != null ? uidGenerator : () -> UUID.randomUUID().toString(),
-        admission != null ? admission : AdmissionChain.empty());
+        admission != null ? admission : AdmissionChain.empty(),
+        watchQueueLimit != -1 ? watchQueueLimit : DEFAULT_WATCH_QUEUE_LIMIT);
   }
 }

@@ -1,10 +1,12 @@
 package io.fleetkit.lab.gpu;
 
-import java.io.BufferedReader;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,10 +22,15 @@ import java.util.zip.GZIPInputStream;
  * Loads the openb CSV files of Alibaba's cluster-trace-gpu-v2023: nodes {@code sn,cpu_milli,memory_mib,gpu,model}
  * and pods {@code name,cpu_milli,memory_mib,num_gpu,gpu_milli[,gpu_spec,...]} (columns found by header name; extra
  * columns are ignored). A malformed line, an unknown GPU model or a negative amount fails the whole load with a
- * {@link TraceFormatException} naming the file and the 1-based line: nothing is half-loaded. A file whose name ends in
- * {@code .gz} is read through gzip. Stateless.
+ * {@link TraceFormatException} naming the file and the 1-based line: nothing is half-loaded. So does text that is not
+ * UTF-8, a line longer than {@link #MAX_LINE_BYTES}, a count beyond {@code int}, a header naming a column twice and a
+ * node name given twice. A leading byte-order mark is skipped. A file whose name ends in {@code .gz} is read through
+ * gzip. Stateless.
  */
 public final class OpenbCsv {
+  /** The longest line accepted, in bytes (openb lines are under 200); longer ones are refused, not buffered. */
+  public static final int MAX_LINE_BYTES = 64 * 1024;
+
   /** The GPU models of the openb cluster. */
   public static final Set<String> KNOWN_MODELS = Set.of("A10", "G2", "G3", "P100", "T4", "V100M16", "V100M32");
 
@@ -45,6 +52,7 @@ public final class OpenbCsv {
   private static List<TraceNode> loadNodes(String file, List<String> lines) {
     Map<String, Integer> h = header(file, lines, List.of("sn", "cpu_milli", "memory_mib", "gpu", "model"));
     List<TraceNode> out = new ArrayList<>(lines.size());
+    Map<String, Integer> firstLine = new HashMap<>();
     for (int i = 1; i < lines.size(); i++) {
       String line = lines.get(i);
       if (line.isBlank()) {
@@ -52,13 +60,19 @@ public final class OpenbCsv {
       }
       String[] f = split(file, i, line, h.size());
       String where = file + ":" + (i + 1);
-      int gpus = (int) number(where, "gpu", f[h.get("gpu")]);
+      String name = f[h.get("sn")].strip();
+      Integer first = firstLine.putIfAbsent(name, i + 1);
+      if (first != null) {
+        throw new TraceFormatException(where + ": node \"" + name + "\" is defined twice (first at line " + first
+            + ")");
+      }
+      int gpus = intNumber(where, "gpu", f[h.get("gpu")]);
       String model = f[h.get("model")].strip();
       if (gpus > 0 && !KNOWN_MODELS.contains(model)) {
         throw new TraceFormatException(where + ": unknown GPU model \"" + model + "\" (known: "
             + String.join(", ", KNOWN_MODELS.stream().sorted().toList()) + ")");
       }
-      out.add(new TraceNode(f[h.get("sn")].strip(), number(where, "cpu_milli", f[h.get("cpu_milli")]),
+      out.add(new TraceNode(name, number(where, "cpu_milli", f[h.get("cpu_milli")]),
           number(where, "memory_mib", f[h.get("memory_mib")]), gpus, gpus > 0 ? model : ""));
     }
     return List.copyOf(out);
@@ -99,7 +113,7 @@ public final class OpenbCsv {
         }
       }
       out.add(new TracePod(f[h.get("name")].strip(), number(where, "cpu_milli", f[h.get("cpu_milli")]),
-          number(where, "memory_mib", f[h.get("memory_mib")]), (int) number(where, "num_gpu", f[h.get("num_gpu")]),
+          number(where, "memory_mib", f[h.get("memory_mib")]), intNumber(where, "num_gpu", f[h.get("num_gpu")]),
           (int) milli, models));
     }
     return List.copyOf(out);
@@ -113,20 +127,50 @@ public final class OpenbCsv {
     }
   }
 
-  private static List<String> read(String source, InputStream in) {
-    // not closed: the caller owns the stream
-    BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
-        .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)));
+  /** Every line of {@code in}, decoded strictly as UTF-8, without a leading byte-order mark; {@code in} not closed. */
+  private static List<String> read(String source, InputStream raw) {
+    CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT);
+    List<String> lines = new ArrayList<>();
+    ByteArrayOutputStream line = new ByteArrayOutputStream();
     try {
-      List<String> lines = new ArrayList<>();
-      for (String line = r.readLine(); line != null; line = r.readLine()) {
-        lines.add(line);
+      InputStream in = new BufferedInputStream(raw);
+      int b;
+      while ((b = in.read()) >= 0) {
+        if (b == '\n') {
+          lines.add(decode(source, lines.size() + 1, line, utf8));
+          line.reset();
+        } else if (line.size() >= MAX_LINE_BYTES) {
+          throw new TraceFormatException(source + ":" + (lines.size() + 1) + ": line is longer than "
+              + MAX_LINE_BYTES + " bytes; not a trace CSV");
+        } else {
+          line.write(b);
+        }
       }
-      return lines;
-    } catch (CharacterCodingException e) {
-      throw new TraceFormatException(source + ": not UTF-8 text (a CSV file was expected)", e);
     } catch (IOException e) {
       throw new TraceFormatException(source + ": cannot read: " + e.getMessage(), e);
+    }
+    if (line.size() > 0) {
+      lines.add(decode(source, lines.size() + 1, line, utf8));
+    }
+    if (!lines.isEmpty() && lines.get(0).startsWith("\uFEFF")) {
+      lines.set(0, lines.get(0).substring(1));
+    }
+    return lines;
+  }
+
+  private static String decode(String source, int lineNumber, ByteArrayOutputStream bytes, CharsetDecoder utf8) {
+    byte[] b = bytes.toByteArray();
+    int n = b.length > 0 && b[b.length - 1] == '\r' ? b.length - 1 : b.length;
+    try {
+      return utf8.reset().decode(ByteBuffer.wrap(b, 0, n)).toString();
+    } catch (CharacterCodingException e) {
+      int at = 0;
+      while (at < n && b[at] >= 0) {
+        at++; // the first non-ASCII byte is where decoding could go wrong
+      }
+      throw new TraceFormatException(source + ":" + lineNumber + ": is not UTF-8 text (undecodable bytes from column "
+          + (at + 1) + "); save the file as UTF-8", e);
     }
   }
 
@@ -137,7 +181,11 @@ public final class OpenbCsv {
     String[] cols = lines.get(0).split(",", -1);
     Map<String, Integer> h = new HashMap<>();
     for (int i = 0; i < cols.length; i++) {
-      h.put(cols[i].strip(), i);
+      Integer old = h.put(cols[i].strip(), i);
+      if (old != null) {
+        throw new TraceFormatException(file + ":1: header names column \"" + cols[i].strip() + "\" twice (columns "
+            + (old + 1) + " and " + (i + 1) + ")");
+      }
     }
     for (String r : required) {
       if (!h.containsKey(r)) {
@@ -154,6 +202,14 @@ public final class OpenbCsv {
           + " comma-separated fields, found " + f.length + ": " + line);
     }
     return f;
+  }
+
+  private static int intNumber(String where, String column, String s) {
+    long v = number(where, column, s);
+    if (v > Integer.MAX_VALUE) {
+      throw new TraceFormatException(where + ": " + column + " " + v + " must be at most " + Integer.MAX_VALUE);
+    }
+    return (int) v;
   }
 
   private static long number(String where, String column, String s) {

@@ -35,6 +35,12 @@ import java.util.TreeSet;
  * runs differ from the published ones, but the distribution over seeds matches. Stateless; each call is independent.
  */
 public final class TraceReplay {
+  /**
+   * The most pods a replay's arrival sequence may hold (the paper's traces need about 10,000); a larger inflation
+   * is refused up front rather than running out of memory while resampling.
+   */
+  public static final int MAX_ARRIVALS = 5_000_000;
+
   private TraceReplay() {}
 
   /** Replays with the paper's inflation, 1.3. */
@@ -44,7 +50,8 @@ public final class TraceReplay {
 
   /**
    * @param inflate the target GPU demand as a multiple of GPU capacity (the paper: 1.3)
-   * @throws IllegalArgumentException when there are no GPU nodes or {@code inflate} is not positive
+   * @throws IllegalArgumentException when there are no GPU nodes, two nodes share a name, {@code inflate} is not
+   *     positive, or it would need more than {@link #MAX_ARRIVALS} arrivals
    */
   public static ReplayResult run(List<TraceNode> nodes, List<TracePod> pods, GpuPolicy policy, long seed,
       double inflate) {
@@ -56,6 +63,12 @@ public final class TraceReplay {
       throw new IllegalArgumentException("trace replay: the node list has no GPU node");
     }
     gpuNodes.sort(Comparator.comparing(TraceNode::name));
+    for (int i = 1; i < gpuNodes.size(); i++) {
+      if (gpuNodes.get(i).name().equals(gpuNodes.get(i - 1).name())) {
+        throw new IllegalArgumentException("trace replay: node \"" + gpuNodes.get(i).name()
+            + "\" appears twice in the node list; names must be unique");
+      }
+    }
     TreeSet<String> modelSet = new TreeSet<>(OpenbCsv.KNOWN_MODELS);
     gpuNodes.forEach(n -> modelSet.add(n.model()));
     pods.forEach(p -> modelSet.addAll(p.models()));
@@ -64,6 +77,7 @@ public final class TraceReplay {
 
     Random rng = new Random(seed);
     long capacity = gpuNodes.stream().mapToLong(n -> 1000L * n.gpus()).sum();
+    checkArrivalBound(pods, inflate, capacity);
     List<TracePod> arrival = arrivals(pods, rng, inflate * capacity);
 
     int[] perm = permutation(gpuNodes.size(), rng);
@@ -152,10 +166,29 @@ public final class TraceReplay {
     return arrival;
   }
 
+  /** Refuses an inflation whose resampled arrivals would not fit in memory, estimated from the mean demand. */
+  private static void checkArrivalBound(List<TracePod> pods, double inflate, long capacity) {
+    long demand = 0;
+    for (TracePod p : pods) {
+      demand += p.totalGpuMilli();
+    }
+    if (demand == 0) {
+      return; // nothing to resample: the arrivals are the pods
+    }
+    double estimate = inflate * capacity / ((double) demand / pods.size());
+    if (estimate > MAX_ARRIVALS) {
+      throw new IllegalArgumentException("trace replay: inflate " + inflate + " would need about "
+          + String.format(java.util.Locale.ROOT, "%.0f", estimate) + " arriving pods (GPU capacity " + capacity
+          + " milli, mean demand " + demand / pods.size() + " milli per pod); at most " + MAX_ARRIVALS
+          + " are allowed");
+    }
+  }
+
   private static void tune(List<TracePod> arrival, List<TracePod> byName, Random rng, double target) {
     long total = arrival.stream().mapToLong(TracePod::totalGpuMilli).sum();
     if (total < target) {
-      if (byName.stream().noneMatch(t -> t.gpuMilli() > 0)) {
+      // A pod adds its whole demand (num_gpu x gpu_milli); without any, the target is never reached.
+      if (byName.stream().noneMatch(t -> t.totalGpuMilli() > 0)) {
         return;
       }
       for (int i = 0; ; i++) {
@@ -167,11 +200,55 @@ public final class TraceReplay {
         total += t.totalGpuMilli();
       }
     } else {
-      while (total > target && !arrival.isEmpty()) {
-        TracePod t = arrival.remove(rng.nextInt(arrival.size()));
-        total -= t.totalGpuMilli();
+      removeRandomly(arrival, rng, total, target);
+    }
+  }
+
+  /**
+   * Removes uniformly drawn pods until the demand is at most {@code target}: the draws and the survivors' order are
+   * those of repeatedly calling {@code arrival.remove(rng.nextInt(arrival.size()))}, in O(n log n) rather than
+   * O(n^2): the k-th surviving position is found in a Fenwick tree of survivor counts.
+   */
+  private static void removeRandomly(List<TracePod> arrival, Random rng, long total, double target) {
+    int n = arrival.size();
+    int[] tree = new int[n + 1];
+    for (int i = 1; i <= n; i++) {
+      tree[i] += 1;
+      int parent = i + (i & -i);
+      if (parent <= n) {
+        tree[parent] += tree[i];
       }
     }
+    boolean[] removed = new boolean[n];
+    int left = n;
+    int top = Integer.highestOneBit(Math.max(1, n));
+    while (total > target && left > 0) {
+      int k = rng.nextInt(left); // 0-based rank among survivors
+      int pos = 0;
+      int rest = k;
+      for (int step = top; step > 0; step >>= 1) {
+        int next = pos + step;
+        if (next <= n && tree[next] <= rest) {
+          pos = next;
+          rest -= tree[next];
+        }
+      }
+      // pos is the 1-based index just before the survivor of rank k
+      removed[pos] = true;
+      for (int i = pos + 1; i <= n; i += i & -i) {
+        tree[i]--;
+      }
+      left--;
+      total -= arrival.get(pos).totalGpuMilli();
+    }
+    List<TracePod> kept = new ArrayList<>(left);
+    for (int i = 0; i < n; i++) {
+      if (!removed[i]) {
+        kept.add(arrival.get(i));
+      }
+    }
+    arrival.clear();
+    arrival.addAll(kept);
   }
 
   /** Go's {@code rand.Perm} shape: an inside-out Fisher-Yates shuffle of 0..n-1. */

@@ -15,7 +15,7 @@ import io.fleetkit.reconcile.Lister;
 import io.fleetkit.reconcile.ObjectKey;
 import io.fleetkit.reconcile.ReconcileContext;
 import io.fleetkit.reconcile.Result;
-import io.fleetkit.reconcile.SchedulingClock;
+import io.fleetkit.api.time.TimerClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -169,7 +169,7 @@ public final class EndpointSliceController implements AutoCloseable {
     private boolean stepping;
     private int workers = 1;
     private long seed = 1;
-    private @org.jspecify.annotations.Nullable SchedulingClock clock;
+    private @org.jspecify.annotations.Nullable TimerClock clock;
 
     private Builder(ObjectStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -197,7 +197,7 @@ public final class EndpointSliceController implements AutoCloseable {
       return this;
     }
 
-    public Builder clock(SchedulingClock c) {
+    public Builder clock(TimerClock c) {
       this.clock = c;
       return this;
     }

@@ -8,7 +8,7 @@ import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.policy.PodDisruptionBudget;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.ObjectKey;
-import io.fleetkit.reconcile.SchedulingClock;
+import io.fleetkit.api.time.TimerClock;
 import io.fleetkit.reconcile.controllers.internal.DisruptionReconciler;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,7 +26,7 @@ import java.util.List;
  */
 public final class DisruptionController extends WorkloadController<PodDisruptionBudget> {
   private final ObjectStore store;
-  private final SchedulingClock clock;
+  private final TimerClock clock;
 
   private DisruptionController(Builder b) {
     super(b.buildController(PodDisruptionBudget.class, cb -> {

@@ -4,7 +4,7 @@ import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.Controller;
 import io.fleetkit.reconcile.ControllerBuilder;
-import io.fleetkit.reconcile.SchedulingClock;
+import io.fleetkit.api.time.TimerClock;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
@@ -27,7 +27,7 @@ public abstract class WorkloadControllerBuilder<B extends WorkloadControllerBuil
   private final ObjectStore store;
   private final String owner;
   private String name;
-  private @Nullable SchedulingClock clock;
+  private @Nullable TimerClock clock;
   private boolean stepping;
   private int workers = 1;
 
@@ -41,6 +41,9 @@ public abstract class WorkloadControllerBuilder<B extends WorkloadControllerBuil
     this.name = defaultName;
   }
 
+  private io.fleetkit.api.metrics.@org.jspecify.annotations.Nullable MetricsRegistry metrics;
+  private io.fleetkit.api.events.@org.jspecify.annotations.Nullable EventRecorder events;
+
   /** The controller name (logs, thread names); the default is the kind in lower case, e.g. {@code job}. */
   public final B name(String v) {
     name = Objects.requireNonNull(v, "name");
@@ -53,7 +56,7 @@ public abstract class WorkloadControllerBuilder<B extends WorkloadControllerBuil
    *
    * @throws IllegalStateException if a clock was already set
    */
-  public final B clock(SchedulingClock v) {
+  public final B clock(TimerClock v) {
     if (clock != null) {
       throw new IllegalStateException(owner + ": clock was already set to " + clock);
     }
@@ -80,6 +83,21 @@ public abstract class WorkloadControllerBuilder<B extends WorkloadControllerBuil
     return self();
   }
 
+  /**
+   * Records the controller's and its queue's metrics into {@code registry} (see
+   * {@link io.fleetkit.reconcile.ControllerBuilder#metrics}); default none.
+   */
+  public final B metrics(io.fleetkit.api.metrics.MetricsRegistry registry) {
+    metrics = Objects.requireNonNull(registry, "registry");
+    return self();
+  }
+
+  /** Where the controller records its events ({@code SuccessfulCreate}, {@code FailedCreate}, ...); default none. */
+  public final B events(io.fleetkit.api.events.EventRecorder recorder) {
+    events = Objects.requireNonNull(recorder, "recorder");
+    return self();
+  }
+
   /** A new controller, not started. */
   public abstract C build();
 
@@ -88,8 +106,8 @@ public abstract class WorkloadControllerBuilder<B extends WorkloadControllerBuil
   }
 
   /** The clock set, else the system clock. */
-  final SchedulingClock effectiveClock() {
-    return clock != null ? clock : SchedulingClock.system();
+  final TimerClock effectiveClock() {
+    return clock != null ? clock : TimerClock.system();
   }
 
   /**
@@ -101,6 +119,12 @@ public abstract class WorkloadControllerBuilder<B extends WorkloadControllerBuil
     ControllerBuilder<T> cb = Controller.builder(store, primary).name(name);
     specific.accept(cb);
     cb.clock(effectiveClock());
+    if (metrics != null) {
+      cb.metrics(metrics);
+    }
+    if (events != null) {
+      cb.events(events);
+    }
     if (stepping) {
       cb.stepping();
     } else {

@@ -1,7 +1,7 @@
 package io.fleetkit.reconcile.internal;
 
 import io.fleetkit.reconcile.RateLimiter;
-import io.fleetkit.reconcile.SchedulingClock;
+import io.fleetkit.api.time.TimerClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -14,11 +14,11 @@ import java.util.Objects;
 public final class BucketRateLimiter<T> implements RateLimiter<T> {
   private final double qps;
   private final int burst;
-  private final SchedulingClock clock;
+  private final TimerClock clock;
   private double tokens;
   private Instant last;
 
-  public BucketRateLimiter(double qps, int burst, SchedulingClock clock) {
+  public BucketRateLimiter(double qps, int burst, TimerClock clock) {
     if (!(qps > 0) || Double.isInfinite(qps)) {
       throw new IllegalArgumentException("bucket: qps must be positive and finite but was " + qps);
     }

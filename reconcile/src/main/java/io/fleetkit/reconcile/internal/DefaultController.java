@@ -1,5 +1,12 @@
 package io.fleetkit.reconcile.internal;
 
+import io.fleetkit.api.events.EventRecorder;
+import io.fleetkit.api.metrics.MetricsRegistry;
+import io.fleetkit.api.tracing.TraceSpan;
+import io.fleetkit.api.tracing.Tracing;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.MDC;
+import io.fleetkit.reconcile.metrics.ControllerMetrics;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.store.ObjectStore;
@@ -13,7 +20,7 @@ import io.fleetkit.reconcile.ReconcileContext;
 import io.fleetkit.reconcile.Reconciler;
 import io.fleetkit.reconcile.ResourceEventHandler;
 import io.fleetkit.reconcile.Result;
-import io.fleetkit.reconcile.SchedulingClock;
+import io.fleetkit.api.time.TimerClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,6 +41,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class DefaultController<T extends ApiObject<T>> implements Controller<T> {
   private static final Logger LOG = LoggerFactory.getLogger(DefaultController.class);
+  /** MDC key: the controller's name, during a reconcile. */
+  public static final String MDC_CONTROLLER = "controller";
+  /** MDC key: the reconciled object's {@code namespace/name}. */
+  public static final String MDC_OBJECT = "object";
+  /** MDC key: a per-reconcile id ({@code <controller>-<n>}), as controller-runtime's {@code reconcileID}. */
+  public static final String MDC_RECONCILE_ID = "reconcileID";
   private static final int MAX_STEPS_PER_RUN = 1_000_000;
   private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
@@ -44,28 +57,48 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
   private final ObjectStore store;
   private final Reconciler<T> reconciler;
   private final int workers;
-  private final SchedulingClock clock;
+  private final TimerClock clock;
   private final Clock javaClock;
   private final DefaultWorkQueue<ObjectKey> queue;
   private final Informer<T> primary;
   private final Map<Class<?>, Informer<?>> informers = new LinkedHashMap<>();
   private final List<Thread> threads = new ArrayList<>();
   private volatile @Nullable String primaryKindName;
+  private final EventRecorder events;
+  private final Tracing tracing;
+  private final AtomicLong reconcileIds = new AtomicLong();
+  /** Null when no registry was given: {@link #process} then measures nothing. */
+  private final @Nullable ReconcileMetrics metrics;
 
   private final Object lifecycle = new Object();
   private @Nullable CompletableFuture<Void> started;
   private volatile boolean closed;
 
   public DefaultController(String name, ObjectStore store, Class<T> primaryKind, Reconciler<T> reconciler,
-      int workers, SchedulingClock clock, RateLimiter<ObjectKey> limiter, String namespace, Duration resync,
+      int workers, TimerClock clock, RateLimiter<ObjectKey> limiter, String namespace, Duration resync,
       Map<Class<?>, Function<?, ? extends Collection<ObjectKey>>> secondary) {
+    this(name, store, primaryKind, reconciler, workers, clock, limiter, namespace, resync, secondary,
+        MetricsRegistry.NOOP, EventRecorder.NOOP, Tracing.NOOP);
+  }
+
+  /**
+   * A controller that records controller-runtime's metrics and its queue's into {@code metrics}, hands
+   * {@code events} to its reconciler and opens a span per reconcile in {@code tracing}.
+   */
+  public DefaultController(String name, ObjectStore store, Class<T> primaryKind, Reconciler<T> reconciler,
+      int workers, TimerClock clock, RateLimiter<ObjectKey> limiter, String namespace, Duration resync,
+      Map<Class<?>, Function<?, ? extends Collection<ObjectKey>>> secondary, MetricsRegistry metrics,
+      EventRecorder events, Tracing tracing) {
+    this.events = events;
+    this.tracing = tracing;
+    this.metrics = ReconcileMetrics.of(metrics, name, workers);
     this.name = name;
     this.store = store;
     this.reconciler = reconciler;
     this.workers = workers;
     this.clock = clock;
     this.javaClock = clock.asClock();
-    this.queue = new DefaultWorkQueue<>(clock, limiter);
+    this.queue = new DefaultWorkQueue<>(clock, limiter, metrics.enabled() ? name : "", metrics);
     this.primary = Informer.builder(store, primaryKind).namespace(namespace).resyncPeriod(resync).clock(clock)
         .build();
     primary.addEventHandler(new ResourceEventHandler<>() {
@@ -200,6 +233,16 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
   }
 
   private void process(ObjectKey key) {
+    ReconcileMetrics m = metrics;
+    long start = m == null ? 0 : m.start();
+    String outcome = ControllerMetrics.RESULT_SUCCESS;
+    String reconcileId = name + "-" + reconcileIds.incrementAndGet();
+    TraceSpan span = tracing == Tracing.NOOP ? TraceSpan.NOOP : tracing.start(Tracing.SPAN_RECONCILE, (TraceSpan) null)
+        .attribute("fleetkit.controller", name).attribute("fleetkit.object", key.toString())
+        .attribute("fleetkit.reconcile_id", reconcileId);
+    MDC.put(MDC_CONTROLLER, name);
+    MDC.put(MDC_OBJECT, key.toString());
+    MDC.put(MDC_RECONCILE_ID, reconcileId);
     try {
       Result result;
       try {
@@ -210,20 +253,43 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
       } catch (VirtualMachineError e) {
         throw e;
       } catch (Throwable e) {
+        outcome = ControllerMetrics.RESULT_ERROR;
         LOG.warn("controller {}: reconciling {} failed (retry {}); requeued with backoff", name, key,
             queue.numRequeues(key) + 1, e);
+        if (events != EventRecorder.NOOP) {
+          primary.lister().get(key).ifPresent(o -> events.event(o, io.fleetkit.api.events.Event.WARNING,
+              EventRecorder.BACK_OFF, "Reconcile", "controller " + name + ": reconcile failed, retrying with backoff: "
+                  + e.getMessage()));
+        }
         queue.addRateLimited(key);
         return;
       }
       switch (result.action()) {
         case DONE -> queue.forget(key);
-        case REQUEUE -> queue.addRateLimited(key);
+        case REQUEUE -> {
+          outcome = ControllerMetrics.RESULT_REQUEUE;
+          queue.addRateLimited(key);
+        }
         case REQUEUE_AFTER -> {
+          outcome = ControllerMetrics.RESULT_REQUEUE_AFTER;
           queue.forget(key);
           queue.addAfter(key, result.requeueDelay().orElseThrow());
         }
       }
     } finally {
+      if (m != null) {
+        m.finish(start, outcome);
+      }
+      if (span != TraceSpan.NOOP) {
+        span.attribute("fleetkit.result", outcome);
+        if (outcome.equals(ControllerMetrics.RESULT_ERROR)) {
+          span.error("reconcile failed");
+        }
+        span.end();
+      }
+      MDC.remove(MDC_CONTROLLER);
+      MDC.remove(MDC_OBJECT);
+      MDC.remove(MDC_RECONCILE_ID);
       queue.done(key);
     }
   }
@@ -363,6 +429,11 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
     @Override
     public int retries() {
       return retries;
+    }
+
+    @Override
+    public EventRecorder events() {
+      return events;
     }
   }
 }

@@ -12,7 +12,7 @@ import io.fleetkit.reconcile.Informer;
 import io.fleetkit.reconcile.ObjectKey;
 import io.fleetkit.reconcile.RateLimiters;
 import io.fleetkit.reconcile.ResourceEventHandler;
-import io.fleetkit.reconcile.SchedulingClock;
+import io.fleetkit.api.time.TimerClock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,7 +51,7 @@ public final class DefaultGarbageCollector implements GarbageCollector {
   private boolean closed;
 
   public DefaultGarbageCollector(ObjectStore store, Set<Class<?>> kinds, Map<String, Class<?>> declaredNames,
-      int workers, SchedulingClock clock) {
+      int workers, TimerClock clock) {
     this.store = store;
     this.workers = workers;
     this.queue = new DefaultWorkQueue<>(clock, RateLimiters.defaultController(clock));
@@ -67,7 +67,7 @@ public final class DefaultGarbageCollector implements GarbageCollector {
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private void addInformer(Class<?> kind, SchedulingClock clock) {
+  private void addInformer(Class<?> kind, TimerClock clock) {
     Informer inf = Informer.builder(store, (Class) kind).clock(clock)
         .indexer(OWNER_UID_INDEX, o -> ((ApiObject<?>) o).metadata().ownerReferences().stream()
             .map(OwnerReference::uid).toList())

@@ -6,10 +6,11 @@ import io.fleetkit.api.store.ListResult;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEvent;
+import io.fleetkit.api.store.WatchListener;
 import io.fleetkit.reconcile.Informer;
 import io.fleetkit.reconcile.Lister;
 import io.fleetkit.reconcile.ResourceEventHandler;
-import io.fleetkit.reconcile.SchedulingClock;
+import io.fleetkit.api.time.TimerClock;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -38,7 +39,7 @@ public final class DefaultInformer<T extends ApiObject<T>> implements Informer<T
   private final Class<T> kind;
   private final String namespace;
   private final Duration resyncPeriod;
-  private final SchedulingClock clock;
+  private final TimerClock clock;
   private final IndexedCache<T> cache;
   private final List<ResourceEventHandler<T>> handlers = new CopyOnWriteArrayList<>();
   private final ReentrantLock dispatch = new ReentrantLock();
@@ -49,10 +50,10 @@ public final class DefaultInformer<T extends ApiObject<T>> implements Informer<T
   private volatile String lastSyncResourceVersion = "";
   private volatile int listCount;
   private @Nullable Watch watch;
-  private SchedulingClock.@Nullable Timer resyncTimer;
+  private TimerClock.@Nullable Timer resyncTimer;
 
   public DefaultInformer(ObjectStore store, Class<T> kind, String namespace, Duration resyncPeriod,
-      SchedulingClock clock, Map<String, Function<? super T, ? extends Collection<String>>> indexers) {
+      TimerClock clock, Map<String, Function<? super T, ? extends Collection<String>>> indexers) {
     this.store = store;
     this.kind = kind;
     this.namespace = namespace;
@@ -112,7 +113,17 @@ public final class DefaultInformer<T extends ApiObject<T>> implements Informer<T
       ListResult<T> list = store.list(kind, namespace);
       applyList(list);
       try {
-        Watch w = store.watch(kind, list.resourceVersion(), this::onEvent);
+        Watch w = store.watch(kind, list.resourceVersion(), new WatchListener<T>() {
+          @Override
+          public void onEvent(WatchEvent<T> event) {
+            DefaultInformer.this.onEvent(event);
+          }
+
+          @Override
+          public void onExpired(ExpiredException cause) {
+            relistAfterExpiry(cause);
+          }
+        });
         dispatch.lock();
         try {
           if (closed) {
@@ -131,6 +142,23 @@ public final class DefaultInformer<T extends ApiObject<T>> implements Informer<T
         LOG.info("informer {}: watch from resourceVersion {} expired ({}); relisting", kind.getSimpleName(),
             list.resourceVersion(), e.getMessage());
       }
+    }
+  }
+
+  /**
+   * The store ended the watch because delivery fell too far behind: relist and watch again (client-go's reflector
+   * does the same on a watch that ends with 410 Gone). Runs on the delivery path of the ended watch.
+   */
+  private void relistAfterExpiry(ExpiredException cause) {
+    if (closed) {
+      return;
+    }
+    LOG.info("informer {}: watch ended ({}); relisting", kind.getSimpleName(), cause.getMessage());
+    try {
+      listAndWatch();
+    } catch (RuntimeException e) {
+      LOG.warn("informer {}: relist after the watch ended failed; the cache stays at resourceVersion {}",
+          kind.getSimpleName(), lastSyncResourceVersion, e);
     }
   }
 

@@ -1,8 +1,10 @@
 package io.fleetkit.reconcile.internal;
 
+import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.reconcile.RateLimiter;
 import io.fleetkit.reconcile.RateLimitingQueue;
-import io.fleetkit.reconcile.SchedulingClock;
+import io.fleetkit.api.time.TimerClock;
+import io.fleetkit.reconcile.metrics.WorkQueueMetrics;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -30,7 +32,7 @@ import org.jspecify.annotations.Nullable;
  * lock-free queue cannot give; the critical sections are a few hash operations, so a plain lock is cheap.
  */
 public final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
-  private final SchedulingClock clock;
+  private final TimerClock clock;
   private final RateLimiter<T> limiter;
 
   private final ReentrantLock lock = new ReentrantLock();
@@ -44,12 +46,47 @@ public final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
   private final PriorityQueue<Waiting<T>> waiting = new PriorityQueue<>();
   private final Map<T, Waiting<T>> waitingByItem = new HashMap<>();
   private long sequence;
-  private SchedulingClock.@Nullable Timer timer;
+  private TimerClock.@Nullable Timer timer;
   private @Nullable Instant timerDue;
+  /** Null when no metrics are recorded (no registry or no name): the hooks below then cost one null check. */
+  private final @Nullable QueueMetrics<T> metrics;
+  private TimerClock.@Nullable Timer metricsTicker;
 
-  public DefaultWorkQueue(SchedulingClock clock, RateLimiter<T> limiter) {
+  public DefaultWorkQueue(TimerClock clock, RateLimiter<T> limiter) {
+    this(clock, limiter, "", MetricsRegistry.NOOP);
+  }
+
+  /**
+   * A queue whose metrics ({@link WorkQueueMetrics}) are recorded into {@code registry} under {@code name}; an
+   * empty name records nothing, as in client-go.
+   */
+  public DefaultWorkQueue(TimerClock clock, RateLimiter<T> limiter, String name, MetricsRegistry registry) {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.limiter = Objects.requireNonNull(limiter, "limiter");
+    this.metrics = QueueMetrics.of(Objects.requireNonNull(registry, "registry"), Objects.requireNonNull(name,
+        "name"));
+    if (metrics != null) {
+      lock.lock();
+      try {
+        armMetricsTickerLocked();
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  private void armMetricsTickerLocked() {
+    metricsTicker = clock.schedule(WorkQueueMetrics.UNFINISHED_WORK_UPDATE_PERIOD, () -> {
+      lock.lock();
+      try {
+        if (!shuttingDown && metrics != null) {
+          metrics.updateUnfinishedWork(clock.now());
+          armMetricsTickerLocked();
+        }
+      } finally {
+        lock.unlock();
+      }
+    });
   }
 
   @Override
@@ -66,6 +103,9 @@ public final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
   private void addLocked(T item) {
     if (shuttingDown || !dirty.add(item)) {
       return;
+    }
+    if (metrics != null) {
+      metrics.add(item, clock.now());
     }
     if (processing.contains(item)) {
       return; // Done() will queue it
@@ -114,6 +154,9 @@ public final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
     }
     processing.add(item);
     dirty.remove(item);
+    if (metrics != null) {
+      metrics.get(item, clock.now());
+    }
     return item;
   }
 
@@ -122,7 +165,9 @@ public final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
     Objects.requireNonNull(item, "item");
     lock.lock();
     try {
-      processing.remove(item);
+      if (processing.remove(item) && metrics != null) {
+        metrics.done(item, clock.now());
+      }
       if (dirty.contains(item)) {
         queue.addLast(item);
       }
@@ -140,6 +185,7 @@ public final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
       shuttingDown = true;
       drain = false;
       cancelTimerLocked();
+      cancelMetricsTickerLocked();
       changed.signalAll();
     } finally {
       lock.unlock();
@@ -153,6 +199,7 @@ public final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
       shuttingDown = true;
       drain = true;
       cancelTimerLocked();
+      cancelMetricsTickerLocked();
       changed.signalAll();
       while (!processing.isEmpty() && drain) {
         changed.await();
@@ -182,6 +229,9 @@ public final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
     try {
       if (shuttingDown) {
         return;
+      }
+      if (metrics != null) {
+        metrics.retry();
       }
       if (delay.isZero() || delay.isNegative()) {
         addLocked(item);
@@ -226,6 +276,13 @@ public final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
     cancelTimerLocked();
     timerDue = head.readyAt;
     timer = clock.schedule(Duration.between(clock.now(), head.readyAt), this::releaseDue);
+  }
+
+  private void cancelMetricsTickerLocked() {
+    if (metricsTicker != null) {
+      metricsTicker.cancel();
+      metricsTicker = null;
+    }
   }
 
   private void cancelTimerLocked() {

@@ -8,7 +8,7 @@ import io.fleetkit.reconcile.LeaderCallbacks;
 import io.fleetkit.reconcile.LeaderElectionConfig;
 import io.fleetkit.reconcile.LeaderElector;
 import io.fleetkit.reconcile.LeaderLease;
-import io.fleetkit.reconcile.SchedulingClock;
+import io.fleetkit.api.time.TimerClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -30,7 +30,7 @@ public final class StoreLeaderElector implements LeaderElector {
   private final ObjectStore store;
   private final LeaderElectionConfig config;
   private final LeaderCallbacks callbacks;
-  private final SchedulingClock clock;
+  private final TimerClock clock;
 
   private LeaderLease.@Nullable Spec observedSpec;
   private @Nullable Instant observedTime;
@@ -40,10 +40,10 @@ public final class StoreLeaderElector implements LeaderElector {
   private final CompletableFuture<Void> firstLead = new CompletableFuture<>();
   private boolean started;
   private boolean closed;
-  private SchedulingClock.@Nullable Timer timer;
+  private TimerClock.@Nullable Timer timer;
 
   public StoreLeaderElector(ObjectStore store, LeaderElectionConfig config, LeaderCallbacks callbacks,
-      SchedulingClock clock) {
+      TimerClock clock) {
     this.store = Objects.requireNonNull(store, "store");
     this.config = Objects.requireNonNull(config, "config");
     this.callbacks = Objects.requireNonNull(callbacks, "callbacks");

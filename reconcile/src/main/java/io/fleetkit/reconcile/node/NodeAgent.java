@@ -10,7 +10,7 @@ import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.store.ListResult;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
-import io.fleetkit.reconcile.SchedulingClock;
+import io.fleetkit.api.time.TimerClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,7 +24,7 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A simulated kubelet for one node: it runs the pods bound to its node on a {@link SchedulingClock}, restarts their
+ * A simulated kubelet for one node: it runs the pods bound to its node on a {@link TimerClock}, restarts their
  * containers per {@code restartPolicy} with CrashLoopBackOff ({@link RestartBackoff#kubelet}), takes readiness,
  * liveness and exits from a {@link HealthSource}, writes pod status (phase, {@code Initialized},
  * {@code ContainersReady} and {@code Ready} conditions, container statuses with restart counts and the
@@ -35,14 +35,14 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Work is event driven: pod watch events and the agent's own timers mark pods dirty, {@link #sync} processes
  * them. Not thread-safe: made for single-threaded simulations (a store in direct delivery mode and a
- * {@link io.fleetkit.reconcile.ManualClock}); call {@link #sync} on the thread that advances the clock.
+ * {@link io.fleetkit.api.time.ManualClock}); call {@link #sync} on the thread that advances the clock.
  */
 public final class NodeAgent implements AutoCloseable {
   /** The reason of the node's Ready condition while the agent heartbeats. */
   public static final String REASON_KUBELET_READY = "KubeletReady";
 
   private final ObjectStore store;
-  private final SchedulingClock clock;
+  private final TimerClock clock;
   private final String nodeName;
   private final HealthSource health;
   private final Duration heartbeatPeriod;
@@ -52,7 +52,7 @@ public final class NodeAgent implements AutoCloseable {
   private final Set<String> dirty = new LinkedHashSet<>();
   private final Map<String, Integer> revivedRestarts = new LinkedHashMap<>();
   private @Nullable Watch watch;
-  private SchedulingClock.@Nullable Timer heartbeat;
+  private TimerClock.@Nullable Timer heartbeat;
   private boolean alive = true;
   private boolean heartbeatDue;
   private boolean closed;
@@ -69,7 +69,7 @@ public final class NodeAgent implements AutoCloseable {
   }
 
   /** A builder for the agent of node {@code nodeName}. */
-  public static Builder builder(ObjectStore store, SchedulingClock clock, String nodeName) {
+  public static Builder builder(ObjectStore store, TimerClock clock, String nodeName) {
     return new Builder(store, clock, nodeName);
   }
 
@@ -337,7 +337,7 @@ public final class NodeAgent implements AutoCloseable {
   /** Builder; not thread-safe. */
   public static final class Builder {
     private final ObjectStore store;
-    private final SchedulingClock clock;
+    private final TimerClock clock;
     private final String nodeName;
     private HealthSource health = HealthSource.fromAnnotations();
     private Duration heartbeatPeriod = Duration.ofSeconds(10);
@@ -345,7 +345,7 @@ public final class NodeAgent implements AutoCloseable {
     private Duration backoffMax = RestartBackoff.KUBELET_MAX;
     private boolean watchPods = true;
 
-    private Builder(ObjectStore store, SchedulingClock clock, String nodeName) {
+    private Builder(ObjectStore store, TimerClock clock, String nodeName) {
       this.store = Objects.requireNonNull(store, "store");
       this.clock = Objects.requireNonNull(clock, "clock");
       this.nodeName = Objects.requireNonNull(nodeName, "nodeName");

@@ -10,7 +10,7 @@ import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.scheduling.Taint;
 import io.fleetkit.api.scheduling.TaintEffect;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.reconcile.SchedulingClock;
+import io.fleetkit.api.time.TimerClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -62,7 +62,7 @@ public final class NodeLifecycleController implements AutoCloseable {
   public enum ZoneState { Initial, Normal, PartialDisruption, FullDisruption }
 
   private final ObjectStore store;
-  private final SchedulingClock clock;
+  private final TimerClock clock;
   private final Duration gracePeriod;
   private final Duration startupGracePeriod;
   private final Duration monitorPeriod;
@@ -73,7 +73,7 @@ public final class NodeLifecycleController implements AutoCloseable {
   private final Map<String, Health> health = new HashMap<>();
   private final Map<String, ZoneQueue> zones = new TreeMap<>();
   private final Map<String, ZoneState> zoneStates = new TreeMap<>();
-  private SchedulingClock.@Nullable Timer timer;
+  private TimerClock.@Nullable Timer timer;
   private boolean monitorDue;
   private boolean taintDue;
   private long ticks;
@@ -119,7 +119,7 @@ public final class NodeLifecycleController implements AutoCloseable {
     this.largeClusterThreshold = b.largeClusterThreshold;
   }
 
-  public static Builder builder(ObjectStore store, SchedulingClock clock) {
+  public static Builder builder(ObjectStore store, TimerClock clock) {
     return new Builder(store, clock);
   }
 
@@ -431,7 +431,7 @@ public final class NodeLifecycleController implements AutoCloseable {
   /** Builder with kube's defaults; not thread-safe. */
   public static final class Builder {
     private final ObjectStore store;
-    private final SchedulingClock clock;
+    private final TimerClock clock;
     private Duration gracePeriod = Duration.ofSeconds(50);
     private Duration startupGracePeriod = Duration.ofSeconds(60);
     private Duration monitorPeriod = Duration.ofSeconds(5);
@@ -440,7 +440,7 @@ public final class NodeLifecycleController implements AutoCloseable {
     private double unhealthyZoneThreshold = 0.55;
     private int largeClusterThreshold = 50;
 
-    private Builder(ObjectStore store, SchedulingClock clock) {
+    private Builder(ObjectStore store, TimerClock clock) {
       this.store = Objects.requireNonNull(store, "store");
       this.clock = Objects.requireNonNull(clock, "clock");
     }

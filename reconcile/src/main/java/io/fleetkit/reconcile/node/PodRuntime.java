@@ -8,7 +8,7 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.core.ProbeType;
 import io.fleetkit.api.core.RestartPolicy;
-import io.fleetkit.reconcile.SchedulingClock;
+import io.fleetkit.api.time.TimerClock;
 import io.fleetkit.reconcile.probe.ContainerProbes;
 import io.fleetkit.reconcile.probe.ContainerView;
 import io.fleetkit.reconcile.probe.ProbeOutcome;
@@ -40,7 +40,7 @@ final class PodRuntime {
   Pod pod;
   final Instant startTime;
   final List<ContainerRun> containers = new ArrayList<>();
-  SchedulingClock.@Nullable Timer timer;
+  TimerClock.@Nullable Timer timer;
   @Nullable Instant timerAt;
 
   PodRuntime(Pod pod, Instant now) {

@@ -12,7 +12,7 @@ import io.fleetkit.api.store.ListResult;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEventType;
-import io.fleetkit.reconcile.SchedulingClock;
+import io.fleetkit.api.time.TimerClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -42,7 +42,7 @@ public final class TaintEvictionController implements AutoCloseable {
   public static final String REASON = "DeletionByTaintManager";
 
   private final ObjectStore store;
-  private final SchedulingClock clock;
+  private final TimerClock clock;
   private final Function<List<Toleration>, List<Toleration>> admission;
   private final Map<String, List<Taint>> taintedNodes = new HashMap<>();
   private final Map<String, Work> work = new HashMap<>();
@@ -51,21 +51,21 @@ public final class TaintEvictionController implements AutoCloseable {
   private long evicted;
 
   /** A scheduled eviction (upstream {@code TimedWorker}). */
-  private record Work(Instant createdAt, Instant fireAt, SchedulingClock.Timer timer) {}
+  private record Work(Instant createdAt, Instant fireAt, TimerClock.Timer timer) {}
 
-  private TaintEvictionController(ObjectStore store, SchedulingClock clock, boolean defaultTolerations) {
+  private TaintEvictionController(ObjectStore store, TimerClock clock, boolean defaultTolerations) {
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.admission = defaultTolerations ? DefaultTolerations::apply : Function.identity();
   }
 
   /** A controller that adds kube's default not-ready/unreachable tolerations (300 s) to pods lacking them. */
-  public static TaintEvictionController create(ObjectStore store, SchedulingClock clock) {
+  public static TaintEvictionController create(ObjectStore store, TimerClock clock) {
     return new TaintEvictionController(store, clock, true);
   }
 
   /** A controller that reads pod tolerations as they are, without {@link DefaultTolerations}. */
-  public static TaintEvictionController withoutDefaultTolerations(ObjectStore store, SchedulingClock clock) {
+  public static TaintEvictionController withoutDefaultTolerations(ObjectStore store, TimerClock clock) {
     return new TaintEvictionController(store, clock, false);
   }
 
@@ -161,7 +161,7 @@ public final class TaintEvictionController implements AutoCloseable {
       return;
     }
     Duration delay = Duration.between(clock.now(), fireAt);
-    SchedulingClock.Timer t = clock.schedule(delay.isNegative() ? Duration.ZERO : delay, () -> due.add(key));
+    TimerClock.Timer t = clock.schedule(delay.isNegative() ? Duration.ZERO : delay, () -> due.add(key));
     work.put(key, new Work(createdAt, fireAt, t));
     if (!fireAt.isAfter(clock.now())) {
       due.add(key);

@@ -9,7 +9,7 @@
  * client-go's per-key backoff.
  *
  * <p>Threading: these types are not thread-safe; they are made for single-threaded, deterministic simulations (a
- * store in direct delivery mode and a {@link io.fleetkit.reconcile.ManualClock}), driven by their {@code sync()}
+ * store in direct delivery mode and a {@link io.fleetkit.api.time.ManualClock}), driven by their {@code sync()}
  * methods on the thread that advances the clock. {@link io.fleetkit.reconcile.sim.Simulation} wires them.
  */
 @NullMarked

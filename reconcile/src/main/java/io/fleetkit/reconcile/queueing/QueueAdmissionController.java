@@ -5,7 +5,7 @@ import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.Controller;
 import io.fleetkit.reconcile.ControllerBuilder;
 import io.fleetkit.reconcile.ObjectKey;
-import io.fleetkit.reconcile.SchedulingClock;
+import io.fleetkit.api.time.TimerClock;
 import io.fleetkit.reconcile.queueing.internal.QueueAdmissionReconciler;
 import io.fleetkit.scheduler.queueing.AdmissionEngine;
 import java.util.Objects;
@@ -93,7 +93,7 @@ public final class QueueAdmissionController implements AutoCloseable {
     private final ObjectStore store;
     private final AdmissionEngine engine;
     private String name = "queue-admission";
-    private @Nullable SchedulingClock clock;
+    private @Nullable TimerClock clock;
     private boolean stepping;
     private int workers = 1;
     private int maxCycles = 1_000;
@@ -110,7 +110,7 @@ public final class QueueAdmissionController implements AutoCloseable {
     }
 
     /** The clock of the controller's queue and condition timestamps; default the system clock. */
-    public Builder clock(SchedulingClock v) {
+    public Builder clock(TimerClock v) {
       if (clock != null) {
         throw new IllegalStateException("QueueAdmissionController: clock was already set to " + clock);
       }

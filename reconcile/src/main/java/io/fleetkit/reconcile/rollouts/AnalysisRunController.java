@@ -4,7 +4,7 @@ import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.rollouts.AnalysisRun;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.Controller;
-import io.fleetkit.reconcile.SchedulingClock;
+import io.fleetkit.api.time.TimerClock;
 import io.fleetkit.reconcile.rollouts.internal.AnalysisRunReconciler;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -26,7 +26,7 @@ public final class AnalysisRunController implements AutoCloseable {
   private AnalysisRunController(Builder b) {
     var cb = Controller.builder(b.store, AnalysisRun.class).name(b.name)
         .reconciler(new AnalysisRunReconciler(b.providers)).owns(Job.class);
-    cb.clock(b.clock != null ? b.clock : SchedulingClock.system());
+    cb.clock(b.clock != null ? b.clock : TimerClock.system());
     if (b.stepping) {
       cb.stepping();
     }
@@ -62,7 +62,7 @@ public final class AnalysisRunController implements AutoCloseable {
     private final ObjectStore store;
     private final Map<String, MeasurementProvider> providers = new LinkedHashMap<>();
     private String name = "analysisrun";
-    private SchedulingClock clock;
+    private TimerClock clock;
     private boolean stepping;
 
     private Builder(ObjectStore store) {
@@ -84,7 +84,7 @@ public final class AnalysisRunController implements AutoCloseable {
     }
 
     /** The clock for measurement times and schedules; default the system clock. */
-    public Builder clock(SchedulingClock v) {
+    public Builder clock(TimerClock v) {
       clock = Objects.requireNonNull(v, "clock");
       return this;
     }

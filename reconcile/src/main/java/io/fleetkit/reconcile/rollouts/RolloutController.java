@@ -8,7 +8,7 @@ import io.fleetkit.api.rollouts.RolloutStatus;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.Controller;
 import io.fleetkit.reconcile.ObjectKey;
-import io.fleetkit.reconcile.SchedulingClock;
+import io.fleetkit.api.time.TimerClock;
 import io.fleetkit.reconcile.rollouts.internal.RolloutReconciler;
 import java.util.List;
 import java.util.Objects;
@@ -33,7 +33,7 @@ public final class RolloutController implements AutoCloseable {
   private RolloutController(Builder b) {
     var cb = Controller.builder(b.store, Rollout.class).name(b.name).reconciler(new RolloutReconciler(b.router))
         .owns(ReplicaSet.class).watches(AnalysisRun.class, RolloutController::rolloutOf);
-    cb.clock(b.clock != null ? b.clock : SchedulingClock.system());
+    cb.clock(b.clock != null ? b.clock : TimerClock.system());
     if (b.stepping) {
       cb.stepping();
     }
@@ -115,7 +115,7 @@ public final class RolloutController implements AutoCloseable {
   public static final class Builder {
     private final ObjectStore store;
     private String name = "rollout";
-    private @Nullable SchedulingClock clock;
+    private @Nullable TimerClock clock;
     private boolean stepping;
     private @Nullable TrafficRouter router;
 
@@ -129,7 +129,7 @@ public final class RolloutController implements AutoCloseable {
     }
 
     /** The clock for pauses, delays and deadlines; default the system clock. */
-    public Builder clock(SchedulingClock v) {
+    public Builder clock(TimerClock v) {
       clock = Objects.requireNonNull(v, "clock");
       return this;
     }

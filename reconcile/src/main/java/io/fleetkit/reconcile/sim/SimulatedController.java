@@ -1,7 +1,7 @@
 package io.fleetkit.reconcile.sim;
 
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import java.util.Objects;
 import java.util.function.IntSupplier;
 

@@ -1,5 +1,6 @@
 package io.fleetkit.reconcile.sim;
 
+import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.apps.StatefulSet;
@@ -13,7 +14,7 @@ import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEventType;
 import io.fleetkit.reconcile.GarbageCollector;
-import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.api.rollouts.AnalysisRun;
 import io.fleetkit.api.rollouts.Rollout;
 import io.fleetkit.reconcile.controllers.DeploymentController;
@@ -108,7 +109,7 @@ public final class Simulation implements AutoCloseable {
       create(o);
     }
     SchedulerBuilder schedulerBuilder = Scheduler.builder().clock(clock.asClock()).seed(seed).parallelism(1)
-        .store(store);
+        .store(store).metrics(b.metrics);
     if (b.schedulerSetup != null) {
       b.schedulerSetup.configure(store, clock, schedulerBuilder);
     }
@@ -116,7 +117,7 @@ public final class Simulation implements AutoCloseable {
     this.storeScheduler = StoreScheduler.attach(scheduler, store);
     List<SimulatedController.Factory> factories = new ArrayList<>();
     if (b.defaultControllers) {
-      factories.addAll(defaultControllers());
+      factories.addAll(defaultControllers(b.metrics));
     }
     factories.addAll(b.controllers);
     for (SimulatedController.Factory f : factories) {
@@ -207,21 +208,30 @@ public final class Simulation implements AutoCloseable {
    * controllers and the garbage collector, in stepping mode.
    */
   public static List<SimulatedController.Factory> defaultControllers() {
+    return defaultControllers(MetricsRegistry.NOOP);
+  }
+
+  /** {@link #defaultControllers()} recording their controller and work-queue metrics into {@code metrics}. */
+  public static List<SimulatedController.Factory> defaultControllers(MetricsRegistry metrics) {
     return List.of(
         (store, clock, seed) -> {
-          ReplicaSetController c = ReplicaSetController.builder(store).clock(clock).stepping().seed(seed).build();
+          ReplicaSetController c = ReplicaSetController.builder(store).clock(clock).stepping().seed(seed)
+              .metrics(metrics).build();
           return SimulatedController.of("replicaset", () -> c.start().join(), c::runUntilIdle, c);
         },
         (store, clock, seed) -> {
-          DeploymentController c = DeploymentController.builder(store).clock(clock).stepping().build();
+          DeploymentController c = DeploymentController.builder(store).clock(clock).stepping().metrics(metrics)
+              .build();
           return SimulatedController.of("deployment", () -> c.start().join(), c::runUntilIdle, c);
         },
         (store, clock, seed) -> {
-          StatefulSetController c = StatefulSetController.builder(store).clock(clock).stepping().build();
+          StatefulSetController c = StatefulSetController.builder(store).clock(clock).stepping().metrics(metrics)
+              .build();
           return SimulatedController.of("statefulset", () -> c.start().join(), c::runUntilIdle, c);
         },
         (store, clock, seed) -> {
-          JobController c = JobController.builder(store).clock(clock).stepping().seed(seed).build();
+          JobController c = JobController.builder(store).clock(clock).stepping().seed(seed).metrics(metrics)
+              .build();
           return SimulatedController.of("job", () -> c.start().join(), c::runUntilIdle, c);
         },
         (store, clock, seed) -> {
@@ -480,6 +490,7 @@ public final class Simulation implements AutoCloseable {
     private boolean defaultTolerations = true;
     private boolean podEvents = true;
     private @Nullable SchedulerSetup schedulerSetup;
+    private MetricsRegistry metrics = MetricsRegistry.NOOP;
 
     private Builder() {}
 
@@ -494,6 +505,15 @@ public final class Simulation implements AutoCloseable {
         throw new IllegalStateException("simulation: schedulerSetup was already set to " + schedulerSetup);
       }
       schedulerSetup = v;
+      return this;
+    }
+
+    /**
+     * Records the scheduler's and the default controllers' metrics into {@code registry} (on the simulated
+     * clock); default none.
+     */
+    public Builder metrics(MetricsRegistry registry) {
+      metrics = Objects.requireNonNull(registry, "registry");
       return this;
     }
 

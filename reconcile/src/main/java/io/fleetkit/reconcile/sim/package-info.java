@@ -2,7 +2,7 @@
  * Deterministic simulation of a whole cluster in simulated time: {@link io.fleetkit.reconcile.sim.Simulation} wires
  * the embedded store, the workload controllers ({@link io.fleetkit.reconcile.sim.SimulatedController}, pluggable),
  * the real scheduler, the node lifecycle and taint eviction controllers and one simulated kubelet
- * ({@link io.fleetkit.reconcile.node.NodeAgent}) per node on one {@link io.fleetkit.reconcile.ManualClock}, injects
+ * ({@link io.fleetkit.reconcile.node.NodeAgent}) per node on one {@link io.fleetkit.api.time.ManualClock}, injects
  * node failures, and records a timeline ({@link io.fleetkit.reconcile.sim.TimelineEvent}) and a summary
  * ({@link io.fleetkit.reconcile.sim.SimulationSummary}).
  *

@@ -8,12 +8,12 @@ import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.PodTemplateSpec;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import java.util.List;
 
 /** A store, a ReplicaSet and a Deployment controller in stepping mode on one manual clock. */
 final class Cluster implements AutoCloseable {
-  final ManualClock clock = new ManualClock();
+  final ManualClock clock = ManualClock.atEpoch2026();
   final ObjectStore store = Sim.store(clock);
   final ReplicaSetController rsc = ReplicaSetController.builder(store).clock(clock).stepping().build();
   final DeploymentController dc = DeploymentController.builder(store).clock(clock).stepping().build();

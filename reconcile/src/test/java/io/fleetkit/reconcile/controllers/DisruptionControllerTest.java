@@ -21,7 +21,7 @@ import io.fleetkit.api.policy.PodDisruptionBudgetSpec;
 import io.fleetkit.api.policy.PodDisruptionBudgetStatus;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.reconcile.ObjectKey;
 import io.fleetkit.reconcile.controllers.internal.DisruptionReconciler;
 import java.time.Duration;
@@ -48,7 +48,7 @@ final class DisruptionControllerTest {
   private static final PodSpec SPEC = PodSpec.builder().container("c", "img", ResourceList.EMPTY).build();
   private static final ObjectKey PDB = ObjectKey.of("default", "foobar");
 
-  private final ManualClock clock = new ManualClock();
+  private final ManualClock clock = ManualClock.atEpoch2026();
   private final ObjectStore store = Sim.store(clock);
   private final DisruptionController dc = DisruptionController.builder(store).clock(clock).stepping().build();
 

@@ -14,7 +14,7 @@ import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.RestartPolicy;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.reconcile.controllers.internal.JobReconciler;
 import java.time.Duration;
 import java.util.List;
@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 
 /** The Job controller over time in stepping mode, with a manual clock and a hand-operated kubelet. */
 final class JobControllerTest {
-  private final ManualClock clock = new ManualClock();
+  private final ManualClock clock = ManualClock.atEpoch2026();
 
   private static Job job(int parallelism, Integer completions, int backoffLimit, CompletionMode mode,
       RestartPolicy restart, Long deadline) {

@@ -15,7 +15,7 @@ import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
@@ -212,7 +212,7 @@ final class JobUpstreamCasesTest {
 
   /** A store with the job (and finalizer "test/hold" when it is to be deleting) on a manual clock. */
   static final class Env implements AutoCloseable {
-    final ManualClock clock = new ManualClock();
+    final ManualClock clock = ManualClock.atEpoch2026();
     final ObjectStore store = Sim.store(clock);
     final JobController controller = JobController.builder(store).clock(clock).stepping().build();
     Job job;

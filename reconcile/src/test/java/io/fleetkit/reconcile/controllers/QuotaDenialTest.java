@@ -9,7 +9,7 @@ import io.fleetkit.api.core.ResourceQuota;
 import io.fleetkit.api.core.ResourceQuotaSpec;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * rest of its work (retrying with backoff, nothing lost), and catches up once the quota grows.
  */
 final class QuotaDenialTest {
-  private final ManualClock clock = new ManualClock();
+  private final ManualClock clock = ManualClock.atEpoch2026();
 
   @Test
   void replicaSet_quotaDeniesSomePods_createsTheRestAfterTheQuotaGrows() {

@@ -8,7 +8,7 @@ import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.reconcile.ObjectKey;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,7 +28,7 @@ final class ReplicaSetControllerTest {
         .build();
   }
 
-  private final ManualClock clock = new ManualClock();
+  private final ManualClock clock = ManualClock.atEpoch2026();
 
   private ReplicaSetController controller(ObjectStore store) {
     ReplicaSetController c = ReplicaSetController.builder(store).clock(clock).stepping().build();

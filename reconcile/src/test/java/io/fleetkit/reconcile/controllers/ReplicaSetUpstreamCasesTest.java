@@ -7,7 +7,7 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * Upstream drives a fake pod control; here the real store is wrapped to count (and limit) pod writes.
  */
 final class ReplicaSetUpstreamCasesTest {
-  private final ManualClock clock = new ManualClock();
+  private final ManualClock clock = ManualClock.atEpoch2026();
 
   /** A store whose pod creates fail after {@code limit} successes, counting calls. */
   static final class CountingStore {

@@ -6,7 +6,7 @@ import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 

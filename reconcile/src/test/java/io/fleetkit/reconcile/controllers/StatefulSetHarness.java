@@ -17,7 +17,7 @@ import io.fleetkit.api.meta.IntOrPercent;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.reconcile.controllers.internal.StatefulSetPods;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -34,7 +34,7 @@ import java.util.function.UnaryOperator;
 final class StatefulSetHarness implements AutoCloseable {
   static final String ORIGINAL_IMAGE = "nginx";
 
-  final ManualClock clock = new ManualClock();
+  final ManualClock clock = ManualClock.atEpoch2026();
   final ObjectStore store = Sim.store(clock);
   final StatefulSetController controller = StatefulSetController.builder(store).clock(clock).stepping().build();
 

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import org.junit.jupiter.api.Test;
 
 /** The settings the five workload controllers share through {@link WorkloadControllerBuilder}. */
 final class WorkloadControllerBuilderTest {
-  private final ManualClock clock = new ManualClock();
+  private final ManualClock clock = ManualClock.atEpoch2026();
   private final ObjectStore store = Sim.store(clock);
 
   @Test
@@ -37,7 +37,7 @@ final class WorkloadControllerBuilderTest {
   @Test
   void clock_setTwice_failsNamingControllerAndOldClock() {
     DeploymentController.Builder b = DeploymentController.builder(store).clock(clock);
-    assertThatThrownBy(() -> b.clock(new ManualClock())).isInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(() -> b.clock(ManualClock.atEpoch2026())).isInstanceOf(IllegalStateException.class)
         .hasMessage("DeploymentController: clock was already set to " + clock);
   }
 

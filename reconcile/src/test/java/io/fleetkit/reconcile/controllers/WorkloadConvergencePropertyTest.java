@@ -23,7 +23,7 @@ import io.fleetkit.api.policy.PodDisruptionBudgetSpec;
 import io.fleetkit.api.policy.PodDisruptionBudgetStatus;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.reconcile.controllers.internal.StatefulSetPods;
 import java.time.Duration;
 import java.util.List;
@@ -77,7 +77,7 @@ final class WorkloadConvergencePropertyTest {
       @ForAll @IntRange(min = 0, max = 10_000) int seed, @ForAll boolean parallel,
       @ForAll @IntRange(min = 0, max = 5) int finalReplicas) {
     Random random = new Random(seed);
-    ManualClock clock = new ManualClock();
+    ManualClock clock = ManualClock.atEpoch2026();
     try (ObjectStore store = Sim.store(clock);
         StatefulSetController c = StatefulSetController.builder(store).clock(clock).stepping().build()) {
       c.start().join();
@@ -124,7 +124,7 @@ final class WorkloadConvergencePropertyTest {
       @ForAll @IntRange(min = 0, max = 10_000) int seed, @ForAll boolean indexed,
       @ForAll @IntRange(min = 1, max = 6) int completions, @ForAll @IntRange(min = 1, max = 4) int parallelism) {
     Random random = new Random(seed);
-    ManualClock clock = new ManualClock();
+    ManualClock clock = ManualClock.atEpoch2026();
     int failuresToInject = random.nextInt(4);
     try (ObjectStore store = Sim.store(clock);
         JobController c = JobController.builder(store).clock(clock).stepping().build()) {
@@ -174,7 +174,7 @@ final class WorkloadConvergencePropertyTest {
       @ForAll @IntRange(min = 0, max = 10_000) int seed, @ForAll boolean useMaxUnavailable,
       @ForAll @IntRange(min = 0, max = 100) int percent) {
     Random random = new Random(seed);
-    ManualClock clock = new ManualClock();
+    ManualClock clock = ManualClock.atEpoch2026();
     try (ObjectStore store = Sim.store(clock);
         ReplicaSetController rsc = ReplicaSetController.builder(store).clock(clock).stepping().build();
         DisruptionController dc = DisruptionController.builder(store).clock(clock).stepping().build()) {

@@ -15,7 +15,7 @@ import io.fleetkit.api.core.RestartPolicy;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 
 /** The simulated kubelet running declared probes on the simulated clock, answered from the annotation model. */
 final class NodeAgentProbeTest {
-  private final ManualClock clock = new ManualClock();
+  private final ManualClock clock = ManualClock.atEpoch2026();
   private final Instant t0 = clock.now();
   private final ObjectStore store = ObjectStore.builder().directDelivery().clock(clock.asClock()).build();
   private NodeAgent agent;

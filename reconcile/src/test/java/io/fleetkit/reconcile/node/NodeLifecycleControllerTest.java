@@ -11,7 +11,7 @@ import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.scheduling.Taint;
 import io.fleetkit.api.scheduling.TaintEffect;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.reconcile.node.NodeLifecycleController.ZoneState;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 final class NodeLifecycleControllerTest {
-  private final ManualClock clock = new ManualClock();
+  private final ManualClock clock = ManualClock.atEpoch2026();
   private final Instant t0 = clock.now();
   private final ObjectStore store = ObjectStore.builder().directDelivery().clock(clock.asClock()).build();
   private final List<NodeAgent> agents = new ArrayList<>();

@@ -2,7 +2,7 @@ package io.fleetkit.reconcile.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * jitter, so the expected values are exact.
  */
 final class RestartBackoffTest {
-  private final ManualClock clock = new ManualClock();
+  private final ManualClock clock = ManualClock.atEpoch2026();
   private static final Duration STEP = Duration.ofSeconds(1);
 
   @Test

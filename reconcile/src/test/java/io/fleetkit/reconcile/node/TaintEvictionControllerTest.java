@@ -13,7 +13,7 @@ import io.fleetkit.api.scheduling.TaintEffect;
 import io.fleetkit.api.scheduling.Toleration;
 import io.fleetkit.api.scheduling.TolerationOperator;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * tolerations are added.
  */
 final class TaintEvictionControllerTest {
-  private final ManualClock clock = new ManualClock();
+  private final ManualClock clock = ManualClock.atEpoch2026();
   private final ObjectStore store = ObjectStore.builder().directDelivery().clock(clock.asClock()).build();
   private final TaintEvictionController tc = TaintEvictionController.withoutDefaultTolerations(store, clock);
   private final Set<String> patched = new HashSet<>();

@@ -16,7 +16,7 @@ import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.scheduling.PriorityClass;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.scheduler.queueing.AdmissionEngine;
 import java.time.Duration;
 import java.util.List;
@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 
 /** The controller on the embedded store, stepping, without a Job controller (Jobs are finished by hand). */
 final class QueueAdmissionControllerTest {
-  private final ManualClock clock = new ManualClock();
+  private final ManualClock clock = ManualClock.atEpoch2026();
   private final ObjectStore store = ObjectStore.builder().directDelivery().clock(clock.asClock()).build();
   private AdmissionEngine engine;
   private QueueAdmissionController ctl;

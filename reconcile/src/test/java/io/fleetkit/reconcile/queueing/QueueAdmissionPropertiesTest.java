@@ -9,7 +9,7 @@ import io.fleetkit.api.batch.JobCondition;
 import io.fleetkit.api.batch.JobStatus;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.reconcile.ManualClock;
+import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.scheduler.queueing.AdmissionEngine;
 import io.fleetkit.scheduler.queueing.ClusterQueue;
 import io.fleetkit.scheduler.queueing.ClusterQueuePreemption;
@@ -91,7 +91,7 @@ final class QueueAdmissionPropertiesTest {
 
   /** One run: a store, a clock, and the current controller with its engine. */
   private static final class World implements AutoCloseable {
-    final ManualClock clock = new ManualClock();
+    final ManualClock clock = ManualClock.atEpoch2026();
     final ObjectStore store = ObjectStore.builder().directDelivery().clock(clock.asClock()).build();
     final List<String> names = new ArrayList<>();
     AdmissionEngine engine;

@@ -1,13 +1,17 @@
 package io.fleetkit.scheduler.internal;
 
+import io.fleetkit.api.scheduler.Status;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * kube-scheduler's {@code FitError.Error()} ({@code pkg/scheduler/framework/types.go}):
+ * The scheduler's messages, worded as kube-scheduler's, with the Go formatting they quote ({@link #goList},
+ * {@link #goDuration}). {@link #fitError} is kube's {@code FitError.Error()} ({@code pkg/scheduler/framework/types.go}):
  * {@code 0/N nodes are available: <PreFilterMsg>. <count reason, ...>. <PostFilterMsg>}. The filter reasons are
  * counted over nodes, formatted {@code "<count> <reason>"} and sorted as strings (so {@code "10 x"} sorts before
  * {@code "2 y"}, as in kube); they are left out when PreFilter rejected the pod (they would repeat its message).
@@ -57,5 +61,27 @@ public final class Diagnosis {
     }
     long num = (long) numAllNodes * adaptive / 100;
     return (int) Math.max(num, 100);
+  }
+
+  /** The count of each reason of {@code s}, as one node's FitError (a rejection at Reserve or Permit). */
+  public static Map<String, Integer> reasonCounts(Status s) {
+    Map<String, Integer> m = new HashMap<>();
+    for (String r : s.reasons()) {
+      m.merge(r, 1, Integer::sum);
+    }
+    return m;
+  }
+
+  /** Go's {@code %v} of a string slice: {@code [a b]}. */
+  public static String goList(Iterable<String> items) {
+    return "[" + String.join(" ", items) + "]";
+  }
+
+  /** Go's {@code time.Duration} printed in seconds, as kube words Permit timeouts: {@code 3s}, {@code 1.5s}. */
+  public static String goDuration(long nanos) {
+    if (nanos % 1_000_000_000L == 0) {
+      return nanos / 1_000_000_000L + "s";
+    }
+    return Duration.ofNanos(nanos).toMillis() / 1000.0 + "s";
   }
 }

@@ -8,15 +8,19 @@ import io.fleetkit.api.scheduler.EnqueueExtensions;
 import io.fleetkit.api.scheduler.FilterPlugin;
 import io.fleetkit.api.scheduler.FrameworkHandle;
 import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.scheduler.NodeToStatus;
 import io.fleetkit.api.scheduler.PermitPlugin;
+import io.fleetkit.api.scheduler.PermitResult;
 import io.fleetkit.api.scheduler.Plugin;
 import io.fleetkit.api.scheduler.PluginFactory;
 import io.fleetkit.api.scheduler.PodInfo;
 import io.fleetkit.api.scheduler.PostBindPlugin;
 import io.fleetkit.api.scheduler.PostFilterPlugin;
+import io.fleetkit.api.scheduler.PostFilterResult;
 import io.fleetkit.api.scheduler.PreBindPlugin;
 import io.fleetkit.api.scheduler.PreEnqueuePlugin;
 import io.fleetkit.api.scheduler.PreFilterPlugin;
+import io.fleetkit.api.scheduler.PreFilterResult;
 import io.fleetkit.api.scheduler.PreScorePlugin;
 import io.fleetkit.api.scheduler.QueueSortPlugin;
 import io.fleetkit.api.scheduler.ReservePlugin;
@@ -27,22 +31,42 @@ import io.fleetkit.api.scheduler.Status;
 import io.fleetkit.api.scheduler.WaitingPods;
 import io.fleetkit.scheduler.PluginRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
+import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * One profile's runtime: its plugins sorted into an array per extension point (a plugin joins every point it
- * implements, in profile order, as kube's {@code multiPoint}), the score weights, and the {@link FrameworkHandle}
- * its plugins were created with. Plugin exceptions become {@link Status.Code#ERROR} statuses naming the plugin.
+ * One profile's runtime, kube's {@code frameworkImpl} ({@code pkg/scheduler/framework/runtime/framework.go}): its
+ * plugins sorted into an array per extension point (a plugin joins every point it implements, in profile order, as
+ * kube's {@code multiPoint}), the score weights, the {@link FrameworkHandle} its plugins were created with, and one
+ * {@code run<Point>} method per extension point. Every run method attributes its outcome to the plugin that decided
+ * it ({@link Status#plugin()}), and turns a plugin's exception into an {@link Status.Code#ERROR} status naming the
+ * plugin and the point; no exception from a plugin leaves this class.
+ *
+ * <p>Confined to the scheduling thread (the scheduler's cycle lock), except {@link #runFilter} and the Score fan-out,
+ * which the scheduler's worker threads run in parallel on distinct nodes.
  */
 public final class Framework implements FrameworkHandle {
-  final String schedulerName;
-  final @Nullable Integer percentageOfNodesToScore;
+  private static final Logger LOG = LoggerFactory.getLogger(Framework.class);
+  /** kube's {@code maxTimeout} for Permit waits. */
+  private static final long MAX_PERMIT_WAIT_NANOS = Duration.ofMinutes(15).toNanos();
+
+  private final String schedulerName;
+  private final @Nullable Integer percentageOfNodesToScore;
   private final SchedulerProfile profile;
   private final Clock clock;
   private final ClusterSnapshot snapshot;
@@ -50,35 +74,40 @@ public final class Framework implements FrameworkHandle {
   private final ClusterObjects objects;
 
   final QueueSortPlugin queueSort;
-  final String queueSortName;
-  final PreEnqueuePlugin[] preEnqueue;
-  final String[] preEnqueueNames;
-  final PreFilterPlugin[] preFilter;
-  final String[] preFilterNames;
+  private final String queueSortName;
+  private final PreEnqueuePlugin[] preEnqueue;
+  private final String[] preEnqueueNames;
+  private final PreFilterPlugin[] preFilter;
+  private final String[] preFilterNames;
   /** For each PreFilter plugin, the index of the same plugin in {@link #filter}, or -1. */
-  final int[] preFilterToFilter;
-  final FilterPlugin[] filter;
-  final String[] filterNames;
-  final PostFilterPlugin[] postFilter;
-  final String[] postFilterNames;
-  final PreScorePlugin[] preScore;
-  final String[] preScoreNames;
-  final int[] preScoreToScore;
-  final ScorePlugin[] score;
-  final String[] scoreNames;
-  final long[] scoreWeights;
-  final ReservePlugin[] reserve;
-  final String[] reserveNames;
-  final PermitPlugin[] permit;
-  final String[] permitNames;
-  final PreBindPlugin[] preBind;
-  final String[] preBindNames;
-  final BindPlugin[] bind;
-  final String[] bindNames;
-  final PostBindPlugin[] postBind;
-  final String[] postBindNames;
+  private final int[] preFilterToFilter;
+  private final FilterPlugin[] filter;
+  private final String[] filterNames;
+  private final PostFilterPlugin[] postFilter;
+  private final String[] postFilterNames;
+  private final PreScorePlugin[] preScore;
+  private final String[] preScoreNames;
+  private final int[] preScoreToScore;
+  private final ScorePlugin[] score;
+  private final String[] scoreNames;
+  private final long[] scoreWeights;
+  private final ReservePlugin[] reserve;
+  private final String[] reserveNames;
+  private final PermitPlugin[] permit;
+  private final String[] permitNames;
+  private final PreBindPlugin[] preBind;
+  private final String[] preBindNames;
+  private final BindPlugin[] bind;
+  private final String[] bindNames;
+  private final PostBindPlugin[] postBind;
+  private final String[] postBindNames;
   /** Events each plugin registered; plugins absent from the map register every event. */
   private final Map<String, Set<ClusterEvent>> registeredEvents = new HashMap<>();
+  /** Score buffers, one per Score plugin, reused across cycles. */
+  private long[][] scoreBufs;
+  /** See {@link Prefetch}; never read. */
+  @SuppressWarnings("unused")
+  private int prefetchSink;
 
   Framework(SchedulerProfile profile, PluginRegistry registry, Clock clock, ClusterSnapshot snapshot,
       WaitingPods waitingPods, ClusterObjects objects) {
@@ -92,7 +121,6 @@ public final class Framework implements FrameworkHandle {
 
     List<Plugin> plugins = new ArrayList<>();
     List<String> names = new ArrayList<>();
-    List<Long> weights = new ArrayList<>();
     for (SchedulerProfile.PluginRef ref : profile.plugins()) {
       PluginFactory f = registry.factory(ref.name());
       if (f == null) {
@@ -106,102 +134,82 @@ public final class Framework implements FrameworkHandle {
       }
       plugins.add(p);
       names.add(ref.name());
-      weights.add((long) ref.weight());
-    }
-    List<QueueSortPlugin> sorts = new ArrayList<>();
-    List<String> sortNames = new ArrayList<>();
-    Points<PreEnqueuePlugin> pe = new Points<>();
-    Points<PreFilterPlugin> pf = new Points<>();
-    Points<FilterPlugin> fi = new Points<>();
-    Points<PostFilterPlugin> po = new Points<>();
-    Points<PreScorePlugin> ps = new Points<>();
-    Points<ScorePlugin> sc = new Points<>();
-    List<Long> sw = new ArrayList<>();
-    Points<ReservePlugin> re = new Points<>();
-    Points<PermitPlugin> pm = new Points<>();
-    Points<PreBindPlugin> pb = new Points<>();
-    Points<BindPlugin> bi = new Points<>();
-    Points<PostBindPlugin> pob = new Points<>();
-    for (int i = 0; i < plugins.size(); i++) {
-      Plugin p = plugins.get(i);
-      String n = names.get(i);
-      if (p instanceof QueueSortPlugin q) {
-        sorts.add(q);
-        sortNames.add(n);
-      }
-      if (p instanceof PreEnqueuePlugin x) {
-        pe.add(x, n);
-      }
-      if (p instanceof PreFilterPlugin x) {
-        pf.add(x, n);
-      }
-      if (p instanceof FilterPlugin x) {
-        fi.add(x, n);
-      }
-      if (p instanceof PostFilterPlugin x) {
-        po.add(x, n);
-      }
-      if (p instanceof PreScorePlugin x) {
-        ps.add(x, n);
-      }
-      if (p instanceof ScorePlugin x) {
-        sc.add(x, n);
-        sw.add(weights.get(i));
-      }
-      if (p instanceof ReservePlugin x) {
-        re.add(x, n);
-      }
-      if (p instanceof PermitPlugin x) {
-        pm.add(x, n);
-      }
-      if (p instanceof PreBindPlugin x) {
-        pb.add(x, n);
-      }
-      if (p instanceof BindPlugin x) {
-        bi.add(x, n);
-      }
-      if (p instanceof PostBindPlugin x) {
-        pob.add(x, n);
-      }
       if (p instanceof EnqueueExtensions x) {
         Set<ClusterEvent> events = x.eventsToRegister();
-        registeredEvents.put(n, events.isEmpty() ? EnumSet.noneOf(ClusterEvent.class) : EnumSet.copyOf(events));
+        registeredEvents.put(ref.name(),
+            events.isEmpty() ? EnumSet.noneOf(ClusterEvent.class) : EnumSet.copyOf(events));
       }
     }
-    if (sorts.size() != 1) {
+    int[] sorts = indicesOf(plugins, QueueSortPlugin.class);
+    if (sorts.length != 1) {
       throw new IllegalArgumentException("profile " + schedulerName + ": exactly one QueueSort plugin is required, "
-          + "found " + sorts.size() + " " + sortNames);
+          + "found " + sorts.length + " " + Arrays.asList(namesAt(names, sorts)));
     }
-    queueSort = sorts.get(0);
-    queueSortName = sortNames.get(0);
-    preEnqueue = pe.plugins.toArray(new PreEnqueuePlugin[0]);
-    preEnqueueNames = pe.names();
-    preFilter = pf.plugins.toArray(new PreFilterPlugin[0]);
-    preFilterNames = pf.names();
-    filter = fi.plugins.toArray(new FilterPlugin[0]);
-    filterNames = fi.names();
-    postFilter = po.plugins.toArray(new PostFilterPlugin[0]);
-    postFilterNames = po.names();
-    preScore = ps.plugins.toArray(new PreScorePlugin[0]);
-    preScoreNames = ps.names();
-    score = sc.plugins.toArray(new ScorePlugin[0]);
-    scoreNames = sc.names();
-    scoreWeights = new long[sw.size()];
-    for (int i = 0; i < scoreWeights.length; i++) {
-      scoreWeights[i] = sw.get(i);
+    queueSort = (QueueSortPlugin) plugins.get(sorts[0]);
+    queueSortName = names.get(sorts[0]);
+    int[] at = indicesOf(plugins, PreEnqueuePlugin.class);
+    preEnqueue = pluginsAt(plugins, at, PreEnqueuePlugin[]::new);
+    preEnqueueNames = namesAt(names, at);
+    at = indicesOf(plugins, PreFilterPlugin.class);
+    preFilter = pluginsAt(plugins, at, PreFilterPlugin[]::new);
+    preFilterNames = namesAt(names, at);
+    at = indicesOf(plugins, FilterPlugin.class);
+    filter = pluginsAt(plugins, at, FilterPlugin[]::new);
+    filterNames = namesAt(names, at);
+    at = indicesOf(plugins, PostFilterPlugin.class);
+    postFilter = pluginsAt(plugins, at, PostFilterPlugin[]::new);
+    postFilterNames = namesAt(names, at);
+    at = indicesOf(plugins, PreScorePlugin.class);
+    preScore = pluginsAt(plugins, at, PreScorePlugin[]::new);
+    preScoreNames = namesAt(names, at);
+    at = indicesOf(plugins, ScorePlugin.class);
+    score = pluginsAt(plugins, at, ScorePlugin[]::new);
+    scoreNames = namesAt(names, at);
+    scoreWeights = new long[at.length];
+    for (int i = 0; i < at.length; i++) {
+      scoreWeights[i] = profile.plugins().get(at[i]).weight();
     }
-    reserve = re.plugins.toArray(new ReservePlugin[0]);
-    reserveNames = re.names();
-    permit = pm.plugins.toArray(new PermitPlugin[0]);
-    permitNames = pm.names();
-    preBind = pb.plugins.toArray(new PreBindPlugin[0]);
-    preBindNames = pb.names();
-    bind = bi.plugins.toArray(new BindPlugin[0]);
-    bindNames = bi.names();
-    postBind = pob.plugins.toArray(new PostBindPlugin[0]);
-    postBindNames = pob.names();
+    scoreBufs = new long[score.length][];
+    at = indicesOf(plugins, ReservePlugin.class);
+    reserve = pluginsAt(plugins, at, ReservePlugin[]::new);
+    reserveNames = namesAt(names, at);
+    at = indicesOf(plugins, PermitPlugin.class);
+    permit = pluginsAt(plugins, at, PermitPlugin[]::new);
+    permitNames = namesAt(names, at);
+    at = indicesOf(plugins, PreBindPlugin.class);
+    preBind = pluginsAt(plugins, at, PreBindPlugin[]::new);
+    preBindNames = namesAt(names, at);
+    at = indicesOf(plugins, BindPlugin.class);
+    bind = pluginsAt(plugins, at, BindPlugin[]::new);
+    bindNames = namesAt(names, at);
+    at = indicesOf(plugins, PostBindPlugin.class);
+    postBind = pluginsAt(plugins, at, PostBindPlugin[]::new);
+    postBindNames = namesAt(names, at);
     preFilterToFilter = crossIndex(preFilter, filter);
     preScoreToScore = crossIndex(preScore, score);
+  }
+
+  private static int[] indicesOf(List<Plugin> plugins, Class<?> point) {
+    return IntStream.range(0, plugins.size()).filter(i -> point.isInstance(plugins.get(i)))
+        .toArray();
+  }
+
+  private static <T> T[] pluginsAt(List<Plugin> plugins, int[] at, IntFunction<T[]> array) {
+    T[] out = array.apply(at.length);
+    for (int i = 0; i < at.length; i++) {
+      @SuppressWarnings("unchecked")
+      T p = (T) plugins.get(at[i]);
+      out[i] = p;
+    }
+    return out;
+  }
+
+  private static String[] namesAt(List<String> names, int[] at) {
+    String[] out = new String[at.length];
+    for (int i = 0; i < at.length; i++) {
+      out[i] = names.get(at[i]);
+    }
+    return out;
   }
 
   private static int[] crossIndex(Object[] from, Object[] to) {
@@ -217,18 +225,32 @@ public final class Framework implements FrameworkHandle {
     return idx;
   }
 
-  private static final class Points<T> {
-    final List<T> plugins = new ArrayList<>();
-    final List<String> names = new ArrayList<>();
+  String schedulerName() {
+    return schedulerName;
+  }
 
-    void add(T p, String name) {
-      plugins.add(p);
-      names.add(name);
-    }
+  String queueSortName() {
+    return queueSortName;
+  }
 
-    String[] names() {
-      return names.toArray(new String[0]);
-    }
+  @Nullable Integer percentageOfNodesToScore() {
+    return percentageOfNodesToScore;
+  }
+
+  boolean hasFilters() {
+    return filter.length > 0;
+  }
+
+  int filterCount() {
+    return filter.length;
+  }
+
+  String filterName(int index) {
+    return filterNames[index];
+  }
+
+  boolean hasPostFilters() {
+    return postFilter.length > 0;
   }
 
   /** Whether some plugin of this profile registered {@code event} (plugins that register nothing are not counted). */
@@ -263,7 +285,7 @@ public final class Framework implements FrameworkHandle {
     return Status.error("running " + point + " plugin " + plugin + ": " + e).withPlugin(plugin);
   }
 
-  // -------------------------------------------------------------------------------------------- points
+  // ------------------------------------------------------------------------------------ PreEnqueue, PreFilter
 
   /** Runs PreEnqueue; the first non-success wins. */
   Status runPreEnqueue(Pod pod) {
@@ -282,10 +304,82 @@ public final class Framework implements FrameworkHandle {
   }
 
   /**
-   * Runs the Filter plugins not skipped by {@code skip} on one node. Returns -1 when the node fits; otherwise the
-   * failing plugin's index, its status stored in {@code statusOut[slot]}.
+   * What PreFilter decided.
+   *
+   * @param status success; a rejection (attributed to its plugin) that PostFilter may still answer; or an error whose
+   *     message is the cycle's
+   * @param rejectors the plugins whose registered events may make the pod schedulable again (on rejection)
+   * @param allowed the node names the PreFilter results narrowed the cycle to; null when none narrowed it
+   * @param narrowedBy the plugins that narrowed it, in order; null when none did
    */
-  int filterNode(CycleState state, boolean @Nullable [] skip, PodInfo pod, NodeInfo node, Status[] statusOut,
+  record PreFilterOutcome(Status status, Set<String> rejectors, @Nullable Set<String> allowed,
+      @Nullable List<String> narrowedBy) {}
+
+  /**
+   * Runs PreFilter as kube's {@code RunPreFilterPlugins}: a Skip marks the plugin's Filter skipped for this cycle, the
+   * first rejection or error stops, and node-name results are intersected (an empty intersection rejects the pod as
+   * unresolvable, naming the plugins).
+   */
+  PreFilterOutcome runPreFilter(ArrayCycleState state, PodInfo pod) {
+    Set<String> allowed = null;
+    List<String> narrowedBy = null;
+    for (int i = 0; i < preFilter.length; i++) {
+      PreFilterResult r;
+      try {
+        r = preFilter[i].preFilter(state, pod, snapshot);
+      } catch (RuntimeException e) {
+        return new PreFilterOutcome(Status.error(errorStatus(preFilterNames[i], "PreFilter", e).message()), Set.of(),
+            allowed, narrowedBy);
+      }
+      Status s = r.status();
+      if (s.isSkip()) {
+        int fi = preFilterToFilter[i];
+        if (fi >= 0) {
+          if (state.skipFilter == null) {
+            state.skipFilter = new boolean[filter.length];
+          }
+          state.skipFilter[fi] = true;
+        }
+        continue;
+      }
+      if (s.isRejected()) {
+        return new PreFilterOutcome(s.withPlugin(preFilterNames[i]), Set.of(preFilterNames[i]), allowed, narrowedBy);
+      }
+      if (!s.isSuccess()) {
+        return new PreFilterOutcome(Status.error(s.message().isEmpty()
+            ? "PreFilter plugin " + preFilterNames[i] + " returned " + s.code() : s.message()), Set.of(), allowed,
+            narrowedBy);
+      }
+      if (r.nodeNames() != null) {
+        if (narrowedBy == null) {
+          narrowedBy = new ArrayList<>(2);
+        }
+        narrowedBy.add(preFilterNames[i]);
+        if (allowed == null) {
+          allowed = new HashSet<>(r.nodeNames());
+        } else {
+          allowed.retainAll(r.nodeNames());
+        }
+        if (allowed.isEmpty()) {
+          String msg = narrowedBy.size() == 1
+              ? "node(s) didn't satisfy plugin " + narrowedBy.get(0)
+              : "node(s) didn't satisfy plugin(s) " + Diagnosis.goList(narrowedBy) + " simultaneously";
+          return new PreFilterOutcome(Status.unresolvable(msg).withPlugin(preFilterNames[i]), Set.copyOf(narrowedBy),
+              allowed, narrowedBy);
+        }
+      }
+    }
+    return new PreFilterOutcome(Status.success(), Set.of(), allowed, narrowedBy);
+  }
+
+  // ------------------------------------------------------------------------------------------ Filter
+
+  /**
+   * Runs the Filter plugins not skipped by {@code skip} on one node. Returns -1 when the node fits; otherwise the
+   * failing plugin's index, its status (not yet attributed: see {@link #filterName}) stored in
+   * {@code statusOut[slot]}. Called from the worker threads, each on its own slots.
+   */
+  int runFilter(CycleState state, boolean @Nullable [] skip, PodInfo pod, NodeInfo node, Status[] statusOut,
       int slot) {
     FilterPlugin[] fs = filter;
     for (int j = 0; j < fs.length; j++) {
@@ -304,6 +398,263 @@ public final class Framework implements FrameworkHandle {
       }
     }
     return -1;
+  }
+
+  // ------------------------------------------------------------------------------------------ PostFilter
+
+  /**
+   * What PostFilter decided: the successful result (its victims to evict and node to nominate), if any, and the
+   * message to append to the FitError (the successful plugin's reasons, else every plugin's).
+   */
+  record PostFilterOutcome(@Nullable PostFilterResult success, String message) {}
+
+  /**
+   * Runs PostFilter (preemption) as kube's {@code RunPostFilterPlugins}, in dry-run mode: the first success wins; a
+   * plugin other than Unschedulable stops the run. A plugin that answers with an empty nominated node name (no node can
+   * be made to fit) makes the framework call {@code noNodeCanFit}, which drops the pod's earlier nomination; later
+   * plugins see the pod {@code pod} supplies then.
+   */
+  PostFilterOutcome runPostFilter(ArrayCycleState state, Supplier<PodInfo> pod, NodeToStatus statuses,
+      Runnable noNodeCanFit) {
+    state.setPreemptionDryRun(true);
+    try {
+      List<String> reasons = new ArrayList<>(1);
+      for (int i = 0; i < postFilter.length; i++) {
+        PostFilterResult r;
+        try {
+          r = postFilter[i].postFilter(state, pod.get(), snapshot, statuses);
+        } catch (RuntimeException e) {
+          r = PostFilterResult.of(errorStatus(postFilterNames[i], "PostFilter", e));
+        }
+        Status s = r.status();
+        if (s.isSuccess()) {
+          return new PostFilterOutcome(r, s.message());
+        }
+        reasons.addAll(s.reasons());
+        if ("".equals(r.nominatedNodeName())) {
+          noNodeCanFit.run();
+        }
+        if (s.code() != Status.Code.UNSCHEDULABLE) {
+          break;
+        }
+      }
+      return new PostFilterOutcome(null, String.join(", ", reasons));
+    } finally {
+      state.setPreemptionDryRun(false);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------- PreScore, Score
+
+  /** Runs PreScore; a Skip skips the plugin's Score for this cycle. Returns success or the error to fail with. */
+  Status runPreScore(ArrayCycleState state, PodInfo pod, List<NodeInfo> nodes) {
+    for (int i = 0; i < preScore.length; i++) {
+      Status s;
+      try {
+        s = preScore[i].preScore(state, pod, nodes);
+      } catch (RuntimeException e) {
+        s = errorStatus(preScoreNames[i], "PreScore", e);
+      }
+      if (s.isSkip()) {
+        int si = preScoreToScore[i];
+        if (si >= 0) {
+          if (state.skipScore == null) {
+            state.skipScore = new boolean[score.length];
+          }
+          state.skipScore[si] = true;
+        }
+      } else if (!s.isSuccess()) {
+        return s.code() == Status.Code.ERROR ? s.withPlugin(preScoreNames[i])
+            : Status.error("PreScore plugin " + preScoreNames[i] + ": " + s.message());
+      }
+    }
+    return Status.success();
+  }
+
+  /**
+   * Runs Score for the first {@code k} of {@code nodes} (fanned out over {@code runner} in chunks when the work exceeds
+   * {@code inlineWork} evaluations), then NormalizeScore, checks the range [0, 100] and adds each plugin's scores
+   * times its weight into {@code totals[0..k)}, as kube's {@code RunScorePlugins}. {@code nodeList} is the same nodes
+   * as a list. Returns success or the error to fail with.
+   */
+  Status runScore(ArrayCycleState state, PodInfo pod, NodeInfo[] nodes, List<NodeInfo> nodeList, int k,
+      long[] totals, ParallelRunner runner, int inlineWork) {
+    ScorePlugin[] plugins = score;
+    boolean[] skip = state.skipScore;
+    int active = 0;
+    for (int j = 0; j < plugins.length; j++) {
+      if (skip != null && skip[j]) {
+        continue;
+      }
+      active++;
+      if (scoreBufs[j] == null || scoreBufs[j].length != k) {
+        scoreBufs[j] = new long[k];
+      }
+    }
+    Arrays.fill(totals, 0, k, 0L);
+    if (active == 0) {
+      return Status.success();
+    }
+    long[][] bufs = scoreBufs;
+    AtomicReference<Status> error = new AtomicReference<>();
+    int chunk = k * active <= inlineWork || runner.parallelism() == 1
+        ? k : Math.max(16, k / (runner.parallelism() * 2));
+    runner.run(k, chunk, (from, to) -> {
+      int touched = 0;
+      for (int pos = from; pos < to; pos++) {
+        NodeInfo node = nodes[pos];
+        if (pos + Prefetch.DISTANCE < to) {
+          touched += Prefetch.touch(nodes[pos + Prefetch.DISTANCE]);
+        }
+        for (int j = 0; j < plugins.length; j++) {
+          if (skip != null && skip[j]) {
+            continue;
+          }
+          try {
+            bufs[j][pos] = plugins[j].score(state, pod, node);
+          } catch (RuntimeException e) {
+            error.compareAndSet(null, errorStatus(scoreNames[j], "Score", e));
+            bufs[j][pos] = 0;
+          }
+        }
+      }
+      prefetchSink = touched;
+    });
+    if (error.get() != null) {
+      return error.get();
+    }
+    for (int j = 0; j < plugins.length; j++) {
+      if (skip != null && skip[j]) {
+        continue;
+      }
+      long[] s = bufs[j];
+      try {
+        plugins[j].normalizeScores(state, pod, nodeList, s);
+      } catch (RuntimeException e) {
+        return errorStatus(scoreNames[j], "NormalizeScore", e);
+      }
+      long w = scoreWeights[j];
+      for (int pos = 0; pos < k; pos++) {
+        long v = s[pos];
+        if (v < ScorePlugin.MIN_NODE_SCORE || v > ScorePlugin.MAX_NODE_SCORE) {
+          return Status.error("plugin " + scoreNames[j] + " returns an invalid score " + v + " for node "
+              + nodes[pos].name() + "; it should be in the range [0, 100] after normalizing").withPlugin(scoreNames[j]);
+        }
+        totals[pos] += v * w;
+      }
+    }
+    return Status.success();
+  }
+
+  // ------------------------------------------------------------------------------------ Reserve, Permit
+
+  /** Runs Reserve in order; the first non-success, attributed to its plugin, stops (the caller unreserves all). */
+  Status runReserve(ArrayCycleState state, PodInfo pod, String nodeName) {
+    for (int i = 0; i < reserve.length; i++) {
+      Status s;
+      try {
+        s = reserve[i].reserve(state, pod, nodeName);
+      } catch (RuntimeException e) {
+        s = errorStatus(reserveNames[i], "Reserve", e);
+      }
+      if (!s.isSuccess()) {
+        return s.withPlugin(reserveNames[i]);
+      }
+    }
+    return Status.success();
+  }
+
+  /** Runs Unreserve of every Reserve plugin in reverse order; failures are logged, as kube ignores them. */
+  void runUnreserve(ArrayCycleState state, PodInfo pod, String nodeName) {
+    for (int i = reserve.length - 1; i >= 0; i--) {
+      try {
+        reserve[i].unreserve(state, pod, nodeName);
+      } catch (RuntimeException e) {
+        LOG.warn("Unreserve of plugin {} failed for pod {}", reserveNames[i], pod.key(), e);
+      }
+    }
+  }
+
+  /**
+   * What Permit decided: success, a rejection or error attributed to its plugin, or {@link Status#isWait() wait} with
+   * each waiting plugin's deadline (nanoseconds on the scheduler's clock, in plugin order).
+   */
+  record PermitOutcome(Status status, Map<String, Long> deadlines) {}
+
+  /**
+   * Runs Permit as kube's {@code RunPermitPlugins}: a rejection stops; waits are collected with their timeouts, capped
+   * at 15 minutes.
+   */
+  PermitOutcome runPermit(ArrayCycleState state, PodInfo pod, String nodeName, long nowNanos) {
+    LinkedHashMap<String, Long> waits = null;
+    for (int i = 0; i < permit.length; i++) {
+      PermitResult pr;
+      try {
+        pr = permit[i].permit(state, pod, nodeName);
+      } catch (RuntimeException e) {
+        pr = PermitResult.reject(errorStatus(permitNames[i], "Permit", e));
+      }
+      Status s = pr.status();
+      if (s.isWait()) {
+        if (waits == null) {
+          waits = new LinkedHashMap<>();
+        }
+        long t = Math.min(Math.max(0, pr.timeout().toNanos()), MAX_PERMIT_WAIT_NANOS);
+        waits.put(permitNames[i], nowNanos + t);
+      } else if (!s.isSuccess()) {
+        return new PermitOutcome(s.withPlugin(permitNames[i]), Map.of());
+      }
+    }
+    return waits == null ? new PermitOutcome(Status.success(), Map.of())
+        : new PermitOutcome(Status.waiting(), waits);
+  }
+
+  // -------------------------------------------------------------------------------- PreBind, Bind, PostBind
+
+  /** Runs PreBind in order; the first non-success, attributed to its plugin, stops. */
+  Status runPreBind(ArrayCycleState state, PodInfo pod, String nodeName) {
+    for (int i = 0; i < preBind.length; i++) {
+      Status s;
+      try {
+        s = preBind[i].preBind(state, pod, nodeName);
+      } catch (RuntimeException e) {
+        s = errorStatus(preBindNames[i], "PreBind", e);
+      }
+      if (!s.isSuccess()) {
+        return s.withPlugin(preBindNames[i]);
+      }
+    }
+    return Status.success();
+  }
+
+  /**
+   * Runs Bind until a plugin does not Skip, and returns its status attributed to it; {@link Status#skip()} when every
+   * plugin skipped (the scheduler's binder binds then).
+   */
+  Status runBind(ArrayCycleState state, PodInfo pod, String nodeName) {
+    for (int i = 0; i < bind.length; i++) {
+      Status s;
+      try {
+        s = bind[i].bind(state, pod, nodeName);
+      } catch (RuntimeException e) {
+        s = errorStatus(bindNames[i], "Bind", e);
+      }
+      if (!s.isSkip()) {
+        return s.withPlugin(bindNames[i]);
+      }
+    }
+    return Status.skip();
+  }
+
+  /** Runs PostBind; failures are logged (the pod is bound). */
+  void runPostBind(ArrayCycleState state, PodInfo pod, String nodeName) {
+    for (int i = 0; i < postBind.length; i++) {
+      try {
+        postBind[i].postBind(state, pod, nodeName);
+      } catch (RuntimeException e) {
+        LOG.warn("PostBind plugin {} failed for pod {}", postBindNames[i], pod.key(), e);
+      }
+    }
   }
 
   // ------------------------------------------------------------------------------------------- handle

@@ -122,6 +122,11 @@ public final class SchedulerCache {
     return s == null ? null : s.info;
   }
 
+  /** The number of pods only assumed (bound by this scheduler, not yet observed bound). */
+  public int assumedCount() {
+    return assumedKeys.size();
+  }
+
   /** The number of pods held, assumed ones included. */
   public int podCount() {
     return pods.size();

@@ -12,8 +12,17 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
-/** Everything {@link io.fleetkit.scheduler.SchedulerBuilder} collected, defaults applied except clock/ticker. */
+/**
+ * Everything {@link io.fleetkit.scheduler.SchedulerBuilder} collected, defaults applied except clock/ticker.
+ *
+ * @param inlineWork below this many node×plugin evaluations a cycle filters or scores on the scheduling thread alone
+ *     (a hand-off to the worker pool costs about as much as 500 cheap evaluations); tests set 0 to exercise the
+ *     parallel path on small clusters
+ */
 public record SchedulerConfig(List<SchedulerProfile> profiles, PluginRegistry registry, @Nullable Clock clock,
     @Nullable LongSupplier ticker, int parallelism, long seed, Binder binder, Evictor evictor,
     Duration initialBackoff, Duration maxBackoff, Duration maxInUnschedulable, Duration assumedPodTtl,
-    @Nullable Consumer<ScheduleResult> listener) {}
+    @Nullable Consumer<ScheduleResult> listener, int inlineWork) {
+  /** The default {@link #inlineWork}. */
+  public static final int DEFAULT_INLINE_WORK = 512;
+}

@@ -60,12 +60,28 @@ public final class SchedulingQueue {
     });
   }
 
+  /** Metrics hooks; {@code null} when none are recorded. */
+  private @Nullable SchedulerInstruments obs;
+
+  void observe(@Nullable SchedulerInstruments instruments) {
+    this.obs = instruments != null && instruments.metricsOn() ? instruments : null;
+  }
+
+  /** Records that {@code p} entered the queue it is now in because of {@code event}. */
+  private void incoming(QueuedPod p, String event) {
+    if (obs != null) {
+      obs.incoming(p.where, event);
+      obs.pending(this);
+    }
+  }
+
   /** Adds a new pending pod: to activeQ, or gated if a PreEnqueue plugin says no. */
   void add(QueuedPod p) {
     if (all.putIfAbsent(p.key(), p) != null) {
       throw new IllegalStateException("scheduling queue: pod " + p.key() + " is already queued");
     }
     toActiveOrGated(p);
+    incoming(p, "PodAdd");
   }
 
   @Nullable QueuedPod get(String key) {
@@ -105,6 +121,9 @@ public final class SchedulingQueue {
     }
     detach(p);
     p.where = QueuedPod.Where.NONE;
+    if (obs != null) {
+      obs.pending(this);
+    }
     return p;
   }
 
@@ -166,6 +185,7 @@ public final class SchedulingQueue {
       p.where = QueuedPod.Where.UNSCHEDULABLE;
       unschedulable.put(p.key(), p);
     }
+    incoming(p, "ScheduleAttemptFailure");
   }
 
   /** kube's backoff: {@code initial} doubled per earlier attempt, capped at {@code max}. */
@@ -200,6 +220,7 @@ public final class SchedulingQueue {
       for (QueuedPod p : ps) {
         p.where = QueuedPod.Where.NONE;
         moveOut(p, nowNanos);
+        incoming(p, SchedulerInstruments.eventLabel(event));
         moved++;
       }
     }
@@ -224,6 +245,7 @@ public final class SchedulingQueue {
       backoff.poll();
       p.where = QueuedPod.Where.NONE;
       toActiveOrGated(p);
+      incoming(p, "BackoffComplete");
     }
   }
 
@@ -237,6 +259,7 @@ public final class SchedulingQueue {
       it.remove();
       p.where = QueuedPod.Where.NONE;
       moveOut(p, nowNanos);
+      incoming(p, "UnschedulableTimeout");
     }
   }
 

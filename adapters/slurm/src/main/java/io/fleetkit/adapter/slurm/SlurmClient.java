@@ -269,6 +269,7 @@ public final class SlurmClient {
     private Duration requestTimeout = Duration.ofSeconds(30);
     private Duration connectTimeout = Duration.ofSeconds(5);
     private @Nullable HttpClient http;
+    private boolean allowPlainHttpToRemote;
 
     private Builder() {}
 
@@ -299,6 +300,12 @@ public final class SlurmClient {
     /** Use this HTTP client instead of a new one. */
     public Builder httpClient(HttpClient v) { http = Objects.requireNonNull(v, "httpClient"); return this; }
 
+    /**
+     * Allows an {@code http://} base URI naming a host other than loopback (default: refused, since every request
+     * carries the JWT in clear text). Only for a network where eavesdropping is ruled out otherwise.
+     */
+    public Builder allowPlainHttpToRemote(boolean v) { allowPlainHttpToRemote = v; return this; }
+
     private static Duration positive(Duration v, String field) {
       Objects.requireNonNull(v, field);
       if (v.isNegative() || v.isZero()) {
@@ -307,8 +314,34 @@ public final class SlurmClient {
       return v;
     }
 
+    /**
+     * @throws NullPointerException when the base URI or token is missing
+     * @throws IllegalStateException when the base URI is {@code http://} to a host that is not loopback and
+     *     {@link #allowPlainHttpToRemote} was not set
+     */
     public SlurmClient build() {
+      if (baseUri != null && "http".equals(baseUri.getScheme()) && !allowPlainHttpToRemote
+          && !isLoopback(baseUri.getHost())) {
+        throw new IllegalStateException("slurm client: baseUri \"" + baseUri + "\" is plain http to a host that is"
+            + " not loopback, so the token would cross the network in clear text; use https, or"
+            + " allowPlainHttpToRemote(true) where the network is trusted");
+      }
       return new SlurmClient(this);
+    }
+
+    /** Loopback by name or address literal; other names are not resolved (a lookup must not decide safety). */
+    static boolean isLoopback(@Nullable String host) {
+      if (host == null) {
+        return false;
+      }
+      String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+      if (h.equalsIgnoreCase("localhost")) {
+        return true;
+      }
+      if (h.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}")) {
+        return true;
+      }
+      return h.equals("::1") || h.equals("0:0:0:0:0:0:0:1");
     }
   }
 }

@@ -61,6 +61,7 @@ public final class InMemoryObjectStore implements ObjectStore {
   private final Executor executor;
   private final @Nullable ExecutorService ownedExecutor;
   private final Supplier<String> uids;
+  private final int watchQueueLimit;
   private final AdmissionChain admission;
 
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
@@ -82,7 +83,22 @@ public final class InMemoryObjectStore implements ObjectStore {
    */
   public InMemoryObjectStore(Clock clock, int historyLimit, @Nullable Executor executor, Supplier<String> uids,
       AdmissionChain admission) {
+    this(clock, historyLimit, executor, uids, admission,
+        io.fleetkit.api.store.ObjectStoreBuilder.DEFAULT_WATCH_QUEUE_LIMIT);
+  }
+
+  /**
+   * @param executor drains watch queues; {@code null} for a store-owned daemon pool
+   * @param admission run on create, update and delete before the write; {@link AdmissionChain#empty()} for none
+   * @param watchQueueLimit the most undelivered events one watch may hold before it is ended as too old
+   */
+  public InMemoryObjectStore(Clock clock, int historyLimit, @Nullable Executor executor, Supplier<String> uids,
+      AdmissionChain admission, int watchQueueLimit) {
     this.admission = Objects.requireNonNull(admission, "admission");
+    if (watchQueueLimit < 1) {
+      throw new IllegalArgumentException("watchQueueLimit must be at least 1 but was " + watchQueueLimit);
+    }
+    this.watchQueueLimit = watchQueueLimit;
     this.clock = Objects.requireNonNull(clock, "clock");
     if (historyLimit < 1) {
       throw new IllegalArgumentException("historyLimit must be at least 1 but was " + historyLimit);
@@ -208,11 +224,13 @@ public final class InMemoryObjectStore implements ObjectStore {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(namespace, "namespace");
     checkOpen();
-    KindTable<T> table = existingTable(kind);
     List<T> items = new ArrayList<>();
     String rv;
     lock.readLock().lock();
     try {
+      // The table is looked up under the lock: looked up before it, a kind's first create could commit in between,
+      // and the list would claim that version without the object (a list+watch would then never see it).
+      KindTable<T> table = existingTable(kind);
       rv = Long.toString(version);
       if (table != null) {
         Collection<T> source = table.inNamespace(namespace);
@@ -423,7 +441,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     checkOpen();
     long from = parseVersion(fromResourceVersion);
     KindTable<T> table = table(kind);
-    StoreWatch<T> watch = new StoreWatch<>(this, table, listener, executor);
+    StoreWatch<T> watch = new StoreWatch<>(this, table, listener, executor, watchQueueLimit);
     lock.writeLock().lock();
     try {
       long now = version;

@@ -1,5 +1,7 @@
 package io.fleetkit.reconcile.controllers.internal;
 
+import io.fleetkit.api.events.Event;
+import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.ConflictException;
 import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.apps.ReplicaSet;
@@ -234,6 +236,8 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
           ctx.store().delete(Pod.class, v.metadata().namespace(), v.metadata().name(),
               DeletePreconditions.uid(v.metadata().uid()));
           cacheExpectations.deleted(key, v.metadata().name(), now);
+          ctx.events().event(rs, Event.NORMAL, EventRecorder.SUCCESSFUL_DELETE, "Delete", "Deleted pod: "
+              + v.metadata().name());
         } catch (NotFoundException | ConflictException e) {
           expectations.deletionObserved(key, v.metadata().key());
         }
@@ -260,11 +264,18 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
       try {
         ctx.store().create(new Pod(meta, rs.spec().template().spec(), PodStatus.PENDING));
         cacheExpectations.created(ctx.key(), meta.name(), ctx.now());
+        ctx.events().event(rs, Event.NORMAL, EventRecorder.SUCCESSFUL_CREATE, "Create", "Created pod: " + meta.name());
         return;
       } catch (ConflictException e) {
         last = e; // name taken: draw another suffix, as the API server does for generateName
+      } catch (RuntimeException e) {
+        ctx.events().event(rs, Event.WARNING, EventRecorder.FAILED_CREATE, "Create", "Error creating: "
+            + e.getMessage());
+        throw e;
       }
     }
+    ctx.events().event(rs, Event.WARNING, EventRecorder.FAILED_CREATE, "Create", "Error creating: "
+        + last.getMessage());
     throw last;
   }
 

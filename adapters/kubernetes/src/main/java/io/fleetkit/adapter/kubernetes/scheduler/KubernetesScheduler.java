@@ -87,6 +87,7 @@ public final class KubernetesScheduler implements AutoCloseable {
   private boolean dirty;
   private @Nullable Thread loop;
   private volatile @Nullable CompletableFuture<?> electionFuture;
+  private volatile boolean ready;
 
   private KubernetesScheduler(Builder b) {
     this.client = b.client;
@@ -102,7 +103,7 @@ public final class KubernetesScheduler implements AutoCloseable {
         b.bindMaxBackoff != null ? b.bindMaxBackoff : Duration.ofSeconds(5),
         b.requestTimeout != null ? b.requestTimeout : Duration.ofSeconds(10));
     this.binder = new PodBindingBinder(api, forgotten);
-    this.events = new SchedulingEvents(client, schedulerName, identity, clock, Duration.ofMinutes(1));
+    this.events = new SchedulingEvents(client, schedulerName, identity, clock);
     this.statusWriter = new PodStatusWriter(api, clock);
     // The feed is built after the engine; the evictor reaches the informer's copies through it lazily.
     this.evictor = new PreemptionEvictor(api, statusWriter, evicted, events, schedulerName,
@@ -114,12 +115,14 @@ public final class KubernetesScheduler implements AutoCloseable {
     if (b.registry != null) {
       sb.registry(b.registry);
     }
+    if (b.metrics != null) {
+      sb.metrics(b.metrics);
+    }
     if (b.initialBackoff != null && b.maxBackoff != null) {
       sb.backoff(b.initialBackoff, b.maxBackoff);
     }
     this.scheduler = sb.build();
     this.feed = new ClusterFeed(client, scheduler, forgotten, evicted, this::wake, key -> {
-      events.podDeleted(key);
       statusWriter.podDeleted(key);
     });
   }
@@ -152,6 +155,7 @@ public final class KubernetesScheduler implements AutoCloseable {
       close();
       throw e;
     }
+    ready = true;
     Thread t = new Thread(this::runLoop, "fleetkit-k8s-scheduler-" + schedulerName);
     t.setDaemon(true);
     loop = t;
@@ -166,6 +170,11 @@ public final class KubernetesScheduler implements AutoCloseable {
         election == null ? "" : " (leader election on Lease " + election.namespace() + "/" + election.leaseName()
             + ")");
     return this;
+  }
+
+  /** Whether the informers have synced and the scheduler runs (what {@code /readyz} reports). */
+  public boolean isReady() {
+    return ready && !closed;
   }
 
   /** The name pods select this scheduler by ({@code spec.schedulerName}). */
@@ -365,6 +374,7 @@ public final class KubernetesScheduler implements AutoCloseable {
     private @Nullable Duration initialBackoff;
     private @Nullable Duration maxBackoff;
     private @Nullable Clock clock;
+    private io.fleetkit.api.metrics.@Nullable MetricsRegistry metrics;
 
     private Builder(KubernetesClient client) {
       this.client = Objects.requireNonNull(client, "client");
@@ -486,6 +496,15 @@ public final class KubernetesScheduler implements AutoCloseable {
      *
      * @throws IllegalArgumentException if the profile names plugins the registry lacks
      */
+    /** Records kube-scheduler's metrics into {@code registry} (serve them with a {@link MetricsServer}). */
+    public Builder metrics(io.fleetkit.api.metrics.MetricsRegistry registry) {
+      if (metrics != null) {
+        throw new IllegalStateException("kubernetes scheduler builder: metrics was already set to " + metrics);
+      }
+      metrics = Objects.requireNonNull(registry, "registry");
+      return this;
+    }
+
     public KubernetesScheduler build() {
       return new KubernetesScheduler(this);
     }

@@ -1,5 +1,9 @@
 package io.fleetkit.adapter.kubernetes.scheduler;
 
+import io.fleetkit.observability.micrometer.MicrometerMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.InetSocketAddress;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.util.Map;
@@ -17,7 +21,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code FLEETKIT_SCHEDULER_NAME}: the {@code schedulerName} pods opt in with; {@code fleetkit} by default;
  *   <li>{@code FLEETKIT_LEADER_ELECT}: {@code false} to run without leader election (a single replica only);
  *   <li>{@code POD_NAME}, {@code POD_NAMESPACE}: this replica's identity and the Lease's namespace (downward API);
- *   <li>{@code FLEETKIT_LEASE_NAME}: the Lease's name; {@value LeaderElection#DEFAULT_LEASE_NAME} by default.
+ *   <li>{@code FLEETKIT_LEASE_NAME}: the Lease's name; {@value LeaderElection#DEFAULT_LEASE_NAME} by default;
+ *   <li>{@code FLEETKIT_METRICS_PORT}: the port of {@code /metrics}, {@code /healthz} and {@code /readyz};
+ *       {@value MetricsServer#DEFAULT_PORT} by default, {@code 0} for none.
  * </ul>
  */
 public final class KubernetesSchedulerMain {
@@ -28,10 +34,20 @@ public final class KubernetesSchedulerMain {
   public static void main(String[] args) throws InterruptedException {
     Map<String, String> env = System.getenv();
     KubernetesClient client = new KubernetesClientBuilder().build();
-    KubernetesScheduler scheduler = builder(client, env).build();
+    for (String weakness : TransportSecurity.weaknesses(client.getConfiguration())) {
+      LOG.warn("insecure Kubernetes client configuration: {}", weakness);
+    }
+    PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    KubernetesScheduler scheduler = builder(client, env).metrics(MicrometerMetrics.of(prometheus)).build();
+    int port = metricsPort(env);
+    MetricsServer server = port == 0 ? null : MetricsServer.start(new InetSocketAddress(port), prometheus::scrape,
+        () -> true, scheduler::isReady);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       LOG.info("shutting down");
+      if (server != null) {
+        server.close();
+      }
       scheduler.close();
       client.close();
       stopped.countDown();
@@ -57,6 +73,27 @@ public final class KubernetesSchedulerMain {
       b.identity(identity);
     }
     return b;
+  }
+
+  /**
+   * {@code FLEETKIT_METRICS_PORT}, or the default.
+   *
+   * @throws IllegalArgumentException naming the variable when it is not a port number
+   */
+  static int metricsPort(Map<String, String> env) {
+    String v = env.get("FLEETKIT_METRICS_PORT");
+    if (v == null || v.isEmpty()) {
+      return MetricsServer.DEFAULT_PORT;
+    }
+    try {
+      int p = Integer.parseInt(v.trim());
+      if (p < 0 || p > 65535) {
+        throw new NumberFormatException();
+      }
+      return p;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("FLEETKIT_METRICS_PORT \"" + v + "\" must be a port number 0..65535");
+    }
   }
 
   private static String orDefault(@Nullable String value, String fallback) {

@@ -3,9 +3,10 @@ package io.fleetkit.adapter.kubernetes.yaml;
 import io.fleetkit.adapter.kubernetes.yaml.internal.KindRegistry;
 import io.fleetkit.adapter.kubernetes.yaml.internal.ManifestReader;
 import io.fleetkit.adapter.kubernetes.yaml.internal.ManifestWriter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.Utf8Text;
 import io.fleetkit.api.meta.ApiObject;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,7 +19,10 @@ import java.util.stream.Stream;
  * <p>Loading is all-or-nothing: either every object of every source is returned, or a {@link ManifestException}
  * lists every problem found in every source (unknown kind, malformed or negative quantity, missing name, duplicate
  * object, wrong type, a rule of a core-api record), each naming source, document, object, field and rule.
- * Namespaced objects without a namespace get {@code default}.
+ * Namespaced objects without a namespace get {@code default}. Unknown fields are refused ({@link FieldValidation#STRICT},
+ * kubectl's default) unless the caller passes {@link FieldValidation#IGNORE}. YAML aliases and merge keys
+ * ({@code <<: *base}) are expanded as kubectl expands them, with go-yaml's limit on aliasing against
+ * "billion laughs" documents. Files must be UTF-8 and at most {@link #MAX_FILE_BYTES} long.
  *
  * <p>Supported kinds: those of core-api (Node, Pod, Deployment, ReplicaSet, StatefulSet, Job, Service,
  * PersistentVolume, PersistentVolumeClaim, StorageClass, PriorityClass, HorizontalPodAutoscaler,
@@ -26,23 +30,42 @@ import java.util.stream.Stream;
  * stateless.
  */
 public final class KubernetesYaml {
+  /** The largest manifest file read (256 MiB); a larger one, or an endless device, is refused unread. */
+  public static final long MAX_FILE_BYTES = 256L * 1024 * 1024;
+
   private KubernetesYaml() {}
 
   /**
    * Loads every object from the given files and directories. Directories are walked recursively for
-   * {@code *.yaml} and {@code *.yml} files, in sorted path order; files are read as UTF-8.
+   * {@code *.yaml} and {@code *.yml} files, in sorted path order, following symbolic links; a directory without any
+   * is a problem (nothing would be loaded). Files are read as UTF-8.
    *
    * @throws ManifestException listing every problem, including sources that do not exist or cannot be read
    */
   public static LoadedObjects load(List<Path> filesOrDirs) {
-    ManifestReader reader = new ManifestReader(KindRegistry.standard());
+    return load(filesOrDirs, FieldValidation.STRICT);
+  }
+
+  /**
+   * As {@link #load(List)}, with the given treatment of unknown fields.
+   *
+   * @throws ManifestException listing every problem, including sources that do not exist or cannot be read
+   */
+  public static LoadedObjects load(List<Path> filesOrDirs, FieldValidation fieldValidation) {
+    ManifestReader reader = new ManifestReader(KindRegistry.standard(), fieldValidation);
     for (Path p : filesOrDirs) {
       if (Files.isDirectory(p)) {
         List<Path> files;
-        try (Stream<Path> walk = Files.walk(p)) {
+        // Symbolic links are followed (a directory given as a link, or linked inside, is read like kubectl -R
+        // reads it); a link loop is reported, not walked forever.
+        try (Stream<Path> walk = Files.walk(p, FileVisitOption.FOLLOW_LINKS)) {
           files = walk.filter(Files::isRegularFile).filter(KubernetesYaml::isYaml).sorted().toList();
         } catch (IOException | RuntimeException e) {
           reader.sourceProblem(p.toString(), "could not be listed: " + e.getMessage());
+          continue;
+        }
+        if (files.isEmpty()) {
+          reader.sourceProblem(p.toString(), "is a directory without any .yaml or .yml file");
           continue;
         }
         for (Path f : files) {
@@ -64,7 +87,16 @@ public final class KubernetesYaml {
    * @throws ManifestException listing every problem
    */
   public static LoadedObjects parse(String yaml, String sourceName) {
-    ManifestReader reader = new ManifestReader(KindRegistry.standard());
+    return parse(yaml, sourceName, FieldValidation.STRICT);
+  }
+
+  /**
+   * As {@link #parse(String, String)}, with the given treatment of unknown fields.
+   *
+   * @throws ManifestException listing every problem
+   */
+  public static LoadedObjects parse(String yaml, String sourceName, FieldValidation fieldValidation) {
+    ManifestReader reader = new ManifestReader(KindRegistry.standard(), fieldValidation);
     reader.read(yaml, sourceName);
     return reader.result();
   }
@@ -87,7 +119,10 @@ public final class KubernetesYaml {
   private static void readFile(ManifestReader reader, Path f) {
     String text;
     try {
-      text = Files.readString(f, StandardCharsets.UTF_8);
+      text = Utf8Text.read(f, MAX_FILE_BYTES);
+    } catch (Utf8Text.NotUtf8Exception e) {
+      reader.sourceProblem(f.toString(), e.getMessage());
+      return;
     } catch (IOException | RuntimeException e) {
       reader.sourceProblem(f.toString(), "could not be read: " + e.getMessage());
       return;

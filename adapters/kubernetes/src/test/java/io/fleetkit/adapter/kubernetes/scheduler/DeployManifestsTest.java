@@ -85,7 +85,39 @@ final class DeployManifestsTest {
     assertThat(env).containsEntry("FLEETKIT_SCHEDULER_NAME", "fleetkit")
         .containsEntry("POD_NAME", "metadata.name")
         .containsEntry("POD_NAMESPACE", "metadata.namespace")
+        .containsEntry("FLEETKIT_METRICS_PORT", "10251")
         .doesNotContainKey("FLEETKIT_LEADER_ELECT");
+    var container = podSpec.getContainers().get(0);
+    assertThat(container.getPorts()).singleElement().satisfies(p -> {
+      assertThat(p.getName()).isEqualTo("metrics");
+      assertThat(p.getContainerPort()).isEqualTo(MetricsServer.DEFAULT_PORT);
+    });
+    assertThat(container.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+    assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+    assertThat(container.getReadinessProbe().getHttpGet().getPort().getStrVal()).isEqualTo("metrics");
+  }
+
+  @Test
+  void schedulerYaml_hardened_leaseByNameSeccompReadOnlyRoot() throws IOException {
+    List<HasMetadata> objects = load("scheduler.yaml");
+    Deployment d = only(objects, Deployment.class);
+    var pod = d.getSpec().getTemplate().getSpec();
+    var c = pod.getContainers().get(0);
+    assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+    assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+    assertThat(c.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+    assertThat(c.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+    assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+    assertThat(c.getVolumeMounts()).anySatisfy(m -> assertThat(m.getMountPath()).isEqualTo("/tmp"));
+    String leaseName = c.getEnv().stream().filter(e -> e.getName().equals("FLEETKIT_LEASE_NAME")).findFirst()
+        .orElseThrow().getValue();
+    for (var rule : only(objects, Role.class).getRules()) {
+      if (rule.getVerbs().contains("get") || rule.getVerbs().contains("patch")) {
+        assertThat(rule.getResourceNames()).as("lease rule %s", rule.getVerbs()).containsExactly(leaseName);
+      } else {
+        assertThat(rule.getVerbs()).containsExactly("create");
+      }
+    }
   }
 
   @Test
@@ -134,6 +166,8 @@ final class DeployManifestsTest {
       await("victim preempted, preemptor bound", () -> cluster.nodeOf("preemptor") != null);
       await("the failure recorded on the pod", () -> cluster.dispatcher.taggedCalls().stream()
           .anyMatch(c -> c.method().equals("PATCH") && c.path().endsWith("/pods/too-big/status")));
+      await("a repeated FailedScheduling counted in its Event's series", () -> cluster.dispatcher.taggedCalls()
+          .stream().anyMatch(c -> c.method().equals("PATCH") && c.path().contains("/events/")));
       await("lease renewed", () -> cluster.dispatcher.taggedCalls().stream()
           .anyMatch(c -> c.method().equals("PATCH") && c.path().contains("/leases/")));
       for (BindingDispatcher.Call c : cluster.dispatcher.taggedCalls()) {

@@ -233,8 +233,7 @@ final class PodStatusAndPreemptionTest {
     ApiRequests api = new ApiRequests(cluster.client, () -> true, 3, Duration.ofMillis(10), Duration.ofMillis(50),
         Duration.ofSeconds(5));
     EvictedPods evicted = new EvictedPods();
-    try (SchedulingEvents events = new SchedulingEvents(cluster.client, "fleetkit", "test", Clock.systemUTC(),
-        Duration.ofMinutes(1))) {
+    try (SchedulingEvents events = new SchedulingEvents(cluster.client, "fleetkit", "test", Clock.systemUTC())) {
       PreemptionEvictor evictor = new PreemptionEvictor(api, new PodStatusWriter(api, Clock.systemUTC()), evicted,
           events, "fleetkit", key -> null);
       evictor.evict(LiveConverter.toCore(io.fleetkit.api.core.Pod.KIND, olderLow),
@@ -257,8 +256,7 @@ final class PodStatusAndPreemptionTest {
         Duration.ofSeconds(5));
     EvictedPods evicted = new EvictedPods();
     PodStatusWriter status = new PodStatusWriter(api, Clock.systemUTC());
-    try (SchedulingEvents events = new SchedulingEvents(cluster.client, "fleetkit", "test", Clock.systemUTC(),
-        Duration.ofMinutes(1))) {
+    try (SchedulingEvents events = new SchedulingEvents(cluster.client, "fleetkit", "test", Clock.systemUTC())) {
       PreemptionEvictor evictor = new PreemptionEvictor(api, status, evicted, events, "fleetkit", key -> null);
       evictor.evict(LiveConverter.toCore(io.fleetkit.api.core.Pod.KIND, low),
           LiveConverter.toCore(io.fleetkit.api.core.Pod.KIND, high), "n1");

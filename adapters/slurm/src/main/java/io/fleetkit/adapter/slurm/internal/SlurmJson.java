@@ -1,6 +1,7 @@
 package io.fleetkit.adapter.slurm.internal;
 
 import io.fleetkit.adapter.slurm.SlurmError;
+import io.fleetkit.adapter.slurm.SlurmException;
 import io.fleetkit.adapter.slurm.SlurmJob;
 import io.fleetkit.adapter.slurm.SlurmJobSpec;
 import io.fleetkit.adapter.slurm.SlurmJobState;
@@ -101,8 +102,20 @@ public final class SlurmJson {
         time(j, "end_time"), strings(j.path("gres_detail")), str(j, "tres_per_node"));
   }
 
+  /**
+   * The {@code job/submit} answer.
+   *
+   * @throws SlurmException when the answer carries no positive {@code job_id} (found by fuzzing: the record's own
+   *     check used to escape the client as an IllegalArgumentException)
+   */
   public static SlurmSubmission submission(JsonNode root) {
-    return new SlurmSubmission(num(root, "job_id", 0), str(root, "step_id"), str(root, "job_submit_user_msg"));
+    long jobId = num(root, "job_id", 0);
+    if (jobId <= 0) {
+      String body = root.toString();
+      throw new SlurmException("slurm job/submit: the answer has no positive job_id: "
+          + (body.length() > 200 ? body.substring(0, 200) + "..." : body));
+    }
+    return new SlurmSubmission(jobId, str(root, "step_id"), str(root, "job_submit_user_msg"));
   }
 
   /**

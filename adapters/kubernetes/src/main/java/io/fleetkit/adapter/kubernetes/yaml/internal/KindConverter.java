@@ -31,4 +31,13 @@ public interface KindConverter<F, C extends ApiObject<C>> {
   @Nullable C toCore(F in, DocumentContext ctx);
 
   F toFabric8(C in);
+
+  /**
+   * Paths of fields outside the Kubernetes schema that this converter reads from fabric8's additionalProperties
+   * ({@code status.gpus}); strict field validation accepts them. Kinds read as {@code GenericKubernetesResource}
+   * have their {@code spec} and {@code status} accepted without listing them.
+   */
+  default java.util.Set<String> extensionFields() {
+    return java.util.Set.of();
+  }
 }

@@ -1,6 +1,8 @@
 package io.fleetkit.adapter.kubernetes.yaml.internal;
 
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fleetkit.adapter.kubernetes.yaml.FieldValidation;
 import io.fleetkit.adapter.kubernetes.yaml.LoadedObjects;
 import io.fleetkit.adapter.kubernetes.yaml.ManifestException;
 import io.fleetkit.adapter.kubernetes.yaml.ManifestProblem;
@@ -8,8 +10,10 @@ import io.fleetkit.api.Violation;
 import io.fleetkit.api.meta.ApiObject;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,16 +26,25 @@ import tools.jackson.databind.JsonNode;
 public final class ManifestReader {
   private static final Logger LOG = LoggerFactory.getLogger(ManifestReader.class);
 
+  /** The top-level sections of kinds fabric8 reads generically; their content is checked by the converters. */
+  private static final Set<String> GENERIC_SECTIONS = Set.of("spec", "status");
+
   /** fabric8's serializer (Jackson 3 inside); thread-safe. */
   static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
   private final KindRegistry registry;
+  private final FieldValidation fieldValidation;
   private final List<ApiObject<?>> objects = new ArrayList<>();
   private final List<ManifestProblem> problems = new ArrayList<>();
   private final Map<String, String> origins = new HashMap<>();
 
   public ManifestReader(KindRegistry registry) {
+    this(registry, FieldValidation.STRICT);
+  }
+
+  public ManifestReader(KindRegistry registry, FieldValidation fieldValidation) {
     this.registry = registry;
+    this.fieldValidation = fieldValidation;
   }
 
   /** Reports a problem with a whole source (missing, unreadable). */
@@ -85,7 +98,7 @@ public final class ManifestReader {
       problems.addAll(ctx.problems());
       return;
     }
-    ApiObject<?> object = convert(converter, root, ctx);
+    ApiObject<?> object = convert(converter, root, ctx, fieldValidation);
     if (object == null || ctx.hasErrors()) {
       problems.addAll(ctx.problems());
       return;
@@ -103,13 +116,26 @@ public final class ManifestReader {
   }
 
   private static <F, C extends ApiObject<C>> @Nullable C convert(KindConverter<F, C> converter, JsonNode root,
-      DocumentContext ctx) {
+      DocumentContext ctx, FieldValidation fieldValidation) {
     F typed;
     try {
       typed = SERIALIZATION.convertValue(root, converter.fabric8Type());
     } catch (RuntimeException e) {
       Fabric8Errors.report(e, root, ctx);
       return null;
+    }
+    if (fieldValidation == FieldValidation.STRICT) {
+      Set<String> allowed = new HashSet<>(converter.extensionFields());
+      if (typed instanceof GenericKubernetesResource) {
+        allowed.addAll(GENERIC_SECTIONS);
+      }
+      for (UnknownFields.Unknown u : UnknownFields.find(typed, allowed)) {
+        ctx.error(u.path(), "unknown field" + (u.suggestion() == null ? "" : " (did you mean \"" + u.suggestion()
+            + "\"?)"), null);
+      }
+      if (ctx.hasErrors()) {
+        return null;
+      }
     }
     try {
       return converter.toCore(typed, ctx);

@@ -180,4 +180,9 @@ public final class NodeConverter implements KindConverter<io.fabric8.kubernetes.
         .withStatus(status)
         .build();
   }
+
+  @Override
+  public java.util.Set<String> extensionFields() {
+    return java.util.Set.of("status." + GPUS);
+  }
 }

@@ -1,27 +1,39 @@
-package io.fleetkit.reconcile.internal;
+package io.fleetkit.api.time;
 
-import io.fleetkit.reconcile.SchedulingClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** The wall clock with one shared daemon timer thread. Tasks must be short; a task that throws is logged. */
-public final class SystemSchedulingClock implements SchedulingClock {
-  public static final SystemSchedulingClock INSTANCE = new SystemSchedulingClock();
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SystemSchedulingClock.class);
+/**
+ * The wall clock with one shared daemon timer thread, created when {@link TimerClock#system()} is first called. Tasks
+ * must be short; a task that throws is logged.
+ */
+final class SystemTimerClock implements TimerClock {
+  private static final Logger LOG = LoggerFactory.getLogger(SystemTimerClock.class);
+
+  /** Holds the one instance; loading it starts the timer thread. */
+  private static final class Holder {
+    static final SystemTimerClock INSTANCE = new SystemTimerClock();
+  }
 
   private final ScheduledThreadPoolExecutor timer;
 
-  private SystemSchedulingClock() {
+  private SystemTimerClock() {
     timer = new ScheduledThreadPoolExecutor(1, r -> {
-      Thread t = new Thread(r, "fleetkit-reconcile-timer");
+      Thread t = new Thread(r, "fleetkit-timer");
       t.setDaemon(true);
       return t;
     });
     timer.setRemoveOnCancelPolicy(true);
+  }
+
+  static SystemTimerClock instance() {
+    return Holder.INSTANCE;
   }
 
   @Override
@@ -54,6 +66,6 @@ public final class SystemSchedulingClock implements SchedulingClock {
 
   @Override
   public String toString() {
-    return "SystemSchedulingClock";
+    return "TimerClock.system()";
   }
 }

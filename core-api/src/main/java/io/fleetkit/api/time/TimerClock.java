@@ -1,6 +1,5 @@
-package io.fleetkit.reconcile;
+package io.fleetkit.api.time;
 
-import io.fleetkit.reconcile.internal.SystemSchedulingClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -8,18 +7,19 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /**
- * Time for the controller runtime: what time it is, and "run this later". Every timed behaviour of this module
- * (delaying and rate-limited work queues, informer resync, leader-election renewals, requeue-after) goes through
- * one of these, so a simulation can swap the wall clock for a {@link ManualClock} and step time deterministically.
+ * A clock with timers: what time it is, and "run this later". Every timed behaviour of the controller runtime
+ * (delaying and rate-limited work queues, informer resync, leader-election renewals, requeue-after) and of the
+ * simulated nodes goes through one of these, so that a simulation can swap the wall clock ({@link #system()}) for a
+ * {@link ManualClock} and step time deterministically.
  *
- * <p>Implementations are thread-safe. Scheduled tasks must be short and must not block: they run on a shared
- * timer thread ({@link #system()}) or on the thread that advances a {@link ManualClock}.
+ * <p>Implementations are thread-safe. Scheduled tasks must be short and must not block: they run on a shared timer
+ * thread ({@link #system()}) or on the thread that advances a {@link ManualClock}.
  */
-public interface SchedulingClock {
+public interface TimerClock {
 
-  /** The wall clock, with one shared daemon timer thread named {@code fleetkit-reconcile-timer}. */
-  static SchedulingClock system() {
-    return SystemSchedulingClock.INSTANCE;
+  /** The wall clock, with one shared daemon timer thread named {@code fleetkit-timer}, started on first use. */
+  static TimerClock system() {
+    return SystemTimerClock.instance();
   }
 
   /** The current instant. */
@@ -35,7 +35,7 @@ public interface SchedulingClock {
 
   /** This clock as a {@link java.time.Clock} in UTC, for code that only reads the time. */
   default Clock asClock() {
-    SchedulingClock self = this;
+    TimerClock self = this;
     return new Clock() {
       @Override
       public ZoneId getZone() {

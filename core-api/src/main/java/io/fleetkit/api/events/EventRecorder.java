@@ -1,0 +1,52 @@
+package io.fleetkit.api.events;
+
+import io.fleetkit.api.meta.ApiObject;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Emits events about objects, as client-go's {@code events.EventRecorder}. Recording is best effort: it never
+ * throws for a failed write and never blocks for long; implementations aggregate repeats and drop spam. Thread-safe.
+ *
+ * <p>The reasons FleetKit's own components record are constants here, with kube's spelling.
+ */
+public interface EventRecorder {
+  /** kube-scheduler: the pod was bound (Normal, action {@code Binding}). */
+  String SCHEDULED = "Scheduled";
+  /** kube-scheduler: no node fits (Warning, action {@code Scheduling}). */
+  String FAILED_SCHEDULING = "FailedScheduling";
+  /** kube-scheduler: a victim was evicted for a higher-priority pod (Normal, action {@code Preempting}). */
+  String PREEMPTED = "Preempted";
+  /** Workload controllers: creating a pod failed (Warning, action {@code Create}). */
+  String FAILED_CREATE = "FailedCreate";
+  /** Workload controllers: a pod was created (Normal, action {@code Create}). */
+  String SUCCESSFUL_CREATE = "SuccessfulCreate";
+  /** Workload controllers: a pod was deleted (Normal, action {@code Delete}). */
+  String SUCCESSFUL_DELETE = "SuccessfulDelete";
+  /** Workload controllers: deleting a pod failed (Warning, action {@code Delete}). */
+  String FAILED_DELETE = "FailedDelete";
+  /** A controller's reconcile of the object failed and is retried with backoff (Warning, action {@code Reconcile}). */
+  String BACK_OFF = "BackOff";
+  /** Deployment controller: a ReplicaSet was scaled (Normal, action {@code Scale}). */
+  String SCALING_REPLICA_SET = "ScalingReplicaSet";
+
+  /** Drops every event. */
+  EventRecorder NOOP = (regarding, related, type, reason, action, note) -> { };
+
+  /**
+   * Records an event.
+   *
+   * @param regarding the object it is about
+   * @param related a second object involved (e.g. the preemptor), or {@code null}
+   * @param type {@link Event#NORMAL} or {@link Event#WARNING}
+   * @param reason why, e.g. {@link #FAILED_SCHEDULING}
+   * @param action what was done or failed, e.g. {@code Scheduling}
+   * @param note a human-readable description (cut to {@link Event#NOTE_LENGTH_LIMIT} characters)
+   */
+  void event(ObjectReference regarding, @Nullable ObjectReference related, String type, String reason, String action,
+      String note);
+
+  /** Shorthand for an event about the whole of {@code regarding} with no related object. */
+  default void event(ApiObject<?> regarding, String type, String reason, String action, String note) {
+    event(ObjectReference.to(regarding), null, type, reason, action, note);
+  }
+}

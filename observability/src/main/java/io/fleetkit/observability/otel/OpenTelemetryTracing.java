@@ -1,0 +1,106 @@
+package io.fleetkit.observability.otel;
+
+import io.fleetkit.api.tracing.TraceSpan;
+import io.fleetkit.api.tracing.Tracing;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.propagation.TextMapGetter;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@link Tracing} on the OpenTelemetry API: spans come from the tracer {@value #INSTRUMENTATION_NAME} of the given
+ * {@link OpenTelemetry}; remote parents are read and contexts written with the W3C trace-context propagator. With
+ * no SDK installed the API hands out non-recording spans, which cost next to nothing. Thread-safe.
+ */
+public final class OpenTelemetryTracing implements Tracing {
+  /** The instrumentation scope name of FleetKit's tracer. */
+  public static final String INSTRUMENTATION_NAME = "io.fleetkit";
+
+  private static final TextMapGetter<Map<String, String>> GETTER = new TextMapGetter<>() {
+    @Override
+    public Iterable<String> keys(Map<String, String> carrier) {
+      return carrier.keySet();
+    }
+
+    @Override
+    public @Nullable String get(@Nullable Map<String, String> carrier, String key) {
+      return carrier == null ? null : carrier.get(key);
+    }
+  };
+
+  private final Tracer tracer;
+
+  private OpenTelemetryTracing(Tracer tracer) {
+    this.tracer = tracer;
+  }
+
+  /** Tracing through {@code openTelemetry}'s tracer provider. */
+  public static Tracing of(OpenTelemetry openTelemetry) {
+    return new OpenTelemetryTracing(Objects.requireNonNull(openTelemetry, "openTelemetry")
+        .getTracer(INSTRUMENTATION_NAME));
+  }
+
+  @Override
+  public TraceSpan start(String name, @Nullable TraceSpan parent) {
+    var b = tracer.spanBuilder(name);
+    if (parent instanceof OtelSpan p) {
+      b.setParent(Context.root().with(p.span));
+    } else {
+      b.setNoParent();
+    }
+    return new OtelSpan(b.startSpan());
+  }
+
+  @Override
+  public TraceSpan start(String name, Map<String, String> remoteParent) {
+    Context parent = W3CTraceContextPropagator.getInstance().extract(Context.root(), remoteParent, GETTER);
+    return new OtelSpan(tracer.spanBuilder(name).setParent(parent).startSpan());
+  }
+
+  private static final class OtelSpan implements TraceSpan {
+    private final Span span;
+
+    OtelSpan(Span span) {
+      this.span = span;
+    }
+
+    @Override
+    public TraceSpan attribute(String key, String value) {
+      span.setAttribute(key, value);
+      return this;
+    }
+
+    @Override
+    public TraceSpan attribute(String key, long value) {
+      span.setAttribute(key, value);
+      return this;
+    }
+
+    @Override
+    public void error(String message) {
+      span.setStatus(StatusCode.ERROR, message);
+    }
+
+    @Override
+    public void end() {
+      span.end();
+    }
+
+    @Override
+    public Map<String, String> context() {
+      if (!span.getSpanContext().isValid()) {
+        return Map.of();
+      }
+      Map<String, String> out = new HashMap<>();
+      W3CTraceContextPropagator.getInstance().inject(Context.root().with(span), out, Map::put);
+      return out;
+    }
+  }
+}

@@ -1,0 +1,12 @@
+/**
+ * The metrics of work queues and controllers, with upstream's names, labels and buckets:
+ * {@link io.fleetkit.reconcile.metrics.WorkQueueMetrics} (client-go's {@code workqueue_*}, as component-base
+ * registers them) and {@link io.fleetkit.reconcile.metrics.ControllerMetrics} (controller-runtime's
+ * {@code controller_runtime_reconcile_*}). Give a {@link io.fleetkit.api.metrics.MetricsRegistry} to
+ * {@link io.fleetkit.reconcile.ControllerBuilder#metrics} or {@link io.fleetkit.reconcile.RateLimitingQueue#create};
+ * without one nothing is measured. Immutable and thread-safe.
+ */
+@NullMarked
+package io.fleetkit.reconcile.metrics;
+
+import org.jspecify.annotations.NullMarked;

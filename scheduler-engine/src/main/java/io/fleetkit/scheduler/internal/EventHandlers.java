@@ -1,0 +1,175 @@
+package io.fleetkit.scheduler.internal;
+
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.scheduler.ClusterEvent;
+import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.scheduling.PriorityClass;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * How cluster events change the scheduler's state, kube's {@code eventhandlers.go}: nodes go to the cache; bound pods
+ * go to the cache (confirming an assumed pod), pending pods of this scheduler's profiles to the queue (their priority
+ * resolved from the priority classes), other pods are ignored; other objects are kept for plugins. Each change moves
+ * the unschedulable pods whose rejecting plugins registered the matching {@link ClusterEvent}.
+ *
+ * <p>Confined to the scheduler's lock: the scheduler hands every event to this class through its {@link EngineLock}.
+ */
+final class EventHandlers {
+  private static final Logger LOG = LoggerFactory.getLogger(EventHandlers.class);
+
+  private final SchedulerCache cache;
+  private final SchedulingQueue queue;
+  private final Nominator nominator;
+  private final WaitingPodsImpl waiting;
+  private final ClusterObjects objects;
+  private final Map<String, Framework> frameworks;
+  private final LongSupplier nanos;
+  /** Whether any profile has a plugin that waits for new unscheduled pods (Coscheduling does). */
+  private final boolean unscheduledPodAddRegistered;
+
+  EventHandlers(SchedulerCache cache, SchedulingQueue queue, Nominator nominator, WaitingPodsImpl waiting,
+      ClusterObjects objects, Map<String, Framework> frameworks, LongSupplier nanos) {
+    this.cache = cache;
+    this.queue = queue;
+    this.nominator = nominator;
+    this.waiting = waiting;
+    this.objects = objects;
+    this.frameworks = frameworks;
+    this.nanos = nanos;
+    this.unscheduledPodAddRegistered = frameworks.values().stream()
+        .anyMatch(fw -> fw.registers(ClusterEvent.UNSCHEDULED_POD_ADD));
+  }
+
+  /** Adds or replaces a node. */
+  void putNode(Node node) {
+    ClusterEvent event = cache.hasNode(node.name()) ? ClusterEvent.NODE_UPDATE : ClusterEvent.NODE_ADD;
+    cache.putNode(node);
+    queue.moveAllToActiveOrBackoff(event, nanos.getAsLong());
+  }
+
+  void removeNode(String nodeName) {
+    cache.removeNode(nodeName);
+  }
+
+  /** Adds or replaces a pod, bound or pending. */
+  void putPod(Pod raw) {
+    Pod pod = resolvePriority(raw);
+    String key = pod.metadata().key();
+    long now = nanos.getAsLong();
+    if (pod.isBound()) {
+      if (pod.isTerminal()) {
+        deletePod(key, now);
+        return;
+      }
+      if (queue.remove(key) != null) {
+        waiting.drop(key); // bound by someone else while Permit held it
+      }
+      nominator.remove(key);
+      PodInfo before = cache.podInfo(key);
+      cache.addOrUpdateBoundPod(EnginePodInfo.of(pod));
+      ClusterEvent event = null;
+      if (before == null) {
+        event = ClusterEvent.ASSIGNED_POD_ADD;
+      } else if (!before.pod().spec().nodeName().equals(pod.spec().nodeName())
+          || !before.pod().metadata().labels().equals(pod.metadata().labels())) {
+        event = ClusterEvent.ASSIGNED_POD_UPDATE;
+      } // else: our own binding confirmed, nothing changed for other pods
+      if (event != null) {
+        queue.moveAllToActiveOrBackoff(event, now);
+      }
+      return;
+    }
+    if (cache.hasPod(key)) {
+      if (cache.isAssumed(key)) {
+        return; // our binding is in flight; the bound object will follow
+      }
+      cache.removePod(key); // it was bound and is pending again
+    }
+    Framework fw = frameworks.get(pod.spec().schedulerName());
+    if (fw == null || pod.isTerminal()) {
+      LOG.debug("pod {} is for scheduler {}, not ours; ignored", key, pod.spec().schedulerName());
+      queue.remove(key);
+      return;
+    }
+    EnginePodInfo info = EnginePodInfo.of(pod);
+    QueuedPod qp = queue.get(key);
+    if (qp == null) {
+      queue.add(new QueuedPod(info, fw, now));
+      if (unscheduledPodAddRegistered) {
+        queue.moveAllToActiveOrBackoff(ClusterEvent.UNSCHEDULED_POD_ADD, now);
+      }
+    } else {
+      queue.update(qp, info, now);
+    }
+    String nominated = pod.status().nominatedNodeName();
+    if (!nominated.isEmpty()) {
+      nominator.add(info, nominated);
+    } else {
+      nominator.remove(key);
+    }
+  }
+
+  void removePod(String key) {
+    deletePod(key, nanos.getAsLong());
+  }
+
+  private void deletePod(String key, long now) {
+    QueuedPod qp = queue.remove(key);
+    if (qp != null) {
+      waiting.drop(key);
+    }
+    nominator.remove(key);
+    if (cache.removePod(key) != null) {
+      queue.moveAllToActiveOrBackoff(ClusterEvent.ASSIGNED_POD_DELETE, now);
+    }
+  }
+
+  void addObject(Object object) {
+    objects.put(object);
+    onObjectEvent(object);
+  }
+
+  void removeObject(Object object) {
+    if (objects.remove(object)) {
+      onObjectEvent(object);
+    }
+  }
+
+  private void onObjectEvent(Object object) {
+    ClusterEvent event = switch (object.getClass().getSimpleName()) {
+      case "PriorityClass", "PodDisruptionBudget" -> null;
+      case "PersistentVolume", "PersistentVolumeClaim", "StorageClass", "CSINode", "CSIDriver",
+          "CSIStorageCapacity", "VolumeAttachment" -> ClusterEvent.STORAGE;
+      default -> ClusterEvent.OTHER;
+    };
+    if (event != null) {
+      queue.moveAllToActiveOrBackoff(event, nanos.getAsLong());
+    }
+  }
+
+  /** kube's admission of {@code spec.priority}: from the named priority class, else the global default, else 0. */
+  private Pod resolvePriority(Pod pod) {
+    if (pod.spec().priority() != null) {
+      return pod;
+    }
+    String className = pod.spec().priorityClassName();
+    PriorityClass found = null;
+    for (PriorityClass pc : objects.list(PriorityClass.class)) {
+      if (className.isEmpty() ? pc.globalDefault() : pc.metadata().name().equals(className)) {
+        found = pc;
+        break;
+      }
+    }
+    if (found == null) {
+      if (!className.isEmpty()) {
+        LOG.debug("pod {}: priority class {} not found; priority 0", pod.metadata().key(), className);
+      }
+      return pod;
+    }
+    return pod.withSpec(pod.spec().withPriority(found.value()));
+  }
+}

@@ -1,0 +1,315 @@
+package io.fleetkit.scheduler.internal;
+
+import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.scheduler.NodeInfos;
+import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.scheduler.Status;
+import java.util.AbstractList;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.RandomAccess;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The Filter half of a scheduling cycle, kube's {@code findNodesThatPassFilters}: Filter runs over the candidate nodes
+ * from a start offset that rotates from cycle to cycle, in chunks on the {@link ParallelRunner}, until kube's
+ * {@code numFeasibleNodesToFind} nodes fit; pods nominated to a node by preemption count there for pods of lower or
+ * equal priority ({@code addNominatedPods}). The cut-off is deterministic: whatever the threads' timing, the same
+ * nodes are examined and found feasible.
+ *
+ * <p>Holds the buffers reused across cycles. Confined to the scheduling thread; the worker threads write only their
+ * own slots of the status buffers.
+ */
+final class FeasibleNodes {
+  /** {@code failedPlugin} value for a status already attributed to its plugin. */
+  private static final int ATTRIBUTED = Integer.MAX_VALUE;
+
+  private final ClusterSnapshot snapshot;
+  private final Nominator nominator;
+  private final ParallelRunner runner;
+  /**
+   * Below this many node×plugin evaluations a cycle filters on the calling thread alone (a hand-off to the pool costs
+   * about as much as 500 cheap evaluations).
+   */
+  private final int inlineWork;
+  private long nextStartNodeIndex;
+
+  private NodeInfo[] candidates = new NodeInfo[0];
+  private Status[] statuses = new Status[0];
+  private int[] failedPlugin = new int[0];
+  private NodeInfo[] feasible = new NodeInfo[0];
+  private final FeasibleList feasibleList = new FeasibleList();
+  private final AtomicInteger feasibleFound = new AtomicInteger();
+  /** See {@link Prefetch}; never read. */
+  @SuppressWarnings("unused")
+  private int prefetchSink;
+
+  // What the last find() examined.
+  private NodeInfo[] cand = candidates;
+  private int n;
+  private int start;
+  private int cutoff;
+  private @Nullable Status error;
+
+  FeasibleNodes(ClusterSnapshot snapshot, Nominator nominator, ParallelRunner runner, int inlineWork,
+      long firstStartIndex) {
+    this.snapshot = snapshot;
+    this.nominator = nominator;
+    this.runner = runner;
+    this.inlineWork = inlineWork;
+    this.nextStartNodeIndex = firstStartIndex;
+  }
+
+  /**
+   * Filters the snapshot's nodes, or only those named in {@code allowed} (PreFilter's narrowing), for {@code pod}.
+   * Returns how many fit ({@link #nodes()}), or -1 when a Filter plugin failed with an error ({@link #error()}).
+   */
+  int find(Framework fw, ArrayCycleState state, PodInfo pod, @Nullable Set<String> allowed) {
+    int numAll = snapshot.size();
+    if (allowed == null) {
+      cand = snapshot.nodes;
+      n = numAll;
+    } else {
+      int[] idx = new int[allowed.size()];
+      int m = 0;
+      for (String name : allowed) {
+        int i = snapshot.indexOf(name);
+        if (i >= 0) {
+          idx[m++] = i;
+        }
+      }
+      Arrays.sort(idx, 0, m);
+      if (candidates.length < m) {
+        candidates = new NodeInfo[Math.max(m, candidates.length * 2)];
+      }
+      for (int i = 0; i < m; i++) {
+        candidates[i] = snapshot.nodes[idx[i]];
+      }
+      cand = candidates;
+      n = m;
+    }
+    if (statuses.length < n) {
+      int len = Math.max(n, statuses.length * 2);
+      statuses = new Status[len];
+      failedPlugin = new int[len];
+      feasible = new NodeInfo[len];
+    }
+    error = null;
+    int toFind = Diagnosis.numFeasibleNodesToFind(fw.percentageOfNodesToScore(), n);
+    start = n == 0 ? 0 : (int) (nextStartNodeIndex % n);
+    int processed = runFilters(fw, state, pod, toFind);
+    int found = 0;
+    cutoff = processed;
+    for (int pos = 0; pos < processed; pos++) {
+      if (failedPlugin[pos] < 0) {
+        feasible[found++] = nodeAt(pos);
+        if (found == toFind) {
+          cutoff = pos + 1;
+          break;
+        }
+      }
+    }
+    for (int pos = 0; pos < cutoff; pos++) {
+      if (failedPlugin[pos] >= 0 && statuses[pos].code() == Status.Code.ERROR) {
+        Arrays.fill(feasible, 0, found, null);
+        error = attributed(fw, pos);
+        return -1;
+      }
+    }
+    nextStartNodeIndex = (nextStartNodeIndex + cutoff) % numAll;
+    feasibleList.size = found;
+    feasibleList.items = feasible;
+    return found;
+  }
+
+  /** The Filter error that made {@link #find} return -1. */
+  Status error() {
+    if (error == null) {
+      throw new IllegalStateException("feasible nodes: the last find had no error");
+    }
+    return error;
+  }
+
+  /** The feasible nodes found, first {@link #find}'s count of them. */
+  NodeInfo[] nodes() {
+    return feasible;
+  }
+
+  /** The feasible nodes found, as the list PreScore and NormalizeScore receive. */
+  List<NodeInfo> list() {
+    return feasibleList;
+  }
+
+  /** Drops the references to the last cycle's feasible nodes. */
+  void clear() {
+    Arrays.fill(feasible, 0, feasibleList.size, null);
+    feasibleList.size = 0;
+  }
+
+  private NodeInfo nodeAt(int pos) {
+    int idx = start + pos;
+    return cand[idx >= n ? idx - n : idx];
+  }
+
+  /**
+   * Why no node fit, after {@link #find} returned 0: each examined node's status, the count of nodes per reason (plus
+   * the nodes PreFilter's narrowing by {@code narrowedBy} left out), the plugins that rejected, and whether every
+   * rejection was unresolvable. Node statuses are collected only when PostFilter needs them.
+   */
+  record Rejections(Map<String, Status> nodeStatuses, Map<String, Integer> reasons, Set<String> rejectors,
+      boolean allUnresolvable) {}
+
+  Rejections rejections(Framework fw, @Nullable List<String> narrowedBy) {
+    Map<String, Integer> reasons = new HashMap<>();
+    Map<String, Status> nodeStatuses = fw.hasPostFilters() ? new HashMap<>(cutoff * 2) : null;
+    Set<String> rejectors = new HashSet<>(4);
+    if (narrowedBy != null) {
+      rejectors.addAll(narrowedBy);
+    }
+    boolean allUnresolvable = true;
+    for (int pos = 0; pos < cutoff; pos++) {
+      Status s = attributed(fw, pos);
+      if (s.plugin() != null) {
+        rejectors.add(s.plugin());
+      }
+      for (String reason : s.reasons()) {
+        reasons.merge(reason, 1, Integer::sum);
+      }
+      if (s.code() != Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE) {
+        allUnresolvable = false;
+      }
+      if (nodeStatuses != null) {
+        nodeStatuses.put(nodeAt(pos).name(), s);
+      }
+    }
+    int numAll = snapshot.size();
+    if (narrowedBy != null && numAll > n) {
+      reasons.merge("node(s) didn't satisfy plugin(s) " + Diagnosis.goList(new TreeSet<>(narrowedBy)), numAll - n,
+          Integer::sum);
+    }
+    return new Rejections(nodeStatuses == null ? Map.of() : nodeStatuses, reasons, Set.copyOf(rejectors),
+        allUnresolvable);
+  }
+
+  private Status attributed(Framework fw, int pos) {
+    int p = failedPlugin[pos];
+    Status s = statuses[pos];
+    return p == ATTRIBUTED || p < 0 ? s : s.withPlugin(fw.filterName(p));
+  }
+
+  /** Runs Filter from {@code start}, wrapping, until {@code toFind} nodes fit; returns the nodes examined. */
+  private int runFilters(Framework fw, ArrayCycleState state, PodInfo pod, int toFind) {
+    int n = this.n;
+    if (n == 0) {
+      return 0;
+    }
+    NodeInfo[] cand = this.cand;
+    int start = this.start;
+    boolean[] skip = state.skipFilter;
+    Status[] st = statuses;
+    int[] failed = failedPlugin;
+    boolean nominated = !nominator.isEmpty();
+    if (!fw.hasFilters() && !nominated) {
+      int k = Math.min(n, toFind);
+      Arrays.fill(failed, 0, k, -1);
+      return k;
+    }
+    feasibleFound.set(0);
+    int work = Math.max(1, fw.filterCount()) * Math.min(n, Math.max(toFind, 1));
+    int chunk = work <= inlineWork || runner.parallelism() == 1
+        ? Math.max(toFind, 64)
+        : Math.max(16, Math.min(toFind, n) / (runner.parallelism() * 2));
+    ParallelRunner.Job[] self = new ParallelRunner.Job[1];
+    ParallelRunner.Job job = ParallelRunner.job(n, chunk, (from, to) -> {
+      int local = 0;
+      int touched = 0;
+      for (int pos = from; pos < to; pos++) {
+        int idx = start + pos;
+        NodeInfo node = cand[idx >= n ? idx - n : idx];
+        int ahead = idx + Prefetch.DISTANCE;
+        if (pos + Prefetch.DISTANCE < to) {
+          touched += Prefetch.touch(cand[ahead >= n ? ahead - n : ahead]);
+        }
+        int r = nominated
+            ? filterWithNominated(fw, state, skip, pod, node, st, pos)
+            : fw.runFilter(state, skip, pod, node, st, pos);
+        failed[pos] = r;
+        if (r < 0) {
+          local++;
+        }
+      }
+      prefetchSink = touched;
+      if (local > 0 && feasibleFound.addAndGet(local) >= toFind) {
+        self[0].stop();
+      }
+    });
+    self[0] = job;
+    runner.run(job);
+    return job.processed();
+  }
+
+  /**
+   * kube's {@code addNominatedPods} + two-pass Filter: with the nominated pods of higher or equal priority added the
+   * node must fit, and without them too.
+   */
+  private int filterWithNominated(Framework fw, ArrayCycleState state, boolean @Nullable [] skip, PodInfo pod,
+      NodeInfo node, Status[] st, int pos) {
+    List<PodInfo> noms = nominator.forNode(node.name());
+    List<PodInfo> added = null;
+    if (noms != null) {
+      for (PodInfo np : noms) {
+        if (np.priority() >= pod.priority() && !np.key().equals(pod.key())) {
+          if (added == null) {
+            added = new ArrayList<>(2);
+          }
+          added.add(np);
+        }
+      }
+    }
+    if (added == null) {
+      return fw.runFilter(state, skip, pod, node, st, pos);
+    }
+    List<PodInfo> all = new ArrayList<>(node.pods());
+    all.addAll(added);
+    NodeInfo withNominated = NodeInfos.of(node.node(), all);
+    ArrayCycleState copy = (ArrayCycleState) state.copy();
+    for (PodInfo np : added) {
+      Status s = fw.runPreFilterExtensionAddPod(copy, pod, np, withNominated);
+      if (!s.isSuccess()) {
+        st[pos] = s;
+        return ATTRIBUTED;
+      }
+    }
+    int r = fw.runFilter(copy, skip, pod, withNominated, st, pos);
+    if (r >= 0) {
+      return r;
+    }
+    return fw.runFilter(state, skip, pod, node, st, pos);
+  }
+
+  /** The feasible nodes as a List; reused every cycle. */
+  private static final class FeasibleList extends AbstractList<NodeInfo> implements RandomAccess {
+    NodeInfo[] items = new NodeInfo[0];
+    int size;
+
+    @Override
+    public NodeInfo get(int index) {
+      if (index >= size) {
+        throw new IndexOutOfBoundsException("feasible node " + index + " of " + size);
+      }
+      return items[index];
+    }
+
+    @Override
+    public int size() {
+      return size;
+    }
+  }
+}

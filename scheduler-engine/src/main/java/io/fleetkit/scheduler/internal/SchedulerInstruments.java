@@ -1,0 +1,297 @@
+package io.fleetkit.scheduler.internal;
+
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.events.Event;
+import io.fleetkit.api.events.EventRecorder;
+import io.fleetkit.api.events.ObjectReference;
+import io.fleetkit.api.metrics.Counter;
+import io.fleetkit.api.metrics.Gauge;
+import io.fleetkit.api.metrics.Histogram;
+import io.fleetkit.api.metrics.MetricsRegistry;
+import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.scheduler.ScheduleResult;
+import io.fleetkit.api.tracing.TraceSpan;
+import io.fleetkit.api.tracing.Tracing;
+import io.fleetkit.scheduler.metrics.SchedulerMetrics;
+import java.util.HashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The scheduler's metrics and events, behind a few hooks the scheduling cycle calls. Exists only when a registry or
+ * an event recorder was given (the scheduler holds {@code null} otherwise and skips every hook). Confined to the
+ * scheduler's lock.
+ */
+final class SchedulerInstruments {
+  private static final Logger LOG = LoggerFactory.getLogger(SchedulerInstruments.class);
+
+  private final MetricsRegistry metrics;
+  private final boolean metricsOn;
+  private final EventRecorder events;
+  private final Tracing tracing;
+  private final boolean tracingOn;
+  /** The running attempt's span and its open extension point's span; null when not tracing or outside one. */
+  private @Nullable TraceSpan attempt;
+  private @Nullable TraceSpan point;
+  private final Map<String, Counter> attempts = new HashMap<>();
+  private final Map<String, Histogram> attemptDurations = new HashMap<>();
+  private final Map<String, Histogram> extensionPoints = new HashMap<>();
+  private final Map<String, Counter> incoming = new HashMap<>();
+  private final Map<Integer, Histogram> sli = new HashMap<>();
+  private final @Nullable Gauge active;
+  private final @Nullable Gauge backoff;
+  private final @Nullable Gauge unschedulable;
+  private final @Nullable Gauge gated;
+  private final @Nullable Counter preemptionAttempts;
+  private final @Nullable Histogram preemptionVictims;
+  private final @Nullable Histogram podAttempts;
+  private final @Nullable Histogram algorithm;
+  private final @Nullable Gauge cacheNodes;
+  private final @Nullable Gauge cachePods;
+  private final @Nullable Gauge cacheAssumed;
+
+  private SchedulerInstruments(MetricsRegistry metrics, EventRecorder events, Tracing tracing) {
+    this.metrics = metrics;
+    this.metricsOn = metrics.enabled();
+    this.events = events;
+    this.tracing = tracing;
+    this.tracingOn = tracing.enabled();
+    if (metricsOn) {
+      active = metrics.gauge(SchedulerMetrics.PENDING_PODS, "active");
+      backoff = metrics.gauge(SchedulerMetrics.PENDING_PODS, "backoff");
+      unschedulable = metrics.gauge(SchedulerMetrics.PENDING_PODS, "unschedulable");
+      gated = metrics.gauge(SchedulerMetrics.PENDING_PODS, "gated");
+      preemptionAttempts = metrics.counter(SchedulerMetrics.PREEMPTION_ATTEMPTS);
+      preemptionVictims = metrics.histogram(SchedulerMetrics.PREEMPTION_VICTIMS);
+      podAttempts = metrics.histogram(SchedulerMetrics.POD_SCHEDULING_ATTEMPTS);
+      algorithm = metrics.histogram(SchedulerMetrics.SCHEDULING_ALGORITHM_DURATION);
+      cacheNodes = metrics.gauge(SchedulerMetrics.CACHE_SIZE, "nodes");
+      cachePods = metrics.gauge(SchedulerMetrics.CACHE_SIZE, "pods");
+      cacheAssumed = metrics.gauge(SchedulerMetrics.CACHE_SIZE, "assumed_pods");
+    } else {
+      cacheNodes = cachePods = cacheAssumed = null;
+      active = backoff = unschedulable = gated = null;
+      preemptionAttempts = null;
+      preemptionVictims = podAttempts = algorithm = null;
+    }
+  }
+
+  /** The instruments, or {@code null} when no metrics, events or traces are wanted. */
+  static @Nullable SchedulerInstruments of(MetricsRegistry metrics, EventRecorder events, Tracing tracing) {
+    return metrics.enabled() || events != EventRecorder.NOOP || tracing.enabled()
+        ? new SchedulerInstruments(metrics, events, tracing) : null;
+  }
+
+  /**
+   * A scheduling attempt of {@code pod} starts: opens its span (continuing the trace in the pod's
+   * {@value Tracing#TRACEPARENT_ANNOTATION} annotation, if any).
+   *
+   * @return {@link System#nanoTime()} at the start
+   */
+  long attemptStart(Pod pod, String profile, int attemptNumber) {
+    if (tracingOn) {
+      String parent = pod.metadata().annotations().get(Tracing.TRACEPARENT_ANNOTATION);
+      attempt = (parent == null ? tracing.start(Tracing.SPAN_SCHEDULE, (TraceSpan) null)
+          : tracing.start(Tracing.SPAN_SCHEDULE, Map.of("traceparent", parent)))
+          .attribute("k8s.namespace.name", pod.metadata().namespace())
+          .attribute("k8s.pod.name", pod.metadata().name())
+          .attribute("fleetkit.profile", profile)
+          .attribute("fleetkit.attempt", attemptNumber);
+    }
+    return System.nanoTime();
+  }
+
+  /** The attempt is over: ends any span still open (an attempt that ended in an error or a Permit wait). */
+  void attemptDone() {
+    if (point != null) {
+      point.end();
+      point = null;
+    }
+    if (attempt != null) {
+      attempt.end();
+      attempt = null;
+    }
+  }
+
+  /**
+   * An extension point starts running its plugins: opens its span under the attempt's.
+   *
+   * @return {@link System#nanoTime()} at the start, for {@link #extensionPoint}
+   */
+  long begin(String extensionPoint) {
+    if (attempt != null) {
+      point = tracing.start(extensionPoint, attempt);
+    }
+    return System.nanoTime();
+  }
+
+  boolean metricsOn() {
+    return metricsOn;
+  }
+
+  /** kube's label of a cluster event: {@code NODE_ADD} → {@code NodeAdd}. */
+  static String eventLabel(io.fleetkit.api.scheduler.ClusterEvent e) {
+    StringBuilder b = new StringBuilder();
+    for (String part : e.name().split("_")) {
+      b.append(part.charAt(0)).append(part.substring(1).toLowerCase(java.util.Locale.ROOT));
+    }
+    return b.toString();
+  }
+
+  /** kube's {@code Status.Code().String()}. */
+  static String codeName(Status.Code code) {
+    return switch (code) {
+      case SUCCESS -> "Success";
+      case UNSCHEDULABLE -> "Unschedulable";
+      case UNSCHEDULABLE_AND_UNRESOLVABLE -> "UnschedulableAndUnresolvable";
+      case WAIT -> "Wait";
+      case SKIP -> "Skip";
+      case ERROR -> "Error";
+    };
+  }
+
+  /**
+   * A result was emitted for {@code pod}.
+   *
+   * @param attemptNanos the attempt's duration, or -1 when the result ends a Permit wait (no attempt of its own)
+   * @param queuedNanos how long since the pod entered the queue
+   */
+  void result(ScheduleResult r, Pod pod, String profile, int podAttemptCount, long attemptNanos, long queuedNanos,
+      java.util.Set<String> rejectors) {
+    if (attempt != null && attemptNanos >= 0) {
+      attempt.attribute("fleetkit.result", codeName(r.code()));
+      if (r.nodeName() != null) {
+        attempt.attribute("k8s.node.name", r.nodeName());
+      }
+      if (!rejectors.isEmpty()) {
+        attempt.attribute("fleetkit.rejected_by", String.join(",", new java.util.TreeSet<>(rejectors)));
+      }
+      if (!r.victims().isEmpty()) {
+        attempt.attribute("fleetkit.victims", r.victims().size());
+      }
+      if (r.code() == Status.Code.ERROR) {
+        attempt.error(r.message());
+      }
+    }
+    if (r.code() == Status.Code.WAIT) {
+      return; // counted when the wait ends
+    }
+    String result = switch (r.code()) {
+      case SUCCESS -> SchedulerMetrics.SCHEDULED;
+      case ERROR -> SchedulerMetrics.ERROR;
+      default -> SchedulerMetrics.UNSCHEDULABLE;
+    };
+    if (metricsOn) {
+      String k = result + '\0' + profile;
+      attempts.computeIfAbsent(k, x -> metrics.counter(SchedulerMetrics.SCHEDULE_ATTEMPTS, result, profile))
+          .increment();
+      if (attemptNanos >= 0) {
+        attemptDurations.computeIfAbsent(k, x -> metrics.histogram(SchedulerMetrics.SCHEDULING_ATTEMPT_DURATION,
+            result, profile)).observeNanos(attemptNanos);
+      }
+      if (r.isBound()) {
+        podAttempts.observe(podAttemptCount);
+        sli.computeIfAbsent(podAttemptCount, a -> metrics.histogram(SchedulerMetrics.POD_SCHEDULING_SLI_DURATION,
+            Integer.toString(a))).observeNanos(queuedNanos);
+      }
+    }
+    if (r.isBound()) {
+      record(ObjectReference.to(pod), null, Event.NORMAL, EventRecorder.SCHEDULED, "Binding",
+          "Successfully assigned " + r.podKey() + " to " + r.nodeName());
+    } else {
+      record(ObjectReference.to(pod), null, Event.WARNING, EventRecorder.FAILED_SCHEDULING, "Scheduling",
+          r.message());
+    }
+  }
+
+  /** The scheduling algorithm (PreFilter to host selection) took {@code nanos}. */
+  void algorithm(long nanos) {
+    if (algorithm != null) {
+      algorithm.observeNanos(nanos);
+    }
+  }
+
+  /** PostFilter plugins ran for a pod (kube counts every run as a preemption attempt). */
+  void preemptionAttempt(int victims) {
+    if (preemptionAttempts != null) {
+      preemptionAttempts.increment();
+      if (victims > 0) {
+        preemptionVictims.observe(victims);
+      }
+    }
+  }
+
+  /** {@code victim} was evicted to make room for {@code preemptor} on {@code node}. */
+  void preempted(Pod victim, Pod preemptor, String node) {
+    String by = preemptor.metadata().uid().isEmpty() ? preemptor.metadata().key() : preemptor.metadata().uid();
+    record(ObjectReference.to(victim), ObjectReference.to(preemptor), Event.NORMAL, EventRecorder.PREEMPTED,
+        "Preempting", "Preempted by pod " + by + " on node " + node);
+  }
+
+  /** An extension point that {@link #begin began} at {@code startNanos} ran all its plugins. */
+  void end(String extensionPoint, Status.Code code, String profile, long startNanos) {
+    long nanos = System.nanoTime() - startNanos;
+    if (point != null) {
+      point.attribute("fleetkit.status", codeName(code));
+      if (code == Status.Code.ERROR) {
+        point.error(extensionPoint + " failed");
+      }
+      point.end();
+      point = null;
+    }
+    extensionPoint(extensionPoint, code, profile, nanos);
+  }
+
+  /** An extension point ran all its plugins. */
+  void extensionPoint(String point, Status.Code code, String profile, long nanos) {
+    if (metricsOn) {
+      String status = codeName(code);
+      extensionPoints.computeIfAbsent(point + '\0' + status + '\0' + profile,
+          x -> metrics.histogram(SchedulerMetrics.FRAMEWORK_EXTENSION_POINT_DURATION, point, status, profile))
+          .observeNanos(nanos);
+    }
+  }
+
+  /** The queue's sizes changed. */
+  void pending(SchedulingQueue q) {
+    if (metricsOn) {
+      active.set(q.activeSize());
+      backoff.set(q.backoffSize());
+      unschedulable.set(q.unschedulableSize());
+      gated.set(q.gatedSize());
+    }
+  }
+
+  /** The cache's sizes after an attempt (kube's cache {@code updateMetrics}). */
+  void cacheSize(int nodes, int pods, int assumed) {
+    if (cacheNodes != null) {
+      cacheNodes.set(nodes);
+      cachePods.set(pods);
+      cacheAssumed.set(assumed);
+    }
+  }
+
+  /** A pod entered a queue because of {@code event} ({@code PodAdd}, {@code BackoffComplete}, ...). */
+  void incoming(QueuedPod.Where where, String event) {
+    if (metricsOn) {
+      String queue = switch (where) {
+        case BACKOFF -> "backoff";
+        case UNSCHEDULABLE, GATED -> "unschedulable";
+        default -> "active";
+      };
+      incoming.computeIfAbsent(queue + '\0' + event,
+          x -> metrics.counter(SchedulerMetrics.QUEUE_INCOMING_PODS, queue, event)).increment();
+    }
+  }
+
+  private void record(ObjectReference regarding, @Nullable ObjectReference related, String type, String reason,
+      String action, String note) {
+    try {
+      events.event(regarding, related, type, reason, action, note);
+    } catch (RuntimeException e) {
+      LOG.debug("event recorder failed for {} {}: {}", reason, regarding, e.toString());
+    }
+  }
+}

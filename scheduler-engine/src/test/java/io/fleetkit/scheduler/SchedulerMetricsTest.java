@@ -1,0 +1,158 @@
+package io.fleetkit.scheduler;
+
+import static io.fleetkit.scheduler.testing.Fixtures.node;
+import static io.fleetkit.scheduler.testing.Fixtures.pod;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetkit.api.events.EventRecorder;
+import io.fleetkit.api.events.ObjectReference;
+import io.fleetkit.api.metrics.MetricDescriptor;
+import io.fleetkit.api.time.ManualClock;
+import io.fleetkit.observability.micrometer.MicrometerMetrics;
+import io.fleetkit.observability.prometheus.Exposition;
+import io.fleetkit.scheduler.metrics.SchedulerMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+/**
+ * kube-scheduler's metrics and events. The expected names, types, label names and buckets are copied from
+ * {@code kubernetes/kubernetes pkg/scheduler/metrics/metrics.go}, so a rename fails here.
+ */
+final class SchedulerMetricsTest {
+  /** name, type, labels, buckets as {@code ExponentialBuckets(start, factor, count)} (empty for non-histograms). */
+  private static final List<List<Object>> UPSTREAM = List.of(
+      List.of("scheduler_schedule_attempts_total", "COUNTER", "result,profile", List.of()),
+      List.of("scheduler_scheduling_attempt_duration_seconds", "HISTOGRAM", "result,profile",
+          List.of(0.001, 2.0, 15)),
+      List.of("scheduler_scheduling_algorithm_duration_seconds", "HISTOGRAM", "", List.of(0.001, 2.0, 15)),
+      List.of("scheduler_preemption_victims", "HISTOGRAM", "", List.of(1.0, 2.0, 7)),
+      List.of("scheduler_preemption_attempts_total", "COUNTER", "", List.of()),
+      List.of("scheduler_pending_pods", "GAUGE", "queue", List.of()),
+      List.of("scheduler_pod_scheduling_sli_duration_seconds", "HISTOGRAM", "attempts", List.of(0.01, 2.0, 20)),
+      List.of("scheduler_pod_scheduling_attempts", "HISTOGRAM", "", List.of(1.0, 2.0, 5)),
+      List.of("scheduler_framework_extension_point_duration_seconds", "HISTOGRAM",
+          "extension_point,status,profile", List.of(0.0001, 2.0, 12)),
+      List.of("scheduler_plugin_execution_duration_seconds", "HISTOGRAM", "plugin,extension_point,status",
+          List.of(0.00001, 1.5, 20)),
+      List.of("scheduler_queue_incoming_pods_total", "COUNTER", "queue,event", List.of()),
+      List.of("scheduler_cache_size", "GAUGE", "type", List.of()));
+
+  private final ManualClock clock = ManualClock.atEpoch2026();
+  private final PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final List<String> events = Collections.synchronizedList(new ArrayList<>());
+  private final EventRecorder recorder = new EventRecorder() {
+    @Override
+    public void event(ObjectReference regarding, @Nullable ObjectReference related, String type, String reason,
+        String action, String note) {
+      events.add(regarding.namespace() + "/" + regarding.name() + " " + type + " " + reason + " " + action + ": "
+          + note + (related == null ? "" : " [related " + related.name() + "]"));
+    }
+  };
+
+  @Test
+  void descriptors_matchUpstreamNamesTypesLabelsAndBuckets() {
+    assertThat(SchedulerMetrics.ALL).hasSameSizeAs(UPSTREAM);
+    for (int i = 0; i < UPSTREAM.size(); i++) {
+      MetricDescriptor d = SchedulerMetrics.ALL.get(i);
+      List<Object> u = UPSTREAM.get(i);
+      assertThat(d.name()).isEqualTo(u.get(0));
+      assertThat(d.type().name()).as(d.name()).isEqualTo(u.get(1));
+      assertThat(String.join(",", d.labelNames())).as(d.name()).isEqualTo(u.get(2));
+      List<?> b = (List<?>) u.get(3);
+      assertThat(d.buckets()).as(d.name()).isEqualTo(b.isEmpty() ? List.of()
+          : MetricDescriptor.exponentialBuckets((Double) b.get(0), (Double) b.get(1), (Integer) b.get(2)));
+    }
+    assertThat(SchedulerMetrics.ATTEMPT_BUCKETS).startsWith(0.001, 0.002, 0.004).endsWith(16.384);
+    assertThat(SchedulerMetrics.PREEMPTION_VICTIMS.buckets()).containsExactly(1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0);
+  }
+
+  @Test
+  void preemptionThenBinding_recordsAttemptsQueueMovesPreemptionSliAndEvents() {
+    try (Scheduler s = Scheduler.builder().clock(clock).seed(1).parallelism(1)
+        .metrics(MicrometerMetrics.of(prometheus)).events(recorder).build()) {
+      s.addNode(node("n1", 1000, 8192, 110));
+      s.addNode(node("n2", 1000, 8192, 110));
+      s.addPod(pod("low1", 800, 10, 0).toBuilder().nodeName("n1").build());
+      s.addPod(pod("low2", 800, 10, 0).toBuilder().nodeName("n2").build());
+      s.addPod(pod("high", 800, 10, 100));
+      Exposition before = scrape();
+      assertThat(before.value("scheduler_pending_pods", Map.of("queue", "active"))).contains(1.0);
+      assertThat(before.value("scheduler_queue_incoming_pods_total", Map.of("queue", "active", "event", "PodAdd")))
+          .contains(1.0);
+
+      ScheduleResult first = s.scheduleOne();
+      assertThat(first.victims()).hasSize(1);
+      clock.advance(Duration.ofSeconds(3));
+      ScheduleResult second = s.scheduleOne();
+      assertThat(second.isBound()).isTrue();
+      s.addPod(pod("small", 100, 10)); // fits both nodes: Score runs
+      assertThat(s.scheduleOne().isBound()).isTrue();
+
+      Exposition e = scrape();
+      Map<String, String> unschedulable = Map.of("result", "unschedulable", "profile", "default-scheduler");
+      Map<String, String> scheduled = Map.of("result", "scheduled", "profile", "default-scheduler");
+      assertThat(e.value("scheduler_schedule_attempts_total", unschedulable)).contains(1.0);
+      assertThat(e.value("scheduler_schedule_attempts_total", scheduled)).contains(2.0);
+      assertThat(e.value("scheduler_scheduling_attempt_duration_seconds_count", scheduled)).contains(2.0);
+      assertThat(e.value("scheduler_preemption_attempts_total", Map.of())).contains(1.0);
+      assertThat(e.value("scheduler_preemption_victims_count", Map.of())).contains(1.0);
+      assertThat(e.value("scheduler_preemption_victims_sum", Map.of())).contains(1.0);
+      assertThat(e.value("scheduler_pod_scheduling_attempts_sum", Map.of())).contains(3.0);
+      // queue entry to binding on the scheduler's clock: 3 s
+      assertThat(e.value("scheduler_pod_scheduling_sli_duration_seconds_sum", Map.of("attempts", "2")))
+          .contains(3.0);
+      assertThat(e.value("scheduler_pending_pods", Map.of("queue", "active"))).contains(0.0);
+      assertThat(e.value("scheduler_pending_pods", Map.of("queue", "unschedulable"))).contains(0.0);
+      assertThat(e.value("scheduler_cache_size", Map.of("type", "nodes"))).contains(2.0);
+      assertThat(e.value("scheduler_cache_size", Map.of("type", "pods"))).contains(3.0); // low1 evicted
+      assertThat(e.value("scheduler_cache_size", Map.of("type", "assumed_pods"))).contains(2.0);
+      assertThat(e.samples("scheduler_queue_incoming_pods_total")).extracting(x -> x.labels().get("event"))
+          .contains("PodAdd", "ScheduleAttemptFailure");
+      assertThat(e.value("scheduler_framework_extension_point_duration_seconds_count",
+          Map.of("extension_point", "Score", "status", "Success", "profile", "default-scheduler")))
+          .isPresent();
+      for (List<Object> u : UPSTREAM) {
+        String series = u.get(1).equals("HISTOGRAM") ? u.get(0) + "_count" : (String) u.get(0);
+        if (!e.samples(series).isEmpty()) {
+          assertThat(String.join(",", e.labelNames(series))).as(series)
+              .isEqualTo(String.join(",", new java.util.TreeSet<>(List.of(((String) u.get(2)).split(","))))
+                  .replaceFirst("^,", ""));
+        }
+      }
+      assertThat(e.bucketBounds("scheduler_scheduling_attempt_duration_seconds", scheduled)).hasSize(16)
+          .startsWith(0.001, 0.002).contains(16.384).last().isEqualTo(Double.POSITIVE_INFINITY);
+
+      String victim = first.victims().get(0);
+      String node = victim.endsWith("low1") ? "n1" : "n2";
+      assertThat(events).containsExactly(
+          victim + " Normal Preempted Preempting: Preempted by pod default/high on node " + node
+              + " [related high]",
+          "default/high Warning FailedScheduling Scheduling: " + first.message(),
+          "default/high Normal Scheduled Binding: Successfully assigned default/high to " + node,
+          events.get(3));
+      assertThat(events.get(3)).startsWith("default/small Normal Scheduled Binding: Successfully assigned");
+    }
+  }
+
+  @Test
+  void noRegistryNoRecorder_recordsNothing() {
+    try (Scheduler s = Scheduler.builder().clock(clock).build()) {
+      s.addNode(node("n1", 1000, 8192, 110));
+      s.addPod(pod("p", 100, 10));
+      assertThat(s.scheduleOne().isBound()).isTrue();
+    }
+    assertThat(scrape().samples()).isEmpty();
+    assertThat(events).isEmpty();
+  }
+
+  private Exposition scrape() {
+    return Exposition.parse(prometheus.scrape());
+  }
+}

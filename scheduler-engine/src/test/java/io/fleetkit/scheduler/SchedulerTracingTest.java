@@ -1,0 +1,77 @@
+package io.fleetkit.scheduler;
+
+import static io.fleetkit.scheduler.testing.Fixtures.node;
+import static io.fleetkit.scheduler.testing.Fixtures.pod;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.time.ManualClock;
+import io.fleetkit.api.tracing.TraceSpan;
+import io.fleetkit.api.tracing.Tracing;
+import io.fleetkit.observability.otel.OpenTelemetryTracing;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Spans of scheduling attempts through OpenTelemetry, continuing the trace that created the pod. */
+final class SchedulerTracingTest {
+  private final ManualClock clock = ManualClock.atEpoch2026();
+  private final InMemorySpanExporter exporter = InMemorySpanExporter.create();
+  private final OpenTelemetry otel = OpenTelemetrySdk.builder().setTracerProvider(SdkTracerProvider.builder()
+      .addSpanProcessor(SimpleSpanProcessor.create(exporter)).build()).build();
+
+  private static String attr(SpanData s, String key) {
+    return s.getAttributes().get(AttributeKey.stringKey(key));
+  }
+
+  @Test
+  void attempt_continuesThePodsCreationTrace_withAChildPerExtensionPoint() {
+    Tracing tracing = OpenTelemetryTracing.of(otel);
+    TraceSpan creation = tracing.start("create pod", (TraceSpan) null);
+    String traceparent = creation.context().get("traceparent");
+    creation.end();
+    assertThat(traceparent).matches("00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
+    try (Scheduler s = Scheduler.builder().clock(clock).tracing(tracing).build()) {
+      s.addNode(node("n1", 1000, 8192, 110));
+      s.addNode(node("n2", 1000, 8192, 110));
+      Pod p = pod("web", 100, 10);
+      s.addPod(p.toBuilder().metadata(p.metadata().toBuilder()
+          .annotations(java.util.Map.of(Tracing.TRACEPARENT_ANNOTATION, traceparent)).build()).build());
+      s.addPod(pod("huge", 5000, 10));
+      assertThat(s.runUntilIdle()).hasSize(2);
+    }
+    List<SpanData> spans = exporter.getFinishedSpanItems();
+    SpanData created = spans.stream().filter(x -> x.getName().equals("create pod")).findFirst().orElseThrow();
+    List<SpanData> attempts = spans.stream().filter(x -> x.getName().equals(Tracing.SPAN_SCHEDULE)).toList();
+    assertThat(attempts).hasSize(2);
+    SpanData web = attempts.stream().filter(x -> "web".equals(attr(x, "k8s.pod.name"))).findFirst().orElseThrow();
+    assertThat(web.getTraceId()).isEqualTo(created.getTraceId());
+    assertThat(web.getParentSpanId()).isEqualTo(created.getSpanId());
+    assertThat(attr(web, "fleetkit.result")).isEqualTo("Success");
+    assertThat(attr(web, "k8s.node.name")).isIn("n1", "n2");
+    assertThat(spans).filteredOn(x -> x.getParentSpanId().equals(web.getSpanId())).extracting(SpanData::getName)
+        .containsExactly("PreFilter", "Filter", "Score", "Bind");
+
+    SpanData huge = attempts.stream().filter(x -> "huge".equals(attr(x, "k8s.pod.name"))).findFirst().orElseThrow();
+    assertThat(huge.getTraceId()).as("no annotation: a trace of its own").isNotEqualTo(created.getTraceId());
+    assertThat(attr(huge, "fleetkit.result")).isEqualTo("UnschedulableAndUnresolvable");
+    assertThat(attr(huge, "fleetkit.rejected_by")).isEqualTo("NodeResourcesFit");
+  }
+
+  @Test
+  void noSdk_apiIsANoOp_andSchedulingWorks() {
+    try (Scheduler s = Scheduler.builder().clock(clock).tracing(OpenTelemetryTracing.of(OpenTelemetry.noop()))
+        .build()) {
+      s.addNode(node("n1", 1000, 8192, 110));
+      s.addPod(pod("web", 100, 10));
+      assertThat(s.scheduleOne().isBound()).isTrue();
+    }
+    assertThat(exporter.getFinishedSpanItems()).isEmpty();
+  }
+}
