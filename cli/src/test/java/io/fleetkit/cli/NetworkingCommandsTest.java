@@ -35,19 +35,19 @@ final class NetworkingCommandsTest {
   void route_httpRouteSplit_jsonNamesRouteServicePortAndWeights() {
     assertThat(run("route", example(), "--host", "www.example.com", "--path", "/checkout", "--output", "json"))
         .isZero();
-    assertThat(out.toString().strip()).isEqualTo("{\"route\":\"HTTPRoute/shop/checkout\",\"service\":\"shop/web\","
-        + "\"port\":80,\"message\":\"matched rule 0 match 0\",\"backends\":[{\"service\":\"shop/web\",\"port\":80,"
-        + "\"weight\":90},{\"service\":\"shop/web-canary\",\"port\":80,\"weight\":10}]}");
+    assertThat(out.toString().strip()).isEqualTo("{\"route\":\"HTTPRoute/net/checkout\",\"service\":\"net/web\","
+        + "\"port\":80,\"message\":\"matched rule 0 match 0\",\"backends\":[{\"service\":\"net/web\",\"port\":80,"
+        + "\"weight\":90},{\"service\":\"net/web-canary\",\"port\":80,\"weight\":10}]}");
   }
 
   @Test
   void route_ingressHostsAndNoMatch() {
     assertThat(run("route", example(), "--host", "admin.example.com", "--output", "json")).isZero();
-    assertThat(out.toString()).contains("\"route\":\"Ingress/shop/shop\",\"service\":\"shop/db\",\"port\":5432");
+    assertThat(out.toString()).contains("\"route\":\"Ingress/net/net\",\"service\":\"net/db\",\"port\":5432");
     out.getBuffer().setLength(0);
-    assertThat(run("route", example(), "--host", "shop.example.com:8443", "--path", "/api/orders?x=1", "--output",
+    assertThat(run("route", example(), "--host", "net.example.com:8443", "--path", "/api/orders?x=1", "--output",
         "json")).isZero();
-    assertThat(out.toString()).contains("\"service\":\"shop/web\",\"port\":\"http\"");
+    assertThat(out.toString()).contains("\"service\":\"net/web\",\"port\":\"http\"");
     out.getBuffer().setLength(0);
     assertThat(run("route", example(), "--host", "unknown.example.org", "--output", "json")).isZero();
     assertThat(out.toString()).startsWith("{\"route\":null,\"service\":null,\"port\":null,\"message\":\"no HTTPRoute");
@@ -63,15 +63,15 @@ final class NetworkingCommandsTest {
 
   @Test
   void dns_example_answersAsClusterDns() {
-    assertThat(run("dns", example(), "db-0.db.shop.svc.cluster.local", "--output", "json")).isZero();
-    assertThat(out.toString().strip()).matches("\\{\"name\":\"db-0.db.shop.svc.cluster.local\",\"type\":\"A\","
+    assertThat(run("dns", example(), "db-0.db.net.svc.cluster.local", "--output", "json")).isZero();
+    assertThat(out.toString().strip()).matches("\\{\"name\":\"db-0.db.net.svc.cluster.local\",\"type\":\"A\","
         + "\"rcode\":\"NOERROR\",\"answers\":\\[\"10\\.244\\.\\d+\\.\\d+\"]}");
     out.getBuffer().setLength(0);
-    assertThat(run("dns", example(), "_http._tcp.web.shop.svc.cluster.local", "--type", "SRV", "--output", "json"))
+    assertThat(run("dns", example(), "_http._tcp.web.net.svc.cluster.local", "--type", "SRV", "--output", "json"))
         .isZero();
-    assertThat(out.toString()).contains("\"answers\":[\"0 100 80 web.shop.svc.cluster.local.\"]");
+    assertThat(out.toString()).contains("\"answers\":[\"0 100 80 web.net.svc.cluster.local.\"]");
     out.getBuffer().setLength(0);
-    assertThat(run("dns", example(), "missing.shop.svc.cluster.local", "--output", "json")).isZero();
+    assertThat(run("dns", example(), "missing.net.svc.cluster.local", "--output", "json")).isZero();
     assertThat(out.toString()).contains("\"rcode\":\"NXDOMAIN\",\"answers\":[]");
   }
 

@@ -64,7 +64,7 @@ final class RolloutYamlTest {
     String yaml = """
         apiVersion: argoproj.io/v1alpha1
         kind: Rollout
-        metadata: {name: web, namespace: shop}
+        metadata: {name: web, namespace: delivery}
         spec:
           replicas: 2
           selector: {matchLabels: {app: web}}
@@ -93,7 +93,7 @@ final class RolloutYamlTest {
     String yaml = """
         apiVersion: argoproj.io/v1alpha1
         kind: Rollout
-        metadata: {name: web, namespace: shop}
+        metadata: {name: web, namespace: delivery}
         spec:
           replicas: 2
           selector: {matchLabels: {app: web}}
@@ -115,6 +115,6 @@ final class RolloutYamlTest {
             "spec.strategy.canary.steps[0].setWeight: SetWeight needs to be between 0 and 100",
             "spec.strategy.blueGreen.previewService: This rollout uses the same service for the active and preview "
                 + "services, but two different services are required.");
-    assertThat(e.problems().get(0).violation().object()).isEqualTo("Rollout shop/web");
+    assertThat(e.problems().get(0).violation().object()).isEqualTo("Rollout delivery/web");
   }
 }
