@@ -1,12 +1,12 @@
 package io.fleetkit.cli;
 
-import io.fleetkit.scheduler.gpu.trace.OpenbCsv;
-import io.fleetkit.scheduler.gpu.trace.ReplayResult;
-import io.fleetkit.scheduler.gpu.trace.TraceFormatException;
-import io.fleetkit.scheduler.gpu.trace.TraceNode;
-import io.fleetkit.scheduler.gpu.trace.TracePod;
-import io.fleetkit.scheduler.gpu.trace.TracePolicy;
-import io.fleetkit.scheduler.gpu.trace.TraceReplay;
+import io.fleetkit.lab.gpu.OpenbCsv;
+import io.fleetkit.lab.gpu.ReplayResult;
+import io.fleetkit.lab.gpu.TraceFormatException;
+import io.fleetkit.lab.gpu.TraceNode;
+import io.fleetkit.lab.gpu.TracePod;
+import io.fleetkit.lab.gpu.TraceReplay;
+import io.fleetkit.scheduler.plugins.gpu.GpuPolicy;
 import io.fleetkit.traces.OpenbTraces;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,11 +18,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code fleetkit trace openb --policy NAME [--trace NAME | --nodes CSV --pods CSV] [--seed N] [--inflate 1.3]
@@ -35,7 +35,7 @@ import picocli.CommandLine.Spec;
     description = {"Replay an Alibaba openb GPU trace (FGD paper protocol: GPU nodes only, pods shuffled by seed,",
         "resampled to --inflate x GPU capacity, no deletions, no retries). Without --nodes/--pods it replays the",
         "bundled trace (the paper's 1213 GPU nodes and the pod list named by --trace).",
-        "Policies: BestFit, DotProduct, GpuPacking, GpuClustering, Random, FGD, FgdPack, FgdBalanced, GapFill (ours, best)."},
+        "Policies: BestFit, DotProduct, GpuPacking, GpuClustering, Random, FGD, FgdBalanced, GapFill (ours, best)."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:replayed", "1:a trace file could not be loaded", "2:bad command line"})
 public final class OpenbTraceCommand implements Callable<Integer> {
@@ -73,11 +73,13 @@ public final class OpenbTraceCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    TracePolicy p;
+    GpuPolicy p;
     try {
-      p = TracePolicy.of(policy);
+      p = GpuPolicy.of(policy);
     } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+      // GpuPolicy names the option's value a "GPU policy"; here it is the trace replay's --policy.
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "trace " + e.getMessage().replaceFirst("^GPU ", ""));
     }
     if (!(inflate > 0)) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--inflate must be positive, got " + inflate);

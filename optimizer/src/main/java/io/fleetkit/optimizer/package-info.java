@@ -1,5 +1,5 @@
 /**
- * Batch placement and defragmentation planning with OptaPlanner (issue 5). Entry types: {@link
+ * Batch placement and defragmentation planning with OptaPlanner. Entry types: {@link
  * io.fleetkit.optimizer.BatchOptimizer} (a time-boxed, seeded plan for a batch of pending pods and gangs that
  * maximises placed GPU demand) and {@link io.fleetkit.optimizer.DefragmentationPlanner} (which running pods to move,
  * within a budget, to free whole nodes and whole GPUs). Inputs and results are immutable records of JDK and core-api

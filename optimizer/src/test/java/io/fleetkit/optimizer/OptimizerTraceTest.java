@@ -7,12 +7,12 @@ import io.fleetkit.api.core.GpuRequests;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.resource.ResourceList;
-import io.fleetkit.scheduler.gpu.trace.OpenbCsv;
-import io.fleetkit.scheduler.gpu.trace.ReplayResult;
-import io.fleetkit.scheduler.gpu.trace.TraceNode;
-import io.fleetkit.scheduler.gpu.trace.TracePod;
-import io.fleetkit.scheduler.gpu.trace.TracePolicy;
-import io.fleetkit.scheduler.gpu.trace.TraceReplay;
+import io.fleetkit.lab.gpu.OpenbCsv;
+import io.fleetkit.lab.gpu.ReplayResult;
+import io.fleetkit.lab.gpu.TraceNode;
+import io.fleetkit.lab.gpu.TracePod;
+import io.fleetkit.lab.gpu.TraceReplay;
+import io.fleetkit.scheduler.plugins.gpu.GpuPolicy;
 import io.fleetkit.traces.OpenbTraces;
 import java.io.IOException;
 import java.io.InputStream;
@@ -72,7 +72,7 @@ final class OptimizerTraceTest {
     out.append(String.format(Locale.ROOT, "%s: %d GPU nodes (1/%d), %d GPUs, %d pods arriving with %.2f%% of GPU"
         + " capacity%n", trace, nodes.size(), fraction, capacity / 1000, arrival.size(), 100.0 * inflate));
     double bestGreedy = 0;
-    for (TracePolicy policy : List.of(TracePolicy.FGD, TracePolicy.BEST_FIT)) {
+    for (GpuPolicy policy : List.of(GpuPolicy.FGD, GpuPolicy.BEST_FIT)) {
       ReplayResult r = TraceReplay.run(nodes, arrival, policy, SEED, inflate);
       bestGreedy = Math.max(bestGreedy, r.finalAllocation());
       out.append(String.format(Locale.ROOT, "  %-8s allocation %.2f%%, placed %d/%d pods, %.1f ms%n",

@@ -14,7 +14,7 @@ import java.util.List;
  */
 public record PerfCase(String name, List<Node> nodes, List<Pod> initPods, List<Pod> measuredPods, int kubeFloor) {
 
-  /** The workloads of FleetKit issue 3, by scheduler_perf test case name. */
+  /** FleetKit's scheduler performance workloads, by scheduler_perf test case name. */
   public static final List<String> NAMES = List.of("SchedulingBasic", "SchedulingPodAntiAffinity",
       "SchedulingPodAffinity", "SchedulingNodeAffinity", "TopologySpreading", "PreferredTopologySpreading",
       "PreemptionBasic", "Unschedulable");

@@ -1,8 +1,8 @@
 package io.fleetkit.api.apps;
 
+import io.fleetkit.api.Violations;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.PodTemplateSpec;
-import io.fleetkit.api.internal.Violations;
 import io.fleetkit.api.internal.WorkloadChecks;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ApiObject;

@@ -1,6 +1,6 @@
 package io.fleetkit.api.autoscaling;
 
-import io.fleetkit.api.internal.Violations;
+import io.fleetkit.api.Violations;
 import io.fleetkit.api.resource.Quantity;
 import java.util.List;
 

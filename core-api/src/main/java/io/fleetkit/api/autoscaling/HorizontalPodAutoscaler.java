@@ -1,7 +1,7 @@
 package io.fleetkit.api.autoscaling;
 
-import io.fleetkit.api.internal.Violations;
-import io.fleetkit.api.internal.Violations.NameRule;
+import io.fleetkit.api.Violations;
+import io.fleetkit.api.Violations.NameRule;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import java.util.Objects;

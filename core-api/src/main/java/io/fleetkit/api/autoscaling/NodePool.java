@@ -1,8 +1,8 @@
 package io.fleetkit.api.autoscaling;
 
+import io.fleetkit.api.Violations;
 import io.fleetkit.api.core.GpuDevice;
 import io.fleetkit.api.internal.PodSpecChecks;
-import io.fleetkit.api.internal.Violations;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.ResourceList;

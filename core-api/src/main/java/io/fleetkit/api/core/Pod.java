@@ -1,9 +1,9 @@
 package io.fleetkit.api.core;
 
+import io.fleetkit.api.Violations;
 import io.fleetkit.api.internal.GpuChecks;
 import io.fleetkit.api.internal.Names;
 import io.fleetkit.api.internal.PodSpecChecks;
-import io.fleetkit.api.internal.Violations;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.ResourceList;

@@ -1,5 +1,6 @@
 package io.fleetkit.api.internal;
 
+import io.fleetkit.api.Violations;
 import io.fleetkit.api.core.Bytes;
 import io.fleetkit.api.labels.Validation;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,6 @@
 package io.fleetkit.api.internal;
 
+import io.fleetkit.api.Violations;
 import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.GpuRequests;
 import io.fleetkit.api.core.PodSpec;

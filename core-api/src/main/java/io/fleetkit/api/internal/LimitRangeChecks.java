@@ -1,5 +1,6 @@
 package io.fleetkit.api.internal;
 
+import io.fleetkit.api.Violations;
 import io.fleetkit.api.core.LimitRangeItem;
 import io.fleetkit.api.core.LimitRangeSpec;
 import io.fleetkit.api.core.LimitType;

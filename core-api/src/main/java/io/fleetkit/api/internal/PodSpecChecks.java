@@ -1,10 +1,11 @@
 package io.fleetkit.api.internal;
 
+import io.fleetkit.api.Violations;
 import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.ContainerPort;
 import io.fleetkit.api.core.PodSpec;
-import io.fleetkit.api.core.RestartPolicy;
 import io.fleetkit.api.core.ResourceRequirements;
+import io.fleetkit.api.core.RestartPolicy;
 import io.fleetkit.api.core.Volume;
 import io.fleetkit.api.core.VolumeSource;
 import io.fleetkit.api.resource.Quantity;

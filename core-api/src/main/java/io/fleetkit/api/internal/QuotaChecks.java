@@ -1,5 +1,6 @@
 package io.fleetkit.api.internal;
 
+import io.fleetkit.api.Violations;
 import io.fleetkit.api.core.ResourceQuotaScope;
 import io.fleetkit.api.core.ResourceQuotaSpec;
 import io.fleetkit.api.core.ScopeSelectorOperator;

@@ -1,5 +1,6 @@
 package io.fleetkit.api.internal;
 
+import io.fleetkit.api.Violations;
 import io.fleetkit.api.core.PodTemplateSpec;
 import io.fleetkit.api.core.RestartPolicy;
 import io.fleetkit.api.labels.LabelSelector;

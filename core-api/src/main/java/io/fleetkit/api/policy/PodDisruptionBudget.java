@@ -1,9 +1,9 @@
 package io.fleetkit.api.policy;
 
-import io.fleetkit.api.meta.IntOrPercent;
-import io.fleetkit.api.internal.Violations;
-import io.fleetkit.api.internal.Violations.NameRule;
+import io.fleetkit.api.Violations;
+import io.fleetkit.api.Violations.NameRule;
 import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.meta.IntOrPercent;
 import io.fleetkit.api.meta.ObjectMeta;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;

@@ -1,6 +1,6 @@
 package io.fleetkit.api.rollouts;
 
-import io.fleetkit.api.internal.Violations;
+import io.fleetkit.api.Violations;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;

@@ -1,6 +1,6 @@
 package io.fleetkit.api.rollouts;
 
-import io.fleetkit.api.internal.Violations;
+import io.fleetkit.api.Violations;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import java.util.List;

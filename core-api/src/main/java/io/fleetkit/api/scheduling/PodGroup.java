@@ -1,7 +1,7 @@
 package io.fleetkit.api.scheduling;
 
+import io.fleetkit.api.Violations;
 import io.fleetkit.api.internal.PodSpecChecks;
-import io.fleetkit.api.internal.Violations;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.ResourceList;

@@ -1,9 +1,9 @@
 package io.fleetkit.api.storage;
 
+import io.fleetkit.api.Violations;
 import io.fleetkit.api.core.PersistentVolume;
 import io.fleetkit.api.core.PersistentVolumeReclaimPolicy;
-import io.fleetkit.api.internal.Violations;
-import io.fleetkit.api.internal.Violations.NameRule;
+import io.fleetkit.api.Violations.NameRule;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import java.util.HashSet;

@@ -1,6 +1,6 @@
 /**
  * GPU packing arithmetic shared by the engine's GPU score plugins ({@code io.fleetkit.scheduler.plugins.gpu}) and
- * the trace replay ({@code io.fleetkit.scheduler.gpu.trace}): {@link io.fleetkit.scheduler.gpu.GapWaste}, the
+ * the trace replay of {@code fleetkit-lab}: {@link io.fleetkit.scheduler.gpu.GapWaste}, the
  * expected GPU a shared device's free gap never gives out. Values are immutable and thread-safe.
  */
 @NullMarked

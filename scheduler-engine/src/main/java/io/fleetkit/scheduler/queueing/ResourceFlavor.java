@@ -1,6 +1,6 @@
 package io.fleetkit.scheduler.queueing;
 
-import io.fleetkit.api.internal.Violations;
+import io.fleetkit.api.Violations;
 import java.util.Map;
 import java.util.Objects;
 

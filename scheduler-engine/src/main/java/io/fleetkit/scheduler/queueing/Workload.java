@@ -1,6 +1,6 @@
 package io.fleetkit.scheduler.queueing;
 
-import io.fleetkit.api.internal.Violations;
+import io.fleetkit.api.Violations;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
 import java.time.Instant;

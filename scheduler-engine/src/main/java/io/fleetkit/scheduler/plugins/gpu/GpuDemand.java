@@ -5,17 +5,31 @@ import io.fleetkit.api.core.Pod;
 import java.util.List;
 
 /**
- * What a pod asks of a node's GPUs: {@code whole} devices, or {@code milli} thousandths of one device, from an
- * accepted model (empty: any).
+ * What a pod asks of a node's GPUs: {@code whole} devices, or {@code milli} thousandths of one device (a share), from
+ * an accepted model (empty: any). At most one of {@code whole} and {@code milli} is non-zero; both zero is
+ * {@link #NONE}. Immutable.
+ *
+ * @param whole whole devices asked, not negative
+ * @param milli thousandths of one device for a share, else 0
+ * @param models accepted device models; empty accepts any
  */
-record GpuDemand(int whole, int milli, List<String> models) {
-  static final GpuDemand NONE = new GpuDemand(0, 0, List.of());
+public record GpuDemand(int whole, int milli, List<String> models) {
+  /** No GPU asked. */
+  public static final GpuDemand NONE = new GpuDemand(0, 0, List.of());
 
-  GpuDemand {
+  /**
+   * @throws IllegalArgumentException when a count is negative or both are set
+   */
+  public GpuDemand {
     models = List.copyOf(models);
+    if (whole < 0 || milli < 0 || (whole > 0 && milli > 0)) {
+      throw new IllegalArgumentException("GPU demand: whole devices or a share in milli, not negative and not both,"
+          + " got whole " + whole + ", milli " + milli);
+    }
   }
 
-  static GpuDemand of(Pod pod) {
+  /** The demand of {@code pod}'s effective requests and model annotation. */
+  public static GpuDemand of(Pod pod) {
     var req = pod.effectiveRequests();
     long whole = GpuRequests.whole(req);
     long milli = GpuRequests.milli(req);
@@ -26,15 +40,23 @@ record GpuDemand(int whole, int milli, List<String> models) {
         GpuRequests.acceptedModels(pod.metadata()));
   }
 
-  boolean isNone() {
+  /** Whether no GPU is asked. */
+  public boolean isNone() {
     return whole == 0 && milli == 0;
   }
 
-  boolean isShare() {
+  /** Whether a share of one device is asked. */
+  public boolean isShare() {
     return whole == 0 && milli > 0;
   }
 
-  boolean accepts(String model) {
+  /** Whether a device of {@code model} is acceptable. */
+  public boolean accepts(String model) {
     return models.isEmpty() || models.contains(model);
+  }
+
+  /** The demand in milli-GPU: whole devices × 1000, or the share. */
+  public long totalMilli() {
+    return isShare() ? milli : (long) GpuRequests.MILLI_PER_DEVICE * whole;
   }
 }

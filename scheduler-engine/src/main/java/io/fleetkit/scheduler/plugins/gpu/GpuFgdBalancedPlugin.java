@@ -1,11 +1,5 @@
 package io.fleetkit.scheduler.plugins.gpu;
 
-import io.fleetkit.api.scheduler.CycleState;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.ScorePlugin;
-import java.util.List;
-
 /**
  * FleetKit's own policy, FgdBalanced: FGD's score first; among the nodes tied on FGD's best score (often hundreds),
  * CPU/GPU balance. With spare = CPU left − {@value #CPU_PER_GPU} cores per free GPU after the placement, a GPU pod
@@ -13,50 +7,42 @@ import java.util.List;
  * pod the node with the most spare CPU (CPU-rich nodes, not GPU nodes that need their CPU).
  *
  * <p>Normalised so that the order is exact: among the nodes tied on FGD's best score, the best balance wins (its own
- * ties go to the first node of a fixed seeded order, as FGD's) with 100, the other tied nodes get 50..99 by
+ * ties go to the first node of the host's node order, as FGD's) with 100, the other tied nodes get 50..99 by
  * balance, and every node below FGD's best 0..49 by its FGD score. Measured on the openb trace (trace
  * replay, 10 seeds, 100% arrival): default 95.69% vs FGD 95.29%, better than FGD on all five published traces (see
  * docs/benchmarks.md).
  */
-public final class GpuFgdBalancedPlugin implements ScorePlugin {
+public final class GpuFgdBalancedPlugin implements GpuScorer {
   public static final String NAME = "GpuFgdBalanced";
   /** CPU reserved per free GPU by the balance, in cores (about the openb trace's CPU per requested GPU). */
   public static final int CPU_PER_GPU = 13;
 
-  private final GpuAssignments assignments;
+  private final GpuWorkload workload;
   private final FgdScoreCache cache;
-  private final long seed;
 
-  GpuFgdBalancedPlugin(GpuAssignments assignments, GpuWorkload workload, long seed) {
-    this.assignments = assignments;
+  GpuFgdBalancedPlugin(GpuWorkload workload) {
+    this.workload = workload;
     this.cache = new FgdScoreCache(workload);
-    this.seed = seed;
   }
 
   @Override
-  public String name() {
-    return NAME;
+  public long score(GpuPod pod, NodeGpu node) {
+    return cache.score(pod, node);
   }
 
   @Override
-  public long score(CycleState state, PodInfo pod, NodeInfo node) {
-    return cache.score(node.name(), NodeGpu.of(assignments, node), pod, GpuPolicies.demand(state));
-  }
-
-  @Override
-  public void normalizeScores(CycleState state, PodInfo pod, List<NodeInfo> nodes, long[] scores) {
+  public void normalize(GpuPod pod, Candidates nodes, long[] scores) {
     int n = nodes.size();
     long max = Long.MIN_VALUE;
     for (int k = 0; k < n; k++) {
       max = Math.max(max, scores[k]);
     }
-    GpuDemand d = GpuPolicies.demand(state);
     double[] key = new double[n];
     double lo = Double.POSITIVE_INFINITY;
     double hi = Double.NEGATIVE_INFINITY;
     for (int k = 0; k < n; k++) {
       if (scores[k] == max) {
-        key[k] = balance(NodeGpu.of(assignments, nodes.get(k)), NodeGpu.cpu(pod), d);
+        key[k] = balance(nodes.node(k), pod.milliCpu(), pod.demand());
         lo = Math.min(lo, key[k]);
         hi = Math.max(hi, key[k]);
       }
@@ -65,7 +51,7 @@ public final class GpuFgdBalancedPlugin implements ScorePlugin {
     long firstKey = 0;
     for (int k = 0; k < n; k++) {
       if (scores[k] == max && key[k] == hi) {
-        long order = GpuPolicies.nodeOrder(seed, nodes.get(k));
+        long order = nodes.order(k);
         if (first < 0 || order < firstKey) {
           first = k;
           firstKey = order;
@@ -83,9 +69,15 @@ public final class GpuFgdBalancedPlugin implements ScorePlugin {
     }
   }
 
+  /** FGD's device. */
+  @Override
+  public int shareDevice(GpuPod pod, NodeGpu node) {
+    return Fgd.bestShareDevice(workload, node, pod.milliCpu(), pod.demand());
+  }
+
   /** Higher is better: see the class comment. */
   static double balance(NodeGpu n, long cpu, GpuDemand d) {
-    double spare = (n.cpuLeft() - cpu) - CPU_PER_GPU * (double) (n.freeTotal() - NodeGpu.gpuTotal(d));
+    double spare = (n.cpuLeft() - cpu) - CPU_PER_GPU * (double) (n.freeTotal() - d.totalMilli());
     return d.isNone() ? spare : -Math.abs(spare);
   }
 

@@ -1,9 +1,5 @@
 package io.fleetkit.scheduler.plugins.gpu;
 
-import io.fleetkit.api.scheduler.CycleState;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.ScorePlugin;
 import io.fleetkit.scheduler.gpu.GapWaste;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -28,27 +24,24 @@ import java.util.List;
  * device of lowest cost on the chosen node, its ties within {@value #TIE} going to the device FGD scores best, then
  * the lowest index ({@link #bestDevice}), so the device is one the node's cost was computed on.
  *
- * <p>The trace replay's GapFill compares each node with the best found so far in its node order; here the tie is
- * taken against the lowest cost of all nodes, which does not depend on the order. Measured with the trace replay
- * (openb default trace, mean of seeds 42..51, 100% arrival): GapFill 96.05%, FGD 95.29%, FgdBalanced 95.69% (see
- * {@code docs/gpu-benchmarks.md}). This plugin in the engine, as the only score (the tests' engine replay), on the
- * same trace and seeds: 96.05% (FgdBalanced's plugin 95.70%, FGD's 95.15%).
+ * <p>The tie is taken against the lowest cost of all nodes, which does not depend on the node order. Measured with
+ * the trace replay of {@code fleetkit-lab}, which runs this class (openb default trace, mean of seeds 42..51, 100%
+ * arrival): GapFill 96.05%, FGD 95.29%, FgdBalanced 95.69% (see {@code docs/gpu-benchmarks.md}). In the engine, as
+ * the only score (the lab's engine replay), on the same trace and seeds: 96.05% (FgdBalanced 95.70%, FGD 95.15%).
  */
-public final class GpuGapFillPlugin implements ScorePlugin {
+public final class GpuGapFillPlugin implements GpuScorer {
   public static final String NAME = "GpuGapFill";
   /** Share placements whose costs differ by at most this many milli-GPU count as tied. */
   public static final double TIE = 0.5;
 
-  private final GpuAssignments assignments;
+  private final GpuWorkload workload;
   private final GpuFgdBalancedPlugin balanced;
   private final GapWaste waste;
-  private final long seed;
 
-  GpuGapFillPlugin(GpuAssignments assignments, GpuWorkload workload, GapWaste waste, long seed) {
-    this.assignments = assignments;
-    this.balanced = new GpuFgdBalancedPlugin(assignments, workload, seed);
-    this.waste = waste;
-    this.seed = seed;
+  GpuGapFillPlugin(GpuWorkload workload) {
+    this.workload = workload;
+    this.balanced = new GpuFgdBalancedPlugin(workload);
+    this.waste = shareWaste(workload);
   }
 
   /** {@link GapWaste} over the share shapes of {@code m} (one device, 1..999 milli), weighted by their popularity. */
@@ -71,31 +64,26 @@ public final class GpuGapFillPlugin implements ScorePlugin {
     return GapWaste.of(milli, cpu, weight, GapWaste.DEFAULT_PATIENCE);
   }
 
+  /** FGD's score (the first tie-break); the cost is compared across nodes in {@link #normalize}. */
   @Override
-  public String name() {
-    return NAME;
-  }
-
-  /** FGD's score (the first tie-break); the cost is compared across nodes in {@link #normalizeScores}. */
-  @Override
-  public long score(CycleState state, PodInfo pod, NodeInfo node) {
-    return balanced.score(state, pod, node);
+  public long score(GpuPod pod, NodeGpu node) {
+    return balanced.score(pod, node);
   }
 
   @Override
-  public void normalizeScores(CycleState state, PodInfo pod, List<NodeInfo> nodes, long[] scores) {
-    GpuDemand d = GpuPolicies.demand(state);
+  public void normalize(GpuPod pod, Candidates nodes, long[] scores) {
+    GpuDemand d = pod.demand();
     if (!d.isShare()) {
-      balanced.normalizeScores(state, pod, nodes, scores);
+      balanced.normalize(pod, nodes, scores);
       return;
     }
     int n = nodes.size();
-    long cpu = NodeGpu.cpu(pod);
+    long cpu = pod.milliCpu();
     double[] cost = new double[n];
     double[] balance = new double[n];
     double lowest = Double.POSITIVE_INFINITY;
     for (int k = 0; k < n; k++) {
-      NodeGpu g = NodeGpu.of(assignments, nodes.get(k));
+      NodeGpu g = nodes.node(k);
       cost[k] = nodeCost(waste, g, cpu, d);
       balance[k] = GpuFgdBalancedPlugin.balance(g, cpu, d);
       lowest = Math.min(lowest, cost[k]);
@@ -114,7 +102,7 @@ public final class GpuGapFillPlugin implements ScorePlugin {
     long[] fgd = scores.clone();
     long[] order = new long[n];
     for (int k : tied) {
-      order[k] = GpuPolicies.nodeOrder(seed, nodes.get(k));
+      order[k] = nodes.order(k);
     }
     tied.sort(Comparator.<Integer>comparingLong(k -> -fgd[k]).thenComparingDouble(k -> -balance[k])
         .thenComparingLong(k -> order[k]));
@@ -125,6 +113,12 @@ public final class GpuGapFillPlugin implements ScorePlugin {
     for (int r = 0; r < tied.size(); r++) {
       scores[tied.get(r)] = r == 0 ? 100 : Math.max(50, 100 - r);
     }
+  }
+
+  /** The device of lowest expected waste, its ties to FGD's choice ({@link #bestDevice}). */
+  @Override
+  public int shareDevice(GpuPod pod, NodeGpu node) {
+    return bestDevice(workload, waste, node, pod.milliCpu(), pod.demand());
   }
 
   /** The lowest {@link GapWaste#cost} of the share on a device of {@code n} with room for it; infinite if none. */

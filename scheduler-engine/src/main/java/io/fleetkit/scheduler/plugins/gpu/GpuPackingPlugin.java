@@ -1,9 +1,5 @@
 package io.fleetkit.scheduler.plugins.gpu;
 
-import io.fleetkit.api.scheduler.CycleState;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.ScorePlugin;
 import java.util.Arrays;
 
 /**
@@ -11,27 +7,17 @@ import java.util.Arrays;
  * first: 50..100), then free GPUs of nodes already in use (33..49), then idle nodes, small ones first (≤ 32).
  * CPU-only pods score 0 everywhere.
  */
-public final class GpuPackingPlugin implements ScorePlugin {
+public final class GpuPackingPlugin implements GpuScorer {
   public static final String NAME = "GpuPacking";
 
-  private final GpuAssignments assignments;
-
-  GpuPackingPlugin(GpuAssignments assignments) {
-    this.assignments = assignments;
-  }
+  GpuPackingPlugin() {}
 
   @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public long score(CycleState state, PodInfo pod, NodeInfo node) {
-    GpuDemand d = GpuPolicies.demand(state);
+  public long score(GpuPod pod, NodeGpu n) {
+    GpuDemand d = pod.demand();
     if (d.isNone()) {
       return 0;
     }
-    NodeGpu n = NodeGpu.of(assignments, node);
     int g = n.devices();
     if (g == 0) {
       return 0;

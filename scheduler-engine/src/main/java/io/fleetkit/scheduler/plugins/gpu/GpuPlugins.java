@@ -5,7 +5,6 @@ import io.fleetkit.api.scheduler.Binder;
 import io.fleetkit.api.scheduler.SchedulerProfile;
 import io.fleetkit.scheduler.DefaultPlugins;
 import io.fleetkit.scheduler.PluginRegistry;
-import io.fleetkit.scheduler.gpu.GapWaste;
 import io.fleetkit.scheduler.plugins.noderesources.NodeResourcesFitPlugin;
 import java.util.List;
 import java.util.Map;
@@ -93,7 +92,7 @@ public final class GpuPlugins {
      */
     public GpuPlugins build() {
       if (needsWorkload(policy) && workload == null) {
-        throw new IllegalArgumentException("GPU plugins: policy " + policy
+        throw new IllegalArgumentException("GPU plugins: policy " + policy.name()
             + " needs a target workload (GpuWorkload.typicalOf(pods) or GpuWorkload.of(shapes))");
       }
       return new GpuPlugins(requireOneGroup, policy, workload, seed);
@@ -101,7 +100,7 @@ public final class GpuPlugins {
   }
 
   private static boolean needsWorkload(@Nullable GpuPolicy p) {
-    return p == GpuPolicy.FGD || p == GpuPolicy.FGD_BALANCED || p == GpuPolicy.GAP_FILL;
+    return p != null && p.needsWorkload();
   }
 
   /**
@@ -121,29 +120,22 @@ public final class GpuPlugins {
     return assignments;
   }
 
-  /** {@code base} plus the GPU plugins: fit, reserve, topology and every policy plugin. */
+  /**
+   * {@code base} plus the GPU plugins: fit, reserve, topology and a score plugin per {@link GpuPolicy} (those that
+   * need a target workload only when one was given). Reserve gives a share pod the device the enabled policy picks.
+   */
   public PluginRegistry registry(PluginRegistry base) {
-    GapWaste waste = workload == null ? null : GpuGapFillPlugin.shareWaste(workload);
-    SharePicker picker = policy == GpuPolicy.FGD || policy == GpuPolicy.FGD_BALANCED
-        ? SharePicker.fgd(Objects.requireNonNull(workload))
-        : policy == GpuPolicy.GAP_FILL ? SharePicker.gapFill(Objects.requireNonNull(workload),
-            Objects.requireNonNull(waste))
-        : policy == GpuPolicy.RANDOM ? SharePicker.random(seed) : null;
+    GpuScorer devicePicker = policy == null ? null : policy.create(workload, seed);
     PluginRegistry.Builder b = base.toBuilder()
         .register(GpuFilterPlugin.NAME, h -> new GpuFilterPlugin(assignments, requireOneGroup))
-        .register(GpuReservePlugin.NAME, h -> new GpuReservePlugin(assignments, h::snapshot, requireOneGroup, picker))
-        .register(GpuTopologyPlugin.NAME, h -> new GpuTopologyPlugin(assignments))
-        .register(GpuBestFitPlugin.NAME, h -> new GpuBestFitPlugin(assignments))
-        .register(GpuDotProductPlugin.NAME, h -> new GpuDotProductPlugin(assignments))
-        .register(GpuPackingPlugin.NAME, h -> new GpuPackingPlugin(assignments))
-        .register(GpuClusteringPlugin.NAME, h -> new GpuClusteringPlugin(assignments))
-        .register(GpuRandomPlugin.NAME, h -> new GpuRandomPlugin(seed));
-    if (workload != null && waste != null) {
-      GpuWorkload m = workload;
-      GapWaste w = waste;
-      b.register(GpuFgdPlugin.NAME, h -> new GpuFgdPlugin(assignments, m, seed))
-          .register(GpuFgdBalancedPlugin.NAME, h -> new GpuFgdBalancedPlugin(assignments, m, seed))
-          .register(GpuGapFillPlugin.NAME, h -> new GpuGapFillPlugin(assignments, m, w, seed));
+        .register(GpuReservePlugin.NAME,
+            h -> new GpuReservePlugin(assignments, h::snapshot, requireOneGroup, devicePicker))
+        .register(GpuTopologyPlugin.NAME, h -> new GpuTopologyPlugin(assignments));
+    for (GpuPolicy p : GpuPolicy.values()) {
+      if (!p.needsWorkload() || workload != null) {
+        b.register(p.pluginName(), h -> new GpuScorePlugin(p.pluginName(), p.create(workload, seed), assignments,
+            seed));
+      }
     }
     return b.build();
   }

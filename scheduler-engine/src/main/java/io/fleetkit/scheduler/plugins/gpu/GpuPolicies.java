@@ -3,9 +3,8 @@ package io.fleetkit.scheduler.plugins.gpu;
 import io.fleetkit.api.scheduler.CycleState;
 import io.fleetkit.api.scheduler.NodeInfo;
 import io.fleetkit.api.scheduler.ScorePlugin;
-import java.util.List;
 
-/** Small helpers shared by the GPU policy score plugins. */
+/** Small helpers shared by the GPU policies. */
 final class GpuPolicies {
   private GpuPolicies() {}
 
@@ -38,7 +37,7 @@ final class GpuPolicies {
    * every other node its score scaled into 0..98. A fixed order, unlike the framework's per-pod random choice among
    * equals, makes equal nodes fill one after another, which is what FGD's integer score relies on.
    */
-  static void tieBreakByNodeOrder(long[] scores, List<NodeInfo> nodes, long seed) {
+  static void tieBreakByNodeOrder(long[] scores, GpuScorer.Candidates nodes) {
     int n = nodes.size();
     long max = Long.MIN_VALUE;
     for (int k = 0; k < n; k++) {
@@ -48,7 +47,7 @@ final class GpuPolicies {
     long firstKey = 0;
     for (int k = 0; k < n; k++) {
       if (scores[k] == max) {
-        long key = nodeOrder(seed, nodes.get(k));
+        long key = nodes.order(k);
         if (first < 0 || key < firstKey) {
           first = k;
           firstKey = key;

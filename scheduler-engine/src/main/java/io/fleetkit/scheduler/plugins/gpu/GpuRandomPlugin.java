@@ -1,16 +1,12 @@
 package io.fleetkit.scheduler.plugins.gpu;
 
-import io.fleetkit.api.scheduler.CycleState;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.ScorePlugin;
-
 /**
- * Random, the FGD paper's baseline: a pseudo-random score in [0, 100] per (seed, pod, node), so that the same seed
- * gives the same placements whatever the other plugins or the thread count. Share pods get a random fitting GPU
- * from Reserve when this policy is enabled.
+ * Random, the FGD paper's baseline ({@code random_score.go}: a uniformly random feasible node): a pseudo-random key
+ * per (seed, pod, node); the node with the highest key scores 100, every other node its key modulo 100, so the choice
+ * is uniform over the feasible nodes whatever the host's tie-break, and the same seed gives the same placements
+ * whatever the other plugins or the thread count. A share pod gets a pseudo-random fitting device per (seed, pod).
  */
-public final class GpuRandomPlugin implements ScorePlugin {
+public final class GpuRandomPlugin implements GpuScorer {
   public static final String NAME = "GpuRandom";
 
   private final long seed;
@@ -19,14 +15,50 @@ public final class GpuRandomPlugin implements ScorePlugin {
     this.seed = seed;
   }
 
-  @Override
+  /** {@value #NAME}. */
   public String name() {
     return NAME;
   }
 
+  /** A pseudo-random key, not negative, per (seed, pod, node). */
   @Override
-  public long score(CycleState state, PodInfo pod, NodeInfo node) {
-    return Math.floorMod(GpuPolicies.mix(seed, pod.key().hashCode(), node.name().hashCode()), 101L);
+  public long score(GpuPod pod, NodeGpu node) {
+    return GpuPolicies.mix(seed, pod.key().hashCode(), node.name().hashCode()) >>> 1;
+  }
+
+  @Override
+  public void normalize(GpuPod pod, Candidates nodes, long[] scores) {
+    int n = nodes.size();
+    int best = 0;
+    for (int k = 1; k < n; k++) {
+      if (scores[k] > scores[best]) {
+        best = k;
+      }
+    }
+    for (int k = 0; k < n; k++) {
+      scores[k] = k == best ? 100 : scores[k] % 100;
+    }
+  }
+
+  @Override
+  public int shareDevice(GpuPod pod, NodeGpu n) {
+    GpuDemand d = pod.demand();
+    int fit = 0;
+    for (int g = 0; g < n.devices(); g++) {
+      if (n.free()[g] >= d.milli() && d.accepts(n.models().get(g))) {
+        fit++;
+      }
+    }
+    if (fit == 0) {
+      return -1;
+    }
+    int k = (int) Math.floorMod(GpuPolicies.mix(seed, pod.key().hashCode(), 0x5EED), (long) fit);
+    for (int g = 0; g < n.devices(); g++) {
+      if (n.free()[g] >= d.milli() && d.accepts(n.models().get(g)) && k-- == 0) {
+        return g;
+      }
+    }
+    return -1;
   }
 
   @Override

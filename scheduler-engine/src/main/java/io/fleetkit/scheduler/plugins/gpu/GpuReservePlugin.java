@@ -20,10 +20,10 @@ public final class GpuReservePlugin implements ReservePlugin {
   private final GpuAssignments assignments;
   private final Supplier<Snapshot> snapshot;
   private final boolean requireOneGroup;
-  private final @Nullable SharePicker sharePicker;
+  private final @Nullable GpuScorer sharePicker;
 
   GpuReservePlugin(GpuAssignments assignments, Supplier<Snapshot> snapshot, boolean requireOneGroup,
-      @Nullable SharePicker sharePicker) {
+      @Nullable GpuScorer sharePicker) {
     this.assignments = assignments;
     this.snapshot = snapshot;
     this.requireOneGroup = requireOneGroup;
@@ -59,7 +59,8 @@ public final class GpuReservePlugin implements ReservePlugin {
           cpuLeft += p.requests().milliCpu();
         }
       }
-      int g = sharePicker.pick(NodeGpu.of(l, cpuLeft), NodeGpu.cpu(pod), d, pod.key());
+      int g = sharePicker.shareDevice(new GpuPod(pod.key(), NodeGpu.cpu(pod), d),
+          NodeGpu.of(nodeName, l, cpuLeft));
       if (g >= 0) {
         picked = new int[] {g};
       }

@@ -142,10 +142,11 @@ public final class GpuWorkload {
    * F_n(M) in milli-GPU: for each shape, the node's free GPU it could not use (all of it when the shape does not fit
    * at all, else the free parts of devices too small for it), weighted by popularity.
    *
+   * @param cpuLeft CPU left on the node, millicores
    * @param free free thousandths per device
    * @param models each device's model
    */
-  double fragmentation(long cpuLeft, int[] free, List<String> models) {
+  public double fragmentation(long cpuLeft, int[] free, List<String> models) {
     int total = 0;
     for (int v : free) {
       total += v;

@@ -5,7 +5,11 @@
  * <p>Entry type: {@link io.fleetkit.scheduler.plugins.gpu.GpuPlugins}, which creates the plugins of one scheduler
  * around one shared {@link io.fleetkit.scheduler.plugins.gpu.GpuAssignments}, a profile that adds them to the
  * default one, and the binder wrapper that records device ids. Plugins Skip pods without GPU requests, so adding them
- * changes nothing for other pods. All types here are thread-safe unless stated.
+ * changes nothing for other pods.
+ *
+ * <p>Placement policies are {@link io.fleetkit.scheduler.plugins.gpu.GpuScorer}s, one class each, created only by
+ * their {@link io.fleetkit.scheduler.plugins.gpu.GpuPolicy} constant; the engine runs them as score plugins and the
+ * trace replay of {@code fleetkit-lab} runs the same classes. All types here are thread-safe unless stated.
  */
 @NullMarked
 package io.fleetkit.scheduler.plugins.gpu;

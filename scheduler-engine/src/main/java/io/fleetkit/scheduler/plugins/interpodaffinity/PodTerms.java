@@ -1,8 +1,7 @@
 package io.fleetkit.scheduler.plugins.interpodaffinity;
 
-import com.google.common.cache.CacheBuilder;
-import com.google.common.cache.CacheLoader;
-import com.google.common.cache.LoadingCache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.LoadingCache;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.labels.LabelSelectorOperator;
@@ -30,8 +29,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class PodTerms {
   static final PodTerms NONE = new PodTerms(List.of(), List.of(), List.of(), List.of(), null);
-  private static final LoadingCache<Pod, PodTerms> CACHE = CacheBuilder.newBuilder().weakKeys()
-      .build(CacheLoader.from(PodTerms::compile));
+  private static final LoadingCache<Pod, PodTerms> CACHE = Caffeine.newBuilder().weakKeys()
+      .build(PodTerms::compile);
 
   final List<AffinityTerm> requiredAffinity;
   final List<AffinityTerm> requiredAntiAffinity;
@@ -55,7 +54,7 @@ final class PodTerms {
     if (a == null || (isEmpty(a.podAffinity()) && isEmpty(a.podAntiAffinity()))) {
       return NONE;
     }
-    return CACHE.getUnchecked(pod);
+    return CACHE.get(pod);
   }
 
   boolean hasRequired() {

@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * Gang scheduling end to end with the real engine (default plugins + Coscheduling). Scenarios from FleetKit issue 5
+ * Gang scheduling end to end with the real engine (default plugins + Coscheduling). Scenarios of our own
  * and the behaviour of kubernetes-sigs/scheduler-plugins {@code pkg/coscheduling} (its unit tests drive a fake
  * framework, so these are our own cases, not ports).
  */

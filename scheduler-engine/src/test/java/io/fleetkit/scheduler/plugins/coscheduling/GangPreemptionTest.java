@@ -16,7 +16,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Gang preemption (FleetKit issue 5): a high-priority gang preempts lower-priority pods only if the whole gang then
+ * Gang preemption: a high-priority gang preempts lower-priority pods only if the whole gang then
  * fits, and a victim that belongs to a gang is evicted with its whole gang. Our own scenarios: upstream's
  * coscheduling plugin has no gang preemption to port from.
  */

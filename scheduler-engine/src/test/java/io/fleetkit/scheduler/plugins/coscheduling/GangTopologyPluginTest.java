@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * Topology-aware gangs (FleetKit issue 5): a whole gang in one rack, required or preferred, as Slurm's topology/tree
+ * Topology-aware gangs: a whole gang in one rack, required or preferred, as Slurm's topology/tree
  * and Kueue's topology-aware scheduling place them. Our own scenarios.
  */
 final class GangTopologyPluginTest {
