@@ -38,6 +38,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Stateless apart from its settings; thread-safe when the name supplier is.
  */
 public final class EndpointSliceReconciler {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EndpointSliceReconciler.class);
   /** Kubernetes' default {@code --max-endpoints-per-slice}. */
   public static final int DEFAULT_MAX_ENDPOINTS_PER_SLICE = 100;
   /** The annotation carrying the time of the change that triggered the sync. */
@@ -54,6 +55,7 @@ public final class EndpointSliceReconciler {
   private final String controllerName;
   private final boolean preferSameTrafficDistribution;
   private final Supplier<String> nameSuffixes;
+  private final @Nullable TopologyCache topologyCache;
   /** Per Service, the memo of the last plan ({@link SyncMemo}); a speed-up only: a miss recomputes. */
   private final java.util.concurrent.ConcurrentHashMap<String, SyncMemo> caches =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -68,6 +70,16 @@ public final class EndpointSliceReconciler {
    */
   public EndpointSliceReconciler(int maxEndpointsPerSlice, String controllerName,
       boolean preferSameTrafficDistribution, Supplier<String> nameSuffixes) {
+    this(maxEndpointsPerSlice, controllerName, preferSameTrafficDistribution, nameSuffixes, null);
+  }
+
+  /**
+   * As {@link #EndpointSliceReconciler(int, String, boolean, Supplier)}, with the topology cache that hints the
+   * slices of Services annotated {@code topology-mode: Auto}; without one such Services get no hints.
+   */
+  public EndpointSliceReconciler(int maxEndpointsPerSlice, String controllerName,
+      boolean preferSameTrafficDistribution, Supplier<String> nameSuffixes, @Nullable TopologyCache topologyCache) {
+    this.topologyCache = topologyCache;
     if (maxEndpointsPerSlice < 1 || maxEndpointsPerSlice > EndpointSlice.MAX_ENDPOINTS) {
       throw new IllegalArgumentException("maxEndpointsPerSlice " + maxEndpointsPerSlice + " must be between 1 and "
           + EndpointSlice.MAX_ENDPOINTS);
@@ -240,7 +252,7 @@ public final class EndpointSliceReconciler {
         creates.add(placeholder);
       }
     }
-    applyHints(service, existing, creates, updates, deletes, true);
+    applyHints(service, type, existing, creates, updates, deletes, true);
     finalizePlan(service, creates, updates, deletes, triggerTime, createsOut, updatesOut, deletesOut);
   }
 
@@ -249,8 +261,16 @@ public final class EndpointSliceReconciler {
    * unchanged slices whose hints differ are updated too), otherwise none (topologycache.RemoveHintsFromSlices);
    * unchanged slices are then left as they are.
    */
-  private void applyHints(Service service, List<EndpointSlice> existing, List<Draft> creates, List<Draft> updates,
-      List<EndpointSlice> deletes, boolean checkUnchanged) {
+  private void applyHints(Service service, AddressType type, List<EndpointSlice> existing, List<Draft> creates,
+      List<Draft> updates, List<EndpointSlice> deletes, boolean checkUnchanged) {
+    String key = service.metadata().key();
+    if (topologyCache != null) {
+      if (hintsEnabled(service.metadata().annotations())) {
+        autoHints(key, type, existing, creates, updates, deletes);
+        return;
+      }
+      topologyCache.removeHints(key, type);
+    }
     boolean canUseTd = validTrafficDistribution(service.spec().trafficDistribution())
         && !hintsEnabled(service.metadata().annotations());
     if (canUseTd) {
@@ -270,6 +290,40 @@ public final class EndpointSliceReconciler {
     } else {
       creates.forEach(d -> d.endpoints.replaceAll(e -> e.hints() == null ? e : e.withHints(null)));
       updates.forEach(d -> d.endpoints.replaceAll(e -> e.hints() == null ? e : e.withHints(null)));
+    }
+  }
+
+  /** {@code topology-mode: Auto}: the topology cache's hints on the slices written, and on unchanged ones if needed. */
+  private void autoHints(String key, AddressType type, List<EndpointSlice> existing, List<Draft> creates,
+      List<Draft> updates, List<EndpointSlice> deletes) {
+    Set<String> changed = new java.util.HashSet<>();
+    updates.forEach(d -> changed.add(d.name));
+    deletes.forEach(s -> changed.add(s.metadata().name()));
+    List<EndpointSlice> unchanged = new ArrayList<>();
+    for (EndpointSlice s : existing) {
+      if (!changed.contains(s.metadata().name())) {
+        unchanged.add(s);
+      }
+    }
+    TopologyCache.Hinted h = Objects.requireNonNull(topologyCache).addHints(key, type,
+        creates.stream().map(d -> d.build(null)).toList(), updates.stream().map(d -> d.build(null)).toList(),
+        unchanged);
+    for (int i = 0; i < creates.size(); i++) {
+      creates.get(i).endpoints.clear();
+      creates.get(i).endpoints.addAll(h.toCreate().get(i).endpoints());
+    }
+    int before = updates.size();
+    for (int i = 0; i < h.toUpdate().size(); i++) {
+      EndpointSlice s = h.toUpdate().get(i);
+      if (i < before) {
+        updates.get(i).endpoints.clear();
+        updates.get(i).endpoints.addAll(s.endpoints());
+      } else {
+        updates.add(Draft.of(s));
+      }
+    }
+    if (!h.events().isEmpty()) {
+      LOG.debug("endpointslice: Service {}: {}", key, h.events());
     }
   }
 
@@ -498,7 +552,7 @@ public final class EndpointSliceReconciler {
     List<Draft> creates = new ArrayList<>();
     placeNew(service, type, memo.ports, desiredSet, toUpdate, unchanged, byName, creates);
     List<Draft> updates = new ArrayList<>(toUpdate.values());
-    applyHints(service, existing, creates, updates, List.of(), false);
+    applyHints(service, type, existing, creates, updates, List.of(), false);
     List<EndpointSlice> createsOut = new ArrayList<>();
     List<EndpointSlice> updatesOut = new ArrayList<>();
     finalizePlan(service, creates, updates, new ArrayList<>(), triggerTime, createsOut, updatesOut,
