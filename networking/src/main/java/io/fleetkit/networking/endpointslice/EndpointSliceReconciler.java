@@ -176,7 +176,7 @@ public final class EndpointSliceReconciler {
     }
     memo.byPod = nextByPod;
     SlicePlan plan = new SlicePlan(creates, updates, deletes, errors);
-    memo.rememberFull(service, supported, existing, plan, !hintsEnabled(service.metadata().annotations()));
+    memo.rememberFull(service, supported, existing, plan, !hintsEnabled(service.metadata().annotations()), pods);
     return plan;
   }
 
@@ -417,43 +417,52 @@ public final class EndpointSliceReconciler {
   private @Nullable SlicePlan planIncrementally(Service service, List<Pod> pods,
       Function<String, @Nullable Node> nodes, List<EndpointSlice> existing, @Nullable Instant triggerTime,
       SyncMemo memo) {
-    int gen = ++memo.generation;
     AddressType type = memo.type;
-    Map<String, Node> nodeCache = new HashMap<>();
+    // a node instance changed: every pod on it may derive another endpoint; rare enough for the full plan
+    for (Map.Entry<String, @Nullable Node> n : memo.nodesUsed.entrySet()) {
+      if (nodes.apply(n.getKey()) != n.getValue()) {
+        return null;
+      }
+    }
+    // walk the pods along the previous plan's list: an identical instance at the expected place is unchanged
+    // without a lookup; anything else is found by name
+    Pod[] last = memo.lastPods;
+    boolean[] matched = new boolean[last.length];
+    int matchedCount = 0;
+    boolean shifted = pods.size() != last.length;
     List<Pod> changedPods = new ArrayList<>();
     List<@Nullable Node> changedNodes = new ArrayList<>();
-    int seen = 0;
-    for (Pod pod : pods) {
-      SyncMemo.Entry e = memo.byPod.get(pod.metadata().name());
-      Node node = null;
-      if (e != null) {
-        if (e.seen == gen) {
-          return null;
-        }
-        e.seen = gen;
-        seen++;
-        SyncMemo.Derived d = e.derived;
-        if (d.pod() == pod) {
-          if (d.ports() == null) {
-            continue;
-          }
-          node = node(nodeCache, nodes, pod.spec().nodeName());
-          if (node == d.node()) {
-            continue;
-          }
-        }
+    int j = 0;
+    for (int i = 0; i < pods.size(); i++) {
+      Pod pod = pods.get(i);
+      if (j < last.length && last[j] == pod) {
+        matched[j++] = true;
+        matchedCount++;
+        continue;
       }
-      if (node == null) {
-        node = node(nodeCache, nodes, pod.spec().nodeName());
+      SyncMemo.Entry e = memo.byPod.get(pod.metadata().name());
+      if (e != null) {
+        if (matched[e.index]) {
+          return null; // two pods of one name
+        }
+        matched[e.index] = true;
+        matchedCount++;
+        shifted |= e.index != i;
+        j = Math.max(j, e.index + 1);
+        if (e.derived.pod() == pod) {
+          continue;
+        }
+      } else {
+        shifted = true;
       }
       changedPods.add(pod);
-      changedNodes.add(node);
+      changedNodes.add(nodes.apply(pod.spec().nodeName()));
     }
     List<SyncMemo.Entry> removed = new ArrayList<>();
-    if (seen < memo.byPod.size()) {
-      for (SyncMemo.Entry e : memo.byPod.values()) {
-        if (e.seen != gen) {
-          removed.add(e);
+    if (matchedCount < last.length) {
+      for (int k = 0; k < last.length; k++) {
+        if (!matched[k]) {
+          removed.add(java.util.Objects.requireNonNull(memo.byPod.get(last[k].metadata().name())));
         }
       }
     }
@@ -574,7 +583,6 @@ public final class EndpointSliceReconciler {
       } else if (e.derived.key() != null) {
         memo.byKey.remove(e.derived.key());
       }
-      e.seen = gen;
       if (d.key() == null || !keptInPlace.contains(d.key())) {
         e.slice = null;
       }
@@ -596,16 +604,15 @@ public final class EndpointSliceReconciler {
         }
       }
     }
-    return new SlicePlan(createsOut, updatesOut, List.of(), List.of());
-  }
-
-  private static @Nullable Node node(Map<String, Node> cache, Function<String, @Nullable Node> nodes, String name) {
-    Node n = cache.get(name);
-    if (n == null && !cache.containsKey(name)) {
-      n = nodes.apply(name);
-      cache.put(name, n);
+    if (memo.service != null) {
+      memo.rememberPods(pods, shifted, changedPods);
+      for (SyncMemo.Derived d : derived) {
+        if (d.ports() != null) {
+          memo.nodesUsed.put(d.pod().spec().nodeName(), d.node());
+        }
+      }
     }
-    return n;
+    return new SlicePlan(createsOut, updatesOut, List.of(), List.of());
   }
 
   private static Endpoint popAny(Map<EndpointKey, Endpoint> set) {

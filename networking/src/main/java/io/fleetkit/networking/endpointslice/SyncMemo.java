@@ -42,8 +42,8 @@ final class SyncMemo {
     Derived derived;
     /** The slice holding the endpoint (incremental state only). */
     @Nullable String slice;
-    /** The generation of the last plan that saw the pod. */
-    int seen;
+    /** The pod's place in the previous plan's pod list ({@link #lastPods}). */
+    int index;
 
     Entry(Derived derived) {
       this.derived = derived;
@@ -64,13 +64,43 @@ final class SyncMemo {
   List<EndpointPort> ports = List.of();
   final Map<EndpointKey, Entry> byKey = new HashMap<>();
   final Map<String, SliceState> slices = new HashMap<>();
-  int generation;
+  /** The previous plan's pods, in its order (incremental state only). */
+  Pod[] lastPods = new Pod[0];
+  /** The node instance each node name gave in the previous plans (incremental state only). */
+  final Map<String, @Nullable Node> nodesUsed = new HashMap<>();
 
   /** Drops the incremental state: the next plan is a full one. */
   void invalidate() {
     service = null;
     byKey.clear();
     slices.clear();
+    nodesUsed.clear();
+    lastPods = new Pod[0];
+  }
+
+  /**
+   * Records the pod list of an incremental plan: the changed instances in place, or, when pods were added, removed
+   * or reordered, the whole list with every entry's new index.
+   */
+  void rememberPods(List<Pod> pods, boolean shifted, List<Pod> changed) {
+    if (!shifted) {
+      for (Pod p : changed) {
+        Entry e = byPod.get(p.metadata().name());
+        if (e != null) {
+          lastPods[e.index] = p;
+        }
+      }
+      return;
+    }
+    lastPods = pods.toArray(new Pod[0]);
+    for (int i = 0; i < lastPods.length; i++) {
+      Entry e = byPod.get(lastPods[i].metadata().name());
+      if (e == null) {
+        invalidate();
+        return;
+      }
+      e.index = i;
+    }
   }
 
   /**
@@ -78,7 +108,7 @@ final class SyncMemo {
    * when its shape allows; otherwise leaves the state invalid.
    */
   void rememberFull(Service svc, Set<AddressType> supported, List<EndpointSlice> existing, SlicePlan plan,
-      boolean incrementalAllowed) {
+      boolean incrementalAllowed, List<Pod> pods) {
     invalidate();
     if (!incrementalAllowed || supported.size() != 1 || !plan.errors().isEmpty()
         || svc.metadata().deletionTimestamp() != null) {
@@ -122,6 +152,28 @@ final class SyncMemo {
     if (placed != keys.size()) {
       return;
     }
+    Pod[] order = pods.toArray(new Pod[0]);
+    Map<String, @Nullable Node> used = new HashMap<>();
+    for (int i = 0; i < order.length; i++) {
+      Entry e = byPod.get(order[i].metadata().name());
+      if (e == null || e.derived.pod() != order[i]) {
+        return;
+      }
+      e.index = i;
+      Derived d = e.derived;
+      if (d.ports() != null) {
+        String nodeName = order[i].spec().nodeName();
+        if (used.containsKey(nodeName) && used.get(nodeName) != d.node()) {
+          return;
+        }
+        used.put(nodeName, d.node());
+      }
+    }
+    if (byPod.size() != order.length) {
+      return;
+    }
+    lastPods = order;
+    nodesUsed.putAll(used);
     result.forEach((name, s) -> slices.put(name, SliceState.of(s)));
     byKey.putAll(keys);
     type = t;
