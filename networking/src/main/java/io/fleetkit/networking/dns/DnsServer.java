@@ -434,7 +434,7 @@ public final class DnsServer implements AutoCloseable {
     private ClusterDns dns = ClusterDns.standard();
     private InetAddress bindAddress = InetAddress.getLoopbackAddress();
     private int port;
-    private int udpThreads = 2;
+    private int udpThreads = 4;
     private int maxTcpConnections = 64;
 
     private Builder(Supplier<DnsSnapshot> snapshots) {
@@ -461,6 +461,7 @@ public final class DnsServer implements AutoCloseable {
       return this;
     }
 
+    /** UDP receiving threads, each on its own socket where {@code SO_REUSEPORT} exists; default 4. */
     public Builder udpThreads(int v) {
       if (v < 1) {
         throw new IllegalArgumentException("DNS server udpThreads " + v + " must be at least 1");
