@@ -1,4 +1,4 @@
-package io.fleetkit.reconcile.sim;
+package io.fleetkit.reconcile;
 
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
@@ -6,8 +6,9 @@ import java.util.Objects;
 import java.util.function.IntSupplier;
 
 /**
- * A controller as a {@link Simulation} drives it: started once, then stepped on the simulation thread until it has
- * nothing left to do at the current instant. Adapt a stepping-mode controller with {@link #of}.
+ * A controller as a deterministic whole-cluster simulation (the simulator module's {@code Simulation}) drives it:
+ * started once, then stepped on the simulation thread until it has nothing left to do at the current instant. Adapt
+ * a stepping-mode controller with {@link #of}.
  */
 public interface SimulatedController extends AutoCloseable {
 

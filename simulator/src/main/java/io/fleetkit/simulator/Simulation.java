@@ -1,4 +1,4 @@
-package io.fleetkit.reconcile.sim;
+package io.fleetkit.simulator;
 
 import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.api.apps.Deployment;
@@ -17,6 +17,7 @@ import io.fleetkit.reconcile.GarbageCollector;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.api.rollouts.AnalysisRun;
 import io.fleetkit.api.rollouts.Rollout;
+import io.fleetkit.reconcile.SimulatedController;
 import io.fleetkit.reconcile.controllers.DeploymentController;
 import io.fleetkit.reconcile.rollouts.AnalysisRunController;
 import io.fleetkit.reconcile.rollouts.RolloutController;

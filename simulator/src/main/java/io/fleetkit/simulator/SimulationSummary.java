@@ -1,4 +1,4 @@
-package io.fleetkit.reconcile.sim;
+package io.fleetkit.simulator;
 
 import java.time.Duration;
 import java.util.List;

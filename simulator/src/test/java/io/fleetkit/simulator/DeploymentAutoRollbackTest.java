@@ -1,4 +1,4 @@
-package io.fleetkit.reconcile.sim;
+package io.fleetkit.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -29,7 +29,7 @@ import io.fleetkit.api.rollouts.RolloutPhase;
 import io.fleetkit.api.rollouts.RolloutStatus;
 import io.fleetkit.reconcile.controllers.ActivePods;
 import io.fleetkit.reconcile.node.HealthSource;
-import io.fleetkit.reconcile.sim.Simulation;
+import io.fleetkit.simulator.Simulation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -140,7 +140,7 @@ final class RolloutSimulationTest {
       assertThat(r.status().abort()).isTrue();
       assertThat(r.status().message()).startsWith("RolloutAborted: AnalysisRun").contains("Failed");
       assertThat(r.status().canaryWeight()).isZero();
-      assertThat(sim.summary().rollouts()).containsExactly(new io.fleetkit.reconcile.sim.RolloutSummary(
+      assertThat(sim.summary().rollouts()).containsExactly(new io.fleetkit.simulator.RolloutSummary(
           "default/web", "Degraded", r.status().stableRs(), 0, true));
       assertThat(sim.timeline()).extracting(e -> e.kind() + " " + e.message())
           .anyMatch(m -> m.startsWith("AnalysisRunStatus Failed"))

@@ -13,7 +13,7 @@ import io.fleetkit.reconcile.controllers.ActivePods;
 import io.fleetkit.reconcile.node.HealthSource;
 import io.fleetkit.reconcile.rollouts.internal.CanaryMath;
 import io.fleetkit.reconcile.rollouts.internal.CanaryView;
-import io.fleetkit.reconcile.sim.Simulation;
+import io.fleetkit.simulator.Simulation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.fleetkit.reconcile.sim;
+package io.fleetkit.simulator;
 
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.core.Node;

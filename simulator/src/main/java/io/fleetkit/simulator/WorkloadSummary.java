@@ -1,4 +1,4 @@
-package io.fleetkit.reconcile.sim;
+package io.fleetkit.simulator;
 
 import java.util.Objects;
 
