@@ -17,6 +17,7 @@ import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEvent;
 import io.fleetkit.api.store.WatchEventType;
 import io.fleetkit.api.store.WatchListener;
+import io.fleetkit.api.store.spi.WatchQueue;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -42,7 +43,7 @@ import org.jspecify.annotations.Nullable;
  * <p>One {@link ReentrantReadWriteLock}: every write takes the write lock for validation, the version bump, the
  * map update, the history append and the append to each watch queue of the kind (all O(1) per watch, no copying
  * of other objects). Lists take the read lock only while copying references out of the kind's map. Gets take no
- * lock. Listeners run after the lock is released (see {@link StoreWatch}).
+ * lock. Listeners run after the lock is released (see {@link WatchQueue}).
  *
  * <p>With an admission chain, create, update and delete run it first, outside the lock (plugins read and write the
  * store, for example a quota's status), then write as without one; if the write fails the chain's undo actions run.
@@ -145,7 +146,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     KindTable<T> table = table(kindOf(object));
     String key = KindTable.key(meta.namespace(), meta.name());
     T created;
-    StoreWatch<T>[] watches;
+    WatchQueue<T>[] watches;
     lock.writeLock().lock();
     try {
       if (table.objects.containsKey(key)) {
@@ -294,7 +295,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     ObjectMeta meta = object.metadata();
     String key = KindTable.key(meta.namespace(), meta.name());
     T result;
-    StoreWatch<T>[] watches;
+    WatchQueue<T>[] watches;
     lock.writeLock().lock();
     try {
       T stored = table.objects.get(key);
@@ -349,7 +350,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     ObjectMeta meta = object.metadata();
     String key = KindTable.key(meta.namespace(), meta.name());
     T result;
-    StoreWatch<T>[] watches;
+    WatchQueue<T>[] watches;
     lock.writeLock().lock();
     try {
       T stored = table.objects.get(key);
@@ -400,7 +401,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     KindTable<T> table = table(kind);
     String key = KindTable.key(namespace, name);
     T result;
-    StoreWatch<T>[] watches;
+    WatchQueue<T>[] watches;
     lock.writeLock().lock();
     try {
       T stored = table.objects.get(key);
@@ -441,7 +442,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     checkOpen();
     long from = parseVersion(fromResourceVersion);
     KindTable<T> table = table(kind);
-    StoreWatch<T> watch = new StoreWatch<>(this, table, listener, executor, watchQueueLimit);
+    WatchQueue<T> watch = new WatchQueue<>(kind, listener, executor, watchQueueLimit, w -> removeWatch(table, w));
     lock.writeLock().lock();
     try {
       long now = version;
@@ -487,7 +488,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     return v;
   }
 
-  void removeWatch(KindTable<?> table, StoreWatch<?> watch) {
+  private void removeWatch(KindTable<?> table, WatchQueue<?> watch) {
     lock.writeLock().lock();
     try {
       table.removeWatch(watch);
@@ -507,7 +508,7 @@ public final class InMemoryObjectStore implements ObjectStore {
       }
       closed = true;
       for (KindTable<?> t : tables.values()) {
-        for (StoreWatch<?> w : t.watches()) {
+        for (WatchQueue<?> w : t.watches()) {
           w.closeQuietly();
         }
       }
@@ -527,20 +528,20 @@ public final class InMemoryObjectStore implements ObjectStore {
   // --------------------------------------------------------------------------------------------------- helpers
 
   /** Records a committed change: bumps the version, keeps the event for replay, queues it. Under the write lock. */
-  private <T extends ApiObject<T>> StoreWatch<T>[] commit(KindTable<T> table, WatchEventType type, T object,
+  private <T extends ApiObject<T>> WatchQueue<T>[] commit(KindTable<T> table, WatchEventType type, T object,
       long rv) {
     WatchEvent<T> event = new WatchEvent<>(type, object);
     history[(int) (rv % historyLimit)] = event;
     version = rv;
-    StoreWatch<T>[] watches = table.watches();
-    for (StoreWatch<T> w : watches) {
+    WatchQueue<T>[] watches = table.watches();
+    for (WatchQueue<T> w : watches) {
       w.enqueue(event);
     }
     return watches;
   }
 
-  private static <T extends ApiObject<T>> void deliver(StoreWatch<T>[] watches) {
-    for (StoreWatch<T> w : watches) {
+  private static <T extends ApiObject<T>> void deliver(WatchQueue<T>[] watches) {
+    for (WatchQueue<T> w : watches) {
       w.schedule();
     }
   }

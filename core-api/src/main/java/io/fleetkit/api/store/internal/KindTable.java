@@ -1,6 +1,7 @@
 package io.fleetkit.api.store.internal;
 
 import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.store.spi.WatchQueue;
 import java.util.Collection;
 import java.util.concurrent.ConcurrentSkipListMap;
 
@@ -15,12 +16,12 @@ final class KindTable<T extends ApiObject<T>> {
 
   final Class<T> kind;
   final ConcurrentSkipListMap<String, T> objects = new ConcurrentSkipListMap<>();
-  private volatile StoreWatch<T>[] watches;
+  private volatile WatchQueue<T>[] watches;
 
   @SuppressWarnings("unchecked")
   KindTable(Class<T> kind) {
     this.kind = kind;
-    this.watches = (StoreWatch<T>[]) new StoreWatch<?>[0];
+    this.watches = (WatchQueue<T>[]) new WatchQueue<?>[0];
   }
 
   static String key(String namespace, String name) {
@@ -35,24 +36,24 @@ final class KindTable<T extends ApiObject<T>> {
     return objects.subMap(namespace + '/', namespace + AFTER_SEPARATOR).values();
   }
 
-  StoreWatch<T>[] watches() {
+  WatchQueue<T>[] watches() {
     return watches;
   }
 
   /** Caller holds the write lock. */
-  void addWatch(StoreWatch<T> watch) {
-    StoreWatch<T>[] old = watches;
-    StoreWatch<T>[] next = java.util.Arrays.copyOf(old, old.length + 1);
+  void addWatch(WatchQueue<T> watch) {
+    WatchQueue<T>[] old = watches;
+    WatchQueue<T>[] next = java.util.Arrays.copyOf(old, old.length + 1);
     next[old.length] = watch;
     watches = next;
   }
 
   /** Caller holds the write lock. */
-  void removeWatch(StoreWatch<?> watch) {
-    StoreWatch<T>[] old = watches;
+  void removeWatch(WatchQueue<?> watch) {
+    WatchQueue<T>[] old = watches;
     for (int i = 0; i < old.length; i++) {
       if (old[i] == watch) {
-        StoreWatch<T>[] next = java.util.Arrays.copyOf(old, old.length - 1);
+        WatchQueue<T>[] next = java.util.Arrays.copyOf(old, old.length - 1);
         System.arraycopy(old, i + 1, next, i, old.length - i - 1);
         watches = next;
         return;
