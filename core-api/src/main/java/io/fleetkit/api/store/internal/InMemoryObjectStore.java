@@ -1,10 +1,7 @@
 package io.fleetkit.api.store.internal;
 
-import io.fleetkit.api.ConflictException;
 import io.fleetkit.api.ExpiredException;
 import io.fleetkit.api.NotFoundException;
-import io.fleetkit.api.ValidationException;
-import io.fleetkit.api.Violation;
 import io.fleetkit.api.admission.AdmissionChain;
 import io.fleetkit.api.admission.AdmissionOperation;
 import io.fleetkit.api.labels.LabelSelector;
@@ -17,12 +14,12 @@ import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEvent;
 import io.fleetkit.api.store.WatchEventType;
 import io.fleetkit.api.store.WatchListener;
+import io.fleetkit.api.store.spi.ResourceVersions;
 import io.fleetkit.api.store.spi.WatchQueue;
+import io.fleetkit.api.store.spi.WriteRules;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -122,14 +119,14 @@ public final class InMemoryObjectStore implements ObjectStore {
   public <T extends ApiObject<T>> T create(T object) {
     Objects.requireNonNull(object, "object");
     checkOpen();
-    validateForCreate(object);
+    WriteRules.validateForCreate(object);
     if (admission.isEmpty()) {
       return doCreate(object);
     }
     // Storage reports "already exists" after admission in Kubernetes; checking first keeps side effects (a quota
     // charge) away from a create that cannot succeed. A create racing in between is rolled back below.
     if (get(kindOf(object), object.metadata().namespace(), object.metadata().name()).isPresent()) {
-      throw new ConflictException(object.describe() + " already exists");
+      throw WriteRules.alreadyExists(object);
     }
     AdmissionChain.Admitted<T> admitted = admission.admit(AdmissionOperation.CREATE, object, null, this);
     try {
@@ -150,10 +147,10 @@ public final class InMemoryObjectStore implements ObjectStore {
     lock.writeLock().lock();
     try {
       if (table.objects.containsKey(key)) {
-        throw new ConflictException(object.describe() + " already exists");
+        throw WriteRules.alreadyExists(object);
       }
       long rv = version + 1;
-      created = object.withMetadata(stamp(meta, uid, Long.toString(rv), 1, clock.instant(), null));
+      created = WriteRules.created(object, uid, Long.toString(rv), clock.instant());
       table.objects.put(key, created);
       watches = commit(table, WatchEventType.ADDED, created, rv);
     } finally {
@@ -161,35 +158,6 @@ public final class InMemoryObjectStore implements ObjectStore {
     }
     deliver(watches);
     return created;
-  }
-
-  private static void validateForCreate(ApiObject<?> object) {
-    ObjectMeta meta = object.metadata();
-    String who = object.kind() + " " + meta.key();
-    List<Violation> violations = new ArrayList<>();
-    if (meta.name().isEmpty()) {
-      violations.add(new Violation(who, "metadata.name", "is required", null));
-    } else if (meta.name().indexOf('/') >= 0) {
-      violations.add(new Violation(who, "metadata.name", "must not contain '/'", meta.name()));
-    }
-    if (object.namespaced()) {
-      if (meta.namespace().isEmpty()) {
-        violations.add(new Violation(who, "metadata.namespace", "is required for namespaced kind " + object.kind(),
-            null));
-      } else if (meta.namespace().indexOf('/') >= 0) {
-        violations.add(new Violation(who, "metadata.namespace", "must not contain '/'", meta.namespace()));
-      }
-    } else if (!meta.namespace().isEmpty()) {
-      violations.add(new Violation(who, "metadata.namespace", "must be empty for cluster-scoped kind "
-          + object.kind(), meta.namespace()));
-    }
-    if (!meta.resourceVersion().isEmpty()) {
-      violations.add(new Violation(who, "metadata.resourceVersion", "must not be set on objects to be created",
-          meta.resourceVersion()));
-    }
-    if (!violations.isEmpty()) {
-      throw new ValidationException(violations);
-    }
   }
 
   // ------------------------------------------------------------------------------------------------------ read
@@ -302,23 +270,13 @@ public final class InMemoryObjectStore implements ObjectStore {
       if (stored == null) {
         throw notFound(object);
       }
-      checkPreconditions(stored, meta.uid(), meta.resourceVersion(), false);
-      ObjectMeta old = stored.metadata();
-      if (old.deletionTimestamp() != null) {
-        rejectNewFinalizers(object, old.finalizers(), meta.finalizers());
-      }
-      boolean specChanged = !Objects.equals(object.spec(), stored.spec());
-      long generation = specChanged ? old.generation() + 1 : old.generation();
-      ObjectMeta merged = stamp(meta, old.uid(), old.resourceVersion(), generation, old.creationTimestamp(),
-          old.deletionTimestamp());
-      T candidate = object.withStatusOf(stored).withMetadata(merged);
-      boolean finalized = old.deletionTimestamp() != null && merged.finalizers().isEmpty();
-      if (!finalized && candidate.equals(stored)) {
+      WriteRules.Change<T> change = WriteRules.update(stored, object);
+      if (change.effect() == WriteRules.Effect.NONE) {
         return stored; // no-op: no version, no event
       }
       long rv = version + 1;
-      result = candidate.withMetadata(withVersion(merged, rv));
-      if (finalized) {
+      result = WriteRules.withVersion(change.object(), Long.toString(rv));
+      if (change.effect() == WriteRules.Effect.REMOVE) {
         table.objects.remove(key);
         watches = commit(table, WatchEventType.DELETED, result, rv);
       } else {
@@ -330,16 +288,6 @@ public final class InMemoryObjectStore implements ObjectStore {
     }
     deliver(watches);
     return result;
-  }
-
-  private static void rejectNewFinalizers(ApiObject<?> object, List<String> old, List<String> requested) {
-    HashSet<String> known = new HashSet<>(old);
-    for (String f : requested) {
-      if (!known.contains(f)) {
-        throw new ValidationException(new Violation(object.describe(), "metadata.finalizers",
-            "no new finalizers can be added if the object is being deleted", f));
-      }
-    }
   }
 
   @Override
@@ -357,13 +305,12 @@ public final class InMemoryObjectStore implements ObjectStore {
       if (stored == null) {
         throw notFound(object);
       }
-      checkPreconditions(stored, meta.uid(), meta.resourceVersion(), false);
-      T candidate = stored.withStatusOf(object);
-      if (candidate.equals(stored)) {
+      WriteRules.Change<T> change = WriteRules.updateStatus(stored, object);
+      if (change.effect() == WriteRules.Effect.NONE) {
         return stored;
       }
       long rv = version + 1;
-      result = candidate.withMetadata(withVersion(stored.metadata(), rv));
+      result = WriteRules.withVersion(change.object(), Long.toString(rv));
       table.objects.put(key, result);
       watches = commit(table, WatchEventType.MODIFIED, result, rv);
     } finally {
@@ -408,20 +355,16 @@ public final class InMemoryObjectStore implements ObjectStore {
       if (stored == null) {
         throw notFound(kind, namespace, name);
       }
-      checkPreconditions(stored, preconditions.uid(), preconditions.resourceVersion(), true);
-      ObjectMeta old = stored.metadata();
-      if (old.deletionTimestamp() != null) {
+      WriteRules.Change<T> change = WriteRules.delete(stored, preconditions, clock.instant());
+      if (change.effect() == WriteRules.Effect.NONE) {
         return stored; // already being deleted: nothing changes
       }
       long rv = version + 1;
-      if (old.finalizers().isEmpty()) {
-        result = stored.withMetadata(withVersion(old, rv));
+      result = WriteRules.withVersion(change.object(), Long.toString(rv));
+      if (change.effect() == WriteRules.Effect.REMOVE) {
         table.objects.remove(key);
         watches = commit(table, WatchEventType.DELETED, result, rv);
       } else {
-        // As Kubernetes markAsDeleting (apiserver registry/generic/registry/store.go): generation is bumped.
-        result = stored.withMetadata(stamp(old, old.uid(), Long.toString(rv), old.generation() + 1,
-            old.creationTimestamp(), clock.instant()));
         table.objects.put(key, result);
         watches = commit(table, WatchEventType.MODIFIED, result, rv);
       }
@@ -440,7 +383,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     Objects.requireNonNull(fromResourceVersion, "fromResourceVersion");
     Objects.requireNonNull(listener, "listener");
     checkOpen();
-    long from = parseVersion(fromResourceVersion);
+    long from = ResourceVersions.parse(fromResourceVersion);
     KindTable<T> table = table(kind);
     WatchQueue<T> watch = new WatchQueue<>(kind, listener, executor, watchQueueLimit, w -> removeWatch(table, w));
     lock.writeLock().lock();
@@ -470,22 +413,6 @@ public final class InMemoryObjectStore implements ObjectStore {
     }
     watch.schedule();
     return watch;
-  }
-
-  private static long parseVersion(String rv) {
-    if (rv.isEmpty()) {
-      return 0;
-    }
-    long v;
-    try {
-      v = Long.parseLong(rv);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("resourceVersion must be a decimal number but was \"" + rv + "\"", e);
-    }
-    if (v < 0) {
-      throw new IllegalArgumentException("resourceVersion must not be negative but was " + rv);
-    }
-    return v;
   }
 
   private void removeWatch(KindTable<?> table, WatchQueue<?> watch) {
@@ -546,39 +473,6 @@ public final class InMemoryObjectStore implements ObjectStore {
     }
   }
 
-  /**
-   * {@code m} with the store-owned fields replaced. Uses the canonical constructor, whose {@code copyOf} calls
-   * return the already-immutable collections as they are: no per-write copying of labels, annotations or lists.
-   */
-  private static ObjectMeta stamp(ObjectMeta m, String uid, String rv, long generation, @Nullable Instant created,
-      @Nullable Instant deleting) {
-    return new ObjectMeta(m.name(), m.namespace(), uid, rv, generation, m.labels(), m.annotations(),
-        m.ownerReferences(), m.finalizers(), created, deleting);
-  }
-
-  private static ObjectMeta withVersion(ObjectMeta m, long rv) {
-    return stamp(m, m.uid(), Long.toString(rv), m.generation(), m.creationTimestamp(), m.deletionTimestamp());
-  }
-
-  private static void checkPreconditions(ApiObject<?> stored, String uid, String resourceVersion,
-      boolean isDelete) {
-    ObjectMeta old = stored.metadata();
-    if (!uid.isEmpty() && !uid.equals(old.uid())) {
-      throw new ConflictException("Operation cannot be fulfilled on " + stored.describe()
-          + ": Precondition failed: UID in precondition: " + uid + ", UID in object meta: " + old.uid());
-    }
-    if (!resourceVersion.isEmpty() && !resourceVersion.equals(old.resourceVersion())) {
-      if (isDelete) {
-        throw new ConflictException("Operation cannot be fulfilled on " + stored.describe()
-            + ": Precondition failed: ResourceVersion in precondition: " + resourceVersion
-            + ", ResourceVersion in object meta: " + old.resourceVersion());
-      }
-      throw new ConflictException("Operation cannot be fulfilled on " + stored.describe()
-          + ": the object has been modified; please apply your changes to the latest version and try again"
-          + " (resourceVersion " + resourceVersion + ", current " + old.resourceVersion() + ")");
-    }
-  }
-
   @SuppressWarnings("unchecked")
   private static <T extends ApiObject<T>> Class<T> kindOf(T object) {
     return (Class<T>) object.getClass();
@@ -599,7 +493,7 @@ public final class InMemoryObjectStore implements ObjectStore {
   }
 
   private static NotFoundException notFound(Class<?> kind, String namespace, String name) {
-    return new NotFoundException(kind.getSimpleName() + " " + KindTable.key(namespace, name) + " not found");
+    return WriteRules.notFound(kind, namespace, name);
   }
 
   private void checkOpen() {
