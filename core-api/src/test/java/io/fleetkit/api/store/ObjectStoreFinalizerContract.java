@@ -20,7 +20,7 @@ public abstract class ObjectStoreFinalizerContract extends StoreContract {
   private final ObjectStore store = builder().clock(clock).directDelivery().build();
   private final Recorder<Widget> events = new Recorder<>();
 
-  ObjectStoreFinalizerContract() {
+  protected ObjectStoreFinalizerContract() {
     store.watch(Widget.class, "", events);
   }
 

@@ -49,7 +49,6 @@ public final class WatchQueue<T extends ApiObject<T>> implements Watch {
   private volatile boolean closed;
   /** Set when the watch is to end after the events queued so far; the drain then tells the listener. */
   private volatile @Nullable ExpiredException expired;
-  private volatile long delivered;
 
   /**
    * @param kind the kind watched, named in log lines and messages
@@ -122,16 +121,11 @@ public final class WatchQueue<T extends ApiObject<T>> implements Watch {
   }
 
   /**
-   * Whether every event enqueued so far has been delivered (or the watch has ended): no event is queued and no
-   * listener call is in progress.
+   * Whether everything enqueued so far has been handed to the listener and no listener call is running (or the
+   * watch is closed).
    */
   public boolean isIdle() {
-    return closed || (pending.get() == 0 && !draining.get());
-  }
-
-  /** The resourceVersion of the last event handed to the listener (as a number), 0 before the first. */
-  public long deliveredVersion() {
-    return delivered;
+    return closed || (pending.get() == 0 && !draining.get() && expired == null);
   }
 
   private void drain() {
@@ -166,11 +160,6 @@ public final class WatchQueue<T extends ApiObject<T>> implements Watch {
     } catch (Throwable t) {
       LOG.warn("watch listener on {} failed on {}; the watch continues with the next event",
           kind.getSimpleName(), event, t);
-    }
-    try {
-      delivered = Long.parseLong(event.resourceVersion());
-    } catch (NumberFormatException e) {
-      // versions of the stores here are decimal; an event of another store simply does not advance the mark
     }
   }
 
