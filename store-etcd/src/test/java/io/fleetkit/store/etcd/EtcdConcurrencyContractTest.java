@@ -6,7 +6,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@link ObjectStoreConcurrencyContract} on the etcd store: 8 threads of read-modify-write with retry, no lost
- * update, every watcher sees every version in order. 8 x 150 increments instead of 8 x 1,500: each attempt is two
+ * update, every watcher sees every version in order. 8 x 100 increments instead of 8 x 1,500: each attempt is two
  * round trips to etcd, and the 8 threads contend for one key.
  */
 @ExtendWith(LiveEtcd.class)
@@ -18,6 +18,6 @@ final class EtcdConcurrencyContractTest extends ObjectStoreConcurrencyContract {
 
   @Override
   protected int incrementsPerThread() {
-    return 150;
+    return 100;
   }
 }
