@@ -22,6 +22,7 @@ import io.fleetkit.simulator.HtmlReport;
 import io.fleetkit.simulator.Progress;
 import io.fleetkit.simulator.SimulationRun;
 import io.fleetkit.simulator.TimeSeries;
+import io.fleetkit.store.etcd.EtcdStore;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -32,6 +33,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -46,7 +48,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code fleetkit simulate DIR... [--duration 30m] [--fail-node NODE@MM:SS]... [--output table|json] [--seed N]
- * [--report FILE.html] [--quiet]}: runs the manifests through the store, the controllers, the scheduler and simulated
+ * [--report FILE.html] [--quiet] [--store memory|etcd://HOST:PORT]}: runs the manifests through the store, the controllers, the scheduler and simulated
  * nodes in simulated time and prints the timeline and the workloads' final state. With a
  * {@code simulation.fleetkit.io/v1 Scenario} among the manifests (or {@code --report}) it runs the whole-cluster
  * {@link ClusterSimulation}: load, HPA, cluster autoscaler, faults, cost and time series ({@code "series"} in JSON).
@@ -106,10 +108,23 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "Write the final metrics (scheduler, controllers, work queues) to FILE in Prometheus text format.")
   private Path metricsFile;
 
+  @Option(names = "--store", paramLabel = "memory|etcd://HOST:PORT", defaultValue = "memory",
+      description = {"Where the simulated cluster's state lives: memory (default) or an etcd cluster,",
+          "etcd://HOST:PORT (each run under a new key prefix /fleetkit-sim/<uuid>, left in etcd afterwards)."})
+  private String store;
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    Simulation.@Nullable StoreFactory storeFactory;
+    try {
+      storeFactory = storeFactory(store);
+    } catch (IllegalArgumentException e) {
+      err.println("simulate: --store: " + CliText.clipLine(String.valueOf(e.getMessage())));
+      err.flush();
+      return 2;
+    }
     LoadedObjects loaded;
     try {
       loaded = KubernetesYaml.load(paths);
@@ -131,13 +146,16 @@ public final class SimulateCommand implements Callable<Integer> {
       return 1;
     }
     if (!scenarios.isEmpty() || report != null) {
-      return runScenario(loaded, scenarios.isEmpty() ? null : scenarios.get(0), out, err);
+      return runScenario(loaded, scenarios.isEmpty() ? null : scenarios.get(0), storeFactory, out, err);
     }
     List<TimelineEvent> timeline;
     SimulationSummary summary;
     MetricsFile metrics = MetricsFile.of(metricsFile);
     Simulation.Builder b = Simulation.builder().objects(loaded.objects()).seed(seed).podEvents(podEvents)
         .metrics(metrics.registry());
+    if (storeFactory != null) {
+      b.store(storeFactory);
+    }
     for (NodeFailure f : failures) {
       b.failNode(f.node(), f.at());
     }
@@ -162,8 +180,27 @@ public final class SimulateCommand implements Callable<Integer> {
     return 0;
   }
 
+  /**
+   * The store of {@code --store}: {@code null} for the in-memory default, else an etcd store in direct mode under
+   * a new prefix, so that every run starts empty and is as reproducible as in memory.
+   *
+   * @throws IllegalArgumentException if the value is neither {@code memory} nor {@code etcd://HOST:PORT}
+   */
+  static Simulation.@Nullable StoreFactory storeFactory(String value) {
+    if (value.equals("memory")) {
+      return null;
+    }
+    if (!value.startsWith("etcd://")) {
+      throw new IllegalArgumentException("\"" + value + "\" must be memory or etcd://HOST:PORT");
+    }
+    String endpoint = EtcdStore.endpoint(value).toString();
+    return (clock, uids) -> EtcdStore.builder(endpoint).prefix("/fleetkit-sim/" + UUID.randomUUID()).clock(clock)
+        .uidGenerator(uids).directDelivery().build();
+  }
+
   /** The scenario run: the loaded Scenario (or a plain one) with the command line's overrides. */
-  private int runScenario(LoadedObjects loaded, @Nullable Scenario given, PrintWriter out, PrintWriter err) {
+  private int runScenario(LoadedObjects loaded, @Nullable Scenario given,
+      Simulation.@Nullable StoreFactory storeFactory, PrintWriter out, PrintWriter err) {
     CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
     Scenario scenario;
     try {
@@ -184,6 +221,9 @@ public final class SimulateCommand implements Callable<Integer> {
     try {
       ClusterSimulation.Builder b = ClusterSimulation.builder().objects(objects).scenario(scenario)
           .podEvents(podEvents);
+      if (storeFactory != null) {
+        b.store(storeFactory);
+      }
       if (showProgress) {
         b.progress(p -> progress(p, err));
       }

@@ -53,6 +53,7 @@ final class ArchitectureTest {
     MODULES.put("io.fleetkit.simulator", "simulator");
     MODULES.put("io.fleetkit.adapter.kubernetes", "adapters/kubernetes");
     MODULES.put("io.fleetkit.adapter.slurm", "adapters/slurm");
+    MODULES.put("io.fleetkit.store.etcd", "store-etcd");
     MODULES.put("io.fleetkit.lab", "lab");
     MODULES.put("io.fleetkit.traces", "traces");
     MODULES.put("io.fleetkit.cli", "cli");
@@ -79,7 +80,7 @@ final class ArchitectureTest {
       "adapter.kubernetes.yaml adapter.kubernetes.yaml.internal adapter.kubernetes.yaml.internal.kinds",
       "adapter.slurm adapter.slurm.internal",
       "api api.core api.internal api.labels api.scheduling",
-      "api.admission api.store api.store.internal",
+      "api.admission api.store api.store.internal api.store.spi",
       "reconcile reconcile.internal",
       "reconcile.controllers reconcile.controllers.internal",
       "reconcile.rollouts reconcile.rollouts.internal",

@@ -75,6 +75,7 @@ public final class ClusterSimulation {
   private final List<ApiObject<?>> objects;
   private final Scenario scenario;
   private final boolean podEvents;
+  private final Simulation.@Nullable StoreFactory store;
   private final @Nullable Consumer<Progress> progress;
   private boolean ran;
 
@@ -82,6 +83,7 @@ public final class ClusterSimulation {
     this.objects = List.copyOf(b.objects);
     this.scenario = Objects.requireNonNull(b.scenario, "scenario: none given (Builder.scenario)");
     this.podEvents = b.podEvents;
+    this.store = b.store;
     this.progress = b.progress;
     check();
   }
@@ -142,6 +144,9 @@ public final class ClusterSimulation {
     Simulation[] holder = new Simulation[1];
     LoadMetrics[] metricsHolder = new LoadMetrics[1];
     Simulation.Builder b = Simulation.builder().objects(objects).seed(spec.seed()).podEvents(podEvents);
+    if (store != null) {
+      b.store(store);
+    }
     b.controller((store, clock, seed) -> {
       metricsHolder[0] = new LoadMetrics(store, clock, clock.now(), spec.loads());
       return SimulatedController.of("load-metrics", () -> { }, () -> 0, () -> { });
@@ -278,8 +283,15 @@ public final class ClusterSimulation {
     private @Nullable Scenario scenario;
     private boolean podEvents = true;
     private @Nullable Consumer<Progress> progress;
+    private Simulation.@Nullable StoreFactory store;
 
     private Builder() {}
+
+    /** Where the run keeps its state (see {@link Simulation.Builder#store}); default the in-memory store. */
+    public Builder store(Simulation.StoreFactory factory) {
+      store = Objects.requireNonNull(factory, "factory");
+      return this;
+    }
 
     /**
      * The manifests to simulate. A {@link Scenario} among them is taken as the scenario.

@@ -37,6 +37,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -97,8 +98,9 @@ public final class Simulation implements AutoCloseable {
     this.start = b.start;
     this.health = b.health;
     AtomicLong uids = new AtomicLong();
-    this.store = ObjectStore.builder().directDelivery().clock(clock.asClock())
-        .uidGenerator(() -> String.format("uid-%08d", uids.incrementAndGet())).build();
+    Supplier<String> uidSource = () -> String.format("uid-%08d", uids.incrementAndGet());
+    this.store = b.storeFactory != null ? b.storeFactory.create(clock.asClock(), uidSource)
+        : ObjectStore.builder().directDelivery().clock(clock.asClock()).uidGenerator(uidSource).build();
     this.timeline = new TimelineRecorder(store, this::elapsed, b.podEvents);
     List<ApiObject<?>> nodes = new ArrayList<>();
     List<ApiObject<?>> others = new ArrayList<>();
@@ -478,6 +480,13 @@ public final class Simulation implements AutoCloseable {
   }
 
   /** Builder; not thread-safe. */
+  /** Makes the store a simulation runs on (see {@link Builder#store}). */
+  @FunctionalInterface
+  public interface StoreFactory {
+    /** A new, empty store in direct mode with this clock and uid source. */
+    ObjectStore create(java.time.Clock clock, Supplier<String> uids);
+  }
+
   public static final class Builder {
     private final List<ApiObject<?>> objects = new ArrayList<>();
     private final List<SimulatedController.Factory> controllers = new ArrayList<>();
@@ -491,8 +500,26 @@ public final class Simulation implements AutoCloseable {
     private boolean podEvents = true;
     private @Nullable SchedulerSetup schedulerSetup;
     private MetricsRegistry metrics = MetricsRegistry.NOOP;
+    private @Nullable StoreFactory storeFactory;
 
     private Builder() {}
+
+    /**
+     * Where the simulation keeps its state; default a new in-memory store in direct mode. The factory gets the
+     * simulated clock and the simulation's deterministic uid source, and must return a new, empty store whose writes
+     * return only after its watches have delivered them (direct mode), or the run is not reproducible. The
+     * simulation closes the store.
+     *
+     * @throws IllegalStateException if a factory was given already
+     */
+    public Builder store(StoreFactory factory) {
+      java.util.Objects.requireNonNull(factory, "factory");
+      if (storeFactory != null) {
+        throw new IllegalStateException("store was already set to " + storeFactory);
+      }
+      storeFactory = factory;
+      return this;
+    }
 
     /**
      * Configures the scheduler beyond the default profile, e.g. with the storage plugins.
