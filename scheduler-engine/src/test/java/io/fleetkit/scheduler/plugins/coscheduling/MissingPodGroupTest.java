@@ -2,15 +2,15 @@ package io.fleetkit.scheduler.plugins.coscheduling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fleetkit.api.scheduler.CycleState;
-import io.fleetkit.api.scheduler.FrameworkHandle;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.PodInfos;
-import io.fleetkit.api.scheduler.PreFilterResult;
-import io.fleetkit.api.scheduler.Snapshot;
-import io.fleetkit.api.scheduler.Status;
-import io.fleetkit.api.scheduler.WaitingPods;
+import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.FrameworkHandle;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.PodInfos;
+import io.fleetkit.api.framework.PreFilterResult;
+import io.fleetkit.api.framework.Snapshot;
+import io.fleetkit.api.framework.Status;
+import io.fleetkit.api.framework.WaitingPods;
 import io.fleetkit.api.time.ManualClock;
 import java.time.Clock;
 import java.util.List;
