@@ -215,7 +215,7 @@ final class EtcdFaultTest {
     String prefix = "/fault/" + UUID.randomUUID();
     try (ObjectStore onM2 = store(prefix, cluster.endpoint(2)).build();
         ObjectStore onOthers = store(prefix, cluster.endpoint(0), cluster.endpoint(1)).historyLimit(1).build()) {
-      onOthers.create(counter(ObjectMeta.of("ns", "c0"), 0, "w"));
+      createEventually(onOthers, counter(ObjectMeta.of("ns", "c0"), 0, "w"));
       Checker watch = new Checker();
       List<String> names = new ArrayList<>();
       onM2.watch(ConfigMap.class, "0", new WatchListener<>() {
@@ -233,7 +233,8 @@ final class EtcdFaultTest {
       });
       cluster.kill(2);
       for (int i = 1; i <= 20; i++) {
-        onOthers.create(counter(ObjectMeta.of("ns", "c" + i), i, "w")); // and compacts behind itself
+        // (and compacts behind itself); if m2 was the leader, the first writes wait for the election
+        createEventually(onOthers, counter(ObjectMeta.of("ns", "c" + i), i, "w"));
       }
       assertThatThrownBy(() -> onM2.list(ConfigMap.class))
           .isInstanceOf(StoreUnavailableException.class)
@@ -279,6 +280,32 @@ final class EtcdFaultTest {
       assertThat(count(back)).isEqualTo(7);
       assertThat(back.metadata().resourceVersion()).isEqualTo(a.metadata().resourceVersion());
       assertThat(count(s.update(counter(back.metadata(), 8, "w")))).isEqualTo(8);
+    }
+  }
+
+  /**
+   * Creates, retrying while etcd is unavailable (an election under way); a create whose earlier attempt did land
+   * meets "already exists", which is then its success.
+   */
+  private static void createEventually(ObjectStore s, ConfigMap c) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    boolean tried = false;
+    while (true) {
+      try {
+        s.create(c);
+        return;
+      } catch (ConflictException e) {
+        if (tried) {
+          return;
+        }
+        throw e;
+      } catch (StoreUnavailableException e) {
+        tried = true;
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+        Thread.sleep(100);
+      }
     }
   }
 
