@@ -13,6 +13,7 @@ import io.fleetkit.api.simulation.ScenarioFault;
 import io.fleetkit.api.simulation.ScenarioFeatures;
 import io.fleetkit.api.simulation.ScenarioSpec;
 import io.fleetkit.reconcile.sim.JobSummary;
+import io.fleetkit.admission.Admission;
 import io.fleetkit.reconcile.sim.Simulation;
 import io.fleetkit.reconcile.sim.SimulationSummary;
 import io.fleetkit.reconcile.sim.TimelineEvent;
@@ -50,6 +51,9 @@ import tools.jackson.databind.json.JsonMapper;
  * nodes in simulated time and prints the timeline and the workloads' final state. With a
  * {@code simulation.fleetkit.io/v1 Scenario} among the manifests (or {@code --report}) it runs the whole-cluster
  * {@link ClusterSimulation}: load, HPA, cluster autoscaler, faults, cost and time series ({@code "series"} in JSON).
+ * Manifests with Namespaces, ResourceQuotas or LimitRanges run through the standard admission chain: a workload
+ * whose pod creates a quota refuses shows {@code FailedCreate} (the denial as message) in the timeline, an object
+ * refused outright shows {@code Rejected}.
  */
 @Command(name = "simulate", mixinStandardHelpOptions = true,
     description = {"Simulate Kubernetes YAML manifests (nodes and workloads) in simulated time: controllers, the",
@@ -140,6 +144,9 @@ public final class SimulateCommand implements Callable<Integer> {
         .metrics(metrics.registry());
     for (NodeFailure f : failures) {
       b.failNode(f.node(), f.at());
+    }
+    if (ManifestAdmission.usesTenancy(loaded)) {
+      b.admission(Admission::standard); // as `schedule` does: quotas and limit ranges apply
     }
     try (Simulation sim = b.build()) {
       sim.runFor(duration);

@@ -396,6 +396,9 @@ public final class Simulation implements AutoCloseable {
     ensureOpen();
     for (int round = 0; round < MAX_SETTLE_ROUNDS; round++) {
       int n = applyNodeChanges();
+      if (quotas != null) {
+        n += quotas.sync(); // first, so that a controller reacting to a deletion finds the usage freed
+      }
       for (NodeAgent a : agents.values()) {
         n += a.sync();
       }
@@ -405,9 +408,6 @@ public final class Simulation implements AutoCloseable {
       }
       n += lifecycle.sync();
       n += eviction.sync();
-      if (quotas != null) {
-        n += quotas.sync();
-      }
       if (n == 0) {
         return;
       }
