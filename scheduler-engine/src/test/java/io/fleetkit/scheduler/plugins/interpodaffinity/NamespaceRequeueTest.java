@@ -11,7 +11,7 @@ import io.fleetkit.api.core.Namespace;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.resource.ResourceList;
-import io.fleetkit.api.scheduler.ClusterEvent;
+import io.fleetkit.api.framework.ClusterEvent;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.scheduler.DefaultPlugins;
