@@ -95,7 +95,7 @@ public final class SchedulerImpl implements Scheduler {
    */
   public SchedulerImpl(SchedulerConfig config, MetricsRegistry metrics, EventRecorder events, Tracing tracing) {
     this.config = config;
-    this.obs = SchedulerInstruments.of(metrics, events, tracing);
+    this.obs = SchedulerInstruments.of(metrics, events, tracing, config.seed());
     Clock clock;
     if (config.clock() != null) {
       Clock c = config.clock();
@@ -118,6 +118,11 @@ public final class SchedulerImpl implements Scheduler {
     for (var profile : config.profiles()) {
       frameworks.put(profile.schedulerName(),
           new Framework(profile, config.registry(), clock, snapshot, waiting, objects));
+    }
+    if (metrics.enabled()) {
+      for (Framework fw : frameworks.values()) {
+        fw.recordPluginDurations(metrics);
+      }
     }
     Framework first = frameworks.values().iterator().next();
     for (Framework fw : frameworks.values()) {
@@ -373,6 +378,7 @@ public final class SchedulerImpl implements Scheduler {
       return fail(qp, Status.Code.UNSCHEDULABLE, Diagnosis.NO_NODES_AVAILABLE, null, List.of(), Set.of(), now);
     }
     ArrayCycleState state = new ArrayCycleState();
+    state.recordPluginMetrics = obs != null && obs.samplePluginMetrics();
 
     long preFilterStart = obs == null ? 0 : obs.begin("PreFilter");
     Framework.PreFilterOutcome pre = fw.runPreFilter(state, pod);

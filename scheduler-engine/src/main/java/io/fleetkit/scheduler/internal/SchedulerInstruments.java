@@ -15,6 +15,7 @@ import io.fleetkit.api.tracing.Tracing;
 import io.fleetkit.scheduler.metrics.SchedulerMetrics;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.SplittableRandom;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,9 +53,13 @@ final class SchedulerInstruments {
   private final @Nullable Gauge cachePods;
   private final @Nullable Gauge cacheAssumed;
 
-  private SchedulerInstruments(MetricsRegistry metrics, EventRecorder events, Tracing tracing) {
+  /** Draws which cycles time their plugins; its own generator, so sampling never shifts the scheduler's draws. */
+  private final SplittableRandom sampler;
+
+  private SchedulerInstruments(MetricsRegistry metrics, EventRecorder events, Tracing tracing, long seed) {
     this.metrics = metrics;
     this.metricsOn = metrics.enabled();
+    this.sampler = new SplittableRandom(seed ^ 0x9E3779B97F4A7C15L);
     this.events = events;
     this.tracing = tracing;
     this.tracingOn = tracing.enabled();
@@ -79,9 +84,18 @@ final class SchedulerInstruments {
   }
 
   /** The instruments, or {@code null} when no metrics, events or traces are wanted. */
-  static @Nullable SchedulerInstruments of(MetricsRegistry metrics, EventRecorder events, Tracing tracing) {
+  static @Nullable SchedulerInstruments of(MetricsRegistry metrics, EventRecorder events, Tracing tracing,
+      long seed) {
     return metrics.enabled() || events != EventRecorder.NOOP || tracing.enabled()
-        ? new SchedulerInstruments(metrics, events, tracing) : null;
+        ? new SchedulerInstruments(metrics, events, tracing, seed) : null;
+  }
+
+  /**
+   * Whether the cycle starting now times its plugins: true for {@link PluginTimings#SAMPLE_PERCENT} % of cycles, as
+   * kube's {@code rand.Intn(100) < pluginMetricsSamplePercent}; always false without a registry.
+   */
+  boolean samplePluginMetrics() {
+    return metricsOn && sampler.nextInt(100) < PluginTimings.SAMPLE_PERCENT;
   }
 
   /**
