@@ -430,22 +430,47 @@ public final class Framework implements FrameworkHandle {
    */
   int runFilter(CycleState state, boolean @Nullable [] skip, PodInfo pod, NodeInfo node, Status[] statusOut,
       int slot) {
+    if (timings != null && PluginTimings.timesNode(slot)) {
+      PluginTimings t = timed(state);
+      if (t != null) {
+        return runFilterTimed(t, state, skip, pod, node, statusOut, slot);
+      }
+    }
     FilterPlugin[] fs = filter;
-    PluginTimings t = PluginTimings.timesNode(slot) ? timed(state) : null;
     for (int j = 0; j < fs.length; j++) {
       if (skip != null && skip[j]) {
         continue;
       }
       Status s;
-      long t0 = t == null ? 0 : System.nanoTime();
       try {
         s = fs[j].filter(state, pod, node);
       } catch (RuntimeException e) {
         s = errorStatus(filterNames[j], "Filter", e);
       }
-      if (t != null) {
-        t.observe(PluginTimings.Point.FILTER, j, s.code(), System.nanoTime() - t0);
+      if (s.code() != Status.Code.SUCCESS) {
+        statusOut[slot] = s;
+        return j;
       }
+    }
+    return -1;
+  }
+
+  /** {@link #runFilter}, timing each plugin (a sampled cycle's sampled node). */
+  private int runFilterTimed(PluginTimings t, CycleState state, boolean @Nullable [] skip, PodInfo pod,
+      NodeInfo node, Status[] statusOut, int slot) {
+    FilterPlugin[] fs = filter;
+    for (int j = 0; j < fs.length; j++) {
+      if (skip != null && skip[j]) {
+        continue;
+      }
+      Status s;
+      long t0 = System.nanoTime();
+      try {
+        s = fs[j].filter(state, pod, node);
+      } catch (RuntimeException e) {
+        s = errorStatus(filterNames[j], "Filter", e);
+      }
+      t.observe(PluginTimings.Point.FILTER, j, s.code(), System.nanoTime() - t0);
       if (s.code() != Status.Code.SUCCESS) {
         statusOut[slot] = s;
         return j;
@@ -571,22 +596,19 @@ public final class Framework implements FrameworkHandle {
         if (pos + Prefetch.DISTANCE < to) {
           touched += Prefetch.touch(nodes[pos + Prefetch.DISTANCE]);
         }
-        PluginTimings t = timer != null && PluginTimings.timesNode(pos) ? timer : null;
+        if (timer != null && PluginTimings.timesNode(pos)) {
+          scoreTimed(timer, plugins, skip, bufs, state, pod, node, pos, error);
+          continue;
+        }
         for (int j = 0; j < plugins.length; j++) {
           if (skip != null && skip[j]) {
             continue;
           }
-          long t0 = t == null ? 0 : System.nanoTime();
-          Status.Code code = Status.Code.SUCCESS;
           try {
             bufs[j][pos] = plugins[j].score(state, pod, node);
           } catch (RuntimeException e) {
             error.compareAndSet(null, errorStatus(scoreNames[j], "Score", e));
             bufs[j][pos] = 0;
-            code = Status.Code.ERROR;
-          }
-          if (t != null) {
-            t.observe(PluginTimings.Point.SCORE, j, code, System.nanoTime() - t0);
           }
         }
       }
@@ -623,6 +645,26 @@ public final class Framework implements FrameworkHandle {
       }
     }
     return Status.success();
+  }
+
+  /** The Score plugins on one node, each timed (a sampled cycle's sampled node). */
+  private void scoreTimed(PluginTimings t, ScorePlugin[] plugins, boolean @Nullable [] skip, long[][] bufs,
+      ArrayCycleState state, PodInfo pod, NodeInfo node, int pos, AtomicReference<Status> error) {
+    for (int j = 0; j < plugins.length; j++) {
+      if (skip != null && skip[j]) {
+        continue;
+      }
+      long t0 = System.nanoTime();
+      Status.Code code = Status.Code.SUCCESS;
+      try {
+        bufs[j][pos] = plugins[j].score(state, pod, node);
+      } catch (RuntimeException e) {
+        error.compareAndSet(null, errorStatus(scoreNames[j], "Score", e));
+        bufs[j][pos] = 0;
+        code = Status.Code.ERROR;
+      }
+      t.observe(PluginTimings.Point.SCORE, j, code, System.nanoTime() - t0);
+    }
   }
 
   // ------------------------------------------------------------------------------------ Reserve, Permit
