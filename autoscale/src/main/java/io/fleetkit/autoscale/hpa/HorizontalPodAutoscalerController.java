@@ -270,6 +270,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     String firstError = null;
     HorizontalPodAutoscalerCondition firstCondition = null;
     for (MetricSpec spec : specs) {
+      long start = registry.enabled() ? System.nanoTime() : 0;
       try {
         One one = computeReplicasForMetric(namespace, spec, scale, pods);
         statuses.add(one.status);
@@ -277,7 +278,17 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
           replicas = one.replicas;
           metric = one.name;
         }
+        if (registry.enabled()) {
+          int current = hpa.status().currentReplicas();
+          observeComputation(one.replicas > current ? HorizontalPodAutoscalerMetrics.SCALE_UP
+              : one.replicas < current ? HorizontalPodAutoscalerMetrics.SCALE_DOWN : HorizontalPodAutoscalerMetrics.NONE,
+              HorizontalPodAutoscalerMetrics.NONE, spec, start);
+        }
       } catch (MetricsUnavailableException | IllegalArgumentException e) {
+        if (registry.enabled()) {
+          observeComputation(HorizontalPodAutoscalerMetrics.NONE, e instanceof IllegalArgumentException
+              ? HorizontalPodAutoscalerMetrics.SPEC : HorizontalPodAutoscalerMetrics.INTERNAL, spec, start);
+        }
         if (invalid == 0) {
           firstError = e.getMessage();
           String reason = e instanceof IllegalArgumentException ? "InvalidMetricSourceType" : failedReason(spec);
@@ -298,6 +309,14 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     conditions.set(HorizontalPodAutoscalerConditionType.ScalingActive, ConditionStatus.True, "ValidMetricFound",
         "the HPA was able to successfully calculate a replica count from " + metric);
     return new Proposal(replicas, metric, statuses, error);
+  }
+
+  /** Upstream's {@code ObserveMetricComputationResult}. */
+  private void observeComputation(String action, String error, MetricSpec spec, long startNanos) {
+    String type = spec.type().name();
+    registry.counter(HorizontalPodAutoscalerMetrics.METRIC_COMPUTATION, action, error, type).increment();
+    registry.histogram(HorizontalPodAutoscalerMetrics.METRIC_COMPUTATION_DURATION, action, error, type)
+        .observeNanos(System.nanoTime() - startNanos);
   }
 
   /**
