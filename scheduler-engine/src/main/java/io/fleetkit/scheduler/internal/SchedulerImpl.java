@@ -62,6 +62,8 @@ public final class SchedulerImpl implements Scheduler {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerImpl.class);
   /** The MDC key holding the pod ({@code namespace/name}) of the running scheduling attempt. */
   public static final String MDC_POD = "pod";
+  /** MDC key holding the node the running attempt chose ({@code name}), from Reserve to the end of the attempt. */
+  public static final String MDC_NODE = "node";
 
   private final SchedulerConfig config;
   private final LongSupplier nanos;
@@ -283,6 +285,7 @@ public final class SchedulerImpl implements Scheduler {
       waiting.defer(false);
       attemptStartNanos = -1;
       MDC.remove(MDC_POD);
+      MDC.remove(MDC_NODE);
       if (obs != null) {
         obs.attemptDone();
       }
@@ -568,6 +571,7 @@ public final class SchedulerImpl implements Scheduler {
   private ScheduleResult assumeAndBind(QueuedPod qp, Framework fw, ArrayCycleState state, String nodeName,
       long now) {
     EnginePodInfo assumed = qp.info.withPod(qp.info.pod().withNodeName(nodeName));
+    MDC.put(MDC_NODE, nodeName);
     cache.assume(assumed, nodeName);
     Status reserved = fw.runReserve(state, assumed, nodeName);
     if (!reserved.isSuccess()) {
