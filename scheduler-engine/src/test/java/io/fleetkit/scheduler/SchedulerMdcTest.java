@@ -4,11 +4,11 @@ import static io.fleetkit.scheduler.testing.Fixtures.node;
 import static io.fleetkit.scheduler.testing.Fixtures.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fleetkit.api.scheduler.CycleState;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.PostBindPlugin;
-import io.fleetkit.api.scheduler.ReservePlugin;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.PostBindPlugin;
+import io.fleetkit.api.framework.ReservePlugin;
+import io.fleetkit.api.framework.Status;
 import io.fleetkit.scheduler.internal.SchedulerImpl;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.fleetkit.scheduler.internal;
 
 import io.fleetkit.api.metrics.Histogram;
 import io.fleetkit.api.metrics.MetricsRegistry;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.Status;
 import io.fleetkit.scheduler.metrics.SchedulerMetrics;
 
 /**
