@@ -36,10 +36,32 @@ final class SchedulerInstruments {
   /** The running attempt's span and its open extension point's span; null when not tracing or outside one. */
   private @Nullable TraceSpan attempt;
   private @Nullable TraceSpan point;
-  private final Map<String, Counter> attempts = new HashMap<>();
-  private final Map<String, Histogram> attemptDurations = new HashMap<>();
-  private final Map<String, Histogram> extensionPoints = new HashMap<>();
-  private final Map<String, Counter> incoming = new HashMap<>();
+  /** Series bound once per profile, so a hook looks nothing up by a concatenated key. */
+  private final Map<String, ProfileSeries> profiles = new HashMap<>();
+  /** {@code scheduler_queue_incoming_pods_total} by queue (active, backoff, unschedulable), then by event. */
+  @SuppressWarnings("unchecked")
+  private final Map<String, Counter>[] incoming = new Map[] {new HashMap<>(), new HashMap<>(), new HashMap<>()};
+  private static final String[] QUEUES = {"active", "backoff", "unschedulable"};
+  private static final String[] RESULTS = {SchedulerMetrics.SCHEDULED, SchedulerMetrics.UNSCHEDULABLE,
+      SchedulerMetrics.ERROR};
+  private static final String[] POINTS = {"PreFilter", "Filter", "Score", "Bind"};
+  private static final Status.Code[] CODES = Status.Code.values();
+
+  /** One profile's attempt and extension-point series, filled on first use. */
+  private static final class ProfileSeries {
+    final Counter[] attempts = new Counter[RESULTS.length];
+    final Histogram[] durations = new Histogram[RESULTS.length];
+    final Histogram[][] points = new Histogram[POINTS.length][CODES.length];
+  }
+
+  private ProfileSeries series(String profile) {
+    ProfileSeries p = profiles.get(profile);
+    if (p == null) {
+      p = new ProfileSeries();
+      profiles.put(profile, p);
+    }
+    return p;
+  }
   private final Map<Integer, Histogram> sli = new HashMap<>();
   private final @Nullable Gauge active;
   private final @Nullable Gauge backoff;
@@ -192,18 +214,25 @@ final class SchedulerInstruments {
     if (r.code() == Status.Code.WAIT) {
       return; // counted when the wait ends
     }
-    String result = switch (r.code()) {
-      case SUCCESS -> SchedulerMetrics.SCHEDULED;
-      case ERROR -> SchedulerMetrics.ERROR;
-      default -> SchedulerMetrics.UNSCHEDULABLE;
+    int result = switch (r.code()) {
+      case SUCCESS -> 0;
+      case ERROR -> 2;
+      default -> 1;
     };
     if (metricsOn) {
-      String k = result + '\0' + profile;
-      attempts.computeIfAbsent(k, x -> metrics.counter(SchedulerMetrics.SCHEDULE_ATTEMPTS, result, profile))
-          .increment();
+      ProfileSeries ps = series(profile);
+      Counter c = ps.attempts[result];
+      if (c == null) {
+        c = ps.attempts[result] = metrics.counter(SchedulerMetrics.SCHEDULE_ATTEMPTS, RESULTS[result], profile);
+      }
+      c.increment();
       if (attemptNanos >= 0) {
-        attemptDurations.computeIfAbsent(k, x -> metrics.histogram(SchedulerMetrics.SCHEDULING_ATTEMPT_DURATION,
-            result, profile)).observeNanos(attemptNanos);
+        Histogram h = ps.durations[result];
+        if (h == null) {
+          h = ps.durations[result] = metrics.histogram(SchedulerMetrics.SCHEDULING_ATTEMPT_DURATION,
+              RESULTS[result], profile);
+        }
+        h.observeNanos(attemptNanos);
       }
       if (r.isBound()) {
         podAttempts.observe(podAttemptCount);
@@ -261,10 +290,20 @@ final class SchedulerInstruments {
   /** An extension point ran all its plugins. */
   void extensionPoint(String point, Status.Code code, String profile, long nanos) {
     if (metricsOn) {
-      String status = codeName(code);
-      extensionPoints.computeIfAbsent(point + '\0' + status + '\0' + profile,
-          x -> metrics.histogram(SchedulerMetrics.FRAMEWORK_EXTENSION_POINT_DURATION, point, status, profile))
-          .observeNanos(nanos);
+      int i = switch (point) {
+        case "PreFilter" -> 0;
+        case "Filter" -> 1;
+        case "Score" -> 2;
+        case "Bind" -> 3;
+        default -> throw new IllegalArgumentException("extension point " + point + " is not timed as a whole");
+      };
+      Histogram[] byCode = series(profile).points[i];
+      Histogram h = byCode[code.ordinal()];
+      if (h == null) {
+        h = byCode[code.ordinal()] = metrics.histogram(SchedulerMetrics.FRAMEWORK_EXTENSION_POINT_DURATION, point,
+            codeName(code), profile);
+      }
+      h.observeNanos(nanos);
     }
   }
 
@@ -290,13 +329,17 @@ final class SchedulerInstruments {
   /** A pod entered a queue because of {@code event} ({@code PodAdd}, {@code BackoffComplete}, ...). */
   void incoming(QueuedPod.Where where, String event) {
     if (metricsOn) {
-      String queue = switch (where) {
-        case BACKOFF -> "backoff";
-        case UNSCHEDULABLE, GATED -> "unschedulable";
-        default -> "active";
+      int queue = switch (where) {
+        case BACKOFF -> 1;
+        case UNSCHEDULABLE, GATED -> 2;
+        default -> 0;
       };
-      incoming.computeIfAbsent(queue + '\0' + event,
-          x -> metrics.counter(SchedulerMetrics.QUEUE_INCOMING_PODS, queue, event)).increment();
+      Counter c = incoming[queue].get(event);
+      if (c == null) {
+        c = metrics.counter(SchedulerMetrics.QUEUE_INCOMING_PODS, QUEUES[queue], event);
+        incoming[queue].put(event, c);
+      }
+      c.increment();
     }
   }
 
