@@ -112,15 +112,49 @@ public final class SimulatedCluster {
    * non-terminal pods of {@code pods} that sit on them. Nodes being deleted are left out.
    */
   public void load(List<Node> nodes, List<io.fleetkit.api.core.Pod> pods) {
+    load(nodes, pods, io.fleetkit.api.scheduler.PodInfos::of);
+  }
+
+  /**
+   * As {@link #load(List, List)}, with each pod's view made by {@code podInfos} (a caller may reuse the views of
+   * pods that did not change since its last load). Each node's view is built once with all its pods.
+   */
+  public void load(List<Node> nodes, List<io.fleetkit.api.core.Pod> pods,
+      java.util.function.Function<io.fleetkit.api.core.Pod, PodInfo> podInfos) {
+    Map<String, List<PodInfo>> byNode = new java.util.HashMap<>();
+    Set<String> loading = new java.util.HashSet<>();
     for (Node n : nodes) {
       if (n.metadata().deletionTimestamp() == null) {
-        addNode(SimulatedNodes.asUpcoming(n));
+        if (this.nodes.containsKey(n.name()) || !loading.add(n.name())) {
+          throw new IllegalArgumentException("simulated cluster: node " + n.name() + " is already present");
+        }
       }
     }
+    List<io.fleetkit.api.core.Pod> onOthers = new ArrayList<>();
     for (io.fleetkit.api.core.Pod p : pods) {
-      if (p.isBound() && !p.isTerminal() && hasNode(p.spec().nodeName())) {
-        addPod(p.spec().nodeName(), io.fleetkit.api.scheduler.PodInfos.of(p));
+      if (!p.isBound() || p.isTerminal()) {
+        continue;
       }
+      String node = p.spec().nodeName();
+      if (loading.contains(node)) {
+        byNode.computeIfAbsent(node, k -> new ArrayList<>()).add(podInfos.apply(p));
+      } else if (this.nodes.containsKey(node)) {
+        onOthers.add(p);
+      }
+    }
+    for (Node n : nodes) {
+      if (n.metadata().deletionTimestamp() == null) {
+        String name = n.name();
+        SimNodeInfo view = SimNodeInfo.of(SimulatedNodes.asUpcoming(n), byNode.getOrDefault(name, List.of()));
+        this.nodes.put(name, view);
+        position.put(name, order.size());
+        order.add(view);
+      }
+    }
+    affinityList = null;
+    antiList = null;
+    for (io.fleetkit.api.core.Pod p : onOthers) {
+      addPod(p.spec().nodeName(), podInfos.apply(p));
     }
   }
 
