@@ -53,7 +53,12 @@ import org.jspecify.annotations.Nullable;
  *       delay has passed and they are Ready; nodes it removes lose theirs);
  *   <li>storage: the scheduler's VolumeBinding, VolumeZone, NodeVolumeLimits and DataLocality plugins and the
  *       PersistentVolume controller every second (binding, dynamic provisioning through an in-memory provisioner
- *       per StorageClass provisioner, reclaim).
+ *       per StorageClass provisioner, reclaim);
+ *   <li>the VPA (recommender, updater and admission, every minute) when a VerticalPodAutoscaler is among the
+ *       objects ({@link VerticalScaling});
+ *   <li>Kueue-style admission over the scenario's queues ({@link QueueEngines}), fed by its job arrival streams
+ *       ({@link JobArrivals});
+ *   <li>KEDA-style queue-length scaling of the scenario's queue scalers ({@link QueueScaling}).
  * </ul>
  * Faults are injected at their times (a zone failure kills every node with that {@code topology.kubernetes.io/zone}
  * label then) and healed after {@code recoverAfter}. The series are sampled every {@code sampleInterval}.
