@@ -87,6 +87,8 @@ public final class ClusterAutoscaler {
   private final Map<String, Integer> nameCounters = new HashMap<>();
   private Map<String, PodInfo> podInfosBefore = new HashMap<>();
   private Map<String, PodInfo> podInfosNow = new HashMap<>();
+  /** The scale-down snapshot's node views, reused for nodes unchanged since the last loop. */
+  private final SimulatedCluster.ViewCache scaleDownViews = new SimulatedCluster.ViewCache();
   private @Nullable Instant lastScaleUp;
 
   private record Backoff(Instant until, Duration duration, Instant lastFailure) {}
@@ -333,7 +335,7 @@ public final class ClusterAutoscaler {
       List<String> unneeded, Map<String, String> unremovable, List<String> deleted) {
     SimulatedCluster sim = newSimulation();
     List<Node> readyNodes = nodes.stream().filter(n -> !SimulatedNodes.isStarting(n)).toList();
-    sim.load(readyNodes, pods, this::podInfo);
+    sim.load(readyNodes, pods, this::podInfo, scaleDownViews);
     Map<String, List<Pod>> podsByNode = new HashMap<>();
     for (Pod p : pods) {
       if (p.isBound() && !p.isTerminal()) {
