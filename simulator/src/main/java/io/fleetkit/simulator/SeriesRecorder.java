@@ -280,6 +280,12 @@ final class SeriesRecorder {
     put("cost per hour", COST, "$/h", Math.round(costPerHour * 1e6) / 1e6);
     put("cumulative cost", COST, "$", Math.round(cumulativeCost * 100) / 100.0);
     lastCostPerHour = costPerHour;
+    // a series with nothing to report this time (a pool without ready nodes, a pool's nodes all gone) reads 0
+    for (Builder b : series.values()) {
+      while (b.values().size() < times.size()) {
+        b.values().add(0.0);
+      }
+    }
   }
 
   private static final double GIB = 1024.0 * 1024 * 1024;
