@@ -88,6 +88,10 @@ public final class ClusterAutoscaler {
   private final Map<String, Instant> unneededSince = new HashMap<>();
   private final Map<String, Backoff> backoffs = new HashMap<>();
   private final Map<String, Integer> nameCounters = new HashMap<>();
+  private Map<String, PodInfo> podInfosBefore = new HashMap<>();
+  private Map<String, PodInfo> podInfosNow = new HashMap<>();
+  /** The scale-down snapshot's node views, reused for nodes unchanged since the last loop. */
+  private final SimulatedCluster.ViewCache scaleDownViews = new SimulatedCluster.ViewCache();
   private @Nullable Instant lastScaleUp;
 
   private record Backoff(Instant until, Duration duration, Instant lastFailure) {}
@@ -111,6 +115,8 @@ public final class ClusterAutoscaler {
   /** One loop: provisioning, scale-up, scale-down. */
   public synchronized LoopResult runOnce() {
     long start = metrics == null ? 0 : System.nanoTime();
+    podInfosBefore = podInfosNow;
+    podInfosNow = new HashMap<>();
     Instant now = clock.instant();
     List<String> ready = new ArrayList<>();
     List<String> timedOut = new ArrayList<>();
@@ -227,8 +233,6 @@ public final class ClusterAutoscaler {
   // ---- scale-up ----
 
   private ScaleUpPlan plan(Instant now, Map<String, NodePool> pools, List<Node> nodes, List<Pod> pods) {
-    SimulatedCluster sim = newSimulation();
-    sim.load(nodes, pods);
     List<Pod> pending = new ArrayList<>();
     for (Pod p : pods) {
       if (!p.isBound() && !p.isTerminal() && p.metadata().deletionTimestamp() == null
@@ -236,6 +240,11 @@ public final class ClusterAutoscaler {
         pending.add(p);
       }
     }
+    if (pending.isEmpty()) {
+      return new ScaleUpPlan(List.of(), List.of(), null, Map.of()); // upstream: "No unschedulable pods"
+    }
+    SimulatedCluster sim = newSimulation();
+    sim.load(nodes, pods, this::podInfo);
     pending.sort(Comparator.comparingInt(Pod::priority).reversed()
         .thenComparing(p -> p.metadata().creationTimestamp(), Comparator.nullsFirst(Comparator.naturalOrder()))
         .thenComparing(p -> p.metadata().key()));
@@ -345,7 +354,7 @@ public final class ClusterAutoscaler {
       List<String> unneeded, Map<String, String> unremovable, List<String> deleted, Set<String> deletedEmpty) {
     SimulatedCluster sim = newSimulation();
     List<Node> readyNodes = nodes.stream().filter(n -> !SimulatedNodes.isStarting(n)).toList();
-    sim.load(readyNodes, pods);
+    sim.load(readyNodes, pods, this::podInfo, scaleDownViews);
     Map<String, List<Pod>> podsByNode = new HashMap<>();
     for (Pod p : pods) {
       if (p.isBound() && !p.isTerminal()) {
@@ -469,6 +478,27 @@ public final class ClusterAutoscaler {
   }
 
   // ---- helpers ----
+
+  /**
+   * The scheduler's view of {@code p}, reused from the previous loop while the store returns the same pod object
+   * (objects in the store are immutable, so an unchanged pod is the same instance); views of pods not seen in a
+   * loop are dropped at the next.
+   */
+  private PodInfo podInfo(Pod p) {
+    String uid = p.metadata().uid();
+    PodInfo cached = podInfosNow.get(uid);
+    if (cached == null) {
+      cached = podInfosBefore.get(uid);
+      if (cached == null || cached.pod() != p) {
+        cached = PodInfos.of(p);
+      }
+      podInfosNow.put(uid, cached);
+    } else if (cached.pod() != p) {
+      cached = PodInfos.of(p);
+      podInfosNow.put(uid, cached);
+    }
+    return cached;
+  }
 
   private SimulatedCluster newSimulation() {
     Map<Class<?>, List<?>> objects = Map.of(PodDisruptionBudget.class,

@@ -39,10 +39,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -327,6 +329,11 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     if (pods.isEmpty()) {
       return null;
     }
+    // Pods of one workload mostly share their labels: match each distinct label set once.
+    Set<Map<String, String>> labelSets = new LinkedHashSet<>();
+    for (Pod p : pods) {
+      labelSets.add(p.metadata().labels());
+    }
     List<String> selecting = new ArrayList<>();
     selecting.add(hpa.metadata().namespace() + "/" + hpa.metadata().name());
     for (HorizontalPodAutoscaler other : store.list(HorizontalPodAutoscaler.class, hpa.metadata().namespace())
@@ -341,8 +348,8 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
       } catch (FleetKitException | IllegalArgumentException e) {
         continue;
       }
-      for (Pod p : pods) {
-        if (otherSelector.matches(p.metadata().labels())) {
+      for (Map<String, String> labels : labelSets) {
+        if (otherSelector.matches(labels)) {
           selecting.add(other.metadata().namespace() + "/" + other.metadata().name());
           break;
         }
