@@ -151,7 +151,7 @@ public final class InMemoryObjectStore implements ObjectStore {
       }
       long rv = version + 1;
       created = WriteRules.created(object, uid, Long.toString(rv), clock.instant());
-      table.objects.put(key, created);
+      table.put(key, created);
       watches = commit(table, WatchEventType.ADDED, created, rv);
     } finally {
       lock.writeLock().unlock();
@@ -202,9 +202,17 @@ public final class InMemoryObjectStore implements ObjectStore {
       KindTable<T> table = existingTable(kind);
       rv = Long.toString(version);
       if (table != null) {
+        Collection<String> keys = selector == null ? null : table.candidates(namespace, selector);
         Collection<T> source = table.inNamespace(namespace);
         if (selector == null || selector.matchLabels().isEmpty() && selector.matchExpressions().isEmpty()) {
           items.addAll(source);
+        } else if (keys != null) {
+          for (String k : keys) {
+            T o = table.objects.get(k);
+            if (o != null && o.metadata().namespace().equals(namespace) && selector.matches(o.metadata().labels())) {
+              items.add(o);
+            }
+          }
         } else {
           for (T o : source) {
             if (selector.matches(o.metadata().labels())) {
@@ -277,10 +285,10 @@ public final class InMemoryObjectStore implements ObjectStore {
       long rv = version + 1;
       result = WriteRules.withVersion(change.object(), Long.toString(rv));
       if (change.effect() == WriteRules.Effect.REMOVE) {
-        table.objects.remove(key);
+        table.remove(key);
         watches = commit(table, WatchEventType.DELETED, result, rv);
       } else {
-        table.objects.put(key, result);
+        table.put(key, result);
         watches = commit(table, WatchEventType.MODIFIED, result, rv);
       }
     } finally {
@@ -311,7 +319,7 @@ public final class InMemoryObjectStore implements ObjectStore {
       }
       long rv = version + 1;
       result = WriteRules.withVersion(change.object(), Long.toString(rv));
-      table.objects.put(key, result);
+      table.put(key, result);
       watches = commit(table, WatchEventType.MODIFIED, result, rv);
     } finally {
       lock.writeLock().unlock();
@@ -362,10 +370,10 @@ public final class InMemoryObjectStore implements ObjectStore {
       long rv = version + 1;
       result = WriteRules.withVersion(change.object(), Long.toString(rv));
       if (change.effect() == WriteRules.Effect.REMOVE) {
-        table.objects.remove(key);
+        table.remove(key);
         watches = commit(table, WatchEventType.DELETED, result, rv);
       } else {
-        table.objects.put(key, result);
+        table.put(key, result);
         watches = commit(table, WatchEventType.MODIFIED, result, rv);
       }
     } finally {

@@ -15,6 +15,8 @@ import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.events.Event;
+import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.reconcile.ReconcileContext;
 import io.fleetkit.reconcile.Reconciler;
 import io.fleetkit.reconcile.Result;
@@ -256,7 +258,15 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
       }
       ObjectMeta m = rs.metadata().toBuilder().annotation(WorkloadLabels.DESIRED_REPLICAS, desired)
           .annotation(WorkloadLabels.MAX_REPLICAS, max).build();
-      return replace(ctx.store().update(rs.withMetadata(m).withSpec(rs.spec().withReplicas(replicas))));
+      int from = rs.spec().replicas();
+      ReplicaSet updated = replace(ctx.store().update(rs.withMetadata(m).withSpec(rs.spec().withReplicas(replicas))));
+      if (from != replicas) {
+        // upstream scaleReplicaSet: "Scaled %s replica set %s to %d from %d"
+        ctx.events().event(d, Event.NORMAL, EventRecorder.SCALING_REPLICA_SET, "Scale", "Scaled "
+            + (replicas > from ? "up" : "down") + " replica set " + rs.metadata().name() + " to " + replicas
+            + " from " + from);
+      }
+      return updated;
     }
 
     private RsView view(ReplicaSet rs) {

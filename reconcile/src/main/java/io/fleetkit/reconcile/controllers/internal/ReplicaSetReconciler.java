@@ -242,6 +242,12 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
               + v.metadata().name());
         } catch (NotFoundException | ConflictException e) {
           expectations.deletionObserved(key, v.metadata().key());
+        } catch (RuntimeException e) {
+          // upstream controller_utils DeletePod: FailedDelete "Error deleting: %v"
+          expectations.deletionObserved(key, v.metadata().key());
+          ctx.events().event(rs, Event.WARNING, EventRecorder.FAILED_DELETE, "Delete", "Error deleting: "
+              + e.getMessage());
+          throw e;
         }
       }
     }
