@@ -1,0 +1,102 @@
+package io.fleetkit.benchmarks;
+
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.benchmarks.impl.FleetKitHarness;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A throughput guard that machine noise cannot trip: FleetKit's lead over Netflix Fenzo measured in one JVM, on
+ * {@link FenzoComparisonBenchmark}'s task (10,000 placements on 1,000 hosts), as the median of per-pair ratios. Each
+ * pair times one Fenzo batch and then one FleetKit batch back to back, so a load spike on a shared machine slows both
+ * sides of a pair alike and the median discards the pairs it hit unevenly; the JIT is warmed by the first pairs. A
+ * real regression of FleetKit's scheduling path (or a Fenzo-sized slowdown of it) moves the ratio; a slower machine
+ * does not.
+ *
+ * <pre>
+ * java -cp benchmarks/target/benchmarks.jar io.fleetkit.benchmarks.FenzoLeadGuard [FLOOR] [WARMUP] [PAIRS]
+ * </pre>
+ *
+ * Prints the measured ratio and exits with status 1 when it is below the floor (default 5).
+ */
+public final class FenzoLeadGuard {
+  /** The default floor: well below the measured lead (11 to 20 times), above any plausible noise. */
+  public static final double DEFAULT_FLOOR = 5.0;
+
+  private FenzoLeadGuard() {}
+
+  /**
+   * What one guard run measured.
+   *
+   * @param fenzoMs Fenzo's milliseconds per batch, one per measured pair
+   * @param fleetkitMs FleetKit's milliseconds per batch, one per measured pair
+   * @param medianRatio the median over pairs of Fenzo's time over FleetKit's
+   */
+  public record Lead(double[] fenzoMs, double[] fleetkitMs, double medianRatio) {
+    /** A one-line summary: the ratio, both medians and their ranges. */
+    public String describe() {
+      return String.format(Locale.ROOT, "FleetKit leads Fenzo %.1fx (median of %d pairs; Fenzo %.0f ms [%.0f-%.0f], "
+          + "FleetKit %.1f ms [%.1f-%.1f] per 10,000 placements)", medianRatio, fenzoMs.length, median(fenzoMs),
+          min(fenzoMs), max(fenzoMs), median(fleetkitMs), min(fleetkitMs), max(fleetkitMs));
+    }
+  }
+
+  /** Runs {@code warmup} unmeasured pairs, then {@code pairs} measured ones. */
+  public static Lead measure(int warmup, int pairs) {
+    if (warmup < 0 || pairs < 1) {
+      throw new IllegalArgumentException("fenzo lead guard: warmup " + warmup + " must be >= 0 and pairs " + pairs
+          + " >= 1");
+    }
+    List<Node> nodes = FenzoComparisonBenchmark.hosts();
+    List<Pod> pods = FenzoComparisonBenchmark.tasks();
+    double[] fenzo = new double[pairs];
+    double[] fleet = new double[pairs];
+    double[] ratios = new double[pairs];
+    for (int i = -warmup; i < pairs; i++) {
+      long t0 = System.nanoTime();
+      FenzoComparisonBenchmark.fenzoBatch();
+      long t1 = System.nanoTime();
+      long fleetNanos;
+      try (FleetKitHarness h = FenzoComparisonBenchmark.fleetkitCluster(nodes)) {
+        long t2 = System.nanoTime();
+        FenzoComparisonBenchmark.fleetkitBatch(h, pods);
+        fleetNanos = System.nanoTime() - t2;
+      }
+      if (i >= 0) {
+        fenzo[i] = (t1 - t0) / 1e6;
+        fleet[i] = fleetNanos / 1e6;
+        ratios[i] = fenzo[i] / fleet[i];
+      }
+    }
+    return new Lead(fenzo, fleet, median(ratios));
+  }
+
+  public static void main(String[] args) {
+    double floor = args.length > 0 ? Double.parseDouble(args[0]) : DEFAULT_FLOOR;
+    int warmup = args.length > 1 ? Integer.parseInt(args[1]) : 4;
+    int pairs = args.length > 2 ? Integer.parseInt(args[2]) : 7;
+    Lead lead = measure(warmup, pairs);
+    System.out.println(lead.describe() + String.format(Locale.ROOT, "; floor %.1fx", floor));
+    if (lead.medianRatio() < floor) {
+      System.out.println("FAIL: FleetKit's lead over Fenzo fell below the floor");
+      System.exit(1);
+    }
+  }
+
+  static double median(double[] v) {
+    double[] s = v.clone();
+    Arrays.sort(s);
+    int n = s.length;
+    return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+  }
+
+  private static double min(double[] v) {
+    return Arrays.stream(v).min().orElse(Double.NaN);
+  }
+
+  private static double max(double[] v) {
+    return Arrays.stream(v).max().orElse(Double.NaN);
+  }
+}
