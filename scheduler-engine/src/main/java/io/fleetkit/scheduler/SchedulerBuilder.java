@@ -121,7 +121,7 @@ public final class SchedulerBuilder {
    * <p>0 (the default) binds on the scheduling thread within the cycle: binding into the embedded store or
    * {@link InMemoryBinder} takes microseconds, less than a hand-off. With threads, PreBind and Bind plugins and the
    * {@link Binder} are called on them (they must be thread-safe, as kube's are); {@link Scheduler#scheduleOne()}
-   * returns {@link io.fleetkit.api.scheduler.Status.Code#WAIT} for a pod whose binding is under way, its final result
+   * returns {@link io.fleetkit.api.framework.Status.Code#WAIT} for a pod whose binding is under way, its final result
    * goes to {@link #onResult} when the binding finishes, and {@link Scheduler#runUntilIdle()} returns once every
    * binding it started has finished (their results included).
    *

@@ -5,8 +5,8 @@ import static io.fleetkit.scheduler.testing.Fixtures.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.scheduler.Binder;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.Binder;
+import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.time.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -6,11 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.scheduler.Binder;
-import io.fleetkit.api.scheduler.CycleState;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.ReservePlugin;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.Binder;
+import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.ReservePlugin;
+import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.time.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.fleetkit.scheduler.internal;
 
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.Status;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;

@@ -3,8 +3,8 @@ package io.fleetkit.scheduler.plugins.coscheduling;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.scheduler.Binder;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.Binder;
+import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.scheduler.DefaultPlugins;
 import io.fleetkit.scheduler.ScheduleResult;
