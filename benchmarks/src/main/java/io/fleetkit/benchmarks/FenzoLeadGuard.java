@@ -9,11 +9,13 @@ import java.util.Locale;
 
 /**
  * A throughput guard that machine noise cannot trip: FleetKit's lead over Netflix Fenzo measured in one JVM, on
- * {@link FenzoComparisonBenchmark}'s task (10,000 placements on 1,000 hosts), as the median of per-pair ratios. Each
- * pair times one Fenzo batch and then one FleetKit batch back to back, so a load spike on a shared machine slows both
- * sides of a pair alike and the median discards the pairs it hit unevenly; the JIT is warmed by the first pairs. A
- * real regression of FleetKit's scheduling path (or a Fenzo-sized slowdown of it) moves the ratio; a slower machine
- * does not.
+ * {@link FenzoComparisonBenchmark}'s task (10,000 placements on 1,000 hosts), as the median of per-pair ratios of
+ * <em>CPU time</em> (the whole process's, so garbage collection and Fenzo's evaluation threads count). Each pair runs
+ * one Fenzo batch and then one FleetKit batch back to back; the JIT is warmed by the first pairs. CPU time rather than
+ * wall time because on a loaded machine the kernel shares the CPU per runnable thread: Fenzo evaluates hosts on
+ * several threads and FleetKit (on 2 cores) on one, so under load Fenzo's wall time grows far less than FleetKit's
+ * and a wall-time ratio measured the load (it fell from 15x to 1.3x at a load average of 30). A real regression of
+ * FleetKit's scheduling path moves the CPU ratio; a busy or slower machine does not. Wall times are printed too.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.fleetkit.benchmarks.FenzoLeadGuard [FLOOR] [WARMUP] [PAIRS]
@@ -32,14 +34,20 @@ public final class FenzoLeadGuard {
    *
    * @param fenzoMs Fenzo's milliseconds per batch, one per measured pair
    * @param fleetkitMs FleetKit's milliseconds per batch, one per measured pair
-   * @param medianRatio the median over pairs of Fenzo's time over FleetKit's
+   * @param fenzoCpuMs the process's CPU milliseconds during each Fenzo batch
+   * @param fleetkitCpuMs the process's CPU milliseconds during each FleetKit batch
+   * @param medianRatio the median over pairs of Fenzo's CPU time over FleetKit's
+   * @param medianWallRatio the same for wall time (printed, not guarded)
    */
-  public record Lead(double[] fenzoMs, double[] fleetkitMs, double medianRatio) {
-    /** A one-line summary: the ratio, both medians and their ranges. */
+  public record Lead(double[] fenzoMs, double[] fleetkitMs, double[] fenzoCpuMs, double[] fleetkitCpuMs,
+      double medianRatio, double medianWallRatio) {
+    /** A one-line summary: the ratios, both medians and their ranges. */
     public String describe() {
-      return String.format(Locale.ROOT, "FleetKit leads Fenzo %.1fx (median of %d pairs; Fenzo %.0f ms [%.0f-%.0f], "
-          + "FleetKit %.1f ms [%.1f-%.1f] per 10,000 placements)", medianRatio, fenzoMs.length, median(fenzoMs),
-          min(fenzoMs), max(fenzoMs), median(fleetkitMs), min(fleetkitMs), max(fleetkitMs));
+      return String.format(Locale.ROOT, "FleetKit leads Fenzo %.1fx in CPU time, %.1fx in wall time (medians of %d "
+          + "pairs; CPU: Fenzo %.0f ms [%.0f-%.0f], FleetKit %.1f ms [%.1f-%.1f]; wall: Fenzo %.0f ms, FleetKit "
+          + "%.1f ms per 10,000 placements)", medianRatio, medianWallRatio, fenzoMs.length, median(fenzoCpuMs),
+          min(fenzoCpuMs), max(fenzoCpuMs), median(fleetkitCpuMs), min(fleetkitCpuMs), max(fleetkitCpuMs),
+          median(fenzoMs), median(fleetkitMs));
     }
   }
 
@@ -53,7 +61,10 @@ public final class FenzoLeadGuard {
     List<Pod> pods = FenzoComparisonBenchmark.tasks();
     double[] fenzo = new double[pairs];
     double[] fleet = new double[pairs];
+    double[] fenzoCpu = new double[pairs];
+    double[] fleetCpu = new double[pairs];
     double[] ratios = new double[pairs];
+    double[] wallRatios = new double[pairs];
     // FleetKit's batches are ten times shorter than Fenzo's, so the warm-up pairs alone give its code fewer samples
     // for the JIT: on a loaded machine its first measured batches were still slowing it down. It gets extra batches.
     for (int i = 0; i < 2 * warmup; i++) {
@@ -62,22 +73,39 @@ public final class FenzoLeadGuard {
       }
     }
     for (int i = -warmup; i < pairs; i++) {
+      long c0 = processCpuNanos();
       long t0 = System.nanoTime();
       FenzoComparisonBenchmark.fenzoBatch();
       long t1 = System.nanoTime();
+      long c1 = processCpuNanos();
       long fleetNanos;
+      long fleetCpuNanos;
       try (FleetKitHarness h = FenzoComparisonBenchmark.fleetkitCluster(nodes)) {
+        long c2 = processCpuNanos();
         long t2 = System.nanoTime();
         FenzoComparisonBenchmark.fleetkitBatch(h, pods);
         fleetNanos = System.nanoTime() - t2;
+        fleetCpuNanos = processCpuNanos() - c2;
       }
       if (i >= 0) {
         fenzo[i] = (t1 - t0) / 1e6;
         fleet[i] = fleetNanos / 1e6;
-        ratios[i] = fenzo[i] / fleet[i];
+        fenzoCpu[i] = (c1 - c0) / 1e6;
+        fleetCpu[i] = Math.max(1, fleetCpuNanos) / 1e6;
+        ratios[i] = fenzoCpu[i] / fleetCpu[i];
+        wallRatios[i] = fenzo[i] / fleet[i];
       }
     }
-    return new Lead(fenzo, fleet, median(ratios));
+    return new Lead(fenzo, fleet, fenzoCpu, fleetCpu, median(ratios), median(wallRatios));
+  }
+
+  /** CPU time of this whole process (every thread, GC and JIT included). */
+  private static long processCpuNanos() {
+    java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
+      return sun.getProcessCpuTime();
+    }
+    throw new IllegalStateException("fenzo lead guard: this JVM does not report process CPU time");
   }
 
   public static void main(String[] args) {
