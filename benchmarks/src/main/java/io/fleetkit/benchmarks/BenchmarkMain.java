@@ -61,6 +61,7 @@ public final class BenchmarkMain {
       opts.param("feedPods", "2000"); // EventIntakeBenchmark: 0.2 s of feeding
       opts.param("replicaSets", "1000"); // ReplicaSetReconcileBenchmark: a tenth of the cluster keeps the smoke short
       opts.param("adapterPods", "200").param("latencyMs", "1"); // KubernetesAdapterBenchmark: one short case
+      opts.param("pods", "1000"); // EndpointSliceSyncBenchmark: a tenth of the Service's pods
       opts.forks(0).warmupIterations(0).measurementIterations(1).measurementTime(TimeValue.seconds(1));
     }
     return new Runner(opts.build()).run();
