@@ -141,7 +141,7 @@ final class RolloutSimulationTest {
       assertThat(r.status().message()).startsWith("RolloutAborted: AnalysisRun").contains("Failed");
       assertThat(r.status().canaryWeight()).isZero();
       assertThat(sim.summary().rollouts()).containsExactly(new io.fleetkit.reconcile.sim.RolloutSummary(
-          "default/web", "Degraded", r.status().stableRs(), 0, true));
+          "default/web", "Degraded", r.status().stableRs(), 0, true, 0, r.status().message()));
       assertThat(sim.timeline()).extracting(e -> e.kind() + " " + e.message())
           .anyMatch(m -> m.startsWith("AnalysisRunStatus Failed"))
           .anyMatch(m -> m.startsWith("RolloutStatus Degraded") && m.contains("RolloutAborted"));
