@@ -218,6 +218,53 @@ public final class CanaryMath {
     return new Counts(minPodsPerReplicaSet(r, canary), minPodsPerReplicaSet(r, stable));
   }
 
+  /**
+   * The canary weight handed to the traffic router ({@code reconcileTrafficRouting} in
+   * {@code rollout/trafficrouting.go}), first match wins: 0 once fully promoted (stable is the current version); on an
+   * abort 0, or with {@code dynamicStableScale} {@code 100 - 100 * stableAvailable / replicas} but never above the
+   * weight in effect; 0 while the new ReplicaSet has no available pod; on a full promotion the weight in effect (with
+   * {@code dynamicStableScale} {@code 100 * newAvailable / replicas}); at a step, while the replica counts of the
+   * step are not reached, the weight of the last {@code setWeight} before it (the canary gets no traffic it cannot
+   * serve yet), once they are the current set weight, and 100 past the last step; 0 without steps.
+   *
+   * @param atDesiredReplicaCount {@code AtDesiredReplicaCountsForCanary} for the current step
+   * @param weightInEffect the canary weight the router reported last
+   */
+  public static int desiredTrafficWeight(CanaryView r, @Nullable RsView newRs, @Nullable RsView stableRs,
+      boolean atDesiredReplicaCount, int weightInEffect) {
+    if (r.stableHash().equals(r.currentHash())) {
+      return 0;
+    }
+    if (r.abort()) {
+      if (r.dynamicStableScale() && stableRs != null && r.replicas() > 0) {
+        return Math.min(MAX_WEIGHT - MAX_WEIGHT * stableRs.available() / r.replicas(), weightInEffect);
+      }
+      return 0;
+    }
+    if (newRs == null || newRs.available() == 0) {
+      return 0;
+    }
+    if (r.promoteFull()) {
+      if (r.dynamicStableScale()) {
+        return r.replicas() == 0 ? 0 : Math.min(MAX_WEIGHT, MAX_WEIGHT * newRs.available() / r.replicas());
+      }
+      return weightInEffect;
+    }
+    Integer index = currentStepIndex(r);
+    if (index == null) {
+      return 0;
+    }
+    if (!atDesiredReplicaCount) {
+      for (int i = Math.min(index, r.steps().size()) - 1; i >= 0; i--) {
+        if (r.steps().get(i) instanceof CanaryStep.SetWeight w) {
+          return w.weight();
+        }
+      }
+      return 0;
+    }
+    return index < r.steps().size() ? currentSetWeight(r) : MAX_WEIGHT;
+  }
+
   /** {@code CheckMinPodsPerReplicaSet} (traffic routing only; capped at replicas). */
   public static int minPodsPerReplicaSet(CanaryView r, int count) {
     if (count == 0 || r.minPodsPerReplicaSet() == null || !r.trafficRouting()) {
