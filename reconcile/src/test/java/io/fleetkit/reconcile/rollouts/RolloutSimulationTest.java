@@ -229,6 +229,31 @@ final class RolloutSimulationTest {
     }
   }
 
+  /** Argo's IsSaturated and scaleUpPreviewCheckPoint: a preview of 1 is scaled up to 3 before the switch. */
+  @Test
+  void blueGreen_previewReplicaCount_scaledUpToFullBeforeTheActiveSwitch() {
+    Rollout r0 = Rollout.builder().namespace("default").name("web").replicas(3).matchLabels(Map.of("app", "web"))
+        .template(template("shop:1", Map.of())).blueGreen(new BlueGreenStrategy("web-active", "web-preview", true, 0,
+            10, 1, null, null, null)).build();
+    try (Simulation sim = Simulation.builder().objects(nodes(2)).object(RolloutTrafficRoutingTest.service("web-active"))
+        .object(RolloutTrafficRoutingTest.service("web-preview")).object(r0).seed(8).build()) {
+      sim.runFor(Duration.ofSeconds(5));
+      String v1 = rollout(sim).status().activeSelector();
+      update(sim, "shop:2", Map.of(HealthSource.READY_AFTER, "5"));
+      List<Integer> readyNewAtSwitch = new ArrayList<>();
+      run(sim, 60, s -> {
+        Rollout r = rollout(s);
+        if (!r.status().activeSelector().equals(v1) && readyNewAtSwitch.isEmpty()) {
+          readyNewAtSwitch.add(readyPods(s, "shop:2").size());
+        }
+        assertThat(readyPods(s, r.status().activeSelector().equals(v1) ? "shop:1" : "shop:2")).hasSize(3);
+      });
+      assertThat(readyNewAtSwitch).containsExactly(3);
+      assertThat(rollout(sim).status().scaleUpPreviewCheckPoint()).isFalse();
+      assertThat(rollout(sim).status().phase()).isEqualTo(RolloutPhase.Healthy);
+    }
+  }
+
   @Test
   void canary_analysisJobFails_abortedAutomatically() {
     io.fleetkit.api.batch.JobSpec failing = io.fleetkit.api.batch.Job.builder().namespace("default").name("x")
