@@ -137,6 +137,30 @@ final class SimulateApplyTest {
   }
 
   @Test
+  void apply_trafficRoutedCanary_routeWeightsInTheTimeline(@TempDir Path dir) throws Exception {
+    String yaml = Files.readString(rollouts().resolve("canary-traffic.yaml"));
+    assertThat(yaml).contains("image: search:1");
+    Path v2 = dir.resolve("search-v2.yaml");
+    Files.writeString(v2, yaml.replace("image: search:1", "image: search:2"));
+
+    int code = run("simulate", rollouts().toString(), "--duration", "3m", "--no-pod-events", "--output", "json",
+        "--apply", v2 + "@00:30");
+
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode root = json();
+    assertThat(timeline(root, "HTTPRoute/delivery/search")).extracting(e -> e.substring(e.indexOf(' ') + 1))
+        .filteredOn(e -> !e.startsWith("Applied unchanged")).containsExactly("RouteWeights search-stable 90, search-canary 10",
+            "RouteWeights search-stable 50, search-canary 50",
+            "RouteWeights search-stable 0, search-canary 100",
+            "RouteWeights search-stable 100, search-canary 0");
+    JsonNode search = rollout(root, "delivery/search");
+    assertThat(search.get("phase").asString()).isEqualTo("Healthy");
+    assertThat(search.get("canaryWeight").asInt()).isZero();
+    assertThat(timeline(root, "Rollout/delivery/search")).anyMatch(e -> e.contains("Paused, step 1, weight 10%"))
+        .anyMatch(e -> e.contains("Paused, step 3, weight 50%"));
+  }
+
+  @Test
   void apply_table_listsRollouts(@TempDir Path dir) throws Exception {
     Path v3 = version(dir, "delivery:3", "0.01");
 
