@@ -1,10 +1,10 @@
 package io.fleetkit.benchmarks;
 
 import io.fleetkit.benchmarks.generator.BackfillScenario;
-import io.fleetkit.scheduler.batch.BackfillConfig;
-import io.fleetkit.scheduler.batch.BackfillPlan;
-import io.fleetkit.scheduler.batch.BackfillScheduler;
-import io.fleetkit.scheduler.batch.Partition;
+import io.fleetkit.queueing.backfill.BackfillConfig;
+import io.fleetkit.queueing.backfill.BackfillPlan;
+import io.fleetkit.queueing.backfill.BackfillScheduler;
+import io.fleetkit.queueing.backfill.Partition;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -3,7 +3,7 @@ package io.fleetkit.benchmarks;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.resource.ResourceList;
-import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.benchmarks.generator.PerfWorkloads;
 import io.fleetkit.benchmarks.impl.FenzoPeer;
 import io.fleetkit.benchmarks.impl.FleetKitHarness;

@@ -1,7 +1,7 @@
 package io.fleetkit.benchmarks;
 
 import io.fleetkit.benchmarks.generator.QueueScenario;
-import io.fleetkit.scheduler.queueing.AdmissionEngine;
+import io.fleetkit.queueing.AdmissionEngine;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -11,7 +11,7 @@ import io.fleetkit.api.rollouts.CanaryStrategy;
 import io.fleetkit.api.rollouts.Rollout;
 import io.fleetkit.api.rollouts.RolloutPhase;
 import io.fleetkit.reconcile.node.HealthSource;
-import io.fleetkit.reconcile.sim.Simulation;
+import io.fleetkit.simulator.Simulation;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;

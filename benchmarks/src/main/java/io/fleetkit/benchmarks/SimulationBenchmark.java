@@ -6,7 +6,7 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.resource.ResourceList;
-import io.fleetkit.reconcile.sim.Simulation;
+import io.fleetkit.simulator.Simulation;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;

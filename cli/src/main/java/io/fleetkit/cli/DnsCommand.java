@@ -14,7 +14,7 @@ import io.fleetkit.networking.dns.DnsResponse;
 import io.fleetkit.networking.dns.DnsServer;
 import io.fleetkit.networking.dns.DnsSnapshot;
 import io.fleetkit.networking.dns.RecordType;
-import io.fleetkit.reconcile.sim.Simulation;
+import io.fleetkit.simulator.Simulation;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;

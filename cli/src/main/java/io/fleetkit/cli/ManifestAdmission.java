@@ -9,7 +9,7 @@ import io.fleetkit.api.core.Namespace;
 import io.fleetkit.api.core.ResourceQuota;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
-import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.api.scheduling.PriorityClass;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.scheduler.plugins.interpodaffinity.InterPodAffinityArgs;

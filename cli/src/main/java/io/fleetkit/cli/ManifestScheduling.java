@@ -8,7 +8,7 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.Volume;
 import io.fleetkit.api.core.VolumeSource;
 import io.fleetkit.api.meta.ApiObject;
-import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.api.scheduling.PodGroup;
 import io.fleetkit.api.storage.StorageAnnotations;
 import io.fleetkit.api.storage.StorageClass;

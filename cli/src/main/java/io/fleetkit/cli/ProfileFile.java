@@ -1,6 +1,6 @@
 package io.fleetkit.cli;
 
-import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.scheduler.DefaultPlugins;
 import java.io.IOException;
 import java.nio.file.Files;

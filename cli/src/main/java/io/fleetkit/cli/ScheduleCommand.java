@@ -5,7 +5,7 @@ import io.fleetkit.adapter.kubernetes.yaml.LoadedObjects;
 import io.fleetkit.adapter.kubernetes.yaml.ManifestException;
 import io.fleetkit.adapter.kubernetes.yaml.ManifestProblem;
 import io.fleetkit.api.FleetKitException;
-import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.scheduler.DefaultPlugins;
 import java.io.PrintWriter;
 import java.nio.file.Path;

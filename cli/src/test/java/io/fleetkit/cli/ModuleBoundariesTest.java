@@ -21,10 +21,10 @@ import org.junit.jupiter.api.Test;
 final class ModuleBoundariesTest {
   private static final Pattern IMPORT = Pattern.compile("^import\\s+(?:static\\s+)?([\\w.]+)", Pattern.MULTILINE);
   private static final List<String> ENGINES =
-      List.of("admission", "scheduler-engine", "reconcile", "autoscale", "storage-binding", "optimizer",
+      List.of("admission", "scheduler-engine", "reconcile", "queueing", "autoscale", "storage-binding", "optimizer",
           "simulator");
   private static final List<String> LIBRARY =
-      List.of("core-api", "observability", "admission", "scheduler-engine", "reconcile", "autoscale",
+      List.of("core-api", "observability", "admission", "scheduler-engine", "reconcile", "queueing", "autoscale",
           "storage-binding", "optimizer", "simulator", "adapters/kubernetes", "adapters/slurm");
 
   private static Path root() {

@@ -9,7 +9,7 @@ import io.fleetkit.networking.ipam.PortRange;
 import io.fleetkit.networking.ipam.ServiceAddressAllocator;
 import io.fleetkit.networking.ipam.ServiceAddressController;
 import io.fleetkit.networking.ipam.ServiceIpRange;
-import io.fleetkit.reconcile.sim.SimulatedController;
+import io.fleetkit.reconcile.SimulatedController;
 import java.util.List;
 import java.util.Objects;
 import java.util.Random;

@@ -11,7 +11,9 @@
  *       {@link io.fleetkit.reconcile.Lister}, {@link io.fleetkit.reconcile.ResourceEventHandler};</li>
  *   <li>controllers: the {@link io.fleetkit.reconcile.Reconciler} SPI, its
  *       {@link io.fleetkit.reconcile.ReconcileContext} and {@link io.fleetkit.reconcile.Result}, and
- *       {@link io.fleetkit.reconcile.Controller} (threaded workers or single-threaded stepping);</li>
+ *       {@link io.fleetkit.reconcile.Controller} (threaded workers or single-threaded stepping), and
+ *       {@link io.fleetkit.reconcile.SimulatedController}, a stepping controller as a whole-cluster simulation
+ *       drives it;</li>
  *   <li>{@link io.fleetkit.reconcile.GarbageCollector} (owner references, cascading deletion);</li>
  *   <li>leader election: {@link io.fleetkit.reconcile.LeaderElector},
  *       {@link io.fleetkit.reconcile.LeaderElectionConfig}, {@link io.fleetkit.reconcile.LeaderCallbacks} and the

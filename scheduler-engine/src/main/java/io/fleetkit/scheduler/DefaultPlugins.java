@@ -1,8 +1,8 @@
 package io.fleetkit.scheduler;
 
 import io.fleetkit.api.core.PodSpec;
-import io.fleetkit.api.scheduler.PluginFactory;
-import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.api.framework.PluginFactory;
+import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.scheduler.plugins.coscheduling.CoschedulingPlugin;
 import io.fleetkit.scheduler.plugins.coscheduling.GangTopologyPlugin;
 import io.fleetkit.scheduler.plugins.defaultpreemption.DefaultPreemptionPlugin;

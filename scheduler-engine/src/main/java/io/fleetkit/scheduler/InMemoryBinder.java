@@ -1,8 +1,8 @@
 package io.fleetkit.scheduler;
 
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.scheduler.Binder;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.Binder;
+import io.fleetkit.api.framework.Status;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.fleetkit.scheduler;
 
-import io.fleetkit.api.scheduler.PluginFactory;
+import io.fleetkit.api.framework.PluginFactory;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;

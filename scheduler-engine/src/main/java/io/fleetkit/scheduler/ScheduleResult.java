@@ -1,6 +1,6 @@
 package io.fleetkit.scheduler;
 
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.Status;
 import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;

@@ -2,8 +2,8 @@ package io.fleetkit.scheduler;
 
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.WaitingPods;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.WaitingPods;
 import io.fleetkit.api.store.ObjectStore;
 import java.util.List;
 import java.util.Optional;

@@ -1,7 +1,7 @@
 package io.fleetkit.scheduler;
 
-import io.fleetkit.api.scheduler.Binder;
-import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.api.framework.Binder;
+import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.scheduler.internal.SchedulerConfig;
 import io.fleetkit.scheduler.internal.SchedulerImpl;
 import java.time.Clock;

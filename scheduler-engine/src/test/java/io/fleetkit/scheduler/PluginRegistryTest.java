@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetkit.api.core.PodSpec;
-import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.scheduler.plugins.prioritysort.PrioritySortPlugin;
 import io.fleetkit.scheduler.testing.TestFitPlugin;
 import org.junit.jupiter.api.Test;

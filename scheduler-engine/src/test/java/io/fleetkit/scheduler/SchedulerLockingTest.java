@@ -5,9 +5,9 @@ import static io.fleetkit.scheduler.testing.Fixtures.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.fleetkit.api.scheduler.PermitResult;
-import io.fleetkit.api.scheduler.SchedulerProfile;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.PermitResult;
+import io.fleetkit.api.framework.SchedulerProfile;
+import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.scheduler.plugins.prioritysort.PrioritySortPlugin;
 import io.fleetkit.scheduler.testing.LambdaPlugins;

@@ -4,9 +4,9 @@ import static io.fleetkit.scheduler.testing.Fixtures.node;
 import static io.fleetkit.scheduler.testing.Fixtures.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.scheduler.internal.SchedulerConfig;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.scheduler.testing.TestFitPlugin;

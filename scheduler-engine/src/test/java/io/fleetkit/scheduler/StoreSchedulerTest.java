@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.meta.ConditionStatus;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.scheduling.PriorityClass;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.scheduler.internal.SchedulerImpl;

@@ -1,8 +1,5 @@
 package io.fleetkit.simulator;
 
-import io.fleetkit.reconcile.sim.JobSummary;
-import io.fleetkit.reconcile.sim.TimelineEvent;
-import io.fleetkit.reconcile.sim.WorkloadSummary;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

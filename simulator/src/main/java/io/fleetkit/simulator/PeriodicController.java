@@ -2,7 +2,7 @@ package io.fleetkit.simulator;
 
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.api.time.TimerClock;
-import io.fleetkit.reconcile.sim.SimulatedController;
+import io.fleetkit.reconcile.SimulatedController;
 import java.time.Duration;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;

@@ -1,7 +1,5 @@
 package io.fleetkit.simulator;
 
-import io.fleetkit.reconcile.sim.SimulationSummary;
-import io.fleetkit.reconcile.sim.TimelineEvent;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

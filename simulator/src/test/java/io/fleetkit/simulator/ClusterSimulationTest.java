@@ -12,7 +12,6 @@ import io.fleetkit.api.simulation.ScenarioFault;
 import io.fleetkit.api.simulation.ScenarioFeatures;
 import io.fleetkit.api.simulation.ScenarioSpec;
 import io.fleetkit.api.simulation.WorkloadLoad;
-import io.fleetkit.reconcile.sim.TimelineEvent;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

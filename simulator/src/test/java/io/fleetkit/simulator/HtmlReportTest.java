@@ -2,9 +2,6 @@ package io.fleetkit.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fleetkit.reconcile.sim.SimulationSummary;
-import io.fleetkit.reconcile.sim.TimelineEvent;
-import io.fleetkit.reconcile.sim.WorkloadSummary;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;

@@ -3,7 +3,7 @@ package com.example.fleetkit;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.resource.ResourceList;
-import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.scheduler.DefaultPlugins;
 import io.fleetkit.scheduler.PluginRegistry;
 import io.fleetkit.scheduler.ScheduleResult;

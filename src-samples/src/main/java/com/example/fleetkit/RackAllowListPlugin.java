@@ -1,10 +1,10 @@
 package com.example.fleetkit;
 
-import io.fleetkit.api.scheduler.CycleState;
-import io.fleetkit.api.scheduler.FilterPlugin;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.FilterPlugin;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.Status;
 import java.util.Arrays;
 
 /**

@@ -4,8 +4,8 @@ import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.resource.ResourceList;
-import io.fleetkit.reconcile.sim.Simulation;
-import io.fleetkit.reconcile.sim.WorkloadSummary;
+import io.fleetkit.simulator.Simulation;
+import io.fleetkit.simulator.WorkloadSummary;
 import java.time.Duration;
 import java.util.Map;
 

@@ -5,9 +5,9 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.resource.ResourceList;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.PodInfos;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.PodInfos;
 import io.fleetkit.autoscale.cluster.simulator.SimulatedCluster;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -102,7 +102,7 @@ public final class BinpackingEstimator {
   private record Group(List<PodInfo> pods, boolean fastPath) {}
 
   private static boolean isFastPath(Pod p) {
-    return p.spec().topologySpreadConstraints().isEmpty() && !io.fleetkit.api.scheduler.NodeInfos.hasAffinity(p);
+    return p.spec().topologySpreadConstraints().isEmpty() && !io.fleetkit.api.framework.NodeInfos.hasAffinity(p);
   }
 
   /** Like {@link #estimate(SimulatedCluster, List, IntFunction, int)} with the pods grouped already. */

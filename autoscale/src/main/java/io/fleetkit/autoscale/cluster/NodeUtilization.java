@@ -2,8 +2,8 @@ package io.fleetkit.autoscale.cluster;
 
 import io.fleetkit.api.core.GpuRequests;
 import io.fleetkit.api.resource.ResourceList;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.PodInfo;
 
 /**
  * How busy a node is, for scale-down (upstream {@code simulator/utilization}): requested over allocatable. A GPU node

@@ -1,7 +1,7 @@
 package io.fleetkit.benchmarks.generator;
 
-import io.fleetkit.scheduler.batch.BatchJob;
-import io.fleetkit.scheduler.batch.RunningJob;
+import io.fleetkit.queueing.backfill.BatchJob;
+import io.fleetkit.queueing.backfill.RunningJob;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

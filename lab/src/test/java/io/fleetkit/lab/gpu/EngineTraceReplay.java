@@ -95,10 +95,10 @@ final class EngineTraceReplay {
   }
 
   /** A binder that accepts every binding. */
-  static final class RecordingBinder implements io.fleetkit.api.scheduler.Binder {
+  static final class RecordingBinder implements io.fleetkit.api.framework.Binder {
     @Override
-    public io.fleetkit.api.scheduler.Status bind(Pod pod, String nodeName) {
-      return io.fleetkit.api.scheduler.Status.success();
+    public io.fleetkit.api.framework.Status bind(Pod pod, String nodeName) {
+      return io.fleetkit.api.framework.Status.success();
     }
   }
 

@@ -10,7 +10,8 @@
  *
  * <p>Threading: these types are not thread-safe; they are made for single-threaded, deterministic simulations (a
  * store in direct delivery mode and a {@link io.fleetkit.api.time.ManualClock}), driven by their {@code sync()}
- * methods on the thread that advances the clock. {@link io.fleetkit.reconcile.sim.Simulation} wires them.
+ * methods on the thread that advances the clock. The simulator module's {@code io.fleetkit.simulator.Simulation}
+ * wires them.
  */
 @NullMarked
 package io.fleetkit.reconcile.node;

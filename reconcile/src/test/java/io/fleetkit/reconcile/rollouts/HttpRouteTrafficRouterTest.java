@@ -3,12 +3,15 @@ package io.fleetkit.reconcile.rollouts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fleetkit.api.core.PodSpec;
+import io.fleetkit.api.core.PodTemplateSpec;
 import io.fleetkit.api.gateway.HTTPBackendRef;
 import io.fleetkit.api.gateway.HTTPRoute;
 import io.fleetkit.api.gateway.HTTPRouteRule;
 import io.fleetkit.api.gateway.HTTPRouteSpec;
 import io.fleetkit.api.gateway.ParentReference;
 import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.rollouts.CanaryStep;
 import io.fleetkit.api.rollouts.CanaryStrategy;
 import io.fleetkit.api.rollouts.Rollout;
@@ -36,7 +39,9 @@ final class HttpRouteTrafficRouterTest {
         io.fleetkit.api.meta.IntOrPercent.TWENTY_FIVE_PERCENT, null, stable, canary,
         new TrafficRouting(route), false, null, null);
     return Rollout.builder().namespace("default").name("rollout").replicas(1).matchLabels(Map.of("app", "web"))
-        .template(RolloutSimulationTest.template("shop:1", Map.of())).canary(c).build();
+        .template(new PodTemplateSpec(ObjectMeta.builder().labels(Map.of("app", "web")).build(),
+            PodSpec.builder().container("app", "shop:1", ResourceList.ofCpuMemory(100, 0)).build()))
+        .canary(c).build();
   }
 
   /** The fixture route: one rule, stable then canary, both at weight 0, port 80. */

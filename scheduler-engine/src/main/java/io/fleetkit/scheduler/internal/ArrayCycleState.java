@@ -1,7 +1,7 @@
 package io.fleetkit.scheduler.internal;
 
-import io.fleetkit.api.scheduler.CycleState;
-import io.fleetkit.api.scheduler.StateKey;
+import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.StateKey;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 

@@ -1,7 +1,7 @@
 package io.fleetkit.scheduler.internal;
 
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.Snapshot;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.Snapshot;
 import java.util.AbstractList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.fleetkit.scheduler.internal;
 
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.Status;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -2,8 +2,8 @@ package io.fleetkit.scheduler.internal;
 
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.resource.ResourceList;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.PodInfos;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.PodInfos;
 
 /** The engine's {@link PodInfo}: values computed once per pod object, reused when only the binding changes. */
 final class EnginePodInfo implements PodInfo {

@@ -2,8 +2,8 @@ package io.fleetkit.scheduler.internal;
 
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.scheduler.ClusterEvent;
-import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.framework.ClusterEvent;
+import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.scheduling.PriorityClass;
 import java.util.Map;
 import java.util.function.LongSupplier;

@@ -1,9 +1,9 @@
 package io.fleetkit.scheduler.internal;
 
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.NodeInfos;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.NodeInfos;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.Status;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,6 +1,6 @@
 package io.fleetkit.scheduler.internal;
 
-import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.framework.PodInfo;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

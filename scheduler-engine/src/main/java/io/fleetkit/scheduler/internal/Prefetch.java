@@ -1,6 +1,6 @@
 package io.fleetkit.scheduler.internal;
 
-import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.framework.NodeInfo;
 
 /**
  * Early reads of the node views Filter and Score are about to visit. The views are scattered over the heap and at

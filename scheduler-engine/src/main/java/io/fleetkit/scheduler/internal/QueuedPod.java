@@ -1,6 +1,6 @@
 package io.fleetkit.scheduler.internal;
 
-import io.fleetkit.api.scheduler.QueuedPodInfo;
+import io.fleetkit.api.framework.QueuedPodInfo;
 import io.fleetkit.scheduler.PendingPod;
 
 /** A pending pod's queue entry: the pod, its profile and its bookkeeping. Confined to the scheduler's lock. */

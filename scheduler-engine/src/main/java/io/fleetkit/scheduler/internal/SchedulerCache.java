@@ -1,8 +1,8 @@
 package io.fleetkit.scheduler.internal;
 
 import io.fleetkit.api.core.Node;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.PodInfo;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;

@@ -1,7 +1,7 @@
 package io.fleetkit.scheduler.internal;
 
-import io.fleetkit.api.scheduler.Binder;
-import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.api.framework.Binder;
+import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.scheduler.Evictor;
 import io.fleetkit.scheduler.PluginRegistry;
 import io.fleetkit.scheduler.ScheduleResult;

@@ -8,7 +8,7 @@ import io.fleetkit.api.metrics.Counter;
 import io.fleetkit.api.metrics.Gauge;
 import io.fleetkit.api.metrics.Histogram;
 import io.fleetkit.api.metrics.MetricsRegistry;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.Status;
 import io.fleetkit.scheduler.ScheduleResult;
 import io.fleetkit.api.tracing.TraceSpan;
 import io.fleetkit.api.tracing.Tracing;
@@ -132,7 +132,7 @@ final class SchedulerInstruments {
   }
 
   /** kube's label of a cluster event: {@code NODE_ADD} → {@code NodeAdd}. */
-  static String eventLabel(io.fleetkit.api.scheduler.ClusterEvent e) {
+  static String eventLabel(io.fleetkit.api.framework.ClusterEvent e) {
     StringBuilder b = new StringBuilder();
     for (String part : e.name().split("_")) {
       b.append(part.charAt(0)).append(part.substring(1).toLowerCase(java.util.Locale.ROOT));

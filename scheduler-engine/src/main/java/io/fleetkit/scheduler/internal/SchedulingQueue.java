@@ -1,8 +1,8 @@
 package io.fleetkit.scheduler.internal;
 
-import io.fleetkit.api.scheduler.ClusterEvent;
-import io.fleetkit.api.scheduler.QueueSortPlugin;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.ClusterEvent;
+import io.fleetkit.api.framework.QueueSortPlugin;
+import io.fleetkit.api.framework.Status;
 import io.fleetkit.scheduler.PendingPod;
 import io.fleetkit.scheduler.plugins.prioritysort.PrioritySortPlugin;
 import java.util.ArrayList;

@@ -2,8 +2,8 @@ package io.fleetkit.scheduler.internal;
 
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.resource.ResourceList;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.scheduling.Taint;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.fleetkit.scheduler.internal;
 
-import io.fleetkit.api.scheduler.Status;
-import io.fleetkit.api.scheduler.WaitingPods;
+import io.fleetkit.api.framework.Status;
+import io.fleetkit.api.framework.WaitingPods;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

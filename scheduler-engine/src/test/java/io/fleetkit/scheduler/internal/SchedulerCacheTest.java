@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.labels.LabelSelector;
-import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.scheduling.Affinity;
 import io.fleetkit.api.scheduling.PodAffinity;
 import io.fleetkit.api.scheduling.PodAffinityTerm;

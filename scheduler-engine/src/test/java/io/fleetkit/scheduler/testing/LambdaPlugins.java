@@ -1,12 +1,12 @@
 package io.fleetkit.scheduler.testing;
 
-import io.fleetkit.api.scheduler.CycleState;
-import io.fleetkit.api.scheduler.FilterPlugin;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PermitPlugin;
-import io.fleetkit.api.scheduler.PermitResult;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.FilterPlugin;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.PermitPlugin;
+import io.fleetkit.api.framework.PermitResult;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.Status;
 import java.util.function.BiFunction;
 
 /** Test plugins defined by a lambda. */

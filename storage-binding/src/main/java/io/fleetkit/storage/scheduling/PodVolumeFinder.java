@@ -12,7 +12,7 @@ import static io.fleetkit.storage.scheduling.VolumeBindingPlugin.REASON_PV_NOT_E
 
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.PersistentVolume;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.storage.StorageAnnotations;
 import io.fleetkit.storage.PersistentVolumeController;
 import io.fleetkit.storage.provision.Provisioner;

@@ -1,6 +1,6 @@
 package io.fleetkit.storage.scheduling;
 
-import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.scheduler.PluginRegistry;
 import io.fleetkit.storage.PersistentVolumeController;
 import java.util.Objects;

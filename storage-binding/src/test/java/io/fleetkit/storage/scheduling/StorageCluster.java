@@ -11,7 +11,7 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.Volume;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.ResourceList;
-import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.api.storage.StorageClass;
 import io.fleetkit.api.storage.StorageClassSpec;
 import io.fleetkit.api.storage.TopologySelectorLabelRequirement;

@@ -10,7 +10,7 @@ import io.fleetkit.api.core.PersistentVolumeClaimPhase;
 import io.fleetkit.api.core.PersistentVolumePhase;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.resource.Quantity;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.storage.StorageAnnotations;
 import io.fleetkit.api.storage.StorageClass;
 import io.fleetkit.api.storage.VolumeBindingMode;

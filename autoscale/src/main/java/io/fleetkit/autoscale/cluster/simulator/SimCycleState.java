@@ -1,7 +1,7 @@
 package io.fleetkit.autoscale.cluster.simulator;
 
-import io.fleetkit.api.scheduler.CycleState;
-import io.fleetkit.api.scheduler.StateKey;
+import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.StateKey;
 import java.util.HashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;

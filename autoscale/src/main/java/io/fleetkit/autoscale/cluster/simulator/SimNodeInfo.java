@@ -2,9 +2,9 @@ package io.fleetkit.autoscale.cluster.simulator;
 
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.resource.ResourceList;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.NodeInfos;
-import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.NodeInfos;
+import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.scheduling.Taint;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,19 +1,19 @@
 package io.fleetkit.autoscale.cluster.simulator;
 
 import io.fleetkit.api.core.Node;
-import io.fleetkit.api.scheduler.CycleState;
-import io.fleetkit.api.scheduler.FilterPlugin;
-import io.fleetkit.api.scheduler.FrameworkHandle;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.Plugin;
-import io.fleetkit.api.scheduler.PluginFactory;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.PreFilterPlugin;
-import io.fleetkit.api.scheduler.PreFilterResult;
-import io.fleetkit.api.scheduler.SchedulerProfile;
-import io.fleetkit.api.scheduler.Snapshot;
-import io.fleetkit.api.scheduler.Status;
-import io.fleetkit.api.scheduler.WaitingPods;
+import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.FilterPlugin;
+import io.fleetkit.api.framework.FrameworkHandle;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.Plugin;
+import io.fleetkit.api.framework.PluginFactory;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.PreFilterPlugin;
+import io.fleetkit.api.framework.PreFilterResult;
+import io.fleetkit.api.framework.SchedulerProfile;
+import io.fleetkit.api.framework.Snapshot;
+import io.fleetkit.api.framework.Status;
+import io.fleetkit.api.framework.WaitingPods;
 import io.fleetkit.scheduler.DefaultPlugins;
 import io.fleetkit.scheduler.PluginRegistry;
 import java.time.Clock;
@@ -119,7 +119,7 @@ public final class SimulatedCluster {
     }
     for (io.fleetkit.api.core.Pod p : pods) {
       if (p.isBound() && !p.isTerminal() && hasNode(p.spec().nodeName())) {
-        addPod(p.spec().nodeName(), io.fleetkit.api.scheduler.PodInfos.of(p));
+        addPod(p.spec().nodeName(), io.fleetkit.api.framework.PodInfos.of(p));
       }
     }
   }
@@ -264,8 +264,8 @@ public final class SimulatedCluster {
   }
 
   @SuppressWarnings("unchecked")
-  private static final io.fleetkit.api.scheduler.StateKey<Set<String>> ALLOWED =
-      io.fleetkit.api.scheduler.StateKey.of("simulator/allowed-nodes", (Class<Set<String>>) (Class<?>) Set.class);
+  private static final io.fleetkit.api.framework.StateKey<Set<String>> ALLOWED =
+      io.fleetkit.api.framework.StateKey.of("simulator/allowed-nodes", (Class<Set<String>>) (Class<?>) Set.class);
 
   private @Nullable Status runPreFilter(SimCycleState state, PodInfo pod, boolean[] skip) {
     Set<String> allowed = null;

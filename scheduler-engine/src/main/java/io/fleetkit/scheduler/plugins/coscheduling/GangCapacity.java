@@ -1,9 +1,9 @@
 package io.fleetkit.scheduler.plugins.coscheduling;
 
 import io.fleetkit.api.resource.Quantity;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.Snapshot;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.Snapshot;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -1,8 +1,8 @@
 package io.fleetkit.scheduler.plugins.coscheduling;
 
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.Snapshot;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.Snapshot;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package io.fleetkit.scheduler.plugins.defaultpreemption;
 
-import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.framework.PodInfo;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,10 +1,10 @@
 package io.fleetkit.scheduler.plugins.defaultpreemption;
 
-import io.fleetkit.api.scheduler.CycleState;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.NodeToStatus;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.NodeToStatus;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.Status;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

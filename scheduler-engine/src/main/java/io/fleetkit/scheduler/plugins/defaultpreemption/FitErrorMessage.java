@@ -1,6 +1,6 @@
 package io.fleetkit.scheduler.plugins.defaultpreemption;
 
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.Status;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

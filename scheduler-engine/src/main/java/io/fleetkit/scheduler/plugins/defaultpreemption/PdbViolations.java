@@ -4,7 +4,7 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.labels.Selector;
 import io.fleetkit.api.policy.PodDisruptionBudget;
-import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.framework.PodInfo;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,12 +1,12 @@
 package io.fleetkit.scheduler.plugins.defaultpreemption;
 
 import io.fleetkit.api.core.Node;
-import io.fleetkit.api.scheduler.CycleState;
-import io.fleetkit.api.scheduler.FrameworkHandle;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.NodeInfos;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.FrameworkHandle;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.NodeInfos;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.Status;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

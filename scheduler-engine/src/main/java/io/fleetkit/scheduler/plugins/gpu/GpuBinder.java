@@ -2,8 +2,8 @@ package io.fleetkit.scheduler.plugins.gpu;
 
 import io.fleetkit.api.core.GpuRequests;
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.scheduler.Binder;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.Binder;
+import io.fleetkit.api.framework.Status;
 import java.util.Objects;
 
 /**

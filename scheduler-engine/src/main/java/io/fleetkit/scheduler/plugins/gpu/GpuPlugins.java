@@ -1,8 +1,8 @@
 package io.fleetkit.scheduler.plugins.gpu;
 
 import io.fleetkit.api.core.GpuRequests;
-import io.fleetkit.api.scheduler.Binder;
-import io.fleetkit.api.scheduler.SchedulerProfile;
+import io.fleetkit.api.framework.Binder;
+import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.scheduler.DefaultPlugins;
 import io.fleetkit.scheduler.PluginRegistry;
 import io.fleetkit.scheduler.plugins.noderesources.NodeResourcesFitPlugin;

@@ -1,11 +1,11 @@
 package io.fleetkit.scheduler.plugins.gpu;
 
-import io.fleetkit.api.scheduler.CycleState;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.ReservePlugin;
-import io.fleetkit.api.scheduler.Snapshot;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.ReservePlugin;
+import io.fleetkit.api.framework.Snapshot;
+import io.fleetkit.api.framework.Status;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 

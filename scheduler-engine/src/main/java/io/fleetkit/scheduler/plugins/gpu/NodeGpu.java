@@ -1,7 +1,7 @@
 package io.fleetkit.scheduler.plugins.gpu;
 
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.PodInfo;
 import java.util.List;
 import java.util.function.IntUnaryOperator;
 

@@ -3,8 +3,8 @@ package io.fleetkit.scheduler.plugins.interpodaffinity;
 import static io.fleetkit.scheduler.plugins.interpodaffinity.InterPodAffinityPlugin.LABEL_HOSTNAME;
 
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.PodInfo;
 import java.util.List;
 import java.util.Map;
 

@@ -1,8 +1,8 @@
 package io.fleetkit.scheduler.plugins.interpodaffinity;
 
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.PodInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,14 +1,14 @@
 package io.fleetkit.scheduler.plugins.nodename;
 
-import io.fleetkit.api.scheduler.CycleState;
-import io.fleetkit.api.scheduler.FilterPlugin;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PluginFactory;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.PreFilterPlugin;
-import io.fleetkit.api.scheduler.PreFilterResult;
-import io.fleetkit.api.scheduler.Snapshot;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.FilterPlugin;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.PluginFactory;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.PreFilterPlugin;
+import io.fleetkit.api.framework.PreFilterResult;
+import io.fleetkit.api.framework.Snapshot;
+import io.fleetkit.api.framework.Status;
 import java.util.List;
 
 /**

@@ -1,6 +1,6 @@
 package io.fleetkit.scheduler.plugins.noderesources;
 
-import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.framework.NodeInfo;
 
 /**
  * One of {@code NodeResourcesFit}'s scoring strategies: a node score in [0, 100] from the node and the pod's

@@ -1,8 +1,8 @@
 package io.fleetkit.scheduler.plugins.noderesources;
 
 import io.fleetkit.api.resource.ResourceList;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.ScorePlugin;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.ScorePlugin;
 
 /**
  * kube's {@code leastResourceScorer}: per resource {@code (allocatable - requested) * 100 / allocatable} (0 when

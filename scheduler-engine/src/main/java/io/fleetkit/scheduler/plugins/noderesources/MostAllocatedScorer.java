@@ -1,8 +1,8 @@
 package io.fleetkit.scheduler.plugins.noderesources;
 
 import io.fleetkit.api.resource.ResourceList;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.ScorePlugin;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.ScorePlugin;
 
 /**
  * kube's {@code mostResourceScorer} (bin packing): per resource {@code requested * 100 / allocatable}, with requests

@@ -1,7 +1,7 @@
 package io.fleetkit.scheduler.plugins.noderesources;
 
 import io.fleetkit.api.resource.ResourceList;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.Status;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

@@ -1,7 +1,7 @@
 package io.fleetkit.scheduler.plugins.noderesources;
 
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.ScorePlugin;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.ScorePlugin;
 import java.util.List;
 
 /**

@@ -1,11 +1,11 @@
 package io.fleetkit.scheduler.plugins.nodeunschedulable;
 
-import io.fleetkit.api.scheduler.CycleState;
-import io.fleetkit.api.scheduler.FilterPlugin;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PluginFactory;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.FilterPlugin;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.PluginFactory;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.scheduling.Taint;
 import io.fleetkit.api.scheduling.TaintEffect;
 import io.fleetkit.api.scheduling.Taints;

@@ -1,7 +1,7 @@
 package io.fleetkit.scheduler.plugins.podtopologyspread;
 
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.scheduling.NodeInclusionPolicy;
 import io.fleetkit.api.scheduling.RequiredNodeAffinity;
 import java.util.List;

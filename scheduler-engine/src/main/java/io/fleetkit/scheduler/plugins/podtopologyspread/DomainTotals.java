@@ -1,7 +1,7 @@
 package io.fleetkit.scheduler.plugins.podtopologyspread;
 
 import io.fleetkit.api.labels.Selector;
-import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.framework.NodeInfo;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;

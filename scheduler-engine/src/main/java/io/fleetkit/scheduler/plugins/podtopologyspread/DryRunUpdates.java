@@ -1,11 +1,11 @@
 package io.fleetkit.scheduler.plugins.podtopologyspread;
 
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.scheduler.CycleState;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.PreFilterPlugin.PreFilterExtensions;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.PreFilterPlugin.PreFilterExtensions;
+import io.fleetkit.api.framework.Status;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 

@@ -1,6 +1,6 @@
 package io.fleetkit.scheduler.plugins.podtopologyspread;
 
-import io.fleetkit.api.scheduler.NodeInfo;
+import io.fleetkit.api.framework.NodeInfo;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -7,7 +7,7 @@ import io.fleetkit.api.core.Service;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.labels.LabelSelectorRequirement;
 import io.fleetkit.api.meta.OwnerReference;
-import io.fleetkit.api.scheduler.FrameworkHandle;
+import io.fleetkit.api.framework.FrameworkHandle;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.fleetkit.scheduler.plugins.prioritysort;
 
-import io.fleetkit.api.scheduler.FrameworkHandle;
-import io.fleetkit.api.scheduler.QueueSortPlugin;
-import io.fleetkit.api.scheduler.QueuedPodInfo;
+import io.fleetkit.api.framework.FrameworkHandle;
+import io.fleetkit.api.framework.QueueSortPlugin;
+import io.fleetkit.api.framework.QueuedPodInfo;
 
 /**
  * Orders activeQ as kube-scheduler's {@code queuesort.PrioritySort}: the pod with the higher priority first, then the

@@ -2,7 +2,7 @@ package io.fleetkit.scheduler.plugins.defaultpreemption;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.Status;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

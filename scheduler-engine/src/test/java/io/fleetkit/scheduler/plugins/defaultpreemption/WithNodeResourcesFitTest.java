@@ -15,11 +15,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.scheduler.NodeToStatus;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.PodInfos;
-import io.fleetkit.api.scheduler.PostFilterResult;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.NodeToStatus;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.PodInfos;
+import io.fleetkit.api.framework.PostFilterResult;
+import io.fleetkit.api.framework.Status;
 import io.fleetkit.scheduler.plugins.noderesources.NodeResourcesFitPlugin;
 import java.util.List;
 import java.util.Map;

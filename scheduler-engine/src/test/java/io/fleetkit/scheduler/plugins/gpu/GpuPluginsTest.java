@@ -8,7 +8,7 @@ import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
-import io.fleetkit.api.scheduler.Binder;
+import io.fleetkit.api.framework.Binder;
 import io.fleetkit.scheduler.PluginRegistry;
 import io.fleetkit.scheduler.ScheduleResult;
 import io.fleetkit.scheduler.Scheduler;
@@ -30,9 +30,9 @@ final class GpuPluginsTest {
     final Map<String, Pod> bound = new HashMap<>();
 
     @Override
-    public synchronized io.fleetkit.api.scheduler.Status bind(Pod pod, String nodeName) {
+    public synchronized io.fleetkit.api.framework.Status bind(Pod pod, String nodeName) {
       bound.put(pod.metadata().key(), pod.withNodeName(nodeName));
-      return io.fleetkit.api.scheduler.Status.success();
+      return io.fleetkit.api.framework.Status.success();
     }
   }
 

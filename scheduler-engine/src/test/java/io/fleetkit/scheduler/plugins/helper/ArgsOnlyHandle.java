@@ -1,12 +1,12 @@
 package io.fleetkit.scheduler.plugins.helper;
 
-import io.fleetkit.api.scheduler.CycleState;
-import io.fleetkit.api.scheduler.FrameworkHandle;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.Snapshot;
-import io.fleetkit.api.scheduler.Status;
-import io.fleetkit.api.scheduler.WaitingPods;
+import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.FrameworkHandle;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.Snapshot;
+import io.fleetkit.api.framework.Status;
+import io.fleetkit.api.framework.WaitingPods;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;

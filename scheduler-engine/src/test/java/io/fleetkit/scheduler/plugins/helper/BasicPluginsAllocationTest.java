@@ -7,9 +7,9 @@ import static io.fleetkit.scheduler.plugins.helper.PluginFixtures.podInfo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import io.fleetkit.api.scheduler.CycleState;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PodInfo;
+import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.scheduling.Affinity;
 import io.fleetkit.api.scheduling.NodeAffinity;
 import io.fleetkit.api.scheduling.NodeSelector;

@@ -3,10 +3,10 @@ package io.fleetkit.scheduler.plugins.helper;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.resource.ResourceList;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.NodeInfos;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.PodInfos;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.NodeInfos;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.PodInfos;
 import java.util.List;
 
 /**

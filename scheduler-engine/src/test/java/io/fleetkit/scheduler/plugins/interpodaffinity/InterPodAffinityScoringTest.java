@@ -16,11 +16,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.scheduler.CycleState;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PodInfos;
-import io.fleetkit.api.scheduler.Status;
-import io.fleetkit.api.scheduler.Status.Code;
+import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.PodInfos;
+import io.fleetkit.api.framework.Status;
+import io.fleetkit.api.framework.Status.Code;
 import io.fleetkit.api.scheduling.Affinity;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,11 +2,11 @@ package io.fleetkit.scheduler.plugins.interpodaffinity;
 
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.NodeInfos;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.PodInfos;
-import io.fleetkit.api.scheduler.Snapshot;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.NodeInfos;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.PodInfos;
+import io.fleetkit.api.framework.Snapshot;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

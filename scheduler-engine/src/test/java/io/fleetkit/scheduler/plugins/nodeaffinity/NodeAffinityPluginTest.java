@@ -13,11 +13,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetkit.api.ValidationException;
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.scheduler.CycleState;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.PreFilterResult;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.PreFilterResult;
+import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.scheduling.Affinity;
 import io.fleetkit.api.scheduling.NodeAffinity;
 import io.fleetkit.api.scheduling.NodeSelector;

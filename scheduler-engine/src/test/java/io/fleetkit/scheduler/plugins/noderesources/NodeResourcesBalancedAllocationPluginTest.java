@@ -8,8 +8,8 @@ import static io.fleetkit.scheduler.plugins.noderesources.Fixtures.res;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.Status;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -9,10 +9,10 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
-import io.fleetkit.api.scheduler.CycleState;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.Status;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import net.jqwik.api.ForAll;

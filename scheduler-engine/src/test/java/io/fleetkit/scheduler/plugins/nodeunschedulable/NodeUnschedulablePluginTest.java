@@ -6,7 +6,7 @@ import static io.fleetkit.scheduler.plugins.helper.PluginFixtures.pod;
 import static io.fleetkit.scheduler.plugins.helper.PluginFixtures.podInfo;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.scheduling.TaintEffect;
 import io.fleetkit.api.scheduling.Toleration;
 import io.fleetkit.scheduler.plugins.helper.ArgsOnlyHandle;

@@ -13,11 +13,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.scheduler.CycleState;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.PodInfos;
-import io.fleetkit.api.scheduler.PreFilterPlugin.PreFilterExtensions;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.PodInfos;
+import io.fleetkit.api.framework.PreFilterPlugin.PreFilterExtensions;
+import io.fleetkit.api.framework.Status;
 import io.fleetkit.scheduler.plugins.podtopologyspread.SpreadFixtures.Cluster;
 import io.fleetkit.scheduler.plugins.podtopologyspread.SpreadFixtures.MapCycleState;
 import java.util.ArrayList;

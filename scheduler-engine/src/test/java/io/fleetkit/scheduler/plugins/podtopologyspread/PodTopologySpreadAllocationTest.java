@@ -10,9 +10,9 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.PodInfos;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.PodInfos;
 import io.fleetkit.scheduler.plugins.podtopologyspread.SpreadFixtures.Cluster;
 import io.fleetkit.scheduler.plugins.podtopologyspread.SpreadFixtures.MapCycleState;
 import java.lang.management.ManagementFactory;

@@ -10,7 +10,7 @@ import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.resource.ResourceList;
-import io.fleetkit.api.scheduler.FrameworkHandle;
+import io.fleetkit.api.framework.FrameworkHandle;
 import java.lang.reflect.Proxy;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

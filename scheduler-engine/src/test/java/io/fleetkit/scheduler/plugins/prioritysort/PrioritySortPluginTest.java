@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.resource.ResourceList;
-import io.fleetkit.api.scheduler.PodInfos;
-import io.fleetkit.api.scheduler.QueuedPodInfo;
+import io.fleetkit.api.framework.PodInfos;
+import io.fleetkit.api.framework.QueuedPodInfo;
 import org.junit.jupiter.api.Test;
 
 // Ported from kubernetes/kubernetes pkg/scheduler/framework/plugins/queuesort/priority_sort_test.go, TestLess

@@ -6,10 +6,10 @@ import static io.fleetkit.scheduler.plugins.helper.PluginFixtures.pod;
 import static io.fleetkit.scheduler.plugins.helper.PluginFixtures.podInfo;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fleetkit.api.scheduler.CycleState;
-import io.fleetkit.api.scheduler.NodeInfo;
-import io.fleetkit.api.scheduler.PodInfo;
-import io.fleetkit.api.scheduler.Status;
+import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.scheduling.Taint;
 import io.fleetkit.api.scheduling.TaintEffect;
 import io.fleetkit.api.scheduling.Toleration;

@@ -1,0 +1,28 @@
+package io.fleetkit.api.framework;
+
+/**
+ * A change in the cluster that may make a rejected pod schedulable, as kube-scheduler's {@code fwk.ClusterEvent}
+ * (coarser: resource and action only). The engine re-queues an unschedulable pod after an event that one of the
+ * plugins which rejected it registered through {@link EnqueueExtensions}.
+ */
+public enum ClusterEvent {
+  NODE_ADD,
+  NODE_UPDATE,
+  NODE_DELETE,
+  /** A bound pod appeared (bound by someone else, or first seen). */
+  ASSIGNED_POD_ADD,
+  /** A bound pod changed (labels, node...). */
+  ASSIGNED_POD_UPDATE,
+  /** A bound or assumed pod went away (deleted, terminated, preempted, or its binding failed). */
+  ASSIGNED_POD_DELETE,
+  /**
+   * A new pod waiting to be scheduled appeared, e.g. the last sibling a gang waits for (upstream's
+   * {@code UnscheduledPodAdd}). Only emitted when a plugin of some profile registered it, so profiles without such a
+   * plugin pay nothing for it.
+   */
+  UNSCHEDULED_POD_ADD,
+  /** PersistentVolume, PersistentVolumeClaim, StorageClass or CSI objects changed. */
+  STORAGE,
+  /** Any other cluster object the scheduler was given changed. */
+  OTHER
+}

@@ -1,0 +1,35 @@
+package io.fleetkit.api.framework;
+
+import java.time.Clock;
+import java.util.Map;
+
+/**
+ * What the framework offers plugins at construction: the clock, the current snapshot (valid inside a cycle),
+ * waiting pods, and access to cluster objects other than nodes and pods (PDBs, priority classes, claims...).
+ */
+public interface FrameworkHandle {
+  Clock clock();
+
+  /** The snapshot of the running cycle. */
+  Snapshot snapshot();
+
+  WaitingPods waitingPods();
+
+  /** Cluster objects of a kind (e.g. {@code PodDisruptionBudget.class}), as last seen by the scheduler. */
+  <T> java.util.List<T> list(Class<T> kind);
+
+  /**
+   * Runs every Filter plugin of the profile for {@code pod} on {@code node} (a possibly modified copy, as in
+   * preemption's dry run); the first rejection wins.
+   */
+  Status runFilterPlugins(CycleState state, PodInfo pod, NodeInfo node);
+
+  /** Runs every PreFilter extension's addPod, for dry runs that add {@code other} to {@code node}. */
+  Status runPreFilterExtensionAddPod(CycleState state, PodInfo podToSchedule, PodInfo other, NodeInfo node);
+
+  /** Runs every PreFilter extension's removePod, for dry runs that remove {@code other} from {@code node}. */
+  Status runPreFilterExtensionRemovePod(CycleState state, PodInfo podToSchedule, PodInfo other, NodeInfo node);
+
+  /** Plugin arguments from the profile, by plugin name. */
+  Map<String, Object> pluginArgs(String pluginName);
+}

@@ -1,9 +1,0 @@
-package io.fleetkit.api.scheduler;
-
-/**
- * A scheduler plugin. A plugin implements one or more extension-point interfaces; its name is unique within a
- * registry (duplicates are rejected).
- */
-public interface Plugin {
-  String name();
-}

@@ -1,0 +1,35 @@
+package io.fleetkit.queueing;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A workload's quota reservation (Kueue {@code Admission}, condition {@code QuotaReserved}).
+ *
+ * @param workload the workload's key, {@code namespace/name}
+ * @param clusterQueue the ClusterQueue whose quota it uses
+ * @param podSets one assignment per pod set, in the workload's order
+ * @param admittedAt when the quota was reserved
+ * @param borrowing whether the admission borrowed quota from the cohort
+ */
+public record Admission(
+    String workload, String clusterQueue, List<PodSetAssignment> podSets, Instant admittedAt, boolean borrowing) {
+  public Admission {
+    Objects.requireNonNull(workload, "workload");
+    Objects.requireNonNull(clusterQueue, "clusterQueue");
+    podSets = List.copyOf(Objects.requireNonNull(podSets, "podSets"));
+    Objects.requireNonNull(admittedAt, "admittedAt");
+  }
+
+  /** The flavor the first pod set that requests {@code resource} was given, or {@code null}. */
+  public @org.jspecify.annotations.Nullable String flavorOf(String resource) {
+    for (PodSetAssignment p : podSets) {
+      String f = p.flavors().get(resource);
+      if (f != null) {
+        return f;
+      }
+    }
+    return null;
+  }
+}

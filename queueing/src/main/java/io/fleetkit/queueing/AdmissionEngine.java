@@ -1,0 +1,212 @@
+package io.fleetkit.queueing;
+
+import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.queueing.internal.QueueScheduler;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Kueue-style quota admission: workloads submitted to {@link LocalQueue}s wait in their {@link ClusterQueue} until a
+ * {@link #schedule() scheduling cycle} reserves quota for all of their pod sets at once.
+ *
+ * <p>Each cycle takes the head of every ClusterQueue, assigns flavors in order (borrowing from the cohort within the
+ * borrowing and lending limits), admits those that fit, and issues preemptions for heads that fit only by preempting
+ * ({@code withinClusterQueue}, {@code reclaimWithinCohort}, {@code borrowWithinCohort}, or fair sharing by dominant
+ * resource share). A preemptor is admitted in a later cycle, as in Kueue; preempted workloads go back to their queue.
+ * StrictFIFO heads block their queue; BestEffortFIFO parks an inadmissible head until quota is released in its cohort.
+ *
+ * <p>Differences from Kueue: cohorts are flat (no hierarchical cohorts), there are no admission checks, no
+ * {@code waitForPodsReady}, no topology-aware scheduling, and flavor node labels/taints are not matched against pod
+ * templates (workloads carry only requests).
+ *
+ * <p>Thread-safe: every method holds the engine's lock.
+ */
+public final class AdmissionEngine {
+  private final QueueScheduler scheduler;
+
+  private AdmissionEngine(QueueScheduler scheduler) {
+    this.scheduler = scheduler;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Queues {@code workload} in the ClusterQueue of its LocalQueue.
+   *
+   * @throws IllegalArgumentException if its LocalQueue is unknown or the key is already pending or admitted
+   */
+  public synchronized void submit(Workload workload) {
+    scheduler.submit(Objects.requireNonNull(workload, "workload"));
+  }
+
+  /**
+   * Records {@code workload} as already admitted (for example when restoring state), with {@code flavorByResource}
+   * for every pod set, without checking quota. Kueue's tests set up their admitted workloads this way.
+   *
+   * @throws IllegalArgumentException if the ClusterQueue is unknown, does not cover a requested resource in the
+   *     given flavor, or the key is already pending or admitted
+   */
+  public synchronized Admission assumeAdmitted(
+      Workload workload, String clusterQueue, Map<String, String> flavorByResource, Instant admittedAt) {
+    return scheduler.assumeAdmitted(workload, clusterQueue, Map.copyOf(flavorByResource), admittedAt);
+  }
+
+  /**
+   * Removes a pending workload, or finishes an admitted one and releases its quota (which requeues parked workloads
+   * of its cohort).
+   *
+   * @return whether the workload was known
+   */
+  public synchronized boolean delete(String workloadKey) {
+    return scheduler.delete(workloadKey);
+  }
+
+  /** Runs one scheduling cycle. */
+  public synchronized CycleResult schedule() {
+    return scheduler.schedule();
+  }
+
+  /**
+   * Runs cycles until the engine reaches a fixpoint (a cycle admits, preempts and parks nothing, so the next would do
+   * the same) or {@code maxCycles} ran.
+   *
+   * @return the results of the cycles that changed something
+   */
+  public synchronized List<CycleResult> scheduleUntilIdle(int maxCycles) {
+    if (maxCycles < 1) {
+      throw new IllegalArgumentException("admission engine: maxCycles " + maxCycles + " must be at least 1");
+    }
+    List<CycleResult> out = new ArrayList<>();
+    for (int i = 0; i < maxCycles; i++) {
+      CycleResult r = scheduler.schedule();
+      if (r.progressed()) {
+        out.add(r);
+      }
+      if (!scheduler.mayProgress(r)) {
+        break;
+      }
+    }
+    return out;
+  }
+
+  /** The admission of {@code workloadKey}, if it is admitted. */
+  public synchronized Optional<Admission> admission(String workloadKey) {
+    return Optional.ofNullable(scheduler.admission(workloadKey));
+  }
+
+  /** The ResourceFlavor named {@code name} (with its node labels), if the engine has it. */
+  public synchronized Optional<ResourceFlavor> resourceFlavor(String name) {
+    return Optional.ofNullable(scheduler.resourceFlavor(name));
+  }
+
+  /** The LocalQueue {@code namespace/name}, if the engine has it. */
+  public synchronized Optional<LocalQueue> localQueue(String namespace, String name) {
+    return Optional.ofNullable(scheduler.localQueue(namespace, name));
+  }
+
+  /** The admitted workloads of {@code clusterQueue}. */
+  public synchronized List<Admission> admitted(String clusterQueue) {
+    return scheduler.admitted(clusterQueue);
+  }
+
+  /** The keys of {@code clusterQueue}'s pending workloads: active ones in queue order, then parked ones. */
+  public synchronized List<String> pending(String clusterQueue) {
+    return scheduler.pending(clusterQueue);
+  }
+
+  /** The keys of {@code clusterQueue}'s parked (inadmissible, BestEffortFIFO) workloads. */
+  public synchronized List<String> inadmissible(String clusterQueue) {
+    return scheduler.inadmissible(clusterQueue);
+  }
+
+  public synchronized int pendingCount() {
+    return scheduler.pendingCount();
+  }
+
+  public synchronized int admittedCount() {
+    return scheduler.admittedCount();
+  }
+
+  /** Kueue's dominant resource share of {@code clusterQueue} (0 when it does not borrow). */
+  public synchronized long dominantResourceShare(String clusterQueue) {
+    return scheduler.share(clusterQueue);
+  }
+
+  /** How much of {@code resource} in {@code flavor} the admitted workloads of {@code clusterQueue} use. */
+  public synchronized Quantity usage(String clusterQueue, String flavor, String resource) {
+    return scheduler.usage(clusterQueue, flavor, resource);
+  }
+
+  /** Mutable builder; not thread-safe. */
+  public static final class Builder {
+    private Clock clock = Clock.systemUTC();
+    private final List<ResourceFlavor> flavors = new ArrayList<>();
+    private final List<ClusterQueue> clusterQueues = new ArrayList<>();
+    private final List<LocalQueue> localQueues = new ArrayList<>();
+    private boolean fairSharing;
+    private List<FairSharingStrategy> strategies =
+        List.of(FairSharingStrategy.LESS_THAN_OR_EQUAL_TO_FINAL_SHARE, FairSharingStrategy.LESS_THAN_INITIAL_SHARE);
+
+    private Builder() {}
+
+    /** The clock that stamps admissions (default: the system UTC clock). */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    public Builder resourceFlavor(ResourceFlavor flavor) {
+      flavors.add(Objects.requireNonNull(flavor, "flavor"));
+      return this;
+    }
+
+    public Builder resourceFlavors(String... names) {
+      for (String n : names) {
+        resourceFlavor(ResourceFlavor.of(n));
+      }
+      return this;
+    }
+
+    public Builder clusterQueue(ClusterQueue queue) {
+      clusterQueues.add(Objects.requireNonNull(queue, "queue"));
+      return this;
+    }
+
+    public Builder localQueue(LocalQueue queue) {
+      localQueues.add(Objects.requireNonNull(queue, "queue"));
+      return this;
+    }
+
+    /** Enables fair sharing (Kueue Configuration {@code fairSharing.enable}). */
+    public Builder fairSharing(boolean enable) {
+      this.fairSharing = enable;
+      return this;
+    }
+
+    /** Kueue {@code fairSharing.preemptionStrategies}; one or two strategies. */
+    public Builder fairSharingStrategies(List<FairSharingStrategy> strategies) {
+      if (strategies.isEmpty() || strategies.size() > 2) {
+        throw new IllegalArgumentException(
+            "admission engine: fairSharing.preemptionStrategies " + strategies + " must have 1 or 2 entries");
+      }
+      this.strategies = List.copyOf(strategies);
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException if a name is duplicated, a ClusterQueue names an unknown flavor, or a LocalQueue
+     *     an unknown ClusterQueue
+     */
+    public AdmissionEngine build() {
+      return new AdmissionEngine(
+          new QueueScheduler(clock, flavors, clusterQueues, localQueues, fairSharing, strategies));
+    }
+  }
+}

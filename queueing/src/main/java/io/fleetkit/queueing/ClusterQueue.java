@@ -1,0 +1,223 @@
+package io.fleetkit.queueing;
+
+import io.fleetkit.api.Violations;
+import io.fleetkit.api.resource.Quantity;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A cluster-scoped pool of quota (Kueue {@code ClusterQueue}). Validation follows Kueue's webhook: every flavor lists
+ * exactly the group's covered resources in order, a resource or flavor appears in at most one group, quotas are not
+ * negative, a lending limit does not exceed the nominal quota, and borrowing or lending limits need a cohort.
+ *
+ * @param name the queue's name, a DNS subdomain
+ * @param cohort the cohort whose members lend to each other, or {@code null} for none
+ * @param resourceGroups the quotas
+ * @param queueingStrategy how pending workloads are ordered and retried
+ * @param preemption who may be preempted
+ * @param flavorFungibility when the flavor assigner stops at a flavor
+ * @param fairSharingWeight the weight in fair sharing (Kueue {@code fairSharing.weight}, default 1)
+ */
+public record ClusterQueue(
+    String name,
+    @Nullable String cohort,
+    List<ResourceGroup> resourceGroups,
+    QueueingStrategy queueingStrategy,
+    ClusterQueuePreemption preemption,
+    FlavorFungibility flavorFungibility,
+    Quantity fairSharingWeight) {
+  public static final String KIND = "ClusterQueue";
+
+  public ClusterQueue {
+    Objects.requireNonNull(name, "name");
+    resourceGroups = List.copyOf(Objects.requireNonNull(resourceGroups, "resourceGroups"));
+    Objects.requireNonNull(queueingStrategy, "queueingStrategy");
+    Objects.requireNonNull(preemption, "preemption");
+    Objects.requireNonNull(flavorFungibility, "flavorFungibility");
+    Objects.requireNonNull(fairSharingWeight, "fairSharingWeight");
+    validate(name, cohort, resourceGroups, preemption, fairSharingWeight);
+  }
+
+  public static Builder builder(String name) {
+    return new Builder(name);
+  }
+
+  public Builder toBuilder() {
+    Builder b = new Builder(name);
+    b.cohort = cohort;
+    b.resourceGroups.addAll(resourceGroups);
+    b.queueingStrategy = queueingStrategy;
+    b.preemption = preemption;
+    b.flavorFungibility = flavorFungibility;
+    b.fairSharingWeight = fairSharingWeight;
+    return b;
+  }
+
+  private static void validate(
+      String name,
+      @Nullable String cohort,
+      List<ResourceGroup> groups,
+      ClusterQueuePreemption preemption,
+      Quantity weight) {
+    Violations v = new Violations(KIND, "", name);
+    v.dnsSubdomain("metadata.name", name);
+    if (cohort != null) {
+      v.dnsSubdomain("spec.cohort", cohort);
+    }
+    Set<String> seenResources = new HashSet<>();
+    Set<String> seenFlavors = new HashSet<>();
+    for (int g = 0; g < groups.size(); g++) {
+      ResourceGroup group = groups.get(g);
+      String gp = "spec.resourceGroups[" + g + "]";
+      if (group.coveredResources().isEmpty()) {
+        v.required(gp + ".coveredResources");
+      }
+      if (group.flavors().isEmpty()) {
+        v.required(gp + ".flavors");
+      }
+      for (int r = 0; r < group.coveredResources().size(); r++) {
+        String res = group.coveredResources().get(r);
+        if (!seenResources.add(res)) {
+          v.add(gp + ".coveredResources[" + r + "]", "must be covered by only one resource group", res);
+        }
+      }
+      for (int f = 0; f < group.flavors().size(); f++) {
+        FlavorQuotas flavor = group.flavors().get(f);
+        String fp = gp + ".flavors[" + f + "]";
+        v.dnsSubdomain(fp + ".name", flavor.name());
+        if (!seenFlavors.add(flavor.name())) {
+          v.add(fp + ".name", "must appear in only one resource group", flavor.name());
+        }
+        List<String> names = flavor.resources().stream().map(ResourceQuota::name).toList();
+        if (!names.equals(group.coveredResources())) {
+          v.add(fp + ".resources", "must list the covered resources " + group.coveredResources() + " in order",
+              names);
+        }
+        for (int r = 0; r < flavor.resources().size(); r++) {
+          ResourceQuota q = flavor.resources().get(r);
+          String rp = fp + ".resources[" + r + "]";
+          v.nonNegative(rp + ".nominalQuota", q.nominalQuota());
+          if (q.borrowingLimit() != null) {
+            v.nonNegative(rp + ".borrowingLimit", q.borrowingLimit());
+            if (cohort == null) {
+              v.add(rp + ".borrowingLimit", "must be nil when cohort is empty", q.borrowingLimit());
+            }
+          }
+          Quantity lending = q.lendingLimit();
+          if (lending != null) {
+            v.nonNegative(rp + ".lendingLimit", lending);
+            if (lending.compareTo(q.nominalQuota()) > 0) {
+              v.add(rp + ".lendingLimit", "must be less than or equal to the nominalQuota " + q.nominalQuota(),
+                  lending);
+            }
+            if (cohort == null) {
+              v.add(rp + ".lendingLimit", "must be nil when cohort is empty", lending);
+            }
+          }
+        }
+      }
+    }
+    if (preemption.withinClusterQueue() == PreemptionPolicy.ANY) {
+      v.add("spec.preemption.withinClusterQueue", "supported values: \"Never\", \"LowerPriority\", "
+          + "\"LowerOrNewerEqualPriority\"", "Any");
+    }
+    if (preemption.reclaimWithinCohort() == PreemptionPolicy.LOWER_OR_NEWER_EQUAL_PRIORITY) {
+      v.add("spec.preemption.reclaimWithinCohort", "supported values: \"Never\", \"LowerPriority\", \"Any\"",
+          "LowerOrNewerEqualPriority");
+    }
+    if (preemption.borrowWithinCohort().policy() != BorrowWithinCohort.Policy.NEVER
+        && preemption.reclaimWithinCohort() == PreemptionPolicy.NEVER) {
+      v.add("spec.preemption", "reclaimWithinCohort=Never and borrowWithinCohort.Policy!=Never", "borrowWithinCohort");
+    }
+    v.nonNegative("spec.fairSharing.weight", weight);
+    v.throwIfAny();
+  }
+
+  /** Every flavor name of every group, in group then flavor order. */
+  public List<String> flavorNames() {
+    List<String> out = new ArrayList<>();
+    for (ResourceGroup g : resourceGroups) {
+      for (FlavorQuotas f : g.flavors()) {
+        out.add(f.name());
+      }
+    }
+    return out;
+  }
+
+  /** Mutable builder; not thread-safe. Defaults: no cohort, BestEffortFIFO, no preemption, weight 1. */
+  public static final class Builder {
+    private final String name;
+    private @Nullable String cohort;
+    private final List<ResourceGroup> resourceGroups = new ArrayList<>();
+    private QueueingStrategy queueingStrategy = QueueingStrategy.BEST_EFFORT_FIFO;
+    private ClusterQueuePreemption preemption = ClusterQueuePreemption.NEVER;
+    private FlavorFungibility flavorFungibility = FlavorFungibility.DEFAULT;
+    private Quantity fairSharingWeight = Quantity.of(1);
+    private final Map<String, Boolean> set = new HashMap<>();
+
+    private Builder(String name) {
+      this.name = Objects.requireNonNull(name, "name");
+    }
+
+    private void once(String property, @Nullable Object old) {
+      if (set.put(property, Boolean.TRUE) != null) {
+        throw new IllegalStateException(
+            "cluster queue " + name + ": " + property + " already set to " + old);
+      }
+    }
+
+    public Builder cohort(String cohort) {
+      once("cohort", this.cohort);
+      this.cohort = Objects.requireNonNull(cohort, "cohort");
+      return this;
+    }
+
+    public Builder resourceGroup(ResourceGroup group) {
+      resourceGroups.add(Objects.requireNonNull(group, "group"));
+      return this;
+    }
+
+    /** Adds a resource group whose covered resources are the first flavor's resources. */
+    public Builder resourceGroup(FlavorQuotas... flavors) {
+      return resourceGroup(ResourceGroup.of(flavors));
+    }
+
+    public Builder queueingStrategy(QueueingStrategy strategy) {
+      once("queueingStrategy", queueingStrategy);
+      this.queueingStrategy = Objects.requireNonNull(strategy, "strategy");
+      return this;
+    }
+
+    public Builder preemption(ClusterQueuePreemption preemption) {
+      once("preemption", this.preemption);
+      this.preemption = Objects.requireNonNull(preemption, "preemption");
+      return this;
+    }
+
+    public Builder flavorFungibility(FlavorFungibility fungibility) {
+      once("flavorFungibility", flavorFungibility);
+      this.flavorFungibility = Objects.requireNonNull(fungibility, "fungibility");
+      return this;
+    }
+
+    public Builder fairSharingWeight(Quantity weight) {
+      once("fairSharingWeight", fairSharingWeight);
+      this.fairSharingWeight = Objects.requireNonNull(weight, "weight");
+      return this;
+    }
+
+    /**
+     * @throws io.fleetkit.api.ValidationException if the queue breaks a rule of the class documentation
+     */
+    public ClusterQueue build() {
+      return new ClusterQueue(
+          name, cohort, resourceGroups, queueingStrategy, preemption, flavorFungibility, fairSharingWeight);
+    }
+  }
+}

@@ -1,0 +1,21 @@
+package io.fleetkit.queueing;
+
+import io.fleetkit.api.resource.ResourceList;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The flavors one pod set was admitted with (Kueue {@code PodSetAssignment}).
+ *
+ * @param name the pod set
+ * @param count its pod count
+ * @param flavors resource name to flavor name
+ * @param resourceUsage the quota it uses: {@code count × requests}
+ */
+public record PodSetAssignment(String name, int count, Map<String, String> flavors, ResourceList resourceUsage) {
+  public PodSetAssignment {
+    Objects.requireNonNull(name, "name");
+    flavors = Map.copyOf(Objects.requireNonNull(flavors, "flavors"));
+    Objects.requireNonNull(resourceUsage, "resourceUsage");
+  }
+}

@@ -1,0 +1,133 @@
+package io.fleetkit.queueing;
+
+import io.fleetkit.api.Violations;
+import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.resource.ResourceList;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The unit of admission (Kueue {@code Workload}): pod sets that are admitted all together or not at all.
+ *
+ * <p>Validation (Kueue's webhook, reported together as one {@link io.fleetkit.api.ValidationException}): the name is a
+ * DNS subdomain, the namespace a DNS label, the queue name a DNS subdomain; there are 1 to 8 pod sets with unique DNS
+ * label names; every count is at least 1 and no request is negative.
+ *
+ * @param namespace the namespace
+ * @param name the name
+ * @param queueName the {@link LocalQueue} in {@code namespace} it is submitted to
+ * @param priority the priority (Kueue's {@code spec.priority}); higher is more important
+ * @param creationTime when it was created; FIFO order among equal priorities
+ * @param podSets the pod sets
+ */
+public record Workload(
+    String namespace, String name, String queueName, int priority, Instant creationTime, List<PodSet> podSets) {
+  public static final String KIND = "Workload";
+  /** Kueue's limit on pod sets per workload. */
+  public static final int MAX_POD_SETS = 8;
+
+  public Workload {
+    Objects.requireNonNull(namespace, "namespace");
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(queueName, "queueName");
+    Objects.requireNonNull(creationTime, "creationTime");
+    podSets = List.copyOf(Objects.requireNonNull(podSets, "podSets"));
+    Violations v = new Violations(KIND, namespace, name);
+    v.dnsLabel("metadata.namespace", namespace);
+    v.dnsSubdomain("metadata.name", name);
+    v.dnsSubdomain("spec.queueName", queueName);
+    if (podSets.isEmpty()) {
+      v.required("spec.podSets");
+    } else if (podSets.size() > MAX_POD_SETS) {
+      v.add("spec.podSets", "must have at most " + MAX_POD_SETS + " items", podSets.size());
+    }
+    Set<String> names = new HashSet<>();
+    for (int i = 0; i < podSets.size(); i++) {
+      PodSet ps = podSets.get(i);
+      String p = "spec.podSets[" + i + "]";
+      v.dnsLabel(p + ".name", ps.name());
+      if (!names.add(ps.name())) {
+        v.add(p + ".name", Violations.DUPLICATE, ps.name());
+      }
+      if (ps.count() < 1) {
+        v.add(p + ".count", "must be greater than or equal to 1", ps.count());
+      }
+      for (String r : ps.requests().names()) {
+        v.nonNegative(p + ".template.requests." + r, ps.requests().get(r));
+      }
+    }
+    v.throwIfAny();
+  }
+
+  /** {@code namespace/name}. */
+  public String key() {
+    return namespace + "/" + name;
+  }
+
+  public static Builder builder(String namespace, String name) {
+    return new Builder(namespace, name);
+  }
+
+  /** Mutable builder; not thread-safe. Defaults: queue {@code default}, priority 0, created at the epoch. */
+  public static final class Builder {
+    private final String namespace;
+    private final String name;
+    private String queueName = "default";
+    private int priority;
+    private Instant creationTime = Instant.EPOCH;
+    private final List<PodSet> podSets = new ArrayList<>();
+    private ResourceList.Builder mainRequests = ResourceList.builder();
+    private boolean mainUsed;
+
+    private Builder(String namespace, String name) {
+      this.namespace = Objects.requireNonNull(namespace, "namespace");
+      this.name = Objects.requireNonNull(name, "name");
+    }
+
+    public Builder queueName(String queueName) {
+      this.queueName = Objects.requireNonNull(queueName, "queueName");
+      return this;
+    }
+
+    public Builder priority(int priority) {
+      this.priority = priority;
+      return this;
+    }
+
+    public Builder creationTime(Instant creationTime) {
+      this.creationTime = Objects.requireNonNull(creationTime, "creationTime");
+      return this;
+    }
+
+    public Builder podSet(PodSet podSet) {
+      podSets.add(Objects.requireNonNull(podSet, "podSet"));
+      return this;
+    }
+
+    public Builder podSet(String name, int count, ResourceList requests) {
+      return podSet(new PodSet(name, count, requests));
+    }
+
+    /**
+     * Adds {@code quantity} of {@code resource} to the requests of the single pod set {@code main} (count 1), like
+     * Kueue's test wrapper {@code MakeWorkload(..).Request(..)}.
+     */
+    public Builder request(String resource, String quantity) {
+      mainRequests.put(resource, Quantity.parse(quantity));
+      mainUsed = true;
+      return this;
+    }
+
+    public Workload build() {
+      List<PodSet> all = new ArrayList<>(podSets);
+      if (mainUsed) {
+        all.add(0, new PodSet("main", 1, mainRequests.build()));
+      }
+      return new Workload(namespace, name, queueName, priority, creationTime, all);
+    }
+  }
+}

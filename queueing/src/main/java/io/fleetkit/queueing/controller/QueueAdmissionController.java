@@ -1,0 +1,158 @@
+package io.fleetkit.queueing.controller;
+
+import io.fleetkit.api.batch.Job;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.reconcile.Controller;
+import io.fleetkit.reconcile.ControllerBuilder;
+import io.fleetkit.reconcile.ObjectKey;
+import io.fleetkit.api.time.TimerClock;
+import io.fleetkit.queueing.controller.internal.QueueAdmissionReconciler;
+import io.fleetkit.queueing.AdmissionEngine;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Kueue's job integration for batch/v1 Jobs: gates Jobs labelled {@value QueueLabels#QUEUE_NAME} on quota from an
+ * {@link AdmissionEngine}.
+ *
+ * <ul>
+ *   <li>A managed Job without an admission is kept suspended ({@code spec.suspend=true}); a Job created unsuspended
+ *       is suspended by the controller (Kueue's webhook would have created it suspended; here the Job controller may
+ *       have created pods before, which it then deletes).</li>
+ *   <li>Its workload ({@code max(1, parallelism)} pods of the template's requests, priority from the template's
+ *       {@code priority} or its PriorityClass) is submitted to the engine; after a submit or a release the controller runs
+ *       admission cycles until the engine is idle (cutting a repeating preempt/re-admit oscillation).</li>
+ *   <li>Admitted: annotation {@value QueueLabels#ADMISSION} ({@code CLUSTERQUEUE/RESOURCE=FLAVOR,...}), the assigned
+ *       flavors' node labels added to the pod template's nodeSelector, {@code suspend=false}, condition
+ *       {@code QuotaReserved=True}.</li>
+ *   <li>Preempted: suspended again (the Job controller deletes its pods), the annotation and the injected nodeSelector
+ *       keys removed, {@code QuotaReserved=False} reason {@code Preempted}; the workload waits in its queue
+ *       again.</li>
+ *   <li>Finished (Complete/Failed), deleted or unlabelled: its quota is released, which may admit waiting Jobs.</li>
+ *   <li>Unknown LocalQueue or an invalid workload: kept suspended with {@code QuotaReserved=False} reason
+ *       {@code Inadmissible} and a message naming the queue.</li>
+ * </ul>
+ *
+ * <p>The engine is the controller's: the first reconcile restores into it, with {@link
+ * AdmissionEngine#assumeAdmitted}, the admissions recorded on Jobs (so a restarted controller keeps running Jobs
+ * running and charges their quota); its LocalQueues and flavors are fixed when it is built. No admitted Job is
+ * started while a preempted one is not yet suspended or still counts active pods, so the running Jobs never exceed
+ * the quota.
+ *
+ * <p>Thread-safe. In stepping mode drive it with {@link #runUntilIdle()} on one thread.
+ */
+public final class QueueAdmissionController implements AutoCloseable {
+  private final Controller<Job> controller;
+
+  private QueueAdmissionController(Builder b) {
+    QueueAdmissionReconciler reconciler = new QueueAdmissionReconciler(b.engine, b.maxCycles, k -> enqueue(k));
+    ControllerBuilder<Job> cb = Controller.builder(b.store, Job.class).name(b.name).reconciler(reconciler);
+    if (b.clock != null) {
+      cb.clock(b.clock);
+    }
+    if (b.stepping) {
+      cb.stepping();
+    } else {
+      cb.workers(b.workers);
+    }
+    controller = cb.build();
+  }
+
+  private void enqueue(ObjectKey key) {
+    controller.enqueue(key);
+  }
+
+  /** A builder for a controller that admits the Jobs of {@code store} through {@code engine}. */
+  public static Builder builder(ObjectStore store, AdmissionEngine engine) {
+    return new Builder(store, engine);
+  }
+
+  /** Starts the informer (and workers); completes when synced. */
+  public CompletableFuture<Void> start() {
+    return controller.start();
+  }
+
+  /** Stepping mode: reconciles until no key is ready; returns how many keys were processed. */
+  public int runUntilIdle() {
+    return controller.runUntilIdle();
+  }
+
+  /** The underlying controller (queue, lister, enqueue). */
+  public Controller<Job> controller() {
+    return controller;
+  }
+
+  @Override
+  public void close() {
+    controller.close();
+  }
+
+  /** Configures a {@link QueueAdmissionController}. Not thread-safe. */
+  public static final class Builder {
+    private final ObjectStore store;
+    private final AdmissionEngine engine;
+    private String name = "queue-admission";
+    private @Nullable TimerClock clock;
+    private boolean stepping;
+    private int workers = 1;
+    private int maxCycles = 1_000;
+
+    private Builder(ObjectStore store, AdmissionEngine engine) {
+      this.store = Objects.requireNonNull(store, "store");
+      this.engine = Objects.requireNonNull(engine, "engine");
+    }
+
+    /** The controller name (logs, thread names); default {@code queue-admission}. */
+    public Builder name(String v) {
+      name = Objects.requireNonNull(v, "name");
+      return this;
+    }
+
+    /** The clock of the controller's queue and condition timestamps; default the system clock. */
+    public Builder clock(TimerClock v) {
+      if (clock != null) {
+        throw new IllegalStateException("QueueAdmissionController: clock was already set to " + clock);
+      }
+      clock = Objects.requireNonNull(v, "clock");
+      return this;
+    }
+
+    /** Stepping mode: no threads, drive with {@link QueueAdmissionController#runUntilIdle()}. */
+    public Builder stepping() {
+      stepping = true;
+      return this;
+    }
+
+    /**
+     * Threaded mode with {@code n} workers (default 1).
+     *
+     * @throws IllegalArgumentException if {@code n < 1}
+     */
+    public Builder workers(int n) {
+      if (n < 1) {
+        throw new IllegalArgumentException("QueueAdmissionController: workers must be at least 1 but was " + n);
+      }
+      workers = n;
+      return this;
+    }
+
+    /**
+     * Cap on the admission cycles one reconcile runs (default 1,000; the engine usually goes idle far sooner).
+     *
+     * @throws IllegalArgumentException if {@code n < 1}
+     */
+    public Builder maxCyclesPerReconcile(int n) {
+      if (n < 1) {
+        throw new IllegalArgumentException(
+            "QueueAdmissionController: maxCyclesPerReconcile must be at least 1 but was " + n);
+      }
+      maxCycles = n;
+      return this;
+    }
+
+    public QueueAdmissionController build() {
+      return new QueueAdmissionController(this);
+    }
+  }
+}

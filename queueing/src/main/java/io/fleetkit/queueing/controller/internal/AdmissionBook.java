@@ -1,0 +1,216 @@
+package io.fleetkit.queueing.controller.internal;
+
+import io.fleetkit.queueing.Admission;
+import io.fleetkit.queueing.AdmissionEngine;
+import io.fleetkit.queueing.CycleResult;
+import io.fleetkit.queueing.Preemption;
+import io.fleetkit.queueing.Workload;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The controller's side of the {@link AdmissionEngine}: which Job workloads it submitted, which preempted Jobs may
+ * still run (their suspension not yet written), and why pending ones wait. Every method holds the book's lock, so a
+ * decision (submit, run cycles, read the outcome) is atomic with respect to other Jobs' reconciles.
+ *
+ * <p>Start gate: while a preempted Job may still run (not yet suspended, or still counting active pods), no admitted
+ * Job is started; its key waits and is handed back for requeueing when the last preempted Job has stopped. With the
+ * engine never over-committing, this keeps the running Jobs within quota at every instant.
+ */
+final class AdmissionBook {
+  private static final Logger LOG = LoggerFactory.getLogger(AdmissionBook.class);
+
+  /** What the engine says about one Job's workload after the cycles. */
+  record View(@Nullable Admission admission, boolean preempted, String message, boolean mayStart) {}
+
+  /** An admission to restore from a Job's annotation. */
+  record Restored(Workload workload, AdmissionRecord admission, Instant admittedAt) {}
+
+  private final AdmissionEngine engine;
+  private final int maxCycles;
+  private final Map<String, Workload> submitted = new HashMap<>();
+  private final Set<String> evicting = new HashSet<>();
+  private final Set<String> waitingToStart = new LinkedHashSet<>();
+  private final Map<String, String> reasons = new HashMap<>();
+  private final Set<String> preempted = new HashSet<>();
+  private boolean restored;
+  /** Whether the engine's inputs changed (submit, delete) since the last cycles; only then are cycles run. */
+  private boolean dirty;
+
+  AdmissionBook(AdmissionEngine engine, int maxCycles) {
+    this.engine = Objects.requireNonNull(engine, "engine");
+    this.maxCycles = maxCycles;
+  }
+
+  synchronized boolean restored() {
+    return restored;
+  }
+
+  /** Records the annotated admissions as admitted in the engine, once; returns the keys restored. */
+  synchronized Set<String> restore(List<Restored> admissions) {
+    Set<String> out = new LinkedHashSet<>();
+    if (restored) {
+      return out;
+    }
+    restored = true;
+    for (Restored r : admissions) {
+      String key = r.workload().key();
+      try {
+        if (engine.admission(key).isEmpty()) {
+          engine.assumeAdmitted(r.workload(), r.admission().clusterQueue(), r.admission().flavors(), r.admittedAt());
+        }
+        submitted.put(key, r.workload());
+        out.add(key);
+      } catch (IllegalArgumentException e) {
+        // left unrestored: the Job's reconcile finds it annotated but not admitted and suspends it
+        LOG.debug("queue admission: cannot restore {}: {}", key, e.getMessage());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Submits {@code wl} unless it is already pending or admitted (a pending one whose spec changed is resubmitted),
+   * runs admission cycles, and reports the workload's state. Keys of other Jobs whose state changed are added to
+   * {@code changed}.
+   *
+   * @throws IllegalArgumentException if the engine rejects the workload
+   */
+  synchronized View sync(Workload wl, Set<String> changed) {
+    String key = wl.key();
+    Workload old = submitted.get(key);
+    if (old != null && !old.equals(wl) && engine.admission(key).isEmpty()) {
+      engine.delete(key);
+      submitted.remove(key);
+      old = null;
+    }
+    if (old == null) {
+      if (engine.admission(key).isEmpty()) {
+        engine.submit(wl);
+        dirty = true;
+      }
+      submitted.put(key, wl);
+    }
+    if (dirty) {
+      cycles(changed);
+    }
+    Admission a = engine.admission(key).orElse(null);
+    if (a != null) {
+      boolean others = evicting.size() > (evicting.contains(key) ? 1 : 0);
+      return new View(a, false, "", !others);
+    }
+    String message = reasons.getOrDefault(key, "waiting for quota");
+    return new View(null, preempted.contains(key), message, false);
+  }
+
+  /** Forgets a Job (finished, deleted or no longer managed): its quota is released and cycles run. */
+  synchronized void forget(String key, Set<String> changed) {
+    boolean known = submitted.remove(key) != null;
+    reasons.remove(key);
+    preempted.remove(key);
+    waitingToStart.remove(key);
+    if (known) {
+      engine.delete(key);
+      dirty = true;
+      cycles(changed);
+    }
+    stoppedLocked(key, changed);
+  }
+
+  /** The Job is suspended and has no active pods (or never ran): it no longer counts as possibly running. */
+  synchronized void stopped(String key, Set<String> changed) {
+    stoppedLocked(key, changed);
+  }
+
+  private void stoppedLocked(String key, Set<String> changed) {
+    if (evicting.remove(key) && evicting.isEmpty()) {
+      changed.addAll(waitingToStart);
+      waitingToStart.clear();
+    }
+  }
+
+  /** The Job is being stopped although admitted (to change flavors): it counts as possibly running. */
+  synchronized void stopping(String key) {
+    evicting.add(key);
+  }
+
+  /** The Job waits for the start gate; it is handed back when the last eviction is written. */
+  synchronized void waitToStart(String key) {
+    waitingToStart.add(key);
+  }
+
+  /**
+   * The Job was written started with {@code admission}: whether the engine still holds exactly that admission (if
+   * not, it was preempted meanwhile and stays evicting until its suspension is written).
+   */
+  synchronized boolean started(String key, Admission admission, Set<String> changed) {
+    waitingToStart.remove(key);
+    Admission now = engine.admission(key).orElse(null);
+    if (now == null || !AdmissionRecord.of(now).equals(AdmissionRecord.of(admission))) {
+      return false;
+    }
+    stoppedLocked(key, changed);
+    return true;
+  }
+
+  /**
+   * Runs cycles until the engine is idle; records outcomes of the controller's workloads. The engine can oscillate:
+   * a reclaiming head preempts a borrowing workload, and in the next cycle an older head of the reclaiming queue is
+   * tried instead of it, fails, and the victim is admitted again into the freed quota. When a cycle repeats an
+   * earlier one, the loop stops after the next cycle that preempts nothing, leaving the victim admitted; the next
+   * submit or release tries again. Without this, the Jobs would be stopped and started forever.
+   */
+  private void cycles(Set<String> changed) {
+    dirty = false;
+    Map<String, String> previous = null;
+    Set<List<List<String>>> seen = new HashSet<>();
+    boolean oscillating = false;
+    for (int i = 0; i < maxCycles; i++) {
+      CycleResult r = engine.schedule();
+      if (r.progressed()) {
+        List<List<String>> signature = List.of(r.admitted().stream().map(Admission::workload).toList(),
+            r.preempted().stream().map(Preemption::workload).toList());
+        if (!seen.add(signature) && !oscillating) {
+          oscillating = true;
+          LOG.debug("queue admission: the engine repeats cycle {}; stopping after its next admission", signature);
+        }
+      }
+      for (Admission a : r.admitted()) {
+        if (submitted.containsKey(a.workload())) {
+          reasons.remove(a.workload());
+          preempted.remove(a.workload());
+          changed.add(a.workload());
+        }
+      }
+      for (Preemption p : r.preempted()) {
+        if (submitted.containsKey(p.workload())) {
+          evicting.add(p.workload());
+          preempted.add(p.workload());
+          reasons.put(p.workload(), "Preempted to accommodate " + p.preemptor() + " in ClusterQueue "
+              + p.clusterQueue() + " (" + p.reason() + ")");
+          changed.add(p.workload());
+        }
+      }
+      for (Map.Entry<String, String> e : r.pending().entrySet()) {
+        String k = e.getKey();
+        if (submitted.containsKey(k) && !preempted.contains(k) && !e.getValue().equals(reasons.put(k, e.getValue()))) {
+          changed.add(k);
+        }
+      }
+      if (!r.progressed() && (r.pending().isEmpty() || r.pending().equals(previous))
+          || oscillating && r.preempted().isEmpty()) {
+        return;
+      }
+      previous = r.pending();
+    }
+  }
+}

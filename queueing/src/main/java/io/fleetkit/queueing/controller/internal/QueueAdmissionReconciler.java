@@ -1,0 +1,204 @@
+package io.fleetkit.queueing.controller.internal;
+
+import io.fleetkit.api.FleetKitException;
+import io.fleetkit.api.batch.Job;
+import io.fleetkit.api.batch.JobStatus;
+import io.fleetkit.reconcile.ObjectKey;
+import io.fleetkit.reconcile.ReconcileContext;
+import io.fleetkit.reconcile.Reconciler;
+import io.fleetkit.reconcile.Result;
+import io.fleetkit.queueing.controller.QueueLabels;
+import io.fleetkit.queueing.Admission;
+import io.fleetkit.queueing.AdmissionEngine;
+import io.fleetkit.queueing.ResourceFlavor;
+import io.fleetkit.queueing.Workload;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Connects Jobs labelled {@value QueueLabels#QUEUE_NAME} to an {@link AdmissionEngine}, as Kueue's job reconciler:
+ * a managed Job without admission is kept suspended, its workload is queued, and once the engine admits it the Job
+ * is annotated, pinned to its flavors' nodes and resumed; a preempted Job is suspended and unpinned; a finished,
+ * deleted or unlabelled Job releases its quota. The first reconcile restores the admissions recorded on the Jobs.
+ */
+public final class QueueAdmissionReconciler implements Reconciler<Job> {
+  private static final Logger LOG = LoggerFactory.getLogger(QueueAdmissionReconciler.class);
+  /** How soon a Job stopped to change flavors is started again. */
+  private static final Duration RESTART_DELAY = Duration.ofSeconds(1);
+
+  private final AdmissionEngine engine;
+  private final AdmissionBook book;
+  private final Consumer<ObjectKey> enqueue;
+
+  /**
+   * @param engine the admission engine this reconciler owns (its LocalQueues and flavors are read from it)
+   * @param maxCyclesPerReconcile cap on the admission cycles one reconcile runs
+   * @param enqueue requeues another Job whose admission state changed
+   */
+  public QueueAdmissionReconciler(AdmissionEngine engine, int maxCyclesPerReconcile, Consumer<ObjectKey> enqueue) {
+    this.engine = Objects.requireNonNull(engine, "engine");
+    this.book = new AdmissionBook(engine, maxCyclesPerReconcile);
+    this.enqueue = Objects.requireNonNull(enqueue, "enqueue");
+  }
+
+  @Override
+  public Result reconcile(ReconcileContext<Job> ctx) {
+    if (!book.restored()) {
+      restore(ctx);
+    }
+    String key = ctx.key().namespace() + "/" + ctx.key().name();
+    Set<String> changed = new LinkedHashSet<>();
+    try {
+      Job job = ctx.object().orElse(null);
+      if (job == null || job.metadata().deletionTimestamp() != null || !JobWorkloads.managed(job)
+          || job.status().isFinished()) {
+        book.forget(key, changed);
+        return Result.done();
+      }
+      return reconcileManaged(ctx, job, key, changed);
+    } finally {
+      changed.remove(key);
+      for (String k : changed) {
+        enqueue.accept(ObjectKey.parse(k));
+      }
+    }
+  }
+
+  private Result reconcileManaged(ReconcileContext<Job> ctx, Job job, String key, Set<String> changed) {
+    String ns = job.metadata().namespace();
+    String lq = JobWorkloads.queueName(job);
+    if (engine.localQueue(ns, lq).isEmpty()) {
+      book.forget(key, changed);
+      return hold(ctx, job, key, QueueLabels.REASON_INADMISSIBLE,
+          "LocalQueue " + lq + " doesn't exist in namespace " + ns, changed);
+    }
+    AdmissionBook.View view;
+    try {
+      Workload wl = JobWorkloads.of(job, JobWorkloads.priority(job, ctx.store()));
+      view = book.sync(wl, changed);
+    } catch (FleetKitException | IllegalArgumentException e) {
+      book.forget(key, changed);
+      return hold(ctx, job, key, QueueLabels.REASON_INADMISSIBLE, String.valueOf(e.getMessage()), changed);
+    }
+    Admission admission = view.admission();
+    if (admission == null) {
+      return hold(ctx, job, key, view.preempted() ? QueueLabels.REASON_PREEMPTED : QueueLabels.REASON_PENDING,
+          view.message(), changed);
+    }
+    return start(ctx, job, key, admission, view.mayStart(), changed);
+  }
+
+  /**
+   * Keeps the Job suspended and unpinned, with {@code QuotaReserved=False}. A Job status change (its active count
+   * falling to 0) reconciles it again, which releases the start gate.
+   */
+  private Result hold(ReconcileContext<Job> ctx, Job job, String key, String reason, String message,
+      Set<String> changed) {
+    Job stopped = JobEdits.stopped(job);
+    if (!stopped.equals(job)) {
+      LOG.debug("queue admission: suspending job {} ({})", key, reason);
+      job = ctx.store().update(stopped);
+    }
+    if (job.status().active() == 0) {
+      // stopped only once the Job controller counts no active pods (Kueue's IsActive): until then its pods may
+      // still hold the nodes, and no admitted Job is started
+      book.stopped(key, changed);
+    }
+    setCondition(ctx, job, false, reason, message);
+    return Result.done();
+  }
+
+  private Result start(ReconcileContext<Job> ctx, Job job, String key, Admission admission, boolean mayStart,
+      Set<String> changed) {
+    AdmissionRecord rec = AdmissionRecord.of(admission);
+    Map<String, String> labels = flavorLabels(rec);
+    String current = JobEdits.annotation(job);
+    if (current != null && !current.equals(rec.format()) && !job.spec().suspend()) {
+      // running with another admission: stop it first, so its pods leave the old flavor's nodes; meanwhile it
+      // counts as possibly running for the start gate
+      book.stopping(key);
+      ctx.store().update(JobEdits.stopped(job));
+      return Result.requeueAfter(RESTART_DELAY);
+    }
+    String message = "Quota reserved in ClusterQueue " + rec.clusterQueue();
+    if (!JobEdits.isStarted(job, rec, labels)) {
+      if (job.spec().suspend() && job.status().active() > 0) {
+        // its old pods are still being deleted; the Job controller's status update reconciles it again
+        return Result.done();
+      }
+      if (!mayStart) {
+        book.waitToStart(key);
+        setCondition(ctx, job, true, QueueLabels.REASON_ADMITTED, message + ", waiting for preempted Jobs to stop");
+        return Result.done();
+      }
+      LOG.debug("queue admission: starting job {} with {}", key, rec.format());
+      job = ctx.store().update(JobEdits.started(job, rec, admission.admittedAt(), labels));
+    }
+    if (!book.started(key, admission, changed)) {
+      return Result.requeue();
+    }
+    setCondition(ctx, job, true, QueueLabels.REASON_ADMITTED, message);
+    return Result.done();
+  }
+
+  private Map<String, String> flavorLabels(AdmissionRecord rec) {
+    Map<String, String> labels = new TreeMap<>();
+    for (String flavor : new TreeMap<>(rec.flavors()).values()) {
+      engine.resourceFlavor(flavor).map(ResourceFlavor::nodeLabels).ifPresent(labels::putAll);
+    }
+    return labels;
+  }
+
+  private static void setCondition(ReconcileContext<Job> ctx, Job job, boolean reserved, String reason,
+      String message) {
+    JobStatus status = JobEdits.withQuotaReserved(job.status(), reserved, reason, message, ctx.now());
+    if (status != null) {
+      ctx.store().updateStatus(job.withStatus(status));
+    }
+  }
+
+  /** Restores the admissions recorded on the cached Jobs (once, before the first decision). */
+  private void restore(ReconcileContext<Job> ctx) {
+    List<AdmissionBook.Restored> found = new ArrayList<>();
+    for (Job j : ctx.lister().list()) {
+      String value = JobEdits.annotation(j);
+      if (value == null || !JobWorkloads.managed(j) || j.status().isFinished()
+          || j.metadata().deletionTimestamp() != null) {
+        continue;
+      }
+      try {
+        found.add(new AdmissionBook.Restored(JobWorkloads.of(j, JobWorkloads.priority(j, ctx.store())),
+            AdmissionRecord.parse(value), admittedAt(j, ctx.now())));
+      } catch (FleetKitException | IllegalArgumentException e) {
+        LOG.debug("queue admission: job {} keeps no admission: {}", j.metadata().key(), e.getMessage());
+      }
+    }
+    Set<String> restored = book.restore(found);
+    if (!restored.isEmpty()) {
+      LOG.debug("queue admission: restored {} admissions", restored.size());
+    }
+  }
+
+  private static Instant admittedAt(Job j, Instant fallback) {
+    String v = j.metadata().annotations().get(QueueLabels.ADMITTED_AT);
+    if (v == null) {
+      return fallback;
+    }
+    try {
+      return Instant.parse(v);
+    } catch (DateTimeParseException e) {
+      return fallback;
+    }
+  }
+}

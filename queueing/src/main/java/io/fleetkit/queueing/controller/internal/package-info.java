@@ -1,0 +1,11 @@
+/**
+ * Implementation of {@link io.fleetkit.queueing.controller.QueueAdmissionController} (not part of the contract): the
+ * reconciler, the controller's book of submitted and evicting workloads, the Job-to-workload mapping, the
+ * admission annotation format and the Job edits.
+ *
+ * <p>Threading: {@code AdmissionBook} holds its lock for every engine decision; the other types are stateless.
+ */
+@NullMarked
+package io.fleetkit.queueing.controller.internal;
+
+import org.jspecify.annotations.NullMarked;

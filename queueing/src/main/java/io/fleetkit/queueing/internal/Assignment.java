@@ -1,0 +1,31 @@
+package io.fleetkit.queueing.internal;
+
+import io.fleetkit.queueing.PodSetAssignment;
+import java.util.List;
+
+/**
+ * The flavor assigner's answer for one workload in one ClusterQueue.
+ *
+ * @param mode the worst mode over all pod sets and resources: {@link #FIT}, {@link #PREEMPT} or {@link #NO_FIT}
+ *     ({@link #NO_CANDIDATES} is reported as {@link #PREEMPT}, with no targets)
+ * @param borrows whether the assignment takes the queue above its nominal quota in some flavor-resource
+ * @param podSets the chosen flavors per pod set (empty when {@link #NO_FIT})
+ * @param frs the flavor-resources the workload would use
+ * @param values the milli-values used of each of {@code frs}
+ * @param needPreemption per flavor-resource index: whether it was assigned in mode {@link #PREEMPT}
+ * @param message why it does not fit (empty when it fits)
+ */
+public record Assignment(
+    int mode,
+    boolean borrows,
+    List<PodSetAssignment> podSets,
+    int[] frs,
+    long[] values,
+    boolean[] needPreemption,
+    String message) {
+  public static final int NO_FIT = 0;
+  /** Fits only by preemption, but the preemptor finds nothing to preempt (Kueue's noPreemptionCandidates). */
+  public static final int NO_CANDIDATES = 1;
+  public static final int PREEMPT = 2;
+  public static final int FIT = 3;
+}

@@ -1,0 +1,164 @@
+package io.fleetkit.queueing.internal;
+
+import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.queueing.ClusterQueue;
+import io.fleetkit.queueing.FlavorQuotas;
+import io.fleetkit.queueing.ResourceGroup;
+import io.fleetkit.queueing.ResourceQuota;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One ClusterQueue's quotas and usage per flavor-resource, with Kueue's quota arithmetic for a (flat) cohort:
+ *
+ * <pre>
+ * guaranteed = nominal - lendingLimit   (0 without a lending limit): never lent
+ * available  = max(0, guaranteed - usage)
+ *            + min(cohort.quota - cohort.usage,
+ *                  (nominal - guaranteed) - max(0, usage - guaranteed) + borrowingLimit)   (the min only with a limit)
+ * </pre>
+ *
+ * after Kueue's {@code pkg/cache/resource_node.go} {@code available} and {@code potentialAvailable}.
+ */
+public final class CqState {
+  static final long NO_LIMIT = -1;
+
+  final ClusterQueue spec;
+  final String name;
+  final int index;
+  final @Nullable CohortState cohort;
+  final long[] nominal;
+  final long[] borrowingLimit;
+  final long[] guaranteed;
+  final long[] usage;
+  final boolean[] covered;
+  /** Resource name to its group index in {@code spec.resourceGroups()}. */
+  final Map<String, Integer> groupOfResource = new HashMap<>();
+  /** Per group, per flavor in order, per covered resource in order: the flavor-resource index. */
+  final int[][][] groupFrs;
+  final long weightMilli;
+  final PendingQueue pending;
+  final LinkedHashMap<String, AdmittedWorkload> admitted = new LinkedHashMap<>();
+
+  CqState(ClusterQueue spec, int index, @Nullable CohortState cohort, FlavorResources frs, PendingQueue pending) {
+    this.spec = spec;
+    this.name = spec.name();
+    this.index = index;
+    this.cohort = cohort;
+    this.pending = pending;
+    int n = frs.size();
+    nominal = new long[n];
+    borrowingLimit = new long[n];
+    java.util.Arrays.fill(borrowingLimit, NO_LIMIT);
+    guaranteed = new long[n];
+    usage = new long[n];
+    covered = new boolean[n];
+    groupFrs = new int[spec.resourceGroups().size()][][];
+    for (int g = 0; g < spec.resourceGroups().size(); g++) {
+      ResourceGroup group = spec.resourceGroups().get(g);
+      for (String r : group.coveredResources()) {
+        groupOfResource.put(r, g);
+      }
+      groupFrs[g] = new int[group.flavors().size()][];
+      for (int f = 0; f < group.flavors().size(); f++) {
+        FlavorQuotas fq = group.flavors().get(f);
+        groupFrs[g][f] = new int[fq.resources().size()];
+        for (int r = 0; r < fq.resources().size(); r++) {
+          ResourceQuota q = fq.resources().get(r);
+          int fr = frs.of(fq.name(), q.name());
+          groupFrs[g][f][r] = fr;
+          covered[fr] = true;
+          nominal[fr] = q.nominalQuota().milliValue();
+          Quantity bl = q.borrowingLimit();
+          borrowingLimit[fr] = bl == null ? NO_LIMIT : bl.milliValue();
+          Quantity ll = q.lendingLimit();
+          guaranteed[fr] = ll == null ? 0 : Math.max(0, nominal[fr] - ll.milliValue());
+        }
+      }
+    }
+    weightMilli = spec.fairSharingWeight().milliValue();
+  }
+
+  public String name() {
+    return name;
+  }
+
+  boolean hasCohort() {
+    return cohort != null;
+  }
+
+  /** What a workload may still use of {@code fr} now, counting what the cohort can lend. */
+  long available(int fr) {
+    CohortState c = cohort;
+    if (c == null) {
+      return Math.max(0, nominal[fr] - usage[fr]);
+    }
+    long local = Math.max(0, guaranteed[fr] - usage[fr]);
+    long parent = c.quota[fr] - c.usage[fr];
+    if (borrowingLimit[fr] != NO_LIMIT) {
+      long stored = nominal[fr] - guaranteed[fr];
+      long usedInParent = Math.max(0, usage[fr] - guaranteed[fr]);
+      parent = Math.min(parent, stored - usedInParent + borrowingLimit[fr]);
+    }
+    return Math.max(0, local + parent);
+  }
+
+  /** What a workload could use of {@code fr} if nothing else in the cohort were running. */
+  long potentialAvailable(int fr) {
+    CohortState c = cohort;
+    if (c == null) {
+      return nominal[fr];
+    }
+    long parent = c.quota[fr];
+    if (borrowingLimit[fr] != NO_LIMIT) {
+      parent = Math.min(parent, nominal[fr] - guaranteed[fr] + borrowingLimit[fr]);
+    }
+    return guaranteed[fr] + parent;
+  }
+
+  /** Whether using {@code value} more of {@code fr} would take this queue above its nominal quota in a cohort. */
+  boolean borrowingWith(int fr, long value) {
+    return cohort != null && usage[fr] + value > nominal[fr];
+  }
+
+  boolean borrowing(int fr) {
+    return usage[fr] > nominal[fr];
+  }
+
+  /** Whether this queue borrows in any of the flavor-resources marked in {@code frSet}. */
+  boolean borrowingIn(boolean[] frSet) {
+    for (int fr = 0; fr < frSet.length; fr++) {
+      if (frSet[fr] && usage[fr] > nominal[fr]) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Adds ({@code sign} 1) or removes ({@code sign} -1) usage, keeping the cohort's aggregate in step. */
+  void addUsage(int[] frs, long[] values, int sign) {
+    CohortState c = cohort;
+    for (int i = 0; i < frs.length; i++) {
+      int fr = frs[i];
+      long old = usage[fr];
+      long now = old + sign * values[i];
+      usage[fr] = now;
+      if (c != null) {
+        long g = guaranteed[fr];
+        c.usage[fr] += Math.max(0, now - g) - Math.max(0, old - g);
+      }
+    }
+  }
+
+  void add(AdmittedWorkload w) {
+    admitted.put(w.key(), w);
+    addUsage(w.frs, w.values, 1);
+  }
+
+  void remove(AdmittedWorkload w) {
+    admitted.remove(w.key());
+    addUsage(w.frs, w.values, -1);
+  }
+}

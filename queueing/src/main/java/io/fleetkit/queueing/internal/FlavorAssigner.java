@@ -1,0 +1,266 @@
+package io.fleetkit.queueing.internal;
+
+import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.queueing.FlavorFungibility;
+import io.fleetkit.queueing.PodSet;
+import io.fleetkit.queueing.PodSetAssignment;
+import io.fleetkit.queueing.ResourceGroup;
+import io.fleetkit.queueing.Workload;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Kueue's flavor assigner ({@code pkg/scheduler/flavorassigner}): for every pod set and resource group, tries the
+ * group's flavors in order and stops per the queue's {@link FlavorFungibility}. A resource of a flavor
+ *
+ * <ul>
+ *   <li>does not fit if the request exceeds what the queue could ever use ({@code potentialAvailable});
+ *   <li>fits if it is within what is available now (possibly borrowing from the cohort);
+ *   <li>fits by preemption if it is within the nominal quota, or borrows while the queue may preempt while borrowing
+ *       ({@code borrowWithinCohort} or fair sharing).
+ * </ul>
+ *
+ * The request of a pod set adds to what earlier pod sets of the same workload were assigned in the same flavor. As in
+ * newer Kueue, a flavor that fits only by preemption but where the preemptor finds no candidates ranks below one that
+ * can preempt, and the assigner tries the next flavor.
+ */
+public final class FlavorAssigner {
+  /** Whether preempting could make {@code value} of {@code fr} available to {@code wl} in {@code cq}. */
+  @FunctionalInterface
+  public interface PreemptionOracle {
+    boolean preemptionPossible(Workload wl, CqState cq, int fr, long value);
+  }
+
+  private final FlavorResources index;
+  private final boolean fairSharing;
+  private final PreemptionOracle oracle;
+
+  public FlavorAssigner(FlavorResources index, boolean fairSharing, PreemptionOracle oracle) {
+    this.index = index;
+    this.fairSharing = fairSharing;
+    this.oracle = oracle;
+  }
+
+  /** Assigns flavors to every pod set of {@code wl} in {@code cq}, against the queue's current usage. */
+  public Assignment assign(Workload wl, CqState cq) {
+    long[] assigned = new long[index.size()];
+    boolean[] needPreemption = new boolean[index.size()];
+    boolean canPreemptWhileBorrowing =
+        fairSharing
+            || cq.spec.preemption().borrowWithinCohort().policy()
+                != io.fleetkit.queueing.BorrowWithinCohort.Policy.NEVER;
+    int mode = Assignment.FIT;
+    boolean borrows = false;
+    List<PodSetAssignment> out = new ArrayList<>(wl.podSets().size());
+    StringBuilder message = new StringBuilder();
+    for (PodSet ps : wl.podSets()) {
+      Map<String, String> flavors = new LinkedHashMap<>();
+      ResourceList.Builder usage = ResourceList.builder();
+      List<String> psReasons = new ArrayList<>();
+      int psMode = Assignment.FIT;
+      // Every requested resource must be covered by some resource group.
+      for (String r : ps.requests().names()) {
+        if (!cq.groupOfResource.containsKey(r)) {
+          psReasons.add("resource " + r + " unavailable in ClusterQueue");
+          psMode = Assignment.NO_FIT;
+        }
+      }
+      for (int g = 0; g < cq.groupFrs.length && psMode != Assignment.NO_FIT; g++) {
+        ResourceGroup group = cq.spec.resourceGroups().get(g);
+        List<String> covered = group.coveredResources();
+        int n = 0;
+        for (String r : covered) {
+          if (ps.requests().has(r)) {
+            n++;
+          }
+        }
+        if (n == 0) {
+          continue;
+        }
+        List<String> requested = new ArrayList<>(n);
+        int[] pos = new int[n];
+        for (int i = 0; i < covered.size(); i++) {
+          if (ps.requests().has(covered.get(i))) {
+            pos[requested.size()] = i;
+            requested.add(covered.get(i));
+          }
+        }
+        // Modes are first computed without the preemption oracle, which is expensive; it is consulted only for a
+        // flavor that would be chosen for preemption (as Kueue's eager oracle would have ranked it).
+        int flavorCount = cq.groupFrs[g].length;
+        int[][] modesOf = new int[flavorCount][];
+        long[][] valsOf = new long[flavorCount][];
+        int[] repOf = new int[flavorCount];
+        boolean[] borrowOf = new boolean[flavorCount];
+        int chosen = -1;
+        int best = -1;
+        for (int f = 0; f < flavorCount; f++) {
+          int rep = Assignment.FIT;
+          boolean borrow = false;
+          int[] modes = new int[pos.length];
+          long[] vals = new long[pos.length];
+          for (int i = 0; i < pos.length; i++) {
+            int fr = cq.groupFrs[g][f][pos[i]];
+            long val = ps.totalMilli(requested.get(i)) + assigned[fr];
+            vals[i] = val;
+            int m = fits(cq, fr, assigned[fr], val, canPreemptWhileBorrowing, psReasons);
+            modes[i] = m;
+            borrow |= cq.borrowingWith(fr, val);
+            rep = Math.min(rep, m);
+            if (rep == Assignment.NO_FIT) {
+              break;
+            }
+          }
+          modesOf[f] = modes;
+          valsOf[f] = vals;
+          borrowOf[f] = borrow;
+          if (rep == Assignment.PREEMPT
+              && cq.spec.flavorFungibility().whenCanPreempt() == FlavorFungibility.WhenCanPreempt.PREEMPT) {
+            rep = consultOracle(wl, cq, g, f, pos, modes, vals);
+          }
+          repOf[f] = rep;
+          if (!shouldTryNextFlavor(rep, cq.spec.flavorFungibility(), borrow)) {
+            chosen = f;
+            break;
+          }
+          if (best < 0 || rep > repOf[best]) {
+            best = f;
+          }
+        }
+        if (chosen < 0 && best >= 0 && repOf[best] == Assignment.PREEMPT) {
+          int firstPreempt = -1;
+          for (int f = 0; f < flavorCount && chosen < 0; f++) {
+            if (repOf[f] != Assignment.PREEMPT || modesOf[f] == null) {
+              continue;
+            }
+            if (firstPreempt < 0) {
+              firstPreempt = f;
+            }
+            repOf[f] = consultOracle(wl, cq, g, f, pos, modesOf[f], valsOf[f]);
+            if (repOf[f] == Assignment.PREEMPT) {
+              chosen = f;
+            }
+          }
+          if (chosen < 0) {
+            chosen = firstPreempt;
+          }
+        }
+        if (chosen < 0) {
+          chosen = best;
+        }
+        int bestFlavor = chosen;
+        int bestMode = chosen < 0 ? Assignment.NO_FIT : repOf[chosen];
+        boolean bestBorrow = chosen >= 0 && borrowOf[chosen];
+        int[] bestModes = chosen < 0 ? null : modesOf[chosen];
+        if (bestMode == Assignment.NO_FIT) {
+          bestFlavor = -1;
+        }
+        if (bestFlavor < 0 || bestModes == null) {
+          psMode = Assignment.NO_FIT;
+          break;
+        }
+        psMode = Math.min(psMode, bestMode);
+        borrows |= bestBorrow;
+        String flavorName = group.flavors().get(bestFlavor).name();
+        for (int i = 0; i < pos.length; i++) {
+          String r = requested.get(i);
+          int fr = cq.groupFrs[g][bestFlavor][pos[i]];
+          long total = ps.totalMilli(r);
+          assigned[fr] += total;
+          if (bestModes[i] == Assignment.PREEMPT || bestModes[i] == Assignment.NO_CANDIDATES) {
+            needPreemption[fr] = true;
+          }
+          flavors.put(r, flavorName);
+          usage.put(r, Quantity.ofMilli(total));
+        }
+      }
+      mode = Math.min(mode, psMode);
+      if (psMode != Assignment.FIT) {
+        if (message.length() > 0) {
+          message.append("; ");
+        }
+        message.append("couldn't assign flavors to pod set ").append(ps.name()).append(": ")
+            .append(String.join(", ", psReasons));
+      }
+      out.add(new PodSetAssignment(ps.name(), ps.count(), flavors, usage.build()));
+    }
+    int n = 0;
+    for (long v : assigned) {
+      if (v != 0) {
+        n++;
+      }
+    }
+    int[] frs = new int[n];
+    long[] values = new long[n];
+    n = 0;
+    for (int fr = 0; fr < assigned.length; fr++) {
+      if (assigned[fr] != 0) {
+        frs[n] = fr;
+        values[n++] = assigned[fr];
+      }
+    }
+    if (mode == Assignment.NO_FIT) {
+      Arrays.fill(needPreemption, false);
+    } else if (mode == Assignment.NO_CANDIDATES) {
+      mode = Assignment.PREEMPT;
+    }
+    return new Assignment(mode, borrows, mode == Assignment.NO_FIT ? List.of() : out, frs, values, needPreemption,
+        message.toString());
+  }
+
+  /** Downgrades the resources of flavor {@code f} that fit only by preemption but have no candidates. */
+  private int consultOracle(Workload wl, CqState cq, int g, int f, int[] pos, int[] modes, long[] vals) {
+    int rep = Assignment.FIT;
+    for (int i = 0; i < pos.length; i++) {
+      if (modes[i] == Assignment.PREEMPT && !oracle.preemptionPossible(wl, cq, cq.groupFrs[g][f][pos[i]], vals[i])) {
+        modes[i] = Assignment.NO_CANDIDATES;
+      }
+      rep = Math.min(rep, modes[i]);
+    }
+    return rep;
+  }
+
+  private int fits(
+      CqState cq, int fr, long previous, long val, boolean canPreemptWhileBorrowing, List<String> reasons) {
+    long max = cq.potentialAvailable(fr);
+    String r = index.resource(fr);
+    if (val > max) {
+      reasons.add("insufficient quota for " + r + " in flavor " + index.flavor(fr)
+          + ", previously considered podsets requests (" + q(r, previous) + ") + current podset request ("
+          + q(r, val - previous) + ") > maximum capacity (" + q(r, max) + ")");
+      return Assignment.NO_FIT;
+    }
+    long available = cq.available(fr);
+    if (val <= available) {
+      return Assignment.FIT;
+    }
+    reasons.add("insufficient unused quota for " + index.resource(fr) + " in flavor " + index.flavor(fr) + ", "
+        + q(r, val - available) + " more needed");
+    boolean borrow = cq.borrowingWith(fr, val);
+    if (val <= cq.nominal[fr] || (borrow && canPreemptWhileBorrowing)) {
+      return Assignment.PREEMPT;
+    }
+    return Assignment.NO_FIT;
+  }
+
+  private static boolean shouldTryNextFlavor(int mode, FlavorFungibility f, boolean borrow) {
+    if (mode == Assignment.PREEMPT && f.whenCanPreempt() == FlavorFungibility.WhenCanPreempt.PREEMPT) {
+      return false;
+    }
+    if (mode == Assignment.FIT && borrow && f.whenCanBorrow() == FlavorFungibility.WhenCanBorrow.BORROW) {
+      return false;
+    }
+    return !(mode == Assignment.FIT && !borrow);
+  }
+
+  /** Kueue's {@code ResourceQuantityString}: binary SI for memory-like resources, decimal SI otherwise. */
+  private static String q(String resource, long milli) {
+    boolean binary = resource.equals("memory") || resource.equals("ephemeral-storage")
+        || resource.startsWith("hugepages-");
+    return Quantity.ofMilli(milli, binary ? Quantity.Format.BINARY_SI : Quantity.Format.DECIMAL_SI).toString();
+  }
+}

@@ -1,0 +1,44 @@
+package io.fleetkit.queueing.internal;
+
+import io.fleetkit.queueing.Workload;
+import java.util.Comparator;
+
+/** A workload waiting in a ClusterQueue, with its submission sequence as the last FIFO tie-breaker. */
+final class PendingWorkload {
+  /** Kueue's queue order: higher priority first, then older creation time, then submission order. */
+  static final Comparator<PendingWorkload> ORDER = PendingWorkload::compare;
+
+  final Workload workload;
+  final long sequence;
+  final String key;
+  final int priority;
+  final long createdSecond;
+  final int createdNano;
+  String lastReason = "";
+
+  PendingWorkload(Workload workload, long sequence) {
+    this.workload = workload;
+    this.sequence = sequence;
+    this.key = workload.key();
+    this.priority = workload.priority();
+    this.createdSecond = workload.creationTime().getEpochSecond();
+    this.createdNano = workload.creationTime().getNano();
+  }
+
+  private static int compare(PendingWorkload a, PendingWorkload b) {
+    if (a.priority != b.priority) {
+      return a.priority > b.priority ? -1 : 1;
+    }
+    if (a.createdSecond != b.createdSecond) {
+      return a.createdSecond < b.createdSecond ? -1 : 1;
+    }
+    if (a.createdNano != b.createdNano) {
+      return a.createdNano < b.createdNano ? -1 : 1;
+    }
+    return Long.compare(a.sequence, b.sequence);
+  }
+
+  String key() {
+    return key;
+  }
+}

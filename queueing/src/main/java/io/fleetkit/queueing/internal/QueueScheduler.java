@@ -1,0 +1,444 @@
+package io.fleetkit.queueing.internal;
+
+import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.queueing.Admission;
+import io.fleetkit.queueing.ClusterQueue;
+import io.fleetkit.queueing.CycleResult;
+import io.fleetkit.queueing.FairSharingStrategy;
+import io.fleetkit.queueing.FlavorQuotas;
+import io.fleetkit.queueing.LocalQueue;
+import io.fleetkit.queueing.PodSet;
+import io.fleetkit.queueing.PodSetAssignment;
+import io.fleetkit.queueing.Preemption;
+import io.fleetkit.queueing.ResourceFlavor;
+import io.fleetkit.queueing.ResourceGroup;
+import io.fleetkit.queueing.ResourceQuota;
+import io.fleetkit.queueing.Workload;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Kueue's scheduler loop ({@code pkg/scheduler/scheduler.go}), one {@link #schedule() cycle} at a time:
+ *
+ * <ol>
+ *   <li>take the head of every ClusterQueue's queue;
+ *   <li>nominate: assign flavors, and find preemption targets for heads that fit only by preemption;
+ *   <li>order the heads: those that do not borrow first, then (with fair sharing) the lowest dominant resource share
+ *       after admission, then higher priority, then older;
+ *   <li>admit the heads that fit, unless an earlier admission in the same cohort this cycle made them no longer fit;
+ *       issue the preemptions of the first preempting head per cohort (the preemptor is admitted in a later cycle,
+ *       once the quota is free); park or requeue the rest per the queueing strategy.
+ * </ol>
+ */
+public final class QueueScheduler {
+  private static final Logger LOG = LoggerFactory.getLogger(QueueScheduler.class);
+
+  private final Clock clock;
+  private final FlavorResources index = new FlavorResources();
+  private final Map<String, ResourceFlavor> flavors;
+  private final Map<String, CqState> queues = new LinkedHashMap<>();
+  private final Map<String, CohortState> cohorts = new LinkedHashMap<>();
+  private final Map<String, LocalQueue> localQueues = new HashMap<>();
+  private final Map<String, CqState> pendingIn = new HashMap<>();
+  private final Map<String, AdmittedWorkload> admitted = new HashMap<>();
+  private final FlavorAssigner assigner;
+  private final Preemptor preemptor;
+  private final boolean fairSharing;
+  private long sequence;
+  private int parkedInLastCycle;
+
+  public QueueScheduler(
+      Clock clock,
+      List<ResourceFlavor> flavorList,
+      List<ClusterQueue> clusterQueues,
+      List<LocalQueue> locals,
+      boolean fairSharing,
+      List<FairSharingStrategy> strategies) {
+    this.clock = clock;
+    this.fairSharing = fairSharing;
+    this.flavors = new LinkedHashMap<>();
+    for (ResourceFlavor f : flavorList) {
+      if (flavors.put(f.name(), f) != null) {
+        throw new IllegalArgumentException("admission engine: resource flavor " + f.name() + " added twice");
+      }
+    }
+    for (ClusterQueue cq : clusterQueues) {
+      for (ResourceGroup g : cq.resourceGroups()) {
+        for (int f = 0; f < g.flavors().size(); f++) {
+          FlavorQuotas fq = g.flavors().get(f);
+          if (!flavors.containsKey(fq.name())) {
+            throw new IllegalArgumentException("ClusterQueue " + cq.name() + ": spec.resourceGroups[].flavors[" + f
+                + "].name \"" + fq.name() + "\" must name a known ResourceFlavor");
+          }
+          for (ResourceQuota q : fq.resources()) {
+            index.add(fq.name(), q.name());
+          }
+        }
+      }
+    }
+    for (ClusterQueue cq : clusterQueues) {
+      if (queues.containsKey(cq.name())) {
+        throw new IllegalArgumentException("admission engine: ClusterQueue " + cq.name() + " added twice");
+      }
+      String cohortName = cq.cohort();
+      CohortState cohort = cohortName == null
+          ? null
+          : cohorts.computeIfAbsent(cohortName, n -> new CohortState(n, index.size(), index.resourceCount()));
+      CqState state = new CqState(cq, queues.size(), cohort, index, new PendingQueue(cq.queueingStrategy()));
+      queues.put(cq.name(), state);
+      if (cohort != null) {
+        cohort.members.add(state);
+        for (int fr = 0; fr < index.size(); fr++) {
+          if (state.covered[fr]) {
+            long lendable = state.nominal[fr] - state.guaranteed[fr];
+            cohort.quota[fr] += lendable;
+            cohort.lendableByResource[index.resourceIndex(fr)] += lendable;
+          }
+        }
+      }
+    }
+    for (LocalQueue lq : locals) {
+      if (!queues.containsKey(lq.clusterQueue())) {
+        throw new IllegalArgumentException("LocalQueue " + lq.key() + ": spec.clusterQueue \"" + lq.clusterQueue()
+            + "\" must name a known ClusterQueue");
+      }
+      if (localQueues.put(lq.key(), lq) != null) {
+        throw new IllegalArgumentException("admission engine: LocalQueue " + lq.key() + " added twice");
+      }
+    }
+    this.preemptor = new Preemptor(index, fairSharing, strategies);
+    this.assigner = new FlavorAssigner(index, fairSharing, preemptor::preemptionPossible);
+  }
+
+  public @Nullable ResourceFlavor resourceFlavor(String name) {
+    return flavors.get(name);
+  }
+
+  public @Nullable LocalQueue localQueue(String namespace, String name) {
+    return localQueues.get(namespace + "/" + name);
+  }
+
+  public FlavorResources index() {
+    return index;
+  }
+
+  public @Nullable CqState queue(String name) {
+    return queues.get(name);
+  }
+
+  public FlavorAssigner assigner() {
+    return assigner;
+  }
+
+  public Preemptor preemptor() {
+    return preemptor;
+  }
+
+  private CqState requireQueue(String name) {
+    CqState q = queues.get(name);
+    if (q == null) {
+      throw new IllegalArgumentException("admission engine: ClusterQueue \"" + name + "\" is not known");
+    }
+    return q;
+  }
+
+  private CqState queueOf(Workload wl) {
+    LocalQueue lq = localQueues.get(wl.namespace() + "/" + wl.queueName());
+    if (lq == null) {
+      throw new IllegalArgumentException("Workload " + wl.key() + ": spec.queueName \"" + wl.queueName()
+          + "\" must name a LocalQueue in namespace " + wl.namespace());
+    }
+    return requireQueue(lq.clusterQueue());
+  }
+
+  private void requireNew(Workload wl) {
+    if (pendingIn.containsKey(wl.key()) || admitted.containsKey(wl.key())) {
+      throw new IllegalArgumentException("Workload " + wl.key() + ": already submitted");
+    }
+  }
+
+  public void submit(Workload wl) {
+    requireNew(wl);
+    CqState cq = queueOf(wl);
+    cq.pending.push(new PendingWorkload(wl, sequence++));
+    pendingIn.put(wl.key(), cq);
+  }
+
+  /**
+   * Records {@code wl} as admitted in {@code clusterQueue} with the given flavor per resource for every pod set,
+   * without checking quota (to restore state, or to set up a test as Kueue's tests do).
+   */
+  public Admission assumeAdmitted(
+      Workload wl, String clusterQueue, Map<String, String> flavorByResource, Instant admittedAt) {
+    requireNew(wl);
+    CqState cq = requireQueue(clusterQueue);
+    long[] total = new long[index.size()];
+    List<PodSetAssignment> podSets = new ArrayList<>();
+    for (PodSet ps : wl.podSets()) {
+      Map<String, String> fl = new LinkedHashMap<>();
+      io.fleetkit.api.resource.ResourceList.Builder usage = io.fleetkit.api.resource.ResourceList.builder();
+      for (String r : ps.requests().names()) {
+        String flavor = flavorByResource.get(r);
+        int fr = flavor == null ? -1 : index.of(flavor, r);
+        if (fr < 0 || !cq.covered[fr]) {
+          throw new IllegalArgumentException("Workload " + wl.key() + ": resource " + r + " in flavor " + flavor
+              + " is not covered by ClusterQueue " + clusterQueue);
+        }
+        total[fr] += ps.totalMilli(r);
+        fl.put(r, flavor);
+        usage.put(r, Quantity.ofMilli(ps.totalMilli(r)));
+      }
+      podSets.add(new PodSetAssignment(ps.name(), ps.count(), fl, usage.build()));
+    }
+    int n = 0;
+    for (long v : total) {
+      n += v != 0 ? 1 : 0;
+    }
+    int[] frs = new int[n];
+    long[] vals = new long[n];
+    n = 0;
+    boolean borrows = false;
+    for (int fr = 0; fr < total.length; fr++) {
+      if (total[fr] != 0) {
+        frs[n] = fr;
+        vals[n++] = total[fr];
+        borrows |= cq.borrowingWith(fr, total[fr]);
+      }
+    }
+    Admission admission = new Admission(wl.key(), clusterQueue, podSets, admittedAt, borrows);
+    AdmittedWorkload w = new AdmittedWorkload(wl, cq, frs, vals, admission, sequence++);
+    cq.add(w);
+    admitted.put(wl.key(), w);
+    return admission;
+  }
+
+  /** Removes a pending workload, or finishes an admitted one and releases its quota. */
+  public boolean delete(String key) {
+    CqState p = pendingIn.remove(key);
+    if (p != null) {
+      p.pending.remove(key);
+      return true;
+    }
+    AdmittedWorkload w = admitted.remove(key);
+    if (w == null) {
+      return false;
+    }
+    w.cq.remove(w);
+    quotaReleased(w.cq);
+    return true;
+  }
+
+  /** Kueue's {@code QueueInadmissibleWorkloads}: released quota may admit parked workloads of the cohort. */
+  private void quotaReleased(CqState cq) {
+    CohortState c = cq.cohort;
+    if (c == null) {
+      cq.pending.unpark();
+    } else {
+      for (CqState m : c.members) {
+        m.pending.unpark();
+      }
+    }
+  }
+
+  private static final class Entry {
+    final PendingWorkload pending;
+    final CqState cq;
+    final Assignment assignment;
+    List<Target> targets = List.of();
+    long share;
+
+    Entry(PendingWorkload pending, CqState cq, Assignment assignment) {
+      this.pending = pending;
+      this.cq = cq;
+      this.assignment = assignment;
+    }
+  }
+
+  /** Runs one scheduling cycle. */
+  public CycleResult schedule() {
+    Instant now = clock.instant();
+    parkedInLastCycle = 0;
+    List<Entry> entries = new ArrayList<>();
+    for (CqState cq : queues.values()) {
+      PendingWorkload head = cq.pending.pop();
+      if (head == null) {
+        continue;
+      }
+      Assignment a = assigner.assign(head.workload, cq);
+      Entry e = new Entry(head, cq, a);
+      if (a.mode() == Assignment.PREEMPT) {
+        e.targets = preemptor.targets(head.workload, cq, a);
+      }
+      if (fairSharing) {
+        e.share = DominantResourceShare.of(cq, index, a.frs(), a.values(), 1);
+      }
+      entries.add(e);
+    }
+    Comparator<Entry> order = Comparator.comparing((Entry e) -> e.assignment.borrows());
+    if (fairSharing) {
+      order = order.thenComparingLong(e -> e.share);
+    }
+    order = order.thenComparing(e -> e.pending, PendingWorkload.ORDER);
+    entries.sort(order);
+
+    List<Admission> admittedNow = new ArrayList<>();
+    List<Preemption> preempted = new ArrayList<>();
+    Map<String, String> pending = new LinkedHashMap<>();
+    Set<Object> cohortsWithAdmission = new HashSet<>();
+    Set<Object> cohortsWithPreemption = new HashSet<>();
+    Set<CqState> released = new HashSet<>();
+    List<Entry> reserved = new ArrayList<>();
+    for (Entry e : entries) {
+      CqState cq = e.cq;
+      Object cohortKey = cq.cohort == null ? cq : cq.cohort;
+      Assignment a = e.assignment;
+      if (a.mode() == Assignment.NO_FIT) {
+        inadmissible(e, a.message(), pending);
+        continue;
+      }
+      if (a.mode() == Assignment.PREEMPT) {
+        if (e.targets.isEmpty()) {
+          inadmissible(e, a.message() + "; no workloads can be preempted to make room", pending);
+          continue;
+        }
+        if (cohortsWithPreemption.contains(cohortKey) || cohortsWithAdmission.contains(cohortKey)) {
+          skipped(e, "other workloads in the cohort were prioritized", pending);
+          continue;
+        }
+        cohortsWithPreemption.add(cohortKey);
+        for (Target t : e.targets) {
+          AdmittedWorkload v = t.victim();
+          evict(v);
+          released.add(v.cq);
+          preempted.add(new Preemption(v.key(), v.cq.name, e.pending.key(), t.reason()));
+        }
+        // Kueue's cycleCohortsUsage: the preemptor's usage stays reserved for the rest of the cycle, so a later head
+        // of the cohort cannot take the quota just freed for it (else two heads can preempt each other forever)
+        cq.addUsage(a.frs(), a.values(), 1);
+        reserved.add(e);
+        skipped(e, a.message() + "; pending the preemption of " + e.targets.size() + " workload(s)", pending);
+        continue;
+      }
+      if (cohortsWithAdmission.contains(cohortKey) || cohortsWithPreemption.contains(cohortKey)) {
+        Assignment again = assigner.assign(e.pending.workload, cq);
+        if (again.mode() != Assignment.FIT || !sameFlavors(again, a)) {
+          skipped(e, "workload no longer fits after processing another workload", pending);
+          continue;
+        }
+      }
+      cohortsWithAdmission.add(cohortKey);
+      Admission admission = new Admission(e.pending.key(), cq.name, a.podSets(), now, a.borrows());
+      AdmittedWorkload w = new AdmittedWorkload(e.pending.workload, cq, a.frs(), a.values(), admission, sequence++);
+      cq.add(w);
+      pendingIn.remove(e.pending.key());
+      admitted.put(w.key(), w);
+      admittedNow.add(admission);
+      LOG.debug("admitted {} in {}", w.key(), cq.name);
+    }
+    for (Entry e : reserved) {
+      e.cq.addUsage(e.assignment.frs(), e.assignment.values(), -1);
+    }
+    for (CqState cq : released) {
+      quotaReleased(cq);
+    }
+    return new CycleResult(admittedNow, preempted, pending);
+  }
+
+  private static boolean sameFlavors(Assignment a, Assignment b) {
+    return java.util.Arrays.equals(a.frs(), b.frs());
+  }
+
+  private void evict(AdmittedWorkload v) {
+    admitted.remove(v.key());
+    v.cq.remove(v);
+    v.cq.pending.push(new PendingWorkload(v.workload, sequence++));
+    pendingIn.put(v.key(), v.cq);
+  }
+
+  private void inadmissible(Entry e, String reason, Map<String, String> pending) {
+    e.pending.lastReason = reason;
+    pending.put(e.pending.key(), reason);
+    if (e.cq.spec.queueingStrategy() == io.fleetkit.queueing.QueueingStrategy.BEST_EFFORT_FIFO) {
+      parkedInLastCycle++;
+    }
+    e.cq.pending.requeueInadmissible(e.pending);
+  }
+
+  /**
+   * Whether another cycle could change anything: the last one admitted, preempted or parked a head (which exposes the
+   * next one). A cycle that only requeued StrictFIFO heads leaves the engine in a fixpoint.
+   */
+  public boolean mayProgress(CycleResult last) {
+    return last.progressed() || parkedInLastCycle > 0;
+  }
+
+  private static void skipped(Entry e, String reason, Map<String, String> pending) {
+    e.pending.lastReason = reason;
+    pending.put(e.pending.key(), reason);
+    e.cq.pending.push(e.pending);
+  }
+
+  /** Whether any queue has an active (not parked) pending workload. */
+  public boolean hasActive() {
+    for (CqState cq : queues.values()) {
+      if (cq.pending.hasActive()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  public @Nullable Admission admission(String key) {
+    AdmittedWorkload w = admitted.get(key);
+    return w == null ? null : w.admission;
+  }
+
+  public List<Admission> admitted(String clusterQueue) {
+    List<Admission> out = new ArrayList<>();
+    for (AdmittedWorkload w : requireQueue(clusterQueue).admitted.values()) {
+      out.add(w.admission);
+    }
+    return out;
+  }
+
+  public List<String> inadmissible(String clusterQueue) {
+    return requireQueue(clusterQueue).pending.parkedKeys();
+  }
+
+  public List<String> pending(String clusterQueue) {
+    List<String> out = new ArrayList<>();
+    for (PendingWorkload p : requireQueue(clusterQueue).pending.snapshot()) {
+      out.add(p.key());
+    }
+    return out;
+  }
+
+  public int pendingCount() {
+    return pendingIn.size();
+  }
+
+  public int admittedCount() {
+    return admitted.size();
+  }
+
+  public long share(String clusterQueue) {
+    return DominantResourceShare.of(requireQueue(clusterQueue), index);
+  }
+
+  public Quantity usage(String clusterQueue, String flavor, String resource) {
+    CqState cq = requireQueue(clusterQueue);
+    int fr = index.of(flavor, resource);
+    return fr < 0 ? Quantity.ZERO : Quantity.ofMilli(cq.usage[fr]);
+  }
+}

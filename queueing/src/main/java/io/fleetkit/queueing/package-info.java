@@ -1,0 +1,20 @@
+/**
+ * Kueue's job-queueing model: quota-based, all-or-nothing admission of whole {@link
+ * io.fleetkit.queueing.Workload workloads} (after kubernetes-sigs/kueue). Users submit workloads to a
+ * namespaced {@link io.fleetkit.queueing.LocalQueue}, which points to a cluster-scoped {@link
+ * io.fleetkit.queueing.ClusterQueue} holding quotas per {@link io.fleetkit.queueing.ResourceFlavor};
+ * ClusterQueues of one cohort lend unused quota to each other.
+ *
+ * <p>Entry type: {@link io.fleetkit.queueing.AdmissionEngine} (built by {@link
+ * io.fleetkit.queueing.AdmissionEngine#builder()}), which runs Kueue's scheduling cycles: flavor
+ * assignment, StrictFIFO/BestEffortFIFO queueing, preemption within the ClusterQueue, reclamation within the cohort
+ * and fair sharing by dominant resource share. Its results are {@link io.fleetkit.queueing.CycleResult},
+ * {@link io.fleetkit.queueing.Admission} and {@link io.fleetkit.queueing.Preemption}.
+ *
+ * <p>Thread safety: the records are immutable; an {@link io.fleetkit.queueing.AdmissionEngine} is
+ * thread-safe, every operation holds the engine's lock.
+ */
+@NullMarked
+package io.fleetkit.queueing;
+
+import org.jspecify.annotations.NullMarked;

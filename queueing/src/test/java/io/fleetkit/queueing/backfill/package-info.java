@@ -1,0 +1,4 @@
+@NullMarked
+package io.fleetkit.queueing.backfill;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,120 @@
+package io.fleetkit.queueing.internal;
+
+import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.queueing.ClusterQueue;
+import io.fleetkit.queueing.FairSharingStrategy;
+import io.fleetkit.queueing.LocalQueue;
+import io.fleetkit.queueing.PodSet;
+import io.fleetkit.queueing.PodSetAssignment;
+import io.fleetkit.queueing.ResourceFlavor;
+import io.fleetkit.queueing.Workload;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Sets up a {@link QueueScheduler} the way Kueue's preemption tests do (admitted workloads with a given flavor per
+ * resource) and runs the {@link Preemptor} on a given assignment.
+ */
+final class KueueHarness {
+  static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
+
+  final QueueScheduler scheduler;
+
+  KueueHarness(List<String> flavors, List<ClusterQueue> queues, boolean fairSharing) {
+    List<ResourceFlavor> fl = new ArrayList<>();
+    for (String f : flavors) {
+      fl.add(ResourceFlavor.of(f));
+    }
+    List<LocalQueue> lqs = new ArrayList<>();
+    for (ClusterQueue q : queues) {
+      lqs.add(LocalQueue.of("default", q.name(), q.name()));
+    }
+    scheduler = new QueueScheduler(Clock.fixed(NOW, ZoneOffset.UTC), fl, queues, lqs, fairSharing,
+        List.of(FairSharingStrategy.LESS_THAN_OR_EQUAL_TO_FINAL_SHARE, FairSharingStrategy.LESS_THAN_INITIAL_SHARE));
+  }
+
+  /** {@code wl("low", -1, "cpu", "2")}: one pod set {@code main} of one pod. */
+  static Workload wl(String name, int priority, String... requests) {
+    Workload.Builder b = Workload.builder("default", name).priority(priority).creationTime(NOW);
+    for (int i = 0; i < requests.length; i += 2) {
+      b.request(requests[i], requests[i + 1]);
+    }
+    return b.build();
+  }
+
+  static ResourceList req(String... requests) {
+    ResourceList.Builder b = ResourceList.builder();
+    for (int i = 0; i < requests.length; i += 2) {
+      b.put(requests[i], Quantity.parse(requests[i + 1]));
+    }
+    return b.build();
+  }
+
+  KueueHarness admit(Workload w, String cq, String... flavorByResource) {
+    return admitAt(w, cq, NOW, flavorByResource);
+  }
+
+  KueueHarness admitAt(Workload w, String cq, Instant at, String... flavorByResource) {
+    java.util.Map<String, String> m = new java.util.HashMap<>();
+    for (int i = 0; i < flavorByResource.length; i += 2) {
+      m.put(flavorByResource[i], flavorByResource[i + 1]);
+    }
+    scheduler.assumeAdmitted(w, cq, m, at);
+    return this;
+  }
+
+  /**
+   * The targets for {@code incoming} in {@code cq} with a forced assignment: per pod set (in order), pairs of resource
+   * and {@code flavor} or {@code flavor!} (the exclamation mark: mode Preempt, else Fit).
+   */
+  TreeSet<String> targets(Workload incoming, String cq, List<List<String>> perPodSet) {
+    CqState q = scheduler.queue(cq);
+    FlavorResources index = scheduler.index();
+    long[] total = new long[index.size()];
+    boolean[] need = new boolean[index.size()];
+    List<PodSetAssignment> podSets = new ArrayList<>();
+    for (int p = 0; p < incoming.podSets().size(); p++) {
+      PodSet ps = incoming.podSets().get(p);
+      List<String> spec = perPodSet.get(p);
+      for (int i = 0; i < spec.size(); i += 2) {
+        String r = spec.get(i);
+        String flavor = spec.get(i + 1);
+        boolean preempt = flavor.endsWith("!");
+        flavor = preempt ? flavor.substring(0, flavor.length() - 1) : flavor;
+        int fr = index.of(flavor, r);
+        total[fr] += ps.totalMilli(r);
+        need[fr] |= preempt;
+      }
+      podSets.add(new PodSetAssignment(ps.name(), ps.count(), Map.of(), ps.requests()));
+    }
+    int n = 0;
+    for (long v : total) {
+      n += v != 0 ? 1 : 0;
+    }
+    int[] frs = new int[n];
+    long[] vals = new long[n];
+    n = 0;
+    for (int fr = 0; fr < total.length; fr++) {
+      if (total[fr] != 0) {
+        frs[n] = fr;
+        vals[n++] = total[fr];
+      }
+    }
+    Assignment a = new Assignment(Assignment.PREEMPT, false, podSets, frs, vals, need, "");
+    TreeSet<String> out = new TreeSet<>();
+    for (Target t : scheduler.preemptor().targets(incoming, q, a)) {
+      out.add(t.victim().workload().name() + ":" + t.reason().kueueName());
+    }
+    return out;
+  }
+
+  TreeSet<String> targets(Workload incoming, String cq, String... resourceFlavorPairs) {
+    return targets(incoming, cq, List.of(List.of(resourceFlavorPairs)));
+  }
+}

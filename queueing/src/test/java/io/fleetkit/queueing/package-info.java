@@ -1,0 +1,4 @@
+@NullMarked
+package io.fleetkit.queueing;
+
+import org.jspecify.annotations.NullMarked;

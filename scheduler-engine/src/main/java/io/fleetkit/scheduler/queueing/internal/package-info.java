@@ -1,9 +1,0 @@
-/**
- * The admission engine's implementation: live quota bookkeeping ({@code QuotaState}), the flavor assigner, the
- * preemptor with its fair-sharing strategies, and the per-ClusterQueue queues. Not part of the public contract.
- * Nothing here is thread-safe; {@link io.fleetkit.scheduler.queueing.AdmissionEngine} serializes every call.
- */
-@NullMarked
-package io.fleetkit.scheduler.queueing.internal;
-
-import org.jspecify.annotations.NullMarked;

@@ -1,4 +1,0 @@
-@NullMarked
-package io.fleetkit.scheduler.batch;
-
-import org.jspecify.annotations.NullMarked;

@@ -1,4 +1,0 @@
-@NullMarked
-package io.fleetkit.scheduler.queueing.internal;
-
-import org.jspecify.annotations.NullMarked;

@@ -1,4 +1,0 @@
-@NullMarked
-package io.fleetkit.scheduler.queueing;
-
-import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,703 @@
+package io.fleetkit.simulator;
+
+import io.fleetkit.api.metrics.MetricsRegistry;
+import io.fleetkit.api.apps.Deployment;
+import io.fleetkit.api.apps.ReplicaSet;
+import io.fleetkit.api.apps.StatefulSet;
+import io.fleetkit.api.batch.Job;
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.NodeCondition;
+import io.fleetkit.api.core.PersistentVolumeClaim;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.store.Watch;
+import io.fleetkit.api.store.WatchEventType;
+import io.fleetkit.reconcile.GarbageCollector;
+import io.fleetkit.api.time.ManualClock;
+import io.fleetkit.api.rollouts.AnalysisRun;
+import io.fleetkit.api.rollouts.Rollout;
+import io.fleetkit.reconcile.SimulatedController;
+import io.fleetkit.reconcile.controllers.DeploymentController;
+import io.fleetkit.reconcile.rollouts.AnalysisRunController;
+import io.fleetkit.reconcile.rollouts.RolloutController;
+import io.fleetkit.reconcile.controllers.DisruptionController;
+import io.fleetkit.reconcile.controllers.JobController;
+import io.fleetkit.reconcile.controllers.ReplicaSetController;
+import io.fleetkit.reconcile.controllers.StatefulSetController;
+import io.fleetkit.reconcile.node.HealthSource;
+import io.fleetkit.reconcile.node.NodeAgent;
+import io.fleetkit.reconcile.node.NodeLifecycleController;
+import io.fleetkit.reconcile.node.TaintEvictionController;
+import io.fleetkit.scheduler.Scheduler;
+import io.fleetkit.scheduler.SchedulerBuilder;
+import io.fleetkit.scheduler.StoreScheduler;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A whole cluster in simulated time: the embedded store (direct delivery), the workload controllers (ReplicaSet,
+ * Deployment, StatefulSet, Job, Disruption, garbage collector, plus any {@linkplain Builder#controller registered}
+ * ones), the real scheduler
+ * ({@link StoreScheduler} over the default profile), the {@link NodeLifecycleController}, the
+ * {@link TaintEvictionController} and one {@link NodeAgent} per node, all on one {@link ManualClock}. Time moves from
+ * event to event (at least once per simulated second); after each step every component runs until nothing is
+ * left to do at that instant. Runs are deterministic: same objects, faults and seed, same timeline.
+ *
+ * <p>Build with {@link #builder()}: {@code Simulation.builder().objects(manifests).failNode("n1",
+ * Duration.ofMinutes(2)).seed(7).build()}, then {@link #runFor}, {@link #runUntil}, read {@link #timeline()} and
+ * {@link #summary()}. Not thread-safe: drive a simulation from one thread.
+ */
+public final class Simulation implements AutoCloseable {
+  private static final int MAX_SETTLE_ROUNDS = 100_000;
+
+  private final ManualClock clock;
+  private final Instant start;
+  private final ObjectStore store;
+  private final Scheduler scheduler;
+  private final StoreScheduler storeScheduler;
+  private final List<SimulatedController> controllers = new ArrayList<>();
+  private final NodeLifecycleController lifecycle;
+  private final TaintEvictionController eviction;
+  private final Map<String, NodeAgent> agents = new LinkedHashMap<>();
+  private final HealthSource health;
+  private final TimelineRecorder timeline;
+  private final Watch podFeed;
+  private final Watch nodeFeed;
+  /** Nodes created, made Ready or deleted since the last settle round, by name (insertion order). */
+  private final Map<String, Boolean> nodeChanges = new LinkedHashMap<>();
+  private final long seed;
+  private boolean closed;
+
+  private Simulation(Builder b) {
+    Set<String> nodeNames = new TreeSet<>();
+    for (ApiObject<?> o : b.objects) {
+      if (o instanceof Node n) {
+        nodeNames.add(n.name());
+      }
+    }
+    for (Fault f : b.faults) {
+      if (!nodeNames.contains(f.node)) {
+        throw new IllegalArgumentException("simulation: fault for node " + f.node + " at " + f.at
+            + ": no such node (nodes: " + nodeNames + ")");
+      }
+    }
+    this.seed = b.seed;
+    this.clock = new ManualClock(b.start);
+    this.start = b.start;
+    this.health = b.health;
+    AtomicLong uids = new AtomicLong();
+    this.store = ObjectStore.builder().directDelivery().clock(clock.asClock())
+        .uidGenerator(() -> String.format("uid-%08d", uids.incrementAndGet())).build();
+    this.timeline = new TimelineRecorder(store, this::elapsed, b.podEvents);
+    List<ApiObject<?>> nodes = new ArrayList<>();
+    List<ApiObject<?>> others = new ArrayList<>();
+    for (ApiObject<?> o : b.objects) {
+      (o instanceof Node ? nodes : others).add(o);
+    }
+    for (ApiObject<?> o : nodes) {
+      create(o);
+    }
+    SchedulerBuilder schedulerBuilder = Scheduler.builder().clock(clock.asClock()).seed(seed).parallelism(1)
+        .store(store).metrics(b.metrics);
+    if (b.schedulerSetup != null) {
+      b.schedulerSetup.configure(store, clock, schedulerBuilder);
+    }
+    this.scheduler = schedulerBuilder.build();
+    this.storeScheduler = StoreScheduler.attach(scheduler, store);
+    List<SimulatedController.Factory> factories = new ArrayList<>();
+    if (b.defaultControllers) {
+      factories.addAll(defaultControllers(b.metrics));
+    }
+    factories.addAll(b.controllers);
+    for (SimulatedController.Factory f : factories) {
+      SimulatedController c = f.create(store, clock, seed);
+      c.start();
+      controllers.add(c);
+    }
+    this.lifecycle = NodeLifecycleController.builder(store, clock).gracePeriod(b.gracePeriod).build();
+    this.eviction = b.defaultTolerations ? TaintEvictionController.create(store, clock)
+        : TaintEvictionController.withoutDefaultTolerations(store, clock);
+    eviction.start();
+    lifecycle.start();
+    for (Node n : store.list(Node.class).items()) {
+      addAgent(n.name());
+    }
+    // one pod watch for all kubelets instead of one per node
+    this.podFeed = store.watch(Pod.class, "0", e -> {
+      NodeAgent a = agents.get(e.object().spec().nodeName());
+      if (a != null) {
+        a.observe(e.object());
+      }
+    });
+    // nodes that appear later (an autoscaler's) get a kubelet once Ready; deleted nodes lose theirs
+    this.nodeFeed = store.watch(Node.class, "0", e -> {
+      Node n = e.object();
+      if (e.type() == WatchEventType.DELETED) {
+        nodeChanges.put(n.name(), false);
+      } else if (!agents.containsKey(n.name()) && (n.isReady() || !hasReadyCondition(n))) {
+        nodeChanges.put(n.name(), true);
+      }
+    });
+    for (ApiObject<?> o : others) {
+      create(o);
+    }
+    for (Fault f : b.faults) {
+      clock.schedule(f.at, () -> {
+        if (f.fail) {
+          failNode(f.node);
+        } else {
+          reviveNode(f.node);
+        }
+      });
+    }
+    for (Apply a : b.applies) {
+      clock.schedule(a.at, () -> {
+        for (ApiObject<?> o : a.objects) {
+          apply(o, a.source);
+        }
+      });
+    }
+    settle();
+  }
+
+  /**
+   * Creates {@code o}, or updates the stored object of that kind and name the way {@code kubectl apply} does for
+   * the fields it sets: the spec is replaced, labels and annotations are merged over the stored ones, finalizers
+   * added, and the status and the store's and controllers' metadata (uid, owner references) kept. A refusal by the store
+   * (validation, admission) is recorded as {@code ApplyRejected}, as a client would see it; the run goes on.
+   */
+  private void apply(ApiObject<?> o, String source) {
+    String id = o.kind() + "/" + o.metadata().key();
+    try {
+      ApiObject<?> stored = find(o);
+      if (stored == null) {
+        create(o);
+        timeline.add("Applied", id, "created from " + source);
+        return;
+      }
+      Map<String, String> labels = new LinkedHashMap<>(stored.metadata().labels());
+      labels.putAll(o.metadata().labels());
+      Map<String, String> annotations = new LinkedHashMap<>(stored.metadata().annotations());
+      annotations.putAll(o.metadata().annotations());
+      List<String> finalizers = new ArrayList<>(stored.metadata().finalizers());
+      for (String f : o.metadata().finalizers()) {
+        if (!finalizers.contains(f)) {
+          finalizers.add(f);
+        }
+      }
+      ApiObject<?> next = o.withMetadata(stored.metadata().toBuilder().labels(labels).annotations(annotations)
+          .finalizers(finalizers).resourceVersion("").build());
+      ApiObject<?> after = update(next);
+      timeline.add("Applied", id, (after.metadata().generation() == stored.metadata().generation()
+          && after.metadata().labels().equals(stored.metadata().labels())
+          && after.metadata().annotations().equals(stored.metadata().annotations()) ? "unchanged" : "updated")
+          + " from " + source);
+    } catch (RuntimeException e) {
+      timeline.add("ApplyRejected", id, source + ": " + e.getMessage());
+    }
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private @Nullable ApiObject<?> find(ApiObject<?> o) {
+    return (ApiObject<?>) store.get((Class) o.getClass(), o.metadata().namespace(), o.metadata().name())
+        .orElse(null);
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private ApiObject<?> update(ApiObject<?> o) {
+    return store.update((ApiObject) o);
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void create(ApiObject<?> o) {
+    store.create((ApiObject) o);
+  }
+
+  private static boolean hasReadyCondition(Node n) {
+    return n.status().condition(NodeCondition.READY) != null;
+  }
+
+  /** Starts kubelets for new nodes and stops those of deleted ones; returns how many changed. */
+  private int applyNodeChanges() {
+    if (nodeChanges.isEmpty()) {
+      return 0;
+    }
+    List<Map.Entry<String, Boolean>> changes = new ArrayList<>(nodeChanges.entrySet());
+    nodeChanges.clear();
+    for (Map.Entry<String, Boolean> c : changes) {
+      String name = c.getKey();
+      if (c.getValue()) {
+        if (!agents.containsKey(name) && store.get(Node.class, "", name).isPresent()) {
+          addAgent(name);
+          timeline.add("NodeStarted", "Node/" + name, "a kubelet runs the new node");
+        }
+      } else {
+        NodeAgent a = agents.remove(name);
+        if (a != null) {
+          a.close();
+        }
+      }
+    }
+    return changes.size();
+  }
+
+  private void addAgent(String node) {
+    NodeAgent a = NodeAgent.builder(store, clock, node).healthSource(health).watchPods(false).build();
+    a.start();
+    agents.put(node, a);
+  }
+
+  /**
+   * The ReplicaSet, Deployment, StatefulSet, Job, Disruption (PodDisruptionBudget status), Rollout and AnalysisRun
+   * controllers and the garbage collector, in stepping mode.
+   */
+  public static List<SimulatedController.Factory> defaultControllers() {
+    return defaultControllers(MetricsRegistry.NOOP);
+  }
+
+  /** {@link #defaultControllers()} recording their controller and work-queue metrics into {@code metrics}. */
+  public static List<SimulatedController.Factory> defaultControllers(MetricsRegistry metrics) {
+    return List.of(
+        (store, clock, seed) -> {
+          ReplicaSetController c = ReplicaSetController.builder(store).clock(clock).stepping().seed(seed)
+              .metrics(metrics).build();
+          return SimulatedController.of("replicaset", () -> c.start().join(), c::runUntilIdle, c);
+        },
+        (store, clock, seed) -> {
+          DeploymentController c = DeploymentController.builder(store).clock(clock).stepping().metrics(metrics)
+              .build();
+          return SimulatedController.of("deployment", () -> c.start().join(), c::runUntilIdle, c);
+        },
+        (store, clock, seed) -> {
+          StatefulSetController c = StatefulSetController.builder(store).clock(clock).stepping().metrics(metrics)
+              .build();
+          return SimulatedController.of("statefulset", () -> c.start().join(), c::runUntilIdle, c);
+        },
+        (store, clock, seed) -> {
+          JobController c = JobController.builder(store).clock(clock).stepping().seed(seed).metrics(metrics)
+              .build();
+          return SimulatedController.of("job", () -> c.start().join(), c::runUntilIdle, c);
+        },
+        (store, clock, seed) -> {
+          DisruptionController c = DisruptionController.builder(store).clock(clock).stepping().build();
+          return SimulatedController.of("disruption", () -> c.start().join(), c::runUntilIdle, c);
+        },
+        (store, clock, seed) -> {
+          RolloutController c = RolloutController.builder(store).clock(clock).stepping().build();
+          return SimulatedController.of("rollout", () -> c.start().join(), c::runUntilIdle, c);
+        },
+        (store, clock, seed) -> {
+          AnalysisRunController c = AnalysisRunController.builder(store).clock(clock).stepping().build();
+          return SimulatedController.of("analysisrun", () -> c.start().join(), c::runUntilIdle, c);
+        },
+        (store, clock, seed) -> {
+          GarbageCollector gc = GarbageCollector.builder(store).watch(Deployment.class).watch(ReplicaSet.class)
+              .watch(StatefulSet.class).watch(Job.class).watch(Pod.class).watch(PersistentVolumeClaim.class)
+              .watch(Rollout.class).watch(AnalysisRun.class)
+              .stepping().clock(clock).build();
+          return SimulatedController.of("garbagecollector", () -> gc.start().join(), gc::runUntilIdle, gc);
+        });
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The simulation's store: read it, or write to it between steps (spec changes, deletions). */
+  public ObjectStore store() {
+    return store;
+  }
+
+  /** The simulation's clock. */
+  public ManualClock clock() {
+    return clock;
+  }
+
+  /** The seed the scheduler and controllers were given. */
+  public long seed() {
+    return seed;
+  }
+
+  /** Simulated time since the start. */
+  public Duration elapsed() {
+    return Duration.between(start, clock.now());
+  }
+
+  /** The simulated kubelets by node name. */
+  public Map<String, NodeAgent> agents() {
+    return Map.copyOf(agents);
+  }
+
+  /** The node lifecycle controller. */
+  public NodeLifecycleController nodeLifecycle() {
+    return lifecycle;
+  }
+
+  /** The taint eviction controller. */
+  public TaintEvictionController taintEviction() {
+    return eviction;
+  }
+
+  /**
+   * Kills node {@code name} now (no heartbeats, pods freeze) and records {@code NodeFailed}.
+   *
+   * @throws IllegalArgumentException if there is no such node
+   */
+  public void failNode(String name) {
+    agent(name).kill();
+    timeline.add("NodeFailed", "Node/" + name, "fault injected: the node stops heartbeating and running pods");
+  }
+
+  /**
+   * Brings node {@code name} back now and records {@code NodeRecovered}.
+   *
+   * @throws IllegalArgumentException if there is no such node
+   */
+  public void reviveNode(String name) {
+    agent(name).revive();
+    timeline.add("NodeRecovered", "Node/" + name, "the node heartbeats again");
+  }
+
+  /**
+   * Adds an event to the timeline at the current simulated time, for components driven from outside (an
+   * autoscaler's decision, a load change).
+   */
+  public void record(String kind, String object, String message) {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(object, "object");
+    Objects.requireNonNull(message, "message");
+    timeline.add(kind, object, message);
+  }
+
+  private NodeAgent agent(String name) {
+    NodeAgent a = agents.get(name);
+    if (a == null) {
+      throw new IllegalArgumentException("simulation: no node " + name + " (nodes: " + agents.keySet() + ")");
+    }
+    return a;
+  }
+
+  /**
+   * Runs every component until none has anything left to do at the current instant. Call it after writing to the
+   * store from outside (the run methods call it themselves).
+   *
+   * @throws IllegalStateException if the components keep working for 100,000 rounds (a livelock)
+   */
+  public void settle() {
+    ensureOpen();
+    for (int round = 0; round < MAX_SETTLE_ROUNDS; round++) {
+      int n = applyNodeChanges();
+      for (NodeAgent a : agents.values()) {
+        n += a.sync();
+      }
+      n += scheduler.runUntilIdle().size();
+      for (SimulatedController c : controllers) {
+        n += c.runUntilIdle();
+      }
+      n += lifecycle.sync();
+      n += eviction.sync();
+      if (n == 0) {
+        return;
+      }
+    }
+    throw new IllegalStateException("simulation: still busy after " + MAX_SETTLE_ROUNDS + " rounds at "
+        + elapsed());
+  }
+
+  /**
+   * Advances simulated time by {@code d}, event by event.
+   *
+   * @throws IllegalArgumentException if {@code d} is negative
+   */
+  public void runFor(Duration d) {
+    Objects.requireNonNull(d, "d");
+    if (d.isNegative()) {
+      throw new IllegalArgumentException("simulation: runFor duration " + d + " must not be negative");
+    }
+    runTo(clock.now().plus(d), s -> false);
+  }
+
+  /**
+   * Advances simulated time until {@code condition} holds (checked after every step) or {@code max} has passed.
+   *
+   * @return whether the condition held
+   */
+  public boolean runUntil(Predicate<Simulation> condition, Duration max) {
+    Objects.requireNonNull(condition, "condition");
+    Objects.requireNonNull(max, "max");
+    settle();
+    if (condition.test(this)) {
+      return true;
+    }
+    return runTo(clock.now().plus(max), condition);
+  }
+
+  private boolean runTo(Instant target, Predicate<Simulation> condition) {
+    ensureOpen();
+    settle();
+    while (clock.now().isBefore(target)) {
+      Instant next = clock.nextDeadline().orElse(target);
+      if (next.isAfter(target)) {
+        next = target;
+      }
+      if (next.isBefore(clock.now())) {
+        next = clock.now();
+      }
+      clock.advanceTo(next);
+      settle();
+      if (condition.test(this)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Every event recorded so far, in order. */
+  public List<TimelineEvent> timeline() {
+    return timeline.events();
+  }
+
+  /** The workloads' state now. */
+  public SimulationSummary summary() {
+    List<WorkloadSummary> deployments = new ArrayList<>();
+    for (Deployment d : store.list(Deployment.class).items()) {
+      deployments.add(new WorkloadSummary(d.metadata().key(), d.spec().replicas(), d.status().readyReplicas()));
+    }
+    List<WorkloadSummary> sets = new ArrayList<>();
+    for (StatefulSet s : store.list(StatefulSet.class).items()) {
+      sets.add(new WorkloadSummary(s.metadata().key(), s.spec().replicas(), s.status().readyReplicas()));
+    }
+    List<JobSummary> jobs = new ArrayList<>();
+    for (Job j : store.list(Job.class).items()) {
+      jobs.add(new JobSummary(j.metadata().key(), j.status().succeeded(), j.status().failed()));
+    }
+    deployments.sort(Comparator.comparing(WorkloadSummary::name));
+    sets.sort(Comparator.comparing(WorkloadSummary::name));
+    jobs.sort(Comparator.comparing(JobSummary::name));
+    List<RolloutSummary> rollouts = new ArrayList<>();
+    for (Rollout r : store.list(Rollout.class).items()) {
+      rollouts.add(new RolloutSummary(r.metadata().key(), r.status().phase().name(), r.status().stableRs(),
+          r.status().canaryWeight(), r.status().abort(), r.status().currentStepIndex(), r.status().message()));
+    }
+    rollouts.sort(Comparator.comparing(RolloutSummary::name));
+    return new SimulationSummary(elapsed(), deployments, sets, jobs, rollouts);
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new IllegalStateException("simulation: closed");
+    }
+  }
+
+  /** Stops every component and closes the store. Idempotent. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    timeline.close();
+    podFeed.close();
+    nodeFeed.close();
+    for (NodeAgent a : agents.values()) {
+      a.close();
+    }
+    eviction.close();
+    lifecycle.close();
+    for (SimulatedController c : controllers) {
+      c.close();
+    }
+    storeScheduler.close();
+    scheduler.close();
+    store.close();
+  }
+
+  private record Fault(String node, Duration at, boolean fail) {}
+
+  private record Apply(Duration at, List<ApiObject<?>> objects, String source) {}
+
+  /** Adds to the scheduler a simulation builds (plugins, profiles), given the simulation's store and clock. */
+  @FunctionalInterface
+  public interface SchedulerSetup {
+    /** Configures {@code builder}, which already has the clock, the seed, parallelism 1 and the store. */
+    void configure(ObjectStore store, ManualClock clock, SchedulerBuilder builder);
+  }
+
+  /** Builder; not thread-safe. */
+  public static final class Builder {
+    private final List<ApiObject<?>> objects = new ArrayList<>();
+    private final List<SimulatedController.Factory> controllers = new ArrayList<>();
+    private final List<Fault> faults = new ArrayList<>();
+    private final List<Apply> applies = new ArrayList<>();
+    private long seed;
+    private Instant start = Instant.parse("2024-01-01T00:00:00Z");
+    private HealthSource health = HealthSource.fromAnnotations();
+    private Duration gracePeriod = Duration.ofSeconds(50);
+    private boolean defaultControllers = true;
+    private boolean defaultTolerations = true;
+    private boolean podEvents = true;
+    private @Nullable SchedulerSetup schedulerSetup;
+    private MetricsRegistry metrics = MetricsRegistry.NOOP;
+
+    private Builder() {}
+
+    /**
+     * Configures the scheduler beyond the default profile, e.g. with the storage plugins.
+     *
+     * @throws IllegalStateException if a setup was given already
+     */
+    public Builder schedulerSetup(SchedulerSetup v) {
+      Objects.requireNonNull(v, "schedulerSetup");
+      if (schedulerSetup != null) {
+        throw new IllegalStateException("simulation: schedulerSetup was already set to " + schedulerSetup);
+      }
+      schedulerSetup = v;
+      return this;
+    }
+
+    /**
+     * Records the scheduler's and the default controllers' metrics into {@code registry} (on the simulated
+     * clock); default none.
+     */
+    public Builder metrics(MetricsRegistry registry) {
+      metrics = Objects.requireNonNull(registry, "registry");
+      return this;
+    }
+
+    /** An object to create at the start (nodes first, then the rest in order). */
+    public Builder object(ApiObject<?> o) {
+      objects.add(Objects.requireNonNull(o, "object"));
+      return this;
+    }
+
+    /** Objects to create at the start. */
+    public Builder objects(List<? extends ApiObject<?>> os) {
+      for (ApiObject<?> o : os) {
+        object(o);
+      }
+      return this;
+    }
+
+    /** Seeds the scheduler's tie-breaking and the controllers' generated names (default 0). */
+    public Builder seed(long v) {
+      seed = v;
+      return this;
+    }
+
+    /** The simulated start instant (default 2024-01-01T00:00:00Z). */
+    public Builder start(Instant v) {
+      start = Objects.requireNonNull(v, "start");
+      return this;
+    }
+
+    /** Where container behaviour comes from (default {@link HealthSource#fromAnnotations()}). */
+    public Builder healthSource(HealthSource v) {
+      health = Objects.requireNonNull(v, "healthSource");
+      return this;
+    }
+
+    /** The node monitor grace period (default 50 s, kube v1.32+). */
+    public Builder nodeMonitorGracePeriod(Duration v) {
+      gracePeriod = Objects.requireNonNull(v, "gracePeriod");
+      return this;
+    }
+
+    /** Adds a controller (e.g. a StatefulSet or Job controller) next to the default ones. */
+    public Builder controller(SimulatedController.Factory v) {
+      controllers.add(Objects.requireNonNull(v, "controller"));
+      return this;
+    }
+
+    /** Leaves out {@link #defaultControllers()}: only the registered ones run. */
+    public Builder withoutDefaultControllers() {
+      defaultControllers = false;
+      return this;
+    }
+
+    /** Reads pod tolerations as they are instead of adding kube's default 300 s ones. */
+    public Builder withoutDefaultTolerations() {
+      defaultTolerations = false;
+      return this;
+    }
+
+    /** Whether the timeline records per-pod events (default true; false keeps node and workload events only). */
+    public Builder podEvents(boolean v) {
+      podEvents = v;
+      return this;
+    }
+
+    /**
+     * Kills node {@code node} {@code at} after the start.
+     *
+     * @throws IllegalArgumentException if {@code at} is negative
+     */
+    public Builder failNode(String node, Duration at) {
+      faults.add(fault(node, at, true));
+      return this;
+    }
+
+    /** Brings node {@code node} back {@code at} after the start. */
+    public Builder reviveNode(String node, Duration at) {
+      faults.add(fault(node, at, false));
+      return this;
+    }
+
+    /**
+     * Creates or updates {@code objects} {@code at} after the start, through the store like any client (what
+     * {@code kubectl apply -f FILE} does then): a new object is created; a stored one of the same kind, namespace
+     * and name gets the new spec, with labels and annotations merged over its own, the file's finalizers added, and
+     * its status, uid and owner references kept. The timeline records {@code Applied} ({@code created}, {@code updated} or
+     * {@code unchanged} from {@code source}) or, when the store refuses an object, {@code ApplyRejected} with the
+     * reason; the run goes on either way. Applies at the same instant run in the order given.
+     *
+     * @param source how the timeline names where the objects come from, e.g. a file name
+     * @throws IllegalArgumentException if {@code at} is negative
+     */
+    public Builder apply(Duration at, List<? extends ApiObject<?>> objects, String source) {
+      Objects.requireNonNull(at, "at");
+      Objects.requireNonNull(source, "source");
+      if (at.isNegative()) {
+        throw new IllegalArgumentException("simulation: apply time " + at + " for " + source
+            + " must not be negative");
+      }
+      List<ApiObject<?>> copy = new ArrayList<>();
+      for (ApiObject<?> o : objects) {
+        copy.add(Objects.requireNonNull(o, "object"));
+      }
+      applies.add(new Apply(at, List.copyOf(copy), source));
+      return this;
+    }
+
+    private static Fault fault(String node, Duration at, boolean fail) {
+      Objects.requireNonNull(node, "node");
+      Objects.requireNonNull(at, "at");
+      if (at.isNegative()) {
+        throw new IllegalArgumentException("simulation: fault time " + at + " for node " + node
+            + " must not be negative");
+      }
+      return new Fault(node, at, fail);
+    }
+
+    /**
+     * Creates the store, the components and the objects, and settles.
+     *
+     * @throws IllegalArgumentException if a fault names an unknown node
+     * @throws io.fleetkit.api.FleetKitException if an object cannot be created
+     */
+    public Simulation build() {
+      return new Simulation(this);
+    }
+  }
+}

@@ -1,0 +1,229 @@
+package io.fleetkit.simulator;
+
+import io.fleetkit.api.apps.Deployment;
+import io.fleetkit.api.apps.StatefulSet;
+import io.fleetkit.api.batch.Job;
+import io.fleetkit.api.core.ContainerStatus;
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.NodeCondition;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.gateway.HTTPBackendRef;
+import io.fleetkit.api.gateway.HTTPRoute;
+import io.fleetkit.api.gateway.HTTPRouteRule;
+import io.fleetkit.api.core.PodCondition;
+import io.fleetkit.api.meta.ConditionStatus;
+import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.scheduling.Taint;
+import io.fleetkit.api.scheduling.TaintEffect;
+import io.fleetkit.api.rollouts.AnalysisRun;
+import io.fleetkit.api.rollouts.AnalysisRunStatus;
+import io.fleetkit.api.rollouts.Rollout;
+import io.fleetkit.api.rollouts.RolloutStatus;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.store.Watch;
+import io.fleetkit.api.store.WatchEventType;
+import io.fleetkit.reconcile.node.TaintEvictionController;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/** Turns store changes into timeline events by comparing each object with the last version it saw. */
+final class TimelineRecorder implements AutoCloseable {
+  private final Supplier<Duration> elapsed;
+  private final boolean podEvents;
+  private final List<TimelineEvent> events = new ArrayList<>();
+  private final Map<String, Pod> pods = new HashMap<>();
+  private final Map<String, Node> nodes = new HashMap<>();
+  private final Map<String, String> workloads = new HashMap<>();
+  private final List<Watch> watches = new ArrayList<>();
+
+  TimelineRecorder(ObjectStore store, Supplier<Duration> elapsed, boolean podEvents) {
+    this.elapsed = elapsed;
+    this.podEvents = podEvents;
+    watches.add(store.watch(Node.class, "0", e -> node(e.type(), e.object())));
+    watches.add(store.watch(Pod.class, "0", e -> pod(e.type(), e.object())));
+    watches.add(store.watch(Deployment.class, "0", e -> {
+      if (e.type() != WatchEventType.DELETED) {
+        Deployment d = e.object();
+        workload("Deployment", d.metadata().key(), d.status().readyReplicas() + "/" + d.spec().replicas()
+            + " ready");
+      }
+    }));
+    watches.add(store.watch(StatefulSet.class, "0", e -> {
+      if (e.type() != WatchEventType.DELETED) {
+        StatefulSet s = e.object();
+        workload("StatefulSet", s.metadata().key(), s.status().readyReplicas() + "/" + s.spec().replicas()
+            + " ready");
+      }
+    }));
+    watches.add(store.watch(Rollout.class, "0", e -> {
+      if (e.type() != WatchEventType.DELETED) {
+        RolloutStatus st = e.object().status();
+        workload("Rollout", e.object().metadata().key(), st.phase() + (st.currentStepIndex() == null ? ""
+            : ", step " + st.currentStepIndex()) + ", weight " + st.canaryWeight() + "%"
+            + (st.stableRs().isEmpty() ? "" : ", stable " + st.stableRs())
+            + (st.message().isEmpty() ? "" : ": " + st.message()));
+      }
+    }));
+    watches.add(store.watch(AnalysisRun.class, "0", e -> {
+      if (e.type() != WatchEventType.DELETED) {
+        AnalysisRunStatus st = e.object().status();
+        workload("AnalysisRun", e.object().metadata().key(), st.phase()
+            + (st.message().isEmpty() ? "" : ": " + st.message()));
+      }
+    }));
+    watches.add(store.watch(HTTPRoute.class, "0", e -> {
+      if (e.type() != WatchEventType.DELETED) {
+        routeWeights(e.object());
+      }
+    }));
+    watches.add(store.watch(Job.class, "0", e -> {
+      if (e.type() != WatchEventType.DELETED) {
+        Job j = e.object();
+        workload("Job", j.metadata().key(), "active " + j.status().active() + ", succeeded "
+            + j.status().succeeded() + ", failed " + j.status().failed());
+      }
+    }));
+  }
+
+  void add(String kind, String object, String message) {
+    events.add(new TimelineEvent(elapsed.get(), kind, object, message));
+  }
+
+  List<TimelineEvent> events() {
+    return List.copyOf(events);
+  }
+
+  /** {@code RouteWeights} when the backend weights of an HTTPRoute change (e.g. set by a canary's router). */
+  private void routeWeights(HTTPRoute route) {
+    List<String> parts = new ArrayList<>();
+    for (HTTPRouteRule rule : route.spec().rules()) {
+      List<String> refs = new ArrayList<>();
+      for (HTTPBackendRef b : rule.backendRefs()) {
+        refs.add(b.name() + " " + b.weight());
+      }
+      parts.add(String.join(", ", refs));
+    }
+    String id = "HTTPRoute/" + route.metadata().key();
+    String weights = String.join("; ", parts);
+    String old = workloads.put(id, weights);
+    if (old != null && !old.equals(weights)) {
+      add("RouteWeights", id, weights);
+    }
+  }
+
+  private void workload(String kind, String key, String state) {
+    String id = kind + "/" + key;
+    if (!state.equals(workloads.put(id, state))) {
+      add(kind + "Status", id, state);
+    }
+  }
+
+  private void node(WatchEventType type, Node n) {
+    String id = "Node/" + n.name();
+    if (type == WatchEventType.DELETED) {
+      nodes.remove(n.name());
+      add("NodeDeleted", id, "");
+      return;
+    }
+    Node old = nodes.put(n.name(), n);
+    ConditionStatus before = ready(old);
+    ConditionStatus after = ready(n);
+    if (before != after && after != null) {
+      NodeCondition c = n.status().condition(NodeCondition.READY);
+      add("Node" + (after == ConditionStatus.True ? "Ready" : after == ConditionStatus.Unknown ? "Unreachable"
+          : "NotReady"), id, "Ready=" + after + (c == null || c.reason().isEmpty() ? "" : " (" + c.reason() + ")"));
+    }
+    List<Taint> oldTaints = old == null ? List.of() : old.spec().taints();
+    for (Taint t : n.spec().taints()) {
+      if (t.effect() == TaintEffect.NoExecute && !containsKey(oldTaints, t)) {
+        add("NodeTainted", id, t.toString());
+      }
+    }
+    for (Taint t : oldTaints) {
+      if (t.effect() == TaintEffect.NoExecute && !containsKey(n.spec().taints(), t)) {
+        add("NodeUntainted", id, t.toString());
+      }
+    }
+  }
+
+  private static boolean containsKey(List<Taint> taints, Taint t) {
+    for (Taint x : taints) {
+      if (x.key().equals(t.key()) && x.effect() == t.effect()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static @Nullable ConditionStatus ready(@Nullable Node n) {
+    NodeCondition c = n == null ? null : n.status().condition(NodeCondition.READY);
+    return c == null ? null : c.status();
+  }
+
+  private void pod(WatchEventType type, Pod p) {
+    String key = p.metadata().key();
+    String id = "Pod/" + key;
+    if (type == WatchEventType.DELETED) {
+      Pod old = pods.remove(key);
+      PodCondition target = (old != null ? old : p).status().condition(PodCondition.DISRUPTION_TARGET);
+      if (podEvents || (target != null && TaintEvictionController.REASON.equals(target.reason()))) {
+        boolean evicted = target != null && target.status() == ConditionStatus.True;
+        add(evicted ? "PodEvicted" : "PodDeleted", id, evicted ? "from " + p.spec().nodeName() + " ("
+            + target.reason() + ")" : "");
+      }
+      return;
+    }
+    Pod old = pods.put(key, p);
+    if (!podEvents) {
+      return;
+    }
+    if (old == null) {
+      OwnerReference ref = p.metadata().controllerRef();
+      add("PodCreated", id, ref == null ? "" : "by " + ref.kind() + "/" + ref.name());
+    }
+    if (p.isBound() && (old == null || !old.isBound())) {
+      add("PodScheduled", id, "to " + p.spec().nodeName());
+    }
+    boolean wasReady = old != null && isReady(old);
+    if (isReady(p) != wasReady) {
+      add(isReady(p) ? "PodReady" : "PodNotReady", id, p.isBound() ? "on " + p.spec().nodeName() : "");
+    }
+    if (p.isTerminal() && (old == null || !old.isTerminal())) {
+      add("Pod" + p.status().phase(), id, "");
+    }
+    Map<String, ContainerStatus> before = new HashMap<>();
+    if (old != null) {
+      for (ContainerStatus c : old.status().containerStatuses()) {
+        before.put(c.name(), c);
+      }
+    }
+    for (ContainerStatus c : p.status().containerStatuses()) {
+      ContainerStatus b = before.get(c.name());
+      if (b != null && c.restartCount() > b.restartCount()) {
+        add("ContainerRestarted", id, c.name() + " restart " + c.restartCount());
+      }
+      boolean backoff = "CrashLoopBackOff".equals(c.state().reason());
+      if (backoff && (b == null || !Objects.equals(b.state().reason(), c.state().reason()))) {
+        add("CrashLoopBackOff", id, c.name() + " after " + c.restartCount() + " restarts");
+      }
+    }
+  }
+
+  private static boolean isReady(Pod p) {
+    PodCondition c = p.status().condition(PodCondition.READY);
+    return c != null && c.status() == ConditionStatus.True;
+  }
+
+  @Override
+  public void close() {
+    for (Watch w : watches) {
+      w.close();
+    }
+  }
+}
