@@ -644,6 +644,13 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
               "ReplicaSet \"" + rsName + "\" has timed out progressing.", now, now));
         }
       }
+      // Move the ReplicaFailure condition of the new replica set (else of an old one) into the deployment's.
+      DeploymentCondition failure = replicaFailure(newRs == null ? null : current(newRs));
+      if (failure != null) {
+        setCondition(conds, failure);
+      } else {
+        conds.removeIf(c -> c.type().equals(DeploymentCondition.REPLICA_FAILURE));
+      }
       DeploymentStatus finalStatus = withConditions(newStatus, conds);
       if (!finalStatus.equals(d.status())) {
         d = ctx.store().updateStatus(d.withStatus(finalStatus));
@@ -664,6 +671,17 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
         }
       }
       return requeueStuck(finalStatus);
+    }
+
+    /** Upstream's {@code getReplicaFailures}: the new replica set's ReplicaFailure first, then the old ones'. */
+    private @Nullable DeploymentCondition replicaFailure(@Nullable ReplicaSet newRs) {
+      io.fleetkit.api.apps.ReplicaSetCondition c = newRs == null ? null
+          : newRs.status().condition(io.fleetkit.api.apps.ReplicaSetCondition.REPLICA_FAILURE);
+      for (int i = 0; c == null && i < rsList.size(); i++) {
+        c = rsList.get(i).status().condition(io.fleetkit.api.apps.ReplicaSetCondition.REPLICA_FAILURE);
+      }
+      return c == null ? null : new DeploymentCondition(DeploymentCondition.REPLICA_FAILURE, c.status(), c.reason(),
+          c.message(), c.lastTransitionTime(), c.lastTransitionTime());
     }
 
     private static DeploymentStatus withConditions(DeploymentStatus s, List<DeploymentCondition> conds) {
