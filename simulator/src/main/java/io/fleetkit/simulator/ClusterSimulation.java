@@ -85,10 +85,12 @@ public final class ClusterSimulation {
   private final Scenario scenario;
   private final boolean podEvents;
   private final @Nullable Consumer<Progress> progress;
+  private final List<Consumer<Simulation.Builder>> applies;
   private boolean ran;
 
   private ClusterSimulation(Builder b) {
     this.objects = List.copyOf(b.objects);
+    this.applies = List.copyOf(b.applies);
     this.scenario = Objects.requireNonNull(b.scenario, "scenario: none given (Builder.scenario)");
     this.podEvents = b.podEvents;
     this.progress = b.progress;
@@ -160,6 +162,9 @@ public final class ClusterSimulation {
     Simulation[] holder = new Simulation[1];
     LoadMetrics[] metricsHolder = new LoadMetrics[1];
     Simulation.Builder b = Simulation.builder().objects(objects).seed(spec.seed()).podEvents(podEvents);
+    for (Consumer<Simulation.Builder> a : applies) {
+      a.accept(b);
+    }
     b.controller((store, clock, seed) -> {
       metricsHolder[0] = new LoadMetrics(store, clock, clock.now(), spec.loads());
       return SimulatedController.of("load-metrics", () -> { }, () -> 0, () -> { });
@@ -348,8 +353,26 @@ public final class ClusterSimulation {
     private @Nullable Scenario scenario;
     private boolean podEvents = true;
     private @Nullable Consumer<Progress> progress;
+    private final List<Consumer<Simulation.Builder>> applies = new ArrayList<>();
 
     private Builder() {}
+
+    /**
+     * Creates or updates {@code objects} {@code at} after the start, as {@link Simulation.Builder#apply} does.
+     *
+     * @throws IllegalArgumentException if {@code at} is negative
+     */
+    public Builder apply(Duration at, List<? extends ApiObject<?>> objects, String source) {
+      Objects.requireNonNull(at, "at");
+      Objects.requireNonNull(source, "source");
+      if (at.isNegative()) {
+        throw new IllegalArgumentException("cluster simulation: apply time " + at + " for " + source
+            + " must not be negative");
+      }
+      List<ApiObject<?>> copy = List.copyOf(objects);
+      applies.add(b -> b.apply(at, copy, source));
+      return this;
+    }
 
     /**
      * The manifests to simulate. A {@link Scenario} among them is taken as the scenario.
