@@ -18,6 +18,7 @@ import io.fleetkit.admission.Admission;
 import io.fleetkit.networking.ClusterNetworking;
 import io.fleetkit.networking.ServiceSummary;
 import io.fleetkit.simulator.JobSummary;
+import io.fleetkit.simulator.RolloutSummary;
 import io.fleetkit.simulator.Simulation;
 import io.fleetkit.simulator.SimulationSummary;
 import io.fleetkit.simulator.TimelineEvent;
@@ -53,9 +54,11 @@ import picocli.CommandLine.Spec;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@code fleetkit simulate DIR... [--duration 30m] [--fail-node NODE@MM:SS]... [--output table|json] [--seed N]
- * [--report FILE.html] [--quiet] [--store memory|etcd://HOST:PORT]}: runs the manifests through the store, the controllers, the scheduler and simulated
- * nodes in simulated time and prints the timeline and the workloads' final state. With a
+ * {@code fleetkit simulate DIR... [--duration 30m] [--fail-node NODE@MM:SS]... [--apply FILE@MM:SS]...
+ * [--output table|json] [--seed N] [--report FILE.html] [--quiet] [--store memory|etcd://HOST:PORT]}: runs the manifests through the store, the
+ * controllers, the scheduler and simulated nodes in simulated time and prints the timeline and the workloads' final
+ * state (Deployments, StatefulSets, Jobs, Rollouts). {@code --apply} creates or updates the objects of a file at a
+ * simulated time, e.g. a new image version to roll out. With a
  * {@code simulation.fleetkit.io/v1 Scenario} among the manifests (or {@code --report}) it runs the whole-cluster
  * {@link ClusterSimulation}: load, HPA, cluster autoscaler, faults, cost and time series ({@code "series"} in JSON).
  * Manifests with Namespaces, ResourceQuotas or LimitRanges run through the standard admission chain: a workload
@@ -64,11 +67,13 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @Command(name = "simulate", mixinStandardHelpOptions = true,
     description = {"Simulate Kubernetes YAML manifests (nodes and workloads) in simulated time: controllers, the",
-        "scheduler and simulated kubelets run them; --fail-node kills a node at a simulated time. Prints the",
-        "timeline and the final state of Deployments, StatefulSets and Jobs. A Scenario manifest",
+        "scheduler and simulated kubelets run them; --fail-node kills a node at a simulated time; --apply",
+        "creates or updates the objects of a file at a simulated time (e.g. a new version to roll out). Prints",
+        "the timeline and the final state of Deployments, StatefulSets, Jobs and Rollouts. A Scenario manifest",
         "(simulation.fleetkit.io/v1) adds load, autoscaling, faults and cost; --report writes an HTML report."},
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:simulated", "1:the manifests are invalid or name unknown nodes", "2:bad command line"})
+    exitCodeList = {"0:simulated", "1:the manifests (or a file to apply) are invalid or name unknown nodes",
+        "2:bad command line"})
 public final class SimulateCommand implements Callable<Integer> {
   /** Output formats. */
   enum Format { table, json }
@@ -76,7 +81,12 @@ public final class SimulateCommand implements Callable<Integer> {
   /** A node failure from {@code --fail-node NODE@MM:SS}. */
   record NodeFailure(String node, Duration at) {}
 
+  /** A file to apply from {@code --apply FILE@MM:SS}; {@code given} is the option's value as typed. */
+  record TimedApply(Path file, Duration at, String given) {}
+
   private static final Pattern FAILURE = Pattern.compile("([^@]+)@(\\d+):([0-5]\\d)");
+  /** The file is everything before the last {@code @} (a path may hold one). */
+  private static final Pattern APPLY = Pattern.compile("(.+)@(\\d+):([0-5]\\d)");
   private static final Pattern DURATION = Pattern.compile("(?:(\\d+)h)?(?:(\\d+)m)?(?:(\\d+)s)?");
   /** The longest simulation accepted: the simulated clock counts nanoseconds in a long (292 years). */
   static final Duration MAX_DURATION = Duration.ofDays(36_500);
@@ -94,6 +104,11 @@ public final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--fail-node", paramLabel = "NODE@MM:SS", converter = FailureConverter.class,
       description = "Kill NODE at simulated time MM:SS (repeatable).")
   private List<NodeFailure> failures = new ArrayList<>();
+
+  @Option(names = "--apply", paramLabel = "FILE@MM:SS", converter = ApplyConverter.class,
+      description = {"Create or update the objects in FILE at simulated time MM:SS, through the store like",
+          "kubectl apply (repeatable), e.g. a Rollout with a new image."})
+  private List<TimedApply> applies = new ArrayList<>();
 
   @Option(names = "--output", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE}).")
   private Format output;
@@ -148,6 +163,14 @@ public final class SimulateCommand implements Callable<Integer> {
       err.flush();
       return 1;
     }
+    List<LoadedObjects> applied = new ArrayList<>();
+    for (TimedApply a : applies) {
+      LoadedObjects l = loadApplied(a, err);
+      if (l == null) {
+        return 1;
+      }
+      applied.add(l);
+    }
     List<Scenario> scenarios = loaded.ofType(Scenario.class);
     if (scenarios.size() > 1) {
       err.println("simulate: " + scenarios.size() + " Scenario objects among the manifests; give one");
@@ -155,7 +178,10 @@ public final class SimulateCommand implements Callable<Integer> {
       return 1;
     }
     if (!scenarios.isEmpty() || report != null) {
-      return runScenario(loaded, scenarios.isEmpty() ? null : scenarios.get(0), storeFactory, out, err);
+      return runScenario(loaded, applied, scenarios.isEmpty() ? null : scenarios.get(0), storeFactory, out, err);
+    }
+    if (!appliesWithin(duration, err)) {
+      return 2;
     }
     List<TimelineEvent> timeline;
     SimulationSummary summary;
@@ -167,6 +193,9 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     for (NodeFailure f : failures) {
       b.failNode(f.node(), f.at());
+    }
+    for (int i = 0; i < applies.size(); i++) {
+      b.apply(applies.get(i).at(), applied.get(i).objects(), applies.get(i).file().toString());
     }
     if (ManifestAdmission.usesTenancy(loaded)) {
       b.admission(Admission::standard); // as `schedule` does: quotas and limit ranges apply
@@ -225,7 +254,7 @@ public final class SimulateCommand implements Callable<Integer> {
   }
 
   /** The scenario run: the loaded Scenario (or a plain one) with the command line's overrides. */
-  private int runScenario(LoadedObjects loaded, @Nullable Scenario given,
+  private int runScenario(LoadedObjects loaded, List<LoadedObjects> applied, @Nullable Scenario given,
       Simulation.@Nullable StoreFactory storeFactory, PrintWriter out, PrintWriter err) {
     CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
     Scenario scenario;
@@ -235,6 +264,9 @@ public final class SimulateCommand implements Callable<Integer> {
       err.println("simulate: " + e.getMessage());
       err.flush();
       return 1;
+    }
+    if (!appliesWithin(scenario.spec().duration(), err)) {
+      return 2;
     }
     List<ApiObject<?>> objects = new ArrayList<>();
     for (ApiObject<?> o : loaded.objects()) {
@@ -247,6 +279,9 @@ public final class SimulateCommand implements Callable<Integer> {
     try {
       ClusterSimulation.Builder b = ClusterSimulation.builder().objects(objects).scenario(scenario)
           .podEvents(podEvents);
+      for (int i = 0; i < applies.size(); i++) {
+        b.apply(applies.get(i).at(), applied.get(i).objects(), applies.get(i).file().toString());
+      }
       if (storeFactory != null) {
         b.store(storeFactory);
       }
@@ -288,6 +323,50 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     out.flush();
     return 0;
+  }
+
+  /** Loads the file of one {@code --apply}; prints the problems and returns null when it cannot. */
+  private static @Nullable LoadedObjects loadApplied(TimedApply a, PrintWriter err) {
+    LoadedObjects l;
+    try {
+      l = KubernetesYaml.load(List.of(a.file()));
+    } catch (ManifestException e) {
+      for (ManifestProblem p : e.problems()) {
+        err.println(CliText.clipLine("--apply " + a.given() + ": " + p));
+      }
+      err.flush();
+      return null;
+    } catch (IllegalArgumentException | FleetKitException e) {
+      err.println(CliText.clipLine("--apply " + a.given() + ": " + e.getMessage()));
+      err.flush();
+      return null;
+    }
+    if (!l.ofType(Scenario.class).isEmpty()) {
+      err.println(CliText.clipLine("--apply " + a.given() + ": a Scenario cannot be applied during a run; give it"
+          + " with the manifests"));
+      err.flush();
+      return null;
+    }
+    if (l.objects().isEmpty()) {
+      err.println(CliText.clipLine("--apply " + a.given() + ": no objects in " + a.file()));
+      err.flush();
+      return null;
+    }
+    return l;
+  }
+
+  /** Whether every {@code --apply} falls within a run of {@code d}; prints the first that does not. */
+  private boolean appliesWithin(Duration d, PrintWriter err) {
+    for (TimedApply a : applies) {
+      if (a.at().compareTo(d) > 0) {
+        err.println(CliText.clipLine("simulate: --apply " + a.given() + ": "
+            + new TimelineEvent(a.at(), "-", "-", "").clock() + " is after the end of the run ("
+            + new TimelineEvent(d, "-", "-", "").clock() + "); it would never be applied"));
+        err.flush();
+        return false;
+      }
+    }
+    return true;
   }
 
   /** {@code given} (or an empty scenario) with --duration, --seed and --fail-node applied. */
@@ -397,6 +476,20 @@ public final class SimulateCommand implements Callable<Integer> {
       jobs.add(m);
     }
     fin.put("jobs", jobs);
+    List<Map<String, Object>> rollouts = new ArrayList<>();
+    for (RolloutSummary r : summary.rollouts()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("name", r.name());
+      m.put("phase", r.phase());
+      m.put("step", r.step());
+      m.put("stableRevision", r.stableRevision());
+      m.put("canaryWeight", r.canaryWeight());
+      m.put("stableWeight", 100 - r.canaryWeight());
+      m.put("aborted", r.aborted());
+      m.put("message", r.message());
+      rollouts.add(m);
+    }
+    fin.put("rollouts", rollouts);
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("simulated", new TimelineEvent(summary.at(), "-", "-", "").clock());
     root.put("timeline", events);
@@ -438,6 +531,11 @@ public final class SimulateCommand implements Callable<Integer> {
     for (JobSummary j : summary.jobs()) {
       out.printf("  Job         %s  %d succeeded, %d failed%n", j.name(), j.succeeded(), j.failed());
     }
+    for (RolloutSummary r : summary.rollouts()) {
+      out.printf("  Rollout     %s  %s%s, canary weight %d%%, stable %s%s%s%n", r.name(), r.phase(),
+          r.step() == null ? "" : " at step " + r.step(), r.canaryWeight(), r.stableRevision(),
+          r.aborted() ? ", aborted" : "", r.message().isEmpty() ? "" : ": " + r.message());
+    }
   }
 
   /** Parses {@code 90s}, {@code 30m}, {@code 1h30m}. */
@@ -467,6 +565,35 @@ public final class SimulateCommand implements Callable<Integer> {
       } catch (ArithmeticException | NumberFormatException e) {
         throw new CommandLine.TypeConversionException("'" + CliText.clip(value) + "' is too long a duration; at"
             + " most " + MAX_DURATION.toHours() + "h (about 100 years of simulated time)");
+      }
+    }
+  }
+
+  /** Parses {@code FILE@MM:SS}; the file must be readable. */
+  static final class ApplyConverter implements CommandLine.ITypeConverter<TimedApply> {
+    @Override
+    public TimedApply convert(String value) {
+      Matcher m = APPLY.matcher(value.trim());
+      if (!m.matches()) {
+        throw new CommandLine.TypeConversionException("'" + CliText.clip(value)
+            + "' is not FILE@MM:SS (a manifest file, '@', minutes, ':', two-digit seconds), e.g. web-v3.yaml@02:00");
+      }
+      Path file;
+      try {
+        file = Path.of(m.group(1));
+      } catch (java.nio.file.InvalidPathException e) {
+        throw new CommandLine.TypeConversionException("'" + CliText.clip(value) + "': not a file name: "
+            + e.getReason());
+      }
+      if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+        throw new CommandLine.TypeConversionException("'" + CliText.clip(value) + "': " + CliText.clip(m.group(1))
+            + " is not a readable file");
+      }
+      try {
+        return new TimedApply(file, Duration.ofMinutes(Long.parseLong(m.group(2)))
+            .plusSeconds(Long.parseLong(m.group(3))), value.trim());
+      } catch (ArithmeticException | NumberFormatException e) {
+        throw new CommandLine.TypeConversionException("'" + CliText.clip(value) + "': the time is too large");
       }
     }
   }

@@ -86,10 +86,12 @@ public final class ClusterSimulation {
   private final boolean podEvents;
   private final Simulation.@Nullable StoreFactory store;
   private final @Nullable Consumer<Progress> progress;
+  private final List<Consumer<Simulation.Builder>> applies;
   private boolean ran;
 
   private ClusterSimulation(Builder b) {
     this.objects = List.copyOf(b.objects);
+    this.applies = List.copyOf(b.applies);
     this.scenario = Objects.requireNonNull(b.scenario, "scenario: none given (Builder.scenario)");
     this.podEvents = b.podEvents;
     this.store = b.store;
@@ -164,6 +166,9 @@ public final class ClusterSimulation {
     Simulation.Builder b = Simulation.builder().objects(objects).seed(spec.seed()).podEvents(podEvents);
     if (store != null) {
       b.store(store);
+    }
+    for (Consumer<Simulation.Builder> a : applies) {
+      a.accept(b);
     }
     b.controller((store, clock, seed) -> {
       metricsHolder[0] = new LoadMetrics(store, clock, clock.now(), spec.loads());
@@ -354,12 +359,30 @@ public final class ClusterSimulation {
     private boolean podEvents = true;
     private @Nullable Consumer<Progress> progress;
     private Simulation.@Nullable StoreFactory store;
+    private final List<Consumer<Simulation.Builder>> applies = new ArrayList<>();
 
     private Builder() {}
 
     /** Where the run keeps its state (see {@link Simulation.Builder#store}); default the in-memory store. */
     public Builder store(Simulation.StoreFactory factory) {
       store = Objects.requireNonNull(factory, "factory");
+      return this;
+    }
+
+    /**
+     * Creates or updates {@code objects} {@code at} after the start, as {@link Simulation.Builder#apply} does.
+     *
+     * @throws IllegalArgumentException if {@code at} is negative
+     */
+    public Builder apply(Duration at, List<? extends ApiObject<?>> objects, String source) {
+      Objects.requireNonNull(at, "at");
+      Objects.requireNonNull(source, "source");
+      if (at.isNegative()) {
+        throw new IllegalArgumentException("cluster simulation: apply time " + at + " for " + source
+            + " must not be negative");
+      }
+      List<ApiObject<?>> copy = List.copyOf(objects);
+      applies.add(b -> b.apply(at, copy, source));
       return this;
     }
 

@@ -187,7 +187,67 @@ public final class Simulation implements AutoCloseable {
         }
       });
     }
+    for (Apply a : b.applies) {
+      clock.schedule(a.at, () -> {
+        for (ApiObject<?> o : a.objects) {
+          apply(o, a.source);
+        }
+      });
+    }
     settle();
+  }
+
+  /**
+   * Creates {@code o}, or updates the stored object of that kind and name the way {@code kubectl apply} does for
+   * the fields it sets: the spec is replaced, labels and annotations are merged over the stored ones, finalizers
+   * added, and the status and the store's and controllers' metadata (uid, owner references) kept. A refusal by the store
+   * (validation, admission) is recorded as {@code ApplyRejected}, as a client would see it; the run goes on.
+   */
+  private void apply(ApiObject<?> o, String source) {
+    String id = o.kind() + "/" + o.metadata().key();
+    try {
+      ApiObject<?> stored = find(o);
+      if (stored == null) {
+        storeCreate(o);
+        timeline.add("Applied", id, "created from " + source);
+        return;
+      }
+      Map<String, String> labels = new LinkedHashMap<>(stored.metadata().labels());
+      labels.putAll(o.metadata().labels());
+      Map<String, String> annotations = new LinkedHashMap<>(stored.metadata().annotations());
+      annotations.putAll(o.metadata().annotations());
+      List<String> finalizers = new ArrayList<>(stored.metadata().finalizers());
+      for (String f : o.metadata().finalizers()) {
+        if (!finalizers.contains(f)) {
+          finalizers.add(f);
+        }
+      }
+      ApiObject<?> next = o.withMetadata(stored.metadata().toBuilder().labels(labels).annotations(annotations)
+          .finalizers(finalizers).resourceVersion("").build());
+      ApiObject<?> after = update(next);
+      timeline.add("Applied", id, (after.metadata().generation() == stored.metadata().generation()
+          && after.metadata().labels().equals(stored.metadata().labels())
+          && after.metadata().annotations().equals(stored.metadata().annotations()) ? "unchanged" : "updated")
+          + " from " + source);
+    } catch (RuntimeException e) {
+      timeline.add("ApplyRejected", id, source + ": " + e.getMessage());
+    }
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private @Nullable ApiObject<?> find(ApiObject<?> o) {
+    return (ApiObject<?>) store.get((Class) o.getClass(), o.metadata().namespace(), o.metadata().name())
+        .orElse(null);
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void storeCreate(ApiObject<?> o) {
+    store.create((ApiObject) o);
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private ApiObject<?> update(ApiObject<?> o) {
+    return store.update((ApiObject) o);
   }
 
   /** Creates {@code o}; a refusal by the admission chain is a {@code Rejected} timeline event, not an error. */
@@ -497,7 +557,7 @@ public final class Simulation implements AutoCloseable {
     List<RolloutSummary> rollouts = new ArrayList<>();
     for (Rollout r : store.list(Rollout.class).items()) {
       rollouts.add(new RolloutSummary(r.metadata().key(), r.status().phase().name(), r.status().stableRs(),
-          r.status().canaryWeight(), r.status().abort()));
+          r.status().canaryWeight(), r.status().abort(), r.status().currentStepIndex(), r.status().message()));
     }
     rollouts.sort(Comparator.comparing(RolloutSummary::name));
     return new SimulationSummary(elapsed(), deployments, sets, jobs, rollouts);
@@ -537,6 +597,8 @@ public final class Simulation implements AutoCloseable {
 
   private record Fault(String node, Duration at, boolean fail) {}
 
+  private record Apply(Duration at, List<ApiObject<?>> objects, String source) {}
+
   /** Adds to the scheduler a simulation builds (plugins, profiles), given the simulation's store and clock. */
   @FunctionalInterface
   public interface SchedulerSetup {
@@ -559,6 +621,7 @@ public final class Simulation implements AutoCloseable {
     private final List<ApiObject<?>> objects = new ArrayList<>();
     private final List<SimulatedController.Factory> controllers = new ArrayList<>();
     private final List<Fault> faults = new ArrayList<>();
+    private final List<Apply> applies = new ArrayList<>();
     private long seed;
     private Instant start = Instant.parse("2024-01-01T00:00:00Z");
     private HealthSource health = HealthSource.fromAnnotations();
@@ -706,6 +769,32 @@ public final class Simulation implements AutoCloseable {
     /** Brings node {@code node} back {@code at} after the start. */
     public Builder reviveNode(String node, Duration at) {
       faults.add(fault(node, at, false));
+      return this;
+    }
+
+    /**
+     * Creates or updates {@code objects} {@code at} after the start, through the store like any client (what
+     * {@code kubectl apply -f FILE} does then): a new object is created; a stored one of the same kind, namespace
+     * and name gets the new spec, with labels and annotations merged over its own, the file's finalizers added, and
+     * its status, uid and owner references kept. The timeline records {@code Applied} ({@code created}, {@code updated} or
+     * {@code unchanged} from {@code source}) or, when the store refuses an object, {@code ApplyRejected} with the
+     * reason; the run goes on either way. Applies at the same instant run in the order given.
+     *
+     * @param source how the timeline names where the objects come from, e.g. a file name
+     * @throws IllegalArgumentException if {@code at} is negative
+     */
+    public Builder apply(Duration at, List<? extends ApiObject<?>> objects, String source) {
+      Objects.requireNonNull(at, "at");
+      Objects.requireNonNull(source, "source");
+      if (at.isNegative()) {
+        throw new IllegalArgumentException("simulation: apply time " + at + " for " + source
+            + " must not be negative");
+      }
+      List<ApiObject<?>> copy = new ArrayList<>();
+      for (ApiObject<?> o : objects) {
+        copy.add(Objects.requireNonNull(o, "object"));
+      }
+      applies.add(new Apply(at, List.copyOf(copy), source));
       return this;
     }
 

@@ -7,6 +7,9 @@ import io.fleetkit.api.core.ContainerStatus;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.NodeCondition;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.gateway.HTTPBackendRef;
+import io.fleetkit.api.gateway.HTTPRoute;
+import io.fleetkit.api.gateway.HTTPRouteRule;
 import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.OwnerReference;
@@ -78,6 +81,11 @@ final class TimelineRecorder implements AutoCloseable {
             + (st.message().isEmpty() ? "" : ": " + st.message()));
       }
     }));
+    watches.add(store.watch(HTTPRoute.class, "0", e -> {
+      if (e.type() != WatchEventType.DELETED) {
+        routeWeights(e.object());
+      }
+    }));
     watches.add(store.watch(Job.class, "0", e -> {
       if (e.type() != WatchEventType.DELETED) {
         Job j = e.object();
@@ -112,6 +120,24 @@ final class TimelineRecorder implements AutoCloseable {
 
   List<TimelineEvent> events() {
     return List.copyOf(events);
+  }
+
+  /** {@code RouteWeights} when the backend weights of an HTTPRoute change (e.g. set by a canary's router). */
+  private void routeWeights(HTTPRoute route) {
+    List<String> parts = new ArrayList<>();
+    for (HTTPRouteRule rule : route.spec().rules()) {
+      List<String> refs = new ArrayList<>();
+      for (HTTPBackendRef b : rule.backendRefs()) {
+        refs.add(b.name() + " " + b.weight());
+      }
+      parts.add(String.join(", ", refs));
+    }
+    String id = "HTTPRoute/" + route.metadata().key();
+    String weights = String.join("; ", parts);
+    String old = workloads.put(id, weights);
+    if (old != null && !old.equals(weights)) {
+      add("RouteWeights", id, weights);
+    }
   }
 
   private void workload(String kind, String key, String state) {
