@@ -56,8 +56,8 @@ public final class PodSpecChecks {
       v.addAll(SchedulingValidation.validateNodeAffinityValues(nodeAffinity, path + ".affinity.nodeAffinity"));
     }
     if (!spec.topologySpreadConstraints().isEmpty()) {
-      v.addAll(SchedulingValidation.validateTopologySpreadConstraints(spec.topologySpreadConstraints(),
-          path + ".topologySpreadConstraints"));
+      v.addAll(SchedulingValidation.validateTopologySpreadConstraintsExceptSelectors(
+          spec.topologySpreadConstraints(), path + ".topologySpreadConstraints"));
     }
     if (!Names.isDnsSubdomain(spec.schedulerName())) {
       v.dnsSubdomain(path + ".schedulerName", spec.schedulerName());

@@ -331,6 +331,21 @@ public final class SchedulingValidation {
    */
   public static List<Violation> validateTopologySpreadConstraints(List<TopologySpreadConstraint> constraints,
       String fieldPath) {
+    return spreads(constraints, fieldPath, true);
+  }
+
+  /**
+   * The rules of {@link #validateTopologySpreadConstraints} except the label selector's: what a pod is refused for
+   * when built. A selector with a bad key is left to the scheduler, which reports it as an error on each attempt
+   * (PodTopologySpread's PreFilter), as kube-scheduler does for a pod that reached it.
+   */
+  public static List<Violation> validateTopologySpreadConstraintsExceptSelectors(
+      List<TopologySpreadConstraint> constraints, String fieldPath) {
+    return spreads(constraints, fieldPath, false);
+  }
+
+  private static List<Violation> spreads(List<TopologySpreadConstraint> constraints, String fieldPath,
+      boolean selectors) {
     List<Violation> out = new ArrayList<>();
     for (int i = 0; i < constraints.size(); i++) {
       TopologySpreadConstraint c = constraints.get(i);
@@ -377,7 +392,9 @@ public final class SchedulingValidation {
           out.add(v(kp, "exists in both matchLabelKeys and labelSelector", key));
         }
       }
-      out.addAll(LabelSelector.validate(selector, p + ".labelSelector"));
+      if (selectors) {
+        out.addAll(LabelSelector.validate(selector, p + ".labelSelector"));
+      }
     }
     return out;
   }
