@@ -93,8 +93,11 @@ final class ArchitectureTest {
 
   @BeforeAll
   static void importClasses() {
+    // The reactor's own output only: target/classes under `mvn test`, the modules' target/*.jar under `mvn verify`
+    // (never a FleetKit jar from a local repository, never test classes or test jars).
+    ImportOption reactorMainClasses = location -> location.contains("/target/") && !location.contains("-tests.jar");
     classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS).importPackages("io.fleetkit");
+        .withImportOption(reactorMainClasses).importPackages("io.fleetkit");
   }
 
   static Optional<String> moduleOf(String packageName) {
