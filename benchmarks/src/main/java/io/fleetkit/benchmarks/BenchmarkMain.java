@@ -58,6 +58,7 @@ public final class BenchmarkMain {
         .result(json.toString()).resultFormat(ResultFormatType.JSON);
     if (smoke) {
       opts.param("replicaSets", "1000"); // ReplicaSetReconcileBenchmark: a tenth of the cluster keeps the smoke short
+      opts.param("pods", "1000"); // EndpointSliceSyncBenchmark: a tenth of the Service's pods
       opts.forks(0).warmupIterations(0).measurementIterations(1).measurementTime(TimeValue.seconds(1));
     }
     return new Runner(opts.build()).run();

@@ -26,7 +26,7 @@ public final class DnsServerTarget {
   public static void main(String[] args) throws Exception {
     int port = Integer.parseInt(args[0]);
     int services = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
-    int threads = args.length > 2 ? Integer.parseInt(args[2]) : 2;
+    int threads = args.length > 2 ? Integer.parseInt(args[2]) : 4;
     List<Service> svc = new ArrayList<>();
     List<EndpointSlice> slices = new ArrayList<>();
     for (int i = 0; i < services; i++) {

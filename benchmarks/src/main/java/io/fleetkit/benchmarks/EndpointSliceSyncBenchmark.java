@@ -16,6 +16,8 @@ import io.fleetkit.api.discovery.EndpointSlice;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.networking.endpointslice.EndpointSliceController;
 import io.fleetkit.networking.endpointslice.EndpointSliceReconciler;
 import io.fleetkit.networking.endpointslice.SlicePlan;
 import io.fleetkit.networking.endpointslice.SliceRules;
@@ -37,14 +39,26 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * One EndpointSlice sync of a Service with {@code pods} pods after one pod changes: the planner
- * ({@link EndpointSliceReconciler#plan}) gets the Service, every pod, the nodes and the current slices, and returns
- * the writes. Before each invocation (not measured) one pod's readiness flips and the previous plan is applied to
- * the slice set, so every invocation sees a real one-pod change. Auxiliary counters: {@code slicesWritten} (per
- * invocation it should be 1) and {@code syncs}.
+ * One EndpointSlice sync of a Service with {@code pods} pods after one pod changes.
+ *
+ * <ul>
+ *   <li>{@code syncAfterOnePodChange}: the planner ({@link EndpointSliceReconciler#plan}) gets the Service, every
+ *       pod, the nodes and the current slices, and returns the writes. Before each invocation (not measured) one
+ *       pod's readiness flips and the previous plan is applied to the slice set, so every invocation sees a real
+ *       one-pod change.
+ *   <li>{@code controllerSyncAfterOnePodChange}: the whole controller on an in-memory store (stepping mode): before
+ *       each invocation one pod's readiness is written to the store; measured is {@code runUntilIdle()}: the sync
+ *       (listing the Service's pods and slices from the informer caches, planning, writing the slice) and the
+ *       follow-up sync the slice's own event triggers.
+ * </ul>
+ *
+ * Auxiliary counters: {@code slicesWritten} (per sync of one change it should be 1), {@code syncs} and
+ * {@code cpuNanos}, the benchmark thread's CPU time in the measured calls ({@code cpuNanos / syncs} is the CPU cost
+ * of a sync, which on a shared, overloaded machine is far below the wall time JMH reports).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -53,6 +67,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 2)
 @Fork(value = 2, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class EndpointSliceSyncBenchmark {
+  private static final java.lang.management.ThreadMXBean CPU =
+      java.lang.management.ManagementFactory.getThreadMXBean();
   @Param({"10000"})
   public int pods;
 
@@ -69,11 +85,13 @@ public class EndpointSliceSyncBenchmark {
   public static class Counters {
     public long slicesWritten;
     public long syncs;
+    public long cpuNanos;
 
     @Setup(Level.Iteration)
     public void reset() {
       slicesWritten = 0;
       syncs = 0;
+      cpuNanos = 0;
     }
   }
 
@@ -126,9 +144,64 @@ public class EndpointSliceSyncBenchmark {
         wasReady ? ConditionStatus.False : ConditionStatus.True, "", "", null))));
   }
 
+  /** The controller on a store with the same Service, pods and nodes. */
+  @State(Scope.Thread)
+  public static class ControllerState {
+    @Param({"10000"})
+    public int pods;
+
+    ObjectStore store;
+    EndpointSliceController controller;
+    int next;
+    long sliceVersion;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+      EndpointSliceSyncBenchmark shape = new EndpointSliceSyncBenchmark();
+      shape.pods = pods;
+      shape.setUp();
+      store = ObjectStore.builder().directDelivery().build();
+      shape.nodes.values().forEach(store::create);
+      store.create(shape.service);
+      shape.podList.forEach(store::create);
+      controller = EndpointSliceController.builder(store).stepping().build();
+      controller.start().join();
+      controller.runUntilIdle();
+    }
+
+    @Setup(Level.Invocation)
+    public void changeOnePod() {
+      Pod p = store.require(Pod.class, "bench", "web-" + (next++ % pods));
+      PodCondition ready = p.status().condition(PodCondition.READY);
+      boolean wasReady = ready != null && ready.status() == ConditionStatus.True;
+      store.updateStatus(new Pod(p.metadata(), p.spec(), p.status().withCondition(PodCondition.of(
+          PodCondition.READY, wasReady ? ConditionStatus.False : ConditionStatus.True, "", "", null))));
+      sliceVersion = Long.parseLong(store.resourceVersion());
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+      controller.close();
+      store.close();
+    }
+  }
+
+  @Benchmark
+  public int controllerSyncAfterOnePodChange(ControllerState st, Counters c) {
+    long cpu = CPU.getCurrentThreadCpuTime();
+    int syncs = st.controller.runUntilIdle();
+    c.cpuNanos += CPU.getCurrentThreadCpuTime() - cpu;
+    // writes since the pod's: the slice updates (the store's resource version counts every write)
+    c.slicesWritten += Long.parseLong(st.store.resourceVersion()) - st.sliceVersion;
+    c.syncs++;
+    return syncs;
+  }
+
   @Benchmark
   public SlicePlan syncAfterOnePodChange(Counters c) {
+    long cpu = CPU.getCurrentThreadCpuTime();
     SlicePlan p = plan();
+    c.cpuNanos += CPU.getCurrentThreadCpuTime() - cpu;
     last = p;
     c.slicesWritten += p.writes();
     c.syncs++;

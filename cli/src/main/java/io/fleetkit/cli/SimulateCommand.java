@@ -5,6 +5,8 @@ import io.fleetkit.adapter.kubernetes.yaml.LoadedObjects;
 import io.fleetkit.adapter.kubernetes.yaml.ManifestException;
 import io.fleetkit.adapter.kubernetes.yaml.ManifestProblem;
 import io.fleetkit.api.FleetKitException;
+import io.fleetkit.api.core.Service;
+import io.fleetkit.api.discovery.EndpointSlice;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.simulation.FaultType;
@@ -12,6 +14,9 @@ import io.fleetkit.api.simulation.Scenario;
 import io.fleetkit.api.simulation.ScenarioFault;
 import io.fleetkit.api.simulation.ScenarioFeatures;
 import io.fleetkit.api.simulation.ScenarioSpec;
+import io.fleetkit.admission.Admission;
+import io.fleetkit.networking.ClusterNetworking;
+import io.fleetkit.networking.ServiceSummary;
 import io.fleetkit.simulator.JobSummary;
 import io.fleetkit.simulator.Simulation;
 import io.fleetkit.simulator.SimulationSummary;
@@ -50,6 +55,9 @@ import tools.jackson.databind.json.JsonMapper;
  * nodes in simulated time and prints the timeline and the workloads' final state. With a
  * {@code simulation.fleetkit.io/v1 Scenario} among the manifests (or {@code --report}) it runs the whole-cluster
  * {@link ClusterSimulation}: load, HPA, cluster autoscaler, faults, cost and time series ({@code "series"} in JSON).
+ * Manifests with Namespaces, ResourceQuotas or LimitRanges run through the standard admission chain: a workload
+ * whose pod creates a quota refuses shows {@code FailedCreate} (the denial as message) in the timeline, an object
+ * refused outright shows {@code Rejected}.
  */
 @Command(name = "simulate", mixinStandardHelpOptions = true,
     description = {"Simulate Kubernetes YAML manifests (nodes and workloads) in simulated time: controllers, the",
@@ -141,10 +149,20 @@ public final class SimulateCommand implements Callable<Integer> {
     for (NodeFailure f : failures) {
       b.failNode(f.node(), f.at());
     }
+    if (ManifestAdmission.usesTenancy(loaded)) {
+      b.admission(Admission::standard); // as `schedule` does: quotas and limit ranges apply
+    }
+    boolean networking = !loaded.ofType(Service.class).isEmpty();
+    if (networking) {
+      ClusterNetworking.defaults().simulatedControllers().forEach(b::controller);
+    }
+    List<ServiceSummary> services;
     try (Simulation sim = b.build()) {
       sim.runFor(duration);
       timeline = sim.timeline();
       summary = sim.summary();
+      services = networking ? ServiceSummary.of(sim.store().list(Service.class).items(),
+          sim.store().list(EndpointSlice.class).items()) : List.of();
     } catch (IllegalArgumentException | IllegalStateException | FleetKitException e) {
       err.println("simulate: " + e.getMessage());
       err.flush();
@@ -154,9 +172,10 @@ public final class SimulateCommand implements Callable<Integer> {
       return 1;
     }
     if (output == Format.json) {
-      out.println(json(timeline, summary));
+      out.println(json(timeline, summary, services));
     } else {
       table(timeline, summary, out);
+      services(services, out);
     }
     out.flush();
     return 0;
@@ -280,7 +299,32 @@ public final class SimulateCommand implements Callable<Integer> {
   }
 
   static String json(List<TimelineEvent> timeline, SimulationSummary summary) {
-    return JsonMapper.builder().build().writeValueAsString(root(timeline, summary));
+    return json(timeline, summary, List.of());
+  }
+
+  /** With {@code final.services}: each Service's cluster IP and its endpoints, all and ready. */
+  static String json(List<TimelineEvent> timeline, SimulationSummary summary, List<ServiceSummary> services) {
+    Map<String, Object> root = root(timeline, summary);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> fin = (Map<String, Object>) root.get("final");
+    List<Map<String, Object>> items = new ArrayList<>();
+    for (ServiceSummary s : services) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("name", s.name());
+      m.put("clusterIP", s.clusterIP());
+      m.put("endpoints", s.endpoints());
+      m.put("ready", s.ready());
+      items.add(m);
+    }
+    fin.put("services", items);
+    return JsonMapper.builder().build().writeValueAsString(root);
+  }
+
+  private static void services(List<ServiceSummary> services, PrintWriter out) {
+    for (ServiceSummary s : services) {
+      out.printf("  Service %s  %s  %d/%d endpoints ready%n", s.name(), s.clusterIP().isEmpty() ? "-" : s.clusterIP(),
+          s.ready(), s.endpoints());
+    }
   }
 
   private static Map<String, Object> root(List<TimelineEvent> timeline, SimulationSummary summary) {

@@ -6,11 +6,15 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
-/** {@code fleetkit route} and {@code fleetkit dns} on examples/networking. */
+/** {@code fleetkit route}, {@code fleetkit dns} and {@code fleetkit simulate}'s services on examples/networking. */
 final class NetworkingCommandsTest {
   private final StringWriter out = new StringWriter();
   private final StringWriter err = new StringWriter();
@@ -73,6 +77,36 @@ final class NetworkingCommandsTest {
     out.getBuffer().setLength(0);
     assertThat(run("dns", example(), "missing.net.svc.cluster.local", "--output", "json")).isZero();
     assertThat(out.toString()).contains("\"rcode\":\"NXDOMAIN\",\"answers\":[]");
+  }
+
+  @Test
+  void simulate_networkingExample_finalListsServicesWithClusterIpAndEndpoints() {
+    assertThat(run("simulate", example(), "--duration", "2m", "--output", "json")).as(err.toString()).isZero();
+    JsonNode services = JsonMapper.builder().build().readTree(out.toString()).get("final").get("services");
+    Map<String, JsonNode> byName = new HashMap<>();
+    services.forEach(s -> byName.put(s.get("name").asString(), s));
+    assertThat(byName).containsOnlyKeys("net/web", "net/web-canary", "net/db", "net/payments");
+    JsonNode web = byName.get("net/web");
+    assertThat(web.get("clusterIP").asString()).matches("10\\.96\\.\\d+\\.\\d+");
+    assertThat(web.get("endpoints").asInt()).isEqualTo(3);
+    assertThat(web.get("ready").asInt()).isEqualTo(3);
+    assertThat(byName.get("net/web-canary").get("endpoints").asInt()).isEqualTo(3);
+    JsonNode db = byName.get("net/db");
+    assertThat(db.get("clusterIP").asString()).isEqualTo("None");
+    assertThat(db.get("endpoints").asInt()).isEqualTo(2);
+    assertThat(db.get("ready").asInt()).isEqualTo(2);
+    assertThat(byName.get("net/payments").get("endpoints").asInt()).isZero();
+  }
+
+  @Test
+  void simulate_withoutServices_finalServicesEmpty(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve("n.yaml");
+    Files.writeString(f, "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus:\n  capacity: {cpu: '4', "
+        + "memory: 8Gi, pods: '110'}\n");
+    assertThat(run("simulate", f.toString(), "--duration", "10s", "--output", "json")).as(err.toString()).isZero();
+    JsonNode services = JsonMapper.builder().build().readTree(out.toString()).get("final").get("services");
+    assertThat(services.isArray()).isTrue();
+    assertThat(services).isEmpty();
   }
 
   @Test

@@ -35,10 +35,14 @@ final class ManifestAdmission {
 
   private ManifestAdmission() {}
 
-  static Result apply(LoadedObjects loaded) {
-    boolean tenancy = loaded.objects().stream().anyMatch(o -> o instanceof Namespace || o instanceof ResourceQuota
+  /** Whether the manifests use the tenancy kinds (Namespace, ResourceQuota, LimitRange), which turn admission on. */
+  static boolean usesTenancy(LoadedObjects loaded) {
+    return loaded.objects().stream().anyMatch(o -> o instanceof Namespace || o instanceof ResourceQuota
         || o instanceof LimitRange);
-    if (!tenancy) {
+  }
+
+  static Result apply(LoadedObjects loaded) {
+    if (!usesTenancy(loaded)) {
       return new Result(loaded, List.of());
     }
     List<ApiObject<?>> ordered = new ArrayList<>();

@@ -1,6 +1,17 @@
 package io.fleetkit.simulator;
 
+import io.fleetkit.admission.NamespaceLifecyclePlugin;
+import io.fleetkit.admission.QuotaReplenisher;
+import io.fleetkit.api.admission.AdmissionChain;
+import io.fleetkit.api.admission.AdmissionDeniedException;
+import io.fleetkit.api.core.LimitRange;
+import io.fleetkit.api.core.Namespace;
+import io.fleetkit.api.core.ResourceQuota;
+import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.metrics.MetricsRegistry;
+import io.fleetkit.api.scheduling.PriorityClass;
+import java.time.Clock;
+import java.util.function.Function;
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.apps.StatefulSet;
@@ -11,6 +22,7 @@ import io.fleetkit.api.core.PersistentVolumeClaim;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.store.ObjectStoreBuilder;
 import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEventType;
 import io.fleetkit.reconcile.GarbageCollector;
@@ -73,6 +85,7 @@ public final class Simulation implements AutoCloseable {
   private final Map<String, NodeAgent> agents = new LinkedHashMap<>();
   private final HealthSource health;
   private final TimelineRecorder timeline;
+  private final @Nullable QuotaReplenisher quotas;
   private final Watch podFeed;
   private final Watch nodeFeed;
   /** Nodes created, made Ready or deleted since the last settle round, by name (insertion order). */
@@ -98,12 +111,17 @@ public final class Simulation implements AutoCloseable {
     this.start = b.start;
     this.health = b.health;
     AtomicLong uids = new AtomicLong();
-    this.store = ObjectStore.builder().directDelivery().clock(clock.asClock())
-        .uidGenerator(() -> String.format("uid-%08d", uids.incrementAndGet())).build();
+    ObjectStoreBuilder storeBuilder = ObjectStore.builder().directDelivery().clock(clock.asClock())
+        .uidGenerator(() -> String.format("uid-%08d", uids.incrementAndGet()));
+    if (b.admission != null) {
+      storeBuilder.admission(b.admission.apply(clock.asClock()));
+    }
+    this.store = storeBuilder.build();
     this.timeline = new TimelineRecorder(store, this::elapsed, b.podEvents);
+    this.quotas = b.admission == null ? null : QuotaReplenisher.watch(store, clock.asClock());
     List<ApiObject<?>> nodes = new ArrayList<>();
     List<ApiObject<?>> others = new ArrayList<>();
-    for (ApiObject<?> o : b.objects) {
+    for (ApiObject<?> o : b.admission == null ? b.objects : admissionOrder(b.objects)) {
       (o instanceof Node ? nodes : others).add(o);
     }
     for (ApiObject<?> o : nodes) {
@@ -118,7 +136,7 @@ public final class Simulation implements AutoCloseable {
     this.storeScheduler = StoreScheduler.attach(scheduler, store);
     List<SimulatedController.Factory> factories = new ArrayList<>();
     if (b.defaultControllers) {
-      factories.addAll(defaultControllers(b.metrics));
+      factories.addAll(defaultControllers(b.metrics, timeline.controllerEvents()));
     }
     factories.addAll(b.controllers);
     for (SimulatedController.Factory f : factories) {
@@ -165,9 +183,35 @@ public final class Simulation implements AutoCloseable {
     settle();
   }
 
+  /** Creates {@code o}; a refusal by the admission chain is a {@code Rejected} timeline event, not an error. */
   @SuppressWarnings({"unchecked", "rawtypes"})
   private void create(ApiObject<?> o) {
-    store.create((ApiObject) o);
+    try {
+      store.create((ApiObject) o);
+    } catch (AdmissionDeniedException e) {
+      String ns = o.metadata().namespace();
+      timeline.add("Rejected", o.kind() + "/" + (ns.isEmpty() ? "" : ns + "/") + o.metadata().name(),
+          e.getMessage());
+    }
+  }
+
+  /**
+   * {@code objects} in the order an API server needs them when admission is on: Namespaces and PriorityClasses,
+   * then LimitRanges and ResourceQuotas, then the rest in the order given; the namespaces every cluster has
+   * ({@code default}, {@code kube-system}, {@code kube-public}) are added when missing.
+   */
+  static List<ApiObject<?>> admissionOrder(List<ApiObject<?>> objects) {
+    List<ApiObject<?>> out = new ArrayList<>();
+    for (String ns : new TreeSet<>(NamespaceLifecyclePlugin.IMMORTAL)) {
+      if (objects.stream().noneMatch(o -> o instanceof Namespace n && n.metadata().name().equals(ns))) {
+        out.add(Namespace.of(ns));
+      }
+    }
+    objects.stream().filter(o -> o instanceof Namespace || o instanceof PriorityClass).forEach(out::add);
+    objects.stream().filter(o -> o instanceof LimitRange || o instanceof ResourceQuota).forEach(out::add);
+    objects.stream().filter(o -> !(o instanceof Namespace || o instanceof PriorityClass || o instanceof LimitRange
+        || o instanceof ResourceQuota)).forEach(out::add);
+    return out;
   }
 
   private static boolean hasReadyCondition(Node n) {
@@ -214,10 +258,19 @@ public final class Simulation implements AutoCloseable {
 
   /** {@link #defaultControllers()} recording their controller and work-queue metrics into {@code metrics}. */
   public static List<SimulatedController.Factory> defaultControllers(MetricsRegistry metrics) {
+    return defaultControllers(metrics, EventRecorder.NOOP);
+  }
+
+  /**
+   * {@link #defaultControllers(MetricsRegistry)} whose ReplicaSet, StatefulSet and Job controllers record their
+   * events ({@code SuccessfulCreate}, {@code FailedCreate}, ...) into {@code events}.
+   */
+  public static List<SimulatedController.Factory> defaultControllers(MetricsRegistry metrics,
+      EventRecorder events) {
     return List.of(
         (store, clock, seed) -> {
           ReplicaSetController c = ReplicaSetController.builder(store).clock(clock).stepping().seed(seed)
-              .metrics(metrics).build();
+              .metrics(metrics).events(events).build();
           return SimulatedController.of("replicaset", () -> c.start().join(), c::runUntilIdle, c);
         },
         (store, clock, seed) -> {
@@ -227,12 +280,12 @@ public final class Simulation implements AutoCloseable {
         },
         (store, clock, seed) -> {
           StatefulSetController c = StatefulSetController.builder(store).clock(clock).stepping().metrics(metrics)
-              .build();
+              .events(events).build();
           return SimulatedController.of("statefulset", () -> c.start().join(), c::runUntilIdle, c);
         },
         (store, clock, seed) -> {
           JobController c = JobController.builder(store).clock(clock).stepping().seed(seed).metrics(metrics)
-              .build();
+              .events(events).build();
           return SimulatedController.of("job", () -> c.start().join(), c::runUntilIdle, c);
         },
         (store, clock, seed) -> {
@@ -344,6 +397,9 @@ public final class Simulation implements AutoCloseable {
     ensureOpen();
     for (int round = 0; round < MAX_SETTLE_ROUNDS; round++) {
       int n = applyNodeChanges();
+      if (quotas != null) {
+        n += quotas.sync(); // first, so that a controller reacting to a deletion finds the usage freed
+      }
       for (NodeAgent a : agents.values()) {
         n += a.sync();
       }
@@ -454,6 +510,9 @@ public final class Simulation implements AutoCloseable {
     }
     closed = true;
     timeline.close();
+    if (quotas != null) {
+      quotas.close();
+    }
     podFeed.close();
     nodeFeed.close();
     for (NodeAgent a : agents.values()) {
@@ -492,8 +551,27 @@ public final class Simulation implements AutoCloseable {
     private boolean podEvents = true;
     private @Nullable SchedulerSetup schedulerSetup;
     private MetricsRegistry metrics = MetricsRegistry.NOOP;
+    private @Nullable Function<Clock, AdmissionChain> admission;
 
     private Builder() {}
+
+    /**
+     * Runs every create and update through an admission chain made for the simulated clock, e.g.
+     * {@code admission(Admission::standard)}: objects are then created Namespaces first, then LimitRanges and
+     * quotas (the namespaces every cluster has are added), an object the chain refuses is a {@code Rejected}
+     * timeline event, a controller whose pod create is refused records {@code FailedCreate}, and quotas are
+     * recounted after deletions (the quota controller's replenishment). Default: no admission.
+     *
+     * @throws IllegalStateException if a chain was given already
+     */
+    public Builder admission(Function<Clock, AdmissionChain> chain) {
+      Objects.requireNonNull(chain, "chain");
+      if (admission != null) {
+        throw new IllegalStateException("simulation: admission was already set to " + admission);
+      }
+      admission = chain;
+      return this;
+    }
 
     /**
      * Configures the scheduler beyond the default profile, e.g. with the storage plugins.

@@ -22,7 +22,10 @@ import io.fleetkit.api.store.WatchEventType;
 import io.fleetkit.reconcile.node.TaintEvictionController;
 import java.time.Duration;
 import java.util.ArrayList;
+import io.fleetkit.api.events.EventRecorder;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -38,6 +41,7 @@ final class TimelineRecorder implements AutoCloseable {
   private final Map<String, Node> nodes = new HashMap<>();
   private final Map<String, String> workloads = new HashMap<>();
   private final List<Watch> watches = new ArrayList<>();
+  private final Set<String> failingCreates = new HashSet<>();
 
   TimelineRecorder(ObjectStore store, Supplier<Duration> elapsed, boolean podEvents) {
     this.elapsed = elapsed;
@@ -81,6 +85,25 @@ final class TimelineRecorder implements AutoCloseable {
             + j.status().succeeded() + ", failed " + j.status().failed());
       }
     }));
+  }
+
+  /**
+   * The controllers' events as timeline entries: {@code FailedCreate} (the denial as message) the first time a
+   * workload fails to create a pod, and again only after one of its creates succeeded, so that retries with
+   * backoff do not flood the timeline.
+   */
+  EventRecorder controllerEvents() {
+    return (regarding, related, type, reason, action, note) -> {
+      String id = regarding.kind() + "/" + (regarding.namespace().isEmpty() ? "" : regarding.namespace() + "/")
+          + regarding.name();
+      if (EventRecorder.FAILED_CREATE.equals(reason)) {
+        if (failingCreates.add(id)) {
+          add(EventRecorder.FAILED_CREATE, id, note);
+        }
+      } else if (EventRecorder.SUCCESSFUL_CREATE.equals(reason)) {
+        failingCreates.remove(id);
+      }
+    };
   }
 
   void add(String kind, String object, String message) {

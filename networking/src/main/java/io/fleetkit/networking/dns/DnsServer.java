@@ -12,6 +12,8 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
+import java.net.StandardSocketOptions;
+import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -51,12 +53,16 @@ import org.xbill.DNS.Type;
  * ({@link Builder#maxTcpConnections}) and idle ones closed after 5 s; a flood of UDP queries only costs CPU, the
  * socket drops what it cannot hold. Never throws from its serving threads.
  *
+ * <p>Speed: each UDP thread receives on its own socket bound to the shared port ({@code SO_REUSEPORT}, where the
+ * platform has it; the kernel spreads clients over them), and the encoded answer of a plain query is kept per
+ * snapshot ({@link AnswerCache}) so that a repeated question costs a lookup and a copy.
+ *
  * <p>Lifecycle: {@link #start()} binds and starts the threads (daemon threads named {@code fleetkit-dns-*});
  * {@link #close()} stops them. Thread-safe.
  */
 public final class DnsServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DnsServer.class);
-  private static final int MAX_UDP = 4096;
+  static final int MAX_UDP = 4096;
   private static final int TCP_IDLE_MILLIS = 5000;
 
   private final ClusterDns dns;
@@ -67,7 +73,8 @@ public final class DnsServer implements AutoCloseable {
   private final Semaphore tcpSlots;
   private final AtomicLong queries = new AtomicLong();
   private final AtomicLong malformed = new AtomicLong();
-  private @Nullable DatagramSocket udp;
+  private final AnswerCache cache = new AnswerCache();
+  private List<DatagramSocket> udp = List.of();
   private @Nullable ServerSocket tcp;
   private @Nullable ExecutorService threads;
   private volatile boolean running;
@@ -98,16 +105,29 @@ public final class DnsServer implements AutoCloseable {
     ServerSocket t = new ServerSocket();
     t.setReuseAddress(true);
     t.bind(new InetSocketAddress(bindAddress, requestedPort), 128);
-    DatagramSocket u;
+    List<DatagramSocket> u = new ArrayList<>();
     try {
-      u = new DatagramSocket(new InetSocketAddress(bindAddress, t.getLocalPort()));
-      u.setReceiveBufferSize(1 << 20);
+      InetSocketAddress at = new InetSocketAddress(bindAddress, t.getLocalPort());
+      DatagramChannel first = udpChannel(at);
+      boolean reusePort = udpThreads > 1 && first.supportedOptions().contains(StandardSocketOptions.SO_REUSEPORT);
+      if (reusePort) {
+        first.setOption(StandardSocketOptions.SO_REUSEPORT, true);
+      }
+      first.bind(at);
+      u.add(first.socket());
+      for (int i = 1; reusePort && i < udpThreads; i++) {
+        DatagramChannel ch = udpChannel(at);
+        ch.setOption(StandardSocketOptions.SO_REUSEPORT, true);
+        ch.bind(at);
+        u.add(ch.socket());
+      }
     } catch (IOException e) {
+      u.forEach(DatagramSocket::close);
       t.close();
       throw e;
     }
     tcp = t;
-    udp = u;
+    udp = List.copyOf(u);
     running = true;
     ExecutorService ex = Executors.newCachedThreadPool(r -> {
       Thread th = new Thread(r, "fleetkit-dns-" + t.getLocalPort());
@@ -116,10 +136,23 @@ public final class DnsServer implements AutoCloseable {
     });
     threads = ex;
     for (int i = 0; i < udpThreads; i++) {
-      ex.execute(this::udpLoop);
+      DatagramSocket socket = udp.get(i % udp.size());
+      ex.execute(() -> udpLoop(socket));
     }
     ex.execute(this::tcpAcceptLoop);
     return this;
+  }
+
+  private static DatagramChannel udpChannel(InetSocketAddress at) throws IOException {
+    DatagramChannel ch = DatagramChannel.open(at.getAddress() instanceof java.net.Inet6Address
+        ? java.net.StandardProtocolFamily.INET6 : java.net.StandardProtocolFamily.INET);
+    try {
+      ch.setOption(StandardSocketOptions.SO_RCVBUF, 1 << 20);
+    } catch (IOException e) {
+      ch.close();
+      throw e;
+    }
+    return ch;
   }
 
   /** The bound port. */
@@ -141,9 +174,7 @@ public final class DnsServer implements AutoCloseable {
   @Override
   public synchronized void close() {
     running = false;
-    if (udp != null) {
-      udp.close();
-    }
+    udp.forEach(DatagramSocket::close);
     if (tcp != null) {
       try {
         tcp.close();
@@ -156,16 +187,19 @@ public final class DnsServer implements AutoCloseable {
     }
   }
 
-  private void udpLoop() {
-    DatagramSocket u = Objects.requireNonNull(udp);
+  private void udpLoop(DatagramSocket u) {
     byte[] buf = new byte[MAX_UDP];
+    DatagramPacket p = new DatagramPacket(buf, buf.length);
+    DatagramPacket reply = new DatagramPacket(new byte[0], 0);
     while (running) {
-      DatagramPacket p = new DatagramPacket(buf, buf.length);
       try {
+        p.setLength(buf.length);
         u.receive(p);
         byte[] out = answer(buf, p.getLength(), true);
         if (out != null) {
-          u.send(new DatagramPacket(out, out.length, p.getSocketAddress()));
+          reply.setData(out);
+          reply.setSocketAddress(p.getSocketAddress());
+          u.send(reply);
         }
       } catch (SocketException e) {
         if (running) {
@@ -230,7 +264,33 @@ public final class DnsServer implements AutoCloseable {
   }
 
   /** The wire answer to a wire query, or {@code null} to drop it. */
-  @Nullable byte[] answer(byte[] buf, int len, boolean udpTransport) {
+  byte @Nullable [] answer(byte[] buf, int len, boolean udpTransport) {
+    DnsSnapshot snapshot = snapshots.get();
+    AnswerCache.Key key = AnswerCache.keyOf(buf, len, udpTransport);
+    if (key != null) {
+      byte[] cached = cache.get(snapshot, key);
+      if (cached != null) {
+        queries.incrementAndGet();
+        byte[] out = cached.clone();
+        out[0] = buf[0];
+        out[1] = buf[1];
+        return out;
+      }
+    }
+    byte[] out = resolve(snapshot, buf, len, udpTransport);
+    int rcode = out == null ? -1 : out[3] & 0x0f;
+    if (key != null && (rcode == org.xbill.DNS.Rcode.NOERROR || rcode == org.xbill.DNS.Rcode.NXDOMAIN)) {
+      cache.put(snapshot, key, out.clone());
+    }
+    return out;
+  }
+
+  /** How many encoded answers are cached. */
+  int cachedAnswers() {
+    return cache.size();
+  }
+
+  private byte @Nullable [] resolve(DnsSnapshot snapshot, byte[] buf, int len, boolean udpTransport) {
     byte[] wire = len == buf.length ? buf : java.util.Arrays.copyOf(buf, len);
     Message query;
     try {
@@ -265,7 +325,7 @@ public final class DnsServer implements AutoCloseable {
       h.setRcode(org.xbill.DNS.Rcode.REFUSED);
       return resp.toWire();
     }
-    DnsResponse r = dns.resolve(snapshots.get(), question.getName().toString(), typeOf(question.getType()));
+    DnsResponse r = dns.resolve(snapshot, question.getName().toString(), typeOf(question.getType()));
     h.setRcode(r.rcode().code());
     if (r.rcode() != Rcode.REFUSED) {
       h.setFlag(Flags.AA);
@@ -374,7 +434,7 @@ public final class DnsServer implements AutoCloseable {
     private ClusterDns dns = ClusterDns.standard();
     private InetAddress bindAddress = InetAddress.getLoopbackAddress();
     private int port;
-    private int udpThreads = 2;
+    private int udpThreads = 4;
     private int maxTcpConnections = 64;
 
     private Builder(Supplier<DnsSnapshot> snapshots) {
@@ -401,6 +461,7 @@ public final class DnsServer implements AutoCloseable {
       return this;
     }
 
+    /** UDP receiving threads, each on its own socket where {@code SO_REUSEPORT} exists; default 4. */
     public Builder udpThreads(int v) {
       if (v < 1) {
         throw new IllegalArgumentException("DNS server udpThreads " + v + " must be at least 1");

@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * changes; skips ExternalName Services and Services without a selector (their slices are written by users);
  * deletes managed slices whose Service is gone. The planning is {@link EndpointSliceReconciler}; this class only
  * reads the caches and issues the writes. A write conflict requeues the Service; a pod on an unknown node is
- * skipped and the Service retried.
+ * skipped and the Service retried. Services annotated {@code service.kubernetes.io/topology-mode: Auto} get
+ * topology-aware hints from a {@link TopologyCache} fed with the nodes at each of their syncs.
  *
  * <p>Lifecycle and threading are the reconcile runtime's ({@link Controller}): threaded by default, or stepping.
  */
@@ -41,6 +42,7 @@ public final class EndpointSliceController implements AutoCloseable {
   private static final String SUFFIX_CHARS = "bcdfghjklmnpqrstvwxz2456789";
 
   private final EndpointSliceReconciler planner;
+  private final TopologyCache topologyCache = new TopologyCache();
   private final Controller<Service> controller;
 
   private EndpointSliceController(Builder b) {
@@ -54,7 +56,7 @@ public final class EndpointSliceController implements AutoCloseable {
             }
           }
           return sb.toString();
-        });
+        }, topologyCache);
     ControllerBuilder<Service> cb = Controller.builder(b.store, Service.class).name("endpointslice")
         .reconciler(this::reconcile)
         .watches(Pod.class, pod -> servicesSelecting(b.store, pod))
@@ -132,6 +134,9 @@ public final class EndpointSliceController implements AutoCloseable {
     }
     List<Pod> pods = ctx.lister(Pod.class).list(key.namespace(), LabelSelector.of(service.spec().selector()));
     Lister<Node> nodes = ctx.lister(Node.class);
+    if (EndpointSliceReconciler.hintsEnabled(service.metadata().annotations())) {
+      topologyCache.setNodes(nodes.list());
+    }
     SlicePlan plan = planner.plan(service, pods, name -> nodes.get("", name).orElse(null), slices, ctx.now());
     try {
       for (EndpointSlice s : plan.creates()) {

@@ -38,6 +38,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Stateless apart from its settings; thread-safe when the name supplier is.
  */
 public final class EndpointSliceReconciler {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EndpointSliceReconciler.class);
   /** Kubernetes' default {@code --max-endpoints-per-slice}. */
   public static final int DEFAULT_MAX_ENDPOINTS_PER_SLICE = 100;
   /** The annotation carrying the time of the change that triggered the sync. */
@@ -54,23 +55,11 @@ public final class EndpointSliceReconciler {
   private final String controllerName;
   private final boolean preferSameTrafficDistribution;
   private final Supplier<String> nameSuffixes;
-  /**
-   * Per Service, what the last plan derived from each pod instance: pods, nodes and Services are immutable, so an
-   * identical instance gives an identical endpoint, and the slices written last time hold those same endpoint
-   * instances. Only a speed-up: a miss recomputes.
-   */
-  private final java.util.concurrent.ConcurrentHashMap<String, PlanCache> caches =
+  private final @Nullable TopologyCache topologyCache;
+  /** Per Service, the memo of the last plan ({@link SyncMemo}); a speed-up only: a miss recomputes. */
+  private final java.util.concurrent.ConcurrentHashMap<String, SyncMemo> caches =
       new java.util.concurrent.ConcurrentHashMap<>();
-
-  /** A pod's derived endpoint, valid while pod, node and Service are the same instances. */
-  private record Derived(Pod pod, @Nullable Node node, Service service, AddressType type, Endpoint endpoint,
-      EndpointKey key, List<EndpointPort> ports) {}
-
-  /** One Service's memo; guarded by itself. */
-  private static final class PlanCache {
-    java.util.IdentityHashMap<Pod, Derived> byPod = new java.util.IdentityHashMap<>();
-    java.util.IdentityHashMap<Endpoint, EndpointKey> keys = new java.util.IdentityHashMap<>();
-  }
+  private final java.util.concurrent.atomic.AtomicInteger incrementalPlans = new java.util.concurrent.atomic.AtomicInteger();
 
   /**
    * @param maxEndpointsPerSlice 1..1000
@@ -81,6 +70,16 @@ public final class EndpointSliceReconciler {
    */
   public EndpointSliceReconciler(int maxEndpointsPerSlice, String controllerName,
       boolean preferSameTrafficDistribution, Supplier<String> nameSuffixes) {
+    this(maxEndpointsPerSlice, controllerName, preferSameTrafficDistribution, nameSuffixes, null);
+  }
+
+  /**
+   * As {@link #EndpointSliceReconciler(int, String, boolean, Supplier)}, with the topology cache that hints the
+   * slices of Services annotated {@code topology-mode: Auto}; without one such Services get no hints.
+   */
+  public EndpointSliceReconciler(int maxEndpointsPerSlice, String controllerName,
+      boolean preferSameTrafficDistribution, Supplier<String> nameSuffixes, @Nullable TopologyCache topologyCache) {
+    this.topologyCache = topologyCache;
     if (maxEndpointsPerSlice < 1 || maxEndpointsPerSlice > EndpointSlice.MAX_ENDPOINTS) {
       throw new IllegalArgumentException("maxEndpointsPerSlice " + maxEndpointsPerSlice + " must be between 1 and "
           + EndpointSlice.MAX_ENDPOINTS);
@@ -119,6 +118,12 @@ public final class EndpointSliceReconciler {
   /**
    * The writes that bring {@code service}'s slices to the desired state.
    *
+   * <p>When {@code existing} are exactly the slices the previous plan for this Service left (as after applying it)
+   * and the Service instance is the same, only the pods whose instance (or node instance) changed are derived
+   * again and only the slices holding them are examined: the cost is one map lookup per pod plus the work of the
+   * change. Otherwise, and whenever the change needs more than updates and additions (a slice emptied, a new port
+   * mapping, a pod on an unknown node), the full plan runs; both give the same writes.
+   *
    * @param pods the pods the Service selects (in its namespace)
    * @param nodes looks a node up by name; {@code null} when unknown
    * @param existing the slices labelled with the Service's name
@@ -126,10 +131,22 @@ public final class EndpointSliceReconciler {
    */
   public SlicePlan plan(Service service, List<Pod> pods, Function<String, @Nullable Node> nodes,
       List<EndpointSlice> existing, @Nullable Instant triggerTime) {
-    PlanCache cache = caches.computeIfAbsent(service.metadata().key(), k -> new PlanCache());
-    synchronized (cache) {
-      return plan(service, pods, nodes, existing, triggerTime, cache);
+    SyncMemo memo = caches.computeIfAbsent(service.metadata().key(), k -> new SyncMemo());
+    synchronized (memo) {
+      if (memo.matches(service, existing)) {
+        SlicePlan p = planIncrementally(service, pods, nodes, existing, triggerTime, memo);
+        if (p != null) {
+          incrementalPlans.incrementAndGet();
+          return p;
+        }
+      }
+      return planFully(service, pods, nodes, existing, triggerTime, memo);
     }
+  }
+
+  /** How many plans took the incremental path (for tests). */
+  int incrementalPlans() {
+    return incrementalPlans.get();
   }
 
   /** Drops the memo of a Service (call when it is deleted). */
@@ -137,10 +154,9 @@ public final class EndpointSliceReconciler {
     caches.remove(namespace.isEmpty() ? name : namespace + "/" + name);
   }
 
-  private SlicePlan plan(Service service, List<Pod> pods, Function<String, @Nullable Node> nodes,
-      List<EndpointSlice> existing, @Nullable Instant triggerTime, PlanCache cache) {
-    java.util.IdentityHashMap<Pod, Derived> nextByPod = new java.util.IdentityHashMap<>(pods.size() * 2);
-    java.util.IdentityHashMap<Endpoint, EndpointKey> nextKeys = new java.util.IdentityHashMap<>(pods.size() * 2);
+  private SlicePlan planFully(Service service, List<Pod> pods, Function<String, @Nullable Node> nodes,
+      List<EndpointSlice> existing, @Nullable Instant triggerTime, SyncMemo memo) {
+    Map<String, SyncMemo.Entry> nextByPod = new HashMap<>(pods.size() * 2);
     Set<AddressType> supported = SliceRules.addressTypes(service);
     List<EndpointSlice> deletes = new ArrayList<>();
     Map<AddressType, List<EndpointSlice>> byType = new EnumMap<>(AddressType.class);
@@ -156,17 +172,18 @@ public final class EndpointSliceReconciler {
     List<String> errors = new ArrayList<>();
     for (AddressType type : supported) {
       byAddressType(service, pods, nodes, byType.getOrDefault(type, List.of()), type, triggerTime, creates, updates,
-          deletes, errors, cache, nextByPod, nextKeys);
+          deletes, errors, memo.byPod, nextByPod);
     }
-    cache.byPod = nextByPod;
-    cache.keys = nextKeys;
-    return new SlicePlan(creates, updates, deletes, errors);
+    memo.byPod = nextByPod;
+    SlicePlan plan = new SlicePlan(creates, updates, deletes, errors);
+    memo.rememberFull(service, supported, existing, plan, !hintsEnabled(service.metadata().annotations()), pods);
+    return plan;
   }
 
   private void byAddressType(Service service, List<Pod> pods, Function<String, @Nullable Node> nodes,
       List<EndpointSlice> existing, AddressType type, @Nullable Instant triggerTime, List<EndpointSlice> createsOut,
-      List<EndpointSlice> updatesOut, List<EndpointSlice> deletesOut, List<String> errors, PlanCache cache,
-      java.util.IdentityHashMap<Pod, Derived> nextByPod, java.util.IdentityHashMap<Endpoint, EndpointKey> nextKeys) {
+      List<EndpointSlice> updatesOut, List<EndpointSlice> deletesOut, List<String> errors,
+      Map<String, SyncMemo.Entry> known, Map<String, SyncMemo.Entry> nextByPod) {
     List<Draft> creates = new ArrayList<>();
     List<Draft> updates = new ArrayList<>();
     List<EndpointSlice> deletes = new ArrayList<>();
@@ -183,15 +200,16 @@ public final class EndpointSliceReconciler {
     List<EndpointPort> lastPorts = null;
     Map<EndpointKey, Endpoint> lastSet = null;
     for (Pod pod : pods) {
+      SyncMemo.Entry entry = known.get(pod.metadata().name());
       if (!SliceRules.shouldPodBeInEndpoints(pod)) {
+        nextByPod.put(pod.metadata().name(),
+            new SyncMemo.Entry(new SyncMemo.Derived(pod, null, service, type, null, null, null)));
         continue;
       }
       Node node = nodes.apply(pod.spec().nodeName());
-      Derived d = cache.byPod.get(pod);
-      if (d == null || d.node != node || d.service != service || d.type != type) {
-        d = null;
-      }
-      List<EndpointPort> ports = d != null ? d.ports : SliceRules.endpointPorts(service, pod);
+      SyncMemo.Derived d = entry == null || !entry.derived.derivedFrom(pod, node, service, type)
+          || entry.derived.ports() == null ? null : entry.derived;
+      List<EndpointPort> ports = d != null ? d.ports() : SliceRules.endpointPorts(service, pod);
       Map<EndpointKey, Endpoint> set;
       if (lastSet != null && (ports == lastPorts || ports.equals(lastPorts))) {
         set = lastSet;
@@ -209,17 +227,17 @@ public final class EndpointSliceReconciler {
       }
       if (d == null) {
         Endpoint e = SliceRules.podToEndpoint(pod, node, service, type);
-        d = new Derived(pod, node, service, type, e, EndpointKey.of(e), ports);
+        d = e.addresses().isEmpty() ? new SyncMemo.Derived(pod, node, service, type, null, null, ports)
+            : new SyncMemo.Derived(pod, node, service, type, e, EndpointKey.of(e), ports);
       }
-      nextByPod.put(pod, d);
-      if (!d.endpoint.addresses().isEmpty()) {
-        set.put(d.key, d.endpoint);
-        nextKeys.put(d.endpoint, d.key);
+      nextByPod.put(pod.metadata().name(), new SyncMemo.Entry(d));
+      if (d.endpoint() != null) {
+        set.put(d.key(), d.endpoint());
       }
     }
     for (Map.Entry<Set<EndpointPort>, Map<EndpointKey, Endpoint>> en : desired.entrySet()) {
       byPortMapping(service, existingByPorts.getOrDefault(en.getKey(), List.of()), en.getValue(),
-          desiredPorts.get(en.getKey()), type, creates, updates, deletes, cache.keys);
+          desiredPorts.get(en.getKey()), type, creates, updates, deletes);
     }
     for (Map.Entry<Set<EndpointPort>, List<EndpointSlice>> en : existingByPorts.entrySet()) {
       if (!desired.containsKey(en.getKey())) {
@@ -234,32 +252,84 @@ public final class EndpointSliceReconciler {
         creates.add(placeholder);
       }
     }
+    applyHints(service, type, existing, creates, updates, deletes, true);
+    finalizePlan(service, creates, updates, deletes, triggerTime, createsOut, updatesOut, deletesOut);
+  }
+
+  /**
+   * Hints on the slices being written: {@code trafficDistribution}'s when usable (and, with {@code checkUnchanged},
+   * unchanged slices whose hints differ are updated too), otherwise none (topologycache.RemoveHintsFromSlices);
+   * unchanged slices are then left as they are.
+   */
+  private void applyHints(Service service, AddressType type, List<EndpointSlice> existing, List<Draft> creates,
+      List<Draft> updates, List<EndpointSlice> deletes, boolean checkUnchanged) {
+    String key = service.metadata().key();
+    if (topologyCache != null) {
+      if (hintsEnabled(service.metadata().annotations())) {
+        autoHints(key, type, existing, creates, updates, deletes);
+        return;
+      }
+      topologyCache.removeHints(key, type);
+    }
     boolean canUseTd = validTrafficDistribution(service.spec().trafficDistribution())
         && !hintsEnabled(service.metadata().annotations());
     if (canUseTd) {
       TrafficDistributionHints h = TrafficDistributionHints.of(service.spec().trafficDistribution());
-      Set<String> changed = new java.util.HashSet<>();
-      updates.forEach(d -> changed.add(d.name));
-      deletes.forEach(s -> changed.add(s.metadata().name()));
-      for (EndpointSlice s : existing) {
-        if (!changed.contains(s.metadata().name()) && h.needsUpdate(s.endpoints())) {
-          updates.add(Draft.of(s));
+      if (checkUnchanged) {
+        Set<String> changed = new java.util.HashSet<>();
+        updates.forEach(d -> changed.add(d.name));
+        deletes.forEach(s -> changed.add(s.metadata().name()));
+        for (EndpointSlice s : existing) {
+          if (!changed.contains(s.metadata().name()) && h.needsUpdate(s.endpoints())) {
+            updates.add(Draft.of(s));
+          }
         }
       }
       creates.forEach(d -> d.endpoints.replaceAll(h::apply));
       updates.forEach(d -> d.endpoints.replaceAll(h::apply));
     } else {
-      // Without a usable trafficDistribution (and without the topology cache) hints are removed from every slice
-      // being written (topologycache.RemoveHintsFromSlices); unchanged slices are left as they are.
       creates.forEach(d -> d.endpoints.replaceAll(e -> e.hints() == null ? e : e.withHints(null)));
       updates.forEach(d -> d.endpoints.replaceAll(e -> e.hints() == null ? e : e.withHints(null)));
     }
-    finalizePlan(service, creates, updates, deletes, triggerTime, createsOut, updatesOut, deletesOut);
+  }
+
+  /** {@code topology-mode: Auto}: the topology cache's hints on the slices written, and on unchanged ones if needed. */
+  private void autoHints(String key, AddressType type, List<EndpointSlice> existing, List<Draft> creates,
+      List<Draft> updates, List<EndpointSlice> deletes) {
+    Set<String> changed = new java.util.HashSet<>();
+    updates.forEach(d -> changed.add(d.name));
+    deletes.forEach(s -> changed.add(s.metadata().name()));
+    List<EndpointSlice> unchanged = new ArrayList<>();
+    for (EndpointSlice s : existing) {
+      if (!changed.contains(s.metadata().name())) {
+        unchanged.add(s);
+      }
+    }
+    TopologyCache.Hinted h = Objects.requireNonNull(topologyCache).addHints(key, type,
+        creates.stream().map(d -> d.build(null)).toList(), updates.stream().map(d -> d.build(null)).toList(),
+        unchanged);
+    for (int i = 0; i < creates.size(); i++) {
+      creates.get(i).endpoints.clear();
+      creates.get(i).endpoints.addAll(h.toCreate().get(i).endpoints());
+    }
+    int before = updates.size();
+    for (int i = 0; i < h.toUpdate().size(); i++) {
+      EndpointSlice s = h.toUpdate().get(i);
+      if (i < before) {
+        updates.get(i).endpoints.clear();
+        updates.get(i).endpoints.addAll(s.endpoints());
+      } else {
+        updates.add(Draft.of(s));
+      }
+    }
+    if (!h.events().isEmpty()) {
+      LOG.debug("endpointslice: Service {}: {}", key, h.events());
+    }
   }
 
   private void byPortMapping(Service service, List<EndpointSlice> existing, Map<EndpointKey, Endpoint> desiredSet,
       List<EndpointPort> ports, AddressType type, List<Draft> createsOut, List<Draft> updatesOut,
-      List<EndpointSlice> deletesOut, java.util.IdentityHashMap<Endpoint, EndpointKey> knownKeys) {
+      List<EndpointSlice> deletesOut) {
     Map<String, EndpointSlice> byName = new HashMap<>();
     Map<String, Draft> toUpdate = new LinkedHashMap<>();
     Set<String> unchanged = new LinkedHashSet<>();
@@ -268,11 +338,7 @@ public final class EndpointSliceReconciler {
       List<Endpoint> kept = new ArrayList<>(s.endpoints().size());
       boolean endpointUpdated = false;
       for (Endpoint e : s.endpoints()) {
-        EndpointKey k = knownKeys.get(e);
-        if (k == null) {
-          k = EndpointKey.of(e);
-        }
-        Endpoint got = desiredSet.remove(k);
+        Endpoint got = desiredSet.remove(EndpointKey.of(e));
         if (got != null) {
           kept.add(got);
           if (!SliceRules.equalBeyondHash(got, e)) {
@@ -299,6 +365,17 @@ public final class EndpointSliceReconciler {
         unchanged.add(s.metadata().name());
       }
     }
+    placeNew(service, type, ports, desiredSet, toUpdate, unchanged, byName, createsOut);
+    updatesOut.addAll(toUpdate.values());
+  }
+
+  /**
+   * Places the endpoints not found in any slice: first into the slices already being updated (fullest first), then
+   * into the unchanged slice that ends closest to full, then into new slices.
+   */
+  private void placeNew(Service service, AddressType type, List<EndpointPort> ports,
+      Map<EndpointKey, Endpoint> desiredSet, Map<String, Draft> toUpdate, Set<String> unchanged,
+      Map<String, EndpointSlice> byName, List<Draft> createsOut) {
     if (!desiredSet.isEmpty() && !toUpdate.isEmpty()) {
       List<Draft> fill = new ArrayList<>(toUpdate.values());
       fill.sort(Comparator.comparingInt((Draft d) -> d.endpoints.size()).reversed());
@@ -329,7 +406,213 @@ public final class EndpointSliceReconciler {
         createsOut.add(target);
       }
     }
-    updatesOut.addAll(toUpdate.values());
+  }
+
+  /**
+   * The plan of {@link #byPortMapping} for a Service in the memo's simple shape, computed from the changed pods
+   * only; {@code null} when the change needs the full plan (a slice emptied, another port mapping, a pod on an
+   * unknown node, a duplicate pod name). Unchanged slices need no hint update: the previous plan left every slice
+   * with the hints of this same Service instance.
+   */
+  private @Nullable SlicePlan planIncrementally(Service service, List<Pod> pods,
+      Function<String, @Nullable Node> nodes, List<EndpointSlice> existing, @Nullable Instant triggerTime,
+      SyncMemo memo) {
+    AddressType type = memo.type;
+    // a node instance changed: every pod on it may derive another endpoint; rare enough for the full plan
+    for (Map.Entry<String, @Nullable Node> n : memo.nodesUsed.entrySet()) {
+      if (nodes.apply(n.getKey()) != n.getValue()) {
+        return null;
+      }
+    }
+    // walk the pods along the previous plan's list: an identical instance at the expected place is unchanged
+    // without a lookup; anything else is found by name
+    Pod[] last = memo.lastPods;
+    boolean[] matched = new boolean[last.length];
+    int matchedCount = 0;
+    boolean shifted = pods.size() != last.length;
+    List<Pod> changedPods = new ArrayList<>();
+    List<@Nullable Node> changedNodes = new ArrayList<>();
+    int j = 0;
+    for (int i = 0; i < pods.size(); i++) {
+      Pod pod = pods.get(i);
+      if (j < last.length && last[j] == pod) {
+        matched[j++] = true;
+        matchedCount++;
+        continue;
+      }
+      SyncMemo.Entry e = memo.byPod.get(pod.metadata().name());
+      if (e != null) {
+        if (matched[e.index]) {
+          return null; // two pods of one name
+        }
+        matched[e.index] = true;
+        matchedCount++;
+        shifted |= e.index != i;
+        j = Math.max(j, e.index + 1);
+        if (e.derived.pod() == pod) {
+          continue;
+        }
+      } else {
+        shifted = true;
+      }
+      changedPods.add(pod);
+      changedNodes.add(nodes.apply(pod.spec().nodeName()));
+    }
+    List<SyncMemo.Entry> removed = new ArrayList<>();
+    if (matchedCount < last.length) {
+      for (int k = 0; k < last.length; k++) {
+        if (!matched[k]) {
+          removed.add(java.util.Objects.requireNonNull(memo.byPod.get(last[k].metadata().name())));
+        }
+      }
+    }
+    if (changedPods.isEmpty() && removed.isEmpty()) {
+      return new SlicePlan(List.of(), List.of(), List.of(), List.of());
+    }
+    // the new derivations, and which slices held the old endpoints
+    java.util.IdentityHashMap<SyncMemo.Entry, SyncMemo.@Nullable Derived> changes = new java.util.IdentityHashMap<>();
+    List<SyncMemo.Derived> derived = new ArrayList<>(changedPods.size());
+    Set<String> affected = new java.util.HashSet<>();
+    for (int i = 0; i < changedPods.size(); i++) {
+      Pod pod = changedPods.get(i);
+      Node node = changedNodes.get(i);
+      SyncMemo.Derived d;
+      if (!SliceRules.shouldPodBeInEndpoints(pod)) {
+        d = new SyncMemo.Derived(pod, null, service, type, null, null, null);
+      } else {
+        List<EndpointPort> ports = SliceRules.endpointPorts(service, pod);
+        if (!ports.equals(memo.ports) || (node == null && !service.spec().publishNotReadyAddresses())) {
+          return null;
+        }
+        Endpoint ep = SliceRules.podToEndpoint(pod, node, service, type);
+        d = ep.addresses().isEmpty() ? new SyncMemo.Derived(pod, node, service, type, null, null, ports)
+            : new SyncMemo.Derived(pod, node, service, type, ep, EndpointKey.of(ep), ports);
+      }
+      derived.add(d);
+      SyncMemo.Entry old = memo.byPod.get(pod.metadata().name());
+      if (old != null) {
+        changes.put(old, d);
+        if (old.slice != null) {
+          affected.add(old.slice);
+        }
+      }
+    }
+    for (SyncMemo.Entry e : removed) {
+      changes.put(e, null);
+      if (e.slice != null) {
+        affected.add(e.slice);
+      }
+    }
+    // the affected slices, as byPortMapping examines them
+    Map<String, EndpointSlice> byName = new HashMap<>();
+    Map<String, Draft> toUpdate = new LinkedHashMap<>();
+    Set<String> unchanged = new LinkedHashSet<>();
+    Set<EndpointKey> keptInPlace = new java.util.HashSet<>();
+    for (EndpointSlice s : existing) {
+      String name = s.metadata().name();
+      byName.put(name, s);
+      if (!affected.contains(name)) {
+        unchanged.add(name);
+        continue;
+      }
+      List<Endpoint> kept = new ArrayList<>(s.endpoints().size());
+      boolean endpointUpdated = false;
+      for (Endpoint x : s.endpoints()) {
+        EndpointKey k = EndpointKey.of(x);
+        SyncMemo.Entry owner = memo.byKey.get(k);
+        if (owner == null) {
+          return null;
+        }
+        Endpoint got;
+        if (changes.containsKey(owner)) {
+          SyncMemo.Derived d = changes.get(owner);
+          got = d != null && k.equals(d.key()) ? d.endpoint() : null;
+          if (got != null) {
+            keptInPlace.add(k);
+          }
+        } else {
+          got = owner.derived.endpoint();
+        }
+        if (got != null) {
+          kept.add(got);
+          if (!SliceRules.equalBeyondHash(got, x)) {
+            endpointUpdated = true;
+          }
+        }
+      }
+      if (endpointUpdated || s.endpoints().size() != kept.size()) {
+        if (kept.isEmpty()) {
+          return null;
+        }
+        Draft d = Draft.of(s);
+        d.endpoints.clear();
+        d.endpoints.addAll(kept);
+        toUpdate.put(name, d);
+      } else {
+        unchanged.add(name);
+      }
+    }
+    Map<EndpointKey, Endpoint> desiredSet = new LinkedHashMap<>();
+    for (SyncMemo.Derived d : derived) {
+      if (d.key() != null && !keptInPlace.contains(d.key())) {
+        desiredSet.put(d.key(), d.endpoint());
+      }
+    }
+    List<Draft> creates = new ArrayList<>();
+    placeNew(service, type, memo.ports, desiredSet, toUpdate, unchanged, byName, creates);
+    List<Draft> updates = new ArrayList<>(toUpdate.values());
+    applyHints(service, type, existing, creates, updates, List.of(), false);
+    List<EndpointSlice> createsOut = new ArrayList<>();
+    List<EndpointSlice> updatesOut = new ArrayList<>();
+    finalizePlan(service, creates, updates, new ArrayList<>(), triggerTime, createsOut, updatesOut,
+        new ArrayList<>());
+    // commit the memo: the plan is assumed applied; if it is not, the next plan's input does not match and it runs
+    // the full plan
+    for (SyncMemo.Entry e : removed) {
+      memo.byPod.remove(e.derived.pod().metadata().name());
+      if (e.derived.key() != null) {
+        memo.byKey.remove(e.derived.key());
+      }
+    }
+    for (SyncMemo.Derived d : derived) {
+      String podName = d.pod().metadata().name();
+      SyncMemo.Entry e = memo.byPod.get(podName);
+      if (e == null) {
+        e = new SyncMemo.Entry(d);
+        memo.byPod.put(podName, e);
+      } else if (e.derived.key() != null) {
+        memo.byKey.remove(e.derived.key());
+      }
+      if (d.key() == null || !keptInPlace.contains(d.key())) {
+        e.slice = null;
+      }
+      e.derived = d;
+      if (d.key() != null) {
+        memo.byKey.put(d.key(), e);
+      }
+    }
+    for (List<EndpointSlice> written : List.of(updatesOut, createsOut)) {
+      for (EndpointSlice s : written) {
+        memo.slices.put(s.metadata().name(), SyncMemo.SliceState.of(s));
+        for (Endpoint x : s.endpoints()) {
+          SyncMemo.Entry e = memo.byKey.get(EndpointKey.of(x));
+          if (e == null) {
+            memo.invalidate();
+            break;
+          }
+          e.slice = s.metadata().name();
+        }
+      }
+    }
+    if (memo.service != null) {
+      memo.rememberPods(pods, shifted, changedPods);
+      for (SyncMemo.Derived d : derived) {
+        if (d.ports() != null) {
+          memo.nodesUsed.put(d.pod().spec().nodeName(), d.node());
+        }
+      }
+    }
+    return new SlicePlan(createsOut, updatesOut, List.of(), List.of());
   }
 
   private static Endpoint popAny(Map<EndpointKey, Endpoint> set) {

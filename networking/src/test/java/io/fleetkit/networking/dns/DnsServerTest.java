@@ -75,6 +75,69 @@ final class DnsServerTest {
     assertThat(srv.getSection(Section.ADDITIONAL)).filteredOn(r -> r.getType() != Type.OPT).hasSize(6);
   }
 
+  /** A query's wire form with {@code id}, optionally with an EDNS record of payload size {@code edns}. */
+  private static byte[] query(String name, int type, int id, int edns) throws Exception {
+    Message q = Message.newQuery(Record.newRecord(Name.fromString(name), type, DClass.IN));
+    q.getHeader().setID(id);
+    if (edns > 0) {
+      q.addRecord(new org.xbill.DNS.OPTRecord(edns, 0, 0), Section.ADDITIONAL);
+    }
+    return q.toWire();
+  }
+
+  @Test
+  void repeatedQuery_cachedAnswerCarriesEachQuerysIdAndEqualsTheResolvedOne() throws Exception {
+    byte[] first = query("_http._tcp.hdls1.testns.svc.cluster.local.", Type.SRV, 0x0101, 0);
+    byte[] resolved = server.answer(first, first.length, true);
+    assertThat(server.cachedAnswers()).isEqualTo(1);
+    byte[] second = query("_http._tcp.hdls1.testns.svc.cluster.local.", Type.SRV, 0x7f7f, 0);
+    byte[] cached = server.answer(second, second.length, true);
+    assertThat(server.cachedAnswers()).isEqualTo(1);
+    assertThat(new Message(cached).getHeader().getID()).isEqualTo(0x7f7f);
+    assertThat(java.util.Arrays.copyOfRange(cached, 2, cached.length))
+        .isEqualTo(java.util.Arrays.copyOfRange(resolved, 2, resolved.length));
+    // 512 bytes without EDNS: truncated; with EDNS 4096 the same question is another entry, not truncated
+    assertThat(new Message(cached).getHeader().getFlag(Flags.TC)).isEqualTo(resolved.length >= 500);
+    byte[] big = query("_http._tcp.hdls1.testns.svc.cluster.local.", Type.SRV, 9, 4096);
+    Message m = new Message(server.answer(big, big.length, true));
+    assertThat(m.getHeader().getFlag(Flags.TC)).isFalse();
+    assertThat(m.getSection(Section.ANSWER)).hasSize(5);
+    assertThat(server.cachedAnswers()).isEqualTo(2);
+    // the question is echoed as asked: another case is another entry
+    byte[] upper = query("SVC1.testns.svc.cluster.local.", Type.A, 3, 0);
+    Message u = new Message(server.answer(upper, upper.length, true));
+    assertThat(u.getQuestion().getName().toString()).isEqualTo("SVC1.testns.svc.cluster.local.");
+    assertThat(u.getSection(Section.ANSWER)).extracting(Record::rdataToString).containsExactly("10.0.0.1");
+  }
+
+  @Test
+  void newSnapshot_cachedAnswersDropped() throws Exception {
+    java.util.concurrent.atomic.AtomicReference<DnsSnapshot> snap =
+        new java.util.concurrent.atomic.AtomicReference<>(CoreDnsFixtures.snapshot());
+    try (DnsServer s = DnsServer.builder(snap::get).build()) {
+      byte[] q = query("svc1.testns.svc.cluster.local.", Type.A, 1, 0);
+      assertThat(new Message(s.answer(q, q.length, true)).getRcode()).isZero();
+      assertThat(new Message(s.answer(q, q.length, true)).getRcode()).isZero();
+      snap.set(DnsSnapshot.empty());
+      assertThat(new Message(s.answer(q, q.length, true)).getRcode()).isEqualTo(3); // NXDOMAIN now
+      assertThat(s.cachedAnswers()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void queriesNotPlain_neverCached() throws Exception {
+    byte[] q = query("svc1.testns.svc.cluster.local.", Type.A, 1, 0);
+    byte[] response = q.clone();
+    response[2] |= (byte) 0x80; // QR: a response is dropped
+    assertThat(server.answer(response, response.length, true)).isNull();
+    byte[] trailing = java.util.Arrays.copyOf(q, q.length + 3); // bytes after the question
+    server.answer(trailing, trailing.length, true);
+    byte[] formerr = {0x12, 0x34, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 5, 'a', 'b', 'c', 0, 0, 1, 0, 1};
+    formerr[12] = 9; // a label running past the end
+    server.answer(formerr, formerr.length, true);
+    assertThat(server.cachedAnswers()).isZero();
+  }
+
   @Test
   void malformedPacket_formerrAndServerKeepsAnswering() throws Exception {
     try (DatagramSocket s = new DatagramSocket()) {

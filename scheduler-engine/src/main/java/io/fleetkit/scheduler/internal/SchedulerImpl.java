@@ -62,6 +62,8 @@ public final class SchedulerImpl implements Scheduler {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerImpl.class);
   /** The MDC key holding the pod ({@code namespace/name}) of the running scheduling attempt. */
   public static final String MDC_POD = "pod";
+  /** MDC key holding the node the running attempt chose ({@code name}), from Reserve to the end of the attempt. */
+  public static final String MDC_NODE = "node";
 
   private final SchedulerConfig config;
   private final LongSupplier nanos;
@@ -95,7 +97,7 @@ public final class SchedulerImpl implements Scheduler {
    */
   public SchedulerImpl(SchedulerConfig config, MetricsRegistry metrics, EventRecorder events, Tracing tracing) {
     this.config = config;
-    this.obs = SchedulerInstruments.of(metrics, events, tracing);
+    this.obs = SchedulerInstruments.of(metrics, events, tracing, config.seed());
     Clock clock;
     if (config.clock() != null) {
       Clock c = config.clock();
@@ -118,6 +120,11 @@ public final class SchedulerImpl implements Scheduler {
     for (var profile : config.profiles()) {
       frameworks.put(profile.schedulerName(),
           new Framework(profile, config.registry(), clock, snapshot, waiting, objects));
+    }
+    if (metrics.enabled()) {
+      for (Framework fw : frameworks.values()) {
+        fw.recordPluginDurations(metrics);
+      }
     }
     Framework first = frameworks.values().iterator().next();
     for (Framework fw : frameworks.values()) {
@@ -278,6 +285,7 @@ public final class SchedulerImpl implements Scheduler {
       waiting.defer(false);
       attemptStartNanos = -1;
       MDC.remove(MDC_POD);
+      MDC.remove(MDC_NODE);
       if (obs != null) {
         obs.attemptDone();
       }
@@ -373,6 +381,7 @@ public final class SchedulerImpl implements Scheduler {
       return fail(qp, Status.Code.UNSCHEDULABLE, Diagnosis.NO_NODES_AVAILABLE, null, List.of(), Set.of(), now);
     }
     ArrayCycleState state = new ArrayCycleState();
+    state.recordPluginMetrics = obs != null && obs.samplePluginMetrics();
 
     long preFilterStart = obs == null ? 0 : obs.begin("PreFilter");
     Framework.PreFilterOutcome pre = fw.runPreFilter(state, pod);
@@ -562,6 +571,7 @@ public final class SchedulerImpl implements Scheduler {
   private ScheduleResult assumeAndBind(QueuedPod qp, Framework fw, ArrayCycleState state, String nodeName,
       long now) {
     EnginePodInfo assumed = qp.info.withPod(qp.info.pod().withNodeName(nodeName));
+    MDC.put(MDC_NODE, nodeName);
     cache.assume(assumed, nodeName);
     Status reserved = fw.runReserve(state, assumed, nodeName);
     if (!reserved.isSuccess()) {

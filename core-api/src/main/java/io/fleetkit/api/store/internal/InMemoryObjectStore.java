@@ -153,7 +153,7 @@ public final class InMemoryObjectStore implements ObjectStore {
       }
       long rv = version + 1;
       created = object.withMetadata(stamp(meta, uid, Long.toString(rv), 1, clock.instant(), null));
-      table.objects.put(key, created);
+      table.put(key, created);
       watches = commit(table, WatchEventType.ADDED, created, rv);
     } finally {
       lock.writeLock().unlock();
@@ -233,9 +233,17 @@ public final class InMemoryObjectStore implements ObjectStore {
       KindTable<T> table = existingTable(kind);
       rv = Long.toString(version);
       if (table != null) {
+        Collection<String> keys = selector == null ? null : table.candidates(namespace, selector);
         Collection<T> source = table.inNamespace(namespace);
         if (selector == null || selector.matchLabels().isEmpty() && selector.matchExpressions().isEmpty()) {
           items.addAll(source);
+        } else if (keys != null) {
+          for (String k : keys) {
+            T o = table.objects.get(k);
+            if (o != null && o.metadata().namespace().equals(namespace) && selector.matches(o.metadata().labels())) {
+              items.add(o);
+            }
+          }
         } else {
           for (T o : source) {
             if (selector.matches(o.metadata().labels())) {
@@ -318,10 +326,10 @@ public final class InMemoryObjectStore implements ObjectStore {
       long rv = version + 1;
       result = candidate.withMetadata(withVersion(merged, rv));
       if (finalized) {
-        table.objects.remove(key);
+        table.remove(key);
         watches = commit(table, WatchEventType.DELETED, result, rv);
       } else {
-        table.objects.put(key, result);
+        table.put(key, result);
         watches = commit(table, WatchEventType.MODIFIED, result, rv);
       }
     } finally {
@@ -363,7 +371,7 @@ public final class InMemoryObjectStore implements ObjectStore {
       }
       long rv = version + 1;
       result = candidate.withMetadata(withVersion(stored.metadata(), rv));
-      table.objects.put(key, result);
+      table.put(key, result);
       watches = commit(table, WatchEventType.MODIFIED, result, rv);
     } finally {
       lock.writeLock().unlock();
@@ -415,13 +423,13 @@ public final class InMemoryObjectStore implements ObjectStore {
       long rv = version + 1;
       if (old.finalizers().isEmpty()) {
         result = stored.withMetadata(withVersion(old, rv));
-        table.objects.remove(key);
+        table.remove(key);
         watches = commit(table, WatchEventType.DELETED, result, rv);
       } else {
         // As Kubernetes markAsDeleting (apiserver registry/generic/registry/store.go): generation is bumped.
         result = stored.withMetadata(stamp(old, old.uid(), Long.toString(rv), old.generation() + 1,
             old.creationTimestamp(), clock.instant()));
-        table.objects.put(key, result);
+        table.put(key, result);
         watches = commit(table, WatchEventType.MODIFIED, result, rv);
       }
     } finally {
