@@ -74,6 +74,14 @@ public final class Cluster {
   }
 
   /**
+   * Whether {@code objects} use the tenancy kinds (Namespace, ResourceQuota, LimitRange), for which
+   * {@link #schedule()} applies them through the store's standard admission chain (and a simulation should too).
+   */
+  public static boolean usesTenancy(List<? extends ApiObject<?>> objects) {
+    return ManifestAdmission.usesTenancy(LoadedObjects.of(objects));
+  }
+
+  /**
    * Schedules every pending pod of the manifests until no more progress is possible.
    *
    * @throws IllegalArgumentException or {@link io.fleetkit.api.FleetKitException} when the objects cannot form a
