@@ -15,6 +15,7 @@ import io.fleetkit.api.simulation.ScenarioFault;
 import io.fleetkit.api.simulation.ScenarioFeatures;
 import io.fleetkit.api.simulation.ScenarioSpec;
 import io.fleetkit.admission.Admission;
+import io.fleetkit.cluster.Cluster;
 import io.fleetkit.networking.ClusterNetworking;
 import io.fleetkit.networking.ServiceSummary;
 import io.fleetkit.simulator.JobSummary;
@@ -197,7 +198,7 @@ public final class SimulateCommand implements Callable<Integer> {
     for (int i = 0; i < applies.size(); i++) {
       b.apply(applies.get(i).at(), applied.get(i).objects(), applies.get(i).file().toString());
     }
-    if (ManifestAdmission.usesTenancy(loaded)) {
+    if (Cluster.usesTenancy(loaded.objects())) {
       b.admission(Admission::standard); // as `schedule` does: quotas and limit ranges apply
     }
     boolean networking = !loaded.ofType(Service.class).isEmpty();

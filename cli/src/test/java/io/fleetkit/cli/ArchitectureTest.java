@@ -55,6 +55,7 @@ final class ArchitectureTest {
     MODULES.put("io.fleetkit.adapter.kubernetes", "adapters/kubernetes");
     MODULES.put("io.fleetkit.adapter.slurm", "adapters/slurm");
     MODULES.put("io.fleetkit.store.etcd", "store-etcd");
+    MODULES.put("io.fleetkit.cluster", "cluster");
     MODULES.put("io.fleetkit.lab", "lab");
     MODULES.put("io.fleetkit.traces", "traces");
     MODULES.put("io.fleetkit.cli", "cli");
@@ -116,7 +117,8 @@ final class ArchitectureTest {
         .filter(p -> moduleOf(p).isEmpty()).distinct().toList();
     assertThat(unknown).as("packages of no module in ArchitectureTest.MODULES").isEmpty();
     for (String module : List.of("core-api", "admission", "scheduler-engine", "reconcile", "queueing", "autoscale",
-        "storage-binding", "optimizer", "networking", "simulator", "adapters/kubernetes", "adapters/slurm", "lab")) {
+        "storage-binding", "optimizer", "networking", "simulator", "adapters/kubernetes", "adapters/slurm", "cluster",
+        "lab")) {
       assertThat(classes.stream().anyMatch(c -> moduleOf(c.getPackageName()).orElse("").equals(module)))
           .as("classes of %s on the test classpath", module).isTrue();
     }

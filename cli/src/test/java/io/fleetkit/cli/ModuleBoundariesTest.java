@@ -25,7 +25,7 @@ final class ModuleBoundariesTest {
           "simulator");
   private static final List<String> LIBRARY =
       List.of("core-api", "observability", "admission", "scheduler-engine", "reconcile", "queueing", "autoscale",
-          "storage-binding", "optimizer", "simulator", "adapters/kubernetes", "adapters/slurm", "store-etcd");
+          "storage-binding", "optimizer", "simulator", "adapters/kubernetes", "adapters/slurm", "cluster", "store-etcd");
 
   private static Path root() {
     Path p = Path.of("").toAbsolutePath();
