@@ -1,4 +1,4 @@
-package io.fleetkit.cli;
+package io.fleetkit.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
