@@ -7,8 +7,10 @@
 #   scripts/etcd-local.sh status   print whether the member answers; exit 1 when it does not
 #   scripts/etcd-local.sh env      print the settings the tests need (FLEETKIT_ETCD_ENDPOINTS)
 #
-# Everything lives under $FLEETKIT_ETCD_DIR (default /tmp/fleetkit-etcd): the data directory (wiped at every start,
-# since a reused one skips the --initial-* flags), the pid file and the log. Ports: client $FLEETKIT_ETCD_CLIENT_PORT
+# Everything lives under $FLEETKIT_ETCD_DIR (default /tmp/fleetkit-etcd): the pid file and the log; the data
+# directory (wiped at every start, since a reused one skips the --initial-* flags) is $FLEETKIT_ETCD_DATA, by default
+# in /dev/shm when there is one: etcd syncs its log to disk at every write, and on a shared CI disk that makes each
+# write take milliseconds. A test etcd needs no durability beyond its own restarts. Ports: client $FLEETKIT_ETCD_CLIENT_PORT
 # (default 23790) and peer $FLEETKIT_ETCD_PEER_PORT (default 23800), away from etcd's usual 2379/2380. A member
 # starts in well under a second.
 set -euo pipefail
@@ -16,6 +18,10 @@ set -euo pipefail
 BASE=${FLEETKIT_ETCD_DIR:-/tmp/fleetkit-etcd}
 CLIENT_PORT=${FLEETKIT_ETCD_CLIENT_PORT:-23790}
 PEER_PORT=${FLEETKIT_ETCD_PEER_PORT:-23800}
+if [ -z "${FLEETKIT_ETCD_DATA:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
+  FLEETKIT_ETCD_DATA=/dev/shm/fleetkit-etcd-$CLIENT_PORT
+fi
+DATA=${FLEETKIT_ETCD_DATA:-$BASE/data}
 ENDPOINT="http://127.0.0.1:$CLIENT_PORT"
 PACKAGES=(etcd-server etcd-client)
 
@@ -61,17 +67,18 @@ stop() {
   pid=$(pid_if_ours)
   [ -n "$pid" ] || return 0
   kill "$pid" 2>/dev/null || true
-  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || { rm -f "$BASE/etcd.pid"; return 0; }; sleep 0.1; done
+  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || { rm -f "$BASE/etcd.pid"; rm -rf "$DATA"; return 0; }; sleep 0.1; done
   kill -9 "$pid" 2>/dev/null || true
   rm -f "$BASE/etcd.pid"
+  rm -rf "$DATA"
 }
 
 start() {
   install_packages
   stop
   mkdir -p "$BASE"
-  rm -rf "$BASE/data"
-  etcd --name fleetkit --data-dir "$BASE/data" \
+  rm -rf "$DATA"
+  etcd --name fleetkit --data-dir "$DATA" \
     --listen-client-urls "$ENDPOINT" --advertise-client-urls "$ENDPOINT" \
     --listen-peer-urls "http://127.0.0.1:$PEER_PORT" --initial-advertise-peer-urls "http://127.0.0.1:$PEER_PORT" \
     --initial-cluster "fleetkit=http://127.0.0.1:$PEER_PORT" --initial-cluster-state new \

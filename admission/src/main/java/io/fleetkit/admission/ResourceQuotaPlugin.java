@@ -14,6 +14,7 @@ import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -71,11 +72,13 @@ public final class ResourceQuotaPlugin implements ValidatingAdmissionPlugin {
       // Charge only growth: SubtractWithNonNegativeResult (a shrinking claim frees nothing until a recount).
       delta = QuotaRecount.clampAtZero(delta.subtract(QuotaEvaluator.usage(old, clock.instant())));
     }
+    delta = withoutZeros(delta);
     List<Charge> charged = new ArrayList<>();
+    Map<ResourceList, Prepared> prepared = new HashMap<>();
     for (ResourceQuota q : quotas) {
       String err;
       try {
-        err = charge(store, q, o, delta, charged);
+        err = charge(store, q, o, delta, charged, prepared);
       } catch (RuntimeException e) {
         refund(store, charged);
         throw e;
@@ -107,9 +110,25 @@ public final class ResourceQuotaPlugin implements ValidatingAdmissionPlugin {
 
   private record Charge(String namespace, String name, ResourceList amount) {}
 
-  /** Charges {@code delta} to quota {@code q0} if it applies; returns a denial message or {@code null}. */
+  /**
+   * What a request is charged by quotas with the same hard limits: the limited names, the constraint failure
+   * ({@code null} if none) and the amount. Computed once per distinct {@code status.hard} of a request, since
+   * namespaces often hold several quotas over the same resources (scoped by priority class, say).
+   */
+  private record Prepared(Set<String> hard, @Nullable String failed, ResourceList requested) {
+    static Prepared of(ResourceList hardLimits, ApiObject<?> o, ResourceList delta) {
+      Set<String> hard = hardLimits.names();
+      String failed = QuotaEvaluator.constraints(QuotaEvaluator.matchingResources(hard, o), o);
+      return new Prepared(hard, failed, QuotaEvaluator.mask(delta, hard));
+    }
+  }
+
+  /**
+   * Charges {@code delta} (without zero amounts) to quota {@code q0} if it applies; returns a denial message or
+   * {@code null}.
+   */
   private @Nullable String charge(ObjectStore store, ResourceQuota q0, ApiObject<?> o, ResourceList delta,
-      List<Charge> charged) {
+      List<Charge> charged, Map<ResourceList, Prepared> prepared) {
     ResourceQuota q = q0;
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       if (!statusCovers(q)) {
@@ -118,16 +137,14 @@ public final class ResourceQuotaPlugin implements ValidatingAdmissionPlugin {
           return null; // deleted meanwhile
         }
       }
-      Set<String> hard = q.status().hard().names();
-      if (!QuotaEvaluator.matches(q, hard, o)) {
+      Prepared p = prepared.computeIfAbsent(q.status().hard(), h -> Prepared.of(h, o, delta));
+      if (!QuotaEvaluator.matches(q, p.hard(), o)) {
         return null;
       }
-      List<String> restricted = QuotaEvaluator.matchingResources(hard, o);
-      String failed = QuotaEvaluator.constraints(restricted, o);
-      if (failed != null) {
-        return "failed quota: " + q.metadata().name() + ": " + failed;
+      if (p.failed() != null) {
+        return "failed quota: " + q.metadata().name() + ": " + p.failed();
       }
-      ResourceList requested = QuotaEvaluator.mask(withoutZeros(delta), hard);
+      ResourceList requested = p.requested();
       if (requested.isEmpty()) {
         return null;
       }

@@ -1,14 +1,8 @@
 package io.fleetkit.benchmarks;
 
-import io.fleetkit.admission.LimitRangerPlugin;
-import io.fleetkit.admission.NamespaceLifecyclePlugin;
-import io.fleetkit.admission.ResourceQuotaPlugin;
+import io.fleetkit.admission.Admission;
 import io.fleetkit.api.admission.AdmissionChain;
 import io.fleetkit.api.admission.AdmissionOperation;
-import io.fleetkit.api.admission.AdmissionRequest;
-import io.fleetkit.api.admission.AdmissionVerdict;
-import io.fleetkit.api.admission.MutatingAdmissionPlugin;
-import io.fleetkit.api.admission.ValidatingAdmissionPlugin;
 import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.LimitRange;
 import io.fleetkit.api.core.LimitRangeItem;
@@ -36,12 +30,11 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The admission cost of one pod create: {@link AdmissionChain#admit} for a pod with requests and limits, in a
- * namespace with one LimitRange and {@code quotas} ResourceQuotas that all apply to it, with five plugins:
- * NamespaceLifecycle, LimitRanger, ResourceQuota and two stand-ins for Priority and DefaultTolerationSeconds (a
- * mutating plugin that reads one object and a validating plugin that checks a label). Every call charges every
- * quota (one compare-and-set status write each); the hard limits are high enough never to be reached. The pod itself
- * is not stored, so the figure is the chain's cost, not the store's create.
+ * The admission cost of one pod create: {@link AdmissionChain#admit} of {@link Admission#standard()} (five plugins:
+ * NamespaceLifecycle, LimitRanger, Priority, DefaultTolerationSeconds, ResourceQuota) for a pod with requests and
+ * limits, in a namespace with one LimitRange and {@code quotas} ResourceQuotas that all apply to it. Every call
+ * charges every quota (one compare-and-set status write each); the hard limits are high enough never to be reached.
+ * The pod itself is not stored, so the figure is the chain's cost, not the store's create.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -58,34 +51,6 @@ public class AdmissionBenchmark {
   private AdmissionChain chain;
   private Pod pod;
 
-  /** Stands in for Priority: a mutating plugin that reads one object per pod. */
-  static final class ReadOne implements MutatingAdmissionPlugin {
-    @Override
-    public String name() {
-      return "ReadOne";
-    }
-
-    @Override
-    public AdmissionVerdict mutate(AdmissionRequest r, ObjectStore s) {
-      s.get(Namespace.class, "", r.namespace());
-      return AdmissionVerdict.allow();
-    }
-  }
-
-  /** Stands in for DefaultTolerationSeconds-sized work: a validating plugin checking a label. */
-  static final class LabelCheck implements ValidatingAdmissionPlugin {
-    @Override
-    public String name() {
-      return "LabelCheck";
-    }
-
-    @Override
-    public AdmissionVerdict validate(AdmissionRequest r, ObjectStore s) {
-      return r.object().metadata().labels().containsKey("forbidden") ? AdmissionVerdict.deny("metadata.labels",
-          "forbidden label") : AdmissionVerdict.allow();
-    }
-  }
-
   @Setup
   public void setUp() {
     store = ObjectStore.builder().directDelivery().build();
@@ -96,8 +61,7 @@ public class AdmissionBenchmark {
       store.create(ResourceQuota.of("team", "quota-" + i, ResourceList.builder().put("pods", "1000000000000")
           .put("requests.cpu", "1000000000").put("limits.memory", "1000000Ti").build()));
     }
-    chain = AdmissionChain.of(new ReadOne(), new NamespaceLifecyclePlugin(), new LimitRangerPlugin(),
-        new LabelCheck(), new ResourceQuotaPlugin());
+    chain = Admission.standard();
     ResourceList req = ResourceList.builder().put("cpu", "500m").put("memory", "1Gi").build();
     pod = Pod.of(ObjectMeta.of("team", "web-0"), PodSpec.builder().container(Container.of("app", "nginx",
         new ResourceRequirements(req, req))).build());

@@ -57,7 +57,10 @@ public final class BenchmarkMain {
         .param("nodes", nodes.split(","))
         .result(json.toString()).resultFormat(ResultFormatType.JSON);
     if (smoke) {
+      opts.param("rounds", "1"); // FenzoComparisonBenchmark: one batch
+      opts.param("feedPods", "2000"); // EventIntakeBenchmark: 0.2 s of feeding
       opts.param("replicaSets", "1000"); // ReplicaSetReconcileBenchmark: a tenth of the cluster keeps the smoke short
+      opts.param("adapterPods", "200").param("latencyMs", "1"); // KubernetesAdapterBenchmark: one short case
       opts.param("pods", "1000"); // EndpointSliceSyncBenchmark: a tenth of the Service's pods
       opts.forks(0).warmupIterations(0).measurementIterations(1).measurementTime(TimeValue.seconds(1));
     }
@@ -113,9 +116,18 @@ public final class BenchmarkMain {
         rows.add(String.format(Locale.ROOT, "| SchedulingCSIPVs (%s) | %d | adaptive | %d | %,.0f | %d |",
             r.getParams().getParam("mode"), n, n, podsPerSec, VolumeSchedulingBenchmark.KUBE_FLOOR));
       } else if (bench.endsWith("FenzoComparisonBenchmark.fenzo")) {
-        fenzoMs = score;
+        fenzoMs = score / Integer.parseInt(r.getParams().getParam("rounds"));
       } else if (bench.endsWith("FenzoComparisonBenchmark.fleetkit")) {
-        fleetMs = score;
+        fleetMs = score / Integer.parseInt(r.getParams().getParam("rounds"));
+      } else if (bench.endsWith("KubernetesAdapterBenchmark.createAndBind")) {
+        int n = Integer.parseInt(r.getParams().getParam("adapterPods"));
+        batchRows.add(String.format(Locale.ROOT, "| Kubernetes adapter over HTTP, %s ms per request, %s binding "
+            + "threads | %,d pods | %,.0f pods/s |", r.getParams().getParam("latencyMs"),
+            r.getParams().getParam("bindParallelism"), n, n / (score / 1e3)));
+      } else if (bench.endsWith("EventIntakeBenchmark.feedWhileScheduling")) {
+        int n = Integer.parseInt(r.getParams().getParam("feedPods"));
+        batchRows.add(String.format(Locale.ROOT, "| pods added from another thread at %s/s while scheduling | %,d "
+            + "pods | all bound in %,.0f ms |", r.getParams().getParam("addsPerSecond"), n, score));
       } else if (bench.contains("ReplicaSetReconcileBenchmark.")) {
         reconcileRows.add(reconcileRow(r));
       }

@@ -1,5 +1,6 @@
 package io.fleetkit.cli;
 
+import io.fleetkit.lab.gpu.AllocationBound;
 import io.fleetkit.lab.gpu.OpenbCsv;
 import io.fleetkit.lab.gpu.ReplayResult;
 import io.fleetkit.lab.gpu.TraceFormatException;
@@ -12,10 +13,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -71,6 +74,11 @@ public final class OpenbTraceCommand implements Callable<Integer> {
       description = "Output format (default: ${DEFAULT-VALUE}).")
   private Output output;
 
+  @Option(names = "--report", paramLabel = "FILE.html",
+      description = "Also replay every policy (same seed and inflation) and write their allocation against the "
+          + "arrived demand, with the provable bound, as one self-contained HTML page.")
+  private @Nullable Path report;
+
   @Override
   public Integer call() {
     GpuPolicy p;
@@ -87,6 +95,13 @@ public final class OpenbTraceCommand implements Callable<Integer> {
     if (trace != null && pods != null) {
       throw new CommandLine.ParameterException(spec.commandLine(),
           "--trace " + trace + " and --pods " + pods + " both name a pod list; give one");
+    }
+    if (report != null) {
+      Path dir = report.toAbsolutePath().getParent();
+      if (dir != null && !Files.isDirectory(dir)) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--report " + report + ": directory " + dir
+            + " does not exist");
+      }
     }
     String podList = trace == null ? "default" : trace;
     if (pods == null && !OpenbTraces.POD_LISTS.contains(podList)) {
@@ -115,6 +130,28 @@ public final class OpenbTraceCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     out.print(output == Output.json ? json(r) : table(r));
     out.flush();
+    if (report != null) {
+      List<ReplayResult> all = new java.util.ArrayList<>();
+      for (GpuPolicy each : GpuPolicy.values()) {
+        all.add(each == p ? r : TraceReplay.run(ns, ps, each, seed, inflate));
+      }
+      Map<Integer, Double> bound = new java.util.TreeMap<>();
+      for (int x = 10; x <= ReplayResult.MAX_PERCENT; x += 10) {
+        try {
+          bound.put(x, AllocationBound.atArrival(ns, ps, seed, inflate, x));
+        } catch (IllegalArgumentException e) {
+          // no arrival event in that bucket (past the inflation): no bound there
+        }
+      }
+      try {
+        Files.writeString(report, OpenbReport.render(pods != null ? pods.getFileName().toString() : podList, seed,
+            inflate, all, bound));
+      } catch (IOException e) {
+        spec.commandLine().getErr().println("--report " + report + ": cannot write: " + e.getMessage());
+        spec.commandLine().getErr().flush();
+        return 1;
+      }
+    }
     return 0;
   }
 

@@ -1,12 +1,10 @@
 package io.fleetkit.cli;
 
-import io.fleetkit.adapter.kubernetes.yaml.KubernetesYaml;
-import io.fleetkit.adapter.kubernetes.yaml.LoadedObjects;
 import io.fleetkit.adapter.kubernetes.yaml.ManifestException;
 import io.fleetkit.adapter.kubernetes.yaml.ManifestProblem;
 import io.fleetkit.api.FleetKitException;
-import io.fleetkit.api.framework.SchedulerProfile;
-import io.fleetkit.scheduler.DefaultPlugins;
+import io.fleetkit.cluster.Cluster;
+import io.fleetkit.cluster.ScheduleOutcome;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -62,11 +60,14 @@ public final class ScheduleCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    LoadedObjects loaded;
-    List<SchedulerProfile> profiles;
+    Cluster cluster;
+    MetricsFile metrics = MetricsFile.of(metricsFile);
     try {
-      loaded = KubernetesYaml.load(paths);
-      profiles = profileFile == null ? List.of(DefaultPlugins.profile()) : ProfileFile.load(profileFile);
+      Cluster.Builder b = Cluster.builder().manifests(paths).seed(seed).metrics(metrics.registry());
+      if (profileFile != null) {
+        b.schedulerConfiguration(profileFile);
+      }
+      cluster = b.build();
     } catch (ManifestException e) {
       for (ManifestProblem p : e.problems()) {
         err.println(CliText.clipLine(p.toString()));
@@ -78,10 +79,9 @@ public final class ScheduleCommand implements Callable<Integer> {
       err.flush();
       return 1;
     }
-    ManifestScheduling.Outcome outcome;
-    MetricsFile metrics = MetricsFile.of(metricsFile);
+    ScheduleOutcome outcome;
     try {
-      outcome = ManifestScheduling.run(loaded, profiles, seed, metrics.registry());
+      outcome = cluster.schedule();
     } catch (IllegalArgumentException | FleetKitException e) {
       err.println("schedule: " + e.getMessage());
       err.flush();
@@ -99,9 +99,9 @@ public final class ScheduleCommand implements Callable<Integer> {
     return 0;
   }
 
-  static String json(ManifestScheduling.Outcome outcome) {
+  static String json(ScheduleOutcome outcome) {
     List<Map<String, Object>> placements = new ArrayList<>();
-    for (ManifestScheduling.Placement p : outcome.placements()) {
+    for (ScheduleOutcome.Placement p : outcome.placements()) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("pod", p.pod());
       m.put("node", p.node());
@@ -112,7 +112,7 @@ public final class ScheduleCommand implements Callable<Integer> {
       placements.add(m);
     }
     List<Map<String, Object>> failed = new ArrayList<>();
-    for (ManifestScheduling.Unschedulable u : outcome.unschedulable()) {
+    for (ScheduleOutcome.Unschedulable u : outcome.unschedulable()) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("pod", u.pod());
       m.put("message", u.message());
@@ -123,7 +123,7 @@ public final class ScheduleCommand implements Callable<Integer> {
     root.put("unschedulable", failed);
     if (!outcome.rejected().isEmpty()) {
       List<Map<String, Object>> rejected = new ArrayList<>();
-      for (ManifestAdmission.Rejected r : outcome.rejected()) {
+      for (ScheduleOutcome.Rejected r : outcome.rejected()) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("object", r.object());
         m.put("message", r.message());
@@ -135,13 +135,13 @@ public final class ScheduleCommand implements Callable<Integer> {
     return mapper.writeValueAsString(root);
   }
 
-  private static String volumes(ManifestScheduling.Placement p) {
+  private static String volumes(ScheduleOutcome.Placement p) {
     List<String> parts = new ArrayList<>();
     p.volumes().forEach((claim, pv) -> parts.add(claim + "=" + pv));
     return String.join(", ", parts);
   }
 
-  private static void table(ManifestScheduling.Outcome outcome, PrintWriter out) {
+  private static void table(ScheduleOutcome outcome, PrintWriter out) {
     int w = "POD".length();
     for (var p : outcome.placements()) {
       w = Math.max(w, p.pod().length());

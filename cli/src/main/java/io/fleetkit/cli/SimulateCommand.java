@@ -14,9 +14,12 @@ import io.fleetkit.api.simulation.Scenario;
 import io.fleetkit.api.simulation.ScenarioFault;
 import io.fleetkit.api.simulation.ScenarioFeatures;
 import io.fleetkit.api.simulation.ScenarioSpec;
+import io.fleetkit.admission.Admission;
+import io.fleetkit.cluster.Cluster;
 import io.fleetkit.networking.ClusterNetworking;
 import io.fleetkit.networking.ServiceSummary;
 import io.fleetkit.simulator.JobSummary;
+import io.fleetkit.simulator.RolloutSummary;
 import io.fleetkit.simulator.Simulation;
 import io.fleetkit.simulator.SimulationSummary;
 import io.fleetkit.simulator.TimelineEvent;
@@ -26,6 +29,8 @@ import io.fleetkit.simulator.HtmlReport;
 import io.fleetkit.simulator.Progress;
 import io.fleetkit.simulator.SimulationRun;
 import io.fleetkit.simulator.TimeSeries;
+import io.fleetkit.store.etcd.EtcdStore;
+import io.fleetkit.store.etcd.EtcdStoreBuilder;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -36,6 +41,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -49,19 +55,26 @@ import picocli.CommandLine.Spec;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@code fleetkit simulate DIR... [--duration 30m] [--fail-node NODE@MM:SS]... [--output table|json] [--seed N]
- * [--report FILE.html] [--quiet]}: runs the manifests through the store, the controllers, the scheduler and simulated
- * nodes in simulated time and prints the timeline and the workloads' final state. With a
+ * {@code fleetkit simulate DIR... [--duration 30m] [--fail-node NODE@MM:SS]... [--apply FILE@MM:SS]...
+ * [--output table|json] [--seed N] [--report FILE.html] [--quiet] [--store memory|etcd://HOST:PORT]}: runs the manifests through the store, the
+ * controllers, the scheduler and simulated nodes in simulated time and prints the timeline and the workloads' final
+ * state (Deployments, StatefulSets, Jobs, Rollouts). {@code --apply} creates or updates the objects of a file at a
+ * simulated time, e.g. a new image version to roll out. With a
  * {@code simulation.fleetkit.io/v1 Scenario} among the manifests (or {@code --report}) it runs the whole-cluster
  * {@link ClusterSimulation}: load, HPA, cluster autoscaler, faults, cost and time series ({@code "series"} in JSON).
+ * Manifests with Namespaces, ResourceQuotas or LimitRanges run through the standard admission chain: a workload
+ * whose pod creates a quota refuses shows {@code FailedCreate} (the denial as message) in the timeline, an object
+ * refused outright shows {@code Rejected}.
  */
 @Command(name = "simulate", mixinStandardHelpOptions = true,
     description = {"Simulate Kubernetes YAML manifests (nodes and workloads) in simulated time: controllers, the",
-        "scheduler and simulated kubelets run them; --fail-node kills a node at a simulated time. Prints the",
-        "timeline and the final state of Deployments, StatefulSets and Jobs. A Scenario manifest",
+        "scheduler and simulated kubelets run them; --fail-node kills a node at a simulated time; --apply",
+        "creates or updates the objects of a file at a simulated time (e.g. a new version to roll out). Prints",
+        "the timeline and the final state of Deployments, StatefulSets, Jobs and Rollouts. A Scenario manifest",
         "(simulation.fleetkit.io/v1) adds load, autoscaling, faults and cost; --report writes an HTML report."},
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:simulated", "1:the manifests are invalid or name unknown nodes", "2:bad command line"})
+    exitCodeList = {"0:simulated", "1:the manifests (or a file to apply) are invalid or name unknown nodes",
+        "2:bad command line"})
 public final class SimulateCommand implements Callable<Integer> {
   /** Output formats. */
   enum Format { table, json }
@@ -69,7 +82,12 @@ public final class SimulateCommand implements Callable<Integer> {
   /** A node failure from {@code --fail-node NODE@MM:SS}. */
   record NodeFailure(String node, Duration at) {}
 
+  /** A file to apply from {@code --apply FILE@MM:SS}; {@code given} is the option's value as typed. */
+  record TimedApply(Path file, Duration at, String given) {}
+
   private static final Pattern FAILURE = Pattern.compile("([^@]+)@(\\d+):([0-5]\\d)");
+  /** The file is everything before the last {@code @} (a path may hold one). */
+  private static final Pattern APPLY = Pattern.compile("(.+)@(\\d+):([0-5]\\d)");
   private static final Pattern DURATION = Pattern.compile("(?:(\\d+)h)?(?:(\\d+)m)?(?:(\\d+)s)?");
   /** The longest simulation accepted: the simulated clock counts nanoseconds in a long (292 years). */
   static final Duration MAX_DURATION = Duration.ofDays(36_500);
@@ -87,6 +105,11 @@ public final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--fail-node", paramLabel = "NODE@MM:SS", converter = FailureConverter.class,
       description = "Kill NODE at simulated time MM:SS (repeatable).")
   private List<NodeFailure> failures = new ArrayList<>();
+
+  @Option(names = "--apply", paramLabel = "FILE@MM:SS", converter = ApplyConverter.class,
+      description = {"Create or update the objects in FILE at simulated time MM:SS, through the store like",
+          "kubectl apply (repeatable), e.g. a Rollout with a new image."})
+  private List<TimedApply> applies = new ArrayList<>();
 
   @Option(names = "--output", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE}).")
   private Format output;
@@ -110,10 +133,23 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "Write the final metrics (scheduler, controllers, work queues) to FILE in Prometheus text format.")
   private Path metricsFile;
 
+  @Option(names = "--store", paramLabel = "memory|etcd://HOST:PORT", defaultValue = "memory",
+      description = {"Where the simulated cluster's state lives: memory (default) or an etcd cluster,",
+          "etcd://HOST:PORT (each run under a new key prefix /fleetkit-sim/<uuid>, left in etcd afterwards)."})
+  private String store;
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    Simulation.@Nullable StoreFactory storeFactory;
+    try {
+      storeFactory = storeFactory(store);
+    } catch (IllegalArgumentException e) {
+      err.println("simulate: --store: " + CliText.clipLine(String.valueOf(e.getMessage())));
+      err.flush();
+      return 2;
+    }
     LoadedObjects loaded;
     try {
       loaded = KubernetesYaml.load(paths);
@@ -128,6 +164,14 @@ public final class SimulateCommand implements Callable<Integer> {
       err.flush();
       return 1;
     }
+    List<LoadedObjects> applied = new ArrayList<>();
+    for (TimedApply a : applies) {
+      LoadedObjects l = loadApplied(a, err);
+      if (l == null) {
+        return 1;
+      }
+      applied.add(l);
+    }
     List<Scenario> scenarios = loaded.ofType(Scenario.class);
     if (scenarios.size() > 1) {
       err.println("simulate: " + scenarios.size() + " Scenario objects among the manifests; give one");
@@ -135,15 +179,27 @@ public final class SimulateCommand implements Callable<Integer> {
       return 1;
     }
     if (!scenarios.isEmpty() || report != null) {
-      return runScenario(loaded, scenarios.isEmpty() ? null : scenarios.get(0), out, err);
+      return runScenario(loaded, applied, scenarios.isEmpty() ? null : scenarios.get(0), storeFactory, out, err);
+    }
+    if (!appliesWithin(duration, err)) {
+      return 2;
     }
     List<TimelineEvent> timeline;
     SimulationSummary summary;
     MetricsFile metrics = MetricsFile.of(metricsFile);
     Simulation.Builder b = Simulation.builder().objects(loaded.objects()).seed(seed).podEvents(podEvents)
         .metrics(metrics.registry());
+    if (storeFactory != null) {
+      b.store(storeFactory);
+    }
     for (NodeFailure f : failures) {
       b.failNode(f.node(), f.at());
+    }
+    for (int i = 0; i < applies.size(); i++) {
+      b.apply(applies.get(i).at(), applied.get(i).objects(), applies.get(i).file().toString());
+    }
+    if (Cluster.usesTenancy(loaded.objects())) {
+      b.admission(Admission::standard); // as `schedule` does: quotas and limit ranges apply
     }
     boolean networking = !loaded.ofType(Service.class).isEmpty();
     if (networking) {
@@ -174,8 +230,33 @@ public final class SimulateCommand implements Callable<Integer> {
     return 0;
   }
 
+  /**
+   * The store of {@code --store}: {@code null} for the in-memory default, else an etcd store in direct mode under
+   * a new prefix, so that every run starts empty and is as reproducible as in memory.
+   *
+   * @throws IllegalArgumentException if the value is neither {@code memory} nor {@code etcd://HOST:PORT}
+   */
+  static Simulation.@Nullable StoreFactory storeFactory(String value) {
+    if (value.equals("memory")) {
+      return null;
+    }
+    if (!value.startsWith("etcd://")) {
+      throw new IllegalArgumentException("\"" + value + "\" must be memory or etcd://HOST:PORT");
+    }
+    String endpoint = EtcdStore.endpoint(value).toString();
+    return (clock, uids, admission) -> {
+      EtcdStoreBuilder b = EtcdStore.builder(endpoint).prefix("/fleetkit-sim/" + UUID.randomUUID()).clock(clock)
+          .uidGenerator(uids).directDelivery();
+      if (!admission.isEmpty()) {
+        b.admission(admission);
+      }
+      return b.build();
+    };
+  }
+
   /** The scenario run: the loaded Scenario (or a plain one) with the command line's overrides. */
-  private int runScenario(LoadedObjects loaded, @Nullable Scenario given, PrintWriter out, PrintWriter err) {
+  private int runScenario(LoadedObjects loaded, List<LoadedObjects> applied, @Nullable Scenario given,
+      Simulation.@Nullable StoreFactory storeFactory, PrintWriter out, PrintWriter err) {
     CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
     Scenario scenario;
     try {
@@ -184,6 +265,9 @@ public final class SimulateCommand implements Callable<Integer> {
       err.println("simulate: " + e.getMessage());
       err.flush();
       return 1;
+    }
+    if (!appliesWithin(scenario.spec().duration(), err)) {
+      return 2;
     }
     List<ApiObject<?>> objects = new ArrayList<>();
     for (ApiObject<?> o : loaded.objects()) {
@@ -196,6 +280,12 @@ public final class SimulateCommand implements Callable<Integer> {
     try {
       ClusterSimulation.Builder b = ClusterSimulation.builder().objects(objects).scenario(scenario)
           .podEvents(podEvents);
+      for (int i = 0; i < applies.size(); i++) {
+        b.apply(applies.get(i).at(), applied.get(i).objects(), applies.get(i).file().toString());
+      }
+      if (storeFactory != null) {
+        b.store(storeFactory);
+      }
       if (showProgress) {
         b.progress(p -> progress(p, err));
       }
@@ -234,6 +324,50 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     out.flush();
     return 0;
+  }
+
+  /** Loads the file of one {@code --apply}; prints the problems and returns null when it cannot. */
+  private static @Nullable LoadedObjects loadApplied(TimedApply a, PrintWriter err) {
+    LoadedObjects l;
+    try {
+      l = KubernetesYaml.load(List.of(a.file()));
+    } catch (ManifestException e) {
+      for (ManifestProblem p : e.problems()) {
+        err.println(CliText.clipLine("--apply " + a.given() + ": " + p));
+      }
+      err.flush();
+      return null;
+    } catch (IllegalArgumentException | FleetKitException e) {
+      err.println(CliText.clipLine("--apply " + a.given() + ": " + e.getMessage()));
+      err.flush();
+      return null;
+    }
+    if (!l.ofType(Scenario.class).isEmpty()) {
+      err.println(CliText.clipLine("--apply " + a.given() + ": a Scenario cannot be applied during a run; give it"
+          + " with the manifests"));
+      err.flush();
+      return null;
+    }
+    if (l.objects().isEmpty()) {
+      err.println(CliText.clipLine("--apply " + a.given() + ": no objects in " + a.file()));
+      err.flush();
+      return null;
+    }
+    return l;
+  }
+
+  /** Whether every {@code --apply} falls within a run of {@code d}; prints the first that does not. */
+  private boolean appliesWithin(Duration d, PrintWriter err) {
+    for (TimedApply a : applies) {
+      if (a.at().compareTo(d) > 0) {
+        err.println(CliText.clipLine("simulate: --apply " + a.given() + ": "
+            + new TimelineEvent(a.at(), "-", "-", "").clock() + " is after the end of the run ("
+            + new TimelineEvent(d, "-", "-", "").clock() + "); it would never be applied"));
+        err.flush();
+        return false;
+      }
+    }
+    return true;
   }
 
   /** {@code given} (or an empty scenario) with --duration, --seed and --fail-node applied. */
@@ -343,6 +477,20 @@ public final class SimulateCommand implements Callable<Integer> {
       jobs.add(m);
     }
     fin.put("jobs", jobs);
+    List<Map<String, Object>> rollouts = new ArrayList<>();
+    for (RolloutSummary r : summary.rollouts()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("name", r.name());
+      m.put("phase", r.phase());
+      m.put("step", r.step());
+      m.put("stableRevision", r.stableRevision());
+      m.put("canaryWeight", r.canaryWeight());
+      m.put("stableWeight", 100 - r.canaryWeight());
+      m.put("aborted", r.aborted());
+      m.put("message", r.message());
+      rollouts.add(m);
+    }
+    fin.put("rollouts", rollouts);
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("simulated", new TimelineEvent(summary.at(), "-", "-", "").clock());
     root.put("timeline", events);
@@ -384,6 +532,11 @@ public final class SimulateCommand implements Callable<Integer> {
     for (JobSummary j : summary.jobs()) {
       out.printf("  Job         %s  %d succeeded, %d failed%n", j.name(), j.succeeded(), j.failed());
     }
+    for (RolloutSummary r : summary.rollouts()) {
+      out.printf("  Rollout     %s  %s%s, canary weight %d%%, stable %s%s%s%n", r.name(), r.phase(),
+          r.step() == null ? "" : " at step " + r.step(), r.canaryWeight(), r.stableRevision(),
+          r.aborted() ? ", aborted" : "", r.message().isEmpty() ? "" : ": " + r.message());
+    }
   }
 
   /** Parses {@code 90s}, {@code 30m}, {@code 1h30m}. */
@@ -413,6 +566,35 @@ public final class SimulateCommand implements Callable<Integer> {
       } catch (ArithmeticException | NumberFormatException e) {
         throw new CommandLine.TypeConversionException("'" + CliText.clip(value) + "' is too long a duration; at"
             + " most " + MAX_DURATION.toHours() + "h (about 100 years of simulated time)");
+      }
+    }
+  }
+
+  /** Parses {@code FILE@MM:SS}; the file must be readable. */
+  static final class ApplyConverter implements CommandLine.ITypeConverter<TimedApply> {
+    @Override
+    public TimedApply convert(String value) {
+      Matcher m = APPLY.matcher(value.trim());
+      if (!m.matches()) {
+        throw new CommandLine.TypeConversionException("'" + CliText.clip(value)
+            + "' is not FILE@MM:SS (a manifest file, '@', minutes, ':', two-digit seconds), e.g. web-v3.yaml@02:00");
+      }
+      Path file;
+      try {
+        file = Path.of(m.group(1));
+      } catch (java.nio.file.InvalidPathException e) {
+        throw new CommandLine.TypeConversionException("'" + CliText.clip(value) + "': not a file name: "
+            + e.getReason());
+      }
+      if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+        throw new CommandLine.TypeConversionException("'" + CliText.clip(value) + "': " + CliText.clip(m.group(1))
+            + " is not a readable file");
+      }
+      try {
+        return new TimedApply(file, Duration.ofMinutes(Long.parseLong(m.group(2)))
+            .plusSeconds(Long.parseLong(m.group(3))), value.trim());
+      } catch (ArithmeticException | NumberFormatException e) {
+        throw new CommandLine.TypeConversionException("'" + CliText.clip(value) + "': the time is too large");
       }
     }
   }

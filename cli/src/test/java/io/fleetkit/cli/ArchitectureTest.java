@@ -54,6 +54,8 @@ final class ArchitectureTest {
     MODULES.put("io.fleetkit.simulator", "simulator");
     MODULES.put("io.fleetkit.adapter.kubernetes", "adapters/kubernetes");
     MODULES.put("io.fleetkit.adapter.slurm", "adapters/slurm");
+    MODULES.put("io.fleetkit.store.etcd", "store-etcd");
+    MODULES.put("io.fleetkit.cluster", "cluster");
     MODULES.put("io.fleetkit.lab", "lab");
     MODULES.put("io.fleetkit.traces", "traces");
     MODULES.put("io.fleetkit.cli", "cli");
@@ -80,7 +82,7 @@ final class ArchitectureTest {
       "adapter.kubernetes.yaml adapter.kubernetes.yaml.internal adapter.kubernetes.yaml.internal.kinds",
       "adapter.slurm adapter.slurm.internal",
       "api api.core api.internal api.labels api.scheduling",
-      "api.admission api.store api.store.internal",
+      "api.admission api.store api.store.internal api.store.spi",
       "queueing queueing.internal",
       "reconcile reconcile.internal",
       "reconcile.controllers reconcile.controllers.internal",
@@ -115,7 +117,8 @@ final class ArchitectureTest {
         .filter(p -> moduleOf(p).isEmpty()).distinct().toList();
     assertThat(unknown).as("packages of no module in ArchitectureTest.MODULES").isEmpty();
     for (String module : List.of("core-api", "admission", "scheduler-engine", "reconcile", "queueing", "autoscale",
-        "storage-binding", "optimizer", "networking", "simulator", "adapters/kubernetes", "adapters/slurm", "lab")) {
+        "storage-binding", "optimizer", "networking", "simulator", "adapters/kubernetes", "adapters/slurm", "cluster",
+        "lab")) {
       assertThat(classes.stream().anyMatch(c -> moduleOf(c.getPackageName()).orElse("").equals(module)))
           .as("classes of %s on the test classpath", module).isTrue();
     }

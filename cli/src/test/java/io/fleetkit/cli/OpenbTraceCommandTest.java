@@ -107,4 +107,30 @@ final class OpenbTraceCommandTest {
     assertThat(code).isEqualTo(2);
     assertThat(err.toString()).contains("trace policy \"Tetris\" is unknown");
   }
+
+  @Test
+  void traceOpenb_report_drawsEveryPolicyAndTheBound(@TempDir Path dir) throws IOException {
+    Path page = dir.resolve("openb.html");
+    int code = run("trace", "openb", "--policy", "FGD", "--report", page.toString());
+    assertThat(code).as(err.toString()).isZero();
+    String html = Files.readString(page);
+    for (io.fleetkit.scheduler.plugins.gpu.GpuPolicy p : io.fleetkit.scheduler.plugins.gpu.GpuPolicy.values()) {
+      assertThat(html).contains("<polyline class=\"series\" data-name=\"" + p.displayName() + "\"");
+    }
+    assertThat(html).contains("<polyline class=\"bound\"").doesNotContain("<script", "http://", "https://");
+    // the bound at 100% of arrived demand is at least every policy's allocation there (96.97 in the docs)
+    String row = html.replaceAll("(?s).*<tr><th>bound</th>((?:<td>[^<]*</td>){10}).*", "$1");
+    double bound100 = Double.parseDouble(row.replaceAll(".*<td>([0-9.]+)</td>$", "$1"));
+    assertThat(bound100).isBetween(96.0, 98.0);
+  }
+
+  @Test
+  void traceOpenb_reportToAMissingDirectory_exitsTwoNamingTheDirectory(@TempDir Path dir) {
+    Path page = dir.resolve("no/such/dir/openb.html");
+    int code = run("trace", "openb", "--trace", "gpushare40", "--policy", "BestFit", "--report", page.toString());
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString()).contains("--report " + page + ": directory " + dir.resolve("no/such/dir")
+        + " does not exist");
+    assertThat(out.toString()).isEmpty();
+  }
 }

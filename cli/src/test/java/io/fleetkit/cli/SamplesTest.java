@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.cluster.Cluster;
 import io.fleetkit.reconcile.Controller;
 import io.fleetkit.scheduler.Scheduler;
+import io.fleetkit.simulator.Simulation;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
@@ -35,9 +37,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code src-samples/} is what an embedder copies: a consumer project of its own (its pom imports fleetkit-bom).
- * This test compiles its sources against the freshly built core-api, scheduler-engine and reconcile jars only (the
- * dependencies its pom declares), checks they touch no {@code internal} package, and runs each sample. It also
- * compiles and runs the README's Java snippet.
+ * This test compiles its sources against the freshly built core-api, scheduler-engine, reconcile, simulator and
+ * cluster jars only (the dependencies its pom declares), checks they touch no {@code internal} package, and runs each
+ * sample. It also compiles and runs the README's Java snippet.
  */
 final class SamplesTest {
   @TempDir static Path out;
@@ -52,10 +54,10 @@ final class SamplesTest {
     return p;
   }
 
-  /** The jars (or class folders) of the three artifacts the samples' pom declares, and of their dependencies. */
+  /** The jars (or class folders) of the five artifacts the samples' pom declares, and of their dependencies. */
   private static String libraryClasspath() {
     List<String> parts = new ArrayList<>();
-    for (Class<?> anchor : List.of(Node.class, Scheduler.class, Controller.class,
+    for (Class<?> anchor : List.of(Node.class, Scheduler.class, Controller.class, Simulation.class, Cluster.class,
         org.jspecify.annotations.Nullable.class, org.slf4j.Logger.class)) {
       parts.add(Path.of(anchor.getProtectionDomain().getCodeSource().getLocation().getPath()).toString());
     }
@@ -138,6 +140,13 @@ final class SamplesTest {
   }
 
   @Test
+  void scheduleManifestsSample_placesTwoAndExplainsTheThird() throws Exception {
+    String printed = runMain(loader, "com.example.fleetkit.ScheduleManifestsSample");
+    assertThat(printed).contains("default/api -> node-1").containsPattern("default/worker -> node-[12]");
+    assertThat(printed).contains("default/huge -> 0/2 nodes are available: 2 Insufficient cpu.");
+  }
+
+  @Test
   void samplesPom_importsTheBomOfThisVersionAndDeclaresOnlyBomArtifacts() throws IOException {
     String pom = Files.readString(root().resolve("src-samples/pom.xml"));
     String version = rootVersion();
@@ -153,7 +162,7 @@ final class SamplesTest {
       n++;
       assertThat(bom).contains("<artifactId>" + deps.group(1) + "</artifactId>");
     }
-    assertThat(n).isEqualTo(3);
+    assertThat(n).isEqualTo(5);
   }
 
   static String rootVersion() throws IOException {
@@ -176,6 +185,7 @@ final class SamplesTest {
         import io.fleetkit.api.core.Pod;
         import io.fleetkit.scheduler.ScheduleResult;
         import io.fleetkit.scheduler.Scheduler;
+import io.fleetkit.simulator.Simulation;
         import java.util.List;
 
         public final class ReadmeSnippet {

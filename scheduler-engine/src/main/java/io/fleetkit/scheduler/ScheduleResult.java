@@ -11,7 +11,9 @@ import org.jspecify.annotations.Nullable;
  * @param podKey {@code namespace/name}
  * @param nodeName the node the pod was bound to (or, for {@link Status.Code#WAIT}, reserved on); {@code null} when
  *     it did not fit
- * @param code {@link Status.Code#SUCCESS} when bound, {@link Status.Code#WAIT} while a Permit plugin holds it,
+ * @param code {@link Status.Code#SUCCESS} when bound, {@link Status.Code#WAIT} while a Permit plugin holds it (or,
+ *     returned by {@link Scheduler#scheduleOne()} only, while its binding runs on a binding thread: see
+ *     {@link SchedulerBuilder#bindParallelism}),
  *     {@link Status.Code#UNSCHEDULABLE}/{@link Status.Code#UNSCHEDULABLE_AND_UNRESOLVABLE} when no node fits, and
  *     {@link Status.Code#ERROR} when a plugin or the binder failed
  * @param message empty on success; otherwise kube's wording, e.g.

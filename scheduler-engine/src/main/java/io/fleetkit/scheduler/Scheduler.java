@@ -81,6 +81,10 @@ public interface Scheduler extends AutoCloseable {
    * Runs cycles until activeQ is empty. Pods in backoff whose time has come (by the scheduler's clock) re-enter
    * activeQ on the way.
    *
+   * <p>With asynchronous binding ({@link SchedulerBuilder#bindParallelism}) the next pod is scheduled while the
+   * previous ones bind; this returns once every binding it started has finished, a failed one re-queued (and tried
+   * again in this run if its backoff is over).
+   *
    * @return every result, in order, including pods released by Permit meanwhile
    */
   List<ScheduleResult> runUntilIdle();

@@ -1,5 +1,6 @@
 package io.fleetkit.scheduler;
 
+import io.fleetkit.api.core.Namespace;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.meta.ApiObject;
@@ -56,6 +57,7 @@ public final class StoreScheduler implements AutoCloseable {
     StoreScheduler s = new StoreScheduler(scheduler);
     s.feedObjects(store, PriorityClass.class);
     s.feedObjects(store, PodDisruptionBudget.class);
+    s.feedObjects(store, Namespace.class); // label changes re-queue pods with namespaceSelector affinity terms
     for (Class<? extends ApiObject<?>> k : extraKinds) {
       s.feedObjectsRaw(store, k);
     }

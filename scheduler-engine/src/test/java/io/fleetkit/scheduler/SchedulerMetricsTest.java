@@ -141,6 +141,71 @@ final class SchedulerMetricsTest {
     }
   }
 
+  /**
+   * kube-scheduler {@code schedule_one.go}: {@code pluginMetricsSamplePercent = 10}; a sampled cycle's state has
+   * {@code ShouldRecordPluginMetrics} and every {@code run<Point>Plugin} of that cycle times its plugin.
+   */
+  @Test
+  void pluginExecutionDuration_sampledInATenthOfCycles_allPluginsOfASampledCycle() {
+    int pods = 400;
+    try (Scheduler s = Scheduler.builder().clock(clock).seed(7).parallelism(1)
+        .metrics(MicrometerMetrics.of(prometheus)).build()) {
+      for (int i = 0; i < 4; i++) {
+        s.addNode(node("n" + i, 100_000, 1_000_000, 1000));
+      }
+      for (int i = 0; i < pods; i++) {
+        s.addPod(pod("p" + i, 10, 10));
+      }
+      assertThat(s.runUntilIdle()).hasSize(pods).allMatch(ScheduleResult::isBound);
+    }
+    Exposition e = scrape();
+    assertThat(e.value("scheduler_schedule_attempts_total",
+        Map.of("result", "scheduled", "profile", "default-scheduler"))).contains((double) pods); // never sampled
+    String family = "scheduler_plugin_execution_duration_seconds_count";
+    assertThat(e.labelNames(family)).containsExactlyInAnyOrder("plugin", "extension_point", "status");
+    double sampled = count(e, "NodeResourcesFit", "PreFilter");
+    // Binomial(400, 0.1): mean 40, standard deviation 6; the seed makes it one fixed value inside these bounds
+    assertThat(sampled).isBetween(20.0, 65.0);
+    // every plugin of a sampled cycle is timed once per once-per-cycle point ...
+    for (String plugin : List.of("NodeAffinity", "PodTopologySpread", "InterPodAffinity")) {
+      assertThat(count(e, plugin, "PreFilter")).as(plugin).isEqualTo(sampled);
+    }
+    assertThat(count(e, "NodeResourcesBalancedAllocation", "PreScore")).isEqualTo(sampled);
+    assertThat(count(e, "TaintToleration", "ScoreExtensionNormalize")).isEqualTo(sampled);
+    // ... and at the per-node points on the first node evaluated (4 nodes < the stride of 128)
+    assertThat(count(e, "NodeResourcesFit", "Filter")).isEqualTo(sampled);
+    assertThat(count(e, "NodeResourcesFit", "Score")).isEqualTo(sampled);
+    assertThat(e.samples(family)).extracting(x -> x.labels().get("status")).containsOnly("Success", "Skip");
+    assertThat(e.bucketBounds("scheduler_plugin_execution_duration_seconds",
+        Map.of("plugin", "NodeResourcesFit", "extension_point", "PreFilter", "status", "Success"))).hasSize(21);
+  }
+
+  @Test
+  void pluginSampling_neverChangesPlacements() {
+    List<String> withMetrics = placements(MicrometerMetrics.of(prometheus));
+    List<String> without = placements(io.fleetkit.api.metrics.MetricsRegistry.NOOP);
+    assertThat(withMetrics).isEqualTo(without).hasSize(60);
+    assertThat(scrape().samples("scheduler_plugin_execution_duration_seconds_count")).isNotEmpty();
+  }
+
+  private List<String> placements(io.fleetkit.api.metrics.MetricsRegistry metrics) {
+    try (Scheduler s = Scheduler.builder().clock(clock).seed(3).parallelism(1).metrics(metrics).build()) {
+      for (int i = 0; i < 6; i++) {
+        s.addNode(node("n" + i, 4000, 64_000, 110));
+      }
+      for (int i = 0; i < 60; i++) {
+        s.addPod(pod("p" + i, 100 + i % 3 * 50, 100));
+      }
+      return s.runUntilIdle().stream().map(r -> r.podKey() + "@" + r.nodeName()).toList();
+    }
+  }
+
+  private static double count(Exposition e, String plugin, String point) {
+    return e.samples("scheduler_plugin_execution_duration_seconds_count").stream()
+        .filter(x -> x.labels().get("plugin").equals(plugin) && x.labels().get("extension_point").equals(point))
+        .mapToDouble(Exposition.Sample::value).sum();
+  }
+
   @Test
   void noRegistryNoRecorder_recordsNothing() {
     try (Scheduler s = Scheduler.builder().clock(clock).build()) {

@@ -4,7 +4,13 @@ import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.autoscaling.VerticalPodAutoscaler;
 import io.fleetkit.api.simulation.FaultType;
+import io.fleetkit.api.simulation.JobStream;
+import io.fleetkit.api.simulation.ScenarioQueue;
+import io.fleetkit.queueing.controller.QueueAdmissionController;
+import io.fleetkit.queueing.AdmissionEngine;
+import io.fleetkit.traces.OpenbTraces;
 import io.fleetkit.api.simulation.Scenario;
 import io.fleetkit.api.simulation.ScenarioFault;
 import io.fleetkit.api.simulation.ScenarioSpec;
@@ -45,7 +51,12 @@ import org.jspecify.annotations.Nullable;
  *       delay has passed and they are Ready; nodes it removes lose theirs);
  *   <li>storage: the scheduler's VolumeBinding, VolumeZone, NodeVolumeLimits and DataLocality plugins and the
  *       PersistentVolume controller every second (binding, dynamic provisioning through an in-memory provisioner
- *       per StorageClass provisioner, reclaim).
+ *       per StorageClass provisioner, reclaim);
+ *   <li>the VPA (recommender, updater and admission, every minute) when a VerticalPodAutoscaler is among the
+ *       objects ({@link VerticalScaling});
+ *   <li>Kueue-style admission over the scenario's queues ({@link QueueEngines}), fed by its job arrival streams
+ *       ({@link JobArrivals});
+ *   <li>KEDA-style queue-length scaling of the scenario's queue scalers ({@link QueueScaling}).
  * </ul>
  * Faults are injected at their times (a zone failure kills every node with that {@code topology.kubernetes.io/zone}
  * label then) and healed after {@code recoverAfter}. The series are sampled every {@code sampleInterval}.
@@ -68,18 +79,22 @@ public final class ClusterSimulation {
   public static final Duration VOLUME_PERIOD = Duration.ofSeconds(1);
   /** Timeline kinds drawn as markers on the report's time axis. */
   static final Set<String> MARKER_KINDS = Set.of("NodeFailed", "NodeRecovered", "ZoneFailed", "ZoneRecovered",
-      "HorizontalScale", "ScaleUp", "ScaleDown");
+      "HorizontalScale", "ScaleUp", "ScaleDown", "QueueScale");
 
   private final List<ApiObject<?>> objects;
   private final Scenario scenario;
   private final boolean podEvents;
+  private final Simulation.@Nullable StoreFactory store;
   private final @Nullable Consumer<Progress> progress;
+  private final List<Consumer<Simulation.Builder>> applies;
   private boolean ran;
 
   private ClusterSimulation(Builder b) {
     this.objects = List.copyOf(b.objects);
+    this.applies = List.copyOf(b.applies);
     this.scenario = Objects.requireNonNull(b.scenario, "scenario: none given (Builder.scenario)");
     this.podEvents = b.podEvents;
+    this.store = b.store;
     this.progress = b.progress;
     check();
   }
@@ -121,6 +136,15 @@ public final class ClusterSimulation {
             + " (zones: " + zones + ")");
       }
     }
+    problems.addAll(QueueEngines.check(scenario.spec().queues()));
+    List<JobStream> streams = scenario.spec().jobStreams();
+    for (int i = 0; i < streams.size(); i++) {
+      JobStream js = streams.get(i);
+      if (!js.trace().isEmpty() && !OpenbTraces.POD_LISTS.contains(js.trace())) {
+        problems.add("spec.jobStreams[" + i + "].trace: no bundled pod list named " + js.trace() + " (bundled: "
+            + String.join(", ", OpenbTraces.POD_LISTS) + ")");
+      }
+    }
     if (!problems.isEmpty()) {
       throw new IllegalArgumentException("Scenario " + scenario.metadata().name() + ": " + String.join("; ", problems));
     }
@@ -140,6 +164,12 @@ public final class ClusterSimulation {
     Simulation[] holder = new Simulation[1];
     LoadMetrics[] metricsHolder = new LoadMetrics[1];
     Simulation.Builder b = Simulation.builder().objects(objects).seed(spec.seed()).podEvents(podEvents);
+    if (store != null) {
+      b.store(store);
+    }
+    for (Consumer<Simulation.Builder> a : applies) {
+      a.accept(b);
+    }
     b.controller((store, clock, seed) -> {
       metricsHolder[0] = new LoadMetrics(store, clock, clock.now(), spec.loads());
       return SimulatedController.of("load-metrics", () -> { }, () -> 0, () -> { });
@@ -188,11 +218,63 @@ public final class ClusterSimulation {
       b.controller((store, clock, seed) -> new PeriodicController("persistent-volume", clock, VOLUME_PERIOD,
           volumes[0]::syncAll));
     }
+    boolean vpa = spec.features().verticalPodAutoscaler()
+        && objects.stream().anyMatch(o -> o instanceof VerticalPodAutoscaler);
+    if (vpa) {
+      b.controller((store, clock, seed) -> {
+        VerticalScaling vs = new VerticalScaling(store, clock, metricsHolder[0]);
+        PeriodicController loop = new PeriodicController("vertical-pod-autoscaler", clock, VerticalScaling.PERIOD,
+            () -> {
+              for (String line : vs.runOnce()) {
+                holder[0].record("VerticalScale", "VerticalPodAutoscaler", line);
+              }
+            });
+        return SimulatedController.of(loop.name(), loop::start, loop::runUntilIdle, () -> {
+          loop.close();
+          vs.close();
+        });
+      });
+    }
+    boolean queued = spec.features().queueAdmission() && !spec.queues().isEmpty();
+    AdmissionEngine[] engineHolder = new AdmissionEngine[1];
+    if (queued) {
+      b.controller((store, clock, seed) -> {
+        AdmissionEngine engine = QueueEngines.engine(spec.queues(), clock.asClock());
+        engineHolder[0] = engine;
+        QueueAdmissionController c = QueueAdmissionController.builder(store, engine).clock(clock).stepping().build();
+        return SimulatedController.of("queue-admission", () -> c.start().join(), c::runUntilIdle, c);
+      });
+    }
+    QueueScaling[] scalingHolder = new QueueScaling[1];
+    if (spec.features().queueScaling() && !spec.queueScalers().isEmpty()) {
+      b.controller((store, clock, seed) -> {
+        QueueScaling qs = new QueueScaling(store, clock, metricsHolder[0], spec.queueScalers(), spec.loads());
+        scalingHolder[0] = qs;
+        return new PeriodicController("queue-scaling", clock, QueueScaling.STEP,
+            () -> qs.step().forEach((target, text) -> holder[0].record("QueueScale", target, text)));
+      });
+    }
     long wallStart = System.nanoTime();
     try (Simulation sim = b.build()) {
       holder[0] = sim;
       scheduleFaults(sim, spec.faults());
+      List<JobStream> streams = spec.jobStreams();
+      if (!queued) {
+        streams = streams.stream().map(js -> new JobStream(js.name(), js.namespace(), "", js.jobs(), js.trace(),
+            js.first(), js.timeScale(), js.perHour(), js.template())).toList();
+      }
+      JobArrivals.schedule(sim, streams, spec.seed(), spec.duration());
       SeriesRecorder recorder = new SeriesRecorder(sim.store(), metricsHolder[0], spec.loads());
+      recorder.start(sim.clock().now());
+      if (engineHolder[0] != null) {
+        recorder.queues(engineHolder[0], spec.queues().stream().map(ScenarioQueue::name).toList());
+      }
+      if (!streams.isEmpty()) {
+        recorder.jobStreams(JobArrivals.streamNames(streams));
+      }
+      if (scalingHolder[0] != null) {
+        recorder.queueScaling(scalingHolder[0]);
+      }
       recorder.sample(sim.elapsed());
       while (sim.elapsed().compareTo(spec.duration()) < 0) {
         Duration step = spec.sampleInterval();
@@ -276,8 +358,33 @@ public final class ClusterSimulation {
     private @Nullable Scenario scenario;
     private boolean podEvents = true;
     private @Nullable Consumer<Progress> progress;
+    private Simulation.@Nullable StoreFactory store;
+    private final List<Consumer<Simulation.Builder>> applies = new ArrayList<>();
 
     private Builder() {}
+
+    /** Where the run keeps its state (see {@link Simulation.Builder#store}); default the in-memory store. */
+    public Builder store(Simulation.StoreFactory factory) {
+      store = Objects.requireNonNull(factory, "factory");
+      return this;
+    }
+
+    /**
+     * Creates or updates {@code objects} {@code at} after the start, as {@link Simulation.Builder#apply} does.
+     *
+     * @throws IllegalArgumentException if {@code at} is negative
+     */
+    public Builder apply(Duration at, List<? extends ApiObject<?>> objects, String source) {
+      Objects.requireNonNull(at, "at");
+      Objects.requireNonNull(source, "source");
+      if (at.isNegative()) {
+        throw new IllegalArgumentException("cluster simulation: apply time " + at + " for " + source
+            + " must not be negative");
+      }
+      List<ApiObject<?>> copy = List.copyOf(objects);
+      applies.add(b -> b.apply(at, copy, source));
+      return this;
+    }
 
     /**
      * The manifests to simulate. A {@link Scenario} among them is taken as the scenario.

@@ -42,6 +42,10 @@ public final class LoadMetrics implements MetricsSource {
   private final List<WorkloadLoad> loads;
   private @Nullable Instant snapshotAt;
   private Map<String, List<Pod>> snapshot = Map.of();
+  /** The loads by the namespace and selector of their workloads, taken with the snapshot. */
+  private Map<SelectorKey, WorkloadLoad> loadsBySelector = Map.of();
+
+  private record SelectorKey(String namespace, LabelSelector selector) {}
 
   public LoadMetrics(ObjectStore store, ManualClock clock, Instant start, List<WorkloadLoad> loads) {
     this.store = Objects.requireNonNull(store, "store");
@@ -64,12 +68,8 @@ public final class LoadMetrics implements MetricsSource {
   }
 
   private @Nullable WorkloadLoad loadFor(String namespace, LabelSelector selector) {
-    for (WorkloadLoad l : loads) {
-      if (l.namespace().equals(namespace) && selector(l).map(selector::equals).orElse(false)) {
-        return l;
-      }
-    }
-    return null;
+    podsOf(null); // the per-instant snapshot, with the loads by selector
+    return loadsBySelector.get(new SelectorKey(namespace, selector));
   }
 
   @Override
@@ -81,16 +81,17 @@ public final class LoadMetrics implements MetricsSource {
       double perRequest = resource.equals("memory") ? load.memoryPerRequest() * 1000 : load.cpuMilliPerRequest();
       total = rate(load) * perRequest;
     }
-    int ready = 0;
+    List<Pod> servingPods = new ArrayList<>();
     for (Pod p : pods) {
       if (serving(p) && selector.matches(p.metadata().labels())) {
-        ready++;
+        servingPods.add(p);
       }
     }
+    int ready = servingPods.size();
     Instant now = clock.now();
-    List<PodResourceMetrics> out = new ArrayList<>();
-    for (Pod p : pods) {
-      if (!serving(p) || !selector.matches(p.metadata().labels()) || p.spec().containers().isEmpty()) {
+    List<PodResourceMetrics> out = new ArrayList<>(ready);
+    for (Pod p : servingPods) {
+      if (p.spec().containers().isEmpty()) {
         continue;
       }
       long milli = Math.round(total / ready);
@@ -122,13 +123,17 @@ public final class LoadMetrics implements MetricsSource {
    * selector scan of the namespace per HPA. Pods change only when the workload controllers run, after the HPA in
    * the same instant, so the snapshot is what every HPA of that instant would have read.
    */
-  private List<Pod> podsOf(WorkloadLoad load) {
+  private List<Pod> podsOf(@Nullable WorkloadLoad load) {
     Instant now = clock.now();
     if (!now.equals(snapshotAt)) {
       snapshot = group();
+      loadsBySelector = new HashMap<>();
+      for (WorkloadLoad l : loads) {
+        selector(l).ifPresent(s -> loadsBySelector.putIfAbsent(new SelectorKey(l.namespace(), s), l));
+      }
       snapshotAt = now;
     }
-    return snapshot.getOrDefault(load.target(), List.of());
+    return load == null ? List.of() : snapshot.getOrDefault(load.target(), List.of());
   }
 
   private Map<String, List<Pod>> group() {

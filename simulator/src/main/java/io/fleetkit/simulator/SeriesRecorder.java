@@ -11,7 +11,15 @@ import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.resource.ResourceNames;
 import io.fleetkit.api.simulation.WorkloadLoad;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.batch.Job;
+import io.fleetkit.api.batch.JobCondition;
+import io.fleetkit.api.meta.ConditionStatus;
+import io.fleetkit.api.core.PodCondition;
+import io.fleetkit.queueing.controller.QueueLabels;
+import io.fleetkit.queueing.AdmissionEngine;
 import java.time.Duration;
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -32,6 +40,13 @@ final class SeriesRecorder {
   static final String GPU = "GPU";
   static final String LOAD = "Load";
   static final String COST = "Cost";
+  static final String MEMORY = "Memory";
+  static final String POOL_USE = "Requested share per pool";
+  static final String LATENCY = "Scheduling latency";
+  static final String QUEUES = "Queues";
+  static final String QUEUE_WAIT = "Queue wait";
+  static final String JOBS = "Job streams";
+  static final String WORK_QUEUES = "Work queues";
   static final String DESIRED_ALL = "desired (all workloads)";
   static final String READY_ALL = "ready (all workloads)";
   /** Nodes of no NodePool. */
@@ -44,6 +59,34 @@ final class SeriesRecorder {
   private final Map<String, Builder> series = new LinkedHashMap<>();
   private double cumulativeCost;
   private double lastCostPerHour;
+  private @Nullable AdmissionEngine queueEngine;
+  private List<String> clusterQueues = List.of();
+  private List<String> jobStreams = List.of();
+  private @Nullable QueueScaling queueScaling;
+  private @Nullable Instant start;
+  /** {@code namespace/name} of the stream Jobs with a running pod at this sample. */
+  private final java.util.Set<String> runningJobs = new java.util.HashSet<>();
+
+  /** Also samples the Kueue-style queues (pending and admitted workloads, wait) of {@code engine}. */
+  void queues(AdmissionEngine engine, List<String> names) {
+    queueEngine = engine;
+    clusterQueues = List.copyOf(names);
+  }
+
+  /** Also samples the Jobs of these streams ({@code namespace/name}). */
+  void jobStreams(List<String> names) {
+    jobStreams = List.copyOf(names);
+  }
+
+  /** Also samples the KEDA-style work queues. */
+  void queueScaling(QueueScaling scaling) {
+    queueScaling = scaling;
+  }
+
+  /** The simulated start instant (for the scheduling latency and queue wait of this interval). */
+  void start(Instant at) {
+    start = at;
+  }
 
   private record Builder(String chart, String unit, List<Double> values) {}
 
@@ -99,10 +142,51 @@ final class SeriesRecorder {
     int running = 0;
     long cpuRequested = 0;
     long gpuRequested = 0;
+    long memRequested = 0;
+    Instant now = start == null ? null : start.plus(at);
+    Instant prev = start == null || times.size() < 2 ? null : start.plus(times.get(times.size() - 2));
+    List<Long> latencies = new ArrayList<>();
+    Map<String, long[]> poolUse = new TreeMap<>(); // pool -> {cpu requested, gpu requested}
+    Map<String, String> poolOf = new HashMap<>();
+    Map<String, long[]> gpuPerNode = new HashMap<>(); // node -> {allocatable, requested}
+    for (Node n : store.list(Node.class).items()) {
+      if (n.isReady()) {
+        poolOf.put(n.name(), n.metadata().labels().getOrDefault(NodePool.POOL_LABEL, NO_POOL));
+        long g = n.allocatable().value(ResourceNames.NVIDIA_GPU);
+        if (g > 0) {
+          gpuPerNode.put(n.name(), new long[] {g, 0});
+        }
+      }
+    }
+    runningJobs.clear();
     for (Pod p : store.list(Pod.class).items()) {
       PodPhase phase = p.status().phase();
+      if (phase == PodPhase.Running && p.metadata().labels().containsKey(JobArrivals.STREAM_LABEL)) {
+        runningJobs.add(p.metadata().namespace() + "/" + p.metadata().labels().get(JobArrivals.JOB_LABEL));
+      }
+      if (now != null && prev != null) {
+        PodCondition sc = p.status().condition(PodCondition.POD_SCHEDULED);
+        Instant created = p.metadata().creationTimestamp();
+        if (sc != null && sc.status() == ConditionStatus.True && sc.lastTransitionTime() != null && created != null
+            && sc.lastTransitionTime().isAfter(prev) && !sc.lastTransitionTime().isAfter(now)) {
+          latencies.add(Duration.between(created, sc.lastTransitionTime()).toMillis());
+        }
+      }
       if (phase == PodPhase.Succeeded || phase == PodPhase.Failed) {
         continue;
+      }
+      if (!p.spec().nodeName().isEmpty()) {
+        ResourceList r = p.spec().effectiveRequests();
+        memRequested += r.memoryBytes();
+        String pool = poolOf.get(p.spec().nodeName());
+        if (pool != null) {
+          long[] u = poolUse.computeIfAbsent(pool, k -> new long[2]);
+          u[0] += r.milliCpu();
+        }
+        long[] g = gpuPerNode.get(p.spec().nodeName());
+        if (g != null) {
+          g[1] += r.value(ResourceNames.NVIDIA_GPU);
+        }
       }
       if (p.spec().nodeName().isEmpty()) {
         pending++;
@@ -160,9 +244,139 @@ final class SeriesRecorder {
     put("cpu used", CPU, "cores", Math.round(cpuUsed) / 1000.0);
     put("gpu allocatable", GPU, "GPUs", gpuAllocatable);
     put("gpu requested", GPU, "GPUs", gpuRequested);
+    long memAllocatable = 0;
+    Map<String, Long> poolCpu = new TreeMap<>();
+    for (Node n : store.list(Node.class).items()) {
+      if (n.isReady()) {
+        memAllocatable += n.allocatable().memoryBytes();
+        poolCpu.merge(poolOf.get(n.name()), n.allocatable().milliCpu(), Long::sum);
+      }
+    }
+    double memUsed = 0;
+    for (WorkloadLoad l : loads) {
+      if (l.memoryPerRequest() > 0) {
+        memUsed += metrics.rate(l) * l.memoryPerRequest();
+      }
+    }
+    put("memory allocatable", MEMORY, "GiB", round2(memAllocatable / GIB));
+    put("memory requested", MEMORY, "GiB", round2(memRequested / GIB));
+    put("memory used", MEMORY, "GiB", round2(memUsed / GIB));
+    long fragmented = 0;
+    for (long[] g : gpuPerNode.values()) {
+      if (g[1] > 0 && g[1] < g[0]) {
+        fragmented += g[0] - g[1];
+      }
+    }
+    put("gpu free on partly used nodes", GPU, "GPUs", fragmented);
+    poolCpu.forEach((pool, alloc) -> {
+      long[] u = poolUse.get(pool);
+      put("cpu requested % " + pool, POOL_USE, "%", alloc == 0 ? 0 : round2(100.0 * (u == null ? 0 : u[0]) / alloc));
+    });
+    latencies.sort(null);
+    put("scheduling latency p50", LATENCY, "s", percentile(latencies, 0.5));
+    put("scheduling latency p99", LATENCY, "s", percentile(latencies, 0.99));
+    put("scheduling latency max", LATENCY, "s", percentile(latencies, 1.0));
+    sampleQueues(now, prev);
     put("cost per hour", COST, "$/h", Math.round(costPerHour * 1e6) / 1e6);
     put("cumulative cost", COST, "$", Math.round(cumulativeCost * 100) / 100.0);
     lastCostPerHour = costPerHour;
+    // a series with nothing to report this time (a pool without ready nodes, a pool's nodes all gone) reads 0
+    for (Builder b : series.values()) {
+      while (b.values().size() < times.size()) {
+        b.values().add(0.0);
+      }
+    }
+  }
+
+  private static final double GIB = 1024.0 * 1024 * 1024;
+
+  private static double round2(double v) {
+    return Math.round(v * 100) / 100.0;
+  }
+
+  /** The nearest-rank percentile of sorted milliseconds, in seconds; 0 when there are none. */
+  private static double percentile(List<Long> sortedMillis, double q) {
+    if (sortedMillis.isEmpty()) {
+      return 0;
+    }
+    int rank = (int) Math.ceil(q * sortedMillis.size());
+    return sortedMillis.get(Math.max(0, Math.min(sortedMillis.size() - 1, rank - 1))) / 1000.0;
+  }
+
+  private void sampleQueues(@Nullable Instant now, @Nullable Instant prev) {
+    AdmissionEngine engine = queueEngine;
+    if (engine != null) {
+      Map<String, long[]> waits = new TreeMap<>(); // queue -> {longest pending ms, admitted count, admitted wait ms}
+      for (String q : clusterQueues) {
+        waits.put(q, new long[3]);
+      }
+      for (Job j : store.list(Job.class).items()) {
+        String lq = j.metadata().labels().get(QueueLabels.QUEUE_NAME);
+        Instant created = j.metadata().creationTimestamp();
+        if (lq == null || created == null || now == null) {
+          continue;
+        }
+        String admission = j.metadata().annotations().get(QueueLabels.ADMISSION);
+        String admittedAt = j.metadata().annotations().get(QueueLabels.ADMITTED_AT);
+        if (admission != null && admittedAt != null) {
+          long[] w = waits.get(admission.substring(0, Math.max(0, admission.indexOf('/'))));
+          Instant t = Instant.parse(admittedAt);
+          if (w != null && prev != null && t.isAfter(prev) && !t.isAfter(now)) {
+            w[1]++;
+            w[2] += Duration.between(created, t).toMillis();
+          }
+        } else if (!j.status().isFinished()) {
+          long[] w = waits.get(lq); // scenario queues: the LocalQueue has the ClusterQueue's name
+          if (w != null) {
+            w[0] = Math.max(w[0], Duration.between(created, now).toMillis());
+          }
+        }
+      }
+      for (String q : clusterQueues) {
+        put("pending workloads " + q, QUEUES, "workloads", engine.pending(q).size());
+        put("admitted workloads " + q, QUEUES, "workloads", engine.admitted(q).size());
+        long[] w = waits.get(q);
+        put("longest wait (pending) " + q, QUEUE_WAIT, "s", w[0] / 1000.0);
+        put("mean wait (admitted this interval) " + q, QUEUE_WAIT, "s", w[1] == 0 ? 0 : round2(w[2] / 1000.0 / w[1]));
+      }
+    }
+    if (!jobStreams.isEmpty()) {
+      Map<String, int[]> counts = new LinkedHashMap<>(); // stream -> {waiting, running, succeeded, failed}
+      for (String s : jobStreams) {
+        counts.put(s, new int[4]);
+      }
+      for (Job j : store.list(Job.class).items()) {
+        String stream = j.metadata().labels().get(JobArrivals.STREAM_LABEL);
+        int[] c = stream == null ? null : counts.get(j.metadata().namespace() + "/" + stream);
+        if (c == null) {
+          continue;
+        }
+        JobCondition done = j.status().condition("Complete");
+        JobCondition failed = j.status().condition("Failed");
+        if (done != null && done.status() == ConditionStatus.True) {
+          c[2]++;
+        } else if (failed != null && failed.status() == ConditionStatus.True) {
+          c[3]++;
+        } else if (runningJobs.contains(j.metadata().key())) {
+          c[1]++;
+        } else {
+          c[0]++;
+        }
+      }
+      counts.forEach((s, c) -> {
+        put("jobs waiting " + s, JOBS, "jobs", c[0]);
+        put("jobs running " + s, JOBS, "jobs", c[1]);
+        put("jobs succeeded " + s, JOBS, "jobs", c[2]);
+        put("jobs failed " + s, JOBS, "jobs", c[3]);
+      });
+    }
+    QueueScaling scaling = queueScaling;
+    if (scaling != null) {
+      for (String t : scaling.targets()) {
+        put("queue length " + t.substring(t.indexOf('/') + 1), WORK_QUEUES, "messages",
+            round2(scaling.queueLength(t)));
+      }
+    }
   }
 
   private long podCpuRequest(WorkloadLoad l) {

@@ -1,6 +1,17 @@
 package io.fleetkit.simulator;
 
+import io.fleetkit.admission.NamespaceLifecyclePlugin;
+import io.fleetkit.admission.QuotaReplenisher;
+import io.fleetkit.api.admission.AdmissionChain;
+import io.fleetkit.api.admission.AdmissionDeniedException;
+import io.fleetkit.api.core.LimitRange;
+import io.fleetkit.api.core.Namespace;
+import io.fleetkit.api.core.ResourceQuota;
+import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.metrics.MetricsRegistry;
+import io.fleetkit.api.scheduling.PriorityClass;
+import java.time.Clock;
+import java.util.function.Function;
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.apps.StatefulSet;
@@ -11,6 +22,7 @@ import io.fleetkit.api.core.PersistentVolumeClaim;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.store.ObjectStoreBuilder;
 import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEventType;
 import io.fleetkit.reconcile.GarbageCollector;
@@ -38,6 +50,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -73,6 +86,7 @@ public final class Simulation implements AutoCloseable {
   private final Map<String, NodeAgent> agents = new LinkedHashMap<>();
   private final HealthSource health;
   private final TimelineRecorder timeline;
+  private final @Nullable QuotaReplenisher quotas;
   private final Watch podFeed;
   private final Watch nodeFeed;
   /** Nodes created, made Ready or deleted since the last settle round, by name (insertion order). */
@@ -98,12 +112,23 @@ public final class Simulation implements AutoCloseable {
     this.start = b.start;
     this.health = b.health;
     AtomicLong uids = new AtomicLong();
-    this.store = ObjectStore.builder().directDelivery().clock(clock.asClock())
-        .uidGenerator(() -> String.format("uid-%08d", uids.incrementAndGet())).build();
+    Supplier<String> uidSource = () -> String.format("uid-%08d", uids.incrementAndGet());
+    AdmissionChain chain = b.admission != null ? b.admission.apply(clock.asClock()) : AdmissionChain.empty();
+    if (b.storeFactory != null) {
+      this.store = b.storeFactory.create(clock.asClock(), uidSource, chain);
+    } else {
+      ObjectStoreBuilder storeBuilder = ObjectStore.builder().directDelivery().clock(clock.asClock())
+          .uidGenerator(uidSource);
+      if (b.admission != null) {
+        storeBuilder.admission(chain);
+      }
+      this.store = storeBuilder.build();
+    }
     this.timeline = new TimelineRecorder(store, this::elapsed, b.podEvents);
+    this.quotas = b.admission == null ? null : QuotaReplenisher.watch(store, clock.asClock());
     List<ApiObject<?>> nodes = new ArrayList<>();
     List<ApiObject<?>> others = new ArrayList<>();
-    for (ApiObject<?> o : b.objects) {
+    for (ApiObject<?> o : b.admission == null ? b.objects : admissionOrder(b.objects)) {
       (o instanceof Node ? nodes : others).add(o);
     }
     for (ApiObject<?> o : nodes) {
@@ -118,7 +143,7 @@ public final class Simulation implements AutoCloseable {
     this.storeScheduler = StoreScheduler.attach(scheduler, store);
     List<SimulatedController.Factory> factories = new ArrayList<>();
     if (b.defaultControllers) {
-      factories.addAll(defaultControllers(b.metrics));
+      factories.addAll(defaultControllers(b.metrics, timeline.controllerEvents()));
     }
     factories.addAll(b.controllers);
     for (SimulatedController.Factory f : factories) {
@@ -162,12 +187,98 @@ public final class Simulation implements AutoCloseable {
         }
       });
     }
+    for (Apply a : b.applies) {
+      clock.schedule(a.at, () -> {
+        for (ApiObject<?> o : a.objects) {
+          apply(o, a.source);
+        }
+      });
+    }
     settle();
   }
 
+  /**
+   * Creates {@code o}, or updates the stored object of that kind and name the way {@code kubectl apply} does for
+   * the fields it sets: the spec is replaced, labels and annotations are merged over the stored ones, finalizers
+   * added, and the status and the store's and controllers' metadata (uid, owner references) kept. A refusal by the store
+   * (validation, admission) is recorded as {@code ApplyRejected}, as a client would see it; the run goes on.
+   */
+  private void apply(ApiObject<?> o, String source) {
+    String id = o.kind() + "/" + o.metadata().key();
+    try {
+      ApiObject<?> stored = find(o);
+      if (stored == null) {
+        storeCreate(o);
+        timeline.add("Applied", id, "created from " + source);
+        return;
+      }
+      Map<String, String> labels = new LinkedHashMap<>(stored.metadata().labels());
+      labels.putAll(o.metadata().labels());
+      Map<String, String> annotations = new LinkedHashMap<>(stored.metadata().annotations());
+      annotations.putAll(o.metadata().annotations());
+      List<String> finalizers = new ArrayList<>(stored.metadata().finalizers());
+      for (String f : o.metadata().finalizers()) {
+        if (!finalizers.contains(f)) {
+          finalizers.add(f);
+        }
+      }
+      ApiObject<?> next = o.withMetadata(stored.metadata().toBuilder().labels(labels).annotations(annotations)
+          .finalizers(finalizers).resourceVersion("").build());
+      ApiObject<?> after = update(next);
+      timeline.add("Applied", id, (after.metadata().generation() == stored.metadata().generation()
+          && after.metadata().labels().equals(stored.metadata().labels())
+          && after.metadata().annotations().equals(stored.metadata().annotations()) ? "unchanged" : "updated")
+          + " from " + source);
+    } catch (RuntimeException e) {
+      timeline.add("ApplyRejected", id, source + ": " + e.getMessage());
+    }
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private @Nullable ApiObject<?> find(ApiObject<?> o) {
+    return (ApiObject<?>) store.get((Class) o.getClass(), o.metadata().namespace(), o.metadata().name())
+        .orElse(null);
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void storeCreate(ApiObject<?> o) {
+    store.create((ApiObject) o);
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private ApiObject<?> update(ApiObject<?> o) {
+    return store.update((ApiObject) o);
+  }
+
+  /** Creates {@code o}; a refusal by the admission chain is a {@code Rejected} timeline event, not an error. */
   @SuppressWarnings({"unchecked", "rawtypes"})
   private void create(ApiObject<?> o) {
-    store.create((ApiObject) o);
+    try {
+      store.create((ApiObject) o);
+    } catch (AdmissionDeniedException e) {
+      String ns = o.metadata().namespace();
+      timeline.add("Rejected", o.kind() + "/" + (ns.isEmpty() ? "" : ns + "/") + o.metadata().name(),
+          e.getMessage());
+    }
+  }
+
+  /**
+   * {@code objects} in the order an API server needs them when admission is on: Namespaces and PriorityClasses,
+   * then LimitRanges and ResourceQuotas, then the rest in the order given; the namespaces every cluster has
+   * ({@code default}, {@code kube-system}, {@code kube-public}) are added when missing.
+   */
+  static List<ApiObject<?>> admissionOrder(List<ApiObject<?>> objects) {
+    List<ApiObject<?>> out = new ArrayList<>();
+    for (String ns : new TreeSet<>(NamespaceLifecyclePlugin.IMMORTAL)) {
+      if (objects.stream().noneMatch(o -> o instanceof Namespace n && n.metadata().name().equals(ns))) {
+        out.add(Namespace.of(ns));
+      }
+    }
+    objects.stream().filter(o -> o instanceof Namespace || o instanceof PriorityClass).forEach(out::add);
+    objects.stream().filter(o -> o instanceof LimitRange || o instanceof ResourceQuota).forEach(out::add);
+    objects.stream().filter(o -> !(o instanceof Namespace || o instanceof PriorityClass || o instanceof LimitRange
+        || o instanceof ResourceQuota)).forEach(out::add);
+    return out;
   }
 
   private static boolean hasReadyCondition(Node n) {
@@ -214,10 +325,19 @@ public final class Simulation implements AutoCloseable {
 
   /** {@link #defaultControllers()} recording their controller and work-queue metrics into {@code metrics}. */
   public static List<SimulatedController.Factory> defaultControllers(MetricsRegistry metrics) {
+    return defaultControllers(metrics, EventRecorder.NOOP);
+  }
+
+  /**
+   * {@link #defaultControllers(MetricsRegistry)} whose ReplicaSet, StatefulSet and Job controllers record their
+   * events ({@code SuccessfulCreate}, {@code FailedCreate}, ...) into {@code events}.
+   */
+  public static List<SimulatedController.Factory> defaultControllers(MetricsRegistry metrics,
+      EventRecorder events) {
     return List.of(
         (store, clock, seed) -> {
           ReplicaSetController c = ReplicaSetController.builder(store).clock(clock).stepping().seed(seed)
-              .metrics(metrics).build();
+              .metrics(metrics).events(events).build();
           return SimulatedController.of("replicaset", () -> c.start().join(), c::runUntilIdle, c);
         },
         (store, clock, seed) -> {
@@ -227,12 +347,12 @@ public final class Simulation implements AutoCloseable {
         },
         (store, clock, seed) -> {
           StatefulSetController c = StatefulSetController.builder(store).clock(clock).stepping().metrics(metrics)
-              .build();
+              .events(events).build();
           return SimulatedController.of("statefulset", () -> c.start().join(), c::runUntilIdle, c);
         },
         (store, clock, seed) -> {
           JobController c = JobController.builder(store).clock(clock).stepping().seed(seed).metrics(metrics)
-              .build();
+              .events(events).build();
           return SimulatedController.of("job", () -> c.start().join(), c::runUntilIdle, c);
         },
         (store, clock, seed) -> {
@@ -344,6 +464,9 @@ public final class Simulation implements AutoCloseable {
     ensureOpen();
     for (int round = 0; round < MAX_SETTLE_ROUNDS; round++) {
       int n = applyNodeChanges();
+      if (quotas != null) {
+        n += quotas.sync(); // first, so that a controller reacting to a deletion finds the usage freed
+      }
       for (NodeAgent a : agents.values()) {
         n += a.sync();
       }
@@ -434,7 +557,7 @@ public final class Simulation implements AutoCloseable {
     List<RolloutSummary> rollouts = new ArrayList<>();
     for (Rollout r : store.list(Rollout.class).items()) {
       rollouts.add(new RolloutSummary(r.metadata().key(), r.status().phase().name(), r.status().stableRs(),
-          r.status().canaryWeight(), r.status().abort()));
+          r.status().canaryWeight(), r.status().abort(), r.status().currentStepIndex(), r.status().message()));
     }
     rollouts.sort(Comparator.comparing(RolloutSummary::name));
     return new SimulationSummary(elapsed(), deployments, sets, jobs, rollouts);
@@ -454,6 +577,9 @@ public final class Simulation implements AutoCloseable {
     }
     closed = true;
     timeline.close();
+    if (quotas != null) {
+      quotas.close();
+    }
     podFeed.close();
     nodeFeed.close();
     for (NodeAgent a : agents.values()) {
@@ -471,6 +597,8 @@ public final class Simulation implements AutoCloseable {
 
   private record Fault(String node, Duration at, boolean fail) {}
 
+  private record Apply(Duration at, List<ApiObject<?>> objects, String source) {}
+
   /** Adds to the scheduler a simulation builds (plugins, profiles), given the simulation's store and clock. */
   @FunctionalInterface
   public interface SchedulerSetup {
@@ -479,10 +607,21 @@ public final class Simulation implements AutoCloseable {
   }
 
   /** Builder; not thread-safe. */
+  /** Makes the store a simulation runs on (see {@link Builder#store}). */
+  @FunctionalInterface
+  public interface StoreFactory {
+    /**
+     * A new, empty store in direct mode with this clock and uid source, running {@code admission} on its writes
+     * ({@link AdmissionChain#empty()} when the simulation has none).
+     */
+    ObjectStore create(java.time.Clock clock, Supplier<String> uids, AdmissionChain admission);
+  }
+
   public static final class Builder {
     private final List<ApiObject<?>> objects = new ArrayList<>();
     private final List<SimulatedController.Factory> controllers = new ArrayList<>();
     private final List<Fault> faults = new ArrayList<>();
+    private final List<Apply> applies = new ArrayList<>();
     private long seed;
     private Instant start = Instant.parse("2024-01-01T00:00:00Z");
     private HealthSource health = HealthSource.fromAnnotations();
@@ -492,8 +631,45 @@ public final class Simulation implements AutoCloseable {
     private boolean podEvents = true;
     private @Nullable SchedulerSetup schedulerSetup;
     private MetricsRegistry metrics = MetricsRegistry.NOOP;
+    private @Nullable StoreFactory storeFactory;
+    private @Nullable Function<Clock, AdmissionChain> admission;
 
     private Builder() {}
+
+    /**
+     * Where the simulation keeps its state; default a new in-memory store in direct mode. The factory gets the
+     * simulated clock and the simulation's deterministic uid source, and must return a new, empty store whose writes
+     * return only after its watches have delivered them (direct mode), or the run is not reproducible. The
+     * simulation closes the store.
+     *
+     * @throws IllegalStateException if a factory was given already
+     */
+    public Builder store(StoreFactory factory) {
+      java.util.Objects.requireNonNull(factory, "factory");
+      if (storeFactory != null) {
+        throw new IllegalStateException("store was already set to " + storeFactory);
+      }
+      storeFactory = factory;
+      return this;
+    }
+
+    /**
+     * Runs every create and update through an admission chain made for the simulated clock, e.g.
+     * {@code admission(Admission::standard)}: objects are then created Namespaces first, then LimitRanges and
+     * quotas (the namespaces every cluster has are added), an object the chain refuses is a {@code Rejected}
+     * timeline event, a controller whose pod create is refused records {@code FailedCreate}, and quotas are
+     * recounted after deletions (the quota controller's replenishment). Default: no admission.
+     *
+     * @throws IllegalStateException if a chain was given already
+     */
+    public Builder admission(Function<Clock, AdmissionChain> chain) {
+      Objects.requireNonNull(chain, "chain");
+      if (admission != null) {
+        throw new IllegalStateException("simulation: admission was already set to " + admission);
+      }
+      admission = chain;
+      return this;
+    }
 
     /**
      * Configures the scheduler beyond the default profile, e.g. with the storage plugins.
@@ -593,6 +769,32 @@ public final class Simulation implements AutoCloseable {
     /** Brings node {@code node} back {@code at} after the start. */
     public Builder reviveNode(String node, Duration at) {
       faults.add(fault(node, at, false));
+      return this;
+    }
+
+    /**
+     * Creates or updates {@code objects} {@code at} after the start, through the store like any client (what
+     * {@code kubectl apply -f FILE} does then): a new object is created; a stored one of the same kind, namespace
+     * and name gets the new spec, with labels and annotations merged over its own, the file's finalizers added, and
+     * its status, uid and owner references kept. The timeline records {@code Applied} ({@code created}, {@code updated} or
+     * {@code unchanged} from {@code source}) or, when the store refuses an object, {@code ApplyRejected} with the
+     * reason; the run goes on either way. Applies at the same instant run in the order given.
+     *
+     * @param source how the timeline names where the objects come from, e.g. a file name
+     * @throws IllegalArgumentException if {@code at} is negative
+     */
+    public Builder apply(Duration at, List<? extends ApiObject<?>> objects, String source) {
+      Objects.requireNonNull(at, "at");
+      Objects.requireNonNull(source, "source");
+      if (at.isNegative()) {
+        throw new IllegalArgumentException("simulation: apply time " + at + " for " + source
+            + " must not be negative");
+      }
+      List<ApiObject<?>> copy = new ArrayList<>();
+      for (ApiObject<?> o : objects) {
+        copy.add(Objects.requireNonNull(o, "object"));
+      }
+      applies.add(new Apply(at, List.copyOf(copy), source));
       return this;
     }
 

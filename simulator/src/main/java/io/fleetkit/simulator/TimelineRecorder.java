@@ -7,6 +7,9 @@ import io.fleetkit.api.core.ContainerStatus;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.NodeCondition;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.gateway.HTTPBackendRef;
+import io.fleetkit.api.gateway.HTTPRoute;
+import io.fleetkit.api.gateway.HTTPRouteRule;
 import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.OwnerReference;
@@ -22,7 +25,10 @@ import io.fleetkit.api.store.WatchEventType;
 import io.fleetkit.reconcile.node.TaintEvictionController;
 import java.time.Duration;
 import java.util.ArrayList;
+import io.fleetkit.api.events.EventRecorder;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -38,6 +44,7 @@ final class TimelineRecorder implements AutoCloseable {
   private final Map<String, Node> nodes = new HashMap<>();
   private final Map<String, String> workloads = new HashMap<>();
   private final List<Watch> watches = new ArrayList<>();
+  private final Set<String> failingCreates = new HashSet<>();
 
   TimelineRecorder(ObjectStore store, Supplier<Duration> elapsed, boolean podEvents) {
     this.elapsed = elapsed;
@@ -74,6 +81,11 @@ final class TimelineRecorder implements AutoCloseable {
             + (st.message().isEmpty() ? "" : ": " + st.message()));
       }
     }));
+    watches.add(store.watch(HTTPRoute.class, "0", e -> {
+      if (e.type() != WatchEventType.DELETED) {
+        routeWeights(e.object());
+      }
+    }));
     watches.add(store.watch(Job.class, "0", e -> {
       if (e.type() != WatchEventType.DELETED) {
         Job j = e.object();
@@ -83,12 +95,49 @@ final class TimelineRecorder implements AutoCloseable {
     }));
   }
 
+  /**
+   * The controllers' events as timeline entries: {@code FailedCreate} (the denial as message) the first time a
+   * workload fails to create a pod, and again only after one of its creates succeeded, so that retries with
+   * backoff do not flood the timeline.
+   */
+  EventRecorder controllerEvents() {
+    return (regarding, related, type, reason, action, note) -> {
+      String id = regarding.kind() + "/" + (regarding.namespace().isEmpty() ? "" : regarding.namespace() + "/")
+          + regarding.name();
+      if (EventRecorder.FAILED_CREATE.equals(reason)) {
+        if (failingCreates.add(id)) {
+          add(EventRecorder.FAILED_CREATE, id, note);
+        }
+      } else if (EventRecorder.SUCCESSFUL_CREATE.equals(reason)) {
+        failingCreates.remove(id);
+      }
+    };
+  }
+
   void add(String kind, String object, String message) {
     events.add(new TimelineEvent(elapsed.get(), kind, object, message));
   }
 
   List<TimelineEvent> events() {
     return List.copyOf(events);
+  }
+
+  /** {@code RouteWeights} when the backend weights of an HTTPRoute change (e.g. set by a canary's router). */
+  private void routeWeights(HTTPRoute route) {
+    List<String> parts = new ArrayList<>();
+    for (HTTPRouteRule rule : route.spec().rules()) {
+      List<String> refs = new ArrayList<>();
+      for (HTTPBackendRef b : rule.backendRefs()) {
+        refs.add(b.name() + " " + b.weight());
+      }
+      parts.add(String.join(", ", refs));
+    }
+    String id = "HTTPRoute/" + route.metadata().key();
+    String weights = String.join("; ", parts);
+    String old = workloads.put(id, weights);
+    if (old != null && !old.equals(weights)) {
+      add("RouteWeights", id, weights);
+    }
   }
 
   private void workload(String kind, String key, String state) {

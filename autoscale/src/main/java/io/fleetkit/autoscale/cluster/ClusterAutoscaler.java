@@ -12,6 +12,7 @@ import io.fleetkit.api.framework.PodInfos;
 import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.autoscale.cluster.simulator.SimulatedCluster;
 import io.fleetkit.autoscale.cluster.simulator.SimulatedNodes;
 import io.fleetkit.scheduler.DefaultPlugins;
@@ -81,10 +82,16 @@ public final class ClusterAutoscaler {
   private final Expander expander;
   private final Random random;
   private final AutoscalerOptions options;
+  /** Metrics; null when no registry was given. */
+  private final @Nullable AutoscalerInstruments metrics;
 
   private final Map<String, Instant> unneededSince = new HashMap<>();
   private final Map<String, Backoff> backoffs = new HashMap<>();
   private final Map<String, Integer> nameCounters = new HashMap<>();
+  private Map<String, PodInfo> podInfosBefore = new HashMap<>();
+  private Map<String, PodInfo> podInfosNow = new HashMap<>();
+  /** The scale-down snapshot's node views, reused for nodes unchanged since the last loop. */
+  private final SimulatedCluster.ViewCache scaleDownViews = new SimulatedCluster.ViewCache();
   private @Nullable Instant lastScaleUp;
 
   private record Backoff(Instant until, Duration duration, Instant lastFailure) {}
@@ -97,6 +104,7 @@ public final class ClusterAutoscaler {
     this.expander = b.expander;
     this.random = new Random(b.seed);
     this.options = b.options;
+    this.metrics = b.metrics.enabled() ? new AutoscalerInstruments(b.metrics) : null;
   }
 
   /** A builder for an autoscaler of the pools in {@code store}. */
@@ -106,6 +114,9 @@ public final class ClusterAutoscaler {
 
   /** One loop: provisioning, scale-up, scale-down. */
   public synchronized LoopResult runOnce() {
+    long start = metrics == null ? 0 : System.nanoTime();
+    podInfosBefore = podInfosNow;
+    podInfosNow = new HashMap<>();
     Instant now = clock.instant();
     List<String> ready = new ArrayList<>();
     List<String> timedOut = new ArrayList<>();
@@ -126,6 +137,7 @@ public final class ClusterAutoscaler {
         nodes = store.list(Node.class).items();
       }
     }
+    long scaleUpStart = metrics == null ? 0 : System.nanoTime();
     ScaleUpPlan plan = plan(now, pools, nodes, pods);
     boolean scaledUp = !launched.isEmpty();
     ScaleUpOption chosen = plan.chosen();
@@ -136,16 +148,28 @@ public final class ClusterAutoscaler {
     if (scaledUp) {
       lastScaleUp = now;
     }
+    long scaleUpNanos = metrics == null ? 0 : System.nanoTime() - scaleUpStart;
     List<String> unneeded = new ArrayList<>();
     Map<String, String> unremovable = new TreeMap<>();
     List<String> deleted = new ArrayList<>();
+    Set<String> deletedEmpty = new HashSet<>();
     Instant last = lastScaleUp;
     boolean cooldown = scaledUp || (last != null && now.isBefore(last.plus(options.scaleDownDelayAfterAdd())));
+    long scaleDownStart = metrics == null ? 0 : System.nanoTime();
+    List<Node> beforeScaleDown = store.list(Node.class).items();
+    int evicted = 0;
     if (!cooldown) {
-      scaleDown(now, pools, store.list(Node.class).items(), pods, unneeded, unremovable, deleted);
+      evicted = scaleDown(now, pools, beforeScaleDown, pods, unneeded, unremovable, deleted, deletedEmpty);
     }
+    long scaleDownNanos = metrics == null ? 0 : System.nanoTime() - scaleDownStart;
     updatePoolStatuses(pools, now, scaledUp || !deleted.isEmpty() || !timedOut.isEmpty());
-    return new LoopResult(ready, timedOut, plan, launched, unneeded, unremovable, deleted);
+    LoopResult result = new LoopResult(ready, timedOut, plan, launched, unneeded, unremovable, deleted);
+    if (metrics != null) {
+      metrics.loop(new AutoscalerInstruments.Loop(now, System.nanoTime() - start, scaleUpNanos, scaleDownNanos,
+          !cooldown, cooldown, options.maxNodesTotal(), beforeScaleDown, deletedEmpty, evicted), result, pools,
+          store.list(Node.class).items(), store.list(Pod.class).items());
+    }
+    return result;
   }
 
   /** The scale-up decision for the store as it is now, without launching anything. */
@@ -209,8 +233,6 @@ public final class ClusterAutoscaler {
   // ---- scale-up ----
 
   private ScaleUpPlan plan(Instant now, Map<String, NodePool> pools, List<Node> nodes, List<Pod> pods) {
-    SimulatedCluster sim = newSimulation();
-    sim.load(nodes, pods);
     List<Pod> pending = new ArrayList<>();
     for (Pod p : pods) {
       if (!p.isBound() && !p.isTerminal() && p.metadata().deletionTimestamp() == null
@@ -218,6 +240,11 @@ public final class ClusterAutoscaler {
         pending.add(p);
       }
     }
+    if (pending.isEmpty()) {
+      return new ScaleUpPlan(List.of(), List.of(), null, Map.of()); // upstream: "No unschedulable pods"
+    }
+    SimulatedCluster sim = newSimulation();
+    sim.load(nodes, pods, this::podInfo);
     pending.sort(Comparator.comparingInt(Pod::priority).reversed()
         .thenComparing(p -> p.metadata().creationTimestamp(), Comparator.nullsFirst(Comparator.naturalOrder()))
         .thenComparing(p -> p.metadata().key()));
@@ -322,11 +349,12 @@ public final class ClusterAutoscaler {
 
   // ---- scale-down ----
 
-  private void scaleDown(Instant now, Map<String, NodePool> pools, List<Node> nodes, List<Pod> pods,
-      List<String> unneeded, Map<String, String> unremovable, List<String> deleted) {
+  /** Returns the number of pods evicted. */
+  private int scaleDown(Instant now, Map<String, NodePool> pools, List<Node> nodes, List<Pod> pods,
+      List<String> unneeded, Map<String, String> unremovable, List<String> deleted, Set<String> deletedEmpty) {
     SimulatedCluster sim = newSimulation();
     List<Node> readyNodes = nodes.stream().filter(n -> !SimulatedNodes.isStarting(n)).toList();
-    sim.load(readyNodes, pods);
+    sim.load(readyNodes, pods, this::podInfo, scaleDownViews);
     Map<String, List<Pod>> podsByNode = new HashMap<>();
     for (Pod p : pods) {
       if (p.isBound() && !p.isTerminal()) {
@@ -396,6 +424,7 @@ public final class ClusterAutoscaler {
     }
     int empties = 0;
     int drains = 0;
+    int evicted = 0;
     for (String name : unneeded) {
       Instant since = unneededSince.get(name);
       if (since == null || now.isBefore(since.plus(options.scaleDownUnneededTime()))) {
@@ -413,18 +442,21 @@ public final class ClusterAutoscaler {
       }
       if (empty) {
         empties++;
+        deletedEmpty.add(name);
       } else {
         drains++;
       }
       room.merge(pool, -1, Integer::sum);
       for (Pod p : podsByNode.getOrDefault(name, List.of())) {
         deleteQuietly(Pod.class, p.metadata().namespace(), p.metadata().name());
+        evicted++;
       }
       deleteQuietly(Node.class, "", name);
       unneededSince.remove(name);
       deleted.add(name);
       LOG.debug("scale-down: removed node {} of pool {}", name, pool);
     }
+    return evicted;
   }
 
   /** Places {@code pods} on nodes other than {@code from} and {@code removed}; undoes the placements on failure. */
@@ -446,6 +478,27 @@ public final class ClusterAutoscaler {
   }
 
   // ---- helpers ----
+
+  /**
+   * The scheduler's view of {@code p}, reused from the previous loop while the store returns the same pod object
+   * (objects in the store are immutable, so an unchanged pod is the same instance); views of pods not seen in a
+   * loop are dropped at the next.
+   */
+  private PodInfo podInfo(Pod p) {
+    String uid = p.metadata().uid();
+    PodInfo cached = podInfosNow.get(uid);
+    if (cached == null) {
+      cached = podInfosBefore.get(uid);
+      if (cached == null || cached.pod() != p) {
+        cached = PodInfos.of(p);
+      }
+      podInfosNow.put(uid, cached);
+    } else if (cached.pod() != p) {
+      cached = PodInfos.of(p);
+      podInfosNow.put(uid, cached);
+    }
+    return cached;
+  }
 
   private SimulatedCluster newSimulation() {
     Map<Class<?>, List<?>> objects = Map.of(PodDisruptionBudget.class,
@@ -495,6 +548,7 @@ public final class ClusterAutoscaler {
     private Expander expander = Expanders.leastWaste();
     private long seed;
     private AutoscalerOptions options = AutoscalerOptions.defaults();
+    private MetricsRegistry metrics = MetricsRegistry.NOOP;
 
     private Builder(ObjectStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -508,6 +562,8 @@ public final class ClusterAutoscaler {
     /** Seeds the random tie-break between equally good options. */
     public Builder seed(long v) { seed = v; return this; }
     public Builder options(AutoscalerOptions v) { options = Objects.requireNonNull(v, "options"); return this; }
+    /** Records {@link ClusterAutoscalerMetrics} after every loop; default {@link MetricsRegistry#NOOP}. */
+    public Builder metrics(MetricsRegistry v) { metrics = Objects.requireNonNull(v, "metrics"); return this; }
 
     public ClusterAutoscaler build() {
       return new ClusterAutoscaler(this);

@@ -39,10 +39,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -270,6 +272,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     String firstError = null;
     HorizontalPodAutoscalerCondition firstCondition = null;
     for (MetricSpec spec : specs) {
+      long start = registry.enabled() ? System.nanoTime() : 0;
       try {
         One one = computeReplicasForMetric(namespace, spec, scale, pods);
         statuses.add(one.status);
@@ -277,7 +280,17 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
           replicas = one.replicas;
           metric = one.name;
         }
+        if (registry.enabled()) {
+          int current = hpa.status().currentReplicas();
+          observeComputation(one.replicas > current ? HorizontalPodAutoscalerMetrics.SCALE_UP
+              : one.replicas < current ? HorizontalPodAutoscalerMetrics.SCALE_DOWN : HorizontalPodAutoscalerMetrics.NONE,
+              HorizontalPodAutoscalerMetrics.NONE, spec, start);
+        }
       } catch (MetricsUnavailableException | IllegalArgumentException e) {
+        if (registry.enabled()) {
+          observeComputation(HorizontalPodAutoscalerMetrics.NONE, e instanceof IllegalArgumentException
+              ? HorizontalPodAutoscalerMetrics.SPEC : HorizontalPodAutoscalerMetrics.INTERNAL, spec, start);
+        }
         if (invalid == 0) {
           firstError = e.getMessage();
           String reason = e instanceof IllegalArgumentException ? "InvalidMetricSourceType" : failedReason(spec);
@@ -300,6 +313,14 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     return new Proposal(replicas, metric, statuses, error);
   }
 
+  /** Upstream's {@code ObserveMetricComputationResult}. */
+  private void observeComputation(String action, String error, MetricSpec spec, long startNanos) {
+    String type = spec.type().name();
+    registry.counter(HorizontalPodAutoscalerMetrics.METRIC_COMPUTATION, action, error, type).increment();
+    registry.histogram(HorizontalPodAutoscalerMetrics.METRIC_COMPUTATION_DURATION, action, error, type)
+        .observeNanos(System.nanoTime() - startNanos);
+  }
+
   /**
    * Upstream's {@code validateAndParseSelector}: an error message when a pod of this HPA's target is also selected
    * by another HPA's target in the namespace, else {@code null}.
@@ -307,6 +328,11 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
   private @Nullable String ambiguousSelector(HorizontalPodAutoscaler hpa, TargetScale scale, List<Pod> pods) {
     if (pods.isEmpty()) {
       return null;
+    }
+    // Pods of one workload mostly share their labels: match each distinct label set once.
+    Set<Map<String, String>> labelSets = new LinkedHashSet<>();
+    for (Pod p : pods) {
+      labelSets.add(p.metadata().labels());
     }
     List<String> selecting = new ArrayList<>();
     selecting.add(hpa.metadata().namespace() + "/" + hpa.metadata().name());
@@ -322,8 +348,8 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
       } catch (FleetKitException | IllegalArgumentException e) {
         continue;
       }
-      for (Pod p : pods) {
-        if (otherSelector.matches(p.metadata().labels())) {
+      for (Map<String, String> labels : labelSets) {
+        if (otherSelector.matches(labels)) {
           selecting.add(other.metadata().namespace() + "/" + other.metadata().name());
           break;
         }

@@ -8,6 +8,13 @@ import java.util.List;
  * registers them (subsystem {@code horizontal_pod_autoscaler_controller}). {@code action} is {@link #SCALE_UP},
  * {@link #SCALE_DOWN} or {@link #NONE}; {@code error} is {@link #INTERNAL} when the sync ended in an error (FleetKit
  * does not tell spec errors apart) and {@link #NONE} otherwise.
+ *
+ * <p>The metric-computation pair is recorded once per entry of {@code spec.metrics}, as upstream's
+ * {@code computeReplicasForMetric} does ({@code pkg/controller/podautoscaler/horizontal.go}): {@code action} compares
+ * that metric's proposal with the current replicas ({@link #NONE} when it failed); {@code error} is {@link #SPEC}
+ * for a metric source FleetKit cannot read (an invalid type), {@link #INTERNAL} when the metric was unavailable;
+ * {@code metric_type} is the entry's type ({@code Resource}, {@code Pods}, {@code Object}, {@code External},
+ * {@code ContainerResource}).
  */
 public final class HorizontalPodAutoscalerMetrics {
   public static final String SCALE_UP = "scale_up";
@@ -30,8 +37,21 @@ public final class HorizontalPodAutoscalerMetrics {
           + " occur is reported in `error` label.", MetricDescriptor.exponentialBuckets(0.001, 2, 15), "action",
       "error");
 
+  public static final MetricDescriptor METRIC_COMPUTATION = MetricDescriptor.counter(
+      "horizontal_pod_autoscaler_controller_metric_computation_total",
+      "Number of metric computations. The label 'action' should be either 'scale_down', 'scale_up', or 'none'."
+          + " Also, the label 'error' should be either 'spec', 'internal', or 'none'. The label 'metric_type'"
+          + " corresponds to HPA.spec.metrics[*].type", "action", "error", "metric_type");
+  public static final MetricDescriptor METRIC_COMPUTATION_DURATION = MetricDescriptor.histogram(
+      "horizontal_pod_autoscaler_controller_metric_computation_duration_seconds",
+      "The time(seconds) that the HPA controller takes to calculate one metric. The label 'action' should be"
+          + " either 'scale_down', 'scale_up', or 'none'. The label 'error' should be either 'spec', 'internal', or"
+          + " 'none'. The label 'metric_type' corresponds to HPA.spec.metrics[*].type",
+      MetricDescriptor.exponentialBuckets(0.001, 2, 15), "action", "error", "metric_type");
+
   /** Every HPA controller metric FleetKit records. */
-  public static final List<MetricDescriptor> ALL = List.of(RECONCILIATIONS, RECONCILIATION_DURATION);
+  public static final List<MetricDescriptor> ALL = List.of(RECONCILIATIONS, RECONCILIATION_DURATION,
+      METRIC_COMPUTATION, METRIC_COMPUTATION_DURATION);
 
   private HorizontalPodAutoscalerMetrics() {}
 }

@@ -110,7 +110,12 @@ final class HorizontalPodAutoscalerControllerTest {
     assertThat(HorizontalPodAutoscalerMetrics.ALL).extracting(d -> d.name() + " " + d.type() + " " + d.labelNames())
         .containsExactly(
             "horizontal_pod_autoscaler_controller_reconciliations_total COUNTER [action, error]",
-            "horizontal_pod_autoscaler_controller_reconciliation_duration_seconds HISTOGRAM [action, error]");
+            "horizontal_pod_autoscaler_controller_reconciliation_duration_seconds HISTOGRAM [action, error]",
+            "horizontal_pod_autoscaler_controller_metric_computation_total COUNTER [action, error, metric_type]",
+            "horizontal_pod_autoscaler_controller_metric_computation_duration_seconds HISTOGRAM"
+                + " [action, error, metric_type]");
+    assertThat(HorizontalPodAutoscalerMetrics.METRIC_COMPUTATION_DURATION.buckets())
+        .isEqualTo(io.fleetkit.api.metrics.MetricDescriptor.exponentialBuckets(0.001, 2, 15));
     var prometheus = new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(
         io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
     HorizontalPodAutoscalerController c = HorizontalPodAutoscalerController.builder(store, metrics).clock(clock)
@@ -129,6 +134,13 @@ final class HorizontalPodAutoscalerControllerTest {
         Map.of("action", "none", "error", "internal"))).contains(1.0);
     assertThat(e.value("horizontal_pod_autoscaler_controller_reconciliation_duration_seconds_count",
         Map.of("action", "scale_up", "error", "none"))).contains(1.0);
+    // one computation per spec.metrics entry: the first proposed 6 replicas, the second found no metrics
+    assertThat(e.value("horizontal_pod_autoscaler_controller_metric_computation_total",
+        Map.of("action", "scale_up", "error", "none", "metric_type", "Resource"))).contains(1.0);
+    assertThat(e.value("horizontal_pod_autoscaler_controller_metric_computation_total",
+        Map.of("action", "none", "error", "internal", "metric_type", "Resource"))).contains(1.0);
+    assertThat(e.value("horizontal_pod_autoscaler_controller_metric_computation_duration_seconds_count",
+        Map.of("action", "none", "error", "internal", "metric_type", "Resource"))).contains(1.0);
   }
 
   @Test

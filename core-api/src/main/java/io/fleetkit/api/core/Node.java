@@ -6,6 +6,7 @@ import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.scheduling.SchedulingValidation;
 import io.fleetkit.api.scheduling.Taint;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -35,13 +36,8 @@ public record Node(ObjectMeta metadata, NodeSpec spec, NodeStatus status) implem
     if (status.allocatable() != status.capacity()) {
       PodSpecChecks.resourceList(status.allocatable(), "status.allocatable", v);
     }
-    List<Taint> taints = spec.taints();
-    for (int i = 0; i < taints.size(); i++) {
-      if (taints.get(i).key().isEmpty()) {
-        v.required("spec.taints[" + i + "].key");
-      } else {
-        v.qualifiedName("spec.taints[" + i + "].key", taints.get(i).key());
-      }
+    if (!spec.taints().isEmpty()) {
+      v.addAll(SchedulingValidation.validateTaints(spec.taints(), "spec.taints"));
     }
     List<GpuDevice> gpus = status.gpus();
     if (!gpus.isEmpty()) {

@@ -21,6 +21,12 @@ public enum ClusterEvent {
    * plugin pay nothing for it.
    */
   UNSCHEDULED_POD_ADD,
+  /**
+   * A Namespace was added, changed (its labels) or deleted: a pod whose inter-pod affinity term selects namespaces
+   * by label may fit now. kube-scheduler has no namespace event (such a pod waits there for the periodic flush of
+   * unschedulable pods); FleetKit re-queues at once.
+   */
+  NAMESPACE_UPDATE,
   /** PersistentVolume, PersistentVolumeClaim, StorageClass or CSI objects changed. */
   STORAGE,
   /** Any other cluster object the scheduler was given changed. */

@@ -12,11 +12,6 @@ import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.scheduling.NodeAffinity;
 import io.fleetkit.api.scheduling.SchedulingValidation;
-import io.fleetkit.api.scheduling.TaintEffect;
-import io.fleetkit.api.scheduling.Toleration;
-import io.fleetkit.api.scheduling.TolerationOperator;
-import io.fleetkit.api.scheduling.TopologySpreadConstraint;
-import io.fleetkit.api.scheduling.UnsatisfiableConstraintAction;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +20,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Validates a {@link PodSpec} the way Kubernetes' {@code ValidatePodSpec} does for the fields FleetKit models, with
- * Kubernetes' messages. Used by Pod and by every workload for its template.
+ * Kubernetes' messages. Used by Pod and by every workload for its template. The scheduling fields (tolerations,
+ * node affinity, topology spread constraints) are checked by the public
+ * {@link io.fleetkit.api.scheduling.SchedulingValidation}, the one rule set for them.
  */
 public final class PodSpecChecks {
   private PodSpecChecks() {}
@@ -52,14 +49,15 @@ public final class PodSpecChecks {
       v.labels(path + ".nodeSelector", spec.nodeSelector());
     }
     if (!spec.tolerations().isEmpty()) {
-      tolerations(spec.tolerations(), path + ".tolerations", v);
+      v.addAll(SchedulingValidation.validateTolerations(spec.tolerations(), path + ".tolerations"));
     }
     NodeAffinity nodeAffinity = spec.affinity().nodeAffinity();
     if (nodeAffinity != null) {
       v.addAll(SchedulingValidation.validateNodeAffinityValues(nodeAffinity, path + ".affinity.nodeAffinity"));
     }
     if (!spec.topologySpreadConstraints().isEmpty()) {
-      spreads(spec.topologySpreadConstraints(), path + ".topologySpreadConstraints", v);
+      v.addAll(SchedulingValidation.validateTopologySpreadConstraintsExceptSelectors(
+          spec.topologySpreadConstraints(), path + ".topologySpreadConstraints"));
     }
     if (!Names.isDnsSubdomain(spec.schedulerName())) {
       v.dnsSubdomain(path + ".schedulerName", spec.schedulerName());
@@ -218,53 +216,6 @@ public final class PodSpecChecks {
     } else if (!ResourceRequirements.isOvercommitAllowed(name) && !name.startsWith("hugepages-")
         && q.toBigDecimal().stripTrailingZeros().scale() > 0) {
       v.add(path, "must be an integer", q);
-    }
-  }
-
-  private static void tolerations(List<Toleration> list, String path, Violations v) {
-    for (int i = 0; i < list.size(); i++) {
-      Toleration t = list.get(i);
-      String p = path + "[" + i + "]";
-      if (!t.key().isEmpty()) {
-        v.qualifiedName(p + ".key", t.key());
-      } else if (t.operator() != TolerationOperator.Exists) {
-        v.add(p + ".operator", "operator must be Exists when `key` is empty, which means \"match all values and"
-            + " all keys\"", t.operator());
-      }
-      if (t.operator() == TolerationOperator.Exists && !t.value().isEmpty()) {
-        v.add(p + ".operator", "value must be empty when `operator` is 'Exists'", t.value());
-      }
-      if (t.tolerationSeconds() != null && t.effect() != TaintEffect.NoExecute) {
-        v.add(p + ".effect", "effect must be 'NoExecute' when `tolerationSeconds` is set", t.effect());
-      }
-    }
-  }
-
-  private static void spreads(List<TopologySpreadConstraint> list, String path, Violations v) {
-    Set<String> seen = new HashSet<>();
-    for (int i = 0; i < list.size(); i++) {
-      TopologySpreadConstraint c = list.get(i);
-      String p = path + "[" + i + "]";
-      if (c.maxSkew() <= 0) {
-        v.add(p + ".maxSkew", Violations.POSITIVE, c.maxSkew());
-      }
-      if (c.topologyKey().isEmpty()) {
-        v.required(p + ".topologyKey");
-      } else if (!Names.isQualifiedName(c.topologyKey())) {
-        v.qualifiedName(p + ".topologyKey", c.topologyKey());
-      } else if (!seen.add(c.topologyKey() + "\u0000" + c.whenUnsatisfiable())) {
-        v.add(p, Violations.DUPLICATE, "{" + c.topologyKey() + ", " + c.whenUnsatisfiable() + "}");
-      }
-      Integer minDomains = c.minDomains();
-      if (minDomains != null) {
-        if (minDomains <= 0) {
-          v.add(p + ".minDomains", Violations.POSITIVE, minDomains);
-        }
-        if (c.whenUnsatisfiable() != UnsatisfiableConstraintAction.DoNotSchedule) {
-          v.add(p + ".minDomains", "can only use minDomains if whenUnsatisfiable=DoNotSchedule, not "
-              + c.whenUnsatisfiable(), minDomains);
-        }
-      }
     }
   }
 

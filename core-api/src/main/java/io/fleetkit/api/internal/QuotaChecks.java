@@ -11,6 +11,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Kubernetes' ResourceQuota rules ({@code pkg/apis/core/validation/validation.go}: {@code ValidateResourceQuota},
@@ -64,11 +65,20 @@ public final class QuotaChecks {
     return resource.equals("pods") || POD_COMPUTE.contains(resource);
   }
 
-  /** Checks a quota's resource list (spec.hard, status.hard, status.used): names and non-negative values. */
+  /**
+   * Checks a quota's resource list (spec.hard, status.hard, status.used): names and non-negative values. Lists
+   * found valid are remembered (up to {@value #VALID_CACHE_LIMIT}, by value), so that the quota records built on every
+   * charge (a new status, then the store's copies of it) do not re-check the same hard limits and usage.
+   */
   public static void resources(Violations v, String field, ResourceList list) {
+    if (VALID.containsKey(list)) {
+      return;
+    }
+    boolean valid = true;
     for (Map.Entry<String, Quantity> e : list.asMap().entrySet()) {
       String name = e.getKey();
       String path = field + "[" + name + "]";
+      int before = v.violations().size();
       v.qualifiedName(path, name);
       if (name.indexOf('/') < 0 && !isStandardQuotaResource(name)) {
         v.add(path, "must be a standard resource for quota", name);
@@ -78,8 +88,18 @@ public final class QuotaChecks {
       if (isIntegerResource(name) && q.milliValue() % 1000 != 0) {
         v.add(path, "must be an integer", q);
       }
+      valid &= v.violations().size() == before;
+    }
+    if (valid) {
+      if (VALID.size() >= VALID_CACHE_LIMIT) {
+        VALID.clear(); // usage lists change with every charge; keep the cache small rather than exact
+      }
+      VALID.put(list, Boolean.TRUE);
     }
   }
+
+  private static final int VALID_CACHE_LIMIT = 4096;
+  private static final ConcurrentHashMap<ResourceList, Boolean> VALID = new ConcurrentHashMap<>();
 
   /** Checks scopes and the scope selector against each other and against the hard resources. */
   public static void scopes(Violations v, ResourceQuotaSpec spec) {

@@ -1,6 +1,7 @@
 package io.fleetkit.api.scheduling;
 
 import io.fleetkit.api.Violation;
+import io.fleetkit.api.Violations;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.labels.LabelSelectorRequirement;
 import io.fleetkit.api.labels.Validation;
@@ -12,7 +13,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Validation of the scheduling records, with the rules and wording of Kubernetes'
- * {@code pkg/apis/core/validation}. Each method returns every broken rule (empty when valid) with field paths under
+ * {@code pkg/apis/core/validation}: the one rule set for taints, tolerations, node and pod affinity and topology
+ * spread constraints, which Node, Pod and every workload template use when they are built. Each method returns every broken rule (empty when valid) with field paths under
  * the given {@code fieldPath} and the object left {@code ""} for the caller to fill in. Rules that the Java types
  * already enforce (non-null enums) are not repeated. Stateless and thread-safe.
  */
@@ -28,8 +30,8 @@ public final class SchedulingValidation {
   }
 
   /**
-   * Node taints ({@code validateNodeTaints}): keys are qualified names, values label values, and taints are unique
-   * by key and effect.
+   * Node taints ({@code validateNodeTaints}): keys are qualified names (an empty key is one {@code Required value}),
+   * values label values, and taints are unique by key and effect.
    */
   public static List<Violation> validateTaints(List<Taint> taints, String fieldPath) {
     List<Violation> out = new ArrayList<>();
@@ -37,7 +39,11 @@ public final class SchedulingValidation {
     for (int i = 0; i < taints.size(); i++) {
       Taint t = taints.get(i);
       String p = fieldPath + "[" + i + "]";
-      out.addAll(Validation.validateLabelName(t.key(), p + ".key"));
+      if (t.key().isEmpty()) {
+        out.add(v(p + ".key", Violations.REQUIRED, null));
+      } else {
+        out.addAll(Validation.validateLabelName(t.key(), p + ".key"));
+      }
       List<String> valueErrs = Validation.isValidLabelValue(t.value());
       if (!valueErrs.isEmpty()) {
         out.add(v(p + ".value", String.join(";", valueErrs), t.value()));
@@ -317,13 +323,29 @@ public final class SchedulingValidation {
   }
 
   /**
-   * Topology spread constraints ({@code validateTopologySpreadConstraints}): {@code maxSkew > 0}; a topology key;
+   * Topology spread constraints ({@code validateTopologySpreadConstraints}): {@code maxSkew > 0}; a topology key
+   * that is a qualified name ({@code validateTopologyKey});
    * no two constraints with the same {topologyKey, whenUnsatisfiable}; {@code minDomains > 0} and only with
    * DoNotSchedule; match label keys that are qualified names not already in the label selector; a valid label
    * selector.
    */
   public static List<Violation> validateTopologySpreadConstraints(List<TopologySpreadConstraint> constraints,
       String fieldPath) {
+    return spreads(constraints, fieldPath, true);
+  }
+
+  /**
+   * The rules of {@link #validateTopologySpreadConstraints} except the label selector's: what a pod is refused for
+   * when built. A selector with a bad key is left to the scheduler, which reports it as an error on each attempt
+   * (PodTopologySpread's PreFilter), as kube-scheduler does for a pod that reached it.
+   */
+  public static List<Violation> validateTopologySpreadConstraintsExceptSelectors(
+      List<TopologySpreadConstraint> constraints, String fieldPath) {
+    return spreads(constraints, fieldPath, false);
+  }
+
+  private static List<Violation> spreads(List<TopologySpreadConstraint> constraints, String fieldPath,
+      boolean selectors) {
     List<Violation> out = new ArrayList<>();
     for (int i = 0; i < constraints.size(); i++) {
       TopologySpreadConstraint c = constraints.get(i);
@@ -333,6 +355,8 @@ public final class SchedulingValidation {
       }
       if (c.topologyKey().isEmpty()) {
         out.add(v(p + ".topologyKey", "can not be empty", null));
+      } else {
+        out.addAll(Validation.validateLabelName(c.topologyKey(), p + ".topologyKey"));
       }
       for (int j = i + 1; j < constraints.size(); j++) {
         TopologySpreadConstraint other = constraints.get(j);
@@ -368,7 +392,9 @@ public final class SchedulingValidation {
           out.add(v(kp, "exists in both matchLabelKeys and labelSelector", key));
         }
       }
-      out.addAll(LabelSelector.validate(selector, p + ".labelSelector"));
+      if (selectors) {
+        out.addAll(LabelSelector.validate(selector, p + ".labelSelector"));
+      }
     }
     return out;
   }

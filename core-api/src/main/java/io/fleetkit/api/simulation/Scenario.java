@@ -5,6 +5,7 @@ import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
@@ -74,6 +75,93 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
       if (rec != null && (rec.isNegative() || rec.isZero())) {
         v.add(p + ".recoverAfter", "must be more than 0", rec);
       }
+    }
+    Set<String> queueNames = new HashSet<>();
+    for (int i = 0; i < spec.queues().size(); i++) {
+      ScenarioQueue q = spec.queues().get(i);
+      String p = "spec.queues[" + i + "]";
+      v.dnsSubdomain(p + ".name", q.name());
+      if (!queueNames.add(q.name())) {
+        v.add(p + ".name", "must not repeat an earlier queue's name", q.name());
+      }
+      if (q.namespaces().isEmpty()) {
+        v.required(p + ".namespaces", "the namespaces whose Jobs may use the queue");
+      }
+      for (int j = 0; j < q.namespaces().size(); j++) {
+        v.dnsLabel(p + ".namespaces[" + j + "]", q.namespaces().get(j));
+      }
+      v.dnsSubdomain(p + ".flavor", q.flavor());
+      if (q.quota().isEmpty()) {
+        v.required(p + ".quota", "at least one resource, e.g. cpu");
+      }
+      for (var e : q.quota().asMap().entrySet()) {
+        v.nonNegative(p + ".quota." + e.getKey(), e.getValue());
+      }
+    }
+    Set<String> streamNames = new HashSet<>();
+    for (int i = 0; i < spec.jobStreams().size(); i++) {
+      JobStream js = spec.jobStreams().get(i);
+      String p = "spec.jobStreams[" + i + "]";
+      v.dnsLabel(p + ".name", js.name());
+      if (!streamNames.add(js.namespace() + "/" + js.name())) {
+        v.add(p + ".name", "must not repeat an earlier stream's name in its namespace", js.name());
+      }
+      v.dnsLabel(p + ".namespace", js.namespace());
+      if (!js.queue().isEmpty() && !queueNames.contains(js.queue())) {
+        v.add(p + ".queue", "must name one of spec.queues " + new java.util.TreeSet<>(queueNames), js.queue());
+      }
+      int sources = (js.jobs().isEmpty() ? 0 : 1) + (js.trace().isEmpty() ? 0 : 1) + (js.template() == null ? 0 : 1);
+      if (sources != 1) {
+        v.add(p, "must have exactly one of csv (or jobs), trace or poisson", sources);
+      }
+      if (js.template() != null && (!(js.perHour() > 0) || Double.isInfinite(js.perHour()))) {
+        v.add(p + ".poisson.perHour", "must be a finite number above 0", js.perHour());
+      }
+      if (!js.trace().isEmpty() && (!(js.timeScale() > 0) || Double.isInfinite(js.timeScale()))) {
+        v.add(p + ".timeScale", "must be a finite number above 0", js.timeScale());
+      }
+      if (js.first() < 0) {
+        v.add(p + ".first", Violations.NON_NEGATIVE, js.first());
+      }
+      List<JobArrival> arrivals = new java.util.ArrayList<>(js.jobs());
+      if (js.template() != null) {
+        arrivals.add(js.template());
+      }
+      for (int j = 0; j < arrivals.size(); j++) {
+        JobArrival a = arrivals.get(j);
+        String ap = js.template() != null && j == arrivals.size() - 1 ? p + ".poisson" : p + ".jobs[" + j + "]";
+        nonNegative(v, ap + ".at", a.at());
+        if (a.pods() < 1) {
+          v.add(ap + ".pods", "must be at least 1", a.pods());
+        }
+        nonNegative(v, ap + ".runFor", a.runFor());
+      }
+    }
+    Set<String> scaled = new HashSet<>();
+    for (int i = 0; i < spec.queueScalers().size(); i++) {
+      QueueScaler q = spec.queueScalers().get(i);
+      String p = "spec.queueScalers[" + i + "]";
+      v.dnsSubdomain(p + ".target.name", q.name());
+      if (!scaled.add(q.target())) {
+        v.add(p + ".target", "must not repeat an earlier queue scaler's target", q.target());
+      }
+      if (!targets.contains(q.target())) {
+        v.add(p + ".target", "needs a load on the same Deployment in spec.loads (it feeds the queue)", q.target());
+      }
+      if (!(q.perReplica() > 0) || Double.isInfinite(q.perReplica())) {
+        v.add(p + ".perReplica", "must be a finite number above 0", q.perReplica());
+      }
+      finiteNonNegative(v, p + ".activation", q.activation());
+      if (q.minReplicas() < 0) {
+        v.add(p + ".minReplicas", Violations.NON_NEGATIVE, q.minReplicas());
+      }
+      if (q.maxReplicas() < Math.max(1, q.minReplicas())) {
+        v.add(p + ".maxReplicas", "must be at least 1 and at least minReplicas " + q.minReplicas(), q.maxReplicas());
+      }
+      if (q.pollingInterval().compareTo(Duration.ofSeconds(1)) < 0) {
+        v.add(p + ".pollingInterval", "must be at least 1s", q.pollingInterval());
+      }
+      nonNegative(v, p + ".cooldown", q.cooldown());
     }
     v.throwIfAny();
   }

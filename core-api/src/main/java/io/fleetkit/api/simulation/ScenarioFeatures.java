@@ -7,8 +7,17 @@ package io.fleetkit.api.simulation;
  * @param horizontalPodAutoscaler the HPA controller, every 15 s, reading usage that follows the load
  * @param clusterAutoscaler the cluster autoscaler over the NodePools, every 10 s
  * @param storage PersistentVolume binding and dynamic provisioning
+ * @param verticalPodAutoscaler the VPA recommender and updater every minute, and the VPA admission of new pods
+ * @param queueAdmission Kueue-style admission of queued Jobs over the scenario's {@code queues}
+ * @param queueScaling KEDA-style scaling of the scenario's {@code queueScalers}
  */
-public record ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterAutoscaler, boolean storage) {
+public record ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterAutoscaler, boolean storage,
+    boolean verticalPodAutoscaler, boolean queueAdmission, boolean queueScaling) {
   /** Everything on. */
-  public static final ScenarioFeatures ALL = new ScenarioFeatures(true, true, true);
+  public static final ScenarioFeatures ALL = new ScenarioFeatures(true, true, true, true, true, true);
+
+  /** The first three as given, the others on. */
+  public ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterAutoscaler, boolean storage) {
+    this(horizontalPodAutoscaler, clusterAutoscaler, storage, true, true, true);
+  }
 }

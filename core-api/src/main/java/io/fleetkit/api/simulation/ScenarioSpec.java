@@ -13,9 +13,13 @@ import java.util.Objects;
  * @param loads load per workload, at most one per workload
  * @param faults faults at times
  * @param features which engines run
+ * @param queues Kueue-style ClusterQueues with their LocalQueues
+ * @param jobStreams batch jobs arriving over time
+ * @param queueScalers KEDA-style queue-length scaling of Deployments
  */
 public record ScenarioSpec(Duration duration, long seed, Duration sampleInterval, List<WorkloadLoad> loads,
-    List<ScenarioFault> faults, ScenarioFeatures features) {
+    List<ScenarioFault> faults, ScenarioFeatures features, List<ScenarioQueue> queues, List<JobStream> jobStreams,
+    List<QueueScaler> queueScalers) {
   /** The default sample interval. */
   public static final Duration DEFAULT_SAMPLE_INTERVAL = Duration.ofMinutes(1);
 
@@ -25,5 +29,14 @@ public record ScenarioSpec(Duration duration, long seed, Duration sampleInterval
     Objects.requireNonNull(features, "features");
     loads = List.copyOf(loads);
     faults = List.copyOf(faults);
+    queues = List.copyOf(queues);
+    jobStreams = List.copyOf(jobStreams);
+    queueScalers = List.copyOf(queueScalers);
+  }
+
+  /** A scenario without queues, job streams or queue scalers. */
+  public ScenarioSpec(Duration duration, long seed, Duration sampleInterval, List<WorkloadLoad> loads,
+      List<ScenarioFault> faults, ScenarioFeatures features) {
+    this(duration, seed, sampleInterval, loads, faults, features, List.of(), List.of(), List.of());
   }
 }

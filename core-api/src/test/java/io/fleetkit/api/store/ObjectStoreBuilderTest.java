@@ -65,4 +65,11 @@ final class ObjectStoreBuilderTest {
     assertThat(w.metadata().uid()).hasSize(36);
     assertThat(w.metadata().creationTimestamp()).isNotNull();
   }
+
+  @Test
+  void builder_admissionTwice_namesTheOldChain() {
+    ObjectStoreBuilder b = ObjectStore.builder().admission(io.fleetkit.api.admission.AdmissionChain.empty());
+    assertThatThrownBy(() -> b.admission(io.fleetkit.api.admission.AdmissionChain.empty()))
+        .isInstanceOf(IllegalStateException.class).hasMessage("admission was already set to AdmissionChain[]");
+  }
 }

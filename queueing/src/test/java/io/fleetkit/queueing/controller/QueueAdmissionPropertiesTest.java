@@ -250,6 +250,26 @@ final class QueueAdmissionPropertiesTest {
         new Create(2, 2, 2, 0, true)));
   }
 
+  /**
+   * Regression (found by the property): after a restart a Job was preempted and admitted again within one round of
+   * cycles, so it stayed in the start gate's set of possibly running Jobs although suspended; it then waited for its
+   * own eviction to be written, for ever, admitted but never started.
+   */
+  @Example
+  void preemptedAndReadmittedInOneRound_starts() {
+    runningJobsStayWithinQuota_andNoManagedJobIsLost(List.of(
+        new Create(1, 1, 0, 0, true), new Create(1, 1, 0, 0, true), new Finish(0, true), new Finish(0, true),
+        new Create(1, 1, 0, 0, true), new Create(1, 1, 0, 0, true), new Create(1, 1, 0, 0, true),
+        new Create(1, 1, 0, 0, true), new Create(1, 1, 0, 0, true), new Finish(0, true), new Create(1, 1, 0, 0, true),
+        new Finish(0, true), new Finish(0, true), new Finish(0, true), new Create(3, 2, 2, 0, true),
+        new Create(1, 1, 0, 0, true), new Finish(0, true), new Create(1, 1, 0, 0, true), new Finish(0, true),
+        new Create(1, 2, 1, 0, true), new Finish(0, true), new Create(1, 1, 0, 0, true), new Create(1, 2, 0, 1, false),
+        new Finish(12, true), new Restart(), new Delete(26), new Create(1, 1, 2, 1, true),
+        new Create(2, 2, 1, 1, true), new Resume(4), new Create(3, 1, 1, 0, true), new Create(2, 2, 1, 1, true),
+        new Create(1, 2, 1, 2, false), new Create(3, 1, 2, 0, true), new Create(3, 1, 1, 1, true),
+        new Create(2, 1, 2, 2, true), new Restart()));
+  }
+
   @Property(tries = 1000)
   void runningJobsStayWithinQuota_andNoManagedJobIsLost(@ForAll("ops") List<Op> ops) {
     try (World w = new World()) {

@@ -31,7 +31,8 @@ public final class RolloutController implements AutoCloseable {
   private final Controller<Rollout> controller;
 
   private RolloutController(Builder b) {
-    var cb = Controller.builder(b.store, Rollout.class).name(b.name).reconciler(new RolloutReconciler(b.router))
+    var cb = Controller.builder(b.store, Rollout.class).name(b.name).reconciler(new RolloutReconciler(
+        b.router != null ? b.router : HttpRouteTrafficRouter.of(b.store)))
         .owns(ReplicaSet.class).watches(AnalysisRun.class, RolloutController::rolloutOf);
     cb.clock(b.clock != null ? b.clock : TimerClock.system());
     if (b.stepping) {
@@ -141,8 +142,9 @@ public final class RolloutController implements AutoCloseable {
     }
 
     /**
-     * Where canaries with {@code trafficRouting} get their weights applied (e.g. HTTPRoute backends). Without one,
-     * the replica ratio is the split.
+     * Where canaries with {@code trafficRouting} get their weights applied; default an {@link HttpRouteTrafficRouter}
+     * over the controller's store (the backends of the named HTTPRoute). Canaries without {@code trafficRouting}
+     * split traffic by the replica ratio.
      */
     public Builder trafficRouter(TrafficRouter v) {
       router = Objects.requireNonNull(v, "trafficRouter");

@@ -47,4 +47,32 @@ final class ControllerEventsTest {
           .startsWith("ReplicaSet web Normal SuccessfulDelete Delete: Deleted pod: web-");
     }
   }
+
+  /** kube's deployment controller {@code scaleReplicaSet}: "Scaled %s replica set %s to %d from %d". */
+  @Test
+  void deployment_scaleUpAndDown_recordsScalingReplicaSet() {
+    try (ObjectStore store = Sim.store(clock);
+        ReplicaSetController rsc = ReplicaSetController.builder(store).clock(clock).stepping().build();
+        DeploymentController dc = DeploymentController.builder(store).clock(clock).stepping().events(recorder)
+            .build()) {
+      rsc.start().join();
+      dc.start().join();
+      store.create(Cluster.web(2));
+      dc.runUntilIdle();
+      rsc.runUntilIdle();
+      String rsName = store.list(ReplicaSet.class).items().get(0).metadata().name();
+      events.clear();
+      var d = store.require(io.fleetkit.api.apps.Deployment.class, "ns", "web");
+      store.update(d.withSpec(d.spec().withReplicas(5)));
+      dc.runUntilIdle();
+      assertThat(events).containsExactly(
+          "Deployment web Normal ScalingReplicaSet Scale: Scaled up replica set " + rsName + " to 5 from 2");
+      events.clear();
+      d = store.require(io.fleetkit.api.apps.Deployment.class, "ns", "web");
+      store.update(d.withSpec(d.spec().withReplicas(1)));
+      dc.runUntilIdle();
+      assertThat(events).containsExactly(
+          "Deployment web Normal ScalingReplicaSet Scale: Scaled down replica set " + rsName + " to 1 from 5");
+    }
+  }
 }

@@ -16,6 +16,8 @@ public final class ArrayCycleState implements CycleState {
   boolean @Nullable [] skipFilter;
   /** Score plugins whose PreScore returned Skip; null when none. */
   boolean @Nullable [] skipScore;
+  /** Whether this cycle times its plugins (kube's {@code ShouldRecordPluginMetrics}); see {@link PluginTimings}. */
+  boolean recordPluginMetrics;
 
   public ArrayCycleState() {
     this.values = new Object[16];
@@ -49,6 +51,7 @@ public final class ArrayCycleState implements CycleState {
     ArrayCycleState c = new ArrayCycleState(values.clone(), dryRun);
     c.skipFilter = skipFilter == null ? null : skipFilter.clone();
     c.skipScore = skipScore == null ? null : skipScore.clone();
+    c.recordPluginMetrics = recordPluginMetrics;
     return c;
   }
 

@@ -121,6 +121,22 @@ final class EngineLock {
     }
   }
 
+  /**
+   * Applies the inbox now, on this thread, which must hold the lock: between two cycles of {@code runUntilIdle}, so
+   * that events and binding outcomes that arrived during a cycle take effect before the next one rather than at the
+   * end of the whole run.
+   *
+   * @throws IllegalStateException if this thread does not hold the lock
+   */
+  void applyInbox() {
+    if (!lock.isHeldByCurrentThread()) {
+      throw new IllegalStateException("engine lock: applyInbox needs the lock");
+    }
+    if (!inbox.isEmpty()) {
+      drain(null);
+    }
+  }
+
   /** Whether this thread holds the lock (is inside a cycle, an introspection call or applying tasks). */
   boolean isHeldByCurrentThread() {
     return lock.isHeldByCurrentThread();

@@ -142,6 +142,7 @@ final class EventHandlers {
   private void onObjectEvent(Object object) {
     ClusterEvent event = switch (object.getClass().getSimpleName()) {
       case "PriorityClass", "PodDisruptionBudget" -> null;
+      case "Namespace" -> ClusterEvent.NAMESPACE_UPDATE;
       case "PersistentVolume", "PersistentVolumeClaim", "StorageClass", "CSINode", "CSIDriver",
           "CSIStorageCapacity", "VolumeAttachment" -> ClusterEvent.STORAGE;
       default -> ClusterEvent.OTHER;

@@ -1,6 +1,7 @@
 package io.fleetkit.scheduler.internal;
 
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.api.framework.BindPlugin;
 import io.fleetkit.api.framework.ClusterEvent;
 import io.fleetkit.api.framework.CycleState;
@@ -41,6 +42,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
@@ -105,6 +107,8 @@ public final class Framework implements FrameworkHandle {
   private final Map<String, Set<ClusterEvent>> registeredEvents = new HashMap<>();
   /** Score buffers, one per Score plugin, reused across cycles. */
   private long[][] scoreBufs;
+  /** Plugin execution durations; null unless a metrics registry was given. */
+  private @Nullable PluginTimings timings;
   /** See {@link Prefetch}; never read. */
   @SuppressWarnings("unused")
   private int prefetchSink;
@@ -229,6 +233,33 @@ public final class Framework implements FrameworkHandle {
     return schedulerName;
   }
 
+  /** Records {@code scheduler_plugin_execution_duration_seconds} into {@code metrics} from now on (sampled). */
+  void recordPluginDurations(MetricsRegistry metrics) {
+    String[][] names = new String[PluginTimings.Point.values().length][];
+    for (PluginTimings.Point p : PluginTimings.Point.values()) {
+      names[p.ordinal()] = switch (p) {
+        case PRE_ENQUEUE -> preEnqueueNames;
+        case PRE_FILTER -> preFilterNames;
+        case FILTER -> filterNames;
+        case POST_FILTER -> postFilterNames;
+        case PRE_SCORE -> preScoreNames;
+        case SCORE, NORMALIZE_SCORE -> scoreNames;
+        case RESERVE, UNRESERVE -> reserveNames;
+        case PERMIT -> permitNames;
+        case PRE_BIND -> preBindNames;
+        case BIND -> bindNames;
+        case POST_BIND -> postBindNames;
+      };
+    }
+    timings = new PluginTimings(metrics, names);
+  }
+
+  /** The timings when {@code state}'s cycle is sampled, else null. */
+  private @Nullable PluginTimings timed(CycleState state) {
+    PluginTimings t = timings;
+    return t != null && state instanceof ArrayCycleState a && a.recordPluginMetrics ? t : null;
+  }
+
   String queueSortName() {
     return queueSortName;
   }
@@ -289,12 +320,22 @@ public final class Framework implements FrameworkHandle {
 
   /** Runs PreEnqueue; the first non-success wins. */
   Status runPreEnqueue(Pod pod) {
+    PluginTimings t = timings != null && preEnqueue.length > 0
+        && ThreadLocalRandom.current().nextInt(100) < PluginTimings.SAMPLE_PERCENT ? timings : null;
     for (int i = 0; i < preEnqueue.length; i++) {
       Status s;
+      long t0 = t == null ? 0 : System.nanoTime();
       try {
         s = preEnqueue[i].preEnqueue(pod);
       } catch (RuntimeException e) {
-        return errorStatus(preEnqueueNames[i], "PreEnqueue", e);
+        s = errorStatus(preEnqueueNames[i], "PreEnqueue", e);
+        if (t != null) {
+          t.observe(PluginTimings.Point.PRE_ENQUEUE, i, Status.Code.ERROR, System.nanoTime() - t0);
+        }
+        return s;
+      }
+      if (t != null) {
+        t.observe(PluginTimings.Point.PRE_ENQUEUE, i, s.code(), System.nanoTime() - t0);
       }
       if (!s.isSuccess()) {
         return s.withPlugin(preEnqueueNames[i]);
@@ -323,11 +364,19 @@ public final class Framework implements FrameworkHandle {
   PreFilterOutcome runPreFilter(ArrayCycleState state, PodInfo pod) {
     Set<String> allowed = null;
     List<String> narrowedBy = null;
+    PluginTimings t = timed(state);
     for (int i = 0; i < preFilter.length; i++) {
       PreFilterResult r;
+      long t0 = t == null ? 0 : System.nanoTime();
       try {
         r = preFilter[i].preFilter(state, pod, snapshot);
+        if (t != null) {
+          t.observe(PluginTimings.Point.PRE_FILTER, i, r.status().code(), System.nanoTime() - t0);
+        }
       } catch (RuntimeException e) {
+        if (t != null) {
+          t.observe(PluginTimings.Point.PRE_FILTER, i, Status.Code.ERROR, System.nanoTime() - t0);
+        }
         return new PreFilterOutcome(Status.error(errorStatus(preFilterNames[i], "PreFilter", e).message()), Set.of(),
             allowed, narrowedBy);
       }
@@ -381,6 +430,12 @@ public final class Framework implements FrameworkHandle {
    */
   int runFilter(CycleState state, boolean @Nullable [] skip, PodInfo pod, NodeInfo node, Status[] statusOut,
       int slot) {
+    if (timings != null && PluginTimings.timesNode(slot)) {
+      PluginTimings t = timed(state);
+      if (t != null) {
+        return runFilterTimed(t, state, skip, pod, node, statusOut, slot);
+      }
+    }
     FilterPlugin[] fs = filter;
     for (int j = 0; j < fs.length; j++) {
       if (skip != null && skip[j]) {
@@ -392,6 +447,30 @@ public final class Framework implements FrameworkHandle {
       } catch (RuntimeException e) {
         s = errorStatus(filterNames[j], "Filter", e);
       }
+      if (s.code() != Status.Code.SUCCESS) {
+        statusOut[slot] = s;
+        return j;
+      }
+    }
+    return -1;
+  }
+
+  /** {@link #runFilter}, timing each plugin (a sampled cycle's sampled node). */
+  private int runFilterTimed(PluginTimings t, CycleState state, boolean @Nullable [] skip, PodInfo pod,
+      NodeInfo node, Status[] statusOut, int slot) {
+    FilterPlugin[] fs = filter;
+    for (int j = 0; j < fs.length; j++) {
+      if (skip != null && skip[j]) {
+        continue;
+      }
+      Status s;
+      long t0 = System.nanoTime();
+      try {
+        s = fs[j].filter(state, pod, node);
+      } catch (RuntimeException e) {
+        s = errorStatus(filterNames[j], "Filter", e);
+      }
+      t.observe(PluginTimings.Point.FILTER, j, s.code(), System.nanoTime() - t0);
       if (s.code() != Status.Code.SUCCESS) {
         statusOut[slot] = s;
         return j;
@@ -419,14 +498,19 @@ public final class Framework implements FrameworkHandle {
     state.setPreemptionDryRun(true);
     try {
       List<String> reasons = new ArrayList<>(1);
+      PluginTimings t = timed(state);
       for (int i = 0; i < postFilter.length; i++) {
         PostFilterResult r;
+        long t0 = t == null ? 0 : System.nanoTime();
         try {
           r = postFilter[i].postFilter(state, pod.get(), snapshot, statuses);
         } catch (RuntimeException e) {
           r = PostFilterResult.of(errorStatus(postFilterNames[i], "PostFilter", e));
         }
         Status s = r.status();
+        if (t != null) {
+          t.observe(PluginTimings.Point.POST_FILTER, i, s.code(), System.nanoTime() - t0);
+        }
         if (s.isSuccess()) {
           return new PostFilterOutcome(r, s.message());
         }
@@ -448,12 +532,17 @@ public final class Framework implements FrameworkHandle {
 
   /** Runs PreScore; a Skip skips the plugin's Score for this cycle. Returns success or the error to fail with. */
   Status runPreScore(ArrayCycleState state, PodInfo pod, List<NodeInfo> nodes) {
+    PluginTimings t = timed(state);
     for (int i = 0; i < preScore.length; i++) {
       Status s;
+      long t0 = t == null ? 0 : System.nanoTime();
       try {
         s = preScore[i].preScore(state, pod, nodes);
       } catch (RuntimeException e) {
         s = errorStatus(preScoreNames[i], "PreScore", e);
+      }
+      if (t != null) {
+        t.observe(PluginTimings.Point.PRE_SCORE, i, s.code(), System.nanoTime() - t0);
       }
       if (s.isSkip()) {
         int si = preScoreToScore[i];
@@ -496,6 +585,7 @@ public final class Framework implements FrameworkHandle {
       return Status.success();
     }
     long[][] bufs = scoreBufs;
+    PluginTimings timer = timed(state);
     AtomicReference<Status> error = new AtomicReference<>();
     int chunk = k * active <= inlineWork || runner.parallelism() == 1
         ? k : Math.max(16, k / (runner.parallelism() * 2));
@@ -505,6 +595,10 @@ public final class Framework implements FrameworkHandle {
         NodeInfo node = nodes[pos];
         if (pos + Prefetch.DISTANCE < to) {
           touched += Prefetch.touch(nodes[pos + Prefetch.DISTANCE]);
+        }
+        if (timer != null && PluginTimings.timesNode(pos)) {
+          scoreTimed(timer, plugins, skip, bufs, state, pod, node, pos, error);
+          continue;
         }
         for (int j = 0; j < plugins.length; j++) {
           if (skip != null && skip[j]) {
@@ -528,10 +622,17 @@ public final class Framework implements FrameworkHandle {
         continue;
       }
       long[] s = bufs[j];
+      long t0 = timer == null ? 0 : System.nanoTime();
       try {
         plugins[j].normalizeScores(state, pod, nodeList, s);
       } catch (RuntimeException e) {
+        if (timer != null) {
+          timer.observe(PluginTimings.Point.NORMALIZE_SCORE, j, Status.Code.ERROR, System.nanoTime() - t0);
+        }
         return errorStatus(scoreNames[j], "NormalizeScore", e);
+      }
+      if (timer != null) {
+        timer.observe(PluginTimings.Point.NORMALIZE_SCORE, j, Status.Code.SUCCESS, System.nanoTime() - t0);
       }
       long w = scoreWeights[j];
       for (int pos = 0; pos < k; pos++) {
@@ -546,16 +647,41 @@ public final class Framework implements FrameworkHandle {
     return Status.success();
   }
 
+  /** The Score plugins on one node, each timed (a sampled cycle's sampled node). */
+  private void scoreTimed(PluginTimings t, ScorePlugin[] plugins, boolean @Nullable [] skip, long[][] bufs,
+      ArrayCycleState state, PodInfo pod, NodeInfo node, int pos, AtomicReference<Status> error) {
+    for (int j = 0; j < plugins.length; j++) {
+      if (skip != null && skip[j]) {
+        continue;
+      }
+      long t0 = System.nanoTime();
+      Status.Code code = Status.Code.SUCCESS;
+      try {
+        bufs[j][pos] = plugins[j].score(state, pod, node);
+      } catch (RuntimeException e) {
+        error.compareAndSet(null, errorStatus(scoreNames[j], "Score", e));
+        bufs[j][pos] = 0;
+        code = Status.Code.ERROR;
+      }
+      t.observe(PluginTimings.Point.SCORE, j, code, System.nanoTime() - t0);
+    }
+  }
+
   // ------------------------------------------------------------------------------------ Reserve, Permit
 
   /** Runs Reserve in order; the first non-success, attributed to its plugin, stops (the caller unreserves all). */
   Status runReserve(ArrayCycleState state, PodInfo pod, String nodeName) {
+    PluginTimings t = timed(state);
     for (int i = 0; i < reserve.length; i++) {
       Status s;
+      long t0 = t == null ? 0 : System.nanoTime();
       try {
         s = reserve[i].reserve(state, pod, nodeName);
       } catch (RuntimeException e) {
         s = errorStatus(reserveNames[i], "Reserve", e);
+      }
+      if (t != null) {
+        t.observe(PluginTimings.Point.RESERVE, i, s.code(), System.nanoTime() - t0);
       }
       if (!s.isSuccess()) {
         return s.withPlugin(reserveNames[i]);
@@ -566,11 +692,18 @@ public final class Framework implements FrameworkHandle {
 
   /** Runs Unreserve of every Reserve plugin in reverse order; failures are logged, as kube ignores them. */
   void runUnreserve(ArrayCycleState state, PodInfo pod, String nodeName) {
+    PluginTimings t = timed(state);
     for (int i = reserve.length - 1; i >= 0; i--) {
+      long t0 = t == null ? 0 : System.nanoTime();
+      Status.Code code = Status.Code.SUCCESS;
       try {
         reserve[i].unreserve(state, pod, nodeName);
       } catch (RuntimeException e) {
+        code = Status.Code.ERROR;
         LOG.warn("Unreserve of plugin {} failed for pod {}", reserveNames[i], pod.key(), e);
+      }
+      if (t != null) {
+        t.observe(PluginTimings.Point.UNRESERVE, i, code, System.nanoTime() - t0);
       }
     }
   }
@@ -587,20 +720,25 @@ public final class Framework implements FrameworkHandle {
    */
   PermitOutcome runPermit(ArrayCycleState state, PodInfo pod, String nodeName, long nowNanos) {
     LinkedHashMap<String, Long> waits = null;
+    PluginTimings t = timed(state);
     for (int i = 0; i < permit.length; i++) {
       PermitResult pr;
+      long t0 = t == null ? 0 : System.nanoTime();
       try {
         pr = permit[i].permit(state, pod, nodeName);
       } catch (RuntimeException e) {
         pr = PermitResult.reject(errorStatus(permitNames[i], "Permit", e));
       }
       Status s = pr.status();
+      if (t != null) {
+        t.observe(PluginTimings.Point.PERMIT, i, s.code(), System.nanoTime() - t0);
+      }
       if (s.isWait()) {
         if (waits == null) {
           waits = new LinkedHashMap<>();
         }
-        long t = Math.min(Math.max(0, pr.timeout().toNanos()), MAX_PERMIT_WAIT_NANOS);
-        waits.put(permitNames[i], nowNanos + t);
+        long timeout = Math.min(Math.max(0, pr.timeout().toNanos()), MAX_PERMIT_WAIT_NANOS);
+        waits.put(permitNames[i], nowNanos + timeout);
       } else if (!s.isSuccess()) {
         return new PermitOutcome(s.withPlugin(permitNames[i]), Map.of());
       }
@@ -613,12 +751,17 @@ public final class Framework implements FrameworkHandle {
 
   /** Runs PreBind in order; the first non-success, attributed to its plugin, stops. */
   Status runPreBind(ArrayCycleState state, PodInfo pod, String nodeName) {
+    PluginTimings t = timed(state);
     for (int i = 0; i < preBind.length; i++) {
       Status s;
+      long t0 = t == null ? 0 : System.nanoTime();
       try {
         s = preBind[i].preBind(state, pod, nodeName);
       } catch (RuntimeException e) {
         s = errorStatus(preBindNames[i], "PreBind", e);
+      }
+      if (t != null) {
+        t.observe(PluginTimings.Point.PRE_BIND, i, s.code(), System.nanoTime() - t0);
       }
       if (!s.isSuccess()) {
         return s.withPlugin(preBindNames[i]);
@@ -632,12 +775,17 @@ public final class Framework implements FrameworkHandle {
    * plugin skipped (the scheduler's binder binds then).
    */
   Status runBind(ArrayCycleState state, PodInfo pod, String nodeName) {
+    PluginTimings t = timed(state);
     for (int i = 0; i < bind.length; i++) {
       Status s;
+      long t0 = t == null ? 0 : System.nanoTime();
       try {
         s = bind[i].bind(state, pod, nodeName);
       } catch (RuntimeException e) {
         s = errorStatus(bindNames[i], "Bind", e);
+      }
+      if (t != null) {
+        t.observe(PluginTimings.Point.BIND, i, s.code(), System.nanoTime() - t0);
       }
       if (!s.isSkip()) {
         return s.withPlugin(bindNames[i]);
@@ -648,11 +796,18 @@ public final class Framework implements FrameworkHandle {
 
   /** Runs PostBind; failures are logged (the pod is bound). */
   void runPostBind(ArrayCycleState state, PodInfo pod, String nodeName) {
+    PluginTimings t = timed(state);
     for (int i = 0; i < postBind.length; i++) {
+      long t0 = t == null ? 0 : System.nanoTime();
+      Status.Code code = Status.Code.SUCCESS;
       try {
         postBind[i].postBind(state, pod, nodeName);
       } catch (RuntimeException e) {
+        code = Status.Code.ERROR;
         LOG.warn("PostBind plugin {} failed for pod {}", postBindNames[i], pod.key(), e);
+      }
+      if (t != null) {
+        t.observe(PluginTimings.Point.POST_BIND, i, code, System.nanoTime() - t0);
       }
     }
   }

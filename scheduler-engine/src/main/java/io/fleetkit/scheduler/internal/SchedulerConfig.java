@@ -18,11 +18,13 @@ import org.jspecify.annotations.Nullable;
  * @param inlineWork below this many node×plugin evaluations a cycle filters or scores on the scheduling thread alone
  *     (a hand-off to the worker pool costs about as much as 500 cheap evaluations); tests set 0 to exercise the
  *     parallel path on small clusters
+ * @param bindParallelism threads that run the binding half of binding cycles (PreBind, Bind) while the next pod is
+ *     scheduled; 0 binds on the scheduling thread
  */
 public record SchedulerConfig(List<SchedulerProfile> profiles, PluginRegistry registry, @Nullable Clock clock,
     @Nullable LongSupplier ticker, int parallelism, long seed, Binder binder, Evictor evictor,
     Duration initialBackoff, Duration maxBackoff, Duration maxInUnschedulable, Duration assumedPodTtl,
-    @Nullable Consumer<ScheduleResult> listener, int inlineWork) {
+    @Nullable Consumer<ScheduleResult> listener, int inlineWork, int bindParallelism) {
   /** The default {@link #inlineWork}. */
   public static final int DEFAULT_INLINE_WORK = 512;
 }

@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * snapshot. One cycle: pop the next pod, refresh the snapshot, PreFilter and Filter ({@link FeasibleNodes}), PostFilter
  * when nothing fits, PreScore, Score and the host selection, then the binding cycle: assume, Reserve, Permit (holding
  * the pod in {@link WaitingPodsImpl} when a plugin waits), PreBind, Bind, PostBind. The {@link Framework} of the pod's
- * profile runs each extension point; cluster events are applied by {@link EventHandlers}.
+ * profile runs each extension point; cluster events are applied by {@link EventHandlers}. PreBind and Bind run
+ * inline or, with a bind parallelism, on the {@link BindingCycle}'s threads while the next pod is scheduled.
  *
  * <p>Locking ({@link EngineLock}):
  *
@@ -53,6 +54,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code nodeNames}' monitor guards the node names as the events submitted so far leave them, so that
  *       {@link #addNode} rejects a duplicate at once, in submission order, without the engine lock; it is held only
  *       to check and enqueue.
+ *   <li>Outcomes of asynchronous bindings come back through the inbox like events; {@link #runUntilIdle} applies the
+ *       inbox between cycles, and waits for the bindings it started before it returns.
  *   <li>During a cycle, Filter and Score run on the worker threads of the {@link ParallelRunner}; they read the
  *       snapshot, the cycle state and the nominator, which only the thread holding the engine lock writes, and never
  *       while a fan-out runs.
@@ -62,6 +65,8 @@ public final class SchedulerImpl implements Scheduler {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerImpl.class);
   /** The MDC key holding the pod ({@code namespace/name}) of the running scheduling attempt. */
   public static final String MDC_POD = "pod";
+  /** MDC key holding the node the running attempt chose ({@code name}), from Reserve to the end of the attempt. */
+  public static final String MDC_NODE = "node";
 
   private final SchedulerConfig config;
   private final LongSupplier nanos;
@@ -76,6 +81,7 @@ public final class SchedulerImpl implements Scheduler {
   private final EventHandlers handlers;
   private final ParallelRunner runner;
   private final FeasibleNodes feasibleNodes;
+  private final BindingCycle bindings;
   private final SplittableRandom random;
   private long[] totals = new long[0];
   private boolean closed;
@@ -95,7 +101,7 @@ public final class SchedulerImpl implements Scheduler {
    */
   public SchedulerImpl(SchedulerConfig config, MetricsRegistry metrics, EventRecorder events, Tracing tracing) {
     this.config = config;
-    this.obs = SchedulerInstruments.of(metrics, events, tracing);
+    this.obs = SchedulerInstruments.of(metrics, events, tracing, config.seed());
     Clock clock;
     if (config.clock() != null) {
       Clock c = config.clock();
@@ -119,6 +125,11 @@ public final class SchedulerImpl implements Scheduler {
       frameworks.put(profile.schedulerName(),
           new Framework(profile, config.registry(), clock, snapshot, waiting, objects));
     }
+    if (metrics.enabled()) {
+      for (Framework fw : frameworks.values()) {
+        fw.recordPluginDurations(metrics);
+      }
+    }
     Framework first = frameworks.values().iterator().next();
     for (Framework fw : frameworks.values()) {
       if (!fw.queueSortName().equals(first.queueSortName())) {
@@ -132,6 +143,7 @@ public final class SchedulerImpl implements Scheduler {
     this.queue.observe(obs);
     this.handlers = new EventHandlers(cache, queue, nominator, waiting, objects, frameworks, nanos);
     this.runner = new ParallelRunner(config.parallelism());
+    this.bindings = new BindingCycle(lock, config.bindParallelism());
     this.random = new SplittableRandom(config.seed());
     this.feasibleNodes = new FeasibleNodes(snapshot, nominator, runner, config.inlineWork(),
         random.nextLong() & Long.MAX_VALUE);
@@ -278,6 +290,7 @@ public final class SchedulerImpl implements Scheduler {
       waiting.defer(false);
       attemptStartNanos = -1;
       MDC.remove(MDC_POD);
+      MDC.remove(MDC_NODE);
       if (obs != null) {
         obs.attemptDone();
       }
@@ -298,9 +311,12 @@ public final class SchedulerImpl implements Scheduler {
       List<ScheduleResult> outer = collector;
       collector = out;
       try {
-        while (scheduleOneLocked() != null) {
-          // results are collected by emit()
-        }
+        do {
+          while (scheduleOneLocked() != null) {
+            lock.applyInbox(); // events and binding outcomes that arrived during the cycle; results go via emit()
+          }
+          bindings.awaitIdle(); // asynchronous bindings: wait for them; failed ones are re-queued on the way
+        } while (bindings.isAsync() && queue.activeSize() > 0);
       } finally {
         collector = outer;
       }
@@ -358,6 +374,7 @@ public final class SchedulerImpl implements Scheduler {
       }
       closed = true;
       waiting.rejectAll("scheduler closed");
+      bindings.close();
       runner.close();
     });
   }
@@ -373,6 +390,7 @@ public final class SchedulerImpl implements Scheduler {
       return fail(qp, Status.Code.UNSCHEDULABLE, Diagnosis.NO_NODES_AVAILABLE, null, List.of(), Set.of(), now);
     }
     ArrayCycleState state = new ArrayCycleState();
+    state.recordPluginMetrics = obs != null && obs.samplePluginMetrics();
 
     long preFilterStart = obs == null ? 0 : obs.begin("PreFilter");
     Framework.PreFilterOutcome pre = fw.runPreFilter(state, pod);
@@ -562,6 +580,7 @@ public final class SchedulerImpl implements Scheduler {
   private ScheduleResult assumeAndBind(QueuedPod qp, Framework fw, ArrayCycleState state, String nodeName,
       long now) {
     EnginePodInfo assumed = qp.info.withPod(qp.info.pod().withNodeName(nodeName));
+    MDC.put(MDC_NODE, nodeName);
     cache.assume(assumed, nodeName);
     Status reserved = fw.runReserve(state, assumed, nodeName);
     if (!reserved.isSuccess()) {
@@ -582,6 +601,9 @@ public final class SchedulerImpl implements Scheduler {
 
   private ScheduleResult bind(QueuedPod qp, Framework fw, ArrayCycleState state, EnginePodInfo assumed,
       String nodeName, long now) {
+    if (bindings.isAsync()) {
+      return bindAsync(qp, fw, state, assumed, nodeName);
+    }
     Status preBound = fw.runPreBind(state, assumed, nodeName);
     if (!preBound.isSuccess()) {
       return undo(qp, fw, state, assumed, nodeName, preBound, false, now);
@@ -603,11 +625,57 @@ public final class SchedulerImpl implements Scheduler {
           : new Status(Status.Code.ERROR, List.of("binding rejected: " + bound.message()), bound.plugin());
       return undo(qp, fw, state, assumed, nodeName, err, false, now);
     }
+    return bound(qp, fw, state, assumed, nodeName, now);
+  }
+
+  /** Binding succeeded: the assumed pod's binding is finished in the cache, it leaves the queue, PostBind runs. */
+  private ScheduleResult bound(QueuedPod qp, Framework fw, ArrayCycleState state, EnginePodInfo assumed,
+      String nodeName, long now) {
     cache.finishBinding(assumed.key(), now);
     queue.done(qp);
     nominator.remove(assumed.key());
     fw.runPostBind(state, assumed, nodeName);
     return emit(ScheduleResult.bound(assumed.key(), nodeName), qp);
+  }
+
+  /**
+   * kube's asynchronous binding cycle: PreBind and Bind run on a binding thread (they read only the pod, the node
+   * name and the cycle state, which nothing else touches once the pod is assumed); the outcome is applied under the
+   * engine lock, where a success finishes the binding and runs PostBind, and a failure unreserves, forgets the assumed
+   * pod and re-queues it. Meanwhile the pod counts on its node as assumed, so the next cycles see its resources taken.
+   *
+   * @return a {@link Status.Code#WAIT} result naming the node (not emitted: the final result is, when it comes)
+   */
+  private ScheduleResult bindAsync(QueuedPod qp, Framework fw, ArrayCycleState state, EnginePodInfo assumed,
+      String nodeName) {
+    Pod pod = qp.info.pod();
+    long[] bindNanos = {-1};
+    bindings.start(assumed.key(), () -> {
+      Status preBound = fw.runPreBind(state, assumed, nodeName);
+      if (!preBound.isSuccess()) {
+        return preBound;
+      }
+      long start = System.nanoTime();
+      Status bound = fw.runBind(state, assumed, nodeName);
+      if (bound.isSkip()) {
+        bound = config.binder().bind(pod, nodeName);
+      }
+      bindNanos[0] = System.nanoTime() - start;
+      return bound.isSuccess() || bound.code() == Status.Code.ERROR ? bound
+          : new Status(Status.Code.ERROR, List.of("binding rejected: " + bound.message()), bound.plugin());
+    }, outcome -> {
+      long now = nanos.getAsLong();
+      if (obs != null && bindNanos[0] >= 0) {
+        obs.extensionPoint("Bind", outcome.code(), fw.schedulerName(), bindNanos[0]);
+      }
+      if (outcome.isSuccess()) {
+        bound(qp, fw, state, assumed, nodeName, now);
+      } else {
+        undo(qp, fw, state, assumed, nodeName, outcome, false, now);
+      }
+    });
+    return new ScheduleResult(qp.key(), nodeName, Status.Code.WAIT, "assumed on node " + nodeName
+        + "; binding in progress", null, List.of());
   }
 
   /**

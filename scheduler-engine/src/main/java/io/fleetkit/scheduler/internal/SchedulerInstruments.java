@@ -15,6 +15,7 @@ import io.fleetkit.api.tracing.Tracing;
 import io.fleetkit.scheduler.metrics.SchedulerMetrics;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.SplittableRandom;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,10 +36,32 @@ final class SchedulerInstruments {
   /** The running attempt's span and its open extension point's span; null when not tracing or outside one. */
   private @Nullable TraceSpan attempt;
   private @Nullable TraceSpan point;
-  private final Map<String, Counter> attempts = new HashMap<>();
-  private final Map<String, Histogram> attemptDurations = new HashMap<>();
-  private final Map<String, Histogram> extensionPoints = new HashMap<>();
-  private final Map<String, Counter> incoming = new HashMap<>();
+  /** Series bound once per profile, so a hook looks nothing up by a concatenated key. */
+  private final Map<String, ProfileSeries> profiles = new HashMap<>();
+  /** {@code scheduler_queue_incoming_pods_total} by queue (active, backoff, unschedulable), then by event. */
+  @SuppressWarnings("unchecked")
+  private final Map<String, Counter>[] incoming = new Map[] {new HashMap<>(), new HashMap<>(), new HashMap<>()};
+  private static final String[] QUEUES = {"active", "backoff", "unschedulable"};
+  private static final String[] RESULTS = {SchedulerMetrics.SCHEDULED, SchedulerMetrics.UNSCHEDULABLE,
+      SchedulerMetrics.ERROR};
+  private static final String[] POINTS = {"PreFilter", "Filter", "Score", "Bind"};
+  private static final Status.Code[] CODES = Status.Code.values();
+
+  /** One profile's attempt and extension-point series, filled on first use. */
+  private static final class ProfileSeries {
+    final Counter[] attempts = new Counter[RESULTS.length];
+    final Histogram[] durations = new Histogram[RESULTS.length];
+    final Histogram[][] points = new Histogram[POINTS.length][CODES.length];
+  }
+
+  private ProfileSeries series(String profile) {
+    ProfileSeries p = profiles.get(profile);
+    if (p == null) {
+      p = new ProfileSeries();
+      profiles.put(profile, p);
+    }
+    return p;
+  }
   private final Map<Integer, Histogram> sli = new HashMap<>();
   private final @Nullable Gauge active;
   private final @Nullable Gauge backoff;
@@ -52,9 +75,13 @@ final class SchedulerInstruments {
   private final @Nullable Gauge cachePods;
   private final @Nullable Gauge cacheAssumed;
 
-  private SchedulerInstruments(MetricsRegistry metrics, EventRecorder events, Tracing tracing) {
+  /** Draws which cycles time their plugins; its own generator, so sampling never shifts the scheduler's draws. */
+  private final SplittableRandom sampler;
+
+  private SchedulerInstruments(MetricsRegistry metrics, EventRecorder events, Tracing tracing, long seed) {
     this.metrics = metrics;
     this.metricsOn = metrics.enabled();
+    this.sampler = new SplittableRandom(seed ^ 0x9E3779B97F4A7C15L);
     this.events = events;
     this.tracing = tracing;
     this.tracingOn = tracing.enabled();
@@ -79,9 +106,18 @@ final class SchedulerInstruments {
   }
 
   /** The instruments, or {@code null} when no metrics, events or traces are wanted. */
-  static @Nullable SchedulerInstruments of(MetricsRegistry metrics, EventRecorder events, Tracing tracing) {
+  static @Nullable SchedulerInstruments of(MetricsRegistry metrics, EventRecorder events, Tracing tracing,
+      long seed) {
     return metrics.enabled() || events != EventRecorder.NOOP || tracing.enabled()
-        ? new SchedulerInstruments(metrics, events, tracing) : null;
+        ? new SchedulerInstruments(metrics, events, tracing, seed) : null;
+  }
+
+  /**
+   * Whether the cycle starting now times its plugins: true for {@link PluginTimings#SAMPLE_PERCENT} % of cycles, as
+   * kube's {@code rand.Intn(100) < pluginMetricsSamplePercent}; always false without a registry.
+   */
+  boolean samplePluginMetrics() {
+    return metricsOn && sampler.nextInt(100) < PluginTimings.SAMPLE_PERCENT;
   }
 
   /**
@@ -178,18 +214,25 @@ final class SchedulerInstruments {
     if (r.code() == Status.Code.WAIT) {
       return; // counted when the wait ends
     }
-    String result = switch (r.code()) {
-      case SUCCESS -> SchedulerMetrics.SCHEDULED;
-      case ERROR -> SchedulerMetrics.ERROR;
-      default -> SchedulerMetrics.UNSCHEDULABLE;
+    int result = switch (r.code()) {
+      case SUCCESS -> 0;
+      case ERROR -> 2;
+      default -> 1;
     };
     if (metricsOn) {
-      String k = result + '\0' + profile;
-      attempts.computeIfAbsent(k, x -> metrics.counter(SchedulerMetrics.SCHEDULE_ATTEMPTS, result, profile))
-          .increment();
+      ProfileSeries ps = series(profile);
+      Counter c = ps.attempts[result];
+      if (c == null) {
+        c = ps.attempts[result] = metrics.counter(SchedulerMetrics.SCHEDULE_ATTEMPTS, RESULTS[result], profile);
+      }
+      c.increment();
       if (attemptNanos >= 0) {
-        attemptDurations.computeIfAbsent(k, x -> metrics.histogram(SchedulerMetrics.SCHEDULING_ATTEMPT_DURATION,
-            result, profile)).observeNanos(attemptNanos);
+        Histogram h = ps.durations[result];
+        if (h == null) {
+          h = ps.durations[result] = metrics.histogram(SchedulerMetrics.SCHEDULING_ATTEMPT_DURATION,
+              RESULTS[result], profile);
+        }
+        h.observeNanos(attemptNanos);
       }
       if (r.isBound()) {
         podAttempts.observe(podAttemptCount);
@@ -247,10 +290,20 @@ final class SchedulerInstruments {
   /** An extension point ran all its plugins. */
   void extensionPoint(String point, Status.Code code, String profile, long nanos) {
     if (metricsOn) {
-      String status = codeName(code);
-      extensionPoints.computeIfAbsent(point + '\0' + status + '\0' + profile,
-          x -> metrics.histogram(SchedulerMetrics.FRAMEWORK_EXTENSION_POINT_DURATION, point, status, profile))
-          .observeNanos(nanos);
+      int i = switch (point) {
+        case "PreFilter" -> 0;
+        case "Filter" -> 1;
+        case "Score" -> 2;
+        case "Bind" -> 3;
+        default -> throw new IllegalArgumentException("extension point " + point + " is not timed as a whole");
+      };
+      Histogram[] byCode = series(profile).points[i];
+      Histogram h = byCode[code.ordinal()];
+      if (h == null) {
+        h = byCode[code.ordinal()] = metrics.histogram(SchedulerMetrics.FRAMEWORK_EXTENSION_POINT_DURATION, point,
+            codeName(code), profile);
+      }
+      h.observeNanos(nanos);
     }
   }
 
@@ -276,13 +329,17 @@ final class SchedulerInstruments {
   /** A pod entered a queue because of {@code event} ({@code PodAdd}, {@code BackoffComplete}, ...). */
   void incoming(QueuedPod.Where where, String event) {
     if (metricsOn) {
-      String queue = switch (where) {
-        case BACKOFF -> "backoff";
-        case UNSCHEDULABLE, GATED -> "unschedulable";
-        default -> "active";
+      int queue = switch (where) {
+        case BACKOFF -> 1;
+        case UNSCHEDULABLE, GATED -> 2;
+        default -> 0;
       };
-      incoming.computeIfAbsent(queue + '\0' + event,
-          x -> metrics.counter(SchedulerMetrics.QUEUE_INCOMING_PODS, queue, event)).increment();
+      Counter c = incoming[queue].get(event);
+      if (c == null) {
+        c = metrics.counter(SchedulerMetrics.QUEUE_INCOMING_PODS, QUEUES[queue], event);
+        incoming[queue].put(event, c);
+      }
+      c.increment();
     }
   }
 

@@ -141,7 +141,7 @@ final class RolloutSimulationTest {
       assertThat(r.status().message()).startsWith("RolloutAborted: AnalysisRun").contains("Failed");
       assertThat(r.status().canaryWeight()).isZero();
       assertThat(sim.summary().rollouts()).containsExactly(new io.fleetkit.simulator.RolloutSummary(
-          "default/web", "Degraded", r.status().stableRs(), 0, true));
+          "default/web", "Degraded", r.status().stableRs(), 0, true, 0, r.status().message()));
       assertThat(sim.timeline()).extracting(e -> e.kind() + " " + e.message())
           .anyMatch(m -> m.startsWith("AnalysisRunStatus Failed"))
           .anyMatch(m -> m.startsWith("RolloutStatus Degraded") && m.contains("RolloutAborted"));
@@ -225,6 +225,31 @@ final class RolloutSimulationTest {
       assertThat(readyPods(sim, "shop:1")).as("old version kept during the scale-down delay").hasSize(4);
       sim.runFor(Duration.ofSeconds(40));
       assertThat(readyPods(sim, "shop:1")).isEmpty();
+      assertThat(rollout(sim).status().phase()).isEqualTo(RolloutPhase.Healthy);
+    }
+  }
+
+  /** Argo's IsSaturated and scaleUpPreviewCheckPoint: a preview of 1 is scaled up to 3 before the switch. */
+  @Test
+  void blueGreen_previewReplicaCount_scaledUpToFullBeforeTheActiveSwitch() {
+    Rollout r0 = Rollout.builder().namespace("default").name("web").replicas(3).matchLabels(Map.of("app", "web"))
+        .template(template("shop:1", Map.of())).blueGreen(new BlueGreenStrategy("web-active", "web-preview", true, 0,
+            10, 1, null, null, null)).build();
+    try (Simulation sim = Simulation.builder().objects(nodes(2)).object(RolloutTrafficRoutingTest.service("web-active"))
+        .object(RolloutTrafficRoutingTest.service("web-preview")).object(r0).seed(8).build()) {
+      sim.runFor(Duration.ofSeconds(5));
+      String v1 = rollout(sim).status().activeSelector();
+      update(sim, "shop:2", Map.of(HealthSource.READY_AFTER, "5"));
+      List<Integer> readyNewAtSwitch = new ArrayList<>();
+      run(sim, 60, s -> {
+        Rollout r = rollout(s);
+        if (!r.status().activeSelector().equals(v1) && readyNewAtSwitch.isEmpty()) {
+          readyNewAtSwitch.add(readyPods(s, "shop:2").size());
+        }
+        assertThat(readyPods(s, r.status().activeSelector().equals(v1) ? "shop:1" : "shop:2")).hasSize(3);
+      });
+      assertThat(readyNewAtSwitch).containsExactly(3);
+      assertThat(rollout(sim).status().scaleUpPreviewCheckPoint()).isFalse();
       assertThat(rollout(sim).status().phase()).isEqualTo(RolloutPhase.Healthy);
     }
   }

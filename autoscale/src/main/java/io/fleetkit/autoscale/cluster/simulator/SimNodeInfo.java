@@ -43,6 +43,32 @@ final class SimNodeInfo implements NodeInfo {
     return new SimNodeInfo(node, List.of(), List.of(), List.of(), ResourceList.EMPTY, 0, 0);
   }
 
+  /** {@code node} with {@code pods} (in that order), built at once: the same view as adding them one by one. */
+  static SimNodeInfo of(Node node, List<PodInfo> pods) {
+    if (pods.isEmpty()) {
+      return empty(node);
+    }
+    List<PodInfo> affinity = new ArrayList<>();
+    List<PodInfo> anti = new ArrayList<>();
+    ResourceList requested = ResourceList.EMPTY;
+    long cpu = 0;
+    long mem = 0;
+    for (PodInfo p : pods) {
+      if (NodeInfos.hasAffinity(p.pod())) {
+        affinity.add(p);
+      }
+      if (NodeInfos.hasRequiredAntiAffinity(p.pod())) {
+        anti.add(p);
+      }
+      requested = requested.add(p.requests());
+      cpu += p.nonZeroMilliCpu();
+      mem += p.nonZeroMemory();
+    }
+    return new SimNodeInfo(node, java.util.Collections.unmodifiableList(new ArrayList<>(pods)),
+        affinity.isEmpty() ? List.of() : java.util.Collections.unmodifiableList(affinity),
+        anti.isEmpty() ? List.of() : java.util.Collections.unmodifiableList(anti), requested, cpu, mem);
+  }
+
   SimNodeInfo withPod(PodInfo p) {
     return new SimNodeInfo(node, append(pods, p),
         NodeInfos.hasAffinity(p.pod()) ? append(withAffinity, p) : withAffinity,

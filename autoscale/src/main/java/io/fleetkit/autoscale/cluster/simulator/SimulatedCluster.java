@@ -112,15 +112,107 @@ public final class SimulatedCluster {
    * non-terminal pods of {@code pods} that sit on them. Nodes being deleted are left out.
    */
   public void load(List<Node> nodes, List<io.fleetkit.api.core.Pod> pods) {
+    load(nodes, pods, io.fleetkit.api.framework.PodInfos::of);
+  }
+
+  /**
+   * As {@link #load(List, List)}, with each pod's view made by {@code podInfos} (a caller may reuse the views of
+   * pods that did not change since its last load). Each node's view is built once with all its pods.
+   */
+  public void load(List<Node> nodes, List<io.fleetkit.api.core.Pod> pods,
+      java.util.function.Function<io.fleetkit.api.core.Pod, PodInfo> podInfos) {
+    load(nodes, pods, podInfos, null);
+  }
+
+  /**
+   * Node views a caller keeps from one {@link #load} to the next: a node whose labels, spec, allocatable, readiness
+   * and pods (the same pod objects, in the same order) are unchanged gets the view built last time (views are
+   * immutable), so a loop that loads an unchanged cluster again does not rebuild it. The reused view holds the node
+   * object of the last rebuild, which may differ from the current one in its status conditions' times (a kubelet's
+   * heartbeat) only. Not thread-safe; one per caller.
+   */
+  public static final class ViewCache {
+    private record Entry(Node node, List<io.fleetkit.api.core.Pod> pods, SimNodeInfo view) {}
+
+    private Map<String, Entry> entries = new java.util.HashMap<>();
+
+    private static boolean sameNode(Node a, Node b) {
+      return a == b || a.isReady() == b.isReady() && a.spec().equals(b.spec())
+          && a.metadata().labels().equals(b.metadata().labels()) && a.allocatable().equals(b.allocatable());
+    }
+
+    private static boolean samePods(List<io.fleetkit.api.core.Pod> a, List<io.fleetkit.api.core.Pod> b) {
+      if (a.size() != b.size()) {
+        return false;
+      }
+      for (int i = 0; i < a.size(); i++) {
+        if (a.get(i) != b.get(i)) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  /**
+   * As {@link #load(List, List, java.util.function.Function)}, reusing the unchanged nodes' views of {@code cache}
+   * (and storing this load's views there for the next) when it is not {@code null}.
+   */
+  public void load(List<Node> nodes, List<io.fleetkit.api.core.Pod> pods,
+      java.util.function.Function<io.fleetkit.api.core.Pod, PodInfo> podInfos, @Nullable ViewCache cache) {
+    Map<String, List<io.fleetkit.api.core.Pod>> byNode = new java.util.HashMap<>();
+    Set<String> loading = new java.util.HashSet<>();
     for (Node n : nodes) {
       if (n.metadata().deletionTimestamp() == null) {
-        addNode(SimulatedNodes.asUpcoming(n));
+        if (this.nodes.containsKey(n.name()) || !loading.add(n.name())) {
+          throw new IllegalArgumentException("simulated cluster: node " + n.name() + " is already present");
+        }
       }
     }
+    List<io.fleetkit.api.core.Pod> onOthers = new ArrayList<>();
     for (io.fleetkit.api.core.Pod p : pods) {
-      if (p.isBound() && !p.isTerminal() && hasNode(p.spec().nodeName())) {
-        addPod(p.spec().nodeName(), io.fleetkit.api.framework.PodInfos.of(p));
+      if (!p.isBound() || p.isTerminal()) {
+        continue;
       }
+      String node = p.spec().nodeName();
+      if (loading.contains(node)) {
+        byNode.computeIfAbsent(node, k -> new ArrayList<>()).add(p);
+      } else if (this.nodes.containsKey(node)) {
+        onOthers.add(p);
+      }
+    }
+    Map<String, ViewCache.Entry> kept = new java.util.HashMap<>();
+    for (Node n : nodes) {
+      if (n.metadata().deletionTimestamp() == null) {
+        String name = n.name();
+        Node upcoming = SimulatedNodes.asUpcoming(n);
+        List<io.fleetkit.api.core.Pod> on = byNode.getOrDefault(name, List.of());
+        ViewCache.Entry before = cache == null ? null : cache.entries.get(name);
+        SimNodeInfo view;
+        if (before != null && ViewCache.sameNode(before.node(), upcoming) && ViewCache.samePods(before.pods(), on)) {
+          view = before.view();
+        } else {
+          List<PodInfo> infos = new ArrayList<>(on.size());
+          for (io.fleetkit.api.core.Pod p : on) {
+            infos.add(podInfos.apply(p));
+          }
+          view = SimNodeInfo.of(upcoming, infos);
+        }
+        if (cache != null) {
+          kept.put(name, new ViewCache.Entry(view.node(), on, view));
+        }
+        this.nodes.put(name, view);
+        position.put(name, order.size());
+        order.add(view);
+      }
+    }
+    if (cache != null) {
+      cache.entries = kept;
+    }
+    affinityList = null;
+    antiList = null;
+    for (io.fleetkit.api.core.Pod p : onOthers) {
+      addPod(p.spec().nodeName(), podInfos.apply(p));
     }
   }
 

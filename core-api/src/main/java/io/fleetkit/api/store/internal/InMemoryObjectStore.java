@@ -1,10 +1,7 @@
 package io.fleetkit.api.store.internal;
 
-import io.fleetkit.api.ConflictException;
 import io.fleetkit.api.ExpiredException;
 import io.fleetkit.api.NotFoundException;
-import io.fleetkit.api.ValidationException;
-import io.fleetkit.api.Violation;
 import io.fleetkit.api.admission.AdmissionChain;
 import io.fleetkit.api.admission.AdmissionOperation;
 import io.fleetkit.api.labels.LabelSelector;
@@ -17,11 +14,12 @@ import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEvent;
 import io.fleetkit.api.store.WatchEventType;
 import io.fleetkit.api.store.WatchListener;
+import io.fleetkit.api.store.spi.ResourceVersions;
+import io.fleetkit.api.store.spi.WatchQueue;
+import io.fleetkit.api.store.spi.WriteRules;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -42,7 +40,7 @@ import org.jspecify.annotations.Nullable;
  * <p>One {@link ReentrantReadWriteLock}: every write takes the write lock for validation, the version bump, the
  * map update, the history append and the append to each watch queue of the kind (all O(1) per watch, no copying
  * of other objects). Lists take the read lock only while copying references out of the kind's map. Gets take no
- * lock. Listeners run after the lock is released (see {@link StoreWatch}).
+ * lock. Listeners run after the lock is released (see {@link WatchQueue}).
  *
  * <p>With an admission chain, create, update and delete run it first, outside the lock (plugins read and write the
  * store, for example a quota's status), then write as without one; if the write fails the chain's undo actions run.
@@ -121,14 +119,14 @@ public final class InMemoryObjectStore implements ObjectStore {
   public <T extends ApiObject<T>> T create(T object) {
     Objects.requireNonNull(object, "object");
     checkOpen();
-    validateForCreate(object);
+    WriteRules.validateForCreate(object);
     if (admission.isEmpty()) {
       return doCreate(object);
     }
     // Storage reports "already exists" after admission in Kubernetes; checking first keeps side effects (a quota
     // charge) away from a create that cannot succeed. A create racing in between is rolled back below.
     if (get(kindOf(object), object.metadata().namespace(), object.metadata().name()).isPresent()) {
-      throw new ConflictException(object.describe() + " already exists");
+      throw WriteRules.alreadyExists(object);
     }
     AdmissionChain.Admitted<T> admitted = admission.admit(AdmissionOperation.CREATE, object, null, this);
     try {
@@ -145,50 +143,21 @@ public final class InMemoryObjectStore implements ObjectStore {
     KindTable<T> table = table(kindOf(object));
     String key = KindTable.key(meta.namespace(), meta.name());
     T created;
-    StoreWatch<T>[] watches;
+    WatchQueue<T>[] watches;
     lock.writeLock().lock();
     try {
       if (table.objects.containsKey(key)) {
-        throw new ConflictException(object.describe() + " already exists");
+        throw WriteRules.alreadyExists(object);
       }
       long rv = version + 1;
-      created = object.withMetadata(stamp(meta, uid, Long.toString(rv), 1, clock.instant(), null));
-      table.objects.put(key, created);
+      created = WriteRules.created(object, uid, Long.toString(rv), clock.instant());
+      table.put(key, created);
       watches = commit(table, WatchEventType.ADDED, created, rv);
     } finally {
       lock.writeLock().unlock();
     }
     deliver(watches);
     return created;
-  }
-
-  private static void validateForCreate(ApiObject<?> object) {
-    ObjectMeta meta = object.metadata();
-    String who = object.kind() + " " + meta.key();
-    List<Violation> violations = new ArrayList<>();
-    if (meta.name().isEmpty()) {
-      violations.add(new Violation(who, "metadata.name", "is required", null));
-    } else if (meta.name().indexOf('/') >= 0) {
-      violations.add(new Violation(who, "metadata.name", "must not contain '/'", meta.name()));
-    }
-    if (object.namespaced()) {
-      if (meta.namespace().isEmpty()) {
-        violations.add(new Violation(who, "metadata.namespace", "is required for namespaced kind " + object.kind(),
-            null));
-      } else if (meta.namespace().indexOf('/') >= 0) {
-        violations.add(new Violation(who, "metadata.namespace", "must not contain '/'", meta.namespace()));
-      }
-    } else if (!meta.namespace().isEmpty()) {
-      violations.add(new Violation(who, "metadata.namespace", "must be empty for cluster-scoped kind "
-          + object.kind(), meta.namespace()));
-    }
-    if (!meta.resourceVersion().isEmpty()) {
-      violations.add(new Violation(who, "metadata.resourceVersion", "must not be set on objects to be created",
-          meta.resourceVersion()));
-    }
-    if (!violations.isEmpty()) {
-      throw new ValidationException(violations);
-    }
   }
 
   // ------------------------------------------------------------------------------------------------------ read
@@ -233,9 +202,17 @@ public final class InMemoryObjectStore implements ObjectStore {
       KindTable<T> table = existingTable(kind);
       rv = Long.toString(version);
       if (table != null) {
+        Collection<String> keys = selector == null ? null : table.candidates(namespace, selector);
         Collection<T> source = table.inNamespace(namespace);
         if (selector == null || selector.matchLabels().isEmpty() && selector.matchExpressions().isEmpty()) {
           items.addAll(source);
+        } else if (keys != null) {
+          for (String k : keys) {
+            T o = table.objects.get(k);
+            if (o != null && o.metadata().namespace().equals(namespace) && selector.matches(o.metadata().labels())) {
+              items.add(o);
+            }
+          }
         } else {
           for (T o : source) {
             if (selector.matches(o.metadata().labels())) {
@@ -294,34 +271,24 @@ public final class InMemoryObjectStore implements ObjectStore {
     ObjectMeta meta = object.metadata();
     String key = KindTable.key(meta.namespace(), meta.name());
     T result;
-    StoreWatch<T>[] watches;
+    WatchQueue<T>[] watches;
     lock.writeLock().lock();
     try {
       T stored = table.objects.get(key);
       if (stored == null) {
         throw notFound(object);
       }
-      checkPreconditions(stored, meta.uid(), meta.resourceVersion(), false);
-      ObjectMeta old = stored.metadata();
-      if (old.deletionTimestamp() != null) {
-        rejectNewFinalizers(object, old.finalizers(), meta.finalizers());
-      }
-      boolean specChanged = !Objects.equals(object.spec(), stored.spec());
-      long generation = specChanged ? old.generation() + 1 : old.generation();
-      ObjectMeta merged = stamp(meta, old.uid(), old.resourceVersion(), generation, old.creationTimestamp(),
-          old.deletionTimestamp());
-      T candidate = object.withStatusOf(stored).withMetadata(merged);
-      boolean finalized = old.deletionTimestamp() != null && merged.finalizers().isEmpty();
-      if (!finalized && candidate.equals(stored)) {
+      WriteRules.Change<T> change = WriteRules.update(stored, object);
+      if (change.effect() == WriteRules.Effect.NONE) {
         return stored; // no-op: no version, no event
       }
       long rv = version + 1;
-      result = candidate.withMetadata(withVersion(merged, rv));
-      if (finalized) {
-        table.objects.remove(key);
+      result = WriteRules.withVersion(change.object(), Long.toString(rv));
+      if (change.effect() == WriteRules.Effect.REMOVE) {
+        table.remove(key);
         watches = commit(table, WatchEventType.DELETED, result, rv);
       } else {
-        table.objects.put(key, result);
+        table.put(key, result);
         watches = commit(table, WatchEventType.MODIFIED, result, rv);
       }
     } finally {
@@ -329,16 +296,6 @@ public final class InMemoryObjectStore implements ObjectStore {
     }
     deliver(watches);
     return result;
-  }
-
-  private static void rejectNewFinalizers(ApiObject<?> object, List<String> old, List<String> requested) {
-    HashSet<String> known = new HashSet<>(old);
-    for (String f : requested) {
-      if (!known.contains(f)) {
-        throw new ValidationException(new Violation(object.describe(), "metadata.finalizers",
-            "no new finalizers can be added if the object is being deleted", f));
-      }
-    }
   }
 
   @Override
@@ -349,21 +306,20 @@ public final class InMemoryObjectStore implements ObjectStore {
     ObjectMeta meta = object.metadata();
     String key = KindTable.key(meta.namespace(), meta.name());
     T result;
-    StoreWatch<T>[] watches;
+    WatchQueue<T>[] watches;
     lock.writeLock().lock();
     try {
       T stored = table.objects.get(key);
       if (stored == null) {
         throw notFound(object);
       }
-      checkPreconditions(stored, meta.uid(), meta.resourceVersion(), false);
-      T candidate = stored.withStatusOf(object);
-      if (candidate.equals(stored)) {
+      WriteRules.Change<T> change = WriteRules.updateStatus(stored, object);
+      if (change.effect() == WriteRules.Effect.NONE) {
         return stored;
       }
       long rv = version + 1;
-      result = candidate.withMetadata(withVersion(stored.metadata(), rv));
-      table.objects.put(key, result);
+      result = WriteRules.withVersion(change.object(), Long.toString(rv));
+      table.put(key, result);
       watches = commit(table, WatchEventType.MODIFIED, result, rv);
     } finally {
       lock.writeLock().unlock();
@@ -400,28 +356,24 @@ public final class InMemoryObjectStore implements ObjectStore {
     KindTable<T> table = table(kind);
     String key = KindTable.key(namespace, name);
     T result;
-    StoreWatch<T>[] watches;
+    WatchQueue<T>[] watches;
     lock.writeLock().lock();
     try {
       T stored = table.objects.get(key);
       if (stored == null) {
         throw notFound(kind, namespace, name);
       }
-      checkPreconditions(stored, preconditions.uid(), preconditions.resourceVersion(), true);
-      ObjectMeta old = stored.metadata();
-      if (old.deletionTimestamp() != null) {
+      WriteRules.Change<T> change = WriteRules.delete(stored, preconditions, clock.instant());
+      if (change.effect() == WriteRules.Effect.NONE) {
         return stored; // already being deleted: nothing changes
       }
       long rv = version + 1;
-      if (old.finalizers().isEmpty()) {
-        result = stored.withMetadata(withVersion(old, rv));
-        table.objects.remove(key);
+      result = WriteRules.withVersion(change.object(), Long.toString(rv));
+      if (change.effect() == WriteRules.Effect.REMOVE) {
+        table.remove(key);
         watches = commit(table, WatchEventType.DELETED, result, rv);
       } else {
-        // As Kubernetes markAsDeleting (apiserver registry/generic/registry/store.go): generation is bumped.
-        result = stored.withMetadata(stamp(old, old.uid(), Long.toString(rv), old.generation() + 1,
-            old.creationTimestamp(), clock.instant()));
-        table.objects.put(key, result);
+        table.put(key, result);
         watches = commit(table, WatchEventType.MODIFIED, result, rv);
       }
     } finally {
@@ -439,9 +391,9 @@ public final class InMemoryObjectStore implements ObjectStore {
     Objects.requireNonNull(fromResourceVersion, "fromResourceVersion");
     Objects.requireNonNull(listener, "listener");
     checkOpen();
-    long from = parseVersion(fromResourceVersion);
+    long from = ResourceVersions.parse(fromResourceVersion);
     KindTable<T> table = table(kind);
-    StoreWatch<T> watch = new StoreWatch<>(this, table, listener, executor, watchQueueLimit);
+    WatchQueue<T> watch = new WatchQueue<>(kind, listener, executor, watchQueueLimit, w -> removeWatch(table, w));
     lock.writeLock().lock();
     try {
       long now = version;
@@ -471,23 +423,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     return watch;
   }
 
-  private static long parseVersion(String rv) {
-    if (rv.isEmpty()) {
-      return 0;
-    }
-    long v;
-    try {
-      v = Long.parseLong(rv);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("resourceVersion must be a decimal number but was \"" + rv + "\"", e);
-    }
-    if (v < 0) {
-      throw new IllegalArgumentException("resourceVersion must not be negative but was " + rv);
-    }
-    return v;
-  }
-
-  void removeWatch(KindTable<?> table, StoreWatch<?> watch) {
+  private void removeWatch(KindTable<?> table, WatchQueue<?> watch) {
     lock.writeLock().lock();
     try {
       table.removeWatch(watch);
@@ -507,7 +443,7 @@ public final class InMemoryObjectStore implements ObjectStore {
       }
       closed = true;
       for (KindTable<?> t : tables.values()) {
-        for (StoreWatch<?> w : t.watches()) {
+        for (WatchQueue<?> w : t.watches()) {
           w.closeQuietly();
         }
       }
@@ -527,54 +463,21 @@ public final class InMemoryObjectStore implements ObjectStore {
   // --------------------------------------------------------------------------------------------------- helpers
 
   /** Records a committed change: bumps the version, keeps the event for replay, queues it. Under the write lock. */
-  private <T extends ApiObject<T>> StoreWatch<T>[] commit(KindTable<T> table, WatchEventType type, T object,
+  private <T extends ApiObject<T>> WatchQueue<T>[] commit(KindTable<T> table, WatchEventType type, T object,
       long rv) {
     WatchEvent<T> event = new WatchEvent<>(type, object);
     history[(int) (rv % historyLimit)] = event;
     version = rv;
-    StoreWatch<T>[] watches = table.watches();
-    for (StoreWatch<T> w : watches) {
+    WatchQueue<T>[] watches = table.watches();
+    for (WatchQueue<T> w : watches) {
       w.enqueue(event);
     }
     return watches;
   }
 
-  private static <T extends ApiObject<T>> void deliver(StoreWatch<T>[] watches) {
-    for (StoreWatch<T> w : watches) {
+  private static <T extends ApiObject<T>> void deliver(WatchQueue<T>[] watches) {
+    for (WatchQueue<T> w : watches) {
       w.schedule();
-    }
-  }
-
-  /**
-   * {@code m} with the store-owned fields replaced. Uses the canonical constructor, whose {@code copyOf} calls
-   * return the already-immutable collections as they are: no per-write copying of labels, annotations or lists.
-   */
-  private static ObjectMeta stamp(ObjectMeta m, String uid, String rv, long generation, @Nullable Instant created,
-      @Nullable Instant deleting) {
-    return new ObjectMeta(m.name(), m.namespace(), uid, rv, generation, m.labels(), m.annotations(),
-        m.ownerReferences(), m.finalizers(), created, deleting);
-  }
-
-  private static ObjectMeta withVersion(ObjectMeta m, long rv) {
-    return stamp(m, m.uid(), Long.toString(rv), m.generation(), m.creationTimestamp(), m.deletionTimestamp());
-  }
-
-  private static void checkPreconditions(ApiObject<?> stored, String uid, String resourceVersion,
-      boolean isDelete) {
-    ObjectMeta old = stored.metadata();
-    if (!uid.isEmpty() && !uid.equals(old.uid())) {
-      throw new ConflictException("Operation cannot be fulfilled on " + stored.describe()
-          + ": Precondition failed: UID in precondition: " + uid + ", UID in object meta: " + old.uid());
-    }
-    if (!resourceVersion.isEmpty() && !resourceVersion.equals(old.resourceVersion())) {
-      if (isDelete) {
-        throw new ConflictException("Operation cannot be fulfilled on " + stored.describe()
-            + ": Precondition failed: ResourceVersion in precondition: " + resourceVersion
-            + ", ResourceVersion in object meta: " + old.resourceVersion());
-      }
-      throw new ConflictException("Operation cannot be fulfilled on " + stored.describe()
-          + ": the object has been modified; please apply your changes to the latest version and try again"
-          + " (resourceVersion " + resourceVersion + ", current " + old.resourceVersion() + ")");
     }
   }
 
@@ -598,7 +501,7 @@ public final class InMemoryObjectStore implements ObjectStore {
   }
 
   private static NotFoundException notFound(Class<?> kind, String namespace, String name) {
-    return new NotFoundException(kind.getSimpleName() + " " + KindTable.key(namespace, name) + " not found");
+    return WriteRules.notFound(kind, namespace, name);
   }
 
   private void checkOpen() {

@@ -1,26 +1,39 @@
 package io.fleetkit.api.store.internal;
 
+import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.store.spi.WatchQueue;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentSkipListMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The objects and watches of one kind. Objects are keyed {@code namespace/name} (or {@code name} when
  * cluster-scoped) in a sorted concurrent map, so a get needs no lock and a namespace is a key range. Mutated only
  * under the store's write lock; {@link #watches} is replaced, never changed in place.
+ *
+ * <p>A label index maps each (namespace, label key, label value) to the sorted keys of the objects carrying that
+ * label, so a list by selector in one namespace walks the smallest posting of the selector's {@code matchLabels}
+ * instead of the whole namespace (the same objects in the same key order). It changes with the objects, under the
+ * write lock, and is read under the read lock; an update that keeps the labels leaves it alone.
  */
 final class KindTable<T extends ApiObject<T>> {
   // '0' is the character after '/', so [ns + "/", ns + "0") is exactly the keys of namespace ns.
   private static final char AFTER_SEPARATOR = '/' + 1;
 
   final Class<T> kind;
+  /** Read freely; written only through {@link #put} and {@link #remove} (which keep the label index). */
   final ConcurrentSkipListMap<String, T> objects = new ConcurrentSkipListMap<>();
-  private volatile StoreWatch<T>[] watches;
+  private final HashMap<String, TreeSet<String>> byLabel = new HashMap<>();
+  private volatile WatchQueue<T>[] watches;
 
   @SuppressWarnings("unchecked")
   KindTable(Class<T> kind) {
     this.kind = kind;
-    this.watches = (StoreWatch<T>[]) new StoreWatch<?>[0];
+    this.watches = (WatchQueue<T>[]) new WatchQueue<?>[0];
   }
 
   static String key(String namespace, String name) {
@@ -35,24 +48,86 @@ final class KindTable<T extends ApiObject<T>> {
     return objects.subMap(namespace + '/', namespace + AFTER_SEPARATOR).values();
   }
 
-  StoreWatch<T>[] watches() {
+  /** Stores {@code object} under {@code key}, keeping the label index. Caller holds the write lock. */
+  void put(String key, T object) {
+    T old = objects.put(key, object);
+    Map<String, String> labels = object.metadata().labels();
+    if (old != null) {
+      Map<String, String> oldLabels = old.metadata().labels();
+      if (oldLabels == labels || oldLabels.equals(labels)) {
+        return;
+      }
+      unindex(key, old);
+    }
+    String ns = object.metadata().namespace();
+    for (Map.Entry<String, String> e : labels.entrySet()) {
+      byLabel.computeIfAbsent(posting(ns, e.getKey(), e.getValue()), k -> new TreeSet<>()).add(key);
+    }
+  }
+
+  /** Removes the object under {@code key}, keeping the label index. Caller holds the write lock. */
+  void remove(String key) {
+    T old = objects.remove(key);
+    if (old != null) {
+      unindex(key, old);
+    }
+  }
+
+  private void unindex(String key, T old) {
+    String ns = old.metadata().namespace();
+    for (Map.Entry<String, String> e : old.metadata().labels().entrySet()) {
+      String p = posting(ns, e.getKey(), e.getValue());
+      TreeSet<String> keys = byLabel.get(p);
+      if (keys != null && keys.remove(key) && keys.isEmpty()) {
+        byLabel.remove(p);
+      }
+    }
+  }
+
+  private static String posting(String namespace, String key, String value) {
+    return namespace + '\0' + key + '\0' + value;
+  }
+
+  /**
+   * The keys, in key order, of the objects in {@code namespace} that carry the label of {@code selector}'s
+   * {@code matchLabels} held by the fewest objects: a superset of the selector's matches. {@code null} when the
+   * index cannot narrow the list (no {@code matchLabels}, or every namespace asked). Caller holds the read lock.
+   */
+  @Nullable Collection<String> candidates(String namespace, LabelSelector selector) {
+    if (namespace.isEmpty() || selector.matchLabels().isEmpty()) {
+      return null;
+    }
+    TreeSet<String> best = null;
+    for (Map.Entry<String, String> e : selector.matchLabels().entrySet()) {
+      TreeSet<String> keys = byLabel.get(posting(namespace, e.getKey(), e.getValue()));
+      if (keys == null) {
+        return java.util.List.of();
+      }
+      if (best == null || keys.size() < best.size()) {
+        best = keys;
+      }
+    }
+    return best;
+  }
+
+  WatchQueue<T>[] watches() {
     return watches;
   }
 
   /** Caller holds the write lock. */
-  void addWatch(StoreWatch<T> watch) {
-    StoreWatch<T>[] old = watches;
-    StoreWatch<T>[] next = java.util.Arrays.copyOf(old, old.length + 1);
+  void addWatch(WatchQueue<T> watch) {
+    WatchQueue<T>[] old = watches;
+    WatchQueue<T>[] next = java.util.Arrays.copyOf(old, old.length + 1);
     next[old.length] = watch;
     watches = next;
   }
 
   /** Caller holds the write lock. */
-  void removeWatch(StoreWatch<?> watch) {
-    StoreWatch<T>[] old = watches;
+  void removeWatch(WatchQueue<?> watch) {
+    WatchQueue<T>[] old = watches;
     for (int i = 0; i < old.length; i++) {
       if (old[i] == watch) {
-        StoreWatch<T>[] next = java.util.Arrays.copyOf(old, old.length - 1);
+        WatchQueue<T>[] next = java.util.Arrays.copyOf(old, old.length - 1);
         System.arraycopy(old, i + 1, next, i, old.length - i - 1);
         watches = next;
         return;

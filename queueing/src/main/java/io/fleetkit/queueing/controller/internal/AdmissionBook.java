@@ -143,9 +143,24 @@ final class AdmissionBook {
     evicting.add(key);
   }
 
-  /** The Job waits for the start gate; it is handed back when the last eviction is written. */
-  synchronized void waitToStart(String key) {
+  /**
+   * The admitted Job found the start gate closed. If the Job itself is {@code stopped} (suspended, no active pods)
+   * it no longer counts as possibly running: it may have been preempted and admitted again in one round of cycles,
+   * and waiting for its own eviction would wait forever. Returns whether the gate is open now (the Job may start);
+   * otherwise the Job waits and is handed back when the last eviction is written.
+   */
+  synchronized boolean waitToStart(String key, boolean stopped, Set<String> changed) {
+    if (stopped) {
+      evicting.remove(key);
+    }
+    if (evicting.isEmpty()) {
+      waitingToStart.remove(key);
+      changed.addAll(waitingToStart);
+      waitingToStart.clear();
+      return true;
+    }
     waitingToStart.add(key);
+    return false;
   }
 
   /**

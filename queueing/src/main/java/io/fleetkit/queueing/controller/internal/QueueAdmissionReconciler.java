@@ -137,8 +137,8 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
         // its old pods are still being deleted; the Job controller's status update reconciles it again
         return Result.done();
       }
-      if (!mayStart) {
-        book.waitToStart(key);
+      // suspended here means stopped: a suspended Job with active pods returned above
+      if (!mayStart && !book.waitToStart(key, job.spec().suspend(), changed)) {
         setCondition(ctx, job, true, QueueLabels.REASON_ADMITTED, message + ", waiting for preempted Jobs to stop");
         return Result.done();
       }

@@ -15,6 +15,8 @@ import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.events.Event;
+import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.reconcile.ReconcileContext;
 import io.fleetkit.reconcile.Reconciler;
 import io.fleetkit.reconcile.Result;
@@ -256,7 +258,15 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
       }
       ObjectMeta m = rs.metadata().toBuilder().annotation(WorkloadLabels.DESIRED_REPLICAS, desired)
           .annotation(WorkloadLabels.MAX_REPLICAS, max).build();
-      return replace(ctx.store().update(rs.withMetadata(m).withSpec(rs.spec().withReplicas(replicas))));
+      int from = rs.spec().replicas();
+      ReplicaSet updated = replace(ctx.store().update(rs.withMetadata(m).withSpec(rs.spec().withReplicas(replicas))));
+      if (from != replicas) {
+        // upstream scaleReplicaSet: "Scaled %s replica set %s to %d from %d"
+        ctx.events().event(d, Event.NORMAL, EventRecorder.SCALING_REPLICA_SET, "Scale", "Scaled "
+            + (replicas > from ? "up" : "down") + " replica set " + rs.metadata().name() + " to " + replicas
+            + " from " + from);
+      }
+      return updated;
     }
 
     private RsView view(ReplicaSet rs) {
@@ -644,6 +654,13 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
               "ReplicaSet \"" + rsName + "\" has timed out progressing.", now, now));
         }
       }
+      // Move the ReplicaFailure condition of the new replica set (else of an old one) into the deployment's.
+      DeploymentCondition failure = replicaFailure(newRs == null ? null : current(newRs));
+      if (failure != null) {
+        setCondition(conds, failure);
+      } else {
+        conds.removeIf(c -> c.type().equals(DeploymentCondition.REPLICA_FAILURE));
+      }
       DeploymentStatus finalStatus = withConditions(newStatus, conds);
       if (!finalStatus.equals(d.status())) {
         d = ctx.store().updateStatus(d.withStatus(finalStatus));
@@ -664,6 +681,17 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
         }
       }
       return requeueStuck(finalStatus);
+    }
+
+    /** Upstream's {@code getReplicaFailures}: the new replica set's ReplicaFailure first, then the old ones'. */
+    private @Nullable DeploymentCondition replicaFailure(@Nullable ReplicaSet newRs) {
+      io.fleetkit.api.apps.ReplicaSetCondition c = newRs == null ? null
+          : newRs.status().condition(io.fleetkit.api.apps.ReplicaSetCondition.REPLICA_FAILURE);
+      for (int i = 0; c == null && i < rsList.size(); i++) {
+        c = rsList.get(i).status().condition(io.fleetkit.api.apps.ReplicaSetCondition.REPLICA_FAILURE);
+      }
+      return c == null ? null : new DeploymentCondition(DeploymentCondition.REPLICA_FAILURE, c.status(), c.reason(),
+          c.message(), c.lastTransitionTime(), c.lastTransitionTime());
     }
 
     private static DeploymentStatus withConditions(DeploymentStatus s, List<DeploymentCondition> conds) {

@@ -1,6 +1,8 @@
 package io.fleetkit.reconcile.controllers.internal;
 
 import io.fleetkit.api.ConflictException;
+import io.fleetkit.api.events.Event;
+import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.batch.CompletionMode;
 import io.fleetkit.api.batch.Job;
@@ -348,11 +350,21 @@ public final class JobReconciler implements Reconciler<Job> {
             .annotation(WorkloadLabels.HOSTNAME, job.metadata().name() + "-" + index);
       }
       try {
-        return ctx.store().create(new Pod(mb.build(), spec, PodStatus.PENDING));
+        Pod created = ctx.store().create(new Pod(mb.build(), spec, PodStatus.PENDING));
+        ctx.events().event(job, Event.NORMAL, EventRecorder.SUCCESSFUL_CREATE, "Create", "Created pod: "
+            + created.metadata().name());
+        return created;
       } catch (ConflictException e) {
-        last = e;
+        last = e; // name taken: draw another suffix, as the API server does for generateName
+      } catch (RuntimeException e) {
+        // upstream's RealPodControl: a refused create (a quota, a missing namespace) is a Warning event
+        ctx.events().event(job, Event.WARNING, EventRecorder.FAILED_CREATE, "Create", "Error creating: "
+            + e.getMessage());
+        throw e;
       }
     }
+    ctx.events().event(job, Event.WARNING, EventRecorder.FAILED_CREATE, "Create", "Error creating: "
+        + last.getMessage());
     throw last;
   }
 

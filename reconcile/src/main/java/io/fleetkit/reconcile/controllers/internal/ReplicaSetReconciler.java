@@ -5,10 +5,12 @@ import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.ConflictException;
 import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.apps.ReplicaSet;
+import io.fleetkit.api.apps.ReplicaSetCondition;
 import io.fleetkit.api.apps.ReplicaSetStatus;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodStatus;
 import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.store.DeletePreconditions;
@@ -97,7 +99,7 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
         failure = e;
       }
     }
-    ReplicaSetStatus status = calculateStatus(rs, active, now);
+    ReplicaSetStatus status = calculateStatus(rs, active, now, failure);
     if (!status.equals(rs.status())) {
       try {
         ctx.store().updateStatus(rs.withStatus(status));
@@ -240,6 +242,12 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
               + v.metadata().name());
         } catch (NotFoundException | ConflictException e) {
           expectations.deletionObserved(key, v.metadata().key());
+        } catch (RuntimeException e) {
+          // upstream controller_utils DeletePod: FailedDelete "Error deleting: %v"
+          expectations.deletionObserved(key, v.metadata().key());
+          ctx.events().event(rs, Event.WARNING, EventRecorder.FAILED_DELETE, "Delete", "Error deleting: "
+              + e.getMessage());
+          throw e;
         }
       }
     }
@@ -321,8 +329,13 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
     return out;
   }
 
-  /** Upstream's {@code calculateStatus}. */
-  static ReplicaSetStatus calculateStatus(ReplicaSet rs, List<Pod> active, Instant now) {
+  /**
+   * Upstream's {@code calculateStatus}: the counts, and the ReplicaFailure condition, set (reason FailedCreate or
+   * FailedDelete, the error as message) when managing the replicas failed and it is not set yet, removed when
+   * they were managed without error.
+   */
+  static ReplicaSetStatus calculateStatus(ReplicaSet rs, List<Pod> active, Instant now,
+      @Nullable RuntimeException manageError) {
     int fullyLabeled = 0;
     int ready = 0;
     int available = 0;
@@ -338,7 +351,19 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
         }
       }
     }
-    return new ReplicaSetStatus(active.size(), fullyLabeled, ready, available, rs.metadata().generation());
+    List<ReplicaSetCondition> conditions = new ArrayList<>(rs.status().conditions());
+    ReplicaSetCondition failure = rs.status().condition(ReplicaSetCondition.REPLICA_FAILURE);
+    if (manageError != null && failure == null) {
+      int diff = active.size() - rs.spec().replicas();
+      String reason = diff < 0 ? ReplicaSetCondition.REASON_FAILED_CREATE
+          : diff > 0 ? ReplicaSetCondition.REASON_FAILED_DELETE : "";
+      conditions.add(new ReplicaSetCondition(ReplicaSetCondition.REPLICA_FAILURE, ConditionStatus.True, reason,
+          String.valueOf(manageError.getMessage()), now));
+    } else if (manageError == null && failure != null) {
+      conditions.remove(failure);
+    }
+    return new ReplicaSetStatus(active.size(), fullyLabeled, ready, available, rs.metadata().generation(),
+        conditions);
   }
 
   /** When the next ready pod becomes available (minReadySeconds), or {@code null}. */

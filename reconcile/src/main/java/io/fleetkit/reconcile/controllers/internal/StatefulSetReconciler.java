@@ -2,6 +2,8 @@ package io.fleetkit.reconcile.controllers.internal;
 
 import io.fleetkit.api.ConflictException;
 import io.fleetkit.api.NotFoundException;
+import io.fleetkit.api.events.Event;
+import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.apps.PodManagementPolicy;
 import io.fleetkit.api.apps.RollingUpdateStatefulSetStrategy;
 import io.fleetkit.api.apps.StatefulSet;
@@ -72,7 +74,7 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
     RuntimeException failure = null;
     if (set.metadata().deletionTimestamp() == null) {
       try {
-        new Pass(ctx.store(), set, currentRevision, updateRevision, view, now).run();
+        new Pass(ctx.store(), ctx.events(), set, currentRevision, updateRevision, view, now).run();
       } catch (ConflictException | NotFoundException e) {
         LOG.debug("statefulset {}: lost a race ({}), requeueing", ctx.key(), e.getMessage());
         failure = e;
@@ -168,6 +170,7 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
   /** One pass of {@code updateStatefulSet}; returns early wherever upstream does. Mutates {@code view}. */
   private final class Pass {
     private final ObjectStore store;
+    private final EventRecorder events;
     private final StatefulSet set;
     private final String currentRevision;
     private final String updateRevision;
@@ -175,9 +178,10 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
     private final Instant now;
     private final boolean monotonic;
 
-    Pass(ObjectStore store, StatefulSet set, String currentRevision, String updateRevision, Map<String, Pod> view,
-        Instant now) {
+    Pass(ObjectStore store, EventRecorder events, StatefulSet set, String currentRevision, String updateRevision,
+        Map<String, Pod> view, Instant now) {
       this.store = store;
+      this.events = events;
       this.set = set;
       this.currentRevision = currentRevision;
       this.updateRevision = updateRevision;
@@ -298,7 +302,19 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
       Pod pod = StatefulSetPods.newPod(set, template, revision, ordinal);
       LOG.debug("statefulset {}: creating pod {} at revision {}", ObjectKey.of(set), pod.metadata().name(),
           revision);
-      Pod created = store.create(pod);
+      Pod created;
+      try {
+        created = store.create(pod);
+      } catch (ConflictException e) {
+        throw e; // exists already: upstream sinks AlreadyExists without an event
+      } catch (RuntimeException e) {
+        // upstream's recordPodEvent: a refused create (a quota, a missing namespace) is a Warning event
+        events.event(set, Event.WARNING, EventRecorder.FAILED_CREATE, "Create", "create Pod "
+            + pod.metadata().name() + " in StatefulSet " + set.metadata().name() + " failed error: " + e.getMessage());
+        throw e;
+      }
+      events.event(set, Event.NORMAL, EventRecorder.SUCCESSFUL_CREATE, "Create", "create Pod "
+          + pod.metadata().name() + " in StatefulSet " + set.metadata().name() + " successful");
       view.put(created.metadata().name(), created);
       return created;
     }
@@ -311,6 +327,12 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
             store.create(claim);
           } catch (ConflictException e) {
             // created meanwhile: a claim is never rebound to another ordinal, so the existing one is ours
+          } catch (RuntimeException e) {
+            // upstream's recordClaimEvent
+            events.event(set, Event.WARNING, EventRecorder.FAILED_CREATE, "Create", "create Claim "
+                + claim.metadata().name() + " for Pod " + set.metadata().name() + "-" + ordinal + " in StatefulSet "
+                + set.metadata().name() + " failed error: " + e.getMessage());
+            throw e;
           }
         }
       }

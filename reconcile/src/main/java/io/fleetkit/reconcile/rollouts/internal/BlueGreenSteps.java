@@ -17,7 +17,8 @@ import java.util.Map;
 /**
  * A blue-green rollout's sync (Argo Rollouts' {@code rollout/bluegreen.go}): bring the new version up behind the
  * preview Service (at {@code previewReplicaCount} if set), run the pre-promotion analysis, pause when
- * auto-promotion is off or delayed, then switch the active Service; run the post-promotion analysis before the new
+ * auto-promotion is off or delayed, scale a preview up to full size, then switch the active Service once the new
+ * version is saturated (all {@code replicas} available); run the post-promotion analysis before the new
  * version becomes stable; scale old versions down after {@code scaleDownDelaySeconds}. A failed analysis aborts:
  * the active Service stays on (or returns to) the stable version and the new one is scaled to 0. Stateless.
  */
@@ -46,8 +47,17 @@ final class BlueGreenSteps {
       s.scale(s.newRs, desired);
       if (!st.activeSelector().equals(s.hash) && !s.r.spec().paused()
           && BlueGreenMath.readyForPause(v, RolloutSync.view(s.newRs), all, rs -> hashes.get(rs.name()))
-          && prePromotionDone(s, bg, st) && pauseDone(s, bg, st)) {
-        promote(s, bg, st);
+          && (st.scaleUpPreviewCheckPoint() || (prePromotionDone(s, bg, st) && pauseDone(s, bg, st)))) {
+        Integer preview = bg.previewReplicaCount();
+        if (preview != null && !st.scaleUpPreviewCheckPoint()
+            && s.newRs.status().availableReplicas() == preview) {
+          // calculateScaleUpPreviewCheckPoint: analysis and pause done, the preview scales up to full size
+          s.b.scaleUpPreviewCheckPoint(true);
+          s.scale(s.newRs, s.r.spec().replicas());
+        }
+        if (saturated(s)) {
+          promote(s, bg, st);
+        }
       }
       st = s.b.build();
       if (st.activeSelector().equals(s.hash) && !st.stableRs().equals(s.hash)) {
@@ -72,6 +82,15 @@ final class BlueGreenSteps {
     s.selectVersion(bg.previewService(), s.hash);
     scaleDownOld(s, bg, st);
     s.b.canaryWeight(st.activeSelector().equals(s.hash) && !st.stableRs().equals(s.hash) ? 100 : 0);
+  }
+
+  /**
+   * {@code IsSaturated}: the active Service is switched only to a new ReplicaSet at the full replica count, all
+   * available.
+   */
+  private static boolean saturated(RolloutSync s) {
+    int replicas = s.r.spec().replicas();
+    return s.newRs.spec().replicas() == replicas && s.newRs.status().availableReplicas() == replicas;
   }
 
   private static boolean prePromotionDone(RolloutSync s, BlueGreenStrategy bg, RolloutStatus st) {

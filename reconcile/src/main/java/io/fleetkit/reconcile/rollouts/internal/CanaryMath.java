@@ -218,6 +218,84 @@ public final class CanaryMath {
     return new Counts(minPodsPerReplicaSet(r, canary), minPodsPerReplicaSet(r, stable));
   }
 
+  /**
+   * The canary weight handed to the traffic router ({@code reconcileTrafficRouting} in
+   * {@code rollout/trafficrouting.go}), first match wins: 0 once fully promoted (stable is the current version); on an
+   * abort {@link #weightOnAbort}; 0 while the new ReplicaSet has no available pod; on a full promotion the weight in
+   * effect (with {@code dynamicStableScale} {@code 100 * newAvailable / replicas}); at a step, while the replica
+   * counts of the step are not reached, the weight of the last {@code setWeight} before it (the canary gets no
+   * traffic it cannot serve yet), once they are the current set weight, and 100 past the last step; 0 without steps.
+   * Then {@code checkReplicasAvailable}: when the stable ReplicaSet has fewer available pods than its share of
+   * {@code replicas} needs, the weight in effect stays.
+   *
+   * @param atDesiredReplicaCount {@code AtDesiredReplicaCountsForCanary} for the current step
+   * @param weightInEffect the canary weight the router reported last
+   */
+  public static int desiredTrafficWeight(CanaryView r, @Nullable RsView newRs, @Nullable RsView stableRs,
+      boolean atDesiredReplicaCount, int weightInEffect) {
+    int desired = routedWeight(r, newRs, stableRs, atDesiredReplicaCount, weightInEffect);
+    if (stableRs != null && stableRs.available() < (MAX_WEIGHT - desired) * r.replicas() / MAX_WEIGHT) {
+      return weightInEffect;
+    }
+    return desired;
+  }
+
+  private static int routedWeight(CanaryView r, @Nullable RsView newRs, @Nullable RsView stableRs,
+      boolean atDesiredReplicaCount, int weightInEffect) {
+    if (r.stableHash().equals(r.currentHash())) {
+      return 0;
+    }
+    if (r.abort()) {
+      return weightOnAbort(r, newRs, stableRs, weightInEffect);
+    }
+    if (newRs == null || newRs.available() == 0) {
+      return 0;
+    }
+    if (r.promoteFull()) {
+      if (r.dynamicStableScale()) {
+        return r.replicas() == 0 ? 0 : Math.min(MAX_WEIGHT, MAX_WEIGHT * newRs.available() / r.replicas());
+      }
+      return weightInEffect;
+    }
+    Integer index = currentStepIndex(r);
+    if (index == null) {
+      return 0;
+    }
+    if (!atDesiredReplicaCount) {
+      for (int i = Math.min(index, r.steps().size()) - 1; i >= 0; i--) {
+        if (r.steps().get(i) instanceof CanaryStep.SetWeight w) {
+          return w.weight();
+        }
+      }
+      return 0;
+    }
+    return index < r.steps().size() ? currentSetWeight(r) : MAX_WEIGHT;
+  }
+
+  /**
+   * {@code calculateDesiredWeightOnAbortOrStableRollback}: 0, except with {@code dynamicStableScale}, where traffic
+   * goes back to stable only as fast as stable pods become available: with no step weight to fall back to, the share
+   * the unavailable stable pods leave ({@code 100 - 100 * stableAvailable / replicas}) but never above the weight in
+   * effect; otherwise the weight in effect while the stable pods cannot yet carry {@code 100 - stepWeight}, then
+   * the lower of the step weight ({@link #desiredCanaryWeight}) and the weight in effect.
+   */
+  public static int weightOnAbort(CanaryView r, @Nullable RsView newRs, @Nullable RsView stableRs,
+      int weightInEffect) {
+    if (!r.dynamicStableScale() || stableRs == null || newRs == null || r.replicas() == 0) {
+      return 0;
+    }
+    int desiredCanary = desiredCanaryWeight(r, newRs, stableRs);
+    int expected = Math.max(0, MAX_WEIGHT - MAX_WEIGHT * stableRs.available() / r.replicas());
+    if (desiredCanary <= 0) {
+      return Math.min(expected, weightInEffect);
+    }
+    int stableWeight = MAX_WEIGHT * stableRs.available() / r.replicas();
+    if (stableWeight < MAX_WEIGHT - desiredCanary) {
+      return weightInEffect;
+    }
+    return Math.min(desiredCanary, weightInEffect);
+  }
+
   /** {@code CheckMinPodsPerReplicaSet} (traffic routing only; capped at replicas). */
   public static int minPodsPerReplicaSet(CanaryView r, int count) {
     if (count == 0 || r.minPodsPerReplicaSet() == null || !r.trafficRouting()) {

@@ -22,10 +22,18 @@ import org.jspecify.annotations.Nullable;
  * background analysis, promote when the steps are done, and abort on a failed analysis. Stateless.
  */
 final class CanarySteps {
+  /** Message prefix when the router cannot apply a weight (Argo's event reason). */
+  static final String TRAFFIC_ROUTING_ERROR = "TrafficRoutingError";
+  /** How soon a sync whose routing failed is retried. */
+  static final java.time.Duration ROUTING_RETRY = java.time.Duration.ofSeconds(10);
+
   private CanarySteps() {}
 
   static void sync(RolloutSync s, @Nullable TrafficRouter router) {
     CanaryStrategy c = s.r.canary();
+    if (c.trafficRouting() != null && router != null && !route(s, router)) {
+      return; // as Argo: a routing error stops the sync before scaling and steps; retried
+    }
     List<CanaryStep> steps = c.steps();
     for (int guard = 0; guard <= steps.size() + 2; guard++) {
       RolloutStatus st = s.b.build();
@@ -84,6 +92,27 @@ final class CanarySteps {
     }
   }
 
+  /**
+   * Argo's {@code reconcileTrafficRouting}: hands the router the weight for the current status
+   * ({@link CanaryMath#desiredTrafficWeight}) and records the weight it reports. On a failure records the reason
+   * (shown as the rollout's message), comes back in {@link #ROUTING_RETRY} and returns false.
+   */
+  private static boolean route(RolloutSync s, TrafficRouter router) {
+    RolloutStatus st = s.b.build();
+    CanaryView v = view(s, st);
+    CanaryMath.Counts counts = counts(s, v, router);
+    int desired = CanaryMath.desiredTrafficWeight(v, RolloutSync.view(s.newRs), RolloutSync.view(s.stableRs),
+        atDesired(s, counts, false), st.canaryWeight());
+    try {
+      s.b.canaryWeight(router.setWeight(s.r, s.r.canary().trafficRouting(), desired));
+      return true;
+    } catch (RuntimeException e) {
+      s.routingError = TRAFFIC_ROUTING_ERROR + ": " + e.getMessage();
+      s.wakeAt(s.now.plus(ROUTING_RETRY));
+      return false;
+    }
+  }
+
   private static CanaryView view(RolloutSync s, RolloutStatus st) {
     CanaryStrategy c = s.r.canary();
     s.resolveStable(st.stableRs());
@@ -96,7 +125,9 @@ final class CanarySteps {
     RsView newV = RolloutSync.view(s.newRs);
     RsView stableV = RolloutSync.view(s.stableRs);
     if (s.r.canary().trafficRouting() != null) {
-      return CanaryMath.trafficRoutedCanary(v, newV, stableV, null);
+      int w = s.b.build().canaryWeight();
+      return CanaryMath.trafficRoutedCanary(v, newV, stableV,
+          router == null ? null : new CanaryMath.TrafficWeights(w, CanaryMath.MAX_WEIGHT - w));
     }
     List<RsView> older = new ArrayList<>();
     for (ReplicaSet rs : s.others) {

@@ -98,7 +98,10 @@ public final class RolloutReconciler implements Reconciler<Rollout> {
     }
   }
 
-  /** The traffic weight: the router's, or the ratio of ready canary pods without one. */
+  /**
+   * The Services' selectors, and the traffic weight without a router: the ratio of ready canary pods. With a
+   * router the weight was set before the steps ran.
+   */
   private void canaryWeight(RolloutSync s) {
     RolloutStatus st = s.b.build();
     var c = s.r.canary();
@@ -106,12 +109,6 @@ public final class RolloutReconciler implements Reconciler<Rollout> {
     s.selectVersion(c.canaryService(), s.hash);
     boolean promoted = st.stableRs().equals(s.hash);
     if (c.trafficRouting() != null && router != null) {
-      CanaryView v = new CanaryView(s.r.spec().replicas(), c.steps(), st.currentStepIndex(), c.maxSurge(),
-          c.maxUnavailable(), true, c.dynamicStableScale(), c.abortScaleDownDelaySeconds(), c.minPodsPerReplicaSet(),
-          st.abort(), st.promoteFull(), st.stableRs(), s.hash);
-      int desired = promoted ? 0 : CanaryMath.canaryReplicasOrWeight(v, RolloutSync.view(s.newRs),
-          RolloutSync.view(s.stableRs)).weight();
-      s.b.canaryWeight(router.setWeight(s.r, c.trafficRouting(), desired));
       return;
     }
     if (promoted) {
@@ -182,6 +179,9 @@ public final class RolloutReconciler implements Reconciler<Rollout> {
     } else {
       phase = RolloutPhase.Healthy;
       message = "";
+    }
+    if (s.routingError != null && (phase == RolloutPhase.Progressing || phase == RolloutPhase.Paused)) {
+      message = s.routingError; // what holds the rollout up
     }
     s.b.phase(phase).message(message);
   }

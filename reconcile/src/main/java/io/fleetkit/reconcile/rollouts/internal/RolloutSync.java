@@ -43,6 +43,8 @@ final class RolloutSync {
   @Nullable Instant wakeAt;
   /** Set by an abort during this sync: the runs to terminate and the reason. */
   @Nullable String abortReason;
+  /** Why the traffic router could not apply the weight in this sync; {@code null} when it could (or none ran). */
+  @Nullable String routingError;
 
   RolloutSync(ObjectStore store, Rollout r, Instant now, String hash, List<ReplicaSet> owned) {
     this.store = store;

@@ -390,4 +390,26 @@ final class AnalysisAssessmentTest {
     assertThat(AnalysisAssessment.worst(AnalysisPhase.Failed, AnalysisPhase.Error)).isEqualTo(AnalysisPhase.Failed);
     assertThat(AnalysisAssessment.isWorse(AnalysisPhase.Running, AnalysisPhase.Successful)).isFalse();
   }
+
+  // utils/analysis/helpers_test.go TestIsWorst: all 16 pairs of Successful, Inconclusive, Error, Failed
+  @Test
+  void isWorse_helpersTestIsWorst_all16Pairs() {
+    AnalysisPhase[] order = {AnalysisPhase.Successful, AnalysisPhase.Inconclusive, AnalysisPhase.Error,
+        AnalysisPhase.Failed};
+    for (int i = 0; i < order.length; i++) {
+      for (int j = 0; j < order.length; j++) {
+        assertThat(AnalysisAssessment.isWorse(order[i], order[j])).as("%s -> %s", order[i], order[j])
+            .isEqualTo(j > i);
+      }
+    }
+  }
+
+  // utils/analysis/helpers_test.go TestWorst
+  @Test
+  void worst_helpersTestWorst_eitherOrder() {
+    assertThat(AnalysisAssessment.worst(AnalysisPhase.Successful, AnalysisPhase.Failed))
+        .isEqualTo(AnalysisPhase.Failed);
+    assertThat(AnalysisAssessment.worst(AnalysisPhase.Failed, AnalysisPhase.Successful))
+        .isEqualTo(AnalysisPhase.Failed);
+  }
 }

@@ -34,6 +34,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Gang (all-or-nothing) scheduling, after kubernetes-sigs/scheduler-plugins {@code pkg/coscheduling}: pods join a
@@ -58,6 +60,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class CoschedulingPlugin implements QueueSortPlugin, PreEnqueuePlugin, PreFilterPlugin,
     PostFilterPlugin, ReservePlugin, PermitPlugin, EnqueueExtensions {
+  private static final Logger LOG = LoggerFactory.getLogger(CoschedulingPlugin.class);
   public static final String NAME = "Coscheduling";
   public static final PluginFactory FACTORY = CoschedulingPlugin::new;
   public static final int DEFAULT_TIMEOUT_SECONDS = 60;
@@ -74,6 +77,8 @@ public final class CoschedulingPlugin implements QueueSortPlugin, PreEnqueuePlug
   private final long backoffNanos;
   /** Group state by namespace, then name (two lookups, no key allocation on the QueueSort path). */
   private final Map<String, Map<String, GangState>> groups = new ConcurrentHashMap<>();
+  /** "namespace/group" of each missing PodGroup already warned about (bounded: one line per group, not per pod). */
+  private final Set<String> missingGroupsReported = ConcurrentHashMap.newKeySet();
 
   public CoschedulingPlugin(FrameworkHandle handle) {
     this.handle = handle;
@@ -162,6 +167,10 @@ public final class CoschedulingPlugin implements QueueSortPlugin, PreEnqueuePlug
   public PreFilterResult preFilter(CycleState cycle, PodInfo pod, Snapshot snapshot) {
     PodGroup pg = groupOf(pod.pod());
     if (pg == null) {
+      String named = pod.pod().podGroupName();
+      if (named != null) {
+        reportMissingGroup(pod.pod(), named);
+      }
       return PreFilterResult.skip();
     }
     String key = pg.metadata().key();
@@ -324,6 +333,24 @@ public final class CoschedulingPlugin implements QueueSortPlugin, PreEnqueuePlug
   }
 
   // ------------------------------------------------------------------------------------------ helpers
+
+  /**
+   * A pod names a PodGroup that does not exist. Upstream's Coscheduling then schedules it as a lone pod, and so do
+   * we (the group may be created later, or the label is a mistake), but not silently: one WARN per group.
+   */
+  private void reportMissingGroup(Pod pod, String group) {
+    String key = pod.metadata().namespace() + "/" + group;
+    if (missingGroupsReported.size() < 10_000 && missingGroupsReported.add(key)) {
+      LOG.warn("pod {} names PodGroup {} (label {}), which does not exist: it is scheduled as a single pod without"
+          + " gang semantics; create the PodGroup first, or fix the label", pod.metadata().key(), key,
+          Pod.POD_GROUP_LABEL);
+    }
+  }
+
+  /** The missing PodGroups ("namespace/name") pods have named so far, each reported once at WARN. */
+  Set<String> missingGroupsReported() {
+    return Set.copyOf(missingGroupsReported);
+  }
 
   private @Nullable PodGroup groupOf(Pod pod) {
     String g = pod.podGroupName();

@@ -1,7 +1,9 @@
 package io.fleetkit.scheduler.plugins.interpodaffinity;
 
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.framework.ClusterEvent;
 import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.EnqueueExtensions;
 import io.fleetkit.api.framework.FilterPlugin;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.PluginFactory;
@@ -14,6 +16,8 @@ import io.fleetkit.api.framework.Snapshot;
 import io.fleetkit.api.framework.StateKey;
 import io.fleetkit.api.framework.Status;
 import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -40,14 +44,20 @@ import java.util.function.Supplier;
  *
  * <p><b>Namespaces.</b> A term's namespaces are its list, or the pod's own namespace when both the list and the
  * namespace selector are absent; a namespace selector is matched against {@link InterPodAffinityArgs#namespaceLabels}
- * (FleetKit has no Namespace kind yet; by default every namespace has no labels, so only an empty selector
- * {@code {}} selects anything). {@code matchLabelKeys}/{@code mismatchLabelKeys} are merged into the selector as
- * kube-apiserver does.
+ * (by default every namespace has no labels, so only an empty selector {@code {}} selects anything;
+ * {@link NamespaceLookups#in} reads the store's Namespaces). {@code matchLabelKeys}/{@code mismatchLabelKeys} are
+ * merged into the selector as kube-apiserver does.
+ *
+ * <p><b>Re-queueing.</b> As upstream's {@code EventsToRegister}: a rejected pod is retried after an assigned pod
+ * is added, changed or deleted, and after a node is added or changed; and, beyond upstream, after a Namespace
+ * changes ({@link ClusterEvent#NAMESPACE_UPDATE}), since a namespace gaining a label can satisfy a
+ * {@code namespaceSelector}.
  *
  * <p>Thread-safe; Filter and Score do not allocate.
  */
 public final class InterPodAffinityPlugin
-    implements PreFilterPlugin, PreFilterPlugin.PreFilterExtensions, FilterPlugin, PreScorePlugin, ScorePlugin {
+    implements PreFilterPlugin, PreFilterPlugin.PreFilterExtensions, FilterPlugin, PreScorePlugin, ScorePlugin,
+    EnqueueExtensions {
   public static final String NAME = "InterPodAffinity";
   public static final String ERR_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod affinity rules";
   public static final String ERR_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod anti-affinity rules";
@@ -94,6 +104,17 @@ public final class InterPodAffinityPlugin
   @Override
   public String name() {
     return NAME;
+  }
+
+  /**
+   * Upstream's Pod (Add, UpdatePodLabel, Delete) and Node (Add, UpdateNodeLabel, UpdateNodeTaint) events, plus
+   * namespace changes.
+   */
+  @Override
+  public Set<ClusterEvent> eventsToRegister() {
+    return EnumSet.of(ClusterEvent.ASSIGNED_POD_ADD, ClusterEvent.ASSIGNED_POD_UPDATE,
+        ClusterEvent.ASSIGNED_POD_DELETE, ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE,
+        ClusterEvent.NAMESPACE_UPDATE);
   }
 
   public InterPodAffinityArgs args() {

@@ -6,6 +6,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.jspecify.annotations.Nullable;
@@ -34,14 +35,17 @@ public final class KubernetesSchedulerMain {
   public static void main(String[] args) throws InterruptedException {
     Map<String, String> env = System.getenv();
     KubernetesClient client = new KubernetesClientBuilder().build();
-    for (String weakness : TransportSecurity.weaknesses(client.getConfiguration())) {
+    List<String> weaknesses = TransportSecurity.weaknesses(client.getConfiguration());
+    for (String weakness : weaknesses) {
       LOG.warn("insecure Kubernetes client configuration: {}", weakness);
     }
     PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     KubernetesScheduler scheduler = builder(client, env).metrics(MicrometerMetrics.of(prometheus)).build();
     int port = metricsPort(env);
+    List<String> readyzWarnings = weaknesses.stream()
+        .map(w -> "insecure Kubernetes client configuration: " + w).toList();
     MetricsServer server = port == 0 ? null : MetricsServer.start(new InetSocketAddress(port), prometheus::scrape,
-        () -> true, scheduler::isReady);
+        () -> true, scheduler::isReady, readyzWarnings);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       LOG.info("shutting down");

@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -18,7 +19,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The scheduler's HTTP endpoints, as kube-scheduler serves them: {@code /metrics} (the Prometheus text format),
  * {@code /healthz} (liveness) and {@code /readyz} (readiness: informers synced). Each answers {@code 200 ok} or
- * {@code 503} with the failed check's name; other paths answer 404. Runs on the JDK's HTTP server with one daemon
+ * {@code 503} with the failed check's name; other paths answer 404. Standing warnings about the configuration (an
+ * API server whose certificate is not verified) follow {@code /readyz}'s first line, one {@code warning: } line
+ * each, without changing its status: a probe still passes, a person or a check reading the body sees them. Runs on the JDK's HTTP server with one daemon
  * thread. Thread-safe; close it to stop.
  */
 public final class MetricsServer implements AutoCloseable {
@@ -46,6 +49,16 @@ public final class MetricsServer implements AutoCloseable {
    */
   public static MetricsServer start(InetSocketAddress address, Supplier<String> scrape, BooleanSupplier healthy,
       BooleanSupplier ready) {
+    return start(address, scrape, healthy, ready, List.of());
+  }
+
+  /**
+   * As {@link #start(InetSocketAddress, Supplier, BooleanSupplier, BooleanSupplier)}, with warnings that
+   * {@code /readyz} lists after its status line ({@code warning: <text>} each).
+   */
+  public static MetricsServer start(InetSocketAddress address, Supplier<String> scrape, BooleanSupplier healthy,
+      BooleanSupplier ready, List<String> readyzWarnings) {
+    List<String> warnings = List.copyOf(readyzWarnings);
     Objects.requireNonNull(scrape, "scrape");
     Objects.requireNonNull(healthy, "healthy");
     Objects.requireNonNull(ready, "ready");
@@ -66,8 +79,8 @@ public final class MetricsServer implements AutoCloseable {
         String path = exchange.getRequestURI().getPath();
         switch (path) {
           case "/metrics" -> send(exchange, 200, CONTENT_TYPE_004, scrape.get());
-          case "/healthz", "/livez" -> check(exchange, "healthz", healthy);
-          case "/readyz" -> check(exchange, "readyz", ready);
+          case "/healthz", "/livez" -> check(exchange, "healthz", healthy, List.of());
+          case "/readyz" -> check(exchange, "readyz", ready, warnings);
           default -> send(exchange, 404, "text/plain; charset=utf-8", "404 page not found\n");
         }
       } catch (RuntimeException e) {
@@ -79,12 +92,13 @@ public final class MetricsServer implements AutoCloseable {
     return new MetricsServer(s, ex);
   }
 
-  private static void check(HttpExchange exchange, String name, BooleanSupplier ok) throws IOException {
-    if (ok.getAsBoolean()) {
-      send(exchange, 200, "text/plain; charset=utf-8", "ok");
-    } else {
-      send(exchange, 503, "text/plain; charset=utf-8", name + " check failed");
+  private static void check(HttpExchange exchange, String name, BooleanSupplier ok, List<String> warnings)
+      throws IOException {
+    StringBuilder body = new StringBuilder(ok.getAsBoolean() ? "ok" : name + " check failed");
+    for (String w : warnings) {
+      body.append("\nwarning: ").append(w);
     }
+    send(exchange, ok.getAsBoolean() ? 200 : 503, "text/plain; charset=utf-8", body.toString());
   }
 
   private static void send(HttpExchange exchange, int status, String contentType, String body) throws IOException {

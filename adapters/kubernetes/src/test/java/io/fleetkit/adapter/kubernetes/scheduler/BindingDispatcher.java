@@ -65,12 +65,24 @@ final class BindingDispatcher extends Dispatcher {
   private volatile boolean goneOnNextPodWatch;
   private final List<Call> taggedCalls = new CopyOnWriteArrayList<>();
   private final List<String> bindings = new CopyOnWriteArrayList<>();
+  private final List<Long> bindingArrivalNanos = new CopyOnWriteArrayList<>();
+  private volatile java.time.Duration bindingDelay = java.time.Duration.ZERO;
   private final List<Write> podWrites = new CopyOnWriteArrayList<>();
   private final Queue<Integer> deleteFaults = new ConcurrentLinkedQueue<>();
   private final List<Pod> deletedPods = new CopyOnWriteArrayList<>();
 
   BindingDispatcher(Dispatcher delegate) {
     this.delegate = delegate;
+  }
+
+  /** Successful binding answers are sent after {@code delay} (a timer on the server; requests still overlap). */
+  void bindingDelay(java.time.Duration delay) {
+    this.bindingDelay = delay;
+  }
+
+  /** {@link System#nanoTime()} at the arrival of each binding request, in order. */
+  List<Long> bindingArrivals() {
+    return List.copyOf(bindingArrivalNanos);
   }
 
   /** The next binding requests answer these codes (without touching the pod), in order. */
@@ -178,6 +190,7 @@ final class BindingDispatcher extends Dispatcher {
 
   private MockResponse bind(String ns, String name, String body) {
     bindings.add(ns + "/" + name);
+    bindingArrivalNanos.add(System.nanoTime());
     Integer fault = bindingFaults.poll();
     if (fault != null) {
       return status(fault, "Injected", "injected failure " + fault);
@@ -207,7 +220,9 @@ final class BindingDispatcher extends Dispatcher {
     if (patched.code() >= 300) {
       return patched;
     }
-    return new MockResponse().setResponseCode(201).setBody(json.asJson(binding));
+    MockResponse ok = new MockResponse().setResponseCode(201).setBody(json.asJson(binding));
+    java.time.Duration d = bindingDelay;
+    return d.isZero() ? ok : ok.setBodyDelay(d);
   }
 
   private static String client(RecordedRequest request) {

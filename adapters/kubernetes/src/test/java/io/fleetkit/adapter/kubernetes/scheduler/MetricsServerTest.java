@@ -66,6 +66,26 @@ final class MetricsServerTest {
   }
 
   @Test
+  void readyz_withConfigurationWarnings_staysReadyAndListsThem() throws Exception {
+    io.fabric8.kubernetes.client.Config insecure = new io.fabric8.kubernetes.client.ConfigBuilder()
+        .withMasterUrl("https://10.0.0.1:6443").withTrustCerts(true).build();
+    java.util.List<String> warnings = TransportSecurity.weaknesses(insecure);
+    AtomicBoolean ready = new AtomicBoolean(true);
+    try (MetricsServer server = MetricsServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+        () -> "", () -> true, ready::get, warnings)) {
+      HttpResponse<String> r = get(server, "/readyz");
+      assertThat(r.statusCode()).isEqualTo(200);
+      assertThat(r.body()).startsWith("ok\nwarning: TLS certificate verification of the API server"
+          + " https://10.0.0.1:6443");
+      ready.set(false);
+      HttpResponse<String> notReady = get(server, "/readyz");
+      assertThat(notReady.statusCode()).isEqualTo(503);
+      assertThat(notReady.body()).startsWith("readyz check failed\nwarning: TLS certificate verification");
+      assertThat(get(server, "/healthz").body()).isEqualTo("ok");
+    }
+  }
+
+  @Test
   void metricsPort_fromEnvironment_validated() {
     assertThat(KubernetesSchedulerMain.metricsPort(Map.of())).isEqualTo(MetricsServer.DEFAULT_PORT);
     assertThat(KubernetesSchedulerMain.metricsPort(Map.of("FLEETKIT_METRICS_PORT", "9090"))).isEqualTo(9090);

@@ -117,4 +117,74 @@ final class ScenarioYamlTest {
         + "    constant: -3\n", "s.yaml")).isInstanceOf(ManifestException.class)
         .hasMessageContaining("spec.loads[0].constant");
   }
+
+  private static final String ENGINES = """
+      spec:
+        duration: 6h
+        features: {verticalPodAutoscaler: false, queueAdmission: true}
+        loads:
+        - target: {namespace: shop, name: worker}
+          cpuPerRequest: 5m
+          constant: 100
+        queues:
+        - name: research
+          namespaces: [ml]
+          cohort: lab
+          flavor: {name: a100, nodeLabels: {fleetkit.io/node-pool: gpu-a100}}
+          quota: {cpu: "64", memory: 256Gi, nvidia.com/gpu: "8"}
+        jobStreams:
+        - name: train
+          namespace: ml
+          queue: research
+          poisson: {perHour: 12, pods: 4, requests: {cpu: "2", nvidia.com/gpu: "1"}, runFor: 20m}
+        - name: replay
+          namespace: ml
+          trace: default
+          first: 100
+          timeScale: 0.001
+        - name: inline
+          namespace: ml
+          csv: |
+            name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time
+            p-0,1000,1024,1,1000,,LS,Running,0,600,0
+        queueScalers:
+        - target: {namespace: shop, name: worker}
+          perReplica: 500
+          maxReplicas: 20
+          cooldown: 2m
+      """;
+
+  @Test
+  void queuesJobStreamsAndQueueScalers_readAndRoundTrip() {
+    Scenario s = parse(ENGINES);
+    assertThat(s.spec().features().verticalPodAutoscaler()).isFalse();
+    assertThat(s.spec().features().queueScaling()).isTrue();
+    assertThat(s.spec().queues()).hasSize(1);
+    assertThat(s.spec().queues().get(0).quota().value("nvidia.com/gpu")).isEqualTo(8);
+    assertThat(s.spec().queues().get(0).nodeLabels()).containsEntry("fleetkit.io/node-pool", "gpu-a100");
+    assertThat(s.spec().jobStreams()).extracting(j -> j.name()).containsExactly("train", "replay", "inline");
+    assertThat(s.spec().jobStreams().get(0).template().pods()).isEqualTo(4);
+    assertThat(s.spec().jobStreams().get(0).template().runFor()).isEqualTo(Duration.ofMinutes(20));
+    assertThat(s.spec().jobStreams().get(1).trace()).isEqualTo("default");
+    assertThat(s.spec().jobStreams().get(2).jobs()).hasSize(1);
+    assertThat(s.spec().jobStreams().get(2).jobs().get(0).runFor()).isEqualTo(Duration.ofMinutes(10));
+    assertThat(s.spec().queueScalers().get(0).pollingInterval()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(s.spec().queueScalers().get(0).minReplicas()).isZero();
+    Scenario again = KubernetesYaml.parse(KubernetesYaml.dump(List.of(s)), "dump.yaml").ofType(Scenario.class).get(0);
+    assertThat(again.spec()).isEqualTo(s.spec());
+  }
+
+  @Test
+  void badEngines_reportedWithThePath() {
+    assertThat(problems(ENGINES.replace("perHour: 12, ", "perHour: 12, size: 3, ")))
+        .contains("spec.jobStreams[0].poisson.size", "is not a field");
+    assertThat(problems(ENGINES.replace("trace: default", "trace: default\n    csv: x")))
+        .contains("spec.jobStreams[1]", "must have exactly one of [csv, trace, poisson]");
+    assertThat(problems(ENGINES.replace("p-0,1000,", "p-0,lots,")))
+        .contains("spec.jobStreams[2].csv", "column cpu_milli must be a whole number");
+    assertThat(problems(ENGINES.replace("queue: research", "queue: nope")))
+        .contains("spec.jobStreams[0].queue", "must name one of spec.queues");
+    assertThat(problems(ENGINES.replace("perReplica: 500", "perReplica: 0")))
+        .contains("spec.queueScalers[0].perReplica", "must be a finite number above 0");
+  }
 }

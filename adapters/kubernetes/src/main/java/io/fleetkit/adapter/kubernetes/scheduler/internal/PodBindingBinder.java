@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * These retries come on top of the fabric8 client's own, so that a binding survives an API server restart even with
  * the client's retries turned off.
  *
- * <p>Thread-safe; calls block the scheduling thread for at most {@code attempts} requests and backoffs.
+ * <p>Thread-safe; a call blocks its caller (one of the engine's binding threads, so the scheduling thread goes on
+ * with the next pod) for at most {@code attempts} requests and backoffs.
  */
 public final class PodBindingBinder implements Binder {
   private static final Logger LOG = LoggerFactory.getLogger(PodBindingBinder.class);

@@ -2,15 +2,20 @@ package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
 
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetSpecBuilder;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSetConditionBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetStatusBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
+import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Selectors;
 import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.apps.ReplicaSetSpec;
+import io.fleetkit.api.apps.ReplicaSetCondition;
 import io.fleetkit.api.apps.ReplicaSetStatus;
+import io.fleetkit.api.meta.ConditionStatus;
+import java.util.List;
 import io.fleetkit.api.meta.ObjectMeta;
 import org.jspecify.annotations.Nullable;
 
@@ -56,10 +61,17 @@ public final class ReplicaSetConverter
     ReplicaSetSpec spec = template == null ? null : ctx.build("spec", () -> new ReplicaSetSpec(
         Values.intOr(s.getReplicas(), 1), selector, template, Values.intOr(s.getMinReadySeconds(), 0)));
     var st = in.getStatus();
+    var conditions = st == null ? List.<ReplicaSetCondition>of() : Fabric8Scheduling.list(st.getConditions(),
+        "status.conditions", ctx, (c, p, cx) -> {
+          var cs = Values.requiredEnum(ConditionStatus.class, c.getStatus(), p + ".status", cx);
+          var transition = Values.instant(c.getLastTransitionTime(), p + ".lastTransitionTime", cx);
+          return cs == null ? null : cx.build(p, () -> new ReplicaSetCondition(Values.required(c.getType(),
+              p + ".type", cx), cs, Values.orEmpty(c.getReason()), Values.orEmpty(c.getMessage()), transition));
+        });
     ReplicaSetStatus status = st == null ? ReplicaSetStatus.EMPTY : ctx.build("status", () -> new ReplicaSetStatus(
         Values.intOr(st.getReplicas(), 0), Values.intOr(st.getFullyLabeledReplicas(), 0),
         Values.intOr(st.getReadyReplicas(), 0), Values.intOr(st.getAvailableReplicas(), 0),
-        Values.longOr(st.getObservedGeneration(), 0)));
+        Values.longOr(st.getObservedGeneration(), 0), conditions));
     return spec == null || status == null ? null : ctx.build("", () -> new ReplicaSet(meta, spec, status));
   }
 
@@ -76,7 +88,12 @@ public final class ReplicaSetConverter
         .withStatus(st.equals(ReplicaSetStatus.EMPTY) ? null : new ReplicaSetStatusBuilder()
             .withReplicas(st.replicas()).withFullyLabeledReplicas(st.fullyLabeledReplicas())
             .withReadyReplicas(st.readyReplicas()).withAvailableReplicas(st.availableReplicas())
-            .withObservedGeneration(st.observedGeneration()).build())
+            .withObservedGeneration(st.observedGeneration())
+            .withConditions(Fabric8Scheduling.out(st.conditions(), c -> new ReplicaSetConditionBuilder()
+                .withType(c.type()).withStatus(c.status().name()).withReason(Values.emptyToNull(c.reason()))
+                .withMessage(Values.emptyToNull(c.message()))
+                .withLastTransitionTime(Values.instant(c.lastTransitionTime())).build()))
+            .build())
         .build();
   }
 }

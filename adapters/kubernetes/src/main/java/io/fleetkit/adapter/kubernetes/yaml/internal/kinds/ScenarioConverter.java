@@ -8,12 +8,17 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.Untyped;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.simulation.FaultType;
+import io.fleetkit.api.simulation.JobArrival;
+import io.fleetkit.api.simulation.JobStream;
+import io.fleetkit.api.simulation.QueueScaler;
 import io.fleetkit.api.simulation.LoadPattern;
 import io.fleetkit.api.simulation.RatePoint;
 import io.fleetkit.api.simulation.Scenario;
 import io.fleetkit.api.simulation.ScenarioFault;
 import io.fleetkit.api.simulation.ScenarioFeatures;
+import io.fleetkit.api.simulation.ScenarioQueue;
 import io.fleetkit.api.simulation.ScenarioSpec;
 import io.fleetkit.api.simulation.WorkloadLoad;
 import java.time.Duration;
@@ -32,9 +37,15 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ScenarioConverter implements KindConverter<GenericKubernetesResource, Scenario> {
   private static final Set<String> SPEC_FIELDS = Set.of("duration", "seed", "sampleInterval", "features", "loads",
-      "faults");
+      "faults", "queues", "jobStreams", "queueScalers");
   private static final Set<String> FEATURE_FIELDS = Set.of("horizontalPodAutoscaler", "clusterAutoscaler",
-      "storage");
+      "storage", "verticalPodAutoscaler", "queueAdmission", "queueScaling");
+  private static final Set<String> QUEUE_FIELDS = Set.of("name", "namespaces", "cohort", "flavor", "quota");
+  private static final Set<String> STREAM_FIELDS = Set.of("name", "namespace", "queue", "csv", "trace", "first",
+      "timeScale", "poisson");
+  private static final Set<String> POISSON_FIELDS = Set.of("perHour", "pods", "requests", "runFor");
+  private static final Set<String> SCALER_FIELDS = Set.of("target", "perReplica", "activation", "minReplicas",
+      "maxReplicas", "pollingInterval", "cooldown");
   private static final Set<String> LOAD_FIELDS = Set.of("target", "cpuPerRequest", "memoryPerRequest", "constant",
       "step", "diurnal", "spike", "csv");
   private static final Set<String> TARGET_FIELDS = Set.of("kind", "namespace", "name");
@@ -83,7 +94,8 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
     Map<String, Object> f = Untyped.map(spec, "features", "spec.features", ctx);
     known(f, FEATURE_FIELDS, "spec.features", ctx);
     ScenarioFeatures features = new ScenarioFeatures(flag(f, "horizontalPodAutoscaler", ctx),
-        flag(f, "clusterAutoscaler", ctx), flag(f, "storage", ctx));
+        flag(f, "clusterAutoscaler", ctx), flag(f, "storage", ctx), flag(f, "verticalPodAutoscaler", ctx),
+        flag(f, "queueAdmission", ctx), flag(f, "queueScaling", ctx));
     List<WorkloadLoad> loads = new ArrayList<>();
     List<Object> rawLoads = Untyped.list(spec, "loads", "spec.loads", ctx);
     for (int i = 0; i < rawLoads.size(); i++) {
@@ -102,11 +114,130 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
         faults.add(fault);
       }
     }
+    List<ScenarioQueue> queues = new ArrayList<>();
+    List<Object> rawQueues = Untyped.list(spec, "queues", "spec.queues", ctx);
+    for (int i = 0; i < rawQueues.size(); i++) {
+      String p = "spec.queues[" + i + "]";
+      ScenarioQueue q = queue(Untyped.asMap(rawQueues.get(i), p, ctx), p, ctx);
+      if (q != null) {
+        queues.add(q);
+      }
+    }
+    List<JobStream> streams = new ArrayList<>();
+    List<Object> rawStreams = Untyped.list(spec, "jobStreams", "spec.jobStreams", ctx);
+    for (int i = 0; i < rawStreams.size(); i++) {
+      String p = "spec.jobStreams[" + i + "]";
+      JobStream js = stream(Untyped.asMap(rawStreams.get(i), p, ctx), p, ctx);
+      if (js != null) {
+        streams.add(js);
+      }
+    }
+    List<QueueScaler> scalers = new ArrayList<>();
+    List<Object> rawScalers = Untyped.list(spec, "queueScalers", "spec.queueScalers", ctx);
+    for (int i = 0; i < rawScalers.size(); i++) {
+      String p = "spec.queueScalers[" + i + "]";
+      QueueScaler q = scaler(Untyped.asMap(rawScalers.get(i), p, ctx), p, ctx);
+      if (q != null) {
+        scalers.add(q);
+      }
+    }
     if (ctx.hasErrors()) {
       return null;
     }
-    ScenarioSpec s = new ScenarioSpec(duration, seed == null ? 0 : seed, interval, loads, faults, features);
+    ScenarioSpec s = new ScenarioSpec(duration, seed == null ? 0 : seed, interval, loads, faults, features, queues,
+        streams, scalers);
     return ctx.build("", () -> new Scenario(meta, s));
+  }
+
+  private static @Nullable ScenarioQueue queue(Map<String, Object> m, String p, DocumentContext ctx) {
+    known(m, QUEUE_FIELDS, p, ctx);
+    String name = Values.required(Untyped.string(m, "name", "", p + ".name", ctx), p + ".name", ctx);
+    List<String> namespaces = Untyped.stringList(m, "namespaces", p + ".namespaces", ctx);
+    String cohort = Untyped.string(m, "cohort", "", p + ".cohort", ctx);
+    Map<String, Object> fl = Untyped.map(m, "flavor", p + ".flavor", ctx);
+    known(fl, Set.of("name", "nodeLabels"), p + ".flavor", ctx);
+    String flavor = Untyped.string(fl, "name", "default", p + ".flavor.name", ctx);
+    Map<String, String> labels = Untyped.stringMap(fl, "nodeLabels", p + ".flavor.nodeLabels", ctx);
+    ResourceList quota = Untyped.resources(m, "quota", p + ".quota", ctx);
+    if (ctx.hasErrors()) {
+      return null;
+    }
+    return new ScenarioQueue(name, namespaces, cohort.isEmpty() ? null : cohort, flavor, labels, quota);
+  }
+
+  private static @Nullable JobStream stream(Map<String, Object> m, String p, DocumentContext ctx) {
+    known(m, STREAM_FIELDS, p, ctx);
+    String name = Values.required(Untyped.string(m, "name", "", p + ".name", ctx), p + ".name", ctx);
+    String ns = Untyped.string(m, "namespace", "default", p + ".namespace", ctx);
+    String queue = Untyped.string(m, "queue", "", p + ".queue", ctx);
+    Long first = Untyped.integer(m, "first", p + ".first", ctx);
+    Double scale = Untyped.number(m, "timeScale", p + ".timeScale", ctx);
+    List<String> sources = new ArrayList<>();
+    for (String k : List.of("csv", "trace", "poisson")) {
+      if (m.containsKey(k)) {
+        sources.add(k);
+      }
+    }
+    if (sources.size() != 1) {
+      ctx.error(p, "must have exactly one of [csv, trace, poisson]" + (sources.isEmpty() ? "" : ", not " + sources),
+          null);
+      return null;
+    }
+    int n = first == null ? 0 : (int) Math.min(Integer.MAX_VALUE, first);
+    double ts = scale == null ? 1 : scale;
+    switch (sources.get(0)) {
+      case "csv" -> {
+        try {
+          List<JobArrival> jobs = JobStream.parsePodList(Untyped.string(m, "csv", "", p + ".csv", ctx), ts, n);
+          if (jobs.isEmpty()) {
+            ctx.error(p + ".csv", "must have at least one pod row after the header", null);
+            return null;
+          }
+          return ctx.hasErrors() ? null : JobStream.of(name, ns, queue, jobs);
+        } catch (IllegalArgumentException e) {
+          ctx.error(p + ".csv", e.getMessage(), null);
+          return null;
+        }
+      }
+      case "trace" -> {
+        String trace = Values.required(Untyped.string(m, "trace", "", p + ".trace", ctx), p + ".trace", ctx);
+        return ctx.hasErrors() ? null : JobStream.trace(name, ns, queue, trace, n, ts);
+      }
+      default -> {
+        String pp = p + ".poisson";
+        Map<String, Object> po = Untyped.map(m, "poisson", pp, ctx);
+        known(po, POISSON_FIELDS, pp, ctx);
+        double perHour = number(po, "perHour", pp, ctx);
+        Long pods = Untyped.integer(po, "pods", pp + ".pods", ctx);
+        ResourceList req = Untyped.resources(po, "requests", pp + ".requests", ctx);
+        Duration runFor = duration(po, "runFor", pp, ctx);
+        if (ctx.hasErrors()) {
+          return null;
+        }
+        return JobStream.poisson(name, ns, queue, perHour, new JobArrival(Duration.ZERO, "",
+            pods == null ? 1 : (int) Math.min(Integer.MAX_VALUE, pods), req, runFor));
+      }
+    }
+  }
+
+  private static @Nullable QueueScaler scaler(Map<String, Object> m, String p, DocumentContext ctx) {
+    known(m, SCALER_FIELDS, p, ctx);
+    Map<String, Object> t = Untyped.map(m, "target", p + ".target", ctx);
+    known(t, Set.of("namespace", "name"), p + ".target", ctx);
+    String ns = Untyped.string(t, "namespace", "default", p + ".target.namespace", ctx);
+    String name = Values.required(Untyped.string(t, "name", "", p + ".target.name", ctx), p + ".target.name", ctx);
+    double perReplica = number(m, "perReplica", p, ctx);
+    Double activation = Untyped.number(m, "activation", p + ".activation", ctx);
+    Integer min = Untyped.int32(m, "minReplicas", p + ".minReplicas", ctx);
+    Integer max = Untyped.int32(m, "maxReplicas", p + ".maxReplicas", ctx);
+    Duration poll = m.containsKey("pollingInterval") ? duration(m, "pollingInterval", p, ctx)
+        : QueueScaler.DEFAULT_POLLING_INTERVAL;
+    Duration cool = m.containsKey("cooldown") ? duration(m, "cooldown", p, ctx) : QueueScaler.DEFAULT_COOLDOWN;
+    if (ctx.hasErrors()) {
+      return null;
+    }
+    return new QueueScaler(ns, name, perReplica, activation == null ? 0 : activation, min == null ? 0 : min,
+        max == null ? QueueScaler.DEFAULT_MAX_REPLICAS : max, poll, cool);
   }
 
   private static boolean flag(Map<String, Object> m, String key, DocumentContext ctx) {
@@ -265,6 +396,9 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
     features.put("horizontalPodAutoscaler", s.features().horizontalPodAutoscaler());
     features.put("clusterAutoscaler", s.features().clusterAutoscaler());
     features.put("storage", s.features().storage());
+    features.put("verticalPodAutoscaler", s.features().verticalPodAutoscaler());
+    features.put("queueAdmission", s.features().queueAdmission());
+    features.put("queueScaling", s.features().queueScaling());
     spec.put("features", features);
     List<Object> loads = new ArrayList<>();
     for (WorkloadLoad l : s.loads()) {
@@ -311,6 +445,71 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
       faults.add(m);
     }
     Untyped.put(spec, "faults", faults);
+    List<Object> queues = new ArrayList<>();
+    for (ScenarioQueue q : s.queues()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("name", q.name());
+      m.put("namespaces", q.namespaces());
+      if (q.cohort() != null) {
+        m.put("cohort", q.cohort());
+      }
+      Map<String, Object> fl = new LinkedHashMap<>();
+      fl.put("name", q.flavor());
+      if (!q.nodeLabels().isEmpty()) {
+        fl.put("nodeLabels", new java.util.TreeMap<>(q.nodeLabels()));
+      }
+      m.put("flavor", fl);
+      Untyped.put(m, "quota", Untyped.resources(q.quota()));
+      queues.add(m);
+    }
+    Untyped.put(spec, "queues", queues);
+    List<Object> streams = new ArrayList<>();
+    for (JobStream js : s.jobStreams()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("name", js.name());
+      m.put("namespace", js.namespace());
+      if (!js.queue().isEmpty()) {
+        m.put("queue", js.queue());
+      }
+      JobArrival t = js.template();
+      if (t != null) {
+        Map<String, Object> po = new LinkedHashMap<>();
+        po.put("perHour", js.perHour());
+        po.put("pods", t.pods());
+        Untyped.put(po, "requests", Untyped.resources(t.requests()));
+        po.put("runFor", NodePoolConverter.duration(t.runFor()));
+        m.put("poisson", po);
+      } else if (!js.trace().isEmpty()) {
+        m.put("trace", js.trace());
+        m.put("first", js.first());
+        m.put("timeScale", js.timeScale());
+      } else {
+        StringBuilder sb = new StringBuilder(String.join(",", JobStream.COLUMNS)).append('\n');
+        for (JobArrival a : js.jobs()) {
+          long at = a.at().toMillis() / 1000;
+          sb.append(a.name()).append(',').append(a.requests().milliCpu()).append(',')
+              .append(a.requests().memoryBytes() / (1024 * 1024)).append(',')
+              .append(a.requests().value(JobStream.GPU)).append(',').append(at).append(',')
+              .append(at + a.runFor().toMillis() / 1000).append('\n');
+        }
+        m.put("csv", sb.toString());
+      }
+      streams.add(m);
+    }
+    Untyped.put(spec, "jobStreams", streams);
+    List<Object> scalers = new ArrayList<>();
+    for (QueueScaler q : s.queueScalers()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("target", Map.of("namespace", q.namespace(), "name", q.name()));
+      m.put("perReplica", q.perReplica());
+      m.put("activation", q.activation());
+      m.put("minReplicas", q.minReplicas());
+      m.put("maxReplicas", q.maxReplicas());
+      m.put("pollingInterval", NodePoolConverter.duration(q.pollingInterval()));
+      m.put("cooldown", NodePoolConverter.duration(q.cooldown()));
+      scalers.add(m);
+    }
+    Untyped.put(spec, "queueScalers", scalers);
     return GenericKinds.resource(in, spec, null);
   }
 }

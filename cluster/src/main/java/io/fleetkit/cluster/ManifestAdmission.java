@@ -1,4 +1,4 @@
-package io.fleetkit.cli;
+package io.fleetkit.cluster;
 
 import io.fleetkit.adapter.kubernetes.yaml.LoadedObjects;
 import io.fleetkit.admission.Admission;
@@ -30,18 +30,19 @@ import java.util.TreeMap;
  * those kinds pass through unchanged.
  */
 final class ManifestAdmission {
-  /** An object the chain refused, as {@code Kind/namespace/name}, and the denial. */
-  record Rejected(String object, String message) {}
-
   /** The objects as admitted (LimitRange defaults applied, refused ones left out) and the refusals. */
-  record Result(LoadedObjects loaded, List<Rejected> rejected) {}
+  record Result(LoadedObjects loaded, List<ScheduleOutcome.Rejected> rejected) {}
 
   private ManifestAdmission() {}
 
-  static Result apply(LoadedObjects loaded) {
-    boolean tenancy = loaded.objects().stream().anyMatch(o -> o instanceof Namespace || o instanceof ResourceQuota
+  /** Whether the manifests use the tenancy kinds (Namespace, ResourceQuota, LimitRange), which turn admission on. */
+  static boolean usesTenancy(LoadedObjects loaded) {
+    return loaded.objects().stream().anyMatch(o -> o instanceof Namespace || o instanceof ResourceQuota
         || o instanceof LimitRange);
-    if (!tenancy) {
+  }
+
+  static Result apply(LoadedObjects loaded) {
+    if (!usesTenancy(loaded)) {
       return new Result(loaded, List.of());
     }
     List<ApiObject<?>> ordered = new ArrayList<>();
@@ -50,7 +51,7 @@ final class ManifestAdmission {
     loaded.objects().stream().filter(o -> !(o instanceof Namespace || o instanceof PriorityClass
         || o instanceof LimitRange || o instanceof ResourceQuota)).forEach(ordered::add);
     List<ApiObject<?>> admitted = new ArrayList<>();
-    List<Rejected> rejected = new ArrayList<>();
+    List<ScheduleOutcome.Rejected> rejected = new ArrayList<>();
     try (ObjectStore store = ObjectStore.builder().directDelivery().admission(Admission.standard()).build()) {
       for (String ns : NamespaceLifecyclePlugin.IMMORTAL) {
         if (loaded.objects().stream().noneMatch(o -> o instanceof Namespace n && n.metadata().name().equals(ns))) {
@@ -61,7 +62,7 @@ final class ManifestAdmission {
         try {
           admitted.add(unstored(create(store, o)));
         } catch (AdmissionDeniedException e) {
-          rejected.add(new Rejected(name(o), e.getMessage()));
+          rejected.add(new ScheduleOutcome.Rejected(name(o), e.getMessage()));
         }
       }
       // Quotas as charged by what was admitted.

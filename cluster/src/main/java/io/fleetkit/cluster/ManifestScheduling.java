@@ -1,4 +1,4 @@
-package io.fleetkit.cli;
+package io.fleetkit.cluster;
 
 import io.fleetkit.adapter.kubernetes.yaml.LoadedObjects;
 import io.fleetkit.api.core.Node;
@@ -14,11 +14,13 @@ import io.fleetkit.api.storage.StorageAnnotations;
 import io.fleetkit.api.storage.StorageClass;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
+import io.fleetkit.scheduler.InMemoryBinder;
 import io.fleetkit.scheduler.PendingPod;
 import io.fleetkit.scheduler.PluginRegistry;
 import io.fleetkit.scheduler.ScheduleResult;
 import io.fleetkit.scheduler.Scheduler;
 import io.fleetkit.scheduler.plugins.coscheduling.CoschedulingPlugin;
+import io.fleetkit.scheduler.plugins.gpu.GpuPlugins;
 import io.fleetkit.storage.PersistentVolumeController;
 import io.fleetkit.storage.provision.InMemoryProvisioner;
 import io.fleetkit.storage.scheduling.StoragePlugins;
@@ -40,48 +42,39 @@ import org.jspecify.annotations.Nullable;
  * scheduled, on a simulated clock that jumps past backoffs, until no more progress is possible.
  */
 final class ManifestScheduling {
-  /**
-   * A pod that was placed, the pods preemption evicted to make room for it, and the volume each of its claims is
-   * bound to (claim name to volume name; empty for a pod without claims).
-   */
-  record Placement(String pod, String node, List<String> preempted, Map<String, String> volumes) {}
-
-  /** A pod that could not be placed, and kube's diagnosis. */
-  record Unschedulable(String pod, String message) {}
-
-  /**
-   * What happened to the manifests' pods, and the objects the admission chain refused (see
-   * {@link ManifestAdmission}; empty unless the manifests use Namespaces, ResourceQuotas or LimitRanges).
-   */
-  record Outcome(List<Placement> placements, List<Unschedulable> unschedulable,
-      List<ManifestAdmission.Rejected> rejected) {}
-
   private ManifestScheduling() {}
 
-  static Outcome run(LoadedObjects manifests, List<SchedulerProfile> given, long seed) {
-    return run(manifests, given, seed, io.fleetkit.api.metrics.MetricsRegistry.NOOP);
-  }
-
-  /** {@link #run(LoadedObjects, List, long)} recording the scheduler's metrics into {@code metrics}. */
-  static Outcome run(LoadedObjects manifests, List<SchedulerProfile> given, long seed,
-      io.fleetkit.api.metrics.MetricsRegistry metrics) {
+  /**
+   * Schedules the manifests' pending pods with {@code given} profiles, recording the scheduler's metrics into
+   * {@code metrics}; {@code gpu}, when set, adds the GPU plugins (and its placement policy) to the registry.
+   */
+  static ScheduleOutcome run(LoadedObjects manifests, List<SchedulerProfile> given, long seed,
+      io.fleetkit.api.metrics.MetricsRegistry metrics, @Nullable GpuPlugins gpu) {
     ManifestAdmission.Result admission = ManifestAdmission.apply(manifests);
     LoadedObjects loaded = admission.loaded();
     List<SchedulerProfile> profiles = ManifestAdmission.withNamespaceLabels(given, loaded);
-    Outcome outcome = place(loaded, profiles, seed, metrics);
-    return new Outcome(outcome.placements(), outcome.unschedulable(), admission.rejected());
+    ScheduleOutcome outcome = place(loaded, profiles, seed, metrics, gpu);
+    return new ScheduleOutcome(outcome.placements(), outcome.unschedulable(), admission.rejected());
   }
 
-  private static Outcome place(LoadedObjects loaded, List<SchedulerProfile> profiles, long seed,
-      io.fleetkit.api.metrics.MetricsRegistry metrics) {
+  private static ScheduleOutcome place(LoadedObjects loaded, List<SchedulerProfile> profiles, long seed,
+      io.fleetkit.api.metrics.MetricsRegistry metrics, @Nullable GpuPlugins gpu) {
     ManualClock clock = ManualClock.atEpoch2026();
     var builder = Scheduler.builder().clock(clock).seed(seed).parallelism(1).metrics(metrics);
     Set<String> served = new HashSet<>();
     boolean gangs = loaded.objects().stream().anyMatch(o -> o instanceof PodGroup
         || o instanceof Pod pod && pod.podGroupName() != null);
     PersistentVolumeController volumes = storage(loaded, clock);
+    PluginRegistry registry = PluginRegistry.defaults();
     if (volumes != null) {
-      builder.registry(StoragePlugins.registry(PluginRegistry.defaults(), volumes));
+      registry = StoragePlugins.registry(registry, volumes);
+    }
+    if (gpu != null) {
+      registry = gpu.registry(registry);
+      builder.binder(gpu.binder(new InMemoryBinder()));
+    }
+    if (volumes != null || gpu != null) {
+      builder.registry(registry);
     }
     for (SchedulerProfile p : profiles) {
       // Gangs need Coscheduling (it replaces PrioritySort); without them the profile stays exactly as given.
@@ -133,7 +126,7 @@ final class ManifestScheduling {
     store.create((ApiObject) o);
   }
 
-  private static Outcome schedule(LoadedObjects loaded, io.fleetkit.scheduler.SchedulerBuilder builder,
+  private static ScheduleOutcome schedule(LoadedObjects loaded, io.fleetkit.scheduler.SchedulerBuilder builder,
       ManualClock clock, Set<String> served, @Nullable PersistentVolumeController volumes) {
     List<Pod> pending = new ArrayList<>();
     Map<String, String> notServed = new LinkedHashMap<>();
@@ -188,8 +181,8 @@ final class ManifestScheduling {
         // Jump past the longest backoff so that retried pods come back to activeQ.
         clock.advance(Duration.ofSeconds(11));
       }
-      Map<String, Placement> placements = new TreeMap<>();
-      Map<String, Unschedulable> failed = new TreeMap<>();
+      Map<String, ScheduleOutcome.Placement> placements = new TreeMap<>();
+      Map<String, ScheduleOutcome.Unschedulable> failed = new TreeMap<>();
       Map<String, String> pendingMessages = new LinkedHashMap<>();
       for (PendingPod pp : scheduler.pending()) {
         pendingMessages.put(pp.podKey(), pp.message());
@@ -198,18 +191,18 @@ final class ManifestScheduling {
         String key = p.metadata().key();
         var node = scheduler.nodeOf(key);
         if (node.isPresent() && !pendingMessages.containsKey(key)) {
-          placements.put(key, new Placement(key, node.get(), victimsByPod.getOrDefault(key, List.of()),
+          placements.put(key, new ScheduleOutcome.Placement(key, node.get(), victimsByPod.getOrDefault(key, List.of()),
               boundVolumes(p, volumes)));
         } else {
           String msg = pendingMessages.getOrDefault(key, "");
           if (msg.isEmpty()) {
             msg = lastMessage.getOrDefault(key, "pod was not scheduled");
           }
-          failed.put(key, new Unschedulable(key, msg));
+          failed.put(key, new ScheduleOutcome.Unschedulable(key, msg));
         }
       }
-      notServed.forEach((k, m) -> failed.put(k, new Unschedulable(k, m)));
-      return new Outcome(List.copyOf(placements.values()), List.copyOf(failed.values()), List.of());
+      notServed.forEach((k, m) -> failed.put(k, new ScheduleOutcome.Unschedulable(k, m)));
+      return new ScheduleOutcome(List.copyOf(placements.values()), List.copyOf(failed.values()), List.of());
     }
   }
 

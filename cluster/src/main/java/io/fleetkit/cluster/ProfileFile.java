@@ -1,4 +1,4 @@
-package io.fleetkit.cli;
+package io.fleetkit.cluster;
 
 import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.scheduler.DefaultPlugins;
@@ -26,7 +26,9 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * {@code profiles:}), another kind (a Pod manifest given by mistake), an unknown extension point or a disabled plugin
  * that is not in the profile is refused with its path, rather than silently running the default profile.
  */
-final class ProfileFile {
+public final class ProfileFile {
+  /** The most characters of a field name echoed back in an error. */
+  private static final int MAX_ECHO = 200;
   private static final ObjectMapper YAML = YAMLMapper.builder().build();
   private static final String KIND = "KubeSchedulerConfiguration";
   /** The fields of KubeSchedulerConfiguration (v1); only some are used, the others are accepted and ignored. */
@@ -42,7 +44,14 @@ final class ProfileFile {
 
   private ProfileFile() {}
 
-  static List<SchedulerProfile> load(Path file) {
+  /**
+   * The profiles of a scheduler configuration file; kube's default profile (with the file's
+   * {@code percentageOfNodesToScore}) when it lists none.
+   *
+   * @throws IllegalArgumentException naming the file and the field when the file cannot be read or is not a valid
+   *     configuration
+   */
+  public static List<SchedulerProfile> load(Path file) {
     JsonNode root;
     try {
       root = YAML.readTree(Files.readString(file));
@@ -139,7 +148,7 @@ final class ProfileFile {
     }
     for (String f : node.propertyNames()) {
       if (!allowed.contains(f)) {
-        throw new IllegalArgumentException(file + ": " + prefix + CliText.clip(f) + ": unknown field (known: "
+        throw new IllegalArgumentException(file + ": " + prefix + clip(f) + ": unknown field (known: "
             + String.join(", ", new java.util.TreeSet<>(allowed)) + ")");
       }
     }
@@ -154,5 +163,10 @@ final class ProfileFile {
       throw new IllegalArgumentException(file + ": " + field + " \"" + v + "\" must be an integer");
     }
     return v.asInt();
+  }
+
+  private static String clip(String s) {
+    return s.length() <= MAX_ECHO ? s : s.substring(0, MAX_ECHO) + "... (" + (s.length() - MAX_ECHO)
+        + " more characters)";
   }
 }

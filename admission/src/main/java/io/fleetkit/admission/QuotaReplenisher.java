@@ -1,0 +1,90 @@
+package io.fleetkit.admission;
+
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.ResourceQuota;
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.store.Watch;
+import io.fleetkit.api.store.WatchEventType;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The replenishment half of Kubernetes' quota controller ({@code pkg/controller/resourcequota},
+ * {@code replenishQuota}): when an object of {@link NamespacedKinds#all()} is deleted, or a pod reaches a terminal
+ * phase, the quotas of its namespace are recounted by {@link QuotaRecount}, so that usage freed by deletions can be
+ * charged again. Admission only adds to usage; without replenishment a namespace at its limit stays there.
+ *
+ * <p>Driven by {@link #sync()}, which recounts the namespaces that changed since the last call (a simulation steps
+ * it with the controllers; a threaded program may call it periodically). Watch events only mark namespaces, so
+ * {@code sync} may run on any thread, but not concurrently with itself.
+ */
+public final class QuotaReplenisher implements AutoCloseable {
+  private final ObjectStore store;
+  private final Clock clock;
+  private final Set<String> dirty = ConcurrentHashMap.newKeySet();
+  private final List<Watch> watches = new ArrayList<>();
+
+  private QuotaReplenisher(ObjectStore store, Clock clock) {
+    this.store = store;
+    this.clock = clock;
+  }
+
+  /** A replenisher watching {@code store} from now on, recounting at {@code clock}'s time. */
+  public static QuotaReplenisher watch(ObjectStore store, Clock clock) {
+    Objects.requireNonNull(store, "store");
+    Objects.requireNonNull(clock, "clock");
+    QuotaReplenisher r = new QuotaReplenisher(store, clock);
+    for (Class<? extends ApiObject<?>> kind : NamespacedKinds.all()) {
+      if (kind != ResourceQuota.class) {
+        r.watchKind(kind);
+      }
+    }
+    return r;
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void watchKind(Class kind) {
+    watches.add(store.watch(kind, store.resourceVersion(), e -> {
+      ApiObject<?> o = (ApiObject<?>) e.object();
+      if (e.type() == WatchEventType.DELETED || (o instanceof Pod p && p.isTerminal())) {
+        dirty.add(o.metadata().namespace());
+      }
+    }));
+  }
+
+  /**
+   * Recounts the quotas of every namespace marked since the last call.
+   *
+   * @return how many quotas' status changed
+   */
+  public int sync() {
+    if (dirty.isEmpty()) {
+      return 0;
+    }
+    List<String> namespaces = new ArrayList<>(dirty);
+    dirty.removeAll(namespaces);
+    int changed = 0;
+    for (String ns : namespaces) {
+      for (ResourceQuota q : store.list(ResourceQuota.class, ns).items()) {
+        ResourceQuota after = QuotaRecount.recount(store, q, clock.instant());
+        if (after != null && !after.status().equals(q.status())) {
+          changed++;
+        }
+      }
+    }
+    return changed;
+  }
+
+  /** Stops watching. */
+  @Override
+  public void close() {
+    for (Watch w : watches) {
+      w.close();
+    }
+  }
+}

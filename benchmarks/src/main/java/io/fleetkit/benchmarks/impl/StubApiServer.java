@@ -1,0 +1,321 @@
+package io.fleetkit.benchmarks.impl;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.fabric8.kubernetes.api.model.Binding;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A small local stand-in for a Kubernetes API server, just enough for the Kubernetes adapter's scheduler: lists and
+ * HTTP watches (newline-delimited watch events) of nodes and pods; pod creation; the {@code pods/NAME/binding}
+ * subresource with the API server's rules (404 for a missing pod, 409 when it is already bound); empty lists and idle
+ * watches for every other kind the scheduler informs on; Events accepted and dropped. Every request except the watch
+ * streams is answered after a fixed latency, on its own server thread, so requests in flight overlap as they do
+ * against a real API server. (fabric8's mock server was tried first: its CRUD dispatcher scans every stored object on
+ * each request and answers on one event loop, so it stalls long before 2,000 pods/s.)
+ *
+ * <p>It counts the bindings it accepted and those refused because the pod was already bound: the benchmark's "no pod
+ * bound twice, none lost". Thread-safe.
+ */
+public final class StubApiServer implements AutoCloseable {
+  private static final Pattern POD_CREATE = Pattern.compile("^/api/v1/namespaces/([^/]+)/pods$");
+  private static final Pattern BINDING = Pattern.compile("^/api/v1/namespaces/([^/]+)/pods/([^/]+)/binding$");
+
+  /** One watch event, kept in order so that a watch starting at a resource version replays what it missed. */
+  private record Event(long rv, String kind, String json) {}
+
+  private final KubernetesSerialization json = new KubernetesSerialization();
+  private final HttpServer http;
+  private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "stub-apiserver");
+    t.setDaemon(true);
+    return t;
+  });
+  private final KubernetesClient client;
+  private final Object lock = new Object();
+  private final Map<String, Pod> pods = new LinkedHashMap<>();
+  private final Map<String, Node> nodes = new LinkedHashMap<>();
+  private final List<Event> events = new ArrayList<>();
+  private long resourceVersion = 1;
+  private volatile boolean closed;
+  private final AtomicInteger bound = new AtomicInteger();
+  private final AtomicInteger secondBindings = new AtomicInteger();
+  private final AtomicLong requests = new AtomicLong();
+  private volatile long latencyNanos;
+
+  public StubApiServer() {
+    try {
+      http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 512);
+    } catch (IOException e) {
+      throw new UncheckedIOException("stub API server: cannot listen on 127.0.0.1", e);
+    }
+    http.setExecutor(threads);
+    http.createContext("/", this::handle);
+    http.start();
+    Config config = new ConfigBuilder()
+        .withMasterUrl("http://127.0.0.1:" + http.getAddress().getPort())
+        .withNamespace("default")
+        .withOnlyHttpWatches(true)
+        .withMaxConcurrentRequests(1024)
+        .withMaxConcurrentRequestsPerHost(1024)
+        .build();
+    client = new KubernetesClientBuilder().withConfig(config).build();
+  }
+
+  /** A client of this server (closed with it). */
+  public KubernetesClient client() {
+    return client;
+  }
+
+  /** Answers every request (but watch streams) from now on after {@code latency}. */
+  public void latency(Duration latency) {
+    this.latencyNanos = latency.toNanos();
+  }
+
+  /** Adds a node directly (no latency). */
+  public void addNode(Node node) {
+    synchronized (lock) {
+      stamp(node);
+      nodes.put(node.getMetadata().getName(), node);
+      publish("ADDED", "Node", node);
+    }
+  }
+
+  /**
+   * Adds pending pods directly, as other clients' creations would arrive (no latency, no HTTP): the load generator
+   * then costs the machine nothing the scheduler would not face against a real API server.
+   */
+  public void addPods(List<Pod> created) {
+    synchronized (lock) {
+      for (Pod pod : created) {
+        Pod p = new PodBuilder(pod).build();
+        String key = p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
+        if (pods.containsKey(key)) {
+          throw new IllegalArgumentException("stub API server: pod " + key + " already exists");
+        }
+        p.getMetadata().setUid(UUID.randomUUID().toString());
+        stamp(p);
+        pods.put(key, p);
+        publish("ADDED", "Pod", p);
+      }
+    }
+  }
+
+  /** Pods this server bound. */
+  public int bound() {
+    return bound.get();
+  }
+
+  /** Binding requests for pods that were already bound (each would be a pod bound twice). */
+  public int secondBindings() {
+    return secondBindings.get();
+  }
+
+  /** Requests answered. */
+  public long requests() {
+    return requests.get();
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    synchronized (lock) {
+      lock.notifyAll();
+    }
+    client.close();
+    http.stop(0);
+    threads.shutdownNow();
+  }
+
+  // ----------------------------------------------------------------------------------------------- handling
+
+  private void handle(HttpExchange ex) throws IOException {
+    try (ex) {
+      requests.incrementAndGet();
+      String path = ex.getRequestURI().getPath();
+      String query = ex.getRequestURI().getQuery() == null ? "" : ex.getRequestURI().getQuery();
+      String method = ex.getRequestMethod();
+      if ("GET".equals(method) && query.contains("watch=true")) {
+        watch(ex, path, query);
+        return;
+      }
+      long l = latencyNanos;
+      if (l > 0) {
+        Thread.sleep(l / 1_000_000, (int) (l % 1_000_000));
+      }
+      Matcher m;
+      if ("GET".equals(method)) {
+        list(ex, path);
+      } else if ("POST".equals(method) && (m = POD_CREATE.matcher(path)).matches()) {
+        create(ex, m.group(1));
+      } else if ("POST".equals(method) && (m = BINDING.matcher(path)).matches()) {
+        bind(ex, m.group(1), m.group(2));
+      } else {
+        // Events and anything else the scheduler writes: accepted as sent.
+        byte[] body = ex.getRequestBody().readAllBytes();
+        respond(ex, "POST".equals(method) ? 201 : 200, body.length == 0 ? "{}" : new String(body,
+            StandardCharsets.UTF_8));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      respond(ex, 500, status(500, "InternalError", String.valueOf(e)));
+    }
+  }
+
+  private void list(HttpExchange ex, String path) throws IOException {
+    String body;
+    synchronized (lock) {
+      List<HasMetadata> items = new ArrayList<>();
+      if ("/api/v1/pods".equals(path)) {
+        items.addAll(pods.values());
+      } else if ("/api/v1/nodes".equals(path)) {
+        items.addAll(nodes.values());
+      }
+      Map<String, Object> list = new LinkedHashMap<>();
+      if (path.endsWith("/pods") || path.endsWith("/nodes")) {
+        list.put("apiVersion", "v1");
+        list.put("kind", path.endsWith("/pods") ? "PodList" : "NodeList");
+      }
+      list.put("metadata", Map.of("resourceVersion", Long.toString(resourceVersion)));
+      list.put("items", items);
+      body = json.asJson(list);
+    }
+    respond(ex, 200, body);
+  }
+
+  private void watch(HttpExchange ex, String path, String query) throws IOException {
+    String kind = "/api/v1/pods".equals(path) ? "Pod" : "/api/v1/nodes".equals(path) ? "Node" : "";
+    long from = 0;
+    Matcher rv = Pattern.compile("(?:^|&)resourceVersion=(\\d+)").matcher(query);
+    if (rv.find()) {
+      from = Long.parseLong(rv.group(1));
+    }
+    ex.getResponseHeaders().set("Content-Type", "application/json");
+    ex.sendResponseHeaders(200, 0);
+    OutputStream out = ex.getResponseBody();
+    int next = 0;
+    while (!closed) {
+      List<Event> batch = new ArrayList<>();
+      synchronized (lock) {
+        while (!closed && next == events.size()) {
+          try {
+            lock.wait(1000);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+          }
+        }
+        for (; next < events.size(); next++) {
+          Event e = events.get(next);
+          if (e.kind().equals(kind) && e.rv() > from) {
+            batch.add(e);
+          }
+        }
+      }
+      if (!batch.isEmpty()) {
+        StringBuilder sb = new StringBuilder();
+        for (Event e : batch) {
+          sb.append(e.json()).append('\n');
+        }
+        out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+        out.flush();
+      }
+    }
+  }
+
+  private void create(HttpExchange ex, String ns) throws IOException {
+    Pod pod = json.unmarshal(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8), Pod.class);
+    pod.getMetadata().setNamespace(ns);
+    String key = ns + "/" + pod.getMetadata().getName();
+    String body;
+    synchronized (lock) {
+      if (pods.containsKey(key)) {
+        respond(ex, 409, status(409, "AlreadyExists", "pods \"" + pod.getMetadata().getName()
+            + "\" already exists"));
+        return;
+      }
+      pod.getMetadata().setUid(UUID.randomUUID().toString());
+      stamp(pod);
+      pods.put(key, pod);
+      body = publish("ADDED", "Pod", pod);
+    }
+    respond(ex, 201, body);
+  }
+
+  private void bind(HttpExchange ex, String ns, String name) throws IOException {
+    Binding binding = json.unmarshal(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8),
+        Binding.class);
+    String key = ns + "/" + name;
+    synchronized (lock) {
+      Pod pod = pods.get(key);
+      if (pod == null) {
+        respond(ex, 404, status(404, "NotFound", "pods \"" + name + "\" not found"));
+        return;
+      }
+      String node = pod.getSpec().getNodeName();
+      if (node != null && !node.isEmpty()) {
+        secondBindings.incrementAndGet();
+        respond(ex, 409, status(409, "Conflict", "Operation cannot be fulfilled on pods/binding \"" + name
+            + "\": pod " + name + " is already assigned to node \"" + node + "\""));
+        return;
+      }
+      Pod boundPod = new PodBuilder(pod).editSpec().withNodeName(binding.getTarget().getName()).endSpec().build();
+      stamp(boundPod);
+      pods.put(key, boundPod);
+      publish("MODIFIED", "Pod", boundPod);
+      bound.incrementAndGet();
+    }
+    respond(ex, 201, json.asJson(binding));
+  }
+
+  /** Holding {@code lock}: a new resource version for {@code o}. */
+  private void stamp(HasMetadata o) {
+    o.getMetadata().setResourceVersion(Long.toString(++resourceVersion));
+  }
+
+  /** Holding {@code lock}: appends a watch event and wakes the watches; returns the object's JSON. */
+  private String publish(String type, String kind, HasMetadata o) {
+    String objectJson = json.asJson(o);
+    events.add(new Event(resourceVersion, kind, "{\"type\":\"" + type + "\",\"object\":" + objectJson + "}"));
+    lock.notifyAll();
+    return objectJson;
+  }
+
+  private static String status(int code, String reason, String message) {
+    return "{\"apiVersion\":\"v1\",\"kind\":\"Status\",\"status\":\"Failure\",\"code\":" + code + ",\"reason\":\""
+        + reason + "\",\"message\":\"" + message.replace("\"", "\\\"") + "\"}";
+  }
+
+  private static void respond(HttpExchange ex, int code, String body) throws IOException {
+    byte[] b = body.getBytes(StandardCharsets.UTF_8);
+    ex.getResponseHeaders().set("Content-Type", "application/json");
+    ex.sendResponseHeaders(code, b.length);
+    ex.getResponseBody().write(b);
+  }
+}

@@ -1,0 +1,205 @@
+package io.fleetkit.api.store.spi;
+
+import io.fleetkit.api.ConflictException;
+import io.fleetkit.api.NotFoundException;
+import io.fleetkit.api.ValidationException;
+import io.fleetkit.api.Violation;
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.store.DeletePreconditions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What each write of the {@link io.fleetkit.api.store.ObjectStore} contract does to a stored object, as pure
+ * functions, so that every store implementation applies the same rules: validation of new objects, store-owned
+ * metadata, optimistic-concurrency preconditions with Kubernetes' messages, generation bumps, finalizers and the
+ * no-op rule. A store reads the stored object, asks for the {@link Change}, and commits it atomically with the next
+ * resourceVersion (under a lock, or by compare-and-swap). Stateless and thread-safe.
+ */
+public final class WriteRules {
+  private WriteRules() {}
+
+  /** What a write does to the stored object. */
+  public enum Effect {
+    /** Nothing: the write changes nothing, gets no version and no event; the result is the stored object. */
+    NONE,
+    /** The object is stored (created, replaced or marked for deletion): an ADDED or MODIFIED event. */
+    PUT,
+    /** The object is removed: a DELETED event carrying its last state. */
+    REMOVE
+  }
+
+  /**
+   * The outcome of a write before its version is assigned.
+   *
+   * @param effect what to commit
+   * @param object the object to store or whose removal to record, with the stored object's resourceVersion (stamp
+   *     the new one with {@link #withVersion}); for {@link Effect#NONE} the stored object itself
+   */
+  public record Change<T extends ApiObject<T>>(Effect effect, T object) {
+    public Change {
+      Objects.requireNonNull(effect, "effect");
+      Objects.requireNonNull(object, "object");
+    }
+  }
+
+  /**
+   * Checks an object to be created: name and namespace present and without {@code /}, no namespace for a
+   * cluster-scoped kind, no resourceVersion.
+   *
+   * @throws ValidationException listing every violation
+   */
+  public static void validateForCreate(ApiObject<?> object) {
+    ObjectMeta meta = object.metadata();
+    String who = object.kind() + " " + meta.key();
+    List<Violation> violations = new ArrayList<>();
+    if (meta.name().isEmpty()) {
+      violations.add(new Violation(who, "metadata.name", "is required", null));
+    } else if (meta.name().indexOf('/') >= 0) {
+      violations.add(new Violation(who, "metadata.name", "must not contain '/'", meta.name()));
+    }
+    if (object.namespaced()) {
+      if (meta.namespace().isEmpty()) {
+        violations.add(new Violation(who, "metadata.namespace", "is required for namespaced kind " + object.kind(),
+            null));
+      } else if (meta.namespace().indexOf('/') >= 0) {
+        violations.add(new Violation(who, "metadata.namespace", "must not contain '/'", meta.namespace()));
+      }
+    } else if (!meta.namespace().isEmpty()) {
+      violations.add(new Violation(who, "metadata.namespace", "must be empty for cluster-scoped kind "
+          + object.kind(), meta.namespace()));
+    }
+    if (!meta.resourceVersion().isEmpty()) {
+      violations.add(new Violation(who, "metadata.resourceVersion", "must not be set on objects to be created",
+          meta.resourceVersion()));
+    }
+    if (!violations.isEmpty()) {
+      throw new ValidationException(violations);
+    }
+  }
+
+  /** A validated object as created: the store-owned fields set, generation 1, not being deleted. */
+  public static <T extends ApiObject<T>> T created(T object, String uid, String resourceVersion, Instant now) {
+    return object.withMetadata(stamp(object.metadata(), uid, resourceVersion, 1, now, null));
+  }
+
+  /**
+   * An update of metadata and spec: keeps the stored status and store-owned fields, bumps generation if the spec
+   * changed, removes the object when it is being deleted and the update clears its last finalizer.
+   *
+   * @throws ConflictException if {@code object}'s uid or resourceVersion (when not empty) differ from the stored
+   * @throws ValidationException if a finalizer is added to an object being deleted
+   */
+  public static <T extends ApiObject<T>> Change<T> update(T stored, T object) {
+    ObjectMeta meta = object.metadata();
+    checkPreconditions(stored, meta.uid(), meta.resourceVersion(), false);
+    ObjectMeta old = stored.metadata();
+    if (old.deletionTimestamp() != null) {
+      rejectNewFinalizers(object, old.finalizers(), meta.finalizers());
+    }
+    boolean specChanged = !Objects.equals(object.spec(), stored.spec());
+    long generation = specChanged ? old.generation() + 1 : old.generation();
+    ObjectMeta merged = stamp(meta, old.uid(), old.resourceVersion(), generation, old.creationTimestamp(),
+        old.deletionTimestamp());
+    T candidate = object.withStatusOf(stored).withMetadata(merged);
+    boolean finalized = old.deletionTimestamp() != null && merged.finalizers().isEmpty();
+    if (finalized) {
+      return new Change<>(Effect.REMOVE, candidate);
+    }
+    return candidate.equals(stored) ? new Change<>(Effect.NONE, stored) : new Change<>(Effect.PUT, candidate);
+  }
+
+  /**
+   * An update of the status only: keeps the stored spec and metadata.
+   *
+   * @throws ConflictException as for {@link #update}
+   */
+  public static <T extends ApiObject<T>> Change<T> updateStatus(T stored, T object) {
+    checkPreconditions(stored, object.metadata().uid(), object.metadata().resourceVersion(), false);
+    T candidate = stored.withStatusOf(object);
+    return candidate.equals(stored) ? new Change<>(Effect.NONE, stored) : new Change<>(Effect.PUT, candidate);
+  }
+
+  /**
+   * A deletion: removes an object without finalizers; marks one with finalizers (deletionTimestamp {@code now},
+   * generation + 1, as the API server's {@code markAsDeleting}); changes nothing on one already marked.
+   *
+   * @throws ConflictException if a precondition does not hold
+   */
+  public static <T extends ApiObject<T>> Change<T> delete(T stored, DeletePreconditions preconditions,
+      Instant now) {
+    checkPreconditions(stored, preconditions.uid(), preconditions.resourceVersion(), true);
+    ObjectMeta old = stored.metadata();
+    if (old.deletionTimestamp() != null) {
+      return new Change<>(Effect.NONE, stored);
+    }
+    if (old.finalizers().isEmpty()) {
+      return new Change<>(Effect.REMOVE, stored);
+    }
+    // As Kubernetes markAsDeleting (apiserver registry/generic/registry/store.go): generation is bumped.
+    return new Change<>(Effect.PUT, stored.withMetadata(stamp(old, old.uid(), old.resourceVersion(),
+        old.generation() + 1, old.creationTimestamp(), now)));
+  }
+
+  /** {@code object} with its resourceVersion replaced. */
+  public static <T extends ApiObject<T>> T withVersion(T object, String resourceVersion) {
+    ObjectMeta m = object.metadata();
+    return object.withMetadata(stamp(m, m.uid(), resourceVersion, m.generation(), m.creationTimestamp(),
+        m.deletionTimestamp()));
+  }
+
+  /** "Kind ns/name not found". */
+  public static NotFoundException notFound(Class<?> kind, String namespace, String name) {
+    return new NotFoundException(kind.getSimpleName() + " " + (namespace.isEmpty() ? name : namespace + '/' + name)
+        + " not found");
+  }
+
+  /** "Kind ns/name already exists". */
+  public static ConflictException alreadyExists(ApiObject<?> object) {
+    return new ConflictException(object.describe() + " already exists");
+  }
+
+  private static void rejectNewFinalizers(ApiObject<?> object, List<String> old, List<String> requested) {
+    HashSet<String> known = new HashSet<>(old);
+    for (String f : requested) {
+      if (!known.contains(f)) {
+        throw new ValidationException(new Violation(object.describe(), "metadata.finalizers",
+            "no new finalizers can be added if the object is being deleted", f));
+      }
+    }
+  }
+
+  private static void checkPreconditions(ApiObject<?> stored, String uid, String resourceVersion,
+      boolean isDelete) {
+    ObjectMeta old = stored.metadata();
+    if (!uid.isEmpty() && !uid.equals(old.uid())) {
+      throw new ConflictException("Operation cannot be fulfilled on " + stored.describe()
+          + ": Precondition failed: UID in precondition: " + uid + ", UID in object meta: " + old.uid());
+    }
+    if (!resourceVersion.isEmpty() && !resourceVersion.equals(old.resourceVersion())) {
+      if (isDelete) {
+        throw new ConflictException("Operation cannot be fulfilled on " + stored.describe()
+            + ": Precondition failed: ResourceVersion in precondition: " + resourceVersion
+            + ", ResourceVersion in object meta: " + old.resourceVersion());
+      }
+      throw new ConflictException("Operation cannot be fulfilled on " + stored.describe()
+          + ": the object has been modified; please apply your changes to the latest version and try again"
+          + " (resourceVersion " + resourceVersion + ", current " + old.resourceVersion() + ")");
+    }
+  }
+
+  /**
+   * {@code m} with the store-owned fields replaced. Uses the canonical constructor, whose {@code copyOf} calls
+   * return the already-immutable collections as they are: no per-write copying of labels, annotations or lists.
+   */
+  private static ObjectMeta stamp(ObjectMeta m, String uid, String rv, long generation, @Nullable Instant created,
+      @Nullable Instant deleting) {
+    return new ObjectMeta(m.name(), m.namespace(), uid, rv, generation, m.labels(), m.annotations(),
+        m.ownerReferences(), m.finalizers(), created, deleting);
+  }
+}

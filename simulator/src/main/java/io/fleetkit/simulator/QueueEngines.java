@@ -1,0 +1,67 @@
+package io.fleetkit.simulator;
+
+import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.simulation.ScenarioQueue;
+import io.fleetkit.queueing.AdmissionEngine;
+import io.fleetkit.queueing.ClusterQueue;
+import io.fleetkit.queueing.ClusterQueuePreemption;
+import io.fleetkit.queueing.FlavorQuotas;
+import io.fleetkit.queueing.LocalQueue;
+import io.fleetkit.queueing.PreemptionPolicy;
+import io.fleetkit.queueing.ResourceFlavor;
+import io.fleetkit.queueing.ResourceQuota;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Kueue-style {@link AdmissionEngine} of a scenario's {@link ScenarioQueue}s: one ResourceFlavor per distinct
+ * flavor name, one ClusterQueue per queue (its quota on its flavor, its cohort, preemption of lower priorities
+ * within the queue), one LocalQueue of the queue's name in each of its namespaces.
+ */
+final class QueueEngines {
+  private QueueEngines() {}
+
+  /** Problems with the queues taken together (a flavor named twice with different node labels), field by field. */
+  static List<String> check(List<ScenarioQueue> queues) {
+    Map<String, Map<String, String>> flavors = new LinkedHashMap<>();
+    List<String> problems = new ArrayList<>();
+    for (int i = 0; i < queues.size(); i++) {
+      ScenarioQueue q = queues.get(i);
+      Map<String, String> before = flavors.putIfAbsent(q.flavor(), q.nodeLabels());
+      if (before != null && !before.equals(q.nodeLabels())) {
+        problems.add("spec.queues[" + i + "].flavor.nodeLabels: flavor " + q.flavor() + " has node labels " + before
+            + " in an earlier queue, not " + q.nodeLabels());
+      }
+    }
+    return problems;
+  }
+
+  static AdmissionEngine engine(List<ScenarioQueue> queues, Clock clock) {
+    AdmissionEngine.Builder b = AdmissionEngine.builder().clock(clock);
+    Map<String, Map<String, String>> flavors = new LinkedHashMap<>();
+    for (ScenarioQueue q : queues) {
+      flavors.putIfAbsent(q.flavor(), q.nodeLabels());
+    }
+    flavors.forEach((name, labels) -> b.resourceFlavor(new ResourceFlavor(name, labels)));
+    for (ScenarioQueue q : queues) {
+      List<ResourceQuota> quotas = new ArrayList<>();
+      for (Map.Entry<String, Quantity> e : q.quota().asMap().entrySet()) {
+        quotas.add(ResourceQuota.of(e.getKey(), e.getValue().toString()));
+      }
+      ClusterQueue.Builder cq = ClusterQueue.builder(q.name())
+          .resourceGroup(FlavorQuotas.of(q.flavor(), quotas.toArray(ResourceQuota[]::new)))
+          .preemption(ClusterQueuePreemption.of(PreemptionPolicy.LOWER_PRIORITY, PreemptionPolicy.NEVER));
+      if (q.cohort() != null) {
+        cq.cohort(q.cohort());
+      }
+      b.clusterQueue(cq.build());
+      for (String ns : q.namespaces()) {
+        b.localQueue(LocalQueue.of(ns, q.name(), q.name()));
+      }
+    }
+    return b.build();
+  }
+}

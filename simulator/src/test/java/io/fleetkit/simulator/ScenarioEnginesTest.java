@@ -1,0 +1,224 @@
+package io.fleetkit.simulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fleetkit.api.apps.Deployment;
+import io.fleetkit.api.autoscaling.CrossVersionObjectReference;
+import io.fleetkit.api.autoscaling.UpdateMode;
+import io.fleetkit.api.autoscaling.VerticalPodAutoscaler;
+import io.fleetkit.api.autoscaling.VerticalPodAutoscalerSpec;
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.PodSpec;
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.simulation.JobArrival;
+import io.fleetkit.api.simulation.JobStream;
+import io.fleetkit.api.simulation.LoadPattern;
+import io.fleetkit.api.simulation.QueueScaler;
+import io.fleetkit.api.simulation.Scenario;
+import io.fleetkit.api.simulation.ScenarioFeatures;
+import io.fleetkit.api.simulation.ScenarioQueue;
+import io.fleetkit.api.simulation.ScenarioSpec;
+import io.fleetkit.api.simulation.WorkloadLoad;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The engines a scenario switches on beside the HPA and the cluster autoscaler: Kueue-style queues with job
+ * arrival streams (Poisson, an inline pod list, a bundled openb trace), the VPA, and KEDA-style queue scaling.
+ */
+final class ScenarioEnginesTest {
+  private static final ResourceList NODE = ResourceList.builder().put("cpu", "4").put("memory", "16Gi")
+      .put("pods", "110").build();
+
+  private static List<ApiObject<?>> nodes(int n) {
+    List<ApiObject<?>> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(Node.builder().name("node-" + i).capacity(NODE).build());
+    }
+    return out;
+  }
+
+  private static Scenario scenario(Duration length, Duration sample, ScenarioFeatures f, List<WorkloadLoad> loads,
+      List<ScenarioQueue> queues, List<JobStream> streams, List<QueueScaler> scalers) {
+    return new Scenario(ObjectMeta.builder().name("engines").build(), new ScenarioSpec(length, 3, sample, loads,
+        List.of(), f, queues, streams, scalers));
+  }
+
+  private static SimulationRun run(List<ApiObject<?>> objects, Scenario s) {
+    return ClusterSimulation.builder().objects(objects).scenario(s).podEvents(false).build().run();
+  }
+
+  private static List<Double> series(SimulationRun run, String name) {
+    return run.series(name).orElseThrow(() -> new AssertionError("no series " + name + " in "
+        + run.series().stream().map(TimeSeries::name).toList())).values();
+  }
+
+  private static double max(List<Double> v) {
+    return v.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+  }
+
+  // ---- queues and job streams ----
+
+  /** 30 two-CPU jobs an hour (20 minutes each) into a queue of 4 CPUs on 8 CPUs of nodes, for 3 hours. */
+  private static SimulationRun queued(boolean admission) {
+    ScenarioQueue q = new ScenarioQueue("batch", List.of("ml"), null, "default", Map.of(),
+        ResourceList.builder().put("cpu", "4").put("memory", "64Gi").build());
+    JobArrival job = new JobArrival(Duration.ZERO, "", 1, ResourceList.ofCpuMemory(2000, 1L << 30),
+        Duration.ofMinutes(20));
+    JobStream stream = JobStream.poisson("train", "ml", "batch", 30, job);
+    ScenarioFeatures f = new ScenarioFeatures(false, false, false, false, admission, false);
+    return run(nodes(2), scenario(Duration.ofHours(2), Duration.ofMinutes(1), f, List.of(), List.of(q),
+        List.of(stream), List.of()));
+  }
+
+  @Test
+  void queue_holdsJobsToItsQuota_andTheyWaitAndFinish() {
+    SimulationRun run = queued(true);
+    // the quota (4 CPUs) admits two 2-CPU jobs at a time although the nodes have room for four
+    assertThat(max(series(run, "admitted workloads batch"))).isEqualTo(2.0);
+    assertThat(max(series(run, "jobs running ml/train"))).isLessThanOrEqualTo(2.0);
+    assertThat(max(series(run, "pending workloads batch"))).isGreaterThan(0);
+    assertThat(max(series(run, "longest wait (pending) batch"))).isGreaterThan(60);
+    assertThat(max(series(run, "mean wait (admitted this interval) batch"))).isGreaterThan(0);
+    List<Double> done = series(run, "jobs succeeded ml/train");
+    assertThat(done.get(done.size() - 1)).isGreaterThanOrEqualTo(6);
+    assertThat(run.charts()).contains(SeriesRecorder.QUEUES, SeriesRecorder.QUEUE_WAIT, SeriesRecorder.JOBS);
+  }
+
+  @Test
+  void queueAdmissionOff_jobsRunAtOnce_upToTheNodes() {
+    SimulationRun run = queued(false);
+    assertThat(run.series("admitted workloads batch")).isEmpty();
+    assertThat(max(series(run, "jobs running ml/train"))).isGreaterThan(2.0).isLessThanOrEqualTo(4.0);
+  }
+
+  @Test
+  void poissonArrivals_areSeeded() {
+    JobArrival job = new JobArrival(Duration.ZERO, "", 1, ResourceList.ofCpuMemory(100, 0), Duration.ofMinutes(1));
+    JobStream s = JobStream.poisson("a", "ns", "", 60, job);
+    List<JobArrival> one = s.arrivals(7, Duration.ofHours(10));
+    assertThat(one).isEqualTo(s.arrivals(7, Duration.ofHours(10))).isNotEqualTo(s.arrivals(8, Duration.ofHours(10)));
+    assertThat(one.size()).isBetween(480, 720); // 600 expected; the Poisson spread is about 25
+    for (int i = 1; i < one.size(); i++) {
+      assertThat(one.get(i).at()).isGreaterThanOrEqualTo(one.get(i - 1).at());
+    }
+  }
+
+  @Test
+  void podListCsv_andBundledTrace_becomeJobs() {
+    String csv = """
+        name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time
+        p-0,1000,1024,0,0,,LS,Running,0,600,0
+        p-1,2000,2048,0,0,,LS,Running,60,300,60
+        """;
+    List<JobArrival> rows = JobStream.parsePodList(csv, 1, 0);
+    assertThat(rows).hasSize(2);
+    assertThat(rows.get(1).at()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(rows.get(1).runFor()).isEqualTo(Duration.ofSeconds(240));
+    assertThat(rows.get(1).requests().milliCpu()).isEqualTo(2000);
+    JobStream inline = JobStream.of("csv", "ml", "", rows);
+    JobStream openb = JobStream.trace("openb", "ml", "", "default", 20, 0.0005);
+    SimulationRun run = run(nodes(30), scenario(Duration.ofHours(2), Duration.ofMinutes(5), ScenarioFeatures.ALL,
+        List.of(), List.of(), List.of(inline, openb), List.of()));
+    List<Double> csvDone = series(run, "jobs succeeded ml/csv");
+    assertThat(csvDone.get(csvDone.size() - 1)).isEqualTo(2.0);
+    List<Double> openbAll = new ArrayList<>();
+    for (String k : List.of("waiting", "running", "succeeded", "failed")) {
+      List<Double> v = series(run, "jobs " + k + " ml/openb");
+      openbAll.add(v.get(v.size() - 1));
+    }
+    assertThat(openbAll.stream().mapToDouble(Double::doubleValue).sum()).isEqualTo(20.0);
+  }
+
+  @Test
+  void badPodList_namesRowAndColumn() {
+    assertThatThrownBy(() -> JobStream.parsePodList("name,cpu_milli,memory_mib,num_gpu,creation_time,deletion_time\n"
+        + "a,1,1,0,0,5\nb,x,1,0,0,5\n", 1, 0))
+        .hasMessage("pod list row 3: column cpu_milli must be a whole number, not \"x\"");
+    assertThatThrownBy(() -> JobStream.parsePodList("name,cpu_milli\n", 1, 0))
+        .hasMessageContaining("header lacks columns [memory_mib, num_gpu, creation_time, deletion_time]");
+  }
+
+  @Test
+  void scenario_rejectsUnknownQueue_andScalerWithoutLoad() {
+    JobArrival job = new JobArrival(Duration.ZERO, "", 1, ResourceList.ofCpuMemory(100, 0), Duration.ofMinutes(1));
+    assertThatThrownBy(() -> scenario(Duration.ofHours(1), Duration.ofMinutes(1), ScenarioFeatures.ALL, List.of(),
+        List.of(), List.of(JobStream.poisson("a", "ml", "nope", 1, job)), List.of()))
+        .hasMessageContaining("spec.jobStreams[0].queue").hasMessageContaining("must name one of spec.queues");
+    assertThatThrownBy(() -> scenario(Duration.ofHours(1), Duration.ofMinutes(1), ScenarioFeatures.ALL, List.of(),
+        List.of(), List.of(), List.of(new QueueScaler("shop", "worker", 10, 0, 0, 5, Duration.ofSeconds(30),
+            Duration.ofMinutes(5)))))
+        .hasMessageContaining("spec.queueScalers[0].target")
+        .hasMessageContaining("needs a load on the same Deployment");
+    assertThatThrownBy(() -> ClusterSimulation.builder().objects(nodes(1)).scenario(scenario(Duration.ofHours(1),
+        Duration.ofMinutes(1), ScenarioFeatures.ALL, List.of(), List.of(), List.of(JobStream.trace("t", "ml", "",
+            "nosuch", 1, 1)), List.of())).build())
+        .hasMessageContaining("spec.jobStreams[0].trace: no bundled pod list named nosuch");
+  }
+
+  // ---- VPA ----
+
+  private static Deployment deployment(String ns, String name, int replicas, long milliCpu) {
+    return Deployment.builder().namespace(ns).name(name).replicas(replicas).matchLabels(Map.of("app", name))
+        .podSpec(PodSpec.builder().container("app", "img:1", ResourceList.ofCpuMemory(milliCpu, 64L << 20)).build())
+        .build();
+  }
+
+  @Test
+  void vpa_raisesTheRequestsOfAnUnderSizedDeployment() {
+    List<ApiObject<?>> objects = nodes(4);
+    objects.add(deployment("shop", "api", 4, 100));
+    objects.add(VerticalPodAutoscaler.of(ObjectMeta.builder().namespace("shop").name("api").build(),
+        VerticalPodAutoscalerSpec.builder().targetRef(CrossVersionObjectReference.deployment("api"))
+            .updateMode(UpdateMode.Auto).build()));
+    // 400 requests/s at 4m each: 1.6 cores over 4 pods of 100m: 400m used per pod
+    WorkloadLoad load = new WorkloadLoad("Deployment", "shop", "api", LoadPattern.constant(400), 4, 0);
+    SimulationRun on = run(objects, scenario(Duration.ofMinutes(30), Duration.ofMinutes(1), ScenarioFeatures.ALL,
+        List.of(load), List.of(), List.of(), List.of()));
+    List<TimelineEvent> vertical = on.timeline().stream().filter(e -> e.kind().equals("VerticalScale")).toList();
+    assertThat(vertical).isNotEmpty();
+    List<Double> requested = series(on, "cpu requested");
+    // 4 pods x 100m at first; after the evictions and admission every pod asks for about what it uses or more
+    assertThat(requested.get(0)).isEqualTo(0.4);
+    assertThat(requested.get(requested.size() - 1)).isGreaterThanOrEqualTo(1.6);
+    SimulationRun off = run(objects, scenario(Duration.ofMinutes(30), Duration.ofMinutes(1),
+        new ScenarioFeatures(true, true, true, false, true, true), List.of(load), List.of(), List.of(), List.of()));
+    assertThat(off.timeline().stream().filter(e -> e.kind().equals("VerticalScale"))).isEmpty();
+    List<Double> requestedOff = series(off, "cpu requested");
+    assertThat(requestedOff.get(requestedOff.size() - 1)).isEqualTo(0.4);
+  }
+
+  // ---- KEDA-style queue scaling ----
+
+  @Test
+  void queueScaler_scalesFromZeroOnABurst_andBackAfterTheCooldown() {
+    List<ApiObject<?>> objects = nodes(4);
+    objects.add(deployment("shop", "worker", 0, 500));
+    // 1,000 messages/s for 10 minutes from 0:20; each pod (500m at 5m per message) drains 100/s
+    WorkloadLoad load = new WorkloadLoad("Deployment", "shop", "worker",
+        LoadPattern.spike(0, 1000, Duration.ofMinutes(20), Duration.ofMinutes(10)), 5, 0);
+    QueueScaler scaler = new QueueScaler("shop", "worker", 2000, 0, 0, 12, Duration.ofSeconds(30),
+        Duration.ofMinutes(5));
+    SimulationRun run = run(objects, scenario(Duration.ofHours(1), Duration.ofMinutes(1), ScenarioFeatures.ALL,
+        List.of(load), List.of(), List.of(), List.of(scaler)));
+    List<Double> desired = series(run, "desired shop/worker");
+    List<Double> queue = series(run, "queue length shop/worker");
+    int at19 = run.sampleTimes().indexOf(Duration.ofMinutes(19));
+    assertThat(desired.get(at19)).isZero();
+    assertThat(max(desired)).isGreaterThan(1.0).isLessThanOrEqualTo(12.0);
+    assertThat(max(queue)).isGreaterThan(2000);
+    assertThat(desired.get(desired.size() - 1)).isZero();
+    assertThat(queue.get(queue.size() - 1)).isZero();
+    assertThat(run.markers().stream().filter(e -> e.kind().equals("QueueScale"))).isNotEmpty();
+    SimulationRun again = run(objects, scenario(Duration.ofHours(1), Duration.ofMinutes(1), ScenarioFeatures.ALL,
+        List.of(load), List.of(), List.of(), List.of(scaler)));
+    assertThat(again.series()).isEqualTo(run.series());
+    assertThat(again.timeline()).isEqualTo(run.timeline());
+  }
+}

@@ -1,0 +1,190 @@
+package io.fleetkit.store.etcd;
+
+import io.fleetkit.api.admission.AdmissionChain;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.store.ObjectStoreBuilder;
+import io.fleetkit.store.etcd.internal.EtcdObjectStore;
+import io.fleetkit.store.etcd.internal.EtcdSettings;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Configures an etcd-backed {@link ObjectStore} (see {@link EtcdStore}). The settings shared with the in-memory
+ * store mean what they mean on {@link ObjectStoreBuilder}. Each setting may be made once; a second call, or choosing
+ * both a delivery executor and direct delivery, fails with {@link IllegalStateException}. Not thread-safe.
+ */
+public final class EtcdStoreBuilder {
+  /** The key prefix of a store unless told otherwise. */
+  public static final String DEFAULT_PREFIX = "/fleetkit";
+
+  /** How long one call may wait for etcd unless told otherwise. */
+  public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
+
+  private final List<URI> endpoints;
+  private @Nullable String prefix;
+  private @Nullable Clock clock;
+  private @Nullable Supplier<String> uidGenerator;
+  private @Nullable Executor deliveryExecutor;
+  private boolean directDelivery;
+  private int watchQueueLimit = -1;
+  private int historyLimit = -1;
+  private @Nullable AdmissionChain admission;
+  private @Nullable Duration requestTimeout;
+
+  EtcdStoreBuilder(List<URI> endpoints) {
+    this.endpoints = List.copyOf(endpoints);
+  }
+
+  /**
+   * The key prefix under which this store keeps everything; default {@value #DEFAULT_PREFIX}. Processes that are to
+   * share a state use the same prefix.
+   *
+   * @throws IllegalArgumentException unless it starts with {@code /}, does not end with {@code /} and has no
+   *     whitespace
+   */
+  public EtcdStoreBuilder prefix(String prefix) {
+    Objects.requireNonNull(prefix, "prefix");
+    if (!prefix.startsWith("/") || prefix.endsWith("/") || prefix.chars().anyMatch(Character::isWhitespace)) {
+      throw new IllegalArgumentException("etcd store prefix \"" + prefix
+          + "\" must start with '/', must not end with '/' and must not contain whitespace");
+    }
+    if (this.prefix != null) {
+      throw new IllegalStateException("prefix was already set to " + this.prefix);
+    }
+    this.prefix = prefix;
+    return this;
+  }
+
+  /** As {@link ObjectStoreBuilder#clock}: the clock for creation and deletion timestamps. */
+  public EtcdStoreBuilder clock(Clock clock) {
+    Objects.requireNonNull(clock, "clock");
+    if (this.clock != null) {
+      throw new IllegalStateException("clock was already set to " + this.clock);
+    }
+    this.clock = clock;
+    return this;
+  }
+
+  /** As {@link ObjectStoreBuilder#uidGenerator}; default random UUIDs. */
+  public EtcdStoreBuilder uidGenerator(Supplier<String> uids) {
+    Objects.requireNonNull(uids, "uids");
+    if (uidGenerator != null) {
+      throw new IllegalStateException("uidGenerator was already set to " + uidGenerator);
+    }
+    uidGenerator = uids;
+    return this;
+  }
+
+  /** As {@link ObjectStoreBuilder#deliveryExecutor}; default a store-owned pool of daemon threads. */
+  public EtcdStoreBuilder deliveryExecutor(Executor executor) {
+    Objects.requireNonNull(executor, "executor");
+    if (deliveryExecutor != null) {
+      throw new IllegalStateException("deliveryExecutor was already set to " + deliveryExecutor);
+    }
+    if (directDelivery) {
+      throw new IllegalStateException("deliveryExecutor conflicts with directDelivery(), which was already chosen");
+    }
+    deliveryExecutor = executor;
+    return this;
+  }
+
+  /**
+   * Writes wait for this store's own watches: a write returns only after every watch opened on this store has
+   * delivered every event of this store's writes so far (those of other processes are not awaited). Listeners run
+   * on store delivery threads; a write made by a listener does not wait (it could wait for itself), so, as with the
+   * in-memory store's direct mode, its event reaches the listener after the current call. Deterministic enough for
+   * tests and single-threaded simulations; costs a round trip per write and watch.
+   */
+  public EtcdStoreBuilder directDelivery() {
+    if (deliveryExecutor != null) {
+      throw new IllegalStateException("directDelivery() conflicts with deliveryExecutor, already set to "
+          + deliveryExecutor);
+    }
+    if (directDelivery) {
+      throw new IllegalStateException("directDelivery() was already chosen");
+    }
+    directDelivery = true;
+    return this;
+  }
+
+  /** As {@link ObjectStoreBuilder#watchQueueLimit}; default {@value ObjectStoreBuilder#DEFAULT_WATCH_QUEUE_LIMIT}. */
+  public EtcdStoreBuilder watchQueueLimit(int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("watchQueueLimit must be at least 1 but was " + limit);
+    }
+    if (watchQueueLimit != -1) {
+      throw new IllegalStateException("watchQueueLimit was already set to " + watchQueueLimit);
+    }
+    watchQueueLimit = limit;
+    return this;
+  }
+
+  /**
+   * The store compacts etcd's history itself after each of its writes, keeping the last {@code limit} revisions
+   * for watches that start in the past (what {@link ObjectStoreBuilder#historyLimit} keeps in memory). Compaction
+   * applies to the whole etcd cluster, other prefixes included. Default: the store never compacts and leaves it to
+   * etcd's own {@code --auto-compaction-retention}, as the Kubernetes API server leaves it to its compactor.
+   *
+   * @throws IllegalArgumentException if {@code limit < 1}
+   */
+  public EtcdStoreBuilder historyLimit(int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("historyLimit must be at least 1 but was " + limit);
+    }
+    if (historyLimit != -1) {
+      throw new IllegalStateException("historyLimit was already set to " + historyLimit);
+    }
+    historyLimit = limit;
+    return this;
+  }
+
+  /** As {@link ObjectStoreBuilder#admission}: run on create, update and delete before the write. */
+  public EtcdStoreBuilder admission(AdmissionChain chain) {
+    Objects.requireNonNull(chain, "chain");
+    if (admission != null) {
+      throw new IllegalStateException("admission was already set to " + admission);
+    }
+    admission = chain;
+    return this;
+  }
+
+  /**
+   * How long one call waits for etcd before it fails with {@link io.fleetkit.api.StoreUnavailableException};
+   * default 10 s.
+   *
+   * @throws IllegalArgumentException unless positive
+   */
+  public EtcdStoreBuilder requestTimeout(Duration timeout) {
+    Objects.requireNonNull(timeout, "timeout");
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("requestTimeout must be positive but was " + timeout);
+    }
+    if (requestTimeout != null) {
+      throw new IllegalStateException("requestTimeout was already set to " + requestTimeout);
+    }
+    requestTimeout = timeout;
+    return this;
+  }
+
+  /**
+   * Connects and returns the store. The builder may be reused.
+   *
+   * @throws io.fleetkit.api.StoreUnavailableException if etcd does not answer within the request timeout
+   */
+  public ObjectStore build() {
+    return EtcdObjectStore.open(new EtcdSettings(endpoints, prefix != null ? prefix : DEFAULT_PREFIX,
+        clock != null ? clock : Clock.systemUTC(),
+        uidGenerator != null ? uidGenerator : () -> UUID.randomUUID().toString(),
+        deliveryExecutor, directDelivery,
+        watchQueueLimit != -1 ? watchQueueLimit : ObjectStoreBuilder.DEFAULT_WATCH_QUEUE_LIMIT,
+        historyLimit, admission != null ? admission : AdmissionChain.empty(),
+        requestTimeout != null ? requestTimeout : DEFAULT_REQUEST_TIMEOUT));
+  }
+}

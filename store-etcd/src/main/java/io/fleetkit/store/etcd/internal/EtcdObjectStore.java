@@ -1,0 +1,607 @@
+package io.fleetkit.store.etcd.internal;
+
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.KV;
+import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.common.exception.ErrorCode;
+import io.etcd.jetcd.common.exception.EtcdException;
+import io.etcd.jetcd.kv.GetResponse;
+import io.etcd.jetcd.kv.TxnResponse;
+import io.etcd.jetcd.op.Cmp;
+import io.etcd.jetcd.op.CmpTarget;
+import io.etcd.jetcd.op.Op;
+import io.etcd.jetcd.options.DeleteOption;
+import io.etcd.jetcd.options.GetOption;
+import io.etcd.jetcd.options.PutOption;
+import io.etcd.jetcd.options.WatchOption;
+import io.fleetkit.api.ExpiredException;
+import io.grpc.Status;
+import io.fleetkit.api.FleetKitException;
+import io.fleetkit.api.StoreUnavailableException;
+import io.fleetkit.api.admission.AdmissionChain;
+import io.fleetkit.api.admission.AdmissionOperation;
+import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.store.DeletePreconditions;
+import io.fleetkit.api.store.ListResult;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.store.Watch;
+import io.fleetkit.api.store.WatchListener;
+import io.fleetkit.api.store.spi.ResourceVersions;
+import io.fleetkit.api.store.spi.WriteRules;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link ObjectStore} on etcd v3 through jetcd. See {@code EtcdStore} for how the contract maps onto etcd; this
+ * class documents the mechanics.
+ *
+ * <p>Writes: read the key (object and {@code mod_revision}), apply {@link WriteRules} to get the change, commit it
+ * with a transaction {@code if mod_revision(key) == read then put/delete}. A transaction that loses a race is
+ * retried from the read: the rules then see the newer object, so a caller's stale resourceVersion becomes a
+ * conflict and an unconditional update is applied on top. A create is {@code if version(key) == 0 then put}.
+ * Stored JSON carries no resourceVersion; every object read is stamped with its key's {@code mod_revision} (less
+ * the prefix's offset).
+ *
+ * <p>Watches: an etcd watch on the kind's key range from the start revision, with previous values, feeding a
+ * {@link io.fleetkit.api.store.spi.WatchQueue} per watch (the delivery rules of the in-memory store). jetcd calls
+ * back on its network threads, which only decode and queue; listeners run on the delivery executor. In direct mode
+ * a write from outside a listener waits until this store's watches have delivered everything this store wrote.
+ */
+public final class EtcdObjectStore implements ObjectStore {
+  private static final Logger LOG = LoggerFactory.getLogger(EtcdObjectStore.class);
+  /** Set while a listener of this store runs on the current thread: its writes must not wait for delivery. */
+  static final ThreadLocal<Boolean> IN_LISTENER = ThreadLocal.withInitial(() -> Boolean.FALSE);
+  private static final AtomicInteger THREADS = new AtomicInteger();
+
+  private final EtcdSettings settings;
+  private final Client client;
+  private final KV kv;
+  private final ObjectCodec codec = new ObjectCodec();
+  private final String objectsPrefix;
+  private final ByteSequence genesisKey;
+  /** etcd revision = resourceVersion + offset. */
+  private final long offset;
+  private final Executor executor;
+  private final @Nullable ExecutorService ownedExecutor;
+  private final CopyOnWriteArrayList<EtcdWatch<?>> watches = new CopyOnWriteArrayList<>();
+  /** The newest etcd revision this store wrote, per kind: what direct-mode writes wait for. */
+  private final ConcurrentHashMap<Class<?>, Long> written = new ConcurrentHashMap<>();
+  private final Object progress = new Object();
+  private final AtomicLong compactedTo = new AtomicLong();
+  private volatile boolean closed;
+
+  private EtcdObjectStore(EtcdSettings settings, Client client, long offset) {
+    this.settings = settings;
+    this.client = client;
+    this.kv = client.getKVClient();
+    this.objectsPrefix = settings.prefix() + "/objects/";
+    this.genesisKey = bytes(settings.prefix() + "/genesis");
+    this.offset = offset;
+    if (settings.deliveryExecutor() != null) {
+      ownedExecutor = null;
+      executor = settings.deliveryExecutor();
+    } else {
+      ownedExecutor = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "fleetkit-store-watch-etcd-" + THREADS.incrementAndGet());
+        t.setDaemon(true);
+        return t;
+      });
+      executor = ownedExecutor;
+    }
+  }
+
+  /**
+   * Connects and finds (or makes) the prefix's genesis key, whose revision fixes the version offset.
+   *
+   * @throws StoreUnavailableException if etcd does not answer in time
+   */
+  public static ObjectStore open(EtcdSettings settings) {
+    Duration connect = settings.requestTimeout().compareTo(Duration.ofSeconds(5)) < 0
+        ? settings.requestTimeout() : Duration.ofSeconds(5);
+    Client client = Client.builder()
+        .endpoints(settings.endpoints().toArray(new java.net.URI[0]))
+        .connectTimeout(connect)
+        .retryMaxDuration(settings.requestTimeout())
+        .maxInboundMessageSize(256 * 1024 * 1024)
+        .build();
+    try {
+      ByteSequence genesis = bytes(settings.prefix() + "/genesis");
+      TxnResponse r = call(settings, client.getKVClient().txn()
+          .If(new Cmp(genesis, Cmp.Op.EQUAL, CmpTarget.version(0)))
+          .Then(Op.put(genesis, bytes("fleetkit object store"), PutOption.DEFAULT))
+          .Else(Op.get(genesis, GetOption.DEFAULT))
+          .commit(), "open the store at prefix " + settings.prefix());
+      long base = r.isSucceeded() ? r.getHeader().getRevision()
+          : r.getGetResponses().get(0).getKvs().get(0).getCreateRevision();
+      LOG.debug("etcd store {} at {}: prefix created at revision {}", settings.prefix(), settings.where(), base);
+      return new EtcdObjectStore(settings, client, base - 1);
+    } catch (RuntimeException e) {
+      client.close();
+      throw e;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------- create
+
+  @Override
+  public <T extends ApiObject<T>> T create(T object) {
+    Objects.requireNonNull(object, "object");
+    checkOpen();
+    WriteRules.validateForCreate(object);
+    AdmissionChain admission = settings.admission();
+    if (admission.isEmpty()) {
+      return doCreate(object);
+    }
+    // As the in-memory store: "already exists" before admission keeps side effects away from a doomed create.
+    if (get(kindOf(object), object.metadata().namespace(), object.metadata().name()).isPresent()) {
+      throw WriteRules.alreadyExists(object);
+    }
+    AdmissionChain.Admitted<T> admitted = admission.admit(AdmissionOperation.CREATE, object, null, this);
+    try {
+      return doCreate(admitted.object());
+    } catch (RuntimeException e) {
+      admitted.rollback();
+      throw e;
+    }
+  }
+
+  private <T extends ApiObject<T>> T doCreate(T object) {
+    ObjectMeta meta = object.metadata();
+    ByteSequence key = key(kindOf(object), meta.namespace(), meta.name());
+    T created = WriteRules.created(object, settings.uids().get(), "", settings.clock().instant());
+    TxnResponse r = call(kv.txn()
+        .If(new Cmp(key, Cmp.Op.EQUAL, CmpTarget.version(0)))
+        .Then(Op.put(key, ByteSequence.from(codec.encode(created)), PutOption.DEFAULT))
+        .commit(), "create " + object.describe());
+    if (!r.isSucceeded()) {
+      throw WriteRules.alreadyExists(object);
+    }
+    long rev = r.getHeader().getRevision();
+    afterWrite(kindOf(object), rev);
+    return WriteRules.withVersion(created, version(rev));
+  }
+
+  // ------------------------------------------------------------------------------------------------------ read
+
+  @Override
+  public <T extends ApiObject<T>> Optional<T> get(Class<T> kind, String namespace, String name) {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(namespace, "namespace");
+    Objects.requireNonNull(name, "name");
+    checkOpen();
+    return read(kind, namespace, name).map(Stored::object);
+  }
+
+  @Override
+  public <T extends ApiObject<T>> T require(Class<T> kind, String namespace, String name) {
+    return get(kind, namespace, name).orElseThrow(() -> WriteRules.notFound(kind, namespace, name));
+  }
+
+  @Override
+  public <T extends ApiObject<T>> ListResult<T> list(Class<T> kind, String namespace) {
+    return list(kind, namespace, (Predicate<? super T>) o -> true);
+  }
+
+  @Override
+  public <T extends ApiObject<T>> ListResult<T> list(Class<T> kind, String namespace, LabelSelector selector) {
+    Objects.requireNonNull(selector, "selector");
+    return list(kind, namespace, (Predicate<? super T>) o -> selector.matches(o.metadata().labels()));
+  }
+
+  @Override
+  public <T extends ApiObject<T>> ListResult<T> list(Class<T> kind, String namespace, Predicate<? super T> filter) {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(namespace, "namespace");
+    Objects.requireNonNull(filter, "filter");
+    checkOpen();
+    String prefix = namespace.isEmpty() ? kindPrefix(kind) : kindPrefix(kind) + namespace + "/";
+    // One range read: etcd answers it at a single revision, so the snapshot holds exactly the writes up to it.
+    GetResponse r = call(kv.get(bytes(prefix), GetOption.builder().isPrefix(true).build()),
+        "list " + kind.getSimpleName() + (namespace.isEmpty() ? "" : " in namespace " + namespace));
+    List<T> items = new ArrayList<>(r.getKvs().size());
+    for (KeyValue e : r.getKvs()) {
+      T o = decode(e, kind);
+      if (filter.test(o)) {
+        items.add(o);
+      }
+    }
+    return new ListResult<>(items, version(r.getHeader().getRevision()));
+  }
+
+  @Override
+  public String resourceVersion() {
+    checkOpen();
+    return version(currentRevision("read the current resourceVersion"));
+  }
+
+  // ---------------------------------------------------------------------------------------------------- update
+
+  @Override
+  public <T extends ApiObject<T>> T update(T object) {
+    Objects.requireNonNull(object, "object");
+    checkOpen();
+    AdmissionChain admission = settings.admission();
+    ObjectMeta meta = object.metadata();
+    if (admission.isEmpty()) {
+      return write(kindOf(object), meta.namespace(), meta.name(), "update", s -> WriteRules.update(s, object));
+    }
+    T stored = require(kindOf(object), meta.namespace(), meta.name());
+    AdmissionChain.Admitted<T> admitted = admission.admit(AdmissionOperation.UPDATE, object, stored, this);
+    try {
+      T admittedObject = admitted.object();
+      return write(kindOf(object), meta.namespace(), meta.name(), "update",
+          s -> WriteRules.update(s, admittedObject));
+    } catch (RuntimeException e) {
+      admitted.rollback();
+      throw e;
+    }
+  }
+
+  @Override
+  public <T extends ApiObject<T>> T updateStatus(T object) {
+    Objects.requireNonNull(object, "object");
+    checkOpen();
+    ObjectMeta meta = object.metadata();
+    return write(kindOf(object), meta.namespace(), meta.name(), "update the status of",
+        s -> WriteRules.updateStatus(s, object));
+  }
+
+  @Override
+  public <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name,
+      DeletePreconditions preconditions) {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(namespace, "namespace");
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(preconditions, "preconditions");
+    checkOpen();
+    AdmissionChain admission = settings.admission();
+    if (admission.isEmpty()) {
+      return write(kind, namespace, name, "delete",
+          s -> WriteRules.delete(s, preconditions, settings.clock().instant()));
+    }
+    T stored = require(kind, namespace, name);
+    AdmissionChain.Admitted<T> admitted = admission.admit(AdmissionOperation.DELETE, stored, null, this);
+    try {
+      return write(kind, namespace, name, "delete",
+          s -> WriteRules.delete(s, preconditions, settings.clock().instant()));
+    } catch (RuntimeException e) {
+      admitted.rollback();
+      throw e;
+    }
+  }
+
+  /** Read, apply the rule, compare-and-swap on the key's mod_revision; again from the read if another write won. */
+  private <T extends ApiObject<T>> T write(Class<T> kind, String namespace, String name, String operation,
+      Function<T, WriteRules.Change<T>> rule) {
+    ByteSequence key = key(kind, namespace, name);
+    String what = operation + " " + kind.getSimpleName() + " " + (namespace.isEmpty() ? name : namespace + "/" + name);
+    while (true) {
+      Stored<T> stored = read(kind, namespace, name)
+          .orElseThrow(() -> WriteRules.notFound(kind, namespace, name));
+      WriteRules.Change<T> change = rule.apply(stored.object());
+      if (change.effect() == WriteRules.Effect.NONE) {
+        return stored.object();
+      }
+      Op op = change.effect() == WriteRules.Effect.REMOVE
+          ? Op.delete(key, DeleteOption.DEFAULT)
+          : Op.put(key, ByteSequence.from(codec.encode(WriteRules.withVersion(change.object(), ""))),
+              PutOption.DEFAULT);
+      TxnResponse r = call(kv.txn()
+          .If(new Cmp(key, Cmp.Op.EQUAL, CmpTarget.modRevision(stored.modRevision())))
+          .Then(op)
+          .commit(), what);
+      if (r.isSucceeded()) {
+        long rev = r.getHeader().getRevision();
+        afterWrite(kind, rev);
+        return WriteRules.withVersion(change.object(), version(rev));
+      }
+      // Another write came between our read and our transaction: read again and let the rules decide.
+    }
+  }
+
+  private void afterWrite(Class<?> kind, long revision) {
+    written.merge(kind, revision, Math::max);
+    if (settings.historyLimit() > 0) {
+      compactKeeping(revision, settings.historyLimit());
+    }
+    if (settings.directDelivery() && !IN_LISTENER.get()) {
+      awaitDelivery();
+    }
+  }
+
+  /** Compacts etcd so that watches may start at any of the last {@code keep} versions (and none before). */
+  private void compactKeeping(long revision, int keep) {
+    long to = revision - keep + 1;
+    long prev = compactedTo.get();
+    if (to <= offset + 1 || to <= prev || !compactedTo.compareAndSet(prev, to)) {
+      return;
+    }
+    try {
+      call(kv.compact(to), "compact etcd to revision " + to);
+    } catch (RuntimeException e) {
+      // Another store (or etcd's own compactor) got there first, or etcd is away: the next write compacts again.
+      LOG.debug("etcd store {}: compaction to revision {} failed: {}", settings.prefix(), to, e.getMessage());
+    }
+  }
+
+  /** Direct mode: waits until every open watch of this store has delivered this store's writes of its kind. */
+  private void awaitDelivery() {
+    long deadline = System.nanoTime() + settings.requestTimeout().toNanos();
+    synchronized (progress) {
+      while (true) {
+        EtcdWatch<?> behind = null;
+        for (EtcdWatch<?> w : watches) {
+          Long target = written.get(w.kind());
+          if (target != null && !w.isClosed() && w.deliveredRevision() < target) {
+            behind = w;
+            break;
+          }
+        }
+        long left = deadline - System.nanoTime();
+        if (behind == null) {
+          return;
+        }
+        if (left <= 0) {
+          LOG.debug("etcd store {}: {} did not catch up within {}; the write returns anyway", settings.prefix(),
+              behind, settings.requestTimeout());
+          return;
+        }
+        try {
+          progress.wait(Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(left), 100)));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
+  /** Called by a watch after each delivered event. */
+  void delivered() {
+    synchronized (progress) {
+      progress.notifyAll();
+    }
+  }
+
+  // ----------------------------------------------------------------------------------------------------- watch
+
+  @Override
+  public <T extends ApiObject<T>> Watch watch(Class<T> kind, String fromResourceVersion, WatchListener<T> listener) {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(fromResourceVersion, "fromResourceVersion");
+    Objects.requireNonNull(listener, "listener");
+    checkOpen();
+    long from = ResourceVersions.parse(fromResourceVersion);
+    long now = currentRevision("start a watch on " + kind.getSimpleName());
+    if (from > now - offset) {
+      throw new IllegalArgumentException("watch on " + kind.getSimpleName() + ": resourceVersion "
+          + fromResourceVersion + " is newer than the store's current version " + version(now));
+    }
+    long start = from == 0 ? now + 1 : from + offset + 1;
+    ByteSequence prefix = bytes(kindPrefix(kind));
+    EtcdWatch<T> watch = new EtcdWatch<>(this, kind, listener, executor, settings.watchQueueLimit(), start - 1);
+    watches.add(watch);
+    watch.attach(client.getWatchClient().watch(prefix,
+        WatchOption.builder().isPrefix(true).withPrevKV(true).withRevision(start).build(), watch));
+    if (start <= now && isCompacted(prefix, start, kind)) {
+      long compactRevision = watch.awaitCompaction(settings.requestTimeout());
+      watch.closeQuietly();
+      throw new ExpiredException("too old resource version: " + from + " ("
+          + (compactRevision > 0 ? Long.toString(compactRevision - 1 - offset) : "compacted") + ")");
+    }
+    watch.started();
+    if (settings.directDelivery() && start <= now && hasChangesSince(prefix, start, now, kind)) {
+      // As the in-memory store's direct mode: the replay is delivered before watch() returns.
+      watch.awaitCaughtUp(now, settings.requestTimeout());
+    }
+    return watch;
+  }
+
+  /**
+   * Whether the kind changed in revisions {@code [from, now]}: a key there modified since {@code from}, or one there
+   * before {@code from} and gone at {@code now}. (An object both created and deleted in between is not seen; a
+   * direct-mode replay of only such objects is then delivered shortly after watch() returns.)
+   */
+  private boolean hasChangesSince(ByteSequence prefix, long from, long now, Class<?> kind) {
+    String what = "start a watch on " + kind.getSimpleName();
+    GetOption.Builder keysAtNow = GetOption.builder().isPrefix(true).withKeysOnly(true).withRevision(now);
+    if (call(kv.get(prefix, GetOption.builder().isPrefix(true).withCountOnly(true).withRevision(now)
+        .withMinModRevision(from).build()), what).getCount() > 0) {
+      return true;
+    }
+    try {
+      List<KeyValue> before = call(kv.get(prefix, GetOption.builder().isPrefix(true).withKeysOnly(true)
+          .withRevision(from - 1).build()), what).getKvs();
+      if (before.isEmpty()) {
+        return false;
+      }
+      java.util.Set<ByteSequence> after = new java.util.HashSet<>();
+      for (KeyValue e : call(kv.get(prefix, keysAtNow.build()), what).getKvs()) {
+        after.add(e.getKey());
+      }
+      for (KeyValue e : before) {
+        if (!after.contains(e.getKey())) {
+          return true;
+        }
+      }
+      return false;
+    } catch (CompactedRevisionException e) {
+      return true;
+    }
+  }
+
+  /** Whether etcd has compacted away {@code revision} (a range read there is refused). */
+  private boolean isCompacted(ByteSequence prefix, long revision, Class<?> kind) {
+    try {
+      call(kv.get(prefix, GetOption.builder().isPrefix(true).withCountOnly(true).withRevision(revision).build()),
+          "start a watch on " + kind.getSimpleName());
+      return false;
+    } catch (CompactedRevisionException e) {
+      return true;
+    }
+  }
+
+  void forget(EtcdWatch<?> watch) {
+    watches.remove(watch);
+    delivered();
+  }
+
+  // ----------------------------------------------------------------------------------------------------- close
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (EtcdWatch<?> w : watches) {
+      w.closeQuietly();
+    }
+    watches.clear();
+    client.close();
+    if (ownedExecutor != null) {
+      ownedExecutor.shutdown();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "EtcdObjectStore{" + settings.where() + ", prefix=" + settings.prefix() + "}";
+  }
+
+  // --------------------------------------------------------------------------------------------------- helpers
+
+  /** An object as read, with the mod_revision its CAS must name. */
+  private record Stored<T>(T object, long modRevision) {}
+
+  private <T extends ApiObject<T>> Optional<Stored<T>> read(Class<T> kind, String namespace, String name) {
+    GetResponse r = call(kv.get(key(kind, namespace, name)),
+        "read " + kind.getSimpleName() + " " + (namespace.isEmpty() ? name : namespace + "/" + name));
+    if (r.getKvs().isEmpty()) {
+      return Optional.empty();
+    }
+    KeyValue e = r.getKvs().get(0);
+    return Optional.of(new Stored<>(decode(e, kind), e.getModRevision()));
+  }
+
+  private long currentRevision(String what) {
+    return call(kv.get(genesisKey, GetOption.builder().withCountOnly(true).build()), what).getHeader().getRevision();
+  }
+
+  <T extends ApiObject<T>> T decode(KeyValue e, Class<T> kind) {
+    T o = codec.decode(e.getValue().getBytes(), kind, e.getKey().toString(StandardCharsets.UTF_8));
+    return WriteRules.withVersion(o, version(e.getModRevision()));
+  }
+
+  String version(long revision) {
+    return Long.toString(revision - offset);
+  }
+
+  long offset() {
+    return offset;
+  }
+
+  private String kindPrefix(Class<?> kind) {
+    return objectsPrefix + kind.getName() + "/";
+  }
+
+  private ByteSequence key(Class<?> kind, String namespace, String name) {
+    return bytes(kindPrefix(kind) + namespace + "/" + name);
+  }
+
+  private static ByteSequence bytes(String s) {
+    return ByteSequence.from(s, StandardCharsets.UTF_8);
+  }
+
+  private <R> R call(CompletableFuture<R> f, String what) {
+    return call(settings, f, what);
+  }
+
+  /**
+   * Waits for an etcd answer. Unreachable, slow or failing etcd becomes a {@link StoreUnavailableException} naming
+   * the endpoints and the operation; a compacted revision a {@link CompactedRevisionException}.
+   */
+  private static <R> R call(EtcdSettings settings, CompletableFuture<R> f, String what) {
+    Duration timeout = settings.requestTimeout();
+    try {
+      return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      f.cancel(true);
+      throw new StoreUnavailableException("etcd at " + settings.where() + ": " + what + ": no answer within "
+          + timeout.toMillis() + " ms (is etcd running and reachable?)", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      f.cancel(true);
+      throw new StoreUnavailableException("etcd at " + settings.where() + ": " + what + ": interrupted", e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
+      String message = String.valueOf(cause.getMessage());
+      Status.Code code = cause instanceof EtcdException ee ? grpcCode(ee.getErrorCode())
+          : Status.fromThrowable(cause).getCode();
+      if (code == Status.Code.OUT_OF_RANGE && message.contains("compacted")) {
+        throw new CompactedRevisionException(message);
+      }
+      if (isRefusal(code)) {
+        throw new FleetKitException("etcd at " + settings.where() + " refused to " + what + ": " + message, cause);
+      }
+      throw new StoreUnavailableException("etcd at " + settings.where() + ": " + what + " failed: " + message,
+          cause);
+    }
+  }
+
+  private static Status.Code grpcCode(ErrorCode code) {
+    try {
+      return Status.Code.valueOf(code.name());
+    } catch (IllegalArgumentException e) {
+      return Status.Code.UNKNOWN;
+    }
+  }
+
+  /** Errors that are etcd's answer to this request (too large, not allowed), not a failure to get one. */
+  private static boolean isRefusal(Status.Code code) {
+    return code == Status.Code.INVALID_ARGUMENT || code == Status.Code.PERMISSION_DENIED
+        || code == Status.Code.RESOURCE_EXHAUSTED || code == Status.Code.FAILED_PRECONDITION
+        || code == Status.Code.UNAUTHENTICATED || code == Status.Code.OUT_OF_RANGE;
+  }
+
+  /** A read at a revision etcd has compacted away. */
+  static final class CompactedRevisionException extends RuntimeException {
+    CompactedRevisionException(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T extends ApiObject<T>> Class<T> kindOf(T object) {
+    return (Class<T>) object.getClass();
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("object store is closed");
+    }
+  }
+}

@@ -1,0 +1,29 @@
+package io.fleetkit.store.etcd.internal;
+
+import io.fleetkit.api.admission.AdmissionChain;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The settings of one etcd store, checked by the builder.
+ *
+ * @param deliveryExecutor {@code null} for a store-owned pool
+ * @param historyLimit revisions kept when the store compacts after its writes; -1 when it never compacts
+ */
+public record EtcdSettings(List<URI> endpoints, String prefix, Clock clock, Supplier<String> uids,
+    @Nullable Executor deliveryExecutor, boolean directDelivery, int watchQueueLimit, int historyLimit,
+    AdmissionChain admission, Duration requestTimeout) {
+  public EtcdSettings {
+    endpoints = List.copyOf(endpoints);
+  }
+
+  /** The endpoints as a user wrote them, for messages. */
+  String where() {
+    return endpoints.size() == 1 ? endpoints.get(0).toString() : endpoints.toString();
+  }
+}
