@@ -73,8 +73,8 @@ public final class GpuPlugins {
     }
 
     /**
-     * FGD's target workload; required by {@link GpuPolicy#FGD}, {@link GpuPolicy#FGD_BALANCED} and
-     * {@link GpuPolicy#GAP_FILL}.
+     * FGD's target workload; required by {@link GpuPolicy#FGD}, {@link GpuPolicy#FGD_BALANCED},
+     * {@link GpuPolicy#GAP_FILL} and {@link GpuPolicy#MODEL_GAP_FILL}.
      */
     public Builder workload(GpuWorkload v) {
       workload = Objects.requireNonNull(v, "workload");

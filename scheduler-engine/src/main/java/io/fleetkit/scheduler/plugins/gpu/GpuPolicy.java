@@ -30,7 +30,12 @@ public enum GpuPolicy {
    * Ours, the best: share pods where they add the least expected stranded GPU, everything else as FgdBalanced
    * ({@link GpuGapFillPlugin}).
    */
-  GAP_FILL("GapFill", GpuGapFillPlugin.NAME, true, (m, seed) -> new GpuGapFillPlugin(m));
+  GAP_FILL("GapFill", GpuGapFillPlugin.NAME, true, (m, seed) -> new GpuGapFillPlugin(m)),
+  /**
+   * Ours: shares that accept any model placed by GapFill's gap value, measured per device model; model-constrained
+   * and whole-GPU pods as FGD, CPU-only pods as FgdBalanced ({@link GpuModelGapFillPlugin}).
+   */
+  MODEL_GAP_FILL("ModelGapFill", GpuModelGapFillPlugin.NAME, true, (m, seed) -> new GpuModelGapFillPlugin(m));
 
   /** Creates a policy's scorer from the target workload (null unless the policy needs one) and the seed. */
   @FunctionalInterface
