@@ -123,6 +123,8 @@ public abstract class WatchQueueBoundContract extends StoreContract {
         cause.set(e);
       }
     });
+    // a store may replay on its own thread (etcd's watch stream does): wait for the end of the replay
+    Recorder.await(() -> cause.get() != null, "the replay to end with expiry");
     assertThat(seen).containsExactly("w0", "w1");
     assertThat(cause.get()).isNotNull();
     assertThat(w.isClosed()).isTrue();
