@@ -20,4 +20,13 @@ public final class Admission {
     return AdmissionChain.of(new NamespaceLifecyclePlugin(), new LimitRangerPlugin(), new PriorityPlugin(),
         new DefaultTolerationSecondsPlugin(), new ResourceQuotaPlugin(clock));
   }
+
+  /**
+   * {@link #standard(Clock)} with ResourceQuota charging against {@code ledger} instead of a status write per quota
+   * per create (one store, one process; see {@link QuotaLedger}).
+   */
+  public static AdmissionChain standard(Clock clock, QuotaLedger ledger) {
+    return AdmissionChain.of(new NamespaceLifecyclePlugin(), new LimitRangerPlugin(), new PriorityPlugin(),
+        new DefaultTolerationSecondsPlugin(), new ResourceQuotaPlugin(clock, ledger));
+  }
 }
