@@ -1,7 +1,12 @@
 package io.fleetkit.admission;
 
 import io.fleetkit.api.admission.AdmissionChain;
+import io.fleetkit.api.core.LimitRange;
+import io.fleetkit.api.core.Namespace;
+import io.fleetkit.api.core.ResourceQuota;
+import io.fleetkit.api.meta.ApiObject;
 import java.time.Clock;
+import java.util.Collection;
 
 /** Ready-made admission chains. */
 public final class Admission {
@@ -13,6 +18,19 @@ public final class Admission {
    */
   public static AdmissionChain standard() {
     return standard(Clock.systemUTC());
+  }
+
+  /**
+   * Whether {@code objects} hold Namespaces, ResourceQuotas or LimitRanges: what makes manifests need the standard
+   * chain (without them its NamespaceLifecycle would refuse every namespace but those created on the fly).
+   */
+  public static boolean usesTenancy(Collection<? extends ApiObject<?>> objects) {
+    for (ApiObject<?> o : objects) {
+      if (o instanceof Namespace || o instanceof ResourceQuota || o instanceof LimitRange) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** {@link #standard()} with {@code clock} for the quota's "terminal pod" rule. */

@@ -158,6 +158,9 @@ public final class QuotaLedger {
   /** Upstream's {@code exceeded quota} message, or {@code null} when {@code after} stays within {@code hard}. */
   static @Nullable String exceeded(String quota, ResourceList hard, ResourceList used, ResourceList after,
       ResourceList requested) {
+    if (after.fitsIn(hard)) {
+      return null; // every positive amount within its limit (the usual case, without building name sets)
+    }
     Set<String> exceeded = null;
     for (String r : requested.names()) {
       if (after.get(r).compareTo(hard.get(r)) > 0) {

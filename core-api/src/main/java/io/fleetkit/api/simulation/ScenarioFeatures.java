@@ -10,11 +10,21 @@ package io.fleetkit.api.simulation;
  * @param verticalPodAutoscaler the VPA recommender and updater every minute, and the VPA admission of new pods
  * @param queueAdmission Kueue-style admission of queued Jobs over the scenario's {@code queues}
  * @param queueScaling KEDA-style scaling of the scenario's {@code queueScalers}
+ * @param admission the store's standard admission chain (NamespaceLifecycle, LimitRanger, Priority,
+ *     DefaultTolerationSeconds, ResourceQuota) when the objects hold Namespaces, ResourceQuotas or LimitRanges: a
+ *     create the chain denies is not stored (a workload controller records {@code FailedCreate})
  */
 public record ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterAutoscaler, boolean storage,
-    boolean verticalPodAutoscaler, boolean queueAdmission, boolean queueScaling) {
+    boolean verticalPodAutoscaler, boolean queueAdmission, boolean queueScaling, boolean admission) {
   /** Everything on. */
-  public static final ScenarioFeatures ALL = new ScenarioFeatures(true, true, true, true, true, true);
+  public static final ScenarioFeatures ALL = new ScenarioFeatures(true, true, true, true, true, true, true);
+
+  /** The first six as given, admission on. */
+  public ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterAutoscaler, boolean storage,
+      boolean verticalPodAutoscaler, boolean queueAdmission, boolean queueScaling) {
+    this(horizontalPodAutoscaler, clusterAutoscaler, storage, verticalPodAutoscaler, queueAdmission, queueScaling,
+        true);
+  }
 
   /** The first three as given, the others on. */
   public ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterAutoscaler, boolean storage) {
