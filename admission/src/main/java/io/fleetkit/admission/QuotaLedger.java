@@ -104,7 +104,7 @@ public final class QuotaLedger {
     ResourceList[] amounts;
     b.lock();
     try {
-      Entry[] entries = b.sync(s, quotas, clock);
+      Entry[] entries = b.sync(s, b.isSeen(quotas) ? quotas : s.list(ResourceQuota.class, ns).items(), clock);
       charged = new Entry[entries.length];
       amounts = new ResourceList[entries.length];
       ResourceList[] newUsed = new ResourceList[entries.length];
@@ -330,10 +330,9 @@ public final class QuotaLedger {
   public int recount(ObjectStore s, String namespace, Clock clock) {
     bind(s);
     Book b = books.computeIfAbsent(namespace, Book::new);
-    List<ResourceQuota> quotas = s.list(ResourceQuota.class, namespace).items();
     b.lock();
     try {
-      Entry[] entries = b.sync(s, quotas, clock);
+      Entry[] entries = b.sync(s, s.list(ResourceQuota.class, namespace).items(), clock);
       for (Entry e : entries) {
         ResourceList counted = QuotaRecount.usage(s, e.base, clock.instant());
         if (!counted.equals(e.used) || !e.base.status().used().equals(counted)) {
@@ -383,20 +382,28 @@ public final class QuotaLedger {
       seen = new ResourceQuota[0];
     }
 
-    /** The entries of {@code quotas} (the current listing), brought up to date with the store. */
+    /** Whether {@code quotas} is the listing the entries were last brought up to date with (the same objects). */
+    boolean isSeen(List<ResourceQuota> quotas) {
+      int n = quotas.size();
+      if (n != seen.length) {
+        return false;
+      }
+      for (int i = 0; i < n; i++) {
+        if (quotas.get(i) != seen[i]) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /**
+     * The entries of {@code quotas}, brought up to date with the store. {@code quotas} must have been listed under
+     * the lock (or be the listing last seen): an older listing could hold versions older than the entries know.
+     */
     Entry[] sync(ObjectStore s, List<ResourceQuota> quotas, Clock clock) {
       int n = quotas.size();
-      if (n == seen.length) {
-        boolean same = true;
-        for (int i = 0; i < n; i++) {
-          if (quotas.get(i) != seen[i]) {
-            same = false;
-            break;
-          }
-        }
-        if (same) {
-          return entries;
-        }
+      if (isSeen(quotas)) {
+        return entries;
       }
       ResourceQuota[] newSeen = new ResourceQuota[n];
       List<Entry> newEntries = new ArrayList<>(n);
@@ -406,6 +413,10 @@ public final class QuotaLedger {
         newSeen[i] = q;
         String name = q.metadata().name();
         Entry e = byName.get(name);
+        if (e != null && e.base != q && older(q, e.base)) {
+          q = e.base; // a stale read (a store serving lists from a lagging cache): keep what the ledger knows
+          newSeen[i] = null;
+        }
         if (e == null || !e.base.metadata().uid().equals(q.metadata().uid())
             || !e.base.spec().equals(q.spec()) || !ResourceQuotaPlugin.statusCovers(q)) {
           e = fresh(s, q, clock);
@@ -421,9 +432,25 @@ public final class QuotaLedger {
       byName.clear();
       byName.putAll(keep);
       shapes.keySet().retainAll(specsOf(newEntries));
-      seen = newEntries.size() == n ? newSeen : new ResourceQuota[0]; // a skipped quota: list again next time
+      boolean complete = newEntries.size() == n;
+      for (ResourceQuota q : newSeen) {
+        complete &= q != null;
+      }
+      seen = complete ? newSeen : new ResourceQuota[0]; // a skipped or stale quota: compare again next time
       entries = newEntries.toArray(new Entry[0]);
       return entries;
+    }
+
+    /** Whether {@code a} is an older version of the same quota than {@code b} (numeric resourceVersions). */
+    private static boolean older(ResourceQuota a, ResourceQuota b) {
+      if (!a.metadata().uid().equals(b.metadata().uid())) {
+        return false;
+      }
+      try {
+        return Long.parseLong(a.metadata().resourceVersion()) < Long.parseLong(b.metadata().resourceVersion());
+      } catch (NumberFormatException e) {
+        return false;
+      }
     }
 
     private static Set<ResourceQuotaSpec> specsOf(List<Entry> es) {
