@@ -34,6 +34,9 @@ import org.jspecify.annotations.Nullable;
  * does not yet cover its spec (new or changed) is first recounted from the store, which is what upstream's quota
  * controller does before admission can use it. Creates are charged, and updates of Services and claims by what
  * they grow; deletions are not admitted here (usage goes down when {@link QuotaRecount} recounts).
+ *
+ * <p>Built with a {@link QuotaLedger}, the plugin charges the ledger instead: all quotas of the namespace in one
+ * critical section, no status write per create; the ledger publishes the statuses (see there). Same denials.
  */
 public final class ResourceQuotaPlugin implements ValidatingAdmissionPlugin {
   public static final String NAME = "ResourceQuota";
