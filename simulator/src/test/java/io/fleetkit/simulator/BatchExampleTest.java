@@ -3,6 +3,9 @@ package io.fleetkit.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.adapter.kubernetes.yaml.KubernetesYaml;
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.simulation.Scenario;
+import io.fleetkit.api.simulation.ScenarioSpec;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
@@ -17,8 +20,15 @@ final class BatchExampleTest {
 
   @BeforeAll
   static void runTheExample() {
-    run = ClusterSimulation.builder().objects(KubernetesYaml.load(List.of(Examples.cluster().resolveSibling("batch")))
-        .objects()).podEvents(false).build().run();
+    // cut to 5h30m: both faults and their recoveries, every ETL job (the last ends at 4h)
+    List<ApiObject<?>> objects = KubernetesYaml.load(List.of(Examples.cluster().resolveSibling("batch"))).objects();
+    Scenario s = objects.stream().filter(o -> o instanceof Scenario).map(o -> (Scenario) o).findFirst().orElseThrow();
+    ScenarioSpec x = s.spec();
+    assertThat(x.duration()).isEqualTo(Duration.ofHours(8));
+    Scenario cut = new Scenario(s.metadata(), new ScenarioSpec(Duration.ofMinutes(330), x.seed(), x.sampleInterval(),
+        x.loads(), x.faults(), x.features(), x.queues(), x.jobStreams(), x.queueScalers(), x.nodeStartup()));
+    run = ClusterSimulation.builder().objects(Examples.withoutScenario(objects)).scenario(cut).podEvents(false)
+        .build().run();
   }
 
   private static TimeSeries series(String name) {
@@ -36,7 +46,7 @@ final class BatchExampleTest {
 
   @Test
   void queuesAdmitTheStreamsJobsAndTheyFinish() {
-    assertThat(run.sampleTimes()).hasSize(8 * 12 + 1);
+    assertThat(run.sampleTimes()).hasSize(66 + 1);
     assertThat(run.charts()).contains(SeriesRecorder.QUEUES, SeriesRecorder.QUEUE_WAIT, SeriesRecorder.JOBS);
     assertThat(max("admitted workloads research")).isPositive();
     assertThat(max("admitted workloads analytics")).isPositive();
