@@ -15,6 +15,7 @@ import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.PutOption;
 import io.etcd.jetcd.options.WatchOption;
+import io.fleetkit.api.ConflictException;
 import io.fleetkit.api.ExpiredException;
 import io.grpc.Status;
 import io.fleetkit.api.FleetKitException;
@@ -86,12 +87,29 @@ public final class EtcdObjectStore implements ObjectStore {
   private final long offset;
   private final Executor executor;
   private final @Nullable ExecutorService ownedExecutor;
-  private final CopyOnWriteArrayList<EtcdWatch<?>> watches = new CopyOnWriteArrayList<>();
+  private final CopyOnWriteArrayList<EtcdWatch<?>> watches;
   /** The newest etcd revision this store wrote, per kind: what direct-mode writes wait for. */
-  private final ConcurrentHashMap<Class<?>, Long> written = new ConcurrentHashMap<>();
-  private final Object progress = new Object();
-  private final AtomicLong compactedTo = new AtomicLong();
+  private final ConcurrentHashMap<Class<?>, Long> written;
+  private final Object progress;
+  private final AtomicLong compactedTo;
+  /** The store this one is a fenced view of ({@code null} for a store that owns its connection). */
+  private final @Nullable EtcdObjectStore base;
+  private final @Nullable Fence fence;
   private volatile boolean closed;
+
+  /**
+   * What a fenced view's writes require: the key {@code key} exists and was created at revision
+   * {@code revision.getAsLong()} (0: the fence holder holds nothing now, so every write is refused).
+   *
+   * @param holder who holds the fence, for messages
+   */
+  public record Fence(String key, java.util.function.LongSupplier revision, String holder) {
+    public Fence {
+      Objects.requireNonNull(key, "key");
+      Objects.requireNonNull(revision, "revision");
+      Objects.requireNonNull(holder, "holder");
+    }
+  }
 
   private EtcdObjectStore(EtcdSettings settings, Client client, long offset) {
     this.settings = settings;
@@ -100,6 +118,12 @@ public final class EtcdObjectStore implements ObjectStore {
     this.objectsPrefix = settings.prefix() + "/objects/";
     this.genesisKey = bytes(settings.prefix() + "/genesis");
     this.offset = offset;
+    this.watches = new CopyOnWriteArrayList<>();
+    this.written = new ConcurrentHashMap<>();
+    this.progress = new Object();
+    this.compactedTo = new AtomicLong();
+    this.base = null;
+    this.fence = null;
     if (settings.deliveryExecutor() != null) {
       ownedExecutor = null;
       executor = settings.deliveryExecutor();
@@ -111,6 +135,45 @@ public final class EtcdObjectStore implements ObjectStore {
       });
       executor = ownedExecutor;
     }
+  }
+
+  private EtcdObjectStore(EtcdObjectStore base, Fence fence) {
+    this.settings = base.settings;
+    this.client = base.client;
+    this.kv = base.kv;
+    this.objectsPrefix = base.objectsPrefix;
+    this.genesisKey = base.genesisKey;
+    this.offset = base.offset;
+    this.executor = base.executor;
+    this.ownedExecutor = null;
+    this.watches = base.watches;
+    this.written = base.written;
+    this.progress = base.progress;
+    this.compactedTo = base.compactedTo;
+    this.base = base;
+    this.fence = fence;
+  }
+
+  /**
+   * A view of this store whose writes (create, update, status update, delete) commit only while {@code fence}
+   * holds, checked in the same etcd transaction as the write: a write when it does not hold fails with a
+   * {@link io.fleetkit.api.ConflictException} naming the fence. Reads and watches are this store's. Closing the
+   * view closes only the view; closing this store closes the view too.
+   */
+  public EtcdObjectStore fenced(Fence fence) {
+    Objects.requireNonNull(fence, "fence");
+    checkOpen();
+    return new EtcdObjectStore(base != null ? base : this, fence);
+  }
+
+  /** The jetcd client (shared by fenced views). */
+  public Client client() {
+    return client;
+  }
+
+  /** The settings the store was built with. */
+  public EtcdSettings settings() {
+    return settings;
   }
 
   /**
@@ -172,11 +235,12 @@ public final class EtcdObjectStore implements ObjectStore {
     ObjectMeta meta = object.metadata();
     ByteSequence key = key(kindOf(object), meta.namespace(), meta.name());
     T created = WriteRules.created(object, settings.uids().get(), "", settings.clock().instant());
-    TxnResponse r = call(kv.txn()
-        .If(new Cmp(key, Cmp.Op.EQUAL, CmpTarget.version(0)))
-        .Then(Op.put(key, ByteSequence.from(codec.encode(created)), PutOption.DEFAULT))
-        .commit(), "create " + object.describe());
+    String what = "create " + object.describe();
+    long token = fenceToken(what);
+    TxnResponse r = call(fencedTxn(token, new Cmp(key, Cmp.Op.EQUAL, CmpTarget.version(0)),
+        Op.put(key, ByteSequence.from(codec.encode(created)), PutOption.DEFAULT)), what);
     if (!r.isSucceeded()) {
+      checkFence(r, token, what);
       throw WriteRules.alreadyExists(object);
     }
     long rev = r.getHeader().getRevision();
@@ -309,16 +373,57 @@ public final class EtcdObjectStore implements ObjectStore {
           ? Op.delete(key, DeleteOption.DEFAULT)
           : Op.put(key, ByteSequence.from(codec.encode(WriteRules.withVersion(change.object(), ""))),
               PutOption.DEFAULT);
-      TxnResponse r = call(kv.txn()
-          .If(new Cmp(key, Cmp.Op.EQUAL, CmpTarget.modRevision(stored.modRevision())))
-          .Then(op)
-          .commit(), what);
+      long token = fenceToken(what);
+      TxnResponse r = call(fencedTxn(token, new Cmp(key, Cmp.Op.EQUAL, CmpTarget.modRevision(stored.modRevision())),
+          op), what);
       if (r.isSucceeded()) {
         long rev = r.getHeader().getRevision();
         afterWrite(kind, rev);
         return WriteRules.withVersion(change.object(), version(rev));
       }
+      checkFence(r, token, what);
       // Another write came between our read and our transaction: read again and let the rules decide.
+    }
+  }
+
+  /** The fence revision a write must see, checked before the write (0 when there is no fence). */
+  private long fenceToken(String what) {
+    if (fence == null) {
+      return 0;
+    }
+    long token = fence.revision().getAsLong();
+    if (token <= 0) {
+      throw new ConflictException("etcd store " + settings.prefix() + ": " + what + " refused: "
+          + fence.holder() + " does not hold " + fence.key() + " (writes are fenced by it)");
+    }
+    return token;
+  }
+
+  /**
+   * {@code if cmp then op}; for a fenced view the condition also requires the fence key's create revision to be
+   * {@code token}, and the else branch reads the fence key (so that a failure can tell a lost fence from a lost
+   * race).
+   */
+  private CompletableFuture<TxnResponse> fencedTxn(long token, Cmp cmp, Op op) {
+    if (fence == null) {
+      return kv.txn().If(cmp).Then(op).commit();
+    }
+    ByteSequence fenceKey = bytes(fence.key());
+    return kv.txn().If(cmp, new Cmp(fenceKey, Cmp.Op.EQUAL, CmpTarget.createRevision(token)))
+        .Then(op).Else(Op.get(fenceKey, GetOption.DEFAULT)).commit();
+  }
+
+  /** After a failed fenced transaction: a {@link ConflictException} if the fence no longer held. */
+  private void checkFence(TxnResponse r, long token, String what) {
+    if (fence == null) {
+      return;
+    }
+    List<KeyValue> kvs = r.getGetResponses().isEmpty() ? List.of() : r.getGetResponses().get(0).getKvs();
+    long now = kvs.isEmpty() ? 0 : kvs.get(0).getCreateRevision();
+    if (now != token) {
+      throw new ConflictException("etcd store " + settings.prefix() + ": " + what + " refused: " + fence.holder()
+          + " no longer holds " + fence.key() + " (held from revision " + token + "; "
+          + (now == 0 ? "now nobody holds it" : "now held from revision " + now) + ")");
     }
   }
 
@@ -477,6 +582,9 @@ public final class EtcdObjectStore implements ObjectStore {
       return;
     }
     closed = true;
+    if (base != null) {
+      return; // a view: the connection and the watches are its base's
+    }
     for (EtcdWatch<?> w : watches) {
       w.closeQuietly();
     }
@@ -544,7 +652,7 @@ public final class EtcdObjectStore implements ObjectStore {
    * Waits for an etcd answer. Unreachable, slow or failing etcd becomes a {@link StoreUnavailableException} naming
    * the endpoints and the operation; a compacted revision a {@link CompactedRevisionException}.
    */
-  private static <R> R call(EtcdSettings settings, CompletableFuture<R> f, String what) {
+  public static <R> R call(EtcdSettings settings, CompletableFuture<R> f, String what) {
     Duration timeout = settings.requestTimeout();
     try {
       return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -600,7 +708,7 @@ public final class EtcdObjectStore implements ObjectStore {
   }
 
   private void checkOpen() {
-    if (closed) {
+    if (closed || (base != null && base.closed)) {
       throw new IllegalStateException("object store is closed");
     }
   }
