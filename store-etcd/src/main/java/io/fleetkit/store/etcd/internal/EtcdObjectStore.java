@@ -184,12 +184,19 @@ public final class EtcdObjectStore implements ObjectStore {
   public static ObjectStore open(EtcdSettings settings) {
     Duration connect = settings.requestTimeout().compareTo(Duration.ofSeconds(5)) < 0
         ? settings.requestTimeout() : Duration.ofSeconds(5);
-    Client client = Client.builder()
+    io.etcd.jetcd.ClientBuilder builder = Client.builder()
         .endpoints(settings.endpoints().toArray(new java.net.URI[0]))
         .connectTimeout(connect)
         .retryMaxDuration(settings.requestTimeout())
-        .maxInboundMessageSize(256 * 1024 * 1024)
-        .build();
+        .maxInboundMessageSize(256 * 1024 * 1024);
+    EtcdSettings.Security security = settings.security();
+    if (security.tls()) {
+      builder.sslContext(tlsContext(security));
+    }
+    if (security.user() != null && security.password() != null) {
+      builder.user(bytes(security.user())).password(bytes(security.password()));
+    }
+    Client client = builder.build();
     try {
       ByteSequence genesis = bytes(settings.prefix() + "/genesis");
       TxnResponse r = call(settings, client.getKVClient().txn()
@@ -204,6 +211,27 @@ public final class EtcdObjectStore implements ObjectStore {
     } catch (RuntimeException e) {
       client.close();
       throw e;
+    }
+  }
+
+  /** A TLS context for gRPC: the given CAs (else the JDK's) and, when given, a client certificate. */
+  private static io.netty.handler.ssl.SslContext tlsContext(EtcdSettings.Security security) {
+    io.netty.handler.ssl.SslContextBuilder b = io.grpc.netty.GrpcSslContexts.forClient();
+    String file = "";
+    try {
+      if (security.trustedCertificates() != null) {
+        file = "trustedCertificates " + security.trustedCertificates();
+        b.trustManager(security.trustedCertificates().toFile());
+      }
+      if (security.clientCertificate() != null && security.clientKey() != null) {
+        file = "clientCertificate " + security.clientCertificate() + " with key " + security.clientKey();
+        b.keyManager(security.clientCertificate().toFile(), security.clientKey().toFile());
+      }
+      return b.build();
+    } catch (javax.net.ssl.SSLException | IllegalArgumentException e) {
+      throw new IllegalArgumentException("etcd store: " + (file.isEmpty() ? "TLS" : file)
+          + " could not be used (PEM certificates and an unencrypted PKCS#8 PEM key are expected): "
+          + e.getMessage(), e);
     }
   }
 
@@ -671,6 +699,12 @@ public final class EtcdObjectStore implements ObjectStore {
           : Status.fromThrowable(cause).getCode();
       if (code == Status.Code.OUT_OF_RANGE && message.contains("compacted")) {
         throw new CompactedRevisionException(message);
+      }
+      if (code == Status.Code.UNAUTHENTICATED) {
+        throw new FleetKitException("etcd at " + settings.where() + " refused to " + what + ": the credentials were"
+            + " not accepted (" + message + "; check the user and password"
+            + (settings.security().user() == null ? ": none were given and etcd has authentication enabled)" : ")"),
+            cause);
       }
       if (isRefusal(code)) {
         throw new FleetKitException("etcd at " + settings.where() + " refused to " + what + ": " + message, cause);
