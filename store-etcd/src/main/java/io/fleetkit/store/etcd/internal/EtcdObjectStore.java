@@ -92,6 +92,14 @@ public final class EtcdObjectStore implements ObjectStore {
   private final ConcurrentHashMap<Class<?>, Long> written;
   private final Object progress;
   private final AtomicLong compactedTo;
+  /** The compaction last asked of etcd; a watch from the past waits for it before it checks its start. */
+  private final java.util.concurrent.atomic.AtomicReference<CompletableFuture<?>> lastCompaction;
+  /**
+   * Objects as last read, by key, with their mod_revision: an update naming that version skips its own read (the
+   * transaction's compare on mod_revision proves the object unchanged). Bounded by {@link #RECENT_LIMIT}.
+   */
+  private final ConcurrentHashMap<ByteSequence, Stored<?>> recent;
+  private static final int RECENT_LIMIT = 4096;
   /** The store this one is a fenced view of ({@code null} for a store that owns its connection). */
   private final @Nullable EtcdObjectStore base;
   private final @Nullable Fence fence;
@@ -122,6 +130,8 @@ public final class EtcdObjectStore implements ObjectStore {
     this.written = new ConcurrentHashMap<>();
     this.progress = new Object();
     this.compactedTo = new AtomicLong();
+    this.lastCompaction = new java.util.concurrent.atomic.AtomicReference<>(CompletableFuture.completedFuture(null));
+    this.recent = new ConcurrentHashMap<>();
     this.base = null;
     this.fence = null;
     if (settings.deliveryExecutor() != null) {
@@ -150,6 +160,8 @@ public final class EtcdObjectStore implements ObjectStore {
     this.written = base.written;
     this.progress = base.progress;
     this.compactedTo = base.compactedTo;
+    this.lastCompaction = base.lastCompaction;
+    this.recent = base.recent;
     this.base = base;
     this.fence = fence;
   }
@@ -266,7 +278,7 @@ public final class EtcdObjectStore implements ObjectStore {
     String what = "create " + object.describe();
     long token = fenceToken(what);
     TxnResponse r = call(fencedTxn(token, new Cmp(key, Cmp.Op.EQUAL, CmpTarget.version(0)),
-        Op.put(key, ByteSequence.from(codec.encode(created)), PutOption.DEFAULT)), what);
+        Op.put(key, ByteSequence.from(codec.encode(created)), PutOption.DEFAULT), null), what);
     if (!r.isSucceeded()) {
       checkFence(r, token, what);
       throw WriteRules.alreadyExists(object);
@@ -338,13 +350,14 @@ public final class EtcdObjectStore implements ObjectStore {
     AdmissionChain admission = settings.admission();
     ObjectMeta meta = object.metadata();
     if (admission.isEmpty()) {
-      return write(kindOf(object), meta.namespace(), meta.name(), "update", s -> WriteRules.update(s, object));
+      return write(kindOf(object), meta.namespace(), meta.name(), "update", meta.resourceVersion(),
+          s -> WriteRules.update(s, object));
     }
     T stored = require(kindOf(object), meta.namespace(), meta.name());
     AdmissionChain.Admitted<T> admitted = admission.admit(AdmissionOperation.UPDATE, object, stored, this);
     try {
       T admittedObject = admitted.object();
-      return write(kindOf(object), meta.namespace(), meta.name(), "update",
+      return write(kindOf(object), meta.namespace(), meta.name(), "update", meta.resourceVersion(),
           s -> WriteRules.update(s, admittedObject));
     } catch (RuntimeException e) {
       admitted.rollback();
@@ -357,7 +370,7 @@ public final class EtcdObjectStore implements ObjectStore {
     Objects.requireNonNull(object, "object");
     checkOpen();
     ObjectMeta meta = object.metadata();
-    return write(kindOf(object), meta.namespace(), meta.name(), "update the status of",
+    return write(kindOf(object), meta.namespace(), meta.name(), "update the status of", meta.resourceVersion(),
         s -> WriteRules.updateStatus(s, object));
   }
 
@@ -371,13 +384,13 @@ public final class EtcdObjectStore implements ObjectStore {
     checkOpen();
     AdmissionChain admission = settings.admission();
     if (admission.isEmpty()) {
-      return write(kind, namespace, name, "delete",
+      return write(kind, namespace, name, "delete", "",
           s -> WriteRules.delete(s, preconditions, settings.clock().instant()));
     }
     T stored = require(kind, namespace, name);
     AdmissionChain.Admitted<T> admitted = admission.admit(AdmissionOperation.DELETE, stored, null, this);
     try {
-      return write(kind, namespace, name, "delete",
+      return write(kind, namespace, name, "delete", "",
           s -> WriteRules.delete(s, preconditions, settings.clock().instant()));
     } catch (RuntimeException e) {
       admitted.rollback();
@@ -385,14 +398,21 @@ public final class EtcdObjectStore implements ObjectStore {
     }
   }
 
-  /** Read, apply the rule, compare-and-swap on the key's mod_revision; again from the read if another write won. */
+  /**
+   * Read, apply the rule, compare-and-swap on the key's mod_revision; if another write won, again from the object
+   * as the failed transaction read it. The first read is skipped when the caller names the version this store last
+   * read for the key ({@code expectedVersion}): that object is the stored one if the compare succeeds.
+   */
+  @SuppressWarnings("unchecked")
   private <T extends ApiObject<T>> T write(Class<T> kind, String namespace, String name, String operation,
-      Function<T, WriteRules.Change<T>> rule) {
+      String expectedVersion, Function<T, WriteRules.Change<T>> rule) {
     ByteSequence key = key(kind, namespace, name);
     String what = operation + " " + kind.getSimpleName() + " " + (namespace.isEmpty() ? name : namespace + "/" + name);
+    Stored<?> cached = expectedVersion.isEmpty() ? null : recent.get(key);
+    Stored<T> stored = cached != null && kind.isInstance(cached.object())
+        && version(cached.modRevision()).equals(expectedVersion) ? (Stored<T>) cached
+        : read(kind, namespace, name).orElseThrow(() -> WriteRules.notFound(kind, namespace, name));
     while (true) {
-      Stored<T> stored = read(kind, namespace, name)
-          .orElseThrow(() -> WriteRules.notFound(kind, namespace, name));
       WriteRules.Change<T> change = rule.apply(stored.object());
       if (change.effect() == WriteRules.Effect.NONE) {
         return stored.object();
@@ -403,15 +423,30 @@ public final class EtcdObjectStore implements ObjectStore {
               PutOption.DEFAULT);
       long token = fenceToken(what);
       TxnResponse r = call(fencedTxn(token, new Cmp(key, Cmp.Op.EQUAL, CmpTarget.modRevision(stored.modRevision())),
-          op), what);
+          op, key), what);
       if (r.isSucceeded()) {
+        recent.remove(key);
         long rev = r.getHeader().getRevision();
         afterWrite(kind, rev);
         return WriteRules.withVersion(change.object(), version(rev));
       }
       checkFence(r, token, what);
-      // Another write came between our read and our transaction: read again and let the rules decide.
+      // Another write came between our read and our transaction: let the rules decide on the object as it is now.
+      List<KeyValue> now = r.getGetResponses().get(0).getKvs();
+      if (now.isEmpty()) {
+        recent.remove(key);
+        throw WriteRules.notFound(kind, namespace, name);
+      }
+      stored = remember(key, new Stored<>(decode(now.get(0), kind), now.get(0).getModRevision()));
     }
+  }
+
+  private <T> Stored<T> remember(ByteSequence key, Stored<T> stored) {
+    if (recent.size() >= RECENT_LIMIT) {
+      recent.clear();
+    }
+    recent.put(key, stored);
+    return stored;
   }
 
   /** The fence revision a write must see, checked before the write (0 when there is no fence). */
@@ -428,17 +463,22 @@ public final class EtcdObjectStore implements ObjectStore {
   }
 
   /**
-   * {@code if cmp then op}; for a fenced view the condition also requires the fence key's create revision to be
-   * {@code token}, and the else branch reads the fence key (so that a failure can tell a lost fence from a lost
-   * race).
+   * {@code if cmp then op else get(elseGet)}; for a fenced view the condition also requires the fence key's create
+   * revision to be {@code token}, and the else branch also reads the fence key, last (so that a failure can tell a
+   * lost fence from a lost race).
    */
-  private CompletableFuture<TxnResponse> fencedTxn(long token, Cmp cmp, Op op) {
+  private CompletableFuture<TxnResponse> fencedTxn(long token, Cmp cmp, Op op, @Nullable ByteSequence elseGet) {
+    List<Op> otherwise = new ArrayList<>(2);
+    if (elseGet != null) {
+      otherwise.add(Op.get(elseGet, GetOption.DEFAULT));
+    }
     if (fence == null) {
-      return kv.txn().If(cmp).Then(op).commit();
+      return kv.txn().If(cmp).Then(op).Else(otherwise.toArray(new Op[0])).commit();
     }
     ByteSequence fenceKey = bytes(fence.key());
+    otherwise.add(Op.get(fenceKey, GetOption.DEFAULT));
     return kv.txn().If(cmp, new Cmp(fenceKey, Cmp.Op.EQUAL, CmpTarget.createRevision(token)))
-        .Then(op).Else(Op.get(fenceKey, GetOption.DEFAULT)).commit();
+        .Then(op).Else(otherwise.toArray(new Op[0])).commit();
   }
 
   /** After a failed fenced transaction: a {@link ConflictException} if the fence no longer held. */
@@ -446,7 +486,8 @@ public final class EtcdObjectStore implements ObjectStore {
     if (fence == null) {
       return;
     }
-    List<KeyValue> kvs = r.getGetResponses().isEmpty() ? List.of() : r.getGetResponses().get(0).getKvs();
+    List<GetResponse> reads = r.getGetResponses();
+    List<KeyValue> kvs = reads.isEmpty() ? List.of() : reads.get(reads.size() - 1).getKvs();
     long now = kvs.isEmpty() ? 0 : kvs.get(0).getCreateRevision();
     if (now != token) {
       throw new ConflictException("etcd store " + settings.prefix() + ": " + what + " refused: " + fence.holder()
@@ -472,11 +513,23 @@ public final class EtcdObjectStore implements ObjectStore {
     if (to <= offset + 1 || to <= prev || !compactedTo.compareAndSet(prev, to)) {
       return;
     }
-    try {
-      call(kv.compact(to), "compact etcd to revision " + to);
-    } catch (RuntimeException e) {
-      // Another store (or etcd's own compactor) got there first, or etcd is away: the next write compacts again.
+    // Asked, not awaited: the write returns without this round trip; a watch from the past awaits it (below).
+    // A failure means another store (or etcd's own compactor) got there first, or etcd is away: the next write
+    // compacts again.
+    lastCompaction.set(kv.compact(to).exceptionally(e -> {
       LOG.debug("etcd store {}: compaction to revision {} failed: {}", settings.prefix(), to, e.getMessage());
+      return null;
+    }));
+  }
+
+  /** Waits (at most the request timeout) for the compaction last asked, so that a watch sees its effect. */
+  private void awaitCompaction() {
+    try {
+      lastCompaction.get().get(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      LOG.debug("etcd store {}: compaction not confirmed: {}", settings.prefix(), e.getMessage());
     }
   }
 
@@ -528,6 +581,9 @@ public final class EtcdObjectStore implements ObjectStore {
     Objects.requireNonNull(listener, "listener");
     checkOpen();
     long from = ResourceVersions.parse(fromResourceVersion);
+    if (settings.historyLimit() > 0) {
+      awaitCompaction();
+    }
     long now = currentRevision("start a watch on " + kind.getSimpleName());
     if (from > now - offset) {
       throw new IllegalArgumentException("watch on " + kind.getSimpleName() + ": resourceVersion "
@@ -640,7 +696,7 @@ public final class EtcdObjectStore implements ObjectStore {
       return Optional.empty();
     }
     KeyValue e = r.getKvs().get(0);
-    return Optional.of(new Stored<>(decode(e, kind), e.getModRevision()));
+    return Optional.of(remember(r.getKvs().get(0).getKey(), new Stored<>(decode(e, kind), e.getModRevision())));
   }
 
   private long currentRevision(String what) {
