@@ -10,24 +10,40 @@ package io.fleetkit.api.simulation;
  * @param verticalPodAutoscaler the VPA recommender and updater every minute, and the VPA admission of new pods
  * @param queueAdmission Kueue-style admission of queued Jobs over the scenario's {@code queues}
  * @param queueScaling KEDA-style scaling of the scenario's {@code queueScalers}
+ * @param provisioner the Karpenter-style provisioner instead of the cluster autoscaler, every 10 s, launching
+ *     nodes shaped like the NodePools (one instance type per pool); never on together with {@code clusterAutoscaler}
  * @param admission the store's standard admission chain (NamespaceLifecycle, LimitRanger, Priority,
  *     DefaultTolerationSeconds, ResourceQuota) when the objects hold Namespaces, ResourceQuotas or LimitRanges: a
  *     create the chain denies is not stored (a workload controller records {@code FailedCreate})
  */
 public record ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterAutoscaler, boolean storage,
-    boolean verticalPodAutoscaler, boolean queueAdmission, boolean queueScaling, boolean admission) {
-  /** Everything on. */
-  public static final ScenarioFeatures ALL = new ScenarioFeatures(true, true, true, true, true, true, true);
+    boolean verticalPodAutoscaler, boolean queueAdmission, boolean queueScaling, boolean provisioner,
+    boolean admission) {
+  /** Everything on, with the cluster autoscaler (not the provisioner). */
+  public static final ScenarioFeatures ALL = new ScenarioFeatures(true, true, true, true, true, true, false, true);
 
-  /** The first six as given, admission on. */
+  /** The seven as given, admission on. */
+  public ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterAutoscaler, boolean storage,
+      boolean verticalPodAutoscaler, boolean queueAdmission, boolean queueScaling, boolean provisioner) {
+    this(horizontalPodAutoscaler, clusterAutoscaler, storage, verticalPodAutoscaler, queueAdmission, queueScaling,
+        provisioner, true);
+  }
+
+  /** The six as given, the provisioner off, admission on. */
   public ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterAutoscaler, boolean storage,
       boolean verticalPodAutoscaler, boolean queueAdmission, boolean queueScaling) {
     this(horizontalPodAutoscaler, clusterAutoscaler, storage, verticalPodAutoscaler, queueAdmission, queueScaling,
-        true);
+        false);
   }
 
-  /** The first three as given, the others on. */
+  /** These features with the provisioner on and the cluster autoscaler off. */
+  public ScenarioFeatures withProvisioner() {
+    return new ScenarioFeatures(horizontalPodAutoscaler, false, storage, verticalPodAutoscaler, queueAdmission,
+        queueScaling, true, admission);
+  }
+
+  /** The first three as given, the others on except the provisioner (admission on). */
   public ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterAutoscaler, boolean storage) {
-    this(horizontalPodAutoscaler, clusterAutoscaler, storage, true, true, true);
+    this(horizontalPodAutoscaler, clusterAutoscaler, storage, true, true, true, false);
   }
 }
