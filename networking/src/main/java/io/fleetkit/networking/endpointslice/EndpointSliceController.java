@@ -11,7 +11,10 @@ import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.Controller;
 import io.fleetkit.reconcile.ControllerBuilder;
+import io.fleetkit.reconcile.Informer;
+import io.fleetkit.reconcile.InformerBuilder;
 import io.fleetkit.reconcile.Lister;
+import io.fleetkit.reconcile.ResourceEventHandler;
 import io.fleetkit.reconcile.ObjectKey;
 import io.fleetkit.reconcile.ReconcileContext;
 import io.fleetkit.reconcile.Result;
@@ -32,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * Keeps every Service's EndpointSlices in the store in line with its pods, as kube-controller-manager's
  * EndpointSlice controller: reconciles a Service when it, one of its pods (by selector) or one of its slices
  * changes; skips ExternalName Services and Services without a selector (their slices are written by users);
- * deletes managed slices whose Service is gone. The planning is {@link EndpointSliceReconciler}; this class only
+ * deletes managed slices whose Service is gone. The events of its own slice writes do not sync the Service again
+ * ({@link SliceTracker}, as upstream's {@code EndpointSliceTracker}); other writers' changes to its slices do. The planning is {@link EndpointSliceReconciler}; this class only
  * reads the caches and issues the writes. Between syncs it keeps each Service's selected pods by name, updated from
  * pod events: a sync after a pod event looks up only the pods the events named and hands them to the planner as the
  * change, so one pod changing in a Service of 10,000 pods costs the same as in a Service of ten; the Service's pods
@@ -48,7 +52,17 @@ public final class EndpointSliceController implements AutoCloseable {
 
   private final EndpointSliceReconciler planner;
   private final TopologyCache topologyCache = new TopologyCache();
+  /**
+   * The queue key of the topology check ({@code topologyQueue}'s item): cluster-scoped, so no Service (always
+   * namespaced) has it.
+   */
+  static final ObjectKey TOPOLOGY_CHECK = ObjectKey.of("topology-check");
+
   private final Controller<Service> controller;
+  private final Informer<Node> nodes;
+  private final Informer<EndpointSlice> slices;
+  private final SliceTracker tracker = new SliceTracker();
+  private final @org.jspecify.annotations.Nullable Duration topologyCheckPeriod;
   /** Per namespace, per Service name: the Service's selected pods between syncs. */
   private final Map<String, Map<String, SelectedPods>> selected = new ConcurrentHashMap<>();
   private final AtomicLong writes = new AtomicLong();
@@ -67,10 +81,7 @@ public final class EndpointSliceController implements AutoCloseable {
         }, topologyCache);
     ControllerBuilder<Service> cb = Controller.builder(b.store, Service.class).name("endpointslice")
         .reconciler(this::reconcile)
-        .watches(Pod.class, this::servicesTouched)
-        .watches(EndpointSlice.class, s -> s.serviceName().isEmpty() ? List.of()
-            : List.of(ObjectKey.of(s.metadata().namespace(), s.serviceName())))
-        .watches(Node.class, n -> List.of());
+        .watches(Pod.class, this::servicesTouched);
     if (b.clock != null) {
       cb.clock(b.clock);
     }
@@ -80,15 +91,88 @@ public final class EndpointSliceController implements AutoCloseable {
       cb.workers(b.workers);
     }
     this.controller = cb.build();
+    this.topologyCheckPeriod = b.topologyCheckPeriod;
+    InformerBuilder<Node> nb = Informer.builder(b.store, Node.class);
+    if (b.clock != null) {
+      nb.clock(b.clock);
+    }
+    this.nodes = nb.build();
+    InformerBuilder<EndpointSlice> sb = Informer.builder(b.store, EndpointSlice.class);
+    if (b.clock != null) {
+      sb.clock(b.clock);
+    }
+    this.slices = sb.build();
+    slices.addEventHandler(new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(EndpointSlice s) {
+        if (managed(s) && tracker.shouldSync(s)) {
+          queueService(s);
+        }
+      }
+
+      @Override
+      public void onUpdate(EndpointSlice old, EndpointSlice s) {
+        if (!old.serviceName().equals(s.serviceName())) {
+          queueService(s);
+          queueService(old);
+        } else if (managed(old) != managed(s) || (managed(s) && tracker.shouldSync(s))) {
+          queueService(s);
+        }
+      }
+
+      @Override
+      public void onDelete(EndpointSlice s, boolean finalStateUnknown) {
+        if (managed(s) && tracker.has(s) && !tracker.handleDeletion(s)) {
+          queueService(s);
+        }
+      }
+    });
+    nodes.addEventHandler(new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(Node node) {
+        controller.enqueue(TOPOLOGY_CHECK);
+      }
+
+      @Override
+      public void onUpdate(Node oldNode, Node newNode) {
+        // addNode/updateNode/deleteNode: only readiness and zone changes move the zones' CPU shares enough to matter
+        if (oldNode.isReady() != newNode.isReady() || !Objects.equals(
+            oldNode.metadata().labels().get(SliceRules.LABEL_ZONE), newNode.metadata().labels().get(SliceRules.LABEL_ZONE))) {
+          controller.enqueue(TOPOLOGY_CHECK);
+        }
+      }
+
+      @Override
+      public void onDelete(Node node, boolean finalStateUnknown) {
+        controller.enqueue(TOPOLOGY_CHECK);
+      }
+    });
+  }
+
+  private boolean managed(EndpointSlice s) {
+    return planner.controllerName().equals(s.metadata().labels().get(EndpointSlice.LABEL_MANAGED_BY));
+  }
+
+  private void queueService(EndpointSlice s) {
+    if (!s.serviceName().isEmpty()) {
+      controller.enqueue(ObjectKey.of(s.metadata().namespace(), s.serviceName()));
+    }
   }
 
   public static Builder builder(ObjectStore store) {
     return new Builder(store);
   }
 
-  /** Starts the informers (and workers when threaded); completes when the caches are synced. */
+  /**
+   * Starts the informers (and workers when threaded); completes when the caches are synced. The node cache syncs
+   * first, so no sync sees pods on nodes not yet listed.
+   */
   public CompletableFuture<Void> start() {
-    return controller.start();
+    return CompletableFuture.allOf(nodes.start(), slices.start()).thenCompose(v -> controller.start()).thenRun(() -> {
+      if (topologyCheckPeriod != null) {
+        controller.enqueue(TOPOLOGY_CHECK);
+      }
+    });
   }
 
   /** The underlying controller, to step it ({@link Controller#runUntilIdle()}) or enqueue keys. */
@@ -113,6 +197,33 @@ public final class EndpointSliceController implements AutoCloseable {
   @Override
   public void close() {
     controller.close();
+    nodes.close();
+    slices.close();
+  }
+
+  /**
+   * {@code checkNodeTopologyDistribution}: gives the topology cache the current nodes and queues every Service whose
+   * hints the new zone shares overload (their sync re-evaluates the hints: redistributes them, or removes them with
+   * an event when no allocation within the threshold exists). Runs after node changes and, with
+   * {@link Builder#topologyCheckPeriod}, periodically.
+   *
+   * @return the Services queued
+   */
+  List<ObjectKey> checkNodeTopologyDistribution() {
+    topologyCache.setNodes(nodes.lister().list());
+    List<ObjectKey> out = new ArrayList<>();
+    for (String key : topologyCache.overloadedServices()) {
+      ObjectKey k = ObjectKey.parse(key);
+      LOG.debug("endpointslice: queuing Service {} after a node change due to overloading", k);
+      controller.enqueue(k);
+      out.add(k);
+    }
+    return out;
+  }
+
+  /** The topology cache (hints of {@code topology-mode: Auto} Services). */
+  TopologyCache topologyCache() {
+    return topologyCache;
   }
 
   /**
@@ -143,20 +254,26 @@ public final class EndpointSliceController implements AutoCloseable {
 
   private Result reconcile(ReconcileContext<Service> ctx) {
     ObjectKey key = ctx.key();
-    Lister<EndpointSlice> sliceLister = ctx.lister(EndpointSlice.class);
-    List<EndpointSlice> slices = new ArrayList<>();
+    if (key.equals(TOPOLOGY_CHECK)) {
+      checkNodeTopologyDistribution();
+      return topologyCheckPeriod == null ? Result.done() : Result.requeueAfter(topologyCheckPeriod);
+    }
+    Lister<EndpointSlice> sliceLister = slices.lister();
+    List<EndpointSlice> existing = new ArrayList<>();
     for (EndpointSlice s : sliceLister.list(key.namespace(), LabelSelector.of(Map.of(
         EndpointSlice.LABEL_SERVICE_NAME, key.name(), EndpointSlice.LABEL_MANAGED_BY, planner.controllerName())))) {
-      slices.add(s);
+      if (s.metadata().deletionTimestamp() == null) { // dropEndpointSlicesPendingDeletion
+        existing.add(s);
+      }
     }
     Service service = ctx.object().orElse(null);
     if (service == null) {
       forgetSelected(key);
       planner.forget(key.namespace(), key.name());
-      for (EndpointSlice s : slices) {
+      for (EndpointSlice s : existing) {
         deleteQuietly(ctx.store(), s);
       }
-      writes.addAndGet(slices.size());
+      writes.addAndGet(existing.size());
       return Result.done();
     }
     if (service.spec().type() == ServiceType.ExternalName || service.spec().selector().isEmpty()) {
@@ -166,19 +283,19 @@ public final class EndpointSliceController implements AutoCloseable {
     SelectedPods state = selected.computeIfAbsent(key.namespace(), ns -> new ConcurrentHashMap<>())
         .computeIfAbsent(key.name(), n -> new SelectedPods(key.namespace()));
     SelectedPods.Changes pods = state.sync(service, ctx.lister(Pod.class));
-    Lister<Node> nodes = ctx.lister(Node.class);
+    Lister<Node> nodeCache = nodes.lister();
     if (EndpointSliceReconciler.hintsEnabled(service.metadata().annotations())) {
-      topologyCache.setNodes(nodes.list());
+      topologyCache.setNodes(nodeCache.list());
     }
-    SlicePlan plan = planner.plan(service, pods.pods(), pods.changed(), name -> nodes.get("", name).orElse(null),
-        slices, ctx.now());
+    SlicePlan plan = planner.plan(service, pods.pods(), pods.changed(), name -> nodeCache.get("", name).orElse(null),
+        existing, ctx.now());
     writes.addAndGet(plan.writes());
     try {
       for (EndpointSlice s : plan.creates()) {
-        ctx.store().create(s);
+        write(s, () -> ctx.store().create(s));
       }
       for (EndpointSlice s : plan.updates()) {
-        ctx.store().update(s);
+        write(s, () -> ctx.store().update(s));
       }
       for (EndpointSlice s : plan.deletes()) {
         deleteQuietly(ctx.store(), s);
@@ -194,11 +311,22 @@ public final class EndpointSliceController implements AutoCloseable {
     return Result.done();
   }
 
-  private static void deleteQuietly(ObjectStore store, EndpointSlice s) {
+  private void write(EndpointSlice s, Runnable op) {
+    tracker.expectWrite(s);
+    try {
+      op.run();
+    } catch (RuntimeException e) {
+      tracker.forget(s);
+      throw e;
+    }
+  }
+
+  private void deleteQuietly(ObjectStore store, EndpointSlice s) {
+    tracker.expectDeletion(s);
     try {
       store.delete(EndpointSlice.class, s.metadata().namespace(), s.metadata().name());
     } catch (NotFoundException e) {
-      // already gone: the desired state
+      tracker.forget(s); // already gone, the desired state: no event will come
     }
   }
 
@@ -210,6 +338,7 @@ public final class EndpointSliceController implements AutoCloseable {
     private int workers = 1;
     private long seed = 1;
     private @org.jspecify.annotations.Nullable TimerClock clock;
+    private @org.jspecify.annotations.Nullable Duration topologyCheckPeriod;
 
     private Builder(ObjectStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -239,6 +368,22 @@ public final class EndpointSliceController implements AutoCloseable {
 
     public Builder clock(TimerClock c) {
       this.clock = c;
+      return this;
+    }
+
+    /**
+     * Also re-checks the zones' CPU shares against the hinted Services every {@code period} (on the controller's
+     * clock), queuing the overloaded ones, besides the check after every node added, deleted, or changed in
+     * readiness or zone; default none (node events only, as kube-controller-manager).
+     *
+     * @throws IllegalArgumentException if {@code period} is not positive
+     */
+    public Builder topologyCheckPeriod(Duration period) {
+      if (period.isNegative() || period.isZero()) {
+        throw new IllegalArgumentException("EndpointSliceController: topologyCheckPeriod must be positive but was "
+            + period);
+      }
+      this.topologyCheckPeriod = period;
       return this;
     }
 
