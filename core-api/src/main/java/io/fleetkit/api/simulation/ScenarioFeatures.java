@@ -10,14 +10,23 @@ package io.fleetkit.api.simulation;
  * @param verticalPodAutoscaler the VPA recommender and updater every minute, and the VPA admission of new pods
  * @param queueAdmission Kueue-style admission of queued Jobs over the scenario's {@code queues}
  * @param queueScaling KEDA-style scaling of the scenario's {@code queueScalers}
+ * @param networking Service networking when the manifests have Services: node IPAM and pod IPs, cluster IPs and
+ *     node ports, EndpointSlices
  */
 public record ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterAutoscaler, boolean storage,
-    boolean verticalPodAutoscaler, boolean queueAdmission, boolean queueScaling) {
+    boolean verticalPodAutoscaler, boolean queueAdmission, boolean queueScaling, boolean networking) {
   /** Everything on. */
-  public static final ScenarioFeatures ALL = new ScenarioFeatures(true, true, true, true, true, true);
+  public static final ScenarioFeatures ALL = new ScenarioFeatures(true, true, true, true, true, true, true);
+
+  /** The first six as given, networking on. */
+  public ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterAutoscaler, boolean storage,
+      boolean verticalPodAutoscaler, boolean queueAdmission, boolean queueScaling) {
+    this(horizontalPodAutoscaler, clusterAutoscaler, storage, verticalPodAutoscaler, queueAdmission, queueScaling,
+        true);
+  }
 
   /** The first three as given, the others on. */
   public ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterAutoscaler, boolean storage) {
-    this(horizontalPodAutoscaler, clusterAutoscaler, storage, true, true, true);
+    this(horizontalPodAutoscaler, clusterAutoscaler, storage, true, true, true, true);
   }
 }

@@ -39,7 +39,7 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
   private static final Set<String> SPEC_FIELDS = Set.of("duration", "seed", "sampleInterval", "features", "loads",
       "faults", "queues", "jobStreams", "queueScalers");
   private static final Set<String> FEATURE_FIELDS = Set.of("horizontalPodAutoscaler", "clusterAutoscaler",
-      "storage", "verticalPodAutoscaler", "queueAdmission", "queueScaling");
+      "storage", "verticalPodAutoscaler", "queueAdmission", "queueScaling", "networking");
   private static final Set<String> QUEUE_FIELDS = Set.of("name", "namespaces", "cohort", "flavor", "quota");
   private static final Set<String> STREAM_FIELDS = Set.of("name", "namespace", "queue", "csv", "trace", "first",
       "timeScale", "poisson");
@@ -95,7 +95,7 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
     known(f, FEATURE_FIELDS, "spec.features", ctx);
     ScenarioFeatures features = new ScenarioFeatures(flag(f, "horizontalPodAutoscaler", ctx),
         flag(f, "clusterAutoscaler", ctx), flag(f, "storage", ctx), flag(f, "verticalPodAutoscaler", ctx),
-        flag(f, "queueAdmission", ctx), flag(f, "queueScaling", ctx));
+        flag(f, "queueAdmission", ctx), flag(f, "queueScaling", ctx), flag(f, "networking", ctx));
     List<WorkloadLoad> loads = new ArrayList<>();
     List<Object> rawLoads = Untyped.list(spec, "loads", "spec.loads", ctx);
     for (int i = 0; i < rawLoads.size(); i++) {
@@ -399,6 +399,7 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
     features.put("verticalPodAutoscaler", s.features().verticalPodAutoscaler());
     features.put("queueAdmission", s.features().queueAdmission());
     features.put("queueScaling", s.features().queueScaling());
+    features.put("networking", s.features().networking());
     spec.put("features", features);
     List<Object> loads = new ArrayList<>();
     for (WorkloadLoad l : s.loads()) {
