@@ -53,8 +53,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code controllerSyncAfterOnePodChange}: the whole controller on an in-memory store (stepping mode): before
  *       each invocation one pod's readiness is written to the store (its event reaches the controller, which notes
  *       the pod's name for the Service); measured is {@code runUntilIdle()}: the sync (looking the noted pod up in
- *       the informer cache, listing the Service's slices, planning, writing the slice) and the follow-up sync the
- *       slice's own event triggers.
+ *       the informer cache, listing the Service's slices, planning, writing the slice; the event of the controller's
+ *       own write syncs nothing more).
  * </ul>
  *
  * Auxiliary counters: {@code slicesWritten} (per sync of one change it should be 1), {@code syncs} and

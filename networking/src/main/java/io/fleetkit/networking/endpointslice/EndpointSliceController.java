@@ -42,7 +42,9 @@ import org.slf4j.LoggerFactory;
  * change, so one pod changing in a Service of 10,000 pods costs the same as in a Service of ten; the Service's pods
  * are listed in full only when the Service itself changes (and on its first sync). A write conflict requeues the Service; a pod on an unknown node is
  * skipped and the Service retried. Services annotated {@code service.kubernetes.io/topology-mode: Auto} get
- * topology-aware hints from a {@link TopologyCache} fed with the nodes at each of their syncs.
+ * topology-aware hints from a {@link TopologyCache} fed with the nodes at each of their syncs; after node changes
+ * (and periodically with {@link Builder#topologyCheckPeriod}) the Services whose hints the zones' new CPU shares
+ * overload are synced again ({@code checkNodeTopologyDistribution}).
  *
  * <p>Lifecycle and threading are the reconcile runtime's ({@link Controller}): threaded by default, or stepping.
  */
