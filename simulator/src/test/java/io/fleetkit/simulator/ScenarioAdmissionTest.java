@@ -26,7 +26,8 @@ final class ScenarioAdmissionTest {
     List<ApiObject<?>> objects = new ArrayList<>(SimFixtures.nodes(3));
     objects.add(ResourceQuota.of("default", "pods", ResourceList.builder().put("pods", "3").build()));
     objects.add(SimFixtures.deployment("web", 5));
-    ScenarioFeatures features = new ScenarioFeatures(false, false, false, false, false, false, false, admission);
+    ScenarioFeatures features = new ScenarioFeatures(false, false, false, false, false, false, false, true,
+        admission);
     Scenario scenario = new Scenario(ObjectMeta.builder().name("quota").build(), new ScenarioSpec(
         Duration.ofMinutes(3), 4, Duration.ofMinutes(1), List.of(), List.of(), features, List.of(), List.of(),
         List.of()));
