@@ -27,14 +27,19 @@ final class CapturedLogsTest {
     CapturedLogs.registerSecret(other);
     try {
       int before = CapturedLogs.leaks().size();
-      LOG.trace("connecting with password {}", canary);
-      MDC.put("token", canary);
-      LOG.debug("a line whose MDC holds it");
-      MDC.remove("token");
-      LOG.warn("request failed", new IllegalStateException("wrapper", new RuntimeException("bad token " + canary)));
-      LOG.info("secret data {}", Base64.getEncoder().encodeToString(other.getBytes(StandardCharsets.UTF_8)));
-      LOG.info("a harmless line");
-      assertThat(CapturedLogs.leaks()).hasSize(before + 4);
+      assertThatThrownBy(() -> LOG.info("a line with {}", canary)).isInstanceOf(AssertionError.class)
+          .hasMessageContaining("a log line holds a secret value: INFO").hasMessageContaining("<secret>")
+          .hasMessageNotContaining(canary);
+      CapturedLogs.whileLeaking(() -> {
+        LOG.trace("connecting with password {}", canary);
+        MDC.put("token", canary);
+        LOG.debug("a line whose MDC holds it");
+        MDC.remove("token");
+        LOG.warn("request failed", new IllegalStateException("wrapper", new RuntimeException("bad token " + canary)));
+        LOG.info("secret data {}", Base64.getEncoder().encodeToString(other.getBytes(StandardCharsets.UTF_8)));
+        LOG.info("a harmless line");
+      });
+      assertThat(CapturedLogs.leaks()).hasSize(before + 5);
       assertThat(CapturedLogs.maskedLeaks()).noneMatch(l -> l.contains(canary)).anyMatch(l -> l.contains("<secret>"));
       assertThatThrownBy(CapturedLogs::assertNoLeaks).isInstanceOf(AssertionError.class)
           .hasMessageContaining("hold a secret value").hasMessageContaining("connecting with password <secret>")
