@@ -44,10 +44,10 @@ final class SnapshotNodeInfo implements NodeInfo {
     this.allocatable = node.allocatable();
     this.unschedulable = node.spec().unschedulable();
     this.taints = node.spec().taints();
-    this.pods = List.copyOf(pods);
-    this.podCount = this.pods.size();
-    this.withAffinity = withAffinity.isEmpty() ? List.of() : List.copyOf(withAffinity);
-    this.withAnti = withAnti.isEmpty() ? List.of() : List.copyOf(withAnti);
+    this.pods = pods;
+    this.podCount = pods.size();
+    this.withAffinity = withAffinity;
+    this.withAnti = withAnti;
     this.requested = requested;
     this.requestedCpu = requested.milliCpu();
     this.requestedMem = requested.memoryBytes();
