@@ -46,7 +46,6 @@ final class FeasibleNodes {
   private int[] candidates = new int[0];
   private Status[] statuses = new Status[0];
   private int[] failedPlugin = new int[0];
-  private NodeInfo[] feasible = new NodeInfo[0];
   private int[] feasibleIdx = new int[0];
   private final FeasibleList feasibleList = new FeasibleList();
   private final AtomicInteger feasibleFound = new AtomicInteger();
@@ -72,7 +71,7 @@ final class FeasibleNodes {
 
   /**
    * Filters the snapshot's nodes, or only those named in {@code allowed} (PreFilter's narrowing), for {@code pod}.
-   * Returns how many fit ({@link #nodes()}), or -1 when a Filter plugin failed with an error ({@link #error()}).
+   * Returns how many fit ({@link #node}), or -1 when a Filter plugin failed with an error ({@link #error()}).
    */
   int find(Framework fw, ArrayCycleState state, PodInfo pod, @Nullable Set<String> allowed) {
     int numAll = snapshot.size();
@@ -98,7 +97,6 @@ final class FeasibleNodes {
       int len = Math.max(n, statuses.length * 2);
       statuses = new Status[len];
       failedPlugin = new int[len];
-      feasible = new NodeInfo[len];
       feasibleIdx = new int[len];
     }
     error = null;
@@ -109,9 +107,7 @@ final class FeasibleNodes {
     cutoff = processed;
     for (int pos = 0; pos < processed; pos++) {
       if (failedPlugin[pos] < 0) {
-        int i = indexAt(pos);
-        feasibleIdx[found] = i;
-        feasible[found++] = snapshot.table.view(i);
+        feasibleIdx[found++] = indexAt(pos);
         if (found == toFind) {
           cutoff = pos + 1;
           break;
@@ -120,14 +116,12 @@ final class FeasibleNodes {
     }
     for (int pos = 0; pos < cutoff; pos++) {
       if (failedPlugin[pos] >= 0 && statuses[pos].code() == Status.Code.ERROR) {
-        Arrays.fill(feasible, 0, found, null);
         error = attributed(fw, pos);
         return -1;
       }
     }
     nextStartNodeIndex = (nextStartNodeIndex + cutoff) % numAll;
     feasibleList.size = found;
-    feasibleList.items = feasible;
     return found;
   }
 
@@ -139,9 +133,9 @@ final class FeasibleNodes {
     return error;
   }
 
-  /** The feasible nodes found, first {@link #find}'s count of them. */
-  NodeInfo[] nodes() {
-    return feasible;
+  /** The {@code k}-th feasible node found. */
+  NodeInfo node(int k) {
+    return snapshot.table.view(feasibleIdx[k]);
   }
 
   /** The feasible nodes' positions in the snapshot's {@link io.fleetkit.scheduler.nodetable.NodeTable}. */
@@ -154,9 +148,8 @@ final class FeasibleNodes {
     return feasibleList;
   }
 
-  /** Drops the references to the last cycle's feasible nodes. */
+  /** Forgets the last cycle's feasible nodes. */
   void clear() {
-    Arrays.fill(feasible, 0, feasibleList.size, null);
     feasibleList.size = 0;
   }
 
@@ -314,9 +307,8 @@ final class FeasibleNodes {
     return fw.runFilter(state, skip, pod, node, st, pos);
   }
 
-  /** The feasible nodes as a List; reused every cycle. */
-  private static final class FeasibleList extends AbstractList<NodeInfo> implements RandomAccess {
-    NodeInfo[] items = new NodeInfo[0];
+  /** The feasible nodes as a List of their views (fetched on demand); reused every cycle. */
+  private final class FeasibleList extends AbstractList<NodeInfo> implements RandomAccess {
     int size;
 
     @Override
@@ -324,7 +316,7 @@ final class FeasibleNodes {
       if (index >= size) {
         throw new IndexOutOfBoundsException("feasible node " + index + " of " + size);
       }
-      return items[index];
+      return node(index);
     }
 
     @Override

@@ -620,8 +620,8 @@ public final class Framework implements FrameworkHandle {
    * as a list, {@code indices} their positions in {@code table} (read by the plugins' {@link TableScore} paths).
    * Returns success or the error to fail with.
    */
-  Status runScore(ArrayCycleState state, PodInfo pod, NodeTable table, int[] indices, NodeInfo[] nodes,
-      List<NodeInfo> nodeList, int k, long[] totals, ParallelRunner runner, int inlineWork) {
+  Status runScore(ArrayCycleState state, PodInfo pod, NodeTable table, int[] indices, List<NodeInfo> nodeList,
+      int k, long[] totals, ParallelRunner runner, int inlineWork) {
     ScorePlugin[] plugins = score;
     TableScore[] ts = tableScore;
     boolean[] skip = state.skipScore;
@@ -648,9 +648,9 @@ public final class Framework implements FrameworkHandle {
     runner.run(k, chunk, (from, to) -> {
       int touched = 0;
       for (int pos = from; pos < to; pos++) {
-        NodeInfo node = nodes[pos];
+        NodeInfo node = table.view(indices[pos]);
         if (prefetch && pos + Prefetch.DISTANCE < to) {
-          touched += Prefetch.touch(nodes[pos + Prefetch.DISTANCE]);
+          touched += Prefetch.touch(table.view(indices[pos + Prefetch.DISTANCE]));
         }
         if (timer != null && PluginTimings.timesNode(pos)) {
           scoreTimed(timer, plugins, skip, bufs, state, pod, node, pos, error);
@@ -696,7 +696,7 @@ public final class Framework implements FrameworkHandle {
         long v = s[pos];
         if (v < ScorePlugin.MIN_NODE_SCORE || v > ScorePlugin.MAX_NODE_SCORE) {
           return Status.error("plugin " + scoreNames[j] + " returns an invalid score " + v + " for node "
-              + nodes[pos].name() + "; it should be in the range [0, 100] after normalizing").withPlugin(scoreNames[j]);
+              + nodeList.get(pos).name() + "; it should be in the range [0, 100] after normalizing").withPlugin(scoreNames[j]);
         }
         totals[pos] += v * w;
       }

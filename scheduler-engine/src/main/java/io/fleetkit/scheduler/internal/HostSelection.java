@@ -32,8 +32,8 @@ final class HostSelection {
     if (totals.length < found) {
       totals = new long[Math.max(found, totals.length * 2)];
     }
-    return fw.runScore(state, pod, snapshot.table, feasible.indices(), feasible.nodes(), feasible.list(), found,
-        totals, runner, inlineWork);
+    return fw.runScore(state, pod, snapshot.table, feasible.indices(), feasible.list(), found, totals, runner,
+        inlineWork);
   }
 
   /**

@@ -424,7 +424,7 @@ public final class SchedulerImpl implements Scheduler {
 
     NodeInfo host;
     if (found == 1) {
-      host = feasibleNodes.nodes()[0];
+      host = feasibleNodes.node(0);
     } else {
       long scoreStart = obs == null ? 0 : obs.begin("Score");
       Status s = hostSelection.score(fw, state, pod, feasibleNodes, found);
@@ -435,7 +435,7 @@ public final class SchedulerImpl implements Scheduler {
         feasibleNodes.clear();
         return fail(qp, Status.Code.ERROR, s.message(), null, List.of(), Set.of(), now);
       }
-      host = feasibleNodes.nodes()[hostSelection.selectHost(found)];
+      host = feasibleNodes.node(hostSelection.selectHost(found));
     }
     feasibleNodes.clear();
     if (obs != null && attemptStartNanos >= 0) {

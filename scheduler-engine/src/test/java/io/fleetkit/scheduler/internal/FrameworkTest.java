@@ -173,7 +173,7 @@ final class FrameworkTest {
         yield Status.error(o.message()); // the message is what the FitError shows
       }
       case "PreScore" -> fw.runPreScore(state, pod, List.of(nodes));
-      case "Score", "NormalizeScore" -> fw.runScore(state, pod, table(nodes), new int[] {0, 1}, nodes,
+      case "Score", "NormalizeScore" -> fw.runScore(state, pod, table(nodes), new int[] {0, 1},
           List.of(nodes), 2, new long[2], new ParallelRunner(1), 512);
       case "Reserve" -> fw.runReserve(state, pod, "n1");
       case "Permit" -> fw.runPermit(state, pod, "n1", 0).status();
@@ -259,7 +259,7 @@ final class FrameworkTest {
     b.answers.put("Score", 20L);
     long[] totals = new long[2];
     NodeInfo[] nodes = {n1, n2};
-    Status s = fw.runScore(new ArrayCycleState(), pod, table(nodes), new int[] {0, 1}, nodes, List.of(nodes), 2, totals,
+    Status s = fw.runScore(new ArrayCycleState(), pod, table(nodes), new int[] {0, 1}, List.of(nodes), 2, totals,
         new ParallelRunner(1), 512);
     assertThat(s.isSuccess()).isTrue();
     assertThat(totals).containsExactly(10 * 1 + 20 * 3, 10 * 1 + 20 * 3);
@@ -270,7 +270,7 @@ final class FrameworkTest {
     Framework fw = framework();
     b.answers.put("Score", 101L);
     NodeInfo[] nodes = {n1, n2};
-    Status s = fw.runScore(new ArrayCycleState(), pod, table(nodes), new int[] {0, 1}, nodes, List.of(nodes), 2,
+    Status s = fw.runScore(new ArrayCycleState(), pod, table(nodes), new int[] {0, 1}, List.of(nodes), 2,
         new long[2], new ParallelRunner(1), 512);
     assertThat(s.message()).isEqualTo("plugin B returns an invalid score 101 for node n1; it should be in the range "
         + "[0, 100] after normalizing");
