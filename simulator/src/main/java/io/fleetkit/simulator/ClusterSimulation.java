@@ -301,6 +301,11 @@ public final class ClusterSimulation {
             () -> qs.step().forEach((target, text) -> holder[0].record("QueueScale", target, text)));
       });
     }
+    boolean networking = spec.features().networking()
+        && objects.stream().anyMatch(o -> o instanceof io.fleetkit.api.core.Service);
+    if (networking) {
+      io.fleetkit.networking.ClusterNetworking.defaults().simulatedControllers().forEach(b::controller);
+    }
     long wallStart = System.nanoTime();
     try (Simulation sim = b.build()) {
       holder[0] = sim;
@@ -341,8 +346,12 @@ public final class ClusterSimulation {
           markers.add(e);
         }
       }
+      List<io.fleetkit.networking.ServiceSummary> services = networking
+          ? io.fleetkit.networking.ServiceSummary.of(sim.store().list(io.fleetkit.api.core.Service.class).items(),
+              sim.store().list(io.fleetkit.api.discovery.EndpointSlice.class).items())
+          : List.of();
       return new SimulationRun(scenario.metadata().name(), spec.seed(), spec.duration(), recorder.times(),
-          recorder.series(), timeline, markers, sim.summary());
+          recorder.series(), timeline, markers, sim.summary(), services);
     }
   }
 
