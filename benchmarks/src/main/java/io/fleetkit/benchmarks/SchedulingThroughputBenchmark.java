@@ -1,7 +1,9 @@
 package io.fleetkit.benchmarks;
 
 import io.fleetkit.benchmarks.generator.PerfCase;
+import io.fleetkit.benchmarks.impl.CpuTime;
 import io.fleetkit.benchmarks.impl.FleetKitHarness;
+import io.fleetkit.scheduler.DefaultPlugins;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -22,6 +24,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * kube-scheduler's scheduler_perf workloads on FleetKit's scheduler. Each invocation builds the cluster and places
  * the init pods (not measured), then schedules every measured pod (measured). The score is the time per measured
  * pod; pods/s = 1e6 / score (us/op). {@code pct} is percentageOfNodesToScore ("0" = kube's adaptive default).
+ * With {@code -prof io.fleetkit.benchmarks.impl.CpuTimeProfiler} it also reports the CPU time of the measured work.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -44,14 +47,26 @@ public class SchedulingThroughputBenchmark {
   @Param({"0"})
   public int threads;
 
+  /**
+   * Binding threads ({@code SchedulerBuilder.bindParallelism}); "-1" = the engine's default (0: bind inline on the
+   * scheduling thread).
+   */
+  @Param({"-1"})
+  public int bindParallelism;
+
   private PerfCase perfCase;
   private FleetKitHarness harness;
 
   @Setup(Level.Iteration)
   public void setUp(BenchmarkParams params) {
     perfCase = PerfCase.of(workload, nodes);
-    harness = new FleetKitHarness(perfCase.nodes(), pct == 0 ? null : pct,
-        threads, 42);
+    harness = new FleetKitHarness(perfCase.nodes(),
+        DefaultPlugins.profile().toBuilder().percentageOfNodesToScore(pct == 0 ? null : pct).build(), threads, 42,
+        b -> {
+          if (bindParallelism >= 0) {
+            b.bindParallelism(bindParallelism);
+          }
+        });
     int bound = harness.scheduleAll(perfCase.initPods());
     if (bound != perfCase.initPods().size()) {
       throw new IllegalStateException(workload + ": only " + bound + " of " + perfCase.initPods().size()
@@ -67,6 +82,9 @@ public class SchedulingThroughputBenchmark {
   /** Schedules the measured pods; returns how many were bound (consumed by JMH). */
   @Benchmark
   public int schedule() {
-    return harness.scheduleAll(perfCase.measuredPods());
+    long[] mark = CpuTime.start();
+    int bound = harness.scheduleAll(perfCase.measuredPods());
+    CpuTime.stop(mark);
+    return bound;
   }
 }

@@ -5,8 +5,6 @@ import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.NodeInfos;
 import io.fleetkit.api.framework.PodInfo;
-import java.util.ArrayList;
-import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,9 +15,9 @@ import org.jspecify.annotations.Nullable;
 final class CacheNode {
   final String name;
   @Nullable Node node;
-  final ArrayList<PodInfo> pods = new ArrayList<>(8);
-  final ArrayList<PodInfo> withAffinity = new ArrayList<>(0);
-  final ArrayList<PodInfo> withAnti = new ArrayList<>(0);
+  final PodVector pods = new PodVector();
+  final PodVector withAffinity = new PodVector();
+  final PodVector withAnti = new PodVector();
   ResourceList requested = ResourceList.EMPTY;
   long nonZeroCpu;
   long nonZeroMem;
@@ -50,25 +48,16 @@ final class CacheNode {
 
   /** Removes the pod with {@code key}; returns whether it was here. */
   boolean removePod(String key) {
-    PodInfo removed = removeFrom(pods, key);
+    PodInfo removed = pods.remove(key);
     if (removed == null) {
       return false;
     }
-    removeFrom(withAffinity, key);
-    removeFrom(withAnti, key);
+    withAffinity.remove(key);
+    withAnti.remove(key);
     requested = requested.subtract(removed.requests());
     nonZeroCpu -= removed.nonZeroMilliCpu();
     nonZeroMem -= removed.nonZeroMemory();
     return true;
-  }
-
-  private static @Nullable PodInfo removeFrom(List<PodInfo> list, String key) {
-    for (int i = 0; i < list.size(); i++) {
-      if (list.get(i).key().equals(key)) {
-        return list.remove(i);
-      }
-    }
-    return null;
   }
 
   boolean hasAffinityPods() {
@@ -83,8 +72,8 @@ final class CacheNode {
   NodeInfo view() {
     SnapshotNodeInfo v = view;
     if (v == null || v.generation() != generation) {
-      v = new SnapshotNodeInfo(java.util.Objects.requireNonNull(node, "node"), pods, withAffinity, withAnti,
-          requested, nonZeroCpu, nonZeroMem, generation);
+      v = new SnapshotNodeInfo(java.util.Objects.requireNonNull(node, "node"), pods.snapshot(),
+          withAffinity.snapshot(), withAnti.snapshot(), requested, nonZeroCpu, nonZeroMem, generation);
       view = v;
     }
     return v;

@@ -2,6 +2,7 @@ package io.fleetkit.scheduler.internal;
 
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.Snapshot;
+import io.fleetkit.scheduler.nodetable.NodeTable;
 import java.util.AbstractList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,12 +13,13 @@ import org.jspecify.annotations.Nullable;
 /**
  * The scheduler's one snapshot, refreshed by {@link SchedulerCache#updateSnapshot} before each cycle: only nodes whose
  * generation moved are replaced; the node order and the affinity lists are rebuilt only when membership changes.
- * Immutable while a cycle runs (plugins may read it from several threads).
+ * The nodes live in a {@link NodeTable} (object views plus the hot fields in primitive arrays), which the Filter and
+ * Score loops walk by position. Immutable while a cycle runs (plugins may read it from several threads).
  */
 public final class ClusterSnapshot implements Snapshot {
   long generation = -1;
   long nodeListVersion = -1;
-  NodeInfo[] nodes = new NodeInfo[0];
+  final NodeTable table = new NodeTable();
   int size;
   final Map<String, Integer> indexByName = new HashMap<>();
   int[] affinityIdx = new int[0];
@@ -46,7 +48,7 @@ public final class ClusterSnapshot implements Snapshot {
   @Override
   public @Nullable NodeInfo get(String nodeName) {
     Integer i = indexByName.get(nodeName);
-    return i == null ? null : nodes[i];
+    return i == null ? null : table.view(i);
   }
 
   /** The position of {@code nodeName} in {@link #nodes()}, or -1. */
@@ -66,7 +68,7 @@ public final class ClusterSnapshot implements Snapshot {
       if (index >= size) {
         throw new IndexOutOfBoundsException("node index " + index + " of " + size);
       }
-      return nodes[index];
+      return table.view(index);
     }
 
     @Override
@@ -88,7 +90,7 @@ public final class ClusterSnapshot implements Snapshot {
       if (index >= n) {
         throw new IndexOutOfBoundsException("node index " + index + " of " + n);
       }
-      return nodes[affinity ? affinityIdx[index] : antiIdx[index]];
+      return table.view(affinity ? affinityIdx[index] : antiIdx[index]);
     }
 
     @Override

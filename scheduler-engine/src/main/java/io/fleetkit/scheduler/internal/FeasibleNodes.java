@@ -4,6 +4,7 @@ import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.NodeInfos;
 import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.framework.Status;
+import io.fleetkit.scheduler.nodetable.NodeTable;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -41,18 +42,19 @@ final class FeasibleNodes {
   private final int inlineWork;
   private long nextStartNodeIndex;
 
-  private NodeInfo[] candidates = new NodeInfo[0];
+  /** PreFilter's narrowing: the allowed nodes' positions in the snapshot, ascending. */
+  private int[] candidates = new int[0];
   private Status[] statuses = new Status[0];
   private int[] failedPlugin = new int[0];
-  private NodeInfo[] feasible = new NodeInfo[0];
+  private int[] feasibleIdx = new int[0];
   private final FeasibleList feasibleList = new FeasibleList();
   private final AtomicInteger feasibleFound = new AtomicInteger();
   /** See {@link Prefetch}; never read. */
   @SuppressWarnings("unused")
   private int prefetchSink;
 
-  // What the last find() examined.
-  private NodeInfo[] cand = candidates;
+  // What the last find() examined: every node (all) or the first n candidates.
+  private boolean all = true;
   private int n;
   private int start;
   private int cutoff;
@@ -69,37 +71,33 @@ final class FeasibleNodes {
 
   /**
    * Filters the snapshot's nodes, or only those named in {@code allowed} (PreFilter's narrowing), for {@code pod}.
-   * Returns how many fit ({@link #nodes()}), or -1 when a Filter plugin failed with an error ({@link #error()}).
+   * Returns how many fit ({@link #node}), or -1 when a Filter plugin failed with an error ({@link #error()}).
    */
   int find(Framework fw, ArrayCycleState state, PodInfo pod, @Nullable Set<String> allowed) {
     int numAll = snapshot.size();
     if (allowed == null) {
-      cand = snapshot.nodes;
+      all = true;
       n = numAll;
     } else {
-      int[] idx = new int[allowed.size()];
+      if (candidates.length < allowed.size()) {
+        candidates = new int[Math.max(allowed.size(), candidates.length * 2)];
+      }
       int m = 0;
       for (String name : allowed) {
         int i = snapshot.indexOf(name);
         if (i >= 0) {
-          idx[m++] = i;
+          candidates[m++] = i;
         }
       }
-      Arrays.sort(idx, 0, m);
-      if (candidates.length < m) {
-        candidates = new NodeInfo[Math.max(m, candidates.length * 2)];
-      }
-      for (int i = 0; i < m; i++) {
-        candidates[i] = snapshot.nodes[idx[i]];
-      }
-      cand = candidates;
+      Arrays.sort(candidates, 0, m);
+      all = false;
       n = m;
     }
     if (statuses.length < n) {
       int len = Math.max(n, statuses.length * 2);
       statuses = new Status[len];
       failedPlugin = new int[len];
-      feasible = new NodeInfo[len];
+      feasibleIdx = new int[len];
     }
     error = null;
     int toFind = Diagnosis.numFeasibleNodesToFind(fw.percentageOfNodesToScore(), n);
@@ -109,7 +107,7 @@ final class FeasibleNodes {
     cutoff = processed;
     for (int pos = 0; pos < processed; pos++) {
       if (failedPlugin[pos] < 0) {
-        feasible[found++] = nodeAt(pos);
+        feasibleIdx[found++] = indexAt(pos);
         if (found == toFind) {
           cutoff = pos + 1;
           break;
@@ -118,14 +116,12 @@ final class FeasibleNodes {
     }
     for (int pos = 0; pos < cutoff; pos++) {
       if (failedPlugin[pos] >= 0 && statuses[pos].code() == Status.Code.ERROR) {
-        Arrays.fill(feasible, 0, found, null);
         error = attributed(fw, pos);
         return -1;
       }
     }
     nextStartNodeIndex = (nextStartNodeIndex + cutoff) % numAll;
     feasibleList.size = found;
-    feasibleList.items = feasible;
     return found;
   }
 
@@ -137,9 +133,14 @@ final class FeasibleNodes {
     return error;
   }
 
-  /** The feasible nodes found, first {@link #find}'s count of them. */
-  NodeInfo[] nodes() {
-    return feasible;
+  /** The {@code k}-th feasible node found. */
+  NodeInfo node(int k) {
+    return snapshot.table.view(feasibleIdx[k]);
+  }
+
+  /** The feasible nodes' positions in the snapshot's {@link io.fleetkit.scheduler.nodetable.NodeTable}. */
+  int[] indices() {
+    return feasibleIdx;
   }
 
   /** The feasible nodes found, as the list PreScore and NormalizeScore receive. */
@@ -147,15 +148,18 @@ final class FeasibleNodes {
     return feasibleList;
   }
 
-  /** Drops the references to the last cycle's feasible nodes. */
+  /** Forgets the last cycle's feasible nodes. */
   void clear() {
-    Arrays.fill(feasible, 0, feasibleList.size, null);
     feasibleList.size = 0;
   }
 
-  private NodeInfo nodeAt(int pos) {
-    int idx = start + pos;
-    return cand[idx >= n ? idx - n : idx];
+  /** The snapshot position of the node examined at {@code pos}. */
+  private int indexAt(int pos) {
+    int w = start + pos;
+    if (w >= n) {
+      w -= n;
+    }
+    return all ? w : candidates[w];
   }
 
   /**
@@ -186,7 +190,7 @@ final class FeasibleNodes {
         allUnresolvable = false;
       }
       if (nodeStatuses != null) {
-        nodeStatuses.put(nodeAt(pos).name(), s);
+        nodeStatuses.put(snapshot.table.view(indexAt(pos)).name(), s);
       }
     }
     int numAll = snapshot.size();
@@ -210,12 +214,15 @@ final class FeasibleNodes {
     if (n == 0) {
       return 0;
     }
-    NodeInfo[] cand = this.cand;
+    boolean all = this.all;
+    int[] cand = candidates;
+    NodeTable table = snapshot.table;
     int start = this.start;
     boolean[] skip = state.skipFilter;
     Status[] st = statuses;
     int[] failed = failedPlugin;
     boolean nominated = !nominator.isEmpty();
+    boolean prefetch = nominated || fw.filtersReadViews(skip);
     if (!fw.hasFilters() && !nominated) {
       int k = Math.min(n, toFind);
       Arrays.fill(failed, 0, k, -1);
@@ -231,15 +238,21 @@ final class FeasibleNodes {
       int local = 0;
       int touched = 0;
       for (int pos = from; pos < to; pos++) {
-        int idx = start + pos;
-        NodeInfo node = cand[idx >= n ? idx - n : idx];
-        int ahead = idx + Prefetch.DISTANCE;
-        if (pos + Prefetch.DISTANCE < to) {
-          touched += Prefetch.touch(cand[ahead >= n ? ahead - n : ahead]);
+        int w = start + pos;
+        if (w >= n) {
+          w -= n;
+        }
+        int i = all ? w : cand[w];
+        if (prefetch && pos + Prefetch.DISTANCE < to) {
+          int ahead = w + Prefetch.DISTANCE;
+          if (ahead >= n) {
+            ahead -= n;
+          }
+          touched += Prefetch.touch(table.view(all ? ahead : cand[ahead]));
         }
         int r = nominated
-            ? filterWithNominated(fw, state, skip, pod, node, st, pos)
-            : fw.runFilter(state, skip, pod, node, st, pos);
+            ? filterWithNominated(fw, state, skip, pod, table.view(i), st, pos)
+            : fw.runFilter(state, skip, pod, table, i, st, pos);
         failed[pos] = r;
         if (r < 0) {
           local++;
@@ -294,9 +307,8 @@ final class FeasibleNodes {
     return fw.runFilter(state, skip, pod, node, st, pos);
   }
 
-  /** The feasible nodes as a List; reused every cycle. */
-  private static final class FeasibleList extends AbstractList<NodeInfo> implements RandomAccess {
-    NodeInfo[] items = new NodeInfo[0];
+  /** The feasible nodes as a List of their views (fetched on demand); reused every cycle. */
+  private final class FeasibleList extends AbstractList<NodeInfo> implements RandomAccess {
     int size;
 
     @Override
@@ -304,7 +316,7 @@ final class FeasibleNodes {
       if (index >= size) {
         throw new IndexOutOfBoundsException("feasible node " + index + " of " + size);
       }
-      return items[index];
+      return node(index);
     }
 
     @Override

@@ -29,6 +29,9 @@ import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.api.framework.ScorePlugin;
 import io.fleetkit.api.framework.Snapshot;
 import io.fleetkit.api.framework.Status;
+import io.fleetkit.scheduler.nodetable.NodeTable;
+import io.fleetkit.scheduler.nodetable.TableFilter;
+import io.fleetkit.scheduler.nodetable.TableScore;
 import io.fleetkit.api.framework.WaitingPods;
 import io.fleetkit.scheduler.PluginRegistry;
 import java.time.Clock;
@@ -84,6 +87,8 @@ public final class Framework implements FrameworkHandle {
   /** For each PreFilter plugin, the index of the same plugin in {@link #filter}, or -1. */
   private final int[] preFilterToFilter;
   private final FilterPlugin[] filter;
+  /** {@link #filter}'s fast paths over the node table, null where a plugin has none. */
+  private final TableFilter[] tableFilter;
   private final String[] filterNames;
   private final PostFilterPlugin[] postFilter;
   private final String[] postFilterNames;
@@ -91,6 +96,8 @@ public final class Framework implements FrameworkHandle {
   private final String[] preScoreNames;
   private final int[] preScoreToScore;
   private final ScorePlugin[] score;
+  /** {@link #score}'s fast paths over the node table, null where a plugin has none. */
+  private final TableScore[] tableScore;
   private final String[] scoreNames;
   private final long[] scoreWeights;
   private final ReservePlugin[] reserve;
@@ -162,6 +169,7 @@ public final class Framework implements FrameworkHandle {
     preFilterNames = namesAt(names, at);
     at = indicesOf(plugins, FilterPlugin.class);
     filter = pluginsAt(plugins, at, FilterPlugin[]::new);
+    tableFilter = Arrays.stream(filter).map(p -> p instanceof TableFilter t ? t : null).toArray(TableFilter[]::new);
     filterNames = namesAt(names, at);
     at = indicesOf(plugins, PostFilterPlugin.class);
     postFilter = pluginsAt(plugins, at, PostFilterPlugin[]::new);
@@ -171,6 +179,7 @@ public final class Framework implements FrameworkHandle {
     preScoreNames = namesAt(names, at);
     at = indicesOf(plugins, ScorePlugin.class);
     score = pluginsAt(plugins, at, ScorePlugin[]::new);
+    tableScore = Arrays.stream(score).map(p -> p instanceof TableScore t ? t : null).toArray(TableScore[]::new);
     scoreNames = namesAt(names, at);
     scoreWeights = new long[at.length];
     for (int i = 0; i < at.length; i++) {
@@ -479,6 +488,50 @@ public final class Framework implements FrameworkHandle {
     return -1;
   }
 
+  /**
+   * {@link #runFilter} on the node at position {@code node} of {@code table}: plugins with a {@link TableFilter} path
+   * read the table's arrays, the others the node's view.
+   */
+  int runFilter(CycleState state, boolean @Nullable [] skip, PodInfo pod, NodeTable table, int node,
+      Status[] statusOut, int slot) {
+    if (timings != null && PluginTimings.timesNode(slot)) {
+      return runFilter(state, skip, pod, table.view(node), statusOut, slot);
+    }
+    FilterPlugin[] fs = filter;
+    TableFilter[] tf = tableFilter;
+    for (int j = 0; j < fs.length; j++) {
+      if (skip != null && skip[j]) {
+        continue;
+      }
+      Status s;
+      try {
+        TableFilter t = tf[j];
+        s = t != null ? t.filter(state, pod, table, node) : fs[j].filter(state, pod, table.view(node));
+      } catch (RuntimeException e) {
+        s = errorStatus(filterNames[j], "Filter", e);
+      }
+      if (s.code() != Status.Code.SUCCESS) {
+        statusOut[slot] = s;
+        return j;
+      }
+    }
+    return -1;
+  }
+
+  /** Whether a Filter plugin not skipped by {@code skip} reads node views (has no {@link TableFilter} path). */
+  boolean filtersReadViews(boolean @Nullable [] skip) {
+    return readsViews(tableFilter, skip);
+  }
+
+  private static boolean readsViews(Object[] tablePaths, boolean @Nullable [] skip) {
+    for (int j = 0; j < tablePaths.length; j++) {
+      if (tablePaths[j] == null && (skip == null || !skip[j])) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** {@link #runFilter}, timing each plugin (a sampled cycle's sampled node). */
   private int runFilterTimed(PluginTimings t, CycleState state, boolean @Nullable [] skip, PodInfo pod,
       NodeInfo node, Status[] statusOut, int slot) {
@@ -588,11 +641,13 @@ public final class Framework implements FrameworkHandle {
    * Runs Score for the first {@code k} of {@code nodes} (fanned out over {@code runner} in chunks when the work exceeds
    * {@code inlineWork} evaluations), then NormalizeScore, checks the range [0, 100] and adds each plugin's scores
    * times its weight into {@code totals[0..k)}, as kube's {@code RunScorePlugins}. {@code nodeList} is the same nodes
-   * as a list. Returns success or the error to fail with.
+   * as a list, {@code indices} their positions in {@code table} (read by the plugins' {@link TableScore} paths).
+   * Returns success or the error to fail with.
    */
-  Status runScore(ArrayCycleState state, PodInfo pod, NodeInfo[] nodes, List<NodeInfo> nodeList, int k,
-      long[] totals, ParallelRunner runner, int inlineWork) {
+  Status runScore(ArrayCycleState state, PodInfo pod, NodeTable table, int[] indices, List<NodeInfo> nodeList,
+      int k, long[] totals, ParallelRunner runner, int inlineWork) {
     ScorePlugin[] plugins = score;
+    TableScore[] ts = tableScore;
     boolean[] skip = state.skipScore;
     int active = 0;
     for (int j = 0; j < plugins.length; j++) {
@@ -613,12 +668,13 @@ public final class Framework implements FrameworkHandle {
     AtomicReference<Status> error = new AtomicReference<>();
     int chunk = k * active <= inlineWork || runner.parallelism() == 1
         ? k : Math.max(16, k / (runner.parallelism() * 2));
+    boolean prefetch = readsViews(ts, skip);
     runner.run(k, chunk, (from, to) -> {
       int touched = 0;
       for (int pos = from; pos < to; pos++) {
-        NodeInfo node = nodes[pos];
-        if (pos + Prefetch.DISTANCE < to) {
-          touched += Prefetch.touch(nodes[pos + Prefetch.DISTANCE]);
+        NodeInfo node = table.view(indices[pos]);
+        if (prefetch && pos + Prefetch.DISTANCE < to) {
+          touched += Prefetch.touch(table.view(indices[pos + Prefetch.DISTANCE]));
         }
         if (timer != null && PluginTimings.timesNode(pos)) {
           scoreTimed(timer, plugins, skip, bufs, state, pod, node, pos, error);
@@ -629,7 +685,8 @@ public final class Framework implements FrameworkHandle {
             continue;
           }
           try {
-            bufs[j][pos] = plugins[j].score(state, pod, node);
+            TableScore t = ts[j];
+            bufs[j][pos] = t != null ? t.score(state, pod, table, indices[pos]) : plugins[j].score(state, pod, node);
           } catch (RuntimeException e) {
             error.compareAndSet(null, errorStatus(scoreNames[j], "Score", e));
             bufs[j][pos] = 0;
@@ -663,7 +720,7 @@ public final class Framework implements FrameworkHandle {
         long v = s[pos];
         if (v < ScorePlugin.MIN_NODE_SCORE || v > ScorePlugin.MAX_NODE_SCORE) {
           return Status.error("plugin " + scoreNames[j] + " returns an invalid score " + v + " for node "
-              + nodes[pos].name() + "; it should be in the range [0, 100] after normalizing").withPlugin(scoreNames[j]);
+              + nodeList.get(pos).name() + "; it should be in the range [0, 100] after normalizing").withPlugin(scoreNames[j]);
         }
         totals[pos] += v * w;
       }

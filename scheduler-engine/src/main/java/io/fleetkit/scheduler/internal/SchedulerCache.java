@@ -290,9 +290,9 @@ public final class SchedulerCache {
       if (n.node == null || n.snapshotIndex < 0) {
         continue;
       }
-      NodeInfo old = snap.nodes[n.snapshotIndex];
+      NodeInfo old = snap.table.view(n.snapshotIndex);
       NodeInfo now = n.view();
-      snap.nodes[n.snapshotIndex] = now;
+      snap.table.set(n.snapshotIndex, now);
       refreshed++;
       if (old.podsWithAffinity().isEmpty() != now.podsWithAffinity().isEmpty()
           || old.podsWithRequiredAntiAffinity().isEmpty() != now.podsWithRequiredAntiAffinity().isEmpty()) {
@@ -307,11 +307,8 @@ public final class SchedulerCache {
   }
 
   private void rebuild(ClusterSnapshot snap) {
-    if (snap.nodes.length < realNodes) {
-      snap.nodes = new NodeInfo[Math.max(realNodes, snap.nodes.length * 2)];
-    } else {
-      java.util.Arrays.fill(snap.nodes, realNodes, snap.nodes.length, null);
-    }
+    snap.table.ensureCapacity(realNodes);
+    snap.table.clearFrom(realNodes);
     snap.indexByName.clear();
     int i = 0;
     for (CacheNode n : nodes.values()) {
@@ -320,7 +317,7 @@ public final class SchedulerCache {
         continue;
       }
       n.snapshotIndex = i;
-      snap.nodes[i] = n.view();
+      snap.table.set(i, n.view());
       snap.indexByName.put(n.name, i);
       i++;
     }
@@ -332,13 +329,13 @@ public final class SchedulerCache {
 
   private static void rebuildAffinityLists(ClusterSnapshot snap) {
     if (snap.affinityIdx.length < snap.size) {
-      snap.affinityIdx = new int[snap.nodes.length];
-      snap.antiIdx = new int[snap.nodes.length];
+      snap.affinityIdx = new int[snap.size];
+      snap.antiIdx = new int[snap.size];
     }
     int a = 0;
     int b = 0;
     for (int i = 0; i < snap.size; i++) {
-      NodeInfo n = snap.nodes[i];
+      NodeInfo n = snap.table.view(i);
       if (!n.podsWithAffinity().isEmpty()) {
         snap.affinityIdx[a++] = i;
       }

@@ -81,9 +81,9 @@ public final class SchedulerImpl implements Scheduler {
   private final EventHandlers handlers;
   private final ParallelRunner runner;
   private final FeasibleNodes feasibleNodes;
+  private final HostSelection hostSelection;
   private final BindingCycle bindings;
   private final SplittableRandom random;
-  private long[] totals = new long[0];
   private boolean closed;
   private @Nullable List<ScheduleResult> collector;
   /** Metrics, events and traces; {@code null} when none was asked for, and every hook below is skipped. */
@@ -147,6 +147,7 @@ public final class SchedulerImpl implements Scheduler {
     this.random = new SplittableRandom(config.seed());
     this.feasibleNodes = new FeasibleNodes(snapshot, nominator, runner, config.inlineWork(),
         random.nextLong() & Long.MAX_VALUE);
+    this.hostSelection = new HostSelection(snapshot, runner, config.inlineWork(), random);
     waiting.outcomes(new WaitingPodsImpl.Outcomes() {
       @Override
       public void allowed(WaitingPodsImpl.WaitingPod wp, long nowNanos) {
@@ -423,17 +424,10 @@ public final class SchedulerImpl implements Scheduler {
 
     NodeInfo host;
     if (found == 1) {
-      host = feasibleNodes.nodes()[0];
+      host = feasibleNodes.node(0);
     } else {
       long scoreStart = obs == null ? 0 : obs.begin("Score");
-      Status s = fw.runPreScore(state, pod, feasibleNodes.list());
-      if (s.isSuccess()) {
-        if (totals.length < found) {
-          totals = new long[Math.max(found, totals.length * 2)];
-        }
-        s = fw.runScore(state, pod, feasibleNodes.nodes(), feasibleNodes.list(), found, totals, runner,
-            config.inlineWork());
-      }
+      Status s = hostSelection.score(fw, state, pod, feasibleNodes, found);
       if (obs != null) {
         obs.end("Score", s.isSuccess() ? Status.Code.SUCCESS : Status.Code.ERROR, fw.schedulerName(), scoreStart);
       }
@@ -441,40 +435,13 @@ public final class SchedulerImpl implements Scheduler {
         feasibleNodes.clear();
         return fail(qp, Status.Code.ERROR, s.message(), null, List.of(), Set.of(), now);
       }
-      host = feasibleNodes.nodes()[selectHost(found)];
+      host = feasibleNodes.node(hostSelection.selectHost(found));
     }
     feasibleNodes.clear();
     if (obs != null && attemptStartNanos >= 0) {
       obs.algorithm(System.nanoTime() - attemptStartNanos);
     }
     return assumeAndBind(qp, fw, state, host.name(), now);
-  }
-
-  /**
-   * The highest total; ties broken uniformly at random with the seeded generator, as kube's {@code selectHost} (which
-   * samples a reservoir): one draw among the tied nodes instead of one per tie, so a cycle costs a single random
-   * number.
-   */
-  private int selectHost(int k) {
-    long[] t = totals;
-    long max = t[0];
-    int count = 1;
-    for (int i = 1; i < k; i++) {
-      long v = t[i];
-      if (v > max) {
-        max = v;
-        count = 1;
-      } else if (v == max) {
-        count++;
-      }
-    }
-    int pick = count == 1 ? 0 : random.nextInt(count);
-    for (int i = 0; i < k; i++) {
-      if (t[i] == max && pick-- == 0) {
-        return i;
-      }
-    }
-    throw new IllegalStateException("selectHost: no node with the highest score " + max);
   }
 
   // ---------------------------------------------------------------------------------------- failure paths

@@ -11,13 +11,15 @@ import java.util.Map;
 /**
  * An immutable copy of a {@link CacheNode} at one generation: what plugins see in a cycle. Thread-safe.
  *
- * <p>The fields Filter and Score read for every node (allocatable, the standard requested amounts, taints, the unschedulable flag,
- * the pod count) are
- * copied here, so that a plugin touches this one object instead of chasing {@code node -> spec/status -> ...}: at
- * thousands of nodes per cycle those pointer hops are cache misses and dominate the cycle.
+ * <p>The fields plugins read for every node (allocatable, the standard requested amounts, taints, the unschedulable
+ * flag, the pod count, the labels) are copied here, so that a plugin touches this one object instead of chasing
+ * {@code node -> metadata/spec/status -> ...}: at thousands of nodes per cycle those pointer hops are cache misses
+ * and dominate the cycle. The engine's own loops read the same numbers from the snapshot's
+ * {@link io.fleetkit.scheduler.nodetable.NodeTable} without touching this object.
  */
 final class SnapshotNodeInfo implements NodeInfo {
   private final String name;
+  private final Map<String, String> labels;
   private final ResourceList allocatable;
   private final ResourceList requested;
   private final long requestedCpu;
@@ -38,13 +40,14 @@ final class SnapshotNodeInfo implements NodeInfo {
       ResourceList requested, long nonZeroCpu, long nonZeroMem, long generation) {
     this.node = node;
     this.name = node.metadata().name();
+    this.labels = node.metadata().labels();
     this.allocatable = node.allocatable();
     this.unschedulable = node.spec().unschedulable();
     this.taints = node.spec().taints();
-    this.pods = List.copyOf(pods);
-    this.podCount = this.pods.size();
-    this.withAffinity = withAffinity.isEmpty() ? List.of() : List.copyOf(withAffinity);
-    this.withAnti = withAnti.isEmpty() ? List.of() : List.copyOf(withAnti);
+    this.pods = pods;
+    this.podCount = pods.size();
+    this.withAffinity = withAffinity;
+    this.withAnti = withAnti;
     this.requested = requested;
     this.requestedCpu = requested.milliCpu();
     this.requestedMem = requested.memoryBytes();
@@ -56,7 +59,7 @@ final class SnapshotNodeInfo implements NodeInfo {
 
   @Override public Node node() { return node; }
   @Override public String name() { return name; }
-  @Override public Map<String, String> labels() { return node.metadata().labels(); }
+  @Override public Map<String, String> labels() { return labels; }
   @Override public ResourceList allocatable() { return allocatable; }
   @Override public ResourceList requested() { return requested; }
   @Override public long requestedMilliCpu() { return requestedCpu; }

@@ -1,5 +1,6 @@
 package io.fleetkit.scheduler.internal;
 
+import io.fleetkit.scheduler.nodetable.NodeTable;
 import static io.fleetkit.scheduler.testing.Fixtures.node;
 import static io.fleetkit.scheduler.testing.Fixtures.pod;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -152,6 +153,15 @@ final class FrameworkTest {
     return new Framework(p, reg, Clock.systemUTC(), new ClusterSnapshot(), none, new ClusterObjects());
   }
 
+  private static NodeTable table(NodeInfo... nodes) {
+    NodeTable t = new NodeTable();
+    t.ensureCapacity(nodes.length);
+    for (int i = 0; i < nodes.length; i++) {
+      t.set(i, nodes[i]);
+    }
+    return t;
+  }
+
   private Status runPoint(Framework fw, String point) {
     ArrayCycleState state = new ArrayCycleState();
     NodeInfo[] nodes = {n1, n2};
@@ -163,8 +173,8 @@ final class FrameworkTest {
         yield Status.error(o.message()); // the message is what the FitError shows
       }
       case "PreScore" -> fw.runPreScore(state, pod, List.of(nodes));
-      case "Score", "NormalizeScore" -> fw.runScore(state, pod, nodes, List.of(nodes), 2, new long[2],
-          new ParallelRunner(1), 512);
+      case "Score", "NormalizeScore" -> fw.runScore(state, pod, table(nodes), new int[] {0, 1},
+          List.of(nodes), 2, new long[2], new ParallelRunner(1), 512);
       case "Reserve" -> fw.runReserve(state, pod, "n1");
       case "Permit" -> fw.runPermit(state, pod, "n1", 0).status();
       case "PreBind" -> fw.runPreBind(state, pod, "n1");
@@ -249,7 +259,8 @@ final class FrameworkTest {
     b.answers.put("Score", 20L);
     long[] totals = new long[2];
     NodeInfo[] nodes = {n1, n2};
-    Status s = fw.runScore(new ArrayCycleState(), pod, nodes, List.of(nodes), 2, totals, new ParallelRunner(1), 512);
+    Status s = fw.runScore(new ArrayCycleState(), pod, table(nodes), new int[] {0, 1}, List.of(nodes), 2, totals,
+        new ParallelRunner(1), 512);
     assertThat(s.isSuccess()).isTrue();
     assertThat(totals).containsExactly(10 * 1 + 20 * 3, 10 * 1 + 20 * 3);
   }
@@ -259,8 +270,8 @@ final class FrameworkTest {
     Framework fw = framework();
     b.answers.put("Score", 101L);
     NodeInfo[] nodes = {n1, n2};
-    Status s = fw.runScore(new ArrayCycleState(), pod, nodes, List.of(nodes), 2, new long[2], new ParallelRunner(1),
-        512);
+    Status s = fw.runScore(new ArrayCycleState(), pod, table(nodes), new int[] {0, 1}, List.of(nodes), 2,
+        new long[2], new ParallelRunner(1), 512);
     assertThat(s.message()).isEqualTo("plugin B returns an invalid score 101 for node n1; it should be in the range "
         + "[0, 100] after normalizing");
     assertThat(s.plugin()).isEqualTo("B");

@@ -1,6 +1,7 @@
 package io.fleetkit.scheduler.plugins.noderesources;
 
 import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.scheduler.nodetable.NodeTable;
 
 /**
  * One of {@code NodeResourcesFit}'s scoring strategies: a node score in [0, 100] from the node and the pod's
@@ -8,6 +9,11 @@ import io.fleetkit.api.framework.NodeInfo;
  */
 interface FitScorer {
   long score(ResourceVector resources, NodeInfo node, long[] podRequests);
+
+  /** {@link #score(ResourceVector, NodeInfo, long[])} for the node at position {@code node} of {@code table}. */
+  default long score(ResourceVector resources, NodeTable table, int node, long[] podRequests) {
+    return score(resources, table.view(node), podRequests);
+  }
 
   static FitScorer of(ScoringStrategy strategy) {
     return switch (strategy.type()) {

@@ -2,6 +2,7 @@ package io.fleetkit.scheduler.plugins.noderesources;
 
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.scheduler.nodetable.NodeTable;
 import io.fleetkit.api.framework.ScorePlugin;
 
 /**
@@ -17,20 +18,38 @@ final class LeastAllocatedScorer implements FitScorer {
   public long score(ResourceVector resources, NodeInfo node, long[] podRequests) {
     if (resources.cpuMemory()) {
       ResourceList a = node.allocatable();
-      long cpuAlloc = a.milliCpu();
-      long memAlloc = a.memoryBytes();
-      long nodeScore = 0;
-      long weightSum = 0;
-      if (cpuAlloc != 0) {
-        nodeScore += resourceScore(resources.requestedCpu(node, podRequests[0]), cpuAlloc) * resources.weight(0);
-        weightSum += resources.weight(0);
-      }
-      if (memAlloc != 0) {
-        nodeScore += resourceScore(resources.requestedMemory(node, podRequests[1]), memAlloc) * resources.weight(1);
-        weightSum += resources.weight(1);
-      }
-      return weightSum == 0 ? 0 : nodeScore / weightSum;
+      return cpuMemory(resources, a.milliCpu(), a.memoryBytes(), resources.requestedCpu(node, podRequests[0]),
+          resources.requestedMemory(node, podRequests[1]));
     }
+    return general(resources, node, podRequests);
+  }
+
+  @Override
+  public long score(ResourceVector resources, NodeTable table, int node, long[] podRequests) {
+    if (resources.cpuMemory()) {
+      return cpuMemory(resources, table.allocatableMilliCpu(node), table.allocatableMemory(node),
+          resources.requestedCpu(table, node, podRequests[0]), resources.requestedMemory(table, node, podRequests[1]));
+    }
+    return general(resources, table.view(node), podRequests);
+  }
+
+  /** Exactly {cpu, memory}: the general loop's arithmetic, in the same order, without the per-resource dispatch. */
+  private static long cpuMemory(ResourceVector resources, long cpuAlloc, long memAlloc, long cpuRequested,
+      long memRequested) {
+    long nodeScore = 0;
+    long weightSum = 0;
+    if (cpuAlloc != 0) {
+      nodeScore += resourceScore(cpuRequested, cpuAlloc) * resources.weight(0);
+      weightSum += resources.weight(0);
+    }
+    if (memAlloc != 0) {
+      nodeScore += resourceScore(memRequested, memAlloc) * resources.weight(1);
+      weightSum += resources.weight(1);
+    }
+    return weightSum == 0 ? 0 : nodeScore / weightSum;
+  }
+
+  private static long general(ResourceVector resources, NodeInfo node, long[] podRequests) {
     long nodeScore = 0;
     long weightSum = 0;
     for (int i = 0; i < resources.size(); i++) {

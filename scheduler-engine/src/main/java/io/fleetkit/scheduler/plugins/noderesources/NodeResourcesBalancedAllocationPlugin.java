@@ -6,11 +6,13 @@ import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.PluginFactory;
 import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.framework.PreScorePlugin;
-import io.fleetkit.api.framework.ScorePlugin;
 import io.fleetkit.api.framework.StateKey;
 import io.fleetkit.api.framework.Status;
+import io.fleetkit.scheduler.nodetable.NodeTable;
+import io.fleetkit.scheduler.nodetable.TableScore;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * kube's {@code NodeResourcesBalancedAllocation}: favours nodes whose resource fractions ({@code requested /
@@ -21,7 +23,7 @@ import java.util.Objects;
  * returns Skip, so such pods do not all pile onto one node (kubernetes/kubernetes#129138). Resources the node lacks,
  * and scalar resources the pod does not request, are left out. Thread-safe; Score allocates nothing.
  */
-public final class NodeResourcesBalancedAllocationPlugin implements PreScorePlugin, ScorePlugin {
+public final class NodeResourcesBalancedAllocationPlugin implements PreScorePlugin, TableScore {
   public static final String NAME = "NodeResourcesBalancedAllocation";
 
   /** Builds the plugin from the profile's args for {@value #NAME}. */
@@ -64,26 +66,55 @@ public final class NodeResourcesBalancedAllocationPlugin implements PreScorePlug
 
   @Override
   public long score(CycleState state, PodInfo pod, NodeInfo node) {
-    long[] podRequests = state.read(PRE_SCORE_KEY);
+    long[] podRequests = podRequests(state, pod);
     if (podRequests == null) {
-      podRequests = resources.podRequests(pod); // as kube: PreScore skipped, compute on the fly
-      if (ResourceVector.allZero(podRequests)) {
-        return 0;
-      }
+      return 0;
     }
     if (resources.cpuMemory()) {
-      // The general loop below for exactly {cpu, memory}, without the per-resource dispatch.
       ResourceList a = node.allocatable();
-      long cpuAlloc = a.milliCpu();
-      long memAlloc = a.memoryBytes();
-      if (cpuAlloc == 0 || memAlloc == 0) {
-        return MAX_NODE_SCORE; // at most one fraction: std 0
-      }
-      double cpu = Math.min((double) resources.requestedCpu(node, podRequests[0]) / (double) cpuAlloc, 1);
-      double mem = Math.min((double) resources.requestedMemory(node, podRequests[1]) / (double) memAlloc, 1);
-      double std = Math.abs((cpu - mem) / 2);
-      return (long) ((1 - std) * MAX_NODE_SCORE);
+      return cpuMemory(a.milliCpu(), a.memoryBytes(), resources.requestedCpu(node, podRequests[0]),
+          resources.requestedMemory(node, podRequests[1]));
     }
+    return general(node, podRequests);
+  }
+
+  @Override
+  public long score(CycleState state, PodInfo pod, NodeTable table, int node) {
+    long[] podRequests = podRequests(state, pod);
+    if (podRequests == null) {
+      return 0;
+    }
+    if (resources.cpuMemory()) {
+      return cpuMemory(table.allocatableMilliCpu(node), table.allocatableMemory(node),
+          resources.requestedCpu(table, node, podRequests[0]), resources.requestedMemory(table, node, podRequests[1]));
+    }
+    return general(table.view(node), podRequests);
+  }
+
+  /** PreScore's request vector, computed on the fly when PreScore was skipped (as kube); null for a best-effort pod. */
+  private long @Nullable [] podRequests(CycleState state, PodInfo pod) {
+    long[] podRequests = state.read(PRE_SCORE_KEY);
+    if (podRequests == null) {
+      podRequests = resources.podRequests(pod);
+      if (ResourceVector.allZero(podRequests)) {
+        return null;
+      }
+    }
+    return podRequests;
+  }
+
+  /** The general loop below for exactly {cpu, memory}, without the per-resource dispatch. */
+  private static long cpuMemory(long cpuAlloc, long memAlloc, long cpuRequested, long memRequested) {
+    if (cpuAlloc == 0 || memAlloc == 0) {
+      return MAX_NODE_SCORE; // at most one fraction: std 0
+    }
+    double cpu = Math.min((double) cpuRequested / (double) cpuAlloc, 1);
+    double mem = Math.min((double) memRequested / (double) memAlloc, 1);
+    double std = Math.abs((cpu - mem) / 2);
+    return (long) ((1 - std) * MAX_NODE_SCORE);
+  }
+
+  private long general(NodeInfo node, long[] podRequests) {
     // Two passes over the resources (recomputing each fraction) instead of a scratch array: same arithmetic, in the
     // same order, as kube's balancedResourceScorer, without allocating.
     int count = 0;

@@ -2,17 +2,18 @@ package io.fleetkit.scheduler.plugins.noderesources;
 
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.framework.CycleState;
-import io.fleetkit.api.framework.FilterPlugin;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.PluginFactory;
 import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.framework.PreFilterPlugin;
 import io.fleetkit.api.framework.PreFilterResult;
 import io.fleetkit.api.framework.PreScorePlugin;
-import io.fleetkit.api.framework.ScorePlugin;
 import io.fleetkit.api.framework.Snapshot;
 import io.fleetkit.api.framework.StateKey;
 import io.fleetkit.api.framework.Status;
+import io.fleetkit.scheduler.nodetable.NodeTable;
+import io.fleetkit.scheduler.nodetable.TableFilter;
+import io.fleetkit.scheduler.nodetable.TableScore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -29,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safe and immutable; Filter and Score allocate nothing when the node fits.
  */
-public final class NodeResourcesFitPlugin implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin {
+public final class NodeResourcesFitPlugin implements PreFilterPlugin, TableFilter, PreScorePlugin, TableScore {
   public static final String NAME = "NodeResourcesFit";
   public static final String REASON_TOO_MANY_PODS = "Too many pods";
   public static final String REASON_INSUFFICIENT_CPU = "Insufficient cpu";
@@ -92,16 +93,41 @@ public final class NodeResourcesFitPlugin implements PreFilterPlugin, FilterPlug
   public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
     PodResourceRequest r = state.read(PRE_FILTER_KEY);
     if (r == null) {
-      return Status.error("cycle state has no " + PRE_FILTER_KEY.name() + ": PreFilter of " + NAME + " did not run");
+      return noPreFilter();
     }
-    ResourceList allocatable = node.allocatable();
+    ResourceList a = node.allocatable();
+    return fit(r, node.podCount(), a.pods(), a.milliCpu(), node.requestedMilliCpu(), a.memoryBytes(),
+        node.requestedMemory(), a.ephemeralStorageBytes(), node.requestedEphemeralStorage(), node);
+  }
+
+  @Override
+  public Status filter(CycleState state, PodInfo pod, NodeTable table, int node) {
+    PodResourceRequest r = state.read(PRE_FILTER_KEY);
+    if (r == null) {
+      return noPreFilter();
+    }
+    return fit(r, table.podCount(node), table.allocatablePods(node), table.allocatableMilliCpu(node),
+        table.requestedMilliCpu(node), table.allocatableMemory(node), table.requestedMemory(node),
+        table.allocatableEphemeralStorage(node), table.requestedEphemeralStorage(node),
+        r.scalarNames.length == 0 ? null : table.view(node));
+  }
+
+  private static Status noPreFilter() {
+    return Status.error("cycle state has no " + PRE_FILTER_KEY.name() + ": PreFilter of " + NAME + " did not run");
+  }
+
+  /**
+   * Filter on the node's numbers; {@code node} (read for extended resources only) may be null when the pod requests
+   * none.
+   */
+  private static Status fit(PodResourceRequest r, int podCount, long podsAlloc, long cpuAlloc, long cpuRequested,
+      long memAlloc, long memRequested, long storageAlloc, long storageRequested, @Nullable NodeInfo node) {
     Failures f = null;
     Status first = null;
-    if (node.podCount() + 1L > allocatable.pods()) {
+    if (podCount + 1L > podsAlloc) {
       first = TOO_MANY_PODS;
     }
-    long cpuAlloc = allocatable.milliCpu();
-    if (r.milliCpu > 0 && r.milliCpu > cpuAlloc - node.requestedMilliCpu()) {
+    if (r.milliCpu > 0 && r.milliCpu > cpuAlloc - cpuRequested) {
       Status s = r.milliCpu > cpuAlloc ? CPU_UNRESOLVABLE : CPU;
       if (first == null) {
         first = s;
@@ -109,8 +135,7 @@ public final class NodeResourcesFitPlugin implements PreFilterPlugin, FilterPlug
         f = Failures.add(f, first, s);
       }
     }
-    long memAlloc = allocatable.memoryBytes();
-    if (r.memory > 0 && r.memory > memAlloc - node.requestedMemory()) {
+    if (r.memory > 0 && r.memory > memAlloc - memRequested) {
       Status s = r.memory > memAlloc ? MEMORY_UNRESOLVABLE : MEMORY;
       if (first == null) {
         first = s;
@@ -118,8 +143,7 @@ public final class NodeResourcesFitPlugin implements PreFilterPlugin, FilterPlug
         f = Failures.add(f, first, s);
       }
     }
-    long storageAlloc = allocatable.ephemeralStorageBytes();
-    if (r.ephemeralStorage > 0 && r.ephemeralStorage > storageAlloc - node.requestedEphemeralStorage()) {
+    if (r.ephemeralStorage > 0 && r.ephemeralStorage > storageAlloc - storageRequested) {
       Status s = r.ephemeralStorage > storageAlloc ? STORAGE_UNRESOLVABLE : STORAGE;
       if (first == null) {
         first = s;
@@ -127,7 +151,9 @@ public final class NodeResourcesFitPlugin implements PreFilterPlugin, FilterPlug
         f = Failures.add(f, first, s);
       }
     }
-    ResourceList requested = r.scalarNames.length == 0 ? ResourceList.EMPTY : node.requested();
+    boolean scalars = r.scalarNames.length > 0 && node != null;
+    ResourceList allocatable = scalars ? node.allocatable() : ResourceList.EMPTY;
+    ResourceList requested = scalars ? node.requested() : ResourceList.EMPTY;
     for (int i = 0; i < r.scalarNames.length; i++) {
       String name = r.scalarNames[i];
       long want = r.scalarValues[i];
@@ -155,11 +181,17 @@ public final class NodeResourcesFitPlugin implements PreFilterPlugin, FilterPlug
 
   @Override
   public long score(CycleState state, PodInfo pod, NodeInfo node) {
+    return scorer.score(resources, node, podRequests(state, pod));
+  }
+
+  @Override
+  public long score(CycleState state, PodInfo pod, NodeTable table, int node) {
+    return scorer.score(resources, table, node, podRequests(state, pod));
+  }
+
+  private long[] podRequests(CycleState state, PodInfo pod) {
     long[] podRequests = state.read(PRE_SCORE_KEY);
-    if (podRequests == null) {
-      podRequests = resources.podRequests(pod); // as kube: PreScore skipped, compute on the fly
-    }
-    return scorer.score(resources, node, podRequests);
+    return podRequests != null ? podRequests : resources.podRequests(pod); // as kube: PreScore skipped, on the fly
   }
 
   /** Two or more shortages on one node: the rare path, which allocates. */

@@ -3,6 +3,7 @@ package io.fleetkit.scheduler.plugins.noderesources;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.resource.ResourceNames;
 import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.scheduler.nodetable.NodeTable;
 import io.fleetkit.api.framework.PodInfo;
 import java.util.List;
 
@@ -59,6 +60,16 @@ final class ResourceVector {
   /** The node's requested memory with the pod's request added ({@link #requested} for memory). */
   long requestedMemory(NodeInfo node, long podRequest) {
     return (useRequested ? node.requestedMemory() : node.nonZeroRequestedMemory()) + podRequest;
+  }
+
+  /** {@link #requestedCpu(NodeInfo, long)} for the node at position {@code node} of {@code table}. */
+  long requestedCpu(NodeTable table, int node, long podRequest) {
+    return (useRequested ? table.requestedMilliCpu(node) : table.nonZeroRequestedMilliCpu(node)) + podRequest;
+  }
+
+  /** {@link #requestedMemory(NodeInfo, long)} for the node at position {@code node} of {@code table}. */
+  long requestedMemory(NodeTable table, int node, long podRequest) {
+    return (useRequested ? table.requestedMemory(node) : table.nonZeroRequestedMemory(node)) + podRequest;
   }
 
   private static int kindOf(String name) {

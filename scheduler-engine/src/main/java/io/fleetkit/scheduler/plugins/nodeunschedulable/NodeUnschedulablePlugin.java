@@ -1,7 +1,6 @@
 package io.fleetkit.scheduler.plugins.nodeunschedulable;
 
 import io.fleetkit.api.framework.CycleState;
-import io.fleetkit.api.framework.FilterPlugin;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.PluginFactory;
 import io.fleetkit.api.framework.PodInfo;
@@ -9,6 +8,8 @@ import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.scheduling.Taint;
 import io.fleetkit.api.scheduling.TaintEffect;
 import io.fleetkit.api.scheduling.Taints;
+import io.fleetkit.scheduler.nodetable.NodeTable;
+import io.fleetkit.scheduler.nodetable.TableFilter;
 import java.util.List;
 
 /**
@@ -19,7 +20,7 @@ import java.util.List;
  * <p>Stateless and thread-safe; {@link #filter} allocates nothing. The toleration check runs only for cordoned
  * nodes, so no per-pod precomputation is needed.
  */
-public final class NodeUnschedulablePlugin implements FilterPlugin {
+public final class NodeUnschedulablePlugin implements TableFilter {
   /** The name this plugin is registered under. */
   public static final String NAME = "NodeUnschedulable";
   /** The rejection reason, verbatim from kube-scheduler ({@code ErrReasonUnschedulable}). */
@@ -50,6 +51,11 @@ public final class NodeUnschedulablePlugin implements FilterPlugin {
       return REJECTED;
     }
     return Status.success();
+  }
+
+  @Override
+  public Status filter(CycleState state, PodInfo pod, NodeTable table, int node) {
+    return table.unschedulable(node) ? filter(state, pod, table.view(node)) : Status.success();
   }
 
   @Override

@@ -1,12 +1,10 @@
 package io.fleetkit.scheduler.plugins.tainttoleration;
 
 import io.fleetkit.api.framework.CycleState;
-import io.fleetkit.api.framework.FilterPlugin;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.PluginFactory;
 import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.framework.PreScorePlugin;
-import io.fleetkit.api.framework.ScorePlugin;
 import io.fleetkit.api.framework.StateKey;
 import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.scheduling.Taint;
@@ -14,6 +12,9 @@ import io.fleetkit.api.scheduling.TaintEffect;
 import io.fleetkit.api.scheduling.Taints;
 import io.fleetkit.api.scheduling.Toleration;
 import io.fleetkit.scheduler.plugins.helper.NormalizeScore;
+import io.fleetkit.scheduler.nodetable.NodeTable;
+import io.fleetkit.scheduler.nodetable.TableFilter;
+import io.fleetkit.scheduler.nodetable.TableScore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,7 +34,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Thread-safe. Filter and Score allocate nothing: rejection statuses are cached per taint (up to a bound).
  */
-public final class TaintTolerationPlugin implements FilterPlugin, PreScorePlugin, ScorePlugin {
+public final class TaintTolerationPlugin implements TableFilter, PreScorePlugin, TableScore {
   /** The name this plugin is registered under. */
   public static final String NAME = "TaintToleration";
   /** The rejection reason's format, verbatim from kube-scheduler: taint key, then taint value. */
@@ -73,6 +74,11 @@ public final class TaintTolerationPlugin implements FilterPlugin, PreScorePlugin
     return Status.success();
   }
 
+  @Override
+  public Status filter(CycleState state, PodInfo pod, NodeTable table, int node) {
+    return table.tainted(node) ? filter(state, pod, table.view(node)) : Status.success();
+  }
+
   /** The reason Filter gives for an untolerated {@code taint}. */
   public static String reason(Taint taint) {
     return String.format(ERR_REASON_FORMAT, taint.key(), taint.value());
@@ -108,6 +114,11 @@ public final class TaintTolerationPlugin implements FilterPlugin, PreScorePlugin
     // tolerations of other effects.
     List<Toleration> tolerations = s != null ? s.tolerations() : pod.pod().spec().tolerations();
     return Taints.countIntolerableTaintsPreferNoSchedule(taints, tolerations);
+  }
+
+  @Override
+  public long score(CycleState state, PodInfo pod, NodeTable table, int node) {
+    return table.tainted(node) ? score(state, pod, table.view(node)) : 0;
   }
 
   @Override

@@ -1,0 +1,65 @@
+package io.fleetkit.scheduler.internal;
+
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.Status;
+import java.util.SplittableRandom;
+
+/**
+ * The Score half of a scheduling cycle, after {@link FeasibleNodes}: PreScore, Score over the feasible nodes (read
+ * by position from the snapshot's node table where plugins allow) and kube's {@code selectHost}. Holds the totals
+ * buffer reused across cycles. Confined to the scheduling thread.
+ */
+final class HostSelection {
+  private final ClusterSnapshot snapshot;
+  private final ParallelRunner runner;
+  private final int inlineWork;
+  private final SplittableRandom random;
+  private long[] totals = new long[0];
+
+  HostSelection(ClusterSnapshot snapshot, ParallelRunner runner, int inlineWork, SplittableRandom random) {
+    this.snapshot = snapshot;
+    this.runner = runner;
+    this.inlineWork = inlineWork;
+    this.random = random;
+  }
+
+  /** Runs PreScore and Score over the first {@code found} feasible nodes; success or the error to fail with. */
+  Status score(Framework fw, ArrayCycleState state, PodInfo pod, FeasibleNodes feasible, int found) {
+    Status s = fw.runPreScore(state, pod, feasible.list());
+    if (!s.isSuccess()) {
+      return s;
+    }
+    if (totals.length < found) {
+      totals = new long[Math.max(found, totals.length * 2)];
+    }
+    return fw.runScore(state, pod, snapshot.table, feasible.indices(), feasible.list(), found, totals, runner,
+        inlineWork);
+  }
+
+  /**
+   * After {@link #score}: the position of the highest total; ties broken uniformly at random with the seeded
+   * generator, as kube's {@code selectHost} (which samples a reservoir): one draw among the tied nodes instead of one
+   * per tie, so a cycle costs a single random number.
+   */
+  int selectHost(int k) {
+    long[] t = totals;
+    long max = t[0];
+    int count = 1;
+    for (int i = 1; i < k; i++) {
+      long v = t[i];
+      if (v > max) {
+        max = v;
+        count = 1;
+      } else if (v == max) {
+        count++;
+      }
+    }
+    int pick = count == 1 ? 0 : random.nextInt(count);
+    for (int i = 0; i < k; i++) {
+      if (t[i] == max && pick-- == 0) {
+        return i;
+      }
+    }
+    throw new IllegalStateException("selectHost: no node with the highest score " + max);
+  }
+}

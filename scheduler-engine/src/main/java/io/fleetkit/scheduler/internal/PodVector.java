@@ -1,0 +1,74 @@
+package io.fleetkit.scheduler.internal;
+
+import io.fleetkit.api.framework.PodInfo;
+import java.util.AbstractList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.RandomAccess;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A node's pods in an array whose published prefixes never change: {@link #add} writes past the end of every
+ * {@link #snapshot} taken so far (or into a grown copy), {@link #remove} builds a new array. A snapshot is therefore
+ * an O(1) immutable list, where copying the pods into each new node view cost O(pods on the node) per bind. Written
+ * under the scheduler's lock; snapshots may be read from any thread once published.
+ */
+final class PodVector {
+  private static final PodInfo[] NONE = new PodInfo[0];
+
+  private PodInfo[] items = NONE;
+  private int size;
+
+  void add(PodInfo p) {
+    if (size == items.length) {
+      items = Arrays.copyOf(items, Math.max(4, size * 2));
+    }
+    items[size++] = p;
+  }
+
+  /** Removes the pod with {@code key}; returns it, or null when it is not here. */
+  @Nullable PodInfo remove(String key) {
+    for (int i = 0; i < size; i++) {
+      if (items[i].key().equals(key)) {
+        PodInfo removed = items[i];
+        PodInfo[] next = new PodInfo[items.length];
+        System.arraycopy(items, 0, next, 0, i);
+        System.arraycopy(items, i + 1, next, i, size - i - 1);
+        items = next;
+        size--;
+        return removed;
+      }
+    }
+    return null;
+  }
+
+  boolean isEmpty() {
+    return size == 0;
+  }
+
+  /** The pods now, as an immutable list that later adds and removes do not change. */
+  List<PodInfo> snapshot() {
+    return size == 0 ? List.of() : new Prefix(items, size);
+  }
+
+  private static final class Prefix extends AbstractList<PodInfo> implements RandomAccess {
+    private final PodInfo[] items;
+    private final int size;
+
+    Prefix(PodInfo[] items, int size) {
+      this.items = items;
+      this.size = size;
+    }
+
+    @Override
+    public PodInfo get(int index) {
+      return items[Objects.checkIndex(index, size)];
+    }
+
+    @Override
+    public int size() {
+      return size;
+    }
+  }
+}
