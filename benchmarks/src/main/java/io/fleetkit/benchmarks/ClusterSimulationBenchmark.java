@@ -86,6 +86,12 @@ public final class ClusterSimulationBenchmark {
   }
 
   public static Result run(int nodes, int deployments, int replicas, Duration length, ScenarioFeatures features) {
+    return run(nodes, deployments, replicas, length, features, false);
+  }
+
+  /** As {@link #run(int, int, int, Duration, ScenarioFeatures)}; {@code hourly} prints progress every hour. */
+  public static Result run(int nodes, int deployments, int replicas, Duration length, ScenarioFeatures features,
+      boolean hourly) {
     List<ApiObject<?>> objects = cluster(nodes, deployments, replicas, length, features);
     System.gc();
     var threads = ManagementFactory.getThreadMXBean();
@@ -97,6 +103,11 @@ public final class ClusterSimulationBenchmark {
       if (++samples[0] % 12 == 0) { // every simulated hour at 5-minute samples: the live set, after a full GC
         System.gc();
         liveHeap[0] = Math.max(liveHeap[0], ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+        if (hourly) {
+          System.err.printf("  %s simulated: %d ms wall, %d ms CPU, %d events%n", p.simulated(),
+              (System.nanoTime() - start) / 1_000_000, (threads.getCurrentThreadCpuTime() - cpuStart) / 1_000_000,
+              p.events());
+        }
       }
     }).build().run();
     long wall = (System.nanoTime() - start) / 1_000_000;
@@ -120,7 +131,7 @@ public final class ClusterSimulationBenchmark {
     };
     PrintStream out = System.out;
     run(Math.min(nodes, 20), 2, 10, Duration.ofHours(1), features); // warm-up
-    Result r = run(nodes, deployments, replicas, length, features);
+    Result r = run(nodes, deployments, replicas, length, features, true);
     out.printf("%d nodes, %d pods (%d Deployments x %d, one namespace), features %s, %d h simulated: %d ms wall,"
         + " %.0f simulated s per wall s, %d events (%.0f/s), %d ms CPU of the simulation thread, live heap"
         + " %d MB%s%n", r.nodes(), r.pods(), deployments, replicas, f, length.toHours(), r.wallMillis(),

@@ -211,7 +211,7 @@ public final class ClusterSimulation {
     }
     b.controller((store, clock, seed) -> {
       metricsHolder[0] = new LoadMetrics(store, clock, clock.now(), spec.loads());
-      return SimulatedController.of("load-metrics", () -> { }, () -> 0, () -> { });
+      return SimulatedController.of("load-metrics", () -> { }, () -> 0, metricsHolder[0]::close);
     });
     if (spec.features().horizontalPodAutoscaler()) {
       b.controller((store, clock, seed) -> {

@@ -23,7 +23,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import io.fleetkit.api.store.Watch;
+import io.fleetkit.api.store.WatchEventType;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -40,18 +43,52 @@ public final class LoadMetrics implements MetricsSource {
   private final ManualClock clock;
   private final Instant start;
   private final List<WorkloadLoad> loads;
-  private @Nullable Instant snapshotAt;
-  private Map<String, List<Pod>> snapshot = Map.of();
+  /** The namespaces of the loads' workloads: only their pods and ReplicaSets are grouped. */
+  private final Set<String> namespaces = new TreeSet<>();
   /** The loads by the namespace and selector of their workloads, taken with the snapshot. */
   private Map<SelectorKey, WorkloadLoad> loadsBySelector = Map.of();
+  /** Workload ({@code Deployment/ns/name}) of each ReplicaSet a Deployment controls, by ReplicaSet uid. */
+  private final Map<String, String> workloadOfReplicaSet = new HashMap<>();
+  /** The pods of each workload now, by name (the store's listing order), kept up to date from the watches. */
+  private final Map<String, TreeMap<String, Pod>> live = new HashMap<>();
+  /** The workload each grouped pod ({@code namespace/name}) was put under. */
+  private final Map<String, String> workloadOfPod = new HashMap<>();
+  /** {@link #live} as lists, made on first read after a change. */
+  private final Map<String, List<Pod>> lists = new HashMap<>();
+  /** The instant of the open snapshot, or null; the snapshot is {@link #frozen} over {@link #live}. */
+  private @Nullable Instant snapshotAt;
+  /** Workloads whose pods changed since the snapshot was opened: their pods as the snapshot saw them. */
+  private final Map<String, List<Pod>> frozen = new HashMap<>();
+  /** Whether every workload is frozen (the grouping itself changed while a snapshot was open). */
+  private boolean allFrozen;
+  /** Set when a ReplicaSet changed its workload: the next snapshot regroups the pods from the store. */
+  private boolean regroup = true;
+  /** The serving pods of each workload, for the pod list they were filtered from. */
+  private final Map<String, Serving> serving = new HashMap<>();
+  private final Watch replicaSets;
+  private final Watch podWatch;
 
   private record SelectorKey(String namespace, LabelSelector selector) {}
+
+  private record Serving(List<Pod> from, LabelSelector selector, List<Pod> pods) {}
 
   public LoadMetrics(ObjectStore store, ManualClock clock, Instant start, List<WorkloadLoad> loads) {
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.start = Objects.requireNonNull(start, "start");
     this.loads = List.copyOf(loads);
+    for (WorkloadLoad l : this.loads) {
+      namespaces.add(l.namespace());
+    }
+    String rv = store.resourceVersion();
+    this.replicaSets = store.watch(ReplicaSet.class, rv, e -> onReplicaSet(e.type(), e.object()));
+    this.podWatch = store.watch(Pod.class, rv, e -> onPod(e.type(), e.object()));
+  }
+
+  /** Stops following the store. */
+  public void close() {
+    replicaSets.close();
+    podWatch.close();
   }
 
   /** Requests/s on {@code load} now. */
@@ -81,12 +118,7 @@ public final class LoadMetrics implements MetricsSource {
       double perRequest = resource.equals("memory") ? load.memoryPerRequest() * 1000 : load.cpuMilliPerRequest();
       total = rate(load) * perRequest;
     }
-    List<Pod> servingPods = new ArrayList<>();
-    for (Pod p : pods) {
-      if (serving(p) && selector.matches(p.metadata().labels())) {
-        servingPods.add(p);
-      }
-    }
+    List<Pod> servingPods = servingPods(load, pods, selector);
     int ready = servingPods.size();
     Instant now = clock.now();
     List<PodResourceMetrics> out = new ArrayList<>(ready);
@@ -103,7 +135,24 @@ public final class LoadMetrics implements MetricsSource {
 
   /** Drops the per-instant snapshot, so that the next read sees the pods as they are now. */
   public void refresh() {
-    snapshotAt = null;
+    closeSnapshot();
+  }
+
+  private List<Pod> servingPods(@Nullable WorkloadLoad load, List<Pod> pods, LabelSelector selector) {
+    Serving cached = load == null ? null : serving.get(load.target());
+    if (cached != null && cached.from() == pods && cached.selector().equals(selector)) {
+      return cached.pods();
+    }
+    List<Pod> out = new ArrayList<>();
+    for (Pod p : pods) {
+      if (serving(p) && selector.matches(p.metadata().labels())) {
+        out.add(p);
+      }
+    }
+    if (load != null) {
+      serving.put(load.target(), new Serving(pods, selector, out));
+    }
+    return out;
   }
 
   /** How many pods of {@code load}'s workload serve traffic now. */
@@ -118,51 +167,134 @@ public final class LoadMetrics implements MetricsSource {
   }
 
   /**
-   * The pods of {@code load}'s workload, from a snapshot taken once per simulated instant: one pass over the pods
-   * of the loads' namespaces, grouped by their controller (a Deployment's through its ReplicaSets), instead of a
-   * selector scan of the namespace per HPA. Pods change only when the workload controllers run, after the HPA in
-   * the same instant, so the snapshot is what every HPA of that instant would have read.
+   * The pods of {@code load}'s workload as they were at the first read of this simulated instant, grouped by their
+   * controller (a Deployment's through its ReplicaSets). Pods change only when the workload controllers run, after
+   * the HPA in the same instant, so the snapshot is what every HPA of that instant would have read. The grouping is
+   * kept from the pod and ReplicaSet watches (a workload whose pods change after the snapshot was opened keeps its
+   * pods as they were for the rest of the instant), not rebuilt from a list of the namespace per instant.
    */
   private List<Pod> podsOf(@Nullable WorkloadLoad load) {
     Instant now = clock.now();
     if (!now.equals(snapshotAt)) {
-      snapshot = group();
+      closeSnapshot();
+      if (regroup) {
+        group();
+      }
       loadsBySelector = new HashMap<>();
       for (WorkloadLoad l : loads) {
         selector(l).ifPresent(s -> loadsBySelector.putIfAbsent(new SelectorKey(l.namespace(), s), l));
       }
       snapshotAt = now;
     }
-    return load == null ? List.of() : snapshot.getOrDefault(load.target(), List.of());
+    if (load == null) {
+      return List.of();
+    }
+    String w = load.target();
+    List<Pod> f = frozen.get(w);
+    if (f != null || allFrozen) {
+      return f != null ? f : List.of();
+    }
+    return listOf(w);
   }
 
-  private Map<String, List<Pod>> group() {
-    Set<String> namespaces = new TreeSet<>();
-    for (WorkloadLoad l : loads) {
-      namespaces.add(l.namespace());
+  private void closeSnapshot() {
+    snapshotAt = null;
+    frozen.clear();
+    allFrozen = false;
+  }
+
+  private List<Pod> listOf(String workload) {
+    List<Pod> l = lists.get(workload);
+    if (l == null) {
+      TreeMap<String, Pod> pods = live.get(workload);
+      l = pods == null ? List.of() : List.copyOf(pods.values());
+      lists.put(workload, l);
     }
-    Map<String, List<Pod>> out = new HashMap<>();
+    return l;
+  }
+
+  /** Before {@code workload}'s pods change: an open snapshot keeps what it saw. */
+  private void freeze(String workload) {
+    if (snapshotAt != null && !allFrozen && !frozen.containsKey(workload)) {
+      frozen.put(workload, listOf(workload));
+    }
+    lists.remove(workload);
+  }
+
+  /** Regroups every pod of the loads' namespaces from the store. */
+  private void group() {
+    regroup = false;
+    live.clear();
+    lists.clear();
+    workloadOfPod.clear();
+    workloadOfReplicaSet.clear();
     for (String ns : namespaces) {
-      Map<String, String> deploymentOfReplicaSet = new HashMap<>();
       for (ReplicaSet rs : store.list(ReplicaSet.class, ns).items()) {
-        OwnerReference ref = rs.metadata().controllerRef();
-        if (ref != null && ref.kind().equals("Deployment")) {
-          deploymentOfReplicaSet.put(rs.metadata().uid(), "Deployment/" + ns + "/" + ref.name());
+        String w = workloadOf(rs);
+        if (w != null) {
+          workloadOfReplicaSet.put(rs.metadata().uid(), w);
         }
       }
       for (Pod p : store.list(Pod.class, ns).items()) {
-        OwnerReference ref = p.metadata().controllerRef();
-        if (ref == null) {
-          continue;
-        }
-        String workload = ref.kind().equals("StatefulSet") ? "StatefulSet/" + ns + "/" + ref.name()
-            : deploymentOfReplicaSet.get(ref.uid());
-        if (workload != null) {
-          out.computeIfAbsent(workload, k -> new ArrayList<>()).add(p);
-        }
+        put(p);
       }
     }
-    return out;
+  }
+
+  private static @Nullable String workloadOf(ReplicaSet rs) {
+    OwnerReference ref = rs.metadata().controllerRef();
+    return ref != null && ref.kind().equals("Deployment")
+        ? "Deployment/" + rs.metadata().namespace() + "/" + ref.name() : null;
+  }
+
+  private void onReplicaSet(WatchEventType type, ReplicaSet rs) {
+    if (regroup || !namespaces.contains(rs.metadata().namespace())) {
+      return;
+    }
+    String w = type == WatchEventType.DELETED ? null : workloadOf(rs);
+    if (!Objects.equals(w, workloadOfReplicaSet.get(rs.metadata().uid()))) {
+      if (snapshotAt != null && !allFrozen) { // the open snapshot keeps every workload as it was
+        for (String k : live.keySet()) {
+          freeze(k);
+        }
+        allFrozen = true;
+      }
+      regroup = true;
+    }
+  }
+
+  private void onPod(WatchEventType type, Pod p) {
+    if (regroup || !namespaces.contains(p.metadata().namespace())) {
+      return;
+    }
+    String key = p.metadata().key();
+    String old = workloadOfPod.remove(key);
+    if (old != null) {
+      freeze(old);
+      TreeMap<String, Pod> pods = live.get(old);
+      pods.remove(p.metadata().name());
+      if (pods.isEmpty()) {
+        live.remove(old);
+      }
+    }
+    if (type != WatchEventType.DELETED) {
+      put(p);
+    }
+  }
+
+  private void put(Pod p) {
+    OwnerReference ref = p.metadata().controllerRef();
+    if (ref == null) {
+      return;
+    }
+    String ns = p.metadata().namespace();
+    String w = ref.kind().equals("StatefulSet") ? "StatefulSet/" + ns + "/" + ref.name()
+        : workloadOfReplicaSet.get(ref.uid());
+    if (w != null) {
+      freeze(w);
+      live.computeIfAbsent(w, k -> new TreeMap<>()).put(p.metadata().name(), p);
+      workloadOfPod.put(p.metadata().key(), w);
+    }
   }
 
   /** Whether {@code p} takes traffic: running, ready and not being deleted. */

@@ -93,6 +93,52 @@ public final class ClusterAutoscaler {
   /** The scale-down snapshot's node views, reused for nodes unchanged since the last loop. */
   private final SimulatedCluster.ViewCache scaleDownViews = new SimulatedCluster.ViewCache();
   private @Nullable Instant lastScaleUp;
+  /** The last scale-down evaluation, reused while its inputs stay the same. */
+  private @Nullable ScaleDownEvaluation lastEvaluation;
+
+  /** What a scale-down evaluation reads: the ready nodes, all pods, the budgets, priority classes and pool names. */
+  private record ScaleDownInputs(List<Node> nodes, List<Pod> pods, List<PodDisruptionBudget> pdbs,
+      List<io.fleetkit.api.scheduling.PriorityClass> priorityClasses, Set<String> pools) {
+    /**
+     * Whether an evaluation of {@code o} must come out as one of this: the same pods, budgets and priority classes
+     * (the same objects: the store's objects are immutable, so an unchanged one is the same instance), the same
+     * pools, and nodes that differ at most in what the evaluation does not read (a heartbeat's condition times).
+     */
+    boolean sameAs(ScaleDownInputs o) {
+      if (!pools.equals(o.pools) || !sameObjects(pods, o.pods) || !sameObjects(pdbs, o.pdbs)
+          || !sameObjects(priorityClasses, o.priorityClasses) || nodes.size() != o.nodes.size()) {
+        return false;
+      }
+      for (int i = 0; i < nodes.size(); i++) {
+        Node a = nodes.get(i);
+        Node b = o.nodes.get(i);
+        if (a != b && !(a.name().equals(b.name()) && SimulatedCluster.ViewCache.sameNode(a, b)
+            && a.metadata().annotations().equals(b.metadata().annotations())
+            && Objects.equals(a.metadata().deletionTimestamp(), b.metadata().deletionTimestamp()))) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    private static boolean sameObjects(List<?> a, List<?> b) {
+      if (a == b) {
+        return true;
+      }
+      if (a.size() != b.size()) {
+        return false;
+      }
+      for (int i = 0; i < a.size(); i++) {
+        if (a.get(i) != b.get(i)) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  private record ScaleDownEvaluation(ScaleDownInputs inputs, List<String> unneeded, Map<String, String> unremovable,
+      Set<String> deferred, Map<String, List<Pod>> toEvict) {}
 
   private record Backoff(Instant until, Duration duration, Instant lastFailure) {}
 
@@ -350,24 +396,26 @@ public final class ClusterAutoscaler {
   // ---- scale-down ----
 
   /** Returns the number of pods evicted. */
-  private int scaleDown(Instant now, Map<String, NodePool> pools, List<Node> nodes, List<Pod> pods,
-      List<String> unneeded, Map<String, String> unremovable, List<String> deleted, Set<String> deletedEmpty) {
-    SimulatedCluster sim = newSimulation();
-    List<Node> readyNodes = nodes.stream().filter(n -> !SimulatedNodes.isStarting(n)).toList();
-    sim.load(readyNodes, pods, this::podInfo, scaleDownViews);
-    Map<String, List<Pod>> podsByNode = new HashMap<>();
-    for (Pod p : pods) {
-      if (p.isBound() && !p.isTerminal()) {
-        podsByNode.computeIfAbsent(p.spec().nodeName(), k -> new ArrayList<>()).add(p);
-      }
-    }
-    Drainability drain = Drainability.withBudgets(store.list(PodDisruptionBudget.class).items());
+  /**
+   * What scale-down makes of a cluster: the unneeded nodes (with the pods each must evict), the unremovable ones and
+   * the reasons, and those deferred to a later loop. A function of its inputs (it reads no clock), so a loop whose
+   * inputs are {@linkplain ScaleDownInputs#sameAs the same} as the last one's reuses its evaluation.
+   */
+  private ScaleDownEvaluation evaluate(ScaleDownInputs in) {
+    SimulatedCluster sim = SimulatedCluster.create(profile, registry, clock,
+        Map.of(PodDisruptionBudget.class, in.pdbs(), io.fleetkit.api.scheduling.PriorityClass.class,
+            in.priorityClasses()));
+    List<Node> readyNodes = in.nodes();
+    sim.load(readyNodes, in.pods(), this::podInfo, scaleDownViews);
+    List<String> unneeded = new ArrayList<>();
+    Map<String, String> unremovable = new TreeMap<>();
+    Drainability drain = Drainability.withBudgets(in.pdbs());
     Set<String> removed = new HashSet<>();
     Map<String, List<Pod>> toEvict = new HashMap<>();
     List<Node> candidates = new ArrayList<>();
     for (Node n : readyNodes) {
       String pool = n.metadata().labels().get(NodePool.POOL_LABEL);
-      if (pool != null && pools.containsKey(pool) && n.metadata().deletionTimestamp() == null) {
+      if (pool != null && in.pools().contains(pool) && n.metadata().deletionTimestamp() == null) {
         candidates.add(n);
       }
     }
@@ -412,6 +460,33 @@ public final class ClusterAutoscaler {
       unneeded.add(name);
       toEvict.put(name, d.evict());
     }
+    return new ScaleDownEvaluation(in, List.copyOf(unneeded), unremovable, deferred, toEvict);
+  }
+
+  private int scaleDown(Instant now, Map<String, NodePool> pools, List<Node> nodes, List<Pod> pods,
+      List<String> unneeded, Map<String, String> unremovable, List<String> deleted, Set<String> deletedEmpty) {
+    List<Node> readyNodes = nodes.stream().filter(n -> !SimulatedNodes.isStarting(n)).toList();
+    Map<String, List<Pod>> podsByNode = new HashMap<>();
+    for (Pod p : pods) {
+      if (p.isBound() && !p.isTerminal()) {
+        podsByNode.computeIfAbsent(p.spec().nodeName(), k -> new ArrayList<>()).add(p);
+      }
+    }
+    ScaleDownInputs inputs = new ScaleDownInputs(readyNodes, pods, store.list(PodDisruptionBudget.class).items(),
+        store.list(io.fleetkit.api.scheduling.PriorityClass.class).items(), Set.copyOf(pools.keySet()));
+    ScaleDownEvaluation eval = lastEvaluation;
+    if (eval == null || !eval.inputs().sameAs(inputs)) {
+      eval = evaluate(inputs);
+      lastEvaluation = eval;
+    } else if (podInfosNow.isEmpty()) { // the pods' views were not needed: keep them for the next loop
+      podInfosNow = podInfosBefore;
+    } else {
+      podInfosBefore.forEach(podInfosNow::putIfAbsent);
+    }
+    unneeded.addAll(eval.unneeded());
+    unremovable.putAll(eval.unremovable());
+    Set<String> deferred = eval.deferred();
+    Map<String, List<Pod>> toEvict = eval.toEvict();
     Set<String> keep = new HashSet<>(unneeded);
     keep.addAll(deferred);
     unneededSince.keySet().retainAll(keep);

@@ -39,6 +39,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -71,6 +72,19 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
   private final ReplicaNormalizer normalizer;
   private final Duration syncPeriod;
   private final MetricsRegistry registry;
+  /**
+   * During {@link #syncAll}: the HPAs of each namespace with their targets' selectors, read once per round (an HPA
+   * sync writes HPA statuses and target scales, never an HPA's spec or a target's selector); null outside.
+   */
+  private @Nullable Map<String, List<TargetSelector>> roundSelectors;
+  /** Per namespace: which HPAs' target selectors match a label set, while the selectors stay the same. */
+  private final Map<String, SelectorMatches> selectorMatches = new HashMap<>();
+
+  /** An HPA ({@code namespace/name}) and its target's pod selector. */
+  private record TargetSelector(String name, String hpa, LabelSelector selector) {}
+
+  /** The HPAs (as indexes into {@code selectors}) whose selector matches each label set met so far. */
+  private record SelectorMatches(List<TargetSelector> selectors, Map<Map<String, String>, int[]> matching) {}
   /** The HPAs synced and not yet seen deleted, {@code namespace/name}: the {@code num_horizontal_pod_autoscalers} gauge. */
   private final java.util.Set<String> tracked = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -118,8 +132,13 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
   /** Syncs every HPA of the store once, in listing order. */
   public List<SyncOutcome> syncAll() {
     List<SyncOutcome> out = new ArrayList<>();
-    for (HorizontalPodAutoscaler h : store.list(HorizontalPodAutoscaler.class).items()) {
-      out.add(sync(h.metadata().namespace(), h.metadata().name()));
+    roundSelectors = new HashMap<>();
+    try {
+      for (HorizontalPodAutoscaler h : store.list(HorizontalPodAutoscaler.class).items()) {
+        out.add(sync(h.metadata().namespace(), h.metadata().name()));
+      }
+    } finally {
+      roundSelectors = null;
     }
     return out;
   }
@@ -341,34 +360,64 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     }
     // Pods of one workload mostly share their labels: match each distinct label set once.
     Set<Map<String, String>> labelSets = new LinkedHashSet<>();
+    Map<String, String> last = null;
     for (Pod p : pods) {
-      labelSets.add(p.metadata().labels());
+      Map<String, String> labels = p.metadata().labels();
+      if (labels != last && !labels.equals(last)) { // neighbours (one ReplicaSet's pods) mostly share theirs
+        labelSets.add(labels);
+        last = labels;
+      }
+    }
+    String namespace = hpa.metadata().namespace();
+    List<TargetSelector> selectors = roundSelectors == null ? targetSelectors(namespace)
+        : roundSelectors.computeIfAbsent(namespace, this::targetSelectors);
+    SelectorMatches m = selectorMatches.get(namespace);
+    if (m == null || !m.selectors().equals(selectors) || m.matching().size() > 10_000) {
+      m = new SelectorMatches(selectors, new HashMap<>());
+      selectorMatches.put(namespace, m);
+    }
+    boolean[] matched = new boolean[selectors.size()];
+    for (Map<String, String> labels : labelSets) {
+      for (int i : m.matching().computeIfAbsent(labels, l -> matchingSelectors(selectors, l))) {
+        matched[i] = true;
+      }
     }
     List<String> selecting = new ArrayList<>();
-    selecting.add(hpa.metadata().namespace() + "/" + hpa.metadata().name());
-    for (HorizontalPodAutoscaler other : store.list(HorizontalPodAutoscaler.class, hpa.metadata().namespace())
-        .items()) {
-      if (other.metadata().name().equals(hpa.metadata().name())) {
-        continue;
-      }
-      LabelSelector otherSelector;
-      try {
-        otherSelector = TargetScale.read(store, other.metadata().namespace(), other.spec().scaleTargetRef())
-            .selector();
-      } catch (FleetKitException | IllegalArgumentException e) {
-        continue;
-      }
-      for (Map<String, String> labels : labelSets) {
-        if (otherSelector.matches(labels)) {
-          selecting.add(other.metadata().namespace() + "/" + other.metadata().name());
-          break;
-        }
+    selecting.add(namespace + "/" + hpa.metadata().name());
+    for (int i = 0; i < matched.length; i++) {
+      if (matched[i] && !selectors.get(i).name().equals(hpa.metadata().name())) {
+        selecting.add(selectors.get(i).hpa());
       }
     }
     if (selecting.size() > 1) {
       return "pods by selector " + scale.selector().format() + " are controlled by multiple HPAs: " + selecting;
     }
     return null;
+  }
+
+  /** The HPAs of {@code namespace} in listing order with their targets' selectors (unreadable targets left out). */
+  private List<TargetSelector> targetSelectors(String namespace) {
+    List<TargetSelector> out = new ArrayList<>();
+    for (HorizontalPodAutoscaler other : store.list(HorizontalPodAutoscaler.class, namespace).items()) {
+      try {
+        LabelSelector s = TargetScale.read(store, namespace, other.spec().scaleTargetRef()).selector();
+        out.add(new TargetSelector(other.metadata().name(), namespace + "/" + other.metadata().name(), s));
+      } catch (FleetKitException | IllegalArgumentException e) {
+        // an HPA whose target cannot be read selects nothing
+      }
+    }
+    return out;
+  }
+
+  private static int[] matchingSelectors(List<TargetSelector> selectors, Map<String, String> labels) {
+    int[] out = new int[selectors.size()];
+    int n = 0;
+    for (int i = 0; i < selectors.size(); i++) {
+      if (selectors.get(i).selector().matches(labels)) {
+        out[n++] = i;
+      }
+    }
+    return java.util.Arrays.copyOf(out, n);
   }
 
   private static String failedReason(MetricSpec spec) {

@@ -241,6 +241,32 @@ final class ClusterAutoscalerTest {
   }
 
   @Test
+  void scaleDown_evaluationIsRedoneWhenAPodOrNodeChanges() {
+    NodePool p = scaleDownPool(0);
+    store.create(poolNode(p, "n1"));
+    store.create(poolNode(p, "n2"));
+    bound(pod("w", 500, 512), "n1");
+    bound(pod("keep", 2500, 1024), "n2");
+    ClusterAutoscaler ca = ca(Expanders.leastWaste());
+    assertThat(ca.runOnce().unneededNodes()).containsExactly("n1");
+    clock.advance(Duration.ofSeconds(10));
+    assertThat(ca.runOnce().unneededNodes()).as("nothing changed").containsExactly("n1");
+    // the pod becomes unevictable: the next loop must see it, not reuse the last evaluation
+    Pod w = store.require(Pod.class, "default", "w");
+    store.update(w.toBuilder().annotation(Drainability.SAFE_TO_EVICT, "false").build());
+    clock.advance(Duration.ofSeconds(10));
+    LoopResult blocked = ca.runOnce();
+    assertThat(blocked.unneededNodes()).isEmpty();
+    assertThat(blocked.unremovableNodes()).containsEntry("n1", Drainability.NOT_SAFE_TO_EVICT);
+    // a node annotated against scale-down: its reason changes although no pod did
+    Node n2 = store.require(Node.class, "", "n2");
+    store.update(n2.withMetadata(n2.metadata().toBuilder()
+        .annotations(Map.of(ClusterAutoscaler.SCALE_DOWN_DISABLED, "true")).build()));
+    clock.advance(Duration.ofSeconds(10));
+    assertThat(ca.runOnce().unremovableNodes()).containsEntry("n2", ClusterAutoscaler.SCALE_DOWN_DISABLED_ANNOTATION);
+  }
+
+  @Test
   void scaleDown_neverBelowMin() {
     NodePool p = scaleDownPool(2);
     store.create(poolNode(p, "n1"));

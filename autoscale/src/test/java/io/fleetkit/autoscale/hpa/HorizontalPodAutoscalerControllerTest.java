@@ -396,6 +396,28 @@ final class HorizontalPodAutoscalerControllerTest {
   }
 
   @Test
+  void syncAll_ambiguityFollowsTheOtherHpasFromRoundToRound() {
+    deployment(3);
+    runningPods(3, 900);
+    hpa(1, 10, null, MetricSpec.resourceUtilization(ResourceNames.CPU, 50));
+    HorizontalPodAutoscaler second = HorizontalPodAutoscaler.of(ObjectMeta.builder().namespace("ns").name("web-2")
+        .build(), HorizontalPodAutoscalerSpec.builder().scaleTargetRef(CrossVersionObjectReference.deployment("web"))
+        .maxReplicas(10).build());
+    store.create(second);
+    controller.syncAll();
+    assertThat(condition(HorizontalPodAutoscalerConditionType.ScalingActive).reason()).isEqualTo("AmbiguousSelector");
+
+    store.delete(HorizontalPodAutoscaler.class, "ns", "web-2");
+    controller.syncAll();
+    assertThat(condition(HorizontalPodAutoscalerConditionType.ScalingActive).reason())
+        .isNotEqualTo("AmbiguousSelector");
+
+    store.create(second);
+    controller.syncAll();
+    assertThat(condition(HorizontalPodAutoscalerConditionType.ScalingActive).reason()).isEqualTo("AmbiguousSelector");
+  }
+
+  @Test
   void sync_missingTarget_ableToScaleFalse() {
     hpa(1, 10, null, MetricSpec.resourceUtilization(ResourceNames.CPU, 50));
 

@@ -136,7 +136,11 @@ public final class SimulatedCluster {
 
     private Map<String, Entry> entries = new java.util.HashMap<>();
 
-    private static boolean sameNode(Node a, Node b) {
+    /**
+     * Whether a view of {@code a} serves for {@code b}: same readiness, spec, labels and allocatable (what the
+     * scheduler's filters and the utilization read).
+     */
+    public static boolean sameNode(Node a, Node b) {
       return a == b || a.isReady() == b.isReady() && a.spec().equals(b.spec())
           && a.metadata().labels().equals(b.metadata().labels()) && a.allocatable().equals(b.allocatable());
     }

@@ -206,6 +206,14 @@ public final class InMemoryObjectStore implements ObjectStore {
         Collection<T> source = table.inNamespace(namespace);
         if (selector == null || selector.matchLabels().isEmpty() && selector.matchExpressions().isEmpty()) {
           items.addAll(source);
+        } else if (keys != null && selector.matchExpressions().isEmpty() && selector.matchLabels().size() == 1) {
+          // one label pair: its posting is exactly the matches, in key order
+          for (String k : keys) {
+            T o = table.objects.get(k);
+            if (o != null) {
+              items.add(o);
+            }
+          }
         } else if (keys != null) {
           for (String k : keys) {
             T o = table.objects.get(k);
