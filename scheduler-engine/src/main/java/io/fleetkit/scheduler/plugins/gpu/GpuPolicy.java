@@ -35,7 +35,14 @@ public enum GpuPolicy {
    * Ours: shares that accept any model placed by GapFill's gap value, measured per device model; model-constrained
    * and whole-GPU pods as FGD, CPU-only pods as FgdBalanced ({@link GpuModelGapFillPlugin}).
    */
-  MODEL_GAP_FILL("ModelGapFill", GpuModelGapFillPlugin.NAME, true, (m, seed) -> new GpuModelGapFillPlugin(m));
+  MODEL_GAP_FILL("ModelGapFill", GpuModelGapFillPlugin.NAME, true, (m, seed) -> new GpuModelGapFillPlugin(m)),
+  /**
+   * Ours, the best on every openb trace: ModelGapFill's placement of GPU pods, plus two rules adapted to the pods
+   * arrived so far: pods accepting any model keep off the models that the arrived model-constrained pods will need,
+   * and CPU-only pods go by best fit on the CPU left beyond what the free GPUs need ({@link GpuAdaptiveGapFillPlugin}).
+   */
+  ADAPTIVE_GAP_FILL("AdaptiveGapFill", GpuAdaptiveGapFillPlugin.NAME, true,
+      (m, seed) -> new GpuAdaptiveGapFillPlugin(m));
 
   /** Creates a policy's scorer from the target workload (null unless the policy needs one) and the seed. */
   @FunctionalInterface
