@@ -137,6 +137,23 @@ final class SimulateCommandTest {
   }
 
   @Test
+  void simulate_batchExampleWithDuration_keepsQueuesStreamsAndStartupPhases() {
+    int code = run("simulate", cluster().resolveSibling("batch").toString(), "--duration", "20m", "--output", "json",
+        "--quiet", "--no-pod-events");
+
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode root = JsonMapper.builder().build().readTree(out.toString());
+    assertThat(root.get("scenario").asString()).isEqualTo("lab-batch");
+    List<String> names = new ArrayList<>();
+    for (JsonNode item : root.get("series").get("items")) {
+      names.add(item.get("name").asString());
+    }
+    // --duration replaces the scenario's duration only: its queues, job streams and start-up phases stay
+    assertThat(names).contains("admitted workloads research", "pending workloads analytics",
+        "jobs succeeded analytics/etl", "jobs waiting ml/openb", "driver nodes gpu-a100");
+  }
+
+  @Test
   void simulate_report_writesTheHtmlFile(@TempDir Path dir) throws Exception {
     Path report = dir.resolve("sub/report.html");
     int code = run("simulate", cluster().toString(), "--duration", "30m", "--report", report.toString(),

@@ -79,7 +79,13 @@ public final class ClusterSimulation {
   public static final Duration VOLUME_PERIOD = Duration.ofSeconds(1);
   /** Timeline kinds drawn as markers on the report's time axis. */
   static final Set<String> MARKER_KINDS = Set.of("NodeFailed", "NodeRecovered", "ZoneFailed", "ZoneRecovered",
-      "HorizontalScale", "ScaleUp", "ScaleDown", "QueueScale");
+      "GpuDeviceFailed", "GpuDeviceRecovered", "ApiSlow", "ApiRecovered", "HorizontalScale", "ScaleUp", "ScaleDown",
+      "Consolidate", "QueueScale");
+  /** The marker kinds that are faults (the others are recoveries and scaling decisions). */
+  static final Set<String> FAULT_KINDS = Set.of("NodeFailed", "ZoneFailed", "GpuDeviceFailed", "ApiSlow");
+  /** The marker kinds that end a fault. */
+  static final Set<String> RECOVERY_KINDS = Set.of("NodeRecovered", "ZoneRecovered", "GpuDeviceRecovered",
+      "ApiRecovered");
 
   private final List<ApiObject<?>> objects;
   private final Scenario scenario;
@@ -87,12 +93,14 @@ public final class ClusterSimulation {
   private final Simulation.@Nullable StoreFactory store;
   private final @Nullable Consumer<Progress> progress;
   private final List<Consumer<Simulation.Builder>> applies;
+  private final StartupPhases startup;
   private boolean ran;
 
   private ClusterSimulation(Builder b) {
-    this.objects = List.copyOf(b.objects);
-    this.applies = List.copyOf(b.applies);
     this.scenario = Objects.requireNonNull(b.scenario, "scenario: none given (Builder.scenario)");
+    this.startup = new StartupPhases(scenario.spec().nodeStartup());
+    this.objects = startup.apply(List.copyOf(b.objects));
+    this.applies = List.copyOf(b.applies);
     this.podEvents = b.podEvents;
     this.store = b.store;
     this.progress = b.progress;
@@ -108,7 +116,15 @@ public final class ClusterSimulation {
     Set<String> workloads = new HashSet<>();
     Set<String> nodes = new TreeSet<>();
     Set<String> zones = new TreeSet<>();
+    Set<String> pools = new TreeSet<>();
+    java.util.Map<String, Long> gpus = new java.util.HashMap<>();
     for (ApiObject<?> o : objects) {
+      if (o instanceof io.fleetkit.api.autoscaling.NodePool p) {
+        pools.add(p.metadata().name());
+      }
+      if (o instanceof Node n) {
+        gpus.put(n.name(), n.allocatable().value(io.fleetkit.api.resource.ResourceNames.NVIDIA_GPU));
+      }
       if (o instanceof Deployment || o instanceof StatefulSet) {
         workloads.add(o.kind() + "/" + o.metadata().namespace() + "/" + o.metadata().name());
       } else if (o instanceof Node n) {
@@ -134,6 +150,22 @@ public final class ClusterSimulation {
       } else if (f.type() == FaultType.ZoneFailure && !zones.contains(f.target())) {
         problems.add("spec.faults[" + i + "].zoneFailure: no node has " + ZONE_LABEL + "=" + f.target()
             + " (zones: " + zones + ")");
+      } else if (f.type() == FaultType.GpuDeviceFault && !nodes.contains(f.target())) {
+        problems.add("spec.faults[" + i + "].gpuDeviceFault: no node " + f.target() + " among the manifests");
+      } else if (f.type() == FaultType.GpuDeviceFault && gpus.getOrDefault(f.target(), 0L) < f.devices()) {
+        problems.add("spec.faults[" + i + "].devices: node " + f.target() + " has " + gpus.get(f.target())
+            + " allocatable nvidia.com/gpu, fewer than the " + f.devices() + " to fail");
+      }
+    }
+    if (scenario.spec().features().provisioner() && pools.isEmpty()) {
+      problems.add("spec.features.provisioner: needs at least one NodePool among the manifests (each is an "
+          + "instance type it may launch)");
+    }
+    var startups = scenario.spec().nodeStartup();
+    for (int i = 0; i < startups.size(); i++) {
+      if (!pools.contains(startups.get(i).pool())) {
+        problems.add("spec.nodeStartup[" + i + "].pool: no NodePool " + startups.get(i).pool()
+            + " among the manifests (pools: " + pools + ")");
       }
     }
     problems.addAll(QueueEngines.check(scenario.spec().queues()));
@@ -198,6 +230,7 @@ public final class ClusterSimulation {
                 ? r.scaleUp().chosen().pool().metadata().name() : "";
             holder[0].record("ScaleUp", "NodePool/" + pool, "launching " + r.launchedNodes().size() + " node(s): "
                 + String.join(", ", r.launchedNodes()));
+            startup.launched(holder[0], r.launchedNodes());
           }
           if (!r.deletedNodes().isEmpty()) {
             holder[0].record("ScaleDown", "NodePool", "removed " + String.join(", ", r.deletedNodes()));
@@ -205,6 +238,20 @@ public final class ClusterSimulation {
           for (String n : r.timedOutNodes()) {
             holder[0].record("NodeProvisionTimeout", "Node/" + n, "not ready within the maximum provision time");
           }
+        });
+      });
+    }
+    if (spec.features().provisioner()) {
+      b.controller((store, clock, seed) -> {
+        ProvisionerLoop p = new ProvisionerLoop(store, clock, objects.stream()
+            .filter(o -> o instanceof io.fleetkit.api.autoscaling.NodePool)
+            .map(o -> (io.fleetkit.api.autoscaling.NodePool) o).toList());
+        return new PeriodicController("provisioner", clock, AUTOSCALER_PERIOD, () -> {
+          List<String[]> lines = p.runOnce();
+          for (String[] l : lines) {
+            holder[0].record(l[0], l[1], l[2]);
+          }
+          startup.launched(holder[0], ProvisionerLoop.launched(lines));
         });
       });
     }
@@ -266,6 +313,7 @@ public final class ClusterSimulation {
       JobArrivals.schedule(sim, streams, spec.seed(), spec.duration());
       SeriesRecorder recorder = new SeriesRecorder(sim.store(), metricsHolder[0], spec.loads());
       recorder.start(sim.clock().now());
+      recorder.startupPhases(startup);
       if (engineHolder[0] != null) {
         recorder.queues(engineHolder[0], spec.queues().stream().map(ScenarioQueue::name).toList());
       }
@@ -316,6 +364,10 @@ public final class ClusterSimulation {
 
   private static void scheduleFaults(Simulation sim, List<ScenarioFault> faults) {
     for (ScenarioFault f : faults) {
+      if (f.type() == FaultType.GpuDeviceFault || f.type() == FaultType.ApiSlowness) {
+        FaultInjection.schedule(sim, f);
+        continue;
+      }
       Set<String> failed = new LinkedHashSet<>();
       sim.clock().schedule(f.at(), () -> {
         if (f.type() == FaultType.NodeFailure) {

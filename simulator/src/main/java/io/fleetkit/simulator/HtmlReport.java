@@ -83,9 +83,9 @@ public final class HtmlReport {
     int faults = 0;
     int scaling = 0;
     for (TimelineEvent e : run.markers()) {
-      if (e.kind().equals("NodeFailed") || e.kind().equals("ZoneFailed")) {
+      if (ClusterSimulation.FAULT_KINDS.contains(e.kind())) {
         faults++;
-      } else if (!e.kind().endsWith("Recovered")) {
+      } else if (!ClusterSimulation.RECOVERY_KINDS.contains(e.kind())) {
         scaling++;
       }
     }
@@ -158,7 +158,8 @@ public final class HtmlReport {
     // markers: faults red, recoveries green, scaling grey
     for (TimelineEvent e : run.markers()) {
       double x = LEFT + plotW * (double) Math.min(span, e.at().toMillis()) / span;
-      String color = e.kind().endsWith("Failed") ? "#d62728" : e.kind().endsWith("Recovered") ? "#2ca02c" : "#aaa";
+      String color = ClusterSimulation.FAULT_KINDS.contains(e.kind()) ? "#d62728"
+          : ClusterSimulation.RECOVERY_KINDS.contains(e.kind()) ? "#2ca02c" : "#aaa";
       sb.append("<line class=\"marker\" data-kind=\"").append(esc(e.kind())).append("\" x1=\"").append(fmt(x))
           .append("\" x2=\"").append(fmt(x)).append("\" y1=\"").append(TOP).append("\" y2=\"").append(TOP + plotH)
           .append("\" stroke=\"").append(color).append("\" stroke-dasharray=\"3 3\"><title>")

@@ -64,6 +64,7 @@ final class SeriesRecorder {
   private List<String> jobStreams = List.of();
   private @Nullable QueueScaling queueScaling;
   private @Nullable Instant start;
+  private @Nullable StartupPhases startupPhases;
   /** {@code namespace/name} of the stream Jobs with a running pod at this sample. */
   private final java.util.Set<String> runningJobs = new java.util.HashSet<>();
 
@@ -81,6 +82,11 @@ final class SeriesRecorder {
   /** Also samples the KEDA-style work queues. */
   void queueScaling(QueueScaling scaling) {
     queueScaling = scaling;
+  }
+
+  /** Counts starting nodes of pools with start-up phases by phase ({@code provisioning nodes POOL}, ...). */
+  void startupPhases(StartupPhases phases) {
+    startupPhases = phases;
   }
 
   /** The simulated start instant (for the scheduling latency and queue wait of this interval). */
@@ -119,6 +125,7 @@ final class SeriesRecorder {
       prices.put(p.metadata().name(), p.spec().pricePerHour());
     }
     Map<String, int[]> pools = new TreeMap<>();
+    Map<String, int[]> phases = new TreeMap<>(); // pool -> nodes per start-up phase
     for (NodePool p : store.list(NodePool.class).items()) {
       pools.put(p.metadata().name(), new int[2]);
     }
@@ -135,7 +142,13 @@ final class SeriesRecorder {
         cpuAllocatable += a.milliCpu();
         gpuAllocatable += a.value(ResourceNames.NVIDIA_GPU);
       } else {
-        counts[1]++;
+        io.fleetkit.api.simulation.StartupPhase ph = startupPhases == null || start == null ? null
+            : startupPhases.phase(n, start.plus(at));
+        if (ph == null) {
+          counts[1]++;
+        } else {
+          phases.computeIfAbsent(pool, k -> new int[4])[ph.ordinal()]++;
+        }
       }
     }
     int pending = 0;
@@ -224,6 +237,14 @@ final class SeriesRecorder {
     pools.forEach((pool, c) -> {
       put("ready nodes " + pool, NODES, "nodes", c[0]);
       put("not ready nodes " + pool, NODES, "nodes", c[1]);
+      if (startupPhases != null && startupPhases.of(pool) != null) {
+        int[] ph = phases.getOrDefault(pool, new int[4]);
+        for (io.fleetkit.api.simulation.StartupPhase s : io.fleetkit.api.simulation.StartupPhase.values()) {
+          if (s != io.fleetkit.api.simulation.StartupPhase.Ready) {
+            put(s.label() + " nodes " + pool, NODES, "nodes", ph[s.ordinal()]);
+          }
+        }
+      }
     });
     double cpuUsed = 0;
     metrics.refresh();

@@ -92,6 +92,7 @@ public final class Simulation implements AutoCloseable {
   /** Nodes created, made Ready or deleted since the last settle round, by name (insertion order). */
   private final Map<String, Boolean> nodeChanges = new LinkedHashMap<>();
   private final long seed;
+  private final ApiLatency api = new ApiLatency();
   private boolean closed;
 
   private Simulation(Builder b) {
@@ -436,6 +437,21 @@ public final class Simulation implements AutoCloseable {
   }
 
   /**
+   * Slows the API from now on: the scheduler and the controllers then get at most one round of work per
+   * {@code latency} of simulated time (each round's requests answered that late), so bindings and controller writes
+   * wait; {@link Duration#ZERO} makes it prompt again. Kubelets, the node lifecycle and taint eviction are not slowed.
+   *
+   * @throws IllegalArgumentException if {@code latency} is negative
+   */
+  public void apiLatency(Duration latency) {
+    Objects.requireNonNull(latency, "latency");
+    if (latency.isNegative()) {
+      throw new IllegalArgumentException("simulation: API latency " + latency + " must not be negative");
+    }
+    api.set(latency);
+  }
+
+  /**
    * Adds an event to the timeline at the current simulated time, for components driven from outside (an
    * autoscaler's decision, a load change).
    */
@@ -470,9 +486,13 @@ public final class Simulation implements AutoCloseable {
       for (NodeAgent a : agents.values()) {
         n += a.sync();
       }
-      n += scheduler.runUntilIdle().size();
-      for (SimulatedController c : controllers) {
-        n += c.runUntilIdle();
+      if (api.open(clock.now())) {
+        int m = scheduler.runUntilIdle().size();
+        for (SimulatedController c : controllers) {
+          m += c.runUntilIdle();
+        }
+        api.ran(m, clock);
+        n += m;
       }
       n += lifecycle.sync();
       n += eviction.sync();

@@ -5,5 +5,13 @@ public enum FaultType {
   /** One node (target: the node name) stops heartbeating and running pods. */
   NodeFailure,
   /** Every node whose {@code topology.kubernetes.io/zone} label is the target fails at once. */
-  ZoneFailure
+  ZoneFailure,
+  /**
+   * {@code devices} GPUs of one node (target: the node name) turn unhealthy, as a device plugin reports them: the
+   * node's allocatable {@code nvidia.com/gpu} drops by that many (its capacity stays), and the pods holding them are
+   * evicted.
+   */
+  GpuDeviceFault,
+  /** The API answers {@code latency} late (no target): the scheduler's bindings and the controllers' writes wait. */
+  ApiSlowness
 }

@@ -28,6 +28,10 @@ import java.util.Set;
  *     diurnal: {trough: 100, peak: 1000, peakAt: 14h}
  *   faults:
  *   - {at: 6h, zoneFailure: zone-b, recoverAfter: 1h}
+ *   - {at: 8h, gpuDeviceFault: gpu-1, devices: 1, recoverAfter: 30m}
+ *   - {at: 9h, apiSlowness: 2s, recoverAfter: 10m}   # every API round trip takes 2 s
+ *   nodeStartup:                     # replaces the pool's startupDelay by four phases
+ *   - {pool: gpu-a100, provision: 2m, boot: 1m, driver: 3m, imagePull: 2m}
  * </pre>
  */
 public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObject<Scenario> {
@@ -68,13 +72,38 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
       if (f.at().isNegative()) {
         v.add(p + ".at", Violations.NON_NEGATIVE, f.at());
       }
-      if (f.target().isEmpty()) {
-        v.required(p + "." + (f.type() == FaultType.NodeFailure ? "nodeFailure" : "zoneFailure"));
+      if (f.target().isEmpty() && f.type() != FaultType.ApiSlowness) {
+        v.required(p + "." + faultField(f.type()));
       }
       Duration rec = f.recoverAfter();
       if (rec != null && (rec.isNegative() || rec.isZero())) {
         v.add(p + ".recoverAfter", "must be more than 0", rec);
       }
+      if (f.type() == FaultType.GpuDeviceFault && f.devices() < 1) {
+        v.add(p + ".devices", "must be at least 1", f.devices());
+      }
+      Duration latency = f.latency();
+      if (f.type() == FaultType.ApiSlowness && (latency == null || latency.compareTo(Duration.ofMillis(1)) < 0
+          || latency.compareTo(Duration.ofMinutes(10)) > 0)) {
+        v.add(p + ".apiSlowness", "must be a latency from 1ms to 10m", latency);
+      }
+    }
+    Set<String> startupPools = new HashSet<>();
+    for (int i = 0; i < spec.nodeStartup().size(); i++) {
+      NodeStartup ns = spec.nodeStartup().get(i);
+      String p = "spec.nodeStartup[" + i + "]";
+      v.dnsSubdomain(p + ".pool", ns.pool());
+      if (!startupPools.add(ns.pool())) {
+        v.add(p + ".pool", "must not repeat an earlier entry's pool", ns.pool());
+      }
+      nonNegative(v, p + ".provision", ns.provision());
+      nonNegative(v, p + ".boot", ns.boot());
+      nonNegative(v, p + ".driver", ns.driver());
+      nonNegative(v, p + ".imagePull", ns.imagePull());
+    }
+    if (spec.features().provisioner() && spec.features().clusterAutoscaler()) {
+      v.add("spec.features.provisioner", "must not be on together with clusterAutoscaler (both would launch nodes "
+          + "for the same pending pods); set clusterAutoscaler: false", true);
     }
     Set<String> queueNames = new HashSet<>();
     for (int i = 0; i < spec.queues().size(); i++) {
@@ -210,6 +239,16 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
         }
       }
     }
+  }
+
+  /** The YAML field naming a fault of this type. */
+  static String faultField(FaultType t) {
+    return switch (t) {
+      case NodeFailure -> "nodeFailure";
+      case ZoneFailure -> "zoneFailure";
+      case GpuDeviceFault -> "gpuDeviceFault";
+      case ApiSlowness -> "apiSlowness";
+    };
   }
 
   private static void nonNegative(Violations v, String field, Duration d) {

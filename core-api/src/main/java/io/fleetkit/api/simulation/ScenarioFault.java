@@ -7,12 +7,32 @@ import org.jspecify.annotations.Nullable;
 /**
  * A fault injected {@code at} after the start; it heals {@code recoverAfter} later, or never when {@code null}.
  *
- * @param target a node name ({@link FaultType#NodeFailure}) or a zone ({@link FaultType#ZoneFailure})
+ * @param target a node name ({@link FaultType#NodeFailure}, {@link FaultType#GpuDeviceFault}), a zone
+ *     ({@link FaultType#ZoneFailure}), or {@code ""} ({@link FaultType#ApiSlowness})
+ * @param devices how many GPUs fail ({@link FaultType#GpuDeviceFault}; 0 for the other types)
+ * @param latency how late the API answers ({@link FaultType#ApiSlowness}; {@code null} for the other types)
  */
-public record ScenarioFault(Duration at, FaultType type, String target, @Nullable Duration recoverAfter) {
+public record ScenarioFault(Duration at, FaultType type, String target, @Nullable Duration recoverAfter,
+    int devices, @Nullable Duration latency) {
   public ScenarioFault {
     Objects.requireNonNull(at, "at");
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(target, "target");
+  }
+
+  /** A node or zone failure. */
+  public ScenarioFault(Duration at, FaultType type, String target, @Nullable Duration recoverAfter) {
+    this(at, type, target, recoverAfter, 0, null);
+  }
+
+  /** {@code devices} GPUs of node {@code node} turn unhealthy. */
+  public static ScenarioFault gpuDeviceFault(Duration at, String node, int devices, @Nullable Duration recoverAfter) {
+    return new ScenarioFault(at, FaultType.GpuDeviceFault, node, recoverAfter, devices, null);
+  }
+
+  /** The API answers {@code latency} late from {@code at} on. */
+  public static ScenarioFault apiSlowness(Duration at, Duration latency, @Nullable Duration recoverAfter) {
+    return new ScenarioFault(at, FaultType.ApiSlowness, "", recoverAfter, 0, Objects.requireNonNull(latency,
+        "latency"));
   }
 }

@@ -16,10 +16,11 @@ import java.util.Objects;
  * @param queues Kueue-style ClusterQueues with their LocalQueues
  * @param jobStreams batch jobs arriving over time
  * @param queueScalers KEDA-style queue-length scaling of Deployments
+ * @param nodeStartup start-up phases per NodePool, at most one per pool
  */
 public record ScenarioSpec(Duration duration, long seed, Duration sampleInterval, List<WorkloadLoad> loads,
     List<ScenarioFault> faults, ScenarioFeatures features, List<ScenarioQueue> queues, List<JobStream> jobStreams,
-    List<QueueScaler> queueScalers) {
+    List<QueueScaler> queueScalers, List<NodeStartup> nodeStartup) {
   /** The default sample interval. */
   public static final Duration DEFAULT_SAMPLE_INTERVAL = Duration.ofMinutes(1);
 
@@ -32,11 +33,19 @@ public record ScenarioSpec(Duration duration, long seed, Duration sampleInterval
     queues = List.copyOf(queues);
     jobStreams = List.copyOf(jobStreams);
     queueScalers = List.copyOf(queueScalers);
+    nodeStartup = List.copyOf(nodeStartup);
+  }
+
+  /** A scenario without node start-up phases. */
+  public ScenarioSpec(Duration duration, long seed, Duration sampleInterval, List<WorkloadLoad> loads,
+      List<ScenarioFault> faults, ScenarioFeatures features, List<ScenarioQueue> queues, List<JobStream> jobStreams,
+      List<QueueScaler> queueScalers) {
+    this(duration, seed, sampleInterval, loads, faults, features, queues, jobStreams, queueScalers, List.of());
   }
 
   /** A scenario without queues, job streams or queue scalers. */
   public ScenarioSpec(Duration duration, long seed, Duration sampleInterval, List<WorkloadLoad> loads,
       List<ScenarioFault> faults, ScenarioFeatures features) {
-    this(duration, seed, sampleInterval, loads, faults, features, List.of(), List.of(), List.of());
+    this(duration, seed, sampleInterval, loads, faults, features, List.of(), List.of(), List.of(), List.of());
   }
 }

@@ -21,6 +21,8 @@ import org.jspecify.annotations.Nullable;
 public final class SimulatedNodes {
   /** The taint a node carries while it is not ready. */
   public static final String NOT_READY_TAINT = "node.kubernetes.io/not-ready";
+  /** The taint the node lifecycle controller puts on a node whose Ready condition is Unknown. */
+  public static final String UNREACHABLE_TAINT = "node.kubernetes.io/unreachable";
   /** When a starting node will be ready (ISO-8601 instant). */
   public static final String READY_AT = "autoscale.fleetkit.io/ready-at";
   /** When the node was requested from the (simulated) provider (ISO-8601 instant). */
@@ -70,7 +72,7 @@ public final class SimulatedNodes {
     return s == null ? null : Instant.parse(s);
   }
 
-  /** {@code node} Ready: the Ready condition set to True (at {@code now}) and the not-ready taint removed. */
+  /** {@code node} Ready: the Ready condition set to True (at {@code now}) and the not-ready taints removed. */
   public static Node ready(Node node, Instant now) {
     List<NodeCondition> conditions = new ArrayList<>();
     for (NodeCondition c : node.status().conditions()) {
@@ -104,10 +106,15 @@ public final class SimulatedNodes {
     return node.toBuilder().taints(withoutNotReady(node.spec().taints())).build();
   }
 
+  /**
+   * Without the not-ready taints, and without the unreachable taint the node lifecycle controller adds once a
+   * starting node has gone a grace period without heartbeats (upstream builds upcoming nodes from the template, which
+   * has neither, and the lifecycle controller lifts both once the node is Ready).
+   */
   private static List<Taint> withoutNotReady(List<Taint> taints) {
     List<Taint> out = new ArrayList<>(taints.size());
     for (Taint t : taints) {
-      if (!t.key().equals(NOT_READY_TAINT)) {
+      if (!t.key().equals(NOT_READY_TAINT) && !t.key().equals(UNREACHABLE_TAINT)) {
         out.add(t);
       }
     }

@@ -14,6 +14,7 @@ import io.fleetkit.api.simulation.JobArrival;
 import io.fleetkit.api.simulation.JobStream;
 import io.fleetkit.api.simulation.QueueScaler;
 import io.fleetkit.api.simulation.LoadPattern;
+import io.fleetkit.api.simulation.NodeStartup;
 import io.fleetkit.api.simulation.RatePoint;
 import io.fleetkit.api.simulation.Scenario;
 import io.fleetkit.api.simulation.ScenarioFault;
@@ -37,9 +38,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ScenarioConverter implements KindConverter<GenericKubernetesResource, Scenario> {
   private static final Set<String> SPEC_FIELDS = Set.of("duration", "seed", "sampleInterval", "features", "loads",
-      "faults", "queues", "jobStreams", "queueScalers");
+      "faults", "queues", "jobStreams", "queueScalers", "nodeStartup");
   private static final Set<String> FEATURE_FIELDS = Set.of("horizontalPodAutoscaler", "clusterAutoscaler",
-      "storage", "verticalPodAutoscaler", "queueAdmission", "queueScaling");
+      "storage", "verticalPodAutoscaler", "queueAdmission", "queueScaling", "provisioner");
   private static final Set<String> QUEUE_FIELDS = Set.of("name", "namespaces", "cohort", "flavor", "quota");
   private static final Set<String> STREAM_FIELDS = Set.of("name", "namespace", "queue", "csv", "trace", "first",
       "timeScale", "poisson");
@@ -49,7 +50,11 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
   private static final Set<String> LOAD_FIELDS = Set.of("target", "cpuPerRequest", "memoryPerRequest", "constant",
       "step", "diurnal", "spike", "csv");
   private static final Set<String> TARGET_FIELDS = Set.of("kind", "namespace", "name");
-  private static final Set<String> FAULT_FIELDS = Set.of("at", "nodeFailure", "zoneFailure", "recoverAfter");
+  private static final Set<String> FAULT_FIELDS = Set.of("at", "nodeFailure", "zoneFailure", "gpuDeviceFault",
+      "devices", "apiSlowness", "recoverAfter");
+  private static final List<String> FAULT_KINDS = List.of("nodeFailure", "zoneFailure", "gpuDeviceFault",
+      "apiSlowness");
+  private static final Set<String> STARTUP_FIELDS = Set.of("pool", "provision", "boot", "driver", "imagePull");
   private static final List<String> SHAPES = List.of("constant", "step", "diurnal", "spike", "csv");
 
   @Override
@@ -93,9 +98,13 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
         : NodePoolConverter.duration(sample, "spec.sampleInterval", ctx);
     Map<String, Object> f = Untyped.map(spec, "features", "spec.features", ctx);
     known(f, FEATURE_FIELDS, "spec.features", ctx);
+    Boolean prov = Untyped.bool(f, "provisioner", "spec.features.provisioner", ctx);
+    boolean provisioner = prov != null && prov;
+    // the cluster autoscaler is on unless switched off, or unless the provisioner replaces it
+    Boolean ca = Untyped.bool(f, "clusterAutoscaler", "spec.features.clusterAutoscaler", ctx);
     ScenarioFeatures features = new ScenarioFeatures(flag(f, "horizontalPodAutoscaler", ctx),
-        flag(f, "clusterAutoscaler", ctx), flag(f, "storage", ctx), flag(f, "verticalPodAutoscaler", ctx),
-        flag(f, "queueAdmission", ctx), flag(f, "queueScaling", ctx));
+        ca == null ? !provisioner : ca, flag(f, "storage", ctx), flag(f, "verticalPodAutoscaler", ctx),
+        flag(f, "queueAdmission", ctx), flag(f, "queueScaling", ctx), provisioner);
     List<WorkloadLoad> loads = new ArrayList<>();
     List<Object> rawLoads = Untyped.list(spec, "loads", "spec.loads", ctx);
     for (int i = 0; i < rawLoads.size(); i++) {
@@ -141,11 +150,21 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
         scalers.add(q);
       }
     }
+    List<NodeStartup> startup = new ArrayList<>();
+    List<Object> rawStartup = Untyped.list(spec, "nodeStartup", "spec.nodeStartup", ctx);
+    for (int i = 0; i < rawStartup.size(); i++) {
+      String p = "spec.nodeStartup[" + i + "]";
+      Map<String, Object> m = Untyped.asMap(rawStartup.get(i), p, ctx);
+      known(m, STARTUP_FIELDS, p, ctx);
+      String pool = Values.required(Untyped.string(m, "pool", "", p + ".pool", ctx), p + ".pool", ctx);
+      startup.add(new NodeStartup(pool, duration(m, "provision", p, ctx), duration(m, "boot", p, ctx),
+          duration(m, "driver", p, ctx), duration(m, "imagePull", p, ctx)));
+    }
     if (ctx.hasErrors()) {
       return null;
     }
     ScenarioSpec s = new ScenarioSpec(duration, seed == null ? 0 : seed, interval, loads, faults, features, queues,
-        streams, scalers);
+        streams, scalers, startup);
     return ctx.build("", () -> new Scenario(meta, s));
   }
 
@@ -374,15 +393,33 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
       ctx.error(p + ".at", "is required", null);
     }
     Duration at = duration(m, "at", p, ctx);
-    String node = Untyped.string(m, "nodeFailure", "", p + ".nodeFailure", ctx);
-    String zone = Untyped.string(m, "zoneFailure", "", p + ".zoneFailure", ctx);
-    if (node.isEmpty() == zone.isEmpty()) {
-      ctx.error(p, "must have exactly one of nodeFailure (a node name) or zoneFailure (a zone)", null);
+    List<String> kinds = new ArrayList<>();
+    for (String k : FAULT_KINDS) {
+      if (m.containsKey(k)) {
+        kinds.add(k);
+      }
+    }
+    if (kinds.size() != 1) {
+      ctx.error(p, "must have exactly one of nodeFailure (a node name), zoneFailure (a zone), gpuDeviceFault (a node "
+          + "name) or apiSlowness (a latency)" + (kinds.isEmpty() ? "" : ", not " + kinds), null);
       return null;
     }
+    String kind = kinds.get(0);
+    if (m.containsKey("devices") && !kind.equals("gpuDeviceFault")) {
+      ctx.error(p + ".devices", "is only for gpuDeviceFault", null);
+    }
     Duration recover = m.containsKey("recoverAfter") ? duration(m, "recoverAfter", p, ctx) : null;
-    return new ScenarioFault(at, node.isEmpty() ? FaultType.ZoneFailure : FaultType.NodeFailure,
-        node.isEmpty() ? zone : node, recover);
+    if (kind.equals("apiSlowness")) {
+      Duration latency = duration(m, "apiSlowness", p, ctx);
+      return ScenarioFault.apiSlowness(at, latency, recover);
+    }
+    String target = Untyped.string(m, kind, "", p + "." + kind, ctx);
+    if (kind.equals("gpuDeviceFault")) {
+      Integer devices = Untyped.int32(m, "devices", p + ".devices", ctx);
+      return ScenarioFault.gpuDeviceFault(at, target, devices == null ? 1 : devices, recover);
+    }
+    return new ScenarioFault(at, kind.equals("nodeFailure") ? FaultType.NodeFailure : FaultType.ZoneFailure,
+        target, recover);
   }
 
   @Override
@@ -399,6 +436,7 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
     features.put("verticalPodAutoscaler", s.features().verticalPodAutoscaler());
     features.put("queueAdmission", s.features().queueAdmission());
     features.put("queueScaling", s.features().queueScaling());
+    features.put("provisioner", s.features().provisioner());
     spec.put("features", features);
     List<Object> loads = new ArrayList<>();
     for (WorkloadLoad l : s.loads()) {
@@ -438,7 +476,16 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
     for (ScenarioFault f : s.faults()) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("at", NodePoolConverter.duration(f.at()));
-      m.put(f.type() == FaultType.NodeFailure ? "nodeFailure" : "zoneFailure", f.target());
+      switch (f.type()) {
+        case NodeFailure -> m.put("nodeFailure", f.target());
+        case ZoneFailure -> m.put("zoneFailure", f.target());
+        case GpuDeviceFault -> {
+          m.put("gpuDeviceFault", f.target());
+          m.put("devices", f.devices());
+        }
+        case ApiSlowness -> m.put("apiSlowness", NodePoolConverter.duration(
+            java.util.Objects.requireNonNull(f.latency(), "latency")));
+      }
       if (f.recoverAfter() != null) {
         m.put("recoverAfter", NodePoolConverter.duration(f.recoverAfter()));
       }
@@ -510,6 +557,17 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
       scalers.add(m);
     }
     Untyped.put(spec, "queueScalers", scalers);
+    List<Object> startup = new ArrayList<>();
+    for (NodeStartup ns : s.nodeStartup()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("pool", ns.pool());
+      m.put("provision", NodePoolConverter.duration(ns.provision()));
+      m.put("boot", NodePoolConverter.duration(ns.boot()));
+      m.put("driver", NodePoolConverter.duration(ns.driver()));
+      m.put("imagePull", NodePoolConverter.duration(ns.imagePull()));
+      startup.add(m);
+    }
+    Untyped.put(spec, "nodeStartup", startup);
     return GenericKinds.resource(in, spec, null);
   }
 }

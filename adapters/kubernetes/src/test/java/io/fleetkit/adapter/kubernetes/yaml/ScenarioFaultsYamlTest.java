@@ -1,0 +1,134 @@
+package io.fleetkit.adapter.kubernetes.yaml;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetkit.api.simulation.FaultType;
+import io.fleetkit.api.simulation.NodeStartup;
+import io.fleetkit.api.simulation.Scenario;
+import io.fleetkit.api.simulation.ScenarioFault;
+import io.fleetkit.api.simulation.StartupPhase;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Node start-up phases, GPU device and API faults, and the provisioner switch, read from a Scenario manifest. */
+final class ScenarioFaultsYamlTest {
+  private static final String HEAD = "apiVersion: simulation.fleetkit.io/v1\nkind: Scenario\nmetadata: {name: day}\n";
+  private static final String FULL = """
+      spec:
+        duration: 2h
+        features: {provisioner: true}
+        faults:
+        - {at: 10m, gpuDeviceFault: gpu-1, devices: 2, recoverAfter: 30m}
+        - {at: 20m, apiSlowness: 1500ms, recoverAfter: 5m}
+        - {at: 30m, nodeFailure: a-1}
+        nodeStartup:
+        - {pool: gpu-a100, provision: 2m, boot: 1m, driver: 3m, imagePull: 2m}
+        - {pool: general, boot: 90s}
+      """;
+
+  private static Scenario parse(String spec) {
+    return KubernetesYaml.parse(HEAD + spec, "scenario.yaml").ofType(Scenario.class).get(0);
+  }
+
+  private static String problems(String spec) {
+    try {
+      KubernetesYaml.parse(HEAD + spec, "scenario.yaml");
+    } catch (ManifestException e) {
+      return e.getMessage() + " " + e.problems();
+    }
+    throw new AssertionError("no problem reported for " + spec);
+  }
+
+  @Test
+  void faultsPhasesAndProvisioner_read() {
+    Scenario s = parse(FULL);
+    List<ScenarioFault> f = s.spec().faults();
+    assertThat(f).extracting(ScenarioFault::type).containsExactly(FaultType.GpuDeviceFault, FaultType.ApiSlowness,
+        FaultType.NodeFailure);
+    assertThat(f.get(0).target()).isEqualTo("gpu-1");
+    assertThat(f.get(0).devices()).isEqualTo(2);
+    assertThat(f.get(0).recoverAfter()).isEqualTo(Duration.ofMinutes(30));
+    assertThat(f.get(1).latency()).isEqualTo(Duration.ofMillis(1500));
+    assertThat(f.get(1).target()).isEmpty();
+    // the provisioner replaces the cluster autoscaler when clusterAutoscaler is not given
+    assertThat(s.spec().features().provisioner()).isTrue();
+    assertThat(s.spec().features().clusterAutoscaler()).isFalse();
+    NodeStartup gpu = s.spec().nodeStartup().get(0);
+    assertThat(gpu.total()).isEqualTo(Duration.ofMinutes(8));
+    assertThat(gpu.phaseAt(Duration.ofSeconds(30))).isEqualTo(StartupPhase.Provisioning);
+    assertThat(gpu.phaseAt(Duration.ofMinutes(2))).isEqualTo(StartupPhase.Booting);
+    assertThat(gpu.phaseAt(Duration.ofMinutes(5))).isEqualTo(StartupPhase.Driver);
+    assertThat(gpu.phaseAt(Duration.ofMinutes(7))).isEqualTo(StartupPhase.ImagePull);
+    assertThat(gpu.phaseAt(Duration.ofMinutes(8))).isEqualTo(StartupPhase.Ready);
+    NodeStartup general = s.spec().nodeStartup().get(1);
+    assertThat(general.provision()).isZero();
+    assertThat(general.total()).isEqualTo(Duration.ofSeconds(90));
+    assertThat(general.phaseAt(Duration.ZERO)).isEqualTo(StartupPhase.Booting);
+  }
+
+  @Test
+  void roundTrip_dumpThenParse_sameScenario() {
+    Scenario s = parse(FULL);
+    Scenario again = KubernetesYaml.parse(KubernetesYaml.dump(List.of(s)), "dump.yaml").ofType(Scenario.class).get(0);
+    assertThat(again).isEqualTo(s);
+  }
+
+  @Test
+  void badStartupPhases_reportedWithObjectFieldAndRule() {
+    String p = problems("""
+        spec:
+          duration: 1h
+          nodeStartup:
+          - {pool: gpu, boot: soon}
+          - {pool: gpu, driver: 1m}
+          - {pool: Bad_Pool, imagePull: 1m, warmup: 2m}
+        """);
+    assertThat(p).contains("spec.nodeStartup[0].boot").contains("must be a duration");
+    assertThat(p).contains("spec.nodeStartup[2].warmup").contains("is not a field");
+  }
+
+  @Test
+  void repeatedPoolAndBadName_reportedByValidation() {
+    String p = problems("""
+        spec:
+          duration: 1h
+          nodeStartup:
+          - {pool: gpu, driver: 1m}
+          - {pool: gpu, driver: 2m}
+          - {pool: Bad_Pool, imagePull: 1m}
+        """);
+    assertThat(p).contains("Scenario").contains("day").contains("spec.nodeStartup[1].pool")
+        .contains("must not repeat").contains("spec.nodeStartup[2].pool");
+  }
+
+  @Test
+  void badFaults_reported() {
+    String p = problems("""
+        spec:
+          duration: 1h
+          faults:
+          - {at: 1m, gpuDeviceFault: g-1, devices: 0}
+          - {at: 2m, apiSlowness: 0s}
+          - {at: 3m, nodeFailure: a-1, apiSlowness: 1s}
+          - {at: 4m, zoneFailure: z, devices: 1}
+        """);
+    assertThat(p).contains("spec.faults[2]").contains("exactly one of").contains("spec.faults[3].devices")
+        .contains("only for gpuDeviceFault");
+    String v = problems("""
+        spec:
+          duration: 1h
+          faults:
+          - {at: 1m, gpuDeviceFault: g-1, devices: 0}
+          - {at: 2m, apiSlowness: 0s}
+        """);
+    assertThat(v).contains("spec.faults[0].devices").contains("must be at least 1")
+        .contains("spec.faults[1].apiSlowness").contains("from 1ms to 10m");
+  }
+
+  @Test
+  void provisionerWithClusterAutoscaler_rejected() {
+    assertThat(problems("spec:\n  duration: 1h\n  features: {provisioner: true, clusterAutoscaler: true}\n"))
+        .contains("spec.features.provisioner").contains("must not be on together with clusterAutoscaler");
+  }
+}

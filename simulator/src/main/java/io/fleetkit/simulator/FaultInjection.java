@@ -1,0 +1,47 @@
+package io.fleetkit.simulator;
+
+import io.fleetkit.api.simulation.FaultType;
+import io.fleetkit.api.simulation.ScenarioFault;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Schedules a scenario's GPU device faults ({@link GpuDeviceFaults}) and API slowness ({@link Simulation#apiLatency})
+ * on the simulation's clock, with their recoveries, and puts them on the timeline: {@code GpuDeviceFailed} /
+ * {@code GpuDeviceRecovered} on the node, {@code ApiSlow} / {@code ApiRecovered} on {@code API}. Stateless.
+ */
+final class FaultInjection {
+  private FaultInjection() {}
+
+  static void schedule(Simulation sim, ScenarioFault f) {
+    Duration rec = f.recoverAfter();
+    if (f.type() == FaultType.GpuDeviceFault) {
+      sim.clock().schedule(f.at(), () -> {
+        List<String> evicted = GpuDeviceFaults.fail(sim.store(), f.target(), f.devices(), sim.clock().now());
+        sim.record("GpuDeviceFailed", "Node/" + f.target(), f.devices() + " nvidia.com/gpu device(s) unhealthy"
+            + (evicted.isEmpty() ? "" : "; evicted " + String.join(", ", evicted)));
+      });
+      if (rec != null) {
+        sim.clock().schedule(f.at().plus(rec), () -> {
+          GpuDeviceFaults.heal(sim.store(), f.target(), f.devices());
+          sim.record("GpuDeviceRecovered", "Node/" + f.target(), f.devices() + " nvidia.com/gpu device(s) healthy");
+        });
+      }
+    } else if (f.type() == FaultType.ApiSlowness) {
+      Duration latency = Objects.requireNonNull(f.latency(), "latency");
+      sim.clock().schedule(f.at(), () -> {
+        sim.apiLatency(latency);
+        sim.record("ApiSlow", "API", "every API round trip takes " + latency.toMillis() + " ms");
+      });
+      if (rec != null) {
+        sim.clock().schedule(f.at().plus(rec), () -> {
+          sim.apiLatency(Duration.ZERO);
+          sim.record("ApiRecovered", "API", "the API answers promptly again");
+        });
+      }
+    } else {
+      throw new IllegalArgumentException("fault injection: " + f.type() + " is scheduled by the simulation itself");
+    }
+  }
+}

@@ -1,0 +1,105 @@
+package io.fleetkit.simulator;
+
+import io.fleetkit.api.autoscaling.NodePool;
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.time.ManualClock;
+import io.fleetkit.autoscale.cluster.simulator.SimulatedNodes;
+import io.fleetkit.autoscale.provisioner.ConsolidationCommand;
+import io.fleetkit.autoscale.provisioner.InstanceType;
+import io.fleetkit.autoscale.provisioner.Provisioner;
+import io.fleetkit.autoscale.provisioner.ProvisionerOptions;
+import io.fleetkit.autoscale.provisioner.ProvisionerResult;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The Karpenter-style {@link Provisioner} in a scenario run, in place of the cluster autoscaler: every NodePool
+ * becomes one instance type (its template's allocatable, labels and taints, its price; the pool's label so that the
+ * series count its nodes and cost per pool), and a launched node starts in its pool's start-up delay (the
+ * provisioner has one delay for all types, so the node's ready time is set per pool after each loop). The pools'
+ * sizes are not limits here: Karpenter has no node groups. Runs every {@link ClusterSimulation#AUTOSCALER_PERIOD},
+ * so its 1 s/10 s batch windows close on that tick. Not thread-safe.
+ */
+final class ProvisionerLoop {
+  /** The provisioner's name (its nodes are {@code fleetkit-1}, {@code fleetkit-2}, ...). */
+  static final String NAME = "fleetkit";
+
+  private final ObjectStore store;
+  private final ManualClock clock;
+  private final Provisioner provisioner;
+  private final Map<String, Duration> delays = new HashMap<>();
+
+  ProvisionerLoop(ObjectStore store, ManualClock clock, List<NodePool> pools) {
+    this.store = store;
+    this.clock = clock;
+    List<InstanceType> types = new ArrayList<>();
+    Duration longest = Duration.ZERO;
+    for (NodePool p : pools) {
+      String pool = p.metadata().name();
+      Map<String, String> labels = new TreeMap<>(p.spec().template().labels());
+      labels.put(NodePool.POOL_LABEL, pool);
+      types.add(new InstanceType(pool, p.spec().template().allocatable(), labels, p.spec().template().taints(),
+          p.spec().pricePerHour()));
+      delays.put(pool, p.spec().startupDelay());
+      longest = longest.compareTo(p.spec().startupDelay()) < 0 ? p.spec().startupDelay() : longest;
+    }
+    this.provisioner = Provisioner.builder(store).name(NAME).clock(clock.asClock()).instanceTypes(types)
+        .options(ProvisionerOptions.defaults().withStartupDelay(longest)).build();
+  }
+
+  /** One provisioner loop; the timeline lines it produced (kind, object, message), in order. */
+  List<String[]> runOnce() {
+    ProvisionerResult r = provisioner.runOnce();
+    Instant now = clock.now();
+    List<String[]> out = new ArrayList<>();
+    Map<String, List<String>> byType = new TreeMap<>();
+    r.launched().forEach((node, type) -> byType.computeIfAbsent(type, k -> new ArrayList<>()).add(node));
+    for (Map.Entry<String, List<String>> e : byType.entrySet()) {
+      e.getValue().sort(null);
+      for (String node : e.getValue()) {
+        startIn(node, delays.getOrDefault(e.getKey(), Duration.ZERO), now);
+      }
+      out.add(new String[] {"ScaleUp", "NodePool/" + e.getKey(), "provisioner launching " + e.getValue().size()
+          + " node(s): " + String.join(", ", e.getValue())});
+    }
+    for (ConsolidationCommand c : r.commands()) {
+      out.add(new String[] {"Consolidate", "Provisioner/" + NAME, c.method() + ": " + String.join(", ", c.candidates())
+          + (c.replacement() == null ? " removed" : " replaced by a " + c.replacement())
+          + String.format(java.util.Locale.ROOT, " (saves %.2f $/h)", c.savingsPerHour())});
+    }
+    if (!r.deletedNodes().isEmpty()) {
+      out.add(new String[] {"ScaleDown", "Provisioner/" + NAME, "removed " + String.join(", ", r.deletedNodes())});
+    }
+    return out;
+  }
+
+  /** Nodes launched in this loop, sorted, for the start-up phases. */
+  static List<String> launched(List<String[]> lines) {
+    List<String> out = new ArrayList<>();
+    for (String[] l : lines) {
+      if (l[0].equals("ScaleUp")) {
+        out.addAll(List.of(l[2].substring(l[2].indexOf(": ") + 2).split(", ")));
+      }
+    }
+    return out;
+  }
+
+  /** Sets the launched node's ready time to its pool's start-up delay after its request. */
+  private void startIn(String name, Duration delay, Instant now) {
+    Node n = store.get(Node.class, "", name).orElse(null);
+    if (n == null || !SimulatedNodes.isStarting(n)) {
+      return;
+    }
+    Instant requested = SimulatedNodes.requestedAt(n);
+    Instant readyAt = (requested == null ? now : requested).plus(delay);
+    if (!readyAt.equals(SimulatedNodes.readyAt(n))) {
+      store.update(n.toBuilder().annotation(SimulatedNodes.READY_AT, readyAt.toString()).build());
+    }
+  }
+}
