@@ -11,8 +11,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * AdaptiveGapFill: {@link GpuModelGapFillPlugin}'s placement of GPU pods, plus two rules that adapt to the workload
- * seen so far (the pods this scorer has placed; nothing about pods yet to come):
+ * AdaptiveGapFill: {@link GpuModelGapFillPlugin}'s placement of GPU pods, plus a rule that adapts to the workload
+ * seen so far (the pods this scorer has placed; nothing about pods yet to come) and one for CPU-only pods:
  * <ul>
  *   <li><b>Model reservation.</b> For every GPU model the scorer keeps the GPU demand of the arrived pods that name
  *       their models (a pod accepting several models counts for each in proportion to its capacity). While a
@@ -20,11 +20,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *       arrived demand reaches the cluster's GPU capacity ((its share of the arrived demand) × (capacity − arrived)),
  *       pods that accept any model avoid that model's nodes (they go there only when no other node fits). Pods
  *       that name their models are placed as FGD places them.</li>
- *   <li><b>CPU-only pods by CPU excess.</b> A node's excess is its CPU left after the placement minus r cores per
- *       free GPU, r being the CPU of all arrived pods per arrived GPU (what the workload has needed per GPU so far:
- *       about 14 cores on openb's default trace, 18 where CPU-only pods are many). A CPU-only pod goes to the node
- *       with the smallest excess that is not negative (best fit: small CPU left-overs on full nodes are used first,
- *       large ones are kept for large pods), else to the node with the largest excess, then the node order.</li>
+ *   <li><b>CPU-only pods on CPU no GPU pod can use.</b> A CPU-only pod goes first to the nodes without a free GPU
+ *       (their CPU is of no use to a GPU pod any more), the one with the least CPU left first (best fit), then the
+ *       node order; only when no such node fits it is placed as {@link GpuFgdBalancedPlugin} places it (FGD, then
+ *       the most CPU to spare beyond its free GPUs' needs). Where CPU-only pods are many (openb's cpu250), the
+ *       earlier rule left the CPU of full nodes unused while nodes with free GPUs ran out of CPU.</li>
  * </ul>
  * Unchanged from ModelGapFill: a share accepting any model goes where it adds the least expected stranded GPU
  * ({@link GapWaste} per device model; ties by FGD's score, then FgdBalanced's CPU/GPU balance, then the node order);
@@ -36,11 +36,10 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
   public static final String NAME = "GpuAdaptiveGapFill";
-  /** CPU reserved per free GPU before any GPU pod has arrived, cores (FgdBalanced's constant). */
-  static final double INITIAL_CPU_PER_GPU = GpuFgdBalancedPlugin.CPU_PER_GPU;
 
   private final GpuWorkload workload;
   private final FgdScoreCache cache;
+  private final GpuFgdBalancedPlugin balanced;
   private final Map<String, GapWaste> wasteByModel = new ConcurrentHashMap<>();
   // Guarded by this: the workload and cluster seen so far.
   private final Map<String, Integer> nodeIndex = new HashMap<>();
@@ -50,12 +49,12 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
   private final Map<String, Double> constrainedByModel = new HashMap<>();
   private double capacity;
   private double arrivedGpu;
-  private double arrivedCpu;
   private String lastKey = "";
 
   GpuAdaptiveGapFillPlugin(GpuWorkload workload) {
     this.workload = workload;
     this.cache = new FgdScoreCache(workload);
+    this.balanced = new GpuFgdBalancedPlugin(workload);
   }
 
   /** FGD's score. */
@@ -72,14 +71,7 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
     int n = nodes.size();
     long cpu = pod.milliCpu();
     if (d.isNone()) {
-      double r = cpuPerGpu();
-      double[] key = new double[n];
-      for (int k = 0; k < n; k++) {
-        NodeGpu g = nodes.node(k);
-        double excess = (g.cpuLeft() - cpu) - r * g.freeTotal();
-        key[k] = excess >= 0 ? -excess : -1e15 + excess;
-      }
-      rank(nodes, scores, new double[n], key, null, 0);
+      placeCpuOnly(pod, nodes, scores);
       return;
     }
     boolean[] avoid = avoided(nodes, d);
@@ -102,6 +94,27 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
       balance[k] = GpuFgdBalancedPlugin.balance(g, cpu, d);
     }
     rank(nodes, scores, cost, fgd, balance, GpuGapFillPlugin.TIE);
+  }
+
+  /**
+   * A CPU-only pod: to the node with the least CPU left among the nodes without a free GPU (CPU no GPU pod can use
+   * any more, no deletions assumed), else as FgdBalanced places it (FGD, then the most CPU to spare beyond the free
+   * GPUs' needs).
+   */
+  private void placeCpuOnly(GpuPod pod, Candidates nodes, long[] scores) {
+    int n = nodes.size();
+    double[] cpuLeft = new double[n];
+    boolean any = false;
+    for (int k = 0; k < n; k++) {
+      NodeGpu g = nodes.node(k);
+      cpuLeft[k] = g.freeTotal() == 0 ? g.cpuLeft() : Double.POSITIVE_INFINITY;
+      any |= g.freeTotal() == 0;
+    }
+    if (any) {
+      rank(nodes, scores, cpuLeft, new double[n], null, 0);
+    } else {
+      balanced.normalize(pod, nodes, scores);
+    }
   }
 
   /** Added to the gap cost of a share on an avoided node: more than any gap cost (at most 1000 milli). */
@@ -134,7 +147,6 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
     }
     lastKey = pod.key();
     GpuDemand d = pod.demand();
-    arrivedCpu += pod.milliCpu();
     arrivedGpu += d.totalMilli();
     if (d.isNone() || d.models().isEmpty()) {
       return;
@@ -148,11 +160,6 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
         constrainedByModel.merge(m, d.totalMilli() * capacityByModel.getOrDefault(m, 0.0) / accepted, Double::sum);
       }
     }
-  }
-
-  /** Millicores per milli-GPU (= cores per GPU) the arrived pods asked for; FgdBalanced's 13 before any GPU pod. */
-  private double cpuPerGpu() {
-    return arrivedGpu == 0 ? INITIAL_CPU_PER_GPU : arrivedCpu / arrivedGpu;
   }
 
   /**

@@ -37,9 +37,9 @@ public enum GpuPolicy {
    */
   MODEL_GAP_FILL("ModelGapFill", GpuModelGapFillPlugin.NAME, true, (m, seed) -> new GpuModelGapFillPlugin(m)),
   /**
-   * Ours, the best on every openb trace: ModelGapFill's placement of GPU pods, plus two rules adapted to the pods
-   * arrived so far: pods accepting any model keep off the models that the arrived model-constrained pods will need,
-   * and CPU-only pods go by best fit on the CPU left beyond what the free GPUs need ({@link GpuAdaptiveGapFillPlugin}).
+   * Ours: ModelGapFill's placement of GPU pods; pods accepting any model keep off the models that the arrived
+   * model-constrained pods will need; CPU-only pods go first to the nodes without a free GPU, by best fit
+   * ({@link GpuAdaptiveGapFillPlugin}).
    */
   ADAPTIVE_GAP_FILL("AdaptiveGapFill", GpuAdaptiveGapFillPlugin.NAME, true,
       (m, seed) -> new GpuAdaptiveGapFillPlugin(m));

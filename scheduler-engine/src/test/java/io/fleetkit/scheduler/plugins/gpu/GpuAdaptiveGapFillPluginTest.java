@@ -7,9 +7,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * AdaptiveGapFill's two adaptive rules on the kernel directly (candidates in the given order, which is also the node
- * order): CPU-only pods by best fit on the CPU beyond the free GPUs' needs, and pods accepting any model kept off a
- * model that the arrived model-constrained pods will need.
+ * AdaptiveGapFill's two rules on the kernel directly (candidates in the given order, which is also the node order):
+ * CPU-only pods on the nodes without a free GPU first, and pods accepting any model kept off a model that the arrived
+ * model-constrained pods will need.
  */
 final class GpuAdaptiveGapFillPluginTest {
   private static final GpuWorkload M = GpuWorkload.of(List.of(
@@ -67,35 +67,20 @@ final class GpuAdaptiveGapFillPluginTest {
   }
 
   @Test
-  void cpuOnlyPod_takesTheSmallestCpuLeftOverThatFits_beyondWhatFreeGpusNeed() {
+  void cpuOnlyPod_takesTheLeastCpuLeftAmongNodesWithoutFreeGpu_elseFgdBalanced() {
     GpuScorer s = GpuPolicy.ADAPTIVE_GAP_FILL.create(M, 1);
-    // Before any GPU pod the scorer keeps 13 cores per free GPU. Excess after a 4-core pod:
-    // full6 2, full40 36, twoFree60 60 - 4 - 26 = 30.
     NodeGpu full6 = node("full6", 6, "G2", 0, 0);
     NodeGpu full40 = node("full40", 40, "G2", 0, 0);
     NodeGpu twoFree60 = node("twoFree60", 60, "T4", 1000, 1000);
+    // FgdBalanced would take full40 (36 cores to spare against twoFree60's 60 - 4 - 2 x 13 = 30)
     assertThat(choose(s, cpuOnly("a", 4), full40, twoFree60, full6)).isEqualTo(2);
-    // 8 cores: full6 does not fit (the host filters it); twoFree60's excess 26 is smaller than full40's 32.
-    assertThat(choose(s, cpuOnly("b", 8), full40, twoFree60)).isEqualTo(1);
-    // no excess anywhere: the largest (least negative) one, 96 - 8 - 104 = -16 over 40 - 8 - 52 = -20
+    assertThat(choose(GpuPolicy.FGD_BALANCED.create(M, 1), cpuOnly("a", 4), full40, twoFree60, full6)).isZero();
+    // 8 cores: full6 does not fit (the host filters it), full40 is the only node without a free GPU
+    assertThat(choose(s, cpuOnly("b", 8), twoFree60, full40)).isEqualTo(1);
+    // every node has a free GPU: FgdBalanced's most spare CPU, 96 - 8 - 8 x 13 = -16 over 40 - 8 - 4 x 13 = -20
     NodeGpu fourFree40 = node("fourFree40", 40, "G2", 1000, 1000, 1000, 1000);
     NodeGpu eightFree96 = node("eightFree96", 96, "G2", 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000);
     assertThat(choose(s, cpuOnly("c", 8), fourFree40, eightFree96)).isEqualTo(1);
-  }
-
-  @Test
-  void cpuOnlyPod_cpuPerGpu_followsTheArrivedPods() {
-    NodeGpu g = node("g", 60, "G2", 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000);
-    NodeGpu full = node("full", 30, "G2", 0, 0);
-    // CPU-light GPU pods so far: 2 cores for 1 GPU, then this 4-core pod: 6 cores per GPU.
-    // Excess: g 60 - 4 - 8 x 6 = 8, full 26 -> g
-    GpuScorer light = GpuPolicy.ADAPTIVE_GAP_FILL.create(M, 1);
-    choose(light, new GpuPod("w", 2_000, new GpuDemand(1, 0, List.of())), node("x", 64, "G2", 1000));
-    assertThat(choose(light, cpuOnly("c", 4), g, full)).isEqualTo(0);
-    // CPU-heavy: 20 + 4 cores per GPU: g 60 - 4 - 8 x 24 < 0, full 26 -> full
-    GpuScorer heavy = GpuPolicy.ADAPTIVE_GAP_FILL.create(M, 1);
-    choose(heavy, new GpuPod("w", 20_000, new GpuDemand(1, 0, List.of())), node("x", 64, "G2", 1000));
-    assertThat(choose(heavy, cpuOnly("c", 4), g, full)).isEqualTo(1);
   }
 
   @Test
