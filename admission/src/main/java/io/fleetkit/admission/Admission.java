@@ -1,7 +1,12 @@
 package io.fleetkit.admission;
 
 import io.fleetkit.api.admission.AdmissionChain;
+import io.fleetkit.api.core.LimitRange;
+import io.fleetkit.api.core.Namespace;
+import io.fleetkit.api.core.ResourceQuota;
+import io.fleetkit.api.meta.ApiObject;
 import java.time.Clock;
+import java.util.Collection;
 
 /** Ready-made admission chains. */
 public final class Admission {
@@ -15,9 +20,31 @@ public final class Admission {
     return standard(Clock.systemUTC());
   }
 
+  /**
+   * Whether {@code objects} hold Namespaces, ResourceQuotas or LimitRanges: what makes manifests need the standard
+   * chain (without them its NamespaceLifecycle would refuse every namespace but those created on the fly).
+   */
+  public static boolean usesTenancy(Collection<? extends ApiObject<?>> objects) {
+    for (ApiObject<?> o : objects) {
+      if (o instanceof Namespace || o instanceof ResourceQuota || o instanceof LimitRange) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** {@link #standard()} with {@code clock} for the quota's "terminal pod" rule. */
   public static AdmissionChain standard(Clock clock) {
     return AdmissionChain.of(new NamespaceLifecyclePlugin(), new LimitRangerPlugin(), new PriorityPlugin(),
         new DefaultTolerationSecondsPlugin(), new ResourceQuotaPlugin(clock));
+  }
+
+  /**
+   * {@link #standard(Clock)} with ResourceQuota charging against {@code ledger} instead of a status write per quota
+   * per create (one store, one process; see {@link QuotaLedger}).
+   */
+  public static AdmissionChain standard(Clock clock, QuotaLedger ledger) {
+    return AdmissionChain.of(new NamespaceLifecyclePlugin(), new LimitRangerPlugin(), new PriorityPlugin(),
+        new DefaultTolerationSecondsPlugin(), new ResourceQuotaPlugin(clock, ledger));
   }
 }

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -41,12 +42,29 @@ public final class QuotaEvaluator {
   /** Object counts that also have a legacy name ({@code configmaps} beside {@code count/configmaps}). */
   private static final Set<String> LEGACY_COUNTS = Set.of("configmaps", "secrets", "resourcequotas",
       "replicationcontrollers", "services", "persistentvolumeclaims");
+  private static final String[] COMPUTE = {"cpu", "memory", "ephemeral-storage"};
+  private static final String[] COMPUTE_REQUESTS = {"requests.cpu", "requests.memory", "requests.ephemeral-storage"};
+  private static final String[] COMPUTE_LIMITS = {"limits.cpu", "limits.memory", "limits.ephemeral-storage"};
+  private static final Quantity ONE = Quantity.of(1);
   private static final String STORAGE_CLASS_SUFFIX = ".storageclass.storage.k8s.io/";
 
   private QuotaEvaluator() {}
 
+  /** The last {@link #countName} per class, with the kind and apiVersion it was computed from. */
+  private static final Map<Class<?>, String[]> COUNT_NAMES = new ConcurrentHashMap<>();
+
   /** {@code count/<plural>} for the core group, {@code count/<plural>.<group>} otherwise. */
   public static String countName(ApiObject<?> o) {
+    String[] cached = COUNT_NAMES.get(o.getClass());
+    if (cached != null && cached[0].equals(o.kind()) && cached[1].equals(o.apiVersion())) {
+      return cached[2];
+    }
+    String name = computeCountName(o);
+    COUNT_NAMES.put(o.getClass(), new String[] {o.kind(), o.apiVersion(), name});
+    return name;
+  }
+
+  private static String computeCountName(ApiObject<?> o) {
     String kind = o.kind().toLowerCase(Locale.ROOT);
     String plural = kind.endsWith("y") ? kind.substring(0, kind.length() - 1) + "ies"
         : kind.endsWith("s") ? kind + "es" : kind + "s";
@@ -109,14 +127,16 @@ public final class QuotaEvaluator {
 
   /** {@code podComputeUsageHelper}. */
   static void podCompute(ResourceList requests, ResourceList limits, Map<String, Quantity> u) {
-    u.put("pods", Quantity.of(1));
-    for (String r : new String[] {"cpu", "memory", "ephemeral-storage"}) {
+    u.put("pods", ONE);
+    for (int i = 0; i < COMPUTE.length; i++) {
+      String r = COMPUTE[i];
       if (requests.has(r)) {
-        u.put(r, requests.get(r));
-        u.put("requests." + r, requests.get(r));
+        Quantity q = requests.get(r);
+        u.put(r, q);
+        u.put(COMPUTE_REQUESTS[i], q);
       }
       if (limits.has(r)) {
-        u.put("limits." + r, limits.get(r));
+        u.put(COMPUTE_LIMITS[i], limits.get(r));
       }
     }
     for (Map.Entry<String, Quantity> e : requests.asMap().entrySet()) {
@@ -285,29 +305,48 @@ public final class QuotaEvaluator {
     if (!(o instanceof Pod pod)) {
       return null;
     }
-    TreeSet<String> req = new TreeSet<>(required);
-    req.retainAll(CONSTRAINED);
-    if (req.isEmpty()) {
+    TreeSet<String> req = null;
+    for (String r : required) {
+      if (CONSTRAINED.contains(r)) {
+        if (req == null) {
+          req = new TreeSet<>();
+        }
+        req.add(r);
+      }
+    }
+    if (req == null) {
       return null;
     }
-    TreeMap<String, TreeSet<String>> missing = new TreeMap<>();
+    TreeMap<String, TreeSet<String>> missing = null;
     for (List<Container> cs : List.of(pod.spec().containers(), pod.spec().initContainers())) {
       for (Container c : cs) {
-        TreeMap<String, Quantity> u = new TreeMap<>();
-        podCompute(c.resources().requests(), c.resources().limits(), u);
         for (String r : req) {
-          if (!u.containsKey(r)) {
+          if (!sets(c, r)) {
+            if (missing == null) {
+              missing = new TreeMap<>();
+            }
             missing.computeIfAbsent(r, k -> new TreeSet<>()).add(c.name());
           }
         }
       }
     }
-    if (missing.isEmpty()) {
+    if (missing == null) {
       return null;
     }
     List<String> parts = new ArrayList<>();
     missing.forEach((r, names) -> parts.add(r + " for: " + String.join(",", names)));
     return "must specify " + String.join("; ", parts);
+  }
+
+  /**
+   * Whether container {@code c} charges constrained resource {@code r} (what {@link #podCompute} of its resources
+   * would hold): {@code limits.X} needs a limit of X, the others ({@code X}, {@code requests.X}) a request of X.
+   */
+  private static boolean sets(Container c, String r) {
+    if (r.startsWith("limits.")) {
+      return c.resources().limits().has(r.substring("limits.".length()));
+    }
+    return c.resources().requests().has(r.startsWith("requests.") ? r.substring("requests.".length()) : r);
   }
 
   /** {@code prettyPrint}: {@code name=quantity} sorted by name, joined by commas. */

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The replenishment half of Kubernetes' quota controller ({@code pkg/controller/resourcequota},
@@ -20,8 +21,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * charged again. Admission only adds to usage; without replenishment a namespace at its limit stays there.
  *
  * <p>Driven by {@link #sync()}, which recounts the namespaces that changed since the last call (a simulation steps
- * it with the controllers; a threaded program may call it periodically). Watch events only mark namespaces, so
- * {@code sync} may run on any thread, but not concurrently with itself.
+ * it with the controllers; a threaded program may call it periodically). With a {@link QuotaLedger}, {@code sync}
+ * recounts through the ledger and publishes the ledger's usage, as upstream's quota controller writes status. Watch
+ * events only mark namespaces, so {@code sync} may run on any thread, but not concurrently with itself.
  */
 public final class QuotaReplenisher implements AutoCloseable {
   private final ObjectStore store;
@@ -29,16 +31,27 @@ public final class QuotaReplenisher implements AutoCloseable {
   private final Set<String> dirty = ConcurrentHashMap.newKeySet();
   private final List<Watch> watches = new ArrayList<>();
 
-  private QuotaReplenisher(ObjectStore store, Clock clock) {
+  private final @Nullable QuotaLedger ledger;
+
+  private QuotaReplenisher(ObjectStore store, Clock clock, @Nullable QuotaLedger ledger) {
     this.store = store;
     this.clock = clock;
+    this.ledger = ledger;
   }
 
   /** A replenisher watching {@code store} from now on, recounting at {@code clock}'s time. */
   public static QuotaReplenisher watch(ObjectStore store, Clock clock) {
+    return watch(store, clock, null);
+  }
+
+  /**
+   * A replenisher for a store whose quota admission charges {@code ledger}: it recounts through the ledger, and
+   * every {@link #sync()} also publishes the ledger's usage to the quotas' status ({@code null}: no ledger).
+   */
+  public static QuotaReplenisher watch(ObjectStore store, Clock clock, @Nullable QuotaLedger ledger) {
     Objects.requireNonNull(store, "store");
     Objects.requireNonNull(clock, "clock");
-    QuotaReplenisher r = new QuotaReplenisher(store, clock);
+    QuotaReplenisher r = new QuotaReplenisher(store, clock, ledger);
     for (Class<? extends ApiObject<?>> kind : NamespacedKinds.all()) {
       if (kind != ResourceQuota.class) {
         r.watchKind(kind);
@@ -63,6 +76,9 @@ public final class QuotaReplenisher implements AutoCloseable {
    * @return how many quotas' status changed
    */
   public int sync() {
+    if (ledger != null) {
+      return syncLedger(ledger);
+    }
     if (dirty.isEmpty()) {
       return 0;
     }
@@ -78,6 +94,18 @@ public final class QuotaReplenisher implements AutoCloseable {
       }
     }
     return changed;
+  }
+
+  private int syncLedger(QuotaLedger l) {
+    int changed = 0;
+    if (!dirty.isEmpty()) {
+      List<String> namespaces = new ArrayList<>(dirty);
+      dirty.removeAll(namespaces);
+      for (String ns : namespaces) {
+        changed += l.recount(store, ns, clock);
+      }
+    }
+    return changed + l.publish();
   }
 
   /** Stops watching. */

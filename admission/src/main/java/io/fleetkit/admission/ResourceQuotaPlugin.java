@@ -15,7 +15,6 @@ import io.fleetkit.api.store.ObjectStore;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -35,6 +34,9 @@ import org.jspecify.annotations.Nullable;
  * does not yet cover its spec (new or changed) is first recounted from the store, which is what upstream's quota
  * controller does before admission can use it. Creates are charged, and updates of Services and claims by what
  * they grow; deletions are not admitted here (usage goes down when {@link QuotaRecount} recounts).
+ *
+ * <p>Built with a {@link QuotaLedger}, the plugin charges the ledger instead: all quotas of the namespace in one
+ * critical section, no status write per create; the ledger publishes the statuses (see there). Same denials.
  */
 public final class ResourceQuotaPlugin implements ValidatingAdmissionPlugin {
   public static final String NAME = "ResourceQuota";
@@ -42,13 +44,30 @@ public final class ResourceQuotaPlugin implements ValidatingAdmissionPlugin {
   static final int MAX_ATTEMPTS = 1000;
 
   private final Clock clock;
+  private final @Nullable QuotaLedger ledger;
 
+  /** Charging through the status: one compare-and-set of each applying quota's status per create. */
   public ResourceQuotaPlugin(Clock clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.ledger = null;
+  }
+
+  /**
+   * Charging against {@code ledger} (one store's usage in memory, all quotas of a namespace charged together) and
+   * publishing the status as the ledger says; see {@link QuotaLedger}.
+   */
+  public ResourceQuotaPlugin(Clock clock, QuotaLedger ledger) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.ledger = Objects.requireNonNull(ledger, "ledger");
   }
 
   public ResourceQuotaPlugin() {
     this(Clock.systemUTC());
+  }
+
+  /** The ledger charged, or {@code null} when charges are status writes. */
+  public @Nullable QuotaLedger ledger() {
+    return ledger;
   }
 
   @Override
@@ -66,13 +85,10 @@ public final class ResourceQuotaPlugin implements ValidatingAdmissionPlugin {
     if (quotas.isEmpty()) {
       return AdmissionVerdict.allow();
     }
-    ResourceList delta = QuotaEvaluator.usage(o, clock.instant());
-    ApiObject<?> old = request.oldObject();
-    if (request.operation() == AdmissionOperation.UPDATE && old != null) {
-      // Charge only growth: SubtractWithNonNegativeResult (a shrinking claim frees nothing until a recount).
-      delta = QuotaRecount.clampAtZero(delta.subtract(QuotaEvaluator.usage(old, clock.instant())));
+    ResourceList delta = delta(request);
+    if (ledger != null) {
+      return ledger.charge(store, o, quotas, delta, clock);
     }
-    delta = withoutZeros(delta);
     List<Charge> charged = new ArrayList<>();
     Map<ResourceList, Prepared> prepared = new HashMap<>();
     for (ResourceQuota q : quotas) {
@@ -93,6 +109,17 @@ public final class ResourceQuotaPlugin implements ValidatingAdmissionPlugin {
     }
     List<Charge> done = List.copyOf(charged);
     return AdmissionVerdict.allowWithUndo(() -> refund(store, done));
+  }
+
+  /** What {@code request} adds to usage, without zero amounts: a create its usage, an update its growth. */
+  private ResourceList delta(AdmissionRequest request) {
+    ResourceList delta = QuotaEvaluator.usage(request.object(), clock.instant());
+    ApiObject<?> old = request.oldObject();
+    if (request.operation() == AdmissionOperation.UPDATE && old != null) {
+      // Charge only growth: SubtractWithNonNegativeResult (a shrinking claim frees nothing until a recount).
+      delta = QuotaRecount.clampAtZero(delta.subtract(QuotaEvaluator.usage(old, clock.instant())));
+    }
+    return withoutZeros(delta);
   }
 
   /**
@@ -150,17 +177,9 @@ public final class ResourceQuotaPlugin implements ValidatingAdmissionPlugin {
       }
       ResourceList used = q.status().used();
       ResourceList newUsed = used.add(requested);
-      Set<String> exceeded = new HashSet<>();
-      for (String r : requested.names()) {
-        if (newUsed.get(r).compareTo(q.status().hard().get(r)) > 0) {
-          exceeded.add(r);
-        }
-      }
-      if (!exceeded.isEmpty()) {
-        return "exceeded quota: " + q.metadata().name() + ", requested: "
-            + QuotaEvaluator.prettyPrint(QuotaEvaluator.mask(requested, exceeded)) + ", used: "
-            + QuotaEvaluator.prettyPrint(QuotaEvaluator.mask(used, exceeded)) + ", limited: "
-            + QuotaEvaluator.prettyPrint(QuotaEvaluator.mask(q.status().hard(), exceeded));
+      String exceeded = QuotaLedger.exceeded(q.metadata().name(), q.status().hard(), used, newUsed, requested);
+      if (exceeded != null) {
+        return exceeded;
       }
       try {
         store.updateStatus(q.withStatus(new ResourceQuotaStatus(q.status().hard(), newUsed)));

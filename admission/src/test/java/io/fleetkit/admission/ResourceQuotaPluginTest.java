@@ -42,11 +42,15 @@ import org.junit.jupiter.api.Test;
  * plugin in its admission chain (upstream's quota lives only in the status; here spec.hard equals status.hard so
  * the status is current). Each test names its upstream function.
  */
-final class ResourceQuotaPluginTest {
+class ResourceQuotaPluginTest {
   static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
 
-  final ObjectStore store = ObjectStore.builder().directDelivery()
-      .admission(AdmissionChain.of(new ResourceQuotaPlugin(CLOCK))).build();
+  final ObjectStore store = ObjectStore.builder().directDelivery().admission(AdmissionChain.of(plugin())).build();
+
+  /** The plugin under test: charging through the status here. */
+  ResourceQuotaPlugin plugin() {
+    return new ResourceQuotaPlugin(CLOCK);
+  }
 
   @AfterEach
   void close() {

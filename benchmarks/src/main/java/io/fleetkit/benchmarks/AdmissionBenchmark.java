@@ -1,6 +1,7 @@
 package io.fleetkit.benchmarks;
 
 import io.fleetkit.admission.Admission;
+import io.fleetkit.admission.QuotaLedger;
 import io.fleetkit.api.admission.AdmissionChain;
 import io.fleetkit.api.admission.AdmissionOperation;
 import io.fleetkit.api.core.Container;
@@ -15,10 +16,16 @@ import io.fleetkit.api.core.ResourceRequirements;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
@@ -47,6 +54,18 @@ public class AdmissionBenchmark {
   @Param({"0", "1", "10"})
   public int quotas;
 
+  /**
+   * How ResourceQuota charges: {@code status}, a compare-and-set of each quota's status per create; {@code ledger},
+   * against a {@link QuotaLedger} that publishes the statuses at most every 10 ms (the publications are part of the
+   * measured calls).
+   */
+  @Param({"status", "ledger"})
+  public String charging;
+
+  private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+  private long calls;
+  private long cpuAtStart;
+
   private ObjectStore store;
   private AdmissionChain chain;
   private Pod pod;
@@ -61,7 +80,9 @@ public class AdmissionBenchmark {
       store.create(ResourceQuota.of("team", "quota-" + i, ResourceList.builder().put("pods", "1000000000000")
           .put("requests.cpu", "1000000000").put("limits.memory", "1000000Ti").build()));
     }
-    chain = Admission.standard();
+    chain = charging.equals("ledger")
+        ? Admission.standard(Clock.systemUTC(), QuotaLedger.publishingEvery(Duration.ofMillis(10)))
+        : Admission.standard();
     ResourceList req = ResourceList.builder().put("cpu", "500m").put("memory", "1Gi").build();
     pod = Pod.of(ObjectMeta.of("team", "web-0"), PodSpec.builder().container(Container.of("app", "nginx",
         new ResourceRequirements(req, req))).build());
@@ -73,8 +94,25 @@ public class AdmissionBenchmark {
     store.close();
   }
 
+  /** CPU time of the benchmark thread per call, printed per iteration (the score is wall time, noisy when shared). */
+  @Setup(Level.Iteration)
+  public void startIteration() {
+    calls = 0;
+    cpuAtStart = threads.getCurrentThreadCpuTime();
+  }
+
+  @TearDown(Level.Iteration)
+  public void endIteration() {
+    long cpu = threads.getCurrentThreadCpuTime() - cpuAtStart;
+    if (calls > 0) {
+      System.out.printf(Locale.ROOT, "%ncpu-ns-per-call quotas=%d charging=%s %.1f (%d calls)%n", quotas, charging,
+          (double) cpu / calls, calls);
+    }
+  }
+
   @Benchmark
   public Pod admitPodCreate() {
+    calls++;
     return chain.admit(AdmissionOperation.CREATE, pod, null, store).object();
   }
 }

@@ -51,9 +51,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *       pod's readiness flips and the previous plan is applied to the slice set, so every invocation sees a real
  *       one-pod change.
  *   <li>{@code controllerSyncAfterOnePodChange}: the whole controller on an in-memory store (stepping mode): before
- *       each invocation one pod's readiness is written to the store; measured is {@code runUntilIdle()}: the sync
- *       (listing the Service's pods and slices from the informer caches, planning, writing the slice) and the
- *       follow-up sync the slice's own event triggers.
+ *       each invocation one pod's readiness is written to the store (its event reaches the controller, which notes
+ *       the pod's name for the Service); measured is {@code runUntilIdle()}: the sync (looking the noted pod up in
+ *       the informer cache, listing the Service's slices, planning, writing the slice; the event of the controller's
+ *       own write syncs nothing more).
  * </ul>
  *
  * Auxiliary counters: {@code slicesWritten} (per sync of one change it should be 1), {@code syncs} and
@@ -65,7 +66,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 2, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(value = 3, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class EndpointSliceSyncBenchmark {
   private static final java.lang.management.ThreadMXBean CPU =
       java.lang.management.ManagementFactory.getThreadMXBean();

@@ -317,6 +317,7 @@ public final class SimulateCommand implements Callable<Integer> {
       out.println(json(run));
     } else {
       table(run.timeline(), run.summary(), out);
+      services(run.services(), out);
       run.series("cumulative cost").ifPresent(c -> out.printf("  Cost        %.2f $ in total%n", c.last()));
       if (report != null) {
         out.printf("%nReport: %s%n", report);
@@ -403,6 +404,9 @@ public final class SimulateCommand implements Callable<Integer> {
 
   static String json(SimulationRun run) {
     Map<String, Object> root = root(run.timeline(), run.summary());
+    @SuppressWarnings("unchecked")
+    Map<String, Object> fin = (Map<String, Object>) root.get("final");
+    fin.put("services", serviceItems(run.services()));
     Map<String, Object> series = new LinkedHashMap<>();
     List<Long> seconds = new ArrayList<>();
     for (Duration t : run.sampleTimes()) {
@@ -434,6 +438,11 @@ public final class SimulateCommand implements Callable<Integer> {
     Map<String, Object> root = root(timeline, summary);
     @SuppressWarnings("unchecked")
     Map<String, Object> fin = (Map<String, Object>) root.get("final");
+    fin.put("services", serviceItems(services));
+    return JsonMapper.builder().build().writeValueAsString(root);
+  }
+
+  private static List<Map<String, Object>> serviceItems(List<ServiceSummary> services) {
     List<Map<String, Object>> items = new ArrayList<>();
     for (ServiceSummary s : services) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -443,8 +452,7 @@ public final class SimulateCommand implements Callable<Integer> {
       m.put("ready", s.ready());
       items.add(m);
     }
-    fin.put("services", items);
-    return JsonMapper.builder().build().writeValueAsString(root);
+    return items;
   }
 
   private static void services(List<ServiceSummary> services, PrintWriter out) {

@@ -98,6 +98,30 @@ final class NetworkingCommandsTest {
     assertThat(byName.get("net/payments").get("endpoints").asInt()).isZero();
   }
 
+  /** A Scenario among the manifests runs the scenario engines; the networking controllers are one of them. */
+  @Test
+  void simulateScenario_networkingFeature_fillsFinalServices_orNotWhenOff(@TempDir Path dir) throws Exception {
+    Path on = dir.resolve("on.yaml");
+    Files.writeString(on, "apiVersion: simulation.fleetkit.io/v1\nkind: Scenario\nmetadata: {name: net}\n"
+        + "spec: {duration: 2m}\n");
+    assertThat(run("simulate", example(), on.toString(), "--output", "json")).as(err.toString()).isZero();
+    JsonNode root = JsonMapper.builder().build().readTree(out.toString());
+    assertThat(root.get("scenario").asString()).isEqualTo("net");
+    Map<String, JsonNode> byName = new HashMap<>();
+    root.get("final").get("services").forEach(s -> byName.put(s.get("name").asString(), s));
+    assertThat(byName).containsOnlyKeys("net/web", "net/web-canary", "net/db", "net/payments");
+    assertThat(byName.get("net/web").get("clusterIP").asString()).matches("10\\.96\\.\\d+\\.\\d+");
+    assertThat(byName.get("net/web").get("ready").asInt()).isEqualTo(3);
+    assertThat(byName.get("net/db").get("endpoints").asInt()).isEqualTo(2);
+
+    out.getBuffer().setLength(0);
+    Path off = dir.resolve("off.yaml");
+    Files.writeString(off, "apiVersion: simulation.fleetkit.io/v1\nkind: Scenario\nmetadata: {name: net}\n"
+        + "spec: {duration: 2m, features: {networking: false}}\n");
+    assertThat(run("simulate", example(), off.toString(), "--output", "json")).as(err.toString()).isZero();
+    assertThat(JsonMapper.builder().build().readTree(out.toString()).get("final").get("services")).isEmpty();
+  }
+
   @Test
   void simulate_withoutServices_finalServicesEmpty(@TempDir Path dir) throws Exception {
     Path f = dir.resolve("n.yaml");

@@ -65,7 +65,7 @@ final class SimulateStoreTest {
     int code = run("simulate", example().toString(), "--store", "etcd://localhost");
 
     assertThat(code).isEqualTo(2);
-    assertThat(err.toString()).contains("etcd endpoint \"etcd://localhost\" must be http://HOST:PORT or"
-        + " etcd://HOST:PORT (host and port are required)");
+    assertThat(err.toString()).contains("etcd endpoint \"etcd://localhost\" must be http://HOST:PORT,"
+        + " etcd://HOST:PORT, https://HOST:PORT or etcds://HOST:PORT (host and port are required)");
   }
 }

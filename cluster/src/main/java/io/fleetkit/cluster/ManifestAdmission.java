@@ -37,8 +37,7 @@ final class ManifestAdmission {
 
   /** Whether the manifests use the tenancy kinds (Namespace, ResourceQuota, LimitRange), which turn admission on. */
   static boolean usesTenancy(LoadedObjects loaded) {
-    return loaded.objects().stream().anyMatch(o -> o instanceof Namespace || o instanceof ResourceQuota
-        || o instanceof LimitRange);
+    return Admission.usesTenancy(loaded.objects());
   }
 
   static Result apply(LoadedObjects loaded) {

@@ -53,7 +53,7 @@ public final class AdmissionEngine {
    * @throws IllegalArgumentException if the ClusterQueue is unknown, does not cover a requested resource in the
    *     given flavor, or the key is already pending or admitted
    */
-  public synchronized Admission assumeAdmitted(
+  public synchronized QuotaReservation assumeAdmitted(
       Workload workload, String clusterQueue, Map<String, String> flavorByResource, Instant admittedAt) {
     return scheduler.assumeAdmitted(workload, clusterQueue, Map.copyOf(flavorByResource), admittedAt);
   }
@@ -97,7 +97,7 @@ public final class AdmissionEngine {
   }
 
   /** The admission of {@code workloadKey}, if it is admitted. */
-  public synchronized Optional<Admission> admission(String workloadKey) {
+  public synchronized Optional<QuotaReservation> admission(String workloadKey) {
     return Optional.ofNullable(scheduler.admission(workloadKey));
   }
 
@@ -112,7 +112,7 @@ public final class AdmissionEngine {
   }
 
   /** The admitted workloads of {@code clusterQueue}. */
-  public synchronized List<Admission> admitted(String clusterQueue) {
+  public synchronized List<QuotaReservation> admitted(String clusterQueue) {
     return scheduler.admitted(clusterQueue);
   }
 

@@ -94,13 +94,13 @@ public record ClusterQueue(
         if (!seenFlavors.add(flavor.name())) {
           v.add(fp + ".name", "must appear in only one resource group", flavor.name());
         }
-        List<String> names = flavor.resources().stream().map(ResourceQuota::name).toList();
+        List<String> names = flavor.resources().stream().map(FlavorResourceQuota::name).toList();
         if (!names.equals(group.coveredResources())) {
           v.add(fp + ".resources", "must list the covered resources " + group.coveredResources() + " in order",
               names);
         }
         for (int r = 0; r < flavor.resources().size(); r++) {
-          ResourceQuota q = flavor.resources().get(r);
+          FlavorResourceQuota q = flavor.resources().get(r);
           String rp = fp + ".resources[" + r + "]";
           v.nonNegative(rp + ".nominalQuota", q.nominalQuota());
           if (q.borrowingLimit() != null) {
@@ -123,16 +123,16 @@ public record ClusterQueue(
         }
       }
     }
-    if (preemption.withinClusterQueue() == PreemptionPolicy.ANY) {
+    if (preemption.withinClusterQueue() == QueuePreemptionPolicy.ANY) {
       v.add("spec.preemption.withinClusterQueue", "supported values: \"Never\", \"LowerPriority\", "
           + "\"LowerOrNewerEqualPriority\"", "Any");
     }
-    if (preemption.reclaimWithinCohort() == PreemptionPolicy.LOWER_OR_NEWER_EQUAL_PRIORITY) {
+    if (preemption.reclaimWithinCohort() == QueuePreemptionPolicy.LOWER_OR_NEWER_EQUAL_PRIORITY) {
       v.add("spec.preemption.reclaimWithinCohort", "supported values: \"Never\", \"LowerPriority\", \"Any\"",
           "LowerOrNewerEqualPriority");
     }
     if (preemption.borrowWithinCohort().policy() != BorrowWithinCohort.Policy.NEVER
-        && preemption.reclaimWithinCohort() == PreemptionPolicy.NEVER) {
+        && preemption.reclaimWithinCohort() == QueuePreemptionPolicy.NEVER) {
       v.add("spec.preemption", "reclaimWithinCohort=Never and borrowWithinCohort.Policy!=Never", "borrowWithinCohort");
     }
     v.nonNegative("spec.fairSharing.weight", weight);

@@ -10,12 +10,12 @@ import java.util.Objects;
  * @param borrowWithinCohort whether it may preempt in the cohort while it borrows itself
  */
 public record ClusterQueuePreemption(
-    PreemptionPolicy withinClusterQueue,
-    PreemptionPolicy reclaimWithinCohort,
+    QueuePreemptionPolicy withinClusterQueue,
+    QueuePreemptionPolicy reclaimWithinCohort,
     BorrowWithinCohort borrowWithinCohort) {
   /** Kueue's default: never preempt. */
   public static final ClusterQueuePreemption NEVER =
-      new ClusterQueuePreemption(PreemptionPolicy.NEVER, PreemptionPolicy.NEVER, BorrowWithinCohort.NEVER);
+      new ClusterQueuePreemption(QueuePreemptionPolicy.NEVER, QueuePreemptionPolicy.NEVER, BorrowWithinCohort.NEVER);
 
   public ClusterQueuePreemption {
     Objects.requireNonNull(withinClusterQueue, "withinClusterQueue");
@@ -23,7 +23,7 @@ public record ClusterQueuePreemption(
     Objects.requireNonNull(borrowWithinCohort, "borrowWithinCohort");
   }
 
-  public static ClusterQueuePreemption of(PreemptionPolicy withinClusterQueue, PreemptionPolicy reclaimWithinCohort) {
+  public static ClusterQueuePreemption of(QueuePreemptionPolicy withinClusterQueue, QueuePreemptionPolicy reclaimWithinCohort) {
     return new ClusterQueuePreemption(withinClusterQueue, reclaimWithinCohort, BorrowWithinCohort.NEVER);
   }
 }

@@ -12,7 +12,7 @@ import java.util.Objects;
  * @param pending workloads tried in this cycle and not admitted: key to the reason, e.g. {@code couldn't assign flavors
  *     to pod set main: insufficient unused quota for cpu in flavor default, 1 more needed}
  */
-public record CycleResult(List<Admission> admitted, List<Preemption> preempted, Map<String, String> pending) {
+public record CycleResult(List<QuotaReservation> admitted, List<Preemption> preempted, Map<String, String> pending) {
   public CycleResult {
     admitted = List.copyOf(Objects.requireNonNull(admitted, "admitted"));
     preempted = List.copyOf(Objects.requireNonNull(preempted, "preempted"));

@@ -22,6 +22,6 @@ public record ResourceGroup(List<String> coveredResources, List<FlavorQuotas> fl
       throw new IllegalArgumentException("resource group: flavors must not be empty");
     }
     return new ResourceGroup(
-        flavors[0].resources().stream().map(ResourceQuota::name).toList(), List.of(flavors));
+        flavors[0].resources().stream().map(FlavorResourceQuota::name).toList(), List.of(flavors));
   }
 }

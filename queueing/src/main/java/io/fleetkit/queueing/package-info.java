@@ -9,7 +9,7 @@
  * io.fleetkit.queueing.AdmissionEngine#builder()}), which runs Kueue's scheduling cycles: flavor
  * assignment, StrictFIFO/BestEffortFIFO queueing, preemption within the ClusterQueue, reclamation within the cohort
  * and fair sharing by dominant resource share. Its results are {@link io.fleetkit.queueing.CycleResult},
- * {@link io.fleetkit.queueing.Admission} and {@link io.fleetkit.queueing.Preemption}.
+ * {@link io.fleetkit.queueing.QuotaReservation} and {@link io.fleetkit.queueing.Preemption}.
  *
  * <p>Thread safety: the records are immutable; an {@link io.fleetkit.queueing.AdmissionEngine} is
  * thread-safe, every operation holds the engine's lock.

@@ -25,7 +25,7 @@ final class AdmissionEngineTest {
   private AdmissionEngine single(QueueingStrategy strategy, String nominal) {
     return AdmissionEngine.builder().clock(clock).resourceFlavors("default")
         .clusterQueue(ClusterQueue.builder("cq").queueingStrategy(strategy)
-            .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", nominal))).build())
+            .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", nominal))).build())
         .localQueue(LocalQueue.of("team", "q", "cq"))
         .build();
   }
@@ -37,12 +37,12 @@ final class AdmissionEngineTest {
    */
   @Test
   void schedule_reclaimingPreemptor_keepsTheFreedQuotaForItself() {
-    ClusterQueuePreemption reclaim = ClusterQueuePreemption.of(PreemptionPolicy.NEVER, PreemptionPolicy.ANY);
+    ClusterQueuePreemption reclaim = ClusterQueuePreemption.of(QueuePreemptionPolicy.NEVER, QueuePreemptionPolicy.ANY);
     AdmissionEngine e = AdmissionEngine.builder().clock(clock).resourceFlavors("default")
         .clusterQueue(ClusterQueue.builder("cq-a").cohort("c").preemption(reclaim)
-            .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", "4"))).build())
+            .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "4"))).build())
         .clusterQueue(ClusterQueue.builder("cq-b").cohort("c")
-            .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", "4"))).build())
+            .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "4"))).build())
         .localQueue(LocalQueue.of("team", "a", "cq-a"))
         .localQueue(LocalQueue.of("team", "b", "cq-b"))
         .build();
@@ -67,7 +67,7 @@ final class AdmissionEngineTest {
   void lookups_flavorAndLocalQueue_foundByNameWithNodeLabels() {
     AdmissionEngine e = AdmissionEngine.builder()
         .resourceFlavor(new ResourceFlavor("spot", Map.of("cloud.example/spot", "true")))
-        .clusterQueue(ClusterQueue.builder("cq").resourceGroup(FlavorQuotas.of("spot", ResourceQuota.of("cpu", "1")))
+        .clusterQueue(ClusterQueue.builder("cq").resourceGroup(FlavorQuotas.of("spot", FlavorResourceQuota.of("cpu", "1")))
             .build())
         .localQueue(LocalQueue.of("ns", "lq", "cq"))
         .build();
@@ -101,12 +101,12 @@ final class AdmissionEngineTest {
     assertThat(first.pending().get("team/big")).contains("insufficient unused quota for cpu in flavor default, 1 more needed");
     assertThat(e.inadmissible("cq")).containsExactly("team/big");
     CycleResult second = e.schedule();
-    assertThat(second.admitted()).extracting(Admission::workload).containsExactly("team/small");
+    assertThat(second.admitted()).extracting(QuotaReservation::workload).containsExactly("team/small");
     assertThat(e.schedule().progressed()).isFalse();
 
     assertThat(e.delete("team/running")).isTrue();
     assertThat(e.inadmissible("cq")).isEmpty();
-    assertThat(e.schedule().admitted()).extracting(Admission::workload).containsExactly("team/big");
+    assertThat(e.schedule().admitted()).extracting(QuotaReservation::workload).containsExactly("team/big");
     assertThat(e.usage("cq", "default", "cpu")).isEqualTo(Quantity.parse("3"));
   }
 
@@ -118,7 +118,7 @@ final class AdmissionEngineTest {
     e.submit(wl("older-low", 0, -5, "1"));
     assertThat(e.pending("cq")).containsExactly("team/new-high", "team/older-low", "team/old-low");
     List<String> order = e.scheduleUntilIdle(10).stream()
-        .flatMap(r -> r.admitted().stream()).map(Admission::workload).toList();
+        .flatMap(r -> r.admitted().stream()).map(QuotaReservation::workload).toList();
     assertThat(order).containsExactly("team/new-high", "team/older-low", "team/old-low");
   }
 
@@ -144,7 +144,7 @@ final class AdmissionEngineTest {
     clock.advance(Duration.ofSeconds(42));
     e.submit(Workload.builder("team", "job").queueName("q")
         .podSet("workers", 3, ResourceList.builder().put("cpu", "500m").build()).build());
-    Admission a = e.schedule().admitted().get(0);
+    QuotaReservation a = e.schedule().admitted().get(0);
     assertThat(a.admittedAt()).isEqualTo(T0.plusSeconds(42));
     assertThat(a.podSets().get(0).resourceUsage().get("cpu")).isEqualTo(Quantity.parse("1500m"));
     assertThat(a.borrowing()).isFalse();
@@ -156,8 +156,8 @@ final class AdmissionEngineTest {
     for (int i = 0; i < nominals.length; i++) {
       String name = String.valueOf((char) ('a' + i));
       b.clusterQueue(ClusterQueue.builder(name).cohort("all")
-          .preemption(ClusterQueuePreemption.of(PreemptionPolicy.LOWER_PRIORITY, PreemptionPolicy.ANY))
-          .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", nominals[i]))).build());
+          .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.ANY))
+          .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", nominals[i]))).build());
       b.localQueue(LocalQueue.of(name, "q", name));
     }
     return b.build();
@@ -187,9 +187,9 @@ final class AdmissionEngineTest {
   void dominantResourceShare_weightDividesTheShare() {
     AdmissionEngine e = AdmissionEngine.builder().resourceFlavors("default").fairSharing(true)
         .clusterQueue(ClusterQueue.builder("heavy").cohort("all").fairSharingWeight(Quantity.parse("2"))
-            .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", "5"))).build())
+            .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "5"))).build())
         .clusterQueue(ClusterQueue.builder("zero").cohort("all").fairSharingWeight(Quantity.ZERO)
-            .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", "5"))).build())
+            .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "5"))).build())
         .build();
     e.assumeAdmitted(in("x", "h", 0, "7"), "heavy", Map.of("cpu", "default"), T0);
     e.assumeAdmitted(in("x", "z", 0, "1"), "zero", Map.of("cpu", "default"), T0);
@@ -209,8 +209,8 @@ final class AdmissionEngineTest {
       e.submit(in("a", "a-new", 0, "1"));
       e.submit(in("b", "b-new", 1, "1"));
     }
-    assertThat(fair.schedule().admitted()).extracting(Admission::workload).containsExactly("b/b-new");
-    assertThat(fifo.schedule().admitted()).extracting(Admission::workload).containsExactly("a/a-new");
+    assertThat(fair.schedule().admitted()).extracting(QuotaReservation::workload).containsExactly("b/b-new");
+    assertThat(fifo.schedule().admitted()).extracting(QuotaReservation::workload).containsExactly("a/a-new");
   }
 
   @Test
@@ -229,7 +229,7 @@ final class AdmissionEngineTest {
     assertThat(r2.preempted()).hasSize(1);
     assertThat(r2.preempted().get(0).clusterQueue()).isEqualTo("b");
     assertThat(r2.preempted().get(0).reason()).isEqualTo(PreemptionReason.IN_COHORT_FAIR_SHARING);
-    assertThat(e.schedule().admitted()).extracting(Admission::workload).containsExactly("a/a-one");
+    assertThat(e.schedule().admitted()).extracting(QuotaReservation::workload).containsExactly("a/a-one");
   }
 
   @Test
@@ -237,8 +237,8 @@ final class AdmissionEngineTest {
     AdmissionEngine e = single(QueueingStrategy.BEST_EFFORT_FIFO, "4");
     AdmissionEngine withPreemption = AdmissionEngine.builder().clock(clock).resourceFlavors("default")
         .clusterQueue(ClusterQueue.builder("cq")
-            .preemption(ClusterQueuePreemption.of(PreemptionPolicy.LOWER_PRIORITY, PreemptionPolicy.NEVER))
-            .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", "4"))).build())
+            .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.NEVER))
+            .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "4"))).build())
         .localQueue(LocalQueue.of("team", "q", "cq"))
         .build();
     for (AdmissionEngine x : List.of(e, withPreemption)) {
@@ -251,14 +251,14 @@ final class AdmissionEngineTest {
         new Preemption("team/low", "cq", "team/urgent", PreemptionReason.IN_CLUSTER_QUEUE));
     assertThat(r.pending().get("team/urgent")).contains("pending the preemption of 1 workload(s)");
     assertThat(withPreemption.pending("cq")).containsExactly("team/urgent", "team/low");
-    assertThat(withPreemption.schedule().admitted()).extracting(Admission::workload).containsExactly("team/urgent");
+    assertThat(withPreemption.schedule().admitted()).extracting(QuotaReservation::workload).containsExactly("team/urgent");
   }
 
   @Test
   void clusterQueue_invalid_reportsEveryViolationWithObjectFieldAndRule() {
     assertThatThrownBy(() -> ClusterQueue.builder("cq")
         .resourceGroup(FlavorQuotas.of("default",
-            new ResourceQuota("cpu", Quantity.parse("2"), Quantity.parse("1"), Quantity.parse("3"))))
+            new FlavorResourceQuota("cpu", Quantity.parse("2"), Quantity.parse("1"), Quantity.parse("3"))))
         .build())
         .isInstanceOf(ValidationException.class)
         .hasMessageContaining("ClusterQueue cq: spec.resourceGroups[0].flavors[0].resources[0].lendingLimit \"3\" "
@@ -271,7 +271,7 @@ final class AdmissionEngineTest {
   void clusterQueue_flavorMissesACoveredResource_isRejected() {
     assertThatThrownBy(() -> ClusterQueue.builder("cq")
         .resourceGroup(new ResourceGroup(List.of("cpu", "memory"),
-            List.of(FlavorQuotas.of("default", ResourceQuota.of("cpu", "1")))))
+            List.of(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "1")))))
         .build())
         .isInstanceOf(ValidationException.class)
         .hasMessageContaining("spec.resourceGroups[0].flavors[0].resources \"[cpu]\" must list the covered "
@@ -290,7 +290,7 @@ final class AdmissionEngineTest {
   @Test
   void builder_unknownFlavorOrClusterQueue_isRejected() {
     ClusterQueue cq = ClusterQueue.builder("cq")
-        .resourceGroup(FlavorQuotas.of("gpu-a100", ResourceQuota.of("nvidia.com/gpu", "8"))).build();
+        .resourceGroup(FlavorQuotas.of("gpu-a100", FlavorResourceQuota.of("nvidia.com/gpu", "8"))).build();
     assertThatThrownBy(() -> AdmissionEngine.builder().clusterQueue(cq).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("ClusterQueue cq: spec.resourceGroups[].flavors[0].name \"gpu-a100\" must name a known "

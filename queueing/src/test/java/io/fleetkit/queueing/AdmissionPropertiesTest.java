@@ -38,8 +38,8 @@ final class AdmissionPropertiesTest {
         .as(Scenario::new);
   }
 
-  private static ResourceQuota quota(String resource, Queue q) {
-    ResourceQuota r = new ResourceQuota(resource, Quantity.of(q.nominal()),
+  private static FlavorResourceQuota quota(String resource, Queue q) {
+    FlavorResourceQuota r = new FlavorResourceQuota(resource, Quantity.of(q.nominal()),
         q.borrowingLimit() < 0 ? null : Quantity.of(q.borrowingLimit()), null);
     return q.lendingLimit() < 0 ? r : r.withLendingLimit(String.valueOf(q.lendingLimit()));
   }
@@ -51,7 +51,7 @@ final class AdmissionPropertiesTest {
       b.clusterQueue(ClusterQueue.builder("cq" + i).cohort("all")
           .queueingStrategy(q.strict() ? QueueingStrategy.STRICT_FIFO : QueueingStrategy.BEST_EFFORT_FIFO)
           .preemption(q.preempt()
-              ? ClusterQueuePreemption.of(PreemptionPolicy.LOWER_PRIORITY, PreemptionPolicy.LOWER_PRIORITY)
+              ? ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.LOWER_PRIORITY)
               : ClusterQueuePreemption.NEVER)
           .resourceGroup(FlavorQuotas.of("on-demand", quota("cpu", q), quota("gpu", q)),
               FlavorQuotas.of("spot", quota("cpu", q), quota("gpu", q)))
@@ -83,7 +83,7 @@ final class AdmissionPropertiesTest {
       Queue q = s.queues().get(i);
       String cq = "cq" + i;
       long[] sum = new long[4];
-      for (Admission a : e.admitted(cq)) {
+      for (QuotaReservation a : e.admitted(cq)) {
         Workload w = all.stream().filter(x -> x.key().equals(a.workload())).findFirst().orElseThrow();
         assertThat(a.podSets()).hasSize(w.podSets().size());
         for (PodSetAssignment p : a.podSets()) {

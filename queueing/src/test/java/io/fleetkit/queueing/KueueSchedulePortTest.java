@@ -30,23 +30,23 @@ final class KueueSchedulePortTest {
   }
 
   private static FlavorQuotas fq(String flavor, String resource, String nominal, String borrowing) {
-    return FlavorQuotas.of(flavor, ResourceQuota.of(resource, nominal, borrowing));
+    return FlavorQuotas.of(flavor, FlavorResourceQuota.of(resource, nominal, borrowing));
   }
 
   private static List<ClusterQueue> clusterQueues() {
     return List.of(
         cq("sales").queueingStrategy(QueueingStrategy.STRICT_FIFO)
-            .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", "50"))).build(),
+            .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "50"))).build(),
         cq("eng-alpha").cohort("eng").queueingStrategy(QueueingStrategy.STRICT_FIFO)
             .resourceGroup(fq("on-demand", "cpu", "50", "50"), fq("spot", "cpu", "100", "0")).build(),
         cq("eng-beta").cohort("eng").queueingStrategy(QueueingStrategy.STRICT_FIFO)
-            .preemption(ClusterQueuePreemption.of(PreemptionPolicy.LOWER_PRIORITY, PreemptionPolicy.ANY))
+            .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.ANY))
             .resourceGroup(fq("on-demand", "cpu", "50", "10"), fq("spot", "cpu", "0", "100"))
             .resourceGroup(fq("model-a", "example.com/gpu", "20", "0")).build(),
         cq("lend-a").cohort("lend")
-            .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", "3").withLendingLimit("2"))).build(),
+            .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "3").withLendingLimit("2"))).build(),
         cq("lend-b").cohort("lend")
-            .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", "2").withLendingLimit("2"))).build());
+            .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "2").withLendingLimit("2"))).build());
   }
 
   private static List<LocalQueue> localQueues() {
@@ -87,7 +87,7 @@ final class KueueSchedulePortTest {
   private static Map<String, TreeSet<String>> assignments(AdmissionEngine e, String... cqs) {
     Map<String, TreeSet<String>> out = new TreeMap<>();
     for (String cq : cqs) {
-      for (Admission a : e.admitted(cq)) {
+      for (QuotaReservation a : e.admitted(cq)) {
         TreeSet<String> s = new TreeSet<>();
         for (PodSetAssignment p : a.podSets()) {
           p.flavors().forEach((r, f) -> s.add(p.name() + ":" + r + "=" + f + "@" + cq));
@@ -99,7 +99,7 @@ final class KueueSchedulePortTest {
   }
 
   private static List<String> keys(CycleResult r) {
-    return r.admitted().stream().map(Admission::workload).toList();
+    return r.admitted().stream().map(QuotaReservation::workload).toList();
   }
 
   private static TreeSet<String> preempted(CycleResult r) {
@@ -111,11 +111,11 @@ final class KueueSchedulePortTest {
   @Test
   void useSecondFlavorWhenTheFirstHasNoPreemptionCandidatesWhenCanPreemptPreempt() {
     ClusterQueue other = cq("other-alpha")
-        .preemption(ClusterQueuePreemption.of(PreemptionPolicy.LOWER_PRIORITY, PreemptionPolicy.NEVER))
+        .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.NEVER))
         .flavorFungibility(new FlavorFungibility(FlavorFungibility.WhenCanBorrow.BORROW,
             FlavorFungibility.WhenCanPreempt.PREEMPT))
-        .resourceGroup(FlavorQuotas.of("on-demand", ResourceQuota.of("cpu", "50")),
-            FlavorQuotas.of("spot", ResourceQuota.of("cpu", "100")))
+        .resourceGroup(FlavorQuotas.of("on-demand", FlavorResourceQuota.of("cpu", "50")),
+            FlavorQuotas.of("spot", FlavorResourceQuota.of("cpu", "100")))
         .build();
     AdmissionEngine e = engine(List.of(other), List.of(LocalQueue.of("eng-alpha", "other", "other-alpha")));
     e.assumeAdmitted(wl("eng-alpha", "admitted", "other", 0, "50"), "other-alpha", Map.of("cpu", "on-demand"), NOW);
@@ -134,7 +134,7 @@ final class KueueSchedulePortTest {
     e.submit(podSet("sales", "foo", "main", "one", 10, "1"));
     CycleResult r = e.schedule();
     assertThat(keys(r)).containsExactly("sales/foo");
-    Admission a = e.admission("sales/foo").orElseThrow();
+    QuotaReservation a = e.admission("sales/foo").orElseThrow();
     assertThat(a.clusterQueue()).isEqualTo("sales");
     assertThat(a.podSets().get(0).count()).isEqualTo(10);
     assertThat(a.podSets().get(0).flavors()).containsExactlyEntriesOf(Map.of("cpu", "default"));
@@ -185,7 +185,7 @@ final class KueueSchedulePortTest {
         .build());
     CycleResult r = e.schedule();
     assertThat(keys(r)).containsExactly("eng-beta/new");
-    Admission a = e.admission("eng-beta/new").orElseThrow();
+    QuotaReservation a = e.admission("eng-beta/new").orElseThrow();
     assertThat(a.podSets().get(0).flavors())
         .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", "on-demand", "example.com/gpu", "model-a"));
     assertThat(a.podSets().get(0).resourceUsage().get("cpu")).isEqualTo(Quantity.parse("60"));
@@ -261,7 +261,7 @@ final class KueueSchedulePortTest {
     ClusterQueue otherAlpha = cq("other-alpha").cohort("other")
         .resourceGroup(fq("on-demand", "cpu", "50", "50")).build();
     ClusterQueue otherBeta = cq("other-beta").cohort("other")
-        .preemption(ClusterQueuePreemption.of(PreemptionPolicy.LOWER_PRIORITY, PreemptionPolicy.ANY))
+        .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.ANY))
         .resourceGroup(fq("on-demand", "cpu", "50", "10")).build();
     AdmissionEngine e = engine(List.of(otherAlpha, otherBeta), List.of(
         LocalQueue.of("eng-alpha", "other", "other-alpha"), LocalQueue.of("eng-beta", "other", "other-beta")));

@@ -16,6 +16,7 @@ import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import io.opentelemetry.sdk.trace.samplers.Sampler;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -62,6 +63,40 @@ final class SchedulerTracingTest {
     assertThat(huge.getTraceId()).as("no annotation: a trace of its own").isNotEqualTo(created.getTraceId());
     assertThat(attr(huge, "fleetkit.result")).isEqualTo("UnschedulableAndUnresolvable");
     assertThat(attr(huge, "fleetkit.rejected_by")).isEqualTo("NodeResourcesFit");
+  }
+
+  @Test
+  void ratioSampler_unsampledAttemptsOpenNoChildren_aSampledCreationTraceIsContinued() {
+    InMemorySpanExporter out = InMemorySpanExporter.create();
+    OpenTelemetry sampled = OpenTelemetrySdk.builder().setTracerProvider(SdkTracerProvider.builder()
+        .setSampler(Sampler.parentBased(Sampler.traceIdRatioBased(0.0)))
+        .addSpanProcessor(SimpleSpanProcessor.create(out)).build()).build();
+    // the creating operation was traced (its own tracer samples everything): the attempt follows its parent
+    TraceSpan creation = OpenTelemetryTracing.of(otel).start("create pod", (TraceSpan) null);
+    String traceparent = creation.context().get("traceparent");
+    creation.end();
+    Tracing tracing = OpenTelemetryTracing.of(sampled);
+    TraceSpan dropped = tracing.start(Tracing.SPAN_SCHEDULE, (TraceSpan) null);
+    assertThat(dropped.isRecording()).as("ratio 0 drops a root span").isFalse();
+    dropped.end();
+    try (Scheduler s = Scheduler.builder().clock(clock).tracing(tracing).build()) {
+      s.addNode(node("n1", 1000, 8192, 110));
+      for (int i = 0; i < 5; i++) {
+        s.addPod(pod("unsampled-" + i, 100, 10));
+      }
+      Pod p = pod("sampled", 100, 10);
+      s.addPod(p.toBuilder().metadata(p.metadata().toBuilder()
+          .annotations(java.util.Map.of(Tracing.TRACEPARENT_ANNOTATION, traceparent)).build()).build());
+      assertThat(s.runUntilIdle()).hasSize(6).allMatch(ScheduleResult::isBound);
+    }
+    List<SpanData> spans = out.getFinishedSpanItems();
+    SpanData attempt = spans.stream().filter(x -> x.getName().equals(Tracing.SPAN_SCHEDULE)).findFirst()
+        .orElseThrow();
+    assertThat(spans).filteredOn(x -> x.getName().equals(Tracing.SPAN_SCHEDULE)).hasSize(1);
+    assertThat(attr(attempt, "k8s.pod.name")).isEqualTo("sampled");
+    assertThat(spans).extracting(SpanData::getName).containsExactlyInAnyOrder(Tracing.SPAN_SCHEDULE, "PreFilter",
+        "Filter", "Bind");
+    assertThat(spans).allMatch(x -> x.getTraceId().equals(attempt.getTraceId()));
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.fleetkit.simulator;
 
+import io.fleetkit.admission.Admission;
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.core.Node;
@@ -56,7 +57,10 @@ import org.jspecify.annotations.Nullable;
  *       objects ({@link VerticalScaling});
  *   <li>Kueue-style admission over the scenario's queues ({@link QueueEngines}), fed by its job arrival streams
  *       ({@link JobArrivals});
- *   <li>KEDA-style queue-length scaling of the scenario's queue scalers ({@link QueueScaling}).
+ *   <li>KEDA-style queue-length scaling of the scenario's queue scalers ({@link QueueScaling});
+ *   <li>the store's standard admission chain ({@link Admission#standard}) when the objects hold Namespaces,
+ *       ResourceQuotas or LimitRanges, with the quota controller's replenishment: a create it denies is not
+ *       stored, and a workload controller's denied pod create shows as {@code FailedCreate} in the timeline.
  * </ul>
  * Faults are injected at their times (a zone failure kills every node with that {@code topology.kubernetes.io/zone}
  * label then) and healed after {@code recoverAfter}. The series are sampled every {@code sampleInterval}.
@@ -202,6 +206,9 @@ public final class ClusterSimulation {
     for (Consumer<Simulation.Builder> a : applies) {
       a.accept(b);
     }
+    if (spec.features().admission() && Admission.usesTenancy(objects)) {
+      b.admission(Admission::standard);
+    }
     b.controller((store, clock, seed) -> {
       metricsHolder[0] = new LoadMetrics(store, clock, clock.now(), spec.loads());
       return SimulatedController.of("load-metrics", () -> { }, () -> 0, () -> { });
@@ -301,6 +308,11 @@ public final class ClusterSimulation {
             () -> qs.step().forEach((target, text) -> holder[0].record("QueueScale", target, text)));
       });
     }
+    boolean networking = spec.features().networking()
+        && objects.stream().anyMatch(o -> o instanceof io.fleetkit.api.core.Service);
+    if (networking) {
+      io.fleetkit.networking.ClusterNetworking.defaults().simulatedControllers().forEach(b::controller);
+    }
     long wallStart = System.nanoTime();
     try (Simulation sim = b.build()) {
       holder[0] = sim;
@@ -341,8 +353,12 @@ public final class ClusterSimulation {
           markers.add(e);
         }
       }
+      List<io.fleetkit.networking.ServiceSummary> services = networking
+          ? io.fleetkit.networking.ServiceSummary.of(sim.store().list(io.fleetkit.api.core.Service.class).items(),
+              sim.store().list(io.fleetkit.api.discovery.EndpointSlice.class).items())
+          : List.of();
       return new SimulationRun(scenario.metadata().name(), spec.seed(), spec.duration(), recorder.times(),
-          recorder.series(), timeline, markers, sim.summary());
+          recorder.series(), timeline, markers, sim.summary(), services);
     }
   }
 

@@ -7,9 +7,9 @@ import io.fleetkit.queueing.ClusterQueue;
 import io.fleetkit.queueing.ClusterQueuePreemption;
 import io.fleetkit.queueing.FlavorQuotas;
 import io.fleetkit.queueing.LocalQueue;
-import io.fleetkit.queueing.PreemptionPolicy;
+import io.fleetkit.queueing.QueuePreemptionPolicy;
 import io.fleetkit.queueing.ResourceFlavor;
-import io.fleetkit.queueing.ResourceQuota;
+import io.fleetkit.queueing.FlavorResourceQuota;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -47,13 +47,13 @@ final class QueueEngines {
     }
     flavors.forEach((name, labels) -> b.resourceFlavor(new ResourceFlavor(name, labels)));
     for (ScenarioQueue q : queues) {
-      List<ResourceQuota> quotas = new ArrayList<>();
+      List<FlavorResourceQuota> quotas = new ArrayList<>();
       for (Map.Entry<String, Quantity> e : q.quota().asMap().entrySet()) {
-        quotas.add(ResourceQuota.of(e.getKey(), e.getValue().toString()));
+        quotas.add(FlavorResourceQuota.of(e.getKey(), e.getValue().toString()));
       }
       ClusterQueue.Builder cq = ClusterQueue.builder(q.name())
-          .resourceGroup(FlavorQuotas.of(q.flavor(), quotas.toArray(ResourceQuota[]::new)))
-          .preemption(ClusterQueuePreemption.of(PreemptionPolicy.LOWER_PRIORITY, PreemptionPolicy.NEVER));
+          .resourceGroup(FlavorQuotas.of(q.flavor(), quotas.toArray(FlavorResourceQuota[]::new)))
+          .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.NEVER));
       if (q.cohort() != null) {
         cq.cohort(q.cohort());
       }

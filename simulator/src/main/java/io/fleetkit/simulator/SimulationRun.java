@@ -13,10 +13,20 @@ import java.util.Optional;
  * @param sampleTimes simulated time of each sample, from 0 to the duration
  * @param series every sampled series, each with one value per sample time
  * @param markers the timeline events worth marking on a time axis: faults, recoveries and scaling decisions
+ * @param services each Service's cluster IP and endpoints at the end, when the networking controllers ran (else
+ *     empty)
  */
 public record SimulationRun(String scenario, long seed, Duration duration, List<Duration> sampleTimes,
-    List<TimeSeries> series, List<TimelineEvent> timeline, List<TimelineEvent> markers, SimulationSummary summary) {
+    List<TimeSeries> series, List<TimelineEvent> timeline, List<TimelineEvent> markers, SimulationSummary summary,
+    List<io.fleetkit.networking.ServiceSummary> services) {
+  /** A run without Service networking. */
+  public SimulationRun(String scenario, long seed, Duration duration, List<Duration> sampleTimes,
+      List<TimeSeries> series, List<TimelineEvent> timeline, List<TimelineEvent> markers, SimulationSummary summary) {
+    this(scenario, seed, duration, sampleTimes, series, timeline, markers, summary, List.of());
+  }
+
   public SimulationRun {
+    services = List.copyOf(services);
     Objects.requireNonNull(scenario, "scenario");
     Objects.requireNonNull(duration, "duration");
     Objects.requireNonNull(summary, "summary");

@@ -20,7 +20,7 @@ import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.storage.ProvisioningBackoff.Attempt;
 import io.fleetkit.storage.provision.ProvisionRequest;
 import io.fleetkit.storage.provision.ProvisionResult;
-import io.fleetkit.storage.provision.Provisioner;
+import io.fleetkit.storage.provision.VolumeProvisioner;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,12 +43,12 @@ final class ClaimProvisioner {
 
   private final ObjectStore store;
   private final Clock clock;
-  private final Map<String, Provisioner> provisioners;
+  private final Map<String, VolumeProvisioner> provisioners;
   private final ClaimBinder binder;
   private final StoreWrites writes;
   private final ProvisioningBackoff backoff;
 
-  ClaimProvisioner(ObjectStore store, Clock clock, Map<String, Provisioner> provisioners, ClaimBinder binder,
+  ClaimProvisioner(ObjectStore store, Clock clock, Map<String, VolumeProvisioner> provisioners, ClaimBinder binder,
       StoreWrites writes, ProvisioningBackoff backoff) {
     this.store = store;
     this.clock = clock;
@@ -73,7 +73,7 @@ final class ClaimProvisioner {
     if (sc.isEmpty()) {
       return Optional.of("claim " + key + ": storage class \"" + className + "\" not found");
     }
-    Provisioner p = provisioners.get(sc.get().provisioner());
+    VolumeProvisioner p = provisioners.get(sc.get().provisioner());
     if (p == null) {
       return Optional.of("claim " + key + ": waiting for external provisioner " + sc.get().provisioner()
           + " (not registered with this controller)");
@@ -132,7 +132,7 @@ final class ClaimProvisioner {
       return Optional.empty();
     }
     String by = pv.get().metadata().annotations().get(StorageAnnotations.PROVISIONED_BY);
-    Provisioner p = by == null ? null : provisioners.get(by);
+    VolumeProvisioner p = by == null ? null : provisioners.get(by);
     if (p != null) {
       Optional<String> failure = p.delete(pv.get());
       if (failure.isPresent()) {

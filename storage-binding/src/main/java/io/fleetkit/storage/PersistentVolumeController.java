@@ -4,7 +4,7 @@ import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.PersistentVolume;
 import io.fleetkit.api.core.PersistentVolumeClaim;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.storage.provision.Provisioner;
+import io.fleetkit.storage.provision.VolumeProvisioner;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Kubernetes' PersistentVolume controller over an {@link ObjectStore}: binds claims to volumes with
- * {@link VolumeMatching}'s rules, provisions volumes through {@link Provisioner}s, moves volumes and claims through
+ * {@link VolumeMatching}'s rules, provisions volumes through {@link VolumeProvisioner}s, moves volumes and claims through
  * their phases (volume Available, Bound, Released, Failed; claim Pending, Bound, Lost) and reclaims released volumes
  * (Retain keeps them, Delete deletes the storage and the object; Recycle is deprecated and fails the volume).
  *
@@ -45,7 +45,7 @@ public final class PersistentVolumeController {
 
   private final ObjectStore store;
   private final Clock clock;
-  private final Map<String, Provisioner> provisioners;
+  private final Map<String, VolumeProvisioner> provisioners;
   private final ProvisioningBackoff backoff;
   private final ClaimBinder binder;
   private final ClaimProvisioner provisioning;
@@ -78,7 +78,7 @@ public final class PersistentVolumeController {
   }
 
   /** The provisioner registered under {@code name}, if any. */
-  public Optional<Provisioner> provisioner(String name) {
+  public Optional<VolumeProvisioner> provisioner(String name) {
     return Optional.ofNullable(provisioners.get(name));
   }
 
@@ -156,7 +156,7 @@ public final class PersistentVolumeController {
   public static final class Builder {
     private final ObjectStore store;
     private Clock clock = Clock.systemUTC();
-    private final Map<String, Provisioner> provisioners = new LinkedHashMap<>();
+    private final Map<String, VolumeProvisioner> provisioners = new LinkedHashMap<>();
     private Duration initialBackoff = Duration.ofSeconds(1);
     private Duration maxBackoff = Duration.ofMinutes(5);
 
@@ -171,13 +171,13 @@ public final class PersistentVolumeController {
     }
 
     /**
-     * Registers a provisioner under its {@link Provisioner#name()}.
+     * Registers a provisioner under its {@link VolumeProvisioner#name()}.
      *
      * @throws IllegalArgumentException if a provisioner of that name is registered
      */
-    public Builder provisioner(Provisioner provisioner) {
+    public Builder provisioner(VolumeProvisioner provisioner) {
       Objects.requireNonNull(provisioner, "provisioner");
-      Provisioner old = provisioners.putIfAbsent(provisioner.name(), provisioner);
+      VolumeProvisioner old = provisioners.putIfAbsent(provisioner.name(), provisioner);
       if (old != null) {
         throw new IllegalArgumentException("persistent volume controller: provisioner " + provisioner.name()
             + " is already registered as " + old);

@@ -8,7 +8,7 @@ import io.fleetkit.api.core.PersistentVolumeClaim;
 import io.fleetkit.api.core.PersistentVolumePhase;
 import io.fleetkit.api.storage.StorageAnnotations;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.storage.provision.Provisioner;
+import io.fleetkit.storage.provision.VolumeProvisioner;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -25,11 +25,11 @@ final class VolumeSync {
   private static final Logger LOG = LoggerFactory.getLogger(PersistentVolumeController.class);
 
   private final ObjectStore store;
-  private final Map<String, Provisioner> provisioners;
+  private final Map<String, VolumeProvisioner> provisioners;
   private final StoreWrites writes;
   private final ClaimBinder binder;
 
-  VolumeSync(ObjectStore store, Map<String, Provisioner> provisioners, StoreWrites writes, ClaimBinder binder) {
+  VolumeSync(ObjectStore store, Map<String, VolumeProvisioner> provisioners, StoreWrites writes, ClaimBinder binder) {
     this.store = store;
     this.provisioners = provisioners;
     this.writes = writes;
@@ -79,7 +79,7 @@ final class VolumeSync {
       case Retain -> LOG.debug("volume {} released; policy Retain keeps it", pv.metadata().name());
       case Delete -> {
         String by = pv.metadata().annotations().get(StorageAnnotations.PROVISIONED_BY);
-        Provisioner p = by == null ? null : provisioners.get(by);
+        VolumeProvisioner p = by == null ? null : provisioners.get(by);
         if (p == null) {
           writes.setVolumePhase(pv, PersistentVolumePhase.Failed, "no deletable volume plugin for volume "
               + pv.metadata().name() + (by == null ? " (it was not dynamically provisioned)"

@@ -71,6 +71,8 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
   private final ReplicaNormalizer normalizer;
   private final Duration syncPeriod;
   private final MetricsRegistry registry;
+  /** The HPAs synced and not yet seen deleted, {@code namespace/name}: the {@code num_horizontal_pod_autoscalers} gauge. */
+  private final java.util.Set<String> tracked = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private HorizontalPodAutoscalerController(Builder b) {
     this.registry = b.registry;
@@ -96,6 +98,10 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     ObjectKey key = context.key();
     if (context.object().isEmpty()) {
       normalizer.forget(key.namespace() + "/" + key.name());
+      if (registry.enabled() && tracked.remove(key.namespace() + "/" + key.name())) {
+        registry.gauge(HorizontalPodAutoscalerMetrics.NUM_HORIZONTAL_POD_AUTOSCALERS).add(-1);
+        registry.gauge(HorizontalPodAutoscalerMetrics.DESIRED_REPLICAS, key.namespace(), key.name()).set(0);
+      }
       return Result.done();
     }
     SyncOutcome outcome = sync(key.namespace(), key.name());
@@ -137,6 +143,10 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     registry.counter(HorizontalPodAutoscalerMetrics.RECONCILIATIONS, action, error).increment();
     registry.histogram(HorizontalPodAutoscalerMetrics.RECONCILIATION_DURATION, action, error)
         .observeNanos(System.nanoTime() - start);
+    if (tracked.add(namespace + "/" + name)) {
+      registry.gauge(HorizontalPodAutoscalerMetrics.NUM_HORIZONTAL_POD_AUTOSCALERS).add(1);
+    }
+    registry.gauge(HorizontalPodAutoscalerMetrics.DESIRED_REPLICAS, namespace, name).set(o.desiredReplicas());
     return o;
   }
 

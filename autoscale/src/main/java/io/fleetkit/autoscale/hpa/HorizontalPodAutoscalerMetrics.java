@@ -15,6 +15,11 @@ import java.util.List;
  * for a metric source FleetKit cannot read (an invalid type), {@link #INTERNAL} when the metric was unavailable;
  * {@code metric_type} is the entry's type ({@code Resource}, {@code Pods}, {@code Object}, {@code External},
  * {@code ContainerResource}).
+ *
+ * <p>The two gauges of newer releases (monitor {@code metrics_test.go} {@code TestHPAAdditionAndDeletionMetrics},
+ * {@code TestDesiredReplicasMetric}): {@link #NUM_HORIZONTAL_POD_AUTOSCALERS} counts the HPAs this controller tracks
+ * and {@link #DESIRED_REPLICAS} holds each one's last computed desired replicas. Kube deletes an HPA's
+ * {@code desired_replicas} series with the HPA; the metrics SPI cannot drop a series, so FleetKit sets it to 0.
  */
 public final class HorizontalPodAutoscalerMetrics {
   public static final String SCALE_UP = "scale_up";
@@ -49,9 +54,21 @@ public final class HorizontalPodAutoscalerMetrics {
           + " 'none'. The label 'metric_type' corresponds to HPA.spec.metrics[*].type",
       MetricDescriptor.exponentialBuckets(0.001, 2, 15), "action", "error", "metric_type");
 
+  /**
+   * The HPAs the controller tracks (monitor's {@code ObserveHPAAddition}/{@code ObserveHPADeletion}): one more when it
+   * first syncs an HPA, one fewer when it reconciles the HPA's deletion.
+   */
+  public static final MetricDescriptor NUM_HORIZONTAL_POD_AUTOSCALERS = MetricDescriptor.gauge(
+      "horizontal_pod_autoscaler_controller_num_horizontal_pod_autoscalers",
+      "Current number of controlled HPA objects.");
+  /** The desired replica count a sync computed, per HPA (monitor's {@code ObserveDesiredReplicas}). */
+  public static final MetricDescriptor DESIRED_REPLICAS = MetricDescriptor.gauge(
+      "horizontal_pod_autoscaler_controller_desired_replicas",
+      "Current desired replica count for HPA objects.", "namespace", "hpa_name");
+
   /** Every HPA controller metric FleetKit records. */
   public static final List<MetricDescriptor> ALL = List.of(RECONCILIATIONS, RECONCILIATION_DURATION,
-      METRIC_COMPUTATION, METRIC_COMPUTATION_DURATION);
+      METRIC_COMPUTATION, METRIC_COMPUTATION_DURATION, NUM_HORIZONTAL_POD_AUTOSCALERS, DESIRED_REPLICAS);
 
   private HorizontalPodAutoscalerMetrics() {}
 }

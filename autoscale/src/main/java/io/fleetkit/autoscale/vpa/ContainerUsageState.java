@@ -29,8 +29,8 @@ public final class ContainerUsageState {
   /** {@code oom-bump-up-ratio}. */
   public static final double OOM_BUMP_UP_RATIO = 1.2;
 
-  private final Histogram cpuUsage;
-  private final Histogram memoryPeaks;
+  private final DecayingHistogram cpuUsage;
+  private final DecayingHistogram memoryPeaks;
   private @Nullable Instant firstSampleStart;
   private @Nullable Instant lastSampleStart;
   private long totalSamplesCount;
@@ -44,8 +44,8 @@ public final class ContainerUsageState {
    * @param reference the decay reference of both histograms (any fixed instant; aligned to a day for readability)
    */
   public ContainerUsageState(Instant reference) {
-    this.cpuUsage = Histogram.decaying(HistogramOptions.CPU, HALF_LIFE, reference);
-    this.memoryPeaks = Histogram.decaying(HistogramOptions.MEMORY, HALF_LIFE, reference);
+    this.cpuUsage = DecayingHistogram.decaying(HistogramOptions.CPU, HALF_LIFE, reference);
+    this.memoryPeaks = DecayingHistogram.decaying(HistogramOptions.MEMORY, HALF_LIFE, reference);
   }
 
   /** A state whose decay reference is the Unix epoch. */
@@ -141,11 +141,11 @@ public final class ContainerUsageState {
     return Math.max(memoryPeak, oomPeak);
   }
 
-  public Histogram cpuUsage() {
+  public DecayingHistogram cpuUsage() {
     return cpuUsage;
   }
 
-  public Histogram memoryPeaks() {
+  public DecayingHistogram memoryPeaks() {
     return memoryPeaks;
   }
 

@@ -1,7 +1,7 @@
 package io.fleetkit.autoscale.vpa;
 
 /**
- * The bucket scheme of a {@link Histogram} ({@code recommender/util/histogram_options.go}): linear buckets of one
+ * The bucket scheme of a {@link DecayingHistogram} ({@code recommender/util/histogram_options.go}): linear buckets of one
  * size, or exponential buckets where bucket {@code i} starts at {@code first * (ratio^i - 1) / (ratio - 1)}.
  * Immutable and thread-safe.
  */

@@ -1,7 +1,7 @@
 /**
  * The VerticalPodAutoscaler in kubernetes/autoscaler's model ({@code vertical-pod-autoscaler/pkg}).
  *
- * <p>Entry types: {@link io.fleetkit.autoscale.vpa.Histogram} / {@link io.fleetkit.autoscale.vpa.HistogramOptions}
+ * <p>Entry types: {@link io.fleetkit.autoscale.vpa.DecayingHistogram} / {@link io.fleetkit.autoscale.vpa.HistogramOptions}
  * (exponential buckets, first bucket 0.01 cores or 1e7 bytes, ratio 1.05, with 24 h half-life decay),
  * {@link io.fleetkit.autoscale.vpa.ContainerUsageState} (cpu usage histogram and daily memory peaks with the OOM
  * bump), {@link io.fleetkit.autoscale.vpa.VpaRecommender} (target P90, bounds P50/P95 with confidence scaling, 15%

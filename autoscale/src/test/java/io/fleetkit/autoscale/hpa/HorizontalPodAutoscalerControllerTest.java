@@ -113,7 +113,14 @@ final class HorizontalPodAutoscalerControllerTest {
             "horizontal_pod_autoscaler_controller_reconciliation_duration_seconds HISTOGRAM [action, error]",
             "horizontal_pod_autoscaler_controller_metric_computation_total COUNTER [action, error, metric_type]",
             "horizontal_pod_autoscaler_controller_metric_computation_duration_seconds HISTOGRAM"
-                + " [action, error, metric_type]");
+                + " [action, error, metric_type]",
+            // monitor/metrics_test.go TestHPAAdditionAndDeletionMetrics, TestDesiredReplicasMetric
+            "horizontal_pod_autoscaler_controller_num_horizontal_pod_autoscalers GAUGE []",
+            "horizontal_pod_autoscaler_controller_desired_replicas GAUGE [namespace, hpa_name]");
+    assertThat(HorizontalPodAutoscalerMetrics.NUM_HORIZONTAL_POD_AUTOSCALERS.help())
+        .isEqualTo("Current number of controlled HPA objects.");
+    assertThat(HorizontalPodAutoscalerMetrics.DESIRED_REPLICAS.help())
+        .isEqualTo("Current desired replica count for HPA objects.");
     assertThat(HorizontalPodAutoscalerMetrics.METRIC_COMPUTATION_DURATION.buckets())
         .isEqualTo(io.fleetkit.api.metrics.MetricDescriptor.exponentialBuckets(0.001, 2, 15));
     var prometheus = new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(
@@ -141,6 +148,82 @@ final class HorizontalPodAutoscalerControllerTest {
         Map.of("action", "none", "error", "internal", "metric_type", "Resource"))).contains(1.0);
     assertThat(e.value("horizontal_pod_autoscaler_controller_metric_computation_duration_seconds_count",
         Map.of("action", "none", "error", "internal", "metric_type", "Resource"))).contains(1.0);
+    // one HPA tracked however often it syncs; its desired replicas as computed by the last sync (kept at 6)
+    assertThat(e.value("horizontal_pod_autoscaler_controller_num_horizontal_pod_autoscalers", Map.of()))
+        .contains(1.0);
+    assertThat(e.value("horizontal_pod_autoscaler_controller_desired_replicas",
+        Map.of("namespace", "ns", "hpa_name", "web"))).contains(6.0);
+  }
+
+  /** A reconcile of {@code ns/web} as the controller runtime makes it (only key and object are read). */
+  private io.fleetkit.reconcile.ReconcileContext<HorizontalPodAutoscaler> context() {
+    return new io.fleetkit.reconcile.ReconcileContext<>() {
+      @Override
+      public io.fleetkit.reconcile.ObjectKey key() {
+        return io.fleetkit.reconcile.ObjectKey.of("ns", "web");
+      }
+
+      @Override
+      public java.util.Optional<HorizontalPodAutoscaler> object() {
+        return store.get(HorizontalPodAutoscaler.class, "ns", "web");
+      }
+
+      @Override
+      public io.fleetkit.reconcile.Lister<HorizontalPodAutoscaler> lister() {
+        throw new UnsupportedOperationException();
+      }
+
+      @Override
+      public <O extends io.fleetkit.api.meta.ApiObject<O>> io.fleetkit.reconcile.Lister<O> lister(Class<O> kind) {
+        throw new UnsupportedOperationException();
+      }
+
+      @Override
+      public ObjectStore store() {
+        return store;
+      }
+
+      @Override
+      public java.time.Clock clock() {
+        return clock;
+      }
+
+      @Override
+      public int retries() {
+        return 0;
+      }
+    };
+  }
+
+  /**
+   * monitor/metrics_test.go {@code TestHPAAdditionAndDeletionMetrics} and {@code TestDesiredReplicasMetric} through
+   * the controller: one HPA tracked while it exists, its desired replicas after each sync.
+   */
+  @Test
+  void metrics_hpaTrackedUntilDeleted_desiredReplicasPerHpa() {
+    var prometheus = new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(
+        io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
+    HorizontalPodAutoscalerController c = HorizontalPodAutoscalerController.builder(store, metrics).clock(clock)
+        .metricsRegistry(io.fleetkit.observability.micrometer.MicrometerMetrics.of(prometheus)).build();
+    deployment(3);
+    runningPods(3, 900);
+    hpa(1, 10, null, MetricSpec.resourceUtilization(ResourceNames.CPU, 50));
+    c.reconcile(context());
+    c.reconcile(context());
+    var e = io.fleetkit.observability.prometheus.Exposition.parse(prometheus.scrape());
+    assertThat(e.value("horizontal_pod_autoscaler_controller_num_horizontal_pod_autoscalers", Map.of()))
+        .contains(1.0);
+    assertThat(e.value("horizontal_pod_autoscaler_controller_desired_replicas",
+        Map.of("namespace", "ns", "hpa_name", "web"))).contains(6.0);
+
+    store.delete(HorizontalPodAutoscaler.class, "ns", "web");
+    c.reconcile(context());
+    c.reconcile(context()); // a second reconcile of the deleted HPA does not count it again
+    e = io.fleetkit.observability.prometheus.Exposition.parse(prometheus.scrape());
+    assertThat(e.value("horizontal_pod_autoscaler_controller_num_horizontal_pod_autoscalers", Map.of()))
+        .contains(0.0);
+    assertThat(e.value("horizontal_pod_autoscaler_controller_desired_replicas",
+        Map.of("namespace", "ns", "hpa_name", "web"))).contains(0.0);
   }
 
   @Test

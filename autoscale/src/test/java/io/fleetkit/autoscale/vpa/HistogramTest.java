@@ -24,7 +24,7 @@ final class HistogramTest {
 
   @Test // TestPercentilesEmptyHistogram
   void percentile_empty_zero() {
-    Histogram h = Histogram.of(TEST_OPTIONS);
+    DecayingHistogram h = DecayingHistogram.of(TEST_OPTIONS);
     for (double p = -0.5; p <= 1.5; p += 0.5) {
       assertThat(h.percentile(p)).isZero();
     }
@@ -32,7 +32,7 @@ final class HistogramTest {
 
   @Test // TestPercentiles
   void percentile_weightedSamples_endOfBucket() {
-    Histogram h = Histogram.of(TEST_OPTIONS);
+    DecayingHistogram h = DecayingHistogram.of(TEST_OPTIONS);
     for (int i = 1; i <= 4; i++) {
       h.addSample(i, i, ANY_TIME);
     }
@@ -45,7 +45,7 @@ final class HistogramTest {
 
   @Test // TestPercentileOutOfBounds
   void percentile_outOfRange_minAndMax() {
-    Histogram h = Histogram.of(HistogramOptions.linear(1.0, 0.1, WEIGHT_EPSILON));
+    DecayingHistogram h = DecayingHistogram.of(HistogramOptions.linear(1.0, 0.1, WEIGHT_EPSILON));
     h.addSample(0.1, 0.1, ANY_TIME);
     h.addSample(0.2, 0.2, ANY_TIME);
     near(h.percentile(-0.1), 0.2);
@@ -58,7 +58,7 @@ final class HistogramTest {
 
   @Test // TestEmptyHistogram
   void isEmpty_belowEpsilon_empty() {
-    Histogram h = Histogram.of(HistogramOptions.linear(1.0, 0.1, WEIGHT_EPSILON));
+    DecayingHistogram h = DecayingHistogram.of(HistogramOptions.linear(1.0, 0.1, WEIGHT_EPSILON));
     assertThat(h.isEmpty()).isTrue();
     h.addSample(0.1, WEIGHT_EPSILON * 2.5, ANY_TIME);
     assertThat(h.isEmpty()).isFalse();
@@ -70,7 +70,7 @@ final class HistogramTest {
 
   @Test // TestNonEmptyOnEpsilonAddition
   void isEmpty_epsilonSampleInNonEmpty_staysNonEmpty() {
-    Histogram h = Histogram.of(HistogramOptions.linear(1.0, 0.1, WEIGHT_EPSILON));
+    DecayingHistogram h = DecayingHistogram.of(HistogramOptions.linear(1.0, 0.1, WEIGHT_EPSILON));
     assertThat(h.isEmpty()).isTrue();
     h.addSample(9.9, WEIGHT_EPSILON * 3, ANY_TIME);
     assertThat(h.isEmpty()).isFalse();
@@ -82,13 +82,13 @@ final class HistogramTest {
 
   @Test // TestHistogramMerge
   void merge_twoHistograms_sumOfSamples() {
-    Histogram h1 = Histogram.of(TEST_OPTIONS);
+    DecayingHistogram h1 = DecayingHistogram.of(TEST_OPTIONS);
     h1.addSample(1, 1, ANY_TIME);
     h1.addSample(2, 1, ANY_TIME);
-    Histogram h2 = Histogram.of(TEST_OPTIONS);
+    DecayingHistogram h2 = DecayingHistogram.of(TEST_OPTIONS);
     h2.addSample(2, 1, ANY_TIME);
     h2.addSample(3, 1, ANY_TIME);
-    Histogram expected = Histogram.of(TEST_OPTIONS);
+    DecayingHistogram expected = DecayingHistogram.of(TEST_OPTIONS);
     expected.addSample(1, 1, ANY_TIME);
     expected.addSample(2, 1, ANY_TIME);
     expected.addSample(2, 1, ANY_TIME);
@@ -97,13 +97,13 @@ final class HistogramTest {
     assertThat(h1.sameWeights(expected)).isTrue();
   }
 
-  private static Histogram decaying() {
-    return Histogram.decaying(TEST_OPTIONS, Duration.ofHours(1), Instant.EPOCH);
+  private static DecayingHistogram decaying() {
+    return DecayingHistogram.decaying(TEST_OPTIONS, Duration.ofHours(1), Instant.EPOCH);
   }
 
   @Test // decaying_histogram_test.go TestPercentilesEmptyDecayingHistogram
   void decaying_empty_zero() {
-    Histogram h = decaying();
+    DecayingHistogram h = decaying();
     for (double p = -0.5; p <= 1.5; p += 0.5) {
       assertThat(h.percentile(p)).isZero();
     }
@@ -111,7 +111,7 @@ final class HistogramTest {
 
   @Test // decaying_histogram_test.go TestSimpleDecay
   void decaying_oldHeavySample_almostGone() {
-    Histogram h = decaying();
+    DecayingHistogram h = decaying();
     h.addSample(2, 1000, START);
     h.addSample(1, 1, START.plus(Duration.ofHours(20)));
     near(h.percentile(0.999), 2);
@@ -120,7 +120,7 @@ final class HistogramTest {
 
   @Test // decaying_histogram_test.go TestLongtermDecay
   void decaying_beyondMaxExponent_renormalizes() {
-    Histogram h = decaying();
+    DecayingHistogram h = decaying();
     h.addSample(2, 1, START);
     h.addSample(1, 1, START.plus(Duration.ofHours(101)));
     near(h.percentile(1.0), 2);
@@ -128,7 +128,7 @@ final class HistogramTest {
 
   @Test // decaying_histogram_test.go TestDecayingHistogramPercentiles
   void decaying_samplesOneHalfLifeApart_weightedByAge() {
-    Histogram h = decaying();
+    DecayingHistogram h = decaying();
     Instant t = START;
     for (int i = 1; i <= 4; i++) {
       h.addSample(i, i, t);
@@ -142,7 +142,7 @@ final class HistogramTest {
 
   @Test // decaying_histogram_test.go TestNoDecay
   void decaying_sameTime_likePlain() {
-    Histogram h = decaying();
+    DecayingHistogram h = decaying();
     for (int i = 1; i <= 4; i++) {
       h.addSample(i, i, START);
     }
@@ -155,13 +155,13 @@ final class HistogramTest {
 
   @Test // decaying_histogram_test.go TestDecayingHistogramMerge
   void decaying_merge_sameAsAddingAll() {
-    Histogram h1 = decaying();
+    DecayingHistogram h1 = decaying();
     h1.addSample(1, 1, START);
     h1.addSample(2, 1, START.plus(Duration.ofHours(1)));
-    Histogram h2 = decaying();
+    DecayingHistogram h2 = decaying();
     h2.addSample(2, 1, START.plus(Duration.ofHours(2)));
     h2.addSample(3, 1, START.plus(Duration.ofHours(1)));
-    Histogram expected = decaying();
+    DecayingHistogram expected = decaying();
     expected.addSample(2, 1, START.plus(Duration.ofHours(2)));
     expected.addSample(2, 1, START.plus(Duration.ofHours(1)));
     expected.addSample(3, 1, START.plus(Duration.ofHours(1)));

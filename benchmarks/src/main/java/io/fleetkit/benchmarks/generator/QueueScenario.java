@@ -7,8 +7,8 @@ import io.fleetkit.queueing.ClusterQueue;
 import io.fleetkit.queueing.ClusterQueuePreemption;
 import io.fleetkit.queueing.FlavorQuotas;
 import io.fleetkit.queueing.LocalQueue;
-import io.fleetkit.queueing.PreemptionPolicy;
-import io.fleetkit.queueing.ResourceQuota;
+import io.fleetkit.queueing.QueuePreemptionPolicy;
+import io.fleetkit.queueing.FlavorResourceQuota;
 import io.fleetkit.queueing.Workload;
 import java.time.Clock;
 import java.time.Instant;
@@ -64,9 +64,9 @@ public final class QueueScenario {
         .resourceFlavors("on-demand", "spot").fairSharing(fairSharing);
     for (int q = 0; q < clusterQueues; q++) {
       b.clusterQueue(ClusterQueue.builder("cq-" + q).cohort("all")
-          .preemption(ClusterQueuePreemption.of(PreemptionPolicy.LOWER_PRIORITY, PreemptionPolicy.LOWER_PRIORITY))
-          .resourceGroup(FlavorQuotas.of("on-demand", ResourceQuota.of("cpu", "2000")),
-              FlavorQuotas.of("spot", ResourceQuota.of("cpu", "1500")))
+          .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.LOWER_PRIORITY))
+          .resourceGroup(FlavorQuotas.of("on-demand", FlavorResourceQuota.of("cpu", "2000")),
+              FlavorQuotas.of("spot", FlavorResourceQuota.of("cpu", "1500")))
           .build());
       b.localQueue(LocalQueue.of("team-" + q, "jobs", "cq-" + q));
     }

@@ -1,6 +1,8 @@
 package io.fleetkit.api.framework;
 
+import io.fleetkit.api.core.Pod;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Optional for plugins that reject pods (PreEnqueue, PreFilter, Filter, Reserve, Permit): the cluster events after
@@ -12,4 +14,16 @@ import java.util.Set;
 public interface EnqueueExtensions {
   /** The events to register; called once when the profile is built. */
   Set<ClusterEvent> eventsToRegister();
+
+  /**
+   * kube's {@code QueueingHintFn}: whether {@code event}, one this plugin registered, may make {@code pod} (parked
+   * after this plugin rejected it) schedulable. Asked per parked pod for events that carry the changed object (so
+   * far {@link ClusterEvent#NAMESPACE_UPDATE}, with Namespace objects); {@code oldObject} is {@code null} for an
+   * addition and {@code newObject} for a deletion. The default says yes (kube's {@code Queue}); answering no
+   * ({@code QueueSkip}) leaves the pod parked for other events or the periodic flush.
+   */
+  default boolean isSchedulableAfter(Pod pod, ClusterEvent event, @Nullable Object oldObject,
+      @Nullable Object newObject) {
+    return true;
+  }
 }

@@ -26,6 +26,11 @@ public interface TraceSpan {
     public Map<String, String> context() {
       return Map.of();
     }
+
+    @Override
+    public boolean isRecording() {
+      return false;
+    }
   };
 
   /** Sets a string attribute. */
@@ -39,6 +44,15 @@ public interface TraceSpan {
 
   /** Ends the span. */
   void end();
+
+  /**
+   * Whether this span records what is set on it. A span that a sampler dropped does not, and neither would its
+   * children (parent-based sampling), so callers skip its attributes and child spans: an unsampled attempt costs one
+   * span start. True unless the implementation knows otherwise.
+   */
+  default boolean isRecording() {
+    return true;
+  }
 
   /** This span's W3C trace context ({@code traceparent}, maybe {@code tracestate}); empty when not recording. */
   Map<String, String> context();

@@ -4,12 +4,12 @@ import io.fleetkit.scheduler.plugins.gpu.GpuWorkload;
 
 /** Each node's current F_n(M) and their sum, kept up to date by the replay after every placement. */
 final class FragLedger {
-  private final Cluster c;
+  private final TraceCluster c;
   private final GpuWorkload m;
   private final double[] node;
   private double total;
 
-  FragLedger(Cluster c, GpuWorkload m) {
+  FragLedger(TraceCluster c, GpuWorkload m) {
     this.c = c;
     this.m = m;
     node = new double[c.n];

@@ -85,7 +85,7 @@ public final class TraceReplay {
     Arrays.setAll(order, i -> i);
     Arrays.sort(order, Comparator.comparingInt(i -> perm[i]));
     List<TraceNode> ordered = Arrays.stream(order).map(gpuNodes::get).toList();
-    Cluster c = new Cluster(ordered, models);
+    TraceCluster c = new TraceCluster(ordered, models);
 
     SimPod[] sim = new SimPod[arrival.size()];
     for (int i = 0; i < sim.length; i++) {
@@ -262,7 +262,7 @@ public final class TraceReplay {
     return m;
   }
 
-  private static ReplayResult replay(GpuPolicy policy, long seed, Cluster c, FragLedger frag, GpuScorer scorer,
+  private static ReplayResult replay(GpuPolicy policy, long seed, TraceCluster c, FragLedger frag, GpuScorer scorer,
       SimPod[] pods) {
     long start = System.nanoTime();
     int buckets = ReplayResult.MAX_PERCENT + 1;
@@ -313,7 +313,7 @@ public final class TraceReplay {
   }
 
   /** The devices {@code pod} takes on {@code node}: the policy's for a share when it names one, else the default. */
-  private static int[] devices(Cluster c, GpuScorer scorer, SimPod pod, int node) {
+  private static int[] devices(TraceCluster c, GpuScorer scorer, SimPod pod, int node) {
     if (pod.isShare()) {
       int g = scorer.shareDevice(pod.gpu(), c.view(node));
       if (g >= 0) {
@@ -325,11 +325,11 @@ public final class TraceReplay {
 
   /** The feasible nodes of one pod as the scorer sees them; the node order is the cluster's (tie-break) order. */
   private static final class Feasible implements GpuScorer.Candidates {
-    private final Cluster c;
+    private final TraceCluster c;
     private final int[] feasible;
     int count;
 
-    Feasible(Cluster c, int[] feasible) {
+    Feasible(TraceCluster c, int[] feasible) {
       this.c = c;
       this.feasible = feasible;
     }
@@ -350,7 +350,7 @@ public final class TraceReplay {
     }
   }
 
-  private static double fragRatio(Cluster c, FragLedger frag) {
+  private static double fragRatio(TraceCluster c, FragLedger frag) {
     long idle = c.totalMilli - c.usedMilli;
     return idle == 0 ? 0 : 100 * frag.total() / idle;
   }

@@ -112,7 +112,7 @@ final class TraceReplayTest {
         .as(Small::new);
   }
 
-  /** Cluster.place throws on any overcommitted device, so every policy finishing means none was. */
+  /** TraceCluster.place throws on any overcommitted device, so every policy finishing means none was. */
   @Property(tries = 40)
   void replay_randomTraces_neverOvercommitAnyPolicy(@ForAll("smallTraces") Small s) {
     String[] models = {"T4", "V100M32"};

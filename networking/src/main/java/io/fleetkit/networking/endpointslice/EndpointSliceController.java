@@ -11,7 +11,10 @@ import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.Controller;
 import io.fleetkit.reconcile.ControllerBuilder;
+import io.fleetkit.reconcile.Informer;
+import io.fleetkit.reconcile.InformerBuilder;
 import io.fleetkit.reconcile.Lister;
+import io.fleetkit.reconcile.ResourceEventHandler;
 import io.fleetkit.reconcile.ObjectKey;
 import io.fleetkit.reconcile.ReconcileContext;
 import io.fleetkit.reconcile.Result;
@@ -23,6 +26,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,10 +35,16 @@ import org.slf4j.LoggerFactory;
  * Keeps every Service's EndpointSlices in the store in line with its pods, as kube-controller-manager's
  * EndpointSlice controller: reconciles a Service when it, one of its pods (by selector) or one of its slices
  * changes; skips ExternalName Services and Services without a selector (their slices are written by users);
- * deletes managed slices whose Service is gone. The planning is {@link EndpointSliceReconciler}; this class only
- * reads the caches and issues the writes. A write conflict requeues the Service; a pod on an unknown node is
+ * deletes managed slices whose Service is gone. The events of its own slice writes do not sync the Service again
+ * ({@link SliceTracker}, as upstream's {@code EndpointSliceTracker}); other writers' changes to its slices do. The planning is {@link EndpointSliceReconciler}; this class only
+ * reads the caches and issues the writes. Between syncs it keeps each Service's selected pods by name, updated from
+ * pod events: a sync after a pod event looks up only the pods the events named and hands them to the planner as the
+ * change, so one pod changing in a Service of 10,000 pods costs the same as in a Service of ten; the Service's pods
+ * are listed in full only when the Service itself changes (and on its first sync). A write conflict requeues the Service; a pod on an unknown node is
  * skipped and the Service retried. Services annotated {@code service.kubernetes.io/topology-mode: Auto} get
- * topology-aware hints from a {@link TopologyCache} fed with the nodes at each of their syncs.
+ * topology-aware hints from a {@link TopologyCache} fed with the nodes at each of their syncs; after node changes
+ * (and periodically with {@link Builder#topologyCheckPeriod}) the Services whose hints the zones' new CPU shares
+ * overload are synced again ({@code checkNodeTopologyDistribution}).
  *
  * <p>Lifecycle and threading are the reconcile runtime's ({@link Controller}): threaded by default, or stepping.
  */
@@ -43,7 +54,20 @@ public final class EndpointSliceController implements AutoCloseable {
 
   private final EndpointSliceReconciler planner;
   private final TopologyCache topologyCache = new TopologyCache();
+  /**
+   * The queue key of the topology check ({@code topologyQueue}'s item): cluster-scoped, so no Service (always
+   * namespaced) has it.
+   */
+  static final ObjectKey TOPOLOGY_CHECK = ObjectKey.of("topology-check");
+
   private final Controller<Service> controller;
+  private final Informer<Node> nodes;
+  private final Informer<EndpointSlice> slices;
+  private final SliceTracker tracker = new SliceTracker();
+  private final @org.jspecify.annotations.Nullable Duration topologyCheckPeriod;
+  /** Per namespace, per Service name: the Service's selected pods between syncs. */
+  private final Map<String, Map<String, SelectedPods>> selected = new ConcurrentHashMap<>();
+  private final AtomicLong writes = new AtomicLong();
 
   private EndpointSliceController(Builder b) {
     Random random = new Random(b.seed);
@@ -59,10 +83,7 @@ public final class EndpointSliceController implements AutoCloseable {
         }, topologyCache);
     ControllerBuilder<Service> cb = Controller.builder(b.store, Service.class).name("endpointslice")
         .reconciler(this::reconcile)
-        .watches(Pod.class, pod -> servicesSelecting(b.store, pod))
-        .watches(EndpointSlice.class, s -> s.serviceName().isEmpty() ? List.of()
-            : List.of(ObjectKey.of(s.metadata().namespace(), s.serviceName())))
-        .watches(Node.class, n -> List.of());
+        .watches(Pod.class, this::servicesTouched);
     if (b.clock != null) {
       cb.clock(b.clock);
     }
@@ -72,15 +93,88 @@ public final class EndpointSliceController implements AutoCloseable {
       cb.workers(b.workers);
     }
     this.controller = cb.build();
+    this.topologyCheckPeriod = b.topologyCheckPeriod;
+    InformerBuilder<Node> nb = Informer.builder(b.store, Node.class);
+    if (b.clock != null) {
+      nb.clock(b.clock);
+    }
+    this.nodes = nb.build();
+    InformerBuilder<EndpointSlice> sb = Informer.builder(b.store, EndpointSlice.class);
+    if (b.clock != null) {
+      sb.clock(b.clock);
+    }
+    this.slices = sb.build();
+    slices.addEventHandler(new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(EndpointSlice s) {
+        if (managed(s) && tracker.shouldSync(s)) {
+          queueService(s);
+        }
+      }
+
+      @Override
+      public void onUpdate(EndpointSlice old, EndpointSlice s) {
+        if (!old.serviceName().equals(s.serviceName())) {
+          queueService(s);
+          queueService(old);
+        } else if (managed(old) != managed(s) || (managed(s) && tracker.shouldSync(s))) {
+          queueService(s);
+        }
+      }
+
+      @Override
+      public void onDelete(EndpointSlice s, boolean finalStateUnknown) {
+        if (managed(s) && tracker.has(s) && !tracker.handleDeletion(s)) {
+          queueService(s);
+        }
+      }
+    });
+    nodes.addEventHandler(new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(Node node) {
+        controller.enqueue(TOPOLOGY_CHECK);
+      }
+
+      @Override
+      public void onUpdate(Node oldNode, Node newNode) {
+        // addNode/updateNode/deleteNode: only readiness and zone changes move the zones' CPU shares enough to matter
+        if (oldNode.isReady() != newNode.isReady() || !Objects.equals(
+            oldNode.metadata().labels().get(SliceRules.LABEL_ZONE), newNode.metadata().labels().get(SliceRules.LABEL_ZONE))) {
+          controller.enqueue(TOPOLOGY_CHECK);
+        }
+      }
+
+      @Override
+      public void onDelete(Node node, boolean finalStateUnknown) {
+        controller.enqueue(TOPOLOGY_CHECK);
+      }
+    });
+  }
+
+  private boolean managed(EndpointSlice s) {
+    return planner.controllerName().equals(s.metadata().labels().get(EndpointSlice.LABEL_MANAGED_BY));
+  }
+
+  private void queueService(EndpointSlice s) {
+    if (!s.serviceName().isEmpty()) {
+      controller.enqueue(ObjectKey.of(s.metadata().namespace(), s.serviceName()));
+    }
   }
 
   public static Builder builder(ObjectStore store) {
     return new Builder(store);
   }
 
-  /** Starts the informers (and workers when threaded); completes when the caches are synced. */
+  /**
+   * Starts the informers (and workers when threaded); completes when the caches are synced. The node cache syncs
+   * first, so no sync sees pods on nodes not yet listed.
+   */
   public CompletableFuture<Void> start() {
-    return controller.start();
+    return CompletableFuture.allOf(nodes.start(), slices.start()).thenCompose(v -> controller.start()).thenRun(() -> {
+      if (topologyCheckPeriod != null) {
+        controller.enqueue(TOPOLOGY_CHECK);
+      }
+    });
   }
 
   /** The underlying controller, to step it ({@link Controller#runUntilIdle()}) or enqueue keys. */
@@ -97,53 +191,113 @@ public final class EndpointSliceController implements AutoCloseable {
     return planner;
   }
 
+  /** How many slice writes (creates, updates, deletes) the syncs have planned so far. */
+  public long slicesWritten() {
+    return writes.get();
+  }
+
   @Override
   public void close() {
     controller.close();
+    nodes.close();
+    slices.close();
   }
 
-  private static List<ObjectKey> servicesSelecting(ObjectStore store, Pod pod) {
-    List<ObjectKey> out = new ArrayList<>(1);
-    for (Service s : store.list(Service.class, pod.metadata().namespace()).items()) {
-      Map<String, String> sel = s.spec().selector();
-      if (!sel.isEmpty() && LabelSelector.of(sel).matches(pod.metadata().labels())) {
-        out.add(ObjectKey.of(s));
-      }
+  /**
+   * {@code checkNodeTopologyDistribution}: gives the topology cache the current nodes and queues every Service whose
+   * hints the new zone shares overload (their sync re-evaluates the hints: redistributes them, or removes them with
+   * an event when no allocation within the threshold exists). Runs after node changes and, with
+   * {@link Builder#topologyCheckPeriod}, periodically.
+   *
+   * @return the Services queued
+   */
+  List<ObjectKey> checkNodeTopologyDistribution() {
+    topologyCache.setNodes(nodes.lister().list());
+    List<ObjectKey> out = new ArrayList<>();
+    for (String key : topologyCache.overloadedServices()) {
+      ObjectKey k = ObjectKey.parse(key);
+      LOG.debug("endpointslice: queuing Service {} after a node change due to overloading", k);
+      controller.enqueue(k);
+      out.add(k);
     }
     return out;
   }
 
+  /** The topology cache (hints of {@code topology-mode: Auto} Services). */
+  TopologyCache topologyCache() {
+    return topologyCache;
+  }
+
+  /**
+   * The pod event mapper (called with the old and the new pod of an update, and the deleted pod): the Services whose
+   * selector matches it, each remembering the pod's name for its next sync. Services not synced yet have no
+   * selected-pods state and need no mark: their first sync lists all their pods.
+   */
+  private List<ObjectKey> servicesTouched(Pod pod) {
+    Map<String, SelectedPods> inNamespace = selected.get(pod.metadata().namespace());
+    if (inNamespace == null) {
+      return List.of();
+    }
+    List<ObjectKey> out = new ArrayList<>(1);
+    inNamespace.forEach((name, state) -> {
+      if (state.touch(pod)) {
+        out.add(ObjectKey.of(pod.metadata().namespace(), name));
+      }
+    });
+    return out;
+  }
+
+  private void forgetSelected(ObjectKey key) {
+    Map<String, SelectedPods> inNamespace = selected.get(key.namespace());
+    if (inNamespace != null) {
+      inNamespace.remove(key.name());
+    }
+  }
+
   private Result reconcile(ReconcileContext<Service> ctx) {
     ObjectKey key = ctx.key();
-    Lister<EndpointSlice> sliceLister = ctx.lister(EndpointSlice.class);
-    List<EndpointSlice> slices = new ArrayList<>();
+    if (key.equals(TOPOLOGY_CHECK)) {
+      checkNodeTopologyDistribution();
+      return topologyCheckPeriod == null ? Result.done() : Result.requeueAfter(topologyCheckPeriod);
+    }
+    Lister<EndpointSlice> sliceLister = slices.lister();
+    List<EndpointSlice> existing = new ArrayList<>();
     for (EndpointSlice s : sliceLister.list(key.namespace(), LabelSelector.of(Map.of(
         EndpointSlice.LABEL_SERVICE_NAME, key.name(), EndpointSlice.LABEL_MANAGED_BY, planner.controllerName())))) {
-      slices.add(s);
+      if (s.metadata().deletionTimestamp() == null) { // dropEndpointSlicesPendingDeletion
+        existing.add(s);
+      }
     }
     Service service = ctx.object().orElse(null);
     if (service == null) {
+      forgetSelected(key);
       planner.forget(key.namespace(), key.name());
-      for (EndpointSlice s : slices) {
+      for (EndpointSlice s : existing) {
         deleteQuietly(ctx.store(), s);
       }
+      writes.addAndGet(existing.size());
       return Result.done();
     }
     if (service.spec().type() == ServiceType.ExternalName || service.spec().selector().isEmpty()) {
+      forgetSelected(key);
       return Result.done();
     }
-    List<Pod> pods = ctx.lister(Pod.class).list(key.namespace(), LabelSelector.of(service.spec().selector()));
-    Lister<Node> nodes = ctx.lister(Node.class);
+    SelectedPods state = selected.computeIfAbsent(key.namespace(), ns -> new ConcurrentHashMap<>())
+        .computeIfAbsent(key.name(), n -> new SelectedPods(key.namespace()));
+    SelectedPods.Changes pods = state.sync(service, ctx.lister(Pod.class));
+    Lister<Node> nodeCache = nodes.lister();
     if (EndpointSliceReconciler.hintsEnabled(service.metadata().annotations())) {
-      topologyCache.setNodes(nodes.list());
+      topologyCache.setNodes(nodeCache.list());
     }
-    SlicePlan plan = planner.plan(service, pods, name -> nodes.get("", name).orElse(null), slices, ctx.now());
+    SlicePlan plan = planner.plan(service, pods.pods(), pods.changed(), name -> nodeCache.get("", name).orElse(null),
+        existing, ctx.now());
+    writes.addAndGet(plan.writes());
     try {
       for (EndpointSlice s : plan.creates()) {
-        ctx.store().create(s);
+        write(s, () -> ctx.store().create(s));
       }
       for (EndpointSlice s : plan.updates()) {
-        ctx.store().update(s);
+        write(s, () -> ctx.store().update(s));
       }
       for (EndpointSlice s : plan.deletes()) {
         deleteQuietly(ctx.store(), s);
@@ -159,11 +313,22 @@ public final class EndpointSliceController implements AutoCloseable {
     return Result.done();
   }
 
-  private static void deleteQuietly(ObjectStore store, EndpointSlice s) {
+  private void write(EndpointSlice s, Runnable op) {
+    tracker.expectWrite(s);
+    try {
+      op.run();
+    } catch (RuntimeException e) {
+      tracker.forget(s);
+      throw e;
+    }
+  }
+
+  private void deleteQuietly(ObjectStore store, EndpointSlice s) {
+    tracker.expectDeletion(s);
     try {
       store.delete(EndpointSlice.class, s.metadata().namespace(), s.metadata().name());
     } catch (NotFoundException e) {
-      // already gone: the desired state
+      tracker.forget(s); // already gone, the desired state: no event will come
     }
   }
 
@@ -175,6 +340,7 @@ public final class EndpointSliceController implements AutoCloseable {
     private int workers = 1;
     private long seed = 1;
     private @org.jspecify.annotations.Nullable TimerClock clock;
+    private @org.jspecify.annotations.Nullable Duration topologyCheckPeriod;
 
     private Builder(ObjectStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -204,6 +370,22 @@ public final class EndpointSliceController implements AutoCloseable {
 
     public Builder clock(TimerClock c) {
       this.clock = c;
+      return this;
+    }
+
+    /**
+     * Also re-checks the zones' CPU shares against the hinted Services every {@code period} (on the controller's
+     * clock), queuing the overloaded ones, besides the check after every node added, deleted, or changed in
+     * readiness or zone; default none (node events only, as kube-controller-manager).
+     *
+     * @throws IllegalArgumentException if {@code period} is not positive
+     */
+    public Builder topologyCheckPeriod(Duration period) {
+      if (period.isNegative() || period.isZero()) {
+        throw new IllegalArgumentException("EndpointSliceController: topologyCheckPeriod must be positive but was "
+            + period);
+      }
+      this.topologyCheckPeriod = period;
       return this;
     }
 

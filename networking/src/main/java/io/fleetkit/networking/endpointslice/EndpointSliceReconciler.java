@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -133,7 +134,7 @@ public final class EndpointSliceReconciler {
       List<EndpointSlice> existing, @Nullable Instant triggerTime) {
     SyncMemo memo = caches.computeIfAbsent(service.metadata().key(), k -> new SyncMemo());
     synchronized (memo) {
-      if (memo.matches(service, existing)) {
+      if (memo.ordered && memo.matches(service, existing)) {
         SlicePlan p = planIncrementally(service, pods, nodes, existing, triggerTime, memo);
         if (p != null) {
           incrementalPlans.incrementAndGet();
@@ -141,6 +142,35 @@ public final class EndpointSliceReconciler {
         }
       }
       return planFully(service, pods, nodes, existing, triggerTime, memo);
+    }
+  }
+
+  /**
+   * As {@link #plan(Service, List, Function, List, Instant)}, for a caller that tracks which pods changed (a
+   * controller fed by pod events): {@code pods} are the Service's pods by name (a full plan takes them in the map's
+   * order; new endpoints are placed in that order by either path), and {@code changed} names every pod that may differ from what this reconciler's previous plan for the
+   * Service saw (added, updated or no longer selected); every other pod must be the same instance as then. When the
+   * previous plan's memo holds, only the named pods are looked at: the cost is that of the change, independent of
+   * the Service's size. Otherwise the full plan runs over {@code pods.values()}; both give the same writes.
+   *
+   * @param changed names of pods that may have changed since the previous plan; {@code null} when unknown (then
+   *     every pod is compared, as {@link #plan(Service, List, Function, List, Instant)} does)
+   */
+  public SlicePlan plan(Service service, SortedMap<String, Pod> pods, @Nullable Set<String> changed,
+      Function<String, @Nullable Node> nodes, List<EndpointSlice> existing, @Nullable Instant triggerTime) {
+    if (changed == null) {
+      return plan(service, new ArrayList<>(pods.values()), nodes, existing, triggerTime);
+    }
+    SyncMemo memo = caches.computeIfAbsent(service.metadata().key(), k -> new SyncMemo());
+    synchronized (memo) {
+      if (memo.matches(service, existing)) {
+        SlicePlan p = planChanges(service, pods, changed, nodes, existing, triggerTime, memo);
+        if (p != null) {
+          incrementalPlans.incrementAndGet();
+          return p;
+        }
+      }
+      return planFully(service, new ArrayList<>(pods.values()), nodes, existing, triggerTime, memo);
     }
   }
 
@@ -417,7 +447,6 @@ public final class EndpointSliceReconciler {
   private @Nullable SlicePlan planIncrementally(Service service, List<Pod> pods,
       Function<String, @Nullable Node> nodes, List<EndpointSlice> existing, @Nullable Instant triggerTime,
       SyncMemo memo) {
-    AddressType type = memo.type;
     // a node instance changed: every pod on it may derive another endpoint; rare enough for the full plan
     for (Map.Entry<String, @Nullable Node> n : memo.nodesUsed.entrySet()) {
       if (nodes.apply(n.getKey()) != n.getValue()) {
@@ -466,6 +495,55 @@ public final class EndpointSliceReconciler {
         }
       }
     }
+    SlicePlan plan = planDelta(service, nodes, existing, triggerTime, memo, changedPods, changedNodes, removed);
+    if (plan != null && memo.service != null) {
+      memo.rememberPods(pods, shifted, changedPods);
+    }
+    return plan;
+  }
+
+  /** The incremental plan for pods named as changed by the caller ({@link #plan(Service, SortedMap, Set,
+   * Function, List, Instant)}); {@code null} when the change needs the full plan. */
+  private @Nullable SlicePlan planChanges(Service service, SortedMap<String, Pod> pods, Set<String> changed,
+      Function<String, @Nullable Node> nodes, List<EndpointSlice> existing, @Nullable Instant triggerTime,
+      SyncMemo memo) {
+    for (Map.Entry<String, @Nullable Node> n : memo.nodesUsed.entrySet()) {
+      if (nodes.apply(n.getKey()) != n.getValue()) {
+        return null;
+      }
+    }
+    List<Pod> changedPods = new ArrayList<>();
+    List<@Nullable Node> changedNodes = new ArrayList<>();
+    List<SyncMemo.Entry> removed = new ArrayList<>();
+    List<String> names = new ArrayList<>(changed);
+    names.sort(pods.comparator()); // the full plan's order, in which new endpoints are placed
+    for (String name : names) {
+      Pod pod = pods.get(name);
+      SyncMemo.Entry e = memo.byPod.get(name);
+      if (pod == null) {
+        if (e != null) {
+          removed.add(e);
+        }
+      } else if (e == null || e.derived.pod() != pod) {
+        changedPods.add(pod);
+        changedNodes.add(nodes.apply(pod.spec().nodeName()));
+      }
+    }
+    SlicePlan plan = planDelta(service, nodes, existing, triggerTime, memo, changedPods, changedNodes, removed);
+    if (plan != null && !(changedPods.isEmpty() && removed.isEmpty())) {
+      memo.ordered = false; // the pod order of the last full plan no longer holds
+    }
+    return plan;
+  }
+
+  /**
+   * The incremental plan proper: re-derives the changed pods, removes the removed ones, re-examines only the slices
+   * that held them, and commits the memo; {@code null} when the change needs the full plan.
+   */
+  private @Nullable SlicePlan planDelta(Service service, Function<String, @Nullable Node> nodes,
+      List<EndpointSlice> existing, @Nullable Instant triggerTime, SyncMemo memo, List<Pod> changedPods,
+      List<@Nullable Node> changedNodes, List<SyncMemo.Entry> removed) {
+    AddressType type = memo.type;
     if (changedPods.isEmpty() && removed.isEmpty()) {
       return new SlicePlan(List.of(), List.of(), List.of(), List.of());
     }
@@ -605,7 +683,6 @@ public final class EndpointSliceReconciler {
       }
     }
     if (memo.service != null) {
-      memo.rememberPods(pods, shifted, changedPods);
       for (SyncMemo.Derived d : derived) {
         if (d.ports() != null) {
           memo.nodesUsed.put(d.pod().spec().nodeName(), d.node());

@@ -66,6 +66,11 @@ final class SyncMemo {
   final Map<String, SliceState> slices = new HashMap<>();
   /** The previous plan's pods, in its order (incremental state only). */
   Pod[] lastPods = new Pod[0];
+  /**
+   * Whether {@link #lastPods} and the entries' indexes hold: false after an incremental plan driven by named changes,
+   * which does not learn the pod order; the list-walking incremental plan then needs a full plan first.
+   */
+  boolean ordered;
   /** The node instance each node name gave in the previous plans (incremental state only). */
   final Map<String, @Nullable Node> nodesUsed = new HashMap<>();
 
@@ -76,6 +81,7 @@ final class SyncMemo {
     slices.clear();
     nodesUsed.clear();
     lastPods = new Pod[0];
+    ordered = false;
   }
 
   /**
@@ -173,6 +179,7 @@ final class SyncMemo {
       return;
     }
     lastPods = order;
+    ordered = true;
     nodesUsed.putAll(used);
     result.forEach((name, s) -> slices.put(name, SliceState.of(s)));
     byKey.putAll(keys);

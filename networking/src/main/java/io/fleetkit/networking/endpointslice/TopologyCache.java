@@ -150,7 +150,53 @@ public final class TopologyCache {
     hintsPopulatedByService.remove(serviceKey);
   }
 
-  private synchronized void setHints(String serviceKey, AddressType type, Map<String, Integer> byZone) {
+  /**
+   * The keys of the Services whose hinted endpoints no longer fit the zones' CPU shares
+   * ({@code GetOverloadedServices}): for some address type, a zone has fewer hinted endpoints than
+   * {@code ceil(total × share / 1.2)}, or no hints at all, or the node information no longer gives shares. Sorted.
+   * The EndpointSlice controller re-syncs them after node changes, which re-evaluates (or removes) their hints.
+   */
+  public synchronized List<String> overloadedServices() {
+    List<String> out = new ArrayList<>();
+    for (Map.Entry<String, Map<AddressType, Map<String, Integer>>> e : endpointsByService.entrySet()) {
+      for (Map<String, Integer> byZone : e.getValue().values()) {
+        if (serviceOverloaded(byZone, cpuRatiosByZone)) {
+          out.add(e.getKey());
+          break;
+        }
+      }
+    }
+    out.sort(null);
+    return out;
+  }
+
+  /** {@code serviceOverloaded}: whether a zone has fewer hinted endpoints than its share allows. */
+  static boolean serviceOverloaded(Map<String, Integer> hintsByZone, @Nullable Map<String, Double> zoneRatios) {
+    if (hintsByZone.isEmpty()) {
+      return false;
+    }
+    if (zoneRatios == null || zoneRatios.isEmpty()) {
+      return true;
+    }
+    double total = 0;
+    for (int n : hintsByZone.values()) {
+      total += n;
+    }
+    for (Map.Entry<String, Double> z : zoneRatios.entrySet()) {
+      Integer n = hintsByZone.get(z.getKey());
+      if (n == null) {
+        return true;
+      }
+      double min = Math.ceil(total * z.getValue() * (1 / (1 + OVERLOAD_THRESHOLD)));
+      if (n < (int) min) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Records a Service's hints per zone for one address type ({@code SetHints}). */
+  public synchronized void setHints(String serviceKey, AddressType type, Map<String, Integer> byZone) {
     endpointsByService.computeIfAbsent(serviceKey, k -> new HashMap<>()).put(type, Map.copyOf(byZone));
     hintsPopulatedByService.add(serviceKey);
   }

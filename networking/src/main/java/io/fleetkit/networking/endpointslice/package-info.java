@@ -7,7 +7,8 @@
  * ({@link io.fleetkit.networking.endpointslice.TrafficDistributionHints}) and the controller that applies plans to
  * the store ({@link io.fleetkit.networking.endpointslice.EndpointSliceController}).
  *
- * <p>Planners are stateless and thread-safe; the controller follows the reconcile runtime's threading rules.
+ * <p>Planners are thread-safe (their per-Service memo, a speed-up only, is locked per Service); the controller
+ * follows the reconcile runtime's threading rules.
  */
 @NullMarked
 package io.fleetkit.networking.endpointslice;

@@ -14,9 +14,11 @@ import io.fleetkit.api.meta.ObjectMeta;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import net.jqwik.api.ForAll;
@@ -56,22 +58,46 @@ final class IncrementalPlanPropertiesTest {
     EndpointSliceReconciler incremental = new EndpointSliceReconciler(maxPerSlice, SliceRules.CONTROLLER_NAME, true,
         () -> "i" + incNames.incrementAndGet());
     SliceFixtures.FakeSlices slices = new SliceFixtures.FakeSlices(List.of());
+    // the same, told which pods changed (as the controller does from pod events)
+    AtomicInteger deltaNames = new AtomicInteger();
+    EndpointSliceReconciler delta = new EndpointSliceReconciler(maxPerSlice, SliceRules.CONTROLLER_NAME, true,
+        () -> "i" + deltaNames.incrementAndGet());
+    SliceFixtures.FakeSlices deltaSlices = new SliceFixtures.FakeSlices(List.of());
     for (int step = 0; step < 25; step++) {
+      Set<String> changed = null;
       if (step > 0) {
+        Map<String, Pod> previous = new HashMap<>(pods);
         for (int m = 1 + rnd.nextInt(3); m > 0; m--) {
           nextPod = mutate(rnd, pods, nodes, nextPod, namedPort);
+        }
+        changed = new HashSet<>();
+        for (String name : previous.keySet()) {
+          if (previous.get(name) != pods.get(name)) {
+            changed.add(name);
+          }
+        }
+        for (String name : pods.keySet()) {
+          if (!previous.containsKey(name)) {
+            changed.add(name);
+          }
         }
       }
       List<Pod> podList = List.copyOf(pods.values());
       List<EndpointSlice> before = slices.list();
       AtomicInteger fullNames = new AtomicInteger(incNames.get());
+      deltaNames.set(incNames.get());
       EndpointSliceReconciler full = new EndpointSliceReconciler(maxPerSlice, SliceRules.CONTROLLER_NAME, true,
           () -> "i" + fullNames.incrementAndGet());
       SlicePlan want = full.plan(svc, podList, nodes::get, before, NOW);
       SlicePlan got = incremental.plan(svc, podList, nodes::get, before, NOW);
       assertThat(got).as("step %d", step).isEqualTo(want);
       slices.apply(got);
+      SlicePlan gotDelta = delta.plan(svc, new TreeMap<>(pods), changed, nodes::get, deltaSlices.list(), NOW);
+      assertThat(gotDelta).as("step %d, told %s changed", step, changed).isEqualTo(want);
+      deltaSlices.apply(gotDelta);
     }
+    assertThat(delta.plan(svc, new TreeMap<>(pods), Set.of(), nodes::get, deltaSlices.list(), NOW).writes())
+        .isZero();
     // a second plan over an unchanged input writes nothing, by either path
     List<Pod> podList = List.copyOf(pods.values());
     assertThat(incremental.plan(svc, podList, nodes::get, slices.list(), NOW).writes()).isZero();
@@ -95,6 +121,32 @@ final class IncrementalPlanPropertiesTest {
       pods.put(p.metadata().name(), SliceFixtures.withReady(p, !SliceRules.podReady(p)));
       int before = r.incrementalPlans();
       SlicePlan plan = r.plan(svc, List.copyOf(pods.values()), nodes::get, slices.list(), NOW);
+      assertThat(r.incrementalPlans()).isEqualTo(before + 1);
+      assertThat(plan.updates()).hasSize(1);
+      assertThat(plan.creates()).isEmpty();
+      assertThat(plan.deletes()).isEmpty();
+      slices.apply(plan);
+    }
+  }
+
+  @Property(tries = 20)
+  void changedPodsPlan_onePodFlipsInLargeService_incrementalAndOneSliceWritten(@ForAll long seed) {
+    Random rnd = new Random(seed);
+    Service svc = SliceFixtures.service("svc");
+    Map<String, Node> nodes = Map.of("node-1", SliceFixtures.node("node-1", Map.of()));
+    TreeMap<String, Pod> pods = new TreeMap<>();
+    for (int i = 0; i < 500; i++) {
+      Pod p = SliceFixtures.pod(i, true, false);
+      pods.put(p.metadata().name(), p);
+    }
+    EndpointSliceReconciler r = SliceFixtures.reconciler(100);
+    SliceFixtures.FakeSlices slices = new SliceFixtures.FakeSlices(List.of());
+    slices.apply(r.plan(svc, pods, null, nodes::get, slices.list(), NOW));
+    for (int step = 0; step < 10; step++) {
+      Pod p = pods.get("pod" + rnd.nextInt(500));
+      pods.put(p.metadata().name(), SliceFixtures.withReady(p, !SliceRules.podReady(p)));
+      int before = r.incrementalPlans();
+      SlicePlan plan = r.plan(svc, pods, Set.of(p.metadata().name()), nodes::get, slices.list(), NOW);
       assertThat(r.incrementalPlans()).isEqualTo(before + 1);
       assertThat(plan.updates()).hasSize(1);
       assertThat(plan.creates()).isEmpty();

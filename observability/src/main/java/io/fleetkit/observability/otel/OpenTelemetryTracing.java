@@ -17,7 +17,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * {@link Tracing} on the OpenTelemetry API: spans come from the tracer {@value #INSTRUMENTATION_NAME} of the given
  * {@link OpenTelemetry}; remote parents are read and contexts written with the W3C trace-context propagator. With
- * no SDK installed the API hands out non-recording spans, which cost next to nothing. Thread-safe.
+ * no SDK installed the API hands out non-recording spans, which cost next to nothing; with an SDK, a span its
+ * sampler drops reports {@link TraceSpan#isRecording()} false, and FleetKit then opens no children under it and sets
+ * no attributes on it. Thread-safe.
  */
 public final class OpenTelemetryTracing implements Tracing {
   /** The instrumentation scope name of FleetKit's tracer. */
@@ -91,6 +93,11 @@ public final class OpenTelemetryTracing implements Tracing {
     @Override
     public void end() {
       span.end();
+    }
+
+    @Override
+    public boolean isRecording() {
+      return span.isRecording();
     }
 
     @Override

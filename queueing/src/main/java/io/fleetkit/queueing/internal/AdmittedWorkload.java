@@ -1,6 +1,6 @@
 package io.fleetkit.queueing.internal;
 
-import io.fleetkit.queueing.Admission;
+import io.fleetkit.queueing.QuotaReservation;
 import io.fleetkit.queueing.Workload;
 import java.time.Instant;
 
@@ -10,10 +10,10 @@ public final class AdmittedWorkload {
   final CqState cq;
   final int[] frs;
   final long[] values;
-  final Admission admission;
+  final QuotaReservation admission;
   final long sequence;
 
-  AdmittedWorkload(Workload workload, CqState cq, int[] frs, long[] values, Admission admission, long sequence) {
+  AdmittedWorkload(Workload workload, CqState cq, int[] frs, long[] values, QuotaReservation admission, long sequence) {
     this.workload = workload;
     this.cq = cq;
     this.frs = frs;
@@ -26,7 +26,7 @@ public final class AdmittedWorkload {
     return workload;
   }
 
-  public Admission admission() {
+  public QuotaReservation admission() {
     return admission;
   }
 

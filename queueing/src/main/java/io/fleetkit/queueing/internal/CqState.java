@@ -4,7 +4,7 @@ import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.queueing.ClusterQueue;
 import io.fleetkit.queueing.FlavorQuotas;
 import io.fleetkit.queueing.ResourceGroup;
-import io.fleetkit.queueing.ResourceQuota;
+import io.fleetkit.queueing.FlavorResourceQuota;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -66,7 +66,7 @@ public final class CqState {
         FlavorQuotas fq = group.flavors().get(f);
         groupFrs[g][f] = new int[fq.resources().size()];
         for (int r = 0; r < fq.resources().size(); r++) {
-          ResourceQuota q = fq.resources().get(r);
+          FlavorResourceQuota q = fq.resources().get(r);
           int fr = frs.of(fq.name(), q.name());
           groupFrs[g][f][r] = fr;
           covered[fr] = true;

@@ -2,7 +2,7 @@ package io.fleetkit.queueing.internal;
 
 import io.fleetkit.queueing.BorrowWithinCohort;
 import io.fleetkit.queueing.FairSharingStrategy;
-import io.fleetkit.queueing.PreemptionPolicy;
+import io.fleetkit.queueing.QueuePreemptionPolicy;
 import io.fleetkit.queueing.PreemptionReason;
 import io.fleetkit.queueing.Workload;
 import java.util.ArrayList;
@@ -98,9 +98,9 @@ public final class Preemptor {
 
   private List<AdmittedWorkload> findCandidates(Workload wl, CqState cq, boolean[] need) {
     List<AdmittedWorkload> out = new ArrayList<>();
-    PreemptionPolicy within = cq.spec.preemption().withinClusterQueue();
-    if (within != PreemptionPolicy.NEVER) {
-      boolean samePriority = within == PreemptionPolicy.LOWER_OR_NEWER_EQUAL_PRIORITY;
+    QueuePreemptionPolicy within = cq.spec.preemption().withinClusterQueue();
+    if (within != QueuePreemptionPolicy.NEVER) {
+      boolean samePriority = within == QueuePreemptionPolicy.LOWER_OR_NEWER_EQUAL_PRIORITY;
       for (AdmittedWorkload c : cq.admitted.values()) {
         int p = c.priority();
         if (p > wl.priority()) {
@@ -116,14 +116,14 @@ public final class Preemptor {
       }
     }
     CohortState cohort = cq.cohort;
-    PreemptionPolicy reclaim = cq.spec.preemption().reclaimWithinCohort();
-    if (cohort != null && reclaim != PreemptionPolicy.NEVER) {
+    QueuePreemptionPolicy reclaim = cq.spec.preemption().reclaimWithinCohort();
+    if (cohort != null && reclaim != QueuePreemptionPolicy.NEVER) {
       for (CqState other : cohort.members) {
         if (other == cq || !other.borrowingIn(need)) {
           continue;
         }
         for (AdmittedWorkload c : other.admitted.values()) {
-          if (reclaim != PreemptionPolicy.ANY && c.priority() >= wl.priority()) {
+          if (reclaim != QueuePreemptionPolicy.ANY && c.priority() >= wl.priority()) {
             continue;
           }
           if (c.uses(need)) {

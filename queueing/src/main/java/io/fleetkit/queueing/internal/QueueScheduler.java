@@ -1,7 +1,7 @@
 package io.fleetkit.queueing.internal;
 
 import io.fleetkit.api.resource.Quantity;
-import io.fleetkit.queueing.Admission;
+import io.fleetkit.queueing.QuotaReservation;
 import io.fleetkit.queueing.ClusterQueue;
 import io.fleetkit.queueing.CycleResult;
 import io.fleetkit.queueing.FairSharingStrategy;
@@ -12,7 +12,7 @@ import io.fleetkit.queueing.PodSetAssignment;
 import io.fleetkit.queueing.Preemption;
 import io.fleetkit.queueing.ResourceFlavor;
 import io.fleetkit.queueing.ResourceGroup;
-import io.fleetkit.queueing.ResourceQuota;
+import io.fleetkit.queueing.FlavorResourceQuota;
 import io.fleetkit.queueing.Workload;
 import java.time.Clock;
 import java.time.Instant;
@@ -81,7 +81,7 @@ public final class QueueScheduler {
             throw new IllegalArgumentException("ClusterQueue " + cq.name() + ": spec.resourceGroups[].flavors[" + f
                 + "].name \"" + fq.name() + "\" must name a known ResourceFlavor");
           }
-          for (ResourceQuota q : fq.resources()) {
+          for (FlavorResourceQuota q : fq.resources()) {
             index.add(fq.name(), q.name());
           }
         }
@@ -179,7 +179,7 @@ public final class QueueScheduler {
    * Records {@code wl} as admitted in {@code clusterQueue} with the given flavor per resource for every pod set,
    * without checking quota (to restore state, or to set up a test as Kueue's tests do).
    */
-  public Admission assumeAdmitted(
+  public QuotaReservation assumeAdmitted(
       Workload wl, String clusterQueue, Map<String, String> flavorByResource, Instant admittedAt) {
     requireNew(wl);
     CqState cq = requireQueue(clusterQueue);
@@ -216,7 +216,7 @@ public final class QueueScheduler {
         borrows |= cq.borrowingWith(fr, total[fr]);
       }
     }
-    Admission admission = new Admission(wl.key(), clusterQueue, podSets, admittedAt, borrows);
+    QuotaReservation admission = new QuotaReservation(wl.key(), clusterQueue, podSets, admittedAt, borrows);
     AdmittedWorkload w = new AdmittedWorkload(wl, cq, frs, vals, admission, sequence++);
     cq.add(w);
     admitted.put(wl.key(), w);
@@ -292,7 +292,7 @@ public final class QueueScheduler {
     order = order.thenComparing(e -> e.pending, PendingWorkload.ORDER);
     entries.sort(order);
 
-    List<Admission> admittedNow = new ArrayList<>();
+    List<QuotaReservation> admittedNow = new ArrayList<>();
     List<Preemption> preempted = new ArrayList<>();
     Map<String, String> pending = new LinkedHashMap<>();
     Set<Object> cohortsWithAdmission = new HashSet<>();
@@ -338,7 +338,7 @@ public final class QueueScheduler {
         }
       }
       cohortsWithAdmission.add(cohortKey);
-      Admission admission = new Admission(e.pending.key(), cq.name, a.podSets(), now, a.borrows());
+      QuotaReservation admission = new QuotaReservation(e.pending.key(), cq.name, a.podSets(), now, a.borrows());
       AdmittedWorkload w = new AdmittedWorkload(e.pending.workload, cq, a.frs(), a.values(), admission, sequence++);
       cq.add(w);
       pendingIn.remove(e.pending.key());
@@ -399,13 +399,13 @@ public final class QueueScheduler {
     return false;
   }
 
-  public @Nullable Admission admission(String key) {
+  public @Nullable QuotaReservation admission(String key) {
     AdmittedWorkload w = admitted.get(key);
     return w == null ? null : w.admission;
   }
 
-  public List<Admission> admitted(String clusterQueue) {
-    List<Admission> out = new ArrayList<>();
+  public List<QuotaReservation> admitted(String clusterQueue) {
+    List<QuotaReservation> out = new ArrayList<>();
     for (AdmittedWorkload w : requireQueue(clusterQueue).admitted.values()) {
       out.add(w.admission);
     }

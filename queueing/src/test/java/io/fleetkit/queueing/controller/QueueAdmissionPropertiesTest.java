@@ -15,9 +15,9 @@ import io.fleetkit.queueing.ClusterQueue;
 import io.fleetkit.queueing.ClusterQueuePreemption;
 import io.fleetkit.queueing.FlavorQuotas;
 import io.fleetkit.queueing.LocalQueue;
-import io.fleetkit.queueing.PreemptionPolicy;
+import io.fleetkit.queueing.QueuePreemptionPolicy;
 import io.fleetkit.queueing.ResourceFlavor;
-import io.fleetkit.queueing.ResourceQuota;
+import io.fleetkit.queueing.FlavorResourceQuota;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -76,14 +76,14 @@ final class QueueAdmissionPropertiesTest {
 
   private static AdmissionEngine engine(ManualClock clock) {
     ClusterQueuePreemption preemption =
-        ClusterQueuePreemption.of(PreemptionPolicy.LOWER_PRIORITY, PreemptionPolicy.LOWER_PRIORITY);
+        ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.LOWER_PRIORITY);
     return AdmissionEngine.builder().clock(clock.asClock())
         .resourceFlavor(new ResourceFlavor("batch", QueueFixtures.POOL))
         .clusterQueue(ClusterQueue.builder("cq-a").cohort("research")
-            .resourceGroup(FlavorQuotas.of("batch", ResourceQuota.of("cpu", "4", "2"))).preemption(preemption)
+            .resourceGroup(FlavorQuotas.of("batch", FlavorResourceQuota.of("cpu", "4", "2"))).preemption(preemption)
             .build())
         .clusterQueue(ClusterQueue.builder("cq-b").cohort("research")
-            .resourceGroup(FlavorQuotas.of("batch", ResourceQuota.of("cpu", "4"))).preemption(preemption).build())
+            .resourceGroup(FlavorQuotas.of("batch", FlavorResourceQuota.of("cpu", "4"))).preemption(preemption).build())
         .localQueue(LocalQueue.of(NS, "lq-a", "cq-a"))
         .localQueue(LocalQueue.of(NS, "lq-b", "cq-b"))
         .build();

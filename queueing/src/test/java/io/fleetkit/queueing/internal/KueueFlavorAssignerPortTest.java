@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.queueing.ClusterQueue;
 import io.fleetkit.queueing.FlavorQuotas;
-import io.fleetkit.queueing.ResourceQuota;
+import io.fleetkit.queueing.FlavorResourceQuota;
 import io.fleetkit.queueing.Workload;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +36,7 @@ final class KueueFlavorAssignerPortTest {
   @Test
   void singleFlavorFits() {
     KueueHarness h = h(ClusterQueue.builder("test-clusterqueue")
-        .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", "1"), ResourceQuota.of("memory", "2Mi")))
+        .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "1"), FlavorResourceQuota.of("memory", "2Mi")))
         .build());
     Assignment a = assign(h, wl("wl", 0, "cpu", "1", "memory", "1Mi"), "test-clusterqueue");
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
@@ -48,7 +48,7 @@ final class KueueFlavorAssignerPortTest {
   @Test
   void singleFlavorUsedResourcesDoesntFit() {
     KueueHarness h = h(ClusterQueue.builder("test-clusterqueue")
-        .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", "4"))).build());
+        .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "4"))).build());
     h.admit(wl("usage", 0, "cpu", "3"), "test-clusterqueue", "cpu", "default");
     Assignment a = assign(h, wl("wl", 0, "cpu", "2"), "test-clusterqueue");
     assertThat(a.mode()).isEqualTo(Assignment.PREEMPT);
@@ -59,10 +59,10 @@ final class KueueFlavorAssignerPortTest {
   @Test
   void multipleResourceGroupsFits() {
     KueueHarness h = h(ClusterQueue.builder("test-clusterqueue")
-        .resourceGroup(FlavorQuotas.of("one", ResourceQuota.of("cpu", "2")),
-            FlavorQuotas.of("two", ResourceQuota.of("cpu", "4")))
-        .resourceGroup(FlavorQuotas.of("b-one", ResourceQuota.of("memory", "1Gi")),
-            FlavorQuotas.of("b-two", ResourceQuota.of("memory", "5Gi")))
+        .resourceGroup(FlavorQuotas.of("one", FlavorResourceQuota.of("cpu", "2")),
+            FlavorQuotas.of("two", FlavorResourceQuota.of("cpu", "4")))
+        .resourceGroup(FlavorQuotas.of("b-one", FlavorResourceQuota.of("memory", "1Gi")),
+            FlavorQuotas.of("b-two", FlavorResourceQuota.of("memory", "5Gi")))
         .build());
     Assignment a = assign(h, wl("wl", 0, "cpu", "3", "memory", "10Mi"), "test-clusterqueue");
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
@@ -73,10 +73,10 @@ final class KueueFlavorAssignerPortTest {
   @Test
   void multipleResourceGroupsWithMultipleResourcesFits() {
     KueueHarness h = h(ClusterQueue.builder("test-clusterqueue")
-        .resourceGroup(FlavorQuotas.of("one", ResourceQuota.of("cpu", "2"), ResourceQuota.of("memory", "1Gi")),
-            FlavorQuotas.of("two", ResourceQuota.of("cpu", "4"), ResourceQuota.of("memory", "15Mi")))
-        .resourceGroup(FlavorQuotas.of("b-one", ResourceQuota.of("example.com/gpu", "4")),
-            FlavorQuotas.of("b-two", ResourceQuota.of("example.com/gpu", "2")))
+        .resourceGroup(FlavorQuotas.of("one", FlavorResourceQuota.of("cpu", "2"), FlavorResourceQuota.of("memory", "1Gi")),
+            FlavorQuotas.of("two", FlavorResourceQuota.of("cpu", "4"), FlavorResourceQuota.of("memory", "15Mi")))
+        .resourceGroup(FlavorQuotas.of("b-one", FlavorResourceQuota.of("example.com/gpu", "4")),
+            FlavorQuotas.of("b-two", FlavorResourceQuota.of("example.com/gpu", "2")))
         .build());
     Assignment a = assign(h, wl("wl", 0, "cpu", "3", "memory", "10Mi", "example.com/gpu", "3"), "test-clusterqueue");
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
@@ -88,12 +88,12 @@ final class KueueFlavorAssignerPortTest {
   void multipleResourceGroupsWithMultipleResourcesFitsWithDifferentModes() {
     KueueHarness h = h(
         ClusterQueue.builder("test-clusterqueue").cohort("test-cohort")
-            .resourceGroup(FlavorQuotas.of("one", ResourceQuota.of("cpu", "2"), ResourceQuota.of("memory", "1Gi")),
-                FlavorQuotas.of("two", ResourceQuota.of("cpu", "4"), ResourceQuota.of("memory", "15Mi")))
-            .resourceGroup(FlavorQuotas.of("b-one", ResourceQuota.of("example.com/gpu", "4")))
+            .resourceGroup(FlavorQuotas.of("one", FlavorResourceQuota.of("cpu", "2"), FlavorResourceQuota.of("memory", "1Gi")),
+                FlavorQuotas.of("two", FlavorResourceQuota.of("cpu", "4"), FlavorResourceQuota.of("memory", "15Mi")))
+            .resourceGroup(FlavorQuotas.of("b-one", FlavorResourceQuota.of("example.com/gpu", "4")))
             .build(),
         ClusterQueue.builder("test-secondary-clusterqueue").cohort("test-cohort")
-            .resourceGroup(FlavorQuotas.of("b-one", ResourceQuota.of("example.com/gpu", "0")))
+            .resourceGroup(FlavorQuotas.of("b-one", FlavorResourceQuota.of("example.com/gpu", "0")))
             .build());
     h.admit(wl("usage", 0, "memory", "10Mi"), "test-clusterqueue", "memory", "two");
     h.admit(wl("secondary-usage", 0, "example.com/gpu", "2"), "test-secondary-clusterqueue",
@@ -117,8 +117,8 @@ final class KueueFlavorAssignerPortTest {
   @Test
   void multipleResourcesInAGroupDoesntFit() {
     KueueHarness h = h(ClusterQueue.builder("test-clusterqueue")
-        .resourceGroup(FlavorQuotas.of("one", ResourceQuota.of("cpu", "2"), ResourceQuota.of("memory", "1Gi")),
-            FlavorQuotas.of("two", ResourceQuota.of("cpu", "4"), ResourceQuota.of("memory", "5Mi")))
+        .resourceGroup(FlavorQuotas.of("one", FlavorResourceQuota.of("cpu", "2"), FlavorResourceQuota.of("memory", "1Gi")),
+            FlavorQuotas.of("two", FlavorResourceQuota.of("cpu", "4"), FlavorResourceQuota.of("memory", "5Mi")))
         .build());
     Assignment a = assign(h, wl("wl", 0, "cpu", "3", "memory", "10Mi"), "test-clusterqueue");
     assertThat(a.mode()).isEqualTo(Assignment.NO_FIT);

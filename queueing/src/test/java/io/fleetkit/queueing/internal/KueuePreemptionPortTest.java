@@ -1,9 +1,9 @@
 package io.fleetkit.queueing.internal;
 
-import static io.fleetkit.queueing.PreemptionPolicy.ANY;
-import static io.fleetkit.queueing.PreemptionPolicy.LOWER_OR_NEWER_EQUAL_PRIORITY;
-import static io.fleetkit.queueing.PreemptionPolicy.LOWER_PRIORITY;
-import static io.fleetkit.queueing.PreemptionPolicy.NEVER;
+import static io.fleetkit.queueing.QueuePreemptionPolicy.ANY;
+import static io.fleetkit.queueing.QueuePreemptionPolicy.LOWER_OR_NEWER_EQUAL_PRIORITY;
+import static io.fleetkit.queueing.QueuePreemptionPolicy.LOWER_PRIORITY;
+import static io.fleetkit.queueing.QueuePreemptionPolicy.NEVER;
 import static io.fleetkit.queueing.internal.KueueHarness.NOW;
 import static io.fleetkit.queueing.internal.KueueHarness.req;
 import static io.fleetkit.queueing.internal.KueueHarness.wl;
@@ -13,8 +13,8 @@ import io.fleetkit.queueing.BorrowWithinCohort;
 import io.fleetkit.queueing.ClusterQueue;
 import io.fleetkit.queueing.ClusterQueuePreemption;
 import io.fleetkit.queueing.FlavorQuotas;
-import io.fleetkit.queueing.PreemptionPolicy;
-import io.fleetkit.queueing.ResourceQuota;
+import io.fleetkit.queueing.QueuePreemptionPolicy;
+import io.fleetkit.queueing.FlavorResourceQuota;
 import io.fleetkit.queueing.Workload;
 import java.time.Duration;
 import java.util.List;
@@ -28,24 +28,24 @@ import org.junit.jupiter.api.Test;
 final class KueuePreemptionPortTest {
   private static final BorrowWithinCohort BWC0 = BorrowWithinCohort.lowerPriority(0);
 
-  private static ClusterQueuePreemption p(PreemptionPolicy within, PreemptionPolicy reclaim) {
+  private static ClusterQueuePreemption p(QueuePreemptionPolicy within, QueuePreemptionPolicy reclaim) {
     return ClusterQueuePreemption.of(within, reclaim);
   }
 
-  private static ClusterQueuePreemption p(PreemptionPolicy within, PreemptionPolicy reclaim, BorrowWithinCohort b) {
+  private static ClusterQueuePreemption p(QueuePreemptionPolicy within, QueuePreemptionPolicy reclaim, BorrowWithinCohort b) {
     return new ClusterQueuePreemption(within, reclaim, b);
   }
 
   private static FlavorQuotas cpuMem(String flavor, String cpu, String cpuBorrow, String mem, String memBorrow) {
-    return FlavorQuotas.of(flavor, ResourceQuota.of("cpu", cpu, cpuBorrow), ResourceQuota.of("memory", mem, memBorrow));
+    return FlavorQuotas.of(flavor, FlavorResourceQuota.of("cpu", cpu, cpuBorrow), FlavorResourceQuota.of("memory", mem, memBorrow));
   }
 
   private static List<ClusterQueue> defaultClusterQueues() {
     return List.of(
         ClusterQueue.builder("standalone")
-            .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", "6")))
-            .resourceGroup(FlavorQuotas.of("alpha", ResourceQuota.of("memory", "3Gi")),
-                FlavorQuotas.of("beta", ResourceQuota.of("memory", "3Gi")))
+            .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "6")))
+            .resourceGroup(FlavorQuotas.of("alpha", FlavorResourceQuota.of("memory", "3Gi")),
+                FlavorQuotas.of("beta", FlavorResourceQuota.of("memory", "3Gi")))
             .preemption(p(LOWER_PRIORITY, NEVER)).build(),
         ClusterQueue.builder("c1").cohort("cohort")
             .resourceGroup(cpuMem("default", "6", "6", "3Gi", "3Gi"))
@@ -54,36 +54,36 @@ final class KueuePreemptionPortTest {
             .resourceGroup(cpuMem("default", "6", "6", "3Gi", "3Gi"))
             .preemption(p(NEVER, ANY)).build(),
         ClusterQueue.builder("d1").cohort("cohort-no-limits")
-            .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", "6"), ResourceQuota.of("memory", "3Gi")))
+            .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "6"), FlavorResourceQuota.of("memory", "3Gi")))
             .preemption(p(LOWER_PRIORITY, LOWER_PRIORITY)).build(),
         ClusterQueue.builder("d2").cohort("cohort-no-limits")
-            .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", "6"), ResourceQuota.of("memory", "3Gi")))
+            .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "6"), FlavorResourceQuota.of("memory", "3Gi")))
             .preemption(p(NEVER, ANY)).build(),
         ClusterQueue.builder("l1").cohort("legion")
             .resourceGroup(cpuMem("default", "6", "12", "3Gi", "6Gi"))
             .preemption(p(LOWER_PRIORITY, LOWER_PRIORITY)).build(),
         ClusterQueue.builder("prevent-starvation")
-            .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", "6")))
+            .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "6")))
             .preemption(p(LOWER_OR_NEWER_EQUAL_PRIORITY, NEVER)).build(),
         ClusterQueue.builder("a-standard").cohort("with-shared-cq")
-            .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", "1", "12")))
+            .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "1", "12")))
             .preemption(p(NEVER, LOWER_PRIORITY, BWC0)).build(),
         ClusterQueue.builder("b-standard").cohort("with-shared-cq")
-            .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", "1", "12")))
+            .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "1", "12")))
             .preemption(p(LOWER_PRIORITY, ANY, BWC0)).build(),
         ClusterQueue.builder("a-best-effort").cohort("with-shared-cq")
-            .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", "1", "12")))
+            .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "1", "12")))
             .preemption(p(NEVER, LOWER_PRIORITY, BWC0)).build(),
         ClusterQueue.builder("b-best-effort").cohort("with-shared-cq")
-            .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", "0", "13")))
+            .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "0", "13")))
             .preemption(p(NEVER, LOWER_PRIORITY, BWC0)).build(),
         ClusterQueue.builder("shared").cohort("with-shared-cq")
-            .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", "10"))).build(),
+            .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "10"))).build(),
         ClusterQueue.builder("lend1").cohort("cohort-lend")
-            .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", "6").withLendingLimit("4")))
+            .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "6").withLendingLimit("4")))
             .preemption(p(LOWER_PRIORITY, LOWER_PRIORITY)).build(),
         ClusterQueue.builder("lend2").cohort("cohort-lend")
-            .resourceGroup(FlavorQuotas.of("default", ResourceQuota.of("cpu", "6").withLendingLimit("2")))
+            .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "6").withLendingLimit("2")))
             .preemption(p(LOWER_PRIORITY, LOWER_PRIORITY)).build());
   }
 

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Cluster objects other than nodes and pods (priority classes, disruption budgets, claims...), by kind and key, for
@@ -16,9 +17,11 @@ final class ClusterObjects {
   private final Map<Class<?>, LinkedHashMap<Object, Object>> byKind = new HashMap<>();
   private final Map<Class<?>, List<?>> lists = new java.util.concurrent.ConcurrentHashMap<>();
 
-  void put(Object o) {
-    byKind.computeIfAbsent(o.getClass(), k -> new LinkedHashMap<>()).put(keyOf(o), o);
+  /** Adds or replaces {@code o}; returns the object it replaced, or {@code null}. */
+  @Nullable Object put(Object o) {
+    Object before = byKind.computeIfAbsent(o.getClass(), k -> new LinkedHashMap<>()).put(keyOf(o), o);
     lists.clear();
+    return before;
   }
 
   boolean remove(Object o) {

@@ -6,7 +6,9 @@ import io.fleetkit.api.framework.ClusterEvent;
 import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.scheduling.PriorityClass;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -129,17 +131,19 @@ final class EventHandlers {
   }
 
   void addObject(Object object) {
-    objects.put(object);
-    onObjectEvent(object);
+    Object before = objects.put(object);
+    onObjectEvent(before, object);
   }
 
   void removeObject(Object object) {
     if (objects.remove(object)) {
-      onObjectEvent(object);
+      onObjectEvent(object, null);
     }
   }
 
-  private void onObjectEvent(Object object) {
+  /** A change of a cluster object; a Namespace change is offered to the plugins' per-pod queueing hints. */
+  private void onObjectEvent(@Nullable Object before, @Nullable Object after) {
+    Object object = after != null ? after : Objects.requireNonNull(before);
     ClusterEvent event = switch (object.getClass().getSimpleName()) {
       case "PriorityClass", "PodDisruptionBudget" -> null;
       case "Namespace" -> ClusterEvent.NAMESPACE_UPDATE;
@@ -147,7 +151,9 @@ final class EventHandlers {
           "CSIStorageCapacity", "VolumeAttachment" -> ClusterEvent.STORAGE;
       default -> ClusterEvent.OTHER;
     };
-    if (event != null) {
+    if (event == ClusterEvent.NAMESPACE_UPDATE) {
+      queue.moveAllToActiveOrBackoff(event, before, after, nanos.getAsLong());
+    } else if (event != null) {
       queue.moveAllToActiveOrBackoff(event, nanos.getAsLong());
     }
   }

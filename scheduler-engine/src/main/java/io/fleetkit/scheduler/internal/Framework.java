@@ -105,6 +105,8 @@ public final class Framework implements FrameworkHandle {
   private final String[] postBindNames;
   /** Events each plugin registered; plugins absent from the map register every event. */
   private final Map<String, Set<ClusterEvent>> registeredEvents = new HashMap<>();
+  /** The plugins that registered events, for their per-pod queueing hints. */
+  private final Map<String, EnqueueExtensions> enqueueExtensions = new HashMap<>();
   /** Score buffers, one per Score plugin, reused across cycles. */
   private long[][] scoreBufs;
   /** Plugin execution durations; null unless a metrics registry was given. */
@@ -142,6 +144,7 @@ public final class Framework implements FrameworkHandle {
         Set<ClusterEvent> events = x.eventsToRegister();
         registeredEvents.put(ref.name(),
             events.isEmpty() ? EnumSet.noneOf(ClusterEvent.class) : EnumSet.copyOf(events));
+        enqueueExtensions.put(ref.name(), x);
       }
     }
     int[] sorts = indicesOf(plugins, QueueSortPlugin.class);
@@ -305,6 +308,27 @@ public final class Framework implements FrameworkHandle {
     for (String r : rejectors) {
       Set<ClusterEvent> events = registeredEvents.get(r);
       if (events == null || events.contains(event)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * {@link #movesOn(Set, ClusterEvent)} for an event that carries the changed object: a rejector that registered it
+   * is also asked for its per-pod hint ({@link EnqueueExtensions#isSchedulableAfter}).
+   */
+  boolean movesOn(Set<String> rejectors, ClusterEvent event, Pod pod, @Nullable Object oldObject,
+      @Nullable Object newObject) {
+    if (rejectors.isEmpty()) {
+      return true;
+    }
+    for (String r : rejectors) {
+      Set<ClusterEvent> events = registeredEvents.get(r);
+      if (events == null) {
+        return true;
+      }
+      if (events.contains(event) && enqueueExtensions.get(r).isSchedulableAfter(pod, event, oldObject, newObject)) {
         return true;
       }
     }

@@ -33,7 +33,10 @@ final class SchedulerInstruments {
   private final EventRecorder events;
   private final Tracing tracing;
   private final boolean tracingOn;
-  /** The running attempt's span and its open extension point's span; null when not tracing or outside one. */
+  /**
+   * The running attempt's span and its open extension point's span; null when not tracing, outside an attempt, or
+   * when the sampler dropped the attempt's span.
+   */
   private @Nullable TraceSpan attempt;
   private @Nullable TraceSpan point;
   /** Series bound once per profile, so a hook looks nothing up by a concatenated key. */
@@ -62,7 +65,20 @@ final class SchedulerInstruments {
     }
     return p;
   }
-  private final Map<Integer, Histogram> sli = new HashMap<>();
+  /** {@code scheduler_pod_scheduling_sli_duration_seconds} by attempts (index), bound on first use. */
+  private Histogram[] sli = new Histogram[8];
+
+  private Histogram sli(int attempts) {
+    if (attempts >= sli.length) {
+      sli = java.util.Arrays.copyOf(sli, Math.max(attempts + 1, sli.length * 2));
+    }
+    Histogram h = sli[attempts];
+    if (h == null) {
+      h = sli[attempts] = metrics.histogram(SchedulerMetrics.POD_SCHEDULING_SLI_DURATION,
+          Integer.toString(attempts));
+    }
+    return h;
+  }
   private final @Nullable Gauge active;
   private final @Nullable Gauge backoff;
   private final @Nullable Gauge unschedulable;
@@ -129,12 +145,16 @@ final class SchedulerInstruments {
   long attemptStart(Pod pod, String profile, int attemptNumber) {
     if (tracingOn) {
       String parent = pod.metadata().annotations().get(Tracing.TRACEPARENT_ANNOTATION);
-      attempt = (parent == null ? tracing.start(Tracing.SPAN_SCHEDULE, (TraceSpan) null)
-          : tracing.start(Tracing.SPAN_SCHEDULE, Map.of("traceparent", parent)))
-          .attribute("k8s.namespace.name", pod.metadata().namespace())
-          .attribute("k8s.pod.name", pod.metadata().name())
-          .attribute("fleetkit.profile", profile)
-          .attribute("fleetkit.attempt", attemptNumber);
+      TraceSpan span = parent == null ? tracing.start(Tracing.SPAN_SCHEDULE, (TraceSpan) null)
+          : tracing.start(Tracing.SPAN_SCHEDULE, Map.of("traceparent", parent));
+      if (span.isRecording()) {
+        attempt = span.attribute("k8s.namespace.name", pod.metadata().namespace())
+            .attribute("k8s.pod.name", pod.metadata().name())
+            .attribute("fleetkit.profile", profile)
+            .attribute("fleetkit.attempt", attemptNumber);
+      } else {
+        span.end(); // sampled out: no attributes, no children (they would be dropped too)
+      }
     }
     return System.nanoTime();
   }
@@ -236,8 +256,7 @@ final class SchedulerInstruments {
       }
       if (r.isBound()) {
         podAttempts.observe(podAttemptCount);
-        sli.computeIfAbsent(podAttemptCount, a -> metrics.histogram(SchedulerMetrics.POD_SCHEDULING_SLI_DURATION,
-            Integer.toString(a))).observeNanos(queuedNanos);
+        sli(podAttemptCount).observeNanos(queuedNanos);
       }
     }
     if (r.isBound()) {

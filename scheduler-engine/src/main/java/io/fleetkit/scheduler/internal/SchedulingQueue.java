@@ -206,13 +206,28 @@ public final class SchedulingQueue {
    * Returns how many pods moved.
    */
   int moveAllToActiveOrBackoff(ClusterEvent event, long nowNanos) {
+    return moveAllToActiveOrBackoff(event, false, null, null, nowNanos);
+  }
+
+  /**
+   * {@link #moveAllToActiveOrBackoff(ClusterEvent, long)} for an event about one object changing from
+   * {@code oldObject} to {@code newObject}: the rejecting plugins' queueing hints decide per pod.
+   */
+  int moveAllToActiveOrBackoff(ClusterEvent event, @Nullable Object oldObject, @Nullable Object newObject,
+      long nowNanos) {
+    return moveAllToActiveOrBackoff(event, true, oldObject, newObject, nowNanos);
+  }
+
+  private int moveAllToActiveOrBackoff(ClusterEvent event, boolean hinted, @Nullable Object oldObject,
+      @Nullable Object newObject, long nowNanos) {
     moveRequestCycle = schedulingCycle;
     int moved = 0;
     if (!unschedulable.isEmpty()) {
       List<QueuedPod> ps = new ArrayList<>();
       for (Iterator<QueuedPod> it = unschedulable.values().iterator(); it.hasNext(); ) {
         QueuedPod p = it.next();
-        if (p.framework.movesOn(p.rejectors, event)) {
+        if (hinted ? p.framework.movesOn(p.rejectors, event, p.info.pod(), oldObject, newObject)
+            : p.framework.movesOn(p.rejectors, event)) {
           it.remove();
           ps.add(p);
         }

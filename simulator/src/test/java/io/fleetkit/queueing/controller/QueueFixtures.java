@@ -13,9 +13,9 @@ import io.fleetkit.queueing.ClusterQueue;
 import io.fleetkit.queueing.ClusterQueuePreemption;
 import io.fleetkit.queueing.FlavorQuotas;
 import io.fleetkit.queueing.LocalQueue;
-import io.fleetkit.queueing.PreemptionPolicy;
+import io.fleetkit.queueing.QueuePreemptionPolicy;
 import io.fleetkit.queueing.ResourceFlavor;
-import io.fleetkit.queueing.ResourceQuota;
+import io.fleetkit.queueing.FlavorResourceQuota;
 import java.time.Clock;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -36,8 +36,8 @@ final class QueueFixtures {
     return AdmissionEngine.builder().clock(clock)
         .resourceFlavor(new ResourceFlavor("batch", POOL))
         .clusterQueue(ClusterQueue.builder("cq")
-            .resourceGroup(FlavorQuotas.of("batch", ResourceQuota.of("cpu", cpus)))
-            .preemption(ClusterQueuePreemption.of(PreemptionPolicy.LOWER_PRIORITY, PreemptionPolicy.NEVER))
+            .resourceGroup(FlavorQuotas.of("batch", FlavorResourceQuota.of("cpu", cpus)))
+            .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.NEVER))
             .build())
         .localQueue(LocalQueue.of(NS, "lq", "cq"))
         .build();

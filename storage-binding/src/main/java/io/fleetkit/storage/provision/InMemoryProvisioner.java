@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  * goes to the allowed zone with the most free capacity (ties by name). Capacity is counted in bytes of the
  * claim's request and returned when a volume is deleted. Thread-safe.
  */
-public final class InMemoryProvisioner implements Provisioner {
+public final class InMemoryProvisioner implements VolumeProvisioner {
   private final String name;
   private final String topologyKey;
   private final @Nullable Map<String, Long> capacity;

@@ -3,7 +3,7 @@ package io.fleetkit.storage.provision;
 import io.fleetkit.api.core.PersistentVolume;
 import java.util.Objects;
 
-/** The outcome of {@link Provisioner#provision}: a new volume, or why there is none. */
+/** The outcome of {@link VolumeProvisioner#provision}: a new volume, or why there is none. */
 public sealed interface ProvisionResult {
 
   /** The volume to create. The controller sets its claim reference, annotations and phase. */

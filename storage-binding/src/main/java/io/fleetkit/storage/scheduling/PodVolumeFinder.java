@@ -15,7 +15,7 @@ import io.fleetkit.api.core.PersistentVolume;
 import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.storage.StorageAnnotations;
 import io.fleetkit.storage.PersistentVolumeController;
-import io.fleetkit.storage.provision.Provisioner;
+import io.fleetkit.storage.provision.VolumeProvisioner;
 import io.fleetkit.storage.scheduling.VolumeBindingState.Candidate;
 import io.fleetkit.storage.scheduling.VolumeBindingState.ClaimToBind;
 import io.fleetkit.storage.scheduling.VolumeBindingState.PodVolumes;
@@ -80,7 +80,7 @@ final class PodVolumeFinder {
       }
       for (int i = 0; unboundSatisfied && i < provisions.size(); i++) {
         ClaimToBind c = provisions.get(i);
-        Optional<Provisioner> p = controller.provisioner(c.storageClass().provisioner());
+        Optional<VolumeProvisioner> p = controller.provisioner(c.storageClass().provisioner());
         if (c.prebound() != null || c.claim().spec().selector() != null || p.isEmpty()
             || !c.storageClass().allowsTopology(node.metadata().labels())) {
           unboundSatisfied = false;

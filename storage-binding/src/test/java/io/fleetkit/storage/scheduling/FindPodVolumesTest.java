@@ -29,7 +29,7 @@ import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.storage.PersistentVolumeController;
 import io.fleetkit.storage.Topology;
 import io.fleetkit.storage.provision.InMemoryProvisioner;
-import io.fleetkit.storage.provision.Provisioner;
+import io.fleetkit.storage.provision.VolumeProvisioner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -209,7 +209,7 @@ final class FindPodVolumesTest {
     return Stream.of(Arguments.of("no-pvcs"));
   }
 
-  private void check(List<C> claims, List<V> volumes, Want want, Provisioner provisioner, boolean emptyDir) {
+  private void check(List<C> claims, List<V> volumes, Want want, VolumeProvisioner provisioner, boolean emptyDir) {
     store = ObjectStore.inMemory();
     PersistentVolumeController controller = PersistentVolumeController.builder(store).provisioner(provisioner)
         .build();

@@ -26,7 +26,7 @@ import io.fleetkit.scheduler.Scheduler;
 import io.fleetkit.storage.PersistentVolumeController;
 import io.fleetkit.storage.Topology;
 import io.fleetkit.storage.provision.InMemoryProvisioner;
-import io.fleetkit.storage.provision.Provisioner;
+import io.fleetkit.storage.provision.VolumeProvisioner;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -39,13 +39,13 @@ final class StorageCluster implements AutoCloseable {
   final PersistentVolumeController controller;
   final Scheduler scheduler;
 
-  StorageCluster(Provisioner... provisioners) {
+  StorageCluster(VolumeProvisioner... provisioners) {
     this(Map.of(), provisioners);
   }
 
-  StorageCluster(Map<String, Object> dataLocalityArgs, Provisioner... provisioners) {
+  StorageCluster(Map<String, Object> dataLocalityArgs, VolumeProvisioner... provisioners) {
     PersistentVolumeController.Builder b = PersistentVolumeController.builder(store).clock(clock);
-    for (Provisioner p : provisioners) {
+    for (VolumeProvisioner p : provisioners) {
       b.provisioner(p);
     }
     controller = b.build();

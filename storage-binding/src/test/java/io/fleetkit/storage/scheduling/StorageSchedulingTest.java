@@ -19,7 +19,7 @@ import io.fleetkit.storage.Topology;
 import io.fleetkit.storage.provision.InMemoryProvisioner;
 import io.fleetkit.storage.provision.ProvisionRequest;
 import io.fleetkit.storage.provision.ProvisionResult;
-import io.fleetkit.storage.provision.Provisioner;
+import io.fleetkit.storage.provision.VolumeProvisioner;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -155,7 +155,7 @@ final class StorageSchedulingTest {
   }
 
   /** Hands out nothing, though it claims capacity everywhere: provisioning fails only at PreBind. */
-  private static final class BrokenProvisioner implements Provisioner {
+  private static final class BrokenProvisioner implements VolumeProvisioner {
     @Override
     public String name() {
       return "broken.csi.fleetkit.io";

@@ -40,11 +40,12 @@ public final class EtcdStore {
   private EtcdStore() {}
 
   /**
-   * A builder for a store on the etcd cluster at {@code endpoints} ({@code http://host:port}; {@code etcd://host:port}
-   * means the same).
+   * A builder for a store on the etcd cluster at {@code endpoints}: {@code http://host:port} (or
+   * {@code etcd://host:port}, the same) in clear, {@code https://host:port} (or {@code etcds://host:port}) over TLS.
+   * All endpoints use the same transport.
    *
-   * @throws IllegalArgumentException if there is no endpoint or one is not {@code http://host:port} or
-   *     {@code etcd://host:port}
+   * @throws IllegalArgumentException if there is no endpoint, one is not of these forms, or clear and TLS endpoints
+   *     are mixed
    */
   public static EtcdStoreBuilder builder(String... endpoints) {
     Objects.requireNonNull(endpoints, "endpoints");
@@ -53,20 +54,27 @@ public final class EtcdStore {
     }
     List<URI> uris = new ArrayList<>();
     for (String e : endpoints) {
-      uris.add(endpoint(e));
+      URI u = endpoint(e);
+      if (!uris.isEmpty() && !uris.get(0).getScheme().equals(u.getScheme())) {
+        throw new IllegalArgumentException("etcd endpoints " + List.of(endpoints)
+            + " mix clear (http://, etcd://) and TLS (https://, etcds://) endpoints; use one transport");
+      }
+      uris.add(u);
     }
     return new EtcdStoreBuilder(uris);
   }
 
   /**
    * The etcd client URL {@code spec} names: {@code etcd://host:port} or {@code http://host:port} (a trailing
-   * {@code /} is allowed), as {@code http://host:port}.
+   * {@code /} is allowed) as {@code http://host:port}; {@code etcds://host:port} or {@code https://host:port} as
+   * {@code https://host:port}.
    *
    * @throws IllegalArgumentException naming the value and the expected form
    */
   public static URI endpoint(String spec) {
     Objects.requireNonNull(spec, "endpoint");
-    String expected = "etcd endpoint \"" + spec + "\" must be http://HOST:PORT or etcd://HOST:PORT";
+    String expected = "etcd endpoint \"" + spec + "\" must be http://HOST:PORT, etcd://HOST:PORT, https://HOST:PORT"
+        + " or etcds://HOST:PORT";
     URI u;
     try {
       u = new URI(spec.trim());
@@ -74,10 +82,10 @@ public final class EtcdStore {
       throw new IllegalArgumentException(expected + ": " + e.getMessage(), e);
     }
     String scheme = u.getScheme();
-    if (scheme == null || !(scheme.equals("http") || scheme.equals("etcd"))) {
-      throw new IllegalArgumentException(expected + (scheme != null && scheme.equals("https")
-          ? " (TLS to etcd is not supported yet)" : ""));
+    if (scheme == null || !List.of("http", "etcd", "https", "etcds").contains(scheme)) {
+      throw new IllegalArgumentException(expected);
     }
+    boolean tls = scheme.equals("https") || scheme.equals("etcds");
     if (u.getHost() == null || u.getPort() < 1 || u.getPort() > 65535) {
       throw new IllegalArgumentException(expected + " (host and port are required)");
     }
@@ -86,7 +94,7 @@ public final class EtcdStore {
         || (path != null && !path.isEmpty() && !path.equals("/"))) {
       throw new IllegalArgumentException(expected + " (nothing after the port)");
     }
-    return URI.create("http://" + (u.getHost().contains(":") && !u.getHost().startsWith("[")
+    return URI.create((tls ? "https://" : "http://") + (u.getHost().contains(":") && !u.getHost().startsWith("[")
         ? "[" + u.getHost() + "]" : u.getHost()) + ":" + u.getPort());
   }
 }

@@ -6,6 +6,8 @@ import io.fleetkit.api.store.ObjectStoreBuilder;
 import io.fleetkit.store.etcd.internal.EtcdObjectStore;
 import io.fleetkit.store.etcd.internal.EtcdSettings;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -37,6 +39,11 @@ public final class EtcdStoreBuilder {
   private int historyLimit = -1;
   private @Nullable AdmissionChain admission;
   private @Nullable Duration requestTimeout;
+  private @Nullable Path trustedCertificates;
+  private @Nullable Path clientCertificate;
+  private @Nullable Path clientKey;
+  private @Nullable String user;
+  private @Nullable String password;
 
   EtcdStoreBuilder(List<URI> endpoints) {
     this.endpoints = List.copyOf(endpoints);
@@ -174,17 +181,104 @@ public final class EtcdStoreBuilder {
   }
 
   /**
+   * TLS: the PEM file of the certificate authorities that sign etcd's server certificates (etcd's
+   * {@code --trusted-ca-file} on the client side); default the JDK's trusted authorities. Needs {@code https://} or
+   * {@code etcds://} endpoints.
+   *
+   * @throws IllegalArgumentException if the file is not readable
+   */
+  public EtcdStoreBuilder trustedCertificates(Path caPem) {
+    Objects.requireNonNull(caPem, "caPem");
+    if (trustedCertificates != null) {
+      throw new IllegalStateException("trustedCertificates was already set to " + trustedCertificates);
+    }
+    trustedCertificates = readable("trustedCertificates", caPem);
+    return this;
+  }
+
+  /**
+   * TLS client authentication (etcd's {@code --client-cert-auth}): this client's certificate chain and its
+   * unencrypted PKCS#8 private key, both PEM. Needs {@code https://} or {@code etcds://} endpoints.
+   *
+   * @throws IllegalArgumentException if a file is not readable
+   */
+  public EtcdStoreBuilder clientCertificate(Path certificatePem, Path privateKeyPem) {
+    Objects.requireNonNull(certificatePem, "certificatePem");
+    Objects.requireNonNull(privateKeyPem, "privateKeyPem");
+    if (clientCertificate != null) {
+      throw new IllegalStateException("clientCertificate was already set to " + clientCertificate);
+    }
+    clientCertificate = readable("clientCertificate", certificatePem);
+    clientKey = readable("clientCertificate private key", privateKeyPem);
+    return this;
+  }
+
+  /**
+   * etcd user authentication ({@code etcdctl auth enable}): the store logs in as {@code user} and sends etcd's
+   * token with every request. Over clear endpoints ({@code http://}) only to loopback hosts, since the password
+   * would cross the network in clear.
+   *
+   * @throws IllegalArgumentException if the user or password is empty
+   */
+  public EtcdStoreBuilder credentials(String user, String password) {
+    Objects.requireNonNull(user, "user");
+    Objects.requireNonNull(password, "password");
+    if (user.isEmpty() || password.isEmpty()) {
+      throw new IllegalArgumentException("etcd credentials: user and password must not be empty (user \"" + user
+          + "\")");
+    }
+    if (this.user != null) {
+      throw new IllegalStateException("credentials were already set for user " + this.user);
+    }
+    this.user = user;
+    this.password = password;
+    return this;
+  }
+
+  private static Path readable(String setting, Path file) {
+    if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+      throw new IllegalArgumentException("etcd store " + setting + ": " + file + " is not a readable file");
+    }
+    return file;
+  }
+
+  private boolean tls() {
+    return endpoints.get(0).getScheme().equals("https");
+  }
+
+  private void checkTransport() {
+    if (!tls() && (trustedCertificates != null || clientCertificate != null)) {
+      throw new IllegalStateException("etcd store: " + (trustedCertificates != null ? "trustedCertificates"
+          : "clientCertificate") + " needs TLS endpoints (https:// or etcds://), but the endpoints are " + endpoints);
+    }
+    if (!tls() && user != null) {
+      for (URI e : endpoints) {
+        String host = e.getHost();
+        if (!(host.equals("localhost") || host.startsWith("127.") || host.equals("[::1]") || host.equals("::1"))) {
+          throw new IllegalStateException("etcd store: credentials for user " + user + " would go in clear to " + e
+              + "; use https:// or etcds:// endpoints");
+        }
+      }
+    }
+  }
+
+  /**
    * Connects and returns the store. The builder may be reused.
    *
+   * @throws IllegalStateException if TLS files or credentials do not suit the endpoints (see each setting)
+   * @throws IllegalArgumentException if a TLS file cannot be read as PEM
    * @throws io.fleetkit.api.StoreUnavailableException if etcd does not answer within the request timeout
+   * @throws io.fleetkit.api.FleetKitException if etcd refuses the credentials
    */
   public ObjectStore build() {
+    checkTransport();
     return EtcdObjectStore.open(new EtcdSettings(endpoints, prefix != null ? prefix : DEFAULT_PREFIX,
         clock != null ? clock : Clock.systemUTC(),
         uidGenerator != null ? uidGenerator : () -> UUID.randomUUID().toString(),
         deliveryExecutor, directDelivery,
         watchQueueLimit != -1 ? watchQueueLimit : ObjectStoreBuilder.DEFAULT_WATCH_QUEUE_LIMIT,
         historyLimit, admission != null ? admission : AdmissionChain.empty(),
-        requestTimeout != null ? requestTimeout : DEFAULT_REQUEST_TIMEOUT));
+        requestTimeout != null ? requestTimeout : DEFAULT_REQUEST_TIMEOUT,
+        new EtcdSettings.Security(tls(), trustedCertificates, clientCertificate, clientKey, user, password)));
   }
 }

@@ -1,6 +1,6 @@
 package io.fleetkit.queueing.controller.internal;
 
-import io.fleetkit.queueing.Admission;
+import io.fleetkit.queueing.QuotaReservation;
 import io.fleetkit.queueing.AdmissionEngine;
 import io.fleetkit.queueing.CycleResult;
 import io.fleetkit.queueing.Preemption;
@@ -30,7 +30,7 @@ final class AdmissionBook {
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionBook.class);
 
   /** What the engine says about one Job's workload after the cycles. */
-  record View(@Nullable Admission admission, boolean preempted, String message, boolean mayStart) {}
+  record View(@Nullable QuotaReservation admission, boolean preempted, String message, boolean mayStart) {}
 
   /** An admission to restore from a Job's annotation. */
   record Restored(Workload workload, AdmissionRecord admission, Instant admittedAt) {}
@@ -103,7 +103,7 @@ final class AdmissionBook {
     if (dirty) {
       cycles(changed);
     }
-    Admission a = engine.admission(key).orElse(null);
+    QuotaReservation a = engine.admission(key).orElse(null);
     if (a != null) {
       boolean others = evicting.size() > (evicting.contains(key) ? 1 : 0);
       return new View(a, false, "", !others);
@@ -167,9 +167,9 @@ final class AdmissionBook {
    * The Job was written started with {@code admission}: whether the engine still holds exactly that admission (if
    * not, it was preempted meanwhile and stays evicting until its suspension is written).
    */
-  synchronized boolean started(String key, Admission admission, Set<String> changed) {
+  synchronized boolean started(String key, QuotaReservation admission, Set<String> changed) {
     waitingToStart.remove(key);
-    Admission now = engine.admission(key).orElse(null);
+    QuotaReservation now = engine.admission(key).orElse(null);
     if (now == null || !AdmissionRecord.of(now).equals(AdmissionRecord.of(admission))) {
       return false;
     }
@@ -192,14 +192,14 @@ final class AdmissionBook {
     for (int i = 0; i < maxCycles; i++) {
       CycleResult r = engine.schedule();
       if (r.progressed()) {
-        List<List<String>> signature = List.of(r.admitted().stream().map(Admission::workload).toList(),
+        List<List<String>> signature = List.of(r.admitted().stream().map(QuotaReservation::workload).toList(),
             r.preempted().stream().map(Preemption::workload).toList());
         if (!seen.add(signature) && !oscillating) {
           oscillating = true;
           LOG.debug("queue admission: the engine repeats cycle {}; stopping after its next admission", signature);
         }
       }
-      for (Admission a : r.admitted()) {
+      for (QuotaReservation a : r.admitted()) {
         if (submitted.containsKey(a.workload())) {
           reasons.remove(a.workload());
           preempted.remove(a.workload());

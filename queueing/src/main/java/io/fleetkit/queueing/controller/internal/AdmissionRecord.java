@@ -1,7 +1,7 @@
 package io.fleetkit.queueing.controller.internal;
 
 import io.fleetkit.queueing.controller.QueueLabels;
-import io.fleetkit.queueing.Admission;
+import io.fleetkit.queueing.QuotaReservation;
 import io.fleetkit.queueing.PodSetAssignment;
 import java.util.Map;
 import java.util.Objects;
@@ -21,7 +21,7 @@ record AdmissionRecord(String clusterQueue, Map<String, String> flavors) {
   }
 
   /** The record of the engine's admission (its pod sets' flavors merged; a Job has one pod set). */
-  static AdmissionRecord of(Admission admission) {
+  static AdmissionRecord of(QuotaReservation admission) {
     Map<String, String> flavors = new TreeMap<>();
     for (PodSetAssignment p : admission.podSets()) {
       flavors.putAll(p.flavors());

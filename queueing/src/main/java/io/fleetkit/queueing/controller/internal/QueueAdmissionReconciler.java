@@ -8,7 +8,7 @@ import io.fleetkit.reconcile.ReconcileContext;
 import io.fleetkit.reconcile.Reconciler;
 import io.fleetkit.reconcile.Result;
 import io.fleetkit.queueing.controller.QueueLabels;
-import io.fleetkit.queueing.Admission;
+import io.fleetkit.queueing.QuotaReservation;
 import io.fleetkit.queueing.AdmissionEngine;
 import io.fleetkit.queueing.ResourceFlavor;
 import io.fleetkit.queueing.Workload;
@@ -91,7 +91,7 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
       book.forget(key, changed);
       return hold(ctx, job, key, QueueLabels.REASON_INADMISSIBLE, String.valueOf(e.getMessage()), changed);
     }
-    Admission admission = view.admission();
+    QuotaReservation admission = view.admission();
     if (admission == null) {
       return hold(ctx, job, key, view.preempted() ? QueueLabels.REASON_PREEMPTED : QueueLabels.REASON_PENDING,
           view.message(), changed);
@@ -119,7 +119,7 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
     return Result.done();
   }
 
-  private Result start(ReconcileContext<Job> ctx, Job job, String key, Admission admission, boolean mayStart,
+  private Result start(ReconcileContext<Job> ctx, Job job, String key, QuotaReservation admission, boolean mayStart,
       Set<String> changed) {
     AdmissionRecord rec = AdmissionRecord.of(admission);
     Map<String, String> labels = flavorLabels(rec);

@@ -1,5 +1,6 @@
 package io.fleetkit.scheduler.plugins.interpodaffinity;
 
+import io.fleetkit.api.core.Namespace;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.framework.ClusterEvent;
 import io.fleetkit.api.framework.CycleState;
@@ -15,6 +16,10 @@ import io.fleetkit.api.framework.ScorePlugin;
 import io.fleetkit.api.framework.Snapshot;
 import io.fleetkit.api.framework.StateKey;
 import io.fleetkit.api.framework.Status;
+import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.scheduling.Affinity;
+import io.fleetkit.api.scheduling.PodAffinity;
+import io.fleetkit.api.scheduling.PodAffinityTerm;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.Set;
@@ -22,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Inter-pod affinity and anti-affinity, as kube-scheduler's InterPodAffinity plugin
@@ -51,7 +57,8 @@ import java.util.function.Supplier;
  * <p><b>Re-queueing.</b> As upstream's {@code EventsToRegister}: a rejected pod is retried after an assigned pod
  * is added, changed or deleted, and after a node is added or changed; and, beyond upstream, after a Namespace
  * changes ({@link ClusterEvent#NAMESPACE_UPDATE}), since a namespace gaining a label can satisfy a
- * {@code namespaceSelector}.
+ * {@code namespaceSelector}: per pod, by {@link #isSchedulableAfter} (only pods whose terms' selection of that
+ * namespace changed the helpful way, or pods of that namespace).
  *
  * <p>Thread-safe; Filter and Score do not allocate.
  */
@@ -115,6 +122,58 @@ public final class InterPodAffinityPlugin
     return EnumSet.of(ClusterEvent.ASSIGNED_POD_ADD, ClusterEvent.ASSIGNED_POD_UPDATE,
         ClusterEvent.ASSIGNED_POD_DELETE, ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE,
         ClusterEvent.NAMESPACE_UPDATE);
+  }
+
+  /**
+   * The per-pod hint for Namespace changes: a change of the pod's own namespace re-queues it (an existing pod's
+   * anti-affinity term may have selected that namespace by label); a change of another namespace re-queues it only
+   * when one of its required affinity terms' {@code namespaceSelector} now selects that namespace and did not before
+   * (it may hold the pods the term needs), or one of its required anti-affinity terms' selector selected it and no
+   * longer does (its pods stop counting). A namespace named in a term's {@code namespaces} is selected whatever its
+   * labels. Other events re-queue, as registered.
+   */
+  @Override
+  public boolean isSchedulableAfter(Pod pod, ClusterEvent event, @Nullable Object oldObject,
+      @Nullable Object newObject) {
+    if (event != ClusterEvent.NAMESPACE_UPDATE) {
+      return true;
+    }
+    Namespace before = oldObject instanceof Namespace n ? n : null;
+    Namespace after = newObject instanceof Namespace n ? n : null;
+    Namespace changed = after != null ? after : before;
+    if (changed == null) {
+      return true;
+    }
+    String name = changed.metadata().name();
+    if (name.equals(pod.metadata().namespace())) {
+      return true;
+    }
+    Affinity a = pod.spec().affinity();
+    return selectionChanged(a.podAffinity(), name, before, after, true)
+        || selectionChanged(a.podAntiAffinity(), name, before, after, false);
+  }
+
+  /**
+   * Whether a required term of {@code terms} starts selecting namespace {@code name} by label ({@code gained}) or
+   * stops selecting it (not {@code gained}) between {@code before} and {@code after}.
+   */
+  private static boolean selectionChanged(@Nullable PodAffinity terms, String name, @Nullable Namespace before,
+      @Nullable Namespace after, boolean gained) {
+    if (terms == null) {
+      return false;
+    }
+    for (PodAffinityTerm t : terms.requiredDuringSchedulingIgnoredDuringExecution()) {
+      LabelSelector selector = t.namespaceSelector();
+      if (selector == null || t.namespaces().contains(name)) {
+        continue;
+      }
+      boolean was = before != null && selector.matches(before.metadata().labels());
+      boolean is = after != null && selector.matches(after.metadata().labels());
+      if (gained ? is && !was : was && !is) {
+        return true;
+      }
+    }
+    return false;
   }
 
   public InterPodAffinityArgs args() {

@@ -15,6 +15,7 @@ import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.PutOption;
 import io.etcd.jetcd.options.WatchOption;
+import io.fleetkit.api.ConflictException;
 import io.fleetkit.api.ExpiredException;
 import io.grpc.Status;
 import io.fleetkit.api.FleetKitException;
@@ -86,12 +87,37 @@ public final class EtcdObjectStore implements ObjectStore {
   private final long offset;
   private final Executor executor;
   private final @Nullable ExecutorService ownedExecutor;
-  private final CopyOnWriteArrayList<EtcdWatch<?>> watches = new CopyOnWriteArrayList<>();
+  private final CopyOnWriteArrayList<EtcdWatch<?>> watches;
   /** The newest etcd revision this store wrote, per kind: what direct-mode writes wait for. */
-  private final ConcurrentHashMap<Class<?>, Long> written = new ConcurrentHashMap<>();
-  private final Object progress = new Object();
-  private final AtomicLong compactedTo = new AtomicLong();
+  private final ConcurrentHashMap<Class<?>, Long> written;
+  private final Object progress;
+  private final AtomicLong compactedTo;
+  /** The compaction last asked of etcd; a watch from the past waits for it before it checks its start. */
+  private final java.util.concurrent.atomic.AtomicReference<CompletableFuture<?>> lastCompaction;
+  /**
+   * Objects as last read, by key, with their mod_revision: an update naming that version skips its own read (the
+   * transaction's compare on mod_revision proves the object unchanged). Bounded by {@link #RECENT_LIMIT}.
+   */
+  private final ConcurrentHashMap<ByteSequence, Stored<?>> recent;
+  private static final int RECENT_LIMIT = 4096;
+  /** The store this one is a fenced view of ({@code null} for a store that owns its connection). */
+  private final @Nullable EtcdObjectStore base;
+  private final @Nullable Fence fence;
   private volatile boolean closed;
+
+  /**
+   * What a fenced view's writes require: the key {@code key} exists and was created at revision
+   * {@code revision.getAsLong()} (0: the fence holder holds nothing now, so every write is refused).
+   *
+   * @param holder who holds the fence, for messages
+   */
+  public record Fence(String key, java.util.function.LongSupplier revision, String holder) {
+    public Fence {
+      Objects.requireNonNull(key, "key");
+      Objects.requireNonNull(revision, "revision");
+      Objects.requireNonNull(holder, "holder");
+    }
+  }
 
   private EtcdObjectStore(EtcdSettings settings, Client client, long offset) {
     this.settings = settings;
@@ -100,6 +126,14 @@ public final class EtcdObjectStore implements ObjectStore {
     this.objectsPrefix = settings.prefix() + "/objects/";
     this.genesisKey = bytes(settings.prefix() + "/genesis");
     this.offset = offset;
+    this.watches = new CopyOnWriteArrayList<>();
+    this.written = new ConcurrentHashMap<>();
+    this.progress = new Object();
+    this.compactedTo = new AtomicLong();
+    this.lastCompaction = new java.util.concurrent.atomic.AtomicReference<>(CompletableFuture.completedFuture(null));
+    this.recent = new ConcurrentHashMap<>();
+    this.base = null;
+    this.fence = null;
     if (settings.deliveryExecutor() != null) {
       ownedExecutor = null;
       executor = settings.deliveryExecutor();
@@ -113,6 +147,47 @@ public final class EtcdObjectStore implements ObjectStore {
     }
   }
 
+  private EtcdObjectStore(EtcdObjectStore base, Fence fence) {
+    this.settings = base.settings;
+    this.client = base.client;
+    this.kv = base.kv;
+    this.objectsPrefix = base.objectsPrefix;
+    this.genesisKey = base.genesisKey;
+    this.offset = base.offset;
+    this.executor = base.executor;
+    this.ownedExecutor = null;
+    this.watches = base.watches;
+    this.written = base.written;
+    this.progress = base.progress;
+    this.compactedTo = base.compactedTo;
+    this.lastCompaction = base.lastCompaction;
+    this.recent = base.recent;
+    this.base = base;
+    this.fence = fence;
+  }
+
+  /**
+   * A view of this store whose writes (create, update, status update, delete) commit only while {@code fence}
+   * holds, checked in the same etcd transaction as the write: a write when it does not hold fails with a
+   * {@link io.fleetkit.api.ConflictException} naming the fence. Reads and watches are this store's. Closing the
+   * view closes only the view; closing this store closes the view too.
+   */
+  public EtcdObjectStore fenced(Fence fence) {
+    Objects.requireNonNull(fence, "fence");
+    checkOpen();
+    return new EtcdObjectStore(base != null ? base : this, fence);
+  }
+
+  /** The jetcd client (shared by fenced views). */
+  public Client client() {
+    return client;
+  }
+
+  /** The settings the store was built with. */
+  public EtcdSettings settings() {
+    return settings;
+  }
+
   /**
    * Connects and finds (or makes) the prefix's genesis key, whose revision fixes the version offset.
    *
@@ -121,12 +196,19 @@ public final class EtcdObjectStore implements ObjectStore {
   public static ObjectStore open(EtcdSettings settings) {
     Duration connect = settings.requestTimeout().compareTo(Duration.ofSeconds(5)) < 0
         ? settings.requestTimeout() : Duration.ofSeconds(5);
-    Client client = Client.builder()
+    io.etcd.jetcd.ClientBuilder builder = Client.builder()
         .endpoints(settings.endpoints().toArray(new java.net.URI[0]))
         .connectTimeout(connect)
         .retryMaxDuration(settings.requestTimeout())
-        .maxInboundMessageSize(256 * 1024 * 1024)
-        .build();
+        .maxInboundMessageSize(256 * 1024 * 1024);
+    EtcdSettings.Security security = settings.security();
+    if (security.tls()) {
+      builder.sslContext(tlsContext(security));
+    }
+    if (security.user() != null && security.password() != null) {
+      builder.user(bytes(security.user())).password(bytes(security.password()));
+    }
+    Client client = builder.build();
     try {
       ByteSequence genesis = bytes(settings.prefix() + "/genesis");
       TxnResponse r = call(settings, client.getKVClient().txn()
@@ -141,6 +223,27 @@ public final class EtcdObjectStore implements ObjectStore {
     } catch (RuntimeException e) {
       client.close();
       throw e;
+    }
+  }
+
+  /** A TLS context for gRPC: the given CAs (else the JDK's) and, when given, a client certificate. */
+  private static io.netty.handler.ssl.SslContext tlsContext(EtcdSettings.Security security) {
+    io.netty.handler.ssl.SslContextBuilder b = io.grpc.netty.GrpcSslContexts.forClient();
+    String file = "";
+    try {
+      if (security.trustedCertificates() != null) {
+        file = "trustedCertificates " + security.trustedCertificates();
+        b.trustManager(security.trustedCertificates().toFile());
+      }
+      if (security.clientCertificate() != null && security.clientKey() != null) {
+        file = "clientCertificate " + security.clientCertificate() + " with key " + security.clientKey();
+        b.keyManager(security.clientCertificate().toFile(), security.clientKey().toFile());
+      }
+      return b.build();
+    } catch (javax.net.ssl.SSLException | IllegalArgumentException e) {
+      throw new IllegalArgumentException("etcd store: " + (file.isEmpty() ? "TLS" : file)
+          + " could not be used (PEM certificates and an unencrypted PKCS#8 PEM key are expected): "
+          + e.getMessage(), e);
     }
   }
 
@@ -172,11 +275,12 @@ public final class EtcdObjectStore implements ObjectStore {
     ObjectMeta meta = object.metadata();
     ByteSequence key = key(kindOf(object), meta.namespace(), meta.name());
     T created = WriteRules.created(object, settings.uids().get(), "", settings.clock().instant());
-    TxnResponse r = call(kv.txn()
-        .If(new Cmp(key, Cmp.Op.EQUAL, CmpTarget.version(0)))
-        .Then(Op.put(key, ByteSequence.from(codec.encode(created)), PutOption.DEFAULT))
-        .commit(), "create " + object.describe());
+    String what = "create " + object.describe();
+    long token = fenceToken(what);
+    TxnResponse r = call(fencedTxn(token, new Cmp(key, Cmp.Op.EQUAL, CmpTarget.version(0)),
+        Op.put(key, ByteSequence.from(codec.encode(created)), PutOption.DEFAULT), null), what);
     if (!r.isSucceeded()) {
+      checkFence(r, token, what);
       throw WriteRules.alreadyExists(object);
     }
     long rev = r.getHeader().getRevision();
@@ -246,13 +350,14 @@ public final class EtcdObjectStore implements ObjectStore {
     AdmissionChain admission = settings.admission();
     ObjectMeta meta = object.metadata();
     if (admission.isEmpty()) {
-      return write(kindOf(object), meta.namespace(), meta.name(), "update", s -> WriteRules.update(s, object));
+      return write(kindOf(object), meta.namespace(), meta.name(), "update", meta.resourceVersion(),
+          s -> WriteRules.update(s, object));
     }
     T stored = require(kindOf(object), meta.namespace(), meta.name());
     AdmissionChain.Admitted<T> admitted = admission.admit(AdmissionOperation.UPDATE, object, stored, this);
     try {
       T admittedObject = admitted.object();
-      return write(kindOf(object), meta.namespace(), meta.name(), "update",
+      return write(kindOf(object), meta.namespace(), meta.name(), "update", meta.resourceVersion(),
           s -> WriteRules.update(s, admittedObject));
     } catch (RuntimeException e) {
       admitted.rollback();
@@ -265,7 +370,7 @@ public final class EtcdObjectStore implements ObjectStore {
     Objects.requireNonNull(object, "object");
     checkOpen();
     ObjectMeta meta = object.metadata();
-    return write(kindOf(object), meta.namespace(), meta.name(), "update the status of",
+    return write(kindOf(object), meta.namespace(), meta.name(), "update the status of", meta.resourceVersion(),
         s -> WriteRules.updateStatus(s, object));
   }
 
@@ -279,13 +384,13 @@ public final class EtcdObjectStore implements ObjectStore {
     checkOpen();
     AdmissionChain admission = settings.admission();
     if (admission.isEmpty()) {
-      return write(kind, namespace, name, "delete",
+      return write(kind, namespace, name, "delete", "",
           s -> WriteRules.delete(s, preconditions, settings.clock().instant()));
     }
     T stored = require(kind, namespace, name);
     AdmissionChain.Admitted<T> admitted = admission.admit(AdmissionOperation.DELETE, stored, null, this);
     try {
-      return write(kind, namespace, name, "delete",
+      return write(kind, namespace, name, "delete", "",
           s -> WriteRules.delete(s, preconditions, settings.clock().instant()));
     } catch (RuntimeException e) {
       admitted.rollback();
@@ -293,14 +398,21 @@ public final class EtcdObjectStore implements ObjectStore {
     }
   }
 
-  /** Read, apply the rule, compare-and-swap on the key's mod_revision; again from the read if another write won. */
+  /**
+   * Read, apply the rule, compare-and-swap on the key's mod_revision; if another write won, again from the object
+   * as the failed transaction read it. The first read is skipped when the caller names the version this store last
+   * read for the key ({@code expectedVersion}): that object is the stored one if the compare succeeds.
+   */
+  @SuppressWarnings("unchecked")
   private <T extends ApiObject<T>> T write(Class<T> kind, String namespace, String name, String operation,
-      Function<T, WriteRules.Change<T>> rule) {
+      String expectedVersion, Function<T, WriteRules.Change<T>> rule) {
     ByteSequence key = key(kind, namespace, name);
     String what = operation + " " + kind.getSimpleName() + " " + (namespace.isEmpty() ? name : namespace + "/" + name);
+    Stored<?> cached = expectedVersion.isEmpty() ? null : recent.get(key);
+    Stored<T> stored = cached != null && kind.isInstance(cached.object())
+        && version(cached.modRevision()).equals(expectedVersion) ? (Stored<T>) cached
+        : read(kind, namespace, name).orElseThrow(() -> WriteRules.notFound(kind, namespace, name));
     while (true) {
-      Stored<T> stored = read(kind, namespace, name)
-          .orElseThrow(() -> WriteRules.notFound(kind, namespace, name));
       WriteRules.Change<T> change = rule.apply(stored.object());
       if (change.effect() == WriteRules.Effect.NONE) {
         return stored.object();
@@ -309,16 +421,78 @@ public final class EtcdObjectStore implements ObjectStore {
           ? Op.delete(key, DeleteOption.DEFAULT)
           : Op.put(key, ByteSequence.from(codec.encode(WriteRules.withVersion(change.object(), ""))),
               PutOption.DEFAULT);
-      TxnResponse r = call(kv.txn()
-          .If(new Cmp(key, Cmp.Op.EQUAL, CmpTarget.modRevision(stored.modRevision())))
-          .Then(op)
-          .commit(), what);
+      long token = fenceToken(what);
+      TxnResponse r = call(fencedTxn(token, new Cmp(key, Cmp.Op.EQUAL, CmpTarget.modRevision(stored.modRevision())),
+          op, key), what);
       if (r.isSucceeded()) {
+        recent.remove(key);
         long rev = r.getHeader().getRevision();
         afterWrite(kind, rev);
         return WriteRules.withVersion(change.object(), version(rev));
       }
-      // Another write came between our read and our transaction: read again and let the rules decide.
+      checkFence(r, token, what);
+      // Another write came between our read and our transaction: let the rules decide on the object as it is now.
+      List<KeyValue> now = r.getGetResponses().get(0).getKvs();
+      if (now.isEmpty()) {
+        recent.remove(key);
+        throw WriteRules.notFound(kind, namespace, name);
+      }
+      stored = remember(key, new Stored<>(decode(now.get(0), kind), now.get(0).getModRevision()));
+    }
+  }
+
+  private <T> Stored<T> remember(ByteSequence key, Stored<T> stored) {
+    if (recent.size() >= RECENT_LIMIT) {
+      recent.clear();
+    }
+    recent.put(key, stored);
+    return stored;
+  }
+
+  /** The fence revision a write must see, checked before the write (0 when there is no fence). */
+  private long fenceToken(String what) {
+    if (fence == null) {
+      return 0;
+    }
+    long token = fence.revision().getAsLong();
+    if (token <= 0) {
+      throw new ConflictException("etcd store " + settings.prefix() + ": " + what + " refused: "
+          + fence.holder() + " does not hold " + fence.key() + " (writes are fenced by it)");
+    }
+    return token;
+  }
+
+  /**
+   * {@code if cmp then op else get(elseGet)}; for a fenced view the condition also requires the fence key's create
+   * revision to be {@code token}, and the else branch also reads the fence key, last (so that a failure can tell a
+   * lost fence from a lost race).
+   */
+  private CompletableFuture<TxnResponse> fencedTxn(long token, Cmp cmp, Op op, @Nullable ByteSequence elseGet) {
+    List<Op> otherwise = new ArrayList<>(2);
+    if (elseGet != null) {
+      otherwise.add(Op.get(elseGet, GetOption.DEFAULT));
+    }
+    if (fence == null) {
+      return kv.txn().If(cmp).Then(op).Else(otherwise.toArray(new Op[0])).commit();
+    }
+    ByteSequence fenceKey = bytes(fence.key());
+    otherwise.add(Op.get(fenceKey, GetOption.DEFAULT));
+    return kv.txn().If(cmp, new Cmp(fenceKey, Cmp.Op.EQUAL, CmpTarget.createRevision(token)))
+        .Then(op).Else(otherwise.toArray(new Op[0])).commit();
+  }
+
+  /** After a failed fenced transaction: a {@link ConflictException} if the fence no longer held. */
+  private void checkFence(TxnResponse r, long token, String what) {
+    if (fence == null) {
+      return;
+    }
+    List<GetResponse> reads = r.getGetResponses();
+    List<KeyValue> kvs = reads.isEmpty() ? List.of() : reads.get(reads.size() - 1).getKvs();
+    long now = kvs.isEmpty() ? 0 : kvs.get(0).getCreateRevision();
+    if (now != token) {
+      throw new ConflictException("etcd store " + settings.prefix() + ": " + what + " refused: " + fence.holder()
+          + " no longer holds " + fence.key() + " (held from revision " + token + "; "
+          + (now == 0 ? "now nobody holds it" : "now held from revision " + now) + ")");
     }
   }
 
@@ -339,11 +513,23 @@ public final class EtcdObjectStore implements ObjectStore {
     if (to <= offset + 1 || to <= prev || !compactedTo.compareAndSet(prev, to)) {
       return;
     }
-    try {
-      call(kv.compact(to), "compact etcd to revision " + to);
-    } catch (RuntimeException e) {
-      // Another store (or etcd's own compactor) got there first, or etcd is away: the next write compacts again.
+    // Asked, not awaited: the write returns without this round trip; a watch from the past awaits it (below).
+    // A failure means another store (or etcd's own compactor) got there first, or etcd is away: the next write
+    // compacts again.
+    lastCompaction.set(kv.compact(to).exceptionally(e -> {
       LOG.debug("etcd store {}: compaction to revision {} failed: {}", settings.prefix(), to, e.getMessage());
+      return null;
+    }));
+  }
+
+  /** Waits (at most the request timeout) for the compaction last asked, so that a watch sees its effect. */
+  private void awaitCompaction() {
+    try {
+      lastCompaction.get().get(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      LOG.debug("etcd store {}: compaction not confirmed: {}", settings.prefix(), e.getMessage());
     }
   }
 
@@ -395,6 +581,9 @@ public final class EtcdObjectStore implements ObjectStore {
     Objects.requireNonNull(listener, "listener");
     checkOpen();
     long from = ResourceVersions.parse(fromResourceVersion);
+    if (settings.historyLimit() > 0) {
+      awaitCompaction();
+    }
     long now = currentRevision("start a watch on " + kind.getSimpleName());
     if (from > now - offset) {
       throw new IllegalArgumentException("watch on " + kind.getSimpleName() + ": resourceVersion "
@@ -477,6 +666,9 @@ public final class EtcdObjectStore implements ObjectStore {
       return;
     }
     closed = true;
+    if (base != null) {
+      return; // a view: the connection and the watches are its base's
+    }
     for (EtcdWatch<?> w : watches) {
       w.closeQuietly();
     }
@@ -504,7 +696,7 @@ public final class EtcdObjectStore implements ObjectStore {
       return Optional.empty();
     }
     KeyValue e = r.getKvs().get(0);
-    return Optional.of(new Stored<>(decode(e, kind), e.getModRevision()));
+    return Optional.of(remember(r.getKvs().get(0).getKey(), new Stored<>(decode(e, kind), e.getModRevision())));
   }
 
   private long currentRevision(String what) {
@@ -544,7 +736,7 @@ public final class EtcdObjectStore implements ObjectStore {
    * Waits for an etcd answer. Unreachable, slow or failing etcd becomes a {@link StoreUnavailableException} naming
    * the endpoints and the operation; a compacted revision a {@link CompactedRevisionException}.
    */
-  private static <R> R call(EtcdSettings settings, CompletableFuture<R> f, String what) {
+  public static <R> R call(EtcdSettings settings, CompletableFuture<R> f, String what) {
     Duration timeout = settings.requestTimeout();
     try {
       return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -563,6 +755,12 @@ public final class EtcdObjectStore implements ObjectStore {
           : Status.fromThrowable(cause).getCode();
       if (code == Status.Code.OUT_OF_RANGE && message.contains("compacted")) {
         throw new CompactedRevisionException(message);
+      }
+      if (code == Status.Code.UNAUTHENTICATED) {
+        throw new FleetKitException("etcd at " + settings.where() + " refused to " + what + ": the credentials were"
+            + " not accepted (" + message + "; check the user and password"
+            + (settings.security().user() == null ? ": none were given and etcd has authentication enabled)" : ")"),
+            cause);
       }
       if (isRefusal(code)) {
         throw new FleetKitException("etcd at " + settings.where() + " refused to " + what + ": " + message, cause);
@@ -600,7 +798,7 @@ public final class EtcdObjectStore implements ObjectStore {
   }
 
   private void checkOpen() {
-    if (closed) {
+    if (closed || (base != null && base.closed)) {
       throw new IllegalStateException("object store is closed");
     }
   }

@@ -3,6 +3,7 @@ package io.fleetkit.store.etcd.internal;
 import com.fasterxml.jackson.annotation.JsonAutoDetect.Visibility;
 import com.fasterxml.jackson.annotation.PropertyAccessor;
 import io.fleetkit.api.FleetKitException;
+import io.fleetkit.api.core.Bytes;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
@@ -22,9 +23,10 @@ import tools.jackson.databind.module.SimpleModule;
 /**
  * Turns stored objects into the bytes kept in etcd and back. FleetKit's kinds are immutable records, so the codec
  * writes each record's components (its fields) as JSON and reads them back through the canonical constructor, which
- * validates as it does for any caller. Derived accessors ({@code isX()}, {@code getX()}) are not written. The two
+ * validates as it does for any caller. Derived accessors ({@code isX()}, {@code getX()}) are not written. The
  * value classes that are not records have their Kubernetes text forms: a {@link Quantity} is its canonical string
- * ({@code "1500m"}), a {@link ResourceList} a map of names to quantities.
+ * ({@code "1500m"}), a {@link ResourceList} a map of names to quantities, {@link Bytes} (a Secret's {@code data}, a
+ * ConfigMap's {@code binaryData}) base64 as in a manifest.
  *
  * <p>Round trips are exact: {@code decode(encode(o), kind).equals(o)} for every object of a FleetKit kind, which the
  * store relies on to tell a no-op update from a change. Thread-safe.
@@ -63,6 +65,18 @@ public final class ObjectCodec {
       public ResourceList deserialize(JsonParser p, DeserializationContext ctx) {
         Map<String, Quantity> m = ctx.readValue(p, ctx.getTypeFactory().constructType(QUANTITIES));
         return ResourceList.of(m);
+      }
+    });
+    values.addSerializer(Bytes.class, new ValueSerializer<Bytes>() {
+      @Override
+      public void serialize(Bytes b, JsonGenerator gen, SerializationContext ctx) {
+        gen.writeString(b.base64());
+      }
+    });
+    values.addDeserializer(Bytes.class, new ValueDeserializer<Bytes>() {
+      @Override
+      public Bytes deserialize(JsonParser p, DeserializationContext ctx) {
+        return Bytes.ofBase64(p.getValueAsString());
       }
     });
     mapper = JsonMapper.builder()

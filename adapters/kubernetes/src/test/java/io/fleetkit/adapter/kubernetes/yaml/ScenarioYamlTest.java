@@ -175,6 +175,19 @@ final class ScenarioYamlTest {
   }
 
   @Test
+  void admissionFeature_onByDefault_switchableAndRoundTrips() {
+    assertThat(parse("spec:\n  duration: 1h\n").spec().features().admission()).isTrue();
+    Scenario off = parse("spec:\n  duration: 1h\n  features: {admission: false}\n");
+    assertThat(off.spec().features().admission()).isFalse();
+    assertThat(off.spec().features().storage()).isTrue();
+    Scenario again = KubernetesYaml.parse(KubernetesYaml.dump(List.of(off)), "dump.yaml").ofType(Scenario.class)
+        .get(0);
+    assertThat(again.spec().features()).isEqualTo(off.spec().features());
+    assertThat(problems("spec:\n  duration: 1h\n  features: {admission: maybe}\n"))
+        .contains("spec.features.admission");
+  }
+
+  @Test
   void badEngines_reportedWithThePath() {
     assertThat(problems(ENGINES.replace("perHour: 12, ", "perHour: 12, size: 3, ")))
         .contains("spec.jobStreams[0].poisson.size", "is not a field");

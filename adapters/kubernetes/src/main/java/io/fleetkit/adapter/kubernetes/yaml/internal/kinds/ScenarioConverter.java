@@ -40,7 +40,8 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
   private static final Set<String> SPEC_FIELDS = Set.of("duration", "seed", "sampleInterval", "features", "loads",
       "faults", "queues", "jobStreams", "queueScalers", "nodeStartup");
   private static final Set<String> FEATURE_FIELDS = Set.of("horizontalPodAutoscaler", "clusterAutoscaler",
-      "storage", "verticalPodAutoscaler", "queueAdmission", "queueScaling", "provisioner");
+      "storage", "verticalPodAutoscaler", "queueAdmission", "queueScaling", "provisioner", "networking",
+      "admission");
   private static final Set<String> QUEUE_FIELDS = Set.of("name", "namespaces", "cohort", "flavor", "quota");
   private static final Set<String> STREAM_FIELDS = Set.of("name", "namespace", "queue", "csv", "trace", "first",
       "timeScale", "poisson");
@@ -104,7 +105,8 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
     Boolean ca = Untyped.bool(f, "clusterAutoscaler", "spec.features.clusterAutoscaler", ctx);
     ScenarioFeatures features = new ScenarioFeatures(flag(f, "horizontalPodAutoscaler", ctx),
         ca == null ? !provisioner : ca, flag(f, "storage", ctx), flag(f, "verticalPodAutoscaler", ctx),
-        flag(f, "queueAdmission", ctx), flag(f, "queueScaling", ctx), provisioner);
+        flag(f, "queueAdmission", ctx), flag(f, "queueScaling", ctx), provisioner, flag(f, "networking", ctx),
+        flag(f, "admission", ctx));
     List<WorkloadLoad> loads = new ArrayList<>();
     List<Object> rawLoads = Untyped.list(spec, "loads", "spec.loads", ctx);
     for (int i = 0; i < rawLoads.size(); i++) {
@@ -437,6 +439,8 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
     features.put("queueAdmission", s.features().queueAdmission());
     features.put("queueScaling", s.features().queueScaling());
     features.put("provisioner", s.features().provisioner());
+    features.put("networking", s.features().networking());
+    features.put("admission", s.features().admission());
     spec.put("features", features);
     List<Object> loads = new ArrayList<>();
     for (WorkloadLoad l : s.loads()) {

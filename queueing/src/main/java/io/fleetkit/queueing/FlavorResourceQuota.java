@@ -13,26 +13,26 @@ import org.jspecify.annotations.Nullable;
  *     beyond what the cohort can lend
  * @param lendingLimit how much of its unused nominal quota it lends to the cohort; {@code null} means all of it
  */
-public record ResourceQuota(
+public record FlavorResourceQuota(
     String name, Quantity nominalQuota, @Nullable Quantity borrowingLimit, @Nullable Quantity lendingLimit) {
 
-  public ResourceQuota {
+  public FlavorResourceQuota {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(nominalQuota, "nominalQuota");
   }
 
   /** A quota without borrowing or lending limits, e.g. {@code of("cpu", "6")}. */
-  public static ResourceQuota of(String name, String nominalQuota) {
-    return new ResourceQuota(name, Quantity.parse(nominalQuota), null, null);
+  public static FlavorResourceQuota of(String name, String nominalQuota) {
+    return new FlavorResourceQuota(name, Quantity.parse(nominalQuota), null, null);
   }
 
   /** A quota with a borrowing limit. */
-  public static ResourceQuota of(String name, String nominalQuota, String borrowingLimit) {
-    return new ResourceQuota(name, Quantity.parse(nominalQuota), Quantity.parse(borrowingLimit), null);
+  public static FlavorResourceQuota of(String name, String nominalQuota, String borrowingLimit) {
+    return new FlavorResourceQuota(name, Quantity.parse(nominalQuota), Quantity.parse(borrowingLimit), null);
   }
 
   /** This quota with {@code lendingLimit}. */
-  public ResourceQuota withLendingLimit(String lendingLimit) {
-    return new ResourceQuota(name, nominalQuota, borrowingLimit, Quantity.parse(lendingLimit));
+  public FlavorResourceQuota withLendingLimit(String lendingLimit) {
+    return new FlavorResourceQuota(name, nominalQuota, borrowingLimit, Quantity.parse(lendingLimit));
   }
 }

@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * {@code p * totalWeight} and returns the <b>end</b> of that bucket (the start of the last bucket when it is the last
  * one). Mutable; not thread-safe.
  */
-public final class Histogram {
+public final class DecayingHistogram {
   /** The exponent above which the decay reference is moved ({@code maxDecayExponent}). */
   static final int MAX_DECAY_EXPONENT = 100;
 
@@ -31,7 +31,7 @@ public final class Histogram {
   /** {@link #referenceTimestamp} in nanoseconds since the epoch (the hot path avoids Instant arithmetic). */
   private long referenceNanos;
 
-  private Histogram(HistogramOptions options, @Nullable Duration halfLife, Instant reference) {
+  private DecayingHistogram(HistogramOptions options, @Nullable Duration halfLife, Instant reference) {
     this.options = Objects.requireNonNull(options, "options");
     this.bucketWeight = new double[options.numBuckets()];
     this.minBucket = options.numBuckets() - 1;
@@ -47,8 +47,8 @@ public final class Histogram {
   }
 
   /** A plain (non-decaying) histogram. */
-  public static Histogram of(HistogramOptions options) {
-    return new Histogram(options, null, Instant.EPOCH);
+  public static DecayingHistogram of(HistogramOptions options) {
+    return new DecayingHistogram(options, null, Instant.EPOCH);
   }
 
   /**
@@ -57,11 +57,11 @@ public final class Histogram {
    *
    * @throws IllegalArgumentException when the half-life is not positive
    */
-  public static Histogram decaying(HistogramOptions options, Duration halfLife, Instant reference) {
+  public static DecayingHistogram decaying(HistogramOptions options, Duration halfLife, Instant reference) {
     if (halfLife.isNegative() || halfLife.isZero()) {
       throw new IllegalArgumentException("decaying histogram: halfLife " + halfLife + " must be > 0");
     }
-    return new Histogram(options, halfLife, reference);
+    return new DecayingHistogram(options, halfLife, reference);
   }
 
   public HistogramOptions options() {
@@ -109,7 +109,7 @@ public final class Histogram {
   }
 
   /** Adds every bucket of {@code other} (same options; decaying histograms must share reference and half-life). */
-  public void merge(Histogram other) {
+  public void merge(DecayingHistogram other) {
     if (other.options != options) {
       throw new IllegalArgumentException("histogram: cannot merge histograms with different options");
     }
@@ -171,7 +171,7 @@ public final class Histogram {
   }
 
   /** Same options and the same weight in every bucket (within 1e-15 absolute). */
-  public boolean sameWeights(Histogram other) {
+  public boolean sameWeights(DecayingHistogram other) {
     if (options != other.options || Math.abs(totalWeight - other.totalWeight) > 1e-15) {
       return false;
     }

@@ -8,7 +8,7 @@ import java.util.List;
  * The replayed cluster as flat arrays, nodes in tie-break order (index 0 wins ties), and each node's
  * {@link NodeGpu} view for the policies, replaced whenever the node changes. Mutable, single-threaded.
  */
-final class Cluster {
+final class TraceCluster {
   static final int FULL = 1000;
   static final int MAX_PODS = 1001;
 
@@ -31,7 +31,7 @@ final class Cluster {
   final long totalMilli;
 
   @SuppressWarnings("unchecked")
-  Cluster(List<TraceNode> ordered, List<String> models) {
+  TraceCluster(List<TraceNode> ordered, List<String> models) {
     n = ordered.size();
     names = new String[n];
     cpuLeft = new long[n];

@@ -12,7 +12,7 @@ import java.util.Optional;
  * {@link #name()} as its {@code provisioner}. Implementations must be thread-safe: the scheduler's VolumeBinding
  * plugin asks {@link #hasCapacity} from several threads at once.
  */
-public interface Provisioner {
+public interface VolumeProvisioner {
   /** The provisioner name StorageClasses refer to, e.g. {@code ebs.csi.aws.com}. */
   String name();
 

@@ -5,7 +5,7 @@ package io.fleetkit.queueing;
  * {@link #LOWER_PRIORITY} and {@link #LOWER_OR_NEWER_EQUAL_PRIORITY}; {@code reclaimWithinCohort} accepts {@link
  * #NEVER}, {@link #LOWER_PRIORITY} and {@link #ANY}.
  */
-public enum PreemptionPolicy {
+public enum QueuePreemptionPolicy {
   NEVER("Never"),
   LOWER_PRIORITY("LowerPriority"),
   /** Lower priority, or equal priority and created after the preemptor. */
@@ -14,7 +14,7 @@ public enum PreemptionPolicy {
 
   private final String kueueName;
 
-  PreemptionPolicy(String kueueName) {
+  QueuePreemptionPolicy(String kueueName) {
     this.kueueName = kueueName;
   }
 

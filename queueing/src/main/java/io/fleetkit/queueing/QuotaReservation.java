@@ -13,9 +13,9 @@ import java.util.Objects;
  * @param admittedAt when the quota was reserved
  * @param borrowing whether the admission borrowed quota from the cohort
  */
-public record Admission(
+public record QuotaReservation(
     String workload, String clusterQueue, List<PodSetAssignment> podSets, Instant admittedAt, boolean borrowing) {
-  public Admission {
+  public QuotaReservation {
     Objects.requireNonNull(workload, "workload");
     Objects.requireNonNull(clusterQueue, "clusterQueue");
     podSets = List.copyOf(Objects.requireNonNull(podSets, "podSets"));

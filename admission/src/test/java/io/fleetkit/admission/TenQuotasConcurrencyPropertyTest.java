@@ -1,0 +1,119 @@
+package io.fleetkit.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetkit.api.admission.AdmissionChain;
+import io.fleetkit.api.admission.AdmissionDeniedException;
+import io.fleetkit.api.core.Container;
+import io.fleetkit.api.core.Namespace;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodSpec;
+import io.fleetkit.api.core.ResourceQuota;
+import io.fleetkit.api.core.ResourceQuotaSpec;
+import io.fleetkit.api.core.ScopeSelectorOperator;
+import io.fleetkit.api.core.ScopedResourceSelectorRequirement;
+import io.fleetkit.api.core.ResourceQuotaScope;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.store.ObjectStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+
+/**
+ * Ten quotas in one namespace, concurrent creates from several threads, for each way of charging (status
+ * compare-and-set, a ledger publishing after every charge, a ledger publishing rarely): no quota is ever exceeded,
+ * and after the ledger published, every quota's recorded usage equals the usage of the pods actually stored that it
+ * applies to. Half the quotas are scoped to a priority class that only some pods have, so a create charges some
+ * quotas and not others.
+ */
+final class TenQuotasConcurrencyPropertyTest {
+  enum Charging { STATUS, LEDGER_EVERY_CHARGE, LEDGER_RARELY }
+
+  @Property(tries = 20)
+  void tenQuotas_concurrentCreates_neverExceedAny_andUsageMatchesStoredPods(
+      @ForAll Charging charging,
+      @ForAll @IntRange(min = 2, max = 6) int threads,
+      @ForAll @Size(value = 10) List<@IntRange(min = 1, max = 8) Integer> hardPods,
+      @ForAll @Size(value = 10) List<@IntRange(min = 100, max = 3000) Integer> hardMilliCpu,
+      @ForAll @Size(min = 4, max = 40) List<@IntRange(min = 1, max = 700) Integer> podMilliCpu) throws Exception {
+    QuotaLedger ledger = switch (charging) {
+      case STATUS -> null;
+      case LEDGER_EVERY_CHARGE -> QuotaLedger.publishingEveryCharge();
+      case LEDGER_RARELY -> QuotaLedger.publishingEvery(Duration.ofHours(1));
+    };
+    Clock clock = Clock.systemUTC();
+    AdmissionChain chain = ledger == null ? Admission.standard(clock) : Admission.standard(clock, ledger);
+    try (ObjectStore store = ObjectStore.builder().admission(chain).build()) {
+      store.create(Namespace.of("team"));
+      for (int i = 0; i < 10; i++) {
+        ResourceList hard = ResourceList.builder().put("pods", String.valueOf(hardPods.get(i)))
+            .put("requests.cpu", hardMilliCpu.get(i) + "m").build();
+        List<ScopedResourceSelectorRequirement> scope = i % 2 == 0 ? List.of()
+            : List.of(new ScopedResourceSelectorRequirement(ResourceQuotaScope.PriorityClass,
+                ScopeSelectorOperator.In, List.of("system-cluster-critical")));
+        store.create(new ResourceQuota(ObjectMeta.of("team", "q-" + i),
+            new ResourceQuotaSpec(hard, List.of(), scope), io.fleetkit.api.core.ResourceQuotaStatus.EMPTY));
+      }
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
+      CountDownLatch start = new CountDownLatch(1);
+      AtomicInteger denied = new AtomicInteger();
+      List<Future<?>> futures = new ArrayList<>();
+      for (int i = 0; i < podMilliCpu.size(); i++) {
+        Pod pod = pod("p-" + i, podMilliCpu.get(i), i % 3 == 0);
+        futures.add(pool.submit(() -> {
+          start.await();
+          try {
+            store.create(pod);
+          } catch (AdmissionDeniedException e) {
+            assertThat(e.rule()).matches("exceeded quota: q-\\d, requested: .*, used: .*, limited: .*");
+            denied.incrementAndGet();
+          }
+          return null;
+        }));
+      }
+      start.countDown();
+      for (Future<?> f : futures) {
+        f.get(30, TimeUnit.SECONDS);
+      }
+      pool.shutdown();
+      if (ledger != null) {
+        ledger.publish();
+      }
+
+      List<Pod> stored = store.list(Pod.class, "team").items();
+      assertThat(stored.size() + denied.get()).isEqualTo(podMilliCpu.size());
+      for (int i = 0; i < 10; i++) {
+        boolean scoped = i % 2 == 1;
+        List<Pod> charged = stored.stream()
+            .filter(p -> !scoped || p.spec().priorityClassName().equals("system-cluster-critical")).toList();
+        long milli = charged.stream().mapToLong(p -> p.spec().effectiveRequests().milliCpu()).sum();
+        assertThat(charged.size()).as("pods under q-%d", i).isLessThanOrEqualTo(hardPods.get(i));
+        assertThat(milli).as("cpu under q-%d", i).isLessThanOrEqualTo(hardMilliCpu.get(i));
+        ResourceQuota q = store.require(ResourceQuota.class, "team", "q-" + i);
+        assertThat(q.status().used().pods()).as("used pods of q-%d", i).isEqualTo(charged.size());
+        assertThat(q.status().used().get("requests.cpu").milliValue()).as("used cpu of q-%d", i).isEqualTo(milli);
+      }
+    }
+  }
+
+  static Pod pod(String name, int milliCpu, boolean critical) {
+    ResourceList requests = ResourceList.builder().put("cpu", milliCpu + "m").build();
+    PodSpec.Builder spec = PodSpec.builder().container(Container.of("c", "img", requests));
+    if (critical) {
+      spec.priorityClassName("system-cluster-critical");
+    }
+    return Pod.of(ObjectMeta.of("team", name), spec.build());
+  }
+}
