@@ -38,8 +38,8 @@ import picocli.CommandLine;
     description = {"Replay an Alibaba openb GPU trace (FGD paper protocol: GPU nodes only, pods shuffled by seed,",
         "resampled to --inflate x GPU capacity, no deletions, no retries). Without --nodes/--pods it replays the",
         "bundled trace (the paper's 1213 GPU nodes and the pod list named by --trace).",
-        "Policies: BestFit, DotProduct, GpuPacking, GpuClustering, Random, FGD, FgdBalanced, GapFill (ours, best),"
-            + " ModelGapFill (ours)."},
+        "Policies: BestFit, DotProduct, GpuPacking, GpuClustering, Random, FGD, FgdBalanced, GapFill (ours),"
+            + " ModelGapFill (ours), AdaptiveGapFill (ours, best on every trace)."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:replayed", "1:a trace file could not be loaded", "2:bad command line"})
 public final class OpenbTraceCommand implements Callable<Integer> {

@@ -82,6 +82,15 @@ final class GpuPolicyTraceTest {
     assertThat(engine).isGreaterThanOrEqualTo(engine(GpuPolicy.FGD));
   }
 
+  /** AdaptiveGapFill keeps state (the arrived pods, the nodes' free GPU as seen): the engine feeds it the same. */
+  @Test
+  void adaptiveGapFill_quarterTrace_withinOnePointOfTraceReplay() {
+    double engine = engine(GpuPolicy.ADAPTIVE_GAP_FILL);
+    double trace = traceReplay(GpuPolicy.ADAPTIVE_GAP_FILL);
+    assertThat(engine).isCloseTo(trace, org.assertj.core.data.Offset.offset(1.0));
+    assertThat(engine).isGreaterThanOrEqualTo(engine(GpuPolicy.FGD));
+  }
+
   @Test
   @EnabledIfSystemProperty(named = "fleetkit.gpu.fullTrace", matches = "true")
   void fullTrace_matchesPublishedMeans() {

@@ -74,7 +74,7 @@ public final class GpuPlugins {
 
     /**
      * FGD's target workload; required by {@link GpuPolicy#FGD}, {@link GpuPolicy#FGD_BALANCED},
-     * {@link GpuPolicy#GAP_FILL} and {@link GpuPolicy#MODEL_GAP_FILL}.
+     * {@link GpuPolicy#GAP_FILL}, {@link GpuPolicy#MODEL_GAP_FILL} and {@link GpuPolicy#ADAPTIVE_GAP_FILL}.
      */
     public Builder workload(GpuWorkload v) {
       workload = Objects.requireNonNull(v, "workload");

@@ -35,7 +35,14 @@ public enum GpuPolicy {
    * Ours: shares that accept any model placed by GapFill's gap value, measured per device model; model-constrained
    * and whole-GPU pods as FGD, CPU-only pods as FgdBalanced ({@link GpuModelGapFillPlugin}).
    */
-  MODEL_GAP_FILL("ModelGapFill", GpuModelGapFillPlugin.NAME, true, (m, seed) -> new GpuModelGapFillPlugin(m));
+  MODEL_GAP_FILL("ModelGapFill", GpuModelGapFillPlugin.NAME, true, (m, seed) -> new GpuModelGapFillPlugin(m)),
+  /**
+   * Ours: ModelGapFill's placement of GPU pods; pods accepting any model keep off the models that the arrived
+   * model-constrained pods will need; CPU-only pods go first to the nodes without a free GPU, by best fit
+   * ({@link GpuAdaptiveGapFillPlugin}).
+   */
+  ADAPTIVE_GAP_FILL("AdaptiveGapFill", GpuAdaptiveGapFillPlugin.NAME, true,
+      (m, seed) -> new GpuAdaptiveGapFillPlugin(m));
 
   /** Creates a policy's scorer from the target workload (null unless the policy needs one) and the seed. */
   @FunctionalInterface

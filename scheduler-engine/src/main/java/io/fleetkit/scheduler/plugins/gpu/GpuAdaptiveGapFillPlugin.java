@@ -1,0 +1,284 @@
+package io.fleetkit.scheduler.plugins.gpu;
+
+import io.fleetkit.scheduler.gpu.GapWaste;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * AdaptiveGapFill: {@link GpuModelGapFillPlugin}'s placement of GPU pods, plus a rule that adapts to the workload
+ * seen so far (the pods this scorer has placed; nothing about pods yet to come) and one for CPU-only pods:
+ * <ul>
+ *   <li><b>Model reservation.</b> For every GPU model the scorer keeps the GPU demand of the arrived pods that name
+ *       their models (a pod accepting several models counts for each in proportion to its capacity). While a
+ *       model's free GPU, minus the pod's demand, is less than the constrained demand expected on it until the
+ *       arrived demand reaches the cluster's GPU capacity ((its share of the arrived demand) × (capacity − arrived)),
+ *       pods that accept any model avoid that model's nodes (they go there only when no other node fits). Pods
+ *       that name their models are placed as FGD places them.</li>
+ *   <li><b>CPU-only pods on CPU no GPU pod can use.</b> A CPU-only pod goes first to the nodes without a free GPU
+ *       (their CPU is of no use to a GPU pod any more), the one with the least CPU left first (best fit), then the
+ *       node order; only when no such node fits it is placed as {@link GpuFgdBalancedPlugin} places it (FGD, then
+ *       the most CPU to spare beyond its free GPUs' needs). Where CPU-only pods are many (openb's cpu250), the
+ *       earlier rule left the CPU of full nodes unused while nodes with free GPUs ran out of CPU.</li>
+ * </ul>
+ * Unchanged from ModelGapFill: a share accepting any model goes where it adds the least expected stranded GPU
+ * ({@link GapWaste} per device model; ties by FGD's score, then FgdBalanced's CPU/GPU balance, then the node order);
+ * whole-GPU pods and model-constrained pods as FGD (ties by the node order). The same parameters serve every trace.
+ *
+ * <p>State: a few counters per arrived pod and the free GPU of each node as last seen in {@link #normalize}
+ * (updated for every candidate node; a node the pod cannot use keeps its older, larger value). A pod normalised twice
+ * in a row (the same key) is counted once. {@link #score} is thread-safe; {@link #normalize} is serialised.
+ */
+public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
+  public static final String NAME = "GpuAdaptiveGapFill";
+
+  private final GpuWorkload workload;
+  private final FgdScoreCache cache;
+  private final GpuFgdBalancedPlugin balanced;
+  private final Map<String, GapWaste> wasteByModel = new ConcurrentHashMap<>();
+  // Guarded by this: the workload and cluster seen so far.
+  private final Map<String, Integer> nodeIndex = new HashMap<>();
+  private final List<String> nodeModel = new ArrayList<>();
+  private final List<Integer> nodeFree = new ArrayList<>();
+  private final Map<String, Double> capacityByModel = new HashMap<>();
+  private final Map<String, Double> constrainedByModel = new HashMap<>();
+  private double capacity;
+  private double arrivedGpu;
+  private String lastKey = "";
+
+  GpuAdaptiveGapFillPlugin(GpuWorkload workload) {
+    this.workload = workload;
+    this.cache = new FgdScoreCache(workload);
+    this.balanced = new GpuFgdBalancedPlugin(workload);
+  }
+
+  /** FGD's score. */
+  @Override
+  public long score(GpuPod pod, NodeGpu node) {
+    return cache.score(pod, node);
+  }
+
+  @Override
+  public synchronized void normalize(GpuPod pod, Candidates nodes, long[] scores) {
+    see(nodes);
+    arrive(pod);
+    GpuDemand d = pod.demand();
+    int n = nodes.size();
+    long cpu = pod.milliCpu();
+    if (d.isNone()) {
+      placeCpuOnly(pod, nodes, scores);
+      return;
+    }
+    boolean[] avoid = avoided(nodes, d);
+    if (!d.isShare() || !d.models().isEmpty()) {
+      for (int k = 0; k < n; k++) {
+        if (avoid[k]) {
+          scores[k] = -1;
+        }
+      }
+      GpuPolicies.tieBreakByNodeOrder(scores, nodes);
+      return;
+    }
+    double[] cost = new double[n];
+    double[] fgd = new double[n];
+    double[] balance = new double[n];
+    for (int k = 0; k < n; k++) {
+      NodeGpu g = nodes.node(k);
+      cost[k] = nodeCost(g, cpu, d) + (avoid[k] ? AVOIDED : 0);
+      fgd[k] = scores[k];
+      balance[k] = GpuFgdBalancedPlugin.balance(g, cpu, d);
+    }
+    rank(nodes, scores, cost, fgd, balance, GpuGapFillPlugin.TIE);
+  }
+
+  /**
+   * A CPU-only pod: to the node with the least CPU left among the nodes without a free GPU (CPU no GPU pod can use
+   * any more, no deletions assumed), else as FgdBalanced places it (FGD, then the most CPU to spare beyond the free
+   * GPUs' needs).
+   */
+  private void placeCpuOnly(GpuPod pod, Candidates nodes, long[] scores) {
+    int n = nodes.size();
+    double[] cpuLeft = new double[n];
+    boolean any = false;
+    for (int k = 0; k < n; k++) {
+      NodeGpu g = nodes.node(k);
+      cpuLeft[k] = g.freeTotal() == 0 ? g.cpuLeft() : Double.POSITIVE_INFINITY;
+      any |= g.freeTotal() == 0;
+    }
+    if (any) {
+      rank(nodes, scores, cpuLeft, new double[n], null, 0);
+    } else {
+      balanced.normalize(pod, nodes, scores);
+    }
+  }
+
+  /** Added to the gap cost of a share on an avoided node: more than any gap cost (at most 1000 milli). */
+  private static final double AVOIDED = 1e6;
+
+  /** Records the candidates' models, devices and free GPU. */
+  private void see(Candidates nodes) {
+    for (int k = 0; k < nodes.size(); k++) {
+      NodeGpu g = nodes.node(k);
+      if (g.devices() == 0) {
+        continue;
+      }
+      Integer i = nodeIndex.get(g.name());
+      if (i == null) {
+        nodeIndex.put(g.name(), nodeModel.size());
+        nodeModel.add(g.models().get(0));
+        nodeFree.add(g.freeTotal());
+        capacity += g.devices() * (double) NodeGpu.FULL;
+        capacityByModel.merge(g.models().get(0), g.devices() * (double) NodeGpu.FULL, Double::sum);
+      } else {
+        nodeFree.set(i, g.freeTotal());
+      }
+    }
+  }
+
+  /** Counts the pod into the arrived workload (once, however often it is normalised in a row). */
+  private void arrive(GpuPod pod) {
+    if (pod.key().equals(lastKey)) {
+      return;
+    }
+    lastKey = pod.key();
+    GpuDemand d = pod.demand();
+    arrivedGpu += d.totalMilli();
+    if (d.isNone() || d.models().isEmpty()) {
+      return;
+    }
+    double accepted = 0;
+    for (String m : d.models()) {
+      accepted += capacityByModel.getOrDefault(m, 0.0);
+    }
+    if (accepted > 0) {
+      for (String m : d.models()) {
+        constrainedByModel.merge(m, d.totalMilli() * capacityByModel.getOrDefault(m, 0.0) / accepted, Double::sum);
+      }
+    }
+  }
+
+  /**
+   * For a pod accepting any model: the candidates of reserved models (see the class comment), unless every
+   * candidate is of one; none for a pod that names its models.
+   */
+  private boolean[] avoided(Candidates nodes, GpuDemand d) {
+    int n = nodes.size();
+    boolean[] avoid = new boolean[n];
+    if (!d.models().isEmpty() || constrainedByModel.isEmpty()) {
+      return avoid;
+    }
+    Map<String, Double> free = new HashMap<>();
+    for (int i = 0; i < nodeModel.size(); i++) {
+      free.merge(nodeModel.get(i), (double) nodeFree.get(i), Double::sum);
+    }
+    double rest = Math.max(0, capacity - arrivedGpu);
+    Set<String> reserved = new HashSet<>();
+    for (Map.Entry<String, Double> e : constrainedByModel.entrySet()) {
+      double expected = e.getValue() / arrivedGpu * rest;
+      if (free.getOrDefault(e.getKey(), 0.0) - d.totalMilli() < expected) {
+        reserved.add(e.getKey());
+      }
+    }
+    if (reserved.isEmpty()) {
+      return avoid;
+    }
+    boolean other = false;
+    for (int k = 0; k < n; k++) {
+      NodeGpu g = nodes.node(k);
+      avoid[k] = g.devices() > 0 && reserved.contains(g.models().get(0));
+      other |= !avoid[k];
+    }
+    return other ? avoid : new boolean[n];
+  }
+
+  /**
+   * Orders the candidates by {@code primary} (lower first; within {@code tie} of the lowest counts as tied), the tied
+   * ones by {@code key}, then {@code key2} (higher first), then the node order: the first scores 100, the other tied
+   * nodes 99 down to 50, every other node 0..49 by its primary value.
+   */
+  private static void rank(Candidates nodes, long[] scores, double[] primary, double[] key,
+      double @org.jspecify.annotations.Nullable [] key2, double tie) {
+    int n = nodes.size();
+    double lowest = Double.POSITIVE_INFINITY;
+    for (int k = 0; k < n; k++) {
+      lowest = Math.min(lowest, primary[k]);
+    }
+    List<Integer> tied = new ArrayList<>();
+    double lo = Double.POSITIVE_INFINITY;
+    double hi = Double.NEGATIVE_INFINITY;
+    long[] order = new long[n];
+    for (int k = 0; k < n; k++) {
+      if (primary[k] <= lowest + tie) {
+        tied.add(k);
+        order[k] = nodes.order(k);
+      } else if (primary[k] < Double.POSITIVE_INFINITY) {
+        lo = Math.min(lo, primary[k]);
+        hi = Math.max(hi, primary[k]);
+      }
+    }
+    Comparator<Integer> c = Comparator.comparingDouble(k -> -key[k]);
+    if (key2 != null) {
+      c = c.thenComparingDouble(k -> -key2[k]);
+    }
+    tied.sort(c.thenComparingLong(k -> order[k]));
+    for (int k = 0; k < n; k++) {
+      scores[k] = primary[k] == Double.POSITIVE_INFINITY ? 0
+          : hi == lo ? 49 : Math.round(49 * (hi - primary[k]) / (hi - lo));
+    }
+    for (int q = 0; q < tied.size(); q++) {
+      scores[tied.get(q)] = q == 0 ? 100 : Math.max(50, 100 - q);
+    }
+  }
+
+  /** A share accepting any model: the device of lowest gap cost, its ties to FGD's choice; otherwise FGD's device. */
+  @Override
+  public int shareDevice(GpuPod pod, NodeGpu node) {
+    GpuDemand d = pod.demand();
+    long cpu = pod.milliCpu();
+    if (!d.models().isEmpty()) {
+      return Fgd.bestShareDevice(workload, node, cpu, d);
+    }
+    double lowest = nodeCost(node, cpu, d);
+    int best = -1;
+    long bestScore = Long.MIN_VALUE;
+    for (int g = 0; g < node.devices(); g++) {
+      if (fits(node, d, g) && deviceCost(node, cpu, d, g) <= lowest + GpuGapFillPlugin.TIE) {
+        long sc = Fgd.shareScore(workload, node, cpu, d, g);
+        if (sc > bestScore) {
+          best = g;
+          bestScore = sc;
+        }
+      }
+    }
+    return best;
+  }
+
+  private double deviceCost(NodeGpu n, long cpu, GpuDemand d, int g) {
+    return wasteByModel.computeIfAbsent(n.models().get(g), x -> GpuModelGapFillPlugin.shareWaste(workload, x))
+        .cost(n.free()[g], n.cpuLeft(), d.milli(), cpu);
+  }
+
+  private double nodeCost(NodeGpu n, long cpu, GpuDemand d) {
+    double best = Double.POSITIVE_INFINITY;
+    for (int g = 0; g < n.devices(); g++) {
+      if (fits(n, d, g)) {
+        best = Math.min(best, deviceCost(n, cpu, d, g));
+      }
+    }
+    return best;
+  }
+
+  private static boolean fits(NodeGpu n, GpuDemand d, int g) {
+    return n.free()[g] >= d.milli() && d.accepts(n.models().get(g));
+  }
+
+  @Override
+  public String toString() {
+    return NAME;
+  }
+}

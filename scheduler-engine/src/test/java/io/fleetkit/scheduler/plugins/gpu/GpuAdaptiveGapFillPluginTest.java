@@ -1,0 +1,110 @@
+package io.fleetkit.scheduler.plugins.gpu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * AdaptiveGapFill's two rules on the kernel directly (candidates in the given order, which is also the node order):
+ * CPU-only pods on the nodes without a free GPU first, and pods accepting any model kept off a model that the arrived
+ * model-constrained pods will need.
+ */
+final class GpuAdaptiveGapFillPluginTest {
+  private static final GpuWorkload M = GpuWorkload.of(List.of(
+      new GpuWorkload.Shape(8000, 1000, 1, List.of(), 2),
+      new GpuWorkload.Shape(4000, 0, 0, List.of(), 1)));
+
+  private static NodeGpu node(String name, long cores, String model, int... free) {
+    int sum = 0;
+    for (int f : free) {
+      sum += f;
+    }
+    return new NodeGpu(name, cores * 1000, free, sum, Collections.nCopies(free.length, model), kind -> 0);
+  }
+
+  private static GpuScorer.Candidates candidates(NodeGpu... nodes) {
+    return new GpuScorer.Candidates() {
+      @Override
+      public int size() {
+        return nodes.length;
+      }
+
+      @Override
+      public NodeGpu node(int k) {
+        return nodes[k];
+      }
+
+      @Override
+      public long order(int k) {
+        return k;
+      }
+    };
+  }
+
+  /** The index of the candidate the scorer picks (highest normalised score, the first on ties). */
+  private static int choose(GpuScorer s, GpuPod pod, NodeGpu... nodes) {
+    long[] scores = new long[nodes.length];
+    for (int k = 0; k < nodes.length; k++) {
+      scores[k] = s.score(pod, nodes[k]);
+    }
+    s.normalize(pod, candidates(nodes), scores);
+    int best = 0;
+    for (int k = 1; k < nodes.length; k++) {
+      if (scores[k] > scores[best]) {
+        best = k;
+      }
+    }
+    for (long v : scores) {
+      assertThat(v).isBetween(0L, 100L);
+    }
+    return best;
+  }
+
+  private static GpuPod cpuOnly(String key, int cores) {
+    return new GpuPod(key, cores * 1000L, GpuDemand.NONE);
+  }
+
+  @Test
+  void cpuOnlyPod_takesTheLeastCpuLeftAmongNodesWithoutFreeGpu_elseFgdBalanced() {
+    GpuScorer s = GpuPolicy.ADAPTIVE_GAP_FILL.create(M, 1);
+    NodeGpu full6 = node("full6", 6, "G2", 0, 0);
+    NodeGpu full40 = node("full40", 40, "G2", 0, 0);
+    NodeGpu twoFree60 = node("twoFree60", 60, "T4", 1000, 1000);
+    // FgdBalanced would take full40 (36 cores to spare against twoFree60's 60 - 4 - 2 x 13 = 30)
+    assertThat(choose(s, cpuOnly("a", 4), full40, twoFree60, full6)).isEqualTo(2);
+    assertThat(choose(GpuPolicy.FGD_BALANCED.create(M, 1), cpuOnly("a", 4), full40, twoFree60, full6)).isZero();
+    // 8 cores: full6 does not fit (the host filters it), full40 is the only node without a free GPU
+    assertThat(choose(s, cpuOnly("b", 8), twoFree60, full40)).isEqualTo(1);
+    // every node has a free GPU: FgdBalanced's most spare CPU, 96 - 8 - 8 x 13 = -16 over 40 - 8 - 4 x 13 = -20
+    NodeGpu fourFree40 = node("fourFree40", 40, "G2", 1000, 1000, 1000, 1000);
+    NodeGpu eightFree96 = node("eightFree96", 96, "G2", 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000);
+    assertThat(choose(s, cpuOnly("c", 8), fourFree40, eightFree96)).isEqualTo(1);
+  }
+
+  @Test
+  void podAcceptingAnyModel_keepsOffAModelTheConstrainedPodsWillNeed() {
+    NodeGpu t4 = node("t4", 64, "T4", 1000, 1000);
+    NodeGpu g2 = node("g2", 96, "G2", 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000);
+    GpuPod anyModel = new GpuPod("any", 8000, new GpuDemand(1, 0, List.of()));
+
+    // t4 with one GPU used (not by the pods below: the nodes are given as the host sees them)
+    NodeGpu t4Used = node("t4", 56, "T4", 0, 1000);
+    GpuScorer fresh = GpuPolicy.ADAPTIVE_GAP_FILL.create(M, 1);
+    choose(fresh, cpuOnly("c", 1), t4, g2);
+    // no constrained pod yet: FGD prefers emptying the T4 node's last GPU to breaking into the idle G2 node
+    int first = choose(fresh, anyModel, t4Used, g2);
+
+    GpuScorer s = GpuPolicy.ADAPTIVE_GAP_FILL.create(M, 1);
+    choose(s, cpuOnly("c", 1), t4, g2); // sees both nodes: 2 T4, 8 G2 GPUs
+    assertThat(choose(s, new GpuPod("t4only", 8000, new GpuDemand(1, 0, List.of("T4"))), t4)).isEqualTo(0);
+    // half the arrived GPU demand asks for T4: about 0.5 x (10 - 2) = 4 GPUs of it still expected, 1 T4 free
+    int chosen = choose(s, anyModel, t4Used, g2);
+
+    assertThat(first).as("without constrained pods").isEqualTo(0);
+    assertThat(chosen).as("with T4 reserved").isEqualTo(1);
+    // only T4 fits: it is taken all the same
+    assertThat(choose(s, new GpuPod("any2", 8000, new GpuDemand(1, 0, List.of())), t4Used)).isEqualTo(0);
+  }
+}
