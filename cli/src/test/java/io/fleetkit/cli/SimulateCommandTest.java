@@ -150,7 +150,7 @@ final class SimulateCommandTest {
     }
     // --duration replaces the scenario's duration only: its queues, job streams and start-up phases stay
     assertThat(names).contains("admitted workloads research", "pending workloads analytics",
-        "jobs succeeded analytics/etl", "jobs waiting ml/openb", "driver nodes gpu-a100");
+        "jobs succeeded analytics/etl", "jobs waiting research/openb", "driver nodes lab-a100");
   }
 
   @Test

@@ -51,17 +51,17 @@ final class BatchExampleTest {
     assertThat(max("admitted workloads research")).isPositive();
     assertThat(max("admitted workloads analytics")).isPositive();
     assertThat(max("pending workloads research")).as("training waits for GPU quota").isPositive();
-    assertThat(series("jobs succeeded ml/train").last()).isPositive();
+    assertThat(series("jobs succeeded research/train").last()).isPositive();
     assertThat(series("jobs succeeded analytics/etl").last()).isEqualTo(5);
-    assertThat(max("jobs running ml/openb")).isPositive(); // the trace's pods run for hours
+    assertThat(max("jobs running research/openb")).isPositive(); // the trace's pods run for hours
     assertThat(max("longest wait (pending) research")).isPositive();
   }
 
   @Test
   void gpuPoolStartsInPhasesForTheAdmittedTraining() {
-    assertThat(max("provisioning nodes gpu-a100")).isPositive();
-    assertThat(max("driver nodes gpu-a100")).isPositive();
-    assertThat(max("ready nodes gpu-a100")).isPositive();
+    assertThat(max("provisioning nodes lab-a100")).isPositive();
+    assertThat(max("driver nodes lab-a100")).isPositive();
+    assertThat(max("ready nodes lab-a100")).isPositive();
     assertThat(run.timeline()).extracting(TimelineEvent::kind).contains("NodeProvisioning", "NodeBooting",
         "NodeDriver", "NodeImagePull");
   }
@@ -73,7 +73,7 @@ final class BatchExampleTest {
     TimelineEvent gpu = run.markers().stream().filter(e -> e.kind().equals("GpuDeviceFailed")).findFirst()
         .orElseThrow();
     assertThat(gpu.at()).isEqualTo(Duration.ofHours(3));
-    assertThat(gpu.message()).contains("evicted ml/serve-");
+    assertThat(gpu.message()).contains("evicted research/serve-");
     assertThat(at("gpu allocatable", Duration.ofHours(3).plusMinutes(5)))
         .isEqualTo(at("gpu allocatable", Duration.ofHours(2).plusMinutes(55)) - 1);
     String html = HtmlReport.render(run);
