@@ -17,8 +17,8 @@ interface FitScorer {
 
   static FitScorer of(ScoringStrategy strategy) {
     return switch (strategy.type()) {
-      case LeastAllocated -> LeastAllocatedScorer.INSTANCE;
-      case MostAllocated -> MostAllocatedScorer.INSTANCE;
+      case LeastAllocated -> AllocationScorer.LEAST;
+      case MostAllocated -> AllocationScorer.MOST;
       case RequestedToCapacityRatio -> new RequestedToCapacityRatioScorer(strategy.shape());
     };
   }

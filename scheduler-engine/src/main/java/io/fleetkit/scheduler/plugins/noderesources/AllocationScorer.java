@@ -6,14 +6,23 @@ import io.fleetkit.scheduler.nodetable.NodeTable;
 import io.fleetkit.api.framework.ScorePlugin;
 
 /**
- * kube's {@code mostResourceScorer} (bin packing): per resource {@code requested * 100 / allocatable}, with requests
- * above allocatable capped (pods without requests count their non-zero defaults), then the weighted mean with integer
- * division. Resources the node lacks are left out.
+ * kube's {@code leastResourceScorer} and {@code mostResourceScorer}: a per-resource score, then the weighted mean with
+ * integer division; resources the node lacks are left out.
+ * <ul>
+ *   <li>{@link #LEAST} (spreading): {@code (allocatable - requested) * 100 / allocatable}, 0 when over-committed;
+ *   <li>{@link #MOST} (bin packing): {@code requested * 100 / allocatable}, with requests above allocatable capped
+ *       (pods without requests count their non-zero defaults).
+ * </ul>
  */
-final class MostAllocatedScorer implements FitScorer {
-  static final MostAllocatedScorer INSTANCE = new MostAllocatedScorer();
+final class AllocationScorer implements FitScorer {
+  static final AllocationScorer LEAST = new AllocationScorer(false);
+  static final AllocationScorer MOST = new AllocationScorer(true);
 
-  private MostAllocatedScorer() {}
+  private final boolean most;
+
+  private AllocationScorer(boolean most) {
+    this.most = most;
+  }
 
   @Override
   public long score(ResourceVector resources, NodeInfo node, long[] podRequests) {
@@ -35,7 +44,7 @@ final class MostAllocatedScorer implements FitScorer {
   }
 
   /** Exactly {cpu, memory}: the general loop's arithmetic, in the same order, without the per-resource dispatch. */
-  private static long cpuMemory(ResourceVector resources, long cpuAlloc, long memAlloc, long cpuRequested,
+  private long cpuMemory(ResourceVector resources, long cpuAlloc, long memAlloc, long cpuRequested,
       long memRequested) {
     long nodeScore = 0;
     long weightSum = 0;
@@ -50,7 +59,7 @@ final class MostAllocatedScorer implements FitScorer {
     return weightSum == 0 ? 0 : nodeScore / weightSum;
   }
 
-  private static long general(ResourceVector resources, NodeInfo node, long[] podRequests) {
+  private long general(ResourceVector resources, NodeInfo node, long[] podRequests) {
     long nodeScore = 0;
     long weightSum = 0;
     for (int i = 0; i < resources.size(); i++) {
@@ -66,10 +75,10 @@ final class MostAllocatedScorer implements FitScorer {
     return weightSum == 0 ? 0 : nodeScore / weightSum;
   }
 
-  static long resourceScore(long requested, long capacity) {
-    if (capacity == 0) {
-      return 0;
+  private long resourceScore(long requested, long capacity) {
+    if (most) {
+      return capacity == 0 ? 0 : Math.min(requested, capacity) * ScorePlugin.MAX_NODE_SCORE / capacity;
     }
-    return Math.min(requested, capacity) * ScorePlugin.MAX_NODE_SCORE / capacity;
+    return capacity == 0 || requested > capacity ? 0 : (capacity - requested) * ScorePlugin.MAX_NODE_SCORE / capacity;
   }
 }
