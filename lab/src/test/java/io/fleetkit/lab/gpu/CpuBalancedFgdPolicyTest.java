@@ -1,7 +1,6 @@
 package io.fleetkit.lab.gpu;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 import io.fleetkit.scheduler.plugins.gpu.GpuPolicy;
 import org.junit.jupiter.api.Test;
@@ -22,11 +21,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 final class CpuBalancedFgdPolicyTest {
   @Test
   void fgdBalanced_defaultTrace_seeds42And43_beatsFgdByMoreThanNoise() {
-    double s42 = TraceBenchmarkTest.replay("default", GpuPolicy.FGD_BALANCED, 42).allocationAt(100);
-    double s43 = TraceBenchmarkTest.replay("default", GpuPolicy.FGD_BALANCED, 43).allocationAt(100);
-    assertThat(s42).isCloseTo(95.70, within(0.005));
-    assertThat(s43).isCloseTo(95.69, within(0.005));
-    double ours = (s42 + s43) / 2;
+    double ours = (TraceBenchmarkTest.pinned("default", GpuPolicy.FGD_BALANCED, 42, 95.70)
+        + TraceBenchmarkTest.pinned("default", GpuPolicy.FGD_BALANCED, 43, 95.69)) / 2;
     double fgd = (TraceBenchmarkTest.replay("default", GpuPolicy.FGD, 42).allocationAt(100)
         + TraceBenchmarkTest.replay("default", GpuPolicy.FGD, 43).allocationAt(100)) / 2;
     assertThat(ours).isGreaterThanOrEqualTo(fgd + 0.3);
@@ -37,8 +33,7 @@ final class CpuBalancedFgdPolicyTest {
   @ParameterizedTest(name = "{0}")
   @CsvSource({"multigpu20, 95.59", "multigpu50, 97.25", "gpushare40, 94.24", "gpushare100, 87.06"})
   void fgdBalanced_otherTraces_seed42_pinned_noWorseThanFgd(String trace, double expected) {
-    double ours = TraceBenchmarkTest.replay(trace, GpuPolicy.FGD_BALANCED, 42).allocationAt(100);
-    assertThat(ours).as("FgdBalanced on %s, seed 42", trace).isCloseTo(expected, within(0.005));
+    double ours = TraceBenchmarkTest.pinned(trace, GpuPolicy.FGD_BALANCED, 42, expected);
     assertThat(ours).as("FgdBalanced on %s vs our FGD, seed 42", trace)
         .isGreaterThanOrEqualTo(TraceBenchmarkTest.replay(trace, GpuPolicy.FGD, 42).allocationAt(100));
     assertThat(ours).as("FgdBalanced on %s vs published FGD", trace)

@@ -1,7 +1,6 @@
 package io.fleetkit.lab.gpu;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 import io.fleetkit.scheduler.plugins.gpu.GpuPolicy;
 import org.junit.jupiter.api.Test;
@@ -22,10 +21,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 final class GapFillPolicyTest {
   @Test
   void gapFill_defaultTrace_seeds42And43_reach96Percent() {
-    double s42 = TraceBenchmarkTest.replay("default", GpuPolicy.GAP_FILL, 42).allocationAt(100);
-    double s43 = TraceBenchmarkTest.replay("default", GpuPolicy.GAP_FILL, 43).allocationAt(100);
-    assertThat(s42).isCloseTo(96.07, within(0.005));
-    assertThat(s43).isCloseTo(96.02, within(0.005));
+    double s42 = TraceBenchmarkTest.pinned("default", GpuPolicy.GAP_FILL, 42, 96.07);
+    double s43 = TraceBenchmarkTest.pinned("default", GpuPolicy.GAP_FILL, 43, 96.02);
     double balanced = (TraceBenchmarkTest.replay("default", GpuPolicy.FGD_BALANCED, 42).allocationAt(100)
         + TraceBenchmarkTest.replay("default", GpuPolicy.FGD_BALANCED, 43).allocationAt(100)) / 2;
     assertThat((s42 + s43) / 2).isGreaterThanOrEqualTo(96.0).isGreaterThan(balanced + 0.2);
@@ -35,8 +32,7 @@ final class GapFillPolicyTest {
   @CsvSource({"default, 96.07", "multigpu20, 96.02", "multigpu50, 97.47", "gpushare40, 94.56",
       "gpushare100, 87.68"})
   void gapFill_everyTrace_seed42_pinned_beatsFgd(String trace, double expected) {
-    double ours = TraceBenchmarkTest.replay(trace, GpuPolicy.GAP_FILL, 42).allocationAt(100);
-    assertThat(ours).as("GapFill on %s, seed 42", trace).isCloseTo(expected, within(0.005));
+    double ours = TraceBenchmarkTest.pinned(trace, GpuPolicy.GAP_FILL, 42, expected);
     assertThat(ours).as("GapFill on %s vs our FGD, seed 42", trace)
         .isGreaterThan(TraceBenchmarkTest.replay(trace, GpuPolicy.FGD, 42).allocationAt(100));
     assertThat(ours).as("GapFill on %s vs published FGD", trace)

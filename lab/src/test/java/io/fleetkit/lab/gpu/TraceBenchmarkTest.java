@@ -48,6 +48,13 @@ final class TraceBenchmarkTest {
         k -> TraceReplay.run(nodes(), pods(trace), policy, seed));
   }
 
+  /** {@link #replay}'s allocation at 100% arrival, asserted to be exactly {@code expected} (to the replay's 0.01). */
+  static double pinned(String trace, GpuPolicy policy, long seed, double expected) {
+    double ours = replay(trace, policy, seed).allocationAt(100);
+    assertThat(ours).as("%s on %s, seed %d", policy, trace, seed).isCloseTo(expected, within(0.005));
+    return ours;
+  }
+
   /** The published mean over the 10 seeds at {@code column}. */
   static double publishedMean(String trace, String policy, int column) {
     if (expected == null) {
