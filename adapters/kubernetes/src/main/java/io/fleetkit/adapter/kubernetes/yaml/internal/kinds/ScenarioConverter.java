@@ -20,8 +20,11 @@ import io.fleetkit.api.simulation.Scenario;
 import io.fleetkit.api.simulation.ScenarioFault;
 import io.fleetkit.api.simulation.ScenarioFeatures;
 import io.fleetkit.api.simulation.ScenarioQueue;
+import io.fleetkit.api.simulation.ScenarioScheduler;
 import io.fleetkit.api.simulation.ScenarioSpec;
 import io.fleetkit.api.simulation.WorkloadLoad;
+import io.fleetkit.scheduler.plugins.gpu.GpuPolicy;
+import java.util.Arrays;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -38,7 +41,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ScenarioConverter implements KindConverter<GenericKubernetesResource, Scenario> {
   private static final Set<String> SPEC_FIELDS = Set.of("duration", "seed", "sampleInterval", "features", "loads",
-      "faults", "queues", "jobStreams", "queueScalers", "nodeStartup");
+      "faults", "queues", "jobStreams", "queueScalers", "nodeStartup", "scheduler");
   private static final Set<String> FEATURE_FIELDS = Set.of("horizontalPodAutoscaler", "clusterAutoscaler",
       "storage", "verticalPodAutoscaler", "queueAdmission", "queueScaling", "provisioner", "networking",
       "admission");
@@ -162,12 +165,37 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
       startup.add(new NodeStartup(pool, duration(m, "provision", p, ctx), duration(m, "boot", p, ctx),
           duration(m, "driver", p, ctx), duration(m, "imagePull", p, ctx)));
     }
+    ScenarioScheduler scheduler = scheduler(Untyped.map(spec, "scheduler", "spec.scheduler", ctx), ctx);
     if (ctx.hasErrors()) {
       return null;
     }
     ScenarioSpec s = new ScenarioSpec(duration, seed == null ? 0 : seed, interval, loads, faults, features, queues,
-        streams, scalers, startup);
+        streams, scalers, startup, scheduler);
     return ctx.build("", () -> new Scenario(meta, s));
+  }
+
+  /**
+   * {@code spec.scheduler}: {@code profile} (default {@value ScenarioScheduler#DEFAULT_PROFILE}) and
+   * {@code gpuPolicy}, a {@link GpuPolicy} by any of its names, kept as its display name.
+   */
+  private static ScenarioScheduler scheduler(Map<String, Object> m, DocumentContext ctx) {
+    known(m, Set.of("profile", "gpuPolicy"), "spec.scheduler", ctx);
+    String profile = Untyped.string(m, "profile", ScenarioScheduler.DEFAULT_PROFILE, "spec.scheduler.profile", ctx);
+    if (!ScenarioScheduler.PROFILES.contains(profile)) {
+      ctx.error("spec.scheduler.profile", "must be one of " + String.join(", ", ScenarioScheduler.PROFILES),
+          profile);
+    }
+    String policy = Untyped.string(m, "gpuPolicy", "", "spec.scheduler.gpuPolicy", ctx);
+    if (!policy.isEmpty()) {
+      try {
+        policy = GpuPolicy.of(policy).displayName();
+      } catch (IllegalArgumentException e) {
+        ctx.error("spec.scheduler.gpuPolicy", "must be one of " + String.join(", ",
+            Arrays.stream(GpuPolicy.values()).map(GpuPolicy::displayName).toList())
+            + " (names are matched ignoring case, dashes and underscores)", policy);
+      }
+    }
+    return new ScenarioScheduler(profile, policy);
   }
 
   private static @Nullable ScenarioQueue queue(Map<String, Object> m, String p, DocumentContext ctx) {
@@ -572,6 +600,14 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
       startup.add(m);
     }
     Untyped.put(spec, "nodeStartup", startup);
+    if (!s.scheduler().equals(ScenarioScheduler.DEFAULT)) {
+      Map<String, Object> sched = new LinkedHashMap<>();
+      sched.put("profile", s.scheduler().profile());
+      if (s.scheduler().hasGpuPolicy()) {
+        sched.put("gpuPolicy", s.scheduler().gpuPolicy());
+      }
+      spec.put("scheduler", sched);
+    }
     return GenericKinds.resource(in, spec, null);
   }
 }
