@@ -63,7 +63,9 @@ import tools.jackson.databind.json.JsonMapper;
  * state (Deployments, StatefulSets, Jobs, Rollouts). {@code --apply} creates or updates the objects of a file at a
  * simulated time, e.g. a new image version to roll out. With a
  * {@code simulation.fleetkit.io/v1 Scenario} among the manifests (or {@code --report}) it runs the whole-cluster
- * {@link ClusterSimulation}: load, HPA, cluster autoscaler, faults, cost and time series ({@code "series"} in JSON).
+ * {@link ClusterSimulation}: load, HPA, cluster autoscaler, faults, cost and time series ({@code "series"} in JSON);
+ * {@code --gpu-policy} picks the GPU placement policy and {@code --compare-gpu-policy} runs the scenario a second
+ * time under another and shows both ({@link RunComparison}).
  * Manifests with Namespaces, ResourceQuotas or LimitRanges run through the standard admission chain: a workload
  * whose pod creates a quota refuses shows {@code FailedCreate} (the denial as message) in the timeline, an object
  * refused outright shows {@code Rejected}.
