@@ -220,6 +220,9 @@ public final class ClusterSimulation {
     for (Consumer<Simulation.Builder> a : applies) {
       a.accept(b);
     }
+    if (!spec.features().rollouts()) {
+      b.withoutRollouts();
+    }
     if (spec.features().admission() && Admission.usesTenancy(objects)) {
       b.admission(Admission::standard);
     }

@@ -148,4 +148,27 @@ final class ScenarioSchedulerTest {
         .hasMessageContaining("spec.scheduler.gpuPolicy").hasMessageContaining("tetris")
         .hasMessageContaining("GapFill").hasMessageContaining("FGD");
   }
+
+  @Test
+  void rolloutsFeatureOff_theRolloutIsStoredButNothingActsOnIt() {
+    String rollout = """
+        apiVersion: argoproj.io/v1alpha1
+        kind: Rollout
+        metadata: {name: web, namespace: default}
+        spec:
+          replicas: 2
+          selector: {matchLabels: {app: web}}
+          strategy: {canary: {steps: [{setWeight: 50}]}}
+          template:
+            metadata: {labels: {app: web}}
+            spec:
+              containers: [{name: web, image: web:1, resources: {requests: {cpu: 100m}}}]
+        ---
+        """;
+    String on = node("n1", "") + rollout + scenario("profile: default", "");
+    assertThat(at(run(on), "running pods", Duration.ofMinutes(2))).isEqualTo(2);
+    SimulationRun off = run(on.replace("queueScaling: false", "queueScaling: false, rollouts: false"));
+    assertThat(at(off, "running pods", Duration.ofMinutes(2))).isZero();
+    assertThat(off.summary().rollouts()).singleElement().satisfies(r -> assertThat(r.stableRevision()).isEmpty());
+  }
 }

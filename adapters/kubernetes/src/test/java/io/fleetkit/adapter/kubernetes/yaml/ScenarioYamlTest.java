@@ -228,4 +228,14 @@ final class ScenarioYamlTest {
         .contains("tetris");
     assertThat(p).contains("spec.scheduler.policy").contains("is not a field");
   }
+
+  @Test
+  void rolloutsFeature_onByDefault_switchableAndRoundTrips() {
+    assertThat(parse("spec:\n  duration: 1h\n").spec().features().rollouts()).isTrue();
+    Scenario off = parse("spec:\n  duration: 1h\n  features: {rollouts: false}\n");
+    assertThat(off.spec().features().rollouts()).isFalse();
+    Scenario again = KubernetesYaml.parse(KubernetesYaml.dump(List.of(off)), "dump.yaml").ofType(Scenario.class)
+        .get(0);
+    assertThat(again.spec().features()).isEqualTo(off.spec().features());
+  }
 }

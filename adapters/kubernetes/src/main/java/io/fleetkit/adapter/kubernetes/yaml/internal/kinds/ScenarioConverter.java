@@ -44,7 +44,7 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
       "faults", "queues", "jobStreams", "queueScalers", "nodeStartup", "scheduler");
   private static final Set<String> FEATURE_FIELDS = Set.of("horizontalPodAutoscaler", "clusterAutoscaler",
       "storage", "verticalPodAutoscaler", "queueAdmission", "queueScaling", "provisioner", "networking",
-      "admission");
+      "admission", "rollouts");
   private static final Set<String> QUEUE_FIELDS = Set.of("name", "namespaces", "cohort", "flavor", "quota");
   private static final Set<String> STREAM_FIELDS = Set.of("name", "namespace", "queue", "csv", "trace", "first",
       "timeScale", "poisson");
@@ -109,7 +109,7 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
     ScenarioFeatures features = new ScenarioFeatures(flag(f, "horizontalPodAutoscaler", ctx),
         ca == null ? !provisioner : ca, flag(f, "storage", ctx), flag(f, "verticalPodAutoscaler", ctx),
         flag(f, "queueAdmission", ctx), flag(f, "queueScaling", ctx), provisioner, flag(f, "networking", ctx),
-        flag(f, "admission", ctx));
+        flag(f, "admission", ctx), flag(f, "rollouts", ctx));
     List<WorkloadLoad> loads = new ArrayList<>();
     List<Object> rawLoads = Untyped.list(spec, "loads", "spec.loads", ctx);
     for (int i = 0; i < rawLoads.size(); i++) {
@@ -469,6 +469,7 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
     features.put("provisioner", s.features().provisioner());
     features.put("networking", s.features().networking());
     features.put("admission", s.features().admission());
+    features.put("rollouts", s.features().rollouts());
     spec.put("features", features);
     List<Object> loads = new ArrayList<>();
     for (WorkloadLoad l : s.loads()) {
