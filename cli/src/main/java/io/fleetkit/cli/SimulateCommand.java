@@ -305,7 +305,7 @@ public final class SimulateCommand implements Callable<Integer> {
         objects.add(o);
       }
     }
-    boolean showProgress = !quiet && System.console() != null;
+    boolean showProgress = !quiet && Terminals.stderrIsTerminal();
     SimulationRun run;
     RunComparison comparison = null;
     try {

@@ -105,13 +105,17 @@ final class ScenarioSchedulerTest {
   }
 
   @Test
-  void gpuPolicy_deviceFaultTakesTheDeviceOutOfTheGpuPluginsView_untilItHeals() {
-    SimulationRun run = run(node("gpu-1", "2") + deployment("train", 2,
+  void gpuPolicy_deviceFaultTakesTheDeviceOutOfTheGpuPluginsView_untilItHeals_sameRunTwice() {
+    String yaml = node("gpu-1", "2") + deployment("train", 2,
         "requests: {cpu: \"1\"}, limits: {nvidia.com/gpu: \"1\"}", "")
         + scenario("gpuPolicy: GapFill", """
               faults:
               - {at: 45s, gpuDeviceFault: gpu-1, devices: 1, recoverAfter: 60s}
-            """).replace("duration: 2m", "duration: 3m"));
+            """).replace("duration: 2m", "duration: 3m");
+    SimulationRun run = run(yaml);
+    SimulationRun again = run(yaml);
+    assertThat(again.timeline()).isEqualTo(run.timeline());
+    assertThat(again.series()).isEqualTo(run.series());
     assertThat(at(run, "running pods", Duration.ofSeconds(30))).isEqualTo(2);
     assertThat(at(run, "gpu used", Duration.ofSeconds(30))).isEqualTo(2); // no annotation, no load: busy
     assertThat(run.timeline()).filteredOn(e -> e.kind().equals("GpuDeviceFailed")).singleElement()
