@@ -134,8 +134,9 @@ public final class EtcdStoreBuilder {
   }
 
   /**
-   * The store compacts etcd's history itself after each of its writes, keeping the last {@code limit} revisions
-   * for watches that start in the past (what {@link ObjectStoreBuilder#historyLimit} keeps in memory). Compaction
+   * Watches may start at any of the last {@code limit} revisions and no earlier, as with
+   * {@link ObjectStoreBuilder#historyLimit}: an older start is "too old". The store compacts etcd's history itself,
+   * once every {@code limit} of its writes, so etcd keeps between {@code limit} and {@code 2 * limit}. Compaction
    * applies to the whole etcd cluster, other prefixes included. Default: the store never compacts and leaves it to
    * etcd's own {@code --auto-compaction-retention}, as the Kubernetes API server leaves it to its compactor.
    *
