@@ -9,7 +9,9 @@ import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.StressOptions;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Linearizability of the in-memory {@link ObjectStore}: concurrent create / get / update-at-version (CAS) / delete /
@@ -17,6 +19,11 @@ import org.junit.jupiter.api.Test;
  * thread interleavings; the stress run adds real parallelism). Watch order under load is checked by
  * {@link ObjectStoreConcurrencyTest}. Iterations are kept small for CI. The model checker found that a list of a
  * kind racing with the kind's first create could report the create's version without the object.
+ *
+ * <p>Bounded: each check runs on a thread of its own under a JUnit timeout (model checking 180 s, stress 90 s; on the
+ * shared 2-core machine at load average 30 they took 72 s and 14 s, on an idle one a few seconds), so that a check that stops progressing (Lincheck waiting on a thread it
+ * does not control, or a starved stress invocation) fails the build with a timeout naming the test instead of hanging
+ * it; Lincheck's own limit on one invocation (its default) still applies inside.
  */
 @Param(name = "key", gen = IntGen.class, conf = "1:2")
 @Param(name = "size", gen = IntGen.class, conf = "1:3")
@@ -93,12 +100,14 @@ public class ObjectStoreLincheckTest {
   }
 
   @Test
+  @Timeout(value = 180, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void modelChecking_linearizable() {
     new ModelCheckingOptions().iterations(4).invocationsPerIteration(50).threads(2).actorsPerThread(2)
         .actorsBefore(0).actorsAfter(1).check(ObjectStoreLincheckTest.class);
   }
 
   @Test
+  @Timeout(value = 90, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void stress_linearizable() {
     new StressOptions().iterations(10).invocationsPerIteration(200).threads(3).actorsPerThread(3)
         .check(ObjectStoreLincheckTest.class);
