@@ -1,6 +1,6 @@
 package io.fleetkit.store.etcd;
 
-import io.fleetkit.api.store.ContractBuilder;
+import io.fleetkit.api.store.StoreBuilder;
 import io.fleetkit.api.store.ObjectStoreConcurrencyContract;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -18,8 +18,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LiveEtcd.class)
 final class EtcdConcurrencyContractTest extends ObjectStoreConcurrencyContract {
   @Override
-  protected ContractBuilder newBuilder() {
-    return new EtcdContractBuilder();
+  protected StoreBuilder<?> newBuilder() {
+    return LiveEtcd.newStore();
   }
 
   @Override

@@ -253,22 +253,7 @@ public final class EtcdObjectStore implements ObjectStore {
   public <T extends ApiObject<T>> T create(T object) {
     Objects.requireNonNull(object, "object");
     checkOpen();
-    WriteRules.validateForCreate(object);
-    AdmissionChain admission = settings.admission();
-    if (admission.isEmpty()) {
-      return doCreate(object);
-    }
-    // As the in-memory store: "already exists" before admission keeps side effects away from a doomed create.
-    if (get(kindOf(object), object.metadata().namespace(), object.metadata().name()).isPresent()) {
-      throw WriteRules.alreadyExists(object);
-    }
-    AdmissionChain.Admitted<T> admitted = admission.admit(AdmissionOperation.CREATE, object, null, this);
-    try {
-      return doCreate(admitted.object());
-    } catch (RuntimeException e) {
-      admitted.rollback();
-      throw e;
-    }
+    return WriteRules.create(this, settings.admission(), object, this::doCreate);
   }
 
   private <T extends ApiObject<T>> T doCreate(T object) {
