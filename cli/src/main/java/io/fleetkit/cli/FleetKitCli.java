@@ -7,6 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "fleetkit", mixinStandardHelpOptions = true, version = "fleetkit 0.1.0-SNAPSHOT",
     description = "FleetKit: desired-state scheduling and reconciliation for fleets of machines.",
     subcommands = {ValidateCommand.class, ScheduleCommand.class, TraceCommand.class, SimulateCommand.class,
+        ReplicaCommand.class,
         RouteCommand.class, DnsCommand.class})
 public final class FleetKitCli implements Runnable {
 

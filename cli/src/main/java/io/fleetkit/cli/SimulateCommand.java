@@ -31,7 +31,6 @@ import io.fleetkit.simulator.RunComparison;
 import io.fleetkit.scheduler.plugins.gpu.GpuPolicy;
 import io.fleetkit.simulator.SimulationRun;
 import io.fleetkit.simulator.TimeSeries;
-import io.fleetkit.store.etcd.EtcdStore;
 import io.fleetkit.store.etcd.EtcdStoreBuilder;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -58,7 +57,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code fleetkit simulate DIR... [--duration 30m] [--fail-node NODE@MM:SS]... [--apply FILE@MM:SS]...
- * [--output table|json] [--seed N] [--report FILE.html] [--quiet] [--store memory|etcd://HOST:PORT]}: runs the manifests through the store, the
+ * [--output table|json] [--seed N] [--report FILE.html] [--quiet] [--store memory|etcd://HOST:PORT|etcds://HOST:PORT [--etcd-ca ..]]}: runs the manifests through the store, the
  * controllers, the scheduler and simulated nodes in simulated time and prints the timeline and the workloads' final
  * state (Deployments, StatefulSets, Jobs, Rollouts). {@code --apply} creates or updates the objects of a file at a
  * simulated time, e.g. a new image version to roll out. With a
@@ -149,10 +148,8 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "Write the final metrics (scheduler, controllers, work queues) to FILE in Prometheus text format.")
   private Path metricsFile;
 
-  @Option(names = "--store", paramLabel = "memory|etcd://HOST:PORT", defaultValue = "memory",
-      description = {"Where the simulated cluster's state lives: memory (default) or an etcd cluster,",
-          "etcd://HOST:PORT (each run under a new key prefix /fleetkit-sim/<uuid>, left in etcd afterwards)."})
-  private String store;
+  @CommandLine.Mixin
+  private StoreOptions storeOptions = new StoreOptions();
 
   @Override
   public Integer call() {
@@ -160,9 +157,9 @@ public final class SimulateCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     Simulation.@Nullable StoreFactory storeFactory;
     try {
-      storeFactory = storeFactory(store);
-    } catch (IllegalArgumentException e) {
-      err.println("simulate: --store: " + CliText.clipLine(String.valueOf(e.getMessage())));
+      storeFactory = storeFactory(storeOptions);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      err.println("simulate: " + CliText.clipLine(String.valueOf(e.getMessage())));
       err.flush();
       return 2;
     }
@@ -248,20 +245,20 @@ public final class SimulateCommand implements Callable<Integer> {
 
   /**
    * The store of {@code --store}: {@code null} for the in-memory default, else an etcd store in direct mode under
-   * a new prefix, so that every run starts empty and is as reproducible as in memory.
+   * a new prefix, so that every run starts empty and is as reproducible as in memory. The options are checked here,
+   * before anything runs.
    *
-   * @throws IllegalArgumentException if the value is neither {@code memory} nor {@code etcd://HOST:PORT}
+   * @throws IllegalArgumentException naming the option at fault (see {@link StoreOptions#etcd()})
+   * @throws IllegalStateException if the etcd settings do not suit the endpoints (credentials in clear to a remote
+   *     host)
    */
-  static Simulation.@Nullable StoreFactory storeFactory(String value) {
-    if (value.equals("memory")) {
+  static Simulation.@Nullable StoreFactory storeFactory(StoreOptions options) {
+    options.check(); // every file and pairing checked once, before the simulation starts
+    if (!options.isEtcd()) {
       return null;
     }
-    if (!value.startsWith("etcd://")) {
-      throw new IllegalArgumentException("\"" + value + "\" must be memory or etcd://HOST:PORT");
-    }
-    String endpoint = EtcdStore.endpoint(value).toString();
     return (clock, uids, admission) -> {
-      EtcdStoreBuilder b = EtcdStore.builder(endpoint).prefix("/fleetkit-sim/" + UUID.randomUUID()).clock(clock)
+      EtcdStoreBuilder b = options.etcd().prefix("/fleetkit-sim/" + UUID.randomUUID()).clock(clock)
           .uidGenerator(uids).directDelivery();
       if (!admission.isEmpty()) {
         b.admission(admission);

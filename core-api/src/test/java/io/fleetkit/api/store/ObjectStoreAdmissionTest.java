@@ -3,7 +3,7 @@ package io.fleetkit.api.store;
 /** {@link ObjectStoreAdmissionContract} on the in-memory store. */
 final class ObjectStoreAdmissionTest extends ObjectStoreAdmissionContract {
   @Override
-  protected ContractBuilder newBuilder() {
-    return new InMemoryContractBuilder();
+  protected StoreBuilder<?> newBuilder() {
+    return ObjectStore.builder();
   }
 }

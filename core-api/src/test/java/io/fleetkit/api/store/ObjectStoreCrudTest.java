@@ -3,7 +3,7 @@ package io.fleetkit.api.store;
 /** {@link ObjectStoreCrudContract} on the in-memory store. */
 final class ObjectStoreCrudTest extends ObjectStoreCrudContract {
   @Override
-  protected ContractBuilder newBuilder() {
-    return new InMemoryContractBuilder();
+  protected StoreBuilder<?> newBuilder() {
+    return ObjectStore.builder();
   }
 }

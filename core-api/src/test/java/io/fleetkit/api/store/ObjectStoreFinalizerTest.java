@@ -3,7 +3,7 @@ package io.fleetkit.api.store;
 /** {@link ObjectStoreFinalizerContract} on the in-memory store. */
 final class ObjectStoreFinalizerTest extends ObjectStoreFinalizerContract {
   @Override
-  protected ContractBuilder newBuilder() {
-    return new InMemoryContractBuilder();
+  protected StoreBuilder<?> newBuilder() {
+    return ObjectStore.builder();
   }
 }

@@ -9,7 +9,9 @@ import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.StressOptions;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Linearizability of the in-memory {@link ObjectStore}: concurrent create / get / update-at-version (CAS) / delete /
@@ -17,11 +19,26 @@ import org.junit.jupiter.api.Test;
  * thread interleavings; the stress run adds real parallelism). Watch order under load is checked by
  * {@link ObjectStoreConcurrencyTest}. Iterations are kept small for CI. The model checker found that a list of a
  * kind racing with the kind's first create could report the create's version without the object.
+ *
+ * <p>Bounded: model checking explores 3 scenarios x 30 interleavings (it explored 4 x 50 and took 72 s on the shared
+ * 2-core machine at load average 30, beyond what a test may take); each invocation may take {@link
+ * #INVOCATION_TIMEOUT_MS} before Lincheck calls it hung, and each check carries a JUnit timeout (model checking
+ * 180 s, stress 90 s), after which the test thread is interrupted and the test fails naming itself. Not on a thread
+ * of its own (JUnit's separate-thread mode): Lincheck then ran three times slower and, once abandoned, held its global
+ * lock so that the next check hung behind it.
  */
 @Param(name = "key", gen = IntGen.class, conf = "1:2")
 @Param(name = "size", gen = IntGen.class, conf = "1:3")
 @Param(name = "rv", gen = IntGen.class, conf = "1:6")
 public class ObjectStoreLincheckTest {
+  /**
+   * How long one invocation may take before Lincheck reports "the execution has hung": 30 s instead of its 10 s.
+   * Lincheck instruments each class the first time an operation touches it (the exception of a failed create, say);
+   * on the shared machine at load average 30 that alone took over 10 s, and a correct store was reported hung. (The
+   * setter is Kotlin-internal in Lincheck 3.6, hence its name; a real hang still ends the test, 30 s later.)
+   */
+  private static final long INVOCATION_TIMEOUT_MS = 30_000;
+
   private final AtomicLong uids = new AtomicLong();
   private final ObjectStore store = ObjectStore.builder().directDelivery()
       .uidGenerator(() -> "uid-" + uids.incrementAndGet()).build();
@@ -93,14 +110,17 @@ public class ObjectStoreLincheckTest {
   }
 
   @Test
+  @Timeout(value = 180, unit = TimeUnit.SECONDS)
   void modelChecking_linearizable() {
-    new ModelCheckingOptions().iterations(4).invocationsPerIteration(50).threads(2).actorsPerThread(2)
-        .actorsBefore(0).actorsAfter(1).check(ObjectStoreLincheckTest.class);
+    new ModelCheckingOptions().iterations(3).invocationsPerIteration(30).threads(2).actorsPerThread(2)
+        .actorsBefore(0).actorsAfter(1).invocationTimeout$lincheck(INVOCATION_TIMEOUT_MS)
+        .check(ObjectStoreLincheckTest.class);
   }
 
   @Test
+  @Timeout(value = 90, unit = TimeUnit.SECONDS)
   void stress_linearizable() {
     new StressOptions().iterations(10).invocationsPerIteration(200).threads(3).actorsPerThread(3)
-        .check(ObjectStoreLincheckTest.class);
+        .invocationTimeout$lincheck(INVOCATION_TIMEOUT_MS).check(ObjectStoreLincheckTest.class);
   }
 }

@@ -3,7 +3,7 @@ package io.fleetkit.api.store;
 /** {@link ObjectStoreWatchContract} on the in-memory store. */
 final class ObjectStoreWatchTest extends ObjectStoreWatchContract {
   @Override
-  protected ContractBuilder newBuilder() {
-    return new InMemoryContractBuilder();
+  protected StoreBuilder<?> newBuilder() {
+    return ObjectStore.builder();
   }
 }

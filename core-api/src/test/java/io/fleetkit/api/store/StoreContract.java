@@ -1,11 +1,7 @@
 package io.fleetkit.api.store;
 
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executor;
-import java.util.function.Supplier;
-import io.fleetkit.api.admission.AdmissionChain;
 import org.junit.jupiter.api.AfterEach;
 
 /**
@@ -15,64 +11,18 @@ import org.junit.jupiter.api.AfterEach;
 public abstract class StoreContract {
   private final List<ObjectStore> built = new ArrayList<>();
 
-  /** A builder for a new, empty store of the implementation under test. */
-  protected abstract ContractBuilder newBuilder();
+  /** A builder for a new, empty store of the implementation under test (its version {@code "1"}, no object). */
+  protected abstract StoreBuilder<?> newBuilder();
 
   /** {@link #newBuilder()}, remembering what it builds so that it is closed after the test. */
-  protected final ContractBuilder builder() {
-    ContractBuilder b = newBuilder();
-    return new ContractBuilder() {
-      @Override
-      public ContractBuilder clock(Clock clock) {
-        b.clock(clock);
-        return this;
+  protected final StoreBuilder<?> builder() {
+    StoreBuilder<?> b = newBuilder();
+    b.onBuilt(s -> {
+      synchronized (built) {
+        built.add(s);
       }
-
-      @Override
-      public ContractBuilder directDelivery() {
-        b.directDelivery();
-        return this;
-      }
-
-      @Override
-      public ContractBuilder deliveryExecutor(Executor executor) {
-        b.deliveryExecutor(executor);
-        return this;
-      }
-
-      @Override
-      public ContractBuilder uidGenerator(Supplier<String> uids) {
-        b.uidGenerator(uids);
-        return this;
-      }
-
-      @Override
-      public ContractBuilder historyLimit(int limit) {
-        b.historyLimit(limit);
-        return this;
-      }
-
-      @Override
-      public ContractBuilder watchQueueLimit(int limit) {
-        b.watchQueueLimit(limit);
-        return this;
-      }
-
-      @Override
-      public ContractBuilder admission(AdmissionChain chain) {
-        b.admission(chain);
-        return this;
-      }
-
-      @Override
-      public ObjectStore build() {
-        ObjectStore s = b.build();
-        synchronized (built) {
-          built.add(s);
-        }
-        return s;
-      }
-    };
+    });
+    return b;
   }
 
   @AfterEach

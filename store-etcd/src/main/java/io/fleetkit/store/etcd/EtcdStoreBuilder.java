@@ -1,28 +1,23 @@
 package io.fleetkit.store.etcd;
 
-import io.fleetkit.api.admission.AdmissionChain;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.api.store.ObjectStoreBuilder;
+import io.fleetkit.api.store.StoreBuilder;
 import io.fleetkit.store.etcd.internal.EtcdObjectStore;
 import io.fleetkit.store.etcd.internal.EtcdSettings;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
-import java.util.concurrent.Executor;
-import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Configures an etcd-backed {@link ObjectStore} (see {@link EtcdStore}). The settings shared with the in-memory
- * store mean what they mean on {@link ObjectStoreBuilder}. Each setting may be made once; a second call, or choosing
+ * Configures an etcd-backed {@link ObjectStore} (see {@link EtcdStore}): the settings every store takes
+ * ({@link StoreBuilder}) and etcd's own (endpoints, prefix, timeout, TLS, credentials). Each setting may be made once; a second call, or choosing
  * both a delivery executor and direct delivery, fails with {@link IllegalStateException}. Not thread-safe.
  */
-public final class EtcdStoreBuilder {
+public final class EtcdStoreBuilder extends StoreBuilder<EtcdStoreBuilder> {
   /** The key prefix of a store unless told otherwise. */
   public static final String DEFAULT_PREFIX = "/fleetkit";
 
@@ -31,13 +26,6 @@ public final class EtcdStoreBuilder {
 
   private final List<URI> endpoints;
   private @Nullable String prefix;
-  private @Nullable Clock clock;
-  private @Nullable Supplier<String> uidGenerator;
-  private @Nullable Executor deliveryExecutor;
-  private boolean directDelivery;
-  private int watchQueueLimit = -1;
-  private int historyLimit = -1;
-  private @Nullable AdmissionChain admission;
   private @Nullable Duration requestTimeout;
   private @Nullable Path trustedCertificates;
   private @Nullable Path clientCertificate;
@@ -69,39 +57,6 @@ public final class EtcdStoreBuilder {
     return this;
   }
 
-  /** As {@link ObjectStoreBuilder#clock}: the clock for creation and deletion timestamps. */
-  public EtcdStoreBuilder clock(Clock clock) {
-    Objects.requireNonNull(clock, "clock");
-    if (this.clock != null) {
-      throw new IllegalStateException("clock was already set to " + this.clock);
-    }
-    this.clock = clock;
-    return this;
-  }
-
-  /** As {@link ObjectStoreBuilder#uidGenerator}; default random UUIDs. */
-  public EtcdStoreBuilder uidGenerator(Supplier<String> uids) {
-    Objects.requireNonNull(uids, "uids");
-    if (uidGenerator != null) {
-      throw new IllegalStateException("uidGenerator was already set to " + uidGenerator);
-    }
-    uidGenerator = uids;
-    return this;
-  }
-
-  /** As {@link ObjectStoreBuilder#deliveryExecutor}; default a store-owned pool of daemon threads. */
-  public EtcdStoreBuilder deliveryExecutor(Executor executor) {
-    Objects.requireNonNull(executor, "executor");
-    if (deliveryExecutor != null) {
-      throw new IllegalStateException("deliveryExecutor was already set to " + deliveryExecutor);
-    }
-    if (directDelivery) {
-      throw new IllegalStateException("deliveryExecutor conflicts with directDelivery(), which was already chosen");
-    }
-    deliveryExecutor = executor;
-    return this;
-  }
-
   /**
    * Writes wait for this store's own watches: a write returns only after every watch opened on this store has
    * delivered every event of this store's writes so far (those of other processes are not awaited). Listeners run
@@ -109,57 +64,23 @@ public final class EtcdStoreBuilder {
    * in-memory store's direct mode, its event reaches the listener after the current call. Deterministic enough for
    * tests and single-threaded simulations; costs a round trip per write and watch.
    */
+  @Override
   public EtcdStoreBuilder directDelivery() {
-    if (deliveryExecutor != null) {
-      throw new IllegalStateException("directDelivery() conflicts with deliveryExecutor, already set to "
-          + deliveryExecutor);
-    }
-    if (directDelivery) {
-      throw new IllegalStateException("directDelivery() was already chosen");
-    }
-    directDelivery = true;
-    return this;
-  }
-
-  /** As {@link ObjectStoreBuilder#watchQueueLimit}; default {@value ObjectStoreBuilder#DEFAULT_WATCH_QUEUE_LIMIT}. */
-  public EtcdStoreBuilder watchQueueLimit(int limit) {
-    if (limit < 1) {
-      throw new IllegalArgumentException("watchQueueLimit must be at least 1 but was " + limit);
-    }
-    if (watchQueueLimit != -1) {
-      throw new IllegalStateException("watchQueueLimit was already set to " + watchQueueLimit);
-    }
-    watchQueueLimit = limit;
-    return this;
+    return super.directDelivery();
   }
 
   /**
-   * The store compacts etcd's history itself after each of its writes, keeping the last {@code limit} revisions
-   * for watches that start in the past (what {@link ObjectStoreBuilder#historyLimit} keeps in memory). Compaction
+   * Watches may start at any of the last {@code limit} revisions and no earlier, as with
+   * {@link StoreBuilder#historyLimit}: an older start is "too old". The store compacts etcd's history itself,
+   * once every {@code limit} of its writes, so etcd keeps between {@code limit} and {@code 2 * limit}. Compaction
    * applies to the whole etcd cluster, other prefixes included. Default: the store never compacts and leaves it to
    * etcd's own {@code --auto-compaction-retention}, as the Kubernetes API server leaves it to its compactor.
    *
    * @throws IllegalArgumentException if {@code limit < 1}
    */
+  @Override
   public EtcdStoreBuilder historyLimit(int limit) {
-    if (limit < 1) {
-      throw new IllegalArgumentException("historyLimit must be at least 1 but was " + limit);
-    }
-    if (historyLimit != -1) {
-      throw new IllegalStateException("historyLimit was already set to " + historyLimit);
-    }
-    historyLimit = limit;
-    return this;
-  }
-
-  /** As {@link ObjectStoreBuilder#admission}: run on create, update and delete before the write. */
-  public EtcdStoreBuilder admission(AdmissionChain chain) {
-    Objects.requireNonNull(chain, "chain");
-    if (admission != null) {
-      throw new IllegalStateException("admission was already set to " + admission);
-    }
-    admission = chain;
-    return this;
+    return super.historyLimit(limit);
   }
 
   /**
@@ -263,21 +184,19 @@ public final class EtcdStoreBuilder {
   }
 
   /**
-   * Connects and returns the store. The builder may be reused.
+   * Connects and returns the store (through {@link #build()}).
    *
    * @throws IllegalStateException if TLS files or credentials do not suit the endpoints (see each setting)
    * @throws IllegalArgumentException if a TLS file cannot be read as PEM
    * @throws io.fleetkit.api.StoreUnavailableException if etcd does not answer within the request timeout
    * @throws io.fleetkit.api.FleetKitException if etcd refuses the credentials
    */
-  public ObjectStore build() {
+  @Override
+  protected ObjectStore open() {
     checkTransport();
     return EtcdObjectStore.open(new EtcdSettings(endpoints, prefix != null ? prefix : DEFAULT_PREFIX,
-        clock != null ? clock : Clock.systemUTC(),
-        uidGenerator != null ? uidGenerator : () -> UUID.randomUUID().toString(),
-        deliveryExecutor, directDelivery,
-        watchQueueLimit != -1 ? watchQueueLimit : ObjectStoreBuilder.DEFAULT_WATCH_QUEUE_LIMIT,
-        historyLimit, admission != null ? admission : AdmissionChain.empty(),
+        clockSetting(), uidGeneratorSetting(), deliveryExecutorSetting(), directDeliverySetting(),
+        watchQueueLimitSetting(), historyLimitSetting(), admissionSetting(),
         requestTimeout != null ? requestTimeout : DEFAULT_REQUEST_TIMEOUT,
         new EtcdSettings.Security(tls(), trustedCertificates, clientCertificate, clientKey, user, password)));
   }

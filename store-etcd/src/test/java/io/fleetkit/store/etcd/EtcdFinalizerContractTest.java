@@ -1,6 +1,6 @@
 package io.fleetkit.store.etcd;
 
-import io.fleetkit.api.store.ContractBuilder;
+import io.fleetkit.api.store.StoreBuilder;
 import io.fleetkit.api.store.ObjectStoreFinalizerContract;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -8,7 +8,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LiveEtcd.class)
 final class EtcdFinalizerContractTest extends ObjectStoreFinalizerContract {
   @Override
-  protected ContractBuilder newBuilder() {
-    return new EtcdContractBuilder();
+  protected StoreBuilder<?> newBuilder() {
+    return LiveEtcd.newStore();
   }
 }

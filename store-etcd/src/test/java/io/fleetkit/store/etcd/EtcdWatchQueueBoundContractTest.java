@@ -1,6 +1,6 @@
 package io.fleetkit.store.etcd;
 
-import io.fleetkit.api.store.ContractBuilder;
+import io.fleetkit.api.store.StoreBuilder;
 import io.fleetkit.api.store.WatchQueueBoundContract;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -11,7 +11,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LiveEtcd.class)
 final class EtcdWatchQueueBoundContractTest extends WatchQueueBoundContract {
   @Override
-  protected ContractBuilder newBuilder() {
-    return new EtcdContractBuilder();
+  protected StoreBuilder<?> newBuilder() {
+    return LiveEtcd.newStore();
   }
 }

@@ -23,6 +23,11 @@ public final class LiveEtcd implements ExecutionCondition {
     return ConditionEvaluationResult.enabled(PROPERTY + "=" + v);
   }
 
+  /** A builder for a store on the test etcd under a prefix of its own, so that every store starts empty. */
+  static EtcdStoreBuilder newStore() {
+    return EtcdStore.builder(endpoint()).prefix("/fleetkit-test/" + java.util.UUID.randomUUID());
+  }
+
   /** The endpoint the tests use. */
   static String endpoint() {
     return System.getProperty(PROPERTY, "").trim();

@@ -119,22 +119,7 @@ public final class InMemoryObjectStore implements ObjectStore {
   public <T extends ApiObject<T>> T create(T object) {
     Objects.requireNonNull(object, "object");
     checkOpen();
-    WriteRules.validateForCreate(object);
-    if (admission.isEmpty()) {
-      return doCreate(object);
-    }
-    // Storage reports "already exists" after admission in Kubernetes; checking first keeps side effects (a quota
-    // charge) away from a create that cannot succeed. A create racing in between is rolled back below.
-    if (get(kindOf(object), object.metadata().namespace(), object.metadata().name()).isPresent()) {
-      throw WriteRules.alreadyExists(object);
-    }
-    AdmissionChain.Admitted<T> admitted = admission.admit(AdmissionOperation.CREATE, object, null, this);
-    try {
-      return doCreate(admitted.object());
-    } catch (RuntimeException e) {
-      admitted.rollback();
-      throw e;
-    }
+    return WriteRules.create(this, admission, object, this::doCreate);
   }
 
   private <T extends ApiObject<T>> T doCreate(T object) {

@@ -4,14 +4,18 @@ import io.fleetkit.api.ConflictException;
 import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.ValidationException;
 import io.fleetkit.api.Violation;
+import io.fleetkit.api.admission.AdmissionChain;
+import io.fleetkit.api.admission.AdmissionOperation;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.store.DeletePreconditions;
+import io.fleetkit.api.store.ObjectStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -45,6 +49,35 @@ public final class WriteRules {
     public Change {
       Objects.requireNonNull(effect, "effect");
       Objects.requireNonNull(object, "object");
+    }
+  }
+
+  /**
+   * The create path every store shares: validate, then, with admission, refuse an existing name before admission
+   * (Kubernetes reports "already exists" from storage, after admission; checking first keeps side effects such as a
+   * quota charge away from a create that cannot succeed), admit, write, and roll admission back if the write fails
+   * (a create racing in between). Without admission it is validate and write.
+   *
+   * @param store the store, for the existence check and as admission's view
+   * @param write the store's own write of the (admitted) object
+   */
+  public static <T extends ApiObject<T>> T create(ObjectStore store, AdmissionChain admission, T object,
+      UnaryOperator<T> write) {
+    validateForCreate(object);
+    if (admission.isEmpty()) {
+      return write.apply(object);
+    }
+    @SuppressWarnings("unchecked")
+    Class<T> kind = (Class<T>) object.getClass();
+    if (store.get(kind, object.metadata().namespace(), object.metadata().name()).isPresent()) {
+      throw alreadyExists(object);
+    }
+    AdmissionChain.Admitted<T> admitted = admission.admit(AdmissionOperation.CREATE, object, null, store);
+    try {
+      return write.apply(admitted.object());
+    } catch (RuntimeException e) {
+      admitted.rollback();
+      throw e;
     }
   }
 
