@@ -29,6 +29,8 @@ import org.jspecify.annotations.Nullable;
  * ResolvedRefs=False InvalidCertificateRef}; listeners on one port with protocols that cannot share it are {@code
  * Conflicted=True ProtocolConflict} and not accepted. A listener is {@code Programmed} when accepted with resolved
  * references; only programmed listeners carry traffic, but routes attach (and are counted) on every accepted one.
+ * The Gateway is {@code Accepted} (reason {@code ListenersNotValid} when some listener is not) unless no listener is
+ * accepted.
  *
  * <p>Routes, per {@code parentRefs} entry: the listeners named by {@code sectionName} and/or {@code port} (none:
  * {@code NoMatchingParent}); the route attaches to each of them that accepts the kind HTTPRoute from the route's
@@ -107,11 +109,13 @@ public final class GatewayAttachment {
       String key = g.metadata().key();
       List<ListenerStatus> ls = new ArrayList<>();
       boolean allAccepted = true;
+      boolean anyAccepted = false;
       boolean anyProgrammed = false;
       for (ListenerState s : listeners.get(key)) {
         int[] n = counts.get(key + "#" + s.listener.name());
         ls.add(new ListenerStatus(s.listener.name(), s.supportedKinds, n == null ? 0 : n[0], s.conditions));
         allAccepted &= s.accepted;
+        anyAccepted |= s.accepted;
         Condition prog = Conditions.find(s.conditions, Conditions.PROGRAMMED);
         anyProgrammed |= prog != null && prog.isTrue();
       }
@@ -121,8 +125,10 @@ public final class GatewayAttachment {
         cs.add(Condition.of(Conditions.ACCEPTED, ConditionStatus.Unknown, Conditions.PENDING, msg));
         cs.add(Condition.of(Conditions.PROGRAMMED, ConditionStatus.Unknown, Conditions.PENDING, msg));
       } else {
-        cs.add(Conditions.of(Conditions.ACCEPTED, true, allAccepted ? "Accepted" : Conditions.LISTENERS_NOT_VALID,
-            allAccepted ? "" : "some listeners are not accepted"));
+        // Upstream: accepted with reason ListenersNotValid when some listeners are invalid, not accepted when none
+        // is valid.
+        cs.add(Conditions.of(Conditions.ACCEPTED, anyAccepted, allAccepted ? "Accepted" : Conditions.LISTENERS_NOT_VALID,
+            allAccepted ? "" : anyAccepted ? "some listeners are not accepted" : "no listener is accepted"));
         cs.add(Conditions.of(Conditions.PROGRAMMED, anyProgrammed, anyProgrammed ? "Programmed" : Conditions.INVALID,
             anyProgrammed ? "" : "no listener is programmed"));
       }

@@ -529,4 +529,83 @@ final class GatewayConformanceTest {
     assertThat(a.route(INFRA + "/multiple-gateways-shared-route")).hasSize(2).allMatch(RouteParentStatus::accepted);
     assertThat(ask(a, gateway, 80, "example.com", path)).isEqualTo(expected);
   }
+
+  /** gateway-invalid-listeners-unsupported-protocol.go / .yaml. */
+  @Test
+  void unsupportedProtocol_listenerNotAccepted_gatewayAcceptedOnlyWithAValidListener() {
+    Listener invalid = new Listener("invalid", "", 1111, "INVALID", AllowedRoutes.SAME_NAMESPACE, List.of());
+    GatewayAttachment a = attach(List.of(gateway("gateway-only-unsupported-protocols", invalid),
+        gateway("gateway-supported-and-unsupported-protocols", http("http", 80, "", FromNamespaces.Same), invalid)));
+    GatewayStatus only = a.gateway(INFRA + "/gateway-only-unsupported-protocols");
+    assertCondition(only.condition(Conditions.ACCEPTED), false, Conditions.LISTENERS_NOT_VALID);
+    ListenerStatus l = only.listener("invalid");
+    assertThat(l.supportedKinds()).isEmpty();
+    assertThat(l.attachedRoutes()).isZero();
+    assertCondition(l.condition(Conditions.ACCEPTED), false, Conditions.UNSUPPORTED_PROTOCOL);
+    GatewayStatus both = a.gateway(INFRA + "/gateway-supported-and-unsupported-protocols");
+    assertCondition(both.condition(Conditions.ACCEPTED), true, Conditions.LISTENERS_NOT_VALID);
+    assertThat(both.listener("http").supportedKinds()).containsExactly("HTTPRoute");
+    assertCondition(both.listener("http").condition(Conditions.ACCEPTED), true, "Accepted");
+    assertThat(both.listener("http").attachedRoutes()).isZero();
+    assertCondition(both.listener("invalid").condition(Conditions.ACCEPTED), false, Conditions.UNSUPPORTED_PROTOCOL);
+    assertThat(both.listener("invalid").supportedKinds()).isEmpty();
+  }
+
+  /**
+   * gateway-http-listener-isolation.go with gateway-http-listener-isolation.yaml (routes without hostnames) and
+   * gateway-http-listener-isolation-with-hostname-intersection.yaml (routes whose hostnames intersect the listeners').
+   */
+  @ParameterizedTest(name = "{0} {1}{2} -> {3}")
+  @CsvSource({
+      "false, bar.com, /empty-hostname, v1", "false, bar.com, /wildcard-example-com, 404",
+      "false, bar.com, /wildcard-foo-example-com, 404", "false, bar.com, /abc-foo-example-com, 404",
+      "false, bar.example.com, /empty-hostname, 404", "false, bar.example.com, /wildcard-example-com, v1",
+      "false, bar.example.com, /wildcard-foo-example-com, 404", "false, bar.example.com, /abc-foo-example-com, 404",
+      "false, bar.foo.example.com, /empty-hostname, 404", "false, bar.foo.example.com, /wildcard-example-com, 404",
+      "false, bar.foo.example.com, /wildcard-foo-example-com, v1",
+      "false, bar.foo.example.com, /abc-foo-example-com, 404",
+      "false, abc.foo.example.com, /empty-hostname, 404", "false, abc.foo.example.com, /wildcard-example-com, 404",
+      "false, abc.foo.example.com, /wildcard-foo-example-com, 404",
+      "false, abc.foo.example.com, /abc-foo-example-com, v1",
+      "true, bar.com, /empty-hostname, v1", "true, bar.com, /wildcard-example-com, 404",
+      "true, bar.com, /wildcard-foo-example-com, 404", "true, bar.com, /abc-foo-example-com, 404",
+      "true, bar.example.com, /empty-hostname, 404", "true, bar.example.com, /wildcard-example-com, v1",
+      "true, bar.example.com, /wildcard-foo-example-com, 404", "true, bar.example.com, /abc-foo-example-com, 404",
+      "true, bar.foo.example.com, /empty-hostname, 404", "true, bar.foo.example.com, /wildcard-example-com, 404",
+      "true, bar.foo.example.com, /wildcard-foo-example-com, v1",
+      "true, bar.foo.example.com, /abc-foo-example-com, 404",
+      "true, abc.foo.example.com, /empty-hostname, 404", "true, abc.foo.example.com, /wildcard-example-com, 404",
+      "true, abc.foo.example.com, /wildcard-foo-example-com, 404",
+      "true, abc.foo.example.com, /abc-foo-example-com, v1"})
+  void httpListenerIsolation(boolean withHostnames, String host, String path, String expected) {
+    String gw = "http-listener-isolation";
+    List<String> hosts = withHostnames ? List.of("bar.com", "*.example.com", "*.foo.example.com",
+        "abc.foo.example.com") : List.of();
+    String[][] listeners = {{"empty-hostname", ""}, {"wildcard-example-com", "*.example.com"},
+        {"wildcard-foo-example-com", "*.foo.example.com"}, {"abc-foo-example-com", "abc.foo.example.com"}};
+    Listener[] ls = new Listener[4];
+    HTTPRoute[] rs = new HTTPRoute[4];
+    for (int i = 0; i < 4; i++) {
+      ls[i] = http(listeners[i][0], 80, listeners[i][1], FromNamespaces.All);
+      rs[i] = route(INFRA, "attaches-to-" + listeners[i][0], List.of(parent(gw, listeners[i][0], null)), hosts,
+          rule("/" + listeners[i][0], backend("infra-backend-v1")));
+    }
+    GatewayAttachment a = attach(List.of(gateway(gw, ls)), rs);
+    for (HTTPRoute r : rs) {
+      assertThat(a.route(r.metadata().key())).allMatch(RouteParentStatus::accepted);
+    }
+    assertThat(ask(a, gw, 80, host, path)).isEqualTo(expected);
+  }
+
+  /** httproute-simple-same-namespace.go / .yaml. */
+  @Test
+  void simpleSameNamespace_acceptedResolvedAndServed() {
+    GatewayAttachment a = attach(List.of(), route(INFRA, "gateway-conformance-infra-test",
+        List.of(parent("same-namespace")), List.of(), rule(null, backend("infra-backend-v1"))));
+    String r = INFRA + "/gateway-conformance-infra-test";
+    assertCondition(parentCondition(a, r, INFRA + "/same-namespace", Conditions.ACCEPTED), true, "Accepted");
+    assertCondition(parentCondition(a, r, INFRA + "/same-namespace", Conditions.RESOLVED_REFS), true, "");
+    assertThat(a.gateway(INFRA + "/same-namespace").listener("http").attachedRoutes()).isEqualTo(1);
+    assertThat(ask(a, "same-namespace", 80, "example.com", "/")).isEqualTo("v1");
+  }
 }
