@@ -82,14 +82,15 @@ public final class HttpRouteRouter {
       RouteResult.Backend be = new RouteResult.Backend(ns + "/" + b.name(), b.port() == null ? 0 : b.port(),
           b.weight());
       backends.add(be);
-      if (b.weight() > 0 && (heaviest == null || b.weight() > heaviest.weight())) {
+      // a backend of another kind than Service takes no traffic (a Gateway reports it as InvalidKind)
+      if (b.isService() && b.weight() > 0 && (heaviest == null || b.weight() > heaviest.weight())) {
         heaviest = be;
       }
     }
     String why = "matched rule " + best.ruleIndex + " match " + best.matchIndex;
     if (heaviest == null) {
-      return new RouteResult(routeName, null, null, backends, 500, why + ", but it has no backend with weight "
-          + "above 0 (500)");
+      return new RouteResult(routeName, null, null, backends, 500, why + ", but it has no Service backend with "
+          + "weight above 0 (500)");
     }
     return new RouteResult(routeName, heaviest.service(), heaviest.port(), backends, 200, why);
   }
