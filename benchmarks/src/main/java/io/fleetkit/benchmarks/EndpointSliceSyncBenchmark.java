@@ -60,6 +60,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * Auxiliary counters: {@code slicesWritten} (per sync of one change it should be 1), {@code syncs} and
  * {@code cpuNanos}, the benchmark thread's CPU time in the measured calls ({@code cpuNanos / syncs} is the CPU cost
  * of a sync, which on a shared, overloaded machine is far below the wall time JMH reports).
+ * {@code controllerSyncRunQueueDelay} is {@code controllerSyncAfterOnePodChange} that also reads the thread's Linux
+ * scheduler statistics ({@code /proc/thread-self/schedstat}) around the sync: {@code runQueueNanos / syncs} is the
+ * time the thread was runnable but waiting for a CPU, the part of the wall time that is the machine's load, not the
+ * sync's work (0 where the file does not exist; the two reads add to its wall time).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -87,12 +91,14 @@ public class EndpointSliceSyncBenchmark {
     public long slicesWritten;
     public long syncs;
     public long cpuNanos;
+    public long runQueueNanos;
 
     @Setup(Level.Iteration)
     public void reset() {
       slicesWritten = 0;
       syncs = 0;
       cpuNanos = 0;
+      runQueueNanos = 0;
     }
   }
 
@@ -193,6 +199,30 @@ public class EndpointSliceSyncBenchmark {
     int syncs = st.controller.runUntilIdle();
     c.cpuNanos += CPU.getCurrentThreadCpuTime() - cpu;
     // writes since the pod's: the slice updates (the store's resource version counts every write)
+    c.slicesWritten += Long.parseLong(st.store.resourceVersion()) - st.sliceVersion;
+    c.syncs++;
+    return syncs;
+  }
+
+  private static final java.nio.file.Path SCHEDSTAT = java.nio.file.Path.of("/proc/thread-self/schedstat");
+
+  /** Nanoseconds this thread has waited on a run queue so far (second field of schedstat), 0 when unknown. */
+  private static long runQueueWait() {
+    try {
+      String[] f = java.nio.file.Files.readString(SCHEDSTAT).trim().split(" ");
+      return Long.parseLong(f[1]);
+    } catch (java.io.IOException | RuntimeException e) {
+      return 0;
+    }
+  }
+
+  @Benchmark
+  public int controllerSyncRunQueueDelay(ControllerState st, Counters c) {
+    long wait = runQueueWait();
+    long cpu = CPU.getCurrentThreadCpuTime();
+    int syncs = st.controller.runUntilIdle();
+    c.cpuNanos += CPU.getCurrentThreadCpuTime() - cpu;
+    c.runQueueNanos += runQueueWait() - wait;
     c.slicesWritten += Long.parseLong(st.store.resourceVersion()) - st.sliceVersion;
     c.syncs++;
     return syncs;

@@ -4,9 +4,18 @@ import io.fleetkit.adapter.kubernetes.yaml.KubernetesYaml;
 import io.fleetkit.adapter.kubernetes.yaml.LoadedObjects;
 import io.fleetkit.adapter.kubernetes.yaml.ManifestException;
 import io.fleetkit.adapter.kubernetes.yaml.ManifestProblem;
+import io.fleetkit.api.core.Namespace;
+import io.fleetkit.api.core.Secret;
+import io.fleetkit.api.core.Service;
+import io.fleetkit.api.gateway.Gateway;
+import io.fleetkit.api.gateway.GatewayClass;
 import io.fleetkit.api.gateway.HTTPRoute;
+import io.fleetkit.api.gateway.ReferenceGrant;
 import io.fleetkit.api.networking.Ingress;
 import io.fleetkit.api.networking.IngressClass;
+import io.fleetkit.networking.gateway.GatewayAttachment;
+import io.fleetkit.networking.gateway.GatewayObjects;
+import io.fleetkit.networking.routing.GatewayRouter;
 import io.fleetkit.networking.routing.HttpRequest;
 import io.fleetkit.networking.routing.RouteResult;
 import io.fleetkit.networking.routing.Router;
@@ -17,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -25,16 +35,21 @@ import picocli.CommandLine.Spec;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@code fleetkit route FILE|DIR... --host HOST --path PATH [--method M] [--header K=V]... [--output text|json]}:
- * which backend a request reaches through the manifests' HTTPRoutes and Ingresses.
+ * {@code fleetkit route FILE|DIR... --host HOST --path PATH [--method M] [--header K=V]... [--port N]
+ * [--gateway NS/NAME] [--output text|json]}: which backend a request reaches through the manifests' HTTPRoutes and
+ * Ingresses. When the manifests hold Gateways, the request reaches one Gateway on {@code --port} and only the
+ * HTTPRoutes accepted on its listener compete; routes a Gateway did not accept are listed with upstream's reason.
  */
 @Command(name = "route", mixinStandardHelpOptions = true,
     description = {"Answer which backend an HTTP request reaches through the HTTPRoutes and Ingresses (with their",
         "IngressClasses) in the manifests: JSON {\"route\",\"service\",\"port\",\"message\"}; service is null when",
-        "nothing matches, as a 404 would be."},
+        "nothing matches, as a 404 would be. With Gateways in the manifests the request reaches a Gateway on --port",
+        "(--gateway when several listen there): its listener for the host picks among the HTTPRoutes attached to it;",
+        "JSON then adds \"gateway\", \"status\" (the HTTP status a proxy would answer) and \"problems\" (routes not",
+        "accepted or with unresolved backends, with upstream's reasons)."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:answered (also when nothing matches)", "1:the manifests are invalid",
-        "2:bad command line"})
+        "2:bad command line (also: unknown --gateway, or several Gateways on --port without --gateway)"})
 public final class RouteCommand implements Callable<Integer> {
   enum Format { text, json }
 
@@ -55,6 +70,14 @@ public final class RouteCommand implements Callable<Integer> {
 
   @Option(names = "--header", paramLabel = "K=V", description = "A request header; repeatable.")
   private List<String> headers = new ArrayList<>();
+
+  @Option(names = "--port", defaultValue = "80",
+      description = "The Gateway port the request arrives on (default: ${DEFAULT-VALUE}); used with Gateways.")
+  private int port;
+
+  @Option(names = "--gateway", paramLabel = "NS/NAME",
+      description = "The Gateway the request reaches; needed when several Gateways listen on --port.")
+  private String gateway;
 
   @Option(names = "--output", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE}).")
   private Format output;
@@ -91,11 +114,47 @@ public final class RouteCommand implements Callable<Integer> {
       err.flush();
       return 1;
     }
-    Router router = new Router(loaded.ofType(IngressClass.class), loaded.ofType(Ingress.class),
-        loaded.ofType(HTTPRoute.class));
+    List<Gateway> gateways = loaded.ofType(Gateway.class);
+    Router router;
+    String viaGateway = null;
+    List<String> problems = List.of();
+    if (gateways.isEmpty()) {
+      if (gateway != null) {
+        err.println("route: --gateway " + gateway + ": the manifests hold no Gateway");
+        err.flush();
+        return 2;
+      }
+      router = new Router(loaded.ofType(IngressClass.class), loaded.ofType(Ingress.class),
+          loaded.ofType(HTTPRoute.class));
+    } else {
+      GatewayAttachment attachment = GatewayAttachment.compute(new GatewayObjects(loaded.ofType(GatewayClass.class),
+          gateways, loaded.ofType(HTTPRoute.class), loaded.ofType(Service.class), loaded.ofType(Namespace.class),
+          loaded.ofType(ReferenceGrant.class), loaded.ofType(Secret.class)));
+      GatewayRouter gr = new GatewayRouter(attachment);
+      problems = gr.problems();
+      if (gateway != null) {
+        if (attachment.gatewayObjects().get(gateway) == null) {
+          err.println("route: --gateway " + gateway + " not found (Gateways: "
+              + String.join(", ", attachment.gatewayObjects().keySet()) + ")");
+          err.flush();
+          return 2;
+        }
+        viaGateway = gateway;
+      } else {
+        List<String> on = gr.gatewaysOn(port);
+        if (on.size() > 1) {
+          err.println("route: several Gateways listen on port " + port + " (" + String.join(", ", on)
+              + "): choose one with --gateway");
+          err.flush();
+          return 2;
+        }
+        viaGateway = on.isEmpty() ? gateways.get(0).metadata().key() : on.get(0);
+      }
+      router = new Router(loaded.ofType(IngressClass.class), loaded.ofType(Ingress.class), gr, viaGateway, port);
+    }
     RouteResult r = router.route(request);
     if (output == Format.json) {
-      out.println(json(r));
+      out.println(json(r, viaGateway, problems));
     } else {
       out.println(r.service() == null ? "no backend: " + r.message()
           : r.route() + " -> " + r.service() + ":" + r.port() + " (" + r.message() + ")");
@@ -104,17 +163,25 @@ public final class RouteCommand implements Callable<Integer> {
           out.println("  " + b.service() + ":" + b.port() + " weight " + b.weight());
         }
       }
+      for (String p : problems) {
+        out.println("note: " + p);
+      }
     }
     out.flush();
     return 0;
   }
 
-  static String json(RouteResult r) {
+  static String json(RouteResult r, @Nullable String gateway, List<String> problems) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("route", r.route());
     m.put("service", r.service());
     m.put("port", r.port());
     m.put("message", r.message());
+    if (gateway != null) {
+      m.put("gateway", gateway);
+      m.put("status", r.status());
+      m.put("problems", problems);
+    }
     if (r.backends().size() > 1) {
       List<Map<String, Object>> bs = new ArrayList<>();
       for (RouteResult.Backend b : r.backends()) {

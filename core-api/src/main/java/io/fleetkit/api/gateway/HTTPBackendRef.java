@@ -4,21 +4,36 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A Service a rule forwards to, with its share of the rule's traffic: weight / sum of the rule's weights.
+ * A backend a rule forwards to, with its share of the rule's traffic: weight / sum of the rule's weights.
  *
+ * @param group empty for the core group (Services)
+ * @param kind empty for {@code Service}; another kind is kept so that the route reports {@code InvalidKind}
  * @param namespace empty for the route's namespace
  * @param port the Service port, {@code null} when unset (invalid for a Service)
  * @param weight 0..1,000,000, default 1; 0 never receives traffic
  */
-public record HTTPBackendRef(String name, String namespace, @Nullable Integer port, int weight) {
+public record HTTPBackendRef(String group, String kind, String name, String namespace, @Nullable Integer port,
+    int weight) {
   public static final int DEFAULT_WEIGHT = 1;
 
   public HTTPBackendRef {
+    Objects.requireNonNull(group, "group");
+    Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(namespace, "namespace");
   }
 
+  /** A Service backend. */
+  public HTTPBackendRef(String name, String namespace, @Nullable Integer port, int weight) {
+    this("", "", name, namespace, port, weight);
+  }
+
   public static HTTPBackendRef of(String name, int port, int weight) {
     return new HTTPBackendRef(name, "", port, weight);
+  }
+
+  /** Whether this refers to a core Service (group and kind unset, or {@code ""}/{@code Service}). */
+  public boolean isService() {
+    return group.isEmpty() && (kind.isEmpty() || kind.equals("Service"));
   }
 }

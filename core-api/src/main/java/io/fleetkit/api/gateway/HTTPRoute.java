@@ -27,7 +27,6 @@ public record HTTPRoute(ObjectMeta metadata, HTTPRouteSpec spec) implements ApiO
   public static final String KIND = "HTTPRoute";
   public static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS",
       "TRACE", "PATCH");
-  private static final Pattern IPV4 = Pattern.compile("\\d+\\.\\d+\\.\\d+\\.\\d+");
 
   public HTTPRoute {
     Objects.requireNonNull(metadata, "metadata");
@@ -43,15 +42,20 @@ public record HTTPRoute(ObjectMeta metadata, HTTPRouteSpec spec) implements ApiO
     }
     for (int i = 0; i < spec.hostnames().size(); i++) {
       String h = spec.hostnames().get(i);
-      String field = "spec.hostnames[" + i + "]";
-      if (IPV4.matcher(h).matches() || h.contains(":")) {
-        v.add(field, "must be a hostname, not an IP address", h);
-        continue;
-      }
-      v.dnsSubdomain(field, h.startsWith("*.") ? h.substring(2) : h);
+      GatewayRules.hostname(v, "spec.hostnames[" + i + "]", h);
     }
     if (spec.rules().size() > 16) {
       v.add("spec.rules", "must have at most 16 items", spec.rules().size());
+    }
+    for (int i = 0; i < spec.parentRefs().size(); i++) {
+      ParentReference p = spec.parentRefs().get(i);
+      String pp = "spec.parentRefs[" + i + "]";
+      if (p.name().isEmpty()) {
+        v.required(pp + ".name");
+      }
+      if (p.port() != null) {
+        v.portNumber(pp + ".port", p.port());
+      }
     }
     for (int i = 0; i < spec.rules().size(); i++) {
       HTTPRouteRule r = spec.rules().get(i);
@@ -65,14 +69,18 @@ public record HTTPRoute(ObjectMeta metadata, HTTPRouteSpec spec) implements ApiO
       for (int j = 0; j < r.backendRefs().size(); j++) {
         HTTPBackendRef b = r.backendRefs().get(j);
         String bp = rp + ".backendRefs[" + j + "]";
-        v.dnsLabel(bp + ".name", b.name());
+        if (b.isService()) {
+          v.dnsLabel(bp + ".name", b.name());
+        } else if (b.name().isEmpty()) {
+          v.required(bp + ".name");
+        }
         if (b.weight() < 0 || b.weight() > 1_000_000) {
           v.add(bp + ".weight", "must be between 0 and 1000000, inclusive", b.weight());
         }
         Integer port = b.port();
-        if (port == null) {
+        if (port == null && b.isService()) {
           v.add(bp + ".port", "must be specified when referencing a Service", null);
-        } else {
+        } else if (port != null) {
           v.portNumber(bp + ".port", port);
         }
       }

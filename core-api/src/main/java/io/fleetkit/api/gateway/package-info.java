@@ -1,7 +1,8 @@
 /**
- * Gateway API kinds ({@code gateway.networking.k8s.io/v1}): {@link io.fleetkit.api.gateway.HTTPRoute} and its parts.
- * Immutable records validated in {@link io.fleetkit.api.gateway.HTTPRoute}'s constructor (every violation reported
- * at once); thread-safe.
+ * Gateway API kinds ({@code gateway.networking.k8s.io/v1}): {@link io.fleetkit.api.gateway.GatewayClass},
+ * {@link io.fleetkit.api.gateway.Gateway} with its listeners, {@link io.fleetkit.api.gateway.HTTPRoute} and its
+ * parts, and {@link io.fleetkit.api.gateway.ReferenceGrant}. Immutable records validated in their constructors
+ * (every violation reported at once); thread-safe.
  */
 @NullMarked
 package io.fleetkit.api.gateway;

@@ -36,11 +36,12 @@ public final class HttpRouteRouter {
     this.routes = List.copyOf(routes);
   }
 
-  private record Candidate(HTTPRoute route, int routeIndex, HTTPRouteRule rule, int ruleIndex, int matchIndex,
+  /** The winning match: the route, its rule and match indexes. */
+  record Candidate(HTTPRoute route, int routeIndex, HTTPRouteRule rule, int ruleIndex, int matchIndex,
       HTTPRouteMatch match, int exactHostLen, int hostLen) {}
 
-  /** Where {@code request} goes. */
-  public RouteResult route(HttpRequest request) {
+  /** The rule that answers {@code request}, or {@code null} (404). */
+  @Nullable Candidate find(HttpRequest request) {
     Candidate best = null;
     String host = request.hostname();
     for (int ri = 0; ri < routes.size(); ri++) {
@@ -62,6 +63,13 @@ public final class HttpRouteRouter {
         }
       }
     }
+    return best;
+  }
+
+  /** Where {@code request} goes. */
+  public RouteResult route(HttpRequest request) {
+    Candidate best = find(request);
+    String host = request.hostname();
     if (best == null) {
       return RouteResult.notFound("no HTTPRoute rule matches host \"" + host + "\" path \"" + request.path()
           + "\" (404)");
@@ -74,14 +82,15 @@ public final class HttpRouteRouter {
       RouteResult.Backend be = new RouteResult.Backend(ns + "/" + b.name(), b.port() == null ? 0 : b.port(),
           b.weight());
       backends.add(be);
-      if (b.weight() > 0 && (heaviest == null || b.weight() > heaviest.weight())) {
+      // a backend of another kind than Service takes no traffic (a Gateway reports it as InvalidKind)
+      if (b.isService() && b.weight() > 0 && (heaviest == null || b.weight() > heaviest.weight())) {
         heaviest = be;
       }
     }
     String why = "matched rule " + best.ruleIndex + " match " + best.matchIndex;
     if (heaviest == null) {
-      return new RouteResult(routeName, null, null, backends, 500, why + ", but it has no backend with weight "
-          + "above 0 (500)");
+      return new RouteResult(routeName, null, null, backends, 500, why + ", but it has no Service backend with "
+          + "weight above 0 (500)");
     }
     return new RouteResult(routeName, heaviest.service(), heaviest.port(), backends, 200, why);
   }

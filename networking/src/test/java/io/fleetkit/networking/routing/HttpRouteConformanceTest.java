@@ -213,4 +213,17 @@ final class HttpRouteConformanceTest {
         .hasMessageContaining("spec.rules[0].matches[0].method \"FETCH\" must be one of")
         .hasMessageContaining("spec.rules[0].backendRefs[0].weight \"2000000\" must be between 0 and 1000000");
   }
+
+  @Test
+  void route_backendOfAnotherKind_takesNoTraffic() {
+    HttpRouteRouter r = new HttpRouteRouter(List.of(new HTTPRoute(ObjectMeta.of("ns", "r"), new HTTPRouteSpec(
+        List.of(), List.of(), List.of(new HTTPRouteRule(List.of(), List.of(
+            new HTTPBackendRef("example.com", "Bucket", "static", "", null, 5), HTTPBackendRef.of("web", 80, 1))))))));
+    RouteResult res = r.route(HttpRequest.get("example.com", "/"));
+    assertThat(res.service()).isEqualTo("ns/web");
+    HttpRouteRouter only = new HttpRouteRouter(List.of(new HTTPRoute(ObjectMeta.of("ns", "r"), new HTTPRouteSpec(
+        List.of(), List.of(), List.of(new HTTPRouteRule(List.of(), List.of(
+            new HTTPBackendRef("example.com", "Bucket", "static", "", null, 5))))))));
+    assertThat(only.route(HttpRequest.get("example.com", "/")).status()).isEqualTo(500);
+  }
 }

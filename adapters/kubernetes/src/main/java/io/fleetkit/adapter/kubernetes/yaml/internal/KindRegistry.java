@@ -4,7 +4,10 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.AnalysisRunConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.AnalysisTemplateConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DeploymentConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.EndpointSliceConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.GatewayClassConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.GatewayConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.HTTPRouteConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ReferenceGrantConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ServiceAccountConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.SecretConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ResourceQuotaConverter;
@@ -61,6 +64,9 @@ public final class KindRegistry {
       new IngressConverter(),
       new IngressClassConverter(),
       new HTTPRouteConverter(),
+      new GatewayClassConverter(),
+      new GatewayConverter(),
+      new ReferenceGrantConverter(),
       new RolloutConverter(),
       new AnalysisTemplateConverter(),
       new AnalysisRunConverter(),

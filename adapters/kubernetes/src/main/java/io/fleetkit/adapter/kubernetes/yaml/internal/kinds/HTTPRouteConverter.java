@@ -31,8 +31,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * gateway.networking.k8s.io/v1 HTTPRoute: parentRefs, hostnames, rules with matches (path, headers, query
- * parameters, method) and Service backendRefs with weights; filters and timeouts are not modelled (a rule with
- * filters is refused rather than silently changed).
+ * parameters, method) and backendRefs with weights (a kind other than Service is kept, for the route's
+ * {@code InvalidKind} status); filters and timeouts are not modelled (a rule or backend with filters is refused
+ * rather than silently changed).
  */
 public final class HTTPRouteConverter
     implements KindConverter<io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute, HTTPRoute> {
@@ -68,8 +69,9 @@ public final class HTTPRouteConverter
     ObjectMeta meta = Fabric8Meta.toCore(in.getMetadata(), kind(), true, ctx);
     var s = in.getSpec() == null ? new io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteSpec() : in.getSpec();
     List<ParentReference> parents = Fabric8Scheduling.list(s.getParentRefs(), "spec.parentRefs", ctx,
-        (p, path, c) -> new ParentReference(Values.orEmpty(p.getName()), Values.orEmpty(p.getNamespace()),
-            Values.orEmpty(p.getSectionName())));
+        (p, path, c) -> new ParentReference(Values.orEmpty(p.getGroup()), Values.orEmpty(p.getKind()),
+            Values.orEmpty(p.getName()), Values.orEmpty(p.getNamespace()), Values.orEmpty(p.getSectionName()),
+            p.getPort()));
     List<String> hostnames = Values.stringList(s.getHostnames(), "spec.hostnames", ctx);
     List<HTTPRouteRule> rules = Fabric8Scheduling.list(s.getRules(), "spec.rules", ctx, HTTPRouteConverter::rule);
     if (ctx.hasErrors()) {
@@ -87,12 +89,13 @@ public final class HTTPRouteConverter
         HTTPRouteConverter::match);
     List<HTTPBackendRef> backends = Fabric8Scheduling.list(r.getBackendRefs(), path + ".backendRefs", ctx,
         (b, p, c) -> {
-          String kind = Values.orEmpty(b.getKind());
-          if (!kind.isEmpty() && !kind.equals("Service")) {
-            c.error(p + ".kind", "only Service backends are supported", kind);
+          if (b.getFilters() != null && !b.getFilters().isEmpty()) {
+            c.error(p + ".filters", "are not supported", b.getFilters().size());
             return null;
           }
-          return new HTTPBackendRef(Values.orEmpty(b.getName()), Values.orEmpty(b.getNamespace()), b.getPort(),
+          // Another kind is kept: the route then reports ResolvedRefs=False InvalidKind, as upstream does.
+          return new HTTPBackendRef(Values.orEmpty(b.getGroup()), Values.orEmpty(b.getKind()),
+              Values.orEmpty(b.getName()), Values.orEmpty(b.getNamespace()), b.getPort(),
               b.getWeight() == null ? HTTPBackendRef.DEFAULT_WEIGHT : b.getWeight());
         });
     return ctx.build(path, () -> new HTTPRouteRule(matches, backends));
@@ -131,6 +134,7 @@ public final class HTTPRouteConverter
         .withMetadata(Fabric8Meta.toFabric8(in.metadata()))
         .withSpec(new HTTPRouteSpecBuilder()
             .withParentRefs(Fabric8Scheduling.out(s.parentRefs(), p -> new ParentReferenceBuilder()
+                .withGroup(Values.emptyToNull(p.group())).withKind(Values.emptyToNull(p.kind())).withPort(p.port())
                 .withName(p.name()).withNamespace(Values.emptyToNull(p.namespace()))
                 .withSectionName(Values.emptyToNull(p.sectionName())).build()))
             .withHostnames(Values.emptyToNull(s.hostnames()))
@@ -147,6 +151,7 @@ public final class HTTPRouteConverter
                     .withMethod(Values.emptyToNull(m.method()))
                     .build()))
                 .withBackendRefs(Fabric8Scheduling.out(r.backendRefs(), b -> new HTTPBackendRefBuilder()
+                    .withGroup(Values.emptyToNull(b.group())).withKind(Values.emptyToNull(b.kind()))
                     .withName(b.name()).withNamespace(Values.emptyToNull(b.namespace())).withPort(b.port())
                     .withWeight(b.weight() == HTTPBackendRef.DEFAULT_WEIGHT ? null : b.weight()).build()))
                 .build()))

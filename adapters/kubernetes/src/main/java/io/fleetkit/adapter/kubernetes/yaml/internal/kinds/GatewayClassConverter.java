@@ -1,0 +1,65 @@
+package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
+
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayClassBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayClassSpecBuilder;
+import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
+import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
+import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
+import io.fleetkit.api.gateway.GatewayClass;
+import io.fleetkit.api.meta.ObjectMeta;
+import org.jspecify.annotations.Nullable;
+
+/** gateway.networking.k8s.io/v1 GatewayClass ({@code spec.controllerName}; parametersRef is refused). */
+public final class GatewayClassConverter
+    implements KindConverter<io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayClass, GatewayClass> {
+
+  @Override
+  public String apiVersion() {
+    return GatewayClass.API_VERSION;
+  }
+
+  @Override
+  public String kind() {
+    return GatewayClass.KIND;
+  }
+
+  @Override
+  public boolean namespaced() {
+    return false;
+  }
+
+  @Override
+  public Class<io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayClass> fabric8Type() {
+    return io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayClass.class;
+  }
+
+  @Override
+  public Class<GatewayClass> coreType() {
+    return GatewayClass.class;
+  }
+
+  @Override
+  public @Nullable GatewayClass toCore(io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayClass in,
+      DocumentContext ctx) {
+    ObjectMeta meta = Fabric8Meta.toCore(in.getMetadata(), kind(), false, ctx);
+    var s = in.getSpec();
+    if (s != null && s.getParametersRef() != null) {
+      ctx.error("spec.parametersRef", "is not supported", s.getParametersRef().getName());
+    }
+    String controller = s == null ? "" : Values.orEmpty(s.getControllerName());
+    if (ctx.hasErrors()) {
+      return null;
+    }
+    return ctx.build("", () -> new GatewayClass(meta, controller));
+  }
+
+  @Override
+  public io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayClass toFabric8(GatewayClass in) {
+    return new GatewayClassBuilder()
+        .withApiVersion(apiVersion()).withKind(kind())
+        .withMetadata(Fabric8Meta.toFabric8(in.metadata()))
+        .withSpec(new GatewayClassSpecBuilder().withControllerName(in.controllerName()).build())
+        .build();
+  }
+}

@@ -1,0 +1,161 @@
+package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
+
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.AllowedRoutesBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewaySpecBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.ListenerBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.ListenerTLSConfigBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.RouteGroupKindBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.RouteNamespacesBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.SecretObjectReferenceBuilder;
+import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
+import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
+import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
+import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Selectors;
+import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
+import io.fleetkit.api.gateway.AllowedRoutes;
+import io.fleetkit.api.gateway.FromNamespaces;
+import io.fleetkit.api.gateway.Gateway;
+import io.fleetkit.api.gateway.GatewaySpec;
+import io.fleetkit.api.gateway.Listener;
+import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.meta.ObjectMeta;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * gateway.networking.k8s.io/v1 Gateway: {@code gatewayClassName} and listeners (name, hostname, port, protocol,
+ * {@code allowedRoutes} namespaces and kinds, {@code tls.certificateRefs} to Secrets of the Gateway's namespace).
+ * Parts not modelled are refused rather than dropped: {@code spec.addresses}, {@code spec.infrastructure}, TLS
+ * {@code Passthrough} mode, certificate references to other kinds or namespaces, route kinds of other groups.
+ */
+public final class GatewayConverter
+    implements KindConverter<io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway, Gateway> {
+
+  @Override
+  public String apiVersion() {
+    return Gateway.API_VERSION;
+  }
+
+  @Override
+  public String kind() {
+    return Gateway.KIND;
+  }
+
+  @Override
+  public boolean namespaced() {
+    return true;
+  }
+
+  @Override
+  public Class<io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway> fabric8Type() {
+    return io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway.class;
+  }
+
+  @Override
+  public Class<Gateway> coreType() {
+    return Gateway.class;
+  }
+
+  @Override
+  public @Nullable Gateway toCore(io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway in, DocumentContext ctx) {
+    ObjectMeta meta = Fabric8Meta.toCore(in.getMetadata(), kind(), true, ctx);
+    var s = in.getSpec() == null ? new io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewaySpec() : in.getSpec();
+    if (s.getAddresses() != null && !s.getAddresses().isEmpty()) {
+      ctx.error("spec.addresses", "are not supported", s.getAddresses().size());
+    }
+    if (s.getInfrastructure() != null) {
+      ctx.error("spec.infrastructure", "is not supported", null);
+    }
+    List<Listener> listeners = Fabric8Scheduling.list(s.getListeners(), "spec.listeners", ctx,
+        GatewayConverter::listener);
+    String className = Values.orEmpty(s.getGatewayClassName());
+    if (ctx.hasErrors()) {
+      return null;
+    }
+    return ctx.build("", () -> new Gateway(meta, new GatewaySpec(className, listeners)));
+  }
+
+  private static @Nullable Listener listener(io.fabric8.kubernetes.api.model.gatewayapi.v1.Listener l, String path,
+      DocumentContext ctx) {
+    if (l.getPort() == null) {
+      ctx.error(path + ".port", "is required", null);
+      return null;
+    }
+    List<String> certs = List.of();
+    var tls = l.getTls();
+    if (tls != null) {
+      String mode = Values.orEmpty(tls.getMode());
+      if (!mode.isEmpty() && !mode.equals("Terminate")) {
+        ctx.error(path + ".tls.mode", "only Terminate is supported", mode);
+      }
+      certs = Fabric8Scheduling.list(tls.getCertificateRefs(), path + ".tls.certificateRefs", ctx, (c, cp, cc) -> {
+        String kind = Values.orEmpty(c.getKind());
+        if (!Values.orEmpty(c.getGroup()).isEmpty() || (!kind.isEmpty() && !kind.equals("Secret"))) {
+          cc.error(cp + ".kind", "only core Secrets are supported", c.getGroup() + "/" + kind);
+          return null;
+        }
+        if (c.getNamespace() != null && !c.getNamespace().isEmpty()) {
+          cc.error(cp + ".namespace", "certificates in other namespaces are not supported", c.getNamespace());
+          return null;
+        }
+        return Values.orEmpty(c.getName());
+      });
+    }
+    AllowedRoutes allowed = AllowedRoutes.SAME_NAMESPACE;
+    var a = l.getAllowedRoutes();
+    if (a != null) {
+      FromNamespaces from = FromNamespaces.Same;
+      LabelSelector sel = null;
+      if (a.getNamespaces() != null) {
+        from = Values.enumValue(FromNamespaces.class, a.getNamespaces().getFrom(), FromNamespaces.Same,
+            path + ".allowedRoutes.namespaces.from", ctx);
+        sel = Fabric8Selectors.toCore(a.getNamespaces().getSelector(), path + ".allowedRoutes.namespaces.selector",
+            ctx);
+      }
+      List<String> kinds = Fabric8Scheduling.list(a.getKinds(), path + ".allowedRoutes.kinds", ctx, (k, kp, kc) -> {
+        String group = k.getGroup() == null ? Gateway.GROUP : k.getGroup();
+        if (!group.equals(Gateway.GROUP)) {
+          kc.error(kp + ".group", "only route kinds of " + Gateway.GROUP + " are supported", group);
+          return null;
+        }
+        return Values.orEmpty(k.getKind());
+      });
+      if (from == null) {
+        return null;
+      }
+      allowed = new AllowedRoutes(from, sel, kinds);
+    }
+    AllowedRoutes ar = allowed;
+    List<String> cr = certs;
+    return ctx.build(path, () -> new Listener(Values.orEmpty(l.getName()), Values.orEmpty(l.getHostname()),
+        l.getPort(), Values.orEmpty(l.getProtocol()), ar, cr));
+  }
+
+  @Override
+  public io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway toFabric8(Gateway in) {
+    return new GatewayBuilder()
+        .withApiVersion(apiVersion()).withKind(kind())
+        .withMetadata(Fabric8Meta.toFabric8(in.metadata()))
+        .withSpec(new GatewaySpecBuilder()
+            .withGatewayClassName(in.spec().gatewayClassName())
+            .withListeners(Fabric8Scheduling.out(in.spec().listeners(), l -> new ListenerBuilder()
+                .withName(l.name()).withHostname(Values.emptyToNull(l.hostname())).withPort(l.port())
+                .withProtocol(l.protocol())
+                .withTls(l.certificateRefs().isEmpty() ? null : new ListenerTLSConfigBuilder()
+                    .withCertificateRefs(Fabric8Scheduling.out(l.certificateRefs(),
+                        c -> new SecretObjectReferenceBuilder().withName(c).build()))
+                    .build())
+                .withAllowedRoutes(l.allowedRoutes().equals(AllowedRoutes.SAME_NAMESPACE) ? null
+                    : new AllowedRoutesBuilder()
+                        .withNamespaces(new RouteNamespacesBuilder().withFrom(l.allowedRoutes().from().name())
+                            .withSelector(Fabric8Selectors.toFabric8(l.allowedRoutes().selector())).build())
+                        .withKinds(Fabric8Scheduling.out(l.allowedRoutes().kinds(),
+                            k -> new RouteGroupKindBuilder().withKind(k).build()))
+                        .build())
+                .build()))
+            .build())
+        .build();
+  }
+}

@@ -1,0 +1,126 @@
+package io.fleetkit.adapter.kubernetes.yaml;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import io.fleetkit.api.gateway.FromNamespaces;
+import io.fleetkit.api.gateway.Gateway;
+import io.fleetkit.api.gateway.GatewayClass;
+import io.fleetkit.api.gateway.HTTPRoute;
+import io.fleetkit.api.gateway.ReferenceGrant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Gateway API kinds through the YAML loader: every field read, both ways, and bad input with clear errors. */
+final class GatewayYamlTest {
+  @Test
+  void parse_gatewayFixture_readsEveryField() {
+    LoadedObjects loaded = KubernetesYaml.parse(RoundTripTest.resource("roundtrip/gateway.yaml"), "gateway.yaml");
+    assertThat(loaded.countsByKind()).hasToString("{Gateway=1, GatewayClass=1, HTTPRoute=1, ReferenceGrant=1}");
+    assertThat(loaded.ofType(GatewayClass.class).get(0).controllerName()).isEqualTo("fleetkit.io/gateway");
+    Gateway g = loaded.ofType(Gateway.class).get(0);
+    assertThat(g.spec().gatewayClassName()).isEqualTo("fleetkit");
+    assertThat(g.spec().listeners()).extracting(l -> l.name() + ":" + l.port() + ":" + l.protocol() + ":"
+        + l.hostname()).containsExactly("http:80:HTTP:*.example.com", "https:443:HTTPS:www.example.com",
+        "internal:8080:HTTP:");
+    var http = g.spec().listeners().get(0).allowedRoutes();
+    assertThat(http.from()).isEqualTo(FromNamespaces.Selector);
+    assertThat(http.selector().matchLabels()).containsEntry("team", "shop");
+    assertThat(http.kinds()).containsExactly("HTTPRoute");
+    assertThat(g.spec().listeners().get(1).certificateRefs()).containsExactly("www-cert");
+    assertThat(g.spec().listeners().get(1).allowedRoutes().from()).isEqualTo(FromNamespaces.All);
+    assertThat(g.spec().listeners().get(2).allowedRoutes().from()).isEqualTo(FromNamespaces.Same);
+    HTTPRoute r = loaded.ofType(HTTPRoute.class).get(0);
+    assertThat(r.spec().parentRefs().get(0).sectionName()).isEqualTo("http");
+    assertThat(r.spec().parentRefs().get(1).port()).isEqualTo(443);
+    assertThat(r.spec().rules().get(1).backendRefs().get(0).kind()).isEqualTo("Bucket");
+    assertThat(r.spec().rules().get(1).backendRefs().get(0).isService()).isFalse();
+    ReferenceGrant rg = loaded.ofType(ReferenceGrant.class).get(0);
+    assertThat(rg.permits(Gateway.GROUP, "HTTPRoute", "shop", "", "Service", "cart-canary")).isTrue();
+    assertThat(rg.permits(Gateway.GROUP, "HTTPRoute", "shop", "", "Service", "other")).isFalse();
+  }
+
+  @Test
+  void dumpThenParse_gatewayKinds_givesEqualObjects() {
+    LoadedObjects first = KubernetesYaml.parse(RoundTripTest.resource("roundtrip/gateway.yaml"), "gateway.yaml");
+    String yaml = KubernetesYaml.dump(first.objects());
+    assertThat(KubernetesYaml.parse(yaml, "dumped").objects()).as(yaml).isEqualTo(first.objects());
+  }
+
+  private static final String GW = """
+      apiVersion: gateway.networking.k8s.io/v1
+      kind: Gateway
+      metadata: {name: g, namespace: infra}
+      spec:
+      """;
+
+  @ParameterizedTest(name = "{1}")
+  @CsvSource(delimiter = '|', value = {
+      "'  listeners: [{name: a, port: 80, protocol: HTTP}]'"
+          + "| Gateway infra/g: spec.gatewayClassName",
+      "'  gatewayClassName: c\n  listeners: []'"
+          + "| Gateway infra/g: spec.listeners",
+      "'  gatewayClassName: c\n  listeners: [{name: a, port: 80, protocol: HTTP}, {name: a, port: 81, protocol: HTTP}]'"
+          + "| spec.listeners[1].name",
+      "'  gatewayClassName: c\n  listeners: [{name: a, port: 70000, protocol: HTTP}]'"
+          + "| spec.listeners[0].port",
+      "'  gatewayClassName: c\n  listeners: [{name: a, port: 80, protocol: HTTP}, {name: b, port: 80, protocol: HTTP}]'"
+          + "| combination of port, protocol and hostname must be unique",
+      "'  gatewayClassName: c\n  listeners: [{name: a, port: 443, protocol: HTTPS}]'"
+          + "| spec.listeners[0].tls.certificateRefs",
+      "'  gatewayClassName: c\n  listeners: [{name: a, port: 80, protocol: TCP, hostname: x.com}]'"
+          + "| spec.listeners[0].hostname",
+      "'  gatewayClassName: c\n  listeners: [{name: a, port: 80, protocol: HTTP, hostname: 10.0.0.1}]'"
+          + "| must be a hostname, not an IP address",
+      "'  gatewayClassName: c\n  listeners: [{name: a, port: 80, protocol: HTTP, allowedRoutes: {namespaces: {from: Selector}}}]'"
+          + "| spec.listeners[0].allowedRoutes.namespaces.selector",
+      "'  gatewayClassName: c\n  listeners: [{name: a, port: 80, protocol: HTTP, allowedRoutes: {namespaces: {from: Some}}}]'"
+          + "| spec.listeners[0].allowedRoutes.namespaces.from",
+      "'  gatewayClassName: c\n  listeners: [{name: a, port: 80, protocol: HTTP}]\n  addresses: [{value: 1.2.3.4}]'"
+          + "| spec.addresses",
+  })
+  void parse_badGateway_errorNamesObjectAndField(String spec, String expected) {
+    Throwable t = catchThrowable(() -> KubernetesYaml.parse(GW + spec.replace("\\n", "\n") + "\n", "g.yaml"));
+    assertThat(t).isInstanceOf(ManifestException.class).hasMessageContaining(expected);
+  }
+
+  @Test
+  void parse_gatewayClassWithoutDomain_clearError() {
+    String yaml = """
+        apiVersion: gateway.networking.k8s.io/v1
+        kind: GatewayClass
+        metadata: {name: c}
+        spec: {controllerName: gateway}
+        """;
+    assertThat(catchThrowable(() -> KubernetesYaml.parse(yaml, "c.yaml")))
+        .hasMessageContaining("GatewayClass c: spec.controllerName").hasMessageContaining("domain-prefixed");
+  }
+
+  @Test
+  void parse_referenceGrantWithoutTo_clearError() {
+    String yaml = """
+        apiVersion: gateway.networking.k8s.io/v1
+        kind: ReferenceGrant
+        metadata: {name: rg, namespace: b}
+        spec:
+          from: [{group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: a}]
+        """;
+    assertThat(catchThrowable(() -> KubernetesYaml.parse(yaml, "rg.yaml")))
+        .hasMessageContaining("ReferenceGrant b/rg: spec.to");
+  }
+
+  @Test
+  void parse_httpRouteBadParentPort_clearError() {
+    String yaml = """
+        apiVersion: gateway.networking.k8s.io/v1
+        kind: HTTPRoute
+        metadata: {name: r}
+        spec:
+          parentRefs: [{name: g, port: 0}]
+          rules: [{backendRefs: [{name: a, port: 80}]}]
+        """;
+    assertThat(catchThrowable(() -> KubernetesYaml.parse(yaml, "r.yaml")))
+        .hasMessageContaining("HTTPRoute default/r: spec.parentRefs[0].port");
+  }
+}

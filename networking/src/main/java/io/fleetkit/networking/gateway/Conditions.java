@@ -1,0 +1,47 @@
+package io.fleetkit.networking.gateway;
+
+import io.fleetkit.api.meta.Condition;
+import io.fleetkit.api.meta.ConditionStatus;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/** Condition types and reasons of the Gateway API's status, spelled as upstream spells them. */
+public final class Conditions {
+  public static final String ACCEPTED = "Accepted";
+  public static final String RESOLVED_REFS = "ResolvedRefs";
+  public static final String PROGRAMMED = "Programmed";
+  public static final String CONFLICTED = "Conflicted";
+
+  // Route parent reasons.
+  public static final String NOT_ALLOWED_BY_LISTENERS = "NotAllowedByListeners";
+  public static final String NO_MATCHING_LISTENER_HOSTNAME = "NoMatchingListenerHostname";
+  public static final String NO_MATCHING_PARENT = "NoMatchingParent";
+  public static final String PENDING = "Pending";
+  public static final String BACKEND_NOT_FOUND = "BackendNotFound";
+  public static final String REF_NOT_PERMITTED = "RefNotPermitted";
+  public static final String INVALID_KIND = "InvalidKind";
+  // Listener and Gateway reasons.
+  public static final String UNSUPPORTED_PROTOCOL = "UnsupportedProtocol";
+  public static final String INVALID_ROUTE_KINDS = "InvalidRouteKinds";
+  public static final String INVALID_CERTIFICATE_REF = "InvalidCertificateRef";
+  public static final String PROTOCOL_CONFLICT = "ProtocolConflict";
+  public static final String NO_CONFLICTS = "NoConflicts";
+  public static final String INVALID = "Invalid";
+  public static final String LISTENERS_NOT_VALID = "ListenersNotValid";
+
+  private Conditions() {}
+
+  static Condition of(String type, boolean status, String reason, String message) {
+    return Condition.of(type, status ? ConditionStatus.True : ConditionStatus.False, reason, message);
+  }
+
+  /** The condition of {@code type} in {@code conditions}, or {@code null}. */
+  public static @Nullable Condition find(List<Condition> conditions, String type) {
+    for (Condition c : conditions) {
+      if (c.type().equals(type)) {
+        return c;
+      }
+    }
+    return null;
+  }
+}

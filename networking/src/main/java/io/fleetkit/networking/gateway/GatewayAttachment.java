@@ -1,0 +1,333 @@
+package io.fleetkit.networking.gateway;
+
+import io.fleetkit.api.core.Namespace;
+import io.fleetkit.api.core.Secret;
+import io.fleetkit.api.core.Service;
+import io.fleetkit.api.gateway.Gateway;
+import io.fleetkit.api.gateway.GatewayClass;
+import io.fleetkit.api.gateway.HTTPRoute;
+import io.fleetkit.api.gateway.Listener;
+import io.fleetkit.api.gateway.ParentReference;
+import io.fleetkit.api.meta.Condition;
+import io.fleetkit.api.meta.ConditionStatus;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Which HTTPRoutes attach to which Gateway listeners, and the status a Gateway controller would write, computed
+ * from a set of objects as upstream's conformance suite expects.
+ *
+ * <p>Listeners: {@code HTTP} and {@code HTTPS} are supported (others are {@code Accepted=False
+ * UnsupportedProtocol}); {@code allowedRoutes.kinds} other than {@code HTTPRoute} make {@code ResolvedRefs=False
+ * InvalidRouteKinds}; an HTTPS certificate Secret missing from the Gateway's namespace makes {@code
+ * ResolvedRefs=False InvalidCertificateRef}; listeners on one port with protocols that cannot share it are {@code
+ * Conflicted=True ProtocolConflict} and not accepted. A listener is {@code Programmed} when accepted with resolved
+ * references; only programmed listeners carry traffic, but routes attach (and are counted) on every accepted one.
+ * The Gateway is {@code Accepted} (reason {@code ListenersNotValid} when some listener is not) unless no listener is
+ * accepted.
+ *
+ * <p>Routes, per {@code parentRefs} entry: the listeners named by {@code sectionName} and/or {@code port} (none:
+ * {@code NoMatchingParent}); the route attaches to each of them that accepts the kind HTTPRoute from the route's
+ * namespace ({@code All}, {@code Same}, or a namespace label {@code Selector}) and whose hostname intersects the
+ * route's. Otherwise {@code Accepted=False} with {@code NoMatchingListenerHostname} when some listener allowed the
+ * route, else {@code NotAllowedByListeners}. A Gateway whose GatewayClass is missing leaves its routes {@code
+ * Accepted=Unknown Pending}. {@code ResolvedRefs} comes from the route's backends ({@link BackendRefs}).
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class GatewayAttachment {
+  private static final String HTTP_ROUTE = HTTPRoute.KIND;
+
+  private final Map<String, Gateway> gateways = new LinkedHashMap<>();
+  private final Map<String, GatewayStatus> gatewayStatus = new LinkedHashMap<>();
+  private final Map<String, List<AttachedRoute>> attached = new HashMap<>();
+  private final Map<String, List<RouteParentStatus>> routeStatus = new LinkedHashMap<>();
+  private final Map<String, List<List<BackendRefs.@Nullable Problem>>> backendProblems = new HashMap<>();
+
+  private GatewayAttachment() {}
+
+  /** Computes attachment and status for {@code objects}. */
+  public static GatewayAttachment compute(GatewayObjects objects) {
+    GatewayAttachment a = new GatewayAttachment();
+    a.run(objects);
+    return a;
+  }
+
+  private record ListenerState(Listener listener, List<String> supportedKinds, boolean accepted,
+      List<Condition> conditions) {}
+
+  private void run(GatewayObjects o) {
+    Set<String> classes = new HashSet<>();
+    for (GatewayClass c : o.classes()) {
+      classes.add(c.metadata().name());
+    }
+    Set<String> secrets = new HashSet<>();
+    for (Secret s : o.secrets()) {
+      secrets.add(s.metadata().key());
+    }
+    Map<String, Map<String, String>> nsLabels = new HashMap<>();
+    for (Namespace n : o.namespaces()) {
+      Map<String, String> labels = new HashMap<>(n.metadata().labels());
+      labels.put(Namespace.NAME_LABEL, n.metadata().name());
+      nsLabels.put(n.metadata().name(), labels);
+    }
+    Map<String, Service> services = new HashMap<>();
+    for (Service s : o.services()) {
+      services.put(s.metadata().key(), s);
+    }
+    Map<String, List<ListenerState>> listeners = new HashMap<>();
+    for (Gateway g : o.gateways()) {
+      String key = g.metadata().key();
+      gateways.put(key, g);
+      listeners.put(key, listenerStates(g, secrets));
+    }
+    // Routes.
+    BackendRefs backends = new BackendRefs(services, o.grants());
+    Map<String, int[]> counts = new HashMap<>();
+    for (HTTPRoute r : o.routes()) {
+      String rk = r.metadata().key();
+      List<List<BackendRefs.@Nullable Problem>> problems = backends.resolve(r);
+      backendProblems.put(rk, problems);
+      Condition resolved = resolvedRefs(problems);
+      List<RouteParentStatus> parents = new ArrayList<>();
+      for (ParentReference p : r.spec().parentRefs()) {
+        String gwNs = p.namespace().isEmpty() ? r.metadata().namespace() : p.namespace();
+        String gk = gwNs + "/" + p.name();
+        Condition accepted = attach(r, p, gk, listeners.get(gk), classes, nsLabels, counts);
+        parents.add(new RouteParentStatus(rk, p, gk, List.of(accepted, resolved)));
+      }
+      routeStatus.put(rk, parents);
+    }
+    // Gateway status with attached-route counts.
+    for (Gateway g : o.gateways()) {
+      String key = g.metadata().key();
+      List<ListenerStatus> ls = new ArrayList<>();
+      boolean allAccepted = true;
+      boolean anyAccepted = false;
+      boolean anyProgrammed = false;
+      for (ListenerState s : listeners.get(key)) {
+        int[] n = counts.get(key + "#" + s.listener.name());
+        ls.add(new ListenerStatus(s.listener.name(), s.supportedKinds, n == null ? 0 : n[0], s.conditions));
+        allAccepted &= s.accepted;
+        anyAccepted |= s.accepted;
+        Condition prog = Conditions.find(s.conditions, Conditions.PROGRAMMED);
+        anyProgrammed |= prog != null && prog.isTrue();
+      }
+      List<Condition> cs = new ArrayList<>();
+      if (!classes.contains(g.spec().gatewayClassName())) {
+        String msg = "GatewayClass " + g.spec().gatewayClassName() + " not found";
+        cs.add(Condition.of(Conditions.ACCEPTED, ConditionStatus.Unknown, Conditions.PENDING, msg));
+        cs.add(Condition.of(Conditions.PROGRAMMED, ConditionStatus.Unknown, Conditions.PENDING, msg));
+      } else {
+        // Upstream: accepted with reason ListenersNotValid when some listeners are invalid, not accepted when none
+        // is valid.
+        cs.add(Conditions.of(Conditions.ACCEPTED, anyAccepted, allAccepted ? "Accepted" : Conditions.LISTENERS_NOT_VALID,
+            allAccepted ? "" : anyAccepted ? "some listeners are not accepted" : "no listener is accepted"));
+        cs.add(Conditions.of(Conditions.PROGRAMMED, anyProgrammed, anyProgrammed ? "Programmed" : Conditions.INVALID,
+            anyProgrammed ? "" : "no listener is programmed"));
+      }
+      gatewayStatus.put(key, new GatewayStatus(key, cs, ls));
+    }
+  }
+
+  private static List<ListenerState> listenerStates(Gateway g, Set<String> secrets) {
+    List<Listener> ls = g.spec().listeners();
+    List<ListenerState> out = new ArrayList<>();
+    for (Listener l : ls) {
+      boolean http = l.protocol().equals("HTTP") || l.protocol().equals("HTTPS");
+      List<String> supported = new ArrayList<>();
+      List<String> invalidKinds = new ArrayList<>();
+      if (l.allowedRoutes().kinds().isEmpty()) {
+        if (http) {
+          supported.add(HTTP_ROUTE);
+        }
+      } else {
+        for (String k : l.allowedRoutes().kinds()) {
+          if (http && k.equals(HTTP_ROUTE)) {
+            if (!supported.contains(k)) {
+              supported.add(k);
+            }
+          } else {
+            invalidKinds.add(k);
+          }
+        }
+      }
+      String conflict = null;
+      for (Listener other : ls) {
+        if (other != l && other.port() == l.port() && !family(other.protocol()).equals(family(l.protocol()))
+            && !other.protocol().equals("UDP") && !l.protocol().equals("UDP")) {
+          conflict = "port " + l.port() + " is also used by listener " + other.name() + " (" + other.protocol() + ")";
+        }
+      }
+      List<String> missingCerts = new ArrayList<>();
+      for (String c : l.certificateRefs()) {
+        if (!secrets.contains(g.metadata().namespace() + "/" + c)) {
+          missingCerts.add(c);
+        }
+      }
+      List<Condition> cs = new ArrayList<>();
+      boolean accepted = http && conflict == null;
+      cs.add(Conditions.of(Conditions.ACCEPTED, accepted,
+          !http ? Conditions.UNSUPPORTED_PROTOCOL : conflict != null ? Conditions.PROTOCOL_CONFLICT : "Accepted",
+          !http ? "protocol " + l.protocol() + " is not supported (HTTP and HTTPS are)"
+              : conflict != null ? conflict : ""));
+      boolean resolved = invalidKinds.isEmpty() && missingCerts.isEmpty();
+      cs.add(Conditions.of(Conditions.RESOLVED_REFS, resolved,
+          !invalidKinds.isEmpty() ? Conditions.INVALID_ROUTE_KINDS
+              : !missingCerts.isEmpty() ? Conditions.INVALID_CERTIFICATE_REF : "ResolvedRefs",
+          !invalidKinds.isEmpty() ? "route kinds " + invalidKinds + " are not supported on protocol " + l.protocol()
+              : !missingCerts.isEmpty() ? "certificate Secrets " + missingCerts + " not found in namespace "
+                  + g.metadata().namespace() : ""));
+      cs.add(Conditions.of(Conditions.CONFLICTED, conflict != null,
+          conflict != null ? Conditions.PROTOCOL_CONFLICT : Conditions.NO_CONFLICTS, conflict == null ? "" : conflict));
+      boolean programmed = accepted && resolved;
+      cs.add(Conditions.of(Conditions.PROGRAMMED, programmed, programmed ? "Programmed" : Conditions.INVALID,
+          programmed ? "" : "the listener is not accepted or has unresolved references"));
+      out.add(new ListenerState(l, supported, accepted, cs));
+    }
+    return out;
+  }
+
+  private static String family(String protocol) {
+    return switch (protocol) {
+      case "HTTPS", "TLS" -> "tls";
+      case "HTTP" -> "http";
+      default -> protocol;
+    };
+  }
+
+  private Condition attach(HTTPRoute r, ParentReference p, String gk, @Nullable List<ListenerState> states,
+      Set<String> classes, Map<String, Map<String, String>> nsLabels, Map<String, int[]> counts) {
+    if (!p.isGateway()) {
+      return Conditions.of(Conditions.ACCEPTED, false, Conditions.NO_MATCHING_PARENT,
+          "parent " + p.group() + "/" + p.kind() + " " + p.name() + ": only Gateway parents are supported");
+    }
+    Gateway g = gateways.get(gk);
+    if (g == null || states == null) {
+      return Conditions.of(Conditions.ACCEPTED, false, Conditions.NO_MATCHING_PARENT, "Gateway " + gk + " not found");
+    }
+    if (!classes.contains(g.spec().gatewayClassName())) {
+      return Condition.of(Conditions.ACCEPTED, ConditionStatus.Unknown, Conditions.PENDING,
+          "Gateway " + gk + " is pending: GatewayClass " + g.spec().gatewayClassName() + " not found");
+    }
+    String routeNs = r.metadata().namespace();
+    boolean anyCandidate = false;
+    boolean anyAllowed = false;
+    List<String> attachedTo = new ArrayList<>();
+    for (ListenerState s : states) {
+      Listener l = s.listener;
+      if ((!p.sectionName().isEmpty() && !p.sectionName().equals(l.name()))
+          || (p.port() != null && p.port() != l.port())) {
+        continue;
+      }
+      anyCandidate = true;
+      if (!s.accepted || !s.supportedKinds.contains(HTTP_ROUTE) || !namespaceAllowed(l, g, routeNs, nsLabels)) {
+        continue;
+      }
+      anyAllowed = true;
+      List<String> hosts = Hostnames.effective(l.hostname(), r.spec().hostnames());
+      if (hosts.isEmpty() && !r.spec().hostnames().isEmpty()) {
+        continue;
+      }
+      attached.computeIfAbsent(gk + "#" + l.name(), k -> new ArrayList<>()).add(new AttachedRoute(r, hosts));
+      counts.computeIfAbsent(gk + "#" + l.name(), k -> new int[1])[0]++;
+      attachedTo.add(l.name());
+    }
+    String where = (p.sectionName().isEmpty() ? "" : " sectionName " + p.sectionName())
+        + (p.port() == null ? "" : " port " + p.port());
+    if (!anyCandidate) {
+      return Conditions.of(Conditions.ACCEPTED, false, Conditions.NO_MATCHING_PARENT,
+          "Gateway " + gk + " has no listener matching" + where);
+    }
+    if (!attachedTo.isEmpty()) {
+      return Conditions.of(Conditions.ACCEPTED, true, "Accepted", "attached to listeners " + attachedTo);
+    }
+    if (anyAllowed) {
+      return Conditions.of(Conditions.ACCEPTED, false, Conditions.NO_MATCHING_LISTENER_HOSTNAME,
+          "route hostnames " + r.spec().hostnames() + " intersect no listener hostname of Gateway " + gk);
+    }
+    return Conditions.of(Conditions.ACCEPTED, false, Conditions.NOT_ALLOWED_BY_LISTENERS,
+        "no listener of Gateway " + gk + where + " allows HTTPRoutes from namespace " + routeNs);
+  }
+
+  private static boolean namespaceAllowed(Listener l, Gateway g, String routeNs,
+      Map<String, Map<String, String>> nsLabels) {
+    return switch (l.allowedRoutes().from()) {
+      case All -> true;
+      case Same -> routeNs.equals(g.metadata().namespace());
+      case Selector -> {
+        Map<String, String> labels = nsLabels.getOrDefault(routeNs, Map.of(Namespace.NAME_LABEL, routeNs));
+        var sel = l.allowedRoutes().selector();
+        yield sel != null && sel.matches(labels);
+      }
+    };
+  }
+
+  private static Condition resolvedRefs(List<List<BackendRefs.@Nullable Problem>> problems) {
+    String reason = null;
+    List<String> messages = new ArrayList<>();
+    for (List<BackendRefs.@Nullable Problem> rule : problems) {
+      for (BackendRefs.Problem p : rule) {
+        if (p != null) {
+          if (reason == null) {
+            reason = p.reason();
+          }
+          messages.add(p.message());
+        }
+      }
+    }
+    return reason == null ? Conditions.of(Conditions.RESOLVED_REFS, true, "ResolvedRefs", "")
+        : Conditions.of(Conditions.RESOLVED_REFS, false, reason, String.join("; ", messages));
+  }
+
+  /** The Gateways given, by {@code namespace/name}, in input order. */
+  public Map<String, Gateway> gatewayObjects() {
+    return java.util.Collections.unmodifiableMap(gateways);
+  }
+
+  /** Every Gateway's status, in input order. */
+  public List<GatewayStatus> gateways() {
+    return List.copyOf(gatewayStatus.values());
+  }
+
+  /** The status of Gateway {@code namespace/name}, or {@code null} when it was not given. */
+  public @Nullable GatewayStatus gateway(String key) {
+    return gatewayStatus.get(key);
+  }
+
+  /** The parent statuses of route {@code namespace/name}, one per parentRef (empty when it has none). */
+  public List<RouteParentStatus> route(String key) {
+    return routeStatus.getOrDefault(key, List.of());
+  }
+
+  /** Every route's parent statuses, routes in input order. */
+  public List<RouteParentStatus> routes() {
+    List<RouteParentStatus> out = new ArrayList<>();
+    routeStatus.values().forEach(out::addAll);
+    return out;
+  }
+
+  /** The routes accepted on a listener, in input order. */
+  public List<AttachedRoute> attached(String gatewayKey, String listenerName) {
+    return List.copyOf(attached.getOrDefault(gatewayKey + "#" + listenerName, List.of()));
+  }
+
+  /**
+   * Why backend {@code backend} of rule {@code rule} of {@code route} cannot receive traffic ({@code "Reason:
+   * message"}), or {@code null} when it can.
+   */
+  public @Nullable String backendProblem(HTTPRoute route, int rule, int backend) {
+    var rules = backendProblems.get(route.metadata().key());
+    if (rules == null || rule >= rules.size() || backend >= rules.get(rule).size()) {
+      return null;
+    }
+    BackendRefs.Problem p = rules.get(rule).get(backend);
+    return p == null ? null : p.reason() + ": " + p.message();
+  }
+}

@@ -1,0 +1,162 @@
+package io.fleetkit.networking.routing;
+
+import io.fleetkit.api.gateway.Gateway;
+import io.fleetkit.api.gateway.HTTPBackendRef;
+import io.fleetkit.api.gateway.HTTPRoute;
+import io.fleetkit.api.gateway.HTTPRouteSpec;
+import io.fleetkit.api.gateway.Listener;
+import io.fleetkit.api.meta.Condition;
+import io.fleetkit.networking.gateway.AttachedRoute;
+import io.fleetkit.networking.gateway.Conditions;
+import io.fleetkit.networking.gateway.GatewayAttachment;
+import io.fleetkit.networking.gateway.GatewayStatus;
+import io.fleetkit.networking.gateway.Hostnames;
+import io.fleetkit.networking.gateway.ListenerStatus;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Routes a request that reaches a Gateway on a port, as a Gateway data plane does: the listener on that port whose
+ * hostname matches the request's host most specifically (exact, then the longest wildcard, then a listener without
+ * hostname) takes it; only routes accepted on that listener compete, each serving the intersection of its hostnames
+ * with the listener's, with {@link HttpRouteRouter}'s matching and precedence. The winning rule's backends that
+ * cannot be resolved (see {@link GatewayAttachment#backendProblem}) receive no traffic: their share is answered
+ * 500, and a rule left without a usable backend answers 500. Immutable and thread-safe.
+ */
+public final class GatewayRouter {
+  private final GatewayAttachment attachment;
+  private final Map<String, HttpRouteRouter> perListener = new HashMap<>();
+  private final Map<String, HTTPRoute> originals = new HashMap<>();
+
+  public GatewayRouter(GatewayAttachment attachment) {
+    this.attachment = attachment;
+    for (Map.Entry<String, Gateway> e : attachment.gatewayObjects().entrySet()) {
+      for (Listener l : e.getValue().spec().listeners()) {
+        List<HTTPRoute> views = new ArrayList<>();
+        for (AttachedRoute a : attachment.attached(e.getKey(), l.name())) {
+          HTTPRoute r = a.route();
+          originals.put(r.metadata().key(), r);
+          views.add(new HTTPRoute(r.metadata(),
+              new HTTPRouteSpec(r.spec().parentRefs(), a.hostnames(), r.spec().rules())));
+        }
+        perListener.put(e.getKey() + "#" + l.name(), new HttpRouteRouter(views));
+      }
+    }
+  }
+
+  /** The Gateways ({@code namespace/name}) that have a listener on {@code port}, in input order. */
+  public List<String> gatewaysOn(int port) {
+    List<String> out = new ArrayList<>();
+    for (Map.Entry<String, Gateway> e : attachment.gatewayObjects().entrySet()) {
+      for (Listener l : e.getValue().spec().listeners()) {
+        if (l.port() == port) {
+          out.add(e.getKey());
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Where {@code request}, arriving at Gateway {@code gateway} ({@code namespace/name}) on {@code port}, goes.
+   *
+   * @throws IllegalArgumentException when no such Gateway was given
+   */
+  public RouteResult route(String gateway, int port, HttpRequest request) {
+    Gateway g = attachment.gatewayObjects().get(gateway);
+    if (g == null) {
+      throw new IllegalArgumentException("Gateway " + gateway + " not found (known: "
+          + attachment.gatewayObjects().keySet() + ")");
+    }
+    GatewayStatus status = attachment.gateway(gateway);
+    String host = request.hostname();
+    Listener best = null;
+    int bestScore = -1;
+    boolean anyOnPort = false;
+    for (Listener l : g.spec().listeners()) {
+      if (l.port() != port) {
+        continue;
+      }
+      anyOnPort = true;
+      int s = Hostnames.listenerScore(l.hostname(), host);
+      if (s > bestScore) {
+        best = l;
+        bestScore = s;
+      }
+    }
+    String gw = "Gateway " + gateway;
+    if (!anyOnPort) {
+      return RouteResult.notFound(gw + " has no listener on port " + port);
+    }
+    if (best == null) {
+      return RouteResult.notFound(gw + " has no listener on port " + port + " for host \"" + host + "\" (404)");
+    }
+    String at = gw + " listener " + best.name() + (best.hostname().isEmpty() ? "" : " (" + best.hostname() + ")");
+    ListenerStatus ls = status == null ? null : status.listener(best.name());
+    Condition programmed = ls == null ? null : ls.condition(Conditions.PROGRAMMED);
+    if (programmed == null || !programmed.isTrue()) {
+      String why = ls == null ? "" : notProgrammedReason(ls);
+      return RouteResult.notFound(at + " is not programmed" + why + " (404)");
+    }
+    HttpRouteRouter.Candidate c = perListener.get(gateway + "#" + best.name()).find(request);
+    if (c == null) {
+      return RouteResult.notFound(at + ": no attached HTTPRoute rule matches host \"" + host + "\" path \""
+          + request.path() + "\" (404)");
+    }
+    HTTPRoute route = originals.get(c.route().metadata().key());
+    String routeName = HTTPRoute.KIND + "/" + route.metadata().key();
+    List<RouteResult.Backend> backends = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
+    RouteResult.Backend heaviest = null;
+    List<HTTPBackendRef> refs = c.rule().backendRefs();
+    for (int i = 0; i < refs.size(); i++) {
+      HTTPBackendRef b = refs.get(i);
+      String ns = b.namespace().isEmpty() ? route.metadata().namespace() : b.namespace();
+      RouteResult.Backend be = new RouteResult.Backend(ns + "/" + b.name(), b.port() == null ? 0 : b.port(),
+          b.weight());
+      backends.add(be);
+      String problem = attachment.backendProblem(route, c.ruleIndex(), i);
+      if (problem != null) {
+        problems.add(problem);
+      } else if (b.weight() > 0 && (heaviest == null || b.weight() > heaviest.weight())) {
+        heaviest = be;
+      }
+    }
+    String why = at + ": rule " + c.ruleIndex() + " match " + c.matchIndex() + " of " + routeName;
+    if (!problems.isEmpty()) {
+      why += "; unusable backends answer 500: " + String.join("; ", problems);
+    }
+    if (heaviest == null) {
+      String none = refs.isEmpty() ? ", which has no backendRefs (500)" : ", but no backend can take traffic (500)";
+      return new RouteResult(routeName, null, null, backends, 500, why + none);
+    }
+    return new RouteResult(routeName, heaviest.service(), heaviest.port(), backends, 200, why);
+  }
+
+  private static String notProgrammedReason(ListenerStatus ls) {
+    for (Condition c : ls.conditions()) {
+      if (!c.isTrue() && !c.type().equals(Conditions.CONFLICTED) && !c.type().equals(Conditions.PROGRAMMED)) {
+        return ": " + c.type() + "=" + c.status() + " " + c.reason() + (c.message().isEmpty() ? "" : " (" + c.message()
+            + ")");
+      }
+    }
+    return "";
+  }
+
+  /** Problems of the manifests, one line per route parent that did not accept or resolve: for explanations. */
+  public List<String> problems() {
+    List<String> out = new ArrayList<>();
+    for (var p : attachment.routes()) {
+      for (Condition c : p.conditions()) {
+        if (!c.isTrue()) {
+          out.add(HTTPRoute.KIND + "/" + p.route() + " on Gateway " + p.gateway() + ": " + c.type() + "="
+              + c.status() + " " + c.reason() + (c.message().isEmpty() ? "" : " (" + c.message() + ")"));
+        }
+      }
+    }
+    return out;
+  }
+}
