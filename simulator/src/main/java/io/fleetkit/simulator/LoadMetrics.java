@@ -133,6 +133,33 @@ public final class LoadMetrics implements MetricsSource {
     return out;
   }
 
+  /**
+   * The serving pods (the same list while they are unchanged) and the load's total usage now: what
+   * {@link #podResourceMetrics} spreads. Null for a workload without load (its pods are listed afresh each time).
+   */
+  @Override
+  public @Nullable Object resourceMetricsVersion(String namespace, LabelSelector selector, String resource) {
+    WorkloadLoad load = loadFor(namespace, selector);
+    if (load == null) {
+      return null;
+    }
+    double perRequest = resource.equals("memory") ? load.memoryPerRequest() * 1000 : load.cpuMilliPerRequest();
+    return new Version(servingPods(load, podsOf(load), selector), rate(load) * perRequest);
+  }
+
+  /** A {@link #resourceMetricsVersion}: equal when the pod list is the same instance and the total the same. */
+  private record Version(List<Pod> pods, double total) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Version v && v.pods == pods && Double.compare(v.total, total) == 0;
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(pods) * 31 + Double.hashCode(total);
+    }
+  }
+
   /** Drops the per-instant snapshot, so that the next read sees the pods as they are now. */
   public void refresh() {
     closeSnapshot();

@@ -466,12 +466,6 @@ public final class ClusterAutoscaler {
   private int scaleDown(Instant now, Map<String, NodePool> pools, List<Node> nodes, List<Pod> pods,
       List<String> unneeded, Map<String, String> unremovable, List<String> deleted, Set<String> deletedEmpty) {
     List<Node> readyNodes = nodes.stream().filter(n -> !SimulatedNodes.isStarting(n)).toList();
-    Map<String, List<Pod>> podsByNode = new HashMap<>();
-    for (Pod p : pods) {
-      if (p.isBound() && !p.isTerminal()) {
-        podsByNode.computeIfAbsent(p.spec().nodeName(), k -> new ArrayList<>()).add(p);
-      }
-    }
     ScaleDownInputs inputs = new ScaleDownInputs(readyNodes, pods, store.list(PodDisruptionBudget.class).items(),
         store.list(io.fleetkit.api.scheduling.PriorityClass.class).items(), Set.copyOf(pools.keySet()));
     ScaleDownEvaluation eval = lastEvaluation;
@@ -500,12 +494,20 @@ public final class ClusterAutoscaler {
     int empties = 0;
     int drains = 0;
     int evicted = 0;
+    Map<String, Node> byName = null; // both made on the first deletion: most loops delete nothing
+    Map<String, List<Pod>> podsByNode = null;
     for (String name : unneeded) {
       Instant since = unneededSince.get(name);
       if (since == null || now.isBefore(since.plus(options.scaleDownUnneededTime()))) {
         continue;
       }
-      Node n = nodes.stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow();
+      if (byName == null) {
+        byName = new HashMap<>();
+        for (Node x : nodes) {
+          byName.putIfAbsent(x.name(), x);
+        }
+      }
+      Node n = Objects.requireNonNull(byName.get(name), name);
       String pool = n.metadata().labels().get(NodePool.POOL_LABEL);
       if (room.getOrDefault(pool, 0) <= 0) {
         unremovable.put(name, NODE_GROUP_MIN_SIZE_REACHED);
@@ -522,6 +524,14 @@ public final class ClusterAutoscaler {
         drains++;
       }
       room.merge(pool, -1, Integer::sum);
+      if (podsByNode == null) {
+        podsByNode = new HashMap<>();
+        for (Pod p : pods) {
+          if (p.isBound() && !p.isTerminal()) {
+            podsByNode.computeIfAbsent(p.spec().nodeName(), k -> new ArrayList<>()).add(p);
+          }
+        }
+      }
       for (Pod p : podsByNode.getOrDefault(name, List.of())) {
         deleteQuietly(Pod.class, p.metadata().namespace(), p.metadata().name());
         evicted++;

@@ -68,6 +68,8 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
 
   private final ObjectStore store;
   private final Clock clock;
+  private final MetricsSource metrics;
+  private final Duration cpuInitializationPeriod;
   private final ReplicaCalculator calculator;
   private final ReplicaNormalizer normalizer;
   private final Duration syncPeriod;
@@ -79,6 +81,34 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
   private @Nullable Map<String, List<TargetSelector>> roundSelectors;
   /** Per namespace: which HPAs' target selectors match a label set, while the selectors stay the same. */
   private final Map<String, SelectorMatches> selectorMatches = new HashMap<>();
+  /** Per namespace: the last selectors read, returned again (the same list) while they are equal. */
+  private final Map<String, List<TargetSelector>> lastSelectors = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Per HPA ({@code namespace/name}): its last proposal and what it was computed from. */
+  private final Map<String, Memo> memos = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * A proposal of {@link #computeReplicasForMetrics} and its inputs: the HPA's spec, the target's scale, the pods
+   * (the store's objects, immutable, so an unchanged pod is the same instance), the namespace's target selectors and
+   * one {@link MetricsSource#resourceMetricsVersion} per metric. Kept only when every pod is past its
+   * cpu-initialization period, the one place where the computation reads the clock (through the samples'
+   * timestamps), so equal inputs give the same proposal at any later time.
+   */
+  private record Memo(HorizontalPodAutoscalerSpec spec, TargetScale scale, List<Pod> pods,
+      List<TargetSelector> selectors, List<Object> versions, Proposal proposal, int[] perMetric) {
+    boolean matches(HorizontalPodAutoscalerSpec s, TargetScale sc, List<Pod> ps, List<TargetSelector> sel,
+        List<Object> vs) {
+      if ((s != spec && !s.equals(spec)) || !sc.equals(scale) || (sel != selectors && !sel.equals(selectors))
+          || !vs.equals(versions) || ps.size() != pods.size()) {
+        return false;
+      }
+      for (int i = 0; i < ps.size(); i++) {
+        if (ps.get(i) != pods.get(i)) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
 
   /** An HPA ({@code namespace/name}) and its target's pod selector. */
   private record TargetSelector(String name, String hpa, LabelSelector selector) {}
@@ -92,6 +122,8 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     this.registry = b.registry;
     this.store = b.store;
     this.clock = b.clock;
+    this.metrics = b.metrics;
+    this.cpuInitializationPeriod = b.cpuInitializationPeriod;
     this.calculator = new ReplicaCalculator(b.metrics, b.clock, b.tolerance, b.cpuInitializationPeriod,
         b.initialReadinessDelay);
     this.normalizer = new ReplicaNormalizer(b.clock, b.downscaleStabilization);
@@ -112,6 +144,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     ObjectKey key = context.key();
     if (context.object().isEmpty()) {
       normalizer.forget(key.namespace() + "/" + key.name());
+      memos.remove(key.namespace() + "/" + key.name());
       if (registry.enabled() && tracked.remove(key.namespace() + "/" + key.name())) {
         registry.gauge(HorizontalPodAutoscalerMetrics.NUM_HORIZONTAL_POD_AUTOSCALERS).add(-1);
         registry.gauge(HorizontalPodAutoscalerMetrics.DESIRED_REPLICAS, key.namespace(), key.name()).set(0);
@@ -283,27 +316,54 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     }
   }
 
-  /** {@code computeReplicasForMetrics}: the highest proposal; errors decide as upstream. */
+  /**
+   * {@code computeReplicasForMetrics}: the highest proposal; errors decide as upstream. When the HPA's inputs are
+   * those of its last computation ({@link Memo}), the last proposal is the answer and only its condition (and, with
+   * a registry, its per-metric observations) are recorded again.
+   */
   private Proposal computeReplicasForMetrics(HorizontalPodAutoscaler hpa, TargetScale scale, Conditions conditions) {
     String namespace = hpa.metadata().namespace();
+    String key = namespace + "/" + hpa.metadata().name();
     List<Pod> pods = store.list(Pod.class, namespace, scale.selector()).items();
-    String ambiguous = ambiguousSelector(hpa, scale, pods);
+    List<TargetSelector> selectors = selectorsOf(namespace);
+    List<MetricSpec> specs = hpa.spec().metrics();
+    List<Object> versions = versions(namespace, scale, specs);
+    Memo memo = memos.get(key);
+    if (memo != null && versions != null && memo.matches(hpa.spec(), scale, pods, selectors, versions)) {
+      Proposal p = memo.proposal();
+      if (registry.enabled()) {
+        int current = hpa.status().currentReplicas();
+        for (int i = 0; i < specs.size(); i++) {
+          int r = memo.perMetric()[i];
+          observeComputation(r > current ? HorizontalPodAutoscalerMetrics.SCALE_UP
+              : r < current ? HorizontalPodAutoscalerMetrics.SCALE_DOWN : HorizontalPodAutoscalerMetrics.NONE,
+              HorizontalPodAutoscalerMetrics.NONE, specs.get(i), System.nanoTime());
+        }
+      }
+      conditions.set(HorizontalPodAutoscalerConditionType.ScalingActive, ConditionStatus.True, "ValidMetricFound",
+          "the HPA was able to successfully calculate a replica count from " + p.metricName());
+      return p;
+    }
+    memos.remove(key);
+    String ambiguous = ambiguousSelector(hpa, scale, pods, selectors);
     if (ambiguous != null) {
       conditions.set(HorizontalPodAutoscalerConditionType.ScalingActive, ConditionStatus.False, "AmbiguousSelector",
           ambiguous);
       return new Proposal(-1, "", hpa.status().currentMetrics(), ambiguous);
     }
-    List<MetricSpec> specs = hpa.spec().metrics();
     List<MetricStatus> statuses = new ArrayList<>();
+    int[] perMetric = new int[specs.size()];
     int replicas = 0;
     String metric = "";
     int invalid = 0;
     String firstError = null;
     HorizontalPodAutoscalerCondition firstCondition = null;
-    for (MetricSpec spec : specs) {
+    for (int i = 0; i < specs.size(); i++) {
+      MetricSpec spec = specs.get(i);
       long start = registry.enabled() ? System.nanoTime() : 0;
       try {
         One one = computeReplicasForMetric(namespace, spec, scale, pods);
+        perMetric[i] = one.replicas;
         statuses.add(one.status);
         if (replicas == 0 || one.replicas > replicas) {
           replicas = one.replicas;
@@ -339,7 +399,51 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     }
     conditions.set(HorizontalPodAutoscalerConditionType.ScalingActive, ConditionStatus.True, "ValidMetricFound",
         "the HPA was able to successfully calculate a replica count from " + metric);
-    return new Proposal(replicas, metric, statuses, error);
+    Proposal proposal = new Proposal(replicas, metric, List.copyOf(statuses), error);
+    if (invalid == 0 && versions != null && pastInitialization(pods)) {
+      memos.put(key, new Memo(hpa.spec(), scale, pods, selectors, versions, proposal, perMetric));
+    }
+    return proposal;
+  }
+
+  /**
+   * One {@link MetricsSource#resourceMetricsVersion} per metric, or null when a metric is not a resource metric or
+   * its source gives no version (then nothing is reused).
+   */
+  private @Nullable List<Object> versions(String namespace, TargetScale scale, List<MetricSpec> specs) {
+    if (specs.isEmpty()) {
+      return null;
+    }
+    List<Object> out = new ArrayList<>(specs.size());
+    for (MetricSpec spec : specs) {
+      String resource;
+      if (spec.type() == io.fleetkit.api.autoscaling.MetricSourceType.Resource && spec.resource() != null) {
+        resource = spec.resource().name();
+      } else if (spec.type() == io.fleetkit.api.autoscaling.MetricSourceType.ContainerResource
+          && spec.containerResource() != null) {
+        resource = spec.containerResource().name();
+      } else {
+        return null;
+      }
+      Object v = metrics.resourceMetricsVersion(namespace, scale.selector(), resource);
+      if (v == null) {
+        return null;
+      }
+      out.add(v);
+    }
+    return out;
+  }
+
+  /** Whether every pod started at least the cpu-initialization period ago (or has not started). */
+  private boolean pastInitialization(List<Pod> pods) {
+    Instant now = clock.instant();
+    for (Pod p : pods) {
+      Instant started = p.status().startTime();
+      if (started != null && started.plus(cpuInitializationPeriod).isAfter(now)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Upstream's {@code ObserveMetricComputationResult}. */
@@ -354,7 +458,8 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
    * Upstream's {@code validateAndParseSelector}: an error message when a pod of this HPA's target is also selected
    * by another HPA's target in the namespace, else {@code null}.
    */
-  private @Nullable String ambiguousSelector(HorizontalPodAutoscaler hpa, TargetScale scale, List<Pod> pods) {
+  private @Nullable String ambiguousSelector(HorizontalPodAutoscaler hpa, TargetScale scale, List<Pod> pods,
+      List<TargetSelector> selectors) {
     if (pods.isEmpty()) {
       return null;
     }
@@ -369,8 +474,6 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
       }
     }
     String namespace = hpa.metadata().namespace();
-    List<TargetSelector> selectors = roundSelectors == null ? targetSelectors(namespace)
-        : roundSelectors.computeIfAbsent(namespace, this::targetSelectors);
     SelectorMatches m = selectorMatches.get(namespace);
     if (m == null || !m.selectors().equals(selectors) || m.matching().size() > 10_000) {
       m = new SelectorMatches(selectors, new HashMap<>());
@@ -395,8 +498,27 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     return null;
   }
 
+  /**
+   * The target selectors of {@code namespace}'s HPAs: read once per {@link #syncAll} round, and the same list as
+   * last time while they are equal (so that comparing them is mostly a reference check).
+   */
+  private List<TargetSelector> selectorsOf(String namespace) {
+    Map<String, List<TargetSelector>> round = roundSelectors;
+    return round == null ? targetSelectors(namespace) : round.computeIfAbsent(namespace, this::targetSelectors);
+  }
+
   /** The HPAs of {@code namespace} in listing order with their targets' selectors (unreadable targets left out). */
   private List<TargetSelector> targetSelectors(String namespace) {
+    List<TargetSelector> read = readTargetSelectors(namespace);
+    List<TargetSelector> last = lastSelectors.get(namespace);
+    if (read.equals(last)) {
+      return last;
+    }
+    lastSelectors.put(namespace, read);
+    return read;
+  }
+
+  private List<TargetSelector> readTargetSelectors(String namespace) {
     List<TargetSelector> out = new ArrayList<>();
     for (HorizontalPodAutoscaler other : store.list(HorizontalPodAutoscaler.class, namespace).items()) {
       try {

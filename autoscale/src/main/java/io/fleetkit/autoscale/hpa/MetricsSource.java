@@ -24,6 +24,16 @@ public interface MetricsSource {
   }
 
   /**
+   * A version of what {@link #podResourceMetrics} returns for these arguments now: two equal non-null versions
+   * promise the same pods with the same usage (their timestamps may differ). The HPA controller reuses its last
+   * computation for an HPA whose pods, scale and metric versions are unchanged. The default, {@code null}, means
+   * unknown: the metrics are read and the computation is done every time.
+   */
+  default @Nullable Object resourceMetricsVersion(String namespace, LabelSelector selector, String resource) {
+    return null;
+  }
+
+  /**
    * A custom metric of each pod matching {@code selector} (the custom metrics API, Pods metrics).
    *
    * @throws MetricsUnavailableException when the metric cannot be read

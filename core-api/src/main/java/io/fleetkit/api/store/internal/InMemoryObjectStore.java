@@ -187,27 +187,20 @@ public final class InMemoryObjectStore implements ObjectStore {
       KindTable<T> table = existingTable(kind);
       rv = Long.toString(version);
       if (table != null) {
-        Collection<String> keys = selector == null ? null : table.candidates(namespace, selector);
-        Collection<T> source = table.inNamespace(namespace);
+        Collection<T> candidates = selector == null ? null : table.candidates(namespace, selector);
         if (selector == null || selector.matchLabels().isEmpty() && selector.matchExpressions().isEmpty()) {
-          items.addAll(source);
-        } else if (keys != null && selector.matchExpressions().isEmpty() && selector.matchLabels().size() == 1) {
-          // one label pair: its posting is exactly the matches, in key order
-          for (String k : keys) {
-            T o = table.objects.get(k);
-            if (o != null) {
-              items.add(o);
-            }
-          }
-        } else if (keys != null) {
-          for (String k : keys) {
-            T o = table.objects.get(k);
-            if (o != null && o.metadata().namespace().equals(namespace) && selector.matches(o.metadata().labels())) {
+          items.addAll(table.inNamespace(namespace));
+        } else if (candidates != null && selector.matchExpressions().isEmpty()
+            && selector.matchLabels().size() == 1) {
+          items.addAll(candidates); // one label pair: its posting is exactly the matches, in key order
+        } else if (candidates != null) {
+          for (T o : candidates) {
+            if (o.metadata().namespace().equals(namespace) && selector.matches(o.metadata().labels())) {
               items.add(o);
             }
           }
         } else {
-          for (T o : source) {
+          for (T o : table.inNamespace(namespace)) {
             if (selector.matches(o.metadata().labels())) {
               items.add(o);
             }

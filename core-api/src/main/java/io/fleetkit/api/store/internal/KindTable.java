@@ -6,7 +6,7 @@ import io.fleetkit.api.store.spi.WatchQueue;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.TreeSet;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import org.jspecify.annotations.Nullable;
 
@@ -15,10 +15,11 @@ import org.jspecify.annotations.Nullable;
  * cluster-scoped) in a sorted concurrent map, so a get needs no lock and a namespace is a key range. Mutated only
  * under the store's write lock; {@link #watches} is replaced, never changed in place.
  *
- * <p>A label index maps each (namespace, label key, label value) to the sorted keys of the objects carrying that
- * label, so a list by selector in one namespace walks the smallest posting of the selector's {@code matchLabels}
- * instead of the whole namespace (the same objects in the same key order). It changes with the objects, under the
- * write lock, and is read under the read lock; an update that keeps the labels leaves it alone.
+ * <p>A label index maps each (namespace, label key, label value) to the objects carrying that label, sorted by key,
+ * so a list by selector in one namespace walks the smallest posting of the selector's {@code matchLabels} instead of
+ * the whole namespace (the same objects in the same key order), without looking each one up again. It changes with
+ * the objects, under the write lock, and is read under the read lock; an update that keeps the labels only replaces
+ * the object in its postings.
  */
 final class KindTable<T extends ApiObject<T>> {
   // '0' is the character after '/', so [ns + "/", ns + "0") is exactly the keys of namespace ns.
@@ -27,7 +28,7 @@ final class KindTable<T extends ApiObject<T>> {
   final Class<T> kind;
   /** Read freely; written only through {@link #put} and {@link #remove} (which keep the label index). */
   final ConcurrentSkipListMap<String, T> objects = new ConcurrentSkipListMap<>();
-  private final HashMap<String, TreeSet<String>> byLabel = new HashMap<>();
+  private final HashMap<String, TreeMap<String, T>> byLabel = new HashMap<>();
   private volatile WatchQueue<T>[] watches;
 
   @SuppressWarnings("unchecked")
@@ -52,16 +53,19 @@ final class KindTable<T extends ApiObject<T>> {
   void put(String key, T object) {
     T old = objects.put(key, object);
     Map<String, String> labels = object.metadata().labels();
+    String ns = object.metadata().namespace();
     if (old != null) {
       Map<String, String> oldLabels = old.metadata().labels();
       if (oldLabels == labels || oldLabels.equals(labels)) {
+        for (Map.Entry<String, String> e : labels.entrySet()) {
+          byLabel.get(posting(ns, e.getKey(), e.getValue())).put(key, object);
+        }
         return;
       }
       unindex(key, old);
     }
-    String ns = object.metadata().namespace();
     for (Map.Entry<String, String> e : labels.entrySet()) {
-      byLabel.computeIfAbsent(posting(ns, e.getKey(), e.getValue()), k -> new TreeSet<>()).add(key);
+      byLabel.computeIfAbsent(posting(ns, e.getKey(), e.getValue()), k -> new TreeMap<>()).put(key, object);
     }
   }
 
@@ -77,8 +81,8 @@ final class KindTable<T extends ApiObject<T>> {
     String ns = old.metadata().namespace();
     for (Map.Entry<String, String> e : old.metadata().labels().entrySet()) {
       String p = posting(ns, e.getKey(), e.getValue());
-      TreeSet<String> keys = byLabel.get(p);
-      if (keys != null && keys.remove(key) && keys.isEmpty()) {
+      TreeMap<String, T> keys = byLabel.get(p);
+      if (keys != null && keys.remove(key) != null && keys.isEmpty()) {
         byLabel.remove(p);
       }
     }
@@ -89,17 +93,17 @@ final class KindTable<T extends ApiObject<T>> {
   }
 
   /**
-   * The keys, in key order, of the objects in {@code namespace} that carry the label of {@code selector}'s
-   * {@code matchLabels} held by the fewest objects: a superset of the selector's matches. {@code null} when the
-   * index cannot narrow the list (no {@code matchLabels}, or every namespace asked). Caller holds the read lock.
+   * The objects, in key order, in {@code namespace} that carry the label of {@code selector}'s {@code matchLabels}
+   * held by the fewest objects: a superset of the selector's matches. {@code null} when the index cannot narrow the
+   * list (no {@code matchLabels}, or every namespace asked). A live view: caller holds the read lock while reading.
    */
-  @Nullable Collection<String> candidates(String namespace, LabelSelector selector) {
+  @Nullable Collection<T> candidates(String namespace, LabelSelector selector) {
     if (namespace.isEmpty() || selector.matchLabels().isEmpty()) {
       return null;
     }
-    TreeSet<String> best = null;
+    TreeMap<String, T> best = null;
     for (Map.Entry<String, String> e : selector.matchLabels().entrySet()) {
-      TreeSet<String> keys = byLabel.get(posting(namespace, e.getKey(), e.getValue()));
+      TreeMap<String, T> keys = byLabel.get(posting(namespace, e.getKey(), e.getValue()));
       if (keys == null) {
         return java.util.List.of();
       }
@@ -107,7 +111,7 @@ final class KindTable<T extends ApiObject<T>> {
         best = keys;
       }
     }
-    return best;
+    return best.values();
   }
 
   WatchQueue<T>[] watches() {
