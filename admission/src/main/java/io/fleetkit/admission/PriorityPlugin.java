@@ -84,9 +84,11 @@ public final class PriorityPlugin implements MutatingAdmissionPlugin, Validating
           + spec.preemptionPolicy() + ") must not be provided in pod spec; priority admission controller computed "
           + policy + " from the given PriorityClass name");
     }
-    PodSpec resolved = spec.toBuilder().priority(value).priorityClassName(resolvedName).preemptionPolicy(policy)
-        .build();
-    return resolved.equals(spec) ? AdmissionVerdict.allow() : AdmissionVerdict.mutate(pod.withSpec(resolved));
+    if (spec.priority() != null && spec.priority() == value && spec.priorityClassName().equals(resolvedName)
+        && spec.preemptionPolicy() == policy) {
+      return AdmissionVerdict.allow();
+    }
+    return AdmissionVerdict.mutate(pod.withResolvedPriority(value, resolvedName, policy));
   }
 
   /** The global default class other than {@code except}, the lowest value winning; {@code null} if none. */

@@ -187,7 +187,7 @@ final class QuotaCounters {
     set(k, usedQuantity(k).add(dq));
   }
 
-  /** Takes {@code d} milli-units back when that needs no quantity; returns false otherwise (see {@link #subtractExact}). */
+  /** Takes {@code d} milli-units back when that needs no quantity; false otherwise (see {@link #subtractExact}). */
   boolean trySubtract(int k, long d) {
     if (d == INEXACT || d < 0 || usedBig[k] != null || used[k] < d) {
       return false;
