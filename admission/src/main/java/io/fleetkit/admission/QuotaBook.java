@@ -46,14 +46,16 @@ final class QuotaBook {
   private final ReentrantLock lock = new ReentrantLock();
   /** Held while writing statuses, so that one thread publishes a namespace at a time. */
   final ReentrantLock publishing = new ReentrantLock();
-  volatile long lastPublish = System.nanoTime();
+  /** When admission last published the namespace, on the admitting clock (milliseconds). */
+  volatile long lastPublish;
   /** The quotas as last listed, the listing the plan was made from. */
   private ResourceQuota[] seen = new ResourceQuota[0];
   private final Map<String, QuotaCounters> byName = new HashMap<>();
   private Plan plan = Plan.EMPTY;
 
-  QuotaBook(String namespace) {
+  QuotaBook(String namespace, long now) {
     this.namespace = namespace;
+    this.lastPublish = now;
   }
 
   void lock() {
@@ -91,11 +93,12 @@ final class QuotaBook {
   // ------------------------------------------------------------------------------------------------- charging
 
   /**
-   * Checks {@code request} against the namespace's quotas ({@code listed}: as just listed) and charges all that
-   * apply, or none. {@code onChange} runs after the lock is released when something was charged or refunded.
+   * Checks {@code request} against the namespace's quotas ({@code listed}: as just listed) and the covering-quota
+   * rules of {@code limited}, and charges all quotas that apply, or none. {@code onChange} runs after the lock is
+   * released when something was charged or refunded.
    */
   AdmissionVerdict charge(ObjectStore s, AdmissionRequest request, List<ResourceQuota> listed, Clock clock,
-      Runnable onChange) {
+      List<LimitedResource> limited, Runnable onChange) {
     Plan p;
     Demand dm;
     int[] hits;
@@ -104,13 +107,15 @@ final class QuotaBook {
     try {
       p = sync(s, isSeen(listed) ? listed : s.list(ResourceQuota.class, namespace).items(), clock);
       QuotaCounters[] entries = p.entries;
-      if (entries.length == 0) {
+      if (entries.length == 0 && limited.isEmpty()) {
         return AdmissionVerdict.allow();
       }
       ApiObject<?> o = request.object();
       Pod pod = request.operation() == AdmissionOperation.CREATE && o instanceof Pod x ? x : null;
-      dm = pod != null ? podDemand(p, pod, clock) : genericDemand(p, request, clock);
-      hits = new int[entries.length];
+      // The quotas that apply, each checked for the container fields it needs (upstream checks all of them before
+      // any limit).
+      int[] matched = new int[entries.length];
+      int m = 0;
       int missing = -1;
       int facts = 0;
       for (int i = 0; i < entries.length; i++) {
@@ -139,6 +144,22 @@ final class QuotaBook {
         } else if (!QuotaEvaluator.matches(e.base, e.hardNames, o)) {
           continue;
         }
+        matched[m++] = i;
+      }
+      if (!limited.isEmpty()) {
+        String uncovered = LimitedResources.check(limited, request, clock.instant(), entries, matched, m);
+        if (uncovered != null) {
+          return AdmissionVerdict.deny("spec", uncovered);
+        }
+      }
+      if (m == 0) {
+        return AdmissionVerdict.allow();
+      }
+      dm = pod != null ? podDemand(p, pod, clock) : genericDemand(p, request, clock);
+      hits = matched;
+      for (int j = 0; j < m; j++) {
+        int i = matched[j];
+        QuotaCounters e = entries[i];
         int[] slots = p.slotOf[i];
         boolean requested = false;
         for (int k = 0; k < slots.length; k++) {
@@ -153,7 +174,7 @@ final class QuotaBook {
           }
         }
         if (requested) {
-          hits[h++] = i;
+          hits[h++] = i; // h <= j: overwrites only entries already read
         }
       }
       if (h == 0) {

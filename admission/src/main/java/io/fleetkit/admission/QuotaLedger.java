@@ -58,7 +58,7 @@ public final class QuotaLedger {
   /** The publish interval of {@link ResourceQuotaPlugin#ResourceQuotaPlugin(Clock)}. */
   public static final Duration DEFAULT_PUBLISH_INTERVAL = Duration.ofMillis(100);
 
-  private final long intervalNanos;
+  private final long intervalMillis;
   private final Duration interval;
   /** The books of the store admitted into last, and of every store (weakly). */
   private volatile @Nullable Books last;
@@ -81,7 +81,7 @@ public final class QuotaLedger {
           + interval);
     }
     this.interval = interval;
-    this.intervalNanos = interval.toNanos();
+    this.intervalMillis = interval.isZero() ? 0 : Math.max(1, interval.toMillis());
   }
 
   /** A ledger whose admissions publish a namespace's changed quota statuses after every charge. */
@@ -91,7 +91,8 @@ public final class QuotaLedger {
 
   /**
    * A ledger whose admissions publish a namespace's changed quota statuses at most once per {@code interval}
-   * (measured on {@link System#nanoTime()}); {@link #publish()} and a replenisher's {@code sync} publish the rest.
+   * (measured on the admitting plugin's clock, so a simulation publishes at the same simulated times on every run);
+   * {@link #publish()} and a replenisher's {@code sync} publish the rest.
    */
   public static QuotaLedger publishingEvery(Duration interval) {
     return new QuotaLedger(interval);
@@ -132,26 +133,35 @@ public final class QuotaLedger {
 
   // ------------------------------------------------------------------------------------------------ charging
 
-  /** Charges {@code request} (a create, or an update that can grow usage) to the quotas of its namespace. */
-  AdmissionVerdict charge(ObjectStore s, AdmissionRequest request, Clock clock) {
+  /**
+   * Charges {@code request} (a create, or an update that can grow usage) to the quotas of its namespace, checking
+   * first that {@code limited} resources and scopes have a covering quota.
+   */
+  AdmissionVerdict charge(ObjectStore s, AdmissionRequest request, Clock clock, List<LimitedResource> limited) {
     String ns = request.namespace();
     List<ResourceQuota> quotas = s.list(ResourceQuota.class, ns).items();
     Books books = books(s);
     QuotaBook b = books.namespaces.get(ns);
     if (b == null) {
-      if (quotas.isEmpty()) {
+      if (quotas.isEmpty() && limited.isEmpty()) {
         return AdmissionVerdict.allow();
       }
-      b = books.namespaces.computeIfAbsent(ns, QuotaBook::new);
+      b = books.namespaces.computeIfAbsent(ns, n -> new QuotaBook(n, clock.millis()));
     }
     QuotaBook book = b;
-    return b.charge(s, request, quotas, clock, () -> maybePublish(s, book));
+    return b.charge(s, request, quotas, clock, limited, () -> maybePublish(s, book, clock));
   }
 
   // ---------------------------------------------------------------------------------------------- publishing
 
-  private void maybePublish(ObjectStore s, QuotaBook b) {
-    if (intervalNanos == 0 || System.nanoTime() - b.lastPublish >= intervalNanos) {
+  private void maybePublish(ObjectStore s, QuotaBook b, Clock clock) {
+    if (intervalMillis == 0) {
+      publish(s, b);
+      return;
+    }
+    long now = clock.millis();
+    if (now - b.lastPublish >= intervalMillis) {
+      b.lastPublish = now;
       publish(s, b);
     }
   }
@@ -190,7 +200,6 @@ public final class QuotaLedger {
     }
     b.publishing.lock();
     try {
-      b.lastPublish = System.nanoTime();
       int written = 0;
       for (int round = 0; round < ResourceQuotaPlugin.MAX_ATTEMPTS; round++) {
         List<QuotaBook.Pending> todo = b.dirty();
@@ -263,7 +272,7 @@ public final class QuotaLedger {
    * @return how many quota statuses were written
    */
   public int recount(ObjectStore s, String namespace, Clock clock) {
-    QuotaBook b = books(s).namespaces.computeIfAbsent(namespace, QuotaBook::new);
+    QuotaBook b = books(s).namespaces.computeIfAbsent(namespace, n -> new QuotaBook(n, clock.millis()));
     b.recount(s, clock);
     return publish(s, b);
   }

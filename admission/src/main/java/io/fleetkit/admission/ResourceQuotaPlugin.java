@@ -8,6 +8,7 @@ import io.fleetkit.api.core.ResourceQuota;
 import io.fleetkit.api.core.Service;
 import io.fleetkit.api.store.ObjectStore;
 import java.time.Clock;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -32,6 +33,7 @@ public final class ResourceQuotaPlugin implements ValidatingAdmissionPlugin {
 
   private final Clock clock;
   private final QuotaLedger ledger;
+  private final List<LimitedResource> limited;
 
   /** Charging a ledger of its own that publishes every {@link QuotaLedger#DEFAULT_PUBLISH_INTERVAL}. */
   public ResourceQuotaPlugin(Clock clock) {
@@ -40,8 +42,17 @@ public final class ResourceQuotaPlugin implements ValidatingAdmissionPlugin {
 
   /** Charging {@code ledger}, which publishes the statuses as it was built to. */
   public ResourceQuotaPlugin(Clock clock, QuotaLedger ledger) {
+    this(clock, ledger, List.of());
+  }
+
+  /**
+   * Charging {@code ledger}, with the admission configuration's {@code limitedResources}: consumption that needs a
+   * covering quota (see {@link LimitedResource}).
+   */
+  public ResourceQuotaPlugin(Clock clock, QuotaLedger ledger, List<LimitedResource> limitedResources) {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.ledger = Objects.requireNonNull(ledger, "ledger");
+    this.limited = List.copyOf(limitedResources);
   }
 
   public ResourceQuotaPlugin() {
@@ -63,7 +74,7 @@ public final class ResourceQuotaPlugin implements ValidatingAdmissionPlugin {
     if (!request.object().namespaced() || !handles(request)) {
       return AdmissionVerdict.allow();
     }
-    return ledger.charge(store, request, clock);
+    return ledger.charge(store, request, clock, limited);
   }
 
   /**

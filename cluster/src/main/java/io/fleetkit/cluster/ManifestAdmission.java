@@ -3,6 +3,8 @@ package io.fleetkit.cluster;
 import io.fleetkit.adapter.kubernetes.yaml.LoadedObjects;
 import io.fleetkit.admission.Admission;
 import io.fleetkit.admission.NamespaceLifecyclePlugin;
+import io.fleetkit.admission.QuotaLedger;
+import io.fleetkit.api.admission.AdmissionChain;
 import io.fleetkit.api.admission.AdmissionDeniedException;
 import io.fleetkit.api.core.LimitRange;
 import io.fleetkit.api.core.Namespace;
@@ -51,7 +53,8 @@ final class ManifestAdmission {
         || o instanceof LimitRange || o instanceof ResourceQuota)).forEach(ordered::add);
     List<ApiObject<?>> admitted = new ArrayList<>();
     List<ScheduleOutcome.Rejected> rejected = new ArrayList<>();
-    try (ObjectStore store = ObjectStore.builder().directDelivery().admission(Admission.standard()).build()) {
+    AdmissionChain chain = Admission.standard();
+    try (ObjectStore store = ObjectStore.builder().directDelivery().admission(chain).build()) {
       for (String ns : NamespaceLifecyclePlugin.IMMORTAL) {
         if (loaded.objects().stream().noneMatch(o -> o instanceof Namespace n && n.metadata().name().equals(ns))) {
           store.create(Namespace.of(ns));
@@ -65,6 +68,7 @@ final class ManifestAdmission {
         }
       }
       // Quotas as charged by what was admitted.
+      QuotaLedger.of(chain).ifPresent(QuotaLedger::publish);
       for (int i = 0; i < admitted.size(); i++) {
         if (admitted.get(i) instanceof ResourceQuota q) {
           admitted.set(i, unstored(store.require(ResourceQuota.class, q.metadata().namespace(),

@@ -1,6 +1,7 @@
 package io.fleetkit.simulator;
 
 import io.fleetkit.admission.NamespaceLifecyclePlugin;
+import io.fleetkit.admission.QuotaLedger;
 import io.fleetkit.admission.QuotaReplenisher;
 import io.fleetkit.api.admission.AdmissionChain;
 import io.fleetkit.api.admission.AdmissionDeniedException;
@@ -126,7 +127,8 @@ public final class Simulation implements AutoCloseable {
       this.store = storeBuilder.build();
     }
     this.timeline = new TimelineRecorder(store, this::elapsed, b.podEvents);
-    this.quotas = b.admission == null ? null : QuotaReplenisher.watch(store, clock.asClock());
+    this.quotas = b.admission == null ? null
+        : QuotaReplenisher.watch(store, clock.asClock(), QuotaLedger.of(chain).orElse(null));
     List<ApiObject<?>> nodes = new ArrayList<>();
     List<ApiObject<?>> others = new ArrayList<>();
     for (ApiObject<?> o : b.admission == null ? b.objects : admissionOrder(b.objects)) {
