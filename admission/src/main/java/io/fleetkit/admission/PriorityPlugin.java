@@ -30,6 +30,26 @@ public final class PriorityPlugin implements MutatingAdmissionPlugin, Validating
   public static final Map<String, Integer> SYSTEM_CLASSES = Map.of("system-cluster-critical", 2_000_000_000,
       "system-node-critical", 2_000_001_000);
 
+  private final boolean keepGiven;
+
+  /** Upstream's plugin: a priority given in the spec must equal the one the class resolves to. */
+  public PriorityPlugin() {
+    this(false);
+  }
+
+  private PriorityPlugin(boolean keepGiven) {
+    this.keepGiven = keepGiven;
+  }
+
+  /**
+   * The plugin for objects that may have been admitted already, such as manifests exported from a cluster or pods
+   * built with a priority by a program: a pod created with {@code spec.priority} set is taken as admitted and kept
+   * as it is; a pod without one is resolved as upstream.
+   */
+  public static PriorityPlugin keepingGivenPriorities() {
+    return new PriorityPlugin(true);
+  }
+
   @Override
   public String name() {
     return NAME;
@@ -48,7 +68,7 @@ public final class PriorityPlugin implements MutatingAdmissionPlugin, Validating
       }
       return AdmissionVerdict.allow();
     }
-    if (request.operation() != AdmissionOperation.CREATE) {
+    if (request.operation() != AdmissionOperation.CREATE || keepGiven && spec.priority() != null) {
       return AdmissionVerdict.allow();
     }
     String className = spec.priorityClassName();

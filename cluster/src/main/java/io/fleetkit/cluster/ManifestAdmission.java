@@ -96,7 +96,7 @@ final class ManifestAdmission {
     if (loaded.objects().stream().noneMatch(o -> o instanceof Pod)) {
       return new Result(loaded, List.of());
     }
-    AdmissionChain chain = AdmissionChain.of(new PriorityPlugin());
+    AdmissionChain chain = AdmissionChain.of(PriorityPlugin.keepingGivenPriorities());
     List<ApiObject<?>> out = new ArrayList<>();
     List<ScheduleOutcome.Rejected> rejected = new ArrayList<>();
     try (ObjectStore classes = ObjectStore.builder().directDelivery().build()) {
@@ -106,8 +106,8 @@ final class ManifestAdmission {
         }
       }
       for (ApiObject<?> o : loaded.objects()) {
-        if (!(o instanceof Pod pod) || pod.spec().priority() != null) {
-          out.add(o); // a priority given in the manifest is taken as admitted already
+        if (!(o instanceof Pod pod)) {
+          out.add(o);
           continue;
         }
         try {

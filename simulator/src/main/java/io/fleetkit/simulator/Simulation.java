@@ -118,8 +118,9 @@ public final class Simulation implements AutoCloseable {
     AtomicLong uids = new AtomicLong();
     Supplier<String> uidSource = () -> String.format("uid-%08d", uids.incrementAndGet());
     AdmissionChain chain = b.admission != null ? b.admission.apply(clock.asClock())
-        : b.defaultTolerations ? AdmissionChain.of(new PriorityPlugin(), new DefaultTolerationSecondsPlugin())
-        : AdmissionChain.of(new PriorityPlugin());
+        : b.defaultTolerations
+            ? AdmissionChain.of(PriorityPlugin.keepingGivenPriorities(), new DefaultTolerationSecondsPlugin())
+            : AdmissionChain.of(PriorityPlugin.keepingGivenPriorities());
     if (b.storeFactory != null) {
       this.store = b.storeFactory.create(clock.asClock(), uidSource, chain);
     } else {
@@ -680,8 +681,9 @@ public final class Simulation implements AutoCloseable {
      * {@code admission(Admission::standard)}: objects are then created Namespaces first, then LimitRanges and
      * quotas (the namespaces every cluster has are added), an object the chain refuses is a {@code Rejected}
      * timeline event, a controller whose pod create is refused records {@code FailedCreate}, and quotas are
-     * recounted after deletions (the quota controller's replenishment). Default: Priority and DefaultTolerationSeconds
-     * admission only (pods get their class's priority and kube's default tolerations, as from an API server).
+     * recounted after deletions (the quota controller's replenishment). Default: Priority (keeping a priority a pod
+     * is created with, {@link PriorityPlugin#keepingGivenPriorities()}) and DefaultTolerationSeconds admission only:
+     * pods get their class's priority and kube's default tolerations, as from an API server.
      *
      * @throws IllegalStateException if a chain was given already
      */
