@@ -33,16 +33,17 @@ public final class Admission {
     return false;
   }
 
-  /** {@link #standard()} with {@code clock} for the quota's "terminal pod" rule. */
+  /**
+   * {@link #standard()} with {@code clock} for the quota's "terminal pod" rule; quotas are charged to a ledger of the
+   * chain's own ({@link QuotaLedger#of(AdmissionChain)}) that publishes every
+   * {@link QuotaLedger#DEFAULT_PUBLISH_INTERVAL}.
+   */
   public static AdmissionChain standard(Clock clock) {
     return AdmissionChain.of(new NamespaceLifecyclePlugin(), new LimitRangerPlugin(), new PriorityPlugin(),
         new DefaultTolerationSecondsPlugin(), new ResourceQuotaPlugin(clock));
   }
 
-  /**
-   * {@link #standard(Clock)} with ResourceQuota charging against {@code ledger} instead of a status write per quota
-   * per create (one store, one process; see {@link QuotaLedger}).
-   */
+  /** {@link #standard(Clock)} with ResourceQuota charging {@code ledger} (see {@link QuotaLedger}). */
   public static AdmissionChain standard(Clock clock, QuotaLedger ledger) {
     return AdmissionChain.of(new NamespaceLifecyclePlugin(), new LimitRangerPlugin(), new PriorityPlugin(),
         new DefaultTolerationSecondsPlugin(), new ResourceQuotaPlugin(clock, ledger));

@@ -41,7 +41,7 @@ public final class DefaultTolerationSecondsPlugin implements MutatingAdmissionPl
     if (with == pod.spec().tolerations()) {
       return AdmissionVerdict.allow();
     }
-    return AdmissionVerdict.mutate(pod.withSpec(pod.spec().toBuilder().tolerations(with).build()));
+    return AdmissionVerdict.mutate(pod.withTolerations(with));
   }
 
   /**

@@ -24,8 +24,8 @@ final class LimitConstraints {
   /** Applies the min, max and ratio rules of {@code item} to one request/limit pair; adds each failure to {@code errs}. */
   static void check(LimitRangeItem item, ResourceList requests, ResourceList limits, List<String> errs) {
     String type = item.type().name();
-    item.min().asMap().forEach((r, v) -> add(errs, min(type, r, v, requests, limits)));
-    item.max().asMap().forEach((r, v) -> add(errs, max(type, r, v, requests, limits)));
+    item.min().forEach((r, v) -> add(errs, min(type, r, v, requests, limits)));
+    item.max().forEach((r, v) -> add(errs, max(type, r, v, requests, limits)));
     item.maxLimitRequestRatio().forEach((r, v) -> add(errs, ratio(type, r, v, requests, limits)));
   }
 

@@ -30,6 +30,26 @@ public final class PriorityPlugin implements MutatingAdmissionPlugin, Validating
   public static final Map<String, Integer> SYSTEM_CLASSES = Map.of("system-cluster-critical", 2_000_000_000,
       "system-node-critical", 2_000_001_000);
 
+  private final boolean keepGiven;
+
+  /** Upstream's plugin: a priority given in the spec must equal the one the class resolves to. */
+  public PriorityPlugin() {
+    this(false);
+  }
+
+  private PriorityPlugin(boolean keepGiven) {
+    this.keepGiven = keepGiven;
+  }
+
+  /**
+   * The plugin for objects that may have been admitted already, such as manifests exported from a cluster or pods
+   * built with a priority by a program: a pod created with {@code spec.priority} set is taken as admitted and kept
+   * as it is; a pod without one is resolved as upstream.
+   */
+  public static PriorityPlugin keepingGivenPriorities() {
+    return new PriorityPlugin(true);
+  }
+
   @Override
   public String name() {
     return NAME;
@@ -48,7 +68,7 @@ public final class PriorityPlugin implements MutatingAdmissionPlugin, Validating
       }
       return AdmissionVerdict.allow();
     }
-    if (request.operation() != AdmissionOperation.CREATE) {
+    if (request.operation() != AdmissionOperation.CREATE || keepGiven && spec.priority() != null) {
       return AdmissionVerdict.allow();
     }
     String className = spec.priorityClassName();
@@ -84,9 +104,11 @@ public final class PriorityPlugin implements MutatingAdmissionPlugin, Validating
           + spec.preemptionPolicy() + ") must not be provided in pod spec; priority admission controller computed "
           + policy + " from the given PriorityClass name");
     }
-    PodSpec resolved = spec.toBuilder().priority(value).priorityClassName(resolvedName).preemptionPolicy(policy)
-        .build();
-    return resolved.equals(spec) ? AdmissionVerdict.allow() : AdmissionVerdict.mutate(pod.withSpec(resolved));
+    if (spec.priority() != null && spec.priority() == value && spec.priorityClassName().equals(resolvedName)
+        && spec.preemptionPolicy() == policy) {
+      return AdmissionVerdict.allow();
+    }
+    return AdmissionVerdict.mutate(pod.withResolvedPriority(value, resolvedName, policy));
   }
 
   /** The global default class other than {@code except}, the lowest value winning; {@code null} if none. */

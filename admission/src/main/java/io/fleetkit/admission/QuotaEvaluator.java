@@ -167,6 +167,9 @@ public final class QuotaEvaluator {
 
   /** Kubernetes' {@code PodLimits}: like the requests; overhead is added only to resources that have a limit. */
   static ResourceList effectiveLimits(PodSpec spec) {
+    if (spec.initContainers().isEmpty() && spec.overhead().isEmpty() && spec.containers().size() == 1) {
+      return spec.containers().get(0).resources().limits();
+    }
     ResourceList limits = LimitConstraints.podTotal(spec, c -> c.resources().limits());
     if (spec.overhead().isEmpty()) {
       return limits;
@@ -184,8 +187,7 @@ public final class QuotaEvaluator {
     List<String> out = new ArrayList<>();
     for (String r : hard) {
       if (o instanceof Pod) {
-        if (POD_RESOURCES.contains(r) || r.startsWith("hugepages-") || r.startsWith("requests.hugepages-")
-            || r.startsWith("requests.") && isExtended(r.substring("requests.".length()))) {
+        if (isPodResource(r)) {
           out.add(r);
         }
       } else if (o instanceof PersistentVolumeClaim) {
@@ -208,6 +210,12 @@ public final class QuotaEvaluator {
       }
     }
     return out;
+  }
+
+  /** Whether quota resource {@code r} is one that pods use (the pod evaluator's {@code MatchingResources}). */
+  static boolean isPodResource(String r) {
+    return POD_RESOURCES.contains(r) || r.startsWith("hugepages-") || r.startsWith("requests.hugepages-")
+        || r.startsWith("requests.") && isExtended(r.substring("requests.".length()));
   }
 
   /**
@@ -261,13 +269,15 @@ public final class QuotaEvaluator {
 
   /** Quality of service BestEffort: no positive cpu or memory request or limit in any container. */
   static boolean isBestEffort(PodSpec spec) {
-    for (List<Container> cs : List.of(spec.containers(), spec.initContainers())) {
-      for (Container c : cs) {
-        for (ResourceList l : List.of(c.resources().requests(), c.resources().limits())) {
-          if (l.get("cpu").signum() > 0 || l.get("memory").signum() > 0) {
-            return false;
-          }
-        }
+    return bestEffort(spec.containers()) && bestEffort(spec.initContainers());
+  }
+
+  private static boolean bestEffort(List<Container> cs) {
+    for (Container c : cs) {
+      ResourceList r = c.resources().requests();
+      ResourceList l = c.resources().limits();
+      if (r.milliCpu() > 0 || r.memoryBytes() > 0 || l.milliCpu() > 0 || l.memoryBytes() > 0) {
+        return false;
       }
     }
     return true;

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
  * Priority and DefaultTolerationSeconds in the chain, with the behaviour of upstream's
  * {@code plugin/pkg/admission/priority/admission.go} (cases after its TestPodAdmission and
  * TestPriorityClassAdmission: default class, lowest of several defaults, missing class, integer priority in the
- * spec, one default only) and {@code defaulttolerationseconds/admission.go} (whose table is ported against the same
- * rule in reconcile's DefaultTolerationsTest).
+ * spec, one default only) and {@code defaulttolerationseconds/admission.go} (whose table is ported in
+ * DefaultTolerationSecondsPluginTest).
  */
 final class PriorityPluginTest {
   final ObjectStore store = ObjectStore.builder().directDelivery()
@@ -116,5 +116,22 @@ final class PriorityPluginTest {
     assertThat(t).extracting(Toleration::key).containsExactly("node.kubernetes.io/not-ready",
         "node.kubernetes.io/unreachable");
     assertThat(t).allSatisfy(x -> assertThat(x.tolerationSeconds()).isEqualTo(300L));
+  }
+
+  @Test
+  void keepingGivenPriorities_keepsAPodsOwnPriority_andResolvesTheOthers() {
+    try (ObjectStore s = ObjectStore.builder().directDelivery()
+        .admission(AdmissionChain.of(PriorityPlugin.keepingGivenPriorities())).build()) {
+      s.create(cls("high", 1000, false));
+      s.create(cls("default1", 10, true));
+      assertThat(s.create(pod("given", b -> b.priority(100))).spec().priority()).isEqualTo(100);
+      assertThat(s.create(pod("classed", b -> b.priorityClassName("high"))).spec().priority()).isEqualTo(1000);
+      assertThat(s.create(pod("plain", b -> b)).spec().priority()).isEqualTo(10);
+      assertThat(denial(() -> s.create(pod("missing", b -> b.priorityClassName("nope")))))
+          .isEqualTo("no PriorityClass with name nope was found");
+    }
+    // upstream's plugin refuses the given priority that the (missing) class does not resolve to
+    assertThat(denial(() -> store.create(pod("given", b -> b.priority(100)))))
+        .startsWith("the integer value of priority (100) must not be provided in pod spec");
   }
 }

@@ -2,6 +2,7 @@ package io.fleetkit.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetkit.api.admission.AdmissionChain;
 import io.fleetkit.api.admission.AdmissionDeniedException;
 import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.Namespace;
@@ -26,8 +27,8 @@ import net.jqwik.api.constraints.Size;
 
 /**
  * Under concurrent creates from several threads a quota is never exceeded, and its recorded usage equals the usage
- * of the pods actually stored: every charge is a compare-and-set on the quota's resourceVersion, and a charge whose
- * create fails is refunded.
+ * of the pods actually stored once published: all quotas of a namespace are charged in one critical section of the
+ * ledger, and a charge whose create fails is refunded.
  */
 final class QuotaConcurrencyPropertyTest {
 
@@ -37,7 +38,8 @@ final class QuotaConcurrencyPropertyTest {
       @ForAll @IntRange(min = 1, max = 8) int hardPods,
       @ForAll @IntRange(min = 100, max = 3000) int hardMilliCpu,
       @ForAll @Size(min = 4, max = 40) List<@IntRange(min = 1, max = 700) Integer> podMilliCpu) throws Exception {
-    try (ObjectStore store = ObjectStore.builder().admission(Admission.standard()).build()) {
+    AdmissionChain chain = Admission.standard();
+    try (ObjectStore store = ObjectStore.builder().admission(chain).build()) {
       store.create(Namespace.of("team"));
       store.create(ResourceQuota.of("team", "compute", ResourceList.builder().put("pods", String.valueOf(hardPods))
           .put("requests.cpu", hardMilliCpu + "m").build()));
@@ -63,6 +65,7 @@ final class QuotaConcurrencyPropertyTest {
         f.get(30, TimeUnit.SECONDS);
       }
       pool.shutdown();
+      QuotaLedger.of(chain).orElseThrow().publish();
 
       List<Pod> stored = store.list(Pod.class, "team").items();
       long storedMilli = stored.stream().mapToLong(p -> p.spec().effectiveRequests().milliCpu()).sum();

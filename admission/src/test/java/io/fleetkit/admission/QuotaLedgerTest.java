@@ -18,7 +18,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** What charging against a {@link QuotaLedger} adds to status charging: lagging publication, staying current. */
+/** What charging a {@link QuotaLedger} implies: lagging publication, staying current with the stored quotas. */
 final class QuotaLedgerTest {
   static final Clock CLOCK = ResourceQuotaPluginTest.CLOCK;
 
@@ -150,14 +150,17 @@ final class QuotaLedgerTest {
   }
 
   @Test
-  void oneLedger_servesOneStore() {
+  void oneLedger_keepsTheBooksOfEachStoreApart() {
     quota("compute", "pods", "1");
     store.create(pod("a", "1"));
     try (ObjectStore other = ObjectStore.builder().directDelivery()
         .admission(AdmissionChain.of(new ResourceQuotaPlugin(CLOCK, ledger))).build()) {
       other.create(ResourceQuota.of("test", "compute", ResourceQuotaPluginTest.kv("pods", "1")));
-      assertThatThrownBy(() -> other.create(pod("a", "1"))).isInstanceOf(IllegalStateException.class)
-          .hasMessageContaining("one store");
+      other.create(pod("a", "1")); // the other store's quota is empty
+      assertThatThrownBy(() -> other.create(pod("b", "1"))).isInstanceOf(AdmissionDeniedException.class);
+      assertThat(ledger.publish()).isEqualTo(2);
+      assertThat(other.require(ResourceQuota.class, "test", "compute").status().used())
+          .isEqualTo(ResourceQuotaPluginTest.kv("pods", "1"));
     }
   }
 
@@ -167,6 +170,10 @@ final class QuotaLedgerTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("publish interval");
     assertThat(QuotaLedger.publishingEveryCharge().publishInterval()).isEqualTo(Duration.ZERO);
     assertThat(new ResourceQuotaPlugin(CLOCK, ledger).ledger()).isSameAs(ledger);
-    assertThat(new ResourceQuotaPlugin(CLOCK).ledger()).isNull();
+    assertThat(new ResourceQuotaPlugin(CLOCK).ledger().publishInterval())
+        .isEqualTo(QuotaLedger.DEFAULT_PUBLISH_INTERVAL);
+    AdmissionChain chain = Admission.standard(CLOCK, ledger);
+    assertThat(QuotaLedger.of(chain)).containsSame(ledger);
+    assertThat(QuotaLedger.of(AdmissionChain.of(new PriorityPlugin()))).isEmpty();
   }
 }

@@ -28,10 +28,31 @@ final class QuotaReplenisherTest {
   }
 
   @Test
-  void sync_afterADeletionAndATerminalPod_recountsSoThatCreatesFitAgain() {
+  void withoutTheLedger_theRecountWrittenToTheStatus_isAdoptedByAdmission() {
+    QuotaLedger ledger = QuotaLedger.publishingEvery(java.time.Duration.ofHours(1));
     try (ObjectStore store = ObjectStore.builder().directDelivery()
-        .admission(AdmissionChain.of(new ResourceQuotaPlugin(clock))).build();
+        .admission(AdmissionChain.of(new ResourceQuotaPlugin(clock, ledger))).build();
         QuotaReplenisher replenisher = QuotaReplenisher.watch(store, clock)) {
+      store.create(ResourceQuota.of("ns", "pods", ResourceList.builder().put("pods", "2").build()));
+      store.create(pod("a"));
+      store.create(pod("b"));
+      assertThat(used(store)).isZero(); // charged on the ledger, not published yet
+      store.delete(Pod.class, "ns", "a");
+      assertThat(replenisher.sync()).isEqualTo(1);
+      assertThat(used(store)).isEqualTo(1);
+      store.create(pod("c")); // fits only because admission took the recount
+      assertThatThrownBy(() -> store.create(pod("d"))).isInstanceOf(AdmissionDeniedException.class);
+      assertThat(ledger.publish()).isEqualTo(1);
+      assertThat(used(store)).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void sync_afterADeletionAndATerminalPod_recountsSoThatCreatesFitAgain() {
+    QuotaLedger ledger = QuotaLedger.publishingEveryCharge();
+    try (ObjectStore store = ObjectStore.builder().directDelivery()
+        .admission(AdmissionChain.of(new ResourceQuotaPlugin(clock, ledger))).build();
+        QuotaReplenisher replenisher = QuotaReplenisher.watch(store, clock, ledger)) {
       store.create(ResourceQuota.of("ns", "pods", ResourceList.builder().put("pods", "2").build()));
       store.create(pod("a"));
       Pod b = store.create(pod("b"));

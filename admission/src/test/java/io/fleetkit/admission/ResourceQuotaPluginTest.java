@@ -47,9 +47,9 @@ class ResourceQuotaPluginTest {
 
   final ObjectStore store = ObjectStore.builder().directDelivery().admission(AdmissionChain.of(plugin())).build();
 
-  /** The plugin under test: charging through the status here. */
+  /** The plugin under test, publishing after every charge so that the status is current as upstream's. */
   ResourceQuotaPlugin plugin() {
-    return new ResourceQuotaPlugin(CLOCK);
+    return new ResourceQuotaPlugin(CLOCK, QuotaLedger.publishingEveryCharge());
   }
 
   @AfterEach

@@ -32,29 +32,29 @@ import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
 
 /**
- * Ten quotas in one namespace, concurrent creates from several threads, for each way of charging (status
- * compare-and-set, a ledger publishing after every charge, a ledger publishing rarely): no quota is ever exceeded,
+ * Ten quotas in one namespace, concurrent creates from several threads, for each way of publishing (the default
+ * interval, after every charge, rarely): no quota is ever exceeded,
  * and after the ledger published, every quota's recorded usage equals the usage of the pods actually stored that it
  * applies to. Half the quotas are scoped to a priority class that only some pods have, so a create charges some
  * quotas and not others.
  */
 final class TenQuotasConcurrencyPropertyTest {
-  enum Charging { STATUS, LEDGER_EVERY_CHARGE, LEDGER_RARELY }
+  enum Publishing { DEFAULT, EVERY_CHARGE, RARELY }
 
   @Property(tries = 20)
   void tenQuotas_concurrentCreates_neverExceedAny_andUsageMatchesStoredPods(
-      @ForAll Charging charging,
+      @ForAll Publishing publishing,
       @ForAll @IntRange(min = 2, max = 6) int threads,
       @ForAll @Size(value = 10) List<@IntRange(min = 1, max = 8) Integer> hardPods,
       @ForAll @Size(value = 10) List<@IntRange(min = 100, max = 3000) Integer> hardMilliCpu,
       @ForAll @Size(min = 4, max = 40) List<@IntRange(min = 1, max = 700) Integer> podMilliCpu) throws Exception {
-    QuotaLedger ledger = switch (charging) {
-      case STATUS -> null;
-      case LEDGER_EVERY_CHARGE -> QuotaLedger.publishingEveryCharge();
-      case LEDGER_RARELY -> QuotaLedger.publishingEvery(Duration.ofHours(1));
-    };
     Clock clock = Clock.systemUTC();
-    AdmissionChain chain = ledger == null ? Admission.standard(clock) : Admission.standard(clock, ledger);
+    AdmissionChain chain = switch (publishing) {
+      case DEFAULT -> Admission.standard(clock);
+      case EVERY_CHARGE -> Admission.standard(clock, QuotaLedger.publishingEveryCharge());
+      case RARELY -> Admission.standard(clock, QuotaLedger.publishingEvery(Duration.ofHours(1)));
+    };
+    QuotaLedger ledger = QuotaLedger.of(chain).orElseThrow();
     try (ObjectStore store = ObjectStore.builder().admission(chain).build()) {
       store.create(Namespace.of("team"));
       for (int i = 0; i < 10; i++) {
@@ -88,9 +88,7 @@ final class TenQuotasConcurrencyPropertyTest {
         f.get(30, TimeUnit.SECONDS);
       }
       pool.shutdown();
-      if (ledger != null) {
-        ledger.publish();
-      }
+      ledger.publish();
 
       List<Pod> stored = store.list(Pod.class, "team").items();
       assertThat(stored.size() + denied.get()).isEqualTo(podMilliCpu.size());

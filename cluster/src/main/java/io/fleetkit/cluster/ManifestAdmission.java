@@ -3,9 +3,14 @@ package io.fleetkit.cluster;
 import io.fleetkit.adapter.kubernetes.yaml.LoadedObjects;
 import io.fleetkit.admission.Admission;
 import io.fleetkit.admission.NamespaceLifecyclePlugin;
+import io.fleetkit.admission.PriorityPlugin;
+import io.fleetkit.admission.QuotaLedger;
+import io.fleetkit.api.admission.AdmissionChain;
 import io.fleetkit.api.admission.AdmissionDeniedException;
+import io.fleetkit.api.admission.AdmissionOperation;
 import io.fleetkit.api.core.LimitRange;
 import io.fleetkit.api.core.Namespace;
+import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.ResourceQuota;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
@@ -27,7 +32,7 @@ import java.util.TreeMap;
  * would when they are applied, when they use the tenancy kinds (Namespace, ResourceQuota or LimitRange): Namespaces
  * and PriorityClasses first, then LimitRanges and quotas, then everything else in file order. The immortal
  * namespaces ({@code default}, {@code kube-system}, {@code kube-public}) exist as in any cluster. Manifests without
- * those kinds pass through unchanged.
+ * those kinds get Priority admission only, on their pods.
  */
 final class ManifestAdmission {
   /** The objects as admitted (LimitRange defaults applied, refused ones left out) and the refusals. */
@@ -42,7 +47,7 @@ final class ManifestAdmission {
 
   static Result apply(LoadedObjects loaded) {
     if (!usesTenancy(loaded)) {
-      return new Result(loaded, List.of());
+      return withPriorities(loaded);
     }
     List<ApiObject<?>> ordered = new ArrayList<>();
     loaded.objects().stream().filter(o -> o instanceof Namespace || o instanceof PriorityClass).forEach(ordered::add);
@@ -51,7 +56,8 @@ final class ManifestAdmission {
         || o instanceof LimitRange || o instanceof ResourceQuota)).forEach(ordered::add);
     List<ApiObject<?>> admitted = new ArrayList<>();
     List<ScheduleOutcome.Rejected> rejected = new ArrayList<>();
-    try (ObjectStore store = ObjectStore.builder().directDelivery().admission(Admission.standard()).build()) {
+    AdmissionChain chain = Admission.standard();
+    try (ObjectStore store = ObjectStore.builder().directDelivery().admission(chain).build()) {
       for (String ns : NamespaceLifecyclePlugin.IMMORTAL) {
         if (loaded.objects().stream().noneMatch(o -> o instanceof Namespace n && n.metadata().name().equals(ns))) {
           store.create(Namespace.of(ns));
@@ -65,6 +71,7 @@ final class ManifestAdmission {
         }
       }
       // Quotas as charged by what was admitted.
+      QuotaLedger.of(chain).ifPresent(QuotaLedger::publish);
       for (int i = 0; i < admitted.size(); i++) {
         if (admitted.get(i) instanceof ResourceQuota q) {
           admitted.set(i, unstored(store.require(ResourceQuota.class, q.metadata().namespace(),
@@ -77,6 +84,47 @@ final class ManifestAdmission {
       counts.merge(o.kind(), 1, Integer::sum);
     }
     return new Result(new LoadedObjects(admitted, counts), rejected);
+  }
+
+  /**
+   * Manifests without the tenancy kinds: only Priority admission runs, as an API server would, on each pod without a
+   * priority (its class resolved against the loaded PriorityClasses, the global default, or priority 0; a missing
+   * class is refused), so that the scheduler gets pods with their priority, as kube-scheduler does. A pod whose
+   * manifest gives a priority is taken as already admitted.
+   */
+  private static Result withPriorities(LoadedObjects loaded) {
+    if (loaded.objects().stream().noneMatch(o -> o instanceof Pod)) {
+      return new Result(loaded, List.of());
+    }
+    AdmissionChain chain = AdmissionChain.of(PriorityPlugin.keepingGivenPriorities());
+    List<ApiObject<?>> out = new ArrayList<>();
+    List<ScheduleOutcome.Rejected> rejected = new ArrayList<>();
+    try (ObjectStore classes = ObjectStore.builder().directDelivery().build()) {
+      for (PriorityClass pc : loaded.ofType(PriorityClass.class)) {
+        if (classes.get(PriorityClass.class, "", pc.metadata().name()).isEmpty()) {
+          classes.create(pc);
+        }
+      }
+      for (ApiObject<?> o : loaded.objects()) {
+        if (!(o instanceof Pod pod)) {
+          out.add(o);
+          continue;
+        }
+        try {
+          out.add(chain.admit(AdmissionOperation.CREATE, pod, null, classes).object());
+        } catch (AdmissionDeniedException e) {
+          rejected.add(new ScheduleOutcome.Rejected(name(o), e.getMessage()));
+        }
+      }
+    }
+    if (rejected.isEmpty() && out.size() == loaded.objects().size()) {
+      return new Result(new LoadedObjects(out, loaded.countsByKind()), List.of());
+    }
+    Map<String, Integer> counts = new TreeMap<>();
+    for (ApiObject<?> o : out) {
+      counts.merge(o.kind(), 1, Integer::sum);
+    }
+    return new Result(new LoadedObjects(out, counts), rejected);
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})

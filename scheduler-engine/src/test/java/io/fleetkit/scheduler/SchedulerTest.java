@@ -176,18 +176,20 @@ final class SchedulerTest {
   }
 
   @Test
-  void priority_resolvedFromPriorityClassAndGlobalDefault() {
+  void priority_isTheSpecsAsAdmissionResolvedIt_classesAreNotLookedUp() {
+    // Priority admission (the store's chain) resolves priorityClassName into spec.priority, as kube's API server
+    // does; the scheduler, like kube-scheduler, reads spec.priority and never looks a class up itself.
     try (Scheduler s = scheduler()) {
       s.addObject(PriorityClass.builder().name("high").value(1000).build());
       s.addObject(PriorityClass.builder().name("default").value(10).globalDefault(true).build());
       s.addNode(node("n1", 10000, 8192, 110));
       s.addPod(pod("explicit0", 100, 10, 0));
-      s.addPod(pod("none", 100, 10));
-      s.addPod(pod("classed", 100, 10).toBuilder().priorityClassName("high").build());
+      s.addPod(pod("unadmitted", 100, 10).toBuilder().priorityClassName("high").build());
+      s.addPod(pod("admitted", 100, 10, 1000).toBuilder().priorityClassName("high").build());
       assertThat(s.runUntilIdle()).extracting(ScheduleResult::podKey)
-          .containsExactly("default/classed", "default/none", "default/explicit0");
-      assertThat(s.nodeInfo("n1").orElseThrow().pods()).filteredOn(p -> p.key().equals("default/classed"))
-          .singleElement().satisfies(p -> assertThat(p.priority()).isEqualTo(1000));
+          .containsExactly("default/admitted", "default/explicit0", "default/unadmitted");
+      assertThat(s.nodeInfo("n1").orElseThrow().pods()).filteredOn(p -> p.key().equals("default/unadmitted"))
+          .singleElement().satisfies(p -> assertThat(p.priority()).isZero());
     }
   }
 

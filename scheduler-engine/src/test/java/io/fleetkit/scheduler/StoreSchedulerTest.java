@@ -25,7 +25,8 @@ final class StoreSchedulerTest {
       store.create(PriorityClass.of("high", 1000));
       store.create(node("n1", 4000, 8192, 110));
       store.create(pod("a", 500, 100));
-      store.create(pod("b", 500, 100).toBuilder().priorityClassName("high").build());
+      // as the store's Priority admission stores it: the class resolved into spec.priority
+      store.create(pod("b", 500, 100).toBuilder().priorityClassName("high").priority(1000).build());
       try (StoreScheduler feed = s.attach(store)) {
         assertThat(feed).isNotNull();
         assertThat(s.pending()).hasSize(2);

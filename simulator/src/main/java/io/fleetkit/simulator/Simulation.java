@@ -1,6 +1,9 @@
 package io.fleetkit.simulator;
 
+import io.fleetkit.admission.DefaultTolerationSecondsPlugin;
 import io.fleetkit.admission.NamespaceLifecyclePlugin;
+import io.fleetkit.admission.PriorityPlugin;
+import io.fleetkit.admission.QuotaLedger;
 import io.fleetkit.admission.QuotaReplenisher;
 import io.fleetkit.api.admission.AdmissionChain;
 import io.fleetkit.api.admission.AdmissionDeniedException;
@@ -114,22 +117,23 @@ public final class Simulation implements AutoCloseable {
     this.health = b.health;
     AtomicLong uids = new AtomicLong();
     Supplier<String> uidSource = () -> String.format("uid-%08d", uids.incrementAndGet());
-    AdmissionChain chain = b.admission != null ? b.admission.apply(clock.asClock()) : AdmissionChain.empty();
+    AdmissionChain chain = b.admission != null ? b.admission.apply(clock.asClock())
+        : b.defaultTolerations
+            ? AdmissionChain.of(PriorityPlugin.keepingGivenPriorities(), new DefaultTolerationSecondsPlugin())
+            : AdmissionChain.of(PriorityPlugin.keepingGivenPriorities());
     if (b.storeFactory != null) {
       this.store = b.storeFactory.create(clock.asClock(), uidSource, chain);
     } else {
       ObjectStoreBuilder storeBuilder = ObjectStore.builder().directDelivery().clock(clock.asClock())
           .uidGenerator(uidSource);
-      if (b.admission != null) {
-        storeBuilder.admission(chain);
-      }
-      this.store = storeBuilder.build();
+      this.store = storeBuilder.admission(chain).build();
     }
     this.timeline = new TimelineRecorder(store, this::elapsed, b.podEvents);
-    this.quotas = b.admission == null ? null : QuotaReplenisher.watch(store, clock.asClock());
+    this.quotas = b.admission == null ? null
+        : QuotaReplenisher.watch(store, clock.asClock(), QuotaLedger.of(chain).orElse(null));
     List<ApiObject<?>> nodes = new ArrayList<>();
     List<ApiObject<?>> others = new ArrayList<>();
-    for (ApiObject<?> o : b.admission == null ? b.objects : admissionOrder(b.objects)) {
+    for (ApiObject<?> o : admissionOrder(b.objects)) {
       (o instanceof Node ? nodes : others).add(o);
     }
     for (ApiObject<?> o : nodes) {
@@ -153,8 +157,7 @@ public final class Simulation implements AutoCloseable {
       controllers.add(c);
     }
     this.lifecycle = NodeLifecycleController.builder(store, clock).gracePeriod(b.gracePeriod).build();
-    this.eviction = b.defaultTolerations ? TaintEvictionController.create(store, clock)
-        : TaintEvictionController.withoutDefaultTolerations(store, clock);
+    this.eviction = TaintEvictionController.create(store, clock);
     eviction.start();
     lifecycle.start();
     for (Node n : store.list(Node.class).items()) {
@@ -691,7 +694,9 @@ public final class Simulation implements AutoCloseable {
      * {@code admission(Admission::standard)}: objects are then created Namespaces first, then LimitRanges and
      * quotas (the namespaces every cluster has are added), an object the chain refuses is a {@code Rejected}
      * timeline event, a controller whose pod create is refused records {@code FailedCreate}, and quotas are
-     * recounted after deletions (the quota controller's replenishment). Default: no admission.
+     * recounted after deletions (the quota controller's replenishment). Default: Priority (keeping a priority a pod
+     * is created with, {@link PriorityPlugin#keepingGivenPriorities()}) and DefaultTolerationSeconds admission only:
+     * pods get their class's priority and kube's default tolerations, as from an API server.
      *
      * @throws IllegalStateException if a chain was given already
      */
@@ -783,7 +788,11 @@ public final class Simulation implements AutoCloseable {
       return this;
     }
 
-    /** Reads pod tolerations as they are instead of adding kube's default 300 s ones. */
+    /**
+     * Leaves DefaultTolerationSeconds out of the store's default admission (Priority, DefaultTolerationSeconds), so
+     * that pods are stored without kube's default 300 s not-ready/unreachable tolerations; a chain given with
+     * {@link #admission} is used as given.
+     */
     public Builder withoutDefaultTolerations() {
       defaultTolerations = false;
       return this;

@@ -9,8 +9,10 @@ import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.scheduling.Affinity;
 import io.fleetkit.api.scheduling.PreemptionPolicy;
+import io.fleetkit.api.scheduling.SchedulingValidation;
 import io.fleetkit.api.scheduling.Toleration;
 import io.fleetkit.api.scheduling.TopologySpreadConstraint;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -101,6 +103,39 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
    * validated when it was built and nothing else changes), which matters to a scheduler assuming thousands of pods
    * per second.
    */
+  /**
+   * This pod with its priority fields resolved (what Priority admission sets), checking only the class name again
+   * (the rest of the spec was validated when it was built and does not change).
+   */
+  public Pod withResolvedPriority(int priority, String priorityClassName, PreemptionPolicy policy) {
+    PodSpec newSpec = spec.withPriority(priority, priorityClassName, policy);
+    if (!priorityClassName.isEmpty() && !Names.isDnsSubdomain(priorityClassName)) {
+      return new Pod(metadata, newSpec, status); // invalid: the full validation reports it
+    }
+    return prevalidated(newSpec);
+  }
+
+  /**
+   * This pod with {@code tolerations} instead of its spec's, checking only the tolerations again (what
+   * DefaultTolerationSeconds admission adds to).
+   */
+  public Pod withTolerations(List<Toleration> tolerations) {
+    PodSpec newSpec = spec.withTolerations(tolerations);
+    if (!SchedulingValidation.validateTolerations(newSpec.tolerations(), "spec.tolerations").isEmpty()) {
+      return new Pod(metadata, newSpec, status);
+    }
+    return prevalidated(newSpec);
+  }
+
+  private Pod prevalidated(PodSpec newSpec) {
+    PREVALIDATED.set(newSpec);
+    try {
+      return new Pod(metadata, newSpec, status);
+    } finally {
+      PREVALIDATED.set(null);
+    }
+  }
+
   public Pod withNodeName(String node) {
     Objects.requireNonNull(node, "node");
     if (node.equals(spec.nodeName())) {

@@ -137,6 +137,19 @@ public record PodSpec(
         terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain);
   }
 
+  /** This spec with the priority fields that Priority admission resolves. */
+  public PodSpec withPriority(@Nullable Integer newPriority, String newClassName, PreemptionPolicy newPolicy) {
+    return new PodSpec(containers, initContainers, overhead, newPriority, newClassName, newPolicy, nodeSelector,
+        affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes, restartPolicy,
+        terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain);
+  }
+
+  public PodSpec withTolerations(List<Toleration> newTolerations) {
+    return new PodSpec(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy,
+        nodeSelector, affinity, newTolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
+        restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain);
+  }
+
   public PodSpec withPriority(@Nullable Integer newPriority) {
     return new PodSpec(containers, initContainers, overhead, newPriority, priorityClassName, preemptionPolicy,
         nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,

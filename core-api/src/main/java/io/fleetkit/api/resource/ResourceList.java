@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -36,6 +37,8 @@ public final class ResourceList {
   private static final String[] STANDARD_NAMES = {
     ResourceNames.CPU, ResourceNames.MEMORY, ResourceNames.EPHEMERAL_STORAGE, ResourceNames.PODS
   };
+  /** The standard slots in the order of their names ({@code cpu, ephemeral-storage, memory, pods}). */
+  private static final int[] SORTED_SLOTS = {CPU, EPHEMERAL_STORAGE, MEMORY, PODS};
   private static final Quantity.Format[] FORMATS = Quantity.Format.values();
   private static final String[] NO_NAMES = {};
   private static final Quantity[] NO_VALUES = {};
@@ -178,6 +181,26 @@ public final class ResourceList {
   /** The names held, sorted. */
   public Set<String> names() {
     return Collections.unmodifiableSet(sortedMap().keySet());
+  }
+
+  /** Calls {@code action} with each resource in name order, without building a map. */
+  public void forEach(BiConsumer<String, Quantity> action) {
+    Objects.requireNonNull(action, "action");
+    int e = 0;
+    for (int slot : SORTED_SLOTS) {
+      if (!hasSlot(slot)) {
+        continue;
+      }
+      String name = STANDARD_NAMES[slot];
+      while (e < extNames.length && extNames[e].compareTo(name) < 0) {
+        action.accept(extNames[e], extValues[e]);
+        e++;
+      }
+      action.accept(name, get(name));
+    }
+    for (; e < extNames.length; e++) {
+      action.accept(extNames[e], extValues[e]);
+    }
   }
 
   /** The resources as an unmodifiable map sorted by name; builds a new map on each call. */

@@ -2,6 +2,7 @@ package io.fleetkit.api.scheduling;
 
 import io.fleetkit.api.Violation;
 import io.fleetkit.api.Violations;
+import io.fleetkit.api.internal.Names;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.labels.LabelSelectorRequirement;
 import io.fleetkit.api.labels.Validation;
@@ -61,37 +62,41 @@ public final class SchedulingValidation {
    * valid label value.
    */
   public static List<Violation> validateTolerations(List<Toleration> tolerations, String fieldPath) {
-    List<Violation> out = new ArrayList<>();
+    List<Violation> out = new ArrayList<>(0);
     for (int i = 0; i < tolerations.size(); i++) {
       Toleration t = tolerations.get(i);
-      String p = fieldPath + "[" + i + "]";
-      if (!t.key().isEmpty()) {
-        out.addAll(Validation.validateLabelName(t.key(), p + ".key"));
+      if (!t.key().isEmpty() && !Names.isQualifiedName(t.key())) {
+        out.addAll(Validation.validateLabelName(t.key(), at(fieldPath, i) + ".key"));
       }
       if (t.key().isEmpty() && t.operator() != TolerationOperator.Exists) {
-        out.add(v(p + ".operator",
+        out.add(v(at(fieldPath, i) + ".operator",
             "operator must be Exists when `key` is empty, which means \"match all values and all keys\"",
             t.operator().name()));
       }
       if (t.tolerationSeconds() != null && t.effect() != TaintEffect.NoExecute) {
-        out.add(v(p + ".effect", "effect must be 'NoExecute' when `tolerationSeconds` is set",
+        out.add(v(at(fieldPath, i) + ".effect", "effect must be 'NoExecute' when `tolerationSeconds` is set",
             t.effect() == null ? "" : t.effect().name()));
       }
       switch (t.operator()) {
         case Equal -> {
           List<String> errs = Validation.isValidLabelValue(t.value());
           if (!errs.isEmpty()) {
-            out.add(v(p + ".operator", String.join(";", errs), t.value()));
+            out.add(v(at(fieldPath, i) + ".operator", String.join(";", errs), t.value()));
           }
         }
         case Exists -> {
           if (!t.value().isEmpty()) {
-            out.add(v(p + ".operator", "value must be empty when `operator` is 'Exists'", t.value()));
+            out.add(v(at(fieldPath, i) + ".operator", "value must be empty when `operator` is 'Exists'", t.value()));
           }
         }
       }
     }
     return out;
+  }
+
+  /** The path of element {@code i} of {@code fieldPath}, built only when a rule is broken. */
+  private static String at(String fieldPath, int i) {
+    return fieldPath + "[" + i + "]";
   }
 
   /** A required node selector ({@code ValidateNodeSelector}): at least one term, each term valid. */

@@ -307,4 +307,23 @@ final class PodTest {
         .namespace("team.a").container("c", "i", SMALL).build());
     assertThat(e.violations()).extracting(Violation::rule).containsExactly("must not contain dots");
   }
+
+  @Test
+  void derivedPriorityAndTolerations_checkTheChangedFields_asTheFullValidationWould() {
+    Pod pod = Pod.builder().name("web-0").container("app", "nginx", SMALL).build();
+    Pod resolved = pod.withResolvedPriority(1000, "high", PreemptionPolicy.Never);
+    assertThat(resolved.spec()).isEqualTo(pod.spec().toBuilder().priority(1000).priorityClassName("high")
+        .preemptionPolicy(PreemptionPolicy.Never).build());
+    ValidationException badClass = catchThrowableOfType(ValidationException.class,
+        () -> pod.withResolvedPriority(1, "Not_A_Name", PreemptionPolicy.Never));
+    assertThat(fields(badClass)).containsExactly("spec.priorityClassName");
+
+    Toleration ok = new Toleration("node.kubernetes.io/not-ready", TolerationOperator.Exists, "",
+        TaintEffect.NoExecute, 300L);
+    assertThat(pod.withTolerations(List.of(ok)).spec().tolerations()).containsExactly(ok);
+    Toleration bad = new Toleration("", TolerationOperator.Equal, "x", TaintEffect.NoExecute, 300L);
+    ValidationException badToleration = catchThrowableOfType(ValidationException.class,
+        () -> pod.withTolerations(List.of(ok, bad)));
+    assertThat(fields(badToleration)).contains("spec.tolerations[1].operator");
+  }
 }

@@ -303,4 +303,18 @@ final class ResourceListTest {
   void of_asMap_roundTrips(@ForAll("lists") ResourceList r) {
     assertThat(ResourceList.of(r.asMap())).isEqualTo(r).hasSameHashCodeAs(r);
   }
+
+  @Test
+  void forEach_visitsEveryResourceInNameOrder_asAsMap() {
+    ResourceList l = list("pods", "3", "memory", "1Gi", "cpu", "500m", "a.example/x", "1", "example.com/dev", "2",
+        "nvidia.com/gpu", "4", "requests.cpu", "1", "ephemeral-storage", "1Ki");
+    Map<String, Quantity> seen = new LinkedHashMap<>();
+    l.forEach(seen::put);
+    assertThat(List.copyOf(seen.keySet())).containsExactlyElementsOf(l.asMap().keySet());
+    assertThat(seen).isEqualTo(l.asMap());
+    assertThat(seen.get("memory")).hasToString("1Gi");
+    ResourceList.EMPTY.forEach((k, v) -> {
+      throw new AssertionError(k);
+    });
+  }
 }

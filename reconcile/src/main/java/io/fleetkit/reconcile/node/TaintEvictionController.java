@@ -23,7 +23,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 
 /**
  * Deletes pods from nodes with NoExecute taints they do not tolerate, as kube's taint-eviction controller
@@ -31,8 +30,8 @@ import java.util.function.Function;
  * at once; a pod whose tolerations all carry {@code tolerationSeconds} is deleted when the smallest of them has
  * passed since the controller first scheduled it (a later, longer toleration does not postpone a scheduled
  * eviction); a pod that tolerates them all forever stays. Removing the taints cancels scheduled evictions. Before
- * deleting, the pod gets {@code DisruptionTarget=True} (reason {@value #REASON}). Pod tolerations are read through
- * {@link DefaultTolerations} unless disabled, since the embedded store has no admission chain.
+ * deleting, the pod gets {@code DisruptionTarget=True} (reason {@value #REASON}). Pod tolerations are read as stored:
+ * kube's default tolerations are added by the store's DefaultTolerationSeconds admission, as by kube's API server.
  *
  * <p>Work is event driven: node and pod watch events schedule evictions on the clock, {@link #sync} carries out
  * the due ones. Not thread-safe: made for single-threaded simulations.
@@ -43,7 +42,6 @@ public final class TaintEvictionController implements AutoCloseable {
 
   private final ObjectStore store;
   private final TimerClock clock;
-  private final Function<List<Toleration>, List<Toleration>> admission;
   private final Map<String, List<Taint>> taintedNodes = new HashMap<>();
   private final Map<String, Work> work = new HashMap<>();
   private final Set<String> due = new LinkedHashSet<>();
@@ -53,20 +51,17 @@ public final class TaintEvictionController implements AutoCloseable {
   /** A scheduled eviction (upstream {@code TimedWorker}). */
   private record Work(Instant createdAt, Instant fireAt, TimerClock.Timer timer) {}
 
-  private TaintEvictionController(ObjectStore store, TimerClock clock, boolean defaultTolerations) {
+  private TaintEvictionController(ObjectStore store, TimerClock clock) {
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
-    this.admission = defaultTolerations ? DefaultTolerations::apply : Function.identity();
   }
 
-  /** A controller that adds kube's default not-ready/unreachable tolerations (300 s) to pods lacking them. */
+  /**
+   * A controller reading pod tolerations as stored; kube's default not-ready/unreachable tolerations are the
+   * store's DefaultTolerationSeconds admission's to add.
+   */
   public static TaintEvictionController create(ObjectStore store, TimerClock clock) {
-    return new TaintEvictionController(store, clock, true);
-  }
-
-  /** A controller that reads pod tolerations as they are, without {@link DefaultTolerations}. */
-  public static TaintEvictionController withoutDefaultTolerations(ObjectStore store, TimerClock clock) {
-    return new TaintEvictionController(store, clock, false);
+    return new TaintEvictionController(store, clock);
   }
 
   /**
@@ -131,7 +126,7 @@ public final class TaintEvictionController implements AutoCloseable {
       cancel(key);
       return;
     }
-    Optional<List<Toleration>> used = Taints.matchingTolerations(taints, admission.apply(pod.spec().tolerations()));
+    Optional<List<Toleration>> used = Taints.matchingTolerations(taints, pod.spec().tolerations());
     Instant now = clock.now();
     if (used.isEmpty()) {
       cancel(key);

@@ -4,8 +4,8 @@
  * containers' behaviour comes from a {@link io.fleetkit.reconcile.node.HealthSource} as
  * {@link io.fleetkit.reconcile.node.ContainerScript}s), {@link io.fleetkit.reconcile.node.NodeLifecycleController}
  * (missed heartbeats to {@code Ready=Unknown} and NoExecute taints) and
- * {@link io.fleetkit.reconcile.node.TaintEvictionController} (evicts pods whose tolerations ran out, with kube's
- * {@link io.fleetkit.reconcile.node.DefaultTolerations}); {@link io.fleetkit.reconcile.node.RestartBackoff} is
+ * {@link io.fleetkit.reconcile.node.TaintEvictionController} (evicts pods whose tolerations, as stored, ran out);
+ * {@link io.fleetkit.reconcile.node.RestartBackoff} is
  * client-go's per-key backoff.
  *
  * <p>Threading: these types are not thread-safe; they are made for single-threaded, deterministic simulations (a

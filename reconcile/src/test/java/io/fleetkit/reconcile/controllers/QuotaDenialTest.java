@@ -2,6 +2,7 @@ package io.fleetkit.reconcile.controllers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetkit.admission.QuotaLedger;
 import io.fleetkit.admission.ResourceQuotaPlugin;
 import io.fleetkit.api.admission.AdmissionChain;
 import io.fleetkit.api.apps.Deployment;
@@ -50,7 +51,8 @@ final class QuotaDenialTest {
 
   private ObjectStore store() {
     ObjectStore store = ObjectStore.builder().directDelivery().clock(clock.asClock())
-        .admission(AdmissionChain.of(new ResourceQuotaPlugin(clock.asClock()))).build();
+        .admission(AdmissionChain.of(new ResourceQuotaPlugin(clock.asClock(), QuotaLedger.publishingEveryCharge())))
+        .build();
     store.create(ResourceQuota.of("ns", "pods", ResourceList.builder().put("pods", "3").build()));
     return store;
   }

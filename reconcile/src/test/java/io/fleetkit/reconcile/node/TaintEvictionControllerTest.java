@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 final class TaintEvictionControllerTest {
   private final ManualClock clock = ManualClock.atEpoch2026();
   private final ObjectStore store = ObjectStore.builder().directDelivery().clock(clock.asClock()).build();
-  private final TaintEvictionController tc = TaintEvictionController.withoutDefaultTolerations(store, clock);
+  private final TaintEvictionController tc = TaintEvictionController.create(store, clock);
   private final Set<String> patched = new HashSet<>();
 
   TaintEvictionControllerTest() {

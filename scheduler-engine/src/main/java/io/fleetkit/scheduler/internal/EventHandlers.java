@@ -58,8 +58,7 @@ final class EventHandlers {
   }
 
   /** Adds or replaces a pod, bound or pending. */
-  void putPod(Pod raw) {
-    Pod pod = resolvePriority(raw);
+  void putPod(Pod pod) {
     String key = pod.metadata().key();
     long now = nanos.getAsLong();
     if (pod.isBound()) {
@@ -158,25 +157,4 @@ final class EventHandlers {
     }
   }
 
-  /** kube's admission of {@code spec.priority}: from the named priority class, else the global default, else 0. */
-  private Pod resolvePriority(Pod pod) {
-    if (pod.spec().priority() != null) {
-      return pod;
-    }
-    String className = pod.spec().priorityClassName();
-    PriorityClass found = null;
-    for (PriorityClass pc : objects.list(PriorityClass.class)) {
-      if (className.isEmpty() ? pc.globalDefault() : pc.metadata().name().equals(className)) {
-        found = pc;
-        break;
-      }
-    }
-    if (found == null) {
-      if (!className.isEmpty()) {
-        LOG.debug("pod {}: priority class {} not found; priority 0", pod.metadata().key(), className);
-      }
-      return pod;
-    }
-    return pod.withSpec(pod.spec().withPriority(found.value()));
-  }
 }

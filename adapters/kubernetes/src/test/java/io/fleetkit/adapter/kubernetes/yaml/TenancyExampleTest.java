@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.admission.Admission;
 import io.fleetkit.admission.LimitRangerPlugin;
+import io.fleetkit.admission.QuotaLedger;
+import io.fleetkit.api.admission.AdmissionChain;
 import io.fleetkit.api.admission.AdmissionDeniedException;
 import io.fleetkit.api.core.Namespace;
 import io.fleetkit.api.core.Pod;
@@ -27,7 +29,8 @@ final class TenancyExampleTest {
   void tenancyExample_appliedThroughAdmission_quotaRefusesTheFifthWebPod() {
     LoadedObjects loaded = KubernetesYaml.load(List.of(EXAMPLE));
     List<String> refused = new ArrayList<>();
-    try (ObjectStore store = ObjectStore.builder().directDelivery().admission(Admission.standard()).build()) {
+    AdmissionChain chain = Admission.standard();
+    try (ObjectStore store = ObjectStore.builder().directDelivery().admission(chain).build()) {
       for (ApiObject<?> o : loaded.objects()) {
         try {
           create(store, o);
@@ -41,6 +44,7 @@ final class TenancyExampleTest {
       Pod web0 = store.require(Pod.class, "team-a", "web-0");
       assertThat(web0.spec().containers().get(0).resources().requests().get("cpu")).hasToString("250m");
       assertThat(web0.metadata().annotations()).containsKey(LimitRangerPlugin.ANNOTATION);
+      QuotaLedger.of(chain).orElseThrow().publish(); // status.used is published on a cadence
       assertThat(store.require(ResourceQuota.class, "team-a", "compute").status().used().get("limits.memory"))
           .hasToString("2Gi");
       assertThat(store.require(Namespace.class, "", "team-a").metadata().finalizers()).contains("kubernetes");
