@@ -90,6 +90,9 @@ public final class SchedulerImpl implements Scheduler {
   private final @Nullable SchedulerInstruments obs;
   /** {@link System#nanoTime()} at the start of the running attempt; -1 outside one. */
   private long attemptStartNanos = -1;
+  /** Scheduling cycles run; every {@link #EVALUATION_FLUSH_CYCLES}th flushes the plugin evaluation counts. */
+  private long cycles;
+  private static final int EVALUATION_FLUSH_CYCLES = 32;
 
   public SchedulerImpl(SchedulerConfig config) {
     this(config, MetricsRegistry.NOOP, EventRecorder.NOOP, Tracing.NOOP);
@@ -128,6 +131,7 @@ public final class SchedulerImpl implements Scheduler {
     if (metrics.enabled()) {
       for (Framework fw : frameworks.values()) {
         fw.recordPluginDurations(metrics);
+        fw.countEvaluations(metrics);
       }
     }
     Framework first = frameworks.values().iterator().next();
@@ -151,17 +155,26 @@ public final class SchedulerImpl implements Scheduler {
     waiting.outcomes(new WaitingPodsImpl.Outcomes() {
       @Override
       public void allowed(WaitingPodsImpl.WaitingPod wp, long nowNanos) {
+        if (obs != null) {
+          obs.permitWait(Status.Code.SUCCESS, nowNanos - wp.sinceNanos);
+        }
         bind(wp.qp, wp.fw, wp.state, wp.assumed, wp.nodeName, nowNanos);
       }
 
       @Override
       public void rejected(WaitingPodsImpl.WaitingPod wp, Status why, long nowNanos) {
+        if (obs != null) {
+          obs.permitWait(why.code(), nowNanos - wp.sinceNanos);
+        }
         undo(wp.qp, wp.fw, wp.state, wp.assumed, wp.nodeName, why, false, nowNanos);
       }
 
       @Override
       public void dropped(WaitingPodsImpl.WaitingPod wp) {
-        wp.fw.runUnreserve(wp.state, wp.assumed, wp.nodeName);
+        if (obs != null) {
+          obs.permitWait(Status.Code.UNSCHEDULABLE, nanos.getAsLong() - wp.sinceNanos);
+        }
+        unreserve(wp.fw, wp.state, wp.assumed, wp.nodeName);
         cache.forget(wp.assumed.key());
       }
     });
@@ -279,7 +292,11 @@ public final class SchedulerImpl implements Scheduler {
     housekeeping(now);
     QueuedPod qp = queue.pop(now);
     if (qp == null) {
+      flushEvaluations();
       return null;
+    }
+    if ((++cycles & (EVALUATION_FLUSH_CYCLES - 1)) == 0) {
+      flushEvaluations();
     }
     waiting.defer(true);
     attemptStartNanos = obs == null ? -1 : obs.attemptStart(qp.info.pod(), qp.framework.schedulerName(), qp.attempts);
@@ -367,6 +384,14 @@ public final class SchedulerImpl implements Scheduler {
     return r;
   }
 
+  private void flushEvaluations() {
+    if (obs != null && obs.metricsOn()) {
+      for (Framework fw : frameworks.values()) {
+        fw.flushEvaluations();
+      }
+    }
+  }
+
   @Override
   public void close() {
     lock.run(() -> {
@@ -374,6 +399,7 @@ public final class SchedulerImpl implements Scheduler {
         return;
       }
       closed = true;
+      flushEvaluations();
       waiting.rejectAll("scheduler closed");
       bindings.close();
       runner.close();
@@ -393,11 +419,11 @@ public final class SchedulerImpl implements Scheduler {
     ArrayCycleState state = new ArrayCycleState();
     state.recordPluginMetrics = obs != null && obs.samplePluginMetrics();
 
-    long preFilterStart = obs == null ? 0 : obs.begin("PreFilter");
+    long preFilterStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PRE_FILTER);
     Framework.PreFilterOutcome pre = fw.runPreFilter(state, pod);
     Status preStatus = pre.status();
     if (obs != null) {
-      obs.end("PreFilter", preStatus.isRejected() || preStatus.code() == Status.Code.ERROR ? preStatus.code()
+      obs.end(SchedulerInstruments.PRE_FILTER, preStatus.isRejected() || preStatus.code() == Status.Code.ERROR ? preStatus.code()
           : Status.Code.SUCCESS, fw.schedulerName(), preFilterStart);
     }
     if (preStatus.code() == Status.Code.ERROR) {
@@ -408,10 +434,10 @@ public final class SchedulerImpl implements Scheduler {
           preStatus.code() == Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, pre.rejectors(), now);
     }
 
-    long filterStart = obs == null ? 0 : obs.begin("Filter");
+    long filterStart = obs == null ? 0 : obs.begin(SchedulerInstruments.FILTER);
     int found = feasibleNodes.find(fw, state, pod, pre.allowed());
     if (obs != null) {
-      obs.end("Filter", found < 0 ? Status.Code.ERROR : Status.Code.SUCCESS, fw.schedulerName(), filterStart);
+      obs.end(SchedulerInstruments.FILTER, found < 0 ? Status.Code.ERROR : Status.Code.SUCCESS, fw.schedulerName(), filterStart);
     }
     if (found < 0) {
       return fail(qp, Status.Code.ERROR, feasibleNodes.error().message(), null, List.of(), Set.of(), now);
@@ -426,10 +452,19 @@ public final class SchedulerImpl implements Scheduler {
     if (found == 1) {
       host = feasibleNodes.node(0);
     } else {
-      long scoreStart = obs == null ? 0 : obs.begin("Score");
-      Status s = hostSelection.score(fw, state, pod, feasibleNodes, found);
+      long preScoreStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PRE_SCORE);
+      Status s = hostSelection.preScore(fw, state, pod, feasibleNodes);
       if (obs != null) {
-        obs.end("Score", s.isSuccess() ? Status.Code.SUCCESS : Status.Code.ERROR, fw.schedulerName(), scoreStart);
+        obs.end(SchedulerInstruments.PRE_SCORE, s.isSuccess() ? Status.Code.SUCCESS : Status.Code.ERROR,
+            fw.schedulerName(), preScoreStart);
+      }
+      if (s.isSuccess()) {
+        long scoreStart = obs == null ? 0 : obs.begin(SchedulerInstruments.SCORE);
+        s = hostSelection.score(fw, state, pod, feasibleNodes, found);
+        if (obs != null) {
+          obs.end(SchedulerInstruments.SCORE, s.isSuccess() ? Status.Code.SUCCESS : Status.Code.ERROR,
+              fw.schedulerName(), scoreStart);
+        }
       }
       if (!s.isSuccess()) {
         feasibleNodes.clear();
@@ -464,9 +499,14 @@ public final class SchedulerImpl implements Scheduler {
     String nominated = null;
     List<String> victims = List.of();
     if (fw.hasPostFilters()) {
+      long postFilterStart = obs == null ? 0 : obs.begin(SchedulerInstruments.POST_FILTER);
       Framework.PostFilterOutcome post = fw.runPostFilter(state, () -> qp.info,
           new NodeToStatus(nodeStatuses, absentCode), () -> clearNomination(qp));
       PostFilterResult r = post.success();
+      if (obs != null) {
+        obs.end(SchedulerInstruments.POST_FILTER, r != null ? Status.Code.SUCCESS : Status.Code.UNSCHEDULABLE,
+            fw.schedulerName(), postFilterStart);
+      }
       if (r != null) {
         victims = applyPostFilter(qp, r, now);
         nominated = r.nominatedNodeName();
@@ -549,11 +589,19 @@ public final class SchedulerImpl implements Scheduler {
     EnginePodInfo assumed = qp.info.withPod(qp.info.pod().withNodeName(nodeName));
     MDC.put(MDC_NODE, nodeName);
     cache.assume(assumed, nodeName);
+    long reserveStart = obs == null ? 0 : obs.begin(SchedulerInstruments.RESERVE);
     Status reserved = fw.runReserve(state, assumed, nodeName);
+    if (obs != null) {
+      obs.end(SchedulerInstruments.RESERVE, reserved.code(), fw.schedulerName(), reserveStart);
+    }
     if (!reserved.isSuccess()) {
       return undo(qp, fw, state, assumed, nodeName, reserved, true, now);
     }
+    long permitStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PERMIT);
     Framework.PermitOutcome permit = fw.runPermit(state, assumed, nodeName, now);
+    if (obs != null) {
+      obs.end(SchedulerInstruments.PERMIT, permit.status().code(), fw.schedulerName(), permitStart);
+    }
     if (permit.status().isWait()) {
       queue.markWaiting(qp);
       waiting.add(new WaitingPodsImpl.WaitingPod(qp, fw, state, assumed, nodeName, permit.deadlines(), now));
@@ -571,11 +619,15 @@ public final class SchedulerImpl implements Scheduler {
     if (bindings.isAsync()) {
       return bindAsync(qp, fw, state, assumed, nodeName);
     }
+    long preBindStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PRE_BIND);
     Status preBound = fw.runPreBind(state, assumed, nodeName);
+    if (obs != null) {
+      obs.end(SchedulerInstruments.PRE_BIND, preBound.code(), fw.schedulerName(), preBindStart);
+    }
     if (!preBound.isSuccess()) {
       return undo(qp, fw, state, assumed, nodeName, preBound, false, now);
     }
-    long bindStart = obs == null ? 0 : obs.begin("Bind");
+    long bindStart = obs == null ? 0 : obs.begin(SchedulerInstruments.BIND);
     Status bound = fw.runBind(state, assumed, nodeName);
     if (bound.isSkip()) {
       try {
@@ -585,7 +637,7 @@ public final class SchedulerImpl implements Scheduler {
       }
     }
     if (obs != null) {
-      obs.end("Bind", bound.code(), fw.schedulerName(), bindStart);
+      obs.end(SchedulerInstruments.BIND, bound.code(), fw.schedulerName(), bindStart);
     }
     if (!bound.isSuccess()) {
       Status err = bound.code() == Status.Code.ERROR ? bound
@@ -601,7 +653,11 @@ public final class SchedulerImpl implements Scheduler {
     cache.finishBinding(assumed.key(), now);
     queue.done(qp);
     nominator.remove(assumed.key());
+    long postBindStart = obs == null ? 0 : obs.begin(SchedulerInstruments.POST_BIND);
     fw.runPostBind(state, assumed, nodeName);
+    if (obs != null) {
+      obs.end(SchedulerInstruments.POST_BIND, Status.Code.SUCCESS, fw.schedulerName(), postBindStart);
+    }
     return emit(ScheduleResult.bound(assumed.key(), nodeName), qp);
   }
 
@@ -616,9 +672,13 @@ public final class SchedulerImpl implements Scheduler {
   private ScheduleResult bindAsync(QueuedPod qp, Framework fw, ArrayCycleState state, EnginePodInfo assumed,
       String nodeName) {
     Pod pod = qp.info.pod();
-    long[] bindNanos = {-1};
+    long[] bindNanos = {-1, -1};
+    Status.Code[] preBindCode = {Status.Code.SUCCESS};
     bindings.start(assumed.key(), () -> {
+      long preStart = System.nanoTime();
       Status preBound = fw.runPreBind(state, assumed, nodeName);
+      bindNanos[1] = System.nanoTime() - preStart;
+      preBindCode[0] = preBound.code();
       if (!preBound.isSuccess()) {
         return preBound;
       }
@@ -632,8 +692,11 @@ public final class SchedulerImpl implements Scheduler {
           : new Status(Status.Code.ERROR, List.of("binding rejected: " + bound.message()), bound.plugin());
     }, outcome -> {
       long now = nanos.getAsLong();
+      if (obs != null && bindNanos[1] >= 0) {
+        obs.extensionPoint(SchedulerInstruments.PRE_BIND, preBindCode[0], fw.schedulerName(), bindNanos[1]);
+      }
       if (obs != null && bindNanos[0] >= 0) {
-        obs.extensionPoint("Bind", outcome.code(), fw.schedulerName(), bindNanos[0]);
+        obs.extensionPoint(SchedulerInstruments.BIND, outcome.code(), fw.schedulerName(), bindNanos[0]);
       }
       if (outcome.isSuccess()) {
         bound(qp, fw, state, assumed, nodeName, now);
@@ -645,13 +708,22 @@ public final class SchedulerImpl implements Scheduler {
         + "; binding in progress", null, List.of());
   }
 
+  /** Runs Unreserve, timed as an extension point (kube records it with status Success). */
+  private void unreserve(Framework fw, ArrayCycleState state, EnginePodInfo assumed, String nodeName) {
+    long start = obs == null ? 0 : obs.begin(SchedulerInstruments.UNRESERVE);
+    fw.runUnreserve(state, assumed, nodeName);
+    if (obs != null) {
+      obs.end(SchedulerInstruments.UNRESERVE, Status.Code.SUCCESS, fw.schedulerName(), start);
+    }
+  }
+
   /**
    * Unreserves (every Reserve plugin, in reverse order), forgets the assumed pod and re-queues it. A rejection in the
    * scheduling cycle is worded as kube's FitError for one node; binding-cycle failures keep their message.
    */
   private ScheduleResult undo(QueuedPod qp, Framework fw, ArrayCycleState state, EnginePodInfo assumed,
       String nodeName, Status why, boolean schedulingCycle, long now) {
-    fw.runUnreserve(state, assumed, nodeName);
+    unreserve(fw, state, assumed, nodeName);
     cache.forget(assumed.key());
     queue.moveAllToActiveOrBackoff(ClusterEvent.ASSIGNED_POD_DELETE, now);
     String message = why.code() == Status.Code.ERROR || !schedulingCycle
