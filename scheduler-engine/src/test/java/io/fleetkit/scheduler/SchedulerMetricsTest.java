@@ -79,6 +79,7 @@ final class SchedulerMetricsTest {
   @Test
   void preemptionThenBinding_recordsAttemptsQueueMovesPreemptionSliAndEvents() {
     try (Scheduler s = Scheduler.builder().clock(clock).seed(1).parallelism(1)
+        .metricsSamplePercent(100)
         .metrics(MicrometerMetrics.of(prometheus)).events(recorder).build()) {
       s.addNode(node("n1", 1000, 8192, 110));
       s.addNode(node("n2", 1000, 8192, 110));
@@ -228,6 +229,7 @@ final class SchedulerMetricsTest {
   @Test
   void extensionPointDurations_everyPointOfABindingAndOfAPreemption() {
     try (Scheduler s = Scheduler.builder().clock(clock).seed(1).parallelism(1)
+        .metricsSamplePercent(100)
         .metrics(MicrometerMetrics.of(prometheus)).build()) {
       s.addNode(node("n1", 1000, 8192, 110));
       s.addNode(node("n2", 1000, 8192, 110));
@@ -269,6 +271,7 @@ final class SchedulerMetricsTest {
         .builder("default-scheduler").plugin(io.fleetkit.scheduler.plugins.prioritysort.PrioritySortPlugin.NAME)
         .plugin("Gate").build();
     try (Scheduler s = Scheduler.builder().registry(reg).profile(profile).clock(clock).seed(1).parallelism(1)
+        .metricsSamplePercent(100)
         .metrics(MicrometerMetrics.of(prometheus)).build()) {
       s.addNode(node("n1", 1000, 8192, 110));
       s.addPod(pod("ok", 100, 10));

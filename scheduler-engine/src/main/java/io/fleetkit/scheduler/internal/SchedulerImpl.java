@@ -104,7 +104,8 @@ public final class SchedulerImpl implements Scheduler {
    */
   public SchedulerImpl(SchedulerConfig config, MetricsRegistry metrics, EventRecorder events, Tracing tracing) {
     this.config = config;
-    this.obs = SchedulerInstruments.of(metrics, events, tracing, config.seed());
+    this.obs = SchedulerInstruments.of(metrics, events, tracing, config.seed(),
+        config.metricsSamplePercent());
     Clock clock;
     if (config.clock() != null) {
       Clock c = config.clock();
@@ -419,12 +420,12 @@ public final class SchedulerImpl implements Scheduler {
     ArrayCycleState state = new ArrayCycleState();
     state.recordPluginMetrics = obs != null && obs.samplePluginMetrics();
 
-    long preFilterStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PRE_FILTER);
+    long preFilterStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PRE_FILTER, state.recordPluginMetrics);
     Framework.PreFilterOutcome pre = fw.runPreFilter(state, pod);
     Status preStatus = pre.status();
     if (obs != null) {
-      obs.end(SchedulerInstruments.PRE_FILTER, preStatus.isRejected() || preStatus.code() == Status.Code.ERROR ? preStatus.code()
-          : Status.Code.SUCCESS, fw.schedulerName(), preFilterStart);
+      obs.end(SchedulerInstruments.PRE_FILTER, preStatus.isRejected() || preStatus.code() == Status.Code.ERROR
+          ? preStatus.code() : Status.Code.SUCCESS, fw.schedulerName(), preFilterStart, state.recordPluginMetrics);
     }
     if (preStatus.code() == Status.Code.ERROR) {
       return fail(qp, Status.Code.ERROR, preStatus.message(), null, List.of(), Set.of(), now);
@@ -434,10 +435,11 @@ public final class SchedulerImpl implements Scheduler {
           preStatus.code() == Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, pre.rejectors(), now);
     }
 
-    long filterStart = obs == null ? 0 : obs.begin(SchedulerInstruments.FILTER);
+    long filterStart = obs == null ? 0 : obs.begin(SchedulerInstruments.FILTER, state.recordPluginMetrics);
     int found = feasibleNodes.find(fw, state, pod, pre.allowed());
     if (obs != null) {
-      obs.end(SchedulerInstruments.FILTER, found < 0 ? Status.Code.ERROR : Status.Code.SUCCESS, fw.schedulerName(), filterStart);
+      obs.end(SchedulerInstruments.FILTER, found < 0 ? Status.Code.ERROR : Status.Code.SUCCESS, fw.schedulerName(),
+          filterStart, state.recordPluginMetrics);
     }
     if (found < 0) {
       return fail(qp, Status.Code.ERROR, feasibleNodes.error().message(), null, List.of(), Set.of(), now);
@@ -452,18 +454,18 @@ public final class SchedulerImpl implements Scheduler {
     if (found == 1) {
       host = feasibleNodes.node(0);
     } else {
-      long preScoreStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PRE_SCORE);
+      long preScoreStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PRE_SCORE, state.recordPluginMetrics);
       Status s = hostSelection.preScore(fw, state, pod, feasibleNodes);
       if (obs != null) {
         obs.end(SchedulerInstruments.PRE_SCORE, s.isSuccess() ? Status.Code.SUCCESS : Status.Code.ERROR,
-            fw.schedulerName(), preScoreStart);
+            fw.schedulerName(), preScoreStart, state.recordPluginMetrics);
       }
       if (s.isSuccess()) {
-        long scoreStart = obs == null ? 0 : obs.begin(SchedulerInstruments.SCORE);
+        long scoreStart = obs == null ? 0 : obs.begin(SchedulerInstruments.SCORE, state.recordPluginMetrics);
         s = hostSelection.score(fw, state, pod, feasibleNodes, found);
         if (obs != null) {
           obs.end(SchedulerInstruments.SCORE, s.isSuccess() ? Status.Code.SUCCESS : Status.Code.ERROR,
-              fw.schedulerName(), scoreStart);
+              fw.schedulerName(), scoreStart, state.recordPluginMetrics);
         }
       }
       if (!s.isSuccess()) {
@@ -499,13 +501,13 @@ public final class SchedulerImpl implements Scheduler {
     String nominated = null;
     List<String> victims = List.of();
     if (fw.hasPostFilters()) {
-      long postFilterStart = obs == null ? 0 : obs.begin(SchedulerInstruments.POST_FILTER);
+      long postFilterStart = obs == null ? 0 : obs.begin(SchedulerInstruments.POST_FILTER, state.recordPluginMetrics);
       Framework.PostFilterOutcome post = fw.runPostFilter(state, () -> qp.info,
           new NodeToStatus(nodeStatuses, absentCode), () -> clearNomination(qp));
       PostFilterResult r = post.success();
       if (obs != null) {
         obs.end(SchedulerInstruments.POST_FILTER, r != null ? Status.Code.SUCCESS : Status.Code.UNSCHEDULABLE,
-            fw.schedulerName(), postFilterStart);
+            fw.schedulerName(), postFilterStart, state.recordPluginMetrics);
       }
       if (r != null) {
         victims = applyPostFilter(qp, r, now);
@@ -589,18 +591,20 @@ public final class SchedulerImpl implements Scheduler {
     EnginePodInfo assumed = qp.info.withPod(qp.info.pod().withNodeName(nodeName));
     MDC.put(MDC_NODE, nodeName);
     cache.assume(assumed, nodeName);
-    long reserveStart = obs == null ? 0 : obs.begin(SchedulerInstruments.RESERVE);
+    long reserveStart = obs == null ? 0 : obs.begin(SchedulerInstruments.RESERVE, state.recordPluginMetrics);
     Status reserved = fw.runReserve(state, assumed, nodeName);
     if (obs != null) {
-      obs.end(SchedulerInstruments.RESERVE, reserved.code(), fw.schedulerName(), reserveStart);
+      obs.end(SchedulerInstruments.RESERVE, reserved.code(), fw.schedulerName(), reserveStart,
+          state.recordPluginMetrics);
     }
     if (!reserved.isSuccess()) {
       return undo(qp, fw, state, assumed, nodeName, reserved, true, now);
     }
-    long permitStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PERMIT);
+    long permitStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PERMIT, state.recordPluginMetrics);
     Framework.PermitOutcome permit = fw.runPermit(state, assumed, nodeName, now);
     if (obs != null) {
-      obs.end(SchedulerInstruments.PERMIT, permit.status().code(), fw.schedulerName(), permitStart);
+      obs.end(SchedulerInstruments.PERMIT, permit.status().code(), fw.schedulerName(), permitStart,
+          state.recordPluginMetrics);
     }
     if (permit.status().isWait()) {
       queue.markWaiting(qp);
@@ -619,15 +623,16 @@ public final class SchedulerImpl implements Scheduler {
     if (bindings.isAsync()) {
       return bindAsync(qp, fw, state, assumed, nodeName);
     }
-    long preBindStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PRE_BIND);
+    long preBindStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PRE_BIND, state.recordPluginMetrics);
     Status preBound = fw.runPreBind(state, assumed, nodeName);
     if (obs != null) {
-      obs.end(SchedulerInstruments.PRE_BIND, preBound.code(), fw.schedulerName(), preBindStart);
+      obs.end(SchedulerInstruments.PRE_BIND, preBound.code(), fw.schedulerName(), preBindStart,
+          state.recordPluginMetrics);
     }
     if (!preBound.isSuccess()) {
       return undo(qp, fw, state, assumed, nodeName, preBound, false, now);
     }
-    long bindStart = obs == null ? 0 : obs.begin(SchedulerInstruments.BIND);
+    long bindStart = obs == null ? 0 : obs.begin(SchedulerInstruments.BIND, state.recordPluginMetrics);
     Status bound = fw.runBind(state, assumed, nodeName);
     if (bound.isSkip()) {
       try {
@@ -637,7 +642,7 @@ public final class SchedulerImpl implements Scheduler {
       }
     }
     if (obs != null) {
-      obs.end(SchedulerInstruments.BIND, bound.code(), fw.schedulerName(), bindStart);
+      obs.end(SchedulerInstruments.BIND, bound.code(), fw.schedulerName(), bindStart, state.recordPluginMetrics);
     }
     if (!bound.isSuccess()) {
       Status err = bound.code() == Status.Code.ERROR ? bound
@@ -653,10 +658,11 @@ public final class SchedulerImpl implements Scheduler {
     cache.finishBinding(assumed.key(), now);
     queue.done(qp);
     nominator.remove(assumed.key());
-    long postBindStart = obs == null ? 0 : obs.begin(SchedulerInstruments.POST_BIND);
+    long postBindStart = obs == null ? 0 : obs.begin(SchedulerInstruments.POST_BIND, state.recordPluginMetrics);
     fw.runPostBind(state, assumed, nodeName);
     if (obs != null) {
-      obs.end(SchedulerInstruments.POST_BIND, Status.Code.SUCCESS, fw.schedulerName(), postBindStart);
+      obs.end(SchedulerInstruments.POST_BIND, Status.Code.SUCCESS, fw.schedulerName(), postBindStart,
+          state.recordPluginMetrics);
     }
     return emit(ScheduleResult.bound(assumed.key(), nodeName), qp);
   }
@@ -692,10 +698,10 @@ public final class SchedulerImpl implements Scheduler {
           : new Status(Status.Code.ERROR, List.of("binding rejected: " + bound.message()), bound.plugin());
     }, outcome -> {
       long now = nanos.getAsLong();
-      if (obs != null && bindNanos[1] >= 0) {
+      if (obs != null && state.recordPluginMetrics && bindNanos[1] >= 0) {
         obs.extensionPoint(SchedulerInstruments.PRE_BIND, preBindCode[0], fw.schedulerName(), bindNanos[1]);
       }
-      if (obs != null && bindNanos[0] >= 0) {
+      if (obs != null && state.recordPluginMetrics && bindNanos[0] >= 0) {
         obs.extensionPoint(SchedulerInstruments.BIND, outcome.code(), fw.schedulerName(), bindNanos[0]);
       }
       if (outcome.isSuccess()) {
@@ -710,10 +716,11 @@ public final class SchedulerImpl implements Scheduler {
 
   /** Runs Unreserve, timed as an extension point (kube records it with status Success). */
   private void unreserve(Framework fw, ArrayCycleState state, EnginePodInfo assumed, String nodeName) {
-    long start = obs == null ? 0 : obs.begin(SchedulerInstruments.UNRESERVE);
+    long start = obs == null ? 0 : obs.begin(SchedulerInstruments.UNRESERVE, state.recordPluginMetrics);
     fw.runUnreserve(state, assumed, nodeName);
     if (obs != null) {
-      obs.end(SchedulerInstruments.UNRESERVE, Status.Code.SUCCESS, fw.schedulerName(), start);
+      obs.end(SchedulerInstruments.UNRESERVE, Status.Code.SUCCESS, fw.schedulerName(), start,
+          state.recordPluginMetrics);
     }
   }
 

@@ -109,7 +109,11 @@ final class SchedulerInstruments {
   /** Draws which cycles time their plugins; its own generator, so sampling never shifts the scheduler's draws. */
   private final SplittableRandom sampler;
 
-  private SchedulerInstruments(MetricsRegistry metrics, EventRecorder events, Tracing tracing, long seed) {
+  private final int samplePercent;
+
+  private SchedulerInstruments(MetricsRegistry metrics, EventRecorder events, Tracing tracing, long seed,
+      int samplePercent) {
+    this.samplePercent = samplePercent;
     this.metrics = metrics;
     this.metricsOn = metrics.enabled();
     this.sampler = new SplittableRandom(seed ^ 0x9E3779B97F4A7C15L);
@@ -138,17 +142,18 @@ final class SchedulerInstruments {
 
   /** The instruments, or {@code null} when no metrics, events or traces are wanted. */
   static @Nullable SchedulerInstruments of(MetricsRegistry metrics, EventRecorder events, Tracing tracing,
-      long seed) {
+      long seed, int samplePercent) {
     return metrics.enabled() || events != EventRecorder.NOOP || tracing.enabled()
-        ? new SchedulerInstruments(metrics, events, tracing, seed) : null;
+        ? new SchedulerInstruments(metrics, events, tracing, seed, samplePercent) : null;
   }
 
   /**
-   * Whether the cycle starting now times its plugins: true for {@link PluginTimings#SAMPLE_PERCENT} % of cycles, as
-   * kube's {@code rand.Intn(100) < pluginMetricsSamplePercent}; always false without a registry.
+   * Whether the cycle starting now times its plugins and extension points: true for the configured percentage of
+   * cycles (10 by default), as kube's {@code rand.Intn(100) < pluginMetricsSamplePercent}; always false without a
+   * registry.
    */
   boolean samplePluginMetrics() {
-    return metricsOn && sampler.nextInt(100) < PluginTimings.SAMPLE_PERCENT;
+    return metricsOn && samplePercent > 0 && (samplePercent >= 100 || sampler.nextInt(100) < samplePercent);
   }
 
   /**
@@ -191,11 +196,12 @@ final class SchedulerInstruments {
    *
    * @return {@link System#nanoTime()} at the start, for {@link #extensionPoint}
    */
-  long begin(int extensionPoint) {
+  long begin(int extensionPoint, boolean sampled) {
     if (attempt != null) {
       point = tracing.start(POINTS[extensionPoint], attempt);
+      return System.nanoTime();
     }
-    return System.nanoTime();
+    return sampled ? System.nanoTime() : 0;
   }
 
   boolean metricsOn() {
@@ -308,7 +314,10 @@ final class SchedulerInstruments {
   }
 
   /** An extension point that {@link #begin began} at {@code startNanos} ran all its plugins. */
-  void end(int extensionPoint, Status.Code code, String profile, long startNanos) {
+  void end(int extensionPoint, Status.Code code, String profile, long startNanos, boolean sampled) {
+    if (point == null && !sampled) {
+      return;
+    }
     long nanos = System.nanoTime() - startNanos;
     if (point != null) {
       point.attribute("fleetkit.status", codeName(code));
@@ -318,7 +327,9 @@ final class SchedulerInstruments {
       point.end();
       point = null;
     }
-    extensionPoint(extensionPoint, code, profile, nanos);
+    if (sampled) {
+      extensionPoint(extensionPoint, code, profile, nanos);
+    }
   }
 
   /** An extension point ran all its plugins. */

@@ -61,7 +61,8 @@ final class UnschedulablePodsMetricTest {
     };
     fw = new Framework(p, reg, Clock.systemUTC(), new ClusterSnapshot(), none, new ClusterObjects());
     q = new SchedulingQueue(fw.queueSort, 1, 10, 300);
-    q.observe(SchedulerInstruments.of(MicrometerMetrics.of(prometheus), EventRecorder.NOOP, Tracing.NOOP, 1));
+    q.observe(SchedulerInstruments.of(MicrometerMetrics.of(prometheus), EventRecorder.NOOP, Tracing.NOOP, 1,
+        100));
     allowLists.put("plugin1", List.of(QUEUEABLE));
     allowLists.put("plugin2", List.of(QUEUEABLE));
   }
