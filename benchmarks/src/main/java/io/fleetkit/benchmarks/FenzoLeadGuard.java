@@ -2,6 +2,7 @@ package io.fleetkit.benchmarks;
 
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.benchmarks.generator.PerfCase;
 import io.fleetkit.benchmarks.impl.FleetKitHarness;
 import java.util.Arrays;
 import java.util.List;
@@ -22,10 +23,26 @@ import java.util.Locale;
  * </pre>
  *
  * Prints the measured ratio and exits with status 1 when it is below the floor (default 5).
+ *
+ * <p>A second leg guards kube-scheduler's SchedulingBasic workload at 5,000 nodes (10,000 measured pods, kube's
+ * default profile and adaptive {@code percentageOfNodesToScore}) against the same yardstick: Fenzo's CPU time per
+ * 10,000 placements in this run over FleetKit's CPU time per 10,000 SchedulingBasic pods, with its own floor
+ * ({@link #DEFAULT_BASIC_FLOOR}). A regression of the default profile's path (for example losing the adaptive
+ * percentage, which costs ten times more work per pod) falls under it; the Fenzo task's profile would not see it.
  */
 public final class FenzoLeadGuard {
   /** The default floor: well below the measured lead (11 to 20 times), above any plausible noise. */
   public static final double DEFAULT_FLOOR = 5.0;
+
+  /**
+   * The floor of the SchedulingBasic leg: Fenzo's CPU time per 10,000 placements over FleetKit's per 10,000
+   * SchedulingBasic pods at 5,000 nodes (measured 7 to 10 times; scoring every node instead of kube's adaptive share
+   * would put it near 1).
+   */
+  public static final double DEFAULT_BASIC_FLOOR = 2.0;
+
+  /** SchedulingBasic batches measured (after one unmeasured) by {@link #measure}. */
+  static final int BASIC_BATCHES = 3;
 
   private FenzoLeadGuard() {}
 
@@ -38,16 +55,21 @@ public final class FenzoLeadGuard {
    * @param fleetkitCpuMs the process's CPU milliseconds during each FleetKit batch
    * @param medianRatio the median over pairs of Fenzo's CPU time over FleetKit's
    * @param medianWallRatio the same for wall time (printed, not guarded)
+   * @param basicCpuMs the process's CPU milliseconds during each measured SchedulingBasic batch (5,000 nodes, 10,000
+   *     pods)
+   * @param basicRatio the median of {@code fenzoCpuMs} over the median of {@code basicCpuMs}
    */
   public record Lead(double[] fenzoMs, double[] fleetkitMs, double[] fenzoCpuMs, double[] fleetkitCpuMs,
-      double medianRatio, double medianWallRatio) {
+      double medianRatio, double medianWallRatio, double[] basicCpuMs, double basicRatio) {
     /** A one-line summary: the ratios, both medians and their ranges. */
     public String describe() {
       return String.format(Locale.ROOT, "FleetKit leads Fenzo %.1fx in CPU time, %.1fx in wall time (medians of %d "
           + "pairs; CPU: Fenzo %.0f ms [%.0f-%.0f], FleetKit %.1f ms [%.1f-%.1f]; wall: Fenzo %.0f ms, FleetKit "
           + "%.1f ms per 10,000 placements)", medianRatio, medianWallRatio, fenzoMs.length, median(fenzoCpuMs),
           min(fenzoCpuMs), max(fenzoCpuMs), median(fleetkitCpuMs), min(fleetkitCpuMs), max(fleetkitCpuMs),
-          median(fenzoMs), median(fleetkitMs));
+          median(fenzoMs), median(fleetkitMs)) + String.format(Locale.ROOT, "; SchedulingBasic 5000: %.1fx (FleetKit "
+          + "%.0f ms [%.0f-%.0f] CPU per 10,000 pods)", basicRatio, median(basicCpuMs), min(basicCpuMs),
+          max(basicCpuMs));
     }
   }
 
@@ -96,7 +118,37 @@ public final class FenzoLeadGuard {
         wallRatios[i] = fenzo[i] / fleet[i];
       }
     }
-    return new Lead(fenzo, fleet, fenzoCpu, fleetCpu, median(ratios), median(wallRatios));
+    double[] basicCpu = basicCpuMs(BASIC_BATCHES);
+    return new Lead(fenzo, fleet, fenzoCpu, fleetCpu, median(ratios), median(wallRatios), basicCpu,
+        median(fenzoCpu) / median(basicCpu));
+  }
+
+  /**
+   * The process CPU milliseconds of {@code batches} SchedulingBasic batches (5,000 nodes, 10,000 measured pods, kube's
+   * default profile), each on a fresh cluster with its init pods placed outside the measurement, after one unmeasured
+   * batch.
+   */
+  static double[] basicCpuMs(int batches) {
+    PerfCase basic = PerfCase.of("SchedulingBasic", 5000);
+    double[] cpu = new double[batches];
+    for (int i = -1; i < batches; i++) {
+      try (FleetKitHarness h = new FleetKitHarness(basic.nodes(), (Integer) null, 0, 42)) {
+        if (h.scheduleAll(basic.initPods()) != basic.initPods().size()) {
+          throw new IllegalStateException("fenzo lead guard: SchedulingBasic init pods were not all bound");
+        }
+        long c0 = processCpuNanos();
+        int bound = h.scheduleAll(basic.measuredPods());
+        long c1 = processCpuNanos();
+        if (bound != basic.measuredPods().size()) {
+          throw new IllegalStateException("fenzo lead guard: SchedulingBasic bound " + bound + " of "
+              + basic.measuredPods().size() + " pods");
+        }
+        if (i >= 0) {
+          cpu[i] = Math.max(1, c1 - c0) / 1e6;
+        }
+      }
+    }
+    return cpu;
   }
 
   /** CPU time of this whole process (every thread, GC and JIT included). */
@@ -114,8 +166,13 @@ public final class FenzoLeadGuard {
     int pairs = args.length > 2 ? Integer.parseInt(args[2]) : 7;
     Lead lead = measure(warmup, pairs);
     System.out.println(lead.describe() + String.format(Locale.ROOT, "; floor %.1fx", floor));
+    System.out.println(String.format(Locale.ROOT, "SchedulingBasic floor %.1fx", DEFAULT_BASIC_FLOOR));
     if (lead.medianRatio() < floor) {
       System.out.println("FAIL: FleetKit's lead over Fenzo fell below the floor");
+      System.exit(1);
+    }
+    if (lead.basicRatio() < DEFAULT_BASIC_FLOOR) {
+      System.out.println("FAIL: SchedulingBasic's lead over Fenzo fell below its floor");
       System.exit(1);
     }
   }

@@ -27,6 +27,8 @@ import io.fleetkit.simulator.WorkloadSummary;
 import io.fleetkit.simulator.ClusterSimulation;
 import io.fleetkit.simulator.HtmlReport;
 import io.fleetkit.simulator.Progress;
+import io.fleetkit.simulator.RunComparison;
+import io.fleetkit.scheduler.plugins.gpu.GpuPolicy;
 import io.fleetkit.simulator.SimulationRun;
 import io.fleetkit.simulator.TimeSeries;
 import io.fleetkit.store.etcd.EtcdStore;
@@ -61,7 +63,9 @@ import tools.jackson.databind.json.JsonMapper;
  * state (Deployments, StatefulSets, Jobs, Rollouts). {@code --apply} creates or updates the objects of a file at a
  * simulated time, e.g. a new image version to roll out. With a
  * {@code simulation.fleetkit.io/v1 Scenario} among the manifests (or {@code --report}) it runs the whole-cluster
- * {@link ClusterSimulation}: load, HPA, cluster autoscaler, faults, cost and time series ({@code "series"} in JSON).
+ * {@link ClusterSimulation}: load, HPA, cluster autoscaler, faults, cost and time series ({@code "series"} in JSON);
+ * {@code --gpu-policy} picks the GPU placement policy and {@code --compare-gpu-policy} runs the scenario a second
+ * time under another and shows both ({@link RunComparison}).
  * Manifests with Namespaces, ResourceQuotas or LimitRanges run through the standard admission chain: a workload
  * whose pod creates a quota refuses shows {@code FailedCreate} (the denial as message) in the timeline, an object
  * refused outright shows {@code Rejected}.
@@ -126,6 +130,18 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "Also write a self-contained HTML report (charts, summary, event table) to FILE.html.")
   private Path report;
 
+  @Option(names = "--gpu-policy", paramLabel = "POLICY",
+      description = {"Schedule GPUs with this placement policy (BestFit, DotProduct, GpuPacking, GpuClustering,",
+          "Random, FGD, FgdBalanced, GapFill, ModelGapFill, AdaptiveGapFill), in place of the Scenario's",
+          "spec.scheduler.gpuPolicy."})
+  private String gpuPolicy;
+
+  @Option(names = "--compare-gpu-policy", paramLabel = "POLICY",
+      description = {"Run the scenario a second time with this GPU placement policy and show both: a table of",
+          "figures (pending pods, GPUs requested, used and stranded, latency, cost, Jobs), \"comparison\" in",
+          "JSON, and a comparison section with overlaid charts in the --report."})
+  private String compareGpuPolicy;
+
   @Option(names = "--quiet", description = "No progress on stderr (progress is shown only when stderr is a terminal).")
   private boolean quiet;
 
@@ -178,7 +194,7 @@ public final class SimulateCommand implements Callable<Integer> {
       err.flush();
       return 1;
     }
-    if (!scenarios.isEmpty() || report != null) {
+    if (!scenarios.isEmpty() || report != null || gpuPolicy != null || compareGpuPolicy != null) {
       return runScenario(loaded, applied, scenarios.isEmpty() ? null : scenarios.get(0), storeFactory, out, err);
     }
     if (!appliesWithin(duration, err)) {
@@ -258,9 +274,23 @@ public final class SimulateCommand implements Callable<Integer> {
   private int runScenario(LoadedObjects loaded, List<LoadedObjects> applied, @Nullable Scenario given,
       Simulation.@Nullable StoreFactory storeFactory, PrintWriter out, PrintWriter err) {
     CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+    String policy;
+    String otherPolicy;
+    try {
+      policy = gpuPolicy == null ? null : GpuPolicy.of(gpuPolicy).displayName();
+      otherPolicy = compareGpuPolicy == null ? null : GpuPolicy.of(compareGpuPolicy).displayName();
+    } catch (IllegalArgumentException e) {
+      err.println(CliText.clipLine("simulate: --gpu-policy/--compare-gpu-policy: " + e.getMessage()));
+      err.flush();
+      return 2;
+    }
     Scenario scenario;
     try {
       scenario = withOverrides(given, parsed.hasMatchedOption("--duration"), parsed.hasMatchedOption("--seed"));
+      if (policy != null) {
+        scenario = new Scenario(scenario.metadata(), scenario.spec().withScheduler(
+            scenario.spec().scheduler().withGpuPolicy(policy)));
+      }
     } catch (IllegalArgumentException | FleetKitException e) {
       err.println("simulate: " + e.getMessage());
       err.flush();
@@ -275,21 +305,17 @@ public final class SimulateCommand implements Callable<Integer> {
         objects.add(o);
       }
     }
-    boolean showProgress = !quiet && System.console() != null;
+    boolean showProgress = !quiet && Terminals.stderrIsTerminal();
     SimulationRun run;
+    RunComparison comparison = null;
     try {
-      ClusterSimulation.Builder b = ClusterSimulation.builder().objects(objects).scenario(scenario)
-          .podEvents(podEvents);
-      for (int i = 0; i < applies.size(); i++) {
-        b.apply(applies.get(i).at(), applied.get(i).objects(), applies.get(i).file().toString());
+      run = runOnce(objects, applied, scenario, storeFactory, showProgress, err);
+      if (otherPolicy != null) {
+        Scenario other = new Scenario(scenario.metadata(), scenario.spec().withScheduler(
+            scenario.spec().scheduler().withGpuPolicy(otherPolicy)));
+        comparison = new RunComparison(policyLabel(scenario), run, policyLabel(other),
+            runOnce(objects, applied, other, storeFactory, showProgress, err));
       }
-      if (storeFactory != null) {
-        b.store(storeFactory);
-      }
-      if (showProgress) {
-        b.progress(p -> progress(p, err));
-      }
-      run = b.build().run();
     } catch (IllegalArgumentException | IllegalStateException | FleetKitException e) {
       err.println("simulate: " + e.getMessage());
       err.flush();
@@ -306,7 +332,8 @@ public final class SimulateCommand implements Callable<Integer> {
         if (parent != null) {
           Files.createDirectories(parent);
         }
-        Files.writeString(report, HtmlReport.render(run), StandardCharsets.UTF_8);
+        Files.writeString(report, comparison == null ? HtmlReport.render(run) : HtmlReport.render(comparison),
+            StandardCharsets.UTF_8);
       } catch (IOException e) {
         err.println("simulate: cannot write the report " + report + ": " + e.getMessage());
         err.flush();
@@ -314,17 +341,62 @@ public final class SimulateCommand implements Callable<Integer> {
       }
     }
     if (output == Format.json) {
-      out.println(json(run));
+      out.println(comparison == null ? json(run) : json(comparison));
     } else {
       table(run.timeline(), run.summary(), out);
       services(run.services(), out);
       run.series("cumulative cost").ifPresent(c -> out.printf("  Cost        %.2f $ in total%n", c.last()));
+      if (comparison != null) {
+        comparisonTable(comparison, out);
+      }
       if (report != null) {
         out.printf("%nReport: %s%n", report);
       }
     }
     out.flush();
     return 0;
+  }
+
+  /** One scenario run with the command line's applies, store and progress. */
+  private SimulationRun runOnce(List<ApiObject<?>> objects, List<LoadedObjects> applied, Scenario scenario,
+      Simulation.@Nullable StoreFactory storeFactory, boolean showProgress, PrintWriter err) {
+    ClusterSimulation.Builder b = ClusterSimulation.builder().objects(objects).scenario(scenario)
+        .podEvents(podEvents);
+    for (int i = 0; i < applies.size(); i++) {
+      b.apply(applies.get(i).at(), applied.get(i).objects(), applies.get(i).file().toString());
+    }
+    if (storeFactory != null) {
+      b.store(storeFactory);
+    }
+    if (showProgress) {
+      b.progress(p -> progress(p, err));
+    }
+    return b.build().run();
+  }
+
+  /** The GPU policy a scenario runs, as a comparison labels it. */
+  private static String policyLabel(Scenario s) {
+    return s.spec().scheduler().hasGpuPolicy() ? s.spec().scheduler().gpuPolicy() : "no GPU policy";
+  }
+
+  private static void comparisonTable(RunComparison c, PrintWriter out) {
+    int w = "FIGURE".length();
+    for (RunComparison.Row r : c.rows()) {
+      w = Math.max(w, r.figure().length());
+    }
+    int a = Math.max(12, c.label().length());
+    String fmt = "  %-" + w + "s  %" + a + "s  %s%n";
+    out.printf("%nGPU policy %s compared with %s:%n", c.label(), c.otherLabel());
+    out.printf(fmt, "FIGURE", c.label().toUpperCase(java.util.Locale.ROOT), c.otherLabel().toUpperCase(
+        java.util.Locale.ROOT));
+    for (RunComparison.Row r : c.rows()) {
+      out.printf(fmt, r.figure(), figure(r.value(), r.unit()), figure(r.otherValue(), r.unit()));
+    }
+  }
+
+  private static String figure(double v, String unit) {
+    return (v == Math.rint(v) ? Long.toString((long) v) : String.format(java.util.Locale.ROOT, "%.2f", v)) + " "
+        + unit;
   }
 
   /** Loads the file of one {@code --apply}; prints the problems and returns null when it cannot. */
@@ -387,7 +459,7 @@ public final class SimulateCommand implements Callable<Integer> {
       interval = Duration.ofSeconds(Math.max(1, d.toSeconds() / 60)); // about 60 samples for a short run
     }
     ScenarioSpec merged = new ScenarioSpec(d, seedSet || given == null ? seed : s.seed(), interval, s.loads(), faults,
-        s.features(), s.queues(), s.jobStreams(), s.queueScalers(), s.nodeStartup());
+        s.features(), s.queues(), s.jobStreams(), s.queueScalers(), s.nodeStartup(), s.scheduler());
     ObjectMeta meta = given == null ? ObjectMeta.builder().name("command-line").build() : given.metadata();
     return new Scenario(meta, merged);
   }
@@ -403,6 +475,34 @@ public final class SimulateCommand implements Callable<Integer> {
   }
 
   static String json(SimulationRun run) {
+    return JsonMapper.builder().build().writeValueAsString(jsonTree(run));
+  }
+
+  /**
+   * The first run's JSON with {@code "comparison"}: both labels, the figures of both runs and the second run's
+   * JSON ({@code "other"}, the same shape).
+   */
+  static String json(RunComparison c) {
+    Map<String, Object> root = jsonTree(c.run());
+    Map<String, Object> cmp = new LinkedHashMap<>();
+    cmp.put("gpuPolicy", c.label());
+    cmp.put("otherGpuPolicy", c.otherLabel());
+    List<Map<String, Object>> figures = new ArrayList<>();
+    for (RunComparison.Row r : c.rows()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("figure", r.figure());
+      m.put("unit", r.unit());
+      m.put("value", r.value());
+      m.put("otherValue", r.otherValue());
+      figures.add(m);
+    }
+    cmp.put("figures", figures);
+    cmp.put("other", jsonTree(c.other()));
+    root.put("comparison", cmp);
+    return JsonMapper.builder().build().writeValueAsString(root);
+  }
+
+  private static Map<String, Object> jsonTree(SimulationRun run) {
     Map<String, Object> root = root(run.timeline(), run.summary());
     @SuppressWarnings("unchecked")
     Map<String, Object> fin = (Map<String, Object>) root.get("final");
@@ -426,7 +526,7 @@ public final class SimulateCommand implements Callable<Integer> {
     root.put("scenario", run.scenario());
     root.put("seed", run.seed());
     root.put("series", series);
-    return JsonMapper.builder().build().writeValueAsString(root);
+    return root;
   }
 
   static String json(List<TimelineEvent> timeline, SimulationSummary summary) {

@@ -210,4 +210,40 @@ final class SimulateCommandTest {
     assertThat(err.toString()).startsWith("simulate: Scenario s: spec.loads[0].target: Deployment/default/ghost")
         .doesNotContain("\tat ");
   }
+
+  @Test
+  void simulate_compareGpuPolicy_runsBothAndShowsBoth(@TempDir Path dir) throws Exception {
+    Path report = dir.resolve("cmp.html");
+    int code = run("simulate", cluster().toString(), "--duration", "30m", "--gpu-policy", "gap-fill",
+        "--compare-gpu-policy", "BestFit", "--output", "json", "--quiet", "--no-pod-events", "--report",
+        report.toString());
+
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode cmp = JsonMapper.builder().build().readTree(out.toString()).get("comparison");
+    assertThat(cmp.get("gpuPolicy").asString()).isEqualTo("GapFill");
+    assertThat(cmp.get("otherGpuPolicy").asString()).isEqualTo("BestFit");
+    List<String> figures = new ArrayList<>();
+    cmp.get("figures").forEach(f -> figures.add(f.get("figure").asString()));
+    assertThat(figures).contains("most pending pods", "mean GPUs requested", "mean GPUs used", "total cost");
+    // the gang of four one-GPU pods runs under both policies once the GPU nodes are up
+    cmp.get("figures").forEach(f -> {
+      if (f.get("figure").asString().equals("mean GPUs requested")) {
+        assertThat(f.get("value").asDouble()).isPositive();
+        assertThat(f.get("otherValue").asDouble()).isPositive();
+      }
+    });
+    assertThat(cmp.get("other").get("series").get("items")).isNotEmpty();
+    assertThat(Files.readString(report)).contains("<section id=\"comparison\">")
+        .contains("GapFill compared with BestFit").contains("data-chart=\"Compared: gpu used\"");
+  }
+
+  @Test
+  void simulate_unknownGpuPolicy_exit2NamingTheKnownOnes() {
+    int code = run("simulate", cluster().toString(), "--compare-gpu-policy", "tetris");
+
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString()).contains("--compare-gpu-policy").contains("tetris").contains("GapFill")
+        .doesNotContain("\tat ");
+    assertThat(out.toString()).isEmpty();
+  }
 }

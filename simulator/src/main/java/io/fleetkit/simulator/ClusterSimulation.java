@@ -25,11 +25,8 @@ import io.fleetkit.autoscale.hpa.HorizontalPodAutoscalerController;
 import io.fleetkit.autoscale.hpa.SyncOutcome;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.reconcile.SimulatedController;
-import io.fleetkit.scheduler.DefaultPlugins;
-import io.fleetkit.scheduler.PluginRegistry;
 import io.fleetkit.storage.PersistentVolumeController;
 import io.fleetkit.storage.provision.InMemoryProvisioner;
-import io.fleetkit.storage.scheduling.StoragePlugins;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -44,8 +41,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * A what-if run of a whole cluster: the manifests and a {@link Scenario} go in, a {@link SimulationRun} comes out.
  *
- * <p>It runs the reconcile {@link Simulation} (store, workload controllers, the scheduler, node lifecycle and taint
- * eviction, one simulated kubelet per node) and, each switchable in the scenario's {@code features}:
+ * <p>It runs the reconcile {@link Simulation} (store, workload controllers, the scheduler with the scenario's
+ * profile and GPU placement policy ({@link SchedulerChoice}), node lifecycle and taint eviction, one simulated
+ * kubelet per node) and, each switchable in the scenario's {@code features}:
  * <ul>
  *   <li>the HPA controller every 15 s, reading {@link LoadMetrics} (usage follows the scenario's load);
  *   <li>the cluster autoscaler every 10 s over the NodePools (nodes it launches get a kubelet once their start-up
@@ -98,25 +96,38 @@ public final class ClusterSimulation {
   private final @Nullable Consumer<Progress> progress;
   private final List<Consumer<Simulation.Builder>> applies;
   private final StartupPhases startup;
+  private final @Nullable SchedulerChoice scheduler;
   private boolean ran;
 
   private ClusterSimulation(Builder b) {
     this.scenario = Objects.requireNonNull(b.scenario, "scenario: none given (Builder.scenario)");
     this.startup = new StartupPhases(scenario.spec().nodeStartup());
-    this.objects = startup.apply(List.copyOf(b.objects));
+    SchedulerChoice choice = null;
+    String schedulerProblem = null;
+    try {
+      choice = new SchedulerChoice(scenario.spec().scheduler());
+    } catch (IllegalArgumentException e) {
+      schedulerProblem = e.getMessage();
+    }
+    this.scheduler = choice;
+    List<ApiObject<?>> given = startup.apply(List.copyOf(b.objects));
+    this.objects = choice == null ? given : choice.withDevices(given);
     this.applies = List.copyOf(b.applies);
     this.podEvents = b.podEvents;
     this.store = b.store;
     this.progress = b.progress;
-    check();
+    check(schedulerProblem);
   }
 
   public static Builder builder() {
     return new Builder();
   }
 
-  /** Checks that every load targets a workload and every fault a node or zone among the objects. */
-  private void check() {
+  /**
+   * Checks that every load targets a workload and every fault a node or zone among the objects, and that the
+   * scheduler is known ({@code schedulerProblem}, when not).
+   */
+  private void check(@Nullable String schedulerProblem) {
     Set<String> workloads = new HashSet<>();
     Set<String> nodes = new TreeSet<>();
     Set<String> zones = new TreeSet<>();
@@ -140,6 +151,9 @@ public final class ClusterSimulation {
       }
     }
     List<String> problems = new ArrayList<>();
+    if (schedulerProblem != null) {
+      problems.add(schedulerProblem);
+    }
     List<WorkloadLoad> loads = scenario.spec().loads();
     for (int i = 0; i < loads.size(); i++) {
       if (!workloads.contains(loads.get(i).target())) {
@@ -206,6 +220,9 @@ public final class ClusterSimulation {
     for (Consumer<Simulation.Builder> a : applies) {
       a.accept(b);
     }
+    if (!spec.features().rollouts()) {
+      b.withoutRollouts();
+    }
     if (spec.features().admission() && Admission.usesTenancy(objects)) {
       b.admission(Admission::standard);
     }
@@ -262,13 +279,17 @@ public final class ClusterSimulation {
         });
       });
     }
-    if (spec.features().storage()) {
-      PersistentVolumeController[] volumes = new PersistentVolumeController[1];
+    PersistentVolumeController[] volumes = new PersistentVolumeController[1];
+    SchedulerChoice choice = Objects.requireNonNull(scheduler);
+    if (spec.features().storage() || choice.custom()) {
       b.schedulerSetup((store, clock, sb) -> {
-        volumes[0] = volumeController(store, clock);
-        sb.registry(StoragePlugins.registry(PluginRegistry.defaults(), volumes[0]))
-            .profile(StoragePlugins.enableIn(DefaultPlugins.profile()));
+        if (spec.features().storage()) {
+          volumes[0] = volumeController(store, clock);
+        }
+        choice.configure(sb, store, clock.asClock(), spec.seed(), objects, spec.jobStreams(), volumes[0]);
       });
+    }
+    if (spec.features().storage()) {
       b.controller((store, clock, seed) -> new PeriodicController("persistent-volume", clock, VOLUME_PERIOD,
           volumes[0]::syncAll));
     }

@@ -2,7 +2,10 @@ package io.fleetkit.simulator;
 
 import io.fleetkit.api.simulation.FaultType;
 import io.fleetkit.api.simulation.ScenarioFault;
+import io.fleetkit.api.core.GpuDevice;
+import io.fleetkit.api.core.Node;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -17,14 +20,16 @@ final class FaultInjection {
   static void schedule(Simulation sim, ScenarioFault f) {
     Duration rec = f.recoverAfter();
     if (f.type() == FaultType.GpuDeviceFault) {
+      List<List<GpuDevice>> listed = new ArrayList<>(); // the node's devices before the fault
       sim.clock().schedule(f.at(), () -> {
+        sim.store().get(Node.class, "", f.target()).ifPresent(n -> listed.add(n.status().gpus()));
         List<String> evicted = GpuDeviceFaults.fail(sim.store(), f.target(), f.devices(), sim.clock().now());
         sim.record("GpuDeviceFailed", "Node/" + f.target(), f.devices() + " nvidia.com/gpu device(s) unhealthy"
             + (evicted.isEmpty() ? "" : "; evicted " + String.join(", ", evicted)));
       });
       if (rec != null) {
         sim.clock().schedule(f.at().plus(rec), () -> {
-          GpuDeviceFaults.heal(sim.store(), f.target(), f.devices());
+          GpuDeviceFaults.heal(sim.store(), f.target(), f.devices(), listed.isEmpty() ? List.of() : listed.get(0));
           sim.record("GpuDeviceRecovered", "Node/" + f.target(), f.devices() + " nvidia.com/gpu device(s) healthy");
         });
       }

@@ -4,6 +4,7 @@ import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.core.GpuDevice;
 import io.fleetkit.api.core.GpuRequests;
 import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.NodeStatus;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.meta.ConditionStatus;
@@ -31,7 +32,9 @@ import java.util.Set;
  * <p>The failed devices are the node's first {@code devices} ones (its {@code status.gpus} ids, or {@code GPU-0},
  * {@code GPU-1}, ... when it lists none). The pods holding them are read from the ids the scheduler recorded
  * ({@link GpuRequests#IDS_ANNOTATION}); without recorded ids the node's GPU pods are taken to hold its devices in
- * pod-name order, each as many as it requests whole (a share of a device counts as that device). Stateless.
+ * pod-name order, each as many as it requests whole (a share of a device counts as that device). When the node
+ * lists its devices, the failed ones also leave {@code status.gpus} until they heal, so that the per-device GPU
+ * plugins stop placing pods on them too. Stateless.
  */
 final class GpuDeviceFaults {
   /** The reason of the evicted pods' {@code DisruptionTarget} condition. */
@@ -48,10 +51,12 @@ final class GpuDeviceFaults {
   static List<String> fail(ObjectStore store, String nodeName, int devices, Instant now) {
     Node node = store.require(Node.class, "", nodeName);
     long alloc = node.allocatable().value(ResourceNames.NVIDIA_GPU);
-    store.updateStatus(node.withStatus(node.status().withAllocatable(withGpus(node.allocatable(),
-        Math.max(0, alloc - devices)))));
     List<String> ids = deviceIds(node);
     Set<String> failed = new LinkedHashSet<>(ids.subList(0, Math.min(devices, ids.size())));
+    NodeStatus st = node.status();
+    List<GpuDevice> healthy = st.gpus().stream().filter(g -> !failed.contains(g.id())).toList();
+    store.updateStatus(node.withStatus(new NodeStatus(st.capacity(), withGpus(st.allocatable(),
+        Math.max(0, alloc - devices)), st.conditions(), healthy, st.addresses())));
     List<String> evicted = new ArrayList<>();
     for (Pod p : holders(store, nodeName, ids, failed)) {
       try {
@@ -67,13 +72,30 @@ final class GpuDeviceFaults {
     return evicted;
   }
 
-  /** The {@code devices} GPUs of {@code nodeName} are healthy again: allocatable grows back, up to the capacity. */
-  static void heal(ObjectStore store, String nodeName, int devices) {
+  /**
+   * The {@code devices} GPUs of {@code nodeName} are healthy again: allocatable grows back, up to the capacity, and
+   * the devices of {@code listed} (the node's device list before the fault) that are missing come back, in order.
+   */
+  static void heal(ObjectStore store, String nodeName, int devices, List<GpuDevice> listed) {
     store.get(Node.class, "", nodeName).ifPresent(node -> {
-      long cap = node.status().capacity().value(ResourceNames.NVIDIA_GPU);
+      NodeStatus st = node.status();
+      long cap = st.capacity().value(ResourceNames.NVIDIA_GPU);
       long alloc = node.allocatable().value(ResourceNames.NVIDIA_GPU);
-      store.updateStatus(node.withStatus(node.status().withAllocatable(withGpus(node.allocatable(),
-          Math.min(cap, alloc + devices)))));
+      List<GpuDevice> gpus = st.gpus();
+      if (!listed.isEmpty()) {
+        Set<String> present = new LinkedHashSet<>();
+        gpus.forEach(g -> present.add(g.id()));
+        List<GpuDevice> back = new ArrayList<>();
+        int healed = 0;
+        for (GpuDevice g : listed) {
+          if (present.contains(g.id()) || healed++ < devices) {
+            back.add(g);
+          }
+        }
+        gpus = back;
+      }
+      store.updateStatus(node.withStatus(new NodeStatus(st.capacity(), withGpus(st.allocatable(),
+          Math.min(cap, alloc + devices)), st.conditions(), gpus, st.addresses())));
     });
   }
 

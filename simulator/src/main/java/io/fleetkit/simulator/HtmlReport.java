@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Renders a {@link SimulationRun} as one self-contained HTML page: a summary with the worst moments, one inline SVG
@@ -31,6 +32,18 @@ public final class HtmlReport {
 
   /** The page for {@code run}. */
   public static String render(SimulationRun run) {
+    return render(run, null);
+  }
+
+  /**
+   * The page for {@code comparison.run()} with, after the summary, the comparison with {@code comparison.other()}:
+   * a table of both runs' figures and one chart per overlaid series (both runs' lines).
+   */
+  public static String render(RunComparison comparison) {
+    return render(comparison.run(), comparison);
+  }
+
+  private static String render(SimulationRun run, @Nullable RunComparison comparison) {
     StringBuilder sb = new StringBuilder(64 * 1024);
     sb.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
         .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
@@ -52,9 +65,12 @@ public final class HtmlReport {
         .append(", ").append(run.sampleTimes().size()).append(" samples, ").append(run.timeline().size())
         .append(" events</p>\n");
     summary(sb, run);
+    if (comparison != null) {
+      comparison(sb, comparison);
+    }
     sb.append("<section id=\"charts\">\n<h2>Charts</h2>\n");
     for (String chart : run.charts()) {
-      chart(sb, run, chart);
+      chart(sb, run, chart, run.series().stream().filter(s -> s.chart().equals(chart)).toList());
     }
     sb.append("</section>\n");
     events(sb, run);
@@ -121,8 +137,23 @@ public final class HtmlReport {
     sb.append("</li>\n");
   }
 
-  private static void chart(StringBuilder sb, SimulationRun run, String chart) {
-    List<TimeSeries> all = run.series().stream().filter(s -> s.chart().equals(chart)).toList();
+  private static void comparison(StringBuilder sb, RunComparison c) {
+    sb.append("<section id=\"comparison\">\n<h2>").append(esc(c.label())).append(" compared with ")
+        .append(esc(c.otherLabel())).append("</h2>\n<table id=\"comparison-table\">\n<thead><tr><th>Figure</th><th>")
+        .append(esc(c.label())).append("</th><th>").append(esc(c.otherLabel())).append("</th></tr></thead>\n<tbody>\n");
+    for (RunComparison.Row r : c.rows()) {
+      sb.append("<tr><td>").append(esc(r.figure())).append("</td><td>").append(num(r.value())).append(' ')
+          .append(esc(r.unit())).append("</td><td>").append(num(r.otherValue())).append(' ').append(esc(r.unit()))
+          .append("</td></tr>\n");
+    }
+    sb.append("</tbody>\n</table>\n");
+    for (List<TimeSeries> pair : c.overlays()) {
+      chart(sb, c.run(), pair.get(0).chart(), pair);
+    }
+    sb.append("</section>\n");
+  }
+
+  private static void chart(StringBuilder sb, SimulationRun run, String chart, List<TimeSeries> all) {
     List<TimeSeries> drawn = all.subList(0, Math.min(all.size(), MAX_LINES_PER_CHART));
     double max = 0;
     for (TimeSeries s : drawn) {

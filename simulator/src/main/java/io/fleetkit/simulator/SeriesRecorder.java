@@ -3,6 +3,7 @@ package io.fleetkit.simulator;
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.autoscaling.NodePool;
+import io.fleetkit.api.core.GpuRequests;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodPhase;
@@ -48,6 +49,8 @@ final class SeriesRecorder {
   static final String JOBS = "Job streams";
   static final String WORK_QUEUES = "Work queues";
   static final String DESIRED_ALL = "desired (all workloads)";
+  /** A pod annotation: the share of its GPUs it keeps busy, 0 to 1 (the {@code gpu used} series). */
+  static final String GPU_UTILIZATION = "simulate.fleetkit.io/gpu-utilization";
   static final String READY_ALL = "ready (all workloads)";
   /** Nodes of no NodePool. */
   static final String NO_POOL = "(no pool)";
@@ -172,8 +175,12 @@ final class SeriesRecorder {
       }
     }
     runningJobs.clear();
+    List<Pod> gpuRunning = new ArrayList<>();
     for (Pod p : store.list(Pod.class).items()) {
       PodPhase phase = p.status().phase();
+      if (phase == PodPhase.Running && !p.spec().nodeName().isEmpty() && heldGpus(p) > 0) {
+        gpuRunning.add(p);
+      }
       if (phase == PodPhase.Running && p.metadata().labels().containsKey(JobArrivals.STREAM_LABEL)) {
         runningJobs.add(p.metadata().namespace() + "/" + p.metadata().labels().get(JobArrivals.JOB_LABEL));
       }
@@ -248,6 +255,7 @@ final class SeriesRecorder {
     });
     double cpuUsed = 0;
     metrics.refresh();
+    Map<WorkloadLoad, Double> busy = new LinkedHashMap<>(); // load -> served / capacity of its serving pods
     for (WorkloadLoad l : loads) {
       double rate = metrics.rate(l);
       int serving = metrics.servingPods(l);
@@ -255,6 +263,7 @@ final class SeriesRecorder {
       double capacity = l.cpuMilliPerRequest() == 0 ? Double.POSITIVE_INFINITY
           : serving * (double) request / l.cpuMilliPerRequest();
       double served = Math.min(rate, capacity);
+      busy.put(l, capacity > 0 && !Double.isInfinite(capacity) ? served / capacity : 1.0);
       cpuUsed += served * l.cpuMilliPerRequest();
       String key = l.namespace() + "/" + l.name();
       put("requests/s " + key, LOAD, "requests/s", rate);
@@ -265,6 +274,7 @@ final class SeriesRecorder {
     put("cpu used", CPU, "cores", Math.round(cpuUsed) / 1000.0);
     put("gpu allocatable", GPU, "GPUs", gpuAllocatable);
     put("gpu requested", GPU, "GPUs", gpuRequested);
+    put("gpu used", GPU, "GPUs", round2(gpuUsed(gpuRunning, busy)));
     long memAllocatable = 0;
     Map<String, Long> poolCpu = new TreeMap<>();
     for (Node n : store.list(Node.class).items()) {
@@ -398,6 +408,46 @@ final class SeriesRecorder {
             round2(scaling.queueLength(t)));
       }
     }
+  }
+
+  /** The GPUs a pod holds: its whole {@code nvidia.com/gpu} plus its shares ({@code fleetkit.io/gpu-milli}). */
+  private static double heldGpus(Pod p) {
+    ResourceList r = p.spec().effectiveRequests();
+    return GpuRequests.whole(r) + GpuRequests.milli(r) / (double) GpuRequests.MILLI_PER_DEVICE;
+  }
+
+  /**
+   * GPUs in use: each running GPU pod's GPUs times its utilisation, which is its {@value #GPU_UTILIZATION}
+   * annotation (0 to 1) when given, else the busy share of the load on its workload (served requests/s over what
+   * its serving pods can serve) when a scenario load selects it, else 1 (a running GPU job is taken as busy).
+   */
+  private double gpuUsed(List<Pod> running, Map<WorkloadLoad, Double> busy) {
+    double used = 0;
+    List<Map.Entry<WorkloadLoad, io.fleetkit.api.labels.LabelSelector>> selectors = new ArrayList<>();
+    for (WorkloadLoad l : busy.keySet()) {
+      metrics.selector(l).ifPresent(sel -> selectors.add(Map.entry(l, sel)));
+    }
+    for (Pod p : running) {
+      double u = 1;
+      String a = p.metadata().annotations().get(GPU_UTILIZATION);
+      if (a != null) {
+        try {
+          u = Math.max(0, Math.min(1, Double.parseDouble(a)));
+        } catch (NumberFormatException e) {
+          u = 1;
+        }
+      } else {
+        for (Map.Entry<WorkloadLoad, io.fleetkit.api.labels.LabelSelector> e : selectors) {
+          if (e.getKey().namespace().equals(p.metadata().namespace())
+              && e.getValue().matches(p.metadata().labels())) {
+            u = busy.get(e.getKey());
+            break;
+          }
+        }
+      }
+      used += heldGpus(p) * u;
+    }
+    return used;
   }
 
   private long podCpuRequest(WorkloadLoad l) {

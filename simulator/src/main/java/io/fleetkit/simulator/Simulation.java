@@ -144,7 +144,7 @@ public final class Simulation implements AutoCloseable {
     this.storeScheduler = StoreScheduler.attach(scheduler, store);
     List<SimulatedController.Factory> factories = new ArrayList<>();
     if (b.defaultControllers) {
-      factories.addAll(defaultControllers(b.metrics, timeline.controllerEvents()));
+      factories.addAll(defaultControllers(b.metrics, timeline.controllerEvents(), b.rollouts));
     }
     factories.addAll(b.controllers);
     for (SimulatedController.Factory f : factories) {
@@ -335,7 +335,16 @@ public final class Simulation implements AutoCloseable {
    */
   public static List<SimulatedController.Factory> defaultControllers(MetricsRegistry metrics,
       EventRecorder events) {
-    return List.of(
+    return defaultControllers(metrics, events, true);
+  }
+
+  /**
+   * {@link #defaultControllers(MetricsRegistry, EventRecorder)}, without the Rollout and AnalysisRun ones unless
+   * {@code rollouts}.
+   */
+  private static List<SimulatedController.Factory> defaultControllers(MetricsRegistry metrics, EventRecorder events,
+      boolean rollouts) {
+    List<SimulatedController.Factory> all = new ArrayList<>(List.of(
         (store, clock, seed) -> {
           ReplicaSetController c = ReplicaSetController.builder(store).clock(clock).stepping().seed(seed)
               .metrics(metrics).events(events).build();
@@ -361,20 +370,23 @@ public final class Simulation implements AutoCloseable {
           return SimulatedController.of("disruption", () -> c.start().join(), c::runUntilIdle, c);
         },
         (store, clock, seed) -> {
-          RolloutController c = RolloutController.builder(store).clock(clock).stepping().build();
-          return SimulatedController.of("rollout", () -> c.start().join(), c::runUntilIdle, c);
-        },
-        (store, clock, seed) -> {
-          AnalysisRunController c = AnalysisRunController.builder(store).clock(clock).stepping().build();
-          return SimulatedController.of("analysisrun", () -> c.start().join(), c::runUntilIdle, c);
-        },
-        (store, clock, seed) -> {
           GarbageCollector gc = GarbageCollector.builder(store).watch(Deployment.class).watch(ReplicaSet.class)
               .watch(StatefulSet.class).watch(Job.class).watch(Pod.class).watch(PersistentVolumeClaim.class)
               .watch(Rollout.class).watch(AnalysisRun.class)
               .stepping().clock(clock).build();
           return SimulatedController.of("garbagecollector", () -> gc.start().join(), gc::runUntilIdle, gc);
-        });
+        }));
+    if (rollouts) { // before the garbage collector, in the order they always ran
+      all.add(all.size() - 1, (store, clock, seed) -> {
+        RolloutController c = RolloutController.builder(store).clock(clock).stepping().build();
+        return SimulatedController.of("rollout", () -> c.start().join(), c::runUntilIdle, c);
+      });
+      all.add(all.size() - 1, (store, clock, seed) -> {
+        AnalysisRunController c = AnalysisRunController.builder(store).clock(clock).stepping().build();
+        return SimulatedController.of("analysisrun", () -> c.start().join(), c::runUntilIdle, c);
+      });
+    }
+    return List.copyOf(all);
   }
 
   public static Builder builder() {
@@ -649,6 +661,7 @@ public final class Simulation implements AutoCloseable {
     private boolean defaultControllers = true;
     private boolean defaultTolerations = true;
     private boolean podEvents = true;
+    private boolean rollouts = true;
     private @Nullable SchedulerSetup schedulerSetup;
     private MetricsRegistry metrics = MetricsRegistry.NOOP;
     private @Nullable StoreFactory storeFactory;
@@ -761,6 +774,12 @@ public final class Simulation implements AutoCloseable {
     /** Leaves out {@link #defaultControllers()}: only the registered ones run. */
     public Builder withoutDefaultControllers() {
       defaultControllers = false;
+      return this;
+    }
+
+    /** Leaves the Rollout and AnalysisRun controllers out of the default ones: Rollouts are stored, nothing acts. */
+    public Builder withoutRollouts() {
+      rollouts = false;
       return this;
     }
 

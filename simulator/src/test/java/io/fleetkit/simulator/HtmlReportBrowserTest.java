@@ -3,43 +3,88 @@ package io.fleetkit.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.fleetkit.adapter.kubernetes.yaml.KubernetesYaml;
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.simulation.Scenario;
+import io.fleetkit.api.simulation.ScenarioFeatures;
+import io.fleetkit.api.simulation.ScenarioScheduler;
+import io.fleetkit.api.simulation.ScenarioSpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Renders the bundled example's report in real headless Chromium ({@code -Dfleetkit.chromium=/usr/bin/chromium},
- * set by .ci/run through scripts/chromium.sh): no console message at all, every chart drawn with data, the filter
- * script applied, and a screenshot saved as {@code target/report-browser/cluster.png} for review. Skipped when the
- * property is unset; fails when it is set and the browser cannot run.
+ * Renders every example's report in real headless Chromium ({@code -Dfleetkit.chromium=/usr/bin/chromium}, set by
+ * .ci/run through scripts/chromium.sh): examples/cluster and examples/batch as their scenarios run them, the
+ * cluster's first hour under GPU policy GapFill compared with FGD (the comparison section), and
+ * examples/simulate without a scenario (as {@code fleetkit simulate DIR --report} runs plain manifests). Each page:
+ * no console message at all, every chart drawn with a line per series of all the samples, and a screenshot saved as
+ * {@code target/report-browser/NAME.png} for review; on the cluster's page the filter script applies a filter from
+ * the URL. Skipped when the property is unset; fails when it is set and the browser cannot run.
  */
 final class HtmlReportBrowserTest {
   private static final int TIMEOUT_SECONDS = 120;
   private static final Path OUT = Path.of("target", "report-browser");
   private static String chromium;
-  private static Path page;
-  private static int charts;
+  /** Per page: its file and the charts it must show, in order. */
+  private static final Map<String, Page> PAGES = new LinkedHashMap<>();
+
+  private record Page(Path file, List<String> charts, int samples) {}
 
   private record Browser(int exit, String stdout, String stderr) {}
 
   @BeforeAll
-  static void renderTheExample() throws IOException {
+  static void renderTheExamples() throws IOException {
     chromium = System.getProperty("fleetkit.chromium", "");
     assumeTrue(!chromium.isBlank(), "-Dfleetkit.chromium not set (scripts/chromium.sh env)");
     assertThat(Path.of(chromium)).as("-Dfleetkit.chromium=%s", chromium).isExecutable();
-    SimulationRun run = ClusterSimulation.builder().objects(Examples.clusterObjects()).podEvents(false).build().run();
-    charts = run.charts().size();
     Files.createDirectories(OUT);
-    page = OUT.resolve("cluster.html").toAbsolutePath();
-    Files.writeString(page, HtmlReport.render(run), StandardCharsets.UTF_8);
+    List<ApiObject<?>> cluster = Examples.clusterObjects();
+    page("cluster", ClusterSimulation.builder().objects(cluster).podEvents(false).build().run(), null);
+    List<ApiObject<?>> batch = KubernetesYaml.load(List.of(Examples.cluster().resolveSibling("batch"))).objects();
+    page("batch", ClusterSimulation.builder().objects(batch).podEvents(false).build().run(), null);
+    Scenario oneHour = Examples.scenario(cluster, Duration.ofHours(1));
+    SimulationRun gapFill = ClusterSimulation.builder().objects(Examples.withoutScenario(cluster))
+        .scenario(withGpuPolicy(oneHour, "GapFill")).podEvents(false).build().run();
+    SimulationRun fgd = ClusterSimulation.builder().objects(Examples.withoutScenario(cluster))
+        .scenario(withGpuPolicy(oneHour, "FGD")).podEvents(false).build().run();
+    page("cluster-gpu-policies", gapFill, new RunComparison("GapFill", gapFill, "FGD", fgd));
+    List<ApiObject<?>> plain = KubernetesYaml.load(List.of(Examples.cluster().resolveSibling("simulate"))).objects();
+    Scenario commandLine = new Scenario(ObjectMeta.builder().name("command-line").build(), new ScenarioSpec(
+        Duration.ofMinutes(10), 0, Duration.ofSeconds(10), List.of(), List.of(), ScenarioFeatures.ALL));
+    page("simulate", ClusterSimulation.builder().objects(plain).scenario(commandLine).build().run(), null);
+  }
+
+  private static Scenario withGpuPolicy(Scenario s, String policy) {
+    return new Scenario(s.metadata(), s.spec().withScheduler(new ScenarioScheduler("default", policy)));
+  }
+
+  private static void page(String name, SimulationRun run, RunComparison comparison) throws IOException {
+    List<String> charts = new ArrayList<>();
+    if (comparison != null) {
+      comparison.overlays().forEach(pair -> charts.add(pair.get(0).chart()));
+    }
+    charts.addAll(run.charts());
+    Path file = OUT.resolve(name + ".html").toAbsolutePath();
+    Files.writeString(file, comparison == null ? HtmlReport.render(run) : HtmlReport.render(comparison),
+        StandardCharsets.UTF_8);
+    PAGES.put(name, new Page(file, charts, run.sampleTimes().size()));
   }
 
   private static Browser chromium(Path profile, String... args) throws IOException, InterruptedException {
@@ -72,40 +117,52 @@ final class HtmlReportBrowserTest {
         .anyMatch(l -> l.contains("control error")).anyMatch(l -> l.contains("undefinedFunction"));
   }
 
-  @Test
-  void report_noConsoleMessageEveryChartWithDataFilterApplied() throws Exception {
-    Browser b = chromium(Files.createTempDirectory("chromium-profile"), "--dump-dom",
-        page.toUri() + "#filter=Zone%2F");
+  @ParameterizedTest
+  @ValueSource(strings = {"cluster", "batch", "cluster-gpu-policies", "simulate"})
+  void report_noConsoleMessage_everyChartWithData_screenshotSaved(String name) throws Exception {
+    Page page = PAGES.get(name);
+    String hash = name.equals("cluster") ? "#filter=Zone%2F" : "";
+    Browser b = chromium(Files.createTempDirectory("chromium-profile"), "--dump-dom", page.file().toUri() + hash);
     assertThat(b.exit()).as(b.stderr()).isZero();
-    assertThat(consoleLines(b.stderr())).as("console messages").isEmpty();
+    assertThat(consoleLines(b.stderr())).as("console messages of %s", name).isEmpty();
     String dom = b.stdout();
     Matcher figures = Pattern.compile("<figure class=\"chart\" data-chart=\"([^\"]+)\">(.*?)</figure>",
         Pattern.DOTALL).matcher(dom);
-    int seen = 0;
+    Set<String> seen = new LinkedHashSet<>();
     while (figures.find()) {
-      seen++;
+      String chart = figures.group(1).replace("&amp;", "&");
+      seen.add(chart);
       Matcher line = Pattern.compile("<polyline [^>]*points=\"([^\"]+)\"").matcher(figures.group(2));
-      assertThat(line.find()).as("chart %s has a line", figures.group(1)).isTrue();
-      assertThat(line.group(1).split(" ").length).as("points of chart %s", figures.group(1)).isEqualTo(24 * 12 + 1);
+      int lines = 0;
+      while (line.find()) {
+        lines++;
+        assertThat(line.group(1).split(" ")).as("points of a line of chart %s", chart).hasSize(page.samples());
+      }
+      assertThat(lines).as("lines of chart %s", chart).isPositive();
     }
-    assertThat(seen).isEqualTo(charts).isGreaterThanOrEqualTo(7);
-    // the filter from the URL ran: only the zone events are shown
-    Matcher shown = Pattern.compile("<span id=\"shown\">(\\d+)</span>").matcher(dom);
-    assertThat(shown.find()).isTrue();
-    assertThat(Integer.parseInt(shown.group(1))).isEqualTo(2); // ZoneFailed, ZoneRecovered
-    assertThat(dom).contains("<tr class=\"marker\" data-object=\"Zone/zone-b\">");
-    assertThat(Pattern.compile("<tr[^>]* hidden=\"\"").matcher(dom).results().count()).isPositive();
-  }
-
-  @Test
-  void report_screenshotSaved() throws Exception {
-    Path shot = OUT.resolve("cluster.png").toAbsolutePath();
+    assertThat(seen).as("charts of %s", name).containsExactlyElementsOf(page.charts());
+    if (name.equals("cluster")) {
+      assertThat(seen).hasSizeGreaterThanOrEqualTo(7);
+      // the filter from the URL ran: only the zone events are shown
+      Matcher shown = Pattern.compile("<span id=\"shown\">(\\d+)</span>").matcher(dom);
+      assertThat(shown.find()).isTrue();
+      assertThat(Integer.parseInt(shown.group(1))).isEqualTo(2); // ZoneFailed, ZoneRecovered
+      assertThat(dom).contains("<tr class=\"marker\" data-object=\"Zone/zone-b\">");
+      assertThat(Pattern.compile("<tr[^>]* hidden=\"\"").matcher(dom).results().count()).isPositive();
+    }
+    if (name.equals("batch")) {
+      assertThat(seen).contains(SeriesRecorder.QUEUES, SeriesRecorder.QUEUE_WAIT, SeriesRecorder.JOBS,
+          SeriesRecorder.GPU);
+    }
+    if (name.equals("cluster-gpu-policies")) {
+      assertThat(dom).contains("<section id=\"comparison\">").contains("GapFill compared with FGD");
+    }
+    Path shot = OUT.resolve(name + ".png").toAbsolutePath();
     Files.deleteIfExists(shot);
-    Browser b = chromium(Files.createTempDirectory("chromium-profile"), "--hide-scrollbars",
-        "--window-size=1280,4000", "--screenshot=" + shot, page.toUri().toString());
-    assertThat(b.exit()).as(b.stderr()).isZero();
-    assertThat(consoleLines(b.stderr())).isEmpty();
-    assertThat(shot).exists();
+    Browser s = chromium(Files.createTempDirectory("chromium-profile"), "--hide-scrollbars",
+        "--window-size=1280,4000", "--screenshot=" + shot, page.file().toUri().toString());
+    assertThat(s.exit()).as(s.stderr()).isZero();
+    assertThat(consoleLines(s.stderr())).isEmpty();
     byte[] png = Files.readAllBytes(shot);
     assertThat(png.length).isGreaterThan(20_000);
     assertThat(new String(png, 1, 3, StandardCharsets.US_ASCII)).isEqualTo("PNG");

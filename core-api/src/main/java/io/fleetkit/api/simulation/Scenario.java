@@ -32,6 +32,7 @@ import java.util.Set;
  *   - {at: 9h, apiSlowness: 2s, recoverAfter: 10m}   # every API round trip takes 2 s
  *   nodeStartup:                     # replaces the pool's startupDelay by four phases
  *   - {pool: gpu-a100, provision: 2m, boot: 1m, driver: 3m, imagePull: 2m}
+ *   scheduler: {profile: mostAllocated, gpuPolicy: GapFill}   # see ScenarioScheduler
  * </pre>
  */
 public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObject<Scenario> {
@@ -100,6 +101,10 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
       nonNegative(v, p + ".boot", ns.boot());
       nonNegative(v, p + ".driver", ns.driver());
       nonNegative(v, p + ".imagePull", ns.imagePull());
+    }
+    if (!ScenarioScheduler.PROFILES.contains(spec.scheduler().profile())) {
+      v.add("spec.scheduler.profile", "must be one of " + String.join(", ", ScenarioScheduler.PROFILES),
+          spec.scheduler().profile());
     }
     if (spec.features().provisioner() && spec.features().clusterAutoscaler()) {
       v.add("spec.features.provisioner", "must not be on together with clusterAutoscaler (both would launch nodes "

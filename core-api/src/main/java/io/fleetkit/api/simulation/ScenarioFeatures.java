@@ -17,13 +17,23 @@ package io.fleetkit.api.simulation;
  * @param admission the store's standard admission chain (NamespaceLifecycle, LimitRanger, Priority,
  *     DefaultTolerationSeconds, ResourceQuota) when the objects hold Namespaces, ResourceQuotas or LimitRanges: a
  *     create the chain denies is not stored (a workload controller records {@code FailedCreate})
+ * @param rollouts the Argo-Rollouts-style Rollout and AnalysisRun controllers (off: Rollouts are stored but nothing
+ *     acts on them)
  */
 public record ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterAutoscaler, boolean storage,
     boolean verticalPodAutoscaler, boolean queueAdmission, boolean queueScaling, boolean provisioner,
-    boolean networking, boolean admission) {
+    boolean networking, boolean admission, boolean rollouts) {
   /** Everything on, with the cluster autoscaler (not the provisioner). */
   public static final ScenarioFeatures ALL = new ScenarioFeatures(true, true, true, true, true, true, false, true,
-      true);
+      true, true);
+
+  /** The nine as given, rollouts on. */
+  public ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterAutoscaler, boolean storage,
+      boolean verticalPodAutoscaler, boolean queueAdmission, boolean queueScaling, boolean provisioner,
+      boolean networking, boolean admission) {
+    this(horizontalPodAutoscaler, clusterAutoscaler, storage, verticalPodAutoscaler, queueAdmission, queueScaling,
+        provisioner, networking, admission, true);
+  }
 
   /** The eight as given, admission on. */
   public ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterAutoscaler, boolean storage,
@@ -50,7 +60,7 @@ public record ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterA
   /** These features with the provisioner on and the cluster autoscaler off. */
   public ScenarioFeatures withProvisioner() {
     return new ScenarioFeatures(horizontalPodAutoscaler, false, storage, verticalPodAutoscaler, queueAdmission,
-        queueScaling, true, networking, admission);
+        queueScaling, true, networking, admission, rollouts);
   }
 
   /** The first three as given, the others on except the provisioner. */

@@ -17,10 +17,11 @@ import java.util.Objects;
  * @param jobStreams batch jobs arriving over time
  * @param queueScalers KEDA-style queue-length scaling of Deployments
  * @param nodeStartup start-up phases per NodePool, at most one per pool
+ * @param scheduler the scheduler's profile and GPU placement policy
  */
 public record ScenarioSpec(Duration duration, long seed, Duration sampleInterval, List<WorkloadLoad> loads,
     List<ScenarioFault> faults, ScenarioFeatures features, List<ScenarioQueue> queues, List<JobStream> jobStreams,
-    List<QueueScaler> queueScalers, List<NodeStartup> nodeStartup) {
+    List<QueueScaler> queueScalers, List<NodeStartup> nodeStartup, ScenarioScheduler scheduler) {
   /** The default sample interval. */
   public static final Duration DEFAULT_SAMPLE_INTERVAL = Duration.ofMinutes(1);
 
@@ -28,12 +29,27 @@ public record ScenarioSpec(Duration duration, long seed, Duration sampleInterval
     Objects.requireNonNull(duration, "duration");
     Objects.requireNonNull(sampleInterval, "sampleInterval");
     Objects.requireNonNull(features, "features");
+    Objects.requireNonNull(scheduler, "scheduler");
     loads = List.copyOf(loads);
     faults = List.copyOf(faults);
     queues = List.copyOf(queues);
     jobStreams = List.copyOf(jobStreams);
     queueScalers = List.copyOf(queueScalers);
     nodeStartup = List.copyOf(nodeStartup);
+  }
+
+  /** A scenario with kube's default scheduler profile and no GPU policy. */
+  public ScenarioSpec(Duration duration, long seed, Duration sampleInterval, List<WorkloadLoad> loads,
+      List<ScenarioFault> faults, ScenarioFeatures features, List<ScenarioQueue> queues, List<JobStream> jobStreams,
+      List<QueueScaler> queueScalers, List<NodeStartup> nodeStartup) {
+    this(duration, seed, sampleInterval, loads, faults, features, queues, jobStreams, queueScalers, nodeStartup,
+        ScenarioScheduler.DEFAULT);
+  }
+
+  /** This spec with another scheduler. */
+  public ScenarioSpec withScheduler(ScenarioScheduler v) {
+    return new ScenarioSpec(duration, seed, sampleInterval, loads, faults, features, queues, jobStreams, queueScalers,
+        nodeStartup, v);
   }
 
   /** A scenario without node start-up phases. */
@@ -46,6 +62,7 @@ public record ScenarioSpec(Duration duration, long seed, Duration sampleInterval
   /** A scenario without queues, job streams or queue scalers. */
   public ScenarioSpec(Duration duration, long seed, Duration sampleInterval, List<WorkloadLoad> loads,
       List<ScenarioFault> faults, ScenarioFeatures features) {
-    this(duration, seed, sampleInterval, loads, faults, features, List.of(), List.of(), List.of(), List.of());
+    this(duration, seed, sampleInterval, loads, faults, features, List.of(), List.of(), List.of(), List.of(),
+        ScenarioScheduler.DEFAULT);
   }
 }

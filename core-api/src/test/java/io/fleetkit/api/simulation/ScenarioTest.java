@@ -65,4 +65,17 @@ final class ScenarioTest {
         .isInstanceOf(ValidationException.class)
         .hasMessageContaining("spec.faults[0].at").hasMessageContaining("spec.faults[0].recoverAfter");
   }
+
+  @Test
+  void unknownSchedulerProfile_rejectedNamingTheFieldAndTheAllowedValues() {
+    ScenarioSpec spec = new ScenarioSpec(Duration.ofHours(1), 1, ScenarioSpec.DEFAULT_SAMPLE_INTERVAL, List.of(),
+        List.of(), ScenarioFeatures.ALL).withScheduler(new ScenarioScheduler("binpack", ""));
+    assertThatThrownBy(() -> new Scenario(ObjectMeta.builder().name("day").build(), spec))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("spec.scheduler.profile").hasMessageContaining("default, mostAllocated")
+        .hasMessageContaining("binpack");
+    Scenario ok = new Scenario(ObjectMeta.builder().name("day").build(),
+        spec.withScheduler(new ScenarioScheduler("mostAllocated", "FGD")));
+    assertThat(ok.spec().scheduler().describe()).isEqualTo("profile mostAllocated, GPU policy FGD");
+  }
 }

@@ -87,6 +87,31 @@ final class ConfigurationBound {
     return (long) Math.floor(opt + 1e-6 * Math.max(1, opt));
   }
 
+  /**
+   * The fewest devices that can hold all of {@code shares} (share pods) by this LP: a lower bound on the devices any
+   * packing of them needs. At least 1 when there is any share, 0 when there is none.
+   */
+  static long minDevices(List<TracePod> shares) {
+    long volume = 0;
+    for (TracePod t : shares) {
+      if (!(t.numGpu() == 1 && t.gpuMilli() > 0 && t.gpuMilli() < 1000)) {
+        throw new IllegalArgumentException("configuration bound: pod " + t.name() + " is not a share of one GPU");
+      }
+      volume += t.gpuMilli();
+    }
+    long lo = (volume + 999) / 1000;
+    long hi = shares.size();
+    while (lo < hi) {
+      long mid = (lo + hi) / 2;
+      if (bound(mid, shares) >= volume) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return lo;
+  }
+
   private static int load(int[] config, int[] sizes) {
     int l = 0;
     for (int s = 0; s < sizes.length; s++) {

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Replays a trace under the FGD paper's protocol ({@code kubernetes-scheduler-simulator}, {@code core.go: Simulate}):
@@ -55,6 +56,22 @@ public final class TraceReplay {
    */
   public static ReplayResult run(List<TraceNode> nodes, List<TracePod> pods, GpuPolicy policy, long seed,
       double inflate) {
+    return run(nodes, pods, policy, seed, inflate, null);
+  }
+
+  /**
+   * The sizes (milli) of the share pods placed by the first arrival at which the arrived GPU demand reaches the
+   * cluster's GPU capacity (the 100% point), in a replay with the paper's inflation.
+   */
+  static List<Integer> sharesPlacedAtCapacity(List<TraceNode> nodes, List<TracePod> pods, GpuPolicy policy,
+      long seed) {
+    List<Integer> shares = new ArrayList<>();
+    run(nodes, pods, policy, seed, 1.3, shares);
+    return shares;
+  }
+
+  private static ReplayResult run(List<TraceNode> nodes, List<TracePod> pods, GpuPolicy policy, long seed,
+      double inflate, @Nullable List<Integer> sharesAtCapacity) {
     if (!(inflate > 0)) {
       throw new IllegalArgumentException("trace replay: inflate must be positive, got " + inflate);
     }
@@ -95,7 +112,7 @@ public final class TraceReplay {
           new GpuPod(t.name(), cpu, demand(t)));
     }
     FragLedger frag = new FragLedger(c, m);
-    return replay(policy, seed, c, frag, policy.create(m, seed), sim);
+    return replay(policy, seed, c, frag, policy.create(m, seed), sim, sharesAtCapacity);
   }
 
   /** Kube's non-zero CPU request: 100 millicores when none is set. */
@@ -263,7 +280,7 @@ public final class TraceReplay {
   }
 
   private static ReplayResult replay(GpuPolicy policy, long seed, TraceCluster c, FragLedger frag, GpuScorer scorer,
-      SimPod[] pods) {
+      SimPod[] pods, @Nullable List<Integer> sharesAtCapacity) {
     long start = System.nanoTime();
     int buckets = ReplayResult.MAX_PERCENT + 1;
     double[] allocSum = new double[buckets];
@@ -298,6 +315,9 @@ public final class TraceReplay {
         c.place(pod, node, devices(c, scorer, pod, node));
         frag.update(node);
         placed++;
+        if (sharesAtCapacity != null && pod.isShare() && arrived < c.totalMilli) {
+          sharesAtCapacity.add(pod.milli());
+        }
       }
       arrived += pod.gpuTotal();
       int bucket = (int) Math.rint(arrived / total * 100);

@@ -17,6 +17,7 @@ import static org.assertj.core.api.Assertions.within;
  */
 final class TraceBenchmarkTest {
   private static final Map<String, List<TracePod>> PODS = new ConcurrentHashMap<>();
+  private static final Map<String, ReplayResult> RUNS = new ConcurrentHashMap<>();
   private static volatile List<TraceNode> nodes;
   private static volatile List<String> expected;
 
@@ -36,9 +37,22 @@ final class TraceBenchmarkTest {
   static double ourMean(String trace, GpuPolicy policy, int column) {
     double s = 0;
     for (int seed = 42; seed <= 51; seed++) {
-      s += TraceReplay.run(nodes(), pods(trace), policy, seed).allocationAt(column);
+      s += replay(trace, policy, seed).allocationAt(column);
     }
     return s / 10;
+  }
+
+  /** One replay of a bundled trace with the paper's inflation, computed once per JVM (the policy tests share them). */
+  static ReplayResult replay(String trace, GpuPolicy policy, long seed) {
+    return RUNS.computeIfAbsent(trace + "/" + policy.name() + "/" + seed,
+        k -> TraceReplay.run(nodes(), pods(trace), policy, seed));
+  }
+
+  /** {@link #replay}'s allocation at 100% arrival, asserted to be exactly {@code expected} (to the replay's 0.01). */
+  static double pinned(String trace, GpuPolicy policy, long seed, double expected) {
+    double ours = replay(trace, policy, seed).allocationAt(100);
+    assertThat(ours).as("%s on %s, seed %d", policy, trace, seed).isCloseTo(expected, within(0.005));
+    return ours;
   }
 
   /** The published mean over the 10 seeds at {@code column}. */

@@ -47,6 +47,8 @@ final class FeasibleNodes {
   private Status[] statuses = new Status[0];
   private int[] failedPlugin = new int[0];
   private int[] feasibleIdx = new int[0];
+  /** The snapshot position of the node examined at each position of the last find (see {@link #indexAt}). */
+  private int[] nodeAt = new int[0];
   private final FeasibleList feasibleList = new FeasibleList();
   private final AtomicInteger feasibleFound = new AtomicInteger();
   /** See {@link Prefetch}; never read. */
@@ -98,6 +100,7 @@ final class FeasibleNodes {
       statuses = new Status[len];
       failedPlugin = new int[len];
       feasibleIdx = new int[len];
+      nodeAt = new int[len];
     }
     error = null;
     int toFind = Diagnosis.numFeasibleNodesToFind(fw.percentageOfNodesToScore(), n);
@@ -235,7 +238,8 @@ final class FeasibleNodes {
         ? Math.max(toFind, 64)
         : Math.max(16, Math.min(toFind, n) / (runner.parallelism() * 2));
     ParallelRunner.Job[] self = new ParallelRunner.Job[1];
-    ParallelRunner.Job job = ParallelRunner.job(n, chunk, (from, to) -> {
+    int[] at = nodeAt;
+    ParallelRunner.Job job = ParallelRunner.job(n, chunk, nominated ? (from, to) -> {
       int local = 0;
       int touched = 0;
       for (int pos = from; pos < to; pos++) {
@@ -260,6 +264,24 @@ final class FeasibleNodes {
         }
       }
       prefetchSink = touched;
+      if (local > 0 && feasibleFound.addAndGet(local) >= toFind) {
+        self[0].stop();
+      }
+    } : (from, to) -> {
+      for (int pos = from; pos < to; pos++) {
+        int w = start + pos;
+        if (w >= n) {
+          w -= n;
+        }
+        at[pos] = all ? w : cand[w];
+      }
+      fw.runFilterRange(state, skip, pod, table, at, from, to, st, failed);
+      int local = 0;
+      for (int pos = from; pos < to; pos++) {
+        if (failed[pos] < 0) {
+          local++;
+        }
+      }
       if (local > 0 && feasibleFound.addAndGet(local) >= toFind) {
         self[0].stop();
       }

@@ -597,6 +597,61 @@ public final class Framework implements FrameworkHandle {
     return -1;
   }
 
+  /**
+   * {@link #runFilter(CycleState, boolean[], PodInfo, NodeTable, int, Status[], int)} for every position
+   * {@code pos} in {@code [from, to)} on node {@code nodes[pos]} of {@code table}, plugin by plugin over the whole
+   * range: each plugin sees only the nodes that passed the plugins before it, as in the per-node order, so every node
+   * gets the same answer and status. {@code failed[pos]} receives -1 or the failing plugin's index. Plugins with a
+   * {@link TableFilter} path run it over the range ({@link TableFilter#filterAll}); a plugin that throws is run again
+   * node by node, turning the exception into that node's error as the per-node path does.
+   */
+  void runFilterRange(CycleState state, boolean @Nullable [] skip, PodInfo pod, NodeTable table, int[] nodes,
+      int from, int to, Status[] statusOut, int[] failed) {
+    if (timings != null) {
+      for (int pos = from; pos < to; pos++) {
+        failed[pos] = runFilter(state, skip, pod, table, nodes[pos], statusOut, pos);
+      }
+      return;
+    }
+    Arrays.fill(failed, from, to, -1);
+    FilterPlugin[] fs = filter;
+    TableFilter[] tf = tableFilter;
+    for (int j = 0; j < fs.length; j++) {
+      if (skip != null && skip[j]) {
+        continue;
+      }
+      TableFilter t = tf[j];
+      if (t != null) {
+        try {
+          t.filterAll(state, pod, table, nodes, from, to, failed, j, statusOut);
+          continue;
+        } catch (RuntimeException e) {
+          // positions it already failed keep their status; the rest are judged node by node below
+        }
+      }
+      int touched = 0;
+      for (int pos = from; pos < to; pos++) {
+        if (failed[pos] >= 0) {
+          continue;
+        }
+        if (t == null && pos + Prefetch.DISTANCE < to) {
+          touched += Prefetch.touch(table.view(nodes[pos + Prefetch.DISTANCE]));
+        }
+        Status s;
+        try {
+          s = t != null ? t.filter(state, pod, table, nodes[pos]) : fs[j].filter(state, pod, table.view(nodes[pos]));
+        } catch (RuntimeException e) {
+          s = errorStatus(filterNames[j], "Filter", e);
+        }
+        if (s.code() != Status.Code.SUCCESS) {
+          statusOut[pos] = s;
+          failed[pos] = j;
+        }
+      }
+      prefetchSink = touched;
+    }
+  }
+
   /** Whether a Filter plugin not skipped by {@code skip} reads node views (has no {@link TableFilter} path). */
   boolean filtersReadViews(boolean @Nullable [] skip) {
     return readsViews(tableFilter, skip);
@@ -754,7 +809,7 @@ public final class Framework implements FrameworkHandle {
     int chunk = k * active <= inlineWork || runner.parallelism() == 1
         ? k : Math.max(16, k / (runner.parallelism() * 2));
     boolean prefetch = readsViews(ts, skip);
-    runner.run(k, chunk, (from, to) -> {
+    runner.run(k, chunk, timer != null ? (from, to) -> {
       int touched = 0;
       for (int pos = from; pos < to; pos++) {
         NodeInfo node = table.view(indices[pos]);
@@ -779,7 +834,7 @@ public final class Framework implements FrameworkHandle {
         }
       }
       prefetchSink = touched;
-    });
+    } : (from, to) -> scoreRange(plugins, ts, skip, bufs, state, pod, table, indices, from, to, error, prefetch));
     if (error.get() != null) {
       return error.get();
     }
@@ -811,6 +866,45 @@ public final class Framework implements FrameworkHandle {
       }
     }
     return Status.success();
+  }
+
+  /**
+   * Score for positions {@code [from, to)}, plugin by plugin over the whole range ({@link TableScore#scoreAll} where a
+   * plugin has a table path): the same scores as node by node. A plugin that throws is run again node by node so that
+   * the error is attributed as on the per-node path.
+   */
+  private void scoreRange(ScorePlugin[] plugins, TableScore[] ts, boolean @Nullable [] skip, long[][] bufs,
+      ArrayCycleState state, PodInfo pod, NodeTable table, int[] indices, int from, int to,
+      AtomicReference<Status> error, boolean prefetch) {
+    for (int j = 0; j < plugins.length; j++) {
+      if (skip != null && skip[j]) {
+        continue;
+      }
+      TableScore t = ts[j];
+      long[] out = bufs[j];
+      if (t != null) {
+        try {
+          t.scoreAll(state, pod, table, indices, from, to, out);
+          continue;
+        } catch (RuntimeException e) {
+          // judged node by node below
+        }
+      }
+      int touched = 0;
+      for (int pos = from; pos < to; pos++) {
+        if (t == null && prefetch && pos + Prefetch.DISTANCE < to) {
+          touched += Prefetch.touch(table.view(indices[pos + Prefetch.DISTANCE]));
+        }
+        try {
+          out[pos] = t != null ? t.score(state, pod, table, indices[pos]) : plugins[j].score(state, pod,
+              table.view(indices[pos]));
+        } catch (RuntimeException e) {
+          error.compareAndSet(null, errorStatus(scoreNames[j], "Score", e));
+          out[pos] = 0;
+        }
+      }
+      prefetchSink = touched;
+    }
   }
 
   /** The Score plugins on one node, each timed (a sampled cycle's sampled node). */

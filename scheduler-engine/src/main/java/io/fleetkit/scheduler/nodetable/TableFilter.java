@@ -13,4 +13,25 @@ import io.fleetkit.api.framework.Status;
  */
 public interface TableFilter extends FilterPlugin {
   Status filter(CycleState state, PodInfo pod, NodeTable table, int node);
+
+  /**
+   * Filter over a range of nodes in one call: for each {@code pos} in {@code [from, to)} with {@code failed[pos] < 0}
+   * (the node passed the plugins before this one), the answer of {@link #filter(CycleState, PodInfo, NodeTable, int)}
+   * on node {@code nodes[pos]}; a failure sets {@code failed[pos] = mark} and {@code statuses[pos]} to the status.
+   * Positions already failed are left alone. The engine calls this instead of the per-node method when it filters a
+   * chunk of nodes, so that a plugin can run a tight loop over the table's arrays; the default loops over
+   * {@code filter}.
+   */
+  default void filterAll(CycleState state, PodInfo pod, NodeTable table, int[] nodes, int from, int to, int[] failed,
+      int mark, Status[] statuses) {
+    for (int pos = from; pos < to; pos++) {
+      if (failed[pos] < 0) {
+        Status s = filter(state, pod, table, nodes[pos]);
+        if (s.code() != Status.Code.SUCCESS) {
+          failed[pos] = mark;
+          statuses[pos] = s;
+        }
+      }
+    }
+  }
 }

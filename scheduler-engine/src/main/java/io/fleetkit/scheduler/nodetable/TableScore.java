@@ -12,4 +12,15 @@ import io.fleetkit.api.framework.ScorePlugin;
  */
 public interface TableScore extends ScorePlugin {
   long score(CycleState state, PodInfo pod, NodeTable table, int node);
+
+  /**
+   * Score over a range of nodes in one call: {@code out[pos]} = {@link #score(CycleState, PodInfo, NodeTable, int)} of
+   * node {@code nodes[pos]} for each {@code pos} in {@code [from, to)}. The engine calls this instead of the per-node
+   * method, so that a plugin can run a tight loop over the table's arrays; the default loops over {@code score}.
+   */
+  default void scoreAll(CycleState state, PodInfo pod, NodeTable table, int[] nodes, int from, int to, long[] out) {
+    for (int pos = from; pos < to; pos++) {
+      out[pos] = score(state, pod, table, nodes[pos]);
+    }
+  }
 }

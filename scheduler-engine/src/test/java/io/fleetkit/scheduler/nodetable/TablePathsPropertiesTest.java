@@ -115,6 +115,102 @@ final class TablePathsPropertiesTest {
     assertThat(checked).isGreaterThanOrEqualTo(12 * nodes.size());
   }
 
+  /**
+   * The range paths ({@link TableFilter#filterAll}, {@link TableScore#scoreAll}) over a shuffled subset of positions
+   * answer as the per-node paths node by node; positions already failed by an earlier plugin are left untouched.
+   */
+  @Property(tries = 200)
+  void rangePaths_answerAsThePerNodePaths(@ForAll("nodeLists") List<NodeCase> nodes, @ForAll("pods") PodCase podCase,
+      @ForAll long seed) {
+    NodeTable table = new NodeTable();
+    table.ensureCapacity(nodes.size());
+    List<NodeInfo> views = new ArrayList<>();
+    for (int i = 0; i < nodes.size(); i++) {
+      NodeInfo v = view("n" + i, nodes.get(i));
+      table.set(i, v);
+      views.add(v);
+    }
+    PodInfo pod = PodInfos.of(pod("p", podCase.cpuMilli, podCase.memMi, podCase.gpus, podCase.tolerates));
+    java.util.Random random = new java.util.Random(seed);
+    int from = 1;
+    int to = from + nodes.size();
+    int[] positions = new int[to + 1];
+    List<Integer> order = new ArrayList<>();
+    for (int i = 0; i < nodes.size(); i++) {
+      order.add(i);
+    }
+    java.util.Collections.shuffle(order, random);
+    for (int pos = from; pos < to; pos++) {
+      positions[pos] = order.get(pos - from);
+    }
+    List<Object> plugins = List.of(NodeUnschedulablePlugin.INSTANCE, new TaintTolerationPlugin(),
+        new NodeResourcesFitPlugin(),
+        new NodeResourcesFitPlugin(NodeResourcesFitArgs.of(ScoringStrategy.mostAllocated(CPU_MEMORY))),
+        new NodeResourcesFitPlugin(NodeResourcesFitArgs.of(ScoringStrategy.mostAllocated(WITH_GPU))),
+        new NodeResourcesFitPlugin(NodeResourcesFitArgs.of(ScoringStrategy.requestedToCapacityRatio(WITH_GPU,
+            ScoringStrategy.DEFAULT_SHAPE))),
+        new NodeResourcesBalancedAllocationPlugin(),
+        new NodeResourcesBalancedAllocationPlugin(NodeResourcesBalancedAllocationArgs.of("cpu", "memory", GPU)));
+    int checked = 0;
+    for (Object plugin : plugins) {
+      CycleState state = new SimpleCycleState();
+      if (plugin instanceof NodeResourcesFitPlugin fit) {
+        fit.preFilter(state, pod, null);
+      }
+      if (plugin instanceof PreScorePlugin ps) {
+        ps.preScore(state, pod, views);
+      }
+      if (plugin instanceof TableFilter f) {
+        int[] failed = new int[to + 1];
+        io.fleetkit.api.framework.Status[] statuses = new io.fleetkit.api.framework.Status[to + 1];
+        java.util.Arrays.fill(failed, -1);
+        failed[0] = 9;
+        failed[to] = 9;
+        boolean[] preFailed = new boolean[to];
+        for (int pos = from; pos < to; pos++) {
+          if (random.nextInt(4) == 0) {
+            preFailed[pos] = true;
+            failed[pos] = 3;
+          }
+        }
+        f.filterAll(state, pod, table, positions, from, to, failed, 7, statuses);
+        assertThat(failed[0]).as("outside the range").isEqualTo(9);
+        assertThat(failed[to]).as("outside the range").isEqualTo(9);
+        for (int pos = from; pos < to; pos++) {
+          int node = positions[pos];
+          if (preFailed[pos]) {
+            assertThat(failed[pos]).as("%s left an already failed node alone", plugin).isEqualTo(3);
+            assertThat(statuses[pos]).isNull();
+            continue;
+          }
+          io.fleetkit.api.framework.Status expected = f.filter(state, pod, views.get(node));
+          if (expected.isSuccess()) {
+            assertThat(failed[pos]).as("%s filterAll on %s", plugin, nodes.get(node)).isEqualTo(-1);
+          } else {
+            assertThat(failed[pos]).as("%s filterAll on %s", plugin, nodes.get(node)).isEqualTo(7);
+            assertThat(statuses[pos]).as("%s filterAll status on %s", plugin, nodes.get(node)).isEqualTo(expected);
+          }
+          checked++;
+        }
+      }
+      if (plugin instanceof TableScore s) {
+        long[] out = new long[to + 1];
+        out[0] = -5;
+        out[to] = -5;
+        s.scoreAll(state, pod, table, positions, from, to, out);
+        assertThat(out[0]).isEqualTo(-5);
+        assertThat(out[to]).isEqualTo(-5);
+        for (int pos = from; pos < to; pos++) {
+          int node = positions[pos];
+          assertThat(out[pos]).as("%s scoreAll on %s", plugin, nodes.get(node))
+              .isEqualTo(((ScorePlugin) s).score(state, pod, views.get(node)));
+          checked++;
+        }
+      }
+    }
+    assertThat(checked).isGreaterThanOrEqualTo(8 * nodes.size());
+  }
+
   @Property(tries = 100)
   void set_copiesTheViewsHotFields(@ForAll("nodes") NodeCase c) {
     NodeTable table = new NodeTable();

@@ -2,13 +2,11 @@ package io.fleetkit.scheduler.plugins.gpu;
 
 import io.fleetkit.scheduler.gpu.GapWaste;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * AdaptiveGapFill: {@link GpuModelGapFillPlugin}'s placement of GPU pods, plus a rule that adapts to the workload
@@ -40,7 +38,7 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
   private final GpuWorkload workload;
   private final FgdScoreCache cache;
   private final GpuFgdBalancedPlugin balanced;
-  private final Map<String, GapWaste> wasteByModel = new ConcurrentHashMap<>();
+  private final ShareGaps gaps;
   // Guarded by this: the workload and cluster seen so far.
   private final Map<String, Integer> nodeIndex = new HashMap<>();
   private final List<String> nodeModel = new ArrayList<>();
@@ -55,6 +53,7 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
     this.workload = workload;
     this.cache = new FgdScoreCache(workload);
     this.balanced = new GpuFgdBalancedPlugin(workload);
+    this.gaps = ShareGaps.perModel(workload);
   }
 
   /** FGD's score. */
@@ -69,7 +68,6 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
     arrive(pod);
     GpuDemand d = pod.demand();
     int n = nodes.size();
-    long cpu = pod.milliCpu();
     if (d.isNone()) {
       placeCpuOnly(pod, nodes, scores);
       return;
@@ -84,16 +82,11 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
       GpuPolicies.tieBreakByNodeOrder(scores, nodes);
       return;
     }
-    double[] cost = new double[n];
-    double[] fgd = new double[n];
-    double[] balance = new double[n];
+    double[] extra = new double[n];
     for (int k = 0; k < n; k++) {
-      NodeGpu g = nodes.node(k);
-      cost[k] = nodeCost(g, cpu, d) + (avoid[k] ? AVOIDED : 0);
-      fgd[k] = scores[k];
-      balance[k] = GpuFgdBalancedPlugin.balance(g, cpu, d);
+      extra[k] = avoid[k] ? AVOIDED : 0;
     }
-    rank(nodes, scores, cost, fgd, balance, GpuGapFillPlugin.TIE);
+    gaps.rank(pod, nodes, scores, extra);
   }
 
   /**
@@ -111,7 +104,7 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
       any |= g.freeTotal() == 0;
     }
     if (any) {
-      rank(nodes, scores, cpuLeft, new double[n], null, 0);
+      GpuPolicies.rankTied(nodes, scores, cpuLeft, 0, new double[n], null);
     } else {
       balanced.normalize(pod, nodes, scores);
     }
@@ -196,85 +189,12 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
     return other ? avoid : new boolean[n];
   }
 
-  /**
-   * Orders the candidates by {@code primary} (lower first; within {@code tie} of the lowest counts as tied), the tied
-   * ones by {@code key}, then {@code key2} (higher first), then the node order: the first scores 100, the other tied
-   * nodes 99 down to 50, every other node 0..49 by its primary value.
-   */
-  private static void rank(Candidates nodes, long[] scores, double[] primary, double[] key,
-      double @org.jspecify.annotations.Nullable [] key2, double tie) {
-    int n = nodes.size();
-    double lowest = Double.POSITIVE_INFINITY;
-    for (int k = 0; k < n; k++) {
-      lowest = Math.min(lowest, primary[k]);
-    }
-    List<Integer> tied = new ArrayList<>();
-    double lo = Double.POSITIVE_INFINITY;
-    double hi = Double.NEGATIVE_INFINITY;
-    long[] order = new long[n];
-    for (int k = 0; k < n; k++) {
-      if (primary[k] <= lowest + tie) {
-        tied.add(k);
-        order[k] = nodes.order(k);
-      } else if (primary[k] < Double.POSITIVE_INFINITY) {
-        lo = Math.min(lo, primary[k]);
-        hi = Math.max(hi, primary[k]);
-      }
-    }
-    Comparator<Integer> c = Comparator.comparingDouble(k -> -key[k]);
-    if (key2 != null) {
-      c = c.thenComparingDouble(k -> -key2[k]);
-    }
-    tied.sort(c.thenComparingLong(k -> order[k]));
-    for (int k = 0; k < n; k++) {
-      scores[k] = primary[k] == Double.POSITIVE_INFINITY ? 0
-          : hi == lo ? 49 : Math.round(49 * (hi - primary[k]) / (hi - lo));
-    }
-    for (int q = 0; q < tied.size(); q++) {
-      scores[tied.get(q)] = q == 0 ? 100 : Math.max(50, 100 - q);
-    }
-  }
-
   /** A share accepting any model: the device of lowest gap cost, its ties to FGD's choice; otherwise FGD's device. */
   @Override
   public int shareDevice(GpuPod pod, NodeGpu node) {
     GpuDemand d = pod.demand();
-    long cpu = pod.milliCpu();
-    if (!d.models().isEmpty()) {
-      return Fgd.bestShareDevice(workload, node, cpu, d);
-    }
-    double lowest = nodeCost(node, cpu, d);
-    int best = -1;
-    long bestScore = Long.MIN_VALUE;
-    for (int g = 0; g < node.devices(); g++) {
-      if (fits(node, d, g) && deviceCost(node, cpu, d, g) <= lowest + GpuGapFillPlugin.TIE) {
-        long sc = Fgd.shareScore(workload, node, cpu, d, g);
-        if (sc > bestScore) {
-          best = g;
-          bestScore = sc;
-        }
-      }
-    }
-    return best;
-  }
-
-  private double deviceCost(NodeGpu n, long cpu, GpuDemand d, int g) {
-    return wasteByModel.computeIfAbsent(n.models().get(g), x -> GpuModelGapFillPlugin.shareWaste(workload, x))
-        .cost(n.free()[g], n.cpuLeft(), d.milli(), cpu);
-  }
-
-  private double nodeCost(NodeGpu n, long cpu, GpuDemand d) {
-    double best = Double.POSITIVE_INFINITY;
-    for (int g = 0; g < n.devices(); g++) {
-      if (fits(n, d, g)) {
-        best = Math.min(best, deviceCost(n, cpu, d, g));
-      }
-    }
-    return best;
-  }
-
-  private static boolean fits(NodeGpu n, GpuDemand d, int g) {
-    return n.free()[g] >= d.milli() && d.accepts(n.models().get(g));
+    return d.models().isEmpty() ? gaps.bestDevice(node, pod.milliCpu(), d)
+        : Fgd.bestShareDevice(workload, node, pod.milliCpu(), d);
   }
 
   @Override

@@ -3,6 +3,10 @@ package io.fleetkit.scheduler.plugins.gpu;
 import io.fleetkit.api.framework.CycleState;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.ScorePlugin;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** Small helpers shared by the GPU policies. */
 final class GpuPolicies {
@@ -56,6 +60,46 @@ final class GpuPolicies {
     }
     for (int k = 0; k < n; k++) {
       scores[k] = k == first ? 100 : scores[k] == max ? 99 : clamp(scores[k]) * 98 / 100;
+    }
+  }
+
+  /**
+   * Orders the candidates by {@code primary} (lower first; infinite: unusable), the ones within {@code tie} of the
+   * lowest counting as tied; the tied ones by {@code key}, then {@code key2} (higher first), then the host's node
+   * order. Normalised so that this order is exact at the top: the first node scores 100, the other tied nodes 99 down
+   * to 50 by their place in the order, every other node 0..49 by its primary value (lower higher), 0 when infinite.
+   */
+  static void rankTied(GpuScorer.Candidates nodes, long[] scores, double[] primary, double tie, double[] key,
+      double @Nullable [] key2) {
+    int n = nodes.size();
+    double lowest = Double.POSITIVE_INFINITY;
+    for (int k = 0; k < n; k++) {
+      lowest = Math.min(lowest, primary[k]);
+    }
+    List<Integer> tied = new ArrayList<>();
+    double lo = Double.POSITIVE_INFINITY;
+    double hi = Double.NEGATIVE_INFINITY;
+    long[] order = new long[n];
+    for (int k = 0; k < n; k++) {
+      if (primary[k] <= lowest + tie) {
+        tied.add(k);
+        order[k] = nodes.order(k);
+      } else if (primary[k] < Double.POSITIVE_INFINITY) {
+        lo = Math.min(lo, primary[k]);
+        hi = Math.max(hi, primary[k]);
+      }
+    }
+    Comparator<Integer> c = Comparator.comparingDouble(k -> -key[k]);
+    if (key2 != null) {
+      c = c.thenComparingDouble(k -> -key2[k]);
+    }
+    tied.sort(c.thenComparingLong(k -> order[k]));
+    for (int k = 0; k < n; k++) {
+      scores[k] = primary[k] == Double.POSITIVE_INFINITY ? 0
+          : hi == lo ? 49 : Math.round(49 * (hi - primary[k]) / (hi - lo));
+    }
+    for (int q = 0; q < tied.size(); q++) {
+      scores[tied.get(q)] = q == 0 ? 100 : Math.max(50, 100 - q);
     }
   }
 

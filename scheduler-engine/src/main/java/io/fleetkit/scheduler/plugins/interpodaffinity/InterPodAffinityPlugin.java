@@ -189,6 +189,10 @@ public final class InterPodAffinityPlugin
     if (terms.error != null) {
       return PreFilterResult.of(Status.unresolvable("parsing pod: " + terms.error));
     }
+    if (!terms.hasRequired() && snapshot.nodesWithRequiredAntiAffinityPods().isEmpty()) {
+      // Nothing to count and nothing to check: the Skip the full computation below would reach, without its state.
+      return PreFilterResult.skip();
+    }
     PreFilterState s = new PreFilterState(pod, terms, AffinityTerm.NamespaceLabels.memoized(args.namespaceLabels()),
         namespaceLabels(pod));
     boolean hostScopedExistingAnti;

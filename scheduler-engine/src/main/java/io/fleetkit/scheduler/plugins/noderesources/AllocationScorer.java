@@ -43,6 +43,22 @@ final class AllocationScorer implements FitScorer {
     return general(resources, table.view(node), podRequests);
   }
 
+  @Override
+  public void scoreAll(ResourceVector resources, NodeTable table, int[] nodes, int from, int to, long[] podRequests,
+      long[] out) {
+    if (!resources.cpuMemory()) {
+      FitScorer.super.scoreAll(resources, table, nodes, from, to, podRequests, out);
+      return;
+    }
+    long cpuRequest = podRequests[0];
+    long memRequest = podRequests[1];
+    for (int pos = from; pos < to; pos++) {
+      int node = nodes[pos];
+      out[pos] = cpuMemory(resources, table.allocatableMilliCpu(node), table.allocatableMemory(node),
+          resources.requestedCpu(table, node, cpuRequest), resources.requestedMemory(table, node, memRequest));
+    }
+  }
+
   /** Exactly {cpu, memory}: the general loop's arithmetic, in the same order, without the per-resource dispatch. */
   private long cpuMemory(ResourceVector resources, long cpuAlloc, long memAlloc, long cpuRequested,
       long memRequested) {

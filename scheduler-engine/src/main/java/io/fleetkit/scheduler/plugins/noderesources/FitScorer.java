@@ -15,6 +15,14 @@ interface FitScorer {
     return score(resources, table.view(node), podRequests);
   }
 
+  /** {@link #score(ResourceVector, NodeTable, int, long[])} of nodes {@code nodes[from..to)} into {@code out}. */
+  default void scoreAll(ResourceVector resources, NodeTable table, int[] nodes, int from, int to, long[] podRequests,
+      long[] out) {
+    for (int pos = from; pos < to; pos++) {
+      out[pos] = score(resources, table, nodes[pos], podRequests);
+    }
+  }
+
   static FitScorer of(ScoringStrategy strategy) {
     return switch (strategy.type()) {
       case LeastAllocated -> AllocationScorer.LEAST;

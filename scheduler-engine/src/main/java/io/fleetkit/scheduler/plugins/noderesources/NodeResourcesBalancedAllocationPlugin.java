@@ -91,6 +91,22 @@ public final class NodeResourcesBalancedAllocationPlugin implements PreScorePlug
     return general(table.view(node), podRequests);
   }
 
+  @Override
+  public void scoreAll(CycleState state, PodInfo pod, NodeTable table, int[] nodes, int from, int to, long[] out) {
+    long[] podRequests = podRequests(state, pod);
+    if (podRequests == null || !resources.cpuMemory()) {
+      TableScore.super.scoreAll(state, pod, table, nodes, from, to, out);
+      return;
+    }
+    long cpuRequest = podRequests[0];
+    long memRequest = podRequests[1];
+    for (int pos = from; pos < to; pos++) {
+      int node = nodes[pos];
+      out[pos] = cpuMemory(table.allocatableMilliCpu(node), table.allocatableMemory(node),
+          resources.requestedCpu(table, node, cpuRequest), resources.requestedMemory(table, node, memRequest));
+    }
+  }
+
   /** PreScore's request vector, computed on the fly when PreScore was skipped (as kube); null for a best-effort pod. */
   private long @Nullable [] podRequests(CycleState state, PodInfo pod) {
     long[] podRequests = state.read(PRE_SCORE_KEY);

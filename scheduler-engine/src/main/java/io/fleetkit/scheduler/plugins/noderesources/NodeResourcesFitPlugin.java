@@ -112,6 +112,37 @@ public final class NodeResourcesFitPlugin implements PreFilterPlugin, TableFilte
         r.scalarNames.length == 0 ? null : table.view(node));
   }
 
+  /**
+   * Filter over a range: a node whose numbers fit (the common case) passes on comparisons alone; a node that does not
+   * gets its status from the per-node path. Pods with extended resources take the per-node path throughout.
+   */
+  @Override
+  public void filterAll(CycleState state, PodInfo pod, NodeTable table, int[] nodes, int from, int to, int[] failed,
+      int mark, Status[] statuses) {
+    PodResourceRequest r = state.read(PRE_FILTER_KEY);
+    if (r == null || r.scalarNames.length > 0) {
+      TableFilter.super.filterAll(state, pod, table, nodes, from, to, failed, mark, statuses);
+      return;
+    }
+    long cpu = r.milliCpu;
+    long memory = r.memory;
+    long storage = r.ephemeralStorage;
+    for (int pos = from; pos < to; pos++) {
+      if (failed[pos] >= 0) {
+        continue;
+      }
+      int node = nodes[pos];
+      boolean fits = table.podCount(node) + 1L <= table.allocatablePods(node)
+          && (cpu <= 0 || cpu <= table.allocatableMilliCpu(node) - table.requestedMilliCpu(node))
+          && (memory <= 0 || memory <= table.allocatableMemory(node) - table.requestedMemory(node))
+          && (storage <= 0 || storage <= table.allocatableEphemeralStorage(node) - table.requestedEphemeralStorage(node));
+      if (!fits) {
+        failed[pos] = mark;
+        statuses[pos] = filter(state, pod, table, node);
+      }
+    }
+  }
+
   private static Status noPreFilter() {
     return Status.error("cycle state has no " + PRE_FILTER_KEY.name() + ": PreFilter of " + NAME + " did not run");
   }
@@ -187,6 +218,11 @@ public final class NodeResourcesFitPlugin implements PreFilterPlugin, TableFilte
   @Override
   public long score(CycleState state, PodInfo pod, NodeTable table, int node) {
     return scorer.score(resources, table, node, podRequests(state, pod));
+  }
+
+  @Override
+  public void scoreAll(CycleState state, PodInfo pod, NodeTable table, int[] nodes, int from, int to, long[] out) {
+    scorer.scoreAll(resources, table, nodes, from, to, podRequests(state, pod), out);
   }
 
   private long[] podRequests(CycleState state, PodInfo pod) {

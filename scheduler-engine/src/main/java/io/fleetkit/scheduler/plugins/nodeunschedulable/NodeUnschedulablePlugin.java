@@ -58,6 +58,22 @@ public final class NodeUnschedulablePlugin implements TableFilter {
     return table.unschedulable(node) ? filter(state, pod, table.view(node)) : Status.success();
   }
 
+  /** Over a range: schedulable nodes pass on their flag, cordoned ones are judged on their view. */
+  @Override
+  public void filterAll(CycleState state, PodInfo pod, NodeTable table, int[] nodes, int from, int to, int[] failed,
+      int mark, Status[] statuses) {
+    for (int pos = from; pos < to; pos++) {
+      int node = nodes[pos];
+      if (failed[pos] < 0 && table.unschedulable(node)) {
+        Status s = filter(state, pod, table.view(node));
+        if (s.code() != Status.Code.SUCCESS) {
+          failed[pos] = mark;
+          statuses[pos] = s;
+        }
+      }
+    }
+  }
+
   @Override
   public String toString() {
     return NAME;

@@ -79,6 +79,22 @@ public final class TaintTolerationPlugin implements TableFilter, PreScorePlugin,
     return table.tainted(node) ? filter(state, pod, table.view(node)) : Status.success();
   }
 
+  /** Over a range: untainted nodes pass on their flag, tainted ones are judged on their view. */
+  @Override
+  public void filterAll(CycleState state, PodInfo pod, NodeTable table, int[] nodes, int from, int to, int[] failed,
+      int mark, Status[] statuses) {
+    for (int pos = from; pos < to; pos++) {
+      int node = nodes[pos];
+      if (failed[pos] < 0 && table.tainted(node)) {
+        Status s = filter(state, pod, table.view(node));
+        if (s.code() != Status.Code.SUCCESS) {
+          failed[pos] = mark;
+          statuses[pos] = s;
+        }
+      }
+    }
+  }
+
   /** The reason Filter gives for an untolerated {@code taint}. */
   public static String reason(Taint taint) {
     return String.format(ERR_REASON_FORMAT, taint.key(), taint.value());
@@ -119,6 +135,14 @@ public final class TaintTolerationPlugin implements TableFilter, PreScorePlugin,
   @Override
   public long score(CycleState state, PodInfo pod, NodeTable table, int node) {
     return table.tainted(node) ? score(state, pod, table.view(node)) : 0;
+  }
+
+  @Override
+  public void scoreAll(CycleState state, PodInfo pod, NodeTable table, int[] nodes, int from, int to, long[] out) {
+    for (int pos = from; pos < to; pos++) {
+      int node = nodes[pos];
+      out[pos] = table.tainted(node) ? score(state, pod, table.view(node)) : 0;
+    }
   }
 
   @Override

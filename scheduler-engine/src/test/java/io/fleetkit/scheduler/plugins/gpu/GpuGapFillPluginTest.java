@@ -103,22 +103,22 @@ final class GpuGapFillPluginTest {
 
   @Test
   void bestDevice_lowestCost_tiesToFgdThenLowestIndex() {
-    GapWaste waste = GpuGapFillPlugin.shareWaste(M);
+    ShareGaps gaps = ShareGaps.pooled(M);
     GpuDemand d023 = new GpuDemand(0, 230, List.of());
     GpuDemand d032 = new GpuDemand(0, 320, List.of());
     NodeGpu gapAndFree = new NodeGpu(64_000, new int[] {350, 1000}, 1350, List.of("T4", "T4"));
-    assertThat(GpuGapFillPlugin.bestDevice(M, waste, gapAndFree, 1000, d023)).isEqualTo(1);
-    assertThat(GpuGapFillPlugin.bestDevice(M, waste, gapAndFree, 1000, d032)).isEqualTo(0);
+    assertThat(gaps.bestDevice(gapAndFree, 1000, d023)).isEqualTo(1);
+    assertThat(gaps.bestDevice(gapAndFree, 1000, d032)).isEqualTo(0);
     assertThat(Fgd.bestShareDevice(M, gapAndFree, 1000, d023)).isEqualTo(0);
-    assertThat(GpuGapFillPlugin.nodeCost(waste, gapAndFree, 1000, d023)).isCloseTo(15, within(1e-9));
+    assertThat(gaps.nodeCost(gapAndFree, 1000, d023)).isCloseTo(15, within(1e-9));
     // equal gaps: equal cost and FGD score, the lowest index
     NodeGpu twoGaps = new NodeGpu(64_000, new int[] {1000, 350, 350}, 1700, List.of("T4", "T4", "T4"));
-    assertThat(GpuGapFillPlugin.bestDevice(M, waste, twoGaps, 1000, d032)).isEqualTo(1);
+    assertThat(gaps.bestDevice(twoGaps, 1000, d032)).isEqualTo(1);
     // a device of a model the pod does not accept is never taken, even at a lower cost
     GpuDemand v100Only = new GpuDemand(0, 320, List.of("V100"));
     NodeGpu mixed = new NodeGpu(64_000, new int[] {350, 1000}, 1350, List.of("T4", "V100"));
-    assertThat(GpuGapFillPlugin.bestDevice(M, waste, mixed, 1000, v100Only)).isEqualTo(1);
-    assertThat(GpuGapFillPlugin.bestDevice(M, waste, new NodeGpu(64_000, new int[] {100}, 100, List.of("T4")),
+    assertThat(gaps.bestDevice(mixed, 1000, v100Only)).isEqualTo(1);
+    assertThat(gaps.bestDevice(new NodeGpu(64_000, new int[] {100}, 100, List.of("T4")),
         1000, d032)).isEqualTo(-1);
   }
 
@@ -152,7 +152,7 @@ final class GpuGapFillPluginTest {
   void shareWaste_isBuiltFromTheShareShapesOnly_cpuNoneCountsAs100m() {
     GpuWorkload m = GpuWorkload.of(List.of(new GpuWorkload.Shape(0, 500, 1, List.of(), 1),
         new GpuWorkload.Shape(2000, 1000, 2, List.of(), 1)));
-    GapWaste w = GpuGapFillPlugin.shareWaste(m);
+    GapWaste w = ShareGaps.waste(m, null);
     // one share shape of weight .5 among shares of total .5: waiting costs λ = 1.5; the whole shape fills no gap
     assertThat(w.waste(500, 1000)).isCloseTo(GapWaste.DEFAULT_PATIENCE, within(1e-9));
     assertThat(w.waste(490, 1000)).isEqualTo(490);

@@ -200,4 +200,42 @@ final class ScenarioYamlTest {
     assertThat(problems(ENGINES.replace("perReplica: 500", "perReplica: 0")))
         .contains("spec.queueScalers[0].perReplica", "must be a finite number above 0");
   }
+
+  @Test
+  void scheduler_profileAndGpuPolicyRead_policyByAnyName_roundTrips() {
+    Scenario s = parse("""
+        spec:
+          duration: 1h
+          scheduler: {profile: mostAllocated, gpuPolicy: gap-fill}
+        """);
+    assertThat(s.spec().scheduler().profile()).isEqualTo("mostAllocated");
+    assertThat(s.spec().scheduler().gpuPolicy()).isEqualTo("GapFill");
+    Scenario again = KubernetesYaml.parse(KubernetesYaml.dump(List.of(s)), "dump.yaml").ofType(Scenario.class).get(0);
+    assertThat(again).isEqualTo(s);
+    assertThat(parse("spec: {duration: 1h}\n").spec().scheduler().describe()).isEqualTo("profile default");
+  }
+
+  @Test
+  void scheduler_unknownProfilePolicyOrField_reportedWithTheFieldAndTheAllowedValues() {
+    String p = problems("""
+        spec:
+          duration: 1h
+          scheduler: {profile: binpack, gpuPolicy: tetris, policy: x}
+        """);
+    assertThat(p).contains("spec.scheduler.profile").contains("must be one of default, mostAllocated")
+        .contains("binpack");
+    assertThat(p).contains("spec.scheduler.gpuPolicy").contains("BestFit").contains("FGD").contains("GapFill")
+        .contains("tetris");
+    assertThat(p).contains("spec.scheduler.policy").contains("is not a field");
+  }
+
+  @Test
+  void rolloutsFeature_onByDefault_switchableAndRoundTrips() {
+    assertThat(parse("spec:\n  duration: 1h\n").spec().features().rollouts()).isTrue();
+    Scenario off = parse("spec:\n  duration: 1h\n  features: {rollouts: false}\n");
+    assertThat(off.spec().features().rollouts()).isFalse();
+    Scenario again = KubernetesYaml.parse(KubernetesYaml.dump(List.of(off)), "dump.yaml").ofType(Scenario.class)
+        .get(0);
+    assertThat(again.spec().features()).isEqualTo(off.spec().features());
+  }
 }

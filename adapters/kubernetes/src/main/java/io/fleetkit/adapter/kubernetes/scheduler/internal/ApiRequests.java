@@ -46,7 +46,8 @@ public final class ApiRequests {
    * The end of a request.
    *
    * @param code the last HTTP status, or -1 when there was none (timeout, connection failure, not sent)
-   * @param detail the {@code message} of the server's Status, the body, or the failure; prefixed with
+   * @param detail empty for {@link Kind#OK}; else the {@code message} of the server's Status, the body, or the
+   *     failure; prefixed with
    *     {@code HTTP <code>: } for {@link Kind#GAVE_UP} and {@link Kind#REFUSED} answers other than 404 and 409
    */
   public record Outcome(Kind kind, int code, String detail) {
@@ -124,7 +125,8 @@ public final class ApiRequests {
         HttpResponse<String> response = client.getHttpClient().sendAsync(b.build(), String.class)
             .get(requestTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
         code = response.code();
-        answer = message(response.body());
+        // A success's body (the object written, or a Status) is not read: parsing it costs more than the request.
+        answer = code >= 200 && code < 300 ? "" : message(response.body());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return new Outcome(Kind.INTERRUPTED, -1, "interrupted");

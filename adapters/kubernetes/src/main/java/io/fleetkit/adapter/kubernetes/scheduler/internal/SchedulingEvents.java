@@ -5,25 +5,27 @@ import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.events.v1.EventBuilder;
 import io.fabric8.kubernetes.api.model.events.v1.EventSeriesBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fleetkit.api.events.Event;
 import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.events.ObjectReference;
 import io.fleetkit.observability.events.CorrelatingEventRecorder;
 import io.fleetkit.observability.events.EventCorrelator;
 import io.fleetkit.observability.events.EventSink;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,8 +35,13 @@ import org.slf4j.LoggerFactory;
  * {@code Binding}), {@code FailedScheduling} (Warning, action {@code Scheduling}, the diagnosis as the note) and, on
  * preemption victims, {@code Preempted} (Normal, action {@code Preempting}). Every event goes through FleetKit's
  * {@link CorrelatingEventRecorder}, so repeats become a growing {@code series} on one Event and spam is dropped as
- * client-go's correlator does. Events are best effort: they are posted from one background thread, and a failure
- * is logged, never thrown. Thread-safe.
+ * client-go's correlator does.
+ *
+ * <p>Events are best effort, as client-go's event broadcaster makes them: the caller only queues an event (building
+ * and sending it happen on {@value #POSTERS} posting threads, so a slow API server never holds up scheduling), at
+ * most {@value #MAX_QUEUED} wait (client-go's {@code maxQueuedEvents}) and further ones are dropped and counted
+ * ({@link #dropped()}), and a failed post is logged, never thrown. A request is retried on 429, 5xx and connection
+ * failures as the scheduler's other writes are ({@link ApiRequests}); a success's body is not read. Thread-safe.
  */
 public final class SchedulingEvents implements EventRecorder, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulingEvents.class);
@@ -44,9 +51,17 @@ public final class SchedulingEvents implements EventRecorder, AutoCloseable {
   private static final DateTimeFormatter MICRO_TIME =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
 
+  /** Events waiting to be posted beyond which new ones are dropped (client-go's {@code maxQueuedEvents}). */
+  public static final int MAX_QUEUED = 1000;
+  /** Threads posting events: requests in flight at once, so that the API server's latency does not cap the rate. */
+  public static final int POSTERS = 16;
+  private static final String MERGE_PATCH = "application/merge-patch+json";
+
   private final KubernetesClient client;
-  private final ExecutorService executor;
+  private final ApiRequests api;
+  private final ThreadPoolExecutor executor;
   private final CorrelatingEventRecorder recorder;
+  private final AtomicLong dropped = new AtomicLong();
 
   /**
    * @param controller {@code reportingController} (the scheduler name)
@@ -54,13 +69,24 @@ public final class SchedulingEvents implements EventRecorder, AutoCloseable {
    */
   public SchedulingEvents(KubernetesClient client, String controller, String instance, Clock clock) {
     this.client = Objects.requireNonNull(client, "client");
-    this.executor = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "fleetkit-k8s-events");
-      t.setDaemon(true);
-      return t;
-    });
+    // Events are posted whether or not this replica leads (a replica that does not lead makes none).
+    this.api = new ApiRequests(client, () -> true, 3, Duration.ofMillis(100), Duration.ofSeconds(1),
+        Duration.ofSeconds(10));
+    AtomicInteger threads = new AtomicInteger();
+    this.executor = new ThreadPoolExecutor(POSTERS, POSTERS, 30, TimeUnit.SECONDS,
+        new ArrayBlockingQueue<>(MAX_QUEUED), r -> {
+          Thread t = new Thread(r, "fleetkit-k8s-events-" + threads.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+    this.executor.allowCoreThreadTimeOut(true);
     this.recorder = CorrelatingEventRecorder.create(new ApiSink(), clock, controller, instance,
         EventCorrelator.create(clock));
+  }
+
+  /** Events dropped because {@value #MAX_QUEUED} were already waiting to be posted. */
+  public long dropped() {
+    return dropped.get();
   }
 
   @Override
@@ -101,10 +127,38 @@ public final class SchedulingEvents implements EventRecorder, AutoCloseable {
     return new MicroTime(MICRO_TIME.format(t));
   }
 
-  /** Posts to the API server from the background thread; answers at once with the event as sent. */
+  /** Queues the API requests; answers at once with the event as sent. */
   private final class ApiSink implements EventSink {
     @Override
     public Event create(Event e) {
+      post(e, () -> createNow(e));
+      return e;
+    }
+
+    @Override
+    public Event update(Event e) {
+      // kube's events recorder: a PATCH of the series; 404 means the Event expired, so CREATE. client-go sends it as
+      // a strategic merge patch; for a body holding only the series (an object, no lists) a JSON merge patch is the
+      // same change, and every API server and stand-in accepts it.
+      post(e, () -> {
+        var patch = new EventBuilder()
+            .withNewMetadata().withNamespace(e.metadata().namespace()).withName(e.metadata().name()).endMetadata()
+            .withSeries(new EventSeriesBuilder().withCount(e.series().count())
+                .withLastObservedTime(micro(e.series().lastObservedTime())).build())
+            .build();
+        String body = client.getKubernetesSerialization().asJson(patch);
+        ApiRequests.Outcome out = api.send("patching event " + e.metadata().name(),
+            path(e.metadata().namespace(), e.metadata().name()), b -> b.patch(MERGE_PATCH, body));
+        if (out.code() == 404) {
+          createNow(e.withMetadata(e.metadata().withResourceVersion("")));
+        } else {
+          logFailure(e, out);
+        }
+      });
+      return e;
+    }
+
+    private void createNow(Event e) {
       var event = new EventBuilder()
           .withNewMetadata().withNamespace(e.metadata().namespace()).withName(e.metadata().name()).endMetadata()
           .withEventTime(micro(e.eventTime()))
@@ -119,31 +173,15 @@ public final class SchedulingEvents implements EventRecorder, AutoCloseable {
           .withSeries(e.series() == null ? null : new EventSeriesBuilder().withCount(e.series().count())
               .withLastObservedTime(micro(e.series().lastObservedTime())).build())
           .build();
-      post(e, () -> client.events().v1().events().inNamespace(e.metadata().namespace()).resource(event).create());
-      return e;
+      String body = client.getKubernetesSerialization().asJson(event);
+      logFailure(e, api.send("posting event " + e.metadata().name(), path(e.metadata().namespace(), ""),
+          b -> b.post("application/json", body)));
     }
 
-    @Override
-    public Event update(Event e) {
-      // kube's events recorder: a strategic-merge PATCH of the series; 404 means the Event expired, so CREATE.
-      // The patch body is an Event holding only its name and series (the resource form sends it without a GET).
-      var patch = new EventBuilder()
-          .withNewMetadata().withNamespace(e.metadata().namespace()).withName(e.metadata().name()).endMetadata()
-          .withSeries(new EventSeriesBuilder().withCount(e.series().count())
-              .withLastObservedTime(micro(e.series().lastObservedTime())).build())
-          .build();
-      post(e, () -> {
-        try {
-          client.events().v1().events().inNamespace(e.metadata().namespace()).resource(patch)
-              .patch(PatchContext.of(PatchType.STRATEGIC_MERGE));
-        } catch (KubernetesClientException ex) {
-          if (ex.getCode() != 404) {
-            throw ex;
-          }
-          create(e.withMetadata(e.metadata().withResourceVersion("")));
-        }
-      });
-      return e;
+    private void logFailure(Event e, ApiRequests.Outcome out) {
+      if (!out.ok()) {
+        LOG.debug("posting {} event about {} failed: {} {}", e.reason(), e.regarding(), out.kind(), out.detail());
+      }
     }
 
     private void post(Event e, Runnable call) {
@@ -156,12 +194,23 @@ public final class SchedulingEvents implements EventRecorder, AutoCloseable {
           }
         });
       } catch (RejectedExecutionException ex) {
-        LOG.debug("not posting {} event about {}: closed", e.reason(), e.regarding());
+        if (executor.isShutdown()) {
+          LOG.debug("not posting {} event about {}: closed", e.reason(), e.regarding());
+        } else if (dropped.incrementAndGet() % MAX_QUEUED == 1) {
+          LOG.warn("{} events waiting to be posted; dropping {} event about {} ({} dropped so far)", MAX_QUEUED,
+              e.reason(), e.regarding(), dropped.get());
+        }
       }
     }
   }
 
-  /** Posts the queued events (waiting up to 2 seconds) and stops the thread. Idempotent. */
+  /** {@code /apis/events.k8s.io/v1/namespaces/NS/events[/NAME]}. */
+  private static String path(String namespace, String name) {
+    return "/apis/events.k8s.io/v1/namespaces/" + URLEncoder.encode(namespace, StandardCharsets.UTF_8) + "/events"
+        + (name.isEmpty() ? "" : "/" + URLEncoder.encode(name, StandardCharsets.UTF_8));
+  }
+
+  /** Posts the queued events (waiting up to 2 seconds) and stops the posting threads. Idempotent. */
   @Override
   public void close() {
     executor.shutdown();

@@ -20,8 +20,11 @@ import io.fleetkit.api.simulation.Scenario;
 import io.fleetkit.api.simulation.ScenarioFault;
 import io.fleetkit.api.simulation.ScenarioFeatures;
 import io.fleetkit.api.simulation.ScenarioQueue;
+import io.fleetkit.api.simulation.ScenarioScheduler;
 import io.fleetkit.api.simulation.ScenarioSpec;
 import io.fleetkit.api.simulation.WorkloadLoad;
+import io.fleetkit.scheduler.plugins.gpu.GpuPolicy;
+import java.util.Arrays;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -38,10 +41,10 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ScenarioConverter implements KindConverter<GenericKubernetesResource, Scenario> {
   private static final Set<String> SPEC_FIELDS = Set.of("duration", "seed", "sampleInterval", "features", "loads",
-      "faults", "queues", "jobStreams", "queueScalers", "nodeStartup");
+      "faults", "queues", "jobStreams", "queueScalers", "nodeStartup", "scheduler");
   private static final Set<String> FEATURE_FIELDS = Set.of("horizontalPodAutoscaler", "clusterAutoscaler",
       "storage", "verticalPodAutoscaler", "queueAdmission", "queueScaling", "provisioner", "networking",
-      "admission");
+      "admission", "rollouts");
   private static final Set<String> QUEUE_FIELDS = Set.of("name", "namespaces", "cohort", "flavor", "quota");
   private static final Set<String> STREAM_FIELDS = Set.of("name", "namespace", "queue", "csv", "trace", "first",
       "timeScale", "poisson");
@@ -106,7 +109,7 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
     ScenarioFeatures features = new ScenarioFeatures(flag(f, "horizontalPodAutoscaler", ctx),
         ca == null ? !provisioner : ca, flag(f, "storage", ctx), flag(f, "verticalPodAutoscaler", ctx),
         flag(f, "queueAdmission", ctx), flag(f, "queueScaling", ctx), provisioner, flag(f, "networking", ctx),
-        flag(f, "admission", ctx));
+        flag(f, "admission", ctx), flag(f, "rollouts", ctx));
     List<WorkloadLoad> loads = new ArrayList<>();
     List<Object> rawLoads = Untyped.list(spec, "loads", "spec.loads", ctx);
     for (int i = 0; i < rawLoads.size(); i++) {
@@ -162,12 +165,37 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
       startup.add(new NodeStartup(pool, duration(m, "provision", p, ctx), duration(m, "boot", p, ctx),
           duration(m, "driver", p, ctx), duration(m, "imagePull", p, ctx)));
     }
+    ScenarioScheduler scheduler = scheduler(Untyped.map(spec, "scheduler", "spec.scheduler", ctx), ctx);
     if (ctx.hasErrors()) {
       return null;
     }
     ScenarioSpec s = new ScenarioSpec(duration, seed == null ? 0 : seed, interval, loads, faults, features, queues,
-        streams, scalers, startup);
+        streams, scalers, startup, scheduler);
     return ctx.build("", () -> new Scenario(meta, s));
+  }
+
+  /**
+   * {@code spec.scheduler}: {@code profile} (default {@value ScenarioScheduler#DEFAULT_PROFILE}) and
+   * {@code gpuPolicy}, a {@link GpuPolicy} by any of its names, kept as its display name.
+   */
+  private static ScenarioScheduler scheduler(Map<String, Object> m, DocumentContext ctx) {
+    known(m, Set.of("profile", "gpuPolicy"), "spec.scheduler", ctx);
+    String profile = Untyped.string(m, "profile", ScenarioScheduler.DEFAULT_PROFILE, "spec.scheduler.profile", ctx);
+    if (!ScenarioScheduler.PROFILES.contains(profile)) {
+      ctx.error("spec.scheduler.profile", "must be one of " + String.join(", ", ScenarioScheduler.PROFILES),
+          profile);
+    }
+    String policy = Untyped.string(m, "gpuPolicy", "", "spec.scheduler.gpuPolicy", ctx);
+    if (!policy.isEmpty()) {
+      try {
+        policy = GpuPolicy.of(policy).displayName();
+      } catch (IllegalArgumentException e) {
+        ctx.error("spec.scheduler.gpuPolicy", "must be one of " + String.join(", ",
+            Arrays.stream(GpuPolicy.values()).map(GpuPolicy::displayName).toList())
+            + " (names are matched ignoring case, dashes and underscores)", policy);
+      }
+    }
+    return new ScenarioScheduler(profile, policy);
   }
 
   private static @Nullable ScenarioQueue queue(Map<String, Object> m, String p, DocumentContext ctx) {
@@ -441,6 +469,7 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
     features.put("provisioner", s.features().provisioner());
     features.put("networking", s.features().networking());
     features.put("admission", s.features().admission());
+    features.put("rollouts", s.features().rollouts());
     spec.put("features", features);
     List<Object> loads = new ArrayList<>();
     for (WorkloadLoad l : s.loads()) {
@@ -572,6 +601,14 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
       startup.add(m);
     }
     Untyped.put(spec, "nodeStartup", startup);
+    if (!s.scheduler().equals(ScenarioScheduler.DEFAULT)) {
+      Map<String, Object> sched = new LinkedHashMap<>();
+      sched.put("profile", s.scheduler().profile());
+      if (s.scheduler().hasGpuPolicy()) {
+        sched.put("gpuPolicy", s.scheduler().gpuPolicy());
+      }
+      spec.put("scheduler", sched);
+    }
     return GenericKinds.resource(in, spec, null);
   }
 }
