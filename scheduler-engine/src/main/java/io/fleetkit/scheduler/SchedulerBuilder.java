@@ -39,6 +39,7 @@ public final class SchedulerBuilder {
   private @Nullable Consumer<ScheduleResult> listener;
   private @Nullable Integer inlineWork;
   private @Nullable Integer bindParallelism;
+  private @Nullable Integer metricsSamplePercent;
   private io.fleetkit.api.metrics.@Nullable MetricsRegistry metrics;
   private io.fleetkit.api.events.@Nullable EventRecorder events;
   private io.fleetkit.api.tracing.@Nullable Tracing tracing;
@@ -236,6 +237,23 @@ public final class SchedulerBuilder {
   }
 
   /**
+   * The percentage of scheduling cycles whose plugin execution and extension-point durations are recorded; default
+   * 10, kube-scheduler's {@code pluginMetricsSamplePercent}. Counters, gauges and attempt durations are recorded for
+   * every cycle whatever this is.
+   *
+   * @throws IllegalArgumentException unless {@code percent} is in [0, 100]
+   */
+  public SchedulerBuilder metricsSamplePercent(int percent) {
+    once("metricsSamplePercent", this.metricsSamplePercent);
+    if (percent < 0 || percent > 100) {
+      throw new IllegalArgumentException("scheduler builder: metricsSamplePercent " + percent
+          + " must be between 0 and 100");
+    }
+    this.metricsSamplePercent = percent;
+    return this;
+  }
+
+  /**
    * Records kube-scheduler's events ({@code Scheduled}, {@code FailedScheduling} on the pod, {@code Preempted} on
    * each victim) through {@code recorder}; default none.
    */
@@ -276,7 +294,8 @@ public final class SchedulerBuilder {
         maxInUnschedulable != null ? maxInUnschedulable : Duration.ofMinutes(5),
         assumedPodTtl != null ? assumedPodTtl : Duration.ZERO, listener,
         inlineWork != null ? inlineWork : SchedulerConfig.DEFAULT_INLINE_WORK,
-        bindParallelism != null ? bindParallelism : 0);
+        bindParallelism != null ? bindParallelism : 0,
+        metricsSamplePercent != null ? metricsSamplePercent : SchedulerConfig.DEFAULT_METRICS_SAMPLE_PERCENT);
     return new SchedulerImpl(config, metrics != null ? metrics : io.fleetkit.api.metrics.MetricsRegistry.NOOP,
         events != null ? events : io.fleetkit.api.events.EventRecorder.NOOP,
         tracing != null ? tracing : io.fleetkit.api.tracing.Tracing.NOOP);

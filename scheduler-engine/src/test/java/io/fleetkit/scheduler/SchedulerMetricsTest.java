@@ -42,7 +42,10 @@ final class SchedulerMetricsTest {
       List.of("scheduler_plugin_execution_duration_seconds", "HISTOGRAM", "plugin,extension_point,status",
           List.of(0.00001, 1.5, 20)),
       List.of("scheduler_queue_incoming_pods_total", "COUNTER", "queue,event", List.of()),
-      List.of("scheduler_cache_size", "GAUGE", "type", List.of()));
+      List.of("scheduler_cache_size", "GAUGE", "type", List.of()),
+      List.of("scheduler_permit_wait_duration_seconds", "HISTOGRAM", "result", List.of(0.001, 2.0, 15)),
+      List.of("scheduler_unschedulable_pods", "GAUGE", "plugin,profile", List.of()),
+      List.of("scheduler_plugin_evaluation_total", "COUNTER", "plugin,extension_point,profile", List.of()));
 
   private final ManualClock clock = ManualClock.atEpoch2026();
   private final PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -76,6 +79,7 @@ final class SchedulerMetricsTest {
   @Test
   void preemptionThenBinding_recordsAttemptsQueueMovesPreemptionSliAndEvents() {
     try (Scheduler s = Scheduler.builder().clock(clock).seed(1).parallelism(1)
+        .metricsSamplePercent(100)
         .metrics(MicrometerMetrics.of(prometheus)).events(recorder).build()) {
       s.addNode(node("n1", 1000, 8192, 110));
       s.addNode(node("n2", 1000, 8192, 110));
@@ -215,6 +219,130 @@ final class SchedulerMetricsTest {
     }
     assertThat(scrape().samples()).isEmpty();
     assertThat(events).isEmpty();
+  }
+
+  /**
+   * kube's {@code framework/runtime/framework.go}: every {@code Run<Point>Plugins} observes
+   * {@code scheduler_framework_extension_point_duration_seconds} {extension_point, status, profile}; Unreserve and
+   * PostBind always with {@code Success}.
+   */
+  @Test
+  void extensionPointDurations_everyPointOfABindingAndOfAPreemption() {
+    try (Scheduler s = Scheduler.builder().clock(clock).seed(1).parallelism(1)
+        .metricsSamplePercent(100)
+        .metrics(MicrometerMetrics.of(prometheus)).build()) {
+      s.addNode(node("n1", 1000, 8192, 110));
+      s.addNode(node("n2", 1000, 8192, 110));
+      s.addPod(pod("a", 100, 10));
+      assertThat(s.scheduleOne().isBound()).isTrue(); // two feasible nodes: PreScore and Score run
+      s.addPod(pod("big", 5000, 10)); // fits nowhere, preemption finds nothing
+      assertThat(s.scheduleOne().isBound()).isFalse();
+    }
+    Exposition e = scrape();
+    for (String point : List.of("PreScore", "Score", "Reserve", "Permit", "PreBind", "Bind", "PostBind")) {
+      assertThat(pointCount(e, point, "Success")).as(point).isEqualTo(1.0);
+    }
+    // both attempts ran PreFilter and Filter successfully ("big"'s Filter found no node, which is no error)
+    assertThat(pointCount(e, "PreFilter", "Success")).isEqualTo(2.0);
+    assertThat(pointCount(e, "Filter", "Success")).isEqualTo(2.0);
+    assertThat(pointCount(e, "PostFilter", "Unschedulable")).isEqualTo(1.0);
+    assertThat(e.samples("scheduler_framework_extension_point_duration_seconds_count"))
+        .extracting(x -> x.labels().get("extension_point")).doesNotContain("Unreserve");
+    assertThat(e.bucketBounds("scheduler_framework_extension_point_duration_seconds",
+        Map.of("extension_point", "Reserve", "status", "Success", "profile", "default-scheduler"))).hasSize(13)
+        .startsWith(0.0001, 0.0002).contains(0.2048);
+  }
+
+  private static double pointCount(Exposition e, String point, String status) {
+    return e.value("scheduler_framework_extension_point_duration_seconds_count",
+        Map.of("extension_point", point, "status", status, "profile", "default-scheduler")).orElse(0.0);
+  }
+
+  /**
+   * kube's {@code WaitOnPermit}: {@code scheduler_permit_wait_duration_seconds} {result} observes how long a pod
+   * waited, labelled with the status it ended with; a rejected wait unreserves (Unreserve observed).
+   */
+  @Test
+  void permitWait_observedWithTheEndingStatus_onTheSchedulersClock() {
+    io.fleetkit.scheduler.PluginRegistry reg = io.fleetkit.scheduler.PluginRegistry.defaults().with("Gate",
+        h -> io.fleetkit.scheduler.testing.LambdaPlugins.permit("Gate",
+            (p, n) -> io.fleetkit.api.framework.PermitResult.waitFor(Duration.ofSeconds(10))));
+    io.fleetkit.api.framework.SchedulerProfile profile = io.fleetkit.api.framework.SchedulerProfile
+        .builder("default-scheduler").plugin(io.fleetkit.scheduler.plugins.prioritysort.PrioritySortPlugin.NAME)
+        .plugin("Gate").build();
+    try (Scheduler s = Scheduler.builder().registry(reg).profile(profile).clock(clock).seed(1).parallelism(1)
+        .metricsSamplePercent(100)
+        .metrics(MicrometerMetrics.of(prometheus)).build()) {
+      s.addNode(node("n1", 1000, 8192, 110));
+      s.addPod(pod("ok", 100, 10));
+      s.addPod(pod("late", 100, 10));
+      assertThat(s.scheduleOne().code()).isEqualTo(io.fleetkit.api.framework.Status.Code.WAIT);
+      assertThat(s.scheduleOne().code()).isEqualTo(io.fleetkit.api.framework.Status.Code.WAIT);
+      clock.advance(Duration.ofMillis(100));
+      s.waitingPods().allow("default/ok", "Gate");
+      clock.advance(Duration.ofSeconds(10)); // "late" times out at its 10 s deadline
+      assertThat(s.scheduleOne()).isNull();
+    }
+    Exposition e = scrape();
+    Map<String, String> success = Map.of("result", "Success");
+    assertThat(e.value("scheduler_permit_wait_duration_seconds_count", success)).contains(1.0);
+    assertThat(e.value("scheduler_permit_wait_duration_seconds_sum", success).orElseThrow())
+        .isCloseTo(0.1, org.assertj.core.data.Offset.offset(1e-9));
+    // upstream metrics_test.go: 0.1 s lands in the 0.128 bucket, not in 0.064
+    assertThat(e.value("scheduler_permit_wait_duration_seconds_bucket", Map.of("result", "Success", "le", "0.064")))
+        .contains(0.0);
+    assertThat(e.value("scheduler_permit_wait_duration_seconds_bucket", Map.of("result", "Success", "le", "0.128")))
+        .contains(1.0);
+    assertThat(e.bucketBounds("scheduler_permit_wait_duration_seconds", success)).hasSize(16).contains(16.384);
+    Map<String, String> rejected = Map.of("result", "Unschedulable");
+    assertThat(e.value("scheduler_permit_wait_duration_seconds_count", rejected)).contains(1.0);
+    assertThat(e.value("scheduler_permit_wait_duration_seconds_sum", rejected).orElseThrow())
+        .isCloseTo(10.1, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(pointCount(e, "Permit", "Wait")).isEqualTo(2.0);
+    assertThat(pointCount(e, "Unreserve", "Success")).isEqualTo(1.0);
+    assertThat(pointCount(e, "Bind", "Success")).isEqualTo(1.0);
+  }
+
+  /**
+   * kube's instrumented plugins ({@code framework/runtime/instrumented_plugins.go}): every PreFilter, Filter,
+   * PreScore and Score call counts once in {@code scheduler_plugin_evaluation_total}; Filter on each node examined,
+   * a later Filter plugin only on nodes that the earlier ones passed.
+   */
+  @Test
+  void pluginEvaluations_countEveryCall_filterStopsAtTheFirstRejection() {
+    io.fleetkit.scheduler.PluginRegistry reg = io.fleetkit.scheduler.PluginRegistry.defaults()
+        .with(io.fleetkit.scheduler.testing.TestFitPlugin.NAME, h -> new io.fleetkit.scheduler.testing.TestFitPlugin())
+        .with("Last", h -> io.fleetkit.scheduler.testing.LambdaPlugins.filter("Last",
+            (p, n) -> io.fleetkit.api.framework.Status.success()));
+    io.fleetkit.api.framework.SchedulerProfile profile = io.fleetkit.api.framework.SchedulerProfile
+        .builder("default-scheduler").plugin(io.fleetkit.scheduler.plugins.prioritysort.PrioritySortPlugin.NAME)
+        .plugin(io.fleetkit.scheduler.testing.TestFitPlugin.NAME, 1).plugin("Last").build();
+    try (Scheduler s = Scheduler.builder().registry(reg).profile(profile).clock(clock).seed(1).parallelism(1)
+        .metrics(MicrometerMetrics.of(prometheus)).build()) {
+      s.addNode(node("small", 100, 8192, 110));
+      for (int i = 0; i < 3; i++) {
+        s.addNode(node("n" + i, 1000, 8192, 110));
+      }
+      for (int i = 0; i < 5; i++) {
+        s.addPod(pod("p" + i, 500, 10));
+      }
+      assertThat(s.runUntilIdle()).hasSize(5).allMatch(ScheduleResult::isBound);
+    }
+    // 5 cycles × 4 nodes examined by TestFit; Last runs only where TestFit passed: "small" (too little cpu) never,
+    // and in the fifth cycle one n node is full (two pods of 500m each): 3 + 3 + 3 + 3 + 2
+    Exposition e = scrape();
+    assertThat(evaluations(e, "TestFit", "Filter")).isEqualTo(20.0);
+    assertThat(evaluations(e, "Last", "Filter")).isEqualTo(14.0);
+    // Score runs on the feasible nodes, the same 3 + 3 + 3 + 3 + 2
+    assertThat(evaluations(e, "TestFit", "Score")).isEqualTo(14.0);
+    assertThat(evaluations(e, "Last", "Score")).isZero();
+    assertThat(e.labelNames("scheduler_plugin_evaluation_total"))
+        .containsExactlyInAnyOrder("plugin", "extension_point", "profile");
+  }
+
+  private static double evaluations(Exposition e, String plugin, String point) {
+    return e.value("scheduler_plugin_evaluation_total",
+        Map.of("plugin", plugin, "extension_point", point, "profile", "default-scheduler")).orElse(0.0);
   }
 
   private Exposition scrape() {

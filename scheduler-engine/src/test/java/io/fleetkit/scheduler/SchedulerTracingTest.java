@@ -57,7 +57,8 @@ final class SchedulerTracingTest {
     assertThat(attr(web, "fleetkit.result")).isEqualTo("Success");
     assertThat(attr(web, "k8s.node.name")).isIn("n1", "n2");
     assertThat(spans).filteredOn(x -> x.getParentSpanId().equals(web.getSpanId())).extracting(SpanData::getName)
-        .containsExactly("PreFilter", "Filter", "Score", "Bind");
+        .containsExactly("PreFilter", "Filter", "PreScore", "Score", "Reserve", "Permit", "PreBind", "Bind",
+            "PostBind");
 
     SpanData huge = attempts.stream().filter(x -> "huge".equals(attr(x, "k8s.pod.name"))).findFirst().orElseThrow();
     assertThat(huge.getTraceId()).as("no annotation: a trace of its own").isNotEqualTo(created.getTraceId());
@@ -95,7 +96,7 @@ final class SchedulerTracingTest {
     assertThat(spans).filteredOn(x -> x.getName().equals(Tracing.SPAN_SCHEDULE)).hasSize(1);
     assertThat(attr(attempt, "k8s.pod.name")).isEqualTo("sampled");
     assertThat(spans).extracting(SpanData::getName).containsExactlyInAnyOrder(Tracing.SPAN_SCHEDULE, "PreFilter",
-        "Filter", "Bind");
+        "Filter", "Reserve", "Permit", "PreBind", "Bind", "PostBind");
     assertThat(spans).allMatch(x -> x.getTraceId().equals(attempt.getTraceId()));
   }
 

@@ -106,6 +106,7 @@ final class FeasibleNodes {
     int toFind = Diagnosis.numFeasibleNodesToFind(fw.percentageOfNodesToScore(), n);
     start = n == 0 ? 0 : (int) (nextStartNodeIndex % n);
     int processed = runFilters(fw, state, pod, toFind);
+    fw.countFilterEvaluations(state.skipFilter, failedPlugin, processed);
     int found = 0;
     cutoff = processed;
     for (int pos = 0; pos < processed; pos++) {

@@ -171,6 +171,7 @@ public final class Framework implements FrameworkHandle {
     filter = pluginsAt(plugins, at, FilterPlugin[]::new);
     tableFilter = Arrays.stream(filter).map(p -> p instanceof TableFilter t ? t : null).toArray(TableFilter[]::new);
     filterNames = namesAt(names, at);
+    failedAtScratch = new int[filter.length];
     at = indicesOf(plugins, PostFilterPlugin.class);
     postFilter = pluginsAt(plugins, at, PostFilterPlugin[]::new);
     postFilterNames = namesAt(names, at);
@@ -264,6 +265,81 @@ public final class Framework implements FrameworkHandle {
       };
     }
     timings = new PluginTimings(metrics, names);
+  }
+
+  /** {@code scheduler_plugin_evaluation_total}'s extension points, in the order of {@link #evaluations}. */
+  private static final String[] EVALUATED = {"PreFilter", "Filter", "PreScore", "Score"};
+
+  /**
+   * Counts plugin evaluations into {@code scheduler_plugin_evaluation_total} from now on: summed per
+   * [PreFilter, Filter, PreScore, Score][plugin] on the scheduling thread and added to the counters by
+   * {@link #flushEvaluations()}, so a Filter run over 500 nodes costs one addition per plugin, not 500.
+   */
+  void countEvaluations(MetricsRegistry metrics) {
+    String[][] names = {preFilterNames, filterNames, preScoreNames, scoreNames};
+    io.fleetkit.api.metrics.Counter[][] counters = new io.fleetkit.api.metrics.Counter[names.length][];
+    long[][] counts = new long[names.length][];
+    for (int p = 0; p < names.length; p++) {
+      counters[p] = new io.fleetkit.api.metrics.Counter[names[p].length];
+      counts[p] = new long[names[p].length];
+      for (int i = 0; i < names[p].length; i++) {
+        counters[p][i] = metrics.counter(io.fleetkit.scheduler.metrics.SchedulerMetrics.PLUGIN_EVALUATION,
+            names[p][i], EVALUATED[p], schedulerName);
+      }
+    }
+    evaluationCounters = counters;
+    evaluations = counts;
+  }
+
+  /** Per Filter plugin, the nodes it rejected in the last search; reused. */
+  private final int[] failedAtScratch;
+
+  /** Pending evaluation counts [point][plugin]; null unless a registry was given. */
+  private long @Nullable [][] evaluations;
+  private io.fleetkit.api.metrics.Counter @Nullable [][] evaluationCounters;
+
+  /** Adds the evaluations counted since the last flush to their counters. */
+  void flushEvaluations() {
+    long[][] counts = evaluations;
+    if (counts == null) {
+      return;
+    }
+    for (int p = 0; p < counts.length; p++) {
+      for (int i = 0; i < counts[p].length; i++) {
+        if (counts[p][i] != 0) {
+          evaluationCounters[p][i].increment(counts[p][i]);
+          counts[p][i] = 0;
+        }
+      }
+    }
+  }
+
+  /**
+   * Counts the Filter calls of a search that examined {@code processed} nodes: plugin {@code j} ran on each node
+   * where no earlier plugin failed ({@code failedPlugin[pos]} is the failing plugin's index, or negative when the
+   * node fit), unless PreFilter's Skip skipped it.
+   */
+  void countFilterEvaluations(boolean @Nullable [] skip, int[] failedPlugin, int processed) {
+    long[][] counts = evaluations;
+    if (counts == null || processed == 0) {
+      return;
+    }
+    int n = filter.length;
+    int[] failedAt = failedAtScratch;
+    Arrays.fill(failedAt, 0);
+    for (int pos = 0; pos < processed; pos++) {
+      int f = failedPlugin[pos];
+      if (f >= 0 && f < n) {
+        failedAt[f]++;
+      }
+    }
+    long reached = processed;
+    for (int j = 0; j < n; j++) {
+      if (skip == null || !skip[j]) {
+        counts[1][j] += reached;
+      }
+      reached -= failedAt[j];
+    }
   }
 
   /** The timings when {@code state}'s cycle is sampled, else null. */
@@ -401,6 +477,9 @@ public final class Framework implements FrameworkHandle {
     for (int i = 0; i < preFilter.length; i++) {
       PreFilterResult r;
       long t0 = t == null ? 0 : System.nanoTime();
+      if (evaluations != null) {
+        evaluations[0][i]++;
+      }
       try {
         r = preFilter[i].preFilter(state, pod, snapshot);
         if (t != null) {
@@ -668,6 +747,9 @@ public final class Framework implements FrameworkHandle {
     for (int i = 0; i < preScore.length; i++) {
       Status s;
       long t0 = t == null ? 0 : System.nanoTime();
+      if (evaluations != null) {
+        evaluations[2][i]++;
+      }
       try {
         s = preScore[i].preScore(state, pod, nodes);
       } catch (RuntimeException e) {
@@ -710,6 +792,9 @@ public final class Framework implements FrameworkHandle {
         continue;
       }
       active++;
+      if (evaluations != null) {
+        evaluations[3][j] += k;
+      }
       if (scoreBufs[j] == null || scoreBufs[j].length != k) {
         scoreBufs[j] = new long[k];
       }

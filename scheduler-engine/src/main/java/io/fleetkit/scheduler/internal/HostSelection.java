@@ -23,12 +23,13 @@ final class HostSelection {
     this.random = random;
   }
 
-  /** Runs PreScore and Score over the first {@code found} feasible nodes; success or the error to fail with. */
+  /** Runs PreScore over the feasible nodes; success or the error to fail with. */
+  Status preScore(Framework fw, ArrayCycleState state, PodInfo pod, FeasibleNodes feasible) {
+    return fw.runPreScore(state, pod, feasible.list());
+  }
+
+  /** After a successful {@link #preScore}: runs Score over the first {@code found} feasible nodes. */
   Status score(Framework fw, ArrayCycleState state, PodInfo pod, FeasibleNodes feasible, int found) {
-    Status s = fw.runPreScore(state, pod, feasible.list());
-    if (!s.isSuccess()) {
-      return s;
-    }
     if (totals.length < found) {
       totals = new long[Math.max(found, totals.length * 2)];
     }

@@ -21,6 +21,11 @@ final class QueuedPod {
   String message = "";
   /** The plugins that rejected the pod in its last attempt (their registered events re-queue it). */
   java.util.Set<String> rejectors = java.util.Set.of();
+  /**
+   * The plugins this pod counts under in {@code scheduler_unschedulable_pods}: kube's {@code UnschedulablePlugins}
+   * (its last attempt's rejectors and the plugin gating it at PreEnqueue), cleared when it is popped or deleted.
+   */
+  java.util.Set<String> countedUnder = java.util.Set.of();
   QueuedPodInfo queued;
   /** {@code queued}'s priority and timestamp, read by the PrioritySort fast path of the active queue's heap. */
   int sortPriority;

@@ -24,7 +24,9 @@ import org.jspecify.annotations.Nullable;
 public record SchedulerConfig(List<SchedulerProfile> profiles, PluginRegistry registry, @Nullable Clock clock,
     @Nullable LongSupplier ticker, int parallelism, long seed, Binder binder, Evictor evictor,
     Duration initialBackoff, Duration maxBackoff, Duration maxInUnschedulable, Duration assumedPodTtl,
-    @Nullable Consumer<ScheduleResult> listener, int inlineWork, int bindParallelism) {
+    @Nullable Consumer<ScheduleResult> listener, int inlineWork, int bindParallelism, int metricsSamplePercent) {
+  /** The default {@link #metricsSamplePercent}: kube-scheduler's {@code pluginMetricsSamplePercent}. */
+  public static final int DEFAULT_METRICS_SAMPLE_PERCENT = 10;
   /** The default {@link #inlineWork}. */
   public static final int DEFAULT_INLINE_WORK = 512;
 }

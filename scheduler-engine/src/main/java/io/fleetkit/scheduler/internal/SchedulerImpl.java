@@ -90,6 +90,9 @@ public final class SchedulerImpl implements Scheduler {
   private final @Nullable SchedulerInstruments obs;
   /** {@link System#nanoTime()} at the start of the running attempt; -1 outside one. */
   private long attemptStartNanos = -1;
+  /** Scheduling cycles run; every {@link #EVALUATION_FLUSH_CYCLES}th flushes the plugin evaluation counts. */
+  private long cycles;
+  private static final int EVALUATION_FLUSH_CYCLES = 32;
 
   public SchedulerImpl(SchedulerConfig config) {
     this(config, MetricsRegistry.NOOP, EventRecorder.NOOP, Tracing.NOOP);
@@ -101,7 +104,8 @@ public final class SchedulerImpl implements Scheduler {
    */
   public SchedulerImpl(SchedulerConfig config, MetricsRegistry metrics, EventRecorder events, Tracing tracing) {
     this.config = config;
-    this.obs = SchedulerInstruments.of(metrics, events, tracing, config.seed());
+    this.obs = SchedulerInstruments.of(metrics, events, tracing, config.seed(),
+        config.metricsSamplePercent());
     Clock clock;
     if (config.clock() != null) {
       Clock c = config.clock();
@@ -128,6 +132,7 @@ public final class SchedulerImpl implements Scheduler {
     if (metrics.enabled()) {
       for (Framework fw : frameworks.values()) {
         fw.recordPluginDurations(metrics);
+        fw.countEvaluations(metrics);
       }
     }
     Framework first = frameworks.values().iterator().next();
@@ -151,17 +156,26 @@ public final class SchedulerImpl implements Scheduler {
     waiting.outcomes(new WaitingPodsImpl.Outcomes() {
       @Override
       public void allowed(WaitingPodsImpl.WaitingPod wp, long nowNanos) {
+        if (obs != null) {
+          obs.permitWait(Status.Code.SUCCESS, nowNanos - wp.sinceNanos);
+        }
         bind(wp.qp, wp.fw, wp.state, wp.assumed, wp.nodeName, nowNanos);
       }
 
       @Override
       public void rejected(WaitingPodsImpl.WaitingPod wp, Status why, long nowNanos) {
+        if (obs != null) {
+          obs.permitWait(why.code(), nowNanos - wp.sinceNanos);
+        }
         undo(wp.qp, wp.fw, wp.state, wp.assumed, wp.nodeName, why, false, nowNanos);
       }
 
       @Override
       public void dropped(WaitingPodsImpl.WaitingPod wp) {
-        wp.fw.runUnreserve(wp.state, wp.assumed, wp.nodeName);
+        if (obs != null) {
+          obs.permitWait(Status.Code.UNSCHEDULABLE, nanos.getAsLong() - wp.sinceNanos);
+        }
+        unreserve(wp.fw, wp.state, wp.assumed, wp.nodeName);
         cache.forget(wp.assumed.key());
       }
     });
@@ -279,7 +293,11 @@ public final class SchedulerImpl implements Scheduler {
     housekeeping(now);
     QueuedPod qp = queue.pop(now);
     if (qp == null) {
+      flushEvaluations();
       return null;
+    }
+    if ((++cycles & (EVALUATION_FLUSH_CYCLES - 1)) == 0) {
+      flushEvaluations();
     }
     waiting.defer(true);
     attemptStartNanos = obs == null ? -1 : obs.attemptStart(qp.info.pod(), qp.framework.schedulerName(), qp.attempts);
@@ -367,6 +385,14 @@ public final class SchedulerImpl implements Scheduler {
     return r;
   }
 
+  private void flushEvaluations() {
+    if (obs != null && obs.metricsOn()) {
+      for (Framework fw : frameworks.values()) {
+        fw.flushEvaluations();
+      }
+    }
+  }
+
   @Override
   public void close() {
     lock.run(() -> {
@@ -374,6 +400,7 @@ public final class SchedulerImpl implements Scheduler {
         return;
       }
       closed = true;
+      flushEvaluations();
       waiting.rejectAll("scheduler closed");
       bindings.close();
       runner.close();
@@ -393,12 +420,12 @@ public final class SchedulerImpl implements Scheduler {
     ArrayCycleState state = new ArrayCycleState();
     state.recordPluginMetrics = obs != null && obs.samplePluginMetrics();
 
-    long preFilterStart = obs == null ? 0 : obs.begin("PreFilter");
+    long preFilterStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PRE_FILTER, state.recordPluginMetrics);
     Framework.PreFilterOutcome pre = fw.runPreFilter(state, pod);
     Status preStatus = pre.status();
     if (obs != null) {
-      obs.end("PreFilter", preStatus.isRejected() || preStatus.code() == Status.Code.ERROR ? preStatus.code()
-          : Status.Code.SUCCESS, fw.schedulerName(), preFilterStart);
+      obs.end(SchedulerInstruments.PRE_FILTER, preStatus.isRejected() || preStatus.code() == Status.Code.ERROR
+          ? preStatus.code() : Status.Code.SUCCESS, fw.schedulerName(), preFilterStart, state.recordPluginMetrics);
     }
     if (preStatus.code() == Status.Code.ERROR) {
       return fail(qp, Status.Code.ERROR, preStatus.message(), null, List.of(), Set.of(), now);
@@ -408,10 +435,11 @@ public final class SchedulerImpl implements Scheduler {
           preStatus.code() == Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, pre.rejectors(), now);
     }
 
-    long filterStart = obs == null ? 0 : obs.begin("Filter");
+    long filterStart = obs == null ? 0 : obs.begin(SchedulerInstruments.FILTER, state.recordPluginMetrics);
     int found = feasibleNodes.find(fw, state, pod, pre.allowed());
     if (obs != null) {
-      obs.end("Filter", found < 0 ? Status.Code.ERROR : Status.Code.SUCCESS, fw.schedulerName(), filterStart);
+      obs.end(SchedulerInstruments.FILTER, found < 0 ? Status.Code.ERROR : Status.Code.SUCCESS, fw.schedulerName(),
+          filterStart, state.recordPluginMetrics);
     }
     if (found < 0) {
       return fail(qp, Status.Code.ERROR, feasibleNodes.error().message(), null, List.of(), Set.of(), now);
@@ -426,10 +454,19 @@ public final class SchedulerImpl implements Scheduler {
     if (found == 1) {
       host = feasibleNodes.node(0);
     } else {
-      long scoreStart = obs == null ? 0 : obs.begin("Score");
-      Status s = hostSelection.score(fw, state, pod, feasibleNodes, found);
+      long preScoreStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PRE_SCORE, state.recordPluginMetrics);
+      Status s = hostSelection.preScore(fw, state, pod, feasibleNodes);
       if (obs != null) {
-        obs.end("Score", s.isSuccess() ? Status.Code.SUCCESS : Status.Code.ERROR, fw.schedulerName(), scoreStart);
+        obs.end(SchedulerInstruments.PRE_SCORE, s.isSuccess() ? Status.Code.SUCCESS : Status.Code.ERROR,
+            fw.schedulerName(), preScoreStart, state.recordPluginMetrics);
+      }
+      if (s.isSuccess()) {
+        long scoreStart = obs == null ? 0 : obs.begin(SchedulerInstruments.SCORE, state.recordPluginMetrics);
+        s = hostSelection.score(fw, state, pod, feasibleNodes, found);
+        if (obs != null) {
+          obs.end(SchedulerInstruments.SCORE, s.isSuccess() ? Status.Code.SUCCESS : Status.Code.ERROR,
+              fw.schedulerName(), scoreStart, state.recordPluginMetrics);
+        }
       }
       if (!s.isSuccess()) {
         feasibleNodes.clear();
@@ -464,9 +501,14 @@ public final class SchedulerImpl implements Scheduler {
     String nominated = null;
     List<String> victims = List.of();
     if (fw.hasPostFilters()) {
+      long postFilterStart = obs == null ? 0 : obs.begin(SchedulerInstruments.POST_FILTER, state.recordPluginMetrics);
       Framework.PostFilterOutcome post = fw.runPostFilter(state, () -> qp.info,
           new NodeToStatus(nodeStatuses, absentCode), () -> clearNomination(qp));
       PostFilterResult r = post.success();
+      if (obs != null) {
+        obs.end(SchedulerInstruments.POST_FILTER, r != null ? Status.Code.SUCCESS : Status.Code.UNSCHEDULABLE,
+            fw.schedulerName(), postFilterStart, state.recordPluginMetrics);
+      }
       if (r != null) {
         victims = applyPostFilter(qp, r, now);
         nominated = r.nominatedNodeName();
@@ -549,11 +591,21 @@ public final class SchedulerImpl implements Scheduler {
     EnginePodInfo assumed = qp.info.withPod(qp.info.pod().withNodeName(nodeName));
     MDC.put(MDC_NODE, nodeName);
     cache.assume(assumed, nodeName);
+    long reserveStart = obs == null ? 0 : obs.begin(SchedulerInstruments.RESERVE, state.recordPluginMetrics);
     Status reserved = fw.runReserve(state, assumed, nodeName);
+    if (obs != null) {
+      obs.end(SchedulerInstruments.RESERVE, reserved.code(), fw.schedulerName(), reserveStart,
+          state.recordPluginMetrics);
+    }
     if (!reserved.isSuccess()) {
       return undo(qp, fw, state, assumed, nodeName, reserved, true, now);
     }
+    long permitStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PERMIT, state.recordPluginMetrics);
     Framework.PermitOutcome permit = fw.runPermit(state, assumed, nodeName, now);
+    if (obs != null) {
+      obs.end(SchedulerInstruments.PERMIT, permit.status().code(), fw.schedulerName(), permitStart,
+          state.recordPluginMetrics);
+    }
     if (permit.status().isWait()) {
       queue.markWaiting(qp);
       waiting.add(new WaitingPodsImpl.WaitingPod(qp, fw, state, assumed, nodeName, permit.deadlines(), now));
@@ -571,11 +623,16 @@ public final class SchedulerImpl implements Scheduler {
     if (bindings.isAsync()) {
       return bindAsync(qp, fw, state, assumed, nodeName);
     }
+    long preBindStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PRE_BIND, state.recordPluginMetrics);
     Status preBound = fw.runPreBind(state, assumed, nodeName);
+    if (obs != null) {
+      obs.end(SchedulerInstruments.PRE_BIND, preBound.code(), fw.schedulerName(), preBindStart,
+          state.recordPluginMetrics);
+    }
     if (!preBound.isSuccess()) {
       return undo(qp, fw, state, assumed, nodeName, preBound, false, now);
     }
-    long bindStart = obs == null ? 0 : obs.begin("Bind");
+    long bindStart = obs == null ? 0 : obs.begin(SchedulerInstruments.BIND, state.recordPluginMetrics);
     Status bound = fw.runBind(state, assumed, nodeName);
     if (bound.isSkip()) {
       try {
@@ -585,7 +642,7 @@ public final class SchedulerImpl implements Scheduler {
       }
     }
     if (obs != null) {
-      obs.end("Bind", bound.code(), fw.schedulerName(), bindStart);
+      obs.end(SchedulerInstruments.BIND, bound.code(), fw.schedulerName(), bindStart, state.recordPluginMetrics);
     }
     if (!bound.isSuccess()) {
       Status err = bound.code() == Status.Code.ERROR ? bound
@@ -601,7 +658,12 @@ public final class SchedulerImpl implements Scheduler {
     cache.finishBinding(assumed.key(), now);
     queue.done(qp);
     nominator.remove(assumed.key());
+    long postBindStart = obs == null ? 0 : obs.begin(SchedulerInstruments.POST_BIND, state.recordPluginMetrics);
     fw.runPostBind(state, assumed, nodeName);
+    if (obs != null) {
+      obs.end(SchedulerInstruments.POST_BIND, Status.Code.SUCCESS, fw.schedulerName(), postBindStart,
+          state.recordPluginMetrics);
+    }
     return emit(ScheduleResult.bound(assumed.key(), nodeName), qp);
   }
 
@@ -616,9 +678,13 @@ public final class SchedulerImpl implements Scheduler {
   private ScheduleResult bindAsync(QueuedPod qp, Framework fw, ArrayCycleState state, EnginePodInfo assumed,
       String nodeName) {
     Pod pod = qp.info.pod();
-    long[] bindNanos = {-1};
+    long[] bindNanos = {-1, -1};
+    Status.Code[] preBindCode = {Status.Code.SUCCESS};
     bindings.start(assumed.key(), () -> {
+      long preStart = System.nanoTime();
       Status preBound = fw.runPreBind(state, assumed, nodeName);
+      bindNanos[1] = System.nanoTime() - preStart;
+      preBindCode[0] = preBound.code();
       if (!preBound.isSuccess()) {
         return preBound;
       }
@@ -632,8 +698,11 @@ public final class SchedulerImpl implements Scheduler {
           : new Status(Status.Code.ERROR, List.of("binding rejected: " + bound.message()), bound.plugin());
     }, outcome -> {
       long now = nanos.getAsLong();
-      if (obs != null && bindNanos[0] >= 0) {
-        obs.extensionPoint("Bind", outcome.code(), fw.schedulerName(), bindNanos[0]);
+      if (obs != null && state.recordPluginMetrics && bindNanos[1] >= 0) {
+        obs.extensionPoint(SchedulerInstruments.PRE_BIND, preBindCode[0], fw.schedulerName(), bindNanos[1]);
+      }
+      if (obs != null && state.recordPluginMetrics && bindNanos[0] >= 0) {
+        obs.extensionPoint(SchedulerInstruments.BIND, outcome.code(), fw.schedulerName(), bindNanos[0]);
       }
       if (outcome.isSuccess()) {
         bound(qp, fw, state, assumed, nodeName, now);
@@ -645,13 +714,23 @@ public final class SchedulerImpl implements Scheduler {
         + "; binding in progress", null, List.of());
   }
 
+  /** Runs Unreserve, timed as an extension point (kube records it with status Success). */
+  private void unreserve(Framework fw, ArrayCycleState state, EnginePodInfo assumed, String nodeName) {
+    long start = obs == null ? 0 : obs.begin(SchedulerInstruments.UNRESERVE, state.recordPluginMetrics);
+    fw.runUnreserve(state, assumed, nodeName);
+    if (obs != null) {
+      obs.end(SchedulerInstruments.UNRESERVE, Status.Code.SUCCESS, fw.schedulerName(), start,
+          state.recordPluginMetrics);
+    }
+  }
+
   /**
    * Unreserves (every Reserve plugin, in reverse order), forgets the assumed pod and re-queues it. A rejection in the
    * scheduling cycle is worded as kube's FitError for one node; binding-cycle failures keep their message.
    */
   private ScheduleResult undo(QueuedPod qp, Framework fw, ArrayCycleState state, EnginePodInfo assumed,
       String nodeName, Status why, boolean schedulingCycle, long now) {
-    fw.runUnreserve(state, assumed, nodeName);
+    unreserve(fw, state, assumed, nodeName);
     cache.forget(assumed.key());
     queue.moveAllToActiveOrBackoff(ClusterEvent.ASSIGNED_POD_DELETE, now);
     String message = why.code() == Status.Code.ERROR || !schedulingCycle

@@ -47,7 +47,20 @@ final class SchedulerInstruments {
   private static final String[] QUEUES = {"active", "backoff", "unschedulable"};
   private static final String[] RESULTS = {SchedulerMetrics.SCHEDULED, SchedulerMetrics.UNSCHEDULABLE,
       SchedulerMetrics.ERROR};
-  private static final String[] POINTS = {"PreFilter", "Filter", "Score", "Bind"};
+  /** The extension points timed as a whole, kube's {@code extension_point} values, indexed by the constants below. */
+  static final String[] POINTS = {"PreFilter", "Filter", "PostFilter", "PreScore", "Score", "Reserve", "Unreserve",
+      "Permit", "PreBind", "Bind", "PostBind"};
+  static final int PRE_FILTER = 0;
+  static final int FILTER = 1;
+  static final int POST_FILTER = 2;
+  static final int PRE_SCORE = 3;
+  static final int SCORE = 4;
+  static final int RESERVE = 5;
+  static final int UNRESERVE = 6;
+  static final int PERMIT = 7;
+  static final int PRE_BIND = 8;
+  static final int BIND = 9;
+  static final int POST_BIND = 10;
   private static final Status.Code[] CODES = Status.Code.values();
 
   /** One profile's attempt and extension-point series, filled on first use. */
@@ -55,6 +68,8 @@ final class SchedulerInstruments {
     final Counter[] attempts = new Counter[RESULTS.length];
     final Histogram[] durations = new Histogram[RESULTS.length];
     final Histogram[][] points = new Histogram[POINTS.length][CODES.length];
+    /** {@code scheduler_unschedulable_pods} by plugin. */
+    final Map<String, Gauge> unschedulable = new HashMap<>();
   }
 
   private ProfileSeries series(String profile) {
@@ -94,7 +109,11 @@ final class SchedulerInstruments {
   /** Draws which cycles time their plugins; its own generator, so sampling never shifts the scheduler's draws. */
   private final SplittableRandom sampler;
 
-  private SchedulerInstruments(MetricsRegistry metrics, EventRecorder events, Tracing tracing, long seed) {
+  private final int samplePercent;
+
+  private SchedulerInstruments(MetricsRegistry metrics, EventRecorder events, Tracing tracing, long seed,
+      int samplePercent) {
+    this.samplePercent = samplePercent;
     this.metrics = metrics;
     this.metricsOn = metrics.enabled();
     this.sampler = new SplittableRandom(seed ^ 0x9E3779B97F4A7C15L);
@@ -123,17 +142,18 @@ final class SchedulerInstruments {
 
   /** The instruments, or {@code null} when no metrics, events or traces are wanted. */
   static @Nullable SchedulerInstruments of(MetricsRegistry metrics, EventRecorder events, Tracing tracing,
-      long seed) {
+      long seed, int samplePercent) {
     return metrics.enabled() || events != EventRecorder.NOOP || tracing.enabled()
-        ? new SchedulerInstruments(metrics, events, tracing, seed) : null;
+        ? new SchedulerInstruments(metrics, events, tracing, seed, samplePercent) : null;
   }
 
   /**
-   * Whether the cycle starting now times its plugins: true for {@link PluginTimings#SAMPLE_PERCENT} % of cycles, as
-   * kube's {@code rand.Intn(100) < pluginMetricsSamplePercent}; always false without a registry.
+   * Whether the cycle starting now times its plugins and extension points: true for the configured percentage of
+   * cycles (10 by default), as kube's {@code rand.Intn(100) < pluginMetricsSamplePercent}; always false without a
+   * registry.
    */
   boolean samplePluginMetrics() {
-    return metricsOn && sampler.nextInt(100) < PluginTimings.SAMPLE_PERCENT;
+    return metricsOn && samplePercent > 0 && (samplePercent >= 100 || sampler.nextInt(100) < samplePercent);
   }
 
   /**
@@ -176,11 +196,12 @@ final class SchedulerInstruments {
    *
    * @return {@link System#nanoTime()} at the start, for {@link #extensionPoint}
    */
-  long begin(String extensionPoint) {
+  long begin(int extensionPoint, boolean sampled) {
     if (attempt != null) {
-      point = tracing.start(extensionPoint, attempt);
+      point = tracing.start(POINTS[extensionPoint], attempt);
+      return System.nanoTime();
     }
-    return System.nanoTime();
+    return sampled ? System.nanoTime() : 0;
   }
 
   boolean metricsOn() {
@@ -293,36 +314,69 @@ final class SchedulerInstruments {
   }
 
   /** An extension point that {@link #begin began} at {@code startNanos} ran all its plugins. */
-  void end(String extensionPoint, Status.Code code, String profile, long startNanos) {
+  void end(int extensionPoint, Status.Code code, String profile, long startNanos, boolean sampled) {
+    if (point == null && !sampled) {
+      return;
+    }
     long nanos = System.nanoTime() - startNanos;
     if (point != null) {
       point.attribute("fleetkit.status", codeName(code));
       if (code == Status.Code.ERROR) {
-        point.error(extensionPoint + " failed");
+        point.error(POINTS[extensionPoint] + " failed");
       }
       point.end();
       point = null;
     }
-    extensionPoint(extensionPoint, code, profile, nanos);
+    if (sampled) {
+      extensionPoint(extensionPoint, code, profile, nanos);
+    }
   }
 
   /** An extension point ran all its plugins. */
-  void extensionPoint(String point, Status.Code code, String profile, long nanos) {
+  void extensionPoint(int point, Status.Code code, String profile, long nanos) {
     if (metricsOn) {
-      int i = switch (point) {
-        case "PreFilter" -> 0;
-        case "Filter" -> 1;
-        case "Score" -> 2;
-        case "Bind" -> 3;
-        default -> throw new IllegalArgumentException("extension point " + point + " is not timed as a whole");
-      };
-      Histogram[] byCode = series(profile).points[i];
+      Histogram[] byCode = series(profile).points[point];
       Histogram h = byCode[code.ordinal()];
       if (h == null) {
-        h = byCode[code.ordinal()] = metrics.histogram(SchedulerMetrics.FRAMEWORK_EXTENSION_POINT_DURATION, point,
-            codeName(code), profile);
+        h = byCode[code.ordinal()] = metrics.histogram(SchedulerMetrics.FRAMEWORK_EXTENSION_POINT_DURATION,
+            POINTS[point], codeName(code), profile);
       }
       h.observeNanos(nanos);
+    }
+  }
+
+  /**
+   * A pod held by Permit stopped waiting after {@code nanos} on the scheduler's clock, with {@code code} (kube's
+   * {@code WaitOnPermit}: {@code Success} when every plugin allowed it, {@code Unschedulable} when one rejected it,
+   * its wait ran out or it was deleted).
+   */
+  void permitWait(Status.Code code, long nanos) {
+    if (metricsOn) {
+      Histogram h = permitWait[code.ordinal()];
+      if (h == null) {
+        h = permitWait[code.ordinal()] = metrics.histogram(SchedulerMetrics.PERMIT_WAIT_DURATION, codeName(code));
+      }
+      h.observeNanos(nanos);
+    }
+  }
+
+  /** {@code scheduler_permit_wait_duration_seconds} by status code, bound on first use. */
+  private final Histogram[] permitWait = new Histogram[CODES.length];
+
+  /**
+   * {@code scheduler_unschedulable_pods}: {@code delta} (+1 or -1) for {@code plugin} in {@code profile}, as kube's
+   * queue moves {@code UnschedulableReason(plugin, profile)} when a plugin joins or leaves a pod's unschedulable
+   * plugins.
+   */
+  void unschedulablePlugin(String plugin, String profile, int delta) {
+    if (metricsOn) {
+      Map<String, Gauge> byPlugin = series(profile).unschedulable;
+      Gauge g = byPlugin.get(plugin);
+      if (g == null) {
+        g = metrics.gauge(SchedulerMetrics.UNSCHEDULABLE_PODS, plugin, profile);
+        byPlugin.put(plugin, g);
+      }
+      g.add(delta);
     }
   }
 

@@ -75,6 +75,29 @@ public final class SchedulingQueue {
     }
   }
 
+  /** Counts {@code p} under {@code plugin} in {@code scheduler_unschedulable_pods}, once (kube's set semantics). */
+  private void countUnder(QueuedPod p, @Nullable String plugin) {
+    if (obs == null || plugin == null || p.countedUnder.contains(plugin)) {
+      return;
+    }
+    if (p.countedUnder.isEmpty()) {
+      p.countedUnder = new java.util.HashSet<>(4);
+    }
+    p.countedUnder.add(plugin);
+    obs.unschedulablePlugin(plugin, p.framework.schedulerName(), 1);
+  }
+
+  /** {@code p} no longer counts as unschedulable (popped for an attempt, deleted or bound). */
+  private void uncount(QueuedPod p) {
+    if (obs == null || p.countedUnder.isEmpty()) {
+      return;
+    }
+    for (String plugin : p.countedUnder) {
+      obs.unschedulablePlugin(plugin, p.framework.schedulerName(), -1);
+    }
+    p.countedUnder = Set.of();
+  }
+
   /** Adds a new pending pod: to activeQ, or gated if a PreEnqueue plugin says no. */
   void add(QueuedPod p) {
     if (all.putIfAbsent(p.key(), p) != null) {
@@ -121,6 +144,7 @@ public final class SchedulingQueue {
     }
     detach(p);
     p.where = QueuedPod.Where.NONE;
+    uncount(p);
     if (obs != null) {
       obs.pending(this);
     }
@@ -145,6 +169,7 @@ public final class SchedulingQueue {
       return null;
     }
     p.where = QueuedPod.Where.IN_FLIGHT;
+    uncount(p);
     p.attempts++;
     p.cycle = ++schedulingCycle;
     return p;
@@ -162,6 +187,7 @@ public final class SchedulingQueue {
     }
     detach(p);
     p.where = QueuedPod.Where.NONE;
+    uncount(p);
   }
 
   /**
@@ -175,6 +201,9 @@ public final class SchedulingQueue {
     }
     p.message = message;
     p.rejectors = rejectors;
+    for (String plugin : rejectors) {
+      countUnder(p, plugin);
+    }
     p.timestampNanos = nowNanos;
     p.backoffExpiryNanos = nowNanos + backoffDuration(p.attempts);
     p.refresh();
@@ -300,6 +329,7 @@ public final class SchedulingQueue {
       active.add(p);
     } else {
       p.message = s.message();
+      countUnder(p, s.plugin());
       p.where = QueuedPod.Where.GATED;
       gated.put(p.key(), p);
     }

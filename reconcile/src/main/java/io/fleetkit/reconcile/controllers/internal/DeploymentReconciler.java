@@ -197,12 +197,13 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
       int replicas = DeploymentMath.newRSNewReplicas(d.spec().strategy().type(), d.spec().replicas(),
           DeploymentMath.maxSurge(d.spec()), currentPodCount(), 0);
       String name = d.metadata().name() + "-" + hash;
-      ObjectMeta meta = ObjectMeta.builder().namespace(d.metadata().namespace()).name(name).labels(labels)
+      ObjectMeta.Builder mb = ObjectMeta.builder().namespace(d.metadata().namespace()).name(name).labels(labels)
           .annotation(WorkloadLabels.REVISION, newRevision)
           .annotation(WorkloadLabels.DESIRED_REPLICAS, Integer.toString(d.spec().replicas()))
           .annotation(WorkloadLabels.MAX_REPLICAS,
               Integer.toString(d.spec().replicas() + DeploymentMath.maxSurge(d.spec())))
-          .ownerReference(OwnerReference.controllerOf(d)).build();
+          .ownerReference(OwnerReference.controllerOf(d));
+      ObjectMeta meta = TraceParent.inherit(d.metadata(), mb).build();
       ReplicaSet rs = new ReplicaSet(meta, new ReplicaSetSpec(replicas, sel, newTpl, d.spec().minReadySeconds()),
           io.fleetkit.api.apps.ReplicaSetStatus.EMPTY);
       ReplicaSet created;

@@ -350,6 +350,7 @@ public final class JobReconciler implements Reconciler<Job> {
             .annotation(WorkloadLabels.HOSTNAME, job.metadata().name() + "-" + index);
       }
       try {
+        TraceParent.inherit(job.metadata(), mb);
         Pod created = ctx.store().create(new Pod(mb.build(), spec, PodStatus.PENDING));
         ctx.events().event(job, Event.NORMAL, EventRecorder.SUCCESSFUL_CREATE, "Create", "Created pod: "
             + created.metadata().name());

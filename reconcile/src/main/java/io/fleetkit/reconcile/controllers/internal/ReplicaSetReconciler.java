@@ -261,14 +261,14 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
     }
     ConflictException last = null;
     for (int attempt = 0; attempt < NAME_ATTEMPTS; attempt++) {
-      ObjectMeta meta = ObjectMeta.builder()
+      ObjectMeta.Builder mb = ObjectMeta.builder()
           .namespace(rs.metadata().namespace())
           .name(base + "-" + nameSuffixes.get())
           .labels(tm.labels())
           .annotations(tm.annotations())
           .finalizers(tm.finalizers())
-          .ownerReference(OwnerReference.controllerOf(rs))
-          .build();
+          .ownerReference(OwnerReference.controllerOf(rs));
+      ObjectMeta meta = TraceParent.inherit(rs.metadata(), mb).build();
       try {
         ctx.store().create(new Pod(meta, rs.spec().template().spec(), PodStatus.PENDING));
         cacheExpectations.created(ctx.key(), meta.name(), ctx.now());

@@ -1,0 +1,18 @@
+package io.fleetkit.cluster;
+
+import io.fleetkit.api.testing.CapturedLogs;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+
+/**
+ * No log line of this module's whole test run holds a secret value: its tests log through {@link CapturedLogs}
+ * (core-api's test jar), which checks every line, at every level with its MDC and stack trace, for the test secrets;
+ * this class runs last and fails on any leak, naming the lines with the values masked.
+ */
+@Order(Integer.MAX_VALUE)
+final class SecretValuesInLogsTest {
+  @Test
+  void wholeSuite_noLogLineContainsASecretValue() {
+    CapturedLogs.assertNoLeaks();
+  }
+}
