@@ -78,6 +78,11 @@ record WriteLog(ObjectStore store, Consumer<String> report) implements ObjectSto
   }
 
   @Override
+  public boolean sharedWithOtherProcesses() {
+    return store.sharedWithOtherProcesses();
+  }
+
+  @Override
   public void close() {
     store.close();
   }
