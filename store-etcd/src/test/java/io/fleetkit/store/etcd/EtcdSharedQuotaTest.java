@@ -35,7 +35,7 @@ final class EtcdSharedQuotaTest {
   @Test
   void twoStoresCreatingConcurrently_neverPassTheQuota_andTheStatusCountsTheStoredPods() throws Exception {
     String prefix = "/fleetkit-test/" + UUID.randomUUID();
-    int hardPods = 7;
+    int hardPods = 5;
     int hardMilliCpu = 1000;
     try (ObjectStore a = EtcdStore.builder(LiveEtcd.endpoint()).prefix(prefix).admission(Admission.standard())
         .build();
@@ -46,7 +46,7 @@ final class EtcdSharedQuotaTest {
       a.create(ResourceQuota.of("team", "compute", ResourceList.builder().put("pods", String.valueOf(hardPods))
           .put("requests.cpu", hardMilliCpu + "m").build()));
       ObjectStore[] stores = {a, b};
-      int attempts = 24;
+      int attempts = 16;
       ExecutorService pool = Executors.newFixedThreadPool(4);
       CountDownLatch start = new CountDownLatch(1);
       AtomicInteger denied = new AtomicInteger();
@@ -73,7 +73,7 @@ final class EtcdSharedQuotaTest {
 
       List<Pod> stored = b.list(Pod.class, "team").items();
       ResourceQuota q = b.require(ResourceQuota.class, "team", "compute");
-      // 24 creates of 100m against 7 pods and 1000m: exactly 7 admitted, by the two stores together.
+      // 16 creates of 100m against 5 pods and 1000m: exactly 5 admitted, by the two stores together.
       assertThat(stored).hasSize(hardPods);
       assertThat(denied.get()).isEqualTo(attempts - hardPods);
       assertThat(q.status().used().pods()).isEqualTo(hardPods);
