@@ -21,9 +21,9 @@ import org.jspecify.annotations.Nullable;
  * status is written (phase, message, startedAt, per metric its phase and counters) but not read back: a run's
  * status belongs to its controller.
  */
-public final class AnalysisRunConverter extends CustomKindConverter<AnalysisRun> {
+public final class AnalysisRunConverter extends AbstractKindConverter<GenericKubernetesResource, AnalysisRun> {
   public AnalysisRunConverter() {
-    super(AnalysisRun.API_VERSION, AnalysisRun.KIND, true, AnalysisRun.class);
+    super(AnalysisRun.API_VERSION, AnalysisRun.KIND, true, GenericKubernetesResource.class, AnalysisRun.class);
   }
   @Override
   public @Nullable AnalysisRun toCore(GenericKubernetesResource in, DocumentContext ctx) {

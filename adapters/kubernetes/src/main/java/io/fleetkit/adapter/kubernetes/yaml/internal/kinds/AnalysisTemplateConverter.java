@@ -11,9 +11,11 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /** {@code argoproj.io/v1alpha1 AnalysisTemplate}: {@code spec.metrics} and {@code spec.args}. */
-public final class AnalysisTemplateConverter extends CustomKindConverter<AnalysisTemplate> {
+public final class AnalysisTemplateConverter
+    extends AbstractKindConverter<GenericKubernetesResource, AnalysisTemplate> {
   public AnalysisTemplateConverter() {
-    super(AnalysisTemplate.API_VERSION, AnalysisTemplate.KIND, true, AnalysisTemplate.class);
+    super(AnalysisTemplate.API_VERSION, AnalysisTemplate.KIND, true, GenericKubernetesResource.class,
+        AnalysisTemplate.class);
   }
   @Override
   public @Nullable AnalysisTemplate toCore(GenericKubernetesResource in, DocumentContext ctx) {

@@ -33,9 +33,9 @@ import org.jspecify.annotations.Nullable;
  * status: {currentSize: 2, lastScaleTime: "2024-05-01T10:00:00Z"}
  * </pre>
  */
-public final class NodePoolConverter extends CustomKindConverter<NodePool> {
+public final class NodePoolConverter extends AbstractKindConverter<GenericKubernetesResource, NodePool> {
   public NodePoolConverter() {
-    super(NodePool.API_VERSION, NodePool.KIND, false, NodePool.class);
+    super(NodePool.API_VERSION, NodePool.KIND, false, GenericKubernetesResource.class, NodePool.class);
   }
   private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(h|ms|m|s)");
 

@@ -18,9 +18,9 @@ import org.jspecify.annotations.Nullable;
  * scheduling.x-k8s.io/v1alpha1 PodGroup of the coscheduling plugin (a CRD: read from fabric8's
  * {@code GenericKubernetesResource}): {@code spec.minMember}, {@code scheduleTimeoutSeconds}, {@code minResources}.
  */
-public final class PodGroupConverter extends CustomKindConverter<PodGroup> {
+public final class PodGroupConverter extends AbstractKindConverter<GenericKubernetesResource, PodGroup> {
   public PodGroupConverter() {
-    super(PodGroup.API_VERSION, PodGroup.KIND, true, PodGroup.class);
+    super(PodGroup.API_VERSION, PodGroup.KIND, true, GenericKubernetesResource.class, PodGroup.class);
   }
 
   @Override

@@ -27,9 +27,9 @@ import org.jspecify.annotations.Nullable;
  * {@code strategy.blueGreen}. Argo Rollouts' defaults apply. The status is not read or written: it belongs to the
  * controller.
  */
-public final class RolloutConverter extends CustomKindConverter<Rollout> {
+public final class RolloutConverter extends AbstractKindConverter<GenericKubernetesResource, Rollout> {
   public RolloutConverter() {
-    super(Rollout.API_VERSION, Rollout.KIND, true, Rollout.class);
+    super(Rollout.API_VERSION, Rollout.KIND, true, GenericKubernetesResource.class, Rollout.class);
   }
   static final String GATEWAY_PLUGIN = "argoproj-labs/gatewayAPI";
 

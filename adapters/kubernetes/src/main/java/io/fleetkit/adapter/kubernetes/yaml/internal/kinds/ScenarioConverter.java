@@ -38,9 +38,9 @@ import org.jspecify.annotations.Nullable;
  * {@code memoryPerRequest} are quantities per request/s; a CSV load is inline text of
  * {@code seconds,requestsPerSecond} rows (a header row and {@code #} comments are skipped).
  */
-public final class ScenarioConverter extends CustomKindConverter<Scenario> {
+public final class ScenarioConverter extends AbstractKindConverter<GenericKubernetesResource, Scenario> {
   public ScenarioConverter() {
-    super(Scenario.API_VERSION, Scenario.KIND, false, Scenario.class);
+    super(Scenario.API_VERSION, Scenario.KIND, false, GenericKubernetesResource.class, Scenario.class);
   }
   private static final Set<String> SPEC_FIELDS = Set.of("duration", "seed", "sampleInterval", "features", "loads",
       "faults", "queues", "jobStreams", "queueScalers", "nodeStartup", "scheduler");

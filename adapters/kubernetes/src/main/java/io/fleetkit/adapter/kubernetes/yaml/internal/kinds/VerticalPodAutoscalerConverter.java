@@ -31,9 +31,11 @@ import org.jspecify.annotations.Nullable;
  * Defaults as the VPA admission controller: updateMode Auto; per container mode Auto, controlledResources cpu and
  * memory, controlledValues RequestsAndLimits.
  */
-public final class VerticalPodAutoscalerConverter extends CustomKindConverter<VerticalPodAutoscaler> {
+public final class VerticalPodAutoscalerConverter
+    extends AbstractKindConverter<GenericKubernetesResource, VerticalPodAutoscaler> {
   public VerticalPodAutoscalerConverter() {
-    super(VerticalPodAutoscaler.API_VERSION, VerticalPodAutoscaler.KIND, true, VerticalPodAutoscaler.class);
+    super(VerticalPodAutoscaler.API_VERSION, VerticalPodAutoscaler.KIND, true, GenericKubernetesResource.class,
+        VerticalPodAutoscaler.class);
   }
 
   @Override

@@ -1,26 +1,29 @@
 package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.api.meta.ApiObject;
 
 /**
- * The identity of a kind fabric8 does not model (a CRD such as Rollout or PodGroup, or one of FleetKit's own
- * kinds), read from and written to {@code GenericKubernetesResource}: subclasses give the apiVersion, kind, scope
- * and record type once and implement only the conversion.
+ * A kind's identity, given once: apiVersion, kind, scope, the fabric8 type ({@code GenericKubernetesResource} for
+ * a kind fabric8 does not model, such as a CRD or one of FleetKit's own kinds) and the core record type.
+ * Subclasses implement only the conversion.
  *
+ * @param <F> the fabric8 type
  * @param <C> the core-api record
  */
-abstract class CustomKindConverter<C extends ApiObject<C>> implements KindConverter<GenericKubernetesResource, C> {
+abstract class AbstractKindConverter<F, C extends ApiObject<C>> implements KindConverter<F, C> {
   private final String apiVersion;
   private final String kind;
   private final boolean namespaced;
+  private final Class<F> fabric8Type;
   private final Class<C> coreType;
 
-  CustomKindConverter(String apiVersion, String kind, boolean namespaced, Class<C> coreType) {
+  AbstractKindConverter(String apiVersion, String kind, boolean namespaced, Class<F> fabric8Type,
+      Class<C> coreType) {
     this.apiVersion = apiVersion;
     this.kind = kind;
     this.namespaced = namespaced;
+    this.fabric8Type = fabric8Type;
     this.coreType = coreType;
   }
 
@@ -40,8 +43,8 @@ abstract class CustomKindConverter<C extends ApiObject<C>> implements KindConver
   }
 
   @Override
-  public final Class<GenericKubernetesResource> fabric8Type() {
-    return GenericKubernetesResource.class;
+  public final Class<F> fabric8Type() {
+    return fabric8Type;
   }
 
   @Override
