@@ -9,26 +9,20 @@ import io.fleetkit.api.admission.AdmissionOperation;
 import io.fleetkit.api.core.Namespace;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.ResourceQuota;
-import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.resource.ResourceList;
-import io.fleetkit.api.store.DeletePreconditions;
-import io.fleetkit.api.store.ListResult;
+import io.fleetkit.api.store.ForwardingObjectStore;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.api.store.Watch;
-import io.fleetkit.api.store.WatchListener;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Predicate;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -167,73 +161,17 @@ final class SharedStoreQuotaTest {
   }
 
   /** {@code store} as a process sharing it sees it: every call forwarded, {@code shared} as told. */
-  record View(ObjectStore store, boolean shared) implements ObjectStore {
-    @Override
-    public <T extends ApiObject<T>> T create(T object) {
-      return store.create(object);
-    }
+  static final class View extends ForwardingObjectStore {
+    private final boolean shared;
 
-    @Override
-    public <T extends ApiObject<T>> Optional<T> get(Class<T> kind, String namespace, String name) {
-      return store.get(kind, namespace, name);
-    }
-
-    @Override
-    public <T extends ApiObject<T>> T require(Class<T> kind, String namespace, String name) {
-      return store.require(kind, namespace, name);
-    }
-
-    @Override
-    public <T extends ApiObject<T>> ListResult<T> list(Class<T> kind, String namespace) {
-      return store.list(kind, namespace);
-    }
-
-    @Override
-    public <T extends ApiObject<T>> ListResult<T> list(Class<T> kind, String namespace, LabelSelector selector) {
-      return store.list(kind, namespace, selector);
-    }
-
-    @Override
-    public <T extends ApiObject<T>> ListResult<T> list(Class<T> kind, String namespace,
-        Predicate<? super T> filter) {
-      return store.list(kind, namespace, filter);
-    }
-
-    @Override
-    public <T extends ApiObject<T>> T update(T object) {
-      return store.update(object);
-    }
-
-    @Override
-    public <T extends ApiObject<T>> T updateStatus(T object) {
-      return store.updateStatus(object);
-    }
-
-    @Override
-    public <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name,
-        DeletePreconditions preconditions) {
-      return store.delete(kind, namespace, name, preconditions);
-    }
-
-    @Override
-    public <T extends ApiObject<T>> Watch watch(Class<T> kind, String fromResourceVersion,
-        WatchListener<T> listener) {
-      return store.watch(kind, fromResourceVersion, listener);
-    }
-
-    @Override
-    public String resourceVersion() {
-      return store.resourceVersion();
+    View(ObjectStore store, boolean shared) {
+      super(store);
+      this.shared = shared;
     }
 
     @Override
     public boolean sharedWithOtherProcesses() {
       return shared;
-    }
-
-    @Override
-    public void close() {
-      store.close();
     }
   }
 }
