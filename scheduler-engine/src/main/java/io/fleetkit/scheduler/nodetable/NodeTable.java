@@ -29,6 +29,10 @@ public final class NodeTable {
   private long[] nonZeroMemory = new long[0];
   private int[] podCount = new int[0];
   private byte[] flags = new byte[0];
+  /** Per position, the {@link #rowVersion} stamp of its last {@link #set}. */
+  private long[] rowVersions = new long[0];
+  /** The last stamp given out; stamps start at 1, so 0 never names a row. */
+  private long lastVersion;
 
   /** The object view of the node at {@code i}: what the plugin API passes. */
   public NodeInfo view(int i) {
@@ -85,6 +89,20 @@ public final class NodeTable {
     return (flags[i] & TAINTED) != 0;
   }
 
+  /**
+   * A stamp that changes whenever position {@code i} is {@link #set} (to a new view, or to a different node after the
+   * positions were rebuilt) and never repeats within this table: equal stamps mean the same view, so anything
+   * computed from the row alone still holds. Stamps are positive.
+   */
+  public long rowVersion(int i) {
+    return rowVersions[i];
+  }
+
+  /** How many positions the table has room for: every position passed to it is below this. */
+  public int capacity() {
+    return views.length;
+  }
+
   /** Room for {@code n} nodes (the current positions are kept). */
   public void ensureCapacity(int n) {
     if (views.length >= n) {
@@ -103,6 +121,7 @@ public final class NodeTable {
     nonZeroMemory = Arrays.copyOf(nonZeroMemory, len);
     podCount = Arrays.copyOf(podCount, len);
     flags = Arrays.copyOf(flags, len);
+    rowVersions = Arrays.copyOf(rowVersions, len);
   }
 
   /** Drops the views at positions {@code from} and beyond (nodes removed from the snapshot). */
@@ -116,6 +135,7 @@ public final class NodeTable {
   public void set(int i, NodeInfo view) {
     ResourceList a = view.allocatable();
     views[i] = view;
+    rowVersions[i] = ++lastVersion;
     allocatableCpu[i] = a.milliCpu();
     allocatableMemory[i] = a.memoryBytes();
     allocatableStorage[i] = a.ephemeralStorageBytes();

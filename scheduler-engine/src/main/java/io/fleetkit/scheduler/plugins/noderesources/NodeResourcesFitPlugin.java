@@ -225,6 +225,12 @@ public final class NodeResourcesFitPlugin implements PreFilterPlugin, TableFilte
     scorer.scoreAll(resources, table, nodes, from, to, podRequests(state, pod), out);
   }
 
+  /** The score depends on the node and the pod's request vector alone (the strategy is fixed per instance). */
+  @Override
+  public long[] scoreKey(CycleState state, PodInfo pod) {
+    return podRequests(state, pod);
+  }
+
   private long[] podRequests(CycleState state, PodInfo pod) {
     long[] podRequests = state.read(PRE_SCORE_KEY);
     return podRequests != null ? podRequests : resources.podRequests(pod); // as kube: PreScore skipped, on the fly
