@@ -28,6 +28,10 @@ public final class NodeTable {
   private long[] nonZeroCpu = new long[0];
   private long[] nonZeroMemory = new long[0];
   private int[] podCount = new int[0];
+  private long[] freeCpu = new long[0];
+  private long[] freeMemory = new long[0];
+  private long[] freeStorage = new long[0];
+  private long[] freePods = new long[0];
   private byte[] flags = new byte[0];
   /** Per position, the {@link #rowVersion} stamp of its last {@link #set}. */
   private long[] rowVersions = new long[0];
@@ -79,6 +83,31 @@ public final class NodeTable {
     return podCount[i];
   }
 
+  /**
+   * {@code allocatableMilliCpu(i) - requestedMilliCpu(i)}: what is left (negative when over-committed), or
+   * {@link Long#MIN_VALUE} when the difference overflows; likewise the other {@code free} amounts. A test
+   * {@code request <= free} is thus exact or, at the overflow sentinel, says "does not fit": callers judge such a node
+   * on its full numbers.
+   */
+  public long freeMilliCpu(int i) {
+    return freeCpu[i];
+  }
+
+  /** {@code allocatableMemory(i) - requestedMemory(i)}. */
+  public long freeMemory(int i) {
+    return freeMemory[i];
+  }
+
+  /** {@code allocatableEphemeralStorage(i) - requestedEphemeralStorage(i)}. */
+  public long freeEphemeralStorage(int i) {
+    return freeStorage[i];
+  }
+
+  /** {@code allocatablePods(i) - podCount(i)}: how many more pods fit by count. */
+  public long freePods(int i) {
+    return freePods[i];
+  }
+
   /** The node's {@code spec.unschedulable}. */
   public boolean unschedulable(int i) {
     return (flags[i] & UNSCHEDULABLE) != 0;
@@ -120,6 +149,10 @@ public final class NodeTable {
     nonZeroCpu = Arrays.copyOf(nonZeroCpu, len);
     nonZeroMemory = Arrays.copyOf(nonZeroMemory, len);
     podCount = Arrays.copyOf(podCount, len);
+    freeCpu = Arrays.copyOf(freeCpu, len);
+    freeMemory = Arrays.copyOf(freeMemory, len);
+    freeStorage = Arrays.copyOf(freeStorage, len);
+    freePods = Arrays.copyOf(freePods, len);
     flags = Arrays.copyOf(flags, len);
     rowVersions = Arrays.copyOf(rowVersions, len);
   }
@@ -129,6 +162,12 @@ public final class NodeTable {
     if (from < views.length) {
       Arrays.fill(views, from, views.length, null);
     }
+  }
+
+  /** {@code a - b}, or {@link Long#MIN_VALUE} when it overflows. */
+  private static long minus(long a, long b) {
+    long r = a - b;
+    return ((a ^ b) & (a ^ r)) < 0 ? Long.MIN_VALUE : r;
   }
 
   /** Places {@code view} at position {@code i} and copies its hot fields into the arrays. */
@@ -146,6 +185,10 @@ public final class NodeTable {
     nonZeroCpu[i] = view.nonZeroRequestedMilliCpu();
     nonZeroMemory[i] = view.nonZeroRequestedMemory();
     podCount[i] = view.podCount();
+    freeCpu[i] = minus(allocatableCpu[i], requestedCpu[i]);
+    freeMemory[i] = minus(allocatableMemory[i], requestedMemory[i]);
+    freeStorage[i] = minus(allocatableStorage[i], requestedStorage[i]);
+    freePods[i] = minus(allocatablePods[i], podCount[i]);
     flags[i] = (byte) ((view.unschedulable() ? UNSCHEDULABLE : 0) | (view.taints().isEmpty() ? 0 : TAINTED));
   }
 }
