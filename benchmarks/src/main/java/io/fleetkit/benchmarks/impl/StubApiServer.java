@@ -34,7 +34,8 @@ import java.util.regex.Pattern;
 
 /**
  * A small local stand-in for a Kubernetes API server, just enough for the Kubernetes adapter's scheduler: lists and
- * HTTP watches (newline-delimited watch events) of nodes and pods; pod creation; the {@code pods/NAME/binding}
+ * HTTP watches (newline-delimited watch events) of nodes and pods; pod creation (and, directly, creation and deletion
+ * of many pods at once); the {@code pods/NAME/binding}
  * subresource with the API server's rules (404 for a missing pod, 409 when it is already bound); empty lists and idle
  * watches for every other kind the scheduler informs on; Events accepted and dropped. Every request except the watch
  * streams is answered after a fixed latency, on its own server thread, so requests in flight overlap as they do
@@ -65,7 +66,11 @@ public final class StubApiServer implements AutoCloseable {
   private final Map<String, Pod> pods = new LinkedHashMap<>();
   private final Map<String, String> podJson = new java.util.HashMap<>();
   private final Map<String, Node> nodes = new LinkedHashMap<>();
+  /** Watch events from absolute position {@code eventsBase} on; older ones every watch has sent are dropped. */
   private final List<Event> events = new ArrayList<>();
+  private long eventsBase;
+  /** The next absolute event position of every open watch. */
+  private final List<long[]> watchCursors = new ArrayList<>();
   private long resourceVersion = 1;
   private volatile boolean closed;
   private final AtomicInteger bound = new AtomicInteger();
@@ -139,6 +144,46 @@ public final class StubApiServer implements AutoCloseable {
         pods.put(key, p);
         podJson.put(key, publish("ADDED", "Pod", p));
       }
+    }
+  }
+
+  /**
+   * Deletes every pod directly (no latency, no HTTP), as other clients' deletions would arrive: each goes out as a
+   * {@code DELETED} watch event. Watch events that every open watch has already sent are dropped, so that a long run
+   * does not keep every event it ever streamed. Returns how many pods were deleted.
+   */
+  public int deletePods() {
+    long cpu0 = CPU.getCurrentThreadCpuTime();
+    try {
+      synchronized (lock) {
+        trimEvents();
+        int n = pods.size();
+        for (Map.Entry<String, Pod> e : pods.entrySet()) {
+          stamp(e.getValue());
+          String json = RESOURCE_VERSION.matcher(podJson.get(e.getKey()))
+              .replaceFirst("\"resourceVersion\":\"" + resourceVersion + "\"");
+          events.add(new Event(resourceVersion, "Pod", "{\"type\":\"DELETED\",\"object\":" + json + "}"));
+        }
+        pods.clear();
+        podJson.clear();
+        lock.notifyAll();
+        return n;
+      }
+    } finally {
+      serverCpuNanos.add(CPU.getCurrentThreadCpuTime() - cpu0);
+    }
+  }
+
+  /** Holding {@code lock}: drops the events every open watch has sent. */
+  private void trimEvents() {
+    long min = eventsBase + events.size();
+    for (long[] c : watchCursors) {
+      min = Math.min(min, c[0]);
+    }
+    int drop = (int) (min - eventsBase);
+    if (drop > 0) {
+      events.subList(0, drop).clear();
+      eventsBase = min;
     }
   }
 
@@ -261,34 +306,44 @@ public final class StubApiServer implements AutoCloseable {
     ex.getResponseHeaders().set("Content-Type", "application/json");
     ex.sendResponseHeaders(200, 0);
     OutputStream out = ex.getResponseBody();
-    int next = 0;
-    while (!closed) {
-      List<Event> batch = new ArrayList<>();
-      synchronized (lock) {
-        while (!closed && next == events.size()) {
-          try {
-            lock.wait(1000);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return;
+    long[] cursor = new long[1];
+    synchronized (lock) {
+      cursor[0] = eventsBase; // events older than the base were sent to every watch open then; a new one starts later
+      watchCursors.add(cursor);
+    }
+    try {
+      while (!closed) {
+        List<Event> batch = new ArrayList<>();
+        synchronized (lock) {
+          while (!closed && cursor[0] == eventsBase + events.size()) {
+            try {
+              lock.wait(1000);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              return;
+            }
+          }
+          for (long end = eventsBase + events.size(); cursor[0] < end; cursor[0]++) {
+            Event e = events.get((int) (cursor[0] - eventsBase));
+            if (e.kind().equals(kind) && e.rv() > from) {
+              batch.add(e);
+            }
           }
         }
-        for (; next < events.size(); next++) {
-          Event e = events.get(next);
-          if (e.kind().equals(kind) && e.rv() > from) {
-            batch.add(e);
+        if (!batch.isEmpty()) {
+          long cpu0 = CPU.getCurrentThreadCpuTime();
+          StringBuilder sb = new StringBuilder();
+          for (Event e : batch) {
+            sb.append(e.json()).append('\n');
           }
+          out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+          out.flush();
+          serverCpuNanos.add(CPU.getCurrentThreadCpuTime() - cpu0);
         }
       }
-      if (!batch.isEmpty()) {
-        long cpu0 = CPU.getCurrentThreadCpuTime();
-        StringBuilder sb = new StringBuilder();
-        for (Event e : batch) {
-          sb.append(e.json()).append('\n');
-        }
-        out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
-        out.flush();
-        serverCpuNanos.add(CPU.getCurrentThreadCpuTime() - cpu0);
+    } finally {
+      synchronized (lock) {
+        watchCursors.remove(cursor);
       }
     }
   }
