@@ -42,6 +42,7 @@ import io.fleetkit.reconcile.controllers.ReplicaSetController;
 import io.fleetkit.reconcile.controllers.StatefulSetController;
 import io.fleetkit.reconcile.node.HealthSource;
 import io.fleetkit.reconcile.node.NodeAgent;
+import io.fleetkit.reconcile.node.NodeLeases;
 import io.fleetkit.reconcile.node.NodeLifecycleController;
 import io.fleetkit.reconcile.node.TaintEvictionController;
 import io.fleetkit.scheduler.Scheduler;
@@ -67,9 +68,11 @@ import org.jspecify.annotations.Nullable;
  * Deployment, StatefulSet, Job, Disruption, garbage collector, plus any {@linkplain Builder#controller registered}
  * ones), the real scheduler
  * ({@link StoreScheduler} over the default profile), the {@link NodeLifecycleController}, the
- * {@link TaintEvictionController} and one {@link NodeAgent} per node, all on one {@link ManualClock}. Time moves from
- * event to event (at least once per simulated second); after each step every component runs until nothing is
- * left to do at that instant. Runs are deterministic: same objects, faults and seed, same timeline.
+ * {@link TaintEvictionController} and one {@link NodeAgent} per node, all on one {@link ManualClock}. Time jumps from
+ * timer to timer (and ticks every simulated second while the scheduler holds pods waiting); after each step every
+ * component runs until nothing is left to do at that instant. The kubelets renew {@link NodeLeases} (computed when
+ * the node lifecycle controller reads them) and post node status every 5 minutes, as kubelets with node Leases do.
+ * Runs are deterministic: same objects, faults and seed, same timeline.
  *
  * <p>Build with {@link #builder()}: {@code Simulation.builder().objects(manifests).failNode("n1",
  * Duration.ofMinutes(2)).seed(7).build()}, then {@link #runFor}, {@link #runUntil}, read {@link #timeline()} and
@@ -88,6 +91,9 @@ public final class Simulation implements AutoCloseable {
   private final TaintEvictionController eviction;
   private final Map<String, NodeAgent> agents = new LinkedHashMap<>();
   private final HealthSource health;
+  private final NodeLeases leases = new NodeLeases();
+  /** The wake-up at the next whole second while the scheduler has pods waiting (see {@link #armSchedulerPoll}). */
+  private io.fleetkit.api.time.TimerClock.@Nullable Timer schedulerPoll;
   private final TimelineRecorder timeline;
   private final @Nullable QuotaReplenisher quotas;
   private final Watch podFeed;
@@ -156,7 +162,8 @@ public final class Simulation implements AutoCloseable {
       c.start();
       controllers.add(c);
     }
-    this.lifecycle = NodeLifecycleController.builder(store, clock).gracePeriod(b.gracePeriod).build();
+    this.lifecycle = NodeLifecycleController.builder(store, clock).gracePeriod(b.gracePeriod).leases(leases)
+        .build();
     this.eviction = TaintEvictionController.create(store, clock);
     eviction.start();
     lifecycle.start();
@@ -314,7 +321,8 @@ public final class Simulation implements AutoCloseable {
   }
 
   private void addAgent(String node) {
-    NodeAgent a = NodeAgent.builder(store, clock, node).healthSource(health).watchPods(false).build();
+    NodeAgent a = NodeAgent.builder(store, clock, node).healthSource(health).watchPods(false).leases(leases)
+        .build();
     a.start();
     agents.put(node, a);
   }
@@ -512,11 +520,26 @@ public final class Simulation implements AutoCloseable {
       n += lifecycle.sync();
       n += eviction.sync();
       if (n == 0) {
+        armSchedulerPoll();
         return;
       }
     }
     throw new IllegalStateException("simulation: still busy after " + MAX_SETTLE_ROUNDS + " rounds at "
         + elapsed());
+  }
+
+  /**
+   * The scheduler retries pods whose backoff expired, flushes long-unschedulable ones and times out Permit waits when
+   * it runs, without timers of its own: while it holds such pods, the clock is woken at every whole second since the
+   * start, so that it runs at least once a second then. Otherwise time jumps straight to the next timer.
+   */
+  private void armSchedulerPoll() {
+    if (schedulerPoll != null || (scheduler.pending().isEmpty() && scheduler.waitingPods().keys().isEmpty())) {
+      return;
+    }
+    long sinceStart = Duration.between(start, clock.now()).toNanos();
+    long toNextSecond = 1_000_000_000L - Math.floorMod(sinceStart, 1_000_000_000L);
+    schedulerPoll = clock.schedule(Duration.ofNanos(toNextSecond), () -> schedulerPoll = null);
   }
 
   /**
@@ -617,6 +640,9 @@ public final class Simulation implements AutoCloseable {
     }
     podFeed.close();
     nodeFeed.close();
+    if (schedulerPoll != null) {
+      schedulerPoll.cancel();
+    }
     for (NodeAgent a : agents.values()) {
       a.close();
     }
