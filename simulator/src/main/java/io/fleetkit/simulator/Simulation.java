@@ -42,7 +42,6 @@ import io.fleetkit.reconcile.controllers.ReplicaSetController;
 import io.fleetkit.reconcile.controllers.StatefulSetController;
 import io.fleetkit.reconcile.node.HealthSource;
 import io.fleetkit.reconcile.node.NodeAgent;
-import io.fleetkit.reconcile.node.NodeLeases;
 import io.fleetkit.reconcile.node.NodeLifecycleController;
 import io.fleetkit.reconcile.node.TaintEvictionController;
 import io.fleetkit.scheduler.Scheduler;
@@ -70,9 +69,7 @@ import org.jspecify.annotations.Nullable;
  * ({@link StoreScheduler} over the default profile), the {@link NodeLifecycleController}, the
  * {@link TaintEvictionController} and one {@link NodeAgent} per node, all on one {@link ManualClock}. Time jumps from
  * timer to timer (and ticks every simulated second while the scheduler holds pods waiting); after each step every
- * component runs until nothing is left to do at that instant. The kubelets renew {@link NodeLeases} (computed when
- * the node lifecycle controller reads them) and post node status every 5 minutes, as kubelets with node Leases do.
- * Runs are deterministic: same objects, faults and seed, same timeline.
+ * component runs until nothing is left to do at that instant. Runs are deterministic: same objects, faults and seed, same timeline.
  *
  * <p>Build with {@link #builder()}: {@code Simulation.builder().objects(manifests).failNode("n1",
  * Duration.ofMinutes(2)).seed(7).build()}, then {@link #runFor}, {@link #runUntil}, read {@link #timeline()} and
@@ -91,7 +88,6 @@ public final class Simulation implements AutoCloseable {
   private final TaintEvictionController eviction;
   private final Map<String, NodeAgent> agents = new LinkedHashMap<>();
   private final HealthSource health;
-  private final NodeLeases leases = new NodeLeases();
   /** The wake-up at the next whole second while the scheduler has pods waiting (see {@link #armSchedulerPoll}). */
   private io.fleetkit.api.time.TimerClock.@Nullable Timer schedulerPoll;
   private final TimelineRecorder timeline;
@@ -162,8 +158,7 @@ public final class Simulation implements AutoCloseable {
       c.start();
       controllers.add(c);
     }
-    this.lifecycle = NodeLifecycleController.builder(store, clock).gracePeriod(b.gracePeriod).leases(leases)
-        .build();
+    this.lifecycle = NodeLifecycleController.builder(store, clock).gracePeriod(b.gracePeriod).build();
     this.eviction = TaintEvictionController.create(store, clock);
     eviction.start();
     lifecycle.start();
@@ -321,8 +316,9 @@ public final class Simulation implements AutoCloseable {
   }
 
   private void addAgent(String node) {
-    NodeAgent a = NodeAgent.builder(store, clock, node).healthSource(health).watchPods(false).leases(leases)
-        .build();
+    // Not NodeLeases yet: the scheduler retries unschedulable pods on node updates but not on volume claim and
+    // volume events, so a pod waiting for its claims to bind relies on the kubelets' 10 s status posts.
+    NodeAgent a = NodeAgent.builder(store, clock, node).healthSource(health).watchPods(false).build();
     a.start();
     agents.put(node, a);
   }
