@@ -326,6 +326,12 @@ public final class EtcdObjectStore implements ObjectStore {
     return version(currentRevision("read the current resourceVersion"));
   }
 
+  /** Always: other processes may open the same prefix. */
+  @Override
+  public boolean sharedWithOtherProcesses() {
+    return true;
+  }
+
   // ---------------------------------------------------------------------------------------------------- update
 
   @Override
