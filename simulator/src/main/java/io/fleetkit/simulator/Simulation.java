@@ -67,9 +67,9 @@ import org.jspecify.annotations.Nullable;
  * Deployment, StatefulSet, Job, Disruption, garbage collector, plus any {@linkplain Builder#controller registered}
  * ones), the real scheduler
  * ({@link StoreScheduler} over the default profile), the {@link NodeLifecycleController}, the
- * {@link TaintEvictionController} and one {@link NodeAgent} per node, all on one {@link ManualClock}. Time moves from
- * event to event (at least once per simulated second); after each step every component runs until nothing is
- * left to do at that instant. Runs are deterministic: same objects, faults and seed, same timeline.
+ * {@link TaintEvictionController} and one {@link NodeAgent} per node, all on one {@link ManualClock}. Time jumps from
+ * timer to timer (and ticks every simulated second while the scheduler holds pods waiting); after each step every
+ * component runs until nothing is left to do at that instant. Runs are deterministic: same objects, faults and seed, same timeline.
  *
  * <p>Build with {@link #builder()}: {@code Simulation.builder().objects(manifests).failNode("n1",
  * Duration.ofMinutes(2)).seed(7).build()}, then {@link #runFor}, {@link #runUntil}, read {@link #timeline()} and
@@ -88,6 +88,8 @@ public final class Simulation implements AutoCloseable {
   private final TaintEvictionController eviction;
   private final Map<String, NodeAgent> agents = new LinkedHashMap<>();
   private final HealthSource health;
+  /** The wake-up at the next whole second while the scheduler has pods waiting (see {@link #armSchedulerPoll}). */
+  private io.fleetkit.api.time.TimerClock.@Nullable Timer schedulerPoll;
   private final TimelineRecorder timeline;
   private final @Nullable QuotaReplenisher quotas;
   private final Watch podFeed;
@@ -314,6 +316,8 @@ public final class Simulation implements AutoCloseable {
   }
 
   private void addAgent(String node) {
+    // Not NodeLeases yet: the scheduler retries unschedulable pods on node updates but not on volume claim and
+    // volume events, so a pod waiting for its claims to bind relies on the kubelets' 10 s status posts.
     NodeAgent a = NodeAgent.builder(store, clock, node).healthSource(health).watchPods(false).build();
     a.start();
     agents.put(node, a);
@@ -512,11 +516,26 @@ public final class Simulation implements AutoCloseable {
       n += lifecycle.sync();
       n += eviction.sync();
       if (n == 0) {
+        armSchedulerPoll();
         return;
       }
     }
     throw new IllegalStateException("simulation: still busy after " + MAX_SETTLE_ROUNDS + " rounds at "
         + elapsed());
+  }
+
+  /**
+   * The scheduler retries pods whose backoff expired, flushes long-unschedulable ones and times out Permit waits when
+   * it runs, without timers of its own: while it holds such pods, the clock is woken at every whole second since the
+   * start, so that it runs at least once a second then. Otherwise time jumps straight to the next timer.
+   */
+  private void armSchedulerPoll() {
+    if (schedulerPoll != null || (scheduler.pending().isEmpty() && scheduler.waitingPods().keys().isEmpty())) {
+      return;
+    }
+    long sinceStart = Duration.between(start, clock.now()).toNanos();
+    long toNextSecond = 1_000_000_000L - Math.floorMod(sinceStart, 1_000_000_000L);
+    schedulerPoll = clock.schedule(Duration.ofNanos(toNextSecond), () -> schedulerPoll = null);
   }
 
   /**
@@ -617,6 +636,9 @@ public final class Simulation implements AutoCloseable {
     }
     podFeed.close();
     nodeFeed.close();
+    if (schedulerPoll != null) {
+      schedulerPoll.cancel();
+    }
     for (NodeAgent a : agents.values()) {
       a.close();
     }

@@ -30,6 +30,9 @@ import org.jspecify.annotations.Nullable;
  * {@code ContainersReady} and {@code Ready} conditions, container statuses with restart counts and the
  * {@code CrashLoopBackOff} waiting reason) and posts a heartbeat every {@code heartbeatPeriod} (the node's
  * {@code Ready=True} condition with a fresh {@code lastHeartbeatTime}; kube's {@code nodeStatusUpdateFrequency}).
+ * With {@linkplain Builder#leases node Leases} it renews its node's Lease every {@code heartbeatPeriod} instead and
+ * posts the node's status every {@code statusReportPeriod} (kube's {@code nodeStatusReportFrequency}, 5 min), as a
+ * kubelet does since node Leases (kube 1.17).
  * A {@linkplain #kill killed} agent stops heartbeating and stops running its pods: their statuses freeze, as when a
  * machine drops off the network; the node lifecycle controller then notices.
  *
@@ -46,6 +49,9 @@ public final class NodeAgent implements AutoCloseable {
   private final String nodeName;
   private final HealthSource health;
   private final Duration heartbeatPeriod;
+  private final @Nullable NodeLeases leases;
+  private final Duration statusReportPeriod;
+  private NodeLeases.@Nullable Lease lease;
   private final RestartBackoff backoff;
   private final boolean watchPods;
   private final Map<String, PodRuntime> pods = new LinkedHashMap<>();
@@ -64,6 +70,8 @@ public final class NodeAgent implements AutoCloseable {
     this.nodeName = b.nodeName;
     this.health = b.health;
     this.heartbeatPeriod = b.heartbeatPeriod;
+    this.leases = b.leases;
+    this.statusReportPeriod = b.statusReportPeriod;
     this.backoff = new RestartBackoff(b.backoffInitial, b.backoffMax, clock::now);
     this.watchPods = b.watchPods;
   }
@@ -123,6 +131,9 @@ public final class NodeAgent implements AutoCloseable {
       return;
     }
     alive = false;
+    if (lease != null) {
+      lease.stop(clock.now());
+    }
     if (heartbeat != null) {
       heartbeat.cancel();
       heartbeat = null;
@@ -165,6 +176,9 @@ public final class NodeAgent implements AutoCloseable {
   public int sync() {
     if (!alive || closed) {
       return 0;
+    }
+    if (lease != null) {
+      lease.ran(clock.now());
     }
     int writes = 0;
     if (heartbeatDue) {
@@ -280,10 +294,18 @@ public final class NodeAgent implements AutoCloseable {
     return PodCondition.of(type, status, "", "", now);
   }
 
+  /** Schedules the next status post; with Leases, starts renewing the Lease on a grid from now. */
   private void scheduleHeartbeat() {
-    heartbeat = clock.schedule(heartbeatPeriod, () -> {
+    if (leases != null) {
+      lease = leases.start(nodeName, clock.now(), heartbeatPeriod);
+    }
+    armHeartbeat();
+  }
+
+  private void armHeartbeat() {
+    heartbeat = clock.schedule(leases != null ? statusReportPeriod : heartbeatPeriod, () -> {
       heartbeatDue = true;
-      scheduleHeartbeat();
+      armHeartbeat();
     });
   }
 
@@ -329,6 +351,9 @@ public final class NodeAgent implements AutoCloseable {
     }
     closed = true;
     kill();
+    if (leases != null && lease != null) {
+      leases.remove(nodeName, lease);
+    }
     if (watch != null) {
       watch.close();
     }
@@ -344,6 +369,8 @@ public final class NodeAgent implements AutoCloseable {
     private Duration backoffInitial = RestartBackoff.KUBELET_INITIAL;
     private Duration backoffMax = RestartBackoff.KUBELET_MAX;
     private boolean watchPods = true;
+    private @Nullable NodeLeases leases;
+    private Duration statusReportPeriod = Duration.ofMinutes(5);
 
     private Builder(ObjectStore store, TimerClock clock, String nodeName) {
       this.store = Objects.requireNonNull(store, "store");
@@ -389,6 +416,30 @@ public final class NodeAgent implements AutoCloseable {
      */
     public Builder watchPods(boolean v) {
       watchPods = v;
+      return this;
+    }
+
+    /**
+     * Renews the node's Lease in {@code v} every {@code heartbeatPeriod} (computed when the node lifecycle controller
+     * reads it) and posts the node's status every {@link #statusReportPeriod} instead of every heartbeat.
+     */
+    public Builder leases(NodeLeases v) {
+      leases = Objects.requireNonNull(v, "leases");
+      return this;
+    }
+
+    /**
+     * With {@link #leases}, how often the node's status is posted (kube's {@code nodeStatusReportFrequency}, 5 min).
+     *
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder statusReportPeriod(Duration v) {
+      Objects.requireNonNull(v, "statusReportPeriod");
+      if (v.isNegative() || v.isZero()) {
+        throw new IllegalArgumentException("node agent " + nodeName + ": statusReportPeriod " + v
+            + " must be positive");
+      }
+      statusReportPeriod = v;
       return this;
     }
 

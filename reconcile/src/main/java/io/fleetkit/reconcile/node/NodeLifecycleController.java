@@ -70,18 +70,21 @@ public final class NodeLifecycleController implements AutoCloseable {
   private final double secondaryEvictionRate;
   private final double unhealthyZoneThreshold;
   private final int largeClusterThreshold;
+  private final @Nullable NodeLeases leases;
   private final Map<String, Health> health = new HashMap<>();
   private final Map<String, ZoneQueue> zones = new TreeMap<>();
   private final Map<String, ZoneState> zoneStates = new TreeMap<>();
   private TimerClock.@Nullable Timer timer;
+  private TimerClock.@Nullable Timer taintTimer;
+  private @Nullable Instant started;
   private boolean monitorDue;
   private boolean taintDue;
-  private long ticks;
 
-  /** Upstream {@code nodeHealthData}: when the controller last saw the heartbeat move. */
+  /** Upstream {@code nodeHealthData}: when the controller last saw the heartbeat (or the Lease) move. */
   private static final class Health {
     @Nullable Instant heartbeat;
     Instant probeTimestamp;
+    @Nullable Instant lease;
 
     Health(@Nullable Instant heartbeat, Instant probeTimestamp) {
       this.heartbeat = heartbeat;
@@ -117,29 +120,56 @@ public final class NodeLifecycleController implements AutoCloseable {
     this.secondaryEvictionRate = b.secondaryEvictionRate;
     this.unhealthyZoneThreshold = b.unhealthyZoneThreshold;
     this.largeClusterThreshold = b.largeClusterThreshold;
+    this.leases = b.leases;
   }
 
   public static Builder builder(ObjectStore store, TimerClock clock) {
     return new Builder(store, clock);
   }
 
-  /** Schedules the monitor passes (the first one at the next {@link #sync}). */
+  /**
+   * Schedules the monitor passes (the first one at the next {@link #sync}) every whole second of the monitor period
+   * from now, and the NoExecute tainting passes every second from now while a zone has nodes queued for tainting (a
+   * pass with nothing queued does nothing, so the clock is not woken for it).
+   */
   public void start() {
-    if (timer != null) {
+    if (started != null) {
       throw new IllegalStateException("node lifecycle controller: already started");
     }
+    started = clock.now();
     monitorDue = true;
-    tick();
+    armMonitor();
   }
 
-  private void tick() {
-    timer = clock.schedule(Duration.ofSeconds(1), () -> {
-      taintDue = true;
-      if (++ticks % monitorPeriod.toSeconds() == 0) {
-        monitorDue = true;
-      }
-      tick();
+  private void armMonitor() {
+    timer = clock.schedule(Duration.ofSeconds(monitorPeriod.toSeconds()), () -> {
+      monitorDue = true;
+      taintDue = true; // the tainting passes' one-second grid passes here too
+      armMonitor();
     });
+  }
+
+  /** While nodes wait for their NoExecute taint, wakes the clock at the next whole second since the start. */
+  private void armTaintPass() {
+    if (taintTimer != null || !queued()) {
+      return;
+    }
+    Instant now = clock.now();
+    long sinceStart = Duration.between(Objects.requireNonNull(started), now).toNanos();
+    long toNextSecond = 1_000_000_000L - Math.floorMod(sinceStart, 1_000_000_000L);
+    taintTimer = clock.schedule(Duration.ofNanos(toNextSecond), () -> {
+      taintTimer = null;
+      taintDue = true;
+    });
+  }
+
+  private boolean queued() {
+    for (ZoneQueue q : zones.values()) {
+      if (!q.nodes.isEmpty()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The state of each zone at the last monitor pass (zone key {@code region:zone}; {@code ":"} when unlabelled). */
@@ -162,6 +192,7 @@ public final class NodeLifecycleController implements AutoCloseable {
       taintDue = false;
       writes += taintPass();
     }
+    armTaintPass();
     return writes;
   }
 
@@ -212,6 +243,14 @@ public final class NodeLifecycleController implements AutoCloseable {
         health.put(node.name(), h);
       } else if (!Objects.equals(h.heartbeat, ready.lastHeartbeatTime())) {
         h.heartbeat = ready.lastHeartbeatTime();
+        h.probeTimestamp = now;
+      }
+    }
+    if (leases != null) {
+      // upstream: a Lease renewed since the last pass counts as a heartbeat
+      Instant renewed = leases.renewTime(node.name());
+      if (renewed != null && (h.lease == null || h.lease.isBefore(renewed))) {
+        h.lease = renewed;
         h.probeTimestamp = now;
       }
     }
@@ -426,6 +465,10 @@ public final class NodeLifecycleController implements AutoCloseable {
       timer.cancel();
       timer = null;
     }
+    if (taintTimer != null) {
+      taintTimer.cancel();
+      taintTimer = null;
+    }
   }
 
   /** Builder with kube's defaults; not thread-safe. */
@@ -439,10 +482,17 @@ public final class NodeLifecycleController implements AutoCloseable {
     private double secondaryEvictionRate = 0.01;
     private double unhealthyZoneThreshold = 0.55;
     private int largeClusterThreshold = 50;
+    private @Nullable NodeLeases leases;
 
     private Builder(ObjectStore store, TimerClock clock) {
       this.store = Objects.requireNonNull(store, "store");
       this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** The node Leases the kubelets renew; a renewal counts as a heartbeat (default: none, status only). */
+    public Builder leases(NodeLeases v) {
+      leases = Objects.requireNonNull(v, "leases");
+      return this;
     }
 
     /** {@code --node-monitor-grace-period}: 50 s (kube v1.32+; 40 s before). */

@@ -30,7 +30,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
+import java.util.Collections;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -121,16 +121,33 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
    * same pods at the cost of the answer, which keeps a namespace of many ReplicaSets linear instead of quadratic.
    */
   static List<Pod> claimCandidates(Lister<Pod> pods, String namespace, String uid, LabelSelector selector) {
-    Map<String, Pod> byKey = new TreeMap<>(IndexedCache.KEY_ORDER);
-    for (Pod p : pods.byIndex(Lister.CONTROLLER_INDEX, uid)) {
-      if (p.metadata().namespace().equals(namespace)) {
-        byKey.put(p.metadata().key(), p);
+    // both answers come in key order: merge them (a pod in both once), no sorting
+    List<Pod> owned = pods.byIndex(Lister.CONTROLLER_INDEX, uid);
+    List<Pod> selected = pods.list(namespace, selector);
+    List<Pod> out = new ArrayList<>(Math.max(owned.size(), selected.size()));
+    int i = 0;
+    int j = 0;
+    while (i < owned.size() || j < selected.size()) {
+      Pod a = i < owned.size() ? owned.get(i) : null;
+      if (a != null && !a.metadata().namespace().equals(namespace)) {
+        i++;
+        continue;
+      }
+      Pod b = j < selected.size() ? selected.get(j) : null;
+      int c = a == null ? 1 : b == null ? -1 : IndexedCache.KEY_ORDER.compare(a.metadata().key(),
+          b.metadata().key());
+      if (c < 0) {
+        out.add(a);
+        i++;
+      } else {
+        out.add(b);
+        j++;
+        if (c == 0) {
+          i++;
+        }
       }
     }
-    for (Pod p : pods.list(namespace, selector)) {
-      byKey.put(p.metadata().key(), p);
-    }
-    return List.copyOf(byKey.values());
+    return Collections.unmodifiableList(out);
   }
 
   /** The pods controlled by any of {@code uids} in {@code namespace}, through the controller index. */

@@ -1,0 +1,185 @@
+package io.fleetkit.reconcile.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.NodeCondition;
+import io.fleetkit.api.meta.ConditionStatus;
+import io.fleetkit.api.scheduling.Taint;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.time.ManualClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Kubelets renewing node Leases (computed when read) instead of posting node status every 10 s: the node lifecycle
+ * controller must see the same heartbeats, at the same monitor passes, as with status posts.
+ */
+final class NodeLeasesTest {
+
+  /** Three nodes with agents and a lifecycle controller, stepped event by event as a simulation does. */
+  private static final class Cluster implements AutoCloseable {
+    final ManualClock clock = ManualClock.atEpoch2026();
+    final Instant t0 = clock.now();
+    final ObjectStore store = ObjectStore.builder().directDelivery().clock(clock.asClock()).build();
+    final List<NodeAgent> agents = new ArrayList<>();
+    final NodeLeases leases = new NodeLeases();
+    final NodeLifecycleController nlc;
+    /** Every change of n1 as seen after each step: time, Ready status, taints. */
+    final List<String> history = new ArrayList<>();
+    int steps;
+
+    Cluster(boolean withLeases) {
+      NodeLifecycleController.Builder b = NodeLifecycleController.builder(store, clock);
+      if (withLeases) {
+        b.leases(leases);
+      }
+      nlc = b.build();
+      for (int i = 1; i <= 3; i++) {
+        store.create(Node.builder().name("n" + i).build());
+        NodeAgent.Builder ab = NodeAgent.builder(store, clock, "n" + i).healthSource(HealthSource.healthy());
+        if (withLeases) {
+          ab.leases(leases);
+        }
+        NodeAgent a = ab.build();
+        a.start();
+        agents.add(a);
+      }
+      nlc.start();
+    }
+
+    void runTo(long seconds) {
+      Instant target = t0.plusSeconds(seconds);
+      sync();
+      while (clock.now().isBefore(target)) {
+        clock.advanceTo(clock.nextDeadline().filter(d -> d.isBefore(target)).orElse(target));
+        steps++;
+        sync();
+      }
+    }
+
+    /** The agents first, then the controller, until quiet: the order of a simulation's settle step. */
+    void sync() {
+      int n;
+      do {
+        n = 0;
+        for (NodeAgent a : agents) {
+          n += a.sync();
+        }
+        n += nlc.sync();
+      } while (n > 0);
+      Node n1 = store.require(Node.class, "", "n1");
+      String state = n1.status().condition(NodeCondition.READY).status() + " "
+          + n1.spec().taints().stream().map(Taint::toString).toList();
+      if (history.isEmpty() || !history.get(history.size() - 1).endsWith(state)) {
+        history.add(Duration.between(t0, clock.now()).toSeconds() + "s " + state);
+      }
+    }
+
+    @Override
+    public void close() {
+      agents.forEach(NodeAgent::close);
+      nlc.close();
+      store.close();
+    }
+  }
+
+  @Test
+  void renewTime_lastTickAtOrBeforeLastRun_frozenWhenKilled() {
+    try (Cluster c = new Cluster(true)) {
+      c.runTo(0);
+      assertThat(c.leases.renewTime("n1")).isEqualTo(c.t0);
+      c.runTo(37);
+      assertThat(c.leases.renewTime("n1")).isEqualTo(c.t0.plusSeconds(30));
+      c.runTo(40); // the agents ran at 40 s: renewed at 40 s, then killed in the same instant
+      c.agents.get(0).kill();
+      c.runTo(120);
+      assertThat(c.leases.renewTime("n1")).isEqualTo(c.t0.plusSeconds(40));
+      assertThat(c.leases.renewTime("n2")).isEqualTo(c.t0.plusSeconds(120));
+      c.agents.get(0).revive();
+      c.runTo(133); // a new grid from the revival: 120, 130
+      assertThat(c.leases.renewTime("n1")).isEqualTo(c.t0.plusSeconds(130));
+      c.agents.get(0).close();
+      assertThat(c.leases.renewTime("n1")).isNull();
+    }
+  }
+
+  @Test
+  void kill_atTickBeforeTheAgentRan_keepsThePreviousTick() {
+    try (Cluster c = new Cluster(true)) {
+      c.runTo(35);
+      c.clock.schedule(Duration.ofSeconds(5), () -> c.agents.get(0).kill()); // at 40 s, before the agents run
+      c.runTo(45);
+      assertThat(c.leases.renewTime("n1")).isEqualTo(c.t0.plusSeconds(30));
+    }
+  }
+
+  @Test
+  void statusReport_everyFiveMinutesWithLeases_notEveryHeartbeat() {
+    try (Cluster c = new Cluster(true)) {
+      c.runTo(290);
+      assertThat(heartbeat(c)).isEqualTo(c.t0);
+      c.runTo(300);
+      assertThat(heartbeat(c)).isEqualTo(c.t0.plusSeconds(300));
+      assertThat(c.store.require(Node.class, "", "n1").status().condition(NodeCondition.READY).status())
+          .isEqualTo(ConditionStatus.True);
+    }
+  }
+
+  @Test
+  void quietCluster_leasesSaveTheStatusWrites_clockWakesForMonitorPassesOnly() {
+    try (Cluster leased = new Cluster(true); Cluster posting = new Cluster(false)) {
+      int[] writes = new int[2];
+      leased.store.watch(Node.class, leased.store.list(Node.class).resourceVersion(), e -> writes[0]++);
+      posting.store.watch(Node.class, posting.store.list(Node.class).resourceVersion(), e -> writes[1]++);
+      leased.runTo(600);
+      posting.runTo(600);
+      // 3 nodes: the first status post and one report every 5 minutes, against a post every 10 s
+      assertThat(writes[0]).isEqualTo(3 * 3);
+      assertThat(writes[1]).isEqualTo(3 * 61);
+      // a monitor pass every 5 s and nothing else (no tainting pass with nothing queued)
+      assertThat(leased.steps).isEqualTo(120);
+      assertThat(posting.steps).isEqualTo(120);
+    }
+  }
+
+  /**
+   * A node killed at any time and revived later goes Unknown, gets its taints and recovers at the same instants
+   * whether its kubelet posts status every 10 s or renews a Lease.
+   */
+  @Property(tries = 40)
+  void killAndRevive_sameTransitionsWithAndWithoutLeases(@ForAll @IntRange(min = 0, max = 120) int killAt,
+      @ForAll @IntRange(min = 1, max = 200) int downFor, @ForAll @IntRange(min = 0, max = 1) int killInTask) {
+    List<String> expected = run(false, killAt, downFor, killInTask == 1);
+    List<String> actual = run(true, killAt, downFor, killInTask == 1);
+    assertThat(actual).isEqualTo(expected);
+    assertThat(expected).anyMatch(s -> s.contains("Unknown") || downFor <= 65);
+  }
+
+  private static List<String> run(boolean withLeases, int killAt, int downFor, boolean killInTask) {
+    try (Cluster c = new Cluster(withLeases)) {
+      if (killInTask) { // from a clock task, before the agents run at that instant (a scenario's fault)
+        c.clock.schedule(Duration.ofSeconds(killAt), () -> c.agents.get(0).kill());
+        c.clock.schedule(Duration.ofSeconds(killAt + downFor), () -> c.agents.get(0).revive());
+        c.runTo(killAt + downFor + 120L);
+      } else { // between steps, after the agents ran at that instant
+        c.runTo(killAt);
+        c.agents.get(0).kill();
+        c.runTo((long) killAt + downFor);
+        c.agents.get(0).revive();
+        c.runTo(killAt + downFor + 120L);
+      }
+      return c.history;
+    }
+  }
+
+  private static Instant heartbeat(Cluster c) {
+    return c.store.require(Node.class, "", "n1").status().condition(NodeCondition.READY).lastHeartbeatTime();
+  }
+}
