@@ -62,6 +62,8 @@ public final class BenchmarkMain {
       opts.param("replicaSets", "1000"); // ReplicaSetReconcileBenchmark: a tenth of the cluster keeps the smoke short
       opts.param("adapterPods", "200").param("latencyMs", "1"); // KubernetesAdapterBenchmark: one short case
       opts.param("pods", "1000"); // EndpointSliceSyncBenchmark: a tenth of the Service's pods
+      opts.param("rollouts", "10"); // RolloutSimulationBenchmark: a tenth of the Rollouts (it was half the smoke's time)
+      opts.param("clusterNodes", "100").param("pendingPods", "100"); // ClusterAutoscalerBenchmark: a tenth
       opts.forks(0).warmupIterations(0).measurementIterations(1).measurementTime(TimeValue.seconds(1));
     }
     return new Runner(opts.build()).run();

@@ -1,5 +1,6 @@
 package io.fleetkit.scheduler.internal;
 
+import io.fleetkit.api.meta.ObjectMeta;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -41,7 +42,8 @@ final class EngineLock {
 
     @Override
     public String toString() {
-      return verb + " " + subject;
+      // An object's metadata names it by key, computed only when a log line needs it.
+      return verb + " " + (subject instanceof ObjectMeta m ? m.key() : subject);
     }
   }
 

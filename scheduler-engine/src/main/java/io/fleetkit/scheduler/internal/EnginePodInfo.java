@@ -24,8 +24,13 @@ final class EnginePodInfo implements PodInfo {
   }
 
   static EnginePodInfo of(Pod pod) {
+    return of(pod, pod.metadata().key());
+  }
+
+  /** {@link #of(Pod)} for a caller that has the pod's key already. */
+  static EnginePodInfo of(Pod pod, String key) {
     long[] nonZero = PodInfos.nonZeroRequests(pod);
-    return new EnginePodInfo(pod, pod.metadata().key(), pod.effectiveRequests(), nonZero[0], nonZero[1]);
+    return new EnginePodInfo(pod, key, pod.effectiveRequests(), nonZero[0], nonZero[1]);
   }
 
   /** The same pod with another object whose resources and priority are unchanged (binding, status). */

@@ -96,7 +96,7 @@ final class EventHandlers {
       queue.remove(key);
       return;
     }
-    EnginePodInfo info = EnginePodInfo.of(pod);
+    EnginePodInfo info = EnginePodInfo.of(pod, key);
     QueuedPod qp = queue.get(key);
     if (qp == null) {
       queue.add(new QueuedPod(info, fw, now));

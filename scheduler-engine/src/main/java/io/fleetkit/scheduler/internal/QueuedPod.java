@@ -15,7 +15,9 @@ final class QueuedPod {
   int attempts;
   long backoffExpiryNanos;
   Where where = Where.NONE;
-  int heapIndex = -1;
+  /** The heap holding this entry's live slot, and that slot's stamp ({@link PodHeap}); null when in none. */
+  @org.jspecify.annotations.Nullable PodHeap heap;
+  long heapStamp;
   long seq;
   long cycle = -1;
   String message = "";

@@ -37,7 +37,9 @@ public final class SchedulerCache {
 
   private final Map<String, CacheNode> nodes = new LinkedHashMap<>();
   private final Map<String, PodState> pods = new HashMap<>();
+  /** The assumed pods' keys, in assumption order, for {@link #cleanupExpired}; kept only when assumed pods expire. */
   private final Set<String> assumedKeys = new LinkedHashSet<>();
+  private int assumedCount;
   private final long assumedTtlNanos;
   private @Nullable CacheNode head;
   private long generation;
@@ -124,7 +126,7 @@ public final class SchedulerCache {
 
   /** The number of pods only assumed (bound by this scheduler, not yet observed bound). */
   public int assumedCount() {
-    return assumedKeys.size();
+    return assumedCount;
   }
 
   /** The number of pods held, assumed ones included. */
@@ -142,7 +144,7 @@ public final class SchedulerCache {
     PodState s = pods.get(key);
     if (s != null) {
       removeFromNode(s);
-      assumedKeys.remove(key);
+      unassume(s, key);
       s.info = info;
       s.nodeName = nodeName;
       s.assumed = false;
@@ -160,7 +162,7 @@ public final class SchedulerCache {
     if (s == null) {
       return null;
     }
-    assumedKeys.remove(key);
+    unassume(s, key);
     removeFromNode(s);
     return s.nodeName;
   }
@@ -171,14 +173,27 @@ public final class SchedulerCache {
    * @throws IllegalStateException if the pod is in the cache already
    */
   public void assume(PodInfo info, String nodeName) {
-    if (pods.containsKey(info.key())) {
-      throw new IllegalStateException("scheduler cache: pod " + info.key() + " is already in the cache on node "
-          + pods.get(info.key()).nodeName + "; it cannot be assumed on " + nodeName);
-    }
     PodState s = new PodState(info, nodeName, true);
-    pods.put(info.key(), s);
-    assumedKeys.add(info.key());
+    PodState held = pods.putIfAbsent(info.key(), s);
+    if (held != null) {
+      throw new IllegalStateException("scheduler cache: pod " + info.key() + " is already in the cache on node "
+          + held.nodeName + "; it cannot be assumed on " + nodeName);
+    }
+    assumedCount++;
+    if (assumedTtlNanos > 0) {
+      assumedKeys.add(info.key());
+    }
     addToNode(s);
+  }
+
+  /** {@code s} (held under {@code key}) no longer counts as assumed, if it did. */
+  private void unassume(PodState s, String key) {
+    if (s.assumed) {
+      assumedCount--;
+      if (assumedTtlNanos > 0) {
+        assumedKeys.remove(key);
+      }
+    }
   }
 
   /** The binding of an assumed pod finished; it expires {@code ttl} after {@code nowNanos} unless confirmed. */

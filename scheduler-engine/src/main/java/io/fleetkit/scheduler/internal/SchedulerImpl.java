@@ -221,13 +221,13 @@ public final class SchedulerImpl implements Scheduler {
   @Override
   public void addPod(Pod pod) {
     Objects.requireNonNull(pod, "pod");
-    lock.submit("add pod", pod.metadata().key(), () -> handlers.putPod(pod));
+    lock.submit("add pod", pod.metadata(), () -> handlers.putPod(pod));
   }
 
   @Override
   public void updatePod(Pod pod) {
     Objects.requireNonNull(pod, "pod");
-    lock.submit("update pod", pod.metadata().key(), () -> handlers.putPod(pod));
+    lock.submit("update pod", pod.metadata(), () -> handlers.putPod(pod));
   }
 
   @Override

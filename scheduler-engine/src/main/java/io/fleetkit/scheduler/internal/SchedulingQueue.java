@@ -40,23 +40,24 @@ public final class SchedulingQueue {
     this.maxBackoffNanos = maxBackoffNanos;
     this.maxInUnschedulableNanos = maxInUnschedulableNanos;
     if (sort instanceof PrioritySortPlugin) {
-      // PrioritySort's order on the entries' own fields: the heap touches one object per comparison, not three.
-      this.active = new PodHeap((a, b) -> {
-        if (a.sortPriority != b.sortPriority) {
-          return a.sortPriority > b.sortPriority ? -1 : 1;
-        }
-        int c = Long.compare(a.sortTimestampNanos, b.sortTimestampNanos);
-        return c != 0 ? c : Long.compare(a.seq, b.seq);
+      // PrioritySort's order, copied into the heap: higher priority first, then earlier timestamp, then arrival.
+      this.active = new PodHeap((p, keys, at) -> {
+        keys[at] = -(long) p.sortPriority;
+        keys[at + 1] = p.sortTimestampNanos;
+        keys[at + 2] = p.seq;
       });
     } else {
-      this.active = new PodHeap((a, b) -> {
-        int c = sort.compare(a.queued, b.queued);
-        return c != 0 ? c : Long.compare(a.seq, b.seq);
+      // A QueueSort plugin's order over the entries' records, ties by arrival.
+      this.active = new PodHeap(sort::compare, (p, keys, at) -> {
+        keys[at] = p.seq;
+        keys[at + 1] = 0;
+        keys[at + 2] = 0;
       });
     }
-    this.backoff = new PodHeap((a, b) -> {
-      int c = Long.compare(a.backoffExpiryNanos, b.backoffExpiryNanos);
-      return c != 0 ? c : Long.compare(a.seq, b.seq);
+    this.backoff = new PodHeap((p, keys, at) -> {
+      keys[at] = p.backoffExpiryNanos;
+      keys[at + 1] = p.seq;
+      keys[at + 2] = 0;
     });
   }
 
