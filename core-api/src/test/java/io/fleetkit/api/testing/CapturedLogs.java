@@ -93,6 +93,28 @@ public final class CapturedLogs implements SLF4JServiceProvider {
     LEAKS.removeIf(l -> l.contains(value) || l.contains(b64));
   }
 
+  /**
+   * The registered secret value (either form) {@code text} holds, or {@code null}: for scans of what is not a log
+   * line ({@link CapturedTelemetry}: events, metric series, spans).
+   */
+  public static @org.jspecify.annotations.Nullable String secretIn(String text) {
+    for (String secret : SECRETS) {
+      if (text.contains(secret)) {
+        return secret;
+      }
+    }
+    return null;
+  }
+
+  /** {@code text} with every registered secret value replaced by {@code <secret>}, for a readable failure. */
+  public static String mask(String text) {
+    String m = text;
+    for (String s : SECRETS) {
+      m = m.replace(s, "<secret>");
+    }
+    return m;
+  }
+
   /** The log lines that contained a registered secret, in either form. */
   public static List<String> leaks() {
     return List.copyOf(LEAKS);
