@@ -17,10 +17,9 @@ import io.fleetkit.scheduler.metrics.SchedulerMetrics;
  * <p>One deviation, for cost: kube times Filter and Score on every node of a marked cycle; FleetKit evaluates a node
  * in tens of nanoseconds, and its plugins evaluate many nodes per call, so two clock reads and a histogram observation
  * per plugin and node would cost more than the plugins. At these per-node points a marked cycle times each plugin's
- * call over the range of nodes it evaluates as a batch and observes the mean per node, once for each node at
- * evaluation position 0, {@link #NODE_STRIDE}, 2·{@link #NODE_STRIDE}, ... that the plugin examined (the same number
- * of observations as timing those nodes one by one). Where a search runs node by node, those nodes are timed one by
- * one. Filter calls that preemption
+ * call over the range of nodes it evaluates as a batch and observes the mean per node, once per batch (and, at
+ * Filter, per status returned). Where a search runs node by node, the nodes at evaluation positions 0,
+ * {@link #NODE_STRIDE}, 2·{@link #NODE_STRIDE}, ... are timed one by one. Filter calls that preemption
  * makes through the framework handle, and PreFilter extensions, are not timed.
  *
  * <p>Series are looked up once per (point, plugin, status) and kept; the arrays are filled racily by the worker
@@ -72,40 +71,41 @@ final class PluginTimings {
 
   /**
    * A marked cycle ran Filter plugin {@code plugin} over positions {@code [from, to)} as one batch (the plugins'
-   * table paths evaluate many nodes per call) in {@code nanos}: for each position a per-node point would time (see
-   * {@link #timesNode}) among those the plugin examined (no earlier plugin failed them; {@code failed[pos]} is the
-   * failing plugin's index or -1), the batch's mean per examined node is observed with the status that node got.
+   * table paths evaluate many nodes per call) in {@code nanos}: the batch's mean per examined node (those no earlier
+   * plugin failed; {@code failed[pos]} is the failing plugin's index or -1) is observed once for each status the
+   * plugin returned in the batch ({@code Success} for the nodes it passed).
    */
   void observeFilterRange(int plugin, int[] failed, Status[] statuses, int from, int to, long nanos) {
     int examined = 0;
+    int codes = 0; // bit per Status.Code ordinal
     for (int pos = from; pos < to; pos++) {
-      if (failed[pos] < 0 || failed[pos] >= plugin) {
+      int f = failed[pos];
+      if (f < 0) {
         examined++;
+        codes |= 1 << Status.Code.SUCCESS.ordinal();
+      } else if (f >= plugin) {
+        examined++;
+        codes |= 1 << statuses[pos].code().ordinal();
       }
     }
     if (examined == 0) {
       return;
     }
     long mean = nanos / examined;
-    for (int pos = from; pos < to; pos++) {
-      int f = failed[pos];
-      if (timesNode(pos) && (f < 0 || f >= plugin)) {
-        observe(Point.FILTER, plugin, f == plugin ? statuses[pos].code() : Status.Code.SUCCESS, mean);
+    for (Status.Code c : CODES) {
+      if ((codes & (1 << c.ordinal())) != 0) {
+        observe(Point.FILTER, plugin, c, mean);
       }
     }
   }
 
   /**
    * A marked cycle ran Score plugin {@code plugin} over positions {@code [from, to)} as one batch in {@code nanos}:
-   * the batch's mean per node is observed once for each position {@link #timesNode} times, with {@code code}.
+   * the batch's mean per node is observed once, with {@code code}.
    */
   void observeScoreRange(int plugin, Status.Code code, int from, int to, long nanos) {
-    if (to <= from) {
-      return;
-    }
-    long mean = nanos / (to - from);
-    for (int pos = from + (-from & (NODE_STRIDE - 1)); pos < to; pos += NODE_STRIDE) {
-      observe(Point.SCORE, plugin, code, mean);
+    if (to > from) {
+      observe(Point.SCORE, plugin, code, nanos / (to - from));
     }
   }
 
