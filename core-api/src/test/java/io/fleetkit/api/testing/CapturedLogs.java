@@ -231,6 +231,30 @@ public final class CapturedLogs implements SLF4JServiceProvider {
     }
   }
 
+  /**
+   * The lowest level logged and scanned: TRACE unless the system property {@value #LEVEL_PROPERTY} names another (for
+   * suites whose long runs would format millions of DEBUG lines; they scan every level where a test asks for it, see
+   * {@link #atEveryLevel}).
+   */
+  public static final String LEVEL_PROPERTY = "fleetkit.logs.scanLevel";
+
+  private static final Level THRESHOLD = Level.valueOf(System.getProperty(LEVEL_PROPERTY, "TRACE"));
+  private static volatile boolean everyLevel;
+
+  private static boolean enabled(Level level) {
+    return everyLevel || level.toInt() >= THRESHOLD.toInt();
+  }
+
+  /** Runs {@code action} with every level logged and scanned, whatever {@value #LEVEL_PROPERTY} says. */
+  public static void atEveryLevel(Runnable action) {
+    everyLevel = true;
+    try {
+      action.run();
+    } finally {
+      everyLevel = false;
+    }
+  }
+
   private final class CapturingLogger extends AbstractLogger {
     CapturingLogger(String name) {
       this.name = name;
@@ -264,52 +288,52 @@ public final class CapturedLogs implements SLF4JServiceProvider {
 
     @Override
     public boolean isTraceEnabled() {
-      return true;
+      return enabled(Level.TRACE);
     }
 
     @Override
     public boolean isTraceEnabled(Marker marker) {
-      return true;
+      return enabled(Level.TRACE);
     }
 
     @Override
     public boolean isDebugEnabled() {
-      return true;
+      return enabled(Level.DEBUG);
     }
 
     @Override
     public boolean isDebugEnabled(Marker marker) {
-      return true;
+      return enabled(Level.DEBUG);
     }
 
     @Override
     public boolean isInfoEnabled() {
-      return true;
+      return enabled(Level.INFO);
     }
 
     @Override
     public boolean isInfoEnabled(Marker marker) {
-      return true;
+      return enabled(Level.INFO);
     }
 
     @Override
     public boolean isWarnEnabled() {
-      return true;
+      return enabled(Level.WARN);
     }
 
     @Override
     public boolean isWarnEnabled(Marker marker) {
-      return true;
+      return enabled(Level.WARN);
     }
 
     @Override
     public boolean isErrorEnabled() {
-      return true;
+      return enabled(Level.ERROR);
     }
 
     @Override
     public boolean isErrorEnabled(Marker marker) {
-      return true;
+      return enabled(Level.ERROR);
     }
   }
 }
