@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fleetkit.adapter.kubernetes.scheduler.KubernetesScheduler;
+import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.benchmarks.impl.StubApiServer;
 import io.fleetkit.benchmarks.impl.ThreadCpu;
 import java.lang.management.ManagementFactory;
@@ -36,9 +37,22 @@ import org.openjdk.jmh.annotations.Warmup;
  * fits. The pods are put in directly rather than created over HTTP so that the load generator does not take the
  * machine's CPU from the scheduler (on 2 cores it would: each creation costs JSON both ways).
  *
+ * <p>The server, its client and the scheduler live for the whole fork, as a scheduler does in a cluster: between
+ * iterations the server deletes the bound pods (delete events through the watch, outside the measurement) and the
+ * next iteration starts once the scheduler's cache is empty again. {@code freshEachIteration=true} builds all three
+ * anew for every iteration instead (the set-up before 2026-12-02): each new client brings a new Jackson mapper whose
+ * bean (de)serializers hold new {@code MethodHandle}s, which the JVM customises and the JIT compiles again, so that
+ * the JIT compiler never settles (3-4 s of compiler CPU per 4,000 pods).
+ *
+ * <p>The fork runs with the JDK's common fork-join pool at two threads, as {@code KubernetesSchedulerMain} starts the
+ * scheduler on fewer than three CPUs: with one, the JDK HTTP client completes every response on a new thread.
+ *
  * <p>Printed after every iteration: the process's CPU time per pod during the operation, split into the stand-in
- * server's share (its request handling, watch streaming and the burst of creations, which a real API server would
- * spend on another machine) and the rest (the scheduler side: informers, queue, engine, binding, events, JIT, GC).
+ * server's share (the CPU of its threads, read per native thread: request parsing and handling, watch streaming; and
+ * the burst of creations put into it; all of which a real API server would spend on another machine) and the rest
+ * (the scheduler side: informers, queue, engine, binding, events, the HTTP client, JIT, GC), and the CPU per native
+ * thread ({@link ThreadCpu}). "handlers alone" is the server's own count (request handling without the JDK HTTP
+ * server's parsing, plus the creations), the figure printed before 2026-12-02.
  *
  * <p>Checked after every iteration (the run fails otherwise): the server bound every pod (none lost) and refused no
  * binding as already bound (none bound twice).
@@ -48,7 +62,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3)
 @Measurement(iterations = 3)
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+// The common pool's size as KubernetesSchedulerMain sets it on fewer than three CPUs (see KubernetesScheduler).
+@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2"})
 public class KubernetesAdapterBenchmark {
   public static final int NODES = 100;
   private static final String NS = "default";
@@ -65,6 +80,10 @@ public class KubernetesAdapterBenchmark {
   @Param({"32"})
   public int bindParallelism;
 
+  /** Whether the server, client and scheduler are built anew for every iteration rather than once per fork. */
+  @Param({"false"})
+  public boolean freshEachIteration;
+
   private StubApiServer server;
   private KubernetesScheduler scheduler;
   private List<Pod> batch;
@@ -75,9 +94,26 @@ public class KubernetesAdapterBenchmark {
   private long cpuEnd;
   private long serverCpuStart;
   private long serverCpuEnd;
+  private long loadCpuStart;
+  private long loadCpuEnd;
+  private int boundBefore;
+  private int twiceBefore;
 
-  @Setup(Level.Iteration)
-  public void setUp() {
+  @Setup(Level.Trial)
+  public void startCluster() {
+    if (!freshEachIteration) {
+      start();
+    }
+  }
+
+  @TearDown(Level.Trial)
+  public void stopCluster() {
+    if (!freshEachIteration) {
+      stop();
+    }
+  }
+
+  private void start() {
     server = new StubApiServer();
     for (int i = 0; i < NODES; i++) {
       String name = "node-" + i;
@@ -94,6 +130,18 @@ public class KubernetesAdapterBenchmark {
         .syncTimeout(Duration.ofSeconds(60))
         .build()
         .start();
+  }
+
+  private void stop() {
+    scheduler.close();
+    server.close();
+  }
+
+  @Setup(Level.Iteration)
+  public void setUp() {
+    if (freshEachIteration) {
+      start();
+    }
     int it = iteration++;
     batch = new ArrayList<>(adapterPods);
     for (int i = 0; i < adapterPods; i++) {
@@ -105,6 +153,8 @@ public class KubernetesAdapterBenchmark {
           .addToRequests("memory", new Quantity("64Mi")).endResources()
           .endContainer().endSpec().build());
     }
+    boundBefore = server.bound();
+    twiceBefore = server.secondBindings();
   }
 
   @Benchmark
@@ -112,11 +162,12 @@ public class KubernetesAdapterBenchmark {
     threadsStart = ThreadCpu.snapshot();
     cpuStart = processCpuNanos();
     serverCpuStart = server.cpuNanos();
+    loadCpuStart = server.loadCpuNanos();
     server.addPods(batch);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
-    while (server.bound() < adapterPods) {
+    while (server.bound() - boundBefore < adapterPods) {
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("only " + server.bound() + " of " + adapterPods
+        throw new IllegalStateException("only " + (server.bound() - boundBefore) + " of " + adapterPods
             + " pods bound after 300 s");
       }
       Thread.sleep(1);
@@ -124,7 +175,8 @@ public class KubernetesAdapterBenchmark {
     cpuEnd = processCpuNanos();
     threadsEnd = ThreadCpu.snapshot();
     serverCpuEnd = server.cpuNanos();
-    return server.bound();
+    loadCpuEnd = server.loadCpuNanos();
+    return server.bound() - boundBefore;
   }
 
   private static long processCpuNanos() {
@@ -136,20 +188,52 @@ public class KubernetesAdapterBenchmark {
   public void tearDown() throws InterruptedException {
     Thread.sleep(50); // let any stray second binding arrive before checking
     long process = cpuEnd - cpuStart;
-    long stub = serverCpuEnd - serverCpuStart;
-    // The split a reader needs: the stand-in server runs in this JVM, a real API server would not.
-    System.out.printf("%ncpu per pod: process %.0f us, stand-in server %.0f us, scheduler side %.0f us%n",
-        process / 1e3 / adapterPods, stub / 1e3 / adapterPods, (process - stub) / 1e3 / adapterPods);
-    System.out.println("cpu ms by thread: " + threadsEnd.msSince(threadsStart));
-    int bound = server.bound();
-    int twice = server.secondBindings();
-    scheduler.close();
-    server.close();
+    Map<String, Long> byThread = threadsEnd.msSince(threadsStart);
+    // The split a reader needs: the stand-in server runs in this JVM, a real API server would not. Its share is the
+    // CPU of its threads (request parsing, handling, watch streaming; read per native thread, so the JDK HTTP
+    // server's own work counts too) and of the burst of creations put into it.
+    long serverThreads = 0;
+    for (String name : StubApiServer.THREAD_NAMES) {
+      serverThreads += byThread.getOrDefault(name, 0L) * 1_000_000L;
+    }
+    long stub = serverThreads + (loadCpuEnd - loadCpuStart);
+    System.out.printf("%ncpu per pod: process %.0f us, stand-in server %.0f us (handlers alone %.0f us),"
+        + " scheduler side %.0f us%n", process / 1e3 / adapterPods, stub / 1e3 / adapterPods,
+        (serverCpuEnd - serverCpuStart) / 1e3 / adapterPods, (process - stub) / 1e3 / adapterPods);
+    System.out.println("cpu ms by thread: " + byThread);
+    int bound = server.bound() - boundBefore;
+    int twice = server.secondBindings() - twiceBefore;
+    if (freshEachIteration) {
+      stop();
+    } else {
+      emptyCluster();
+    }
     if (bound != adapterPods) {
       throw new IllegalStateException("pods lost: " + bound + " of " + adapterPods + " bound");
     }
     if (twice != 0) {
       throw new IllegalStateException(twice + " binding requests for pods already bound");
     }
+  }
+
+  /** Deletes the iteration's pods in the server and waits until the scheduler's cache holds none. */
+  private void emptyCluster() throws InterruptedException {
+    server.deletePods();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (podsInCache() > 0) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(podsInCache() + " pods still in the scheduler's cache 120 s after their"
+            + " deletion");
+      }
+      Thread.sleep(10);
+    }
+  }
+
+  private int podsInCache() {
+    int n = 0;
+    for (int i = 0; i < NODES; i++) {
+      n += scheduler.scheduler().nodeInfo("node-" + i).map(NodeInfo::podCount).orElse(0);
+    }
+    return n;
   }
 }

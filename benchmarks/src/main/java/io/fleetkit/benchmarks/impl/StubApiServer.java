@@ -5,7 +5,6 @@ import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -34,7 +33,8 @@ import java.util.regex.Pattern;
 
 /**
  * A small local stand-in for a Kubernetes API server, just enough for the Kubernetes adapter's scheduler: lists and
- * HTTP watches (newline-delimited watch events) of nodes and pods; pod creation; the {@code pods/NAME/binding}
+ * HTTP watches (newline-delimited watch events) of nodes and pods; pod creation (and, directly, creation and deletion
+ * of many pods at once); the {@code pods/NAME/binding}
  * subresource with the API server's rules (404 for a missing pod, 409 when it is already bound); empty lists and idle
  * watches for every other kind the scheduler informs on; Events accepted and dropped. Every request except the watch
  * streams is answered after a fixed latency, on its own server thread, so requests in flight overlap as they do
@@ -65,7 +65,11 @@ public final class StubApiServer implements AutoCloseable {
   private final Map<String, Pod> pods = new LinkedHashMap<>();
   private final Map<String, String> podJson = new java.util.HashMap<>();
   private final Map<String, Node> nodes = new LinkedHashMap<>();
+  /** Watch events from absolute position {@code eventsBase} on; older ones every watch has sent are dropped. */
   private final List<Event> events = new ArrayList<>();
+  private long eventsBase;
+  /** The next absolute event position of every open watch. */
+  private final List<long[]> watchCursors = new ArrayList<>();
   private long resourceVersion = 1;
   private volatile boolean closed;
   private final AtomicInteger bound = new AtomicInteger();
@@ -74,6 +78,9 @@ public final class StubApiServer implements AutoCloseable {
   private volatile long latencyNanos;
   private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
   private final LongAdder serverCpuNanos = new LongAdder();
+  private final LongAdder loadCpuNanos = new LongAdder();
+  /** The names of this server's threads (its handlers, and the JDK HTTP server's dispatcher). */
+  public static final List<String> THREAD_NAMES = List.of("stub-apiserver", "HTTP-Dispatcher");
 
   public StubApiServer() {
     try {
@@ -86,6 +93,11 @@ public final class StubApiServer implements AutoCloseable {
     http.start();
     Config config = new ConfigBuilder()
         .withMasterUrl("http://127.0.0.1:" + http.getAddress().getPort())
+        // A bearer token, as every real client has (in a cluster, the service account's): without credentials
+        // fabric8's TokenRefreshInterceptor re-reads the whole configuration (environment, kubeconfig files) before
+        // every request, which would make the client's cost per request several times what it is against an API
+        // server. This stand-in does not check it.
+        .withOauthToken("stand-in")
         .withNamespace("default")
         .withOnlyHttpWatches(true)
         .withMaxConcurrentRequests(1024)
@@ -115,21 +127,23 @@ public final class StubApiServer implements AutoCloseable {
 
   /**
    * Adds pending pods directly, as other clients' creations would arrive (no latency, no HTTP): the load generator
-   * then costs the machine nothing the scheduler would not face against a real API server.
+   * then costs the machine nothing the scheduler would not face against a real API server. The server takes the pods
+   * over (it sets their uid and resourceVersion and changes them when binding): the caller must not use them again.
    */
   public void addPods(List<Pod> created) {
     long cpu0 = CPU.getCurrentThreadCpuTime();
     try {
       putPods(created);
     } finally {
-      serverCpuNanos.add(CPU.getCurrentThreadCpuTime() - cpu0);
+      long used = CPU.getCurrentThreadCpuTime() - cpu0;
+      serverCpuNanos.add(used);
+      loadCpuNanos.add(used);
     }
   }
 
   private void putPods(List<Pod> created) {
     synchronized (lock) {
-      for (Pod pod : created) {
-        Pod p = new PodBuilder(pod).build();
+      for (Pod p : created) {
         String key = p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
         if (pods.containsKey(key)) {
           throw new IllegalArgumentException("stub API server: pod " + key + " already exists");
@@ -139,6 +153,46 @@ public final class StubApiServer implements AutoCloseable {
         pods.put(key, p);
         podJson.put(key, publish("ADDED", "Pod", p));
       }
+    }
+  }
+
+  /**
+   * Deletes every pod directly (no latency, no HTTP), as other clients' deletions would arrive: each goes out as a
+   * {@code DELETED} watch event. Watch events that every open watch has already sent are dropped, so that a long run
+   * does not keep every event it ever streamed. Returns how many pods were deleted.
+   */
+  public int deletePods() {
+    long cpu0 = CPU.getCurrentThreadCpuTime();
+    try {
+      synchronized (lock) {
+        trimEvents();
+        int n = pods.size();
+        for (Map.Entry<String, Pod> e : pods.entrySet()) {
+          stamp(e.getValue());
+          String json = RESOURCE_VERSION.matcher(podJson.get(e.getKey()))
+              .replaceFirst("\"resourceVersion\":\"" + resourceVersion + "\"");
+          events.add(new Event(resourceVersion, "Pod", "{\"type\":\"DELETED\",\"object\":" + json + "}"));
+        }
+        pods.clear();
+        podJson.clear();
+        lock.notifyAll();
+        return n;
+      }
+    } finally {
+      serverCpuNanos.add(CPU.getCurrentThreadCpuTime() - cpu0);
+    }
+  }
+
+  /** Holding {@code lock}: drops the events every open watch has sent. */
+  private void trimEvents() {
+    long min = eventsBase + events.size();
+    for (long[] c : watchCursors) {
+      min = Math.min(min, c[0]);
+    }
+    int drop = (int) (min - eventsBase);
+    if (drop > 0) {
+      events.subList(0, drop).clear();
+      eventsBase = min;
     }
   }
 
@@ -159,6 +213,11 @@ public final class StubApiServer implements AutoCloseable {
    */
   public long cpuNanos() {
     return serverCpuNanos.sum();
+  }
+
+  /** CPU time of {@link #addPods} (on the caller's thread), ns: the load generator's part of {@link #cpuNanos}. */
+  public long loadCpuNanos() {
+    return loadCpuNanos.sum();
   }
 
   /** Requests answered. */
@@ -261,34 +320,44 @@ public final class StubApiServer implements AutoCloseable {
     ex.getResponseHeaders().set("Content-Type", "application/json");
     ex.sendResponseHeaders(200, 0);
     OutputStream out = ex.getResponseBody();
-    int next = 0;
-    while (!closed) {
-      List<Event> batch = new ArrayList<>();
-      synchronized (lock) {
-        while (!closed && next == events.size()) {
-          try {
-            lock.wait(1000);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return;
+    long[] cursor = new long[1];
+    synchronized (lock) {
+      cursor[0] = eventsBase; // events older than the base were sent to every watch open then; a new one starts later
+      watchCursors.add(cursor);
+    }
+    try {
+      while (!closed) {
+        List<Event> batch = new ArrayList<>();
+        synchronized (lock) {
+          while (!closed && cursor[0] == eventsBase + events.size()) {
+            try {
+              lock.wait(1000);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              return;
+            }
+          }
+          for (long end = eventsBase + events.size(); cursor[0] < end; cursor[0]++) {
+            Event e = events.get((int) (cursor[0] - eventsBase));
+            if (e.kind().equals(kind) && e.rv() > from) {
+              batch.add(e);
+            }
           }
         }
-        for (; next < events.size(); next++) {
-          Event e = events.get(next);
-          if (e.kind().equals(kind) && e.rv() > from) {
-            batch.add(e);
+        if (!batch.isEmpty()) {
+          long cpu0 = CPU.getCurrentThreadCpuTime();
+          StringBuilder sb = new StringBuilder();
+          for (Event e : batch) {
+            sb.append(e.json()).append('\n');
           }
+          out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+          out.flush();
+          serverCpuNanos.add(CPU.getCurrentThreadCpuTime() - cpu0);
         }
       }
-      if (!batch.isEmpty()) {
-        long cpu0 = CPU.getCurrentThreadCpuTime();
-        StringBuilder sb = new StringBuilder();
-        for (Event e : batch) {
-          sb.append(e.json()).append('\n');
-        }
-        out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
-        out.flush();
-        serverCpuNanos.add(CPU.getCurrentThreadCpuTime() - cpu0);
+    } finally {
+      synchronized (lock) {
+        watchCursors.remove(cursor);
       }
     }
   }

@@ -82,6 +82,11 @@ public abstract class ForwardingObjectStore implements ObjectStore {
   }
 
   @Override
+  public boolean sharedWithOtherProcesses() {
+    return delegate.sharedWithOtherProcesses();
+  }
+
+  @Override
   public void close() {
     delegate.close();
   }

@@ -116,6 +116,14 @@ public final class Framework implements FrameworkHandle {
   private final Map<String, EnqueueExtensions> enqueueExtensions = new HashMap<>();
   /** Score buffers, one per Score plugin, reused across cycles. */
   private long[][] scoreBufs;
+  /** Per Score plugin, its scores kept across cycles ({@link TableScore#scoreKey}); null for plugins without a key. */
+  private final @Nullable ScoreCache[] scoreCaches;
+  /** This cycle's cache slot per Score plugin; null where the plugin gave no key. Written before the fan-out. */
+  private final ScoreCache.@Nullable Slot[] cycleSlots;
+  /** Scratch for {@link ScoreCache.Slot#scoreAll}: the positions, nodes and scores of the nodes not kept. */
+  private int[] missPos = new int[0];
+  private int[] missNodes = new int[0];
+  private long[] missOut = new long[0];
   /** Plugin execution durations; null unless a metrics registry was given. */
   private @Nullable PluginTimings timings;
   /** See {@link Prefetch}; never read. */
@@ -187,6 +195,8 @@ public final class Framework implements FrameworkHandle {
       scoreWeights[i] = profile.plugins().get(at[i]).weight();
     }
     scoreBufs = new long[score.length][];
+    scoreCaches = Arrays.stream(tableScore).map(t -> t == null ? null : new ScoreCache()).toArray(ScoreCache[]::new);
+    cycleSlots = new ScoreCache.Slot[score.length];
     at = indicesOf(plugins, ReservePlugin.class);
     reserve = pluginsAt(plugins, at, ReservePlugin[]::new);
     reserveNames = namesAt(names, at);
@@ -816,8 +826,12 @@ public final class Framework implements FrameworkHandle {
     int chunk = k * active <= inlineWork || runner.parallelism() == 1
         ? k : Math.max(16, k / (runner.parallelism() * 2));
     boolean prefetch = readsViews(ts, skip);
-    runner.run(k, chunk,
-        (from, to) -> scoreRange(plugins, ts, skip, bufs, state, pod, table, indices, from, to, error, prefetch, timer));
+    ScoreCache.Slot[] slots = cycleSlots;
+    Arrays.fill(slots, null);
+    pickCacheSlots(state, pod, table, skip, k);
+    runner.run(k, chunk, (from, to) -> scoreRange(plugins, ts, slots, skip, bufs, state, pod, table, indices, from,
+        to, error, prefetch, timer));
+    Arrays.fill(slots, null);
     if (error.get() != null) {
       return error.get();
     }
@@ -856,34 +870,39 @@ public final class Framework implements FrameworkHandle {
    * plugin has a table path): the same scores as node by node. A plugin that throws is run again node by node so that
    * the error is attributed as on the per-node path.
    */
-  private void scoreRange(ScorePlugin[] plugins, TableScore[] ts, boolean @Nullable [] skip, long[][] bufs,
-      ArrayCycleState state, PodInfo pod, NodeTable table, int[] indices, int from, int to,
-      AtomicReference<Status> error, boolean prefetch, @Nullable PluginTimings timer) {
+  private void scoreRange(ScorePlugin[] plugins, TableScore[] ts, ScoreCache.@Nullable Slot[] slots,
+      boolean @Nullable [] skip, long[][] bufs, ArrayCycleState state, PodInfo pod, NodeTable table, int[] indices,
+      int from, int to, AtomicReference<Status> error, boolean prefetch, @Nullable PluginTimings timer) {
     for (int j = 0; j < plugins.length; j++) {
       if (skip != null && skip[j]) {
         continue;
       }
       if (timer == null) {
-        scoreRange(j, plugins, ts, bufs, state, pod, table, indices, from, to, error, prefetch);
+        scoreRange(j, plugins, ts, slots, bufs, state, pod, table, indices, from, to, error, prefetch);
       } else {
         long t0 = System.nanoTime();
-        boolean ok = scoreRange(j, plugins, ts, bufs, state, pod, table, indices, from, to, error, prefetch);
+        boolean ok = scoreRange(j, plugins, ts, slots, bufs, state, pod, table, indices, from, to, error, prefetch);
         timer.observeScoreRange(j, ok ? Status.Code.SUCCESS : Status.Code.ERROR, from, to, System.nanoTime() - t0);
       }
     }
   }
 
   /** Score plugin {@code j} over {@code [from, to)}; false when it threw on a node. */
-  private boolean scoreRange(int j, ScorePlugin[] plugins, TableScore[] ts, long[][] bufs, ArrayCycleState state,
-      PodInfo pod, NodeTable table, int[] indices, int from, int to, AtomicReference<Status> error,
-      boolean prefetch) {
+  private boolean scoreRange(int j, ScorePlugin[] plugins, TableScore[] ts, ScoreCache.@Nullable Slot[] slots,
+      long[][] bufs, ArrayCycleState state, PodInfo pod, NodeTable table, int[] indices, int from, int to,
+      AtomicReference<Status> error, boolean prefetch) {
     boolean ok = true;
     {
       TableScore t = ts[j];
       long[] out = bufs[j];
       if (t != null) {
         try {
-          t.scoreAll(state, pod, table, indices, from, to, out);
+          ScoreCache.Slot slot = slots[j];
+          if (slot != null) {
+            slot.scoreAll(t, state, pod, table, indices, from, to, out, missPos, missNodes, missOut);
+          } else {
+            t.scoreAll(state, pod, table, indices, from, to, out);
+          }
           return true;
         } catch (RuntimeException e) {
           // judged node by node below
@@ -906,6 +925,36 @@ public final class Framework implements FrameworkHandle {
       prefetchSink = touched;
     }
     return ok;
+  }
+
+  /**
+   * Picks this cycle's {@link ScoreCache} slot for each Score plugin that gives a key (a plugin whose key throws is
+   * scored without its cache; Score then reports the error as before), and sizes the scratch for {@code k} nodes.
+   */
+  private void pickCacheSlots(ArrayCycleState state, PodInfo pod, NodeTable table, boolean @Nullable [] skip, int k) {
+    TableScore[] ts = tableScore;
+    boolean any = false;
+    for (int j = 0; j < ts.length; j++) {
+      if (ts[j] == null || (skip != null && skip[j])) {
+        continue;
+      }
+      long[] key;
+      try {
+        key = ts[j].scoreKey(state, pod);
+      } catch (RuntimeException e) {
+        key = null;
+      }
+      if (key != null) {
+        cycleSlots[j] = scoreCaches[j].slot(key, table);
+        any = true;
+      }
+    }
+    if (any && missPos.length < k) {
+      int len = Math.max(k, missPos.length * 2);
+      missPos = new int[len];
+      missNodes = new int[len];
+      missOut = new long[len];
+    }
   }
 
   // ------------------------------------------------------------------------------------ Reserve, Permit

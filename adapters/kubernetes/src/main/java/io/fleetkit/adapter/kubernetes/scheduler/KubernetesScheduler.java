@@ -25,6 +25,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -61,6 +62,10 @@ import org.slf4j.LoggerFactory;
  *   ...
  * }
  * }</pre>
+ *
+ * <p>On fewer than three CPUs run the JVM with {@code -Djava.util.concurrent.ForkJoinPool.common.parallelism=2} (as
+ * {@link KubernetesSchedulerMain} does): with the common pool's default single thread, the JDK HTTP client starts a
+ * thread for every response. {@link #start()} logs a warning otherwise.
  *
  * <p>Thread-safe. The client stays the caller's: {@link #close()} does not close it.
  */
@@ -155,6 +160,11 @@ public final class KubernetesScheduler implements AutoCloseable {
           + (closed ? "closed" : "already started"));
     }
     running = true;
+    if (ForkJoinPool.getCommonPoolParallelism() < 2) {
+      LOG.warn("the JDK's common fork-join pool has {} thread: the JDK HTTP client then completes every request on a"
+          + " new thread (CompletableFuture's default executor), which costs more CPU than the request; start the JVM"
+          + " with -D{}=2", ForkJoinPool.getCommonPoolParallelism(), KubernetesSchedulerMain.COMMON_POOL_PARALLELISM);
+    }
     try {
       feed.start(syncTimeout);
     } catch (RuntimeException e) {

@@ -26,13 +26,19 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code FLEETKIT_METRICS_PORT}: the port of {@code /metrics}, {@code /healthz} and {@code /readyz};
  *       {@value MetricsServer#DEFAULT_PORT} by default, {@code 0} for none.
  * </ul>
+ *
+ * <p>On fewer than three CPUs it sets the system property {@value #COMMON_POOL_PARALLELISM} to 2 unless it is set
+ * ({@link #ensureAsyncPool()}).
  */
 public final class KubernetesSchedulerMain {
+  /** The system property of the JDK's common fork-join pool size. */
+  public static final String COMMON_POOL_PARALLELISM = "java.util.concurrent.ForkJoinPool.common.parallelism";
   private static final Logger LOG = LoggerFactory.getLogger(KubernetesSchedulerMain.class);
 
   private KubernetesSchedulerMain() {}
 
   public static void main(String[] args) throws InterruptedException {
+    ensureAsyncPool();
     Map<String, String> env = System.getenv();
     KubernetesClient client = new KubernetesClientBuilder().build();
     List<String> weaknesses = TransportSecurity.weaknesses(client.getConfiguration());
@@ -58,6 +64,19 @@ public final class KubernetesSchedulerMain {
     }, "fleetkit-shutdown"));
     scheduler.start();
     stopped.await();
+  }
+
+  /**
+   * Gives the JDK's common fork-join pool at least two threads unless {@value #COMMON_POOL_PARALLELISM} is set. With
+   * fewer than three CPUs the pool has one thread, and {@code CompletableFuture}'s default executor is then a new
+   * thread per task; the JDK HTTP client (which the Kubernetes client uses) completes every {@code sendAsync} on that
+   * executor, so each binding and each Event would start and end a thread. Must run before anything uses the common
+   * pool (the first statement of {@link #main}); afterwards the property is read no more.
+   */
+  static void ensureAsyncPool() {
+    if (System.getProperty(COMMON_POOL_PARALLELISM) == null && Runtime.getRuntime().availableProcessors() < 3) {
+      System.setProperty(COMMON_POOL_PARALLELISM, "2");
+    }
   }
 
   /** The scheduler {@link #main} runs, configured from {@code env}. */

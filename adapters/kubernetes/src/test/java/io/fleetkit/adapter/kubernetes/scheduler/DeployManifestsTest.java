@@ -240,4 +240,25 @@ final class DeployManifestsTest {
         "/apis/coordination.k8s.io/v1/namespaces/x/leases/l")))
         .isEqualTo(new Permission("coordination.k8s.io", "leases", "update"));
   }
+
+  @Test
+  void main_givesTheCommonPoolTwoThreadsOnSmallMachines_unlessConfigured() {
+    String key = KubernetesSchedulerMain.COMMON_POOL_PARALLELISM;
+    String before = System.getProperty(key);
+    try {
+      System.setProperty(key, "7");
+      KubernetesSchedulerMain.ensureAsyncPool();
+      assertThat(System.getProperty(key)).isEqualTo("7");
+      System.clearProperty(key);
+      KubernetesSchedulerMain.ensureAsyncPool();
+      assertThat(System.getProperty(key))
+          .isEqualTo(Runtime.getRuntime().availableProcessors() < 3 ? "2" : null);
+    } finally {
+      if (before == null) {
+        System.clearProperty(key);
+      } else {
+        System.setProperty(key, before);
+      }
+    }
+  }
 }
