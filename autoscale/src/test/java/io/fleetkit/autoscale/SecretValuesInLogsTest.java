@@ -12,6 +12,7 @@ import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.ResourceNames;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.testing.CapturedLogs;
+import io.fleetkit.api.testing.CapturedTelemetry;
 import io.fleetkit.api.testing.SecretFixtures;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.autoscale.hpa.HorizontalPodAutoscalerController;
@@ -26,13 +27,14 @@ import org.slf4j.LoggerFactory;
 /**
  * No log line of this module's whole test run holds a secret value ({@link CapturedLogs}). Runs last, after an HPA
  * synced a Deployment whose pods carry the test values in their env while its metrics were unavailable (the failed
- * outcome logged as a caller would).
+ * outcome logged as a caller would); nor does any metric series it recorded ({@link CapturedTelemetry}).
  */
 @Order(Integer.MAX_VALUE)
 final class SecretValuesInLogsTest {
   @Test
   void wholeSuite_noLogLineContainsASecretValue() {
     ManualClock clock = ManualClock.atEpoch2026();
+    CapturedTelemetry telemetry = new CapturedTelemetry();
     try (ObjectStore store = ObjectStore.builder().directDelivery().build()) {
       store.create(SecretFixtures.secret("ns", "db"));
       store.create(Deployment.builder().namespace("ns").name("web").replicas(2).matchLabels(Map.of("app", "web"))
@@ -55,11 +57,14 @@ final class SecretValuesInLogsTest {
           throw new MetricsUnavailableException("no such metric " + metricName);
         }
       };
-      SyncOutcome out = HorizontalPodAutoscalerController.builder(store, down).clock(clock).build().sync("ns", "web");
+      SyncOutcome out = HorizontalPodAutoscalerController.builder(store, down).clock(clock)
+          .metricsRegistry(telemetry.metrics()).build().sync("ns", "web");
       assertThat(out.error()).isNotNull();
       LoggerFactory.getLogger(SecretValuesInLogsTest.class).warn("hpa sync failed: {} {}", out, out.error());
     }
     assertThat(CapturedLogs.lines()).anyMatch(l -> l.contains("hpa sync failed"));
+    assertThat(telemetry.metricNames()).contains("horizontal_pod_autoscaler_controller_reconciliations_total");
+    telemetry.assertNoSecrets();
     CapturedLogs.assertNoLeaks();
   }
 }

@@ -1,5 +1,6 @@
 package io.fleetkit.benchmarks;
 
+import io.fleetkit.api.core.Pod;
 import io.fleetkit.benchmarks.generator.PerfCase;
 import io.fleetkit.benchmarks.impl.FleetKitHarness;
 import io.fleetkit.observability.micrometer.MicrometerMetrics;
@@ -11,7 +12,10 @@ import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.samplers.Sampler;
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -29,58 +33,91 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * {@link ObservabilityOverheadBenchmark}'s pair measured side by side, for a machine whose load drifts: each
- * iteration builds two schedulers on the same SchedulingBasic cluster (5000 nodes), one without observability
+ * The overhead guard rail of metrics and tracing, measured so that a drifting load cancels out: each iteration builds
+ * two schedulers on the same SchedulingBasic cluster (5000 nodes, 1000 init pods), one without observability
  * ({@code off}) and one with kube-scheduler's metrics into a Prometheus registry and OpenTelemetry tracing at the
  * {@link ObservabilityOverheadBenchmark#TRACE_RATIO} ratio sampler ({@code on}; {@code tracing=all} records every
- * span), and schedules the same 10,000 measured pods on both, one after the other, the order alternating between
- * iterations. Seconds apart, both batches meet the same load, so the ratio of the two is far steadier than the ratio
- * of two forks.
+ * span), and schedules the same 10,000 measured pods on both, <em>interleaved</em>: slice by slice of {@link #slice}
+ * pods, off then on or on then off (the order alternating from slice to slice), so the two sides of a slice run a
+ * few milliseconds apart on the same cluster state.
  *
- * <p>Both schedulers share one JVM, so the JIT sees both paths: the {@code off} batch runs code compiled with the
- * observability branches taken half the time, where a JVM without a registry never takes them. That makes
- * {@code off} slightly slower than in a JVM of its own (the overhead measured here is at most slightly low); compare
- * with {@link ObservabilityOverheadBenchmark}'s forks, which have no such sharing.
+ * <p>What is compared is the CPU time of the scheduling thread ({@code ThreadMXBean}, the thread that runs every
+ * cycle: both schedulers run with parallelism 1), which a machine shared with other work disturbs far less than wall
+ * time, and the bytes that thread allocated (observability's garbage is collected on other threads, so it shows here
+ * and not in the CPU time). Results per iteration (secondary, JMH's {@code AuxCounters}):
+ * <ul>
+ *   <li>{@code offCpuMs}, {@code onCpuMs}: the scheduling thread's CPU time for the 10,000 pods;
+ *   <li>{@code overheadPct}: {@code 100 × (onCpuMs / offCpuMs − 1)}; JMH prints its mean with a confidence interval
+ *       over every iteration of every fork;
+ *   <li>{@code sliceMedianPct}: the median over the iteration's slices of each slice's overhead;
+ *   <li>{@code offBytesPerPod}, {@code onBytesPerPod}: bytes the scheduling thread allocated per pod.
+ * </ul>
+ * Each fork also prints, at its end, the median of its iterations' {@code overheadPct} with a distribution-free 95 %
+ * confidence interval of that median (order statistics), so the median of the forks' medians can be read off.
  *
- * <p>Results (secondary): {@code offCpuMs}, {@code onCpuMs} (process CPU time per batch) and {@code offMs},
- * {@code onMs} (wall time per batch); the primary score is the pair's wall time.
+ * <p>Both schedulers share one JVM, so the JIT sees both paths: the {@code off} scheduler runs code compiled with the
+ * observability branches taken half the time, where a JVM without a registry never takes them. That can only make
+ * {@code off} a little slower (the overhead measured here is at most slightly low); {@link
+ * ObservabilityOverheadBenchmark} runs each mode in JVMs of its own.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 4)
-@Measurement(iterations = 8)
+@Measurement(iterations = 12)
 @Fork(value = 3, jvmArgsAppend = {"-Xms6g", "-Xmx6g"})
 public class ObservabilityOverheadPairedBenchmark {
   /** {@code ratio}: the production sampler; {@code all}: every span recorded. */
   @Param({"ratio"})
   public String tracing;
 
+  /** Pods per slice: the two schedulers alternate every this many pods. */
+  @Param({"500"})
+  public int slice;
+
+  private static final java.lang.management.ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+  private static final com.sun.management.ThreadMXBean ALLOC =
+      (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
   private PerfCase perfCase;
+  private List<List<Pod>> slices;
   private FleetKitHarness off;
   private FleetKitHarness on;
   private int iteration;
-
-  private static final com.sun.management.OperatingSystemMXBean OS =
-      (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+  private boolean measuring;
+  /** overheadPct of every measured iteration of this fork. */
+  private final List<Double> forkOverheads = new ArrayList<>();
 
   @Setup(Level.Trial)
   public void load() {
-    perfCase = PerfCase.of("SchedulingBasic", 5000);
-  }
-
-  @Setup(Level.Iteration)
-  public void setUp() {
     if (!tracing.equals("ratio") && !tracing.equals("all")) {
       throw new IllegalArgumentException("tracing " + tracing + " must be ratio or all");
     }
+    if (slice < 1) {
+      throw new IllegalArgumentException("slice " + slice + " must be at least 1 pod");
+    }
+    if (!THREADS.isCurrentThreadCpuTimeSupported()) {
+      throw new IllegalStateException("this JVM cannot measure a thread's CPU time");
+    }
+    perfCase = PerfCase.of("SchedulingBasic", 5000);
+    List<Pod> measured = perfCase.measuredPods();
+    slices = new ArrayList<>();
+    for (int i = 0; i < measured.size(); i += slice) {
+      slices.add(measured.subList(i, Math.min(measured.size(), i + slice)));
+    }
+  }
+
+  @Setup(Level.Iteration)
+  public void setUp(org.openjdk.jmh.infra.IterationParams params) {
+    measuring = params.getType() == org.openjdk.jmh.runner.IterationType.MEASUREMENT;
     off = harness(false);
     on = harness(true);
     iteration++;
+    System.gc(); // the set-up's garbage, collected before the measured slices
   }
 
   private FleetKitHarness harness(boolean observed) {
-    FleetKitHarness h = new FleetKitHarness(perfCase.nodes(), DefaultPlugins.profile(), 0, 42, b -> {
+    FleetKitHarness h = new FleetKitHarness(perfCase.nodes(), DefaultPlugins.profile(), 1, 42, b -> {
       if (observed) {
         Sampler sampler = tracing.equals("all") ? Sampler.alwaysOn()
             : Sampler.parentBased(Sampler.traceIdRatioBased(ObservabilityOverheadBenchmark.TRACE_RATIO));
@@ -89,7 +126,7 @@ public class ObservabilityOverheadPairedBenchmark {
             .setTracerProvider(SdkTracerProvider.builder().setSampler(sampler).build()).build()));
       }
     });
-    List<io.fleetkit.api.core.Pod> init = perfCase.initPods();
+    List<Pod> init = perfCase.initPods();
     if (h.scheduleAll(init) != init.size()) {
       throw new IllegalStateException("not every init pod bound");
     }
@@ -102,43 +139,108 @@ public class ObservabilityOverheadPairedBenchmark {
     on.close();
   }
 
-  /** Per-batch CPU and wall time of each of the two schedulers. */
+  /** Prints this fork's median overhead and a 95 % confidence interval of it (order statistics, binomial). */
+  @TearDown(Level.Trial)
+  public void summary() {
+    if (forkOverheads.isEmpty()) {
+      return;
+    }
+    double[] v = forkOverheads.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    int[] ci = medianConfidenceRanks(v.length);
+    System.out.printf(Locale.ROOT, "%nobservability overhead, this fork: median %.2f %% over %d iterations"
+        + " (95 %% CI of the median %.2f … %.2f %%; range %.2f … %.2f %%)%n", median(v), v.length,
+        v[ci[0]], v[ci[1]], v[0], v[v.length - 1]);
+  }
+
+  /** Per-iteration results; see the class comment. */
   @State(Scope.Thread)
   @AuxCounters(AuxCounters.Type.EVENTS)
   public static class Times {
     public double offCpuMs;
     public double onCpuMs;
-    public double offMs;
-    public double onMs;
+    public double overheadPct;
+    public double sliceMedianPct;
+    public double offBytesPerPod;
+    public double onBytesPerPod;
 
     @Setup(Level.Iteration)
     public void reset() {
-      offCpuMs = onCpuMs = offMs = onMs = 0;
+      offCpuMs = onCpuMs = overheadPct = sliceMedianPct = offBytesPerPod = onBytesPerPod = 0;
     }
   }
 
-  /** Schedules the measured pods on both schedulers; returns how many were bound in all. */
+  /** Schedules the measured pods on both schedulers, slice by slice; returns how many were bound in all. */
   @Benchmark
   public int schedulePair(Times t) {
     int bound = 0;
-    for (int k = 0; k < 2; k++) {
-      boolean observed = (k == 0) == (iteration % 2 == 0);
-      // Collect the garbage the set-up or the other batch left, outside the measured window: otherwise whichever
-      // batch runs first pays for it (measured: about a third more CPU time in the first position).
-      System.gc();
-      long cpu0 = OS.getProcessCpuTime();
-      long wall0 = System.nanoTime();
-      bound += (observed ? on : off).scheduleAll(perfCase.measuredPods());
-      double cpuMs = (OS.getProcessCpuTime() - cpu0) / 1e6;
-      double wallMs = (System.nanoTime() - wall0) / 1e6;
-      if (observed) {
-        t.onCpuMs += cpuMs;
-        t.onMs += wallMs;
-      } else {
-        t.offCpuMs += cpuMs;
-        t.offMs += wallMs;
+    long offCpu = 0;
+    long onCpu = 0;
+    long offBytes = 0;
+    long onBytes = 0;
+    int pods = 0;
+    double[] sliceRatios = new double[slices.size()];
+    long self = Thread.currentThread().getId();
+    for (int k = 0; k < slices.size(); k++) {
+      List<Pod> pods1 = slices.get(k);
+      pods += pods1.size();
+      long[] cpu = new long[2];
+      for (int side = 0; side < 2; side++) {
+        boolean observed = (side == 0) == ((k + iteration) % 2 == 0);
+        long bytes0 = ALLOC.getThreadAllocatedBytes(self);
+        long cpu0 = THREADS.getCurrentThreadCpuTime();
+        bound += (observed ? on : off).scheduleAll(pods1);
+        long dCpu = THREADS.getCurrentThreadCpuTime() - cpu0;
+        long dBytes = ALLOC.getThreadAllocatedBytes(self) - bytes0;
+        cpu[observed ? 1 : 0] = dCpu;
+        if (observed) {
+          onCpu += dCpu;
+          onBytes += dBytes;
+        } else {
+          offCpu += dCpu;
+          offBytes += dBytes;
+        }
       }
+      sliceRatios[k] = cpu[0] > 0 ? 100.0 * ((double) cpu[1] / cpu[0] - 1) : 0;
+    }
+    Arrays.sort(sliceRatios);
+    t.offCpuMs = offCpu / 1e6;
+    t.onCpuMs = onCpu / 1e6;
+    t.overheadPct = offCpu > 0 ? 100.0 * ((double) onCpu / offCpu - 1) : 0;
+    t.sliceMedianPct = median(sliceRatios);
+    t.offBytesPerPod = (double) offBytes / pods;
+    t.onBytesPerPod = (double) onBytes / pods;
+    if (measuring) {
+      forkOverheads.add(t.overheadPct);
     }
     return bound;
+  }
+
+  static double median(double[] sorted) {
+    int n = sorted.length;
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  }
+
+  /**
+   * The 0-based ranks [lo, hi] of sorted values that bound the median with at least 95 % confidence: the widest
+   * symmetric pair whose binomial(n, 1/2) tail on each side stays at or below 2.5 % (the whole range when n is too
+   * small for that).
+   */
+  static int[] medianConfidenceRanks(int n) {
+    double[] cdf = new double[n + 1];
+    double p = Math.pow(0.5, n);
+    double sum = 0;
+    double coef = 1;
+    for (int k = 0; k <= n; k++) {
+      sum += coef * p;
+      cdf[k] = sum;
+      coef = coef * (n - k) / (k + 1);
+    }
+    int lo = 0;
+    while (lo + 1 < n && cdf[lo] <= 0.025) {
+      lo++;
+    }
+    // cdf[lo - 1] <= 2.5 %: P(median < v[lo]) is at most that, so v[lo] with lo = the count of values below.
+    int r = Math.max(0, lo - 1);
+    return new int[] {r, n - 1 - r};
   }
 }

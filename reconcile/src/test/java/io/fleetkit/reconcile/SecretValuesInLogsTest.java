@@ -12,6 +12,7 @@ import io.fleetkit.api.core.ResourceRequirements;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.controllers.ReplicaSetController;
 import io.fleetkit.api.testing.CapturedLogs;
+import io.fleetkit.api.testing.CapturedTelemetry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * No log line of this module's whole test run holds a secret value: {@link CapturedLogs} checks every line, at
- * every level, against {@link CapturedLogs#TEST_SECRET} and {@link CapturedLogs#TEST_TOKEN}. This class runs last
+ * every level, against {@link CapturedLogs#TEST_SECRET} and {@link CapturedLogs#TEST_TOKEN}; nor does any event,
+ * metric series or span the controllers report about secret-bearing pods ({@link CapturedTelemetry}). This class runs last
  * (class order by {@code @Order}, see junit-platform.properties), after exercising the paths that log objects and
  * failures with secret-bearing pods itself.
  */
@@ -28,13 +30,16 @@ import org.junit.jupiter.api.Test;
 final class SecretValuesInLogsTest {
   @Test
   void wholeSuite_noLogLineContainsASecretValue() throws Exception {
+    CapturedTelemetry telemetry = new CapturedTelemetry();
     ManualClock clock = ManualClock.atEpoch2026();
     PodSpec spec = PodSpec.builder().container(new Container("app", "nginx", ResourceRequirements.NONE, List.of(),
         List.of(new EnvVar("DB_PASSWORD", CapturedLogs.TEST_SECRET), new EnvVar("TOKEN", CapturedLogs.TEST_TOKEN)),
         null)).build();
     try (ObjectStore store = ObjectStore.builder().directDelivery().build();
-        ReplicaSetController rs = ReplicaSetController.builder(store).clock(clock).stepping().build();
+        ReplicaSetController rs = ReplicaSetController.builder(store).clock(clock).stepping()
+            .metrics(telemetry.metrics()).events(telemetry.events()).tracing(telemetry.tracing()).build();
         Controller<Gadget> failing = Controller.builder(store, Gadget.class).stepping().clock(clock)
+            .metrics(telemetry.metrics()).events(telemetry.events()).tracing(telemetry.tracing())
             .reconciler(ctx -> {
               throw new IllegalStateException("cannot reach the database");
             }).build()) {
@@ -51,6 +56,10 @@ final class SecretValuesInLogsTest {
     }
     assertThat(CapturedLogs.scanned()).as("log lines checked").isPositive();
     assertThat(CapturedLogs.lines()).anyMatch(l -> l.contains("cannot reach the database"));
+    assertThat(telemetry.reasons()).contains("SuccessfulCreate", "BackOff");
+    assertThat(telemetry.spanNames()).containsExactly("fleetkit.reconcile");
+    assertThat(telemetry.metricNames()).contains("controller_runtime_reconcile_total", "workqueue_adds_total");
+    telemetry.assertNoSecrets();
     CapturedLogs.assertNoLeaks();
   }
 }

@@ -93,6 +93,28 @@ public final class CapturedLogs implements SLF4JServiceProvider {
     LEAKS.removeIf(l -> l.contains(value) || l.contains(b64));
   }
 
+  /**
+   * The registered secret value (either form) {@code text} holds, or {@code null}: for scans of what is not a log
+   * line ({@link CapturedTelemetry}: events, metric series, spans).
+   */
+  public static @org.jspecify.annotations.Nullable String secretIn(String text) {
+    for (String secret : SECRETS) {
+      if (text.contains(secret)) {
+        return secret;
+      }
+    }
+    return null;
+  }
+
+  /** {@code text} with every registered secret value replaced by {@code <secret>}, for a readable failure. */
+  public static String mask(String text) {
+    String m = text;
+    for (String s : SECRETS) {
+      m = m.replace(s, "<secret>");
+    }
+    return m;
+  }
+
   /** The log lines that contained a registered secret, in either form. */
   public static List<String> leaks() {
     return List.copyOf(LEAKS);
@@ -210,6 +232,30 @@ public final class CapturedLogs implements SLF4JServiceProvider {
   }
 
   /**
+   * The lowest level logged and scanned: TRACE unless the system property {@value #LEVEL_PROPERTY} names another (for
+   * suites whose long runs would format millions of DEBUG lines; they scan every level where a test asks for it, see
+   * {@link #atEveryLevel}).
+   */
+  public static final String LEVEL_PROPERTY = "fleetkit.logs.scanLevel";
+
+  private static final Level THRESHOLD = Level.valueOf(System.getProperty(LEVEL_PROPERTY, "TRACE"));
+  private static volatile boolean everyLevel;
+
+  private static boolean enabled(Level level) {
+    return everyLevel || level.toInt() >= THRESHOLD.toInt();
+  }
+
+  /** Runs {@code action} with every level logged and scanned, whatever {@value #LEVEL_PROPERTY} says. */
+  public static void atEveryLevel(Runnable action) {
+    everyLevel = true;
+    try {
+      action.run();
+    } finally {
+      everyLevel = false;
+    }
+  }
+
+  /**
    * Loggers whose DEBUG and TRACE are off: the HTTP/2 frame loggers of Netty and gRPC, which at DEBUG write every
    * frame of every call (headers, and payloads as hex dumps a secret scan cannot read). They are not FleetKit's lines,
    * and formatting them cost the etcd store's tests a quarter of their single network thread.
@@ -253,52 +299,52 @@ public final class CapturedLogs implements SLF4JServiceProvider {
 
     @Override
     public boolean isTraceEnabled() {
-      return verbose;
+      return verbose && enabled(Level.TRACE);
     }
 
     @Override
     public boolean isTraceEnabled(Marker marker) {
-      return verbose;
+      return verbose && enabled(Level.TRACE);
     }
 
     @Override
     public boolean isDebugEnabled() {
-      return verbose;
+      return verbose && enabled(Level.DEBUG);
     }
 
     @Override
     public boolean isDebugEnabled(Marker marker) {
-      return verbose;
+      return verbose && enabled(Level.DEBUG);
     }
 
     @Override
     public boolean isInfoEnabled() {
-      return true;
+      return enabled(Level.INFO);
     }
 
     @Override
     public boolean isInfoEnabled(Marker marker) {
-      return true;
+      return enabled(Level.INFO);
     }
 
     @Override
     public boolean isWarnEnabled() {
-      return true;
+      return enabled(Level.WARN);
     }
 
     @Override
     public boolean isWarnEnabled(Marker marker) {
-      return true;
+      return enabled(Level.WARN);
     }
 
     @Override
     public boolean isErrorEnabled() {
-      return true;
+      return enabled(Level.ERROR);
     }
 
     @Override
     public boolean isErrorEnabled(Marker marker) {
-      return true;
+      return enabled(Level.ERROR);
     }
   }
 }

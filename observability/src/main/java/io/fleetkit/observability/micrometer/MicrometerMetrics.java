@@ -31,7 +31,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *       is the distribution summary {@code x.y} with the buckets as objectives (Micrometer rounds each observation
  *       up to a whole number before bucketing, so these suit integer counts such as victims or attempts).
  * </ul>
- * Micrometer also exports a {@code _max} gauge beside each timer and summary; kube has no such series.
+ * Micrometer also exports a {@code _max} gauge beside each timer and summary; kube has no such series. Its window is
+ * one buffer long (Micrometer's default is three rotating buffers), so an observation updates one maximum, not
+ * three: the largest value since the last reset, every two minutes.
  *
  * <p>Series are cached, so repeated look-ups return the same object. Thread-safe.
  */
@@ -94,7 +96,7 @@ public final class MicrometerMetrics implements MetricsRegistry {
         Duration[] slos = metric.buckets().stream().map(b -> Duration.ofNanos(Math.round(b * 1e9)))
             .toArray(Duration[]::new);
         Timer t = Timer.builder(meterName(metric)).description(metric.help()).tags(tags(metric, labelValues))
-            .serviceLevelObjectives(slos).register(registry);
+            .serviceLevelObjectives(slos).distributionStatisticBufferLength(1).register(registry);
         return new Histogram() {
           @Override
           public void observe(double seconds) {
@@ -109,7 +111,8 @@ public final class MicrometerMetrics implements MetricsRegistry {
       }
       double[] slos = metric.buckets().stream().mapToDouble(Double::doubleValue).toArray();
       DistributionSummary s = DistributionSummary.builder(meterName(metric)).description(metric.help())
-          .tags(tags(metric, labelValues)).serviceLevelObjectives(slos).register(registry);
+          .tags(tags(metric, labelValues)).serviceLevelObjectives(slos).distributionStatisticBufferLength(1)
+          .register(registry);
       return (Histogram) s::record;
     });
   }

@@ -43,6 +43,7 @@ public abstract class WorkloadControllerBuilder<B extends WorkloadControllerBuil
 
   private io.fleetkit.api.metrics.@org.jspecify.annotations.Nullable MetricsRegistry metrics;
   private io.fleetkit.api.events.@org.jspecify.annotations.Nullable EventRecorder events;
+  private io.fleetkit.api.tracing.@org.jspecify.annotations.Nullable Tracing tracing;
 
   /** The controller name (logs, thread names); the default is the kind in lower case, e.g. {@code job}. */
   public final B name(String v) {
@@ -98,6 +99,15 @@ public abstract class WorkloadControllerBuilder<B extends WorkloadControllerBuil
     return self();
   }
 
+  /**
+   * Traces every reconcile as a {@value io.fleetkit.api.tracing.Tracing#SPAN_RECONCILE} span (see
+   * {@link io.fleetkit.reconcile.ControllerBuilder#tracing}); default none.
+   */
+  public final B tracing(io.fleetkit.api.tracing.Tracing t) {
+    tracing = Objects.requireNonNull(t, "tracing");
+    return self();
+  }
+
   /** A new controller, not started. */
   public abstract C build();
 
@@ -124,6 +134,9 @@ public abstract class WorkloadControllerBuilder<B extends WorkloadControllerBuil
     }
     if (events != null) {
       cb.events(events);
+    }
+    if (tracing != null) {
+      cb.tracing(tracing);
     }
     if (stepping) {
       cb.stepping();

@@ -4,20 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.apps.ReplicaSet;
+import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.testing.CapturedTelemetry;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.api.tracing.Tracing;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
  * The trace of the operation that created a workload reaches the pods its controllers create, through the
- * {@value Tracing#TRACEPARENT_ANNOTATION} annotation (which the scheduler continues): Deployment → ReplicaSet → Pod and
- * Job → Pod.
+ * {@value Tracing#TRACEPARENT_ANNOTATION} annotation (which the scheduler continues): Deployment → ReplicaSet → Pod,
+ * StatefulSet → Pod and Job → Pod; and the workload controllers trace their reconciles when given a tracing.
  */
 final class TraceParentPropagationTest {
   private static final String TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
@@ -84,5 +87,24 @@ final class TraceParentPropagationTest {
       assertThat(store.list(Pod.class, "ns").items()).hasSize(2).allSatisfy(p ->
           assertThat(p.metadata().annotations()).containsEntry(Tracing.TRACEPARENT_ANNOTATION, TRACEPARENT));
     }
+  }
+
+  @Test
+  void statefulSet_traceparentReachesItsPods_andItsReconcilesAreTraced() {
+    CapturedTelemetry telemetry = new CapturedTelemetry();
+    StatefulSet set = StatefulSetHarness.burst(StatefulSet.builder().namespace("ns").name("db").replicas(2).matchLabels(Map.of("app", "db"))
+        .serviceName("db").podSpec(PodSpec.builder().container("db", "postgres", ResourceList.EMPTY).build()).build());
+    set = set.withMetadata(set.metadata().toBuilder().annotation(Tracing.TRACEPARENT_ANNOTATION, TRACEPARENT).build());
+    try (ObjectStore store = Sim.store(clock);
+        StatefulSetController c = StatefulSetController.builder(store).clock(clock).stepping()
+            .tracing(telemetry.tracing()).build()) {
+      c.start().join();
+      store.create(set);
+      c.runUntilIdle();
+      assertThat(store.list(Pod.class, "ns").items()).hasSize(2).allSatisfy(p ->
+          assertThat(p.metadata().annotations()).containsEntry(Tracing.TRACEPARENT_ANNOTATION, TRACEPARENT));
+    }
+    assertThat(telemetry.spanNames()).containsExactly(Tracing.SPAN_RECONCILE);
+    assertThat(telemetry.lines()).anyMatch(l -> l.contains("fleetkit.object=ns/db"));
   }
 }

@@ -617,49 +617,56 @@ public final class Framework implements FrameworkHandle {
    */
   void runFilterRange(CycleState state, boolean @Nullable [] skip, PodInfo pod, NodeTable table, int[] nodes,
       int from, int to, Status[] statusOut, int[] failed) {
-    if (timings != null) {
-      for (int pos = from; pos < to; pos++) {
-        failed[pos] = runFilter(state, skip, pod, table, nodes[pos], statusOut, pos);
-      }
-      return;
-    }
+    PluginTimings timer = timings == null ? null : timed(state);
     Arrays.fill(failed, from, to, -1);
     FilterPlugin[] fs = filter;
-    TableFilter[] tf = tableFilter;
     for (int j = 0; j < fs.length; j++) {
       if (skip != null && skip[j]) {
         continue;
       }
-      TableFilter t = tf[j];
-      if (t != null) {
-        try {
-          t.filterAll(state, pod, table, nodes, from, to, failed, j, statusOut);
-          continue;
-        } catch (RuntimeException e) {
-          // positions it already failed keep their status; the rest are judged node by node below
-        }
+      if (timer == null) {
+        filterRange(j, state, pod, table, nodes, from, to, statusOut, failed);
+      } else {
+        long t0 = System.nanoTime();
+        filterRange(j, state, pod, table, nodes, from, to, statusOut, failed);
+        timer.observeFilterRange(j, failed, statusOut, from, to, System.nanoTime() - t0);
       }
-      int touched = 0;
-      for (int pos = from; pos < to; pos++) {
-        if (failed[pos] >= 0) {
-          continue;
-        }
-        if (t == null && pos + Prefetch.DISTANCE < to) {
-          touched += Prefetch.touch(table.view(nodes[pos + Prefetch.DISTANCE]));
-        }
-        Status s;
-        try {
-          s = t != null ? t.filter(state, pod, table, nodes[pos]) : fs[j].filter(state, pod, table.view(nodes[pos]));
-        } catch (RuntimeException e) {
-          s = errorStatus(filterNames[j], "Filter", e);
-        }
-        if (s.code() != Status.Code.SUCCESS) {
-          statusOut[pos] = s;
-          failed[pos] = j;
-        }
-      }
-      prefetchSink = touched;
     }
+  }
+
+  /** Filter plugin {@code j} over the positions of {@code [from, to)} that no earlier plugin failed. */
+  private void filterRange(int j, CycleState state, PodInfo pod, NodeTable table, int[] nodes, int from, int to,
+      Status[] statusOut, int[] failed) {
+    TableFilter t = tableFilter[j];
+    if (t != null) {
+      try {
+        t.filterAll(state, pod, table, nodes, from, to, failed, j, statusOut);
+        return;
+      } catch (RuntimeException e) {
+        // positions it already failed keep their status; the rest are judged node by node below
+      }
+    }
+    FilterPlugin f = filter[j];
+    int touched = 0;
+    for (int pos = from; pos < to; pos++) {
+      if (failed[pos] >= 0) {
+        continue;
+      }
+      if (t == null && pos + Prefetch.DISTANCE < to) {
+        touched += Prefetch.touch(table.view(nodes[pos + Prefetch.DISTANCE]));
+      }
+      Status s;
+      try {
+        s = t != null ? t.filter(state, pod, table, nodes[pos]) : f.filter(state, pod, table.view(nodes[pos]));
+      } catch (RuntimeException e) {
+        s = errorStatus(filterNames[j], "Filter", e);
+      }
+      if (s.code() != Status.Code.SUCCESS) {
+        statusOut[pos] = s;
+        failed[pos] = j;
+      }
+    }
+    prefetchSink = touched;
   }
 
   /** Whether a Filter plugin not skipped by {@code skip} reads node views (has no {@link TableFilter} path). */
@@ -821,36 +828,9 @@ public final class Framework implements FrameworkHandle {
     boolean prefetch = readsViews(ts, skip);
     ScoreCache.Slot[] slots = cycleSlots;
     Arrays.fill(slots, null);
-    if (timer == null) {
-      pickCacheSlots(state, pod, table, skip, k);
-    }
-    runner.run(k, chunk, timer != null ? (from, to) -> {
-      int touched = 0;
-      for (int pos = from; pos < to; pos++) {
-        NodeInfo node = table.view(indices[pos]);
-        if (prefetch && pos + Prefetch.DISTANCE < to) {
-          touched += Prefetch.touch(table.view(indices[pos + Prefetch.DISTANCE]));
-        }
-        if (timer != null && PluginTimings.timesNode(pos)) {
-          scoreTimed(timer, plugins, skip, bufs, state, pod, node, pos, error);
-          continue;
-        }
-        for (int j = 0; j < plugins.length; j++) {
-          if (skip != null && skip[j]) {
-            continue;
-          }
-          try {
-            TableScore t = ts[j];
-            bufs[j][pos] = t != null ? t.score(state, pod, table, indices[pos]) : plugins[j].score(state, pod, node);
-          } catch (RuntimeException e) {
-            error.compareAndSet(null, errorStatus(scoreNames[j], "Score", e));
-            bufs[j][pos] = 0;
-          }
-        }
-      }
-      prefetchSink = touched;
-    } : (from, to) -> scoreRange(plugins, ts, slots, skip, bufs, state, pod, table, indices, from, to, error,
-        prefetch));
+    pickCacheSlots(state, pod, table, skip, k);
+    runner.run(k, chunk, (from, to) -> scoreRange(plugins, ts, slots, skip, bufs, state, pod, table, indices, from,
+        to, error, prefetch, timer));
     Arrays.fill(slots, null);
     if (error.get() != null) {
       return error.get();
@@ -892,11 +872,27 @@ public final class Framework implements FrameworkHandle {
    */
   private void scoreRange(ScorePlugin[] plugins, TableScore[] ts, ScoreCache.@Nullable Slot[] slots,
       boolean @Nullable [] skip, long[][] bufs, ArrayCycleState state, PodInfo pod, NodeTable table, int[] indices,
-      int from, int to, AtomicReference<Status> error, boolean prefetch) {
+      int from, int to, AtomicReference<Status> error, boolean prefetch, @Nullable PluginTimings timer) {
     for (int j = 0; j < plugins.length; j++) {
       if (skip != null && skip[j]) {
         continue;
       }
+      if (timer == null) {
+        scoreRange(j, plugins, ts, slots, bufs, state, pod, table, indices, from, to, error, prefetch);
+      } else {
+        long t0 = System.nanoTime();
+        boolean ok = scoreRange(j, plugins, ts, slots, bufs, state, pod, table, indices, from, to, error, prefetch);
+        timer.observeScoreRange(j, ok ? Status.Code.SUCCESS : Status.Code.ERROR, from, to, System.nanoTime() - t0);
+      }
+    }
+  }
+
+  /** Score plugin {@code j} over {@code [from, to)}; false when it threw on a node. */
+  private boolean scoreRange(int j, ScorePlugin[] plugins, TableScore[] ts, ScoreCache.@Nullable Slot[] slots,
+      long[][] bufs, ArrayCycleState state, PodInfo pod, NodeTable table, int[] indices, int from, int to,
+      AtomicReference<Status> error, boolean prefetch) {
+    boolean ok = true;
+    {
       TableScore t = ts[j];
       long[] out = bufs[j];
       if (t != null) {
@@ -907,7 +903,7 @@ public final class Framework implements FrameworkHandle {
           } else {
             t.scoreAll(state, pod, table, indices, from, to, out);
           }
-          continue;
+          return true;
         } catch (RuntimeException e) {
           // judged node by node below
         }
@@ -923,10 +919,12 @@ public final class Framework implements FrameworkHandle {
         } catch (RuntimeException e) {
           error.compareAndSet(null, errorStatus(scoreNames[j], "Score", e));
           out[pos] = 0;
+          ok = false;
         }
       }
       prefetchSink = touched;
     }
+    return ok;
   }
 
   /**
@@ -956,26 +954,6 @@ public final class Framework implements FrameworkHandle {
       missPos = new int[len];
       missNodes = new int[len];
       missOut = new long[len];
-    }
-  }
-
-  /** The Score plugins on one node, each timed (a sampled cycle's sampled node). */
-  private void scoreTimed(PluginTimings t, ScorePlugin[] plugins, boolean @Nullable [] skip, long[][] bufs,
-      ArrayCycleState state, PodInfo pod, NodeInfo node, int pos, AtomicReference<Status> error) {
-    for (int j = 0; j < plugins.length; j++) {
-      if (skip != null && skip[j]) {
-        continue;
-      }
-      long t0 = System.nanoTime();
-      Status.Code code = Status.Code.SUCCESS;
-      try {
-        bufs[j][pos] = plugins[j].score(state, pod, node);
-      } catch (RuntimeException e) {
-        error.compareAndSet(null, errorStatus(scoreNames[j], "Score", e));
-        bufs[j][pos] = 0;
-        code = Status.Code.ERROR;
-      }
-      t.observe(PluginTimings.Point.SCORE, j, code, System.nanoTime() - t0);
     }
   }
 

@@ -15,9 +15,11 @@ import io.fleetkit.scheduler.metrics.SchedulerMetrics;
  * does.
  *
  * <p>One deviation, for cost: kube times Filter and Score on every node of a marked cycle; FleetKit evaluates a node
- * in tens of nanoseconds, so two clock reads and a histogram observation per plugin and node would cost more than the
- * plugins. At these per-node points a marked cycle times the plugins on the nodes at evaluation positions
- * 0, {@link #NODE_STRIDE}, 2·{@link #NODE_STRIDE}, ... (always at least the first node). Filter calls that preemption
+ * in tens of nanoseconds, and its plugins evaluate many nodes per call, so two clock reads and a histogram observation
+ * per plugin and node would cost more than the plugins. At these per-node points a marked cycle times each plugin's
+ * call over the range of nodes it evaluates as a batch and observes the mean per node, once per batch (and, at
+ * Filter, per status returned). Where a search runs node by node, the nodes at evaluation positions 0,
+ * {@link #NODE_STRIDE}, 2·{@link #NODE_STRIDE}, ... are timed one by one. Filter calls that preemption
  * makes through the framework handle, and PreFilter extensions, are not timed.
  *
  * <p>Series are looked up once per (point, plugin, status) and kept; the arrays are filled racily by the worker
@@ -65,6 +67,46 @@ final class PluginTimings {
   /** Whether a per-node point times the evaluation at {@code position} of a marked cycle. */
   static boolean timesNode(int position) {
     return (position & (NODE_STRIDE - 1)) == 0;
+  }
+
+  /**
+   * A marked cycle ran Filter plugin {@code plugin} over positions {@code [from, to)} as one batch (the plugins'
+   * table paths evaluate many nodes per call) in {@code nanos}: the batch's mean per examined node (those no earlier
+   * plugin failed; {@code failed[pos]} is the failing plugin's index or -1) is observed once for each status the
+   * plugin returned in the batch ({@code Success} for the nodes it passed).
+   */
+  void observeFilterRange(int plugin, int[] failed, Status[] statuses, int from, int to, long nanos) {
+    int examined = 0;
+    int codes = 0; // bit per Status.Code ordinal
+    for (int pos = from; pos < to; pos++) {
+      int f = failed[pos];
+      if (f < 0) {
+        examined++;
+        codes |= 1 << Status.Code.SUCCESS.ordinal();
+      } else if (f >= plugin) {
+        examined++;
+        codes |= 1 << statuses[pos].code().ordinal();
+      }
+    }
+    if (examined == 0) {
+      return;
+    }
+    long mean = nanos / examined;
+    for (Status.Code c : CODES) {
+      if ((codes & (1 << c.ordinal())) != 0) {
+        observe(Point.FILTER, plugin, c, mean);
+      }
+    }
+  }
+
+  /**
+   * A marked cycle ran Score plugin {@code plugin} over positions {@code [from, to)} as one batch in {@code nanos}:
+   * the batch's mean per node is observed once, with {@code code}.
+   */
+  void observeScoreRange(int plugin, Status.Code code, int from, int to, long nanos) {
+    if (to > from) {
+      observe(Point.SCORE, plugin, code, nanos / (to - from));
+    }
   }
 
   /** Records that plugin {@code plugin} (an index into the point's plugins) took {@code nanos} and returned {@code code}. */

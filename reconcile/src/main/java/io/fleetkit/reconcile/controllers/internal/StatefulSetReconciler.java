@@ -300,6 +300,9 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
       PodTemplateSpec template = current ? template(set, currentRevision, view.values()) : set.spec().template();
       createMissingClaims(ordinal);
       Pod pod = StatefulSetPods.newPod(set, template, revision, ordinal);
+      if (set.metadata().annotations().containsKey(io.fleetkit.api.tracing.Tracing.TRACEPARENT_ANNOTATION)) {
+        pod = pod.withMetadata(TraceParent.inherit(set.metadata(), pod.metadata().toBuilder()).build());
+      }
       LOG.debug("statefulset {}: creating pod {} at revision {}", ObjectKey.of(set), pod.metadata().name(),
           revision);
       Pod created;

@@ -5,9 +5,9 @@ import io.fleetkit.api.tracing.Tracing;
 
 /**
  * Carries the trace of the operation that created or changed a workload onto the objects its controller creates
- * for it: the owner's {@value Tracing#TRACEPARENT_ANNOTATION} annotation is set on the child (Deployment →
- * ReplicaSet, ReplicaSet → Pod, Job → Pod), so the scheduler continues that trace when it schedules the pod and a
- * Deployment's creation, its pods' creation and their bindings are one trace. The owner's value replaces one its pod
+ * for it: the owner's {@value Tracing#TRACEPARENT_ANNOTATION} annotation is set on the child (Deployment or
+ * Rollout → ReplicaSet; ReplicaSet, StatefulSet or Job → Pod), so the scheduler continues that trace when it
+ * schedules the pod and a Deployment's creation, its pods' creation and their bindings are one trace. The owner's value replaces one its pod
  * template may hold: the template's was written when the template was, the owner's by the latest traced operation.
  * Stateless.
  */

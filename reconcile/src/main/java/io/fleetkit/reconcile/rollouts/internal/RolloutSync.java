@@ -93,8 +93,9 @@ final class RolloutSync {
     match.put(Rollout.POD_TEMPLATE_HASH_LABEL, hash);
     LabelSelector sel = new LabelSelector(match, r.spec().selector().matchExpressions());
     String name = r.metadata().name() + "-" + hash;
-    ReplicaSet rs = new ReplicaSet(ObjectMeta.builder().namespace(ns).name(name).labels(labels)
-        .ownerReference(OwnerReference.controllerOf(r)).build(),
+    ReplicaSet rs = new ReplicaSet(io.fleetkit.reconcile.controllers.internal.TraceParent.inherit(r.metadata(),
+        ObjectMeta.builder().namespace(ns).name(name).labels(labels).ownerReference(OwnerReference.controllerOf(r)))
+        .build(),
         new ReplicaSetSpec(0, sel, tpl, r.spec().minReadySeconds()), ReplicaSetStatus.EMPTY);
     try {
       return store.create(rs);
