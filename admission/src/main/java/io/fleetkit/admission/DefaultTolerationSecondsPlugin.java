@@ -65,15 +65,25 @@ public final class DefaultTolerationSecondsPlugin implements MutatingAdmissionPl
     if (notReady && unreachable) {
       return tolerations;
     }
+    if (tolerations.isEmpty() && notReadySeconds == DEFAULT_SECONDS && unreachableSeconds == DEFAULT_SECONDS) {
+      return DEFAULTS; // the common case: one shared list
+    }
     List<Toleration> out = new ArrayList<>(tolerations.size() + 2);
     out.addAll(tolerations);
     if (!notReady) {
-      out.add(new Toleration(NOT_READY, TolerationOperator.Exists, "", TaintEffect.NoExecute, notReadySeconds));
+      out.add(notReadySeconds == DEFAULT_SECONDS ? NOT_READY_DEFAULT
+          : new Toleration(NOT_READY, TolerationOperator.Exists, "", TaintEffect.NoExecute, notReadySeconds));
     }
     if (!unreachable) {
-      out.add(new Toleration(UNREACHABLE, TolerationOperator.Exists, "", TaintEffect.NoExecute,
-          unreachableSeconds));
+      out.add(unreachableSeconds == DEFAULT_SECONDS ? UNREACHABLE_DEFAULT
+          : new Toleration(UNREACHABLE, TolerationOperator.Exists, "", TaintEffect.NoExecute, unreachableSeconds));
     }
     return List.copyOf(out);
   }
+
+  private static final Toleration NOT_READY_DEFAULT = new Toleration(NOT_READY, TolerationOperator.Exists, "",
+      TaintEffect.NoExecute, DEFAULT_SECONDS);
+  private static final Toleration UNREACHABLE_DEFAULT = new Toleration(UNREACHABLE, TolerationOperator.Exists, "",
+      TaintEffect.NoExecute, DEFAULT_SECONDS);
+  private static final List<Toleration> DEFAULTS = List.of(NOT_READY_DEFAULT, UNREACHABLE_DEFAULT);
 }

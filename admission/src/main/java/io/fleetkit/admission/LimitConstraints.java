@@ -35,14 +35,21 @@ final class LimitConstraints {
     }
   }
 
-  /** {@code requestLimitEnforcedValues}: compare in milli-units unless that would overflow. */
-  private static boolean milli(Quantity... qs) {
-    for (Quantity q : qs) {
-      if (q.value() > MAX_MILLI_VALUE) {
+  /**
+   * {@code requestLimitEnforcedValues}: compare in milli-units unless a value would overflow them. Values are read
+   * from the lists by name, so no quantity is made unless a message needs it.
+   */
+  private static boolean milli(long... values) {
+    for (long v : values) {
+      if (v > MAX_MILLI_VALUE) {
         return false;
       }
     }
     return true;
+  }
+
+  private static long value(ResourceList l, String r, boolean milli) {
+    return milli ? l.milliValue(r) : l.value(r);
   }
 
   private static long value(Quantity q, boolean milli) {
@@ -50,57 +57,52 @@ final class LimitConstraints {
   }
 
   static @Nullable String min(String type, String r, Quantity enforced, ResourceList requests, ResourceList limits) {
-    Quantity req = requests.get(r);
-    Quantity lim = limits.get(r);
-    boolean m = milli(req, lim, enforced);
     if (!requests.has(r)) {
       return "minimum " + r + " usage per " + type + " is " + enforced + ".  No request is specified.";
     }
-    if (value(req, m) < value(enforced, m)) {
-      return "minimum " + r + " usage per " + type + " is " + enforced + ", but request is " + req + ".";
+    boolean m = milli(requests.value(r), limits.value(r), enforced.value());
+    long min = value(enforced, m);
+    if (value(requests, r, m) < min) {
+      return "minimum " + r + " usage per " + type + " is " + enforced + ", but request is " + requests.get(r) + ".";
     }
-    if (limits.has(r) && value(lim, m) < value(enforced, m)) {
-      return "minimum " + r + " usage per " + type + " is " + enforced + ", but limit is " + lim + ".";
+    if (limits.has(r) && value(limits, r, m) < min) {
+      return "minimum " + r + " usage per " + type + " is " + enforced + ", but limit is " + limits.get(r) + ".";
     }
     return null;
   }
 
   static @Nullable String max(String type, String r, Quantity enforced, ResourceList requests, ResourceList limits) {
-    Quantity req = requests.get(r);
-    Quantity lim = limits.get(r);
-    boolean m = milli(req, lim, enforced);
     if (!limits.has(r)) {
       return "maximum " + r + " usage per " + type + " is " + enforced + ".  No limit is specified.";
     }
-    if (value(lim, m) > value(enforced, m)) {
-      return "maximum " + r + " usage per " + type + " is " + enforced + ", but limit is " + lim + ".";
+    boolean m = milli(requests.value(r), limits.value(r), enforced.value());
+    long max = value(enforced, m);
+    if (value(limits, r, m) > max) {
+      return "maximum " + r + " usage per " + type + " is " + enforced + ", but limit is " + limits.get(r) + ".";
     }
-    if (requests.has(r) && value(req, m) > value(enforced, m)) {
-      return "maximum " + r + " usage per " + type + " is " + enforced + ", but request is " + req + ".";
+    if (requests.has(r) && value(requests, r, m) > max) {
+      return "maximum " + r + " usage per " + type + " is " + enforced + ", but request is " + requests.get(r) + ".";
     }
     return null;
   }
 
   /** {@code maxRequestConstraint}: the max of a PersistentVolumeClaim item, checked against the request only. */
   static @Nullable String maxRequest(String type, String r, Quantity enforced, ResourceList requests) {
-    Quantity req = requests.get(r);
-    boolean m = milli(req, enforced);
     if (!requests.has(r)) {
       return "maximum " + r + " usage per " + type + " is " + enforced + ".  No request is specified.";
     }
-    if (value(req, m) > value(enforced, m)) {
-      return "maximum " + r + " usage per " + type + " is " + enforced + ", but request is " + req + ".";
+    boolean m = milli(requests.value(r), enforced.value());
+    if (value(requests, r, m) > value(enforced, m)) {
+      return "maximum " + r + " usage per " + type + " is " + enforced + ", but request is " + requests.get(r) + ".";
     }
     return null;
   }
 
   static @Nullable String ratio(String type, String r, Quantity enforced, ResourceList requests,
       ResourceList limits) {
-    Quantity req = requests.get(r);
-    Quantity lim = limits.get(r);
-    boolean m = milli(req, lim, enforced);
-    long reqValue = value(req, m);
-    long limValue = value(lim, m);
+    boolean m = milli(requests.value(r), limits.value(r), enforced.value());
+    long reqValue = value(requests, r, m);
+    long limValue = value(limits, r, m);
     if (!requests.has(r) || reqValue == 0) {
       return r + " max limit to request ratio per " + type + " is " + enforced
           + ", but no request is specified or request is 0.";

@@ -1,6 +1,5 @@
 package io.fleetkit.admission;
 
-import io.fleetkit.api.admission.AdmissionOperation;
 import io.fleetkit.api.admission.AdmissionRequest;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.ScopedResourceSelectorRequirement;
@@ -34,9 +33,8 @@ final class LimitedResources {
     ApiObject<?> o = request.object();
     ResourceList usage = QuotaEvaluator.usage(o, now);
     ResourceList delta = usage;
-    ApiObject<?> old = request.oldObject();
-    if (request.operation() == AdmissionOperation.UPDATE && old != null) {
-      delta = QuotaRecount.clampAtZero(delta.subtract(QuotaEvaluator.usage(old, now)));
+    if (QuotaEvaluator.chargesGrowthOnly(request)) {
+      delta = QuotaRecount.clampAtZero(delta.subtract(QuotaEvaluator.usage(java.util.Objects.requireNonNull(request.oldObject()), now)));
     }
     if (!positive(delta)) {
       return null; // nothing consumed: upstream returns before the covering checks

@@ -177,8 +177,8 @@ final class QuotaBook {
           hits[h++] = i; // h <= j: overwrites only entries already read
         }
       }
-      if (h == 0) {
-        return AdmissionVerdict.allow();
+      if (h == 0 || request.dryRun()) {
+        return AdmissionVerdict.allow(); // a dry run is checked, never charged
       }
       for (int j = 0; j < h; j++) {
         int i = hits[j];
@@ -328,9 +328,8 @@ final class QuotaBook {
   private static Demand genericDemand(Plan p, AdmissionRequest request, Clock clock) {
     Instant now = clock.instant();
     ResourceList delta = QuotaEvaluator.usage(request.object(), now);
-    ApiObject<?> old = request.oldObject();
-    if (request.operation() == AdmissionOperation.UPDATE && old != null) {
-      delta = QuotaRecount.clampAtZero(delta.subtract(QuotaEvaluator.usage(old, now)));
+    if (QuotaEvaluator.chargesGrowthOnly(request)) {
+      delta = QuotaRecount.clampAtZero(delta.subtract(QuotaEvaluator.usage(java.util.Objects.requireNonNull(request.oldObject()), now)));
     }
     long[] milli = new long[p.slots.length];
     for (int slot = 0; slot < milli.length; slot++) {

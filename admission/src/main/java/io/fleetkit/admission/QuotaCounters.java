@@ -52,6 +52,11 @@ final class QuotaCounters {
   final long[] used;
   /** Usage kept exactly where {@link #used} cannot hold it; {@code null} entries elsewhere. */
   final @Nullable Quantity[] usedBig;
+  /**
+   * Whether every counter is exact: its usage in {@link #used} (none in {@link #usedBig}) and its hard limit decided
+   * by {@link #hard}; then a check reads only those two arrays.
+   */
+  boolean exact;
   /** The format each usage prints in (a sum keeps its first non-zero operand's format, as Kubernetes' Add). */
   final Quantity.Format[] format;
   /** The status as stored, by a publication of the ledger or adopted from the store. */
@@ -143,6 +148,11 @@ final class QuotaCounters {
       usedBig[k] = null;
     }
     format[k] = q.format();
+    boolean all = true;
+    for (int i = 0; i < names.length; i++) {
+      all &= usedBig[i] == null && hardExact[i];
+    }
+    exact = all;
   }
 
   /** The usage of counter {@code k} as a quantity. */
@@ -156,7 +166,7 @@ final class QuotaCounters {
    * quantity, needed only when {@code d} is {@link #INEXACT}.
    */
   boolean exceeds(int k, long d, @Nullable Quantity dq) {
-    if (d != INEXACT && usedBig[k] == null && hardExact[k]) {
+    if (d != INEXACT && (exact || usedBig[k] == null && hardExact[k])) {
       long u = used[k];
       long after = u + d;
       if (((u ^ after) & (d ^ after)) >= 0) { // no overflow
@@ -172,7 +182,7 @@ final class QuotaCounters {
    */
   boolean tryAdd(int k, long d) {
     long u = used[k];
-    if (d == INEXACT || u == 0 || usedBig[k] != null) {
+    if (d == INEXACT || u == 0 || !exact && usedBig[k] != null) {
       return false; // from zero the sum takes the amount's format
     }
     long after = u + d;

@@ -1,5 +1,7 @@
 package io.fleetkit.admission;
 
+import io.fleetkit.api.admission.AdmissionOperation;
+import io.fleetkit.api.admission.AdmissionRequest;
 import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.PersistentVolumeClaim;
 import io.fleetkit.api.core.Pod;
@@ -357,6 +359,18 @@ public final class QuotaEvaluator {
       return c.resources().limits().has(r.substring("limits.".length()));
     }
     return c.resources().requests().has(r.startsWith("requests.") ? r.substring("requests.".length()) : r);
+  }
+
+  /**
+   * Whether {@code request} is charged only what it adds to its old object's usage: an update whose old object was
+   * stored (has a resourceVersion). An update whose old object has none is a create-on-update and is charged its
+   * whole usage ({@code checkRequest}: "if we can definitively determine that this is not a case of create on
+   * update, then charge based on the delta").
+   */
+  static boolean chargesGrowthOnly(AdmissionRequest request) {
+    ApiObject<?> old = request.oldObject();
+    return request.operation() == AdmissionOperation.UPDATE && old != null
+        && !old.metadata().resourceVersion().isEmpty();
   }
 
   /** {@code prettyPrint}: {@code name=quantity} sorted by name, joined by commas. */

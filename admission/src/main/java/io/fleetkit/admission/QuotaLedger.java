@@ -49,8 +49,10 @@ import org.jspecify.annotations.Nullable;
  * goes down only by a recount ({@link QuotaReplenisher} after deletions). A recount racing with a create that is
  * admitted but not yet stored can miss that create until the next recount, as upstream's controller can.
  *
- * <p><b>Scope.</b> A ledger keeps separate books for each store it admits into, in one process. Two processes
- * sharing a store (two programs on one etcd) each keep their own and could together pass a limit.
+ * <p><b>Scope.</b> A ledger keeps separate books for each store it admits into, in one process, and is charged only
+ * for stores no other process writes: for a store that is {@linkplain ObjectStore#sharedWithOtherProcesses() shared}
+ * (two programs on one etcd), {@link ResourceQuotaPlugin} charges through compare-and-set of the stored status
+ * instead, since ledgers in two processes would not see each other's charges and could together pass a limit.
  *
  * <p>Thread-safe.
  */

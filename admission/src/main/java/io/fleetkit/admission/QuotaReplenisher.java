@@ -22,7 +22,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Driven by {@link #sync()}, which recounts the namespaces that changed since the last call (a simulation steps
  * it with the controllers; a threaded program may call it periodically). With a {@link QuotaLedger}, {@code sync}
- * recounts through the ledger and publishes the ledger's usage, as upstream's quota controller writes status. Watch
+ * recounts through the ledger and publishes the ledger's usage, as upstream's quota controller writes status (not
+ * on a store shared with other processes, whose admission charges the stored status: there it recounts the status
+ * directly). Watch
  * events only mark namespaces, so {@code sync} may run on any thread, but not concurrently with itself.
  */
 public final class QuotaReplenisher implements AutoCloseable {
@@ -76,7 +78,7 @@ public final class QuotaReplenisher implements AutoCloseable {
    * @return how many quotas' status changed
    */
   public int sync() {
-    if (ledger != null) {
+    if (ledger != null && !store.sharedWithOtherProcesses()) {
       return syncLedger(ledger);
     }
     if (dirty.isEmpty()) {

@@ -19,7 +19,10 @@ import java.util.Objects;
  * container does not set it.
  *
  * <p>Charges go to a {@link QuotaLedger}: the usage in memory, all quotas of a namespace checked and charged together,
- * {@code status.used} published on a cadence (see there). If a later plugin or the store's write refuses the
+ * {@code status.used} published on a cadence (see there). A store that other processes write too
+ * ({@link ObjectStore#sharedWithOtherProcesses()}, a store on etcd) is charged through the quotas' status instead,
+ * one compare-and-set per applying quota, as the Kubernetes API servers do, so that processes admitting into the
+ * same store together never pass a limit. If a later plugin or the store's write refuses the
  * request, the charges are given back (upstream leaves them to the quota controller's next recount). A quota whose
  * status does not yet cover its spec (new or changed) is first recounted from the store, which is what upstream's
  * quota controller does before admission can use it. Creates are charged, and updates of Services and claims by
@@ -73,6 +76,9 @@ public final class ResourceQuotaPlugin implements ValidatingAdmissionPlugin {
   public AdmissionVerdict validate(AdmissionRequest request, ObjectStore store) {
     if (!request.object().namespaced() || !handles(request)) {
       return AdmissionVerdict.allow();
+    }
+    if (store.sharedWithOtherProcesses()) {
+      return QuotaStatusCharge.charge(store, request, clock, limited);
     }
     return ledger.charge(store, request, clock, limited);
   }

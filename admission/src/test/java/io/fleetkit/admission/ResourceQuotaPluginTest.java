@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fleetkit.api.ValidationException;
 import io.fleetkit.api.admission.AdmissionChain;
 import io.fleetkit.api.admission.AdmissionDeniedException;
+import io.fleetkit.api.admission.AdmissionOperation;
+import io.fleetkit.api.admission.ValidatingAdmissionPlugin;
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.PersistentVolumeAccessMode;
@@ -45,10 +47,12 @@ import org.junit.jupiter.api.Test;
 class ResourceQuotaPluginTest {
   static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
 
-  final ObjectStore store = ObjectStore.builder().directDelivery().admission(AdmissionChain.of(plugin())).build();
+  final ValidatingAdmissionPlugin quotaPlugin = plugin();
+  final AdmissionChain chain = AdmissionChain.of(quotaPlugin);
+  final ObjectStore store = ObjectStore.builder().directDelivery().admission(chain).build();
 
   /** The plugin under test, publishing after every charge so that the status is current as upstream's. */
-  ResourceQuotaPlugin plugin() {
+  ValidatingAdmissionPlugin plugin() {
     return new ResourceQuotaPlugin(CLOCK, QuotaLedger.publishingEveryCharge());
   }
 
@@ -226,6 +230,45 @@ class ResourceQuotaPluginTest {
 
     assertThat(used("quota"))
         .isEqualTo(kv("services", "1", "services.loadbalancers", "1", "services.nodeports", "1"));
+  }
+
+  /** Upstream's TestAdmitHandlesCreatingUpdates: an update whose old object was never stored is charged whole. */
+  @Test
+  void admitHandlesCreatingUpdates_oldObjectWithoutVersion_isIgnored() {
+    quota("quota", kv("services", "10", "services.loadbalancers", "10", "services.nodeports", "10"),
+        kv("services", "1", "services.loadbalancers", "1", "services.nodeports", "0"));
+    Service old = service(ServiceType.LoadBalancer, 1); // resourceVersion "": it did not exist
+    assertThat(old.metadata().resourceVersion()).isEmpty();
+
+    chain.admit(AdmissionOperation.UPDATE, service(ServiceType.NodePort, 1), old, store);
+
+    assertThat(used("quota"))
+        .isEqualTo(kv("services", "2", "services.loadbalancers", "1", "services.nodeports", "1"));
+  }
+
+  /**
+   * Upstream's TestAdmitDryRun: a dry-run create within the quota is allowed, one past it refused, and neither
+   * writes the quota ("no client action"). Added here: the allowed dry run charged nothing, so a pod that fits only
+   * without its 2Gi still fits.
+   */
+  @Test
+  void admitDryRun_isCheckedButChargesNothing() {
+    ResourceQuota q = quota("quota", kv("cpu", "3", "memory", "100Gi", "pods", "5"),
+        kv("cpu", "1", "memory", "50Gi", "pods", "3"));
+
+    Pod admitted = chain.admitDryRun(AdmissionOperation.CREATE, pod("allowed-pod", 1, rl("100m", "2Gi"),
+        rl("", "")), null, store);
+    assertThat(admitted.metadata().name()).isEqualTo("allowed-pod");
+    assertThat(denial(() -> chain.admitDryRun(AdmissionOperation.CREATE, pod("too-large-pod", 1,
+        rl("100m", "60Gi"), rl("", "")), null, store)))
+        .isEqualTo("exceeded quota: quota, requested: memory=60Gi, used: memory=50Gi, limited: memory=100Gi");
+
+    assertThat(store.require(ResourceQuota.class, "test", "quota").metadata().resourceVersion())
+        .isEqualTo(q.metadata().resourceVersion());
+    assertThat(used("quota")).isEqualTo(kv("cpu", "1", "memory", "50Gi", "pods", "3"));
+    store.create(pod("exactly-fits", 1, rl("100m", "50Gi"), rl("", "")));
+    assertThat(used("quota")).isEqualTo(kv("cpu", "1100m", "memory", "100Gi", "pods", "4"));
+    assertThat(store.get(Pod.class, "test", "allowed-pod")).isEmpty();
   }
 
   static PersistentVolumeClaim pvc(String name, String storage) {

@@ -2,13 +2,11 @@ package io.fleetkit.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** Hostile command lines and files: exit 1 with a short message naming the problem, never a stack trace. */
 final class CliBadInputTest {
@@ -16,10 +14,7 @@ final class CliBadInputTest {
   private final StringWriter err = new StringWriter();
 
   private int run(String... args) {
-    CommandLine cli = new CommandLine(new FleetKitCli());
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    return cli.execute(args);
+    return CliHarness.run(out, err, args);
   }
 
   private static Path node(Path dir) throws Exception {

@@ -3,14 +3,12 @@ package io.fleetkit.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.observability.prometheus.Exposition;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code --metrics FILE} on schedule and simulate: the final metrics in Prometheus text format. */
 final class MetricsOptionTest {
@@ -18,19 +16,11 @@ final class MetricsOptionTest {
   private final StringWriter err = new StringWriter();
 
   private int run(String... args) {
-    CommandLine cli = new CommandLine(new FleetKitCli());
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    return cli.execute(args);
+    return CliHarness.run(out, err, args);
   }
 
   private static Path examples() {
-    Path p = Path.of("").toAbsolutePath();
-    while (p != null && !Files.isDirectory(p.resolve("examples/gpu-cluster"))) {
-      p = p.getParent();
-    }
-    assertThat(p).isNotNull();
-    return p.resolve("examples");
+    return CliHarness.root().resolve("examples");
   }
 
   @Test

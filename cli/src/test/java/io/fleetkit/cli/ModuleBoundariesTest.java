@@ -28,12 +28,7 @@ final class ModuleBoundariesTest {
           "storage-binding", "optimizer", "simulator", "adapters/kubernetes", "adapters/slurm", "cluster", "store-etcd");
 
   private static Path root() {
-    Path p = Path.of("").toAbsolutePath();
-    while (p != null && !Files.exists(p.resolve("core-api/pom.xml"))) {
-      p = p.getParent();
-    }
-    assertThat(p).as("project root above %s", Path.of("").toAbsolutePath()).isNotNull();
-    return p;
+    return CliHarness.root();
   }
 
   private static List<String> violations(String module, java.util.function.Predicate<String> allowed) {

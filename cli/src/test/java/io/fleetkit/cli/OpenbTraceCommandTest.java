@@ -6,24 +6,19 @@ import io.fleetkit.traces.OpenbTraces;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 final class OpenbTraceCommandTest {
   private final StringWriter out = new StringWriter();
   private final StringWriter err = new StringWriter();
 
   private int run(String... args) {
-    CommandLine cli = new CommandLine(new FleetKitCli());
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    return cli.execute(args);
+    return CliHarness.run(out, err, args);
   }
 
   /** Writes a bundled list to {@code dir} as a {@code .csv.gz} file, as a user's own file would be. */

@@ -20,12 +20,7 @@ final class PublishedArtifactsTest {
   private static final List<String> UNPUBLISHED = List.of("bom", "benchmarks");
 
   private static Path root() {
-    Path p = Path.of("").toAbsolutePath();
-    while (p != null && !Files.exists(p.resolve("core-api/pom.xml"))) {
-      p = p.getParent();
-    }
-    assertThat(p).isNotNull();
-    return p;
+    return CliHarness.root();
   }
 
   private static List<String> modules() throws IOException {

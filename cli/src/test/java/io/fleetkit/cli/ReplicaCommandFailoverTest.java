@@ -77,15 +77,21 @@ final class ReplicaCommandFailoverTest {
   }
 
   private Replica launch(String id) throws IOException {
+    return launch(id, "--store", ETCD);
+  }
+
+  /** A replica with {@code storeArgs} ({@code --store} and the etcd connection's options). */
+  private Replica launch(String id, String... storeArgs) throws IOException {
     String java = ProcessHandle.current().info().command().orElse("java");
     String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     File log = Path.of("target", "replica-" + id + "-" + prefix.substring(prefix.lastIndexOf('/') + 1) + ".log")
         .toFile();
-    Process p = new ProcessBuilder(java, "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
-        classPath, FleetKitCli.class.getName(), "replica", "--store", ETCD, "--prefix", prefix, "--id", id,
-        "--lease-duration", LEASE.toSeconds() + "s", "--renew-deadline", "3s", "--retry-period", RETRY.toSeconds() + "s",
-        "--report-writes")
-        .redirectError(log).start();
+    List<String> command = new ArrayList<>(List.of(java, "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+        "-cp", classPath, FleetKitCli.class.getName(), "replica"));
+    command.addAll(List.of(storeArgs));
+    command.addAll(List.of("--prefix", prefix, "--id", id, "--lease-duration", LEASE.toSeconds() + "s",
+        "--renew-deadline", "3s", "--retry-period", RETRY.toSeconds() + "s", "--report-writes"));
+    Process p = new ProcessBuilder(command).redirectError(log).start();
     List<Line> lines = new CopyOnWriteArrayList<>();
     Thread reader = new Thread(() -> {
       try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
@@ -207,6 +213,39 @@ final class ReplicaCommandFailoverTest {
       assertThat(Set.copyOf(follower.lines().stream().map(Line::text).toList()))
           .doesNotContain("STOPPED " + follower.id());
       watch.close();
+    }
+  }
+
+  /**
+   * {@code fleetkit replica --store etcds://..} on the secured etcd of scripts/etcd-local.sh ({@code -Dfleetkit.etcd.tls}
+   * and {@code -Dfleetkit.etcd.tls.dir}: TLS only, client certificates required, user authentication on): the replica
+   * leads and its controllers and scheduler do their work through the fenced store over that connection.
+   */
+  @Test
+  @EnabledIfSystemProperty(named = "fleetkit.etcd.tls", matches = ".+")
+  void etcds_replicaWithCertificatesAndPassword_leadsAndRunsTheControlPlane() throws Exception {
+    Path dir = Path.of(System.getProperty("fleetkit.etcd.tls.dir", ""));
+    String endpoint = System.getProperty("fleetkit.etcd.tls", "").trim();
+    String user = java.nio.file.Files.readString(dir.resolve("user")).trim();
+    String password = java.nio.file.Files.readString(dir.resolve("password")).trim();
+    try (ObjectStore store = EtcdStore.builder(endpoint).prefix(prefix)
+        .trustedCertificates(dir.resolve("ca.crt"))
+        .clientCertificate(dir.resolve("client.crt"), dir.resolve("client.key"))
+        .credentials(user, password).build()) {
+      store.create(Node.builder().name("node-0").capacity(ResourceList.builder().put("cpu", "4")
+          .put("memory", "8Gi").put("pods", "110").build()).ready().build());
+
+      Replica r = launch("tls", "--store", endpoint.replaceFirst("^https://", "etcds://"),
+          "--etcd-ca", dir.resolve("ca.crt").toString(), "--etcd-cert", dir.resolve("client.crt").toString(),
+          "--etcd-key", dir.resolve("client.key").toString(), "--etcd-user", user,
+          "--etcd-password-file", dir.resolve("password").toString());
+      await("the replica leads", Duration.ofSeconds(60), () -> r.said("LEADING tls"));
+      store.create(replicaSet("secure", 3));
+      await("secure's 3 pods bound", Duration.ofSeconds(60), () -> boundPods(store, "secure") == 3);
+
+      assertThat(r.lines()).anyMatch(l -> l.text().equals("WRITE create Pod ns/" + store.list(Pod.class, "ns")
+          .items().get(0).metadata().name()));
+      assertThat(r.process().isAlive()).isTrue();
     }
   }
 }

@@ -23,12 +23,7 @@ final class RepositoryStandsAloneTest {
       Pattern.quote("..") + "/" + "shared\\b" + "|" + "/" + "work/" + "shared" + "|" + "fleetkit" + "\\.shared\\.dir");
 
   private static Path root() {
-    Path p = Path.of("").toAbsolutePath();
-    while (p != null && !Files.exists(p.resolve("core-api/pom.xml"))) {
-      p = p.getParent();
-    }
-    assertThat(p).as("project root above %s", Path.of("").toAbsolutePath()).isNotNull();
-    return p;
+    return CliHarness.root();
   }
 
   /** The files git tracks, or (outside a git checkout) every file outside build output and VCS folders. */

@@ -2,14 +2,12 @@ package io.fleetkit.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -70,10 +68,7 @@ final class RouteGatewayCommandTest {
   }
 
   private int run(String... args) {
-    CommandLine cli = new CommandLine(new FleetKitCli());
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    return cli.execute(args);
+    return CliHarness.run(out, err, args);
   }
 
   private JsonNode json() {

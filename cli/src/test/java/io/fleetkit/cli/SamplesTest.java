@@ -46,12 +46,7 @@ final class SamplesTest {
   private static URLClassLoader loader;
 
   private static Path root() {
-    Path p = Path.of("").toAbsolutePath();
-    while (p != null && !Files.exists(p.resolve("core-api/pom.xml"))) {
-      p = p.getParent();
-    }
-    assertThat(p).isNotNull();
-    return p;
+    return CliHarness.root();
   }
 
   /** The jars (or class folders) of the five artifacts the samples' pom declares, and of their dependencies. */

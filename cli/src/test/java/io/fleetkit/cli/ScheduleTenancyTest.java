@@ -2,11 +2,8 @@ package io.fleetkit.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import picocli.CommandLine;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -21,19 +18,11 @@ final class ScheduleTenancyTest {
   private final StringWriter err = new StringWriter();
 
   private int run(String... args) {
-    CommandLine cli = new CommandLine(new FleetKitCli());
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    return cli.execute(args);
+    return CliHarness.run(out, err, args);
   }
 
   private static Path tenancy() {
-    Path p = Path.of("").toAbsolutePath();
-    while (p != null && !Files.isDirectory(p.resolve("examples/tenancy"))) {
-      p = p.getParent();
-    }
-    assertThat(p).isNotNull();
-    return p.resolve("examples/tenancy");
+    return CliHarness.example("tenancy");
   }
 
   @Test

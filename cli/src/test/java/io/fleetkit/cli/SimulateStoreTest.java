@@ -29,12 +29,7 @@ final class SimulateStoreTest {
   }
 
   private static Path example() {
-    Path p = Path.of("").toAbsolutePath();
-    while (p != null && !Files.isDirectory(p.resolve("examples/simulate"))) {
-      p = p.getParent();
-    }
-    assertThat(p).isNotNull();
-    return p.resolve("examples/simulate");
+    return CliHarness.example("simulate");
   }
 
   @Test

@@ -2,32 +2,22 @@ package io.fleetkit.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 final class ValidateCommandTest {
   private final StringWriter out = new StringWriter();
   private final StringWriter err = new StringWriter();
 
   private int run(String... args) {
-    CommandLine cli = new CommandLine(new FleetKitCli());
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    return cli.execute(args);
+    return CliHarness.run(out, err, args);
   }
 
   private static Path examples() {
-    Path p = Path.of("").toAbsolutePath();
-    while (p != null && !Files.isDirectory(p.resolve("examples/gpu-cluster"))) {
-      p = p.getParent();
-    }
-    assertThat(p).as("examples/gpu-cluster above the working directory").isNotNull();
-    return p.resolve("examples/gpu-cluster");
+    return CliHarness.example("gpu-cluster");
   }
 
   @Test

@@ -3,9 +3,9 @@ package io.fleetkit.optimizer;
 import io.fleetkit.api.core.GpuRequests;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.optimizer.internal.Planner;
+import io.fleetkit.optimizer.internal.SearchLimits;
 import java.time.Duration;
 import java.util.Objects;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Places a batch of pending pods and gangs at once, maximising placed GPU demand (then the number of placed pods),
@@ -23,16 +23,10 @@ import org.jspecify.annotations.Nullable;
  * seed and a step limit (instead of only a time limit) are reproducible. Immutable and thread-safe.
  */
 public final class BatchOptimizer {
-  private final Duration timeLimit;
-  private final long seed;
-  private final @Nullable Integer stepLimit;
-  private final @Nullable Integer unimprovedStepLimit;
+  private final Planner.Settings settings;
 
   private BatchOptimizer(Builder b) {
-    this.timeLimit = b.timeLimit;
-    this.seed = b.seed;
-    this.stepLimit = b.stepLimit;
-    this.unimprovedStepLimit = b.unimprovedStepLimit;
+    this.settings = b.limits.settings();
   }
 
   public static Builder builder() {
@@ -43,7 +37,7 @@ public final class BatchOptimizer {
   public BatchPlan plan(BatchProblem problem) {
     Objects.requireNonNull(problem, "problem");
     Planner.Result r = Planner.place(problem.nodes(), problem.running(), problem.pending(), problem.podGroups(),
-        new Planner.Settings(timeLimit, seed, stepLimit, unimprovedStepLimit));
+        settings);
     long pendingGpu = 0;
     for (Pod p : problem.pending()) {
       pendingGpu += 1000 * GpuRequests.whole(p.effectiveRequests()) + GpuRequests.milli(p.effectiveRequests());
@@ -54,43 +48,30 @@ public final class BatchOptimizer {
 
   /** Settings of a {@link BatchOptimizer}; defaults: 10 s, seed 0, no step limits. */
   public static final class Builder {
-    private Duration timeLimit = Duration.ofSeconds(10);
-    private long seed;
-    private @Nullable Integer stepLimit;
-    private @Nullable Integer unimprovedStepLimit;
+    private final SearchLimits limits = new SearchLimits("batch optimizer", Duration.ofSeconds(10));
 
     private Builder() {}
 
     /** The local search's wall-time limit; must be positive. */
     public Builder timeLimit(Duration v) {
-      Objects.requireNonNull(v, "timeLimit");
-      if (v.isNegative() || v.isZero()) {
-        throw new IllegalArgumentException("batch optimizer: timeLimit must be positive, got " + v);
-      }
-      timeLimit = v;
+      limits.timeLimit(v);
       return this;
     }
 
     public Builder seed(long v) {
-      seed = v;
+      limits.seed(v);
       return this;
     }
 
     /** Stops the local search after this many steps (reproducible runs); must not be negative. */
     public Builder stepLimit(int v) {
-      if (v < 0) {
-        throw new IllegalArgumentException("batch optimizer: stepLimit must not be negative, got " + v);
-      }
-      stepLimit = v;
+      limits.stepLimit(v);
       return this;
     }
 
     /** Stops the local search after this many steps without a better score; must be positive. */
     public Builder unimprovedStepLimit(int v) {
-      if (v < 1) {
-        throw new IllegalArgumentException("batch optimizer: unimprovedStepLimit must be positive, got " + v);
-      }
-      unimprovedStepLimit = v;
+      limits.unimprovedStepLimit(v);
       return this;
     }
 

@@ -6,17 +6,16 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.scheduling.PodGroup;
 import io.fleetkit.optimizer.internal.Planner;
+import io.fleetkit.optimizer.internal.SearchLimits;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Plans which running pods to move, at most a budget of them, so that whole nodes and whole GPUs become free. The
@@ -28,15 +27,11 @@ import org.jspecify.annotations.Nullable;
  */
 public final class DefragmentationPlanner {
   private final int moveBudget;
-  private final Duration timeLimit;
-  private final long seed;
-  private final @Nullable Integer stepLimit;
+  private final Planner.Settings settings;
 
   private DefragmentationPlanner(Builder b) {
     this.moveBudget = b.moveBudget;
-    this.timeLimit = b.timeLimit;
-    this.seed = b.seed;
-    this.stepLimit = b.stepLimit;
+    this.settings = b.limits.settings();
   }
 
   public static Builder builder() {
@@ -70,7 +65,7 @@ public final class DefragmentationPlanner {
       }
     }
     Planner.Result r = Planner.defragment(checked.nodes(), fixed, movable, origins, moveBudget,
-        new Planner.Settings(timeLimit, seed, stepLimit, null));
+        settings);
     Map<String, String> where = new HashMap<>();
     running.forEach(p -> where.put(p.metadata().key(), p.spec().nodeName()));
     List<PodMove> moves = new ArrayList<>();
@@ -104,9 +99,7 @@ public final class DefragmentationPlanner {
   /** Settings of a {@link DefragmentationPlanner}; defaults: budget 10 moves, 5 s, seed 0. */
   public static final class Builder {
     private int moveBudget = 10;
-    private Duration timeLimit = Duration.ofSeconds(5);
-    private long seed;
-    private @Nullable Integer stepLimit;
+    private final SearchLimits limits = new SearchLimits("defragmentation planner", Duration.ofSeconds(5));
 
     private Builder() {}
 
@@ -121,25 +114,18 @@ public final class DefragmentationPlanner {
 
     /** The search's wall-time limit; must be positive. */
     public Builder timeLimit(Duration v) {
-      Objects.requireNonNull(v, "timeLimit");
-      if (v.isNegative() || v.isZero()) {
-        throw new IllegalArgumentException("defragmentation planner: timeLimit must be positive, got " + v);
-      }
-      timeLimit = v;
+      limits.timeLimit(v);
       return this;
     }
 
     public Builder seed(long v) {
-      seed = v;
+      limits.seed(v);
       return this;
     }
 
     /** Stops the search after this many steps (reproducible runs); must not be negative. */
     public Builder stepLimit(int v) {
-      if (v < 0) {
-        throw new IllegalArgumentException("defragmentation planner: stepLimit must not be negative, got " + v);
-      }
-      stepLimit = v;
+      limits.stepLimit(v);
       return this;
     }
 

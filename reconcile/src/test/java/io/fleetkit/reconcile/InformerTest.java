@@ -5,19 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ApiObject;
-import io.fleetkit.api.store.DeletePreconditions;
+import io.fleetkit.api.store.ForwardingObjectStore;
 import io.fleetkit.api.store.ListResult;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.api.store.Watch;
-import io.fleetkit.api.store.WatchListener;
 import io.fleetkit.api.time.ManualClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -74,7 +70,7 @@ final class InformerTest {
     small.create(Gadget.of("ns", "old", 1));
     AtomicBoolean once = new AtomicBoolean();
     // The first list is followed by more writes than the history keeps, so watching from it is "too old".
-    ObjectStore racing = new ForwardingStore(small) {
+    ObjectStore racing = new ForwardingObjectStore(small) {
       @Override
       public <T extends ApiObject<T>> ListResult<T> list(Class<T> kind, String namespace) {
         ListResult<T> r = super.list(kind, namespace);
@@ -210,78 +206,6 @@ final class InformerTest {
         Thread.sleep(1);
       }
       assertThat(inf.lister().get("ns", "a")).isPresent();
-    }
-  }
-
-  /** Delegates every call; tests override what they need. */
-  static class ForwardingStore implements ObjectStore {
-    private final ObjectStore d;
-
-    ForwardingStore(ObjectStore delegate) {
-      d = delegate;
-    }
-
-    @Override
-    public <T extends ApiObject<T>> T create(T object) {
-      return d.create(object);
-    }
-
-    @Override
-    public <T extends ApiObject<T>> Optional<T> get(Class<T> kind, String namespace, String name) {
-      return d.get(kind, namespace, name);
-    }
-
-    @Override
-    public <T extends ApiObject<T>> T require(Class<T> kind, String namespace, String name) {
-      return d.require(kind, namespace, name);
-    }
-
-    @Override
-    public <T extends ApiObject<T>> ListResult<T> list(Class<T> kind, String namespace) {
-      return d.list(kind, namespace);
-    }
-
-    @Override
-    public <T extends ApiObject<T>> ListResult<T> list(Class<T> kind, String namespace, LabelSelector selector) {
-      return d.list(kind, namespace, selector);
-    }
-
-    @Override
-    public <T extends ApiObject<T>> ListResult<T> list(Class<T> kind, String namespace,
-        Predicate<? super T> filter) {
-      return d.list(kind, namespace, filter);
-    }
-
-    @Override
-    public <T extends ApiObject<T>> T update(T object) {
-      return d.update(object);
-    }
-
-    @Override
-    public <T extends ApiObject<T>> T updateStatus(T object) {
-      return d.updateStatus(object);
-    }
-
-    @Override
-    public <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name,
-        DeletePreconditions preconditions) {
-      return d.delete(kind, namespace, name, preconditions);
-    }
-
-    @Override
-    public <T extends ApiObject<T>> Watch watch(Class<T> kind, String fromResourceVersion,
-        WatchListener<T> listener) {
-      return d.watch(kind, fromResourceVersion, listener);
-    }
-
-    @Override
-    public String resourceVersion() {
-      return d.resourceVersion();
-    }
-
-    @Override
-    public void close() {
-      d.close();
     }
   }
 

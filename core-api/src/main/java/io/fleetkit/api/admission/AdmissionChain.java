@@ -87,13 +87,33 @@ public final class AdmissionChain {
    */
   public <T extends ApiObject<T>> Admitted<T> admit(AdmissionOperation operation, T object, @Nullable T oldObject,
       ObjectStore store) {
+    return admit(operation, object, oldObject, store, false);
+  }
+
+  /**
+   * What {@link #admit} would decide, without its side effects: every plugin sees a request marked
+   * {@link AdmissionRequest#dryRun()} and decides as usual, but makes no lasting change (ResourceQuota checks the
+   * limits and charges nothing), as the Kubernetes API server admits a {@code dryRun} request. The object returned
+   * carries the mutating plugins' changes; nothing is written.
+   *
+   * @throws AdmissionDeniedException if a plugin denies
+   */
+  public <T extends ApiObject<T>> T admitDryRun(AdmissionOperation operation, T object, @Nullable T oldObject,
+      ObjectStore store) {
+    Admitted<T> a = admit(operation, object, oldObject, store, true);
+    a.rollback(); // a plugin that made a side effect anyway has it reversed
+    return a.object();
+  }
+
+  private <T extends ApiObject<T>> Admitted<T> admit(AdmissionOperation operation, T object, @Nullable T oldObject,
+      ObjectStore store, boolean dryRun) {
     Objects.requireNonNull(operation, "operation");
     Objects.requireNonNull(object, "object");
     Objects.requireNonNull(store, "store");
     if (plugins.isEmpty()) {
       return new Admitted<>(object, List.of());
     }
-    AdmissionRequest request = new AdmissionRequest(operation, object, oldObject);
+    AdmissionRequest request = new AdmissionRequest(operation, object, oldObject, dryRun);
     T current = object;
     for (MutatingAdmissionPlugin p : mutating) {
       AdmissionVerdict v = Objects.requireNonNull(p.mutate(request, store), () -> p.name() + " returned null");

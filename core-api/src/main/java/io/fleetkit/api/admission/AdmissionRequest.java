@@ -10,8 +10,17 @@ import org.jspecify.annotations.Nullable;
  * is the stored object. During the mutating phase {@code object} carries the changes of the plugins before.
  *
  * @param oldObject the stored object on update, else {@code null}
+ * @param dryRun whether the request only asks what admission would decide ({@link AdmissionChain#admitDryRun}):
+ *     plugins decide as usual but make no side effect (a quota is not charged), as Kubernetes' admission does for a
+ *     {@code dryRun} request
  */
-public record AdmissionRequest(AdmissionOperation operation, ApiObject<?> object, @Nullable ApiObject<?> oldObject) {
+public record AdmissionRequest(AdmissionOperation operation, ApiObject<?> object, @Nullable ApiObject<?> oldObject,
+    boolean dryRun) {
+  /** A request that is not a dry run. */
+  public AdmissionRequest(AdmissionOperation operation, ApiObject<?> object, @Nullable ApiObject<?> oldObject) {
+    this(operation, object, oldObject, false);
+  }
+
   public AdmissionRequest {
     Objects.requireNonNull(operation, "operation");
     Objects.requireNonNull(object, "object");
@@ -27,6 +36,6 @@ public record AdmissionRequest(AdmissionOperation operation, ApiObject<?> object
 
   /** A copy of this request about {@code newObject}. */
   public AdmissionRequest withObject(ApiObject<?> newObject) {
-    return new AdmissionRequest(operation, newObject, oldObject);
+    return new AdmissionRequest(operation, newObject, oldObject, dryRun);
   }
 }

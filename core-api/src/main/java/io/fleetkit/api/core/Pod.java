@@ -121,11 +121,28 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
    */
   public Pod withTolerations(List<Toleration> tolerations) {
     PodSpec newSpec = spec.withTolerations(tolerations);
-    if (!SchedulingValidation.validateTolerations(newSpec.tolerations(), "spec.tolerations").isEmpty()) {
-      return new Pod(metadata, newSpec, status);
+    List<Toleration> had = spec.tolerations();
+    List<Toleration> now = newSpec.tolerations();
+    int same = 0; // the leading tolerations this pod already has (validated with it) are not checked again
+    while (same < had.size() && same < now.size() && had.get(same) == now.get(same)) {
+      same++;
+    }
+    if (same < now.size() && now != lastValidTolerations) {
+      if (!SchedulingValidation.validateTolerations(now.subList(same, now.size()), "spec.tolerations").isEmpty()) {
+        return new Pod(metadata, newSpec, status); // invalid: the full validation reports it
+      }
+      if (same == 0) {
+        lastValidTolerations = now;
+      }
     }
     return prevalidated(newSpec);
   }
+
+  /**
+   * The last whole list of tolerations {@link #withTolerations} found valid. Lists are immutable, so the same list
+   * again (admission adding one shared list of default tolerations to every pod that has none) needs no new check.
+   */
+  private static volatile @Nullable List<Toleration> lastValidTolerations;
 
   private Pod prevalidated(PodSpec newSpec) {
     PREVALIDATED.set(newSpec);

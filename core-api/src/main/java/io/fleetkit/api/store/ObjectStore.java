@@ -184,6 +184,16 @@ public interface ObjectStore extends AutoCloseable {
   String resourceVersion();
 
   /**
+   * Whether other processes may write the same objects: a store kept in etcd that several programs open. What a
+   * component keeps in memory about the stored objects is then not authoritative; ResourceQuota admission, for one,
+   * charges each create through a compare-and-set of the quotas' status (as the Kubernetes API servers do) instead
+   * of its in-memory ledger. {@code false} for the in-memory store; a store that wraps another answers as it.
+   */
+  default boolean sharedWithOtherProcesses() {
+    return false;
+  }
+
+  /**
    * Closes every watch and releases the store-owned delivery threads. Later calls throw
    * {@link IllegalStateException}. Idempotent.
    */

@@ -1,5 +1,7 @@
 package io.fleetkit.api.store;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.fleetkit.api.ConflictException;
 import io.fleetkit.api.NotFoundException;
 import java.util.Optional;
@@ -32,10 +34,11 @@ import org.junit.jupiter.api.Timeout;
 @Param(name = "rv", gen = IntGen.class, conf = "1:6")
 public class ObjectStoreLincheckTest {
   /**
-   * How long one invocation may take before Lincheck reports "the execution has hung": 30 s instead of its 10 s.
-   * Lincheck instruments each class the first time an operation touches it (the exception of a failed create, say);
-   * on the shared machine at load average 30 that alone took over 10 s, and a correct store was reported hung. (The
-   * setter is Kotlin-internal in Lincheck 3.6, hence its name; a real hang still ends the test, 30 s later.)
+   * How long one invocation may take before Lincheck reports "the execution has hung". Lincheck instruments each
+   * class the first time an operation touches it (the exception of a failed create, say); on the shared machine at
+   * load average 30 that alone took over 10 s. Lincheck's own default (the same for model checking and stress) is
+   * 30 s, which covers it; {@link #lincheckDefaultInvocationTimeout_atLeastThisLong} checks that an upgrade keeps it,
+   * since Lincheck's setter for it is Kotlin-internal. A real hang still ends the test, 30 s later.
    */
   private static final long INVOCATION_TIMEOUT_MS = 30_000;
 
@@ -113,14 +116,21 @@ public class ObjectStoreLincheckTest {
   @Timeout(value = 180, unit = TimeUnit.SECONDS)
   void modelChecking_linearizable() {
     new ModelCheckingOptions().iterations(3).invocationsPerIteration(30).threads(2).actorsPerThread(2)
-        .actorsBefore(0).actorsAfter(1).invocationTimeout$lincheck(INVOCATION_TIMEOUT_MS)
-        .check(ObjectStoreLincheckTest.class);
+        .actorsBefore(0).actorsAfter(1).check(ObjectStoreLincheckTest.class);
   }
 
   @Test
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
   void stress_linearizable() {
     new StressOptions().iterations(10).invocationsPerIteration(200).threads(3).actorsPerThread(3)
-        .invocationTimeout$lincheck(INVOCATION_TIMEOUT_MS).check(ObjectStoreLincheckTest.class);
+        .check(ObjectStoreLincheckTest.class);
+  }
+
+  @Test
+  void lincheckDefaultInvocationTimeout_atLeastThisLong() {
+    assertThat(new ModelCheckingOptions().createTestConfigurations(ObjectStoreLincheckTest.class).getTimeoutMs())
+        .isGreaterThanOrEqualTo(INVOCATION_TIMEOUT_MS);
+    assertThat(new StressOptions().createTestConfigurations(ObjectStoreLincheckTest.class).getTimeoutMs())
+        .isGreaterThanOrEqualTo(INVOCATION_TIMEOUT_MS);
   }
 }

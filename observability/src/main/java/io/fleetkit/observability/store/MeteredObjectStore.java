@@ -157,6 +157,11 @@ public final class MeteredObjectStore implements ObjectStore {
   }
 
   @Override
+  public boolean sharedWithOtherProcesses() {
+    return store.sharedWithOtherProcesses();
+  }
+
+  @Override
   public void close() {
     store.close();
   }

@@ -6,6 +6,7 @@ import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.reconcile.ControllerHandle;
 import io.fleetkit.reconcile.ObjectKey;
 import io.fleetkit.reconcile.controllers.internal.DeploymentReconciler;
 import java.util.ArrayList;
@@ -22,7 +23,7 @@ import java.util.Map;
  *
  * <p>Thread-safe. In stepping mode drive it with {@link #runUntilIdle()} on one thread.
  */
-public final class DeploymentController extends WorkloadController<Deployment> {
+public final class DeploymentController extends ControllerHandle<Deployment> {
   private DeploymentController(Builder b) {
     super(b.buildController(Deployment.class, cb -> {
       ObjectStore store = b.store();

@@ -7,6 +7,7 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.policy.PodDisruptionBudget;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.reconcile.ControllerHandle;
 import io.fleetkit.reconcile.ObjectKey;
 import io.fleetkit.api.time.TimerClock;
 import io.fleetkit.reconcile.controllers.internal.DisruptionReconciler;
@@ -24,7 +25,7 @@ import java.util.List;
  *
  * <p>Thread-safe. In stepping mode drive it with {@link #runUntilIdle()} on one thread.
  */
-public final class DisruptionController extends WorkloadController<PodDisruptionBudget> {
+public final class DisruptionController extends ControllerHandle<PodDisruptionBudget> {
   private final ObjectStore store;
   private final TimerClock clock;
 

@@ -3,6 +3,7 @@ package io.fleetkit.reconcile.controllers;
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.reconcile.ControllerHandle;
 import io.fleetkit.reconcile.controllers.internal.JobReconciler;
 
 /**
@@ -19,7 +20,7 @@ import io.fleetkit.reconcile.controllers.internal.JobReconciler;
  *
  * <p>Thread-safe. In stepping mode drive it with {@link #runUntilIdle()} on one thread.
  */
-public final class JobController extends WorkloadController<Job> {
+public final class JobController extends ControllerHandle<Job> {
   private JobController(Builder b) {
     super(b.buildController(Job.class,
         cb -> cb.reconciler(new JobReconciler(PodNameSuffixes.seeded(b.seed))).owns(Pod.class)));

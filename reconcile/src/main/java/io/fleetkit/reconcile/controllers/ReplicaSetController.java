@@ -4,6 +4,7 @@ import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.reconcile.ControllerHandle;
 import io.fleetkit.reconcile.Informer;
 import io.fleetkit.reconcile.ObjectKey;
 import io.fleetkit.reconcile.ResourceEventHandler;
@@ -21,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safe. In stepping mode drive it with {@link #runUntilIdle()} on one thread.
  */
-public final class ReplicaSetController extends WorkloadController<ReplicaSet> {
+public final class ReplicaSetController extends ControllerHandle<ReplicaSet> {
   private final Informer<Pod> podInformer;
   private final ControllerExpectations expectations;
 

@@ -3,6 +3,7 @@ package io.fleetkit.reconcile.controllers;
 import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.reconcile.ControllerHandle;
 import io.fleetkit.reconcile.controllers.internal.StatefulSetReconciler;
 
 /**
@@ -15,7 +16,7 @@ import io.fleetkit.reconcile.controllers.internal.StatefulSetReconciler;
  *
  * <p>Thread-safe. In stepping mode drive it with {@link #runUntilIdle()} on one thread.
  */
-public final class StatefulSetController extends WorkloadController<StatefulSet> {
+public final class StatefulSetController extends ControllerHandle<StatefulSet> {
   private StatefulSetController(Builder b) {
     super(b.buildController(StatefulSet.class, cb -> cb.reconciler(new StatefulSetReconciler()).owns(Pod.class)));
   }

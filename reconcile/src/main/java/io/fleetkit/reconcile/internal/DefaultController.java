@@ -48,7 +48,6 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
   /** MDC key: a per-reconcile id ({@code <controller>-<n>}), as controller-runtime's {@code reconcileID}. */
   public static final String MDC_RECONCILE_ID = "reconcileID";
   private static final int MAX_STEPS_PER_RUN = 1_000_000;
-  private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
   /** Marker: map an owned object to its controller owner (resolved in {@link #ownerKeys}). */
   public static final Function<Object, List<ObjectKey>> OWNER_MAPPER = o -> List.of();
@@ -62,17 +61,13 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
   private final DefaultWorkQueue<ObjectKey> queue;
   private final Informer<T> primary;
   private final Map<Class<?>, Informer<?>> informers = new LinkedHashMap<>();
-  private final List<Thread> threads = new ArrayList<>();
   private volatile @Nullable String primaryKindName;
   private final EventRecorder events;
   private final Tracing tracing;
   private final AtomicLong reconcileIds = new AtomicLong();
   /** Null when no registry was given: {@link #process} then measures nothing. */
   private final @Nullable ReconcileMetrics metrics;
-
-  private final Object lifecycle = new Object();
-  private @Nullable CompletableFuture<Void> started;
-  private volatile boolean closed;
+  private final WorkerLifecycle lifecycle;
 
   public DefaultController(String name, ObjectStore store, Class<T> primaryKind, Reconciler<T> reconciler,
       int workers, TimerClock clock, RateLimiter<ObjectKey> limiter, String namespace, Duration resync,
@@ -99,6 +94,8 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
     this.clock = clock;
     this.javaClock = clock.asClock();
     this.queue = new DefaultWorkQueue<>(clock, limiter, metrics.enabled() ? name : "", metrics);
+    this.lifecycle = new WorkerLifecycle("controller " + name, "fleetkit-controller-" + name + "-", workers,
+        this::workLoop, informers.values(), queue::shutDown);
     this.primary = Informer.builder(store, primaryKind).namespace(namespace).resyncPeriod(resync).clock(clock)
         .build();
     primary.addEventHandler(new ResourceEventHandler<>() {
@@ -187,35 +184,7 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
 
   @Override
   public CompletableFuture<Void> start() {
-    synchronized (lifecycle) {
-      if (closed) {
-        throw new IllegalStateException("controller " + name + " is closed");
-      }
-      if (started != null) {
-        return started;
-      }
-      List<CompletableFuture<Void>> syncs = new ArrayList<>();
-      for (Informer<?> inf : informers.values()) {
-        syncs.add(inf.start());
-      }
-      started = CompletableFuture.allOf(syncs.toArray(CompletableFuture[]::new)).thenRun(this::startWorkers);
-      return started;
-    }
-  }
-
-  private void startWorkers() {
-    synchronized (lifecycle) {
-      if (closed) {
-        return;
-      }
-      for (int i = 0; i < workers; i++) {
-        Thread t = new Thread(this::workLoop, "fleetkit-controller-" + name + "-" + i);
-        t.setDaemon(true);
-        threads.add(t);
-        t.start();
-      }
-      LOG.debug("controller {}: started {} workers", name, workers);
-    }
+    return lifecycle.start();
   }
 
   private void workLoop() {
@@ -319,17 +288,7 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
   }
 
   private void checkStepping(String op) {
-    if (workers != 0) {
-      throw new IllegalStateException("controller " + name + ": " + op + " needs stepping mode but the controller"
-          + " runs " + workers + " worker threads");
-    }
-    CompletableFuture<Void> s;
-    synchronized (lifecycle) {
-      s = started;
-    }
-    if (s == null) {
-      throw new IllegalStateException("controller " + name + ": " + op + " before start()");
-    }
+    lifecycle.checkStepping(op);
   }
 
   @Override
@@ -349,31 +308,7 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
 
   @Override
   public void close() {
-    List<Thread> toJoin;
-    synchronized (lifecycle) {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      toJoin = List.copyOf(threads);
-    }
-    queue.shutDown();
-    for (Informer<?> inf : informers.values()) {
-      inf.close();
-    }
-    long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
-    for (Thread t : toJoin) {
-      try {
-        t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      }
-      if (t.isAlive()) {
-        LOG.warn("controller {}: worker {} still busy after {}; interrupting", name, t.getName(), CLOSE_WAIT);
-        t.interrupt();
-      }
-    }
+    lifecycle.close();
   }
 
   @Override

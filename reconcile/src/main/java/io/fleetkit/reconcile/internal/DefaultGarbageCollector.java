@@ -39,22 +39,19 @@ public final class DefaultGarbageCollector implements GarbageCollector {
   private record Item(Class<?> kind, ObjectKey key, boolean orphan) {}
 
   private final ObjectStore store;
-  private final int workers;
   private final DefaultWorkQueue<Item> queue;
   private final Map<Class<?>, Informer<?>> informers = new LinkedHashMap<>();
   /** group/kind → class, learned from observed objects. */
   private final Map<String, Class<?>> kindsByName = new ConcurrentHashMap<>();
   private final AtomicLong deleted = new AtomicLong();
-  private final List<Thread> threads = new ArrayList<>();
-  private final Object lifecycle = new Object();
-  private @Nullable CompletableFuture<Void> started;
-  private boolean closed;
+  private final WorkerLifecycle lifecycle;
 
   public DefaultGarbageCollector(ObjectStore store, Set<Class<?>> kinds, Map<String, Class<?>> declaredNames,
       int workers, TimerClock clock) {
     this.store = store;
-    this.workers = workers;
     this.queue = new DefaultWorkQueue<>(clock, RateLimiters.defaultController(clock));
+    this.lifecycle = new WorkerLifecycle("garbage collector", "fleetkit-garbage-collector-", workers,
+        this::workLoop, informers.values(), queue::shutDown);
     kindsByName.putAll(declaredNames);
     for (Class<?> kind : kinds) {
       addInformer(kind, clock);
@@ -113,34 +110,7 @@ public final class DefaultGarbageCollector implements GarbageCollector {
 
   @Override
   public CompletableFuture<Void> start() {
-    synchronized (lifecycle) {
-      if (closed) {
-        throw new IllegalStateException("garbage collector is closed");
-      }
-      if (started != null) {
-        return started;
-      }
-      List<CompletableFuture<Void>> syncs = new ArrayList<>();
-      for (Informer<?> inf : informers.values()) {
-        syncs.add(inf.start());
-      }
-      started = CompletableFuture.allOf(syncs.toArray(CompletableFuture[]::new)).thenRun(this::startWorkers);
-      return started;
-    }
-  }
-
-  private void startWorkers() {
-    synchronized (lifecycle) {
-      if (closed) {
-        return;
-      }
-      for (int i = 0; i < workers; i++) {
-        Thread t = new Thread(this::workLoop, "fleetkit-garbage-collector-" + i);
-        t.setDaemon(true);
-        threads.add(t);
-        t.start();
-      }
-    }
+    return lifecycle.start();
   }
 
   private void workLoop() {
@@ -279,15 +249,7 @@ public final class DefaultGarbageCollector implements GarbageCollector {
   }
 
   private void checkStepping(String op) {
-    synchronized (lifecycle) {
-      if (workers != 0) {
-        throw new IllegalStateException("garbage collector: " + op + " needs stepping mode but it runs "
-            + workers + " worker threads");
-      }
-      if (started == null) {
-        throw new IllegalStateException("garbage collector: " + op + " before start()");
-      }
-    }
+    lifecycle.checkStepping(op);
   }
 
   @Override
@@ -297,25 +259,6 @@ public final class DefaultGarbageCollector implements GarbageCollector {
 
   @Override
   public void close() {
-    List<Thread> toJoin;
-    synchronized (lifecycle) {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      toJoin = List.copyOf(threads);
-    }
-    queue.shutDown();
-    for (Informer<?> inf : informers.values()) {
-      inf.close();
-    }
-    for (Thread t : toJoin) {
-      try {
-        t.join(10_000);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
+    lifecycle.close();
   }
 }

@@ -5,11 +5,11 @@ import io.fleetkit.api.rollouts.AnalysisRun;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.Controller;
 import io.fleetkit.api.time.TimerClock;
+import io.fleetkit.reconcile.ControllerHandle;
 import io.fleetkit.reconcile.rollouts.internal.AnalysisRunReconciler;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * Measures and judges {@link AnalysisRun}s, as Argo Rollouts' analysis controller: each metric is measured on its
@@ -20,41 +20,23 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Thread-safe. In stepping mode drive it with {@link #runUntilIdle()} on one thread.
  */
-public final class AnalysisRunController implements AutoCloseable {
-  private final Controller<AnalysisRun> controller;
-
+public final class AnalysisRunController extends ControllerHandle<AnalysisRun> {
   private AnalysisRunController(Builder b) {
+    super(runtime(b));
+  }
+
+  private static Controller<AnalysisRun> runtime(Builder b) {
     var cb = Controller.builder(b.store, AnalysisRun.class).name(b.name)
         .reconciler(new AnalysisRunReconciler(b.providers)).owns(Job.class);
     cb.clock(b.clock != null ? b.clock : TimerClock.system());
     if (b.stepping) {
       cb.stepping();
     }
-    controller = cb.build();
+    return cb.build();
   }
 
   public static Builder builder(ObjectStore store) {
     return new Builder(store);
-  }
-
-  /** Starts the informers (and workers); completes when synced. */
-  public CompletableFuture<Void> start() {
-    return controller.start();
-  }
-
-  /** Stepping mode: reconciles until no key is ready; returns how many keys were processed. */
-  public int runUntilIdle() {
-    return controller.runUntilIdle();
-  }
-
-  /** The underlying controller. */
-  public Controller<AnalysisRun> controller() {
-    return controller;
-  }
-
-  @Override
-  public void close() {
-    controller.close();
   }
 
   /** Builder; not thread-safe. */

@@ -7,12 +7,12 @@ import io.fleetkit.api.rollouts.Rollout;
 import io.fleetkit.api.rollouts.RolloutStatus;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.Controller;
+import io.fleetkit.reconcile.ControllerHandle;
 import io.fleetkit.reconcile.ObjectKey;
 import io.fleetkit.api.time.TimerClock;
 import io.fleetkit.reconcile.rollouts.internal.RolloutReconciler;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,10 +27,12 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safe. In stepping mode drive it with {@link #runUntilIdle()} on one thread.
  */
-public final class RolloutController implements AutoCloseable {
-  private final Controller<Rollout> controller;
-
+public final class RolloutController extends ControllerHandle<Rollout> {
   private RolloutController(Builder b) {
+    super(runtime(b));
+  }
+
+  private static Controller<Rollout> runtime(Builder b) {
     var cb = Controller.builder(b.store, Rollout.class).name(b.name).reconciler(new RolloutReconciler(
         b.router != null ? b.router : HttpRouteTrafficRouter.of(b.store)))
         .owns(ReplicaSet.class).watches(AnalysisRun.class, RolloutController::rolloutOf);
@@ -38,7 +40,7 @@ public final class RolloutController implements AutoCloseable {
     if (b.stepping) {
       cb.stepping();
     }
-    controller = cb.build();
+    return cb.build();
   }
 
   private static List<ObjectKey> rolloutOf(AnalysisRun run) {
@@ -91,25 +93,6 @@ public final class RolloutController implements AutoCloseable {
     Rollout r = store.require(Rollout.class, namespace, name);
     return store.updateStatus(r.withStatus(r.status().toBuilder().abort(false).abortedAt(null).message("")
         .analysisRun("").backgroundAnalysisRun("").build()));
-  }
-
-  /** Starts the informers (and workers); completes when synced. */
-  public CompletableFuture<Void> start() {
-    return controller.start();
-  }
-
-  /** Stepping mode: reconciles until no key is ready; returns how many keys were processed. */
-  public int runUntilIdle() {
-    return controller.runUntilIdle();
-  }
-
-  public Controller<Rollout> controller() {
-    return controller;
-  }
-
-  @Override
-  public void close() {
-    controller.close();
   }
 
   /** Builder; not thread-safe. */

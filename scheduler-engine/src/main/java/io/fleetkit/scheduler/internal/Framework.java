@@ -116,6 +116,14 @@ public final class Framework implements FrameworkHandle {
   private final Map<String, EnqueueExtensions> enqueueExtensions = new HashMap<>();
   /** Score buffers, one per Score plugin, reused across cycles. */
   private long[][] scoreBufs;
+  /** Per Score plugin, its scores kept across cycles ({@link TableScore#scoreKey}); null for plugins without a key. */
+  private final @Nullable ScoreCache[] scoreCaches;
+  /** This cycle's cache slot per Score plugin; null where the plugin gave no key. Written before the fan-out. */
+  private final ScoreCache.@Nullable Slot[] cycleSlots;
+  /** Scratch for {@link ScoreCache.Slot#scoreAll}: the positions, nodes and scores of the nodes not kept. */
+  private int[] missPos = new int[0];
+  private int[] missNodes = new int[0];
+  private long[] missOut = new long[0];
   /** Plugin execution durations; null unless a metrics registry was given. */
   private @Nullable PluginTimings timings;
   /** See {@link Prefetch}; never read. */
@@ -187,6 +195,8 @@ public final class Framework implements FrameworkHandle {
       scoreWeights[i] = profile.plugins().get(at[i]).weight();
     }
     scoreBufs = new long[score.length][];
+    scoreCaches = Arrays.stream(tableScore).map(t -> t == null ? null : new ScoreCache()).toArray(ScoreCache[]::new);
+    cycleSlots = new ScoreCache.Slot[score.length];
     at = indicesOf(plugins, ReservePlugin.class);
     reserve = pluginsAt(plugins, at, ReservePlugin[]::new);
     reserveNames = namesAt(names, at);
@@ -809,6 +819,11 @@ public final class Framework implements FrameworkHandle {
     int chunk = k * active <= inlineWork || runner.parallelism() == 1
         ? k : Math.max(16, k / (runner.parallelism() * 2));
     boolean prefetch = readsViews(ts, skip);
+    ScoreCache.Slot[] slots = cycleSlots;
+    Arrays.fill(slots, null);
+    if (timer == null) {
+      pickCacheSlots(state, pod, table, skip, k);
+    }
     runner.run(k, chunk, timer != null ? (from, to) -> {
       int touched = 0;
       for (int pos = from; pos < to; pos++) {
@@ -834,7 +849,9 @@ public final class Framework implements FrameworkHandle {
         }
       }
       prefetchSink = touched;
-    } : (from, to) -> scoreRange(plugins, ts, skip, bufs, state, pod, table, indices, from, to, error, prefetch));
+    } : (from, to) -> scoreRange(plugins, ts, slots, skip, bufs, state, pod, table, indices, from, to, error,
+        prefetch));
+    Arrays.fill(slots, null);
     if (error.get() != null) {
       return error.get();
     }
@@ -873,9 +890,9 @@ public final class Framework implements FrameworkHandle {
    * plugin has a table path): the same scores as node by node. A plugin that throws is run again node by node so that
    * the error is attributed as on the per-node path.
    */
-  private void scoreRange(ScorePlugin[] plugins, TableScore[] ts, boolean @Nullable [] skip, long[][] bufs,
-      ArrayCycleState state, PodInfo pod, NodeTable table, int[] indices, int from, int to,
-      AtomicReference<Status> error, boolean prefetch) {
+  private void scoreRange(ScorePlugin[] plugins, TableScore[] ts, ScoreCache.@Nullable Slot[] slots,
+      boolean @Nullable [] skip, long[][] bufs, ArrayCycleState state, PodInfo pod, NodeTable table, int[] indices,
+      int from, int to, AtomicReference<Status> error, boolean prefetch) {
     for (int j = 0; j < plugins.length; j++) {
       if (skip != null && skip[j]) {
         continue;
@@ -884,7 +901,12 @@ public final class Framework implements FrameworkHandle {
       long[] out = bufs[j];
       if (t != null) {
         try {
-          t.scoreAll(state, pod, table, indices, from, to, out);
+          ScoreCache.Slot slot = slots[j];
+          if (slot != null) {
+            slot.scoreAll(t, state, pod, table, indices, from, to, out, missPos, missNodes, missOut);
+          } else {
+            t.scoreAll(state, pod, table, indices, from, to, out);
+          }
           continue;
         } catch (RuntimeException e) {
           // judged node by node below
@@ -904,6 +926,36 @@ public final class Framework implements FrameworkHandle {
         }
       }
       prefetchSink = touched;
+    }
+  }
+
+  /**
+   * Picks this cycle's {@link ScoreCache} slot for each Score plugin that gives a key (a plugin whose key throws is
+   * scored without its cache; Score then reports the error as before), and sizes the scratch for {@code k} nodes.
+   */
+  private void pickCacheSlots(ArrayCycleState state, PodInfo pod, NodeTable table, boolean @Nullable [] skip, int k) {
+    TableScore[] ts = tableScore;
+    boolean any = false;
+    for (int j = 0; j < ts.length; j++) {
+      if (ts[j] == null || (skip != null && skip[j])) {
+        continue;
+      }
+      long[] key;
+      try {
+        key = ts[j].scoreKey(state, pod);
+      } catch (RuntimeException e) {
+        key = null;
+      }
+      if (key != null) {
+        cycleSlots[j] = scoreCaches[j].slot(key, table);
+        any = true;
+      }
+    }
+    if (any && missPos.length < k) {
+      int len = Math.max(k, missPos.length * 2);
+      missPos = new int[len];
+      missNodes = new int[len];
+      missOut = new long[len];
     }
   }
 

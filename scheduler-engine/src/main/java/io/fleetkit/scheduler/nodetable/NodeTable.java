@@ -40,6 +40,10 @@ public final class NodeTable {
   private long[] nonZeroCpu = new long[0];
   private long[] nonZeroMemory = new long[0];
   private int[] podCount = new int[0];
+  private long[] freeCpu = new long[0];
+  private long[] freeMemory = new long[0];
+  private long[] freeStorage = new long[0];
+  private long[] freePods = new long[0];
   private byte[] flags = new byte[0];
   /** One past the highest position ever {@link #set} and not cleared. */
   private int high;
@@ -61,6 +65,10 @@ public final class NodeTable {
   public static @Nullable NodeTable of(Object snapshot) {
     return snapshot instanceof Source s ? s.nodeTable() : null;
   }
+  /** Per position, the {@link #rowVersion} stamp of its last {@link #set}. */
+  private long[] rowVersions = new long[0];
+  /** The last stamp given out; stamps start at 1, so 0 never names a row. */
+  private long lastVersion;
 
   /** The object view of the node at {@code i}: what the plugin API passes. */
   public NodeInfo view(int i) {
@@ -105,6 +113,31 @@ public final class NodeTable {
 
   public int podCount(int i) {
     return podCount[i];
+  }
+
+  /**
+   * {@code allocatableMilliCpu(i) - requestedMilliCpu(i)}: what is left (negative when over-committed), or
+   * {@link Long#MIN_VALUE} when the difference overflows; likewise the other {@code free} amounts. A test
+   * {@code request <= free} is thus exact or, at the overflow sentinel, says "does not fit": callers judge such a node
+   * on its full numbers.
+   */
+  public long freeMilliCpu(int i) {
+    return freeCpu[i];
+  }
+
+  /** {@code allocatableMemory(i) - requestedMemory(i)}. */
+  public long freeMemory(int i) {
+    return freeMemory[i];
+  }
+
+  /** {@code allocatableEphemeralStorage(i) - requestedEphemeralStorage(i)}. */
+  public long freeEphemeralStorage(int i) {
+    return freeStorage[i];
+  }
+
+  /** {@code allocatablePods(i) - podCount(i)}: how many more pods fit by count. */
+  public long freePods(int i) {
+    return freePods[i];
   }
 
   /** The node's {@code spec.unschedulable}. */
@@ -173,6 +206,20 @@ public final class NodeTable {
     return d;
   }
 
+  /**
+   * A stamp that changes whenever position {@code i} is {@link #set} (to a new view, or to a different node after the
+   * positions were rebuilt) and never repeats within this table: equal stamps mean the same view, so anything
+   * computed from the row alone still holds. Stamps are positive.
+   */
+  public long rowVersion(int i) {
+    return rowVersions[i];
+  }
+
+  /** How many positions the table has room for: every position passed to it is below this. */
+  public int capacity() {
+    return views.length;
+  }
+
   /** Room for {@code n} nodes (the current positions are kept). */
   public void ensureCapacity(int n) {
     if (views.length >= n) {
@@ -190,10 +237,15 @@ public final class NodeTable {
     nonZeroCpu = Arrays.copyOf(nonZeroCpu, len);
     nonZeroMemory = Arrays.copyOf(nonZeroMemory, len);
     podCount = Arrays.copyOf(podCount, len);
+    freeCpu = Arrays.copyOf(freeCpu, len);
+    freeMemory = Arrays.copyOf(freeMemory, len);
+    freeStorage = Arrays.copyOf(freeStorage, len);
+    freePods = Arrays.copyOf(freePods, len);
     flags = Arrays.copyOf(flags, len);
     for (Domains d : domains.values()) {
       d.grow(len);
     }
+    rowVersions = Arrays.copyOf(rowVersions, len);
   }
 
   /** Drops the views at positions {@code from} and beyond (nodes removed from the snapshot). */
@@ -210,10 +262,17 @@ public final class NodeTable {
     high = Math.min(high, from);
   }
 
+  /** {@code a - b}, or {@link Long#MIN_VALUE} when it overflows. */
+  private static long minus(long a, long b) {
+    long r = a - b;
+    return ((a ^ b) & (a ^ r)) < 0 ? Long.MIN_VALUE : r;
+  }
+
   /** Places {@code view} at position {@code i} and copies its hot fields into the arrays. */
   public void set(int i, NodeInfo view) {
     ResourceList a = view.allocatable();
     views[i] = view;
+    rowVersions[i] = ++lastVersion;
     allocatableCpu[i] = a.milliCpu();
     allocatableMemory[i] = a.memoryBytes();
     allocatableStorage[i] = a.ephemeralStorageBytes();
@@ -224,6 +283,10 @@ public final class NodeTable {
     nonZeroCpu[i] = view.nonZeroRequestedMilliCpu();
     nonZeroMemory[i] = view.nonZeroRequestedMemory();
     podCount[i] = view.podCount();
+    freeCpu[i] = minus(allocatableCpu[i], requestedCpu[i]);
+    freeMemory[i] = minus(allocatableMemory[i], requestedMemory[i]);
+    freeStorage[i] = minus(allocatableStorage[i], requestedStorage[i]);
+    freePods[i] = minus(allocatablePods[i], podCount[i]);
     flags[i] = (byte) ((view.unschedulable() ? UNSCHEDULABLE : 0) | (view.taints().isEmpty() ? 0 : TAINTED)
         | (view.podsWithAffinity().isEmpty() ? 0 : AFFINITY_PODS)
         | (view.podsWithRequiredAntiAffinity().isEmpty() ? 0 : ANTI_AFFINITY_PODS));

@@ -3,6 +3,7 @@ package io.fleetkit.scheduler.nodetable;
 import io.fleetkit.api.framework.CycleState;
 import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.framework.ScorePlugin;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A Score plugin's fast path over the {@link NodeTable}: the same score as
@@ -22,5 +23,18 @@ public interface TableScore extends ScorePlugin {
     for (int pos = from; pos < to; pos++) {
       out[pos] = score(state, pod, table, nodes[pos]);
     }
+  }
+
+  /**
+   * What this cycle's scores depend on besides the node: a key such that, for any two cycles (of this plugin instance)
+   * whose keys are equal element by element, {@link #score(CycleState, PodInfo, NodeTable, int)} gives the same score
+   * on a node whose {@link NodeTable#rowVersion row} has not changed in between. The engine then keeps each node's
+   * score and computes it again only for rows that changed: identical pods (a ReplicaSet's) see identical scores on
+   * the nodes nobody bound to. Called once per cycle, after PreScore, on the scheduling thread; the array is not
+   * modified by the caller and may be the plugin's cycle state. Return null (the default) when the score depends on
+   * anything else (other nodes, the clock, mutable state), and the engine scores every node as before.
+   */
+  default long @Nullable [] scoreKey(CycleState state, PodInfo pod) {
+    return null;
   }
 }

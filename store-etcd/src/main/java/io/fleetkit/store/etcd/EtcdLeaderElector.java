@@ -14,6 +14,7 @@ import io.etcd.jetcd.options.PutOption;
 import io.etcd.jetcd.watch.WatchEvent;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.TimerClock;
+import io.fleetkit.reconcile.AbstractLeaderElector;
 import io.fleetkit.reconcile.LeaderCallbacks;
 import io.fleetkit.reconcile.LeaderElectionConfig;
 import io.fleetkit.reconcile.LeaderElector;
@@ -24,7 +25,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
@@ -57,16 +57,14 @@ import org.slf4j.LoggerFactory;
  * TTL), not by each candidate's observation of the lock; the renew deadline is on this elector's clock. Use
  * {@link #forStore} to get this election when the store is on etcd and the in-store one otherwise.
  *
- * <p>Thread-safe: all state is guarded by {@code this}; callbacks run under it, as {@link LeaderCallbacks} says.
+ * <p>The loop, the renew deadline and the callbacks are {@link AbstractLeaderElector}'s. Thread-safe: all state is
+ * guarded by {@code this}; callbacks run under it, as {@link LeaderCallbacks} says.
  */
-public final class EtcdLeaderElector implements LeaderElector {
+public final class EtcdLeaderElector extends AbstractLeaderElector {
   private static final Logger LOG = LoggerFactory.getLogger(EtcdLeaderElector.class);
 
   private final EtcdObjectStore store;
   private final EtcdSettings settings;
-  private final LeaderElectionConfig config;
-  private final LeaderCallbacks callbacks;
-  private final TimerClock clock;
   private final String keyName;
   private final ByteSequence key;
   private final ByteSequence identity;
@@ -81,24 +79,14 @@ public final class EtcdLeaderElector implements LeaderElector {
   /** The term and renew deadline the fenced store reads without taking the lock. */
   private volatile long fenceTerm;
   private volatile @Nullable Instant fenceUntil;
-  private String reportedLeader = "";
-  private @Nullable String observedHolder;
-  private boolean leading;
-  private @Nullable Instant lastRenew;
-  private final CompletableFuture<Void> firstLead = new CompletableFuture<>();
-  private boolean started;
-  private boolean closed;
-  private TimerClock.@Nullable Timer timer;
   private @Nullable Watcher keyWatch;
 
   private EtcdLeaderElector(EtcdObjectStore store, LeaderElectionConfig config, LeaderCallbacks callbacks,
-      TimerClock clock) {
+      TimerClock clock, String keyName) {
+    super(config, callbacks, clock, keyName);
     this.store = store;
     this.settings = store.settings();
-    this.config = config;
-    this.callbacks = callbacks;
-    this.clock = clock;
-    this.keyName = settings.prefix() + "/leaders/" + config.namespace() + "/" + config.name();
+    this.keyName = keyName;
     this.key = bytes(keyName);
     this.identity = bytes(config.identity());
     this.kv = store.client().getKVClient();
@@ -124,7 +112,8 @@ public final class EtcdLeaderElector implements LeaderElector {
       throw new IllegalArgumentException("leader election " + config.namespace() + "/" + config.name()
           + ": an etcd lease needs a store built by EtcdStore.builder(..), not " + store);
     }
-    return new EtcdLeaderElector(etcd, config, callbacks, clock);
+    return new EtcdLeaderElector(etcd, config, callbacks, clock,
+        etcd.settings().prefix() + "/leaders/" + config.namespace() + "/" + config.name());
   }
 
   /**
@@ -138,46 +127,21 @@ public final class EtcdLeaderElector implements LeaderElector {
         : LeaderElector.inStore(store, config, callbacks, clock);
   }
 
+  /**
+   * Keep the lease alive (or grant one), then take the key if free; whether this elector holds it. A leader whose
+   * lease was lost and who took the key anew steps down first: a new term, not a continuation.
+   */
   @Override
-  public String identity() {
-    return config.identity();
-  }
-
-  @Override
-  public synchronized boolean tryAcquireOrRenew() {
-    if (closed) {
-      return false;
-    }
-    Instant now = clock.now();
+  protected boolean attempt(Instant now) {
     long previousTerm = term;
-    boolean ok;
-    try {
-      ok = attempt();
-    } catch (RuntimeException e) {
-      LOG.warn("leader election {}: {} failed to acquire or renew", keyName, config.identity(), e);
-      ok = false;
+    boolean holds = acquireOrKeep();
+    if (holds && previousTerm != term) {
+      stepDown();
     }
-    if (ok) {
-      if (leading && previousTerm != term) {
-        stopLeading(); // the lease was lost and the key taken anew: a new term, not a continuation
-      }
-      lastRenew = now;
-      fenceTerm = term;
-      fenceUntil = now.plus(config.renewDeadline());
-      if (!leading) {
-        leading = true;
-        LOG.info("leader election {}: {} became the leader (term {})", keyName, config.identity(), term);
-        callbacks.onStartedLeading();
-        firstLead.complete(null);
-      }
-    } else if (leading && (term == 0 || !withinRenewDeadline(now))) {
-      stopLeading();
-    }
-    return leading && ok;
+    return holds;
   }
 
-  /** Keep the lease alive (or grant one), then take the key if free; whether this elector holds it. */
-  private boolean attempt() {
+  private boolean acquireOrKeep() {
     if (leaseId != 0 && !keepAlive()) {
       LOG.info("leader election {}: {}'s lease {} expired", keyName, config.identity(), Long.toHexString(leaseId));
       leaseId = 0;
@@ -232,38 +196,30 @@ public final class EtcdLeaderElector implements LeaderElector {
     return t.getMessage() != null ? t.getMessage() : e.getMessage();
   }
 
-  private void observe(String holder) {
-    observedHolder = holder;
-    if (!holder.equals(reportedLeader)) {
-      reportedLeader = holder;
-      callbacks.onNewLeader(holder);
-    }
+  @Override
+  protected boolean holdsLock() {
+    return term != 0;
   }
 
-  private boolean withinRenewDeadline(Instant now) {
-    return lastRenew != null && lastRenew.plus(config.renewDeadline()).isAfter(now);
+  @Override
+  protected void renewed(Instant now) {
+    fenceTerm = term;
+    fenceUntil = now.plus(config.renewDeadline());
   }
 
-  private void stopLeading() {
-    leading = false;
+  @Override
+  protected void steppedDown() {
     fenceTerm = 0;
-    LOG.info("leader election {}: {} stopped leading", keyName, config.identity());
-    callbacks.onStoppedLeading();
+  }
+
+  @Override
+  protected String leadershipNote() {
+    return " (term " + term + ")";
   }
 
   private long currentFenceTerm() {
     Instant until = fenceUntil;
     return until != null && clock.now().isBefore(until) ? fenceTerm : 0;
-  }
-
-  @Override
-  public synchronized boolean isLeader() {
-    return leading && term != 0 && withinRenewDeadline(clock.now());
-  }
-
-  @Override
-  public synchronized Optional<String> observedLeader() {
-    return observedHolder == null || observedHolder.isEmpty() ? Optional.empty() : Optional.of(observedHolder);
   }
 
   /**
@@ -289,40 +245,25 @@ public final class EtcdLeaderElector implements LeaderElector {
     return fenced;
   }
 
+  /**
+   * A follower tries at once when the key goes (the leader's lease expired or was revoked), not only every
+   * retryPeriod. The holder whose key went does not rush back: it finds out at its next renewal.
+   */
   @Override
-  public synchronized CompletableFuture<Void> start() {
-    if (closed) {
-      throw new IllegalStateException("leader elector " + config.identity() + " on " + keyName + " is closed");
-    }
-    if (!started) {
-      started = true;
-      // A follower tries at once when the key goes (the leader's lease expired or was revoked), not only every
-      // retryPeriod. The holder whose key went does not rush back: it finds out at its next renewal.
-      keyWatch = store.client().getWatchClient().watch(key, response -> {
-        for (WatchEvent e : response.getEvents()) {
-          if (e.getEventType() == WatchEvent.EventType.DELETE && term == 0) {
-            clock.schedule(Duration.ZERO, this::tryAcquireOrRenew);
-            return;
-          }
+  protected void starting() {
+    keyWatch = store.client().getWatchClient().watch(key, response -> {
+      for (WatchEvent e : response.getEvents()) {
+        if (e.getEventType() == WatchEvent.EventType.DELETE && term == 0) {
+          clock.schedule(Duration.ZERO, this::tryAcquireOrRenew);
+          return;
         }
-      }, error -> LOG.debug("leader election {}: watch of the lock ended: {}", keyName, error.getMessage()));
-      timer = clock.schedule(Duration.ZERO, this::loop);
-    }
-    return firstLead;
-  }
-
-  private void loop() {
-    tryAcquireOrRenew();
-    synchronized (this) {
-      if (!closed) {
-        timer = clock.schedule(config.retryPeriod(), this::loop);
       }
-    }
+    }, error -> LOG.debug("leader election {}: watch of the lock ended: {}", keyName, error.getMessage()));
   }
 
   /** Revokes this elector's lease, which deletes the lock key if it holds it: another candidate leads at once. */
   @Override
-  public synchronized void release() {
+  protected void releaseLock() {
     if (leaseId != 0) {
       try {
         call(leases.revoke(leaseId), "revoke lease " + Long.toHexString(leaseId));
@@ -335,32 +276,17 @@ public final class EtcdLeaderElector implements LeaderElector {
       term = 0;
       observe("");
     }
-    if (leading) {
-      stopLeading();
-    }
   }
 
   /**
-   * Stops the loop and the watch; revokes the lease if the config says to release on close, otherwise leaves it to
-   * expire after its TTL. Does not close the store. Idempotent.
+   * Stops the watch of the lock; the lease was revoked if the config says to release on close, otherwise it is left
+   * to expire after its TTL. Does not close the store.
    */
   @Override
-  public void close() {
+  protected void closed() {
+    fenceTerm = 0;
     Watcher w;
     synchronized (this) {
-      if (closed) {
-        return;
-      }
-      if (timer != null) {
-        timer.cancel();
-      }
-      if (config.releaseOnClose()) {
-        release();
-      } else if (leading) {
-        stopLeading();
-      }
-      fenceTerm = 0;
-      closed = true;
       w = keyWatch;
       keyWatch = null;
     }
@@ -375,11 +301,5 @@ public final class EtcdLeaderElector implements LeaderElector {
 
   private static ByteSequence bytes(String s) {
     return ByteSequence.from(s, StandardCharsets.UTF_8);
-  }
-
-  @Override
-  public String toString() {
-    return "EtcdLeaderElector{" + config.identity() + " on " + keyName + (leading ? ", leading term " + term : "")
-        + "}";
   }
 }

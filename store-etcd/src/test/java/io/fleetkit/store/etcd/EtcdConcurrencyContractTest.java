@@ -12,8 +12,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * <p>Why not the full load in every build: the 8 threads contend for one key, so each increment costs etcd about
  * 7.5 requests (a read and a transaction per attempt, 2.5 to 3.5 failed attempts per success, counted from etcd's
  * own request metrics), and the time is etcd's request rate: on the shared 2-core machine 500 to 800 requests/s,
- * i.e. 50 to 100 increments/s, so 12,000 increments take two to four minutes there. A build of ~1 s per 100
- * increments keeps the same assertions.
+ * i.e. 50 to 100 increments/s, so 12,000 increments take two to four minutes there (with the client's JIT and its
+ * network threads a large part of the CPU: docs/reliability.md). A build of ~1 s per 100 increments keeps the same
+ * assertions.
  */
 @ExtendWith(LiveEtcd.class)
 final class EtcdConcurrencyContractTest extends ObjectStoreConcurrencyContract {

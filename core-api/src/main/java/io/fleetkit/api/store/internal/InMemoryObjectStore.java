@@ -66,6 +66,8 @@ public final class InMemoryObjectStore implements ObjectStore {
   private final ConcurrentHashMap<Class<?>, KindTable<?>> tables = new ConcurrentHashMap<>();
   private final WatchEvent<?>[] history;
   private volatile long version = INITIAL_VERSION;
+  /** {@link #version} as text, for lists. */
+  private volatile String versionText = Long.toString(INITIAL_VERSION);
   private volatile boolean closed;
 
   /**
@@ -178,39 +180,39 @@ public final class InMemoryObjectStore implements ObjectStore {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(namespace, "namespace");
     checkOpen();
-    List<T> items = new ArrayList<>();
-    String rv;
     lock.readLock().lock();
     try {
       // The table is looked up under the lock: looked up before it, a kind's first create could commit in between,
       // and the list would claim that version without the object (a list+watch would then never see it).
       KindTable<T> table = existingTable(kind);
-      rv = Long.toString(version);
-      if (table != null) {
-        Collection<T> candidates = selector == null ? null : table.candidates(namespace, selector);
-        if (selector == null || selector.matchLabels().isEmpty() && selector.matchExpressions().isEmpty()) {
-          items.addAll(table.inNamespace(namespace));
-        } else if (candidates != null && selector.matchExpressions().isEmpty()
-            && selector.matchLabels().size() == 1) {
-          items.addAll(candidates); // one label pair: its posting is exactly the matches, in key order
-        } else if (candidates != null) {
-          for (T o : candidates) {
-            if (o.metadata().namespace().equals(namespace) && selector.matches(o.metadata().labels())) {
-              items.add(o);
-            }
+      String rv = versionText;
+      if (table == null) {
+        return new ListResult<>(List.of(), rv);
+      }
+      if (selector == null || selector.matchLabels().isEmpty() && selector.matchExpressions().isEmpty()) {
+        return new ListResult<>(table.list(namespace), rv);
+      }
+      List<T> items = new ArrayList<>();
+      Collection<T> candidates = table.candidates(namespace, selector);
+      if (candidates != null && selector.matchExpressions().isEmpty() && selector.matchLabels().size() == 1) {
+        items.addAll(candidates); // one label pair: its posting is exactly the matches, in key order
+      } else if (candidates != null) {
+        for (T o : candidates) {
+          if (o.metadata().namespace().equals(namespace) && selector.matches(o.metadata().labels())) {
+            items.add(o);
           }
-        } else {
-          for (T o : table.inNamespace(namespace)) {
-            if (selector.matches(o.metadata().labels())) {
-              items.add(o);
-            }
+        }
+      } else {
+        for (T o : table.inNamespace(namespace)) {
+          if (selector.matches(o.metadata().labels())) {
+            items.add(o);
           }
         }
       }
+      return new ListResult<>(items, rv);
     } finally {
       lock.readLock().unlock();
     }
-    return new ListResult<>(items, rv);
   }
 
   @Override
@@ -454,6 +456,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     WatchEvent<T> event = new WatchEvent<>(type, object);
     history[(int) (rv % historyLimit)] = event;
     version = rv;
+    versionText = Long.toString(rv);
     WatchQueue<T>[] watches = table.watches();
     for (WatchQueue<T> w : watches) {
       w.enqueue(event);

@@ -5,8 +5,10 @@ import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.store.spi.WatchQueue;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import org.jspecify.annotations.Nullable;
 
@@ -29,6 +31,13 @@ final class KindTable<T extends ApiObject<T>> {
   /** Read freely; written only through {@link #put} and {@link #remove} (which keep the label index). */
   final ConcurrentSkipListMap<String, T> objects = new ConcurrentSkipListMap<>();
   private final HashMap<String, TreeMap<String, T>> byLabel = new HashMap<>();
+  /**
+   * Immutable lists of the objects of a namespace ({@code ""}: all), made by the first list after a change and
+   * dropped by the next change of that namespace, so that repeated lists of a namespace that does not change (the
+   * LimitRanges and ResourceQuotas admission reads on every create) share one list instead of copying the objects.
+   * Filled under the read lock, emptied under the write lock: a list is never made from a half-written table.
+   */
+  private final ConcurrentHashMap<String, List<T>> lists = new ConcurrentHashMap<>();
   private volatile WatchQueue<T>[] watches;
 
   @SuppressWarnings("unchecked")
@@ -49,11 +58,32 @@ final class KindTable<T extends ApiObject<T>> {
     return objects.subMap(namespace + '/', namespace + AFTER_SEPARATOR).values();
   }
 
+  /**
+   * The objects of {@code namespace} ({@code ""}: all), sorted by key, as an immutable list shared until the
+   * namespace changes. Caller holds the read lock.
+   */
+  List<T> list(String namespace) {
+    List<T> l = lists.get(namespace);
+    if (l == null) {
+      l = List.copyOf(inNamespace(namespace));
+      lists.put(namespace, l);
+    }
+    return l;
+  }
+
+  private void changed(String namespace) {
+    if (!lists.isEmpty()) {
+      lists.remove(namespace);
+      lists.remove("");
+    }
+  }
+
   /** Stores {@code object} under {@code key}, keeping the label index. Caller holds the write lock. */
   void put(String key, T object) {
     T old = objects.put(key, object);
     Map<String, String> labels = object.metadata().labels();
     String ns = object.metadata().namespace();
+    changed(ns);
     if (old != null) {
       Map<String, String> oldLabels = old.metadata().labels();
       if (oldLabels == labels || oldLabels.equals(labels)) {
@@ -73,6 +103,7 @@ final class KindTable<T extends ApiObject<T>> {
   void remove(String key) {
     T old = objects.remove(key);
     if (old != null) {
+      changed(old.metadata().namespace());
       unindex(key, old);
     }
   }

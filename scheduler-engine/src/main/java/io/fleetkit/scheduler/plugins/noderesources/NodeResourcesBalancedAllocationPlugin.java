@@ -107,6 +107,15 @@ public final class NodeResourcesBalancedAllocationPlugin implements PreScorePlug
     }
   }
 
+  /**
+   * The score depends on the node and the pod's request vector alone (the resources are fixed per instance); null for
+   * a best-effort pod, whose score is 0 everywhere.
+   */
+  @Override
+  public long @Nullable [] scoreKey(CycleState state, PodInfo pod) {
+    return podRequests(state, pod);
+  }
+
   /** PreScore's request vector, computed on the fly when PreScore was skipped (as kube); null for a best-effort pod. */
   private long @Nullable [] podRequests(CycleState state, PodInfo pod) {
     long[] podRequests = state.read(PRE_SCORE_KEY);

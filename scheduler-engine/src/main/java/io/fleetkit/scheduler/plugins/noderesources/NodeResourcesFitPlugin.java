@@ -132,13 +132,18 @@ public final class NodeResourcesFitPlugin implements PreFilterPlugin, TableFilte
         continue;
       }
       int node = nodes[pos];
-      boolean fits = table.podCount(node) + 1L <= table.allocatablePods(node)
-          && (cpu <= 0 || cpu <= table.allocatableMilliCpu(node) - table.requestedMilliCpu(node))
-          && (memory <= 0 || memory <= table.allocatableMemory(node) - table.requestedMemory(node))
-          && (storage <= 0 || storage <= table.allocatableEphemeralStorage(node) - table.requestedEphemeralStorage(node));
+      // fit()'s tests on the table's precomputed differences (podCount + 1 <= pods <=> pods - podCount >= 1); the
+      // differences' overflow sentinel makes a node look full, and the per-node path then judges it exactly
+      boolean fits = table.freePods(node) >= 1
+          && (cpu <= 0 || cpu <= table.freeMilliCpu(node))
+          && (memory <= 0 || memory <= table.freeMemory(node))
+          && (storage <= 0 || storage <= table.freeEphemeralStorage(node));
       if (!fits) {
-        failed[pos] = mark;
-        statuses[pos] = filter(state, pod, table, node);
+        Status s = filter(state, pod, table, node);
+        if (s.code() != Status.Code.SUCCESS) {
+          failed[pos] = mark;
+          statuses[pos] = s;
+        }
       }
     }
   }
@@ -223,6 +228,12 @@ public final class NodeResourcesFitPlugin implements PreFilterPlugin, TableFilte
   @Override
   public void scoreAll(CycleState state, PodInfo pod, NodeTable table, int[] nodes, int from, int to, long[] out) {
     scorer.scoreAll(resources, table, nodes, from, to, podRequests(state, pod), out);
+  }
+
+  /** The score depends on the node and the pod's request vector alone (the strategy is fixed per instance). */
+  @Override
+  public long[] scoreKey(CycleState state, PodInfo pod) {
+    return podRequests(state, pod);
   }
 
   private long[] podRequests(CycleState state, PodInfo pod) {

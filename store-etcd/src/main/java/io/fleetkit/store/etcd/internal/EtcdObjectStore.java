@@ -79,6 +79,12 @@ public final class EtcdObjectStore implements ObjectStore {
 
   private final EtcdSettings settings;
   private final Client client;
+  /**
+   * The connection watches use, made at the first watch and shared by fenced views. Not {@link #client}'s: one jetcd
+   * client is one HTTP/2 connection served by one network thread, and with watch events (decoded there) on the same
+   * thread as every request's answer, that thread was the bottleneck of an 8-thread write load.
+   */
+  private final WatchConnection watchConnection;
   private final KV kv;
   private final ObjectCodec codec = new ObjectCodec();
   private final String objectsPrefix;
@@ -122,6 +128,7 @@ public final class EtcdObjectStore implements ObjectStore {
   private EtcdObjectStore(EtcdSettings settings, Client client, long offset) {
     this.settings = settings;
     this.client = client;
+    this.watchConnection = new WatchConnection(settings);
     this.kv = client.getKVClient();
     this.objectsPrefix = settings.prefix() + "/objects/";
     this.genesisKey = bytes(settings.prefix() + "/genesis");
@@ -150,6 +157,7 @@ public final class EtcdObjectStore implements ObjectStore {
   private EtcdObjectStore(EtcdObjectStore base, Fence fence) {
     this.settings = base.settings;
     this.client = base.client;
+    this.watchConnection = base.watchConnection;
     this.kv = base.kv;
     this.objectsPrefix = base.objectsPrefix;
     this.genesisKey = base.genesisKey;
@@ -194,21 +202,7 @@ public final class EtcdObjectStore implements ObjectStore {
    * @throws StoreUnavailableException if etcd does not answer in time
    */
   public static ObjectStore open(EtcdSettings settings) {
-    Duration connect = settings.requestTimeout().compareTo(Duration.ofSeconds(5)) < 0
-        ? settings.requestTimeout() : Duration.ofSeconds(5);
-    io.etcd.jetcd.ClientBuilder builder = Client.builder()
-        .endpoints(settings.endpoints().toArray(new java.net.URI[0]))
-        .connectTimeout(connect)
-        .retryMaxDuration(settings.requestTimeout())
-        .maxInboundMessageSize(256 * 1024 * 1024);
-    EtcdSettings.Security security = settings.security();
-    if (security.tls()) {
-      builder.sslContext(tlsContext(security));
-    }
-    if (security.user() != null && security.password() != null) {
-      builder.user(bytes(security.user())).password(bytes(security.password()));
-    }
-    Client client = builder.build();
+    Client client = connect(settings);
     try {
       ByteSequence genesis = bytes(settings.prefix() + "/genesis");
       TxnResponse r = call(settings, client.getKVClient().txn()
@@ -223,6 +217,58 @@ public final class EtcdObjectStore implements ObjectStore {
     } catch (RuntimeException e) {
       client.close();
       throw e;
+    }
+  }
+
+  /** A new jetcd client (one connection) to the settings' endpoints, with their TLS and credentials. */
+  private static Client connect(EtcdSettings settings) {
+    Duration connect = settings.requestTimeout().compareTo(Duration.ofSeconds(5)) < 0
+        ? settings.requestTimeout() : Duration.ofSeconds(5);
+    io.etcd.jetcd.ClientBuilder builder = Client.builder()
+        .endpoints(settings.endpoints().toArray(new java.net.URI[0]))
+        .connectTimeout(connect)
+        .retryMaxDuration(settings.requestTimeout())
+        .maxInboundMessageSize(256 * 1024 * 1024);
+    EtcdSettings.Security security = settings.security();
+    if (security.tls()) {
+      builder.sslContext(tlsContext(security));
+    }
+    if (security.user() != null && security.password() != null) {
+      builder.user(bytes(security.user())).password(bytes(security.password()));
+    }
+    return builder.build();
+  }
+
+  /** The watch connection: made on first use, closed with the store. Thread-safe. */
+  private static final class WatchConnection {
+    private final EtcdSettings settings;
+    private @Nullable Client client;
+    private boolean closed;
+
+    WatchConnection(EtcdSettings settings) {
+      this.settings = settings;
+    }
+
+    synchronized io.etcd.jetcd.Watch watches() {
+      if (closed) {
+        throw new IllegalStateException("object store is closed");
+      }
+      if (client == null) {
+        client = connect(settings);
+      }
+      return client.getWatchClient();
+    }
+
+    void close() {
+      Client c;
+      synchronized (this) {
+        closed = true;
+        c = client;
+        client = null;
+      }
+      if (c != null) {
+        c.close();
+      }
     }
   }
 
@@ -324,6 +370,12 @@ public final class EtcdObjectStore implements ObjectStore {
   public String resourceVersion() {
     checkOpen();
     return version(currentRevision("read the current resourceVersion"));
+  }
+
+  /** Always: other processes may open the same prefix. */
+  @Override
+  public boolean sharedWithOtherProcesses() {
+    return true;
   }
 
   // ---------------------------------------------------------------------------------------------------- update
@@ -590,7 +642,7 @@ public final class EtcdObjectStore implements ObjectStore {
     ByteSequence prefix = bytes(kindPrefix(kind));
     EtcdWatch<T> watch = new EtcdWatch<>(this, kind, listener, executor, settings.watchQueueLimit(), start - 1);
     watches.add(watch);
-    watch.attach(client.getWatchClient().watch(prefix,
+    watch.attach(watchConnection.watches().watch(prefix,
         WatchOption.builder().isPrefix(true).withPrevKV(true).withRevision(start).build(), watch));
     if (start <= now && isCompacted(prefix, start, kind)) {
       long compactRevision = watch.awaitCompaction(settings.requestTimeout());
@@ -670,6 +722,7 @@ public final class EtcdObjectStore implements ObjectStore {
       w.closeQuietly();
     }
     watches.clear();
+    watchConnection.close();
     client.close();
     if (ownedExecutor != null) {
       ownedExecutor.shutdown();

@@ -3,7 +3,6 @@ package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Untyped;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.meta.ObjectMeta;
@@ -22,32 +21,10 @@ import org.jspecify.annotations.Nullable;
  * status is written (phase, message, startedAt, per metric its phase and counters) but not read back: a run's
  * status belongs to its controller.
  */
-public final class AnalysisRunConverter implements KindConverter<GenericKubernetesResource, AnalysisRun> {
-  @Override
-  public String apiVersion() {
-    return AnalysisRun.API_VERSION;
+public final class AnalysisRunConverter extends AbstractKindConverter<GenericKubernetesResource, AnalysisRun> {
+  public AnalysisRunConverter() {
+    super(AnalysisRun.API_VERSION, AnalysisRun.KIND, true, GenericKubernetesResource.class, AnalysisRun.class);
   }
-
-  @Override
-  public String kind() {
-    return AnalysisRun.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return true;
-  }
-
-  @Override
-  public Class<GenericKubernetesResource> fabric8Type() {
-    return GenericKubernetesResource.class;
-  }
-
-  @Override
-  public Class<AnalysisRun> coreType() {
-    return AnalysisRun.class;
-  }
-
   @Override
   public @Nullable AnalysisRun toCore(GenericKubernetesResource in, DocumentContext ctx) {
     ObjectMeta meta = Fabric8Meta.toCore(in.getMetadata(), kind(), true, ctx);

@@ -3,7 +3,6 @@ package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Untyped;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.rollouts.AnalysisTemplate;
@@ -12,32 +11,12 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /** {@code argoproj.io/v1alpha1 AnalysisTemplate}: {@code spec.metrics} and {@code spec.args}. */
-public final class AnalysisTemplateConverter implements KindConverter<GenericKubernetesResource, AnalysisTemplate> {
-  @Override
-  public String apiVersion() {
-    return AnalysisTemplate.API_VERSION;
+public final class AnalysisTemplateConverter
+    extends AbstractKindConverter<GenericKubernetesResource, AnalysisTemplate> {
+  public AnalysisTemplateConverter() {
+    super(AnalysisTemplate.API_VERSION, AnalysisTemplate.KIND, true, GenericKubernetesResource.class,
+        AnalysisTemplate.class);
   }
-
-  @Override
-  public String kind() {
-    return AnalysisTemplate.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return true;
-  }
-
-  @Override
-  public Class<GenericKubernetesResource> fabric8Type() {
-    return GenericKubernetesResource.class;
-  }
-
-  @Override
-  public Class<AnalysisTemplate> coreType() {
-    return AnalysisTemplate.class;
-  }
-
   @Override
   public @Nullable AnalysisTemplate toCore(GenericKubernetesResource in, DocumentContext ctx) {
     ObjectMeta meta = Fabric8Meta.toCore(in.getMetadata(), kind(), true, ctx);

@@ -3,7 +3,6 @@ package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.core.Bytes;
 import io.fleetkit.api.core.ConfigMap;
@@ -13,31 +12,10 @@ import org.jspecify.annotations.Nullable;
 
 /** v1 ConfigMap: {@code data} as text, {@code binaryData} as base64 in YAML. */
 public final class ConfigMapConverter
-    implements KindConverter<io.fabric8.kubernetes.api.model.ConfigMap, ConfigMap> {
-
-  @Override
-  public String apiVersion() {
-    return ConfigMap.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return ConfigMap.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return true;
-  }
-
-  @Override
-  public Class<io.fabric8.kubernetes.api.model.ConfigMap> fabric8Type() {
-    return io.fabric8.kubernetes.api.model.ConfigMap.class;
-  }
-
-  @Override
-  public Class<ConfigMap> coreType() {
-    return ConfigMap.class;
+    extends AbstractKindConverter<io.fabric8.kubernetes.api.model.ConfigMap, ConfigMap> {
+  public ConfigMapConverter() {
+    super(ConfigMap.API_VERSION, ConfigMap.KIND, true,
+        io.fabric8.kubernetes.api.model.ConfigMap.class, ConfigMap.class);
   }
 
   @Override

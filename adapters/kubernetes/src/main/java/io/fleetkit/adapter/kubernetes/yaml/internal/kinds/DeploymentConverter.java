@@ -10,7 +10,6 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Selectors;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.apps.DeploymentCondition;
@@ -29,31 +28,10 @@ import org.jspecify.annotations.Nullable;
  * progress deadline of 600 s.
  */
 public final class DeploymentConverter
-    implements KindConverter<io.fabric8.kubernetes.api.model.apps.Deployment, Deployment> {
-
-  @Override
-  public String apiVersion() {
-    return Deployment.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return Deployment.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return true;
-  }
-
-  @Override
-  public Class<io.fabric8.kubernetes.api.model.apps.Deployment> fabric8Type() {
-    return io.fabric8.kubernetes.api.model.apps.Deployment.class;
-  }
-
-  @Override
-  public Class<Deployment> coreType() {
-    return Deployment.class;
+    extends AbstractKindConverter<io.fabric8.kubernetes.api.model.apps.Deployment, Deployment> {
+  public DeploymentConverter() {
+    super(Deployment.API_VERSION, Deployment.KIND, true,
+        io.fabric8.kubernetes.api.model.apps.Deployment.class, Deployment.class);
   }
 
   @Override

@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.api.model.discovery.v1.ForZone;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.core.ServiceProtocol;
 import io.fleetkit.api.discovery.AddressType;
@@ -28,31 +27,10 @@ import org.jspecify.annotations.Nullable;
 
 /** discovery.k8s.io/v1 EndpointSlice; {@code addressType} is required. */
 public final class EndpointSliceConverter
-    implements KindConverter<io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice, EndpointSlice> {
-
-  @Override
-  public String apiVersion() {
-    return EndpointSlice.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return EndpointSlice.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return true;
-  }
-
-  @Override
-  public Class<io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice> fabric8Type() {
-    return io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice.class;
-  }
-
-  @Override
-  public Class<EndpointSlice> coreType() {
-    return EndpointSlice.class;
+    extends AbstractKindConverter<io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice, EndpointSlice> {
+  public EndpointSliceConverter() {
+    super(EndpointSlice.API_VERSION, EndpointSlice.KIND, true,
+        io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice.class, EndpointSlice.class);
   }
 
   @Override

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayClassBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayClassSpecBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.gateway.GatewayClass;
 import io.fleetkit.api.meta.ObjectMeta;
@@ -12,31 +11,10 @@ import org.jspecify.annotations.Nullable;
 
 /** gateway.networking.k8s.io/v1 GatewayClass ({@code spec.controllerName}; parametersRef is refused). */
 public final class GatewayClassConverter
-    implements KindConverter<io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayClass, GatewayClass> {
-
-  @Override
-  public String apiVersion() {
-    return GatewayClass.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return GatewayClass.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return false;
-  }
-
-  @Override
-  public Class<io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayClass> fabric8Type() {
-    return io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayClass.class;
-  }
-
-  @Override
-  public Class<GatewayClass> coreType() {
-    return GatewayClass.class;
+    extends AbstractKindConverter<io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayClass, GatewayClass> {
+  public GatewayClassConverter() {
+    super(GatewayClass.API_VERSION, GatewayClass.KIND, false,
+        io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayClass.class, GatewayClass.class);
   }
 
   @Override

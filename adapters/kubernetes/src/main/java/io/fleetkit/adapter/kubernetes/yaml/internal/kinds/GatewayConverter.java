@@ -12,7 +12,6 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Selectors;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.gateway.AllowedRoutes;
 import io.fleetkit.api.gateway.FromNamespaces;
@@ -31,31 +30,10 @@ import org.jspecify.annotations.Nullable;
  * {@code Passthrough} mode, certificate references to other kinds or namespaces, route kinds of other groups.
  */
 public final class GatewayConverter
-    implements KindConverter<io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway, Gateway> {
-
-  @Override
-  public String apiVersion() {
-    return Gateway.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return Gateway.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return true;
-  }
-
-  @Override
-  public Class<io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway> fabric8Type() {
-    return io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway.class;
-  }
-
-  @Override
-  public Class<Gateway> coreType() {
-    return Gateway.class;
+    extends AbstractKindConverter<io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway, Gateway> {
+  public GatewayConverter() {
+    super(Gateway.API_VERSION, Gateway.KIND, true,
+        io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway.class, Gateway.class);
   }
 
   @Override

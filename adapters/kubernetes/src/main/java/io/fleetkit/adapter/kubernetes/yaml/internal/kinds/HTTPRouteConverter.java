@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.api.model.gatewayapi.v1.ParentReferenceBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.gateway.HTTPBackendRef;
 import io.fleetkit.api.gateway.HTTPHeaderMatch;
@@ -36,31 +35,10 @@ import org.jspecify.annotations.Nullable;
  * rather than silently changed).
  */
 public final class HTTPRouteConverter
-    implements KindConverter<io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute, HTTPRoute> {
-
-  @Override
-  public String apiVersion() {
-    return HTTPRoute.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return HTTPRoute.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return true;
-  }
-
-  @Override
-  public Class<io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute> fabric8Type() {
-    return io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute.class;
-  }
-
-  @Override
-  public Class<HTTPRoute> coreType() {
-    return HTTPRoute.class;
+    extends AbstractKindConverter<io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute, HTTPRoute> {
+  public HTTPRouteConverter() {
+    super(HTTPRoute.API_VERSION, HTTPRoute.KIND, true,
+        io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute.class, HTTPRoute.class);
   }
 
   @Override

@@ -27,7 +27,6 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Selectors;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.autoscaling.ContainerResourceMetricSource;
 import io.fleetkit.api.autoscaling.ContainerResourceMetricStatus;
@@ -67,32 +66,11 @@ import org.jspecify.annotations.Nullable;
  * autoscaling/v2 HorizontalPodAutoscaler. {@code minReplicas} defaults to 1; a given {@code behavior} gets
  * Kubernetes' defaults for the parts it leaves out (a direction, its policies, its select policy).
  */
-public final class HorizontalPodAutoscalerConverter implements
-    KindConverter<io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler, HorizontalPodAutoscaler> {
-
-  @Override
-  public String apiVersion() {
-    return HorizontalPodAutoscaler.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return HorizontalPodAutoscaler.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return true;
-  }
-
-  @Override
-  public Class<io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler> fabric8Type() {
-    return io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler.class;
-  }
-
-  @Override
-  public Class<HorizontalPodAutoscaler> coreType() {
-    return HorizontalPodAutoscaler.class;
+public final class HorizontalPodAutoscalerConverter extends AbstractKindConverter<
+    io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler, HorizontalPodAutoscaler> {
+  public HorizontalPodAutoscalerConverter() {
+    super(HorizontalPodAutoscaler.API_VERSION, HorizontalPodAutoscaler.KIND, true,
+        io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler.class, HorizontalPodAutoscaler.class);
   }
 
   @Override

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.networking.v1.IngressClassBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.IngressClassSpecBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.networking.IngressClass;
@@ -12,31 +11,10 @@ import org.jspecify.annotations.Nullable;
 
 /** networking.k8s.io/v1 IngressClass ({@code spec.controller}; parameters are not modelled). */
 public final class IngressClassConverter
-    implements KindConverter<io.fabric8.kubernetes.api.model.networking.v1.IngressClass, IngressClass> {
-
-  @Override
-  public String apiVersion() {
-    return IngressClass.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return IngressClass.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return false;
-  }
-
-  @Override
-  public Class<io.fabric8.kubernetes.api.model.networking.v1.IngressClass> fabric8Type() {
-    return io.fabric8.kubernetes.api.model.networking.v1.IngressClass.class;
-  }
-
-  @Override
-  public Class<IngressClass> coreType() {
-    return IngressClass.class;
+    extends AbstractKindConverter<io.fabric8.kubernetes.api.model.networking.v1.IngressClass, IngressClass> {
+  public IngressClassConverter() {
+    super(IngressClass.API_VERSION, IngressClass.KIND, false,
+        io.fabric8.kubernetes.api.model.networking.v1.IngressClass.class, IngressClass.class);
   }
 
   @Override

@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.api.model.networking.v1.ServiceBackendPortBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.networking.HTTPIngressPath;
@@ -26,31 +25,10 @@ import org.jspecify.annotations.Nullable;
 
 /** networking.k8s.io/v1 Ingress; {@code pathType} is required as in the API; status is not read. */
 public final class IngressConverter
-    implements KindConverter<io.fabric8.kubernetes.api.model.networking.v1.Ingress, Ingress> {
-
-  @Override
-  public String apiVersion() {
-    return Ingress.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return Ingress.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return true;
-  }
-
-  @Override
-  public Class<io.fabric8.kubernetes.api.model.networking.v1.Ingress> fabric8Type() {
-    return io.fabric8.kubernetes.api.model.networking.v1.Ingress.class;
-  }
-
-  @Override
-  public Class<Ingress> coreType() {
-    return Ingress.class;
+    extends AbstractKindConverter<io.fabric8.kubernetes.api.model.networking.v1.Ingress, Ingress> {
+  public IngressConverter() {
+    super(Ingress.API_VERSION, Ingress.KIND, true,
+        io.fabric8.kubernetes.api.model.networking.v1.Ingress.class, Ingress.class);
   }
 
   @Override

@@ -8,7 +8,6 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Selectors;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.batch.CompletionMode;
 import io.fleetkit.api.batch.Job;
@@ -20,31 +19,9 @@ import io.fleetkit.api.meta.ObjectMeta;
 import org.jspecify.annotations.Nullable;
 
 /** batch/v1 Job, with Kubernetes' defaults: parallelism 1, NonIndexed, a backoff limit of 6. */
-public final class JobConverter implements KindConverter<io.fabric8.kubernetes.api.model.batch.v1.Job, Job> {
-
-  @Override
-  public String apiVersion() {
-    return Job.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return Job.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return true;
-  }
-
-  @Override
-  public Class<io.fabric8.kubernetes.api.model.batch.v1.Job> fabric8Type() {
-    return io.fabric8.kubernetes.api.model.batch.v1.Job.class;
-  }
-
-  @Override
-  public Class<Job> coreType() {
-    return Job.class;
+public final class JobConverter extends AbstractKindConverter<io.fabric8.kubernetes.api.model.batch.v1.Job, Job> {
+  public JobConverter() {
+    super(Job.API_VERSION, Job.KIND, true, io.fabric8.kubernetes.api.model.batch.v1.Job.class, Job.class);
   }
 
   @Override

@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.LimitRangeSpecBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.core.LimitRange;
 import io.fleetkit.api.core.LimitRangeItem;
@@ -21,31 +20,10 @@ import org.jspecify.annotations.Nullable;
 
 /** v1 LimitRange: items of type Container, Pod or PersistentVolumeClaim; Container items get the API defaults. */
 public final class LimitRangeConverter
-    implements KindConverter<io.fabric8.kubernetes.api.model.LimitRange, LimitRange> {
-
-  @Override
-  public String apiVersion() {
-    return LimitRange.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return LimitRange.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return true;
-  }
-
-  @Override
-  public Class<io.fabric8.kubernetes.api.model.LimitRange> fabric8Type() {
-    return io.fabric8.kubernetes.api.model.LimitRange.class;
-  }
-
-  @Override
-  public Class<LimitRange> coreType() {
-    return LimitRange.class;
+    extends AbstractKindConverter<io.fabric8.kubernetes.api.model.LimitRange, LimitRange> {
+  public LimitRangeConverter() {
+    super(LimitRange.API_VERSION, LimitRange.KIND, true,
+        io.fabric8.kubernetes.api.model.LimitRange.class, LimitRange.class);
   }
 
   @Override

@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.NamespaceSpecBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceStatusBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.core.Namespace;
 import io.fleetkit.api.core.NamespacePhase;
@@ -16,31 +15,10 @@ import org.jspecify.annotations.Nullable;
 
 /** v1 Namespace; the phase defaults to Active, finalizers are kept as written. */
 public final class NamespaceConverter
-    implements KindConverter<io.fabric8.kubernetes.api.model.Namespace, Namespace> {
-
-  @Override
-  public String apiVersion() {
-    return Namespace.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return Namespace.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return false;
-  }
-
-  @Override
-  public Class<io.fabric8.kubernetes.api.model.Namespace> fabric8Type() {
-    return io.fabric8.kubernetes.api.model.Namespace.class;
-  }
-
-  @Override
-  public Class<Namespace> coreType() {
-    return Namespace.class;
+    extends AbstractKindConverter<io.fabric8.kubernetes.api.model.Namespace, Namespace> {
+  public NamespaceConverter() {
+    super(Namespace.API_VERSION, Namespace.KIND, false,
+        io.fabric8.kubernetes.api.model.Namespace.class, Namespace.class);
   }
 
   @Override

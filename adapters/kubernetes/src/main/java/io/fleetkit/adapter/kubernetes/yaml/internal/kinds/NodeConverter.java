@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.NodeStatusBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Untyped;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.core.GpuDevice;
@@ -32,33 +31,11 @@ import org.jspecify.annotations.Nullable;
  * travels in fabric8's additional properties of the node status, as a list of maps with {@code id}, {@code model},
  * {@code memoryMiB}, {@code numaNode} and {@code interconnectGroup}.
  */
-public final class NodeConverter implements KindConverter<io.fabric8.kubernetes.api.model.Node, Node> {
+public final class NodeConverter extends AbstractKindConverter<io.fabric8.kubernetes.api.model.Node, Node> {
+  public NodeConverter() {
+    super(Node.API_VERSION, Node.KIND, false, io.fabric8.kubernetes.api.model.Node.class, Node.class);
+  }
   static final String GPUS = "gpus";
-
-  @Override
-  public String apiVersion() {
-    return Node.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return Node.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return false;
-  }
-
-  @Override
-  public Class<io.fabric8.kubernetes.api.model.Node> fabric8Type() {
-    return io.fabric8.kubernetes.api.model.Node.class;
-  }
-
-  @Override
-  public Class<Node> coreType() {
-    return Node.class;
-  }
 
   @Override
   public @Nullable Node toCore(io.fabric8.kubernetes.api.model.Node in, DocumentContext ctx) {

@@ -3,7 +3,6 @@ package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Untyped;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.autoscaling.NodePool;
@@ -34,33 +33,11 @@ import org.jspecify.annotations.Nullable;
  * status: {currentSize: 2, lastScaleTime: "2024-05-01T10:00:00Z"}
  * </pre>
  */
-public final class NodePoolConverter implements KindConverter<GenericKubernetesResource, NodePool> {
+public final class NodePoolConverter extends AbstractKindConverter<GenericKubernetesResource, NodePool> {
+  public NodePoolConverter() {
+    super(NodePool.API_VERSION, NodePool.KIND, false, GenericKubernetesResource.class, NodePool.class);
+  }
   private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(h|ms|m|s)");
-
-  @Override
-  public String apiVersion() {
-    return NodePool.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return NodePool.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return false;
-  }
-
-  @Override
-  public Class<GenericKubernetesResource> fabric8Type() {
-    return GenericKubernetesResource.class;
-  }
-
-  @Override
-  public Class<NodePool> coreType() {
-    return NodePool.class;
-  }
 
   @Override
   public @Nullable NodePool toCore(GenericKubernetesResource in, DocumentContext ctx) {

@@ -9,7 +9,6 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Selectors;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.core.PersistentVolumeAccessMode;
 import io.fleetkit.api.core.PersistentVolumeClaim;
@@ -28,31 +27,10 @@ import org.jspecify.annotations.Nullable;
  * an empty one (no class), as in Kubernetes.
  */
 public final class PersistentVolumeClaimConverter
-    implements KindConverter<io.fabric8.kubernetes.api.model.PersistentVolumeClaim, PersistentVolumeClaim> {
-
-  @Override
-  public String apiVersion() {
-    return PersistentVolumeClaim.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return PersistentVolumeClaim.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return true;
-  }
-
-  @Override
-  public Class<io.fabric8.kubernetes.api.model.PersistentVolumeClaim> fabric8Type() {
-    return io.fabric8.kubernetes.api.model.PersistentVolumeClaim.class;
-  }
-
-  @Override
-  public Class<PersistentVolumeClaim> coreType() {
-    return PersistentVolumeClaim.class;
+    extends AbstractKindConverter<io.fabric8.kubernetes.api.model.PersistentVolumeClaim, PersistentVolumeClaim> {
+  public PersistentVolumeClaimConverter() {
+    super(PersistentVolumeClaim.API_VERSION, PersistentVolumeClaim.KIND, true,
+        io.fabric8.kubernetes.api.model.PersistentVolumeClaim.class, PersistentVolumeClaim.class);
   }
 
   @Override

@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.api.model.VolumeNodeAffinityBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.core.ClaimReference;
 import io.fleetkit.api.core.PersistentVolume;
@@ -32,31 +31,10 @@ import org.jspecify.annotations.Nullable;
  * policy defaults to Retain and the volume mode to Filesystem, as Kubernetes defaults a manually created volume.
  */
 public final class PersistentVolumeConverter
-    implements KindConverter<io.fabric8.kubernetes.api.model.PersistentVolume, PersistentVolume> {
-
-  @Override
-  public String apiVersion() {
-    return PersistentVolume.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return PersistentVolume.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return false;
-  }
-
-  @Override
-  public Class<io.fabric8.kubernetes.api.model.PersistentVolume> fabric8Type() {
-    return io.fabric8.kubernetes.api.model.PersistentVolume.class;
-  }
-
-  @Override
-  public Class<PersistentVolume> coreType() {
-    return PersistentVolume.class;
+    extends AbstractKindConverter<io.fabric8.kubernetes.api.model.PersistentVolume, PersistentVolume> {
+  public PersistentVolumeConverter() {
+    super(PersistentVolume.API_VERSION, PersistentVolume.KIND, false,
+        io.fabric8.kubernetes.api.model.PersistentVolume.class, PersistentVolume.class);
   }
 
   @Override

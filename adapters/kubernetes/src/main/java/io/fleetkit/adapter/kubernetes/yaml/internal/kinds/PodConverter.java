@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.core.ContainerState;
 import io.fleetkit.api.core.ContainerStateType;
@@ -26,31 +25,9 @@ import io.fleetkit.api.meta.ObjectMeta;
 import org.jspecify.annotations.Nullable;
 
 /** core/v1 Pod. A missing status is a Pending pod. */
-public final class PodConverter implements KindConverter<io.fabric8.kubernetes.api.model.Pod, Pod> {
-
-  @Override
-  public String apiVersion() {
-    return Pod.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return Pod.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return true;
-  }
-
-  @Override
-  public Class<io.fabric8.kubernetes.api.model.Pod> fabric8Type() {
-    return io.fabric8.kubernetes.api.model.Pod.class;
-  }
-
-  @Override
-  public Class<Pod> coreType() {
-    return Pod.class;
+public final class PodConverter extends AbstractKindConverter<io.fabric8.kubernetes.api.model.Pod, Pod> {
+  public PodConverter() {
+    super(Pod.API_VERSION, Pod.KIND, true, io.fabric8.kubernetes.api.model.Pod.class, Pod.class);
   }
 
   @Override

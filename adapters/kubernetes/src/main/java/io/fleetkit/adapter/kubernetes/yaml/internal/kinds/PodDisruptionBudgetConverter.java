@@ -9,7 +9,6 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Selectors;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.meta.Condition;
 import io.fleetkit.api.meta.ConditionStatus;
@@ -27,31 +26,10 @@ import org.jspecify.annotations.Nullable;
 
 /** policy/v1 PodDisruptionBudget. */
 public final class PodDisruptionBudgetConverter
-    implements KindConverter<io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget, PodDisruptionBudget> {
-
-  @Override
-  public String apiVersion() {
-    return PodDisruptionBudget.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return PodDisruptionBudget.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return true;
-  }
-
-  @Override
-  public Class<io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget> fabric8Type() {
-    return io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class;
-  }
-
-  @Override
-  public Class<PodDisruptionBudget> coreType() {
-    return PodDisruptionBudget.class;
+    extends AbstractKindConverter<io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget, PodDisruptionBudget> {
+  public PodDisruptionBudgetConverter() {
+    super(PodDisruptionBudget.API_VERSION, PodDisruptionBudget.KIND, true,
+        io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class, PodDisruptionBudget.class);
   }
 
   @Override

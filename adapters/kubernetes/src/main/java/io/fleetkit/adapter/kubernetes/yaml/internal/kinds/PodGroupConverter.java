@@ -3,7 +3,6 @@ package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Untyped;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.meta.ObjectMeta;
@@ -19,31 +18,9 @@ import org.jspecify.annotations.Nullable;
  * scheduling.x-k8s.io/v1alpha1 PodGroup of the coscheduling plugin (a CRD: read from fabric8's
  * {@code GenericKubernetesResource}): {@code spec.minMember}, {@code scheduleTimeoutSeconds}, {@code minResources}.
  */
-public final class PodGroupConverter implements KindConverter<GenericKubernetesResource, PodGroup> {
-
-  @Override
-  public String apiVersion() {
-    return PodGroup.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return PodGroup.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return true;
-  }
-
-  @Override
-  public Class<GenericKubernetesResource> fabric8Type() {
-    return GenericKubernetesResource.class;
-  }
-
-  @Override
-  public Class<PodGroup> coreType() {
-    return PodGroup.class;
+public final class PodGroupConverter extends AbstractKindConverter<GenericKubernetesResource, PodGroup> {
+  public PodGroupConverter() {
+    super(PodGroup.API_VERSION, PodGroup.KIND, true, GenericKubernetesResource.class, PodGroup.class);
   }
 
   @Override

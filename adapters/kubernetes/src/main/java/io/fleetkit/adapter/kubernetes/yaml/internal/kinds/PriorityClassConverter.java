@@ -3,7 +3,6 @@ package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.scheduling.PreemptionPolicy;
@@ -12,31 +11,10 @@ import org.jspecify.annotations.Nullable;
 
 /** scheduling.k8s.io/v1 PriorityClass; {@code value} is required, preemptionPolicy defaults to PreemptLowerPriority. */
 public final class PriorityClassConverter
-    implements KindConverter<io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass, PriorityClass> {
-
-  @Override
-  public String apiVersion() {
-    return PriorityClass.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return PriorityClass.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return false;
-  }
-
-  @Override
-  public Class<io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass> fabric8Type() {
-    return io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass.class;
-  }
-
-  @Override
-  public Class<PriorityClass> coreType() {
-    return PriorityClass.class;
+    extends AbstractKindConverter<io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass, PriorityClass> {
+  public PriorityClassConverter() {
+    super(PriorityClass.API_VERSION, PriorityClass.KIND, false,
+        io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass.class, PriorityClass.class);
   }
 
   @Override

@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.gatewayapi.v1.ReferenceGrantToBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.gateway.ReferenceGrant;
 import io.fleetkit.api.meta.ObjectMeta;
@@ -16,31 +15,10 @@ import org.jspecify.annotations.Nullable;
 
 /** gateway.networking.k8s.io/v1 ReferenceGrant: {@code from} (group, kind, namespace) and {@code to} entries. */
 public final class ReferenceGrantConverter
-    implements KindConverter<io.fabric8.kubernetes.api.model.gatewayapi.v1.ReferenceGrant, ReferenceGrant> {
-
-  @Override
-  public String apiVersion() {
-    return ReferenceGrant.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return ReferenceGrant.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return true;
-  }
-
-  @Override
-  public Class<io.fabric8.kubernetes.api.model.gatewayapi.v1.ReferenceGrant> fabric8Type() {
-    return io.fabric8.kubernetes.api.model.gatewayapi.v1.ReferenceGrant.class;
-  }
-
-  @Override
-  public Class<ReferenceGrant> coreType() {
-    return ReferenceGrant.class;
+    extends AbstractKindConverter<io.fabric8.kubernetes.api.model.gatewayapi.v1.ReferenceGrant, ReferenceGrant> {
+  public ReferenceGrantConverter() {
+    super(ReferenceGrant.API_VERSION, ReferenceGrant.KIND, true,
+        io.fabric8.kubernetes.api.model.gatewayapi.v1.ReferenceGrant.class, ReferenceGrant.class);
   }
 
   @Override

@@ -8,7 +8,6 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Selectors;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.apps.ReplicaSetSpec;
@@ -21,31 +20,10 @@ import org.jspecify.annotations.Nullable;
 
 /** apps/v1 ReplicaSet; replicas default to 1. */
 public final class ReplicaSetConverter
-    implements KindConverter<io.fabric8.kubernetes.api.model.apps.ReplicaSet, ReplicaSet> {
-
-  @Override
-  public String apiVersion() {
-    return ReplicaSet.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return ReplicaSet.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return true;
-  }
-
-  @Override
-  public Class<io.fabric8.kubernetes.api.model.apps.ReplicaSet> fabric8Type() {
-    return io.fabric8.kubernetes.api.model.apps.ReplicaSet.class;
-  }
-
-  @Override
-  public Class<ReplicaSet> coreType() {
-    return ReplicaSet.class;
+    extends AbstractKindConverter<io.fabric8.kubernetes.api.model.apps.ReplicaSet, ReplicaSet> {
+  public ReplicaSetConverter() {
+    super(ReplicaSet.API_VERSION, ReplicaSet.KIND, true,
+        io.fabric8.kubernetes.api.model.apps.ReplicaSet.class, ReplicaSet.class);
   }
 
   @Override

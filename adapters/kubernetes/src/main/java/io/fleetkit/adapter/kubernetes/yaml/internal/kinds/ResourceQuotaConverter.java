@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.ScopedResourceSelectorRequirementBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.core.ResourceQuota;
 import io.fleetkit.api.core.ResourceQuotaScope;
@@ -25,31 +24,10 @@ import org.jspecify.annotations.Nullable;
 
 /** v1 ResourceQuota: hard limits, scopes, scope selector, and the status (hard, used). */
 public final class ResourceQuotaConverter
-    implements KindConverter<io.fabric8.kubernetes.api.model.ResourceQuota, ResourceQuota> {
-
-  @Override
-  public String apiVersion() {
-    return ResourceQuota.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return ResourceQuota.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return true;
-  }
-
-  @Override
-  public Class<io.fabric8.kubernetes.api.model.ResourceQuota> fabric8Type() {
-    return io.fabric8.kubernetes.api.model.ResourceQuota.class;
-  }
-
-  @Override
-  public Class<ResourceQuota> coreType() {
-    return ResourceQuota.class;
+    extends AbstractKindConverter<io.fabric8.kubernetes.api.model.ResourceQuota, ResourceQuota> {
+  public ResourceQuotaConverter() {
+    super(ResourceQuota.API_VERSION, ResourceQuota.KIND, true,
+        io.fabric8.kubernetes.api.model.ResourceQuota.class, ResourceQuota.class);
   }
 
   @Override

@@ -3,7 +3,6 @@ package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Untyped;
 import io.fleetkit.api.meta.IntOrPercent;
 import io.fleetkit.api.meta.ObjectMeta;
@@ -28,33 +27,11 @@ import org.jspecify.annotations.Nullable;
  * {@code strategy.blueGreen}. Argo Rollouts' defaults apply. The status is not read or written: it belongs to the
  * controller.
  */
-public final class RolloutConverter implements KindConverter<GenericKubernetesResource, Rollout> {
+public final class RolloutConverter extends AbstractKindConverter<GenericKubernetesResource, Rollout> {
+  public RolloutConverter() {
+    super(Rollout.API_VERSION, Rollout.KIND, true, GenericKubernetesResource.class, Rollout.class);
+  }
   static final String GATEWAY_PLUGIN = "argoproj-labs/gatewayAPI";
-
-  @Override
-  public String apiVersion() {
-    return Rollout.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return Rollout.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return true;
-  }
-
-  @Override
-  public Class<GenericKubernetesResource> fabric8Type() {
-    return GenericKubernetesResource.class;
-  }
-
-  @Override
-  public Class<Rollout> coreType() {
-    return Rollout.class;
-  }
 
   @Override
   public @Nullable Rollout toCore(GenericKubernetesResource in, DocumentContext ctx) {

@@ -3,7 +3,6 @@ package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Untyped;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.meta.ObjectMeta;
@@ -39,7 +38,10 @@ import org.jspecify.annotations.Nullable;
  * {@code memoryPerRequest} are quantities per request/s; a CSV load is inline text of
  * {@code seconds,requestsPerSecond} rows (a header row and {@code #} comments are skipped).
  */
-public final class ScenarioConverter implements KindConverter<GenericKubernetesResource, Scenario> {
+public final class ScenarioConverter extends AbstractKindConverter<GenericKubernetesResource, Scenario> {
+  public ScenarioConverter() {
+    super(Scenario.API_VERSION, Scenario.KIND, false, GenericKubernetesResource.class, Scenario.class);
+  }
   private static final Set<String> SPEC_FIELDS = Set.of("duration", "seed", "sampleInterval", "features", "loads",
       "faults", "queues", "jobStreams", "queueScalers", "nodeStartup", "scheduler");
   private static final Set<String> FEATURE_FIELDS = Set.of("horizontalPodAutoscaler", "clusterAutoscaler",
@@ -60,31 +62,6 @@ public final class ScenarioConverter implements KindConverter<GenericKubernetesR
       "apiSlowness");
   private static final Set<String> STARTUP_FIELDS = Set.of("pool", "provision", "boot", "driver", "imagePull");
   private static final List<String> SHAPES = List.of("constant", "step", "diurnal", "spike", "csv");
-
-  @Override
-  public String apiVersion() {
-    return Scenario.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return Scenario.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return false;
-  }
-
-  @Override
-  public Class<GenericKubernetesResource> fabric8Type() {
-    return GenericKubernetesResource.class;
-  }
-
-  @Override
-  public Class<Scenario> coreType() {
-    return Scenario.class;
-  }
 
   @Override
   public @Nullable Scenario toCore(GenericKubernetesResource in, DocumentContext ctx) {

@@ -3,7 +3,6 @@ package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.core.Bytes;
 import io.fleetkit.api.core.Secret;
@@ -17,31 +16,9 @@ import org.jspecify.annotations.Nullable;
  * v1 Secret. {@code data} is base64 in YAML; {@code stringData} is folded into {@code data} (a {@code stringData}
  * key wins) and never written back. Problems never quote a value: a bad base64 value is reported without it.
  */
-public final class SecretConverter implements KindConverter<io.fabric8.kubernetes.api.model.Secret, Secret> {
-
-  @Override
-  public String apiVersion() {
-    return Secret.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return Secret.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return true;
-  }
-
-  @Override
-  public Class<io.fabric8.kubernetes.api.model.Secret> fabric8Type() {
-    return io.fabric8.kubernetes.api.model.Secret.class;
-  }
-
-  @Override
-  public Class<Secret> coreType() {
-    return Secret.class;
+public final class SecretConverter extends AbstractKindConverter<io.fabric8.kubernetes.api.model.Secret, Secret> {
+  public SecretConverter() {
+    super(Secret.API_VERSION, Secret.KIND, true, io.fabric8.kubernetes.api.model.Secret.class, Secret.class);
   }
 
   @Override

@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.core.ServiceAccount;
 import io.fleetkit.api.meta.ObjectMeta;
@@ -14,31 +13,10 @@ import org.jspecify.annotations.Nullable;
 
 /** v1 ServiceAccount: secret and image-pull-secret references by name. */
 public final class ServiceAccountConverter
-    implements KindConverter<io.fabric8.kubernetes.api.model.ServiceAccount, ServiceAccount> {
-
-  @Override
-  public String apiVersion() {
-    return ServiceAccount.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return ServiceAccount.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return true;
-  }
-
-  @Override
-  public Class<io.fabric8.kubernetes.api.model.ServiceAccount> fabric8Type() {
-    return io.fabric8.kubernetes.api.model.ServiceAccount.class;
-  }
-
-  @Override
-  public Class<ServiceAccount> coreType() {
-    return ServiceAccount.class;
+    extends AbstractKindConverter<io.fabric8.kubernetes.api.model.ServiceAccount, ServiceAccount> {
+  public ServiceAccountConverter() {
+    super(ServiceAccount.API_VERSION, ServiceAccount.KIND, true,
+        io.fabric8.kubernetes.api.model.ServiceAccount.class, ServiceAccount.class);
   }
 
   @Override

@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.ServiceStatusBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.core.LoadBalancerIngress;
 import io.fleetkit.api.core.LoadBalancerStatus;
@@ -29,31 +28,9 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /** core/v1 Service. An absent {@code targetPort} defaults to the port, as in Kubernetes. */
-public final class ServiceConverter implements KindConverter<io.fabric8.kubernetes.api.model.Service, Service> {
-
-  @Override
-  public String apiVersion() {
-    return Service.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return Service.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return true;
-  }
-
-  @Override
-  public Class<io.fabric8.kubernetes.api.model.Service> fabric8Type() {
-    return io.fabric8.kubernetes.api.model.Service.class;
-  }
-
-  @Override
-  public Class<Service> coreType() {
-    return Service.class;
+public final class ServiceConverter extends AbstractKindConverter<io.fabric8.kubernetes.api.model.Service, Service> {
+  public ServiceConverter() {
+    super(Service.API_VERSION, Service.KIND, true, io.fabric8.kubernetes.api.model.Service.class, Service.class);
   }
 
   @Override

@@ -13,7 +13,6 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Selectors;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.apps.ClaimTemplate;
 import io.fleetkit.api.apps.PodManagementPolicy;
@@ -31,33 +30,12 @@ import org.jspecify.annotations.Nullable;
  * 1), a revision history of 10. Volume claim templates keep name, labels, storage class, access modes and requests.
  */
 public final class StatefulSetConverter
-    implements KindConverter<io.fabric8.kubernetes.api.model.apps.StatefulSet, StatefulSet> {
+    extends AbstractKindConverter<io.fabric8.kubernetes.api.model.apps.StatefulSet, StatefulSet> {
+  public StatefulSetConverter() {
+    super(StatefulSet.API_VERSION, StatefulSet.KIND, true,
+        io.fabric8.kubernetes.api.model.apps.StatefulSet.class, StatefulSet.class);
+  }
   static final int DEFAULT_REVISION_HISTORY_LIMIT = 10;
-
-  @Override
-  public String apiVersion() {
-    return StatefulSet.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return StatefulSet.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return true;
-  }
-
-  @Override
-  public Class<io.fabric8.kubernetes.api.model.apps.StatefulSet> fabric8Type() {
-    return io.fabric8.kubernetes.api.model.apps.StatefulSet.class;
-  }
-
-  @Override
-  public Class<StatefulSet> coreType() {
-    return StatefulSet.class;
-  }
 
   @Override
   public @Nullable StatefulSet toCore(io.fabric8.kubernetes.api.model.apps.StatefulSet in, DocumentContext ctx) {

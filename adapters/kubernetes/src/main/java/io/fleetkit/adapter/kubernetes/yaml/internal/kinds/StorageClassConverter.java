@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.storage.StorageClassBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.core.PersistentVolumeReclaimPolicy;
 import io.fleetkit.api.meta.ObjectMeta;
@@ -19,31 +18,10 @@ import org.jspecify.annotations.Nullable;
 
 /** storage.k8s.io/v1 StorageClass; reclaimPolicy defaults to Delete and volumeBindingMode to Immediate. */
 public final class StorageClassConverter
-    implements KindConverter<io.fabric8.kubernetes.api.model.storage.StorageClass, StorageClass> {
-
-  @Override
-  public String apiVersion() {
-    return StorageClass.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return StorageClass.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return false;
-  }
-
-  @Override
-  public Class<io.fabric8.kubernetes.api.model.storage.StorageClass> fabric8Type() {
-    return io.fabric8.kubernetes.api.model.storage.StorageClass.class;
-  }
-
-  @Override
-  public Class<StorageClass> coreType() {
-    return StorageClass.class;
+    extends AbstractKindConverter<io.fabric8.kubernetes.api.model.storage.StorageClass, StorageClass> {
+  public StorageClassConverter() {
+    super(StorageClass.API_VERSION, StorageClass.KIND, false,
+        io.fabric8.kubernetes.api.model.storage.StorageClass.class, StorageClass.class);
   }
 
   @Override

@@ -3,7 +3,6 @@ package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
-import io.fleetkit.adapter.kubernetes.yaml.internal.KindConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Untyped;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.autoscaling.ContainerControlledValues;
@@ -33,31 +32,10 @@ import org.jspecify.annotations.Nullable;
  * memory, controlledValues RequestsAndLimits.
  */
 public final class VerticalPodAutoscalerConverter
-    implements KindConverter<GenericKubernetesResource, VerticalPodAutoscaler> {
-
-  @Override
-  public String apiVersion() {
-    return VerticalPodAutoscaler.API_VERSION;
-  }
-
-  @Override
-  public String kind() {
-    return VerticalPodAutoscaler.KIND;
-  }
-
-  @Override
-  public boolean namespaced() {
-    return true;
-  }
-
-  @Override
-  public Class<GenericKubernetesResource> fabric8Type() {
-    return GenericKubernetesResource.class;
-  }
-
-  @Override
-  public Class<VerticalPodAutoscaler> coreType() {
-    return VerticalPodAutoscaler.class;
+    extends AbstractKindConverter<GenericKubernetesResource, VerticalPodAutoscaler> {
+  public VerticalPodAutoscalerConverter() {
+    super(VerticalPodAutoscaler.API_VERSION, VerticalPodAutoscaler.KIND, true, GenericKubernetesResource.class,
+        VerticalPodAutoscaler.class);
   }
 
   @Override

@@ -1,21 +1,19 @@
-package io.fleetkit.reconcile.controllers;
+package io.fleetkit.reconcile;
 
 import io.fleetkit.api.meta.ApiObject;
-import io.fleetkit.reconcile.Controller;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The lifecycle the workload controllers share, over one runtime {@link Controller}: start, step, close. A
- * controller with more to run (the ReplicaSet controller's pod informer) overrides {@link #start()} and
- * {@link #close()}. Package-private: callers see these methods on each public controller. Thread-safe as the
- * runtime controller is.
+ * The lifecycle of a controller built on one runtime {@link Controller} (the workload, disruption and rollout
+ * controllers): start, step, close. A controller with more to run (the ReplicaSet controller's pod informer)
+ * overrides {@link #start()} and {@link #close()}. Thread-safe as the runtime controller is.
  *
  * @param <T> the primary kind
  */
-abstract class WorkloadController<T extends ApiObject<T>> implements AutoCloseable {
+public abstract class ControllerHandle<T extends ApiObject<T>> implements AutoCloseable {
   private final Controller<T> controller;
 
-  WorkloadController(Controller<T> controller) {
+  protected ControllerHandle(Controller<T> controller) {
     this.controller = controller;
   }
 
