@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * The nodes live in a {@link NodeTable} (object views plus the hot fields in primitive arrays), which the Filter and
  * Score loops walk by position. Immutable while a cycle runs (plugins may read it from several threads).
  */
-public final class ClusterSnapshot implements Snapshot {
+public final class ClusterSnapshot implements Snapshot, NodeTable.Source {
   long generation = -1;
   long nodeListVersion = -1;
   final NodeTable table = new NodeTable();
@@ -29,6 +29,11 @@ public final class ClusterSnapshot implements Snapshot {
   private final List<NodeInfo> nodeList = new ArrayView();
   private final List<NodeInfo> affinityList = new IndexView(true);
   private final List<NodeInfo> antiList = new IndexView(false);
+
+  @Override
+  public NodeTable nodeTable() {
+    return table;
+  }
 
   @Override
   public List<NodeInfo> nodes() {

@@ -3,6 +3,9 @@ package io.fleetkit.scheduler.nodetable;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.resource.ResourceList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One snapshot's nodes in struct-of-arrays form: position {@code i} holds node {@code i}'s object view
@@ -10,12 +13,21 @@ import java.util.Arrays;
  * order reads each array sequentially, so the hardware prefetcher streams them; the views, scattered over the heap,
  * are each a cache miss on first touch and dominate a cycle that reads them.
  *
+ * <p>For the plugins that keep state across cycles, the table logs the positions it (re)places ({@link #logEnd},
+ * {@link #changedAt}), so that such state is brought up to date in O(changed nodes) instead of a walk over every
+ * node; and for the topology-aware plugins it numbers the values of a node label ({@link #domains}), so that Filter
+ * and Score compare ints per node instead of looking labels up by string.
+ *
  * <p>Written only by the engine between cycles ({@link #set}, O(changed nodes) per snapshot update); read-only while
- * a cycle runs, from any thread.
+ * a cycle runs, from any thread, except that {@link #domains} may register a new label key (synchronized).
  */
 public final class NodeTable {
   private static final byte UNSCHEDULABLE = 1;
   private static final byte TAINTED = 2;
+  private static final byte AFFINITY_PODS = 4;
+  private static final byte ANTI_AFFINITY_PODS = 8;
+  /** The change log is cut (and {@link #logBase} advanced) past this many entries per node. */
+  private static final int LOG_PER_NODE = 4;
 
   private NodeInfo[] views = new NodeInfo[0];
   private long[] allocatableCpu = new long[0];
@@ -33,6 +45,26 @@ public final class NodeTable {
   private long[] freeStorage = new long[0];
   private long[] freePods = new long[0];
   private byte[] flags = new byte[0];
+  /** One past the highest position ever {@link #set} and not cleared. */
+  private int high;
+  private int[] log = new int[64];
+  private int logLength;
+  private long logBase;
+  /** Label key to its numbered values; replaced (copy on write) when a key is registered. */
+  private volatile Map<String, Domains> domains = Map.of();
+
+  /**
+   * A {@link io.fleetkit.api.framework.Snapshot} whose {@code nodes().get(i)} is {@code nodeTable().view(i)}: plugins
+   * that find their snapshot to be one may keep per-position state and read the table in PreFilter and PreScore.
+   */
+  public interface Source {
+    NodeTable nodeTable();
+  }
+
+  /** The table behind {@code snapshot}, or {@code null} when it has none. */
+  public static @Nullable NodeTable of(Object snapshot) {
+    return snapshot instanceof Source s ? s.nodeTable() : null;
+  }
   /** Per position, the {@link #rowVersion} stamp of its last {@link #set}. */
   private long[] rowVersions = new long[0];
   /** The last stamp given out; stamps start at 1, so 0 never names a row. */
@@ -118,6 +150,62 @@ public final class NodeTable {
     return (flags[i] & TAINTED) != 0;
   }
 
+  /** Whether the node holds a pod with (anti-)affinity ({@code podsWithAffinity()} is not empty). */
+  public boolean hasAffinityPods(int i) {
+    return (flags[i] & AFFINITY_PODS) != 0;
+  }
+
+  /** Whether the node holds a pod with required anti-affinity ({@code podsWithRequiredAntiAffinity()} not empty). */
+  public boolean hasRequiredAntiAffinityPods(int i) {
+    return (flags[i] & ANTI_AFFINITY_PODS) != 0;
+  }
+
+  /**
+   * The sequence number of the oldest position still in the change log; a reader that has seen less must walk every
+   * position again.
+   */
+  public long logBase() {
+    return logBase;
+  }
+
+  /** The sequence number the next change will get: a reader that has seen up to here is current. */
+  public long logEnd() {
+    return logBase + logLength;
+  }
+
+  /**
+   * The position (re)placed or cleared at sequence number {@code seq} ({@link #logBase()} &lt;= seq &lt;
+   * {@link #logEnd()}); its view is then {@link #view} or, cleared, {@code null}.
+   */
+  public int changedAt(long seq) {
+    return log[(int) (seq - logBase)];
+  }
+
+  /**
+   * The numbered values of node label {@code key}, registered on first use and kept up to date by {@link #set} from
+   * then on. Thread-safe.
+   */
+  public Domains domains(String key) {
+    Domains d = domains.get(key);
+    return d != null ? d : register(key);
+  }
+
+  private synchronized Domains register(String key) {
+    Domains d = domains.get(key);
+    if (d == null) {
+      d = new Domains(key, views.length);
+      for (int i = 0; i < high; i++) {
+        if (views[i] != null) {
+          d.set(i, views[i]);
+        }
+      }
+      Map<String, Domains> copy = new HashMap<>(domains);
+      copy.put(key, d);
+      domains = Map.copyOf(copy);
+    }
+    return d;
+  }
+
   /**
    * A stamp that changes whenever position {@code i} is {@link #set} (to a new view, or to a different node after the
    * positions were rebuilt) and never repeats within this table: equal stamps mean the same view, so anything
@@ -154,6 +242,9 @@ public final class NodeTable {
     freeStorage = Arrays.copyOf(freeStorage, len);
     freePods = Arrays.copyOf(freePods, len);
     flags = Arrays.copyOf(flags, len);
+    for (Domains d : domains.values()) {
+      d.grow(len);
+    }
     rowVersions = Arrays.copyOf(rowVersions, len);
   }
 
@@ -162,6 +253,13 @@ public final class NodeTable {
     if (from < views.length) {
       Arrays.fill(views, from, views.length, null);
     }
+    for (int i = from; i < high; i++) {
+      append(i);
+      for (Domains d : domains.values()) {
+        d.clear(i);
+      }
+    }
+    high = Math.min(high, from);
   }
 
   /** {@code a - b}, or {@link Long#MIN_VALUE} when it overflows. */
@@ -189,6 +287,125 @@ public final class NodeTable {
     freeMemory[i] = minus(allocatableMemory[i], requestedMemory[i]);
     freeStorage[i] = minus(allocatableStorage[i], requestedStorage[i]);
     freePods[i] = minus(allocatablePods[i], podCount[i]);
-    flags[i] = (byte) ((view.unschedulable() ? UNSCHEDULABLE : 0) | (view.taints().isEmpty() ? 0 : TAINTED));
+    flags[i] = (byte) ((view.unschedulable() ? UNSCHEDULABLE : 0) | (view.taints().isEmpty() ? 0 : TAINTED)
+        | (view.podsWithAffinity().isEmpty() ? 0 : AFFINITY_PODS)
+        | (view.podsWithRequiredAntiAffinity().isEmpty() ? 0 : ANTI_AFFINITY_PODS));
+    high = Math.max(high, i + 1);
+    append(i);
+    boolean bloated = false;
+    for (Domains d : domains.values()) {
+      d.set(i, view);
+      bloated |= d.count() > 2 * high + 64;
+    }
+    if (bloated) {
+      renumber();
+    }
+  }
+
+  /** Replaces every bloated {@link Domains} by a fresh numbering of the current positions' values. */
+  private synchronized void renumber() {
+    Map<String, Domains> copy = new HashMap<>(domains);
+    for (Map.Entry<String, Domains> e : copy.entrySet()) {
+      if (e.getValue().count() > 2 * high + 64) {
+        Domains d = new Domains(e.getKey(), views.length);
+        for (int i = 0; i < high; i++) {
+          if (views[i] != null) {
+            d.set(i, views[i]);
+          }
+        }
+        e.setValue(d);
+      }
+    }
+    domains = Map.copyOf(copy);
+  }
+
+  private void append(int position) {
+    if (logLength > Math.max(1024, LOG_PER_NODE * views.length)) {
+      logBase += logLength;
+      logLength = 0;
+    }
+    if (logLength == log.length) {
+      log = Arrays.copyOf(log, logLength * 2);
+    }
+    log[logLength++] = position;
+  }
+
+  /**
+   * The values of one node label, numbered densely in order of first appearance: {@link #id} of a position is its
+   * node's value's number, or -1 when the node lacks the label. Numbers are never reused while this object lives;
+   * when values of departed nodes pile up (more than twice the positions), the table renumbers into a new
+   * {@code Domains} for the key, so a reader that kept numbers from an old one compares identities
+   * ({@link NodeTable#domains}). Written by the table; read-only during a cycle.
+   */
+  public static final class Domains {
+    private final String key;
+    private final HashMap<String, Integer> ids = new HashMap<>();
+    private String[] values = new String[8];
+    private int[] byPosition;
+
+    private Domains(String key, int capacity) {
+      this.key = key;
+      this.byPosition = new int[capacity];
+      Arrays.fill(byPosition, -1);
+    }
+
+    /** The label key. */
+    public String key() {
+      return key;
+    }
+
+    /** The number of the value at position {@code i}, or -1 when that node lacks the label (or there is none). */
+    public int id(int i) {
+      return i < byPosition.length ? byPosition[i] : -1;
+    }
+
+    /** The number of {@code value}, or -1 when no node has had it. */
+    public int idOf(String value) {
+      Integer id = ids.get(value);
+      return id == null ? -1 : id;
+    }
+
+    /** How many values are numbered: every {@link #id} is below this. */
+    public int count() {
+      return ids.size();
+    }
+
+    /** The value numbered {@code id}. */
+    public String value(int id) {
+      return values[id];
+    }
+
+    private void grow(int len) {
+      int old = byPosition.length;
+      if (len > old) {
+        byPosition = Arrays.copyOf(byPosition, len);
+        Arrays.fill(byPosition, old, len, -1);
+      }
+    }
+
+    private void clear(int i) {
+      if (i < byPosition.length) {
+        byPosition[i] = -1;
+      }
+    }
+
+    private void set(int i, NodeInfo view) {
+      grow(i + 1);
+      String v = view.labels().get(key);
+      if (v == null) {
+        byPosition[i] = -1;
+        return;
+      }
+      Integer id = ids.get(v);
+      if (id == null) {
+        id = ids.size();
+        ids.put(v, id);
+        if (id == values.length) {
+          values = Arrays.copyOf(values, id * 2);
+        }
+        values[id] = v;
+      }
+      byPosition[i] = id;
+    }
   }
 }

@@ -5,7 +5,6 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.framework.ClusterEvent;
 import io.fleetkit.api.framework.CycleState;
 import io.fleetkit.api.framework.EnqueueExtensions;
-import io.fleetkit.api.framework.FilterPlugin;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.PluginFactory;
 import io.fleetkit.api.framework.PodInfo;
@@ -20,6 +19,8 @@ import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.scheduling.Affinity;
 import io.fleetkit.api.scheduling.PodAffinity;
 import io.fleetkit.api.scheduling.PodAffinityTerm;
+import io.fleetkit.scheduler.nodetable.NodeTable;
+import io.fleetkit.scheduler.nodetable.TableFilter;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.Set;
@@ -63,7 +64,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe; Filter and Score do not allocate.
  */
 public final class InterPodAffinityPlugin
-    implements PreFilterPlugin, PreFilterPlugin.PreFilterExtensions, FilterPlugin, PreScorePlugin, ScorePlugin,
+    implements PreFilterPlugin, PreFilterPlugin.PreFilterExtensions, TableFilter, PreScorePlugin, ScorePlugin,
     EnqueueExtensions {
   public static final String NAME = "InterPodAffinity";
   public static final String ERR_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod affinity rules";
@@ -196,18 +197,19 @@ public final class InterPodAffinityPlugin
     PreFilterState s = new PreFilterState(pod, terms, AffinityTerm.NamespaceLabels.memoized(args.namespaceLabels()),
         namespaceLabels(pod));
     boolean hostScopedExistingAnti;
+    NodeTable table = NodeTable.of(snapshot);
     synchronized (memo) {
       boolean refreshed = false;
       hostScopedExistingAnti = false;
       if (!snapshot.nodesWithRequiredAntiAffinityPods().isEmpty()) {
-        refreshMemo(state, snapshot.nodes());
+        refreshMemo(state, snapshot.nodes(), table);
         refreshed = true;
         hostScopedExistingAnti = countExistingAntiAffinity(s);
       }
       boolean incoming = !s.allAffinity.isEmpty() || !s.nonHostScopedAntiAffinity.isEmpty();
       if ((incoming || !s.hostScopedAffinity.isEmpty()) && indexable(s)) {
         if (!refreshed) {
-          refreshMemo(state, snapshot.nodes());
+          refreshMemo(state, snapshot.nodes(), table);
         }
         countIncomingIndexed(s);
       } else {
@@ -223,13 +225,43 @@ public final class InterPodAffinityPlugin
     if (s.existingAntiAffinityCounts.isEmpty() && !hostScopedExistingAnti && !terms.hasRequired()) {
       return PreFilterResult.skip();
     }
+    if (table != null) {
+      s.tablePath = tablePath(state, s, snapshot, table, hostScopedExistingAnti);
+    }
     state.write(PRE_FILTER_KEY, s);
     return PreFilterResult.success();
   }
 
-  private void refreshMemo(CycleState state, List<NodeInfo> nodes) {
-    memo.refresh(nodes);
+  private void refreshMemo(CycleState state, List<NodeInfo> nodes, @Nullable NodeTable table) {
+    memo.refresh(nodes, table);
     state.write(MEMO_VERSION_KEY, memo.version());
+  }
+
+  /**
+   * Filter's per-position answers when they reduce to array reads: no required affinity, no topology-pair counts,
+   * hostname-scoped anti-affinity terms that can be indexed; else {@code null} (Filter reads the views).
+   */
+  private PreFilterState.@Nullable TablePath tablePath(CycleState state, PreFilterState s, Snapshot snapshot,
+      NodeTable table, boolean hostScopedExistingAnti) {
+    if (!s.hostScopedAffinity.isEmpty() || !s.allAffinity.isEmpty() || !s.antiAffinityCounts.isEmpty()
+        || !s.existingAntiAffinityCounts.isEmpty()) {
+      return null;
+    }
+    boolean[] hostAnti = null;
+    if (!s.hostScopedAntiAffinity.isEmpty()) {
+      if (!MatchIndex.usable(s.hostScopedAntiAffinity)) {
+        return null;
+      }
+      int size = snapshot.size();
+      hostAnti = new boolean[size];
+      synchronized (memo) {
+        refreshMemo(state, snapshot.nodes(), table);
+        for (AffinityTerm t : s.hostScopedAntiAffinity) {
+          matchIndexes.get(List.of(t), HOSTNAME_KEY, memo).markMatching(hostAnti, size);
+        }
+      }
+    }
+    return new PreFilterState.TablePath(table, table.domains(LABEL_HOSTNAME), hostAnti, hostScopedExistingAnti);
   }
 
   /**
@@ -332,6 +364,49 @@ public final class InterPodAffinityPlugin
     return Status.success();
   }
 
+  @Override
+  public Status filter(CycleState state, PodInfo pod, NodeTable table, int node) {
+    PreFilterState s = state.read(PRE_FILTER_KEY);
+    PreFilterState.TablePath t = s == null ? null : s.tablePath;
+    if (t == null || t.table() != table) {
+      return filter(state, pod, table.view(node));
+    }
+    return filterAt(state, pod, t, table, node);
+  }
+
+  @Override
+  public void filterAll(CycleState state, PodInfo pod, NodeTable table, int[] nodes, int from, int to, int[] failed,
+      int mark, Status[] statuses) {
+    PreFilterState s = state.read(PRE_FILTER_KEY);
+    PreFilterState.TablePath t = s == null ? null : s.tablePath;
+    if (t == null || t.table() != table) {
+      TableFilter.super.filterAll(state, pod, table, nodes, from, to, failed, mark, statuses);
+      return;
+    }
+    for (int pos = from; pos < to; pos++) {
+      if (failed[pos] < 0) {
+        Status r = filterAt(state, pod, t, table, nodes[pos]);
+        if (r.code() != Status.Code.SUCCESS) {
+          failed[pos] = mark;
+          statuses[pos] = r;
+        }
+      }
+    }
+  }
+
+  /** {@link #filter(CycleState, PodInfo, NodeInfo)} of the node at {@code node}, from the table path's arrays. */
+  private Status filterAt(CycleState state, PodInfo pod, PreFilterState.TablePath t, NodeTable table, int node) {
+    boolean[] hostAnti = t.hostAntiMatch();
+    boolean hasHostname = t.hostnames().id(node) >= 0;
+    if (hostAnti != null && hasHostname && node < hostAnti.length && hostAnti[node]) {
+      return ANTI_AFFINITY_REJECTED;
+    }
+    if (t.checkExistingHostAnti() && hasHostname && table.hasRequiredAntiAffinityPods(node)) {
+      return filter(state, pod, table.view(node));
+    }
+    return Status.success();
+  }
+
   // ---- PreScore / Score (scoring.go) ----
 
   @Override
@@ -361,7 +436,7 @@ public final class InterPodAffinityPlugin
       synchronized (memo) {
         Long refreshed = state.read(MEMO_VERSION_KEY);
         if (refreshed == null || refreshed != memo.version()) {
-          memo.refresh(snapshot.nodes());
+          memo.refresh(snapshot.nodes(), NodeTable.of(snapshot));
         }
         if (memo.any(NodeMemo.SCORING)) {
           PreScoreState indexed =

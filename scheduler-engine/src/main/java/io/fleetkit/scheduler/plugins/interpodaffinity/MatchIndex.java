@@ -65,6 +65,19 @@ final class MatchIndex {
     }
   }
 
+  /**
+   * Sets {@code out[i]} for every position {@code i < n} whose node holds a pod matching the terms (a copy of the
+   * per-position counts as of this cycle).
+   */
+  void markMatching(boolean[] out, int n) {
+    int[] c = counts;
+    for (int i = 0, m = Math.min(n, c.length); i < m; i++) {
+      if (c[i] > 0) {
+        out[i] = true;
+      }
+    }
+  }
+
   /** Whether some node with {@code topologyKey} (one of this index's keys) holds a matching pod. */
   boolean anyWith(String topologyKey) {
     return !totals[keyIndex(topologyKey)].isEmpty();

@@ -3,6 +3,7 @@ package io.fleetkit.scheduler.plugins.interpodaffinity;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.scheduler.nodetable.NodeTable;
 import java.util.Arrays;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -41,10 +42,56 @@ final class NodeMemo {
   private int logLength;
   private long logBase;
 
-  /** Brings the memo up to date with {@code all} (the snapshot's nodes, in order). */
+  /** The table the memo last followed, and how far into its change log ({@code -1}: not following one). */
+  private @Nullable NodeTable table;
+  private long tableSeen = -1;
+
+  /**
+   * Brings the memo up to date with {@code all} (the snapshot's nodes, in order), visiting only the positions
+   * {@code table}'s change log names when {@code all} is that table's nodes and the memo followed it since the log's
+   * base; every position otherwise.
+   */
+  void refresh(List<NodeInfo> all, @Nullable NodeTable table) {
+    if (table == null || table != this.table || tableSeen < table.logBase() || all.size() < size) {
+      refresh(all);
+    } else {
+      version++;
+      trimLog(all.size());
+      int n = all.size();
+      for (int i = size; i < n; i++) {
+        size = i;
+        visit(i, all.get(i));
+      }
+      size = n;
+      for (long seq = tableSeen, end = table.logEnd(); seq < end; seq++) {
+        int i = table.changedAt(seq);
+        if (i < n) {
+          visit(i, all.get(i)); // a position logged twice is visited once: the second visit finds it current
+        }
+      }
+    }
+    this.table = table;
+    tableSeen = table == null ? -1 : table.logEnd();
+  }
+
+  /** Brings the memo up to date with {@code all} (the snapshot's nodes, in order), visiting every position. */
   void refresh(List<NodeInfo> all) {
     version++;
     int n = all.size();
+    trimLog(n);
+    for (int i = n; i < size; i++) {
+      count(flags[i], -1);
+      nodes[i] = null;
+      flags[i] = 0;
+      append(i);
+    }
+    for (int i = 0; i < n; i++) {
+      visit(i, all.get(i));
+    }
+    size = n;
+  }
+
+  private void trimLog(int n) {
     if (nodes.length < n) {
       nodes = Arrays.copyOf(nodes, n);
       generations = Arrays.copyOf(generations, n);
@@ -54,29 +101,22 @@ final class NodeMemo {
       logBase += logLength;
       logLength = 0;
     }
-    for (int i = n; i < size; i++) {
+  }
+
+  /** Records {@code node} at position {@code i} unless it is already the one recorded there. */
+  private void visit(int i, NodeInfo node) {
+    if (i < size && nodes[i] == node && generations[i] == node.generation()) {
+      return;
+    }
+    if (i < size) {
       count(flags[i], -1);
-      nodes[i] = null;
-      flags[i] = 0;
-      append(i);
     }
-    NodeInfo[] ns = nodes;
-    for (int i = 0; i < n; i++) {
-      NodeInfo node = all.get(i);
-      if (i < size && ns[i] == node && generations[i] == node.generation()) {
-        continue;
-      }
-      if (i < size) {
-        count(flags[i], -1);
-      }
-      append(i);
-      byte f = flagsOf(node);
-      ns[i] = node;
-      generations[i] = node.generation();
-      flags[i] = f;
-      count(f, 1);
-    }
-    size = n;
+    append(i);
+    byte f = flagsOf(node);
+    nodes[i] = node;
+    generations[i] = node.generation();
+    flags[i] = f;
+    count(f, 1);
   }
 
   private void append(int position) {

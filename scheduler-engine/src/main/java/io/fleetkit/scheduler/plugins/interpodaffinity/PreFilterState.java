@@ -6,6 +6,8 @@ import io.fleetkit.api.framework.PodInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import io.fleetkit.scheduler.nodetable.NodeTable;
 
 /**
  * What PreFilter computes for Filter (upstream {@code preFilterState}): the incoming pod's terms split by scope, the
@@ -33,6 +35,11 @@ final class PreFilterState {
   final TopologyCounts antiAffinityCounts;
   /** Whether some existing pod matches all of {@link #hostScopedAffinity}. */
   boolean hasMatchingHostScopedAffinityPodGlobally;
+  /**
+   * Filter's table path, set by PreFilter when the snapshot has a node table and the checks reduce to per-position
+   * reads; {@code null} otherwise (and in every {@link #copy()}: AddPod/RemovePod change what it summarizes).
+   */
+  @Nullable TablePath tablePath;
   /** Whether the incoming pod matches all its own required affinity terms (the "first pod of a group" case). */
   final boolean matchesOwnAffinity;
 
@@ -76,6 +83,16 @@ final class PreFilterState {
     this.hasMatchingHostScopedAffinityPodGlobally = o.hasMatchingHostScopedAffinityPodGlobally;
     this.matchesOwnAffinity = o.matchesOwnAffinity;
   }
+
+  /**
+   * What Filter needs per node position when the incoming pod has no required affinity and no topology-pair count
+   * applies: whether a pod on the node matches a hostname-scoped anti-affinity term ({@code hostAntiMatch}; null when
+   * there is no such term) and the hostname label's numbering (a node without the label passes those terms). A node
+   * holding pods with required anti-affinity ({@link NodeTable#hasRequiredAntiAffinityPods}) when some existing pod
+   * has a hostname-scoped one is checked on its view.
+   */
+  record TablePath(NodeTable table, NodeTable.Domains hostnames, boolean @Nullable [] hostAntiMatch,
+      boolean checkExistingHostAnti) {}
 
   PreFilterState copy() {
     return new PreFilterState(this);

@@ -4,6 +4,7 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.scheduling.NodeInclusionPolicy;
 import io.fleetkit.api.scheduling.RequiredNodeAffinity;
+import io.fleetkit.scheduler.nodetable.NodeTable;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -23,9 +24,11 @@ final class DomainCounter {
 
   /**
    * The eligible domains of every constraint with their matching-pod counts: a node is eligible when it holds all
-   * topology keys and passes the constraint's node inclusion policies.
+   * topology keys and passes the constraint's node inclusion policies. {@code table}, when {@code nodes} are its,
+   * lets the running totals replay its change log instead of walking every node.
    */
-  DomainCounts[] hard(Pod pod, SpreadConstraint[] cs, RequiredNodeAffinity affinity, List<NodeInfo> nodes) {
+  DomainCounts[] hard(Pod pod, SpreadConstraint[] cs, RequiredNodeAffinity affinity, List<NodeInfo> nodes,
+      @Nullable NodeTable table) {
     String ns = pod.metadata().namespace();
     DomainCounts[] domains = new DomainCounts[cs.length];
     synchronized (matchCounts) {
@@ -33,7 +36,7 @@ final class DomainCounter {
       if (trivialEligibility(cs, affinity, counters)) {
         String[] keys = requiredKeys(cs);
         for (int i = 0; i < cs.length; i++) {
-          domains[i] = counters[i].totals(keys, cs[i].topologyKey(), nodes).toCounts();
+          domains[i] = counters[i].totals(keys, cs[i].topologyKey(), nodes, table).toCounts();
         }
         return domains;
       }

@@ -6,6 +6,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import io.fleetkit.scheduler.nodetable.NodeTable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Running per-domain totals of the pods matching one (selector, namespace), for one topology key, over the nodes
@@ -25,6 +27,9 @@ final class DomainTotals {
   private int[] slots = new int[0];
   private int[] counts = new int[0];
   private int known;
+  /** The table whose change log these totals followed, and how far ({@code -1}: none). */
+  private @Nullable NodeTable table;
+  private long tableSeen = -1;
   private HashMap<String, Integer> index = new HashMap<>();
   private boolean indexShared;
   private int[] totals = new int[4];
@@ -35,42 +40,86 @@ final class DomainTotals {
     this.topologyKey = topologyKey;
   }
 
-  /** Brings the totals up to date with {@code nodes} (the snapshot's node list). */
+  /**
+   * Brings the totals up to date with {@code list} (the snapshot's node list), visiting only the positions
+   * {@code table}'s change log names when {@code list} is that table's nodes and these totals followed it since the
+   * log's base; every position otherwise.
+   */
+  void refresh(List<NodeInfo> list, Selector selector, String namespace, @Nullable NodeTable table) {
+    int size = list.size();
+    if (table == null || table != this.table || tableSeen < table.logBase() || size < known) {
+      refresh(list, selector, namespace);
+    } else {
+      grow(size);
+      for (int n = known; n < size; n++) {
+        place(n, list.get(n), selector, namespace);
+      }
+      known = size;
+      for (long seq = tableSeen, end = table.logEnd(); seq < end; seq++) {
+        int n = table.changedAt(seq);
+        if (n < size) {
+          visit(n, list.get(n), selector, namespace);
+        }
+      }
+    }
+    this.table = table;
+    tableSeen = table == null ? -1 : table.logEnd();
+  }
+
+  /** Brings the totals up to date with {@code list} (the snapshot's node list), visiting every position. */
   void refresh(List<NodeInfo> list, Selector selector, String namespace) {
     int size = list.size();
-    if (size > nodes.length) {
-      nodes = Arrays.copyOf(nodes, size);
-      generations = Arrays.copyOf(generations, size);
-      slots = Arrays.copyOf(slots, size);
-      counts = Arrays.copyOf(counts, size);
-    }
+    grow(size);
     for (int n = 0; n < size; n++) {
       NodeInfo node = list.get(n);
       if (n < known) {
-        if (nodes[n] == node && generations[n] == node.generation()) {
-          continue;
-        }
-        retract(n);
+        visit(n, node, selector, namespace);
+      } else {
+        place(n, node, selector, namespace);
       }
-      nodes[n] = node;
-      generations[n] = node.generation();
-      Map<String, String> labels = node.labels();
-      int slot = -1;
-      int c = 0;
-      if (hasAll(labels)) {
-        slot = slotOf(labels.get(topologyKey));
-        c = SpreadConstraint.countMatching(node.pods(), selector, namespace);
-        totals[slot] += c;
-        members[slot]++;
-      }
-      slots[n] = slot;
-      counts[n] = c;
     }
     for (int n = size; n < known; n++) {
       retract(n);
       nodes[n] = null;
     }
     known = size;
+    this.table = null;
+    tableSeen = -1;
+  }
+
+  private void grow(int size) {
+    if (size > nodes.length) {
+      nodes = Arrays.copyOf(nodes, size);
+      generations = Arrays.copyOf(generations, size);
+      slots = Arrays.copyOf(slots, size);
+      counts = Arrays.copyOf(counts, size);
+    }
+  }
+
+  /** Re-counts known position {@code n} unless {@code node} is the one counted there. */
+  private void visit(int n, NodeInfo node, Selector selector, String namespace) {
+    if (nodes[n] == node && generations[n] == node.generation()) {
+      return;
+    }
+    retract(n);
+    place(n, node, selector, namespace);
+  }
+
+  /** Counts {@code node} at position {@code n} (nothing counted there). */
+  private void place(int n, NodeInfo node, Selector selector, String namespace) {
+    nodes[n] = node;
+    generations[n] = node.generation();
+    Map<String, String> labels = node.labels();
+    int slot = -1;
+    int c = 0;
+    if (hasAll(labels)) {
+      slot = slotOf(labels.get(topologyKey));
+      c = SpreadConstraint.countMatching(node.pods(), selector, namespace);
+      totals[slot] += c;
+      members[slot]++;
+    }
+    slots[n] = slot;
+    counts[n] = c;
   }
 
   /** The current totals as a pod's domain counts (domains: values with at least one member node). */

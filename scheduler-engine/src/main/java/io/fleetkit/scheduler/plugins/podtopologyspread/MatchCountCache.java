@@ -7,6 +7,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import io.fleetkit.scheduler.nodetable.NodeTable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Per-node counts of the pods matching a (selector, namespace) pair, remembered across scheduling cycles and reused
@@ -51,12 +53,13 @@ final class MatchCountCache {
 
     /**
      * The running domain totals for {@code topologyKey} over nodes holding all {@code requiredKeys}, refreshed to
-     * {@code nodes}.
+     * {@code nodes} (only where {@code table}, when the nodes are its, logged changes).
      */
-    DomainTotals totals(String[] requiredKeys, String topologyKey, List<NodeInfo> nodes) {
+    DomainTotals totals(String[] requiredKeys, String topologyKey, List<NodeInfo> nodes,
+        @Nullable NodeTable table) {
       DomainTotals t = totals.computeIfAbsent(String.join(",", requiredKeys) + '|' + topologyKey,
           k -> new DomainTotals(requiredKeys, topologyKey));
-      t.refresh(nodes, selector, namespace);
+      t.refresh(nodes, selector, namespace, table);
       return t;
     }
 

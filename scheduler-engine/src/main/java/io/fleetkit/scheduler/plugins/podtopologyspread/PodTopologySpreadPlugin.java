@@ -3,7 +3,6 @@ package io.fleetkit.scheduler.plugins.podtopologyspread;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.framework.CycleState;
-import io.fleetkit.api.framework.FilterPlugin;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.PluginFactory;
 import io.fleetkit.api.framework.PodInfo;
@@ -17,6 +16,8 @@ import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.scheduling.RequiredNodeAffinity;
 import io.fleetkit.api.scheduling.TopologySpreadConstraint;
 import io.fleetkit.api.scheduling.UnsatisfiableConstraintAction;
+import io.fleetkit.scheduler.nodetable.NodeTable;
+import io.fleetkit.scheduler.nodetable.TableFilter;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -43,7 +44,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safe: immutable after construction; per-cycle data lives in the {@link CycleState}.
  */
-public final class PodTopologySpreadPlugin implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin {
+public final class PodTopologySpreadPlugin implements PreFilterPlugin, TableFilter, PreScorePlugin, ScorePlugin {
   /** The name this plugin is registered under. */
   public static final String NAME = "PodTopologySpread";
   /** Filter reason when the skew would exceed maxSkew (upstream ErrReasonConstraintsNotMatch). */
@@ -114,9 +115,90 @@ public final class PodTopologySpreadPlugin implements PreFilterPlugin, FilterPlu
       selfMatch[i] = cs[i].selector().matches(pod.metadata().labels());
     }
     RequiredNodeAffinity affinity = RequiredNodeAffinity.fromAffinity(pod.spec().nodeSelector(), pod.spec().affinity());
-    DomainCounts[] domains = counter.hard(pod, cs, affinity, snapshot.nodes());
-    state.write(PRE_FILTER_KEY, new PreFilterState(cs, selfMatch, domains, affinity));
+    NodeTable table = NodeTable.of(snapshot);
+    DomainCounts[] domains = counter.hard(pod, cs, affinity, snapshot.nodes(), table);
+    PreFilterState s = new PreFilterState(cs, selfMatch, domains, affinity, null);
+    state.write(PRE_FILTER_KEY, table == null ? s : new PreFilterState(cs, selfMatch, domains, affinity,
+        tablePath(s, table)));
     return PreFilterResult.success();
+  }
+
+  /** The most values a key may have for Filter to read numbered counts (built per pod, O(values)). */
+  private static final int MAX_TABLE_DOMAINS = 256;
+
+  /**
+   * Filter's per-position answers from the table's numbering of each constraint's key, or {@code null} when a key
+   * has too many values (per-node keys such as the hostname: numbering them would cost more per pod than Filter's
+   * lookups save).
+   */
+  private static PreFilterState.@Nullable TablePath tablePath(PreFilterState s, NodeTable table) {
+    SpreadConstraint[] cs = s.constraints;
+    NodeTable.Domains[] keys = new NodeTable.Domains[cs.length];
+    int[][] counts = new int[cs.length][];
+    long[] limits = new long[cs.length];
+    for (int i = 0; i < cs.length; i++) {
+      NodeTable.Domains d = table.domains(cs[i].topologyKey());
+      if (d.count() > MAX_TABLE_DOMAINS) {
+        return null;
+      }
+      int[] c = new int[d.count()];
+      for (int id = 0; id < c.length; id++) {
+        c[id] = s.domains[i].count(d.value(id));
+      }
+      keys[i] = d;
+      counts[i] = c;
+      limits[i] = (long) cs[i].maxSkew() - (s.selfMatch[i] ? 1 : 0) + s.minMatchNum(i);
+    }
+    return new PreFilterState.TablePath(table, keys, counts, limits);
+  }
+
+  @Override
+  public Status filter(CycleState state, PodInfo pod, NodeTable table, int node) {
+    PreFilterState s = state.read(PRE_FILTER_KEY);
+    PreFilterState.TablePath t = s == null ? null : s.tablePath;
+    if (t == null || t.table() != table) {
+      return filter(state, pod, table.view(node));
+    }
+    Status r = filterAt(s, t, node);
+    return r == null ? Status.success() : r;
+  }
+
+  @Override
+  public void filterAll(CycleState state, PodInfo pod, NodeTable table, int[] nodes, int from, int to, int[] failed,
+      int mark, Status[] statuses) {
+    PreFilterState s = state.read(PRE_FILTER_KEY);
+    PreFilterState.TablePath t = s == null ? null : s.tablePath;
+    if (t == null || t.table() != table) {
+      TableFilter.super.filterAll(state, pod, table, nodes, from, to, failed, mark, statuses);
+      return;
+    }
+    for (int pos = from; pos < to; pos++) {
+      if (failed[pos] < 0) {
+        Status r = filterAt(s, t, nodes[pos]);
+        if (r != null) {
+          failed[pos] = mark;
+          statuses[pos] = r;
+        }
+      }
+    }
+  }
+
+  /** Filter of the node at {@code node} from the table path: {@code null} when it passes, else the status. */
+  private static @Nullable Status filterAt(PreFilterState s, PreFilterState.TablePath t, int node) {
+    NodeTable.Domains[] keys = t.keys();
+    for (int i = 0; i < keys.length; i++) {
+      int id = keys[i].id(node);
+      if (id < 0) {
+        return NODE_LABEL_NOT_MATCH;
+      }
+      int[] c = t.counts()[i];
+      // a value numbered after PreFilter (the table is not written during a cycle, so never in practice) is looked up
+      int count = id < c.length ? c[id] : s.domains[i].count(keys[i].value(id));
+      if (count > t.limits()[i]) {
+        return CONSTRAINTS_NOT_MATCH;
+      }
+    }
+    return null;
   }
 
   @Override

@@ -1,7 +1,9 @@
 package io.fleetkit.scheduler.plugins.podtopologyspread;
 
 import io.fleetkit.api.scheduling.RequiredNodeAffinity;
+import io.fleetkit.scheduler.nodetable.NodeTable;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What PreFilter computed for Filter (upstream {@code preFilterState}): the pod's hard constraints, whether the pod
@@ -11,21 +13,32 @@ import java.util.Map;
 final class PreFilterState {
   /** Written when the pod has no hard constraint: Filter passes every node. */
   static final PreFilterState EMPTY = new PreFilterState(new SpreadConstraint[0], new boolean[0],
-      new DomainCounts[0], RequiredNodeAffinity.of(Map.of(), null));
+      new DomainCounts[0], RequiredNodeAffinity.of(Map.of(), null), null);
 
   final SpreadConstraint[] constraints;
   final boolean[] selfMatch;
   final DomainCounts[] domains;
   /** The pod's nodeSelector and required node affinity, for the nodeAffinityPolicy in dry-run updates. */
   final RequiredNodeAffinity affinity;
+  /** Filter's table path, or {@code null} (then Filter reads labels; always null in a {@link #copy()}). */
+  final @Nullable TablePath tablePath;
 
   PreFilterState(SpreadConstraint[] constraints, boolean[] selfMatch, DomainCounts[] domains,
-      RequiredNodeAffinity affinity) {
+      RequiredNodeAffinity affinity, @Nullable TablePath tablePath) {
     this.constraints = constraints;
     this.selfMatch = selfMatch;
     this.domains = domains;
     this.affinity = affinity;
+    this.tablePath = tablePath;
   }
+
+  /**
+   * Per constraint, the numbering of its topology key's values in {@code table} ({@code keys[i]}) and the count of
+   * each numbered value's domain ({@code counts[i][id]}, as {@link DomainCounts#count}), with the pod's self-match
+   * and the global minimum folded into {@code limits[i]}: a node whose domain counts more than {@code limits[i]} fails
+   * (count + selfMatch - minMatchNum &gt; maxSkew).
+   */
+  record TablePath(NodeTable table, NodeTable.Domains[] keys, int[][] counts, long[] limits) {}
 
   /** The global minimum for skew, 0 when fewer than minDomains eligible domains exist (upstream minMatchNum). */
   int minMatchNum(int i) {
@@ -38,6 +51,6 @@ final class PreFilterState {
     for (int i = 0; i < domains.length; i++) {
       copies[i] = domains[i].copy();
     }
-    return new PreFilterState(constraints, selfMatch, copies, affinity);
+    return new PreFilterState(constraints, selfMatch, copies, affinity, null);
   }
 }
