@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
@@ -141,6 +142,30 @@ final class SimulateCommandTest {
     // --duration replaces the scenario's duration only: its queues, job streams and start-up phases stay
     assertThat(names).contains("admitted workloads research", "pending workloads analytics",
         "jobs succeeded analytics/etl", "jobs waiting research/openb", "driver nodes lab-a100");
+  }
+
+  @Test
+  void simulate_gpuPolicyExample_schedulerFromTheScenarioPlacesEveryTracePod() {
+    int code = run("simulate", cluster().resolveSibling("gpu-policy").toString(), "--output", "json", "--quiet",
+        "--no-pod-events");
+
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode root = JsonMapper.builder().build().readTree(out.toString());
+    assertThat(root.get("scenario").asString()).isEqualTo("gpu-policy");
+    Map<String, JsonNode> series = new java.util.HashMap<>();
+    for (JsonNode item : root.get("series").get("items")) {
+      series.put(item.get("name").asString(), item.get("values"));
+    }
+    JsonNode succeeded = series.get("jobs succeeded default/openb");
+    assertThat(succeeded.get(succeeded.size() - 1).asDouble()).as("the 200 trace pods, all run to the end")
+        .isEqualTo(200.0);
+    JsonNode failed = series.get("jobs failed default/openb");
+    assertThat(failed.get(failed.size() - 1).asDouble()).isZero();
+    double maxGpu = 0;
+    for (JsonNode v : series.get("gpu requested")) {
+      maxGpu = Math.max(maxGpu, v.asDouble());
+    }
+    assertThat(maxGpu).as("GPUs held by trace pods at some sample").isPositive();
   }
 
   @Test
