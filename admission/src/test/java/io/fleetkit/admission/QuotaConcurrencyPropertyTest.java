@@ -14,12 +14,6 @@ import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -43,28 +37,12 @@ final class QuotaConcurrencyPropertyTest {
       store.create(Namespace.of("team"));
       store.create(ResourceQuota.of("team", "compute", ResourceList.builder().put("pods", String.valueOf(hardPods))
           .put("requests.cpu", hardMilliCpu + "m").build()));
-      ExecutorService pool = Executors.newFixedThreadPool(threads);
-      CountDownLatch start = new CountDownLatch(1);
-      AtomicInteger denied = new AtomicInteger();
-      List<Future<?>> futures = new ArrayList<>();
+      List<Pod> pods = new ArrayList<>();
       for (int i = 0; i < podMilliCpu.size(); i++) {
-        Pod pod = pod("p-" + i, podMilliCpu.get(i));
-        futures.add(pool.submit(() -> {
-          start.await();
-          try {
-            store.create(pod);
-          } catch (AdmissionDeniedException e) {
-            assertThat(e.rule()).startsWith("exceeded quota: compute, requested: ");
-            denied.incrementAndGet();
-          }
-          return null;
-        }));
+        pods.add(pod("p-" + i, podMilliCpu.get(i)));
       }
-      start.countDown();
-      for (Future<?> f : futures) {
-        f.get(30, TimeUnit.SECONDS);
-      }
-      pool.shutdown();
+      int denied = ConcurrentCreates.run(threads, pods, (i, pod) -> store.create(pod),
+          e -> assertThat(e.rule()).startsWith("exceeded quota: compute, requested: "));
       QuotaLedger.of(chain).orElseThrow().publish();
 
       List<Pod> stored = store.list(Pod.class, "team").items();
@@ -74,7 +52,7 @@ final class QuotaConcurrencyPropertyTest {
       assertThat(storedMilli).isLessThanOrEqualTo(hardMilliCpu);
       assertThat(q.status().used().pods()).isEqualTo(stored.size());
       assertThat(q.status().used().get("requests.cpu").milliValue()).isEqualTo(storedMilli);
-      assertThat(stored.size() + denied.get()).isEqualTo(podMilliCpu.size());
+      assertThat(stored.size() + denied).isEqualTo(podMilliCpu.size());
     }
   }
 

@@ -17,12 +17,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -118,29 +112,12 @@ final class SharedStoreQuotaTest {
     try (ObjectStore store = ObjectStore.builder().build()) {
       seed(store, hardPods, hardMilliCpu);
       Process[] processes = {new Process(store, true), new Process(store, true)};
-      ExecutorService pool = Executors.newFixedThreadPool(threads);
-      CountDownLatch start = new CountDownLatch(1);
-      AtomicInteger denied = new AtomicInteger();
-      List<Future<?>> futures = new ArrayList<>();
+      List<Pod> pods = new ArrayList<>();
       for (int i = 0; i < podMilliCpu.size(); i++) {
-        Pod pod = QuotaConcurrencyPropertyTest.pod("p-" + i, podMilliCpu.get(i));
-        Process p = processes[i % 2];
-        futures.add(pool.submit(() -> {
-          start.await();
-          try {
-            p.create(pod);
-          } catch (AdmissionDeniedException e) {
-            assertThat(e.rule()).startsWith("exceeded quota: compute, requested: ");
-            denied.incrementAndGet();
-          }
-          return null;
-        }));
+        pods.add(QuotaConcurrencyPropertyTest.pod("p-" + i, podMilliCpu.get(i)));
       }
-      start.countDown();
-      for (Future<?> f : futures) {
-        f.get(30, TimeUnit.SECONDS);
-      }
-      pool.shutdown();
+      int denied = ConcurrentCreates.run(threads, pods, (i, pod) -> processes[i % 2].create(pod),
+          e -> assertThat(e.rule()).startsWith("exceeded quota: compute, requested: "));
 
       List<Pod> stored = store.list(Pod.class, "team").items();
       long storedMilli = stored.stream().mapToLong(p -> p.spec().effectiveRequests().milliCpu()).sum();
@@ -150,7 +127,7 @@ final class SharedStoreQuotaTest {
       // Nothing to publish: the status is the count.
       assertThat(q.status().used().pods()).isEqualTo(stored.size());
       assertThat(q.status().used().get("requests.cpu").milliValue()).isEqualTo(storedMilli);
-      assertThat(stored.size() + denied.get()).isEqualTo(podMilliCpu.size());
+      assertThat(stored.size() + denied).isEqualTo(podMilliCpu.size());
     }
   }
 

@@ -20,12 +20,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -66,32 +60,16 @@ final class TenQuotasConcurrencyPropertyTest {
         store.create(new ResourceQuota(ObjectMeta.of("team", "q-" + i),
             new ResourceQuotaSpec(hard, List.of(), scope), io.fleetkit.api.core.ResourceQuotaStatus.EMPTY));
       }
-      ExecutorService pool = Executors.newFixedThreadPool(threads);
-      CountDownLatch start = new CountDownLatch(1);
-      AtomicInteger denied = new AtomicInteger();
-      List<Future<?>> futures = new ArrayList<>();
+      List<Pod> pods = new ArrayList<>();
       for (int i = 0; i < podMilliCpu.size(); i++) {
-        Pod pod = pod("p-" + i, podMilliCpu.get(i), i % 3 == 0);
-        futures.add(pool.submit(() -> {
-          start.await();
-          try {
-            store.create(pod);
-          } catch (AdmissionDeniedException e) {
-            assertThat(e.rule()).matches("exceeded quota: q-\\d, requested: .*, used: .*, limited: .*");
-            denied.incrementAndGet();
-          }
-          return null;
-        }));
+        pods.add(pod("p-" + i, podMilliCpu.get(i), i % 3 == 0));
       }
-      start.countDown();
-      for (Future<?> f : futures) {
-        f.get(30, TimeUnit.SECONDS);
-      }
-      pool.shutdown();
+      int denied = ConcurrentCreates.run(threads, pods, (i, pod) -> store.create(pod),
+          e -> assertThat(e.rule()).matches("exceeded quota: q-\\d, requested: .*, used: .*, limited: .*"));
       ledger.publish();
 
       List<Pod> stored = store.list(Pod.class, "team").items();
-      assertThat(stored.size() + denied.get()).isEqualTo(podMilliCpu.size());
+      assertThat(stored.size() + denied).isEqualTo(podMilliCpu.size());
       for (int i = 0; i < 10; i++) {
         boolean scoped = i % 2 == 1;
         List<Pod> charged = stored.stream()
