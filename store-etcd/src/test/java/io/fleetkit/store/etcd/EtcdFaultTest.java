@@ -164,6 +164,8 @@ final class EtcdFaultTest {
       ConfigMap last = s.require(ConfigMap.class, "ns", "counter");
       assertThat(count(last)).as("no lost and no duplicated update").isEqualTo(total);
       assertThat(last.metadata().generation()).isEqualTo(1 + total);
+      assertThat(last.data().keySet().stream().filter(k -> k.startsWith("w-")).count())
+          .as("every writer's mark, each increment once").isEqualTo(total);
       for (Checker c : checkers) {
         awaitTrue(() -> c.events() == total + 1 || c.expired != null, "watcher to see " + (total + 1) + " events");
         assertThat(c.expired).as("a watch resumed across the leader change needs no relist").isNull();
@@ -181,8 +183,9 @@ final class EtcdFaultTest {
   }
 
   /**
-   * One attempt at an increment. A write whose answer was lost (etcd away) may or may not have been applied: the
-   * writer token in the object tells, so a retry never applies it twice.
+   * One attempt at an increment. A write whose answer was lost (etcd away) may or may not have been applied: every
+   * increment leaves its writer's mark in the object (marks accumulate, so later writes by others keep it), and a
+   * retry looks for its mark first, so it never applies an increment twice.
    */
   private static boolean incrementOnce(ObjectStore s, String token, AtomicInteger unavailable,
       AtomicInteger appliedAnyway) throws InterruptedException {
@@ -194,12 +197,17 @@ final class EtcdFaultTest {
       Thread.sleep(20);
       return false;
     }
-    if (token.equals(cur.data().get("writer"))) {
-      appliedAnyway.incrementAndGet(); // our earlier attempt did land
+    String mark = "w-" + token.replace(':', '-');
+    if (cur.data().containsKey(mark)) {
+      appliedAnyway.incrementAndGet(); // our earlier attempt did land (and others may have written since)
       return true;
     }
+    Map<String, String> data = new java.util.HashMap<>(cur.data());
+    data.put("count", Long.toString(count(cur) + 1));
+    data.put("writer", token);
+    data.put(mark, "1");
     try {
-      s.update(counter(cur.metadata(), count(cur) + 1, token));
+      s.update(new ConfigMap(cur.metadata(), data, Map.of(), false));
       return true;
     } catch (ConflictException e) {
       return false;
