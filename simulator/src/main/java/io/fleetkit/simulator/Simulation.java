@@ -13,6 +13,7 @@ import io.fleetkit.api.core.ResourceQuota;
 import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.api.scheduling.PriorityClass;
+import io.fleetkit.api.storage.StorageClass;
 import java.time.Clock;
 import java.util.function.Function;
 import io.fleetkit.api.apps.Deployment;
@@ -21,6 +22,7 @@ import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.NodeCondition;
+import io.fleetkit.api.core.PersistentVolume;
 import io.fleetkit.api.core.PersistentVolumeClaim;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.meta.ApiObject;
@@ -42,6 +44,7 @@ import io.fleetkit.reconcile.controllers.ReplicaSetController;
 import io.fleetkit.reconcile.controllers.StatefulSetController;
 import io.fleetkit.reconcile.node.HealthSource;
 import io.fleetkit.reconcile.node.NodeAgent;
+import io.fleetkit.reconcile.node.NodeLeases;
 import io.fleetkit.reconcile.node.NodeLifecycleController;
 import io.fleetkit.reconcile.node.TaintEvictionController;
 import io.fleetkit.scheduler.Scheduler;
@@ -87,6 +90,8 @@ public final class Simulation implements AutoCloseable {
   private final NodeLifecycleController lifecycle;
   private final TaintEvictionController eviction;
   private final Map<String, NodeAgent> agents = new LinkedHashMap<>();
+  /** The kubelets' node Leases, read by the node lifecycle controller. */
+  private final NodeLeases leases = new NodeLeases();
   private final HealthSource health;
   /** The wake-up at the next whole second while the scheduler has pods waiting (see {@link #armSchedulerPoll}). */
   private io.fleetkit.api.time.TimerClock.@Nullable Timer schedulerPoll;
@@ -147,7 +152,9 @@ public final class Simulation implements AutoCloseable {
       b.schedulerSetup.configure(store, clock, schedulerBuilder);
     }
     this.scheduler = schedulerBuilder.build();
-    this.storeScheduler = StoreScheduler.attach(scheduler, store);
+    // the claims, volumes and classes too: a pod the volume plugins rejected is retried when one changes
+    this.storeScheduler = StoreScheduler.attach(scheduler, store,
+        List.of(PersistentVolume.class, PersistentVolumeClaim.class, StorageClass.class));
     List<SimulatedController.Factory> factories = new ArrayList<>();
     if (b.defaultControllers) {
       factories.addAll(defaultControllers(b.metrics, timeline.controllerEvents(), b.rollouts));
@@ -158,7 +165,8 @@ public final class Simulation implements AutoCloseable {
       c.start();
       controllers.add(c);
     }
-    this.lifecycle = NodeLifecycleController.builder(store, clock).gracePeriod(b.gracePeriod).build();
+    this.lifecycle = NodeLifecycleController.builder(store, clock).gracePeriod(b.gracePeriod).leases(leases)
+        .build();
     this.eviction = TaintEvictionController.create(store, clock);
     eviction.start();
     lifecycle.start();
@@ -316,9 +324,9 @@ public final class Simulation implements AutoCloseable {
   }
 
   private void addAgent(String node) {
-    // Not NodeLeases yet: the scheduler retries unschedulable pods on node updates but not on volume claim and
-    // volume events, so a pod waiting for its claims to bind relies on the kubelets' 10 s status posts.
-    NodeAgent a = NodeAgent.builder(store, clock, node).healthSource(health).watchPods(false).build();
+    // kubelets since kube 1.17: a Lease renewal every 10 s, the node status every 5 minutes
+    NodeAgent a = NodeAgent.builder(store, clock, node).healthSource(health).watchPods(false).leases(leases)
+        .build();
     a.start();
     agents.put(node, a);
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.batch.Job;
+import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.RestartPolicy;
@@ -56,6 +57,36 @@ final class SimulationTest {
       assertThat(sim.timeline()).extracting(TimelineEvent::kind)
           .contains("NodeFailed", "NodeUnreachable", "NodeTainted", "PodEvicted");
       assertThat(sim.taintEviction().evictedCount()).isEqualTo(onDying);
+    }
+  }
+
+  /**
+   * The kubelets renew node Leases every 10 s and post the node status only every 5 minutes; the node lifecycle
+   * controller counts a Lease renewal as a heartbeat, so a failed node still goes Unknown one grace period after its
+   * last renewal.
+   */
+  @Test
+  void run_nodeLeases_statusEveryFiveMinutes_failedNodeDetectedFromItsLastRenewal() {
+    try (Simulation sim = Simulation.builder().objects(SimFixtures.nodes(3))
+        .object(SimFixtures.deployment("web", 3)).seed(4).nodeMonitorGracePeriod(Duration.ofSeconds(40))
+        .failNode("node-1", Duration.ofSeconds(455)).build()) {
+      sim.runFor(Duration.ofSeconds(1));
+      String version = sim.store().require(Node.class, "", "node-2").metadata().resourceVersion();
+      sim.runFor(Duration.ofSeconds(298)); // 0:01 to 4:59: Lease renewals only, no node write
+      assertThat(sim.store().require(Node.class, "", "node-2").metadata().resourceVersion()).isEqualTo(version);
+      sim.runFor(Duration.ofSeconds(2)); // the status post at 5:00
+      assertThat(sim.store().require(Node.class, "", "node-2").metadata().resourceVersion()).isNotEqualTo(version);
+
+      // last renewal at 7:30 (the kubelet dies at 7:35), grace 40 s: Unknown at the first pass after 8:10, 8:15
+      sim.runFor(Duration.ofSeconds(193));
+      assertThat(sim.timeline()).noneMatch(e -> e.kind().equals("NodeUnreachable"));
+      sim.runFor(Duration.ofSeconds(1));
+      assertThat(sim.timeline()).filteredOn(e -> e.kind().equals("NodeUnreachable")).singleElement()
+          .satisfies(e -> {
+            assertThat(e.object()).isEqualTo("Node/node-1");
+            assertThat(e.at()).isEqualTo(Duration.ofSeconds(495));
+          });
+      assertThat(SimFixtures.readyPods(sim, "web")).noneMatch(p -> p.spec().nodeName().equals("node-1"));
     }
   }
 

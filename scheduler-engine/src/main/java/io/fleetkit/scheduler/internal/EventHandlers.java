@@ -46,11 +46,18 @@ final class EventHandlers {
         .anyMatch(fw -> fw.registers(ClusterEvent.UNSCHEDULED_POD_ADD));
   }
 
-  /** Adds or replaces a node. */
+  /**
+   * Adds or replaces a node. An update that changes nothing a plugin reads (a heartbeat) moves no pod, as upstream's
+   * {@code updateNodeInCache} with {@code NodeSchedulingPropertiesChange}.
+   */
   void putNode(Node node) {
-    ClusterEvent event = cache.hasNode(node.name()) ? ClusterEvent.NODE_UPDATE : ClusterEvent.NODE_ADD;
+    Node before = cache.node(node.name());
     cache.putNode(node);
-    queue.moveAllToActiveOrBackoff(event, nanos.getAsLong());
+    if (before == null) {
+      queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD, nanos.getAsLong());
+    } else if (NodeChanges.schedulingPropertiesChanged(before, node)) {
+      queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_UPDATE, nanos.getAsLong());
+    }
   }
 
   void removeNode(String nodeName) {

@@ -87,6 +87,12 @@ public final class SchedulerCache {
     return true;
   }
 
+  /** The node object held for {@code name}, or {@code null}. */
+  public @Nullable Node node(String name) {
+    CacheNode n = nodes.get(name);
+    return n == null ? null : n.node;
+  }
+
   public boolean hasNode(String name) {
     CacheNode n = nodes.get(name);
     return n != null && n.node != null;
