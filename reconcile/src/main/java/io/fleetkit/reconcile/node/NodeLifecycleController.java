@@ -78,6 +78,7 @@ public final class NodeLifecycleController implements AutoCloseable {
   private TimerClock.@Nullable Timer taintTimer;
   private @Nullable Instant started;
   private boolean monitorDue;
+  private long passes;
   private boolean taintDue;
 
   /** Upstream {@code nodeHealthData}: when the controller last saw the heartbeat (or the Lease) move. */
@@ -85,6 +86,20 @@ public final class NodeLifecycleController implements AutoCloseable {
     @Nullable Instant heartbeat;
     Instant probeTimestamp;
     @Nullable Instant lease;
+    /** The monitor pass that last saw the node. */
+    long pass;
+    /** The zone key of {@link #zoneOf}'s labels (the same map object while the node's labels do not change). */
+    @Nullable Map<String, String> zoneOf;
+    String zone = "";
+
+    String zone(Node node) {
+      Map<String, String> labels = node.metadata().labels();
+      if (labels != zoneOf) {
+        zone = NodeLifecycleController.zone(node);
+        zoneOf = labels;
+      }
+      return zone;
+    }
 
     Health(@Nullable Instant heartbeat, Instant probeTimestamp) {
       this.heartbeat = heartbeat;
@@ -200,35 +215,46 @@ public final class NodeLifecycleController implements AutoCloseable {
   public int monitor() {
     int writes = 0;
     Instant now = clock.now();
+    long pass = ++passes;
     List<Node> nodes = store.list(Node.class).items();
-    Map<String, List<ConditionStatus>> readyByZone = new TreeMap<>();
-    Set<String> seen = new LinkedHashSet<>();
+    Map<String, int[]> readyByZone = new TreeMap<>(); // zone -> {ready, not ready}
     for (Node node : nodes) {
-      seen.add(node.name());
       NodeCondition before = node.status().condition(NodeCondition.READY);
-      Node updated = tryUpdateNodeHealth(node, now);
+      Health h = health.get(node.name());
+      Node updated = tryUpdateNodeHealth(node, h, now);
       if (updated != node) {
         node = store.updateStatus(updated);
         writes++;
       }
+      if (h == null) {
+        h = health.get(node.name());
+      }
+      h.pass = pass;
       NodeCondition ready = node.status().condition(NodeCondition.READY);
       ConditionStatus status = ready == null ? ConditionStatus.Unknown : ready.status();
-      readyByZone.computeIfAbsent(zone(node), z -> new ArrayList<>()).add(status);
-      writes += processTaints(node, status);
+      String zone = h.zone(node);
+      int[] counts = readyByZone.get(zone);
+      if (counts == null) {
+        counts = new int[2];
+        readyByZone.put(zone, counts);
+      }
+      counts[status == ConditionStatus.True ? 0 : 1]++;
+      writes += processTaints(node, zone, status);
       if (before != null && before.status() == ConditionStatus.True && status != ConditionStatus.True) {
         writes += markPodsNotReady(node.name(), now);
       }
     }
-    health.keySet().retainAll(seen);
+    if (health.size() > nodes.size()) {
+      health.values().removeIf(h -> h.pass != pass); // deleted nodes
+    }
     writes += handleDisruption(readyByZone, nodes);
     return writes;
   }
 
   /** Upstream tryUpdateNodeHealth: the node with Ready (and the pressure conditions) Unknown when overdue. */
-  private Node tryUpdateNodeHealth(Node node, Instant now) {
+  private Node tryUpdateNodeHealth(Node node, @Nullable Health h, Instant now) {
     NodeCondition ready = node.status().condition(NodeCondition.READY);
     Duration grace;
-    Health h = health.get(node.name());
     if (ready == null) {
       grace = startupGracePeriod;
       Instant created = node.metadata().creationTimestamp() != null ? node.metadata().creationTimestamp() : now;
@@ -281,8 +307,14 @@ public final class NodeLifecycleController implements AutoCloseable {
   }
 
   /** Upstream processTaintBaseEviction plus the NoSchedule taint of doNoScheduleTaintingPass. */
-  private int processTaints(Node node, ConditionStatus ready) {
-    String zone = zone(node);
+  private int processTaints(Node node, String zone, ConditionStatus ready) {
+    if (ready == ConditionStatus.True && !hasOurTaint(node)) {
+      ZoneQueue q = zones.get(zone);
+      if (q != null) {
+        q.nodes.remove(node.name());
+      }
+      return 0; // the common case: a ready node without the controller's taints
+    }
     ZoneQueue q = zones.computeIfAbsent(zone, z -> {
       ZoneQueue nq = new ZoneQueue();
       nq.qps = evictionRate;
@@ -305,6 +337,15 @@ public final class NodeLifecycleController implements AutoCloseable {
       q.nodes.add(node.name());
     }
     return writes;
+  }
+
+  private static boolean hasOurTaint(Node node) {
+    for (Taint t : node.spec().taints()) {
+      if (t.key().equals(TAINT_UNREACHABLE) || t.key().equals(TAINT_NOT_READY)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static @Nullable String currentNoExecute(Node node) {
@@ -371,6 +412,10 @@ public final class NodeLifecycleController implements AutoCloseable {
         notReady++;
       }
     }
+    return computeZoneState(ready, notReady, unhealthyZoneThreshold);
+  }
+
+  private static ZoneState computeZoneState(int ready, int notReady, double unhealthyZoneThreshold) {
     if (ready == 0 && notReady > 0) {
       return ZoneState.FullDisruption;
     }
@@ -381,11 +426,11 @@ public final class NodeLifecycleController implements AutoCloseable {
   }
 
   /** Upstream handleDisruption: zone states and tainting rates. */
-  private int handleDisruption(Map<String, List<ConditionStatus>> readyByZone, List<Node> nodes) {
+  private int handleDisruption(Map<String, int[]> readyByZone, List<Node> nodes) {
     Map<String, ZoneState> next = new LinkedHashMap<>();
     boolean allFull = !readyByZone.isEmpty();
-    for (Map.Entry<String, List<ConditionStatus>> e : readyByZone.entrySet()) {
-      ZoneState s = computeZoneState(e.getValue(), unhealthyZoneThreshold);
+    for (Map.Entry<String, int[]> e : readyByZone.entrySet()) {
+      ZoneState s = computeZoneState(e.getValue()[0], e.getValue()[1], unhealthyZoneThreshold);
       next.put(e.getKey(), s);
       allFull &= s == ZoneState.FullDisruption;
     }
@@ -397,7 +442,8 @@ public final class NodeLifecycleController implements AutoCloseable {
       if (q == null) {
         continue;
       }
-      int size = readyByZone.get(e.getKey()).size();
+      int[] counts = readyByZone.get(e.getKey());
+      int size = counts[0] + counts[1];
       q.qps = allFull ? 0 : switch (e.getValue()) {
         case Normal, Initial, FullDisruption -> evictionRate;
         case PartialDisruption -> size > largeClusterThreshold ? secondaryEvictionRate : 0;
