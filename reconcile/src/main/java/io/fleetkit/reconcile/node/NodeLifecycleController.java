@@ -9,19 +9,25 @@ import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.scheduling.Taint;
 import io.fleetkit.api.scheduling.TaintEffect;
+import io.fleetkit.api.store.ListResult;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.time.TimerClock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -79,6 +85,25 @@ public final class NodeLifecycleController implements AutoCloseable {
   private @Nullable Instant started;
   private boolean monitorDue;
   private long passes;
+  /** With Leases: the nodes written or deleted since the last pass (from a node watch), by name. */
+  private final Set<String> changed = new LinkedHashSet<>();
+  private @Nullable Watch nodeWatch;
+  /** With Leases: when each node's grace may run out, earliest first (stale entries skipped). */
+  private final PriorityQueue<Due> dues = new PriorityQueue<>();
+  /** With Leases: the instants of recent passes (nanoseconds since {@link #origin}), oldest first. */
+  private final ArrayDeque<Long> passTimes = new ArrayDeque<>();
+  /** With Leases: ready and not-ready nodes per zone, kept as nodes are processed. */
+  private final Map<String, int[]> zoneCounts = new TreeMap<>();
+  private final Instant origin;
+
+  /** A node's next grace check. */
+  private record Due(long at, String node) implements Comparable<Due> {
+    @Override
+    public int compareTo(Due o) {
+      int c = Long.compare(at, o.at);
+      return c != 0 ? c : node.compareTo(o.node);
+    }
+  }
   private boolean taintDue;
 
   /** Upstream {@code nodeHealthData}: when the controller last saw the heartbeat (or the Lease) move. */
@@ -88,6 +113,11 @@ public final class NodeLifecycleController implements AutoCloseable {
     @Nullable Instant lease;
     /** The monitor pass that last saw the node. */
     long pass;
+    /** With Leases: the pending grace check ({@link Long#MIN_VALUE}: none). */
+    long due = Long.MIN_VALUE;
+    /** With Leases: the zone and readiness this node is counted under in {@code zoneCounts} (null: not counted). */
+    @Nullable String countedZone;
+    boolean countedReady;
     /** The zone key of {@link #zoneOf}'s labels (the same map object while the node's labels do not change). */
     @Nullable Map<String, String> zoneOf;
     String zone = "";
@@ -136,6 +166,7 @@ public final class NodeLifecycleController implements AutoCloseable {
     this.unhealthyZoneThreshold = b.unhealthyZoneThreshold;
     this.largeClusterThreshold = b.largeClusterThreshold;
     this.leases = b.leases;
+    this.origin = b.clock.now();
   }
 
   public static Builder builder(ObjectStore store, TimerClock clock) {
@@ -213,6 +244,11 @@ public final class NodeLifecycleController implements AutoCloseable {
 
   /** One monitorNodeHealth pass; public for tests that drive it directly. */
   public int monitor() {
+    return leases != null ? monitorChanged() : monitorAll();
+  }
+
+  /** The pass over every node (without Leases a node's heartbeat is its status, so every pass reads every node). */
+  private int monitorAll() {
     int writes = 0;
     Instant now = clock.now();
     long pass = ++passes;
@@ -251,6 +287,109 @@ public final class NodeLifecycleController implements AutoCloseable {
     return writes;
   }
 
+  /**
+   * The pass with Leases, giving the same writes as a pass over every node: it visits only the nodes written or
+   * deleted since the last pass and those whose grace period may have run out. A node nobody wrote since the last
+   * visit has the same heartbeat, taints and readiness, so the per-node steps give it nothing new, except the Lease:
+   * a renewal moves the probe timestamp to the first pass at or after it (when a pass over every node would have
+   * seen it), and only matters once the grace counted from the previous one runs out, which is when the node is
+   * visited again.
+   */
+  private int monitorChanged() {
+    Instant now = clock.now();
+    long nowNanos = nanos(now);
+    if (nodeWatch == null) {
+      ListResult<Node> list = store.list(Node.class);
+      for (Node n : list.items()) {
+        changed.add(n.name());
+      }
+      nodeWatch = store.watch(Node.class, list.resourceVersion(), e -> changed.add(e.object().name()));
+    }
+    passTimes.addLast(nowNanos);
+    long keep = gracePeriod.plus(startupGracePeriod).plusMinutes(5).toNanos();
+    while (passTimes.size() > 1 && passTimes.peekFirst() < nowNanos - keep) {
+      passTimes.pollFirst();
+    }
+    TreeSet<String> work = new TreeSet<>(changed); // name order, as the store lists nodes
+    changed.clear();
+    Due d;
+    while ((d = dues.peek()) != null && d.at < nowNanos) {
+      dues.poll();
+      Health h = health.get(d.node);
+      if (h != null && h.due == d.at) {
+        work.add(d.node);
+      }
+    }
+    int writes = 0;
+    for (String name : work) {
+      Node node = store.get(Node.class, "", name).orElse(null);
+      if (node == null) {
+        Health gone = health.remove(name);
+        if (gone != null) {
+          count(gone, null, false);
+        }
+        continue;
+      }
+      NodeCondition before = node.status().condition(NodeCondition.READY);
+      Health h = health.get(name);
+      Node updated = tryUpdateNodeHealth(node, h, now);
+      if (updated != node) {
+        node = store.updateStatus(updated);
+        writes++;
+      }
+      h = Objects.requireNonNull(health.get(name));
+      NodeCondition ready = node.status().condition(NodeCondition.READY);
+      ConditionStatus status = ready == null ? ConditionStatus.Unknown : ready.status();
+      String zone = h.zone(node);
+      count(h, zone, status == ConditionStatus.True);
+      writes += processTaints(node, zone, status);
+      if (before != null && before.status() == ConditionStatus.True && status != ConditionStatus.True) {
+        writes += markPodsNotReady(name, now);
+      }
+      h.due = nanos(h.probeTimestamp.plus(ready == null ? startupGracePeriod : gracePeriod));
+      dues.add(new Due(h.due, name));
+    }
+    writes += handleDisruption(zoneCounts, null);
+    return writes;
+  }
+
+  /** Moves node {@code h} to {@code zone} ({@code null}: none) and readiness {@code ready} in the zone counts. */
+  private void count(Health h, @Nullable String zone, boolean ready) {
+    if (Objects.equals(h.countedZone, zone) && h.countedReady == ready) {
+      return;
+    }
+    if (h.countedZone != null) {
+      int[] c = zoneCounts.get(h.countedZone);
+      c[h.countedReady ? 0 : 1]--;
+      if (c[0] + c[1] == 0) {
+        zoneCounts.remove(h.countedZone);
+      }
+    }
+    if (zone != null) {
+      zoneCounts.computeIfAbsent(zone, z -> new int[2])[ready ? 0 : 1]++;
+    }
+    h.countedZone = zone;
+    h.countedReady = ready;
+  }
+
+  private long nanos(Instant t) {
+    return Duration.between(origin, t).toNanos();
+  }
+
+  /** The first pass at or after {@code t} (the pass that first saw a Lease renewed at {@code t}). */
+  private Instant firstPassAtOrAfter(Instant t) {
+    long at = nanos(t);
+    long found = passTimes.peekLast();
+    for (Iterator<Long> it = passTimes.descendingIterator(); it.hasNext(); ) {
+      long p = it.next();
+      if (p < at) {
+        break;
+      }
+      found = p;
+    }
+    return origin.plusNanos(found);
+  }
+
   /** Upstream tryUpdateNodeHealth: the node with Ready (and the pressure conditions) Unknown when overdue. */
   private Node tryUpdateNodeHealth(Node node, @Nullable Health h, Instant now) {
     NodeCondition ready = node.status().condition(NodeCondition.READY);
@@ -277,7 +416,10 @@ public final class NodeLifecycleController implements AutoCloseable {
       Instant renewed = leases.renewTime(node.name());
       if (renewed != null && (h.lease == null || h.lease.isBefore(renewed))) {
         h.lease = renewed;
-        h.probeTimestamp = now;
+        Instant seenAt = firstPassAtOrAfter(renewed);
+        if (seenAt.isAfter(h.probeTimestamp)) {
+          h.probeTimestamp = seenAt;
+        }
       }
     }
     if (!now.isAfter(h.probeTimestamp.plus(grace))) {
@@ -426,7 +568,7 @@ public final class NodeLifecycleController implements AutoCloseable {
   }
 
   /** Upstream handleDisruption: zone states and tainting rates. */
-  private int handleDisruption(Map<String, int[]> readyByZone, List<Node> nodes) {
+  private int handleDisruption(Map<String, int[]> readyByZone, @Nullable List<Node> listed) {
     Map<String, ZoneState> next = new LinkedHashMap<>();
     boolean allFull = !readyByZone.isEmpty();
     for (Map.Entry<String, int[]> e : readyByZone.entrySet()) {
@@ -451,6 +593,7 @@ public final class NodeLifecycleController implements AutoCloseable {
     }
     if (allFull) {
       // every zone is down: assume the control plane lost the network; stop evicting and untaint
+      List<Node> nodes = listed != null ? listed : store.list(Node.class).items();
       for (Node n : nodes) {
         Node fresh = store.get(Node.class, "", n.name()).orElse(null);
         if (fresh != null && currentNoExecute(fresh) != null) {
@@ -504,9 +647,13 @@ public final class NodeLifecycleController implements AutoCloseable {
     return l.getOrDefault(REGION_LABEL, "") + ":" + l.getOrDefault(ZONE_LABEL, "");
   }
 
-  /** Cancels the timers. Idempotent. */
+  /** Cancels the timers (and the node watch). Idempotent. */
   @Override
   public void close() {
+    if (nodeWatch != null) {
+      nodeWatch.close();
+      nodeWatch = null;
+    }
     if (timer != null) {
       timer.cancel();
       timer = null;

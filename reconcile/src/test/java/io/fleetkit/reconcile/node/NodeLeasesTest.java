@@ -15,6 +15,7 @@ import java.util.List;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,14 +36,23 @@ final class NodeLeasesTest {
     final List<String> history = new ArrayList<>();
     int steps;
 
+    /** Every node's Ready status and taints, and the zone states, after each step where one changed. */
+    final List<String> all = new ArrayList<>();
+
     Cluster(boolean withLeases) {
+      this(withLeases, 3, 1);
+    }
+
+    /** {@code nodes} nodes spread over {@code zones} zones. */
+    Cluster(boolean withLeases, int nodes, int zones) {
       NodeLifecycleController.Builder b = NodeLifecycleController.builder(store, clock);
       if (withLeases) {
         b.leases(leases);
       }
       nlc = b.build();
-      for (int i = 1; i <= 3; i++) {
-        store.create(Node.builder().name("n" + i).build());
+      for (int i = 1; i <= nodes; i++) {
+        store.create(Node.builder().name("n" + i).label(NodeLifecycleController.ZONE_LABEL, "z" + (i % zones))
+            .build());
         NodeAgent.Builder ab = NodeAgent.builder(store, clock, "n" + i).healthSource(HealthSource.healthy());
         if (withLeases) {
           ab.leases(leases);
@@ -79,6 +89,16 @@ final class NodeLeasesTest {
           + n1.spec().taints().stream().map(Taint::toString).toList();
       if (history.isEmpty() || !history.get(history.size() - 1).endsWith(state)) {
         history.add(Duration.between(t0, clock.now()).toSeconds() + "s " + state);
+      }
+      StringBuilder everything = new StringBuilder();
+      for (Node node : store.list(Node.class).items()) {
+        NodeCondition ready = node.status().condition(NodeCondition.READY);
+        everything.append(node.name()).append('=').append(ready == null ? "-" : ready.status()).append(' ')
+            .append(node.spec().taints().stream().map(Taint::toString).toList()).append("; ");
+      }
+      everything.append(new java.util.TreeMap<>(nlc.zoneStates()));
+      if (all.isEmpty() || !all.get(all.size() - 1).endsWith(everything.toString())) {
+        all.add(Duration.between(t0, clock.now()).toSeconds() + "s " + everything);
       }
     }
 
@@ -160,6 +180,56 @@ final class NodeLeasesTest {
     List<String> actual = run(true, killAt, downFor, killInTask == 1);
     assertThat(actual).isEqualTo(expected);
     assertThat(expected).anyMatch(s -> s.contains("Unknown") || downFor <= 65);
+  }
+
+  /**
+   * Several kubelets of two zones killed at any times and revived after long enough to go Unknown, some together (a zone's partial or full
+   * disruption): every node's readiness and taints and every zone's state change at the same instants with Leases
+   * (where the controller visits only changed nodes and nodes whose grace may have run out) as with status posts
+   * (where it visits every node at every pass).
+   */
+  @Property(tries = 25)
+  void manyNodes_killsAndRevives_sameNodeAndZoneHistoryWithAndWithoutLeases(
+      @ForAll @Size(min = 1, max = 5) List<@IntRange(min = 0, max = 400) Integer> killAt,
+      @ForAll @Size(min = 5, max = 5) List<@IntRange(min = 70, max = 300) Integer> downFor,
+      @ForAll @IntRange(min = 0, max = 1) int killInTask) {
+    List<String> expected = runMany(false, killAt, downFor, killInTask == 1);
+    List<String> actual = runMany(true, killAt, downFor, killInTask == 1);
+    assertThat(actual).isEqualTo(expected);
+    assertThat(expected).anyMatch(s -> s.contains("Unknown"));
+  }
+
+  private static List<String> runMany(boolean withLeases, List<Integer> killAt, List<Integer> downFor,
+      boolean inTasks) {
+    try (Cluster c = new Cluster(withLeases, 7, 2)) {
+      for (int i = 0; i < killAt.size(); i++) {
+        NodeAgent a = c.agents.get(i);
+        long kill = killAt.get(i);
+        long revive = kill + downFor.get(i);
+        if (inTasks) {
+          c.clock.schedule(Duration.ofSeconds(kill), a::kill);
+          c.clock.schedule(Duration.ofSeconds(revive), a::revive);
+        } else {
+          c.clock.schedule(Duration.ofSeconds(kill), () -> { }); // a step at that instant, then the kill
+          c.clock.schedule(Duration.ofSeconds(revive), () -> { });
+        }
+      }
+      if (inTasks) {
+        c.runTo(1000);
+      } else {
+        for (long t = 0; t <= 1000; t++) {
+          c.runTo(t);
+          for (int i = 0; i < killAt.size(); i++) {
+            if (t == killAt.get(i)) {
+              c.agents.get(i).kill();
+            } else if (t == (long) killAt.get(i) + downFor.get(i)) {
+              c.agents.get(i).revive();
+            }
+          }
+        }
+      }
+      return c.all;
+    }
   }
 
   private static List<String> run(boolean withLeases, int killAt, int downFor, boolean killInTask) {
