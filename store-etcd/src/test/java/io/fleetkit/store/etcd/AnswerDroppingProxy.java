@@ -31,7 +31,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * Later connections (the client reconnects) pass through until it is armed again.
  */
 final class AnswerDroppingProxy implements AutoCloseable {
-  private static final byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final byte[] PREFACE =
+      "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   private static final int HEADERS = 0x1;
   private static final int CONTINUATION = 0x9;
   private static final int FLAG_END_HEADERS = 0x4;
@@ -156,7 +157,7 @@ final class AnswerDroppingProxy implements AutoCloseable {
       }
     }
 
-    /** etcd to client: copies every frame until etcd answers the victim stream, then drops that answer and both ends. */
+    /** etcd to client: copies every frame until etcd answers the victim stream, then drops it and both ends. */
     private void answers() {
       try {
         DataInputStream in = new DataInputStream(upstream.getInputStream());
