@@ -20,8 +20,6 @@ import io.fleetkit.api.ExpiredException;
 import io.grpc.Status;
 import io.fleetkit.api.FleetKitException;
 import io.fleetkit.api.StoreUnavailableException;
-import io.fleetkit.api.admission.AdmissionChain;
-import io.fleetkit.api.admission.AdmissionOperation;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
@@ -384,22 +382,9 @@ public final class EtcdObjectStore implements ObjectStore {
   public <T extends ApiObject<T>> T update(T object) {
     Objects.requireNonNull(object, "object");
     checkOpen();
-    AdmissionChain admission = settings.admission();
     ObjectMeta meta = object.metadata();
-    if (admission.isEmpty()) {
-      return write(kindOf(object), meta.namespace(), meta.name(), "update", meta.resourceVersion(),
-          s -> WriteRules.update(s, object));
-    }
-    T stored = require(kindOf(object), meta.namespace(), meta.name());
-    AdmissionChain.Admitted<T> admitted = admission.admit(AdmissionOperation.UPDATE, object, stored, this);
-    try {
-      T admittedObject = admitted.object();
-      return write(kindOf(object), meta.namespace(), meta.name(), "update", meta.resourceVersion(),
-          s -> WriteRules.update(s, admittedObject));
-    } catch (RuntimeException e) {
-      admitted.rollback();
-      throw e;
-    }
+    return WriteRules.update(this, settings.admission(), object, admitted -> write(kindOf(object), meta.namespace(),
+        meta.name(), "update", meta.resourceVersion(), s -> WriteRules.update(s, admitted)));
   }
 
   @Override
@@ -419,20 +404,8 @@ public final class EtcdObjectStore implements ObjectStore {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(preconditions, "preconditions");
     checkOpen();
-    AdmissionChain admission = settings.admission();
-    if (admission.isEmpty()) {
-      return write(kind, namespace, name, "delete", "",
-          s -> WriteRules.delete(s, preconditions, settings.clock().instant()));
-    }
-    T stored = require(kind, namespace, name);
-    AdmissionChain.Admitted<T> admitted = admission.admit(AdmissionOperation.DELETE, stored, null, this);
-    try {
-      return write(kind, namespace, name, "delete", "",
-          s -> WriteRules.delete(s, preconditions, settings.clock().instant()));
-    } catch (RuntimeException e) {
-      admitted.rollback();
-      throw e;
-    }
+    return WriteRules.delete(this, settings.admission(), kind, namespace, name, () -> write(kind, namespace, name,
+        "delete", "", s -> WriteRules.delete(s, preconditions, settings.clock().instant())));
   }
 
   /**
