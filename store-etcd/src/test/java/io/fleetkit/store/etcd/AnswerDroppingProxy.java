@@ -33,6 +33,7 @@ import java.util.concurrent.atomic.AtomicReference;
 final class AnswerDroppingProxy implements AutoCloseable {
   private static final byte[] PREFACE =
       "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final int DATA = 0x0;
   private static final int HEADERS = 0x1;
   private static final int CONTINUATION = 0x9;
   private static final int FLAG_END_HEADERS = 0x4;
@@ -164,7 +165,9 @@ final class AnswerDroppingProxy implements AutoCloseable {
         OutputStream out = client.getOutputStream();
         while (true) {
           Frame f = Frame.read(in);
-          if (victim != 0 && f.stream == victim) {
+          // The answer's HEADERS (or DATA): etcd sends them once the request has executed. Other frames of the
+          // stream (a flow-control WINDOW_UPDATE) may come earlier and pass.
+          if (victim != 0 && f.stream == victim && (f.type == HEADERS || f.type == DATA)) {
             dropped.incrementAndGet();
             // Abort, not a clean close: the client learns only that the connection is gone.
             client.setSoLinger(true, 0);
