@@ -62,8 +62,10 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3)
 @Measurement(iterations = 3)
-// The common pool's size as KubernetesSchedulerMain sets it on fewer than three CPUs (see KubernetesScheduler).
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2"})
+// The common pool's size as KubernetesSchedulerMain sets it on fewer than three CPUs (see KubernetesScheduler); the
+// stand-in's sockets without Nagle's algorithm, as an API server's (StubApiServer sets it too, if nothing set it before).
+@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2",
+    "-Dsun.net.httpserver.nodelay=true"})
 public class KubernetesAdapterBenchmark {
   public static final int NODES = 100;
   private static final String NS = "default";
