@@ -73,12 +73,29 @@ public final class TraceReplay {
   static List<Integer> sharesPlacedAtCapacity(List<TraceNode> nodes, List<TracePod> pods, GpuPolicy policy,
       long seed) {
     List<Integer> shares = new ArrayList<>();
-    run(nodes, pods, policy, seed, 1.3, shares);
+    run(nodes, pods, policy, seed, 1.3, (pod, node, arrived, c) -> {
+      if (node >= 0 && pod.isShare() && arrived < c.totalMilli) {
+        shares.add(pod.milli());
+      }
+    });
     return shares;
   }
 
+  /** Sees every arrival of a replay after it was placed ({@code node} its index) or dropped ({@code node} -1). */
+  @FunctionalInterface
+  interface Observer {
+    /** {@code arrivedBefore}: the GPU demand (milli) arrived before this pod. */
+    void after(SimPod pod, int node, long arrivedBefore, TraceCluster c);
+  }
+
+  /** A replay with the paper's inflation whose every arrival {@code observer} sees. */
+  static ReplayResult run(List<TraceNode> nodes, List<TracePod> pods, GpuPolicy policy, long seed,
+      Observer observer) {
+    return run(nodes, pods, policy, seed, 1.3, observer);
+  }
+
   private static ReplayResult run(List<TraceNode> nodes, List<TracePod> pods, GpuPolicy policy, long seed,
-      double inflate, @Nullable List<Integer> sharesAtCapacity) {
+      double inflate, @Nullable Observer observer) {
     if (!(inflate > 0)) {
       throw new IllegalArgumentException("trace replay: inflate must be positive, got " + inflate);
     }
@@ -119,7 +136,7 @@ public final class TraceReplay {
           new GpuPod(t.name(), cpu, demand(t)));
     }
     FragLedger frag = new FragLedger(c, m);
-    return replay(policy, seed, c, frag, policy.create(m, seed), sim, sharesAtCapacity);
+    return replay(policy, seed, c, frag, policy.create(m, seed), sim, observer);
   }
 
   /** Kube's non-zero CPU request: 100 millicores when none is set. */
@@ -294,7 +311,7 @@ public final class TraceReplay {
   }
 
   private static ReplayResult replay(GpuPolicy policy, long seed, TraceCluster c, FragLedger frag, GpuScorer scorer,
-      SimPod[] pods, @Nullable List<Integer> sharesAtCapacity) {
+      SimPod[] pods, @Nullable Observer observer) {
     long start = System.nanoTime();
     int buckets = ReplayResult.MAX_PERCENT + 1;
     double[] allocSum = new double[buckets];
@@ -329,9 +346,11 @@ public final class TraceReplay {
         c.place(pod, node, devices(c, scorer, pod, node));
         frag.update(node);
         placed++;
-        if (sharesAtCapacity != null && pod.isShare() && arrived < c.totalMilli) {
-          sharesAtCapacity.add(pod.milli());
+        if (observer != null) {
+          observer.after(pod, node, arrived, c);
         }
+      } else if (observer != null) {
+        observer.after(pod, -1, arrived, c);
       }
       arrived += pod.gpuTotal();
       int bucket = (int) Math.rint(arrived / total * 100);
