@@ -124,6 +124,9 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
     // both answers come in key order: merge them (a pod in both once), no sorting
     List<Pod> owned = pods.byIndex(Lister.CONTROLLER_INDEX, uid);
     List<Pod> selected = pods.list(namespace, selector);
+    if (sameObjects(owned, selected)) { // the usual case: the ReplicaSet controls exactly the pods it selects
+      return Collections.unmodifiableList(selected);
+    }
     List<Pod> out = new ArrayList<>(Math.max(owned.size(), selected.size()));
     int i = 0;
     int j = 0;
@@ -148,6 +151,19 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
       }
     }
     return Collections.unmodifiableList(out);
+  }
+
+  /** Whether {@code a} and {@code b} hold the same objects in the same order (the caches' objects are immutable). */
+  private static boolean sameObjects(List<Pod> a, List<Pod> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      if (a.get(i) != b.get(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The pods controlled by any of {@code uids} in {@code namespace}, through the controller index. */
