@@ -153,6 +153,16 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
     return Collections.unmodifiableList(out);
   }
 
+  /** Whether {@code labels} holds every pair of {@code wanted} (label values are never null). */
+  private static boolean hasAll(Map<String, String> labels, Map<String, String> wanted) {
+    for (Map.Entry<String, String> e : wanted.entrySet()) {
+      if (!e.getValue().equals(labels.get(e.getKey()))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Whether {@code a} and {@code b} hold the same objects in the same order (the caches' objects are immutable). */
   private static boolean sameObjects(List<Pod> a, List<Pod> b) {
     if (a.size() != b.size()) {
@@ -374,7 +384,7 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
     int available = 0;
     Map<String, String> templateLabels = rs.spec().template().labels();
     for (Pod p : active) {
-      if (p.metadata().labels().entrySet().containsAll(templateLabels.entrySet())) {
+      if (hasAll(p.metadata().labels(), templateLabels)) {
         fullyLabeled++;
       }
       if (ActivePods.isReady(p)) {
