@@ -287,7 +287,13 @@ public final class SchedulerImpl implements Scheduler {
 
   @Override
   public @Nullable ScheduleResult scheduleOne() {
-    return lock.call(this::scheduleOneLocked);
+    return lock.call(() -> {
+      ScheduleResult r = scheduleOneLocked();
+      // a caller stepping attempt by attempt sees every count in a scrape between steps; runUntilIdle flushes every
+      // EVALUATION_FLUSH_CYCLES cycles and when the queue runs empty
+      flushEvaluations();
+      return r;
+    });
   }
 
   private @Nullable ScheduleResult scheduleOneLocked() {
