@@ -138,6 +138,11 @@ public final class SchedulerImpl implements Scheduler {
         fw.countEvaluations(metrics);
       }
     }
+    if (obs != null && obs.metricsOn()) {
+      // batched counts and observations reach their series before every call returns (and, within runUntilIdle,
+      // every EVALUATION_FLUSH_CYCLES cycles and when the queue runs empty), so a scrape between calls sees them all
+      lock.beforeRelease(this::flushEvaluations);
+    }
     Framework first = frameworks.values().iterator().next();
     for (Framework fw : frameworks.values()) {
       if (!fw.queueSortName().equals(first.queueSortName())) {
@@ -287,13 +292,7 @@ public final class SchedulerImpl implements Scheduler {
 
   @Override
   public @Nullable ScheduleResult scheduleOne() {
-    return lock.call(() -> {
-      ScheduleResult r = scheduleOneLocked();
-      // a caller stepping attempt by attempt sees every count in a scrape between steps; runUntilIdle flushes every
-      // EVALUATION_FLUSH_CYCLES cycles and when the queue runs empty
-      flushEvaluations();
-      return r;
-    });
+    return lock.call(this::scheduleOneLocked);
   }
 
   private @Nullable ScheduleResult scheduleOneLocked() {
@@ -397,6 +396,7 @@ public final class SchedulerImpl implements Scheduler {
 
   private void flushEvaluations() {
     if (obs != null && obs.metricsOn()) {
+      obs.flush();
       for (Framework fw : frameworks.values()) {
         fw.flushEvaluations();
       }
