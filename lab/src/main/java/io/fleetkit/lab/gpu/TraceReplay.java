@@ -42,6 +42,13 @@ public final class TraceReplay {
    */
   public static final int MAX_ARRIVALS = 5_000_000;
 
+  /**
+   * The most node visits a replay may need, GPU nodes times arriving pods (every policy scores each node for each
+   * pod; the paper's traces need about 15 million, a second or two): a node list so long that the replay would run
+   * for hours (a million rows) is refused up front instead.
+   */
+  public static final long MAX_NODE_VISITS = 10_000_000_000L;
+
   private TraceReplay() {}
 
   /** Replays with the paper's inflation, 1.3. */
@@ -52,7 +59,7 @@ public final class TraceReplay {
   /**
    * @param inflate the target GPU demand as a multiple of GPU capacity (the paper: 1.3)
    * @throws IllegalArgumentException when there are no GPU nodes, two nodes share a name, {@code inflate} is not
-   *     positive, or it would need more than {@link #MAX_ARRIVALS} arrivals
+   *     positive, or it would need more than {@link #MAX_ARRIVALS} arrivals or {@link #MAX_NODE_VISITS} node visits
    */
   public static ReplayResult run(List<TraceNode> nodes, List<TracePod> pods, GpuPolicy policy, long seed,
       double inflate) {
@@ -94,7 +101,7 @@ public final class TraceReplay {
 
     Random rng = new Random(seed);
     long capacity = gpuNodes.stream().mapToLong(n -> 1000L * n.gpus()).sum();
-    checkArrivalBound(pods, inflate, capacity);
+    checkArrivalBound(pods, inflate, capacity, gpuNodes.size());
     List<TracePod> arrival = arrivals(pods, rng, inflate * capacity);
 
     int[] perm = permutation(gpuNodes.size(), rng);
@@ -184,7 +191,7 @@ public final class TraceReplay {
   }
 
   /** Refuses an inflation whose resampled arrivals would not fit in memory, estimated from the mean demand. */
-  private static void checkArrivalBound(List<TracePod> pods, double inflate, long capacity) {
+  private static void checkArrivalBound(List<TracePod> pods, double inflate, long capacity, int gpuNodes) {
     long demand = 0;
     for (TracePod p : pods) {
       demand += p.totalGpuMilli();
@@ -198,6 +205,13 @@ public final class TraceReplay {
           + String.format(java.util.Locale.ROOT, "%.0f", estimate) + " arriving pods (GPU capacity " + capacity
           + " milli, mean demand " + demand / pods.size() + " milli per pod); at most " + MAX_ARRIVALS
           + " are allowed");
+    }
+    if (estimate * gpuNodes > MAX_NODE_VISITS) {
+      throw new IllegalArgumentException("trace replay: " + gpuNodes + " GPU nodes and about "
+          + String.format(java.util.Locale.ROOT, "%.0f", estimate) + " arriving pods would need about "
+          + String.format(java.util.Locale.ROOT, "%.1e", estimate * gpuNodes) + " node visits (each pod scores every"
+          + " node); at most " + String.format(java.util.Locale.ROOT, "%.0e", (double) MAX_NODE_VISITS)
+          + " are allowed: use fewer nodes or a smaller inflate");
     }
   }
 
