@@ -338,12 +338,15 @@ final class FeasibleNodes {
         at[pos] = all ? w : cand[w];
       }
       fw.runFilterRange(state, skip, pod, table, at, from, to, st, failed);
+      processed = to;
+      if (processed == n) {
+        break; // nothing left to examine: find() counts
+      }
       for (int pos = from; pos < to; pos++) {
         if (failed[pos] < 0) {
           found++;
         }
       }
-      processed = to;
     }
     return processed;
   }
