@@ -829,12 +829,8 @@ public final class Framework implements FrameworkHandle {
     ScoreCache.Slot[] slots = cycleSlots;
     Arrays.fill(slots, null);
     pickCacheSlots(state, pod, table, skip, k);
-    if (chunk >= k) {
-      scoreRange(plugins, ts, slots, skip, bufs, state, pod, table, indices, 0, k, error, prefetch, timer);
-    } else {
-      runner.run(k, chunk, (from, to) -> scoreRange(plugins, ts, slots, skip, bufs, state, pod, table, indices, from,
-          to, error, prefetch, timer));
-    }
+    runner.run(k, chunk, (from, to) -> scoreRange(plugins, ts, slots, skip, bufs, state, pod, table, indices, from,
+        to, error, prefetch, timer));
     Arrays.fill(slots, null);
     if (error.get() != null) {
       return error.get();
