@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetkit.api.admission.AdmissionChain;
+import io.fleetkit.api.admission.ConcurrentCreates;
 import io.fleetkit.api.admission.AdmissionDeniedException;
 import io.fleetkit.api.admission.AdmissionOperation;
 import io.fleetkit.api.core.Namespace;

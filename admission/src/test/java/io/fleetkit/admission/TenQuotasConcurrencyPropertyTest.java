@@ -3,6 +3,7 @@ package io.fleetkit.admission;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.admission.AdmissionChain;
+import io.fleetkit.api.admission.ConcurrentCreates;
 import io.fleetkit.api.admission.AdmissionDeniedException;
 import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.Namespace;

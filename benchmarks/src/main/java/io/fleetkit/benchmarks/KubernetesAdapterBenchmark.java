@@ -45,7 +45,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * the JIT compiler never settles (3-4 s of compiler CPU per 4,000 pods).
  *
  * <p>The fork runs with the JDK's common fork-join pool at two threads, as {@code KubernetesSchedulerMain} starts the
- * scheduler on fewer than three CPUs: with one, the JDK HTTP client completes every response on a new thread.
+ * scheduler on fewer than three CPUs: with one, the JDK HTTP client completes every response on a new thread. The
+ * stand-in's sockets have {@code TCP_NODELAY}, as a real API server's have: with Nagle's algorithm on (the JDK HTTP
+ * server's default) every answer waited about 40 ms for the client's delayed ACK, which capped the adapter near
+ * 700 pods/s whatever the latency (see {@link StubApiServer}).
  *
  * <p>Printed after every iteration: the process's CPU time per pod during the operation, split into the stand-in
  * server's share (the CPU of its threads, read per native thread: request parsing and handling, watch streaming; and
@@ -62,8 +65,10 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3)
 @Measurement(iterations = 3)
-// The common pool's size as KubernetesSchedulerMain sets it on fewer than three CPUs (see KubernetesScheduler).
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2"})
+// The common pool's size as KubernetesSchedulerMain sets it on fewer than three CPUs (see KubernetesScheduler); the
+// stand-in's sockets without Nagle's algorithm, as an API server's (StubApiServer sets it too, if nothing set it before).
+@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2",
+    "-Dsun.net.httpserver.nodelay=true"})
 public class KubernetesAdapterBenchmark {
   public static final int NODES = 100;
   private static final String NS = "default";

@@ -119,6 +119,46 @@ final class AsyncBindingTest {
   }
 
   @Test
+  void runUntilIdle_podArrivesWhileABindingIsInFlight_isBoundBeforeThatBindingEnds() throws Exception {
+    CountDownLatch gate = new CountDownLatch(1);
+    CountDownLatch aEntered = new CountDownLatch(1);
+    CountDownLatch bBound = new CountDownLatch(1);
+    Binder binder = (pod, nodeName) -> {
+      if (pod.metadata().name().equals("a")) {
+        aEntered.countDown();
+        try {
+          return gate.await(10, TimeUnit.SECONDS) ? Status.success() : Status.error("gate never opened");
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return Status.error("interrupted");
+        }
+      }
+      bBound.countDown();
+      return Status.success();
+    };
+    try (Scheduler s = Scheduler.builder().binder(binder).bindParallelism(2).build()) {
+      s.addNode(node("n1", 4000, 8192, 110));
+      s.addPod(pod("a", 1000, 100));
+      List<ScheduleResult> results = new CopyOnWriteArrayList<>();
+      Thread loop = new Thread(() -> results.addAll(s.runUntilIdle()), "test-scheduling-loop");
+      loop.start();
+      assertThat(aEntered.await(10, TimeUnit.SECONDS)).isTrue();
+
+      s.addPod(pod("b", 1000, 100)); // while runUntilIdle waits for a's binding
+
+      // b is scheduled and bound while a's binding still blocks: the loop went back to scheduling instead of
+      // draining the bindings in flight first.
+      boolean bWhileABlocked = bBound.await(10, TimeUnit.SECONDS);
+      gate.countDown();
+      loop.join(10_000);
+      assertThat(bWhileABlocked).as("b bound while a's binding was in flight").isTrue();
+      assertThat(loop.isAlive()).isFalse();
+      assertThat(results).extracting(ScheduleResult::podKey).containsExactlyInAnyOrder("default/a", "default/b");
+      assertThat(results).allMatch(ScheduleResult::isBound);
+    }
+  }
+
+  @Test
   void runUntilIdle_async_returnsEveryFinalResultAndListenerSeesThem() {
     List<ScheduleResult> heard = Collections.synchronizedList(new ArrayList<>());
     InMemoryBinder binder = new InMemoryBinder();

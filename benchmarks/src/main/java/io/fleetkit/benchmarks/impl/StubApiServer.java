@@ -41,10 +41,26 @@ import java.util.regex.Pattern;
  * against a real API server. (fabric8's mock server was tried first: its CRUD dispatcher scans every stored object on
  * each request and answers on one event loop, so it stalls long before 2,000 pods/s.)
  *
+ * <p>Its sockets have Nagle's algorithm off ({@code TCP_NODELAY}), as a real API server's have (Go's net package sets
+ * it on every TCP connection). The JDK's HTTP server leaves it on unless {@value #NODELAY} is true, and it writes a
+ * response's headers and body in two writes: with Nagle on, the body waits for the client's ACK of the headers, which
+ * Linux delays by up to 40 ms, so that every request took about 45 ms whatever the configured latency (32 binding
+ * threads, one request each at a time: the 650 pods/s the benchmark measured before). This class sets the property
+ * when it is loaded, before the JDK's HTTP server reads it (once per JVM, when the first server is created).
+ *
  * <p>It counts the bindings it accepted and those refused because the pod was already bound: the benchmark's "no pod
  * bound twice, none lost". Thread-safe.
  */
 public final class StubApiServer implements AutoCloseable {
+  /** The JDK HTTP server's switch for {@code TCP_NODELAY} on accepted connections (read once per JVM). */
+  public static final String NODELAY = "sun.net.httpserver.nodelay";
+
+  static {
+    if (System.getProperty(NODELAY) == null) {
+      System.setProperty(NODELAY, "true");
+    }
+  }
+
   private static final Pattern POD_CREATE = Pattern.compile("^/api/v1/namespaces/([^/]+)/pods$");
   private static final Pattern BINDING = Pattern.compile("^/api/v1/namespaces/([^/]+)/pods/([^/]+)/binding$");
   private static final Pattern BINDING_TARGET = Pattern.compile("\"target\"\\s*:\\s*\\{[^}]*\"name\"\\s*:\\s*\"([^\"]+)\"");
@@ -83,6 +99,10 @@ public final class StubApiServer implements AutoCloseable {
   public static final List<String> THREAD_NAMES = List.of("stub-apiserver", "HTTP-Dispatcher");
 
   public StubApiServer() {
+    if (!Boolean.getBoolean(NODELAY)) {
+      throw new IllegalStateException("stub API server: system property " + NODELAY + " is \""
+          + System.getProperty(NODELAY) + "\"; it must be true (a real API server answers without Nagle's delay)");
+    }
     try {
       http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 512);
     } catch (IOException e) {

@@ -68,6 +68,15 @@ import java.util.function.Predicate;
  * {@code uid} on update is a conflict). {@code generation} starts at 1 and is incremented when {@code spec()}
  * changes (by {@code equals}) and when the object is marked for deletion, as Kubernetes does.
  *
+ * <h2>Stores behind a network: outcome unknown</h2>
+ * A store whose state lives in another process (the etcd store) throws
+ * {@link io.fleetkit.api.StoreUnavailableException} from any method when its backend cannot be reached or does not answer in time. From a write this means <em>outcome
+ * unknown</em>: the write may have been applied with only its answer lost. It was applied at most once (the store
+ * never resends it), but the caller must read the object again before retrying, or retry conditionally (an update at
+ * the resourceVersion it read is then a {@link ConflictException} if the first attempt landed, a create "already
+ * exists"). Such a store never reports a write it cannot attribute to this call as this call's success. The in-memory
+ * store never throws it.
+ *
  * <p>Thread-safe. Methods throw {@link NullPointerException} for null arguments and {@link IllegalStateException}
  * after {@link #close()}.
  */

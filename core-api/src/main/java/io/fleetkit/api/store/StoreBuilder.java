@@ -38,9 +38,7 @@ public abstract class StoreBuilder<B extends StoreBuilder<B>> {
   /** The clock for {@code creationTimestamp} and {@code deletionTimestamp}; default {@link Clock#systemUTC()}. */
   public B clock(Clock clock) {
     Objects.requireNonNull(clock, "clock");
-    if (this.clock != null) {
-      throw new IllegalStateException("clock was already set to " + this.clock);
-    }
+    requireUnset("clock", this.clock);
     this.clock = clock;
     return self();
   }
@@ -56,9 +54,7 @@ public abstract class StoreBuilder<B extends StoreBuilder<B>> {
     if (limit < 1) {
       throw new IllegalArgumentException("historyLimit must be at least 1 but was " + limit);
     }
-    if (historyLimit != -1) {
-      throw new IllegalStateException("historyLimit was already set to " + historyLimit);
-    }
+    requireUnset("historyLimit", historyLimit != -1 ? historyLimit : null);
     historyLimit = limit;
     return self();
   }
@@ -70,9 +66,7 @@ public abstract class StoreBuilder<B extends StoreBuilder<B>> {
    */
   public B deliveryExecutor(Executor executor) {
     Objects.requireNonNull(executor, "executor");
-    if (deliveryExecutor != null) {
-      throw new IllegalStateException("deliveryExecutor was already set to " + deliveryExecutor);
-    }
+    requireUnset("deliveryExecutor", deliveryExecutor);
     if (directDelivery) {
       throw new IllegalStateException("deliveryExecutor conflicts with directDelivery(), which was already chosen");
     }
@@ -104,9 +98,7 @@ public abstract class StoreBuilder<B extends StoreBuilder<B>> {
    */
   public B uidGenerator(Supplier<String> uids) {
     Objects.requireNonNull(uids, "uids");
-    if (uidGenerator != null) {
-      throw new IllegalStateException("uidGenerator was already set to " + uidGenerator);
-    }
+    requireUnset("uidGenerator", uidGenerator);
     uidGenerator = uids;
     return self();
   }
@@ -122,9 +114,7 @@ public abstract class StoreBuilder<B extends StoreBuilder<B>> {
     if (limit < 1) {
       throw new IllegalArgumentException("watchQueueLimit must be at least 1 but was " + limit);
     }
-    if (watchQueueLimit != -1) {
-      throw new IllegalStateException("watchQueueLimit was already set to " + watchQueueLimit);
-    }
+    requireUnset("watchQueueLimit", watchQueueLimit != -1 ? watchQueueLimit : null);
     watchQueueLimit = limit;
     return self();
   }
@@ -136,9 +126,7 @@ public abstract class StoreBuilder<B extends StoreBuilder<B>> {
    */
   public B admission(AdmissionChain chain) {
     Objects.requireNonNull(chain, "chain");
-    if (admission != null) {
-      throw new IllegalStateException("admission was already set to " + admission);
-    }
+    requireUnset("admission", admission);
     admission = chain;
     return self();
   }
@@ -154,6 +142,18 @@ public abstract class StoreBuilder<B extends StoreBuilder<B>> {
       onBuilt.accept(store);
     }
     return store;
+  }
+
+  /**
+   * The rule "each setting may be made once", for this class and its subclasses' own settings.
+   *
+   * @param current the setting's value so far, {@code null} if unset
+   * @throws IllegalStateException "{@code setting} was already set to {@code current}" if it was set
+   */
+  protected static void requireUnset(String setting, @Nullable Object current) {
+    if (current != null) {
+      throw new IllegalStateException(setting + " was already set to " + current);
+    }
   }
 
   /** Builds the store from the settings (the {@code *Setting()} accessors and the implementation's own). */

@@ -42,6 +42,13 @@ public final class TraceReplay {
    */
   public static final int MAX_ARRIVALS = 5_000_000;
 
+  /**
+   * The most node visits a replay may need, GPU nodes times arriving pods (every policy scores each node for each
+   * pod; the paper's traces need about 15 million, a second or two): a node list so long that the replay would run
+   * for hours (a million rows) is refused up front instead.
+   */
+  public static final long MAX_NODE_VISITS = 10_000_000_000L;
+
   private TraceReplay() {}
 
   /** Replays with the paper's inflation, 1.3. */
@@ -52,7 +59,7 @@ public final class TraceReplay {
   /**
    * @param inflate the target GPU demand as a multiple of GPU capacity (the paper: 1.3)
    * @throws IllegalArgumentException when there are no GPU nodes, two nodes share a name, {@code inflate} is not
-   *     positive, or it would need more than {@link #MAX_ARRIVALS} arrivals
+   *     positive, or it would need more than {@link #MAX_ARRIVALS} arrivals or {@link #MAX_NODE_VISITS} node visits
    */
   public static ReplayResult run(List<TraceNode> nodes, List<TracePod> pods, GpuPolicy policy, long seed,
       double inflate) {
@@ -66,12 +73,29 @@ public final class TraceReplay {
   static List<Integer> sharesPlacedAtCapacity(List<TraceNode> nodes, List<TracePod> pods, GpuPolicy policy,
       long seed) {
     List<Integer> shares = new ArrayList<>();
-    run(nodes, pods, policy, seed, 1.3, shares);
+    run(nodes, pods, policy, seed, 1.3, (pod, node, arrived, c) -> {
+      if (node >= 0 && pod.isShare() && arrived < c.totalMilli) {
+        shares.add(pod.milli());
+      }
+    });
     return shares;
   }
 
+  /** Sees every arrival of a replay after it was placed ({@code node} its index) or dropped ({@code node} -1). */
+  @FunctionalInterface
+  interface Observer {
+    /** {@code arrivedBefore}: the GPU demand (milli) arrived before this pod. */
+    void after(SimPod pod, int node, long arrivedBefore, TraceCluster c);
+  }
+
+  /** A replay with the paper's inflation whose every arrival {@code observer} sees. */
+  static ReplayResult run(List<TraceNode> nodes, List<TracePod> pods, GpuPolicy policy, long seed,
+      Observer observer) {
+    return run(nodes, pods, policy, seed, 1.3, observer);
+  }
+
   private static ReplayResult run(List<TraceNode> nodes, List<TracePod> pods, GpuPolicy policy, long seed,
-      double inflate, @Nullable List<Integer> sharesAtCapacity) {
+      double inflate, @Nullable Observer observer) {
     if (!(inflate > 0)) {
       throw new IllegalArgumentException("trace replay: inflate must be positive, got " + inflate);
     }
@@ -94,7 +118,7 @@ public final class TraceReplay {
 
     Random rng = new Random(seed);
     long capacity = gpuNodes.stream().mapToLong(n -> 1000L * n.gpus()).sum();
-    checkArrivalBound(pods, inflate, capacity);
+    checkArrivalBound(pods, inflate, capacity, gpuNodes.size());
     List<TracePod> arrival = arrivals(pods, rng, inflate * capacity);
 
     int[] perm = permutation(gpuNodes.size(), rng);
@@ -112,7 +136,7 @@ public final class TraceReplay {
           new GpuPod(t.name(), cpu, demand(t)));
     }
     FragLedger frag = new FragLedger(c, m);
-    return replay(policy, seed, c, frag, policy.create(m, seed), sim, sharesAtCapacity);
+    return replay(policy, seed, c, frag, policy.create(m, seed), sim, observer);
   }
 
   /** Kube's non-zero CPU request: 100 millicores when none is set. */
@@ -184,7 +208,7 @@ public final class TraceReplay {
   }
 
   /** Refuses an inflation whose resampled arrivals would not fit in memory, estimated from the mean demand. */
-  private static void checkArrivalBound(List<TracePod> pods, double inflate, long capacity) {
+  private static void checkArrivalBound(List<TracePod> pods, double inflate, long capacity, int gpuNodes) {
     long demand = 0;
     for (TracePod p : pods) {
       demand += p.totalGpuMilli();
@@ -198,6 +222,13 @@ public final class TraceReplay {
           + String.format(java.util.Locale.ROOT, "%.0f", estimate) + " arriving pods (GPU capacity " + capacity
           + " milli, mean demand " + demand / pods.size() + " milli per pod); at most " + MAX_ARRIVALS
           + " are allowed");
+    }
+    if (estimate * gpuNodes > MAX_NODE_VISITS) {
+      throw new IllegalArgumentException("trace replay: " + gpuNodes + " GPU nodes and about "
+          + String.format(java.util.Locale.ROOT, "%.0f", estimate) + " arriving pods would need about "
+          + String.format(java.util.Locale.ROOT, "%.1e", estimate * gpuNodes) + " node visits (each pod scores every"
+          + " node); at most " + String.format(java.util.Locale.ROOT, "%.0e", (double) MAX_NODE_VISITS)
+          + " are allowed: use fewer nodes or a smaller inflate");
     }
   }
 
@@ -280,7 +311,7 @@ public final class TraceReplay {
   }
 
   private static ReplayResult replay(GpuPolicy policy, long seed, TraceCluster c, FragLedger frag, GpuScorer scorer,
-      SimPod[] pods, @Nullable List<Integer> sharesAtCapacity) {
+      SimPod[] pods, @Nullable Observer observer) {
     long start = System.nanoTime();
     int buckets = ReplayResult.MAX_PERCENT + 1;
     double[] allocSum = new double[buckets];
@@ -315,9 +346,11 @@ public final class TraceReplay {
         c.place(pod, node, devices(c, scorer, pod, node));
         frag.update(node);
         placed++;
-        if (sharesAtCapacity != null && pod.isShare() && arrived < c.totalMilli) {
-          sharesAtCapacity.add(pod.milli());
+        if (observer != null) {
+          observer.after(pod, node, arrived, c);
         }
+      } else if (observer != null) {
+        observer.after(pod, -1, arrived, c);
       }
       arrived += pod.gpuTotal();
       int bucket = (int) Math.rint(arrived / total * 100);

@@ -49,6 +49,21 @@ final class TraceReplayBadInputTest {
   }
 
   @Test
+  void run_nodeListOfHoursOfWork_refusedUpFront() {
+    // 200,000 one-GPU nodes and 100-milli pods: 2.6 million arrivals (under MAX_ARRIVALS), each scoring every node.
+    List<TraceNode> nodes = new ArrayList<>();
+    for (int i = 0; i < 200_000; i++) {
+      nodes.add(new TraceNode("n" + i, 64_000, 256_000, 1, "V100M16"));
+    }
+    List<TracePod> pods = List.of(new TracePod("a", 1000, 100, 1, 100, List.of()));
+    assertThatThrownBy(() -> assertTimeoutPreemptively(Duration.ofSeconds(20),
+        () -> TraceReplay.run(nodes, pods, GpuPolicy.FGD, 1, 1.3)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("trace replay: 200000 GPU nodes and about 2600000 arriving pods would need about 5.2e+11 node"
+            + " visits (each pod scores every node); at most 1e+10 are allowed: use fewer nodes or a smaller inflate");
+  }
+
+  @Test
   void arrivals_manyRemovals_fast() {
     // 200,000 whole-GPU pods on 16 GPUs: almost every pod is removed. An ArrayList removal loop took minutes on 1M.
     List<TracePod> pods = new ArrayList<>();

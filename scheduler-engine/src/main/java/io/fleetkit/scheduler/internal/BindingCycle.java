@@ -7,6 +7,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -109,14 +110,28 @@ final class BindingCycle {
    * failed binding is re-queued before this returns). A no-op when binding is inline.
    */
   void awaitIdle() {
+    awaitIdleOr(() -> false);
+  }
+
+  /**
+   * As {@link #awaitIdle}, but returns early, after applying the inbox, once {@code moreWork} holds (e.g. a pod became
+   * active): the scheduling thread then schedules it while the bindings in flight go on, as kube-scheduler's scheduling
+   * loop never waits for its binding goroutines.
+   *
+   * @return whether no binding cycle is in flight (always true when binding is inline)
+   */
+  boolean awaitIdleOr(BooleanSupplier moreWork) {
     if (pool == null) {
-      return;
+      return true;
     }
     while (true) {
       lock.applyInbox();
       if (inFlight.get() == 0) {
         lock.applyInbox(); // outcomes are posted before the count drops: this picks up the last ones
-        return;
+        return true;
+      }
+      if (moreWork.getAsBoolean()) {
+        return false;
       }
       synchronized (idle) {
         if (inFlight.get() != 0) {
@@ -124,7 +139,7 @@ final class BindingCycle {
             idle.wait(1);
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return;
+            return inFlight.get() == 0;
           }
         }
       }

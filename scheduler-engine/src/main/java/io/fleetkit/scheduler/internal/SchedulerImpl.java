@@ -330,12 +330,16 @@ public final class SchedulerImpl implements Scheduler {
       List<ScheduleResult> outer = collector;
       collector = out;
       try {
+        boolean idle;
         do {
           while (scheduleOneLocked() != null) {
             lock.applyInbox(); // events and binding outcomes that arrived during the cycle; results go via emit()
           }
-          bindings.awaitIdle(); // asynchronous bindings: wait for them; failed ones are re-queued on the way
-        } while (bindings.isAsync() && queue.activeSize() > 0);
+          // Asynchronous bindings: wait for them (failed ones are re-queued on the way), but go back to scheduling as
+          // soon as a pod is active again (one that arrived meanwhile, or a re-queued one), so that the binding threads
+          // are kept busy rather than drained before the next pods are scheduled.
+          idle = bindings.awaitIdleOr(() -> queue.activeSize() > 0);
+        } while (bindings.isAsync() && (!idle || queue.activeSize() > 0));
       } finally {
         collector = outer;
       }

@@ -32,6 +32,12 @@ import java.util.Objects;
  *   <li>When etcd cannot be reached, calls fail after the request timeout with
  *       {@link io.fleetkit.api.StoreUnavailableException} naming the endpoints and the operation; a running watch
  *       reconnects by itself and resumes exactly after the last event it delivered.</li>
+ *   <li>A write that fails with {@link io.fleetkit.api.StoreUnavailableException} has an unknown outcome: its
+ *       transaction may have committed with only the answer lost (a member died, a connection broke). Neither the
+ *       store nor jetcd resends a transaction, so it was applied at most once; read the object again before
+ *       retrying, or retry at the resourceVersion read before (a {@link io.fleetkit.api.ConflictException} if the
+ *       first attempt landed; a create retried is "already exists"). A failed compare is always a conflict, even if
+ *       the key now holds the very bytes this write would have put: another writer made the same change.</li>
  * </ul>
  *
  * <p>Thread-safe.

@@ -14,8 +14,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Configures an etcd-backed {@link ObjectStore} (see {@link EtcdStore}): the settings every store takes
- * ({@link StoreBuilder}) and etcd's own (endpoints, prefix, timeout, TLS, credentials). Each setting may be made once; a second call, or choosing
- * both a delivery executor and direct delivery, fails with {@link IllegalStateException}. Not thread-safe.
+ * ({@link StoreBuilder}) and etcd's own (endpoints, prefix, timeout, TLS, credentials). Each setting may be made
+ * once; a second call, or choosing both a delivery executor and direct delivery, fails with
+ * {@link IllegalStateException}. Not thread-safe.
  */
 public final class EtcdStoreBuilder extends StoreBuilder<EtcdStoreBuilder> {
   /** The key prefix of a store unless told otherwise. */
@@ -50,9 +51,7 @@ public final class EtcdStoreBuilder extends StoreBuilder<EtcdStoreBuilder> {
       throw new IllegalArgumentException("etcd store prefix \"" + prefix
           + "\" must start with '/', must not end with '/' and must not contain whitespace");
     }
-    if (this.prefix != null) {
-      throw new IllegalStateException("prefix was already set to " + this.prefix);
-    }
+    requireUnset("prefix", this.prefix);
     this.prefix = prefix;
     return this;
   }
@@ -94,9 +93,7 @@ public final class EtcdStoreBuilder extends StoreBuilder<EtcdStoreBuilder> {
     if (timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException("requestTimeout must be positive but was " + timeout);
     }
-    if (requestTimeout != null) {
-      throw new IllegalStateException("requestTimeout was already set to " + requestTimeout);
-    }
+    requireUnset("requestTimeout", requestTimeout);
     requestTimeout = timeout;
     return this;
   }
@@ -110,9 +107,7 @@ public final class EtcdStoreBuilder extends StoreBuilder<EtcdStoreBuilder> {
    */
   public EtcdStoreBuilder trustedCertificates(Path caPem) {
     Objects.requireNonNull(caPem, "caPem");
-    if (trustedCertificates != null) {
-      throw new IllegalStateException("trustedCertificates was already set to " + trustedCertificates);
-    }
+    requireUnset("trustedCertificates", trustedCertificates);
     trustedCertificates = readable("trustedCertificates", caPem);
     return this;
   }
@@ -126,9 +121,7 @@ public final class EtcdStoreBuilder extends StoreBuilder<EtcdStoreBuilder> {
   public EtcdStoreBuilder clientCertificate(Path certificatePem, Path privateKeyPem) {
     Objects.requireNonNull(certificatePem, "certificatePem");
     Objects.requireNonNull(privateKeyPem, "privateKeyPem");
-    if (clientCertificate != null) {
-      throw new IllegalStateException("clientCertificate was already set to " + clientCertificate);
-    }
+    requireUnset("clientCertificate", clientCertificate);
     clientCertificate = readable("clientCertificate", certificatePem);
     clientKey = readable("clientCertificate private key", privateKeyPem);
     return this;
@@ -148,9 +141,7 @@ public final class EtcdStoreBuilder extends StoreBuilder<EtcdStoreBuilder> {
       throw new IllegalArgumentException("etcd credentials: user and password must not be empty (user \"" + user
           + "\")");
     }
-    if (this.user != null) {
-      throw new IllegalStateException("credentials were already set for user " + this.user);
-    }
+    requireUnset("credentials (user)", this.user);
     this.user = user;
     this.password = password;
     return this;

@@ -3,7 +3,7 @@ package io.fleetkit.store.etcd;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.admission.Admission;
-import io.fleetkit.api.admission.AdmissionDeniedException;
+import io.fleetkit.api.admission.ConcurrentCreates;
 import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.Namespace;
 import io.fleetkit.api.core.Pod;
@@ -15,12 +15,6 @@ import io.fleetkit.api.store.ObjectStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -47,35 +41,18 @@ final class EtcdSharedQuotaTest {
           .put("requests.cpu", hardMilliCpu + "m").build()));
       ObjectStore[] stores = {a, b};
       int attempts = 16;
-      ExecutorService pool = Executors.newFixedThreadPool(4);
-      CountDownLatch start = new CountDownLatch(1);
-      AtomicInteger denied = new AtomicInteger();
-      List<Future<?>> futures = new ArrayList<>();
+      List<Pod> pods = new ArrayList<>();
       for (int i = 0; i < attempts; i++) {
-        Pod pod = pod("p-" + i, 100);
-        ObjectStore s = stores[i % 2];
-        futures.add(pool.submit(() -> {
-          start.await();
-          try {
-            s.create(pod);
-          } catch (AdmissionDeniedException e) {
-            assertThat(e.rule()).startsWith("exceeded quota: compute, requested: ");
-            denied.incrementAndGet();
-          }
-          return null;
-        }));
+        pods.add(pod("p-" + i, 100));
       }
-      start.countDown();
-      for (Future<?> f : futures) {
-        f.get(60, TimeUnit.SECONDS);
-      }
-      pool.shutdown();
+      int denied = ConcurrentCreates.run(4, pods, (i, pod) -> stores[i % 2].create(pod),
+          e -> assertThat(e.rule()).startsWith("exceeded quota: compute, requested: "));
 
       List<Pod> stored = b.list(Pod.class, "team").items();
       ResourceQuota q = b.require(ResourceQuota.class, "team", "compute");
       // 16 creates of 100m against 5 pods and 1000m: exactly 5 admitted, by the two stores together.
       assertThat(stored).hasSize(hardPods);
-      assertThat(denied.get()).isEqualTo(attempts - hardPods);
+      assertThat(denied).isEqualTo(attempts - hardPods);
       assertThat(q.status().used().pods()).isEqualTo(hardPods);
       assertThat(q.status().used().get("requests.cpu").milliValue()).isEqualTo(100L * hardPods);
       assertThat(a.list(Pod.class, "team").items()).isEqualTo(stored); // one state, seen by both

@@ -63,4 +63,17 @@ final class EtcdStoreBuilderTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("etcd store: trustedCertificates " + ca + " could not be used");
   }
+
+  @Test
+  void eachSetting_once_sharedAndEtcdOwn() {
+    assertThatThrownBy(() -> EtcdStore.builder("http://127.0.0.1:1").prefix("/a").prefix("/b"))
+        .isInstanceOf(IllegalStateException.class).hasMessage("prefix was already set to /a");
+    assertThatThrownBy(() -> EtcdStore.builder("http://127.0.0.1:1").requestTimeout(java.time.Duration.ofSeconds(1))
+        .requestTimeout(java.time.Duration.ofSeconds(2)))
+        .isInstanceOf(IllegalStateException.class).hasMessage("requestTimeout was already set to PT1S");
+    assertThatThrownBy(() -> EtcdStore.builder("http://127.0.0.1:1").credentials("u", "p").credentials("v", "q"))
+        .isInstanceOf(IllegalStateException.class).hasMessage("credentials (user) was already set to u");
+    assertThatThrownBy(() -> EtcdStore.builder("http://127.0.0.1:1").historyLimit(5).historyLimit(6))
+        .isInstanceOf(IllegalStateException.class).hasMessage("historyLimit was already set to 5");
+  }
 }

@@ -3,7 +3,6 @@ package io.fleetkit.api.store.internal;
 import io.fleetkit.api.ExpiredException;
 import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.admission.AdmissionChain;
-import io.fleetkit.api.admission.AdmissionOperation;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
@@ -240,18 +239,7 @@ public final class InMemoryObjectStore implements ObjectStore {
   public <T extends ApiObject<T>> T update(T object) {
     Objects.requireNonNull(object, "object");
     checkOpen();
-    if (admission.isEmpty()) {
-      return doUpdate(object);
-    }
-    T stored = get(kindOf(object), object.metadata().namespace(), object.metadata().name())
-        .orElseThrow(() -> notFound(object));
-    AdmissionChain.Admitted<T> admitted = admission.admit(AdmissionOperation.UPDATE, object, stored, this);
-    try {
-      return doUpdate(admitted.object());
-    } catch (RuntimeException e) {
-      admitted.rollback();
-      throw e;
-    }
+    return WriteRules.update(this, admission, object, this::doUpdate);
   }
 
   private <T extends ApiObject<T>> T doUpdate(T object) {
@@ -326,17 +314,8 @@ public final class InMemoryObjectStore implements ObjectStore {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(preconditions, "preconditions");
     checkOpen();
-    if (admission.isEmpty()) {
-      return doDelete(kind, namespace, name, preconditions);
-    }
-    T stored = require(kind, namespace, name);
-    AdmissionChain.Admitted<T> admitted = admission.admit(AdmissionOperation.DELETE, stored, null, this);
-    try {
-      return doDelete(kind, namespace, name, preconditions);
-    } catch (RuntimeException e) {
-      admitted.rollback();
-      throw e;
-    }
+    return WriteRules.delete(this, admission, kind, namespace, name,
+        () -> doDelete(kind, namespace, name, preconditions));
   }
 
   private <T extends ApiObject<T>> T doDelete(Class<T> kind, String namespace, String name,

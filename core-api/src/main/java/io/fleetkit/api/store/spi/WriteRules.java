@@ -72,7 +72,50 @@ public final class WriteRules {
     if (store.get(kind, object.metadata().namespace(), object.metadata().name()).isPresent()) {
       throw alreadyExists(object);
     }
-    AdmissionChain.Admitted<T> admitted = admission.admit(AdmissionOperation.CREATE, object, null, store);
+    return admitThenWrite(admission.admit(AdmissionOperation.CREATE, object, null, store), write);
+  }
+
+  /**
+   * The update path every store shares: without admission, write; with it, admit the update against the stored
+   * object, write the admitted object, and roll admission back if the write fails (a conflict, a race).
+   *
+   * @param store the store, to read the stored object and as admission's view
+   * @param write the store's own update of the (admitted) object
+   * @throws NotFoundException (with admission) if there is no such object
+   */
+  public static <T extends ApiObject<T>> T update(ObjectStore store, AdmissionChain admission, T object,
+      UnaryOperator<T> write) {
+    if (admission.isEmpty()) {
+      return write.apply(object);
+    }
+    @SuppressWarnings("unchecked")
+    Class<T> kind = (Class<T>) object.getClass();
+    ObjectMeta meta = object.metadata();
+    T stored = store.get(kind, meta.namespace(), meta.name())
+        .orElseThrow(() -> notFound(kind, meta.namespace(), meta.name()));
+    return admitThenWrite(admission.admit(AdmissionOperation.UPDATE, object, stored, store), write);
+  }
+
+  /**
+   * The delete path every store shares: without admission, delete; with it, admit the deletion of the stored object,
+   * delete, and roll admission back if the deletion fails.
+   *
+   * @param store the store, to read the stored object and as admission's view
+   * @param delete the store's own deletion
+   * @throws NotFoundException (with admission) if there is no such object
+   */
+  public static <T extends ApiObject<T>> T delete(ObjectStore store, AdmissionChain admission, Class<T> kind,
+      String namespace, String name, java.util.function.Supplier<T> delete) {
+    if (admission.isEmpty()) {
+      return delete.get();
+    }
+    T stored = store.get(kind, namespace, name).orElseThrow(() -> notFound(kind, namespace, name));
+    return admitThenWrite(admission.admit(AdmissionOperation.DELETE, stored, null, store), o -> delete.get());
+  }
+
+  /** Writes the admitted object; if the write fails, admission's side effects (a quota charge) are reversed. */
+  private static <T extends ApiObject<T>> T admitThenWrite(AdmissionChain.Admitted<T> admitted,
+      UnaryOperator<T> write) {
     try {
       return write.apply(admitted.object());
     } catch (RuntimeException e) {

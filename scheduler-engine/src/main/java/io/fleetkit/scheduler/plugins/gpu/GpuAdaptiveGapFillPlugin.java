@@ -47,6 +47,8 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
   private final Map<String, Double> constrainedByModel = new HashMap<>();
   private double capacity;
   private double arrivedGpu;
+  private double arrivedCpu;
+  private double clusterCpu;
   private String lastKey = "";
 
   GpuAdaptiveGapFillPlugin(GpuWorkload workload) {
@@ -79,7 +81,11 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
           scores[k] = -1;
         }
       }
-      GpuPolicies.tieBreakByNodeOrder(scores, nodes);
+      if (d.models().isEmpty() && cpuAmple()) {
+        tieBreakByBalance(pod, nodes, scores);
+      } else {
+        GpuPolicies.tieBreakByNodeOrder(scores, nodes);
+      }
       return;
     }
     double[] extra = new double[n];
@@ -110,6 +116,42 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
     }
   }
 
+  /**
+   * Whether the arrived pods ask less CPU per GPU than the cluster holds (all arrived pods' CPU over their GPU demand,
+   * against the CPU the GPU nodes had when first seen over their GPUs): then GPU is the scarce resource and a
+   * whole-GPU pod's CPU/GPU balance keeps GPUs from being stranded without CPU. When CPU is the scarce resource
+   * (openb's cpu250), the balance spreads GPU pods over the nodes whose CPU the CPU-only pods need, and FGD's node
+   * order does better.
+   */
+  private boolean cpuAmple() {
+    return arrivedGpu > 0 && capacity > 0 && arrivedCpu / arrivedGpu < clusterCpu / capacity;
+  }
+
+  /**
+   * FGD's best-scored nodes ordered by {@link GpuFgdBalancedPlugin#balance} (closest to CPU_PER_GPU cores per free
+   * GPU after the placement first), then the node order; every other node below them by its FGD score.
+   */
+  private static void tieBreakByBalance(GpuPod pod, Candidates nodes, long[] scores) {
+    int n = nodes.size();
+    long max = Long.MIN_VALUE;
+    for (int k = 0; k < n; k++) {
+      max = Math.max(max, scores[k]);
+    }
+    double[] primary = new double[n];
+    double[] key = new double[n];
+    long[] raw = scores.clone();
+    for (int k = 0; k < n; k++) {
+      primary[k] = raw[k] == max ? 0 : Double.POSITIVE_INFINITY;
+      key[k] = raw[k] == max ? GpuFgdBalancedPlugin.balance(nodes.node(k), pod.milliCpu(), pod.demand()) : 0;
+    }
+    GpuPolicies.rankTied(nodes, scores, primary, 0, key, null);
+    for (int k = 0; k < n; k++) {
+      if (raw[k] != max) {
+        scores[k] = GpuPolicies.clamp(raw[k]) * 49 / 100;
+      }
+    }
+  }
+
   /** Added to the gap cost of a share on an avoided node: more than any gap cost (at most 1000 milli). */
   private static final double AVOIDED = 1e6;
 
@@ -126,6 +168,7 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
         nodeModel.add(g.models().get(0));
         nodeFree.add(g.freeTotal());
         capacity += g.devices() * (double) NodeGpu.FULL;
+        clusterCpu += g.cpuLeft();
         capacityByModel.merge(g.models().get(0), g.devices() * (double) NodeGpu.FULL, Double::sum);
       } else {
         nodeFree.set(i, g.freeTotal());
@@ -141,6 +184,7 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
     lastKey = pod.key();
     GpuDemand d = pod.demand();
     arrivedGpu += d.totalMilli();
+    arrivedCpu += pod.milliCpu();
     if (d.isNone() || d.models().isEmpty()) {
       return;
     }

@@ -7,9 +7,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * AdaptiveGapFill's two rules on the kernel directly (candidates in the given order, which is also the node order):
- * CPU-only pods on the nodes without a free GPU first, and pods accepting any model kept off a model that the arrived
- * model-constrained pods will need.
+ * AdaptiveGapFill's rules on the kernel directly (candidates in the given order, which is also the node order):
+ * CPU-only pods on the nodes without a free GPU first, pods accepting any model kept off a model that the arrived
+ * model-constrained pods will need, and whole-GPU pods' ties on FGD's score broken by CPU/GPU balance only while the
+ * arrived pods ask less CPU per GPU than the cluster holds.
  */
 final class GpuAdaptiveGapFillPluginTest {
   private static final GpuWorkload M = GpuWorkload.of(List.of(
@@ -86,14 +87,15 @@ final class GpuAdaptiveGapFillPluginTest {
   @Test
   void podAcceptingAnyModel_keepsOffAModelTheConstrainedPodsWillNeed() {
     NodeGpu t4 = node("t4", 64, "T4", 1000, 1000);
-    NodeGpu g2 = node("g2", 96, "G2", 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000);
+    NodeGpu g2 = node("g2", 128, "G2", 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000);
     GpuPod anyModel = new GpuPod("any", 8000, new GpuDemand(1, 0, List.of()));
 
     // t4 with one GPU used (not by the pods below: the nodes are given as the host sees them)
-    NodeGpu t4Used = node("t4", 56, "T4", 0, 1000);
+    NodeGpu t4Used = node("t4", 20, "T4", 0, 1000);
     GpuScorer fresh = GpuPolicy.ADAPTIVE_GAP_FILL.create(M, 1);
     choose(fresh, cpuOnly("c", 1), t4, g2);
-    // no constrained pod yet: FGD prefers emptying the T4 node's last GPU to breaking into the idle G2 node
+    // no constrained pod yet: FGD ties the two; the CPU balance prefers the T4 node's last GPU (12 cores to spare
+    // after it) to breaking into the idle G2 node (120 - 7 x 13 = 29)
     int first = choose(fresh, anyModel, t4Used, g2);
 
     GpuScorer s = GpuPolicy.ADAPTIVE_GAP_FILL.create(M, 1);
@@ -106,5 +108,25 @@ final class GpuAdaptiveGapFillPluginTest {
     assertThat(chosen).as("with T4 reserved").isEqualTo(1);
     // only T4 fits: it is taken all the same
     assertThat(choose(s, new GpuPod("any2", 8000, new GpuDemand(1, 0, List.of())), t4Used)).isEqualTo(0);
+  }
+
+  @Test
+  void wholeGpuPod_tiesByCpuBalance_onlyWhileCpuIsAmple() {
+    // both nodes fit every typical pod before and after: FGD scores them alike
+    NodeGpu rich = node("rich", 200, "G2", 1000, 1000);
+    NodeGpu fit = node("fit", 30, "G2", 1000, 1000);
+    GpuPod whole = new GpuPod("w", 8000, new GpuDemand(1, 0, List.of()));
+    GpuScorer fgd = GpuPolicy.FGD.create(M, 1);
+    assertThat(fgd.score(whole, rich)).isEqualTo(fgd.score(whole, fit));
+
+    // 8 cores per GPU arrived, the nodes hold 230 / 4 = 57.5: the balance (30 - 8 - 13 = 9 cores to spare against
+    // 179) picks fit although rich comes first in the node order
+    GpuScorer ample = GpuPolicy.ADAPTIVE_GAP_FILL.create(M, 1);
+    assertThat(choose(ample, whole, rich, fit)).isEqualTo(1);
+
+    // a 100-core CPU-only pod arrived first: 108 cores per GPU asked, more than the 57.5 held: FGD's node order
+    GpuScorer pressed = GpuPolicy.ADAPTIVE_GAP_FILL.create(M, 1);
+    choose(pressed, cpuOnly("big", 100), rich, fit);
+    assertThat(choose(pressed, whole, rich, fit)).isZero();
   }
 }

@@ -20,8 +20,6 @@ import io.fleetkit.api.ExpiredException;
 import io.grpc.Status;
 import io.fleetkit.api.FleetKitException;
 import io.fleetkit.api.StoreUnavailableException;
-import io.fleetkit.api.admission.AdmissionChain;
-import io.fleetkit.api.admission.AdmissionOperation;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
@@ -35,7 +33,6 @@ import io.fleetkit.api.store.spi.WriteRules;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -385,22 +382,9 @@ public final class EtcdObjectStore implements ObjectStore {
   public <T extends ApiObject<T>> T update(T object) {
     Objects.requireNonNull(object, "object");
     checkOpen();
-    AdmissionChain admission = settings.admission();
     ObjectMeta meta = object.metadata();
-    if (admission.isEmpty()) {
-      return write(kindOf(object), meta.namespace(), meta.name(), "update", meta.resourceVersion(),
-          s -> WriteRules.update(s, object));
-    }
-    T stored = require(kindOf(object), meta.namespace(), meta.name());
-    AdmissionChain.Admitted<T> admitted = admission.admit(AdmissionOperation.UPDATE, object, stored, this);
-    try {
-      T admittedObject = admitted.object();
-      return write(kindOf(object), meta.namespace(), meta.name(), "update", meta.resourceVersion(),
-          s -> WriteRules.update(s, admittedObject));
-    } catch (RuntimeException e) {
-      admitted.rollback();
-      throw e;
-    }
+    return WriteRules.update(this, settings.admission(), object, admitted -> write(kindOf(object), meta.namespace(),
+        meta.name(), "update", meta.resourceVersion(), s -> WriteRules.update(s, admitted)));
   }
 
   @Override
@@ -420,20 +404,8 @@ public final class EtcdObjectStore implements ObjectStore {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(preconditions, "preconditions");
     checkOpen();
-    AdmissionChain admission = settings.admission();
-    if (admission.isEmpty()) {
-      return write(kind, namespace, name, "delete", "",
-          s -> WriteRules.delete(s, preconditions, settings.clock().instant()));
-    }
-    T stored = require(kind, namespace, name);
-    AdmissionChain.Admitted<T> admitted = admission.admit(AdmissionOperation.DELETE, stored, null, this);
-    try {
-      return write(kind, namespace, name, "delete", "",
-          s -> WriteRules.delete(s, preconditions, settings.clock().instant()));
-    } catch (RuntimeException e) {
-      admitted.rollback();
-      throw e;
-    }
+    return WriteRules.delete(this, settings.admission(), kind, namespace, name, () -> write(kind, namespace, name,
+        "delete", "", s -> WriteRules.delete(s, preconditions, settings.clock().instant())));
   }
 
   /**
@@ -455,11 +427,10 @@ public final class EtcdObjectStore implements ObjectStore {
       if (change.effect() == WriteRules.Effect.NONE) {
         return stored.object();
       }
-      byte[] value = change.effect() == WriteRules.Effect.REMOVE ? null
-          : codec.encode(WriteRules.withVersion(change.object(), ""));
-      Op op = value == null
+      Op op = change.effect() == WriteRules.Effect.REMOVE
           ? Op.delete(key, DeleteOption.DEFAULT)
-          : Op.put(key, ByteSequence.from(value), PutOption.DEFAULT);
+          : Op.put(key, ByteSequence.from(codec.encode(WriteRules.withVersion(change.object(), ""))),
+              PutOption.DEFAULT);
       long token = fenceToken(what);
       TxnResponse r = call(fencedTxn(token, new Cmp(key, Cmp.Op.EQUAL, CmpTarget.modRevision(stored.modRevision())),
           op, key), what);
@@ -476,15 +447,10 @@ public final class EtcdObjectStore implements ObjectStore {
         recent.remove(key);
         throw WriteRules.notFound(kind, namespace, name);
       }
-      if (value != null && now.get(0).getModRevision() > stored.modRevision()
-          && Arrays.equals(now.get(0).getValue().getBytes(), value)) {
-        // The client resent a transaction whose first answer was lost (a leader change): the key now holds exactly
-        // what this write put, so it was applied. Reporting a conflict would make the caller apply it again.
-        recent.remove(key);
-        long rev = now.get(0).getModRevision();
-        afterWrite(kind, rev);
-        return WriteRules.withVersion(change.object(), version(rev));
-      }
+      // Even a key that now holds exactly the bytes this write would put was written by another write (the same
+      // change made concurrently, e.g. two increments of one counter from the same read): the transaction is never
+      // resent (jetcd retries a Txn only on an expired auth token, refused before it executes), so taking that for
+      // this write's success would lose an update. A lost answer is a StoreUnavailableException instead.
       stored = remember(key, new Stored<>(decode(now.get(0), kind), now.get(0).getModRevision()));
     }
   }

@@ -37,19 +37,27 @@ public final class KubernetesSchedulerMain {
 
   private KubernetesSchedulerMain() {}
 
+  /**
+   * One WARN line at start for each weakness of the client configuration ({@link TransportSecurity#weaknesses}),
+   * and the same lines for {@code /readyz}.
+   */
+  static List<String> transportWarnings(io.fabric8.kubernetes.client.Config config) {
+    List<String> lines = TransportSecurity.weaknesses(config).stream()
+        .map(w -> "insecure Kubernetes client configuration: " + w).toList();
+    for (String line : lines) {
+      LOG.warn("{}", line);
+    }
+    return lines;
+  }
+
   public static void main(String[] args) throws InterruptedException {
     ensureAsyncPool();
     Map<String, String> env = System.getenv();
     KubernetesClient client = new KubernetesClientBuilder().build();
-    List<String> weaknesses = TransportSecurity.weaknesses(client.getConfiguration());
-    for (String weakness : weaknesses) {
-      LOG.warn("insecure Kubernetes client configuration: {}", weakness);
-    }
+    List<String> readyzWarnings = transportWarnings(client.getConfiguration());
     PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     KubernetesScheduler scheduler = builder(client, env).metrics(MicrometerMetrics.of(prometheus)).build();
     int port = metricsPort(env);
-    List<String> readyzWarnings = weaknesses.stream()
-        .map(w -> "insecure Kubernetes client configuration: " + w).toList();
     MetricsServer server = port == 0 ? null : MetricsServer.start(new InetSocketAddress(port), prometheus::scrape,
         () -> true, scheduler::isReady, readyzWarnings);
     CountDownLatch stopped = new CountDownLatch(1);

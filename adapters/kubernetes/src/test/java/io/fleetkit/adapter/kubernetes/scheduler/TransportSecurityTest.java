@@ -27,4 +27,14 @@ final class TransportSecurityTest {
     Config c = new ConfigBuilder(Config.empty()).withMasterUrl("https://10.0.0.1:6443").build();
     assertThat(TransportSecurity.weaknesses(c)).isEmpty();
   }
+
+  @Test
+  void startup_eachWeaknessLoggedAsWarn_andTheSameLinesForReadyz() {
+    Config c = new ConfigBuilder(Config.empty()).withMasterUrl("https://10.0.0.9:6443").withTrustCerts(true).build();
+    java.util.List<String> readyz = KubernetesSchedulerMain.transportWarnings(c);
+    assertThat(readyz).singleElement().asString().startsWith("insecure Kubernetes client configuration: TLS")
+        .contains("https://10.0.0.9:6443");
+    assertThat(io.fleetkit.api.testing.CapturedLogs.lines())
+        .anyMatch(l -> l.startsWith("WARN ") && l.contains(readyz.get(0)));
+  }
 }

@@ -150,6 +150,36 @@ final class YamlStrictnessTest {
   }
 
   @Test
+  void load_utf16File_namedAsUtf16(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve("utf16.yaml");
+    Files.write(f, "apiVersion: v1\nkind: Pod\n".getBytes(StandardCharsets.UTF_16)); // big-endian, with a BOM
+    assertThatThrownBy(() -> KubernetesYaml.load(List.of(f))).isInstanceOf(ManifestException.class)
+        .hasMessageContaining("is not UTF-8 text (it looks like UTF-16): byte 0xFE at line 1, column 1");
+  }
+
+  @Test
+  void load_fileOverTheSizeBound_refusedUnread(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve("huge.yaml");
+    try (java.io.RandomAccessFile r = new java.io.RandomAccessFile(f.toFile(), "rw")) {
+      r.setLength(KubernetesYaml.MAX_FILE_BYTES + 1); // sparse: no disk, and reading it would take the heap
+    }
+    ManifestException e = assertTimeoutPreemptively(Duration.ofSeconds(10),
+        () -> catchThrowableOfType(ManifestException.class, () -> KubernetesYaml.load(List.of(f))));
+    assertThat(e).hasMessageContaining("huge.yaml")
+        .hasMessageContaining("is larger than " + KubernetesYaml.MAX_FILE_BYTES + " bytes");
+  }
+
+  @Test
+  void read_endlessDevice_stopsAtTheBound() throws Exception {
+    Path zero = Path.of("/dev/zero");
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(zero), "no /dev/zero here");
+    // The same read KubernetesYaml does with MAX_FILE_BYTES, with a small bound: one byte past it, then refused.
+    assertThatThrownBy(() -> assertTimeoutPreemptively(Duration.ofSeconds(10),
+        () -> io.fleetkit.adapter.kubernetes.yaml.internal.Utf8Text.read(zero, 4096)))
+        .isInstanceOf(java.io.IOException.class).hasMessage("is larger than 4096 bytes");
+  }
+
+  @Test
   void load_shippedExamples_passStrictFieldValidation() throws Exception {
     // Each example directory is one scenario (names repeat across them), so each is loaded on its own.
     List<Path> dirs;

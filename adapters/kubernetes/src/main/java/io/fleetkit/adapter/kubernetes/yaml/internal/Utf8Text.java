@@ -33,6 +33,10 @@ public final class Utf8Text {
    * @throws IOException when the file cannot be read or is longer than {@code maxBytes}
    */
   public static String read(Path file, long maxBytes) throws IOException {
+    if (Files.isRegularFile(file) && Files.size(file) > maxBytes) {
+      throw new IOException("is larger than " + maxBytes + " bytes"); // refused unread
+    }
+    // A device or pipe has no size: read at most one byte past the bound.
     byte[] bytes;
     try (InputStream in = Files.newInputStream(file)) {
       bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes + 1));

@@ -1,6 +1,5 @@
-package io.fleetkit.admission;
+package io.fleetkit.api.admission;
 
-import io.fleetkit.api.admission.AdmissionDeniedException;
 import io.fleetkit.api.core.Pod;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,15 +12,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
-/** The quota properties' driver: creates pods from several threads released together. */
-final class ConcurrentCreates {
+/**
+ * The driver of the quota concurrency tests (admission's properties, the etcd store's shared quota): creates pods
+ * from several threads released together.
+ */
+public final class ConcurrentCreates {
   private ConcurrentCreates() {}
 
   /**
    * Creates {@code pods} on {@code threads} threads, all starting at once; {@code create} gets each pod's index and
    * the pod, {@code onDenied} each admission denial (to check its rule). Returns how many were denied.
    */
-  static int run(int threads, List<Pod> pods, BiConsumer<Integer, Pod> create,
+  public static int run(int threads, List<Pod> pods, BiConsumer<Integer, Pod> create,
       Consumer<AdmissionDeniedException> onDenied) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     CountDownLatch start = new CountDownLatch(1);
@@ -44,7 +46,7 @@ final class ConcurrentCreates {
     start.countDown();
     try {
       for (Future<?> f : futures) {
-        f.get(30, TimeUnit.SECONDS);
+        f.get(60, TimeUnit.SECONDS);
       }
     } finally {
       pool.shutdown();
