@@ -71,6 +71,13 @@ public class ObservabilityOverheadPairedBenchmark {
   @Param({"ratio"})
   public String tracing;
 
+  /**
+   * What the {@code on} scheduler records: {@code metrics+tracing} (the guard rail), or {@code metrics} or
+   * {@code tracing} alone (to tell the two costs apart).
+   */
+  @Param({"metrics+tracing"})
+  public String observe;
+
   /** Pods per slice: the two schedulers alternate every this many pods. */
   @Param({"500"})
   public int slice;
@@ -92,6 +99,9 @@ public class ObservabilityOverheadPairedBenchmark {
   public void load() {
     if (!tracing.equals("ratio") && !tracing.equals("all")) {
       throw new IllegalArgumentException("tracing " + tracing + " must be ratio or all");
+    }
+    if (!observe.equals("metrics+tracing") && !observe.equals("metrics") && !observe.equals("tracing")) {
+      throw new IllegalArgumentException("observe " + observe + " must be metrics+tracing, metrics or tracing");
     }
     if (slice < 1) {
       throw new IllegalArgumentException("slice " + slice + " must be at least 1 pod");
@@ -121,9 +131,13 @@ public class ObservabilityOverheadPairedBenchmark {
       if (observed) {
         Sampler sampler = tracing.equals("all") ? Sampler.alwaysOn()
             : Sampler.parentBased(Sampler.traceIdRatioBased(ObservabilityOverheadBenchmark.TRACE_RATIO));
-        b.metrics(MicrometerMetrics.of(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)));
-        b.tracing(OpenTelemetryTracing.of(OpenTelemetrySdk.builder()
+        if (observe.startsWith("metrics")) {
+          b.metrics(MicrometerMetrics.of(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)));
+        }
+        if (observe.endsWith("tracing")) {
+          b.tracing(OpenTelemetryTracing.of(OpenTelemetrySdk.builder()
             .setTracerProvider(SdkTracerProvider.builder().setSampler(sampler).build()).build()));
+        }
       }
     });
     List<Pod> init = perfCase.initPods();

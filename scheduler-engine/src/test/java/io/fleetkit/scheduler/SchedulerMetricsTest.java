@@ -184,6 +184,52 @@ final class SchedulerMetricsTest {
         Map.of("plugin", "NodeResourcesFit", "extension_point", "PreFilter", "status", "Success"))).hasSize(21);
   }
 
+  /**
+   * A scrape between two calls sees every attempt made so far, exactly: after 37 single steps (not a multiple of the
+   * 32 cycles after which {@code runUntilIdle} adds up plugin evaluations; the queue still holds pods) and after the
+   * rest ran to idle. Counters, every histogram's {@code _count} and its {@code +Inf} bucket agree.
+   */
+  @Test
+  void scrapeAfterNAttempts_showsExactlyN_afterAPartialBatchAndAtIdle() {
+    Map<String, String> scheduled = Map.of("result", "scheduled", "profile", "default-scheduler");
+    Map<String, String> filterOfFit = Map.of("plugin", "NodeResourcesFit", "extension_point", "Filter",
+        "profile", "default-scheduler");
+    try (Scheduler s = Scheduler.builder().clock(clock).seed(5).parallelism(1)
+        .metrics(MicrometerMetrics.of(prometheus)).build()) {
+      for (int i = 0; i < 3; i++) {
+        s.addNode(node("n" + i, 100_000, 1_000_000, 1000));
+      }
+      for (int i = 0; i < 40; i++) {
+        s.addPod(pod("p" + i, 10, 10));
+      }
+      for (int i = 0; i < 37; i++) {
+        assertThat(s.scheduleOne().isBound()).isTrue();
+      }
+      assertAttempts(scrape(), 37, 3, scheduled, filterOfFit);
+      assertThat(s.runUntilIdle()).hasSize(3);
+      assertAttempts(scrape(), 40, 0, scheduled, filterOfFit);
+    }
+  }
+
+  private static void assertAttempts(Exposition e, int n, int pending, Map<String, String> scheduled,
+      Map<String, String> filterOfFit) {
+    assertThat(e.value("scheduler_schedule_attempts_total", scheduled)).contains((double) n);
+    assertThat(e.value("scheduler_scheduling_attempt_duration_seconds_count", scheduled)).contains((double) n);
+    Map<String, String> inf = new java.util.HashMap<>(scheduled);
+    inf.put("le", "+Inf");
+    assertThat(e.value("scheduler_scheduling_attempt_duration_seconds_bucket", inf)).contains((double) n);
+    assertThat(e.value("scheduler_scheduling_attempt_duration_seconds_sum", scheduled).orElseThrow()).isPositive();
+    assertThat(e.value("scheduler_scheduling_algorithm_duration_seconds_count", Map.of())).contains((double) n);
+    assertThat(e.value("scheduler_pod_scheduling_attempts_count", Map.of())).contains((double) n);
+    assertThat(e.value("scheduler_pod_scheduling_attempts_sum", Map.of())).contains((double) n);
+    assertThat(e.value("scheduler_pod_scheduling_sli_duration_seconds_count", Map.of("attempts", "1")))
+        .contains((double) n);
+    assertThat(e.value("scheduler_pending_pods", Map.of("queue", "active"))).contains((double) pending);
+    assertThat(e.value("scheduler_cache_size", Map.of("type", "pods"))).contains((double) n);
+    // one Filter call per node examined (3 nodes, all fit) per attempt
+    assertThat(e.value("scheduler_plugin_evaluation_total", filterOfFit)).contains(3.0 * n);
+  }
+
   @Test
   void pluginSampling_neverChangesPlacements() {
     List<String> withMetrics = placements(MicrometerMetrics.of(prometheus));

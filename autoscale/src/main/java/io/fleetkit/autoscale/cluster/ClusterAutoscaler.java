@@ -494,8 +494,7 @@ public final class ClusterAutoscaler {
     int empties = 0;
     int drains = 0;
     int evicted = 0;
-    Map<String, Node> byName = null; // both made on the first deletion: most loops delete nothing
-    Map<String, List<Pod>> podsByNode = null;
+    Map<String, Node> byName = null; // made on the first deletion: most loops delete nothing
     for (String name : unneeded) {
       Instant since = unneededSince.get(name);
       if (since == null || now.isBefore(since.plus(options.scaleDownUnneededTime()))) {
@@ -524,15 +523,14 @@ public final class ClusterAutoscaler {
         drains++;
       }
       room.merge(pool, -1, Integer::sum);
-      if (podsByNode == null) {
-        podsByNode = new HashMap<>();
-        for (Pod p : pods) {
-          if (p.isBound() && !p.isTerminal()) {
-            podsByNode.computeIfAbsent(p.spec().nodeName(), k -> new ArrayList<>()).add(p);
-          }
+      // the node's pods in listing order; one pass per deleted node (usually one a loop) instead of grouping all
+      List<Pod> onNode = new ArrayList<>();
+      for (Pod p : pods) {
+        if (p.isBound() && !p.isTerminal() && name.equals(p.spec().nodeName())) {
+          onNode.add(p);
         }
       }
-      for (Pod p : podsByNode.getOrDefault(name, List.of())) {
+      for (Pod p : onNode) {
         deleteQuietly(Pod.class, p.metadata().namespace(), p.metadata().name());
         evicted++;
       }

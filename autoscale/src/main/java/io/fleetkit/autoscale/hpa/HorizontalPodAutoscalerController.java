@@ -69,7 +69,6 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
   private final ObjectStore store;
   private final Clock clock;
   private final MetricsSource metrics;
-  private final Duration cpuInitializationPeriod;
   private final ReplicaCalculator calculator;
   private final ReplicaNormalizer normalizer;
   private final Duration syncPeriod;
@@ -89,16 +88,17 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
   /**
    * A proposal of {@link #computeReplicasForMetrics} and its inputs: the HPA's spec, the target's scale, the pods
    * (the store's objects, immutable, so an unchanged pod is the same instance), the namespace's target selectors and
-   * one {@link MetricsSource#resourceMetricsVersion} per metric. Kept only when every pod is past its
-   * cpu-initialization period, the one place where the computation reads the clock (through the samples'
-   * timestamps), so equal inputs give the same proposal at any later time.
+   * one {@link MetricsSource#resourceMetricsVersion} per metric. The computation reads the clock in one place only,
+   * the cpu rules for pods inside their initialization period (the period's end, and the samples' timestamps
+   * against the readiness change): the memo is valid until the computation's {@link ReplicaCalculator.Horizon},
+   * the first instant at which one of those comparisons could turn out differently for the same inputs.
    */
   private record Memo(HorizontalPodAutoscalerSpec spec, TargetScale scale, List<Pod> pods,
-      List<TargetSelector> selectors, List<Object> versions, Proposal proposal, int[] perMetric) {
+      List<TargetSelector> selectors, List<Object> versions, Proposal proposal, int[] perMetric, Instant validUntil) {
     boolean matches(HorizontalPodAutoscalerSpec s, TargetScale sc, List<Pod> ps, List<TargetSelector> sel,
-        List<Object> vs) {
-      if ((s != spec && !s.equals(spec)) || !sc.equals(scale) || (sel != selectors && !sel.equals(selectors))
-          || !vs.equals(versions) || ps.size() != pods.size()) {
+        List<Object> vs, Instant now) {
+      if (!now.isBefore(validUntil) || (s != spec && !s.equals(spec)) || !sc.equals(scale)
+          || (sel != selectors && !sel.equals(selectors)) || !vs.equals(versions) || ps.size() != pods.size()) {
         return false;
       }
       for (int i = 0; i < ps.size(); i++) {
@@ -123,7 +123,6 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     this.store = b.store;
     this.clock = b.clock;
     this.metrics = b.metrics;
-    this.cpuInitializationPeriod = b.cpuInitializationPeriod;
     this.calculator = new ReplicaCalculator(b.metrics, b.clock, b.tolerance, b.cpuInitializationPeriod,
         b.initialReadinessDelay);
     this.normalizer = new ReplicaNormalizer(b.clock, b.downscaleStabilization);
@@ -329,7 +328,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     List<MetricSpec> specs = hpa.spec().metrics();
     List<Object> versions = versions(namespace, scale, specs);
     Memo memo = memos.get(key);
-    if (memo != null && versions != null && memo.matches(hpa.spec(), scale, pods, selectors, versions)) {
+    if (memo != null && versions != null && memo.matches(hpa.spec(), scale, pods, selectors, versions, clock.instant())) {
       Proposal p = memo.proposal();
       if (registry.enabled()) {
         int current = hpa.status().currentReplicas();
@@ -358,11 +357,12 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     int invalid = 0;
     String firstError = null;
     HorizontalPodAutoscalerCondition firstCondition = null;
+    ReplicaCalculator.Horizon horizon = new ReplicaCalculator.Horizon();
     for (int i = 0; i < specs.size(); i++) {
       MetricSpec spec = specs.get(i);
       long start = registry.enabled() ? System.nanoTime() : 0;
       try {
-        One one = computeReplicasForMetric(namespace, spec, scale, pods);
+        One one = computeReplicasForMetric(namespace, spec, scale, pods, horizon);
         perMetric[i] = one.replicas;
         statuses.add(one.status);
         if (replicas == 0 || one.replicas > replicas) {
@@ -400,8 +400,8 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     conditions.set(HorizontalPodAutoscalerConditionType.ScalingActive, ConditionStatus.True, "ValidMetricFound",
         "the HPA was able to successfully calculate a replica count from " + metric);
     Proposal proposal = new Proposal(replicas, metric, List.copyOf(statuses), error);
-    if (invalid == 0 && versions != null && pastInitialization(pods)) {
-      memos.put(key, new Memo(hpa.spec(), scale, pods, selectors, versions, proposal, perMetric));
+    if (invalid == 0 && versions != null && horizon.until().isAfter(clock.instant())) {
+      memos.put(key, new Memo(hpa.spec(), scale, pods, selectors, versions, proposal, perMetric, horizon.until()));
     }
     return proposal;
   }
@@ -432,18 +432,6 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
       out.add(v);
     }
     return out;
-  }
-
-  /** Whether every pod started at least the cpu-initialization period ago (or has not started). */
-  private boolean pastInitialization(List<Pod> pods) {
-    Instant now = clock.instant();
-    for (Pod p : pods) {
-      Instant started = p.status().startTime();
-      if (started != null && started.plus(cpuInitializationPeriod).isAfter(now)) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** Upstream's {@code ObserveMetricComputationResult}. */
@@ -552,7 +540,8 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     };
   }
 
-  private One computeReplicasForMetric(String namespace, MetricSpec spec, TargetScale scale, List<Pod> pods) {
+  private One computeReplicasForMetric(String namespace, MetricSpec spec, TargetScale scale, List<Pod> pods,
+      ReplicaCalculator.Horizon horizon) {
     int specReplicas = scale.specReplicas();
     int statusReplicas = scale.statusReplicas();
     LabelSelector selector = scale.selector();
@@ -562,13 +551,13 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
         MetricTarget t = r.target();
         if (t.type() == MetricTargetType.Utilization && t.averageUtilization() != null) {
           ReplicaCount c = calculator.resourceReplicas(specReplicas, t.averageUtilization(), r.name(), namespace,
-              selector, pods, "");
+              selector, pods, "", horizon);
           return new One(c.replicas(), r.name() + " resource utilization (percentage of request)",
               MetricStatus.of(new ResourceMetricStatus(r.name(), average(c))));
         }
         Quantity avg = requireTarget(t.averageValue(), spec);
         ReplicaCount c = calculator.rawResourceReplicas(specReplicas, avg.milliValue(), r.name(), namespace, selector,
-            pods, "");
+            pods, "", horizon);
         return new One(c.replicas(), r.name() + " resource",
             MetricStatus.of(new ResourceMetricStatus(r.name(), average(c))));
       }
@@ -577,13 +566,13 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
         MetricTarget t = r.target();
         if (t.type() == MetricTargetType.Utilization && t.averageUtilization() != null) {
           ReplicaCount c = calculator.resourceReplicas(specReplicas, t.averageUtilization(), r.name(), namespace,
-              selector, pods, r.container());
+              selector, pods, r.container(), horizon);
           return new One(c.replicas(), r.name() + " container resource utilization (percentage of request)",
               MetricStatus.of(new ContainerResourceMetricStatus(r.name(), r.container(), average(c))));
         }
         Quantity avg = requireTarget(t.averageValue(), spec);
         ReplicaCount c = calculator.rawResourceReplicas(specReplicas, avg.milliValue(), r.name(), namespace, selector,
-            pods, r.container());
+            pods, r.container(), horizon);
         return new One(c.replicas(), r.name() + " container resource",
             MetricStatus.of(new ContainerResourceMetricStatus(r.name(), r.container(), average(c))));
       }

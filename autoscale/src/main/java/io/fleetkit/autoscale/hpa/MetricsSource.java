@@ -25,7 +25,8 @@ public interface MetricsSource {
 
   /**
    * A version of what {@link #podResourceMetrics} returns for these arguments now: two equal non-null versions
-   * promise the same pods with the same usage (their timestamps may differ). The HPA controller reuses its last
+   * promise the same pods with the same usage and windows (their timestamps may move forward, never back: the HPA's
+   * cpu rules compare them with readiness changes). The HPA controller reuses its last
    * computation for an HPA whose pods, scale and metric versions are unchanged. The default, {@code null}, means
    * unknown: the metrics are read and the computation is done every time.
    */

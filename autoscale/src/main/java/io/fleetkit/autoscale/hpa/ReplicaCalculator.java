@@ -97,12 +97,18 @@ public final class ReplicaCalculator {
    */
   public ReplicaCount resourceReplicas(int currentReplicas, int targetUtilization, String resource, String namespace,
       LabelSelector selector, List<Pod> pods, String container) {
+    return resourceReplicas(currentReplicas, targetUtilization, resource, namespace, selector, pods, container, null);
+  }
+
+  /** As above; {@code horizon}, when given, is limited to the instant until which the result cannot change. */
+  ReplicaCount resourceReplicas(int currentReplicas, int targetUtilization, String resource, String namespace,
+      LabelSelector selector, List<Pod> pods, String container, @Nullable Horizon horizon) {
     Fetched fetched = fetchResourceMetrics(resource, namespace, selector, container);
     Map<String, PodSample> samples = fetched.samples;
     if (pods.isEmpty()) {
       throw new MetricsUnavailableException("no pods returned by selector while calculating replica count");
     }
-    PodGroups groups = groupPods(pods, samples, resource);
+    PodGroups groups = groupPods(pods, samples, resource, horizon);
     samples.keySet().removeAll(groups.ignored());
     samples.keySet().removeAll(groups.unready());
     Map<String, Long> requests = calculatePodRequests(pods, container, resource);
@@ -158,8 +164,15 @@ public final class ReplicaCalculator {
    */
   public ReplicaCount rawResourceReplicas(int currentReplicas, long targetAverageMilli, String resource,
       String namespace, LabelSelector selector, List<Pod> pods, String container) {
+    return rawResourceReplicas(currentReplicas, targetAverageMilli, resource, namespace, selector, pods, container,
+        null);
+  }
+
+  /** As above; {@code horizon}, when given, is limited to the instant until which the result cannot change. */
+  ReplicaCount rawResourceReplicas(int currentReplicas, long targetAverageMilli, String resource,
+      String namespace, LabelSelector selector, List<Pod> pods, String container, @Nullable Horizon horizon) {
     Fetched fetched = fetchResourceMetrics(resource, namespace, selector, container);
-    return plainMetricReplicas(fetched, currentReplicas, targetAverageMilli, pods, resource);
+    return plainMetricReplicas(fetched, currentReplicas, targetAverageMilli, pods, resource, horizon);
   }
 
   /**
@@ -184,7 +197,7 @@ public final class ReplicaCalculator {
       samples.put(v.podName(), new PodSample(v.milliValue(), v.timestamp(), null));
     }
     return plainMetricReplicas(new Fetched(samples, values.get(0).timestamp()), currentReplicas, targetAverageMilli,
-        pods, "");
+        pods, "", null);
   }
 
   /**
@@ -301,12 +314,12 @@ public final class ReplicaCalculator {
 
   /** {@code calcPlainMetricReplicas}: the per-pod average against a per-pod target, missing pods at the target. */
   private ReplicaCount plainMetricReplicas(Fetched fetched, int currentReplicas, long targetUsage, List<Pod> pods,
-      String resource) {
+      String resource, @Nullable Horizon horizon) {
     Map<String, PodSample> samples = fetched.samples;
     if (pods.isEmpty()) {
       throw new MetricsUnavailableException("no pods returned by selector while calculating replica count");
     }
-    PodGroups groups = groupPods(pods, samples, resource);
+    PodGroups groups = groupPods(pods, samples, resource, horizon);
     samples.keySet().removeAll(groups.ignored());
     samples.keySet().removeAll(groups.unready());
     if (samples.isEmpty()) {
@@ -386,6 +399,16 @@ public final class ReplicaCalculator {
    * (initialization period, readiness delay) apply only when {@code resource} is {@code cpu}.
    */
   PodGroups groupPods(List<Pod> pods, Map<String, PodSample> samples, String resource) {
+    return groupPods(pods, samples, resource, null);
+  }
+
+  /**
+   * As above; {@code horizon}, when given, is limited to the instant until which the grouping cannot change for
+   * the same pods and samples no older than these: the end of the initialization period of each pod inside it, and
+   * now for a pod dropped only because its sample is within a metric window of its readiness change (a later sample
+   * may pass it). Outside the initialization period, and for unready pods inside it, the grouping reads no clock.
+   */
+  PodGroups groupPods(List<Pod> pods, Map<String, PodSample> samples, String resource, @Nullable Horizon horizon) {
     Instant now = clock.instant();
     int ready = 0;
     Set<String> unready = new HashSet<>();
@@ -414,11 +437,15 @@ public final class ReplicaCalculator {
           isUnready = true;
         } else {
           Instant transition = goTime(condition.lastTransitionTime());
-          if (startTime.plus(cpuInitializationPeriod).isAfter(now)) {
+          Instant initialized = startTime.plus(cpuInitializationPeriod);
+          if (initialized.isAfter(now)) {
             // Within the initialization period: drop the sample if the pod is unready or no full metric window has
             // passed since its last readiness transition.
-            isUnready = condition.status() == ConditionStatus.False
-                || goTime(sample.timestamp).isBefore(transition.plus(windowOf(sample)));
+            boolean early = goTime(sample.timestamp).isBefore(transition.plus(windowOf(sample)));
+            isUnready = condition.status() == ConditionStatus.False || early;
+            if (horizon != null) {
+              horizon.limit(condition.status() != ConditionStatus.False && early ? now : initialized);
+            }
           } else {
             // After it: drop the sample only if the pod is unready and has never been ready.
             isUnready = condition.status() == ConditionStatus.False
@@ -545,4 +572,23 @@ public final class ReplicaCalculator {
   private record Fetched(Map<String, PodSample> samples, Instant timestamp) {}
 
   private record Utilization(double ratio, int utilization, long rawAverage) {}
+
+  /**
+   * The instant until which a computation's result stays what it is for the same inputs (pods, and samples with the
+   * same values and timestamps no earlier): {@link Instant#MAX} unless a pod is inside its cpu initialization period.
+   * Mutable, for one computation on one thread.
+   */
+  static final class Horizon {
+    private Instant until = Instant.MAX;
+
+    void limit(Instant t) {
+      if (t.isBefore(until)) {
+        until = t;
+      }
+    }
+
+    Instant until() {
+      return until;
+    }
+  }
 }

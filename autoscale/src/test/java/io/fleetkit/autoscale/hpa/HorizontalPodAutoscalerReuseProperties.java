@@ -164,7 +164,10 @@ final class HorizontalPodAutoscalerReuseProperties {
     assertThat(reused.reads).isLessThanOrEqualTo(computed.reads);
   }
 
-  /** Unchanged inputs are not read again; a new version, a pod in its initialization period or a rescale are. */
+  /**
+   * Unchanged inputs are not read again; a new version, a changed pod, the end of a pod's initialization period and
+   * a sample within a metric window of a readiness change are.
+   */
   @Example
   void reuse_readsMetricsOnlyWhenSomethingChanged() {
     Cluster c = new Cluster(true);
@@ -179,10 +182,28 @@ final class HorizontalPodAutoscalerReuseProperties {
     c.apply(new Step(1, 0, 900, 15));
     c.sync();
     assertThat(c.reads).as("a new version").isEqualTo(first + 1);
-    c.apply(new Step(2, 1, 0, 15)); // web-1 restarts: its samples count only after the initialization period
+    c.apply(new Step(2, 1, 0, 15)); // web-1 restarts, ready; its sample is a full window after the change
+    c.sync();
+    assertThat(c.reads).as("a changed pod").isEqualTo(first + 2);
+    c.clock.advance(Duration.ofSeconds(15));
+    c.sync();
+    assertThat(c.reads).as("inside its initialization period, nothing that decides changes before its end")
+        .isEqualTo(first + 2);
+    c.clock.advance(Duration.ofMinutes(5));
+    c.sync();
+    assertThat(c.reads).as("the initialization period ended: the other cpu rule applies").isEqualTo(first + 3);
+    c.clock.advance(Duration.ofSeconds(15));
+    c.sync();
+    assertThat(c.reads).isEqualTo(first + 3);
+    c.apply(new Step(2, 2, 0, 1)); // web-2 restarts; synced 1 s later, its sample is within a window of the change
+    c.sync();
+    c.clock.advance(Duration.ofSeconds(5));
+    c.sync();
+    assertThat(c.reads).as("a sample within a window of a readiness change: read every time").isEqualTo(first + 5);
+    c.clock.advance(Duration.ofSeconds(10));
     c.sync();
     c.clock.advance(Duration.ofSeconds(15));
     c.sync();
-    assertThat(c.reads).as("a pod inside its cpu-initialization period: read every time").isEqualTo(first + 3);
+    assertThat(c.reads).as("a full window after the change: reused again").isEqualTo(first + 6);
   }
 }

@@ -26,12 +26,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * <ul>
  *   <li>a counter {@code x_y_total} is the Micrometer counter {@code x.y} (Prometheus adds {@code _total});
  *   <li>a gauge {@code x_y} is the gauge {@code x.y}, holding its value strongly;
- *   <li>a histogram {@code x_y_seconds} is the timer {@code x.y} with the descriptor's buckets as service-level
+ *   <li>on Micrometer's {@code PrometheusMeterRegistry}, a histogram is a collector of its Prometheus registry with
+ *       exactly the descriptor's name, labels and buckets (and no {@code _max}): an observation is two atomic
+ *       additions, where a Micrometer timer reads the clock twice ({@link PrometheusHistograms});
+ *   <li>on any other registry, a histogram {@code x_y_seconds} is the timer {@code x.y} with the descriptor's buckets as service-level
  *       objectives (Prometheus adds {@code _seconds}; bounds are rounded to whole nanoseconds); any other histogram
  *       is the distribution summary {@code x.y} with the buckets as objectives (Micrometer rounds each observation
  *       up to a whole number before bucketing, so these suit integer counts such as victims or attempts).
  * </ul>
- * Micrometer also exports a {@code _max} gauge beside each timer and summary; kube has no such series. Its window is
+ * On registries other than Prometheus, Micrometer also exports a {@code _max} gauge beside each timer and summary;
+ * kube has no such series. Its window is
  * one buffer long (Micrometer's default is three rotating buffers), so an observation updates one maximum, not
  * three: the largest value since the last reset, every two minutes.
  *
@@ -41,8 +45,25 @@ public final class MicrometerMetrics implements MetricsRegistry {
   private final MeterRegistry registry;
   private final Map<List<String>, Object> series = new ConcurrentHashMap<>();
 
+  /** Whether histograms are the Prometheus registry's own collectors ({@link PrometheusHistograms}). */
+  private final boolean prometheus;
+
   private MicrometerMetrics(MeterRegistry registry) {
     this.registry = Objects.requireNonNull(registry, "registry");
+    this.prometheus = isPrometheus(registry);
+  }
+
+  /**
+   * Whether {@code registry} is Micrometer's Prometheus registry, checked by class name so that neither it nor
+   * {@link PrometheusHistograms} is loaded when the optional Prometheus registry is absent.
+   */
+  private static boolean isPrometheus(MeterRegistry registry) {
+    for (Class<?> c = registry.getClass(); c != null; c = c.getSuperclass()) {
+      if (c.getName().equals("io.micrometer.prometheusmetrics.PrometheusMeterRegistry")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** FleetKit metrics recorded into {@code registry}. */
@@ -92,6 +113,9 @@ public final class MicrometerMetrics implements MetricsRegistry {
   public Histogram histogram(MetricDescriptor metric, String... labelValues) {
     check(metric, MetricType.HISTOGRAM, labelValues);
     return (Histogram) series.computeIfAbsent(key(metric, labelValues), k -> {
+      if (prometheus) {
+        return PrometheusHistograms.histogram(registry, metric, labelValues);
+      }
       if (metric.isSeconds()) {
         Duration[] slos = metric.buckets().stream().map(b -> Duration.ofNanos(Math.round(b * 1e9)))
             .toArray(Duration[]::new);
@@ -151,7 +175,8 @@ public final class MicrometerMetrics implements MetricsRegistry {
 
     @Override
     public void set(double value) {
-      bits.set(Double.doubleToRawLongBits(value));
+      // an ordered store: a scrape on another thread sees it, without a full fence on the (scheduling) hot path
+      bits.lazySet(Double.doubleToRawLongBits(value));
     }
 
     @Override

@@ -49,6 +49,28 @@ final class EngineLock {
 
   private final ReentrantLock lock = new ReentrantLock();
   private final ConcurrentLinkedQueue<Task> inbox = new ConcurrentLinkedQueue<>();
+  /** Run holding the lock just before its outermost release; null for none. */
+  private @Nullable Runnable beforeRelease;
+
+  /**
+   * Runs {@code action} holding the lock just before every outermost release (the end of a call, or of applying
+   * tasks), e.g. to hand batched observations to thread-safe metric series so that whatever reads them after a call
+   * returned sees everything the call did.
+   */
+  void beforeRelease(Runnable action) {
+    this.beforeRelease = action;
+  }
+
+  private void released() {
+    Runnable r = beforeRelease;
+    if (r != null) {
+      try {
+        r.run();
+      } catch (RuntimeException e) {
+        LOG.warn("scheduler: work before releasing the engine lock failed", e);
+      }
+    }
+  }
 
   /**
    * Runs {@code action} holding the lock, the inbox applied before and after it (by the outermost call only: a
@@ -67,6 +89,9 @@ final class EngineLock {
         drain(null);
       }
     } finally {
+      if (outermost) {
+        released();
+      }
       lock.unlock();
       if (outermost) {
         help(null); // tasks that arrived after the last drain, while this thread still held the lock
@@ -113,6 +138,9 @@ final class EngineLock {
       try {
         drain(mine);
       } finally {
+        if (lock.getHoldCount() == 1) {
+          released();
+        }
         lock.unlock();
       }
     }

@@ -31,6 +31,8 @@ import org.jspecify.annotations.Nullable;
 final class FeasibleNodes {
   /** {@code failedPlugin} value for a status already attributed to its plugin. */
   private static final int ATTRIBUTED = Integer.MAX_VALUE;
+  /** The shortest range {@link #filterSerial} filters at once. */
+  private static final int MIN_SERIAL_RANGE = 16;
 
   private final ClusterSnapshot snapshot;
   private final Nominator nominator;
@@ -108,6 +110,7 @@ final class FeasibleNodes {
     int processed = runFilters(fw, state, pod, toFind);
     fw.countFilterEvaluations(state.skipFilter, failedPlugin, processed);
     int found = 0;
+    int errorAt = -1;
     cutoff = processed;
     for (int pos = 0; pos < processed; pos++) {
       if (failedPlugin[pos] < 0) {
@@ -116,13 +119,13 @@ final class FeasibleNodes {
           cutoff = pos + 1;
           break;
         }
+      } else if (errorAt < 0 && statuses[pos].code() == Status.Code.ERROR) {
+        errorAt = pos;
       }
     }
-    for (int pos = 0; pos < cutoff; pos++) {
-      if (failedPlugin[pos] >= 0 && statuses[pos].code() == Status.Code.ERROR) {
-        error = attributed(fw, pos);
-        return -1;
-      }
+    if (errorAt >= 0) {
+      error = attributed(fw, errorAt);
+      return -1;
     }
     nextStartNodeIndex = (nextStartNodeIndex + cutoff) % numAll;
     feasibleList.size = found;
@@ -232,9 +235,13 @@ final class FeasibleNodes {
       Arrays.fill(failed, 0, k, -1);
       return k;
     }
-    feasibleFound.set(0);
     int work = Math.max(1, fw.filterCount()) * Math.min(n, Math.max(toFind, 1));
-    int chunk = work <= inlineWork || runner.parallelism() == 1
+    boolean serial = work <= inlineWork || runner.parallelism() == 1;
+    if (serial && !nominated) {
+      return filterSerial(fw, state, skip, pod, table, toFind);
+    }
+    feasibleFound.set(0);
+    int chunk = serial
         ? Math.max(toFind, 64)
         : Math.max(16, Math.min(toFind, n) / (runner.parallelism() * 2));
     ParallelRunner.Job[] self = new ParallelRunner.Job[1];
@@ -289,6 +296,59 @@ final class FeasibleNodes {
     self[0] = job;
     runner.run(job);
     return job.processed();
+  }
+
+  /**
+   * {@link #runFilters} on the calling thread alone: ranges of positions from {@code start}, each filtered plugin by
+   * plugin, until {@code toFind} nodes fit or every node was examined; returns the nodes examined. The first range is
+   * {@code toFind} long (when every node fits, nothing is examined in vain); each further one is sized from the share
+   * of nodes that fitted so far, plus an eighth, so that a window with full or excluded nodes costs about one more
+   * range instead of another {@code toFind} nodes. The ranges only decide how many nodes past the cut-off are
+   * examined for nothing: {@link #find} cuts at the {@code toFind}-th feasible node in order, whatever they were.
+   */
+  private int filterSerial(Framework fw, ArrayCycleState state, boolean @Nullable [] skip, PodInfo pod,
+      NodeTable table, int toFind) {
+    int n = this.n;
+    int start = this.start;
+    boolean all = this.all;
+    int[] cand = candidates;
+    int[] at = nodeAt;
+    int[] failed = failedPlugin;
+    Status[] st = statuses;
+    int processed = 0;
+    int found = 0;
+    while (processed < n && found < toFind) {
+      int need = toFind - found;
+      long size;
+      if (processed == 0) {
+        size = Math.max(need, MIN_SERIAL_RANGE);
+      } else if (found == 0) {
+        size = 2L * processed;
+      } else {
+        long estimate = ((long) need * processed + found - 1) / found;
+        size = Math.max(MIN_SERIAL_RANGE, estimate + (estimate >> 3));
+      }
+      int from = processed;
+      int to = (int) Math.min(n, from + size);
+      for (int pos = from; pos < to; pos++) {
+        int w = start + pos;
+        if (w >= n) {
+          w -= n;
+        }
+        at[pos] = all ? w : cand[w];
+      }
+      fw.runFilterRange(state, skip, pod, table, at, from, to, st, failed);
+      processed = to;
+      if (processed == n) {
+        break; // nothing left to examine: find() counts
+      }
+      for (int pos = from; pos < to; pos++) {
+        if (failed[pos] < 0) {
+          found++;
+        }
+      }
+    }
+    return processed;
   }
 
   /**

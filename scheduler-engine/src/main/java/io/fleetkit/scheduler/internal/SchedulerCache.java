@@ -5,6 +5,7 @@ import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.scheduler.nodetable.NodeTable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -297,7 +298,8 @@ public final class SchedulerCache {
 
   /**
    * Brings {@code snap} up to date: O(nodes changed since its last update), plus O(nodes) when nodes were added or
-   * removed or a node gained or lost its last pod with (anti-)affinity.
+   * removed; a node that gained its first or lost its last pod with (anti-)affinity moves in or out of the affinity
+   * lists in place (a binary search and an array shift, not a pass over every node).
    *
    * @return how many node views were (re)placed into the snapshot
    */
@@ -306,26 +308,53 @@ public final class SchedulerCache {
       rebuild(snap);
       return snap.size;
     }
-    boolean membershipChanged = false;
     int refreshed = 0;
     for (CacheNode n = head; n != null && n.generation > snap.generation; n = n.next) {
       if (n.node == null || n.snapshotIndex < 0) {
         continue;
       }
-      NodeInfo old = snap.table.view(n.snapshotIndex);
+      int i = n.snapshotIndex;
+      NodeInfo old = snap.table.view(i);
       NodeInfo now = n.view();
-      snap.table.set(n.snapshotIndex, now);
+      snap.table.set(i, now);
       refreshed++;
-      if (old.podsWithAffinity().isEmpty() != now.podsWithAffinity().isEmpty()
-          || old.podsWithRequiredAntiAffinity().isEmpty() != now.podsWithRequiredAntiAffinity().isEmpty()) {
-        membershipChanged = true;
+      boolean affinity = !now.podsWithAffinity().isEmpty();
+      if (old.podsWithAffinity().isEmpty() == affinity) {
+        snap.affinitySize = affinity ? insertSorted(snap.affinityIdx, snap.affinitySize, i)
+            : removeSorted(snap.affinityIdx, snap.affinitySize, i);
+      }
+      boolean anti = !now.podsWithRequiredAntiAffinity().isEmpty();
+      if (old.podsWithRequiredAntiAffinity().isEmpty() == anti) {
+        snap.antiSize = anti ? insertSorted(snap.antiIdx, snap.antiSize, i) : removeSorted(snap.antiIdx, snap.antiSize, i);
       }
     }
     snap.generation = generation;
-    if (membershipChanged) {
-      rebuildAffinityLists(snap);
-    }
     return refreshed;
+  }
+
+  /**
+   * Adds position {@code i} to the ascending positions {@code idx[0..size)} (kept as the full rebuild orders them);
+   * returns the new size. The arrays hold every position of the snapshot, so there is room.
+   */
+  private static int insertSorted(int[] idx, int size, int i) {
+    int at = Arrays.binarySearch(idx, 0, size, i);
+    if (at >= 0) {
+      return size;
+    }
+    at = -at - 1;
+    System.arraycopy(idx, at, idx, at + 1, size - at);
+    idx[at] = i;
+    return size + 1;
+  }
+
+  /** Removes position {@code i} from the ascending positions {@code idx[0..size)}; returns the new size. */
+  private static int removeSorted(int[] idx, int size, int i) {
+    int at = Arrays.binarySearch(idx, 0, size, i);
+    if (at < 0) {
+      return size;
+    }
+    System.arraycopy(idx, at + 1, idx, at, size - at - 1);
+    return size - 1;
   }
 
   private void rebuild(ClusterSnapshot snap) {

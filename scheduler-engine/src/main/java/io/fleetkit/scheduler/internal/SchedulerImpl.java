@@ -70,6 +70,8 @@ public final class SchedulerImpl implements Scheduler {
 
   private final SchedulerConfig config;
   private final LongSupplier nanos;
+  /** Whether {@link #nanos} is {@link System#nanoTime()}, so one clock read serves the attempt's end and the SLI. */
+  private final boolean systemNanos;
   private final EngineLock lock = new EngineLock();
   private final Set<String> nodeNames = new HashSet<>();
   private final Map<String, Framework> frameworks = new LinkedHashMap<>();
@@ -122,6 +124,7 @@ public final class SchedulerImpl implements Scheduler {
       clock = Clock.systemUTC();
       this.nanos = System::nanoTime;
     }
+    this.systemNanos = config.clock() == null && config.ticker() == null;
     this.cache = new SchedulerCache(config.assumedPodTtl().toNanos());
     this.waiting = new WaitingPodsImpl(lock, nanos);
     ClusterObjects objects = new ClusterObjects();
@@ -134,6 +137,11 @@ public final class SchedulerImpl implements Scheduler {
         fw.recordPluginDurations(metrics);
         fw.countEvaluations(metrics);
       }
+    }
+    if (obs != null && obs.metricsOn()) {
+      // batched counts and observations reach their series before every call returns (and, within runUntilIdle,
+      // every EVALUATION_FLUSH_CYCLES cycles and when the queue runs empty), so a scrape between calls sees them all
+      lock.beforeRelease(this::flushEvaluations);
     }
     Framework first = frameworks.values().iterator().next();
     for (Framework fw : frameworks.values()) {
@@ -367,9 +375,10 @@ public final class SchedulerImpl implements Scheduler {
 
   private ScheduleResult emit(ScheduleResult r, QueuedPod qp) {
     if (obs != null) {
+      long end = System.nanoTime();
       obs.result(r, qp.info.pod(), qp.framework.schedulerName(), qp.attempts,
-          attemptStartNanos < 0 ? -1 : System.nanoTime() - attemptStartNanos,
-          nanos.getAsLong() - qp.initialAttemptNanos, qp.rejectors);
+          attemptStartNanos < 0 ? -1 : end - attemptStartNanos,
+          (systemNanos ? end : nanos.getAsLong()) - qp.initialAttemptNanos, qp.rejectors);
     }
     return emit(r);
   }
@@ -391,6 +400,7 @@ public final class SchedulerImpl implements Scheduler {
 
   private void flushEvaluations() {
     if (obs != null && obs.metricsOn()) {
+      obs.flush();
       for (Framework fw : frameworks.values()) {
         fw.flushEvaluations();
       }

@@ -106,6 +106,14 @@ final class SchedulerInstruments {
   private final @Nullable Gauge cachePods;
   private final @Nullable Gauge cacheAssumed;
 
+  /** Per-attempt observations, handed to their series in batches ({@link #flush()}). */
+  private final ObservationBuffer buffer = new ObservationBuffer();
+
+  /** Hands the observations held since the last flush to their series. */
+  void flush() {
+    buffer.flush();
+  }
+
   /** Draws which cycles time their plugins; its own generator, so sampling never shifts the scheduler's draws. */
   private final SplittableRandom sampler;
 
@@ -266,18 +274,18 @@ final class SchedulerInstruments {
       if (c == null) {
         c = ps.attempts[result] = metrics.counter(SchedulerMetrics.SCHEDULE_ATTEMPTS, RESULTS[result], profile);
       }
-      c.increment();
+      buffer.increment(c);
       if (attemptNanos >= 0) {
         Histogram h = ps.durations[result];
         if (h == null) {
           h = ps.durations[result] = metrics.histogram(SchedulerMetrics.SCHEDULING_ATTEMPT_DURATION,
               RESULTS[result], profile);
         }
-        h.observeNanos(attemptNanos);
+        buffer.observeNanos(h, attemptNanos);
       }
       if (r.isBound()) {
-        podAttempts.observe(podAttemptCount);
-        sli(podAttemptCount).observeNanos(queuedNanos);
+        buffer.observe(podAttempts, podAttemptCount);
+        buffer.observeNanos(sli(podAttemptCount), queuedNanos);
       }
     }
     if (r.isBound()) {
@@ -292,7 +300,7 @@ final class SchedulerInstruments {
   /** The scheduling algorithm (PreFilter to host selection) took {@code nanos}. */
   void algorithm(long nanos) {
     if (algorithm != null) {
-      algorithm.observeNanos(nanos);
+      buffer.observeNanos(algorithm, nanos);
     }
   }
 
@@ -341,7 +349,7 @@ final class SchedulerInstruments {
         h = byCode[code.ordinal()] = metrics.histogram(SchedulerMetrics.FRAMEWORK_EXTENSION_POINT_DURATION,
             POINTS[point], codeName(code), profile);
       }
-      h.observeNanos(nanos);
+      buffer.observeNanos(h, nanos);
     }
   }
 

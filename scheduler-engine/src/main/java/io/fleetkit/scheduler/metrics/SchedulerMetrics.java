@@ -25,7 +25,8 @@ import java.util.List;
  * queued pods whose last attempt that plugin rejected or that it gates at PreEnqueue (a pod leaves it when popped for
  * its next attempt or deleted). {@code scheduler_plugin_evaluation_total} counts every PreFilter, PreScore and
  * Score call and every Filter call on a node during the cycle's search for feasible nodes (Filter calls made by
- * preemption's dry runs are not counted); counts are summed per cycle and added to the counters every 32 cycles and
+ * preemption's dry runs are not counted); counts are summed per cycle and added to the counters at the end of each
+ * {@code scheduleOne()} call, every 32 cycles of {@code runUntilIdle()} and
  * whenever the queue runs empty.
  */
 public final class SchedulerMetrics {

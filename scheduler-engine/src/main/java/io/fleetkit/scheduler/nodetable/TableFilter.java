@@ -4,6 +4,7 @@ import io.fleetkit.api.framework.CycleState;
 import io.fleetkit.api.framework.FilterPlugin;
 import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.framework.Status;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A Filter plugin's fast path over the {@link NodeTable}: the same answer as
@@ -30,6 +31,31 @@ public interface TableFilter extends FilterPlugin {
         if (s.code() != Status.Code.SUCCESS) {
           failed[pos] = mark;
           statuses[pos] = s;
+        }
+      }
+    }
+  }
+
+  /**
+   * One node's answer from a plugin's table path, prepared once per cycle (typically from its PreFilter state):
+   * {@code null} when the node at position {@code node} passes, else its status.
+   */
+  @FunctionalInterface
+  interface NodeCheck {
+    @Nullable Status check(int node);
+  }
+
+  /**
+   * The loop of {@link #filterAll} for a plugin whose table path is a {@link NodeCheck}: each position of
+   * {@code [from, to)} not yet failed is checked, a failure sets {@code failed[pos] = mark} and its status.
+   */
+  static void filterEach(int[] nodes, int from, int to, int[] failed, int mark, Status[] statuses, NodeCheck check) {
+    for (int pos = from; pos < to; pos++) {
+      if (failed[pos] < 0) {
+        Status r = check.check(nodes[pos]);
+        if (r != null) {
+          failed[pos] = mark;
+          statuses[pos] = r;
         }
       }
     }

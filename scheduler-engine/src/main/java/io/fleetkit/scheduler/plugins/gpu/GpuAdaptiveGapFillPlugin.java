@@ -49,6 +49,7 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
   private double arrivedGpu;
   private double arrivedCpu;
   private double clusterCpu;
+  private double clusterFreeGpu;
   private String lastKey = "";
 
   GpuAdaptiveGapFillPlugin(GpuWorkload workload) {
@@ -118,13 +119,14 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
 
   /**
    * Whether the arrived pods ask less CPU per GPU than the cluster holds (all arrived pods' CPU over their GPU demand,
-   * against the CPU the GPU nodes had when first seen over their GPUs): then GPU is the scarce resource and a
+   * against the CPU and GPU the GPU nodes had free when first seen, so that nodes already busy when the scheduler
+   * starts count with what they have left): then GPU is the scarce resource and a
    * whole-GPU pod's CPU/GPU balance keeps GPUs from being stranded without CPU. When CPU is the scarce resource
    * (openb's cpu250), the balance spreads GPU pods over the nodes whose CPU the CPU-only pods need, and FGD's node
    * order does better.
    */
   private boolean cpuAmple() {
-    return arrivedGpu > 0 && capacity > 0 && arrivedCpu / arrivedGpu < clusterCpu / capacity;
+    return arrivedGpu > 0 && clusterFreeGpu > 0 && arrivedCpu / arrivedGpu < clusterCpu / clusterFreeGpu;
   }
 
   /**
@@ -169,6 +171,7 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
         nodeFree.add(g.freeTotal());
         capacity += g.devices() * (double) NodeGpu.FULL;
         clusterCpu += g.cpuLeft();
+        clusterFreeGpu += g.freeTotal();
         capacityByModel.merge(g.models().get(0), g.devices() * (double) NodeGpu.FULL, Double::sum);
       } else {
         nodeFree.set(i, g.freeTotal());

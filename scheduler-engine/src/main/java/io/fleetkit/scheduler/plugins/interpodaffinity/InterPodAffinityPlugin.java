@@ -371,7 +371,8 @@ public final class InterPodAffinityPlugin
     if (t == null || t.table() != table) {
       return filter(state, pod, table.view(node));
     }
-    return filterAt(state, pod, t, table, node);
+    Status r = filterAt(state, pod, t, table, node);
+    return r == null ? Status.success() : r;
   }
 
   @Override
@@ -383,28 +384,25 @@ public final class InterPodAffinityPlugin
       TableFilter.super.filterAll(state, pod, table, nodes, from, to, failed, mark, statuses);
       return;
     }
-    for (int pos = from; pos < to; pos++) {
-      if (failed[pos] < 0) {
-        Status r = filterAt(state, pod, t, table, nodes[pos]);
-        if (r.code() != Status.Code.SUCCESS) {
-          failed[pos] = mark;
-          statuses[pos] = r;
-        }
-      }
-    }
+    TableFilter.filterEach(nodes, from, to, failed, mark, statuses, node -> filterAt(state, pod, t, table, node));
   }
 
-  /** {@link #filter(CycleState, PodInfo, NodeInfo)} of the node at {@code node}, from the table path's arrays. */
-  private Status filterAt(CycleState state, PodInfo pod, PreFilterState.TablePath t, NodeTable table, int node) {
+  /**
+   * {@link #filter(CycleState, PodInfo, NodeInfo)} of the node at {@code node}, from the table path's arrays:
+   * {@code null} when it passes, else the status.
+   */
+  private @Nullable Status filterAt(CycleState state, PodInfo pod, PreFilterState.TablePath t, NodeTable table,
+      int node) {
     boolean[] hostAnti = t.hostAntiMatch();
     boolean hasHostname = t.hostnames().id(node) >= 0;
     if (hostAnti != null && hasHostname && node < hostAnti.length && hostAnti[node]) {
       return ANTI_AFFINITY_REJECTED;
     }
     if (t.checkExistingHostAnti() && hasHostname && table.hasRequiredAntiAffinityPods(node)) {
-      return filter(state, pod, table.view(node));
+      Status s = filter(state, pod, table.view(node));
+      return s.code() == Status.Code.SUCCESS ? null : s;
     }
-    return Status.success();
+    return null;
   }
 
   // ---- PreScore / Score (scoring.go) ----

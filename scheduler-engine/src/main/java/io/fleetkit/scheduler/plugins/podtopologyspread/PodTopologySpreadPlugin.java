@@ -172,15 +172,7 @@ public final class PodTopologySpreadPlugin implements PreFilterPlugin, TableFilt
       TableFilter.super.filterAll(state, pod, table, nodes, from, to, failed, mark, statuses);
       return;
     }
-    for (int pos = from; pos < to; pos++) {
-      if (failed[pos] < 0) {
-        Status r = filterAt(s, t, nodes[pos]);
-        if (r != null) {
-          failed[pos] = mark;
-          statuses[pos] = r;
-        }
-      }
-    }
+    TableFilter.filterEach(nodes, from, to, failed, mark, statuses, node -> filterAt(s, t, node));
   }
 
   /** Filter of the node at {@code node} from the table path: {@code null} when it passes, else the status. */

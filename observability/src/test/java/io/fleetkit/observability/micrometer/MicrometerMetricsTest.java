@@ -1,0 +1,71 @@
+package io.fleetkit.observability.micrometer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fleetkit.api.metrics.Histogram;
+import io.fleetkit.api.metrics.MetricDescriptor;
+import io.fleetkit.api.metrics.MetricsRegistry;
+import io.fleetkit.observability.prometheus.Exposition;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Histograms on Micrometer's Prometheus registry (its own collectors) and on any other registry (timers). */
+final class MicrometerMetricsTest {
+  private static final MetricDescriptor SECONDS = MetricDescriptor.histogram("test_op_duration_seconds", "Op latency.",
+      MetricDescriptor.exponentialBuckets(0.001, 2, 3), "result");
+  private static final MetricDescriptor COUNTS = MetricDescriptor.histogram("test_op_attempts", "Attempts.",
+      List.of(1.0, 2.0, 4.0));
+
+  @Test
+  void prometheusRegistry_histogramHasUpstreamBucketsCountSumAndNoMax() {
+    PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    Histogram h = MicrometerMetrics.of(prometheus).histogram(SECONDS, "ok");
+    h.observe(0.0005);
+    h.observe(0.001); // on a bound: counted in it ("less than or equal")
+    h.observeNanos(3_000_000);
+    h.observe(100);
+    String text = prometheus.scrape();
+    Exposition e = Exposition.parse(text);
+    Map<String, String> ok = Map.of("result", "ok");
+    assertThat(e.types()).containsEntry("test_op_duration_seconds", "histogram");
+    assertThat(e.bucketBounds("test_op_duration_seconds", ok)).containsExactly(0.001, 0.002, 0.004,
+        Double.POSITIVE_INFINITY);
+    assertThat(List.of("0.001", "0.002", "0.004", "+Inf").stream()
+        .map(le -> e.value("test_op_duration_seconds_bucket", Map.of("result", "ok", "le", le)).orElseThrow())
+        .toList()).containsExactly(2.0, 2.0, 3.0, 4.0);
+    assertThat(e.value("test_op_duration_seconds_count", ok)).contains(4.0);
+    assertThat(e.value("test_op_duration_seconds_sum", ok).orElseThrow()).isCloseTo(100.0045,
+        org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(text).contains("# HELP test_op_duration_seconds Op latency.").doesNotContain("_max");
+  }
+
+  @Test
+  void prometheusRegistry_twoAdaptersShareOneSeries_aMismatchedDescriptorIsRefused() {
+    PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    MicrometerMetrics.of(prometheus).histogram(COUNTS).observe(3);
+    MicrometerMetrics.of(prometheus).histogram(COUNTS).observe(1);
+    Exposition e = Exposition.parse(prometheus.scrape());
+    assertThat(e.value("test_op_attempts_count", Map.of())).contains(2.0);
+    assertThat(e.value("test_op_attempts_bucket", Map.of("le", "1.0"))).contains(1.0);
+    assertThat(e.value("test_op_attempts_bucket", Map.of("le", "4.0"))).contains(2.0);
+    MetricDescriptor other = MetricDescriptor.histogram("test_op_attempts", "Attempts.", List.of(1.0, 10.0));
+    assertThatThrownBy(() -> MicrometerMetrics.of(prometheus).histogram(other))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("test_op_attempts");
+  }
+
+  @Test
+  void otherRegistry_histogramIsATimerOrSummary() {
+    SimpleMeterRegistry simple = new SimpleMeterRegistry();
+    MetricsRegistry m = MicrometerMetrics.of(simple);
+    m.histogram(SECONDS, "ok").observeNanos(2_000_000);
+    m.histogram(SECONDS, "ok").observe(0.5);
+    m.histogram(COUNTS).observe(2);
+    assertThat(simple.get("test.op.duration").tag("result", "ok").timer().count()).isEqualTo(2);
+    assertThat(simple.get("test.op.attempts").summary().totalAmount()).isEqualTo(2.0);
+  }
+}
