@@ -138,7 +138,8 @@ final class CoschedulingPluginTest {
       assertThat(held(s, "frag")).isZero();
 
       clock.advance(Duration.ofSeconds(11));
-      s.addNode(gpuNode("gpu-5", 4)); // a cluster event after the backoff (a node update that changes nothing moves no pod)
+      // a cluster event after the backoff (a node update that changes nothing a plugin reads moves no pod)
+      s.addNode(gpuNode("gpu-5", 4));
       s.runUntilIdle();
       assertThat(binder.boundOf("frag")).hasSize(4);
     }
