@@ -59,4 +59,24 @@ public interface Lister<T extends ApiObject<T>> {
 
   /** How many objects are cached. */
   int size();
+
+  /**
+   * Whether {@code a} and {@code b} hold the same objects, by identity, in the same order. Cached and stored objects
+   * are immutable, so two reads that give the same instances read the same state: this is how a controller tells
+   * cheaply that nothing it read has changed.
+   */
+  static boolean sameObjects(List<?> a, List<?> b) {
+    if (a == b) {
+      return true;
+    }
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      if (a.get(i) != b.get(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
 }

@@ -15,6 +15,7 @@ import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.autoscale.cluster.simulator.SimulatedCluster;
 import io.fleetkit.autoscale.cluster.simulator.SimulatedNodes;
+import io.fleetkit.reconcile.Lister;
 import io.fleetkit.scheduler.DefaultPlugins;
 import io.fleetkit.scheduler.PluginRegistry;
 import java.time.Clock;
@@ -105,8 +106,8 @@ public final class ClusterAutoscaler {
      * pools, and nodes that differ at most in what the evaluation does not read (a heartbeat's condition times).
      */
     boolean sameAs(ScaleDownInputs o) {
-      if (!pools.equals(o.pools) || !sameObjects(pods, o.pods) || !sameObjects(pdbs, o.pdbs)
-          || !sameObjects(priorityClasses, o.priorityClasses) || nodes.size() != o.nodes.size()) {
+      if (!pools.equals(o.pools) || !Lister.sameObjects(pods, o.pods) || !Lister.sameObjects(pdbs, o.pdbs)
+          || !Lister.sameObjects(priorityClasses, o.priorityClasses) || nodes.size() != o.nodes.size()) {
         return false;
       }
       for (int i = 0; i < nodes.size(); i++) {
@@ -115,21 +116,6 @@ public final class ClusterAutoscaler {
         if (a != b && !(a.name().equals(b.name()) && SimulatedCluster.ViewCache.sameNode(a, b)
             && a.metadata().annotations().equals(b.metadata().annotations())
             && Objects.equals(a.metadata().deletionTimestamp(), b.metadata().deletionTimestamp()))) {
-          return false;
-        }
-      }
-      return true;
-    }
-
-    private static boolean sameObjects(List<?> a, List<?> b) {
-      if (a == b) {
-        return true;
-      }
-      if (a.size() != b.size()) {
-        return false;
-      }
-      for (int i = 0; i < a.size(); i++) {
-        if (a.get(i) != b.get(i)) {
           return false;
         }
       }

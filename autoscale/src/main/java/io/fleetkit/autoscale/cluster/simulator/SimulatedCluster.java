@@ -14,6 +14,7 @@ import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.api.framework.Snapshot;
 import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.framework.WaitingPods;
+import io.fleetkit.reconcile.Lister;
 import io.fleetkit.scheduler.DefaultPlugins;
 import io.fleetkit.scheduler.PluginRegistry;
 import java.time.Clock;
@@ -144,18 +145,6 @@ public final class SimulatedCluster {
       return a == b || a.isReady() == b.isReady() && a.spec().equals(b.spec())
           && a.metadata().labels().equals(b.metadata().labels()) && a.allocatable().equals(b.allocatable());
     }
-
-    private static boolean samePods(List<io.fleetkit.api.core.Pod> a, List<io.fleetkit.api.core.Pod> b) {
-      if (a.size() != b.size()) {
-        return false;
-      }
-      for (int i = 0; i < a.size(); i++) {
-        if (a.get(i) != b.get(i)) {
-          return false;
-        }
-      }
-      return true;
-    }
   }
 
   /**
@@ -193,7 +182,7 @@ public final class SimulatedCluster {
         List<io.fleetkit.api.core.Pod> on = byNode.getOrDefault(name, List.of());
         ViewCache.Entry before = cache == null ? null : cache.entries.get(name);
         SimNodeInfo view;
-        if (before != null && ViewCache.sameNode(before.node(), upcoming) && ViewCache.samePods(before.pods(), on)) {
+        if (before != null && ViewCache.sameNode(before.node(), upcoming) && Lister.sameObjects(before.pods(), on)) {
           view = before.view();
         } else {
           List<PodInfo> infos = new ArrayList<>(on.size());

@@ -124,7 +124,7 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
     // both answers come in key order: merge them (a pod in both once), no sorting
     List<Pod> owned = pods.byIndex(Lister.CONTROLLER_INDEX, uid);
     List<Pod> selected = pods.list(namespace, selector);
-    if (sameObjects(owned, selected)) { // the usual case: the ReplicaSet controls exactly the pods it selects
+    if (Lister.sameObjects(owned, selected)) { // the usual case: the ReplicaSet controls exactly the pods it selects
       return Collections.unmodifiableList(selected);
     }
     List<Pod> out = new ArrayList<>(Math.max(owned.size(), selected.size()));
@@ -157,19 +157,6 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
   private static boolean hasAll(Map<String, String> labels, Map<String, String> wanted) {
     for (Map.Entry<String, String> e : wanted.entrySet()) {
       if (!e.getValue().equals(labels.get(e.getKey()))) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** Whether {@code a} and {@code b} hold the same objects in the same order (the caches' objects are immutable). */
-  private static boolean sameObjects(List<Pod> a, List<Pod> b) {
-    if (a.size() != b.size()) {
-      return false;
-    }
-    for (int i = 0; i < a.size(); i++) {
-      if (a.get(i) != b.get(i)) {
         return false;
       }
     }
