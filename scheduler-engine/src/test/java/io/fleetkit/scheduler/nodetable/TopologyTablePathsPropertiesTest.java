@@ -10,7 +10,6 @@ import io.fleetkit.api.framework.NodeInfos;
 import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.framework.PodInfos;
 import io.fleetkit.api.framework.PreFilterResult;
-import io.fleetkit.api.framework.Snapshot;
 import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.resource.ResourceList;
@@ -20,6 +19,7 @@ import io.fleetkit.api.scheduling.PodAffinityTerm;
 import io.fleetkit.api.scheduling.TopologySpreadConstraint;
 import io.fleetkit.api.scheduling.UnsatisfiableConstraintAction;
 import io.fleetkit.scheduler.plugins.helper.SimpleCycleState;
+import io.fleetkit.scheduler.plugins.helper.SimpleSnapshot;
 import io.fleetkit.scheduler.plugins.interpodaffinity.InterPodAffinityArgs;
 import io.fleetkit.scheduler.plugins.interpodaffinity.InterPodAffinityPlugin;
 import io.fleetkit.scheduler.plugins.podtopologyspread.PodTopologySpreadArgs;
@@ -103,7 +103,7 @@ final class TopologyTablePathsPropertiesTest {
     PodInfo pod = PodInfos.of(incomingPod(in));
     int checked = 0;
     for (int round = 0; round < 4; round++) {
-      PlainSnapshot plain = new PlainSnapshot(snapshot.nodes());
+      SimpleSnapshot plain = new SimpleSnapshot(snapshot.nodes());
       checked += compare(affinity, new InterPodAffinityPlugin(InterPodAffinityArgs.DEFAULT, () -> plain), pod,
           snapshot, plain, table, random);
       checked += compare(spread, new PodTopologySpreadPlugin(PodTopologySpreadArgs.defaults(), () -> plain), pod,
@@ -118,7 +118,7 @@ final class TopologyTablePathsPropertiesTest {
 
   /** Runs PreFilter on both, then compares the table answers of {@code tabled} with the view answers of {@code fresh}. */
   private static int compare(TableFilter tabled, TableFilter fresh, PodInfo pod, TableSnapshot snapshot,
-      PlainSnapshot plain, NodeTable table, Random random) {
+      SimpleSnapshot plain, NodeTable table, Random random) {
     CycleState tableState = new SimpleCycleState();
     CycleState plainState = new SimpleCycleState();
     PreFilterResult a = ((io.fleetkit.api.framework.PreFilterPlugin) tabled).preFilter(tableState, pod, snapshot);
@@ -249,7 +249,7 @@ final class TopologyTablePathsPropertiesTest {
   }
 
   /** A snapshot over a {@link NodeTable}, updated as the engine does: changed positions only. */
-  private static final class TableSnapshot extends PlainSnapshot implements NodeTable.Source {
+  private static final class TableSnapshot extends SimpleSnapshot implements NodeTable.Source {
     private final NodeTable table;
 
     TableSnapshot(NodeTable table) {
@@ -298,44 +298,6 @@ final class TopologyTablePathsPropertiesTest {
     @Override
     public NodeTable nodeTable() {
       return table;
-    }
-  }
-
-  /** A plain snapshot over a list of views. */
-  private static class PlainSnapshot implements Snapshot {
-    private List<NodeInfo> nodes;
-
-    PlainSnapshot(List<NodeInfo> nodes) {
-      this.nodes = List.copyOf(nodes);
-    }
-
-    void replace(List<NodeInfo> views) {
-      nodes = List.copyOf(views);
-    }
-
-    @Override
-    public List<NodeInfo> nodes() {
-      return nodes;
-    }
-
-    @Override
-    public List<NodeInfo> nodesWithAffinityPods() {
-      return nodes.stream().filter(n -> !n.podsWithAffinity().isEmpty()).toList();
-    }
-
-    @Override
-    public List<NodeInfo> nodesWithRequiredAntiAffinityPods() {
-      return nodes.stream().filter(n -> !n.podsWithRequiredAntiAffinity().isEmpty()).toList();
-    }
-
-    @Override
-    public @Nullable NodeInfo get(String nodeName) {
-      return nodes.stream().filter(n -> n.name().equals(nodeName)).findFirst().orElse(null);
-    }
-
-    @Override
-    public int size() {
-      return nodes.size();
     }
   }
 }

@@ -5,12 +5,17 @@ import io.fleetkit.api.framework.Snapshot;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
-/** Test-only {@link Snapshot} over a fixed node list. */
-public final class SimpleSnapshot implements Snapshot {
-  private final List<NodeInfo> nodes;
+/** Test-only {@link Snapshot} over a node list (a subclass may {@linkplain #replace replace} it). */
+public class SimpleSnapshot implements Snapshot {
+  private List<NodeInfo> nodes;
 
   public SimpleSnapshot(List<NodeInfo> nodes) {
     this.nodes = List.copyOf(nodes);
+  }
+
+  /** Replaces the node list (for a snapshot that follows a changing cluster). */
+  protected final void replace(List<NodeInfo> views) {
+    nodes = List.copyOf(views);
   }
 
   @Override
