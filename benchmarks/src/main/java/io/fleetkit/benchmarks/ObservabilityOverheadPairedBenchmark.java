@@ -8,7 +8,12 @@ import io.fleetkit.observability.otel.OpenTelemetryTracing;
 import io.fleetkit.scheduler.DefaultPlugins;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.context.Context;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.trace.ReadWriteSpan;
+import io.opentelemetry.sdk.trace.ReadableSpan;
+import io.opentelemetry.sdk.trace.SpanProcessor;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.samplers.Sampler;
 import java.lang.management.ManagementFactory;
@@ -35,9 +40,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The overhead guard rail of metrics and tracing, measured so that a drifting load cancels out: each iteration builds
  * two schedulers on the same SchedulingBasic cluster (5000 nodes, 1000 init pods), one without observability
- * ({@code off}) and one with kube-scheduler's metrics into a Prometheus registry and OpenTelemetry tracing at the
- * {@link ObservabilityOverheadBenchmark#TRACE_RATIO} ratio sampler ({@code on}; {@code tracing=all} records every
- * span), and schedules the same 10,000 measured pods on both, <em>interleaved</em>: slice by slice of {@link #slice}
+ * ({@code off}) and one with kube-scheduler's metrics into a Prometheus registry and OpenTelemetry tracing through
+ * the API without an SDK ({@code on}; {@code tracing=ratio} puts the SDK with the production ratio sampler behind
+ * it, {@code tracing=all} the SDK recording every span), and schedules the same 10,000 measured pods on both, <em>interleaved</em>: slice by slice of {@link #slice}
  * pods, off then on or on then off (the order alternating from slice to slice), so the two sides of a slice run a
  * few milliseconds apart on the same cluster state.
  *
@@ -67,9 +72,21 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 12)
 @Fork(value = 3, jvmArgsAppend = {"-Xms6g", "-Xmx6g"})
 public class ObservabilityOverheadPairedBenchmark {
-  /** {@code ratio}: the production sampler; {@code all}: every span recorded. */
-  @Param({"ratio"})
+  /**
+   * {@code api}: the OpenTelemetry API without an SDK ({@code OpenTelemetry.noop()}: a non-recording API span per
+   * attempt, the guard rail's tracing); {@code ratio}: the SDK with the production sampler
+   * {@code parentBased(traceIdRatioBased(0.1))} and a span processor that drops every span (an SDK without any
+   * processor hands out the no-op tracer, the same as {@code api}); {@code all}: the same SDK recording every span.
+   */
+  @Param({"api"})
   public String tracing;
+
+  /**
+   * The {@code on} scheduler's {@code metricsSamplePercent}: the share of cycles that time their plugins and
+   * extension points (10, kube-scheduler's {@code pluginMetricsSamplePercent}, by default).
+   */
+  @Param({"10"})
+  public int samplePercent;
 
   /**
    * What the {@code on} scheduler records: {@code metrics+tracing} (the guard rail), or {@code metrics} or
@@ -97,8 +114,11 @@ public class ObservabilityOverheadPairedBenchmark {
 
   @Setup(Level.Trial)
   public void load() {
-    if (!tracing.equals("ratio") && !tracing.equals("all")) {
-      throw new IllegalArgumentException("tracing " + tracing + " must be ratio or all");
+    if (!tracing.equals("api") && !tracing.equals("ratio") && !tracing.equals("all")) {
+      throw new IllegalArgumentException("tracing " + tracing + " must be api, ratio or all");
+    }
+    if (samplePercent < 0 || samplePercent > 100) {
+      throw new IllegalArgumentException("samplePercent " + samplePercent + " must be within 0..100");
     }
     if (!observe.equals("metrics+tracing") && !observe.equals("metrics") && !observe.equals("tracing")) {
       throw new IllegalArgumentException("observe " + observe + " must be metrics+tracing, metrics or tracing");
@@ -129,14 +149,12 @@ public class ObservabilityOverheadPairedBenchmark {
   private FleetKitHarness harness(boolean observed) {
     FleetKitHarness h = new FleetKitHarness(perfCase.nodes(), DefaultPlugins.profile(), 1, 42, b -> {
       if (observed) {
-        Sampler sampler = tracing.equals("all") ? Sampler.alwaysOn()
-            : Sampler.parentBased(Sampler.traceIdRatioBased(ObservabilityOverheadBenchmark.TRACE_RATIO));
         if (observe.startsWith("metrics")) {
-          b.metrics(MicrometerMetrics.of(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)));
+          b.metrics(MicrometerMetrics.of(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)))
+              .metricsSamplePercent(samplePercent);
         }
         if (observe.endsWith("tracing")) {
-          b.tracing(OpenTelemetryTracing.of(OpenTelemetrySdk.builder()
-            .setTracerProvider(SdkTracerProvider.builder().setSampler(sampler).build()).build()));
+          b.tracing(OpenTelemetryTracing.of(openTelemetry()));
         }
       }
     });
@@ -146,6 +164,35 @@ public class ObservabilityOverheadPairedBenchmark {
     }
     return h;
   }
+
+  private OpenTelemetry openTelemetry() {
+    if (tracing.equals("api")) {
+      return OpenTelemetry.noop();
+    }
+    Sampler sampler = tracing.equals("all") ? Sampler.alwaysOn()
+        : Sampler.parentBased(Sampler.traceIdRatioBased(ObservabilityOverheadBenchmark.TRACE_RATIO));
+    return OpenTelemetrySdk.builder().setTracerProvider(SdkTracerProvider.builder().setSampler(sampler)
+        .addSpanProcessor(DROP).build()).build();
+  }
+
+  /** Ends every span without exporting it; with no processor at all the SDK's tracers would be no-ops. */
+  private static final SpanProcessor DROP = new SpanProcessor() {
+    @Override
+    public void onStart(Context parentContext, ReadWriteSpan span) {}
+
+    @Override
+    public boolean isStartRequired() {
+      return false;
+    }
+
+    @Override
+    public void onEnd(ReadableSpan span) {}
+
+    @Override
+    public boolean isEndRequired() {
+      return false;
+    }
+  };
 
   @TearDown(Level.Iteration)
   public void tearDown() {

@@ -386,6 +386,45 @@ final class SchedulerMetricsTest {
         .containsExactlyInAnyOrder("plugin", "extension_point", "profile");
   }
 
+  /**
+   * At Filter a sampled cycle observes, per plugin, {@code Success} when the plugin passed a node of the batch and the
+   * status of each node it rejected; a node a later plugin rejected was passed by the earlier ones ({@code Success}).
+   */
+  @Test
+  void filterPluginDuration_statusIsWhatThatPluginReturned_notALaterPluginsRejection() {
+    io.fleetkit.scheduler.PluginRegistry reg = io.fleetkit.scheduler.PluginRegistry.defaults()
+        .with("First", h -> io.fleetkit.scheduler.testing.LambdaPlugins.filter("First",
+            (p, n) -> io.fleetkit.api.framework.Status.success()))
+        .with(io.fleetkit.scheduler.testing.TestFitPlugin.NAME, h -> new io.fleetkit.scheduler.testing.TestFitPlugin());
+    io.fleetkit.api.framework.SchedulerProfile profile = io.fleetkit.api.framework.SchedulerProfile
+        .builder("default-scheduler").plugin(io.fleetkit.scheduler.plugins.prioritysort.PrioritySortPlugin.NAME)
+        .plugin("First").plugin(io.fleetkit.scheduler.testing.TestFitPlugin.NAME, 1).build();
+    try (Scheduler s = Scheduler.builder().registry(reg).profile(profile).clock(clock).seed(1).parallelism(1)
+        .metrics(MicrometerMetrics.of(prometheus)).metricsSamplePercent(100).build()) {
+      s.addNode(node("small", 100, 8192, 110));
+      for (int i = 0; i < 3; i++) {
+        s.addNode(node("n" + i, 1000, 8192, 110));
+      }
+      for (int i = 0; i < 5; i++) {
+        s.addPod(pod("p" + i, 500, 10));
+      }
+      assertThat(s.runUntilIdle()).hasSize(5).allMatch(ScheduleResult::isBound);
+    }
+    Exposition e = scrape();
+    String family = "scheduler_plugin_execution_duration_seconds_count";
+    assertThat(e.samples(family)).filteredOn(x -> x.labels().get("plugin").equals("First")
+        && x.labels().get("extension_point").equals("Filter"))
+        .extracting(x -> x.labels().get("status")).containsExactly("Success");
+    assertThat(e.samples(family)).filteredOn(x -> x.labels().get("plugin").equals("TestFit")
+        && x.labels().get("extension_point").equals("Filter"))
+        .extracting(x -> x.labels().get("status")).containsExactlyInAnyOrder("Success", "Unschedulable");
+    // every cycle sampled: one observation per status and cycle (one batch of the 4 nodes each)
+    assertThat(e.value(family, Map.of("plugin", "First", "extension_point", "Filter", "status", "Success")))
+        .contains(5.0);
+    assertThat(evaluations(e, "First", "Filter")).isEqualTo(20.0);
+    assertThat(evaluations(e, "TestFit", "Filter")).isEqualTo(20.0);
+  }
+
   private static double evaluations(Exposition e, String plugin, String point) {
     return e.value("scheduler_plugin_evaluation_total",
         Map.of("plugin", plugin, "extension_point", point, "profile", "default-scheduler")).orElse(0.0);

@@ -12,4 +12,17 @@ public interface Histogram {
   default void observeNanos(long nanos) {
     observe(nanos / 1e9);
   }
+
+  /**
+   * Records the durations {@code nanos[0]} … {@code nanos[count - 1]}, given in nanoseconds: the same as calling
+   * {@link #observeNanos(long)} for each, which is what this default does. A series may add them in bulk.
+   *
+   * @throws IndexOutOfBoundsException if {@code count} exceeds {@code nanos.length}
+   */
+  default void observeNanos(long[] nanos, int count) {
+    java.util.Objects.checkFromToIndex(0, count, nanos.length);
+    for (int i = 0; i < count; i++) {
+      observeNanos(nanos[i]);
+    }
+  }
 }

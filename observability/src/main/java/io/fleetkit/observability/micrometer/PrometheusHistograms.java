@@ -120,9 +120,47 @@ final class PrometheusHistograms {
 
     @Override
     public void observe(double value) {
-      // the first bound >= value (Prometheus buckets are "less than or equal"); NaN lands in +Inf
+      counts.getAndIncrement(bucket(value));
+      sum.add(value);
+    }
+
+    /**
+     * The values in bulk: one atomic addition per run of consecutive values in the same bucket (a batch of attempt
+     * durations mostly shares one) and one to the sum.
+     */
+    @Override
+    public void observeNanos(long[] nanos, int count) {
+      java.util.Objects.checkFromToIndex(0, count, nanos.length);
+      if (count == 0) {
+        return;
+      }
+      double total = 0;
+      int run = -1;
+      long runLength = 0;
+      for (int i = 0; i < count; i++) {
+        double seconds = nanos[i] / 1e9;
+        total += seconds;
+        int b = bucket(seconds);
+        if (b != run) {
+          if (runLength > 0) {
+            counts.getAndAdd(run, runLength);
+          }
+          run = b;
+          runLength = 0;
+        }
+        runLength++;
+      }
+      counts.getAndAdd(run, runLength);
+      sum.add(total);
+    }
+
+    /** The first bound {@code >= value} (Prometheus buckets are "less than or equal"); NaN lands in +Inf. */
+    private int bucket(double value) {
       double[] b = bounds;
-      int lo = 0;
+      if (value <= b[0]) {
+        return 0;
+      }
+      int lo = 1;
       int hi = b.length - 1;
       while (lo < hi) {
         int mid = (lo + hi) >>> 1;
@@ -132,8 +170,7 @@ final class PrometheusHistograms {
           lo = mid + 1;
         }
       }
-      counts.getAndIncrement(lo);
-      sum.add(value);
+      return lo;
     }
 
     HistogramSnapshot.HistogramDataPointSnapshot snapshot() {

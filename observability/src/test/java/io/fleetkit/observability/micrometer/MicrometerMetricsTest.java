@@ -44,6 +44,37 @@ final class MicrometerMetricsTest {
     assertThat(text).contains("# HELP test_op_duration_seconds Op latency.").doesNotContain("_max");
   }
 
+  /** A bulk observation is the same as the single ones: every bucket, the count and the sum (to rounding). */
+  @net.jqwik.api.Property(tries = 200)
+  void prometheusRegistry_bulkNanos_sameBucketsCountAndSumAsOneByOne(
+      @net.jqwik.api.ForAll @net.jqwik.api.constraints.Size(max = 80)
+      List<@net.jqwik.api.constraints.LongRange(min = 0, max = 20_000_000) Long> nanos) {
+    PrometheusMeterRegistry single = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    PrometheusMeterRegistry bulk = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    Histogram one = MicrometerMetrics.of(single).histogram(SECONDS, "ok");
+    Histogram all = MicrometerMetrics.of(bulk).histogram(SECONDS, "ok");
+    long[] values = new long[nanos.size() + 3];
+    for (int i = 0; i < nanos.size(); i++) {
+      one.observeNanos(nanos.get(i));
+      values[i] = nanos.get(i);
+    }
+    values[nanos.size()] = 99_999_999; // held beyond count: not observed
+    all.observeNanos(values, nanos.size());
+    Exposition a = Exposition.parse(single.scrape());
+    Exposition b = Exposition.parse(bulk.scrape());
+    Map<String, String> ok = Map.of("result", "ok");
+    for (String le : List.of("0.001", "0.002", "0.004", "+Inf")) {
+      Map<String, String> bucket = Map.of("result", "ok", "le", le);
+      assertThat(b.value("test_op_duration_seconds_bucket", bucket)).as(le)
+          .isEqualTo(a.value("test_op_duration_seconds_bucket", bucket));
+    }
+    assertThat(b.value("test_op_duration_seconds_count", ok)).contains((double) nanos.size());
+    assertThat(b.value("test_op_duration_seconds_sum", ok).orElseThrow())
+        .isCloseTo(a.value("test_op_duration_seconds_sum", ok).orElseThrow(), org.assertj.core.data.Offset.offset(1e-9));
+    assertThatThrownBy(() -> all.observeNanos(values, values.length + 1))
+        .isInstanceOf(IndexOutOfBoundsException.class);
+  }
+
   @Test
   void prometheusRegistry_twoAdaptersShareOneSeries_aMismatchedDescriptorIsRefused() {
     PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

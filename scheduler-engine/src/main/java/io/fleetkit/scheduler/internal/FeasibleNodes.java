@@ -108,20 +108,50 @@ final class FeasibleNodes {
     int toFind = Diagnosis.numFeasibleNodesToFind(fw.percentageOfNodesToScore(), n);
     start = n == 0 ? 0 : (int) (nextStartNodeIndex % n);
     int processed = runFilters(fw, state, pod, toFind);
-    fw.countFilterEvaluations(state.skipFilter, failedPlugin, processed);
     int found = 0;
     int errorAt = -1;
     cutoff = processed;
-    for (int pos = 0; pos < processed; pos++) {
-      if (failedPlugin[pos] < 0) {
-        feasibleIdx[found++] = indexAt(pos);
-        if (found == toFind) {
-          cutoff = pos + 1;
-          break;
+    int[] failedAt = fw.filterFailureCounts();
+    if (failedAt == null) {
+      for (int pos = 0; pos < processed; pos++) {
+        if (failedPlugin[pos] < 0) {
+          feasibleIdx[found++] = indexAt(pos);
+          if (found == toFind) {
+            cutoff = pos + 1;
+            break;
+          }
+        } else if (errorAt < 0 && statuses[pos].code() == Status.Code.ERROR) {
+          errorAt = pos;
         }
-      } else if (errorAt < 0 && statuses[pos].code() == Status.Code.ERROR) {
-        errorAt = pos;
       }
+    } else {
+      // the same walk, counting each plugin's rejections on the way (scheduler_plugin_evaluation_total), then the
+      // examined positions past the cut-off: one pass over the search instead of two
+      int plugins = failedAt.length;
+      for (int pos = 0; pos < processed; pos++) {
+        int f = failedPlugin[pos];
+        if (f < 0) {
+          feasibleIdx[found++] = indexAt(pos);
+          if (found == toFind) {
+            cutoff = pos + 1;
+            break;
+          }
+        } else {
+          if (f < plugins) {
+            failedAt[f]++;
+          }
+          if (errorAt < 0 && statuses[pos].code() == Status.Code.ERROR) {
+            errorAt = pos;
+          }
+        }
+      }
+      for (int pos = cutoff; pos < processed; pos++) {
+        int f = failedPlugin[pos];
+        if (f >= 0 && f < plugins) {
+          failedAt[f]++;
+        }
+      }
+      fw.countFilterEvaluations(state.skipFilter, failedAt, processed);
     }
     if (errorAt >= 0) {
       error = attributed(fw, errorAt);

@@ -325,24 +325,29 @@ public final class Framework implements FrameworkHandle {
   }
 
   /**
-   * Counts the Filter calls of a search that examined {@code processed} nodes: plugin {@code j} ran on each node
-   * where no earlier plugin failed ({@code failedPlugin[pos]} is the failing plugin's index, or negative when the
-   * node fit), unless PreFilter's Skip skipped it.
+   * A zeroed array of one count per Filter plugin for the search about to be counted (the nodes each plugin
+   * rejected), or null when evaluations are not counted (no registry): the search then takes no counting step at all.
    */
-  void countFilterEvaluations(boolean @Nullable [] skip, int[] failedPlugin, int processed) {
+  int @Nullable [] filterFailureCounts() {
+    if (evaluations == null) {
+      return null;
+    }
+    int[] failedAt = failedAtScratch;
+    Arrays.fill(failedAt, 0);
+    return failedAt;
+  }
+
+  /**
+   * Counts the Filter calls of a search that examined {@code processed} nodes, of which plugin {@code j} rejected
+   * {@code failedAt[j]} (from {@link #filterFailureCounts()}): plugin {@code j} ran on each node no earlier plugin
+   * rejected, unless PreFilter's Skip skipped it.
+   */
+  void countFilterEvaluations(boolean @Nullable [] skip, int[] failedAt, int processed) {
     long[][] counts = evaluations;
     if (counts == null || processed == 0) {
       return;
     }
     int n = filter.length;
-    int[] failedAt = failedAtScratch;
-    Arrays.fill(failedAt, 0);
-    for (int pos = 0; pos < processed; pos++) {
-      int f = failedPlugin[pos];
-      if (f >= 0 && f < n) {
-        failedAt[f]++;
-      }
-    }
     long reached = processed;
     for (int j = 0; j < n; j++) {
       if (skip == null || !skip[j]) {
@@ -481,23 +486,34 @@ public final class Framework implements FrameworkHandle {
    * unresolvable, naming the plugins).
    */
   PreFilterOutcome runPreFilter(ArrayCycleState state, PodInfo pod) {
+    PluginTimings t = timed(state);
+    if (t == null) {
+      return runPreFilter(state, pod, null);
+    }
+    PluginTimings.Run run = t.run(PluginTimings.Point.PRE_FILTER, preFilter.length);
+    try {
+      return runPreFilter(state, pod, run);
+    } finally {
+      run.observe();
+    }
+  }
+
+  private PreFilterOutcome runPreFilter(ArrayCycleState state, PodInfo pod, PluginTimings.@Nullable Run run) {
     Set<String> allowed = null;
     List<String> narrowedBy = null;
-    PluginTimings t = timed(state);
     for (int i = 0; i < preFilter.length; i++) {
       PreFilterResult r;
-      long t0 = t == null ? 0 : System.nanoTime();
       if (evaluations != null) {
         evaluations[0][i]++;
       }
       try {
         r = preFilter[i].preFilter(state, pod, snapshot);
-        if (t != null) {
-          t.observe(PluginTimings.Point.PRE_FILTER, i, r.status().code(), System.nanoTime() - t0);
+        if (run != null) {
+          run.done(i, r.status().code());
         }
       } catch (RuntimeException e) {
-        if (t != null) {
-          t.observe(PluginTimings.Point.PRE_FILTER, i, Status.Code.ERROR, System.nanoTime() - t0);
+        if (run != null) {
+          run.done(i, Status.Code.ERROR);
         }
         return new PreFilterOutcome(Status.error(errorStatus(preFilterNames[i], "PreFilter", e).message()), Set.of(),
             allowed, narrowedBy);
@@ -530,6 +546,9 @@ public final class Framework implements FrameworkHandle {
           allowed = new HashSet<>(r.nodeNames());
         } else {
           allowed.retainAll(r.nodeNames());
+        }
+        if (run != null) {
+          run.restart(); // the intersection is not the next plugin's time
         }
         if (allowed.isEmpty()) {
           String msg = narrowedBy.size() == 1
@@ -620,18 +639,29 @@ public final class Framework implements FrameworkHandle {
     PluginTimings timer = timings == null ? null : timed(state);
     Arrays.fill(failed, from, to, -1);
     FilterPlugin[] fs = filter;
+    if (timer == null) {
+      for (int j = 0; j < fs.length; j++) {
+        if (skip != null && skip[j]) {
+          continue;
+        }
+        filterRange(j, state, pod, table, nodes, from, to, statusOut, failed);
+      }
+      return;
+    }
+    // a sampled cycle: one clock read per plugin (each plugin's end is the next one's start), observed after the batch
+    long[] nanos = new long[fs.length];
+    long t0 = System.nanoTime();
     for (int j = 0; j < fs.length; j++) {
       if (skip != null && skip[j]) {
+        nanos[j] = -1;
         continue;
       }
-      if (timer == null) {
-        filterRange(j, state, pod, table, nodes, from, to, statusOut, failed);
-      } else {
-        long t0 = System.nanoTime();
-        filterRange(j, state, pod, table, nodes, from, to, statusOut, failed);
-        timer.observeFilterRange(j, failed, statusOut, from, to, System.nanoTime() - t0);
-      }
+      filterRange(j, state, pod, table, nodes, from, to, statusOut, failed);
+      long t1 = System.nanoTime();
+      nanos[j] = t1 - t0;
+      t0 = t1;
     }
+    timer.observeFilterRange(nanos, failed, statusOut, from, to);
   }
 
   /** Filter plugin {@code j} over the positions of {@code [from, to)} that no earlier plugin failed. */
@@ -761,9 +791,21 @@ public final class Framework implements FrameworkHandle {
   /** Runs PreScore; a Skip skips the plugin's Score for this cycle. Returns success or the error to fail with. */
   Status runPreScore(ArrayCycleState state, PodInfo pod, List<NodeInfo> nodes) {
     PluginTimings t = timed(state);
+    if (t == null) {
+      return runPreScore(state, pod, nodes, null);
+    }
+    PluginTimings.Run run = t.run(PluginTimings.Point.PRE_SCORE, preScore.length);
+    try {
+      return runPreScore(state, pod, nodes, run);
+    } finally {
+      run.observe();
+    }
+  }
+
+  private Status runPreScore(ArrayCycleState state, PodInfo pod, List<NodeInfo> nodes,
+      PluginTimings.@Nullable Run run) {
     for (int i = 0; i < preScore.length; i++) {
       Status s;
-      long t0 = t == null ? 0 : System.nanoTime();
       if (evaluations != null) {
         evaluations[2][i]++;
       }
@@ -772,8 +814,8 @@ public final class Framework implements FrameworkHandle {
       } catch (RuntimeException e) {
         s = errorStatus(preScoreNames[i], "PreScore", e);
       }
-      if (t != null) {
-        t.observe(PluginTimings.Point.PRE_SCORE, i, s.code(), System.nanoTime() - t0);
+      if (run != null) {
+        run.done(i, s.code());
       }
       if (s.isSkip()) {
         int si = preScoreToScore[i];
@@ -835,23 +877,44 @@ public final class Framework implements FrameworkHandle {
     if (error.get() != null) {
       return error.get();
     }
+    PluginTimings.Run run = timer == null ? null : timer.run(PluginTimings.Point.NORMALIZE_SCORE, plugins.length);
+    try {
+      return normalizeAndWeigh(plugins, skip, bufs, state, pod, nodeList, k, totals, run);
+    } finally {
+      if (run != null) {
+        run.observe();
+      }
+    }
+  }
+
+  /**
+   * As kube's {@code RunScorePlugins}: NormalizeScore for every plugin, then each plugin's scores checked against
+   * [0, 100] and added times its weight into {@code totals}.
+   */
+  private Status normalizeAndWeigh(ScorePlugin[] plugins, boolean @Nullable [] skip, long[][] bufs,
+      ArrayCycleState state, PodInfo pod, List<NodeInfo> nodeList, int k, long[] totals,
+      PluginTimings.@Nullable Run run) {
+    for (int j = 0; j < plugins.length; j++) {
+      if (skip != null && skip[j]) {
+        continue;
+      }
+      try {
+        plugins[j].normalizeScores(state, pod, nodeList, bufs[j]);
+      } catch (RuntimeException e) {
+        if (run != null) {
+          run.done(j, Status.Code.ERROR);
+        }
+        return errorStatus(scoreNames[j], "NormalizeScore", e);
+      }
+      if (run != null) {
+        run.done(j, Status.Code.SUCCESS);
+      }
+    }
     for (int j = 0; j < plugins.length; j++) {
       if (skip != null && skip[j]) {
         continue;
       }
       long[] s = bufs[j];
-      long t0 = timer == null ? 0 : System.nanoTime();
-      try {
-        plugins[j].normalizeScores(state, pod, nodeList, s);
-      } catch (RuntimeException e) {
-        if (timer != null) {
-          timer.observe(PluginTimings.Point.NORMALIZE_SCORE, j, Status.Code.ERROR, System.nanoTime() - t0);
-        }
-        return errorStatus(scoreNames[j], "NormalizeScore", e);
-      }
-      if (timer != null) {
-        timer.observe(PluginTimings.Point.NORMALIZE_SCORE, j, Status.Code.SUCCESS, System.nanoTime() - t0);
-      }
       long w = scoreWeights[j];
       for (int pos = 0; pos < k; pos++) {
         long v = s[pos];
@@ -873,16 +936,33 @@ public final class Framework implements FrameworkHandle {
   private void scoreRange(ScorePlugin[] plugins, TableScore[] ts, ScoreCache.@Nullable Slot[] slots,
       boolean @Nullable [] skip, long[][] bufs, ArrayCycleState state, PodInfo pod, NodeTable table, int[] indices,
       int from, int to, AtomicReference<Status> error, boolean prefetch, @Nullable PluginTimings timer) {
+    if (timer == null) {
+      for (int j = 0; j < plugins.length; j++) {
+        if (skip != null && skip[j]) {
+          continue;
+        }
+        scoreRange(j, plugins, ts, slots, bufs, state, pod, table, indices, from, to, error, prefetch);
+      }
+      return;
+    }
+    // a sampled cycle: one clock read per plugin (each plugin's end is the next one's start), observed after the batch
+    long[] nanos = new long[plugins.length];
+    boolean[] failedPlugin = new boolean[plugins.length];
+    long t0 = System.nanoTime();
     for (int j = 0; j < plugins.length; j++) {
       if (skip != null && skip[j]) {
+        nanos[j] = -1;
         continue;
       }
-      if (timer == null) {
-        scoreRange(j, plugins, ts, slots, bufs, state, pod, table, indices, from, to, error, prefetch);
-      } else {
-        long t0 = System.nanoTime();
-        boolean ok = scoreRange(j, plugins, ts, slots, bufs, state, pod, table, indices, from, to, error, prefetch);
-        timer.observeScoreRange(j, ok ? Status.Code.SUCCESS : Status.Code.ERROR, from, to, System.nanoTime() - t0);
+      failedPlugin[j] = !scoreRange(j, plugins, ts, slots, bufs, state, pod, table, indices, from, to, error,
+          prefetch);
+      long t1 = System.nanoTime();
+      nanos[j] = t1 - t0;
+      t0 = t1;
+    }
+    for (int j = 0; j < plugins.length; j++) {
+      if (nanos[j] >= 0) {
+        timer.observeScoreRange(j, failedPlugin[j] ? Status.Code.ERROR : Status.Code.SUCCESS, from, to, nanos[j]);
       }
     }
   }

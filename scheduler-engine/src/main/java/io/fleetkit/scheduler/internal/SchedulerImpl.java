@@ -95,6 +95,8 @@ public final class SchedulerImpl implements Scheduler {
   /** Scheduling cycles run; every {@link #EVALUATION_FLUSH_CYCLES}th flushes the plugin evaluation counts. */
   private long cycles;
   private static final int EVALUATION_FLUSH_CYCLES = 32;
+  /** Whether a cycle ran since the frameworks' plugin evaluation counts were last flushed. */
+  private boolean evaluationsHeld;
 
   public SchedulerImpl(SchedulerConfig config) {
     this(config, MetricsRegistry.NOOP, EventRecorder.NOOP, Tracing.NOOP);
@@ -307,6 +309,7 @@ public final class SchedulerImpl implements Scheduler {
     if ((++cycles & (EVALUATION_FLUSH_CYCLES - 1)) == 0) {
       flushEvaluations();
     }
+    evaluationsHeld = true;
     waiting.defer(true);
     attemptStartNanos = obs == null ? -1 : obs.attemptStart(qp.info.pod(), qp.framework.schedulerName(), qp.attempts);
     MDC.put(MDC_POD, qp.key());
@@ -401,8 +404,11 @@ public final class SchedulerImpl implements Scheduler {
   private void flushEvaluations() {
     if (obs != null && obs.metricsOn()) {
       obs.flush();
-      for (Framework fw : frameworks.values()) {
-        fw.flushEvaluations();
+      if (evaluationsHeld) { // plugins are evaluated only within cycles
+        evaluationsHeld = false;
+        for (Framework fw : frameworks.values()) {
+          fw.flushEvaluations();
+        }
       }
     }
   }

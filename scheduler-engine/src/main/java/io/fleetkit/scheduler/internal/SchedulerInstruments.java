@@ -31,6 +31,8 @@ final class SchedulerInstruments {
   private final MetricsRegistry metrics;
   private final boolean metricsOn;
   private final EventRecorder events;
+  /** Whether an event recorder other than {@link EventRecorder#NOOP} was given. */
+  private final boolean eventsOn;
   private final Tracing tracing;
   private final boolean tracingOn;
   /**
@@ -126,6 +128,7 @@ final class SchedulerInstruments {
     this.metricsOn = metrics.enabled();
     this.sampler = new SplittableRandom(seed ^ 0x9E3779B97F4A7C15L);
     this.events = events;
+    this.eventsOn = events != EventRecorder.NOOP;
     this.tracing = tracing;
     this.tracingOn = tracing.enabled();
     if (metricsOn) {
@@ -288,6 +291,9 @@ final class SchedulerInstruments {
         buffer.observeNanos(sli(podAttemptCount), queuedNanos);
       }
     }
+    if (!eventsOn) {
+      return; // no recorder: build no reference and no message
+    }
     if (r.isBound()) {
       record(ObjectReference.to(pod), null, Event.NORMAL, EventRecorder.SCHEDULED, "Binding",
           "Successfully assigned " + r.podKey() + " to " + r.nodeName());
@@ -316,6 +322,9 @@ final class SchedulerInstruments {
 
   /** {@code victim} was evicted to make room for {@code preemptor} on {@code node}. */
   void preempted(Pod victim, Pod preemptor, String node) {
+    if (!eventsOn) {
+      return;
+    }
     String by = preemptor.metadata().uid().isEmpty() ? preemptor.metadata().key() : preemptor.metadata().uid();
     record(ObjectReference.to(victim), ObjectReference.to(preemptor), Event.NORMAL, EventRecorder.PREEMPTED,
         "Preempting", "Preempted by pod " + by + " on node " + node);
