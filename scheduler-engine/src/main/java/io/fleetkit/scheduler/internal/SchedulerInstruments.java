@@ -429,7 +429,7 @@ final class SchedulerInstruments {
         c = metrics.counter(SchedulerMetrics.QUEUE_INCOMING_PODS, QUEUES[queue], event);
         incoming[queue].put(event, c);
       }
-      c.increment();
+      buffer.increment(c); // the queue is confined to the engine lock, whose release flushes the buffer
     }
   }
 
