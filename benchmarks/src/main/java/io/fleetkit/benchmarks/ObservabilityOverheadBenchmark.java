@@ -35,7 +35,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code off}: no registry, no tracing (the scheduler holds no instruments and skips every hook);
  *   <li>{@code metrics}: kube-scheduler's metrics into a Micrometer Prometheus registry, plugin durations sampled in
  *       10 % of cycles;
- *   <li>{@code metrics+tracing}: those metrics plus an OpenTelemetry SDK (nothing exported) with the sampler a
+ *   <li>{@code metrics+tracing}: those metrics plus an OpenTelemetry SDK (a span processor that drops every span:
+ *       without any processor the SDK hands out the no-op tracer) with the sampler a
  *       production setup uses, {@code parentBased(traceIdRatioBased(}{@value #TRACE_RATIO}{@code ))}: one attempt in
  *       ten is traced with its extension-point children; the others cost one unsampled span start;
  *   <li>{@code metrics+tracing-all}: the same with every span recorded ({@code alwaysOn}), the worst case.
@@ -73,7 +74,8 @@ public class ObservabilityOverheadBenchmark {
         Sampler sampler = mode.equals("metrics+tracing-all") ? Sampler.alwaysOn()
             : Sampler.parentBased(Sampler.traceIdRatioBased(TRACE_RATIO));
         b.tracing(OpenTelemetryTracing.of(OpenTelemetrySdk.builder()
-            .setTracerProvider(SdkTracerProvider.builder().setSampler(sampler).build()).build()));
+            .setTracerProvider(SdkTracerProvider.builder().setSampler(sampler)
+                .addSpanProcessor(ObservabilityOverheadPairedBenchmark.DROP).build()).build()));
       } else if (!mode.equals("metrics") && !mode.equals("off")) {
         throw new IllegalArgumentException("mode " + mode + " must be off, metrics, metrics+tracing or "
             + "metrics+tracing-all");

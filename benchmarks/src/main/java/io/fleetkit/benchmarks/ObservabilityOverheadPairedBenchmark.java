@@ -176,7 +176,7 @@ public class ObservabilityOverheadPairedBenchmark {
   }
 
   /** Ends every span without exporting it; with no processor at all the SDK's tracers would be no-ops. */
-  private static final SpanProcessor DROP = new SpanProcessor() {
+  static final SpanProcessor DROP = new SpanProcessor() {
     @Override
     public void onStart(Context parentContext, ReadWriteSpan span) {}
 
