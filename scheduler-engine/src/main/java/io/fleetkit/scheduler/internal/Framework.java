@@ -640,15 +640,32 @@ public final class Framework implements FrameworkHandle {
   private void filterRange(int j, CycleState state, PodInfo pod, NodeTable table, int[] nodes, int from, int to,
       Status[] statusOut, int[] failed) {
     TableFilter t = tableFilter[j];
-    if (t != null) {
-      try {
-        t.filterAll(state, pod, table, nodes, from, to, failed, j, statusOut);
-        return;
-      } catch (RuntimeException e) {
-        // positions it already failed keep their status; the rest are judged node by node below
-      }
+    if (t != null && tableFilterRange(t, j, state, pod, table, nodes, from, to, statusOut, failed)) {
+      return;
     }
-    FilterPlugin f = filter[j];
+    filterEach(j, filter[j], t, state, pod, table, nodes, from, to, statusOut, failed);
+  }
+
+  /**
+   * A plugin's {@link TableFilter#filterAll} over {@code [from, to)}: one call site for every plugin's range, its loop
+   * compiled on its own. False when the plugin threw (positions it already failed keep their status).
+   */
+  private static boolean tableFilterRange(TableFilter t, int j, CycleState state, PodInfo pod, NodeTable table,
+      int[] nodes, int from, int to, Status[] statusOut, int[] failed) {
+    try {
+      t.filterAll(state, pod, table, nodes, from, to, failed, j, statusOut);
+      return true;
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Filter plugin {@code j} node by node over the positions of {@code [from, to)} not yet failed: a plugin without a
+   * table path, or one whose range threw (each node's exception then becomes that node's error).
+   */
+  private void filterEach(int j, FilterPlugin f, @Nullable TableFilter t, CycleState state, PodInfo pod,
+      NodeTable table, int[] nodes, int from, int to, Status[] statusOut, int[] failed) {
     int touched = 0;
     for (int pos = from; pos < to; pos++) {
       if (failed[pos] >= 0) {
