@@ -184,7 +184,7 @@ final class QuotaDenialTest {
   }
 
   @Test
-  void statefulSet_quotaDenies_failedCreateEventNamesThePodAndTheSet() {
+  void statefulSet_quotaDenies_failedCreateEventNamesThePodAndTheSetAndRetriesWithBackoff() {
     try (ObjectStore store = store();
         StatefulSetController c = StatefulSetController.builder(store).clock(clock).stepping().events(recorder)
             .build()) {
@@ -201,6 +201,14 @@ final class QuotaDenialTest {
           .contains(DENIAL));
       assertThat(events).contains("StatefulSet db Normal SuccessfulCreate: create Pod db-0 in StatefulSet db "
           + "successful");
+      // backoff, not a hot loop: nothing more at this instant, another attempt a while later
+      int before = failedCreates().size();
+      c.runUntilIdle();
+      assertThat(failedCreates()).hasSize(before);
+      clock.advance(Duration.ofSeconds(1));
+      c.runUntilIdle();
+      assertThat(failedCreates()).hasSizeGreaterThan(before);
+      assertThat(store.require(StatefulSet.class, "ns", "db").status().replicas()).isEqualTo(3);
 
       growQuota(store);
       clock.advance(Duration.ofMinutes(1));
