@@ -52,6 +52,11 @@ final class QueueingHintsTest {
     return p.node("fake-node").obj();
   }
 
+  /** The other pod of upstream's update cases, bound, with one label. */
+  private static Pod other(String key, String value) {
+    return bound(makePod().name("other").label(key, value));
+  }
+
   static Stream<PodCase> podCases() {
     Pod affinity = makePod().name("p").podAffinityIn("service", "region", SCAN).obj();
     Pod anti = makePod().name("p").podAntiAffinityIn("service", "region", SCAN).obj();
@@ -65,34 +70,34 @@ final class QueueingHintsTest {
         new PodCase("add a pod which doesn't match the pod affinity", affinity, null,
             bound(makePod().label("aaa", "a")), false),
         new PodCase("update a pod from non-match to match pod affinity", affinity,
-            bound(makePod().name("other").label("aaa", "a")),
-            bound(makePod().name("other").label("service", "securityscan")), true),
+            other("aaa", "a"),
+            other("service", "securityscan"), true),
         new PodCase("the updating pod matches target pod's affinity both before and after label changes", affinity,
-            bound(makePod().name("other").label("service", "value2")),
-            bound(makePod().name("other").label("service", "securityscan")), false),
+            other("service", "value2"),
+            other("service", "securityscan"), false),
         new PodCase("update an un-scheduled pod", affinity, makePod().name("other").label("aaa", "a").obj(),
             makePod().name("other").label("service", "securityscan").obj(), false),
         new PodCase("update a pod from match to non-match the pod affinity", affinity,
-            bound(makePod().name("other").label("service", "securityscan")),
-            bound(makePod().name("other").label("aaa", "a")), false),
+            other("service", "securityscan"),
+            other("aaa", "a"), false),
         new PodCase("update a pod from match to non-match pod's affinity - multiple terms case", twoTerms,
-            bound(makePod().name("other").label("aaa", "a")),
-            bound(makePod().name("other").label("service", "securityscan")), false),
+            other("aaa", "a"),
+            other("service", "securityscan"), false),
         new PodCase("update a pod from non-match to match pod's affinity - multiple terms case", twoTerms,
-            bound(makePod().name("other").label("aaa", "a")),
+            other("aaa", "a"),
             bound(makePod().name("other").label("aaa", "").label("bbb", "")), true),
         new PodCase("updated pod is the target pod", makePod().name("p").label("foo", "baz").obj(),
             makePod().name("p").label("foo", "bar").obj(), makePod().name("p").label("foo", "baz").obj(), true),
         new PodCase("modify pod label to change it from satisfying pod anti-affinity to not satisfying anti-affinity",
-            anti, bound(makePod().name("other").label("service", "securityscan")),
-            bound(makePod().name("other").label("service", "aaaa")), true),
+            anti, other("service", "securityscan"),
+            other("service", "aaaa"), true),
         new PodCase("modify pod label to change it from not satisfying pod anti-affinity to satisfying anti-affinity",
-            anti, bound(makePod().name("other").label("service", "bbb")),
-            bound(makePod().name("other").label("service", "securityscan")), false),
+            anti, other("service", "bbb"),
+            other("service", "securityscan"), false),
         new PodCase("delete a pod which doesn't match pod's anti-affinity", anti,
-            bound(makePod().name("other").label("aaa", "a")), null, false),
+            other("aaa", "a"), null, false),
         new PodCase("delete a pod which matches pod's anti-affinity", anti,
-            bound(makePod().name("other").label("service", "securityscan")), null, true),
+            other("service", "securityscan"), null, true),
         new PodCase("delete a pod with anti-affinity that matches pending pod",
             makePod().name("p").label("service", "securityscan").obj(),
             bound(makePod().podAntiAffinityIn("service", "region", SCAN)), null, true),
