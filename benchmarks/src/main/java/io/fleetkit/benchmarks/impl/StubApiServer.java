@@ -52,6 +52,18 @@ public final class StubApiServer implements AutoCloseable {
   /** One watch event, kept in order so that a watch starting at a resource version replays what it missed. */
   private record Event(long rv, String kind, String json) {}
 
+  /**
+   * What the watches of one kind wait on: the resource version of the newest event of that kind. A binding then wakes
+   * the pod watches only, not the idle watches of the other kinds the scheduler informs on (which would each wake,
+   * scan and sleep again for every pod bound).
+   */
+  private static final class Signal {
+    volatile long latest;
+  }
+
+  /** By watched kind: "Pod", "Node", and "" for every other kind (which never has events). */
+  private final Map<String, Signal> signals = Map.of("Pod", new Signal(), "Node", new Signal(), "", new Signal());
+
   private final KubernetesSerialization json = new KubernetesSerialization();
   private final StubHttp http;
   private final KubernetesClient client;
@@ -197,12 +209,12 @@ public final class StubApiServer implements AutoCloseable {
           resourceVersion++;
           pods.put(key, p);
           podJson.put(key, objectJson);
-          events.add(new Event(resourceVersion, "Pod", "{\"type\":\"ADDED\",\"object\":" + objectJson + "}"));
+          append(new Event(resourceVersion, "Pod", "{\"type\":\"ADDED\",\"object\":" + objectJson + "}"));
         }
         staged.clear();
         stagedJson.clear();
         stagedFrom = -1;
-        lock.notifyAll();
+        wake("Pod");
       }
     } finally {
       long used = CPU.getCurrentThreadCpuTime() - cpu0;
@@ -226,11 +238,11 @@ public final class StubApiServer implements AutoCloseable {
           stamp(e.getValue());
           String json = RESOURCE_VERSION.matcher(podJson.get(e.getKey()))
               .replaceFirst("\"resourceVersion\":\"" + resourceVersion + "\"");
-          events.add(new Event(resourceVersion, "Pod", "{\"type\":\"DELETED\",\"object\":" + json + "}"));
+          append(new Event(resourceVersion, "Pod", "{\"type\":\"DELETED\",\"object\":" + json + "}"));
         }
         pods.clear();
         podJson.clear();
-        lock.notifyAll();
+        wake("Pod");
         return n;
       }
     } finally {
@@ -283,9 +295,7 @@ public final class StubApiServer implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    synchronized (lock) {
-      lock.notifyAll();
-    }
+    signals.keySet().forEach(this::wake);
     client.close();
     http.close();
   }
@@ -356,24 +366,30 @@ public final class StubApiServer implements AutoCloseable {
     String kind = "/api/v1/pods".equals(path) ? "Pod" : "/api/v1/nodes".equals(path) ? "Node" : "";
     Matcher rv = Pattern.compile("(?:^|&)resourceVersion=(\\d+)").matcher(query);
     long from = rv.find() ? Long.parseLong(rv.group(1)) : 0;
+    Signal signal = signals.get(kind);
     ex.stream(stream -> {
       long[] cursor = new long[1];
+      long seen = -1; // the newest event of this kind when the events were last scanned
       synchronized (lock) {
         cursor[0] = eventsBase; // older events were sent to every watch open then; a new one starts later
         watchCursors.add(cursor);
       }
       try {
         while (!closed) {
-          List<Event> batch = new ArrayList<>();
-          synchronized (lock) {
-            while (!closed && cursor[0] == eventsBase + events.size()) {
+          synchronized (signal) {
+            // At least once a second the cursor moves on past other kinds' events, so that they can be dropped.
+            if (!closed && signal.latest == seen) {
               try {
-                lock.wait(1000);
+                signal.wait(1000);
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
               }
             }
+          }
+          List<Event> batch = new ArrayList<>();
+          synchronized (lock) {
+            seen = signal.latest;
             for (long end = eventsBase + events.size(); cursor[0] < end; cursor[0]++) {
               Event e = events.get((int) (cursor[0] - eventsBase));
               if (e.kind().equals(kind) && e.rv() > from) {
@@ -451,12 +467,26 @@ public final class StubApiServer implements AutoCloseable {
             .replaceFirst(Pattern.quote("\"spec\":{"),
                 Matcher.quoteReplacement("\"spec\":{\"nodeName\":\"" + target.group(1) + "\","));
         podJson.put(key, json);
-        events.add(new Event(resourceVersion, "Pod", "{\"type\":\"MODIFIED\",\"object\":" + json + "}"));
-        lock.notifyAll();
+        append(new Event(resourceVersion, "Pod", "{\"type\":\"MODIFIED\",\"object\":" + json + "}"));
+        wake("Pod");
         bound.incrementAndGet();
       }
     }
     ex.respond(code, answer); // outside the lock: a slow client must not hold up the other requests
+  }
+
+  /** Holding {@code lock}: appends a watch event (its watches are woken by {@link #wake}). */
+  private void append(Event e) {
+    events.add(e);
+    signals.get(e.kind()).latest = e.rv();
+  }
+
+  /** Wakes the watches of {@code kind} (with or without {@code lock}: a signal's monitor is taken last). */
+  private void wake(String kind) {
+    Signal s = signals.get(kind);
+    synchronized (s) {
+      s.notifyAll();
+    }
   }
 
   /** Holding {@code lock}: a new resource version for {@code o}. */
@@ -467,8 +497,8 @@ public final class StubApiServer implements AutoCloseable {
   /** Holding {@code lock}: appends a watch event and wakes the watches; returns the object's JSON. */
   private String publish(String type, String kind, HasMetadata o) {
     String objectJson = json.asJson(o);
-    events.add(new Event(resourceVersion, kind, "{\"type\":\"" + type + "\",\"object\":" + objectJson + "}"));
-    lock.notifyAll();
+    append(new Event(resourceVersion, kind, "{\"type\":\"" + type + "\",\"object\":" + objectJson + "}"));
+    wake(kind);
     return objectJson;
   }
 
