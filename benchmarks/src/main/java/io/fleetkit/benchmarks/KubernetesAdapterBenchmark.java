@@ -56,8 +56,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * server's share (the CPU of its threads, read per native thread: request parsing and handling, watch streaming; and
  * the burst of creations put into it; all of which a real API server would spend on another machine) and the rest
  * (the scheduler side: informers, queue, engine, binding, events, the HTTP client, JIT, GC), and the CPU per native
- * thread ({@link ThreadCpu}). "handlers alone" is the server's own count (request handling and watch streaming
- * without reading requests and writing answers, plus the creations).
+ * thread ({@link ThreadCpu}). "handlers alone" is the server's own count (handling and answering requests, streaming
+ * watch events; not reading the requests), plus the burst of creations.
  *
  * <p>Checked after every iteration (the run fails otherwise): the server bound every pod (none lost) and refused no
  * binding as already bound (none bound twice).

@@ -102,7 +102,7 @@ public final class StubApiServer implements AutoCloseable {
         // server. This stand-in does not check it.
         .withOauthToken("stand-in")
         .withNamespace("default")
-        // fabric8's default: watches over WebSocket (one event per frame), falling back to HTTP where refused.
+        // Watches over WebSocket (one event per frame): fabric8's default, left as it is.
         .withMaxConcurrentRequests(1024)
         .withMaxConcurrentRequestsPerHost(1024)
         .build();

@@ -241,7 +241,7 @@ final class StubHttp implements AutoCloseable {
   StubHttp(Handler handler) {
     this.handler = handler;
     try {
-      listener = new ServerSocket(0, 512, InetAddress.getLoopbackAddress());
+      listener = new ServerSocket(0, 512, InetAddress.getByAddress(new byte[] {127, 0, 0, 1}));
     } catch (IOException e) {
       throw new UncheckedIOException("stub http: cannot listen on 127.0.0.1", e);
     }
