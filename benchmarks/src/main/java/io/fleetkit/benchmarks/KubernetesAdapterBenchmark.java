@@ -85,6 +85,12 @@ public class KubernetesAdapterBenchmark {
   @Param({"32"})
   public int bindParallelism;
 
+  /**
+   * Whether the client watches over chunked HTTP ({@code onlyHttpWatches}) rather than WebSocket, fabric8's default.
+   */
+  @Param({"false"})
+  public boolean httpWatches;
+
   /** Whether the server, client and scheduler are built anew for every iteration rather than once per fork. */
   @Param({"false"})
   public boolean freshEachIteration;
@@ -128,6 +134,7 @@ public class KubernetesAdapterBenchmark {
           .withNewStatus().withCapacity(cap).withAllocatable(cap).endStatus().build());
     }
     server.latency(Duration.ofMillis(latencyMs));
+    server.client().getConfiguration().setOnlyHttpWatches(httpWatches);
     scheduler = KubernetesScheduler.builder(server.client())
         .bindParallelism(bindParallelism)
         .loopPeriod(Duration.ofMillis(10))
@@ -192,6 +199,9 @@ public class KubernetesAdapterBenchmark {
   @TearDown(Level.Iteration)
   public void tearDown() throws InterruptedException {
     Thread.sleep(50); // let any stray second binding arrive before checking
+    if (iteration == 1) {
+      System.out.printf("%nwatches over WebSocket: %d%n", server.webSocketWatches());
+    }
     long process = cpuEnd - cpuStart;
     Map<String, Long> byThread = threadsEnd.msSince(threadsStart);
     // The split a reader needs: the stand-in server runs in this JVM, a real API server would not. Its share is the

@@ -287,6 +287,11 @@ public final class StubApiServer implements AutoCloseable {
     return loadCpuNanos.sum();
   }
 
+  /** Watches streamed over WebSocket so far (the others went over chunked HTTP). */
+  public int webSocketWatches() {
+    return http.webSockets();
+  }
+
   /** Requests answered. */
   public long requests() {
     return requests.get();

@@ -19,6 +19,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The stand-in API server's transport: HTTP/1.1 on 127.0.0.1 with persistent connections, one thread per connection
@@ -60,13 +61,15 @@ final class StubHttp implements AutoCloseable {
 
   /** The answer side of one request. */
   static final class Exchange {
+    private final StubHttp server;
     private final Socket socket;
     private final OutputStream out;
     private final Request request;
     private boolean answered;
     private boolean streaming;
 
-    private Exchange(Socket socket, OutputStream out, Request request) {
+    private Exchange(StubHttp server, Socket socket, OutputStream out, Request request) {
+      this.server = server;
       this.socket = socket;
       this.out = out;
       this.request = request;
@@ -130,6 +133,7 @@ final class StubHttp implements AutoCloseable {
       } catch (NoSuchAlgorithmException e) {
         throw new IllegalStateException("stub http: no SHA-1", e);
       }
+      server.webSockets.incrementAndGet();
       out.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
           + "Sec-WebSocket-Accept: " + accept + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
       out.flush();
@@ -236,6 +240,7 @@ final class StubHttp implements AutoCloseable {
   private final ServerSocket listener;
   private final Handler handler;
   private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
+  private final AtomicInteger webSockets = new AtomicInteger();
   private volatile boolean closed;
 
   StubHttp(Handler handler) {
@@ -252,6 +257,11 @@ final class StubHttp implements AutoCloseable {
 
   int port() {
     return listener.getLocalPort();
+  }
+
+  /** Streams upgraded to WebSocket so far. */
+  int webSockets() {
+    return webSockets.get();
   }
 
   private void accept() {
@@ -280,7 +290,7 @@ final class StubHttp implements AutoCloseable {
         if (r == null) {
           return;
         }
-        Exchange ex = new Exchange(s, out, r);
+        Exchange ex = new Exchange(this, s, out, r);
         handler.handle(r, ex);
         if (ex.streaming || "close".equalsIgnoreCase(r.header("connection"))) {
           return;

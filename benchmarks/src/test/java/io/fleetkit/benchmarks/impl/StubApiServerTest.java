@@ -43,6 +43,7 @@ final class StubApiServerTest {
     try (StubApiServer server = new StubApiServer()) {
       assertThat(server.client().getConfiguration().isOnlyHttpWatches()).isFalse();
       watchStagedPodsAndBinding(server);
+      assertThat(server.webSocketWatches()).isEqualTo(1);
     }
   }
 
@@ -51,6 +52,7 @@ final class StubApiServerTest {
     try (StubApiServer server = new StubApiServer()) {
       server.client().getConfiguration().setOnlyHttpWatches(true);
       watchStagedPodsAndBinding(server);
+      assertThat(server.webSocketWatches()).isZero();
     }
   }
 
