@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * AdaptiveGapFill: {@link GpuModelGapFillPlugin}'s placement of GPU pods, plus a rule that adapts to the workload
@@ -51,12 +52,15 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
   private double clusterCpu;
   private double clusterFreeGpu;
   private String lastKey = "";
+  /** Arrived pods asking for several whole devices, by device count: {pods, their CPU in milli}. */
+  private final TreeMap<Integer, double[]> multiDevice = new TreeMap<>();
+  private long podCpu;
 
   GpuAdaptiveGapFillPlugin(GpuWorkload workload) {
     this.workload = workload;
     this.cache = new FgdScoreCache(workload);
     this.balanced = new GpuFgdBalancedPlugin(workload);
-    this.gaps = ShareGaps.perModel(workload);
+    this.gaps = ShareGaps.perModelCompeting(workload);
   }
 
   /** FGD's score. */
@@ -69,6 +73,7 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
   public synchronized void normalize(GpuPod pod, Candidates nodes, long[] scores) {
     see(nodes);
     arrive(pod);
+    podCpu = pod.milliCpu();
     GpuDemand d = pod.demand();
     int n = nodes.size();
     if (d.isNone()) {
@@ -188,6 +193,11 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
     GpuDemand d = pod.demand();
     arrivedGpu += d.totalMilli();
     arrivedCpu += pod.milliCpu();
+    if (d.whole() >= 2) {
+      double[] e = multiDevice.computeIfAbsent(d.whole(), x -> new double[2]);
+      e[0]++;
+      e[1] += pod.milliCpu();
+    }
     if (d.isNone() || d.models().isEmpty()) {
       return;
     }
@@ -207,6 +217,76 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
    * candidate is of one; none for a pod that names its models.
    */
   private boolean[] avoided(Candidates nodes, GpuDemand d) {
+    boolean[] byModel = reservedModels(nodes, d);
+    boolean[] both = keptForMultiDevice(nodes, d);
+    boolean other = false;
+    for (int k = 0; k < both.length; k++) {
+      both[k] |= byModel[k];
+      other |= !both[k];
+    }
+    return other ? both : byModel;
+  }
+
+  /**
+   * The candidates a pod would take from the multi-device pods still expected (see the class comment): for every
+   * device count s of the arrived multi-device pods above the pod's own, the nodes with at least s free devices and
+   * the mean CPU of the arrived pods of s or more devices are counted; when they are no more than the pods of s or
+   * more devices expected until the arrived demand reaches the cluster's capacity ((their count) × (capacity −
+   * arrived) / arrived, rounded up), the nodes the pod would leave with fewer than s free devices are kept.
+   */
+  private boolean[] keptForMultiDevice(Candidates nodes, GpuDemand d) {
+    int n = nodes.size();
+    boolean[] keep = new boolean[n];
+    if (multiDevice.isEmpty() || arrivedGpu <= 0) {
+      return keep;
+    }
+    double rest = Math.max(0, capacity - arrivedGpu) / arrivedGpu;
+    int[] wholeFree = new int[n];
+    for (int k = 0; k < n; k++) {
+      for (int v : nodes.node(k).free()) {
+        wholeFree[k] += v >= NodeGpu.FULL ? 1 : 0;
+      }
+    }
+    for (int size : multiDevice.descendingKeySet()) {
+      if (d.whole() >= size) {
+        break;
+      }
+      double pods = 0;
+      double cpu = 0;
+      for (double[] e : multiDevice.tailMap(size, true).values()) {
+        pods += e[0];
+        cpu += e[1];
+      }
+      double expected = Math.ceil(pods * rest);
+      double cpuNeeded = cpu / pods;
+      int able = 0;
+      for (int k = 0; k < n; k++) {
+        able += wholeFree[k] >= size && nodes.node(k).cpuLeft() >= cpuNeeded ? 1 : 0;
+      }
+      if (able > expected) {
+        continue;
+      }
+      for (int k = 0; k < n; k++) {
+        NodeGpu g = nodes.node(k);
+        if (wholeFree[k] >= size && g.cpuLeft() >= cpuNeeded && wholeFree[k] - devicesTaken(g, d) < size) {
+          keep[k] = true;
+        }
+      }
+    }
+    return keep;
+  }
+
+  /** The free devices the pod takes on {@code g}: its whole devices, or 1 when a share would open a free device. */
+  private int devicesTaken(NodeGpu g, GpuDemand d) {
+    if (!d.isShare()) {
+      return d.whole();
+    }
+    int device = shareDeviceOf(g, d);
+    return device >= 0 && g.free()[device] >= NodeGpu.FULL ? 1 : 0;
+  }
+
+  /** The model reservation of a pod accepting any model (see the class comment). */
+  private boolean[] reservedModels(Candidates nodes, GpuDemand d) {
     int n = nodes.size();
     boolean[] avoid = new boolean[n];
     if (!d.models().isEmpty() || constrainedByModel.isEmpty()) {
@@ -239,9 +319,15 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
   /** A share accepting any model: the device of lowest gap cost, its ties to FGD's choice; otherwise FGD's device. */
   @Override
   public int shareDevice(GpuPod pod, NodeGpu node) {
-    GpuDemand d = pod.demand();
-    return d.models().isEmpty() ? gaps.bestDevice(node, pod.milliCpu(), d)
-        : Fgd.bestShareDevice(workload, node, pod.milliCpu(), d);
+    return shareDevice(node, pod.milliCpu(), pod.demand());
+  }
+
+  private int shareDeviceOf(NodeGpu node, GpuDemand d) {
+    return shareDevice(node, podCpu, d);
+  }
+
+  private int shareDevice(NodeGpu node, long cpu, GpuDemand d) {
+    return d.models().isEmpty() ? gaps.bestDevice(node, cpu, d) : Fgd.bestShareDevice(workload, node, cpu, d);
   }
 
   @Override
