@@ -10,7 +10,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * AdaptiveGapFill: {@link GpuModelGapFillPlugin}'s placement of GPU pods, plus a rule that adapts to the workload
+ * AdaptiveGapFill: {@link GpuModelGapFillPlugin}'s placement of GPU pods, plus rules that adapt to the workload
  * seen so far (the pods this scorer has placed; nothing about pods yet to come) and one for CPU-only pods:
  * <ul>
  *   <li><b>Model reservation.</b> For every GPU model the scorer keeps the GPU demand of the arrived pods that name
@@ -19,14 +19,21 @@ import java.util.TreeMap;
  *       arrived demand reaches the cluster's GPU capacity ((its share of the arrived demand) × (capacity − arrived)),
  *       pods that accept any model avoid that model's nodes (they go there only when no other node fits). Pods
  *       that name their models are placed as FGD places them.</li>
+ *   <li><b>Nodes kept for multi-device pods.</b> For every device count s of the arrived pods asking for several
+ *       whole devices, above the pod's own: while the candidates with at least s free devices (and the mean CPU of
+ *       the arrived pods of s or more devices) are no more than the pods of s or more devices expected until the
+ *       arrived demand reaches the cluster's GPU capacity ((their count) × (capacity − arrived) / arrived, rounded
+ *       up), a pod that would leave such a node with fewer than s free devices avoids it (a share only when it would
+ *       open a free device there); it goes there only when no other node fits.</li>
  *   <li><b>CPU-only pods on CPU no GPU pod can use.</b> A CPU-only pod goes first to the nodes without a free GPU
  *       (their CPU is of no use to a GPU pod any more), the one with the least CPU left first (best fit), then the
  *       node order; only when no such node fits it is placed as {@link GpuFgdBalancedPlugin} places it (FGD, then
  *       the most CPU to spare beyond its free GPUs' needs). Where CPU-only pods are many (openb's cpu250), the
  *       earlier rule left the CPU of full nodes unused while nodes with free GPUs ran out of CPU.</li>
  * </ul>
- * Unchanged from ModelGapFill: a share accepting any model goes where it adds the least expected stranded GPU
- * ({@link GapWaste} per device model; ties by FGD's score, then FgdBalanced's CPU/GPU balance, then the node order);
+ * A share accepting any model goes where it adds the least expected stranded GPU ({@link GapWaste} per device model,
+ * the shapes' weights discounted for the gaps competing for them, {@link ShareGaps#competingWeights}; ties by FGD's
+ * score, then FgdBalanced's CPU/GPU balance, then the node order). Unchanged from ModelGapFill:
  * whole-GPU pods and model-constrained pods as FGD (ties by the node order). The same parameters serve every trace.
  *
  * <p>State: a few counters per arrived pod and the free GPU of each node as last seen in {@link #normalize}
