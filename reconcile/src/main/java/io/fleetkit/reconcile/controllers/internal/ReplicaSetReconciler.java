@@ -10,6 +10,7 @@ import io.fleetkit.api.apps.ReplicaSetStatus;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodStatus;
 import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
@@ -116,27 +117,29 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
   }
 
   /**
-   * The pods {@code ClaimPods} has to look at: those this ReplicaSet controls plus those its selector matches (the
-   * only ones it may adopt), in listing order. Upstream walks the whole namespace; the two index reads give the
-   * same pods at the cost of the answer, which keeps a namespace of many ReplicaSets linear instead of quadratic.
+   * The objects {@code ClaimPods} (or the Deployment's {@code ClaimReplicaSets}) has to look at: those the owner
+   * {@code uid} controls plus those its selector matches (the only ones it may adopt), in listing order. Upstream
+   * walks the whole namespace; the two index reads give the same objects at the cost of the answer, which keeps a
+   * namespace of many owners linear instead of quadratic.
    */
-  static List<Pod> claimCandidates(Lister<Pod> pods, String namespace, String uid, LabelSelector selector) {
-    // both answers come in key order: merge them (a pod in both once), no sorting
-    List<Pod> owned = pods.byIndex(Lister.CONTROLLER_INDEX, uid);
-    List<Pod> selected = pods.list(namespace, selector);
+  static <T extends ApiObject<T>> List<T> claimCandidates(Lister<T> objects, String namespace, String uid,
+      LabelSelector selector) {
+    // both answers come in key order: merge them (an object in both once), no sorting
+    List<T> owned = objects.byIndex(Lister.CONTROLLER_INDEX, uid);
+    List<T> selected = objects.list(namespace, selector);
     if (Lister.sameObjects(owned, selected)) { // the usual case: the ReplicaSet controls exactly the pods it selects
       return Collections.unmodifiableList(selected);
     }
-    List<Pod> out = new ArrayList<>(Math.max(owned.size(), selected.size()));
+    List<T> out = new ArrayList<>(Math.max(owned.size(), selected.size()));
     int i = 0;
     int j = 0;
     while (i < owned.size() || j < selected.size()) {
-      Pod a = i < owned.size() ? owned.get(i) : null;
+      T a = i < owned.size() ? owned.get(i) : null;
       if (a != null && !a.metadata().namespace().equals(namespace)) {
         i++;
         continue;
       }
-      Pod b = j < selected.size() ? selected.get(j) : null;
+      T b = j < selected.size() ? selected.get(j) : null;
       int c = a == null ? 1 : b == null ? -1 : IndexedCache.KEY_ORDER.compare(a.metadata().key(),
           b.metadata().key());
       if (c < 0) {
