@@ -77,7 +77,7 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
     Instant now = ctx.now();
     boolean satisfied = expectations.satisfied(key, now);
     List<Pod> owned = claimPods(ctx, rs);
-    if (satisfied) {
+    if (satisfied && cacheExpectations.waiting(key)) {
       // the counts above come from a separate informer, which may be ahead of the cache read here
       Set<String> cached = new HashSet<>();
       for (Pod p : owned) {
@@ -182,9 +182,16 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
   /** Pods this ReplicaSet controls after adoption and release, as {@code ClaimPods}. */
   private List<Pod> claimPods(ReconcileContext<ReplicaSet> ctx, ReplicaSet rs) {
     String uid = rs.metadata().uid();
+    Lister<Pod> lister = ctx.lister(Pod.class);
+    List<Pod> controlled = lister.byIndex(Lister.CONTROLLER_INDEX, uid);
+    if (Lister.sameObjects(controlled, lister.list(rs.metadata().namespace(), rs.spec().selector()))) {
+      // the usual case: every pod it controls is selected and every selected pod is controlled by it (not by
+      // another owner, not an orphan): the loop below would keep each of them, releasing and adopting nothing
+      return new ArrayList<>(controlled);
+    }
     List<Pod> owned = new ArrayList<>();
     Boolean canAdopt = null;
-    for (Pod pod : claimCandidates(ctx.lister(Pod.class), rs.metadata().namespace(), uid, rs.spec().selector())) {
+    for (Pod pod : claimCandidates(lister, rs.metadata().namespace(), uid, rs.spec().selector())) {
       OwnerReference ref = pod.metadata().controllerRef();
       boolean matches = rs.spec().selector().matches(pod.metadata().labels());
       if (ref != null) {
