@@ -29,7 +29,7 @@ import net.jqwik.api.Provide;
  * selector), every list equals {@code store.list(Pod.class, namespace, selector)}, and a list asked again with no
  * change to its pods is the same instance.
  */
-final class WatchedPodsProperties {
+final class WatchedPodsPropertyTest {
   private static final List<String> NAMESPACES = List.of("a", "b");
   private static final List<LabelSelector> SELECTORS = List.of(
       LabelSelector.of(Map.of("app", "web")),

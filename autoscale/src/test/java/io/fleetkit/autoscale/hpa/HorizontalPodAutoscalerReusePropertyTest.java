@@ -43,7 +43,7 @@ import org.jspecify.annotations.Nullable;
  * turning unready and ready again, the target rescaled from outside) and agree on every outcome and every HPA status,
  * through tolerance, unready pods and the scale-down stabilization window.
  */
-final class HorizontalPodAutoscalerReuseProperties {
+final class HorizontalPodAutoscalerReusePropertyTest {
   private static final Instant T0 = Instant.parse("2026-06-01T00:00:00Z");
   private static final int PODS = 4;
 
