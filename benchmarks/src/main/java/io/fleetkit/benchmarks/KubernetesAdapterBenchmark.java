@@ -35,7 +35,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * of creations by other clients, which reach the scheduler through its pod informer's watch) and ends when the server
  * has bound every one of them; pods/s = {@code adapterPods} / score. Nodes: 100 of 32 CPU, pods of 100m, so every pod
  * fits. The pods are put in directly rather than created over HTTP so that the load generator does not take the
- * machine's CPU from the scheduler (on 2 cores it would: each creation costs JSON both ways).
+ * machine's CPU from the scheduler (on 2 cores it would: each creation costs JSON both ways); their JSON is written
+ * before the measurement ({@link StubApiServer#stagePods}), so that the measured burst is their watch events alone.
  *
  * <p>The server, its client and the scheduler live for the whole fork, as a scheduler does in a cluster: between
  * iterations the server deletes the bound pods (delete events through the watch, outside the measurement) and the
@@ -47,15 +48,16 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>The fork runs with the JDK's common fork-join pool at two threads, as {@code KubernetesSchedulerMain} starts the
  * scheduler on fewer than three CPUs: with one, the JDK HTTP client completes every response on a new thread. The
  * stand-in's sockets have {@code TCP_NODELAY}, as a real API server's have: with Nagle's algorithm on (the JDK HTTP
- * server's default) every answer waited about 40 ms for the client's delayed ACK, which capped the adapter near
- * 700 pods/s whatever the latency (see {@link StubApiServer}).
+ * server's default, used before) every answer waited about 40 ms for the client's delayed ACK, which capped the
+ * adapter near 700 pods/s whatever the latency (see {@link StubApiServer}). The client watches over WebSocket,
+ * fabric8's default.
  *
  * <p>Printed after every iteration: the process's CPU time per pod during the operation, split into the stand-in
  * server's share (the CPU of its threads, read per native thread: request parsing and handling, watch streaming; and
  * the burst of creations put into it; all of which a real API server would spend on another machine) and the rest
  * (the scheduler side: informers, queue, engine, binding, events, the HTTP client, JIT, GC), and the CPU per native
- * thread ({@link ThreadCpu}). "handlers alone" is the server's own count (request handling without the JDK HTTP
- * server's parsing, plus the creations), the figure printed before 2026-12-02.
+ * thread ({@link ThreadCpu}). "handlers alone" is the server's own count (handling and answering requests, streaming
+ * watch events; not reading the requests), plus the burst of creations.
  *
  * <p>Checked after every iteration (the run fails otherwise): the server bound every pod (none lost) and refused no
  * binding as already bound (none bound twice).
@@ -65,10 +67,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3)
 @Measurement(iterations = 3)
-// The common pool's size as KubernetesSchedulerMain sets it on fewer than three CPUs (see KubernetesScheduler); the
-// stand-in's sockets without Nagle's algorithm, as an API server's (StubApiServer sets it too, if nothing set it before).
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2",
-    "-Dsun.net.httpserver.nodelay=true"})
+// The common pool's size as KubernetesSchedulerMain sets it on fewer than three CPUs (see KubernetesScheduler).
+@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2"})
 public class KubernetesAdapterBenchmark {
   public static final int NODES = 100;
   private static final String NS = "default";
@@ -85,13 +85,18 @@ public class KubernetesAdapterBenchmark {
   @Param({"32"})
   public int bindParallelism;
 
+  /**
+   * Whether the client watches over chunked HTTP ({@code onlyHttpWatches}) rather than WebSocket, fabric8's default.
+   */
+  @Param({"false"})
+  public boolean httpWatches;
+
   /** Whether the server, client and scheduler are built anew for every iteration rather than once per fork. */
   @Param({"false"})
   public boolean freshEachIteration;
 
   private StubApiServer server;
   private KubernetesScheduler scheduler;
-  private List<Pod> batch;
   private static int iteration;
   private ThreadCpu threadsStart;
   private ThreadCpu threadsEnd;
@@ -129,6 +134,7 @@ public class KubernetesAdapterBenchmark {
           .withNewStatus().withCapacity(cap).withAllocatable(cap).endStatus().build());
     }
     server.latency(Duration.ofMillis(latencyMs));
+    server.client().getConfiguration().setOnlyHttpWatches(httpWatches);
     scheduler = KubernetesScheduler.builder(server.client())
         .bindParallelism(bindParallelism)
         .loopPeriod(Duration.ofMillis(10))
@@ -148,7 +154,7 @@ public class KubernetesAdapterBenchmark {
       start();
     }
     int it = iteration++;
-    batch = new ArrayList<>(adapterPods);
+    List<Pod> batch = new ArrayList<>(adapterPods);
     for (int i = 0; i < adapterPods; i++) {
       batch.add(new PodBuilder()
           .withNewMetadata().withName("p-" + it + "-" + i).withNamespace(NS).endMetadata()
@@ -158,6 +164,7 @@ public class KubernetesAdapterBenchmark {
           .addToRequests("memory", new Quantity("64Mi")).endResources()
           .endContainer().endSpec().build());
     }
+    server.stagePods(batch);
     boundBefore = server.bound();
     twiceBefore = server.secondBindings();
   }
@@ -168,7 +175,7 @@ public class KubernetesAdapterBenchmark {
     cpuStart = processCpuNanos();
     serverCpuStart = server.cpuNanos();
     loadCpuStart = server.loadCpuNanos();
-    server.addPods(batch);
+    server.addStaged();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
     while (server.bound() - boundBefore < adapterPods) {
       if (System.nanoTime() > deadline) {
@@ -192,6 +199,9 @@ public class KubernetesAdapterBenchmark {
   @TearDown(Level.Iteration)
   public void tearDown() throws InterruptedException {
     Thread.sleep(50); // let any stray second binding arrive before checking
+    if (iteration == 1) {
+      System.out.printf("%nwatches over WebSocket: %d%n", server.webSocketWatches());
+    }
     long process = cpuEnd - cpuStart;
     Map<String, Long> byThread = threadsEnd.msSince(threadsStart);
     // The split a reader needs: the stand-in server runs in this JVM, a real API server would not. Its share is the

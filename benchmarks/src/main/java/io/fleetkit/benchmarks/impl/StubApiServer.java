@@ -1,7 +1,5 @@
 package io.fleetkit.benchmarks.impl;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -11,9 +9,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,8 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -33,34 +26,24 @@ import java.util.regex.Pattern;
 
 /**
  * A small local stand-in for a Kubernetes API server, just enough for the Kubernetes adapter's scheduler: lists and
- * HTTP watches (newline-delimited watch events) of nodes and pods; pod creation (and, directly, creation and deletion
- * of many pods at once); the {@code pods/NAME/binding}
- * subresource with the API server's rules (404 for a missing pod, 409 when it is already bound); empty lists and idle
- * watches for every other kind the scheduler informs on; Events accepted and dropped. Every request except the watch
- * streams is answered after a fixed latency, on its own server thread, so requests in flight overlap as they do
- * against a real API server. (fabric8's mock server was tried first: its CRUD dispatcher scans every stored object on
- * each request and answers on one event loop, so it stalls long before 2,000 pods/s.)
+ * watches of nodes and pods (WebSocket, fabric8's default, or chunked HTTP); pod creation (and, directly, creation and
+ * deletion of many pods at once); the {@code pods/NAME/binding} subresource with the API server's rules (404 for a
+ * missing pod, 409 when it is already bound); empty lists and idle watches for every other kind the scheduler informs
+ * on; Events accepted and dropped. Every request except the watch streams is answered after a fixed latency, on its
+ * connection's own thread, so requests in flight overlap as they do against a real API server. (fabric8's mock server
+ * was tried first: its CRUD dispatcher scans every stored object on each request and answers on one event loop, so it
+ * stalls long before 2,000 pods/s.)
  *
- * <p>Its sockets have Nagle's algorithm off ({@code TCP_NODELAY}), as a real API server's have (Go's net package sets
- * it on every TCP connection). The JDK's HTTP server leaves it on unless {@value #NODELAY} is true, and it writes a
- * response's headers and body in two writes: with Nagle on, the body waits for the client's ACK of the headers, which
- * Linux delays by up to 40 ms, so that every request took about 45 ms whatever the configured latency (32 binding
- * threads, one request each at a time: the 650 pods/s the benchmark measured before). This class sets the property
- * when it is loaded, before the JDK's HTTP server reads it (once per JVM, when the first server is created).
+ * <p>Its transport ({@link StubHttp}) is HTTP/1.1 with persistent connections and {@code TCP_NODELAY}, as a real API
+ * server's (Go's net package sets it on every TCP connection): with Nagle's algorithm on, every answer waited about
+ * 40 ms for the client's delayed ACK. The client sends every request and reads every answer in full, and the watches
+ * stream the objects' JSON, as against a real API server; this stand-in's own work per request is kept small because it
+ * shares the machine with the scheduler it measures.
  *
  * <p>It counts the bindings it accepted and those refused because the pod was already bound: the benchmark's "no pod
  * bound twice, none lost". Thread-safe.
  */
 public final class StubApiServer implements AutoCloseable {
-  /** The JDK HTTP server's switch for {@code TCP_NODELAY} on accepted connections (read once per JVM). */
-  public static final String NODELAY = "sun.net.httpserver.nodelay";
-
-  static {
-    if (System.getProperty(NODELAY) == null) {
-      System.setProperty(NODELAY, "true");
-    }
-  }
-
   private static final Pattern POD_CREATE = Pattern.compile("^/api/v1/namespaces/([^/]+)/pods$");
   private static final Pattern BINDING = Pattern.compile("^/api/v1/namespaces/([^/]+)/pods/([^/]+)/binding$");
   private static final Pattern BINDING_TARGET = Pattern.compile("\"target\"\\s*:\\s*\\{[^}]*\"name\"\\s*:\\s*\"([^\"]+)\"");
@@ -69,13 +52,20 @@ public final class StubApiServer implements AutoCloseable {
   /** One watch event, kept in order so that a watch starting at a resource version replays what it missed. */
   private record Event(long rv, String kind, String json) {}
 
+  /**
+   * What the watches of one kind wait on: the resource version of the newest event of that kind. A binding then wakes
+   * the pod watches only, not the idle watches of the other kinds the scheduler informs on (which would each wake,
+   * scan and sleep again for every pod bound).
+   */
+  private static final class Signal {
+    volatile long latest;
+  }
+
+  /** By watched kind: "Pod", "Node", and "" for every other kind (which never has events). */
+  private final Map<String, Signal> signals = Map.of("Pod", new Signal(), "Node", new Signal(), "", new Signal());
+
   private final KubernetesSerialization json = new KubernetesSerialization();
-  private final HttpServer http;
-  private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "stub-apiserver");
-    t.setDaemon(true);
-    return t;
-  });
+  private final StubHttp http;
   private final KubernetesClient client;
   private final Object lock = new Object();
   private final Map<String, Pod> pods = new LinkedHashMap<>();
@@ -95,31 +85,24 @@ public final class StubApiServer implements AutoCloseable {
   private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
   private final LongAdder serverCpuNanos = new LongAdder();
   private final LongAdder loadCpuNanos = new LongAdder();
-  /** The names of this server's threads (its handlers, and the JDK HTTP server's dispatcher). */
-  public static final List<String> THREAD_NAMES = List.of("stub-apiserver", "HTTP-Dispatcher");
+  /** The names of this server's threads (the acceptor and one per connection). */
+  public static final List<String> THREAD_NAMES = List.of(StubHttp.THREAD_NAME);
+  /** Pods put in by {@link #stagePods}, with their watch events, waiting for {@link #addStaged}. */
+  private final List<Pod> staged = new ArrayList<>();
+  private final List<String> stagedJson = new ArrayList<>();
+  private long stagedFrom = -1;
 
   public StubApiServer() {
-    if (!Boolean.getBoolean(NODELAY)) {
-      throw new IllegalStateException("stub API server: system property " + NODELAY + " is \""
-          + System.getProperty(NODELAY) + "\"; it must be true (a real API server answers without Nagle's delay)");
-    }
-    try {
-      http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 512);
-    } catch (IOException e) {
-      throw new UncheckedIOException("stub API server: cannot listen on 127.0.0.1", e);
-    }
-    http.setExecutor(threads);
-    http.createContext("/", this::handle);
-    http.start();
+    http = new StubHttp(this::handle);
     Config config = new ConfigBuilder()
-        .withMasterUrl("http://127.0.0.1:" + http.getAddress().getPort())
+        .withMasterUrl("http://127.0.0.1:" + http.port())
         // A bearer token, as every real client has (in a cluster, the service account's): without credentials
         // fabric8's TokenRefreshInterceptor re-reads the whole configuration (environment, kubeconfig files) before
         // every request, which would make the client's cost per request several times what it is against an API
         // server. This stand-in does not check it.
         .withOauthToken("stand-in")
         .withNamespace("default")
-        .withOnlyHttpWatches(true)
+        // Watches over WebSocket (one event per frame): fabric8's default, left as it is.
         .withMaxConcurrentRequests(1024)
         .withMaxConcurrentRequestsPerHost(1024)
         .build();
@@ -177,6 +160,70 @@ public final class StubApiServer implements AutoCloseable {
   }
 
   /**
+   * Prepares pending pods for {@link #addStaged}, outside a measurement: sets their uid and resourceVersion (the next
+   * ones) and writes their JSON, the part of a creation that the load generator, not the scheduler, would pay for. The
+   * server takes the pods over. Nothing else may change in the server until {@link #addStaged}.
+   *
+   * @throws IllegalStateException if pods are staged already
+   * @throws IllegalArgumentException if a pod exists already
+   */
+  public void stagePods(List<Pod> created) {
+    synchronized (lock) {
+      if (stagedFrom >= 0) {
+        throw new IllegalStateException("stub API server: " + staged.size() + " pods are staged already");
+      }
+      long rv = resourceVersion;
+      for (Pod p : created) {
+        String key = p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
+        if (pods.containsKey(key)) {
+          throw new IllegalArgumentException("stub API server: pod " + key + " already exists");
+        }
+        p.getMetadata().setUid(UUID.randomUUID().toString());
+        p.getMetadata().setResourceVersion(Long.toString(++rv));
+        staged.add(p);
+        stagedJson.add(json.asJson(p));
+      }
+      stagedFrom = resourceVersion;
+    }
+  }
+
+  /**
+   * Adds the pods {@link #stagePods} prepared at once, as other clients' creations would arrive (no latency, no HTTP):
+   * each goes out as an {@code ADDED} watch event.
+   *
+   * @throws IllegalStateException if none are staged, or the server changed since they were
+   */
+  public void addStaged() {
+    long cpu0 = CPU.getCurrentThreadCpuTime();
+    try {
+      synchronized (lock) {
+        if (stagedFrom < 0 || stagedFrom != resourceVersion) {
+          throw new IllegalStateException("stub API server: " + (stagedFrom < 0 ? "no pods staged"
+              : "the server changed after the pods were staged (resourceVersion " + stagedFrom + ", now "
+                  + resourceVersion + ")"));
+        }
+        for (int i = 0; i < staged.size(); i++) {
+          Pod p = staged.get(i);
+          String key = p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
+          String objectJson = stagedJson.get(i);
+          resourceVersion++;
+          pods.put(key, p);
+          podJson.put(key, objectJson);
+          append(new Event(resourceVersion, "Pod", "{\"type\":\"ADDED\",\"object\":" + objectJson + "}"));
+        }
+        staged.clear();
+        stagedJson.clear();
+        stagedFrom = -1;
+        wake("Pod");
+      }
+    } finally {
+      long used = CPU.getCurrentThreadCpuTime() - cpu0;
+      serverCpuNanos.add(used);
+      loadCpuNanos.add(used);
+    }
+  }
+
+  /**
    * Deletes every pod directly (no latency, no HTTP), as other clients' deletions would arrive: each goes out as a
    * {@code DELETED} watch event. Watch events that every open watch has already sent are dropped, so that a long run
    * does not keep every event it ever streamed. Returns how many pods were deleted.
@@ -191,11 +238,11 @@ public final class StubApiServer implements AutoCloseable {
           stamp(e.getValue());
           String json = RESOURCE_VERSION.matcher(podJson.get(e.getKey()))
               .replaceFirst("\"resourceVersion\":\"" + resourceVersion + "\"");
-          events.add(new Event(resourceVersion, "Pod", "{\"type\":\"DELETED\",\"object\":" + json + "}"));
+          append(new Event(resourceVersion, "Pod", "{\"type\":\"DELETED\",\"object\":" + json + "}"));
         }
         pods.clear();
         podJson.clear();
-        lock.notifyAll();
+        wake("Pod");
         return n;
       }
     } finally {
@@ -240,6 +287,11 @@ public final class StubApiServer implements AutoCloseable {
     return loadCpuNanos.sum();
   }
 
+  /** Watches streamed over WebSocket so far (the others went over chunked HTTP). */
+  public int webSocketWatches() {
+    return http.webSockets();
+  }
+
   /** Requests answered. */
   public long requests() {
     return requests.get();
@@ -248,68 +300,53 @@ public final class StubApiServer implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    synchronized (lock) {
-      lock.notifyAll();
-    }
+    signals.keySet().forEach(this::wake);
     client.close();
-    http.stop(0);
-    threads.shutdownNow();
+    http.close();
   }
 
   // ----------------------------------------------------------------------------------------------- handling
 
-  private void handle(HttpExchange ex) throws IOException {
-    String q = ex.getRequestURI().getQuery();
-    if ("GET".equals(ex.getRequestMethod()) && q != null && q.contains("watch=true")) {
-      try (ex) {
-        requests.incrementAndGet();
-        watch(ex, ex.getRequestURI().getPath(), q); // counts its own CPU, batch by batch
-      }
+  private void handle(StubHttp.Request r, StubHttp.Exchange ex) throws IOException {
+    requests.incrementAndGet();
+    if ("GET".equals(r.method()) && r.query().contains("watch=true")) {
+      watch(ex, r.path(), r.query()); // counts its own CPU, batch by batch
       return;
     }
     long cpu0 = CPU.getCurrentThreadCpuTime();
     try {
-      serve(ex);
+      long l = latencyNanos;
+      if (l > 0) {
+        Thread.sleep(l / 1_000_000, (int) (l % 1_000_000));
+      }
+      answer(ex, r);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      ex.respond(500, status(500, "InternalError", String.valueOf(e)));
     } finally {
       serverCpuNanos.add(CPU.getCurrentThreadCpuTime() - cpu0); // a sleeping thread uses no CPU
     }
   }
 
-  private void serve(HttpExchange ex) throws IOException {
-    try (ex) {
-      requests.incrementAndGet();
-      String path = ex.getRequestURI().getPath();
-      String method = ex.getRequestMethod();
-      long l = latencyNanos;
-      if (l > 0) {
-        Thread.sleep(l / 1_000_000, (int) (l % 1_000_000));
-      }
-      answer(ex, path, method);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (RuntimeException e) {
-      respond(ex, 500, status(500, "InternalError", String.valueOf(e)));
-    }
-  }
-
-  private void answer(HttpExchange ex, String path, String method) throws IOException {
+  private void answer(StubHttp.Exchange ex, StubHttp.Request r) throws IOException {
     Matcher m;
+    String path = r.path();
+    String method = r.method();
     if ("GET".equals(method)) {
       list(ex, path);
     } else if ("POST".equals(method) && (m = POD_CREATE.matcher(path)).matches()) {
-      create(ex, m.group(1));
+      create(ex, m.group(1), r.body());
     } else if ("POST".equals(method) && (m = BINDING.matcher(path)).matches()) {
-      bind(ex, m.group(1), m.group(2));
+      bind(ex, m.group(1), m.group(2), r.body());
     } else {
       // Events and anything else the scheduler writes: accepted as sent.
-      byte[] body = ex.getRequestBody().readAllBytes();
-      respond(ex, "POST".equals(method) ? 201 : 200, body.length == 0 ? "{}" : new String(body,
-          StandardCharsets.UTF_8));
+      ex.respond("POST".equals(method) ? 201 : 200, r.body().length == 0 ? "{}"
+          : new String(r.body(), StandardCharsets.UTF_8));
     }
   }
 
-
-  private void list(HttpExchange ex, String path) throws IOException {
+  private void list(StubHttp.Exchange ex, String path) throws IOException {
     String body;
     synchronized (lock) {
       List<HasMetadata> items = new ArrayList<>();
@@ -327,69 +364,70 @@ public final class StubApiServer implements AutoCloseable {
       list.put("items", items);
       body = json.asJson(list);
     }
-    respond(ex, 200, body);
+    ex.respond(200, body);
   }
 
-  private void watch(HttpExchange ex, String path, String query) throws IOException {
+  private void watch(StubHttp.Exchange ex, String path, String query) throws IOException {
     String kind = "/api/v1/pods".equals(path) ? "Pod" : "/api/v1/nodes".equals(path) ? "Node" : "";
-    long from = 0;
     Matcher rv = Pattern.compile("(?:^|&)resourceVersion=(\\d+)").matcher(query);
-    if (rv.find()) {
-      from = Long.parseLong(rv.group(1));
-    }
-    ex.getResponseHeaders().set("Content-Type", "application/json");
-    ex.sendResponseHeaders(200, 0);
-    OutputStream out = ex.getResponseBody();
-    long[] cursor = new long[1];
-    synchronized (lock) {
-      cursor[0] = eventsBase; // events older than the base were sent to every watch open then; a new one starts later
-      watchCursors.add(cursor);
-    }
-    try {
-      while (!closed) {
-        List<Event> batch = new ArrayList<>();
-        synchronized (lock) {
-          while (!closed && cursor[0] == eventsBase + events.size()) {
-            try {
-              lock.wait(1000);
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-              return;
-            }
-          }
-          for (long end = eventsBase + events.size(); cursor[0] < end; cursor[0]++) {
-            Event e = events.get((int) (cursor[0] - eventsBase));
-            if (e.kind().equals(kind) && e.rv() > from) {
-              batch.add(e);
-            }
-          }
-        }
-        if (!batch.isEmpty()) {
-          long cpu0 = CPU.getCurrentThreadCpuTime();
-          StringBuilder sb = new StringBuilder();
-          for (Event e : batch) {
-            sb.append(e.json()).append('\n');
-          }
-          out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
-          out.flush();
-          serverCpuNanos.add(CPU.getCurrentThreadCpuTime() - cpu0);
-        }
-      }
-    } finally {
+    long from = rv.find() ? Long.parseLong(rv.group(1)) : 0;
+    Signal signal = signals.get(kind);
+    ex.stream(stream -> {
+      long[] cursor = new long[1];
+      long seen = -1; // the newest event of this kind when the events were last scanned
       synchronized (lock) {
-        watchCursors.remove(cursor);
+        cursor[0] = eventsBase; // older events were sent to every watch open then; a new one starts later
+        watchCursors.add(cursor);
       }
-    }
+      try {
+        while (!closed) {
+          synchronized (signal) {
+            // At least once a second the cursor moves on past other kinds' events, so that they can be dropped.
+            if (!closed && signal.latest == seen) {
+              try {
+                signal.wait(1000);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+              }
+            }
+          }
+          List<Event> batch = new ArrayList<>();
+          synchronized (lock) {
+            seen = signal.latest;
+            for (long end = eventsBase + events.size(); cursor[0] < end; cursor[0]++) {
+              Event e = events.get((int) (cursor[0] - eventsBase));
+              if (e.kind().equals(kind) && e.rv() > from) {
+                batch.add(e);
+              }
+            }
+          }
+          if (!batch.isEmpty()) {
+            long cpu0 = CPU.getCurrentThreadCpuTime();
+            StringBuilder sb = new StringBuilder();
+            for (Event e : batch) {
+              sb.append(e.json()).append('\n');
+            }
+            stream.send(sb.toString());
+            serverCpuNanos.add(CPU.getCurrentThreadCpuTime() - cpu0);
+          }
+        }
+      } finally {
+        synchronized (lock) {
+          watchCursors.remove(cursor);
+        }
+      }
+    });
   }
 
-  private void create(HttpExchange ex, String ns) throws IOException {
-    Pod pod = json.unmarshal(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8), Pod.class);
+  private void create(StubHttp.Exchange ex, String ns, byte[] requestBody) throws IOException {
+    Pod pod = json.unmarshal(new String(requestBody, StandardCharsets.UTF_8), Pod.class);
     pod.getMetadata().setNamespace(ns);
     String key = ns + "/" + pod.getMetadata().getName();
     String body;
     synchronized (lock) {
       if (pods.containsKey(key)) {
-        respond(ex, 409, status(409, "AlreadyExists", "pods \"" + pod.getMetadata().getName()
+        ex.respond(409, status(409, "AlreadyExists", "pods \"" + pod.getMetadata().getName()
             + "\" already exists"));
         return;
       }
@@ -399,45 +437,61 @@ public final class StubApiServer implements AutoCloseable {
       body = publish("ADDED", "Pod", pod);
       podJson.put(key, body);
     }
-    respond(ex, 201, body);
+    ex.respond(201, body);
   }
 
-  private void bind(HttpExchange ex, String ns, String name) throws IOException {
-    String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+  private void bind(StubHttp.Exchange ex, String ns, String name, byte[] requestBody) throws IOException {
+    String body = new String(requestBody, StandardCharsets.UTF_8);
     Matcher target = BINDING_TARGET.matcher(body);
     if (!target.find()) {
-      respond(ex, 400, status(400, "BadRequest", "binding without target.name: " + body));
+      ex.respond(400, status(400, "BadRequest", "binding without target.name: " + body));
       return;
     }
     String key = ns + "/" + name;
+    int code = 201;
+    String answer = "{\"apiVersion\":\"v1\",\"kind\":\"Status\",\"status\":\"Success\",\"code\":201}";
     synchronized (lock) {
       Pod pod = pods.get(key);
       if (pod == null) {
-        respond(ex, 404, status(404, "NotFound", "pods \"" + name + "\" not found"));
-        return;
-      }
-      String node = pod.getSpec().getNodeName();
-      if (node != null && !node.isEmpty()) {
+        code = 404;
+        answer = status(404, "NotFound", "pods \"" + name + "\" not found");
+      } else if (pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty()) {
+        String node = pod.getSpec().getNodeName();
         secondBindings.incrementAndGet();
-        respond(ex, 409, status(409, "Conflict", "Operation cannot be fulfilled on pods/binding \"" + name
-            + "\": pod " + name + " is already assigned to node \"" + node + "\""));
-        return;
+        code = 409;
+        answer = status(409, "Conflict", "Operation cannot be fulfilled on pods/binding \"" + name
+            + "\": pod " + name + " is already assigned to node \"" + node + "\"");
+      } else {
+        // The stored pod is changed in place (what was sent of it before went out as text), and its watch event is
+        // the stored JSON with spec.nodeName and the new resourceVersion spliced in: serialising the whole pod again
+        // would make this stand-in, which a real API server would not be, the largest CPU cost in the process.
+        pod.getSpec().setNodeName(target.group(1));
+        stamp(pod);
+        String json = RESOURCE_VERSION.matcher(podJson.get(key))
+            .replaceFirst("\"resourceVersion\":\"" + resourceVersion + "\"")
+            .replaceFirst(Pattern.quote("\"spec\":{"),
+                Matcher.quoteReplacement("\"spec\":{\"nodeName\":\"" + target.group(1) + "\","));
+        podJson.put(key, json);
+        append(new Event(resourceVersion, "Pod", "{\"type\":\"MODIFIED\",\"object\":" + json + "}"));
+        wake("Pod");
+        bound.incrementAndGet();
       }
-      // The stored pod is changed in place (what was sent of it before went out as text), and its watch event is
-      // the stored JSON with spec.nodeName and the new resourceVersion spliced in: serialising the whole pod again
-      // would make this stand-in, which a real API server would not be, the largest CPU cost in the process.
-      pod.getSpec().setNodeName(target.group(1));
-      stamp(pod);
-      String json = RESOURCE_VERSION.matcher(podJson.get(key))
-          .replaceFirst("\"resourceVersion\":\"" + resourceVersion + "\"")
-          .replaceFirst(Pattern.quote("\"spec\":{"),
-              Matcher.quoteReplacement("\"spec\":{\"nodeName\":\"" + target.group(1) + "\","));
-      podJson.put(key, json);
-      events.add(new Event(resourceVersion, "Pod", "{\"type\":\"MODIFIED\",\"object\":" + json + "}"));
-      lock.notifyAll();
-      bound.incrementAndGet();
     }
-    respond(ex, 201, "{\"apiVersion\":\"v1\",\"kind\":\"Status\",\"status\":\"Success\",\"code\":201}");
+    ex.respond(code, answer); // outside the lock: a slow client must not hold up the other requests
+  }
+
+  /** Holding {@code lock}: appends a watch event (its watches are woken by {@link #wake}). */
+  private void append(Event e) {
+    events.add(e);
+    signals.get(e.kind()).latest = e.rv();
+  }
+
+  /** Wakes the watches of {@code kind} (with or without {@code lock}: a signal's monitor is taken last). */
+  private void wake(String kind) {
+    Signal s = signals.get(kind);
+    synchronized (s) {
+      s.notifyAll();
+    }
   }
 
   /** Holding {@code lock}: a new resource version for {@code o}. */
@@ -448,8 +502,8 @@ public final class StubApiServer implements AutoCloseable {
   /** Holding {@code lock}: appends a watch event and wakes the watches; returns the object's JSON. */
   private String publish(String type, String kind, HasMetadata o) {
     String objectJson = json.asJson(o);
-    events.add(new Event(resourceVersion, kind, "{\"type\":\"" + type + "\",\"object\":" + objectJson + "}"));
-    lock.notifyAll();
+    append(new Event(resourceVersion, kind, "{\"type\":\"" + type + "\",\"object\":" + objectJson + "}"));
+    wake(kind);
     return objectJson;
   }
 
@@ -458,10 +512,4 @@ public final class StubApiServer implements AutoCloseable {
         + reason + "\",\"message\":\"" + message.replace("\"", "\\\"") + "\"}";
   }
 
-  private static void respond(HttpExchange ex, int code, String body) throws IOException {
-    byte[] b = body.getBytes(StandardCharsets.UTF_8);
-    ex.getResponseHeaders().set("Content-Type", "application/json");
-    ex.sendResponseHeaders(code, b.length);
-    ex.getResponseBody().write(b);
-  }
 }

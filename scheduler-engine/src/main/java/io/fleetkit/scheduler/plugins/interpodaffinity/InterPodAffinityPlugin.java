@@ -386,6 +386,9 @@ public final class InterPodAffinityPlugin
       return Status.error("failed to parse pod: " + terms.error);
     }
     Snapshot snapshot = snapshots.get();
+    if (!hasConstraints && snapshot.nodesWithAffinityPods().isEmpty()) {
+      return Status.skip(); // nothing can contribute: no preferred terms, no pod with terms of its own
+    }
     AffinityTerm.NamespaceLabels incomingNs = AffinityTerm.NamespaceLabels.memoized(args.namespaceLabels());
     AffinityTerm.NamespaceLabels ownNs = AffinityTerm.NamespaceLabels.constant(namespaceLabels(pod));
     PreScoreState.Builder scores = new PreScoreState.Builder();
