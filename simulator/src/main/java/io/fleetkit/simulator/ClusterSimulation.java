@@ -23,6 +23,7 @@ import io.fleetkit.autoscale.cluster.ClusterAutoscaler;
 import io.fleetkit.autoscale.cluster.LoopResult;
 import io.fleetkit.autoscale.hpa.HorizontalPodAutoscalerController;
 import io.fleetkit.autoscale.hpa.SyncOutcome;
+import io.fleetkit.autoscale.hpa.WatchedPods;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.reconcile.SimulatedController;
 import io.fleetkit.storage.PersistentVolumeController;
@@ -232,15 +233,21 @@ public final class ClusterSimulation {
     });
     if (spec.features().horizontalPodAutoscaler()) {
       b.controller((store, clock, seed) -> {
+        // the store delivers watch events as it writes, so the watched lists are the store's lists
+        WatchedPods pods = new WatchedPods(store);
         HorizontalPodAutoscalerController hpa = HorizontalPodAutoscalerController.builder(store, metricsHolder[0])
-            .clock(clock.asClock()).build();
-        return new PeriodicController("horizontal-pod-autoscaler", clock, HPA_PERIOD, () -> {
+            .clock(clock.asClock()).pods(pods).build();
+        PeriodicController loop = new PeriodicController("horizontal-pod-autoscaler", clock, HPA_PERIOD, () -> {
           for (SyncOutcome o : hpa.syncAll()) {
             if (o.rescaled()) {
               holder[0].record("HorizontalScale", "HorizontalPodAutoscaler/" + o.hpa(),
                   o.currentReplicas() + " -> " + o.desiredReplicas() + " replicas");
             }
           }
+        });
+        return SimulatedController.of(loop.name(), loop::start, loop::runUntilIdle, () -> {
+          loop.close();
+          pods.close();
         });
       });
     }

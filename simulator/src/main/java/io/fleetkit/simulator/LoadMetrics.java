@@ -65,12 +65,16 @@ public final class LoadMetrics implements MetricsSource {
   private boolean regroup = true;
   /** The serving pods of each workload, for the pod list they were filtered from. */
   private final Map<String, Serving> serving = new HashMap<>();
+  /** How many pods of each workload serve traffic, for the pod list they were counted from. */
+  private final Map<String, ServingCount> servingCounts = new HashMap<>();
   private final Watch replicaSets;
   private final Watch podWatch;
 
   private record SelectorKey(String namespace, LabelSelector selector) {}
 
   private record Serving(List<Pod> from, LabelSelector selector, List<Pod> pods) {}
+
+  private record ServingCount(List<Pod> from, int count) {}
 
   public LoadMetrics(ObjectStore store, ManualClock clock, Instant start, List<WorkloadLoad> loads) {
     this.store = Objects.requireNonNull(store, "store");
@@ -184,12 +188,18 @@ public final class LoadMetrics implements MetricsSource {
 
   /** How many pods of {@code load}'s workload serve traffic now. */
   public int servingPods(WorkloadLoad load) {
+    List<Pod> pods = podsOf(load);
+    ServingCount cached = servingCounts.get(load.target());
+    if (cached != null && cached.from() == pods) { // the same list: the same pods, unchanged
+      return cached.count();
+    }
     int n = 0;
-    for (Pod p : podsOf(load)) {
+    for (Pod p : pods) {
       if (serving(p)) {
         n++;
       }
     }
+    servingCounts.put(load.target(), new ServingCount(pods, n));
     return n;
   }
 

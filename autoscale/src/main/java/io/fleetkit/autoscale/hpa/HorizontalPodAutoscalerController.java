@@ -69,6 +69,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
   private final ObjectStore store;
   private final Clock clock;
   private final MetricsSource metrics;
+  private final PodLister pods;
   private final ReplicaCalculator calculator;
   private final ReplicaNormalizer normalizer;
   private final Duration syncPeriod;
@@ -101,6 +102,9 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
           || (sel != selectors && !sel.equals(selectors)) || !vs.equals(versions) || ps.size() != pods.size()) {
         return false;
       }
+      if (ps == pods) { // a lister that keeps its lists (WatchedPods) gives the same one while no pod changed
+        return true;
+      }
       for (int i = 0; i < ps.size(); i++) {
         if (ps.get(i) != pods.get(i)) {
           return false;
@@ -123,6 +127,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     this.store = b.store;
     this.clock = b.clock;
     this.metrics = b.metrics;
+    this.pods = b.pods != null ? b.pods : PodLister.of(b.store);
     this.calculator = new ReplicaCalculator(b.metrics, b.clock, b.tolerance, b.cpuInitializationPeriod,
         b.initialReadinessDelay);
     this.normalizer = new ReplicaNormalizer(b.clock, b.downscaleStabilization);
@@ -323,7 +328,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
   private Proposal computeReplicasForMetrics(HorizontalPodAutoscaler hpa, TargetScale scale, Conditions conditions) {
     String namespace = hpa.metadata().namespace();
     String key = namespace + "/" + hpa.metadata().name();
-    List<Pod> pods = store.list(Pod.class, namespace, scale.selector()).items();
+    List<Pod> pods = this.pods.list(namespace, scale.selector());
     List<TargetSelector> selectors = selectorsOf(namespace);
     List<MetricSpec> specs = hpa.spec().metrics();
     List<Object> versions = versions(namespace, scale, specs);
@@ -682,6 +687,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     private Duration downscaleStabilization = Duration.ofMinutes(5);
     private Duration syncPeriod = DEFAULT_SYNC_PERIOD;
     private MetricsRegistry registry = MetricsRegistry.NOOP;
+    private @Nullable PodLister pods;
 
     private Builder(ObjectStore store, MetricsSource metrics) {
       this.store = Objects.requireNonNull(store, "store");
@@ -694,6 +700,12 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     public Builder initialReadinessDelay(Duration v) { initialReadinessDelay = v; return this; }
     public Builder downscaleStabilization(Duration v) { downscaleStabilization = v; return this; }
     public Builder syncPeriod(Duration v) { syncPeriod = v; return this; }
+
+    /**
+     * Where the controller reads a target's pods; default {@link PodLister#of} the store (a list per sync). A
+     * {@link WatchedPods} over the same store gives the same pods and lets an unchanged HPA be recognised at once.
+     */
+    public Builder pods(PodLister v) { pods = Objects.requireNonNull(v, "pods"); return this; }
 
     /** Records {@link HorizontalPodAutoscalerMetrics} into {@code v}; default none. */
     public Builder metricsRegistry(MetricsRegistry v) { registry = Objects.requireNonNull(v, "registry"); return this; }

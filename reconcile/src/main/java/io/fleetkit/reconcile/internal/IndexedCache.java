@@ -42,15 +42,19 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
 
   public IndexedCache(Map<String, Function<? super T, ? extends Collection<String>>> custom) {
     Map<String, Function<? super T, ? extends Collection<String>>> all = new LinkedHashMap<>();
-    all.put(NAMESPACE_INDEX, o -> List.of(o.metadata().namespace()));
-    all.put(LABEL_INDEX, IndexedCache::labelValues);
-    all.put(CONTROLLER_INDEX, IndexedCache::controllerUid);
+    all.put(NAMESPACE_INDEX, BY_NAMESPACE);
+    all.put(LABEL_INDEX, BY_LABELS);
+    all.put(CONTROLLER_INDEX, BY_CONTROLLER);
     all.putAll(custom);
     indexers = Map.copyOf(all);
     for (String name : indexers.keySet()) {
       indices.put(name, new HashMap<>());
     }
   }
+
+  private static final Function<ApiObject<?>, List<String>> BY_NAMESPACE = o -> List.of(o.metadata().namespace());
+  private static final Function<ApiObject<?>, List<String>> BY_LABELS = IndexedCache::labelValues;
+  private static final Function<ApiObject<?>, List<String>> BY_CONTROLLER = IndexedCache::controllerUid;
 
   private static List<String> labelValues(ApiObject<?> o) {
     Map<String, String> labels = o.metadata().labels();
@@ -136,6 +140,9 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
    * usually change none). */
   private void reindex(String key, T old, T object) {
     indexers.forEach((name, fn) -> {
+      if (unchanged(fn, old, object)) {
+        return;
+      }
       Collection<String> before = fn.apply(old);
       Collection<String> after = fn.apply(object);
       if (before.equals(after)) {
@@ -155,6 +162,24 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
         index.computeIfAbsent(value, v -> new TreeSet<>(KEY_ORDER)).add(key);
       }
     });
+  }
+
+  /**
+   * Whether the built-in indexer {@code fn} certainly gives {@code old} and {@code object} (same key) the same values,
+   * judged from the fields it reads, without computing them: the namespace is part of the key, the labels and the
+   * owner references are compared as they are. False for custom indexers (their values are compared).
+   */
+  private static boolean unchanged(Function<?, ?> fn, ApiObject<?> old, ApiObject<?> object) {
+    if (fn == BY_NAMESPACE) {
+      return true;
+    }
+    if (fn == BY_LABELS) {
+      return old.metadata().labels().equals(object.metadata().labels());
+    }
+    if (fn == BY_CONTROLLER) {
+      return old.metadata().ownerReferences().equals(object.metadata().ownerReferences());
+    }
+    return false;
   }
 
   private void unindex(String key, T object) {

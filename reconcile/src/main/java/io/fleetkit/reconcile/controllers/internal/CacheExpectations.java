@@ -60,6 +60,14 @@ public final class CacheExpectations {
     return false;
   }
 
+  /**
+   * Whether writes of {@code owner} are being waited for; when not, {@link #satisfied} is true whatever the cache
+   * holds (so a caller need not collect the names).
+   */
+  public boolean waiting(ObjectKey owner) {
+    return pending.containsKey(owner);
+  }
+
   /** Writes of {@code owner} the cache has not shown yet. */
   public int pending(ObjectKey owner) {
     Pending p = pending.get(owner);

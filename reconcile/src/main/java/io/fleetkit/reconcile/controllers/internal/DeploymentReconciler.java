@@ -115,7 +115,9 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
     private List<ReplicaSet> claimReplicaSets() {
       List<ReplicaSet> owned = new ArrayList<>();
       String uid = d.metadata().uid();
-      for (ReplicaSet rs : ctx.lister(ReplicaSet.class).list(d.metadata().namespace())) {
+      // the namespace's ReplicaSets this Deployment controls or may adopt (through the indexes), in listing order
+      for (ReplicaSet rs : ReplicaSetReconciler.claimCandidates(ctx.lister(ReplicaSet.class),
+          d.metadata().namespace(), uid, d.spec().selector())) {
         OwnerReference ref = rs.metadata().controllerRef();
         if (ref != null) {
           if (ref.uid().equals(uid)) {

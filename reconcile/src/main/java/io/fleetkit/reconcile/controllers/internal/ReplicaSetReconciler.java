@@ -10,6 +10,7 @@ import io.fleetkit.api.apps.ReplicaSetStatus;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodStatus;
 import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
@@ -76,7 +77,7 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
     Instant now = ctx.now();
     boolean satisfied = expectations.satisfied(key, now);
     List<Pod> owned = claimPods(ctx, rs);
-    if (satisfied) {
+    if (satisfied && cacheExpectations.waiting(key)) {
       // the counts above come from a separate informer, which may be ahead of the cache read here
       Set<String> cached = new HashSet<>();
       for (Pod p : owned) {
@@ -116,27 +117,29 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
   }
 
   /**
-   * The pods {@code ClaimPods} has to look at: those this ReplicaSet controls plus those its selector matches (the
-   * only ones it may adopt), in listing order. Upstream walks the whole namespace; the two index reads give the
-   * same pods at the cost of the answer, which keeps a namespace of many ReplicaSets linear instead of quadratic.
+   * The objects {@code ClaimPods} (or the Deployment's {@code ClaimReplicaSets}) has to look at: those the owner
+   * {@code uid} controls plus those its selector matches (the only ones it may adopt), in listing order. Upstream
+   * walks the whole namespace; the two index reads give the same objects at the cost of the answer, which keeps a
+   * namespace of many owners linear instead of quadratic.
    */
-  static List<Pod> claimCandidates(Lister<Pod> pods, String namespace, String uid, LabelSelector selector) {
-    // both answers come in key order: merge them (a pod in both once), no sorting
-    List<Pod> owned = pods.byIndex(Lister.CONTROLLER_INDEX, uid);
-    List<Pod> selected = pods.list(namespace, selector);
+  static <T extends ApiObject<T>> List<T> claimCandidates(Lister<T> objects, String namespace, String uid,
+      LabelSelector selector) {
+    // both answers come in key order: merge them (an object in both once), no sorting
+    List<T> owned = objects.byIndex(Lister.CONTROLLER_INDEX, uid);
+    List<T> selected = objects.list(namespace, selector);
     if (Lister.sameObjects(owned, selected)) { // the usual case: the ReplicaSet controls exactly the pods it selects
       return Collections.unmodifiableList(selected);
     }
-    List<Pod> out = new ArrayList<>(Math.max(owned.size(), selected.size()));
+    List<T> out = new ArrayList<>(Math.max(owned.size(), selected.size()));
     int i = 0;
     int j = 0;
     while (i < owned.size() || j < selected.size()) {
-      Pod a = i < owned.size() ? owned.get(i) : null;
+      T a = i < owned.size() ? owned.get(i) : null;
       if (a != null && !a.metadata().namespace().equals(namespace)) {
         i++;
         continue;
       }
-      Pod b = j < selected.size() ? selected.get(j) : null;
+      T b = j < selected.size() ? selected.get(j) : null;
       int c = a == null ? 1 : b == null ? -1 : IndexedCache.KEY_ORDER.compare(a.metadata().key(),
           b.metadata().key());
       if (c < 0) {
@@ -179,9 +182,16 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
   /** Pods this ReplicaSet controls after adoption and release, as {@code ClaimPods}. */
   private List<Pod> claimPods(ReconcileContext<ReplicaSet> ctx, ReplicaSet rs) {
     String uid = rs.metadata().uid();
+    Lister<Pod> lister = ctx.lister(Pod.class);
+    List<Pod> controlled = lister.byIndex(Lister.CONTROLLER_INDEX, uid);
+    if (Lister.sameObjects(controlled, lister.list(rs.metadata().namespace(), rs.spec().selector()))) {
+      // the usual case: every pod it controls is selected and every selected pod is controlled by it (not by
+      // another owner, not an orphan): the loop below would keep each of them, releasing and adopting nothing
+      return new ArrayList<>(controlled);
+    }
     List<Pod> owned = new ArrayList<>();
     Boolean canAdopt = null;
-    for (Pod pod : claimCandidates(ctx.lister(Pod.class), rs.metadata().namespace(), uid, rs.spec().selector())) {
+    for (Pod pod : claimCandidates(lister, rs.metadata().namespace(), uid, rs.spec().selector())) {
       OwnerReference ref = pod.metadata().controllerRef();
       boolean matches = rs.spec().selector().matches(pod.metadata().labels());
       if (ref != null) {

@@ -37,12 +37,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The HPA controller's reuse of its last computation ({@link MetricsSource#resourceMetricsVersion}) changes nothing:
- * two controllers over two identical clusters, one whose metrics source gives versions and one whose does not, go
+ * two controllers over two identical clusters, one whose metrics source gives versions (and whose pods come from a
+ * {@link WatchedPods}) and one whose does not (listing from the store), go
  * through the same random steps (time passing, usage changing, pods restarting into their cpu-initialization period,
  * turning unready and ready again, the target rescaled from outside) and agree on every outcome and every HPA status,
  * through tolerance, unready pods and the scale-down stabilization window.
  */
-final class HorizontalPodAutoscalerReuseProperties {
+final class HorizontalPodAutoscalerReusePropertyTest {
   private static final Instant T0 = Instant.parse("2026-06-01T00:00:00Z");
   private static final int PODS = 4;
 
@@ -59,13 +60,15 @@ final class HorizontalPodAutoscalerReuseProperties {
   /** One cluster: store, clock, usage per pod, and its controller. */
   private static final class Cluster {
     final ManualClock clock = new ManualClock(T0);
-    final ObjectStore store = ObjectStore.inMemory();
+    final ObjectStore store;
     final Map<String, Long> usage = new TreeMap<>();
     long generation;
     int reads;
     final HorizontalPodAutoscalerController controller;
 
     Cluster(boolean versioned) {
+      // the reusing controller also lists its pods from a watch (the same list while they are unchanged)
+      store = versioned ? ObjectStore.builder().directDelivery().build() : ObjectStore.inMemory();
       MetricsSource source = new MetricsSource() {
         @Override
         public List<PodResourceMetrics> podResourceMetrics(String namespace, LabelSelector selector,
@@ -87,7 +90,12 @@ final class HorizontalPodAutoscalerReuseProperties {
           return versioned ? generation : null;
         }
       };
-      controller = HorizontalPodAutoscalerController.builder(store, source).clock(clock).build();
+      HorizontalPodAutoscalerController.Builder b = HorizontalPodAutoscalerController.builder(store, source)
+          .clock(clock);
+      if (versioned) {
+        b.pods(new WatchedPods(store));
+      }
+      controller = b.build();
       store.create(Deployment.builder().namespace("ns").name("web").replicas(PODS).matchLabels(Map.of("app", "web"))
           .podSpec(PodSpec.builder().container("app", "img:1", ResourceList.EMPTY).build()).build());
       for (int i = 0; i < PODS; i++) {

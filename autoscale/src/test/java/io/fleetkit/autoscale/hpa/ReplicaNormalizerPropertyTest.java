@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  * scales down within the scale-down stabilization window after a scale-up, nor up within the scale-up window after a
  * scale-down.
  */
-final class ReplicaNormalizerProperties {
+final class ReplicaNormalizerPropertyTest {
   /** One sync: seconds since the previous one and the metrics' proposal. */
   record Step(int seconds, int desired) {}
 

@@ -22,7 +22,7 @@ import net.jqwik.api.Provide;
  * ReplicaSet controls or its selector matches, in listing order, each once; both when the two index reads agree
  * (the usual case, taken as is) and when they differ (merged).
  */
-final class ReplicaSetClaimCandidatesProperties {
+final class ReplicaSetClaimCandidatesPropertyTest {
   private static final String UID = "rs-uid";
   private static final LabelSelector SELECTOR = new LabelSelector(Map.of("app", "web"), List.of());
 

@@ -1,0 +1,174 @@
+package io.fleetkit.autoscale.hpa;
+
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.store.Watch;
+import io.fleetkit.api.store.WatchEvent;
+import io.fleetkit.api.store.WatchEventType;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link PodLister} kept from a pod watch, as the informer cache upstream's HPA lists from: for each (namespace,
+ * selector) asked for, the matching pods in key order, listed from the store once and then changed by the watch
+ * events. A list asked for again is the same immutable list instance until one of its pods is created, changed,
+ * relabelled or deleted, so a caller that compares its inputs (the HPA controller's reuse of its last computation)
+ * compares one reference instead of every pod.
+ *
+ * <p>The answer equals {@code store.list(Pod.class, namespace, selector).items()} whenever the store has delivered
+ * every event of its writes, which a store built with {@code directDelivery()} (as the simulation's) has done when a
+ * write returns; with asynchronous delivery it lags the store as an informer does. A selector's pods are kept from
+ * its first list until {@link #close}; each watch event costs a lookup of the pod's label set among the selectors
+ * kept in its namespace (the matches of a label set are remembered). Not thread-safe: for single-threaded
+ * simulations.
+ */
+public final class WatchedPods implements PodLister, AutoCloseable {
+  /** Remembered label sets per namespace before the memo is cleared (label sets grow with rollouts). */
+  private static final int MAX_LABEL_SETS = 10_000;
+
+  private final ObjectStore store;
+  private final Watch watch;
+  /** The selectors kept per namespace, with their pods. */
+  private final Map<String, Map<LabelSelector, Entry>> entries = new HashMap<>();
+  /** Per namespace: the entries whose selector matches a label set. */
+  private final Map<String, Map<Map<String, String>, Entry[]>> matching = new HashMap<>();
+  /** The entries each kept pod ({@code namespace/name}) is in. */
+  private final Map<String, Entry[]> memberOf = new HashMap<>();
+  private boolean closed;
+
+  /** One selector's pods by name, and their list made on the first read after a change. */
+  private static final class Entry {
+    final LabelSelector selector;
+    final TreeMap<String, Pod> pods = new TreeMap<>();
+    @Nullable List<Pod> list;
+
+    Entry(LabelSelector selector) {
+      this.selector = selector;
+    }
+
+    List<Pod> list() {
+      List<Pod> l = list;
+      if (l == null) {
+        l = List.copyOf(pods.values());
+        list = l;
+      }
+      return l;
+    }
+  }
+
+  public WatchedPods(ObjectStore store) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.watch = store.watch(Pod.class, store.resourceVersion(), this::onEvent);
+  }
+
+  /**
+   * The pods of {@code namespace} that {@code selector} matches, in key order: the same list as last time while none
+   * of them changed.
+   *
+   * @throws IllegalStateException after {@link #close}
+   */
+  @Override
+  public List<Pod> list(String namespace, LabelSelector selector) {
+    Objects.requireNonNull(namespace, "namespace");
+    Objects.requireNonNull(selector, "selector");
+    if (closed) {
+      throw new IllegalStateException("watched pods: closed");
+    }
+    Map<LabelSelector, Entry> inNamespace = entries.computeIfAbsent(namespace, k -> new HashMap<>());
+    Entry e = inNamespace.get(selector);
+    if (e == null) {
+      e = new Entry(selector);
+      inNamespace.put(selector, e);
+      matching.remove(namespace); // the new selector may match label sets met before
+      List<Pod> pods = store.list(Pod.class, namespace, selector).items();
+      for (Pod p : pods) {
+        e.pods.put(p.metadata().name(), p);
+        Entry[] was = memberOf.get(p.metadata().key());
+        Entry[] now = was == null ? new Entry[1] : java.util.Arrays.copyOf(was, was.length + 1);
+        now[now.length - 1] = e;
+        memberOf.put(p.metadata().key(), now);
+      }
+      e.list = pods.isEmpty() ? List.of() : List.copyOf(pods);
+    }
+    return e.list();
+  }
+
+  private void onEvent(WatchEvent<Pod> event) {
+    Pod p = event.object();
+    String namespace = p.metadata().namespace();
+    Map<LabelSelector, Entry> inNamespace = entries.get(namespace);
+    if (inNamespace == null) {
+      return;
+    }
+    String key = p.metadata().key();
+    String name = p.metadata().name();
+    Entry[] was = memberOf.get(key);
+    Entry[] now = event.type() == WatchEventType.DELETED ? new Entry[0] : matchingEntries(namespace, inNamespace,
+        p.metadata().labels());
+    if (was != null) {
+      for (Entry e : was) {
+        if (!contains(now, e)) {
+          e.pods.remove(name);
+          e.list = null;
+        }
+      }
+    }
+    for (Entry e : now) {
+      e.pods.put(name, p);
+      e.list = null;
+    }
+    if (now.length == 0) {
+      memberOf.remove(key);
+    } else {
+      memberOf.put(key, now);
+    }
+  }
+
+  private Entry[] matchingEntries(String namespace, Map<LabelSelector, Entry> inNamespace,
+      Map<String, String> labels) {
+    Map<Map<String, String>, Entry[]> memo = matching.computeIfAbsent(namespace, k -> new HashMap<>());
+    Entry[] found = memo.get(labels);
+    if (found == null) {
+      List<Entry> out = new ArrayList<>(1);
+      for (Entry e : inNamespace.values()) {
+        if (e.selector.matches(labels)) {
+          out.add(e);
+        }
+      }
+      found = out.toArray(new Entry[0]);
+      if (memo.size() >= MAX_LABEL_SETS) {
+        memo.clear();
+      }
+      memo.put(labels, found);
+    }
+    return found;
+  }
+
+  private static boolean contains(Entry[] entries, Entry e) {
+    for (Entry x : entries) {
+      if (x == e) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Stops following the store and forgets every kept selector. Idempotent. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    watch.close();
+    entries.clear();
+    matching.clear();
+    memberOf.clear();
+  }
+}

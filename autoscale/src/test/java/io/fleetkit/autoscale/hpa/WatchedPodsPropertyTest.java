@@ -1,0 +1,157 @@
+package io.fleetkit.autoscale.hpa;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodPhase;
+import io.fleetkit.api.core.PodStatus;
+import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.labels.LabelSelectorOperator;
+import io.fleetkit.api.labels.LabelSelectorRequirement;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.store.ObjectStore;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+/**
+ * {@link WatchedPods} kept from the watch equals listing the store: after random creates, relabels, status changes
+ * and deletions of pods in two namespaces, interleaved with lists by selectors (equality terms, set terms, the empty
+ * selector), every list equals {@code store.list(Pod.class, namespace, selector)}, and a list asked again with no
+ * change to its pods is the same instance.
+ */
+final class WatchedPodsPropertyTest {
+  private static final List<String> NAMESPACES = List.of("a", "b");
+  private static final List<LabelSelector> SELECTORS = List.of(
+      LabelSelector.of(Map.of("app", "web")),
+      LabelSelector.of(Map.of("app", "db")),
+      LabelSelector.of(Map.of("app", "web", "tier", "front")),
+      expression("tier", LabelSelectorOperator.In, "front", "back"),
+      expression("app", LabelSelectorOperator.NotIn, "web"),
+      expression("tier", LabelSelectorOperator.Exists),
+      LabelSelector.EVERYTHING);
+
+  private static LabelSelector expression(String key, LabelSelectorOperator op, String... values) {
+    return new LabelSelector(Map.of(), List.of(new LabelSelectorRequirement(key, op, List.of(values))));
+  }
+
+  /** One step: 0 create or replace, 1 relabel, 2 status change, 3 delete, 4 list. */
+  record Step(int action, int namespace, int pod, int labels, int selector) {}
+
+  @Provide
+  Arbitrary<List<Step>> steps() {
+    return Combinators.combine(Arbitraries.integers().between(0, 4), Arbitraries.integers().between(0, 1),
+        Arbitraries.integers().between(0, 7), Arbitraries.integers().between(0, 5),
+        Arbitraries.integers().between(0, SELECTORS.size() - 1)).as(Step::new).list().ofMinSize(1).ofMaxSize(80);
+  }
+
+  private static Map<String, String> labels(int i) {
+    Map<String, String> out = new LinkedHashMap<>();
+    switch (i) {
+      case 0 -> out.put("app", "web");
+      case 1 -> {
+        out.put("app", "web");
+        out.put("tier", "front");
+      }
+      case 2 -> out.put("app", "db");
+      case 3 -> {
+        out.put("app", "db");
+        out.put("tier", "back");
+      }
+      case 4 -> out.put("tier", "front");
+      default -> { } // no labels
+    }
+    return out;
+  }
+
+  private static Pod pod(String namespace, String name, Map<String, String> labels) {
+    return Pod.builder().metadata(ObjectMeta.builder().namespace(namespace).name(name).labels(labels).build())
+        .container("app", "img:1", ResourceList.EMPTY).build();
+  }
+
+  @Property(tries = 100)
+  void watchedLists_equalTheStoresLists(@ForAll("steps") List<Step> steps) {
+    ObjectStore store = ObjectStore.builder().directDelivery().build();
+    try (WatchedPods watched = new WatchedPods(store)) {
+      Map<String, List<Pod>> last = new LinkedHashMap<>();
+      for (Step s : steps) {
+        String ns = NAMESPACES.get(s.namespace());
+        String name = "p" + s.pod();
+        Pod current = store.get(Pod.class, ns, name).orElse(null);
+        switch (s.action()) {
+          case 0 -> {
+            if (current == null) {
+              store.create(pod(ns, name, labels(s.labels())));
+            }
+          }
+          case 1 -> {
+            if (current != null) {
+              store.update(current.withMetadata(current.metadata().toBuilder().labels(labels(s.labels())).build()));
+            }
+          }
+          case 2 -> {
+            if (current != null) {
+              store.updateStatus(current.withStatus(PodStatus.of(
+                  current.status().phase() == PodPhase.Running ? PodPhase.Pending : PodPhase.Running)));
+            }
+          }
+          case 3 -> {
+            if (current != null) {
+              store.delete(Pod.class, ns, name);
+            }
+          }
+          default -> {
+            LabelSelector selector = SELECTORS.get(s.selector());
+            List<Pod> got = watched.list(ns, selector);
+            assertThat(got).isEqualTo(store.list(Pod.class, ns, selector).items());
+            String k = ns + " " + selector;
+            List<Pod> before = last.get(k);
+            if (before != null && before.equals(got)) {
+              assertThat(got).as("unchanged pods: the same list").isSameAs(before);
+            }
+            last.put(k, got);
+          }
+        }
+        // every selector asked so far still agrees with the store
+        for (String ns2 : NAMESPACES) {
+          for (LabelSelector selector : SELECTORS) {
+            if (last.containsKey(ns2 + " " + selector)) {
+              assertThat(watched.list(ns2, selector)).isEqualTo(store.list(Pod.class, ns2, selector).items());
+            }
+          }
+        }
+      }
+    }
+  }
+
+  @Example
+  void list_unchangedPods_sameInstance_changedPod_newList() {
+    ObjectStore store = ObjectStore.builder().directDelivery().build();
+    WatchedPods watched = new WatchedPods(store);
+    store.create(pod("a", "p0", labels(0)));
+    store.create(pod("a", "p1", labels(2)));
+    LabelSelector web = SELECTORS.get(0);
+    List<Pod> first = watched.list("a", web);
+    assertThat(first).extracting(p -> p.metadata().name()).containsExactly("p0");
+    store.create(pod("b", "p0", labels(0))); // another namespace
+    Pod db = store.require(Pod.class, "a", "p1");
+    store.updateStatus(db.withStatus(PodStatus.of(PodPhase.Running))); // a pod the selector does not match
+    assertThat(watched.list("a", web)).isSameAs(first);
+    Pod p0 = store.require(Pod.class, "a", "p0");
+    store.updateStatus(p0.withStatus(PodStatus.of(PodPhase.Running)));
+    List<Pod> second = watched.list("a", web);
+    assertThat(second).isNotSameAs(first).containsExactly(store.require(Pod.class, "a", "p0"));
+    watched.close();
+    assertThatThrownBy(() -> watched.list("a", web)).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
+  }
+}
