@@ -363,17 +363,7 @@ final class SchedulerMetricsTest {
     io.fleetkit.api.framework.SchedulerProfile profile = io.fleetkit.api.framework.SchedulerProfile
         .builder("default-scheduler").plugin(io.fleetkit.scheduler.plugins.prioritysort.PrioritySortPlugin.NAME)
         .plugin(io.fleetkit.scheduler.testing.TestFitPlugin.NAME, 1).plugin("Last").build();
-    try (Scheduler s = Scheduler.builder().registry(reg).profile(profile).clock(clock).seed(1).parallelism(1)
-        .metrics(MicrometerMetrics.of(prometheus)).build()) {
-      s.addNode(node("small", 100, 8192, 110));
-      for (int i = 0; i < 3; i++) {
-        s.addNode(node("n" + i, 1000, 8192, 110));
-      }
-      for (int i = 0; i < 5; i++) {
-        s.addPod(pod("p" + i, 500, 10));
-      }
-      assertThat(s.runUntilIdle()).hasSize(5).allMatch(ScheduleResult::isBound);
-    }
+    bindFivePodsOnFourNodes(Scheduler.builder().registry(reg).profile(profile));
     // 5 cycles × 4 nodes examined by TestFit; Last runs only where TestFit passed: "small" (too little cpu) never,
     // and in the fifth cycle one n node is full (two pods of 500m each): 3 + 3 + 3 + 3 + 2
     Exposition e = scrape();
@@ -399,17 +389,7 @@ final class SchedulerMetricsTest {
     io.fleetkit.api.framework.SchedulerProfile profile = io.fleetkit.api.framework.SchedulerProfile
         .builder("default-scheduler").plugin(io.fleetkit.scheduler.plugins.prioritysort.PrioritySortPlugin.NAME)
         .plugin("First").plugin(io.fleetkit.scheduler.testing.TestFitPlugin.NAME, 1).build();
-    try (Scheduler s = Scheduler.builder().registry(reg).profile(profile).clock(clock).seed(1).parallelism(1)
-        .metrics(MicrometerMetrics.of(prometheus)).metricsSamplePercent(100).build()) {
-      s.addNode(node("small", 100, 8192, 110));
-      for (int i = 0; i < 3; i++) {
-        s.addNode(node("n" + i, 1000, 8192, 110));
-      }
-      for (int i = 0; i < 5; i++) {
-        s.addPod(pod("p" + i, 500, 10));
-      }
-      assertThat(s.runUntilIdle()).hasSize(5).allMatch(ScheduleResult::isBound);
-    }
+    bindFivePodsOnFourNodes(Scheduler.builder().registry(reg).profile(profile).metricsSamplePercent(100));
     Exposition e = scrape();
     String family = "scheduler_plugin_execution_duration_seconds_count";
     assertThat(e.samples(family)).filteredOn(x -> x.labels().get("plugin").equals("First")
@@ -432,5 +412,22 @@ final class SchedulerMetricsTest {
 
   private Exposition scrape() {
     return Exposition.parse(prometheus.scrape());
+  }
+
+  /**
+   * Binds five pods of 500m on one node of 100m ("small", never fits) and three of 1000m ("n0".."n2"), one cycle at a
+   * time on one thread, recording into {@link #prometheus}.
+   */
+  private void bindFivePodsOnFourNodes(SchedulerBuilder builder) {
+    try (Scheduler s = builder.clock(clock).seed(1).parallelism(1).metrics(MicrometerMetrics.of(prometheus)).build()) {
+      s.addNode(node("small", 100, 8192, 110));
+      for (int i = 0; i < 3; i++) {
+        s.addNode(node("n" + i, 1000, 8192, 110));
+      }
+      for (int i = 0; i < 5; i++) {
+        s.addPod(pod("p" + i, 500, 10));
+      }
+      assertThat(s.runUntilIdle()).hasSize(5).allMatch(ScheduleResult::isBound);
+    }
   }
 }
