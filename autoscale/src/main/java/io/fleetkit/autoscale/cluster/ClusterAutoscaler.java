@@ -97,6 +97,11 @@ public final class ClusterAutoscaler {
   private final boolean recompute;
   /** The utilization and drain of the node views of the last evaluation, by node name (see {@link #facts}). */
   private Map<String, ViewFacts> viewFacts = new HashMap<>();
+  /** A node list in which no pool node was starting (the store's lists are immutable), or {@code null}. */
+  private @Nullable List<Node> noneStarting;
+  /** The node list {@link #lastReady} was made from, and the ready nodes of it. */
+  private @Nullable List<Node> readyOf;
+  private List<Node> lastReady = List.of();
   private @Nullable Instant lastScaleUp;
   /** The last scale-down evaluation, reused while its inputs stay the same. */
   private @Nullable ScaleDownEvaluation lastEvaluation;
@@ -114,6 +119,10 @@ public final class ClusterAutoscaler {
      * times). Unbound and terminal pods are not read by an evaluation.
      */
     boolean sameAs(ScaleDownInputs o) {
+      if (nodes == o.nodes && pools.equals(o.pools) && boundPods == o.boundPods && pdbs == o.pdbs
+          && priorityClasses == o.priorityClasses) {
+        return true;
+      }
       if (!pools.equals(o.pools) || boundPods != o.boundPods || !Lister.sameObjects(pdbs, o.pdbs)
           || !Lister.sameObjects(priorityClasses, o.priorityClasses) || nodes.size() != o.nodes.size()) {
         return false;
@@ -163,6 +172,8 @@ public final class ClusterAutoscaler {
   public synchronized LoopResult runOnce() {
     long start = metrics == null ? 0 : System.nanoTime();
     if (recompute) {
+      noneStarting = null;
+      readyOf = null;
       clusterPods = new ClusterPods();
       scaleDownViews = new SimulatedCluster.ViewCache();
       viewFacts = new HashMap<>();
@@ -244,11 +255,17 @@ public final class ClusterAutoscaler {
   // ---- provisioning ----
 
   private void advanceProvisioning(Instant now, List<String> ready, List<String> timedOut) {
-    for (Node n : store.list(Node.class).items()) {
+    List<Node> nodes = store.list(Node.class).items();
+    if (nodes == noneStarting) { // the same list as last loop, which held no starting node: nothing to advance
+      return;
+    }
+    boolean starting = false;
+    for (Node n : nodes) {
       String pool = n.metadata().labels().get(NodePool.POOL_LABEL);
       if (pool == null || !SimulatedNodes.isStarting(n)) {
         continue;
       }
+      starting = true;
       Instant readyAt = Objects.requireNonNull(SimulatedNodes.readyAt(n));
       Instant requested = SimulatedNodes.requestedAt(n);
       if (!now.isBefore(readyAt)) {
@@ -262,6 +279,7 @@ public final class ClusterAutoscaler {
             options.maxNodeProvisionTime());
       }
     }
+    noneStarting = starting ? null : nodes;
   }
 
   private void backOff(String pool, Instant now) {
@@ -502,13 +520,17 @@ public final class ClusterAutoscaler {
 
   private int scaleDown(Instant now, Map<String, NodePool> pools, List<Node> nodes,
       List<String> unneeded, Map<String, String> unremovable, List<String> deleted, Set<String> deletedEmpty) {
-    List<Node> readyNodes = new ArrayList<>(nodes.size());
-    for (Node n : nodes) {
-      if (!SimulatedNodes.isStarting(n)) {
-        readyNodes.add(n);
+    if (nodes != readyOf) { // the same list gives the same ready nodes, as the same list object
+      List<Node> ready = new ArrayList<>(nodes.size());
+      for (Node n : nodes) {
+        if (!SimulatedNodes.isStarting(n)) {
+          ready.add(n);
+        }
       }
+      lastReady = ready;
+      readyOf = nodes;
     }
-    ScaleDownInputs inputs = new ScaleDownInputs(readyNodes, clusterPods.boundVersion(),
+    ScaleDownInputs inputs = new ScaleDownInputs(lastReady, clusterPods.boundVersion(),
         store.list(PodDisruptionBudget.class).items(),
         store.list(io.fleetkit.api.scheduling.PriorityClass.class).items(), Set.copyOf(pools.keySet()));
     ScaleDownEvaluation eval = lastEvaluation;
