@@ -140,7 +140,10 @@ final class ClusterPods {
     return boundVersion;
   }
 
-  /** The scheduler's views of the bound, non-terminal pods on {@code node}, in key order; the same list until one changes. */
+  /**
+   * The scheduler's views of the bound, non-terminal pods on {@code node}, in key order; the same list until one of
+   * them changes.
+   */
   List<PodInfo> infosOn(String node) {
     NodePods n = byNode.get(node);
     if (n == null) {
