@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.admission.AdmissionChain;
 import io.fleetkit.api.admission.ConcurrentCreates;
+import io.fleetkit.api.admission.QuotaAssertions;
 import io.fleetkit.api.admission.AdmissionDeniedException;
 import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.Namespace;
@@ -46,13 +47,7 @@ final class QuotaConcurrencyPropertyTest {
           e -> assertThat(e.rule()).startsWith("exceeded quota: compute, requested: "));
       QuotaLedger.of(chain).orElseThrow().publish();
 
-      List<Pod> stored = store.list(Pod.class, "team").items();
-      long storedMilli = stored.stream().mapToLong(p -> p.spec().effectiveRequests().milliCpu()).sum();
-      ResourceQuota q = store.require(ResourceQuota.class, "team", "compute");
-      assertThat(stored.size()).isLessThanOrEqualTo(hardPods);
-      assertThat(storedMilli).isLessThanOrEqualTo(hardMilliCpu);
-      assertThat(q.status().used().pods()).isEqualTo(stored.size());
-      assertThat(q.status().used().get("requests.cpu").milliValue()).isEqualTo(storedMilli);
+      List<Pod> stored = QuotaAssertions.assertWithinQuotaAndCounted(store, "team", "compute");
       assertThat(stored.size() + denied).isEqualTo(podMilliCpu.size());
     }
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.admission.AdmissionChain;
 import io.fleetkit.api.admission.ConcurrentCreates;
+import io.fleetkit.api.admission.QuotaAssertions;
 import io.fleetkit.api.admission.AdmissionDeniedException;
 import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.Namespace;
@@ -73,14 +74,8 @@ final class TenQuotasConcurrencyPropertyTest {
       assertThat(stored.size() + denied).isEqualTo(podMilliCpu.size());
       for (int i = 0; i < 10; i++) {
         boolean scoped = i % 2 == 1;
-        List<Pod> charged = stored.stream()
-            .filter(p -> !scoped || p.spec().priorityClassName().equals("system-cluster-critical")).toList();
-        long milli = charged.stream().mapToLong(p -> p.spec().effectiveRequests().milliCpu()).sum();
-        assertThat(charged.size()).as("pods under q-%d", i).isLessThanOrEqualTo(hardPods.get(i));
-        assertThat(milli).as("cpu under q-%d", i).isLessThanOrEqualTo(hardMilliCpu.get(i));
-        ResourceQuota q = store.require(ResourceQuota.class, "team", "q-" + i);
-        assertThat(q.status().used().pods()).as("used pods of q-%d", i).isEqualTo(charged.size());
-        assertThat(q.status().used().get("requests.cpu").milliValue()).as("used cpu of q-%d", i).isEqualTo(milli);
+        QuotaAssertions.assertWithinQuotaAndCounted(store, "team", "q-" + i,
+            p -> !scoped || p.spec().priorityClassName().equals("system-cluster-critical"));
       }
     }
   }

@@ -72,6 +72,51 @@ final class ValidateCommandTest {
   }
 
   @Test
+  void validate_tenancyExample_knowsTheNamespaceKinds() {
+    int code = run("validate", CliHarness.example("tenancy").toString());
+
+    assertThat(code).isZero();
+    assertThat(out.toString().strip()).isEqualTo("OK: 17 objects (1 LimitRange, 2 Namespace, 4 Node, 6 Pod,"
+        + " 2 ResourceQuota, 1 Secret, 1 ServiceAccount)");
+    assertThat(err.toString()).isEmpty();
+  }
+
+  @Test
+  void validate_badNamespaceKinds_namesObjectAndFieldWithoutPrintingSecretValues(@TempDir Path dir)
+      throws Exception {
+    Path file = dir.resolve("tenancy.yaml");
+    Files.writeString(file, """
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: cfg, namespace: team-a}
+        data: {mode: fast}
+        ---
+        apiVersion: v1
+        kind: Secret
+        metadata: {name: db, namespace: team-a}
+        stringData: {"bad key!": hunter2-value}
+        ---
+        apiVersion: v1
+        kind: ResourceQuota
+        metadata: {name: q, namespace: team-a}
+        spec:
+          hard: {pods: "-1"}
+        """);
+
+    int code = run("validate", file.toString());
+
+    assertThat(code).isEqualTo(1);
+    assertThat(out.toString()).isEmpty();
+    assertThat(err.toString().lines()).containsExactly(
+        file + ": document 2 (line 6): Secret team-a/db: data[bad key!] \"bad key!\" a valid config key must consist"
+            + " of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex"
+            + " used for validation is '[-._a-zA-Z0-9]+')",
+        file + ": document 3 (line 11): ResourceQuota team-a/q: spec.hard.pods \"-1\" must be greater than or equal"
+            + " to 0 (at line 15)");
+    assertThat(err.toString()).doesNotContain("hunter2-value");
+  }
+
+  @Test
   void validate_missingFile_saysSoAndExitsOne(@TempDir Path dir) {
     Path missing = dir.resolve("nope.yaml");
 

@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * How cluster events change the scheduler's state, kube's {@code eventhandlers.go}: nodes go to the cache; bound pods
  * go to the cache (confirming an assumed pod), pending pods of this scheduler's profiles to the queue (their priority
  * resolved from the priority classes), other pods are ignored; other objects are kept for plugins. Each change moves
- * the unschedulable pods whose rejecting plugins registered the matching {@link ClusterEvent}.
+ * the unschedulable pods whose rejecting plugins registered the matching {@link ClusterEvent} and whose queueing
+ * hints ({@code EnqueueExtensions.isSchedulableAfter}) accept the changed node, pod or namespace.
  *
  * <p>Confined to the scheduler's lock: the scheduler hands every event to this class through its {@link EngineLock}.
  */
@@ -54,9 +55,9 @@ final class EventHandlers {
     Node before = cache.node(node.name());
     cache.putNode(node);
     if (before == null) {
-      queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD, nanos.getAsLong());
+      queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD, null, node, nanos.getAsLong());
     } else if (NodeChanges.schedulingPropertiesChanged(before, node)) {
-      queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_UPDATE, nanos.getAsLong());
+      queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_UPDATE, before, node, nanos.getAsLong());
     }
   }
 
@@ -87,7 +88,7 @@ final class EventHandlers {
         event = ClusterEvent.ASSIGNED_POD_UPDATE;
       } // else: our own binding confirmed, nothing changed for other pods
       if (event != null) {
-        queue.moveAllToActiveOrBackoff(event, now);
+        queue.moveAllToActiveOrBackoff(event, before == null ? null : before.pod(), pod, now);
       }
       return;
     }
@@ -131,8 +132,13 @@ final class EventHandlers {
       waiting.drop(key);
     }
     nominator.remove(key);
+    PodInfo gone = cache.podInfo(key);
     if (cache.removePod(key) != null) {
-      queue.moveAllToActiveOrBackoff(ClusterEvent.ASSIGNED_POD_DELETE, now);
+      if (gone != null && gone.pod().isBound()) {
+        queue.moveAllToActiveOrBackoff(ClusterEvent.ASSIGNED_POD_DELETE, gone.pod(), null, now);
+      } else { // an assumed pod, never seen bound: no object for the hints to read
+        queue.moveAllToActiveOrBackoff(ClusterEvent.ASSIGNED_POD_DELETE, now);
+      }
     }
   }
 

@@ -49,7 +49,10 @@ final class FeasibleNodes {
   private Status[] statuses = new Status[0];
   private int[] failedPlugin = new int[0];
   private int[] feasibleIdx = new int[0];
-  /** The snapshot position of the node examined at each position of the last find (see {@link #indexAt}). */
+  /**
+   * The snapshot position of the node examined at each position of the last find (as {@link #indexAt}), written by
+   * {@link #runFilters} for every position it examines.
+   */
   private int[] nodeAt = new int[0];
   private final FeasibleList feasibleList = new FeasibleList();
   private final AtomicInteger feasibleFound = new AtomicInteger();
@@ -112,9 +115,12 @@ final class FeasibleNodes {
     int found = 0;
     int errorAt = -1;
     cutoff = processed;
+    int[] failed = failedPlugin;
+    int[] at = nodeAt; // every examined position's node (runFilters wrote it)
+    int[] feasible = feasibleIdx;
     for (int pos = 0; pos < processed; pos++) {
-      if (failedPlugin[pos] < 0) {
-        feasibleIdx[found++] = indexAt(pos);
+      if (failed[pos] < 0) {
+        feasible[found++] = at[pos];
         if (found == toFind) {
           cutoff = pos + 1;
           break;
@@ -233,6 +239,9 @@ final class FeasibleNodes {
     if (!fw.hasFilters() && !nominated) {
       int k = Math.min(n, toFind);
       Arrays.fill(failed, 0, k, -1);
+      for (int pos = 0; pos < k; pos++) {
+        nodeAt[pos] = indexAt(pos);
+      }
       return k;
     }
     int work = Math.max(1, fw.filterCount()) * Math.min(n, Math.max(toFind, 1));
@@ -255,6 +264,7 @@ final class FeasibleNodes {
           w -= n;
         }
         int i = all ? w : cand[w];
+        at[pos] = i;
         if (prefetch && pos + Prefetch.DISTANCE < to) {
           int ahead = w + Prefetch.DISTANCE;
           if (ahead >= n) {

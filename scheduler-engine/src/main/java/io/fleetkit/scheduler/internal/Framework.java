@@ -124,6 +124,8 @@ public final class Framework implements FrameworkHandle {
   private int[] missPos = new int[0];
   private int[] missNodes = new int[0];
   private long[] missOut = new long[0];
+  /** The first Score error of the running cycle; reused across cycles (set by the fan-out's threads). */
+  private final AtomicReference<Status> scoreError = new AtomicReference<>();
   /** Plugin execution durations; null unless a metrics registry was given. */
   private @Nullable PluginTimings timings;
   /** See {@link Prefetch}; never read. */
@@ -638,15 +640,32 @@ public final class Framework implements FrameworkHandle {
   private void filterRange(int j, CycleState state, PodInfo pod, NodeTable table, int[] nodes, int from, int to,
       Status[] statusOut, int[] failed) {
     TableFilter t = tableFilter[j];
-    if (t != null) {
-      try {
-        t.filterAll(state, pod, table, nodes, from, to, failed, j, statusOut);
-        return;
-      } catch (RuntimeException e) {
-        // positions it already failed keep their status; the rest are judged node by node below
-      }
+    if (t != null && tableFilterRange(t, j, state, pod, table, nodes, from, to, statusOut, failed)) {
+      return;
     }
-    FilterPlugin f = filter[j];
+    filterEach(j, filter[j], t, state, pod, table, nodes, from, to, statusOut, failed);
+  }
+
+  /**
+   * A plugin's {@link TableFilter#filterAll} over {@code [from, to)}: one call site for every plugin's range, its loop
+   * compiled on its own. False when the plugin threw (positions it already failed keep their status).
+   */
+  private static boolean tableFilterRange(TableFilter t, int j, CycleState state, PodInfo pod, NodeTable table,
+      int[] nodes, int from, int to, Status[] statusOut, int[] failed) {
+    try {
+      t.filterAll(state, pod, table, nodes, from, to, failed, j, statusOut);
+      return true;
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Filter plugin {@code j} node by node over the positions of {@code [from, to)} not yet failed: a plugin without a
+   * table path, or one whose range threw (each node's exception then becomes that node's error).
+   */
+  private void filterEach(int j, FilterPlugin f, @Nullable TableFilter t, CycleState state, PodInfo pod,
+      NodeTable table, int[] nodes, int from, int to, Status[] statusOut, int[] failed) {
     int touched = 0;
     for (int pos = from; pos < to; pos++) {
       if (failed[pos] >= 0) {
@@ -816,25 +835,31 @@ public final class Framework implements FrameworkHandle {
         scoreBufs[j] = new long[k];
       }
     }
-    Arrays.fill(totals, 0, k, 0L);
     if (active == 0) {
+      Arrays.fill(totals, 0, k, 0L);
       return Status.success();
     }
     long[][] bufs = scoreBufs;
     PluginTimings timer = timed(state);
-    AtomicReference<Status> error = new AtomicReference<>();
-    int chunk = k * active <= inlineWork || runner.parallelism() == 1
-        ? k : Math.max(16, k / (runner.parallelism() * 2));
+    AtomicReference<Status> error = scoreError;
+    error.set(null);
     boolean prefetch = readsViews(ts, skip);
     ScoreCache.Slot[] slots = cycleSlots;
     Arrays.fill(slots, null);
     pickCacheSlots(state, pod, table, skip, k);
-    runner.run(k, chunk, (from, to) -> scoreRange(plugins, ts, slots, skip, bufs, state, pod, table, indices, from,
-        to, error, prefetch, timer));
+    if (k * active <= inlineWork || runner.parallelism() == 1) {
+      // one chunk on this thread: no job to hand off
+      scoreRange(plugins, ts, slots, skip, bufs, state, pod, table, indices, 0, k, error, prefetch, timer);
+    } else {
+      int chunk = Math.max(16, k / (runner.parallelism() * 2));
+      runner.run(k, chunk, (from, to) -> scoreRange(plugins, ts, slots, skip, bufs, state, pod, table, indices, from,
+          to, error, prefetch, timer));
+    }
     Arrays.fill(slots, null);
     if (error.get() != null) {
       return error.get();
     }
+    boolean first = true;
     for (int j = 0; j < plugins.length; j++) {
       if (skip != null && skip[j]) {
         continue;
@@ -852,17 +877,42 @@ public final class Framework implements FrameworkHandle {
       if (timer != null) {
         timer.observe(PluginTimings.Point.NORMALIZE_SCORE, j, Status.Code.SUCCESS, System.nanoTime() - t0);
       }
-      long w = scoreWeights[j];
-      for (int pos = 0; pos < k; pos++) {
-        long v = s[pos];
-        if (v < ScorePlugin.MIN_NODE_SCORE || v > ScorePlugin.MAX_NODE_SCORE) {
-          return Status.error("plugin " + scoreNames[j] + " returns an invalid score " + v + " for node "
-              + nodeList.get(pos).name() + "; it should be in the range [0, 100] after normalizing").withPlugin(scoreNames[j]);
-        }
-        totals[pos] += v * w;
+      int bad = first ? setWeighted(s, scoreWeights[j], totals, k) : addWeighted(s, scoreWeights[j], totals, k);
+      first = false;
+      if (bad >= 0) {
+        return Status.error("plugin " + scoreNames[j] + " returns an invalid score " + s[bad] + " for node "
+            + nodeList.get(bad).name() + "; it should be in the range [0, 100] after normalizing").withPlugin(scoreNames[j]);
       }
     }
     return Status.success();
+  }
+
+  /**
+   * {@code totals[pos] = scores[pos] * weight} for {@code pos} in {@code [0, k)}; returns the first position whose
+   * score is outside [{@link ScorePlugin#MIN_NODE_SCORE}, {@link ScorePlugin#MAX_NODE_SCORE}] (the totals are then
+   * not used), or -1.
+   */
+  private static int setWeighted(long[] scores, long weight, long[] totals, int k) {
+    for (int pos = 0; pos < k; pos++) {
+      long v = scores[pos];
+      if (v < ScorePlugin.MIN_NODE_SCORE || v > ScorePlugin.MAX_NODE_SCORE) {
+        return pos;
+      }
+      totals[pos] = v * weight;
+    }
+    return -1;
+  }
+
+  /** {@link #setWeighted}, adding to the totals. */
+  private static int addWeighted(long[] scores, long weight, long[] totals, int k) {
+    for (int pos = 0; pos < k; pos++) {
+      long v = scores[pos];
+      if (v < ScorePlugin.MIN_NODE_SCORE || v > ScorePlugin.MAX_NODE_SCORE) {
+        return pos;
+      }
+      totals[pos] += v * weight;
+    }
+    return -1;
   }
 
   /**
@@ -891,39 +941,62 @@ public final class Framework implements FrameworkHandle {
   private boolean scoreRange(int j, ScorePlugin[] plugins, TableScore[] ts, ScoreCache.@Nullable Slot[] slots,
       long[][] bufs, ArrayCycleState state, PodInfo pod, NodeTable table, int[] indices, int from, int to,
       AtomicReference<Status> error, boolean prefetch) {
-    boolean ok = true;
-    {
-      TableScore t = ts[j];
-      long[] out = bufs[j];
-      if (t != null) {
-        try {
-          ScoreCache.Slot slot = slots[j];
-          if (slot != null) {
-            slot.scoreAll(t, state, pod, table, indices, from, to, out, missPos, missNodes, missOut);
-          } else {
-            t.scoreAll(state, pod, table, indices, from, to, out);
-          }
-          return true;
-        } catch (RuntimeException e) {
-          // judged node by node below
-        }
-      }
-      int touched = 0;
-      for (int pos = from; pos < to; pos++) {
-        if (t == null && prefetch && pos + Prefetch.DISTANCE < to) {
-          touched += Prefetch.touch(table.view(indices[pos + Prefetch.DISTANCE]));
-        }
-        try {
-          out[pos] = t != null ? t.score(state, pod, table, indices[pos]) : plugins[j].score(state, pod,
-              table.view(indices[pos]));
-        } catch (RuntimeException e) {
-          error.compareAndSet(null, errorStatus(scoreNames[j], "Score", e));
-          out[pos] = 0;
-          ok = false;
-        }
-      }
-      prefetchSink = touched;
+    TableScore t = ts[j];
+    long[] out = bufs[j];
+    if (t != null && tableScoreRange(t, slots[j], state, pod, table, indices, from, to, out)) {
+      return true;
     }
+    return scoreEach(j, plugins[j], t, state, pod, table, indices, from, to, out, error, prefetch);
+  }
+
+  /**
+   * A plugin's {@link TableScore#scoreAll} over {@code [from, to)}, through its {@link ScoreCache} slot when it has
+   * one this cycle (the kept scores read back, the plugin asked for the others, which are then kept): one call site
+   * for every plugin's range, its loop compiled on its own. False when the plugin threw (the slot then keeps what it
+   * kept before).
+   */
+  private boolean tableScoreRange(TableScore t, ScoreCache.@Nullable Slot slot, ArrayCycleState state, PodInfo pod,
+      NodeTable table, int[] indices, int from, int to, long[] out) {
+    int[] nodes = indices;
+    long[] dst = out;
+    int end = to;
+    if (slot != null) {
+      end = slot.reuse(table, indices, from, to, out, missPos, missNodes);
+      nodes = missNodes;
+      dst = missOut;
+    }
+    try {
+      if (end > from) {
+        t.scoreAll(state, pod, table, nodes, from, end, dst);
+      }
+    } catch (RuntimeException e) {
+      return false;
+    }
+    if (slot != null) {
+      slot.keep(table, from, end, missPos, missNodes, missOut, out);
+    }
+    return true;
+  }
+
+  /** Score plugin {@code j} node by node over {@code [from, to)}; false when it threw on a node. */
+  private boolean scoreEach(int j, ScorePlugin plugin, @Nullable TableScore t, ArrayCycleState state, PodInfo pod,
+      NodeTable table, int[] indices, int from, int to, long[] out, AtomicReference<Status> error, boolean prefetch) {
+    boolean ok = true;
+    int touched = 0;
+    for (int pos = from; pos < to; pos++) {
+      if (t == null && prefetch && pos + Prefetch.DISTANCE < to) {
+        touched += Prefetch.touch(table.view(indices[pos + Prefetch.DISTANCE]));
+      }
+      try {
+        out[pos] = t != null ? t.score(state, pod, table, indices[pos]) : plugin.score(state, pod,
+            table.view(indices[pos]));
+      } catch (RuntimeException e) {
+        error.compareAndSet(null, errorStatus(scoreNames[j], "Score", e));
+        out[pos] = 0;
+        ok = false;
+      }
+    }
+    prefetchSink = touched;
     return ok;
   }
 
@@ -1033,9 +1106,11 @@ public final class Framework implements FrameworkHandle {
         return new PermitOutcome(s.withPlugin(permitNames[i]), Map.of());
       }
     }
-    return waits == null ? new PermitOutcome(Status.success(), Map.of())
-        : new PermitOutcome(Status.waiting(), waits);
+    return waits == null ? PERMITTED : new PermitOutcome(Status.waiting(), waits);
   }
+
+  /** Every Permit plugin allowed (or there is none). */
+  private static final PermitOutcome PERMITTED = new PermitOutcome(Status.success(), Map.of());
 
   // -------------------------------------------------------------------------------- PreBind, Bind, PostBind
 

@@ -45,18 +45,23 @@ final class HostSelection {
   int selectHost(int k) {
     long[] t = totals;
     long max = t[0];
+    int first = 0;
     int count = 1;
     for (int i = 1; i < k; i++) {
       long v = t[i];
       if (v > max) {
         max = v;
+        first = i;
         count = 1;
       } else if (v == max) {
         count++;
       }
     }
-    int pick = count == 1 ? 0 : random.nextInt(count);
-    for (int i = 0; i < k; i++) {
+    if (count == 1) {
+      return first;
+    }
+    int pick = random.nextInt(count);
+    for (int i = first; i < k; i++) {
       if (t[i] == max && pick-- == 0) {
         return i;
       }

@@ -365,8 +365,9 @@ public final class SchedulerImpl implements Scheduler {
   }
 
   private void housekeeping(long now) {
-    for (String key : cache.cleanupExpired(now)) {
-      LOG.debug("assumed pod {} expired before its binding was observed; forgotten", key);
+    List<String> expired = cache.cleanupExpired(now);
+    for (int i = 0; i < expired.size(); i++) {
+      LOG.debug("assumed pod {} expired before its binding was observed; forgotten", expired.get(i));
     }
     waiting.expire(now);
     waiting.processReady();

@@ -296,6 +296,9 @@ public final class SchedulingQueue {
 
   /** Moves pods parked as unschedulable for longer than the maximum (5 minutes by default). */
   void flushUnschedulableLeftover(long nowNanos) {
+    if (unschedulable.isEmpty()) {
+      return; // the common case: no iterator to allocate
+    }
     for (Iterator<QueuedPod> it = unschedulable.values().iterator(); it.hasNext(); ) {
       QueuedPod p = it.next();
       if (nowNanos - p.timestampNanos < maxInUnschedulableNanos) {

@@ -54,26 +54,27 @@ final class ScoreCache {
     return victim;
   }
 
-  /** One key's scores: {@code scores[node]} is valid while {@code rowAt[node]} equals the row's current version. */
+  /**
+   * One key's scores, interleaved per node so that a check reads one stream: {@code kept[2 * node + 1]} is node's score,
+   * valid while {@code kept[2 * node]} equals the row's current version.
+   */
   static final class Slot {
     private long @Nullable [] key;
     private @Nullable NodeTable table;
-    private long[] rowAt = new long[0];
-    private long[] scores = new long[0];
+    private long[] kept = new long[0];
     private long lastUsed;
 
     private void adopt(long[] newKey, NodeTable newTable, int size) {
       key = newKey;
       table = newTable;
-      Arrays.fill(rowAt, 0L); // row versions are positive: 0 matches no row
+      Arrays.fill(kept, 0L); // row versions are positive: 0 matches no row
       ensure(size);
     }
 
     private void ensure(int size) {
-      if (rowAt.length < size) {
-        int len = Math.max(size, rowAt.length + (rowAt.length >> 1));
-        rowAt = Arrays.copyOf(rowAt, len);
-        scores = Arrays.copyOf(scores, len);
+      if (kept.length < 2L * size) {
+        int len = Math.max(size, (kept.length >> 1) + (kept.length >> 2));
+        kept = Arrays.copyOf(kept, 2 * len);
       }
     }
 
@@ -81,33 +82,52 @@ final class ScoreCache {
      * {@code out[pos]} = the score of node {@code nodes[pos]} for each {@code pos} in {@code [from, to)}: kept ones
      * read back, the others computed by {@code plugin}'s {@link TableScore#scoreAll} over just those nodes and kept.
      * The scratch arrays are used in {@code [from, to)} only, so chunks of one cycle may run at once. An exception
-     * from the plugin leaves the slot as it was for the nodes not yet kept.
+     * from the plugin leaves the slot as it was for the nodes not yet kept. The engine runs the same three steps
+     * itself ({@link #reuse}, the plugin, {@link #keep}), so that the plugin is called from the engine's own call site.
      */
     void scoreAll(TableScore plugin, CycleState state, PodInfo pod, NodeTable table, int[] nodes, int from, int to,
         long[] out, int[] missPos, int[] missNodes, long[] missOut) {
-      long[] at = rowAt;
-      long[] kept = scores;
+      int m = reuse(table, nodes, from, to, out, missPos, missNodes);
+      if (m == from) {
+        return;
+      }
+      plugin.scoreAll(state, pod, table, missNodes, from, m, missOut);
+      keep(table, from, m, missPos, missNodes, missOut, out);
+    }
+
+    /**
+     * The first step of {@link #scoreAll}: {@code out[pos]} = the kept score of node {@code nodes[pos]} where its row
+     * has not changed; the other positions and nodes are listed in {@code missPos} and {@code missNodes} from
+     * {@code from} on. Returns the end of that list (equal to {@code from} when every score was kept).
+     */
+    int reuse(NodeTable table, int[] nodes, int from, int to, long[] out, int[] missPos, int[] missNodes) {
+      long[] k = kept;
       int m = from;
       for (int pos = from; pos < to; pos++) {
         int node = nodes[pos];
-        if (at[node] == table.rowVersion(node)) {
-          out[pos] = kept[node];
+        if (k[2 * node] == table.rowVersion(node)) {
+          out[pos] = k[2 * node + 1];
         } else {
           missPos[m] = pos;
           missNodes[m] = node;
           m++;
         }
       }
-      if (m == from) {
-        return;
-      }
-      plugin.scoreAll(state, pod, table, missNodes, from, m, missOut);
+      return m;
+    }
+
+    /**
+     * The last step of {@link #scoreAll}: the scores {@code missOut[from, m)} computed for the nodes {@link #reuse}
+     * listed are kept and written to their positions of {@code out}.
+     */
+    void keep(NodeTable table, int from, int m, int[] missPos, int[] missNodes, long[] missOut, long[] out) {
+      long[] k = kept;
       for (int i = from; i < m; i++) {
         int node = missNodes[i];
         long v = missOut[i];
         out[missPos[i]] = v;
-        kept[node] = v;
-        at[node] = table.rowVersion(node);
+        k[2 * node] = table.rowVersion(node);
+        k[2 * node + 1] = v;
       }
     }
   }

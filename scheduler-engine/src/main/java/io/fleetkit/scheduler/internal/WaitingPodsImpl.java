@@ -125,6 +125,9 @@ final class WaitingPodsImpl implements WaitingPods {
 
   /** Rejects pods whose wait ran out, with kube's message. */
   void expire(long now) {
+    if (pods.isEmpty()) {
+      return; // the common case: no iterator to allocate
+    }
     for (WaitingPod wp : pods.values()) {
       if (wp.rejected != null) {
         continue;

@@ -293,9 +293,12 @@ public final class NodeTable {
     high = Math.max(high, i + 1);
     append(i);
     boolean bloated = false;
-    for (Domains d : domains.values()) {
-      d.set(i, view);
-      bloated |= d.count() > 2 * high + 64;
+    Map<String, Domains> ds = domains;
+    if (!ds.isEmpty()) { // the common case without topology plugins: no iterator to allocate
+      for (Domains d : ds.values()) {
+        d.set(i, view);
+        bloated |= d.count() > 2 * high + 64;
+      }
     }
     if (bloated) {
       renumber();

@@ -29,6 +29,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -243,65 +244,17 @@ public final class InMemoryObjectStore implements ObjectStore {
   }
 
   private <T extends ApiObject<T>> T doUpdate(T object) {
-    KindTable<T> table = table(kindOf(object));
     ObjectMeta meta = object.metadata();
-    String key = KindTable.key(meta.namespace(), meta.name());
-    T result;
-    WatchQueue<T>[] watches;
-    lock.writeLock().lock();
-    try {
-      T stored = table.objects.get(key);
-      if (stored == null) {
-        throw notFound(object);
-      }
-      WriteRules.Change<T> change = WriteRules.update(stored, object);
-      if (change.effect() == WriteRules.Effect.NONE) {
-        return stored; // no-op: no version, no event
-      }
-      long rv = version + 1;
-      result = WriteRules.withVersion(change.object(), Long.toString(rv));
-      if (change.effect() == WriteRules.Effect.REMOVE) {
-        table.remove(key);
-        watches = commit(table, WatchEventType.DELETED, result, rv);
-      } else {
-        table.put(key, result);
-        watches = commit(table, WatchEventType.MODIFIED, result, rv);
-      }
-    } finally {
-      lock.writeLock().unlock();
-    }
-    deliver(watches);
-    return result;
+    return write(kindOf(object), meta.namespace(), meta.name(), object, stored -> WriteRules.update(stored, object));
   }
 
   @Override
   public <T extends ApiObject<T>> T updateStatus(T object) {
     Objects.requireNonNull(object, "object");
     checkOpen();
-    KindTable<T> table = table(kindOf(object));
     ObjectMeta meta = object.metadata();
-    String key = KindTable.key(meta.namespace(), meta.name());
-    T result;
-    WatchQueue<T>[] watches;
-    lock.writeLock().lock();
-    try {
-      T stored = table.objects.get(key);
-      if (stored == null) {
-        throw notFound(object);
-      }
-      WriteRules.Change<T> change = WriteRules.updateStatus(stored, object);
-      if (change.effect() == WriteRules.Effect.NONE) {
-        return stored;
-      }
-      long rv = version + 1;
-      result = WriteRules.withVersion(change.object(), Long.toString(rv));
-      table.put(key, result);
-      watches = commit(table, WatchEventType.MODIFIED, result, rv);
-    } finally {
-      lock.writeLock().unlock();
-    }
-    deliver(watches);
-    return result;
+    return write(kindOf(object), meta.namespace(), meta.name(), object,
+        stored -> WriteRules.updateStatus(stored, object));
   }
 
   // ---------------------------------------------------------------------------------------------------- delete
@@ -320,6 +273,17 @@ public final class InMemoryObjectStore implements ObjectStore {
 
   private <T extends ApiObject<T>> T doDelete(Class<T> kind, String namespace, String name,
       DeletePreconditions preconditions) {
+    return write(kind, namespace, name, null, stored -> WriteRules.delete(stored, preconditions, clock.instant()));
+  }
+
+  /**
+   * The write path of update, updateStatus and delete: under the write lock, reads the stored object, applies
+   * {@code rule} to it and commits the change it returns (nothing for {@link WriteRules.Effect#NONE}, which returns
+   * the stored object without a version or an event); then delivers the event. A missing object is a
+   * {@link NotFoundException} naming {@code sent} when there is one, else the kind and key.
+   */
+  private <T extends ApiObject<T>> T write(Class<T> kind, String namespace, String name, @Nullable T sent,
+      Function<T, WriteRules.Change<T>> rule) {
     KindTable<T> table = table(kind);
     String key = KindTable.key(namespace, name);
     T result;
@@ -328,11 +292,11 @@ public final class InMemoryObjectStore implements ObjectStore {
     try {
       T stored = table.objects.get(key);
       if (stored == null) {
-        throw notFound(kind, namespace, name);
+        throw sent != null ? notFound(sent) : notFound(kind, namespace, name);
       }
-      WriteRules.Change<T> change = WriteRules.delete(stored, preconditions, clock.instant());
+      WriteRules.Change<T> change = rule.apply(stored);
       if (change.effect() == WriteRules.Effect.NONE) {
-        return stored; // already being deleted: nothing changes
+        return stored; // no-op: no version, no event
       }
       long rv = version + 1;
       result = WriteRules.withVersion(change.object(), Long.toString(rv));

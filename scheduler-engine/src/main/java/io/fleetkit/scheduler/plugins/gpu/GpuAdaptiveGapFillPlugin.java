@@ -7,9 +7,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
- * AdaptiveGapFill: {@link GpuModelGapFillPlugin}'s placement of GPU pods, plus a rule that adapts to the workload
+ * AdaptiveGapFill: {@link GpuModelGapFillPlugin}'s placement of GPU pods, plus rules that adapt to the workload
  * seen so far (the pods this scorer has placed; nothing about pods yet to come) and one for CPU-only pods:
  * <ul>
  *   <li><b>Model reservation.</b> For every GPU model the scorer keeps the GPU demand of the arrived pods that name
@@ -18,14 +19,21 @@ import java.util.Set;
  *       arrived demand reaches the cluster's GPU capacity ((its share of the arrived demand) × (capacity − arrived)),
  *       pods that accept any model avoid that model's nodes (they go there only when no other node fits). Pods
  *       that name their models are placed as FGD places them.</li>
+ *   <li><b>Nodes kept for multi-device pods.</b> For every device count s of the arrived pods asking for several
+ *       whole devices, above the pod's own: while the candidates with at least s free devices (and the mean CPU of
+ *       the arrived pods of s or more devices) are no more than the pods of s or more devices expected until the
+ *       arrived demand reaches the cluster's GPU capacity ((their count) × (capacity − arrived) / arrived, rounded
+ *       up), a pod that would leave such a node with fewer than s free devices avoids it (a share only when it would
+ *       open a free device there); it goes there only when no other node fits.</li>
  *   <li><b>CPU-only pods on CPU no GPU pod can use.</b> A CPU-only pod goes first to the nodes without a free GPU
  *       (their CPU is of no use to a GPU pod any more), the one with the least CPU left first (best fit), then the
  *       node order; only when no such node fits it is placed as {@link GpuFgdBalancedPlugin} places it (FGD, then
  *       the most CPU to spare beyond its free GPUs' needs). Where CPU-only pods are many (openb's cpu250), the
  *       earlier rule left the CPU of full nodes unused while nodes with free GPUs ran out of CPU.</li>
  * </ul>
- * Unchanged from ModelGapFill: a share accepting any model goes where it adds the least expected stranded GPU
- * ({@link GapWaste} per device model; ties by FGD's score, then FgdBalanced's CPU/GPU balance, then the node order);
+ * A share accepting any model goes where it adds the least expected stranded GPU ({@link GapWaste} per device model,
+ * the shapes' weights discounted for the gaps competing for them, {@link ShareGaps#competingWeights}; ties by FGD's
+ * score, then FgdBalanced's CPU/GPU balance, then the node order). Unchanged from ModelGapFill:
  * whole-GPU pods and model-constrained pods as FGD (ties by the node order). The same parameters serve every trace.
  *
  * <p>State: a few counters per arrived pod and the free GPU of each node as last seen in {@link #normalize}
@@ -51,12 +59,15 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
   private double clusterCpu;
   private double clusterFreeGpu;
   private String lastKey = "";
+  /** Arrived pods asking for several whole devices, by device count: {pods, their CPU in milli}. */
+  private final TreeMap<Integer, double[]> multiDevice = new TreeMap<>();
+  private long podCpu;
 
   GpuAdaptiveGapFillPlugin(GpuWorkload workload) {
     this.workload = workload;
     this.cache = new FgdScoreCache(workload);
     this.balanced = new GpuFgdBalancedPlugin(workload);
-    this.gaps = ShareGaps.perModel(workload);
+    this.gaps = ShareGaps.perModelCompeting(workload);
   }
 
   /** FGD's score. */
@@ -69,6 +80,7 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
   public synchronized void normalize(GpuPod pod, Candidates nodes, long[] scores) {
     see(nodes);
     arrive(pod);
+    podCpu = pod.milliCpu();
     GpuDemand d = pod.demand();
     int n = nodes.size();
     if (d.isNone()) {
@@ -188,6 +200,11 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
     GpuDemand d = pod.demand();
     arrivedGpu += d.totalMilli();
     arrivedCpu += pod.milliCpu();
+    if (d.whole() >= 2) {
+      double[] e = multiDevice.computeIfAbsent(d.whole(), x -> new double[2]);
+      e[0]++;
+      e[1] += pod.milliCpu();
+    }
     if (d.isNone() || d.models().isEmpty()) {
       return;
     }
@@ -207,6 +224,76 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
    * candidate is of one; none for a pod that names its models.
    */
   private boolean[] avoided(Candidates nodes, GpuDemand d) {
+    boolean[] byModel = reservedModels(nodes, d);
+    boolean[] both = keptForMultiDevice(nodes, d);
+    boolean other = false;
+    for (int k = 0; k < both.length; k++) {
+      both[k] |= byModel[k];
+      other |= !both[k];
+    }
+    return other ? both : byModel;
+  }
+
+  /**
+   * The candidates a pod would take from the multi-device pods still expected (see the class comment): for every
+   * device count s of the arrived multi-device pods above the pod's own, the nodes with at least s free devices and
+   * the mean CPU of the arrived pods of s or more devices are counted; when they are no more than the pods of s or
+   * more devices expected until the arrived demand reaches the cluster's capacity ((their count) × (capacity −
+   * arrived) / arrived, rounded up), the nodes the pod would leave with fewer than s free devices are kept.
+   */
+  private boolean[] keptForMultiDevice(Candidates nodes, GpuDemand d) {
+    int n = nodes.size();
+    boolean[] keep = new boolean[n];
+    if (multiDevice.isEmpty() || arrivedGpu <= 0) {
+      return keep;
+    }
+    double rest = Math.max(0, capacity - arrivedGpu) / arrivedGpu;
+    int[] wholeFree = new int[n];
+    for (int k = 0; k < n; k++) {
+      for (int v : nodes.node(k).free()) {
+        wholeFree[k] += v >= NodeGpu.FULL ? 1 : 0;
+      }
+    }
+    for (int size : multiDevice.descendingKeySet()) {
+      if (d.whole() >= size) {
+        break;
+      }
+      double pods = 0;
+      double cpu = 0;
+      for (double[] e : multiDevice.tailMap(size, true).values()) {
+        pods += e[0];
+        cpu += e[1];
+      }
+      double expected = Math.ceil(pods * rest);
+      double cpuNeeded = cpu / pods;
+      int able = 0;
+      for (int k = 0; k < n; k++) {
+        able += wholeFree[k] >= size && nodes.node(k).cpuLeft() >= cpuNeeded ? 1 : 0;
+      }
+      if (able > expected) {
+        continue;
+      }
+      for (int k = 0; k < n; k++) {
+        NodeGpu g = nodes.node(k);
+        if (wholeFree[k] >= size && g.cpuLeft() >= cpuNeeded && wholeFree[k] - devicesTaken(g, d) < size) {
+          keep[k] = true;
+        }
+      }
+    }
+    return keep;
+  }
+
+  /** The free devices the pod takes on {@code g}: its whole devices, or 1 when a share would open a free device. */
+  private int devicesTaken(NodeGpu g, GpuDemand d) {
+    if (!d.isShare()) {
+      return d.whole();
+    }
+    int device = shareDeviceOf(g, d);
+    return device >= 0 && g.free()[device] >= NodeGpu.FULL ? 1 : 0;
+  }
+
+  /** The model reservation of a pod accepting any model (see the class comment). */
+  private boolean[] reservedModels(Candidates nodes, GpuDemand d) {
     int n = nodes.size();
     boolean[] avoid = new boolean[n];
     if (!d.models().isEmpty() || constrainedByModel.isEmpty()) {
@@ -239,9 +326,15 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
   /** A share accepting any model: the device of lowest gap cost, its ties to FGD's choice; otherwise FGD's device. */
   @Override
   public int shareDevice(GpuPod pod, NodeGpu node) {
-    GpuDemand d = pod.demand();
-    return d.models().isEmpty() ? gaps.bestDevice(node, pod.milliCpu(), d)
-        : Fgd.bestShareDevice(workload, node, pod.milliCpu(), d);
+    return shareDevice(node, pod.milliCpu(), pod.demand());
+  }
+
+  private int shareDeviceOf(NodeGpu node, GpuDemand d) {
+    return shareDevice(node, podCpu, d);
+  }
+
+  private int shareDevice(NodeGpu node, long cpu, GpuDemand d) {
+    return d.models().isEmpty() ? gaps.bestDevice(node, cpu, d) : Fgd.bestShareDevice(workload, node, cpu, d);
   }
 
   @Override

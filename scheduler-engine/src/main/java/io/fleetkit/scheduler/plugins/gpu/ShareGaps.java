@@ -21,21 +21,31 @@ import org.jspecify.annotations.Nullable;
 final class ShareGaps {
   private final GpuWorkload workload;
   private final @Nullable GapWaste pooled;
+  private final boolean competing;
   private final Map<String, GapWaste> byModel = new ConcurrentHashMap<>();
 
-  private ShareGaps(GpuWorkload workload, @Nullable GapWaste pooled) {
+  private ShareGaps(GpuWorkload workload, @Nullable GapWaste pooled, boolean competing) {
     this.workload = workload;
     this.pooled = pooled;
+    this.competing = competing;
   }
 
   /** One value table for every device, from all share shapes of {@code m}. */
   static ShareGaps pooled(GpuWorkload m) {
-    return new ShareGaps(m, waste(m, null));
+    return new ShareGaps(m, waste(m, null, false), false);
   }
 
   /** One value table per device model, from the share shapes of {@code m} that accept that model. */
   static ShareGaps perModel(GpuWorkload m) {
-    return new ShareGaps(m, null);
+    return new ShareGaps(m, null, false);
+  }
+
+  /**
+   * As {@link #perModel}, with the shapes' weights discounted for the gaps that compete for them
+   * ({@link #competingWeights}).
+   */
+  static ShareGaps perModelCompeting(GpuWorkload m) {
+    return new ShareGaps(m, null, true);
   }
 
   /**
@@ -43,6 +53,11 @@ final class ShareGaps {
    * them when {@code model} is null), weighted by their popularity, with {@link GapWaste#DEFAULT_PATIENCE}.
    */
   static GapWaste waste(GpuWorkload m, @Nullable String model) {
+    return waste(m, model, false);
+  }
+
+  /** As {@link #waste(GpuWorkload, String)}, the weights discounted by {@link #competingWeights} when asked. */
+  static GapWaste waste(GpuWorkload m, @Nullable String model, boolean competing) {
     List<Integer> shares = new ArrayList<>();
     for (int i = 0; i < m.size(); i++) {
       List<String> accepted = m.shapes().get(i).models();
@@ -60,11 +75,52 @@ final class ShareGaps {
       cpu[k] = m.cpu(i);
       weight[k] = m.popularity(i);
     }
-    return GapWaste.of(milli, cpu, weight, GapWaste.DEFAULT_PATIENCE);
+    return GapWaste.of(milli, cpu, competing ? competingWeights(milli, weight) : weight,
+        GapWaste.DEFAULT_PATIENCE);
+  }
+
+  /**
+   * The weights of share shapes discounted for competition among gaps. A share above half a device (0.81) leaves a
+   * complement (0.19) that only smaller shares fill, and they are not shared among complements: the largest share
+   * size that fits a complement (0.16) is its filler. When the big shares whose complement a size fills outweigh that
+   * size's own shares (openb's default: 1078 shares of 0.81 leave 0.19 each, 74 shares of 0.16 fill them), a gap
+   * waits for such a share in vain in that proportion, so the weight of each shape of that size is multiplied by
+   * (weight of the size) / (weight of the big shares it fills). The other weights are unchanged. Sizes are compared
+   * exactly (shapes of one size but different CPU count together).
+   */
+  static double[] competingWeights(int[] milli, double[] weight) {
+    Map<Integer, Double> bySize = new java.util.HashMap<>();
+    for (int k = 0; k < milli.length; k++) {
+      bySize.merge(milli[k], weight[k], Double::sum);
+    }
+    Map<Integer, Double> asked = new java.util.HashMap<>();
+    for (int k = 0; k < milli.length; k++) {
+      if (2 * milli[k] > NodeGpu.FULL) {
+        int complement = NodeGpu.FULL - milli[k];
+        int filler = 0;
+        for (int size : bySize.keySet()) {
+          if (size <= complement && size > filler) {
+            filler = size;
+          }
+        }
+        if (filler > 0) {
+          asked.merge(filler, weight[k], Double::sum);
+        }
+      }
+    }
+    double[] out = weight.clone();
+    for (int k = 0; k < milli.length; k++) {
+      double own = bySize.get(milli[k]);
+      double demand = asked.getOrDefault(milli[k], 0.0);
+      if (demand > own) {
+        out[k] = weight[k] * own / demand;
+      }
+    }
+    return out;
   }
 
   private GapWaste table(String model) {
-    return pooled != null ? pooled : byModel.computeIfAbsent(model, x -> waste(workload, x));
+    return pooled != null ? pooled : byModel.computeIfAbsent(model, x -> waste(workload, x, competing));
   }
 
   /** What the share adds to the expected waste on device {@code g} of {@code n}, which must have room for it. */

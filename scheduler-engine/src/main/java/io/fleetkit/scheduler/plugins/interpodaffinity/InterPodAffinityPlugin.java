@@ -1,6 +1,7 @@
 package io.fleetkit.scheduler.plugins.interpodaffinity;
 
 import io.fleetkit.api.core.Namespace;
+import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.framework.ClusterEvent;
 import io.fleetkit.api.framework.CycleState;
@@ -15,10 +16,6 @@ import io.fleetkit.api.framework.ScorePlugin;
 import io.fleetkit.api.framework.Snapshot;
 import io.fleetkit.api.framework.StateKey;
 import io.fleetkit.api.framework.Status;
-import io.fleetkit.api.labels.LabelSelector;
-import io.fleetkit.api.scheduling.Affinity;
-import io.fleetkit.api.scheduling.PodAffinity;
-import io.fleetkit.api.scheduling.PodAffinityTerm;
 import io.fleetkit.scheduler.nodetable.NodeTable;
 import io.fleetkit.scheduler.nodetable.TableFilter;
 import java.util.ArrayList;
@@ -55,11 +52,11 @@ import org.jspecify.annotations.Nullable;
  * {@link NamespaceLookups#in} reads the store's Namespaces). {@code matchLabelKeys}/{@code mismatchLabelKeys} are
  * merged into the selector as kube-apiserver does.
  *
- * <p><b>Re-queueing.</b> As upstream's {@code EventsToRegister}: a rejected pod is retried after an assigned pod
- * is added, changed or deleted, and after a node is added or changed; and, beyond upstream, after a Namespace
- * changes ({@link ClusterEvent#NAMESPACE_UPDATE}), since a namespace gaining a label can satisfy a
- * {@code namespaceSelector}: per pod, by {@link #isSchedulableAfter} (only pods whose terms' selection of that
- * namespace changed the helpful way, or pods of that namespace).
+ * <p><b>Re-queueing.</b> As upstream's {@code EventsToRegister} and queueing hints ({@link QueueingHints}): a
+ * rejected pod is retried after an assigned pod is added, changed or deleted in a way that may satisfy its terms, and
+ * after a node is added or changes a topology label its terms use; and, beyond upstream, after a Namespace changes
+ * ({@link ClusterEvent#NAMESPACE_UPDATE}) so that its terms' selection of that namespace changed the helpful way (a
+ * namespace gaining a label can satisfy a {@code namespaceSelector}), or the namespace is the pod's own.
  *
  * <p>Thread-safe; Filter and Score do not allocate.
  */
@@ -92,6 +89,7 @@ public final class InterPodAffinityPlugin
 
   private final InterPodAffinityArgs args;
   private final Supplier<Snapshot> snapshots;
+  private final QueueingHints hints;
   /** Which nodes hold pods with relevant terms, kept across cycles (guarded by its own monitor). */
   private final NodeMemo memo = new NodeMemo();
   /** Running per-topology-pair counts of pods matching the incoming pods' terms (guarded by the memo's monitor). */
@@ -107,6 +105,7 @@ public final class InterPodAffinityPlugin
   public InterPodAffinityPlugin(InterPodAffinityArgs args, Supplier<Snapshot> snapshots) {
     this.args = Objects.requireNonNull(args, "args");
     this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
+    this.hints = new QueueingHints(args.namespaceLabels());
   }
 
   @Override
@@ -126,55 +125,23 @@ public final class InterPodAffinityPlugin
   }
 
   /**
-   * The per-pod hint for Namespace changes: a change of the pod's own namespace re-queues it (an existing pod's
-   * anti-affinity term may have selected that namespace by label); a change of another namespace re-queues it only
-   * when one of its required affinity terms' {@code namespaceSelector} now selects that namespace and did not before
-   * (it may hold the pods the term needs), or one of its required anti-affinity terms' selector selected it and no
-   * longer does (its pods stop counting). A namespace named in a term's {@code namespaces} is selected whatever its
-   * labels. Other events re-queue, as registered.
+   * The per-pod queueing hints ({@link QueueingHints}): upstream's {@code isSchedulableAfterPodChange} for assigned
+   * pods, {@code isSchedulableAfterNodeChange} for nodes, and FleetKit's namespace hint. An event without its objects
+   * re-queues.
    */
   @Override
   public boolean isSchedulableAfter(Pod pod, ClusterEvent event, @Nullable Object oldObject,
       @Nullable Object newObject) {
-    if (event != ClusterEvent.NAMESPACE_UPDATE) {
-      return true;
-    }
-    Namespace before = oldObject instanceof Namespace n ? n : null;
-    Namespace after = newObject instanceof Namespace n ? n : null;
-    Namespace changed = after != null ? after : before;
-    if (changed == null) {
-      return true;
-    }
-    String name = changed.metadata().name();
-    if (name.equals(pod.metadata().namespace())) {
-      return true;
-    }
-    Affinity a = pod.spec().affinity();
-    return selectionChanged(a.podAffinity(), name, before, after, true)
-        || selectionChanged(a.podAntiAffinity(), name, before, after, false);
-  }
-
-  /**
-   * Whether a required term of {@code terms} starts selecting namespace {@code name} by label ({@code gained}) or
-   * stops selecting it (not {@code gained}) between {@code before} and {@code after}.
-   */
-  private static boolean selectionChanged(@Nullable PodAffinity terms, String name, @Nullable Namespace before,
-      @Nullable Namespace after, boolean gained) {
-    if (terms == null) {
-      return false;
-    }
-    for (PodAffinityTerm t : terms.requiredDuringSchedulingIgnoredDuringExecution()) {
-      LabelSelector selector = t.namespaceSelector();
-      if (selector == null || t.namespaces().contains(name)) {
-        continue;
-      }
-      boolean was = before != null && selector.matches(before.metadata().labels());
-      boolean is = after != null && selector.matches(after.metadata().labels());
-      if (gained ? is && !was : was && !is) {
-        return true;
-      }
-    }
-    return false;
+    return switch (event) {
+      case ASSIGNED_POD_ADD, ASSIGNED_POD_UPDATE, ASSIGNED_POD_DELETE ->
+          oldObject instanceof Pod || newObject instanceof Pod
+              ? hints.afterPodChange(pod, (Pod) oldObject, (Pod) newObject) : true;
+      case NODE_ADD, NODE_UPDATE -> newObject instanceof Node n ? QueueingHints.afterNodeChange(pod,
+          oldObject instanceof Node o ? o : null, n) : true;
+      case NAMESPACE_UPDATE -> QueueingHints.afterNamespaceChange(pod,
+          oldObject instanceof Namespace n ? n : null, newObject instanceof Namespace n ? n : null);
+      default -> true;
+    };
   }
 
   public InterPodAffinityArgs args() {
@@ -419,6 +386,9 @@ public final class InterPodAffinityPlugin
       return Status.error("failed to parse pod: " + terms.error);
     }
     Snapshot snapshot = snapshots.get();
+    if (!hasConstraints && snapshot.nodesWithAffinityPods().isEmpty()) {
+      return Status.skip(); // nothing can contribute: no preferred terms, no pod with terms of its own
+    }
     AffinityTerm.NamespaceLabels incomingNs = AffinityTerm.NamespaceLabels.memoized(args.namespaceLabels());
     AffinityTerm.NamespaceLabels ownNs = AffinityTerm.NamespaceLabels.constant(namespaceLabels(pod));
     PreScoreState.Builder scores = new PreScoreState.Builder();

@@ -4,7 +4,8 @@
  * pod affinity and anti-affinity (with the existing pods' anti-affinity checked symmetrically) in PreFilter/Filter,
  * preferred terms and the symmetric contributions of existing pods in PreScore/Score. Configured by
  * {@link io.fleetkit.scheduler.plugins.interpodaffinity.InterPodAffinityArgs}, which also carries the namespace-labels
- * lookup that {@code namespaceSelector} needs while FleetKit has no Namespace kind.
+ * lookup that {@code namespaceSelector} needs ({@link io.fleetkit.scheduler.plugins.interpodaffinity.NamespaceLookups}
+ * reads the Namespaces of a store).
  *
  * <p>Performance: PreFilter counts matches per topology pair once per pod, Filter is a few lookups per node; terms
  * keyed by {@code kubernetes.io/hostname} are checked against the node's own pods instead (upstream's hostname fast

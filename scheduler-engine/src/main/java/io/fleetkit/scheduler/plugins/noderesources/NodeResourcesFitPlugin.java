@@ -114,7 +114,7 @@ public final class NodeResourcesFitPlugin implements PreFilterPlugin, TableFilte
 
   /**
    * Filter over a range: a node whose numbers fit (the common case) passes on comparisons alone; a node that does not
-   * gets its status from the per-node path. Pods with extended resources take the per-node path throughout.
+   * gets its status from the per-node path's {@code fit} on the same numbers. Pods with extended resources take the per-node path throughout.
    */
   @Override
   public void filterAll(CycleState state, PodInfo pod, NodeTable table, int[] nodes, int from, int to, int[] failed,
@@ -139,7 +139,9 @@ public final class NodeResourcesFitPlugin implements PreFilterPlugin, TableFilte
           && (memory <= 0 || memory <= table.freeMemory(node))
           && (storage <= 0 || storage <= table.freeEphemeralStorage(node));
       if (!fits) {
-        Status s = filter(state, pod, table, node);
+        Status s = fit(r, table.podCount(node), table.allocatablePods(node), table.allocatableMilliCpu(node),
+            table.requestedMilliCpu(node), table.allocatableMemory(node), table.requestedMemory(node),
+            table.allocatableEphemeralStorage(node), table.requestedEphemeralStorage(node), null);
         if (s.code() != Status.Code.SUCCESS) {
           failed[pos] = mark;
           statuses[pos] = s;

@@ -31,21 +31,28 @@ final class PodResourceRequest {
     this.scalarStatuses = scalarStatuses;
   }
 
+  private static final String[] NO_NAMES = new String[0];
+  private static final long[] NO_VALUES = new long[0];
+  private static final Status[] NO_STATUSES = new Status[0];
+
   static PodResourceRequest of(ResourceList requests, Set<String> ignoredResources, Set<String> ignoredGroups) {
+    if (requests.size() == standardCount(requests)) { // the common case: no scalar resources, nothing to collect
+      return new PodResourceRequest(requests.milliCpu(), requests.memoryBytes(), requests.ephemeralStorageBytes(),
+          NO_NAMES, NO_VALUES, NO_STATUSES);
+    }
     List<String> names = new ArrayList<>(0);
     List<Long> values = new ArrayList<>(0);
-    if (requests.size() > standardCount(requests)) { // has scalar resources: names() builds a map, so only then
-      for (String name : requests.names()) {
-        if (!ResourceVector.isScalar(name)) {
-          continue;
-        }
-        long v = requests.value(name);
-        if (v == 0 || isIgnored(name, ignoredResources, ignoredGroups)) {
-          continue;
-        }
-        names.add(name);
-        values.add(v);
+    // scalar resources: names() builds a map, so only here
+    for (String name : requests.names()) {
+      if (!ResourceVector.isScalar(name)) {
+        continue;
       }
+      long v = requests.value(name);
+      if (v == 0 || isIgnored(name, ignoredResources, ignoredGroups)) {
+        continue;
+      }
+      names.add(name);
+      values.add(v);
     }
     String[] n = names.toArray(new String[0]);
     long[] v = new long[n.length];

@@ -9,8 +9,9 @@ import org.junit.jupiter.api.Test;
 /**
  * AdaptiveGapFill's rules on the kernel directly (candidates in the given order, which is also the node order):
  * CPU-only pods on the nodes without a free GPU first, pods accepting any model kept off a model that the arrived
- * model-constrained pods will need, and whole-GPU pods' ties on FGD's score broken by CPU/GPU balance only while the
- * arrived pods ask less CPU per GPU than the cluster holds.
+ * model-constrained pods will need, whole-GPU pods' ties on FGD's score broken by CPU/GPU balance only while the
+ * arrived pods ask less CPU per GPU than the cluster holds, and the nodes multi-device pods still expected need kept
+ * free of smaller pods.
  */
 final class GpuAdaptiveGapFillPluginTest {
   private static final GpuWorkload M = GpuWorkload.of(List.of(
@@ -128,5 +129,40 @@ final class GpuAdaptiveGapFillPluginTest {
     GpuScorer pressed = GpuPolicy.ADAPTIVE_GAP_FILL.create(M, 1);
     choose(pressed, cpuOnly("big", 100), rich, fit);
     assertThat(choose(pressed, whole, rich, fit)).isZero();
+  }
+
+  private static NodeGpu eightFree(String name) {
+    return node(name, 96, "G2", 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000);
+  }
+
+  @Test
+  void smallerPods_keepOffTheLastNodesTheExpectedMultiDevicePodsNeed() {
+    NodeGpu eightA = eightFree("eightA");
+    NodeGpu fourB = node("fourB", 64, "G2", 1000, 1000, 1000, 1000);
+    GpuPod one = new GpuPod("one", 8000, new GpuDemand(1, 0, List.of()));
+
+    // no multi-device pod arrived: the CPU balance prefers eightA (88 - 7 x 13 = -3 against 56 - 3 x 13 = 17)
+    GpuScorer fresh = GpuPolicy.ADAPTIVE_GAP_FILL.create(M, 1);
+    assertThat(choose(fresh, one, eightA, fourB)).isZero();
+
+    // an 8-device pod (64 cores) arrived and took eightX: 8 of 20 GPUs arrived, 1 x 12 / 8 -> 2 more such pods
+    // expected, and eightA is the only node left that holds one: the 1-GPU pod goes to fourB
+    GpuScorer s = GpuPolicy.ADAPTIVE_GAP_FILL.create(M, 1);
+    GpuPod eight = new GpuPod("eight", 64_000, new GpuDemand(8, 0, List.of()));
+    choose(s, eight, eightFree("eightX"), eightA, fourB);
+    assertThat(choose(s, one, eightA, fourB)).isEqualTo(1);
+    // a share that goes to an already shared device of the kept node takes no free device: not kept from it
+    // (M has no share shape, so every gap counts as wasted: 0.1 left on the shared device against 0.6 on fourB)
+    NodeGpu eightAShared = node("eightA", 96, "G2", 500, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000);
+    GpuPod share = new GpuPod("share", 2000, new GpuDemand(0, 400, List.of()));
+    assertThat(choose(s, share, eightAShared, fourB)).isZero();
+    // the same share opening a free device: eightA and fourB cost alike (0.6 left), eightA is kept
+    assertThat(choose(s, new GpuPod("share2", 2000, new GpuDemand(0, 400, List.of())), eightA, fourB)).isEqualTo(1);
+    // a 4-device pod would leave eightA with 4 free: kept as well; an 8-device pod takes it
+    GpuPod four = new GpuPod("four", 32_000, new GpuDemand(4, 0, List.of()));
+    assertThat(choose(s, four, eightA, fourB)).isEqualTo(1);
+    assertThat(choose(s, new GpuPod("eight2", 64_000, new GpuDemand(8, 0, List.of())), eightA)).isZero();
+    // only the kept node fits: it is taken all the same
+    assertThat(choose(s, new GpuPod("one2", 8000, new GpuDemand(1, 0, List.of())), eightA)).isZero();
   }
 }

@@ -7,8 +7,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The gap valuation shared by the gap-filling policies: pooled and per-model value tables, and the tied ranking
- * every one of them normalises with.
+ * The gap valuation shared by the gap-filling policies: pooled and per-model value tables, the weights discounted
+ * for competing gaps, and the tied ranking every one of them normalises with.
  */
 final class ShareGapsTest {
   /** A 0.65 share for any model and a 0.32 share that only V100 devices take. */
@@ -31,6 +31,33 @@ final class ShareGapsTest {
     NodeGpu full = new NodeGpu(64_000, new int[] {300}, 300, List.of("V100"));
     assertThat(ShareGaps.perModel(M).nodeCost(full, 1000, d065)).isInfinite();
     assertThat(ShareGaps.perModel(M).bestDevice(full, 1000, d065)).isEqualTo(-1);
+  }
+
+  @Test
+  void competingWeights_discountOnlyTheLargestSizeFittingABigSharesComplement() {
+    // 0.81 leaves 0.19: 0.16 (two CPU variants, 10 in all) is its filler, asked by 100 -> each variant x 10/100;
+    // 0.65 leaves 0.35: 0.32 (40) is asked by 30 only -> unchanged; 0.47 is not above half a device
+    int[] milli = {810, 160, 160, 650, 320, 470};
+    double[] weight = {100, 6, 4, 30, 40, 50};
+    double[] out = ShareGaps.competingWeights(milli, weight);
+    assertThat(out).containsExactly(new double[] {100, 0.6, 0.4, 30, 40, 50}, within(1e-12));
+    assertThat(weight).as("input untouched").containsExactly(100, 6, 4, 30, 40, 50);
+    // nothing fits the complement (0.19 and no share of at most that): nothing changes
+    assertThat(ShareGaps.competingWeights(new int[] {810, 320}, new double[] {100, 1}))
+        .containsExactly(100, 1);
+  }
+
+  @Test
+  void perModelCompeting_valuesAComplementFewSharesCanFillAsMostlyStranded() {
+    // nine 0.81 shares to one 0.16: without competition the 0.19 left waits for the 0.16 at lambda x 10 / 1 = 15
+    // (E = 30 + 15); with it the 0.16's weight is 1 / 9, its price lambda x (9 + 1/9) / (1/9) = 123 (E = 30 + 123)
+    GpuWorkload m = GpuWorkload.of(List.of(
+        new GpuWorkload.Shape(1000, 810, 1, List.of(), 9),
+        new GpuWorkload.Shape(1000, 160, 1, List.of(), 1)));
+    GpuDemand d081 = new GpuDemand(0, 810, List.of());
+    NodeGpu free = new NodeGpu(64_000, new int[] {1000}, 1000, List.of("T4"));
+    assertThat(ShareGaps.perModel(m).nodeCost(free, 1000, d081)).isCloseTo(30 + 1.5 * 10, within(1e-9));
+    assertThat(ShareGaps.perModelCompeting(m).nodeCost(free, 1000, d081)).isCloseTo(30 + 1.5 * 82, within(1e-9));
   }
 
   @Test

@@ -154,5 +154,11 @@ final class NamespaceRequeueTest {
     assertThat(plugin.isSchedulableAfter(affinity, ns, db, db.withMetadata(db.metadata().withLabels(Map.of("x",
         "y"))))).isTrue(); // its own namespace: existing pods' terms may select it by label
     assertThat(plugin.isSchedulableAfter(affinity, ClusterEvent.NODE_ADD, null, null)).isTrue();
+    Pod byName = makePod().name("c").namespace("db")
+        .requiredAffinity(term(selector(in("service", "s")), "region", List.of(),
+            selector(in(Namespace.NAME_LABEL, "web")))).obj();
+    assertThat(plugin.isSchedulableAfter(byName, ns, null, plain)).as("selected by its name label, as in Filter")
+        .isTrue();
+    assertThat(plugin.isSchedulableAfter(byName, ns, plain, t1)).isFalse(); // was selected already
   }
 }
