@@ -89,24 +89,41 @@ public final class ClusterAutoscaler {
   private final Map<String, Instant> unneededSince = new HashMap<>();
   private final Map<String, Backoff> backoffs = new HashMap<>();
   private final Map<String, Integer> nameCounters = new HashMap<>();
-  private Map<String, PodInfo> podInfosBefore = new HashMap<>();
-  private Map<String, PodInfo> podInfosNow = new HashMap<>();
+  /** The pods by node and the unbound ones, updated from each loop's pod list by what changed. */
+  private ClusterPods clusterPods = new ClusterPods();
   /** The scale-down snapshot's node views, reused for nodes unchanged since the last loop. */
-  private final SimulatedCluster.ViewCache scaleDownViews = new SimulatedCluster.ViewCache();
+  private SimulatedCluster.ViewCache scaleDownViews = new SimulatedCluster.ViewCache();
+  /** Whether every loop starts from nothing (no state reused from the last loop): the reference for tests. */
+  private final boolean recompute;
+  /** The utilization and drain of the node views of the last evaluation, by node name (see {@link #facts}). */
+  private Map<String, ViewFacts> viewFacts = new HashMap<>();
+  /** A node list in which no pool node was starting (the store's lists are immutable), or {@code null}. */
+  private @Nullable List<Node> noneStarting;
+  /** The node list {@link #lastReady} was made from, and the ready nodes of it. */
+  private @Nullable List<Node> readyOf;
+  private List<Node> lastReady = List.of();
   private @Nullable Instant lastScaleUp;
   /** The last scale-down evaluation, reused while its inputs stay the same. */
   private @Nullable ScaleDownEvaluation lastEvaluation;
 
-  /** What a scale-down evaluation reads: the ready nodes, all pods, the budgets, priority classes and pool names. */
-  private record ScaleDownInputs(List<Node> nodes, List<Pod> pods, List<PodDisruptionBudget> pdbs,
+  /**
+   * What a scale-down evaluation reads: the ready nodes, the bound pods ({@link ClusterPods#boundVersion}: the pods
+   * on every node are the same objects while it is the same), the budgets, priority classes and pool names.
+   */
+  private record ScaleDownInputs(List<Node> nodes, long boundPods, List<PodDisruptionBudget> pdbs,
       List<io.fleetkit.api.scheduling.PriorityClass> priorityClasses, Set<String> pools) {
     /**
-     * Whether an evaluation of {@code o} must come out as one of this: the same pods, budgets and priority classes
-     * (the same objects: the store's objects are immutable, so an unchanged one is the same instance), the same
-     * pools, and nodes that differ at most in what the evaluation does not read (a heartbeat's condition times).
+     * Whether an evaluation of {@code o} must come out as one of this: the same bound pods, budgets and priority
+     * classes (the same objects: the store's objects are immutable, so an unchanged one is the same instance), the
+     * same pools, and nodes that differ at most in what the evaluation does not read (a heartbeat's condition
+     * times). Unbound and terminal pods are not read by an evaluation.
      */
     boolean sameAs(ScaleDownInputs o) {
-      if (!pools.equals(o.pools) || !Lister.sameObjects(pods, o.pods) || !Lister.sameObjects(pdbs, o.pdbs)
+      if (nodes == o.nodes && pools.equals(o.pools) && boundPods == o.boundPods && pdbs == o.pdbs
+          && priorityClasses == o.priorityClasses) {
+        return true;
+      }
+      if (!pools.equals(o.pools) || boundPods != o.boundPods || !Lister.sameObjects(pdbs, o.pdbs)
           || !Lister.sameObjects(priorityClasses, o.priorityClasses) || nodes.size() != o.nodes.size()) {
         return false;
       }
@@ -128,6 +145,12 @@ public final class ClusterAutoscaler {
 
   private record Backoff(Instant until, Duration duration, Instant lastFailure) {}
 
+  /**
+   * What an evaluation computed of one node view: its utilization, and its drain when no budget exists (then the
+   * drain depends on the view's pods alone). Views are immutable, so the facts hold while the view is the same.
+   */
+  private record ViewFacts(NodeInfo view, NodeUtilization utilization, Drainability.@Nullable NodeDrain drain) {}
+
   private ClusterAutoscaler(Builder b) {
     this.store = b.store;
     this.clock = b.clock;
@@ -137,6 +160,7 @@ public final class ClusterAutoscaler {
     this.random = new Random(b.seed);
     this.options = b.options;
     this.metrics = b.metrics.enabled() ? new AutoscalerInstruments(b.metrics) : null;
+    this.recompute = b.recompute;
   }
 
   /** A builder for an autoscaler of the pools in {@code store}. */
@@ -147,8 +171,14 @@ public final class ClusterAutoscaler {
   /** One loop: provisioning, scale-up, scale-down. */
   public synchronized LoopResult runOnce() {
     long start = metrics == null ? 0 : System.nanoTime();
-    podInfosBefore = podInfosNow;
-    podInfosNow = new HashMap<>();
+    if (recompute) {
+      noneStarting = null;
+      readyOf = null;
+      clusterPods = new ClusterPods();
+      scaleDownViews = new SimulatedCluster.ViewCache();
+      viewFacts = new HashMap<>();
+      lastEvaluation = null;
+    }
     Instant now = clock.instant();
     List<String> ready = new ArrayList<>();
     List<String> timedOut = new ArrayList<>();
@@ -157,6 +187,7 @@ public final class ClusterAutoscaler {
     Map<String, NodePool> pools = pools();
     List<Node> nodes = store.list(Node.class).items();
     List<Pod> pods = store.list(Pod.class).items();
+    clusterPods.update(pods);
     List<String> launched = new ArrayList<>();
     if (options.enforceNodeGroupMinSize()) {
       for (NodePool pool : pools.values()) {
@@ -170,7 +201,7 @@ public final class ClusterAutoscaler {
       }
     }
     long scaleUpStart = metrics == null ? 0 : System.nanoTime();
-    ScaleUpPlan plan = plan(now, pools, nodes, pods);
+    ScaleUpPlan plan = plan(now, pools, nodes);
     boolean scaledUp = !launched.isEmpty();
     ScaleUpOption chosen = plan.chosen();
     if (chosen != null) {
@@ -191,7 +222,7 @@ public final class ClusterAutoscaler {
     List<Node> beforeScaleDown = store.list(Node.class).items();
     int evicted = 0;
     if (!cooldown) {
-      evicted = scaleDown(now, pools, beforeScaleDown, pods, unneeded, unremovable, deleted, deletedEmpty);
+      evicted = scaleDown(now, pools, beforeScaleDown, unneeded, unremovable, deleted, deletedEmpty);
     }
     long scaleDownNanos = metrics == null ? 0 : System.nanoTime() - scaleDownStart;
     updatePoolStatuses(pools, now, scaledUp || !deleted.isEmpty() || !timedOut.isEmpty());
@@ -206,7 +237,9 @@ public final class ClusterAutoscaler {
 
   /** The scale-up decision for the store as it is now, without launching anything. */
   public synchronized ScaleUpPlan planScaleUp() {
-    return plan(clock.instant(), pools(), store.list(Node.class).items(), store.list(Pod.class).items());
+    List<Pod> pods = store.list(Pod.class).items();
+    clusterPods.update(pods);
+    return plan(clock.instant(), pools(), store.list(Node.class).items());
   }
 
   private Map<String, NodePool> pools() {
@@ -222,11 +255,17 @@ public final class ClusterAutoscaler {
   // ---- provisioning ----
 
   private void advanceProvisioning(Instant now, List<String> ready, List<String> timedOut) {
-    for (Node n : store.list(Node.class).items()) {
+    List<Node> nodes = store.list(Node.class).items();
+    if (nodes == noneStarting) { // the same list as last loop, which held no starting node: nothing to advance
+      return;
+    }
+    boolean starting = false;
+    for (Node n : nodes) {
       String pool = n.metadata().labels().get(NodePool.POOL_LABEL);
       if (pool == null || !SimulatedNodes.isStarting(n)) {
         continue;
       }
+      starting = true;
       Instant readyAt = Objects.requireNonNull(SimulatedNodes.readyAt(n));
       Instant requested = SimulatedNodes.requestedAt(n);
       if (!now.isBefore(readyAt)) {
@@ -240,6 +279,7 @@ public final class ClusterAutoscaler {
             options.maxNodeProvisionTime());
       }
     }
+    noneStarting = starting ? null : nodes;
   }
 
   private void backOff(String pool, Instant now) {
@@ -264,11 +304,12 @@ public final class ClusterAutoscaler {
 
   // ---- scale-up ----
 
-  private ScaleUpPlan plan(Instant now, Map<String, NodePool> pools, List<Node> nodes, List<Pod> pods) {
+  /** The scale-up plan for {@code nodes} and the pods of {@link #clusterPods}. */
+  private ScaleUpPlan plan(Instant now, Map<String, NodePool> pools, List<Node> nodes) {
     List<Pod> pending = new ArrayList<>();
-    for (Pod p : pods) {
-      if (!p.isBound() && !p.isTerminal() && p.metadata().deletionTimestamp() == null
-          && p.spec().schedulerName().equals(profile.schedulerName()) && oldEnough(p, now)) {
+    for (Pod p : clusterPods.unbound()) {
+      if (p.metadata().deletionTimestamp() == null && p.spec().schedulerName().equals(profile.schedulerName())
+          && oldEnough(p, now)) {
         pending.add(p);
       }
     }
@@ -276,7 +317,7 @@ public final class ClusterAutoscaler {
       return new ScaleUpPlan(List.of(), List.of(), null, Map.of()); // upstream: "No unschedulable pods"
     }
     SimulatedCluster sim = newSimulation();
-    sim.load(nodes, pods, this::podInfo);
+    sim.load(nodes, clusterPods::infosOn, null);
     pending.sort(Comparator.comparingInt(Pod::priority).reversed()
         .thenComparing(p -> p.metadata().creationTimestamp(), Comparator.nullsFirst(Comparator.naturalOrder()))
         .thenComparing(p -> p.metadata().key()));
@@ -392,7 +433,9 @@ public final class ClusterAutoscaler {
         Map.of(PodDisruptionBudget.class, in.pdbs(), io.fleetkit.api.scheduling.PriorityClass.class,
             in.priorityClasses()));
     List<Node> readyNodes = in.nodes();
-    sim.load(readyNodes, in.pods(), this::podInfo, scaleDownViews);
+    sim.load(readyNodes, clusterPods::infosOn, scaleDownViews);
+    Map<String, ViewFacts> facts = new HashMap<>(viewFacts.size() * 2);
+    boolean noBudgets = in.pdbs().isEmpty();
     List<String> unneeded = new ArrayList<>();
     Map<String, String> unremovable = new TreeMap<>();
     Drainability drain = Drainability.withBudgets(in.pdbs());
@@ -415,7 +458,8 @@ public final class ClusterAutoscaler {
         continue;
       }
       NodeInfo info = Objects.requireNonNull(sim.nodeInfo(name));
-      NodeUtilization u = NodeUtilization.of(info);
+      ViewFacts f = facts(info, facts);
+      NodeUtilization u = f.utilization();
       double threshold = u.gpuNode() ? options.scaleDownGpuUtilizationThreshold()
           : options.scaleDownUtilizationThreshold();
       if (u.value() >= threshold) {
@@ -423,11 +467,14 @@ public final class ClusterAutoscaler {
         continue;
       }
       // the pods on the node in the simulation: its own, plus those moved here from nodes found unneeded before
-      List<Pod> onNode = new ArrayList<>(info.pods().size());
-      for (PodInfo pi : info.pods()) {
-        onNode.add(pi.pod());
+      Drainability.NodeDrain d = noBudgets ? f.drain() : null;
+      if (d == null) {
+        d = drain.drain(podsOf(info));
+        if (noBudgets) {
+          f = new ViewFacts(info, u, d);
+          facts.put(name, f);
+        }
       }
-      Drainability.NodeDrain d = drain.drain(onNode);
       if (d.blocked()) {
         unremovable.put(name, d.reason());
         continue;
@@ -446,30 +493,57 @@ public final class ClusterAutoscaler {
       unneeded.add(name);
       toEvict.put(name, d.evict());
     }
+    viewFacts = facts;
     return new ScaleDownEvaluation(in, List.copyOf(unneeded), unremovable, deferred, toEvict);
   }
 
-  private int scaleDown(Instant now, Map<String, NodePool> pools, List<Node> nodes, List<Pod> pods,
+  /**
+   * The facts of {@code info} from the last evaluation when it is the same view, else its utilization (its drain is
+   * left for the caller); recorded in {@code next} either way.
+   */
+  private ViewFacts facts(NodeInfo info, Map<String, ViewFacts> next) {
+    ViewFacts f = viewFacts.get(info.name());
+    if (f == null || f.view() != info) {
+      f = new ViewFacts(info, NodeUtilization.of(info), null);
+    }
+    next.put(info.name(), f);
+    return f;
+  }
+
+  private static List<Pod> podsOf(NodeInfo info) {
+    List<Pod> out = new ArrayList<>(info.pods().size());
+    for (PodInfo pi : info.pods()) {
+      out.add(pi.pod());
+    }
+    return out;
+  }
+
+  private int scaleDown(Instant now, Map<String, NodePool> pools, List<Node> nodes,
       List<String> unneeded, Map<String, String> unremovable, List<String> deleted, Set<String> deletedEmpty) {
-    List<Node> readyNodes = nodes.stream().filter(n -> !SimulatedNodes.isStarting(n)).toList();
-    ScaleDownInputs inputs = new ScaleDownInputs(readyNodes, pods, store.list(PodDisruptionBudget.class).items(),
+    if (nodes != readyOf) { // the same list gives the same ready nodes, as the same list object
+      List<Node> ready = new ArrayList<>(nodes.size());
+      for (Node n : nodes) {
+        if (!SimulatedNodes.isStarting(n)) {
+          ready.add(n);
+        }
+      }
+      lastReady = ready;
+      readyOf = nodes;
+    }
+    ScaleDownInputs inputs = new ScaleDownInputs(lastReady, clusterPods.boundVersion(),
+        store.list(PodDisruptionBudget.class).items(),
         store.list(io.fleetkit.api.scheduling.PriorityClass.class).items(), Set.copyOf(pools.keySet()));
     ScaleDownEvaluation eval = lastEvaluation;
     if (eval == null || !eval.inputs().sameAs(inputs)) {
       eval = evaluate(inputs);
       lastEvaluation = eval;
-    } else if (podInfosNow.isEmpty()) { // the pods' views were not needed: keep them for the next loop
-      podInfosNow = podInfosBefore;
-    } else {
-      podInfosBefore.forEach(podInfosNow::putIfAbsent);
     }
     unneeded.addAll(eval.unneeded());
     unremovable.putAll(eval.unremovable());
     Set<String> deferred = eval.deferred();
     Map<String, List<Pod>> toEvict = eval.toEvict();
     Set<String> keep = new HashSet<>(unneeded);
-    keep.addAll(deferred);
-    unneededSince.keySet().retainAll(keep);
+    unneededSince.keySet().removeIf(n -> !keep.contains(n) && !deferred.contains(n));
     for (String n : unneeded) {
       unneededSince.putIfAbsent(n, now);
     }
@@ -509,14 +583,8 @@ public final class ClusterAutoscaler {
         drains++;
       }
       room.merge(pool, -1, Integer::sum);
-      // the node's pods in listing order; one pass per deleted node (usually one a loop) instead of grouping all
-      List<Pod> onNode = new ArrayList<>();
-      for (Pod p : pods) {
-        if (p.isBound() && !p.isTerminal() && name.equals(p.spec().nodeName())) {
-          onNode.add(p);
-        }
-      }
-      for (Pod p : onNode) {
+      // the node's pods in listing order
+      for (Pod p : clusterPods.on(name)) {
         deleteQuietly(Pod.class, p.metadata().namespace(), p.metadata().name());
         evicted++;
       }
@@ -547,27 +615,6 @@ public final class ClusterAutoscaler {
   }
 
   // ---- helpers ----
-
-  /**
-   * The scheduler's view of {@code p}, reused from the previous loop while the store returns the same pod object
-   * (objects in the store are immutable, so an unchanged pod is the same instance); views of pods not seen in a
-   * loop are dropped at the next.
-   */
-  private PodInfo podInfo(Pod p) {
-    String uid = p.metadata().uid();
-    PodInfo cached = podInfosNow.get(uid);
-    if (cached == null) {
-      cached = podInfosBefore.get(uid);
-      if (cached == null || cached.pod() != p) {
-        cached = PodInfos.of(p);
-      }
-      podInfosNow.put(uid, cached);
-    } else if (cached.pod() != p) {
-      cached = PodInfos.of(p);
-      podInfosNow.put(uid, cached);
-    }
-    return cached;
-  }
 
   private SimulatedCluster newSimulation() {
     Map<Class<?>, List<?>> objects = Map.of(PodDisruptionBudget.class,
@@ -618,6 +665,7 @@ public final class ClusterAutoscaler {
     private long seed;
     private AutoscalerOptions options = AutoscalerOptions.defaults();
     private MetricsRegistry metrics = MetricsRegistry.NOOP;
+    private boolean recompute;
 
     private Builder(ObjectStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -633,6 +681,12 @@ public final class ClusterAutoscaler {
     public Builder options(AutoscalerOptions v) { options = Objects.requireNonNull(v, "options"); return this; }
     /** Records {@link ClusterAutoscalerMetrics} after every loop; default {@link MetricsRegistry#NOOP}. */
     public Builder metrics(MetricsRegistry v) { metrics = Objects.requireNonNull(v, "metrics"); return this; }
+
+    /**
+     * Makes every loop start from the store alone, reusing no pod grouping, node view or evaluation of an earlier
+     * loop (the loops' decisions are the same; for tests that check the reuse against recomputing).
+     */
+    Builder recomputeEveryLoop() { recompute = true; return this; }
 
     public ClusterAutoscaler build() {
       return new ClusterAutoscaler(this);

@@ -45,7 +45,15 @@ public final class SimulatedCluster {
   /** The views in insertion order, replaced in place on change; plugins see it read-only. */
   private final List<NodeInfo> order = new ArrayList<>();
   private final List<NodeInfo> orderView = java.util.Collections.unmodifiableList(order);
+  /**
+   * Each node's insertion sequence number. A node's index in {@link #order} is its number less the removed nodes'
+   * numbers below it ({@link #removedSeqs}), so a removal shifts no stored position.
+   */
   private final Map<String, Integer> position = new java.util.HashMap<>();
+  /** The sequence numbers of removed nodes, sorted; {@code removedCount} of them are used. */
+  private int[] removedSeqs = new int[8];
+  private int removedCount;
+  private int nextSeq;
   private final Clock clock;
   private final Map<Class<?>, List<?>> objects;
   private final SchedulerProfile profile;
@@ -133,7 +141,8 @@ public final class SimulatedCluster {
    * heartbeat) only. Not thread-safe; one per caller.
    */
   public static final class ViewCache {
-    private record Entry(Node node, List<io.fleetkit.api.core.Pod> pods, SimNodeInfo view) {}
+    /** A view and what it was built from: the node object of its last rebuild and its pods (or their views). */
+    private record Entry(Node node, List<?> pods, SimNodeInfo view) {}
 
     private Map<String, Entry> entries = new java.util.HashMap<>();
 
@@ -194,9 +203,7 @@ public final class SimulatedCluster {
         if (cache != null) {
           kept.put(name, new ViewCache.Entry(view.node(), on, view));
         }
-        this.nodes.put(name, view);
-        position.put(name, order.size());
-        order.add(view);
+        append(name, view);
       }
     }
     if (cache != null) {
@@ -207,6 +214,51 @@ public final class SimulatedCluster {
     for (io.fleetkit.api.core.Pod p : onOthers) {
       addPod(p.spec().nodeName(), podInfos.apply(p));
     }
+  }
+
+  /**
+   * Adds {@code nodes} (a starting node as the node it will be: {@link SimulatedNodes#asUpcoming}; nodes being
+   * deleted are left out), each with the pods {@code podsOn} gives for its name (the bound pods on it, in order).
+   * With a {@code cache}, a node whose labels, spec, allocatable and readiness are unchanged and whose pod list holds
+   * the same objects as at the last load (the same list instance, typically) gets the view built then, and this
+   * load's views are stored there for the next.
+   *
+   * @throws IllegalArgumentException if a node is listed twice or already in the simulation
+   */
+  public void load(List<Node> nodes, java.util.function.Function<String, List<PodInfo>> podsOn,
+      @Nullable ViewCache cache) {
+    Set<String> loading = new java.util.HashSet<>();
+    for (Node n : nodes) {
+      if (n.metadata().deletionTimestamp() == null) {
+        if (this.nodes.containsKey(n.name()) || !loading.add(n.name())) {
+          throw new IllegalArgumentException("simulated cluster: node " + n.name() + " is already present");
+        }
+      }
+    }
+    Map<String, ViewCache.Entry> kept = cache == null ? null : new java.util.HashMap<>();
+    for (Node n : nodes) {
+      if (n.metadata().deletionTimestamp() == null) {
+        String name = n.name();
+        Node upcoming = SimulatedNodes.asUpcoming(n);
+        List<PodInfo> on = podsOn.apply(name);
+        ViewCache.Entry before = cache == null ? null : cache.entries.get(name);
+        SimNodeInfo view;
+        if (before != null && Lister.sameObjects(before.pods(), on) && ViewCache.sameNode(before.node(), upcoming)) {
+          view = before.view();
+        } else {
+          view = SimNodeInfo.of(upcoming, on);
+        }
+        if (kept != null) {
+          kept.put(name, new ViewCache.Entry(view.node(), on, view));
+        }
+        append(name, view);
+      }
+    }
+    if (cache != null) {
+      cache.entries = kept;
+    }
+    affinityList = null;
+    antiList = null;
   }
 
   /** The scheduler name of the profile whose plugins run here. */
@@ -224,10 +276,28 @@ public final class SimulatedCluster {
     if (nodes.containsKey(name)) {
       throw new IllegalArgumentException("simulated cluster: node " + name + " is already present");
     }
-    SimNodeInfo view = SimNodeInfo.empty(node);
+    append(name, SimNodeInfo.empty(node));
+  }
+
+  private void append(String name, SimNodeInfo view) {
     nodes.put(name, view);
-    position.put(name, order.size());
+    position.put(name, nextSeq++);
     order.add(view);
+  }
+
+  /** The index in {@link #order} of the node with sequence number {@code seq}. */
+  private int index(int seq) {
+    int lo = 0;
+    int hi = removedCount;
+    while (lo < hi) { // the number of removed sequence numbers below seq
+      int mid = (lo + hi) >>> 1;
+      if (removedSeqs[mid] < seq) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return seq - lo;
   }
 
   /** Removes a node and its pods; unknown names are ignored. */
@@ -236,11 +306,16 @@ public final class SimulatedCluster {
     if (gone == null) {
       return;
     }
-    int at = position.remove(name);
-    order.remove(at);
-    for (int i = at; i < order.size(); i++) {
-      position.put(order.get(i).name(), i);
+    int seq = position.remove(name);
+    order.remove(index(seq));
+    int at = java.util.Arrays.binarySearch(removedSeqs, 0, removedCount, seq);
+    at = -at - 1;
+    if (removedCount == removedSeqs.length) {
+      removedSeqs = java.util.Arrays.copyOf(removedSeqs, removedCount * 2);
     }
+    System.arraycopy(removedSeqs, at, removedSeqs, at + 1, removedCount - at);
+    removedSeqs[at] = seq;
+    removedCount++;
     invalidate(gone, null);
   }
 
@@ -278,7 +353,7 @@ public final class SimulatedCluster {
 
   private void replace(SimNodeInfo before, SimNodeInfo after) {
     nodes.put(after.name(), after);
-    order.set(position.get(after.name()), after);
+    order.set(index(position.get(after.name())), after);
     invalidate(before, after);
   }
 

@@ -96,4 +96,43 @@ final class SimulatedClusterLoadTest {
     fourth.load(nodes, pods, PodInfos::of, cache);
     assertThat(fourth.nodeInfo("n3").requested().milliCpu()).isEqualTo(200);
   }
+
+  @Test
+  void loadByNode_sameViewsAsLoadingTheList_andReusesUnchangedLists() {
+    List<Node> nodes = List.of(node("n1", "a"), node("n2", "b"), node("n3", "a"));
+    List<Pod> pods = List.of(pod("p1", "n1", 100), pod("p2", "n2", 200), pod("p3", "n1", 300));
+    SimulatedCluster fromList = cluster();
+    fromList.load(nodes, pods);
+    Map<String, List<io.fleetkit.api.framework.PodInfo>> byNode = Map.of(
+        "n1", List.of(PodInfos.of(pods.get(0)), PodInfos.of(pods.get(2))), "n2", List.of(PodInfos.of(pods.get(1))));
+    SimulatedCluster.ViewCache cache = new SimulatedCluster.ViewCache();
+    SimulatedCluster first = cluster();
+    first.load(nodes, n -> byNode.getOrDefault(n, List.of()), cache);
+    assertThat(describe(first)).isEqualTo(describe(fromList));
+    SimulatedCluster second = cluster();
+    second.load(nodes, n -> byNode.getOrDefault(n, List.of()), cache);
+    assertThat(second.nodeInfo("n1")).isSameAs(first.nodeInfo("n1"));
+    assertThat(second.nodeInfo("n3")).isSameAs(first.nodeInfo("n3"));
+  }
+
+  @Test
+  void removeNode_keepsTheOrderAndLaterChangesFindTheirNode() {
+    SimulatedCluster c = cluster();
+    for (String n : List.of("a", "b", "c", "d", "e", "f")) {
+      c.addNode(node(n, "z"));
+    }
+    c.removeNode("d");
+    c.removeNode("b");
+    c.addNode(node("g", "z"));
+    c.addPod("e", PodInfos.of(pod("p1", "e", 100)));
+    c.addPod("g", PodInfos.of(pod("p2", "g", 200)));
+    c.addPod("a", PodInfos.of(pod("p3", "a", 300)));
+    c.removeNode("a");
+    c.addPod("f", PodInfos.of(pod("p4", "f", 400)));
+    assertThat(describe(c)).containsExactly("c 0m 0 pods [] 0", "e 100m 1 pods [default/p1] 100",
+        "f 400m 1 pods [default/p4] 400", "g 200m 1 pods [default/p2] 200");
+    for (NodeInfo n : c.nodes()) {
+      assertThat(c.nodeInfo(n.name())).isSameAs(n);
+    }
+  }
 }

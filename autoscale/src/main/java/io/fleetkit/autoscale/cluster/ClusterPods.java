@@ -1,0 +1,182 @@
+package io.fleetkit.autoscale.cluster;
+
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.PodInfos;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The store's pods as the cluster autoscaler reads them, kept from one loop to the next: the bound, non-terminal pods
+ * of each node (with the scheduler's view of each) and the unbound, non-terminal ones, all in key order
+ * ({@code namespace/name}, the store's listing order).
+ *
+ * <p>{@link #update} compares the loop's pod list with the last one by object identity (the store's objects are
+ * immutable, so an unchanged pod is the same instance) and touches only the pods that differ: a loop in which a few
+ * pods changed costs a pass over the list's references plus the changed pods, not a regrouping of every pod. A node's
+ * {@linkplain #infosOn pod list} is the same list instance while none of its pods changed.
+ *
+ * <p>Not thread-safe: one per autoscaler, used inside its synchronized loop.
+ */
+final class ClusterPods {
+  /** The pods of one node by key, and the list made from them (dropped on change). */
+  private static final class NodePods {
+    final TreeMap<String, PodInfo> byKey = new TreeMap<>();
+    List<PodInfo> infos;
+    List<Pod> pods;
+
+    void changed() {
+      infos = null;
+      pods = null;
+    }
+  }
+
+  private List<Pod> last = List.of();
+  private final Map<String, NodePods> byNode = new HashMap<>();
+  private final TreeMap<String, Pod> unbound = new TreeMap<>();
+  private long boundVersion;
+
+  /**
+   * Brings the state to {@code pods} (the store's list of every pod).
+   *
+   * @return whether a pod changed since the last update
+   */
+  boolean update(List<Pod> pods) {
+    List<Pod> before = last;
+    if (pods == before) {
+      return false;
+    }
+    last = pods;
+    List<Pod> gone = new ArrayList<>();
+    List<Pod> added = new ArrayList<>();
+    int i = 0;
+    int j = 0;
+    while (i < pods.size() && j < before.size()) {
+      Pod a = pods.get(i);
+      Pod b = before.get(j);
+      if (a == b) {
+        i++;
+        j++;
+        continue;
+      }
+      // Both lists are in key order for the stores of this repository; any other order still ends in the right
+      // state (every pod not matched by identity is removed or added), only with more work.
+      int c = a.metadata().key().compareTo(b.metadata().key());
+      if (c <= 0) {
+        added.add(a);
+        i++;
+      }
+      if (c >= 0) {
+        gone.add(b);
+        j++;
+      }
+    }
+    for (; i < pods.size(); i++) {
+      added.add(pods.get(i));
+    }
+    for (; j < before.size(); j++) {
+      gone.add(before.get(j));
+    }
+    if (gone.isEmpty() && added.isEmpty()) {
+      return false;
+    }
+    for (Pod p : gone) {
+      remove(p);
+    }
+    for (Pod p : added) {
+      add(p);
+    }
+    return true;
+  }
+
+  private void add(Pod p) {
+    if (p.isTerminal()) {
+      return;
+    }
+    String key = p.metadata().key();
+    if (p.isBound()) {
+      NodePods n = byNode.computeIfAbsent(p.spec().nodeName(), k -> new NodePods());
+      n.byKey.put(key, PodInfos.of(p));
+      n.changed();
+      boundVersion++;
+    } else {
+      unbound.put(key, p);
+    }
+  }
+
+  private void remove(Pod p) {
+    if (p.isTerminal()) {
+      return;
+    }
+    String key = p.metadata().key();
+    if (p.isBound()) {
+      NodePods n = byNode.get(p.spec().nodeName());
+      if (n != null) {
+        PodInfo had = n.byKey.get(key);
+        if (had != null && had.pod() == p) {
+          n.byKey.remove(key);
+          n.changed();
+          boundVersion++;
+          if (n.byKey.isEmpty()) {
+            byNode.remove(p.spec().nodeName());
+          }
+        }
+      }
+    } else if (unbound.get(key) == p) {
+      unbound.remove(key);
+    }
+  }
+
+  /**
+   * A number that changes whenever a bound, non-terminal pod is added, removed or replaced: the pods of every node
+   * are the same objects while it stays the same.
+   */
+  long boundVersion() {
+    return boundVersion;
+  }
+
+  /**
+   * The scheduler's views of the bound, non-terminal pods on {@code node}, in key order; the same list until one of
+   * them changes.
+   */
+  List<PodInfo> infosOn(String node) {
+    NodePods n = byNode.get(node);
+    if (n == null) {
+      return List.of();
+    }
+    List<PodInfo> l = n.infos;
+    if (l == null) {
+      l = Collections.unmodifiableList(new ArrayList<>(n.byKey.values()));
+      n.infos = l;
+    }
+    return l;
+  }
+
+  /** The bound, non-terminal pods on {@code node}, in key order. */
+  List<Pod> on(String node) {
+    NodePods n = byNode.get(node);
+    if (n == null) {
+      return List.of();
+    }
+    List<Pod> l = n.pods;
+    if (l == null) {
+      List<Pod> out = new ArrayList<>(n.byKey.size());
+      for (PodInfo pi : n.byKey.values()) {
+        out.add(pi.pod());
+      }
+      l = Collections.unmodifiableList(out);
+      n.pods = l;
+    }
+    return l;
+  }
+
+  /** The unbound, non-terminal pods, in key order (a live view; do not keep it across updates). */
+  Collection<Pod> unbound() {
+    return Collections.unmodifiableCollection(unbound.values());
+  }
+}
