@@ -315,13 +315,7 @@ final class FeasibleNodes {
         self[0].stop();
       }
     } : (from, to) -> {
-      for (int pos = from; pos < to; pos++) {
-        int w = start + pos;
-        if (w >= n) {
-          w -= n;
-        }
-        at[pos] = all ? w : cand[w];
-      }
+      placeNodes(at, from, to);
       fw.runFilterRange(state, skip, pod, table, at, from, to, st, failed);
       int local = 0;
       for (int pos = from; pos < to; pos++) {
@@ -339,6 +333,24 @@ final class FeasibleNodes {
   }
 
   /**
+   * Writes into {@code at[from..to)} the node index examined at each position: positions count from {@link #start}
+   * and wrap at {@link #n}, over every node or over {@link #candidates}.
+   */
+  private void placeNodes(int[] at, int from, int to) {
+    int n = this.n;
+    int start = this.start;
+    boolean all = this.all;
+    int[] cand = candidates;
+    for (int pos = from; pos < to; pos++) {
+      int w = start + pos;
+      if (w >= n) {
+        w -= n;
+      }
+      at[pos] = all ? w : cand[w];
+    }
+  }
+
+  /**
    * {@link #runFilters} on the calling thread alone: ranges of positions from {@code start}, each filtered plugin by
    * plugin, until {@code toFind} nodes fit or every node was examined; returns the nodes examined. The first range is
    * {@code toFind} long (when every node fits, nothing is examined in vain); each further one is sized from the share
@@ -349,9 +361,6 @@ final class FeasibleNodes {
   private int filterSerial(Framework fw, ArrayCycleState state, boolean @Nullable [] skip, PodInfo pod,
       NodeTable table, int toFind) {
     int n = this.n;
-    int start = this.start;
-    boolean all = this.all;
-    int[] cand = candidates;
     int[] at = nodeAt;
     int[] failed = failedPlugin;
     Status[] st = statuses;
@@ -370,13 +379,7 @@ final class FeasibleNodes {
       }
       int from = processed;
       int to = (int) Math.min(n, from + size);
-      for (int pos = from; pos < to; pos++) {
-        int w = start + pos;
-        if (w >= n) {
-          w -= n;
-        }
-        at[pos] = all ? w : cand[w];
-      }
+      placeNodes(at, from, to);
       fw.runFilterRange(state, skip, pod, table, at, from, to, st, failed);
       processed = to;
       if (processed == n) {
