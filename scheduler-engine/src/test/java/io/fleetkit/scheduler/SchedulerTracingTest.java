@@ -102,12 +102,29 @@ final class SchedulerTracingTest {
 
   @Test
   void noSdk_apiIsANoOp_andSchedulingWorks() {
-    try (Scheduler s = Scheduler.builder().clock(clock).tracing(OpenTelemetryTracing.of(OpenTelemetry.noop()))
+    Tracing api = OpenTelemetryTracing.of(OpenTelemetry.noop());
+    assertThat(api.enabled()).as("the API without an SDK records nothing").isFalse();
+    try (Scheduler s = Scheduler.builder().clock(clock).tracing(api)
         .build()) {
       s.addNode(node("n1", 1000, 8192, 110));
       s.addPod(pod("web", 100, 10));
       assertThat(s.scheduleOne().isBound()).isTrue();
     }
     assertThat(exporter.getFinishedSpanItems()).isEmpty();
+  }
+
+  @Test
+  void sdkWithoutSpanProcessor_isNotEnabled_withOne_isAndRecords() {
+    OpenTelemetry bare = OpenTelemetrySdk.builder().setTracerProvider(SdkTracerProvider.builder().build()).build();
+    assertThat(OpenTelemetryTracing.of(bare).enabled()).as("an SDK without a processor hands out the no-op tracer")
+        .isFalse();
+    Tracing tracing = OpenTelemetryTracing.of(otel);
+    assertThat(tracing.enabled()).isTrue();
+    try (Scheduler s = Scheduler.builder().clock(clock).tracing(tracing).build()) {
+      s.addNode(node("n1", 1000, 8192, 110));
+      s.addPod(pod("web", 100, 10));
+      assertThat(s.scheduleOne().isBound()).isTrue();
+    }
+    assertThat(exporter.getFinishedSpanItems()).extracting(SpanData::getName).contains(Tracing.SPAN_SCHEDULE);
   }
 }

@@ -6,6 +6,7 @@ import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.TracerProvider;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.TextMapGetter;
@@ -17,7 +18,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * {@link Tracing} on the OpenTelemetry API: spans come from the tracer {@value #INSTRUMENTATION_NAME} of the given
  * {@link OpenTelemetry}; remote parents are read and contexts written with the W3C trace-context propagator. With
- * no SDK installed the API hands out non-recording spans, which cost next to nothing; with an SDK, a span its
+ * no SDK installed the API hands out non-recording spans and {@link #enabled()} is false (FleetKit then starts none);
+ * with an SDK, a span its
  * sampler drops reports {@link TraceSpan#isRecording()} false, and FleetKit then opens no children under it and sets
  * no attributes on it. Thread-safe.
  */
@@ -38,15 +40,30 @@ public final class OpenTelemetryTracing implements Tracing {
   };
 
   private final Tracer tracer;
+  /** Whether {@link #tracer} is the API's no-op tracer (see {@link #enabled()}). */
+  private final boolean noop;
 
   private OpenTelemetryTracing(Tracer tracer) {
     this.tracer = tracer;
+    this.noop = tracer.getClass() == TracerProvider.noop().get(INSTRUMENTATION_NAME).getClass();
   }
 
   /** Tracing through {@code openTelemetry}'s tracer provider. */
   public static Tracing of(OpenTelemetry openTelemetry) {
     return new OpenTelemetryTracing(Objects.requireNonNull(openTelemetry, "openTelemetry")
         .getTracer(INSTRUMENTATION_NAME));
+  }
+
+  /**
+   * False when the tracer is the OpenTelemetry API's no-op tracer, which records nothing: the API without an SDK
+   * ({@code OpenTelemetry.noop()}, or {@code GlobalOpenTelemetry} when no SDK was installed), or an SDK tracer provider
+   * without any span processor (the SDK then hands out the API's no-op tracer). Components given a tracing that is
+   * not enabled skip their tracing code, so such a set-up costs nothing per operation. Spans {@link #start started}
+   * anyway are the API's non-recording ones.
+   */
+  @Override
+  public boolean enabled() {
+    return !noop;
   }
 
   @Override

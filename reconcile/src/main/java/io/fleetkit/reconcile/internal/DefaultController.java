@@ -206,7 +206,7 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
     long start = m == null ? 0 : m.start();
     String outcome = ControllerMetrics.RESULT_SUCCESS;
     String reconcileId = name + "-" + reconcileIds.incrementAndGet();
-    TraceSpan span = tracing == Tracing.NOOP ? TraceSpan.NOOP : tracing.start(Tracing.SPAN_RECONCILE, (TraceSpan) null)
+    TraceSpan span = !tracing.enabled() ? TraceSpan.NOOP : tracing.start(Tracing.SPAN_RECONCILE, (TraceSpan) null)
         .attribute("fleetkit.controller", name).attribute("fleetkit.object", key.toString())
         .attribute("fleetkit.reconcile_id", reconcileId);
     MDC.put(MDC_CONTROLLER, name);

@@ -316,7 +316,7 @@ final class FeasibleNodes {
       }
     } : (from, to) -> {
       placeNodes(at, from, to);
-      fw.runFilterRange(state, skip, pod, table, at, from, to, st, failed);
+      fw.runFilterRange(state, skip, pod, table, at, from, to, st, failed, false);
       int local = 0;
       for (int pos = from; pos < to; pos++) {
         if (failed[pos] < 0) {
@@ -380,7 +380,7 @@ final class FeasibleNodes {
       int from = processed;
       int to = (int) Math.min(n, from + size);
       placeNodes(at, from, to);
-      fw.runFilterRange(state, skip, pod, table, at, from, to, st, failed);
+      fw.runFilterRange(state, skip, pod, table, at, from, to, st, failed, true);
       processed = to;
       if (processed == n) {
         break; // nothing left to examine: find() counts

@@ -182,6 +182,7 @@ public final class Framework implements FrameworkHandle {
     tableFilter = Arrays.stream(filter).map(p -> p instanceof TableFilter t ? t : null).toArray(TableFilter[]::new);
     filterNames = namesAt(names, at);
     failedAtScratch = new int[filter.length];
+    filterNanosScratch = new long[filter.length];
     at = indicesOf(plugins, PostFilterPlugin.class);
     postFilter = pluginsAt(plugins, at, PostFilterPlugin[]::new);
     postFilterNames = namesAt(names, at);
@@ -190,6 +191,8 @@ public final class Framework implements FrameworkHandle {
     preScoreNames = namesAt(names, at);
     at = indicesOf(plugins, ScorePlugin.class);
     score = pluginsAt(plugins, at, ScorePlugin[]::new);
+    scoreNanosScratch = new long[score.length];
+    scoreFailedScratch = new boolean[score.length];
     tableScore = Arrays.stream(score).map(p -> p instanceof TableScore t ? t : null).toArray(TableScore[]::new);
     scoreNames = namesAt(names, at);
     scoreWeights = new long[at.length];
@@ -258,8 +261,11 @@ public final class Framework implements FrameworkHandle {
     return schedulerName;
   }
 
-  /** Records {@code scheduler_plugin_execution_duration_seconds} into {@code metrics} from now on (sampled). */
-  void recordPluginDurations(MetricsRegistry metrics) {
+  /**
+   * Records {@code scheduler_plugin_execution_duration_seconds} into {@code metrics} from now on (sampled), holding
+   * the observations made under the engine lock in {@code buffer} (which the scheduler flushes).
+   */
+  void recordPluginDurations(MetricsRegistry metrics, ObservationBuffer buffer) {
     String[][] names = new String[PluginTimings.Point.values().length][];
     for (PluginTimings.Point p : PluginTimings.Point.values()) {
       names[p.ordinal()] = switch (p) {
@@ -276,7 +282,7 @@ public final class Framework implements FrameworkHandle {
         case POST_BIND -> postBindNames;
       };
     }
-    timings = new PluginTimings(metrics, names);
+    timings = new PluginTimings(metrics, names, buffer);
   }
 
   /** {@code scheduler_plugin_evaluation_total}'s extension points, in the order of {@link #evaluations}. */
@@ -305,6 +311,10 @@ public final class Framework implements FrameworkHandle {
 
   /** Per Filter plugin, the nodes it rejected in the last search; reused. */
   private final int[] failedAtScratch;
+  /** A sampled cycle's per-plugin durations of a Filter or Score batch run under the engine lock; reused. */
+  private final long[] filterNanosScratch;
+  private final long[] scoreNanosScratch;
+  private final boolean[] scoreFailedScratch;
 
   /** Pending evaluation counts [point][plugin]; null unless a registry was given. */
   private long @Nullable [][] evaluations;
@@ -456,12 +466,12 @@ public final class Framework implements FrameworkHandle {
       } catch (RuntimeException e) {
         s = errorStatus(preEnqueueNames[i], "PreEnqueue", e);
         if (t != null) {
-          t.observe(PluginTimings.Point.PRE_ENQUEUE, i, Status.Code.ERROR, System.nanoTime() - t0);
+          t.observeDirect(PluginTimings.Point.PRE_ENQUEUE, i, Status.Code.ERROR, System.nanoTime() - t0);
         }
         return s;
       }
       if (t != null) {
-        t.observe(PluginTimings.Point.PRE_ENQUEUE, i, s.code(), System.nanoTime() - t0);
+        t.observeDirect(PluginTimings.Point.PRE_ENQUEUE, i, s.code(), System.nanoTime() - t0);
       }
       if (!s.isSuccess()) {
         return s.withPlugin(preEnqueueNames[i]);
@@ -634,10 +644,12 @@ public final class Framework implements FrameworkHandle {
    * range: each plugin sees only the nodes that passed the plugins before it, as in the per-node order, so every node
    * gets the same answer and status. {@code failed[pos]} receives -1 or the failing plugin's index. Plugins with a
    * {@link TableFilter} path run it over the range ({@link TableFilter#filterAll}); a plugin that throws is run again
-   * node by node, turning the exception into that node's error as the per-node path does.
+   * node by node, turning the exception into that node's error as the per-node path does. {@code locked}: the range
+   * runs on the thread holding the engine lock (a sampled cycle's timings are then held in the scheduler's buffer and
+   * use scratch arrays), not on a worker thread.
    */
   void runFilterRange(CycleState state, boolean @Nullable [] skip, PodInfo pod, NodeTable table, int[] nodes,
-      int from, int to, Status[] statusOut, int[] failed) {
+      int from, int to, Status[] statusOut, int[] failed, boolean locked) {
     PluginTimings timer = timings == null ? null : timed(state);
     Arrays.fill(failed, from, to, -1);
     FilterPlugin[] fs = filter;
@@ -651,7 +663,7 @@ public final class Framework implements FrameworkHandle {
       return;
     }
     // a sampled cycle: one clock read per plugin (each plugin's end is the next one's start), observed after the batch
-    long[] nanos = new long[fs.length];
+    long[] nanos = locked ? filterNanosScratch : new long[fs.length];
     long t0 = System.nanoTime();
     for (int j = 0; j < fs.length; j++) {
       if (skip != null && skip[j]) {
@@ -663,7 +675,7 @@ public final class Framework implements FrameworkHandle {
       nanos[j] = t1 - t0;
       t0 = t1;
     }
-    timer.observeFilterRange(nanos, failed, statusOut, from, to);
+    timer.observeFilterRange(nanos, failed, statusOut, from, to, locked);
   }
 
   /** Filter plugin {@code j} over the positions of {@code [from, to)} that no earlier plugin failed. */
@@ -747,7 +759,7 @@ public final class Framework implements FrameworkHandle {
       } catch (RuntimeException e) {
         s = errorStatus(filterNames[j], "Filter", e);
       }
-      t.observe(PluginTimings.Point.FILTER, j, s.code(), System.nanoTime() - t0);
+      t.observeDirect(PluginTimings.Point.FILTER, j, s.code(), System.nanoTime() - t0); // maybe a worker thread
       if (s.code() != Status.Code.SUCCESS) {
         statusOut[slot] = s;
         return j;
@@ -891,11 +903,11 @@ public final class Framework implements FrameworkHandle {
     pickCacheSlots(state, pod, table, skip, k);
     if (k * active <= inlineWork || runner.parallelism() == 1) {
       // one chunk on this thread: no job to hand off
-      scoreRange(plugins, ts, slots, skip, bufs, state, pod, table, indices, 0, k, error, prefetch, timer);
+      scoreRange(plugins, ts, slots, skip, bufs, state, pod, table, indices, 0, k, error, prefetch, timer, true);
     } else {
       int chunk = Math.max(16, k / (runner.parallelism() * 2));
       runner.run(k, chunk, (from, to) -> scoreRange(plugins, ts, slots, skip, bufs, state, pod, table, indices, from,
-          to, error, prefetch, timer));
+          to, error, prefetch, timer, false));
     }
     Arrays.fill(slots, null);
     if (error.get() != null) {
@@ -985,7 +997,8 @@ public final class Framework implements FrameworkHandle {
    */
   private void scoreRange(ScorePlugin[] plugins, TableScore[] ts, ScoreCache.@Nullable Slot[] slots,
       boolean @Nullable [] skip, long[][] bufs, ArrayCycleState state, PodInfo pod, NodeTable table, int[] indices,
-      int from, int to, AtomicReference<Status> error, boolean prefetch, @Nullable PluginTimings timer) {
+      int from, int to, AtomicReference<Status> error, boolean prefetch, @Nullable PluginTimings timer,
+      boolean locked) {
     if (timer == null) {
       for (int j = 0; j < plugins.length; j++) {
         if (skip != null && skip[j]) {
@@ -996,8 +1009,8 @@ public final class Framework implements FrameworkHandle {
       return;
     }
     // a sampled cycle: one clock read per plugin (each plugin's end is the next one's start), observed after the batch
-    long[] nanos = new long[plugins.length];
-    boolean[] failedPlugin = new boolean[plugins.length];
+    long[] nanos = locked ? scoreNanosScratch : new long[plugins.length];
+    boolean[] failedPlugin = locked ? scoreFailedScratch : new boolean[plugins.length];
     long t0 = System.nanoTime();
     for (int j = 0; j < plugins.length; j++) {
       if (skip != null && skip[j]) {
@@ -1012,7 +1025,8 @@ public final class Framework implements FrameworkHandle {
     }
     for (int j = 0; j < plugins.length; j++) {
       if (nanos[j] >= 0) {
-        timer.observeScoreRange(j, failedPlugin[j] ? Status.Code.ERROR : Status.Code.SUCCESS, from, to, nanos[j]);
+        timer.observeScoreRange(j, failedPlugin[j] ? Status.Code.ERROR : Status.Code.SUCCESS, from, to, nanos[j],
+            locked);
       }
     }
   }
@@ -1206,7 +1220,7 @@ public final class Framework implements FrameworkHandle {
         s = errorStatus(preBindNames[i], "PreBind", e);
       }
       if (t != null) {
-        t.observe(PluginTimings.Point.PRE_BIND, i, s.code(), System.nanoTime() - t0);
+        t.observeDirect(PluginTimings.Point.PRE_BIND, i, s.code(), System.nanoTime() - t0); // maybe a binding thread
       }
       if (!s.isSuccess()) {
         return s.withPlugin(preBindNames[i]);
@@ -1230,7 +1244,7 @@ public final class Framework implements FrameworkHandle {
         s = errorStatus(bindNames[i], "Bind", e);
       }
       if (t != null) {
-        t.observe(PluginTimings.Point.BIND, i, s.code(), System.nanoTime() - t0);
+        t.observeDirect(PluginTimings.Point.BIND, i, s.code(), System.nanoTime() - t0); // maybe a binding thread
       }
       if (!s.isSkip()) {
         return s.withPlugin(bindNames[i]);

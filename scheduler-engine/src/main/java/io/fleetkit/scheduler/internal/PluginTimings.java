@@ -22,8 +22,14 @@ import io.fleetkit.scheduler.metrics.SchedulerMetrics;
  * {@link #NODE_STRIDE}, 2·{@link #NODE_STRIDE}, ... are timed one by one. Filter calls that preemption
  * makes through the framework handle, and PreFilter extensions, are not timed.
  *
- * <p>Series are looked up once per (point, plugin, status) and kept; the arrays are filled racily by the worker
- * threads, which is benign because the registry returns the same series for the same labels. Thread-safe.
+ * <p>Observations made on the thread that holds the engine lock (every once-per-cycle point but PreBind and Bind,
+ * which may run on a binding thread, and the Filter and Score batches a cycle runs on that thread) are held in the
+ * scheduler's {@link ObservationBuffer} and reach their series at its next flush, with the cycle's other
+ * observations; those of the worker threads (a parallel Filter or Score) and of PreEnqueue go to their series
+ * directly. Series are looked up once per (point, plugin, status) and kept; the series arrays are filled racily by
+ * the worker threads, which is benign because the registry returns the same series for the same labels. Thread-safe
+ * for the direct observations; the held ones, the {@link Run}s and the batch scratch arrays are confined to the
+ * engine lock.
  */
 final class PluginTimings {
   /** kube-scheduler's {@code pluginMetricsSamplePercent}. */
@@ -51,16 +57,32 @@ final class PluginTimings {
   private final String[][] names;
   /** [point][plugin][status code], filled on first use. */
   private final Histogram[][][] series;
+  /** Where observations made under the engine lock are held until the scheduler's next flush. */
+  private final ObservationBuffer buffer;
+  /** [point][plugin][status code]: the series' slots in {@link #buffer}, -1 until bound (under the engine lock). */
+  private final int[][][] slots;
+  /** One reusable {@link Run} per point, created on first use (under the engine lock). */
+  private final Run[] runs = new Run[Point.values().length];
+  /** Scratch of {@link #observeFilterRange} for the batches run under the engine lock. */
+  private int[] rejectedScratch = new int[0];
+  private int[] codesScratch = new int[0];
 
   /**
    * @param names for each {@link Point} (by ordinal), the plugin names in the framework's order
+   * @param buffer the scheduler's buffer, flushed by the scheduler
    */
-  PluginTimings(MetricsRegistry metrics, String[][] names) {
+  PluginTimings(MetricsRegistry metrics, String[][] names, ObservationBuffer buffer) {
     this.metrics = metrics;
     this.names = names;
+    this.buffer = buffer;
     this.series = new Histogram[names.length][][];
+    this.slots = new int[names.length][][];
     for (int p = 0; p < names.length; p++) {
       series[p] = new Histogram[names[p].length][CODES.length];
+      slots[p] = new int[names[p].length][];
+      for (int i = 0; i < names[p].length; i++) {
+        slots[p][i] = SchedulerInstruments.unbound(CODES.length);
+      }
     }
   }
 
@@ -75,11 +97,26 @@ final class PluginTimings {
    * each plugin, the batch's mean per examined node (those no earlier plugin rejected; {@code failed[pos]} is the
    * rejecting plugin's index or -1) is observed once for each status it returned in the batch: {@code Success} when
    * it passed a node, and the status of each node it rejected. One pass over the batch for all plugins.
+   * {@code locked}: the batch ran on the thread holding the engine lock (observations held in the buffer), else on a
+   * worker thread (observed directly).
    */
-  void observeFilterRange(long[] nanos, int[] failed, Status[] statuses, int from, int to) {
+  void observeFilterRange(long[] nanos, int[] failed, Status[] statuses, int from, int to, boolean locked) {
     int n = nanos.length;
-    int[] rejected = new int[n];
-    int[] codes = new int[n]; // bit per Status.Code ordinal of the nodes each plugin rejected
+    int[] rejected;
+    int[] codes; // bit per Status.Code ordinal of the nodes each plugin rejected
+    if (locked) {
+      if (rejectedScratch.length < n) {
+        rejectedScratch = new int[n];
+        codesScratch = new int[n];
+      }
+      rejected = rejectedScratch;
+      codes = codesScratch;
+      java.util.Arrays.fill(rejected, 0, n, 0);
+      java.util.Arrays.fill(codes, 0, n, 0);
+    } else {
+      rejected = new int[n];
+      codes = new int[n];
+    }
     for (int pos = from; pos < to; pos++) {
       int f = failed[pos];
       if (f >= 0 && f < n) {
@@ -97,7 +134,11 @@ final class PluginTimings {
         }
         for (Status.Code code : CODES) {
           if ((c & (1 << code.ordinal())) != 0) {
-            observe(Point.FILTER, j, code, mean);
+            if (locked) {
+              observe(Point.FILTER, j, code, mean);
+            } else {
+              observeDirect(Point.FILTER, j, code, mean);
+            }
           }
         }
       }
@@ -107,27 +148,39 @@ final class PluginTimings {
 
   /**
    * A marked cycle ran Score plugin {@code plugin} over positions {@code [from, to)} as one batch in {@code nanos}:
-   * the batch's mean per node is observed once, with {@code code}.
+   * the batch's mean per node is observed once, with {@code code}; {@code locked} as for
+   * {@link #observeFilterRange}.
    */
-  void observeScoreRange(int plugin, Status.Code code, int from, int to, long nanos) {
+  void observeScoreRange(int plugin, Status.Code code, int from, int to, long nanos, boolean locked) {
     if (to > from) {
-      observe(Point.SCORE, plugin, code, nanos / (to - from));
+      if (locked) {
+        observe(Point.SCORE, plugin, code, nanos / (to - from));
+      } else {
+        observeDirect(Point.SCORE, plugin, code, nanos / (to - from));
+      }
     }
   }
 
   /**
-   * Starts timing one run of a once-per-cycle point's plugins (on the calling thread) in a sampled cycle; see
-   * {@link Run}.
+   * Starts timing one run of a once-per-cycle point's plugins in a sampled cycle, on the thread holding the engine
+   * lock; see {@link Run}. One {@link Run} per point is reused: a run must be {@link Run#observe() observed} before the
+   * same point runs again.
    */
   Run run(Point point, int plugins) {
-    return new Run(point, plugins);
+    Run r = runs[point.ordinal()];
+    if (r == null || r.plugins.length < plugins) {
+      r = runs[point.ordinal()] = new Run(point, plugins);
+    }
+    r.n = 0;
+    r.last = System.nanoTime();
+    return r;
   }
 
   /**
    * The timings of one run of a point's plugins with one clock read per plugin instead of two: a plugin's duration
    * runs from the end of the previous one (or from the start of the run, or the last {@link #restart()}) to the
    * {@link #done} that reports it. The durations are observed by {@link #observe()} after the run, so no observation
-   * is timed as part of a plugin. Confined to one thread.
+   * is timed as part of a plugin. Confined to the engine lock.
    */
   final class Run {
     private final Point point;
@@ -142,7 +195,6 @@ final class PluginTimings {
       this.plugins = new int[capacity];
       this.codes = new Status.Code[capacity];
       this.nanos = new long[capacity];
-      this.last = System.nanoTime();
     }
 
     /** Plugin {@code plugin} returned {@code code} just now. */
@@ -170,8 +222,26 @@ final class PluginTimings {
     }
   }
 
-  /** Records that plugin {@code plugin} (an index into the point's plugins) took {@code nanos} and returned {@code code}. */
+  /**
+   * Records that plugin {@code plugin} (an index into the point's plugins) took {@code nanos} and returned
+   * {@code code}: held in the buffer until the scheduler's next flush. Only under the engine lock.
+   */
   void observe(Point point, int plugin, Status.Code code, long nanos) {
+    int[] byCode = slots[point.ordinal()][plugin];
+    int c = code.ordinal();
+    int slot = byCode[c];
+    if (slot < 0) {
+      slot = byCode[c] = buffer.histogram(series(point, plugin, code), true);
+    }
+    buffer.add(slot, nanos);
+  }
+
+  /** {@link #observe}, straight to the series: from any thread (worker and binding threads, PreEnqueue). */
+  void observeDirect(Point point, int plugin, Status.Code code, long nanos) {
+    series(point, plugin, code).observeNanos(nanos);
+  }
+
+  private Histogram series(Point point, int plugin, Status.Code code) {
     Histogram[] byCode = series[point.ordinal()][plugin];
     int c = code.ordinal();
     Histogram h = byCode[c];
@@ -180,6 +250,6 @@ final class PluginTimings {
           SchedulerInstruments.codeName(code));
       byCode[c] = h;
     }
-    h.observeNanos(nanos);
+    return h;
   }
 }

@@ -136,7 +136,7 @@ public final class SchedulerImpl implements Scheduler {
     }
     if (metrics.enabled()) {
       for (Framework fw : frameworks.values()) {
-        fw.recordPluginDurations(metrics);
+        fw.recordPluginDurations(metrics, obs.buffer());
         fw.countEvaluations(metrics);
       }
     }

@@ -43,9 +43,12 @@ final class SchedulerInstruments {
   private @Nullable TraceSpan point;
   /** Series bound once per profile, so a hook looks nothing up by a concatenated key. */
   private final Map<String, ProfileSeries> profiles = new HashMap<>();
-  /** {@code scheduler_queue_incoming_pods_total} by queue (active, backoff, unschedulable), then by event. */
+  /**
+   * {@code scheduler_queue_incoming_pods_total} by queue (active, backoff, unschedulable), then by event: the
+   * counter's slot in {@link #buffer}.
+   */
   @SuppressWarnings("unchecked")
-  private final Map<String, Counter>[] incoming = new Map[] {new HashMap<>(), new HashMap<>(), new HashMap<>()};
+  private final Map<String, Integer>[] incoming = new Map[] {new HashMap<>(), new HashMap<>(), new HashMap<>()};
   private static final String[] QUEUES = {"active", "backoff", "unschedulable"};
   private static final String[] RESULTS = {SchedulerMetrics.SCHEDULED, SchedulerMetrics.UNSCHEDULABLE,
       SchedulerMetrics.ERROR};
@@ -65,36 +68,63 @@ final class SchedulerInstruments {
   static final int POST_BIND = 10;
   private static final Status.Code[] CODES = Status.Code.values();
 
-  /** One profile's attempt and extension-point series, filled on first use. */
+  /**
+   * One profile's attempt and extension-point series, bound on first use: their slots in {@link #buffer} (-1 until
+   * bound).
+   */
   private static final class ProfileSeries {
-    final Counter[] attempts = new Counter[RESULTS.length];
-    final Histogram[] durations = new Histogram[RESULTS.length];
-    final Histogram[][] points = new Histogram[POINTS.length][CODES.length];
+    final int[] attempts = unbound(RESULTS.length);
+    final int[] durations = unbound(RESULTS.length);
+    final int[][] points = new int[POINTS.length][];
     /** {@code scheduler_unschedulable_pods} by plugin. */
     final Map<String, Gauge> unschedulable = new HashMap<>();
+
+    ProfileSeries() {
+      for (int p = 0; p < points.length; p++) {
+        points[p] = unbound(CODES.length);
+      }
+    }
   }
 
+  /** {@code n} slots, none bound yet. */
+  static int[] unbound(int n) {
+    int[] slots = new int[n];
+    java.util.Arrays.fill(slots, -1);
+    return slots;
+  }
+
+  /** The last profile looked up and its series: a scheduler with one profile looks up nothing per attempt. */
+  private @Nullable String lastProfile;
+  private @Nullable ProfileSeries lastSeries;
+
   private ProfileSeries series(String profile) {
+    if (profile == lastProfile) {
+      return lastSeries;
+    }
     ProfileSeries p = profiles.get(profile);
     if (p == null) {
       p = new ProfileSeries();
       profiles.put(profile, p);
     }
+    lastProfile = profile;
+    lastSeries = p;
     return p;
   }
-  /** {@code scheduler_pod_scheduling_sli_duration_seconds} by attempts (index), bound on first use. */
-  private Histogram[] sli = new Histogram[8];
+  /** {@code scheduler_pod_scheduling_sli_duration_seconds} by attempts (index): slots, bound on first use. */
+  private int[] sli = unbound(8);
 
-  private Histogram sli(int attempts) {
+  private int sli(int attempts) {
     if (attempts >= sli.length) {
-      sli = java.util.Arrays.copyOf(sli, Math.max(attempts + 1, sli.length * 2));
+      int old = sli.length;
+      sli = java.util.Arrays.copyOf(sli, Math.max(attempts + 1, old * 2));
+      java.util.Arrays.fill(sli, old, sli.length, -1);
     }
-    Histogram h = sli[attempts];
-    if (h == null) {
-      h = sli[attempts] = metrics.histogram(SchedulerMetrics.POD_SCHEDULING_SLI_DURATION,
-          Integer.toString(attempts));
+    int slot = sli[attempts];
+    if (slot < 0) {
+      slot = sli[attempts] = buffer.histogram(metrics.histogram(SchedulerMetrics.POD_SCHEDULING_SLI_DURATION,
+          Integer.toString(attempts)), true);
     }
-    return h;
+    return slot;
   }
   private final @Nullable Gauge active;
   private final @Nullable Gauge backoff;
@@ -102,14 +132,23 @@ final class SchedulerInstruments {
   private final @Nullable Gauge gated;
   private final @Nullable Counter preemptionAttempts;
   private final @Nullable Histogram preemptionVictims;
-  private final @Nullable Histogram podAttempts;
-  private final @Nullable Histogram algorithm;
+  /** Slots in {@link #buffer}; -1 without a registry. */
+  private final int podAttempts;
+  private final int algorithm;
   private final @Nullable Gauge cacheNodes;
   private final @Nullable Gauge cachePods;
   private final @Nullable Gauge cacheAssumed;
 
-  /** Per-attempt observations, handed to their series in batches ({@link #flush()}). */
+  /**
+   * Per-attempt observations (and the sampled cycles' plugin durations, {@link PluginTimings}), handed to their series
+   * in batches ({@link #flush()}).
+   */
   private final ObservationBuffer buffer = new ObservationBuffer();
+
+  /** The buffer the scheduling thread holds its observations in until the next {@link #flush()}. */
+  ObservationBuffer buffer() {
+    return buffer;
+  }
 
   /** Hands the observations held since the last flush to their series. */
   void flush() {
@@ -138,8 +177,8 @@ final class SchedulerInstruments {
       gated = metrics.gauge(SchedulerMetrics.PENDING_PODS, "gated");
       preemptionAttempts = metrics.counter(SchedulerMetrics.PREEMPTION_ATTEMPTS);
       preemptionVictims = metrics.histogram(SchedulerMetrics.PREEMPTION_VICTIMS);
-      podAttempts = metrics.histogram(SchedulerMetrics.POD_SCHEDULING_ATTEMPTS);
-      algorithm = metrics.histogram(SchedulerMetrics.SCHEDULING_ALGORITHM_DURATION);
+      podAttempts = buffer.histogram(metrics.histogram(SchedulerMetrics.POD_SCHEDULING_ATTEMPTS), false);
+      algorithm = buffer.histogram(metrics.histogram(SchedulerMetrics.SCHEDULING_ALGORITHM_DURATION), true);
       cacheNodes = metrics.gauge(SchedulerMetrics.CACHE_SIZE, "nodes");
       cachePods = metrics.gauge(SchedulerMetrics.CACHE_SIZE, "pods");
       cacheAssumed = metrics.gauge(SchedulerMetrics.CACHE_SIZE, "assumed_pods");
@@ -147,7 +186,8 @@ final class SchedulerInstruments {
       cacheNodes = cachePods = cacheAssumed = null;
       active = backoff = unschedulable = gated = null;
       preemptionAttempts = null;
-      preemptionVictims = podAttempts = algorithm = null;
+      preemptionVictims = null;
+      podAttempts = algorithm = -1;
     }
   }
 
@@ -273,22 +313,23 @@ final class SchedulerInstruments {
     };
     if (metricsOn) {
       ProfileSeries ps = series(profile);
-      Counter c = ps.attempts[result];
-      if (c == null) {
-        c = ps.attempts[result] = metrics.counter(SchedulerMetrics.SCHEDULE_ATTEMPTS, RESULTS[result], profile);
+      int c = ps.attempts[result];
+      if (c < 0) {
+        c = ps.attempts[result] = buffer.counter(metrics.counter(SchedulerMetrics.SCHEDULE_ATTEMPTS, RESULTS[result],
+            profile));
       }
       buffer.increment(c);
       if (attemptNanos >= 0) {
-        Histogram h = ps.durations[result];
-        if (h == null) {
-          h = ps.durations[result] = metrics.histogram(SchedulerMetrics.SCHEDULING_ATTEMPT_DURATION,
-              RESULTS[result], profile);
+        int h = ps.durations[result];
+        if (h < 0) {
+          h = ps.durations[result] = buffer.histogram(metrics.histogram(SchedulerMetrics.SCHEDULING_ATTEMPT_DURATION,
+              RESULTS[result], profile), true);
         }
-        buffer.observeNanos(h, attemptNanos);
+        buffer.add(h, attemptNanos);
       }
       if (r.isBound()) {
-        buffer.observe(podAttempts, podAttemptCount);
-        buffer.observeNanos(sli(podAttemptCount), queuedNanos);
+        buffer.add(podAttempts, podAttemptCount);
+        buffer.add(sli(podAttemptCount), queuedNanos);
       }
     }
     if (!eventsOn) {
@@ -305,8 +346,8 @@ final class SchedulerInstruments {
 
   /** The scheduling algorithm (PreFilter to host selection) took {@code nanos}. */
   void algorithm(long nanos) {
-    if (algorithm != null) {
-      buffer.observeNanos(algorithm, nanos);
+    if (algorithm >= 0) {
+      buffer.add(algorithm, nanos);
     }
   }
 
@@ -352,13 +393,13 @@ final class SchedulerInstruments {
   /** An extension point ran all its plugins. */
   void extensionPoint(int point, Status.Code code, String profile, long nanos) {
     if (metricsOn) {
-      Histogram[] byCode = series(profile).points[point];
-      Histogram h = byCode[code.ordinal()];
-      if (h == null) {
-        h = byCode[code.ordinal()] = metrics.histogram(SchedulerMetrics.FRAMEWORK_EXTENSION_POINT_DURATION,
-            POINTS[point], codeName(code), profile);
+      int[] byCode = series(profile).points[point];
+      int h = byCode[code.ordinal()];
+      if (h < 0) {
+        h = byCode[code.ordinal()] = buffer.histogram(metrics.histogram(
+            SchedulerMetrics.FRAMEWORK_EXTENSION_POINT_DURATION, POINTS[point], codeName(code), profile), true);
       }
-      buffer.observeNanos(h, nanos);
+      buffer.add(h, nanos);
     }
   }
 
@@ -424,9 +465,9 @@ final class SchedulerInstruments {
         case UNSCHEDULABLE, GATED -> 2;
         default -> 0;
       };
-      Counter c = incoming[queue].get(event);
+      Integer c = incoming[queue].get(event);
       if (c == null) {
-        c = metrics.counter(SchedulerMetrics.QUEUE_INCOMING_PODS, QUEUES[queue], event);
+        c = buffer.counter(metrics.counter(SchedulerMetrics.QUEUE_INCOMING_PODS, QUEUES[queue], event));
         incoming[queue].put(event, c);
       }
       buffer.increment(c); // the queue is confined to the engine lock, whose release flushes the buffer

@@ -46,10 +46,13 @@ final class ObservationBufferTest {
     Kept durations = new Kept();
     Kept counts = new Kept();
     Summed attempts = new Summed();
+    int a = b.counter(attempts);
+    int d = b.histogram(durations, true);
+    int c = b.histogram(counts, false);
     for (int i = 1; i <= 5; i++) {
-      b.increment(attempts);
-      b.observeNanos(durations, i * 1_000L);
-      b.observe(counts, i);
+      b.increment(a);
+      b.add(d, i * 1_000L);
+      b.add(c, i);
     }
     assertThat(durations.values).isEmpty();
     assertThat(attempts.calls).isZero();
@@ -62,9 +65,26 @@ final class ObservationBufferTest {
     b.flush(); // nothing new: nothing handed on
     assertThat(attempts.calls).isOne();
     assertThat(durations.calls).isOne();
-    b.increment(attempts);
+    b.increment(a);
     b.flush();
     assertThat(attempts.total).isEqualTo(6.0);
+  }
+
+  @Test
+  void registeringASeriesTwice_givesItsSlot() {
+    ObservationBuffer b = new ObservationBuffer();
+    Kept h = new Kept();
+    Kept other = new Kept();
+    Summed c = new Summed();
+    int slot = b.histogram(h, true);
+    assertThat(b.histogram(other, true)).isNotEqualTo(slot);
+    assertThat(b.histogram(h, true)).isEqualTo(slot);
+    assertThat(b.counter(c)).isEqualTo(b.counter(c));
+    b.add(slot, 5);
+    b.add(b.histogram(h, true), 6);
+    b.flush();
+    assertThat(h.values).containsExactly(5e-9, 6e-9);
+    assertThat(other.values).isEmpty();
   }
 
   @Test
@@ -72,13 +92,14 @@ final class ObservationBufferTest {
     ObservationBuffer b = new ObservationBuffer();
     Kept full = new Kept();
     Summed other = new Summed();
-    b.increment(other);
+    int f = b.histogram(full, true);
+    b.increment(b.counter(other));
     for (int i = 0; i < ObservationBuffer.VALUES; i++) {
-      b.observeNanos(full, i);
+      b.add(f, i);
     }
     assertThat(full.values).hasSize(ObservationBuffer.VALUES);
     assertThat(other.total).isEqualTo(1.0);
-    b.observeNanos(full, 7);
+    b.add(f, 7);
     b.flush();
     assertThat(full.values).hasSize(ObservationBuffer.VALUES + 1).endsWith(7e-9);
   }
@@ -93,9 +114,10 @@ final class ObservationBufferTest {
       Summed c = new Summed();
       hs.add(h);
       cs.add(c);
-      b.observeNanos(h, i);
-      b.increment(c);
-      b.increment(c);
+      b.add(b.histogram(h, true), i);
+      int slot = b.counter(c);
+      b.increment(slot);
+      b.increment(slot);
     }
     b.flush();
     for (int i = 0; i < 150; i++) {
