@@ -299,6 +299,32 @@ final class SchedulerMetricsTest {
         .startsWith(0.0001, 0.0002).contains(0.2048);
   }
 
+  /**
+   * A sampled cycle's extension points are disjoint parts of its attempt (consecutive points share the clock read
+   * between them, a point's end may be its last plugin's): their durations, and those of the once-per-cycle plugins
+   * within them, are never negative and add up to no more than the attempts took.
+   */
+  @Test
+  void sampledCycles_pointAndPluginDurations_fitWithinTheAttempts() {
+    bindFivePodsOnFourNodes(Scheduler.builder().metricsSamplePercent(100));
+    Exposition e = scrape();
+    double attempts = sum(e, "scheduler_scheduling_attempt_duration_seconds_sum", x -> true);
+    double points = sum(e, "scheduler_framework_extension_point_duration_seconds_sum", x -> true);
+    double plugins = sum(e, "scheduler_plugin_execution_duration_seconds_sum",
+        x -> List.of("PreFilter", "PreScore", "ScoreExtensionNormalize").contains(x.labels().get("extension_point")));
+    assertThat(e.samples("scheduler_framework_extension_point_duration_seconds_sum")).hasSizeGreaterThanOrEqualTo(9)
+        .allMatch(x -> x.value() >= 0);
+    assertThat(e.samples("scheduler_plugin_execution_duration_seconds_sum")).isNotEmpty()
+        .allMatch(x -> x.value() >= 0);
+    assertThat(attempts).isPositive();
+    assertThat(points).isPositive().isLessThanOrEqualTo(attempts);
+    assertThat(plugins).isPositive().isLessThanOrEqualTo(points);
+  }
+
+  private static double sum(Exposition e, String family, java.util.function.Predicate<Exposition.Sample> which) {
+    return e.samples(family).stream().filter(which).mapToDouble(Exposition.Sample::value).sum();
+  }
+
   private static double pointCount(Exposition e, String point, String status) {
     return e.value("scheduler_framework_extension_point_duration_seconds_count",
         Map.of("extension_point", point, "status", status, "profile", "default-scheduler")).orElse(0.0);

@@ -18,6 +18,12 @@ public final class ArrayCycleState implements CycleState {
   boolean @Nullable [] skipScore;
   /** Whether this cycle times its plugins (kube's {@code ShouldRecordPluginMetrics}); see {@link PluginTimings}. */
   boolean recordPluginMetrics;
+  /**
+   * In a cycle that times its plugins: the last {@link System#nanoTime()} read by the timings (an extension point's
+   * start or end, a plugin's end), where a point that follows the previous one directly starts and a point whose
+   * last plugin just ended ends, so that consecutive boundaries share one clock read. Only the scheduling thread.
+   */
+  long clockMark;
 
   public ArrayCycleState() {
     this.values = new Object[16];

@@ -502,7 +502,7 @@ public final class Framework implements FrameworkHandle {
     if (t == null) {
       return runPreFilter(state, pod, null);
     }
-    PluginTimings.Run run = t.run(PluginTimings.Point.PRE_FILTER, preFilter.length);
+    PluginTimings.Run run = t.run(PluginTimings.Point.PRE_FILTER, preFilter.length, state, true);
     try {
       return runPreFilter(state, pod, run);
     } finally {
@@ -825,7 +825,7 @@ public final class Framework implements FrameworkHandle {
     if (t == null) {
       return runPreScore(state, pod, nodes, null);
     }
-    PluginTimings.Run run = t.run(PluginTimings.Point.PRE_SCORE, preScore.length);
+    PluginTimings.Run run = t.run(PluginTimings.Point.PRE_SCORE, preScore.length, state, true);
     try {
       return runPreScore(state, pod, nodes, run);
     } finally {
@@ -913,7 +913,8 @@ public final class Framework implements FrameworkHandle {
     if (error.get() != null) {
       return error.get();
     }
-    PluginTimings.Run run = timer == null ? null : timer.run(PluginTimings.Point.NORMALIZE_SCORE, plugins.length);
+    PluginTimings.Run run = timer == null ? null
+        : timer.run(PluginTimings.Point.NORMALIZE_SCORE, plugins.length, state, false);
     try {
       return normalizeAndWeigh(plugins, skip, bufs, state, pod, nodeList, k, totals, run);
     } finally {

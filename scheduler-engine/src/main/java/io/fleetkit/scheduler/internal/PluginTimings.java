@@ -4,6 +4,7 @@ import io.fleetkit.api.metrics.Histogram;
 import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.api.framework.Status;
 import io.fleetkit.scheduler.metrics.SchedulerMetrics;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One profile's {@code scheduler_plugin_execution_duration_seconds} series, sampled as kube-scheduler samples them
@@ -164,15 +165,19 @@ final class PluginTimings {
   /**
    * Starts timing one run of a once-per-cycle point's plugins in a sampled cycle, on the thread holding the engine
    * lock; see {@link Run}. One {@link Run} per point is reused: a run must be {@link Run#observe() observed} before the
-   * same point runs again.
+   * same point runs again. The run's clock reads are left in {@code state}'s {@link ArrayCycleState#clockMark}.
+   *
+   * @param chained whether the run starts at {@code state}'s last clock read (its extension point started just now)
+   *     instead of reading the clock
    */
-  Run run(Point point, int plugins) {
+  Run run(Point point, int plugins, ArrayCycleState state, boolean chained) {
     Run r = runs[point.ordinal()];
     if (r == null || r.plugins.length < plugins) {
       r = runs[point.ordinal()] = new Run(point, plugins);
     }
     r.n = 0;
-    r.last = System.nanoTime();
+    r.state = state;
+    r.last = chained ? state.clockMark : (state.clockMark = System.nanoTime());
     return r;
   }
 
@@ -189,6 +194,7 @@ final class PluginTimings {
     private final long[] nanos;
     private int n;
     private long last;
+    private @Nullable ArrayCycleState state;
 
     private Run(Point point, int capacity) {
       this.point = point;
@@ -200,6 +206,7 @@ final class PluginTimings {
     /** Plugin {@code plugin} returned {@code code} just now. */
     void done(int plugin, Status.Code code) {
       long now = System.nanoTime();
+      state.clockMark = now;
       if (n < plugins.length) {
         plugins[n] = plugin;
         codes[n] = code;
@@ -210,7 +217,7 @@ final class PluginTimings {
 
     /** The next plugin starts now: work since the last plugin ended is nobody's time. */
     void restart() {
-      last = System.nanoTime();
+      last = state.clockMark = System.nanoTime();
     }
 
     /** Observes the durations held. */
@@ -219,6 +226,7 @@ final class PluginTimings {
         PluginTimings.this.observe(point, plugins[i], codes[i], nanos[i]);
       }
       n = 0;
+      state = null;
     }
   }
 

@@ -441,12 +441,12 @@ public final class SchedulerImpl implements Scheduler {
     ArrayCycleState state = new ArrayCycleState();
     state.recordPluginMetrics = obs != null && obs.samplePluginMetrics();
 
-    long preFilterStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PRE_FILTER, state.recordPluginMetrics);
+    long preFilterStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PRE_FILTER, state, false);
     Framework.PreFilterOutcome pre = fw.runPreFilter(state, pod);
     Status preStatus = pre.status();
     if (obs != null) {
       obs.end(SchedulerInstruments.PRE_FILTER, preStatus.isRejected() || preStatus.code() == Status.Code.ERROR
-          ? preStatus.code() : Status.Code.SUCCESS, fw.schedulerName(), preFilterStart, state.recordPluginMetrics);
+          ? preStatus.code() : Status.Code.SUCCESS, fw.schedulerName(), preFilterStart, state, true);
     }
     if (preStatus.code() == Status.Code.ERROR) {
       return fail(qp, Status.Code.ERROR, preStatus.message(), null, List.of(), Set.of(), now);
@@ -456,11 +456,11 @@ public final class SchedulerImpl implements Scheduler {
           preStatus.code() == Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, pre.rejectors(), now);
     }
 
-    long filterStart = obs == null ? 0 : obs.begin(SchedulerInstruments.FILTER, state.recordPluginMetrics);
+    long filterStart = obs == null ? 0 : obs.begin(SchedulerInstruments.FILTER, state, true);
     int found = feasibleNodes.find(fw, state, pod, pre.allowed());
     if (obs != null) {
       obs.end(SchedulerInstruments.FILTER, found < 0 ? Status.Code.ERROR : Status.Code.SUCCESS, fw.schedulerName(),
-          filterStart, state.recordPluginMetrics);
+          filterStart, state, false);
     }
     if (found < 0) {
       return fail(qp, Status.Code.ERROR, feasibleNodes.error().message(), null, List.of(), Set.of(), now);
@@ -475,18 +475,18 @@ public final class SchedulerImpl implements Scheduler {
     if (found == 1) {
       host = feasibleNodes.node(0);
     } else {
-      long preScoreStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PRE_SCORE, state.recordPluginMetrics);
+      long preScoreStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PRE_SCORE, state, true);
       Status s = hostSelection.preScore(fw, state, pod, feasibleNodes);
       if (obs != null) {
         obs.end(SchedulerInstruments.PRE_SCORE, s.isSuccess() ? Status.Code.SUCCESS : Status.Code.ERROR,
-            fw.schedulerName(), preScoreStart, state.recordPluginMetrics);
+            fw.schedulerName(), preScoreStart, state, true);
       }
       if (s.isSuccess()) {
-        long scoreStart = obs == null ? 0 : obs.begin(SchedulerInstruments.SCORE, state.recordPluginMetrics);
+        long scoreStart = obs == null ? 0 : obs.begin(SchedulerInstruments.SCORE, state, true);
         s = hostSelection.score(fw, state, pod, feasibleNodes, found);
         if (obs != null) {
           obs.end(SchedulerInstruments.SCORE, s.isSuccess() ? Status.Code.SUCCESS : Status.Code.ERROR,
-              fw.schedulerName(), scoreStart, state.recordPluginMetrics);
+              fw.schedulerName(), scoreStart, state, false);
         }
       }
       if (!s.isSuccess()) {
@@ -522,13 +522,13 @@ public final class SchedulerImpl implements Scheduler {
     String nominated = null;
     List<String> victims = List.of();
     if (fw.hasPostFilters()) {
-      long postFilterStart = obs == null ? 0 : obs.begin(SchedulerInstruments.POST_FILTER, state.recordPluginMetrics);
+      long postFilterStart = obs == null ? 0 : obs.begin(SchedulerInstruments.POST_FILTER, state, false);
       Framework.PostFilterOutcome post = fw.runPostFilter(state, () -> qp.info,
           new NodeToStatus(nodeStatuses, absentCode), () -> clearNomination(qp));
       PostFilterResult r = post.success();
       if (obs != null) {
         obs.end(SchedulerInstruments.POST_FILTER, r != null ? Status.Code.SUCCESS : Status.Code.UNSCHEDULABLE,
-            fw.schedulerName(), postFilterStart, state.recordPluginMetrics);
+            fw.schedulerName(), postFilterStart, state, false);
       }
       if (r != null) {
         victims = applyPostFilter(qp, r, now);
@@ -612,20 +612,20 @@ public final class SchedulerImpl implements Scheduler {
     EnginePodInfo assumed = qp.info.withPod(qp.info.pod().withNodeName(nodeName));
     MDC.put(MDC_NODE, nodeName);
     cache.assume(assumed, nodeName);
-    long reserveStart = obs == null ? 0 : obs.begin(SchedulerInstruments.RESERVE, state.recordPluginMetrics);
+    long reserveStart = obs == null ? 0 : obs.begin(SchedulerInstruments.RESERVE, state, false);
     Status reserved = fw.runReserve(state, assumed, nodeName);
     if (obs != null) {
       obs.end(SchedulerInstruments.RESERVE, reserved.code(), fw.schedulerName(), reserveStart,
-          state.recordPluginMetrics);
+          state, false);
     }
     if (!reserved.isSuccess()) {
       return undo(qp, fw, state, assumed, nodeName, reserved, true, now);
     }
-    long permitStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PERMIT, state.recordPluginMetrics);
+    long permitStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PERMIT, state, true);
     Framework.PermitOutcome permit = fw.runPermit(state, assumed, nodeName, now);
     if (obs != null) {
       obs.end(SchedulerInstruments.PERMIT, permit.status().code(), fw.schedulerName(), permitStart,
-          state.recordPluginMetrics);
+          state, false);
     }
     if (permit.status().isWait()) {
       queue.markWaiting(qp);
@@ -644,16 +644,16 @@ public final class SchedulerImpl implements Scheduler {
     if (bindings.isAsync()) {
       return bindAsync(qp, fw, state, assumed, nodeName);
     }
-    long preBindStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PRE_BIND, state.recordPluginMetrics);
+    long preBindStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PRE_BIND, state, true);
     Status preBound = fw.runPreBind(state, assumed, nodeName);
     if (obs != null) {
       obs.end(SchedulerInstruments.PRE_BIND, preBound.code(), fw.schedulerName(), preBindStart,
-          state.recordPluginMetrics);
+          state, false);
     }
     if (!preBound.isSuccess()) {
       return undo(qp, fw, state, assumed, nodeName, preBound, false, now);
     }
-    long bindStart = obs == null ? 0 : obs.begin(SchedulerInstruments.BIND, state.recordPluginMetrics);
+    long bindStart = obs == null ? 0 : obs.begin(SchedulerInstruments.BIND, state, true);
     Status bound = fw.runBind(state, assumed, nodeName);
     if (bound.isSkip()) {
       try {
@@ -663,7 +663,7 @@ public final class SchedulerImpl implements Scheduler {
       }
     }
     if (obs != null) {
-      obs.end(SchedulerInstruments.BIND, bound.code(), fw.schedulerName(), bindStart, state.recordPluginMetrics);
+      obs.end(SchedulerInstruments.BIND, bound.code(), fw.schedulerName(), bindStart, state, false);
     }
     if (!bound.isSuccess()) {
       Status err = bound.code() == Status.Code.ERROR ? bound
@@ -679,11 +679,11 @@ public final class SchedulerImpl implements Scheduler {
     cache.finishBinding(assumed.key(), now);
     queue.done(qp);
     nominator.remove(assumed.key());
-    long postBindStart = obs == null ? 0 : obs.begin(SchedulerInstruments.POST_BIND, state.recordPluginMetrics);
+    long postBindStart = obs == null ? 0 : obs.begin(SchedulerInstruments.POST_BIND, state, false);
     fw.runPostBind(state, assumed, nodeName);
     if (obs != null) {
       obs.end(SchedulerInstruments.POST_BIND, Status.Code.SUCCESS, fw.schedulerName(), postBindStart,
-          state.recordPluginMetrics);
+          state, false);
     }
     return emit(ScheduleResult.bound(assumed.key(), nodeName), qp);
   }
@@ -737,11 +737,11 @@ public final class SchedulerImpl implements Scheduler {
 
   /** Runs Unreserve, timed as an extension point (kube records it with status Success). */
   private void unreserve(Framework fw, ArrayCycleState state, EnginePodInfo assumed, String nodeName) {
-    long start = obs == null ? 0 : obs.begin(SchedulerInstruments.UNRESERVE, state.recordPluginMetrics);
+    long start = obs == null ? 0 : obs.begin(SchedulerInstruments.UNRESERVE, state, false);
     fw.runUnreserve(state, assumed, nodeName);
     if (obs != null) {
       obs.end(SchedulerInstruments.UNRESERVE, Status.Code.SUCCESS, fw.schedulerName(), start,
-          state.recordPluginMetrics);
+          state, false);
     }
   }
 

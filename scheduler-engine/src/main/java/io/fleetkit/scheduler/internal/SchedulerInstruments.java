@@ -227,11 +227,21 @@ final class SchedulerInstruments {
         span.end(); // sampled out: no attributes, no children (they would be dropped too)
       }
     }
+    inAttempt = true;
     return System.nanoTime();
   }
 
-  /** The attempt is over: ends any span still open (an attempt that ended in an error or a Permit wait). */
+  /**
+   * The attempt is over: observes the extension-point durations it held and ends any span still open (an attempt that
+   * ended in an error or a Permit wait).
+   */
   void attemptDone() {
+    inAttempt = false;
+    for (int i = 0; i < heldPoints; i++) {
+      extensionPoint(heldPoint[i], heldCode[i], heldProfile[i], heldNanos[i]);
+      heldProfile[i] = null;
+    }
+    heldPoints = 0;
     if (point != null) {
       point.end();
       point = null;
@@ -242,17 +252,37 @@ final class SchedulerInstruments {
     }
   }
 
+  /** Whether an attempt is running (between {@link #attemptStart} and {@link #attemptDone}). */
+  private boolean inAttempt;
   /**
-   * An extension point starts running its plugins: opens its span under the attempt's.
-   *
-   * @return {@link System#nanoTime()} at the start, for {@link #extensionPoint}
+   * The running attempt's extension-point durations, observed when it is done ({@link #attemptDone}): nothing is
+   * observed between two points, so a point that starts where the previous one ended times none of it.
    */
-  long begin(int extensionPoint, boolean sampled) {
+  private final int[] heldPoint = new int[POINTS.length];
+  private final Status.Code[] heldCode = new Status.Code[POINTS.length];
+  private final @Nullable String[] heldProfile = new String[POINTS.length];
+  private final long[] heldNanos = new long[POINTS.length];
+  private int heldPoints;
+
+  /**
+   * An extension point of a cycle with {@code state} starts running its plugins: opens its span under the attempt's
+   * and, when the cycle is sampled or traced, takes the start time.
+   *
+   * <p>In a sampled cycle consecutive boundaries share one clock read: {@code chained} says the point follows the
+   * previous one directly (nothing but a status check between them), so it starts at the previous point's end
+   * ({@link ArrayCycleState#clockMark}) instead of reading the clock. Not when the point has a span to open.
+   *
+   * @return the start ({@link System#nanoTime()}), for {@link #end}
+   */
+  long begin(int extensionPoint, ArrayCycleState state, boolean chained) {
     if (attempt != null) {
       point = tracing.start(POINTS[extensionPoint], attempt);
-      return System.nanoTime();
+      return state.clockMark = System.nanoTime();
     }
-    return sampled ? System.nanoTime() : 0;
+    if (!state.recordPluginMetrics) {
+      return 0;
+    }
+    return chained ? state.clockMark : (state.clockMark = System.nanoTime());
   }
 
   boolean metricsOn() {
@@ -371,12 +401,21 @@ final class SchedulerInstruments {
         "Preempting", "Preempted by pod " + by + " on node " + node);
   }
 
-  /** An extension point that {@link #begin began} at {@code startNanos} ran all its plugins. */
-  void end(int extensionPoint, Status.Code code, String profile, long startNanos, boolean sampled) {
+  /**
+   * An extension point that {@link #begin began} at {@code startNanos} ran all its plugins.
+   *
+   * @param atLastRead the point ended with its last plugin, whose end the plugin timings read
+   *     ({@link ArrayCycleState#clockMark}; the point's start when it ran none): in a sampled cycle without a span to
+   *     close, that read is the point's end
+   */
+  void end(int extensionPoint, Status.Code code, String profile, long startNanos, ArrayCycleState state,
+      boolean atLastRead) {
+    boolean sampled = state.recordPluginMetrics;
     if (point == null && !sampled) {
       return;
     }
-    long nanos = System.nanoTime() - startNanos;
+    long now = atLastRead && point == null ? state.clockMark : (state.clockMark = System.nanoTime());
+    long nanos = now - startNanos;
     if (point != null) {
       point.attribute("fleetkit.status", codeName(code));
       if (code == Status.Code.ERROR) {
@@ -386,7 +425,15 @@ final class SchedulerInstruments {
       point = null;
     }
     if (sampled) {
-      extensionPoint(extensionPoint, code, profile, nanos);
+      if (inAttempt && heldPoints < heldPoint.length) {
+        int i = heldPoints++;
+        heldPoint[i] = extensionPoint;
+        heldCode[i] = code;
+        heldProfile[i] = profile;
+        heldNanos[i] = nanos;
+      } else {
+        extensionPoint(extensionPoint, code, profile, nanos);
+      }
     }
   }
 
