@@ -108,6 +108,12 @@ final class PrometheusHistograms {
   /** One series: a count per bucket and the sum. */
   private static final class Child implements Histogram {
     private final double[] bounds;
+    /**
+     * Per bucket, the largest number of nanoseconds {@code n} whose {@code n / 1e9} seconds the bucket holds
+     * ({@code n / 1e9 <= bound}): bucketing nanoseconds compares integers, with no division, and lands every value in
+     * the same bucket as its seconds would.
+     */
+    private final long[] nanosBounds;
     private final Labels labels;
     private final AtomicLongArray counts;
     private final DoubleAdder sum = new DoubleAdder();
@@ -116,6 +122,28 @@ final class PrometheusHistograms {
       this.bounds = bounds;
       this.labels = labels;
       this.counts = new AtomicLongArray(bounds.length);
+      this.nanosBounds = new long[bounds.length];
+      for (int i = 0; i < bounds.length; i++) {
+        nanosBounds[i] = nanosAtMost(bounds[i]);
+      }
+    }
+
+    /** The largest {@code n} with {@code n / 1e9 <= seconds} (as doubles), within the range of a long. */
+    static long nanosAtMost(double seconds) {
+      if (seconds * 1e9 >= Long.MAX_VALUE) {
+        return Long.MAX_VALUE;
+      }
+      if (seconds * 1e9 <= Long.MIN_VALUE) {
+        return Long.MIN_VALUE;
+      }
+      long n = (long) Math.floor(seconds * 1e9);
+      while (n / 1e9 > seconds) {
+        n--;
+      }
+      while (n + 1 > n && (n + 1) / 1e9 <= seconds) {
+        n++;
+      }
+      return n;
     }
 
     @Override
@@ -124,9 +152,15 @@ final class PrometheusHistograms {
       sum.add(value);
     }
 
+    @Override
+    public void observeNanos(long nanos) {
+      counts.getAndIncrement(bucketOfNanos(nanos));
+      sum.add(nanos / 1e9);
+    }
+
     /**
      * The values in bulk: one atomic addition per run of consecutive values in the same bucket (a batch of attempt
-     * durations mostly shares one) and one to the sum.
+     * durations mostly shares one) and one to the sum (their total in nanoseconds, converted once).
      */
     @Override
     public void observeNanos(long[] nanos, int count) {
@@ -134,13 +168,13 @@ final class PrometheusHistograms {
       if (count == 0) {
         return;
       }
-      double total = 0;
+      long total = 0;
       int run = -1;
       long runLength = 0;
       for (int i = 0; i < count; i++) {
-        double seconds = nanos[i] / 1e9;
-        total += seconds;
-        int b = bucket(seconds);
+        long v = nanos[i];
+        total += v;
+        int b = bucketOfNanos(v);
         if (b != run) {
           if (runLength > 0) {
             counts.getAndAdd(run, runLength);
@@ -151,7 +185,26 @@ final class PrometheusHistograms {
         runLength++;
       }
       counts.getAndAdd(run, runLength);
-      sum.add(total);
+      sum.add(total / 1e9);
+    }
+
+    /** The bucket of {@code nanos} nanoseconds: the same as {@link #bucket}'s of its seconds. */
+    private int bucketOfNanos(long nanos) {
+      long[] b = nanosBounds;
+      if (nanos <= b[0]) {
+        return 0;
+      }
+      int lo = 1;
+      int hi = b.length - 1;
+      while (lo < hi) {
+        int mid = (lo + hi) >>> 1;
+        if (nanos <= b[mid]) {
+          hi = mid;
+        } else {
+          lo = mid + 1;
+        }
+      }
+      return lo;
     }
 
     /** The first bound {@code >= value} (Prometheus buckets are "less than or equal"); NaN lands in +Inf. */

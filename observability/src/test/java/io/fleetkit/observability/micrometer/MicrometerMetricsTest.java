@@ -12,6 +12,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Histograms on Micrometer's Prometheus registry (its own collectors) and on any other registry (timers). */
@@ -73,6 +74,35 @@ final class MicrometerMetricsTest {
         .isCloseTo(a.value("test_op_duration_seconds_sum", ok).orElseThrow(), org.assertj.core.data.Offset.offset(1e-9));
     assertThatThrownBy(() -> all.observeNanos(values, values.length + 1))
         .isInstanceOf(IndexOutOfBoundsException.class);
+  }
+
+  /**
+   * Nanoseconds are bucketed by integer comparison: a duration lands in the bucket its seconds ({@code nanos / 1e9})
+   * land in, also a nanosecond either side of a bound that is no whole number of nanoseconds (kube's plugin buckets,
+   * 1e-5·1.5^k).
+   */
+  @net.jqwik.api.Property(tries = 300)
+  void prometheusRegistry_nanos_landInTheBucketOfTheirSeconds(
+      @net.jqwik.api.ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 19) int bound,
+      @net.jqwik.api.ForAll @net.jqwik.api.constraints.IntRange(min = -2, max = 2) int delta) {
+    List<Double> buckets = MetricDescriptor.exponentialBuckets(0.00001, 1.5, 20);
+    MetricDescriptor plugin = MetricDescriptor.histogram("test_plugin_duration_seconds", "Plugin.", buckets, "via");
+    PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    MetricsRegistry m = MicrometerMetrics.of(prometheus);
+    long nanos = Math.round(buckets.get(bound) * 1e9) + delta;
+    m.histogram(plugin, "nanos").observeNanos(nanos);
+    m.histogram(plugin, "bulk").observeNanos(new long[] {nanos}, 1);
+    m.histogram(plugin, "seconds").observe(nanos / 1e9);
+    Exposition e = Exposition.parse(prometheus.scrape());
+    for (double le : buckets) {
+      String l = Double.toString(le);
+      Optional<Double> seconds = e.value("test_plugin_duration_seconds_bucket", Map.of("via", "seconds", "le", l));
+      assertThat(seconds).as("le %s", l).isPresent();
+      assertThat(e.value("test_plugin_duration_seconds_bucket", Map.of("via", "nanos", "le", l))).as("le %s", l)
+          .isEqualTo(seconds);
+      assertThat(e.value("test_plugin_duration_seconds_bucket", Map.of("via", "bulk", "le", l))).as("le %s", l)
+          .isEqualTo(seconds);
+    }
   }
 
   @Test
