@@ -60,6 +60,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * Each fork also prints, at its end, the median of its iterations' {@code overheadPct} with a distribution-free 95 %
  * confidence interval of that median (order statistics), so the median of the forks' medians can be read off.
  *
+ * <p>{@code -p observe=none} is the A/A check of the pairing: both schedulers without observability, the same pods
+ * in the same order and the same alternation, so it should measure 0 % within its spread. The two schedulers are
+ * built in alternating order from iteration to iteration.
+ *
  * <p>Both schedulers share one JVM, so the JIT sees both paths: the {@code off} scheduler runs code compiled with the
  * observability branches taken half the time, where a JVM without a registry never takes them. That can only make
  * {@code off} a little slower (the overhead measured here is at most slightly low); {@link
@@ -73,8 +77,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 3, jvmArgsAppend = {"-Xms6g", "-Xmx6g"})
 public class ObservabilityOverheadPairedBenchmark {
   /**
-   * {@code api}: the OpenTelemetry API without an SDK ({@code OpenTelemetry.noop()}: a non-recording API span per
-   * attempt, the guard rail's tracing); {@code ratio}: the SDK with the production sampler
+   * {@code api}: the OpenTelemetry API without an SDK ({@code OpenTelemetry.noop()}, the guard rail's tracing), which
+   * records nothing: {@code OpenTelemetryTracing} then reports itself not enabled and the scheduler starts no span;
+   * {@code ratio}: the SDK with the production sampler
    * {@code parentBased(traceIdRatioBased(0.1))} and a span processor that drops every span (an SDK without any
    * processor hands out the no-op tracer, the same as {@code api}); {@code all}: the same SDK recording every span.
    */
@@ -90,7 +95,8 @@ public class ObservabilityOverheadPairedBenchmark {
 
   /**
    * What the {@code on} scheduler records: {@code metrics+tracing} (the guard rail), or {@code metrics} or
-   * {@code tracing} alone (to tell the two costs apart).
+   * {@code tracing} alone (to tell the two costs apart), or {@code none}: both schedulers without observability, the
+   * A/A run that shows what the pairing itself leaves (it should measure 0 % within its spread).
    */
   @Param({"metrics+tracing"})
   public String observe;
@@ -120,8 +126,9 @@ public class ObservabilityOverheadPairedBenchmark {
     if (samplePercent < 0 || samplePercent > 100) {
       throw new IllegalArgumentException("samplePercent " + samplePercent + " must be within 0..100");
     }
-    if (!observe.equals("metrics+tracing") && !observe.equals("metrics") && !observe.equals("tracing")) {
-      throw new IllegalArgumentException("observe " + observe + " must be metrics+tracing, metrics or tracing");
+    if (!observe.equals("metrics+tracing") && !observe.equals("metrics") && !observe.equals("tracing")
+        && !observe.equals("none")) {
+      throw new IllegalArgumentException("observe " + observe + " must be metrics+tracing, metrics, tracing or none");
     }
     if (slice < 1) {
       throw new IllegalArgumentException("slice " + slice + " must be at least 1 pod");
@@ -140,8 +147,14 @@ public class ObservabilityOverheadPairedBenchmark {
   @Setup(Level.Iteration)
   public void setUp(org.openjdk.jmh.infra.IterationParams params) {
     measuring = params.getType() == org.openjdk.jmh.runner.IterationType.MEASUREMENT;
-    off = harness(false);
-    on = harness(true);
+    // built in alternating order, so neither side always gets the first (or the second) of the set-up's memory
+    if (iteration % 2 == 0) {
+      off = harness(false);
+      on = harness(true);
+    } else {
+      on = harness(true);
+      off = harness(false);
+    }
     iteration++;
     System.gc(); // the set-up's garbage, collected before the measured slices
   }

@@ -25,4 +25,18 @@ public interface Histogram {
       observeNanos(nanos[i]);
     }
   }
+
+  /**
+   * Records the plain values (counts, such as attempts or victims) {@code values[0]} … {@code values[count - 1]}:
+   * the same as calling {@link #observe(double)} for each, which is what this default does. A series may add them in
+   * bulk.
+   *
+   * @throws IndexOutOfBoundsException if {@code count} exceeds {@code values.length}
+   */
+  default void observe(long[] values, int count) {
+    java.util.Objects.checkFromToIndex(0, count, values.length);
+    for (int i = 0; i < count; i++) {
+      observe((double) values[i]);
+    }
+  }
 }

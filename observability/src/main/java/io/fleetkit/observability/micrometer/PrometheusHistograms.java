@@ -188,6 +188,33 @@ final class PrometheusHistograms {
       sum.add(total / 1e9);
     }
 
+    /** The plain values in bulk, as {@link #observeNanos(long[], int)}: one atomic addition per run of a bucket. */
+    @Override
+    public void observe(long[] values, int count) {
+      java.util.Objects.checkFromToIndex(0, count, values.length);
+      if (count == 0) {
+        return;
+      }
+      double total = 0;
+      int run = -1;
+      long runLength = 0;
+      for (int i = 0; i < count; i++) {
+        double v = values[i];
+        total += v;
+        int b = bucket(v);
+        if (b != run) {
+          if (runLength > 0) {
+            counts.getAndAdd(run, runLength);
+          }
+          run = b;
+          runLength = 0;
+        }
+        runLength++;
+      }
+      counts.getAndAdd(run, runLength);
+      sum.add(total);
+    }
+
     /** The bucket of {@code nanos} nanoseconds: the same as {@link #bucket}'s of its seconds. */
     private int bucketOfNanos(long nanos) {
       long[] b = nanosBounds;

@@ -105,6 +105,31 @@ final class MicrometerMetricsTest {
     }
   }
 
+  /** Plain values in bulk: the same buckets, count and sum as one by one; values held beyond the count are left out. */
+  @net.jqwik.api.Property(tries = 100)
+  void prometheusRegistry_bulkValues_sameBucketsCountAndSumAsOneByOne(
+      @net.jqwik.api.ForAll @net.jqwik.api.constraints.Size(max = 40)
+      List<@net.jqwik.api.constraints.LongRange(min = 0, max = 9) Long> plain) {
+    PrometheusMeterRegistry single = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    PrometheusMeterRegistry bulk = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    Histogram one = MicrometerMetrics.of(single).histogram(COUNTS);
+    long[] values = new long[plain.size() + 1];
+    for (int i = 0; i < plain.size(); i++) {
+      one.observe(plain.get(i));
+      values[i] = plain.get(i);
+    }
+    values[plain.size()] = 3; // held beyond count: not observed
+    MicrometerMetrics.of(bulk).histogram(COUNTS).observe(values, plain.size());
+    Exposition a = Exposition.parse(single.scrape());
+    Exposition b = Exposition.parse(bulk.scrape());
+    for (String le : List.of("1.0", "2.0", "4.0", "+Inf")) {
+      assertThat(b.value("test_op_attempts_bucket", Map.of("le", le))).as(le)
+          .isEqualTo(a.value("test_op_attempts_bucket", Map.of("le", le)));
+    }
+    assertThat(b.value("test_op_attempts_count", Map.of())).contains((double) plain.size());
+    assertThat(b.value("test_op_attempts_sum", Map.of())).isEqualTo(a.value("test_op_attempts_sum", Map.of()));
+  }
+
   @Test
   void prometheusRegistry_twoAdaptersShareOneSeries_aMismatchedDescriptorIsRefused() {
     PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

@@ -7,7 +7,8 @@ import java.util.Arrays;
 /**
  * Histogram observations and counter increments made on the scheduling thread, held per series in plain arrays and
  * handed to their (thread-safe) series by {@link #flush()}: a counter gets one increment by the sum of its held
- * increments, a histogram its held values in one {@link Histogram#observeNanos(long[], int)} call (which a series
+ * increments, a histogram its held values in one {@link Histogram#observeNanos(long[], int)} (durations) or
+ * {@link Histogram#observe(long[], int)} (counts) call (which a series
  * may add in bulk, one atomic update per bucket touched instead of one per observation, its bucket search done there
  * and not on the scheduling cycle). A series' atomic update right after a scheduling cycle waits for the cycle's
  * pending stores to drain; a loop of them does not, so a batch costs a fraction of the same updates spread over the
@@ -119,9 +120,7 @@ final class ObservationBuffer {
       if (nanos[i]) {
         h.observeNanos(v, n);
       } else {
-        for (int k = 0; k < n; k++) {
-          h.observe(v[k]);
-        }
+        h.observe(v, n);
       }
     }
   }

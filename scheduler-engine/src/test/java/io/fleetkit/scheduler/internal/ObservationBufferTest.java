@@ -27,6 +27,14 @@ final class ObservationBufferTest {
       }
       calls++;
     }
+
+    @Override
+    public void observe(long[] plain, int count) {
+      for (int i = 0; i < count; i++) {
+        values.add((double) plain[i]);
+      }
+      calls++;
+    }
   }
 
   private static final class Summed implements Counter {
@@ -62,6 +70,7 @@ final class ObservationBufferTest {
     assertThat(durations.values).containsExactly(1e-6, 2e-6, 3e-6, 4e-6, 5e-6);
     assertThat(durations.calls).isOne();
     assertThat(counts.values).containsExactly(1.0, 2.0, 3.0, 4.0, 5.0);
+    assertThat(counts.calls).isOne();
     b.flush(); // nothing new: nothing handed on
     assertThat(attempts.calls).isOne();
     assertThat(durations.calls).isOne();
