@@ -27,10 +27,11 @@ public final class ParkedPod implements AutoCloseable {
   private final StoreScheduler feed;
   private final String key;
 
-  private ParkedPod(List<Node> nodes, Pod pod) {
+  private ParkedPod(List<Node> nodes, List<Pod> bound, Pod pod) {
     store = ObjectStore.builder().directDelivery().clock(clock.asClock()).build();
     scheduler = Scheduler.builder().clock(clock).store(store).profile(DefaultPlugins.profile()).build();
     nodes.forEach(store::create);
+    bound.forEach(store::create);
     store.create(pod);
     key = pod.metadata().key();
     feed = scheduler.attach(store);
@@ -41,7 +42,12 @@ public final class ParkedPod implements AutoCloseable {
 
   /** Creates {@code nodes} and {@code pod}, and checks that the pod is parked as unschedulable by {@code plugin}. */
   public static ParkedPod park(List<Node> nodes, Pod pod, String plugin, String reason) {
-    ParkedPod p = new ParkedPod(nodes, pod);
+    return park(nodes, List.of(), pod, plugin, reason);
+  }
+
+  /** {@link #park(List, Pod, String, String)} with pods already bound to the nodes. */
+  public static ParkedPod park(List<Node> nodes, List<Pod> bound, Pod pod, String plugin, String reason) {
+    ParkedPod p = new ParkedPod(nodes, bound, pod);
     PendingPod parked = p.pending();
     assertThat(parked.queue()).as("queue of %s", p.key).isEqualTo(PendingPod.Queue.UNSCHEDULABLE);
     assertThat(parked.message()).as("message of %s (rejected by %s)", p.key, plugin).contains(reason);
@@ -63,11 +69,18 @@ public final class ParkedPod implements AutoCloseable {
     return pending().attempts();
   }
 
-  /** Replaces node {@code name} by {@code change} applied to its builder, then lets the scheduler run. */
+  /**
+   * Replaces node {@code name} by {@code change} applied to its builder (metadata and spec, then status, as a
+   * controller and a node agent would write them), then lets the scheduler run.
+   */
   public void updateNode(String name, Consumer<Node.Builder> change) {
     Node.Builder b = store.require(Node.class, "", name).toBuilder();
     change.accept(b);
-    store.update(b.build());
+    Node changed = b.build();
+    Node updated = store.update(changed);
+    if (!updated.status().equals(changed.status())) {
+      store.updateStatus(updated.withStatus(changed.status()));
+    }
     scheduler.runUntilIdle();
   }
 
@@ -89,7 +102,7 @@ public final class ParkedPod implements AutoCloseable {
     return store.require(Pod.class, key.substring(0, slash), key.substring(slash + 1));
   }
 
-  /** Replaces the pod by {@code pod} (an update of the parked pod itself), then lets the scheduler run. */
+  /** Replaces a pod by {@code pod} (of the parked pod itself, or of another), then lets the scheduler run. */
   public void updatePod(Pod pod) {
     store.update(pod);
     scheduler.runUntilIdle();
