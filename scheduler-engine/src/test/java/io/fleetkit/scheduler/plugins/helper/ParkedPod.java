@@ -16,9 +16,9 @@ import java.util.function.Consumer;
 
 /**
  * A scheduler with the default profile, fed from a store with direct delivery, holding one pod parked as
- * unschedulable: the harness for showing a plugin's queueing hints at work. The pod is retried once after a minute
- * (past any backoff, well before the five-minute flush of unschedulable pods) and must still be parked, so every
- * later attempt is one a cluster event caused.
+ * unschedulable: the harness for showing a plugin's queueing hints at work. After the first attempt the clock moves a
+ * minute on (past any backoff, well before the five-minute flush of unschedulable pods) and the pod must still be
+ * parked, so every later attempt is one a cluster event caused, and a re-queued pod is tried at once.
  */
 public final class ParkedPod implements AutoCloseable {
   private final ManualClock clock = ManualClock.atEpoch2026();
