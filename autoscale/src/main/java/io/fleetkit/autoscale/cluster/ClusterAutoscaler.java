@@ -51,8 +51,8 @@ import org.slf4j.LoggerFactory;
  *       filters (scale-up from zero uses the same template). The {@link Expander} (default least-waste) picks an
  *       option; ties are broken by the seeded random source. The pool grows by the option's node count, never
  *       past its max or {@code maxNodesTotal}.
- *   <li><b>Scale-down</b> (skipped in a loop that scaled up and for {@code scaleDownDelayAfterAdd} after it), as
- *       upstream's planner ({@code core/scaledown/planner/planner.go}, {@code categorizeNodes}). A ready pool node is
+ *   <li><b>Scale-down</b> (evaluated in every loop, nodes deleted only when no scale-up happened in the last
+ *       {@code scaleDownDelayAfterAdd}, as upstream's {@code isScaleDownInCooldown}), as upstream's planner ({@code core/scaledown/planner/planner.go}, {@code categorizeNodes}). A ready pool node is
  *       eligible when it is not annotated against scale-down, was not found unremovable in a simulation within
  *       {@code unremovableNodeRecheckTimeout} ({@link UnremovableNodes}) and its utilization
  *       ({@link NodeUtilization}; GPU nodes by GPUs), measured on the cluster as it is, is under the threshold.
@@ -244,10 +244,8 @@ public final class ClusterAutoscaler {
     boolean cooldown = scaledUp || (last != null && now.isBefore(last.plus(options.scaleDownDelayAfterAdd())));
     long scaleDownStart = metrics == null ? 0 : System.nanoTime();
     List<Node> beforeScaleDown = store.list(Node.class).items();
-    int evicted = 0;
-    if (!cooldown) {
-      evicted = scaleDown(now, pools, beforeScaleDown, unneeded, unremovable, deleted, deletedEmpty);
-    }
+    // upstream's planner updates in every loop, in cooldown too; only the deletions wait (isScaleDownInCooldown)
+    int evicted = scaleDown(now, pools, beforeScaleDown, unneeded, unremovable, deleted, deletedEmpty, !cooldown);
     long scaleDownNanos = metrics == null ? 0 : System.nanoTime() - scaleDownStart;
     updatePoolStatuses(pools, now, scaledUp || !deleted.isEmpty() || !timedOut.isEmpty());
     LoopResult result = new LoopResult(ready, timedOut, plan, launched, unneeded, unremovable, deleted);
@@ -602,7 +600,8 @@ public final class ClusterAutoscaler {
   }
 
   private int scaleDown(Instant now, Map<String, NodePool> pools, List<Node> nodes,
-      List<String> unneeded, Map<String, String> unremovable, List<String> deleted, Set<String> deletedEmpty) {
+      List<String> unneeded, Map<String, String> unremovable, List<String> deleted, Set<String> deletedEmpty,
+      boolean actuate) {
     if (nodes != readyOf) { // the same list gives the same ready nodes, as the same list object
       List<Node> ready = new ArrayList<>(nodes.size());
       for (Node n : nodes) {
@@ -654,6 +653,9 @@ public final class ClusterAutoscaler {
     unneededSince.keySet().removeIf(n -> !keep.contains(n));
     for (String n : unneeded) {
       unneededSince.putIfAbsent(n, now);
+    }
+    if (!actuate) {
+      return 0;
     }
     Map<String, Integer> room = new HashMap<>();
     for (NodePool p : pools.values()) {
