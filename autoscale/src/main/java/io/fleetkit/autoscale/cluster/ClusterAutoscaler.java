@@ -107,6 +107,8 @@ public final class ClusterAutoscaler {
   private final java.util.function.@Nullable Predicate<Node> eligibility;
   /** The utilization and drain of the node views of the last evaluation, by node name (see {@link #facts}). */
   private Map<String, ViewFacts> viewFacts = new HashMap<>();
+  /** The unbound views of the pods the last evaluation moved, by pod object (see {@link #unbound}). */
+  private Map<Pod, PodInfo> unboundInfos = new java.util.IdentityHashMap<>();
   /** A node list in which no pool node was starting (the store's lists are immutable), or {@code null}. */
   private @Nullable List<Node> noneStarting;
   /** The node list {@link #lastReady} was made from, and the ready nodes of it. */
@@ -201,6 +203,7 @@ public final class ClusterAutoscaler {
       clusterPods = new ClusterPods();
       scaleDownViews = new SimulatedCluster.ViewCache();
       viewFacts = new HashMap<>();
+      unboundInfos = new java.util.IdentityHashMap<>();
       lastEvaluation = null;
     }
     Instant now = clock.instant();
@@ -535,6 +538,7 @@ public final class ClusterAutoscaler {
     List<String> simulatedUnremovable = new ArrayList<>();
     Set<String> removed = new HashSet<>();
     Map<String, List<Pod>> toEvict = new HashMap<>();
+    Map<Pod, PodInfo> unbound = new java.util.IdentityHashMap<>();
     for (String name : order) {
       if (unneeded.size() >= in.limit()) {
         break; // upstream: "there are already N unneeded nodes so no point in looking for more"
@@ -549,7 +553,7 @@ public final class ClusterAutoscaler {
         simulatedUnremovable.add(name);
         continue;
       }
-      if (!moveAway(sim, destinations, cursor, name, d.evict(), removed)) {
+      if (!moveAway(sim, destinations, cursor, name, d.evict(), removed, unbound)) {
         unremovable.put(name, NO_PLACE_TO_MOVE_PODS);
         simulatedUnremovable.add(name);
         continue;
@@ -561,8 +565,27 @@ public final class ClusterAutoscaler {
       toEvict.put(name, d.evict());
     }
     viewFacts = facts;
+    unboundInfos = unbound;
     return new ScaleDownEvaluation(in, List.copyOf(unneeded), unremovable, List.copyOf(simulatedUnremovable),
         toEvict);
+  }
+
+  /**
+   * The scheduler's view of {@code p} without its node (as a new pod of its controller), kept in {@code next} for
+   * {@code p} and for the unbound copy (which a later candidate may move again): the last evaluation's view while
+   * {@code p} is the same object (pods are immutable), else made anew.
+   */
+  private PodInfo unbound(Pod p, Map<Pod, PodInfo> next) {
+    PodInfo pi = next.get(p);
+    if (pi == null) {
+      pi = unboundInfos.get(p);
+      if (pi == null) {
+        pi = PodInfos.of(p.withNodeName(""));
+      }
+      next.put(p, pi);
+      next.put(pi.pod(), pi);
+    }
+    return pi;
   }
 
   /** The drain of {@code info}'s pods: the one of {@code f} when no budget exists and it is known, else computed. */
@@ -711,11 +734,11 @@ public final class ClusterAutoscaler {
    * round-robin over {@code destinations} (the cursor then moves past the node found, as upstream's); undoes the
    * placements on failure.
    */
-  private static boolean moveAway(SimulatedCluster sim, List<NodeInfo> destinations, int[] cursor, String from,
-      List<Pod> pods, Set<String> removed) {
+  private boolean moveAway(SimulatedCluster sim, List<NodeInfo> destinations, int[] cursor, String from,
+      List<Pod> pods, Set<String> removed, Map<Pod, PodInfo> unbound) {
     List<String[]> placed = new ArrayList<>();
     for (Pod p : pods) {
-      PodInfo pi = PodInfos.of(p.withNodeName("")); // as a new pod of its controller: NodeName must not pin it
+      PodInfo pi = unbound(p, unbound); // as a new pod of its controller: NodeName must not pin it
       int at = sim.findFitFrom(pi, destinations, cursor[0],
           n -> !n.name().equals(from) && !removed.contains(n.name()));
       if (at < 0) {
