@@ -16,6 +16,7 @@ import io.fleetkit.scheduler.nodetable.NodeTable;
 import io.fleetkit.scheduler.nodetable.TableFilter;
 import io.fleetkit.scheduler.nodetable.TableScore;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -83,6 +84,9 @@ public final class TaintTolerationPlugin implements TableFilter, PreScorePlugin,
   @Override
   public void filterAll(CycleState state, PodInfo pod, NodeTable table, int[] nodes, int from, int to, int[] failed,
       int mark, Status[] statuses) {
+    if (table.taintedCount() == 0) {
+      return; // no node has a taint: every node passes
+    }
     for (int pos = from; pos < to; pos++) {
       int node = nodes[pos];
       if (failed[pos] < 0 && table.tainted(node)) {
@@ -139,6 +143,10 @@ public final class TaintTolerationPlugin implements TableFilter, PreScorePlugin,
 
   @Override
   public void scoreAll(CycleState state, PodInfo pod, NodeTable table, int[] nodes, int from, int to, long[] out) {
+    if (table.taintedCount() == 0) {
+      Arrays.fill(out, from, to, 0L); // no node has a taint to count
+      return;
+    }
     for (int pos = from; pos < to; pos++) {
       int node = nodes[pos];
       out[pos] = table.tainted(node) ? score(state, pod, table.view(node)) : 0;
