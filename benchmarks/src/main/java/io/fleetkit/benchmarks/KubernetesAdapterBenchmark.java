@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fleetkit.adapter.kubernetes.scheduler.BoundedJdkHttpClientFactory;
 import io.fleetkit.adapter.kubernetes.scheduler.KubernetesScheduler;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.benchmarks.impl.StubApiServer;
@@ -91,6 +92,14 @@ public class KubernetesAdapterBenchmark {
   @Param({"false"})
   public boolean httpWatches;
 
+  /**
+   * The client's HTTP client factory: {@code bounded} is the scheduler's {@link BoundedJdkHttpClientFactory} (what
+   * {@code KubernetesSchedulerMain} builds its client with: the JDK HTTP client on one executor thread per CPU),
+   * {@code fabric8} is fabric8's default JDK client factory (an unbounded cached thread pool).
+   */
+  @Param({"bounded"})
+  public String httpClient;
+
   /** Whether the server, client and scheduler are built anew for every iteration rather than once per fork. */
   @Param({"false"})
   public boolean freshEachIteration;
@@ -124,7 +133,17 @@ public class KubernetesAdapterBenchmark {
   }
 
   private void start() {
-    server = new StubApiServer();
+    server = switch (httpClient) {
+      case "bounded" -> new StubApiServer(b -> b.withHttpClientFactory(new BoundedJdkHttpClientFactory()));
+      case "bounded-tasks" -> new StubApiServer(b -> b.withHttpClientFactory(new BoundedJdkHttpClientFactory())
+          .withTaskExecutor(java.util.concurrent.Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "fleetkit-k8s-tasks");
+            t.setDaemon(true);
+            return t;
+          })));
+      case "fabric8" -> new StubApiServer();
+      default -> throw new IllegalArgumentException("httpClient \"" + httpClient + "\" is not bounded or fabric8");
+    };
     for (int i = 0; i < NODES; i++) {
       String name = "node-" + i;
       Map<String, Quantity> cap = Map.of("cpu", new Quantity("32"), "memory", new Quantity("256Gi"),

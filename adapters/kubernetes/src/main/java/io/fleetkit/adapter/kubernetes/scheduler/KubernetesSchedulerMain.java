@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>On fewer than three CPUs it sets the system property {@value #COMMON_POOL_PARALLELISM} to 2 unless it is set
- * ({@link #ensureAsyncPool()}).
+ * ({@link #ensureAsyncPool()}). Its client's JDK HTTP client runs on a fixed executor
+ * ({@link BoundedJdkHttpClientFactory}).
  */
 public final class KubernetesSchedulerMain {
   /** The system property of the JDK's common fork-join pool size. */
@@ -53,7 +54,8 @@ public final class KubernetesSchedulerMain {
   public static void main(String[] args) throws InterruptedException {
     ensureAsyncPool();
     Map<String, String> env = System.getenv();
-    KubernetesClient client = new KubernetesClientBuilder().build();
+    KubernetesClient client = new KubernetesClientBuilder().withHttpClientFactory(new BoundedJdkHttpClientFactory())
+        .build();
     List<String> readyzWarnings = transportWarnings(client.getConfiguration());
     PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     KubernetesScheduler scheduler = builder(client, env).metrics(MicrometerMetrics.of(prometheus)).build();
