@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fleetkit.adapter.kubernetes.scheduler.BoundedJdkHttpClientFactory;
 import io.fleetkit.adapter.kubernetes.scheduler.KubernetesScheduler;
+import io.fleetkit.adapter.kubernetes.scheduler.SchedulerClients;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.benchmarks.impl.StubApiServer;
 import io.fleetkit.benchmarks.impl.ThreadCpu;
@@ -93,11 +94,12 @@ public class KubernetesAdapterBenchmark {
   public boolean httpWatches;
 
   /**
-   * The client's HTTP client factory: {@code bounded} is the scheduler's {@link BoundedJdkHttpClientFactory} (what
-   * {@code KubernetesSchedulerMain} builds its client with: the JDK HTTP client on one executor thread per CPU),
-   * {@code fabric8} is fabric8's default JDK client factory (an unbounded cached thread pool).
+   * The client's thread settings: {@code scheduler} is {@link SchedulerClients} (what {@code KubernetesSchedulerMain}
+   * builds its client with: the JDK HTTP client and fabric8's task executor on one thread per CPU each),
+   * {@code http-only} the JDK HTTP client's alone ({@link BoundedJdkHttpClientFactory}), {@code fabric8} fabric8's
+   * defaults (unbounded cached thread pools for both).
    */
-  @Param({"bounded"})
+  @Param({"scheduler"})
   public String httpClient;
 
   /** Whether the server, client and scheduler are built anew for every iteration rather than once per fork. */
@@ -134,15 +136,11 @@ public class KubernetesAdapterBenchmark {
 
   private void start() {
     server = switch (httpClient) {
-      case "bounded" -> new StubApiServer(b -> b.withHttpClientFactory(new BoundedJdkHttpClientFactory()));
-      case "bounded-tasks" -> new StubApiServer(b -> b.withHttpClientFactory(new BoundedJdkHttpClientFactory())
-          .withTaskExecutor(java.util.concurrent.Executors.newFixedThreadPool(2, r -> {
-            Thread t = new Thread(r, "fleetkit-k8s-tasks");
-            t.setDaemon(true);
-            return t;
-          })));
+      case "scheduler" -> new StubApiServer(SchedulerClients::configure);
+      case "http-only" -> new StubApiServer(b -> b.withHttpClientFactory(new BoundedJdkHttpClientFactory()));
       case "fabric8" -> new StubApiServer();
-      default -> throw new IllegalArgumentException("httpClient \"" + httpClient + "\" is not bounded or fabric8");
+      default -> throw new IllegalArgumentException("httpClient \"" + httpClient
+          + "\" is not scheduler, http-only or fabric8");
     };
     for (int i = 0; i < NODES; i++) {
       String name = "node-" + i;

@@ -15,9 +15,11 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The scheduler on a client whose JDK HTTP client runs on {@link BoundedJdkHttpClientFactory}'s fixed executor. */
-final class BoundedJdkHttpClientFactoryTest {
-  private static final String THREAD_PREFIX = "fleetkit-k8s-http-";
+/**
+ * The scheduler on a client with {@link SchedulerClients}' settings: the JDK HTTP client on
+ * {@link BoundedJdkHttpClientFactory}'s fixed executor and fabric8's tasks (informers, watches) on a fixed pool.
+ */
+final class SchedulerClientsTest {
   private final MockCluster cluster = new MockCluster();
   private KubernetesClient client;
 
@@ -37,9 +39,10 @@ final class BoundedJdkHttpClientFactoryTest {
   }
 
   @Test
-  void schedule_slowBindingAnswersOnTwoExecutorThreads_bindingsStillOverlap() {
-    // Every binding is answered after 1 s. The executor's tasks must not wait for answers: with two executor threads,
-    // binding requests still go out while earlier ones are unanswered, and every pod is bound once with its event.
+  void schedule_slowBindingAnswersOnFixedThreads_bindingsStillOverlapAndEveryPodIsBoundOnce() {
+    // Every binding is answered after 1 s. The executors' tasks must not wait for answers: with a few fixed threads,
+    // binding requests still go out while earlier ones are unanswered, the informers deliver every pod and its
+    // binding, and every pod is bound once with its event.
     Duration answerDelay = Duration.ofSeconds(1);
     cluster.dispatcher.bindingDelay(answerDelay);
     for (int i = 0; i < 4; i++) {
@@ -48,8 +51,8 @@ final class BoundedJdkHttpClientFactoryTest {
     for (int i = 0; i < 10; i++) {
       cluster.create(pod("p-" + i, "100m", "fleetkit"));
     }
-    client = new KubernetesClientBuilder().withConfig(cluster.client.getConfiguration())
-        .withHttpClientFactory(new BoundedJdkHttpClientFactory(2)).build();
+    client = SchedulerClients.configure(new KubernetesClientBuilder().withConfig(cluster.client.getConfiguration()))
+        .build();
     cluster.start(fast(client));
 
     for (int i = 0; i < 10; i++) {
@@ -63,11 +66,14 @@ final class BoundedJdkHttpClientFactoryTest {
         .filter(i -> sorted.get(i) - sorted.get(i - 1) < answerDelay.toNanos()).count();
     assertThat(overlapping).as("binding requests sent while the one before was still unanswered").isGreaterThan(0);
     assertThat(cluster.dispatcher.bindingRequests()).doesNotHaveDuplicates();
-    // The exchanges ran on this factory's executor: at most two threads per client it built.
-    Map<String, Long> threadsByClient = Thread.getAllStackTraces().keySet().stream()
-        .map(Thread::getName).filter(n -> n.startsWith(THREAD_PREFIX))
-        .collect(Collectors.groupingBy(n -> n.substring(0, n.lastIndexOf('-')), Collectors.counting()));
-    assertThat(threadsByClient).isNotEmpty();
-    assertThat(threadsByClient.values()).allSatisfy(n -> assertThat(n).isLessThanOrEqualTo(2));
+    // The exchanges and fabric8's tasks ran on the fixed pools: at most one thread per CPU (at least two) per client.
+    long limit = Math.max(2, Runtime.getRuntime().availableProcessors());
+    for (String prefix : List.of("fleetkit-k8s-http-", "fleetkit-k8s-tasks-")) {
+      Map<String, Long> threadsByClient = Thread.getAllStackTraces().keySet().stream()
+          .map(Thread::getName).filter(n -> n.startsWith(prefix))
+          .collect(Collectors.groupingBy(n -> n.substring(0, n.lastIndexOf('-')), Collectors.counting()));
+      assertThat(threadsByClient).as(prefix).isNotEmpty();
+      assertThat(threadsByClient.values()).as(prefix).allSatisfy(n -> assertThat(n).isLessThanOrEqualTo(limit));
+    }
   }
 }
