@@ -21,14 +21,19 @@ import org.junit.jupiter.api.Test;
  */
 final class SchedulerClientsTest {
   private final MockCluster cluster = new MockCluster();
-  private KubernetesClient client;
+  private final List<KubernetesClient> clients = new java.util.ArrayList<>();
 
   @AfterEach
   void tearDown() {
     cluster.close();
-    if (client != null) {
-      client.close();
-    }
+    clients.forEach(KubernetesClient::close);
+  }
+
+  private KubernetesClient schedulerClient() {
+    KubernetesClient c = SchedulerClients.configure(new KubernetesClientBuilder()
+        .withConfig(cluster.client.getConfiguration())).build();
+    clients.add(c);
+    return c;
   }
 
   @Test
@@ -51,9 +56,7 @@ final class SchedulerClientsTest {
     for (int i = 0; i < 10; i++) {
       cluster.create(pod("p-" + i, "100m", "fleetkit"));
     }
-    client = SchedulerClients.configure(new KubernetesClientBuilder().withConfig(cluster.client.getConfiguration()))
-        .build();
-    cluster.start(fast(client));
+    cluster.start(fast(schedulerClient()));
 
     for (int i = 0; i < 10; i++) {
       String name = "p-" + i;
@@ -75,5 +78,32 @@ final class SchedulerClientsTest {
       assertThat(threadsByClient).as(prefix).isNotEmpty();
       assertThat(threadsByClient.values()).as(prefix).allSatisfy(n -> assertThat(n).isLessThanOrEqualTo(limit));
     }
+  }
+
+  @Test
+  void leaderElection_twoReplicasOnFixedThreads_theLeaderBindsAndTheOtherTakesOver() {
+    // KubernetesSchedulerMain's set-up: leader election (its Lease calls block a task thread while they are answered)
+    // and informers on the same few task threads.
+    cluster.node("n1", "8", "16Gi");
+    KubernetesScheduler a = cluster.start(fast(schedulerClient())
+        .leaderElection(LeaderElectionTest.election("replica-a")));
+    KubernetesScheduler b = cluster.start(fast(schedulerClient())
+        .leaderElection(LeaderElectionTest.election("replica-b")));
+    await("a leader elected", () -> a.isLeader() || b.isLeader());
+    KubernetesScheduler leader = a.isLeader() ? a : b;
+    KubernetesScheduler follower = leader == a ? b : a;
+    for (String name : List.of("p0", "p1", "p2")) {
+      cluster.create(pod(name, "100m", "fleetkit"));
+    }
+    await("all bound", () -> List.of("p0", "p1", "p2").stream().allMatch(p -> cluster.nodeOf(p) != null));
+    assertThat(leader.bindingRequests()).isEqualTo(3);
+    assertThat(follower.bindingRequests()).isZero();
+
+    leader.close();
+    await("the follower takes over", follower::isLeader);
+    cluster.create(pod("p3", "100m", "fleetkit"));
+    await("p3 bound", () -> cluster.nodeOf("p3") != null);
+    assertThat(follower.bindingRequests()).isEqualTo(1);
+    assertThat(cluster.dispatcher.bindingRequests()).hasSize(4).doesNotHaveDuplicates();
   }
 }
