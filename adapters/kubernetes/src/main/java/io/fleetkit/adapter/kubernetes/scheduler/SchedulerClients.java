@@ -1,6 +1,8 @@
 package io.fleetkit.adapter.kubernetes.scheduler;
 
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -37,9 +39,27 @@ public final class SchedulerClients {
     return configure(new KubernetesClientBuilder());
   }
 
-  /** Sets the scheduler's HTTP client factory and task executor on {@code builder}; returns it. */
+  /**
+   * Sets the scheduler's HTTP client factory and task executor on {@code builder}; returns it. Each client built gets
+   * its own task pool, shut down when the client is closed (as fabric8's default pool is).
+   */
   public static KubernetesClientBuilder configure(KubernetesClientBuilder builder) {
     int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
+    return builder.withHttpClientFactory(new BoundedJdkHttpClientFactory(threads))
+        .withTaskExecutorSupplier(new KubernetesClientBuilder.ExecutorSupplier() {
+          @Override
+          public Executor get() {
+            return taskPool(threads);
+          }
+
+          @Override
+          public void onClose(Executor executor) {
+            ((ExecutorService) executor).shutdownNow();
+          }
+        });
+  }
+
+  private static ExecutorService taskPool(int threads) {
     int client = CLIENTS.incrementAndGet();
     AtomicInteger n = new AtomicInteger();
     ThreadPoolExecutor tasks = new ThreadPoolExecutor(threads, threads,
@@ -49,6 +69,6 @@ public final class SchedulerClients {
           return t;
         });
     tasks.allowCoreThreadTimeOut(true);
-    return builder.withHttpClientFactory(new BoundedJdkHttpClientFactory(threads)).withTaskExecutor(tasks);
+    return tasks;
   }
 }
