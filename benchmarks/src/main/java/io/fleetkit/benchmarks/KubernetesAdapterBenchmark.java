@@ -4,7 +4,9 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fleetkit.adapter.kubernetes.scheduler.BoundedJdkHttpClientFactory;
 import io.fleetkit.adapter.kubernetes.scheduler.KubernetesScheduler;
+import io.fleetkit.adapter.kubernetes.scheduler.SchedulerClients;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.benchmarks.impl.StubApiServer;
 import io.fleetkit.benchmarks.impl.ThreadCpu;
@@ -91,6 +93,15 @@ public class KubernetesAdapterBenchmark {
   @Param({"false"})
   public boolean httpWatches;
 
+  /**
+   * The client's thread settings: {@code scheduler} is {@link SchedulerClients} (what {@code KubernetesSchedulerMain}
+   * builds its client with: the JDK HTTP client and fabric8's task executor on one thread per CPU each),
+   * {@code http-only} the JDK HTTP client's alone ({@link BoundedJdkHttpClientFactory}), {@code fabric8} fabric8's
+   * defaults (unbounded cached thread pools for both).
+   */
+  @Param({"scheduler"})
+  public String httpClient;
+
   /** Whether the server, client and scheduler are built anew for every iteration rather than once per fork. */
   @Param({"false"})
   public boolean freshEachIteration;
@@ -124,7 +135,13 @@ public class KubernetesAdapterBenchmark {
   }
 
   private void start() {
-    server = new StubApiServer();
+    server = switch (httpClient) {
+      case "scheduler" -> new StubApiServer(SchedulerClients::configure);
+      case "http-only" -> new StubApiServer(b -> b.withHttpClientFactory(new BoundedJdkHttpClientFactory()));
+      case "fabric8" -> new StubApiServer();
+      default -> throw new IllegalArgumentException("httpClient \"" + httpClient
+          + "\" is not scheduler, http-only or fabric8");
+    };
     for (int i = 0; i < NODES; i++) {
       String name = "node-" + i;
       Map<String, Quantity> cap = Map.of("cpu", new Quantity("32"), "memory", new Quantity("256Gi"),

@@ -48,6 +48,7 @@ public final class StubApiServer implements AutoCloseable {
   private static final Pattern BINDING = Pattern.compile("^/api/v1/namespaces/([^/]+)/pods/([^/]+)/binding$");
   private static final Pattern BINDING_TARGET = Pattern.compile("\"target\"\\s*:\\s*\\{[^}]*\"name\"\\s*:\\s*\"([^\"]+)\"");
   private static final Pattern RESOURCE_VERSION = Pattern.compile("\"resourceVersion\":\"\\d+\"");
+  private static final Pattern SPEC = Pattern.compile(Pattern.quote("\"spec\":{"));
 
   /** One watch event, kept in order so that a watch starting at a resource version replays what it missed. */
   private record Event(long rv, String kind, String json) {}
@@ -92,7 +93,16 @@ public final class StubApiServer implements AutoCloseable {
   private final List<String> stagedJson = new ArrayList<>();
   private long stagedFrom = -1;
 
+  /** A server whose client is built with fabric8's defaults (the JDK HTTP client on cached threads). */
   public StubApiServer() {
+    this(b -> {});
+  }
+
+  /**
+   * A server whose client's builder (configured for this server) is passed through {@code clientSettings} before it
+   * builds the client, e.g. to set the scheduler's {@code BoundedJdkHttpClientFactory}.
+   */
+  public StubApiServer(java.util.function.Consumer<KubernetesClientBuilder> clientSettings) {
     http = new StubHttp(this::handle);
     Config config = new ConfigBuilder()
         .withMasterUrl("http://127.0.0.1:" + http.port())
@@ -106,7 +116,9 @@ public final class StubApiServer implements AutoCloseable {
         .withMaxConcurrentRequests(1024)
         .withMaxConcurrentRequestsPerHost(1024)
         .build();
-    client = new KubernetesClientBuilder().withConfig(config).build();
+    KubernetesClientBuilder builder = new KubernetesClientBuilder().withConfig(config);
+    clientSettings.accept(builder);
+    client = builder.build();
   }
 
   /** A client of this server (closed with it). */
@@ -467,10 +479,9 @@ public final class StubApiServer implements AutoCloseable {
         // would make this stand-in, which a real API server would not be, the largest CPU cost in the process.
         pod.getSpec().setNodeName(target.group(1));
         stamp(pod);
-        String json = RESOURCE_VERSION.matcher(podJson.get(key))
-            .replaceFirst("\"resourceVersion\":\"" + resourceVersion + "\"")
-            .replaceFirst(Pattern.quote("\"spec\":{"),
-                Matcher.quoteReplacement("\"spec\":{\"nodeName\":\"" + target.group(1) + "\","));
+        String json = SPEC.matcher(RESOURCE_VERSION.matcher(podJson.get(key))
+            .replaceFirst("\"resourceVersion\":\"" + resourceVersion + "\""))
+            .replaceFirst(Matcher.quoteReplacement("\"spec\":{\"nodeName\":\"" + target.group(1) + "\","));
         podJson.put(key, json);
         append(new Event(resourceVersion, "Pod", "{\"type\":\"MODIFIED\",\"object\":" + json + "}"));
         wake("Pod");

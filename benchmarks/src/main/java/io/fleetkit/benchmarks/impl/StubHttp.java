@@ -1,6 +1,5 @@
 package io.fleetkit.benchmarks.impl;
 
-import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -283,7 +282,7 @@ final class StubHttp implements AutoCloseable {
   /** Serves the requests of one connection in turn until the client closes it, asks to, or a stream ends. */
   private void serve(Socket s) {
     try (s) {
-      InputStream in = new BufferedInputStream(s.getInputStream(), 16 * 1024);
+      Input in = new Input(s.getInputStream());
       OutputStream out = s.getOutputStream();
       while (!closed) {
         Request r = read(in);
@@ -307,7 +306,7 @@ final class StubHttp implements AutoCloseable {
   }
 
   /** The next request on the connection, or {@code null} at its end. */
-  private static Request read(InputStream in) throws IOException {
+  private static Request read(Input in) throws IOException {
     String line = line(in);
     if (line == null) {
       return null;
@@ -358,23 +357,85 @@ final class StubHttp implements AutoCloseable {
   }
 
   /** One CRLF-terminated line (ISO-8859-1), or {@code null} at the end of the stream before any byte. */
-  private static String line(InputStream in) throws IOException {
-    StringBuilder sb = new StringBuilder(64);
-    int c;
-    while ((c = in.read()) >= 0) {
-      if (c == '\n') {
-        int n = sb.length();
-        return n > 0 && sb.charAt(n - 1) == '\r' ? sb.substring(0, n - 1) : sb.toString();
-      }
-      if (sb.length() == MAX_LINE) {
-        throw new IOException("stub http: line longer than " + MAX_LINE + " bytes");
-      }
-      sb.append((char) c);
+  private static String line(Input in) throws IOException {
+    return in.line();
+  }
+
+  /**
+   * A connection's input, buffered without a lock per byte ({@code BufferedInputStream.read()} takes its monitor on
+   * every call, and a request's head is read a byte at a time): request heads are scanned in the buffer.
+   */
+  private static final class Input {
+    private final InputStream in;
+    private final byte[] buf = new byte[16 * 1024];
+    private int pos;
+    private int limit;
+
+    Input(InputStream in) {
+      this.in = in;
     }
-    if (sb.length() == 0) {
-      return null;
+
+    /** Refills the buffer; false at the end of the stream. */
+    private boolean fill() throws IOException {
+      pos = 0;
+      limit = 0;
+      int n = in.read(buf, 0, buf.length);
+      if (n <= 0) {
+        return false;
+      }
+      limit = n;
+      return true;
     }
-    throw new EOFException("stub http: connection closed within a line");
+
+    String line() throws IOException {
+      StringBuilder sb = null;
+      while (true) {
+        if (pos == limit && !fill()) {
+          if (sb == null || sb.length() == 0) {
+            return null;
+          }
+          throw new EOFException("stub http: connection closed within a line");
+        }
+        int start = pos;
+        int i = start;
+        while (i < limit && buf[i] != '\n') {
+          i++;
+        }
+        if (i < limit) {
+          pos = i + 1;
+          int end = i > start && buf[i - 1] == '\r' ? i - 1 : i;
+          if (sb == null) {
+            return new String(buf, start, end - start, StandardCharsets.ISO_8859_1);
+          }
+          sb.append(new String(buf, start, i - start, StandardCharsets.ISO_8859_1));
+          int n = sb.length();
+          return n > 0 && sb.charAt(n - 1) == '\r' ? sb.substring(0, n - 1) : sb.toString();
+        }
+        if (sb == null) {
+          sb = new StringBuilder(128);
+        }
+        sb.append(new String(buf, start, limit - start, StandardCharsets.ISO_8859_1));
+        pos = limit;
+        if (sb.length() > MAX_LINE) {
+          throw new IOException("stub http: line longer than " + MAX_LINE + " bytes");
+        }
+      }
+    }
+
+    byte[] readNBytes(int n) throws IOException {
+      byte[] out = new byte[n];
+      int have = Math.min(n, limit - pos);
+      System.arraycopy(buf, pos, out, 0, have);
+      pos += have;
+      while (have < n) {
+        int r = in.read(out, have, n - have);
+        if (r < 0) {
+          throw new EOFException("stub http: body cut short");
+        }
+        have += r;
+      }
+      return out;
+    }
   }
 
   private static String reason(int code) {

@@ -5,7 +5,6 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -28,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>On fewer than three CPUs it sets the system property {@value #COMMON_POOL_PARALLELISM} to 2 unless it is set
- * ({@link #ensureAsyncPool()}).
+ * ({@link #ensureAsyncPool()}). Its client has the scheduler's thread settings ({@link SchedulerClients}).
  */
 public final class KubernetesSchedulerMain {
   /** The system property of the JDK's common fork-join pool size. */
@@ -53,7 +52,7 @@ public final class KubernetesSchedulerMain {
   public static void main(String[] args) throws InterruptedException {
     ensureAsyncPool();
     Map<String, String> env = System.getenv();
-    KubernetesClient client = new KubernetesClientBuilder().build();
+    KubernetesClient client = SchedulerClients.builder().build();
     List<String> readyzWarnings = transportWarnings(client.getConfiguration());
     PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     KubernetesScheduler scheduler = builder(client, env).metrics(MicrometerMetrics.of(prometheus)).build();
