@@ -12,11 +12,12 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableSet;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.NavigableSet;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -38,7 +39,38 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
   private final Map<String, T> items = new HashMap<>();
   private final NavigableSet<String> keys = new TreeSet<>(KEY_ORDER);
   private final Map<String, Function<? super T, ? extends Collection<String>>> indexers;
-  private final Map<String, Map<String, NavigableSet<String>>> indices = new HashMap<>();
+  private final Map<String, Map<String, Posting>> indices = new HashMap<>();
+  /** The postings each cached key is in, so that an update that moves it between none refreshes them directly. */
+  private final Map<String, List<Posting>> memberships = new HashMap<>();
+  /** The last answer of {@link #list(String, LabelSelector)} per (namespace, selector) and the posting it filtered. */
+  private final Map<SelectorKey, Selected<T>> selected = new ConcurrentHashMap<>();
+
+  /** Bound on {@link #selected}: cleared when it holds this many (selectors of deleted owners pile up). */
+  private static final int MAX_SELECTED = 4096;
+
+  private record SelectorKey(String namespace, LabelSelector selector) {}
+
+  private record Selected<T>(List<T> from, List<T> answer) {}
+
+  /**
+   * One index value's keys in listing order, and the list of their objects, made on the first read after a change
+   * (a key joining or leaving, or an update of one of its objects) and returned again, the same instance, until the
+   * next: a controller that reads the same owner's pods twice without a change between pays once.
+   */
+  private final class Posting {
+    final NavigableSet<String> keys = new TreeSet<>(KEY_ORDER);
+    volatile @Nullable List<T> view;
+
+    /** The objects, under the cache's lock (read or write). */
+    List<T> view() {
+      List<T> v = view;
+      if (v == null) {
+        v = keys.isEmpty() ? List.of() : resolve(keys);
+        view = v;
+      }
+      return v;
+    }
+  }
 
   public IndexedCache(Map<String, Function<? super T, ? extends Collection<String>>> custom) {
     Map<String, Function<? super T, ? extends Collection<String>>> all = new LinkedHashMap<>();
@@ -106,6 +138,11 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       } else {
         reindex(key, old, object);
       }
+      if (old != null) {
+        for (Posting p : memberships.getOrDefault(key, List.of())) {
+          p.view = null; // an updated object: its postings' lists hold the old one
+        }
+      }
       return old;
     } finally {
       lock.writeLock().unlock();
@@ -129,11 +166,36 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
 
   private void index(String key, T object) {
     indexers.forEach((name, fn) -> {
-      Map<String, NavigableSet<String>> index = indices.get(name);
+      Map<String, Posting> index = indices.get(name);
       for (String value : fn.apply(object)) {
-        index.computeIfAbsent(value, v -> new TreeSet<>(KEY_ORDER)).add(key);
+        join(key, index.computeIfAbsent(value, v -> new Posting()));
       }
     });
+  }
+
+  private void join(String key, Posting p) {
+    p.keys.add(key);
+    p.view = null;
+    memberships.computeIfAbsent(key, k -> new ArrayList<>(4)).add(p);
+  }
+
+  private void leave(String key, Map<String, Posting> index, String value) {
+    Posting p = index.get(value);
+    if (p == null) {
+      return;
+    }
+    p.keys.remove(key);
+    p.view = null;
+    if (p.keys.isEmpty()) {
+      index.remove(value);
+    }
+    List<Posting> in = memberships.get(key);
+    if (in != null) {
+      in.remove(p);
+      if (in.isEmpty()) {
+        memberships.remove(key);
+      }
+    }
   }
 
   /** Moves {@code key} between index values, touching only the indexes whose values changed (status updates
@@ -148,18 +210,12 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       if (before.equals(after)) {
         return;
       }
-      Map<String, NavigableSet<String>> index = indices.get(name);
+      Map<String, Posting> index = indices.get(name);
       for (String value : before) {
-        NavigableSet<String> members = index.get(value);
-        if (members != null) {
-          members.remove(key);
-          if (members.isEmpty()) {
-            index.remove(value);
-          }
-        }
+        leave(key, index, value);
       }
       for (String value : after) {
-        index.computeIfAbsent(value, v -> new TreeSet<>(KEY_ORDER)).add(key);
+        join(key, index.computeIfAbsent(value, v -> new Posting()));
       }
     });
   }
@@ -184,15 +240,9 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
 
   private void unindex(String key, T object) {
     indexers.forEach((name, fn) -> {
-      Map<String, NavigableSet<String>> index = indices.get(name);
+      Map<String, Posting> index = indices.get(name);
       for (String value : fn.apply(object)) {
-        NavigableSet<String> members = index.get(value);
-        if (members != null) {
-          members.remove(key);
-          if (members.isEmpty()) {
-            index.remove(value);
-          }
-        }
+        leave(key, index, value);
       }
     });
   }
@@ -228,33 +278,57 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
   public List<T> list(String namespace, LabelSelector selector) {
     Objects.requireNonNull(namespace, "namespace");
     Objects.requireNonNull(selector, "selector");
-    List<T> out = new ArrayList<>();
     // every candidate set below is in key order, so the filtered answer is too
     lock.readLock().lock();
     try {
       // Narrow with the label index when the selector has an equality term; pick the rarest one.
-      Collection<String> candidates = null;
+      Posting candidates = null;
+      Map<String, Posting> labelIndex = indices.get(LABEL_INDEX);
       for (Map.Entry<String, String> e : selector.matchLabels().entrySet()) {
-        Set<String> withLabel = indices.get(LABEL_INDEX).getOrDefault(e.getKey() + "=" + e.getValue(),
-            Collections.emptyNavigableSet());
-        if (candidates == null || withLabel.size() < candidates.size()) {
+        Posting withLabel = labelIndex.get(e.getKey() + "=" + e.getValue());
+        if (withLabel == null) {
+          return List.of();
+        }
+        if (candidates == null || withLabel.keys.size() < candidates.keys.size()) {
           candidates = withLabel;
         }
       }
       if (candidates == null && !namespace.isEmpty()) {
-        candidates = indices.get(NAMESPACE_INDEX).getOrDefault(namespace, Collections.emptyNavigableSet());
-      }
-      Collection<T> pool = resolve(candidates == null ? keys : candidates);
-      for (T o : pool) {
-        if ((namespace.isEmpty() || namespace.equals(o.metadata().namespace()))
-            && selector.matches(o.metadata().labels())) {
-          out.add(o);
+        candidates = indices.get(NAMESPACE_INDEX).get(namespace);
+        if (candidates == null) {
+          return List.of();
         }
       }
+      if (candidates == null) {
+        return filter(resolve(keys), namespace, selector);
+      }
+      // the answer depends only on the candidates' objects: while their list is the same, so is the answer
+      List<T> from = candidates.view();
+      SelectorKey memoKey = new SelectorKey(namespace, selector);
+      Selected<T> last = selected.get(memoKey);
+      if (last != null && last.from() == from) {
+        return last.answer();
+      }
+      List<T> answer = filter(from, namespace, selector);
+      if (selected.size() >= MAX_SELECTED) {
+        selected.clear();
+      }
+      selected.put(memoKey, new Selected<>(from, answer));
+      return answer;
     } finally {
       lock.readLock().unlock();
     }
-    return Collections.unmodifiableList(out);
+  }
+
+  private static <T extends ApiObject<T>> List<T> filter(List<T> pool, String namespace, LabelSelector selector) {
+    List<T> out = new ArrayList<>();
+    for (T o : pool) {
+      if ((namespace.isEmpty() || namespace.equals(o.metadata().namespace()))
+          && selector.matches(o.metadata().labels())) {
+        out.add(o);
+      }
+    }
+    return out.isEmpty() ? List.of() : Collections.unmodifiableList(out);
   }
 
   /** The objects at {@code sortedKeys}, in that order, as an unmodifiable list (the caller holds the lock). */
@@ -275,12 +349,13 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     Objects.requireNonNull(value, "value");
     lock.readLock().lock();
     try {
-      Map<String, NavigableSet<String>> index = indices.get(indexName);
+      Map<String, Posting> index = indices.get(indexName);
       if (index == null) {
         throw new IllegalArgumentException("lister: no index named \"" + indexName + "\"; indexes are "
             + indices.keySet());
       }
-      return resolve(index.getOrDefault(value, Collections.emptyNavigableSet()));
+      Posting p = index.get(value);
+      return p == null ? List.of() : p.view();
     } finally {
       lock.readLock().unlock();
     }
