@@ -48,7 +48,7 @@ final class ReplicaSetPodCountsPropertyTest {
     };
   }
 
-  @Property(tries = 200)
+  @Property(tries = 100)
   void counts_equalCountingEveryPod(@ForAll @IntRange(min = 1, max = 60) int steps, @ForAll long seed) {
     Random r = new Random(seed);
     ReplicaSetPodCounts counts = new ReplicaSetPodCounts();
