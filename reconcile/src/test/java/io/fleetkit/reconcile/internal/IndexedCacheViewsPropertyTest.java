@@ -102,6 +102,32 @@ final class IndexedCacheViewsPropertyTest {
     assertThat(c.list("ns", sel)).isNotSameAs(selected).hasSize(selected.size() + 1);
   }
 
+  @Property(tries = 20)
+  void updatesBetweenReads_fewAndMany_giveTheNewObjects(@ForAll @IntRange(min = 1, max = 20) int updates,
+      @ForAll long seed) {
+    Random r = new Random(seed);
+    IndexedCache<Pod> c = new IndexedCache<>(Map.of());
+    TreeMap<String, Pod> all = new TreeMap<>(ORDER);
+    for (int i = 0; i < 30; i++) {
+      Pod p = pod("ns", "p" + i, "a", "t", "u0", 0);
+      c.put(p);
+      all.put(p.metadata().key(), p);
+    }
+    LabelSelector sel = LabelSelector.of(Map.of("app", "a", "tier", "t"));
+    for (int round = 0; round < 3; round++) {
+      assertSame(c.byIndex(Lister.CONTROLLER_INDEX, "u0"), all, p -> true);
+      assertSame(c.list("ns", sel), all, p -> true);
+      for (int i = 0; i < updates; i++) { // status-like writes, some to the same pod twice
+        String name = "p" + r.nextInt(30);
+        Pod p = pod("ns", name, "a", "t", "u0", 1 + r.nextInt(1000));
+        c.put(p);
+        all.put(p.metadata().key(), p);
+      }
+    }
+    assertSame(c.byIndex(Lister.CONTROLLER_INDEX, "u0"), all, p -> true);
+    assertSame(c.list("ns", sel), all, p -> true);
+  }
+
   private static void assertSame(List<Pod> actual, TreeMap<String, Pod> all, Predicate<Pod> wanted) {
     List<Pod> expected = all.values().stream().filter(wanted).toList();
     assertThat(actual).hasSameSizeAs(expected);
