@@ -3,10 +3,8 @@ package io.fleetkit.simulator;
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.autoscaling.NodePool;
-import io.fleetkit.api.core.GpuRequests;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.resource.ResourceNames;
@@ -15,13 +13,13 @@ import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.batch.JobCondition;
 import io.fleetkit.api.meta.ConditionStatus;
-import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.queueing.controller.QueueLabels;
 import io.fleetkit.queueing.AdmissionEngine;
 import java.time.Duration;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -68,8 +66,8 @@ final class SeriesRecorder {
   private @Nullable QueueScaling queueScaling;
   private @Nullable Instant start;
   private @Nullable StartupPhases startupPhases;
-  /** {@code namespace/name} of the stream Jobs with a running pod at this sample. */
-  private final java.util.Set<String> runningJobs = new java.util.HashSet<>();
+  /** The pods' figures, kept from a pod watch. */
+  private final PodTotals pods;
 
   /** Also samples the Kueue-style queues (pending and admitted workloads, wait) of {@code engine}. */
   void queues(AdmissionEngine engine, List<String> names) {
@@ -103,6 +101,7 @@ final class SeriesRecorder {
     this.store = store;
     this.metrics = metrics;
     this.loads = List.copyOf(loads);
+    this.pods = new PodTotals(store);
   }
 
   private void put(String name, String chart, String unit, double value) {
@@ -154,14 +153,8 @@ final class SeriesRecorder {
         }
       }
     }
-    int pending = 0;
-    int running = 0;
-    long cpuRequested = 0;
-    long gpuRequested = 0;
-    long memRequested = 0;
     Instant now = start == null ? null : start.plus(at);
     Instant prev = start == null || times.size() < 2 ? null : start.plus(times.get(times.size() - 2));
-    List<Long> latencies = new ArrayList<>();
     Map<String, long[]> poolUse = new TreeMap<>(); // pool -> {cpu requested, gpu requested}
     Map<String, String> poolOf = new HashMap<>();
     Map<String, long[]> gpuPerNode = new HashMap<>(); // node -> {allocatable, requested}
@@ -174,51 +167,24 @@ final class SeriesRecorder {
         }
       }
     }
-    runningJobs.clear();
-    List<Pod> gpuRunning = new ArrayList<>();
-    for (Pod p : store.list(Pod.class).items()) {
-      PodPhase phase = p.status().phase();
-      if (phase == PodPhase.Running && !p.spec().nodeName().isEmpty() && heldGpus(p) > 0) {
-        gpuRunning.add(p);
+    // the pods' part, kept from the pod watch (PodTotals): per ready node its unfinished pods' requests
+    for (String node : pods.nodes()) {
+      String pool = poolOf.get(node);
+      if (pool != null) {
+        poolUse.computeIfAbsent(pool, k -> new long[2])[0] += pods.nodeCpu(node);
       }
-      if (phase == PodPhase.Running && p.metadata().labels().containsKey(JobArrivals.STREAM_LABEL)) {
-        runningJobs.add(p.metadata().namespace() + "/" + p.metadata().labels().get(JobArrivals.JOB_LABEL));
+      long[] g = gpuPerNode.get(node);
+      if (g != null) {
+        g[1] += pods.nodeGpu(node);
       }
-      if (now != null && prev != null) {
-        PodCondition sc = p.status().condition(PodCondition.POD_SCHEDULED);
-        Instant created = p.metadata().creationTimestamp();
-        if (sc != null && sc.status() == ConditionStatus.True && sc.lastTransitionTime() != null && created != null
-            && sc.lastTransitionTime().isAfter(prev) && !sc.lastTransitionTime().isAfter(now)) {
-          latencies.add(Duration.between(created, sc.lastTransitionTime()).toMillis());
-        }
-      }
-      if (phase == PodPhase.Succeeded || phase == PodPhase.Failed) {
-        continue;
-      }
-      if (!p.spec().nodeName().isEmpty()) {
-        ResourceList r = p.spec().effectiveRequests();
-        memRequested += r.memoryBytes();
-        String pool = poolOf.get(p.spec().nodeName());
-        if (pool != null) {
-          long[] u = poolUse.computeIfAbsent(pool, k -> new long[2]);
-          u[0] += r.milliCpu();
-        }
-        long[] g = gpuPerNode.get(p.spec().nodeName());
-        if (g != null) {
-          g[1] += r.value(ResourceNames.NVIDIA_GPU);
-        }
-      }
-      if (p.spec().nodeName().isEmpty()) {
-        pending++;
-        continue;
-      }
-      if (phase == PodPhase.Running) {
-        running++;
-      }
-      ResourceList r = p.spec().effectiveRequests();
-      cpuRequested += r.milliCpu();
-      gpuRequested += r.value(ResourceNames.NVIDIA_GPU);
     }
+    List<Long> latencies = now == null ? new ArrayList<>() : pods.latencies(prev, now);
+    Collection<Pod> gpuRunning = pods.gpuRunning();
+    int pending = pods.pending();
+    int running = pods.running();
+    long cpuRequested = pods.cpuRequested();
+    long gpuRequested = pods.gpuRequested();
+    long memRequested = pods.memRequested();
     put("pending pods", PODS, "pods", pending);
     put("running pods", PODS, "pods", running);
     int desiredAll = 0;
@@ -388,7 +354,7 @@ final class SeriesRecorder {
           c[2]++;
         } else if (failed != null && failed.status() == ConditionStatus.True) {
           c[3]++;
-        } else if (runningJobs.contains(j.metadata().key())) {
+        } else if (pods.jobRunning(j.metadata().key())) {
           c[1]++;
         } else {
           c[0]++;
@@ -410,18 +376,12 @@ final class SeriesRecorder {
     }
   }
 
-  /** The GPUs a pod holds: its whole {@code nvidia.com/gpu} plus its shares ({@code fleetkit.io/gpu-milli}). */
-  private static double heldGpus(Pod p) {
-    ResourceList r = p.spec().effectiveRequests();
-    return GpuRequests.whole(r) + GpuRequests.milli(r) / (double) GpuRequests.MILLI_PER_DEVICE;
-  }
-
   /**
    * GPUs in use: each running GPU pod's GPUs times its utilisation, which is its {@value #GPU_UTILIZATION}
    * annotation (0 to 1) when given, else the busy share of the load on its workload (served requests/s over what
    * its serving pods can serve) when a scenario load selects it, else 1 (a running GPU job is taken as busy).
    */
-  private double gpuUsed(List<Pod> running, Map<WorkloadLoad, Double> busy) {
+  private double gpuUsed(Collection<Pod> running, Map<WorkloadLoad, Double> busy) {
     double used = 0;
     List<Map.Entry<WorkloadLoad, io.fleetkit.api.labels.LabelSelector>> selectors = new ArrayList<>();
     for (WorkloadLoad l : busy.keySet()) {
@@ -445,7 +405,7 @@ final class SeriesRecorder {
           }
         }
       }
-      used += heldGpus(p) * u;
+      used += PodTotals.heldGpus(p) * u;
     }
     return used;
   }

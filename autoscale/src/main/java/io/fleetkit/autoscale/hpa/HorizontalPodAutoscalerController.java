@@ -40,12 +40,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -457,16 +455,8 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
       return null;
     }
     // Pods of one workload mostly share their labels: match each distinct label set once.
-    Set<Map<String, String>> labelSets = new LinkedHashSet<>();
-    Map<String, String> last = null;
-    for (Pod p : pods) {
-      Map<String, String> labels = p.metadata().labels();
-      if (labels != last && !labels.equals(last)) { // neighbours (one ReplicaSet's pods) mostly share theirs
-        labelSets.add(labels);
-        last = labels;
-      }
-    }
     String namespace = hpa.metadata().namespace();
+    java.util.Collection<Map<String, String>> labelSets = this.pods.labelSets(namespace, scale.selector(), pods);
     SelectorMatches m = selectorMatches.get(namespace);
     if (m == null || !m.selectors().equals(selectors) || m.matching().size() > 10_000) {
       m = new SelectorMatches(selectors, new HashMap<>());

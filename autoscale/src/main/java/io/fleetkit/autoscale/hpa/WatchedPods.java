@@ -7,6 +7,7 @@ import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEvent;
 import io.fleetkit.api.store.WatchEventType;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,11 +43,54 @@ public final class WatchedPods implements PodLister, AutoCloseable {
   private final Map<String, Entry[]> memberOf = new HashMap<>();
   private boolean closed;
 
-  /** One selector's pods by name, and their list made on the first read after a change. */
+  /**
+   * One selector's pods by name, and their list made on the first read after a change; the pods per distinct label
+   * set, and those label sets, kept while no set appears or goes.
+   */
   private static final class Entry {
     final LabelSelector selector;
     final TreeMap<String, Pod> pods = new TreeMap<>();
+    final Map<Map<String, String>, int[]> labelCounts = new HashMap<>();
     @Nullable List<Pod> list;
+    @Nullable Collection<Map<String, String>> labelSets;
+
+    /** Puts {@code p} in (replacing its older version). */
+    void put(Pod p) {
+      Pod old = pods.put(p.metadata().name(), p);
+      if (old != null) {
+        uncount(old);
+      }
+      int[] n = labelCounts.computeIfAbsent(p.metadata().labels(), k -> new int[1]);
+      if (n[0]++ == 0) {
+        labelSets = null;
+      }
+      list = null;
+    }
+
+    void remove(String name) {
+      Pod old = pods.remove(name);
+      if (old != null) {
+        uncount(old);
+      }
+      list = null;
+    }
+
+    private void uncount(Pod old) {
+      int[] n = labelCounts.get(old.metadata().labels());
+      if (n != null && --n[0] == 0) {
+        labelCounts.remove(old.metadata().labels());
+        labelSets = null;
+      }
+    }
+
+    Collection<Map<String, String>> labelSets() {
+      Collection<Map<String, String>> l = labelSets;
+      if (l == null) {
+        l = List.copyOf(labelCounts.keySet());
+        labelSets = l;
+      }
+      return l;
+    }
 
     Entry(LabelSelector selector) {
       this.selector = selector;
@@ -88,7 +132,7 @@ public final class WatchedPods implements PodLister, AutoCloseable {
       matching.remove(namespace); // the new selector may match label sets met before
       List<Pod> pods = store.list(Pod.class, namespace, selector).items();
       for (Pod p : pods) {
-        e.pods.put(p.metadata().name(), p);
+        e.put(p);
         Entry[] was = memberOf.get(p.metadata().key());
         Entry[] now = was == null ? new Entry[1] : java.util.Arrays.copyOf(was, was.length + 1);
         now[now.length - 1] = e;
@@ -97,6 +141,17 @@ public final class WatchedPods implements PodLister, AutoCloseable {
       e.list = pods.isEmpty() ? List.of() : List.copyOf(pods);
     }
     return e.list();
+  }
+
+  /** The label sets of {@code pods}: kept from the watch when {@code pods} is this lister's current list for them. */
+  @Override
+  public Collection<Map<String, String>> labelSets(String namespace, LabelSelector selector, List<Pod> pods) {
+    Map<LabelSelector, Entry> inNamespace = entries.get(namespace);
+    Entry e = inNamespace == null ? null : inNamespace.get(selector);
+    if (e != null && e.list == pods) {
+      return e.labelSets();
+    }
+    return PodLister.super.labelSets(namespace, selector, pods);
   }
 
   private void onEvent(WatchEvent<Pod> event) {
@@ -114,14 +169,12 @@ public final class WatchedPods implements PodLister, AutoCloseable {
     if (was != null) {
       for (Entry e : was) {
         if (!contains(now, e)) {
-          e.pods.remove(name);
-          e.list = null;
+          e.remove(name);
         }
       }
     }
     for (Entry e : now) {
-      e.pods.put(name, p);
-      e.list = null;
+      e.put(p);
     }
     if (now.length == 0) {
       memberOf.remove(key);

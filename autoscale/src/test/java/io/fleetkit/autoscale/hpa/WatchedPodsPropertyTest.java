@@ -113,6 +113,9 @@ final class WatchedPodsPropertyTest {
             LabelSelector selector = SELECTORS.get(s.selector());
             List<Pod> got = watched.list(ns, selector);
             assertThat(got).isEqualTo(store.list(Pod.class, ns, selector).items());
+            // the label sets kept from the watch are those of the pods listed
+            assertThat(new java.util.HashSet<>(watched.labelSets(ns, selector, got))).isEqualTo(
+                got.stream().map(p -> p.metadata().labels()).collect(java.util.stream.Collectors.toSet()));
             String k = ns + " " + selector;
             List<Pod> before = last.get(k);
             if (before != null && before.equals(got)) {

@@ -17,6 +17,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -38,7 +39,98 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
   private final Map<String, T> items = new HashMap<>();
   private final NavigableSet<String> keys = new TreeSet<>(KEY_ORDER);
   private final Map<String, Function<? super T, ? extends Collection<String>>> indexers;
-  private final Map<String, Map<String, NavigableSet<String>>> indices = new HashMap<>();
+  private final Map<String, Map<String, Posting>> indices = new HashMap<>();
+  /** The postings each cached key is in, so that an update that moves it between none refreshes them directly. */
+  private final Map<String, List<Posting>> memberships = new HashMap<>();
+  /** The last answer of {@link #list(String, LabelSelector)} per (namespace, selector) and the posting it filtered. */
+  private final Map<SelectorKey, Selected<T>> selected = new ConcurrentHashMap<>();
+
+  /** Bound on {@link #selected}: cleared when it holds this many (selectors of deleted owners pile up). */
+  private static final int MAX_SELECTED = 4096;
+
+  private record SelectorKey(String namespace, LabelSelector selector) {}
+
+  /** An answer, the candidates it was filtered from and which of them matched. */
+  private record Selected<T>(List<T> from, boolean[] matched, List<T> answer) {}
+
+  /**
+   * One index value's keys in listing order, and the list of their objects, made on the first read after a change
+   * and returned again, the same instance, until the next: a controller that reads the same owner's pods twice
+   * without a change between pays once. After updates of a few of its objects only (no key joined or left, the usual
+   * status write), the next read copies the last list and replaces those objects, found by binary search, instead of
+   * looking up every key again.
+   */
+  private final class Posting {
+    /** Updated keys remembered before the next read resolves every key instead. */
+    private static final int MAX_PATCHES = 8;
+
+    final NavigableSet<String> keys = new TreeSet<>(KEY_ORDER);
+    /** The last list made; current unless {@link #structural} or {@link #updated} say otherwise. */
+    private @Nullable List<T> view;
+    /** A key joined or left since {@link #view} was made. */
+    private boolean structural = true;
+    /** Keys whose objects were replaced since {@link #view} was made (distinct, at most {@link #MAX_PATCHES}). */
+    private final List<String> updated = new ArrayList<>(2);
+
+    /** A key joined or left (under the write lock). */
+    synchronized void changed() {
+      structural = true;
+      updated.clear();
+    }
+
+    /** The object at {@code key} was replaced (under the write lock). */
+    synchronized void updated(String key) {
+      if (structural || view == null) {
+        return;
+      }
+      if (updated.size() >= MAX_PATCHES) {
+        structural = true;
+        updated.clear();
+      } else if (!updated.contains(key)) {
+        updated.add(key);
+      }
+    }
+
+    /** The objects (under the cache's lock, read or write; concurrent readers serialize here). */
+    synchronized List<T> view() {
+      List<T> v = view;
+      if (v != null && !structural && updated.isEmpty()) {
+        return v;
+      }
+      if (v == null || structural) {
+        v = keys.isEmpty() ? List.of() : resolve(keys);
+      } else {
+        @SuppressWarnings("unchecked")
+        T[] objects = (T[]) v.toArray(new ApiObject<?>[0]);
+        for (String key : updated) {
+          objects[indexOf(objects, key)] = items.get(key);
+        }
+        v = Collections.unmodifiableList(java.util.Arrays.asList(objects));
+      }
+      view = v;
+      structural = false;
+      updated.clear();
+      return v;
+    }
+  }
+
+  /** The position of {@code key} in {@code objects}, which are in listing order and hold it. */
+  private static int indexOf(ApiObject<?>[] objects, String key) {
+    int lo = 0;
+    int hi = objects.length - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      int c = compareKeys(objects[mid].metadata().key(), key);
+      if (c < 0) {
+        lo = mid + 1;
+      } else if (c > 0) {
+        hi = mid - 1;
+      } else {
+        return mid;
+      }
+    }
+    throw new IllegalStateException("informer cache: " + key + " missing from its index list");
+  }
 
   public IndexedCache(Map<String, Function<? super T, ? extends Collection<String>>> custom) {
     Map<String, Function<? super T, ? extends Collection<String>>> all = new LinkedHashMap<>();
@@ -106,6 +198,11 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       } else {
         reindex(key, old, object);
       }
+      if (old != null) {
+        for (Posting p : memberships.getOrDefault(key, List.of())) {
+          p.updated(key); // an updated object: its postings' lists hold the old one
+        }
+      }
       return old;
     } finally {
       lock.writeLock().unlock();
@@ -129,11 +226,36 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
 
   private void index(String key, T object) {
     indexers.forEach((name, fn) -> {
-      Map<String, NavigableSet<String>> index = indices.get(name);
+      Map<String, Posting> index = indices.get(name);
       for (String value : fn.apply(object)) {
-        index.computeIfAbsent(value, v -> new TreeSet<>(KEY_ORDER)).add(key);
+        join(key, index.computeIfAbsent(value, v -> new Posting()));
       }
     });
+  }
+
+  private void join(String key, Posting p) {
+    p.keys.add(key);
+    p.changed();
+    memberships.computeIfAbsent(key, k -> new ArrayList<>(4)).add(p);
+  }
+
+  private void leave(String key, Map<String, Posting> index, String value) {
+    Posting p = index.get(value);
+    if (p == null) {
+      return;
+    }
+    p.keys.remove(key);
+    p.changed();
+    if (p.keys.isEmpty()) {
+      index.remove(value);
+    }
+    List<Posting> in = memberships.get(key);
+    if (in != null) {
+      in.remove(p);
+      if (in.isEmpty()) {
+        memberships.remove(key);
+      }
+    }
   }
 
   /** Moves {@code key} between index values, touching only the indexes whose values changed (status updates
@@ -148,18 +270,12 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       if (before.equals(after)) {
         return;
       }
-      Map<String, NavigableSet<String>> index = indices.get(name);
+      Map<String, Posting> index = indices.get(name);
       for (String value : before) {
-        NavigableSet<String> members = index.get(value);
-        if (members != null) {
-          members.remove(key);
-          if (members.isEmpty()) {
-            index.remove(value);
-          }
-        }
+        leave(key, index, value);
       }
       for (String value : after) {
-        index.computeIfAbsent(value, v -> new TreeSet<>(KEY_ORDER)).add(key);
+        join(key, index.computeIfAbsent(value, v -> new Posting()));
       }
     });
   }
@@ -184,15 +300,9 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
 
   private void unindex(String key, T object) {
     indexers.forEach((name, fn) -> {
-      Map<String, NavigableSet<String>> index = indices.get(name);
+      Map<String, Posting> index = indices.get(name);
       for (String value : fn.apply(object)) {
-        NavigableSet<String> members = index.get(value);
-        if (members != null) {
-          members.remove(key);
-          if (members.isEmpty()) {
-            index.remove(value);
-          }
-        }
+        leave(key, index, value);
       }
     });
   }
@@ -228,33 +338,96 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
   public List<T> list(String namespace, LabelSelector selector) {
     Objects.requireNonNull(namespace, "namespace");
     Objects.requireNonNull(selector, "selector");
-    List<T> out = new ArrayList<>();
     // every candidate set below is in key order, so the filtered answer is too
     lock.readLock().lock();
     try {
       // Narrow with the label index when the selector has an equality term; pick the rarest one.
-      Collection<String> candidates = null;
+      Posting candidates = null;
+      Map<String, Posting> labelIndex = indices.get(LABEL_INDEX);
       for (Map.Entry<String, String> e : selector.matchLabels().entrySet()) {
-        Set<String> withLabel = indices.get(LABEL_INDEX).getOrDefault(e.getKey() + "=" + e.getValue(),
-            Collections.emptyNavigableSet());
-        if (candidates == null || withLabel.size() < candidates.size()) {
+        Posting withLabel = labelIndex.get(e.getKey() + "=" + e.getValue());
+        if (withLabel == null) {
+          return List.of();
+        }
+        if (candidates == null || withLabel.keys.size() < candidates.keys.size()) {
           candidates = withLabel;
         }
       }
       if (candidates == null && !namespace.isEmpty()) {
-        candidates = indices.get(NAMESPACE_INDEX).getOrDefault(namespace, Collections.emptyNavigableSet());
-      }
-      Collection<T> pool = resolve(candidates == null ? keys : candidates);
-      for (T o : pool) {
-        if ((namespace.isEmpty() || namespace.equals(o.metadata().namespace()))
-            && selector.matches(o.metadata().labels())) {
-          out.add(o);
+        candidates = indices.get(NAMESPACE_INDEX).get(namespace);
+        if (candidates == null) {
+          return List.of();
         }
       }
+      if (candidates == null) {
+        return filter(resolve(keys), namespace, selector);
+      }
+      // the answer depends only on the candidates' objects: while their list is the same, so is the answer
+      List<T> from = candidates.view();
+      SelectorKey memoKey = new SelectorKey(namespace, selector);
+      Selected<T> last = selected.get(memoKey);
+      if (last != null && last.from() == from) {
+        return last.answer();
+      }
+      Selected<T> now = filter(from, namespace, selector, last);
+      if (selected.size() >= MAX_SELECTED) {
+        selected.clear();
+      }
+      selected.put(memoKey, now);
+      return now.answer();
     } finally {
       lock.readLock().unlock();
     }
-    return Collections.unmodifiableList(out);
+  }
+
+  /**
+   * Filters {@code from}; the candidates that are the same objects as in {@code last}'s common head and tail (one
+   * changed object in between, mostly) take their match from it instead of matching the selector again.
+   */
+  private static <T extends ApiObject<T>> Selected<T> filter(List<T> from, String namespace, LabelSelector selector,
+      @Nullable Selected<T> last) {
+    int head = 0;
+    int tail = 0;
+    if (last != null) {
+      List<T> old = last.from();
+      int max = Math.min(old.size(), from.size());
+      while (head < max && old.get(head) == from.get(head)) {
+        head++;
+      }
+      while (tail < max - head && old.get(old.size() - 1 - tail) == from.get(from.size() - 1 - tail)) {
+        tail++;
+      }
+    }
+    boolean[] matched = new boolean[from.size()];
+    List<T> out = new ArrayList<>();
+    for (int i = 0; i < matched.length; i++) {
+      T o = from.get(i);
+      boolean m;
+      if (i < head) {
+        m = last.matched()[i];
+      } else if (i >= matched.length - tail) {
+        m = last.matched()[last.matched().length - (matched.length - i)];
+      } else {
+        m = (namespace.isEmpty() || namespace.equals(o.metadata().namespace()))
+            && selector.matches(o.metadata().labels());
+      }
+      matched[i] = m;
+      if (m) {
+        out.add(o);
+      }
+    }
+    return new Selected<>(from, matched, out.isEmpty() ? List.of() : Collections.unmodifiableList(out));
+  }
+
+  private static <T extends ApiObject<T>> List<T> filter(List<T> pool, String namespace, LabelSelector selector) {
+    List<T> out = new ArrayList<>();
+    for (T o : pool) {
+      if ((namespace.isEmpty() || namespace.equals(o.metadata().namespace()))
+          && selector.matches(o.metadata().labels())) {
+        out.add(o);
+      }
+    }
+    return out.isEmpty() ? List.of() : Collections.unmodifiableList(out);
   }
 
   /** The objects at {@code sortedKeys}, in that order, as an unmodifiable list (the caller holds the lock). */
@@ -275,12 +448,13 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     Objects.requireNonNull(value, "value");
     lock.readLock().lock();
     try {
-      Map<String, NavigableSet<String>> index = indices.get(indexName);
+      Map<String, Posting> index = indices.get(indexName);
       if (index == null) {
         throw new IllegalArgumentException("lister: no index named \"" + indexName + "\"; indexes are "
             + indices.keySet());
       }
-      return resolve(index.getOrDefault(value, Collections.emptyNavigableSet()));
+      Posting p = index.get(value);
+      return p == null ? List.of() : p.view();
     } finally {
       lock.readLock().unlock();
     }

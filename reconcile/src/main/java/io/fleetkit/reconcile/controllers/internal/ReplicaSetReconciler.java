@@ -53,6 +53,7 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
 
   private final ControllerExpectations expectations;
   private final CacheExpectations cacheExpectations = new CacheExpectations();
+  private final ReplicaSetPodCounts podCounts = new ReplicaSetPodCounts();
   private final int burstReplicas;
   private final Supplier<String> nameSuffixes;
 
@@ -72,6 +73,7 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
     if (rs == null) {
       expectations.delete(key);
       cacheExpectations.forget(key);
+      podCounts.forget(key);
       return Result.done();
     }
     Instant now = ctx.now();
@@ -86,12 +88,9 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
       satisfied = cacheExpectations.satisfied(key, cached,
           name -> ctx.store().get(Pod.class, key.namespace(), name).isPresent(), now);
     }
-    List<Pod> active = new ArrayList<>();
-    for (Pod p : owned) {
-      if (ActivePods.isActive(p)) {
-        active.add(p);
-      }
-    }
+    ReplicaSetPodCounts.Counts counts = podCounts.count(key, owned, rs.spec().template().labels(),
+        rs.spec().minReadySeconds(), now);
+    List<Pod> active = counts.active();
     RuntimeException failure = null;
     if (satisfied && rs.metadata().deletionTimestamp() == null) {
       try {
@@ -100,7 +99,8 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
         failure = e;
       }
     }
-    ReplicaSetStatus status = calculateStatus(rs, active, now, failure);
+    ReplicaSetStatus status = statusOf(rs, active.size(), counts.fullyLabeled(), counts.ready(), counts.available(),
+        now, failure);
     if (!status.equals(rs.status())) {
       try {
         ctx.store().updateStatus(rs.withStatus(status));
@@ -157,7 +157,7 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
   }
 
   /** Whether {@code labels} holds every pair of {@code wanted} (label values are never null). */
-  private static boolean hasAll(Map<String, String> labels, Map<String, String> wanted) {
+  static boolean hasAll(Map<String, String> labels, Map<String, String> wanted) {
     for (Map.Entry<String, String> e : wanted.entrySet()) {
       if (!e.getValue().equals(labels.get(e.getKey()))) {
         return false;
@@ -186,8 +186,9 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
     List<Pod> controlled = lister.byIndex(Lister.CONTROLLER_INDEX, uid);
     if (Lister.sameObjects(controlled, lister.list(rs.metadata().namespace(), rs.spec().selector()))) {
       // the usual case: every pod it controls is selected and every selected pod is controlled by it (not by
-      // another owner, not an orphan): the loop below would keep each of them, releasing and adopting nothing
-      return new ArrayList<>(controlled);
+      // another owner, not an orphan): the loop below would keep each of them, releasing and adopting nothing.
+      // The cache's list, as it is (immutable, the same instance while none of them changed)
+      return controlled;
     }
     List<Pod> owned = new ArrayList<>();
     Boolean canAdopt = null;
@@ -391,10 +392,16 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
         }
       }
     }
+    return statusOf(rs, active.size(), fullyLabeled, ready, available, now, manageError);
+  }
+
+  /** {@link #calculateStatus} from the counts of the active pods. */
+  private static ReplicaSetStatus statusOf(ReplicaSet rs, int activeCount, int fullyLabeled, int ready,
+      int available, Instant now, @Nullable RuntimeException manageError) {
     List<ReplicaSetCondition> conditions = new ArrayList<>(rs.status().conditions());
     ReplicaSetCondition failure = rs.status().condition(ReplicaSetCondition.REPLICA_FAILURE);
     if (manageError != null && failure == null) {
-      int diff = active.size() - rs.spec().replicas();
+      int diff = activeCount - rs.spec().replicas();
       String reason = diff < 0 ? ReplicaSetCondition.REASON_FAILED_CREATE
           : diff > 0 ? ReplicaSetCondition.REASON_FAILED_DELETE : "";
       conditions.add(new ReplicaSetCondition(ReplicaSetCondition.REPLICA_FAILURE, ConditionStatus.True, reason,
@@ -402,7 +409,7 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
     } else if (manageError == null && failure != null) {
       conditions.remove(failure);
     }
-    return new ReplicaSetStatus(active.size(), fullyLabeled, ready, available, rs.metadata().generation(),
+    return new ReplicaSetStatus(activeCount, fullyLabeled, ready, available, rs.metadata().generation(),
         conditions);
   }
 
