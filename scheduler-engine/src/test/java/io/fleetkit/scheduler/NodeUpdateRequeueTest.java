@@ -7,6 +7,11 @@ import io.fleetkit.api.core.GpuDevice;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.NodeAddress;
 import io.fleetkit.api.core.NodeCondition;
+import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.FilterPlugin;
+import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.scheduling.Taint;
@@ -26,7 +31,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Which node updates move an unschedulable pod out of the unschedulable pods, as kube-scheduler's
  * {@code updateNodeInCache} with {@code NodeSchedulingPropertiesChange} ({@code pkg/scheduler/framework/events.go}):
  * unschedulable, allocatable, labels, taints, condition statuses and annotations (plus FleetKit's GPU devices) do;
- * a heartbeat (condition times, reason, message) and fields no plugin reads do not.
+ * a heartbeat (condition times, reason, message) and fields no plugin reads do not. The parked pod is rejected by a
+ * plugin without queueing hints, which registers every event, so that what is tested is the engine's filter alone
+ * (the default plugins' hints narrow the counted updates further; their own tests show that).
  */
 final class NodeUpdateRequeueTest {
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
@@ -41,11 +48,29 @@ final class NodeUpdateRequeueTest {
         .build();
   }
 
-  /** A scheduler holding pod {@code big} (2 CPUs, the node has 1) as unschedulable after one attempt. */
+  /** Rejects every node and implements no {@code EnqueueExtensions}: every node event may help. */
+  private static final class RejectsAll implements FilterPlugin {
+    static final String NAME = "RejectsAll";
+
+    @Override
+    public String name() {
+      return NAME;
+    }
+
+    @Override
+    public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+      return Status.unresolvable("rejected by " + NAME);
+    }
+  }
+
+  /** A scheduler holding pod {@code p} as unschedulable after one attempt, rejected by {@link RejectsAll}. */
   private Scheduler parked() {
-    Scheduler s = Scheduler.builder().clock(clock).binder(new InMemoryBinder()).parallelism(1).seed(1).build();
+    PluginRegistry registry = PluginRegistry.defaults().toBuilder().register(RejectsAll.NAME, h -> new RejectsAll())
+        .build();
+    Scheduler s = Scheduler.builder().clock(clock).binder(new InMemoryBinder()).parallelism(1).seed(1)
+        .registry(registry).profile(DefaultPlugins.profile().toBuilder().plugin(RejectsAll.NAME, 0).build()).build();
     s.addNode(node());
-    s.addPod(pod("big", 2000, 10));
+    s.addPod(pod("p", 100, 10));
     assertThat(s.scheduleOne().isBound()).isFalse();
     assertThat(queue(s)).isEqualTo(PendingPod.Queue.UNSCHEDULABLE);
     return s;

@@ -5,7 +5,10 @@ import static io.fleetkit.scheduler.testing.Fixtures.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.framework.ClusterEvent;
 import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.EnqueueExtensions;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.framework.PreFilterPlugin;
@@ -26,9 +29,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The engine's per-node score cache ({@code TableScore.scoreKey}) changes no decision: a scheduler with kube's default
@@ -144,8 +149,9 @@ final class ScoreCacheSchedulingPropertiesTest {
     }
   }
 
-  /** NodeResourcesFit without a score key. */
-  private static final class UncachedFit implements PreFilterPlugin, TableFilter, PreScorePlugin, TableScore {
+  /** NodeResourcesFit without a score key (with its queueing hints, so that pods are retried alike). */
+  private static final class UncachedFit
+      implements PreFilterPlugin, TableFilter, PreScorePlugin, TableScore, EnqueueExtensions {
     private final NodeResourcesFitPlugin inner;
 
     UncachedFit(NodeResourcesFitPlugin inner) {
@@ -155,6 +161,17 @@ final class ScoreCacheSchedulingPropertiesTest {
     @Override
     public String name() {
       return inner.name();
+    }
+
+    @Override
+    public Set<ClusterEvent> eventsToRegister() {
+      return inner.eventsToRegister();
+    }
+
+    @Override
+    public boolean isSchedulableAfter(Pod pod, ClusterEvent event, @Nullable Object oldObject,
+        @Nullable Object newObject) {
+      return inner.isSchedulableAfter(pod, event, oldObject, newObject);
     }
 
     @Override

@@ -11,7 +11,11 @@ public enum ClusterEvent {
   NODE_DELETE,
   /** A bound pod appeared (bound by someone else, or first seen). */
   ASSIGNED_POD_ADD,
-  /** A bound pod changed (labels, node...). */
+  /**
+   * A bound pod changed its node, its labels or its resource requests (an in-place resize: upstream's
+   * {@code UpdatePodLabel} and {@code UpdatePodScaleDown} for pods other than the one being scheduled). Updates of a
+   * pending pod are no cluster event: the pod itself is re-queued when it changes.
+   */
   ASSIGNED_POD_UPDATE,
   /** A bound or assumed pod went away (deleted, terminated, preempted, or its binding failed). */
   ASSIGNED_POD_DELETE,

@@ -9,7 +9,9 @@ import org.jspecify.annotations.Nullable;
  * which a pod this plugin rejected may fit, as kube's {@code EnqueueExtensions.EventsToRegister}. A pod parked as
  * unschedulable is re-queued only by an event one of its rejecting plugins registered; a rejecting plugin that does
  * not implement this interface is taken to register every event. Pods are also re-queued after at most the
- * profile's {@code podMaxInUnschedulablePodsDuration} whatever happens.
+ * profile's {@code podMaxInUnschedulablePodsDuration} whatever happens, and at once whenever the parked pod itself is
+ * updated (whatever changed, hints unasked): so upstream's target-pod events ({@code UpdatePodToleration},
+ * {@code UpdatePodScaleDown} of the pod being scheduled...) need no event and no hint here.
  */
 public interface EnqueueExtensions {
   /** The events to register; called once when the profile is built. */

@@ -79,12 +79,14 @@ final class EventHandlers {
       }
       nominator.remove(key);
       PodInfo before = cache.podInfo(key);
-      cache.addOrUpdateBoundPod(EnginePodInfo.of(pod));
+      EnginePodInfo info = EnginePodInfo.of(pod);
+      cache.addOrUpdateBoundPod(info);
       ClusterEvent event = null;
       if (before == null) {
         event = ClusterEvent.ASSIGNED_POD_ADD;
       } else if (!before.pod().spec().nodeName().equals(pod.spec().nodeName())
-          || !before.pod().metadata().labels().equals(pod.metadata().labels())) {
+          || !before.pod().metadata().labels().equals(pod.metadata().labels())
+          || !before.requests().equals(info.requests())) { // an in-place resize (upstream's UpdatePodScaleDown)
         event = ClusterEvent.ASSIGNED_POD_UPDATE;
       } // else: our own binding confirmed, nothing changed for other pods
       if (event != null) {

@@ -2,7 +2,11 @@ package io.fleetkit.scheduler.plugins.nodeaffinity;
 
 import io.fleetkit.api.ValidationException;
 import io.fleetkit.api.Violation;
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.framework.ClusterEvent;
 import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.EnqueueExtensions;
 import io.fleetkit.api.framework.FilterPlugin;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.PluginFactory;
@@ -21,7 +25,9 @@ import io.fleetkit.api.scheduling.PreferredSchedulingTerms;
 import io.fleetkit.api.scheduling.RequiredNodeAffinity;
 import io.fleetkit.api.scheduling.SchedulingValidation;
 import io.fleetkit.scheduler.plugins.helper.NormalizeScore;
+import io.fleetkit.scheduler.plugins.helper.ObjectChange;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,11 +46,14 @@ import org.jspecify.annotations.Nullable;
  *       ({@value #ERR_REASON_ENFORCED}) or the pod's ({@value #ERR_REASON_POD}).
  *   <li>PreScore compiles the preferred terms (Skip when there are none); Score sums the weights of the terms a
  *       node matches, the added preferred terms included; normalization scales the best node to 100.
+ *   <li>Queueing hints ({@link EnqueueExtensions}): a pod this plugin rejected is retried when a node matching its
+ *       required affinity (and the added affinity) is added, or a node's labels change so that it starts matching.
  * </ul>
  *
  * <p>Immutable and thread-safe; Filter and Score allocate nothing once PreFilter/PreScore ran.
  */
-public final class NodeAffinityPlugin implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin {
+public final class NodeAffinityPlugin
+    implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions {
   /** The name this plugin is registered under. */
   public static final String NAME = "NodeAffinity";
   /** Rejection: the node fails the pod's nodeSelector or required node affinity (upstream {@code ErrReasonPod}). */
@@ -129,6 +138,46 @@ public final class NodeAffinityPlugin implements PreFilterPlugin, FilterPlugin, 
   @Override
   public String name() {
     return NAME;
+  }
+
+  /**
+   * Upstream's {@code Node/Add} and {@code Node/UpdateNodeLabel}: {@link ClusterEvent#NODE_ADD} and
+   * {@link ClusterEvent#NODE_UPDATE}, FleetKit's single update event for every node change a plugin reads, which
+   * {@link #isSchedulableAfter} narrows to label changes that make the node match.
+   */
+  @Override
+  public Set<ClusterEvent> eventsToRegister() {
+    return EnumSet.of(ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE);
+  }
+
+  /**
+   * Upstream's {@code isSchedulableAfterNodeChange}: no when the node fails the added affinity or the pod's
+   * {@code nodeSelector} and required node affinity; yes when it matches and was added, or did not match before the
+   * update; no for an update of a node that matched already (a heartbeat, a taint, an unrelated label). Objects that
+   * are not nodes, and other events, re-queue. Upstream also re-queues when the pod's terms do not parse; FleetKit
+   * validates them when the pod is built. "Matched before" covers the added affinity too: upstream checks only the
+   * pod's terms there, so a node that starts matching the added affinity alone would leave the pod parked until the
+   * periodic flush.
+   */
+  @Override
+  public boolean isSchedulableAfter(Pod pod, ClusterEvent event, @Nullable Object oldObject,
+      @Nullable Object newObject) {
+    ObjectChange<Node> change = ObjectChange.as(Node.class, oldObject, newObject);
+    if (change == null || change.after() == null) {
+      return true;
+    }
+    Node after = change.after();
+    if (addedNodeSelector != null && !addedNodeSelector.matches(after.name(), after.metadata().labels())) {
+      return false;
+    }
+    RequiredNodeAffinity required =
+        RequiredNodeAffinity.fromAffinity(pod.spec().nodeSelector(), pod.spec().affinity());
+    if (!required.match(after.name(), after.metadata().labels())) {
+      return false;
+    }
+    Node before = change.before();
+    return before == null || !required.match(before.name(), before.metadata().labels())
+        || (addedNodeSelector != null && !addedNodeSelector.matches(before.name(), before.metadata().labels()));
   }
 
   @Override

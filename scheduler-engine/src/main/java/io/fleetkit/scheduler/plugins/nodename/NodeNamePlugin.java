@@ -1,6 +1,8 @@
 package io.fleetkit.scheduler.plugins.nodename;
 
+import io.fleetkit.api.framework.ClusterEvent;
 import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.EnqueueExtensions;
 import io.fleetkit.api.framework.FilterPlugin;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.PluginFactory;
@@ -9,15 +11,21 @@ import io.fleetkit.api.framework.PreFilterPlugin;
 import io.fleetkit.api.framework.PreFilterResult;
 import io.fleetkit.api.framework.Snapshot;
 import io.fleetkit.api.framework.Status;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Filters out every node but the one a pod names in {@code spec.nodeName} (kube-scheduler's {@code NodeName},
  * {@code pkg/scheduler/framework/plugins/nodename/node_name.go}). A pod without a node name fits every node.
+ * A pod this plugin rejected is retried when a node is added, as upstream (which gives that event no hint).
+ *
+ * <p>In FleetKit's scheduling engine a pod whose {@code spec.nodeName} is set counts as bound and never reaches the
+ * scheduling queue, so the engine never parks a pod on this plugin's rejection.
  *
  * <p>Stateless and thread-safe; {@link #filter} allocates nothing.
  */
-public final class NodeNamePlugin implements PreFilterPlugin, FilterPlugin {
+public final class NodeNamePlugin implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
   /** The name this plugin is registered under. */
   public static final String NAME = "NodeName";
   /** The rejection reason, verbatim from kube-scheduler ({@code ErrReason}). */
@@ -36,6 +44,16 @@ public final class NodeNamePlugin implements PreFilterPlugin, FilterPlugin {
   @Override
   public String name() {
     return NAME;
+  }
+
+  /**
+   * Upstream's {@code Node/Add} ({@link ClusterEvent#NODE_ADD}): only a new node can be the named one. Node updates
+   * never change this plugin's verdict, so {@link ClusterEvent#NODE_UPDATE} is not registered; the hint is the default
+   * (re-queue), as upstream registers no hint function.
+   */
+  @Override
+  public Set<ClusterEvent> eventsToRegister() {
+    return EnumSet.of(ClusterEvent.NODE_ADD);
   }
 
   /**

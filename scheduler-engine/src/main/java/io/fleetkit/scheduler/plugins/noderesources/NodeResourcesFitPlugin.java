@@ -1,7 +1,11 @@
 package io.fleetkit.scheduler.plugins.noderesources;
 
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.framework.ClusterEvent;
 import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.EnqueueExtensions;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.PluginFactory;
 import io.fleetkit.api.framework.PodInfo;
@@ -14,9 +18,12 @@ import io.fleetkit.api.framework.Status;
 import io.fleetkit.scheduler.nodetable.NodeTable;
 import io.fleetkit.scheduler.nodetable.TableFilter;
 import io.fleetkit.scheduler.nodetable.TableScore;
+import io.fleetkit.scheduler.plugins.helper.ObjectChange;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -28,9 +35,13 @@ import org.jspecify.annotations.Nullable;
  * status is UnschedulableAndUnresolvable when some request exceeds the node's whole allocatable (preemption cannot
  * help), else Unschedulable. Score applies the configured {@link ScoringStrategy}.
  *
+ * <p>Queueing hints ({@link EnqueueExtensions}, {@link FitQueueingHints}): a pod this plugin rejected is retried when
+ * a bound pod goes away or scales down a resource it requests, or a node it fits is added or gains room for it.
+ *
  * <p>Thread-safe and immutable; Filter and Score allocate nothing when the node fits.
  */
-public final class NodeResourcesFitPlugin implements PreFilterPlugin, TableFilter, PreScorePlugin, TableScore {
+public final class NodeResourcesFitPlugin
+    implements PreFilterPlugin, TableFilter, PreScorePlugin, TableScore, EnqueueExtensions {
   public static final String NAME = "NodeResourcesFit";
   public static final String REASON_TOO_MANY_PODS = "Too many pods";
   public static final String REASON_INSUFFICIENT_CPU = "Insufficient cpu";
@@ -56,11 +67,13 @@ public final class NodeResourcesFitPlugin implements PreFilterPlugin, TableFilte
   private final NodeResourcesFitArgs args;
   private final ResourceVector resources;
   private final FitScorer scorer;
+  private final FitQueueingHints hints;
 
   public NodeResourcesFitPlugin(NodeResourcesFitArgs args) {
     this.args = Objects.requireNonNull(args, "args");
     this.resources = new ResourceVector(args.scoringStrategy().resources(), false);
     this.scorer = FitScorer.of(args.scoringStrategy());
+    this.hints = new FitQueueingHints(args);
   }
 
   /** With kube's defaults (LeastAllocated over cpu and memory). */
@@ -80,6 +93,45 @@ public final class NodeResourcesFitPlugin implements PreFilterPlugin, TableFilte
   @Override
   public String name() {
     return NAME;
+  }
+
+  /**
+   * Upstream's events, as FleetKit's: {@code Pod/Delete} is {@link ClusterEvent#ASSIGNED_POD_DELETE};
+   * {@code Pod/UpdatePodScaleDown} (in-place resize) is {@link ClusterEvent#ASSIGNED_POD_UPDATE}, which the engine
+   * sends for a bound pod whose node, labels or requests changed; {@code Node/Add} is {@link ClusterEvent#NODE_ADD};
+   * {@code Node/UpdateNodeAllocatable} is {@link ClusterEvent#NODE_UPDATE}, FleetKit's single update event for every
+   * node change a plugin reads. {@link #isSchedulableAfter} narrows the coarse events to the changes that matter.
+   */
+  @Override
+  public Set<ClusterEvent> eventsToRegister() {
+    return EnumSet.of(ClusterEvent.ASSIGNED_POD_DELETE, ClusterEvent.ASSIGNED_POD_UPDATE, ClusterEvent.NODE_ADD,
+        ClusterEvent.NODE_UPDATE);
+  }
+
+  /**
+   * Upstream's {@code isSchedulableAfterPodEvent} for pod events and {@code isSchedulableAfterNodeChange} for node
+   * events ({@link FitQueueingHints}). Objects of another type, an event without its objects, and other events,
+   * re-queue.
+   */
+  @Override
+  public boolean isSchedulableAfter(Pod pod, ClusterEvent event, @Nullable Object oldObject,
+      @Nullable Object newObject) {
+    return switch (event) {
+      case ASSIGNED_POD_DELETE, ASSIGNED_POD_UPDATE -> {
+        ObjectChange<Pod> c = ObjectChange.as(Pod.class, oldObject, newObject);
+        yield c == null || hints.afterPodEvent(pod, c.before(), c.after());
+      }
+      case NODE_ADD, NODE_UPDATE -> {
+        ObjectChange<Node> c = ObjectChange.as(Node.class, oldObject, newObject);
+        yield c == null || c.after() == null || hints.afterNodeChange(pod, c.before(), c.after());
+      }
+      default -> true;
+    };
+  }
+
+  /** The queueing hints, for tests. */
+  FitQueueingHints hints() {
+    return hints;
   }
 
   @Override
@@ -158,7 +210,7 @@ public final class NodeResourcesFitPlugin implements PreFilterPlugin, TableFilte
    * Filter on the node's numbers; {@code node} (read for extended resources only) may be null when the pod requests
    * none.
    */
-  private static Status fit(PodResourceRequest r, int podCount, long podsAlloc, long cpuAlloc, long cpuRequested,
+  static Status fit(PodResourceRequest r, int podCount, long podsAlloc, long cpuAlloc, long cpuRequested,
       long memAlloc, long memRequested, long storageAlloc, long storageRequested, @Nullable NodeInfo node) {
     Failures f = null;
     Status first = null;

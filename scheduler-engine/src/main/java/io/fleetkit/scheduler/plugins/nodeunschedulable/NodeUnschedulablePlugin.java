@@ -1,6 +1,10 @@
 package io.fleetkit.scheduler.plugins.nodeunschedulable;
 
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.framework.ClusterEvent;
 import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.EnqueueExtensions;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.PluginFactory;
 import io.fleetkit.api.framework.PodInfo;
@@ -10,17 +14,24 @@ import io.fleetkit.api.scheduling.TaintEffect;
 import io.fleetkit.api.scheduling.Taints;
 import io.fleetkit.scheduler.nodetable.NodeTable;
 import io.fleetkit.scheduler.nodetable.TableFilter;
+import io.fleetkit.scheduler.plugins.helper.ObjectChange;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Filters out nodes with {@code spec.unschedulable} set (cordoned), unless the pod tolerates the taint
  * {@value #TAINT_NODE_UNSCHEDULABLE}{@code :NoSchedule} (kube-scheduler's {@code NodeUnschedulable},
  * {@code pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go}).
  *
+ * <p>Queueing hints ({@link EnqueueExtensions}): a pod this plugin rejected is retried when a node is added
+ * schedulable or uncordoned, not for other node changes.
+ *
  * <p>Stateless and thread-safe; {@link #filter} allocates nothing. The toleration check runs only for cordoned
  * nodes, so no per-pod precomputation is needed.
  */
-public final class NodeUnschedulablePlugin implements TableFilter {
+public final class NodeUnschedulablePlugin implements TableFilter, EnqueueExtensions {
   /** The name this plugin is registered under. */
   public static final String NAME = "NodeUnschedulable";
   /** The rejection reason, verbatim from kube-scheduler ({@code ErrReasonUnschedulable}). */
@@ -72,6 +83,34 @@ public final class NodeUnschedulablePlugin implements TableFilter {
         }
       }
     }
+  }
+
+  /**
+   * Upstream's {@code Node/Add} and {@code Node/UpdateNodeTaint} (a change of {@code spec.unschedulable} is one):
+   * {@link ClusterEvent#NODE_ADD} and {@link ClusterEvent#NODE_UPDATE}, FleetKit's single update event for every node
+   * change a plugin reads, which {@link #isSchedulableAfter} narrows. Upstream's {@code TargetPod/UpdatePodToleration}
+   * has no counterpart here: any update of the parked pod itself re-queues it, hints unasked.
+   */
+  @Override
+  public Set<ClusterEvent> eventsToRegister() {
+    return EnumSet.of(ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE);
+  }
+
+  /**
+   * Upstream's {@code isSchedulableAfterNodeChange}: yes for a node added schedulable or updated from unschedulable to
+   * schedulable; no for a node added cordoned or an update that leaves {@code spec.unschedulable} as it was (a
+   * heartbeat, a label, a taint). Objects that are not nodes, and other events, re-queue.
+   */
+  @Override
+  public boolean isSchedulableAfter(Pod pod, ClusterEvent event, @Nullable Object oldObject,
+      @Nullable Object newObject) {
+    ObjectChange<Node> change = ObjectChange.as(Node.class, oldObject, newObject);
+    if (change == null || change.after() == null) {
+      return true;
+    }
+    Node before = change.before();
+    boolean schedulable = !change.after().spec().unschedulable();
+    return schedulable && (before == null || before.spec().unschedulable());
   }
 
   @Override

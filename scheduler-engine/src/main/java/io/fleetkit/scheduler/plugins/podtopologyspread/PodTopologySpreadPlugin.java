@@ -1,8 +1,11 @@
 package io.fleetkit.scheduler.plugins.podtopologyspread;
 
+import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.framework.ClusterEvent;
 import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.EnqueueExtensions;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.PluginFactory;
 import io.fleetkit.api.framework.PodInfo;
@@ -18,9 +21,12 @@ import io.fleetkit.api.scheduling.TopologySpreadConstraint;
 import io.fleetkit.api.scheduling.UnsatisfiableConstraintAction;
 import io.fleetkit.scheduler.nodetable.NodeTable;
 import io.fleetkit.scheduler.nodetable.TableFilter;
+import io.fleetkit.scheduler.plugins.helper.ObjectChange;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -40,11 +46,15 @@ import org.jspecify.annotations.Nullable;
  *   <li>addPod/removePod update a copy of the counts for preemption's dry runs, keeping the minimum exact.
  *   <li>PreScore/Score rank by {@code ScheduleAnyway} constraints: {@code sum(count * log(#domains + 2) + maxSkew - 1)},
  *       then reverse min-max normalization; nodes missing a topology key score 0.
+ *   <li>Queueing hints ({@link EnqueueExtensions}, {@link SpreadQueueingHints}): a pod this plugin rejected is retried
+ *       when a bound pod its constraints select comes, goes or changes labels in its namespace, or a node gains, loses
+ *       or changes a topology key (or its taints, when it holds them all).
  * </ul>
  *
  * <p>Thread-safe: immutable after construction; per-cycle data lives in the {@link CycleState}.
  */
-public final class PodTopologySpreadPlugin implements PreFilterPlugin, TableFilter, PreScorePlugin, ScorePlugin {
+public final class PodTopologySpreadPlugin
+    implements PreFilterPlugin, TableFilter, PreScorePlugin, ScorePlugin, EnqueueExtensions {
   /** The name this plugin is registered under. */
   public static final String NAME = "PodTopologySpread";
   /** Filter reason when the skew would exceed maxSkew (upstream ErrReasonConstraintsNotMatch). */
@@ -94,6 +104,56 @@ public final class PodTopologySpreadPlugin implements PreFilterPlugin, TableFilt
   @Override
   public String name() {
     return NAME;
+  }
+
+  /**
+   * Upstream's events, as FleetKit's: {@code Pod/Add}, {@code Pod/UpdatePodLabel} and {@code Pod/Delete} are
+   * {@link ClusterEvent#ASSIGNED_POD_ADD}, {@link ClusterEvent#ASSIGNED_POD_UPDATE} and
+   * {@link ClusterEvent#ASSIGNED_POD_DELETE}; {@code Node/Add} is {@link ClusterEvent#NODE_ADD};
+   * {@code Node/UpdateNodeLabel} and {@code Node/UpdateNodeTaint} are {@link ClusterEvent#NODE_UPDATE}, FleetKit's
+   * single update event for every node change a plugin reads. {@link #isSchedulableAfter} narrows them. Upstream's
+   * {@code Node/Delete} has no counterpart (the engine sends no event when a node goes away), nor does its
+   * {@code Pod/UpdatePodToleration} for the pending pod (any update of the parked pod itself re-queues it).
+   */
+  @Override
+  public Set<ClusterEvent> eventsToRegister() {
+    return EnumSet.of(ClusterEvent.ASSIGNED_POD_ADD, ClusterEvent.ASSIGNED_POD_UPDATE,
+        ClusterEvent.ASSIGNED_POD_DELETE, ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE);
+  }
+
+  /**
+   * Upstream's {@code isSchedulableAfterPodChange} and {@code isSchedulableAfterNodeChange}
+   * ({@link SpreadQueueingHints}) over the pod's hard constraints. A pod event about a pod that is neither this one
+   * nor bound in its namespace is skipped before the constraints are compiled. Objects of another type, an event
+   * without its objects, constraints that do not compile, and other events, re-queue.
+   */
+  @Override
+  public boolean isSchedulableAfter(Pod pod, ClusterEvent event, @Nullable Object oldObject,
+      @Nullable Object newObject) {
+    try {
+      return switch (event) {
+        case ASSIGNED_POD_ADD, ASSIGNED_POD_UPDATE, ASSIGNED_POD_DELETE -> {
+          ObjectChange<Pod> c = ObjectChange.as(Pod.class, oldObject, newObject);
+          if (c == null || (c.before() == null && c.after() == null)) {
+            yield true;
+          }
+          if ((c.after() != null && !SpreadQueueingHints.involved(c.after(), pod))
+              || (c.before() != null && !SpreadQueueingHints.involved(c.before(), pod))) {
+            yield false;
+          }
+          yield SpreadQueueingHints.afterPodChange(pod,
+              constraintsFor(pod, UnsatisfiableConstraintAction.DoNotSchedule), c.before(), c.after());
+        }
+        case NODE_ADD, NODE_UPDATE -> {
+          ObjectChange<Node> c = ObjectChange.as(Node.class, oldObject, newObject);
+          yield c == null || c.after() == null || SpreadQueueingHints.afterNodeChange(
+              constraintsFor(pod, UnsatisfiableConstraintAction.DoNotSchedule), c.before(), c.after());
+        }
+        default -> true;
+      };
+    } catch (IllegalArgumentException e) {
+      return true; // a selector that does not parse: upstream's error, whose answer is Queue
+    }
   }
 
   @Override

@@ -1,6 +1,10 @@
 package io.fleetkit.scheduler.plugins.tainttoleration;
 
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.framework.ClusterEvent;
 import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.EnqueueExtensions;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.PluginFactory;
 import io.fleetkit.api.framework.PodInfo;
@@ -15,9 +19,13 @@ import io.fleetkit.scheduler.plugins.helper.NormalizeScore;
 import io.fleetkit.scheduler.nodetable.NodeTable;
 import io.fleetkit.scheduler.nodetable.TableFilter;
 import io.fleetkit.scheduler.nodetable.TableScore;
+import io.fleetkit.scheduler.plugins.helper.ObjectChange;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Taints and tolerations, as kube-scheduler's {@code TaintToleration}
@@ -30,11 +38,13 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>PreScore keeps the pod's tolerations whose effect is PreferNoSchedule or unset; Score counts the node's
  *       PreferNoSchedule taints none of them tolerates; normalization reverses the counts, so 0 untolerated taints
  *       scores 100 and the worst node 0.
+ *   <li>Queueing hints ({@link EnqueueExtensions}): a pod this plugin rejected is retried when a node it tolerates is
+ *       added, or a node's taints change from untolerated to tolerated; not for other node changes.
  * </ul>
  *
  * <p>Thread-safe. Filter and Score allocate nothing: rejection statuses are cached per taint (up to a bound).
  */
-public final class TaintTolerationPlugin implements TableFilter, PreScorePlugin, TableScore {
+public final class TaintTolerationPlugin implements TableFilter, PreScorePlugin, TableScore, EnqueueExtensions {
   /** The name this plugin is registered under. */
   public static final String NAME = "TaintToleration";
   /** The rejection reason's format, verbatim from kube-scheduler: taint key, then taint value. */
@@ -63,15 +73,23 @@ public final class TaintTolerationPlugin implements TableFilter, PreScorePlugin,
     if (taints.isEmpty()) {
       return Status.success();
     }
-    // Taints.findMatchingUntoleratedTaint, unrolled: its Optional result would allocate on every rejection.
-    List<Toleration> tolerations = pod.pod().spec().tolerations();
+    Taint untolerated = firstUntolerated(taints, pod.pod().spec().tolerations());
+    return untolerated == null ? Status.success() : rejection(untolerated);
+  }
+
+  /**
+   * The first NoSchedule or NoExecute taint none of {@code tolerations} tolerates, or {@code null}:
+   * {@link Taints#findMatchingUntoleratedTaint} with {@link Taints#NO_SCHEDULE_OR_NO_EXECUTE}, unrolled, since its
+   * Optional result would allocate on every rejection.
+   */
+  private static @Nullable Taint firstUntolerated(List<Taint> taints, List<Toleration> tolerations) {
     for (int i = 0, n = taints.size(); i < n; i++) {
       Taint taint = taints.get(i);
       if (taint.effect() != TaintEffect.PreferNoSchedule && !Taints.tolerationsTolerateTaint(tolerations, taint)) {
-        return rejection(taint);
+        return taint;
       }
     }
-    return Status.success();
+    return null;
   }
 
   @Override
@@ -148,6 +166,37 @@ public final class TaintTolerationPlugin implements TableFilter, PreScorePlugin,
   @Override
   public void normalizeScores(CycleState state, PodInfo pod, List<NodeInfo> nodes, long[] scores) {
     NormalizeScore.defaultNormalizeScore(MAX_NODE_SCORE, true, scores);
+  }
+
+  /**
+   * Upstream's {@code Node/Add} and {@code Node/UpdateNodeTaint}: {@link ClusterEvent#NODE_ADD} and
+   * {@link ClusterEvent#NODE_UPDATE}, FleetKit's single update event for every node change a plugin reads, which
+   * {@link #isSchedulableAfter} narrows to taint changes that matter. Upstream's
+   * {@code TargetPod/UpdatePodToleration} has no counterpart here: any update of the parked pod itself re-queues it,
+   * hints unasked.
+   */
+  @Override
+  public Set<ClusterEvent> eventsToRegister() {
+    return EnumSet.of(ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE);
+  }
+
+  /**
+   * Upstream's {@code isSchedulableAfterNodeChange}: yes when the pod tolerates every NoSchedule and NoExecute taint
+   * of the added node, or of the updated node whose taints it did not all tolerate before; no otherwise (a node it
+   * cannot tolerate, a change of labels or of taints that leaves the verdict as it was). Objects that are not nodes,
+   * and other events, re-queue.
+   */
+  @Override
+  public boolean isSchedulableAfter(Pod pod, ClusterEvent event, @Nullable Object oldObject,
+      @Nullable Object newObject) {
+    ObjectChange<Node> change = ObjectChange.as(Node.class, oldObject, newObject);
+    if (change == null || change.after() == null) {
+      return true;
+    }
+    List<Toleration> tolerations = pod.spec().tolerations();
+    Node before = change.before();
+    boolean wasUntolerated = before == null || firstUntolerated(before.spec().taints(), tolerations) != null;
+    return wasUntolerated && firstUntolerated(change.after().spec().taints(), tolerations) == null;
   }
 
   @Override

@@ -43,7 +43,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * TestNodeAffinity (all 31 cases: Filter, PreFilter status and PreFilterResult, added affinity, Filter without
  * PreFilter) and TestNodeAffinityPriority (all 9 cases). Where upstream leaves the node name empty, the node is
  * called {@code node} (FleetKit requires a name; none of those cases uses matchFields).
- * Test_isSchedulableAfterNodeChange (queueing hints) is not ported: FleetKit has no queueing hints yet.
+ * Test_isSchedulableAfterNodeChange (queueing hints) is in {@link NodeAffinityQueueingHintsTest}.
  */
 final class NodeAffinityPluginTest {
   private static final String POD = NodeAffinityPlugin.ERR_REASON_POD;

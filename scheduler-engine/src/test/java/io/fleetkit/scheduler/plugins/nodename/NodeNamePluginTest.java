@@ -6,12 +6,16 @@ import static io.fleetkit.scheduler.plugins.helper.PluginFixtures.pod;
 import static io.fleetkit.scheduler.plugins.helper.PluginFixtures.podInfo;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetkit.api.framework.ClusterEvent;
 import io.fleetkit.api.framework.Status;
 import io.fleetkit.scheduler.plugins.helper.ArgsOnlyHandle;
 import io.fleetkit.scheduler.plugins.helper.SimpleCycleState;
 import org.junit.jupiter.api.Test;
 
-/** Cases ported from kubernetes pkg/scheduler/framework/plugins/nodename/node_name_test.go, TestNodeName. */
+/**
+ * Cases ported from kubernetes pkg/scheduler/framework/plugins/nodename/node_name_test.go, TestNodeName (upstream has
+ * no queueing-hint test for this plugin: its Node/Add event carries no hint function), plus the registered events.
+ */
 final class NodeNamePluginTest {
   private final NodeNamePlugin plugin = NodeNamePlugin.INSTANCE;
 
@@ -41,5 +45,13 @@ final class NodeNamePluginTest {
   @Test
   void factory_createsTheNamedPlugin() {
     assertThat(NodeNamePlugin.FACTORY.create(ArgsOnlyHandle.none()).name()).isEqualTo("NodeName");
+  }
+
+  @Test
+  void eventsToRegister_nodeAddOnly_everyAddedNodeRequeues() {
+    assertThat(plugin.eventsToRegister()).containsExactly(ClusterEvent.NODE_ADD);
+    // upstream's QueueingHintFn is nil for this event: Queue, whatever the node's name
+    assertThat(plugin.isSchedulableAfter(pod("p").build(), ClusterEvent.NODE_ADD, null, node("other").build()))
+        .isTrue();
   }
 }

@@ -27,9 +27,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Cases ported from kubernetes pkg/scheduler/framework/plugins/tainttoleration/taint_toleration_test.go:
  * TestTaintTolerationScore (5 cases) and TestTaintTolerationFilter (9 cases). Node names are lower-cased
- * ({@code nodeA} → {@code node-a}) because FleetKit validates DNS names. The queueing-hint tests
- * (TestIsSchedulableAfterNodeChange, Test_isSchedulableAfterPodChange) are not ported: FleetKit has no queueing
- * hints yet.
+ * ({@code nodeA} → {@code node-a}) because FleetKit validates DNS names. The queueing-hint tests are in
+ * {@link TaintTolerationQueueingHintsTest}.
  */
 final class TaintTolerationPluginTest {
   private static final String NO_SCHEDULE_REASON_PREFIX = "node(s) had untolerated taint ";
