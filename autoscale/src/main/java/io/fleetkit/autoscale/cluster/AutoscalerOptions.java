@@ -15,20 +15,25 @@ import java.util.Objects;
  * @param initialBackoff {@code --initial-node-group-backoff-duration} (5 min), doubled on each failure
  * @param maxBackoff {@code --max-node-group-backoff-duration} (30 min)
  * @param backoffReset {@code --node-group-backoff-reset-timeout} (3 h)
- * @param maxEmptyBulkDelete {@code --max-empty-bulk-delete} (10): empty nodes removed per loop
+ * @param maxEmptyBulkDelete {@code --max-empty-bulk-delete} (10), which upstream passes on as
+ *     {@code --max-scale-down-parallelism} when only it is set: empty nodes removed per loop, and the {@code N} of
+ *     the scale-down planner's limit on drain simulations (the unneeded nodes found so far plus {@code 2N})
  * @param maxDrainParallelism {@code --max-drain-parallelism} (1): non-empty nodes drained per loop
  * @param maxNodesTotal {@code --max-nodes-total} (0: unlimited)
  * @param newPodScaleUpDelay {@code --new-pod-scale-up-delay} (0 s): younger pending pods are ignored
  * @param enforceNodeGroupMinSize {@code --enforce-node-group-min-size} (false): grow pools below their minimum
+ * @param unremovableNodeRecheckTimeout {@code --unremovable-node-recheck-timeout} (5 min): a node a drain simulation
+ *     found unremovable is not simulated again before this has passed
  */
 public record AutoscalerOptions(double scaleDownUtilizationThreshold, double scaleDownGpuUtilizationThreshold,
     Duration scaleDownUnneededTime, Duration scaleDownDelayAfterAdd, Duration maxNodeProvisionTime,
     Duration initialBackoff, Duration maxBackoff, Duration backoffReset, int maxEmptyBulkDelete,
-    int maxDrainParallelism, int maxNodesTotal, Duration newPodScaleUpDelay, boolean enforceNodeGroupMinSize) {
+    int maxDrainParallelism, int maxNodesTotal, Duration newPodScaleUpDelay, boolean enforceNodeGroupMinSize,
+    Duration unremovableNodeRecheckTimeout) {
 
   private static final AutoscalerOptions DEFAULTS = new AutoscalerOptions(0.5, 0.5, Duration.ofMinutes(10),
       Duration.ofMinutes(10), Duration.ofMinutes(15), Duration.ofMinutes(5), Duration.ofMinutes(30),
-      Duration.ofHours(3), 10, 1, 0, Duration.ZERO, false);
+      Duration.ofHours(3), 10, 1, 0, Duration.ZERO, false, Duration.ofMinutes(5));
 
   public AutoscalerOptions {
     check(scaleDownUtilizationThreshold, "scaleDownUtilizationThreshold");
@@ -40,6 +45,7 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     nonNegative(maxBackoff, "maxBackoff");
     nonNegative(backoffReset, "backoffReset");
     nonNegative(newPodScaleUpDelay, "newPodScaleUpDelay");
+    nonNegative(unremovableNodeRecheckTimeout, "unremovableNodeRecheckTimeout");
     if (maxEmptyBulkDelete < 0 || maxDrainParallelism < 0 || maxNodesTotal < 0) {
       throw new IllegalArgumentException("autoscaler options: maxEmptyBulkDelete " + maxEmptyBulkDelete
           + ", maxDrainParallelism " + maxDrainParallelism + " and maxNodesTotal " + maxNodesTotal
@@ -68,30 +74,41 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
   public AutoscalerOptions withScaleDownUnneededTime(Duration d) {
     return new AutoscalerOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold, d,
         scaleDownDelayAfterAdd, maxNodeProvisionTime, initialBackoff, maxBackoff, backoffReset, maxEmptyBulkDelete,
-        maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay, enforceNodeGroupMinSize);
+        maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay, enforceNodeGroupMinSize,
+        unremovableNodeRecheckTimeout);
   }
 
   public AutoscalerOptions withScaleDownDelayAfterAdd(Duration d) {
     return new AutoscalerOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold,
         scaleDownUnneededTime, d, maxNodeProvisionTime, initialBackoff, maxBackoff, backoffReset, maxEmptyBulkDelete,
-        maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay, enforceNodeGroupMinSize);
+        maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay, enforceNodeGroupMinSize,
+        unremovableNodeRecheckTimeout);
   }
 
   public AutoscalerOptions withMaxNodeProvisionTime(Duration d) {
     return new AutoscalerOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold,
         scaleDownUnneededTime, scaleDownDelayAfterAdd, d, initialBackoff, maxBackoff, backoffReset,
-        maxEmptyBulkDelete, maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay, enforceNodeGroupMinSize);
+        maxEmptyBulkDelete, maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay, enforceNodeGroupMinSize,
+        unremovableNodeRecheckTimeout);
   }
 
   public AutoscalerOptions withMaxNodesTotal(int n) {
     return new AutoscalerOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold,
         scaleDownUnneededTime, scaleDownDelayAfterAdd, maxNodeProvisionTime, initialBackoff, maxBackoff,
-        backoffReset, maxEmptyBulkDelete, maxDrainParallelism, n, newPodScaleUpDelay, enforceNodeGroupMinSize);
+        backoffReset, maxEmptyBulkDelete, maxDrainParallelism, n, newPodScaleUpDelay, enforceNodeGroupMinSize,
+        unremovableNodeRecheckTimeout);
   }
 
   public AutoscalerOptions withEnforceNodeGroupMinSize(boolean b) {
     return new AutoscalerOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold,
         scaleDownUnneededTime, scaleDownDelayAfterAdd, maxNodeProvisionTime, initialBackoff, maxBackoff,
-        backoffReset, maxEmptyBulkDelete, maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay, b);
+        backoffReset, maxEmptyBulkDelete, maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay, b, unremovableNodeRecheckTimeout);
+  }
+
+  public AutoscalerOptions withUnremovableNodeRecheckTimeout(Duration d) {
+    return new AutoscalerOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold,
+        scaleDownUnneededTime, scaleDownDelayAfterAdd, maxNodeProvisionTime, initialBackoff, maxBackoff,
+        backoffReset, maxEmptyBulkDelete, maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay,
+        enforceNodeGroupMinSize, d);
   }
 }

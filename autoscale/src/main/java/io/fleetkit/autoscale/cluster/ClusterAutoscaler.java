@@ -51,12 +51,18 @@ import org.slf4j.LoggerFactory;
  *       filters (scale-up from zero uses the same template). The {@link Expander} (default least-waste) picks an
  *       option; ties are broken by the seeded random source. The pool grows by the option's node count, never
  *       past its max or {@code maxNodesTotal}.
- *   <li><b>Scale-down</b> (skipped in a loop that scaled up and for {@code scaleDownDelayAfterAdd} after it). A
- *       ready pool node is unneeded when its utilization ({@link NodeUtilization}; GPU nodes by GPUs) is under the
- *       threshold and every pod that must move ({@link Drainability}: PDBs, controller, local storage,
- *       safe-to-evict, kube-system) fits on another node in the simulation; the pods are then placed there for
- *       the next candidates. A node unneeded for {@code scaleDownUnneededTime} (10 min) is removed — empty nodes up
- *       to {@code maxEmptyBulkDelete}, at most {@code maxDrainParallelism} non-empty ones — never taking a pool under
+ *   <li><b>Scale-down</b> (evaluated in every loop, nodes deleted only when no scale-up happened in the last
+ *       {@code scaleDownDelayAfterAdd}, as upstream's {@code isScaleDownInCooldown}), as upstream's planner ({@code core/scaledown/planner/planner.go}, {@code categorizeNodes}). A ready pool node is
+ *       eligible when it is not annotated against scale-down, was not found unremovable in a simulation within
+ *       {@code unremovableNodeRecheckTimeout} ({@link UnremovableNodes}) and its utilization
+ *       ({@link NodeUtilization}; GPU nodes by GPUs), measured on the cluster as it is, is under the threshold.
+ *       Eligible nodes are simulated in upstream's candidate order (empty nodes first, then those unneeded in the
+ *       last loop, then the rest by name), until the unneeded ones reach {@link #unneededNodesLimit}: a node is
+ *       unneeded when every pod that must move ({@link Drainability}: PDBs, controller, local storage,
+ *       safe-to-evict, kube-system) fits on another node that is not itself unneeded, searched round-robin
+ *       (upstream's {@code RunFiltersUntilPassingNode}); the pods stay there for the next candidates. A node
+ *       unneeded for {@code scaleDownUnneededTime} (10 min) is removed — empty nodes up to
+ *       {@code maxEmptyBulkDelete}, at most {@code maxDrainParallelism} non-empty ones — never taking a pool under
  *       its min. Removing a node evicts (deletes) its pods, then deletes the node.
  * </ol>
  *
@@ -70,11 +76,8 @@ public final class ClusterAutoscaler {
   public static final String NO_PLACE_TO_MOVE_PODS = "NoPlaceToMovePods";
   public static final String SCALE_DOWN_DISABLED_ANNOTATION = "ScaleDownDisabledAnnotation";
   public static final String NODE_GROUP_MIN_SIZE_REACHED = "NodeGroupMinSizeReached";
-  /**
-   * Upstream's {@code --scale-down-non-empty-candidates-count} default: at most this many non-empty nodes get a
-   * drain simulation per loop; the others keep their unneeded time and wait for a later loop.
-   */
-  public static final int NON_EMPTY_CANDIDATES = 30;
+  /** A node not simulated because a simulation found it unremovable within the recheck timeout. */
+  public static final String RECENTLY_UNREMOVABLE = "RecentlyUnremovable";
 
   private final ObjectStore store;
   private final Clock clock;
@@ -87,6 +90,11 @@ public final class ClusterAutoscaler {
   private final @Nullable AutoscalerInstruments metrics;
 
   private final Map<String, Instant> unneededSince = new HashMap<>();
+  /** The nodes a simulation found unremovable, not simulated again until their recheck time. */
+  private final UnremovableNodes unremovableNodes = new UnremovableNodes();
+  /** When scale-down last evaluated, and the shortest interval between two evaluations seen (upstream's planner). */
+  private @Nullable Instant lastPlannerUpdate;
+  private Duration minUpdateInterval;
   private final Map<String, Backoff> backoffs = new HashMap<>();
   private final Map<String, Integer> nameCounters = new HashMap<>();
   /** The pods by node and the unbound ones, updated from each loop's pod list by what changed. */
@@ -95,8 +103,12 @@ public final class ClusterAutoscaler {
   private SimulatedCluster.ViewCache scaleDownViews = new SimulatedCluster.ViewCache();
   /** Whether every loop starts from nothing (no state reused from the last loop): the reference for tests. */
   private final boolean recompute;
+  /** Replaces the annotation and utilization checks of scale-down eligibility when set (tests). */
+  private final java.util.function.@Nullable Predicate<Node> eligibility;
   /** The utilization and drain of the node views of the last evaluation, by node name (see {@link #facts}). */
   private Map<String, ViewFacts> viewFacts = new HashMap<>();
+  /** The unbound views of the pods the last evaluation moved, by pod object (see {@link #unbound}). */
+  private Map<Pod, PodInfo> unboundInfos = new java.util.IdentityHashMap<>();
   /** A node list in which no pool node was starting (the store's lists are immutable), or {@code null}. */
   private @Nullable List<Node> noneStarting;
   /** The node list {@link #lastReady} was made from, and the ready nodes of it. */
@@ -105,13 +117,16 @@ public final class ClusterAutoscaler {
   private @Nullable Instant lastScaleUp;
   /** The last scale-down evaluation, reused while its inputs stay the same. */
   private @Nullable ScaleDownEvaluation lastEvaluation;
+  /** The unneeded nodes of the last evaluation: simulated first in the next one, and counted by its limit. */
+  private List<String> lastUnneeded = List.of();
 
   /**
    * What a scale-down evaluation reads: the ready nodes, the bound pods ({@link ClusterPods#boundVersion}: the pods
    * on every node are the same objects while it is the same), the budgets, priority classes and pool names.
    */
   private record ScaleDownInputs(List<Node> nodes, long boundPods, List<PodDisruptionBudget> pdbs,
-      List<io.fleetkit.api.scheduling.PriorityClass> priorityClasses, Set<String> pools) {
+      List<io.fleetkit.api.scheduling.PriorityClass> priorityClasses, Set<String> pools,
+      Set<String> previouslyUnneeded, Set<String> recentlyUnremovable, int limit) {
     /**
      * Whether an evaluation of {@code o} must come out as one of this: the same bound pods, budgets and priority
      * classes (the same objects: the store's objects are immutable, so an unchanged one is the same instance), the
@@ -119,6 +134,10 @@ public final class ClusterAutoscaler {
      * times). Unbound and terminal pods are not read by an evaluation.
      */
     boolean sameAs(ScaleDownInputs o) {
+      if (limit != o.limit || !previouslyUnneeded.equals(o.previouslyUnneeded)
+          || !recentlyUnremovable.equals(o.recentlyUnremovable)) {
+        return false;
+      }
       if (nodes == o.nodes && pools.equals(o.pools) && boundPods == o.boundPods && pdbs == o.pdbs
           && priorityClasses == o.priorityClasses) {
         return true;
@@ -140,8 +159,12 @@ public final class ClusterAutoscaler {
     }
   }
 
+  /**
+   * One evaluation: the unneeded nodes in the order found (with the pods each must evict), the unremovable ones and
+   * the reasons, and those of them a simulation found unremovable (they get a recheck time).
+   */
   private record ScaleDownEvaluation(ScaleDownInputs inputs, List<String> unneeded, Map<String, String> unremovable,
-      Set<String> deferred, Map<String, List<Pod>> toEvict) {}
+      List<String> simulatedUnremovable, Map<String, List<Pod>> toEvict) {}
 
   private record Backoff(Instant until, Duration duration, Instant lastFailure) {}
 
@@ -161,6 +184,9 @@ public final class ClusterAutoscaler {
     this.options = b.options;
     this.metrics = b.metrics.enabled() ? new AutoscalerInstruments(b.metrics) : null;
     this.recompute = b.recompute;
+    this.eligibility = b.eligibility;
+    Duration u = b.options.scaleDownUnneededTime();
+    this.minUpdateInterval = u.isZero() ? Duration.ofNanos(1) : u;
   }
 
   /** A builder for an autoscaler of the pools in {@code store}. */
@@ -177,6 +203,7 @@ public final class ClusterAutoscaler {
       clusterPods = new ClusterPods();
       scaleDownViews = new SimulatedCluster.ViewCache();
       viewFacts = new HashMap<>();
+      unboundInfos = new java.util.IdentityHashMap<>();
       lastEvaluation = null;
     }
     Instant now = clock.instant();
@@ -220,10 +247,8 @@ public final class ClusterAutoscaler {
     boolean cooldown = scaledUp || (last != null && now.isBefore(last.plus(options.scaleDownDelayAfterAdd())));
     long scaleDownStart = metrics == null ? 0 : System.nanoTime();
     List<Node> beforeScaleDown = store.list(Node.class).items();
-    int evicted = 0;
-    if (!cooldown) {
-      evicted = scaleDown(now, pools, beforeScaleDown, unneeded, unremovable, deleted, deletedEmpty);
-    }
+    // upstream's planner updates in every loop, in cooldown too; only the deletions wait (isScaleDownInCooldown)
+    int evicted = scaleDown(now, pools, beforeScaleDown, unneeded, unremovable, deleted, deletedEmpty, !cooldown);
     long scaleDownNanos = metrics == null ? 0 : System.nanoTime() - scaleDownStart;
     updatePoolStatuses(pools, now, scaledUp || !deleted.isEmpty() || !timedOut.isEmpty());
     LoopResult result = new LoopResult(ready, timedOut, plan, launched, unneeded, unremovable, deleted);
@@ -422,11 +447,34 @@ public final class ClusterAutoscaler {
 
   // ---- scale-down ----
 
-  /** Returns the number of pods evicted. */
+  /**
+   * Upstream's {@code Planner.unneededNodesLimit}: the number of unneeded nodes after which scale-down stops
+   * simulating more candidates. With {@code n} = max scale-down parallelism, it is the nodes unneeded so far plus
+   * {@code 2n} (the next loop's deletions and a buffer), but at most {@code n × (unneeded time / loop interval) + n}
+   * (no more than the deletions possible before the first of them is due), the unneeded time taken as at least one
+   * loop interval.
+   *
+   * @param previouslyUnneeded the nodes found unneeded by the last evaluation (still unneeded)
+   * @param maxScaleDownParallelism {@code n}
+   * @param unneededTime {@code --scale-down-unneeded-time}
+   * @param loopInterval the shortest interval seen between two evaluations (upstream's {@code minUpdateInterval}),
+   *     positive
+   */
+  static int unneededNodesLimit(int previouslyUnneeded, int maxScaleDownParallelism, Duration unneededTime,
+      Duration loopInterval) {
+    long n = maxScaleDownParallelism;
+    long extraBuffer = n;
+    long limit = previouslyUnneeded + n + extraBuffer;
+    long interval = Math.max(1, loopInterval.toNanos());
+    long u = Math.max(unneededTime.toNanos(), interval);
+    long upperBound = n * (u / interval) + extraBuffer;
+    return (int) Math.min(Integer.MAX_VALUE, Math.min(limit, upperBound));
+  }
+
   /**
    * What scale-down makes of a cluster: the unneeded nodes (with the pods each must evict), the unremovable ones and
-   * the reasons, and those deferred to a later loop. A function of its inputs (it reads no clock), so a loop whose
-   * inputs are {@linkplain ScaleDownInputs#sameAs the same} as the last one's reuses its evaluation.
+   * the reasons. A function of its inputs (it reads no clock), so a loop whose inputs are
+   * {@linkplain ScaleDownInputs#sameAs the same} as the last one's reuses its evaluation.
    */
   private ScaleDownEvaluation evaluate(ScaleDownInputs in) {
     SimulatedCluster sim = SimulatedCluster.create(profile, registry, clock,
@@ -436,11 +484,8 @@ public final class ClusterAutoscaler {
     sim.load(readyNodes, clusterPods::infosOn, scaleDownViews);
     Map<String, ViewFacts> facts = new HashMap<>(viewFacts.size() * 2);
     boolean noBudgets = in.pdbs().isEmpty();
-    List<String> unneeded = new ArrayList<>();
     Map<String, String> unremovable = new TreeMap<>();
     Drainability drain = Drainability.withBudgets(in.pdbs());
-    Set<String> removed = new HashSet<>();
-    Map<String, List<Pod>> toEvict = new HashMap<>();
     List<Node> candidates = new ArrayList<>();
     for (Node n : readyNodes) {
       String pool = n.metadata().labels().get(NodePool.POOL_LABEL);
@@ -449,11 +494,18 @@ public final class ClusterAutoscaler {
       }
     }
     candidates.sort(Comparator.comparing(Node::name));
-    Set<String> deferred = new HashSet<>();
-    int simulated = 0;
+    // eligibility on the cluster as it is, before any simulated removal (upstream eligibility.FilterOutUnremovable),
+    // sorted as upstream's scale-down candidates sorting: empty nodes first, then those unneeded last loop
+    List<String> empty = new ArrayList<>();
+    List<String> previous = new ArrayList<>();
+    List<String> rest = new ArrayList<>();
     for (Node n : candidates) {
       String name = n.name();
-      if ("true".equals(n.metadata().annotations().get(SCALE_DOWN_DISABLED))) {
+      if (in.recentlyUnremovable().contains(name)) {
+        unremovable.put(name, RECENTLY_UNREMOVABLE);
+        continue;
+      }
+      if (eligibility == null && "true".equals(n.metadata().annotations().get(SCALE_DOWN_DISABLED))) {
         unremovable.put(name, SCALE_DOWN_DISABLED_ANNOTATION);
         continue;
       }
@@ -462,29 +514,48 @@ public final class ClusterAutoscaler {
       NodeUtilization u = f.utilization();
       double threshold = u.gpuNode() ? options.scaleDownGpuUtilizationThreshold()
           : options.scaleDownUtilizationThreshold();
-      if (u.value() >= threshold) {
+      if (eligibility != null ? !eligibility.test(n) : u.value() >= threshold) {
         unremovable.put(name, NOT_UNDERUTILIZED);
         continue;
       }
-      // the pods on the node in the simulation: its own, plus those moved here from nodes found unneeded before
-      Drainability.NodeDrain d = noBudgets ? f.drain() : null;
-      if (d == null) {
-        d = drain.drain(podsOf(info));
-        if (noBudgets) {
-          f = new ViewFacts(info, u, d);
-          facts.put(name, f);
-        }
+      Drainability.NodeDrain d = drainOf(info, f, facts, drain, noBudgets);
+      if (!d.blocked() && d.evict().isEmpty()) {
+        empty.add(name);
+      } else if (in.previouslyUnneeded().contains(name)) {
+        previous.add(name);
+      } else {
+        rest.add(name);
       }
+    }
+    List<String> order = new ArrayList<>(empty.size() + previous.size() + rest.size());
+    order.addAll(empty);
+    order.addAll(previous);
+    order.addAll(rest);
+    // the drain simulations, until the limit (upstream categorizeNodes)
+    List<NodeInfo> destinations = List.copyOf(sim.nodes());
+    int[] cursor = {0};
+    List<String> unneeded = new ArrayList<>();
+    List<String> simulatedUnremovable = new ArrayList<>();
+    Set<String> removed = new HashSet<>();
+    Map<String, List<Pod>> toEvict = new HashMap<>();
+    Map<Pod, PodInfo> unbound = new java.util.IdentityHashMap<>();
+    for (String name : order) {
+      if (unneeded.size() >= in.limit()) {
+        break; // upstream: "there are already N unneeded nodes so no point in looking for more"
+      }
+      // the pods on the node in the simulation: its own, plus those moved here from nodes found unneeded before
+      NodeInfo info = Objects.requireNonNull(sim.nodeInfo(name));
+      ViewFacts f = facts.get(name);
+      Drainability.NodeDrain d = f != null && f.view() == info ? drainOf(info, f, facts, drain, noBudgets)
+          : drain.drain(podsOf(info));
       if (d.blocked()) {
         unremovable.put(name, d.reason());
+        simulatedUnremovable.add(name);
         continue;
       }
-      if (!d.evict().isEmpty() && simulated++ >= NON_EMPTY_CANDIDATES) {
-        deferred.add(name);
-        continue;
-      }
-      if (!moveAway(sim, name, d.evict(), removed)) {
+      if (!moveAway(sim, destinations, cursor, name, d.evict(), removed, unbound)) {
         unremovable.put(name, NO_PLACE_TO_MOVE_PODS);
+        simulatedUnremovable.add(name);
         continue;
       }
       drain.charge(d.evict());
@@ -494,7 +565,40 @@ public final class ClusterAutoscaler {
       toEvict.put(name, d.evict());
     }
     viewFacts = facts;
-    return new ScaleDownEvaluation(in, List.copyOf(unneeded), unremovable, deferred, toEvict);
+    unboundInfos = unbound;
+    return new ScaleDownEvaluation(in, List.copyOf(unneeded), unremovable, List.copyOf(simulatedUnremovable),
+        toEvict);
+  }
+
+  /**
+   * The scheduler's view of {@code p} without its node (as a new pod of its controller), kept in {@code next} for
+   * {@code p} and for the unbound copy (which a later candidate may move again): the last evaluation's view while
+   * {@code p} is the same object (pods are immutable), else made anew.
+   */
+  private PodInfo unbound(Pod p, Map<Pod, PodInfo> next) {
+    PodInfo pi = next.get(p);
+    if (pi == null) {
+      pi = unboundInfos.get(p);
+      if (pi == null) {
+        pi = PodInfos.of(p.withNodeName(""));
+      }
+      next.put(p, pi);
+      next.put(pi.pod(), pi);
+    }
+    return pi;
+  }
+
+  /** The drain of {@code info}'s pods: the one of {@code f} when no budget exists and it is known, else computed. */
+  private static Drainability.NodeDrain drainOf(NodeInfo info, ViewFacts f, Map<String, ViewFacts> facts,
+      Drainability drain, boolean noBudgets) {
+    Drainability.NodeDrain d = noBudgets ? f.drain() : null;
+    if (d == null) {
+      d = drain.drain(podsOf(info));
+      if (noBudgets) {
+        facts.put(info.name(), new ViewFacts(info, f.utilization(), d));
+      }
+    }
+    return d;
   }
 
   /**
@@ -519,7 +623,8 @@ public final class ClusterAutoscaler {
   }
 
   private int scaleDown(Instant now, Map<String, NodePool> pools, List<Node> nodes,
-      List<String> unneeded, Map<String, String> unremovable, List<String> deleted, Set<String> deletedEmpty) {
+      List<String> unneeded, Map<String, String> unremovable, List<String> deleted, Set<String> deletedEmpty,
+      boolean actuate) {
     if (nodes != readyOf) { // the same list gives the same ready nodes, as the same list object
       List<Node> ready = new ArrayList<>(nodes.size());
       for (Node n : nodes) {
@@ -530,22 +635,50 @@ public final class ClusterAutoscaler {
       lastReady = ready;
       readyOf = nodes;
     }
-    ScaleDownInputs inputs = new ScaleDownInputs(lastReady, clusterPods.boundVersion(),
+    // upstream Planner.UpdateClusterState: the shortest interval between two updates (zero ones ignored)
+    Instant lastUpdate = lastPlannerUpdate;
+    if (lastUpdate != null && now.isAfter(lastUpdate)) {
+      Duration interval = Duration.between(lastUpdate, now);
+      if (interval.compareTo(minUpdateInterval) < 0) {
+        minUpdateInterval = interval;
+      }
+    }
+    lastPlannerUpdate = now;
+    List<Node> ready = lastReady;
+    if (unremovableNodes.size() > 0) {
+      Set<String> names = new HashSet<>(ready.size() * 2);
+      for (Node n : ready) {
+        names.add(n.name());
+      }
+      unremovableNodes.update(names::contains, now);
+    }
+    int limit = unneededNodesLimit(lastUnneeded.size(), options.maxEmptyBulkDelete(),
+        options.scaleDownUnneededTime(), minUpdateInterval);
+    ScaleDownInputs inputs = new ScaleDownInputs(ready, clusterPods.boundVersion(),
         store.list(PodDisruptionBudget.class).items(),
-        store.list(io.fleetkit.api.scheduling.PriorityClass.class).items(), Set.copyOf(pools.keySet()));
+        store.list(io.fleetkit.api.scheduling.PriorityClass.class).items(), Set.copyOf(pools.keySet()),
+        Set.copyOf(lastUnneeded), unremovableNodes.recent(), limit);
     ScaleDownEvaluation eval = lastEvaluation;
     if (eval == null || !eval.inputs().sameAs(inputs)) {
       eval = evaluate(inputs);
       lastEvaluation = eval;
     }
+    Instant recheck = now.plus(options.unremovableNodeRecheckTimeout());
+    for (String n : eval.simulatedUnremovable()) {
+      unremovableNodes.addTimeout(n, recheck);
+    }
+    lastUnneeded = eval.unneeded();
     unneeded.addAll(eval.unneeded());
     unremovable.putAll(eval.unremovable());
-    Set<String> deferred = eval.deferred();
     Map<String, List<Pod>> toEvict = eval.toEvict();
+    // upstream unneeded.Nodes.Update: a node keeps its time while it stays unneeded, and only then
     Set<String> keep = new HashSet<>(unneeded);
-    unneededSince.keySet().removeIf(n -> !keep.contains(n) && !deferred.contains(n));
+    unneededSince.keySet().removeIf(n -> !keep.contains(n));
     for (String n : unneeded) {
       unneededSince.putIfAbsent(n, now);
+    }
+    if (!actuate) {
+      return 0;
     }
     Map<String, Integer> room = new HashMap<>();
     for (NodePool p : pools.values()) {
@@ -596,18 +729,26 @@ public final class ClusterAutoscaler {
     return evicted;
   }
 
-  /** Places {@code pods} on nodes other than {@code from} and {@code removed}; undoes the placements on failure. */
-  private static boolean moveAway(SimulatedCluster sim, String from, List<Pod> pods, Set<String> removed) {
+  /**
+   * Places {@code pods} on nodes other than {@code from} and {@code removed}, each searched from {@code cursor[0]}
+   * round-robin over {@code destinations} (the cursor then moves past the node found, as upstream's); undoes the
+   * placements on failure.
+   */
+  private boolean moveAway(SimulatedCluster sim, List<NodeInfo> destinations, int[] cursor, String from,
+      List<Pod> pods, Set<String> removed, Map<Pod, PodInfo> unbound) {
     List<String[]> placed = new ArrayList<>();
     for (Pod p : pods) {
-      PodInfo pi = PodInfos.of(p.withNodeName("")); // as a new pod of its controller: NodeName must not pin it
-      String to = sim.findFit(pi, n -> !n.name().equals(from) && !removed.contains(n.name()));
-      if (to == null) {
+      PodInfo pi = unbound(p, unbound); // as a new pod of its controller: NodeName must not pin it
+      int at = sim.findFitFrom(pi, destinations, cursor[0],
+          n -> !n.name().equals(from) && !removed.contains(n.name()));
+      if (at < 0) {
         for (String[] pl : placed) {
           sim.removePod(pl[0], pl[1]);
         }
         return false;
       }
+      cursor[0] = at + 1;
+      String to = destinations.get(at).name();
       sim.addPod(to, pi);
       placed.add(new String[] {to, pi.key()});
     }
@@ -666,6 +807,7 @@ public final class ClusterAutoscaler {
     private AutoscalerOptions options = AutoscalerOptions.defaults();
     private MetricsRegistry metrics = MetricsRegistry.NOOP;
     private boolean recompute;
+    private java.util.function.@Nullable Predicate<Node> eligibility;
 
     private Builder(ObjectStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -687,6 +829,16 @@ public final class ClusterAutoscaler {
      * loop (the loops' decisions are the same; for tests that check the reuse against recomputing).
      */
     Builder recomputeEveryLoop() { recompute = true; return this; }
+
+    /**
+     * Decides scale-down eligibility by {@code eligible} instead of the annotation and the utilization threshold
+     * (the seam of upstream's planner tests, {@code fakeEligibilityChecker}); ineligible nodes are reported as
+     * {@link #NOT_UNDERUTILIZED}.
+     */
+    Builder eligibility(java.util.function.Predicate<Node> eligible) {
+      eligibility = Objects.requireNonNull(eligible, "eligible");
+      return this;
+    }
 
     public ClusterAutoscaler build() {
       return new ClusterAutoscaler(this);

@@ -226,8 +226,9 @@ final class ClusterAutoscalerTest {
     bound(pod("big", 2500, 1024), "n2"); // 0.625
     ClusterAutoscaler ca = ca(Expanders.leastWaste());
     LoopResult first = ca.runOnce();
-    // n1's pod goes to n2 in the simulation (n2 then 0.75): n1 and the empty n3 are unneeded, n2 is not
-    assertThat(first.unneededNodes()).containsExactly("n1", "n3");
+    // the empty n3 is simulated first (upstream's candidate sorting), then n1, whose pod goes to n2 in the
+    // simulation: n1 and n3 are unneeded, n2 (0.625 before any simulated removal) is not
+    assertThat(first.unneededNodes()).containsExactly("n3", "n1");
     assertThat(first.unremovableNodes()).containsEntry("n2", ClusterAutoscaler.NOT_UNDERUTILIZED);
     assertThat(first.deletedNodes()).isEmpty();
     clock.advance(Duration.ofMinutes(9));
@@ -346,7 +347,7 @@ final class ClusterAutoscalerTest {
   }
 
   @Test
-  void scaleDown_skippedRightAfterScaleUp() {
+  void scaleDown_deletesNothingRightAfterScaleUp_butKeepsTrackingUnneededNodes() {
     NodePool p = scaleDownPool(0);
     store.create(poolNode(p, "idle"));
     store.create(pod("huge", 3900, 1024).toBuilder().nodeSelector("never", "matches-idle").build());
@@ -356,27 +357,43 @@ final class ClusterAutoscalerTest {
     ClusterAutoscaler ca = ca(Expanders.leastWaste());
     LoopResult r = ca.runOnce();
     assertThat(r.launchedNodes()).containsExactly("other-1");
-    assertThat(r.unneededNodes()).isEmpty();
+    // upstream's planner still updates in the cooldown: idle is unneeded from the first loop, but not deleted
+    assertThat(r.unneededNodes()).contains("idle");
+    assertThat(r.deletedNodes()).isEmpty();
     clock.advance(Duration.ofMinutes(5));
-    assertThat(ca.runOnce().unneededNodes()).as("scale-down-delay-after-add 10 min").isEmpty();
+    assertThat(ca.runOnce().deletedNodes()).as("scale-down-delay-after-add 10 min").isEmpty();
     clock.advance(Duration.ofMinutes(5));
-    assertThat(ca.runOnce().unneededNodes()).contains("idle");
+    assertThat(ca.runOnce().deletedNodes()).as("unneeded since the first loop").contains("idle");
   }
 
   @Test
-  void scaleDown_podsMovedTwice_stillHaveAPlace_andNonEmptyCandidatesAreCapped() {
+  void scaleDown_podsMovedTwice_stillHaveAPlace_simulationsCappedByTheUnneededNodesLimit_unremovableRechecked() {
     NodePool p = scaleDownPool(0);
     for (int i = 0; i < 35; i++) {
       String n = String.format("n%02d", i);
       store.create(poolNode(p, n));
       bound(pod("w" + i, 100, 64), n);
     }
-    LoopResult r = ca(Expanders.leastWaste()).runOnce();
-    // every node is underused; only 30 non-empty nodes get a drain simulation in one loop
-    assertThat(r.unneededNodes()).hasSize(ClusterAutoscaler.NON_EMPTY_CANDIDATES);
-    // pods move first-fit and travel on with their new node: n00..n18 pass theirs along until n19 holds 20 pods
-    // (2000m = 0.5) and stays; a moved pod is never lost with the node it was moved to
-    assertThat(r.unremovableNodes()).containsExactly(Map.entry("n19", ClusterAutoscaler.NOT_UNDERUTILIZED));
-    assertThat(r.unneededNodes()).doesNotContain("n19").contains("n00", "n18", "n20");
+    ClusterAutoscaler ca = ca(Expanders.leastWaste());
+    LoopResult r = ca.runOnce();
+    // every node is underused before any simulated removal; the first loop knows no loop interval yet (upstream
+    // starts from the unneeded time), so the limit is min(0 + 2 x 10, 10 x (10 min / 10 min) + 10) = 20
+    assertThat(r.unneededNodes()).hasSize(20).startsWith("n00", "n01").endsWith("n19");
+    assertThat(r.unremovableNodes()).isEmpty();
+    clock.advance(Duration.ofSeconds(10));
+    r = ca.runOnce();
+    // 10 s loops: limit min(20 + 20, 10 x 60 + 10) = 40. The pods travel on with the nodes they were moved to
+    // (round-robin), and are never lost with them: the last node simulated holds them all and has no place left
+    assertThat(r.unneededNodes()).hasSize(34).startsWith("n00").doesNotContain("n34");
+    assertThat(r.unremovableNodes()).containsExactly(Map.entry("n34", ClusterAutoscaler.NO_PLACE_TO_MOVE_PODS));
+    clock.advance(Duration.ofSeconds(10));
+    r = ca.runOnce();
+    assertThat(r.unremovableNodes()).as("not simulated again within --unremovable-node-recheck-timeout")
+        .containsExactly(Map.entry("n34", ClusterAutoscaler.RECENTLY_UNREMOVABLE));
+    assertThat(r.unneededNodes()).hasSize(34);
+    clock.advance(Duration.ofMinutes(5));
+    r = ca.runOnce();
+    assertThat(r.unremovableNodes()).as("rechecked after 5 minutes")
+        .containsExactly(Map.entry("n34", ClusterAutoscaler.NO_PLACE_TO_MOVE_PODS));
   }
 }

@@ -934,48 +934,98 @@ public final class Framework implements FrameworkHandle {
         run.done(j, Status.Code.SUCCESS);
       }
     }
+    // two plugins per pass over the totals (the first pass assigns, the others add), scores checked on the way
     boolean first = true;
-    for (int j = 0; j < plugins.length; j++) {
-      if (skip != null && skip[j]) {
+    int pending = -1; // a plugin waiting for a partner
+    for (int j = 0; j <= plugins.length; j++) {
+      if (j < plugins.length && skip != null && skip[j]) {
         continue;
       }
-      long[] s = bufs[j];
-      int bad = first ? setWeighted(s, scoreWeights[j], totals, k) : addWeighted(s, scoreWeights[j], totals, k);
+      if (j < plugins.length && pending < 0) {
+        pending = j;
+        continue;
+      }
+      if (pending < 0) {
+        break;
+      }
+      int a = pending;
+      int b = j < plugins.length ? j : -1;
+      pending = -1;
+      boolean valid = b < 0
+          ? weigh(bufs[a], scoreWeights[a], totals, k, first)
+          : weighPair(bufs[a], scoreWeights[a], bufs[b], scoreWeights[b], totals, k, first);
       first = false;
-      if (bad >= 0) {
-        return Status.error("plugin " + scoreNames[j] + " returns an invalid score " + s[bad] + " for node "
-            + nodeList.get(bad).name() + "; it should be in the range [0, 100] after normalizing").withPlugin(scoreNames[j]);
+      if (!valid) {
+        Status bad = invalidScore(a, bufs[a], nodeList, k);
+        if (bad == null && b >= 0) {
+          bad = invalidScore(b, bufs[b], nodeList, k);
+        }
+        if (bad == null) {
+          throw new IllegalStateException("Score: a pass found a score outside the range and no plugin holds it");
+        }
+        return bad;
       }
     }
     return Status.success();
   }
 
   /**
-   * {@code totals[pos] = scores[pos] * weight} for {@code pos} in {@code [0, k)}; returns the first position whose
-   * score is outside [{@link ScorePlugin#MIN_NODE_SCORE}, {@link ScorePlugin#MAX_NODE_SCORE}] (the totals are then
-   * not used), or -1.
+   * {@code totals[pos] = scores[pos] * weight} ({@code set}) or {@code +=} for {@code pos} in {@code [0, k)}; false
+   * when a score is outside [{@link ScorePlugin#MIN_NODE_SCORE}, {@link ScorePlugin#MAX_NODE_SCORE}] (the totals are
+   * then not used). The check is an or of signs, not a branch per score, so the loop has no exit but its end.
    */
-  private static int setWeighted(long[] scores, long weight, long[] totals, int k) {
-    for (int pos = 0; pos < k; pos++) {
-      long v = scores[pos];
-      if (v < ScorePlugin.MIN_NODE_SCORE || v > ScorePlugin.MAX_NODE_SCORE) {
-        return pos;
+  private static boolean weigh(long[] scores, long weight, long[] totals, int k, boolean set) {
+    long signs = 0;
+    if (set) {
+      for (int pos = 0; pos < k; pos++) {
+        long v = scores[pos];
+        totals[pos] = v * weight;
+        signs |= (v - ScorePlugin.MIN_NODE_SCORE) | (ScorePlugin.MAX_NODE_SCORE - v);
       }
-      totals[pos] = v * weight;
+    } else {
+      for (int pos = 0; pos < k; pos++) {
+        long v = scores[pos];
+        totals[pos] += v * weight;
+        signs |= (v - ScorePlugin.MIN_NODE_SCORE) | (ScorePlugin.MAX_NODE_SCORE - v);
+      }
     }
-    return -1;
+    return signs >= 0;
   }
 
-  /** {@link #setWeighted}, adding to the totals. */
-  private static int addWeighted(long[] scores, long weight, long[] totals, int k) {
+  /** {@link #weigh} of two plugins' scores in one pass over the totals. */
+  private static boolean weighPair(long[] a, long wa, long[] b, long wb, long[] totals, int k, boolean set) {
+    long signs = 0;
+    if (set) {
+      for (int pos = 0; pos < k; pos++) {
+        long x = a[pos];
+        long y = b[pos];
+        totals[pos] = x * wa + y * wb;
+        signs |= (x - ScorePlugin.MIN_NODE_SCORE) | (ScorePlugin.MAX_NODE_SCORE - x)
+            | (y - ScorePlugin.MIN_NODE_SCORE) | (ScorePlugin.MAX_NODE_SCORE - y);
+      }
+    } else {
+      for (int pos = 0; pos < k; pos++) {
+        long x = a[pos];
+        long y = b[pos];
+        totals[pos] += x * wa + y * wb;
+        signs |= (x - ScorePlugin.MIN_NODE_SCORE) | (ScorePlugin.MAX_NODE_SCORE - x)
+            | (y - ScorePlugin.MIN_NODE_SCORE) | (ScorePlugin.MAX_NODE_SCORE - y);
+      }
+    }
+    return signs >= 0;
+  }
+
+  /** kube's error for plugin {@code j}'s first score in {@code scores[0..k)} outside the range, or null if none. */
+  private @Nullable Status invalidScore(int j, long[] scores, List<NodeInfo> nodeList, int k) {
     for (int pos = 0; pos < k; pos++) {
       long v = scores[pos];
       if (v < ScorePlugin.MIN_NODE_SCORE || v > ScorePlugin.MAX_NODE_SCORE) {
-        return pos;
+        return Status.error("plugin " + scoreNames[j] + " returns an invalid score " + v + " for node "
+            + nodeList.get(pos).name() + "; it should be in the range [0, 100] after normalizing")
+            .withPlugin(scoreNames[j]);
       }
-      totals[pos] += v * weight;
     }
-    return -1;
+    return null;
   }
 
   /**

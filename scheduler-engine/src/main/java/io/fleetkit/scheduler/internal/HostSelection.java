@@ -43,26 +43,37 @@ final class HostSelection {
    * per tie, so a cycle costs a single random number.
    */
   int selectHost(int k) {
-    long[] t = totals;
+    return selectHost(totals, k, random);
+  }
+
+  /**
+   * The position in {@code t[0..k)} of the highest value; among several, the {@code random.nextInt(count)}-th of
+   * them in order (no draw when the highest is unique). Three passes whose branches follow the rare events only: the
+   * maximum and its first position, how many positions hold it (a conditional add), and for ties the chosen one. A
+   * single pass that also branched on each tie mispredicted about every other node when many nodes tie (identical
+   * empty nodes are the common case).
+   */
+  static int selectHost(long[] t, int k, SplittableRandom random) {
     long max = t[0];
     int first = 0;
-    int count = 1;
     for (int i = 1; i < k; i++) {
       long v = t[i];
       if (v > max) {
         max = v;
         first = i;
-        count = 1;
-      } else if (v == max) {
-        count++;
       }
+    }
+    int count = 0;
+    for (int i = first; i < k; i++) {
+      count += t[i] == max ? 1 : 0;
     }
     if (count == 1) {
       return first;
     }
     int pick = random.nextInt(count);
     for (int i = first; i < k; i++) {
-      if (t[i] == max && pick-- == 0) {
+      pick -= t[i] == max ? 1 : 0;
+      if (pick < 0) {
         return i;
       }
     }

@@ -45,6 +45,9 @@ public final class NodeTable {
   private long[] freeStorage = new long[0];
   private long[] freePods = new long[0];
   private byte[] flags = new byte[0];
+  /** How many positions hold an unschedulable node, and how many a tainted one (flags of cleared positions are 0). */
+  private int unschedulableCount;
+  private int taintedCount;
   /** One past the highest position ever {@link #set} and not cleared. */
   private int high;
   private int[] log = new int[64];
@@ -148,6 +151,19 @@ public final class NodeTable {
   /** Whether the node has any taint (of any effect). */
   public boolean tainted(int i) {
     return (flags[i] & TAINTED) != 0;
+  }
+
+  /**
+   * How many positions hold a node with {@code spec.unschedulable}: when none does, a plugin's range over the table
+   * can answer for every node at once.
+   */
+  public int unschedulableCount() {
+    return unschedulableCount;
+  }
+
+  /** How many positions hold a node with a taint; when none does, no node is {@link #tainted}. */
+  public int taintedCount() {
+    return taintedCount;
   }
 
   /** Whether the node holds a pod with (anti-)affinity ({@code podsWithAffinity()} is not empty). */
@@ -255,11 +271,20 @@ public final class NodeTable {
     }
     for (int i = from; i < high; i++) {
       append(i);
+      setFlags(i, (byte) 0);
       for (Domains d : domains.values()) {
         d.clear(i);
       }
     }
     high = Math.min(high, from);
+  }
+
+  /** Writes position {@code i}'s flags, keeping the counts of unschedulable and tainted positions. */
+  private void setFlags(int i, byte f) {
+    byte old = flags[i];
+    unschedulableCount += (f & UNSCHEDULABLE) - (old & UNSCHEDULABLE);
+    taintedCount += ((f & TAINTED) - (old & TAINTED)) >> 1;
+    flags[i] = f;
   }
 
   /** {@code a - b}, or {@link Long#MIN_VALUE} when it overflows. */
@@ -287,9 +312,9 @@ public final class NodeTable {
     freeMemory[i] = minus(allocatableMemory[i], requestedMemory[i]);
     freeStorage[i] = minus(allocatableStorage[i], requestedStorage[i]);
     freePods[i] = minus(allocatablePods[i], podCount[i]);
-    flags[i] = (byte) ((view.unschedulable() ? UNSCHEDULABLE : 0) | (view.taints().isEmpty() ? 0 : TAINTED)
+    setFlags(i, (byte) ((view.unschedulable() ? UNSCHEDULABLE : 0) | (view.taints().isEmpty() ? 0 : TAINTED)
         | (view.podsWithAffinity().isEmpty() ? 0 : AFFINITY_PODS)
-        | (view.podsWithRequiredAntiAffinity().isEmpty() ? 0 : ANTI_AFFINITY_PODS));
+        | (view.podsWithRequiredAntiAffinity().isEmpty() ? 0 : ANTI_AFFINITY_PODS)));
     high = Math.max(high, i + 1);
     append(i);
     boolean bloated = false;

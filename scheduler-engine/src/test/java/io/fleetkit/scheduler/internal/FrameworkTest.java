@@ -132,12 +132,22 @@ final class FrameworkTest {
 
   private final Probe a = new Probe("A");
   private final Probe b = new Probe("B");
+  private final Probe c = new Probe("C");
 
   /** A profile of PrioritySort, A (weight 1) and B (weight 3). */
   private Framework framework() {
-    PluginRegistry reg = PluginRegistry.defaults().with("A", h -> a).with("B", h -> b);
-    SchedulerProfile p = SchedulerProfile.builder("s").plugin(PrioritySortPlugin.NAME).plugin("A", 1).plugin("B", 3)
-        .build();
+    return framework(SchedulerProfile.builder("s").plugin(PrioritySortPlugin.NAME).plugin("A", 1).plugin("B", 3)
+        .build());
+  }
+
+  /** A profile of PrioritySort, A (weight 1), B (weight 3) and C (weight 2). */
+  private Framework framework3() {
+    return framework(SchedulerProfile.builder("s").plugin(PrioritySortPlugin.NAME).plugin("A", 1).plugin("B", 3)
+        .plugin("C", 2).build());
+  }
+
+  private Framework framework(SchedulerProfile p) {
+    PluginRegistry reg = PluginRegistry.defaults().with("A", h -> a).with("B", h -> b).with("C", h -> c);
     WaitingPods none = new WaitingPods() {
       @Override
       public Set<String> keys() {
@@ -275,6 +285,65 @@ final class FrameworkTest {
     assertThat(s.message()).isEqualTo("plugin B returns an invalid score 101 for node n1; it should be in the range "
         + "[0, 100] after normalizing");
     assertThat(s.plugin()).isEqualTo("B");
+  }
+
+  @Test
+  void runScore_threePlugins_addsScoresTimesWeights() {
+    Framework fw = framework3();
+    a.answers.put("Score", 10L);
+    b.answers.put("Score", 20L);
+    c.answers.put("Score", 30L);
+    long[] totals = {-7, -7};
+    NodeInfo[] nodes = {n1, n2};
+    Status s = fw.runScore(new ArrayCycleState(), pod, table(nodes), new int[] {0, 1}, List.of(nodes), 2, totals,
+        new ParallelRunner(1), 512);
+    assertThat(s.isSuccess()).isTrue();
+    assertThat(totals).containsExactly(10 * 1 + 20 * 3 + 30 * 2, 10 * 1 + 20 * 3 + 30 * 2);
+  }
+
+  @Test
+  void runScore_middlePluginSkippedByPreScore_othersWeighed() {
+    Framework fw = framework3();
+    a.answers.put("Score", 10L);
+    b.answers.put("PreScore", Status.skip());
+    b.answers.put("Score", 200L); // not asked: skipped
+    c.answers.put("Score", 30L);
+    ArrayCycleState state = new ArrayCycleState();
+    NodeInfo[] nodes = {n1, n2};
+    assertThat(fw.runPreScore(state, pod, List.of(nodes)).isSuccess()).isTrue();
+    long[] totals = new long[2];
+    Status s = fw.runScore(state, pod, table(nodes), new int[] {0, 1}, List.of(nodes), 2, totals,
+        new ParallelRunner(1), 512);
+    assertThat(s.isSuccess()).isTrue();
+    assertThat(totals).containsExactly(10 * 1 + 30 * 2, 10 * 1 + 30 * 2);
+    assertThat(calls).doesNotContain("B.Score");
+  }
+
+  @Test
+  void runScore_outOfRangeInTwoPlugins_errorNamesTheFirstInProfileOrder() {
+    Framework fw = framework3();
+    a.answers.put("Score", -1L);
+    c.answers.put("Score", 101L);
+    NodeInfo[] nodes = {n1, n2};
+    Status s = fw.runScore(new ArrayCycleState(), pod, table(nodes), new int[] {0, 1}, List.of(nodes), 2,
+        new long[2], new ParallelRunner(1), 512);
+    assertThat(s.message()).isEqualTo("plugin A returns an invalid score -1 for node n1; it should be in the range "
+        + "[0, 100] after normalizing");
+    assertThat(s.plugin()).isEqualTo("A");
+  }
+
+  @Test
+  void runScore_outOfRangeInTheUnpairedLastPlugin_errorNamesIt() {
+    Framework fw = framework3();
+    a.answers.put("Score", 100L);
+    b.answers.put("Score", 0L);
+    c.answers.put("Score", Long.MIN_VALUE);
+    NodeInfo[] nodes = {n1, n2};
+    Status s = fw.runScore(new ArrayCycleState(), pod, table(nodes), new int[] {0, 1}, List.of(nodes), 2,
+        new long[2], new ParallelRunner(1), 512);
+    assertThat(s.message()).isEqualTo("plugin C returns an invalid score " + Long.MIN_VALUE + " for node n1; it "
+        + "should be in the range [0, 100] after normalizing");
+    assertThat(s.plugin()).isEqualTo("C");
   }
 
   @Test

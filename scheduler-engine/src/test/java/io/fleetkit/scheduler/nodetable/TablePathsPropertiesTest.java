@@ -33,6 +33,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 
 /**
  * The built-in plugins' {@link TableFilter} and {@link TableScore} paths answer exactly as their {@code NodeInfo}
@@ -233,6 +234,40 @@ final class TablePathsPropertiesTest {
     table.ensureCapacity(100);
     assertThat(table.view(2)).as("growing keeps the rows").isSameAs(v);
     assertThat(table.podCount(2)).isEqualTo(c.podCpu().size());
+  }
+
+  /**
+   * The counts of unschedulable and tainted positions (which let NodeUnschedulable's and TaintToleration's ranges
+   * answer at once when they are 0) equal the flagged positions after any sequence of sets, overwrites and clears.
+   */
+  @Property(tries = 200)
+  void flagCounts_followSetsAndClears(@ForAll("nodeLists") List<NodeCase> nodes,
+      @ForAll("positions") List<Integer> ops) {
+    NodeTable table = new NodeTable();
+    table.ensureCapacity(8);
+    int step = 0;
+    for (int op : ops) {
+      if (op < 0) {
+        table.clearFrom(-op - 1);
+      } else {
+        table.set(op, view("n" + op, nodes.get(step++ % nodes.size())));
+      }
+      int unschedulable = 0;
+      int tainted = 0;
+      for (int i = 0; i < table.capacity(); i++) {
+        unschedulable += table.unschedulable(i) ? 1 : 0;
+        tainted += table.tainted(i) ? 1 : 0;
+      }
+      assertThat(table.unschedulableCount()).isEqualTo(unschedulable);
+      assertThat(table.taintedCount()).isEqualTo(tainted);
+    }
+  }
+
+  /** Positions to set (0..7) and clears (-1 - from). */
+  @Provide
+  Arbitrary<List<Integer>> positions() {
+    return Arbitraries.frequencyOf(Tuple.of(5, Arbitraries.integers().between(0, 7)),
+        Tuple.of(1, Arbitraries.integers().between(-8, -1))).list().ofMinSize(1).ofMaxSize(30);
   }
 
   private static NodeInfo view(String name, NodeCase c) {

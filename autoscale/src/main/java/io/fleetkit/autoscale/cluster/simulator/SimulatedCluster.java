@@ -423,6 +423,39 @@ public final class SimulatedCluster {
     return null;
   }
 
+  /**
+   * Upstream's search for a node ({@code SchedulerPluginRunner.RunFiltersUntilPassingNode}): like
+   * {@link #findFit(PodInfo, Collection, Predicate)}, but starting at position {@code start} of {@code order} and
+   * wrapping around, so that a caller that starts the next search after the node found spreads its pods round-robin
+   * instead of filling the first nodes. Views of {@code order} no longer in this simulation are skipped.
+   *
+   * @return the position in {@code order} of the node found, or -1
+   */
+  public int findFitFrom(PodInfo pod, List<NodeInfo> order, int start, Predicate<NodeInfo> candidate) {
+    int size = order.size();
+    if (size == 0) {
+      return -1;
+    }
+    SimCycleState state = new SimCycleState();
+    boolean[] skip = new boolean[filter.length];
+    if (runPreFilter(state, pod, skip) != null) {
+      return -1;
+    }
+    Set<String> allowed = state.read(ALLOWED);
+    int first = Math.floorMod(start, size);
+    for (int i = 0; i < size; i++) {
+      int at = first + i < size ? first + i : first + i - size;
+      NodeInfo n = nodes.get(order.get(at).name());
+      if (n == null || (allowed != null && !allowed.contains(n.name())) || !candidate.test(n)) {
+        continue;
+      }
+      if (runFilter(state, pod, n, skip).isSuccess()) {
+        return at;
+      }
+    }
+    return -1;
+  }
+
   @SuppressWarnings("unchecked")
   private static final io.fleetkit.api.framework.StateKey<Set<String>> ALLOWED =
       io.fleetkit.api.framework.StateKey.of("simulator/allowed-nodes", (Class<Set<String>>) (Class<?>) Set.class);

@@ -73,6 +73,9 @@ public final class NodeUnschedulablePlugin implements TableFilter, EnqueueExtens
   @Override
   public void filterAll(CycleState state, PodInfo pod, NodeTable table, int[] nodes, int from, int to, int[] failed,
       int mark, Status[] statuses) {
+    if (table.unschedulableCount() == 0) {
+      return; // no node is unschedulable: every node passes
+    }
     for (int pos = from; pos < to; pos++) {
       int node = nodes[pos];
       if (failed[pos] < 0 && table.unschedulable(node)) {

@@ -21,6 +21,7 @@ import io.fleetkit.scheduler.nodetable.TableFilter;
 import io.fleetkit.scheduler.nodetable.TableScore;
 import io.fleetkit.scheduler.plugins.helper.ObjectChange;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -101,6 +102,9 @@ public final class TaintTolerationPlugin implements TableFilter, PreScorePlugin,
   @Override
   public void filterAll(CycleState state, PodInfo pod, NodeTable table, int[] nodes, int from, int to, int[] failed,
       int mark, Status[] statuses) {
+    if (table.taintedCount() == 0) {
+      return; // no node has a taint: every node passes
+    }
     for (int pos = from; pos < to; pos++) {
       int node = nodes[pos];
       if (failed[pos] < 0 && table.tainted(node)) {
@@ -157,6 +161,10 @@ public final class TaintTolerationPlugin implements TableFilter, PreScorePlugin,
 
   @Override
   public void scoreAll(CycleState state, PodInfo pod, NodeTable table, int[] nodes, int from, int to, long[] out) {
+    if (table.taintedCount() == 0) {
+      Arrays.fill(out, from, to, 0L); // no node has a taint to count
+      return;
+    }
     for (int pos = from; pos < to; pos++) {
       int node = nodes[pos];
       out[pos] = table.tainted(node) ? score(state, pod, table.view(node)) : 0;
