@@ -90,6 +90,12 @@ public final class Simulation implements AutoCloseable {
   private final NodeLifecycleController lifecycle;
   private final TaintEvictionController eviction;
   private final Map<String, NodeAgent> agents = new LinkedHashMap<>();
+  /**
+   * The agents in the order they started (null where one was closed), and which of them have work at their next
+   * sync: a settle round syncs only those, in that order, and tells the Leases that every kubelet ran.
+   */
+  private final List<@Nullable NodeAgent> agentOrder = new ArrayList<>();
+  private final java.util.BitSet agentsWithWork = new java.util.BitSet();
   /** The kubelets' node Leases, read by the node lifecycle controller. */
   private final NodeLeases leases = new NodeLeases();
   private final HealthSource health;
@@ -317,6 +323,9 @@ public final class Simulation implements AutoCloseable {
         NodeAgent a = agents.remove(name);
         if (a != null) {
           a.close();
+          int i = agentOrder.indexOf(a);
+          agentOrder.set(i, null);
+          agentsWithWork.clear(i);
         }
       }
     }
@@ -325,8 +334,10 @@ public final class Simulation implements AutoCloseable {
 
   private void addAgent(String node) {
     // kubelets since kube 1.17: a Lease renewal every 10 s, the node status every 5 minutes
+    int index = agentOrder.size();
     NodeAgent a = NodeAgent.builder(store, clock, node).healthSource(health).watchPods(false).leases(leases)
-        .build();
+        .onWork(() -> agentsWithWork.set(index)).build();
+    agentOrder.add(a);
     a.start();
     agents.put(node, a);
   }
@@ -510,8 +521,11 @@ public final class Simulation implements AutoCloseable {
       if (quotas != null) {
         n += quotas.sync(); // first, so that a controller reacting to a deletion finds the usage freed
       }
-      for (NodeAgent a : agents.values()) {
-        n += a.sync();
+      // every kubelet runs now; those without work would only renew their Lease
+      leases.ranAll(clock.now());
+      for (int i = agentsWithWork.nextSetBit(0); i >= 0; i = agentsWithWork.nextSetBit(i + 1)) {
+        n += Objects.requireNonNull(agentOrder.get(i)).sync();
+        agentsWithWork.clear(i);
       }
       if (api.open(clock.now())) {
         int m = scheduler.runUntilIdle().size();

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A node (core/v1, cluster-scoped): a machine pods are placed on. Immutable; the canonical constructor validates
@@ -26,10 +27,23 @@ public record Node(ObjectMeta metadata, NodeSpec spec, NodeStatus status) implem
   public static final String API_VERSION = "v1";
   public static final String KIND = "Node";
 
+  /**
+   * Set while a copy is built whose validated parts (metadata name, namespace and labels; spec taints; status
+   * capacity, allocatable and GPUs) are the very objects of an already validated node (see {@link #copy}): the
+   * canonical constructor then skips the checks, which matters for the status posts of thousands of kubelets.
+   */
+  private static final ThreadLocal<@Nullable Boolean> VALIDATED_PARTS = new ThreadLocal<>();
+
   public Node {
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(spec, "spec");
     Objects.requireNonNull(status, "status");
+    if (VALIDATED_PARTS.get() == null) {
+      validate(metadata, spec, status);
+    }
+  }
+
+  private static void validate(ObjectMeta metadata, NodeSpec spec, NodeStatus status) {
     Violations v = Violations.forObject(KIND, metadata);
     v.objectMeta(metadata, false);
     PodSpecChecks.resourceList(status.capacity(), "status.capacity", v);
@@ -81,12 +95,14 @@ public record Node(ObjectMeta metadata, NodeSpec spec, NodeStatus status) implem
 
   @Override
   public Node withMetadata(ObjectMeta newMetadata) {
-    return new Node(newMetadata, spec, status);
+    boolean same = newMetadata.name() == metadata.name() && newMetadata.namespace() == metadata.namespace()
+        && newMetadata.labels() == metadata.labels(); // what the checks read of metadata, unchanged
+    return same ? copy(newMetadata, spec, status) : new Node(newMetadata, spec, status);
   }
 
   @Override
   public Node withStatusOf(Node other) {
-    return new Node(metadata, spec, other.status);
+    return copy(metadata, spec, other.status); // both validated
   }
 
   public Node withSpec(NodeSpec newSpec) {
@@ -94,7 +110,19 @@ public record Node(ObjectMeta metadata, NodeSpec spec, NodeStatus status) implem
   }
 
   public Node withStatus(NodeStatus newStatus) {
-    return new Node(metadata, spec, newStatus);
+    boolean same = newStatus.capacity() == status.capacity() && newStatus.allocatable() == status.allocatable()
+        && newStatus.gpus() == status.gpus(); // what the checks read of status, unchanged (conditions are not checked)
+    return same ? copy(metadata, spec, newStatus) : new Node(metadata, spec, newStatus);
+  }
+
+  /** A node from parts that were validated as they are (the same objects) in a node: no checks again. */
+  private static Node copy(ObjectMeta metadata, NodeSpec spec, NodeStatus status) {
+    VALIDATED_PARTS.set(Boolean.TRUE);
+    try {
+      return new Node(metadata, spec, status);
+    } finally {
+      VALIDATED_PARTS.set(null);
+    }
   }
 
   public String name() {

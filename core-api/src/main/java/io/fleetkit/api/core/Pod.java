@@ -82,12 +82,16 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
 
   @Override
   public Pod withMetadata(ObjectMeta newMetadata) {
+    if (newMetadata.name() == metadata.name() && newMetadata.namespace() == metadata.namespace()
+        && newMetadata.labels() == metadata.labels() && newMetadata.annotations() == metadata.annotations()) {
+      return withValidatedParts(newMetadata, status); // what the checks read of metadata is unchanged (a new version)
+    }
     return new Pod(newMetadata, spec, status);
   }
 
   @Override
   public Pod withStatusOf(Pod other) {
-    return new Pod(metadata, spec, other.status);
+    return withValidatedParts(metadata, other.status);
   }
 
   public Pod withSpec(PodSpec newSpec) {
@@ -95,7 +99,17 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
   }
 
   public Pod withStatus(PodStatus newStatus) {
-    return new Pod(metadata, spec, newStatus);
+    return withValidatedParts(metadata, newStatus); // the status is not checked; metadata and spec were
+  }
+
+  /** This pod's validated spec with {@code m} (checked as this pod's metadata) and {@code s}: no checks again. */
+  private Pod withValidatedParts(ObjectMeta m, PodStatus s) {
+    PREVALIDATED.set(spec);
+    try {
+      return new Pod(m, spec, s);
+    } finally {
+      PREVALIDATED.set(null);
+    }
   }
 
   /**

@@ -77,4 +77,30 @@ final class NodeTest {
     assertThat(e.violations().get(1).rule()).isEqualTo("not allowed on this type");
     assertThat(e.violations().get(0).object()).isEqualTo("Node default/Node_1");
   }
+  @Test
+  void copies_unchangedValidatedParts_keptAndEqual_changedPartsStillChecked() {
+    Node n = Node.builder().name("node-1").label("zone", "a").capacity(CAP)
+        .taint(Taint.of("dedicated", "x", TaintEffect.NoSchedule)).build();
+    // a status post: new conditions, the same capacity: nothing to check again, the same node otherwise
+    Node posted = n.withStatus(n.status().withConditions(List.of(NodeCondition.of(NodeCondition.READY,
+        ConditionStatus.True))));
+    assertThat(posted.isReady()).isTrue();
+    assertThat(posted.metadata()).isSameAs(n.metadata());
+    assertThat(posted.withStatus(n.status())).isEqualTo(n);
+    // a new version: the same name and labels
+    ObjectMeta versioned = new ObjectMeta("node-1", "", "u", "7", 1, n.metadata().labels(), java.util.Map.of(),
+        List.of(), List.of(), null, null);
+    assertThat(n.withMetadata(versioned).metadata().resourceVersion()).isEqualTo("7");
+    // parts that changed are checked as in the canonical constructor
+    ResourceList negative = ResourceList.builder().put("cpu", "-2").build();
+    assertThat(catchThrowableOfType(ValidationException.class, () -> n.withStatus(n.status().withAllocatable(negative)))
+        .violations()).extracting(Violation::field).containsExactly("status.allocatable.cpu");
+    ObjectMeta badLabel = n.metadata().toBuilder().label("bad key!", "v").build();
+    assertThat(catchThrowableOfType(ValidationException.class, () -> n.withMetadata(badLabel)).violations())
+        .extracting(Violation::field).singleElement().asString().startsWith("metadata.labels");
+    ObjectMeta badName = new ObjectMeta("Node_1", "", "u", "7", 1, n.metadata().labels(), java.util.Map.of(),
+        List.of(), List.of(), null, null);
+    assertThat(catchThrowableOfType(ValidationException.class, () -> n.withMetadata(badName)).violations())
+        .extracting(Violation::field).containsExactly("metadata.name");
+  }
 }

@@ -326,4 +326,23 @@ final class PodTest {
         () -> pod.withTolerations(List.of(ok, bad)));
     assertThat(fields(badToleration)).contains("spec.tolerations[1].operator");
   }
+  @Test
+  void copies_unchangedValidatedParts_keptAndEqual_changedMetadataStillChecked() {
+    Pod pod = Pod.builder().namespace("ml").name("a").label("app", "x").container("c", "i", SMALL).build();
+    Pod running = pod.withStatus(PodStatus.of(PodPhase.Running));
+    assertThat(running.spec()).isSameAs(pod.spec());
+    assertThat(running.withStatus(pod.status())).isEqualTo(pod);
+    assertThat(pod.withStatusOf(running)).isEqualTo(running);
+    ObjectMeta m = pod.metadata();
+    ObjectMeta versioned = new ObjectMeta(m.name(), m.namespace(), "u", "9", 1, m.labels(), m.annotations(),
+        List.of(), List.of(), null, null);
+    assertThat(pod.withMetadata(versioned).metadata().resourceVersion()).isEqualTo("9");
+    ObjectMeta badName = new ObjectMeta("A_1", m.namespace(), "u", "9", 1, m.labels(), m.annotations(), List.of(),
+        List.of(), null, null);
+    assertThat(catchThrowableOfType(ValidationException.class, () -> pod.withMetadata(badName)).violations())
+        .extracting(Violation::field).containsExactly("metadata.name");
+    ObjectMeta badLabel = m.toBuilder().label("bad key!", "v").build();
+    assertThatThrownBy(() -> pod.withMetadata(badLabel)).isInstanceOf(ValidationException.class)
+        .hasMessageContaining("metadata.labels");
+  }
 }

@@ -54,8 +54,10 @@ public final class NodeAgent implements AutoCloseable {
   private NodeLeases.@Nullable Lease lease;
   private final RestartBackoff backoff;
   private final boolean watchPods;
+  private final @Nullable Runnable onWork;
   private final Map<String, PodRuntime> pods = new LinkedHashMap<>();
-  private final Set<String> dirty = new LinkedHashSet<>();
+  /** Pods to sync, in the order they were marked; a fresh set per pass (clearing a grown hash table costs its size). */
+  private Set<String> dirty = new LinkedHashSet<>();
   private final Map<String, Integer> revivedRestarts = new LinkedHashMap<>();
   private @Nullable Watch watch;
   private TimerClock.@Nullable Timer heartbeat;
@@ -74,6 +76,7 @@ public final class NodeAgent implements AutoCloseable {
     this.statusReportPeriod = b.statusReportPeriod;
     this.backoff = new RestartBackoff(b.backoffInitial, b.backoffMax, clock::now);
     this.watchPods = b.watchPods;
+    this.onWork = b.onWork;
   }
 
   /** A builder for the agent of node {@code nodeName}. */
@@ -98,12 +101,12 @@ public final class NodeAgent implements AutoCloseable {
     started = true;
     ListResult<Pod> list = store.list(Pod.class, "", (Pod p) -> p.spec().nodeName().equals(nodeName));
     for (Pod p : list.items()) {
-      dirty.add(p.metadata().key());
+      markDirty(p.metadata().key());
     }
     if (watchPods) {
       watch = store.watch(Pod.class, list.resourceVersion(), e -> observe(e.object()));
     }
-    heartbeatDue = true;
+    markHeartbeatDue();
     scheduleHeartbeat();
   }
 
@@ -114,7 +117,20 @@ public final class NodeAgent implements AutoCloseable {
    */
   public void observe(Pod pod) {
     if (pod.spec().nodeName().equals(nodeName)) {
-      dirty.add(pod.metadata().key());
+      markDirty(pod.metadata().key());
+    }
+  }
+
+  private void markDirty(String key) {
+    if (dirty.add(key) && onWork != null) {
+      onWork.run();
+    }
+  }
+
+  private void markHeartbeatDue() {
+    heartbeatDue = true;
+    if (onWork != null) {
+      onWork.run();
     }
   }
 
@@ -159,11 +175,11 @@ public final class NodeAgent implements AutoCloseable {
         max = Math.max(max, c.restartCount);
       }
       restarts.put(r.key, max);
-      dirty.add(r.key);
+      markDirty(r.key);
     }
     pods.clear();
     revivedRestarts.putAll(restarts);
-    heartbeatDue = true;
+    markHeartbeatDue();
     scheduleHeartbeat();
   }
 
@@ -186,8 +202,8 @@ public final class NodeAgent implements AutoCloseable {
       writes += postHeartbeat() ? 1 : 0;
     }
     while (!dirty.isEmpty()) {
-      List<String> keys = new ArrayList<>(dirty);
-      dirty.clear();
+      Set<String> keys = dirty;
+      dirty = new LinkedHashSet<>();
       for (String key : keys) {
         writes += syncPod(key) ? 1 : 0;
       }
@@ -253,7 +269,7 @@ public final class NodeAgent implements AutoCloseable {
     if (next != null) {
       String key = r.key;
       r.timerAt = next;
-      r.timer = clock.schedule(Duration.between(now, next), () -> dirty.add(key));
+      r.timer = clock.schedule(Duration.between(now, next), () -> markDirty(key));
     }
   }
 
@@ -304,7 +320,7 @@ public final class NodeAgent implements AutoCloseable {
 
   private void armHeartbeat() {
     heartbeat = clock.schedule(leases != null ? statusReportPeriod : heartbeatPeriod, () -> {
-      heartbeatDue = true;
+      markHeartbeatDue();
       armHeartbeat();
     });
   }
@@ -371,6 +387,7 @@ public final class NodeAgent implements AutoCloseable {
     private boolean watchPods = true;
     private @Nullable NodeLeases leases;
     private Duration statusReportPeriod = Duration.ofMinutes(5);
+    private @Nullable Runnable onWork;
 
     private Builder(ObjectStore store, TimerClock clock, String nodeName) {
       this.store = Objects.requireNonNull(store, "store");
@@ -440,6 +457,16 @@ public final class NodeAgent implements AutoCloseable {
             + " must be positive");
       }
       statusReportPeriod = v;
+      return this;
+    }
+
+    /**
+     * Called (on the thread that causes it) whenever the agent gets something to do at its next {@link #sync}: a pod
+     * marked for syncing, a status post due. A caller running many agents can then sync only those, provided it
+     * tells their {@link NodeLeases} that the others ran too ({@link NodeLeases#ranAll}).
+     */
+    public Builder onWork(Runnable v) {
+      onWork = Objects.requireNonNull(v, "onWork");
       return this;
     }
 

@@ -77,6 +77,8 @@ public final class NodeLifecycleController implements AutoCloseable {
   private final double unhealthyZoneThreshold;
   private final int largeClusterThreshold;
   private final @Nullable NodeLeases leases;
+  /** For tests: with Leases, visit every node with a running Lease at every pass (the reference behaviour). */
+  private final boolean visitEveryLeasedNode;
   private final Map<String, Health> health = new HashMap<>();
   private final Map<String, ZoneQueue> zones = new TreeMap<>();
   private final Map<String, ZoneState> zoneStates = new TreeMap<>();
@@ -166,6 +168,7 @@ public final class NodeLifecycleController implements AutoCloseable {
     this.unhealthyZoneThreshold = b.unhealthyZoneThreshold;
     this.largeClusterThreshold = b.largeClusterThreshold;
     this.leases = b.leases;
+    this.visitEveryLeasedNode = b.visitEveryLeasedNode;
     this.origin = b.clock.now();
   }
 
@@ -289,13 +292,17 @@ public final class NodeLifecycleController implements AutoCloseable {
 
   /**
    * The pass with Leases, giving the same writes as a pass over every node: it visits only the nodes written or
-   * deleted since the last pass and those whose grace period may have run out. A node nobody wrote since the last
-   * visit has the same heartbeat, taints and readiness, so the per-node steps give it nothing new, except the Lease:
-   * a renewal moves the probe timestamp to the first pass at or after it (when a pass over every node would have
-   * seen it), and only matters once the grace counted from the previous one runs out, which is when the node is
-   * visited again.
+   * deleted since the last pass, the nodes whose Lease started, stopped or went, and those whose grace period may
+   * have run out. A node nobody wrote since the last visit has the same heartbeat, taints and readiness, so the
+   * per-node steps give it nothing new, except the Lease: a renewal moves the probe timestamp to the first pass at or
+   * after it (when a pass over every node would have seen it), and only matters once the grace counted from the
+   * previous one runs out, which is when the node is visited again. A ready, untainted node whose kubelet renews its
+   * Lease (every interval no longer than the grace period) and ran at this pass renewed less than an interval ago,
+   * so its grace cannot run out: it waits for a write or for its Lease to stop, unless a pass finds that not every
+   * running kubelet ran then, which visits every node with a running Lease.
    */
   private int monitorChanged() {
+    NodeLeases leases = Objects.requireNonNull(this.leases);
     Instant now = clock.now();
     long nowNanos = nanos(now);
     if (nodeWatch == null) {
@@ -304,6 +311,7 @@ public final class NodeLifecycleController implements AutoCloseable {
         changed.add(n.name());
       }
       nodeWatch = store.watch(Node.class, list.resourceVersion(), e -> changed.add(e.object().name()));
+      leases.listen(changed::add);
     }
     passTimes.addLast(nowNanos);
     long keep = gracePeriod.plus(startupGracePeriod).plusMinutes(5).toNanos();
@@ -312,6 +320,10 @@ public final class NodeLifecycleController implements AutoCloseable {
     }
     TreeSet<String> work = new TreeSet<>(changed); // name order, as the store lists nodes
     changed.clear();
+    if (visitEveryLeasedNode || !leases.allRanAt(now)) {
+      // a kubelet that did not run now may have missed renewals: its node's grace may run out (see below)
+      work.addAll(leases.runningNodes());
+    }
     Due d;
     while ((d = dues.peek()) != null && d.at < nowNanos) {
       dues.poll();
@@ -346,8 +358,15 @@ public final class NodeLifecycleController implements AutoCloseable {
       if (before != null && before.status() == ConditionStatus.True && status != ConditionStatus.True) {
         writes += markPodsNotReady(name, now);
       }
-      h.due = nanos(h.probeTimestamp.plus(ready == null ? startupGracePeriod : gracePeriod));
-      dues.add(new Due(h.due, name));
+      Duration grace = ready == null ? startupGracePeriod : gracePeriod;
+      long renewEvery = leases.runningInterval(name);
+      if (!visitEveryLeasedNode && status == ConditionStatus.True && !hasOurTaint(node) && renewEvery > 0
+          && renewEvery <= grace.toNanos()) {
+        h.due = Long.MIN_VALUE; // a ready, untainted node whose kubelet renews: nothing due while it renews
+      } else {
+        h.due = nanos(h.probeTimestamp.plus(grace));
+        dues.add(new Due(h.due, name));
+      }
     }
     writes += handleDisruption(zoneCounts, null);
     return writes;
@@ -676,6 +695,7 @@ public final class NodeLifecycleController implements AutoCloseable {
     private double unhealthyZoneThreshold = 0.55;
     private int largeClusterThreshold = 50;
     private @Nullable NodeLeases leases;
+    private boolean visitEveryLeasedNode;
 
     private Builder(ObjectStore store, TimerClock clock) {
       this.store = Objects.requireNonNull(store, "store");
@@ -685,6 +705,12 @@ public final class NodeLifecycleController implements AutoCloseable {
     /** The node Leases the kubelets renew; a renewal counts as a heartbeat (default: none, status only). */
     public Builder leases(NodeLeases v) {
       leases = Objects.requireNonNull(v, "leases");
+      return this;
+    }
+
+    /** For tests: with Leases, every pass visits every node whose Lease runs, as before passes skipped them. */
+    Builder visitEveryLeasedNode() {
+      visitEveryLeasedNode = true;
       return this;
     }
 

@@ -35,6 +35,13 @@ final class NodeLeasesTest {
     /** Every change of n1 as seen after each step: time, Ready status, taints. */
     final List<String> history = new ArrayList<>();
     int steps;
+    /** Agents (by index) not synced for now: alive, but their kubelets do not run (nor renew). */
+    final java.util.Set<Integer> paused = new java.util.HashSet<>();
+    /** Every node's Lease renew time after each step. */
+    final List<String> renewals = new ArrayList<>();
+    final boolean onlyWithWork;
+    /** The agents that reported work since their last sync. */
+    final java.util.BitSet withWork = new java.util.BitSet();
 
     /** Every node's Ready status and taints, and the zone states, after each step where one changed. */
     final List<String> all = new ArrayList<>();
@@ -45,15 +52,38 @@ final class NodeLeasesTest {
 
     /** {@code nodes} nodes spread over {@code zones} zones. */
     Cluster(boolean withLeases, int nodes, int zones) {
-      NodeLifecycleController.Builder b = NodeLifecycleController.builder(store, clock);
+      this(withLeases, nodes, zones, false);
+    }
+
+    Cluster(boolean withLeases, int nodes, int zones, boolean reference) {
+      this(withLeases, nodes, zones, reference, Duration.ofSeconds(50));
+    }
+
+    /** With {@code reference}, the controller visits every node with a running Lease at every pass. */
+    Cluster(boolean withLeases, int nodes, int zones, boolean reference, Duration grace) {
+      this(withLeases, nodes, zones, reference, grace, false);
+    }
+
+    /**
+     * With {@code onlyWithWork}, each step tells the Leases that every kubelet ran ({@link NodeLeases#ranAll}) and
+     * syncs only the agents that reported work, as a simulation with thousands of nodes does.
+     */
+    Cluster(boolean withLeases, int nodes, int zones, boolean reference, Duration grace, boolean onlyWithWork) {
+      this.onlyWithWork = onlyWithWork;
+      NodeLifecycleController.Builder b = NodeLifecycleController.builder(store, clock).gracePeriod(grace);
       if (withLeases) {
         b.leases(leases);
+      }
+      if (reference) {
+        b.visitEveryLeasedNode();
       }
       nlc = b.build();
       for (int i = 1; i <= nodes; i++) {
         store.create(Node.builder().name("n" + i).label(NodeLifecycleController.ZONE_LABEL, "z" + (i % zones))
             .build());
         NodeAgent.Builder ab = NodeAgent.builder(store, clock, "n" + i).healthSource(HealthSource.healthy());
+        int index = i - 1;
+        ab.onWork(() -> withWork.set(index));
         if (withLeases) {
           ab.leases(leases);
         }
@@ -79,8 +109,14 @@ final class NodeLeasesTest {
       int n;
       do {
         n = 0;
-        for (NodeAgent a : agents) {
-          n += a.sync();
+        if (onlyWithWork) {
+          leases.ranAll(clock.now());
+        }
+        for (int i = 0; i < agents.size(); i++) {
+          if (!paused.contains(i) && (!onlyWithWork || withWork.get(i))) {
+            n += agents.get(i).sync();
+            withWork.clear(i);
+          }
         }
         n += nlc.sync();
       } while (n > 0);
@@ -97,6 +133,11 @@ final class NodeLeasesTest {
             .append(node.spec().taints().stream().map(Taint::toString).toList()).append("; ");
       }
       everything.append(new java.util.TreeMap<>(nlc.zoneStates()));
+      StringBuilder renewed = new StringBuilder(Duration.between(t0, clock.now()).toSeconds() + "s");
+      for (int i = 1; i <= agents.size(); i++) {
+        renewed.append(' ').append(leases.renewTime("n" + i));
+      }
+      renewals.add(renewed.toString());
       if (all.isEmpty() || !all.get(all.size() - 1).endsWith(everything.toString())) {
         all.add(Duration.between(t0, clock.now()).toSeconds() + "s " + everything);
       }
@@ -197,6 +238,80 @@ final class NodeLeasesTest {
     List<String> actual = runMany(true, killAt, downFor, killInTask == 1);
     assertThat(actual).isEqualTo(expected);
     assertThat(expected).anyMatch(s -> s.contains("Unknown"));
+  }
+
+  /**
+   * The pass that skips ready, untainted nodes whose kubelet renews (and ran at the pass) writes what a pass visiting
+   * every node with a running Lease writes: kubelets killed and revived, and kubelets that stop running for a while
+   * without being killed (their renewals stop; the pass then visits every renewing node), at any times, with grace
+   * periods shorter and longer than the renew interval.
+   */
+  @Property(tries = 12)
+  void skippedNodes_sameNodeAndZoneHistoryAsVisitingEveryLeasedNode(
+      @ForAll @Size(min = 1, max = 5) List<@IntRange(min = 0, max = 400) Integer> eventAt,
+      @ForAll @Size(min = 5, max = 5) List<@IntRange(min = 1, max = 300) Integer> lasting,
+      @ForAll @Size(min = 5, max = 5) List<@IntRange(min = 0, max = 2) Integer> what,
+      @ForAll @IntRange(min = 0, max = 2) int graceChoice) {
+    Duration grace = Duration.ofSeconds(new int[] {50, 12, 7}[graceChoice]);
+    List<String> expected = runPaused(true, eventAt, lasting, what, grace);
+    List<String> actual = runPaused(false, eventAt, lasting, what, grace);
+    assertThat(actual).isEqualTo(expected);
+  }
+
+  /**
+   * Syncing only the agents that reported work, and telling the Leases that all kubelets ran, gives the same node
+   * and zone history (and the same Lease renewals) as syncing every agent at every step, through kills and revivals
+   * between steps and from clock tasks.
+   */
+  @Property(tries = 8)
+  void ranAll_syncingOnlyAgentsWithWork_sameHistoryAsSyncingEveryAgent(
+      @ForAll @Size(min = 1, max = 5) List<@IntRange(min = 0, max = 400) Integer> eventAt,
+      @ForAll @Size(min = 5, max = 5) List<@IntRange(min = 1, max = 300) Integer> lasting,
+      @ForAll @Size(min = 5, max = 5) List<@IntRange(min = 0, max = 1) Integer> what) {
+    List<String> expected = runPaused(false, eventAt, lasting, what, Duration.ofSeconds(50), false);
+    List<String> actual = runPaused(false, eventAt, lasting, what, Duration.ofSeconds(50), true);
+    assertThat(actual).isEqualTo(expected);
+  }
+
+  private static List<String> runPaused(boolean reference, List<Integer> eventAt, List<Integer> lasting,
+      List<Integer> what, Duration grace) {
+    return runPaused(reference, eventAt, lasting, what, grace, false);
+  }
+
+  private static List<String> runPaused(boolean reference, List<Integer> eventAt, List<Integer> lasting,
+      List<Integer> what, Duration grace, boolean onlyWithWork) {
+    try (Cluster c = new Cluster(true, 7, 2, reference, grace, onlyWithWork)) {
+      for (int i = 0; i < eventAt.size(); i++) {
+        if (what.get(i) == 1) { // killed from a clock task, before the agents run at that instant; revived so too
+          NodeAgent a = c.agents.get(i);
+          c.clock.schedule(Duration.ofSeconds(eventAt.get(i)), a::kill);
+          c.clock.schedule(Duration.ofSeconds(eventAt.get(i) + lasting.get(i)), a::revive);
+        }
+      }
+      for (long t = 0; t <= 600; t++) {
+        c.runTo(t);
+        for (int i = 0; i < eventAt.size(); i++) {
+          long from = eventAt.get(i);
+          long to = from + lasting.get(i);
+          if (what.get(i) == 0) { // killed between steps, after the agents ran; revived later
+            if (t == from) {
+              c.agents.get(i).kill();
+            } else if (t == to) {
+              c.agents.get(i).revive();
+            }
+          } else if (what.get(i) == 2) { // alive, but not run
+            if (t == from) {
+              c.paused.add(i);
+            } else if (t == to) {
+              c.paused.remove(i);
+            }
+          }
+        }
+      }
+      List<String> out = new ArrayList<>(c.all);
+      out.addAll(c.renewals);
+      return out;
+    }
   }
 
   private static List<String> runMany(boolean withLeases, List<Integer> killAt, List<Integer> downFor,

@@ -156,7 +156,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     Objects.requireNonNull(name, "name");
     checkOpen();
     KindTable<T> table = existingTable(kind);
-    return table == null ? Optional.empty() : Optional.ofNullable(table.objects.get(KindTable.key(namespace, name)));
+    return table == null ? Optional.empty() : Optional.ofNullable(table.get(namespace, name));
   }
 
   @Override
@@ -290,7 +290,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     WatchQueue<T>[] watches;
     lock.writeLock().lock();
     try {
-      T stored = table.objects.get(key);
+      T stored = table.get(namespace, name);
       if (stored == null) {
         throw sent != null ? notFound(sent) : notFound(kind, namespace, name);
       }

@@ -30,6 +30,11 @@ final class KindTable<T extends ApiObject<T>> {
   final Class<T> kind;
   /** Read freely; written only through {@link #put} and {@link #remove} (which keep the label index). */
   final ConcurrentSkipListMap<String, T> objects = new ConcurrentSkipListMap<>();
+  /**
+   * The same objects by namespace, then name: a get is two hash lookups on the strings it is given instead of a walk
+   * down the sorted map comparing a {@code namespace/name} key built for it.
+   */
+  private final ConcurrentHashMap<String, ConcurrentHashMap<String, T>> byName = new ConcurrentHashMap<>();
   private final HashMap<String, TreeMap<String, T>> byLabel = new HashMap<>();
   /**
    * Immutable lists of the objects of a namespace ({@code ""}: all), made by the first list after a change and
@@ -78,9 +83,17 @@ final class KindTable<T extends ApiObject<T>> {
     }
   }
 
+  /** The object {@code name} in {@code namespace} ({@code ""} for cluster-scoped kinds), or null. No lock needed. */
+  @Nullable T get(String namespace, String name) {
+    ConcurrentHashMap<String, T> names = byName.get(namespace);
+    return names == null ? null : names.get(name);
+  }
+
   /** Stores {@code object} under {@code key}, keeping the label index. Caller holds the write lock. */
   void put(String key, T object) {
     T old = objects.put(key, object);
+    byName.computeIfAbsent(object.metadata().namespace(), n -> new ConcurrentHashMap<>())
+        .put(object.metadata().name(), object);
     Map<String, String> labels = object.metadata().labels();
     String ns = object.metadata().namespace();
     changed(ns);
@@ -103,6 +116,10 @@ final class KindTable<T extends ApiObject<T>> {
   void remove(String key) {
     T old = objects.remove(key);
     if (old != null) {
+      ConcurrentHashMap<String, T> names = byName.get(old.metadata().namespace());
+      if (names != null) {
+        names.remove(old.metadata().name());
+      }
       changed(old.metadata().namespace());
       unindex(key, old);
     }
