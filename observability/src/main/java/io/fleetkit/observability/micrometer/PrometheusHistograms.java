@@ -169,22 +169,10 @@ final class PrometheusHistograms {
         return;
       }
       long total = 0;
-      int run = -1;
-      long runLength = 0;
       for (int i = 0; i < count; i++) {
-        long v = nanos[i];
-        total += v;
-        int b = bucketOfNanos(v);
-        if (b != run) {
-          if (runLength > 0) {
-            counts.getAndAdd(run, runLength);
-          }
-          run = b;
-          runLength = 0;
-        }
-        runLength++;
+        total += nanos[i];
       }
-      counts.getAndAdd(run, runLength);
+      countRuns(nanos, count, true);
       sum.add(total / 1e9);
     }
 
@@ -196,12 +184,22 @@ final class PrometheusHistograms {
         return;
       }
       double total = 0;
+      for (int i = 0; i < count; i++) {
+        total += values[i];
+      }
+      countRuns(values, count, false);
+      sum.add(total);
+    }
+
+    /**
+     * Adds the bucket counts of the first {@code count} values (nanoseconds or plain values), one atomic addition per
+     * run of consecutive values in the same bucket; {@code count} is at least 1.
+     */
+    private void countRuns(long[] values, int count, boolean nanos) {
       int run = -1;
       long runLength = 0;
       for (int i = 0; i < count; i++) {
-        double v = values[i];
-        total += v;
-        int b = bucket(v);
+        int b = nanos ? bucketOfNanos(values[i]) : bucket(values[i]);
         if (b != run) {
           if (runLength > 0) {
             counts.getAndAdd(run, runLength);
@@ -212,7 +210,6 @@ final class PrometheusHistograms {
         runLength++;
       }
       counts.getAndAdd(run, runLength);
-      sum.add(total);
     }
 
     /** The bucket of {@code nanos} nanoseconds: the same as {@link #bucket}'s of its seconds. */
