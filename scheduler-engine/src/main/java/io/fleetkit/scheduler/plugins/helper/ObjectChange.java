@@ -1,6 +1,7 @@
 package io.fleetkit.scheduler.plugins.helper;
 
 import java.util.Objects;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,5 +22,20 @@ public record ObjectChange<T>(@Nullable T before, @Nullable T after) {
       return null;
     }
     return new ObjectChange<>(type.cast(before), type.cast(after));
+  }
+
+  /**
+   * The answer of upstream's node hints that re-queue a pod when an object starts to pass the plugin's check:
+   * {@code true} when {@code after} passes {@code test} and {@code before} is absent (an addition) or did not pass;
+   * {@code false} when {@code after} fails it or {@code before} passed already (an unrelated change). Objects not of
+   * {@code type}, and a deletion, re-queue ({@code true}).
+   */
+  public static <T> boolean startsToPass(Class<T> type, @Nullable Object before, @Nullable Object after,
+      Predicate<? super T> test) {
+    ObjectChange<T> change = as(type, before, after);
+    if (change == null || change.after() == null) {
+      return true;
+    }
+    return test.test(change.after()) && (change.before() == null || !test.test(change.before()));
   }
 }

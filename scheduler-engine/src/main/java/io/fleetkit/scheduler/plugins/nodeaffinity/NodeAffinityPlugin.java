@@ -162,22 +162,11 @@ public final class NodeAffinityPlugin
   @Override
   public boolean isSchedulableAfter(Pod pod, ClusterEvent event, @Nullable Object oldObject,
       @Nullable Object newObject) {
-    ObjectChange<Node> change = ObjectChange.as(Node.class, oldObject, newObject);
-    if (change == null || change.after() == null) {
-      return true;
-    }
-    Node after = change.after();
-    if (addedNodeSelector != null && !addedNodeSelector.matches(after.name(), after.metadata().labels())) {
-      return false;
-    }
     RequiredNodeAffinity required =
         RequiredNodeAffinity.fromAffinity(pod.spec().nodeSelector(), pod.spec().affinity());
-    if (!required.match(after.name(), after.metadata().labels())) {
-      return false;
-    }
-    Node before = change.before();
-    return before == null || !required.match(before.name(), before.metadata().labels())
-        || (addedNodeSelector != null && !addedNodeSelector.matches(before.name(), before.metadata().labels()));
+    return ObjectChange.startsToPass(Node.class, oldObject, newObject,
+        n -> (addedNodeSelector == null || addedNodeSelector.matches(n.name(), n.metadata().labels()))
+            && required.match(n.name(), n.metadata().labels()));
   }
 
   @Override

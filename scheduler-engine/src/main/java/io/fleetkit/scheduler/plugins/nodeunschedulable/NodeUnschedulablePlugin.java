@@ -107,13 +107,7 @@ public final class NodeUnschedulablePlugin implements TableFilter, EnqueueExtens
   @Override
   public boolean isSchedulableAfter(Pod pod, ClusterEvent event, @Nullable Object oldObject,
       @Nullable Object newObject) {
-    ObjectChange<Node> change = ObjectChange.as(Node.class, oldObject, newObject);
-    if (change == null || change.after() == null) {
-      return true;
-    }
-    Node before = change.before();
-    boolean schedulable = !change.after().spec().unschedulable();
-    return schedulable && (before == null || before.spec().unschedulable());
+    return ObjectChange.startsToPass(Node.class, oldObject, newObject, n -> !n.spec().unschedulable());
   }
 
   @Override

@@ -197,14 +197,9 @@ public final class TaintTolerationPlugin implements TableFilter, PreScorePlugin,
   @Override
   public boolean isSchedulableAfter(Pod pod, ClusterEvent event, @Nullable Object oldObject,
       @Nullable Object newObject) {
-    ObjectChange<Node> change = ObjectChange.as(Node.class, oldObject, newObject);
-    if (change == null || change.after() == null) {
-      return true;
-    }
     List<Toleration> tolerations = pod.spec().tolerations();
-    Node before = change.before();
-    boolean wasUntolerated = before == null || firstUntolerated(before.spec().taints(), tolerations) != null;
-    return wasUntolerated && firstUntolerated(change.after().spec().taints(), tolerations) == null;
+    return ObjectChange.startsToPass(Node.class, oldObject, newObject,
+        n -> firstUntolerated(n.spec().taints(), tolerations) == null);
   }
 
   @Override
