@@ -7,7 +7,6 @@ import static io.fleetkit.adapter.kubernetes.scheduler.MockCluster.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.DeleteOptions;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
@@ -57,11 +56,6 @@ final class PodStatusAndPreemptionTest {
         .filter(w -> w.target().equals(target) && w.method().equals(method)).toList();
   }
 
-  private void touchNode(String name, int i) {
-    cluster.client.nodes().withName(name).edit(n -> new NodeBuilder(n)
-        .editMetadata().addToLabels("touched", Integer.toString(i)).endMetadata().build());
-  }
-
   @Test
   void unschedulable_podScheduledFalseWithTheDiagnosis_writtenOnceAcrossRetries() {
     cluster.node("n1", "1", "8Gi");
@@ -81,10 +75,14 @@ final class PodStatusAndPreemptionTest {
     assertThat(c.getLastTransitionTime()).isNotEmpty();
     assertThat(get("huge").getStatus().getNominatedNodeName()).isNull();
 
-    // Node updates re-queue the pod; each retry fails with the same diagnosis and must not write again.
+    // The deletion of a bound pod re-queues it (NodeResourcesFit's queueing hint, upstream's
+    // isSchedulableAfterPodEvent: any scheduled pod's deletion may free room; a node label change would not). Each
+    // retry fails with the same diagnosis and must not write again.
     for (int i = 0; i < 3; i++) {
+      String filler = "filler-" + i;
+      cluster.create(pod(filler, "100m", "default-scheduler").editSpec().withNodeName("n" + (1 + i % 2)).endSpec());
       int attemptsBefore = attempts(s, "default/huge");
-      touchNode("n" + (1 + i % 2), i);
+      cluster.client.pods().inNamespace(NS).withName(filler).delete();
       await("retry " + i, () -> attempts(s, "default/huge") > attemptsBefore);
     }
     assertThat(attempts(s, "default/huge")).isGreaterThanOrEqualTo(4);
@@ -103,9 +101,11 @@ final class PodStatusAndPreemptionTest {
     await("first condition", () -> condition(get("big"), "PodScheduled") != null);
     assertThat(condition(get("big"), "PodScheduled").getMessage()).startsWith("0/1 nodes are available");
 
-    cluster.node("n2", "1", "8Gi");
+    // A node with room for the pod re-queues it (NodeResourcesFit's hint; a node without room would not), and its
+    // taint makes the new diagnosis.
+    cluster.node("n2", "2", "8Gi", MockCluster.taint("dedicated", "x"));
     await("the new diagnosis", () -> condition(get("big"), "PodScheduled").getMessage()
-        .startsWith("0/2 nodes are available: 2 Insufficient cpu."));
+        .startsWith("0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint {dedicated: x}."));
     assertThat(writes("big/status", "PATCH")).hasSize(2);
     assertThat(s.statusPatches()).isEqualTo(2);
   }
