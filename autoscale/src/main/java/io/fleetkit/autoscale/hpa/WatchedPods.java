@@ -18,9 +18,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * A {@link PodLister} kept from a pod watch, as the informer cache upstream's HPA lists from: for each (namespace,
  * selector) asked for, the matching pods in key order, listed from the store once and then changed by the watch
- * events. A list asked for again is the same immutable list instance until one of its pods is created, changed,
- * relabelled or deleted, so a caller that compares its inputs (the HPA controller's reuse of its last computation)
- * compares one reference instead of every pod.
+ * events. A list asked for again is the same immutable list instance while it holds the same pod objects (a pod
+ * created, changed, relabelled or deleted makes a new one; one created and deleted between two reads does not), so
+ * a caller that compares its inputs (the HPA controller's reuse of its last computation) compares one reference
+ * instead of every pod.
  *
  * <p>The answer equals {@code store.list(Pod.class, namespace, selector).items()} whenever the store has delivered
  * every event of its writes, which a store built with {@code directDelivery()} (as the simulation's) has done when a
@@ -52,6 +53,8 @@ public final class WatchedPods implements PodLister, AutoCloseable {
     final TreeMap<String, Pod> pods = new TreeMap<>();
     final Map<Map<String, String>, int[]> labelCounts = new HashMap<>();
     @Nullable List<Pod> list;
+    /** The list last handed out, kept across changes so that the same pods give the same instance. */
+    @Nullable List<Pod> last;
     @Nullable Collection<Map<String, String>> labelSets;
 
     /** Puts {@code p} in (replacing its older version). */
@@ -100,9 +103,25 @@ public final class WatchedPods implements PodLister, AutoCloseable {
       List<Pod> l = list;
       if (l == null) {
         l = List.copyOf(pods.values());
+        if (sameObjects(last, l)) {
+          l = last; // changed and changed back (a pod created and deleted between two reads): the same list
+        }
         list = l;
+        last = l;
       }
       return l;
+    }
+
+    private static boolean sameObjects(@Nullable List<Pod> a, List<Pod> b) {
+      if (a == null || a.size() != b.size()) {
+        return false;
+      }
+      for (int i = 0; i < b.size(); i++) {
+        if (a.get(i) != b.get(i)) {
+          return false;
+        }
+      }
+      return true;
     }
   }
 
@@ -139,6 +158,7 @@ public final class WatchedPods implements PodLister, AutoCloseable {
         memberOf.put(p.metadata().key(), now);
       }
       e.list = pods.isEmpty() ? List.of() : List.copyOf(pods);
+      e.last = e.list;
     }
     return e.list();
   }
