@@ -6,6 +6,7 @@ import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEvent;
 import io.fleetkit.api.store.WatchEventType;
+import io.fleetkit.reconcile.Lister;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -103,25 +104,13 @@ public final class WatchedPods implements PodLister, AutoCloseable {
       List<Pod> l = list;
       if (l == null) {
         l = List.copyOf(pods.values());
-        if (sameObjects(last, l)) {
+        if (last != null && Lister.sameObjects(last, l)) {
           l = last; // changed and changed back (a pod created and deleted between two reads): the same list
         }
         list = l;
         last = l;
       }
       return l;
-    }
-
-    private static boolean sameObjects(@Nullable List<Pod> a, List<Pod> b) {
-      if (a == null || a.size() != b.size()) {
-        return false;
-      }
-      for (int i = 0; i < b.size(); i++) {
-        if (a.get(i) != b.get(i)) {
-          return false;
-        }
-      }
-      return true;
     }
   }
 
