@@ -5,18 +5,18 @@ import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.reconcile.Lister;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableSet;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
@@ -27,9 +27,11 @@ import org.jspecify.annotations.Nullable;
  * as client-go's {@code threadSafeMap}. One read-write lock keeps objects and indexes consistent with each other;
  * writes come from the one informer dispatch thread at a time, reads from anywhere.
  *
- * <p>Every key set (all keys, and each index value's keys) is kept in listing order (namespace, then name), so a
- * list or index read costs the size of its answer and never sorts: a controller that reads the hundred pods it owns
- * among ten thousand in its namespace pays for a hundred.
+ * <p>Every key set (all keys, and each index value's keys) is a hash set plus its keys in listing order (namespace,
+ * then name) as of its last read: a write costs a few hash operations whatever the set's size, and a read after
+ * writes merges the keys that joined since (sorted among themselves) into that order, so a list or index read costs
+ * the size of its answer and never sorts the whole set again. A controller that reads the hundred pods it owns among
+ * ten thousand in its namespace pays for a hundred, and a namespace nobody lists costs no ordering at all.
  */
 public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
   /** Orders {@code namespace/name} keys (or bare names) as namespace then name, the order lists promise. */
@@ -37,10 +39,11 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
 
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final Map<String, T> items = new HashMap<>();
-  private final NavigableSet<String> keys = new TreeSet<>(KEY_ORDER);
+  /** Every cached key (in no index map: nothing removes it when empty). */
+  private final Posting all = new Posting(new HashMap<>(), "", true);
   private final Map<String, Function<? super T, ? extends Collection<String>>> indexers;
   private final Map<String, Map<String, Posting>> indices = new HashMap<>();
-  /** The postings each cached key is in, so that an update that moves it between none refreshes them directly. */
+  /** The index postings each cached key is in: updates refresh them, removals leave them, without the indexers. */
   private final Map<String, List<Posting>> memberships = new HashMap<>();
   /** The last answer of {@link #list(String, LabelSelector)} per (namespace, selector) and the posting it filtered. */
   private final Map<SelectorKey, Selected<T>> selected = new ConcurrentHashMap<>();
@@ -54,82 +57,168 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
   private record Selected<T>(List<T> from, boolean[] matched, List<T> answer) {}
 
   /**
-   * One index value's keys in listing order, and the list of their objects, made on the first read after a change
+   * One index value's keys, and the list of their objects in listing order, made on the first read after a change
    * and returned again, the same instance, until the next: a controller that reads the same owner's pods twice
-   * without a change between pays once. After updates of a few of its objects only (no key joined or left, the usual
-   * status write), the next read copies the last list and replaces those objects, found by binary search, instead of
-   * looking up every key again.
+   * without a change between pays once.
+   *
+   * <p>The keys are a hash set ({@link #members}) plus the keys and objects of the last list in listing order, and
+   * what changed since: keys that joined, keys that left, keys whose object was replaced. The next read builds the
+   * new list from the last one: kept objects are copied, only joined and replaced keys are looked up, and the joined
+   * keys (sorted among themselves) are merged in at their places. So a read costs the size of its answer plus the
+   * changes, never a sort of the whole set and never a lookup of every key. When more than half of the members
+   * changed since, the last list is dropped and the next read sorts and looks up the members afresh.
    */
   private final class Posting {
-    /** Updated keys remembered before the next read resolves every key instead. */
-    private static final int MAX_PATCHES = 8;
+    private static final String[] NO_KEYS = new String[0];
 
-    final NavigableSet<String> keys = new TreeSet<>(KEY_ORDER);
-    /** The last list made; current unless {@link #structural} or {@link #updated} say otherwise. */
+    /** The index map this posting is the value {@link #value} of (removed from it when empty). */
+    final Map<String, Posting> index;
+    final String value;
+    /** The keys; null for the posting of every object, whose keys are those of {@link #items}. */
+    private final @Nullable Set<String> members;
+    /** The keys of {@link #objects} in listing order (the last list); null: build the next one afresh. */
+    private String @Nullable [] sorted = NO_KEYS;
+    /** The last list's objects, in the order of {@link #sorted}; never changed once made. */
+    private ApiObject<?>[] objects = new ApiObject<?>[0];
+    /** Members not in {@link #sorted} (only while it is not null). */
+    private final Set<String> joined = new HashSet<>();
+    /** Keys of {@link #sorted} no longer members (only while it is not null). */
+    private final Set<String> left = new HashSet<>();
+    /** Keys of {@link #sorted}, members, whose object is not the one in {@link #objects} (only while not null). */
+    private final Set<String> replaced = new HashSet<>();
+    /** The last list, or null when a key joined, left or got another object since. */
     private @Nullable List<T> view;
-    /** A key joined or left since {@link #view} was made. */
-    private boolean structural = true;
-    /** Keys whose objects were replaced since {@link #view} was made (distinct, at most {@link #MAX_PATCHES}). */
-    private final List<String> updated = new ArrayList<>(2);
 
-    /** A key joined or left (under the write lock). */
-    synchronized void changed() {
-      structural = true;
-      updated.clear();
+    Posting(Map<String, Posting> index, String value, boolean everything) {
+      this.index = index;
+      this.value = value;
+      this.members = everything ? null : new HashSet<>();
     }
 
-    /** The object at {@code key} was replaced (under the write lock). */
-    synchronized void updated(String key) {
-      if (structural || view == null) {
-        return;
+    int size() {
+      return members != null ? members.size() : items.size();
+    }
+
+    /**
+     * {@code key} joins (under the write lock); false if it is a member already. For the posting of every object the
+     * caller has just added {@code key} to {@link #items}.
+     */
+    boolean join(String key) {
+      if (members != null && !members.add(key)) {
+        return false;
       }
-      if (updated.size() >= MAX_PATCHES) {
-        structural = true;
-        updated.clear();
-      } else if (!updated.contains(key)) {
-        updated.add(key);
+      view = null;
+      if (sorted != null) {
+        if (left.remove(key)) {
+          replaced.add(key); // back at its old place, as another object perhaps
+        } else {
+          joined.add(key);
+          tooMany();
+        }
+      }
+      return true;
+    }
+
+    /** {@code key} leaves (under the write lock); false if it was no member. */
+    boolean leave(String key) {
+      if (members != null && !members.remove(key)) {
+        return false;
+      }
+      view = null;
+      if (sorted != null && !joined.remove(key)) {
+        left.add(key);
+        replaced.remove(key);
+      }
+      return true;
+    }
+
+    /** The object at {@code key}, a member, was replaced (under the write lock). */
+    void replaced(String key) {
+      view = null;
+      if (sorted != null && !joined.contains(key)) {
+        replaced.add(key);
+        tooMany();
+      }
+    }
+
+    private void tooMany() {
+      if (joined.size() + replaced.size() > 16 && joined.size() + replaced.size() > size() / 2) {
+        sorted = null; // cheaper to build the next list afresh than to keep this many aside
+        objects = new ApiObject<?>[0];
+        joined.clear();
+        left.clear();
+        replaced.clear();
       }
     }
 
     /** The objects (under the cache's lock, read or write; concurrent readers serialize here). */
     synchronized List<T> view() {
       List<T> v = view;
-      if (v != null && !structural && updated.isEmpty()) {
+      if (v != null) {
         return v;
       }
-      if (v == null || structural) {
-        v = keys.isEmpty() ? List.of() : resolve(keys);
-      } else {
-        @SuppressWarnings("unchecked")
-        T[] objects = (T[]) v.toArray(new ApiObject<?>[0]);
-        for (String key : updated) {
-          objects[indexOf(objects, key)] = items.get(key);
+      String[] old = sorted;
+      String[] keys;
+      ApiObject<?>[] objs;
+      if (old == null) {
+        keys = (members != null ? members : items.keySet()).toArray(NO_KEYS);
+        Arrays.sort(keys, KEY_ORDER);
+        objs = new ApiObject<?>[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+          objs[i] = items.get(keys[i]);
         }
-        v = Collections.unmodifiableList(java.util.Arrays.asList(objects));
-      }
-      view = v;
-      structural = false;
-      updated.clear();
-      return v;
-    }
-  }
-
-  /** The position of {@code key} in {@code objects}, which are in listing order and hold it. */
-  private static int indexOf(ApiObject<?>[] objects, String key) {
-    int lo = 0;
-    int hi = objects.length - 1;
-    while (lo <= hi) {
-      int mid = (lo + hi) >>> 1;
-      int c = compareKeys(objects[mid].metadata().key(), key);
-      if (c < 0) {
-        lo = mid + 1;
-      } else if (c > 0) {
-        hi = mid - 1;
+      } else if (joined.isEmpty() && left.isEmpty()) {
+        keys = old; // only objects replaced: the same keys
+        objs = objects.clone();
+        for (String k : replaced) {
+          objs[at(old, k)] = items.get(k);
+        }
       } else {
-        return mid;
+        keys = new String[size()];
+        objs = new ApiObject<?>[keys.length];
+        String[] in = joined.toArray(NO_KEYS);
+        Arrays.sort(in, KEY_ORDER);
+        boolean dropping = !left.isEmpty();
+        boolean patching = !replaced.isEmpty();
+        int w = 0;
+        int i = 0;
+        for (int j = 0; j <= in.length; j++) {
+          int to = j < in.length ? -(Arrays.binarySearch(old, i, old.length, in[j], KEY_ORDER) + 1) : old.length;
+          for (; i < to; i++) {
+            String k = old[i];
+            if (!dropping || !left.contains(k)) {
+              keys[w] = k;
+              objs[w++] = patching && replaced.contains(k) ? items.get(k) : objects[i];
+            }
+          }
+          if (j < in.length) {
+            keys[w] = in[j];
+            objs[w++] = items.get(in[j]);
+          }
+        }
+        if (w != keys.length) {
+          throw new IllegalStateException("informer cache: index list of \"" + value + "\" has " + w
+              + " keys but " + keys.length + " members");
+        }
       }
+      sorted = keys;
+      objects = objs;
+      joined.clear();
+      left.clear();
+      replaced.clear();
+      @SuppressWarnings("unchecked")
+      List<T> list = objs.length == 0 ? List.of() : (List<T>) Collections.unmodifiableList(Arrays.asList(objs));
+      view = list;
+      return list;
     }
-    throw new IllegalStateException("informer cache: " + key + " missing from its index list");
+
+    private int at(String[] keys, String key) {
+      int at = Arrays.binarySearch(keys, key, KEY_ORDER);
+      if (at < 0) {
+        throw new IllegalStateException("informer cache: " + key + " missing from index list \"" + value + "\"");
+      }
+      return at;
+    }
   }
 
   public IndexedCache(Map<String, Function<? super T, ? extends Collection<String>>> custom) {
@@ -164,6 +253,9 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
   static int compareKeys(String a, String b) {
     int sa = a.indexOf('/');
     int sb = b.indexOf('/');
+    if (sa == sb && (sa <= 0 || a.regionMatches(0, b, 0, sa))) {
+      return a.compareTo(b); // the same namespace (or none): the names decide, and the text order is theirs
+    }
     int nsA = Math.max(sa, 0);
     int nsB = Math.max(sb, 0);
     int c = compareRegion(a, 0, nsA, b, 0, nsB);
@@ -193,14 +285,16 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     try {
       T old = items.put(key, object);
       if (old == null) {
-        keys.add(key);
+        all.join(key);
         index(key, object);
       } else {
         reindex(key, old, object);
-      }
-      if (old != null) {
-        for (Posting p : memberships.getOrDefault(key, List.of())) {
-          p.updated(key); // an updated object: its postings' lists hold the old one
+        all.replaced(key); // an updated object: its postings' lists hold the old one
+        List<Posting> in = memberships.get(key);
+        if (in != null) {
+          for (int i = 0; i < in.size(); i++) {
+            in.get(i).replaced(key);
+          }
         }
       }
       return old;
@@ -215,8 +309,16 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     try {
       T old = items.remove(key);
       if (old != null) {
-        keys.remove(key);
-        unindex(key, old);
+        all.leave(key);
+        List<Posting> in = memberships.remove(key);
+        if (in != null) {
+          for (Posting p : in) {
+            p.leave(key);
+            if (p.size() == 0) {
+              p.index.remove(p.value);
+            }
+          }
+        }
       }
       return old;
     } finally {
@@ -228,25 +330,28 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     indexers.forEach((name, fn) -> {
       Map<String, Posting> index = indices.get(name);
       for (String value : fn.apply(object)) {
-        join(key, index.computeIfAbsent(value, v -> new Posting()));
+        join(key, index, value);
       }
     });
   }
 
-  private void join(String key, Posting p) {
-    p.keys.add(key);
-    p.changed();
-    memberships.computeIfAbsent(key, k -> new ArrayList<>(4)).add(p);
+  private void join(String key, Map<String, Posting> index, String value) {
+    Posting p = index.get(value);
+    if (p == null) {
+      p = new Posting(index, value, false);
+      index.put(value, p);
+    }
+    if (p.join(key)) {
+      memberships.computeIfAbsent(key, k -> new ArrayList<>(4)).add(p);
+    }
   }
 
   private void leave(String key, Map<String, Posting> index, String value) {
     Posting p = index.get(value);
-    if (p == null) {
+    if (p == null || !p.leave(key)) {
       return;
     }
-    p.keys.remove(key);
-    p.changed();
-    if (p.keys.isEmpty()) {
+    if (p.size() == 0) {
       index.remove(value);
     }
     List<Posting> in = memberships.get(key);
@@ -275,7 +380,7 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
         leave(key, index, value);
       }
       for (String value : after) {
-        join(key, index.computeIfAbsent(value, v -> new Posting()));
+        join(key, index, value);
       }
     });
   }
@@ -298,21 +403,12 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     return false;
   }
 
-  private void unindex(String key, T object) {
-    indexers.forEach((name, fn) -> {
-      Map<String, Posting> index = indices.get(name);
-      for (String value : fn.apply(object)) {
-        leave(key, index, value);
-      }
-    });
-  }
-
   /** A sorted snapshot of every object. */
   @Override
   public List<T> list() {
     lock.readLock().lock();
     try {
-      return resolve(keys);
+      return all.view();
     } finally {
       lock.readLock().unlock();
     }
@@ -349,7 +445,7 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
         if (withLabel == null) {
           return List.of();
         }
-        if (candidates == null || withLabel.keys.size() < candidates.keys.size()) {
+        if (candidates == null || withLabel.size() < candidates.size()) {
           candidates = withLabel;
         }
       }
@@ -360,7 +456,7 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
         }
       }
       if (candidates == null) {
-        return filter(resolve(keys), namespace, selector);
+        return filter(all.view(), namespace, selector);
       }
       // the answer depends only on the candidates' objects: while their list is the same, so is the answer
       List<T> from = candidates.view();
@@ -431,15 +527,13 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
   }
 
   /** The objects at {@code sortedKeys}, in that order, as an unmodifiable list (the caller holds the lock). */
-  private List<T> resolve(Collection<String> sortedKeys) {
-    List<T> out = new ArrayList<>(sortedKeys.size());
-    for (String k : sortedKeys) {
-      T o = items.get(k);
-      if (o != null) {
-        out.add(o);
-      }
+  private List<T> resolve(String[] sortedKeys) {
+    @SuppressWarnings("unchecked")
+    T[] out = (T[]) new ApiObject<?>[sortedKeys.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = items.get(sortedKeys[i]);
     }
-    return Collections.unmodifiableList(out);
+    return Collections.unmodifiableList(Arrays.asList(out));
   }
 
   @Override

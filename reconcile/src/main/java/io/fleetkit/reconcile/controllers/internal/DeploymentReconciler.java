@@ -17,6 +17,7 @@ import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.events.Event;
 import io.fleetkit.api.events.EventRecorder;
+import io.fleetkit.reconcile.Lister;
 import io.fleetkit.reconcile.ReconcileContext;
 import io.fleetkit.reconcile.Reconciler;
 import io.fleetkit.reconcile.Result;
@@ -27,12 +28,9 @@ import io.fleetkit.reconcile.controllers.internal.DeploymentMath.ScaleDown;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -76,22 +74,35 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
     Deployment d;
     final Instant now;
     List<ReplicaSet> rsList;
-    final Map<String, List<Pod>> podsByRsUid = new HashMap<>();
+    private final Lister<Pod> pods;
 
     Sync(ReconcileContext<Deployment> ctx, Deployment d) {
       this.ctx = ctx;
       this.d = d;
       this.now = ctx.now();
       this.rsList = claimReplicaSets();
-      Set<String> uids = new HashSet<>();
-      for (ReplicaSet rs : rsList) {
-        uids.add(rs.metadata().uid());
+      this.pods = ctx.lister(Pod.class);
+    }
+
+    /**
+     * The pods {@code rs} controls, read when asked through the controller index (the cache's list, the same instance
+     * while none of them changed): most syncs ask about few ReplicaSets or none.
+     */
+    private List<Pod> podsOf(ReplicaSet rs) {
+      List<Pod> controlled = pods.byIndex(Lister.CONTROLLER_INDEX, rs.metadata().uid());
+      String ns = d.metadata().namespace();
+      for (int i = 0; i < controlled.size(); i++) {
+        if (!controlled.get(i).metadata().namespace().equals(ns)) {
+          List<Pod> out = new ArrayList<>(controlled.size());
+          for (Pod p : controlled) {
+            if (p.metadata().namespace().equals(ns)) {
+              out.add(p);
+            }
+          }
+          return out;
+        }
       }
-      // through the controller index: reading the whole namespace here made many Deployments in one namespace
-      // quadratic
-      for (Pod p : ReplicaSetReconciler.controlledBy(ctx.lister(Pod.class), d.metadata().namespace(), uids)) {
-        podsByRsUid.computeIfAbsent(p.metadata().controllerRef().uid(), k -> new ArrayList<>()).add(p);
-      }
+      return controlled;
     }
 
     Result run() {
@@ -288,7 +299,7 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
 
     private int activePods(ReplicaSet rs) {
       int n = 0;
-      for (Pod p : podsByRsUid.getOrDefault(rs.metadata().uid(), List.of())) {
+      for (Pod p : podsOf(rs)) {
         if (ActivePods.isActive(p)) {
           n++;
         }
@@ -377,7 +388,7 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
         if (rs.status().replicas() > 0) {
           return true;
         }
-        for (Pod p : podsByRsUid.getOrDefault(rs.metadata().uid(), List.of())) {
+        for (Pod p : podsOf(rs)) {
           if (!p.status().phase().isTerminal()) {
             return true;
           }
