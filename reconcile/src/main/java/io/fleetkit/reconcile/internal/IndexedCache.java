@@ -43,6 +43,12 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
   private final Posting all = new Posting(new HashMap<>(), "", true);
   private final Map<String, Function<? super T, ? extends Collection<String>>> indexers;
   private final Map<String, Map<String, Posting>> indices = new HashMap<>();
+  /**
+   * The indexes kept: an index is built on its first read and kept from then on, so an informer whose controller
+   * never asks for an index (a namespace nobody lists, the owners of kinds nobody reconciles) does not pay for it on
+   * every event.
+   */
+  private final Set<String> active = ConcurrentHashMap.newKeySet();
   /** The index postings each cached key is in: updates refresh them, removals leave them, without the indexers. */
   private final Map<String, List<Posting>> memberships = new HashMap<>();
   /** The last answer of {@link #list(String, LabelSelector)} per (namespace, selector) and the posting it filtered. */
@@ -328,6 +334,9 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
 
   private void index(String key, T object) {
     indexers.forEach((name, fn) -> {
+      if (!active.contains(name)) {
+        return;
+      }
       Map<String, Posting> index = indices.get(name);
       for (String value : fn.apply(object)) {
         join(key, index, value);
@@ -367,7 +376,7 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
    * usually change none). */
   private void reindex(String key, T old, T object) {
     indexers.forEach((name, fn) -> {
-      if (unchanged(fn, old, object)) {
+      if (!active.contains(name) || unchanged(fn, old, object)) {
         return;
       }
       Collection<String> before = fn.apply(old);
@@ -403,6 +412,29 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     return false;
   }
 
+  /** Builds the index {@code name} (a known one) from the cached objects unless it is kept already. */
+  private void ensureIndexed(String name) {
+    if (active.contains(name)) {
+      return;
+    }
+    lock.writeLock().lock();
+    try {
+      if (active.contains(name)) {
+        return;
+      }
+      Function<? super T, ? extends Collection<String>> fn = indexers.get(name);
+      Map<String, Posting> index = indices.get(name);
+      for (Map.Entry<String, T> e : items.entrySet()) {
+        for (String value : fn.apply(e.getValue())) {
+          join(e.getKey(), index, value);
+        }
+      }
+      active.add(name);
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
   /** A sorted snapshot of every object. */
   @Override
   public List<T> list() {
@@ -435,6 +467,11 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     Objects.requireNonNull(namespace, "namespace");
     Objects.requireNonNull(selector, "selector");
     // every candidate set below is in key order, so the filtered answer is too
+    if (!selector.matchLabels().isEmpty()) {
+      ensureIndexed(LABEL_INDEX);
+    } else if (!namespace.isEmpty()) {
+      ensureIndexed(NAMESPACE_INDEX);
+    }
     lock.readLock().lock();
     try {
       // Narrow with the label index when the selector has an equality term; pick the rarest one.
@@ -540,6 +577,9 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
   public List<T> byIndex(String indexName, String value) {
     Objects.requireNonNull(indexName, "indexName");
     Objects.requireNonNull(value, "value");
+    if (indexers.containsKey(indexName)) {
+      ensureIndexed(indexName);
+    }
     lock.readLock().lock();
     try {
       Map<String, Posting> index = indices.get(indexName);
