@@ -129,7 +129,7 @@ public final class Simulation implements AutoCloseable {
     this.start = b.start;
     this.health = b.health;
     AtomicLong uids = new AtomicLong();
-    Supplier<String> uidSource = () -> String.format("uid-%08d", uids.incrementAndGet());
+    Supplier<String> uidSource = () -> uid(uids.incrementAndGet());
     AdmissionChain chain = b.admission != null ? b.admission.apply(clock.asClock())
         : b.defaultTolerations
             ? AdmissionChain.of(PriorityPlugin.keepingGivenPriorities(), new DefaultTolerationSecondsPlugin())
@@ -299,6 +299,12 @@ public final class Simulation implements AutoCloseable {
     objects.stream().filter(o -> !(o instanceof Namespace || o instanceof PriorityClass || o instanceof LimitRange
         || o instanceof ResourceQuota)).forEach(out::add);
     return out;
+  }
+
+  /** {@code String.format("uid-%08d", n)} for {@code n >= 0}, without the formatter (one per created object). */
+  static String uid(long n) {
+    String digits = Long.toString(n);
+    return digits.length() >= 8 ? "uid-" + digits : "uid-" + "00000000".substring(digits.length()) + digits;
   }
 
   private static boolean hasReadyCondition(Node n) {

@@ -184,17 +184,30 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
         objs = new ApiObject<?>[keys.length];
         String[] in = joined.toArray(NO_KEYS);
         Arrays.sort(in, KEY_ORDER);
-        boolean dropping = !left.isEmpty();
-        boolean patching = !replaced.isEmpty();
+        // the places of the keys that left (1) and of those replaced (2), found by binary search
+        byte[] marks = null;
+        if (!left.isEmpty() || !replaced.isEmpty()) {
+          marks = new byte[old.length];
+          for (String k : left) {
+            marks[at(old, k)] = 1;
+          }
+          for (String k : replaced) {
+            marks[at(old, k)] = 2;
+          }
+        }
         int w = 0;
         int i = 0;
         for (int j = 0; j <= in.length; j++) {
           int to = j < in.length ? -(Arrays.binarySearch(old, i, old.length, in[j], KEY_ORDER) + 1) : old.length;
+          if (to < i) {
+            throw new IllegalStateException("informer cache: " + in[j] + " joined index list \"" + value
+                + "\" twice");
+          }
           for (; i < to; i++) {
-            String k = old[i];
-            if (!dropping || !left.contains(k)) {
-              keys[w] = k;
-              objs[w++] = patching && replaced.contains(k) ? items.get(k) : objects[i];
+            byte m = marks == null ? 0 : marks[i];
+            if (m != 1) {
+              keys[w] = old[i];
+              objs[w++] = m == 2 ? items.get(old[i]) : objects[i];
             }
           }
           if (j < in.length) {

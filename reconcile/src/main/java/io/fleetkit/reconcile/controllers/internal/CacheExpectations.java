@@ -2,7 +2,9 @@ package io.fleetkit.reconcile.controllers.internal;
 
 import io.fleetkit.reconcile.ObjectKey;
 import java.time.Instant;
+import io.fleetkit.api.meta.ApiObject;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -58,6 +60,26 @@ public final class CacheExpectations {
       return true;
     }
     return false;
+  }
+
+  /**
+   * {@link #satisfied(ObjectKey, Set, Predicate, Instant)} with the names of {@code cachedObjects} as the cached
+   * names: only those the owner's record waits for are collected, not every name.
+   */
+  public boolean satisfied(ObjectKey owner, List<? extends ApiObject<?>> cachedObjects, Predicate<String> inStore,
+      Instant now) {
+    Pending p = pending.get(owner);
+    if (p == null) {
+      return true;
+    }
+    Set<String> cached = new HashSet<>();
+    for (ApiObject<?> o : cachedObjects) {
+      String name = o.metadata().name();
+      if (p.creates.contains(name) || p.deletes.contains(name)) {
+        cached.add(name);
+      }
+    }
+    return satisfied(owner, cached, inStore, now);
   }
 
   /**

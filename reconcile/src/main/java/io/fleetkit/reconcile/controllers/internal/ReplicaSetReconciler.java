@@ -81,11 +81,7 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
     List<Pod> owned = claimPods(ctx, rs);
     if (satisfied && cacheExpectations.waiting(key)) {
       // the counts above come from a separate informer, which may be ahead of the cache read here
-      Set<String> cached = new HashSet<>();
-      for (Pod p : owned) {
-        cached.add(p.metadata().name());
-      }
-      satisfied = cacheExpectations.satisfied(key, cached,
+      satisfied = cacheExpectations.satisfied(key, owned,
           name -> ctx.store().get(Pod.class, key.namespace(), name).isPresent(), now);
     }
     ReplicaSetPodCounts.Counts counts = podCounts.count(key, owned, rs.spec().template().labels(),
