@@ -135,7 +135,9 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
       @Override
       public void onUpdate(ApiObject oldObject, ApiObject newObject) {
         // an owned object that changed owner must wake both: the old one lost it, the new one gained it
-        enqueueAll(map.apply(oldObject));
+        if (mapper != OWNER_MAPPER || !sameOwners(oldObject, newObject)) {
+          enqueueAll(map.apply(oldObject));
+        } // else the old object maps to the keys the new one does: queueing them twice changes nothing
         enqueueAll(map.apply(newObject));
       }
 
@@ -145,6 +147,12 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
       }
     });
     informers.put(kind, inf);
+  }
+
+  /** Whether {@code a} and {@code b} (the same object's versions) have the same namespace and owner references. */
+  private static boolean sameOwners(ApiObject<?> a, ApiObject<?> b) {
+    return a.metadata().namespace().equals(b.metadata().namespace())
+        && a.metadata().ownerReferences().equals(b.metadata().ownerReferences());
   }
 
   private void learn(T object) {
