@@ -562,7 +562,10 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
         out.add(o);
       }
     }
-    return new Selected<>(from, matched, out.isEmpty() ? List.of() : Collections.unmodifiableList(out));
+    // every candidate matched (a selector over its own label's posting, the usual case): the answer is the
+    // candidates' list itself, unmodifiable already
+    List<T> answer = out.isEmpty() ? List.of() : out.size() == from.size() ? from : Collections.unmodifiableList(out);
+    return new Selected<>(from, matched, answer);
   }
 
   private static <T extends ApiObject<T>> List<T> filter(List<T> pool, String namespace, LabelSelector selector) {
