@@ -15,14 +15,18 @@ import java.util.Arrays;
  * cycles.
  *
  * <p>A series is registered once ({@link #histogram}, {@link #counter}) and its slot kept by the caller (bound per
- * profile, extension point, plugin and status), so holding a value is an array store, with no look-up. Flushed when
- * a series holds {@link #VALUES} values, and by the scheduler every {@code EVALUATION_FLUSH_CYCLES} cycles, when its
- * queue runs empty, at the end of {@code scheduleOne()} and on close, so a scrape between two calls sees every
- * observation. Confined to the scheduler's lock.
+ * profile, extension point, plugin and status), so holding a value is an array store, with no look-up. The series
+ * holding something are listed as they get their first value, so a flush visits only those (a scheduler binds dozens
+ * of plugin series that one flush in ten touches). A histogram series holding {@link #VALUES} values hands them over
+ * at once, alone. Flushed by the scheduler every {@code EVALUATION_FLUSH_CYCLES} cycles, when its queue runs empty, at
+ * the end of {@code scheduleOne()}, before every other call returns and on close, so a scrape between two calls sees
+ * every observation. Confined to the scheduler's lock.
  */
 final class ObservationBuffer {
-  /** Values held per histogram series before a flush. */
-  static final int VALUES = 64;
+  /** Values a histogram series holds at most before it hands them over on its own. */
+  static final int VALUES = 256;
+  /** A series' first array of held values; grown to {@link #VALUES} as needed. */
+  private static final int FIRST_VALUES = 16;
 
   /** Histogram series registered, by slot. */
   private Histogram[] histograms = new Histogram[16];
@@ -31,12 +35,17 @@ final class ObservationBuffer {
   private long[][] values = new long[16][];
   private int[] sizes = new int[16];
   private int histogramCount;
+  /** Histogram slots that got a value since the last flush, each once ({@link #histogramListed}). */
+  private int[] heldHistograms = new int[16];
+  private boolean[] histogramListed = new boolean[16];
+  private int heldHistogramCount;
 
   private Counter[] counters = new Counter[8];
   private long[] increments = new long[8];
   private int counterCount;
-  /** Observations and increments held since the last flush. */
-  private int held;
+  /** Counter slots incremented since the last flush, each once (their increments are not 0). */
+  private int[] heldCounters = new int[8];
+  private int heldCounterCount;
 
   /**
    * The slot of histogram {@code h}, registering it on first use; {@code isNanos} says whether its values are
@@ -54,10 +63,12 @@ final class ObservationBuffer {
       nanos = Arrays.copyOf(nanos, n * 2);
       values = Arrays.copyOf(values, n * 2);
       sizes = Arrays.copyOf(sizes, n * 2);
+      heldHistograms = Arrays.copyOf(heldHistograms, n * 2);
+      histogramListed = Arrays.copyOf(histogramListed, n * 2);
     }
     histograms[n] = h;
     nanos[n] = isNanos;
-    values[n] = new long[VALUES];
+    values[n] = new long[FIRST_VALUES];
     histogramCount = n + 1;
     return n;
   }
@@ -73,6 +84,7 @@ final class ObservationBuffer {
     if (n == counters.length) {
       counters = Arrays.copyOf(counters, n * 2);
       increments = Arrays.copyOf(increments, n * 2);
+      heldCounters = Arrays.copyOf(heldCounters, n * 2);
     }
     counters[n] = c;
     counterCount = n + 1;
@@ -81,47 +93,69 @@ final class ObservationBuffer {
 
   /** Observes {@code value} on the histogram in {@code slot} at the next flush. */
   void add(int slot, long value) {
-    held++;
     int size = sizes[slot];
-    values[slot][size] = value;
-    sizes[slot] = size + 1;
-    if (size + 1 == VALUES) {
-      flush();
+    long[] v = values[slot];
+    if (size == v.length) {
+      if (size < VALUES) {
+        v = values[slot] = Arrays.copyOf(v, size * 2);
+      } else {
+        handOver(slot, size); // full: this series alone, now
+        size = 0;
+      }
     }
+    if (!histogramListed[slot]) {
+      histogramListed[slot] = true;
+      heldHistograms[heldHistogramCount++] = slot;
+    }
+    v[size] = value;
+    sizes[slot] = size + 1;
   }
 
   /** Adds one to the counter in {@code slot} at the next flush. */
   void increment(int slot) {
-    held++;
-    increments[slot]++;
+    if (increments[slot]++ == 0) {
+      heldCounters[heldCounterCount++] = slot;
+    }
+  }
+
+  /** Whether anything is held. */
+  boolean isEmpty() {
+    return heldCounterCount == 0 && heldHistogramCount == 0;
   }
 
   /** Hands every held observation and increment to its series. */
   void flush() {
-    if (held == 0) {
-      return; // e.g. the release of the engine lock after a call that ran no cycle
-    }
-    held = 0;
-    for (int i = 0; i < counterCount; i++) {
-      long k = increments[i];
-      if (k != 0) {
+    int nc = heldCounterCount;
+    if (nc != 0) {
+      heldCounterCount = 0;
+      for (int k = 0; k < nc; k++) {
+        int i = heldCounters[k];
+        long inc = increments[i];
         increments[i] = 0;
-        counters[i].increment(k);
+        counters[i].increment(inc);
       }
     }
-    for (int i = 0; i < histogramCount; i++) {
-      int n = sizes[i];
-      if (n == 0) {
-        continue;
+    int nh = heldHistogramCount;
+    if (nh != 0) {
+      heldHistogramCount = 0;
+      for (int k = 0; k < nh; k++) {
+        int i = heldHistograms[k];
+        histogramListed[i] = false;
+        int n = sizes[i];
+        if (n != 0) {
+          handOver(i, n);
+        }
       }
-      sizes[i] = 0;
-      Histogram h = histograms[i];
-      long[] v = values[i];
-      if (nanos[i]) {
-        h.observeNanos(v, n);
-      } else {
-        h.observe(v, n);
-      }
+    }
+  }
+
+  private void handOver(int slot, int n) {
+    sizes[slot] = 0;
+    Histogram h = histograms[slot];
+    if (nanos[slot]) {
+      h.observeNanos(values[slot], n);
+    } else {
+      h.observe(values[slot], n);
     }
   }
 }

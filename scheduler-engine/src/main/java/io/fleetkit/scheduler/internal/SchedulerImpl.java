@@ -325,10 +325,6 @@ public final class SchedulerImpl implements Scheduler {
         obs.attemptDone();
       }
     }
-    if (obs != null) {
-      obs.pending(queue);
-      obs.cacheSize(cache.nodeCount(), cache.podCount(), cache.assumedCount());
-    }
     waiting.processReady();
     return r;
   }
@@ -404,6 +400,7 @@ public final class SchedulerImpl implements Scheduler {
 
   private void flushEvaluations() {
     if (obs != null && obs.metricsOn()) {
+      obs.publishSizes(queue, cache);
       obs.flush();
       if (evaluationsHeld) { // plugins are evaluated only within cycles
         evaluationsHeld = false;

@@ -49,6 +49,9 @@ final class SchedulerInstruments {
    */
   @SuppressWarnings("unchecked")
   private final Map<String, Integer>[] incoming = new Map[] {new HashMap<>(), new HashMap<>(), new HashMap<>()};
+  /** Per queue, the event of its last incoming pod and that counter's slot in {@link #buffer}. */
+  private final @Nullable String[] lastIncomingEvent = new String[3];
+  private final int[] lastIncomingSlot = new int[3];
   private static final String[] QUEUES = {"active", "backoff", "unschedulable"};
   private static final String[] RESULTS = {SchedulerMetrics.SCHEDULED, SchedulerMetrics.UNSCHEDULABLE,
       SchedulerMetrics.ERROR};
@@ -485,22 +488,34 @@ final class SchedulerInstruments {
     }
   }
 
-  /** The queue's sizes changed. */
-  void pending(SchedulingQueue q) {
+  /**
+   * The queue's and the cache's sizes as last handed to {@code scheduler_pending_pods} and {@code scheduler_cache_size}
+   * (active, backoff, unschedulable, gated; nodes, pods, assumed pods); -1 before the first time.
+   */
+  private final int[] published = {-1, -1, -1, -1, -1, -1, -1};
+
+  /**
+   * Sets {@code scheduler_pending_pods} and {@code scheduler_cache_size} to the queue's and the cache's sizes now,
+   * each gauge only when its value changed. Called where the held observations are flushed (every few dozen cycles,
+   * when the queue runs empty, before each call into the scheduler returns), so a scrape between two calls reads the
+   * sizes the last call left, as kube's gauges, which its queue and cache set on every change.
+   */
+  void publishSizes(SchedulingQueue q, SchedulerCache cache) {
     if (metricsOn) {
-      active.set(q.activeSize());
-      backoff.set(q.backoffSize());
-      unschedulable.set(q.unschedulableSize());
-      gated.set(q.gatedSize());
+      publish(0, q.activeSize(), active);
+      publish(1, q.backoffSize(), backoff);
+      publish(2, q.unschedulableSize(), unschedulable);
+      publish(3, q.gatedSize(), gated);
+      publish(4, cache.nodeCount(), cacheNodes);
+      publish(5, cache.podCount(), cachePods);
+      publish(6, cache.assumedCount(), cacheAssumed);
     }
   }
 
-  /** The cache's sizes after an attempt (kube's cache {@code updateMetrics}). */
-  void cacheSize(int nodes, int pods, int assumed) {
-    if (cacheNodes != null) {
-      cacheNodes.set(nodes);
-      cachePods.set(pods);
-      cacheAssumed.set(assumed);
+  private void publish(int i, int value, @Nullable Gauge gauge) {
+    if (published[i] != value) {
+      published[i] = value;
+      gauge.set(value);
     }
   }
 
@@ -512,10 +527,18 @@ final class SchedulerInstruments {
         case UNSCHEDULABLE, GATED -> 2;
         default -> 0;
       };
-      Integer c = incoming[queue].get(event);
-      if (c == null) {
-        c = buffer.counter(metrics.counter(SchedulerMetrics.QUEUE_INCOMING_PODS, QUEUES[queue], event));
-        incoming[queue].put(event, c);
+      int c;
+      if (event == lastIncomingEvent[queue]) { // events are constants: a run of added pods looks up nothing
+        c = lastIncomingSlot[queue];
+      } else {
+        Integer slot = incoming[queue].get(event);
+        if (slot == null) {
+          slot = buffer.counter(metrics.counter(SchedulerMetrics.QUEUE_INCOMING_PODS, QUEUES[queue], event));
+          incoming[queue].put(event, slot);
+        }
+        c = slot;
+        lastIncomingEvent[queue] = event;
+        lastIncomingSlot[queue] = c;
       }
       buffer.increment(c); // the queue is confined to the engine lock, whose release flushes the buffer
     }
