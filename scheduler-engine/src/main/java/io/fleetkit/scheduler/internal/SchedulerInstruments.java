@@ -278,6 +278,14 @@ final class SchedulerInstruments {
    * @return the start ({@link System#nanoTime()}), for {@link #end}
    */
   long begin(int extensionPoint, ArrayCycleState state, boolean chained) {
+    return begin(extensionPoint, state, chained, false);
+  }
+
+  /**
+   * {@link #begin(int, ArrayCycleState, boolean)} of a point that {@code runsNothing} (has no plugin in this profile):
+   * in a sampled cycle without a span to open it reads no clock, and its {@link #end} observes 0 s (nothing ran).
+   */
+  long begin(int extensionPoint, ArrayCycleState state, boolean chained, boolean runsNothing) {
     if (attempt != null) {
       point = tracing.start(POINTS[extensionPoint], attempt);
       return state.clockMark = System.nanoTime();
@@ -285,8 +293,17 @@ final class SchedulerInstruments {
     if (!state.recordPluginMetrics) {
       return 0;
     }
-    return chained ? state.clockMark : (state.clockMark = System.nanoTime());
+    if (runsNothing) {
+      return NOTHING_RAN;
+    }
+    return chained && state.clockMark != NOTHING_RAN ? state.clockMark : (state.clockMark = System.nanoTime());
   }
+
+  /**
+   * The start {@link #begin} gives a point that runs no plugin (no clock read), and then the cycle's
+   * {@link ArrayCycleState#clockMark}: the next point starts with a read of its own.
+   */
+  static final long NOTHING_RAN = Long.MIN_VALUE;
 
   boolean metricsOn() {
     return metricsOn;
@@ -417,8 +434,14 @@ final class SchedulerInstruments {
     if (point == null && !sampled) {
       return;
     }
-    long now = atLastRead && point == null ? state.clockMark : (state.clockMark = System.nanoTime());
-    long nanos = now - startNanos;
+    long nanos;
+    if (startNanos == NOTHING_RAN && point == null) {
+      nanos = 0;
+      state.clockMark = NOTHING_RAN;
+    } else {
+      long now = atLastRead && point == null ? state.clockMark : (state.clockMark = System.nanoTime());
+      nanos = now - startNanos;
+    }
     if (point != null) {
       point.attribute("fleetkit.status", codeName(code));
       if (code == Status.Code.ERROR) {
