@@ -97,20 +97,55 @@ final class ObservationBufferTest {
   }
 
   @Test
-  void aSeriesHoldingItsCapacity_flushesEverything() {
+  void aSeriesBeyondItsCapacity_handsItsValuesOverAlone() {
     ObservationBuffer b = new ObservationBuffer();
     Kept full = new Kept();
+    Kept quiet = new Kept();
     Summed other = new Summed();
     int f = b.histogram(full, true);
+    int q = b.histogram(quiet, true);
     b.increment(b.counter(other));
+    b.add(q, 3);
     for (int i = 0; i < ObservationBuffer.VALUES; i++) {
       b.add(f, i);
     }
-    assertThat(full.values).hasSize(ObservationBuffer.VALUES);
-    assertThat(other.total).isEqualTo(1.0);
+    assertThat(full.values).isEmpty(); // held: exactly at capacity
     b.add(f, 7);
+    assertThat(full.values).hasSize(ObservationBuffer.VALUES);
+    assertThat(full.calls).isOne();
+    assertThat(other.calls).isZero(); // the others stay held until the flush
+    assertThat(quiet.values).isEmpty();
     b.flush();
     assertThat(full.values).hasSize(ObservationBuffer.VALUES + 1).endsWith(7e-9);
+    assertThat(full.calls).isEqualTo(2);
+    assertThat(other.total).isEqualTo(1.0);
+    assertThat(quiet.values).containsExactly(3e-9);
+  }
+
+  @Test
+  void flush_visitsOnlyTheSeriesThatHeldSomething() {
+    ObservationBuffer b = new ObservationBuffer();
+    Kept used = new Kept();
+    Kept idle = new Kept();
+    Summed counted = new Summed();
+    Summed never = new Summed();
+    int u = b.histogram(used, true);
+    b.histogram(idle, true);
+    int c = b.counter(counted);
+    b.counter(never);
+    assertThat(b.isEmpty()).isTrue();
+    for (int round = 1; round <= 3; round++) {
+      b.add(u, round);
+      b.increment(c);
+      assertThat(b.isEmpty()).isFalse();
+      b.flush();
+      assertThat(b.isEmpty()).isTrue();
+      assertThat(used.calls).isEqualTo(round);
+      assertThat(counted.calls).isEqualTo(round);
+    }
+    assertThat(idle.calls).isZero();
+    assertThat(never.calls).isZero();
+    assertThat(counted.total).isEqualTo(3.0);
   }
 
   @Test
