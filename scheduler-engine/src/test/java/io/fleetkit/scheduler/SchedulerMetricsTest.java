@@ -189,7 +189,7 @@ final class SchedulerMetricsTest {
 
   /**
    * A scrape between two calls sees every attempt made so far, exactly: after 37 single steps (not a multiple of the
-   * 32 cycles after which {@code runUntilIdle} adds up plugin evaluations; the queue still holds pods) and after the
+   * 256 cycles after which {@code runUntilIdle} adds up plugin evaluations; the queue still holds pods) and after the
    * rest ran to idle. Counters, every histogram's {@code _count} and its {@code +Inf} bucket agree.
    */
   @Test
