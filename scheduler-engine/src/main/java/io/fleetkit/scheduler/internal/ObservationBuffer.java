@@ -15,18 +15,24 @@ import java.util.Arrays;
  * cycles.
  *
  * <p>A series is registered once ({@link #histogram}, {@link #counter}) and its slot kept by the caller (bound per
- * profile, extension point, plugin and status), so holding a value is an array store, with no look-up. The series
- * holding something are listed as they get their first value, so a flush visits only those (a scheduler binds dozens
- * of plugin series that one flush in ten touches). A histogram series holding {@link #VALUES} values hands them over
- * at once, alone. Flushed by the scheduler every {@code EVALUATION_FLUSH_CYCLES} cycles, when its queue runs empty, at
- * the end of {@code scheduleOne()}, before every other call returns and on close, so a scrape between two calls sees
- * every observation. Confined to the scheduler's lock.
+ * profile, extension point, plugin and status), so holding a value needs no look-up. Histogram values are appended to
+ * one journal (slot and value, in the order they came) rather than to their series' own arrays: a sampled cycle
+ * observes some thirty plugin and extension-point series, one cycle in ten, and writing into thirty arrays that went
+ * cold since the last sampled cycle costs a cache miss each, where the journal's next entries are where the last
+ * cycle left off. A flush sorts the journal out per series and visits only the series that hold something; a full
+ * journal ({@link #JOURNAL} values) flushes everything. Flushed by the scheduler every
+ * {@code EVALUATION_FLUSH_CYCLES} cycles, when its queue runs empty, at the end of {@code scheduleOne()}, before every
+ * other call returns and on close, so a scrape between two calls sees every observation. Confined to the scheduler's
+ * lock.
  */
 final class ObservationBuffer {
-  /** Values a histogram series holds at most before it hands them over on its own. */
-  static final int VALUES = 256;
-  /** A series' first array of held values; grown to {@link #VALUES} as needed. */
-  private static final int FIRST_VALUES = 16;
+  /** Histogram values the journal holds before it is flushed. */
+  static final int JOURNAL = 4096;
+
+  /** The held histogram values, in order: the slot of each and the value. */
+  private final int[] journalSlots = new int[JOURNAL];
+  private final long[] journalValues = new long[JOURNAL];
+  private int journalSize;
 
   /** Histogram series registered, by slot. */
   private Histogram[] histograms = new Histogram[16];
@@ -35,10 +41,9 @@ final class ObservationBuffer {
   private long[][] values = new long[16][];
   private int[] sizes = new int[16];
   private int histogramCount;
-  /** Histogram slots that got a value since the last flush, each once ({@link #histogramListed}). */
+  /** Scratch of {@link #flush()}: the histogram slots the journal held values for, each once. */
   private int[] heldHistograms = new int[16];
   private boolean[] histogramListed = new boolean[16];
-  private int heldHistogramCount;
 
   private Counter[] counters = new Counter[8];
   private long[] increments = new long[8];
@@ -68,7 +73,7 @@ final class ObservationBuffer {
     }
     histograms[n] = h;
     nanos[n] = isNanos;
-    values[n] = new long[FIRST_VALUES];
+    values[n] = new long[16];
     histogramCount = n + 1;
     return n;
   }
@@ -93,22 +98,14 @@ final class ObservationBuffer {
 
   /** Observes {@code value} on the histogram in {@code slot} at the next flush. */
   void add(int slot, long value) {
-    int size = sizes[slot];
-    long[] v = values[slot];
-    if (size == v.length) {
-      if (size < VALUES) {
-        v = values[slot] = Arrays.copyOf(v, size * 2);
-      } else {
-        handOver(slot, size); // full: this series alone, now
-        size = 0;
-      }
+    int n = journalSize;
+    if (n == JOURNAL) {
+      flush();
+      n = 0;
     }
-    if (!histogramListed[slot]) {
-      histogramListed[slot] = true;
-      heldHistograms[heldHistogramCount++] = slot;
-    }
-    v[size] = value;
-    sizes[slot] = size + 1;
+    journalSlots[n] = slot;
+    journalValues[n] = value;
+    journalSize = n + 1;
   }
 
   /** Adds one to the counter in {@code slot} at the next flush. */
@@ -120,7 +117,7 @@ final class ObservationBuffer {
 
   /** Whether anything is held. */
   boolean isEmpty() {
-    return heldCounterCount == 0 && heldHistogramCount == 0;
+    return heldCounterCount == 0 && journalSize == 0;
   }
 
   /** Hands every held observation and increment to its series. */
@@ -135,16 +132,28 @@ final class ObservationBuffer {
         counters[i].increment(inc);
       }
     }
-    int nh = heldHistogramCount;
-    if (nh != 0) {
-      heldHistogramCount = 0;
+    int nj = journalSize;
+    if (nj != 0) {
+      journalSize = 0;
+      int nh = 0;
+      for (int k = 0; k < nj; k++) {
+        int i = journalSlots[k];
+        int size = sizes[i];
+        long[] v = values[i];
+        if (size == v.length) {
+          v = values[i] = Arrays.copyOf(v, size * 2);
+        }
+        v[size] = journalValues[k];
+        sizes[i] = size + 1;
+        if (!histogramListed[i]) {
+          histogramListed[i] = true;
+          heldHistograms[nh++] = i;
+        }
+      }
       for (int k = 0; k < nh; k++) {
         int i = heldHistograms[k];
         histogramListed[i] = false;
-        int n = sizes[i];
-        if (n != 0) {
-          handOver(i, n);
-        }
+        handOver(i, sizes[i]);
       }
     }
   }
