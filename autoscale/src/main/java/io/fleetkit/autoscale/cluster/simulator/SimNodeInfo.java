@@ -10,10 +10,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An immutable node view of a {@link SimulatedCluster}: a change makes a new view with a fresh, globally unique
  * generation, so that plugins caching per node generation never see stale data. Thread-safe.
+ *
+ * <p>A view made by adding a pod keeps the summed requests' cpu, memory and ephemeral storage as numbers and makes
+ * the {@link #requested()} list on first read, by the same additions in the same order as the view it was made from
+ * would have (a base list plus the pods appended since): the Filter plugins read the numbers of the node they check,
+ * while most views made during a drain simulation are never read.
  */
 final class SimNodeInfo implements NodeInfo {
   private static final AtomicLong GENERATIONS = new AtomicLong();
@@ -22,21 +28,40 @@ final class SimNodeInfo implements NodeInfo {
   private final List<PodInfo> pods;
   private final List<PodInfo> withAffinity;
   private final List<PodInfo> withAnti;
-  private final ResourceList requested;
+  /** The summed requests of the first {@link #baseCount} pods; the rest are added on the first read. */
+  private final ResourceList base;
+  private final int baseCount;
+  /** The summed requests, once made (the same value from any thread). */
+  private @Nullable ResourceList requested;
+  private final long requestedCpu;
+  private final long requestedMem;
+  private final long requestedEphemeral;
   private final long nonZeroCpu;
   private final long nonZeroMem;
   private final long generation;
 
   private SimNodeInfo(Node node, List<PodInfo> pods, List<PodInfo> withAffinity, List<PodInfo> withAnti,
-      ResourceList requested, long nonZeroCpu, long nonZeroMem) {
+      ResourceList base, int baseCount, long requestedCpu, long requestedMem, long requestedEphemeral,
+      long nonZeroCpu, long nonZeroMem) {
     this.node = node;
     this.pods = pods;
     this.withAffinity = withAffinity;
     this.withAnti = withAnti;
-    this.requested = requested;
+    this.base = base;
+    this.baseCount = baseCount;
+    this.requested = baseCount == pods.size() ? base : null;
+    this.requestedCpu = requestedCpu;
+    this.requestedMem = requestedMem;
+    this.requestedEphemeral = requestedEphemeral;
     this.nonZeroCpu = nonZeroCpu;
     this.nonZeroMem = nonZeroMem;
     this.generation = GENERATIONS.incrementAndGet();
+  }
+
+  private SimNodeInfo(Node node, List<PodInfo> pods, List<PodInfo> withAffinity, List<PodInfo> withAnti,
+      ResourceList requested, long nonZeroCpu, long nonZeroMem) {
+    this(node, pods, withAffinity, withAnti, requested, pods.size(), requested.milliCpu(), requested.memoryBytes(),
+        requested.ephemeralStorageBytes(), nonZeroCpu, nonZeroMem);
   }
 
   static SimNodeInfo empty(Node node) {
@@ -69,11 +94,20 @@ final class SimNodeInfo implements NodeInfo {
         anti.isEmpty() ? List.of() : java.util.Collections.unmodifiableList(anti), requested, cpu, mem);
   }
 
+  /**
+   * This view plus {@code p}. The summed cpu, memory and ephemeral storage are those {@code ResourceList.add} gives
+   * (a saturating sum per resource); the list itself is made when read.
+   */
   SimNodeInfo withPod(PodInfo p) {
+    ResourceList made = requested;
+    ResourceList r = p.requests();
     return new SimNodeInfo(node, append(pods, p),
         NodeInfos.hasAffinity(p.pod()) ? append(withAffinity, p) : withAffinity,
         NodeInfos.hasRequiredAntiAffinity(p.pod()) ? append(withAnti, p) : withAnti,
-        requested.add(p.requests()), nonZeroCpu + p.nonZeroMilliCpu(), nonZeroMem + p.nonZeroMemory());
+        made != null ? made : base, made != null ? pods.size() : baseCount,
+        saturatedAdd(requestedCpu, r.milliCpu()), saturatedAdd(requestedMem, r.memoryBytes()),
+        saturatedAdd(requestedEphemeral, r.ephemeralStorageBytes()),
+        nonZeroCpu + p.nonZeroMilliCpu(), nonZeroMem + p.nonZeroMemory());
   }
 
   /** This view without the pod keyed {@code podKey}; {@code this} when it is not here. */
@@ -90,7 +124,16 @@ final class SimNodeInfo implements NodeInfo {
     }
     PodInfo gone = found;
     return new SimNodeInfo(node, remove(pods, gone), remove(withAffinity, gone), remove(withAnti, gone),
-        requested.subtract(gone.requests()), nonZeroCpu - gone.nonZeroMilliCpu(), nonZeroMem - gone.nonZeroMemory());
+        requested().subtract(gone.requests()), nonZeroCpu - gone.nonZeroMilliCpu(), nonZeroMem - gone.nonZeroMemory());
+  }
+
+  /** {@code a + b} saturating at the long range, as {@code ResourceList.add} sums a resource. */
+  private static long saturatedAdd(long a, long b) {
+    long r = a + b;
+    if (((a ^ r) & (b ^ r)) < 0) {
+      return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+    return r;
   }
 
   private static List<PodInfo> append(List<PodInfo> list, PodInfo p) {
@@ -113,7 +156,22 @@ final class SimNodeInfo implements NodeInfo {
   @Override public String name() { return node.metadata().name(); }
   @Override public Map<String, String> labels() { return node.metadata().labels(); }
   @Override public ResourceList allocatable() { return node.allocatable(); }
-  @Override public ResourceList requested() { return requested; }
+  @Override
+  public ResourceList requested() {
+    ResourceList r = requested;
+    if (r == null) {
+      r = base;
+      for (int i = baseCount; i < pods.size(); i++) {
+        r = r.add(pods.get(i).requests());
+      }
+      requested = r;
+    }
+    return r;
+  }
+
+  @Override public long requestedMilliCpu() { return requestedCpu; }
+  @Override public long requestedMemory() { return requestedMem; }
+  @Override public long requestedEphemeralStorage() { return requestedEphemeral; }
   @Override public long nonZeroRequestedMilliCpu() { return nonZeroCpu; }
   @Override public long nonZeroRequestedMemory() { return nonZeroMem; }
   @Override public List<PodInfo> pods() { return pods; }
