@@ -10,10 +10,12 @@ import org.jspecify.annotations.Nullable;
  * one thread.
  */
 final class SimCycleState implements CycleState {
+  /** The largest array any state needed so far: new states start with it, so that writes do not grow them. */
+  private static volatile int sizeHint = 1;
   private @Nullable Object[] values;
 
   SimCycleState() {
-    this(new Object[16]);
+    this(new Object[sizeHint]);
   }
 
   private SimCycleState(@Nullable Object[] values) {
@@ -25,7 +27,10 @@ final class SimCycleState implements CycleState {
     Object v = key.type().cast(value);
     int i = key.index();
     if (i >= values.length) {
-      values = Arrays.copyOf(values, Math.max(i + 1, values.length * 2));
+      values = Arrays.copyOf(values, i + 1);
+      if (i + 1 > sizeHint) {
+        sizeHint = i + 1;
+      }
     }
     values[i] = v;
   }

@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * An immutable node view of a {@link SimulatedCluster}: a change makes a new view with a fresh, globally unique
- * generation, so that plugins caching per node generation never see stale data. Thread-safe.
+ * generation, so that plugins caching per node generation never see stale data. A view may be read from any thread;
+ * new views are made from it by the thread that owns the simulation (see {@link #withPod}).
  *
  * <p>A view made by adding a pod keeps the summed requests' cpu, memory and ephemeral storage as numbers and makes
  * the {@link #requested()} list on first read, by the same additions in the same order as the view it was made from
@@ -25,6 +26,12 @@ final class SimNodeInfo implements NodeInfo {
   private static final AtomicLong GENERATIONS = new AtomicLong();
 
   private final Node node;
+  /**
+   * The pods are the first {@code pods.size()} entries of this array. A view made by adding a pod writes it into the
+   * next entry when that entry is still free (no other view was made from this one by adding), sharing the array;
+   * entries below a view's size never change. Views are made by one thread (the simulation's).
+   */
+  private final PodInfo[] podArray;
   private final List<PodInfo> pods;
   private final List<PodInfo> withAffinity;
   private final List<PodInfo> withAnti;
@@ -40,11 +47,12 @@ final class SimNodeInfo implements NodeInfo {
   private final long nonZeroMem;
   private final long generation;
 
-  private SimNodeInfo(Node node, List<PodInfo> pods, List<PodInfo> withAffinity, List<PodInfo> withAnti,
-      ResourceList base, int baseCount, long requestedCpu, long requestedMem, long requestedEphemeral,
-      long nonZeroCpu, long nonZeroMem) {
+  private SimNodeInfo(Node node, PodInfo[] podArray, int podCount, List<PodInfo> withAffinity,
+      List<PodInfo> withAnti, ResourceList base, int baseCount, long requestedCpu, long requestedMem,
+      long requestedEphemeral, long nonZeroCpu, long nonZeroMem) {
     this.node = node;
-    this.pods = pods;
+    this.podArray = podArray;
+    this.pods = podCount == 0 ? List.of() : new Prefix(podArray, podCount);
     this.withAffinity = withAffinity;
     this.withAnti = withAnti;
     this.base = base;
@@ -58,14 +66,16 @@ final class SimNodeInfo implements NodeInfo {
     this.generation = GENERATIONS.incrementAndGet();
   }
 
-  private SimNodeInfo(Node node, List<PodInfo> pods, List<PodInfo> withAffinity, List<PodInfo> withAnti,
-      ResourceList requested, long nonZeroCpu, long nonZeroMem) {
-    this(node, pods, withAffinity, withAnti, requested, pods.size(), requested.milliCpu(), requested.memoryBytes(),
-        requested.ephemeralStorageBytes(), nonZeroCpu, nonZeroMem);
+  private SimNodeInfo(Node node, PodInfo[] podArray, int podCount, List<PodInfo> withAffinity,
+      List<PodInfo> withAnti, ResourceList requested, long nonZeroCpu, long nonZeroMem) {
+    this(node, podArray, podCount, withAffinity, withAnti, requested, podCount, requested.milliCpu(),
+        requested.memoryBytes(), requested.ephemeralStorageBytes(), nonZeroCpu, nonZeroMem);
   }
 
+  private static final PodInfo[] NO_PODS = {};
+
   static SimNodeInfo empty(Node node) {
-    return new SimNodeInfo(node, List.of(), List.of(), List.of(), ResourceList.EMPTY, 0, 0);
+    return new SimNodeInfo(node, NO_PODS, 0, List.of(), List.of(), ResourceList.EMPTY, 0, 0);
   }
 
   /** {@code node} with {@code pods} (in that order), built at once: the same view as adding them one by one. */
@@ -89,7 +99,8 @@ final class SimNodeInfo implements NodeInfo {
       cpu += p.nonZeroMilliCpu();
       mem += p.nonZeroMemory();
     }
-    return new SimNodeInfo(node, java.util.Collections.unmodifiableList(new ArrayList<>(pods)),
+    PodInfo[] array = pods.toArray(new PodInfo[pods.size() + Math.max(4, pods.size() / 2)]);
+    return new SimNodeInfo(node, array, pods.size(),
         affinity.isEmpty() ? List.of() : java.util.Collections.unmodifiableList(affinity),
         anti.isEmpty() ? List.of() : java.util.Collections.unmodifiableList(anti), requested, cpu, mem);
   }
@@ -101,10 +112,20 @@ final class SimNodeInfo implements NodeInfo {
   SimNodeInfo withPod(PodInfo p) {
     ResourceList made = requested;
     ResourceList r = p.requests();
-    return new SimNodeInfo(node, append(pods, p),
+    PodInfo[] array = podArray;
+    int n = pods.size();
+    if (n < array.length && array[n] == null) {
+      array[n] = p; // the next entry is free: this is the first view made from this one by adding
+    } else {
+      PodInfo[] bigger = new PodInfo[Math.max(4, n * 2)];
+      System.arraycopy(array, 0, bigger, 0, n);
+      bigger[n] = p;
+      array = bigger;
+    }
+    return new SimNodeInfo(node, array, n + 1,
         NodeInfos.hasAffinity(p.pod()) ? append(withAffinity, p) : withAffinity,
         NodeInfos.hasRequiredAntiAffinity(p.pod()) ? append(withAnti, p) : withAnti,
-        made != null ? made : base, made != null ? pods.size() : baseCount,
+        made != null ? made : base, made != null ? n : baseCount,
         saturatedAdd(requestedCpu, r.milliCpu()), saturatedAdd(requestedMem, r.memoryBytes()),
         saturatedAdd(requestedEphemeral, r.ephemeralStorageBytes()),
         nonZeroCpu + p.nonZeroMilliCpu(), nonZeroMem + p.nonZeroMemory());
@@ -112,18 +133,22 @@ final class SimNodeInfo implements NodeInfo {
 
   /** This view without the pod keyed {@code podKey}; {@code this} when it is not here. */
   SimNodeInfo withoutPod(String podKey) {
-    PodInfo found = null;
-    for (PodInfo p : pods) {
-      if (p.key().equals(podKey)) {
-        found = p;
+    int at = -1;
+    for (int i = 0; i < pods.size(); i++) {
+      if (podArray[i].key().equals(podKey)) {
+        at = i;
         break;
       }
     }
-    if (found == null) {
+    if (at < 0) {
       return this;
     }
-    PodInfo gone = found;
-    return new SimNodeInfo(node, remove(pods, gone), remove(withAffinity, gone), remove(withAnti, gone),
+    PodInfo gone = podArray[at];
+    int n = pods.size() - 1;
+    PodInfo[] rest = new PodInfo[Math.max(4, n + 1)];
+    System.arraycopy(podArray, 0, rest, 0, at);
+    System.arraycopy(podArray, at + 1, rest, at, n - at);
+    return new SimNodeInfo(node, rest, n, remove(withAffinity, gone), remove(withAnti, gone),
         requested().subtract(gone.requests()), nonZeroCpu - gone.nonZeroMilliCpu(), nonZeroMem - gone.nonZeroMemory());
   }
 
@@ -184,5 +209,27 @@ final class SimNodeInfo implements NodeInfo {
   @Override
   public String toString() {
     return "SimNodeInfo(" + name() + ", " + pods.size() + " pods)";
+  }
+
+  /** The first {@code size} entries of an array, read-only. */
+  private static final class Prefix extends java.util.AbstractList<PodInfo> implements java.util.RandomAccess {
+    private final PodInfo[] array;
+    private final int size;
+
+    Prefix(PodInfo[] array, int size) {
+      this.array = array;
+      this.size = size;
+    }
+
+    @Override
+    public PodInfo get(int index) {
+      java.util.Objects.checkIndex(index, size);
+      return array[index];
+    }
+
+    @Override
+    public int size() {
+      return size;
+    }
   }
 }

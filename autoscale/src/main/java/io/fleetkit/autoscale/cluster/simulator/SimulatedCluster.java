@@ -60,6 +60,8 @@ public final class SimulatedCluster {
   private final SchedulerProfile profile;
   private final PreFilterPlugin[] preFilter;
   private final FilterPlugin[] filter;
+  /** The Filter plugins to skip, for {@link #findFitFrom(PodInfo, int, int)} (which does not nest). */
+  private final boolean[] skipScratch;
   /** For each PreFilter plugin, the index of the same plugin in {@link #filter}, or -1. */
   private final int[] preFilterToFilter;
   private final Handle handle = new Handle();
@@ -97,6 +99,7 @@ public final class SimulatedCluster {
     this.preFilter = pf.toArray(new PreFilterPlugin[0]);
     this.filter = fi.toArray(new FilterPlugin[0]);
     this.preFilterToFilter = java.util.Arrays.copyOf(map, pf.size());
+    this.skipScratch = new boolean[filter.length];
   }
 
   /** An empty simulation with kube's default profile and plugins. */
@@ -517,7 +520,8 @@ public final class SimulatedCluster {
       return -1;
     }
     SimCycleState state = new SimCycleState();
-    boolean[] skip = new boolean[filter.length];
+    boolean[] skip = skipScratch;
+    java.util.Arrays.fill(skip, false);
     if (runPreFilter(state, pod, skip) != null) {
       return -1;
     }

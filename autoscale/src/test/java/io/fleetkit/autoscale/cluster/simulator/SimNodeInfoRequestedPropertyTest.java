@@ -17,9 +17,10 @@ import net.jqwik.api.constraints.IntRange;
 
 /**
  * A view's summed requests, made when first read, equal those summed at every change ({@code ResourceList.add} and
- * {@code subtract} in the order of the changes), and its cpu, memory and ephemeral-storage numbers equal the sum's,
- * over random sequences of pods added and removed (cpu, memory, ephemeral storage, an extended resource, some pods
- * with none) and reads at random points.
+ * {@code subtract} in the order of the changes), its cpu, memory and ephemeral-storage numbers equal the sum's, and
+ * its pods are those added and not removed, in order, over random sequences of pods added and removed (cpu, memory,
+ * ephemeral storage, an extended resource, some pods with none), reads at random points, and views made from earlier
+ * views (which share a pod array with their siblings); every view still holds its own pods at the end.
  */
 final class SimNodeInfoRequestedPropertyTest {
   @Property(tries = 200)
@@ -32,22 +33,27 @@ final class SimNodeInfoRequestedPropertyTest {
     for (int i = 0; i < initial; i++) {
       first.add(randomPod(rnd, "a" + i));
     }
-    SimNodeInfo view = SimNodeInfo.of(node, first);
-    ResourceList expected = ResourceList.EMPTY;
+    ResourceList firstSum = ResourceList.EMPTY;
     for (PodInfo p : first) {
-      expected = expected.add(p.requests());
+      firstSum = firstSum.add(p.requests());
     }
-    List<PodInfo> on = new ArrayList<>(first);
+    // every view made so far, with what it must hold: later views are made from the latest one or, at random, from
+    // an earlier one (two views made from one by adding share its pod array until they differ)
+    List<Version> versions = new ArrayList<>(List.of(new Version(SimNodeInfo.of(node, first), first, firstSum)));
     for (int step = 0; step < steps; step++) {
+      Version from = versions.get(rnd.nextInt(4) == 0 ? rnd.nextInt(versions.size()) : versions.size() - 1);
+      List<PodInfo> on = new ArrayList<>(from.pods());
+      SimNodeInfo view;
+      ResourceList expected;
       if (!on.isEmpty() && rnd.nextInt(4) == 0) {
         PodInfo gone = on.remove(rnd.nextInt(on.size()));
-        view = view.withoutPod(gone.key());
-        expected = expected.subtract(gone.requests());
+        view = from.view().withoutPod(gone.key());
+        expected = from.requested().subtract(gone.requests());
       } else {
         PodInfo p = randomPod(rnd, "b" + step);
-        view = view.withPod(p);
+        view = from.view().withPod(p);
         on.add(p);
-        expected = expected.add(p.requests());
+        expected = from.requested().add(p.requests());
       }
       assertThat(List.of(view.requestedMilliCpu(), view.requestedMemory(), view.requestedEphemeralStorage()))
           .as("step %d", step)
@@ -55,10 +61,16 @@ final class SimNodeInfoRequestedPropertyTest {
       if (rnd.nextInt(3) == 0) {
         assertThat(view.requested()).as("step %d", step).isEqualTo(expected);
       }
+      versions.add(new Version(view, List.copyOf(on), expected));
     }
-    assertThat(view.requested()).isEqualTo(expected);
-    assertThat(view.pods()).containsExactlyElementsOf(on);
+    for (Version v : versions) {
+      assertThat(v.view().pods()).containsExactlyElementsOf(v.pods());
+      assertThat(v.view().podCount()).isEqualTo(v.pods().size());
+      assertThat(v.view().requested()).isEqualTo(v.requested());
+    }
   }
+
+  private record Version(SimNodeInfo view, List<PodInfo> pods, ResourceList requested) {}
 
   private static PodInfo randomPod(Random rnd, String name) {
     ResourceList.Builder r = ResourceList.builder();
