@@ -22,6 +22,8 @@ final class AutoscalerPodInfo implements PodInfo {
   private final long nonZeroCpu;
   private final long nonZeroMem;
   private final int priority;
+  /** Whether the pod names a node (read once: scale-down asks for every pod it moves). */
+  private final boolean hasNode;
   private @Nullable AutoscalerPodInfo unbound;
   private Drainability.@Nullable PodRules rules;
 
@@ -32,6 +34,7 @@ final class AutoscalerPodInfo implements PodInfo {
     this.nonZeroCpu = computed.nonZeroMilliCpu();
     this.nonZeroMem = computed.nonZeroMemory();
     this.priority = computed.priority();
+    this.hasNode = !pod.spec().nodeName().isEmpty();
     this.rules = rules;
   }
 
@@ -45,7 +48,7 @@ final class AutoscalerPodInfo implements PodInfo {
    * every call.
    */
   AutoscalerPodInfo unbound() {
-    if (pod.spec().nodeName().isEmpty()) {
+    if (!hasNode) {
       return this;
     }
     AutoscalerPodInfo u = unbound;

@@ -45,15 +45,14 @@ public final class SimulatedCluster {
   private final Map<String, Integer> position = new java.util.HashMap<>();
   /** The views by slot; {@code null} for a removed node. */
   private SimNodeInfo[] slots = new SimNodeInfo[16];
-  /** The views in insertion order, replaced in place on change; plugins see it read-only. */
-  private final List<NodeInfo> order = new ArrayList<>();
-  private final List<NodeInfo> orderView = java.util.Collections.unmodifiableList(order);
   /**
-   * A node's index in {@link #order} is its slot less the removed nodes' slots below it ({@link #removedSeqs}), so a
-   * removal shifts no stored position.
+   * The views of the nodes present, in insertion order: made from {@link #slots} when read after a change (a drain
+   * simulation changes views far more often than anything lists them), through {@link #orderView}.
    */
-  private int[] removedSeqs = new int[8];
-  private int removedCount;
+  private final List<NodeInfo> order = new ArrayList<>();
+  private boolean orderStale;
+  /** {@link #order} read-only and current: the list {@link #nodes()} hands out. */
+  private final List<NodeInfo> orderView = new OrderView();
   private int nextSeq;
   private final Clock clock;
   private final Map<Class<?>, List<?>> objects;
@@ -290,22 +289,37 @@ public final class SimulatedCluster {
     }
     slots[seq] = view;
     position.put(name, seq);
-    order.add(view);
+    if (!orderStale) {
+      order.add(view);
+    }
   }
 
-  /** The index in {@link #order} of the node with sequence number {@code seq}. */
-  private int index(int seq) {
-    int lo = 0;
-    int hi = removedCount;
-    while (lo < hi) { // the number of removed sequence numbers below seq
-      int mid = (lo + hi) >>> 1;
-      if (removedSeqs[mid] < seq) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
+  /** Brings {@link #order} up to date with the slots. */
+  private List<NodeInfo> order() {
+    if (orderStale) {
+      order.clear();
+      for (int i = 0; i < nextSeq; i++) {
+        SimNodeInfo v = slots[i];
+        if (v != null) {
+          order.add(v);
+        }
       }
+      orderStale = false;
     }
-    return seq - lo;
+    return order;
+  }
+
+  /** The live, read-only list of {@link #nodes()}. */
+  private final class OrderView extends java.util.AbstractList<NodeInfo> implements java.util.RandomAccess {
+    @Override
+    public NodeInfo get(int index) {
+      return order().get(index);
+    }
+
+    @Override
+    public int size() {
+      return order().size();
+    }
   }
 
   /** Removes a node and its pods; unknown names are ignored. */
@@ -317,15 +331,7 @@ public final class SimulatedCluster {
     int seq = at;
     SimNodeInfo gone = slots[seq];
     slots[seq] = null;
-    order.remove(index(seq));
-    int i = java.util.Arrays.binarySearch(removedSeqs, 0, removedCount, seq);
-    i = -i - 1;
-    if (removedCount == removedSeqs.length) {
-      removedSeqs = java.util.Arrays.copyOf(removedSeqs, removedCount * 2);
-    }
-    System.arraycopy(removedSeqs, i, removedSeqs, i + 1, removedCount - i);
-    removedSeqs[i] = seq;
-    removedCount++;
+    orderStale = true;
     invalidate(gone, null);
   }
 
@@ -397,7 +403,7 @@ public final class SimulatedCluster {
 
   private void replace(int slot, SimNodeInfo before, SimNodeInfo after) {
     slots[slot] = after;
-    order.set(index(slot), after);
+    orderStale = true;
     invalidate(before, after);
   }
 
@@ -603,7 +609,7 @@ public final class SimulatedCluster {
     List<NodeInfo> l = affinityList;
     if (l == null) {
       List<NodeInfo> out = new ArrayList<>();
-      for (NodeInfo n : order) {
+      for (NodeInfo n : order()) {
         if (!n.podsWithAffinity().isEmpty()) {
           out.add(n);
         }
@@ -618,7 +624,7 @@ public final class SimulatedCluster {
     List<NodeInfo> l = antiList;
     if (l == null) {
       List<NodeInfo> out = new ArrayList<>();
-      for (NodeInfo n : order) {
+      for (NodeInfo n : order()) {
         if (!n.podsWithRequiredAntiAffinity().isEmpty()) {
           out.add(n);
         }
