@@ -110,6 +110,9 @@ public final class Drainability {
     if (early != null) {
       return early;
     }
+    if (pdbs.isEmpty()) {
+      return rules.withoutBudgets;
+    }
     List<PodDisruptionBudget> matching = matching(pod);
     if (rules.kubeSystem && matching.isEmpty()) {
       return BLOCK_KUBE_SYSTEM;
@@ -139,12 +142,16 @@ public final class Drainability {
     final boolean kubeSystem;
     final boolean notSafeToEvict;
     final boolean localStorage;
+    /** The decision when no budget exists (no budget matches, none is used up). */
+    final Decision withoutBudgets;
 
     private PodRules(@Nullable Decision early, boolean kubeSystem, boolean notSafeToEvict, boolean localStorage) {
       this.early = early;
       this.kubeSystem = kubeSystem;
       this.notSafeToEvict = notSafeToEvict;
       this.localStorage = localStorage;
+      this.withoutBudgets = early != null ? early : kubeSystem ? BLOCK_KUBE_SYSTEM : notSafeToEvict ? BLOCK_NOT_SAFE
+          : localStorage ? BLOCK_LOCAL_STORAGE : Decision.EVICT;
     }
 
     private static final PodRules SKIP = new PodRules(Decision.SKIP, false, false, false);
