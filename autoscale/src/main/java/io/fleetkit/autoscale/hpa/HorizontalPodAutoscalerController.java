@@ -546,7 +546,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
         MetricTarget t = r.target();
         if (t.type() == MetricTargetType.Utilization && t.averageUtilization() != null) {
           ReplicaCount c = calculator.resourceReplicas(specReplicas, t.averageUtilization(), r.name(), namespace,
-              selector, pods, "", horizon);
+              selector, pods, "", horizon, true);
           return new One(c.replicas(), r.name() + " resource utilization (percentage of request)",
               MetricStatus.of(new ResourceMetricStatus(r.name(), average(c))));
         }
@@ -561,7 +561,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
         MetricTarget t = r.target();
         if (t.type() == MetricTargetType.Utilization && t.averageUtilization() != null) {
           ReplicaCount c = calculator.resourceReplicas(specReplicas, t.averageUtilization(), r.name(), namespace,
-              selector, pods, r.container(), horizon);
+              selector, pods, r.container(), horizon, true);
           return new One(c.replicas(), r.name() + " container resource utilization (percentage of request)",
               MetricStatus.of(new ContainerResourceMetricStatus(r.name(), r.container(), average(c))));
         }
