@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -49,12 +50,12 @@ public final class LoadMetrics implements MetricsSource {
   private Map<SelectorKey, WorkloadLoad> loadsBySelector = Map.of();
   /** Workload ({@code Deployment/ns/name}) of each ReplicaSet a Deployment controls, by ReplicaSet uid. */
   private final Map<String, String> workloadOfReplicaSet = new HashMap<>();
-  /** The pods of each workload now, by name (the store's listing order), kept up to date from the watches. */
-  private final Map<String, TreeMap<String, Pod>> live = new HashMap<>();
+  /** The pods of each workload now, kept up to date from the watches. */
+  private final Map<String, LivePods> live = new HashMap<>();
   /** The workload each grouped pod ({@code namespace/name}) was put under. */
   private final Map<String, String> workloadOfPod = new HashMap<>();
-  /** {@link #live} as lists, made on first read after a change. */
-  private final Map<String, List<Pod>> lists = new HashMap<>();
+  /** Each load's workload ({@link WorkloadLoad#target}), by load instance. */
+  private final Map<WorkloadLoad, String> targets = new IdentityHashMap<>();
   /** The instant of the open snapshot, or null; the snapshot is {@link #frozen} over {@link #live}. */
   private @Nullable Instant snapshotAt;
   /** Workloads whose pods changed since the snapshot was opened: their pods as the snapshot saw them. */
@@ -67,6 +68,10 @@ public final class LoadMetrics implements MetricsSource {
   private final Map<String, Serving> serving = new HashMap<>();
   /** How many pods of each workload serve traffic, for the pod list they were counted from. */
   private final Map<String, ServingCount> servingCounts = new HashMap<>();
+  /** The last {@link #resourceMetricsVersion} of each workload, given again while it is equal. */
+  private final Map<String, Version> versions = new HashMap<>();
+  /** The usage reported for each container of a serving pod: the last one made, shared while it is the same. */
+  private @Nullable List<ContainerUsage> lastUsage;
   private final Watch replicaSets;
   private final Watch podWatch;
 
@@ -76,6 +81,42 @@ public final class LoadMetrics implements MetricsSource {
 
   private record ServingCount(List<Pod> from, int count) {}
 
+  /**
+   * One workload's pods by name (the store's listing order) and, among them, those that serve traffic (each pod
+   * looked at once, when its event comes); the list of all of them made on first read after a change.
+   */
+  private static final class LivePods {
+    final TreeMap<String, Pod> all = new TreeMap<>();
+    final TreeMap<String, Pod> serving = new TreeMap<>();
+    @Nullable List<Pod> list;
+
+    void put(Pod p) {
+      String name = p.metadata().name();
+      all.put(name, p);
+      if (serving(p)) {
+        serving.put(name, p);
+      } else {
+        serving.remove(name);
+      }
+      list = null;
+    }
+
+    void remove(String name) {
+      all.remove(name);
+      serving.remove(name);
+      list = null;
+    }
+
+    List<Pod> list() {
+      List<Pod> l = list;
+      if (l == null) {
+        l = List.copyOf(all.values());
+        list = l;
+      }
+      return l;
+    }
+  }
+
   public LoadMetrics(ObjectStore store, ManualClock clock, Instant start, List<WorkloadLoad> loads) {
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -83,6 +124,7 @@ public final class LoadMetrics implements MetricsSource {
     this.loads = List.copyOf(loads);
     for (WorkloadLoad l : this.loads) {
       namespaces.add(l.namespace());
+      targets.put(l, l.target());
     }
     String rv = store.resourceVersion();
     this.replicaSets = store.watch(ReplicaSet.class, rv, e -> onReplicaSet(e.type(), e.object()));
@@ -132,9 +174,20 @@ public final class LoadMetrics implements MetricsSource {
       }
       long milli = Math.round(total / ready);
       out.add(new PodResourceMetrics(p.metadata().name(), now, WINDOW,
-          List.of(new ContainerUsage(p.spec().containers().get(0).name(), milli))));
+          usage(p.spec().containers().get(0).name(), milli)));
     }
     return out;
+  }
+
+  /** One container's usage, the same list as last time when it is the same. */
+  private List<ContainerUsage> usage(String container, long milli) {
+    List<ContainerUsage> last = lastUsage;
+    if (last != null && last.get(0).milliValue() == milli && last.get(0).name().equals(container)) {
+      return last;
+    }
+    last = List.of(new ContainerUsage(container, milli));
+    lastUsage = last;
+    return last;
   }
 
   /**
@@ -148,7 +201,21 @@ public final class LoadMetrics implements MetricsSource {
       return null;
     }
     double perRequest = resource.equals("memory") ? load.memoryPerRequest() * 1000 : load.cpuMilliPerRequest();
-    return new Version(servingPods(load, podsOf(load), selector), rate(load) * perRequest);
+    List<Pod> pods = servingPods(load, podsOf(load), selector);
+    double total = rate(load) * perRequest;
+    String w = target(load);
+    Version last = versions.get(w);
+    if (last != null && last.pods == pods && Double.compare(last.total, total) == 0) {
+      return last;
+    }
+    Version v = new Version(pods, total);
+    versions.put(w, v);
+    return v;
+  }
+
+  private String target(WorkloadLoad load) {
+    String w = targets.get(load);
+    return w != null ? w : load.target();
   }
 
   /** A {@link #resourceMetricsVersion}: equal when the pod list is the same instance and the total the same. */
@@ -170,18 +237,28 @@ public final class LoadMetrics implements MetricsSource {
   }
 
   private List<Pod> servingPods(@Nullable WorkloadLoad load, List<Pod> pods, LabelSelector selector) {
-    Serving cached = load == null ? null : serving.get(load.target());
+    String w = load == null ? null : target(load);
+    Serving cached = w == null ? null : serving.get(w);
     if (cached != null && cached.from() == pods && cached.selector().equals(selector)) {
       return cached.pods();
     }
+    LivePods livePods = w == null ? null : live.get(w);
     List<Pod> out = new ArrayList<>();
-    for (Pod p : pods) {
-      if (serving(p) && selector.matches(p.metadata().labels())) {
-        out.add(p);
+    if (livePods != null && livePods.list == pods) { // the pods now: the serving ones are kept apart
+      for (Pod p : livePods.serving.values()) {
+        if (selector.matches(p.metadata().labels())) {
+          out.add(p);
+        }
+      }
+    } else {
+      for (Pod p : pods) {
+        if (serving(p) && selector.matches(p.metadata().labels())) {
+          out.add(p);
+        }
       }
     }
-    if (load != null) {
-      serving.put(load.target(), new Serving(pods, selector, out));
+    if (w != null) {
+      serving.put(w, new Serving(pods, selector, out));
     }
     return out;
   }
@@ -189,7 +266,12 @@ public final class LoadMetrics implements MetricsSource {
   /** How many pods of {@code load}'s workload serve traffic now. */
   public int servingPods(WorkloadLoad load) {
     List<Pod> pods = podsOf(load);
-    ServingCount cached = servingCounts.get(load.target());
+    String w = target(load);
+    LivePods livePods = live.get(w);
+    if (livePods != null && livePods.list == pods) {
+      return livePods.serving.size();
+    }
+    ServingCount cached = servingCounts.get(w);
     if (cached != null && cached.from() == pods) { // the same list: the same pods, unchanged
       return cached.count();
     }
@@ -199,7 +281,7 @@ public final class LoadMetrics implements MetricsSource {
         n++;
       }
     }
-    servingCounts.put(load.target(), new ServingCount(pods, n));
+    servingCounts.put(w, new ServingCount(pods, n));
     return n;
   }
 
@@ -226,7 +308,7 @@ public final class LoadMetrics implements MetricsSource {
     if (load == null) {
       return List.of();
     }
-    String w = load.target();
+    String w = target(load);
     List<Pod> f = frozen.get(w);
     if (f != null || allFrozen) {
       return f != null ? f : List.of();
@@ -241,13 +323,8 @@ public final class LoadMetrics implements MetricsSource {
   }
 
   private List<Pod> listOf(String workload) {
-    List<Pod> l = lists.get(workload);
-    if (l == null) {
-      TreeMap<String, Pod> pods = live.get(workload);
-      l = pods == null ? List.of() : List.copyOf(pods.values());
-      lists.put(workload, l);
-    }
-    return l;
+    LivePods pods = live.get(workload);
+    return pods == null ? List.of() : pods.list();
   }
 
   /** Before {@code workload}'s pods change: an open snapshot keeps what it saw. */
@@ -255,14 +332,12 @@ public final class LoadMetrics implements MetricsSource {
     if (snapshotAt != null && !allFrozen && !frozen.containsKey(workload)) {
       frozen.put(workload, listOf(workload));
     }
-    lists.remove(workload);
   }
 
   /** Regroups every pod of the loads' namespaces from the store. */
   private void group() {
     regroup = false;
     live.clear();
-    lists.clear();
     workloadOfPod.clear();
     workloadOfReplicaSet.clear();
     for (String ns : namespaces) {
@@ -308,9 +383,9 @@ public final class LoadMetrics implements MetricsSource {
     String old = workloadOfPod.remove(key);
     if (old != null) {
       freeze(old);
-      TreeMap<String, Pod> pods = live.get(old);
+      LivePods pods = live.get(old);
       pods.remove(p.metadata().name());
-      if (pods.isEmpty()) {
+      if (pods.all.isEmpty()) {
         live.remove(old);
       }
     }
@@ -329,7 +404,7 @@ public final class LoadMetrics implements MetricsSource {
         : workloadOfReplicaSet.get(ref.uid());
     if (w != null) {
       freeze(w);
-      live.computeIfAbsent(w, k -> new TreeMap<>()).put(p.metadata().name(), p);
+      live.computeIfAbsent(w, k -> new LivePods()).put(p);
       workloadOfPod.put(p.metadata().key(), w);
     }
   }
