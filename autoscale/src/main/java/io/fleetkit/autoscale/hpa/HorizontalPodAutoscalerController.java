@@ -83,6 +83,18 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
   private final Map<String, List<TargetSelector>> lastSelectors = new java.util.concurrent.ConcurrentHashMap<>();
   /** Per HPA ({@code namespace/name}): its last proposal and what it was computed from. */
   private final Map<String, Memo> memos = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Per HPA ({@code namespace/name}): its last sync that changed nothing, and what it started from. */
+  private final Map<String, Quiet> quiet = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * A sync that neither rescaled nor failed, with what decided it: the HPA object as the store held it afterwards
+   * (so with the status that sync wrote), the target's scale, the proposal (a {@link Memo}'s) and the normalized
+   * count with its conditions. A later sync from the same HPA object and scale that gets the same proposal and the
+   * same normalized result would set every condition as it is (same statuses keep their transition times), so it
+   * would build the status the HPA already has and write nothing: its outcome is this one's.
+   */
+  private record Quiet(HorizontalPodAutoscaler hpa, TargetScale scale, Proposal proposal,
+      ReplicaNormalizer.Normalized normalized, SyncOutcome outcome) {}
 
   /**
    * A proposal of {@link #computeReplicasForMetrics} and its inputs: the HPA's spec, the target's scale, the pods
@@ -147,6 +159,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     if (context.object().isEmpty()) {
       normalizer.forget(key.namespace() + "/" + key.name());
       memos.remove(key.namespace() + "/" + key.name());
+      quiet.remove(key.namespace() + "/" + key.name());
       if (registry.enabled() && tracked.remove(key.namespace() + "/" + key.name())) {
         registry.gauge(HorizontalPodAutoscalerMetrics.NUM_HORIZONTAL_POD_AUTOSCALERS).add(-1);
         registry.gauge(HorizontalPodAutoscalerMetrics.DESIRED_REPLICAS, key.namespace(), key.name()).set(0);
@@ -169,8 +182,9 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     List<SyncOutcome> out = new ArrayList<>();
     roundSelectors = new HashMap<>();
     try {
+      // a sync writes only its own HPA's status: each listed HPA is the stored one when its turn comes
       for (HorizontalPodAutoscaler h : store.list(HorizontalPodAutoscaler.class).items()) {
-        out.add(sync(h.metadata().namespace(), h.metadata().name()));
+        out.add(sync(h.metadata().namespace(), h.metadata().name(), h));
       }
     } finally {
       roundSelectors = null;
@@ -185,11 +199,16 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
    * @throws NotFoundException when the HPA itself does not exist
    */
   public SyncOutcome sync(String namespace, String name) {
+    return sync(namespace, name, null);
+  }
+
+  /** {@link #sync}, from {@code listed} when it is the stored HPA. */
+  private SyncOutcome sync(String namespace, String name, @Nullable HorizontalPodAutoscaler listed) {
     if (!registry.enabled()) {
-      return syncOnce(namespace, name);
+      return syncOnce(namespace, name, listed);
     }
     long start = System.nanoTime();
-    SyncOutcome o = syncOnce(namespace, name);
+    SyncOutcome o = syncOnce(namespace, name, listed);
     String action = o.desiredReplicas() > o.currentReplicas() ? HorizontalPodAutoscalerMetrics.SCALE_UP
         : o.desiredReplicas() < o.currentReplicas() ? HorizontalPodAutoscalerMetrics.SCALE_DOWN
         : HorizontalPodAutoscalerMetrics.NONE;
@@ -204,8 +223,9 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     return o;
   }
 
-  private SyncOutcome syncOnce(String namespace, String name) {
-    HorizontalPodAutoscaler hpa = store.require(HorizontalPodAutoscaler.class, namespace, name);
+  private SyncOutcome syncOnce(String namespace, String name, @Nullable HorizontalPodAutoscaler listed) {
+    HorizontalPodAutoscaler hpa = listed != null ? listed : store.require(HorizontalPodAutoscaler.class, namespace,
+        name);
     String key = namespace + "/" + name;
     Instant now = clock.instant();
     Conditions conditions = new Conditions(hpa.status().conditions(), now);
@@ -236,6 +256,8 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     boolean rescale = true;
     List<MetricStatus> metricStatuses = hpa.status().currentMetrics();
     String error = null;
+    ReplicaNormalizer.Normalized normalized = null;
+    Proposal quietProposal = null;
 
     if (currentReplicas == 0 && minReplicas != 0) {
       rescale = false;
@@ -271,6 +293,14 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
         rescaleReason = "All metrics below target";
       }
       ReplicaNormalizer.Normalized n = normalizer.normalize(key, spec, currentReplicas, desiredReplicas);
+      Quiet q = quiet.get(key);
+      if (q != null && q.hpa() == hpa && q.proposal() == proposal && q.scale().equals(scale)
+          && q.normalized().equals(n)) {
+        return q.outcome();
+      }
+      quiet.remove(key);
+      normalized = n;
+      quietProposal = proposal;
       desiredReplicas = n.replicas();
       conditions.set(n.ableToScale());
       conditions.set(n.scalingLimited());
@@ -299,22 +329,29 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     } else {
       desiredReplicas = currentReplicas;
     }
-    writeStatus(hpa, currentReplicas, desiredReplicas, metricStatuses, conditions, lastScaleTime);
-    return new SyncOutcome(key, currentReplicas, desiredReplicas, rescale, events, error);
+    HorizontalPodAutoscaler after = writeStatus(hpa, currentReplicas, desiredReplicas, metricStatuses, conditions,
+        lastScaleTime);
+    SyncOutcome outcome = new SyncOutcome(key, currentReplicas, desiredReplicas, rescale, events, error);
+    if (!rescale && error == null && normalized != null && quietProposal != null && after != null) {
+      quiet.put(key, new Quiet(after, scale, quietProposal, normalized, outcome));
+    }
+    return outcome;
   }
 
-  private void writeStatus(HorizontalPodAutoscaler hpa, int current, int desired, List<MetricStatus> metrics,
-      Conditions conditions, @Nullable Instant lastScaleTime) {
+  /** Writes the status when it changed; the HPA as stored afterwards, or null when the write failed. */
+  private @Nullable HorizontalPodAutoscaler writeStatus(HorizontalPodAutoscaler hpa, int current, int desired,
+      List<MetricStatus> metrics, Conditions conditions, @Nullable Instant lastScaleTime) {
     HorizontalPodAutoscalerStatus status = new HorizontalPodAutoscalerStatus(hpa.metadata().generation(),
         lastScaleTime, current, desired, metrics, conditions.list());
     if (status.equals(hpa.status())) {
-      return;
+      return hpa;
     }
     try {
-      store.updateStatus(hpa.withStatus(status));
+      return store.updateStatus(hpa.withStatus(status));
     } catch (FleetKitException e) {
       LOG.debug("hpa {}/{}: status update failed: {}", hpa.metadata().namespace(), hpa.metadata().name(),
           e.getMessage());
+      return null;
     }
   }
 
