@@ -83,6 +83,8 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
   private final Map<String, List<TargetSelector>> lastSelectors = new java.util.concurrent.ConcurrentHashMap<>();
   /** Per HPA ({@code namespace/name}): its last proposal and what it was computed from. */
   private final Map<String, Memo> memos = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Per HPA ({@code namespace/name}) and metric: what was read from its pods last time ({@link PodFacts}). */
+  private final Map<String, PodFacts.Slot[]> podFacts = new java.util.concurrent.ConcurrentHashMap<>();
   /** Per HPA ({@code namespace/name}): its last sync that changed nothing, and what it started from. */
   private final Map<String, Quiet> quiet = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -160,6 +162,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
       normalizer.forget(key.namespace() + "/" + key.name());
       memos.remove(key.namespace() + "/" + key.name());
       quiet.remove(key.namespace() + "/" + key.name());
+      podFacts.remove(key.namespace() + "/" + key.name());
       if (registry.enabled() && tracked.remove(key.namespace() + "/" + key.name())) {
         registry.gauge(HorizontalPodAutoscalerMetrics.NUM_HORIZONTAL_POD_AUTOSCALERS).add(-1);
         registry.gauge(HorizontalPodAutoscalerMetrics.DESIRED_REPLICAS, key.namespace(), key.name()).set(0);
@@ -398,11 +401,19 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     String firstError = null;
     HorizontalPodAutoscalerCondition firstCondition = null;
     ReplicaCalculator.Horizon horizon = new ReplicaCalculator.Horizon();
+    PodFacts.Slot[] slots = podFacts.get(key);
+    if (slots == null || slots.length != specs.size()) {
+      slots = new PodFacts.Slot[specs.size()];
+      for (int i = 0; i < slots.length; i++) {
+        slots[i] = new PodFacts.Slot();
+      }
+      podFacts.put(key, slots);
+    }
     for (int i = 0; i < specs.size(); i++) {
       MetricSpec spec = specs.get(i);
       long start = registry.enabled() ? System.nanoTime() : 0;
       try {
-        One one = computeReplicasForMetric(namespace, spec, scale, pods, horizon);
+        One one = computeReplicasForMetric(namespace, spec, scale, pods, horizon, slots[i]);
         perMetric[i] = one.replicas;
         statuses.add(one.status);
         if (replicas == 0 || one.replicas > replicas) {
@@ -573,7 +584,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
   }
 
   private One computeReplicasForMetric(String namespace, MetricSpec spec, TargetScale scale, List<Pod> pods,
-      ReplicaCalculator.Horizon horizon) {
+      ReplicaCalculator.Horizon horizon, PodFacts.Slot slot) {
     int specReplicas = scale.specReplicas();
     int statusReplicas = scale.statusReplicas();
     LabelSelector selector = scale.selector();
@@ -583,7 +594,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
         MetricTarget t = r.target();
         if (t.type() == MetricTargetType.Utilization && t.averageUtilization() != null) {
           ReplicaCount c = calculator.resourceReplicas(specReplicas, t.averageUtilization(), r.name(), namespace,
-              selector, pods, "", horizon, true);
+              selector, pods, "", horizon, slot);
           return new One(c.replicas(), r.name() + " resource utilization (percentage of request)",
               MetricStatus.of(new ResourceMetricStatus(r.name(), average(c))));
         }
@@ -598,7 +609,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
         MetricTarget t = r.target();
         if (t.type() == MetricTargetType.Utilization && t.averageUtilization() != null) {
           ReplicaCount c = calculator.resourceReplicas(specReplicas, t.averageUtilization(), r.name(), namespace,
-              selector, pods, r.container(), horizon, true);
+              selector, pods, r.container(), horizon, slot);
           return new One(c.replicas(), r.name() + " container resource utilization (percentage of request)",
               MetricStatus.of(new ContainerResourceMetricStatus(r.name(), r.container(), average(c))));
         }

@@ -1,7 +1,6 @@
 package io.fleetkit.autoscale.hpa;
 
 import io.fleetkit.api.autoscaling.CrossVersionObjectReference;
-import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodPhase;
@@ -103,12 +102,13 @@ public final class ReplicaCalculator {
   ReplicaCount resourceReplicas(int currentReplicas, int targetUtilization, String resource, String namespace,
       LabelSelector selector, List<Pod> pods, String container, @Nullable Horizon horizon) {
     return resourceReplicas(currentReplicas, targetUtilization, resource, namespace, selector, pods, container,
-        horizon, false);
+        horizon, null);
   }
 
   /**
-   * As above; {@code distinctNames} when the caller knows that no two pods share a name (a {@link PodLister}'s
-   * list, in key order), else that is checked.
+   * As above; with a {@code slot}, the pods are a {@link PodLister}'s list (in key order, so no two share a name;
+   * without one that is checked), and what is read from each pod ({@link PodFacts}) is kept in the slot: the next
+   * call reads only the pods that are not the same objects as in this list.
    *
    * <p>Upstream builds maps of the samples and requests by pod name, groups the pods into sets, removes the ignored
    * and unready pods' samples and sums what is left, twice. This is the same arithmetic over one pass: every sum
@@ -117,16 +117,22 @@ public final class ReplicaCalculator {
    * depend on their order, so the totals, the whole-percent utilizations and the replica counts are upstream's.
    */
   ReplicaCount resourceReplicas(int currentReplicas, int targetUtilization, String resource, String namespace,
-      LabelSelector selector, List<Pod> pods, String container, @Nullable Horizon horizon, boolean distinctNames) {
+      LabelSelector selector, List<Pod> pods, String container, @Nullable Horizon horizon,
+      PodFacts.@Nullable Slot slot) {
     List<PodResourceMetrics> raw = fetchRaw(resource, namespace, selector);
     Instant timestamp = raw.get(0).timestamp();
     if (pods.isEmpty()) {
       throw new MetricsUnavailableException("no pods returned by selector while calculating replica count");
     }
-    if (!distinctNames) {
+    if (slot == null) {
       requireDistinctNames(pods);
     }
-    Tally t = tally(pods, Samples.of(raw, container, pods), container, resource, targetUtilization, horizon);
+    PodFacts facts = facts(pods, resource, container, slot == null ? null : slot.facts);
+    if (slot != null) {
+      slot.facts = facts;
+    }
+    Tally t = tally(facts, Samples.of(raw, container, facts), targetUtilization, horizon);
+    facts.requireRequests();
     if (t.ready + t.unknownSamples == 0) {
       throw new MetricsUnavailableException("did not receive metrics for targeted pods (pods might be unready)");
     }
@@ -187,38 +193,26 @@ public final class ReplicaCalculator {
     int unknownSamples;
   }
 
-  private Tally tally(List<Pod> pods, Samples samples, String container, String resource, int targetUtilization,
-      @Nullable Horizon horizon) {
+  private PodFacts facts(List<Pod> pods, String resource, String container, @Nullable PodFacts earlier) {
+    return PodFacts.of(pods, resource, container, cpuInitializationPeriod, delayOfInitialReadinessStatus, earlier);
+  }
+
+  private Tally tally(PodFacts facts, Samples samples, int targetUtilization, @Nullable Horizon horizon) {
     Instant now = clock.instant();
     long fallbackUtilization = Math.max(100, targetUtilization);
     Tally t = new Tally();
-    // pods of one template share their container lists: their request is summed once
-    List<Container> lastContainers = null;
-    List<Container> lastInit = null;
-    long lastRequest = 0;
-    for (int i = 0; i < pods.size(); i++) {
-      Pod pod = pods.get(i);
-      List<Container> containers = pod.spec().containers();
-      List<Container> init = pod.spec().initContainers();
-      long request;
-      if (containers == lastContainers && init == lastInit) {
-        request = lastRequest;
-      } else {
-        request = podRequest(pod, container, resource);
-        lastContainers = containers;
-        lastInit = init;
-        lastRequest = request;
-      }
-      int s = samples.indexOf(i, pod);
+    for (int i = 0; i < facts.names.length; i++) {
+      long request = facts.request[i];
+      int s = samples.indexOf(i, facts.names[i]);
       PodResourceMetrics m = s < 0 ? null : samples.raw.get(s);
-      switch (classify(pod, s >= 0, m == null ? null : m.timestamp(), m == null ? null : m.window(), resource, now,
+      switch (facts.classify(i, s >= 0, m == null ? null : m.timestamp(), m == null ? null : m.window(), now,
           horizon)) {
-        case IGNORED -> { }
-        case UNREADY -> {
+        case PodFacts.IGNORED -> { }
+        case PodFacts.UNREADY -> {
           t.unready++;
           t.unreadyRequests += request;
         }
-        case MISSING -> {
+        case PodFacts.MISSING -> {
           t.missing++;
           t.missingRequests += request;
           t.missingFill += request * fallbackUtilization / 100;
@@ -261,7 +255,7 @@ public final class ReplicaCalculator {
       this.byName = byName;
     }
 
-    static Samples of(List<PodResourceMetrics> raw, String container, List<Pod> pods) {
+    static Samples of(List<PodResourceMetrics> raw, String container, PodFacts pods) {
       int n = raw.size();
       long[] usage = new long[n];
       boolean[] has = new boolean[n];
@@ -291,13 +285,13 @@ public final class ReplicaCalculator {
         }
       }
       // in order: every sample is the next pod's that has one (pod names being distinct, no name is left unmatched)
-      int[] inOrder = new int[pods.size()];
+      int[] inOrder = new int[pods.names.length];
       int j = 0;
-      for (int i = 0; i < pods.size(); i++) {
+      for (int i = 0; i < inOrder.length; i++) {
         while (j < n && !has[j]) {
           j++;
         }
-        String name = pods.get(i).metadata().name();
+        String name = pods.names[i];
         String sampled = j < n ? raw.get(j).podName() : null;
         if (sampled != null && (sampled == name || sampled.equals(name))) {
           inOrder[i] = j++;
@@ -326,11 +320,11 @@ public final class ReplicaCalculator {
     }
 
     /** The raw entry of pod {@code i}'s sample, or -1. */
-    int indexOf(int i, Pod pod) {
+    int indexOf(int i, String pod) {
       if (inOrder != null) {
         return inOrder[i];
       }
-      Integer k = Objects.requireNonNull(byName).get(pod.metadata().name());
+      Integer k = Objects.requireNonNull(byName).get(pod);
       if (k == null) {
         return -1;
       }
@@ -609,72 +603,23 @@ public final class ReplicaCalculator {
    */
   PodGroups groupPods(List<Pod> pods, Map<String, PodSample> samples, String resource, @Nullable Horizon horizon) {
     Instant now = clock.instant();
+    PodFacts facts = facts(pods, resource, "", null);
     int ready = 0;
     Set<String> unready = new HashSet<>();
     Set<String> missing = new HashSet<>();
     Set<String> ignored = new HashSet<>();
-    for (Pod pod : pods) {
-      String name = pod.metadata().name();
+    for (int i = 0; i < facts.names.length; i++) {
+      String name = facts.names[i];
       PodSample sample = samples.get(name);
-      switch (classify(pod, sample != null, sample == null ? null : sample.timestamp,
-          sample == null ? null : sample.window, resource, now, horizon)) {
-        case IGNORED -> ignored.add(name);
-        case UNREADY -> unready.add(name);
-        case MISSING -> missing.add(name);
+      switch (facts.classify(i, sample != null, sample == null ? null : sample.timestamp,
+          sample == null ? null : sample.window, now, horizon)) {
+        case PodFacts.IGNORED -> ignored.add(name);
+        case PodFacts.UNREADY -> unready.add(name);
+        case PodFacts.MISSING -> missing.add(name);
         default -> ready++;
       }
     }
     return new PodGroups(ready, unready, missing, ignored);
-  }
-
-  private static final int IGNORED = 0;
-  private static final int UNREADY = 1;
-  private static final int MISSING = 2;
-  private static final int READY = 3;
-
-  /**
-   * {@code groupPods} for one pod: {@link #IGNORED} (deleted or failed), {@link #UNREADY} (pending, or for cpu
-   * initializing or never ready), {@link #MISSING} (no sample) or {@link #READY}; the sample's timestamp and window
-   * (null when unknown) decide for cpu inside the initialization period.
-   */
-  private int classify(Pod pod, boolean hasSample, @Nullable Instant sampleTime, @Nullable Duration window,
-      String resource, Instant now, @Nullable Horizon horizon) {
-    if (pod.metadata().deletionTimestamp() != null || pod.status().phase() == PodPhase.Failed) {
-      return IGNORED;
-    }
-    if (pod.status().phase() == PodPhase.Pending) {
-      return UNREADY;
-    }
-    if (!hasSample) {
-      return MISSING;
-    }
-    if (ResourceNames.CPU.equals(resource)) {
-      PodCondition condition = pod.status().condition(PodCondition.READY);
-      Instant startTime = pod.status().startTime();
-      if (condition == null || startTime == null) {
-        return UNREADY;
-      }
-      Instant transition = goTime(condition.lastTransitionTime());
-      Instant initialized = startTime.plus(cpuInitializationPeriod);
-      boolean isUnready;
-      if (initialized.isAfter(now)) {
-        // Within the initialization period: drop the sample if the pod is unready or no full metric window has
-        // passed since its last readiness transition.
-        boolean early = goTime(sampleTime).isBefore(transition.plus(window != null ? window : Duration.ZERO));
-        isUnready = condition.status() == ConditionStatus.False || early;
-        if (horizon != null) {
-          horizon.limit(condition.status() != ConditionStatus.False && early ? now : initialized);
-        }
-      } else {
-        // After it: drop the sample only if the pod is unready and has never been ready.
-        isUnready = condition.status() == ConditionStatus.False
-            && startTime.plus(delayOfInitialReadinessStatus).isAfter(transition);
-      }
-      if (isUnready) {
-        return UNREADY;
-      }
-    }
-    return READY;
   }
 
   /**
@@ -686,34 +631,9 @@ public final class ReplicaCalculator {
   static Map<String, Long> calculatePodRequests(List<Pod> pods, String container, String resource) {
     Map<String, Long> requests = new HashMap<>();
     for (Pod pod : pods) {
-      requests.put(pod.metadata().name(), podRequest(pod, container, resource));
+      requests.put(pod.metadata().name(), PodFacts.request(pod, container, resource));
     }
     return requests;
-  }
-
-  /** One pod's request in {@link #calculatePodRequests}. */
-  private static long podRequest(Pod pod, String container, String resource) {
-    long sum = 0;
-    for (Container c : pod.spec().containers()) {
-      sum += containerRequest(pod, c, container, resource);
-    }
-    for (Container c : pod.spec().initContainers()) {
-      if (c.isRestartable()) {
-        sum += containerRequest(pod, c, container, resource);
-      }
-    }
-    return sum;
-  }
-
-  private static long containerRequest(Pod pod, Container c, String container, String resource) {
-    if (!container.isEmpty() && !container.equals(c.name())) {
-      return 0;
-    }
-    if (!c.resources().requests().has(resource)) {
-      throw new MetricsUnavailableException("missing request for " + resource + " in container " + c.name()
-          + " of Pod " + pod.metadata().name());
-    }
-    return c.resources().requests().milliValue(resource);
   }
 
   private static long averageUsage(Map<String, PodSample> samples) {

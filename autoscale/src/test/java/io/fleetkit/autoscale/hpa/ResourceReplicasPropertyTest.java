@@ -67,15 +67,30 @@ final class ResourceReplicasPropertyTest {
     } catch (MetricsUnavailableException e) {
       expected = e.getMessage();
     }
+    // without a slot; with an empty one; with the facts of an earlier list (same pods, changed, gone, new ones)
+    PodFacts.Slot slot = null;
+    int mode = r.nextInt(3);
+    if (mode > 0) {
+      slot = new PodFacts.Slot();
+      if (mode == 2) {
+        String earlierResource = r.nextInt(6) == 0 ? ResourceNames.MEMORY : resource;
+        try {
+          calc.resourceReplicas(current, target, earlierResource, "ns", SELECTOR, earlier(r, pods, resource),
+              container, null, slot);
+        } catch (MetricsUnavailableException e) {
+          // the facts are kept all the same once the metrics were read
+        }
+      }
+    }
     ReplicaCalculator.Horizon horizon = new ReplicaCalculator.Horizon();
     Object actual;
     try {
-      actual = calc.resourceReplicas(current, target, resource, "ns", SELECTOR, pods, container, horizon,
-          r.nextBoolean());
+      actual = calc.resourceReplicas(current, target, resource, "ns", SELECTOR, pods, container, horizon, slot);
     } catch (MetricsUnavailableException e) {
       actual = e.getMessage();
     }
-    Statistics.collect(expected instanceof ReplicaCount c ? (c.replicas() == current ? "kept" : "changed")
+    Statistics.label("slot").collect(mode == 0 ? "none" : mode == 1 ? "empty" : "earlier list");
+    Statistics.label("result").collect(expected instanceof ReplicaCount c ? (c.replicas() == current ? "kept" : "changed")
         : "error");
     assertThat(actual).isEqualTo(expected);
     if (expected instanceof ReplicaCount) {
@@ -128,6 +143,29 @@ final class ResourceReplicasPropertyTest {
       out.add(new Pod(meta.build(), spec, status));
     }
     return out;
+  }
+
+  /**
+   * An earlier list of the same target in name order: each pod the same object, another pod of that name, or
+   * absent; and pods since gone.
+   */
+  private static List<Pod> earlier(Random r, List<Pod> pods, String resource) {
+    List<Pod> other = pods(r, resource);
+    java.util.TreeMap<String, Pod> out = new java.util.TreeMap<>();
+    for (int i = 0; i < pods.size(); i++) {
+      int c = r.nextInt(10);
+      if (c < 6) {
+        out.put(pods.get(i).metadata().name(), pods.get(i));
+      } else if (c < 8 && i < other.size()) {
+        out.put(other.get(i).metadata().name(), other.get(i));
+      }
+      if (r.nextInt(5) == 0) {
+        Pod gone = other.isEmpty() ? pods.get(i) : other.get(r.nextInt(other.size()));
+        String name = pods.get(i).metadata().name() + "x";
+        out.put(name, new Pod(gone.metadata().toBuilder().name(name).build(), gone.spec(), gone.status()));
+      }
+    }
+    return List.copyOf(out.values());
   }
 
   /** An app container and a sidecar container with {@code cpu} millicores each; rarely one without a request. */
