@@ -77,34 +77,82 @@ public final class LoadMetrics implements MetricsSource {
 
   private record SelectorKey(String namespace, LabelSelector selector) {}
 
-  private record Serving(List<Pod> from, LabelSelector selector, List<Pod> pods) {}
+  /** A serving pod, its name, its first container's name (null without containers), and whether a selector matches it. */
+  private static final class ServingPod {
+    final Pod pod;
+    final String name;
+    final @Nullable String container;
+    private @Nullable LabelSelector checkedFor;
+    private boolean matches;
+
+    ServingPod(Pod p, @Nullable LabelSelector selector) {
+      pod = p;
+      name = p.metadata().name();
+      container = p.spec().containers().isEmpty() ? null : p.spec().containers().get(0).name();
+      if (selector != null) {
+        matches(selector);
+      }
+    }
+
+    boolean matches(LabelSelector selector) {
+      if (selector != checkedFor) {
+        checkedFor = selector;
+        matches = selector.matches(pod.metadata().labels());
+      }
+      return matches;
+    }
+  }
+
+  /**
+   * The serving pods filtered from a pod list, with each one's name and first container's name (null without
+   * containers): what {@link #podResourceMetrics} reports, read from the pods once.
+   */
+  private record Serving(Object from, LabelSelector selector, List<Pod> pods, String[] names,
+      @Nullable String[] containers) {
+    static Serving of(Object from, LabelSelector selector, List<Pod> pods) {
+      String[] names = new String[pods.size()];
+      String[] containers = new String[pods.size()];
+      for (int i = 0; i < names.length; i++) {
+        Pod p = pods.get(i);
+        names[i] = p.metadata().name();
+        containers[i] = p.spec().containers().isEmpty() ? null : p.spec().containers().get(0).name();
+      }
+      return new Serving(from, selector, pods, names, containers);
+    }
+  }
 
   private record ServingCount(List<Pod> from, int count) {}
 
   /**
-   * One workload's pods by name (the store's listing order) and, among them, those that serve traffic (each pod
-   * looked at once, when its event comes); the list of all of them made on first read after a change.
+   * One workload's pods by name (the store's listing order) and, among them, those that serve traffic with what
+   * {@link #podResourceMetrics} reports of them (each pod looked at once, when its event comes); a new stamp at
+   * every change, and the list of all of them made on first read after a change.
    */
   private static final class LivePods {
     final TreeMap<String, Pod> all = new TreeMap<>();
-    final TreeMap<String, Pod> serving = new TreeMap<>();
+    final TreeMap<String, ServingPod> serving = new TreeMap<>();
+    /** The selector last read by: a serving pod is matched against it when it comes. */
+    @Nullable LabelSelector selector;
+    Object stamp = new Object();
     @Nullable List<Pod> list;
 
     void put(Pod p) {
       String name = p.metadata().name();
       all.put(name, p);
       if (serving(p)) {
-        serving.put(name, p);
+        serving.put(name, new ServingPod(p, selector));
       } else {
         serving.remove(name);
       }
       list = null;
+      stamp = new Object();
     }
 
     void remove(String name) {
       all.remove(name);
       serving.remove(name);
       list = null;
+      stamp = new Object();
     }
 
     List<Pod> list() {
@@ -158,23 +206,23 @@ public final class LoadMetrics implements MetricsSource {
   @Override
   public List<PodResourceMetrics> podResourceMetrics(String namespace, LabelSelector selector, String resource) {
     WorkloadLoad load = loadFor(namespace, selector);
-    List<Pod> pods = load != null ? podsOf(load) : store.list(Pod.class, namespace, selector).items();
+    Object pods = load != null ? stateOf(load) : store.list(Pod.class, namespace, selector).items();
     double total = 0;
     if (load != null) {
       double perRequest = resource.equals("memory") ? load.memoryPerRequest() * 1000 : load.cpuMilliPerRequest();
       total = rate(load) * perRequest;
     }
-    List<Pod> servingPods = servingPods(load, pods, selector);
-    int ready = servingPods.size();
+    Serving serving = serving(load, pods, selector);
+    int ready = serving.pods().size();
     Instant now = clock.now();
     List<PodResourceMetrics> out = new ArrayList<>(ready);
-    for (Pod p : servingPods) {
-      if (p.spec().containers().isEmpty()) {
+    for (int i = 0; i < ready; i++) {
+      String container = serving.containers()[i];
+      if (container == null) {
         continue;
       }
       long milli = Math.round(total / ready);
-      out.add(new PodResourceMetrics(p.metadata().name(), now, WINDOW,
-          usage(p.spec().containers().get(0).name(), milli)));
+      out.add(new PodResourceMetrics(serving.names()[i], now, WINDOW, usage(container, milli)));
     }
     return out;
   }
@@ -201,7 +249,7 @@ public final class LoadMetrics implements MetricsSource {
       return null;
     }
     double perRequest = resource.equals("memory") ? load.memoryPerRequest() * 1000 : load.cpuMilliPerRequest();
-    List<Pod> pods = servingPods(load, podsOf(load), selector);
+    List<Pod> pods = serving(load, stateOf(load), selector).pods();
     double total = rate(load) * perRequest;
     String w = target(load);
     Version last = versions.get(w);
@@ -236,41 +284,70 @@ public final class LoadMetrics implements MetricsSource {
     closeSnapshot();
   }
 
-  private List<Pod> servingPods(@Nullable WorkloadLoad load, List<Pod> pods, LabelSelector selector) {
+  /**
+   * The serving pods {@code selector} matches among {@code pods}: {@code load}'s workload's as the snapshot sees
+   * them ({@link #stateOf}), or a list of the store's.
+   */
+  private Serving serving(@Nullable WorkloadLoad load, Object pods, LabelSelector selector) {
     String w = load == null ? null : target(load);
     Serving cached = w == null ? null : serving.get(w);
     if (cached != null && cached.from() == pods && cached.selector().equals(selector)) {
-      return cached.pods();
+      return cached;
     }
-    LivePods livePods = w == null ? null : live.get(w);
-    List<Pod> out = new ArrayList<>();
-    if (livePods != null && livePods.list == pods) { // the pods now: the serving ones are kept apart
-      for (Pod p : livePods.serving.values()) {
-        if (selector.matches(p.metadata().labels())) {
-          out.add(p);
-        }
-      }
-    } else {
-      for (Pod p : pods) {
+    Serving made;
+    if (pods instanceof List<?> list) {
+      List<Pod> out = new ArrayList<>();
+      for (Object o : list) {
+        Pod p = (Pod) o;
         if (serving(p) && selector.matches(p.metadata().labels())) {
           out.add(p);
         }
       }
+      made = Serving.of(pods, selector, out);
+    } else { // the workload's pods now: the serving ones are kept apart, with what is reported of them
+      LivePods livePods = Objects.requireNonNull(live.get(w));
+      livePods.selector = selector;
+      List<Pod> out = new ArrayList<>(livePods.serving.size());
+      List<String> names = new ArrayList<>(livePods.serving.size());
+      List<String> containers = new ArrayList<>(livePods.serving.size());
+      for (ServingPod sp : livePods.serving.values()) {
+        if (sp.matches(selector)) {
+          out.add(sp.pod);
+          names.add(sp.name);
+          containers.add(sp.container);
+        }
+      }
+      made = new Serving(pods, selector, out, names.toArray(new String[0]), containers.toArray(new String[0]));
     }
     if (w != null) {
-      serving.put(w, new Serving(pods, selector, out));
+      serving.put(w, made);
     }
-    return out;
+    return made;
+  }
+
+  /**
+   * What {@code load}'s workload's pods are as this instant's snapshot sees them: the list frozen when they changed
+   * after it was opened, else the stamp of their current state (a new one at every change).
+   */
+  private Object stateOf(WorkloadLoad load) {
+    podsOf(null);
+    String w = target(load);
+    List<Pod> f = frozen.get(w);
+    if (f != null || allFrozen) {
+      return f != null ? f : List.of();
+    }
+    LivePods livePods = live.get(w);
+    return livePods == null ? List.of() : livePods.stamp;
   }
 
   /** How many pods of {@code load}'s workload serve traffic now. */
   public int servingPods(WorkloadLoad load) {
-    List<Pod> pods = podsOf(load);
+    Object state = stateOf(load);
     String w = target(load);
-    LivePods livePods = live.get(w);
-    if (livePods != null && livePods.list == pods) {
-      return livePods.serving.size();
+    if (!(state instanceof List<?>)) {
+      return Objects.requireNonNull(live.get(w)).serving.size();
     }
+    List<Pod> pods = podsOf(load);
     ServingCount cached = servingCounts.get(w);
     if (cached != null && cached.from() == pods) { // the same list: the same pods, unchanged
       return cached.count();
@@ -330,7 +407,13 @@ public final class LoadMetrics implements MetricsSource {
   /** Before {@code workload}'s pods change: an open snapshot keeps what it saw. */
   private void freeze(String workload) {
     if (snapshotAt != null && !allFrozen && !frozen.containsKey(workload)) {
-      frozen.put(workload, listOf(workload));
+      List<Pod> now = listOf(workload);
+      frozen.put(workload, now);
+      LivePods livePods = live.get(workload);
+      Serving read = serving.get(workload);
+      if (livePods != null && read != null && read.from() == livePods.stamp) { // what was read stays the answer
+        serving.put(workload, new Serving(now, read.selector(), read.pods(), read.names(), read.containers()));
+      }
     }
   }
 
