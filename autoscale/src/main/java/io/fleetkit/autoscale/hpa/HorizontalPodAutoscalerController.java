@@ -83,6 +83,8 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
   private final Map<String, List<TargetSelector>> lastSelectors = new java.util.concurrent.ConcurrentHashMap<>();
   /** Per HPA ({@code namespace/name}): its last proposal and what it was computed from. */
   private final Map<String, Memo> memos = new java.util.concurrent.ConcurrentHashMap<>();
+  /** The {@code namespace/name} of each HPA synced: the same string (with its hash) at every sync. */
+  private final Map<String, Map<String, String>> keys = new java.util.concurrent.ConcurrentHashMap<>();
   /** Per HPA ({@code namespace/name}) and metric: what was read from its pods last time ({@link PodFacts}). */
   private final Map<String, PodFacts.Slot[]> podFacts = new java.util.concurrent.ConcurrentHashMap<>();
   /** Per HPA ({@code namespace/name}): its last sync that changed nothing, and what it started from. */
@@ -163,6 +165,10 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
       memos.remove(key.namespace() + "/" + key.name());
       quiet.remove(key.namespace() + "/" + key.name());
       podFacts.remove(key.namespace() + "/" + key.name());
+      Map<String, String> inNamespace = keys.get(key.namespace());
+      if (inNamespace != null) {
+        inNamespace.remove(key.name());
+      }
       if (registry.enabled() && tracked.remove(key.namespace() + "/" + key.name())) {
         registry.gauge(HorizontalPodAutoscalerMetrics.NUM_HORIZONTAL_POD_AUTOSCALERS).add(-1);
         registry.gauge(HorizontalPodAutoscalerMetrics.DESIRED_REPLICAS, key.namespace(), key.name()).set(0);
@@ -226,10 +232,19 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     return o;
   }
 
+  private String keyOf(String namespace, String name) {
+    Map<String, String> inNamespace = keys.get(namespace);
+    if (inNamespace == null) {
+      inNamespace = keys.computeIfAbsent(namespace, k -> new java.util.concurrent.ConcurrentHashMap<>());
+    }
+    String key = inNamespace.get(name);
+    return key != null ? key : inNamespace.computeIfAbsent(name, k -> namespace + "/" + name);
+  }
+
   private SyncOutcome syncOnce(String namespace, String name, @Nullable HorizontalPodAutoscaler listed) {
     HorizontalPodAutoscaler hpa = listed != null ? listed : store.require(HorizontalPodAutoscaler.class, namespace,
         name);
-    String key = namespace + "/" + name;
+    String key = keyOf(namespace, name);
     Instant now = clock.instant();
     Conditions conditions = new Conditions(hpa.status().conditions(), now);
     List<String> events = new ArrayList<>();
@@ -365,7 +380,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
    */
   private Proposal computeReplicasForMetrics(HorizontalPodAutoscaler hpa, TargetScale scale, Conditions conditions) {
     String namespace = hpa.metadata().namespace();
-    String key = namespace + "/" + hpa.metadata().name();
+    String key = keyOf(namespace, hpa.metadata().name());
     List<Pod> pods = this.pods.list(namespace, scale.selector());
     List<TargetSelector> selectors = selectorsOf(namespace);
     List<MetricSpec> specs = hpa.spec().metrics();

@@ -49,6 +49,14 @@ final class PodFacts {
   private final @Nullable Instant[] transition;
   private final boolean[] readyFalse;
   private final boolean[] neverReady;
+  /** The container lists last summed, and their request (or whether they lack one). */
+  private @Nullable List<Container> lastContainers;
+  private @Nullable List<Container> lastInit;
+  private long lastRequest;
+  private boolean lastRequestError;
+  /** The end of each pod's initialization period as epoch second and nanosecond, compared without reading it. */
+  private final long[] initializedSecond;
+  private final int[] initializedNano;
 
   private PodFacts(List<Pod> pods, String resource, String container) {
     int n = pods.size();
@@ -65,6 +73,8 @@ final class PodFacts {
     transition = new Instant[n];
     readyFalse = new boolean[n];
     neverReady = new boolean[n];
+    initializedSecond = new long[n];
+    initializedNano = new int[n];
   }
 
   /**
@@ -80,6 +90,12 @@ final class PodFacts {
       return earlier;
     }
     PodFacts f = new PodFacts(pods, resource, container);
+    if (earlier != null) { // pods of one template share their container lists: their request is summed once
+      f.lastContainers = earlier.lastContainers;
+      f.lastInit = earlier.lastInit;
+      f.lastRequest = earlier.lastRequest;
+      f.lastRequestError = earlier.lastRequestError;
+    }
     int k = 0;
     int m = earlier == null ? 0 : earlier.pods.size();
     for (int i = 0; i < pods.size(); i++) {
@@ -122,15 +138,26 @@ final class PodFacts {
     transition[i] = from.transition[k];
     readyFalse[i] = from.readyFalse[k];
     neverReady[i] = from.neverReady[k];
+    initializedSecond[i] = from.initializedSecond[k];
+    initializedNano[i] = from.initializedNano[k];
   }
 
   private void read(int i, Pod pod, Duration cpuInitializationPeriod, Duration delayOfInitialReadinessStatus) {
     names[i] = pod.metadata().name();
-    try {
-      request[i] = request(pod, container, resource);
-    } catch (MetricsUnavailableException e) {
-      requestError[i] = e.getMessage();
+    List<Container> containers = pod.spec().containers();
+    List<Container> initContainers = pod.spec().initContainers();
+    if (containers != lastContainers || initContainers != lastInit || lastRequestError) {
+      lastContainers = containers;
+      lastInit = initContainers;
+      lastRequestError = false;
+      try {
+        lastRequest = request(pod, container, resource);
+      } catch (MetricsUnavailableException e) {
+        lastRequestError = true; // the message names the pod: read again for the next one
+        requestError[i] = e.getMessage();
+      }
     }
+    request[i] = lastRequest;
     if (pod.metadata().deletionTimestamp() != null || pod.status().phase() == PodPhase.Failed) {
       base[i] = BASE_IGNORED;
       return;
@@ -151,7 +178,10 @@ final class PodFacts {
     }
     Instant t = goTime(condition.lastTransitionTime());
     transition[i] = t;
-    initialized[i] = startTime.plus(cpuInitializationPeriod);
+    Instant init = startTime.plus(cpuInitializationPeriod);
+    initialized[i] = init;
+    initializedSecond[i] = init.getEpochSecond();
+    initializedNano[i] = init.getNano();
     readyFalse[i] = condition.status() == ConditionStatus.False;
     neverReady[i] = readyFalse[i] && startTime.plus(delayOfInitialReadinessStatus).isAfter(t);
   }
@@ -179,8 +209,9 @@ final class PodFacts {
     if (noCondition[i]) {
       return UNREADY;
     }
-    Instant init = initialized[i];
-    if (init.isAfter(now)) {
+    long nowSecond = now.getEpochSecond();
+    if (initializedSecond[i] > nowSecond || (initializedSecond[i] == nowSecond && initializedNano[i] > now.getNano())) {
+      Instant init = initialized[i];
       // Within the initialization period: drop the sample if the pod is unready or no full metric window has
       // passed since its last readiness transition.
       boolean early = goTime(sampleTime).isBefore(transition[i].plus(window != null ? window : Duration.ZERO));
