@@ -306,7 +306,10 @@ public final class LoadMetrics implements MetricsSource {
       made = Serving.of(pods, selector, out);
     } else { // the workload's pods now: the serving ones are kept apart, with what is reported of them
       LivePods livePods = Objects.requireNonNull(live.get(w));
-      livePods.selector = selector;
+      if (!selector.equals(livePods.selector)) {
+        livePods.selector = selector;
+      }
+      selector = Objects.requireNonNull(livePods.selector); // one instance: a pod's match is checked by reference
       List<Pod> out = new ArrayList<>(livePods.serving.size());
       List<String> names = new ArrayList<>(livePods.serving.size());
       List<String> containers = new ArrayList<>(livePods.serving.size());

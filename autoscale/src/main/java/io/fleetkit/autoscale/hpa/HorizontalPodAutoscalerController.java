@@ -77,6 +77,12 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
    * sync writes HPA statuses and target scales, never an HPA's spec or a target's selector); null outside.
    */
   private @Nullable Map<String, List<TargetSelector>> roundSelectors;
+  /**
+   * During {@link #syncAll}: the target scales read with the selectors, by HPA ({@code namespace/name}), for the
+   * HPAs whose target no other HPA of the namespace scales (only its own sync writes it, so what was read is what its
+   * sync would read); each taken once, by that HPA's sync. Null outside.
+   */
+  private @Nullable Map<String, TargetScale> roundScales;
   /** Per namespace: which HPAs' target selectors match a label set, while the selectors stay the same. */
   private final Map<String, SelectorMatches> selectorMatches = new HashMap<>();
   /** Per namespace: the last selectors read, returned again (the same list) while they are equal. */
@@ -190,6 +196,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
   public List<SyncOutcome> syncAll() {
     List<SyncOutcome> out = new ArrayList<>();
     roundSelectors = new HashMap<>();
+    roundScales = new HashMap<>();
     try {
       // a sync writes only its own HPA's status: each listed HPA is the stored one when its turn comes
       for (HorizontalPodAutoscaler h : store.list(HorizontalPodAutoscaler.class).items()) {
@@ -197,6 +204,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
       }
     } finally {
       roundSelectors = null;
+      roundScales = null;
     }
     return out;
   }
@@ -251,9 +259,12 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     HorizontalPodAutoscalerSpec spec = hpa.spec();
     CrossVersionObjectReference ref = spec.scaleTargetRef();
 
-    TargetScale scale;
+    Map<String, TargetScale> round = listed != null ? roundScales : null;
+    TargetScale scale = round != null ? round.remove(key) : null;
     try {
-      scale = TargetScale.read(store, namespace, ref);
+      if (scale == null) {
+        scale = TargetScale.read(store, namespace, ref);
+      }
     } catch (FleetKitException | IllegalArgumentException e) {
       conditions.set(HorizontalPodAutoscalerConditionType.AbleToScale, ConditionStatus.False, "FailedGetScale",
           "the HPA controller was unable to get the target's current scale: " + e.getMessage());
@@ -566,10 +577,22 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
 
   private List<TargetSelector> readTargetSelectors(String namespace) {
     List<TargetSelector> out = new ArrayList<>();
+    Map<String, TargetScale> round = roundScales;
+    Map<String, String> scaledBy = round != null ? new HashMap<>() : null;
     for (HorizontalPodAutoscaler other : store.list(HorizontalPodAutoscaler.class, namespace).items()) {
       try {
-        LabelSelector s = TargetScale.read(store, namespace, other.spec().scaleTargetRef()).selector();
-        out.add(new TargetSelector(other.metadata().name(), namespace + "/" + other.metadata().name(), s));
+        CrossVersionObjectReference ref = other.spec().scaleTargetRef();
+        TargetScale scale = TargetScale.read(store, namespace, ref);
+        String key = keyOf(namespace, other.metadata().name());
+        out.add(new TargetSelector(other.metadata().name(), key, scale.selector()));
+        if (round != null) {
+          String first = scaledBy.putIfAbsent(ref.kind() + "/" + ref.name(), key);
+          if (first == null) {
+            round.put(key, scale);
+          } else { // two HPAs scale one target: each sync reads it after the other's write
+            round.remove(first);
+          }
+        }
       } catch (FleetKitException | IllegalArgumentException e) {
         // an HPA whose target cannot be read selects nothing
       }
