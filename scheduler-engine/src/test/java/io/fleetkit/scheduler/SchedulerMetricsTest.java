@@ -176,6 +176,9 @@ final class SchedulerMetricsTest {
     }
     assertThat(count(e, "NodeResourcesBalancedAllocation", "PreScore")).isEqualTo(sampled);
     assertThat(count(e, "TaintToleration", "ScoreExtensionNormalize")).isEqualTo(sampled);
+    // kube's RunScorePlugins runs (and times) NormalizeScore only for plugins with ScoreExtensions: not these two
+    assertThat(count(e, "NodeResourcesFit", "ScoreExtensionNormalize")).isZero();
+    assertThat(count(e, "NodeResourcesBalancedAllocation", "ScoreExtensionNormalize")).isZero();
     // ... and at the per-node points on the first node evaluated (4 nodes < the stride of 128)
     assertThat(count(e, "NodeResourcesFit", "Filter")).isEqualTo(sampled);
     assertThat(count(e, "NodeResourcesFit", "Score")).isEqualTo(sampled);
@@ -186,7 +189,7 @@ final class SchedulerMetricsTest {
 
   /**
    * A scrape between two calls sees every attempt made so far, exactly: after 37 single steps (not a multiple of the
-   * 32 cycles after which {@code runUntilIdle} adds up plugin evaluations; the queue still holds pods) and after the
+   * 256 cycles after which {@code runUntilIdle} adds up plugin evaluations; the queue still holds pods) and after the
    * rest ran to idle. Counters, every histogram's {@code _count} and its {@code +Inf} bucket agree.
    */
   @Test
@@ -319,6 +322,18 @@ final class SchedulerMetricsTest {
     assertThat(attempts).isPositive();
     assertThat(points).isPositive().isLessThanOrEqualTo(attempts);
     assertThat(plugins).isPositive().isLessThanOrEqualTo(points);
+    // the default profile has no Reserve, Permit or PostBind plugin: those points are observed in every sampled cycle,
+    // as nothing that ran (0 s, no clock read); Bind, which calls the binder, is timed
+    for (String point : List.of("Reserve", "Permit", "PostBind")) {
+      assertThat(pointCount(e, point, "Success")).as(point).isEqualTo(5);
+      assertThat(e.value("scheduler_framework_extension_point_duration_seconds_sum",
+          Map.of("extension_point", point, "status", "Success", "profile", "default-scheduler"))).as(point)
+          .contains(0.0);
+    }
+    assertThat(pointCount(e, "Bind", "Success")).isEqualTo(5);
+    assertThat(e.value("scheduler_framework_extension_point_duration_seconds_sum",
+        Map.of("extension_point", "Bind", "status", "Success", "profile", "default-scheduler")).orElseThrow())
+        .isPositive();
   }
 
   private static double sum(Exposition e, String family, java.util.function.Predicate<Exposition.Sample> which) {

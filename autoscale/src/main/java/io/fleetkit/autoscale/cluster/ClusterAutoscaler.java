@@ -107,8 +107,6 @@ public final class ClusterAutoscaler {
   private final java.util.function.@Nullable Predicate<Node> eligibility;
   /** The utilization and drain of the node views of the last evaluation, by node name (see {@link #facts}). */
   private Map<String, ViewFacts> viewFacts = new HashMap<>();
-  /** The unbound views of the pods the last evaluation moved, by pod object (see {@link #unbound}). */
-  private Map<Pod, PodInfo> unboundInfos = new java.util.IdentityHashMap<>();
   /** A node list in which no pool node was starting (the store's lists are immutable), or {@code null}. */
   private @Nullable List<Node> noneStarting;
   /** The node list {@link #lastReady} was made from, and the ready nodes of it. */
@@ -160,11 +158,11 @@ public final class ClusterAutoscaler {
   }
 
   /**
-   * One evaluation: the unneeded nodes in the order found (with the pods each must evict), the unremovable ones and
-   * the reasons, and those of them a simulation found unremovable (they get a recheck time).
+   * One evaluation: the unneeded nodes in the order found (and those of them with no pod to evict), the unremovable
+   * ones and the reasons, and those of them a simulation found unremovable (they get a recheck time).
    */
   private record ScaleDownEvaluation(ScaleDownInputs inputs, List<String> unneeded, Map<String, String> unremovable,
-      List<String> simulatedUnremovable, Map<String, List<Pod>> toEvict) {}
+      List<String> simulatedUnremovable, Set<String> empty) {}
 
   private record Backoff(Instant until, Duration duration, Instant lastFailure) {}
 
@@ -172,7 +170,7 @@ public final class ClusterAutoscaler {
    * What an evaluation computed of one node view: its utilization, and its drain when no budget exists (then the
    * drain depends on the view's pods alone). Views are immutable, so the facts hold while the view is the same.
    */
-  private record ViewFacts(NodeInfo view, NodeUtilization utilization, Drainability.@Nullable NodeDrain drain) {}
+  private record ViewFacts(NodeInfo view, NodeUtilization utilization, Drainability.@Nullable Drain<PodInfo> drain) {}
 
   private ClusterAutoscaler(Builder b) {
     this.store = b.store;
@@ -203,7 +201,6 @@ public final class ClusterAutoscaler {
       clusterPods = new ClusterPods();
       scaleDownViews = new SimulatedCluster.ViewCache();
       viewFacts = new HashMap<>();
-      unboundInfos = new java.util.IdentityHashMap<>();
       lastEvaluation = null;
     }
     Instant now = clock.instant();
@@ -518,7 +515,7 @@ public final class ClusterAutoscaler {
         unremovable.put(name, NOT_UNDERUTILIZED);
         continue;
       }
-      Drainability.NodeDrain d = drainOf(info, f, facts, drain, noBudgets);
+      Drainability.Drain<PodInfo> d = drainOf(info, f, facts, drain, noBudgets);
       if (!d.blocked() && d.evict().isEmpty()) {
         empty.add(name);
       } else if (in.previouslyUnneeded().contains(name)) {
@@ -531,14 +528,12 @@ public final class ClusterAutoscaler {
     order.addAll(empty);
     order.addAll(previous);
     order.addAll(rest);
-    // the drain simulations, until the limit (upstream categorizeNodes)
-    List<NodeInfo> destinations = List.copyOf(sim.nodes());
+    // the drain simulations, until the limit (upstream categorizeNodes); the round-robin search runs over the nodes
+    // as loaded, by slot (a removed node's slot is passed over)
     int[] cursor = {0};
     List<String> unneeded = new ArrayList<>();
     List<String> simulatedUnremovable = new ArrayList<>();
-    Set<String> removed = new HashSet<>();
-    Map<String, List<Pod>> toEvict = new HashMap<>();
-    Map<Pod, PodInfo> unbound = new java.util.IdentityHashMap<>();
+    Set<String> unneededEmpty = new HashSet<>();
     for (String name : order) {
       if (unneeded.size() >= in.limit()) {
         break; // upstream: "there are already N unneeded nodes so no point in looking for more"
@@ -546,54 +541,56 @@ public final class ClusterAutoscaler {
       // the pods on the node in the simulation: its own, plus those moved here from nodes found unneeded before
       NodeInfo info = Objects.requireNonNull(sim.nodeInfo(name));
       ViewFacts f = facts.get(name);
-      Drainability.NodeDrain d = f != null && f.view() == info ? drainOf(info, f, facts, drain, noBudgets)
-          : drain.drain(podsOf(info));
+      Drainability.Drain<PodInfo> d = f != null && f.view() == info ? drainOf(info, f, facts, drain, noBudgets)
+          : drainOf(info, drain);
       if (d.blocked()) {
         unremovable.put(name, d.reason());
         simulatedUnremovable.add(name);
         continue;
       }
-      if (!moveAway(sim, destinations, cursor, name, d.evict(), removed, unbound)) {
+      if (!moveAway(sim, cursor, sim.slot(name), d.evict())) {
         unremovable.put(name, NO_PLACE_TO_MOVE_PODS);
         simulatedUnremovable.add(name);
         continue;
       }
-      drain.charge(d.evict());
-      removed.add(name);
+      drain.charge(d.evict(), PodInfo::pod);
       sim.removeNode(name);
       unneeded.add(name);
-      toEvict.put(name, d.evict());
+      if (d.evict().isEmpty()) {
+        unneededEmpty.add(name);
+      }
     }
     viewFacts = facts;
-    unboundInfos = unbound;
     return new ScaleDownEvaluation(in, List.copyOf(unneeded), unremovable, List.copyOf(simulatedUnremovable),
-        toEvict);
+        unneededEmpty);
   }
 
   /**
-   * The scheduler's view of {@code p} without its node (as a new pod of its controller), kept in {@code next} for
-   * {@code p} and for the unbound copy (which a later candidate may move again): the last evaluation's view while
-   * {@code p} is the same object (pods are immutable), else made anew.
+   * The scheduler's view of {@code pi}'s pod without its node (as a new pod of its controller): the same view for
+   * the same pod object (pods are immutable), and {@code pi} itself for a pod already without a node.
    */
-  private PodInfo unbound(Pod p, Map<Pod, PodInfo> next) {
-    PodInfo pi = next.get(p);
-    if (pi == null) {
-      pi = unboundInfos.get(p);
-      if (pi == null) {
-        pi = PodInfos.of(p.withNodeName(""));
-      }
-      next.put(p, pi);
-      next.put(pi.pod(), pi);
+  private static PodInfo unbound(PodInfo pi) {
+    if (pi instanceof AutoscalerPodInfo a) {
+      return a.unbound();
     }
-    return pi;
+    return pi.pod().spec().nodeName().isEmpty() ? pi : PodInfos.of(pi.pod().withNodeName(""));
+  }
+
+  /** The drain of {@code info}'s pods, each with its pod-only rules made once per pod object. */
+  private static Drainability.Drain<PodInfo> drainOf(NodeInfo info, Drainability drain) {
+    return drain.drain(info.pods(), PodInfo::pod, ClusterAutoscaler::rules);
+  }
+
+  private static Drainability.PodRules rules(PodInfo pi) {
+    return pi instanceof AutoscalerPodInfo a ? a.rules() : Drainability.PodRules.of(pi.pod());
   }
 
   /** The drain of {@code info}'s pods: the one of {@code f} when no budget exists and it is known, else computed. */
-  private static Drainability.NodeDrain drainOf(NodeInfo info, ViewFacts f, Map<String, ViewFacts> facts,
+  private static Drainability.Drain<PodInfo> drainOf(NodeInfo info, ViewFacts f, Map<String, ViewFacts> facts,
       Drainability drain, boolean noBudgets) {
-    Drainability.NodeDrain d = noBudgets ? f.drain() : null;
+    Drainability.Drain<PodInfo> d = noBudgets ? f.drain() : null;
     if (d == null) {
-      d = drain.drain(podsOf(info));
+      d = drainOf(info, drain);
       if (noBudgets) {
         facts.put(info.name(), new ViewFacts(info, f.utilization(), d));
       }
@@ -612,14 +609,6 @@ public final class ClusterAutoscaler {
     }
     next.put(info.name(), f);
     return f;
-  }
-
-  private static List<Pod> podsOf(NodeInfo info) {
-    List<Pod> out = new ArrayList<>(info.pods().size());
-    for (PodInfo pi : info.pods()) {
-      out.add(pi.pod());
-    }
-    return out;
   }
 
   private int scaleDown(Instant now, Map<String, NodePool> pools, List<Node> nodes,
@@ -670,7 +659,7 @@ public final class ClusterAutoscaler {
     lastUnneeded = eval.unneeded();
     unneeded.addAll(eval.unneeded());
     unremovable.putAll(eval.unremovable());
-    Map<String, List<Pod>> toEvict = eval.toEvict();
+    Set<String> emptyNodes = eval.empty();
     // upstream unneeded.Nodes.Update: a node keeps its time while it stays unneeded, and only then
     Set<String> keep = new HashSet<>(unneeded);
     unneededSince.keySet().removeIf(n -> !keep.contains(n));
@@ -705,7 +694,7 @@ public final class ClusterAutoscaler {
         unremovable.put(name, NODE_GROUP_MIN_SIZE_REACHED);
         continue;
       }
-      boolean empty = toEvict.get(name).isEmpty();
+      boolean empty = emptyNodes.contains(name);
       if (empty ? empties >= options.maxEmptyBulkDelete() : drains >= options.maxDrainParallelism()) {
         continue;
       }
@@ -730,27 +719,27 @@ public final class ClusterAutoscaler {
   }
 
   /**
-   * Places {@code pods} on nodes other than {@code from} and {@code removed}, each searched from {@code cursor[0]}
-   * round-robin over {@code destinations} (the cursor then moves past the node found, as upstream's); undoes the
-   * placements on failure.
+   * Places the pods of {@code pods} (without their node) on nodes other than the one in slot {@code from}, each
+   * searched from slot {@code cursor[0]} round-robin over the simulation's slots (the cursor then moves past the node
+   * found, as upstream's); undoes the placements on failure.
    */
-  private boolean moveAway(SimulatedCluster sim, List<NodeInfo> destinations, int[] cursor, String from,
-      List<Pod> pods, Set<String> removed, Map<Pod, PodInfo> unbound) {
-    List<String[]> placed = new ArrayList<>();
-    for (Pod p : pods) {
-      PodInfo pi = unbound(p, unbound); // as a new pod of its controller: NodeName must not pin it
-      int at = sim.findFitFrom(pi, destinations, cursor[0],
-          n -> !n.name().equals(from) && !removed.contains(n.name()));
+  private static boolean moveAway(SimulatedCluster sim, int[] cursor, int from, List<PodInfo> pods) {
+    int[] placedAt = new int[pods.size()];
+    PodInfo[] placed = new PodInfo[pods.size()];
+    int count = 0;
+    for (PodInfo p : pods) {
+      PodInfo pi = unbound(p); // as a new pod of its controller: NodeName must not pin it
+      int at = sim.findFitFrom(pi, cursor[0], from);
       if (at < 0) {
-        for (String[] pl : placed) {
-          sim.removePod(pl[0], pl[1]);
+        for (int i = 0; i < count; i++) {
+          sim.removePod(placedAt[i], placed[i].key());
         }
         return false;
       }
       cursor[0] = at + 1;
-      String to = destinations.get(at).name();
-      sim.addPod(to, pi);
-      placed.add(new String[] {to, pi.key()});
+      sim.addPod(at, pi);
+      placedAt[count] = at;
+      placed[count++] = pi;
     }
     return true;
   }

@@ -2,7 +2,6 @@ package io.fleetkit.autoscale.cluster;
 
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.framework.PodInfo;
-import io.fleetkit.api.framework.PodInfos;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -101,7 +100,7 @@ final class ClusterPods {
     String key = p.metadata().key();
     if (p.isBound()) {
       NodePods n = byNode.computeIfAbsent(p.spec().nodeName(), k -> new NodePods());
-      n.byKey.put(key, PodInfos.of(p));
+      n.byKey.put(key, AutoscalerPodInfo.of(p));
       n.changed();
       boundVersion++;
     } else {

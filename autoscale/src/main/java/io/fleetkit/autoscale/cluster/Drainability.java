@@ -7,12 +7,15 @@ import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.policy.PodDisruptionBudget;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Whether a pod stands in the way of removing its node: the cluster autoscaler's drainability rules
@@ -71,6 +74,12 @@ public final class Drainability {
     }
   }
 
+  private static final Decision BLOCK_NOT_REPLICATED = Decision.block(NOT_REPLICATED);
+  private static final Decision BLOCK_KUBE_SYSTEM = Decision.block(UNMOVABLE_KUBE_SYSTEM_POD);
+  private static final Decision BLOCK_NOT_SAFE = Decision.block(NOT_SAFE_TO_EVICT);
+  private static final Decision BLOCK_LOCAL_STORAGE = Decision.block(LOCAL_STORAGE_REQUESTED);
+  private static final Decision BLOCK_NOT_ENOUGH_PDB = Decision.block(NOT_ENOUGH_PDB);
+
   private final List<PodDisruptionBudget> pdbs;
   /** Disruptions left per budget ({@code namespace/name}), counting this loop's planned evictions. */
   private final Map<String, Integer> remaining = new HashMap<>();
@@ -89,39 +98,88 @@ public final class Drainability {
 
   /** The decision for one pod, given the budget left now. */
   public Decision check(Pod pod) {
-    Map<String, String> ann = pod.metadata().annotations();
-    if (ann.containsKey(MIRROR_ANNOTATION) || pod.metadata().deletionTimestamp() != null) {
-      return Decision.SKIP;
+    return check(pod, PodRules.of(pod));
+  }
+
+  /**
+   * The decision for {@code pod} whose pod-only rules are {@code rules} ({@link PodRules#of} of the same pod, or of
+   * a copy differing in its node name only), given the budget left now.
+   */
+  Decision check(Pod pod, PodRules rules) {
+    Decision early = rules.early;
+    if (early != null) {
+      return early;
     }
-    OwnerReference controller = pod.metadata().controllerRef();
-    if (controller != null && controller.kind().equals("DaemonSet")) {
-      return Decision.SKIP;
-    }
-    if ("true".equals(ann.get(SAFE_TO_EVICT))) {
-      return Decision.EVICT;
-    }
-    if (pod.isTerminal()) {
-      return Decision.SKIP;
-    }
-    if (controller == null) {
-      return Decision.block(NOT_REPLICATED);
+    if (pdbs.isEmpty()) {
+      return rules.withoutBudgets;
     }
     List<PodDisruptionBudget> matching = matching(pod);
-    if (pod.metadata().namespace().equals(KUBE_SYSTEM) && matching.isEmpty()) {
-      return Decision.block(UNMOVABLE_KUBE_SYSTEM_POD);
+    if (rules.kubeSystem && matching.isEmpty()) {
+      return BLOCK_KUBE_SYSTEM;
     }
-    if ("false".equals(ann.get(SAFE_TO_EVICT))) {
-      return Decision.block(NOT_SAFE_TO_EVICT);
+    if (rules.notSafeToEvict) {
+      return BLOCK_NOT_SAFE;
     }
-    if (hasLocalStorage(pod)) {
-      return Decision.block(LOCAL_STORAGE_REQUESTED);
+    if (rules.localStorage) {
+      return BLOCK_LOCAL_STORAGE;
     }
     for (PodDisruptionBudget b : matching) {
       if (remaining.getOrDefault(b.metadata().key(), 0) < 1) {
-        return Decision.block(NOT_ENOUGH_PDB);
+        return BLOCK_NOT_ENOUGH_PDB;
       }
     }
     return Decision.EVICT;
+  }
+
+  /**
+   * What the rules read of the pod alone (its annotations, owner, phase, namespace and volumes; not its node): the
+   * decision when it does not depend on the budgets, else the inputs of the budget-dependent rules. A function of the
+   * pod object, so it is made once per pod and shared by its copies with another node name.
+   */
+  static final class PodRules {
+    /** The decision of the rules before the budget-dependent ones, or {@code null} when those decide. */
+    final @Nullable Decision early;
+    final boolean kubeSystem;
+    final boolean notSafeToEvict;
+    final boolean localStorage;
+    /** The decision when no budget exists (no budget matches, none is used up). */
+    final Decision withoutBudgets;
+
+    private PodRules(@Nullable Decision early, boolean kubeSystem, boolean notSafeToEvict, boolean localStorage) {
+      this.early = early;
+      this.kubeSystem = kubeSystem;
+      this.notSafeToEvict = notSafeToEvict;
+      this.localStorage = localStorage;
+      this.withoutBudgets = early != null ? early : kubeSystem ? BLOCK_KUBE_SYSTEM : notSafeToEvict ? BLOCK_NOT_SAFE
+          : localStorage ? BLOCK_LOCAL_STORAGE : Decision.EVICT;
+    }
+
+    private static final PodRules SKIP = new PodRules(Decision.SKIP, false, false, false);
+    private static final PodRules EVICT = new PodRules(Decision.EVICT, false, false, false);
+    private static final PodRules NOT_REPLICATED_RULES = new PodRules(BLOCK_NOT_REPLICATED, false, false, false);
+
+    /** The rules of {@link #check} in upstream's order, up to the first that reads the budgets. */
+    static PodRules of(Pod pod) {
+      Map<String, String> ann = pod.metadata().annotations();
+      if (ann.containsKey(MIRROR_ANNOTATION) || pod.metadata().deletionTimestamp() != null) {
+        return SKIP;
+      }
+      OwnerReference controller = pod.metadata().controllerRef();
+      if (controller != null && controller.kind().equals("DaemonSet")) {
+        return SKIP;
+      }
+      if ("true".equals(ann.get(SAFE_TO_EVICT))) {
+        return EVICT;
+      }
+      if (pod.isTerminal()) {
+        return SKIP;
+      }
+      if (controller == null) {
+        return NOT_REPLICATED_RULES;
+      }
+      return new PodRules(null, pod.metadata().namespace().equals(KUBE_SYSTEM), "false".equals(ann.get(SAFE_TO_EVICT)),
+          hasLocalStorage(pod));
+    }
   }
 
   /**
@@ -129,32 +187,57 @@ public final class Drainability {
    * call {@link #charge} once the node's removal is planned.
    */
   public NodeDrain drain(List<Pod> pods) {
-    List<Pod> evict = new ArrayList<>();
-    Map<String, Integer> wouldRemain = new HashMap<>();
-    for (Pod p : pods) {
-      Decision d = check(p);
+    Drain<Pod> d = drain(pods, p -> p, PodRules::of);
+    return new NodeDrain(d.evict(), d.blockingPod(), d.reason());
+  }
+
+  /**
+   * {@link #drain(List)} over items that each stand for a pod ({@code pod}) with its {@link PodRules} ({@code rules});
+   * the items to evict are returned as given.
+   */
+  <T> Drain<T> drain(List<T> items, Function<T, Pod> pod, Function<T, PodRules> rules) {
+    List<T> evict = new ArrayList<>(items.size());
+    Map<String, Integer> wouldRemain = pdbs.isEmpty() ? Map.of() : new HashMap<>();
+    for (T item : items) {
+      Pod p = pod.apply(item);
+      Decision d = check(p, rules.apply(item));
       if (d.outcome() == Outcome.BLOCK) {
-        return new NodeDrain(List.of(), p.metadata().key(), d.reason());
+        return new Drain<>(List.of(), p.metadata().key(), d.reason());
       }
       if (d.outcome() == Outcome.EVICT) {
         for (PodDisruptionBudget b : matching(p)) {
           String k = b.metadata().key();
           int left = wouldRemain.getOrDefault(k, remaining.getOrDefault(k, 0)) - 1;
           if (left < 0) {
-            return new NodeDrain(List.of(), p.metadata().key(), NOT_ENOUGH_PDB);
+            return new Drain<>(List.of(), p.metadata().key(), NOT_ENOUGH_PDB);
           }
           wouldRemain.put(k, left);
         }
-        evict.add(p);
+        evict.add(item);
       }
     }
-    return new NodeDrain(evict, "", "");
+    return new Drain<>(Collections.unmodifiableList(evict), "", "");
+  }
+
+  /** {@link NodeDrain} over the items of {@link #drain(List, Function, Function)}. */
+  record Drain<T>(List<T> evict, String blockingPod, String reason) {
+    boolean blocked() {
+      return !reason.isEmpty();
+    }
   }
 
   /** Counts {@code evicted} against the budgets that cover them. */
   public void charge(List<Pod> evicted) {
-    for (Pod p : evicted) {
-      for (PodDisruptionBudget b : matching(p)) {
+    charge(evicted, p -> p);
+  }
+
+  /** {@link #charge(List)} over items that each stand for a pod ({@code pod}). */
+  <T> void charge(List<T> evicted, Function<T, Pod> pod) {
+    if (pdbs.isEmpty()) {
+      return;
+    }
+    for (T item : evicted) {
+      for (PodDisruptionBudget b : matching(pod.apply(item))) {
         remaining.merge(b.metadata().key(), -1, Integer::sum);
       }
     }

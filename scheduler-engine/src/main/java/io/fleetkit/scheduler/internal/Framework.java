@@ -96,6 +96,11 @@ public final class Framework implements FrameworkHandle {
   private final String[] preScoreNames;
   private final int[] preScoreToScore;
   private final ScorePlugin[] score;
+  /**
+   * Per Score plugin, whether it has a NormalizeScore of its own (kube's {@code ScoreExtensions() != nil}): only those
+   * run (and are timed) at {@code ScoreExtensionNormalize}, as kube's {@code RunScorePlugins} skips the others.
+   */
+  private final boolean[] scoreNormalizes;
   /** {@link #score}'s fast paths over the node table, null where a plugin has none. */
   private final TableScore[] tableScore;
   private final String[] scoreNames;
@@ -195,6 +200,10 @@ public final class Framework implements FrameworkHandle {
     scoreFailedScratch = new boolean[score.length];
     tableScore = Arrays.stream(score).map(p -> p instanceof TableScore t ? t : null).toArray(TableScore[]::new);
     scoreNames = namesAt(names, at);
+    scoreNormalizes = new boolean[score.length];
+    for (int i = 0; i < score.length; i++) {
+      scoreNormalizes[i] = hasNormalizeScore(score[i]);
+    }
     scoreWeights = new long[at.length];
     for (int i = 0; i < at.length; i++) {
       scoreWeights[i] = profile.plugins().get(at[i]).weight();
@@ -395,6 +404,21 @@ public final class Framework implements FrameworkHandle {
     return filterNames[index];
   }
 
+  /**
+   * Whether the profile has no plugin at {@code extensionPoint} ({@link SchedulerInstruments#RESERVE},
+   * {@link SchedulerInstruments#UNRESERVE}, {@link SchedulerInstruments#PERMIT}, {@link SchedulerInstruments#PRE_BIND}
+   * or {@link SchedulerInstruments#POST_BIND}; false for the other points, which run more than their plugins).
+   */
+  boolean runsNothingAt(int extensionPoint) {
+    return switch (extensionPoint) {
+      case SchedulerInstruments.RESERVE, SchedulerInstruments.UNRESERVE -> reserve.length == 0;
+      case SchedulerInstruments.PERMIT -> permit.length == 0;
+      case SchedulerInstruments.PRE_BIND -> preBind.length == 0;
+      case SchedulerInstruments.POST_BIND -> postBind.length == 0;
+      default -> false;
+    };
+  }
+
   boolean hasPostFilters() {
     return postFilter.length > 0;
   }
@@ -445,6 +469,19 @@ public final class Framework implements FrameworkHandle {
       }
     }
     return false;
+  }
+
+  /**
+   * Whether {@code plugin} overrides {@link ScorePlugin#normalizeScores} (the interface's default does nothing): kube's
+   * {@code ScoreExtensions() != nil}.
+   */
+  static boolean hasNormalizeScore(ScorePlugin plugin) {
+    try {
+      return plugin.getClass().getMethod("normalizeScores", CycleState.class,
+          PodInfo.class, List.class, long[].class).getDeclaringClass() != ScorePlugin.class;
+    } catch (NoSuchMethodException e) {
+      return true;
+    }
   }
 
   /** Builds a status for an exception thrown by {@code plugin} at {@code point}. */
@@ -932,7 +969,7 @@ public final class Framework implements FrameworkHandle {
       ArrayCycleState state, PodInfo pod, List<NodeInfo> nodeList, int k, long[] totals,
       PluginTimings.@Nullable Run run) {
     for (int j = 0; j < plugins.length; j++) {
-      if (skip != null && skip[j]) {
+      if ((skip != null && skip[j]) || !scoreNormalizes[j]) {
         continue;
       }
       try {

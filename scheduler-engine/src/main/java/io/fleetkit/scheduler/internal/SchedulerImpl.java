@@ -94,7 +94,7 @@ public final class SchedulerImpl implements Scheduler {
   private long attemptStartNanos = -1;
   /** Scheduling cycles run; every {@link #EVALUATION_FLUSH_CYCLES}th flushes the plugin evaluation counts. */
   private long cycles;
-  private static final int EVALUATION_FLUSH_CYCLES = 32;
+  private static final int EVALUATION_FLUSH_CYCLES = 256;
   /** Whether a cycle ran since the frameworks' plugin evaluation counts were last flushed. */
   private boolean evaluationsHeld;
 
@@ -325,10 +325,6 @@ public final class SchedulerImpl implements Scheduler {
         obs.attemptDone();
       }
     }
-    if (obs != null) {
-      obs.pending(queue);
-      obs.cacheSize(cache.nodeCount(), cache.podCount(), cache.assumedCount());
-    }
     waiting.processReady();
     return r;
   }
@@ -404,6 +400,7 @@ public final class SchedulerImpl implements Scheduler {
 
   private void flushEvaluations() {
     if (obs != null && obs.metricsOn()) {
+      obs.publishSizes(queue, cache);
       obs.flush();
       if (evaluationsHeld) { // plugins are evaluated only within cycles
         evaluationsHeld = false;
@@ -612,7 +609,8 @@ public final class SchedulerImpl implements Scheduler {
     EnginePodInfo assumed = qp.info.withPod(qp.info.pod().withNodeName(nodeName));
     MDC.put(MDC_NODE, nodeName);
     cache.assume(assumed, nodeName);
-    long reserveStart = obs == null ? 0 : obs.begin(SchedulerInstruments.RESERVE, state, false);
+    long reserveStart = obs == null ? 0 : obs.begin(SchedulerInstruments.RESERVE, state, false,
+        fw.runsNothingAt(SchedulerInstruments.RESERVE));
     Status reserved = fw.runReserve(state, assumed, nodeName);
     if (obs != null) {
       obs.end(SchedulerInstruments.RESERVE, reserved.code(), fw.schedulerName(), reserveStart,
@@ -621,7 +619,8 @@ public final class SchedulerImpl implements Scheduler {
     if (!reserved.isSuccess()) {
       return undo(qp, fw, state, assumed, nodeName, reserved, true, now);
     }
-    long permitStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PERMIT, state, true);
+    long permitStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PERMIT, state, true,
+        fw.runsNothingAt(SchedulerInstruments.PERMIT));
     Framework.PermitOutcome permit = fw.runPermit(state, assumed, nodeName, now);
     if (obs != null) {
       obs.end(SchedulerInstruments.PERMIT, permit.status().code(), fw.schedulerName(), permitStart,
@@ -644,7 +643,8 @@ public final class SchedulerImpl implements Scheduler {
     if (bindings.isAsync()) {
       return bindAsync(qp, fw, state, assumed, nodeName);
     }
-    long preBindStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PRE_BIND, state, true);
+    long preBindStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PRE_BIND, state, true,
+        fw.runsNothingAt(SchedulerInstruments.PRE_BIND));
     Status preBound = fw.runPreBind(state, assumed, nodeName);
     if (obs != null) {
       obs.end(SchedulerInstruments.PRE_BIND, preBound.code(), fw.schedulerName(), preBindStart,
@@ -679,7 +679,8 @@ public final class SchedulerImpl implements Scheduler {
     cache.finishBinding(assumed.key(), now);
     queue.done(qp);
     nominator.remove(assumed.key());
-    long postBindStart = obs == null ? 0 : obs.begin(SchedulerInstruments.POST_BIND, state, false);
+    long postBindStart = obs == null ? 0 : obs.begin(SchedulerInstruments.POST_BIND, state, false,
+        fw.runsNothingAt(SchedulerInstruments.POST_BIND));
     fw.runPostBind(state, assumed, nodeName);
     if (obs != null) {
       obs.end(SchedulerInstruments.POST_BIND, Status.Code.SUCCESS, fw.schedulerName(), postBindStart,
@@ -737,7 +738,8 @@ public final class SchedulerImpl implements Scheduler {
 
   /** Runs Unreserve, timed as an extension point (kube records it with status Success). */
   private void unreserve(Framework fw, ArrayCycleState state, EnginePodInfo assumed, String nodeName) {
-    long start = obs == null ? 0 : obs.begin(SchedulerInstruments.UNRESERVE, state, false);
+    long start = obs == null ? 0 : obs.begin(SchedulerInstruments.UNRESERVE, state, false,
+        fw.runsNothingAt(SchedulerInstruments.UNRESERVE));
     fw.runUnreserve(state, assumed, nodeName);
     if (obs != null) {
       obs.end(SchedulerInstruments.UNRESERVE, Status.Code.SUCCESS, fw.schedulerName(), start,

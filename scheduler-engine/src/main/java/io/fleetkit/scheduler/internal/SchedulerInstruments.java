@@ -49,6 +49,9 @@ final class SchedulerInstruments {
    */
   @SuppressWarnings("unchecked")
   private final Map<String, Integer>[] incoming = new Map[] {new HashMap<>(), new HashMap<>(), new HashMap<>()};
+  /** Per queue, the event of its last incoming pod and that counter's slot in {@link #buffer}. */
+  private final @Nullable String[] lastIncomingEvent = new String[3];
+  private final int[] lastIncomingSlot = new int[3];
   private static final String[] QUEUES = {"active", "backoff", "unschedulable"};
   private static final String[] RESULTS = {SchedulerMetrics.SCHEDULED, SchedulerMetrics.UNSCHEDULABLE,
       SchedulerMetrics.ERROR};
@@ -275,6 +278,14 @@ final class SchedulerInstruments {
    * @return the start ({@link System#nanoTime()}), for {@link #end}
    */
   long begin(int extensionPoint, ArrayCycleState state, boolean chained) {
+    return begin(extensionPoint, state, chained, false);
+  }
+
+  /**
+   * {@link #begin(int, ArrayCycleState, boolean)} of a point that {@code runsNothing} (has no plugin in this profile):
+   * in a sampled cycle without a span to open it reads no clock, and its {@link #end} observes 0 s (nothing ran).
+   */
+  long begin(int extensionPoint, ArrayCycleState state, boolean chained, boolean runsNothing) {
     if (attempt != null) {
       point = tracing.start(POINTS[extensionPoint], attempt);
       return state.clockMark = System.nanoTime();
@@ -282,8 +293,17 @@ final class SchedulerInstruments {
     if (!state.recordPluginMetrics) {
       return 0;
     }
-    return chained ? state.clockMark : (state.clockMark = System.nanoTime());
+    if (runsNothing) {
+      return NOTHING_RAN;
+    }
+    return chained && state.clockMark != NOTHING_RAN ? state.clockMark : (state.clockMark = System.nanoTime());
   }
+
+  /**
+   * The start {@link #begin} gives a point that runs no plugin (no clock read), and then the cycle's
+   * {@link ArrayCycleState#clockMark}: the next point starts with a read of its own.
+   */
+  static final long NOTHING_RAN = Long.MIN_VALUE;
 
   boolean metricsOn() {
     return metricsOn;
@@ -414,8 +434,14 @@ final class SchedulerInstruments {
     if (point == null && !sampled) {
       return;
     }
-    long now = atLastRead && point == null ? state.clockMark : (state.clockMark = System.nanoTime());
-    long nanos = now - startNanos;
+    long nanos;
+    if (startNanos == NOTHING_RAN && point == null) {
+      nanos = 0;
+      state.clockMark = NOTHING_RAN;
+    } else {
+      long now = atLastRead && point == null ? state.clockMark : (state.clockMark = System.nanoTime());
+      nanos = now - startNanos;
+    }
     if (point != null) {
       point.attribute("fleetkit.status", codeName(code));
       if (code == Status.Code.ERROR) {
@@ -485,22 +511,34 @@ final class SchedulerInstruments {
     }
   }
 
-  /** The queue's sizes changed. */
-  void pending(SchedulingQueue q) {
+  /**
+   * The queue's and the cache's sizes as last handed to {@code scheduler_pending_pods} and {@code scheduler_cache_size}
+   * (active, backoff, unschedulable, gated; nodes, pods, assumed pods); -1 before the first time.
+   */
+  private final int[] published = {-1, -1, -1, -1, -1, -1, -1};
+
+  /**
+   * Sets {@code scheduler_pending_pods} and {@code scheduler_cache_size} to the queue's and the cache's sizes now,
+   * each gauge only when its value changed. Called where the held observations are flushed (every few dozen cycles,
+   * when the queue runs empty, before each call into the scheduler returns), so a scrape between two calls reads the
+   * sizes the last call left, as kube's gauges, which its queue and cache set on every change.
+   */
+  void publishSizes(SchedulingQueue q, SchedulerCache cache) {
     if (metricsOn) {
-      active.set(q.activeSize());
-      backoff.set(q.backoffSize());
-      unschedulable.set(q.unschedulableSize());
-      gated.set(q.gatedSize());
+      publish(0, q.activeSize(), active);
+      publish(1, q.backoffSize(), backoff);
+      publish(2, q.unschedulableSize(), unschedulable);
+      publish(3, q.gatedSize(), gated);
+      publish(4, cache.nodeCount(), cacheNodes);
+      publish(5, cache.podCount(), cachePods);
+      publish(6, cache.assumedCount(), cacheAssumed);
     }
   }
 
-  /** The cache's sizes after an attempt (kube's cache {@code updateMetrics}). */
-  void cacheSize(int nodes, int pods, int assumed) {
-    if (cacheNodes != null) {
-      cacheNodes.set(nodes);
-      cachePods.set(pods);
-      cacheAssumed.set(assumed);
+  private void publish(int i, int value, @Nullable Gauge gauge) {
+    if (published[i] != value) {
+      published[i] = value;
+      gauge.set(value);
     }
   }
 
@@ -512,10 +550,18 @@ final class SchedulerInstruments {
         case UNSCHEDULABLE, GATED -> 2;
         default -> 0;
       };
-      Integer c = incoming[queue].get(event);
-      if (c == null) {
-        c = buffer.counter(metrics.counter(SchedulerMetrics.QUEUE_INCOMING_PODS, QUEUES[queue], event));
-        incoming[queue].put(event, c);
+      int c;
+      if (event == lastIncomingEvent[queue]) { // events are constants: a run of added pods looks up nothing
+        c = lastIncomingSlot[queue];
+      } else {
+        Integer slot = incoming[queue].get(event);
+        if (slot == null) {
+          slot = buffer.counter(metrics.counter(SchedulerMetrics.QUEUE_INCOMING_PODS, QUEUES[queue], event));
+          incoming[queue].put(event, slot);
+        }
+        c = slot;
+        lastIncomingEvent[queue] = event;
+        lastIncomingSlot[queue] = c;
       }
       buffer.increment(c); // the queue is confined to the engine lock, whose release flushes the buffer
     }

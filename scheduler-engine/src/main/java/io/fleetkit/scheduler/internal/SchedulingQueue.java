@@ -72,7 +72,6 @@ public final class SchedulingQueue {
   private void incoming(QueuedPod p, String event) {
     if (obs != null) {
       obs.incoming(p.where, event);
-      obs.pending(this);
     }
   }
 
@@ -146,9 +145,6 @@ public final class SchedulingQueue {
     detach(p);
     p.where = QueuedPod.Where.NONE;
     uncount(p);
-    if (obs != null) {
-      obs.pending(this);
-    }
     return p;
   }
 

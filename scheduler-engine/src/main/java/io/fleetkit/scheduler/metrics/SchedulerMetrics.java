@@ -26,7 +26,7 @@ import java.util.List;
  * its next attempt or deleted). {@code scheduler_plugin_evaluation_total} counts every PreFilter, PreScore and
  * Score call and every Filter call on a node during the cycle's search for feasible nodes (Filter calls made by
  * preemption's dry runs are not counted); counts are summed per cycle and added to the counters at the end of each
- * {@code scheduleOne()} call, every 32 cycles of {@code runUntilIdle()} and
+ * {@code scheduleOne()} call, every 256 cycles of {@code runUntilIdle()} and
  * whenever the queue runs empty.
  */
 public final class SchedulerMetrics {

@@ -97,20 +97,72 @@ final class ObservationBufferTest {
   }
 
   @Test
-  void aSeriesHoldingItsCapacity_flushesEverything() {
+  void aFullJournal_flushesEverything_thenHoldsTheNextValue() {
     ObservationBuffer b = new ObservationBuffer();
-    Kept full = new Kept();
+    Kept busy = new Kept();
+    Kept quiet = new Kept();
     Summed other = new Summed();
-    int f = b.histogram(full, true);
+    int f = b.histogram(busy, true);
+    int q = b.histogram(quiet, true);
     b.increment(b.counter(other));
-    for (int i = 0; i < ObservationBuffer.VALUES; i++) {
+    b.add(q, 3);
+    for (int i = 1; i < ObservationBuffer.JOURNAL; i++) {
       b.add(f, i);
     }
-    assertThat(full.values).hasSize(ObservationBuffer.VALUES);
-    assertThat(other.total).isEqualTo(1.0);
+    assertThat(busy.values).isEmpty(); // held: the journal is exactly full
+    assertThat(other.calls).isZero();
     b.add(f, 7);
+    assertThat(busy.values).hasSize(ObservationBuffer.JOURNAL - 1);
+    assertThat(busy.calls).isOne();
+    assertThat(quiet.values).containsExactly(3e-9);
+    assertThat(other.total).isEqualTo(1.0);
     b.flush();
-    assertThat(full.values).hasSize(ObservationBuffer.VALUES + 1).endsWith(7e-9);
+    assertThat(busy.values).hasSize(ObservationBuffer.JOURNAL).endsWith(7e-9);
+    assertThat(busy.calls).isEqualTo(2);
+    assertThat(quiet.calls).isOne();
+  }
+
+  @Test
+  void valuesOfInterleavedSeries_reachEachSeriesInTheirOrder() {
+    ObservationBuffer b = new ObservationBuffer();
+    Kept x = new Kept();
+    Kept y = new Kept();
+    int sx = b.histogram(x, false);
+    int sy = b.histogram(y, false);
+    for (int i = 0; i < 100; i++) {
+      b.add(i % 3 == 0 ? sy : sx, i);
+    }
+    b.flush();
+    assertThat(x.calls).isOne();
+    assertThat(y.calls).isOne();
+    assertThat(y.values).hasSize(34).startsWith(0.0, 3.0, 6.0).endsWith(99.0);
+    assertThat(x.values).hasSize(66).startsWith(1.0, 2.0, 4.0).endsWith(98.0);
+  }
+
+  @Test
+  void flush_visitsOnlyTheSeriesThatHeldSomething() {
+    ObservationBuffer b = new ObservationBuffer();
+    Kept used = new Kept();
+    Kept idle = new Kept();
+    Summed counted = new Summed();
+    Summed never = new Summed();
+    int u = b.histogram(used, true);
+    b.histogram(idle, true);
+    int c = b.counter(counted);
+    b.counter(never);
+    assertThat(b.isEmpty()).isTrue();
+    for (int round = 1; round <= 3; round++) {
+      b.add(u, round);
+      b.increment(c);
+      assertThat(b.isEmpty()).isFalse();
+      b.flush();
+      assertThat(b.isEmpty()).isTrue();
+      assertThat(used.calls).isEqualTo(round);
+      assertThat(counted.calls).isEqualTo(round);
+    }
+    assertThat(idle.calls).isZero();
+    assertThat(never.calls).isZero();
+    assertThat(counted.total).isEqualTo(3.0);
   }
 
   @Test

@@ -2,36 +2,50 @@ package io.fleetkit.autoscale.cluster.simulator;
 
 import io.fleetkit.api.framework.CycleState;
 import io.fleetkit.api.framework.StateKey;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
-/** A map-backed {@link CycleState} for one simulated placement check; used by one thread. */
+/**
+ * An array-backed {@link CycleState} for one simulated placement check, indexed by {@link StateKey#index()}; used by
+ * one thread.
+ */
 final class SimCycleState implements CycleState {
-  private final Map<StateKey<?>, Object> values;
+  /** The largest array any state needed so far: new states start with it, so that writes do not grow them. */
+  private static volatile int sizeHint = 1;
+  private @Nullable Object[] values;
 
   SimCycleState() {
-    this(new HashMap<>());
+    this(new Object[sizeHint]);
   }
 
-  private SimCycleState(Map<StateKey<?>, Object> values) {
+  private SimCycleState(@Nullable Object[] values) {
     this.values = values;
   }
 
   @Override
   public <T> void write(StateKey<T> key, T value) {
-    values.put(key, key.type().cast(value));
+    Object v = key.type().cast(value);
+    int i = key.index();
+    if (i >= values.length) {
+      values = Arrays.copyOf(values, i + 1);
+      if (i + 1 > sizeHint) {
+        sizeHint = i + 1;
+      }
+    }
+    values[i] = v;
   }
 
   @Override
+  @SuppressWarnings("unchecked")
   public <T> @Nullable T read(StateKey<T> key) {
-    Object v = values.get(key);
-    return v == null ? null : key.type().cast(v);
+    int i = key.index();
+    @Nullable Object[] v = values;
+    return i < v.length ? (T) v[i] : null; // write checked the type
   }
 
   @Override
   public CycleState copy() {
-    return new SimCycleState(new HashMap<>(values));
+    return new SimCycleState(values.clone());
   }
 
   @Override

@@ -10,37 +10,72 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An immutable node view of a {@link SimulatedCluster}: a change makes a new view with a fresh, globally unique
- * generation, so that plugins caching per node generation never see stale data. Thread-safe.
+ * generation, so that plugins caching per node generation never see stale data. A view may be read from any thread;
+ * new views are made from it by the thread that owns the simulation (see {@link #withPod}).
+ *
+ * <p>A view made by adding a pod keeps the summed requests' cpu, memory and ephemeral storage as numbers and makes
+ * the {@link #requested()} list on first read, by the same additions in the same order as the view it was made from
+ * would have (a base list plus the pods appended since): the Filter plugins read the numbers of the node they check,
+ * while most views made during a drain simulation are never read.
  */
 final class SimNodeInfo implements NodeInfo {
   private static final AtomicLong GENERATIONS = new AtomicLong();
 
   private final Node node;
+  /**
+   * The pods are the first {@code pods.size()} entries of this array. A view made by adding a pod writes it into the
+   * next entry when that entry is still free (no other view was made from this one by adding), sharing the array;
+   * entries below a view's size never change. Views are made by one thread (the simulation's).
+   */
+  private final PodInfo[] podArray;
   private final List<PodInfo> pods;
   private final List<PodInfo> withAffinity;
   private final List<PodInfo> withAnti;
-  private final ResourceList requested;
+  /** The summed requests of the first {@link #baseCount} pods; the rest are added on the first read. */
+  private final ResourceList base;
+  private final int baseCount;
+  /** The summed requests, once made (the same value from any thread). */
+  private @Nullable ResourceList requested;
+  private final long requestedCpu;
+  private final long requestedMem;
+  private final long requestedEphemeral;
   private final long nonZeroCpu;
   private final long nonZeroMem;
   private final long generation;
 
-  private SimNodeInfo(Node node, List<PodInfo> pods, List<PodInfo> withAffinity, List<PodInfo> withAnti,
-      ResourceList requested, long nonZeroCpu, long nonZeroMem) {
+  private SimNodeInfo(Node node, PodInfo[] podArray, int podCount, List<PodInfo> withAffinity,
+      List<PodInfo> withAnti, ResourceList base, int baseCount, long requestedCpu, long requestedMem,
+      long requestedEphemeral, long nonZeroCpu, long nonZeroMem) {
     this.node = node;
-    this.pods = pods;
+    this.podArray = podArray;
+    this.pods = podCount == 0 ? List.of() : new Prefix(podArray, podCount);
     this.withAffinity = withAffinity;
     this.withAnti = withAnti;
-    this.requested = requested;
+    this.base = base;
+    this.baseCount = baseCount;
+    this.requested = baseCount == pods.size() ? base : null;
+    this.requestedCpu = requestedCpu;
+    this.requestedMem = requestedMem;
+    this.requestedEphemeral = requestedEphemeral;
     this.nonZeroCpu = nonZeroCpu;
     this.nonZeroMem = nonZeroMem;
     this.generation = GENERATIONS.incrementAndGet();
   }
 
+  private SimNodeInfo(Node node, PodInfo[] podArray, int podCount, List<PodInfo> withAffinity,
+      List<PodInfo> withAnti, ResourceList requested, long nonZeroCpu, long nonZeroMem) {
+    this(node, podArray, podCount, withAffinity, withAnti, requested, podCount, requested.milliCpu(),
+        requested.memoryBytes(), requested.ephemeralStorageBytes(), nonZeroCpu, nonZeroMem);
+  }
+
+  private static final PodInfo[] NO_PODS = {};
+
   static SimNodeInfo empty(Node node) {
-    return new SimNodeInfo(node, List.of(), List.of(), List.of(), ResourceList.EMPTY, 0, 0);
+    return new SimNodeInfo(node, NO_PODS, 0, List.of(), List.of(), ResourceList.EMPTY, 0, 0);
   }
 
   /** {@code node} with {@code pods} (in that order), built at once: the same view as adding them one by one. */
@@ -64,33 +99,66 @@ final class SimNodeInfo implements NodeInfo {
       cpu += p.nonZeroMilliCpu();
       mem += p.nonZeroMemory();
     }
-    return new SimNodeInfo(node, java.util.Collections.unmodifiableList(new ArrayList<>(pods)),
+    PodInfo[] array = pods.toArray(new PodInfo[pods.size() + Math.max(4, pods.size() / 2)]);
+    return new SimNodeInfo(node, array, pods.size(),
         affinity.isEmpty() ? List.of() : java.util.Collections.unmodifiableList(affinity),
         anti.isEmpty() ? List.of() : java.util.Collections.unmodifiableList(anti), requested, cpu, mem);
   }
 
+  /**
+   * This view plus {@code p}. The summed cpu, memory and ephemeral storage are those {@code ResourceList.add} gives
+   * (a saturating sum per resource); the list itself is made when read.
+   */
   SimNodeInfo withPod(PodInfo p) {
-    return new SimNodeInfo(node, append(pods, p),
+    ResourceList made = requested;
+    ResourceList r = p.requests();
+    PodInfo[] array = podArray;
+    int n = pods.size();
+    if (n < array.length && array[n] == null) {
+      array[n] = p; // the next entry is free: this is the first view made from this one by adding
+    } else {
+      PodInfo[] bigger = new PodInfo[Math.max(4, n * 2)];
+      System.arraycopy(array, 0, bigger, 0, n);
+      bigger[n] = p;
+      array = bigger;
+    }
+    return new SimNodeInfo(node, array, n + 1,
         NodeInfos.hasAffinity(p.pod()) ? append(withAffinity, p) : withAffinity,
         NodeInfos.hasRequiredAntiAffinity(p.pod()) ? append(withAnti, p) : withAnti,
-        requested.add(p.requests()), nonZeroCpu + p.nonZeroMilliCpu(), nonZeroMem + p.nonZeroMemory());
+        made != null ? made : base, made != null ? n : baseCount,
+        saturatedAdd(requestedCpu, r.milliCpu()), saturatedAdd(requestedMem, r.memoryBytes()),
+        saturatedAdd(requestedEphemeral, r.ephemeralStorageBytes()),
+        nonZeroCpu + p.nonZeroMilliCpu(), nonZeroMem + p.nonZeroMemory());
   }
 
   /** This view without the pod keyed {@code podKey}; {@code this} when it is not here. */
   SimNodeInfo withoutPod(String podKey) {
-    PodInfo found = null;
-    for (PodInfo p : pods) {
-      if (p.key().equals(podKey)) {
-        found = p;
+    int at = -1;
+    for (int i = 0; i < pods.size(); i++) {
+      if (podArray[i].key().equals(podKey)) {
+        at = i;
         break;
       }
     }
-    if (found == null) {
+    if (at < 0) {
       return this;
     }
-    PodInfo gone = found;
-    return new SimNodeInfo(node, remove(pods, gone), remove(withAffinity, gone), remove(withAnti, gone),
-        requested.subtract(gone.requests()), nonZeroCpu - gone.nonZeroMilliCpu(), nonZeroMem - gone.nonZeroMemory());
+    PodInfo gone = podArray[at];
+    int n = pods.size() - 1;
+    PodInfo[] rest = new PodInfo[Math.max(4, n + 1)];
+    System.arraycopy(podArray, 0, rest, 0, at);
+    System.arraycopy(podArray, at + 1, rest, at, n - at);
+    return new SimNodeInfo(node, rest, n, remove(withAffinity, gone), remove(withAnti, gone),
+        requested().subtract(gone.requests()), nonZeroCpu - gone.nonZeroMilliCpu(), nonZeroMem - gone.nonZeroMemory());
+  }
+
+  /** {@code a + b} saturating at the long range, as {@code ResourceList.add} sums a resource. */
+  private static long saturatedAdd(long a, long b) {
+    long r = a + b;
+    if (((a ^ r) & (b ^ r)) < 0) {
+      return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+    return r;
   }
 
   private static List<PodInfo> append(List<PodInfo> list, PodInfo p) {
@@ -113,7 +181,22 @@ final class SimNodeInfo implements NodeInfo {
   @Override public String name() { return node.metadata().name(); }
   @Override public Map<String, String> labels() { return node.metadata().labels(); }
   @Override public ResourceList allocatable() { return node.allocatable(); }
-  @Override public ResourceList requested() { return requested; }
+  @Override
+  public ResourceList requested() {
+    ResourceList r = requested;
+    if (r == null) {
+      r = base;
+      for (int i = baseCount; i < pods.size(); i++) {
+        r = r.add(pods.get(i).requests());
+      }
+      requested = r;
+    }
+    return r;
+  }
+
+  @Override public long requestedMilliCpu() { return requestedCpu; }
+  @Override public long requestedMemory() { return requestedMem; }
+  @Override public long requestedEphemeralStorage() { return requestedEphemeral; }
   @Override public long nonZeroRequestedMilliCpu() { return nonZeroCpu; }
   @Override public long nonZeroRequestedMemory() { return nonZeroMem; }
   @Override public List<PodInfo> pods() { return pods; }
@@ -126,5 +209,27 @@ final class SimNodeInfo implements NodeInfo {
   @Override
   public String toString() {
     return "SimNodeInfo(" + name() + ", " + pods.size() + " pods)";
+  }
+
+  /** The first {@code size} entries of an array, read-only. */
+  private static final class Prefix extends java.util.AbstractList<PodInfo> implements java.util.RandomAccess {
+    private final PodInfo[] array;
+    private final int size;
+
+    Prefix(PodInfo[] array, int size) {
+      this.array = array;
+      this.size = size;
+    }
+
+    @Override
+    public PodInfo get(int index) {
+      java.util.Objects.checkIndex(index, size);
+      return array[index];
+    }
+
+    @Override
+    public int size() {
+      return size;
+    }
   }
 }

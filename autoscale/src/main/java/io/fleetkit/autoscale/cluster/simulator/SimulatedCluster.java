@@ -41,24 +41,26 @@ import org.jspecify.annotations.Nullable;
  * <p>Not thread-safe: one autoscaler loop uses one simulation. The plugins it creates are private to it.
  */
 public final class SimulatedCluster {
-  private final Map<String, SimNodeInfo> nodes = new LinkedHashMap<>();
-  /** The views in insertion order, replaced in place on change; plugins see it read-only. */
-  private final List<NodeInfo> order = new ArrayList<>();
-  private final List<NodeInfo> orderView = java.util.Collections.unmodifiableList(order);
-  /**
-   * Each node's insertion sequence number. A node's index in {@link #order} is its number less the removed nodes'
-   * numbers below it ({@link #removedSeqs}), so a removal shifts no stored position.
-   */
+  /** Each node's slot: its insertion sequence number, never reused. */
   private final Map<String, Integer> position = new java.util.HashMap<>();
-  /** The sequence numbers of removed nodes, sorted; {@code removedCount} of them are used. */
-  private int[] removedSeqs = new int[8];
-  private int removedCount;
+  /** The views by slot; {@code null} for a removed node. */
+  private SimNodeInfo[] slots = new SimNodeInfo[16];
+  /**
+   * The views of the nodes present, in insertion order: made from {@link #slots} when read after a change (a drain
+   * simulation changes views far more often than anything lists them), through {@link #orderView}.
+   */
+  private final List<NodeInfo> order = new ArrayList<>();
+  private boolean orderStale;
+  /** {@link #order} read-only and current: the list {@link #nodes()} hands out. */
+  private final List<NodeInfo> orderView = new OrderView();
   private int nextSeq;
   private final Clock clock;
   private final Map<Class<?>, List<?>> objects;
   private final SchedulerProfile profile;
   private final PreFilterPlugin[] preFilter;
   private final FilterPlugin[] filter;
+  /** The Filter plugins to skip, for {@link #findFitFrom(PodInfo, int, int)} (which does not nest). */
+  private final boolean[] skipScratch;
   /** For each PreFilter plugin, the index of the same plugin in {@link #filter}, or -1. */
   private final int[] preFilterToFilter;
   private final Handle handle = new Handle();
@@ -96,6 +98,7 @@ public final class SimulatedCluster {
     this.preFilter = pf.toArray(new PreFilterPlugin[0]);
     this.filter = fi.toArray(new FilterPlugin[0]);
     this.preFilterToFilter = java.util.Arrays.copyOf(map, pf.size());
+    this.skipScratch = new boolean[filter.length];
   }
 
   /** An empty simulation with kube's default profile and plugins. */
@@ -166,7 +169,7 @@ public final class SimulatedCluster {
     Set<String> loading = new java.util.HashSet<>();
     for (Node n : nodes) {
       if (n.metadata().deletionTimestamp() == null) {
-        if (this.nodes.containsKey(n.name()) || !loading.add(n.name())) {
+        if (position.containsKey(n.name()) || !loading.add(n.name())) {
           throw new IllegalArgumentException("simulated cluster: node " + n.name() + " is already present");
         }
       }
@@ -179,7 +182,7 @@ public final class SimulatedCluster {
       String node = p.spec().nodeName();
       if (loading.contains(node)) {
         byNode.computeIfAbsent(node, k -> new ArrayList<>()).add(p);
-      } else if (this.nodes.containsKey(node)) {
+      } else if (position.containsKey(node)) {
         onOthers.add(p);
       }
     }
@@ -230,7 +233,7 @@ public final class SimulatedCluster {
     Set<String> loading = new java.util.HashSet<>();
     for (Node n : nodes) {
       if (n.metadata().deletionTimestamp() == null) {
-        if (this.nodes.containsKey(n.name()) || !loading.add(n.name())) {
+        if (position.containsKey(n.name()) || !loading.add(n.name())) {
           throw new IllegalArgumentException("simulated cluster: node " + n.name() + " is already present");
         }
       }
@@ -273,54 +276,81 @@ public final class SimulatedCluster {
    */
   public void addNode(Node node) {
     String name = node.name();
-    if (nodes.containsKey(name)) {
+    if (position.containsKey(name)) {
       throw new IllegalArgumentException("simulated cluster: node " + name + " is already present");
     }
     append(name, SimNodeInfo.empty(node));
   }
 
   private void append(String name, SimNodeInfo view) {
-    nodes.put(name, view);
-    position.put(name, nextSeq++);
-    order.add(view);
+    int seq = nextSeq++;
+    if (seq == slots.length) {
+      slots = java.util.Arrays.copyOf(slots, seq * 2);
+    }
+    slots[seq] = view;
+    position.put(name, seq);
+    if (!orderStale) {
+      order.add(view);
+    }
   }
 
-  /** The index in {@link #order} of the node with sequence number {@code seq}. */
-  private int index(int seq) {
-    int lo = 0;
-    int hi = removedCount;
-    while (lo < hi) { // the number of removed sequence numbers below seq
-      int mid = (lo + hi) >>> 1;
-      if (removedSeqs[mid] < seq) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
+  /** Brings {@link #order} up to date with the slots. */
+  private List<NodeInfo> order() {
+    if (orderStale) {
+      order.clear();
+      for (int i = 0; i < nextSeq; i++) {
+        SimNodeInfo v = slots[i];
+        if (v != null) {
+          order.add(v);
+        }
       }
+      orderStale = false;
     }
-    return seq - lo;
+    return order;
+  }
+
+  /** The live, read-only list of {@link #nodes()}. */
+  private final class OrderView extends java.util.AbstractList<NodeInfo> implements java.util.RandomAccess {
+    @Override
+    public NodeInfo get(int index) {
+      return order().get(index);
+    }
+
+    @Override
+    public int size() {
+      return order().size();
+    }
   }
 
   /** Removes a node and its pods; unknown names are ignored. */
   public void removeNode(String name) {
-    SimNodeInfo gone = nodes.remove(name);
-    if (gone == null) {
+    Integer at = position.remove(name);
+    if (at == null) {
       return;
     }
-    int seq = position.remove(name);
-    order.remove(index(seq));
-    int at = java.util.Arrays.binarySearch(removedSeqs, 0, removedCount, seq);
-    at = -at - 1;
-    if (removedCount == removedSeqs.length) {
-      removedSeqs = java.util.Arrays.copyOf(removedSeqs, removedCount * 2);
-    }
-    System.arraycopy(removedSeqs, at, removedSeqs, at + 1, removedCount - at);
-    removedSeqs[at] = seq;
-    removedCount++;
+    int seq = at;
+    SimNodeInfo gone = slots[seq];
+    slots[seq] = null;
+    orderStale = true;
     invalidate(gone, null);
   }
 
   public boolean hasNode(String name) {
-    return nodes.containsKey(name);
+    return position.containsKey(name);
+  }
+
+  /**
+   * The slot of a node: its position among the nodes in the order they were added, removed ones included (while no
+   * node was removed, its index in {@link #nodes()}); -1 when it is not in the simulation.
+   */
+  public int slot(String name) {
+    Integer at = position.get(name);
+    return at == null ? -1 : at;
+  }
+
+  /** The number of slots: the nodes ever added, removed ones included. */
+  public int slots() {
+    return nextSeq;
   }
 
   /**
@@ -329,37 +359,62 @@ public final class SimulatedCluster {
    * @throws IllegalArgumentException if there is no such node
    */
   public void addPod(String nodeName, PodInfo pod) {
-    SimNodeInfo n = nodes.get(nodeName);
-    if (n == null) {
+    int at = slot(nodeName);
+    if (at < 0) {
       throw new IllegalArgumentException("simulated cluster: cannot add pod " + pod.key() + " to node " + nodeName
           + ": no such node");
     }
-    replace(n, n.withPod(pod));
+    addPod(at, pod);
+  }
+
+  /**
+   * Places {@code pod} on the node in {@code slot} without checking that it fits.
+   *
+   * @throws IllegalArgumentException if the slot holds no node
+   */
+  public void addPod(int slot, PodInfo pod) {
+    SimNodeInfo n = slot >= 0 && slot < nextSeq ? slots[slot] : null;
+    if (n == null) {
+      throw new IllegalArgumentException("simulated cluster: cannot add pod " + pod.key() + " to slot " + slot
+          + ": no node there");
+    }
+    replace(slot, n, n.withPod(pod));
   }
 
   /** Removes the pod keyed {@code podKey} from {@code nodeName}; returns whether it was there. */
   public boolean removePod(String nodeName, String podKey) {
-    SimNodeInfo n = nodes.get(nodeName);
+    return removePod(slot(nodeName), podKey);
+  }
+
+  /** Removes the pod keyed {@code podKey} from the node in {@code slot}; returns whether it was there. */
+  public boolean removePod(int slot, String podKey) {
+    SimNodeInfo n = slot >= 0 && slot < nextSeq ? slots[slot] : null;
     if (n == null) {
       return false;
     }
+    int at = slot;
     SimNodeInfo after = n.withoutPod(podKey);
     if (after == n) {
       return false;
     }
-    replace(n, after);
+    replace(at, n, after);
     return true;
   }
 
-  private void replace(SimNodeInfo before, SimNodeInfo after) {
-    nodes.put(after.name(), after);
-    order.set(index(position.get(after.name())), after);
+  private void replace(int slot, SimNodeInfo before, SimNodeInfo after) {
+    slots[slot] = after;
+    orderStale = true;
     invalidate(before, after);
   }
 
   /** The current view of a node, or {@code null}. The view never changes; later changes make new views. */
   public @Nullable NodeInfo nodeInfo(String name) {
-    return nodes.get(name);
+    return view(name);
+  }
+
+  private @Nullable SimNodeInfo view(String name) {
+    Integer at = position.get(name);
+    return at == null ? null : slots[at];
   }
 
   /** Every node, in insertion order: a read-only view that follows later changes. */
@@ -368,7 +423,7 @@ public final class SimulatedCluster {
   }
 
   public int size() {
-    return nodes.size();
+    return position.size();
   }
 
   /** How many PreFilter+Filter checks ran so far (for benchmarks and logs). */
@@ -378,7 +433,7 @@ public final class SimulatedCluster {
 
   /** Whether {@code pod} passes every PreFilter and Filter plugin on {@code nodeName}. */
   public Status check(PodInfo pod, String nodeName) {
-    NodeInfo n = nodes.get(nodeName);
+    NodeInfo n = view(nodeName);
     if (n == null) {
       return Status.unresolvable("node " + nodeName + " not found in the simulation");
     }
@@ -411,8 +466,8 @@ public final class SimulatedCluster {
       return null;
     }
     Set<String> allowed = state.read(ALLOWED);
-    for (NodeInfo view : order) {
-      NodeInfo n = nodes.get(view.name());
+    for (NodeInfo v : order) {
+      NodeInfo n = view(v.name());
       if (n == null || (allowed != null && !allowed.contains(n.name())) || !candidate.test(n)) {
         continue;
       }
@@ -445,8 +500,44 @@ public final class SimulatedCluster {
     int first = Math.floorMod(start, size);
     for (int i = 0; i < size; i++) {
       int at = first + i < size ? first + i : first + i - size;
-      NodeInfo n = nodes.get(order.get(at).name());
+      NodeInfo n = view(order.get(at).name());
       if (n == null || (allowed != null && !allowed.contains(n.name())) || !candidate.test(n)) {
+        continue;
+      }
+      if (runFilter(state, pod, n, skip).isSuccess()) {
+        return at;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * {@link #findFitFrom(PodInfo, List, int, Predicate)} over the slots: the search starts at slot {@code start}
+   * (modulo {@link #slots()}) and wraps around, passing over removed nodes and the node in slot {@code excluded}. While
+   * no node was added since a caller copied {@link #nodes()} with no node removed yet, the slots are the positions
+   * of that copy, so this finds what the list form finds on the copy with a candidate test rejecting
+   * {@code excluded} and the removed nodes.
+   *
+   * @return the slot of the node found, or -1
+   */
+  public int findFitFrom(PodInfo pod, int start, int excluded) {
+    int size = nextSeq;
+    if (size == 0) {
+      return -1;
+    }
+    SimCycleState state = new SimCycleState();
+    boolean[] skip = skipScratch;
+    java.util.Arrays.fill(skip, false);
+    if (runPreFilter(state, pod, skip) != null) {
+      return -1;
+    }
+    Set<String> allowed = state.read(ALLOWED);
+    int first = Math.floorMod(start, size);
+    SimNodeInfo[] views = slots;
+    for (int i = 0; i < size; i++) {
+      int at = first + i < size ? first + i : first + i - size;
+      SimNodeInfo n = views[at];
+      if (n == null || at == excluded || (allowed != null && !allowed.contains(n.name()))) {
         continue;
       }
       if (runFilter(state, pod, n, skip).isSuccess()) {
@@ -518,7 +609,7 @@ public final class SimulatedCluster {
     List<NodeInfo> l = affinityList;
     if (l == null) {
       List<NodeInfo> out = new ArrayList<>();
-      for (NodeInfo n : order) {
+      for (NodeInfo n : order()) {
         if (!n.podsWithAffinity().isEmpty()) {
           out.add(n);
         }
@@ -533,7 +624,7 @@ public final class SimulatedCluster {
     List<NodeInfo> l = antiList;
     if (l == null) {
       List<NodeInfo> out = new ArrayList<>();
-      for (NodeInfo n : order) {
+      for (NodeInfo n : order()) {
         if (!n.podsWithRequiredAntiAffinity().isEmpty()) {
           out.add(n);
         }
@@ -607,8 +698,8 @@ public final class SimulatedCluster {
     @Override public List<NodeInfo> nodes() { return SimulatedCluster.this.nodes(); }
     @Override public List<NodeInfo> nodesWithAffinityPods() { return affinityNodes(); }
     @Override public List<NodeInfo> nodesWithRequiredAntiAffinityPods() { return antiNodes(); }
-    @Override public @Nullable NodeInfo get(String nodeName) { return nodes.get(nodeName); }
-    @Override public int size() { return nodes.size(); }
+    @Override public @Nullable NodeInfo get(String nodeName) { return view(nodeName); }
+    @Override public int size() { return position.size(); }
   }
 
   private static final WaitingPods NO_WAITING = new WaitingPods() {
