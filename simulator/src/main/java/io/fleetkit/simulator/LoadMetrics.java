@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -49,12 +50,12 @@ public final class LoadMetrics implements MetricsSource {
   private Map<SelectorKey, WorkloadLoad> loadsBySelector = Map.of();
   /** Workload ({@code Deployment/ns/name}) of each ReplicaSet a Deployment controls, by ReplicaSet uid. */
   private final Map<String, String> workloadOfReplicaSet = new HashMap<>();
-  /** The pods of each workload now, by name (the store's listing order), kept up to date from the watches. */
-  private final Map<String, TreeMap<String, Pod>> live = new HashMap<>();
+  /** The pods of each workload now, kept up to date from the watches. */
+  private final Map<String, LivePods> live = new HashMap<>();
   /** The workload each grouped pod ({@code namespace/name}) was put under. */
   private final Map<String, String> workloadOfPod = new HashMap<>();
-  /** {@link #live} as lists, made on first read after a change. */
-  private final Map<String, List<Pod>> lists = new HashMap<>();
+  /** Each load's workload ({@link WorkloadLoad#target}), by load instance. */
+  private final Map<WorkloadLoad, String> targets = new IdentityHashMap<>();
   /** The instant of the open snapshot, or null; the snapshot is {@link #frozen} over {@link #live}. */
   private @Nullable Instant snapshotAt;
   /** Workloads whose pods changed since the snapshot was opened: their pods as the snapshot saw them. */
@@ -67,14 +68,102 @@ public final class LoadMetrics implements MetricsSource {
   private final Map<String, Serving> serving = new HashMap<>();
   /** How many pods of each workload serve traffic, for the pod list they were counted from. */
   private final Map<String, ServingCount> servingCounts = new HashMap<>();
+  /** The last {@link #resourceMetricsVersion} of each workload, given again while it is equal. */
+  private final Map<String, Version> versions = new HashMap<>();
+  /** The usage reported for each container of a serving pod: the last one made, shared while it is the same. */
+  private @Nullable List<ContainerUsage> lastUsage;
   private final Watch replicaSets;
   private final Watch podWatch;
 
   private record SelectorKey(String namespace, LabelSelector selector) {}
 
-  private record Serving(List<Pod> from, LabelSelector selector, List<Pod> pods) {}
+  /** A serving pod, its name, its first container's name (null without containers), and whether a selector matches it. */
+  private static final class ServingPod {
+    final Pod pod;
+    final String name;
+    final @Nullable String container;
+    private @Nullable LabelSelector checkedFor;
+    private boolean matches;
+
+    ServingPod(Pod p, @Nullable LabelSelector selector) {
+      pod = p;
+      name = p.metadata().name();
+      container = p.spec().containers().isEmpty() ? null : p.spec().containers().get(0).name();
+      if (selector != null) {
+        matches(selector);
+      }
+    }
+
+    boolean matches(LabelSelector selector) {
+      if (selector != checkedFor) {
+        checkedFor = selector;
+        matches = selector.matches(pod.metadata().labels());
+      }
+      return matches;
+    }
+  }
+
+  /**
+   * The serving pods filtered from a pod list, with each one's name and first container's name (null without
+   * containers): what {@link #podResourceMetrics} reports, read from the pods once.
+   */
+  private record Serving(Object from, LabelSelector selector, List<Pod> pods, String[] names,
+      @Nullable String[] containers) {
+    static Serving of(Object from, LabelSelector selector, List<Pod> pods) {
+      String[] names = new String[pods.size()];
+      String[] containers = new String[pods.size()];
+      for (int i = 0; i < names.length; i++) {
+        Pod p = pods.get(i);
+        names[i] = p.metadata().name();
+        containers[i] = p.spec().containers().isEmpty() ? null : p.spec().containers().get(0).name();
+      }
+      return new Serving(from, selector, pods, names, containers);
+    }
+  }
 
   private record ServingCount(List<Pod> from, int count) {}
+
+  /**
+   * One workload's pods by name (the store's listing order) and, among them, those that serve traffic with what
+   * {@link #podResourceMetrics} reports of them (each pod looked at once, when its event comes); a new stamp at
+   * every change, and the list of all of them made on first read after a change.
+   */
+  private static final class LivePods {
+    final TreeMap<String, Pod> all = new TreeMap<>();
+    final TreeMap<String, ServingPod> serving = new TreeMap<>();
+    /** The selector last read by: a serving pod is matched against it when it comes. */
+    @Nullable LabelSelector selector;
+    Object stamp = new Object();
+    @Nullable List<Pod> list;
+
+    void put(Pod p) {
+      String name = p.metadata().name();
+      all.put(name, p);
+      if (serving(p)) {
+        serving.put(name, new ServingPod(p, selector));
+      } else {
+        serving.remove(name);
+      }
+      list = null;
+      stamp = new Object();
+    }
+
+    void remove(String name) {
+      all.remove(name);
+      serving.remove(name);
+      list = null;
+      stamp = new Object();
+    }
+
+    List<Pod> list() {
+      List<Pod> l = list;
+      if (l == null) {
+        l = List.copyOf(all.values());
+        list = l;
+      }
+      return l;
+    }
+  }
 
   public LoadMetrics(ObjectStore store, ManualClock clock, Instant start, List<WorkloadLoad> loads) {
     this.store = Objects.requireNonNull(store, "store");
@@ -83,6 +172,7 @@ public final class LoadMetrics implements MetricsSource {
     this.loads = List.copyOf(loads);
     for (WorkloadLoad l : this.loads) {
       namespaces.add(l.namespace());
+      targets.put(l, l.target());
     }
     String rv = store.resourceVersion();
     this.replicaSets = store.watch(ReplicaSet.class, rv, e -> onReplicaSet(e.type(), e.object()));
@@ -116,25 +206,36 @@ public final class LoadMetrics implements MetricsSource {
   @Override
   public List<PodResourceMetrics> podResourceMetrics(String namespace, LabelSelector selector, String resource) {
     WorkloadLoad load = loadFor(namespace, selector);
-    List<Pod> pods = load != null ? podsOf(load) : store.list(Pod.class, namespace, selector).items();
+    Object pods = load != null ? stateOf(load) : store.list(Pod.class, namespace, selector).items();
     double total = 0;
     if (load != null) {
       double perRequest = resource.equals("memory") ? load.memoryPerRequest() * 1000 : load.cpuMilliPerRequest();
       total = rate(load) * perRequest;
     }
-    List<Pod> servingPods = servingPods(load, pods, selector);
-    int ready = servingPods.size();
+    Serving serving = serving(load, pods, selector);
+    int ready = serving.pods().size();
     Instant now = clock.now();
     List<PodResourceMetrics> out = new ArrayList<>(ready);
-    for (Pod p : servingPods) {
-      if (p.spec().containers().isEmpty()) {
+    for (int i = 0; i < ready; i++) {
+      String container = serving.containers()[i];
+      if (container == null) {
         continue;
       }
       long milli = Math.round(total / ready);
-      out.add(new PodResourceMetrics(p.metadata().name(), now, WINDOW,
-          List.of(new ContainerUsage(p.spec().containers().get(0).name(), milli))));
+      out.add(new PodResourceMetrics(serving.names()[i], now, WINDOW, usage(container, milli)));
     }
     return out;
+  }
+
+  /** One container's usage, the same list as last time when it is the same. */
+  private List<ContainerUsage> usage(String container, long milli) {
+    List<ContainerUsage> last = lastUsage;
+    if (last != null && last.get(0).milliValue() == milli && last.get(0).name().equals(container)) {
+      return last;
+    }
+    last = List.of(new ContainerUsage(container, milli));
+    lastUsage = last;
+    return last;
   }
 
   /**
@@ -148,7 +249,21 @@ public final class LoadMetrics implements MetricsSource {
       return null;
     }
     double perRequest = resource.equals("memory") ? load.memoryPerRequest() * 1000 : load.cpuMilliPerRequest();
-    return new Version(servingPods(load, podsOf(load), selector), rate(load) * perRequest);
+    List<Pod> pods = serving(load, stateOf(load), selector).pods();
+    double total = rate(load) * perRequest;
+    String w = target(load);
+    Version last = versions.get(w);
+    if (last != null && last.pods == pods && Double.compare(last.total, total) == 0) {
+      return last;
+    }
+    Version v = new Version(pods, total);
+    versions.put(w, v);
+    return v;
+  }
+
+  private String target(WorkloadLoad load) {
+    String w = targets.get(load);
+    return w != null ? w : load.target();
   }
 
   /** A {@link #resourceMetricsVersion}: equal when the pod list is the same instance and the total the same. */
@@ -169,27 +284,74 @@ public final class LoadMetrics implements MetricsSource {
     closeSnapshot();
   }
 
-  private List<Pod> servingPods(@Nullable WorkloadLoad load, List<Pod> pods, LabelSelector selector) {
-    Serving cached = load == null ? null : serving.get(load.target());
+  /**
+   * The serving pods {@code selector} matches among {@code pods}: {@code load}'s workload's as the snapshot sees
+   * them ({@link #stateOf}), or a list of the store's.
+   */
+  private Serving serving(@Nullable WorkloadLoad load, Object pods, LabelSelector selector) {
+    String w = load == null ? null : target(load);
+    Serving cached = w == null ? null : serving.get(w);
     if (cached != null && cached.from() == pods && cached.selector().equals(selector)) {
-      return cached.pods();
+      return cached;
     }
-    List<Pod> out = new ArrayList<>();
-    for (Pod p : pods) {
-      if (serving(p) && selector.matches(p.metadata().labels())) {
-        out.add(p);
+    Serving made;
+    if (pods instanceof List<?> list) {
+      List<Pod> out = new ArrayList<>();
+      for (Object o : list) {
+        Pod p = (Pod) o;
+        if (serving(p) && selector.matches(p.metadata().labels())) {
+          out.add(p);
+        }
       }
+      made = Serving.of(pods, selector, out);
+    } else { // the workload's pods now: the serving ones are kept apart, with what is reported of them
+      LivePods livePods = Objects.requireNonNull(live.get(w));
+      if (!selector.equals(livePods.selector)) {
+        livePods.selector = selector;
+      }
+      selector = Objects.requireNonNull(livePods.selector); // one instance: a pod's match is checked by reference
+      List<Pod> out = new ArrayList<>(livePods.serving.size());
+      List<String> names = new ArrayList<>(livePods.serving.size());
+      List<String> containers = new ArrayList<>(livePods.serving.size());
+      for (ServingPod sp : livePods.serving.values()) {
+        if (sp.matches(selector)) {
+          out.add(sp.pod);
+          names.add(sp.name);
+          containers.add(sp.container);
+        }
+      }
+      made = new Serving(pods, selector, out, names.toArray(new String[0]), containers.toArray(new String[0]));
     }
-    if (load != null) {
-      serving.put(load.target(), new Serving(pods, selector, out));
+    if (w != null) {
+      serving.put(w, made);
     }
-    return out;
+    return made;
+  }
+
+  /**
+   * What {@code load}'s workload's pods are as this instant's snapshot sees them: the list frozen when they changed
+   * after it was opened, else the stamp of their current state (a new one at every change).
+   */
+  private Object stateOf(WorkloadLoad load) {
+    podsOf(null);
+    String w = target(load);
+    List<Pod> f = frozen.get(w);
+    if (f != null || allFrozen) {
+      return f != null ? f : List.of();
+    }
+    LivePods livePods = live.get(w);
+    return livePods == null ? List.of() : livePods.stamp;
   }
 
   /** How many pods of {@code load}'s workload serve traffic now. */
   public int servingPods(WorkloadLoad load) {
+    Object state = stateOf(load);
+    String w = target(load);
+    if (!(state instanceof List<?>)) {
+      return Objects.requireNonNull(live.get(w)).serving.size();
+    }
     List<Pod> pods = podsOf(load);
-    ServingCount cached = servingCounts.get(load.target());
+    ServingCount cached = servingCounts.get(w);
     if (cached != null && cached.from() == pods) { // the same list: the same pods, unchanged
       return cached.count();
     }
@@ -199,7 +361,7 @@ public final class LoadMetrics implements MetricsSource {
         n++;
       }
     }
-    servingCounts.put(load.target(), new ServingCount(pods, n));
+    servingCounts.put(w, new ServingCount(pods, n));
     return n;
   }
 
@@ -226,7 +388,7 @@ public final class LoadMetrics implements MetricsSource {
     if (load == null) {
       return List.of();
     }
-    String w = load.target();
+    String w = target(load);
     List<Pod> f = frozen.get(w);
     if (f != null || allFrozen) {
       return f != null ? f : List.of();
@@ -241,28 +403,27 @@ public final class LoadMetrics implements MetricsSource {
   }
 
   private List<Pod> listOf(String workload) {
-    List<Pod> l = lists.get(workload);
-    if (l == null) {
-      TreeMap<String, Pod> pods = live.get(workload);
-      l = pods == null ? List.of() : List.copyOf(pods.values());
-      lists.put(workload, l);
-    }
-    return l;
+    LivePods pods = live.get(workload);
+    return pods == null ? List.of() : pods.list();
   }
 
   /** Before {@code workload}'s pods change: an open snapshot keeps what it saw. */
   private void freeze(String workload) {
     if (snapshotAt != null && !allFrozen && !frozen.containsKey(workload)) {
-      frozen.put(workload, listOf(workload));
+      List<Pod> now = listOf(workload);
+      frozen.put(workload, now);
+      LivePods livePods = live.get(workload);
+      Serving read = serving.get(workload);
+      if (livePods != null && read != null && read.from() == livePods.stamp) { // what was read stays the answer
+        serving.put(workload, new Serving(now, read.selector(), read.pods(), read.names(), read.containers()));
+      }
     }
-    lists.remove(workload);
   }
 
   /** Regroups every pod of the loads' namespaces from the store. */
   private void group() {
     regroup = false;
     live.clear();
-    lists.clear();
     workloadOfPod.clear();
     workloadOfReplicaSet.clear();
     for (String ns : namespaces) {
@@ -308,9 +469,9 @@ public final class LoadMetrics implements MetricsSource {
     String old = workloadOfPod.remove(key);
     if (old != null) {
       freeze(old);
-      TreeMap<String, Pod> pods = live.get(old);
+      LivePods pods = live.get(old);
       pods.remove(p.metadata().name());
-      if (pods.isEmpty()) {
+      if (pods.all.isEmpty()) {
         live.remove(old);
       }
     }
@@ -329,7 +490,7 @@ public final class LoadMetrics implements MetricsSource {
         : workloadOfReplicaSet.get(ref.uid());
     if (w != null) {
       freeze(w);
-      live.computeIfAbsent(w, k -> new TreeMap<>()).put(p.metadata().name(), p);
+      live.computeIfAbsent(w, k -> new LivePods()).put(p);
       workloadOfPod.put(p.metadata().key(), w);
     }
   }

@@ -77,12 +77,34 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
    * sync writes HPA statuses and target scales, never an HPA's spec or a target's selector); null outside.
    */
   private @Nullable Map<String, List<TargetSelector>> roundSelectors;
+  /**
+   * During {@link #syncAll}: the target scales read with the selectors, by HPA ({@code namespace/name}), for the
+   * HPAs whose target no other HPA of the namespace scales (only its own sync writes it, so what was read is what its
+   * sync would read); each taken once, by that HPA's sync. Null outside.
+   */
+  private @Nullable Map<String, TargetScale> roundScales;
   /** Per namespace: which HPAs' target selectors match a label set, while the selectors stay the same. */
   private final Map<String, SelectorMatches> selectorMatches = new HashMap<>();
   /** Per namespace: the last selectors read, returned again (the same list) while they are equal. */
   private final Map<String, List<TargetSelector>> lastSelectors = new java.util.concurrent.ConcurrentHashMap<>();
   /** Per HPA ({@code namespace/name}): its last proposal and what it was computed from. */
   private final Map<String, Memo> memos = new java.util.concurrent.ConcurrentHashMap<>();
+  /** The {@code namespace/name} of each HPA synced: the same string (with its hash) at every sync. */
+  private final Map<String, Map<String, String>> keys = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Per HPA ({@code namespace/name}) and metric: what was read from its pods last time ({@link PodFacts}). */
+  private final Map<String, PodFacts.Slot[]> podFacts = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Per HPA ({@code namespace/name}): its last sync that changed nothing, and what it started from. */
+  private final Map<String, Quiet> quiet = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * A sync that neither rescaled nor failed, with what decided it: the HPA object as the store held it afterwards
+   * (so with the status that sync wrote), the target's scale, the proposal (a {@link Memo}'s) and the normalized
+   * count with its conditions. A later sync from the same HPA object and scale that gets the same proposal and the
+   * same normalized result would set every condition as it is (same statuses keep their transition times), so it
+   * would build the status the HPA already has and write nothing: its outcome is this one's.
+   */
+  private record Quiet(HorizontalPodAutoscaler hpa, TargetScale scale, Proposal proposal,
+      ReplicaNormalizer.Normalized normalized, SyncOutcome outcome) {}
 
   /**
    * A proposal of {@link #computeReplicasForMetrics} and its inputs: the HPA's spec, the target's scale, the pods
@@ -147,6 +169,12 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     if (context.object().isEmpty()) {
       normalizer.forget(key.namespace() + "/" + key.name());
       memos.remove(key.namespace() + "/" + key.name());
+      quiet.remove(key.namespace() + "/" + key.name());
+      podFacts.remove(key.namespace() + "/" + key.name());
+      Map<String, String> inNamespace = keys.get(key.namespace());
+      if (inNamespace != null) {
+        inNamespace.remove(key.name());
+      }
       if (registry.enabled() && tracked.remove(key.namespace() + "/" + key.name())) {
         registry.gauge(HorizontalPodAutoscalerMetrics.NUM_HORIZONTAL_POD_AUTOSCALERS).add(-1);
         registry.gauge(HorizontalPodAutoscalerMetrics.DESIRED_REPLICAS, key.namespace(), key.name()).set(0);
@@ -168,12 +196,15 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
   public List<SyncOutcome> syncAll() {
     List<SyncOutcome> out = new ArrayList<>();
     roundSelectors = new HashMap<>();
+    roundScales = new HashMap<>();
     try {
+      // a sync writes only its own HPA's status: each listed HPA is the stored one when its turn comes
       for (HorizontalPodAutoscaler h : store.list(HorizontalPodAutoscaler.class).items()) {
-        out.add(sync(h.metadata().namespace(), h.metadata().name()));
+        out.add(sync(h.metadata().namespace(), h.metadata().name(), h));
       }
     } finally {
       roundSelectors = null;
+      roundScales = null;
     }
     return out;
   }
@@ -185,11 +216,16 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
    * @throws NotFoundException when the HPA itself does not exist
    */
   public SyncOutcome sync(String namespace, String name) {
+    return sync(namespace, name, null);
+  }
+
+  /** {@link #sync}, from {@code listed} when it is the stored HPA. */
+  private SyncOutcome sync(String namespace, String name, @Nullable HorizontalPodAutoscaler listed) {
     if (!registry.enabled()) {
-      return syncOnce(namespace, name);
+      return syncOnce(namespace, name, listed);
     }
     long start = System.nanoTime();
-    SyncOutcome o = syncOnce(namespace, name);
+    SyncOutcome o = syncOnce(namespace, name, listed);
     String action = o.desiredReplicas() > o.currentReplicas() ? HorizontalPodAutoscalerMetrics.SCALE_UP
         : o.desiredReplicas() < o.currentReplicas() ? HorizontalPodAutoscalerMetrics.SCALE_DOWN
         : HorizontalPodAutoscalerMetrics.NONE;
@@ -204,18 +240,31 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     return o;
   }
 
-  private SyncOutcome syncOnce(String namespace, String name) {
-    HorizontalPodAutoscaler hpa = store.require(HorizontalPodAutoscaler.class, namespace, name);
-    String key = namespace + "/" + name;
+  private String keyOf(String namespace, String name) {
+    Map<String, String> inNamespace = keys.get(namespace);
+    if (inNamespace == null) {
+      inNamespace = keys.computeIfAbsent(namespace, k -> new java.util.concurrent.ConcurrentHashMap<>());
+    }
+    String key = inNamespace.get(name);
+    return key != null ? key : inNamespace.computeIfAbsent(name, k -> namespace + "/" + name);
+  }
+
+  private SyncOutcome syncOnce(String namespace, String name, @Nullable HorizontalPodAutoscaler listed) {
+    HorizontalPodAutoscaler hpa = listed != null ? listed : store.require(HorizontalPodAutoscaler.class, namespace,
+        name);
+    String key = keyOf(namespace, name);
     Instant now = clock.instant();
     Conditions conditions = new Conditions(hpa.status().conditions(), now);
     List<String> events = new ArrayList<>();
     HorizontalPodAutoscalerSpec spec = hpa.spec();
     CrossVersionObjectReference ref = spec.scaleTargetRef();
 
-    TargetScale scale;
+    Map<String, TargetScale> round = listed != null ? roundScales : null;
+    TargetScale scale = round != null ? round.remove(key) : null;
     try {
-      scale = TargetScale.read(store, namespace, ref);
+      if (scale == null) {
+        scale = TargetScale.read(store, namespace, ref);
+      }
     } catch (FleetKitException | IllegalArgumentException e) {
       conditions.set(HorizontalPodAutoscalerConditionType.AbleToScale, ConditionStatus.False, "FailedGetScale",
           "the HPA controller was unable to get the target's current scale: " + e.getMessage());
@@ -236,6 +285,8 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     boolean rescale = true;
     List<MetricStatus> metricStatuses = hpa.status().currentMetrics();
     String error = null;
+    ReplicaNormalizer.Normalized normalized = null;
+    Proposal quietProposal = null;
 
     if (currentReplicas == 0 && minReplicas != 0) {
       rescale = false;
@@ -271,6 +322,14 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
         rescaleReason = "All metrics below target";
       }
       ReplicaNormalizer.Normalized n = normalizer.normalize(key, spec, currentReplicas, desiredReplicas);
+      Quiet q = quiet.get(key);
+      if (q != null && q.hpa() == hpa && q.proposal() == proposal && q.scale().equals(scale)
+          && q.normalized().equals(n)) {
+        return q.outcome();
+      }
+      quiet.remove(key);
+      normalized = n;
+      quietProposal = proposal;
       desiredReplicas = n.replicas();
       conditions.set(n.ableToScale());
       conditions.set(n.scalingLimited());
@@ -299,22 +358,29 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     } else {
       desiredReplicas = currentReplicas;
     }
-    writeStatus(hpa, currentReplicas, desiredReplicas, metricStatuses, conditions, lastScaleTime);
-    return new SyncOutcome(key, currentReplicas, desiredReplicas, rescale, events, error);
+    HorizontalPodAutoscaler after = writeStatus(hpa, currentReplicas, desiredReplicas, metricStatuses, conditions,
+        lastScaleTime);
+    SyncOutcome outcome = new SyncOutcome(key, currentReplicas, desiredReplicas, rescale, events, error);
+    if (!rescale && error == null && normalized != null && quietProposal != null && after != null) {
+      quiet.put(key, new Quiet(after, scale, quietProposal, normalized, outcome));
+    }
+    return outcome;
   }
 
-  private void writeStatus(HorizontalPodAutoscaler hpa, int current, int desired, List<MetricStatus> metrics,
-      Conditions conditions, @Nullable Instant lastScaleTime) {
+  /** Writes the status when it changed; the HPA as stored afterwards, or null when the write failed. */
+  private @Nullable HorizontalPodAutoscaler writeStatus(HorizontalPodAutoscaler hpa, int current, int desired,
+      List<MetricStatus> metrics, Conditions conditions, @Nullable Instant lastScaleTime) {
     HorizontalPodAutoscalerStatus status = new HorizontalPodAutoscalerStatus(hpa.metadata().generation(),
         lastScaleTime, current, desired, metrics, conditions.list());
     if (status.equals(hpa.status())) {
-      return;
+      return hpa;
     }
     try {
-      store.updateStatus(hpa.withStatus(status));
+      return store.updateStatus(hpa.withStatus(status));
     } catch (FleetKitException e) {
       LOG.debug("hpa {}/{}: status update failed: {}", hpa.metadata().namespace(), hpa.metadata().name(),
           e.getMessage());
+      return null;
     }
   }
 
@@ -325,7 +391,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
    */
   private Proposal computeReplicasForMetrics(HorizontalPodAutoscaler hpa, TargetScale scale, Conditions conditions) {
     String namespace = hpa.metadata().namespace();
-    String key = namespace + "/" + hpa.metadata().name();
+    String key = keyOf(namespace, hpa.metadata().name());
     List<Pod> pods = this.pods.list(namespace, scale.selector());
     List<TargetSelector> selectors = selectorsOf(namespace);
     List<MetricSpec> specs = hpa.spec().metrics();
@@ -361,11 +427,19 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     String firstError = null;
     HorizontalPodAutoscalerCondition firstCondition = null;
     ReplicaCalculator.Horizon horizon = new ReplicaCalculator.Horizon();
+    PodFacts.Slot[] slots = podFacts.get(key);
+    if (slots == null || slots.length != specs.size()) {
+      slots = new PodFacts.Slot[specs.size()];
+      for (int i = 0; i < slots.length; i++) {
+        slots[i] = new PodFacts.Slot();
+      }
+      podFacts.put(key, slots);
+    }
     for (int i = 0; i < specs.size(); i++) {
       MetricSpec spec = specs.get(i);
       long start = registry.enabled() ? System.nanoTime() : 0;
       try {
-        One one = computeReplicasForMetric(namespace, spec, scale, pods, horizon);
+        One one = computeReplicasForMetric(namespace, spec, scale, pods, horizon, slots[i]);
         perMetric[i] = one.replicas;
         statuses.add(one.status);
         if (replicas == 0 || one.replicas > replicas) {
@@ -503,10 +577,22 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
 
   private List<TargetSelector> readTargetSelectors(String namespace) {
     List<TargetSelector> out = new ArrayList<>();
+    Map<String, TargetScale> round = roundScales;
+    Map<String, String> scaledBy = round != null ? new HashMap<>() : null;
     for (HorizontalPodAutoscaler other : store.list(HorizontalPodAutoscaler.class, namespace).items()) {
       try {
-        LabelSelector s = TargetScale.read(store, namespace, other.spec().scaleTargetRef()).selector();
-        out.add(new TargetSelector(other.metadata().name(), namespace + "/" + other.metadata().name(), s));
+        CrossVersionObjectReference ref = other.spec().scaleTargetRef();
+        TargetScale scale = TargetScale.read(store, namespace, ref);
+        String key = keyOf(namespace, other.metadata().name());
+        out.add(new TargetSelector(other.metadata().name(), key, scale.selector()));
+        if (round != null) {
+          String first = scaledBy.putIfAbsent(ref.kind() + "/" + ref.name(), key);
+          if (first == null) {
+            round.put(key, scale);
+          } else { // two HPAs scale one target: each sync reads it after the other's write
+            round.remove(first);
+          }
+        }
       } catch (FleetKitException | IllegalArgumentException e) {
         // an HPA whose target cannot be read selects nothing
       }
@@ -536,7 +622,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
   }
 
   private One computeReplicasForMetric(String namespace, MetricSpec spec, TargetScale scale, List<Pod> pods,
-      ReplicaCalculator.Horizon horizon) {
+      ReplicaCalculator.Horizon horizon, PodFacts.Slot slot) {
     int specReplicas = scale.specReplicas();
     int statusReplicas = scale.statusReplicas();
     LabelSelector selector = scale.selector();
@@ -546,7 +632,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
         MetricTarget t = r.target();
         if (t.type() == MetricTargetType.Utilization && t.averageUtilization() != null) {
           ReplicaCount c = calculator.resourceReplicas(specReplicas, t.averageUtilization(), r.name(), namespace,
-              selector, pods, "", horizon);
+              selector, pods, "", horizon, slot);
           return new One(c.replicas(), r.name() + " resource utilization (percentage of request)",
               MetricStatus.of(new ResourceMetricStatus(r.name(), average(c))));
         }
@@ -561,7 +647,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
         MetricTarget t = r.target();
         if (t.type() == MetricTargetType.Utilization && t.averageUtilization() != null) {
           ReplicaCount c = calculator.resourceReplicas(specReplicas, t.averageUtilization(), r.name(), namespace,
-              selector, pods, r.container(), horizon);
+              selector, pods, r.container(), horizon, slot);
           return new One(c.replicas(), r.name() + " container resource utilization (percentage of request)",
               MetricStatus.of(new ContainerResourceMetricStatus(r.name(), r.container(), average(c))));
         }

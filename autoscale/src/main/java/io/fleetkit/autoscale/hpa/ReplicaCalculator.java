@@ -1,7 +1,6 @@
 package io.fleetkit.autoscale.hpa;
 
 import io.fleetkit.api.autoscaling.CrossVersionObjectReference;
-import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodPhase;
@@ -11,7 +10,6 @@ import io.fleetkit.api.resource.ResourceNames;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -103,57 +101,246 @@ public final class ReplicaCalculator {
   /** As above; {@code horizon}, when given, is limited to the instant until which the result cannot change. */
   ReplicaCount resourceReplicas(int currentReplicas, int targetUtilization, String resource, String namespace,
       LabelSelector selector, List<Pod> pods, String container, @Nullable Horizon horizon) {
-    Fetched fetched = fetchResourceMetrics(resource, namespace, selector, container);
-    Map<String, PodSample> samples = fetched.samples;
+    return resourceReplicas(currentReplicas, targetUtilization, resource, namespace, selector, pods, container,
+        horizon, null);
+  }
+
+  /**
+   * As above; with a {@code slot}, the pods are a {@link PodLister}'s list (in key order, so no two share a name;
+   * without one that is checked), and what is read from each pod ({@link PodFacts}) is kept in the slot: the next
+   * call reads only the pods that are not the same objects as in this list.
+   *
+   * <p>Upstream builds maps of the samples and requests by pod name, groups the pods into sets, removes the ignored
+   * and unready pods' samples and sums what is left, twice. This is the same arithmetic over one pass: every sum
+   * upstream takes is a sum over one of the groups (ready pods with their samples, missing pods, unready pods) plus
+   * samples of pods not in the list, which count in the number of samples and nowhere else; integer sums do not
+   * depend on their order, so the totals, the whole-percent utilizations and the replica counts are upstream's.
+   */
+  ReplicaCount resourceReplicas(int currentReplicas, int targetUtilization, String resource, String namespace,
+      LabelSelector selector, List<Pod> pods, String container, @Nullable Horizon horizon,
+      PodFacts.@Nullable Slot slot) {
+    List<PodResourceMetrics> raw = fetchRaw(resource, namespace, selector);
+    Instant timestamp = raw.get(0).timestamp();
     if (pods.isEmpty()) {
       throw new MetricsUnavailableException("no pods returned by selector while calculating replica count");
     }
-    PodGroups groups = groupPods(pods, samples, resource, horizon);
-    samples.keySet().removeAll(groups.ignored());
-    samples.keySet().removeAll(groups.unready());
-    Map<String, Long> requests = calculatePodRequests(pods, container, resource);
-    if (samples.isEmpty()) {
+    if (slot == null) {
+      requireDistinctNames(pods);
+    }
+    PodFacts facts = facts(pods, resource, container, slot == null ? null : slot.facts);
+    if (slot != null) {
+      slot.facts = facts;
+    }
+    Tally t = tally(facts, Samples.of(raw, container, facts), targetUtilization, horizon);
+    facts.requireRequests();
+    if (t.ready + t.unknownSamples == 0) {
       throw new MetricsUnavailableException("did not receive metrics for targeted pods (pods might be unready)");
     }
-    Utilization u = utilizationRatio(samples, requests, targetUtilization);
-    double usageRatio = u.ratio;
-    boolean scaleUpWithUnready = !groups.unready().isEmpty() && usageRatio > 1.0;
-    if (!scaleUpWithUnready && groups.missing().isEmpty()) {
-      if (withinTolerance(usageRatio)) {
-        return new ReplicaCount(currentReplicas, u.rawAverage, u.utilization, fetched.timestamp);
-      }
-      return new ReplicaCount(ceil(usageRatio * groups.readyPodCount()), u.rawAverage, u.utilization,
-          fetched.timestamp);
+    if (t.readyRequests == 0) {
+      throw new MetricsUnavailableException("no metrics returned matched known pods");
     }
-    if (!groups.missing().isEmpty()) {
-      if (usageRatio < 1.0) {
-        // On a scale-down a missing pod counts as using its whole request, or the target when that is above 100%.
-        long fallbackUtilization = Math.max(100, targetUtilization);
-        for (String pod : groups.missing()) {
-          samples.put(pod, new PodSample(requests.getOrDefault(pod, 0L) * fallbackUtilization / 100, null, null));
-        }
-      } else if (usageRatio > 1.0) {
-        for (String pod : groups.missing()) {
-          samples.put(pod, new PodSample(0, null, null));
-        }
+    int utilization = (int) ((t.readyUsage * 100) / t.readyRequests);
+    double usageRatio = (double) utilization / (double) targetUtilization;
+    long rawAverage = t.readyUsage / t.ready;
+    boolean scaleUpWithUnready = t.unready > 0 && usageRatio > 1.0;
+    if (!scaleUpWithUnready && t.missing == 0) {
+      if (withinTolerance(usageRatio)) {
+        return new ReplicaCount(currentReplicas, rawAverage, utilization, timestamp);
       }
+      return new ReplicaCount(ceil(usageRatio * t.ready), rawAverage, utilization, timestamp);
+    }
+    // Upstream puts the missing pods' samples back (on a scale-down at their request, or at the target when that is
+    // above 100%; on a scale-up at 0; at a ratio of exactly 1 not at all) and, on a scale-up, the unready pods' at 0.
+    long usage = t.readyUsage;
+    long requests = t.readyRequests;
+    int samples = t.ready + t.unknownSamples;
+    if (t.missing > 0 && usageRatio != 1.0) {
+      usage += usageRatio < 1.0 ? t.missingFill : 0;
+      requests += t.missingRequests;
+      samples += t.missing;
     }
     if (scaleUpWithUnready) {
-      for (String pod : groups.unready()) {
-        samples.put(pod, new PodSample(0, null, null));
-      }
+      requests += t.unreadyRequests;
+      samples += t.unready;
     }
-    double newUsageRatio = utilizationRatio(samples, requests, targetUtilization).ratio;
+    double newUsageRatio = (double) (int) ((usage * 100) / requests) / (double) targetUtilization;
     if (withinTolerance(newUsageRatio) || (usageRatio < 1.0 && newUsageRatio > 1.0)
         || (usageRatio > 1.0 && newUsageRatio < 1.0)) {
-      return new ReplicaCount(currentReplicas, u.rawAverage, u.utilization, fetched.timestamp);
+      return new ReplicaCount(currentReplicas, rawAverage, utilization, timestamp);
     }
-    int newReplicas = ceil(newUsageRatio * samples.size());
+    int newReplicas = ceil(newUsageRatio * samples);
     if ((newUsageRatio < 1.0 && newReplicas > currentReplicas)
         || (newUsageRatio > 1.0 && newReplicas < currentReplicas)) {
-      return new ReplicaCount(currentReplicas, u.rawAverage, u.utilization, fetched.timestamp);
+      return new ReplicaCount(currentReplicas, rawAverage, utilization, timestamp);
     }
-    return new ReplicaCount(newReplicas, u.rawAverage, u.utilization, fetched.timestamp);
+    return new ReplicaCount(newReplicas, rawAverage, utilization, timestamp);
+  }
+
+  /** What one pass over the pods sums for {@link #resourceReplicas}. */
+  private static final class Tally {
+    /** Ready pods (each has a sample): how many, their usage, their requests. */
+    int ready;
+    long readyUsage;
+    long readyRequests;
+    /** Pods without a sample: how many, their requests, and their requests at the scale-down fallback utilization. */
+    int missing;
+    long missingRequests;
+    long missingFill;
+    /** Unready pods: how many, their requests. */
+    int unready;
+    long unreadyRequests;
+    /** Samples of pods not in the list. */
+    int unknownSamples;
+  }
+
+  private PodFacts facts(List<Pod> pods, String resource, String container, @Nullable PodFacts earlier) {
+    return PodFacts.of(pods, resource, container, cpuInitializationPeriod, delayOfInitialReadinessStatus, earlier);
+  }
+
+  private Tally tally(PodFacts facts, Samples samples, int targetUtilization, @Nullable Horizon horizon) {
+    Instant now = clock.instant();
+    long fallbackUtilization = Math.max(100, targetUtilization);
+    Tally t = new Tally();
+    for (int i = 0; i < facts.names.length; i++) {
+      long request = facts.request[i];
+      int s = samples.indexOf(i, facts.names[i]);
+      PodResourceMetrics m = s < 0 ? null : samples.raw.get(s);
+      switch (facts.classify(i, s >= 0, m == null ? null : m.timestamp(), m == null ? null : m.window(), now,
+          horizon)) {
+        case PodFacts.IGNORED -> { }
+        case PodFacts.UNREADY -> {
+          t.unready++;
+          t.unreadyRequests += request;
+        }
+        case PodFacts.MISSING -> {
+          t.missing++;
+          t.missingRequests += request;
+          t.missingFill += request * fallbackUtilization / 100;
+        }
+        default -> {
+          t.ready++;
+          t.readyUsage += samples.usage[s];
+          t.readyRequests += request;
+        }
+      }
+    }
+    t.unknownSamples = samples.distinct - samples.matched;
+    return t;
+  }
+
+  /**
+   * The samples of one resource read: per raw entry the usage of the pod (its containers' sum) or of the one named
+   * container, where it has one; and where each pod's is. When the entries are the pods' in the pods' order (a
+   * metrics source listing by the same selector in key order), the pods are matched to them as they come, else
+   * through a map by name in which, as in upstream's, a later entry for a name replaces an earlier one.
+   */
+  private static final class Samples {
+    final List<PodResourceMetrics> raw;
+    /** Per raw entry its usage, or -1 when it gives none (no containers, or not the named container). */
+    final long[] usage;
+    final boolean[] has;
+    /** Per pod, the raw entry of its sample, or -1; null when matched through {@link #byName}. */
+    final int @Nullable [] inOrder;
+    final @Nullable Map<String, Integer> byName;
+    /** Distinct pod names among the samples, and how many of them are pods of the list. */
+    int distinct;
+    int matched;
+
+    private Samples(List<PodResourceMetrics> raw, long[] usage, boolean[] has, int @Nullable [] inOrder,
+        @Nullable Map<String, Integer> byName) {
+      this.raw = raw;
+      this.usage = usage;
+      this.has = has;
+      this.inOrder = inOrder;
+      this.byName = byName;
+    }
+
+    static Samples of(List<PodResourceMetrics> raw, String container, PodFacts pods) {
+      int n = raw.size();
+      long[] usage = new long[n];
+      boolean[] has = new boolean[n];
+      int count = 0;
+      for (int j = 0; j < n; j++) {
+        PodResourceMetrics m = raw.get(j);
+        if (container.isEmpty()) {
+          if (m.containers().isEmpty()) {
+            continue;
+          }
+          long sum = 0;
+          for (ContainerUsage c : m.containers()) {
+            sum += c.milliValue();
+          }
+          usage[j] = sum;
+          has[j] = true;
+          count++;
+        } else {
+          for (ContainerUsage c : m.containers()) {
+            if (c.name().equals(container)) {
+              usage[j] = c.milliValue();
+              has[j] = true;
+              count++;
+              break;
+            }
+          }
+        }
+      }
+      // in order: every sample is the next pod's that has one (pod names being distinct, no name is left unmatched)
+      int[] inOrder = new int[pods.names.length];
+      int j = 0;
+      for (int i = 0; i < inOrder.length; i++) {
+        while (j < n && !has[j]) {
+          j++;
+        }
+        String name = pods.names[i];
+        String sampled = j < n ? raw.get(j).podName() : null;
+        if (sampled != null && (sampled == name || sampled.equals(name))) {
+          inOrder[i] = j++;
+        } else {
+          inOrder[i] = -1;
+        }
+      }
+      while (j < n && !has[j]) {
+        j++;
+      }
+      if (j == n) {
+        Samples s = new Samples(raw, usage, has, inOrder, null);
+        s.distinct = count;
+        s.matched = count;
+        return s;
+      }
+      Map<String, Integer> byName = new HashMap<>(n * 4 / 3 + 1);
+      for (int k = 0; k < n; k++) {
+        if (has[k]) {
+          byName.put(raw.get(k).podName(), k);
+        }
+      }
+      Samples s = new Samples(raw, usage, has, null, byName);
+      s.distinct = byName.size();
+      return s;
+    }
+
+    /** The raw entry of pod {@code i}'s sample, or -1. */
+    int indexOf(int i, String pod) {
+      if (inOrder != null) {
+        return inOrder[i];
+      }
+      Integer k = Objects.requireNonNull(byName).get(pod);
+      if (k == null) {
+        return -1;
+      }
+      matched++;
+      return k;
+    }
+  }
+
+  private static void requireDistinctNames(List<Pod> pods) {
+    Set<String> seen = new HashSet<>();
+    for (Pod p : pods) {
+      if (!seen.add(p.metadata().name())) {
+        throw new IllegalArgumentException("replica calculator: pods: two pods named " + p.metadata().name()
+            + "; the pods of a scale target have distinct names");
+      }
+    }
   }
 
   /**
@@ -359,7 +546,8 @@ public final class ReplicaCalculator {
     return new ReplicaCount(newReplicas, usage, null, fetched.timestamp);
   }
 
-  private Fetched fetchResourceMetrics(String resource, String namespace, LabelSelector selector, String container) {
+  /** The resource metrics of the pods {@code selector} matches, at least one. */
+  private List<PodResourceMetrics> fetchRaw(String resource, String namespace, LabelSelector selector) {
     List<PodResourceMetrics> raw;
     try {
       raw = metrics.podResourceMetrics(namespace, selector, resource);
@@ -371,6 +559,11 @@ public final class ReplicaCalculator {
       throw new MetricsUnavailableException("unable to get metrics for resource " + resource
           + ": no metrics returned from resource metrics API");
     }
+    return raw;
+  }
+
+  private Fetched fetchResourceMetrics(String resource, String namespace, LabelSelector selector, String container) {
+    List<PodResourceMetrics> raw = fetchRaw(resource, namespace, selector);
     Map<String, PodSample> samples = new LinkedHashMap<>();
     for (PodResourceMetrics m : raw) {
       if (container.isEmpty()) {
@@ -410,54 +603,21 @@ public final class ReplicaCalculator {
    */
   PodGroups groupPods(List<Pod> pods, Map<String, PodSample> samples, String resource, @Nullable Horizon horizon) {
     Instant now = clock.instant();
+    PodFacts facts = facts(pods, resource, "", null);
     int ready = 0;
     Set<String> unready = new HashSet<>();
     Set<String> missing = new HashSet<>();
     Set<String> ignored = new HashSet<>();
-    for (Pod pod : pods) {
-      String name = pod.metadata().name();
-      if (pod.metadata().deletionTimestamp() != null || pod.status().phase() == PodPhase.Failed) {
-        ignored.add(name);
-        continue;
-      }
-      if (pod.status().phase() == PodPhase.Pending) {
-        unready.add(name);
-        continue;
-      }
+    for (int i = 0; i < facts.names.length; i++) {
+      String name = facts.names[i];
       PodSample sample = samples.get(name);
-      if (sample == null) {
-        missing.add(name);
-        continue;
+      switch (facts.classify(i, sample != null, sample == null ? null : sample.timestamp,
+          sample == null ? null : sample.window, now, horizon)) {
+        case PodFacts.IGNORED -> ignored.add(name);
+        case PodFacts.UNREADY -> unready.add(name);
+        case PodFacts.MISSING -> missing.add(name);
+        default -> ready++;
       }
-      if (ResourceNames.CPU.equals(resource)) {
-        boolean isUnready;
-        PodCondition condition = pod.status().condition(PodCondition.READY);
-        Instant startTime = pod.status().startTime();
-        if (condition == null || startTime == null) {
-          isUnready = true;
-        } else {
-          Instant transition = goTime(condition.lastTransitionTime());
-          Instant initialized = startTime.plus(cpuInitializationPeriod);
-          if (initialized.isAfter(now)) {
-            // Within the initialization period: drop the sample if the pod is unready or no full metric window has
-            // passed since its last readiness transition.
-            boolean early = goTime(sample.timestamp).isBefore(transition.plus(windowOf(sample)));
-            isUnready = condition.status() == ConditionStatus.False || early;
-            if (horizon != null) {
-              horizon.limit(condition.status() != ConditionStatus.False && early ? now : initialized);
-            }
-          } else {
-            // After it: drop the sample only if the pod is unready and has never been ready.
-            isUnready = condition.status() == ConditionStatus.False
-                && startTime.plus(delayOfInitialReadinessStatus).isAfter(transition);
-          }
-        }
-        if (isUnready) {
-          unready.add(name);
-          continue;
-        }
-      }
-      ready++;
     }
     return new PodGroups(ready, unready, missing, ignored);
   }
@@ -471,47 +631,9 @@ public final class ReplicaCalculator {
   static Map<String, Long> calculatePodRequests(List<Pod> pods, String container, String resource) {
     Map<String, Long> requests = new HashMap<>();
     for (Pod pod : pods) {
-      List<Container> containers = new ArrayList<>(pod.spec().containers());
-      for (Container c : pod.spec().initContainers()) {
-        if (c.isRestartable()) {
-          containers.add(c);
-        }
-      }
-      long sum = 0;
-      for (Container c : containers) {
-        if (container.isEmpty() || container.equals(c.name())) {
-          if (!c.resources().requests().has(resource)) {
-            throw new MetricsUnavailableException("missing request for " + resource + " in container " + c.name()
-                + " of Pod " + pod.metadata().name());
-          }
-          sum += c.resources().requests().milliValue(resource);
-        }
-      }
-      requests.put(pod.metadata().name(), sum);
+      requests.put(pod.metadata().name(), PodFacts.request(pod, container, resource));
     }
     return requests;
-  }
-
-  /** {@code GetResourceUtilizationRatio}: the whole-percent utilization over pods with both a sample and a request. */
-  private static Utilization utilizationRatio(Map<String, PodSample> samples, Map<String, Long> requests,
-      int targetUtilization) {
-    long metricsTotal = 0;
-    long requestsTotal = 0;
-    int entries = 0;
-    for (Map.Entry<String, PodSample> e : samples.entrySet()) {
-      Long request = requests.get(e.getKey());
-      if (request == null) {
-        continue; // a metric for an unknown pod (e.g. an older pod name) is ignored
-      }
-      metricsTotal += e.getValue().milliValue;
-      requestsTotal += request;
-      entries++;
-    }
-    if (requestsTotal == 0) {
-      throw new MetricsUnavailableException("no metrics returned matched known pods");
-    }
-    int utilization = (int) ((metricsTotal * 100) / requestsTotal);
-    return new Utilization((double) utilization / (double) targetUtilization, utilization, metricsTotal / entries);
   }
 
   private static long averageUsage(Map<String, PodSample> samples) {
@@ -529,11 +651,6 @@ public final class ReplicaCalculator {
 
   private static Instant goTime(@Nullable Instant t) {
     return t != null ? t : GO_ZERO_TIME;
-  }
-
-  private static Duration windowOf(PodSample s) {
-    Duration w = s.window;
-    return w != null ? w : Duration.ZERO;
   }
 
   /** {@code int32(math.Ceil(x))}, saturating at the int range. */
@@ -570,8 +687,6 @@ public final class ReplicaCalculator {
   }
 
   private record Fetched(Map<String, PodSample> samples, Instant timestamp) {}
-
-  private record Utilization(double ratio, int utilization, long rawAverage) {}
 
   /**
    * The instant until which a computation's result stays what it is for the same inputs (pods, and samples with the

@@ -47,7 +47,7 @@ public final class ReplicaNormalizer {
 
   private final Clock clock;
   private final Duration downscaleStabilizationWindow;
-  private final Map<String, List<Recommendation>> recommendations = new HashMap<>();
+  private final Map<String, Recommendations> recommendations = new HashMap<>();
   private final Map<String, List<ScaleEvent>> scaleUpEvents = new HashMap<>();
   private final Map<String, List<ScaleEvent>> scaleDownEvents = new HashMap<>();
 
@@ -83,6 +83,41 @@ public final class ReplicaNormalizer {
   /** A past unstabilized recommendation. */
   record Recommendation(int recommendation, Instant timestamp) {}
 
+  /**
+   * One HPA's past recommendations in slots (an old one's slot is reused, as upstream's list), as numbers: the
+   * windows compare timestamps on every sync without reading an object per recommendation.
+   */
+  private static final class Recommendations {
+    int[] value = new int[4];
+    long[] second = new long[4];
+    int[] nano = new int[4];
+    int size;
+
+    /** Sets slot {@code i}, or appends when {@code i} is the size. */
+    void set(int i, int v, Instant t) {
+      if (i == value.length) {
+        value = java.util.Arrays.copyOf(value, i * 2);
+        second = java.util.Arrays.copyOf(second, i * 2);
+        nano = java.util.Arrays.copyOf(nano, i * 2);
+      }
+      value[i] = v;
+      second[i] = t.getEpochSecond();
+      nano[i] = t.getNano();
+      if (i == size) {
+        size++;
+      }
+    }
+
+    /** Whether slot {@code i}'s timestamp is before the instant {@code (s, n)}. */
+    boolean before(int i, long s, int n) {
+      return second[i] < s || (second[i] == s && nano[i] < n);
+    }
+
+    Instant timestamp(int i) {
+      return Instant.ofEpochSecond(second[i], nano[i]);
+    }
+  }
+
   /** A past rescale: how many replicas were added (or removed) and when; outdated slots are reused. */
   record ScaleEvent(int replicaChange, Instant timestamp, boolean outdated) {
     ScaleEvent asOutdated() {
@@ -93,8 +128,8 @@ public final class ReplicaNormalizer {
   /** Records {@code current} as the first recommendation of a new HPA ({@code recordInitialRecommendation}). */
   public synchronized void recordInitialRecommendation(String key, int currentReplicas) {
     recommendations.computeIfAbsent(key, k -> {
-      List<Recommendation> l = new ArrayList<>();
-      l.add(new Recommendation(currentReplicas, clock.instant()));
+      Recommendations l = new Recommendations();
+      l.set(0, currentReplicas, clock.instant());
       return l;
     });
   }
@@ -168,22 +203,18 @@ public final class ReplicaNormalizer {
     boolean foundOld = false;
     int oldIndex = 0;
     Instant cutoff = now.minus(downscaleStabilizationWindow);
-    List<Recommendation> recs = recommendations.computeIfAbsent(key, k -> new ArrayList<>());
-    for (int i = 0; i < recs.size(); i++) {
-      Recommendation r = recs.get(i);
-      if (r.timestamp().isBefore(cutoff)) {
+    Recommendations recs = recommendations.computeIfAbsent(key, k -> new Recommendations());
+    long cutoffSecond = cutoff.getEpochSecond();
+    int cutoffNano = cutoff.getNano();
+    for (int i = 0; i < recs.size; i++) {
+      if (recs.before(i, cutoffSecond, cutoffNano)) {
         foundOld = true;
         oldIndex = i;
-      } else if (r.recommendation() > max) {
-        max = r.recommendation();
+      } else if (recs.value[i] > max) {
+        max = recs.value[i];
       }
     }
-    Recommendation fresh = new Recommendation(prenormalizedDesired, now);
-    if (foundOld) {
-      recs.set(oldIndex, fresh);
-    } else {
-      recs.add(fresh);
-    }
+    recs.set(foundOld ? oldIndex : recs.size, prenormalizedDesired, now);
     return max;
   }
 
@@ -200,16 +231,16 @@ public final class ReplicaNormalizer {
         arg.scaleDown().stabilizationWindowSecondsOr((int) downscaleStabilizationWindow.toSeconds()));
     boolean foundOld = false;
     int oldIndex = 0;
-    List<Recommendation> recs = recommendations.computeIfAbsent(arg.key(), k -> new ArrayList<>());
-    for (int i = 0; i < recs.size(); i++) {
-      Recommendation r = recs.get(i);
-      if (r.timestamp().isAfter(upCutoff)) {
-        upRecommendation = Math.min(r.recommendation(), upRecommendation);
+    Recommendations recs = recommendations.computeIfAbsent(arg.key(), k -> new Recommendations());
+    for (int i = 0; i < recs.size; i++) {
+      Instant t = recs.timestamp(i);
+      if (t.isAfter(upCutoff)) {
+        upRecommendation = Math.min(recs.value[i], upRecommendation);
       }
-      if (r.timestamp().isAfter(downCutoff)) {
-        downRecommendation = Math.max(r.recommendation(), downRecommendation);
+      if (t.isAfter(downCutoff)) {
+        downRecommendation = Math.max(recs.value[i], downRecommendation);
       }
-      if (r.timestamp().isBefore(upCutoff) && r.timestamp().isBefore(downCutoff)) {
+      if (t.isBefore(upCutoff) && t.isBefore(downCutoff)) {
         foundOld = true;
         oldIndex = i;
       }
@@ -221,12 +252,7 @@ public final class ReplicaNormalizer {
     if (recommendation > downRecommendation) {
       recommendation = downRecommendation;
     }
-    Recommendation fresh = new Recommendation(arg.desiredReplicas(), now);
-    if (foundOld) {
-      recs.set(oldIndex, fresh);
-    } else {
-      recs.add(fresh);
-    }
+    recs.set(foundOld ? oldIndex : recs.size, arg.desiredReplicas(), now);
     return arg.desiredReplicas() >= arg.currentReplicas()
         ? new Limited(recommendation, "ScaleUpStabilized", MSG_SCALE_UP_STABILIZED)
         : new Limited(recommendation, "ScaleDownStabilized", MSG_SCALE_DOWN_STABILIZED);
@@ -414,11 +440,20 @@ public final class ReplicaNormalizer {
   // Test hooks: seed and inspect the per-HPA history.
 
   synchronized void setRecommendations(String key, List<Recommendation> recs) {
-    recommendations.put(key, new ArrayList<>(recs));
+    Recommendations l = new Recommendations();
+    for (Recommendation r : recs) {
+      l.set(l.size, r.recommendation(), r.timestamp());
+    }
+    recommendations.put(key, l);
   }
 
   synchronized List<Recommendation> recommendations(String key) {
-    return List.copyOf(recommendations.getOrDefault(key, List.of()));
+    Recommendations l = recommendations.get(key);
+    List<Recommendation> out = new ArrayList<>();
+    for (int i = 0; l != null && i < l.size; i++) {
+      out.add(new Recommendation(l.value[i], l.timestamp(i)));
+    }
+    return List.copyOf(out);
   }
 
   synchronized void setScaleEvents(String key, List<ScaleEvent> up, List<ScaleEvent> down) {

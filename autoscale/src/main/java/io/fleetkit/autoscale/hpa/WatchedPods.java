@@ -13,7 +13,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -51,18 +50,47 @@ public final class WatchedPods implements PodLister, AutoCloseable {
    */
   private static final class Entry {
     final LabelSelector selector;
-    final TreeMap<String, Pod> pods = new TreeMap<>();
+    /** The pods in name order, in the first {@link #size} slots (an array: a list of them is one copy). */
+    Pod[] pods = new Pod[8];
+    int size;
     final Map<Map<String, String>, int[]> labelCounts = new HashMap<>();
     @Nullable List<Pod> list;
     /** The list last handed out, kept across changes so that the same pods give the same instance. */
     @Nullable List<Pod> last;
     @Nullable Collection<Map<String, String>> labelSets;
 
+    /** Where the pod named {@code name} is, or {@code -(insertion point) - 1}. */
+    private int indexOf(String name) {
+      int lo = 0;
+      int hi = size - 1;
+      while (lo <= hi) {
+        int mid = (lo + hi) >>> 1;
+        int c = pods[mid].metadata().name().compareTo(name);
+        if (c < 0) {
+          lo = mid + 1;
+        } else if (c > 0) {
+          hi = mid - 1;
+        } else {
+          return mid;
+        }
+      }
+      return -(lo + 1);
+    }
+
     /** Puts {@code p} in (replacing its older version). */
     void put(Pod p) {
-      Pod old = pods.put(p.metadata().name(), p);
-      if (old != null) {
-        uncount(old);
+      int i = indexOf(p.metadata().name());
+      if (i >= 0) {
+        uncount(pods[i]);
+        pods[i] = p;
+      } else {
+        i = -i - 1;
+        if (size == pods.length) {
+          pods = java.util.Arrays.copyOf(pods, size * 2);
+        }
+        System.arraycopy(pods, i, pods, i + 1, size - i);
+        pods[i] = p;
+        size++;
       }
       int[] n = labelCounts.computeIfAbsent(p.metadata().labels(), k -> new int[1]);
       if (n[0]++ == 0) {
@@ -72,9 +100,11 @@ public final class WatchedPods implements PodLister, AutoCloseable {
     }
 
     void remove(String name) {
-      Pod old = pods.remove(name);
-      if (old != null) {
-        uncount(old);
+      int i = indexOf(name);
+      if (i >= 0) {
+        uncount(pods[i]);
+        System.arraycopy(pods, i + 1, pods, i, size - i - 1);
+        pods[--size] = null;
       }
       list = null;
     }
@@ -103,7 +133,8 @@ public final class WatchedPods implements PodLister, AutoCloseable {
     List<Pod> list() {
       List<Pod> l = list;
       if (l == null) {
-        l = List.copyOf(pods.values());
+        l = size == 0 ? List.of() : java.util.Collections.unmodifiableList(java.util.Arrays.asList(
+            java.util.Arrays.copyOf(pods, size)));
         if (last != null && Lister.sameObjects(last, l)) {
           l = last; // changed and changed back (a pod created and deleted between two reads): the same list
         }

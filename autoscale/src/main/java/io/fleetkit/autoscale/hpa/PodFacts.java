@@ -1,0 +1,276 @@
+package io.fleetkit.autoscale.hpa;
+
+import io.fleetkit.api.core.Container;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodCondition;
+import io.fleetkit.api.core.PodPhase;
+import io.fleetkit.api.meta.ConditionStatus;
+import io.fleetkit.api.resource.ResourceNames;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What upstream's {@code groupPods} and {@code calculatePodRequests} read from each pod of a list, for one resource
+ * and container: whether the pod is ignored (deleted or failed), pending, or grouped by its sample; its request (or
+ * the error of a container without one); and for cpu its readiness facts (Ready condition, start of the
+ * initialization period, last transition). {@link #classify} then groups a pod from these and its sample as
+ * {@code groupPods} does, without reading the pod again.
+ *
+ * <p>Made {@linkplain #of from the facts of an earlier list}, a pod that is the same object as one of that list (the
+ * store's objects are immutable: the same object, the same pod) keeps its facts; only new and changed pods are read.
+ * The lists are walked side by side in name order (a {@link PodLister}'s key order), so an unchanged pod costs a
+ * reference comparison; lists in another order are still right, with fewer pods kept. Immutable once made.
+ */
+final class PodFacts {
+  /** {@link #classify}'s answers: upstream's groups. */
+  static final int IGNORED = 0;
+  static final int UNREADY = 1;
+  static final int MISSING = 2;
+  static final int READY = 3;
+
+  private static final byte BASE_IGNORED = 0;
+  private static final byte BASE_PENDING = 1;
+  private static final byte BASE_SAMPLED = 2;
+
+  final List<Pod> pods;
+  final String resource;
+  final String container;
+  private final boolean cpu;
+  final String[] names;
+  private final byte[] base;
+  final long[] request;
+  private final @Nullable String[] requestError;
+  /** The first pod (in list order) with a container without a request, or -1. */
+  private int firstRequestError = -1;
+  private final boolean[] noCondition;
+  private final @Nullable Instant[] initialized;
+  private final @Nullable Instant[] transition;
+  private final boolean[] readyFalse;
+  private final boolean[] neverReady;
+  /** The container lists last summed, and their request (or whether they lack one). */
+  private @Nullable List<Container> lastContainers;
+  private @Nullable List<Container> lastInit;
+  private long lastRequest;
+  private boolean lastRequestError;
+  /** The end of each pod's initialization period as epoch second and nanosecond, compared without reading it. */
+  private final long[] initializedSecond;
+  private final int[] initializedNano;
+
+  private PodFacts(List<Pod> pods, String resource, String container) {
+    int n = pods.size();
+    this.pods = pods;
+    this.resource = resource;
+    this.container = container;
+    this.cpu = ResourceNames.CPU.equals(resource);
+    names = new String[n];
+    base = new byte[n];
+    request = new long[n];
+    requestError = new String[n];
+    noCondition = new boolean[n];
+    initialized = new Instant[n];
+    transition = new Instant[n];
+    readyFalse = new boolean[n];
+    neverReady = new boolean[n];
+    initializedSecond = new long[n];
+    initializedNano = new int[n];
+  }
+
+  /**
+   * The facts of {@code pods}, keeping those of {@code earlier}'s pods that are the same objects when
+   * {@code earlier} is for the same resource and container.
+   */
+  static PodFacts of(List<Pod> pods, String resource, String container, Duration cpuInitializationPeriod,
+      Duration delayOfInitialReadinessStatus, @Nullable PodFacts earlier) {
+    if (earlier != null && (!earlier.resource.equals(resource) || !earlier.container.equals(container))) {
+      earlier = null;
+    }
+    if (earlier != null && earlier.pods == pods) {
+      return earlier;
+    }
+    PodFacts f = new PodFacts(pods, resource, container);
+    if (earlier != null) { // pods of one template share their container lists: their request is summed once
+      f.lastContainers = earlier.lastContainers;
+      f.lastInit = earlier.lastInit;
+      f.lastRequest = earlier.lastRequest;
+      f.lastRequestError = earlier.lastRequestError;
+    }
+    int k = 0;
+    int m = earlier == null ? 0 : earlier.pods.size();
+    for (int i = 0; i < pods.size(); i++) {
+      Pod p = pods.get(i);
+      boolean kept = false;
+      while (k < m) {
+        Pod q = earlier.pods.get(k);
+        if (q == p) {
+          f.copy(i, earlier, k++);
+          kept = true;
+          break;
+        }
+        int c = earlier.names[k].compareTo(p.metadata().name());
+        if (c < 0) {
+          k++; // gone from the list
+          continue;
+        }
+        if (c == 0) {
+          k++; // changed
+        }
+        break; // changed or new
+      }
+      if (!kept) {
+        f.read(i, p, cpuInitializationPeriod, delayOfInitialReadinessStatus);
+      }
+      if (f.requestError[i] != null && f.firstRequestError < 0) {
+        f.firstRequestError = i;
+      }
+    }
+    return f;
+  }
+
+  private void copy(int i, PodFacts from, int k) {
+    names[i] = from.names[k];
+    base[i] = from.base[k];
+    request[i] = from.request[k];
+    requestError[i] = from.requestError[k];
+    noCondition[i] = from.noCondition[k];
+    initialized[i] = from.initialized[k];
+    transition[i] = from.transition[k];
+    readyFalse[i] = from.readyFalse[k];
+    neverReady[i] = from.neverReady[k];
+    initializedSecond[i] = from.initializedSecond[k];
+    initializedNano[i] = from.initializedNano[k];
+  }
+
+  private void read(int i, Pod pod, Duration cpuInitializationPeriod, Duration delayOfInitialReadinessStatus) {
+    names[i] = pod.metadata().name();
+    List<Container> containers = pod.spec().containers();
+    List<Container> initContainers = pod.spec().initContainers();
+    if (containers != lastContainers || initContainers != lastInit || lastRequestError) {
+      lastContainers = containers;
+      lastInit = initContainers;
+      lastRequestError = false;
+      try {
+        lastRequest = request(pod, container, resource);
+      } catch (MetricsUnavailableException e) {
+        lastRequestError = true; // the message names the pod: read again for the next one
+        requestError[i] = e.getMessage();
+      }
+    }
+    request[i] = lastRequest;
+    if (pod.metadata().deletionTimestamp() != null || pod.status().phase() == PodPhase.Failed) {
+      base[i] = BASE_IGNORED;
+      return;
+    }
+    if (pod.status().phase() == PodPhase.Pending) {
+      base[i] = BASE_PENDING;
+      return;
+    }
+    base[i] = BASE_SAMPLED;
+    if (!cpu) {
+      return;
+    }
+    PodCondition condition = pod.status().condition(PodCondition.READY);
+    Instant startTime = pod.status().startTime();
+    if (condition == null || startTime == null) {
+      noCondition[i] = true;
+      return;
+    }
+    Instant t = goTime(condition.lastTransitionTime());
+    transition[i] = t;
+    Instant init = startTime.plus(cpuInitializationPeriod);
+    initialized[i] = init;
+    initializedSecond[i] = init.getEpochSecond();
+    initializedNano[i] = init.getNano();
+    readyFalse[i] = condition.status() == ConditionStatus.False;
+    neverReady[i] = readyFalse[i] && startTime.plus(delayOfInitialReadinessStatus).isAfter(t);
+  }
+
+  /**
+   * Upstream's group of pod {@code i} with its sample (when it has one: its timestamp and window, null when
+   * unknown) at {@code now}; {@code horizon}, when given, is limited to the instant until which the answer cannot
+   * change for the same sample or a later one: the end of the pod's initialization period while it is inside it,
+   * and now for a pod dropped only because its sample is within a metric window of its readiness change.
+   */
+  int classify(int i, boolean hasSample, @Nullable Instant sampleTime, @Nullable Duration window, Instant now,
+      ReplicaCalculator.@Nullable Horizon horizon) {
+    if (base[i] == BASE_IGNORED) {
+      return IGNORED;
+    }
+    if (base[i] == BASE_PENDING) {
+      return UNREADY;
+    }
+    if (!hasSample) {
+      return MISSING;
+    }
+    if (!cpu) {
+      return READY;
+    }
+    if (noCondition[i]) {
+      return UNREADY;
+    }
+    long nowSecond = now.getEpochSecond();
+    if (initializedSecond[i] > nowSecond || (initializedSecond[i] == nowSecond && initializedNano[i] > now.getNano())) {
+      Instant init = initialized[i];
+      // Within the initialization period: drop the sample if the pod is unready or no full metric window has
+      // passed since its last readiness transition.
+      boolean early = goTime(sampleTime).isBefore(transition[i].plus(window != null ? window : Duration.ZERO));
+      if (horizon != null) {
+        horizon.limit(!readyFalse[i] && early ? now : init);
+      }
+      return readyFalse[i] || early ? UNREADY : READY;
+    }
+    // After it: drop the sample only if the pod is unready and has never been ready.
+    return neverReady[i] ? UNREADY : READY;
+  }
+
+  /**
+   * {@code calculatePodRequests}'s error for the first pod (in list order) with a container without a request.
+   *
+   * @throws MetricsUnavailableException "missing request for cpu in container c of Pod p"
+   */
+  void requireRequests() {
+    if (firstRequestError >= 0) {
+      throw new MetricsUnavailableException(requestError[firstRequestError]);
+    }
+  }
+
+  /**
+   * One pod's request in {@code calculatePodRequests}: the sum over its containers and restartable (sidecar) init
+   * containers, or over the one named {@code container}.
+   *
+   * @throws MetricsUnavailableException when a counted container has no request for {@code resource}
+   */
+  static long request(Pod pod, String container, String resource) {
+    long sum = 0;
+    for (Container c : pod.spec().containers()) {
+      sum += containerRequest(pod, c, container, resource);
+    }
+    for (Container c : pod.spec().initContainers()) {
+      if (c.isRestartable()) {
+        sum += containerRequest(pod, c, container, resource);
+      }
+    }
+    return sum;
+  }
+
+  private static long containerRequest(Pod pod, Container c, String container, String resource) {
+    if (!container.isEmpty() && !container.equals(c.name())) {
+      return 0;
+    }
+    if (!c.resources().requests().has(resource)) {
+      throw new MetricsUnavailableException("missing request for " + resource + " in container " + c.name()
+          + " of Pod " + pod.metadata().name());
+    }
+    return c.resources().requests().milliValue(resource);
+  }
+
+  private static Instant goTime(@Nullable Instant t) {
+    return t != null ? t : ReplicaCalculator.GO_ZERO_TIME;
+  }
+
+  /** Where a caller keeps the facts of its last list of pods for one metric, to make the next ones from. */
+  static final class Slot {
+    @Nullable PodFacts facts;
+  }
+}
