@@ -261,27 +261,11 @@ public final class ReplicaCalculator {
       boolean[] has = new boolean[n];
       int count = 0;
       for (int j = 0; j < n; j++) {
-        PodResourceMetrics m = raw.get(j);
-        if (container.isEmpty()) {
-          if (m.containers().isEmpty()) {
-            continue;
-          }
-          long sum = 0;
-          for (ContainerUsage c : m.containers()) {
-            sum += c.milliValue();
-          }
-          usage[j] = sum;
+        long u = usage(raw.get(j), container);
+        if (u != NO_SAMPLE) {
+          usage[j] = u;
           has[j] = true;
           count++;
-        } else {
-          for (ContainerUsage c : m.containers()) {
-            if (c.name().equals(container)) {
-              usage[j] = c.milliValue();
-              has[j] = true;
-              count++;
-              break;
-            }
-          }
         }
       }
       // in order: every sample is the next pod's that has one (pod names being distinct, no name is left unmatched)
@@ -566,25 +550,38 @@ public final class ReplicaCalculator {
     List<PodResourceMetrics> raw = fetchRaw(resource, namespace, selector);
     Map<String, PodSample> samples = new LinkedHashMap<>();
     for (PodResourceMetrics m : raw) {
-      if (container.isEmpty()) {
-        if (m.containers().isEmpty()) {
-          continue;
-        }
-        long sum = 0;
-        for (ContainerUsage c : m.containers()) {
-          sum += c.milliValue();
-        }
-        samples.put(m.podName(), new PodSample(sum, m.timestamp(), m.window()));
-      } else {
-        for (ContainerUsage c : m.containers()) {
-          if (c.name().equals(container)) {
-            samples.put(m.podName(), new PodSample(c.milliValue(), m.timestamp(), m.window()));
-            break;
-          }
-        }
+      long u = usage(m, container);
+      if (u != NO_SAMPLE) {
+        samples.put(m.podName(), new PodSample(u, m.timestamp(), m.window()));
       }
     }
     return new Fetched(samples, raw.get(0).timestamp());
+  }
+
+  /** {@link #usage}'s answer for a pod without a sample for the metric. */
+  private static final long NO_SAMPLE = Long.MIN_VALUE;
+
+  /**
+   * A pod's usage (milli-units) as upstream's metrics client reads it: the sum over its containers, or the named
+   * {@code container}'s; {@link #NO_SAMPLE} when the pod reports no container, or not that one.
+   */
+  private static long usage(PodResourceMetrics m, String container) {
+    if (container.isEmpty()) {
+      if (m.containers().isEmpty()) {
+        return NO_SAMPLE;
+      }
+      long sum = 0;
+      for (ContainerUsage c : m.containers()) {
+        sum += c.milliValue();
+      }
+      return sum;
+    }
+    for (ContainerUsage c : m.containers()) {
+      if (c.name().equals(container)) {
+        return c.milliValue();
+      }
+    }
+    return NO_SAMPLE;
   }
 
   /**
