@@ -670,11 +670,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     lastPlannerUpdate = now;
     List<Node> ready = lastReady;
     if (unremovableNodes.size() > 0) {
-      Set<String> names = new HashSet<>(ready.size() * 2);
-      for (Node n : ready) {
-        names.add(n.name());
-      }
-      unremovableNodes.update(names::contains, now);
+      unremovableNodes.update(n -> named(ready, n) != null, now);
     }
     int limit = unneededNodesLimit(lastUnneeded.size(), options.maxEmptyBulkDelete(),
         options.scaleDownUnneededTime(), minUpdateInterval);
@@ -711,19 +707,12 @@ public final class ClusterAutoscaler implements AutoCloseable {
     int empties = 0;
     int drains = 0;
     int evicted = 0;
-    Map<String, Node> byName = null; // made on the first deletion: most loops delete nothing
     for (String name : unneeded) {
       Instant since = unneededSince.get(name);
       if (since == null || now.isBefore(since.plus(options.scaleDownUnneededTime()))) {
         continue;
       }
-      if (byName == null) {
-        byName = new HashMap<>();
-        for (Node x : nodes) {
-          byName.putIfAbsent(x.name(), x);
-        }
-      }
-      Node n = Objects.requireNonNull(byName.get(name), name);
+      Node n = Objects.requireNonNull(named(nodes, name), name);
       String pool = n.metadata().labels().get(NodePool.POOL_LABEL);
       if (room.getOrDefault(pool, 0) <= 0) {
         unremovable.put(name, NODE_GROUP_MIN_SIZE_REACHED);
@@ -786,6 +775,33 @@ public final class ClusterAutoscaler implements AutoCloseable {
         store.list(PodDisruptionBudget.class).items(), io.fleetkit.api.scheduling.PriorityClass.class,
         store.list(io.fleetkit.api.scheduling.PriorityClass.class).items());
     return SimulatedCluster.create(profile, registry, clock, objects);
+  }
+
+  /**
+   * The node named {@code name} in {@code nodes} (names unique, as in a store's list), or {@code null}: found by a
+   * binary search when the list is in name order (the store's listing order), else by a scan.
+   */
+  static @Nullable Node named(List<Node> nodes, String name) {
+    int lo = 0;
+    int hi = nodes.size() - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      Node m = nodes.get(mid);
+      int c = m.name().compareTo(name);
+      if (c < 0) {
+        lo = mid + 1;
+      } else if (c > 0) {
+        hi = mid - 1;
+      } else {
+        return m;
+      }
+    }
+    for (Node n : nodes) {
+      if (n.name().equals(name)) {
+        return n;
+      }
+    }
+    return null;
   }
 
   private static List<Node> poolNodes(List<Node> nodes, String pool) {
