@@ -66,9 +66,12 @@ import org.slf4j.LoggerFactory;
  *       its min. Removing a node evicts (deletes) its pods, then deletes the node.
  * </ol>
  *
- * <p>Thread-safety: {@code runOnce} and {@code planScaleUp} are synchronized; one instance per store.
+ * <p>The pods are listed from the store in every loop, or, when built with {@link Builder#watchPods()}, kept from a
+ * watch ({@link #close} ends it).
+ *
+ * <p>Thread-safety: {@code runOnce}, {@code planScaleUp} and {@code close} are synchronized; one instance per store.
  */
-public final class ClusterAutoscaler {
+public final class ClusterAutoscaler implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterAutoscaler.class);
   /** The annotation that keeps a node from being scaled down, as upstream. */
   public static final String SCALE_DOWN_DISABLED = "cluster-autoscaler.kubernetes.io/scale-down-disabled";
@@ -97,8 +100,10 @@ public final class ClusterAutoscaler {
   private Duration minUpdateInterval;
   private final Map<String, Backoff> backoffs = new HashMap<>();
   private final Map<String, Integer> nameCounters = new HashMap<>();
-  /** The pods by node and the unbound ones, updated from each loop's pod list by what changed. */
+  /** The pods by node and the unbound ones, updated from each loop's pod list (or the watch) by what changed. */
   private ClusterPods clusterPods = new ClusterPods();
+  /** The pods kept from a watch instead of the loop's list ({@link Builder#watchPods()}), or {@code null}. */
+  private final @Nullable WatchedClusterPods watchedPods;
   /** The scale-down snapshot's node views, reused for nodes unchanged since the last loop. */
   private SimulatedCluster.ViewCache scaleDownViews = new SimulatedCluster.ViewCache();
   /** Whether every loop starts from nothing (no state reused from the last loop): the reference for tests. */
@@ -183,6 +188,7 @@ public final class ClusterAutoscaler {
     this.metrics = b.metrics.enabled() ? new AutoscalerInstruments(b.metrics) : null;
     this.recompute = b.recompute;
     this.eligibility = b.eligibility;
+    this.watchedPods = b.watchPods ? new WatchedClusterPods(b.store) : null;
     Duration u = b.options.scaleDownUnneededTime();
     this.minUpdateInterval = u.isZero() ? Duration.ofNanos(1) : u;
   }
@@ -210,8 +216,7 @@ public final class ClusterAutoscaler {
 
     Map<String, NodePool> pools = pools();
     List<Node> nodes = store.list(Node.class).items();
-    List<Pod> pods = store.list(Pod.class).items();
-    clusterPods.update(pods);
+    syncPods();
     List<String> launched = new ArrayList<>();
     if (options.enforceNodeGroupMinSize()) {
       for (NodePool pool : pools.values()) {
@@ -259,9 +264,32 @@ public final class ClusterAutoscaler {
 
   /** The scale-up decision for the store as it is now, without launching anything. */
   public synchronized ScaleUpPlan planScaleUp() {
-    List<Pod> pods = store.list(Pod.class).items();
-    clusterPods.update(pods);
+    syncPods();
     return plan(clock.instant(), pools(), store.list(Node.class).items());
+  }
+
+  /**
+   * Ends the pod watch of {@link Builder#watchPods()} (nothing to end otherwise). Idempotent; a loop after it fails.
+   */
+  @Override
+  public synchronized void close() {
+    if (watchedPods != null) {
+      watchedPods.close();
+    }
+  }
+
+  /** Brings {@link #clusterPods} to the store's pods: from the watch, or from a list. */
+  private void syncPods() {
+    WatchedClusterPods w = watchedPods;
+    if (w == null || recompute) {
+      clusterPods.update(store.list(Pod.class).items());
+      return;
+    }
+    ClusterPods p = w.current();
+    if (p != clusterPods) { // a new grouping (the first, or after the watch expired): its bound version starts anew
+      clusterPods = p;
+      lastEvaluation = null;
+    }
   }
 
   private Map<String, NodePool> pools() {
@@ -541,8 +569,15 @@ public final class ClusterAutoscaler {
       // the pods on the node in the simulation: its own, plus those moved here from nodes found unneeded before
       NodeInfo info = Objects.requireNonNull(sim.nodeInfo(name));
       ViewFacts f = facts.get(name);
-      Drainability.Drain<PodInfo> d = f != null && f.view() == info ? drainOf(info, f, facts, drain, noBudgets)
-          : drainOf(info, drain);
+      Drainability.Drain<PodInfo> d;
+      if (f != null && f.view() == info) {
+        d = drainOf(info, f, facts, drain, noBudgets);
+      } else if (f != null && f.drain() != null) {
+        // the loaded view plus pods moved here: their decisions are added to the loaded view's drain
+        d = drain.drainAfter(f.drain(), f.view().pods(), info.pods(), PodInfo::pod, ClusterAutoscaler::rules);
+      } else {
+        d = drainOf(info, drain);
+      }
       if (d.blocked()) {
         unremovable.put(name, d.reason());
         simulatedUnremovable.add(name);
@@ -635,11 +670,7 @@ public final class ClusterAutoscaler {
     lastPlannerUpdate = now;
     List<Node> ready = lastReady;
     if (unremovableNodes.size() > 0) {
-      Set<String> names = new HashSet<>(ready.size() * 2);
-      for (Node n : ready) {
-        names.add(n.name());
-      }
-      unremovableNodes.update(names::contains, now);
+      unremovableNodes.update(n -> named(ready, n) != null, now);
     }
     int limit = unneededNodesLimit(lastUnneeded.size(), options.maxEmptyBulkDelete(),
         options.scaleDownUnneededTime(), minUpdateInterval);
@@ -676,19 +707,12 @@ public final class ClusterAutoscaler {
     int empties = 0;
     int drains = 0;
     int evicted = 0;
-    Map<String, Node> byName = null; // made on the first deletion: most loops delete nothing
     for (String name : unneeded) {
       Instant since = unneededSince.get(name);
       if (since == null || now.isBefore(since.plus(options.scaleDownUnneededTime()))) {
         continue;
       }
-      if (byName == null) {
-        byName = new HashMap<>();
-        for (Node x : nodes) {
-          byName.putIfAbsent(x.name(), x);
-        }
-      }
-      Node n = Objects.requireNonNull(byName.get(name), name);
+      Node n = Objects.requireNonNull(named(nodes, name), name);
       String pool = n.metadata().labels().get(NodePool.POOL_LABEL);
       if (room.getOrDefault(pool, 0) <= 0) {
         unremovable.put(name, NODE_GROUP_MIN_SIZE_REACHED);
@@ -753,6 +777,33 @@ public final class ClusterAutoscaler {
     return SimulatedCluster.create(profile, registry, clock, objects);
   }
 
+  /**
+   * The node named {@code name} in {@code nodes} (names unique, as in a store's list), or {@code null}: found by a
+   * binary search when the list is in name order (the store's listing order), else by a scan.
+   */
+  static @Nullable Node named(List<Node> nodes, String name) {
+    int lo = 0;
+    int hi = nodes.size() - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      Node m = nodes.get(mid);
+      int c = m.name().compareTo(name);
+      if (c < 0) {
+        lo = mid + 1;
+      } else if (c > 0) {
+        hi = mid - 1;
+      } else {
+        return m;
+      }
+    }
+    for (Node n : nodes) {
+      if (n.name().equals(name)) {
+        return n;
+      }
+    }
+    return null;
+  }
+
   private static List<Node> poolNodes(List<Node> nodes, String pool) {
     List<Node> out = new ArrayList<>();
     for (Node n : nodes) {
@@ -796,6 +847,7 @@ public final class ClusterAutoscaler {
     private AutoscalerOptions options = AutoscalerOptions.defaults();
     private MetricsRegistry metrics = MetricsRegistry.NOOP;
     private boolean recompute;
+    private boolean watchPods;
     private java.util.function.@Nullable Predicate<Node> eligibility;
 
     private Builder(ObjectStore store) {
@@ -812,6 +864,16 @@ public final class ClusterAutoscaler {
     public Builder options(AutoscalerOptions v) { options = Objects.requireNonNull(v, "options"); return this; }
     /** Records {@link ClusterAutoscalerMetrics} after every loop; default {@link MetricsRegistry#NOOP}. */
     public Builder metrics(MetricsRegistry v) { metrics = Objects.requireNonNull(v, "metrics"); return this; }
+
+    /**
+     * Keeps the pods from a watch on the store (listed once, then changed by the watch's events) instead of listing
+     * every pod in every loop, so that a loop costs the pods changed since the last one. The decisions are those of
+     * the listing autoscaler when the store delivers its events before a write returns
+     * ({@code ObjectStoreBuilder.directDelivery()}, as the simulator's store); with asynchronous delivery the pods lag
+     * the store as an informer's do (upstream's autoscaler reads informer caches). {@link ClusterAutoscaler#close}
+     * ends the watch.
+     */
+    public Builder watchPods() { watchPods = true; return this; }
 
     /**
      * Makes every loop start from the store alone, reusing no pod grouping, node view or evaluation of an earlier

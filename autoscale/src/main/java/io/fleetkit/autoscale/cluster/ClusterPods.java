@@ -2,6 +2,8 @@ package io.fleetkit.autoscale.cluster;
 
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.store.WatchEvent;
+import io.fleetkit.api.store.WatchEventType;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -15,9 +17,10 @@ import java.util.TreeMap;
  * of each node (with the scheduler's view of each) and the unbound, non-terminal ones, all in key order
  * ({@code namespace/name}, the store's listing order).
  *
- * <p>{@link #update} compares the loop's pod list with the last one by object identity (the store's objects are
- * immutable, so an unchanged pod is the same instance) and touches only the pods that differ: a loop in which a few
- * pods changed costs a pass over the list's references plus the changed pods, not a regrouping of every pod. A node's
+ * <p>Two ways to keep it current, not to be mixed on one instance: {@link #update} compares the loop's pod list with
+ * the last one by object identity (the store's objects are immutable, so an unchanged pod is the same instance) and
+ * touches only the pods that differ, so a loop in which a few pods changed costs a pass over the list's references
+ * plus the changed pods; {@link #apply} takes one watch event and touches that pod only. A node's
  * {@linkplain #infosOn pod list} is the same list instance while none of its pods changed.
  *
  * <p>Not thread-safe: one per autoscaler, used inside its synchronized loop.
@@ -38,6 +41,8 @@ final class ClusterPods {
   private List<Pod> last = List.of();
   private final Map<String, NodePods> byNode = new HashMap<>();
   private final TreeMap<String, Pod> unbound = new TreeMap<>();
+  /** The non-terminal pods held, by key: what a watch event replaces or deletes. */
+  private final Map<String, Pod> held = new HashMap<>();
   private long boundVersion;
 
   /**
@@ -93,11 +98,31 @@ final class ClusterPods {
     return true;
   }
 
+  /**
+   * Brings the state to the store's after {@code event}, the next change of a watch started from the version of the
+   * list last given to {@link #update} (or from an empty store): an added or modified pod replaces the one held under
+   * its key, a deleted one removes it.
+   */
+  void apply(WatchEvent<Pod> event) {
+    Pod p = event.object();
+    Pod had = held.get(p.metadata().key());
+    if (had == p && event.type() != WatchEventType.DELETED) {
+      return;
+    }
+    if (had != null) {
+      remove(had);
+    }
+    if (event.type() != WatchEventType.DELETED) {
+      add(p);
+    }
+  }
+
   private void add(Pod p) {
     if (p.isTerminal()) {
       return;
     }
     String key = p.metadata().key();
+    held.put(key, p);
     if (p.isBound()) {
       NodePods n = byNode.computeIfAbsent(p.spec().nodeName(), k -> new NodePods());
       n.byKey.put(key, AutoscalerPodInfo.of(p));
@@ -113,6 +138,9 @@ final class ClusterPods {
       return;
     }
     String key = p.metadata().key();
+    if (held.get(key) == p) {
+      held.remove(key);
+    }
     if (p.isBound()) {
       NodePods n = byNode.get(p.spec().nodeName());
       if (n != null) {

@@ -219,6 +219,46 @@ public final class Drainability {
     return new Drain<>(Collections.unmodifiableList(evict), "", "");
   }
 
+  /**
+   * {@link #drain(List, Function, Function)} of {@code items}, given {@code before}, the drain of {@code prefix} by
+   * rules without budgets. When no budget exists and {@code items} starts with {@code prefix}'s items (the same
+   * objects, in order), each item's decision is its own, so the prefix's decisions stand and only the items after it
+   * are checked (a node's pods plus pods a simulation moved onto it); otherwise the drain is computed from scratch.
+   */
+  <T> Drain<T> drainAfter(Drain<T> before, List<T> prefix, List<T> items, Function<T, Pod> pod,
+      Function<T, PodRules> rules) {
+    int n = prefix.size();
+    if (!pdbs.isEmpty() || items.size() < n || !startsWith(items, prefix)) {
+      return drain(items, pod, rules);
+    }
+    if (before.blocked() || items.size() == n) {
+      return before;
+    }
+    List<T> evict = new ArrayList<>(before.evict().size() + items.size() - n);
+    evict.addAll(before.evict());
+    for (int i = n; i < items.size(); i++) {
+      T item = items.get(i);
+      Pod p = pod.apply(item);
+      Decision d = check(p, rules.apply(item));
+      if (d.outcome() == Outcome.BLOCK) {
+        return new Drain<>(List.of(), p.metadata().key(), d.reason());
+      }
+      if (d.outcome() == Outcome.EVICT) {
+        evict.add(item);
+      }
+    }
+    return new Drain<>(Collections.unmodifiableList(evict), "", "");
+  }
+
+  private static <T> boolean startsWith(List<T> items, List<T> prefix) {
+    for (int i = 0; i < prefix.size(); i++) {
+      if (items.get(i) != prefix.get(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** {@link NodeDrain} over the items of {@link #drain(List, Function, Function)}. */
   record Drain<T>(List<T> evict, String blockingPod, String reason) {
     boolean blocked() {

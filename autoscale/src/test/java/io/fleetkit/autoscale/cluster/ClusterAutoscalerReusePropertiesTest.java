@@ -28,14 +28,15 @@ import net.jqwik.api.constraints.IntRange;
  * The cluster autoscaler's reuse across loops (pods grouped by node from what changed, node views, utilization and
  * drain of unchanged views, the last evaluation) decides as recomputing everything in every loop does: two autoscalers,
  * one {@linkplain ClusterAutoscaler.Builder#recomputeEveryLoop recomputing}, over two stores that receive the same
- * changes, report the same loops and leave the same nodes and pods.
+ * changes, report the same loops and leave the same nodes and pods. The reusing one keeps its pods from a watch
+ * ({@link ClusterAutoscaler.Builder#watchPods}) in half of the tries.
  */
 final class ClusterAutoscalerReusePropertiesTest {
 
   @Property(tries = 25)
   void reuse_decidesAsRecomputingEveryLoop(@ForAll @IntRange(min = 2, max = 14) int nodes,
       @ForAll @IntRange(min = 0, max = 40) int pods, @ForAll @IntRange(min = 0, max = 2) int minSize,
-      @ForAll long seed) {
+      @ForAll long seed, @ForAll boolean watchPods) {
     ManualClock clock = ManualClock.atEpoch2026();
     try (ObjectStore a = ObjectStore.builder().clock(clock).directDelivery().build();
         ObjectStore b = ObjectStore.builder().clock(clock).directDelivery().build()) {
@@ -54,7 +55,8 @@ final class ClusterAutoscalerReusePropertiesTest {
         Pod p = randomPod(rnd, "p" + i, nodes);
         both.accept(s -> s.create(p));
       }
-      ClusterAutoscaler reusing = ClusterAutoscaler.builder(a).clock(clock).seed(seed).build();
+      ClusterAutoscaler.Builder ab = ClusterAutoscaler.builder(a).clock(clock).seed(seed);
+      ClusterAutoscaler reusing = (watchPods ? ab.watchPods() : ab).build();
       ClusterAutoscaler reference = ClusterAutoscaler.builder(b).clock(clock).seed(seed).recomputeEveryLoop().build();
       int created = pods;
       for (int loop = 0; loop < 40; loop++) {

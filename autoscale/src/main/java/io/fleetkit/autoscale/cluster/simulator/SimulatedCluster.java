@@ -42,7 +42,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SimulatedCluster {
   /** Each node's slot: its insertion sequence number, never reused. */
-  private final Map<String, Integer> position = new java.util.HashMap<>();
+  private Map<String, Integer> position = new java.util.HashMap<>();
   /** The views by slot; {@code null} for a removed node. */
   private SimNodeInfo[] slots = new SimNodeInfo[16];
   /**
@@ -230,7 +230,7 @@ public final class SimulatedCluster {
    */
   public void load(List<Node> nodes, java.util.function.Function<String, List<PodInfo>> podsOn,
       @Nullable ViewCache cache) {
-    Set<String> loading = new java.util.HashSet<>();
+    Set<String> loading = new java.util.HashSet<>(capacity(nodes.size()));
     for (Node n : nodes) {
       if (n.metadata().deletionTimestamp() == null) {
         if (position.containsKey(n.name()) || !loading.add(n.name())) {
@@ -238,7 +238,10 @@ public final class SimulatedCluster {
         }
       }
     }
-    Map<String, ViewCache.Entry> kept = cache == null ? null : new java.util.HashMap<>();
+    if (position.isEmpty()) { // sized once for the nodes loaded, instead of growing by rehashing
+      position = new java.util.HashMap<>(capacity(loading.size()));
+    }
+    Map<String, ViewCache.Entry> kept = cache == null ? null : new java.util.HashMap<>(capacity(loading.size()));
     for (Node n : nodes) {
       if (n.metadata().deletionTimestamp() == null) {
         String name = n.name();
@@ -262,6 +265,11 @@ public final class SimulatedCluster {
     }
     affinityList = null;
     antiList = null;
+  }
+
+  /** A hash table capacity that holds {@code n} entries without growing (at the default load factor). */
+  private static int capacity(int n) {
+    return n < 3 ? 4 : (int) Math.min(1 << 30, n / 3L * 4 + 4);
   }
 
   /** The scheduler name of the profile whose plugins run here. */
