@@ -253,8 +253,11 @@ public final class ClusterSimulation {
     }
     if (spec.features().clusterAutoscaler()) {
       b.controller((store, clock, seed) -> {
-        ClusterAutoscaler ca = ClusterAutoscaler.builder(store).clock(clock.asClock()).seed(seed).build();
-        return new PeriodicController("cluster-autoscaler", clock, AUTOSCALER_PERIOD, () -> {
+        // the simulation's stores deliver watch events before a write returns, so a watched pod grouping
+        // decides exactly as listing the pods every loop would
+        ClusterAutoscaler ca = ClusterAutoscaler.builder(store).clock(clock.asClock()).seed(seed).watchPods()
+            .build();
+        PeriodicController loop = new PeriodicController("cluster-autoscaler", clock, AUTOSCALER_PERIOD, () -> {
           LoopResult r = ca.runOnce();
           if (!r.launchedNodes().isEmpty()) {
             String pool = r.scaleUp() != null && r.scaleUp().chosen() != null
@@ -269,6 +272,10 @@ public final class ClusterSimulation {
           for (String n : r.timedOutNodes()) {
             holder[0].record("NodeProvisionTimeout", "Node/" + n, "not ready within the maximum provision time");
           }
+        });
+        return SimulatedController.of(loop.name(), loop::start, loop::runUntilIdle, () -> {
+          loop.close();
+          ca.close();
         });
       });
     }
