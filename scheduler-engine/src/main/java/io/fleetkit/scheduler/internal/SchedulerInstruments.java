@@ -396,11 +396,11 @@ final class SchedulerInstruments {
           h = ps.durations[result] = buffer.histogram(metrics.histogram(SchedulerMetrics.SCHEDULING_ATTEMPT_DURATION,
               RESULTS[result], profile), true);
         }
-        buffer.add(h, attemptNanos);
+        buffer.addDirect(h, attemptNanos);
       }
       if (r.isBound()) {
-        buffer.add(podAttempts, podAttemptCount);
-        buffer.add(sli(podAttemptCount), queuedNanos);
+        buffer.addDirect(podAttempts, podAttemptCount);
+        buffer.addDirect(sli(podAttemptCount), queuedNanos);
       }
     }
     if (!eventsOn) {
@@ -418,7 +418,7 @@ final class SchedulerInstruments {
   /** The scheduling algorithm (PreFilter to host selection) took {@code nanos}. */
   void algorithm(long nanos) {
     if (algorithm >= 0) {
-      buffer.add(algorithm, nanos);
+      buffer.addDirect(algorithm, nanos);
     }
   }
 
