@@ -18,13 +18,13 @@ import java.util.Arrays;
  * profile, extension point, plugin and status), so holding a value needs no look-up. Histogram values are appended to
  * one journal (slot and value, in the order they came) rather than to their series' own arrays: a sampled cycle
  * observes some thirty plugin and extension-point series, one cycle in ten, and writing into thirty arrays that went
- * cold since the last sampled cycle costs a cache miss each, where the journal's next entries are where the last
- * cycle left off. The series observed in every cycle (the attempt's) are written straight into their own arrays
- * ({@link #addDirect}), which stay warm, so the flush copies nothing for them. A flush sorts the journal out per series
- * and visits only the series that hold something; a full journal ({@link #JOURNAL} values) flushes everything.
- * Flushed by the scheduler every {@code EVALUATION_FLUSH_CYCLES} cycles, when its queue runs empty, at the end of {@code scheduleOne()}, before every
- * other call returns and on close, so a scrape between two calls sees every observation. Confined to the scheduler's
- * lock.
+ * cold since the last sampled cycle costs a cache miss each, where the journal's next entries are where the last cycle
+ * left off. The series observed in every cycle (the attempt's) are written straight into their own arrays ({@link
+ * #addDirect}), which stay warm, so the flush copies nothing for them. A flush sorts the journal out per series and
+ * visits only the series that hold something; a full journal ({@link #JOURNAL} values) flushes everything. Flushed by
+ * the scheduler every {@code EVALUATION_FLUSH_CYCLES} cycles, when its queue runs empty, at the end of {@code
+ * scheduleOne()}, before every other call returns and on close, so a scrape between two calls sees every observation.
+ * Confined to the scheduler's lock.
  */
 final class ObservationBuffer {
   /** Histogram values the journal holds before it is flushed. */
