@@ -160,7 +160,8 @@ final class PrometheusHistograms {
 
     /**
      * The values in bulk: one atomic addition per run of consecutive values in the same bucket (a batch of attempt
-     * durations mostly shares one) and one to the sum (their total in nanoseconds, converted once).
+     * durations mostly shares one; when every value is in the first bucket, one addition and no bucket search) and
+     * one to the sum (their total in nanoseconds, converted once).
      */
     @Override
     public void observeNanos(long[] nanos, int count) {
@@ -169,10 +170,17 @@ final class PrometheusHistograms {
         return;
       }
       long total = 0;
+      long max = Long.MIN_VALUE;
       for (int i = 0; i < count; i++) {
-        total += nanos[i];
+        long v = nanos[i];
+        total += v;
+        max = Math.max(max, v);
       }
-      countRuns(nanos, count, true);
+      if (max <= nanosBounds[0]) {
+        counts.getAndAdd(0, count); // all in the first bucket (a batch of short durations mostly is): no search
+      } else {
+        countRuns(nanos, count, true);
+      }
       sum.add(total / 1e9);
     }
 
@@ -184,10 +192,17 @@ final class PrometheusHistograms {
         return;
       }
       double total = 0;
+      long max = Long.MIN_VALUE;
       for (int i = 0; i < count; i++) {
-        total += values[i];
+        long v = values[i];
+        total += v;
+        max = Math.max(max, v);
       }
-      countRuns(values, count, false);
+      if (max <= bounds[0]) {
+        counts.getAndAdd(0, count);
+      } else {
+        countRuns(values, count, false);
+      }
       sum.add(total);
     }
 

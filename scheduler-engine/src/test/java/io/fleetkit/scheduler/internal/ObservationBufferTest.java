@@ -186,4 +186,81 @@ final class ObservationBufferTest {
       assertThat(cs.get(i).total).as("counter %d", i).isEqualTo(2.0);
     }
   }
+
+  /**
+   * Whatever mix of journal ({@code add}) and direct ({@code addDirect}) observations and flushes, each series is
+   * handed exactly the values observed on it, as if each had been observed on it directly (histograms are unordered:
+   * compared as sorted lists), and nothing is left after the last flush. Bursts past {@link ObservationBuffer#JOURNAL}
+   * values exercise the full journal and a full direct array.
+   */
+  @net.jqwik.api.Property(tries = 200)
+  void flushedSeries_holdExactlyTheValuesObserved_whateverThePathOrder(
+      @net.jqwik.api.ForAll @net.jqwik.api.constraints.Size(max = 200)
+      List<@net.jqwik.api.constraints.LongRange(min = 0, max = 1L << 40) Long> ops,
+      @net.jqwik.api.ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 3) int burstSeries,
+      @net.jqwik.api.ForAll boolean burst) {
+    ObservationBuffer b = new ObservationBuffer();
+    List<Kept> series = new ArrayList<>();
+    List<List<Double>> expected = new ArrayList<>();
+    int[] slots = new int[4];
+    for (int i = 0; i < 4; i++) {
+      Kept k = new Kept();
+      series.add(k);
+      expected.add(new ArrayList<>());
+      slots[i] = b.histogram(k, true);
+    }
+    for (long op : ops) {
+      int i = (int) (op % 4);
+      long value = op >>> 5;
+      if ((op >>> 2 & 1) == 0) {
+        b.add(slots[i], value);
+      } else {
+        b.addDirect(slots[i], value);
+      }
+      expected.get(i).add(value / 1e9);
+      if ((op >>> 3 & 3) == 0) {
+        b.flush();
+      }
+    }
+    if (burst) {
+      for (int n = 0; n < 2 * ObservationBuffer.JOURNAL + 5; n++) {
+        if (n % 3 == 0) {
+          b.add(slots[burstSeries], n);
+        } else {
+          b.addDirect(slots[burstSeries], n);
+        }
+        expected.get(burstSeries).add(n / 1e9);
+      }
+    }
+    b.flush();
+    assertThat(b.isEmpty()).isTrue();
+    for (int i = 0; i < 4; i++) {
+      List<Double> got = new ArrayList<>(series.get(i).values);
+      List<Double> want = new ArrayList<>(expected.get(i));
+      java.util.Collections.sort(got);
+      java.util.Collections.sort(want);
+      assertThat(got).as("series %d", i).isEqualTo(want);
+    }
+  }
+
+  @Test
+  void addDirect_heldUntilFlush_eachSeriesInOneCall() {
+    ObservationBuffer b = new ObservationBuffer();
+    Kept attempt = new Kept();
+    Kept plugin = new Kept();
+    int a = b.histogram(attempt, true);
+    int p = b.histogram(plugin, true);
+    for (int i = 1; i <= 3; i++) {
+      b.addDirect(a, i * 1_000L);
+      b.add(p, i);
+    }
+    assertThat(b.isEmpty()).isFalse();
+    assertThat(attempt.values).isEmpty();
+    b.flush();
+    assertThat(attempt.values).containsExactly(1e-6, 2e-6, 3e-6);
+    assertThat(attempt.calls).isOne();
+    assertThat(plugin.calls).isOne();
+    b.flush();
+    assertThat(attempt.calls).isOne(); // nothing new: nothing handed on
+  }
 }
