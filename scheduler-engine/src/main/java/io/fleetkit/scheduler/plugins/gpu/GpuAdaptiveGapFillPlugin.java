@@ -32,11 +32,12 @@ import org.jspecify.annotations.Nullable;
  *       the most CPU to spare beyond its free GPUs' needs). Where CPU-only pods are many (openb's cpu250), the
  *       earlier rule left the CPU of full nodes unused while nodes with free GPUs ran out of CPU.</li>
  *   <li><b>Free devices held for whole-GPU pods</b> (only {@link GpuPolicy#RESERVING_GAP_FILL}, created with a
- *       {@link WholeDeviceReservation}): while the cluster's fully free devices are fewer than the whole-device demand
- *       the arrived pods predict before the arrived demand reaches the cluster's GPU capacity, a share accepting any
- *       model takes only a device that already holds shares; {@link #admits} keeps it off every other node, and when
- *       no node has such a device it is unschedulable. This policy sees every node in {@link #preFilter} and counts
- *       every arrived pod there, placed or not.</li>
+ *       {@link WholeDeviceReservation}): while GPU is the scarce resource (as for the CPU/GPU balance above) and the
+ *       cluster's fully free devices are fewer than the whole-device demand the arrived pods predict before the
+ *       arrived demand reaches the cluster's GPU capacity, a share accepting any model takes only a device that
+ *       already holds shares; {@link #admits} keeps it off every other node, and when no node has such a device it
+ *       is unschedulable. This policy sees every node in {@link #preFilter} and counts every arrived pod there,
+ *       placed or not.</li>
  * </ul>
  * A share accepting any model goes where it adds the least expected stranded GPU ({@link GapWaste} per device model,
  * the shapes' weights discounted for the gaps competing for them, {@link ShareGaps#competingWeights}; ties by FGD's
@@ -91,7 +92,8 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
 
   /**
    * With the whole-device reservation: records the cluster and the arrived pod (so that pods no node fits or admits
-   * count too) and decides whether the reservation holds for it; without it, nothing (false).
+   * count too) and decides whether the reservation holds for it, which it does only while GPU is the scarce resource
+   * ({@link #cpuAmple}); without the reservation, nothing (false).
    */
   @Override
   public synchronized boolean preFilter(GpuPod pod, Candidates cluster) {
@@ -100,7 +102,7 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
     }
     see(cluster);
     arrive(pod);
-    boolean holds = reservation.holds(pod.demand(), arrivedGpu, capacity,
+    boolean holds = cpuAmple() && reservation.holds(pod.demand(), arrivedGpu, capacity,
         WholeDeviceReservation.freeDevices(cluster));
     heldFor = holds ? pod.key() : "";
     return holds;

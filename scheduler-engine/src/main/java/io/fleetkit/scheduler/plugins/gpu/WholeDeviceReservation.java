@@ -7,7 +7,9 @@ package io.fleetkit.scheduler.plugins.gpu;
  * demand arrived / GPU demand arrived) × (capacity − GPU demand arrived). While the cluster's fully free devices are
  * fewer than that, a share that accepts any model does not take a fully free device: it goes onto a device that
  * already holds shares and has room for it, and when no node has one it is unschedulable, as a pod blocked by a
- * reservation. A share that names its models is left to the model reservation and is never held back here.
+ * reservation. A share that names its models is left to the model reservation and is never held back here. The
+ * owner applies the rule only while GPU is the scarce resource (the arrived pods ask less CPU per GPU than the
+ * cluster's nodes hold): when CPU is, the whole-GPU pods the devices are held for fail for CPU instead.
  *
  * <p>Why: a share that opens a free device late in the fill leaves the rest of that device (0.19 beside a 0.81 share)
  * to shares that rarely come, and the whole-GPU pod that needed the device fails instead; turning the share away
