@@ -44,7 +44,7 @@ public enum GpuPolicy {
   ADAPTIVE_GAP_FILL("AdaptiveGapFill", GpuAdaptiveGapFillPlugin.NAME, true,
       (m, seed) -> new GpuAdaptiveGapFillPlugin(m)),
   /**
-   * Ours, the best: AdaptiveGapFill, and while the fully free devices are fewer than the whole-GPU demand the arrived
+   * Ours, the one to use (ahead of FGD on every openb trace): AdaptiveGapFill, and while the fully free devices are fewer than the whole-GPU demand the arrived
    * pods predict before the cluster fills, a share that accepts any model takes no fully free device (it waits,
    * unschedulable, when no shared device has room): {@link WholeDeviceReservation}.
    */
