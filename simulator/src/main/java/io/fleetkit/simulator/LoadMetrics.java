@@ -407,9 +407,20 @@ public final class LoadMetrics implements MetricsSource {
     return pods == null ? List.of() : pods.list();
   }
 
+  /**
+   * Whether a snapshot is open at this instant. One opened at an earlier instant is closed first: the next read
+   * (at a later instant) would close it before looking, so what it froze could never be read.
+   */
+  private boolean snapshotOpen() {
+    if (snapshotAt != null && !snapshotAt.equals(clock.now())) {
+      closeSnapshot();
+    }
+    return snapshotAt != null;
+  }
+
   /** Before {@code workload}'s pods change: an open snapshot keeps what it saw. */
   private void freeze(String workload) {
-    if (snapshotAt != null && !allFrozen && !frozen.containsKey(workload)) {
+    if (snapshotOpen() && !allFrozen && !frozen.containsKey(workload)) {
       List<Pod> now = listOf(workload);
       frozen.put(workload, now);
       LivePods livePods = live.get(workload);
@@ -451,7 +462,7 @@ public final class LoadMetrics implements MetricsSource {
     }
     String w = type == WatchEventType.DELETED ? null : workloadOf(rs);
     if (!Objects.equals(w, workloadOfReplicaSet.get(rs.metadata().uid()))) {
-      if (snapshotAt != null && !allFrozen) { // the open snapshot keeps every workload as it was
+      if (snapshotOpen() && !allFrozen) { // the open snapshot keeps every workload as it was
         for (String k : live.keySet()) {
           freeze(k);
         }

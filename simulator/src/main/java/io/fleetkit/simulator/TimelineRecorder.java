@@ -40,6 +40,7 @@ final class TimelineRecorder implements AutoCloseable {
   private final Supplier<Duration> elapsed;
   private final boolean podEvents;
   private final List<TimelineEvent> events = new ArrayList<>();
+  /** The last version seen of each pod, kept only with pod events. */
   private final Map<String, Pod> pods = new HashMap<>();
   private final Map<String, Node> nodes = new HashMap<>();
   private final Map<String, String> workloads = new HashMap<>();
@@ -190,10 +191,14 @@ final class TimelineRecorder implements AutoCloseable {
   }
 
   private void pod(WatchEventType type, Pod p) {
+    if (!podEvents && type != WatchEventType.DELETED) {
+      return; // without pod events only deletions (by taint eviction) are recorded
+    }
     String key = p.metadata().key();
     String id = "Pod/" + key;
     if (type == WatchEventType.DELETED) {
-      Pod old = pods.remove(key);
+      // without pod events no pod is kept: a deletion's event carries the pod's last state, the one last seen
+      Pod old = podEvents ? pods.remove(key) : null;
       PodCondition target = (old != null ? old : p).status().condition(PodCondition.DISRUPTION_TARGET);
       if (podEvents || (target != null && TaintEvictionController.REASON.equals(target.reason()))) {
         boolean evicted = target != null && target.status() == ConditionStatus.True;
@@ -203,9 +208,6 @@ final class TimelineRecorder implements AutoCloseable {
       return;
     }
     Pod old = pods.put(key, p);
-    if (!podEvents) {
-      return;
-    }
     if (old == null) {
       OwnerReference ref = p.metadata().controllerRef();
       add("PodCreated", id, ref == null ? "" : "by " + ref.kind() + "/" + ref.name());

@@ -47,6 +47,13 @@ public final class SchedulerCache {
   private long generation;
   private long nodeListVersion;
   private int realNodes;
+  /**
+   * The snapshot whose positions the nodes' {@link CacheNode#snapshotIndex} describe (the one last rebuilt), and the
+   * names of nodes removed since then that it may still hold: its next rebuild re-places only positions that
+   * changed. Any other snapshot is rebuilt from scratch.
+   */
+  private @Nullable ClusterSnapshot placed;
+  private final List<String> leftSinceRebuild = new ArrayList<>();
 
   /** @param assumedTtlNanos how long a pod whose binding finished stays assumed; 0 for ever */
   public SchedulerCache(long assumedTtlNanos) {
@@ -79,6 +86,9 @@ public final class SchedulerCache {
     n.node = null;
     realNodes--;
     nodeListVersion++;
+    if (placed != null && n.snapshotIndex >= 0) {
+      leftSinceRebuild.add(name);
+    }
     if (n.pods.isEmpty()) {
       unlink(n);
       nodes.remove(name);
@@ -297,8 +307,9 @@ public final class SchedulerCache {
   }
 
   /**
-   * Brings {@code snap} up to date: O(nodes changed since its last update), plus O(nodes) when nodes were added or
-   * removed; a node that gained its first or lost its last pod with (anti-)affinity moves in or out of the affinity
+   * Brings {@code snap} up to date: O(nodes changed since its last update), plus, when nodes were added or removed, a
+   * walk over the nodes that re-places only the positions whose node or view changed (those after the first node
+   * added or removed, as the order is kept); a node that gained its first or lost its last pod with (anti-)affinity moves in or out of the affinity
    * lists in place (a binary search and an array shift, not a pass over every node).
    *
    * @return how many node views were (re)placed into the snapshot
@@ -358,6 +369,46 @@ public final class SchedulerCache {
   }
 
   private void rebuild(ClusterSnapshot snap) {
+    if (snap != placed) {
+      rebuildFromScratch(snap);
+      return;
+    }
+    NodeTable table = snap.table;
+    table.ensureCapacity(realNodes);
+    for (String name : leftSinceRebuild) {
+      CacheNode n = nodes.get(name);
+      if (n == null || n.node == null) {
+        snap.indexByName.remove(name);
+      }
+    }
+    leftSinceRebuild.clear();
+    int i = 0;
+    for (CacheNode n : nodes.values()) {
+      if (n.node == null) {
+        n.snapshotIndex = -1;
+        continue;
+      }
+      NodeInfo v = n.view();
+      if (table.view(i) != v) { // the same view at the same position: nothing to re-place
+        table.set(i, v);
+      }
+      if (n.snapshotIndex != i) {
+        n.snapshotIndex = i;
+        snap.indexByName.put(n.name, i);
+      }
+      i++;
+    }
+    table.clearFrom(i);
+    snap.size = i;
+    snap.generation = generation;
+    snap.nodeListVersion = nodeListVersion;
+    rebuildAffinityLists(snap);
+  }
+
+  /** Places every node into {@code snap} afresh, in the cache's node order. */
+  private void rebuildFromScratch(ClusterSnapshot snap) {
+    placed = snap;
+    leftSinceRebuild.clear();
     snap.table.ensureCapacity(realNodes);
     snap.table.clearFrom(realNodes);
     snap.indexByName.clear();
