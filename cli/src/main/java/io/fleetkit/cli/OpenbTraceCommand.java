@@ -39,7 +39,8 @@ import picocli.CommandLine;
         "resampled to --inflate x GPU capacity, no deletions, no retries). Without --nodes/--pods it replays the",
         "bundled trace (the paper's 1213 GPU nodes and the pod list named by --trace).",
         "Policies: BestFit, DotProduct, GpuPacking, GpuClustering, Random, FGD, FgdBalanced, GapFill (ours),"
-            + " ModelGapFill (ours), AdaptiveGapFill (ours, best on every trace)."},
+            + " ModelGapFill (ours), AdaptiveGapFill (ours), ReservingGapFill (ours, best on every trace).",
+        "ReservingGapFill turns shares away (unschedulable) to keep free GPUs for whole-GPU pods."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:replayed", "1:a trace file could not be loaded", "2:bad command line"})
 public final class OpenbTraceCommand implements Callable<Integer> {

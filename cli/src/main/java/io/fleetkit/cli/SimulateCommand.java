@@ -131,8 +131,8 @@ public final class SimulateCommand implements Callable<Integer> {
 
   @Option(names = "--gpu-policy", paramLabel = "POLICY",
       description = {"Schedule GPUs with this placement policy (BestFit, DotProduct, GpuPacking, GpuClustering,",
-          "Random, FGD, FgdBalanced, GapFill, ModelGapFill, AdaptiveGapFill), in place of the Scenario's",
-          "spec.scheduler.gpuPolicy."})
+          "Random, FGD, FgdBalanced, GapFill, ModelGapFill, AdaptiveGapFill, ReservingGapFill), in place of the",
+          "Scenario's spec.scheduler.gpuPolicy."})
   private String gpuPolicy;
 
   @Option(names = "--compare-gpu-policy", paramLabel = "POLICY",

@@ -25,11 +25,12 @@ import org.jspecify.annotations.Nullable;
  * is measured after every arrival and bucketed by arrived demand.
  *
  * <p>The policy is the engine's own {@link GpuScorer}, created by its {@link GpuPolicy} constant: for each pod the
- * replay filters the nodes (CPU, memory, pod count, GPU model and free devices, as the k8s filters and
- * Open-Gpu-Share), scores the feasible ones with {@link GpuScorer#score}, lets {@link GpuScorer#normalize} rewrite
- * the scores (its node order is the seeded permutation), takes the highest (the first in node order among equals)
- * and gives a share the device {@link GpuScorer#shareDevice} names (else the tightest fitting one; whole devices are
- * the lowest-indexed free ones).
+ * replay hands the policy every node ({@link GpuScorer#preFilter}), filters the nodes (CPU, memory, pod count, GPU
+ * model and free devices, as the k8s filters and Open-Gpu-Share, and {@link GpuScorer#admits} when the policy asks
+ * for it, as the engine runs the policy's Filter), drops the pod when no node is left, scores the feasible ones with
+ * {@link GpuScorer#score}, lets {@link GpuScorer#normalize} rewrite the scores (its node order is the seeded
+ * permutation), takes the highest (the first in node order among equals) and gives a share the device
+ * {@link GpuScorer#shareDevice} names (else the tightest fitting one; whole devices are the lowest-indexed free ones).
  *
  * <p>The RNG is {@link java.util.Random} seeded with {@code seed}, consumed in the Go simulator's order (one draw,
  * shuffle, resampling, node permutation, then the policy); the streams differ from Go's {@code math/rand}, so single
@@ -320,13 +321,18 @@ public final class TraceReplay {
     int[] feasible = new int[c.n];
     long[] scores = new long[c.n];
     Feasible candidates = new Feasible(c, feasible);
+    int[] all = new int[c.n];
+    Arrays.setAll(all, i -> i);
+    Feasible cluster = new Feasible(c, all);
+    cluster.count = c.n;
     long arrived = 0;
     int placed = 0;
     double total = c.totalMilli;
     for (SimPod pod : pods) {
+      boolean ask = scorer.preFilter(pod.gpu(), cluster);
       int f = 0;
       for (int i = 0; i < c.n; i++) {
-        if (c.fits(pod, i)) {
+        if (c.fits(pod, i) && (!ask || scorer.admits(pod.gpu(), c.view(i)))) {
           feasible[f++] = i;
         }
       }

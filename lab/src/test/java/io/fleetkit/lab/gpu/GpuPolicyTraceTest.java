@@ -91,6 +91,18 @@ final class GpuPolicyTraceTest {
     assertThat(engine).isGreaterThanOrEqualTo(engine(GpuPolicy.FGD));
   }
 
+  /**
+   * ReservingGapFill turns shares away through its Filter in the engine (Unschedulable, the pod counted as failed)
+   * and by dropping a pod no node admits in the replay: the two agree.
+   */
+  @Test
+  void reservingGapFill_quarterTrace_withinOnePointOfTraceReplay() {
+    double engine = engine(GpuPolicy.RESERVING_GAP_FILL);
+    double trace = traceReplay(GpuPolicy.RESERVING_GAP_FILL);
+    assertThat(engine).isCloseTo(trace, org.assertj.core.data.Offset.offset(1.0));
+    assertThat(engine).isGreaterThanOrEqualTo(engine(GpuPolicy.FGD));
+  }
+
   @Test
   @EnabledIfSystemProperty(named = "fleetkit.gpu.fullTrace", matches = "true")
   void fullTrace_matchesPublishedMeans() {

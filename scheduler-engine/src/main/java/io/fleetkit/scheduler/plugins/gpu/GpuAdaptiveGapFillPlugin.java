@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * AdaptiveGapFill: {@link GpuModelGapFillPlugin}'s placement of GPU pods, plus rules that adapt to the workload
@@ -30,6 +31,13 @@ import java.util.TreeMap;
  *       node order; only when no such node fits it is placed as {@link GpuFgdBalancedPlugin} places it (FGD, then
  *       the most CPU to spare beyond its free GPUs' needs). Where CPU-only pods are many (openb's cpu250), the
  *       earlier rule left the CPU of full nodes unused while nodes with free GPUs ran out of CPU.</li>
+ *   <li><b>Free devices held for whole-GPU pods</b> (only {@link GpuPolicy#RESERVING_GAP_FILL}, created with a
+ *       {@link WholeDeviceReservation}): while GPU is the scarce resource (as for the CPU/GPU balance above) and the
+ *       cluster's fully free devices are fewer than the whole-device demand the arrived pods predict before the
+ *       arrived demand reaches the cluster's GPU capacity, a share accepting any model takes only a device that
+ *       already holds shares; {@link #admits} keeps it off every other node, and when no node has such a device it
+ *       is unschedulable. This policy sees every node in {@link #preFilter} and counts every arrived pod there,
+ *       placed or not.</li>
  * </ul>
  * A share accepting any model goes where it adds the least expected stranded GPU ({@link GapWaste} per device model,
  * the shapes' weights discounted for the gaps competing for them, {@link ShareGaps#competingWeights}; ties by FGD's
@@ -38,10 +46,13 @@ import java.util.TreeMap;
  *
  * <p>State: a few counters per arrived pod and the free GPU of each node as last seen in {@link #normalize}
  * (updated for every candidate node; a node the pod cannot use keeps its older, larger value). A pod normalised twice
- * in a row (the same key) is counted once. {@link #score} is thread-safe; {@link #normalize} is serialised.
+ * in a row (the same key) is counted once. {@link #score} and {@link #admits} are thread-safe; {@link #preFilter}
+ * and {@link #normalize} are serialised.
  */
 public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
   public static final String NAME = "GpuAdaptiveGapFill";
+  /** The engine plugin's name with the whole-device reservation ({@link GpuPolicy#RESERVING_GAP_FILL}). */
+  public static final String RESERVING_NAME = "GpuReservingGapFill";
 
   private final GpuWorkload workload;
   private final FgdScoreCache cache;
@@ -62,12 +73,49 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
   /** Arrived pods asking for several whole devices, by device count: {pods, their CPU in milli}. */
   private final TreeMap<Integer, double[]> multiDevice = new TreeMap<>();
   private long podCpu;
+  private final @Nullable WholeDeviceReservation reservation;
+  /** The key of the pod the whole-device reservation holds off free devices in this cycle, else empty. */
+  private volatile String heldFor = "";
 
   GpuAdaptiveGapFillPlugin(GpuWorkload workload) {
+    this(workload, null);
+  }
+
+  /** With {@code reservation}, fully free devices are held for whole-GPU pods ({@link WholeDeviceReservation}). */
+  GpuAdaptiveGapFillPlugin(GpuWorkload workload, @Nullable WholeDeviceReservation reservation) {
     this.workload = workload;
     this.cache = new FgdScoreCache(workload);
     this.balanced = new GpuFgdBalancedPlugin(workload);
     this.gaps = ShareGaps.perModelCompeting(workload);
+    this.reservation = reservation;
+  }
+
+  /**
+   * With the whole-device reservation: records the cluster and the arrived pod (so that pods no node fits or admits
+   * count too) and decides whether the reservation holds for it, which it does only while GPU is the scarce resource
+   * ({@link #cpuAmple}); without the reservation, nothing (false).
+   */
+  @Override
+  public synchronized boolean preFilter(GpuPod pod, Candidates cluster) {
+    if (reservation == null) {
+      return false;
+    }
+    see(cluster);
+    arrive(pod);
+    boolean holds = cpuAmple() && reservation.holds(pod.demand(), arrivedGpu, capacity,
+        WholeDeviceReservation.freeDevices(cluster));
+    heldFor = holds ? pod.key() : "";
+    return holds;
+  }
+
+  /** While the reservation holds for the share: only nodes with a shared device that has room for it. */
+  @Override
+  public boolean admits(GpuPod pod, NodeGpu node) {
+    return !held(pod) || WholeDeviceReservation.sharedRoom(node, pod.demand());
+  }
+
+  private boolean held(GpuPod pod) {
+    return pod.key().equals(heldFor);
   }
 
   /** FGD's score. */
@@ -105,7 +153,7 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
     for (int k = 0; k < n; k++) {
       extra[k] = avoid[k] ? AVOIDED : 0;
     }
-    gaps.rank(pod, nodes, scores, extra);
+    gaps.rank(pod, nodes, scores, extra, held(pod));
   }
 
   /**
@@ -200,6 +248,9 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
     GpuDemand d = pod.demand();
     arrivedGpu += d.totalMilli();
     arrivedCpu += pod.milliCpu();
+    if (reservation != null) {
+      reservation.arrive(d);
+    }
     if (d.whole() >= 2) {
       double[] e = multiDevice.computeIfAbsent(d.whole(), x -> new double[2]);
       e[0]++;
@@ -326,19 +377,21 @@ public final class GpuAdaptiveGapFillPlugin implements GpuScorer {
   /** A share accepting any model: the device of lowest gap cost, its ties to FGD's choice; otherwise FGD's device. */
   @Override
   public int shareDevice(GpuPod pod, NodeGpu node) {
-    return shareDevice(node, pod.milliCpu(), pod.demand());
+    return shareDevice(node, pod.milliCpu(), pod.demand(), held(pod));
   }
 
   private int shareDeviceOf(NodeGpu node, GpuDemand d) {
-    return shareDevice(node, podCpu, d);
+    return shareDevice(node, podCpu, d, !heldFor.isEmpty());
   }
 
-  private int shareDevice(NodeGpu node, long cpu, GpuDemand d) {
-    return d.models().isEmpty() ? gaps.bestDevice(node, cpu, d) : Fgd.bestShareDevice(workload, node, cpu, d);
+  /** {@code sharedOnly}: the reservation holds the share off fully free devices (it accepts any model then). */
+  private int shareDevice(NodeGpu node, long cpu, GpuDemand d, boolean sharedOnly) {
+    return d.models().isEmpty() ? gaps.bestDevice(node, cpu, d, sharedOnly)
+        : Fgd.bestShareDevice(workload, node, cpu, d);
   }
 
   @Override
   public String toString() {
-    return NAME;
+    return reservation == null ? NAME : RESERVING_NAME;
   }
 }

@@ -125,6 +125,7 @@ public final class GpuPlugins {
    * need a target workload only when one was given). Reserve gives a share pod the device the enabled policy picks.
    */
   public PluginRegistry registry(PluginRegistry base) {
+    // The enabled policy's score plugin and Reserve share one scorer: its device choice may depend on its cycle.
     GpuScorer devicePicker = policy == null ? null : policy.create(workload, seed);
     PluginRegistry.Builder b = base.toBuilder()
         .register(GpuFilterPlugin.NAME, h -> new GpuFilterPlugin(assignments, requireOneGroup))
@@ -133,8 +134,8 @@ public final class GpuPlugins {
         .register(GpuTopologyPlugin.NAME, h -> new GpuTopologyPlugin(assignments));
     for (GpuPolicy p : GpuPolicy.values()) {
       if (!p.needsWorkload() || workload != null) {
-        b.register(p.pluginName(), h -> new GpuScorePlugin(p.pluginName(), p.create(workload, seed), assignments,
-            seed));
+        b.register(p.pluginName(), h -> new GpuScorePlugin(p.pluginName(),
+            p == policy ? devicePicker : p.create(workload, seed), assignments, seed));
       }
     }
     return b.build();

@@ -42,7 +42,14 @@ public enum GpuPolicy {
    * ({@link GpuAdaptiveGapFillPlugin}).
    */
   ADAPTIVE_GAP_FILL("AdaptiveGapFill", GpuAdaptiveGapFillPlugin.NAME, true,
-      (m, seed) -> new GpuAdaptiveGapFillPlugin(m));
+      (m, seed) -> new GpuAdaptiveGapFillPlugin(m)),
+  /**
+   * Ours, the one to use (ahead of FGD on every openb trace): AdaptiveGapFill, and while the fully free devices are fewer than the whole-GPU demand the arrived
+   * pods predict before the cluster fills, a share that accepts any model takes no fully free device (it waits,
+   * unschedulable, when no shared device has room): {@link WholeDeviceReservation}.
+   */
+  RESERVING_GAP_FILL("ReservingGapFill", GpuAdaptiveGapFillPlugin.RESERVING_NAME, true,
+      (m, seed) -> new GpuAdaptiveGapFillPlugin(m, new WholeDeviceReservation()));
 
   /** Creates a policy's scorer from the target workload (null unless the policy needs one) and the seed. */
   @FunctionalInterface

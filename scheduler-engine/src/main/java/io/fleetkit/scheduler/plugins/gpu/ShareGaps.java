@@ -130,9 +130,14 @@ final class ShareGaps {
 
   /** The lowest {@link #deviceCost} of the share on a device of {@code n} with room for it; infinite if none. */
   double nodeCost(NodeGpu n, long cpu, GpuDemand d) {
+    return nodeCost(n, cpu, d, false);
+  }
+
+  /** As {@link #nodeCost(NodeGpu, long, GpuDemand)}, only over devices already shared when {@code sharedOnly}. */
+  double nodeCost(NodeGpu n, long cpu, GpuDemand d, boolean sharedOnly) {
     double best = Double.POSITIVE_INFINITY;
     for (int g = 0; g < n.devices(); g++) {
-      if (fits(n, d, g)) {
+      if (fits(n, d, g, sharedOnly)) {
         best = Math.min(best, deviceCost(n, cpu, d, g));
       }
     }
@@ -144,11 +149,16 @@ final class ShareGaps {
    * of the node's ({@link #nodeCost}), the one FGD scores best, then the lowest index; -1 when none has room.
    */
   int bestDevice(NodeGpu n, long cpu, GpuDemand d) {
-    double lowest = nodeCost(n, cpu, d);
+    return bestDevice(n, cpu, d, false);
+  }
+
+  /** As {@link #bestDevice(NodeGpu, long, GpuDemand)}, only among devices already shared when {@code sharedOnly}. */
+  int bestDevice(NodeGpu n, long cpu, GpuDemand d, boolean sharedOnly) {
+    double lowest = nodeCost(n, cpu, d, sharedOnly);
     int best = -1;
     long bestScore = Long.MIN_VALUE;
     for (int g = 0; g < n.devices(); g++) {
-      if (fits(n, d, g) && deviceCost(n, cpu, d, g) <= lowest + GpuGapFillPlugin.TIE) {
+      if (fits(n, d, g, sharedOnly) && deviceCost(n, cpu, d, g) <= lowest + GpuGapFillPlugin.TIE) {
         long sc = Fgd.shareScore(workload, n, cpu, d, g);
         if (sc > bestScore) {
           best = g;
@@ -165,6 +175,14 @@ final class ShareGaps {
    * FgdBalanced's CPU/GPU balance, then the node order ({@link GpuPolicies#rankTied}).
    */
   void rank(GpuPod pod, GpuScorer.Candidates nodes, long[] scores, double @Nullable [] extra) {
+    rank(pod, nodes, scores, extra, false);
+  }
+
+  /**
+   * As {@link #rank(GpuPod, GpuScorer.Candidates, long[], double[])}, the nodes costed by their devices that already
+   * hold shares only when {@code sharedOnly}.
+   */
+  void rank(GpuPod pod, GpuScorer.Candidates nodes, long[] scores, double @Nullable [] extra, boolean sharedOnly) {
     GpuDemand d = pod.demand();
     long cpu = pod.milliCpu();
     int n = nodes.size();
@@ -173,14 +191,14 @@ final class ShareGaps {
     double[] balance = new double[n];
     for (int k = 0; k < n; k++) {
       NodeGpu g = nodes.node(k);
-      cost[k] = nodeCost(g, cpu, d) + (extra == null ? 0 : extra[k]);
+      cost[k] = nodeCost(g, cpu, d, sharedOnly) + (extra == null ? 0 : extra[k]);
       fgd[k] = scores[k];
       balance[k] = GpuFgdBalancedPlugin.balance(g, cpu, d);
     }
     GpuPolicies.rankTied(nodes, scores, cost, GpuGapFillPlugin.TIE, fgd, balance);
   }
 
-  private static boolean fits(NodeGpu n, GpuDemand d, int g) {
-    return n.free()[g] >= d.milli() && d.accepts(n.models().get(g));
+  private static boolean fits(NodeGpu n, GpuDemand d, int g, boolean sharedOnly) {
+    return n.free()[g] >= d.milli() && d.accepts(n.models().get(g)) && !(sharedOnly && n.free()[g] == NodeGpu.FULL);
   }
 }

@@ -8,8 +8,9 @@
  * changes nothing for other pods.
  *
  * <p>Placement policies are {@link io.fleetkit.scheduler.plugins.gpu.GpuScorer}s, one class each, created only by
- * their {@link io.fleetkit.scheduler.plugins.gpu.GpuPolicy} constant; the engine runs them as score plugins and the
- * trace replay of {@code fleetkit-lab} runs the same classes. All types here are thread-safe unless stated.
+ * their {@link io.fleetkit.scheduler.plugins.gpu.GpuPolicy} constant; the engine runs them as score plugins (and as a
+ * PreFilter and Filter that make a pod unschedulable on the nodes a policy holds for other pods, ReservingGapFill's
+ * free devices) and the trace replay of {@code fleetkit-lab} runs the same classes. All types here are thread-safe unless stated.
  */
 @NullMarked
 package io.fleetkit.scheduler.plugins.gpu;
