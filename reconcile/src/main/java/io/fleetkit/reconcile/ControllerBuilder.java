@@ -203,6 +203,27 @@ public final class ControllerBuilder<T extends ApiObject<T>> {
     return watch(kind, new SecondaryWatch(on, (o, cache) -> mapper.apply((O) o, (Lister<O>) cache)));
   }
 
+  /**
+   * Also calls {@code handler} on every event of {@code kind}, a kind already {@linkplain #watches watched}, before
+   * the controller maps the event to keys, on the same informer (its cache already holds the new state), as an
+   * upstream controller adds its own handler to a shared informer: for bookkeeping such as expectations. Handlers
+   * are called in the order given.
+   *
+   * @throws IllegalStateException if {@code kind} is not watched (or is the primary kind)
+   */
+  public <O extends ApiObject<O>> ControllerBuilder<T> handler(Class<O> kind, ResourceEventHandler<O> handler) {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(handler, "handler");
+    SecondaryWatch w = secondary.get(kind);
+    if (w == null) {
+      throw new IllegalStateException(who() + ": kind " + kind.getSimpleName()
+          + " is not watched; call owns or watches first (watched: "
+          + secondary.keySet().stream().map(Class::getSimpleName).toList() + ")");
+    }
+    secondary.put(kind, w.withHandlerBefore(handler));
+    return this;
+  }
+
   private ControllerBuilder<T> watch(Class<?> kind, SecondaryWatch w) {
     Objects.requireNonNull(kind, "kind");
     if (kind.equals(primary) || secondary.containsKey(kind)) {

@@ -128,6 +128,9 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
     boolean adds = watch.on().contains(WatchEventType.ADDED);
     boolean updates = watch.on().contains(WatchEventType.MODIFIED);
     boolean deletes = watch.on().contains(WatchEventType.DELETED);
+    for (ResourceEventHandler<?> h : watch.before()) {
+      inf.addEventHandler(h);
+    }
     inf.addEventHandler(new ResourceEventHandler() {
       @Override
       public void onAdd(ApiObject object) {
