@@ -3,12 +3,16 @@ package io.fleetkit.reconcile;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.TimerClock;
+import io.fleetkit.api.store.WatchEventType;
 import io.fleetkit.reconcile.internal.DefaultController;
+import io.fleetkit.reconcile.internal.SecondaryWatch;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
@@ -33,7 +37,7 @@ public final class ControllerBuilder<T extends ApiObject<T>> {
   private io.fleetkit.api.metrics.@Nullable MetricsRegistry metrics;
   private io.fleetkit.api.events.@Nullable EventRecorder events;
   private io.fleetkit.api.tracing.@Nullable Tracing tracing;
-  private final Map<Class<?>, Function<?, ? extends Collection<ObjectKey>>> secondary = new LinkedHashMap<>();
+  private final Map<Class<?>, SecondaryWatch> secondary = new LinkedHashMap<>();
 
   ControllerBuilder(ObjectStore store, Class<T> primary) {
     this.store = Objects.requireNonNull(store, "store");
@@ -174,11 +178,58 @@ public final class ControllerBuilder<T extends ApiObject<T>> {
    */
   public <O extends ApiObject<O>> ControllerBuilder<T> watches(Class<O> kind,
       @Nullable Function<? super O, ? extends Collection<ObjectKey>> mapper) {
+    return watch(kind, mapper != null ? SecondaryWatch.mapping(mapper) : SecondaryWatch.owner());
+  }
+
+  /**
+   * Also watch {@code kind}, but wake the controller only on events of the types in {@code on} (client-go's
+   * handler with only some of {@code AddFunc}, {@code UpdateFunc}, {@code DeleteFunc}): each such event's object is
+   * mapped to the primary keys {@code mapper} returns from it and the watched kind's cache, which already holds the
+   * new state (for a deletion: no longer holds the object). Events of other types only update the cache, which
+   * {@link ReconcileContext#lister(Class)} reads. For an update both the old and the new object are mapped.
+   *
+   * @throws IllegalStateException if {@code kind} is already watched or is the primary kind
+   * @throws IllegalArgumentException if {@code on} is empty
+   */
+  @SuppressWarnings("unchecked")
+  public <O extends ApiObject<O>> ControllerBuilder<T> watches(Class<O> kind, Set<WatchEventType> on,
+      BiFunction<? super O, ? super Lister<O>, ? extends Collection<ObjectKey>> mapper) {
+    Objects.requireNonNull(on, "on");
+    Objects.requireNonNull(mapper, "mapper");
+    if (on.isEmpty()) {
+      throw new IllegalArgumentException(who() + ": the watch of kind " + kind.getSimpleName()
+          + " must handle at least one event type");
+    }
+    return watch(kind, new SecondaryWatch(on, (o, cache) -> mapper.apply((O) o, (Lister<O>) cache)));
+  }
+
+  /**
+   * Also calls {@code handler} on every event of {@code kind}, a kind already {@linkplain #watches watched}, before
+   * the controller maps the event to keys, on the same informer (its cache already holds the new state), as an
+   * upstream controller adds its own handler to a shared informer: for bookkeeping such as expectations. Handlers
+   * are called in the order given.
+   *
+   * @throws IllegalStateException if {@code kind} is not watched (or is the primary kind)
+   */
+  public <O extends ApiObject<O>> ControllerBuilder<T> handler(Class<O> kind, ResourceEventHandler<O> handler) {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(handler, "handler");
+    SecondaryWatch w = secondary.get(kind);
+    if (w == null) {
+      throw new IllegalStateException(who() + ": kind " + kind.getSimpleName()
+          + " is not watched; call owns or watches first (watched: "
+          + secondary.keySet().stream().map(Class::getSimpleName).toList() + ")");
+    }
+    secondary.put(kind, w.withHandlerBefore(handler));
+    return this;
+  }
+
+  private ControllerBuilder<T> watch(Class<?> kind, SecondaryWatch w) {
     Objects.requireNonNull(kind, "kind");
     if (kind.equals(primary) || secondary.containsKey(kind)) {
       throw new IllegalStateException(who() + ": kind " + kind.getSimpleName() + " is already watched");
     }
-    secondary.put(kind, mapper != null ? mapper : DefaultController.OWNER_MAPPER);
+    secondary.put(kind, w);
     return this;
   }
 

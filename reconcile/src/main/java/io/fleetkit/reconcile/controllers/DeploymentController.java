@@ -4,7 +4,13 @@ import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.apps.DeploymentStrategyType;
+import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.store.WatchEventType;
+import io.fleetkit.reconcile.Lister;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.ControllerHandle;
 import io.fleetkit.reconcile.ObjectKey;
@@ -28,20 +34,57 @@ public final class DeploymentController extends ControllerHandle<Deployment> {
     super(b.buildController(Deployment.class, cb -> {
       ObjectStore store = b.store();
       cb.reconciler(new DeploymentReconciler()).owns(ReplicaSet.class)
-          .watches(Pod.class, pod -> deploymentOf(store, pod));
+          .watches(Pod.class, Set.of(WatchEventType.DELETED), (pod, pods) -> deletedPod(store, pod, pods));
     }));
   }
 
-  /** A pod's Deployment through its ReplicaSet (Recreate waits for old pods to go). */
-  private static List<ObjectKey> deploymentOf(ObjectStore store, Pod pod) {
-    OwnerReference ref = pod.metadata().controllerRef();
-    if (ref == null || !ref.kind().equals(ReplicaSet.KIND)) {
+  /**
+   * Upstream's {@code deletePod}: a deleted pod wakes its Deployment (through its ReplicaSet, both matched by uid)
+   * only if the Deployment's strategy is Recreate and none of its pods is left, which is what a Recreate rollout
+   * waits for before it scales the new ReplicaSet up. Other pod changes reach the Deployment through its
+   * ReplicaSets' status.
+   *
+   * @param pods the pod cache, which no longer holds {@code pod}
+   */
+  static List<ObjectKey> deletedPod(ObjectStore store, Pod pod, Lister<Pod> pods) {
+    Deployment d = deploymentOf(store, pod);
+    if (d == null || d.spec().strategy().type() != DeploymentStrategyType.Recreate) {
       return List.of();
     }
-    ReplicaSet rs = store.get(ReplicaSet.class, pod.metadata().namespace(), ref.name()).orElse(null);
-    OwnerReference owner = rs == null ? null : rs.metadata().controllerRef();
-    return owner != null && owner.kind().equals(Deployment.KIND)
-        ? List.of(ObjectKey.of(pod.metadata().namespace(), owner.name())) : List.of();
+    String ns = d.metadata().namespace();
+    // upstream's getPodMapForDeployment over its ReplicaSets: pods of the selector each one controls
+    LabelSelector selector = d.spec().selector();
+    for (ReplicaSet rs : store.list(ReplicaSet.class, ns, selector).items()) {
+      OwnerReference ref = rs.metadata().controllerRef();
+      if (ref == null || !ref.uid().equals(d.metadata().uid())) {
+        continue;
+      }
+      for (Pod p : pods.byIndex(Lister.CONTROLLER_INDEX, rs.metadata().uid())) {
+        if (p.metadata().namespace().equals(ns) && selector.matches(p.metadata().labels())) {
+          return List.of();
+        }
+      }
+    }
+    return List.of(ObjectKey.of(d));
+  }
+
+  /** Upstream's {@code getDeploymentForPod}: the pod's controlling ReplicaSet's controlling Deployment. */
+  private static @Nullable Deployment deploymentOf(ObjectStore store, Pod pod) {
+    OwnerReference ref = pod.metadata().controllerRef();
+    if (ref == null || !ref.kind().equals(ReplicaSet.KIND)) {
+      return null;
+    }
+    String ns = pod.metadata().namespace();
+    ReplicaSet rs = store.get(ReplicaSet.class, ns, ref.name()).orElse(null);
+    if (rs == null || !rs.metadata().uid().equals(ref.uid())) {
+      return null;
+    }
+    OwnerReference owner = rs.metadata().controllerRef();
+    if (owner == null || !owner.kind().equals(Deployment.KIND)) {
+      return null;
+    }
+    Deployment d = store.get(Deployment.class, ns, owner.name()).orElse(null);
+    return d != null && d.metadata().uid().equals(owner.uid()) ? d : null;
   }
 
   /** A builder for a Deployment controller over {@code store}. */

@@ -5,12 +5,11 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.ControllerHandle;
-import io.fleetkit.reconcile.Informer;
+import io.fleetkit.reconcile.Controller;
 import io.fleetkit.reconcile.ObjectKey;
 import io.fleetkit.reconcile.ResourceEventHandler;
 import io.fleetkit.reconcile.controllers.internal.ControllerExpectations;
 import io.fleetkit.reconcile.controllers.internal.ReplicaSetReconciler;
-import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,19 +22,17 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe. In stepping mode drive it with {@link #runUntilIdle()} on one thread.
  */
 public final class ReplicaSetController extends ControllerHandle<ReplicaSet> {
-  private final Informer<Pod> podInformer;
   private final ControllerExpectations expectations;
 
   private ReplicaSetController(Builder b) {
-    this(b, new ControllerExpectations());
+    this(b, new ExpectationsHandler(new ControllerExpectations()));
   }
 
-  private ReplicaSetController(Builder b, ControllerExpectations expectations) {
-    super(b.buildController(ReplicaSet.class, cb -> cb.reconciler(new ReplicaSetReconciler(expectations,
-        b.burstReplicas, PodNameSuffixes.seeded(b.seed))).owns(Pod.class)));
-    this.expectations = expectations;
-    podInformer = Informer.builder(b.store(), Pod.class).clock(b.effectiveClock()).build();
-    podInformer.addEventHandler(new ExpectationsHandler());
+  private ReplicaSetController(Builder b, ExpectationsHandler handler) {
+    super(b.buildController(ReplicaSet.class, cb -> cb.reconciler(new ReplicaSetReconciler(handler.expectations,
+        b.burstReplicas, PodNameSuffixes.seeded(b.seed))).owns(Pod.class).handler(Pod.class, handler)));
+    this.expectations = handler.expectations;
+    handler.controller = controller();
   }
 
   /** A builder for a ReplicaSet controller over {@code store}. */
@@ -43,25 +40,28 @@ public final class ReplicaSetController extends ControllerHandle<ReplicaSet> {
     return new Builder(store);
   }
 
-  /** Starts the pod informer that feeds the expectations, then the controller's informers (and workers). */
-  @Override
-  public CompletableFuture<Void> start() {
-    return podInformer.start().thenCompose(v -> super.start());
-  }
-
   /** Creations the controller still waits to observe for {@code key}. */
   public int pendingCreations(ObjectKey key) {
     return expectations.pendingCreations(key);
   }
 
-  @Override
-  public void close() {
-    super.close();
-    podInformer.close();
-  }
+  /**
+   * Feeds expectations from pod events and wakes the owner, as the upstream pod event handlers; on the controller's
+   * own pod informer, before its owner mapping.
+   */
+  private static final class ExpectationsHandler implements ResourceEventHandler<Pod> {
+    final ControllerExpectations expectations;
+    /** Set once the controller is built, before it starts (no event reaches the handler earlier). */
+    @Nullable Controller<ReplicaSet> controller;
 
-  /** Feeds expectations from pod events and wakes the owner, as the upstream pod event handlers. */
-  private final class ExpectationsHandler implements ResourceEventHandler<Pod> {
+    ExpectationsHandler(ControllerExpectations expectations) {
+      this.expectations = expectations;
+    }
+
+    private Controller<ReplicaSet> controller() {
+      return java.util.Objects.requireNonNull(controller, "controller");
+    }
+
     @Override
     public void onAdd(Pod pod) {
       ObjectKey owner = owner(pod);

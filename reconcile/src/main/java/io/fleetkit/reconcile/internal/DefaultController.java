@@ -10,6 +10,7 @@ import io.fleetkit.reconcile.metrics.ControllerMetrics;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.store.WatchEventType;
 import io.fleetkit.reconcile.Controller;
 import io.fleetkit.reconcile.Informer;
 import io.fleetkit.reconcile.Lister;
@@ -49,9 +50,6 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
   public static final String MDC_RECONCILE_ID = "reconcileID";
   private static final int MAX_STEPS_PER_RUN = 1_000_000;
 
-  /** Marker: map an owned object to its controller owner (resolved in {@link #ownerKeys}). */
-  public static final Function<Object, List<ObjectKey>> OWNER_MAPPER = o -> List.of();
-
   private final String name;
   private final ObjectStore store;
   private final Reconciler<T> reconciler;
@@ -71,7 +69,7 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
 
   public DefaultController(String name, ObjectStore store, Class<T> primaryKind, Reconciler<T> reconciler,
       int workers, TimerClock clock, RateLimiter<ObjectKey> limiter, String namespace, Duration resync,
-      Map<Class<?>, Function<?, ? extends Collection<ObjectKey>>> secondary) {
+      Map<Class<?>, SecondaryWatch> secondary) {
     this(name, store, primaryKind, reconciler, workers, clock, limiter, namespace, resync, secondary,
         MetricsRegistry.NOOP, EventRecorder.NOOP, Tracing.NOOP);
   }
@@ -82,7 +80,7 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
    */
   public DefaultController(String name, ObjectStore store, Class<T> primaryKind, Reconciler<T> reconciler,
       int workers, TimerClock clock, RateLimiter<ObjectKey> limiter, String namespace, Duration resync,
-      Map<Class<?>, Function<?, ? extends Collection<ObjectKey>>> secondary, MetricsRegistry metrics,
+      Map<Class<?>, SecondaryWatch> secondary, MetricsRegistry metrics,
       EventRecorder events, Tracing tracing) {
     this.events = events;
     this.tracing = tracing;
@@ -116,26 +114,38 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
       }
     });
     informers.put(primaryKind, primary);
-    secondary.forEach((kind, mapper) -> addSecondary(kind, mapper, namespace, resync));
+    secondary.forEach((kind, watch) -> addSecondary(kind, watch, namespace, resync));
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private void addSecondary(Class<?> kind, Function<?, ? extends Collection<ObjectKey>> mapper, String namespace,
-      Duration resync) {
+  private void addSecondary(Class<?> kind, SecondaryWatch watch, String namespace, Duration resync) {
     Informer inf = Informer.builder(store, (Class) kind).namespace(namespace).resyncPeriod(resync).clock(clock)
         .build();
-    Function<ApiObject<?>, Collection<ObjectKey>> map = mapper == OWNER_MAPPER ? this::ownerKeys
-        : (Function<ApiObject<?>, Collection<ObjectKey>>) mapper;
+    Lister<?> cache = inf.lister();
+    boolean byOwner = watch.mapper() == null;
+    Function<ApiObject<?>, Collection<ObjectKey>> map = byOwner ? this::ownerKeys
+        : o -> (Collection<ObjectKey>) watch.mapper().apply(o, cache);
+    boolean adds = watch.on().contains(WatchEventType.ADDED);
+    boolean updates = watch.on().contains(WatchEventType.MODIFIED);
+    boolean deletes = watch.on().contains(WatchEventType.DELETED);
+    for (ResourceEventHandler<?> h : watch.before()) {
+      inf.addEventHandler(h);
+    }
     inf.addEventHandler(new ResourceEventHandler() {
       @Override
       public void onAdd(ApiObject object) {
-        enqueueAll(map.apply(object));
+        if (adds) {
+          enqueueAll(map.apply(object));
+        }
       }
 
       @Override
       public void onUpdate(ApiObject oldObject, ApiObject newObject) {
+        if (!updates) {
+          return;
+        }
         // an owned object that changed owner must wake both: the old one lost it, the new one gained it
-        if (mapper != OWNER_MAPPER || !sameOwners(oldObject, newObject)) {
+        if (!byOwner || !sameOwners(oldObject, newObject)) {
           enqueueAll(map.apply(oldObject));
         } // else the old object maps to the keys the new one does: queueing them twice changes nothing
         enqueueAll(map.apply(newObject));
@@ -143,7 +153,9 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
 
       @Override
       public void onDelete(ApiObject object, boolean finalStateUnknown) {
-        enqueueAll(map.apply(object));
+        if (deletes) {
+          enqueueAll(map.apply(object));
+        }
       }
     });
     informers.put(kind, inf);

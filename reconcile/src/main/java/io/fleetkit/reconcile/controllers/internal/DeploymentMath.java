@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.IntSupplier;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -145,14 +146,23 @@ public final class DeploymentMath {
    * @param currentPodCount pods counted against the surge (upstream: sum of spec.replicas of all ReplicaSets)
    */
   public static int reconcileNewReplicaSet(int replicas, int maxSurge, int currentPodCount, RsView newRs) {
+    return reconcileNewReplicaSet(replicas, maxSurge, () -> currentPodCount, newRs);
+  }
+
+  /**
+   * {@link #reconcileNewReplicaSet(int, int, int, RsView)} that counts the pods only when the new ReplicaSet is below
+   * {@code replicas} (upstream reads the count only then too): a Deployment at its size, what most syncs see, costs
+   * no count.
+   */
+  public static int reconcileNewReplicaSet(int replicas, int maxSurge, IntSupplier currentPodCount, RsView newRs) {
     if (newRs.replicas() == replicas) {
       return -1;
     }
     if (newRs.replicas() > replicas) {
       return replicas;
     }
-    int target = newRSNewReplicas(DeploymentStrategyType.RollingUpdate, replicas, maxSurge, currentPodCount,
-        newRs.replicas());
+    int target = newRSNewReplicas(DeploymentStrategyType.RollingUpdate, replicas, maxSurge,
+        currentPodCount.getAsInt(), newRs.replicas());
     return target == newRs.replicas() ? -1 : target;
   }
 

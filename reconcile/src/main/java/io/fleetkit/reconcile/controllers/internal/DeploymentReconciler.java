@@ -327,7 +327,7 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
       int replicas = d.spec().replicas();
       if (newRs != null) {
         int target = DeploymentMath.reconcileNewReplicaSet(replicas, DeploymentMath.maxSurge(d.spec()),
-            currentPodCount(), view(newRs));
+            this::currentPodCount, view(newRs));
         if (target >= 0) {
           newRs = scale(newRs, target);
           return syncRolloutStatus(newRs);

@@ -80,7 +80,8 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
     boolean satisfied = expectations.satisfied(key, now);
     List<Pod> owned = claimPods(ctx, rs);
     if (satisfied && cacheExpectations.waiting(key)) {
-      // the counts above come from a separate informer, which may be ahead of the cache read here
+      // the counts above are kept by a handler that runs after the cache changes, not with it: a worker reading
+      // the cache in between sees the two disagree
       satisfied = cacheExpectations.satisfied(key, owned,
           name -> ctx.store().get(Pod.class, key.namespace(), name).isPresent(), now);
     }
