@@ -446,48 +446,6 @@ final class SchedulerMetricsTest {
     assertThat(evaluations(e, "TestFit", "Filter")).isEqualTo(20.0);
   }
 
-  /**
-   * A search on the scheduling thread that takes several batches (300 nodes of which 20 fit: every node is examined,
-   * in ranges sized by the share that fitted) observes each Filter plugin once per sampled cycle and status, its time
-   * summed over the batches and divided by the nodes it examined; the rejections that decide the statuses are the ones
-   * the search counts as plugin evaluations.
-   */
-  @Test
-  void filterPluginDuration_aSearchOfSeveralBatches_observedOncePerCycleAndStatus() {
-    io.fleetkit.scheduler.PluginRegistry reg = io.fleetkit.scheduler.PluginRegistry.defaults()
-        .with("First", h -> io.fleetkit.scheduler.testing.LambdaPlugins.filter("First",
-            (p, n) -> io.fleetkit.api.framework.Status.success()))
-        .with(io.fleetkit.scheduler.testing.TestFitPlugin.NAME, h -> new io.fleetkit.scheduler.testing.TestFitPlugin());
-    io.fleetkit.api.framework.SchedulerProfile profile = io.fleetkit.api.framework.SchedulerProfile
-        .builder("default-scheduler").plugin(io.fleetkit.scheduler.plugins.prioritysort.PrioritySortPlugin.NAME)
-        .plugin("First").plugin(io.fleetkit.scheduler.testing.TestFitPlugin.NAME, 1).build();
-    try (Scheduler s = Scheduler.builder().registry(reg).profile(profile).metricsSamplePercent(100).clock(clock)
-        .seed(1).parallelism(1).metrics(MicrometerMetrics.of(prometheus)).build()) {
-      for (int i = 0; i < 300; i++) {
-        s.addNode(node("n" + i, i % 15 == 7 ? 1000 : 100, 8192, 110));
-      }
-      for (int i = 0; i < 5; i++) {
-        s.addPod(pod("p" + i, 500, 10));
-      }
-      assertThat(s.runUntilIdle()).hasSize(5).allMatch(ScheduleResult::isBound);
-    }
-    Exposition e = scrape();
-    String family = "scheduler_plugin_execution_duration_seconds_count";
-    assertThat(e.value(family, Map.of("plugin", "First", "extension_point", "Filter", "status", "Success")))
-        .contains(5.0);
-    assertThat(e.value(family, Map.of("plugin", "TestFit", "extension_point", "Filter", "status", "Success")))
-        .contains(5.0);
-    assertThat(e.value(family, Map.of("plugin", "TestFit", "extension_point", "Filter", "status", "Unschedulable")))
-        .contains(5.0);
-    assertThat(evaluations(e, "First", "Filter")).isEqualTo(1500.0);
-    assertThat(evaluations(e, "TestFit", "Filter")).isEqualTo(1500.0);
-    double means = sum(e, "scheduler_plugin_execution_duration_seconds_sum",
-        x -> x.labels().get("extension_point").equals("Filter"));
-    assertThat(means).isPositive().isLessThanOrEqualTo(
-        e.value("scheduler_framework_extension_point_duration_seconds_sum",
-            Map.of("extension_point", "Filter", "status", "Success", "profile", "default-scheduler")).orElseThrow());
-  }
-
   private static double evaluations(Exposition e, String plugin, String point) {
     return e.value("scheduler_plugin_evaluation_total",
         Map.of("plugin", plugin, "extension_point", point, "profile", "default-scheduler")).orElse(0.0);

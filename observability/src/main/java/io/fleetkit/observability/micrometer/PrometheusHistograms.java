@@ -160,8 +160,7 @@ final class PrometheusHistograms {
 
     /**
      * The values in bulk: one atomic addition per run of consecutive values in the same bucket (a batch of attempt
-     * durations mostly shares one; when every value is in the first bucket, one addition and no bucket search) and
-     * one to the sum (their total in nanoseconds, converted once).
+     * durations mostly shares one) and one to the sum (their total in nanoseconds, converted once).
      */
     @Override
     public void observeNanos(long[] nanos, int count) {
@@ -170,17 +169,10 @@ final class PrometheusHistograms {
         return;
       }
       long total = 0;
-      long max = Long.MIN_VALUE;
       for (int i = 0; i < count; i++) {
-        long v = nanos[i];
-        total += v;
-        max = Math.max(max, v);
+        total += nanos[i];
       }
-      if (max <= nanosBounds[0]) {
-        counts.getAndAdd(0, count); // all in the first bucket (a batch of short durations mostly is): no search
-      } else {
-        countRuns(nanos, count, true);
-      }
+      countRuns(nanos, count, true);
       sum.add(total / 1e9);
     }
 
@@ -192,17 +184,10 @@ final class PrometheusHistograms {
         return;
       }
       double total = 0;
-      long max = Long.MIN_VALUE;
       for (int i = 0; i < count; i++) {
-        long v = values[i];
-        total += v;
-        max = Math.max(max, v);
+        total += values[i];
       }
-      if (max <= bounds[0]) {
-        counts.getAndAdd(0, count);
-      } else {
-        countRuns(values, count, false);
-      }
+      countRuns(values, count, false);
       sum.add(total);
     }
 

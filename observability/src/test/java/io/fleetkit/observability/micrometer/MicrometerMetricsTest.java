@@ -77,43 +77,6 @@ final class MicrometerMetricsTest {
   }
 
   /**
-   * A bulk of durations that all fall in the first bucket (or just past its bound, 1 ms) is counted without a bucket
-   * search: the same buckets, count and sum as one by one, also at the bound itself (1,000,000 ns is in
-   * {@code le="0.001"}, 1,000,001 ns is not).
-   */
-  @net.jqwik.api.Property(tries = 300)
-  void prometheusRegistry_bulkNanosAroundTheFirstBound_sameAsOneByOne(
-      @net.jqwik.api.ForAll @net.jqwik.api.constraints.Size(min = 1, max = 12)
-      List<@net.jqwik.api.constraints.LongRange(min = 999_990, max = 1_000_010) Long> nearBound,
-      @net.jqwik.api.ForAll @net.jqwik.api.constraints.Size(max = 12)
-      List<@net.jqwik.api.constraints.LongRange(min = 0, max = 50_000) Long> shortOnes) {
-    List<Long> nanos = new java.util.ArrayList<>(shortOnes);
-    nanos.addAll(nearBound.subList(0, Math.min(nearBound.size(), 1 + shortOnes.size() % 3)));
-    PrometheusMeterRegistry single = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    PrometheusMeterRegistry bulk = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    Histogram one = MicrometerMetrics.of(single).histogram(SECONDS, "ok");
-    long[] values = new long[nanos.size()];
-    for (int i = 0; i < nanos.size(); i++) {
-      one.observeNanos(nanos.get(i));
-      values[i] = nanos.get(i);
-    }
-    MicrometerMetrics.of(bulk).histogram(SECONDS, "ok").observeNanos(values, values.length);
-    Exposition a = Exposition.parse(single.scrape());
-    Exposition b = Exposition.parse(bulk.scrape());
-    long inFirst = nanos.stream().filter(n -> n <= 1_000_000).count();
-    assertThat(b.value("test_op_duration_seconds_bucket", Map.of("result", "ok", "le", "0.001")))
-        .contains((double) inFirst);
-    for (String le : List.of("0.001", "0.002", "+Inf")) {
-      Map<String, String> bucket = Map.of("result", "ok", "le", le);
-      assertThat(b.value("test_op_duration_seconds_bucket", bucket)).as(le)
-          .isEqualTo(a.value("test_op_duration_seconds_bucket", bucket));
-    }
-    Map<String, String> ok = Map.of("result", "ok");
-    assertThat(b.value("test_op_duration_seconds_sum", ok).orElseThrow())
-        .isCloseTo(a.value("test_op_duration_seconds_sum", ok).orElseThrow(), org.assertj.core.data.Offset.offset(1e-9));
-  }
-
-  /**
    * Nanoseconds are bucketed by integer comparison: a duration lands in the bucket its seconds ({@code nanos / 1e9})
    * land in, also a nanosecond either side of a bound that is no whole number of nanoseconds (kube's plugin buckets,
    * 1e-5·1.5^k).

@@ -19,12 +19,6 @@ public final class ArrayCycleState implements CycleState {
   /** Whether this cycle times its plugins (kube's {@code ShouldRecordPluginMetrics}); see {@link PluginTimings}. */
   boolean recordPluginMetrics;
   /**
-   * Whether the scheduler calls this cycle's extension-point hooks at all: the cycle times its plugins
-   * ({@link #recordPluginMetrics}) or its attempt has a recording span. Decided once when the cycle starts, so an
-   * unsampled cycle without a span tests one flag per extension point and calls nothing.
-   */
-  boolean observesPoints;
-  /**
    * In a cycle that times its plugins: the last {@link System#nanoTime()} read by the timings (an extension point's
    * start or end, a plugin's end), where a point that follows the previous one directly starts and a point whose
    * last plugin just ended ends, so that consecutive boundaries share one clock read. Only the scheduling thread.
@@ -64,7 +58,6 @@ public final class ArrayCycleState implements CycleState {
     c.skipFilter = skipFilter == null ? null : skipFilter.clone();
     c.skipScore = skipScore == null ? null : skipScore.clone();
     c.recordPluginMetrics = recordPluginMetrics;
-    c.observesPoints = observesPoints;
     return c;
   }
 

@@ -131,11 +131,9 @@ final class FeasibleNodes {
         }
       }
     } else {
-      // the same walk, counting each plugin's rejections and their status codes on the way
-      // (scheduler_plugin_evaluation_total, and a sampled cycle's Filter timings), then the examined positions past
-      // the cut-off: one pass over the search instead of two
+      // the same walk, counting each plugin's rejections on the way (scheduler_plugin_evaluation_total), then the
+      // examined positions past the cut-off: one pass over the search instead of two
       int plugins = failedAt.length;
-      int[] codes = fw.filterFailureCodes();
       for (int pos = 0; pos < processed; pos++) {
         int f = failed[pos];
         if (f < 0) {
@@ -145,12 +143,10 @@ final class FeasibleNodes {
             break;
           }
         } else {
-          Status.Code code = statuses[pos].code();
           if (f < plugins) {
             failedAt[f]++;
-            codes[f] |= 1 << code.ordinal();
           }
-          if (errorAt < 0 && code == Status.Code.ERROR) {
+          if (errorAt < 0 && statuses[pos].code() == Status.Code.ERROR) {
             errorAt = pos;
           }
         }
@@ -159,10 +155,9 @@ final class FeasibleNodes {
         int f = failed[pos];
         if (f >= 0 && f < plugins) {
           failedAt[f]++;
-          codes[f] |= 1 << statuses[pos].code().ordinal();
         }
       }
-      fw.filterSearchDone(state, failedAt, codes, processed);
+      fw.countFilterEvaluations(state.skipFilter, failedAt, processed);
     }
     if (errorAt >= 0) {
       error = attributed(fw, errorAt);

@@ -187,7 +187,6 @@ public final class Framework implements FrameworkHandle {
     tableFilter = Arrays.stream(filter).map(p -> p instanceof TableFilter t ? t : null).toArray(TableFilter[]::new);
     filterNames = namesAt(names, at);
     failedAtScratch = new int[filter.length];
-    failedCodesScratch = new int[filter.length];
     filterNanosScratch = new long[filter.length];
     at = indicesOf(plugins, PostFilterPlugin.class);
     postFilter = pluginsAt(plugins, at, PostFilterPlugin[]::new);
@@ -321,14 +320,6 @@ public final class Framework implements FrameworkHandle {
 
   /** Per Filter plugin, the nodes it rejected in the last search; reused. */
   private final int[] failedAtScratch;
-  /** Per Filter plugin, a bit per {@link Status.Code} ordinal of the statuses it rejected nodes with; reused. */
-  private final int[] failedCodesScratch;
-  /**
-   * Whether {@link #filterNanosScratch} holds the Filter time per plugin of the running search's batches run on the
-   * scheduling thread in a sampled cycle, summed over the batches, observed when the search ends
-   * ({@link #filterSearchDone}).
-   */
-  private boolean filterNanosHeld;
   /** A sampled cycle's per-plugin durations of a Filter or Score batch run under the engine lock; reused. */
   private final long[] filterNanosScratch;
   private final long[] scoreNanosScratch;
@@ -364,32 +355,7 @@ public final class Framework implements FrameworkHandle {
     }
     int[] failedAt = failedAtScratch;
     Arrays.fill(failedAt, 0);
-    Arrays.fill(failedCodesScratch, 0);
     return failedAt;
-  }
-
-  /**
-   * The zeroed array, beside {@link #filterFailureCounts()}'s, in which a counted search sets per Filter plugin the
-   * bit {@code 1 << code.ordinal()} of each status it rejected a node with.
-   */
-  int[] filterFailureCodes() {
-    return failedCodesScratch;
-  }
-
-  /**
-   * A counted search ended: counts its Filter calls ({@link #countFilterEvaluations}) and, when its batches ran on the
-   * scheduling thread in a sampled cycle, observes each Filter plugin's time over the search
-   * ({@link PluginTimings#observeFilterSearch}).
-   */
-  void filterSearchDone(ArrayCycleState state, int[] failedAt, int[] codes, int processed) {
-    countFilterEvaluations(state.skipFilter, failedAt, processed);
-    if (filterNanosHeld) {
-      filterNanosHeld = false;
-      PluginTimings t = timings;
-      if (t != null) {
-        t.observeFilterSearch(filterNanosScratch, failedAt, codes, processed);
-      }
-    }
   }
 
   /**
@@ -733,20 +699,8 @@ public final class Framework implements FrameworkHandle {
       }
       return;
     }
-    // a sampled cycle: one clock read per plugin (each plugin's end is the next one's start). On the scheduling thread
-    // the times are summed over the search's batches and observed when the search ends (filterSearchDone), from the
-    // rejections the search counts anyway; a worker thread observes its batch.
-    long[] nanos;
-    boolean held = locked && evaluations != null; // the search's counting walk ends it (filterSearchDone)
-    if (held) {
-      nanos = filterNanosScratch;
-      if (!filterNanosHeld) {
-        Arrays.fill(nanos, 0);
-        filterNanosHeld = true;
-      }
-    } else {
-      nanos = new long[fs.length];
-    }
+    // a sampled cycle: one clock read per plugin (each plugin's end is the next one's start), observed after the batch
+    long[] nanos = locked ? filterNanosScratch : new long[fs.length];
     long t0 = System.nanoTime();
     for (int j = 0; j < fs.length; j++) {
       if (skip != null && skip[j]) {
@@ -755,12 +709,10 @@ public final class Framework implements FrameworkHandle {
       }
       filterRange(j, state, pod, table, nodes, from, to, statusOut, failed);
       long t1 = System.nanoTime();
-      nanos[j] += t1 - t0;
+      nanos[j] = t1 - t0;
       t0 = t1;
     }
-    if (!held) {
-      timer.observeFilterRange(nanos, failed, statusOut, from, to, locked);
-    }
+    timer.observeFilterRange(nanos, failed, statusOut, from, to, locked);
   }
 
   /** Filter plugin {@code j} over the positions of {@code [from, to)} that no earlier plugin failed. */

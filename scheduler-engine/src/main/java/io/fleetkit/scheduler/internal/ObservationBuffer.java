@@ -18,13 +18,12 @@ import java.util.Arrays;
  * profile, extension point, plugin and status), so holding a value needs no look-up. Histogram values are appended to
  * one journal (slot and value, in the order they came) rather than to their series' own arrays: a sampled cycle
  * observes some thirty plugin and extension-point series, one cycle in ten, and writing into thirty arrays that went
- * cold since the last sampled cycle costs a cache miss each, where the journal's next entries are where the last cycle
- * left off. The series observed in every cycle (the attempt's) are written straight into their own arrays ({@link
- * #addDirect}), which stay warm, so the flush copies nothing for them. A flush sorts the journal out per series and
- * visits only the series that hold something; a full journal ({@link #JOURNAL} values) flushes everything. Flushed by
- * the scheduler every {@code EVALUATION_FLUSH_CYCLES} cycles, when its queue runs empty, at the end of {@code
- * scheduleOne()}, before every other call returns and on close, so a scrape between two calls sees every observation.
- * Confined to the scheduler's lock.
+ * cold since the last sampled cycle costs a cache miss each, where the journal's next entries are where the last
+ * cycle left off. A flush sorts the journal out per series and visits only the series that hold something; a full
+ * journal ({@link #JOURNAL} values) flushes everything. Flushed by the scheduler every
+ * {@code EVALUATION_FLUSH_CYCLES} cycles, when its queue runs empty, at the end of {@code scheduleOne()}, before every
+ * other call returns and on close, so a scrape between two calls sees every observation. Confined to the scheduler's
+ * lock.
  */
 final class ObservationBuffer {
   /** Histogram values the journal holds before it is flushed. */
@@ -42,9 +41,8 @@ final class ObservationBuffer {
   private long[][] values = new long[16][];
   private int[] sizes = new int[16];
   private int histogramCount;
-  /** The histogram slots holding values (from the journal or {@link #addDirect}), each once, in order of first use. */
+  /** Scratch of {@link #flush()}: the histogram slots the journal held values for, each once. */
   private int[] heldHistograms = new int[16];
-  private int heldHistogramCount;
   private boolean[] histogramListed = new boolean[16];
 
   private Counter[] counters = new Counter[8];
@@ -110,36 +108,6 @@ final class ObservationBuffer {
     journalSize = n + 1;
   }
 
-  /**
-   * Observes {@code value} on the histogram in {@code slot} at the next flush, written straight into the series' own
-   * array instead of the journal: for the series a scheduling cycle observes every time (the attempt's duration and
-   * count, the algorithm's duration, the SLI), whose arrays stay in cache from one cycle to the next, so the flush
-   * copies nothing for them. A series whose array reaches {@link #JOURNAL} values is handed them at once. Values of one
-   * series given by both {@link #add} and this may reach it in another order within a flush (a histogram has none).
-   */
-  void addDirect(int slot, long value) {
-    int size = sizes[slot];
-    long[] v = values[slot];
-    if (size == v.length) {
-      if (size >= JOURNAL) {
-        handOver(slot, size);
-        size = 0;
-      } else {
-        v = values[slot] = Arrays.copyOf(v, size * 2);
-      }
-    }
-    v[size] = value;
-    sizes[slot] = size + 1;
-    if (!histogramListed[slot]) {
-      list(slot);
-    }
-  }
-
-  private void list(int slot) {
-    histogramListed[slot] = true;
-    heldHistograms[heldHistogramCount++] = slot;
-  }
-
   /** Adds one to the counter in {@code slot} at the next flush. */
   void increment(int slot) {
     if (increments[slot]++ == 0) {
@@ -149,7 +117,7 @@ final class ObservationBuffer {
 
   /** Whether anything is held. */
   boolean isEmpty() {
-    return heldCounterCount == 0 && journalSize == 0 && heldHistogramCount == 0;
+    return heldCounterCount == 0 && journalSize == 0;
   }
 
   /** Hands every held observation and increment to its series. */
@@ -167,6 +135,7 @@ final class ObservationBuffer {
     int nj = journalSize;
     if (nj != 0) {
       journalSize = 0;
+      int nh = 0;
       for (int k = 0; k < nj; k++) {
         int i = journalSlots[k];
         int size = sizes[i];
@@ -177,19 +146,14 @@ final class ObservationBuffer {
         v[size] = journalValues[k];
         sizes[i] = size + 1;
         if (!histogramListed[i]) {
-          list(i);
+          histogramListed[i] = true;
+          heldHistograms[nh++] = i;
         }
       }
-    }
-    int nh = heldHistogramCount;
-    if (nh != 0) {
-      heldHistogramCount = 0;
       for (int k = 0; k < nh; k++) {
         int i = heldHistograms[k];
         histogramListed[i] = false;
-        if (sizes[i] != 0) {
-          handOver(i, sizes[i]);
-        }
+        handOver(i, sizes[i]);
       }
     }
   }

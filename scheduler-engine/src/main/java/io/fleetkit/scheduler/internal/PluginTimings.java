@@ -18,12 +18,9 @@ import org.jspecify.annotations.Nullable;
  * <p>One deviation, for cost: kube times Filter and Score on every node of a marked cycle; FleetKit evaluates a node
  * in tens of nanoseconds, and its plugins evaluate many nodes per call, so two clock reads and a histogram observation
  * per plugin and node would cost more than the plugins. At these per-node points a marked cycle times each plugin's
- * call over the range of nodes it evaluates as a batch and observes the mean per node: at Score once per batch; at
- * Filter once per search and status returned when the search runs on the scheduling thread (its batches' times summed,
- * its rejections taken from the walk that counts the plugin evaluations), once per batch and status on a worker
- * thread. Upstream's per-node timing would cost two clock reads per plugin and node (some 7,000 at 5,000 nodes, about
- * 0.25 ms, where a whole FleetKit cycle takes about 10 µs). Where a search runs node by node, the nodes at evaluation
- * positions 0, {@link #NODE_STRIDE}, 2·{@link #NODE_STRIDE}, ... are timed one by one. Filter calls that preemption
+ * call over the range of nodes it evaluates as a batch and observes the mean per node, once per batch (and, at
+ * Filter, per status returned). Where a search runs node by node, the nodes at evaluation positions 0,
+ * {@link #NODE_STRIDE}, 2·{@link #NODE_STRIDE}, ... are timed one by one. Filter calls that preemption
  * makes through the framework handle, and PreFilter extensions, are not timed.
  *
  * <p>Observations made on the thread that holds the engine lock (every once-per-cycle point but PreBind and Bind,
@@ -67,6 +64,9 @@ final class PluginTimings {
   private final int[][][] slots;
   /** One reusable {@link Run} per point, created on first use (under the engine lock). */
   private final Run[] runs = new Run[Point.values().length];
+  /** Scratch of {@link #observeFilterRange} for the batches run under the engine lock. */
+  private int[] rejectedScratch = new int[0];
+  private int[] codesScratch = new int[0];
 
   /**
    * @param names for each {@link Point} (by ordinal), the plugin names in the framework's order
@@ -93,26 +93,31 @@ final class PluginTimings {
   }
 
   /**
-   * A marked cycle's search ran the Filter plugins over {@code examined} nodes on the thread holding the engine lock,
-   * plugin {@code j} in {@code nanos[j]} summed over the search's batches (-1 when PreFilter's Skip skipped it), plugin
-   * {@code j} rejecting {@code rejected[j]} nodes with the statuses whose {@link Status.Code} ordinals are set in
-   * {@code codes[j]}: for each plugin, its mean per node it examined (those no earlier plugin rejected) is observed
-   * once for each status it returned: {@code Success} when it passed a node, and each status it rejected one with.
-   * Held in the buffer.
-   */
-  void observeFilterSearch(long[] nanos, int[] rejected, int[] codes, int examined) {
-    observeFilter(nanos, rejected, codes, examined, true);
-  }
-
-  /**
-   * {@link #observeFilterSearch} for one batch over positions {@code [from, to)} ({@code failed[pos]} is the rejecting
-   * plugin's index or -1, {@code statuses[pos]} its status): a batch of a parallel search, run on a worker thread
-   * ({@code locked} false: observed directly), or one whose search counts no evaluations.
+   * A marked cycle ran the Filter plugins over positions {@code [from, to)} as one batch (the plugins' table paths
+   * evaluate many nodes per call), plugin {@code j} in {@code nanos[j]} (-1 when PreFilter's Skip skipped it): for
+   * each plugin, the batch's mean per examined node (those no earlier plugin rejected; {@code failed[pos]} is the
+   * rejecting plugin's index or -1) is observed once for each status it returned in the batch: {@code Success} when
+   * it passed a node, and the status of each node it rejected. One pass over the batch for all plugins.
+   * {@code locked}: the batch ran on the thread holding the engine lock (observations held in the buffer), else on a
+   * worker thread (observed directly).
    */
   void observeFilterRange(long[] nanos, int[] failed, Status[] statuses, int from, int to, boolean locked) {
     int n = nanos.length;
-    int[] rejected = new int[n];
-    int[] codes = new int[n]; // bit per Status.Code ordinal of the nodes each plugin rejected
+    int[] rejected;
+    int[] codes; // bit per Status.Code ordinal of the nodes each plugin rejected
+    if (locked) {
+      if (rejectedScratch.length < n) {
+        rejectedScratch = new int[n];
+        codesScratch = new int[n];
+      }
+      rejected = rejectedScratch;
+      codes = codesScratch;
+      java.util.Arrays.fill(rejected, 0, n, 0);
+      java.util.Arrays.fill(codes, 0, n, 0);
+    } else {
+      rejected = new int[n];
+      codes = new int[n];
+    }
     for (int pos = from; pos < to; pos++) {
       int f = failed[pos];
       if (f >= 0 && f < n) {
@@ -120,11 +125,7 @@ final class PluginTimings {
         codes[f] |= 1 << statuses[pos].code().ordinal();
       }
     }
-    observeFilter(nanos, rejected, codes, to - from, locked);
-  }
-
-  private void observeFilter(long[] nanos, int[] rejected, int[] codes, int examined, boolean locked) {
-    int n = nanos.length;
+    int examined = to - from;
     for (int j = 0; j < n && examined > 0; j++) {
       if (nanos[j] >= 0) {
         long mean = nanos[j] / examined;
@@ -148,8 +149,8 @@ final class PluginTimings {
 
   /**
    * A marked cycle ran Score plugin {@code plugin} over positions {@code [from, to)} as one batch in {@code nanos}:
-   * the batch's mean per node is observed once, with {@code code}; {@code locked}: the batch ran on the thread holding
-   * the engine lock (held in the buffer), else on a worker thread (observed directly).
+   * the batch's mean per node is observed once, with {@code code}; {@code locked} as for
+   * {@link #observeFilterRange}.
    */
   void observeScoreRange(int plugin, Status.Code code, int from, int to, long nanos, boolean locked) {
     if (to > from) {

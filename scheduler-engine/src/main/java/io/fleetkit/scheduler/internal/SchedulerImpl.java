@@ -436,16 +436,12 @@ public final class SchedulerImpl implements Scheduler {
       return fail(qp, Status.Code.UNSCHEDULABLE, Diagnosis.NO_NODES_AVAILABLE, null, List.of(), Set.of(), now);
     }
     ArrayCycleState state = new ArrayCycleState();
-    if (obs != null) {
-      boolean sampled = obs.samplePluginMetrics();
-      state.recordPluginMetrics = sampled;
-      state.observesPoints = sampled || obs.tracesAttempt();
-    }
+    state.recordPluginMetrics = obs != null && obs.samplePluginMetrics();
 
-    long preFilterStart = state.observesPoints ? obs.begin(SchedulerInstruments.PRE_FILTER, state, false) : 0;
+    long preFilterStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PRE_FILTER, state, false);
     Framework.PreFilterOutcome pre = fw.runPreFilter(state, pod);
     Status preStatus = pre.status();
-    if (state.observesPoints) {
+    if (obs != null) {
       obs.end(SchedulerInstruments.PRE_FILTER, preStatus.isRejected() || preStatus.code() == Status.Code.ERROR
           ? preStatus.code() : Status.Code.SUCCESS, fw.schedulerName(), preFilterStart, state, true);
     }
@@ -457,9 +453,9 @@ public final class SchedulerImpl implements Scheduler {
           preStatus.code() == Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, pre.rejectors(), now);
     }
 
-    long filterStart = state.observesPoints ? obs.begin(SchedulerInstruments.FILTER, state, true) : 0;
+    long filterStart = obs == null ? 0 : obs.begin(SchedulerInstruments.FILTER, state, true);
     int found = feasibleNodes.find(fw, state, pod, pre.allowed());
-    if (state.observesPoints) {
+    if (obs != null) {
       obs.end(SchedulerInstruments.FILTER, found < 0 ? Status.Code.ERROR : Status.Code.SUCCESS, fw.schedulerName(),
           filterStart, state, false);
     }
@@ -476,16 +472,16 @@ public final class SchedulerImpl implements Scheduler {
     if (found == 1) {
       host = feasibleNodes.node(0);
     } else {
-      long preScoreStart = state.observesPoints ? obs.begin(SchedulerInstruments.PRE_SCORE, state, true) : 0;
+      long preScoreStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PRE_SCORE, state, true);
       Status s = hostSelection.preScore(fw, state, pod, feasibleNodes);
-      if (state.observesPoints) {
+      if (obs != null) {
         obs.end(SchedulerInstruments.PRE_SCORE, s.isSuccess() ? Status.Code.SUCCESS : Status.Code.ERROR,
             fw.schedulerName(), preScoreStart, state, true);
       }
       if (s.isSuccess()) {
-        long scoreStart = state.observesPoints ? obs.begin(SchedulerInstruments.SCORE, state, true) : 0;
+        long scoreStart = obs == null ? 0 : obs.begin(SchedulerInstruments.SCORE, state, true);
         s = hostSelection.score(fw, state, pod, feasibleNodes, found);
-        if (state.observesPoints) {
+        if (obs != null) {
           obs.end(SchedulerInstruments.SCORE, s.isSuccess() ? Status.Code.SUCCESS : Status.Code.ERROR,
               fw.schedulerName(), scoreStart, state, false);
         }
@@ -523,12 +519,11 @@ public final class SchedulerImpl implements Scheduler {
     String nominated = null;
     List<String> victims = List.of();
     if (fw.hasPostFilters()) {
-      long postFilterStart = state.observesPoints
-          ? obs.begin(SchedulerInstruments.POST_FILTER, state, false) : 0;
+      long postFilterStart = obs == null ? 0 : obs.begin(SchedulerInstruments.POST_FILTER, state, false);
       Framework.PostFilterOutcome post = fw.runPostFilter(state, () -> qp.info,
           new NodeToStatus(nodeStatuses, absentCode), () -> clearNomination(qp));
       PostFilterResult r = post.success();
-      if (state.observesPoints) {
+      if (obs != null) {
         obs.end(SchedulerInstruments.POST_FILTER, r != null ? Status.Code.SUCCESS : Status.Code.UNSCHEDULABLE,
             fw.schedulerName(), postFilterStart, state, false);
       }
@@ -614,20 +609,20 @@ public final class SchedulerImpl implements Scheduler {
     EnginePodInfo assumed = qp.info.withPod(qp.info.pod().withNodeName(nodeName));
     MDC.put(MDC_NODE, nodeName);
     cache.assume(assumed, nodeName);
-    long reserveStart = state.observesPoints ? obs.begin(SchedulerInstruments.RESERVE, state, false,
-        fw.runsNothingAt(SchedulerInstruments.RESERVE)) : 0;
+    long reserveStart = obs == null ? 0 : obs.begin(SchedulerInstruments.RESERVE, state, false,
+        fw.runsNothingAt(SchedulerInstruments.RESERVE));
     Status reserved = fw.runReserve(state, assumed, nodeName);
-    if (state.observesPoints) {
+    if (obs != null) {
       obs.end(SchedulerInstruments.RESERVE, reserved.code(), fw.schedulerName(), reserveStart,
           state, false);
     }
     if (!reserved.isSuccess()) {
       return undo(qp, fw, state, assumed, nodeName, reserved, true, now);
     }
-    long permitStart = state.observesPoints ? obs.begin(SchedulerInstruments.PERMIT, state, true,
-        fw.runsNothingAt(SchedulerInstruments.PERMIT)) : 0;
+    long permitStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PERMIT, state, true,
+        fw.runsNothingAt(SchedulerInstruments.PERMIT));
     Framework.PermitOutcome permit = fw.runPermit(state, assumed, nodeName, now);
-    if (state.observesPoints) {
+    if (obs != null) {
       obs.end(SchedulerInstruments.PERMIT, permit.status().code(), fw.schedulerName(), permitStart,
           state, false);
     }
@@ -648,17 +643,17 @@ public final class SchedulerImpl implements Scheduler {
     if (bindings.isAsync()) {
       return bindAsync(qp, fw, state, assumed, nodeName);
     }
-    long preBindStart = state.observesPoints ? obs.begin(SchedulerInstruments.PRE_BIND, state, true,
-        fw.runsNothingAt(SchedulerInstruments.PRE_BIND)) : 0;
+    long preBindStart = obs == null ? 0 : obs.begin(SchedulerInstruments.PRE_BIND, state, true,
+        fw.runsNothingAt(SchedulerInstruments.PRE_BIND));
     Status preBound = fw.runPreBind(state, assumed, nodeName);
-    if (state.observesPoints) {
+    if (obs != null) {
       obs.end(SchedulerInstruments.PRE_BIND, preBound.code(), fw.schedulerName(), preBindStart,
           state, false);
     }
     if (!preBound.isSuccess()) {
       return undo(qp, fw, state, assumed, nodeName, preBound, false, now);
     }
-    long bindStart = state.observesPoints ? obs.begin(SchedulerInstruments.BIND, state, true) : 0;
+    long bindStart = obs == null ? 0 : obs.begin(SchedulerInstruments.BIND, state, true);
     Status bound = fw.runBind(state, assumed, nodeName);
     if (bound.isSkip()) {
       try {
@@ -667,7 +662,7 @@ public final class SchedulerImpl implements Scheduler {
         bound = Status.error("binder failed: " + e);
       }
     }
-    if (state.observesPoints) {
+    if (obs != null) {
       obs.end(SchedulerInstruments.BIND, bound.code(), fw.schedulerName(), bindStart, state, false);
     }
     if (!bound.isSuccess()) {
@@ -684,10 +679,10 @@ public final class SchedulerImpl implements Scheduler {
     cache.finishBinding(assumed.key(), now);
     queue.done(qp);
     nominator.remove(assumed.key());
-    long postBindStart = state.observesPoints ? obs.begin(SchedulerInstruments.POST_BIND, state, false,
-        fw.runsNothingAt(SchedulerInstruments.POST_BIND)) : 0;
+    long postBindStart = obs == null ? 0 : obs.begin(SchedulerInstruments.POST_BIND, state, false,
+        fw.runsNothingAt(SchedulerInstruments.POST_BIND));
     fw.runPostBind(state, assumed, nodeName);
-    if (state.observesPoints) {
+    if (obs != null) {
       obs.end(SchedulerInstruments.POST_BIND, Status.Code.SUCCESS, fw.schedulerName(), postBindStart,
           state, false);
     }
@@ -743,10 +738,10 @@ public final class SchedulerImpl implements Scheduler {
 
   /** Runs Unreserve, timed as an extension point (kube records it with status Success). */
   private void unreserve(Framework fw, ArrayCycleState state, EnginePodInfo assumed, String nodeName) {
-    long start = state.observesPoints ? obs.begin(SchedulerInstruments.UNRESERVE, state, false,
-        fw.runsNothingAt(SchedulerInstruments.UNRESERVE)) : 0;
+    long start = obs == null ? 0 : obs.begin(SchedulerInstruments.UNRESERVE, state, false,
+        fw.runsNothingAt(SchedulerInstruments.UNRESERVE));
     fw.runUnreserve(state, assumed, nodeName);
-    if (state.observesPoints) {
+    if (obs != null) {
       obs.end(SchedulerInstruments.UNRESERVE, Status.Code.SUCCESS, fw.schedulerName(), start,
           state, false);
     }

@@ -169,8 +169,6 @@ final class SchedulerInstruments {
     this.metrics = metrics;
     this.metricsOn = metrics.enabled();
     this.sampler = new SplittableRandom(seed ^ 0x9E3779B97F4A7C15L);
-    this.untilSample = metrics.enabled() && samplePercent > 0 && samplePercent < 100
-        ? SampleGaps.next(sampler, samplePercent) : 0;
     this.events = events;
     this.eventsOn = events != EventRecorder.NOOP;
     this.tracing = tracing;
@@ -205,30 +203,11 @@ final class SchedulerInstruments {
 
   /**
    * Whether the cycle starting now times its plugins and extension points: true for the configured percentage of
-   * cycles (10 by default), each cycle independently of the others, as kube's
-   * {@code rand.Intn(100) < pluginMetricsSamplePercent}; always false without a registry.
+   * cycles (10 by default), as kube's {@code rand.Intn(100) < pluginMetricsSamplePercent}; always false without a
+   * registry.
    */
   boolean samplePluginMetrics() {
-    if (untilSample > 0) {
-      untilSample--;
-      return false;
-    }
-    if (!metricsOn || samplePercent <= 0) {
-      return false;
-    }
-    untilSample = samplePercent >= 100 ? 0 : SampleGaps.next(sampler, samplePercent);
-    return true;
-  }
-
-  /**
-   * Unsampled cycles left before the next sampled one: the gaps between sampled cycles are drawn
-   * ({@link SampleGaps}), so an unsampled cycle costs a decrement instead of a draw.
-   */
-  private long untilSample;
-
-  /** Whether the running attempt has a recording span (its extension points open child spans). */
-  boolean tracesAttempt() {
-    return attempt != null;
+    return metricsOn && samplePercent > 0 && (samplePercent >= 100 || sampler.nextInt(100) < samplePercent);
   }
 
   /**
@@ -396,11 +375,11 @@ final class SchedulerInstruments {
           h = ps.durations[result] = buffer.histogram(metrics.histogram(SchedulerMetrics.SCHEDULING_ATTEMPT_DURATION,
               RESULTS[result], profile), true);
         }
-        buffer.addDirect(h, attemptNanos);
+        buffer.add(h, attemptNanos);
       }
       if (r.isBound()) {
-        buffer.addDirect(podAttempts, podAttemptCount);
-        buffer.addDirect(sli(podAttemptCount), queuedNanos);
+        buffer.add(podAttempts, podAttemptCount);
+        buffer.add(sli(podAttemptCount), queuedNanos);
       }
     }
     if (!eventsOn) {
@@ -418,7 +397,7 @@ final class SchedulerInstruments {
   /** The scheduling algorithm (PreFilter to host selection) took {@code nanos}. */
   void algorithm(long nanos) {
     if (algorithm >= 0) {
-      buffer.addDirect(algorithm, nanos);
+      buffer.add(algorithm, nanos);
     }
   }
 

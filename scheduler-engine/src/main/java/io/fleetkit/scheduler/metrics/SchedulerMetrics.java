@@ -11,23 +11,23 @@ import java.util.List;
  * {@code unschedulable} or {@code gated}; {@code extension_point} and {@code status} are the framework's names
  * ({@code PreFilter}, {@code Score}, ...; {@code Success}, {@code Unschedulable}, ...).
  *
- * <p>What FleetKit measures and where: an attempt is one {@code scheduleOne} (its duration covers the scheduling cycle
- * and, as bindings are synchronous here, the binding cycle); a pod held by Permit is counted when its binding ends. The
- * SLI duration runs from the pod's entry into the queue to its binding. Extension-point durations are recorded for
- * PreFilter, Filter, PostFilter, PreScore, Score, Reserve, Unreserve, Permit, PreBind, Bind and PostBind (Unreserve and
- * PostBind with status {@code Success}, as kube), but, unlike kube, only in the sampled cycles, like the plugin
- * execution durations: 10 % of scheduling cycles by default (kube's {@code pluginMetricsSamplePercent}; see {@code
- * SchedulerBuilder.metricsSamplePercent}) time their extension points and their plugins (at Filter and Score, each
- * plugin's mean per node over the nodes it evaluated as a batch: at Filter once per search and status). Eleven
- * histogram observations per attempt cost more than the 3 % overhead budget allows at FleetKit's cycle times; a sample
- * keeps the distribution (quantiles) and scales the counts by the percentage. The Permit wait is measured on the
- * scheduler's clock, {@code result} being the status code it ended with ({@code Success} or {@code Unschedulable}).
- * {@code scheduler_unschedulable_pods} counts, per plugin, the queued pods whose last attempt that plugin rejected or
- * that it gates at PreEnqueue (a pod leaves it when popped for its next attempt or deleted). {@code
- * scheduler_plugin_evaluation_total} counts every PreFilter, PreScore and Score call and every Filter call on a node
- * during the cycle's search for feasible nodes (Filter calls made by preemption's dry runs are not counted); counts are
- * summed per cycle and added to the counters at the end of each {@code scheduleOne()} call, every 256 cycles of {@code
- * runUntilIdle()} and whenever the queue runs empty.
+ * <p>What FleetKit measures and where: an attempt is one {@code scheduleOne} (its duration covers the scheduling
+ * cycle and, as bindings are synchronous here, the binding cycle); a pod held by Permit is counted when its binding
+ * ends. The SLI duration runs from the pod's entry into the queue to its binding. Extension-point durations are
+ * recorded for PreFilter, Filter, PostFilter, PreScore, Score, Reserve, Unreserve, Permit, PreBind, Bind and PostBind
+ * (Unreserve and PostBind with status {@code Success}, as kube), but, unlike kube, only in the sampled cycles, like the
+ * plugin execution durations: 10 % of scheduling cycles by default (kube's {@code pluginMetricsSamplePercent}; see
+ * {@code SchedulerBuilder.metricsSamplePercent}) time their extension points and their plugins (at Filter and Score,
+ * on one node evaluation in 128). Eleven histogram observations per attempt cost more than the 3 % overhead budget
+ * allows at FleetKit's cycle times; a sample keeps the distribution (quantiles) and scales the counts by the
+ * percentage. The Permit wait is measured on the scheduler's clock, {@code result} being the status code it
+ * ended with ({@code Success} or {@code Unschedulable}). {@code scheduler_unschedulable_pods} counts, per plugin, the
+ * queued pods whose last attempt that plugin rejected or that it gates at PreEnqueue (a pod leaves it when popped for
+ * its next attempt or deleted). {@code scheduler_plugin_evaluation_total} counts every PreFilter, PreScore and
+ * Score call and every Filter call on a node during the cycle's search for feasible nodes (Filter calls made by
+ * preemption's dry runs are not counted); counts are summed per cycle and added to the counters at the end of each
+ * {@code scheduleOne()} call, every 256 cycles of {@code runUntilIdle()} and
+ * whenever the queue runs empty.
  */
 public final class SchedulerMetrics {
   public static final String SCHEDULED = "scheduled";
