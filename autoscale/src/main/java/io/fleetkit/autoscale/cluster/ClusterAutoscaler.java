@@ -110,8 +110,17 @@ public final class ClusterAutoscaler implements AutoCloseable {
   private final boolean recompute;
   /** Replaces the annotation and utilization checks of scale-down eligibility when set (tests). */
   private final java.util.function.@Nullable Predicate<Node> eligibility;
-  /** The utilization and drain of the node views of the last evaluation, by node name (see {@link #facts}). */
-  private Map<String, ViewFacts> viewFacts = new HashMap<>();
+  /**
+   * The scale-down simulation kept from one evaluation to the next: rolled back to its loaded state and
+   * {@linkplain SimulatedCluster#reload reloaded} with what changed, instead of loading every node again; or
+   * {@code null}. It was loaded from {@link #scaleDownSimPods} with the budgets and priority classes
+   * {@link #scaleDownSimObjects}.
+   */
+  private @Nullable SimulatedCluster scaleDownSim;
+  private @Nullable ClusterPods scaleDownSimPods;
+  private List<List<?>> scaleDownSimObjects = List.of();
+  /** The utilization and drain of the node views of {@link #scaleDownSim}, by slot (see {@link #facts}). */
+  private ViewFacts[] slotFacts = new ViewFacts[0];
   /** A node list in which no pool node was starting (the store's lists are immutable), or {@code null}. */
   private @Nullable List<Node> noneStarting;
   /** The node list {@link #lastReady} was made from, and the ready nodes of it. */
@@ -206,7 +215,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
       readyOf = null;
       clusterPods = new ClusterPods();
       scaleDownViews = new SimulatedCluster.ViewCache();
-      viewFacts = new HashMap<>();
+      scaleDownSim = null;
       lastEvaluation = null;
     }
     Instant now = clock.instant();
@@ -502,29 +511,38 @@ public final class ClusterAutoscaler implements AutoCloseable {
    * {@linkplain ScaleDownInputs#sameAs the same} as the last one's reuses its evaluation.
    */
   private ScaleDownEvaluation evaluate(ScaleDownInputs in) {
-    SimulatedCluster sim = SimulatedCluster.create(profile, registry, clock,
-        Map.of(PodDisruptionBudget.class, in.pdbs(), io.fleetkit.api.scheduling.PriorityClass.class,
-            in.priorityClasses()));
+    SimulatedCluster sim = scaleDownSimulation(in);
     List<Node> readyNodes = in.nodes();
-    sim.load(readyNodes, clusterPods::infosOn, scaleDownViews);
-    Map<String, ViewFacts> facts = new HashMap<>(viewFacts.size() * 2);
     boolean noBudgets = in.pdbs().isEmpty();
     Map<String, String> unremovable = new TreeMap<>();
     Drainability drain = Drainability.withBudgets(in.pdbs());
-    List<Node> candidates = new ArrayList<>();
+    // the simulation's nodes, in slot order, are the ready nodes not being deleted, in list order
+    List<Candidate> candidates = new ArrayList<>();
+    int slot = 0;
     for (Node n : readyNodes) {
+      if (n.metadata().deletionTimestamp() != null) {
+        continue;
+      }
+      while (sim.nodeInfoAt(slot) == null) {
+        if (slot >= sim.slots()) {
+          throw new IllegalStateException("scale-down simulation: node " + n.name() + " has no slot");
+        }
+        slot++;
+      }
+      int at = slot++;
       String pool = n.metadata().labels().get(NodePool.POOL_LABEL);
-      if (pool != null && in.pools().contains(pool) && n.metadata().deletionTimestamp() == null) {
-        candidates.add(n);
+      if (pool != null && in.pools().contains(pool)) {
+        candidates.add(new Candidate(n, at));
       }
     }
-    candidates.sort(Comparator.comparing(Node::name));
+    candidates.sort(Comparator.comparing(c -> c.node().name()));
     // eligibility on the cluster as it is, before any simulated removal (upstream eligibility.FilterOutUnremovable),
     // sorted as upstream's scale-down candidates sorting: empty nodes first, then those unneeded last loop
-    List<String> empty = new ArrayList<>();
-    List<String> previous = new ArrayList<>();
-    List<String> rest = new ArrayList<>();
-    for (Node n : candidates) {
+    List<Candidate> empty = new ArrayList<>();
+    List<Candidate> previous = new ArrayList<>();
+    List<Candidate> rest = new ArrayList<>();
+    for (Candidate c : candidates) {
+      Node n = c.node();
       String name = n.name();
       if (in.recentlyUnremovable().contains(name)) {
         unremovable.put(name, RECENTLY_UNREMOVABLE);
@@ -534,8 +552,12 @@ public final class ClusterAutoscaler implements AutoCloseable {
         unremovable.put(name, SCALE_DOWN_DISABLED_ANNOTATION);
         continue;
       }
-      NodeInfo info = Objects.requireNonNull(sim.nodeInfo(name));
-      ViewFacts f = facts(info, facts);
+      NodeInfo info = Objects.requireNonNull(sim.nodeInfoAt(c.slot()));
+      if (!info.name().equals(name)) {
+        throw new IllegalStateException("scale-down simulation: slot " + c.slot() + " holds node " + info.name()
+            + ", not " + name);
+      }
+      ViewFacts f = facts(info, c.slot());
       NodeUtilization u = f.utilization();
       double threshold = u.gpuNode() ? options.scaleDownGpuUtilizationThreshold()
           : options.scaleDownUtilizationThreshold();
@@ -543,16 +565,16 @@ public final class ClusterAutoscaler implements AutoCloseable {
         unremovable.put(name, NOT_UNDERUTILIZED);
         continue;
       }
-      Drainability.Drain<PodInfo> d = drainOf(info, f, facts, drain, noBudgets);
+      Drainability.Drain<PodInfo> d = drainOf(info, f, c.slot(), drain, noBudgets);
       if (!d.blocked() && d.evict().isEmpty()) {
-        empty.add(name);
+        empty.add(c);
       } else if (in.previouslyUnneeded().contains(name)) {
-        previous.add(name);
+        previous.add(c);
       } else {
-        rest.add(name);
+        rest.add(c);
       }
     }
-    List<String> order = new ArrayList<>(empty.size() + previous.size() + rest.size());
+    List<Candidate> order = new ArrayList<>(empty.size() + previous.size() + rest.size());
     order.addAll(empty);
     order.addAll(previous);
     order.addAll(rest);
@@ -562,16 +584,17 @@ public final class ClusterAutoscaler implements AutoCloseable {
     List<String> unneeded = new ArrayList<>();
     List<String> simulatedUnremovable = new ArrayList<>();
     Set<String> unneededEmpty = new HashSet<>();
-    for (String name : order) {
+    for (Candidate c : order) {
       if (unneeded.size() >= in.limit()) {
         break; // upstream: "there are already N unneeded nodes so no point in looking for more"
       }
+      String name = c.node().name();
       // the pods on the node in the simulation: its own, plus those moved here from nodes found unneeded before
-      NodeInfo info = Objects.requireNonNull(sim.nodeInfo(name));
-      ViewFacts f = facts.get(name);
+      NodeInfo info = Objects.requireNonNull(sim.nodeInfoAt(c.slot()));
+      ViewFacts f = slotFacts[c.slot()];
       Drainability.Drain<PodInfo> d;
       if (f != null && f.view() == info) {
-        d = drainOf(info, f, facts, drain, noBudgets);
+        d = drainOf(info, f, c.slot(), drain, noBudgets);
       } else if (f != null && f.drain() != null) {
         // the loaded view plus pods moved here: their decisions are added to the loaded view's drain
         d = drain.drainAfter(f.drain(), f.view().pods(), info.pods(), PodInfo::pod, ClusterAutoscaler::rules);
@@ -583,7 +606,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
         simulatedUnremovable.add(name);
         continue;
       }
-      if (!moveAway(sim, cursor, sim.slot(name), d.evict())) {
+      if (!moveAway(sim, cursor, c.slot(), d.evict())) {
         unremovable.put(name, NO_PLACE_TO_MOVE_PODS);
         simulatedUnremovable.add(name);
         continue;
@@ -595,7 +618,6 @@ public final class ClusterAutoscaler implements AutoCloseable {
         unneededEmpty.add(name);
       }
     }
-    viewFacts = facts;
     return new ScaleDownEvaluation(in, List.copyOf(unneeded), unremovable, List.copyOf(simulatedUnremovable),
         unneededEmpty);
   }
@@ -620,31 +642,67 @@ public final class ClusterAutoscaler implements AutoCloseable {
     return pi instanceof AutoscalerPodInfo a ? a.rules() : Drainability.PodRules.of(pi.pod());
   }
 
-  /** The drain of {@code info}'s pods: the one of {@code f} when no budget exists and it is known, else computed. */
-  private static Drainability.Drain<PodInfo> drainOf(NodeInfo info, ViewFacts f, Map<String, ViewFacts> facts,
-      Drainability drain, boolean noBudgets) {
+  /**
+   * The drain of {@code info}'s pods (the view in {@code slot}): the one of {@code f} when no budget exists and it is
+   * known, else computed (and recorded in the slot's facts when no budget exists).
+   */
+  private Drainability.Drain<PodInfo> drainOf(NodeInfo info, ViewFacts f, int slot, Drainability drain,
+      boolean noBudgets) {
     Drainability.Drain<PodInfo> d = noBudgets ? f.drain() : null;
     if (d == null) {
       d = drainOf(info, drain);
       if (noBudgets) {
-        facts.put(info.name(), new ViewFacts(info, f.utilization(), d));
+        slotFacts[slot] = new ViewFacts(info, f.utilization(), d);
       }
     }
     return d;
   }
 
   /**
-   * The facts of {@code info} from the last evaluation when it is the same view, else its utilization (its drain is
-   * left for the caller); recorded in {@code next} either way.
+   * The facts of {@code info}, the view in {@code slot}: those recorded for the slot when they are of the same view,
+   * else its utilization (its drain is left for the caller), recorded for the slot.
    */
-  private ViewFacts facts(NodeInfo info, Map<String, ViewFacts> next) {
-    ViewFacts f = viewFacts.get(info.name());
+  private ViewFacts facts(NodeInfo info, int slot) {
+    ViewFacts f = slotFacts[slot];
     if (f == null || f.view() != info) {
       f = new ViewFacts(info, NodeUtilization.of(info), null);
+      slotFacts[slot] = f;
     }
-    next.put(info.name(), f);
     return f;
   }
+
+  /**
+   * The simulation of an evaluation of {@code in}, with a checkpoint open at the loaded state: {@link #scaleDownSim}
+   * rolled back and reloaded with the nodes and pods changed since, when it was loaded from the same pod grouping,
+   * budgets and priority classes and {@code in}'s nodes add none and keep their order (and most of its slots still
+   * hold a node); otherwise a new simulation loaded with every node.
+   */
+  private SimulatedCluster scaleDownSimulation(ScaleDownInputs in) {
+    Set<String> changed = clusterPods.takeChangedNodes();
+    List<List<?>> objects = List.of(in.pdbs(), in.priorityClasses());
+    SimulatedCluster sim = scaleDownSim;
+    if (sim != null && scaleDownSimPods == clusterPods && Lister.sameObjects(scaleDownSimObjects.get(0), in.pdbs())
+        && Lister.sameObjects(scaleDownSimObjects.get(1), in.priorityClasses())) {
+      sim.rollback();
+      if (sim.reload(in.nodes(), clusterPods::infosOn, changed) && sim.size() * 2 >= sim.slots()) {
+        sim.checkpoint();
+        return sim;
+      }
+    }
+    sim = SimulatedCluster.create(profile, registry, clock,
+        Map.of(PodDisruptionBudget.class, in.pdbs(), io.fleetkit.api.scheduling.PriorityClass.class,
+            in.priorityClasses()));
+    sim.load(in.nodes(), clusterPods::infosOn, scaleDownViews);
+    slotFacts = new ViewFacts[sim.slots()];
+    scaleDownSim = sim;
+    scaleDownSimPods = clusterPods;
+    scaleDownSimObjects = objects;
+    sim.checkpoint();
+    return sim;
+  }
+
+  /** A scale-down candidate and its slot in the simulation. */
+  private record Candidate(Node node, int slot) {}
 
   private int scaleDown(Instant now, Map<String, NodePool> pools, List<Node> nodes,
       List<String> unneeded, Map<String, String> unremovable, List<String> deleted, Set<String> deletedEmpty,

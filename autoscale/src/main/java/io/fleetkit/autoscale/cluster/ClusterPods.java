@@ -8,8 +8,10 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -44,6 +46,8 @@ final class ClusterPods {
   /** The non-terminal pods held, by key: what a watch event replaces or deletes. */
   private final Map<String, Pod> held = new HashMap<>();
   private long boundVersion;
+  /** The nodes whose bound pods changed since the last {@link #takeChangedNodes()}. */
+  private Set<String> changedNodes = new HashSet<>();
 
   /**
    * Brings the state to {@code pods} (the store's list of every pod).
@@ -128,6 +132,7 @@ final class ClusterPods {
       n.byKey.put(key, AutoscalerPodInfo.of(p));
       n.changed();
       boundVersion++;
+      changedNodes.add(p.spec().nodeName());
     } else {
       unbound.put(key, p);
     }
@@ -149,6 +154,7 @@ final class ClusterPods {
           n.byKey.remove(key);
           n.changed();
           boundVersion++;
+          changedNodes.add(p.spec().nodeName());
           if (n.byKey.isEmpty()) {
             byNode.remove(p.spec().nodeName());
           }
@@ -165,6 +171,16 @@ final class ClusterPods {
    */
   long boundVersion() {
     return boundVersion;
+  }
+
+  /**
+   * The names of the nodes whose {@linkplain #infosOn pod list} changed since the last call (or since this grouping
+   * was made), and forgets them.
+   */
+  Set<String> takeChangedNodes() {
+    Set<String> c = changedNodes;
+    changedNodes = new HashSet<>();
+    return c;
   }
 
   /**

@@ -67,6 +67,24 @@ public final class SimulatedCluster {
   private @Nullable List<NodeInfo> affinityList;
   private @Nullable List<NodeInfo> antiList;
   private long checks;
+  /**
+   * Per slot, what the by-name {@link #load(List, java.util.function.Function, ViewCache)} or {@link #reload} loaded
+   * there: the node object given and its pod list ({@code null} entries when the simulation was not loaded that way).
+   */
+  private Node[] loadedNodes = new Node[0];
+  @SuppressWarnings("unchecked")
+  private List<PodInfo>[] loadedPods = new List[0];
+  /** Whether the simulation was loaded by name and nothing but {@link #reload} changed it outside a checkpoint. */
+  private boolean reloadable;
+  /** The undo journal since {@link #checkpoint()}: {@link #slots} at the checkpoint, or -1 when not recording. */
+  private int checkpointSeq = -1;
+  private int[] savedSlot = new int[16];
+  private SimNodeInfo[] savedView = new SimNodeInfo[16];
+  private int saved;
+  /** Per slot below {@link #checkpointSeq}: whether its view at the checkpoint is saved. */
+  private boolean[] savedMark = new boolean[0];
+  private @Nullable List<NodeInfo> savedAffinityList;
+  private @Nullable List<NodeInfo> savedAntiList;
 
   private SimulatedCluster(SchedulerProfile profile, PluginRegistry registry, Clock clock,
       Map<Class<?>, List<?>> objects) {
@@ -238,10 +256,17 @@ public final class SimulatedCluster {
         }
       }
     }
+    boolean first = position.isEmpty() && nextSeq == 0;
     if (position.isEmpty()) { // sized once for the nodes loaded, instead of growing by rehashing
       position = new java.util.HashMap<>(capacity(loading.size()));
     }
     Map<String, ViewCache.Entry> kept = cache == null ? null : new java.util.HashMap<>(capacity(loading.size()));
+    if (first) {
+      loadedNodes = new Node[loading.size()];
+      @SuppressWarnings("unchecked")
+      List<PodInfo>[] lp = new List[loading.size()];
+      loadedPods = lp;
+    }
     for (Node n : nodes) {
       if (n.metadata().deletionTimestamp() == null) {
         String name = n.name();
@@ -257,6 +282,10 @@ public final class SimulatedCluster {
         if (kept != null) {
           kept.put(name, new ViewCache.Entry(view.node(), on, view));
         }
+        if (first) {
+          loadedNodes[nextSeq] = n;
+          loadedPods[nextSeq] = on;
+        }
         append(name, view);
       }
     }
@@ -265,6 +294,173 @@ public final class SimulatedCluster {
     }
     affinityList = null;
     antiList = null;
+    reloadable = first;
+  }
+
+  /**
+   * Brings a simulation made by one by-name {@link #load(List, java.util.function.Function, ViewCache)} (and earlier
+   * reloads), and changed since only between a {@link #checkpoint()} and its {@link #rollback()}, to the state that
+   * load into a new simulation would give for {@code nodes}, when {@code nodes} holds the nodes loaded last (those
+   * not being deleted) in the same relative order, with some of them left out or changed and none added. A node left
+   * out is removed; a node whose object is not the one loaded last or whose name is in {@code podsChanged} gets
+   * {@code podsOn}'s pods and keeps its view when that load would have (the same pod objects, and
+   * {@link ViewCache#sameNode}), else a view built anew. The round-robin search over the slots
+   * ({@link #findFitFrom(PodInfo, int, int)}) then visits the nodes in the order that load gives, since removed slots
+   * are passed over.
+   *
+   * @param podsChanged the names of the nodes whose pods may have changed since the last load or reload (at least)
+   * @return {@code false}, with nothing changed, when {@code nodes} adds a node or reorders them, or the simulation
+   *     was not made that way (then load a new simulation)
+   */
+  public boolean reload(List<Node> nodes, java.util.function.Function<String, List<PodInfo>> podsOn,
+      Collection<String> podsChanged) {
+    if (!reloadable || checkpointSeq >= 0) {
+      return false;
+    }
+    int[] slotOf = new int[nodes.size()];
+    int s = 0;
+    for (int i = 0; i < nodes.size(); i++) {
+      Node n = nodes.get(i);
+      if (n.metadata().deletionTimestamp() != null) {
+        slotOf[i] = -1;
+        continue;
+      }
+      while (s < nextSeq && slots[s] == null) {
+        s++;
+      }
+      if (s < nextSeq && (loadedNodes[s] == n || loadedNodes[s].name().equals(n.name()))) {
+        slotOf[i] = s++;
+        continue;
+      }
+      Integer t = position.get(n.name());
+      if (t == null || t < s) {
+        return false; // added, or out of the loaded order
+      }
+      slotOf[i] = t;
+      s = t + 1;
+    }
+    boolean[] keep = new boolean[nextSeq];
+    boolean[] dirty = new boolean[nextSeq];
+    for (int at : slotOf) {
+      if (at >= 0) {
+        keep[at] = true;
+      }
+    }
+    for (String name : podsChanged) {
+      Integer at = position.get(name);
+      if (at != null) {
+        dirty[at] = true;
+      }
+    }
+    for (int at = 0; at < nextSeq; at++) {
+      SimNodeInfo v = slots[at];
+      if (v != null && !keep[at]) {
+        position.remove(v.name());
+        slots[at] = null;
+        loadedNodes[at] = null;
+        loadedPods[at] = null;
+        orderStale = true;
+        invalidate(v, null);
+      }
+    }
+    for (int i = 0; i < slotOf.length; i++) {
+      int at = slotOf[i];
+      if (at < 0) {
+        continue;
+      }
+      Node n = nodes.get(i);
+      if (loadedNodes[at] == n && !dirty[at]) {
+        continue;
+      }
+      SimNodeInfo before = slots[at];
+      List<PodInfo> on = podsOn.apply(n.name());
+      Node upcoming = SimulatedNodes.asUpcoming(n);
+      if (!(Lister.sameObjects(loadedPods[at], on) && ViewCache.sameNode(before.node(), upcoming))) {
+        SimNodeInfo after = SimNodeInfo.of(upcoming, on);
+        slots[at] = after;
+        orderStale = true;
+        invalidate(before, after);
+      }
+      loadedNodes[at] = n;
+      loadedPods[at] = on;
+    }
+    return true;
+  }
+
+  /**
+   * Starts recording the changes made from now on, so that {@link #rollback()} undoes them; their cost is one entry
+   * per slot changed.
+   *
+   * @throws IllegalStateException if a checkpoint is already open
+   */
+  public void checkpoint() {
+    if (checkpointSeq >= 0) {
+      throw new IllegalStateException("simulated cluster: a checkpoint is already open");
+    }
+    checkpointSeq = nextSeq;
+    if (savedMark.length < nextSeq) {
+      savedMark = new boolean[nextSeq];
+    }
+    saved = 0;
+    savedAffinityList = affinityList;
+    savedAntiList = antiList;
+  }
+
+  /**
+   * Undoes every change since {@link #checkpoint()} (added and removed nodes, added and removed pods) and closes the
+   * checkpoint: the simulation holds the same views in the same slots as then.
+   *
+   * @throws IllegalStateException if no checkpoint is open
+   */
+  public void rollback() {
+    int seq = checkpointSeq;
+    if (seq < 0) {
+      throw new IllegalStateException("simulated cluster: no checkpoint to roll back to");
+    }
+    for (int s = seq; s < nextSeq; s++) {
+      SimNodeInfo v = slots[s];
+      if (v != null) {
+        position.remove(v.name());
+        slots[s] = null;
+      }
+    }
+    nextSeq = seq;
+    for (int i = 0; i < saved; i++) {
+      int at = savedSlot[i];
+      SimNodeInfo v = savedView[i];
+      if (slots[at] == null) {
+        position.put(v.name(), at);
+      }
+      slots[at] = v;
+      savedMark[at] = false;
+      savedView[i] = null;
+    }
+    saved = 0;
+    affinityList = savedAffinityList;
+    antiList = savedAntiList;
+    savedAffinityList = null;
+    savedAntiList = null;
+    orderStale = true;
+    checkpointSeq = -1;
+  }
+
+  /** Records the view in {@code slot} for {@link #rollback()} before its first change since the checkpoint. */
+  private void save(int slot) {
+    if (slot >= checkpointSeq || savedMark[slot]) {
+      return;
+    }
+    savedMark[slot] = true;
+    if (saved == savedSlot.length) {
+      savedSlot = java.util.Arrays.copyOf(savedSlot, saved * 2);
+      savedView = java.util.Arrays.copyOf(savedView, saved * 2);
+    }
+    savedSlot[saved] = slot;
+    savedView[saved++] = slots[slot];
+  }
+
+  /** The view in {@code slot}, or {@code null} when the slot holds no node (removed, or out of range). */
+  public @Nullable NodeInfo nodeInfoAt(int slot) {
+    return slot >= 0 && slot < nextSeq ? slots[slot] : null;
   }
 
   /** A hash table capacity that holds {@code n} entries without growing (at the default load factor). */
@@ -288,6 +484,9 @@ public final class SimulatedCluster {
       throw new IllegalArgumentException("simulated cluster: node " + name + " is already present");
     }
     append(name, SimNodeInfo.empty(node));
+    if (checkpointSeq < 0) {
+      reloadable = false;
+    }
   }
 
   private void append(String name, SimNodeInfo view) {
@@ -337,6 +536,11 @@ public final class SimulatedCluster {
       return;
     }
     int seq = at;
+    if (checkpointSeq >= 0) {
+      save(seq);
+    } else {
+      reloadable = false;
+    }
     SimNodeInfo gone = slots[seq];
     slots[seq] = null;
     orderStale = true;
@@ -410,6 +614,11 @@ public final class SimulatedCluster {
   }
 
   private void replace(int slot, SimNodeInfo before, SimNodeInfo after) {
+    if (checkpointSeq >= 0) {
+      save(slot);
+    } else {
+      reloadable = false;
+    }
     slots[slot] = after;
     orderStale = true;
     invalidate(before, after);
