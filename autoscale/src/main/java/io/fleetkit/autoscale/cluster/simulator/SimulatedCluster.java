@@ -38,6 +38,11 @@ import org.jspecify.annotations.Nullable;
  * <p>Only placement feasibility is simulated: Score, Reserve, Permit and binding are not run (as upstream, the
  * autoscaler asks "does it fit", not "where would the scheduler put it").
  *
+ * <p>A caller that evaluates the same cluster again and again may keep one simulation: {@link #checkpoint()} after
+ * loading, {@link #rollback()} to undo an evaluation's placements and removals (at the cost of the slots they
+ * changed), and {@link #reload} to bring the loaded state to the nodes and pods that changed since, instead of
+ * loading every node into a new simulation.
+ *
  * <p>Not thread-safe: one autoscaler loop uses one simulation. The plugins it creates are private to it.
  */
 public final class SimulatedCluster {
