@@ -60,15 +60,8 @@ final class PluginTimings {
   private final Histogram[][][] series;
   /** Where observations made under the engine lock are held until the scheduler's next flush. */
   private final ObservationBuffer buffer;
-  /**
-   * The series' slots in {@link #buffer}, -1 until bound (under the engine lock), in one array indexed by
-   * {@link #slotIndex}: status code first, so the Success slots of every point and plugin (nearly all a sampled cycle
-   * observes) share a few cache lines. A sampled cycle comes once in ten, after cycles that evict what it touched:
-   * one array instead of an array per point and plugin is a few cache misses instead of one per observation.
-   */
-  private final int[] slots;
-  /** The most plugins at any point: the stride of {@link #slots} per point. */
-  private final int maxPlugins;
+  /** [point][plugin][status code]: the series' slots in {@link #buffer}, -1 until bound (under the engine lock). */
+  private final int[][][] slots;
   /** One reusable {@link Run} per point, created on first use (under the engine lock). */
   private final Run[] runs = new Run[Point.values().length];
   /** Scratch of {@link #observeFilterRange} for the batches run under the engine lock. */
@@ -84,18 +77,14 @@ final class PluginTimings {
     this.names = names;
     this.buffer = buffer;
     this.series = new Histogram[names.length][][];
-    int most = 0;
+    this.slots = new int[names.length][][];
     for (int p = 0; p < names.length; p++) {
       series[p] = new Histogram[names[p].length][CODES.length];
-      most = Math.max(most, names[p].length);
+      slots[p] = new int[names[p].length][];
+      for (int i = 0; i < names[p].length; i++) {
+        slots[p][i] = SchedulerInstruments.unbound(CODES.length);
+      }
     }
-    this.maxPlugins = most;
-    this.slots = SchedulerInstruments.unbound(CODES.length * names.length * most);
-  }
-
-  /** Where {@link #slots} holds the slot of (point, plugin, code). */
-  private int slotIndex(Point point, int plugin, Status.Code code) {
-    return (code.ordinal() * names.length + point.ordinal()) * maxPlugins + plugin;
   }
 
   /** Whether a per-node point times the evaluation at {@code position} of a marked cycle. */
@@ -246,10 +235,11 @@ final class PluginTimings {
    * {@code code}: held in the buffer until the scheduler's next flush. Only under the engine lock.
    */
   void observe(Point point, int plugin, Status.Code code, long nanos) {
-    int at = slotIndex(point, plugin, code);
-    int slot = slots[at];
+    int[] byCode = slots[point.ordinal()][plugin];
+    int c = code.ordinal();
+    int slot = byCode[c];
     if (slot < 0) {
-      slot = slots[at] = buffer.histogram(series(point, plugin, code), true);
+      slot = byCode[c] = buffer.histogram(series(point, plugin, code), true);
     }
     buffer.add(slot, nanos);
   }

@@ -78,10 +78,15 @@ final class SchedulerInstruments {
   private static final class ProfileSeries {
     final int[] attempts = unbound(RESULTS.length);
     final int[] durations = unbound(RESULTS.length);
-    /** Extension-point series by [status code][point] (code first: the Success slots share a cache line). */
-    final int[] points = unbound(CODES.length * POINTS.length);
+    final int[][] points = new int[POINTS.length][];
     /** {@code scheduler_unschedulable_pods} by plugin. */
     final Map<String, Gauge> unschedulable = new HashMap<>();
+
+    ProfileSeries() {
+      for (int p = 0; p < points.length; p++) {
+        points[p] = unbound(CODES.length);
+      }
+    }
   }
 
   /** {@code n} slots, none bound yet. */
@@ -461,11 +466,10 @@ final class SchedulerInstruments {
   /** An extension point ran all its plugins. */
   void extensionPoint(int point, Status.Code code, String profile, long nanos) {
     if (metricsOn) {
-      int[] byPoint = series(profile).points;
-      int at = code.ordinal() * POINTS.length + point;
-      int h = byPoint[at];
+      int[] byCode = series(profile).points[point];
+      int h = byCode[code.ordinal()];
       if (h < 0) {
-        h = byPoint[at] = buffer.histogram(metrics.histogram(
+        h = byCode[code.ordinal()] = buffer.histogram(metrics.histogram(
             SchedulerMetrics.FRAMEWORK_EXTENSION_POINT_DURATION, POINTS[point], codeName(code), profile), true);
       }
       buffer.add(h, nanos);
