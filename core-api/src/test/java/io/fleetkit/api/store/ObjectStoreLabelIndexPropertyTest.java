@@ -20,7 +20,9 @@ import net.jqwik.api.Provide;
 /**
  * The store's label index never changes what a list by selector returns: after random creates, label changes,
  * status updates, deletes (with and without finalizers) and finalizer removals over two namespaces, every list by
- * selector equals the namespace's full list filtered by {@link LabelSelector#matches}, in the same order.
+ * selector equals the namespace's full list filtered by {@link LabelSelector#matches}, in the same order; and every
+ * get, list and list by selector returns exactly the objects the writes returned last (a model kept beside the
+ * store), so an update that keeps the labels, which replaces the object in place, is seen by every read path.
  */
 final class ObjectStoreLabelIndexPropertyTest {
   private static final List<String> NAMESPACES = List.of("a", "a0", "b");
@@ -77,6 +79,46 @@ final class ObjectStoreLabelIndexPropertyTest {
           assertThat(actual).as("list %s in %s after %s", sel, ns, op).isEqualTo(expected);
         }
       }
+    }
+  }
+
+  @Property(tries = 300)
+  void everyRead_returnsTheLastWrittenObjects(@ForAll("operations") List<Op> ops,
+      @ForAll("selectors") List<LabelSelector> selectors) {
+    ObjectStore store = ObjectStore.builder().directDelivery().build();
+    // the model: the objects of the store's events (direct delivery: applied before each write returns)
+    TreeMap<String, Widget> model = new TreeMap<>(); // "namespace/name" sorts as the store lists (no '/' in names)
+    store.watch(Widget.class, store.resourceVersion(), event -> {
+      if (event.type() == WatchEventType.DELETED) {
+        model.remove(event.object().metadata().key());
+      } else {
+        model.put(event.object().metadata().key(), event.object());
+      }
+    });
+    for (Op op : ops) {
+      try {
+        apply(store, op);
+      } catch (RuntimeException e) {
+        // not found / already exists: the sequence goes on
+      }
+      for (String ns : NAMESPACES) {
+        for (String name : List.of("p", "q", "r", "s", "t")) {
+          assertThat(store.get(Widget.class, ns, name)).as("get %s/%s after %s", ns, name, op)
+              .isEqualTo(java.util.Optional.ofNullable(model.get(ns + "/" + name)));
+        }
+      }
+      for (String ns : NAMESPACES) {
+        List<Widget> expected = model.values().stream().filter(w -> w.metadata().namespace().equals(ns)).toList();
+        assertThat(store.list(Widget.class, ns).items()).as("list of %s after %s", ns, op)
+            .containsExactlyElementsOf(expected);
+        for (LabelSelector sel : selectors) {
+          assertThat(store.list(Widget.class, ns, sel).items()).as("list %s in %s after %s", sel, ns, op)
+              .containsExactlyElementsOf(expected.stream().filter(w -> sel.matches(w.metadata().labels()))
+                  .toList());
+        }
+      }
+      assertThat(store.list(Widget.class, "").items()).as("list of all after %s", op)
+          .containsExactlyElementsOf(model.values());
     }
   }
 

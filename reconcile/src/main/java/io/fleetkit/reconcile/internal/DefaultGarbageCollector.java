@@ -43,6 +43,8 @@ public final class DefaultGarbageCollector implements GarbageCollector {
   private final Map<Class<?>, Informer<?>> informers = new LinkedHashMap<>();
   /** group/kind → class, learned from observed objects. */
   private final Map<String, Class<?>> kindsByName = new ConcurrentHashMap<>();
+  /** Per watched kind, the apiVersion and kind last recorded in {@link #kindsByName} from one of its objects. */
+  private final Map<Class<?>, String[]> namesSeen = new ConcurrentHashMap<>();
   private final AtomicLong deleted = new AtomicLong();
   private final WorkerLifecycle lifecycle;
 
@@ -66,8 +68,7 @@ public final class DefaultGarbageCollector implements GarbageCollector {
   @SuppressWarnings({"unchecked", "rawtypes"})
   private void addInformer(Class<?> kind, TimerClock clock) {
     Informer inf = Informer.builder(store, (Class) kind).clock(clock)
-        .indexer(OWNER_UID_INDEX, o -> ((ApiObject<?>) o).metadata().ownerReferences().stream()
-            .map(OwnerReference::uid).toList())
+        .indexer(OWNER_UID_INDEX, o -> ownerUids((ApiObject<?>) o))
         .build();
     inf.addEventHandler(new ResourceEventHandler() {
       @Override
@@ -88,8 +89,29 @@ public final class DefaultGarbageCollector implements GarbageCollector {
     informers.put(kind, inf);
   }
 
+  /** The uids of {@code object}'s owners, in order (the owner-uid index; run on every update of every object). */
+  private static List<String> ownerUids(ApiObject<?> object) {
+    List<OwnerReference> refs = object.metadata().ownerReferences();
+    if (refs.isEmpty()) {
+      return List.of();
+    }
+    if (refs.size() == 1) {
+      return List.of(refs.get(0).uid());
+    }
+    List<String> uids = new ArrayList<>(refs.size());
+    for (OwnerReference r : refs) {
+      uids.add(r.uid());
+    }
+    return List.copyOf(uids);
+  }
+
   private void observe(Class<?> kind, ApiObject<?> object) {
-    kindsByName.putIfAbsent(groupKind(object.apiVersion(), object.kind()), kind);
+    String[] seen = namesSeen.get(kind);
+    if (seen == null || !seen[0].equals(object.apiVersion()) || !seen[1].equals(object.kind())) {
+      // entries are never removed, so the same names need no second putIfAbsent (nor its group/kind string)
+      kindsByName.putIfAbsent(groupKind(object.apiVersion(), object.kind()), kind);
+      namesSeen.put(kind, new String[] {object.apiVersion(), object.kind()});
+    }
     ObjectMeta m = object.metadata();
     if (m.deletionTimestamp() != null && m.finalizers().contains(ORPHAN_FINALIZER)) {
       queue.add(new Item(kind, ObjectKey.of(object), true));

@@ -545,7 +545,7 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       }
     }
     boolean[] matched = new boolean[from.size()];
-    List<T> out = new ArrayList<>();
+    int count = 0;
     for (int i = 0; i < matched.length; i++) {
       T o = from.get(i);
       boolean m;
@@ -559,12 +559,25 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       }
       matched[i] = m;
       if (m) {
-        out.add(o);
+        count++;
       }
     }
     // every candidate matched (a selector over its own label's posting, the usual case): the answer is the
-    // candidates' list itself, unmodifiable already
-    List<T> answer = out.isEmpty() ? List.of() : out.size() == from.size() ? from : Collections.unmodifiableList(out);
+    // candidates' list itself, unmodifiable already, and no list is built
+    List<T> answer;
+    if (count == 0) {
+      answer = List.of();
+    } else if (count == matched.length) {
+      answer = from;
+    } else {
+      List<T> out = new ArrayList<>(count);
+      for (int i = 0; i < matched.length; i++) {
+        if (matched[i]) {
+          out.add(from.get(i));
+        }
+      }
+      answer = Collections.unmodifiableList(out);
+    }
     return new Selected<>(from, matched, answer);
   }
 

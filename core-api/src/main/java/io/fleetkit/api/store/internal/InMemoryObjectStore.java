@@ -133,7 +133,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     WatchQueue<T>[] watches;
     lock.writeLock().lock();
     try {
-      if (table.objects.containsKey(key)) {
+      if (table.contains(key)) {
         throw WriteRules.alreadyExists(object);
       }
       long rv = version + 1;

@@ -3,8 +3,11 @@ package io.fleetkit.api.store.internal;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.store.spi.WatchQueue;
+import java.util.AbstractCollection;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -14,28 +17,41 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The objects and watches of one kind. Objects are keyed {@code namespace/name} (or {@code name} when
- * cluster-scoped) in a sorted concurrent map, so a get needs no lock and a namespace is a key range. Mutated only
- * under the store's write lock; {@link #watches} is replaced, never changed in place.
+ * cluster-scoped) in a sorted concurrent map, so a namespace is a key range, and by namespace then name in hash maps,
+ * so a get needs no lock and no key built for it. Mutated only under the store's write lock; {@link #watches} is
+ * replaced, never changed in place.
  *
  * <p>A label index maps each (namespace, label key, label value) to the objects carrying that label, sorted by key,
  * so a list by selector in one namespace walks the smallest posting of the selector's {@code matchLabels} instead of
  * the whole namespace (the same objects in the same key order), without looking each one up again. It changes with
- * the objects, under the write lock, and is read under the read lock; an update that keeps the labels only replaces
- * the object in its postings.
+ * the objects, under the write lock, and is read under the read lock.
+ *
+ * <p>Every structure holds an object's {@link Slot}, not the object: an update that keeps the labels (a status write,
+ * most writes) replaces the object in its slot and touches neither the sorted map nor the label postings, whatever
+ * the number of objects and labels. A slot lives from the object's create to its delete.
  */
 final class KindTable<T extends ApiObject<T>> {
   // '0' is the character after '/', so [ns + "/", ns + "0") is exactly the keys of namespace ns.
   private static final char AFTER_SEPARATOR = '/' + 1;
 
+  /** Where one stored object is: replaced under the write lock, read without a lock by gets. */
+  private static final class Slot<T> {
+    volatile T object;
+
+    Slot(T object) {
+      this.object = object;
+    }
+  }
+
   final Class<T> kind;
-  /** Read freely; written only through {@link #put} and {@link #remove} (which keep the label index). */
-  final ConcurrentSkipListMap<String, T> objects = new ConcurrentSkipListMap<>();
+  /** Read under the lock (lists); written only through {@link #put} and {@link #remove}. */
+  private final ConcurrentSkipListMap<String, Slot<T>> objects = new ConcurrentSkipListMap<>();
   /**
-   * The same objects by namespace, then name: a get is two hash lookups on the strings it is given instead of a walk
+   * The same slots by namespace, then name: a get is two hash lookups on the strings it is given instead of a walk
    * down the sorted map comparing a {@code namespace/name} key built for it.
    */
-  private final ConcurrentHashMap<String, ConcurrentHashMap<String, T>> byName = new ConcurrentHashMap<>();
-  private final HashMap<String, TreeMap<String, T>> byLabel = new HashMap<>();
+  private final ConcurrentHashMap<String, ConcurrentHashMap<String, Slot<T>>> byName = new ConcurrentHashMap<>();
+  private final HashMap<String, TreeMap<String, Slot<T>>> byLabel = new HashMap<>();
   /**
    * Immutable lists of the objects of a namespace ({@code ""}: all), made by the first list after a change and
    * dropped by the next change of that namespace, so that repeated lists of a namespace that does not change (the
@@ -55,12 +71,17 @@ final class KindTable<T extends ApiObject<T>> {
     return namespace.isEmpty() ? name : namespace + '/' + name;
   }
 
+  /** Whether an object is stored under {@code key}. Caller holds the lock. */
+  boolean contains(String key) {
+    return objects.containsKey(key);
+  }
+
   /** The objects of {@code namespace}, or all of them for {@code ""}; a live view, sorted by key. */
   Collection<T> inNamespace(String namespace) {
     if (namespace.isEmpty()) {
-      return objects.values();
+      return objectsOf(objects.values());
     }
-    return objects.subMap(namespace + '/', namespace + AFTER_SEPARATOR).values();
+    return objectsOf(objects.subMap(namespace + '/', namespace + AFTER_SEPARATOR).values());
   }
 
   /**
@@ -85,38 +106,46 @@ final class KindTable<T extends ApiObject<T>> {
 
   /** The object {@code name} in {@code namespace} ({@code ""} for cluster-scoped kinds), or null. No lock needed. */
   @Nullable T get(String namespace, String name) {
-    ConcurrentHashMap<String, T> names = byName.get(namespace);
-    return names == null ? null : names.get(name);
+    ConcurrentHashMap<String, Slot<T>> names = byName.get(namespace);
+    if (names == null) {
+      return null;
+    }
+    Slot<T> slot = names.get(name);
+    return slot == null ? null : slot.object;
   }
 
-  /** Stores {@code object} under {@code key}, keeping the label index. Caller holds the write lock. */
+  /**
+   * Stores {@code object} under {@code key} ({@code namespace/name} of the object), keeping the label index. Caller
+   * holds the write lock.
+   */
   void put(String key, T object) {
-    T old = objects.put(key, object);
-    byName.computeIfAbsent(object.metadata().namespace(), n -> new ConcurrentHashMap<>())
-        .put(object.metadata().name(), object);
-    Map<String, String> labels = object.metadata().labels();
     String ns = object.metadata().namespace();
+    Map<String, String> labels = object.metadata().labels();
     changed(ns);
-    if (old != null) {
+    ConcurrentHashMap<String, Slot<T>> names = byName.computeIfAbsent(ns, n -> new ConcurrentHashMap<>());
+    Slot<T> slot = names.get(object.metadata().name());
+    if (slot != null) {
+      T old = slot.object;
       Map<String, String> oldLabels = old.metadata().labels();
-      if (oldLabels == labels || oldLabels.equals(labels)) {
-        for (Map.Entry<String, String> e : labels.entrySet()) {
-          byLabel.get(posting(ns, e.getKey(), e.getValue())).put(key, object);
-        }
-        return;
+      if (oldLabels != labels && !oldLabels.equals(labels)) {
+        unindex(key, old);
+        index(key, ns, labels, slot);
       }
-      unindex(key, old);
+      slot.object = object;
+      return;
     }
-    for (Map.Entry<String, String> e : labels.entrySet()) {
-      byLabel.computeIfAbsent(posting(ns, e.getKey(), e.getValue()), k -> new TreeMap<>()).put(key, object);
-    }
+    slot = new Slot<>(object);
+    objects.put(key, slot);
+    names.put(object.metadata().name(), slot);
+    index(key, ns, labels, slot);
   }
 
   /** Removes the object under {@code key}, keeping the label index. Caller holds the write lock. */
   void remove(String key) {
-    T old = objects.remove(key);
-    if (old != null) {
-      ConcurrentHashMap<String, T> names = byName.get(old.metadata().namespace());
+    Slot<T> slot = objects.remove(key);
+    if (slot != null) {
+      T old = slot.object;
+      ConcurrentHashMap<String, Slot<T>> names = byName.get(old.metadata().namespace());
       if (names != null) {
         names.remove(old.metadata().name());
       }
@@ -125,11 +154,17 @@ final class KindTable<T extends ApiObject<T>> {
     }
   }
 
+  private void index(String key, String ns, Map<String, String> labels, Slot<T> slot) {
+    for (Map.Entry<String, String> e : labels.entrySet()) {
+      byLabel.computeIfAbsent(posting(ns, e.getKey(), e.getValue()), k -> new TreeMap<>()).put(key, slot);
+    }
+  }
+
   private void unindex(String key, T old) {
     String ns = old.metadata().namespace();
     for (Map.Entry<String, String> e : old.metadata().labels().entrySet()) {
       String p = posting(ns, e.getKey(), e.getValue());
-      TreeMap<String, T> keys = byLabel.get(p);
+      TreeMap<String, Slot<T>> keys = byLabel.get(p);
       if (keys != null && keys.remove(key) != null && keys.isEmpty()) {
         byLabel.remove(p);
       }
@@ -149,9 +184,9 @@ final class KindTable<T extends ApiObject<T>> {
     if (namespace.isEmpty() || selector.matchLabels().isEmpty()) {
       return null;
     }
-    TreeMap<String, T> best = null;
+    TreeMap<String, Slot<T>> best = null;
     for (Map.Entry<String, String> e : selector.matchLabels().entrySet()) {
-      TreeMap<String, T> keys = byLabel.get(posting(namespace, e.getKey(), e.getValue()));
+      TreeMap<String, Slot<T>> keys = byLabel.get(posting(namespace, e.getKey(), e.getValue()));
       if (keys == null) {
         return java.util.List.of();
       }
@@ -159,7 +194,43 @@ final class KindTable<T extends ApiObject<T>> {
         best = keys;
       }
     }
-    return best.values();
+    return objectsOf(best.values());
+  }
+
+  /** The objects in {@code slots}, as a live view in the same order. */
+  private static <T> Collection<T> objectsOf(Collection<Slot<T>> slots) {
+    return new AbstractCollection<>() {
+      @Override
+      public Iterator<T> iterator() {
+        Iterator<Slot<T>> it = slots.iterator();
+        return new Iterator<>() {
+          @Override
+          public boolean hasNext() {
+            return it.hasNext();
+          }
+
+          @Override
+          public T next() {
+            return it.next().object;
+          }
+        };
+      }
+
+      @Override
+      public int size() {
+        return slots.size();
+      }
+
+      @Override
+      public Object[] toArray() {
+        // one walk (the sorted map's views count by walking): what List.copyOf and addAll call
+        ArrayList<T> out = new ArrayList<>();
+        for (Slot<T> s : slots) {
+          out.add(s.object);
+        }
+        return out.toArray();
+      }
+    };
   }
 
   WatchQueue<T>[] watches() {

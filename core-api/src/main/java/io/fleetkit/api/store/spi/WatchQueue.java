@@ -46,6 +46,8 @@ public final class WatchQueue<T extends ApiObject<T>> implements Watch {
   private final ConcurrentLinkedQueue<WatchEvent<T>> queue = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean draining = new AtomicBoolean();
   private final AtomicInteger pending = new AtomicInteger();
+  /** The drain task, made once: a direct executor runs it for every event of every watch. */
+  private final Runnable drainTask = this::drain;
   private volatile boolean closed;
   /** Set when the watch is to end after the events queued so far; the drain then tells the listener. */
   private volatile @Nullable ExpiredException expired;
@@ -112,7 +114,7 @@ public final class WatchQueue<T extends ApiObject<T>> implements Watch {
       return;
     }
     try {
-      executor.execute(this::drain);
+      executor.execute(drainTask);
     } catch (RejectedExecutionException e) {
       draining.set(false);
       LOG.warn("watch on {}: delivery executor rejected the drain task; {} events stay queued",

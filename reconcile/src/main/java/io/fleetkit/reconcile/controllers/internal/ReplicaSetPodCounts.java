@@ -93,8 +93,19 @@ final class ReplicaSetPodCounts {
   }
 
   private static List<Pod> active(List<Pod> owned) {
-    List<Pod> active = new ArrayList<>(owned.size());
-    for (Pod p : owned) {
+    int n = owned.size();
+    int first = 0; // the first inactive pod
+    while (first < n && ActivePods.isActive(owned.get(first))) {
+      first++;
+    }
+    if (first == n) {
+      // every pod active (the usual case): the list itself, read-only (the cache's list is already)
+      return java.util.Collections.unmodifiableList(owned);
+    }
+    List<Pod> active = new ArrayList<>(n - 1);
+    active.addAll(owned.subList(0, first));
+    for (int i = first + 1; i < n; i++) {
+      Pod p = owned.get(i);
       if (ActivePods.isActive(p)) {
         active.add(p);
       }
