@@ -2,22 +2,22 @@ package io.fleetkit.reconcile.controllers;
 
 import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.apps.Deployment;
+import io.fleetkit.api.apps.DeploymentStrategyType;
 import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.apps.DeploymentStrategyType;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.OwnerReference;
-import io.fleetkit.api.store.WatchEventType;
-import io.fleetkit.reconcile.Lister;
-import java.util.Set;
-import org.jspecify.annotations.Nullable;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.store.WatchEventType;
 import io.fleetkit.reconcile.ControllerHandle;
+import io.fleetkit.reconcile.Lister;
 import io.fleetkit.reconcile.ObjectKey;
 import io.fleetkit.reconcile.controllers.internal.DeploymentReconciler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Rolls Deployments out through ReplicaSets, as Kubernetes' Deployment controller: one ReplicaSet per template
