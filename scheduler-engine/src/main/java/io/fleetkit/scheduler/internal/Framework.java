@@ -125,6 +125,13 @@ public final class Framework implements FrameworkHandle {
   private final @Nullable ScoreCache[] scoreCaches;
   /** This cycle's cache slot per Score plugin; null where the plugin gave no key. Written before the fan-out. */
   private final ScoreCache.@Nullable Slot[] cycleSlots;
+  /**
+   * The cached, non-normalising Score plugins' weighted sum kept across cycles; null when turned off
+   * ({@link #cacheScoreSums}), and then every plugin is scored and weighed on its own.
+   */
+  private @Nullable CachedScoreSum cachedSum = new CachedScoreSum();
+  /** Scratch for {@link CachedScoreSum#prepare}: per Score plugin, whether it is summed (or skipped) this cycle. */
+  private final boolean[] sumMembers;
   /** Scratch for {@link ScoreCache.Slot#scoreAll}: the positions, nodes and scores of the nodes not kept. */
   private int[] missPos = new int[0];
   private int[] missNodes = new int[0];
@@ -211,6 +218,7 @@ public final class Framework implements FrameworkHandle {
     scoreBufs = new long[score.length][];
     scoreCaches = Arrays.stream(tableScore).map(t -> t == null ? null : new ScoreCache()).toArray(ScoreCache[]::new);
     cycleSlots = new ScoreCache.Slot[score.length];
+    sumMembers = new boolean[score.length];
     at = indicesOf(plugins, ReservePlugin.class);
     reserve = pluginsAt(plugins, at, ReservePlugin[]::new);
     reserveNames = namesAt(names, at);
@@ -902,6 +910,14 @@ public final class Framework implements FrameworkHandle {
   }
 
   /**
+   * Whether Score keeps the cached, non-normalising plugins' weighted sum per node ({@link CachedScoreSum}; on by
+   * default) or scores and weighs every plugin on its own: the same totals either way. For tests comparing the two.
+   */
+  void cacheScoreSums(boolean on) {
+    cachedSum = on ? new CachedScoreSum() : null;
+  }
+
+  /**
    * Runs Score for the first {@code k} of {@code nodes} (fanned out over {@code runner} in chunks when the work exceeds
    * {@code inlineWork} evaluations), then NormalizeScore, checks the range [0, 100] and adds each plugin's scores
    * times its weight into {@code totals[0..k)}, as kube's {@code RunScorePlugins}. {@code nodeList} is the same nodes
@@ -932,18 +948,36 @@ public final class Framework implements FrameworkHandle {
     }
     long[][] bufs = scoreBufs;
     PluginTimings timer = timed(state);
+    boolean serial = k * active <= inlineWork || runner.parallelism() == 1;
+    boolean summed = false;
+    if (timer == null && serial && cachedSum != null) {
+      // the cached, non-normalising plugins as one kept sum in the totals; the others skipped below and weighed onto it
+      boolean[] members = sumMembers;
+      int m = cachedSum.prepare(ts, scoreNormalizes, skip, state, pod, members);
+      if (m > 0 && cachedSum.sum(ts, scoreWeights, state, pod, table, indices, k, totals)) {
+        summed = true;
+        active -= m;
+        for (int j = 0; j < plugins.length; j++) {
+          members[j] |= skip != null && skip[j];
+        }
+        if (active == 0) {
+          return Status.success();
+        }
+      }
+    }
+    boolean[] rest = summed ? sumMembers : skip; // the plugins still to score
     AtomicReference<Status> error = scoreError;
     error.set(null);
-    boolean prefetch = readsViews(ts, skip);
+    boolean prefetch = readsViews(ts, rest);
     ScoreCache.Slot[] slots = cycleSlots;
     Arrays.fill(slots, null);
-    pickCacheSlots(state, pod, table, skip, k);
-    if (k * active <= inlineWork || runner.parallelism() == 1) {
+    pickCacheSlots(state, pod, table, rest, k);
+    if (serial) {
       // one chunk on this thread: no job to hand off
-      scoreRange(plugins, ts, slots, skip, bufs, state, pod, table, indices, 0, k, error, prefetch, timer, true);
+      scoreRange(plugins, ts, slots, rest, bufs, state, pod, table, indices, 0, k, error, prefetch, timer, true);
     } else {
       int chunk = Math.max(16, k / (runner.parallelism() * 2));
-      runner.run(k, chunk, (from, to) -> scoreRange(plugins, ts, slots, skip, bufs, state, pod, table, indices, from,
+      runner.run(k, chunk, (from, to) -> scoreRange(plugins, ts, slots, rest, bufs, state, pod, table, indices, from,
           to, error, prefetch, timer, false));
     }
     Arrays.fill(slots, null);
@@ -953,7 +987,7 @@ public final class Framework implements FrameworkHandle {
     PluginTimings.Run run = timer == null ? null
         : timer.run(PluginTimings.Point.NORMALIZE_SCORE, plugins.length, state, false);
     try {
-      return normalizeAndWeigh(plugins, skip, bufs, state, pod, nodeList, k, totals, run);
+      return normalizeAndWeigh(plugins, rest, bufs, state, pod, nodeList, k, totals, !summed, run);
     } finally {
       if (run != null) {
         run.observe();
@@ -966,7 +1000,7 @@ public final class Framework implements FrameworkHandle {
    * [0, 100] and weighed into {@code totals} (the first plugin assigning, the others adding).
    */
   private Status normalizeAndWeigh(ScorePlugin[] plugins, boolean @Nullable [] skip, long[][] bufs,
-      ArrayCycleState state, PodInfo pod, List<NodeInfo> nodeList, int k, long[] totals,
+      ArrayCycleState state, PodInfo pod, List<NodeInfo> nodeList, int k, long[] totals, boolean assign,
       PluginTimings.@Nullable Run run) {
     for (int j = 0; j < plugins.length; j++) {
       if ((skip != null && skip[j]) || !scoreNormalizes[j]) {
@@ -984,8 +1018,9 @@ public final class Framework implements FrameworkHandle {
         run.done(j, Status.Code.SUCCESS);
       }
     }
-    // two plugins per pass over the totals (the first pass assigns, the others add), scores checked on the way
-    boolean first = true;
+    // two plugins per pass over the totals (the first pass assigns unless the totals hold the cached sum, the others
+    // add), scores checked on the way
+    boolean first = assign;
     int pending = -1; // a plugin waiting for a partner
     for (int j = 0; j <= plugins.length; j++) {
       if (j < plugins.length && skip != null && skip[j]) {

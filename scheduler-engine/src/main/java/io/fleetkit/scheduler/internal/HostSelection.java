@@ -15,6 +15,8 @@ final class HostSelection {
   private final int inlineWork;
   private final SplittableRandom random;
   private long[] totals = new long[0];
+  /** Scratch for {@link #selectHost}: the positions tied at the highest total. */
+  private int[] ties = new int[0];
 
   HostSelection(ClusterSnapshot snapshot, ParallelRunner runner, int inlineWork, SplittableRandom random) {
     this.snapshot = snapshot;
@@ -43,17 +45,26 @@ final class HostSelection {
    * per tie, so a cycle costs a single random number.
    */
   int selectHost(int k) {
-    return selectHost(totals, k, random);
+    if (ties.length < k) {
+      ties = new int[Math.max(k, ties.length * 2)];
+    }
+    return selectHost(totals, k, random, ties);
+  }
+
+  /** {@link #selectHost(long[], int, SplittableRandom, int[])} with a scratch array of its own. */
+  static int selectHost(long[] t, int k, SplittableRandom random) {
+    return selectHost(t, k, random, new int[k]);
   }
 
   /**
    * The position in {@code t[0..k)} of the highest value; among several, the {@code random.nextInt(count)}-th of
-   * them in order (no draw when the highest is unique). Three passes whose branches follow the rare events only: the
-   * maximum and its first position, how many positions hold it (a conditional add), and for ties the chosen one. A
-   * single pass that also branched on each tie mispredicted about every other node when many nodes tie (identical
-   * empty nodes are the common case).
+   * them in order (no draw when the highest is unique). Two passes whose branches follow the rare events only: the
+   * maximum and its first position, then the positions that hold it, listed in {@code ties} (every position is
+   * written at the list's end, which advances by a conditional add), from which the draw picks. A single pass that
+   * also branched on each tie mispredicted about every other node when many nodes tie (identical empty nodes are the
+   * common case). {@code ties} needs room for {@code k} positions.
    */
-  static int selectHost(long[] t, int k, SplittableRandom random) {
+  static int selectHost(long[] t, int k, SplittableRandom random, int[] ties) {
     long max = t[0];
     int first = 0;
     for (int i = 1; i < k; i++) {
@@ -65,18 +76,9 @@ final class HostSelection {
     }
     int count = 0;
     for (int i = first; i < k; i++) {
+      ties[count] = i;
       count += t[i] == max ? 1 : 0;
     }
-    if (count == 1) {
-      return first;
-    }
-    int pick = random.nextInt(count);
-    for (int i = first; i < k; i++) {
-      pick -= t[i] == max ? 1 : 0;
-      if (pick < 0) {
-        return i;
-      }
-    }
-    throw new IllegalStateException("selectHost: no node with the highest score " + max);
+    return count == 1 ? first : ties[random.nextInt(count)];
   }
 }

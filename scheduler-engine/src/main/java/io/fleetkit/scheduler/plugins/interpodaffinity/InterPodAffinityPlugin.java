@@ -19,6 +19,7 @@ import io.fleetkit.api.framework.Status;
 import io.fleetkit.scheduler.nodetable.NodeTable;
 import io.fleetkit.scheduler.nodetable.TableFilter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.List;
@@ -219,12 +220,21 @@ public final class InterPodAffinityPlugin
       if (!MatchIndex.usable(s.hostScopedAntiAffinity)) {
         return null;
       }
-      int size = snapshot.size();
-      hostAnti = new boolean[size];
       synchronized (memo) {
         refreshMemo(state, snapshot.nodes(), table);
-        for (AffinityTerm t : s.hostScopedAntiAffinity) {
-          matchIndexes.get(List.of(t), HOSTNAME_KEY, memo).markMatching(hostAnti, size);
+        List<AffinityTerm> terms = s.hostScopedAntiAffinity;
+        hostAnti = matchIndexes.get(List.of(terms.get(0)), HOSTNAME_KEY, memo).matching(); // shared: read only
+        if (terms.size() > 1) {
+          hostAnti = hostAnti.clone();
+          for (int k = 1; k < terms.size(); k++) {
+            boolean[] more = matchIndexes.get(List.of(terms.get(k)), HOSTNAME_KEY, memo).matching();
+            if (more.length > hostAnti.length) {
+              hostAnti = Arrays.copyOf(hostAnti, more.length);
+            }
+            for (int i = 0; i < more.length; i++) {
+              hostAnti[i] |= more[i];
+            }
+          }
         }
       }
     }

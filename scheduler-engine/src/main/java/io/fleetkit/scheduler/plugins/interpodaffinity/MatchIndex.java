@@ -31,6 +31,15 @@ final class MatchIndex {
   private final @Nullable String[][] values;
   /** Per topology key: value to matching-pod count; pairs with count 0 are removed. */
   private final HashMap<String, int[]>[] totals;
+  /** The array {@link #matching} last handed out (never written after), null before the first. */
+  private boolean @Nullable [] published;
+  /**
+   * The positions whose "holds a matching pod" flipped since {@link #published}, the first {@link #flipCount}; past
+   * {@link #MAX_FLIPS} the next {@link #matching} rebuilds from the counts instead.
+   */
+  private final int[] flips = new int[MAX_FLIPS];
+  private int flipCount;
+  private static final int MAX_FLIPS = 32;
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   private MatchIndex(List<AffinityTerm> terms, String[] topologyKeys) {
@@ -66,16 +75,33 @@ final class MatchIndex {
   }
 
   /**
-   * Sets {@code out[i]} for every position {@code i < n} whose node holds a pod matching the terms (a copy of the
-   * per-position counts as of this cycle).
+   * Per position, whether its node holds a pod matching the terms, as of this cycle: positions past the array's end
+   * hold none. The array is shared and never written after it is returned (a later change gives a new array), so a
+   * cycle may keep it while later cycles update the index. Costs a copy of the previous array plus the positions that
+   * changed since, when some did; nothing when none did.
    */
-  void markMatching(boolean[] out, int n) {
+  boolean[] matching() {
+    boolean[] p = published;
+    if (p != null && flipCount == 0) {
+      return p;
+    }
     int[] c = counts;
-    for (int i = 0, m = Math.min(n, c.length); i < m; i++) {
-      if (c[i] > 0) {
-        out[i] = true;
+    boolean[] next;
+    if (p == null || flipCount > MAX_FLIPS) {
+      next = new boolean[c.length];
+      for (int i = 0; i < c.length; i++) {
+        next[i] = c[i] > 0;
+      }
+    } else {
+      next = Arrays.copyOf(p, Math.max(p.length, c.length));
+      for (int f = 0; f < flipCount; f++) {
+        int i = flips[f];
+        next[i] = c[i] > 0;
       }
     }
+    flipCount = 0;
+    published = next;
+    return next;
   }
 
   /** Whether some node with {@code topologyKey} (one of this index's keys) holds a matching pod. */
@@ -137,6 +163,12 @@ final class MatchIndex {
     }
     int c = node == null ? 0 : countMatching(node.pods());
     counts[i] = c;
+    if ((old > 0) != (c > 0) && published != null) {
+      if (flipCount < MAX_FLIPS) {
+        flips[flipCount] = i;
+      }
+      flipCount++; // past MAX_FLIPS: rebuilt from the counts
+    }
     for (int k = 0; k < topologyKeys.length; k++) {
       String v = c > 0 ? node.labels().get(topologyKeys[k]) : null;
       values[k][i] = v;
