@@ -37,6 +37,7 @@ public final class ControllerBuilder<T extends ApiObject<T>> {
   private io.fleetkit.api.metrics.@Nullable MetricsRegistry metrics;
   private io.fleetkit.api.events.@Nullable EventRecorder events;
   private io.fleetkit.api.tracing.@Nullable Tracing tracing;
+  private @Nullable SharedInformers informers;
   private final Map<Class<?>, SecondaryWatch> secondary = new LinkedHashMap<>();
 
   ControllerBuilder(ObjectStore store, Class<T> primary) {
@@ -162,6 +163,23 @@ public final class ControllerBuilder<T extends ApiObject<T>> {
   }
 
   /**
+   * Takes the primary and every watched kind's informer from {@code shared} instead of building its own (one cache
+   * per kind for all the controllers given the same {@link SharedInformers}); default its own informers. The
+   * controller's handlers are registered when it starts and removed when it closes. Needs the store the shared
+   * informers watch, every namespace and no resync.
+   */
+  public ControllerBuilder<T> informers(SharedInformers shared) {
+    Objects.requireNonNull(shared, "shared");
+    once(informers != null, "informers", informers);
+    if (shared.store() != store) {
+      throw new IllegalArgumentException(who() + ": the shared informers watch another store (" + shared.store()
+          + ") than the controller's (" + store + ")");
+    }
+    informers = shared;
+    return this;
+  }
+
+  /**
    * Also watch {@code kind}, and map each of its objects to its controller owner: the owner reference with
    * {@code controller=true}, if it names an object of the primary kind.
    *
@@ -242,6 +260,12 @@ public final class ControllerBuilder<T extends ApiObject<T>> {
     if (reconciler == null) {
       throw new IllegalStateException(who() + ": a reconciler is required");
     }
+    if (informers != null && ((namespace != null && !namespace.isEmpty())
+        || (resyncPeriod != null && !resyncPeriod.isZero()))) {
+      throw new IllegalStateException(who() + ": shared informers cache every namespace and never resync, but the"
+          + " controller was given namespace \"" + (namespace != null ? namespace : "") + "\" and resyncPeriod "
+          + (resyncPeriod != null ? resyncPeriod : Duration.ZERO));
+    }
     TimerClock c = clock != null ? clock : TimerClock.system();
     return new DefaultController<>(name != null ? name : primary.getSimpleName().toLowerCase(java.util.Locale.ROOT),
         store, primary, reconciler, stepping ? 0 : workers == -1 ? 1 : workers, c,
@@ -249,6 +273,6 @@ public final class ControllerBuilder<T extends ApiObject<T>> {
         resyncPeriod != null ? resyncPeriod : Duration.ZERO, secondary,
         metrics != null ? metrics : io.fleetkit.api.metrics.MetricsRegistry.NOOP,
         events != null ? events : io.fleetkit.api.events.EventRecorder.NOOP,
-        tracing != null ? tracing : io.fleetkit.api.tracing.Tracing.NOOP);
+        tracing != null ? tracing : io.fleetkit.api.tracing.Tracing.NOOP, informers);
   }
 }

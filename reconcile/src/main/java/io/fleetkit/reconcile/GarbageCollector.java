@@ -12,7 +12,8 @@ import java.util.concurrent.CompletableFuture;
  * object whose {@code metadata.ownerReferences} all point at owners that no longer exist (checked by uid against
  * the store, so a new object of the same name does not count) is deleted, and its own dependents follow when its
  * deletion is observed. An object that lost only some of its owners keeps living, with the dangling references
- * removed.
+ * removed. As upstream's graph builder, the collector checks an object when it first sees it, when its owner
+ * references change and when one of its owners is deleted; other updates (status writes, bindings) cost it nothing.
  *
  * <p><b>Orphan policy:</b> an owner deleted with the {@link #ORPHAN_FINALIZER} finalizer (use
  * {@link #deleteOrphaning}) has its dependents released instead: the collector removes the references to it from

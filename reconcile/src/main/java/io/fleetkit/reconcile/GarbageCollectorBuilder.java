@@ -22,6 +22,7 @@ public final class GarbageCollectorBuilder {
   private int workers = -1;
   private boolean stepping;
   private @Nullable TimerClock clock;
+  private @Nullable SharedInformers informers;
 
   GarbageCollectorBuilder(ObjectStore store) {
     this.store = Objects.requireNonNull(store, "store");
@@ -89,6 +90,26 @@ public final class GarbageCollectorBuilder {
   }
 
   /**
+   * Takes the informers of the watched kinds from {@code shared} (adding the collector's owner-uid index to their
+   * caches) instead of building its own; default its own. See {@link SharedInformers}.
+   *
+   * @throws IllegalStateException if shared informers were already set
+   * @throws IllegalArgumentException if they watch another store
+   */
+  public GarbageCollectorBuilder informers(SharedInformers shared) {
+    Objects.requireNonNull(shared, "shared");
+    if (informers != null) {
+      throw new IllegalStateException("garbage collector: informers were already set to " + informers);
+    }
+    if (shared.store() != store) {
+      throw new IllegalArgumentException("garbage collector: the shared informers watch another store ("
+          + shared.store() + ") than the collector's (" + store + ")");
+    }
+    informers = shared;
+    return this;
+  }
+
+  /**
    * A new collector, not started.
    *
    * @throws IllegalStateException if no kind is watched
@@ -98,6 +119,6 @@ public final class GarbageCollectorBuilder {
       throw new IllegalStateException("garbage collector: watch at least one kind");
     }
     return new DefaultGarbageCollector(store, kinds, declaredNames, stepping ? 0 : workers == -1 ? 1 : workers,
-        clock != null ? clock : TimerClock.system());
+        clock != null ? clock : TimerClock.system(), informers);
   }
 }

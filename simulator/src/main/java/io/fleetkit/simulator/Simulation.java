@@ -31,6 +31,8 @@ import io.fleetkit.api.store.ObjectStoreBuilder;
 import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEventType;
 import io.fleetkit.reconcile.GarbageCollector;
+import io.fleetkit.reconcile.GarbageCollectorBuilder;
+import io.fleetkit.reconcile.SharedInformers;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.api.rollouts.AnalysisRun;
 import io.fleetkit.api.rollouts.Rollout;
@@ -87,6 +89,8 @@ public final class Simulation implements AutoCloseable {
   private final Scheduler scheduler;
   private final StoreScheduler storeScheduler;
   private final List<SimulatedController> controllers = new ArrayList<>();
+  /** One informer per kind for the default controllers (one pod cache instead of one per controller). */
+  private final SharedInformers informers;
   private final NodeLifecycleController lifecycle;
   private final TaintEvictionController eviction;
   private final Map<String, NodeAgent> agents = new LinkedHashMap<>();
@@ -161,9 +165,10 @@ public final class Simulation implements AutoCloseable {
     // the claims, volumes and classes too: a pod the volume plugins rejected is retried when one changes
     this.storeScheduler = StoreScheduler.attach(scheduler, store,
         List.of(PersistentVolume.class, PersistentVolumeClaim.class, StorageClass.class));
+    this.informers = SharedInformers.of(store, clock);
     List<SimulatedController.Factory> factories = new ArrayList<>();
     if (b.defaultControllers) {
-      factories.addAll(defaultControllers(b.metrics, timeline.controllerEvents(), b.rollouts));
+      factories.addAll(defaultControllers(b.metrics, timeline.controllerEvents(), b.rollouts, informers));
     }
     factories.addAll(b.controllers);
     for (SimulatedController.Factory f : factories) {
@@ -367,45 +372,52 @@ public final class Simulation implements AutoCloseable {
    */
   public static List<SimulatedController.Factory> defaultControllers(MetricsRegistry metrics,
       EventRecorder events) {
-    return defaultControllers(metrics, events, true);
+    return defaultControllers(metrics, events, true, null);
   }
 
   /**
    * {@link #defaultControllers(MetricsRegistry, EventRecorder)}, without the Rollout and AnalysisRun ones unless
-   * {@code rollouts}.
+   * {@code rollouts}; with {@code shared} the workload controllers and the garbage collector take their informers
+   * from it when they are made over its store.
    */
   private static List<SimulatedController.Factory> defaultControllers(MetricsRegistry metrics, EventRecorder events,
-      boolean rollouts) {
+      boolean rollouts, @Nullable SharedInformers shared) {
     List<SimulatedController.Factory> all = new ArrayList<>(List.of(
         (store, clock, seed) -> {
-          ReplicaSetController c = ReplicaSetController.builder(store).clock(clock).stepping().seed(seed)
-              .metrics(metrics).events(events).build();
+          ReplicaSetController.Builder b = ReplicaSetController.builder(store).clock(clock).stepping().seed(seed)
+              .metrics(metrics).events(events);
+          ReplicaSetController c = (sharedFor(shared, store) ? b.informers(shared) : b).build();
           return SimulatedController.of("replicaset", () -> c.start().join(), c::runUntilIdle, c);
         },
         (store, clock, seed) -> {
-          DeploymentController c = DeploymentController.builder(store).clock(clock).stepping().metrics(metrics)
-              .build();
+          DeploymentController.Builder b = DeploymentController.builder(store).clock(clock).stepping()
+              .metrics(metrics);
+          DeploymentController c = (sharedFor(shared, store) ? b.informers(shared) : b).build();
           return SimulatedController.of("deployment", () -> c.start().join(), c::runUntilIdle, c);
         },
         (store, clock, seed) -> {
-          StatefulSetController c = StatefulSetController.builder(store).clock(clock).stepping().metrics(metrics)
-              .events(events).build();
+          StatefulSetController.Builder b = StatefulSetController.builder(store).clock(clock).stepping()
+              .metrics(metrics).events(events);
+          StatefulSetController c = (sharedFor(shared, store) ? b.informers(shared) : b).build();
           return SimulatedController.of("statefulset", () -> c.start().join(), c::runUntilIdle, c);
         },
         (store, clock, seed) -> {
-          JobController c = JobController.builder(store).clock(clock).stepping().seed(seed).metrics(metrics)
-              .events(events).build();
+          JobController.Builder b = JobController.builder(store).clock(clock).stepping().seed(seed).metrics(metrics)
+              .events(events);
+          JobController c = (sharedFor(shared, store) ? b.informers(shared) : b).build();
           return SimulatedController.of("job", () -> c.start().join(), c::runUntilIdle, c);
         },
         (store, clock, seed) -> {
-          DisruptionController c = DisruptionController.builder(store).clock(clock).stepping().build();
+          DisruptionController.Builder b = DisruptionController.builder(store).clock(clock).stepping();
+          DisruptionController c = (sharedFor(shared, store) ? b.informers(shared) : b).build();
           return SimulatedController.of("disruption", () -> c.start().join(), c::runUntilIdle, c);
         },
         (store, clock, seed) -> {
-          GarbageCollector gc = GarbageCollector.builder(store).watch(Deployment.class).watch(ReplicaSet.class)
-              .watch(StatefulSet.class).watch(Job.class).watch(Pod.class).watch(PersistentVolumeClaim.class)
-              .watch(Rollout.class).watch(AnalysisRun.class)
-              .stepping().clock(clock).build();
+          GarbageCollectorBuilder b = GarbageCollector.builder(store).watch(Deployment.class)
+              .watch(ReplicaSet.class).watch(StatefulSet.class).watch(Job.class).watch(Pod.class)
+              .watch(PersistentVolumeClaim.class).watch(Rollout.class).watch(AnalysisRun.class)
+              .stepping().clock(clock);
+          GarbageCollector gc = (sharedFor(shared, store) ? b.informers(shared) : b).build();
           return SimulatedController.of("garbagecollector", () -> gc.start().join(), gc::runUntilIdle, gc);
         }));
     if (rollouts) { // before the garbage collector, in the order they always ran
@@ -419,6 +431,11 @@ public final class Simulation implements AutoCloseable {
       });
     }
     return List.copyOf(all);
+  }
+
+  /** Whether {@code shared} is given and watches {@code store} (a factory may be handed another store). */
+  private static boolean sharedFor(@Nullable SharedInformers shared, ObjectStore store) {
+    return shared != null && shared.store() == store;
   }
 
   public static Builder builder() {
@@ -675,6 +692,7 @@ public final class Simulation implements AutoCloseable {
     for (SimulatedController c : controllers) {
       c.close();
     }
+    informers.close();
     storeScheduler.close();
     scheduler.close();
     store.close();

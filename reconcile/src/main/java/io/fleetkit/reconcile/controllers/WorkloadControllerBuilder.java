@@ -44,6 +44,7 @@ public abstract class WorkloadControllerBuilder<B extends WorkloadControllerBuil
   private io.fleetkit.api.metrics.@org.jspecify.annotations.Nullable MetricsRegistry metrics;
   private io.fleetkit.api.events.@org.jspecify.annotations.Nullable EventRecorder events;
   private io.fleetkit.api.tracing.@org.jspecify.annotations.Nullable Tracing tracing;
+  private io.fleetkit.reconcile.@org.jspecify.annotations.Nullable SharedInformers informers;
 
   /** The controller name (logs, thread names); the default is the kind in lower case, e.g. {@code job}. */
   public final B name(String v) {
@@ -108,6 +109,26 @@ public abstract class WorkloadControllerBuilder<B extends WorkloadControllerBuil
     return self();
   }
 
+  /**
+   * Takes the controller's informers from {@code shared} (see
+   * {@link io.fleetkit.reconcile.ControllerBuilder#informers}); default its own.
+   *
+   * @throws IllegalStateException if shared informers were already set
+   * @throws IllegalArgumentException if they watch another store
+   */
+  public final B informers(io.fleetkit.reconcile.SharedInformers shared) {
+    Objects.requireNonNull(shared, "shared");
+    if (informers != null) {
+      throw new IllegalStateException(owner + ": informers were already set to " + informers);
+    }
+    if (shared.store() != store) {
+      throw new IllegalArgumentException(owner + ": the shared informers watch another store (" + shared.store()
+          + ") than the controller's (" + store + ")");
+    }
+    informers = shared;
+    return self();
+  }
+
   /** A new controller, not started. */
   public abstract C build();
 
@@ -137,6 +158,9 @@ public abstract class WorkloadControllerBuilder<B extends WorkloadControllerBuil
     }
     if (tracing != null) {
       cb.tracing(tracing);
+    }
+    if (informers != null) {
+      cb.informers(informers);
     }
     if (stepping) {
       cb.stepping();

@@ -21,6 +21,7 @@ import io.fleetkit.reconcile.ReconcileContext;
 import io.fleetkit.reconcile.Reconciler;
 import io.fleetkit.reconcile.ResourceEventHandler;
 import io.fleetkit.reconcile.Result;
+import io.fleetkit.reconcile.SharedInformers;
 import io.fleetkit.api.time.TimerClock;
 import java.time.Clock;
 import java.time.Duration;
@@ -66,12 +67,14 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
   /** Null when no registry was given: {@link #process} then measures nothing. */
   private final @Nullable ReconcileMetrics metrics;
   private final WorkerLifecycle lifecycle;
+  /** Where the informers come from, or null: the controller builds its own. */
+  private final @Nullable SharedInformers shared;
 
   public DefaultController(String name, ObjectStore store, Class<T> primaryKind, Reconciler<T> reconciler,
       int workers, TimerClock clock, RateLimiter<ObjectKey> limiter, String namespace, Duration resync,
       Map<Class<?>, SecondaryWatch> secondary) {
     this(name, store, primaryKind, reconciler, workers, clock, limiter, namespace, resync, secondary,
-        MetricsRegistry.NOOP, EventRecorder.NOOP, Tracing.NOOP);
+        MetricsRegistry.NOOP, EventRecorder.NOOP, Tracing.NOOP, null);
   }
 
   /**
@@ -82,6 +85,19 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
       int workers, TimerClock clock, RateLimiter<ObjectKey> limiter, String namespace, Duration resync,
       Map<Class<?>, SecondaryWatch> secondary, MetricsRegistry metrics,
       EventRecorder events, Tracing tracing) {
+    this(name, store, primaryKind, reconciler, workers, clock, limiter, namespace, resync, secondary, metrics, events,
+        tracing, null);
+  }
+
+  /**
+   * As above; with {@code shared} not null every informer is a view of the shared one of its kind (the caller
+   * checked that the namespace is every namespace and that there is no resync).
+   */
+  public DefaultController(String name, ObjectStore store, Class<T> primaryKind, Reconciler<T> reconciler,
+      int workers, TimerClock clock, RateLimiter<ObjectKey> limiter, String namespace, Duration resync,
+      Map<Class<?>, SecondaryWatch> secondary, MetricsRegistry metrics,
+      EventRecorder events, Tracing tracing, @Nullable SharedInformers shared) {
+    this.shared = shared;
     this.events = events;
     this.tracing = tracing;
     this.metrics = ReconcileMetrics.of(metrics, name, workers);
@@ -94,8 +110,8 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
     this.queue = new DefaultWorkQueue<>(clock, limiter, metrics.enabled() ? name : "", metrics);
     this.lifecycle = new WorkerLifecycle("controller " + name, "fleetkit-controller-" + name + "-", workers,
         this::workLoop, informers.values(), queue::shutDown);
-    this.primary = Informer.builder(store, primaryKind).namespace(namespace).resyncPeriod(resync).clock(clock)
-        .build();
+    this.primary = shared != null ? shared.informer(primaryKind)
+        : Informer.builder(store, primaryKind).namespace(namespace).resyncPeriod(resync).clock(clock).build();
     primary.addEventHandler(new ResourceEventHandler<>() {
       @Override
       public void onAdd(T object) {
@@ -119,8 +135,8 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   private void addSecondary(Class<?> kind, SecondaryWatch watch, String namespace, Duration resync) {
-    Informer inf = Informer.builder(store, (Class) kind).namespace(namespace).resyncPeriod(resync).clock(clock)
-        .build();
+    Informer inf = shared != null ? shared.informer((Class) kind)
+        : Informer.builder(store, (Class) kind).namespace(namespace).resyncPeriod(resync).clock(clock).build();
     Lister<?> cache = inf.lister();
     boolean byOwner = watch.mapper() == null;
     Function<ApiObject<?>, Collection<ObjectKey>> map = byOwner ? this::ownerKeys

@@ -12,6 +12,8 @@ import io.fleetkit.reconcile.Informer;
 import io.fleetkit.reconcile.ObjectKey;
 import io.fleetkit.reconcile.RateLimiters;
 import io.fleetkit.reconcile.ResourceEventHandler;
+import io.fleetkit.reconcile.SharedInformers;
+import java.util.function.Function;
 import io.fleetkit.api.time.TimerClock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -50,13 +52,19 @@ public final class DefaultGarbageCollector implements GarbageCollector {
 
   public DefaultGarbageCollector(ObjectStore store, Set<Class<?>> kinds, Map<String, Class<?>> declaredNames,
       int workers, TimerClock clock) {
+    this(store, kinds, declaredNames, workers, clock, null);
+  }
+
+  /** As above; with {@code shared} not null the informers are views of the shared ones, with the owner index. */
+  public DefaultGarbageCollector(ObjectStore store, Set<Class<?>> kinds, Map<String, Class<?>> declaredNames,
+      int workers, TimerClock clock, @Nullable SharedInformers shared) {
     this.store = store;
     this.queue = new DefaultWorkQueue<>(clock, RateLimiters.defaultController(clock));
     this.lifecycle = new WorkerLifecycle("garbage collector", "fleetkit-garbage-collector-", workers,
         this::workLoop, informers.values(), queue::shutDown);
     kindsByName.putAll(declaredNames);
     for (Class<?> kind : kinds) {
-      addInformer(kind, clock);
+      addInformer(kind, clock, shared);
     }
   }
 
@@ -66,19 +74,19 @@ public final class DefaultGarbageCollector implements GarbageCollector {
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private void addInformer(Class<?> kind, TimerClock clock) {
-    Informer inf = Informer.builder(store, (Class) kind).clock(clock)
-        .indexer(OWNER_UID_INDEX, o -> ownerUids((ApiObject<?>) o))
-        .build();
+  private void addInformer(Class<?> kind, TimerClock clock, @Nullable SharedInformers shared) {
+    Function<ApiObject<?>, List<String>> byOwner = DefaultGarbageCollector::ownerUids;
+    Informer inf = shared != null ? shared.informer((Class) kind, Map.of(OWNER_UID_INDEX, byOwner))
+        : Informer.builder(store, (Class) kind).clock(clock).indexer(OWNER_UID_INDEX, (Function) byOwner).build();
     inf.addEventHandler(new ResourceEventHandler() {
       @Override
       public void onAdd(ApiObject object) {
-        observe(kind, object);
+        observe(kind, null, object);
       }
 
       @Override
       public void onUpdate(ApiObject oldObject, ApiObject newObject) {
-        observe(kind, newObject);
+        observe(kind, oldObject, newObject);
       }
 
       @Override
@@ -105,7 +113,13 @@ public final class DefaultGarbageCollector implements GarbageCollector {
     return List.copyOf(uids);
   }
 
-  private void observe(Class<?> kind, ApiObject<?> object) {
+  /**
+   * Records the kind's names and queues what the change asks for. An object with owners is checked when it is first
+   * seen and when its owner references change, as upstream's graph builder ({@code processGraphChanges}) acts only
+   * on added, removed or changed references; an update that keeps them (a status write, a binding) queues nothing,
+   * since an owner that goes away queues its dependents itself ({@link #dependentsChanged}).
+   */
+  private void observe(Class<?> kind, @Nullable ApiObject<?> old, ApiObject<?> object) {
     String[] seen = namesSeen.get(kind);
     if (seen == null || !seen[0].equals(object.apiVersion()) || !seen[1].equals(object.kind())) {
       // entries are never removed, so the same names need no second putIfAbsent (nor its group/kind string)
@@ -116,7 +130,8 @@ public final class DefaultGarbageCollector implements GarbageCollector {
     if (m.deletionTimestamp() != null && m.finalizers().contains(ORPHAN_FINALIZER)) {
       queue.add(new Item(kind, ObjectKey.of(object), true));
     }
-    if (!m.ownerReferences().isEmpty()) {
+    if (!m.ownerReferences().isEmpty()
+        && (old == null || !old.metadata().ownerReferences().equals(m.ownerReferences()))) {
       queue.add(new Item(kind, ObjectKey.of(object), false));
     }
   }

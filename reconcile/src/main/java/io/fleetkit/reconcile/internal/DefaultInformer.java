@@ -83,6 +83,28 @@ public final class DefaultInformer<T extends ApiObject<T>> implements Informer<T
     }
   }
 
+  /**
+   * Removes {@code handler} (compared by identity); it receives no further calls once this returns. For a
+   * {@linkplain io.fleetkit.reconcile.SharedInformers shared informer}'s user that closes.
+   */
+  public void removeEventHandler(ResourceEventHandler<T> handler) {
+    dispatch.lock();
+    try {
+      handlers.removeIf(h -> h == handler);
+    } finally {
+      dispatch.unlock();
+    }
+  }
+
+  /**
+   * Adds the index {@code name} to the cache (built on its first read).
+   *
+   * @throws IllegalStateException if an index of that name exists
+   */
+  public void addIndexer(String name, Function<? super T, ? extends Collection<String>> indexer) {
+    cache.addIndexer(name, indexer);
+  }
+
   @Override
   public CompletableFuture<Void> start() {
     dispatch.lock();

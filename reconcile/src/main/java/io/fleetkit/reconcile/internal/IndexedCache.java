@@ -41,7 +41,8 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
   private final Map<String, T> items = new HashMap<>();
   /** Every cached key (in no index map: nothing removes it when empty). */
   private final Posting all = new Posting(new HashMap<>(), "", true);
-  private final Map<String, Function<? super T, ? extends Collection<String>>> indexers;
+  /** Index name → indexer; replaced whole (never changed in place) when {@link #addIndexer} adds one. */
+  private volatile Map<String, Function<? super T, ? extends Collection<String>>> indexers;
   private final Map<String, Map<String, Posting>> indices = new HashMap<>();
   /**
    * The indexes kept: an index is built on its first read and kept from then on, so an informer whose controller
@@ -249,6 +250,30 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     indexers = Map.copyOf(all);
     for (String name : indexers.keySet()) {
       indices.put(name, new HashMap<>());
+    }
+  }
+
+  /**
+   * Adds the index {@code name}; like every index it is built on its first read (an informer shared by several
+   * controllers gets the indexes each of them asks for).
+   *
+   * @throws IllegalStateException if an index of that name exists (built-in ones included)
+   */
+  public void addIndexer(String name, Function<? super T, ? extends Collection<String>> indexer) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(indexer, "indexer");
+    lock.writeLock().lock();
+    try {
+      if (indexers.containsKey(name)) {
+        throw new IllegalStateException("informer cache: index \"" + name + "\" already exists (indexes: "
+            + indexers.keySet() + ")");
+      }
+      Map<String, Function<? super T, ? extends Collection<String>>> next = new LinkedHashMap<>(indexers);
+      next.put(name, indexer);
+      indices.put(name, new HashMap<>());
+      indexers = Map.copyOf(next);
+    } finally {
+      lock.writeLock().unlock();
     }
   }
 
