@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Binds into an {@link ObjectStore} as kube's {@code pods/binding} does: sets {@code spec.nodeName} and a
- * {@code PodScheduled=True} condition, retrying on write conflicts. As an {@link Evictor} it deletes preemption
+ * {@code PodScheduled=True} condition in one write ({@link ObjectStore#updateWithStatus}), retrying on write
+ * conflicts. As an {@link Evictor} it deletes preemption
  * victims from the store. Thread-safe.
  */
 public final class StoreBinder implements Binder, Evictor {
@@ -56,10 +57,14 @@ public final class StoreBinder implements Binder, Evictor {
             + ": it is already bound to node " + c.spec().nodeName());
       }
       try {
-        Pod bound = c.isBound() ? c : store.update(withBindingAnnotations(c, pod).withNodeName(nodeName));
         PodCondition scheduled = PodCondition.of(PodCondition.POD_SCHEDULED, ConditionStatus.True, "", "",
             clock.instant());
-        store.updateStatus(bound.withStatus(bound.status().withCondition(scheduled).withNominatedNodeName("")));
+        if (c.isBound()) {
+          store.updateStatus(c.withStatus(c.status().withCondition(scheduled).withNominatedNodeName("")));
+        } else { // node, annotations and condition in one write, as pods/binding
+          store.updateWithStatus(withBindingAnnotations(c, pod).withNodeName(nodeName)
+              .withStatus(c.status().withCondition(scheduled).withNominatedNodeName("")));
+        }
         return Status.success();
       } catch (ConflictException e) {
         LOG.debug("binding pod {} to {}: conflict, retrying", pod.metadata().key(), nodeName);

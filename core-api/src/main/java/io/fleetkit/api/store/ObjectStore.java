@@ -159,6 +159,24 @@ public interface ObjectStore extends AutoCloseable {
    */
   <T extends ApiObject<T>> T updateStatus(T object);
 
+  /**
+   * Replaces the metadata and spec of a stored object as {@link #update} does (same checks, admission, generation
+   * rule) and its status with {@code object}'s, in one write with one {@link WatchEventType#MODIFIED} event: what
+   * the API server's {@code pods/binding} subresource does when it sets {@code spec.nodeName} and the
+   * {@code PodScheduled} condition of a pod in one update. This default makes the two writes {@link #update} then
+   * {@link #updateStatus} (two versions, two events); a store that can write both at once overrides it.
+   *
+   * @return the stored object after the write (or its final state if the update removed it)
+   * @throws NotFoundException if there is no such object
+   * @throws ConflictException as for {@link #update}
+   * @throws ValidationException as for {@link #update}
+   * @throws io.fleetkit.api.admission.AdmissionDeniedException if the store's admission chain refuses the update
+   */
+  default <T extends ApiObject<T>> T updateWithStatus(T object) {
+    T updated = update(object);
+    return updateStatus(updated.withStatusOf(object));
+  }
+
   /** Deletes without preconditions; see {@link #delete(Class, String, String, DeletePreconditions)}. */
   default <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name) {
     return delete(kind, namespace, name, DeletePreconditions.NONE);

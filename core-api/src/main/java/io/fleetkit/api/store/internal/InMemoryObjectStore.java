@@ -248,6 +248,18 @@ public final class InMemoryObjectStore implements ObjectStore {
     return write(kindOf(object), meta.namespace(), meta.name(), object, stored -> WriteRules.update(stored, object));
   }
 
+  /** One write: the update's rules and admission, then {@code object}'s status (see the contract). */
+  @Override
+  public <T extends ApiObject<T>> T updateWithStatus(T object) {
+    Objects.requireNonNull(object, "object");
+    checkOpen();
+    return WriteRules.update(this, admission, object, admitted -> {
+      ObjectMeta meta = admitted.metadata();
+      return write(kindOf(admitted), meta.namespace(), meta.name(), admitted,
+          stored -> WriteRules.updateWithStatus(stored, admitted));
+    });
+  }
+
   @Override
   public <T extends ApiObject<T>> T updateStatus(T object) {
     Objects.requireNonNull(object, "object");

@@ -191,6 +191,22 @@ public final class WriteRules {
   }
 
   /**
+   * An update of metadata, spec and status at once: {@link #update(ApiObject, ApiObject)}'s rules, keeping
+   * {@code object}'s status instead of the stored one.
+   *
+   * @throws ConflictException as for {@link #update(ApiObject, ApiObject)}
+   * @throws ValidationException as for {@link #update(ApiObject, ApiObject)}
+   */
+  public static <T extends ApiObject<T>> Change<T> updateWithStatus(T stored, T object) {
+    Change<T> update = update(stored, object);
+    if (update.effect() == Effect.REMOVE) {
+      return update;
+    }
+    T candidate = update.object().withStatusOf(object);
+    return candidate.equals(stored) ? new Change<>(Effect.NONE, stored) : new Change<>(Effect.PUT, candidate);
+  }
+
+  /**
    * An update of the status only: keeps the stored spec and metadata.
    *
    * @throws ConflictException as for {@link #update}
