@@ -78,6 +78,26 @@ final class GarbageCollectorTest {
   }
 
   @Test
+  void dependentUpdated_ownerReferencesKept_notCheckedAgain_changed_checked() {
+    Gadget owner = store.create(Gadget.of("ns", "owner", 1));
+    Part part = store.create(Part.ownedBy("ns", "part", owner));
+    try (GarbageCollector gc = stepping()) {
+      gc.start().join();
+      assertThat(gc.runUntilIdle()).as("checked when first seen").isEqualTo(1);
+      Part running = store.updateStatus(part.withPhase("Running"));
+      store.update(running.withSize(5));
+      // upstream's graph builder acts on added, removed or changed owner references only
+      assertThat(gc.runUntilIdle()).as("updates that keep the owner references").isZero();
+      Part now = store.require(Part.class, "ns", "part");
+      store.update(now.withMetadata(now.metadata().toBuilder().ownerReference(new OwnerReference(
+          "test.fleetkit.io/v1", "Gadget", "gone", "uid-gone", false, false)).build()));
+      assertThat(gc.runUntilIdle()).as("a reference added").isPositive();
+      assertThat(store.require(Part.class, "ns", "part").metadata().ownerReferences())
+          .extracting(OwnerReference::name).containsExactly("owner");
+    }
+  }
+
+  @Test
   void twoOwners_oneDeleted_dependentKeptWithoutDanglingReference() {
     Gadget a = store.create(Gadget.of("ns", "a", 1));
     Gadget b = store.create(Gadget.of("ns", "b", 1));
