@@ -8,7 +8,8 @@
  *       {@link io.fleetkit.reconcile.RateLimitingQueue} with client-go's semantics, and
  *       {@link io.fleetkit.reconcile.RateLimiter} / {@link io.fleetkit.reconcile.RateLimiters};</li>
  *   <li>informers: {@link io.fleetkit.reconcile.Informer} (list + watch + indexed cache + resync),
- *       {@link io.fleetkit.reconcile.Lister}, {@link io.fleetkit.reconcile.ResourceEventHandler};</li>
+ *       {@link io.fleetkit.reconcile.Lister}, {@link io.fleetkit.reconcile.ResourceEventHandler}, and
+ *       {@link io.fleetkit.reconcile.SharedInformers}, one informer per kind for several controllers;</li>
  *   <li>controllers: the {@link io.fleetkit.reconcile.Reconciler} SPI, its
  *       {@link io.fleetkit.reconcile.ReconcileContext} and {@link io.fleetkit.reconcile.Result}, and
  *       {@link io.fleetkit.reconcile.Controller} (threaded workers or single-threaded stepping), and
