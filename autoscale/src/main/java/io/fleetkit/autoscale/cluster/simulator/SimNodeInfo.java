@@ -122,9 +122,18 @@ final class SimNodeInfo implements NodeInfo {
       bigger[n] = p;
       array = bigger;
     }
+    boolean affinity;
+    boolean anti;
+    if (p instanceof SimulationPodInfo s) {
+      affinity = s.hasAffinity();
+      anti = s.hasRequiredAntiAffinity();
+    } else {
+      affinity = NodeInfos.hasAffinity(p.pod());
+      anti = NodeInfos.hasRequiredAntiAffinity(p.pod());
+    }
     return new SimNodeInfo(node, array, n + 1,
-        NodeInfos.hasAffinity(p.pod()) ? append(withAffinity, p) : withAffinity,
-        NodeInfos.hasRequiredAntiAffinity(p.pod()) ? append(withAnti, p) : withAnti,
+        affinity ? append(withAffinity, p) : withAffinity,
+        anti ? append(withAnti, p) : withAnti,
         made != null ? made : base, made != null ? n : baseCount,
         saturatedAdd(requestedCpu, r.milliCpu()), saturatedAdd(requestedMem, r.memoryBytes()),
         saturatedAdd(requestedEphemeral, r.ephemeralStorageBytes()),

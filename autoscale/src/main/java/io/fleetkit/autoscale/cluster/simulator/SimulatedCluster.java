@@ -97,12 +97,10 @@ public final class SimulatedCluster {
   private @Nullable List<NodeInfo> savedAffinityList;
   private @Nullable List<NodeInfo> savedAntiList;
   /**
-   * What PreFilter made of each pod searched for by {@link #findFitFrom(PodInfo, int, int)}, by pod object: the pods
-   * searched for since the last {@link #checkpoint()} in {@code prepared}, those of the evaluation before in
-   * {@code preparedBefore} (so that a pod no evaluation moved is forgotten after two).
+   * This simulation's mark on the {@link Prepared} notes it leaves on {@link SimulationPodInfo} pods (a token rather
+   * than the simulation itself, so that a note does not keep a discarded simulation reachable).
    */
-  private Map<PodInfo, Prepared> prepared = new java.util.IdentityHashMap<>();
-  private Map<PodInfo, Prepared> preparedBefore = new java.util.IdentityHashMap<>();
+  private final Object noteOwner = new Object();
   /** Whether {@link #findFitFrom(PodInfo, int, int)} keeps PreFilter's outcome per pod (off only in tests). */
   private boolean keepPreFilter = true;
 
@@ -417,10 +415,6 @@ public final class SimulatedCluster {
       throw new IllegalStateException("simulated cluster: a checkpoint is already open");
     }
     checkpointSeq = nextSeq;
-    Map<PodInfo, Prepared> oldest = preparedBefore;
-    oldest.clear();
-    preparedBefore = prepared;
-    prepared = oldest;
     if (savedMark.length < nextSeq) {
       savedMark = new boolean[nextSeq];
     }
@@ -786,9 +780,8 @@ public final class SimulatedCluster {
         break;
       }
     }
-    if (state.writtenSinceFrozen()) {
-      prepared.remove(pod); // a Filter wrote to the state: the next search runs PreFilter again
-      preparedBefore.remove(pod);
+    if (state.writtenSinceFrozen() && pod instanceof SimulationPodInfo s && s.simulationNote() == p) {
+      s.simulationNote(null); // a Filter wrote to the state: the next search runs PreFilter again
     }
     return found;
   }
@@ -798,30 +791,24 @@ public final class SimulatedCluster {
    * Filter plugins it skipped and whether it rejected the pod, with the lists of nodes with (anti-)affinity pods it
    * read ({@code null} when not read).
    */
-  private record Prepared(SimCycleState state, boolean[] skip, boolean rejected,
+  private record Prepared(Object owner, SimCycleState state, boolean[] skip, boolean rejected,
       @Nullable List<NodeInfo> affinityRead, @Nullable List<NodeInfo> antiRead) {}
 
   /**
-   * The PreFilter outcome for {@code pod}: the one kept from an earlier search of the same pod object when that run
-   * read nothing of the simulation but the lists of nodes with (anti-)affinity pods and those lists hold the same
-   * views now; else PreFilter runs, and its outcome is kept when it read nothing else of the simulation. The plugins'
-   * other inputs (the pod object, which is immutable, their arguments and the cluster objects of
-   * {@link FrameworkHandle#list}) are fixed for this simulation, so a run with the same inputs makes the same state;
-   * Filter reads that state and never writes it (a search in which a Filter wrote drops the kept outcome).
+   * The PreFilter outcome for {@code pod}: the one this simulation noted on the pod ({@link SimulationPodInfo}) at an
+   * earlier search of the same pod object, when that run read nothing of the simulation but the lists of nodes with
+   * (anti-)affinity pods and those lists hold the same views now; else PreFilter runs, and its outcome is noted when
+   * it read nothing else of the simulation. The plugins' other inputs (the pod object, which is immutable, their
+   * arguments and the cluster objects of {@link FrameworkHandle#list}) are fixed for this simulation, so a run with
+   * the same inputs makes the same state; Filter reads that state and never writes it (a search in which a Filter
+   * wrote drops the note).
    */
   private Prepared prepare(PodInfo pod) {
-    if (keepPreFilter) {
-      Prepared p = prepared.get(pod);
-      if (p == null) {
-        p = preparedBefore.get(pod);
-        if (p != null) {
-          prepared.put(pod, p);
-        }
-      }
-      if (p != null && (p.affinityRead() == null || sameViews(p.affinityRead(), affinityNodes()))
-          && (p.antiRead() == null || sameViews(p.antiRead(), antiNodes()))) {
-        return p;
-      }
+    SimulationPodInfo noted = keepPreFilter && pod instanceof SimulationPodInfo s ? s : null;
+    if (noted != null && noted.simulationNote() instanceof Prepared p && p.owner() == noteOwner
+        && (p.affinityRead() == null || sameViews(p.affinityRead(), affinityNodes()))
+        && (p.antiRead() == null || sameViews(p.antiRead(), antiNodes()))) {
+      return p;
     }
     SimCycleState state = new SimCycleState();
     boolean[] skip = new boolean[filter.length];
@@ -830,13 +817,9 @@ public final class SimulatedCluster {
     readAnti = null;
     boolean rejected = runPreFilter(state, pod, skip) != null;
     state.freeze();
-    Prepared p = new Prepared(state, skip, rejected, readAffinity, readAnti);
-    if (keepPreFilter) {
-      if (readVolatile) {
-        prepared.remove(pod);
-      } else {
-        prepared.put(pod, p);
-      }
+    Prepared p = new Prepared(noteOwner, state, skip, rejected, readAffinity, readAnti);
+    if (noted != null) {
+      noted.simulationNote(readVolatile ? null : p);
     }
     return p;
   }
@@ -863,8 +846,6 @@ public final class SimulatedCluster {
    */
   void runPreFilterEverySearch() {
     keepPreFilter = false;
-    prepared.clear();
-    preparedBefore.clear();
   }
 
   @SuppressWarnings("unchecked")

@@ -8,6 +8,7 @@ import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.framework.CycleState;
 import io.fleetkit.api.framework.FilterPlugin;
 import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.NodeInfos;
 import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.framework.PodInfos;
 import io.fleetkit.api.framework.PreFilterPlugin;
@@ -35,6 +36,7 @@ import java.util.Random;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The drain simulation's search keeping PreFilter's outcome per pod object ({@link SimulatedCluster#findFitFrom(
@@ -44,7 +46,8 @@ import net.jqwik.api.constraints.IntRange;
  * checks and end with the same views. The pods include those whose PreFilter reads the cluster (required
  * anti-affinity, which also makes every other pod's InterPodAffinity PreFilter read the node list, pod affinity,
  * hard topology spread), and a test plugin whose PreFilter reads the node count for some pods and whose Filter
- * writes to the cycle state for others (so keeping what such a run made would change later searches).
+ * writes to the cycle state for others (so keeping what such a run made would change later searches); a third
+ * simulation, whose PreFilter rejects every pod, searches the same pod objects in between.
  */
 final class SimulatedClusterPreFilterReusePropertyTest {
   private static final String HOST = "kubernetes.io/hostname";
@@ -59,6 +62,27 @@ final class SimulatedClusterPreFilterReusePropertyTest {
       c.runPreFilterEverySearch();
     }
     return c;
+  }
+
+  /**
+   * A simulation whose PreFilter rejects every pod: it searches the same pod objects, and the other simulations must
+   * not take its notes for theirs.
+   */
+  private static SimulatedCluster rejecting() {
+    String name = "RejectAll";
+    PreFilterPlugin reject = new PreFilterPlugin() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public PreFilterResult preFilter(CycleState state, PodInfo pod, Snapshot snapshot) {
+        return PreFilterResult.of(Status.unresolvable("rejects every pod"));
+      }
+    };
+    return SimulatedCluster.create(DefaultPlugins.profile().toBuilder().plugin(name).build(),
+        PluginRegistry.defaults().with(name, handle -> reject), Clock.systemUTC(), Map.of());
   }
 
   /**
@@ -95,6 +119,27 @@ final class SimulatedClusterPreFilterReusePropertyTest {
       state.write(SEEN, node.name());
       return Status.success();
     }
+  }
+
+  /** A {@link SimulationPodInfo} over a scheduler's pod view, its facts read from the pod. */
+  static final class Noted implements SimulationPodInfo {
+    private final PodInfo info;
+    private @Nullable Object note;
+
+    Noted(PodInfo info) {
+      this.info = info;
+    }
+
+    @Override public Pod pod() { return info.pod(); }
+    @Override public String key() { return info.key(); }
+    @Override public ResourceList requests() { return info.requests(); }
+    @Override public long nonZeroMilliCpu() { return info.nonZeroMilliCpu(); }
+    @Override public long nonZeroMemory() { return info.nonZeroMemory(); }
+    @Override public int priority() { return info.priority(); }
+    @Override public boolean hasAffinity() { return NodeInfos.hasAffinity(info.pod()); }
+    @Override public boolean hasRequiredAntiAffinity() { return NodeInfos.hasRequiredAntiAffinity(info.pod()); }
+    @Override public @Nullable Object simulationNote() { return note; }
+    @Override public void simulationNote(@Nullable Object n) { note = n; }
   }
 
   private static Node node(Random rnd, String name) {
@@ -143,13 +188,15 @@ final class SimulatedClusterPreFilterReusePropertyTest {
     // the pods searched for: a few objects, each searched many times (as a drained pod in evaluation after evaluation)
     List<PodInfo> searched = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
-      searched.add(PodInfos.of(pod(rnd.nextInt(8), "s" + i, 100 + rnd.nextInt(900))));
+      searched.add(new Noted(PodInfos.of(pod(rnd.nextInt(8), "s" + i, 100 + rnd.nextInt(900)))));
     }
     SimulatedCluster kept = cluster(true);
     SimulatedCluster fresh = cluster(false);
     for (SimulatedCluster c : List.of(kept, fresh)) {
       c.load(nodes, n -> List.of(), null);
     }
+    SimulatedCluster other = rejecting();
+    other.load(nodes, n -> List.of(), null);
     int names = 0;
     int cursor = 0;
     for (int step = 0; step < steps; step++) {
@@ -170,6 +217,8 @@ final class SimulatedClusterPreFilterReusePropertyTest {
         Node n = node(rnd, "x" + names++);
         kept.addNode(n);
         fresh.addNode(n);
+      } else if (what == 4) {
+        assertThat(other.findFitFrom(searched.get(rnd.nextInt(searched.size())), 0, -1)).isEqualTo(-1);
       } else if (what == 3 && !live.isEmpty()) {
         NodeInfo n = live.get(rnd.nextInt(live.size()));
         if (!n.pods().isEmpty()) {
@@ -212,8 +261,9 @@ final class SimulatedClusterPreFilterReusePropertyTest {
       return cursor;
     }
     Pod copy = p.pod().toBuilder().name(copyName).uid("u-" + copyName).build();
-    kept.addPod(a, PodInfos.of(copy));
-    fresh.addPod(b, PodInfos.of(copy));
+    PodInfo placed = new Noted(PodInfos.of(copy));
+    kept.addPod(a, placed);
+    fresh.addPod(b, placed);
     return a + 1;
   }
 
