@@ -542,6 +542,15 @@ public final class ClusterAutoscaler implements AutoCloseable {
     List<Candidate> empty = new ArrayList<>();
     List<Candidate> previous = new ArrayList<>();
     List<Candidate> rest = new ArrayList<>();
+    // the slots of the nodes unneeded last loop (a slot holds one node for its lifetime): a candidate's slot says
+    // whether its name is among them without hashing each candidate's name
+    boolean[] wasUnneeded = new boolean[sim.slots()];
+    for (String name : in.previouslyUnneeded()) {
+      int at = sim.slot(name);
+      if (at >= 0) {
+        wasUnneeded[at] = true;
+      }
+    }
     for (Candidate c : candidates) {
       Node n = c.node();
       String name = n.name();
@@ -572,7 +581,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
       }
       if (kind == SlotFacts.EMPTY) {
         empty.add(c);
-      } else if (in.previouslyUnneeded().contains(name)) {
+      } else if (wasUnneeded[at]) {
         previous.add(c);
       } else {
         rest.add(c);
