@@ -607,7 +607,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
       NodeInfo loaded = slotFacts.view(c.slot());
       Drainability.Drain<PodInfo> before = slotFacts.drain(c.slot());
       Drainability.Drain<PodInfo> d;
-      if (loaded == info) {
+      if (slotFacts.holds(c.slot(), info)) {
         d = drainOf(info, c.slot(), drain, noBudgets);
       } else if (loaded != null && before != null) {
         // the loaded view plus pods moved here: their decisions are added to the loaded view's drain
