@@ -1,9 +1,10 @@
 package io.fleetkit.autoscale.cluster;
 
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.NodeInfos;
 import io.fleetkit.api.framework.PodInfos;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.autoscale.cluster.simulator.SimulationPodInfo;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -11,11 +12,13 @@ import org.jspecify.annotations.Nullable;
  * scale-down asks of the pod in every loop, made once per pod object: its copy without a node (a drained pod is
  * placed as a new pod of its controller, so its node name must not pin it) and its {@linkplain Drainability.PodRules
  * drainability rules}. The store's pods are immutable, so both hold while the pod is the same object; the copy
- * shares the original's requests and rules (it differs in its node name only, which neither reads).
+ * shares the original's requests and rules (it differs in its node name only, which neither reads). As a
+ * {@link SimulationPodInfo} it also carries whether the pod has (anti-)affinity terms, read when it is made, and the
+ * note in which the drain simulation keeps PreFilter's outcome for the pod.
  *
  * <p>The two are made on first use; a race between two threads makes equal values, so reads need no lock.
  */
-final class AutoscalerPodInfo implements PodInfo {
+final class AutoscalerPodInfo implements SimulationPodInfo {
   private final Pod pod;
   private final String key;
   private final ResourceList requests;
@@ -24,10 +27,14 @@ final class AutoscalerPodInfo implements PodInfo {
   private final int priority;
   /** Whether the pod names a node (read once: scale-down asks for every pod it moves). */
   private final boolean hasNode;
+  private final boolean hasAffinity;
+  private final boolean hasRequiredAntiAffinity;
+  private @Nullable Object simulationNote;
   private @Nullable AutoscalerPodInfo unbound;
   private Drainability.@Nullable PodRules rules;
 
-  private AutoscalerPodInfo(Pod pod, PodInfo computed, Drainability.@Nullable PodRules rules) {
+  private AutoscalerPodInfo(Pod pod, io.fleetkit.api.framework.PodInfo computed,
+      Drainability.@Nullable PodRules rules) {
     this.pod = pod;
     this.key = computed.key();
     this.requests = computed.requests();
@@ -35,6 +42,8 @@ final class AutoscalerPodInfo implements PodInfo {
     this.nonZeroMem = computed.nonZeroMemory();
     this.priority = computed.priority();
     this.hasNode = !pod.spec().nodeName().isEmpty();
+    this.hasAffinity = NodeInfos.hasAffinity(pod);
+    this.hasRequiredAntiAffinity = NodeInfos.hasRequiredAntiAffinity(pod);
     this.rules = rules;
   }
 
@@ -75,6 +84,10 @@ final class AutoscalerPodInfo implements PodInfo {
   @Override public long nonZeroMilliCpu() { return nonZeroCpu; }
   @Override public long nonZeroMemory() { return nonZeroMem; }
   @Override public int priority() { return priority; }
+  @Override public boolean hasAffinity() { return hasAffinity; }
+  @Override public boolean hasRequiredAntiAffinity() { return hasRequiredAntiAffinity; }
+  @Override public @Nullable Object simulationNote() { return simulationNote; }
+  @Override public void simulationNote(@Nullable Object note) { simulationNote = note; }
 
   @Override
   public String toString() {

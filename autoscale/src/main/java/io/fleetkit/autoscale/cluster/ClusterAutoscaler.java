@@ -119,8 +119,13 @@ public final class ClusterAutoscaler implements AutoCloseable {
   private @Nullable SimulatedCluster scaleDownSim;
   private @Nullable ClusterPods scaleDownSimPods;
   private List<List<?>> scaleDownSimObjects = List.of();
-  /** The utilization and drain of the node views of {@link #scaleDownSim}, by slot (see {@link #facts}). */
-  private ViewFacts[] slotFacts = new ViewFacts[0];
+  /** The utilization and drain of the node views of {@link #scaleDownSim}, by slot. */
+  private SlotFacts slotFacts = new SlotFacts(0);
+  /**
+   * Whether the nodes of {@link #scaleDownSim} were loaded in name order: then its slots stay in name order through
+   * reloads (which keep the loaded order and add no node), and so do the candidates.
+   */
+  private boolean scaleDownSimByName;
   /** A node list in which no pool node was starting (the store's lists are immutable), or {@code null}. */
   private @Nullable List<Node> noneStarting;
   /** The node list {@link #lastReady} was made from, and the ready nodes of it. */
@@ -179,12 +184,6 @@ public final class ClusterAutoscaler implements AutoCloseable {
       List<String> simulatedUnremovable, Set<String> empty) {}
 
   private record Backoff(Instant until, Duration duration, Instant lastFailure) {}
-
-  /**
-   * What an evaluation computed of one node view: its utilization, and its drain when no budget exists (then the
-   * drain depends on the view's pods alone). Views are immutable, so the facts hold while the view is the same.
-   */
-  private record ViewFacts(NodeInfo view, NodeUtilization utilization, Drainability.@Nullable Drain<PodInfo> drain) {}
 
   private ClusterAutoscaler(Builder b) {
     this.store = b.store;
@@ -535,12 +534,23 @@ public final class ClusterAutoscaler implements AutoCloseable {
         candidates.add(new Candidate(n, at));
       }
     }
-    candidates.sort(Comparator.comparing(c -> c.node().name()));
+    if (!scaleDownSimByName) {
+      candidates.sort(Comparator.comparing(c -> c.node().name()));
+    }
     // eligibility on the cluster as it is, before any simulated removal (upstream eligibility.FilterOutUnremovable),
     // sorted as upstream's scale-down candidates sorting: empty nodes first, then those unneeded last loop
     List<Candidate> empty = new ArrayList<>();
     List<Candidate> previous = new ArrayList<>();
     List<Candidate> rest = new ArrayList<>();
+    // the slots of the nodes unneeded last loop (a slot holds one node for its lifetime): a candidate's slot says
+    // whether its name is among them without hashing each candidate's name
+    boolean[] wasUnneeded = new boolean[sim.slots()];
+    for (String name : in.previouslyUnneeded()) {
+      int at = sim.slot(name);
+      if (at >= 0) {
+        wasUnneeded[at] = true;
+      }
+    }
     for (Candidate c : candidates) {
       Node n = c.node();
       String name = n.name();
@@ -557,18 +567,21 @@ public final class ClusterAutoscaler implements AutoCloseable {
         throw new IllegalStateException("scale-down simulation: slot " + c.slot() + " holds node " + info.name()
             + ", not " + name);
       }
-      ViewFacts f = facts(info, c.slot());
-      NodeUtilization u = f.utilization();
-      double threshold = u.gpuNode() ? options.scaleDownGpuUtilizationThreshold()
+      int at = c.slot();
+      slotFacts.refresh(at, info);
+      double threshold = slotFacts.gpuNode(at) ? options.scaleDownGpuUtilizationThreshold()
           : options.scaleDownUtilizationThreshold();
-      if (eligibility != null ? !eligibility.test(n) : u.value() >= threshold) {
+      if (eligibility != null ? !eligibility.test(n) : slotFacts.utilization(at) >= threshold) {
         unremovable.put(name, NOT_UNDERUTILIZED);
         continue;
       }
-      Drainability.Drain<PodInfo> d = drainOf(info, f, c.slot(), drain, noBudgets);
-      if (!d.blocked() && d.evict().isEmpty()) {
+      byte kind = noBudgets ? slotFacts.drainKind(at) : SlotFacts.UNKNOWN;
+      if (kind == SlotFacts.UNKNOWN) {
+        kind = SlotFacts.kind(drainOf(info, at, drain, noBudgets));
+      }
+      if (kind == SlotFacts.EMPTY) {
         empty.add(c);
-      } else if (in.previouslyUnneeded().contains(name)) {
+      } else if (wasUnneeded[at]) {
         previous.add(c);
       } else {
         rest.add(c);
@@ -591,13 +604,14 @@ public final class ClusterAutoscaler implements AutoCloseable {
       String name = c.node().name();
       // the pods on the node in the simulation: its own, plus those moved here from nodes found unneeded before
       NodeInfo info = Objects.requireNonNull(sim.nodeInfoAt(c.slot()));
-      ViewFacts f = slotFacts[c.slot()];
+      NodeInfo loaded = slotFacts.view(c.slot());
+      Drainability.Drain<PodInfo> before = slotFacts.drain(c.slot());
       Drainability.Drain<PodInfo> d;
-      if (f != null && f.view() == info) {
-        d = drainOf(info, f, c.slot(), drain, noBudgets);
-      } else if (f != null && f.drain() != null) {
+      if (slotFacts.holds(c.slot(), info)) {
+        d = drainOf(info, c.slot(), drain, noBudgets);
+      } else if (loaded != null && before != null) {
         // the loaded view plus pods moved here: their decisions are added to the loaded view's drain
-        d = drain.drainAfter(f.drain(), f.view().pods(), info.pods(), PodInfo::pod, ClusterAutoscaler::rules);
+        d = drain.drainAfter(before, loaded.pods(), info.pods(), PodInfo::pod, ClusterAutoscaler::rules);
       } else {
         d = drainOf(info, drain);
       }
@@ -643,32 +657,18 @@ public final class ClusterAutoscaler implements AutoCloseable {
   }
 
   /**
-   * The drain of {@code info}'s pods (the view in {@code slot}): the one of {@code f} when no budget exists and it is
-   * known, else computed (and recorded in the slot's facts when no budget exists).
+   * The drain of {@code info}'s pods, the view in {@code slot} whose facts {@link #slotFacts} holds: the recorded one
+   * when no budget exists and it is known, else computed (and recorded when no budget exists).
    */
-  private Drainability.Drain<PodInfo> drainOf(NodeInfo info, ViewFacts f, int slot, Drainability drain,
-      boolean noBudgets) {
-    Drainability.Drain<PodInfo> d = noBudgets ? f.drain() : null;
+  private Drainability.Drain<PodInfo> drainOf(NodeInfo info, int slot, Drainability drain, boolean noBudgets) {
+    Drainability.Drain<PodInfo> d = noBudgets ? slotFacts.drain(slot) : null;
     if (d == null) {
       d = drainOf(info, drain);
       if (noBudgets) {
-        slotFacts[slot] = new ViewFacts(info, f.utilization(), d);
+        slotFacts.drain(slot, d);
       }
     }
     return d;
-  }
-
-  /**
-   * The facts of {@code info}, the view in {@code slot}: those recorded for the slot when they are of the same view,
-   * else its utilization (its drain is left for the caller), recorded for the slot.
-   */
-  private ViewFacts facts(NodeInfo info, int slot) {
-    ViewFacts f = slotFacts[slot];
-    if (f == null || f.view() != info) {
-      f = new ViewFacts(info, NodeUtilization.of(info), null);
-      slotFacts[slot] = f;
-    }
-    return f;
   }
 
   /**
@@ -693,12 +693,28 @@ public final class ClusterAutoscaler implements AutoCloseable {
         Map.of(PodDisruptionBudget.class, in.pdbs(), io.fleetkit.api.scheduling.PriorityClass.class,
             in.priorityClasses()));
     sim.load(in.nodes(), clusterPods::infosOn, scaleDownViews);
-    slotFacts = new ViewFacts[sim.slots()];
+    slotFacts = new SlotFacts(sim.slots());
+    scaleDownSimByName = inNameOrder(in.nodes());
     scaleDownSim = sim;
     scaleDownSimPods = clusterPods;
     scaleDownSimObjects = objects;
     sim.checkpoint();
     return sim;
+  }
+
+  /** Whether the nodes of {@code nodes} not being deleted (those a simulation loads) are in name order. */
+  private static boolean inNameOrder(List<Node> nodes) {
+    String last = null;
+    for (Node n : nodes) {
+      if (n.metadata().deletionTimestamp() != null) {
+        continue;
+      }
+      if (last != null && last.compareTo(n.name()) >= 0) {
+        return false;
+      }
+      last = n.name();
+    }
+    return true;
   }
 
   /** A scale-down candidate and its slot in the simulation. */

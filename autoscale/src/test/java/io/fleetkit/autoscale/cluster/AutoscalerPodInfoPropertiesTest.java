@@ -6,6 +6,7 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.core.Volume;
 import io.fleetkit.api.core.VolumeSource;
+import io.fleetkit.api.framework.NodeInfos;
 import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.framework.PodInfos;
 import io.fleetkit.api.labels.LabelSelector;
@@ -15,6 +16,10 @@ import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.policy.PodDisruptionBudget;
 import io.fleetkit.api.policy.PodDisruptionBudgetSpec;
 import io.fleetkit.api.policy.PodDisruptionBudgetStatus;
+import io.fleetkit.api.scheduling.Affinity;
+import io.fleetkit.api.scheduling.PodAffinity;
+import io.fleetkit.api.scheduling.PodAffinityTerm;
+import io.fleetkit.api.scheduling.WeightedPodAffinityTerm;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +31,7 @@ import net.jqwik.api.constraints.IntRange;
 /**
  * What scale-down keeps per pod object ({@link AutoscalerPodInfo}) is what it computed in every loop: the unbound copy
  * is the view {@code PodInfos.of(pod.withNodeName(""))} would make (the same pod and numbers), the same object on
- * every call, and the drain decision from the kept rules equals {@link Drainability#check(Pod)} of the pod and of its
+ * every call, with the pod's (anti-)affinity facts, and the drain decision from the kept rules equals {@link Drainability#check(Pod)} of the pod and of its
  * copy, with and without budgets, over random pods.
  */
 final class AutoscalerPodInfoPropertiesTest {
@@ -43,6 +48,9 @@ final class AutoscalerPodInfoPropertiesTest {
     assertThat(List.of(copy.key(), copy.requests(), copy.nonZeroMilliCpu(), copy.nonZeroMemory(), copy.priority()))
         .isEqualTo(List.of(expected.key(), expected.requests(), expected.nonZeroMilliCpu(), expected.nonZeroMemory(),
             expected.priority()));
+    assertThat(List.of(info.hasAffinity(), info.hasRequiredAntiAffinity(), copy.hasAffinity(),
+        copy.hasRequiredAntiAffinity())).isEqualTo(List.of(NodeInfos.hasAffinity(pod),
+        NodeInfos.hasRequiredAntiAffinity(pod), NodeInfos.hasAffinity(pod), NodeInfos.hasRequiredAntiAffinity(pod)));
     assertThat(info.unbound()).isSameAs(copy);
     assertThat(copy.unbound()).isSameAs(copy);
     PodDisruptionBudget pdb = PodDisruptionBudget.of(ObjectMeta.of(pod.metadata().namespace(), "web"),
@@ -85,6 +93,14 @@ final class AutoscalerPodInfoPropertiesTest {
       case 0 -> b.volume(Volume.emptyDir("scratch"));
       case 1 -> b.volume(new Volume("h", new VolumeSource.HostPath("/data")))
           .annotation(Drainability.SAFE_TO_EVICT_LOCAL_VOLUMES, rnd.nextBoolean() ? "h" : "other");
+      default -> { }
+    }
+    PodAffinityTerm term = PodAffinityTerm.of(LabelSelector.of(Map.of("app", "web")), "kubernetes.io/hostname");
+    switch (rnd.nextInt(5)) {
+      case 0 -> b.affinity(new Affinity(null, new PodAffinity(List.of(term), List.of()), null));
+      case 1 -> b.affinity(new Affinity(null, null, new PodAffinity(List.of(term), List.of())));
+      case 2 -> b.affinity(new Affinity(null, null,
+          new PodAffinity(List.of(), List.of(new WeightedPodAffinityTerm(10, term)))));
       default -> { }
     }
     if (rnd.nextInt(6) == 0) {

@@ -13,6 +13,9 @@ final class SimCycleState implements CycleState {
   /** The largest array any state needed so far: new states start with it, so that writes do not grow them. */
   private static volatile int sizeHint = 1;
   private @Nullable Object[] values;
+  /** Whether PreFilter is done with this state, and whether it was written since (see {@link #freeze}). */
+  private boolean frozen;
+  private boolean writtenSinceFrozen;
 
   SimCycleState() {
     this(new Object[sizeHint]);
@@ -25,6 +28,9 @@ final class SimCycleState implements CycleState {
   @Override
   public <T> void write(StateKey<T> key, T value) {
     Object v = key.type().cast(value);
+    if (frozen) {
+      writtenSinceFrozen = true;
+    }
     int i = key.index();
     if (i >= values.length) {
       values = Arrays.copyOf(values, i + 1);
@@ -41,6 +47,16 @@ final class SimCycleState implements CycleState {
     int i = key.index();
     @Nullable Object[] v = values;
     return i < v.length ? (T) v[i] : null; // write checked the type
+  }
+
+  /** Marks the end of PreFilter: a later {@link #write} is recorded ({@link #writtenSinceFrozen}). */
+  void freeze() {
+    frozen = true;
+  }
+
+  /** Whether {@link #write} was called after {@link #freeze}. */
+  boolean writtenSinceFrozen() {
+    return writtenSinceFrozen;
   }
 
   @Override

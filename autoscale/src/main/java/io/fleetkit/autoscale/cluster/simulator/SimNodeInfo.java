@@ -78,31 +78,40 @@ final class SimNodeInfo implements NodeInfo {
     return new SimNodeInfo(node, NO_PODS, 0, List.of(), List.of(), ResourceList.EMPTY, 0, 0);
   }
 
-  /** {@code node} with {@code pods} (in that order), built at once: the same view as adding them one by one. */
+  /**
+   * {@code node} with {@code pods} (in that order), built at once: the same view as adding them one by one. The
+   * summed cpu, memory and ephemeral storage are numbers; the {@link #requested()} list is made when read.
+   */
   static SimNodeInfo of(Node node, List<PodInfo> pods) {
     if (pods.isEmpty()) {
       return empty(node);
     }
     List<PodInfo> affinity = new ArrayList<>();
     List<PodInfo> anti = new ArrayList<>();
-    ResourceList requested = ResourceList.EMPTY;
+    long reqCpu = 0;
+    long reqMem = 0;
+    long reqEphemeral = 0;
     long cpu = 0;
     long mem = 0;
     for (PodInfo p : pods) {
-      if (NodeInfos.hasAffinity(p.pod())) {
+      if (p instanceof SimulationPodInfo s ? s.hasAffinity() : NodeInfos.hasAffinity(p.pod())) {
         affinity.add(p);
       }
-      if (NodeInfos.hasRequiredAntiAffinity(p.pod())) {
+      if (p instanceof SimulationPodInfo s ? s.hasRequiredAntiAffinity() : NodeInfos.hasRequiredAntiAffinity(p.pod())) {
         anti.add(p);
       }
-      requested = requested.add(p.requests());
+      ResourceList r = p.requests();
+      reqCpu = saturatedAdd(reqCpu, r.milliCpu());
+      reqMem = saturatedAdd(reqMem, r.memoryBytes());
+      reqEphemeral = saturatedAdd(reqEphemeral, r.ephemeralStorageBytes());
       cpu += p.nonZeroMilliCpu();
       mem += p.nonZeroMemory();
     }
     PodInfo[] array = pods.toArray(new PodInfo[pods.size() + Math.max(4, pods.size() / 2)]);
     return new SimNodeInfo(node, array, pods.size(),
         affinity.isEmpty() ? List.of() : java.util.Collections.unmodifiableList(affinity),
-        anti.isEmpty() ? List.of() : java.util.Collections.unmodifiableList(anti), requested, cpu, mem);
+        anti.isEmpty() ? List.of() : java.util.Collections.unmodifiableList(anti), ResourceList.EMPTY, 0, reqCpu,
+        reqMem, reqEphemeral, cpu, mem);
   }
 
   /**
@@ -122,9 +131,18 @@ final class SimNodeInfo implements NodeInfo {
       bigger[n] = p;
       array = bigger;
     }
+    boolean affinity;
+    boolean anti;
+    if (p instanceof SimulationPodInfo s) {
+      affinity = s.hasAffinity();
+      anti = s.hasRequiredAntiAffinity();
+    } else {
+      affinity = NodeInfos.hasAffinity(p.pod());
+      anti = NodeInfos.hasRequiredAntiAffinity(p.pod());
+    }
     return new SimNodeInfo(node, array, n + 1,
-        NodeInfos.hasAffinity(p.pod()) ? append(withAffinity, p) : withAffinity,
-        NodeInfos.hasRequiredAntiAffinity(p.pod()) ? append(withAnti, p) : withAnti,
+        affinity ? append(withAffinity, p) : withAffinity,
+        anti ? append(withAnti, p) : withAnti,
         made != null ? made : base, made != null ? n : baseCount,
         saturatedAdd(requestedCpu, r.milliCpu()), saturatedAdd(requestedMem, r.memoryBytes()),
         saturatedAdd(requestedEphemeral, r.ephemeralStorageBytes()),

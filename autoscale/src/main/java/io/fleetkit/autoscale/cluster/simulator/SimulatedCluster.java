@@ -64,13 +64,19 @@ public final class SimulatedCluster {
   private final SchedulerProfile profile;
   private final PreFilterPlugin[] preFilter;
   private final FilterPlugin[] filter;
-  /** The Filter plugins to skip, for {@link #findFitFrom(PodInfo, int, int)} (which does not nest). */
-  private final boolean[] skipScratch;
   /** For each PreFilter plugin, the index of the same plugin in {@link #filter}, or -1. */
   private final int[] preFilterToFilter;
   private final Handle handle = new Handle();
   private @Nullable List<NodeInfo> affinityList;
   private @Nullable List<NodeInfo> antiList;
+  /**
+   * What the plugins read of the simulation through {@link #handle} since {@link #prepare} last reset it: whether
+   * anything that changes with placements (a node, the node list or count, the clock, the waiting pods, other
+   * plugins' runs), and the lists of nodes with (anti-)affinity pods handed out.
+   */
+  private boolean readVolatile;
+  private @Nullable List<NodeInfo> readAffinity;
+  private @Nullable List<NodeInfo> readAnti;
   private long checks;
   /**
    * Per slot, what the by-name {@link #load(List, java.util.function.Function, ViewCache)} or {@link #reload} loaded
@@ -90,6 +96,13 @@ public final class SimulatedCluster {
   private boolean[] savedMark = new boolean[0];
   private @Nullable List<NodeInfo> savedAffinityList;
   private @Nullable List<NodeInfo> savedAntiList;
+  /**
+   * This simulation's mark on the {@link Prepared} notes it leaves on {@link SimulationPodInfo} pods (a token rather
+   * than the simulation itself, so that a note does not keep a discarded simulation reachable).
+   */
+  private final Object noteOwner = new Object();
+  /** Whether {@link #findFitFrom(PodInfo, int, int)} keeps PreFilter's outcome per pod (off only in tests). */
+  private boolean keepPreFilter = true;
 
   private SimulatedCluster(SchedulerProfile profile, PluginRegistry registry, Clock clock,
       Map<Class<?>, List<?>> objects) {
@@ -121,7 +134,6 @@ public final class SimulatedCluster {
     this.preFilter = pf.toArray(new PreFilterPlugin[0]);
     this.filter = fi.toArray(new FilterPlugin[0]);
     this.preFilterToFilter = java.util.Arrays.copyOf(map, pf.size());
-    this.skipScratch = new boolean[filter.length];
   }
 
   /** An empty simulation with kube's default profile and plugins. */
@@ -747,15 +759,16 @@ public final class SimulatedCluster {
     if (size == 0) {
       return -1;
     }
-    SimCycleState state = new SimCycleState();
-    boolean[] skip = skipScratch;
-    java.util.Arrays.fill(skip, false);
-    if (runPreFilter(state, pod, skip) != null) {
+    Prepared p = prepare(pod);
+    if (p.rejected()) {
       return -1;
     }
+    SimCycleState state = p.state();
+    boolean[] skip = p.skip();
     Set<String> allowed = state.read(ALLOWED);
     int first = Math.floorMod(start, size);
     SimNodeInfo[] views = slots;
+    int found = -1;
     for (int i = 0; i < size; i++) {
       int at = first + i < size ? first + i : first + i - size;
       SimNodeInfo n = views[at];
@@ -763,10 +776,76 @@ public final class SimulatedCluster {
         continue;
       }
       if (runFilter(state, pod, n, skip).isSuccess()) {
-        return at;
+        found = at;
+        break;
       }
     }
-    return -1;
+    if (state.writtenSinceFrozen() && pod instanceof SimulationPodInfo s && s.simulationNote() == p) {
+      s.simulationNote(null); // a Filter wrote to the state: the next search runs PreFilter again
+    }
+    return found;
+  }
+
+  /**
+   * PreFilter's outcome for one pod object in {@link #findFitFrom(PodInfo, int, int)}: the cycle state it wrote, the
+   * Filter plugins it skipped and whether it rejected the pod, with the lists of nodes with (anti-)affinity pods it
+   * read ({@code null} when not read).
+   */
+  private record Prepared(Object owner, SimCycleState state, boolean[] skip, boolean rejected,
+      @Nullable List<NodeInfo> affinityRead, @Nullable List<NodeInfo> antiRead) {}
+
+  /**
+   * The PreFilter outcome for {@code pod}: the one this simulation noted on the pod ({@link SimulationPodInfo}) at an
+   * earlier search of the same pod object, when that run read nothing of the simulation but the lists of nodes with
+   * (anti-)affinity pods and those lists hold the same views now; else PreFilter runs, and its outcome is noted when
+   * it read nothing else of the simulation. The plugins' other inputs (the pod object, which is immutable, their
+   * arguments and the cluster objects of {@link FrameworkHandle#list}) are fixed for this simulation, so a run with
+   * the same inputs makes the same state; Filter reads that state and never writes it (a search in which a Filter
+   * wrote drops the note).
+   */
+  private Prepared prepare(PodInfo pod) {
+    SimulationPodInfo noted = keepPreFilter && pod instanceof SimulationPodInfo s ? s : null;
+    if (noted != null && noted.simulationNote() instanceof Prepared p && p.owner() == noteOwner
+        && (p.affinityRead() == null || sameViews(p.affinityRead(), affinityNodes()))
+        && (p.antiRead() == null || sameViews(p.antiRead(), antiNodes()))) {
+      return p;
+    }
+    SimCycleState state = new SimCycleState();
+    boolean[] skip = new boolean[filter.length];
+    readVolatile = false;
+    readAffinity = null;
+    readAnti = null;
+    boolean rejected = runPreFilter(state, pod, skip) != null;
+    state.freeze();
+    Prepared p = new Prepared(noteOwner, state, skip, rejected, readAffinity, readAnti);
+    if (noted != null) {
+      noted.simulationNote(readVolatile ? null : p);
+    }
+    return p;
+  }
+
+  /** Whether two lists hold the same views in the same order. */
+  private static boolean sameViews(List<NodeInfo> a, List<NodeInfo> b) {
+    if (a == b) {
+      return true;
+    }
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      if (a.get(i) != b.get(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Makes {@link #findFitFrom(PodInfo, int, int)} run PreFilter for every search instead of keeping its outcome per
+   * pod (the reference for tests).
+   */
+  void runPreFilterEverySearch() {
+    keepPreFilter = false;
   }
 
   @SuppressWarnings("unchecked")
@@ -859,9 +938,19 @@ public final class SimulatedCluster {
 
   /** The framework handle and snapshot the simulation's plugins see: always the current state. */
   private final class Handle implements FrameworkHandle, Snapshot {
-    @Override public Clock clock() { return clock; }
+    @Override
+    public Clock clock() {
+      readVolatile = true;
+      return clock;
+    }
+
     @Override public Snapshot snapshot() { return this; }
-    @Override public WaitingPods waitingPods() { return NO_WAITING; }
+
+    @Override
+    public WaitingPods waitingPods() {
+      readVolatile = true;
+      return NO_WAITING;
+    }
 
     @Override
     @SuppressWarnings("unchecked")
@@ -872,6 +961,7 @@ public final class SimulatedCluster {
 
     @Override
     public Status runFilterPlugins(CycleState state, PodInfo pod, NodeInfo node) {
+      readVolatile = true;
       for (FilterPlugin f : filter) {
         Status s = f.filter(state, pod, node);
         if (!s.isSuccess()) {
@@ -884,6 +974,7 @@ public final class SimulatedCluster {
     @Override
     public Status runPreFilterExtensionAddPod(CycleState state, PodInfo podToSchedule, PodInfo other,
         NodeInfo node) {
+      readVolatile = true;
       for (PreFilterPlugin p : preFilter) {
         PreFilterPlugin.PreFilterExtensions e = p.preFilterExtensions();
         if (e != null) {
@@ -899,6 +990,7 @@ public final class SimulatedCluster {
     @Override
     public Status runPreFilterExtensionRemovePod(CycleState state, PodInfo podToSchedule, PodInfo other,
         NodeInfo node) {
+      readVolatile = true;
       for (PreFilterPlugin p : preFilter) {
         PreFilterPlugin.PreFilterExtensions e = p.preFilterExtensions();
         if (e != null) {
@@ -917,11 +1009,37 @@ public final class SimulatedCluster {
       return a == null ? Map.of() : a;
     }
 
-    @Override public List<NodeInfo> nodes() { return SimulatedCluster.this.nodes(); }
-    @Override public List<NodeInfo> nodesWithAffinityPods() { return affinityNodes(); }
-    @Override public List<NodeInfo> nodesWithRequiredAntiAffinityPods() { return antiNodes(); }
-    @Override public @Nullable NodeInfo get(String nodeName) { return view(nodeName); }
-    @Override public int size() { return position.size(); }
+    @Override
+    public List<NodeInfo> nodes() {
+      readVolatile = true;
+      return SimulatedCluster.this.nodes();
+    }
+
+    @Override
+    public List<NodeInfo> nodesWithAffinityPods() {
+      List<NodeInfo> l = affinityNodes();
+      readAffinity = l;
+      return l;
+    }
+
+    @Override
+    public List<NodeInfo> nodesWithRequiredAntiAffinityPods() {
+      List<NodeInfo> l = antiNodes();
+      readAnti = l;
+      return l;
+    }
+
+    @Override
+    public @Nullable NodeInfo get(String nodeName) {
+      readVolatile = true;
+      return view(nodeName);
+    }
+
+    @Override
+    public int size() {
+      readVolatile = true;
+      return position.size();
+    }
   }
 
   private static final WaitingPods NO_WAITING = new WaitingPods() {

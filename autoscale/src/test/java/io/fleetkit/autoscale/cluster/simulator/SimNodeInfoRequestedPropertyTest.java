@@ -39,7 +39,11 @@ final class SimNodeInfoRequestedPropertyTest {
     }
     // every view made so far, with what it must hold: later views are made from the latest one or, at random, from
     // an earlier one (two views made from one by adding share its pod array until they differ)
-    List<Version> versions = new ArrayList<>(List.of(new Version(SimNodeInfo.of(node, first), first, firstSum)));
+    SimNodeInfo built = SimNodeInfo.of(node, first);
+    assertThat(List.of(built.requestedMilliCpu(), built.requestedMemory(), built.requestedEphemeralStorage()))
+        .as("built at once").isEqualTo(List.of(firstSum.milliCpu(), firstSum.memoryBytes(),
+            firstSum.ephemeralStorageBytes()));
+    List<Version> versions = new ArrayList<>(List.of(new Version(built, first, firstSum)));
     for (int step = 0; step < steps; step++) {
       Version from = versions.get(rnd.nextInt(4) == 0 ? rnd.nextInt(versions.size()) : versions.size() - 1);
       List<PodInfo> on = new ArrayList<>(from.pods());
