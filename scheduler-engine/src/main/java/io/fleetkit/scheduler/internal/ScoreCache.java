@@ -87,26 +87,28 @@ final class ScoreCache {
      */
     void scoreAll(TableScore plugin, CycleState state, PodInfo pod, NodeTable table, int[] nodes, int from, int to,
         long[] out, int[] missPos, int[] missNodes, long[] missOut) {
-      int m = reuse(table, nodes, from, to, out, missPos, missNodes);
+      int m = reuse(table, nodes, from, to, out, missPos, missNodes, 0);
       if (m == from) {
         return;
       }
       plugin.scoreAll(state, pod, table, missNodes, from, m, missOut);
-      keep(table, from, m, missPos, missNodes, missOut, out);
+      keep(table, from, m, missPos, missNodes, missOut, out, 0);
     }
 
     /**
-     * The first step of {@link #scoreAll}: {@code out[pos]} = the kept score of node {@code nodes[pos]} where its row
-     * has not changed; the other positions and nodes are listed in {@code missPos} and {@code missNodes} from
-     * {@code from} on. Returns the end of that list (equal to {@code from} when every score was kept).
+     * The first step of {@link #scoreAll}: {@code out[pos]} = the kept score of node {@code nodes[pos]}, plus
+     * {@code offset}, where its row has not changed; the other positions and nodes are listed in {@code missPos} and
+     * {@code missNodes} from {@code from} on. Returns the end of that list (equal to {@code from} when every score was
+     * kept).
      */
-    int reuse(NodeTable table, int[] nodes, int from, int to, long[] out, int[] missPos, int[] missNodes) {
+    int reuse(NodeTable table, int[] nodes, int from, int to, long[] out, int[] missPos, int[] missNodes,
+        long offset) {
       long[] k = kept;
       int m = from;
       for (int pos = from; pos < to; pos++) {
         int node = nodes[pos];
         if (k[2 * node] == table.rowVersion(node)) {
-          out[pos] = k[2 * node + 1];
+          out[pos] = k[2 * node + 1] + offset;
         } else {
           missPos[m] = pos;
           missNodes[m] = node;
@@ -118,14 +120,15 @@ final class ScoreCache {
 
     /**
      * The last step of {@link #scoreAll}: the scores {@code missOut[from, m)} computed for the nodes {@link #reuse}
-     * listed are kept and written to their positions of {@code out}.
+     * listed are kept and written, plus {@code offset}, to their positions of {@code out}.
      */
-    void keep(NodeTable table, int from, int m, int[] missPos, int[] missNodes, long[] missOut, long[] out) {
+    void keep(NodeTable table, int from, int m, int[] missPos, int[] missNodes, long[] missOut, long[] out,
+        long offset) {
       long[] k = kept;
       for (int i = from; i < m; i++) {
         int node = missNodes[i];
         long v = missOut[i];
-        out[missPos[i]] = v;
+        out[missPos[i]] = v + offset;
         k[2 * node] = table.rowVersion(node);
         k[2 * node + 1] = v;
       }
