@@ -54,8 +54,22 @@ final class PodTerms {
     if (a == null || (isEmpty(a.podAffinity()) && isEmpty(a.podAntiAffinity()))) {
       return NONE;
     }
-    return CACHE.get(pod);
+    Last l = last;
+    if (l != null && l.pod == pod) {
+      return l.terms;
+    }
+    PodTerms t = CACHE.get(pod);
+    last = new Last(pod, t);
+    return t;
   }
+
+  /**
+   * The pod {@link #of} answered last and its terms (what {@link #CACHE} holds for it, kept reachable here): PreFilter
+   * and PreScore of one cycle ask for the same pod, and the second asks nothing of the cache.
+   */
+  private static volatile @Nullable Last last;
+
+  private record Last(Pod pod, PodTerms terms) {}
 
   boolean hasRequired() {
     return !requiredAffinity.isEmpty() || !requiredAntiAffinity.isEmpty();
