@@ -32,6 +32,8 @@ final class CachedScoreSum {
   private int[] missNodes = new int[0];
   private long[] missOut = new long[0];
   private long[] missSum = new long[0];
+  /** The highest total the last {@link #sum} wrote. */
+  private final long[] max = new long[1];
 
   /**
    * Picks this cycle's members among the plugins not skipped ({@code skip}) and marks them in {@code memberOut};
@@ -101,7 +103,8 @@ final class CachedScoreSum {
       missSum = new long[len];
     }
     ScoreCache.Slot slot = cache.slot(key, table);
-    int m = slot.reuse(table, nodes, 0, k, totals, missPos, missNodes, offset);
+    max[0] = Long.MIN_VALUE;
+    int m = slot.reuse(table, nodes, 0, k, totals, missPos, missNodes, offset, max);
     if (m == 0) {
       return true;
     }
@@ -126,7 +129,12 @@ final class CachedScoreSum {
         return false;
       }
     }
-    slot.keep(table, 0, m, missPos, missNodes, sums, totals, offset);
+    slot.keep(table, 0, m, missPos, missNodes, sums, totals, offset, max);
     return true;
+  }
+
+  /** After {@link #sum} returned true: the highest of the totals it wrote. */
+  long max() {
+    return max[0];
   }
 }

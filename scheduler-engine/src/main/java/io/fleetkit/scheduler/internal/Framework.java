@@ -141,6 +141,9 @@ public final class Framework implements FrameworkHandle {
   private final boolean[] uniformOrSkipped;
   /** What {@link #markUniform} found: the uniform plugins' weighted scores, summed. */
   private long uniformOffset;
+  /** Whether the last successful {@link #runScore} knows the highest of its totals, and that total. */
+  private boolean totalsMaxKnown;
+  private long totalsMax;
   /** Scratch for {@link ScoreCache.Slot#scoreAll}: the positions, nodes and scores of the nodes not kept. */
   private int[] missPos = new int[0];
   private int[] missNodes = new int[0];
@@ -936,6 +939,7 @@ public final class Framework implements FrameworkHandle {
    */
   Status runScore(ArrayCycleState state, PodInfo pod, NodeTable table, int[] indices, List<NodeInfo> nodeList,
       int k, long[] totals, ParallelRunner runner, int inlineWork) {
+    totalsMaxKnown = false;
     ScorePlugin[] plugins = score;
     TableScore[] ts = tableScore;
     boolean[] skip = state.skipScore;
@@ -986,6 +990,8 @@ public final class Framework implements FrameworkHandle {
           members[j] |= skip != null && skip[j];
         }
         if (active == 0) {
+          totalsMax = cachedSum.max(); // the sum's pass wrote every total: its highest is known
+          totalsMaxKnown = true;
           return Status.success();
         }
       }
@@ -1056,6 +1062,14 @@ public final class Framework implements FrameworkHandle {
     }
     uniformOffset = offset;
     return count;
+  }
+
+  /**
+   * After a successful {@link #runScore}: the highest of the totals it wrote, when the pass that wrote them noted it
+   * on the way (the kept sums alone made the totals); else {@link Long#MIN_VALUE}, and the caller finds it itself.
+   */
+  long knownTotalsMax() {
+    return totalsMaxKnown ? totalsMax : Long.MIN_VALUE;
   }
 
   /**
@@ -1250,7 +1264,7 @@ public final class Framework implements FrameworkHandle {
     long[] dst = out;
     int end = to;
     if (slot != null) {
-      end = slot.reuse(table, indices, from, to, out, missPos, missNodes, 0);
+      end = slot.reuse(table, indices, from, to, out, missPos, missNodes, 0, null);
       nodes = missNodes;
       dst = missOut;
     }
@@ -1262,7 +1276,7 @@ public final class Framework implements FrameworkHandle {
       return false;
     }
     if (slot != null) {
-      slot.keep(table, from, end, missPos, missNodes, missOut, out, 0);
+      slot.keep(table, from, end, missPos, missNodes, missOut, out, 0, null);
     }
     return true;
   }

@@ -41,7 +41,8 @@ import net.jqwik.api.constraints.IntRange;
  * run the same random cycles and must return equal statuses, equal totals and the same {@code selectHost} choice.
  * Tables are untainted in some runs (TaintToleration is then uniform) and hold PreferNoSchedule and NoSchedule taints
  * in others (it is not); a second uniform test plugin sometimes joins, so that two offsets add up; the kept sums are on
- * or off, and Score runs on one thread or fanned out.
+ * or off, and Score runs on one thread or fanned out. Where the kept sums made every total, the highest total they
+ * noted on the way ({@link Framework#knownTotalsMax}) is the highest of the totals.
  */
 final class UniformScorePropertiesTest {
 
@@ -64,6 +65,7 @@ final class UniformScorePropertiesTest {
       table.set(i, v);
     }
     ParallelRunner runner = new ParallelRunner(fanOut ? 2 : 1);
+    int maxKnown = 0;
     try {
       for (int cycle = 0; cycle < 30; cycle++) {
         int i = random.nextInt(views.size());
@@ -93,12 +95,21 @@ final class UniformScorePropertiesTest {
         assertThat(a).as("cycle %d, %s on %s", cycle, pod.key(), feasible).isEqualTo(e);
         assertThat(e.isSuccess()).isTrue();
         assertThat(actual).as("cycle %d, %s on %s", cycle, pod.key(), feasible).containsExactly(expected);
+        long knownMax = skipping.knownTotalsMax();
+        if (knownMax != Long.MIN_VALUE) {
+          assertThat(knownMax).as("the highest total the kept sums noted").isEqualTo(Arrays.stream(expected).max()
+              .getAsLong());
+          maxKnown++;
+        }
         long draw = random.nextLong();
         assertThat(HostSelection.selectHost(actual, k, new SplittableRandom(draw)))
             .isEqualTo(HostSelection.selectHost(expected, k, new SplittableRandom(draw)));
       }
     } finally {
       runner.close();
+    }
+    if (sums && !fanOut && !tainted && !withConstant) {
+      assertThat(maxKnown).as("cycles whose kept sums made every total").isGreaterThan(0);
     }
   }
 
