@@ -60,19 +60,6 @@ final class FeasibleNodes {
   @SuppressWarnings("unused")
   private int prefetchSink;
 
-  /**
-   * Whether {@link #filterSerial} may walk the examined positions for {@link #find} as it filters (no per-plugin
-   * counts to take on the way), and whether it did: then its feasible nodes, cut-off (-1 when not reached) and first
-   * error position are those of find's walk.
-   */
-  private boolean walkOnFilter;
-  private boolean walked;
-  /** Whether {@link #filterSerial} may walk as it filters (on by default); for tests comparing the two ways. */
-  private boolean walkWhileFiltering = true;
-  private int walkFound;
-  private int walkCutoff;
-  private int walkErrorAt;
-
   // What the last find() examined: every node (all) or the first n candidates.
   private boolean all = true;
   private int n;
@@ -123,9 +110,6 @@ final class FeasibleNodes {
     error = null;
     int toFind = Diagnosis.numFeasibleNodesToFind(fw.percentageOfNodesToScore(), n);
     start = n == 0 ? 0 : (int) (nextStartNodeIndex % n);
-    int[] failedAt = fw.filterFailureCounts();
-    walked = false;
-    walkOnFilter = failedAt == null && walkWhileFiltering;
     int processed = runFilters(fw, state, pod, toFind);
     int found = 0;
     int errorAt = -1;
@@ -133,14 +117,8 @@ final class FeasibleNodes {
     int[] failed = failedPlugin;
     int[] at = nodeAt; // every examined position's node (runFilters wrote it)
     int[] feasible = feasibleIdx;
-    if (walked) {
-      // filterSerial made the walk below range by range as it filtered
-      found = walkFound;
-      errorAt = walkErrorAt;
-      if (walkCutoff >= 0) {
-        cutoff = walkCutoff;
-      }
-    } else if (failedAt == null) {
+    int[] failedAt = fw.filterFailureCounts();
+    if (failedAt == null) {
       for (int pos = 0; pos < processed; pos++) {
         if (failed[pos] < 0) {
           feasible[found++] = at[pos];
@@ -188,14 +166,6 @@ final class FeasibleNodes {
     nextStartNodeIndex = (nextStartNodeIndex + cutoff) % numAll;
     feasibleList.size = found;
     return found;
-  }
-
-  /**
-   * Whether the serial Filter walks the examined positions for {@link #find} range by range as it filters (on by
-   * default) or {@link #find} walks them afterwards: the same feasible nodes, cut-off and error either way.
-   */
-  void walkWhileFiltering(boolean on) {
-    walkWhileFiltering = on;
   }
 
   /** The Filter error that made {@link #find} return -1. */
@@ -390,9 +360,6 @@ final class FeasibleNodes {
    */
   private int filterSerial(Framework fw, ArrayCycleState state, boolean @Nullable [] skip, PodInfo pod,
       NodeTable table, int toFind) {
-    if (walkOnFilter) {
-      return filterSerialWalking(fw, state, skip, pod, table, toFind);
-    }
     int n = this.n;
     int[] at = nodeAt;
     int[] failed = failedPlugin;
@@ -400,8 +367,18 @@ final class FeasibleNodes {
     int processed = 0;
     int found = 0;
     while (processed < n && found < toFind) {
+      int need = toFind - found;
+      long size;
+      if (processed == 0) {
+        size = Math.max(need, MIN_SERIAL_RANGE);
+      } else if (found == 0) {
+        size = 2L * processed;
+      } else {
+        long estimate = ((long) need * processed + found - 1) / found;
+        size = Math.max(MIN_SERIAL_RANGE, estimate + (estimate >> 3));
+      }
       int from = processed;
-      int to = rangeEnd(processed, found, toFind, n);
+      int to = (int) Math.min(n, from + size);
       placeNodes(at, from, to);
       fw.runFilterRange(state, skip, pod, table, at, from, to, st, failed, true);
       processed = to;
@@ -414,68 +391,6 @@ final class FeasibleNodes {
         }
       }
     }
-    return processed;
-  }
-
-  /**
-   * The end of {@link #filterSerial}'s next range after {@code processed} positions of which {@code found} fitted: the
-   * first range is {@code toFind} long (at least {@value #MIN_SERIAL_RANGE}); while none fitted, each doubles what was
-   * examined; else the estimate of what is still needed at the share that fitted, plus an eighth.
-   */
-  private static int rangeEnd(int processed, int found, int toFind, int n) {
-    int need = toFind - found;
-    long size;
-    if (processed == 0) {
-      size = Math.max(need, MIN_SERIAL_RANGE);
-    } else if (found == 0) {
-      size = 2L * processed;
-    } else {
-      long estimate = ((long) need * processed + found - 1) / found;
-      size = Math.max(MIN_SERIAL_RANGE, estimate + (estimate >> 3));
-    }
-    return (int) Math.min(n, processed + size);
-  }
-
-  /**
-   * {@link #filterSerial}, the same ranges, with {@link #find}'s walk made over each range as soon as it is filtered
-   * (instead of a second pass over every examined position afterwards): each feasible node is listed in order until
-   * the {@code toFind}-th, whose position + 1 is the cut-off, and the first position before it whose status is an
-   * error is noted. The ranges' sizes come from the same counts as there: up to the cut-off the nodes found are the
-   * nodes that fitted, and at the cut-off the loop ends, as there.
-   */
-  private int filterSerialWalking(Framework fw, ArrayCycleState state, boolean @Nullable [] skip, PodInfo pod,
-      NodeTable table, int toFind) {
-    int n = this.n;
-    int[] at = nodeAt;
-    int[] failed = failedPlugin;
-    int[] feasible = feasibleIdx;
-    Status[] st = statuses;
-    int processed = 0;
-    int found = 0;
-    int cut = -1;
-    int errorAt = -1;
-    while (processed < n && found < toFind) {
-      int from = processed;
-      int to = rangeEnd(processed, found, toFind, n);
-      placeNodes(at, from, to);
-      fw.runFilterRange(state, skip, pod, table, at, from, to, st, failed, true);
-      processed = to;
-      for (int pos = from; pos < to; pos++) {
-        if (failed[pos] < 0) {
-          feasible[found++] = at[pos];
-          if (found == toFind) {
-            cut = pos + 1;
-            break;
-          }
-        } else if (errorAt < 0 && st[pos].code() == Status.Code.ERROR) {
-          errorAt = pos;
-        }
-      }
-    }
-    walked = true;
-    walkFound = found;
-    walkCutoff = cut;
-    walkErrorAt = errorAt;
     return processed;
   }
 
