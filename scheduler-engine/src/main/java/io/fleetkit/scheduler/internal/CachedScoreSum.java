@@ -32,6 +32,8 @@ final class CachedScoreSum {
   private int[] missNodes = new int[0];
   private long[] missOut = new long[0];
   private long[] missSum = new long[0];
+  /** The highest total the last {@link #sum} wrote. */
+  private final long[] max = new long[1];
 
   /**
    * Picks this cycle's members among the plugins not skipped ({@code skip}) and marks them in {@code memberOut};
@@ -87,11 +89,12 @@ final class CachedScoreSum {
 
   /**
    * After {@link #prepare} found members: {@code totals[pos]} = the members' weighted sum on node
-   * {@code nodes[pos]} for {@code pos} in {@code [0, k)}. False when a member threw or gave a score out of range on a
-   * node it was asked for: {@code totals} then holds nothing meaningful and the cache is as before.
+   * {@code nodes[pos]}, plus {@code offset}, for {@code pos} in {@code [0, k)} (the kept sums do not include the
+   * offset). False when a member threw or gave a score out of range on a node it was asked for: {@code totals} then
+   * holds nothing meaningful and the cache is as before.
    */
   boolean sum(TableScore[] ts, long[] weights, CycleState state, PodInfo pod, NodeTable table, int[] nodes, int k,
-      long[] totals) {
+      long[] totals, long offset) {
     if (missPos.length < k) {
       int len = Math.max(k, missPos.length * 2);
       missPos = new int[len];
@@ -100,7 +103,8 @@ final class CachedScoreSum {
       missSum = new long[len];
     }
     ScoreCache.Slot slot = cache.slot(key, table);
-    int m = slot.reuse(table, nodes, 0, k, totals, missPos, missNodes);
+    max[0] = Long.MIN_VALUE;
+    int m = slot.reuse(table, nodes, 0, k, totals, missPos, missNodes, offset, max);
     if (m == 0) {
       return true;
     }
@@ -125,7 +129,12 @@ final class CachedScoreSum {
         return false;
       }
     }
-    slot.keep(table, 0, m, missPos, missNodes, sums, totals);
+    slot.keep(table, 0, m, missPos, missNodes, sums, totals, offset, max);
     return true;
+  }
+
+  /** After {@link #sum} returned true: the highest of the totals it wrote. */
+  long max() {
+    return max[0];
   }
 }

@@ -132,6 +132,18 @@ public final class Framework implements FrameworkHandle {
   private @Nullable CachedScoreSum cachedSum = new CachedScoreSum();
   /** Scratch for {@link CachedScoreSum#prepare}: per Score plugin, whether it is summed (or skipped) this cycle. */
   private final boolean[] sumMembers;
+  /**
+   * Whether Score leaves out the plugins whose normalised score is {@link TableScore#uniformScore uniform} this cycle
+   * (adding their weighted value to every total instead); on by default. For tests comparing the two ways.
+   */
+  private boolean skipUniformScores = true;
+  /** Scratch for {@link #markUniform}: per Score plugin, whether it is skipped or uniform this cycle. */
+  private final boolean[] uniformOrSkipped;
+  /** What {@link #markUniform} found: the uniform plugins' weighted scores, summed. */
+  private long uniformOffset;
+  /** Whether the last successful {@link #runScore} knows the highest of its totals, and that total. */
+  private boolean totalsMaxKnown;
+  private long totalsMax;
   /** Scratch for {@link ScoreCache.Slot#scoreAll}: the positions, nodes and scores of the nodes not kept. */
   private int[] missPos = new int[0];
   private int[] missNodes = new int[0];
@@ -219,6 +231,7 @@ public final class Framework implements FrameworkHandle {
     scoreCaches = Arrays.stream(tableScore).map(t -> t == null ? null : new ScoreCache()).toArray(ScoreCache[]::new);
     cycleSlots = new ScoreCache.Slot[score.length];
     sumMembers = new boolean[score.length];
+    uniformOrSkipped = new boolean[score.length];
     at = indicesOf(plugins, ReservePlugin.class);
     reserve = pluginsAt(plugins, at, ReservePlugin[]::new);
     reserveNames = namesAt(names, at);
@@ -926,6 +939,7 @@ public final class Framework implements FrameworkHandle {
    */
   Status runScore(ArrayCycleState state, PodInfo pod, NodeTable table, int[] indices, List<NodeInfo> nodeList,
       int k, long[] totals, ParallelRunner runner, int inlineWork) {
+    totalsMaxKnown = false;
     ScorePlugin[] plugins = score;
     TableScore[] ts = tableScore;
     boolean[] skip = state.skipScore;
@@ -948,19 +962,36 @@ public final class Framework implements FrameworkHandle {
     }
     long[][] bufs = scoreBufs;
     PluginTimings timer = timed(state);
+    long offset = 0;
+    if (timer == null && skipUniformScores) {
+      // plugins that give every node the same normalised score: their weighted score is added to every total in a
+      // pass made anyway (the first one that writes the totals), instead of a Score, a NormalizeScore and a weighing
+      int u = markUniform(ts, skip, state, pod, table);
+      if (u > 0) {
+        skip = uniformOrSkipped;
+        offset = uniformOffset;
+        active -= u;
+        if (active == 0) {
+          Arrays.fill(totals, 0, k, offset);
+          return Status.success();
+        }
+      }
+    }
     boolean serial = k * active <= inlineWork || runner.parallelism() == 1;
     boolean summed = false;
     if (timer == null && serial && cachedSum != null) {
       // the cached, non-normalising plugins as one kept sum in the totals; the others skipped below and weighed onto it
       boolean[] members = sumMembers;
       int m = cachedSum.prepare(ts, scoreNormalizes, skip, state, pod, members);
-      if (m > 0 && cachedSum.sum(ts, scoreWeights, state, pod, table, indices, k, totals)) {
+      if (m > 0 && cachedSum.sum(ts, scoreWeights, state, pod, table, indices, k, totals, offset)) {
         summed = true;
         active -= m;
         for (int j = 0; j < plugins.length; j++) {
           members[j] |= skip != null && skip[j];
         }
         if (active == 0) {
+          totalsMax = cachedSum.max(); // the sum's pass wrote every total: its highest is known
+          totalsMaxKnown = true;
           return Status.success();
         }
       }
@@ -987,7 +1018,8 @@ public final class Framework implements FrameworkHandle {
     PluginTimings.Run run = timer == null ? null
         : timer.run(PluginTimings.Point.NORMALIZE_SCORE, plugins.length, state, false);
     try {
-      return normalizeAndWeigh(plugins, rest, bufs, state, pod, nodeList, k, totals, !summed, run);
+      return normalizeAndWeigh(plugins, rest, bufs, state, pod, nodeList, k, totals, !summed, summed ? 0 : offset,
+          run);
     } finally {
       if (run != null) {
         run.observe();
@@ -996,11 +1028,64 @@ public final class Framework implements FrameworkHandle {
   }
 
   /**
+   * Marks in {@link #uniformOrSkipped} the plugins skipped this cycle ({@code skip}) and those not skipped whose
+   * {@link TableScore#uniformScore} names the normalised score every node gets; returns how many are uniform and
+   * leaves their weighted scores, summed, in {@link #uniformOffset}.
+   *
+   * <p>Why leaving them out decides the same: such a plugin adds {@code c = weight * score} to every node's total, so
+   * each total is the others' sum plus the same {@code c}. Adding one constant to every total keeps their order and
+   * which positions hold the highest, so {@code selectHost} sees the same tied positions and makes the same draw. The
+   * totals themselves are kept exact: {@code c} is added in the first pass that writes them. The plugin promises its
+   * Score and NormalizeScore would succeed with that value in [0, 100], so no error is lost either.
+   */
+  private int markUniform(TableScore[] ts, boolean @Nullable [] skip, ArrayCycleState state, PodInfo pod,
+      NodeTable table) {
+    int count = 0;
+    long offset = 0;
+    for (int j = 0; j < ts.length; j++) {
+      boolean skipped = skip != null && skip[j];
+      uniformOrSkipped[j] = skipped;
+      if (skipped || ts[j] == null) {
+        continue;
+      }
+      long v;
+      try {
+        v = ts[j].uniformScore(state, pod, table);
+      } catch (RuntimeException e) {
+        v = TableScore.NOT_UNIFORM; // scored the usual way, which reports the error
+      }
+      if (v >= ScorePlugin.MIN_NODE_SCORE && v <= ScorePlugin.MAX_NODE_SCORE) {
+        uniformOrSkipped[j] = true;
+        offset += v * scoreWeights[j];
+        count++;
+      }
+    }
+    uniformOffset = offset;
+    return count;
+  }
+
+  /**
+   * After a successful {@link #runScore}: the highest of the totals it wrote, when the pass that wrote them noted it
+   * on the way (the kept sums alone made the totals); else {@link Long#MIN_VALUE}, and the caller finds it itself.
+   */
+  long knownTotalsMax() {
+    return totalsMaxKnown ? totalsMax : Long.MIN_VALUE;
+  }
+
+  /**
+   * Whether Score leaves out plugins whose normalised score is uniform ({@link #markUniform}; on by default) or runs
+   * them as every other plugin: the same totals either way. For tests comparing the two.
+   */
+  void skipUniformScores(boolean on) {
+    skipUniformScores = on;
+  }
+
+  /**
    * As kube's {@code RunScorePlugins}: NormalizeScore for every plugin, then each plugin's scores checked against
-   * [0, 100] and weighed into {@code totals} (the first plugin assigning, the others adding).
+   * [0, 100] and weighed into {@code totals} (the first plugin assigning, plus {@code offset}, the others adding).
    */
   private Status normalizeAndWeigh(ScorePlugin[] plugins, boolean @Nullable [] skip, long[][] bufs,
-      ArrayCycleState state, PodInfo pod, List<NodeInfo> nodeList, int k, long[] totals, boolean assign,
+      ArrayCycleState state, PodInfo pod, List<NodeInfo> nodeList, int k, long[] totals, boolean assign, long offset,
       PluginTimings.@Nullable Run run) {
     for (int j = 0; j < plugins.length; j++) {
       if ((skip != null && skip[j]) || !scoreNormalizes[j]) {
@@ -1037,8 +1122,8 @@ public final class Framework implements FrameworkHandle {
       int b = j < plugins.length ? j : -1;
       pending = -1;
       boolean valid = b < 0
-          ? weigh(bufs[a], scoreWeights[a], totals, k, first)
-          : weighPair(bufs[a], scoreWeights[a], bufs[b], scoreWeights[b], totals, k, first);
+          ? weigh(bufs[a], scoreWeights[a], totals, k, first, offset)
+          : weighPair(bufs[a], scoreWeights[a], bufs[b], scoreWeights[b], totals, k, first, offset);
       first = false;
       if (!valid) {
         Status bad = invalidScore(a, bufs[a], nodeList, k);
@@ -1055,16 +1140,16 @@ public final class Framework implements FrameworkHandle {
   }
 
   /**
-   * {@code totals[pos] = scores[pos] * weight} ({@code set}) or {@code +=} for {@code pos} in {@code [0, k)}; false
+   * {@code totals[pos] = scores[pos] * weight + offset} ({@code set}) or {@code +=} for {@code pos} in {@code [0, k)}; false
    * when a score is outside [{@link ScorePlugin#MIN_NODE_SCORE}, {@link ScorePlugin#MAX_NODE_SCORE}] (the totals are
    * then not used). The check is an or of signs, not a branch per score, so the loop has no exit but its end.
    */
-  private static boolean weigh(long[] scores, long weight, long[] totals, int k, boolean set) {
+  private static boolean weigh(long[] scores, long weight, long[] totals, int k, boolean set, long offset) {
     long signs = 0;
     if (set) {
       for (int pos = 0; pos < k; pos++) {
         long v = scores[pos];
-        totals[pos] = v * weight;
+        totals[pos] = v * weight + offset;
         signs |= (v - ScorePlugin.MIN_NODE_SCORE) | (ScorePlugin.MAX_NODE_SCORE - v);
       }
     } else {
@@ -1078,13 +1163,14 @@ public final class Framework implements FrameworkHandle {
   }
 
   /** {@link #weigh} of two plugins' scores in one pass over the totals. */
-  private static boolean weighPair(long[] a, long wa, long[] b, long wb, long[] totals, int k, boolean set) {
+  private static boolean weighPair(long[] a, long wa, long[] b, long wb, long[] totals, int k, boolean set,
+      long offset) {
     long signs = 0;
     if (set) {
       for (int pos = 0; pos < k; pos++) {
         long x = a[pos];
         long y = b[pos];
-        totals[pos] = x * wa + y * wb;
+        totals[pos] = x * wa + y * wb + offset;
         signs |= (x - ScorePlugin.MIN_NODE_SCORE) | (ScorePlugin.MAX_NODE_SCORE - x)
             | (y - ScorePlugin.MIN_NODE_SCORE) | (ScorePlugin.MAX_NODE_SCORE - y);
       }
@@ -1178,7 +1264,7 @@ public final class Framework implements FrameworkHandle {
     long[] dst = out;
     int end = to;
     if (slot != null) {
-      end = slot.reuse(table, indices, from, to, out, missPos, missNodes);
+      end = slot.reuse(table, indices, from, to, out, missPos, missNodes, 0, null);
       nodes = missNodes;
       dst = missOut;
     }
@@ -1190,7 +1276,7 @@ public final class Framework implements FrameworkHandle {
       return false;
     }
     if (slot != null) {
-      slot.keep(table, from, end, missPos, missNodes, missOut, out);
+      slot.keep(table, from, end, missPos, missNodes, missOut, out, 0, null);
     }
     return true;
   }

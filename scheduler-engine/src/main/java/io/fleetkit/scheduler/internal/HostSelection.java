@@ -17,6 +17,8 @@ final class HostSelection {
   private long[] totals = new long[0];
   /** Scratch for {@link #selectHost}: the positions tied at the highest total. */
   private int[] ties = new int[0];
+  /** The highest total when the last {@link #score} knew it ({@link Framework#knownTotalsMax}), else Long.MIN_VALUE. */
+  private long knownMax = Long.MIN_VALUE;
 
   HostSelection(ClusterSnapshot snapshot, ParallelRunner runner, int inlineWork, SplittableRandom random) {
     this.snapshot = snapshot;
@@ -35,8 +37,10 @@ final class HostSelection {
     if (totals.length < found) {
       totals = new long[Math.max(found, totals.length * 2)];
     }
-    return fw.runScore(state, pod, snapshot.table, feasible.indices(), feasible.list(), found, totals, runner,
+    Status s = fw.runScore(state, pod, snapshot.table, feasible.indices(), feasible.list(), found, totals, runner,
         inlineWork);
+    knownMax = fw.knownTotalsMax();
+    return s;
   }
 
   /**
@@ -48,7 +52,22 @@ final class HostSelection {
     if (ties.length < k) {
       ties = new int[Math.max(k, ties.length * 2)];
     }
-    return selectHost(totals, k, random, ties);
+    return knownMax == Long.MIN_VALUE ? selectHost(totals, k, random, ties)
+        : selectHost(totals, k, knownMax, random, ties);
+  }
+
+  /**
+   * {@link #selectHost(long[], int, SplittableRandom, int[])} when the highest value {@code max} of {@code t[0..k)} is
+   * known: its second pass alone, from position 0. The positions before the first that holds {@code max} hold less, so
+   * the list of tied positions, their count and the draw are the same.
+   */
+  static int selectHost(long[] t, int k, long max, SplittableRandom random, int[] ties) {
+    int count = 0;
+    for (int i = 0; i < k; i++) {
+      ties[count] = i;
+      count += t[i] == max ? 1 : 0;
+    }
+    return count == 1 ? ties[0] : ties[random.nextInt(count)];
   }
 
   /** {@link #selectHost(long[], int, SplittableRandom, int[])} with a scratch array of its own. */

@@ -87,47 +87,74 @@ final class ScoreCache {
      */
     void scoreAll(TableScore plugin, CycleState state, PodInfo pod, NodeTable table, int[] nodes, int from, int to,
         long[] out, int[] missPos, int[] missNodes, long[] missOut) {
-      int m = reuse(table, nodes, from, to, out, missPos, missNodes);
+      int m = reuse(table, nodes, from, to, out, missPos, missNodes, 0, null);
       if (m == from) {
         return;
       }
       plugin.scoreAll(state, pod, table, missNodes, from, m, missOut);
-      keep(table, from, m, missPos, missNodes, missOut, out);
+      keep(table, from, m, missPos, missNodes, missOut, out, 0, null);
     }
 
     /**
-     * The first step of {@link #scoreAll}: {@code out[pos]} = the kept score of node {@code nodes[pos]} where its row
-     * has not changed; the other positions and nodes are listed in {@code missPos} and {@code missNodes} from
-     * {@code from} on. Returns the end of that list (equal to {@code from} when every score was kept).
+     * The first step of {@link #scoreAll}: {@code out[pos]} = the kept score of node {@code nodes[pos]}, plus
+     * {@code offset}, where its row has not changed; the other positions and nodes are listed in {@code missPos} and
+     * {@code missNodes} from {@code from} on. Returns the end of that list (equal to {@code from} when every score was
+     * kept). With {@code max} non-null, {@code max[0]} is raised to the highest value written (the caller's pass
+     * that needs the highest total need not read them again).
      */
-    int reuse(NodeTable table, int[] nodes, int from, int to, long[] out, int[] missPos, int[] missNodes) {
+    int reuse(NodeTable table, int[] nodes, int from, int to, long[] out, int[] missPos, int[] missNodes,
+        long offset, long @Nullable [] max) {
       long[] k = kept;
       int m = from;
+      if (max == null) {
+        for (int pos = from; pos < to; pos++) {
+          int node = nodes[pos];
+          if (k[2 * node] == table.rowVersion(node)) {
+            out[pos] = k[2 * node + 1] + offset;
+          } else {
+            missPos[m] = pos;
+            missNodes[m] = node;
+            m++;
+          }
+        }
+        return m;
+      }
+      long hi = max[0];
       for (int pos = from; pos < to; pos++) {
         int node = nodes[pos];
         if (k[2 * node] == table.rowVersion(node)) {
-          out[pos] = k[2 * node + 1];
+          long v = k[2 * node + 1] + offset;
+          out[pos] = v;
+          hi = Math.max(hi, v);
         } else {
           missPos[m] = pos;
           missNodes[m] = node;
           m++;
         }
       }
+      max[0] = hi;
       return m;
     }
 
     /**
      * The last step of {@link #scoreAll}: the scores {@code missOut[from, m)} computed for the nodes {@link #reuse}
-     * listed are kept and written to their positions of {@code out}.
+     * listed are kept and written, plus {@code offset}, to their positions of {@code out}; {@code max} as in
+     * {@link #reuse}.
      */
-    void keep(NodeTable table, int from, int m, int[] missPos, int[] missNodes, long[] missOut, long[] out) {
+    void keep(NodeTable table, int from, int m, int[] missPos, int[] missNodes, long[] missOut, long[] out,
+        long offset, long @Nullable [] max) {
       long[] k = kept;
+      long hi = max == null ? 0 : max[0];
       for (int i = from; i < m; i++) {
         int node = missNodes[i];
         long v = missOut[i];
-        out[missPos[i]] = v;
+        out[missPos[i]] = v + offset;
+        hi = Math.max(hi, v + offset);
         k[2 * node] = table.rowVersion(node);
         k[2 * node + 1] = v;
+      }
+      if (max != null) {
+        max[0] = hi;
       }
     }
   }

@@ -12,6 +12,9 @@ import org.jspecify.annotations.Nullable;
  * {@code score} for every feasible node; thread-safe, as {@code score}.
  */
 public interface TableScore extends ScorePlugin {
+  /** {@link #uniformScore}'s answer when the nodes may score differently. */
+  long NOT_UNIFORM = -1;
+
   long score(CycleState state, PodInfo pod, NodeTable table, int node);
 
   /**
@@ -36,5 +39,17 @@ public interface TableScore extends ScorePlugin {
    */
   default long @Nullable [] scoreKey(CycleState state, PodInfo pod) {
     return null;
+  }
+
+  /**
+   * The score every node of {@code table} gets in this cycle after {@link ScorePlugin#normalizeScores}, when it is one
+   * and the same for all of them, whichever of them are scored; else {@link #NOT_UNIFORM} (the default). A value in
+   * [{@link ScorePlugin#MIN_NODE_SCORE}, {@link ScorePlugin#MAX_NODE_SCORE}] promises that Score and NormalizeScore
+   * would succeed and give exactly that value on every node: the engine may then add {@code weight * value} to every
+   * node's total instead of running them (the same totals, so the same choice). Called once per cycle, after
+   * PreScore, on the scheduling thread; it must not write cycle state.
+   */
+  default long uniformScore(CycleState state, PodInfo pod, NodeTable table) {
+    return NOT_UNIFORM;
   }
 }

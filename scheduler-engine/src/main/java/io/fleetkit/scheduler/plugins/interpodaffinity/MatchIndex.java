@@ -209,18 +209,46 @@ final class MatchIndex {
      * {@code topologyKeys}, brought up to date with {@code memo}.
      */
     MatchIndex get(List<AffinityTerm> terms, List<String> topologyKeys, NodeMemo memo) {
-      AffinityTerm.MatchKey[] match = new AffinityTerm.MatchKey[terms.size()];
-      for (int i = 0; i < match.length; i++) {
-        match[i] = terms.get(i).matchKey;
-      }
-      Key key = new Key(List.of(match), topologyKeys);
-      MatchIndex index = byKey.get(key);
+      MatchIndex index = last != null && sameAsLast(terms, topologyKeys) ? last : null;
       if (index == null) {
-        index = new MatchIndex(terms, topologyKeys.toArray(new String[0]));
-        byKey.put(key, index);
+        AffinityTerm.MatchKey[] match = new AffinityTerm.MatchKey[terms.size()];
+        for (int i = 0; i < match.length; i++) {
+          match[i] = terms.get(i).matchKey;
+        }
+        Key key = new Key(List.of(match), topologyKeys);
+        index = byKey.get(key);
+        if (index == null) {
+          index = new MatchIndex(terms, topologyKeys.toArray(new String[0]));
+          byKey.put(key, index);
+        }
+        last = index;
+        lastMatch = match;
+        lastTopologyKeys = topologyKeys;
       }
       index.sync(memo);
       return index;
+    }
+
+    /**
+     * The index the previous {@link #get} returned, and what it was asked for: asked again for the very same match
+     * keys (identity: successive pods of a workload share their compiled terms, {@link PodTerms.RecentTerms}) and
+     * equal topology keys, it is the index the map holds for them, found without hashing the keys' selectors.
+     */
+    private @Nullable MatchIndex last;
+    private AffinityTerm.MatchKey[] lastMatch = new AffinityTerm.MatchKey[0];
+    private List<String> lastTopologyKeys = List.of();
+
+    private boolean sameAsLast(List<AffinityTerm> terms, List<String> topologyKeys) {
+      AffinityTerm.MatchKey[] m = lastMatch;
+      if (terms.size() != m.length) {
+        return false;
+      }
+      for (int i = 0; i < m.length; i++) {
+        if (terms.get(i).matchKey != m[i]) {
+          return false;
+        }
+      }
+      return topologyKeys == lastTopologyKeys || topologyKeys.equals(lastTopologyKeys);
     }
   }
 

@@ -54,8 +54,22 @@ final class PodTerms {
     if (a == null || (isEmpty(a.podAffinity()) && isEmpty(a.podAntiAffinity()))) {
       return NONE;
     }
-    return CACHE.get(pod);
+    Last l = last;
+    if (l != null && l.pod == pod) {
+      return l.terms;
+    }
+    PodTerms t = CACHE.get(pod);
+    last = new Last(pod, t);
+    return t;
   }
+
+  /**
+   * The pod {@link #of} answered last and its terms (what {@link #CACHE} holds for it, kept reachable here): PreFilter
+   * and PreScore of one cycle ask for the same pod, and the second asks nothing of the cache.
+   */
+  private static volatile @Nullable Last last;
+
+  private record Last(Pod pod, PodTerms terms) {}
 
   boolean hasRequired() {
     return !requiredAffinity.isEmpty() || !requiredAntiAffinity.isEmpty();
@@ -124,7 +138,7 @@ final class PodTerms {
     List<PodAffinityTerm> terms = p.requiredDuringSchedulingIgnoredDuringExecution();
     List<AffinityTerm> out = new ArrayList<>(terms.size());
     for (int i = 0; i < terms.size(); i++) {
-      AffinityTerm t = compileTerm(pod, terms.get(i), 0, field + "[" + i + "]", errors);
+      AffinityTerm t = RECENT.compile(pod, terms.get(i), 0, field, i, errors);
       if (t != null) {
         out.add(t);
       }
@@ -137,12 +151,57 @@ final class PodTerms {
     List<AffinityTerm> out = new ArrayList<>(terms.size());
     for (int i = 0; i < terms.size(); i++) {
       WeightedPodAffinityTerm w = terms.get(i);
-      AffinityTerm t = compileTerm(pod, w.podAffinityTerm(), w.weight(), field + "[" + i + "]", errors);
+      AffinityTerm t = RECENT.compile(pod, w.podAffinityTerm(), w.weight(), field, i, errors);
       if (t != null) {
         out.add(t);
       }
     }
     return List.copyOf(out);
+  }
+
+  private static final RecentTerms RECENT = new RecentTerms();
+
+  /**
+   * The terms compiled last, by their source: the pods of one workload carry their template's term objects, and a
+   * term without {@code matchLabelKeys} or {@code mismatchLabelKeys} compiles, for owners in one namespace and with
+   * one weight, to equal terms whatever else the owner holds ({@link #compileTerm} reads nothing more). Sharing the
+   * compiled term skips compiling it per pod and lets {@link MatchIndex.Cache} find its index by identity. Holds the
+   * last {@value #SIZE} sources (identity-compared); thread-safe.
+   */
+  static final class RecentTerms {
+    static final int SIZE = 16;
+    private final PodAffinityTerm[] sources = new PodAffinityTerm[SIZE];
+    private final String[] namespaces = new String[SIZE];
+    private final int[] weights = new int[SIZE];
+    private final AffinityTerm[] compiled = new AffinityTerm[SIZE];
+    private int next;
+
+    /** {@link #compileTerm}'s term for {@code owner}, shared with an earlier owner's where it would be equal. */
+    @Nullable AffinityTerm compile(Pod owner, PodAffinityTerm term, int weight, String field, int index,
+        List<String> errors) {
+      if (!term.matchLabelKeys().isEmpty() || !term.mismatchLabelKeys().isEmpty()) {
+        return compileTerm(owner, term, weight, field + "[" + index + "]", errors);
+      }
+      String ns = owner.metadata().namespace();
+      synchronized (this) {
+        for (int i = 0; i < SIZE; i++) {
+          if (sources[i] == term && weights[i] == weight && ns.equals(namespaces[i])) {
+            return compiled[i];
+          }
+        }
+      }
+      AffinityTerm t = compileTerm(owner, term, weight, field + "[" + index + "]", errors);
+      if (t != null) {
+        synchronized (this) {
+          sources[next] = term;
+          namespaces[next] = ns;
+          weights[next] = weight;
+          compiled[next] = t;
+          next = (next + 1) % SIZE;
+        }
+      }
+      return t;
+    }
   }
 
   /** Compiles one term for the pod that carries it (upstream {@code newAffinityTerm}). */

@@ -32,15 +32,17 @@ final class WorkloadSelectors {
   static @Nullable LabelSelector of(Pod pod, FrameworkHandle handle) {
     String ns = pod.metadata().namespace();
     Map<String, String> labels = pod.metadata().labels();
-    Map<String, String> matchLabels = new LinkedHashMap<>();
+    Map<String, String> matchLabels = null; // built when something selects the pod (most pods: nothing)
     for (Service s : handle.list(Service.class)) {
       Map<String, String> sel = s.spec().selector();
       if (s.metadata().namespace().equals(ns) && !sel.isEmpty()
           && labels.entrySet().containsAll(sel.entrySet())) {
+        if (matchLabels == null) {
+          matchLabels = new LinkedHashMap<>();
+        }
         matchLabels.putAll(sel);
       }
     }
-    List<LabelSelectorRequirement> expressions = new ArrayList<>();
     OwnerReference owner = pod.metadata().controllerRef();
     LabelSelector ownerSelector = null;
     if (owner != null && owner.apiVersion().equals("apps/v1")) {
@@ -58,13 +60,17 @@ final class WorkloadSelectors {
         }
       }
     }
+    List<LabelSelectorRequirement> expressions = List.of();
     if (ownerSelector != null) {
+      if (matchLabels == null) {
+        matchLabels = new LinkedHashMap<>();
+      }
       matchLabels.putAll(ownerSelector.matchLabels());
-      expressions.addAll(ownerSelector.matchExpressions());
+      expressions = new ArrayList<>(ownerSelector.matchExpressions());
     }
-    if (matchLabels.isEmpty() && expressions.isEmpty()) {
+    if ((matchLabels == null || matchLabels.isEmpty()) && expressions.isEmpty()) {
       return null;
     }
-    return new LabelSelector(matchLabels, expressions);
+    return new LabelSelector(matchLabels == null ? Map.of() : matchLabels, expressions);
   }
 }

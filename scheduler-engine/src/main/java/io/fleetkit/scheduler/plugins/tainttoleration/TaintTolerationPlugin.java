@@ -171,6 +171,16 @@ public final class TaintTolerationPlugin implements TableFilter, PreScorePlugin,
     }
   }
 
+  /**
+   * With no tainted node in the table every node scores 0 intolerable taints, and the reversed normalisation gives
+   * each of them {@link #MAX_NODE_SCORE} (upstream's {@code DefaultNormalizeScore} with a maximum count of 0), whichever
+   * nodes are scored.
+   */
+  @Override
+  public long uniformScore(CycleState state, PodInfo pod, NodeTable table) {
+    return table.taintedCount() == 0 ? MAX_NODE_SCORE : NOT_UNIFORM;
+  }
+
   @Override
   public void normalizeScores(CycleState state, PodInfo pod, List<NodeInfo> nodes, long[] scores) {
     NormalizeScore.defaultNormalizeScore(MAX_NODE_SCORE, true, scores);
