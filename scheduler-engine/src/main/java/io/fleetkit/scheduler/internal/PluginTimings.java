@@ -163,6 +163,29 @@ final class PluginTimings {
   }
 
   /**
+   * A marked cycle scored the {@code count} Score plugins marked in {@code members} together over {@code k} nodes, as
+   * the weighted sum it keeps for them ({@link CachedScoreSum}: their keys, the kept sums read back, the plugins asked
+   * for the nodes not kept), from the Score point's start ({@code state}'s {@link ArrayCycleState#clockMark}, where
+   * the point began) to now: the pass's mean per node and member, an equal share for each, is observed once for each
+   * member with {@code Success}. The members run the same pass whether or not the cycle is marked; their time can
+   * only be told apart as a whole. Only on the thread holding the engine lock.
+   */
+  void observeKeptSum(boolean[] members, int count, int k, ArrayCycleState state) {
+    long now = System.nanoTime();
+    long start = state.clockMark;
+    state.clockMark = now;
+    if (start == SchedulerInstruments.NOTHING_RAN || count == 0 || k == 0) {
+      return; // no start to measure from
+    }
+    long share = (now - start) / ((long) count * k);
+    for (int j = 0; j < members.length; j++) {
+      if (members[j]) {
+        observe(Point.SCORE, j, Status.Code.SUCCESS, share);
+      }
+    }
+  }
+
+  /**
    * Starts timing one run of a once-per-cycle point's plugins in a sampled cycle, on the thread holding the engine
    * lock; see {@link Run}. One {@link Run} per point is reused: a run must be {@link Run#observe() observed} before the
    * same point runs again. The run's clock reads are left in {@code state}'s {@link ArrayCycleState#clockMark}.
