@@ -20,7 +20,9 @@ import org.jspecify.annotations.Nullable;
  * per plugin and node would cost more than the plugins. At these per-node points a marked cycle times each plugin's
  * call over the range of nodes it evaluates as a batch and observes the mean per node, once per batch (and, at
  * Filter, per status returned). Where a search runs node by node, the nodes at evaluation positions 0,
- * {@link #NODE_STRIDE}, 2·{@link #NODE_STRIDE}, ... are timed one by one. Filter calls that preemption
+ * {@link #NODE_STRIDE}, 2·{@link #NODE_STRIDE}, ... are timed one by one. The Score plugins whose weighted sum Score
+ * keeps across cycles ({@link CachedScoreSum}) run as one pass in every cycle, marked or not; a marked cycle times that
+ * pass and observes an equal share of it for each of them ({@link #observeKeptSum}). Filter calls that preemption
  * makes through the framework handle, and PreFilter extensions, are not timed.
  *
  * <p>Observations made on the thread that holds the engine lock (every once-per-cycle point but PreBind and Bind,
