@@ -14,6 +14,7 @@ import io.fleetkit.api.tracing.Tracing;
 import io.fleetkit.observability.micrometer.MicrometerMetrics;
 import io.fleetkit.scheduler.nodetable.NodeTable;
 import io.fleetkit.scheduler.nodetable.TableFilter;
+import io.fleetkit.scheduler.nodetable.TableScore;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.ArrayList;
@@ -27,7 +28,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Observability never changes the path a cycle takes: with no registry and no tracing, with both, and with every
  * cycle sampled, the Filter plugins run over the node table in batches ({@link TableFilter#filterAll}) the same number
- * of times over the same nodes, never node by node through a node view, and the placements are the same.
+ * of times over the same nodes, never node by node through a node view, Score keeps the weighted sum of its keyed,
+ * non-normalising plugins across cycles (such a plugin is asked for the same nodes), and the placements are the same.
  */
 final class ObservabilityPathTest {
   private static final String PROBE = "PathProbe";
@@ -65,6 +67,38 @@ final class ObservabilityPathTest {
 
     List<Integer> counts() {
       return List.of(batches.get(), batchedPositions.get(), tableCalls.get(), viewCalls.get());
+    }
+  }
+
+  private static final String SCORE_PROBE = "ScoreProbe";
+
+  /**
+   * A keyed Score plugin without NormalizeScore (so a member of the weighted sum Score keeps per node) that gives every
+   * node the same score and counts the nodes it is asked for: with the kept sum, only the nodes whose sum is not kept.
+   */
+  private static final class ScoreProbe implements TableScore {
+    final AtomicInteger scored = new AtomicInteger();
+
+    @Override
+    public String name() {
+      return SCORE_PROBE;
+    }
+
+    @Override
+    public long score(CycleState state, PodInfo pod, NodeInfo node) {
+      scored.incrementAndGet();
+      return 50;
+    }
+
+    @Override
+    public long score(CycleState state, PodInfo pod, NodeTable table, int node) {
+      scored.incrementAndGet();
+      return 50;
+    }
+
+    @Override
+    public long[] scoreKey(CycleState state, PodInfo pod) {
+      return new long[] {1};
     }
   }
 
@@ -143,6 +177,51 @@ final class ObservabilityPathTest {
     assertThat(on.counts()).as("metrics and tracing, 10 %% of cycles sampled").isEqualTo(off.counts());
     assertThat(everyCycle.counts()).as("metrics and tracing, every cycle sampled").isEqualTo(off.counts());
     assertThat(off.results()).hasSize(60).allMatch(ScheduleResult::isBound);
+    assertThat(on.results()).isEqualTo(off.results());
+    assertThat(everyCycle.results()).isEqualTo(off.results());
+  }
+
+  private record ScoreRun(int scored, List<ScheduleResult> results) { }
+
+  /** 150 equal nodes, 30 equal pods: Score examines 100 nodes a cycle, most of them with a kept sum. */
+  private static ScoreRun scoreRun(Consumer<SchedulerBuilder> observability) {
+    ScoreProbe probe = new ScoreProbe();
+    PluginRegistry defaults = PluginRegistry.defaults();
+    PluginRegistry.Builder reg = PluginRegistry.builder();
+    for (String name : defaults.names()) {
+      reg.register(name, defaults.factory(name));
+    }
+    reg.register(SCORE_PROBE, h -> probe);
+    SchedulerProfile profile = DefaultPlugins.profile().toBuilder().plugin(SCORE_PROBE, 1).build();
+    SchedulerBuilder b = Scheduler.builder().registry(reg.build()).profile(profile).seed(7).parallelism(1);
+    observability.accept(b);
+    List<ScheduleResult> results = new ArrayList<>();
+    try (Scheduler s = b.build()) {
+      for (int i = 0; i < 150; i++) {
+        s.addNode(node("n" + i, 4000, 8192, 110));
+      }
+      for (int i = 0; i < 30; i++) {
+        s.addPod(pod("p" + i, 200, 256));
+      }
+      results.addAll(s.runUntilIdle());
+    }
+    return new ScoreRun(probe.scored.get(), results);
+  }
+
+  @Test
+  void score_keepsTheWeightedSum_withoutAndWithMetricsAndTracing_evenInSampledCycles() {
+    ScoreRun off = scoreRun(b -> { });
+    ScoreRun on = scoreRun(b -> b.metrics(MicrometerMetrics.of(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)))
+        .tracing(RECORDING));
+    ScoreRun everyCycle = scoreRun(b -> b.metrics(MicrometerMetrics.of(new PrometheusMeterRegistry(
+        PrometheusConfig.DEFAULT))).tracing(RECORDING).metricsSamplePercent(100));
+
+    // 30 cycles of 100 nodes: scoring every node in every cycle would ask for 3000; the kept sums leave the first
+    // visit of each node and the nodes whose row changed (those that took a pod)
+    assertThat(off.scored()).as("nodes the probe scored").isPositive().isLessThan(1000);
+    assertThat(on.scored()).as("metrics and tracing, 10 %% of cycles sampled").isEqualTo(off.scored());
+    assertThat(everyCycle.scored()).as("metrics and tracing, every cycle sampled").isEqualTo(off.scored());
+    assertThat(off.results()).hasSize(30).allMatch(ScheduleResult::isBound);
     assertThat(on.results()).isEqualTo(off.results());
     assertThat(everyCycle.results()).isEqualTo(off.results());
   }

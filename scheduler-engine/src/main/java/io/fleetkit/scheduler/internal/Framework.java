@@ -979,11 +979,15 @@ public final class Framework implements FrameworkHandle {
     }
     boolean serial = k * active <= inlineWork || runner.parallelism() == 1;
     boolean summed = false;
-    if (timer == null && serial && cachedSum != null) {
+    if (serial && cachedSum != null) {
       // the cached, non-normalising plugins as one kept sum in the totals; the others skipped below and weighed onto it
+      // (in a sampled cycle too: the members are timed together, see PluginTimings.observeKeptSum)
       boolean[] members = sumMembers;
       int m = cachedSum.prepare(ts, scoreNormalizes, skip, state, pod, members);
       if (m > 0 && cachedSum.sum(ts, scoreWeights, state, pod, table, indices, k, totals, offset)) {
+        if (timer != null) {
+          timer.observeKeptSum(members, m, k, state);
+        }
         summed = true;
         active -= m;
         for (int j = 0; j < plugins.length; j++) {

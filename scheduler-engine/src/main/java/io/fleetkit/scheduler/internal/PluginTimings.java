@@ -20,7 +20,9 @@ import org.jspecify.annotations.Nullable;
  * per plugin and node would cost more than the plugins. At these per-node points a marked cycle times each plugin's
  * call over the range of nodes it evaluates as a batch and observes the mean per node, once per batch (and, at
  * Filter, per status returned). Where a search runs node by node, the nodes at evaluation positions 0,
- * {@link #NODE_STRIDE}, 2·{@link #NODE_STRIDE}, ... are timed one by one. Filter calls that preemption
+ * {@link #NODE_STRIDE}, 2·{@link #NODE_STRIDE}, ... are timed one by one. The Score plugins whose weighted sum Score
+ * keeps across cycles ({@link CachedScoreSum}) run as one pass in every cycle, marked or not; a marked cycle times that
+ * pass and observes an equal share of it for each of them ({@link #observeKeptSum}). Filter calls that preemption
  * makes through the framework handle, and PreFilter extensions, are not timed.
  *
  * <p>Observations made on the thread that holds the engine lock (every once-per-cycle point but PreBind and Bind,
@@ -158,6 +160,29 @@ final class PluginTimings {
         observe(Point.SCORE, plugin, code, nanos / (to - from));
       } else {
         observeDirect(Point.SCORE, plugin, code, nanos / (to - from));
+      }
+    }
+  }
+
+  /**
+   * A marked cycle scored the {@code count} Score plugins marked in {@code members} together over {@code k} nodes, as
+   * the weighted sum it keeps for them ({@link CachedScoreSum}: their keys, the kept sums read back, the plugins asked
+   * for the nodes not kept), from the Score point's start ({@code state}'s {@link ArrayCycleState#clockMark}, where
+   * the point began) to now: the pass's mean per node and member, an equal share for each, is observed once for each
+   * member with {@code Success}. The members run the same pass whether or not the cycle is marked; their time can
+   * only be told apart as a whole. Only on the thread holding the engine lock.
+   */
+  void observeKeptSum(boolean[] members, int count, int k, ArrayCycleState state) {
+    long now = System.nanoTime();
+    long start = state.clockMark;
+    state.clockMark = now;
+    if (start == SchedulerInstruments.NOTHING_RAN || count == 0 || k == 0) {
+      return; // no start to measure from
+    }
+    long share = (now - start) / ((long) count * k);
+    for (int j = 0; j < members.length; j++) {
+      if (members[j]) {
+        observe(Point.SCORE, j, Status.Code.SUCCESS, share);
       }
     }
   }

@@ -18,9 +18,10 @@ import java.util.List;
  * (Unreserve and PostBind with status {@code Success}, as kube), but, unlike kube, only in the sampled cycles, like the
  * plugin execution durations: 10 % of scheduling cycles by default (kube's {@code pluginMetricsSamplePercent}; see
  * {@code SchedulerBuilder.metricsSamplePercent}) time their extension points and their plugins (at Filter and Score,
- * on one node evaluation in 128). Eleven histogram observations per attempt cost more than the 3 % overhead budget
- * allows at FleetKit's cycle times; a sample keeps the distribution (quantiles) and scales the counts by the
- * percentage. The Permit wait is measured on the scheduler's clock, {@code result} being the status code it
+ * each plugin's call over a batch of nodes, the mean per node observed; Score's plugins whose weighted sum is kept
+ * across cycles as one pass, an equal share each). Eleven histogram observations per attempt cost more than the 3 %
+ * overhead budget allows at FleetKit's cycle times; a sample keeps the distribution (quantiles) and scales the counts
+ * by the percentage. The Permit wait is measured on the scheduler's clock, {@code result} being the status code it
  * ended with ({@code Success} or {@code Unschedulable}). {@code scheduler_unschedulable_pods} counts, per plugin, the
  * queued pods whose last attempt that plugin rejected or that it gates at PreEnqueue (a pod leaves it when popped for
  * its next attempt or deleted). {@code scheduler_plugin_evaluation_total} counts every PreFilter, PreScore and
