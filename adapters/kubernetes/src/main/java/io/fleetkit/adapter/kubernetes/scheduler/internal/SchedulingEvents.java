@@ -22,12 +22,11 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,11 +38,15 @@ import org.slf4j.LoggerFactory;
  * {@link CorrelatingEventRecorder}, so repeats become a growing {@code series} on one Event and spam is dropped as
  * client-go's correlator does.
  *
- * <p>Events are best effort, as client-go's event broadcaster makes them: the caller only queues an event (building
- * and sending it happen on {@value #POSTERS} posting threads, so a slow API server never holds up scheduling), at
- * most {@value #MAX_QUEUED} wait (client-go's {@code maxQueuedEvents}) and further ones are dropped and counted
- * ({@link #dropped()}), and a failed post is logged, never thrown. A request is retried on 429, 5xx and connection
- * failures as the scheduler's other writes are ({@link ApiRequests}); a success's body is not read. Thread-safe.
+ * <p>Events are best effort, as client-go's event broadcaster makes them: the caller never waits for the API server.
+ * client-go posts each Event on a goroutine of its own; here each is an asynchronous request ({@link
+ * ApiRequests#sendAsync}), started on the caller's thread when fewer than {@value #POSTERS} are in flight, else queued
+ * and started as one in flight ends. At most {@value #MAX_QUEUED} wait (client-go's {@code maxQueuedEvents}); further
+ * ones are dropped and counted ({@link #dropped()}). No thread is held per request: a bound of requests in flight
+ * rather than of threads, so that at the API server's latency the Events keep pace with the bindings (one
+ * {@code Scheduled} Event per pod bound) instead of being dropped. A failed post is logged, never thrown. A request is
+ * retried on 429, 5xx and connection failures as the scheduler's other writes are ({@link ApiRequests}); a success's
+ * body is not read. Thread-safe.
  */
 public final class SchedulingEvents implements EventRecorder, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulingEvents.class);
@@ -55,15 +58,24 @@ public final class SchedulingEvents implements EventRecorder, AutoCloseable {
 
   /** Events waiting to be posted beyond which new ones are dropped (client-go's {@code maxQueuedEvents}). */
   public static final int MAX_QUEUED = 1000;
-  /** Threads posting events: requests in flight at once, so that the API server's latency does not cap the rate. */
-  public static final int POSTERS = 16;
+  /**
+   * Event requests in flight at once (each holds an HTTP/1.1 connection while it is answered). Twice the default
+   * {@code bindParallelism}: one {@code Scheduled} Event per binding at the same latency needs as many in flight as
+   * bindings, and the rest absorbs bursts and retries.
+   */
+  public static final int POSTERS = 64;
   private static final String MERGE_PATCH = "application/merge-patch+json";
 
   private final KubernetesClient client;
   private final ApiRequests api;
-  private final ThreadPoolExecutor executor;
   private final CorrelatingEventRecorder recorder;
   private final AtomicLong dropped = new AtomicLong();
+  /** Requests waiting for one of the {@value #POSTERS} places in flight; guarded by {@code this}. */
+  private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
+  /** Requests in flight; guarded by {@code this}. */
+  private int inFlight;
+  /** Guarded by {@code this}. */
+  private boolean closed;
 
   /**
    * @param controller {@code reportingController} (the scheduler name)
@@ -74,14 +86,6 @@ public final class SchedulingEvents implements EventRecorder, AutoCloseable {
     // Events are posted whether or not this replica leads (a replica that does not lead makes none).
     this.api = new ApiRequests(client, () -> true, 3, Duration.ofMillis(100), Duration.ofSeconds(1),
         Duration.ofSeconds(10));
-    AtomicInteger threads = new AtomicInteger();
-    this.executor = new ThreadPoolExecutor(POSTERS, POSTERS, 30, TimeUnit.SECONDS,
-        new ArrayBlockingQueue<>(MAX_QUEUED), r -> {
-          Thread t = new Thread(r, "fleetkit-k8s-events-" + threads.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
-    this.executor.allowCoreThreadTimeOut(true);
     this.recorder = CorrelatingEventRecorder.create(new ApiSink(), clock, controller, instance,
         EventCorrelator.create(clock));
   }
@@ -170,7 +174,7 @@ public final class SchedulingEvents implements EventRecorder, AutoCloseable {
     return new MicroTime(MICRO_TIME.format(t));
   }
 
-  /** Queues the API requests; answers at once with the event as sent. */
+  /** Starts or queues the API requests; answers at once with the event as sent. */
   private final class ApiSink implements EventSink {
     @Override
     public Event create(Event e) {
@@ -190,48 +194,102 @@ public final class SchedulingEvents implements EventRecorder, AutoCloseable {
                 .withLastObservedTime(micro(e.series().lastObservedTime())).build())
             .build();
         String body = client.getKubernetesSerialization().asJson(patch);
-        ApiRequests.Outcome out = api.send("patching event " + e.metadata().name(),
-            path(e.metadata().namespace(), e.metadata().name()), b -> b.patch(MERGE_PATCH, body));
-        if (out.code() == 404) {
-          createNow(e.withMetadata(e.metadata().withResourceVersion("")));
-        } else {
-          logFailure(e, out);
-        }
+        return api.sendAsync("patching event " + e.metadata().name(),
+            path(e.metadata().namespace(), e.metadata().name()), b -> b.patch(MERGE_PATCH, body))
+            .thenCompose(out -> {
+              if (out.code() == 404) {
+                return createNow(e.withMetadata(e.metadata().withResourceVersion("")));
+              }
+              logFailure(e, out);
+              return CompletableFuture.completedFuture(out);
+            });
       });
       return e;
     }
 
-    private void createNow(Event e) {
+    private CompletableFuture<ApiRequests.Outcome> createNow(Event e) {
       String body = eventJson(client.getKubernetesSerialization(), e);
-      logFailure(e, api.send("posting event " + e.metadata().name(), path(e.metadata().namespace(), ""),
-          b -> b.post("application/json", body)));
+      return api.sendAsync("posting event " + e.metadata().name(), path(e.metadata().namespace(), ""),
+          b -> b.post("application/json", body)).whenComplete((out, t) -> logFailure(e, out));
     }
 
-    private void logFailure(Event e, ApiRequests.Outcome out) {
-      if (!out.ok()) {
+    private void logFailure(Event e, ApiRequests.@Nullable Outcome out) {
+      if (out != null && !out.ok()) {
         LOG.debug("posting {} event about {} failed: {} {}", e.reason(), e.regarding(), out.kind(), out.detail());
       }
     }
 
-    private void post(Event e, Runnable call) {
-      try {
-        executor.execute(() -> {
-          try {
-            call.run();
-          } catch (RuntimeException ex) {
-            LOG.debug("posting {} event about {} failed: {}", e.reason(), e.regarding(), ex.toString());
-          }
-        });
-      } catch (RejectedExecutionException ex) {
-        if (executor.isShutdown()) {
+    /** Starts {@code call} now if fewer than {@value #POSTERS} are in flight, else queues it, else drops it. */
+    private void post(Event e, Supplier<CompletableFuture<ApiRequests.Outcome>> call) {
+      Pending p = new Pending(e, call);
+      synchronized (SchedulingEvents.this) {
+        if (closed) {
           LOG.debug("not posting {} event about {}: closed", e.reason(), e.regarding());
-        } else if (dropped.incrementAndGet() % MAX_QUEUED == 1) {
-          LOG.warn("{} events waiting to be posted; dropping {} event about {} ({} dropped so far)", MAX_QUEUED,
-              e.reason(), e.regarding(), dropped.get());
+          return;
         }
+        if (inFlight >= POSTERS) {
+          if (waiting.size() < MAX_QUEUED) {
+            waiting.add(p);
+          } else if (dropped.incrementAndGet() % MAX_QUEUED == 1) {
+            LOG.warn("{} events waiting to be posted; dropping {} event about {} ({} dropped so far)", MAX_QUEUED,
+                e.reason(), e.regarding(), dropped.get());
+          }
+          return;
+        }
+        inFlight++;
+      }
+      start(p);
+    }
+
+    /**
+     * Runs requests that hold a place in flight: {@code p}, then, as each ends, the next one waiting. A request that
+     * ended at once (e.g. not sent) hands its place on in this loop rather than from its completion, so that a long
+     * queue of such requests does not nest one call per request.
+     */
+    private void start(Pending p) {
+      for (Pending next = p; next != null; next = release()) {
+        CompletableFuture<ApiRequests.Outcome> f;
+        try {
+          f = next.call().get();
+        } catch (RuntimeException ex) {
+          f = CompletableFuture.failedFuture(ex);
+        }
+        if (!f.isDone()) {
+          Pending running = next;
+          f.whenComplete((out, t) -> {
+            ended(running, t);
+            Pending following = release();
+            if (following != null) {
+              start(following);
+            }
+          });
+          return;
+        }
+        ended(next, f.isCompletedExceptionally() ? f.handle((o, t) -> t).join() : null);
+      }
+    }
+
+    private void ended(Pending p, @Nullable Throwable t) {
+      if (t != null) {
+        LOG.debug("posting {} event about {} failed: {}", p.event().reason(), p.event().regarding(), t.toString());
+      }
+    }
+
+    /** Gives a place in flight that ended to the next request waiting (returned), or frees it ({@code null}). */
+    private @Nullable Pending release() {
+      synchronized (SchedulingEvents.this) {
+        Pending next = waiting.poll();
+        if (next == null) {
+          inFlight--;
+          SchedulingEvents.this.notifyAll();
+        }
+        return next;
       }
     }
   }
+
+  /** An event's request, not yet started. */
+  private record Pending(Event event, Supplier<CompletableFuture<ApiRequests.Outcome>> call) {}
 
   /** {@code /apis/events.k8s.io/v1/namespaces/NS/events[/NAME]}. */
   private static String path(String namespace, String name) {
@@ -239,15 +297,23 @@ public final class SchedulingEvents implements EventRecorder, AutoCloseable {
         + (name.isEmpty() ? "" : "/" + URLEncoder.encode(name, StandardCharsets.UTF_8));
   }
 
-  /** Posts the queued events (waiting up to 2 seconds) and stops the posting threads. Idempotent. */
+  /**
+   * Stops taking events and waits up to 2 seconds for the queued and in-flight ones to be posted (those still waiting
+   * then are dropped). Idempotent.
+   */
   @Override
   public void close() {
-    executor.shutdown();
-    try {
-      executor.awaitTermination(2, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+    synchronized (this) {
+      closed = true;
+      try {
+        for (long left = deadline - System.nanoTime(); inFlight > 0 && left > 0; left = deadline - System.nanoTime()) {
+          TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      waiting.clear();
     }
-    executor.shutdownNow();
   }
 }
