@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * fabric8's JDK HTTP client factory with a fixed number of executor threads for the JDK HTTP client (one per CPU, at
  * least two) instead of fabric8's unbounded cached thread pool. The JDK client hands every step of every exchange
  * (sending the headers, reading the answer, each WebSocket frame) to its executor. With one request in flight per
- * binding thread and per Event poster, the cached pool grows to one thread per request in flight (about 50 for the
+ * binding thread and per Event being posted, the cached pool grows to one thread per request (about 100 for the
  * scheduler's defaults), and each hand-off wakes one of them; a few threads that stay busy do the same work with
  * fewer wake-ups. The executor's tasks do not block (the JDK client's I/O is asynchronous), so a fixed pool cannot
  * stall it. Idle threads end after 30 seconds.
