@@ -32,7 +32,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-import java.util.Set;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -134,19 +133,7 @@ final class CachedScoreSumPropertiesTest {
             ScoringStrategy.mostAllocated(List.of(ResourceSpec.of("cpu", 1), ResourceSpec.of("memory", 1),
                 ResourceSpec.of(GPU, 2)))))))
         .with("Faulty", h -> new Faulty());
-    WaitingPods none = new WaitingPods() {
-      @Override
-      public Set<String> keys() {
-        return Set.of();
-      }
-
-      @Override
-      public void allow(String podKey, String pluginName) {}
-
-      @Override
-      public void reject(String podKey, String pluginName, String reason) {}
-    };
-    return new Framework(profile.build(), reg, Clock.systemUTC(), new ClusterSnapshot(), none, new ClusterObjects());
+    return new Framework(profile.build(), reg, Clock.systemUTC(), new ClusterSnapshot(), WaitingPods.NONE, new ClusterObjects());
   }
 
   /** NodeResourcesFit under another name (a profile names each plugin once). */

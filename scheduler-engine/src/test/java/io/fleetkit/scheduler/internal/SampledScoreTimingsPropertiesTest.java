@@ -33,7 +33,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -175,19 +174,7 @@ final class SampledScoreTimingsPropertiesTest {
     SchedulerProfile profile = SchedulerProfile.builder("s").plugin(PrioritySortPlugin.NAME)
         .plugin(TaintTolerationPlugin.NAME, 3).plugin(NodeResourcesFitPlugin.NAME, 1)
         .plugin(NodeResourcesBalancedAllocationPlugin.NAME, 1).build();
-    WaitingPods none = new WaitingPods() {
-      @Override
-      public Set<String> keys() {
-        return Set.of();
-      }
-
-      @Override
-      public void allow(String podKey, String pluginName) {}
-
-      @Override
-      public void reject(String podKey, String pluginName, String reason) {}
-    };
-    return new Framework(profile, PluginRegistry.defaults(), Clock.systemUTC(), new ClusterSnapshot(), none,
+    return new Framework(profile, PluginRegistry.defaults(), Clock.systemUTC(), new ClusterSnapshot(), WaitingPods.NONE,
         new ClusterObjects());
   }
 

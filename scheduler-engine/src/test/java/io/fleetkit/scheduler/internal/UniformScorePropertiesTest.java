@@ -29,7 +29,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-import java.util.Set;
 import java.util.SplittableRandom;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -166,19 +165,7 @@ final class UniformScorePropertiesTest {
     }
     profile.plugin(NodeResourcesBalancedAllocationPlugin.NAME, 1);
     PluginRegistry reg = PluginRegistry.defaults().with("Constant", h -> new Constant());
-    WaitingPods none = new WaitingPods() {
-      @Override
-      public Set<String> keys() {
-        return Set.of();
-      }
-
-      @Override
-      public void allow(String podKey, String pluginName) {}
-
-      @Override
-      public void reject(String podKey, String pluginName, String reason) {}
-    };
-    return new Framework(profile.build(), reg, Clock.systemUTC(), new ClusterSnapshot(), none, new ClusterObjects());
+    return new Framework(profile.build(), reg, Clock.systemUTC(), new ClusterSnapshot(), WaitingPods.NONE, new ClusterObjects());
   }
 
   /** Scores every node 37 after normalising raw scores that differ per node, and says so. */
