@@ -10,11 +10,6 @@ import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.framework.WaitingPods;
-import io.fleetkit.api.metrics.Counter;
-import io.fleetkit.api.metrics.Gauge;
-import io.fleetkit.api.metrics.Histogram;
-import io.fleetkit.api.metrics.MetricDescriptor;
-import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.scheduling.Taint;
@@ -47,53 +42,6 @@ import net.jqwik.api.constraints.IntRange;
  * non-negative, and the totals equal.
  */
 final class SampledScoreTimingsPropertiesTest {
-  /** Keeps every histogram observation by metric name and label values. */
-  private static final class Recording implements MetricsRegistry {
-    final Map<List<String>, List<Long>> observed = new HashMap<>();
-
-    @Override
-    public Counter counter(MetricDescriptor metric, String... labelValues) {
-      return amount -> { };
-    }
-
-    @Override
-    public Gauge gauge(MetricDescriptor metric, String... labelValues) {
-      return new Gauge() {
-        @Override
-        public void set(double value) { }
-
-        @Override
-        public void add(double delta) { }
-      };
-    }
-
-    @Override
-    public Histogram histogram(MetricDescriptor metric, String... labelValues) {
-      List<String> key = new ArrayList<>();
-      key.add(metric.name());
-      key.addAll(List.of(labelValues));
-      List<Long> values = observed.computeIfAbsent(key, k -> new ArrayList<>());
-      return new Histogram() {
-        @Override
-        public void observe(double value) {
-          values.add(Math.round(value * 1e9));
-        }
-
-        @Override
-        public void observeNanos(long nanos) {
-          values.add(nanos);
-        }
-      };
-    }
-
-    /** Observations per series. */
-    Map<List<String>, Integer> counts() {
-      Map<List<String>, Integer> counts = new HashMap<>();
-      observed.forEach((k, v) -> counts.put(k, v.size()));
-      return counts;
-    }
-  }
-
   @Property(tries = 150)
   void sampledScore_keptSum_reachesTheSeriesOfThePluginByPluginPath(@ForAll long seed,
       @ForAll @IntRange(min = 1, max = 25) int nodeCount, @ForAll @IntRange(min = 1, max = 5) int shapes) {
@@ -102,8 +50,8 @@ final class SampledScoreTimingsPropertiesTest {
     for (int s = 0; s < shapes; s++) {
       podShapes.add(pod("shape" + s, random.nextInt(4) * 500L, random.nextInt(4) * 256L));
     }
-    Recording summedMetrics = new Recording();
-    Recording plainMetrics = new Recording();
+    RecordedHistograms summedMetrics = new RecordedHistograms();
+    RecordedHistograms plainMetrics = new RecordedHistograms();
     ObservationBuffer summedBuffer = new ObservationBuffer();
     ObservationBuffer plainBuffer = new ObservationBuffer();
     Framework summed = framework();
