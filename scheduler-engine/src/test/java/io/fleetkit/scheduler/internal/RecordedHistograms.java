@@ -20,18 +20,12 @@ final class RecordedHistograms implements MetricsRegistry {
 
   @Override
   public Counter counter(MetricDescriptor metric, String... labelValues) {
-    return amount -> { };
+    return MetricsRegistry.NOOP.counter(metric, labelValues);
   }
 
   @Override
   public Gauge gauge(MetricDescriptor metric, String... labelValues) {
-    return new Gauge() {
-      @Override
-      public void set(double value) { }
-
-      @Override
-      public void add(double delta) { }
-    };
+    return MetricsRegistry.NOOP.gauge(metric, labelValues);
   }
 
   @Override

@@ -23,7 +23,6 @@ import io.fleetkit.scheduler.plugins.prioritysort.PrioritySortPlugin;
 import io.fleetkit.scheduler.plugins.tainttoleration.TaintTolerationPlugin;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,34 +58,21 @@ final class SampledScoreTimingsPropertiesTest {
     plain.cacheScoreSums(false);
     summed.recordPluginDurations(summedMetrics, summedBuffer);
     plain.recordPluginDurations(plainMetrics, plainBuffer);
-    NodeTable table = new NodeTable();
-    table.ensureCapacity(nodeCount);
-    List<NodeInfo> views = new ArrayList<>();
+    ScoredViews nodes = new ScoredViews();
     for (int i = 0; i < nodeCount; i++) {
-      NodeInfo v = randomView("n" + i, random);
-      views.add(v);
-      table.set(i, v);
+      nodes.set(i, randomView("n" + i, random));
     }
+    NodeTable table = nodes.table;
     for (int cycle = 0; cycle < 30; cycle++) {
       if (random.nextInt(3) == 0) {
-        int i = random.nextInt(views.size());
-        NodeInfo v = randomView("n" + i, random);
-        views.set(i, v);
-        table.set(i, v);
+        int i = random.nextInt(nodes.size());
+        nodes.set(i, randomView("n" + i, random));
       }
       PodInfo pod = EnginePodInfo.of(podShapes.get(random.nextInt(podShapes.size())));
-      List<Integer> order = new ArrayList<>();
-      for (int i = 0; i < views.size(); i++) {
-        order.add(i);
-      }
-      Collections.shuffle(order, random);
-      int k = 1 + random.nextInt(views.size());
-      int[] indices = new int[k];
-      List<NodeInfo> feasible = new ArrayList<>();
-      for (int pos = 0; pos < k; pos++) {
-        indices[pos] = order.get(pos);
-        feasible.add(views.get(indices[pos]));
-      }
+      ScoredViews.Feasible f = nodes.pick(random);
+      int[] indices = f.indices();
+      List<NodeInfo> feasible = f.views();
+      int k = indices.length;
       long[] expected = new long[k];
       long[] actual = new long[k];
       Status e = sampledCycle(plain, pod, table, indices, feasible, expected);
