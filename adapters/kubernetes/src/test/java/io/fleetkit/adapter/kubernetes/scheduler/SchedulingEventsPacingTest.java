@@ -28,9 +28,8 @@ import org.junit.jupiter.api.Test;
  * The pace of the scheduler's Event posting against an API server that answers every request after 50 ms: one
  * {@code Scheduled} Event per pod bound, as kube-scheduler posts them (client-go's event broadcaster posts each on a
  * goroutine of its own), none dropped while fewer than {@link SchedulingEvents#MAX_QUEUED} wait, at most
- * {@link SchedulingEvents#POSTERS} requests in flight, and the caller never waits for an answer. (Against main's 16
- * posting threads, each waiting for its answer, the benchmark's stand-in received about 2,000 of 4,000 Scheduled
- * Events per burst at 5 ms per request: the rest were dropped.)
+ * {@link SchedulingEvents#POSTERS} requests in flight, and the caller never waits for an answer. A fixed set of
+ * posting threads, each waiting for its answer, would keep only that many requests in flight and fail here.
  */
 final class SchedulingEventsPacingTest {
   private static final int LATENCY_MS = 50;
