@@ -1,7 +1,6 @@
 package io.fleetkit.scheduler.internal;
 
 import io.fleetkit.api.core.Node;
-import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.NodeInfos;
 import io.fleetkit.api.framework.PodInfo;
@@ -18,7 +17,7 @@ final class CacheNode {
   final PodVector pods = new PodVector();
   final PodVector withAffinity = new PodVector();
   final PodVector withAnti = new PodVector();
-  ResourceList requested = ResourceList.EMPTY;
+  RequestedSum requested = RequestedSum.EMPTY;
   long nonZeroCpu;
   long nonZeroMem;
   long generation;
@@ -35,13 +34,15 @@ final class CacheNode {
 
   void addPod(PodInfo p) {
     pods.add(p);
-    if (NodeInfos.hasAffinity(p.pod())) {
+    // the engine's pods carry the flags (an assumed pod's bound copy is made only when read)
+    EnginePodInfo e = p instanceof EnginePodInfo epi ? epi : null;
+    if (e != null ? e.hasAffinity() : NodeInfos.hasAffinity(p.pod())) {
       withAffinity.add(p);
     }
-    if (NodeInfos.hasRequiredAntiAffinity(p.pod())) {
+    if (e != null ? e.hasRequiredAntiAffinity() : NodeInfos.hasRequiredAntiAffinity(p.pod())) {
       withAnti.add(p);
     }
-    requested = requested.add(p.requests());
+    requested = requested.plus(p.requests());
     nonZeroCpu += p.nonZeroMilliCpu();
     nonZeroMem += p.nonZeroMemory();
   }
@@ -54,7 +55,7 @@ final class CacheNode {
     }
     withAffinity.remove(key);
     withAnti.remove(key);
-    requested = requested.subtract(removed.requests());
+    requested = requested.minus(removed.requests());
     nonZeroCpu -= removed.nonZeroMilliCpu();
     nonZeroMem -= removed.nonZeroMemory();
     return true;
@@ -72,8 +73,12 @@ final class CacheNode {
   NodeInfo view() {
     SnapshotNodeInfo v = view;
     if (v == null || v.generation() != generation) {
-      v = new SnapshotNodeInfo(java.util.Objects.requireNonNull(node, "node"), pods.snapshot(),
-          withAffinity.snapshot(), withAnti.snapshot(), requested, nonZeroCpu, nonZeroMem, generation);
+      Node n = java.util.Objects.requireNonNull(node, "node");
+      v = v != null && v.node() == n
+          ? new SnapshotNodeInfo(v, pods.snapshot(), withAffinity.snapshot(), withAnti.snapshot(), requested,
+              nonZeroCpu, nonZeroMem, generation)
+          : new SnapshotNodeInfo(n, pods.snapshot(), withAffinity.snapshot(), withAnti.snapshot(), requested,
+              nonZeroCpu, nonZeroMem, generation);
       view = v;
     }
     return v;
