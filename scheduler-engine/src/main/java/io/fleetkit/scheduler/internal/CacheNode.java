@@ -4,6 +4,7 @@ import io.fleetkit.api.core.Node;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.NodeInfos;
 import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.resource.ResourceList;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,6 +19,10 @@ final class CacheNode {
   final PodVector withAffinity = new PodVector();
   final PodVector withAnti = new PodVector();
   RequestedSum requested = RequestedSum.EMPTY;
+  /** {@code requested}'s standard amounts, kept here (a field this node's bind writes anyway) rather than read back. */
+  long requestedCpu;
+  long requestedMem;
+  long requestedStorage;
   long nonZeroCpu;
   long nonZeroMem;
   long generation;
@@ -42,7 +47,11 @@ final class CacheNode {
     if (e != null ? e.hasRequiredAntiAffinity() : NodeInfos.hasRequiredAntiAffinity(p.pod())) {
       withAnti.add(p);
     }
-    requested = requested.plus(p.requests());
+    ResourceList r = p.requests();
+    requested = requested.plus(r);
+    requestedCpu = RequestedSum.add(requestedCpu, r.milliCpu());
+    requestedMem = RequestedSum.add(requestedMem, r.memoryBytes());
+    requestedStorage = RequestedSum.add(requestedStorage, r.ephemeralStorageBytes());
     nonZeroCpu += p.nonZeroMilliCpu();
     nonZeroMem += p.nonZeroMemory();
   }
@@ -55,7 +64,11 @@ final class CacheNode {
     }
     withAffinity.remove(key);
     withAnti.remove(key);
-    requested = requested.minus(removed.requests());
+    ResourceList r = removed.requests();
+    requested = requested.minus(r);
+    requestedCpu = RequestedSum.subtract(requestedCpu, r.milliCpu());
+    requestedMem = RequestedSum.subtract(requestedMem, r.memoryBytes());
+    requestedStorage = RequestedSum.subtract(requestedStorage, r.ephemeralStorageBytes());
     nonZeroCpu -= removed.nonZeroMilliCpu();
     nonZeroMem -= removed.nonZeroMemory();
     return true;
@@ -76,9 +89,9 @@ final class CacheNode {
       Node n = java.util.Objects.requireNonNull(node, "node");
       v = v != null && v.node() == n
           ? new SnapshotNodeInfo(v, pods.snapshot(), withAffinity.snapshot(), withAnti.snapshot(), requested,
-              nonZeroCpu, nonZeroMem, generation)
+              requestedCpu, requestedMem, requestedStorage, nonZeroCpu, nonZeroMem, generation)
           : new SnapshotNodeInfo(n, pods.snapshot(), withAffinity.snapshot(), withAnti.snapshot(), requested,
-              nonZeroCpu, nonZeroMem, generation);
+              requestedCpu, requestedMem, requestedStorage, nonZeroCpu, nonZeroMem, generation);
       view = v;
     }
     return v;

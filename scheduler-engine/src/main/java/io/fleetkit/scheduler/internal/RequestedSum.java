@@ -4,11 +4,11 @@ import io.fleetkit.api.resource.ResourceList;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A node's summed pod requests, as the cache keeps them per bind: the standard amounts (cpu, memory, ephemeral
- * storage) are summed at once, saturating as {@link ResourceList#add} does, because the node table and the fit loops
- * read them every cycle; the whole {@link ResourceList} (extended resources, which resources are present) is folded
- * from the added lists only when {@link #value()} is first read. Plugins read it for extended resources only, so in a
- * cluster without them the per-bind {@code ResourceList} merge is never made.
+ * A node's summed pod requests as a {@link ResourceList}, folded from the added lists only when {@link #value()} is
+ * first read. The cache keeps the standard amounts (cpu, memory, ephemeral storage) beside it as {@code long}s,
+ * summed at once with {@link #add} and {@link #subtract} (the saturating arithmetic of {@link ResourceList#add} and
+ * {@link ResourceList#subtract}), because the node table and the fit loops read them every cycle; plugins read the
+ * whole list only for extended resources, so in a cluster without them the per-bind list merge is never made.
  *
  * <p>Each sum is a link holding the list added and the sum before it; a subtraction (a pod leaving the node) folds
  * the chain and starts a new one, so a chain holds only lists of pods added since the node last lost one. Immutable
@@ -21,25 +21,16 @@ final class RequestedSum {
   private final @Nullable RequestedSum prev;
   private final @Nullable ResourceList added;
   private volatile @Nullable ResourceList value;
-  private final long milliCpu;
-  private final long memory;
-  private final long ephemeralStorage;
 
   private RequestedSum(ResourceList value) {
     this.prev = null;
     this.added = null;
     this.value = value;
-    this.milliCpu = value.milliCpu();
-    this.memory = value.memoryBytes();
-    this.ephemeralStorage = value.ephemeralStorageBytes();
   }
 
   private RequestedSum(RequestedSum prev, ResourceList added) {
     this.prev = prev;
     this.added = added;
-    this.milliCpu = saturatedAdd(prev.milliCpu, added.milliCpu());
-    this.memory = saturatedAdd(prev.memory, added.memoryBytes());
-    this.ephemeralStorage = saturatedAdd(prev.ephemeralStorage, added.ephemeralStorageBytes());
   }
 
   /** This sum plus {@code r}; {@code value().add(r)} when read. */
@@ -52,21 +43,6 @@ final class RequestedSum {
     ResourceList v = value();
     ResourceList after = v.subtract(r);
     return after == v ? this : new RequestedSum(after);
-  }
-
-  /** The standard cpu in milli-units ({@code value().milliCpu()}). */
-  long milliCpu() {
-    return milliCpu;
-  }
-
-  /** {@code value().memoryBytes()}. */
-  long memoryBytes() {
-    return memory;
-  }
-
-  /** {@code value().ephemeralStorageBytes()}. */
-  long ephemeralStorageBytes() {
-    return ephemeralStorage;
   }
 
   /** The sum as a list: the chain's base plus every added list, in the order added. */
@@ -96,12 +72,17 @@ final class RequestedSum {
     return v;
   }
 
-  /** {@link ResourceList}'s saturating addition of standard amounts. */
-  private static long saturatedAdd(long a, long b) {
+  /** A standard amount plus another, as {@link ResourceList#add} sums them (saturating at the long range). */
+  static long add(long a, long b) {
     long r = a + b;
     if (((a ^ r) & (b ^ r)) < 0) {
       return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
     }
     return r;
+  }
+
+  /** A standard amount minus another, as {@link ResourceList#subtract} computes it. */
+  static long subtract(long a, long b) {
+    return add(a, b == Long.MIN_VALUE ? Long.MAX_VALUE : -b);
   }
 }

@@ -37,7 +37,8 @@ final class SnapshotNodeInfo implements NodeInfo {
   private final List<PodInfo> withAnti;
 
   SnapshotNodeInfo(Node node, List<PodInfo> pods, List<PodInfo> withAffinity, List<PodInfo> withAnti,
-      RequestedSum requested, long nonZeroCpu, long nonZeroMem, long generation) {
+      RequestedSum requested, long requestedCpu, long requestedMem, long requestedStorage, long nonZeroCpu,
+      long nonZeroMem, long generation) {
     this.node = node;
     this.name = node.metadata().name();
     this.labels = node.metadata().labels();
@@ -49,9 +50,9 @@ final class SnapshotNodeInfo implements NodeInfo {
     this.withAffinity = withAffinity;
     this.withAnti = withAnti;
     this.requested = requested;
-    this.requestedCpu = requested.milliCpu();
-    this.requestedMem = requested.memoryBytes();
-    this.requestedStorage = requested.ephemeralStorageBytes();
+    this.requestedCpu = requestedCpu;
+    this.requestedMem = requestedMem;
+    this.requestedStorage = requestedStorage;
     this.nonZeroCpu = nonZeroCpu;
     this.nonZeroMem = nonZeroMem;
     this.generation = generation;
@@ -62,7 +63,8 @@ final class SnapshotNodeInfo implements NodeInfo {
    * instead of the node's metadata, spec and status), the pods and sums from the arguments.
    */
   SnapshotNodeInfo(SnapshotNodeInfo before, List<PodInfo> pods, List<PodInfo> withAffinity, List<PodInfo> withAnti,
-      RequestedSum requested, long nonZeroCpu, long nonZeroMem, long generation) {
+      RequestedSum requested, long requestedCpu, long requestedMem, long requestedStorage, long nonZeroCpu,
+      long nonZeroMem, long generation) {
     this.node = before.node;
     this.name = before.name;
     this.labels = before.labels;
@@ -74,9 +76,9 @@ final class SnapshotNodeInfo implements NodeInfo {
     this.withAffinity = withAffinity;
     this.withAnti = withAnti;
     this.requested = requested;
-    this.requestedCpu = requested.milliCpu();
-    this.requestedMem = requested.memoryBytes();
-    this.requestedStorage = requested.ephemeralStorageBytes();
+    this.requestedCpu = requestedCpu;
+    this.requestedMem = requestedMem;
+    this.requestedStorage = requestedStorage;
     this.nonZeroCpu = nonZeroCpu;
     this.nonZeroMem = nonZeroMem;
     this.generation = generation;

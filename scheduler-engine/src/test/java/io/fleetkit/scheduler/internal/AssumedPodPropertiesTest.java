@@ -96,8 +96,9 @@ final class AssumedPodPropertiesTest {
         assertThat(pods(a.podsWithAffinity())).isEqualTo(pods(b.podsWithAffinity()));
         assertThat(pods(a.podsWithRequiredAntiAffinity())).isEqualTo(pods(b.podsWithRequiredAntiAffinity()));
         assertThat(a.requested()).isEqualTo(b.requested());
-        assertThat(a.requestedMilliCpu()).isEqualTo(b.requestedMilliCpu());
-        assertThat(a.requestedMemory()).isEqualTo(b.requestedMemory());
+        assertThat(a.requestedMilliCpu()).isEqualTo(b.requestedMilliCpu()).isEqualTo(a.requested().milliCpu());
+        assertThat(a.requestedMemory()).isEqualTo(b.requestedMemory()).isEqualTo(a.requested().memoryBytes());
+        assertThat(a.requestedEphemeralStorage()).isEqualTo(a.requested().ephemeralStorageBytes());
       }
       assertThat(lazySnap.nodesWithAffinityPods().size()).isEqualTo(eagerSnap.nodesWithAffinityPods().size());
       assertThat(lazySnap.nodesWithRequiredAntiAffinityPods().size())
