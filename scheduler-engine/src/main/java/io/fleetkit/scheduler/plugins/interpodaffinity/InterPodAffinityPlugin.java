@@ -215,7 +215,7 @@ public final class InterPodAffinityPlugin
         || !s.existingAntiAffinityCounts.isEmpty()) {
       return null;
     }
-    long[] hostAnti = null;
+    boolean[] hostAnti = null;
     if (!s.hostScopedAntiAffinity.isEmpty()) {
       if (!MatchIndex.usable(s.hostScopedAntiAffinity)) {
         return null;
@@ -223,16 +223,16 @@ public final class InterPodAffinityPlugin
       synchronized (memo) {
         refreshMemo(state, snapshot.nodes(), table);
         List<AffinityTerm> terms = s.hostScopedAntiAffinity;
-        hostAnti = matchIndexes.get(List.of(terms.get(0)), HOSTNAME_KEY, memo).matchingBits(); // shared: read only
+        hostAnti = matchIndexes.get(List.of(terms.get(0)), HOSTNAME_KEY, memo).matching(); // shared: read only
         if (terms.size() > 1) {
           hostAnti = hostAnti.clone();
           for (int k = 1; k < terms.size(); k++) {
-            long[] more = matchIndexes.get(List.of(terms.get(k)), HOSTNAME_KEY, memo).matchingBits();
+            boolean[] more = matchIndexes.get(List.of(terms.get(k)), HOSTNAME_KEY, memo).matching();
             if (more.length > hostAnti.length) {
               hostAnti = Arrays.copyOf(hostAnti, more.length);
             }
-            for (int w = 0; w < more.length; w++) {
-              hostAnti[w] |= more[w];
+            for (int i = 0; i < more.length; i++) {
+              hostAnti[i] |= more[i];
             }
           }
         }
@@ -370,9 +370,9 @@ public final class InterPodAffinityPlugin
    */
   private @Nullable Status filterAt(CycleState state, PodInfo pod, PreFilterState.TablePath t, NodeTable table,
       int node) {
-    long[] hostAnti = t.hostAntiMatch();
+    boolean[] hostAnti = t.hostAntiMatch();
     boolean hasHostname = t.hostnames().id(node) >= 0;
-    if (hostAnti != null && hasHostname && MatchIndex.matches(hostAnti, node)) {
+    if (hostAnti != null && hasHostname && node < hostAnti.length && hostAnti[node]) {
       return ANTI_AFFINITY_REJECTED;
     }
     if (t.checkExistingHostAnti() && hasHostname && table.hasRequiredAntiAffinityPods(node)) {

@@ -31,11 +31,11 @@ final class MatchIndex {
   private final @Nullable String[][] values;
   /** Per topology key: value to matching-pod count; pairs with count 0 are removed. */
   private final HashMap<String, int[]>[] totals;
-  /** The bits {@link #matchingBits} last handed out (never written after), null before the first. */
-  private long @Nullable [] published;
+  /** The array {@link #matching} last handed out (never written after), null before the first. */
+  private boolean @Nullable [] published;
   /**
    * The positions whose "holds a matching pod" flipped since {@link #published}, the first {@link #flipCount}; past
-   * {@link #MAX_FLIPS} the next {@link #matchingBits} rebuilds from the counts instead.
+   * {@link #MAX_FLIPS} the next {@link #matching} rebuilds from the counts instead.
    */
   private final int[] flips = new int[MAX_FLIPS];
   private int flipCount;
@@ -75,60 +75,33 @@ final class MatchIndex {
   }
 
   /**
-   * Per position, whether its node holds a pod matching the terms, as of this cycle, as bits: position {@code i} is
-   * bit {@code i & 63} of word {@code i >>> 6}; positions past the array's end hold none. The array is shared and
-   * never written after it is returned (a later change gives a new array), so a cycle may keep it while later cycles
-   * update the index. Costs a copy of the previous words (one per 64 positions) plus the positions that changed
-   * since, when some did; nothing when none did.
+   * Per position, whether its node holds a pod matching the terms, as of this cycle: positions past the array's end
+   * hold none. The array is shared and never written after it is returned (a later change gives a new array), so a
+   * cycle may keep it while later cycles update the index. Costs a copy of the previous array plus the positions that
+   * changed since, when some did; nothing when none did.
    */
-  long[] matchingBits() {
-    long[] p = published;
+  boolean[] matching() {
+    boolean[] p = published;
     if (p != null && flipCount == 0) {
       return p;
     }
     int[] c = counts;
-    long[] next;
+    boolean[] next;
     if (p == null || flipCount > MAX_FLIPS) {
-      next = new long[words(c.length)];
+      next = new boolean[c.length];
       for (int i = 0; i < c.length; i++) {
-        if (c[i] > 0) {
-          next[i >>> 6] |= 1L << i;
-        }
+        next[i] = c[i] > 0;
       }
     } else {
-      next = Arrays.copyOf(p, Math.max(p.length, words(c.length)));
+      next = Arrays.copyOf(p, Math.max(p.length, c.length));
       for (int f = 0; f < flipCount; f++) {
         int i = flips[f];
-        if (c[i] > 0) {
-          next[i >>> 6] |= 1L << i;
-        } else {
-          next[i >>> 6] &= ~(1L << i);
-        }
+        next[i] = c[i] > 0;
       }
     }
     flipCount = 0;
     published = next;
     return next;
-  }
-
-  /** {@link #matchingBits} as one flag per position (positions past the array's end hold none). */
-  boolean[] matching() {
-    long[] bits = matchingBits();
-    boolean[] out = new boolean[Math.min(counts.length, bits.length << 6)];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = matches(bits, i);
-    }
-    return out;
-  }
-
-  /** Whether position {@code i} is set in {@code bits} (from {@link #matchingBits}); false past its end. */
-  static boolean matches(long[] bits, int i) {
-    int w = i >>> 6;
-    return w < bits.length && (bits[w] & (1L << i)) != 0;
-  }
-
-  private static int words(int positions) {
-    return (positions + 63) >>> 6;
   }
 
   /** Whether some node with {@code topologyKey} (one of this index's keys) holds a matching pod. */

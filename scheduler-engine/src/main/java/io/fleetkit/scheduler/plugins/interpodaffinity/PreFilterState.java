@@ -86,13 +86,12 @@ final class PreFilterState {
 
   /**
    * What Filter needs per node position when the incoming pod has no required affinity and no topology-pair count
-   * applies: whether a pod on the node matches a hostname-scoped anti-affinity term ({@code hostAntiMatch}, bits as
-   * {@link MatchIndex#matchingBits} gives them, read only and possibly shared with other cycles, positions past its
-   * end matching none; null when there is no such term) and the hostname label's numbering (a node without the label passes those terms). A node
+   * applies: whether a pod on the node matches a hostname-scoped anti-affinity term ({@code hostAntiMatch}, read only
+   * and possibly shared with other cycles, positions past its end matching none; null when there is no such term) and the hostname label's numbering (a node without the label passes those terms). A node
    * holding pods with required anti-affinity ({@link NodeTable#hasRequiredAntiAffinityPods}) when some existing pod
    * has a hostname-scoped one is checked on its view.
    */
-  record TablePath(NodeTable table, NodeTable.Domains hostnames, long @Nullable [] hostAntiMatch,
+  record TablePath(NodeTable table, NodeTable.Domains hostnames, boolean @Nullable [] hostAntiMatch,
       boolean checkExistingHostAnti) {}
 
   PreFilterState copy() {
