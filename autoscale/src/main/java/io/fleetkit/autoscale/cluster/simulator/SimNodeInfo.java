@@ -171,7 +171,7 @@ final class SimNodeInfo implements NodeInfo {
   }
 
   /** {@code a + b} saturating at the long range, as {@code ResourceList.add} sums a resource. */
-  private static long saturatedAdd(long a, long b) {
+  static long saturatedAdd(long a, long b) {
     long r = a + b;
     if (((a ^ r) & (b ^ r)) < 0) {
       return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
