@@ -662,9 +662,8 @@ public final class SimulatedCluster {
     SimNodeInfo v = slots[slot];
     int k = numbers.deferredCount(slot);
     if (k > 0 && v != null) {
-      PodInfo[] pods = numbers.deferred(slot);
-      for (int i = 0; i < k; i++) {
-        v = v.withPod(pods[i]);
+      for (int e = numbers.firstEntry(slot); e >= 0; e = numbers.next(e)) {
+        v = v.withPod(numbers.pod(e));
       }
       slots[slot] = v;
       numbers.madeIntoView(slot);
@@ -674,8 +673,8 @@ public final class SimulatedCluster {
 
   /** Makes the views of every slot with deferred pods. */
   private void makeDeferred() {
-    for (int i = 0, n = numbers.deferredSlots(); i < n; i++) {
-      int at = numbers.deferredSlot(i);
+    for (int e = 0, n = numbers.entries(); e < n; e++) {
+      int at = numbers.slotOf(e);
       if (at < nextSeq) {
         current(at);
       }
@@ -850,6 +849,47 @@ public final class SimulatedCluster {
       s.simulationNote(null); // a Filter wrote to the state: the next search runs PreFilter again
     }
     return found;
+  }
+
+  /**
+   * Upstream's removal simulation of one node's pods ({@code RemovalSimulator.findPlaceFor}): places each of
+   * {@code pods} in order on the node {@link #findFitFrom(PodInfo, int, int)} finds from slot {@code cursor[0]}, never
+   * on the node in slot {@code excluded}, moving the cursor past each node found. When a pod has no place, the pods
+   * placed so far are removed again and the cursor stays past the last node found.
+   *
+   * <p>The pods' notes are read in a pass of their own, and then what each note holds, before the first search, so
+   * that the cache misses of reading many pods overlap instead of following one another search by search (what a
+   * search then reads of its pod is in the cache; the searches and their results are those of one search after
+   * another).
+   *
+   * @return whether every pod was placed
+   */
+  public boolean placeAll(List<PodInfo> pods, int[] cursor, int excluded) {
+    int count = pods.size();
+    Object[] notes = new Object[count];
+    for (int i = 0; i < count; i++) {
+      notes[i] = pods.get(i) instanceof SimulationPodInfo s ? s.simulationNote() : null;
+    }
+    for (int i = 0; i < count; i++) {
+      if (notes[i] instanceof Prepared p) {
+        notes[i] = p.shape();
+      }
+    }
+    int[] placedAt = new int[count];
+    for (int i = 0; i < count; i++) {
+      PodInfo pod = pods.get(i);
+      int at = findFitFrom(pod, cursor[0], excluded);
+      if (at < 0) {
+        for (int j = 0; j < i; j++) {
+          removePod(placedAt[j], pods.get(j).key());
+        }
+        return false;
+      }
+      cursor[0] = at + 1;
+      addPod(at, pod);
+      placedAt[i] = at;
+    }
+    return true;
   }
 
   /** The round-robin search from slot {@code first}: every Filter plugin left after PreFilter on each slot's view. */

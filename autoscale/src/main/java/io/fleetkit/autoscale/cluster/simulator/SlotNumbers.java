@@ -23,8 +23,6 @@ import org.jspecify.annotations.Nullable;
  * <p>Not thread-safe: one per simulation, used by its thread.
  */
 final class SlotNumbers {
-  private static final PodInfo[] NO_PODS = {};
-
   private int[] podCount = new int[16];
   private long[] allocPods = new long[16];
   private long[] allocCpu = new long[16];
@@ -38,11 +36,17 @@ final class SlotNumbers {
   private @Nullable Node[] nodes = new Node[16];
   private int[] nodeVersion = new int[16];
   private int versions;
-  private PodInfo[][] deferred = new PodInfo[16][];
+  /**
+   * The deferred placements since {@link #clearDeferred()}, in the order made: a log of (slot, pod) entries, each
+   * slot's entries chained through {@link #logNext} from {@link #firstEntry} (-1 ends a chain).
+   */
+  private int[] logSlot = new int[64];
+  private @Nullable PodInfo[] logPod = new PodInfo[64];
+  private int[] logNext = new int[64];
+  private int logSize;
+  private int[] firstEntry = new int[16];
+  private int[] lastEntry = new int[16];
   private int[] deferredCount = new int[16];
-  /** The slots that got deferred pods since {@link #clearDeferred()} (a slot may be listed more than once). */
-  private int[] deferredSlots = new int[16];
-  private int deferredSlotCount;
 
   private void ensure(int slot) {
     if (slot < podCount.length) {
@@ -61,7 +65,8 @@ final class SlotNumbers {
     anti = Arrays.copyOf(anti, n);
     nodes = Arrays.copyOf(nodes, n);
     nodeVersion = Arrays.copyOf(nodeVersion, n);
-    deferred = Arrays.copyOf(deferred, n);
+    firstEntry = Arrays.copyOf(firstEntry, n);
+    lastEntry = Arrays.copyOf(lastEntry, n);
     deferredCount = Arrays.copyOf(deferredCount, n);
   }
 
@@ -97,23 +102,21 @@ final class SlotNumbers {
    * requests as {@link SimNodeInfo#withPod} would.
    */
   void defer(int slot, PodInfo pod) {
-    int k = deferredCount[slot];
-    PodInfo[] list = deferred[slot];
-    if (list == null) {
-      list = NO_PODS;
+    int e = logSize++;
+    if (e == logSlot.length) {
+      logSlot = Arrays.copyOf(logSlot, e * 2);
+      logPod = Arrays.copyOf(logPod, e * 2);
+      logNext = Arrays.copyOf(logNext, e * 2);
     }
-    if (k == list.length) {
-      list = Arrays.copyOf(list, Math.max(4, k * 2));
-      deferred[slot] = list;
+    logSlot[e] = slot;
+    logPod[e] = pod;
+    logNext[e] = -1;
+    if (deferredCount[slot]++ == 0) {
+      firstEntry[slot] = e;
+    } else {
+      logNext[lastEntry[slot]] = e;
     }
-    list[k] = pod;
-    deferredCount[slot] = k + 1;
-    if (k == 0) {
-      if (deferredSlotCount == deferredSlots.length) {
-        deferredSlots = Arrays.copyOf(deferredSlots, deferredSlotCount * 2);
-      }
-      deferredSlots[deferredSlotCount++] = slot;
-    }
+    lastEntry[slot] = e;
     ResourceList r = pod.requests();
     podCount[slot]++;
     reqCpu[slot] = SimNodeInfo.saturatedAdd(reqCpu[slot], r.milliCpu());
@@ -126,34 +129,40 @@ final class SlotNumbers {
     return slot < deferredCount.length ? deferredCount[slot] : 0;
   }
 
-  /** The deferred pods of {@code slot}: the first {@link #deferredCount} entries. */
-  PodInfo[] deferred(int slot) {
-    PodInfo[] list = deferred[slot];
-    return list == null ? NO_PODS : list;
+  /** The log entry of {@code slot}'s first deferred pod (read with {@link #pod} and {@link #next}). */
+  int firstEntry(int slot) {
+    return firstEntry[slot];
+  }
+
+  /** The entry after {@code entry} in its slot's chain, or -1. */
+  int next(int entry) {
+    return logNext[entry];
+  }
+
+  /** The pod of a log entry. */
+  PodInfo pod(int entry) {
+    return java.util.Objects.requireNonNull(logPod[entry]);
   }
 
   /** Marks {@code slot}'s deferred pods as made into its view (its numbers already count them). */
   void madeIntoView(int slot) {
-    PodInfo[] list = deferred[slot];
-    if (list != null) {
-      Arrays.fill(list, 0, deferredCount[slot], null);
-    }
     deferredCount[slot] = 0;
   }
 
-  /** The number of entries of {@link #deferredSlot}. */
-  int deferredSlots() {
-    return deferredSlotCount;
+  /** The number of log entries (deferred placements since {@link #clearDeferred()}). */
+  int entries() {
+    return logSize;
   }
 
-  /** A slot that got deferred pods since {@link #clearDeferred()} (it may have none left). */
-  int deferredSlot(int i) {
-    return deferredSlots[i];
+  /** The slot of a log entry (its pod may have been made into the view or dropped since). */
+  int slotOf(int entry) {
+    return logSlot[entry];
   }
 
-  /** Forgets the list of slots with deferred pods (call once none has any left). */
+  /** Empties the log; call once no slot has deferred pods left. */
   void clearDeferred() {
-    deferredSlotCount = 0;
+    Arrays.fill(logPod, 0, logSize, null);
+    logSize = 0;
   }
 
   /** Whether the view of {@code slot} holds pods with affinity terms. */
