@@ -113,6 +113,8 @@ public final class SimulatedCluster {
    * are deferred (off only in tests, as the reference).
    */
   private boolean compact = true;
+  /** Scratch space of {@link #current}. */
+  private PodInfo[] deferredBuffer = new PodInfo[16];
 
   private SimulatedCluster(SchedulerProfile profile, PluginRegistry registry, Clock clock,
       Map<Class<?>, List<?>> objects) {
@@ -662,9 +664,13 @@ public final class SimulatedCluster {
     SimNodeInfo v = slots[slot];
     int k = numbers.deferredCount(slot);
     if (k > 0 && v != null) {
+      PodInfo[] pods = deferredBuffer.length >= k ? deferredBuffer : (deferredBuffer = new PodInfo[k * 2]);
+      int i = 0;
       for (int e = numbers.firstEntry(slot); e >= 0; e = numbers.next(e)) {
-        v = v.withPod(numbers.pod(e));
+        pods[i++] = numbers.pod(e);
       }
+      v = v.withPods(pods, k);
+      java.util.Arrays.fill(pods, 0, k, null);
       slots[slot] = v;
       numbers.madeIntoView(slot);
     }
