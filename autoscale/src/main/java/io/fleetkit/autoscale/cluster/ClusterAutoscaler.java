@@ -22,6 +22,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -822,24 +823,11 @@ public final class ClusterAutoscaler implements AutoCloseable {
    * found, as upstream's); undoes the placements on failure.
    */
   private static boolean moveAway(SimulatedCluster sim, int[] cursor, int from, List<PodInfo> pods) {
-    int[] placedAt = new int[pods.size()];
-    PodInfo[] placed = new PodInfo[pods.size()];
-    int count = 0;
-    for (PodInfo p : pods) {
-      PodInfo pi = unbound(p); // as a new pod of its controller: NodeName must not pin it
-      int at = sim.findFitFrom(pi, cursor[0], from);
-      if (at < 0) {
-        for (int i = 0; i < count; i++) {
-          sim.removePod(placedAt[i], placed[i].key());
-        }
-        return false;
-      }
-      cursor[0] = at + 1;
-      sim.addPod(at, pi);
-      placedAt[count] = at;
-      placed[count++] = pi;
+    PodInfo[] unbound = new PodInfo[pods.size()];
+    for (int i = 0; i < unbound.length; i++) {
+      unbound[i] = unbound(pods.get(i)); // as a new pod of its controller: NodeName must not pin it
     }
-    return true;
+    return sim.placeAll(Arrays.asList(unbound), cursor, from);
   }
 
   // ---- helpers ----

@@ -149,6 +149,51 @@ final class SimNodeInfo implements NodeInfo {
         nonZeroCpu + p.nonZeroMilliCpu(), nonZeroMem + p.nonZeroMemory());
   }
 
+  /**
+   * This view plus the first {@code k} pods of {@code add}, in that order: the view {@link #withPod} one by one would
+   * end with (the same pods, affinity lists, summed numbers and {@link #requested()} list), made at once.
+   */
+  SimNodeInfo withPods(PodInfo[] add, int k) {
+    if (k == 1) {
+      return withPod(add[0]);
+    }
+    ResourceList made = requested;
+    PodInfo[] array = podArray;
+    int n = pods.size();
+    if (n + k <= array.length && array[n] == null) {
+      System.arraycopy(add, 0, array, n, k); // no view was made from this one by adding: the entries are free
+    } else {
+      PodInfo[] bigger = new PodInfo[Math.max(4, (n + k) * 2)];
+      System.arraycopy(array, 0, bigger, 0, n);
+      System.arraycopy(add, 0, bigger, n, k);
+      array = bigger;
+    }
+    List<PodInfo> affinity = withAffinity;
+    List<PodInfo> anti = withAnti;
+    long cpu = requestedCpu;
+    long mem = requestedMem;
+    long ephemeral = requestedEphemeral;
+    long nzCpu = nonZeroCpu;
+    long nzMem = nonZeroMem;
+    for (int i = 0; i < k; i++) {
+      PodInfo p = add[i];
+      if (p instanceof SimulationPodInfo s ? s.hasAffinity() : NodeInfos.hasAffinity(p.pod())) {
+        affinity = append(affinity, p);
+      }
+      if (p instanceof SimulationPodInfo s ? s.hasRequiredAntiAffinity() : NodeInfos.hasRequiredAntiAffinity(p.pod())) {
+        anti = append(anti, p);
+      }
+      ResourceList r = p.requests();
+      cpu = saturatedAdd(cpu, r.milliCpu());
+      mem = saturatedAdd(mem, r.memoryBytes());
+      ephemeral = saturatedAdd(ephemeral, r.ephemeralStorageBytes());
+      nzCpu += p.nonZeroMilliCpu();
+      nzMem += p.nonZeroMemory();
+    }
+    return new SimNodeInfo(node, array, n + k, affinity, anti, made != null ? made : base,
+        made != null ? n : baseCount, cpu, mem, ephemeral, nzCpu, nzMem);
+  }
+
   /** This view without the pod keyed {@code podKey}; {@code this} when it is not here. */
   SimNodeInfo withoutPod(String podKey) {
     int at = -1;
@@ -171,7 +216,7 @@ final class SimNodeInfo implements NodeInfo {
   }
 
   /** {@code a + b} saturating at the long range, as {@code ResourceList.add} sums a resource. */
-  private static long saturatedAdd(long a, long b) {
+  static long saturatedAdd(long a, long b) {
     long r = a + b;
     if (((a ^ r) & (b ^ r)) < 0) {
       return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;

@@ -14,6 +14,7 @@ import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.api.framework.Snapshot;
 import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.framework.WaitingPods;
+import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.reconcile.Lister;
 import io.fleetkit.scheduler.DefaultPlugins;
 import io.fleetkit.scheduler.PluginRegistry;
@@ -42,6 +43,12 @@ import org.jspecify.annotations.Nullable;
  * loading, {@link #rollback()} to undo an evaluation's placements and removals (at the cost of the slots they
  * changed), and {@link #reload} to bring the loaded state to the nodes and pods that changed since, instead of
  * loading every node into a new simulation.
+ *
+ * <p>The drain simulation's searches and placements ({@link #findFitFrom(PodInfo, int, int)}, {@link #placeAll})
+ * take a compact path where it gives the same results: a pod whose remaining Filter plugins read only the node
+ * object and the node's room is decided on per-slot arrays and verdicts kept per pod shape ({@code FilterShapes},
+ * {@code SlotNumbers}), and a placed pod without (anti-)affinity terms is logged and made into its node's view only
+ * when the view is read.
  *
  * <p>Not thread-safe: one autoscaler loop uses one simulation. The plugins it creates are private to it.
  */
@@ -103,6 +110,17 @@ public final class SimulatedCluster {
   private final Object noteOwner = new Object();
   /** Whether {@link #findFitFrom(PodInfo, int, int)} keeps PreFilter's outcome per pod (off only in tests). */
   private boolean keepPreFilter = true;
+  /** The slots' numbers and deferred placements, kept with {@link #slots} by {@link #put}. */
+  private final SlotNumbers numbers = new SlotNumbers();
+  /** The fast Filter decision's pod shapes and their node-object verdicts. */
+  private final FilterShapes shapes;
+  /**
+   * Whether searches take the fast decision for pods with a shape and placements of pods without (anti-)affinity
+   * are deferred (off only in tests, as the reference).
+   */
+  private boolean compact = true;
+  /** Scratch space of {@link #current}. */
+  private PodInfo[] deferredBuffer = new PodInfo[16];
 
   private SimulatedCluster(SchedulerProfile profile, PluginRegistry registry, Clock clock,
       Map<Class<?>, List<?>> objects) {
@@ -134,6 +152,7 @@ public final class SimulatedCluster {
     this.preFilter = pf.toArray(new PreFilterPlugin[0]);
     this.filter = fi.toArray(new FilterPlugin[0]);
     this.preFilterToFilter = java.util.Arrays.copyOf(map, pf.size());
+    this.shapes = new FilterShapes(filter);
   }
 
   /** An empty simulation with kube's default profile and plugins. */
@@ -334,6 +353,7 @@ public final class SimulatedCluster {
     if (!reloadable || checkpointSeq >= 0) {
       return false;
     }
+    makeDeferred();
     int[] slotOf = new int[nodes.size()];
     int s = 0;
     for (int i = 0; i < nodes.size(); i++) {
@@ -373,7 +393,7 @@ public final class SimulatedCluster {
       SimNodeInfo v = slots[at];
       if (v != null && !keep[at]) {
         position.remove(v.name());
-        slots[at] = null;
+        put(at, null);
         loadedNodes[at] = null;
         loadedPods[at] = null;
         orderStale = true;
@@ -394,7 +414,7 @@ public final class SimulatedCluster {
       Node upcoming = SimulatedNodes.asUpcoming(n);
       if (!(Lister.sameObjects(loadedPods[at], on) && ViewCache.sameNode(before.node(), upcoming))) {
         SimNodeInfo after = SimNodeInfo.of(upcoming, on);
-        slots[at] = after;
+        put(at, after);
         orderStale = true;
         invalidate(before, after);
       }
@@ -414,6 +434,7 @@ public final class SimulatedCluster {
     if (checkpointSeq >= 0) {
       throw new IllegalStateException("simulated cluster: a checkpoint is already open");
     }
+    makeDeferred(); // a slot's deferred pods are then all placed after the checkpoint, and its saved view has none
     checkpointSeq = nextSeq;
     if (savedMark.length < nextSeq) {
       savedMark = new boolean[nextSeq];
@@ -438,7 +459,7 @@ public final class SimulatedCluster {
       SimNodeInfo v = slots[s];
       if (v != null) {
         position.remove(v.name());
-        slots[s] = null;
+        put(s, null);
       }
     }
     nextSeq = seq;
@@ -448,11 +469,12 @@ public final class SimulatedCluster {
       if (slots[at] == null) {
         position.put(v.name(), at);
       }
-      slots[at] = v;
+      put(at, v); // drops the slot's deferred pods, all placed after the checkpoint
       savedMark[at] = false;
       savedView[i] = null;
     }
     saved = 0;
+    numbers.clearDeferred();
     affinityList = savedAffinityList;
     antiList = savedAntiList;
     savedAffinityList = null;
@@ -477,7 +499,7 @@ public final class SimulatedCluster {
 
   /** The view in {@code slot}, or {@code null} when the slot holds no node (removed, or out of range). */
   public @Nullable NodeInfo nodeInfoAt(int slot) {
-    return slot >= 0 && slot < nextSeq ? slots[slot] : null;
+    return slot >= 0 && slot < nextSeq ? current(slot) : null;
   }
 
   /** A hash table capacity that holds {@code n} entries without growing (at the default load factor). */
@@ -511,7 +533,7 @@ public final class SimulatedCluster {
     if (seq == slots.length) {
       slots = java.util.Arrays.copyOf(slots, seq * 2);
     }
-    slots[seq] = view;
+    put(seq, view);
     position.put(name, seq);
     if (!orderStale) {
       order.add(view);
@@ -521,6 +543,7 @@ public final class SimulatedCluster {
   /** Brings {@link #order} up to date with the slots. */
   private List<NodeInfo> order() {
     if (orderStale) {
+      makeDeferred();
       order.clear();
       for (int i = 0; i < nextSeq; i++) {
         SimNodeInfo v = slots[i];
@@ -558,8 +581,8 @@ public final class SimulatedCluster {
     } else {
       reloadable = false;
     }
-    SimNodeInfo gone = slots[seq];
-    slots[seq] = null;
+    SimNodeInfo gone = slots[seq]; // its deferred pods have no affinity terms: the lists are the view's
+    put(seq, null);
     orderStale = true;
     invalidate(gone, null);
   }
@@ -607,7 +630,74 @@ public final class SimulatedCluster {
       throw new IllegalArgumentException("simulated cluster: cannot add pod " + pod.key() + " to slot " + slot
           + ": no node there");
     }
+    if (compact && pod instanceof SimulationPodInfo s && !s.hasAffinity() && !s.hasRequiredAntiAffinity()) {
+      defer(slot, pod);
+      return;
+    }
+    n = current(slot);
     replace(slot, n, n.withPod(pod));
+  }
+
+  /**
+   * Places {@code pod} (without affinity or anti-affinity terms) on {@code slot} as {@link #replace} with the view plus
+   * the pod would, but without making that view: the pod joins the slot's deferred list and its requests the slot's
+   * numbers. The slot is journaled as by {@code replace} (before its first change since the checkpoint it holds no
+   * deferred pod, since {@link #checkpoint()} makes them), and the affinity lists are dropped when the slot's view
+   * holds pods with such terms, as {@code replace}'s {@link #invalidate} would (the pod adds none).
+   */
+  private void defer(int slot, PodInfo pod) {
+    if (checkpointSeq >= 0) {
+      save(slot);
+    } else {
+      reloadable = false;
+    }
+    numbers.defer(slot, pod);
+    orderStale = true;
+    if (numbers.affinity(slot)) {
+      affinityList = null;
+    }
+    if (numbers.antiAffinity(slot)) {
+      antiList = null;
+    }
+  }
+
+  /**
+   * The view of {@code slot} with its deferred pods: made from the slot's view by adding them in the order placed
+   * (the view placing them one by one would have made) and put in the slot in its place. {@code null} for an empty
+   * slot.
+   */
+  private @Nullable SimNodeInfo current(int slot) {
+    SimNodeInfo v = slots[slot];
+    int k = numbers.deferredCount(slot);
+    if (k > 0 && v != null) {
+      PodInfo[] pods = deferredBuffer.length >= k ? deferredBuffer : (deferredBuffer = new PodInfo[k * 2]);
+      int i = 0;
+      for (int e = numbers.firstEntry(slot); e >= 0; e = numbers.next(e)) {
+        pods[i++] = numbers.pod(e);
+      }
+      v = v.withPods(pods, k);
+      java.util.Arrays.fill(pods, 0, k, null);
+      slots[slot] = v;
+      numbers.madeIntoView(slot);
+    }
+    return v;
+  }
+
+  /** Makes the views of every slot with deferred pods. */
+  private void makeDeferred() {
+    for (int e = 0, n = numbers.entries(); e < n; e++) {
+      int at = numbers.slotOf(e);
+      if (at < nextSeq) {
+        current(at);
+      }
+    }
+    numbers.clearDeferred();
+  }
+
+  /** Puts {@code view} in {@code slot} (null: empty), with its numbers; drops the slot's deferred pods. */
+  private void put(int slot, @Nullable SimNodeInfo view) {
+    slots[slot] = view;
+    numbers.set(slot, view);
   }
 
   /** Removes the pod keyed {@code podKey} from {@code nodeName}; returns whether it was there. */
@@ -617,7 +707,7 @@ public final class SimulatedCluster {
 
   /** Removes the pod keyed {@code podKey} from the node in {@code slot}; returns whether it was there. */
   public boolean removePod(int slot, String podKey) {
-    SimNodeInfo n = slot >= 0 && slot < nextSeq ? slots[slot] : null;
+    SimNodeInfo n = slot >= 0 && slot < nextSeq ? current(slot) : null;
     if (n == null) {
       return false;
     }
@@ -636,7 +726,7 @@ public final class SimulatedCluster {
     } else {
       reloadable = false;
     }
-    slots[slot] = after;
+    put(slot, after);
     orderStale = true;
     invalidate(before, after);
   }
@@ -648,7 +738,7 @@ public final class SimulatedCluster {
 
   private @Nullable SimNodeInfo view(String name) {
     Integer at = position.get(name);
-    return at == null ? null : slots[at];
+    return at == null ? null : current(at);
   }
 
   /** Every node, in insertion order: a read-only view that follows later changes. */
@@ -764,22 +854,9 @@ public final class SimulatedCluster {
       return -1;
     }
     SimCycleState state = p.state();
-    boolean[] skip = p.skip();
-    Set<String> allowed = state.read(ALLOWED);
     int first = Math.floorMod(start, size);
-    SimNodeInfo[] views = slots;
-    int found = -1;
-    for (int i = 0; i < size; i++) {
-      int at = first + i < size ? first + i : first + i - size;
-      SimNodeInfo n = views[at];
-      if (n == null || at == excluded || (allowed != null && !allowed.contains(n.name()))) {
-        continue;
-      }
-      if (runFilter(state, pod, n, skip).isSuccess()) {
-        found = at;
-        break;
-      }
-    }
+    int found = p.shape() != null && compact ? fastSearch(p, p.shape(), pod, first, excluded)
+        : generalSearch(state, p.skip(), pod, first, excluded);
     if (state.writtenSinceFrozen() && pod instanceof SimulationPodInfo s && s.simulationNote() == p) {
       s.simulationNote(null); // a Filter wrote to the state: the next search runs PreFilter again
     }
@@ -787,12 +864,104 @@ public final class SimulatedCluster {
   }
 
   /**
+   * Upstream's removal simulation of one node's pods ({@code RemovalSimulator.findPlaceFor}): places each of
+   * {@code pods} in order on the node {@link #findFitFrom(PodInfo, int, int)} finds from slot {@code cursor[0]}, never
+   * on the node in slot {@code excluded}, moving the cursor past each node found. When a pod has no place, the pods
+   * placed so far are removed again and the cursor stays past the last node found.
+   *
+   * <p>The pods' notes are read in a pass of their own, and then what each note holds, before the first search, so
+   * that the cache misses of reading many pods overlap instead of following one another search by search (what a
+   * search then reads of its pod is in the cache; the searches and their results are those of one search after
+   * another).
+   *
+   * @return whether every pod was placed
+   */
+  public boolean placeAll(List<PodInfo> pods, int[] cursor, int excluded) {
+    int count = pods.size();
+    Object[] notes = new Object[count];
+    for (int i = 0; i < count; i++) {
+      notes[i] = pods.get(i) instanceof SimulationPodInfo s ? s.simulationNote() : null;
+    }
+    for (int i = 0; i < count; i++) {
+      if (notes[i] instanceof Prepared p) {
+        notes[i] = p.shape();
+      }
+    }
+    int[] placedAt = new int[count];
+    for (int i = 0; i < count; i++) {
+      PodInfo pod = pods.get(i);
+      int at = findFitFrom(pod, cursor[0], excluded);
+      if (at < 0) {
+        for (int j = 0; j < i; j++) {
+          removePod(placedAt[j], pods.get(j).key());
+        }
+        return false;
+      }
+      cursor[0] = at + 1;
+      addPod(at, pod);
+      placedAt[i] = at;
+    }
+    return true;
+  }
+
+  /** The round-robin search from slot {@code first}: every Filter plugin left after PreFilter on each slot's view. */
+  private int generalSearch(SimCycleState state, boolean[] skip, PodInfo pod, int first, int excluded) {
+    Set<String> allowed = state.read(ALLOWED);
+    int size = nextSeq;
+    SimNodeInfo[] views = slots;
+    for (int i = 0; i < size; i++) {
+      int at = first + i < size ? first + i : first + i - size;
+      if (views[at] == null || at == excluded) {
+        continue;
+      }
+      SimNodeInfo n = current(at);
+      if ((allowed != null && !allowed.contains(n.name()))) {
+        continue;
+      }
+      if (runFilter(state, pod, n, skip).isSuccess()) {
+        return at;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * The same search for a pod with a {@linkplain FilterShapes shape}: {@code NodeResourcesFit} on the slots' numbers,
+   * the node-object plugins' verdict kept per shape and node object (run on the slot's view the first time).
+   */
+  private int fastSearch(Prepared p, FilterShapes.Shape shape, PodInfo pod, int first, int excluded) {
+    int size = nextSeq;
+    SimNodeInfo[] views = slots;
+    SlotNumbers num = numbers;
+    for (int i = 0; i < size; i++) {
+      int at = first + i < size ? first + i : first + i - size;
+      if (views[at] == null || at == excluded) {
+        continue;
+      }
+      checks++; // as runFilter counts
+      if (shape.fit && !num.fits(at, p.cpu(), p.memory(), p.storage())) {
+        continue;
+      }
+      int v = num.nodeVersion(at);
+      if (!shape.known(at, v)) {
+        shape.record(at, v, shapes.passesNodeObject(shape, p.state(), pod, current(at)));
+      }
+      if (shape.passes(at)) {
+        return at;
+      }
+    }
+    return -1;
+  }
+
+  /**
    * PreFilter's outcome for one pod object in {@link #findFitFrom(PodInfo, int, int)}: the cycle state it wrote, the
    * Filter plugins it skipped and whether it rejected the pod, with the lists of nodes with (anti-)affinity pods it
-   * read ({@code null} when not read).
+   * read ({@code null} when not read); the pod's {@linkplain FilterShapes shape} ({@code null}: the general path)
+   * and its cpu, memory and ephemeral storage requests.
    */
   private record Prepared(Object owner, SimCycleState state, boolean[] skip, boolean rejected,
-      @Nullable List<NodeInfo> affinityRead, @Nullable List<NodeInfo> antiRead) {}
+      @Nullable List<NodeInfo> affinityRead, @Nullable List<NodeInfo> antiRead, FilterShapes.@Nullable Shape shape,
+      long cpu, long memory, long storage) {}
 
   /**
    * The PreFilter outcome for {@code pod}: the one this simulation noted on the pod ({@link SimulationPodInfo}) at an
@@ -817,7 +986,10 @@ public final class SimulatedCluster {
     readAnti = null;
     boolean rejected = runPreFilter(state, pod, skip) != null;
     state.freeze();
-    Prepared p = new Prepared(noteOwner, state, skip, rejected, readAffinity, readAnti);
+    FilterShapes.Shape shape = rejected || state.read(ALLOWED) != null ? null : shapes.shapeOf(pod, skip);
+    ResourceList r = pod.requests();
+    Prepared p = new Prepared(noteOwner, state, skip, rejected, readAffinity, readAnti, shape, r.milliCpu(),
+        r.memoryBytes(), r.ephemeralStorageBytes());
     if (noted != null) {
       noted.simulationNote(readVolatile ? null : p);
     }
@@ -846,6 +1018,14 @@ public final class SimulatedCluster {
    */
   void runPreFilterEverySearch() {
     keepPreFilter = false;
+  }
+
+  /**
+   * Makes searches run every Filter plugin on the views and placements make their views at once (the reference for
+   * tests of the fast decision and the deferred placements).
+   */
+  void generalPathOnly() {
+    compact = false;
   }
 
   @SuppressWarnings("unchecked")
