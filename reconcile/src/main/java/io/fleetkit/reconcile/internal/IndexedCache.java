@@ -55,13 +55,58 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
   /** The last answer of {@link #list(String, LabelSelector)} per (namespace, selector) and the posting it filtered. */
   private final Map<SelectorKey, Selected<T>> selected = new ConcurrentHashMap<>();
 
-  /** Bound on {@link #selected}: cleared when it holds this many (selectors of deleted owners pile up). */
+  /**
+   * For {@link #indexMatchesSelection}: the postings found equal to a selection, with their change counts then.
+   * Written and read under the read lock by one reader at a time per key (a worker per owner); a stale entry only
+   * makes the next call compute afresh.
+   */
+  private final Map<MatchKey, Matched> matchingIndex = new ConcurrentHashMap<>();
+  /** Set (under the write lock) once a cached object has a label key with '=': then {@link #matchingIndex} is unused. */
+  private volatile boolean oddLabelKeys;
+
+  /** Bound on {@link #selected} and {@link #matchingIndex}: cleared when one holds this many (owners come and go). */
   private static final int MAX_SELECTED = 4096;
 
   private record SelectorKey(String namespace, LabelSelector selector) {}
 
   /** An answer, the candidates it was filtered from and which of them matched. */
   private record Selected<T>(List<T> from, boolean[] matched, List<T> answer) {}
+
+  private record MatchKey(String indexName, String value, String namespace, LabelSelector selector) {}
+
+  /**
+   * An index posting that was found to hold exactly a selection, and each posting of the selector's
+   * {@code matchLabels}, with the change counts all had then.
+   */
+  private final class Matched {
+    final Posting indexed;
+    final long indexedChanges;
+    final List<Posting> labels;
+    final long[] labelChanges;
+
+    Matched(Posting indexed, List<Posting> labels) {
+      this.indexed = indexed;
+      this.indexedChanges = indexed.changes;
+      this.labels = labels;
+      this.labelChanges = new long[labels.size()];
+      for (int i = 0; i < labelChanges.length; i++) {
+        labelChanges[i] = labels.get(i).changes;
+      }
+    }
+
+    boolean unchanged() {
+      if (indexed.changes != indexedChanges) {
+        return false;
+      }
+      for (int i = 0; i < labelChanges.length; i++) {
+        Posting p = labels.get(i);
+        if (p.changes != labelChanges[i]) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
 
   /**
    * One index value's keys, and the list of their objects in listing order, made on the first read after a change
@@ -95,6 +140,11 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     private final Set<String> replaced = new HashSet<>();
     /** The last list, or null when a key joined, left or got another object since. */
     private @Nullable List<T> view;
+    /**
+     * How many times a key joined or left: the members are the same while it is. A posting dropped from its index
+     * (it emptied) changed on the way and never changes again; a later member goes into a new posting.
+     */
+    long changes;
 
     Posting(Map<String, Posting> index, String value, boolean everything) {
       this.index = index;
@@ -114,6 +164,7 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       if (members != null && !members.add(key)) {
         return false;
       }
+      changes++;
       view = null;
       if (sorted != null) {
         if (left.remove(key)) {
@@ -131,6 +182,7 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       if (members != null && !members.remove(key)) {
         return false;
       }
+      changes++;
       view = null;
       if (sorted != null && !joined.remove(key)) {
         left.add(key);
@@ -288,6 +340,20 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     return values;
   }
 
+  /**
+   * Whether a label key of {@code o} holds '=': then two labels could share a label-index value ({@code "a=b"} +
+   * {@code "c"} and {@code "a"} + {@code "b=c"}). Valid label keys never do (stored objects are validated), but the
+   * cache does not rely on it.
+   */
+  private static boolean hasOddLabelKey(ApiObject<?> o) {
+    for (String k : o.metadata().labels().keySet()) {
+      if (k.indexOf('=') >= 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static List<String> controllerUid(ApiObject<?> o) {
     OwnerReference ref = o.metadata().controllerRef();
     return ref == null ? List.of() : List.of(ref.uid());
@@ -328,6 +394,11 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     lock.writeLock().lock();
     try {
       T old = items.put(key, object);
+      if (!oddLabelKeys && (old == null || old.metadata().labels() != object.metadata().labels())
+          && hasOddLabelKey(object)) {
+        oddLabelKeys = true;
+        matchingIndex.clear();
+      }
       if (old == null) {
         all.join(key);
         index(key, object);
@@ -643,6 +714,60 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       }
       Posting p = index.get(value);
       return p == null ? List.of() : p.view();
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Once the two were found equal, the answer is kept while no key joins or leaves the index value's posting or
+   * any posting of the selector's {@code matchLabels}: the selection is the keys in all of those postings (and in
+   * {@code namespace}, part of each key), so it is the same set, and both lists resolve the same keys to the same
+   * cached objects, in listing order. Selectors with {@code matchExpressions} or without {@code matchLabels} are
+   * compared every time.
+   */
+  @Override
+  public boolean indexMatchesSelection(String indexName, String value, String namespace, LabelSelector selector) {
+    Objects.requireNonNull(indexName, "indexName");
+    Objects.requireNonNull(value, "value");
+    Objects.requireNonNull(namespace, "namespace");
+    Objects.requireNonNull(selector, "selector");
+    if (selector.matchLabels().isEmpty() || !selector.matchExpressions().isEmpty()) {
+      return Lister.super.indexMatchesSelection(indexName, value, namespace, selector);
+    }
+    if (indexers.containsKey(indexName)) {
+      ensureIndexed(indexName);
+    }
+    ensureIndexed(LABEL_INDEX);
+    lock.readLock().lock();
+    try {
+      MatchKey key = new MatchKey(indexName, value, namespace, selector);
+      Matched kept = matchingIndex.get(key);
+      if (kept != null && kept.unchanged()) {
+        return true;
+      }
+      boolean same = Lister.sameObjects(byIndex(indexName, value), list(namespace, selector));
+      Map<String, Posting> index = indices.get(indexName);
+      Posting indexed = index == null ? null : index.get(value);
+      if (!same || indexed == null || oddLabelKeys) {
+        if (kept != null) {
+          matchingIndex.remove(key);
+        }
+        return same;
+      }
+      Map<String, Posting> labelIndex = indices.get(LABEL_INDEX);
+      List<Posting> labels = new ArrayList<>(selector.matchLabels().size());
+      for (Map.Entry<String, String> e : selector.matchLabels().entrySet()) {
+        // a member of the index value has every one of them
+        labels.add(Objects.requireNonNull(labelIndex.get(e.getKey() + "=" + e.getValue())));
+      }
+      if (matchingIndex.size() >= MAX_SELECTED) {
+        matchingIndex.clear();
+      }
+      matchingIndex.put(key, new Matched(indexed, labels));
+      return true;
     } finally {
       lock.readLock().unlock();
     }

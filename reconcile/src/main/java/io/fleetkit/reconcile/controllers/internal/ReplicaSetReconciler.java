@@ -181,7 +181,7 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
     String uid = rs.metadata().uid();
     Lister<Pod> lister = ctx.lister(Pod.class);
     List<Pod> controlled = lister.byIndex(Lister.CONTROLLER_INDEX, uid);
-    if (Lister.sameObjects(controlled, lister.list(rs.metadata().namespace(), rs.spec().selector()))) {
+    if (lister.indexMatchesSelection(Lister.CONTROLLER_INDEX, uid, rs.metadata().namespace(), rs.spec().selector())) {
       // the usual case: every pod it controls is selected and every selected pod is controlled by it (not by
       // another owner, not an orphan): the loop below would keep each of them, releasing and adopting nothing.
       // The cache's list, as it is (immutable, the same instance while none of them changed)
