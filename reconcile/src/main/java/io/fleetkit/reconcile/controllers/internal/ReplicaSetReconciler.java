@@ -82,7 +82,7 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
     if (satisfied && cacheExpectations.waiting(key)) {
       // the counts above are kept by a handler that runs after the cache changes, not with it: a worker reading
       // the cache in between sees the two disagree
-      satisfied = cacheExpectations.satisfied(key, owned,
+      satisfied = cacheExpectations.satisfiedInOrder(key, owned,
           name -> ctx.store().get(Pod.class, key.namespace(), name).isPresent(), now);
     }
     ReplicaSetPodCounts.Counts counts = podCounts.count(key, owned, rs.spec().template().labels(),
