@@ -44,7 +44,7 @@ final class IndexedCacheIndexMatchesSelectionPropertyTest {
     Map<String, Pod> all = new HashMap<>();
     int version = 0;
     for (int step = 0; step < steps; step++) {
-      int burst = r.nextInt(6) == 0 ? 1 + r.nextInt(10) : 1;
+      int burst = r.nextInt(6) == 0 ? 1 + r.nextInt(r.nextBoolean() ? 10 : 40) : 1; // past what postings remember
       for (int w = 0; w < burst; w++) {
         int op = r.nextInt(10);
         if (op < 2 && !all.isEmpty()) {
