@@ -1,10 +1,10 @@
 package io.fleetkit.scheduler.internal;
 
 import io.fleetkit.api.core.Node;
-import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.NodeInfos;
 import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.resource.ResourceList;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,7 +18,11 @@ final class CacheNode {
   final PodVector pods = new PodVector();
   final PodVector withAffinity = new PodVector();
   final PodVector withAnti = new PodVector();
-  ResourceList requested = ResourceList.EMPTY;
+  RequestedSum requested = RequestedSum.EMPTY;
+  /** {@code requested}'s standard amounts, kept here (a field this node's bind writes anyway) rather than read back. */
+  long requestedCpu;
+  long requestedMem;
+  long requestedStorage;
   long nonZeroCpu;
   long nonZeroMem;
   long generation;
@@ -35,13 +39,19 @@ final class CacheNode {
 
   void addPod(PodInfo p) {
     pods.add(p);
-    if (NodeInfos.hasAffinity(p.pod())) {
+    // the engine's pods carry the flags (an assumed pod's bound copy is made only when read)
+    EnginePodInfo e = p instanceof EnginePodInfo epi ? epi : null;
+    if (e != null ? e.hasAffinity() : NodeInfos.hasAffinity(p.pod())) {
       withAffinity.add(p);
     }
-    if (NodeInfos.hasRequiredAntiAffinity(p.pod())) {
+    if (e != null ? e.hasRequiredAntiAffinity() : NodeInfos.hasRequiredAntiAffinity(p.pod())) {
       withAnti.add(p);
     }
-    requested = requested.add(p.requests());
+    ResourceList r = p.requests();
+    requested = requested.plus(r);
+    requestedCpu = RequestedSum.add(requestedCpu, r.milliCpu());
+    requestedMem = RequestedSum.add(requestedMem, r.memoryBytes());
+    requestedStorage = RequestedSum.add(requestedStorage, r.ephemeralStorageBytes());
     nonZeroCpu += p.nonZeroMilliCpu();
     nonZeroMem += p.nonZeroMemory();
   }
@@ -54,7 +64,11 @@ final class CacheNode {
     }
     withAffinity.remove(key);
     withAnti.remove(key);
-    requested = requested.subtract(removed.requests());
+    ResourceList r = removed.requests();
+    requested = requested.minus(r);
+    requestedCpu = RequestedSum.subtract(requestedCpu, r.milliCpu());
+    requestedMem = RequestedSum.subtract(requestedMem, r.memoryBytes());
+    requestedStorage = RequestedSum.subtract(requestedStorage, r.ephemeralStorageBytes());
     nonZeroCpu -= removed.nonZeroMilliCpu();
     nonZeroMem -= removed.nonZeroMemory();
     return true;
@@ -72,8 +86,12 @@ final class CacheNode {
   NodeInfo view() {
     SnapshotNodeInfo v = view;
     if (v == null || v.generation() != generation) {
-      v = new SnapshotNodeInfo(java.util.Objects.requireNonNull(node, "node"), pods.snapshot(),
-          withAffinity.snapshot(), withAnti.snapshot(), requested, nonZeroCpu, nonZeroMem, generation);
+      Node n = java.util.Objects.requireNonNull(node, "node");
+      v = v != null && v.node() == n
+          ? new SnapshotNodeInfo(v, pods.snapshot(), withAffinity.snapshot(), withAnti.snapshot(), requested,
+              requestedCpu, requestedMem, requestedStorage, nonZeroCpu, nonZeroMem, generation)
+          : new SnapshotNodeInfo(n, pods.snapshot(), withAffinity.snapshot(), withAnti.snapshot(), requested,
+              requestedCpu, requestedMem, requestedStorage, nonZeroCpu, nonZeroMem, generation);
       view = v;
     }
     return v;

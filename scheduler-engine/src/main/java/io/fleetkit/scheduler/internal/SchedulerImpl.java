@@ -606,7 +606,7 @@ public final class SchedulerImpl implements Scheduler {
 
   private ScheduleResult assumeAndBind(QueuedPod qp, Framework fw, ArrayCycleState state, String nodeName,
       long now) {
-    EnginePodInfo assumed = qp.info.withPod(qp.info.pod().withNodeName(nodeName));
+    EnginePodInfo assumed = qp.info.assumedOn(nodeName);
     MDC.put(MDC_NODE, nodeName);
     cache.assume(assumed, nodeName);
     long reserveStart = obs == null ? 0 : obs.begin(SchedulerInstruments.RESERVE, state, false,

@@ -21,7 +21,7 @@ final class SnapshotNodeInfo implements NodeInfo {
   private final String name;
   private final Map<String, String> labels;
   private final ResourceList allocatable;
-  private final ResourceList requested;
+  private final RequestedSum requested;
   private final long requestedCpu;
   private final long requestedMem;
   private final long requestedStorage;
@@ -37,7 +37,8 @@ final class SnapshotNodeInfo implements NodeInfo {
   private final List<PodInfo> withAnti;
 
   SnapshotNodeInfo(Node node, List<PodInfo> pods, List<PodInfo> withAffinity, List<PodInfo> withAnti,
-      ResourceList requested, long nonZeroCpu, long nonZeroMem, long generation) {
+      RequestedSum requested, long requestedCpu, long requestedMem, long requestedStorage, long nonZeroCpu,
+      long nonZeroMem, long generation) {
     this.node = node;
     this.name = node.metadata().name();
     this.labels = node.metadata().labels();
@@ -49,9 +50,35 @@ final class SnapshotNodeInfo implements NodeInfo {
     this.withAffinity = withAffinity;
     this.withAnti = withAnti;
     this.requested = requested;
-    this.requestedCpu = requested.milliCpu();
-    this.requestedMem = requested.memoryBytes();
-    this.requestedStorage = requested.ephemeralStorageBytes();
+    this.requestedCpu = requestedCpu;
+    this.requestedMem = requestedMem;
+    this.requestedStorage = requestedStorage;
+    this.nonZeroCpu = nonZeroCpu;
+    this.nonZeroMem = nonZeroMem;
+    this.generation = generation;
+  }
+
+  /**
+   * The next view of the same node object: its node-derived fields are taken from {@code before} (one object read
+   * instead of the node's metadata, spec and status), the pods and sums from the arguments.
+   */
+  SnapshotNodeInfo(SnapshotNodeInfo before, List<PodInfo> pods, List<PodInfo> withAffinity, List<PodInfo> withAnti,
+      RequestedSum requested, long requestedCpu, long requestedMem, long requestedStorage, long nonZeroCpu,
+      long nonZeroMem, long generation) {
+    this.node = before.node;
+    this.name = before.name;
+    this.labels = before.labels;
+    this.allocatable = before.allocatable;
+    this.unschedulable = before.unschedulable;
+    this.taints = before.taints;
+    this.pods = pods;
+    this.podCount = pods.size();
+    this.withAffinity = withAffinity;
+    this.withAnti = withAnti;
+    this.requested = requested;
+    this.requestedCpu = requestedCpu;
+    this.requestedMem = requestedMem;
+    this.requestedStorage = requestedStorage;
     this.nonZeroCpu = nonZeroCpu;
     this.nonZeroMem = nonZeroMem;
     this.generation = generation;
@@ -61,7 +88,7 @@ final class SnapshotNodeInfo implements NodeInfo {
   @Override public String name() { return name; }
   @Override public Map<String, String> labels() { return labels; }
   @Override public ResourceList allocatable() { return allocatable; }
-  @Override public ResourceList requested() { return requested; }
+  @Override public ResourceList requested() { return requested.value(); }
   @Override public long requestedMilliCpu() { return requestedCpu; }
   @Override public long requestedMemory() { return requestedMem; }
   @Override public long requestedEphemeralStorage() { return requestedStorage; }

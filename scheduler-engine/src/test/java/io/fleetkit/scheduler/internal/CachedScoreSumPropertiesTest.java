@@ -29,10 +29,8 @@ import io.fleetkit.scheduler.plugins.tainttoleration.TaintTolerationPlugin;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-import java.util.Set;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -60,43 +58,27 @@ final class CachedScoreSumPropertiesTest {
     Framework summed = framework(withFaulty);
     Framework plain = framework(withFaulty);
     plain.cacheScoreSums(false);
-    NodeTable table = new NodeTable();
-    table.ensureCapacity(nodeCount);
-    List<NodeInfo> views = new ArrayList<>();
+    ScoredViews nodes = new ScoredViews();
     for (int i = 0; i < nodeCount; i++) {
-      NodeInfo v = randomView("n" + i, random);
-      views.add(v);
-      table.set(i, v);
+      nodes.set(i, randomView("n" + i, random));
     }
+    NodeTable table = nodes.table;
     int succeeded = 0;
     for (int cycle = 0; cycle < 40; cycle++) {
       int changes = random.nextInt(3);
       for (int c = 0; c < changes; c++) {
-        int i = random.nextInt(views.size());
-        NodeInfo v = randomView("n" + i, random);
-        views.set(i, v);
-        table.set(i, v);
+        int i = random.nextInt(nodes.size());
+        nodes.set(i, randomView("n" + i, random));
       }
       if (random.nextInt(10) == 0) {
-        int i = views.size();
-        table.ensureCapacity(i + 1);
-        NodeInfo v = randomView("n" + i, random);
-        views.add(v);
-        table.set(i, v);
+        int i = nodes.size();
+        nodes.set(i, randomView("n" + i, random));
       }
       PodInfo pod = EnginePodInfo.of(podShapes.get(random.nextInt(podShapes.size())));
-      List<Integer> order = new ArrayList<>();
-      for (int i = 0; i < views.size(); i++) {
-        order.add(i);
-      }
-      Collections.shuffle(order, random);
-      int k = 1 + random.nextInt(views.size());
-      int[] indices = new int[k];
-      List<NodeInfo> feasible = new ArrayList<>();
-      for (int pos = 0; pos < k; pos++) {
-        indices[pos] = order.get(pos);
-        feasible.add(views.get(indices[pos]));
-      }
+      ScoredViews.Feasible f = nodes.pick(random);
+      int[] indices = f.indices();
+      List<NodeInfo> feasible = f.views();
+      int k = indices.length;
       long[] expected = new long[k];
       long[] actual = new long[k];
       Arrays.fill(actual, -7);
@@ -134,19 +116,7 @@ final class CachedScoreSumPropertiesTest {
             ScoringStrategy.mostAllocated(List.of(ResourceSpec.of("cpu", 1), ResourceSpec.of("memory", 1),
                 ResourceSpec.of(GPU, 2)))))))
         .with("Faulty", h -> new Faulty());
-    WaitingPods none = new WaitingPods() {
-      @Override
-      public Set<String> keys() {
-        return Set.of();
-      }
-
-      @Override
-      public void allow(String podKey, String pluginName) {}
-
-      @Override
-      public void reject(String podKey, String pluginName, String reason) {}
-    };
-    return new Framework(profile.build(), reg, Clock.systemUTC(), new ClusterSnapshot(), none, new ClusterObjects());
+    return new Framework(profile.build(), reg, Clock.systemUTC(), new ClusterSnapshot(), WaitingPods.NONE, new ClusterObjects());
   }
 
   /** NodeResourcesFit under another name (a profile names each plugin once). */

@@ -148,19 +148,7 @@ final class FrameworkTest {
 
   private Framework framework(SchedulerProfile p) {
     PluginRegistry reg = PluginRegistry.defaults().with("A", h -> a).with("B", h -> b).with("C", h -> c);
-    WaitingPods none = new WaitingPods() {
-      @Override
-      public Set<String> keys() {
-        return Set.of();
-      }
-
-      @Override
-      public void allow(String podKey, String pluginName) {}
-
-      @Override
-      public void reject(String podKey, String pluginName, String reason) {}
-    };
-    return new Framework(p, reg, Clock.systemUTC(), new ClusterSnapshot(), none, new ClusterObjects());
+    return new Framework(p, reg, Clock.systemUTC(), new ClusterSnapshot(), WaitingPods.NONE, new ClusterObjects());
   }
 
   private static NodeTable table(NodeInfo... nodes) {

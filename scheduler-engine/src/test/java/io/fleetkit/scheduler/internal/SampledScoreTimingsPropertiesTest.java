@@ -10,11 +10,6 @@ import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.framework.WaitingPods;
-import io.fleetkit.api.metrics.Counter;
-import io.fleetkit.api.metrics.Gauge;
-import io.fleetkit.api.metrics.Histogram;
-import io.fleetkit.api.metrics.MetricDescriptor;
-import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.scheduling.Taint;
@@ -28,12 +23,10 @@ import io.fleetkit.scheduler.plugins.prioritysort.PrioritySortPlugin;
 import io.fleetkit.scheduler.plugins.tainttoleration.TaintTolerationPlugin;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -48,53 +41,6 @@ import net.jqwik.api.constraints.IntRange;
  * non-negative, and the totals equal.
  */
 final class SampledScoreTimingsPropertiesTest {
-  /** Keeps every histogram observation by metric name and label values. */
-  private static final class Recording implements MetricsRegistry {
-    final Map<List<String>, List<Long>> observed = new HashMap<>();
-
-    @Override
-    public Counter counter(MetricDescriptor metric, String... labelValues) {
-      return amount -> { };
-    }
-
-    @Override
-    public Gauge gauge(MetricDescriptor metric, String... labelValues) {
-      return new Gauge() {
-        @Override
-        public void set(double value) { }
-
-        @Override
-        public void add(double delta) { }
-      };
-    }
-
-    @Override
-    public Histogram histogram(MetricDescriptor metric, String... labelValues) {
-      List<String> key = new ArrayList<>();
-      key.add(metric.name());
-      key.addAll(List.of(labelValues));
-      List<Long> values = observed.computeIfAbsent(key, k -> new ArrayList<>());
-      return new Histogram() {
-        @Override
-        public void observe(double value) {
-          values.add(Math.round(value * 1e9));
-        }
-
-        @Override
-        public void observeNanos(long nanos) {
-          values.add(nanos);
-        }
-      };
-    }
-
-    /** Observations per series. */
-    Map<List<String>, Integer> counts() {
-      Map<List<String>, Integer> counts = new HashMap<>();
-      observed.forEach((k, v) -> counts.put(k, v.size()));
-      return counts;
-    }
-  }
-
   @Property(tries = 150)
   void sampledScore_keptSum_reachesTheSeriesOfThePluginByPluginPath(@ForAll long seed,
       @ForAll @IntRange(min = 1, max = 25) int nodeCount, @ForAll @IntRange(min = 1, max = 5) int shapes) {
@@ -103,8 +49,8 @@ final class SampledScoreTimingsPropertiesTest {
     for (int s = 0; s < shapes; s++) {
       podShapes.add(pod("shape" + s, random.nextInt(4) * 500L, random.nextInt(4) * 256L));
     }
-    Recording summedMetrics = new Recording();
-    Recording plainMetrics = new Recording();
+    RecordedHistograms summedMetrics = new RecordedHistograms();
+    RecordedHistograms plainMetrics = new RecordedHistograms();
     ObservationBuffer summedBuffer = new ObservationBuffer();
     ObservationBuffer plainBuffer = new ObservationBuffer();
     Framework summed = framework();
@@ -112,34 +58,21 @@ final class SampledScoreTimingsPropertiesTest {
     plain.cacheScoreSums(false);
     summed.recordPluginDurations(summedMetrics, summedBuffer);
     plain.recordPluginDurations(plainMetrics, plainBuffer);
-    NodeTable table = new NodeTable();
-    table.ensureCapacity(nodeCount);
-    List<NodeInfo> views = new ArrayList<>();
+    ScoredViews nodes = new ScoredViews();
     for (int i = 0; i < nodeCount; i++) {
-      NodeInfo v = randomView("n" + i, random);
-      views.add(v);
-      table.set(i, v);
+      nodes.set(i, randomView("n" + i, random));
     }
+    NodeTable table = nodes.table;
     for (int cycle = 0; cycle < 30; cycle++) {
       if (random.nextInt(3) == 0) {
-        int i = random.nextInt(views.size());
-        NodeInfo v = randomView("n" + i, random);
-        views.set(i, v);
-        table.set(i, v);
+        int i = random.nextInt(nodes.size());
+        nodes.set(i, randomView("n" + i, random));
       }
       PodInfo pod = EnginePodInfo.of(podShapes.get(random.nextInt(podShapes.size())));
-      List<Integer> order = new ArrayList<>();
-      for (int i = 0; i < views.size(); i++) {
-        order.add(i);
-      }
-      Collections.shuffle(order, random);
-      int k = 1 + random.nextInt(views.size());
-      int[] indices = new int[k];
-      List<NodeInfo> feasible = new ArrayList<>();
-      for (int pos = 0; pos < k; pos++) {
-        indices[pos] = order.get(pos);
-        feasible.add(views.get(indices[pos]));
-      }
+      ScoredViews.Feasible f = nodes.pick(random);
+      int[] indices = f.indices();
+      List<NodeInfo> feasible = f.views();
+      int k = indices.length;
       long[] expected = new long[k];
       long[] actual = new long[k];
       Status e = sampledCycle(plain, pod, table, indices, feasible, expected);
@@ -175,19 +108,7 @@ final class SampledScoreTimingsPropertiesTest {
     SchedulerProfile profile = SchedulerProfile.builder("s").plugin(PrioritySortPlugin.NAME)
         .plugin(TaintTolerationPlugin.NAME, 3).plugin(NodeResourcesFitPlugin.NAME, 1)
         .plugin(NodeResourcesBalancedAllocationPlugin.NAME, 1).build();
-    WaitingPods none = new WaitingPods() {
-      @Override
-      public Set<String> keys() {
-        return Set.of();
-      }
-
-      @Override
-      public void allow(String podKey, String pluginName) {}
-
-      @Override
-      public void reject(String podKey, String pluginName, String reason) {}
-    };
-    return new Framework(profile, PluginRegistry.defaults(), Clock.systemUTC(), new ClusterSnapshot(), none,
+    return new Framework(profile, PluginRegistry.defaults(), Clock.systemUTC(), new ClusterSnapshot(), WaitingPods.NONE,
         new ClusterObjects());
   }
 

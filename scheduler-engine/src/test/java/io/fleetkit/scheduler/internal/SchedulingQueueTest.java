@@ -46,19 +46,7 @@ final class SchedulingQueueTest {
     PluginRegistry reg = PluginRegistry.defaults().with("Gate", h -> gate).with("Picky", h -> new Picky());
     SchedulerProfile p = SchedulerProfile.builder("s").plugin(PrioritySortPlugin.NAME).plugin("Gate").plugin("Picky")
         .build();
-    WaitingPods none = new WaitingPods() {
-      @Override
-      public Set<String> keys() {
-        return Set.of();
-      }
-
-      @Override
-      public void allow(String podKey, String pluginName) {}
-
-      @Override
-      public void reject(String podKey, String pluginName, String reason) {}
-    };
-    fw = new Framework(p, reg, Clock.systemUTC(), new ClusterSnapshot(), none, new ClusterObjects());
+    fw = new Framework(p, reg, Clock.systemUTC(), new ClusterSnapshot(), WaitingPods.NONE, new ClusterObjects());
     q = new SchedulingQueue(fw.queueSort, S, 10 * S, 300 * S);
   }
 

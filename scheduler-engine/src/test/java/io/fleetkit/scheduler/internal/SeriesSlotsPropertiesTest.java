@@ -4,11 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.framework.Status;
-import io.fleetkit.api.metrics.Counter;
-import io.fleetkit.api.metrics.Gauge;
-import io.fleetkit.api.metrics.Histogram;
-import io.fleetkit.api.metrics.MetricDescriptor;
-import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.api.tracing.Tracing;
 import io.fleetkit.scheduler.metrics.SchedulerMetrics;
 import java.util.ArrayList;
@@ -29,46 +24,6 @@ import net.jqwik.api.constraints.Size;
 final class SeriesSlotsPropertiesTest {
   private static final Status.Code[] CODES = Status.Code.values();
 
-  /** Keeps every histogram observation by metric name and label values. */
-  private static final class Recording implements MetricsRegistry {
-    final Map<List<String>, List<Long>> observed = new HashMap<>();
-
-    @Override
-    public Counter counter(MetricDescriptor metric, String... labelValues) {
-      return amount -> { };
-    }
-
-    @Override
-    public Gauge gauge(MetricDescriptor metric, String... labelValues) {
-      return new Gauge() {
-        @Override
-        public void set(double value) { }
-
-        @Override
-        public void add(double delta) { }
-      };
-    }
-
-    @Override
-    public Histogram histogram(MetricDescriptor metric, String... labelValues) {
-      List<String> key = new ArrayList<>();
-      key.add(metric.name());
-      key.addAll(List.of(labelValues));
-      List<Long> values = observed.computeIfAbsent(key, k -> new ArrayList<>());
-      return new Histogram() {
-        @Override
-        public void observe(double value) {
-          values.add(Math.round(value * 1e9));
-        }
-
-        @Override
-        public void observeNanos(long nanos) {
-          values.add(nanos);
-        }
-      };
-    }
-  }
-
   /**
    * @param plugins the number of plugins at each point (some with none, the widest deciding the array's stride)
    * @param picks each observation: which point, plugin and code, as numbers reduced into range
@@ -85,7 +40,7 @@ final class SeriesSlotsPropertiesTest {
         names[p][i] = "P" + p + "x" + i;
       }
     }
-    Recording metrics = new Recording();
+    RecordedHistograms metrics = new RecordedHistograms();
     ObservationBuffer buffer = new ObservationBuffer();
     PluginTimings timings = new PluginTimings(metrics, names, buffer);
     Map<List<String>, List<Long>> expected = new HashMap<>();
@@ -109,7 +64,7 @@ final class SeriesSlotsPropertiesTest {
   @Property(tries = 100)
   void extensionPoints_everyPointAndCode_reachesItsOwnSeries(
       @ForAll @Size(min = 1, max = 80) List<@IntRange(min = 0, max = 1_000_000) Integer> picks) {
-    Recording metrics = new Recording();
+    RecordedHistograms metrics = new RecordedHistograms();
     SchedulerInstruments obs = SchedulerInstruments.of(metrics, EventRecorder.NOOP, Tracing.NOOP, 1, 10);
     Map<List<String>, List<Long>> expected = new HashMap<>();
     long value = 1;

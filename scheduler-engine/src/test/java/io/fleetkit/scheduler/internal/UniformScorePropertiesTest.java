@@ -26,10 +26,8 @@ import io.fleetkit.scheduler.plugins.tainttoleration.TaintTolerationPlugin;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-import java.util.Set;
 import java.util.SplittableRandom;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -56,36 +54,23 @@ final class UniformScorePropertiesTest {
     full.skipUniformScores(false);
     skipping.cacheScoreSums(sums);
     full.cacheScoreSums(sums);
-    NodeTable table = new NodeTable();
-    table.ensureCapacity(nodeCount);
-    List<NodeInfo> views = new ArrayList<>();
+    ScoredViews nodes = new ScoredViews();
     for (int i = 0; i < nodeCount; i++) {
-      NodeInfo v = randomView("n" + i, random, tainted);
-      views.add(v);
-      table.set(i, v);
+      nodes.set(i, randomView("n" + i, random, tainted));
     }
+    NodeTable table = nodes.table;
     ParallelRunner runner = new ParallelRunner(fanOut ? 2 : 1);
     int maxKnown = 0;
     try {
       for (int cycle = 0; cycle < 30; cycle++) {
-        int i = random.nextInt(views.size());
-        NodeInfo changed = randomView("n" + i, random, tainted);
-        views.set(i, changed);
-        table.set(i, changed);
+        int i = random.nextInt(nodes.size());
+        nodes.set(i, randomView("n" + i, random, tainted));
         PodInfo pod = EnginePodInfo.of(pod("p" + cycle, random.nextInt(4) * 250L, random.nextInt(4) * 128L,
             random.nextBoolean()));
-        List<Integer> order = new ArrayList<>();
-        for (int n = 0; n < views.size(); n++) {
-          order.add(n);
-        }
-        Collections.shuffle(order, random);
-        int k = 1 + random.nextInt(views.size());
-        int[] indices = new int[k];
-        List<NodeInfo> feasible = new ArrayList<>();
-        for (int pos = 0; pos < k; pos++) {
-          indices[pos] = order.get(pos);
-          feasible.add(views.get(indices[pos]));
-        }
+        ScoredViews.Feasible f = nodes.pick(random);
+        int[] indices = f.indices();
+        List<NodeInfo> feasible = f.views();
+        int k = indices.length;
         long[] expected = new long[k];
         long[] actual = new long[k];
         Arrays.fill(actual, -7);
@@ -166,19 +151,7 @@ final class UniformScorePropertiesTest {
     }
     profile.plugin(NodeResourcesBalancedAllocationPlugin.NAME, 1);
     PluginRegistry reg = PluginRegistry.defaults().with("Constant", h -> new Constant());
-    WaitingPods none = new WaitingPods() {
-      @Override
-      public Set<String> keys() {
-        return Set.of();
-      }
-
-      @Override
-      public void allow(String podKey, String pluginName) {}
-
-      @Override
-      public void reject(String podKey, String pluginName, String reason) {}
-    };
-    return new Framework(profile.build(), reg, Clock.systemUTC(), new ClusterSnapshot(), none, new ClusterObjects());
+    return new Framework(profile.build(), reg, Clock.systemUTC(), new ClusterSnapshot(), WaitingPods.NONE, new ClusterObjects());
   }
 
   /** Scores every node 37 after normalising raw scores that differ per node, and says so. */

@@ -47,19 +47,7 @@ final class UnschedulablePodsMetricTest {
         .with("plugin2", h -> gate("plugin2"));
     SchedulerProfile p = SchedulerProfile.builder("default-scheduler").plugin(PrioritySortPlugin.NAME)
         .plugin("plugin1").plugin("plugin2").build();
-    WaitingPods none = new WaitingPods() {
-      @Override
-      public Set<String> keys() {
-        return Set.of();
-      }
-
-      @Override
-      public void allow(String podKey, String pluginName) {}
-
-      @Override
-      public void reject(String podKey, String pluginName, String reason) {}
-    };
-    fw = new Framework(p, reg, Clock.systemUTC(), new ClusterSnapshot(), none, new ClusterObjects());
+    fw = new Framework(p, reg, Clock.systemUTC(), new ClusterSnapshot(), WaitingPods.NONE, new ClusterObjects());
     q = new SchedulingQueue(fw.queueSort, 1, 10, 300);
     q.observe(SchedulerInstruments.of(MicrometerMetrics.of(prometheus), EventRecorder.NOOP, Tracing.NOOP, 1,
         100));

@@ -15,7 +15,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A framework handle for tests: runs the given Filter plugins in order (first rejection wins) and the PreFilter
@@ -56,18 +55,7 @@ final class TestHandle implements FrameworkHandle {
 
   @Override
   public WaitingPods waitingPods() {
-    return new WaitingPods() {
-      @Override
-      public Set<String> keys() {
-        return Set.of();
-      }
-
-      @Override
-      public void allow(String podKey, String pluginName) {}
-
-      @Override
-      public void reject(String podKey, String pluginName, String reason) {}
-    };
+    return WaitingPods.NONE;
   }
 
   @Override
