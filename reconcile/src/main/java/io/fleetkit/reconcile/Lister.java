@@ -54,6 +54,18 @@ public interface Lister<T extends ApiObject<T>> {
    */
   List<T> byIndex(String indexName, String value);
 
+  /**
+   * Whether the objects of index {@code indexName} value {@code value} are exactly those {@code selector} selects
+   * in {@code namespace}: {@code sameObjects(byIndex(indexName, value), list(namespace, selector))} (a ReplicaSet
+   * that controls exactly the pods it selects has nothing to adopt or release). An implementation may answer from
+   * what it kept since it last found them equal, without building the selection.
+   *
+   * @throws IllegalArgumentException if there is no such index
+   */
+  default boolean indexMatchesSelection(String indexName, String value, String namespace, LabelSelector selector) {
+    return sameObjects(byIndex(indexName, value), list(namespace, selector));
+  }
+
   /** The names of the indexes, built-in ones included. */
   Set<String> indexNames();
 

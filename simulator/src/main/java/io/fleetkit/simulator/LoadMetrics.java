@@ -477,7 +477,13 @@ public final class LoadMetrics implements MetricsSource {
       return;
     }
     String key = p.metadata().key();
-    String old = workloadOfPod.remove(key);
+    String old = workloadOfPod.get(key);
+    if (old != null && type != WatchEventType.DELETED && old.equals(workloadOf(p))) {
+      freeze(old); // stays in its workload (a status write, a binding): replaced in place
+      live.get(old).put(p);
+      return;
+    }
+    workloadOfPod.remove(key);
     if (old != null) {
       freeze(old);
       LivePods pods = live.get(old);
@@ -492,18 +498,22 @@ public final class LoadMetrics implements MetricsSource {
   }
 
   private void put(Pod p) {
-    OwnerReference ref = p.metadata().controllerRef();
-    if (ref == null) {
-      return;
-    }
-    String ns = p.metadata().namespace();
-    String w = ref.kind().equals("StatefulSet") ? "StatefulSet/" + ns + "/" + ref.name()
-        : workloadOfReplicaSet.get(ref.uid());
+    String w = workloadOf(p);
     if (w != null) {
       freeze(w);
       live.computeIfAbsent(w, k -> new LivePods()).put(p);
       workloadOfPod.put(p.metadata().key(), w);
     }
+  }
+
+  /** The workload {@code p} is grouped under: its StatefulSet, or its ReplicaSet's Deployment; null for none. */
+  private @Nullable String workloadOf(Pod p) {
+    OwnerReference ref = p.metadata().controllerRef();
+    if (ref == null) {
+      return null;
+    }
+    return ref.kind().equals("StatefulSet") ? "StatefulSet/" + p.metadata().namespace() + "/" + ref.name()
+        : workloadOfReplicaSet.get(ref.uid());
   }
 
   /** Whether {@code p} takes traffic: running, ready and not being deleted. */

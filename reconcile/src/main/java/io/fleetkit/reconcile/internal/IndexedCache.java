@@ -55,13 +55,107 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
   /** The last answer of {@link #list(String, LabelSelector)} per (namespace, selector) and the posting it filtered. */
   private final Map<SelectorKey, Selected<T>> selected = new ConcurrentHashMap<>();
 
-  /** Bound on {@link #selected}: cleared when it holds this many (selectors of deleted owners pile up). */
+  /**
+   * For {@link #indexMatchesSelection}: the postings last found equal to a selection, with their change counts then.
+   * Entries are immutable and replaced under the read lock; two readers of one key at once (a runtime runs one
+   * reconcile per owner at a time) would both answer right, the last one's entry kept.
+   */
+  private final Map<MatchKey, Matched> matchingIndex = new ConcurrentHashMap<>();
+  /** Set (under the write lock) once a cached object has a label key with '=': then {@link #matchingIndex} is unused. */
+  private volatile boolean oddLabelKeys;
+
+  /** Bound on {@link #selected} and {@link #matchingIndex}: cleared when one holds this many (owners come and go). */
   private static final int MAX_SELECTED = 4096;
+  /** How many of its last joins and leaves a posting remembers, for {@link #indexMatchesSelection}. */
+  private static final int RECENT = 16;
 
   private record SelectorKey(String namespace, LabelSelector selector) {}
 
   /** An answer, the candidates it was filtered from and which of them matched. */
   private record Selected<T>(List<T> from, boolean[] matched, List<T> answer) {}
+
+  private record MatchKey(String indexName, String value, String namespace, LabelSelector selector) {}
+
+  /**
+   * An index posting that was found to hold exactly a selection, and each posting of the selector's
+   * {@code matchLabels}, with the change counts all had then.
+   */
+  private final class Matched {
+    final Posting indexed;
+    final List<Posting> labels;
+    final String namespace;
+    final long indexedChanges;
+    final long[] labelChanges;
+
+    /** Made under the cache's lock, with the postings' change counts as they are then. */
+    Matched(Posting indexed, List<Posting> labels, String namespace) {
+      this.indexed = indexed;
+      this.labels = labels;
+      this.namespace = namespace;
+      this.indexedChanges = indexed.changes;
+      this.labelChanges = new long[labels.size()];
+      for (int i = 0; i < labelChanges.length; i++) {
+        labelChanges[i] = labels.get(i).changes;
+      }
+    }
+
+    /**
+     * Whether the index value still holds exactly the selection: every key that joined or left one of the postings
+     * since is in both or in neither (the others kept their memberships, so they still agree); null when more changed
+     * than the postings remember or one of them was dropped (its value's keys are in another posting now).
+     */
+    @Nullable Boolean stillEqual() {
+      if (indexed.dropped) {
+        return null;
+      }
+      for (Posting p : labels) {
+        if (p.dropped) {
+          return null;
+        }
+      }
+      if (indexed.changes == indexedChanges && unchangedLabels()) {
+        return Boolean.TRUE;
+      }
+      Set<String> changed = new HashSet<>();
+      if (!indexed.changedSince(indexedChanges, changed)) {
+        return null;
+      }
+      for (int i = 0; i < labelChanges.length; i++) {
+        if (!labels.get(i).changedSince(labelChanges[i], changed)) {
+          return null;
+        }
+      }
+      for (String key : changed) {
+        if (indexed.contains(key) != selected(key)) {
+          return Boolean.FALSE;
+        }
+      }
+      return Boolean.TRUE;
+    }
+
+    private boolean unchangedLabels() {
+      for (int i = 0; i < labelChanges.length; i++) {
+        if (labels.get(i).changes != labelChanges[i]) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /** Whether the selection holds {@code key}: in the namespace and in every posting of the selector's labels. */
+    private boolean selected(String key) {
+      if (!namespace.isEmpty() && !(key.length() > namespace.length() && key.charAt(namespace.length()) == '/'
+          && key.startsWith(namespace))) {
+        return false;
+      }
+      for (Posting p : labels) {
+        if (!p.contains(key)) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
 
   /**
    * One index value's keys, and the list of their objects in listing order, made on the first read after a change
@@ -95,6 +189,12 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     private final Set<String> replaced = new HashSet<>();
     /** The last list, or null when a key joined, left or got another object since. */
     private @Nullable List<T> view;
+    /** How many times a key joined or left: the members are the same while it is. */
+    long changes;
+    /** Set when the posting is dropped from its index (it emptied); a later member goes into a new posting. */
+    boolean dropped;
+    /** The keys of the last {@link #RECENT} joins and leaves: change {@code c} (from 0) at {@code c % RECENT}. */
+    private final String[] recent = new String[RECENT];
 
     Posting(Map<String, Posting> index, String value, boolean everything) {
       this.index = index;
@@ -106,6 +206,24 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       return members != null ? members.size() : items.size();
     }
 
+    boolean contains(String key) {
+      return members != null ? members.contains(key) : items.containsKey(key);
+    }
+
+    /**
+     * Adds to {@code out} the keys that joined or left since change count {@code since}; false when more changed than
+     * {@link #RECENT} remembers.
+     */
+    boolean changedSince(long since, Set<String> out) {
+      if (changes - since > RECENT) {
+        return false;
+      }
+      for (long c = since; c < changes; c++) {
+        out.add(recent[(int) (c % RECENT)]);
+      }
+      return true;
+    }
+
     /**
      * {@code key} joins (under the write lock); false if it is a member already. For the posting of every object the
      * caller has just added {@code key} to {@link #items}.
@@ -114,6 +232,7 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       if (members != null && !members.add(key)) {
         return false;
       }
+      recent[(int) (changes++ % RECENT)] = key;
       view = null;
       if (sorted != null) {
         if (left.remove(key)) {
@@ -131,6 +250,7 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       if (members != null && !members.remove(key)) {
         return false;
       }
+      recent[(int) (changes++ % RECENT)] = key;
       view = null;
       if (sorted != null && !joined.remove(key)) {
         left.add(key);
@@ -288,6 +408,20 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     return values;
   }
 
+  /**
+   * Whether a label key of {@code o} holds '=': then two labels could share a label-index value ({@code "a=b"} +
+   * {@code "c"} and {@code "a"} + {@code "b=c"}). Valid label keys never do (stored objects are validated), but the
+   * cache does not rely on it.
+   */
+  private static boolean hasOddLabelKey(ApiObject<?> o) {
+    for (String k : o.metadata().labels().keySet()) {
+      if (k.indexOf('=') >= 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static List<String> controllerUid(ApiObject<?> o) {
     OwnerReference ref = o.metadata().controllerRef();
     return ref == null ? List.of() : List.of(ref.uid());
@@ -328,6 +462,11 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     lock.writeLock().lock();
     try {
       T old = items.put(key, object);
+      if (!oddLabelKeys && (old == null || old.metadata().labels() != object.metadata().labels())
+          && hasOddLabelKey(object)) {
+        oddLabelKeys = true;
+        matchingIndex.clear();
+      }
       if (old == null) {
         all.join(key);
         index(key, object);
@@ -360,6 +499,7 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
             p.leave(key);
             if (p.size() == 0) {
               p.index.remove(p.value);
+              p.dropped = true;
             }
           }
         }
@@ -400,6 +540,7 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     }
     if (p.size() == 0) {
       index.remove(value);
+      p.dropped = true;
     }
     List<Posting> in = memberships.get(key);
     if (in != null) {
@@ -643,6 +784,68 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       }
       Posting p = index.get(value);
       return p == null ? List.of() : p.view();
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Once the two were found equal, later calls look only at the keys that joined or left the index value's posting
+   * or a posting of the selector's {@code matchLabels} since (each posting remembers its last {@value #RECENT}): the
+   * selection is the keys in all of those postings (and in {@code namespace}, part of each key), so a key none of them
+   * changed still agrees, and the two are equal again when every changed key is in both or in neither; both lists
+   * resolve the same keys to the same cached objects, in listing order. More changes than remembered, a posting
+   * dropped (emptied) or a failed comparison compare the lists afresh; selectors with {@code matchExpressions} or
+   * without {@code matchLabels} are compared every time.
+   */
+  @Override
+  public boolean indexMatchesSelection(String indexName, String value, String namespace, LabelSelector selector) {
+    Objects.requireNonNull(indexName, "indexName");
+    Objects.requireNonNull(value, "value");
+    Objects.requireNonNull(namespace, "namespace");
+    Objects.requireNonNull(selector, "selector");
+    if (selector.matchLabels().isEmpty() || !selector.matchExpressions().isEmpty()) {
+      return Lister.super.indexMatchesSelection(indexName, value, namespace, selector);
+    }
+    if (indexers.containsKey(indexName)) {
+      ensureIndexed(indexName);
+    }
+    ensureIndexed(LABEL_INDEX);
+    lock.readLock().lock();
+    try {
+      MatchKey key = new MatchKey(indexName, value, namespace, selector);
+      Matched kept = matchingIndex.get(key);
+      Boolean still = kept == null ? null : kept.stillEqual();
+      if (still != null) {
+        if (still) {
+          matchingIndex.put(key, new Matched(kept.indexed, kept.labels, namespace)); // from the counts now
+        } else {
+          matchingIndex.remove(key);
+        }
+        return still;
+      }
+      boolean same = Lister.sameObjects(byIndex(indexName, value), list(namespace, selector));
+      Map<String, Posting> index = indices.get(indexName);
+      Posting indexed = index == null ? null : index.get(value);
+      if (!same || indexed == null || oddLabelKeys) {
+        if (kept != null) {
+          matchingIndex.remove(key);
+        }
+        return same;
+      }
+      Map<String, Posting> labelIndex = indices.get(LABEL_INDEX);
+      List<Posting> labels = new ArrayList<>(selector.matchLabels().size());
+      for (Map.Entry<String, String> e : selector.matchLabels().entrySet()) {
+        // a member of the index value has every one of them
+        labels.add(Objects.requireNonNull(labelIndex.get(e.getKey() + "=" + e.getValue())));
+      }
+      if (matchingIndex.size() >= MAX_SELECTED) {
+        matchingIndex.clear();
+      }
+      matchingIndex.put(key, new Matched(indexed, labels, namespace));
+      return true;
     } finally {
       lock.readLock().unlock();
     }

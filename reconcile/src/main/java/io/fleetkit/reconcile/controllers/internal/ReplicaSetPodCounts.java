@@ -65,7 +65,7 @@ final class ReplicaSetPodCounts {
     if (was.owned() == owned) {
       return was.counts();
     }
-    List<Pod> active = active(owned);
+    List<Pod> active = was.active().size() == was.owned().size() ? activeSince(was.owned(), owned) : active(owned);
     List<Pod> old = was.active();
     int head = 0;
     int max = Math.min(old.size(), active.size());
@@ -111,6 +111,29 @@ final class ReplicaSetPodCounts {
       }
     }
     return java.util.Collections.unmodifiableList(active);
+  }
+
+  /**
+   * {@link #active} of {@code owned} when every pod of {@code before} was active: the pods both lists share at their
+   * head and tail (the same objects) still are, so only those in between are looked at.
+   */
+  private static List<Pod> activeSince(List<Pod> before, List<Pod> owned) {
+    int n = owned.size();
+    int max = Math.min(before.size(), n);
+    int head = 0;
+    while (head < max && before.get(head) == owned.get(head)) {
+      head++;
+    }
+    int tail = 0;
+    while (tail < max - head && before.get(before.size() - 1 - tail) == owned.get(n - 1 - tail)) {
+      tail++;
+    }
+    for (int i = head; i < n - tail; i++) {
+      if (!ActivePods.isActive(owned.get(i))) {
+        return active(owned);
+      }
+    }
+    return java.util.Collections.unmodifiableList(owned);
   }
 
   private static byte flags(Pod p, Map<String, String> templateLabels, int minReadySeconds, Instant now) {

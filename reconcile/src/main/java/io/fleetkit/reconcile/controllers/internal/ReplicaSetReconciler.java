@@ -82,7 +82,7 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
     if (satisfied && cacheExpectations.waiting(key)) {
       // the counts above are kept by a handler that runs after the cache changes, not with it: a worker reading
       // the cache in between sees the two disagree
-      satisfied = cacheExpectations.satisfied(key, owned,
+      satisfied = cacheExpectations.satisfiedInOrder(key, owned,
           name -> ctx.store().get(Pod.class, key.namespace(), name).isPresent(), now);
     }
     ReplicaSetPodCounts.Counts counts = podCounts.count(key, owned, rs.spec().template().labels(),
@@ -181,7 +181,7 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
     String uid = rs.metadata().uid();
     Lister<Pod> lister = ctx.lister(Pod.class);
     List<Pod> controlled = lister.byIndex(Lister.CONTROLLER_INDEX, uid);
-    if (Lister.sameObjects(controlled, lister.list(rs.metadata().namespace(), rs.spec().selector()))) {
+    if (lister.indexMatchesSelection(Lister.CONTROLLER_INDEX, uid, rs.metadata().namespace(), rs.spec().selector())) {
       // the usual case: every pod it controls is selected and every selected pod is controlled by it (not by
       // another owner, not an orphan): the loop below would keep each of them, releasing and adopting nothing.
       // The cache's list, as it is (immutable, the same instance while none of them changed)
