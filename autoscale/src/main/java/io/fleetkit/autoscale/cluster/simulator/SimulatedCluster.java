@@ -975,8 +975,8 @@ public final class SimulatedCluster {
   private Prepared prepare(PodInfo pod) {
     SimulationPodInfo noted = keepPreFilter && pod instanceof SimulationPodInfo s ? s : null;
     if (noted != null && noted.simulationNote() instanceof Prepared p && p.owner() == noteOwner
-        && (p.affinityRead() == null || sameViews(p.affinityRead(), affinityNodes()))
-        && (p.antiRead() == null || sameViews(p.antiRead(), antiNodes()))) {
+        && (p.affinityRead() == null || Lister.sameObjects(p.affinityRead(), affinityNodes()))
+        && (p.antiRead() == null || Lister.sameObjects(p.antiRead(), antiNodes()))) {
       return p;
     }
     SimCycleState state = new SimCycleState();
@@ -994,22 +994,6 @@ public final class SimulatedCluster {
       noted.simulationNote(readVolatile ? null : p);
     }
     return p;
-  }
-
-  /** Whether two lists hold the same views in the same order. */
-  private static boolean sameViews(List<NodeInfo> a, List<NodeInfo> b) {
-    if (a == b) {
-      return true;
-    }
-    if (a.size() != b.size()) {
-      return false;
-    }
-    for (int i = 0; i < a.size(); i++) {
-      if (a.get(i) != b.get(i)) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /**
