@@ -39,23 +39,9 @@ final class SnapshotNodeInfo implements NodeInfo {
   SnapshotNodeInfo(Node node, List<PodInfo> pods, List<PodInfo> withAffinity, List<PodInfo> withAnti,
       RequestedSum requested, long requestedCpu, long requestedMem, long requestedStorage, long nonZeroCpu,
       long nonZeroMem, long generation) {
-    this.node = node;
-    this.name = node.metadata().name();
-    this.labels = node.metadata().labels();
-    this.allocatable = node.allocatable();
-    this.unschedulable = node.spec().unschedulable();
-    this.taints = node.spec().taints();
-    this.pods = pods;
-    this.podCount = pods.size();
-    this.withAffinity = withAffinity;
-    this.withAnti = withAnti;
-    this.requested = requested;
-    this.requestedCpu = requestedCpu;
-    this.requestedMem = requestedMem;
-    this.requestedStorage = requestedStorage;
-    this.nonZeroCpu = nonZeroCpu;
-    this.nonZeroMem = nonZeroMem;
-    this.generation = generation;
+    this(node, node.metadata().name(), node.metadata().labels(), node.allocatable(), node.spec().unschedulable(),
+        node.spec().taints(), pods, withAffinity, withAnti, requested, requestedCpu, requestedMem, requestedStorage,
+        nonZeroCpu, nonZeroMem, generation);
   }
 
   /**
@@ -65,12 +51,21 @@ final class SnapshotNodeInfo implements NodeInfo {
   SnapshotNodeInfo(SnapshotNodeInfo before, List<PodInfo> pods, List<PodInfo> withAffinity, List<PodInfo> withAnti,
       RequestedSum requested, long requestedCpu, long requestedMem, long requestedStorage, long nonZeroCpu,
       long nonZeroMem, long generation) {
-    this.node = before.node;
-    this.name = before.name;
-    this.labels = before.labels;
-    this.allocatable = before.allocatable;
-    this.unschedulable = before.unschedulable;
-    this.taints = before.taints;
+    this(before.node, before.name, before.labels, before.allocatable, before.unschedulable, before.taints, pods,
+        withAffinity, withAnti, requested, requestedCpu, requestedMem, requestedStorage, nonZeroCpu, nonZeroMem,
+        generation);
+  }
+
+  private SnapshotNodeInfo(Node node, String name, Map<String, String> labels, ResourceList allocatable,
+      boolean unschedulable, List<Taint> taints, List<PodInfo> pods, List<PodInfo> withAffinity,
+      List<PodInfo> withAnti, RequestedSum requested, long requestedCpu, long requestedMem, long requestedStorage,
+      long nonZeroCpu, long nonZeroMem, long generation) {
+    this.node = node;
+    this.name = name;
+    this.labels = labels;
+    this.allocatable = allocatable;
+    this.unschedulable = unschedulable;
+    this.taints = taints;
     this.pods = pods;
     this.podCount = pods.size();
     this.withAffinity = withAffinity;
