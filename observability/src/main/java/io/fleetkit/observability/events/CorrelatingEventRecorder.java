@@ -61,9 +61,19 @@ public final class CorrelatingEventRecorder implements EventRecorder {
   @Override
   public void event(ObjectReference regarding, @Nullable ObjectReference related, String type, String reason,
       String action, String note) {
+    eventAt(clock.instant(), regarding, related, type, reason, action, note);
+  }
+
+  /**
+   * As {@link #event}, for an event that happened at {@code eventTime} (its {@code eventTime}, and its name's
+   * nanoseconds): for a caller that takes the time where the event happens and records it later on another thread,
+   * as client-go's recorder stamps an event before handing it to the broadcaster's goroutine.
+   */
+  public void eventAt(Instant eventTime, ObjectReference regarding, @Nullable ObjectReference related, String type,
+      String reason, String action, String note) {
     Event e;
     try {
-      e = make(regarding, related, type, reason, action, note);
+      e = make(eventTime, regarding, related, type, reason, action, note);
     } catch (RuntimeException ex) {
       LOG.debug("dropping {} event about {}: {}", reason, regarding, ex.getMessage());
       return;
@@ -76,9 +86,8 @@ public final class CorrelatingEventRecorder implements EventRecorder {
     write(r.event(), r.update());
   }
 
-  private Event make(ObjectReference regarding, @Nullable ObjectReference related, String type, String reason,
-      String action, String note) {
-    Instant now = clock.instant();
+  private Event make(Instant now, ObjectReference regarding, @Nullable ObjectReference related, String type,
+      String reason, String action, String note) {
     String ns = regarding.namespace().isEmpty() ? "default" : regarding.namespace();
     long nanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
     // unique names even when the clock does not move between two events

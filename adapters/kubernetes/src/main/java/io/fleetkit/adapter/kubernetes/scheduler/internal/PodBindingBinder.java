@@ -1,13 +1,9 @@
 package io.fleetkit.adapter.kubernetes.scheduler.internal;
 
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.framework.Binder;
 import io.fleetkit.api.framework.Status;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +25,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class PodBindingBinder implements Binder {
   private static final Logger LOG = LoggerFactory.getLogger(PodBindingBinder.class);
-  private static final String FLEETKIT_ANNOTATION_PREFIX = "fleetkit.io/";
 
   private final ApiRequests api;
   private final ForgottenPods forgotten;
@@ -53,7 +48,7 @@ public final class PodBindingBinder implements Binder {
       // The server already answered 409 or 404 for this pod; the scheduling loop removes it after this pass.
       return Status.error(what + ": the API server refused it for good earlier; not retrying");
     }
-    String body = bindingJson(api.client().getKubernetesSerialization(), pod, nodeName);
+    String body = RequestBodies.binding(pod, nodeName);
     ApiRequests.Outcome out = api.send(what,
         ApiRequests.podPath(pod.metadata().namespace(), pod.metadata().name(), "binding"), b -> {
           posted.incrementAndGet();
@@ -85,35 +80,5 @@ public final class PodBindingBinder implements Binder {
         return Status.error(what + ": rejected: " + out.detail());
       }
     }
-  }
-
-  /**
-   * The Binding's JSON. Built as maps rather than through fabric8's builders and bean serializer, which cost more
-   * than the rest of the request on the client's side; the JSON is the same.
-   */
-  static String bindingJson(KubernetesSerialization json, Pod pod, String nodeName) {
-    Map<String, Object> metadata = new LinkedHashMap<>();
-    metadata.put("name", pod.metadata().name());
-    metadata.put("namespace", pod.metadata().namespace());
-    if (!pod.metadata().uid().isEmpty()) {
-      metadata.put("uid", pod.metadata().uid());
-    }
-    // FleetKit's annotations on the pod (e.g. the GPU ids the GPU plugins chose) travel with the Binding, whose
-    // annotations the API server copies onto the pod.
-    Map<String, String> annotations = new TreeMap<>();
-    pod.metadata().annotations().forEach((k, v) -> {
-      if (k.startsWith(FLEETKIT_ANNOTATION_PREFIX)) {
-        annotations.put(k, v);
-      }
-    });
-    if (!annotations.isEmpty()) {
-      metadata.put("annotations", annotations);
-    }
-    Map<String, Object> binding = new LinkedHashMap<>();
-    binding.put("apiVersion", "v1");
-    binding.put("kind", "Binding");
-    binding.put("metadata", metadata);
-    binding.put("target", Map.of("apiVersion", "v1", "kind", "Node", "name", nodeName));
-    return json.asJson(binding);
   }
 }

@@ -1,10 +1,6 @@
 package io.fleetkit.adapter.kubernetes.scheduler.internal;
 
-import io.fabric8.kubernetes.api.model.MicroTime;
-import io.fabric8.kubernetes.api.model.events.v1.EventBuilder;
-import io.fabric8.kubernetes.api.model.events.v1.EventSeriesBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fleetkit.api.events.Event;
 import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.events.ObjectReference;
@@ -16,15 +12,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.util.ArrayDeque;
-import java.util.LinkedHashMap;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -38,23 +31,25 @@ import org.slf4j.LoggerFactory;
  * {@link CorrelatingEventRecorder}, so repeats become a growing {@code series} on one Event and spam is dropped as
  * client-go's correlator does.
  *
- * <p>Events are best effort, as client-go's event broadcaster makes them: the caller never waits for the API server.
- * client-go posts each Event on a goroutine of its own; here each is an asynchronous request ({@link
- * ApiRequests#sendAsync}), started on the caller's thread when fewer than {@value #POSTERS} are in flight, else queued
- * and started as one in flight ends. At most {@value #MAX_QUEUED} wait (client-go's {@code maxQueuedEvents}); further
- * ones are dropped and counted ({@link #dropped()}). No thread is held per request: a bound of requests in flight
- * rather than of threads, so that at the API server's latency the Events keep pace with the bindings (one
- * {@code Scheduled} Event per pod bound) instead of being dropped. A failed post is logged, never thrown. A request is
- * retried on 429, 5xx and connection failures as the scheduler's other writes are ({@link ApiRequests}); a success's
- * body is not read. Thread-safe.
+ * <p>Events are best effort, as client-go's event broadcaster makes them: the caller never waits for the API server,
+ * nor for the correlator. The caller takes the event's time and hands a compact record to a queue; this class's one
+ * events thread (named {@value #THREAD_NAME}) builds each Event, correlates it, writes its JSON and starts its request,
+ * as client-go's broadcaster correlates and records on its own goroutine what the recorder handed it through a
+ * channel. A request is asynchronous ({@link ApiRequests#sendAsync}); at most {@value #POSTERS} are in flight, and
+ * the events thread waits for one of them to end before it starts another. At most {@value #MAX_QUEUED} events wait
+ * beyond those in flight (client-go's {@code maxQueuedEvents}); further ones are dropped and counted
+ * ({@link #dropped()}). A bound of requests in flight rather than of threads, so that at the API server's latency
+ * the Events keep pace with the bindings (one {@code Scheduled} Event per pod bound) instead of being dropped. A
+ * failed post is logged, never thrown. A request is retried on 429, 5xx and connection failures as the scheduler's
+ * other writes are ({@link ApiRequests}); a success's body is not read. Thread-safe.
  */
 public final class SchedulingEvents implements EventRecorder, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulingEvents.class);
   public static final String REASON_SCHEDULED = EventRecorder.SCHEDULED;
   public static final String REASON_FAILED = EventRecorder.FAILED_SCHEDULING;
   public static final String REASON_PREEMPTED = EventRecorder.PREEMPTED;
-  private static final DateTimeFormatter MICRO_TIME =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
+  /** The events thread's name. */
+  public static final String THREAD_NAME = "fleetkit-events";
 
   /** Events waiting to be posted beyond which new ones are dropped (client-go's {@code maxQueuedEvents}). */
   public static final int MAX_QUEUED = 1000;
@@ -66,28 +61,38 @@ public final class SchedulingEvents implements EventRecorder, AutoCloseable {
   public static final int POSTERS = 64;
   private static final String MERGE_PATCH = "application/merge-patch+json";
 
-  private final KubernetesClient client;
+  private final Clock clock;
   private final ApiRequests api;
   private final CorrelatingEventRecorder recorder;
   private final AtomicLong dropped = new AtomicLong();
-  /** Requests waiting for one of the {@value #POSTERS} places in flight; guarded by {@code this}. */
-  private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
-  /** Requests in flight; guarded by {@code this}. */
-  private int inFlight;
-  /** Guarded by {@code this}. */
-  private boolean closed;
+  /** Events handed over and not yet ended: waiting, being correlated, or in flight. */
+  private final AtomicInteger accepted = new AtomicInteger();
+  /** Places in flight. */
+  private final Semaphore places = new Semaphore(POSTERS);
+  /** Events handed over by callers, in order; bounded by {@link #accepted}. */
+  private final LinkedBlockingQueue<Recorded> queue = new LinkedBlockingQueue<>();
+  private final Thread thread;
+  /** Whether the event the events thread is recording was handed to the sink; the events thread's own. */
+  private boolean posted;
+  private volatile boolean closed;
 
   /**
+   * Starts the events thread.
+   *
    * @param controller {@code reportingController} (the scheduler name)
    * @param instance {@code reportingInstance} (this replica's identity)
    */
   public SchedulingEvents(KubernetesClient client, String controller, String instance, Clock clock) {
-    this.client = Objects.requireNonNull(client, "client");
+    Objects.requireNonNull(client, "client");
+    this.clock = Objects.requireNonNull(clock, "clock");
     // Events are posted whether or not this replica leads (a replica that does not lead makes none).
     this.api = new ApiRequests(client, () -> true, 3, Duration.ofMillis(100), Duration.ofSeconds(1),
         Duration.ofSeconds(10));
     this.recorder = CorrelatingEventRecorder.create(new ApiSink(), clock, controller, instance,
         EventCorrelator.create(clock));
+    this.thread = new Thread(this::run, THREAD_NAME);
+    thread.setDaemon(true);
+    thread.start();
   }
 
   /** Events dropped because {@value #MAX_QUEUED} were already waiting to be posted. */
@@ -98,7 +103,7 @@ public final class SchedulingEvents implements EventRecorder, AutoCloseable {
   @Override
   public void event(ObjectReference regarding, @Nullable ObjectReference related, String type, String reason,
       String action, String note) {
-    recorder.event(regarding, related, type, reason, action, note);
+    hand(new Recorded(regarding, related, type, reason, action, note, clock.instant()));
   }
 
   private static ObjectReference pod(String namespace, String name, String uid) {
@@ -122,63 +127,59 @@ public final class SchedulingEvents implements EventRecorder, AutoCloseable {
         "Preempted by pod " + preemptorKey + (nodeName.isEmpty() ? "" : " on node " + nodeName));
   }
 
-  /**
-   * The events.k8s.io/v1 Event that {@code e} is created as. Built as maps rather than through fabric8's builders and
-   * bean serializer, which cost more than the rest of the request on the client's side (an Event goes out for every
-   * pod bound); the JSON is the same object (read back by fabric8, it equals the builder's).
-   */
-  static String eventJson(KubernetesSerialization json, Event e) {
-    Map<String, Object> event = new LinkedHashMap<>();
-    event.put("apiVersion", Event.API_VERSION);
-    event.put("kind", Event.KIND);
-    Map<String, Object> metadata = new LinkedHashMap<>();
-    metadata.put("name", e.metadata().name());
-    metadata.put("namespace", e.metadata().namespace());
-    event.put("metadata", metadata);
-    event.put("action", e.action());
-    event.put("eventTime", MICRO_TIME.format(e.eventTime()));
-    event.put("note", e.note());
-    event.put("reason", e.reason());
-    event.put("regarding", reference(e.regarding()));
-    if (e.related() != null) {
-      event.put("related", reference(e.related()));
+  /** Queues {@code r} for the events thread, or drops it when {@value #MAX_QUEUED} wait beyond those in flight. */
+  private void hand(Recorded r) {
+    if (closed) {
+      LOG.debug("not posting {} event about {}: closed", r.reason(), r.regarding());
+      return;
     }
-    event.put("reportingController", e.reportingController());
-    event.put("reportingInstance", e.reportingInstance());
-    if (e.series() != null) {
-      event.put("series", Map.of("count", e.series().count(),
-          "lastObservedTime", MICRO_TIME.format(e.series().lastObservedTime())));
+    if (accepted.incrementAndGet() > POSTERS + MAX_QUEUED) {
+      accepted.decrementAndGet();
+      if (dropped.incrementAndGet() % MAX_QUEUED == 1) {
+        LOG.warn("{} events waiting to be posted; dropping {} event about {} ({} dropped so far)", MAX_QUEUED,
+            r.reason(), r.regarding(), dropped.get());
+      }
+      return;
     }
-    event.put("type", e.type());
-    return json.asJson(event);
+    queue.add(r);
   }
 
-  private static Map<String, Object> reference(ObjectReference r) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("apiVersion", r.apiVersion());
-    if (!r.fieldPath().isEmpty()) {
-      m.put("fieldPath", r.fieldPath());
+  /** The events thread: builds, correlates and starts each event's request in the order they were handed over. */
+  private void run() {
+    try {
+      while (true) {
+        Recorded r = queue.take();
+        places.acquire();
+        posted = false;
+        try {
+          recorder.eventAt(r.at(), r.regarding(), r.related(), r.type(), r.reason(), r.action(), r.note());
+        } catch (RuntimeException e) {
+          LOG.debug("recording {} event about {} failed: {}", r.reason(), r.regarding(), e.toString());
+        }
+        if (!posted) { // the spam filter dropped it, or it could not be built
+          places.release();
+          ended();
+        }
+      }
+    } catch (InterruptedException e) {
+      // close(): the events still waiting are dropped
     }
-    m.put("kind", r.kind());
-    m.put("name", r.name());
-    if (!r.namespace().isEmpty()) {
-      m.put("namespace", r.namespace());
-    }
-    if (!r.uid().isEmpty()) {
-      m.put("uid", r.uid());
-    }
-    return m;
   }
 
-  private static MicroTime micro(Instant t) {
-    return new MicroTime(MICRO_TIME.format(t));
+  /** An event's life ended: its request ended, or it was not posted. */
+  private void ended() {
+    if (accepted.decrementAndGet() == 0 && closed) {
+      synchronized (this) {
+        notifyAll();
+      }
+    }
   }
 
-  /** Starts or queues the API requests; answers at once with the event as sent. */
+  /** Writes for the recorder, on the events thread: starts the request in the place the thread holds. */
   private final class ApiSink implements EventSink {
     @Override
     public Event create(Event e) {
-      post(e, () -> createNow(e));
+      start(e, () -> createNow(e));
       return e;
     }
 
@@ -187,13 +188,8 @@ public final class SchedulingEvents implements EventRecorder, AutoCloseable {
       // kube's events recorder: a PATCH of the series; 404 means the Event expired, so CREATE. client-go sends it as
       // a strategic merge patch; for a body holding only the series (an object, no lists) a JSON merge patch is the
       // same change, and every API server and stand-in accepts it.
-      post(e, () -> {
-        var patch = new EventBuilder()
-            .withNewMetadata().withNamespace(e.metadata().namespace()).withName(e.metadata().name()).endMetadata()
-            .withSeries(new EventSeriesBuilder().withCount(e.series().count())
-                .withLastObservedTime(micro(e.series().lastObservedTime())).build())
-            .build();
-        String body = client.getKubernetesSerialization().asJson(patch);
+      start(e, () -> {
+        String body = RequestBodies.seriesPatch(e);
         return api.sendAsync("patching event " + e.metadata().name(),
             path(e.metadata().namespace(), e.metadata().name()), b -> b.patch(MERGE_PATCH, body))
             .thenCompose(out -> {
@@ -208,7 +204,7 @@ public final class SchedulingEvents implements EventRecorder, AutoCloseable {
     }
 
     private CompletableFuture<ApiRequests.Outcome> createNow(Event e) {
-      String body = eventJson(client.getKubernetesSerialization(), e);
+      String body = RequestBodies.event(e);
       return api.sendAsync("posting event " + e.metadata().name(), path(e.metadata().namespace(), ""),
           b -> b.post("application/json", body)).whenComplete((out, t) -> logFailure(e, out));
     }
@@ -219,77 +215,28 @@ public final class SchedulingEvents implements EventRecorder, AutoCloseable {
       }
     }
 
-    /** Starts {@code call} now if fewer than {@value #POSTERS} are in flight, else queues it, else drops it. */
-    private void post(Event e, Supplier<CompletableFuture<ApiRequests.Outcome>> call) {
-      Pending p = new Pending(e, call);
-      synchronized (SchedulingEvents.this) {
-        if (closed) {
-          LOG.debug("not posting {} event about {}: closed", e.reason(), e.regarding());
-          return;
-        }
-        if (inFlight >= POSTERS) {
-          if (waiting.size() < MAX_QUEUED) {
-            waiting.add(p);
-          } else if (dropped.incrementAndGet() % MAX_QUEUED == 1) {
-            LOG.warn("{} events waiting to be posted; dropping {} event about {} ({} dropped so far)", MAX_QUEUED,
-                e.reason(), e.regarding(), dropped.get());
-          }
-          return;
-        }
-        inFlight++;
+    /** Starts {@code call}; its place in flight is handed on when it ends. */
+    private void start(Event e, Supplier<CompletableFuture<ApiRequests.Outcome>> call) {
+      posted = true;
+      CompletableFuture<ApiRequests.Outcome> f;
+      try {
+        f = call.get();
+      } catch (RuntimeException ex) {
+        f = CompletableFuture.failedFuture(ex);
       }
-      start(p);
-    }
-
-    /**
-     * Runs requests that hold a place in flight: {@code p}, then, as each ends, the next one waiting. A request that
-     * ended at once (e.g. not sent) hands its place on in this loop rather than from its completion, so that a long
-     * queue of such requests does not nest one call per request.
-     */
-    private void start(Pending p) {
-      for (Pending next = p; next != null; next = release()) {
-        CompletableFuture<ApiRequests.Outcome> f;
-        try {
-          f = next.call().get();
-        } catch (RuntimeException ex) {
-          f = CompletableFuture.failedFuture(ex);
+      f.whenComplete((out, t) -> {
+        if (t != null) {
+          LOG.debug("posting {} event about {} failed: {}", e.reason(), e.regarding(), t.toString());
         }
-        if (!f.isDone()) {
-          Pending running = next;
-          f.whenComplete((out, t) -> {
-            ended(running, t);
-            Pending following = release();
-            if (following != null) {
-              start(following);
-            }
-          });
-          return;
-        }
-        ended(next, f.isCompletedExceptionally() ? f.handle((o, t) -> t).join() : null);
-      }
-    }
-
-    private void ended(Pending p, @Nullable Throwable t) {
-      if (t != null) {
-        LOG.debug("posting {} event about {} failed: {}", p.event().reason(), p.event().regarding(), t.toString());
-      }
-    }
-
-    /** Gives a place in flight that ended to the next request waiting (returned), or frees it ({@code null}). */
-    private @Nullable Pending release() {
-      synchronized (SchedulingEvents.this) {
-        Pending next = waiting.poll();
-        if (next == null) {
-          inFlight--;
-          SchedulingEvents.this.notifyAll();
-        }
-        return next;
-      }
+        places.release();
+        ended();
+      });
     }
   }
 
-  /** An event's request, not yet started. */
-  private record Pending(Event event, Supplier<CompletableFuture<ApiRequests.Outcome>> call) {}
+  /** An event as its caller handed it over, with the time it happened. */
+  private record Recorded(ObjectReference regarding, @Nullable ObjectReference related, String type, String reason,
+      String action, String note, Instant at) {}
 
   /** {@code /apis/events.k8s.io/v1/namespaces/NS/events[/NAME]}. */
   private static String path(String namespace, String name) {
@@ -298,22 +245,24 @@ public final class SchedulingEvents implements EventRecorder, AutoCloseable {
   }
 
   /**
-   * Stops taking events and waits up to 2 seconds for the queued and in-flight ones to be posted (those still waiting
-   * then are dropped). Idempotent.
+   * Stops taking events and waits up to 2 seconds for the queued and in-flight ones to be posted; then stops the
+   * events thread (those still waiting are dropped; requests in flight end on their own). Idempotent.
    */
   @Override
   public void close() {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+    closed = true;
     synchronized (this) {
-      closed = true;
       try {
-        for (long left = deadline - System.nanoTime(); inFlight > 0 && left > 0; left = deadline - System.nanoTime()) {
+        for (long left = deadline - System.nanoTime(); accepted.get() > 0 && left > 0;
+            left = deadline - System.nanoTime()) {
           TimeUnit.NANOSECONDS.timedWait(this, left);
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
-      waiting.clear();
     }
+    thread.interrupt();
+    queue.clear();
   }
 }

@@ -16,8 +16,8 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Event body {@link SchedulingEvents} posts, built from maps: read back by fabric8, it is the object fabric8's
- * builder makes from the same event (the mapping it replaced), with and without the optional parts.
+ * The Event body {@link SchedulingEvents} posts ({@link RequestBodies#event}): read back by fabric8, it is the
+ * object fabric8's builder makes from the same event (the mapping it replaced), with and without the optional parts.
  */
 final class SchedulingEventsJsonTest {
   private static final KubernetesSerialization JSON = new KubernetesSerialization();
@@ -27,7 +27,7 @@ final class SchedulingEventsJsonTest {
   void eventJson_scheduledEventWithUid_readsBackAsTheBuildersEvent() {
     Event e = event(new ObjectReference("v1", "Pod", "default", "web-0", "uid-1", ""), null, null);
 
-    String json = SchedulingEvents.eventJson(JSON, e);
+    String json = RequestBodies.event(e);
 
     assertThat(JSON.unmarshal(json, io.fabric8.kubernetes.api.model.events.v1.Event.class)).isEqualTo(builders(e));
     assertThat(json).contains("\"eventTime\":\"2026-12-02T05:06:07.123456Z\"").doesNotContain("related")
@@ -39,7 +39,7 @@ final class SchedulingEventsJsonTest {
     Event e = event(new ObjectReference("v1", "Pod", "default", "web-0", "", "spec.containers{main}"),
         new ObjectReference("v1", "Node", "", "n1", "", ""), new EventSeries(3, T.plusSeconds(60)));
 
-    String json = SchedulingEvents.eventJson(JSON, e);
+    String json = RequestBodies.event(e);
 
     assertThat(JSON.unmarshal(json, io.fabric8.kubernetes.api.model.events.v1.Event.class)).isEqualTo(builders(e));
     assertThat(json).contains("\"count\":3").doesNotContain("\"uid\"");
@@ -51,7 +51,7 @@ final class SchedulingEventsJsonTest {
         "Scheduled", regarding, related, "Successfully assigned default/web-0 to n1", Event.NORMAL, 0, null, null);
   }
 
-  /** The mapping through fabric8's builders that {@link SchedulingEvents#eventJson} replaced. */
+  /** The mapping through fabric8's builders that {@link RequestBodies#event} replaced. */
   private static io.fabric8.kubernetes.api.model.events.v1.Event builders(Event e) {
     return new EventBuilder()
         .withNewMetadata().withNamespace(e.metadata().namespace()).withName(e.metadata().name()).endMetadata()
