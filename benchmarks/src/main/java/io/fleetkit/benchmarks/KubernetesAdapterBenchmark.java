@@ -62,8 +62,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * watch events; not reading the requests), plus the burst of creations. Then the requests the server answered during
  * the operation (bindings and Events; a watch's opening request too).
  *
- * <p>Checked after every iteration (the run fails otherwise): the server bound every pod (none lost) and refused no
- * binding as already bound (none bound twice).
+ * <p>Checked after every iteration (the run fails otherwise): the server bound every pod (none lost), refused no
+ * binding as already bound (none bound twice), and received one {@code Scheduled} Event per pod, the adapter having
+ * dropped none (the Events still in flight when the last binding lands are waited for outside the measurement).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -120,6 +121,8 @@ public class KubernetesAdapterBenchmark {
   private long loadCpuEnd;
   private int boundBefore;
   private int twiceBefore;
+  private long eventsBefore;
+  private long droppedBefore;
   private long requestsStart;
   private long requestsEnd;
 
@@ -187,6 +190,8 @@ public class KubernetesAdapterBenchmark {
     server.stagePods(batch);
     boundBefore = server.bound();
     twiceBefore = server.secondBindings();
+    eventsBefore = server.eventsCreated();
+    droppedBefore = scheduler.droppedEvents();
   }
 
   @Benchmark
@@ -243,6 +248,9 @@ public class KubernetesAdapterBenchmark {
     System.out.println("requests answered during the operation: " + (requestsEnd - requestsStart));
     int bound = server.bound() - boundBefore;
     int twice = server.secondBindings() - twiceBefore;
+    long events = awaitScheduledEvents();
+    long dropped = scheduler.droppedEvents() - droppedBefore;
+    System.out.println("Scheduled Events created: " + events + ", dropped by the adapter: " + dropped);
     if (freshEachIteration) {
       stop();
     } else {
@@ -254,6 +262,24 @@ public class KubernetesAdapterBenchmark {
     if (twice != 0) {
       throw new IllegalStateException(twice + " binding requests for pods already bound");
     }
+    if (dropped != 0 || events != adapterPods) {
+      throw new IllegalStateException("Scheduled Events: " + events + " created for " + adapterPods
+          + " pods bound, " + dropped + " dropped by the adapter");
+    }
+  }
+
+  /**
+   * The Events the server received for this iteration's pods: those still in flight or queued when the last binding
+   * landed arrive after the measurement, so this waits (up to 30 s) for one per pod, and no more than that arrives
+   * in 50 ms more.
+   */
+  private long awaitScheduledEvents() throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (server.eventsCreated() - eventsBefore < adapterPods && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    Thread.sleep(50);
+    return server.eventsCreated() - eventsBefore;
   }
 
   /** Deletes the iteration's pods in the server and waits until the scheduler's cache holds none. */

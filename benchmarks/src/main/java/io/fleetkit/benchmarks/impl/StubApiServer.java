@@ -40,10 +40,11 @@ import java.util.regex.Pattern;
  * stream the objects' JSON, as against a real API server; this stand-in's own work per request is kept small because it
  * shares the machine with the scheduler it measures.
  *
- * <p>It counts the bindings it accepted and those refused because the pod was already bound: the benchmark's "no pod
- * bound twice, none lost". Thread-safe.
+ * <p>It counts the bindings it accepted and those refused because the pod was already bound (the benchmark's "no pod
+ * bound twice, none lost"), and the Events created. Thread-safe.
  */
 public final class StubApiServer implements AutoCloseable {
+  private static final String EVENTS_PREFIX = "/apis/events.k8s.io/";
   private static final Pattern POD_CREATE = Pattern.compile("^/api/v1/namespaces/([^/]+)/pods$");
   private static final Pattern BINDING = Pattern.compile("^/api/v1/namespaces/([^/]+)/pods/([^/]+)/binding$");
   private static final Pattern BINDING_TARGET = Pattern.compile("\"target\"\\s*:\\s*\\{[^}]*\"name\"\\s*:\\s*\"([^\"]+)\"");
@@ -82,6 +83,7 @@ public final class StubApiServer implements AutoCloseable {
   private final AtomicInteger bound = new AtomicInteger();
   private final AtomicInteger secondBindings = new AtomicInteger();
   private final AtomicLong requests = new AtomicLong();
+  private final AtomicLong eventsCreated = new AtomicLong();
   private volatile long latencyNanos;
   private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
   private final LongAdder serverCpuNanos = new LongAdder();
@@ -304,6 +306,11 @@ public final class StubApiServer implements AutoCloseable {
     return http.webSockets();
   }
 
+  /** events.k8s.io Events created (POSTed) so far. */
+  public long eventsCreated() {
+    return eventsCreated.get();
+  }
+
   /** Requests answered. */
   public long requests() {
     return requests.get();
@@ -353,6 +360,9 @@ public final class StubApiServer implements AutoCloseable {
       bind(ex, m.group(1), m.group(2), r.body());
     } else {
       // Events and anything else the scheduler writes: accepted as sent.
+      if ("POST".equals(method) && path.startsWith(EVENTS_PREFIX)) {
+        eventsCreated.incrementAndGet();
+      }
       ex.respond("POST".equals(method) ? 201 : 200, r.body().length == 0 ? "{}"
           : new String(r.body(), StandardCharsets.UTF_8));
     }

@@ -223,6 +223,14 @@ public final class KubernetesScheduler implements AutoCloseable {
     return statusWriter.patches();
   }
 
+  /**
+   * How many Events this replica dropped without posting them because {@value SchedulingEvents#MAX_QUEUED} were
+   * already waiting to be posted (client-go's {@code maxQueuedEvents}).
+   */
+  public long droppedEvents() {
+    return events.dropped();
+  }
+
   /** How many preemption victims this replica has deleted (a victim found already gone counts too). */
   public long preemptionDeletes() {
     return evictor.deleted();
