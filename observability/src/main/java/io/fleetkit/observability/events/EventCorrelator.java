@@ -101,6 +101,12 @@ public final class EventCorrelator {
   private final Map<String, TokenBucket> spam;
   private final Map<String, AggregateRecord> aggregates;
   private final Map<String, EventLog> logs;
+  /**
+   * The event {@link #correlate} returned last and its {@link #eventKey} when known ({@code null} otherwise): a
+   * recorder hands that same event to {@link #updateState} once written, whose key then need not be built again.
+   */
+  private @Nullable Event lastObserved;
+  private @Nullable String lastObservedKey;
 
   private EventCorrelator(Builder b) {
     this.clock = b.clock;
@@ -200,6 +206,9 @@ public final class EventCorrelator {
     }
     logs.put(cacheKey, new EventLog(observed.count(), observed.eventTime(), observed.metadata().name(),
         observed.metadata().resourceVersion()));
+    lastObserved = observed;
+    // observed differs from event only in metadata, time and series unless it was aggregated (another note)
+    lastObservedKey = candidate == event ? key : null;
     // 3. spam filter
     TokenBucket bucket = spam.computeIfAbsent(spamKeyFunc.apply(observed), k -> new TokenBucket(qps, burst));
     if (!bucket.tryAccept(clock.instant())) {
@@ -210,7 +219,8 @@ public final class EventCorrelator {
 
   /** Records the server's copy of a written event (client-go's {@code UpdateState}). */
   public synchronized void updateState(Event stored) {
-    logs.put(eventKey(stored), new EventLog(stored.count(), stored.eventTime(), stored.metadata().name(),
+    String key = stored == lastObserved && lastObservedKey != null ? lastObservedKey : eventKey(stored);
+    logs.put(key, new EventLog(stored.count(), stored.eventTime(), stored.metadata().name(),
         stored.metadata().resourceVersion()));
   }
 

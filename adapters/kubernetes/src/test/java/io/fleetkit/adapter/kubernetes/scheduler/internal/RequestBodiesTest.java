@@ -31,7 +31,7 @@ import tools.jackson.databind.JsonNode;
  * {@link RequestBodies} against Jackson: for any event and any pod (strings with quotes, backslashes, control and
  * non-ASCII characters included), the text written directly is the text fabric8's Jackson mapper writes for the same
  * object built as maps (the way the bodies were made before), byte for byte; the series patch reads back as the
- * tree fabric8's builder makes.
+ * tree fabric8's builder makes; the times are the {@code MicroTime} formatter's text for any instant.
  */
 final class RequestBodiesTest {
   private static final KubernetesSerialization JSON = new KubernetesSerialization();
@@ -52,6 +52,20 @@ final class RequestBodiesTest {
     Event repeated = e.withSeries(new EventSeries(7, last));
     JsonNode written = JSON.unmarshal(RequestBodies.seriesPatch(repeated), JsonNode.class);
     assertThat(written).isEqualTo(JSON.unmarshal(JSON.asJson(builderPatch(repeated)), JsonNode.class));
+  }
+
+  @Property(tries = 1000)
+  void microTime_anyInstant_isTheFormattersText(@ForAll("anyTimes") Instant t) {
+    assertThat(RequestBodies.microTime(new StringBuilder(), t).toString())
+        .isEqualTo(RequestBodies.MICRO_TIME.format(t));
+  }
+
+  @Provide
+  Arbitrary<Instant> anyTimes() {
+    return Arbitraries.oneOf(times(), Arbitraries.longs().between(-100_000_000_000_000L,
+        100_000_000_000_000L).map(Instant::ofEpochSecond), Arbitraries.of(Instant.EPOCH,
+        Instant.parse("9999-12-31T23:59:59.999999999Z"), Instant.parse("0000-01-01T00:00:00Z"),
+        Instant.parse("2024-02-29T12:00:00.000001Z")));
   }
 
   @Test
