@@ -6,8 +6,9 @@
  * scheduler's writes with one retry policy; {@code PodBindingBinder} posts {@code pods/binding};
  * {@code PodStatusWriter} patches {@code pods/status} (PodScheduled, nominatedNodeName, DisruptionTarget);
  * {@code PreemptionEvictor} marks and deletes preemption victims; {@code SchedulingEvents} posts events.k8s.io/v1
- * Events from its own thread; {@code RequestBodies} writes the Binding and Event JSON; {@code ForgottenPods} remembers pods whose binding the API server refused for good (409, 404);
- * {@code EvictedPods} tracks victims being deleted. Each class states its thread-safety.
+ * Events from its own thread; {@code RequestBodies} writes the Binding and Event JSON; {@code ForgottenPods}
+ * remembers pods whose binding the API server refused for good (409, 404); {@code EvictedPods} tracks victims being
+ * deleted. Each class states its thread-safety.
  */
 @NullMarked
 package io.fleetkit.adapter.kubernetes.scheduler.internal;
