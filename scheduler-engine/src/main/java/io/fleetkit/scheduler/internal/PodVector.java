@@ -20,6 +20,8 @@ final class PodVector {
   private static final PodInfo[] NONE = new PodInfo[0];
 
   private PodInfo[] items = NONE;
+  /** {@code items[i].key().hashCode()}: a removal scans these ints rather than following each pod to its key. */
+  private int[] hashes = new int[0];
   private int size;
   /** The longest prefix of {@code items} a snapshot holds: positions below it are never written again. */
   private int published;
@@ -27,16 +29,21 @@ final class PodVector {
   void add(PodInfo p) {
     if (size == items.length) {
       items = Arrays.copyOf(items, Math.max(4, size * 2));
+      hashes = Arrays.copyOf(hashes, items.length);
       published = 0;
     }
+    hashes[size] = p.key().hashCode();
     items[size++] = p;
   }
 
   /** Removes the pod with {@code key}; returns it, or null when it is not here. */
   @Nullable PodInfo remove(String key) {
+    int h = key.hashCode();
+    int[] hs = hashes;
     for (int i = 0; i < size; i++) {
-      if (items[i].key().equals(key)) {
+      if (hs[i] == h && items[i].key().equals(key)) {
         PodInfo removed = items[i];
+        System.arraycopy(hs, i + 1, hs, i, size - i - 1); // read by this vector alone: no snapshot holds it
         if (i >= published) { // no snapshot holds position i or any after it
           System.arraycopy(items, i + 1, items, i, size - i - 1);
           items[--size] = null;
