@@ -14,6 +14,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class CacheNode {
   final String name;
+  /** When this entry was created, counting from 1: the cache's node order, in which snapshots place nodes. */
+  final long order;
   @Nullable Node node;
   final PodVector pods = new PodVector();
   final PodVector withAffinity = new PodVector();
@@ -29,12 +31,20 @@ final class CacheNode {
   /** Neighbours in the cache's list, most recently changed first. */
   @Nullable CacheNode prev;
   @Nullable CacheNode next;
-  /** Position in the snapshot's node array, or -1. */
+  /**
+   * The position last placed or found in the snapshot the cache keeps up to date, or -1: a hint, checked against that
+   * snapshot's orders, as a removal shifts later positions without visiting their nodes.
+   */
   int snapshotIndex = -1;
+  /** Whether that snapshot holds this node. */
+  boolean inPlaced;
+  /** Whether the node is on the cache's list of nodes added or removed since that snapshot was brought up to date. */
+  boolean membershipQueued;
   private @Nullable SnapshotNodeInfo view;
 
-  CacheNode(String name) {
+  CacheNode(String name, long order) {
     this.name = name;
+    this.order = order;
   }
 
   void addPod(PodInfo p) {

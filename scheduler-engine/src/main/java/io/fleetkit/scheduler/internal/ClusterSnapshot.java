@@ -4,6 +4,7 @@ import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.Snapshot;
 import io.fleetkit.scheduler.nodetable.NodeTable;
 import java.util.AbstractList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +13,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The scheduler's one snapshot, refreshed by {@link SchedulerCache#updateSnapshot} before each cycle: only nodes whose
- * generation moved are replaced; the node order and the affinity lists are rebuilt only when membership changes.
+ * generation moved are replaced; a removed node's position is closed by moving the later rows down (one block move
+ * per column), an added one is appended, and the affinity lists are rebuilt from the table's flags when membership
+ * changes.
  * The nodes live in a {@link NodeTable} (object views plus the hot fields in primitive arrays), which the Filter and
  * Score loops walk by position. Immutable while a cycle runs (plugins may read it from several threads).
  */
@@ -21,7 +24,13 @@ public final class ClusterSnapshot implements Snapshot, NodeTable.Source {
   long nodeListVersion = -1;
   final NodeTable table = new NodeTable();
   int size;
-  final Map<String, Integer> indexByName = new HashMap<>();
+  /**
+   * The cache's nodes this snapshot holds, by name; a node's position is found from its creation order
+   * ({@link CacheNode#order}), which {@code orders} lists ascending by position (the cache's node order), so that
+   * positions shifted by a removal need no update per node.
+   */
+  final Map<String, CacheNode> byName = new HashMap<>();
+  long[] orders = new long[0];
   int[] affinityIdx = new int[0];
   int affinitySize;
   int[] antiIdx = new int[0];
@@ -52,14 +61,26 @@ public final class ClusterSnapshot implements Snapshot, NodeTable.Source {
 
   @Override
   public @Nullable NodeInfo get(String nodeName) {
-    Integer i = indexByName.get(nodeName);
-    return i == null ? null : table.view(i);
+    int i = indexOf(nodeName);
+    return i < 0 ? null : table.view(i);
   }
 
   /** The position of {@code nodeName} in {@link #nodes()}, or -1. */
   int indexOf(String nodeName) {
-    Integer i = indexByName.get(nodeName);
-    return i == null ? -1 : i;
+    CacheNode n = byName.get(nodeName);
+    return n == null ? -1 : positionOf(n);
+  }
+
+  /**
+   * The position of {@code n}, which this snapshot holds: its {@link CacheNode#snapshotIndex} when that still names
+   * it (the last position the cache placed or found it at), else a binary search of {@link #orders}.
+   */
+  int positionOf(CacheNode n) {
+    int i = n.snapshotIndex;
+    if (i >= 0 && i < size && orders[i] == n.order) {
+      return i;
+    }
+    return Arrays.binarySearch(orders, 0, size, n.order);
   }
 
   @Override

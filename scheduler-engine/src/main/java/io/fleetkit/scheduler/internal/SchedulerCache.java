@@ -47,13 +47,18 @@ public final class SchedulerCache {
   private long generation;
   private long nodeListVersion;
   private int realNodes;
+  /** The last {@link CacheNode#order} given out. */
+  private long lastOrder;
   /**
-   * The snapshot whose positions the nodes' {@link CacheNode#snapshotIndex} describe (the one last rebuilt), and the
-   * names of nodes removed since then that it may still hold: its next rebuild re-places only positions that
-   * changed. Any other snapshot is rebuilt from scratch.
+   * The snapshot whose membership the nodes' {@link CacheNode#inPlaced} describe (the one last built from scratch),
+   * and the nodes added or removed since it was last brought up to date: its next update removes and appends just
+   * those. Any other snapshot is rebuilt from scratch.
    */
   private @Nullable ClusterSnapshot placed;
-  private final List<String> leftSinceRebuild = new ArrayList<>();
+  private final List<CacheNode> membershipChanged = new ArrayList<>();
+  /** Scratch for {@link #applyMembership}. */
+  private int[] removedPositions = new int[8];
+  private final List<CacheNode> added = new ArrayList<>();
 
   /** @param assumedTtlNanos how long a pod whose binding finished stays assumed; 0 for ever */
   public SchedulerCache(long assumedTtlNanos) {
@@ -66,12 +71,13 @@ public final class SchedulerCache {
   public void putNode(Node node) {
     CacheNode n = nodes.get(node.name());
     if (n == null) {
-      n = new CacheNode(node.name());
+      n = new CacheNode(node.name(), ++lastOrder);
       nodes.put(node.name(), n);
     }
     if (n.node == null) {
       realNodes++;
       nodeListVersion++;
+      membershipChanged(n);
     }
     n.node = node;
     touch(n);
@@ -86,9 +92,7 @@ public final class SchedulerCache {
     n.node = null;
     realNodes--;
     nodeListVersion++;
-    if (placed != null && n.snapshotIndex >= 0) {
-      leftSinceRebuild.add(name);
-    }
+    membershipChanged(n);
     if (n.pods.isEmpty()) {
       unlink(n);
       nodes.remove(name);
@@ -255,7 +259,7 @@ public final class SchedulerCache {
   private void addToNode(PodState s) {
     CacheNode n = nodes.get(s.nodeName);
     if (n == null) {
-      n = new CacheNode(s.nodeName);
+      n = new CacheNode(s.nodeName, ++lastOrder);
       nodes.put(s.nodeName, n);
     }
     n.addPod(s.info);
@@ -277,6 +281,14 @@ public final class SchedulerCache {
   }
 
   // ---------------------------------------------------------------------------------------------- snapshot
+
+  /** Notes that {@code n} gained or lost its node, for the next update of the {@link #placed} snapshot. */
+  private void membershipChanged(CacheNode n) {
+    if (placed != null && !n.membershipQueued) {
+      n.membershipQueued = true;
+      membershipChanged.add(n);
+    }
+  }
 
   /** Moves {@code n} to the head of the generation list with a new generation. */
   private void touch(CacheNode n) {
@@ -307,26 +319,36 @@ public final class SchedulerCache {
   }
 
   /**
-   * Brings {@code snap} up to date: O(nodes changed since its last update), plus, when nodes were added or removed, a
-   * walk over the nodes that re-places only the positions whose node or view changed (those after the first node
-   * added or removed, as the order is kept); a node that gained its first or lost its last pod with (anti-)affinity moves in or out of the affinity
-   * lists in place (a binary search and an array shift, not a pass over every node).
+   * Brings {@code snap} up to date: O(nodes changed since its last update). Nodes removed since then leave their
+   * positions, the later rows moving down to close the gaps (a block move per table column, the node order kept);
+   * nodes added since are appended (they come last in the cache's node order, unless a node comes back to the entry
+   * its pods kept, in which case the snapshot is built afresh); a node that gained its first or lost its last pod with
+   * (anti-)affinity moves in or out of the affinity lists in place (a binary search and an array shift, not a pass
+   * over every node).
    *
    * @return how many node views were (re)placed into the snapshot
    */
   public int updateSnapshot(ClusterSnapshot snap) {
-    if (snap.nodeListVersion != nodeListVersion) {
-      rebuild(snap);
-      return snap.size;
-    }
     int refreshed = 0;
+    if (snap.nodeListVersion != nodeListVersion) {
+      if (snap != placed || !applyMembership(snap)) {
+        rebuildFromScratch(snap);
+        return snap.size;
+      }
+      refreshed = added.size();
+      added.clear();
+    }
     for (CacheNode n = head; n != null && n.generation > snap.generation; n = n.next) {
-      if (n.node == null || n.snapshotIndex < 0) {
+      if (n.node == null || !n.inPlaced) {
         continue;
       }
-      int i = n.snapshotIndex;
+      int i = snap.positionOf(n);
+      n.snapshotIndex = i;
       NodeInfo old = snap.table.view(i);
       NodeInfo now = n.view();
+      if (old == now) {
+        continue; // appended just now
+      }
       snap.table.set(i, now);
       refreshed++;
       boolean affinity = !now.podsWithAffinity().isEmpty();
@@ -368,59 +390,108 @@ public final class SchedulerCache {
     return size - 1;
   }
 
-  private void rebuild(ClusterSnapshot snap) {
-    if (snap != placed) {
-      rebuildFromScratch(snap);
-      return;
+  /**
+   * Applies the nodes added and removed since {@code snap} (the {@link #placed} one) was last brought up to date:
+   * removes the departed ones' rows, then appends the new ones (their views placed, {@link #added} listing them).
+   * Returns false, having changed nothing, when a node is to be inserted before the last one kept (a node back in the
+   * entry its pods kept): the caller then builds the snapshot afresh.
+   */
+  private boolean applyMembership(ClusterSnapshot snap) {
+    int size = snap.size;
+    int removed = 0;
+    added.clear();
+    for (CacheNode c : membershipChanged) {
+      boolean present = c.node != null && nodes.get(c.name) == c;
+      if (c.inPlaced && !present) {
+        if (removed == removedPositions.length) {
+          removedPositions = Arrays.copyOf(removedPositions, removed * 2);
+        }
+        removedPositions[removed++] = snap.positionOf(c);
+      } else if (!c.inPlaced && present) {
+        added.add(c);
+      }
     }
+    Arrays.sort(removedPositions, 0, removed);
+    if (!added.isEmpty()) {
+      added.sort((a, b) -> Long.compare(a.order, b.order));
+      int last = size - 1;
+      for (int r = removed - 1; r >= 0 && removedPositions[r] == last; r--) {
+        last--;
+      }
+      if (last >= 0 && added.get(0).order < snap.orders[last]) {
+        added.clear();
+        return false;
+      }
+    }
+    for (CacheNode c : membershipChanged) {
+      c.membershipQueued = false;
+      if (c.inPlaced && !(c.node != null && nodes.get(c.name) == c)) {
+        c.inPlaced = false;
+        c.snapshotIndex = -1;
+        snap.byName.remove(c.name, c);
+      }
+    }
+    membershipChanged.clear();
     NodeTable table = snap.table;
-    table.ensureCapacity(realNodes);
-    for (String name : leftSinceRebuild) {
-      CacheNode n = nodes.get(name);
-      if (n == null || n.node == null) {
-        snap.indexByName.remove(name);
-      }
+    if (removed > 0) {
+      table.removeRows(removedPositions, removed);
+      removeOrders(snap.orders, size, removedPositions, removed);
+      size -= removed;
     }
-    leftSinceRebuild.clear();
-    int i = 0;
-    for (CacheNode n : nodes.values()) {
-      if (n.node == null) {
-        n.snapshotIndex = -1;
-        continue;
-      }
-      NodeInfo v = n.view();
-      if (table.view(i) != v) { // the same view at the same position: nothing to re-place
-        table.set(i, v);
-      }
-      if (n.snapshotIndex != i) {
-        n.snapshotIndex = i;
-        snap.indexByName.put(n.name, i);
-      }
-      i++;
+    int newSize = size + added.size();
+    table.ensureCapacity(newSize);
+    if (snap.orders.length < newSize) {
+      snap.orders = Arrays.copyOf(snap.orders, Math.max(newSize, snap.orders.length * 2));
     }
-    table.clearFrom(i);
-    snap.size = i;
-    snap.generation = generation;
+    for (CacheNode c : added) {
+      table.set(size, c.view());
+      snap.orders[size] = c.order;
+      snap.byName.put(c.name, c);
+      c.inPlaced = true;
+      c.snapshotIndex = size;
+      size++;
+    }
+    snap.size = size;
     snap.nodeListVersion = nodeListVersion;
     rebuildAffinityLists(snap);
+    return true;
+  }
+
+  /** Removes {@code positions[0..count)} (ascending) from {@code orders[0..size)}, keeping the others' order. */
+  private static void removeOrders(long[] orders, int size, int[] positions, int count) {
+    for (int j = 0; j < count; j++) {
+      int from = positions[j] + 1;
+      int to = j + 1 < count ? positions[j + 1] : size;
+      System.arraycopy(orders, from, orders, from - (j + 1), to - from);
+    }
   }
 
   /** Places every node into {@code snap} afresh, in the cache's node order. */
   private void rebuildFromScratch(ClusterSnapshot snap) {
     placed = snap;
-    leftSinceRebuild.clear();
+    for (CacheNode c : membershipChanged) {
+      c.membershipQueued = false;
+      c.inPlaced = false; // nodes gone from the map are not visited below
+    }
+    membershipChanged.clear();
     snap.table.ensureCapacity(realNodes);
     snap.table.clearFrom(realNodes);
-    snap.indexByName.clear();
+    snap.byName.clear();
+    if (snap.orders.length < realNodes) {
+      snap.orders = new long[Math.max(realNodes, snap.orders.length * 2)];
+    }
     int i = 0;
     for (CacheNode n : nodes.values()) {
       if (n.node == null) {
         n.snapshotIndex = -1;
+        n.inPlaced = false;
         continue;
       }
       n.snapshotIndex = i;
+      n.inPlaced = true;
       snap.table.set(i, n.view());
-      snap.indexByName.put(n.name, i);
+      snap.orders[i] = n.order;
+      snap.byName.put(n.name, n);
       i++;
     }
     snap.size = i;

@@ -18,7 +18,8 @@ import org.jspecify.annotations.Nullable;
  * node; and for the topology-aware plugins it numbers the values of a node label ({@link #domains}), so that Filter
  * and Score compare ints per node instead of looking labels up by string.
  *
- * <p>Written only by the engine between cycles ({@link #set}, O(changed nodes) per snapshot update); read-only while
+ * <p>Written only by the engine between cycles ({@link #set}, {@link #removeRows}, {@link #clearFrom}: O(changed nodes)
+ * per snapshot update, plus a block move of the columns when rows are removed); read-only while
  * a cycle runs, from any thread, except that {@link #domains} may register a new label key (synchronized).
  */
 public final class NodeTable {
@@ -279,6 +280,71 @@ public final class NodeTable {
     high = Math.min(high, from);
   }
 
+  /**
+   * Removes the rows at {@code positions[0..count)} (ascending, distinct, each holding a row): the rows after each move
+   * down to close the gaps, keeping their order, and the last {@code count} positions are cleared. Every position from
+   * the first removed one on is logged ({@link #changedAt}) and each moved row gets a new {@link #rowVersion}, as if
+   * the rows had been {@link #set} again; the copy is a block move per array, not a pass over the views.
+   */
+  public void removeRows(int[] positions, int count) {
+    if (count == 0) {
+      return;
+    }
+    for (int j = 0; j < count; j++) {
+      int p = positions[j];
+      if (p < 0 || p >= high || views[p] == null || (j > 0 && p <= positions[j - 1])) {
+        throw new IllegalArgumentException("node table: positions to remove must be ascending rows below " + high
+            + "; position " + p + " at index " + j + " is not");
+      }
+      setFlags(p, (byte) 0); // the counts lose the removed rows; the moved rows keep theirs
+    }
+    int oldHigh = high;
+    for (int j = 0; j < count; j++) {
+      int from = positions[j] + 1;
+      int to = j + 1 < count ? positions[j + 1] : oldHigh;
+      if (to > from) {
+        moveRows(from, from - (j + 1), to - from);
+      }
+    }
+    int newHigh = oldHigh - count;
+    for (int i = positions[0]; i < newHigh; i++) {
+      rowVersions[i] = ++lastVersion;
+      append(i);
+    }
+    Arrays.fill(views, newHigh, oldHigh, null);
+    Arrays.fill(flags, newHigh, oldHigh, (byte) 0); // copies of moved rows' flags: the counts do not include them
+    for (int i = newHigh; i < oldHigh; i++) {
+      append(i);
+      for (Domains d : domains.values()) {
+        d.clear(i);
+      }
+    }
+    high = newHigh;
+  }
+
+  /** Copies rows {@code [from, from + len)} to {@code [to, to + len)} in every column. */
+  private void moveRows(int from, int to, int len) {
+    System.arraycopy(views, from, views, to, len);
+    System.arraycopy(allocatableCpu, from, allocatableCpu, to, len);
+    System.arraycopy(allocatableMemory, from, allocatableMemory, to, len);
+    System.arraycopy(allocatableStorage, from, allocatableStorage, to, len);
+    System.arraycopy(allocatablePods, from, allocatablePods, to, len);
+    System.arraycopy(requestedCpu, from, requestedCpu, to, len);
+    System.arraycopy(requestedMemory, from, requestedMemory, to, len);
+    System.arraycopy(requestedStorage, from, requestedStorage, to, len);
+    System.arraycopy(nonZeroCpu, from, nonZeroCpu, to, len);
+    System.arraycopy(nonZeroMemory, from, nonZeroMemory, to, len);
+    System.arraycopy(podCount, from, podCount, to, len);
+    System.arraycopy(freeCpu, from, freeCpu, to, len);
+    System.arraycopy(freeMemory, from, freeMemory, to, len);
+    System.arraycopy(freeStorage, from, freeStorage, to, len);
+    System.arraycopy(freePods, from, freePods, to, len);
+    System.arraycopy(flags, from, flags, to, len);
+    for (Domains d : domains.values()) {
+      d.move(from, to, len);
+    }
+  }
+
   /** Writes position {@code i}'s flags, keeping the counts of unschedulable and tainted positions. */
   private void setFlags(int i, byte f) {
     byte old = flags[i];
@@ -409,6 +475,10 @@ public final class NodeTable {
         byPosition = Arrays.copyOf(byPosition, len);
         Arrays.fill(byPosition, old, len, -1);
       }
+    }
+
+    private void move(int from, int to, int len) {
+      System.arraycopy(byPosition, from, byPosition, to, len);
     }
 
     private void clear(int i) {
