@@ -3,6 +3,7 @@ package io.fleetkit.autoscale.cluster.simulator;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.scheduler.plugins.noderesources.NodeResourcesFitPlugin;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
@@ -182,13 +183,14 @@ final class SlotNumbers {
 
   /**
    * Whether a pod requesting {@code cpu} millicores, {@code memory} and {@code storage} bytes (and no other resource)
-   * passes {@code NodeResourcesFit}'s Filter on the slot: its {@code fit} on the same numbers, with the same
-   * arithmetic (room for one more pod; each positive request at most allocatable minus requested).
+   * passes {@code NodeResourcesFit}'s Filter on the slot: the plugin's own rules
+   * ({@link NodeResourcesFitPlugin#roomForOneMorePod}, {@link NodeResourcesFitPlugin#requestFits}) on the slot's
+   * numbers.
    */
   boolean fits(int slot, long cpu, long memory, long storage) {
-    return podCount[slot] + 1L <= allocPods[slot]
-        && !(cpu > 0 && cpu > allocCpu[slot] - reqCpu[slot])
-        && !(memory > 0 && memory > allocMem[slot] - reqMem[slot])
-        && !(storage > 0 && storage > allocEph[slot] - reqEph[slot]);
+    return NodeResourcesFitPlugin.roomForOneMorePod(podCount[slot], allocPods[slot])
+        && NodeResourcesFitPlugin.requestFits(cpu, allocCpu[slot], reqCpu[slot])
+        && NodeResourcesFitPlugin.requestFits(memory, allocMem[slot], reqMem[slot])
+        && NodeResourcesFitPlugin.requestFits(storage, allocEph[slot], reqEph[slot]);
   }
 }
