@@ -121,6 +121,9 @@ public final class SimulatedCluster {
   private boolean compact = true;
   /** Scratch space of {@link #current}. */
   private PodInfo[] deferredBuffer = new PodInfo[16];
+  /** Scratch space of {@link #placeAll}: the pods' notes read ahead, and the slots the pods were placed in. */
+  private Object[] notes = new Object[16];
+  private int[] placedAt = new int[16];
 
   private SimulatedCluster(SchedulerProfile profile, PluginRegistry registry, Clock clock,
       Map<Class<?>, List<?>> objects) {
@@ -469,11 +472,13 @@ public final class SimulatedCluster {
       if (slots[at] == null) {
         position.put(v.name(), at);
       }
-      put(at, v); // drops the slot's deferred pods, all placed after the checkpoint
+      slots[at] = v;
+      numbers.restore(i, at); // v's numbers, recorded when saved; drops the slot's deferred pods
       savedMark[at] = false;
       savedView[i] = null;
     }
     saved = 0;
+    numbers.clearSaved();
     numbers.clearDeferred();
     affinityList = savedAffinityList;
     antiList = savedAntiList;
@@ -495,6 +500,7 @@ public final class SimulatedCluster {
     }
     savedSlot[saved] = slot;
     savedView[saved++] = slots[slot];
+    numbers.save(slot); // its record has the same index
   }
 
   /** The view in {@code slot}, or {@code null} when the slot holds no node (removed, or out of range). */
@@ -631,7 +637,8 @@ public final class SimulatedCluster {
           + ": no node there");
     }
     if (compact && pod instanceof SimulationPodInfo s && !s.hasAffinity() && !s.hasRequiredAntiAffinity()) {
-      defer(slot, pod);
+      ResourceList r = pod.requests();
+      defer(slot, pod, r.milliCpu(), r.memoryBytes(), r.ephemeralStorageBytes());
       return;
     }
     n = current(slot);
@@ -639,19 +646,19 @@ public final class SimulatedCluster {
   }
 
   /**
-   * Places {@code pod} (without affinity or anti-affinity terms) on {@code slot} as {@link #replace} with the view plus
-   * the pod would, but without making that view: the pod joins the slot's deferred list and its requests the slot's
-   * numbers. The slot is journaled as by {@code replace} (before its first change since the checkpoint it holds no
+   * Places {@code pod} (without affinity or anti-affinity terms; requesting {@code cpu}, {@code memory} and
+   * {@code storage}) on {@code slot} as {@link #replace} with the view plus the pod would, but without making that
+   * view: the pod joins the slot's deferred list and its requests the slot's numbers. The slot is journaled as by {@code replace} (before its first change since the checkpoint it holds no
    * deferred pod, since {@link #checkpoint()} makes them), and the affinity lists are dropped when the slot's view
    * holds pods with such terms, as {@code replace}'s {@link #invalidate} would (the pod adds none).
    */
-  private void defer(int slot, PodInfo pod) {
+  private void defer(int slot, PodInfo pod, long cpu, long memory, long storage) {
     if (checkpointSeq >= 0) {
       save(slot);
     } else {
       reloadable = false;
     }
-    numbers.defer(slot, pod);
+    numbers.defer(slot, pod, cpu, memory, storage);
     orderStale = true;
     if (numbers.affinity(slot)) {
       affinityList = null;
@@ -681,6 +688,19 @@ public final class SimulatedCluster {
       numbers.madeIntoView(slot);
     }
     return v;
+  }
+
+  /**
+   * Whether every slot's numbers are those its view gives (the view made with its deferred pods first): a check for
+   * tests of the numbers kept through placements, removals and rollbacks.
+   */
+  boolean numbersHoldViews() {
+    for (int at = 0; at < nextSeq; at++) {
+      if (!numbers.holds(at, current(at))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Makes the views of every slot with deferred pods. */
@@ -849,8 +869,13 @@ public final class SimulatedCluster {
     if (size == 0) {
       return -1;
     }
-    Prepared p = prepare(pod);
-    if (p.rejected()) {
+    return search(prepare(pod), pod, start, excluded);
+  }
+
+  /** {@link #findFitFrom(PodInfo, int, int)} with {@code pod}'s PreFilter outcome {@code p}. */
+  private int search(Prepared p, PodInfo pod, int start, int excluded) {
+    int size = nextSeq;
+    if (size == 0 || p.rejected()) {
       return -1;
     }
     SimCycleState state = p.state();
@@ -878,7 +903,15 @@ public final class SimulatedCluster {
    */
   public boolean placeAll(List<PodInfo> pods, int[] cursor, int excluded) {
     int count = pods.size();
-    Object[] notes = new Object[count];
+    if (nextSeq == 0) {
+      return count == 0; // as the first search finds nothing
+    }
+    if (placedAt.length < count) {
+      placedAt = new int[Math.max(count, 2 * placedAt.length)];
+      notes = new Object[placedAt.length];
+    }
+    Object[] notes = this.notes;
+    int[] placedAt = this.placedAt;
     for (int i = 0; i < count; i++) {
       notes[i] = pods.get(i) instanceof SimulationPodInfo s ? s.simulationNote() : null;
     }
@@ -887,10 +920,11 @@ public final class SimulatedCluster {
         notes[i] = p.shape();
       }
     }
-    int[] placedAt = new int[count];
+    java.util.Arrays.fill(notes, 0, count, null);
     for (int i = 0; i < count; i++) {
       PodInfo pod = pods.get(i);
-      int at = findFitFrom(pod, cursor[0], excluded);
+      Prepared p = prepare(pod);
+      int at = search(p, pod, cursor[0], excluded);
       if (at < 0) {
         for (int j = 0; j < i; j++) {
           removePod(placedAt[j], pods.get(j).key());
@@ -898,7 +932,11 @@ public final class SimulatedCluster {
         return false;
       }
       cursor[0] = at + 1;
-      addPod(at, pod);
+      if (compact && pod instanceof SimulationPodInfo s && !s.hasAffinity() && !s.hasRequiredAntiAffinity()) {
+        defer(at, pod, p.cpu(), p.memory(), p.storage()); // addPod's deferral, with the requests PreFilter noted
+      } else {
+        addPod(at, pod);
+      }
       placedAt[i] = at;
     }
     return true;
