@@ -618,11 +618,15 @@ public final class ClusterAutoscaler implements AutoCloseable {
       int at = order[k];
       String name = slotFacts.node(at).name();
       // the pods on the node in the simulation: its own, plus those moved here from nodes found unneeded before
-      NodeInfo info = Objects.requireNonNull(sim.nodeInfoAt(at));
       NodeInfo loaded = slotFacts.view(at);
       Drainability.Drain<PodInfo> before = slotFacts.drain(at);
+      List<PodInfo> added = noBudgets && loaded != null && before != null ? sim.podsAddedSince(at, loaded) : null;
       Drainability.Drain<PodInfo> d;
-      if (slotFacts.holds(at, info)) {
+      NodeInfo info;
+      if (added != null) {
+        // the loaded view plus pods moved here, without making the view: their decisions are added to its drain
+        d = added.isEmpty() ? before : drain.drainPlus(before, added, PodInfo::pod, ClusterAutoscaler::rules);
+      } else if (slotFacts.holds(at, info = Objects.requireNonNull(sim.nodeInfoAt(at)))) {
         d = drainOf(info, at, drain, noBudgets);
       } else if (loaded != null && before != null) {
         // the loaded view plus pods moved here: their decisions are added to the loaded view's drain

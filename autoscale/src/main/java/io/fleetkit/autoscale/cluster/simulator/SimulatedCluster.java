@@ -703,6 +703,29 @@ public final class SimulatedCluster {
     return true;
   }
 
+  /**
+   * The pods placed on the node in {@code slot} since it held {@code view}, in the order placed, when the node is
+   * {@code view} plus those pods and nothing else changed it since (its view read now would be {@code view} with them
+   * added: {@code nodeInfoAt(slot).pods()} is {@code view.pods()} followed by them); {@code null} otherwise. Reading
+   * them does not make the node's view, which a caller that only needs the pods added (a drain simulation extending a
+   * node's known drain) then never pays for.
+   */
+  public @Nullable List<PodInfo> podsAddedSince(int slot, NodeInfo view) {
+    if (slot < 0 || slot >= nextSeq || slots[slot] != view) {
+      return null;
+    }
+    int k = numbers.deferredCount(slot);
+    if (k == 0) {
+      return List.of();
+    }
+    PodInfo[] pods = new PodInfo[k];
+    int i = 0;
+    for (int e = numbers.firstEntry(slot); e >= 0; e = numbers.next(e)) {
+      pods[i++] = numbers.pod(e);
+    }
+    return java.util.Arrays.asList(pods);
+  }
+
   /** Makes the views of every slot with deferred pods. */
   private void makeDeferred() {
     for (int e = 0, n = numbers.entries(); e < n; e++) {
