@@ -53,8 +53,14 @@ import org.jspecify.annotations.Nullable;
  * <p>Not thread-safe: one autoscaler loop uses one simulation. The plugins it creates are private to it.
  */
 public final class SimulatedCluster {
-  /** Each node's slot: its insertion sequence number, never reused. */
+  /**
+   * Each node's slot: its insertion sequence number, never reused. A node removed while a checkpoint is open from a
+   * slot below the checkpoint keeps its entry (its slot then holds no view), so that a rollback restoring it need
+   * not put it back; {@link #liveSlot} tells the two apart.
+   */
   private Map<String, Integer> position = new java.util.HashMap<>();
+  /** The number of slots holding a node. */
+  private int live;
   /** The views by slot; {@code null} for a removed node. */
   private SimNodeInfo[] slots = new SimNodeInfo[16];
   /**
@@ -226,7 +232,7 @@ public final class SimulatedCluster {
     Set<String> loading = new java.util.HashSet<>();
     for (Node n : nodes) {
       if (n.metadata().deletionTimestamp() == null) {
-        if (position.containsKey(n.name()) || !loading.add(n.name())) {
+        if (liveSlot(n.name()) >= 0 || !loading.add(n.name())) {
           throw new IllegalArgumentException("simulated cluster: node " + n.name() + " is already present");
         }
       }
@@ -239,7 +245,7 @@ public final class SimulatedCluster {
       String node = p.spec().nodeName();
       if (loading.contains(node)) {
         byNode.computeIfAbsent(node, k -> new ArrayList<>()).add(p);
-      } else if (position.containsKey(node)) {
+      } else if (liveSlot(node) >= 0) {
         onOthers.add(p);
       }
     }
@@ -290,7 +296,7 @@ public final class SimulatedCluster {
     Set<String> loading = new java.util.HashSet<>(capacity(nodes.size()));
     for (Node n : nodes) {
       if (n.metadata().deletionTimestamp() == null) {
-        if (position.containsKey(n.name()) || !loading.add(n.name())) {
+        if (liveSlot(n.name()) >= 0 || !loading.add(n.name())) {
           throw new IllegalArgumentException("simulated cluster: node " + n.name() + " is already present");
         }
       }
@@ -372,8 +378,8 @@ public final class SimulatedCluster {
         slotOf[i] = s++;
         continue;
       }
-      Integer t = position.get(n.name());
-      if (t == null || t < s) {
+      int t = liveSlot(n.name());
+      if (t < s) {
         return false; // added, or out of the loaded order
       }
       slotOf[i] = t;
@@ -396,6 +402,7 @@ public final class SimulatedCluster {
       SimNodeInfo v = slots[at];
       if (v != null && !keep[at]) {
         position.remove(v.name());
+        live--;
         put(at, null);
         loadedNodes[at] = null;
         loadedPods[at] = null;
@@ -458,10 +465,12 @@ public final class SimulatedCluster {
     if (seq < 0) {
       throw new IllegalStateException("simulated cluster: no checkpoint to roll back to");
     }
+    boolean added = nextSeq > seq;
     for (int s = seq; s < nextSeq; s++) {
       SimNodeInfo v = slots[s];
       if (v != null) {
         position.remove(v.name());
+        live--;
         put(s, null);
       }
     }
@@ -469,8 +478,11 @@ public final class SimulatedCluster {
     for (int i = 0; i < saved; i++) {
       int at = savedSlot[i];
       SimNodeInfo v = savedView[i];
-      if (slots[at] == null) {
-        position.put(v.name(), at);
+      if (slots[at] == null) { // removed since the checkpoint: its name kept its entry, unless a node added since
+        live++;                // took the name (then that entry went with the added node)
+        if (added) {
+          position.put(v.name(), at);
+        }
       }
       slots[at] = v;
       numbers.restore(i, at); // v's numbers, recorded when saved; drops the slot's deferred pods
@@ -525,7 +537,7 @@ public final class SimulatedCluster {
    */
   public void addNode(Node node) {
     String name = node.name();
-    if (position.containsKey(name)) {
+    if (liveSlot(name) >= 0) {
       throw new IllegalArgumentException("simulated cluster: node " + name + " is already present");
     }
     append(name, SimNodeInfo.empty(node));
@@ -541,6 +553,7 @@ public final class SimulatedCluster {
     }
     put(seq, view);
     position.put(name, seq);
+    live++;
     if (!orderStale) {
       order.add(view);
     }
@@ -577,16 +590,19 @@ public final class SimulatedCluster {
 
   /** Removes a node and its pods; unknown names are ignored. */
   public void removeNode(String name) {
-    Integer at = position.remove(name);
-    if (at == null) {
+    int seq = liveSlot(name);
+    if (seq < 0) {
       return;
     }
-    int seq = at;
-    if (checkpointSeq >= 0) {
-      save(seq);
+    if (seq < checkpointSeq) {
+      save(seq); // the name keeps its entry for the rollback
     } else {
-      reloadable = false;
+      position.remove(name);
+      if (checkpointSeq < 0) {
+        reloadable = false;
+      }
     }
+    live--;
     SimNodeInfo gone = slots[seq]; // its deferred pods have no affinity terms: the lists are the view's
     put(seq, null);
     orderStale = true;
@@ -594,7 +610,13 @@ public final class SimulatedCluster {
   }
 
   public boolean hasNode(String name) {
-    return position.containsKey(name);
+    return liveSlot(name) >= 0;
+  }
+
+  /** The slot holding the node named {@code name}, or -1. */
+  private int liveSlot(String name) {
+    Integer at = position.get(name);
+    return at == null || slots[at] == null ? -1 : at;
   }
 
   /**
@@ -602,8 +624,7 @@ public final class SimulatedCluster {
    * node was removed, its index in {@link #nodes()}); -1 when it is not in the simulation.
    */
   public int slot(String name) {
-    Integer at = position.get(name);
-    return at == null ? -1 : at;
+    return liveSlot(name);
   }
 
   /** The number of slots: the nodes ever added, removed ones included. */
@@ -790,7 +811,7 @@ public final class SimulatedCluster {
   }
 
   public int size() {
-    return position.size();
+    return live;
   }
 
   /** How many PreFilter+Filter checks ran so far (for benchmarks and logs). */
@@ -1263,7 +1284,7 @@ public final class SimulatedCluster {
     @Override
     public int size() {
       readVolatile = true;
-      return position.size();
+      return live;
     }
   }
 
