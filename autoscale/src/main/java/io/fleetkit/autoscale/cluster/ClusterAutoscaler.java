@@ -135,6 +135,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
   private @Nullable Instant lastScaleUp;
   /** The last scale-down evaluation, reused while its inputs stay the same. */
   private @Nullable ScaleDownEvaluation lastEvaluation;
+  /** Scratch list of {@link #moveAway}: the pods it moves, without their node. */
+  private final List<PodInfo> movedPods = new ArrayList<>();
   /** The unneeded nodes of the last evaluation: simulated first in the next one, and counted by its limit. */
   private List<String> lastUnneeded = List.of();
 
@@ -516,64 +518,76 @@ public final class ClusterAutoscaler implements AutoCloseable {
     boolean noBudgets = in.pdbs().isEmpty();
     Map<String, String> unremovable = new TreeMap<>();
     Drainability drain = Drainability.withBudgets(in.pdbs());
-    // the simulation's nodes, in slot order, are the ready nodes not being deleted, in list order
-    List<Candidate> candidates = new ArrayList<>();
+    // the simulation's nodes, in slot order, are the ready nodes not being deleted, in list order; a node object
+    // whose candidacy facts a slot holds is that slot's node (a slot holds one node name for its lifetime, and the
+    // object is immutable), so an unchanged node is matched to its slot without reading it
+    slotFacts.pools(in.pools());
+    int slots = sim.slots();
+    int[] candidates = new int[slots];
+    int count = 0;
     int slot = 0;
     for (Node n : readyNodes) {
-      if (n.metadata().deletionTimestamp() != null) {
-        continue;
+      int at = slot;
+      while (at < slots && sim.nodeInfoAt(at) == null) {
+        at++;
       }
-      while (sim.nodeInfoAt(slot) == null) {
-        if (slot >= sim.slots()) {
+      if (at >= slots || !slotFacts.holdsNode(at, n)) {
+        if (n.metadata().deletionTimestamp() != null) {
+          continue;
+        }
+        NodeInfo info = sim.nodeInfoAt(at);
+        if (info == null) {
           throw new IllegalStateException("scale-down simulation: node " + n.name() + " has no slot");
         }
-        slot++;
+        if (!info.name().equals(n.name())) {
+          throw new IllegalStateException("scale-down simulation: slot " + at + " holds node " + info.name()
+              + ", not " + n.name());
+        }
+        slotFacts.node(at, n, SCALE_DOWN_DISABLED);
       }
-      int at = slot++;
-      String pool = n.metadata().labels().get(NodePool.POOL_LABEL);
-      if (pool != null && in.pools().contains(pool)) {
-        candidates.add(new Candidate(n, at));
+      slot = at + 1;
+      if (slotFacts.pooled(at)) {
+        candidates[count++] = at;
       }
     }
     if (!scaleDownSimByName) {
-      candidates.sort(Comparator.comparing(c -> c.node().name()));
+      Integer[] byName = new Integer[count];
+      for (int k = 0; k < count; k++) {
+        byName[k] = candidates[k];
+      }
+      Arrays.sort(byName, Comparator.comparing(at -> slotFacts.node(at).name()));
+      for (int k = 0; k < count; k++) {
+        candidates[k] = byName[k];
+      }
     }
     // eligibility on the cluster as it is, before any simulated removal (upstream eligibility.FilterOutUnremovable),
     // sorted as upstream's scale-down candidates sorting: empty nodes first, then those unneeded last loop
-    List<Candidate> empty = new ArrayList<>();
-    List<Candidate> previous = new ArrayList<>();
-    List<Candidate> rest = new ArrayList<>();
-    // the slots of the nodes unneeded last loop (a slot holds one node for its lifetime): a candidate's slot says
-    // whether its name is among them without hashing each candidate's name
-    boolean[] wasUnneeded = new boolean[sim.slots()];
-    for (String name : in.previouslyUnneeded()) {
-      int at = sim.slot(name);
-      if (at >= 0) {
-        wasUnneeded[at] = true;
-      }
-    }
-    for (Candidate c : candidates) {
-      Node n = c.node();
-      String name = n.name();
-      if (in.recentlyUnremovable().contains(name)) {
-        unremovable.put(name, RECENTLY_UNREMOVABLE);
+    int[] order = new int[count];
+    int empties = 0;
+    int[] previous = new int[count];
+    int previousCount = 0;
+    int[] rest = new int[count];
+    int restCount = 0;
+    // the slots of the nodes unneeded last loop and of those recently found unremovable (a slot holds one node for its
+    // lifetime): a candidate's slot says whether its name is among them without hashing each candidate's name
+    boolean[] wasUnneeded = slotsOf(sim, in.previouslyUnneeded());
+    boolean[] recentlyUnremovable = slotsOf(sim, in.recentlyUnremovable());
+    for (int k = 0; k < count; k++) {
+      int at = candidates[k];
+      if (recentlyUnremovable[at]) {
+        unremovable.put(slotFacts.node(at).name(), RECENTLY_UNREMOVABLE);
         continue;
       }
-      if (eligibility == null && "true".equals(n.metadata().annotations().get(SCALE_DOWN_DISABLED))) {
-        unremovable.put(name, SCALE_DOWN_DISABLED_ANNOTATION);
+      if (eligibility == null && slotFacts.scaleDownDisabled(at)) {
+        unremovable.put(slotFacts.node(at).name(), SCALE_DOWN_DISABLED_ANNOTATION);
         continue;
       }
-      NodeInfo info = Objects.requireNonNull(sim.nodeInfoAt(c.slot()));
-      if (!info.name().equals(name)) {
-        throw new IllegalStateException("scale-down simulation: slot " + c.slot() + " holds node " + info.name()
-            + ", not " + name);
-      }
-      int at = c.slot();
+      NodeInfo info = Objects.requireNonNull(sim.nodeInfoAt(at));
       slotFacts.refresh(at, info);
       double threshold = slotFacts.gpuNode(at) ? options.scaleDownGpuUtilizationThreshold()
           : options.scaleDownUtilizationThreshold();
-      if (eligibility != null ? !eligibility.test(n) : slotFacts.utilization(at) >= threshold) {
-        unremovable.put(name, NOT_UNDERUTILIZED);
+      if (eligibility != null ? !eligibility.test(slotFacts.node(at)) : slotFacts.utilization(at) >= threshold) {
+        unremovable.put(slotFacts.node(at).name(), NOT_UNDERUTILIZED);
         continue;
       }
       byte kind = noBudgets ? slotFacts.drainKind(at) : SlotFacts.UNKNOWN;
@@ -581,35 +595,39 @@ public final class ClusterAutoscaler implements AutoCloseable {
         kind = SlotFacts.kind(drainOf(info, at, drain, noBudgets));
       }
       if (kind == SlotFacts.EMPTY) {
-        empty.add(c);
+        order[empties++] = at;
       } else if (wasUnneeded[at]) {
-        previous.add(c);
+        previous[previousCount++] = at;
       } else {
-        rest.add(c);
+        rest[restCount++] = at;
       }
     }
-    List<Candidate> order = new ArrayList<>(empty.size() + previous.size() + rest.size());
-    order.addAll(empty);
-    order.addAll(previous);
-    order.addAll(rest);
+    System.arraycopy(previous, 0, order, empties, previousCount);
+    System.arraycopy(rest, 0, order, empties + previousCount, restCount);
+    int eligible = empties + previousCount + restCount;
     // the drain simulations, until the limit (upstream categorizeNodes); the round-robin search runs over the nodes
     // as loaded, by slot (a removed node's slot is passed over)
     int[] cursor = {0};
     List<String> unneeded = new ArrayList<>();
     List<String> simulatedUnremovable = new ArrayList<>();
     Set<String> unneededEmpty = new HashSet<>();
-    for (Candidate c : order) {
+    for (int k = 0; k < eligible; k++) {
       if (unneeded.size() >= in.limit()) {
         break; // upstream: "there are already N unneeded nodes so no point in looking for more"
       }
-      String name = c.node().name();
+      int at = order[k];
+      String name = slotFacts.node(at).name();
       // the pods on the node in the simulation: its own, plus those moved here from nodes found unneeded before
-      NodeInfo info = Objects.requireNonNull(sim.nodeInfoAt(c.slot()));
-      NodeInfo loaded = slotFacts.view(c.slot());
-      Drainability.Drain<PodInfo> before = slotFacts.drain(c.slot());
+      NodeInfo loaded = slotFacts.view(at);
+      Drainability.Drain<PodInfo> before = slotFacts.drain(at);
+      List<PodInfo> added = noBudgets && loaded != null && before != null ? sim.podsAddedSince(at, loaded) : null;
       Drainability.Drain<PodInfo> d;
-      if (slotFacts.holds(c.slot(), info)) {
-        d = drainOf(info, c.slot(), drain, noBudgets);
+      NodeInfo info;
+      if (added != null) {
+        // the loaded view plus pods moved here, without making the view: their decisions are added to its drain
+        d = added.isEmpty() ? before : drain.drainPlus(before, added, PodInfo::pod, ClusterAutoscaler::rules);
+      } else if (slotFacts.holds(at, info = Objects.requireNonNull(sim.nodeInfoAt(at)))) {
+        d = drainOf(info, at, drain, noBudgets);
       } else if (loaded != null && before != null) {
         // the loaded view plus pods moved here: their decisions are added to the loaded view's drain
         d = drain.drainAfter(before, loaded.pods(), info.pods(), PodInfo::pod, ClusterAutoscaler::rules);
@@ -621,7 +639,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
         simulatedUnremovable.add(name);
         continue;
       }
-      if (!moveAway(sim, cursor, c.slot(), d.evict())) {
+      if (!moveAway(sim, cursor, at, d.evict())) {
         unremovable.put(name, NO_PLACE_TO_MOVE_PODS);
         simulatedUnremovable.add(name);
         continue;
@@ -718,8 +736,17 @@ public final class ClusterAutoscaler implements AutoCloseable {
     return true;
   }
 
-  /** A scale-down candidate and its slot in the simulation. */
-  private record Candidate(Node node, int slot) {}
+  /** The slots of {@code sim} that hold a node named in {@code names}, marked. */
+  private static boolean[] slotsOf(SimulatedCluster sim, Set<String> names) {
+    boolean[] marked = new boolean[sim.slots()];
+    for (String name : names) {
+      int at = sim.slot(name);
+      if (at >= 0) {
+        marked[at] = true;
+      }
+    }
+    return marked;
+  }
 
   private int scaleDown(Instant now, Map<String, NodePool> pools, List<Node> nodes,
       List<String> unneeded, Map<String, String> unremovable, List<String> deleted, Set<String> deletedEmpty,
@@ -822,12 +849,15 @@ public final class ClusterAutoscaler implements AutoCloseable {
    * searched from slot {@code cursor[0]} round-robin over the simulation's slots (the cursor then moves past the node
    * found, as upstream's); undoes the placements on failure.
    */
-  private static boolean moveAway(SimulatedCluster sim, int[] cursor, int from, List<PodInfo> pods) {
-    PodInfo[] unbound = new PodInfo[pods.size()];
-    for (int i = 0; i < unbound.length; i++) {
-      unbound[i] = unbound(pods.get(i)); // as a new pod of its controller: NodeName must not pin it
+  private boolean moveAway(SimulatedCluster sim, int[] cursor, int from, List<PodInfo> pods) {
+    List<PodInfo> unbound = movedPods;
+    unbound.clear();
+    for (int i = 0, n = pods.size(); i < n; i++) {
+      unbound.add(unbound(pods.get(i))); // as a new pod of its controller: NodeName must not pin it
     }
-    return sim.placeAll(Arrays.asList(unbound), cursor, from);
+    boolean placed = sim.placeAll(unbound, cursor, from);
+    unbound.clear();
+    return placed;
   }
 
   // ---- helpers ----

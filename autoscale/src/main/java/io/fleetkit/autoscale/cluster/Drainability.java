@@ -231,13 +231,28 @@ public final class Drainability {
     if (!pdbs.isEmpty() || items.size() < n || !startsWith(items, prefix)) {
       return drain(items, pod, rules);
     }
-    if (before.blocked() || items.size() == n) {
+    return drainPlus(before, items.subList(n, items.size()), pod, rules);
+  }
+
+  /**
+   * {@link #drain(List, Function, Function)} of some items followed by {@code added}, given {@code before}, the drain
+   * of those items by rules without budgets, when no budget exists: each item's decision is its own, so the earlier
+   * items' decisions stand and only {@code added} is checked.
+   *
+   * @throws IllegalStateException if a budget exists (then a drain depends on every item; use {@link #drain})
+   */
+  <T> Drain<T> drainPlus(Drain<T> before, List<T> added, Function<T, Pod> pod, Function<T, PodRules> rules) {
+    if (!pdbs.isEmpty()) {
+      throw new IllegalStateException("drainability: a drain extended by added pods needs no budget to exist, "
+          + pdbs.size() + " exist");
+    }
+    if (before.blocked() || added.isEmpty()) {
       return before;
     }
-    List<T> evict = new ArrayList<>(before.evict().size() + items.size() - n);
+    List<T> evict = new ArrayList<>(before.evict().size() + added.size());
     evict.addAll(before.evict());
-    for (int i = n; i < items.size(); i++) {
-      T item = items.get(i);
+    for (int i = 0; i < added.size(); i++) {
+      T item = added.get(i);
       Pod p = pod.apply(item);
       Decision d = check(p, rules.apply(item));
       if (d.outcome() == Outcome.BLOCK) {

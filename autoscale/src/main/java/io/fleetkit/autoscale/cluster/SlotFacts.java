@@ -1,13 +1,17 @@
 package io.fleetkit.autoscale.cluster;
 
+import io.fleetkit.api.autoscaling.NodePool;
+import io.fleetkit.api.core.Node;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.PodInfo;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
  * What scale-down computed of each node view of its simulation, by slot: the view's utilization, and its drain while
- * no disruption budget exists (then a drain depends on the view's pods alone). Views are immutable, so the facts of a
- * slot hold while it holds the same view. The candidate pass of every evaluation reads them for every node; they sit
+ * no disruption budget exists (then a drain depends on the view's pods alone); and of each node object, whether it is
+ * a candidate at all (in a pool, not annotated against scale-down). Views and node objects are immutable, so the facts
+ * of a slot hold while it holds the same view, or the same node object. The candidate pass of every evaluation reads them for every node; they sit
  * in arrays so that an unchanged node costs array reads, not a walk through its view, utilization and drain objects.
  *
  * <p>Not thread-safe: one per simulation, used by the autoscaler's loop.
@@ -24,6 +28,16 @@ final class SlotFacts {
   private final boolean[] gpuNode;
   private final Drainability.@Nullable Drain<PodInfo>[] drains;
   private final byte[] drainKinds;
+  /**
+   * Per slot, the node object whose candidacy facts the slot holds ({@code null}: none), and those facts: whether the
+   * node is in one of the pools of {@link #pools}, and whether it is annotated against scale-down. A node object is
+   * immutable and a slot holds one node name for its lifetime, so while the list of ready nodes holds the same object
+   * the facts hold, without reading the object.
+   */
+  private final @Nullable Node[] nodes;
+  private final boolean[] pooled;
+  private final boolean[] disabled;
+  private Set<String> pools = Set.of();
 
   @SuppressWarnings("unchecked")
   SlotFacts(int slots) {
@@ -32,6 +46,48 @@ final class SlotFacts {
     gpuNode = new boolean[slots];
     drains = new Drainability.Drain[slots];
     drainKinds = new byte[slots];
+    nodes = new Node[slots];
+    pooled = new boolean[slots];
+    disabled = new boolean[slots];
+  }
+
+  /** Forgets the candidacy facts unless they were recorded for {@code poolNames}. */
+  void pools(Set<String> poolNames) {
+    if (!pools.equals(poolNames)) {
+      java.util.Arrays.fill(nodes, null);
+      pools = poolNames;
+    }
+  }
+
+  /** Whether {@code slot} holds the candidacy facts of {@code node} (the same object). */
+  boolean holdsNode(int slot, Node node) {
+    return nodes[slot] == node;
+  }
+
+  /**
+   * Records the candidacy facts of {@code node} (not being deleted) in {@code slot}: whether its pool label names one
+   * of the {@linkplain #pools pools} and whether it is annotated against scale-down ({@code annotation} "true").
+   */
+  void node(int slot, Node node, String annotation) {
+    String pool = node.metadata().labels().get(NodePool.POOL_LABEL);
+    nodes[slot] = node;
+    pooled[slot] = pool != null && pools.contains(pool);
+    disabled[slot] = "true".equals(node.metadata().annotations().get(annotation));
+  }
+
+  /** The node object of the slot's candidacy facts. */
+  Node node(int slot) {
+    return java.util.Objects.requireNonNull(nodes[slot]);
+  }
+
+  /** Whether the slot's node is in one of the pools. */
+  boolean pooled(int slot) {
+    return pooled[slot];
+  }
+
+  /** Whether the slot's node is annotated against scale-down. */
+  boolean scaleDownDisabled(int slot) {
+    return disabled[slot];
   }
 
   /** Whether the facts of {@code slot} are of {@code view}. */

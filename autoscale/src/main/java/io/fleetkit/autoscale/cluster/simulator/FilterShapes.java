@@ -29,8 +29,9 @@ import org.jspecify.annotations.Nullable;
  *       their verdict is a function of the pod's <em>shape</em> (those fields, plus which plugins PreFilter skipped)
  *       and of the slot's node object, computed by running the plugins on the slot's view the first time a shape
  *       meets a node object, then kept by {@linkplain SlotNumbers#nodeVersion node version};</li>
- *   <li>{@code NodeResourcesFit}, decided on {@link SlotNumbers} with its own arithmetic, for pods requesting
- *       nothing but cpu, memory, ephemeral storage and pods.</li>
+ *   <li>{@code NodeResourcesFit}, decided on {@link SlotNumbers} with the plugin's rules
+ *       ({@link NodeResourcesFitPlugin#roomForOneMorePod}, {@link NodeResourcesFitPlugin#requestFits}), for pods
+ *       requesting nothing but cpu, memory, ephemeral storage and pods.</li>
  * </ul>
  * These plugins write no cycle state in Filter and read nothing else, so the conjunction is what running them in
  * the profile's order gives. Plugins are recognised by their exact class; a pod for which any other Filter plugin

@@ -53,8 +53,14 @@ import org.jspecify.annotations.Nullable;
  * <p>Not thread-safe: one autoscaler loop uses one simulation. The plugins it creates are private to it.
  */
 public final class SimulatedCluster {
-  /** Each node's slot: its insertion sequence number, never reused. */
+  /**
+   * Each node's slot: its insertion sequence number, never reused. A node removed while a checkpoint is open from a
+   * slot below the checkpoint keeps its entry (its slot then holds no view), so that a rollback restoring it need
+   * not put it back; {@link #liveSlot} tells the two apart.
+   */
   private Map<String, Integer> position = new java.util.HashMap<>();
+  /** The number of slots holding a node. */
+  private int live;
   /** The views by slot; {@code null} for a removed node. */
   private SimNodeInfo[] slots = new SimNodeInfo[16];
   /**
@@ -121,6 +127,9 @@ public final class SimulatedCluster {
   private boolean compact = true;
   /** Scratch space of {@link #current}. */
   private PodInfo[] deferredBuffer = new PodInfo[16];
+  /** Scratch space of {@link #placeAll}: the pods' notes read ahead, and the slots the pods were placed in. */
+  private Object[] notes = new Object[16];
+  private int[] placedAt = new int[16];
 
   private SimulatedCluster(SchedulerProfile profile, PluginRegistry registry, Clock clock,
       Map<Class<?>, List<?>> objects) {
@@ -223,7 +232,7 @@ public final class SimulatedCluster {
     Set<String> loading = new java.util.HashSet<>();
     for (Node n : nodes) {
       if (n.metadata().deletionTimestamp() == null) {
-        if (position.containsKey(n.name()) || !loading.add(n.name())) {
+        if (liveSlot(n.name()) >= 0 || !loading.add(n.name())) {
           throw new IllegalArgumentException("simulated cluster: node " + n.name() + " is already present");
         }
       }
@@ -236,7 +245,7 @@ public final class SimulatedCluster {
       String node = p.spec().nodeName();
       if (loading.contains(node)) {
         byNode.computeIfAbsent(node, k -> new ArrayList<>()).add(p);
-      } else if (position.containsKey(node)) {
+      } else if (liveSlot(node) >= 0) {
         onOthers.add(p);
       }
     }
@@ -287,7 +296,7 @@ public final class SimulatedCluster {
     Set<String> loading = new java.util.HashSet<>(capacity(nodes.size()));
     for (Node n : nodes) {
       if (n.metadata().deletionTimestamp() == null) {
-        if (position.containsKey(n.name()) || !loading.add(n.name())) {
+        if (liveSlot(n.name()) >= 0 || !loading.add(n.name())) {
           throw new IllegalArgumentException("simulated cluster: node " + n.name() + " is already present");
         }
       }
@@ -369,8 +378,8 @@ public final class SimulatedCluster {
         slotOf[i] = s++;
         continue;
       }
-      Integer t = position.get(n.name());
-      if (t == null || t < s) {
+      int t = liveSlot(n.name());
+      if (t < s) {
         return false; // added, or out of the loaded order
       }
       slotOf[i] = t;
@@ -393,6 +402,7 @@ public final class SimulatedCluster {
       SimNodeInfo v = slots[at];
       if (v != null && !keep[at]) {
         position.remove(v.name());
+        live--;
         put(at, null);
         loadedNodes[at] = null;
         loadedPods[at] = null;
@@ -455,10 +465,12 @@ public final class SimulatedCluster {
     if (seq < 0) {
       throw new IllegalStateException("simulated cluster: no checkpoint to roll back to");
     }
+    boolean added = nextSeq > seq;
     for (int s = seq; s < nextSeq; s++) {
       SimNodeInfo v = slots[s];
       if (v != null) {
         position.remove(v.name());
+        live--;
         put(s, null);
       }
     }
@@ -466,14 +478,19 @@ public final class SimulatedCluster {
     for (int i = 0; i < saved; i++) {
       int at = savedSlot[i];
       SimNodeInfo v = savedView[i];
-      if (slots[at] == null) {
-        position.put(v.name(), at);
+      if (slots[at] == null) { // removed since the checkpoint: its name kept its entry, unless a node added since
+        live++;                // took the name (then that entry went with the added node)
+        if (added) {
+          position.put(v.name(), at);
+        }
       }
-      put(at, v); // drops the slot's deferred pods, all placed after the checkpoint
+      slots[at] = v;
+      numbers.restore(i, at); // v's numbers, recorded when saved; drops the slot's deferred pods
       savedMark[at] = false;
       savedView[i] = null;
     }
     saved = 0;
+    numbers.clearSaved();
     numbers.clearDeferred();
     affinityList = savedAffinityList;
     antiList = savedAntiList;
@@ -495,6 +512,7 @@ public final class SimulatedCluster {
     }
     savedSlot[saved] = slot;
     savedView[saved++] = slots[slot];
+    numbers.save(slot); // its record has the same index
   }
 
   /** The view in {@code slot}, or {@code null} when the slot holds no node (removed, or out of range). */
@@ -519,7 +537,7 @@ public final class SimulatedCluster {
    */
   public void addNode(Node node) {
     String name = node.name();
-    if (position.containsKey(name)) {
+    if (liveSlot(name) >= 0) {
       throw new IllegalArgumentException("simulated cluster: node " + name + " is already present");
     }
     append(name, SimNodeInfo.empty(node));
@@ -535,6 +553,7 @@ public final class SimulatedCluster {
     }
     put(seq, view);
     position.put(name, seq);
+    live++;
     if (!orderStale) {
       order.add(view);
     }
@@ -571,16 +590,19 @@ public final class SimulatedCluster {
 
   /** Removes a node and its pods; unknown names are ignored. */
   public void removeNode(String name) {
-    Integer at = position.remove(name);
-    if (at == null) {
+    int seq = liveSlot(name);
+    if (seq < 0) {
       return;
     }
-    int seq = at;
-    if (checkpointSeq >= 0) {
-      save(seq);
+    if (seq < checkpointSeq) {
+      save(seq); // the name keeps its entry for the rollback
     } else {
-      reloadable = false;
+      position.remove(name);
+      if (checkpointSeq < 0) {
+        reloadable = false;
+      }
     }
+    live--;
     SimNodeInfo gone = slots[seq]; // its deferred pods have no affinity terms: the lists are the view's
     put(seq, null);
     orderStale = true;
@@ -588,7 +610,13 @@ public final class SimulatedCluster {
   }
 
   public boolean hasNode(String name) {
-    return position.containsKey(name);
+    return liveSlot(name) >= 0;
+  }
+
+  /** The slot holding the node named {@code name}, or -1. */
+  private int liveSlot(String name) {
+    Integer at = position.get(name);
+    return at == null || slots[at] == null ? -1 : at;
   }
 
   /**
@@ -596,8 +624,7 @@ public final class SimulatedCluster {
    * node was removed, its index in {@link #nodes()}); -1 when it is not in the simulation.
    */
   public int slot(String name) {
-    Integer at = position.get(name);
-    return at == null ? -1 : at;
+    return liveSlot(name);
   }
 
   /** The number of slots: the nodes ever added, removed ones included. */
@@ -631,7 +658,8 @@ public final class SimulatedCluster {
           + ": no node there");
     }
     if (compact && pod instanceof SimulationPodInfo s && !s.hasAffinity() && !s.hasRequiredAntiAffinity()) {
-      defer(slot, pod);
+      ResourceList r = pod.requests();
+      defer(slot, pod, r.milliCpu(), r.memoryBytes(), r.ephemeralStorageBytes());
       return;
     }
     n = current(slot);
@@ -639,19 +667,19 @@ public final class SimulatedCluster {
   }
 
   /**
-   * Places {@code pod} (without affinity or anti-affinity terms) on {@code slot} as {@link #replace} with the view plus
-   * the pod would, but without making that view: the pod joins the slot's deferred list and its requests the slot's
-   * numbers. The slot is journaled as by {@code replace} (before its first change since the checkpoint it holds no
+   * Places {@code pod} (without affinity or anti-affinity terms; requesting {@code cpu}, {@code memory} and
+   * {@code storage}) on {@code slot} as {@link #replace} with the view plus the pod would, but without making that
+   * view: the pod joins the slot's deferred list and its requests the slot's numbers. The slot is journaled as by {@code replace} (before its first change since the checkpoint it holds no
    * deferred pod, since {@link #checkpoint()} makes them), and the affinity lists are dropped when the slot's view
    * holds pods with such terms, as {@code replace}'s {@link #invalidate} would (the pod adds none).
    */
-  private void defer(int slot, PodInfo pod) {
+  private void defer(int slot, PodInfo pod, long cpu, long memory, long storage) {
     if (checkpointSeq >= 0) {
       save(slot);
     } else {
       reloadable = false;
     }
-    numbers.defer(slot, pod);
+    numbers.defer(slot, pod, cpu, memory, storage);
     orderStale = true;
     if (numbers.affinity(slot)) {
       affinityList = null;
@@ -681,6 +709,42 @@ public final class SimulatedCluster {
       numbers.madeIntoView(slot);
     }
     return v;
+  }
+
+  /**
+   * Whether every slot's numbers are those its view gives (the view made with its deferred pods first): a check for
+   * tests of the numbers kept through placements, removals and rollbacks.
+   */
+  boolean numbersHoldViews() {
+    for (int at = 0; at < nextSeq; at++) {
+      if (!numbers.holds(at, current(at))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The pods placed on the node in {@code slot} since it held {@code view}, in the order placed, when the node is
+   * {@code view} plus those pods and nothing else changed it since (its view read now would be {@code view} with them
+   * added: {@code nodeInfoAt(slot).pods()} is {@code view.pods()} followed by them); {@code null} otherwise. Reading
+   * them does not make the node's view, which a caller that only needs the pods added (a drain simulation extending a
+   * node's known drain) then never pays for.
+   */
+  public @Nullable List<PodInfo> podsAddedSince(int slot, NodeInfo view) {
+    if (slot < 0 || slot >= nextSeq || slots[slot] != view) {
+      return null;
+    }
+    int k = numbers.deferredCount(slot);
+    if (k == 0) {
+      return List.of();
+    }
+    PodInfo[] pods = new PodInfo[k];
+    int i = 0;
+    for (int e = numbers.firstEntry(slot); e >= 0; e = numbers.next(e)) {
+      pods[i++] = numbers.pod(e);
+    }
+    return java.util.Arrays.asList(pods);
   }
 
   /** Makes the views of every slot with deferred pods. */
@@ -747,7 +811,7 @@ public final class SimulatedCluster {
   }
 
   public int size() {
-    return position.size();
+    return live;
   }
 
   /** How many PreFilter+Filter checks ran so far (for benchmarks and logs). */
@@ -849,8 +913,13 @@ public final class SimulatedCluster {
     if (size == 0) {
       return -1;
     }
-    Prepared p = prepare(pod);
-    if (p.rejected()) {
+    return search(prepare(pod), pod, start, excluded);
+  }
+
+  /** {@link #findFitFrom(PodInfo, int, int)} with {@code pod}'s PreFilter outcome {@code p}. */
+  private int search(Prepared p, PodInfo pod, int start, int excluded) {
+    int size = nextSeq;
+    if (size == 0 || p.rejected()) {
       return -1;
     }
     SimCycleState state = p.state();
@@ -878,7 +947,15 @@ public final class SimulatedCluster {
    */
   public boolean placeAll(List<PodInfo> pods, int[] cursor, int excluded) {
     int count = pods.size();
-    Object[] notes = new Object[count];
+    if (nextSeq == 0) {
+      return count == 0; // as the first search finds nothing
+    }
+    if (placedAt.length < count) {
+      placedAt = new int[Math.max(count, 2 * placedAt.length)];
+      notes = new Object[placedAt.length];
+    }
+    Object[] notes = this.notes;
+    int[] placedAt = this.placedAt;
     for (int i = 0; i < count; i++) {
       notes[i] = pods.get(i) instanceof SimulationPodInfo s ? s.simulationNote() : null;
     }
@@ -887,10 +964,11 @@ public final class SimulatedCluster {
         notes[i] = p.shape();
       }
     }
-    int[] placedAt = new int[count];
+    java.util.Arrays.fill(notes, 0, count, null);
     for (int i = 0; i < count; i++) {
       PodInfo pod = pods.get(i);
-      int at = findFitFrom(pod, cursor[0], excluded);
+      Prepared p = prepare(pod);
+      int at = search(p, pod, cursor[0], excluded);
       if (at < 0) {
         for (int j = 0; j < i; j++) {
           removePod(placedAt[j], pods.get(j).key());
@@ -898,7 +976,11 @@ public final class SimulatedCluster {
         return false;
       }
       cursor[0] = at + 1;
-      addPod(at, pod);
+      if (compact && pod instanceof SimulationPodInfo s && !s.hasAffinity() && !s.hasRequiredAntiAffinity()) {
+        defer(at, pod, p.cpu(), p.memory(), p.storage()); // addPod's deferral, with the requests PreFilter noted
+      } else {
+        addPod(at, pod);
+      }
       placedAt[i] = at;
     }
     return true;
@@ -1202,7 +1284,7 @@ public final class SimulatedCluster {
     @Override
     public int size() {
       readVolatile = true;
-      return position.size();
+      return live;
     }
   }
 

@@ -3,36 +3,47 @@ package io.fleetkit.autoscale.cluster.simulator;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.scheduler.plugins.noderesources.NodeResourcesFitPlugin;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The numbers of a {@link SimulatedCluster}'s slots, one array per number (struct of arrays), and the placements not
- * yet made into views. The drain simulation's fast search ({@link FilterShapes}) decides {@code NodeResourcesFit} on
- * these arrays instead of reading each visited node's view, node and allocatable objects; a placement of a pod
- * without (anti-)affinity terms appends the pod to its slot's deferred list and adds its requests here, and the
- * slot's view is made from the deferred pods only when something reads it ({@link SimulatedCluster}'s
- * {@code current}).
+ * The numbers of a {@link SimulatedCluster}'s slots, in one row of numbers per slot, and the placements not yet made
+ * into views. The drain simulation's fast search ({@link FilterShapes}) decides {@code NodeResourcesFit} on these rows
+ * instead of reading each visited node's view, node and allocatable objects; a placement of a pod without
+ * (anti-)affinity terms appends the pod to its slot's deferred list and adds its requests here, and the slot's view is
+ * made from the deferred pods only when something reads it ({@link SimulatedCluster}'s {@code current}).
  *
  * <p>Each slot holds what its view (the slot's view plus its deferred pods) gives: the pod count, the allocatable
  * pods, cpu, memory and ephemeral storage of its node and the summed requests as {@link SimNodeInfo#withPod} sums them
  * (saturating per resource, in the order added); whether the view holds pods with affinity or required anti-affinity
  * terms (deferred pods have none); and the version of its node object, which changes whenever the slot gets a view of
- * another node object, so that facts computed from the node alone can be kept by version.
+ * another node object, so that facts computed from the node alone can be kept by version. A slot's numbers can be
+ * {@linkplain #save saved} before it changes and {@linkplain #restore restored}, which is how the simulation's
+ * rollback gives each changed slot its numbers back without reading its view.
  *
  * <p>Not thread-safe: one per simulation, used by its thread.
  */
 final class SlotNumbers {
-  private int[] podCount = new int[16];
-  private long[] allocPods = new long[16];
-  private long[] allocCpu = new long[16];
-  private long[] reqCpu = new long[16];
-  private long[] allocMem = new long[16];
-  private long[] reqMem = new long[16];
-  private long[] allocEph = new long[16];
-  private long[] reqEph = new long[16];
-  private boolean[] affinity = new boolean[16];
-  private boolean[] anti = new boolean[16];
+  /**
+   * The numbers of each slot, one row of {@link #ROW} longs per slot (a search visits a slot's numbers together, so
+   * they share a row instead of sitting in one array each): the pod count, the allocatable pods, cpu, memory and
+   * ephemeral storage, and the summed cpu, memory and ephemeral storage requests.
+   */
+  private static final int ROW = 8;
+  private static final int PODS = 0;
+  private static final int ALLOC_PODS = 1;
+  private static final int ALLOC_CPU = 2;
+  private static final int REQ_CPU = 3;
+  private static final int ALLOC_MEM = 4;
+  private static final int REQ_MEM = 5;
+  private static final int ALLOC_EPH = 6;
+  private static final int REQ_EPH = 7;
+  private static final byte AFFINITY = 1;
+  private static final byte ANTI = 2;
+  private long[] rows = new long[16 * ROW];
+  /** Per slot: {@link #AFFINITY} and {@link #ANTI} when its view holds pods with such terms. */
+  private byte[] flags = new byte[16];
   private @Nullable Node[] nodes = new Node[16];
   private int[] nodeVersion = new int[16];
   private int versions;
@@ -47,22 +58,20 @@ final class SlotNumbers {
   private int[] firstEntry = new int[16];
   private int[] lastEntry = new int[16];
   private int[] deferredCount = new int[16];
+  /** The numbers {@link #save} recorded, in the order recorded: rows, flags, node objects and versions. */
+  private long[] savedRows = new long[16 * ROW];
+  private byte[] savedFlags = new byte[16];
+  private @Nullable Node[] savedNodes = new Node[16];
+  private int[] savedVersions = new int[16];
+  private int saved;
 
   private void ensure(int slot) {
-    if (slot < podCount.length) {
+    if (slot < flags.length) {
       return;
     }
-    int n = Math.max(slot + 1, podCount.length * 2);
-    podCount = Arrays.copyOf(podCount, n);
-    allocPods = Arrays.copyOf(allocPods, n);
-    allocCpu = Arrays.copyOf(allocCpu, n);
-    reqCpu = Arrays.copyOf(reqCpu, n);
-    allocMem = Arrays.copyOf(allocMem, n);
-    reqMem = Arrays.copyOf(reqMem, n);
-    allocEph = Arrays.copyOf(allocEph, n);
-    reqEph = Arrays.copyOf(reqEph, n);
-    affinity = Arrays.copyOf(affinity, n);
-    anti = Arrays.copyOf(anti, n);
+    int n = Math.max(slot + 1, flags.length * 2);
+    rows = Arrays.copyOf(rows, n * ROW);
+    flags = Arrays.copyOf(flags, n);
     nodes = Arrays.copyOf(nodes, n);
     nodeVersion = Arrays.copyOf(nodeVersion, n);
     firstEntry = Arrays.copyOf(firstEntry, n);
@@ -74,9 +83,10 @@ final class SlotNumbers {
   void set(int slot, @Nullable SimNodeInfo view) {
     ensure(slot);
     deferredCount[slot] = 0;
+    int r = slot * ROW;
     if (view == null) {
       nodes[slot] = null;
-      podCount[slot] = 0;
+      rows[r + PODS] = 0;
       return;
     }
     Node node = view.node();
@@ -85,23 +95,79 @@ final class SlotNumbers {
       nodeVersion[slot] = ++versions;
     }
     ResourceList a = node.allocatable();
-    podCount[slot] = view.podCount();
-    allocPods[slot] = a.pods();
-    allocCpu[slot] = a.milliCpu();
-    allocMem[slot] = a.memoryBytes();
-    allocEph[slot] = a.ephemeralStorageBytes();
-    reqCpu[slot] = view.requestedMilliCpu();
-    reqMem[slot] = view.requestedMemory();
-    reqEph[slot] = view.requestedEphemeralStorage();
-    affinity[slot] = !view.podsWithAffinity().isEmpty();
-    anti[slot] = !view.podsWithRequiredAntiAffinity().isEmpty();
+    rows[r + PODS] = view.podCount();
+    rows[r + ALLOC_PODS] = a.pods();
+    rows[r + ALLOC_CPU] = a.milliCpu();
+    rows[r + ALLOC_MEM] = a.memoryBytes();
+    rows[r + ALLOC_EPH] = a.ephemeralStorageBytes();
+    rows[r + REQ_CPU] = view.requestedMilliCpu();
+    rows[r + REQ_MEM] = view.requestedMemory();
+    rows[r + REQ_EPH] = view.requestedEphemeralStorage();
+    flags[slot] = (byte) ((view.podsWithAffinity().isEmpty() ? 0 : AFFINITY)
+        | (view.podsWithRequiredAntiAffinity().isEmpty() ? 0 : ANTI));
+  }
+
+  /**
+   * Records the numbers of {@code slot}, which holds a node and no deferred pod, as the {@link #saved()}-th record:
+   * {@link #restore} gives them back without reading the slot's view.
+   */
+  void save(int slot) {
+    int i = saved++;
+    if (i == savedFlags.length) {
+      savedRows = Arrays.copyOf(savedRows, 2 * i * ROW);
+      savedFlags = Arrays.copyOf(savedFlags, 2 * i);
+      savedNodes = Arrays.copyOf(savedNodes, 2 * i);
+      savedVersions = Arrays.copyOf(savedVersions, 2 * i);
+    }
+    System.arraycopy(rows, slot * ROW, savedRows, i * ROW, ROW);
+    savedFlags[i] = flags[slot];
+    savedNodes[i] = nodes[slot];
+    savedVersions[i] = nodeVersion[slot];
+  }
+
+  /** How many records {@link #save} holds. */
+  int saved() {
+    return saved;
+  }
+
+  /**
+   * Makes {@code slot} hold the numbers of the {@code record}-th {@link #save} (of this slot): as {@link #set} with
+   * the view the slot held then, including its node version (the same node object); drops the slot's deferred pods.
+   */
+  void restore(int record, int slot) {
+    deferredCount[slot] = 0;
+    System.arraycopy(savedRows, record * ROW, rows, slot * ROW, ROW);
+    flags[slot] = savedFlags[record];
+    nodes[slot] = savedNodes[record];
+    nodeVersion[slot] = savedVersions[record];
+  }
+
+  /** Forgets every {@link #save} record. */
+  void clearSaved() {
+    Arrays.fill(savedNodes, 0, saved, null);
+    saved = 0;
+  }
+
+  /**
+   * Whether {@code slot}'s numbers (its deferred pods included) are those {@link #set} gives for {@code view}, node
+   * version aside (a check for tests).
+   */
+  boolean holds(int slot, @Nullable SimNodeInfo view) {
+    SlotNumbers fresh = new SlotNumbers();
+    fresh.set(0, view);
+    if (view == null) {
+      return nodes[slot] == null && rows[slot * ROW + PODS] == 0;
+    }
+    return nodes[slot] == view.node() && flags[slot] == fresh.flags[0]
+        && Arrays.equals(rows, slot * ROW, slot * ROW + ROW, fresh.rows, 0, ROW);
   }
 
   /**
    * Defers the placement of {@code pod} (which has no affinity or anti-affinity terms) on {@code slot}, adding its
-   * requests as {@link SimNodeInfo#withPod} would.
+   * requests ({@code cpu}, {@code memory} and {@code storage}: those of {@code pod.requests()}) as
+   * {@link SimNodeInfo#withPod} would.
    */
-  void defer(int slot, PodInfo pod) {
+  void defer(int slot, PodInfo pod, long cpu, long memory, long storage) {
     int e = logSize++;
     if (e == logSlot.length) {
       logSlot = Arrays.copyOf(logSlot, e * 2);
@@ -117,11 +183,11 @@ final class SlotNumbers {
       logNext[lastEntry[slot]] = e;
     }
     lastEntry[slot] = e;
-    ResourceList r = pod.requests();
-    podCount[slot]++;
-    reqCpu[slot] = SimNodeInfo.saturatedAdd(reqCpu[slot], r.milliCpu());
-    reqMem[slot] = SimNodeInfo.saturatedAdd(reqMem[slot], r.memoryBytes());
-    reqEph[slot] = SimNodeInfo.saturatedAdd(reqEph[slot], r.ephemeralStorageBytes());
+    int r = slot * ROW;
+    rows[r + PODS]++;
+    rows[r + REQ_CPU] = SimNodeInfo.saturatedAdd(rows[r + REQ_CPU], cpu);
+    rows[r + REQ_MEM] = SimNodeInfo.saturatedAdd(rows[r + REQ_MEM], memory);
+    rows[r + REQ_EPH] = SimNodeInfo.saturatedAdd(rows[r + REQ_EPH], storage);
   }
 
   /** How many pods wait in {@code slot}'s deferred list. */
@@ -167,12 +233,12 @@ final class SlotNumbers {
 
   /** Whether the view of {@code slot} holds pods with affinity terms. */
   boolean affinity(int slot) {
-    return affinity[slot];
+    return (flags[slot] & AFFINITY) != 0;
   }
 
   /** Whether the view of {@code slot} holds pods with required anti-affinity terms. */
   boolean antiAffinity(int slot) {
-    return anti[slot];
+    return (flags[slot] & ANTI) != 0;
   }
 
   /** The version of the node object in {@code slot}: it changes whenever the slot gets another node object. */
@@ -182,13 +248,15 @@ final class SlotNumbers {
 
   /**
    * Whether a pod requesting {@code cpu} millicores, {@code memory} and {@code storage} bytes (and no other resource)
-   * passes {@code NodeResourcesFit}'s Filter on the slot: its {@code fit} on the same numbers, with the same
-   * arithmetic (room for one more pod; each positive request at most allocatable minus requested).
+   * passes {@code NodeResourcesFit}'s Filter on the slot: the plugin's own rules
+   * ({@link NodeResourcesFitPlugin#roomForOneMorePod}, {@link NodeResourcesFitPlugin#requestFits}) on the slot's
+   * numbers.
    */
   boolean fits(int slot, long cpu, long memory, long storage) {
-    return podCount[slot] + 1L <= allocPods[slot]
-        && !(cpu > 0 && cpu > allocCpu[slot] - reqCpu[slot])
-        && !(memory > 0 && memory > allocMem[slot] - reqMem[slot])
-        && !(storage > 0 && storage > allocEph[slot] - reqEph[slot]);
+    int r = slot * ROW;
+    return NodeResourcesFitPlugin.roomForOneMorePod(rows[r + PODS], rows[r + ALLOC_PODS])
+        && NodeResourcesFitPlugin.requestFits(cpu, rows[r + ALLOC_CPU], rows[r + REQ_CPU])
+        && NodeResourcesFitPlugin.requestFits(memory, rows[r + ALLOC_MEM], rows[r + REQ_MEM])
+        && NodeResourcesFitPlugin.requestFits(storage, rows[r + ALLOC_EPH], rows[r + REQ_EPH]);
   }
 }

@@ -104,7 +104,7 @@ final class SimulatedClusterCompactPropertyTest {
     return c;
   }
 
-  private static Node node(Random rnd, String name) {
+  static Node node(Random rnd, String name) {
     ResourceList.Builder cap = ResourceList.builder().put("cpu", String.valueOf(1 + rnd.nextInt(4)))
         .put("memory", (1 + rnd.nextInt(8)) + "Gi").put("pods", String.valueOf(1 + rnd.nextInt(8)));
     if (rnd.nextInt(3) == 0) {
@@ -173,7 +173,7 @@ final class SimulatedClusterCompactPropertyTest {
   }
 
   /** A pod view with a new object of the same kind (same spec but its own name and requests). */
-  private static PodInfo fresh(Random rnd, String name) {
+  static PodInfo fresh(Random rnd, String name) {
     int kind = rnd.nextInt(14);
     int cpu = rnd.nextInt(5) == 0 ? 0 : 50 + rnd.nextInt(1200);
     return new Noted(PodInfos.of(pod(kind, name, cpu, rnd)));

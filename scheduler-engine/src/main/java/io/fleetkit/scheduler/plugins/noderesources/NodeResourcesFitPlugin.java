@@ -207,6 +207,25 @@ public final class NodeResourcesFitPlugin
   }
 
   /**
+   * Filter's pod-count rule: a node with {@code podCount} pods and {@code allocatablePods} allocatable pods has room
+   * for one more pod ("Too many pods" otherwise). Pure; with {@link #requestFits}, the whole of Filter's decision for
+   * a pod without extended resources, for callers that keep a node's numbers in their own form (the cluster
+   * autoscaler's drain simulation decides on arrays of them).
+   */
+  public static boolean roomForOneMorePod(long podCount, long allocatablePods) {
+    return podCount + 1 <= allocatablePods;
+  }
+
+  /**
+   * Filter's rule for one of cpu, memory and ephemeral storage: a pod requesting {@code request} of it fits on a node
+   * with {@code allocatable} of which {@code requested} is requested by its pods when the request is not positive or
+   * at most {@code allocatable - requested} ("Insufficient cpu", ... otherwise). Pure (see {@link #roomForOneMorePod}).
+   */
+  public static boolean requestFits(long request, long allocatable, long requested) {
+    return request <= 0 || request <= allocatable - requested;
+  }
+
+  /**
    * Filter on the node's numbers; {@code node} (read for extended resources only) may be null when the pod requests
    * none.
    */
@@ -214,10 +233,10 @@ public final class NodeResourcesFitPlugin
       long memAlloc, long memRequested, long storageAlloc, long storageRequested, @Nullable NodeInfo node) {
     Failures f = null;
     Status first = null;
-    if (podCount + 1L > podsAlloc) {
+    if (!roomForOneMorePod(podCount, podsAlloc)) {
       first = TOO_MANY_PODS;
     }
-    if (r.milliCpu > 0 && r.milliCpu > cpuAlloc - cpuRequested) {
+    if (!requestFits(r.milliCpu, cpuAlloc, cpuRequested)) {
       Status s = r.milliCpu > cpuAlloc ? CPU_UNRESOLVABLE : CPU;
       if (first == null) {
         first = s;
@@ -225,7 +244,7 @@ public final class NodeResourcesFitPlugin
         f = Failures.add(f, first, s);
       }
     }
-    if (r.memory > 0 && r.memory > memAlloc - memRequested) {
+    if (!requestFits(r.memory, memAlloc, memRequested)) {
       Status s = r.memory > memAlloc ? MEMORY_UNRESOLVABLE : MEMORY;
       if (first == null) {
         first = s;
@@ -233,7 +252,7 @@ public final class NodeResourcesFitPlugin
         f = Failures.add(f, first, s);
       }
     }
-    if (r.ephemeralStorage > 0 && r.ephemeralStorage > storageAlloc - storageRequested) {
+    if (!requestFits(r.ephemeralStorage, storageAlloc, storageRequested)) {
       Status s = r.ephemeralStorage > storageAlloc ? STORAGE_UNRESOLVABLE : STORAGE;
       if (first == null) {
         first = s;
