@@ -17,6 +17,7 @@ import io.fleetkit.reconcile.controllers.ActivePods;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -48,6 +49,10 @@ public final class LoadMetrics implements MetricsSource {
   private final Set<String> namespaces = new TreeSet<>();
   /** The loads by the namespace and selector of their workloads, taken with the snapshot. */
   private Map<SelectorKey, WorkloadLoad> loadsBySelector = Map.of();
+  /** The selector of each load's workload (null: none) when {@link #loadsBySelector} was made, by load index. */
+  private final @Nullable LabelSelector[] loadSelectors;
+  /** {@link #loadFor}'s answers by selector instance, for {@link #loadsBySelector} as it is (cleared with it). */
+  private final IdentityHashMap<LabelSelector, LoadOf> loadsByInstance = new IdentityHashMap<>();
   /** Workload ({@code Deployment/ns/name}) of each ReplicaSet a Deployment controls, by ReplicaSet uid. */
   private final Map<String, String> workloadOfReplicaSet = new HashMap<>();
   /** The pods of each workload now, kept up to date from the watches. */
@@ -170,6 +175,7 @@ public final class LoadMetrics implements MetricsSource {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.start = Objects.requireNonNull(start, "start");
     this.loads = List.copyOf(loads);
+    this.loadSelectors = new LabelSelector[this.loads.size()];
     for (WorkloadLoad l : this.loads) {
       namespaces.add(l.namespace());
       targets.put(l, l.target());
@@ -200,8 +206,22 @@ public final class LoadMetrics implements MetricsSource {
 
   private @Nullable WorkloadLoad loadFor(String namespace, LabelSelector selector) {
     podsOf(null); // the per-instant snapshot, with the loads by selector
-    return loadsBySelector.get(new SelectorKey(namespace, selector));
+    // the HPA asks with its target's selector, the same instance at every sync: found by reference while the
+    // loads by selector are the same map
+    LoadOf last = loadsByInstance.get(selector);
+    if (last != null && last.namespace().equals(namespace)) {
+      return last.load();
+    }
+    WorkloadLoad load = loadsBySelector.get(new SelectorKey(namespace, selector));
+    if (loadsByInstance.size() > 2 * loads.size() + 16) { // callers that build a selector per call
+      loadsByInstance.clear();
+    }
+    loadsByInstance.put(selector, new LoadOf(namespace, load));
+    return load;
   }
+
+  /** What {@link #loadFor} found for a selector instance in a namespace (the load may be null: none). */
+  private record LoadOf(String namespace, @Nullable WorkloadLoad load) {}
 
   @Override
   public List<PodResourceMetrics> podResourceMetrics(String namespace, LabelSelector selector, String resource) {
@@ -310,17 +330,21 @@ public final class LoadMetrics implements MetricsSource {
         livePods.selector = selector;
       }
       selector = Objects.requireNonNull(livePods.selector); // one instance: a pod's match is checked by reference
-      List<Pod> out = new ArrayList<>(livePods.serving.size());
-      List<String> names = new ArrayList<>(livePods.serving.size());
-      List<String> containers = new ArrayList<>(livePods.serving.size());
+      int size = livePods.serving.size();
+      Pod[] out = new Pod[size];
+      String[] names = new String[size];
+      String[] containers = new String[size];
+      int n = 0;
       for (ServingPod sp : livePods.serving.values()) {
         if (sp.matches(selector)) {
-          out.add(sp.pod);
-          names.add(sp.name);
-          containers.add(sp.container);
+          out[n] = sp.pod;
+          names[n] = sp.name;
+          containers[n++] = sp.container;
         }
       }
-      made = new Serving(pods, selector, out, names.toArray(new String[0]), containers.toArray(new String[0]));
+      made = n == size ? new Serving(pods, selector, Arrays.asList(out), names, containers)
+          : new Serving(pods, selector, Arrays.asList(Arrays.copyOf(out, n)), Arrays.copyOf(names, n),
+              Arrays.copyOf(containers, n));
     }
     if (w != null) {
       serving.put(w, made);
@@ -379,9 +403,25 @@ public final class LoadMetrics implements MetricsSource {
       if (regroup) {
         group();
       }
-      loadsBySelector = new HashMap<>();
-      for (WorkloadLoad l : loads) {
-        selector(l).ifPresent(s -> loadsBySelector.putIfAbsent(new SelectorKey(l.namespace(), s), l));
+      // the loads' workloads' selectors now; the map is rebuilt only when one of them is another instance
+      boolean same = true;
+      for (int i = 0; i < loads.size(); i++) {
+        LabelSelector s = selector(loads.get(i)).orElse(null);
+        if (s != loadSelectors[i]) {
+          loadSelectors[i] = s;
+          same = false;
+        }
+      }
+      if (!same) {
+        Map<SelectorKey, WorkloadLoad> bySelector = new HashMap<>();
+        for (int i = 0; i < loads.size(); i++) {
+          LabelSelector s = loadSelectors[i];
+          if (s != null) {
+            bySelector.putIfAbsent(new SelectorKey(loads.get(i).namespace(), s), loads.get(i));
+          }
+        }
+        loadsBySelector = bySelector;
+        loadsByInstance.clear();
       }
       snapshotAt = now;
     }
