@@ -57,7 +57,7 @@ public final class LoadMetrics implements MetricsSource {
   private final Map<String, String> workloadOfReplicaSet = new HashMap<>();
   /** The pods of each workload now, kept up to date from the watches. */
   private final Map<String, LivePods> live = new HashMap<>();
-  /** The workload each grouped pod ({@code namespace/name}) was put under. */
+  /** The workload each grouped pod was put under, by uid (the same string at every version of the pod). */
   private final Map<String, String> workloadOfPod = new HashMap<>();
   /** Each load's workload ({@link WorkloadLoad#target}), by load instance. */
   private final Map<WorkloadLoad, String> targets = new IdentityHashMap<>();
@@ -516,7 +516,7 @@ public final class LoadMetrics implements MetricsSource {
     if (regroup || !namespaces.contains(p.metadata().namespace())) {
       return;
     }
-    String key = p.metadata().key();
+    String key = p.metadata().uid();
     String old = workloadOfPod.get(key);
     if (old != null && type != WatchEventType.DELETED && old.equals(workloadOf(p))) {
       freeze(old); // stays in its workload (a status write, a binding): replaced in place
@@ -542,7 +542,7 @@ public final class LoadMetrics implements MetricsSource {
     if (w != null) {
       freeze(w);
       live.computeIfAbsent(w, k -> new LivePods()).put(p);
-      workloadOfPod.put(p.metadata().key(), w);
+      workloadOfPod.put(p.metadata().uid(), w);
     }
   }
 

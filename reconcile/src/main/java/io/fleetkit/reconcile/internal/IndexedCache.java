@@ -39,6 +39,11 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
 
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final Map<String, T> items = new HashMap<>();
+  /**
+   * The same objects by namespace, then name: {@link #get} looks up the strings it is given instead of building a
+   * {@code namespace/name} key (the controllers find each changed pod's owner this way, several times per event).
+   */
+  private final Map<String, Map<String, T>> byName = new HashMap<>();
   /** Every cached key (in no index map: nothing removes it when empty). */
   private final Posting all = new Posting(new HashMap<>(), "", true);
   /** Index name → indexer; replaced whole (never changed in place) when {@link #addIndexer} adds one. */
@@ -462,6 +467,7 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     lock.writeLock().lock();
     try {
       T old = items.put(key, object);
+      byName.computeIfAbsent(object.metadata().namespace(), k -> new HashMap<>()).put(object.metadata().name(), object);
       if (!oddLabelKeys && (old == null || old.metadata().labels() != object.metadata().labels())
           && hasOddLabelKey(object)) {
         oddLabelKeys = true;
@@ -492,6 +498,10 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     try {
       T old = items.remove(key);
       if (old != null) {
+        Map<String, T> inNamespace = byName.get(old.metadata().namespace());
+        if (inNamespace != null && inNamespace.remove(old.metadata().name()) != null && inNamespace.isEmpty()) {
+          byName.remove(old.metadata().namespace());
+        }
         all.leave(key);
         List<Posting> in = memberships.remove(key);
         if (in != null) {
@@ -629,7 +639,8 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
   public Optional<T> get(String namespace, String name) {
     lock.readLock().lock();
     try {
-      return Optional.ofNullable(items.get(key(namespace, name)));
+      Map<String, T> inNamespace = byName.get(namespace);
+      return Optional.ofNullable(inNamespace == null ? null : inNamespace.get(name));
     } finally {
       lock.readLock().unlock();
     }
