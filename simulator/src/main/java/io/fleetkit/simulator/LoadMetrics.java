@@ -59,8 +59,10 @@ public final class LoadMetrics implements MetricsSource {
   private final Map<String, LivePods> live = new HashMap<>();
   /** The workload each grouped pod was put under, by uid (the same string at every version of the pod). */
   private final Map<String, String> workloadOfPod = new HashMap<>();
-  /** Each load's workload ({@link WorkloadLoad#target}), by load instance. */
-  private final Map<WorkloadLoad, String> targets = new IdentityHashMap<>();
+  /** What is kept per workload ({@link WorkloadLoad#target}): one object, found by the load instance. */
+  private final Map<String, WorkloadState> byTarget = new HashMap<>();
+  /** Each load's {@link WorkloadState}, by load instance (the loads given, and others met since, bounded). */
+  private final Map<WorkloadLoad, WorkloadState> stateOfLoad = new IdentityHashMap<>();
   /** The instant of the open snapshot, or null; the snapshot is {@link #frozen} over {@link #live}. */
   private @Nullable Instant snapshotAt;
   /** Workloads whose pods changed since the snapshot was opened: their pods as the snapshot saw them. */
@@ -69,12 +71,6 @@ public final class LoadMetrics implements MetricsSource {
   private boolean allFrozen;
   /** Set when a ReplicaSet changed its workload: the next snapshot regroups the pods from the store. */
   private boolean regroup = true;
-  /** The serving pods of each workload, for the pod list they were filtered from. */
-  private final Map<String, Serving> serving = new HashMap<>();
-  /** How many pods of each workload serve traffic, for the pod list they were counted from. */
-  private final Map<String, ServingCount> servingCounts = new HashMap<>();
-  /** The last {@link #resourceMetricsVersion} of each workload, given again while it is equal. */
-  private final Map<String, Version> versions = new HashMap<>();
   /** The usage reported for each container of a serving pod: the last one made, shared while it is the same. */
   private @Nullable List<ContainerUsage> lastUsage;
   private final Watch replicaSets;
@@ -129,6 +125,22 @@ public final class LoadMetrics implements MetricsSource {
   private record ServingCount(List<Pod> from, int count) {}
 
   /**
+   * What is kept for one workload's reads, in one place (a sync of the HPA reads all of it): the serving pods for
+   * the pod list they were filtered from, how many serve for the list they were counted from, and the last
+   * {@link #resourceMetricsVersion}, given again while it is equal.
+   */
+  private static final class WorkloadState {
+    final String target;
+    @Nullable Serving serving;
+    @Nullable ServingCount count;
+    @Nullable Version version;
+
+    WorkloadState(String target) {
+      this.target = target;
+    }
+  }
+
+  /**
    * One workload's pods by name (the store's listing order) and, among them, those that serve traffic with what
    * {@link #podResourceMetrics} reports of them (each pod looked at once, when its event comes); a new stamp at
    * every change, and the list of all of them made on first read after a change.
@@ -178,7 +190,7 @@ public final class LoadMetrics implements MetricsSource {
     this.loadSelectors = new LabelSelector[this.loads.size()];
     for (WorkloadLoad l : this.loads) {
       namespaces.add(l.namespace());
-      targets.put(l, l.target());
+      stateOfLoad.put(l, byTarget.computeIfAbsent(l.target(), WorkloadState::new));
     }
     String rv = store.resourceVersion();
     this.replicaSets = store.watch(ReplicaSet.class, rv, e -> onReplicaSet(e.type(), e.object()));
@@ -271,19 +283,30 @@ public final class LoadMetrics implements MetricsSource {
     double perRequest = resource.equals("memory") ? load.memoryPerRequest() * 1000 : load.cpuMilliPerRequest();
     List<Pod> pods = serving(load, stateOf(load), selector).pods();
     double total = rate(load) * perRequest;
-    String w = target(load);
-    Version last = versions.get(w);
+    WorkloadState state = state(load);
+    Version last = state.version;
     if (last != null && last.pods == pods && Double.compare(last.total, total) == 0) {
       return last;
     }
     Version v = new Version(pods, total);
-    versions.put(w, v);
+    state.version = v;
     return v;
   }
 
+  /** What is kept for {@code load}'s workload. */
+  private WorkloadState state(WorkloadLoad load) {
+    WorkloadState s = stateOfLoad.get(load);
+    if (s == null) { // a load equal to one given, or another: found by its workload
+      s = byTarget.computeIfAbsent(load.target(), WorkloadState::new);
+      if (stateOfLoad.size() < 2 * loads.size() + 16) {
+        stateOfLoad.put(load, s);
+      }
+    }
+    return s;
+  }
+
   private String target(WorkloadLoad load) {
-    String w = targets.get(load);
-    return w != null ? w : load.target();
+    return state(load).target;
   }
 
   /** A {@link #resourceMetricsVersion}: equal when the pod list is the same instance and the total the same. */
@@ -309,8 +332,9 @@ public final class LoadMetrics implements MetricsSource {
    * them ({@link #stateOf}), or a list of the store's.
    */
   private Serving serving(@Nullable WorkloadLoad load, Object pods, LabelSelector selector) {
-    String w = load == null ? null : target(load);
-    Serving cached = w == null ? null : serving.get(w);
+    WorkloadState state = load == null ? null : state(load);
+    String w = state == null ? null : state.target;
+    Serving cached = state == null ? null : state.serving;
     if (cached != null && cached.from() == pods && cached.selector().equals(selector)) {
       return cached;
     }
@@ -346,8 +370,8 @@ public final class LoadMetrics implements MetricsSource {
           : new Serving(pods, selector, Arrays.asList(Arrays.copyOf(out, n)), Arrays.copyOf(names, n),
               Arrays.copyOf(containers, n));
     }
-    if (w != null) {
-      serving.put(w, made);
+    if (state != null) {
+      state.serving = made;
     }
     return made;
   }
@@ -369,13 +393,13 @@ public final class LoadMetrics implements MetricsSource {
 
   /** How many pods of {@code load}'s workload serve traffic now. */
   public int servingPods(WorkloadLoad load) {
-    Object state = stateOf(load);
-    String w = target(load);
-    if (!(state instanceof List<?>)) {
-      return Objects.requireNonNull(live.get(w)).serving.size();
+    Object now = stateOf(load);
+    WorkloadState state = state(load);
+    if (!(now instanceof List<?>)) {
+      return Objects.requireNonNull(live.get(state.target)).serving.size();
     }
     List<Pod> pods = podsOf(load);
-    ServingCount cached = servingCounts.get(w);
+    ServingCount cached = state.count;
     if (cached != null && cached.from() == pods) { // the same list: the same pods, unchanged
       return cached.count();
     }
@@ -385,7 +409,7 @@ public final class LoadMetrics implements MetricsSource {
         n++;
       }
     }
-    servingCounts.put(w, new ServingCount(pods, n));
+    state.count = new ServingCount(pods, n);
     return n;
   }
 
@@ -464,9 +488,10 @@ public final class LoadMetrics implements MetricsSource {
       List<Pod> now = listOf(workload);
       frozen.put(workload, now);
       LivePods livePods = live.get(workload);
-      Serving read = serving.get(workload);
+      WorkloadState state = byTarget.get(workload);
+      Serving read = state == null ? null : state.serving;
       if (livePods != null && read != null && read.from() == livePods.stamp) { // what was read stays the answer
-        serving.put(workload, new Serving(now, read.selector(), read.pods(), read.names(), read.containers()));
+        state.serving = new Serving(now, read.selector(), read.pods(), read.names(), read.containers());
       }
     }
   }

@@ -434,6 +434,26 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
 
   /** Compares keys as (namespace, name): a key without '/' is a cluster-scoped name (namespace ""). */
   static int compareKeys(String a, String b) {
+    // one pass while the keys agree: once their common start holds the '/', the namespace is the same in both
+    // and the text order decides (what compareTo answers), which is the usual case (a posting's keys share one)
+    int n = Math.min(a.length(), b.length());
+    boolean sameNamespace = false;
+    for (int i = 0; i < n; i++) {
+      char x = a.charAt(i);
+      char y = b.charAt(i);
+      if (x != y) {
+        if (sameNamespace) {
+          return x - y;
+        }
+        break;
+      }
+      if (x == '/') {
+        sameNamespace = true;
+      }
+    }
+    if (sameNamespace) { // one key is the start of the other
+      return a.length() - b.length();
+    }
     int sa = a.indexOf('/');
     int sb = b.indexOf('/');
     if (sa == sb && (sa <= 0 || a.regionMatches(0, b, 0, sa))) {
