@@ -141,6 +141,11 @@ public final class ReplicaNormalizer {
     });
   }
 
+  /** Forgets the conditions {@link #condition} keeps, so that the next ones are made afresh (for tests). */
+  synchronized void forgetConditions() {
+    java.util.Arrays.fill(lastConditions, null);
+  }
+
   /** Drops the history of a deleted HPA. */
   public synchronized void forget(String key) {
     recommendations.remove(key);
