@@ -109,7 +109,7 @@ public final class LoadMetrics implements MetricsSource {
    * containers): what {@link #podResourceMetrics} reports, read from the pods once.
    */
   private record Serving(Object from, LabelSelector selector, List<Pod> pods, String[] names,
-      @Nullable String[] containers) {
+      @Nullable String[] containers, @Nullable Object servingStamp) {
     static Serving of(Object from, LabelSelector selector, List<Pod> pods) {
       String[] names = new String[pods.size()];
       String[] containers = new String[pods.size()];
@@ -118,7 +118,7 @@ public final class LoadMetrics implements MetricsSource {
         names[i] = p.metadata().name();
         containers[i] = p.spec().containers().isEmpty() ? null : p.spec().containers().get(0).name();
       }
-      return new Serving(from, selector, pods, names, containers);
+      return new Serving(from, selector, pods, names, containers, null);
     }
   }
 
@@ -151,6 +151,8 @@ public final class LoadMetrics implements MetricsSource {
     /** The selector last read by: a serving pod is matched against it when it comes. */
     @Nullable LabelSelector selector;
     Object stamp = new Object();
+    /** A new one only when {@link #serving} changes (a pod that does not serve, before and after, keeps it). */
+    Object servingStamp = new Object();
     @Nullable List<Pod> list;
 
     void put(Pod p) {
@@ -158,8 +160,9 @@ public final class LoadMetrics implements MetricsSource {
       all.put(name, p);
       if (serving(p)) {
         serving.put(name, new ServingPod(p, selector));
-      } else {
-        serving.remove(name);
+        servingStamp = new Object();
+      } else if (serving.remove(name) != null) {
+        servingStamp = new Object();
       }
       list = null;
       stamp = new Object();
@@ -167,7 +170,9 @@ public final class LoadMetrics implements MetricsSource {
 
     void remove(String name) {
       all.remove(name);
-      serving.remove(name);
+      if (serving.remove(name) != null) {
+        servingStamp = new Object();
+      }
       list = null;
       stamp = new Object();
     }
@@ -354,6 +359,12 @@ public final class LoadMetrics implements MetricsSource {
         livePods.selector = selector;
       }
       selector = Objects.requireNonNull(livePods.selector); // one instance: a pod's match is checked by reference
+      if (cached != null && cached.servingStamp() == livePods.servingStamp && cached.selector() == selector) {
+        // only pods that do not serve changed (a creation, a binding): the same serving pods
+        made = new Serving(pods, selector, cached.pods(), cached.names(), cached.containers(), livePods.servingStamp);
+        state.serving = made;
+        return made;
+      }
       int size = livePods.serving.size();
       Pod[] out = new Pod[size];
       String[] names = new String[size];
@@ -366,9 +377,9 @@ public final class LoadMetrics implements MetricsSource {
           containers[n++] = sp.container;
         }
       }
-      made = n == size ? new Serving(pods, selector, Arrays.asList(out), names, containers)
+      made = n == size ? new Serving(pods, selector, Arrays.asList(out), names, containers, livePods.servingStamp)
           : new Serving(pods, selector, Arrays.asList(Arrays.copyOf(out, n)), Arrays.copyOf(names, n),
-              Arrays.copyOf(containers, n));
+              Arrays.copyOf(containers, n), livePods.servingStamp);
     }
     if (state != null) {
       state.serving = made;
@@ -491,7 +502,7 @@ public final class LoadMetrics implements MetricsSource {
       WorkloadState state = byTarget.get(workload);
       Serving read = state == null ? null : state.serving;
       if (livePods != null && read != null && read.from() == livePods.stamp) { // what was read stays the answer
-        state.serving = new Serving(now, read.selector(), read.pods(), read.names(), read.containers());
+        state.serving = new Serving(now, read.selector(), read.pods(), read.names(), read.containers(), null);
       }
     }
   }

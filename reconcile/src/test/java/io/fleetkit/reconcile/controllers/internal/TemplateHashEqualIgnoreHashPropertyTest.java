@@ -45,12 +45,26 @@ final class TemplateHashEqualIgnoreHashPropertyTest {
     if (r.nextInt(8) == 0) {
       m.name("named");
     }
+    if (r.nextInt(8) == 0) {
+      m.finalizer("keep");
+    }
+    if (r.nextInt(8) == 0) {
+      m.namespace("ns");
+    }
     PodSpec spec = switch (r.nextInt(4)) {
       case 0 -> SPEC_B;
       case 1 -> spec("img:1"); // equal to SPEC_A, another instance
       default -> SPEC_A;
     };
     return new PodTemplateSpec(m.build(), spec);
+  }
+
+  @org.junit.jupiter.api.Test
+  void objectMeta_hasTheComponentsEqualIgnoreHashCompares() {
+    // equalIgnoreHash compares the metadata component by component: a new component must be added there
+    assertThat(java.util.Arrays.stream(ObjectMeta.class.getRecordComponents()).map(c -> c.getName()).toList())
+        .containsExactly("name", "namespace", "uid", "resourceVersion", "generation", "labels", "annotations",
+            "ownerReferences", "finalizers", "creationTimestamp", "deletionTimestamp");
   }
 
   @Property(tries = 1000)
