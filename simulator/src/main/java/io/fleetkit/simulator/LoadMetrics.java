@@ -17,6 +17,7 @@ import io.fleetkit.reconcile.controllers.ActivePods;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -48,14 +49,20 @@ public final class LoadMetrics implements MetricsSource {
   private final Set<String> namespaces = new TreeSet<>();
   /** The loads by the namespace and selector of their workloads, taken with the snapshot. */
   private Map<SelectorKey, WorkloadLoad> loadsBySelector = Map.of();
+  /** The selector of each load's workload (null: none) when {@link #loadsBySelector} was made, by load index. */
+  private final @Nullable LabelSelector[] loadSelectors;
+  /** {@link #loadFor}'s answers by selector instance, for {@link #loadsBySelector} as it is (cleared with it). */
+  private final IdentityHashMap<LabelSelector, LoadOf> loadsByInstance = new IdentityHashMap<>();
   /** Workload ({@code Deployment/ns/name}) of each ReplicaSet a Deployment controls, by ReplicaSet uid. */
   private final Map<String, String> workloadOfReplicaSet = new HashMap<>();
   /** The pods of each workload now, kept up to date from the watches. */
   private final Map<String, LivePods> live = new HashMap<>();
-  /** The workload each grouped pod ({@code namespace/name}) was put under. */
+  /** The workload each grouped pod was put under, by uid (the same string at every version of the pod). */
   private final Map<String, String> workloadOfPod = new HashMap<>();
-  /** Each load's workload ({@link WorkloadLoad#target}), by load instance. */
-  private final Map<WorkloadLoad, String> targets = new IdentityHashMap<>();
+  /** What is kept per workload ({@link WorkloadLoad#target}): one object, found by the load instance. */
+  private final Map<String, WorkloadState> byTarget = new HashMap<>();
+  /** Each load's {@link WorkloadState}, by load instance (the loads given, and others met since, bounded). */
+  private final Map<WorkloadLoad, WorkloadState> stateOfLoad = new IdentityHashMap<>();
   /** The instant of the open snapshot, or null; the snapshot is {@link #frozen} over {@link #live}. */
   private @Nullable Instant snapshotAt;
   /** Workloads whose pods changed since the snapshot was opened: their pods as the snapshot saw them. */
@@ -64,12 +71,6 @@ public final class LoadMetrics implements MetricsSource {
   private boolean allFrozen;
   /** Set when a ReplicaSet changed its workload: the next snapshot regroups the pods from the store. */
   private boolean regroup = true;
-  /** The serving pods of each workload, for the pod list they were filtered from. */
-  private final Map<String, Serving> serving = new HashMap<>();
-  /** How many pods of each workload serve traffic, for the pod list they were counted from. */
-  private final Map<String, ServingCount> servingCounts = new HashMap<>();
-  /** The last {@link #resourceMetricsVersion} of each workload, given again while it is equal. */
-  private final Map<String, Version> versions = new HashMap<>();
   /** The usage reported for each container of a serving pod: the last one made, shared while it is the same. */
   private @Nullable List<ContainerUsage> lastUsage;
   private final Watch replicaSets;
@@ -108,7 +109,7 @@ public final class LoadMetrics implements MetricsSource {
    * containers): what {@link #podResourceMetrics} reports, read from the pods once.
    */
   private record Serving(Object from, LabelSelector selector, List<Pod> pods, String[] names,
-      @Nullable String[] containers) {
+      @Nullable String[] containers, @Nullable Object servingStamp) {
     static Serving of(Object from, LabelSelector selector, List<Pod> pods) {
       String[] names = new String[pods.size()];
       String[] containers = new String[pods.size()];
@@ -117,11 +118,27 @@ public final class LoadMetrics implements MetricsSource {
         names[i] = p.metadata().name();
         containers[i] = p.spec().containers().isEmpty() ? null : p.spec().containers().get(0).name();
       }
-      return new Serving(from, selector, pods, names, containers);
+      return new Serving(from, selector, pods, names, containers, null);
     }
   }
 
   private record ServingCount(List<Pod> from, int count) {}
+
+  /**
+   * What is kept for one workload's reads, in one place (a sync of the HPA reads all of it): the serving pods for
+   * the pod list they were filtered from, how many serve for the list they were counted from, and the last
+   * {@link #resourceMetricsVersion}, given again while it is equal.
+   */
+  private static final class WorkloadState {
+    final String target;
+    @Nullable Serving serving;
+    @Nullable ServingCount count;
+    @Nullable Version version;
+
+    WorkloadState(String target) {
+      this.target = target;
+    }
+  }
 
   /**
    * One workload's pods by name (the store's listing order) and, among them, those that serve traffic with what
@@ -134,6 +151,8 @@ public final class LoadMetrics implements MetricsSource {
     /** The selector last read by: a serving pod is matched against it when it comes. */
     @Nullable LabelSelector selector;
     Object stamp = new Object();
+    /** A new one only when {@link #serving} changes (a pod that does not serve, before and after, keeps it). */
+    Object servingStamp = new Object();
     @Nullable List<Pod> list;
 
     void put(Pod p) {
@@ -141,8 +160,9 @@ public final class LoadMetrics implements MetricsSource {
       all.put(name, p);
       if (serving(p)) {
         serving.put(name, new ServingPod(p, selector));
-      } else {
-        serving.remove(name);
+        servingStamp = new Object();
+      } else if (serving.remove(name) != null) {
+        servingStamp = new Object();
       }
       list = null;
       stamp = new Object();
@@ -150,7 +170,9 @@ public final class LoadMetrics implements MetricsSource {
 
     void remove(String name) {
       all.remove(name);
-      serving.remove(name);
+      if (serving.remove(name) != null) {
+        servingStamp = new Object();
+      }
       list = null;
       stamp = new Object();
     }
@@ -170,9 +192,10 @@ public final class LoadMetrics implements MetricsSource {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.start = Objects.requireNonNull(start, "start");
     this.loads = List.copyOf(loads);
+    this.loadSelectors = new LabelSelector[this.loads.size()];
     for (WorkloadLoad l : this.loads) {
       namespaces.add(l.namespace());
-      targets.put(l, l.target());
+      stateOfLoad.put(l, byTarget.computeIfAbsent(l.target(), WorkloadState::new));
     }
     String rv = store.resourceVersion();
     this.replicaSets = store.watch(ReplicaSet.class, rv, e -> onReplicaSet(e.type(), e.object()));
@@ -200,8 +223,22 @@ public final class LoadMetrics implements MetricsSource {
 
   private @Nullable WorkloadLoad loadFor(String namespace, LabelSelector selector) {
     podsOf(null); // the per-instant snapshot, with the loads by selector
-    return loadsBySelector.get(new SelectorKey(namespace, selector));
+    // the HPA asks with its target's selector, the same instance at every sync: found by reference while the
+    // loads by selector are the same map
+    LoadOf last = loadsByInstance.get(selector);
+    if (last != null && last.namespace().equals(namespace)) {
+      return last.load();
+    }
+    WorkloadLoad load = loadsBySelector.get(new SelectorKey(namespace, selector));
+    if (loadsByInstance.size() > 2 * loads.size() + 16) { // callers that build a selector per call
+      loadsByInstance.clear();
+    }
+    loadsByInstance.put(selector, new LoadOf(namespace, load));
+    return load;
   }
+
+  /** What {@link #loadFor} found for a selector instance in a namespace (the load may be null: none). */
+  private record LoadOf(String namespace, @Nullable WorkloadLoad load) {}
 
   @Override
   public List<PodResourceMetrics> podResourceMetrics(String namespace, LabelSelector selector, String resource) {
@@ -251,19 +288,30 @@ public final class LoadMetrics implements MetricsSource {
     double perRequest = resource.equals("memory") ? load.memoryPerRequest() * 1000 : load.cpuMilliPerRequest();
     List<Pod> pods = serving(load, stateOf(load), selector).pods();
     double total = rate(load) * perRequest;
-    String w = target(load);
-    Version last = versions.get(w);
+    WorkloadState state = state(load);
+    Version last = state.version;
     if (last != null && last.pods == pods && Double.compare(last.total, total) == 0) {
       return last;
     }
     Version v = new Version(pods, total);
-    versions.put(w, v);
+    state.version = v;
     return v;
   }
 
+  /** What is kept for {@code load}'s workload. */
+  private WorkloadState state(WorkloadLoad load) {
+    WorkloadState s = stateOfLoad.get(load);
+    if (s == null) { // a load equal to one given, or another: found by its workload
+      s = byTarget.computeIfAbsent(load.target(), WorkloadState::new);
+      if (stateOfLoad.size() < 2 * loads.size() + 16) {
+        stateOfLoad.put(load, s);
+      }
+    }
+    return s;
+  }
+
   private String target(WorkloadLoad load) {
-    String w = targets.get(load);
-    return w != null ? w : load.target();
+    return state(load).target;
   }
 
   /** A {@link #resourceMetricsVersion}: equal when the pod list is the same instance and the total the same. */
@@ -289,8 +337,9 @@ public final class LoadMetrics implements MetricsSource {
    * them ({@link #stateOf}), or a list of the store's.
    */
   private Serving serving(@Nullable WorkloadLoad load, Object pods, LabelSelector selector) {
-    String w = load == null ? null : target(load);
-    Serving cached = w == null ? null : serving.get(w);
+    WorkloadState state = load == null ? null : state(load);
+    String w = state == null ? null : state.target;
+    Serving cached = state == null ? null : state.serving;
     if (cached != null && cached.from() == pods && cached.selector().equals(selector)) {
       return cached;
     }
@@ -310,20 +359,30 @@ public final class LoadMetrics implements MetricsSource {
         livePods.selector = selector;
       }
       selector = Objects.requireNonNull(livePods.selector); // one instance: a pod's match is checked by reference
-      List<Pod> out = new ArrayList<>(livePods.serving.size());
-      List<String> names = new ArrayList<>(livePods.serving.size());
-      List<String> containers = new ArrayList<>(livePods.serving.size());
+      if (cached != null && cached.servingStamp() == livePods.servingStamp && cached.selector() == selector) {
+        // only pods that do not serve changed (a creation, a binding): the same serving pods
+        made = new Serving(pods, selector, cached.pods(), cached.names(), cached.containers(), livePods.servingStamp);
+        state.serving = made;
+        return made;
+      }
+      int size = livePods.serving.size();
+      Pod[] out = new Pod[size];
+      String[] names = new String[size];
+      String[] containers = new String[size];
+      int n = 0;
       for (ServingPod sp : livePods.serving.values()) {
         if (sp.matches(selector)) {
-          out.add(sp.pod);
-          names.add(sp.name);
-          containers.add(sp.container);
+          out[n] = sp.pod;
+          names[n] = sp.name;
+          containers[n++] = sp.container;
         }
       }
-      made = new Serving(pods, selector, out, names.toArray(new String[0]), containers.toArray(new String[0]));
+      made = n == size ? new Serving(pods, selector, Arrays.asList(out), names, containers, livePods.servingStamp)
+          : new Serving(pods, selector, Arrays.asList(Arrays.copyOf(out, n)), Arrays.copyOf(names, n),
+              Arrays.copyOf(containers, n), livePods.servingStamp);
     }
-    if (w != null) {
-      serving.put(w, made);
+    if (state != null) {
+      state.serving = made;
     }
     return made;
   }
@@ -345,13 +404,13 @@ public final class LoadMetrics implements MetricsSource {
 
   /** How many pods of {@code load}'s workload serve traffic now. */
   public int servingPods(WorkloadLoad load) {
-    Object state = stateOf(load);
-    String w = target(load);
-    if (!(state instanceof List<?>)) {
-      return Objects.requireNonNull(live.get(w)).serving.size();
+    Object now = stateOf(load);
+    WorkloadState state = state(load);
+    if (!(now instanceof List<?>)) {
+      return Objects.requireNonNull(live.get(state.target)).serving.size();
     }
     List<Pod> pods = podsOf(load);
-    ServingCount cached = servingCounts.get(w);
+    ServingCount cached = state.count;
     if (cached != null && cached.from() == pods) { // the same list: the same pods, unchanged
       return cached.count();
     }
@@ -361,7 +420,7 @@ public final class LoadMetrics implements MetricsSource {
         n++;
       }
     }
-    servingCounts.put(w, new ServingCount(pods, n));
+    state.count = new ServingCount(pods, n);
     return n;
   }
 
@@ -379,9 +438,25 @@ public final class LoadMetrics implements MetricsSource {
       if (regroup) {
         group();
       }
-      loadsBySelector = new HashMap<>();
-      for (WorkloadLoad l : loads) {
-        selector(l).ifPresent(s -> loadsBySelector.putIfAbsent(new SelectorKey(l.namespace(), s), l));
+      // the loads' workloads' selectors now; the map is rebuilt only when one of them is another instance
+      boolean same = true;
+      for (int i = 0; i < loads.size(); i++) {
+        LabelSelector s = selector(loads.get(i)).orElse(null);
+        if (s != loadSelectors[i]) {
+          loadSelectors[i] = s;
+          same = false;
+        }
+      }
+      if (!same) {
+        Map<SelectorKey, WorkloadLoad> bySelector = new HashMap<>();
+        for (int i = 0; i < loads.size(); i++) {
+          LabelSelector s = loadSelectors[i];
+          if (s != null) {
+            bySelector.putIfAbsent(new SelectorKey(loads.get(i).namespace(), s), loads.get(i));
+          }
+        }
+        loadsBySelector = bySelector;
+        loadsByInstance.clear();
       }
       snapshotAt = now;
     }
@@ -424,9 +499,10 @@ public final class LoadMetrics implements MetricsSource {
       List<Pod> now = listOf(workload);
       frozen.put(workload, now);
       LivePods livePods = live.get(workload);
-      Serving read = serving.get(workload);
+      WorkloadState state = byTarget.get(workload);
+      Serving read = state == null ? null : state.serving;
       if (livePods != null && read != null && read.from() == livePods.stamp) { // what was read stays the answer
-        serving.put(workload, new Serving(now, read.selector(), read.pods(), read.names(), read.containers()));
+        state.serving = new Serving(now, read.selector(), read.pods(), read.names(), read.containers(), null);
       }
     }
   }
@@ -476,7 +552,7 @@ public final class LoadMetrics implements MetricsSource {
     if (regroup || !namespaces.contains(p.metadata().namespace())) {
       return;
     }
-    String key = p.metadata().key();
+    String key = p.metadata().uid();
     String old = workloadOfPod.get(key);
     if (old != null && type != WatchEventType.DELETED && old.equals(workloadOf(p))) {
       freeze(old); // stays in its workload (a status write, a binding): replaced in place
@@ -502,7 +578,7 @@ public final class LoadMetrics implements MetricsSource {
     if (w != null) {
       freeze(w);
       live.computeIfAbsent(w, k -> new LivePods()).put(p);
-      workloadOfPod.put(p.metadata().key(), w);
+      workloadOfPod.put(p.metadata().uid(), w);
     }
   }
 

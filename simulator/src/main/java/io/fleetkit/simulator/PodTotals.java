@@ -54,13 +54,14 @@ final class PodTotals implements AutoCloseable {
   }
 
   private final Watch watch;
+  /** What each counted pod adds, by uid (so are the maps below: a pod's uid is the same string at every version). */
   private final Map<String, Contribution> byPod = new HashMap<>();
   private final Map<String, long[]> perNode = new HashMap<>();
   private final TreeMap<Pod, Pod> gpuRunning = new TreeMap<>(LISTING_ORDER);
-  /** The pods in {@link #gpuRunning} by key. */
+  /** The pods in {@link #gpuRunning} by uid. */
   private final Map<String, Pod> gpuRunningByKey = new HashMap<>();
   private final Map<String, Integer> runningJobs = new HashMap<>();
-  /** Pods scheduled after {@link #sampledUntil} (their PodScheduled transition): key to {created, scheduled}. */
+  /** Pods scheduled after {@link #sampledUntil} (their PodScheduled transition): uid to {created, scheduled}. */
   private final Map<String, Instant[]> recentlyScheduled = new HashMap<>();
   private @Nullable Instant sampledUntil;
   private int pending;
@@ -79,14 +80,14 @@ final class PodTotals implements AutoCloseable {
 
   private void onEvent(WatchEvent<Pod> e) {
     Pod p = e.object();
-    remove(p.metadata().key());
+    remove(p.metadata().uid());
     if (e.type() != WatchEventType.DELETED) {
       add(p);
     }
   }
 
   private void add(Pod p) {
-    String key = p.metadata().key();
+    String key = p.metadata().uid();
     Contribution c = contribution(p);
     if (c != Contribution.NONE) {
       byPod.put(key, c);

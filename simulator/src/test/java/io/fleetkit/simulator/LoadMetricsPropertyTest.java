@@ -32,7 +32,8 @@ import net.jqwik.api.Property;
  * {@link LoadMetrics} keeps each workload's pods, and which of them serve traffic, from the watches (each pod looked
  * at once, when it changes), and gives the same version while the serving pods and the load are the same: over
  * random pod writes (created under one of two workloads or none, running, ready, unready, pending, relabelled,
- * deleted with and without a finalizer) it answers as a fresh instance that groups from a list of the store, an
+ * deleted with and without a finalizer; the workloads replaced by equal ones), read with the workloads' own
+ * selectors or with equal ones built per read, it answers as a fresh instance that groups from a list of the store, an
  * equal version means the same serving pods and usage, and within one instant it keeps its first read.
  */
 final class LoadMetricsPropertyTest {
@@ -59,9 +60,7 @@ final class LoadMetricsPropertyTest {
     ObjectStore store = ObjectStore.builder().directDelivery().clock(clock.asClock()).build();
     List<ReplicaSet> sets = new ArrayList<>();
     for (String app : APPS) {
-      Deployment d = store.create(Deployment.builder().namespace("default").name(app).replicas(1)
-          .matchLabels(Map.of("app", app)).podSpec(PodSpec.builder().container("app", "img", ResourceList.EMPTY)
-              .build()).build());
+      Deployment d = store.create(deployment(app));
       sets.add(store.create(ReplicaSet.builder().namespace("default").name(app + "-1").matchLabels(Map.of("app", app))
           .podSpec(PodSpec.builder().container("app", "img", ResourceList.EMPTY).build())
           .ownerReference(OwnerReference.controllerOf(d)).build()));
@@ -71,6 +70,7 @@ final class LoadMetricsPropertyTest {
         .toList();
     LoadMetrics kept = new LoadMetrics(store, clock, T0, loads);
     Object[] lastVersions = new Object[APPS.size()];
+    LabelSelector[] lastSelector = new LabelSelector[APPS.size()];
     List<List<String>> lastServing = new ArrayList<>(List.of(List.of(), List.of()));
     int created = 0;
     for (int step = 0; step < 60; step++) {
@@ -80,7 +80,7 @@ final class LoadMetricsPropertyTest {
       }
       List<Pod> pods = store.list(Pod.class, "default").items();
       Pod some = pods.isEmpty() ? null : pods.get(r.nextInt(pods.size()));
-      int action = r.nextInt(8);
+      int action = r.nextInt(9);
       if (action == 0 || some == null) {
         int owner = r.nextInt(3);
         ObjectMeta.Builder meta = ObjectMeta.builder().namespace("default").name("p-" + created++)
@@ -102,8 +102,17 @@ final class LoadMetricsPropertyTest {
         store.delete(Pod.class, "default", some.metadata().name());
       } else if (action == 6 && !some.metadata().finalizers().isEmpty()) {
         store.update(some.withMetadata(some.metadata().toBuilder().finalizers(List.of()).build()));
+      } else if (action == 7) { // a workload gone, back, or replaced by an equal one (its selector another instance)
+        String app = APPS.get(r.nextInt(APPS.size()));
+        boolean exists = store.get(Deployment.class, "default", app).isPresent();
+        if (exists) {
+          store.delete(Deployment.class, "default", app);
+        }
+        if (!exists || r.nextBoolean()) {
+          store.create(deployment(app));
+        }
       }
-      boolean sameInstant = step > 0 && r.nextInt(4) == 0 && !advancedBeforeWrites;
+      boolean sameInstant = action != 7 && step > 0 && r.nextInt(4) == 0 && !advancedBeforeWrites;
       if (!sameInstant && !advancedBeforeWrites) {
         clock.advance(Duration.ofSeconds(1 + r.nextInt(20)));
       }
@@ -111,7 +120,20 @@ final class LoadMetricsPropertyTest {
       List<Pod> now = store.list(Pod.class, "default").items();
       for (int i = 0; i < loads.size(); i++) {
         WorkloadLoad l = loads.get(i);
-        LabelSelector s = LabelSelector.of(Map.of("app", l.name()));
+        // as the HPA asks (the workload's own selector instance, or the one it read last), or an equal one built
+        Deployment workload = store.get(Deployment.class, "default", l.name()).orElse(null);
+        int ask = r.nextInt(3);
+        LabelSelector s = ask == 0 && workload != null ? workload.spec().selector()
+            : ask == 1 && lastSelector[i] != null ? lastSelector[i] : LabelSelector.of(Map.of("app", l.name()));
+        lastSelector[i] = s;
+        if (workload == null) { // no load: the pods listed from the store, no usage, no version
+          assertThat(kept.resourceMetricsVersion("default", s, "cpu")).isNull();
+          assertThat(kept.podResourceMetrics("default", s, "cpu")).as("step %d, %s gone", step, l.target())
+              .isEqualTo(fresh.podResourceMetrics("default", s, "cpu"));
+          lastVersions[i] = null;
+          lastServing.set(i, List.of());
+          continue;
+        }
         Object version = kept.resourceMetricsVersion("default", s, "cpu");
         List<String> serving = names(kept.podResourceMetrics("default", s, "cpu"));
         if (sameInstant) { // the first read of this instant stands
@@ -144,6 +166,11 @@ final class LoadMetricsPropertyTest {
     }
     kept.close();
     store.close();
+  }
+
+  private static Deployment deployment(String app) {
+    return Deployment.builder().namespace("default").name(app).replicas(1).matchLabels(Map.of("app", app))
+        .podSpec(PodSpec.builder().container("app", "img", ResourceList.EMPTY).build()).build();
   }
 
   private static PodStatus status(Random r) {

@@ -93,6 +93,8 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
   private final Map<String, Map<String, String>> keys = new java.util.concurrent.ConcurrentHashMap<>();
   /** Per HPA ({@code namespace/name}) and metric: what was read from its pods last time ({@link PodFacts}). */
   private final Map<String, PodFacts.Slot[]> podFacts = new java.util.concurrent.ConcurrentHashMap<>();
+  /** The ValidMetricFound condition's message by metric name (a handful of names: one per metric kind). */
+  private final Map<String, String> validMetricMessages = new java.util.concurrent.ConcurrentHashMap<>();
   /** Per HPA ({@code namespace/name}): its last sync that changed nothing, and what it started from. */
   private final Map<String, Quiet> quiet = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -133,6 +135,9 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
       return true;
     }
   }
+
+  /** A scale target of a namespace, by kind and name (two HPAs may name one target with other API versions). */
+  private record TargetRef(String kind, String name) {}
 
   /** An HPA ({@code namespace/name}) and its target's pod selector. */
   private record TargetSelector(String name, String hpa, LabelSelector selector) {}
@@ -409,7 +414,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
         }
       }
       conditions.set(HorizontalPodAutoscalerConditionType.ScalingActive, ConditionStatus.True, "ValidMetricFound",
-          "the HPA was able to successfully calculate a replica count from " + p.metricName());
+          validMetricMessage(p.metricName()));
       return p;
     }
     memos.remove(key);
@@ -475,12 +480,18 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
       return new Proposal(-1, "", statuses, error);
     }
     conditions.set(HorizontalPodAutoscalerConditionType.ScalingActive, ConditionStatus.True, "ValidMetricFound",
-        "the HPA was able to successfully calculate a replica count from " + metric);
+        validMetricMessage(metric));
     Proposal proposal = new Proposal(replicas, metric, List.copyOf(statuses), error);
     if (invalid == 0 && versions != null && horizon.until().isAfter(clock.instant())) {
       memos.put(key, new Memo(hpa.spec(), scale, pods, selectors, versions, proposal, perMetric, horizon.until()));
     }
     return proposal;
+  }
+
+  /** The ValidMetricFound message for {@code metric}: one string per metric name, not one per sync. */
+  private String validMetricMessage(String metric) {
+    return validMetricMessages.computeIfAbsent(metric,
+        m -> "the HPA was able to successfully calculate a replica count from " + m);
   }
 
   /**
@@ -578,7 +589,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
   private List<TargetSelector> readTargetSelectors(String namespace) {
     List<TargetSelector> out = new ArrayList<>();
     Map<String, TargetScale> round = roundScales;
-    Map<String, String> scaledBy = round != null ? new HashMap<>() : null;
+    Map<TargetRef, String> scaledBy = round != null ? new HashMap<>() : null;
     for (HorizontalPodAutoscaler other : store.list(HorizontalPodAutoscaler.class, namespace).items()) {
       try {
         CrossVersionObjectReference ref = other.spec().scaleTargetRef();
@@ -586,7 +597,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
         String key = keyOf(namespace, other.metadata().name());
         out.add(new TargetSelector(other.metadata().name(), key, scale.selector()));
         if (round != null) {
-          String first = scaledBy.putIfAbsent(ref.kind() + "/" + ref.name(), key);
+          String first = scaledBy.putIfAbsent(new TargetRef(ref.kind(), ref.name()), key);
           if (first == null) {
             round.put(key, scale);
           } else { // two HPAs scale one target: each sync reads it after the other's write
@@ -740,6 +751,10 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
       HorizontalPodAutoscalerCondition old = byType.get(type);
       Instant transition = old != null && old.status() == status && old.lastTransitionTime() != null
           ? old.lastTransitionTime() : now;
+      if (old != null && old.status() == status && transition == old.lastTransitionTime()
+          && old.reason().equals(reason) && old.message().equals(message)) {
+        return; // the condition it would make is the one it has (most syncs): kept, not made again
+      }
       byType.put(type, new HorizontalPodAutoscalerCondition(type, status, transition, reason, message));
     }
 

@@ -50,6 +50,10 @@ public final class ReplicaNormalizer {
   private final Map<String, Recommendations> recommendations = new HashMap<>();
   private final Map<String, List<ScaleEvent>> scaleUpEvents = new HashMap<>();
   private final Map<String, List<ScaleEvent>> scaleDownEvents = new HashMap<>();
+  /** The last condition {@link #condition} made per type and status (immutable, shared by the results). */
+  private final HorizontalPodAutoscalerCondition[] lastConditions =
+      new HorizontalPodAutoscalerCondition[HorizontalPodAutoscalerConditionType.values().length
+          * ConditionStatus.values().length];
 
   /**
    * @param downscaleStabilizationWindow the controller's {@code --horizontal-pod-autoscaler-downscale-stabilization}
@@ -127,11 +131,19 @@ public final class ReplicaNormalizer {
 
   /** Records {@code current} as the first recommendation of a new HPA ({@code recordInitialRecommendation}). */
   public synchronized void recordInitialRecommendation(String key, int currentReplicas) {
+    if (recommendations.containsKey(key)) { // every sync after the first: no lambda made
+      return;
+    }
     recommendations.computeIfAbsent(key, k -> {
       Recommendations l = new Recommendations();
       l.set(0, currentReplicas, clock.instant());
       return l;
     });
+  }
+
+  /** Forgets the conditions {@link #condition} keeps, so that the next ones are made afresh (for tests). */
+  synchronized void forgetConditions() {
+    java.util.Arrays.fill(lastConditions, null);
   }
 
   /** Drops the history of a deleted HPA. */
@@ -183,14 +195,25 @@ public final class ReplicaNormalizer {
     return new Normalized(limited.replicas(), able, limitedCondition(limited, stabilized.replicas()));
   }
 
-  private static HorizontalPodAutoscalerCondition limitedCondition(Limited limited, int before) {
+  private HorizontalPodAutoscalerCondition limitedCondition(Limited limited, int before) {
     ConditionStatus status = limited.replicas() == before ? ConditionStatus.False : ConditionStatus.True;
     return condition(HorizontalPodAutoscalerConditionType.ScalingLimited, status, limited.reason(), limited.message());
   }
 
-  private static HorizontalPodAutoscalerCondition condition(HorizontalPodAutoscalerConditionType type,
+  /**
+   * The condition, the one made last for its type and status when it has the same reason and message (their texts
+   * are mostly this class's constants): every sync normalizes, and most give the conditions of the sync before.
+   */
+  private HorizontalPodAutoscalerCondition condition(HorizontalPodAutoscalerConditionType type,
       ConditionStatus status, String reason, String message) {
-    return HorizontalPodAutoscalerCondition.of(type, status, reason, message);
+    int slot = type.ordinal() * ConditionStatus.values().length + status.ordinal();
+    HorizontalPodAutoscalerCondition last = lastConditions[slot];
+    if (last != null && last.reason().equals(reason) && last.message().equals(message)) {
+      return last;
+    }
+    HorizontalPodAutoscalerCondition c = HorizontalPodAutoscalerCondition.of(type, status, reason, message);
+    lastConditions[slot] = c;
+    return c;
   }
 
   /**

@@ -40,7 +40,7 @@ public final class WatchedPods implements PodLister, AutoCloseable {
   private final Map<String, Map<LabelSelector, Entry>> entries = new HashMap<>();
   /** Per namespace: the entries whose selector matches a label set. */
   private final Map<String, Map<Map<String, String>, Entry[]>> matching = new HashMap<>();
-  /** The entries each kept pod ({@code namespace/name}) is in. */
+  /** The entries each kept pod is in, by uid (the same string at every version of the pod). */
   private final Map<String, Entry[]> memberOf = new HashMap<>();
   private boolean closed;
 
@@ -172,10 +172,10 @@ public final class WatchedPods implements PodLister, AutoCloseable {
       List<Pod> pods = store.list(Pod.class, namespace, selector).items();
       for (Pod p : pods) {
         e.put(p);
-        Entry[] was = memberOf.get(p.metadata().key());
+        Entry[] was = memberOf.get(p.metadata().uid());
         Entry[] now = was == null ? new Entry[1] : java.util.Arrays.copyOf(was, was.length + 1);
         now[now.length - 1] = e;
-        memberOf.put(p.metadata().key(), now);
+        memberOf.put(p.metadata().uid(), now);
       }
       e.list = pods.isEmpty() ? List.of() : List.copyOf(pods);
       e.last = e.list;
@@ -201,7 +201,7 @@ public final class WatchedPods implements PodLister, AutoCloseable {
     if (inNamespace == null) {
       return;
     }
-    String key = p.metadata().key();
+    String key = p.metadata().uid();
     String name = p.metadata().name();
     Entry[] was = memberOf.get(key);
     Entry[] now = event.type() == WatchEventType.DELETED ? new Entry[0] : matchingEntries(namespace, inNamespace,

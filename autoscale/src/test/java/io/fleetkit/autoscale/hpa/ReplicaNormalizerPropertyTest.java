@@ -26,7 +26,7 @@ import org.jspecify.annotations.Nullable;
  * Invariants of the HPA normalization over random metric proposals fed every 1..120 s, rescaling each time as the
  * controller does: the replica count never leaves {@code [minReplicas, maxReplicas]}, and with a behavior it never
  * scales down within the scale-down stabilization window after a scale-up, nor up within the scale-up window after a
- * scale-down.
+ * scale-down; the conditions it keeps from sync to sync equal those of a twin that makes them afresh at every sync.
  */
 final class ReplicaNormalizerPropertyTest {
   /** One sync: seconds since the previous one and the metrics' proposal. */
@@ -69,17 +69,23 @@ final class ReplicaNormalizerPropertyTest {
       List<Step> steps) {
     ManualClock clock = new ManualClock(Instant.parse("2026-06-01T00:00:00Z"));
     ReplicaNormalizer normalizer = ReplicaNormalizer.withDefaults(clock);
+    ReplicaNormalizer cold = ReplicaNormalizer.withDefaults(clock); // its conditions made afresh at every sync
     HorizontalPodAutoscalerSpec spec = HorizontalPodAutoscalerSpec.builder()
         .scaleTargetRef(CrossVersionObjectReference.deployment("web")).minReplicas(minReplicas)
         .maxReplicas(maxReplicas).behavior(behavior).build();
     int current = Math.max(minReplicas, Math.min(maxReplicas, start));
     normalizer.recordInitialRecommendation("k", current);
+    cold.recordInitialRecommendation("k", current);
     Instant lastUp = null;
     Instant lastDown = null;
     for (Step step : steps) {
       clock.advance(Duration.ofSeconds(step.seconds()));
       Instant now = clock.instant();
-      int next = normalizer.normalize("k", spec, current, step.desired()).replicas();
+      ReplicaNormalizer.Normalized normalized = normalizer.normalize("k", spec, current, step.desired());
+      cold.forgetConditions();
+      assertThat(normalized).as("kept conditions against made afresh")
+          .isEqualTo(cold.normalize("k", spec, current, step.desired()));
+      int next = normalized.replicas();
       assertThat(next).as("replicas after proposal %s from %s", step.desired(), current)
           .isBetween(minReplicas, maxReplicas);
       if (behavior != null) {
@@ -96,6 +102,7 @@ final class ReplicaNormalizerPropertyTest {
       }
       if (next != current) {
         normalizer.storeScaleEvent(behavior, "k", current, next);
+        cold.storeScaleEvent(behavior, "k", current, next);
         if (next > current) {
           lastUp = now;
         } else {

@@ -21,36 +21,46 @@ public record Deployment(ObjectMeta metadata, DeploymentSpec spec, DeploymentSta
   public static final String API_VERSION = "apps/v1";
   public static final String KIND = "Deployment";
 
+  /**
+   * Set while a copy is built whose checked parts (the metadata's name, namespace and labels; the spec) are the
+   * very objects of an already validated deployment (a status write, a new resourceVersion): the canonical constructor
+   * then skips the checks, whose answer cannot differ (the status is not checked), which matters for the status
+   * writes of the workload controllers.
+   */
+  private static final ThreadLocal<@Nullable Boolean> VALIDATED_PARTS = new ThreadLocal<>();
+
   public Deployment {
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(spec, "spec");
     Objects.requireNonNull(status, "status");
-    Violations v = Violations.forObject(KIND, metadata);
-    v.objectMeta(metadata, true);
-    v.nonNegative("spec.replicas", spec.replicas());
-    WorkloadChecks.selectorAndTemplate(spec.selector(), spec.template(), "deployment", v);
-    DeploymentStrategy s = spec.strategy();
-    RollingUpdateDeployment ru = s.rollingUpdate();
-    if (s.type() == DeploymentStrategyType.Recreate && ru != null) {
-      v.add("spec.strategy.rollingUpdate", "Forbidden: may not be specified when strategy `type` is 'Recreate'",
-          null);
-    } else if (ru != null) {
-      v.nonNegative("spec.strategy.rollingUpdate.maxUnavailable", ru.maxUnavailable());
-      v.nonNegative("spec.strategy.rollingUpdate.maxSurge", ru.maxSurge());
-      if (ru.maxSurge().value() == 0 && ru.maxUnavailable().value() == 0) {
-        v.add("spec.strategy.rollingUpdate.maxUnavailable", "may not be 0 when `maxSurge` is 0",
-            ru.maxUnavailable());
+    if (VALIDATED_PARTS.get() == null) {
+      Violations v = Violations.forObject(KIND, metadata);
+      v.objectMeta(metadata, true);
+      v.nonNegative("spec.replicas", spec.replicas());
+      WorkloadChecks.selectorAndTemplate(spec.selector(), spec.template(), "deployment", v);
+      DeploymentStrategy s = spec.strategy();
+      RollingUpdateDeployment ru = s.rollingUpdate();
+      if (s.type() == DeploymentStrategyType.Recreate && ru != null) {
+        v.add("spec.strategy.rollingUpdate", "Forbidden: may not be specified when strategy `type` is 'Recreate'",
+            null);
+      } else if (ru != null) {
+        v.nonNegative("spec.strategy.rollingUpdate.maxUnavailable", ru.maxUnavailable());
+        v.nonNegative("spec.strategy.rollingUpdate.maxSurge", ru.maxSurge());
+        if (ru.maxSurge().value() == 0 && ru.maxUnavailable().value() == 0) {
+          v.add("spec.strategy.rollingUpdate.maxUnavailable", "may not be 0 when `maxSurge` is 0",
+              ru.maxUnavailable());
+        }
+        v.notMoreThan100Percent("spec.strategy.rollingUpdate.maxUnavailable", ru.maxUnavailable());
       }
-      v.notMoreThan100Percent("spec.strategy.rollingUpdate.maxUnavailable", ru.maxUnavailable());
+      v.nonNegative("spec.minReadySeconds", spec.minReadySeconds());
+      v.nonNegative("spec.revisionHistoryLimit", spec.revisionHistoryLimit());
+      if (spec.progressDeadlineSeconds() < 0) {
+        v.add("spec.progressDeadlineSeconds", Violations.NON_NEGATIVE, spec.progressDeadlineSeconds());
+      } else if (spec.progressDeadlineSeconds() <= spec.minReadySeconds()) {
+        v.add("spec.progressDeadlineSeconds", "must be greater than minReadySeconds", spec.progressDeadlineSeconds());
+      }
+      v.throwIfAny();
     }
-    v.nonNegative("spec.minReadySeconds", spec.minReadySeconds());
-    v.nonNegative("spec.revisionHistoryLimit", spec.revisionHistoryLimit());
-    if (spec.progressDeadlineSeconds() < 0) {
-      v.add("spec.progressDeadlineSeconds", Violations.NON_NEGATIVE, spec.progressDeadlineSeconds());
-    } else if (spec.progressDeadlineSeconds() <= spec.minReadySeconds()) {
-      v.add("spec.progressDeadlineSeconds", "must be greater than minReadySeconds", spec.progressDeadlineSeconds());
-    }
-    v.throwIfAny();
   }
 
   public static Builder builder() {
@@ -74,12 +84,16 @@ public record Deployment(ObjectMeta metadata, DeploymentSpec spec, DeploymentSta
 
   @Override
   public Deployment withMetadata(ObjectMeta newMetadata) {
+    if (newMetadata.name() == metadata.name() && newMetadata.namespace() == metadata.namespace()
+        && newMetadata.labels() == metadata.labels()) {
+      return copy(newMetadata, spec, status); // what the checks read of metadata is unchanged (a new version)
+    }
     return new Deployment(newMetadata, spec, status);
   }
 
   @Override
   public Deployment withStatusOf(Deployment other) {
-    return new Deployment(metadata, spec, other.status);
+    return copy(metadata, spec, other.status);
   }
 
   public Deployment withSpec(DeploymentSpec newSpec) {
@@ -87,7 +101,17 @@ public record Deployment(ObjectMeta metadata, DeploymentSpec spec, DeploymentSta
   }
 
   public Deployment withStatus(DeploymentStatus newStatus) {
-    return new Deployment(metadata, spec, newStatus);
+    return copy(metadata, spec, newStatus); // the status is not checked; metadata and spec were
+  }
+
+  /** A Deployment from the metadata and spec of a validated one (the same objects) and any status: no checks again. */
+  private static Deployment copy(ObjectMeta metadata, DeploymentSpec spec, DeploymentStatus status) {
+    VALIDATED_PARTS.set(Boolean.TRUE);
+    try {
+      return new Deployment(metadata, spec, status);
+    } finally {
+      VALIDATED_PARTS.set(null);
+    }
   }
 
   /** Mutable builder with Kubernetes' defaults (namespace {@code default}, 1 replica, RollingUpdate 25%/25%). */

@@ -21,16 +21,26 @@ public record ReplicaSet(ObjectMeta metadata, ReplicaSetSpec spec, ReplicaSetSta
   public static final String API_VERSION = "apps/v1";
   public static final String KIND = "ReplicaSet";
 
+  /**
+   * Set while a copy is built whose checked parts (the metadata's name, namespace and labels; the spec) are the
+   * very objects of an already validated replica set (a status write, a new resourceVersion): the canonical constructor
+   * then skips the checks, whose answer cannot differ (the status is not checked), which matters for the status
+   * writes of the workload controllers.
+   */
+  private static final ThreadLocal<@Nullable Boolean> VALIDATED_PARTS = new ThreadLocal<>();
+
   public ReplicaSet {
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(spec, "spec");
     Objects.requireNonNull(status, "status");
-    Violations v = Violations.forObject(KIND, metadata);
-    v.objectMeta(metadata, true);
-    v.nonNegative("spec.replicas", spec.replicas());
-    v.nonNegative("spec.minReadySeconds", spec.minReadySeconds());
-    WorkloadChecks.selectorAndTemplate(spec.selector(), spec.template(), "deployment", v);
-    v.throwIfAny();
+    if (VALIDATED_PARTS.get() == null) {
+      Violations v = Violations.forObject(KIND, metadata);
+      v.objectMeta(metadata, true);
+      v.nonNegative("spec.replicas", spec.replicas());
+      v.nonNegative("spec.minReadySeconds", spec.minReadySeconds());
+      WorkloadChecks.selectorAndTemplate(spec.selector(), spec.template(), "deployment", v);
+      v.throwIfAny();
+    }
   }
 
   public static Builder builder() {
@@ -54,12 +64,16 @@ public record ReplicaSet(ObjectMeta metadata, ReplicaSetSpec spec, ReplicaSetSta
 
   @Override
   public ReplicaSet withMetadata(ObjectMeta newMetadata) {
+    if (newMetadata.name() == metadata.name() && newMetadata.namespace() == metadata.namespace()
+        && newMetadata.labels() == metadata.labels()) {
+      return copy(newMetadata, spec, status); // what the checks read of metadata is unchanged (a new version)
+    }
     return new ReplicaSet(newMetadata, spec, status);
   }
 
   @Override
   public ReplicaSet withStatusOf(ReplicaSet other) {
-    return new ReplicaSet(metadata, spec, other.status);
+    return copy(metadata, spec, other.status);
   }
 
   public ReplicaSet withSpec(ReplicaSetSpec newSpec) {
@@ -67,7 +81,17 @@ public record ReplicaSet(ObjectMeta metadata, ReplicaSetSpec spec, ReplicaSetSta
   }
 
   public ReplicaSet withStatus(ReplicaSetStatus newStatus) {
-    return new ReplicaSet(metadata, spec, newStatus);
+    return copy(metadata, spec, newStatus); // the status is not checked; metadata and spec were
+  }
+
+  /** A ReplicaSet from the metadata and spec of a validated one (the same objects) and any status: no checks again. */
+  private static ReplicaSet copy(ObjectMeta metadata, ReplicaSetSpec spec, ReplicaSetStatus status) {
+    VALIDATED_PARTS.set(Boolean.TRUE);
+    try {
+      return new ReplicaSet(metadata, spec, status);
+    } finally {
+      VALIDATED_PARTS.set(null);
+    }
   }
 
   /** Mutable builder (namespace {@code default}, 1 replica); not thread-safe. */

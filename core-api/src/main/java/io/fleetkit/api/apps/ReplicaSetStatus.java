@@ -20,7 +20,8 @@ public record ReplicaSetStatus(int replicas, int fullyLabeledReplicas, int ready
 
   /** The condition of that type, or {@code null}. */
   public @Nullable ReplicaSetCondition condition(String type) {
-    for (ReplicaSetCondition c : conditions) {
+    for (int i = 0; i < conditions.size(); i++) { // by index: no iterator per lookup (read per pod event)
+      ReplicaSetCondition c = conditions.get(i);
       if (c.type().equals(type)) {
         return c;
       }

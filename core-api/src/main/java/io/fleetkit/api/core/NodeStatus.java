@@ -28,7 +28,8 @@ public record NodeStatus(ResourceList capacity, ResourceList allocatable, List<N
 
   /** The condition of that type, or {@code null}. */
   public @Nullable NodeCondition condition(String type) {
-    for (NodeCondition c : conditions) {
+    for (int i = 0; i < conditions.size(); i++) { // by index: no iterator per lookup (read per pod event)
+      NodeCondition c = conditions.get(i);
       if (c.type().equals(type)) {
         return c;
       }

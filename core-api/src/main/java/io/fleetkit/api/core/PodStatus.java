@@ -51,7 +51,8 @@ public record PodStatus(PodPhase phase, List<PodCondition> conditions, String no
 
   /** The condition of that type, or {@code null}. */
   public @Nullable PodCondition condition(String type) {
-    for (PodCondition c : conditions) {
+    for (int i = 0; i < conditions.size(); i++) { // by index: no iterator per lookup (read per pod event)
+      PodCondition c = conditions.get(i);
       if (c.type().equals(type)) {
         return c;
       }

@@ -39,6 +39,11 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
 
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final Map<String, T> items = new HashMap<>();
+  /**
+   * The same objects by namespace, then name: {@link #get} looks up the strings it is given instead of building a
+   * {@code namespace/name} key (the controllers find each changed pod's owner this way, several times per event).
+   */
+  private final Map<String, Map<String, T>> byName = new HashMap<>();
   /** Every cached key (in no index map: nothing removes it when empty). */
   private final Posting all = new Posting(new HashMap<>(), "", true);
   /** Index name → indexer; replaced whole (never changed in place) when {@link #addIndexer} adds one. */
@@ -429,6 +434,26 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
 
   /** Compares keys as (namespace, name): a key without '/' is a cluster-scoped name (namespace ""). */
   static int compareKeys(String a, String b) {
+    // one pass while the keys agree: once their common start holds the '/', the namespace is the same in both
+    // and the text order decides (what compareTo answers), which is the usual case (a posting's keys share one)
+    int n = Math.min(a.length(), b.length());
+    boolean sameNamespace = false;
+    for (int i = 0; i < n; i++) {
+      char x = a.charAt(i);
+      char y = b.charAt(i);
+      if (x != y) {
+        if (sameNamespace) {
+          return x - y;
+        }
+        break;
+      }
+      if (x == '/') {
+        sameNamespace = true;
+      }
+    }
+    if (sameNamespace) { // one key is the start of the other
+      return a.length() - b.length();
+    }
     int sa = a.indexOf('/');
     int sb = b.indexOf('/');
     if (sa == sb && (sa <= 0 || a.regionMatches(0, b, 0, sa))) {
@@ -462,6 +487,7 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     lock.writeLock().lock();
     try {
       T old = items.put(key, object);
+      byName.computeIfAbsent(object.metadata().namespace(), k -> new HashMap<>()).put(object.metadata().name(), object);
       if (!oddLabelKeys && (old == null || old.metadata().labels() != object.metadata().labels())
           && hasOddLabelKey(object)) {
         oddLabelKeys = true;
@@ -492,6 +518,10 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     try {
       T old = items.remove(key);
       if (old != null) {
+        Map<String, T> inNamespace = byName.get(old.metadata().namespace());
+        if (inNamespace != null && inNamespace.remove(old.metadata().name()) != null && inNamespace.isEmpty()) {
+          byName.remove(old.metadata().namespace());
+        }
         all.leave(key);
         List<Posting> in = memberships.remove(key);
         if (in != null) {
@@ -629,7 +659,8 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
   public Optional<T> get(String namespace, String name) {
     lock.readLock().lock();
     try {
-      return Optional.ofNullable(items.get(key(namespace, name)));
+      Map<String, T> inNamespace = byName.get(namespace);
+      return Optional.ofNullable(inNamespace == null ? null : inNamespace.get(name));
     } finally {
       lock.readLock().unlock();
     }

@@ -21,7 +21,7 @@ import net.jqwik.api.constraints.IntRange;
 /**
  * The cache's kept index lists and its remembered selector answers against filtering every object afresh, read
  * between random writes: creations, status-like updates (a new object with the same labels and owner), relabels,
- * owner changes and deletions. Answers are compared by identity, so a list that kept an object's old version fails.
+ * owner changes and deletions; gets by namespace and name against the objects as written. Answers are compared by identity, so a list that kept an object's old version fails.
  */
 final class IndexedCacheViewsPropertyTest {
   private static final Comparator<String> ORDER = IndexedCache.KEY_ORDER;
@@ -80,6 +80,8 @@ final class IndexedCacheViewsPropertyTest {
         assertSame(c.list("", LabelSelector.of(Map.of("tier", tier))), all,
             p -> p.metadata().labels().get("tier").equals(tier));
         assertSame(c.list(ns, LabelSelector.EVERYTHING), all, p -> p.metadata().namespace().equals(ns));
+        String name = "p" + r.nextInt(30); // a get by namespace and name: the current object, or none
+        assertThat(c.get(ns, name).orElse(null)).as("get %s/%s", ns, name).isSameAs(all.get(ns + "/" + name));
       }
     }
   }

@@ -133,7 +133,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     WatchQueue<T>[] watches;
     lock.writeLock().lock();
     try {
-      if (table.contains(key)) {
+      if (table.get(meta.namespace(), meta.name()) != null) { // two hash lookups, not a walk of the sorted map
         throw WriteRules.alreadyExists(object);
       }
       long rv = version + 1;

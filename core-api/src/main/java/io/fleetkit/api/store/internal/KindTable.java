@@ -71,11 +71,6 @@ final class KindTable<T extends ApiObject<T>> {
     return namespace.isEmpty() ? name : namespace + '/' + name;
   }
 
-  /** Whether an object is stored under {@code key}. Caller holds the lock. */
-  boolean contains(String key) {
-    return objects.containsKey(key);
-  }
-
   /** The objects of {@code namespace}, or all of them for {@code ""}; a live view, sorted by key. */
   Collection<T> inNamespace(String namespace) {
     if (namespace.isEmpty()) {
