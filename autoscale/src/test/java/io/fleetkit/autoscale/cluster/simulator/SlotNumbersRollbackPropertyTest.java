@@ -60,21 +60,13 @@ final class SlotNumbersRollbackPropertyTest {
           cursor[0] = 0;
         }
       } else if (op == 2 && live.size() > 1) {
-        sim.removeNode(live.get(rnd.nextInt(live.size())).name());
+        RandomClusterSteps.removeNode(sim, live, rnd);
       } else if (op == 3) {
         sim.addNode(SimulatedClusterCompactPropertyTest.node(rnd, "x" + names[0]++));
       } else if (op == 4 && !live.isEmpty()) {
-        NodeInfo n = live.get(rnd.nextInt(live.size()));
-        if (!n.pods().isEmpty()) {
-          sim.removePod(n.name(), n.pods().get(rnd.nextInt(n.pods().size())).key());
-        }
+        RandomClusterSteps.removePod(sim, live, rnd);
       } else if (op <= 7) {
-        List<PodInfo> moved = new ArrayList<>();
-        for (int i = 1 + rnd.nextInt(4); i > 0; i--) {
-          moved.add(rnd.nextInt(3) == 0 ? SimulatedClusterCompactPropertyTest.fresh(rnd, "m" + names[0]++)
-              : pool.get(rnd.nextInt(pool.size())));
-        }
-        sim.placeAll(moved, cursor, rnd.nextInt(sim.slots() + 1) - 1);
+        RandomClusterSteps.placeSome(sim, rnd, pool, names, cursor);
       } else if (!live.isEmpty()) {
         PodInfo p = SimulatedClusterCompactPropertyTest.fresh(rnd, "f" + names[0]++);
         sim.addPod(live.get(rnd.nextInt(live.size())).name(), p);
