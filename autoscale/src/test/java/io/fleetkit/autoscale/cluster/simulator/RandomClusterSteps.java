@@ -1,9 +1,16 @@
 package io.fleetkit.autoscale.cluster.simulator;
 
+import io.fleetkit.api.core.Node;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.scheduler.DefaultPlugins;
+import io.fleetkit.scheduler.PluginRegistry;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 /**
@@ -12,6 +19,33 @@ import java.util.Random;
  */
 final class RandomClusterSteps {
   private RandomClusterSteps() {}
+
+  /** {@code count} random nodes named {@code n000}, {@code n001}, ... */
+  static List<Node> nodes(Random rnd, int count) {
+    List<Node> nodes = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      nodes.add(SimulatedClusterCompactPropertyTest.node(rnd, String.format("n%03d", i)));
+    }
+    return nodes;
+  }
+
+  /** Eight random pods to place again and again. */
+  static List<PodInfo> pool(Random rnd) {
+    List<PodInfo> pool = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      pool.add(SimulatedClusterCompactPropertyTest.fresh(rnd, "s" + i));
+    }
+    return pool;
+  }
+
+  /** A simulation of {@code nodes} with the default profile, about half of them holding one pod. */
+  static SimulatedCluster loaded(List<Node> nodes, Random rnd) {
+    SimulatedCluster sim = SimulatedCluster.create(DefaultPlugins.profile(), PluginRegistry.defaults(),
+        Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC), Map.of());
+    sim.load(nodes, n -> rnd.nextBoolean() ? List.of(SimulatedClusterCompactPropertyTest.fresh(rnd, "l" + n))
+        : List.of(), null);
+    return sim;
+  }
 
   /** Removes one of the {@code live} nodes. */
   static void removeNode(SimulatedCluster sim, List<NodeInfo> live, Random rnd) {

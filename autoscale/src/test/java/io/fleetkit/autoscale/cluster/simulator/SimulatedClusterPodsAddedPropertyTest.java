@@ -40,17 +40,9 @@ final class SimulatedClusterPodsAddedPropertyTest {
   void podsAddedSince_areWhatTheViewReadNowAdds(@ForAll @IntRange(min = 1, max = 10) int nodeCount,
       @ForAll @IntRange(min = 1, max = 60) int steps, @ForAll long seed) {
     Random rnd = new Random(seed);
-    List<Node> nodes = new ArrayList<>();
-    for (int i = 0; i < nodeCount; i++) {
-      nodes.add(SimulatedClusterCompactPropertyTest.node(rnd, String.format("n%03d", i)));
-    }
-    List<PodInfo> pool = new ArrayList<>();
-    for (int i = 0; i < 8; i++) {
-      pool.add(SimulatedClusterCompactPropertyTest.fresh(rnd, "s" + i));
-    }
-    SimulatedCluster sim = cluster();
-    sim.load(nodes, n -> rnd.nextBoolean() ? List.of(SimulatedClusterCompactPropertyTest.fresh(rnd, "l" + n))
-        : List.of(), null);
+    List<Node> nodes = RandomClusterSteps.nodes(rnd, nodeCount);
+    List<PodInfo> pool = RandomClusterSteps.pool(rnd);
+    SimulatedCluster sim = RandomClusterSteps.loaded(nodes, rnd);
     Map<Integer, NodeInfo> known = new HashMap<>();
     int[] names = {0};
     int[] cursor = {0};

@@ -5,14 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.PodInfo;
-import io.fleetkit.scheduler.DefaultPlugins;
-import io.fleetkit.scheduler.PluginRegistry;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -31,18 +25,9 @@ final class SlotNumbersRollbackPropertyTest {
   void rollback_restoresTheNumbersOfTheCheckpointsViews(@ForAll @IntRange(min = 1, max = 10) int nodeCount,
       @ForAll @IntRange(min = 1, max = 60) int steps, @ForAll long seed) {
     Random rnd = new Random(seed);
-    List<Node> nodes = new ArrayList<>();
-    for (int i = 0; i < nodeCount; i++) {
-      nodes.add(SimulatedClusterCompactPropertyTest.node(rnd, String.format("n%03d", i)));
-    }
-    List<PodInfo> pool = new ArrayList<>();
-    for (int i = 0; i < 8; i++) {
-      pool.add(SimulatedClusterCompactPropertyTest.fresh(rnd, "s" + i));
-    }
-    SimulatedCluster sim = SimulatedCluster.create(DefaultPlugins.profile(), PluginRegistry.defaults(),
-        Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC), Map.of());
-    sim.load(nodes, n -> rnd.nextBoolean() ? List.of(SimulatedClusterCompactPropertyTest.fresh(rnd, "l" + n))
-        : List.of(), null);
+    List<Node> nodes = RandomClusterSteps.nodes(rnd, nodeCount);
+    List<PodInfo> pool = RandomClusterSteps.pool(rnd);
+    SimulatedCluster sim = RandomClusterSteps.loaded(nodes, rnd);
     int[] names = {0};
     int[] cursor = {0};
     List<String> atCheckpoint = null;
