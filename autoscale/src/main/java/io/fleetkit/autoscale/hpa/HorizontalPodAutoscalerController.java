@@ -91,6 +91,12 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
   private final Map<String, List<TargetSelector>> lastSelectors = new java.util.concurrent.ConcurrentHashMap<>();
   /** What is kept for each HPA between its syncs, by namespace and name. */
   private final Map<String, Map<String, HpaState>> states = new java.util.concurrent.ConcurrentHashMap<>();
+  /**
+   * Per namespace: the states of its HPAs in listing order, as the last read of the target selectors met them. A
+   * round lists the HPAs in the same order, so each one's state is found by position (its name checked) instead of
+   * by a lookup among all of them.
+   */
+  private final Map<String, HpaState[]> listingOrder = new java.util.concurrent.ConcurrentHashMap<>();
   /** The ValidMetricFound condition's message by metric name (a handful of names: one per metric kind). */
   private final Map<String, String> validMetricMessages = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -103,7 +109,10 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
    * one HPA do not overlap.
    */
   private static final class HpaState {
+    final String name;
     final String key;
+    /** Set when the HPA is seen deleted: a state found by position is used only while it is not. */
+    volatile boolean removed;
     @Nullable Memo memo;
     @Nullable Quiet quiet;
     PodFacts.Slot @Nullable [] slots;
@@ -115,7 +124,8 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     /** This HPA's entry in the last target selectors read: the same one while its target's selector is. */
     @Nullable TargetSelector selector;
 
-    HpaState(String key) {
+    HpaState(String name, String key) {
+      this.name = name;
       this.key = key;
     }
 
@@ -214,8 +224,9 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     if (context.object().isEmpty()) {
       normalizer.forget(key.namespace() + "/" + key.name());
       Map<String, HpaState> inNamespace = states.get(key.namespace());
-      if (inNamespace != null) {
-        inNamespace.remove(key.name());
+      HpaState removed = inNamespace == null ? null : inNamespace.remove(key.name());
+      if (removed != null) {
+        removed.removed = true;
       }
       if (registry.enabled() && tracked.remove(key.namespace() + "/" + key.name())) {
         registry.gauge(HorizontalPodAutoscalerMetrics.NUM_HORIZONTAL_POD_AUTOSCALERS).add(-1);
@@ -241,8 +252,16 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     round = ++rounds;
     try {
       // a sync writes only its own HPA's status: each listed HPA is the stored one when its turn comes
+      String namespace = null;
+      int position = 0;
       for (HorizontalPodAutoscaler h : store.list(HorizontalPodAutoscaler.class).items()) {
-        out.add(sync(h.metadata().namespace(), h.metadata().name(), h));
+        String ns = h.metadata().namespace();
+        if (!ns.equals(namespace)) { // the listing is in key order: one namespace's HPAs come together
+          namespace = ns;
+          position = 0;
+        }
+        HpaState state = stateAt(ns, h.metadata().name(), listingOrder.get(ns), position++);
+        out.add(sync(ns, h.metadata().name(), h, state));
       }
     } finally {
       roundSelectors = null;
@@ -258,16 +277,16 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
    * @throws NotFoundException when the HPA itself does not exist
    */
   public SyncOutcome sync(String namespace, String name) {
-    return sync(namespace, name, null);
+    return sync(namespace, name, null, stateOf(namespace, name));
   }
 
   /** {@link #sync}, from {@code listed} when it is the stored HPA. */
-  private SyncOutcome sync(String namespace, String name, @Nullable HorizontalPodAutoscaler listed) {
+  private SyncOutcome sync(String namespace, String name, @Nullable HorizontalPodAutoscaler listed, HpaState state) {
     if (!registry.enabled()) {
-      return syncOnce(namespace, name, listed);
+      return syncOnce(namespace, name, listed, state);
     }
     long start = System.nanoTime();
-    SyncOutcome o = syncOnce(namespace, name, listed);
+    SyncOutcome o = syncOnce(namespace, name, listed, state);
     String action = o.desiredReplicas() > o.currentReplicas() ? HorizontalPodAutoscalerMetrics.SCALE_UP
         : o.desiredReplicas() < o.currentReplicas() ? HorizontalPodAutoscalerMetrics.SCALE_DOWN
         : HorizontalPodAutoscalerMetrics.NONE;
@@ -282,19 +301,30 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     return o;
   }
 
+  /** The state of {@code namespace/name}: {@code order[position]} when that is its (and not removed). */
+  private HpaState stateAt(String namespace, String name, HpaState @Nullable [] order, int position) {
+    if (order != null && position < order.length) {
+      HpaState s = order[position];
+      if (!s.removed && (s.name == name || s.name.equals(name))) {
+        return s;
+      }
+    }
+    return stateOf(namespace, name);
+  }
+
   private HpaState stateOf(String namespace, String name) {
     Map<String, HpaState> inNamespace = states.get(namespace);
     if (inNamespace == null) {
       inNamespace = states.computeIfAbsent(namespace, k -> new java.util.concurrent.ConcurrentHashMap<>());
     }
     HpaState state = inNamespace.get(name);
-    return state != null ? state : inNamespace.computeIfAbsent(name, k -> new HpaState(namespace + "/" + name));
+    return state != null ? state : inNamespace.computeIfAbsent(name, k -> new HpaState(name, namespace + "/" + name));
   }
 
-  private SyncOutcome syncOnce(String namespace, String name, @Nullable HorizontalPodAutoscaler listed) {
+  private SyncOutcome syncOnce(String namespace, String name, @Nullable HorizontalPodAutoscaler listed,
+      HpaState state) {
     HorizontalPodAutoscaler hpa = listed != null ? listed : store.require(HorizontalPodAutoscaler.class, namespace,
         name);
-    HpaState state = stateOf(namespace, name);
     String key = state.key;
     Instant now = clock.instant();
     Conditions conditions = new Conditions(hpa.status().conditions(), now);
@@ -631,10 +661,15 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     List<TargetSelector> out = new ArrayList<>();
     long r = round;
     Map<TargetRef, HpaState> scaledBy = r != 0 ? new HashMap<>() : null;
-    for (HorizontalPodAutoscaler other : store.list(HorizontalPodAutoscaler.class, namespace).items()) {
+    List<HorizontalPodAutoscaler> hpas = store.list(HorizontalPodAutoscaler.class, namespace).items();
+    HpaState[] last = listingOrder.get(namespace);
+    HpaState[] order = new HpaState[hpas.size()];
+    for (int i = 0; i < order.length; i++) {
+      HorizontalPodAutoscaler other = hpas.get(i);
+      HpaState state = stateAt(namespace, other.metadata().name(), last, i);
+      order[i] = state;
       try {
         CrossVersionObjectReference ref = other.spec().scaleTargetRef();
-        HpaState state = stateOf(namespace, other.metadata().name());
         TargetScale scale = state.readScale(store, namespace, ref);
         TargetSelector selector = state.selector;
         if (selector == null || selector.selector() != scale.selector()) {
@@ -655,6 +690,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
         // an HPA whose target cannot be read selects nothing
       }
     }
+    listingOrder.put(namespace, order);
     return out;
   }
 
