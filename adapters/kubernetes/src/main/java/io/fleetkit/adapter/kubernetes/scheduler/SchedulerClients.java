@@ -1,6 +1,7 @@
 package io.fleetkit.adapter.kubernetes.scheduler;
 
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fleetkit.adapter.kubernetes.scheduler.internal.WatchEventSerialization;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -40,12 +41,15 @@ public final class SchedulerClients {
   }
 
   /**
-   * Sets the scheduler's HTTP client factory and task executor on {@code builder}; returns it. Each client built gets
-   * its own task pool, shut down when the client is closed (as fabric8's default pool is).
+   * Sets the scheduler's HTTP client factory, task executor and serialization on {@code builder}; returns it. Each
+   * client built gets its own task pool, shut down when the client is closed (as fabric8's default pool is). The
+   * serialization is fabric8's default with a one-pass read of watch events (the informers' pod and node events),
+   * which gives the same objects; a serialization set on the builder after this call replaces it.
    */
   public static KubernetesClientBuilder configure(KubernetesClientBuilder builder) {
     int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
     return builder.withHttpClientFactory(new BoundedJdkHttpClientFactory(threads))
+        .withKubernetesSerialization(new WatchEventSerialization())
         .withTaskExecutorSupplier(new KubernetesClientBuilder.ExecutorSupplier() {
           @Override
           public Executor get() {
