@@ -37,7 +37,7 @@ public final class WatchEventSerialization extends KubernetesSerialization {
   private static final String KIND = "\"kind\":\"";
 
   /** The configured mapper (captured in {@link #configureMapper}, which fabric8's constructor calls). */
-  private @Nullable ObjectMapper mapper;
+  private volatile @Nullable ObjectMapper mapper;
   /** Registered classes by {@code apiVersion + " " + kind}, empty when fabric8 has none for the pair. */
   private final Map<String, Optional<Class<? extends KubernetesResource>>> classes = new ConcurrentHashMap<>();
   private final Map<Class<?>, ObjectReader> readers = new ConcurrentHashMap<>();
