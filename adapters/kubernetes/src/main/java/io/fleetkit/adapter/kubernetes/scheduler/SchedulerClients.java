@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * watch's tasks one after another ({@code SerialExecutor}), so a few threads keep the order of every stream; a thread
  * that finds the next task queued takes it without the hand-off and wake-up that every task of the cached pool costs.
  * Only for a client whose event handlers do not block for long (the scheduler's do not): a handler that blocks holds
- * one of the few threads.
+ * one of the few threads. And fabric8's serialization with a one-pass read of watch events
+ * ({@code WatchEventSerialization}: the same objects as fabric8's own read, without its second pass over a tree).
  *
  * <pre>{@code
  * try (KubernetesClient client = SchedulerClients.builder().build();
