@@ -57,6 +57,8 @@ public final class LoadMetrics implements MetricsSource {
   private final Map<String, String> workloadOfReplicaSet = new HashMap<>();
   /** The pods of each workload now, kept up to date from the watches. */
   private final Map<String, LivePods> live = new HashMap<>();
+  /** Changes whenever a workload is put in {@link #live} or taken out (so a {@link WorkloadState}'s link is checked). */
+  private long liveEpoch;
   /** The workload each grouped pod was put under, by uid (the same string at every version of the pod). */
   private final Map<String, String> workloadOfPod = new HashMap<>();
   /** What is kept per workload ({@link WorkloadLoad#target}): one object, found by the load instance. */
@@ -134,6 +136,13 @@ public final class LoadMetrics implements MetricsSource {
     @Nullable Serving serving;
     @Nullable ServingCount count;
     @Nullable Version version;
+    /** {@code live.get(target)} as it was at {@link #liveEpoch} (-1: not looked up). */
+    @Nullable LivePods livePods;
+    long liveEpoch = -1;
+    /** The load's total usage of {@link #totalResource} at {@link #totalAt}, or null. */
+    @Nullable Instant totalAt;
+    @Nullable String totalResource;
+    double total;
 
     WorkloadState(String target) {
       this.target = target;
@@ -222,23 +231,32 @@ public final class LoadMetrics implements MetricsSource {
   }
 
   private @Nullable WorkloadLoad loadFor(String namespace, LabelSelector selector) {
+    return loadOf(namespace, selector).load();
+  }
+
+  /** The load of the workload {@code selector} selects in {@code namespace}, with what is kept for it. */
+  private LoadOf loadOf(String namespace, LabelSelector selector) {
     podsOf(null); // the per-instant snapshot, with the loads by selector
     // the HPA asks with its target's selector, the same instance at every sync: found by reference while the
     // loads by selector are the same map
     LoadOf last = loadsByInstance.get(selector);
     if (last != null && last.namespace().equals(namespace)) {
-      return last.load();
+      return last;
     }
     WorkloadLoad load = loadsBySelector.get(new SelectorKey(namespace, selector));
     if (loadsByInstance.size() > 2 * loads.size() + 16) { // callers that build a selector per call
       loadsByInstance.clear();
     }
-    loadsByInstance.put(selector, new LoadOf(namespace, load));
-    return load;
+    LoadOf of = new LoadOf(namespace, load, load == null ? null : state(load));
+    loadsByInstance.put(selector, of);
+    return of;
   }
 
-  /** What {@link #loadFor} found for a selector instance in a namespace (the load may be null: none). */
-  private record LoadOf(String namespace, @Nullable WorkloadLoad load) {}
+  /**
+   * What {@link #loadOf} found for a selector instance in a namespace (the load may be null: none), with the
+   * load's {@link WorkloadState}.
+   */
+  private record LoadOf(String namespace, @Nullable WorkloadLoad load, @Nullable WorkloadState state) {}
 
   @Override
   public List<PodResourceMetrics> podResourceMetrics(String namespace, LabelSelector selector, String resource) {
@@ -281,14 +299,14 @@ public final class LoadMetrics implements MetricsSource {
    */
   @Override
   public @Nullable Object resourceMetricsVersion(String namespace, LabelSelector selector, String resource) {
-    WorkloadLoad load = loadFor(namespace, selector);
-    if (load == null) {
+    LoadOf of = loadOf(namespace, selector);
+    WorkloadLoad load = of.load();
+    WorkloadState state = of.state();
+    if (load == null || state == null) {
       return null;
     }
-    double perRequest = resource.equals("memory") ? load.memoryPerRequest() * 1000 : load.cpuMilliPerRequest();
-    List<Pod> pods = serving(load, stateOf(load), selector).pods();
-    double total = rate(load) * perRequest;
-    WorkloadState state = state(load);
+    List<Pod> pods = serving(state, stateOf(state), selector).pods();
+    double total = total(load, state, resource);
     Version last = state.version;
     if (last != null && last.pods == pods && Double.compare(last.total, total) == 0) {
       return last;
@@ -296,6 +314,29 @@ public final class LoadMetrics implements MetricsSource {
     Version v = new Version(pods, total);
     state.version = v;
     return v;
+  }
+
+  /** {@code load}'s total usage of {@code resource} now: its rate times the per-request cost. */
+  private double total(WorkloadLoad load, WorkloadState state, String resource) {
+    Instant now = clock.now();
+    if (now.equals(state.totalAt) && resource.equals(state.totalResource)) {
+      return state.total;
+    }
+    double perRequest = resource.equals("memory") ? load.memoryPerRequest() * 1000 : load.cpuMilliPerRequest();
+    double total = rate(load) * perRequest;
+    state.totalAt = now;
+    state.totalResource = resource;
+    state.total = total;
+    return total;
+  }
+
+  /** {@code live.get(state.target)}, looked up again only when workloads were put in or taken out since. */
+  private @Nullable LivePods livePods(WorkloadState state) {
+    if (state.liveEpoch != liveEpoch) {
+      state.livePods = live.get(state.target);
+      state.liveEpoch = liveEpoch;
+    }
+    return state.livePods;
   }
 
   /** What is kept for {@code load}'s workload. */
@@ -337,10 +378,13 @@ public final class LoadMetrics implements MetricsSource {
    * them ({@link #stateOf}), or a list of the store's.
    */
   private Serving serving(@Nullable WorkloadLoad load, Object pods, LabelSelector selector) {
-    WorkloadState state = load == null ? null : state(load);
-    String w = state == null ? null : state.target;
+    return serving(load == null ? null : state(load), pods, selector);
+  }
+
+  private Serving serving(@Nullable WorkloadState state, Object pods, LabelSelector selector) {
     Serving cached = state == null ? null : state.serving;
-    if (cached != null && cached.from() == pods && cached.selector().equals(selector)) {
+    if (cached != null && cached.from() == pods
+        && (cached.selector() == selector || cached.selector().equals(selector))) {
       return cached;
     }
     Serving made;
@@ -354,8 +398,8 @@ public final class LoadMetrics implements MetricsSource {
       }
       made = Serving.of(pods, selector, out);
     } else { // the workload's pods now: the serving ones are kept apart, with what is reported of them
-      LivePods livePods = Objects.requireNonNull(live.get(w));
-      if (!selector.equals(livePods.selector)) {
+      LivePods livePods = Objects.requireNonNull(livePods(Objects.requireNonNull(state)));
+      if (selector != livePods.selector && !selector.equals(livePods.selector)) {
         livePods.selector = selector;
       }
       selector = Objects.requireNonNull(livePods.selector); // one instance: a pod's match is checked by reference
@@ -393,12 +437,18 @@ public final class LoadMetrics implements MetricsSource {
    */
   private Object stateOf(WorkloadLoad load) {
     podsOf(null);
-    String w = target(load);
-    List<Pod> f = frozen.get(w);
-    if (f != null || allFrozen) {
-      return f != null ? f : List.of();
+    return stateOf(state(load));
+  }
+
+  /** {@link #stateOf(WorkloadLoad)} once the snapshot is open. */
+  private Object stateOf(WorkloadState state) {
+    if (allFrozen || !frozen.isEmpty()) {
+      List<Pod> f = frozen.get(state.target);
+      if (f != null || allFrozen) {
+        return f != null ? f : List.of();
+      }
     }
-    LivePods livePods = live.get(w);
+    LivePods livePods = livePods(state);
     return livePods == null ? List.of() : livePods.stamp;
   }
 
@@ -511,6 +561,7 @@ public final class LoadMetrics implements MetricsSource {
   private void group() {
     regroup = false;
     live.clear();
+    liveEpoch++;
     workloadOfPod.clear();
     workloadOfReplicaSet.clear();
     for (String ns : namespaces) {
@@ -566,6 +617,7 @@ public final class LoadMetrics implements MetricsSource {
       pods.remove(p.metadata().name());
       if (pods.all.isEmpty()) {
         live.remove(old);
+        liveEpoch++;
       }
     }
     if (type != WatchEventType.DELETED) {
@@ -577,7 +629,13 @@ public final class LoadMetrics implements MetricsSource {
     String w = workloadOf(p);
     if (w != null) {
       freeze(w);
-      live.computeIfAbsent(w, k -> new LivePods()).put(p);
+      LivePods pods = live.get(w);
+      if (pods == null) {
+        pods = new LivePods();
+        live.put(w, pods);
+        liveEpoch++;
+      }
+      pods.put(p);
       workloadOfPod.put(p.metadata().uid(), w);
     }
   }

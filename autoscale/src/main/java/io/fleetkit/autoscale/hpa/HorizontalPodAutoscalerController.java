@@ -78,25 +78,75 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
    */
   private @Nullable Map<String, List<TargetSelector>> roundSelectors;
   /**
-   * During {@link #syncAll}: the target scales read with the selectors, by HPA ({@code namespace/name}), for the
-   * HPAs whose target no other HPA of the namespace scales (only its own sync writes it, so what was read is what its
-   * sync would read); each taken once, by that HPA's sync. Null outside.
+   * The number of the {@link #syncAll} round under way, 0 outside one. During a round the target scales read with
+   * the selectors are kept in each HPA's {@link HpaState#roundScale} for the HPAs whose target no other HPA of the
+   * namespace scales (only its own sync writes it, so what was read is what its sync would read); each is taken
+   * once, by that HPA's sync.
    */
-  private @Nullable Map<String, TargetScale> roundScales;
+  private long round;
+  private long rounds;
   /** Per namespace: which HPAs' target selectors match a label set, while the selectors stay the same. */
   private final Map<String, SelectorMatches> selectorMatches = new HashMap<>();
   /** Per namespace: the last selectors read, returned again (the same list) while they are equal. */
   private final Map<String, List<TargetSelector>> lastSelectors = new java.util.concurrent.ConcurrentHashMap<>();
-  /** Per HPA ({@code namespace/name}): its last proposal and what it was computed from. */
-  private final Map<String, Memo> memos = new java.util.concurrent.ConcurrentHashMap<>();
-  /** The {@code namespace/name} of each HPA synced: the same string (with its hash) at every sync. */
-  private final Map<String, Map<String, String>> keys = new java.util.concurrent.ConcurrentHashMap<>();
-  /** Per HPA ({@code namespace/name}) and metric: what was read from its pods last time ({@link PodFacts}). */
-  private final Map<String, PodFacts.Slot[]> podFacts = new java.util.concurrent.ConcurrentHashMap<>();
+  /** What is kept for each HPA between its syncs, by namespace and name. */
+  private final Map<String, Map<String, HpaState>> states = new java.util.concurrent.ConcurrentHashMap<>();
+  /**
+   * Per namespace: the states of its HPAs in listing order, as the last read of the target selectors met them. A
+   * round lists the HPAs in the same order, so each one's state is found by position (its name checked) instead of
+   * by a lookup among all of them.
+   */
+  private final Map<String, HpaState[]> listingOrder = new java.util.concurrent.ConcurrentHashMap<>();
   /** The ValidMetricFound condition's message by metric name (a handful of names: one per metric kind). */
   private final Map<String, String> validMetricMessages = new java.util.concurrent.ConcurrentHashMap<>();
-  /** Per HPA ({@code namespace/name}): its last sync that changed nothing, and what it started from. */
-  private final Map<String, Quiet> quiet = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * What the controller keeps for one HPA between its syncs, in one place (a sync reads all of it): the
+   * {@code namespace/name} key (one string, with its hash, at every sync), the last computation ({@link Memo}), the
+   * last sync that changed nothing ({@link Quiet}), what was read from its pods per metric ({@link PodFacts}), its
+   * target's last scale with the object it was read from, and its entry in the namespace's target selectors. Written
+   * by the HPA's own sync (and, for the round's scale and selector, by the round's read of the selectors); syncs of
+   * one HPA do not overlap.
+   */
+  private static final class HpaState {
+    final String name;
+    final String key;
+    /** Set when the HPA is seen deleted: a state found by position is used only while it is not. */
+    volatile boolean removed;
+    @Nullable Memo memo;
+    @Nullable Quiet quiet;
+    PodFacts.Slot @Nullable [] slots;
+    /** The target object last read and its scale (one record, so that the two are replaced together). */
+    @Nullable ReadScale lastScale;
+    /** The scale read with the selectors of round {@link #scaleRound}; null once taken. */
+    @Nullable TargetScale roundScale;
+    long scaleRound;
+    /** This HPA's entry in the last target selectors read: the same one while its target's selector is. */
+    @Nullable TargetSelector selector;
+
+    HpaState(String name, String key) {
+      this.name = name;
+      this.key = key;
+    }
+
+    /**
+     * The scale of {@code ref}: the one read last time when the store holds the same object (the store's objects
+     * are immutable: the same object, the same scale).
+     */
+    TargetScale readScale(ObjectStore store, String namespace, CrossVersionObjectReference ref) {
+      Object target = TargetScale.target(store, namespace, ref);
+      ReadScale last = lastScale;
+      if (last != null && last.target() == target) {
+        return last.scale();
+      }
+      TargetScale scale = TargetScale.of(target);
+      lastScale = new ReadScale(target, scale);
+      return scale;
+    }
+  }
+
+  /** A target object and the scale read from it. */
+  private record ReadScale(Object target, TargetScale scale) {}
 
   /**
    * A sync that neither rescaled nor failed, with what decided it: the HPA object as the store held it afterwards
@@ -120,7 +170,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
       List<TargetSelector> selectors, List<Object> versions, Proposal proposal, int[] perMetric, Instant validUntil) {
     boolean matches(HorizontalPodAutoscalerSpec s, TargetScale sc, List<Pod> ps, List<TargetSelector> sel,
         List<Object> vs, Instant now) {
-      if (!now.isBefore(validUntil) || (s != spec && !s.equals(spec)) || !sc.equals(scale)
+      if (!now.isBefore(validUntil) || (s != spec && !s.equals(spec)) || (sc != scale && !sc.equals(scale))
           || (sel != selectors && !sel.equals(selectors)) || !vs.equals(versions) || ps.size() != pods.size()) {
         return false;
       }
@@ -173,12 +223,10 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     ObjectKey key = context.key();
     if (context.object().isEmpty()) {
       normalizer.forget(key.namespace() + "/" + key.name());
-      memos.remove(key.namespace() + "/" + key.name());
-      quiet.remove(key.namespace() + "/" + key.name());
-      podFacts.remove(key.namespace() + "/" + key.name());
-      Map<String, String> inNamespace = keys.get(key.namespace());
-      if (inNamespace != null) {
-        inNamespace.remove(key.name());
+      Map<String, HpaState> inNamespace = states.get(key.namespace());
+      HpaState removed = inNamespace == null ? null : inNamespace.remove(key.name());
+      if (removed != null) {
+        removed.removed = true;
       }
       if (registry.enabled() && tracked.remove(key.namespace() + "/" + key.name())) {
         registry.gauge(HorizontalPodAutoscalerMetrics.NUM_HORIZONTAL_POD_AUTOSCALERS).add(-1);
@@ -201,15 +249,23 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
   public List<SyncOutcome> syncAll() {
     List<SyncOutcome> out = new ArrayList<>();
     roundSelectors = new HashMap<>();
-    roundScales = new HashMap<>();
+    round = ++rounds;
     try {
       // a sync writes only its own HPA's status: each listed HPA is the stored one when its turn comes
+      String namespace = null;
+      int position = 0;
       for (HorizontalPodAutoscaler h : store.list(HorizontalPodAutoscaler.class).items()) {
-        out.add(sync(h.metadata().namespace(), h.metadata().name(), h));
+        String ns = h.metadata().namespace();
+        if (!ns.equals(namespace)) { // the listing is in key order: one namespace's HPAs come together
+          namespace = ns;
+          position = 0;
+        }
+        HpaState state = stateAt(ns, h.metadata().name(), listingOrder.get(ns), position++);
+        out.add(sync(ns, h.metadata().name(), h, state));
       }
     } finally {
       roundSelectors = null;
-      roundScales = null;
+      round = 0;
     }
     return out;
   }
@@ -221,16 +277,16 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
    * @throws NotFoundException when the HPA itself does not exist
    */
   public SyncOutcome sync(String namespace, String name) {
-    return sync(namespace, name, null);
+    return sync(namespace, name, null, stateOf(namespace, name));
   }
 
   /** {@link #sync}, from {@code listed} when it is the stored HPA. */
-  private SyncOutcome sync(String namespace, String name, @Nullable HorizontalPodAutoscaler listed) {
+  private SyncOutcome sync(String namespace, String name, @Nullable HorizontalPodAutoscaler listed, HpaState state) {
     if (!registry.enabled()) {
-      return syncOnce(namespace, name, listed);
+      return syncOnce(namespace, name, listed, state);
     }
     long start = System.nanoTime();
-    SyncOutcome o = syncOnce(namespace, name, listed);
+    SyncOutcome o = syncOnce(namespace, name, listed, state);
     String action = o.desiredReplicas() > o.currentReplicas() ? HorizontalPodAutoscalerMetrics.SCALE_UP
         : o.desiredReplicas() < o.currentReplicas() ? HorizontalPodAutoscalerMetrics.SCALE_DOWN
         : HorizontalPodAutoscalerMetrics.NONE;
@@ -245,30 +301,45 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     return o;
   }
 
-  private String keyOf(String namespace, String name) {
-    Map<String, String> inNamespace = keys.get(namespace);
-    if (inNamespace == null) {
-      inNamespace = keys.computeIfAbsent(namespace, k -> new java.util.concurrent.ConcurrentHashMap<>());
+  /** The state of {@code namespace/name}: {@code order[position]} when that is its (and not removed). */
+  private HpaState stateAt(String namespace, String name, HpaState @Nullable [] order, int position) {
+    if (order != null && position < order.length) {
+      HpaState s = order[position];
+      if (!s.removed && (s.name == name || s.name.equals(name))) {
+        return s;
+      }
     }
-    String key = inNamespace.get(name);
-    return key != null ? key : inNamespace.computeIfAbsent(name, k -> namespace + "/" + name);
+    return stateOf(namespace, name);
   }
 
-  private SyncOutcome syncOnce(String namespace, String name, @Nullable HorizontalPodAutoscaler listed) {
+  private HpaState stateOf(String namespace, String name) {
+    Map<String, HpaState> inNamespace = states.get(namespace);
+    if (inNamespace == null) {
+      inNamespace = states.computeIfAbsent(namespace, k -> new java.util.concurrent.ConcurrentHashMap<>());
+    }
+    HpaState state = inNamespace.get(name);
+    return state != null ? state : inNamespace.computeIfAbsent(name, k -> new HpaState(name, namespace + "/" + name));
+  }
+
+  private SyncOutcome syncOnce(String namespace, String name, @Nullable HorizontalPodAutoscaler listed,
+      HpaState state) {
     HorizontalPodAutoscaler hpa = listed != null ? listed : store.require(HorizontalPodAutoscaler.class, namespace,
         name);
-    String key = keyOf(namespace, name);
+    String key = state.key;
     Instant now = clock.instant();
     Conditions conditions = new Conditions(hpa.status().conditions(), now);
     List<String> events = new ArrayList<>();
     HorizontalPodAutoscalerSpec spec = hpa.spec();
     CrossVersionObjectReference ref = spec.scaleTargetRef();
 
-    Map<String, TargetScale> round = listed != null ? roundScales : null;
-    TargetScale scale = round != null ? round.remove(key) : null;
+    TargetScale scale = null;
+    if (listed != null && round != 0 && state.scaleRound == round) {
+      scale = state.roundScale;
+      state.roundScale = null;
+    }
     try {
       if (scale == null) {
-        scale = TargetScale.read(store, namespace, ref);
+        scale = state.readScale(store, namespace, ref);
       }
     } catch (FleetKitException | IllegalArgumentException e) {
       conditions.set(HorizontalPodAutoscalerConditionType.AbleToScale, ConditionStatus.False, "FailedGetScale",
@@ -304,7 +375,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
       rescaleReason = "Current number of replicas below Spec.MinReplicas";
       desiredReplicas = minReplicas;
     } else {
-      Proposal proposal = computeReplicasForMetrics(hpa, scale, conditions);
+      Proposal proposal = computeReplicasForMetrics(hpa, state, scale, conditions);
       metricStatuses = proposal.statuses;
       if (proposal.error != null && proposal.replicas == -1) {
         events.add("Warning FailedComputeMetricsReplicas " + proposal.error);
@@ -327,12 +398,12 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
         rescaleReason = "All metrics below target";
       }
       ReplicaNormalizer.Normalized n = normalizer.normalize(key, spec, currentReplicas, desiredReplicas);
-      Quiet q = quiet.get(key);
-      if (q != null && q.hpa() == hpa && q.proposal() == proposal && q.scale().equals(scale)
+      Quiet q = state.quiet;
+      if (q != null && q.hpa() == hpa && q.proposal() == proposal && (q.scale() == scale || q.scale().equals(scale))
           && q.normalized().equals(n)) {
         return q.outcome();
       }
-      quiet.remove(key);
+      state.quiet = null;
       normalized = n;
       quietProposal = proposal;
       desiredReplicas = n.replicas();
@@ -367,7 +438,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
         lastScaleTime);
     SyncOutcome outcome = new SyncOutcome(key, currentReplicas, desiredReplicas, rescale, events, error);
     if (!rescale && error == null && normalized != null && quietProposal != null && after != null) {
-      quiet.put(key, new Quiet(after, scale, quietProposal, normalized, outcome));
+      state.quiet = new Quiet(after, scale, quietProposal, normalized, outcome);
     }
     return outcome;
   }
@@ -394,14 +465,14 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
    * those of its last computation ({@link Memo}), the last proposal is the answer and only its condition (and, with
    * a registry, its per-metric observations) are recorded again.
    */
-  private Proposal computeReplicasForMetrics(HorizontalPodAutoscaler hpa, TargetScale scale, Conditions conditions) {
+  private Proposal computeReplicasForMetrics(HorizontalPodAutoscaler hpa, HpaState state, TargetScale scale,
+      Conditions conditions) {
     String namespace = hpa.metadata().namespace();
-    String key = keyOf(namespace, hpa.metadata().name());
     List<Pod> pods = this.pods.list(namespace, scale.selector());
     List<TargetSelector> selectors = selectorsOf(namespace);
     List<MetricSpec> specs = hpa.spec().metrics();
     List<Object> versions = versions(namespace, scale, specs);
-    Memo memo = memos.get(key);
+    Memo memo = state.memo;
     if (memo != null && versions != null && memo.matches(hpa.spec(), scale, pods, selectors, versions, clock.instant())) {
       Proposal p = memo.proposal();
       if (registry.enabled()) {
@@ -417,7 +488,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
           validMetricMessage(p.metricName()));
       return p;
     }
-    memos.remove(key);
+    state.memo = null;
     String ambiguous = ambiguousSelector(hpa, scale, pods, selectors);
     if (ambiguous != null) {
       conditions.set(HorizontalPodAutoscalerConditionType.ScalingActive, ConditionStatus.False, "AmbiguousSelector",
@@ -432,13 +503,13 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     String firstError = null;
     HorizontalPodAutoscalerCondition firstCondition = null;
     ReplicaCalculator.Horizon horizon = new ReplicaCalculator.Horizon();
-    PodFacts.Slot[] slots = podFacts.get(key);
+    PodFacts.Slot[] slots = state.slots;
     if (slots == null || slots.length != specs.size()) {
       slots = new PodFacts.Slot[specs.size()];
       for (int i = 0; i < slots.length; i++) {
         slots[i] = new PodFacts.Slot();
       }
-      podFacts.put(key, slots);
+      state.slots = slots;
     }
     for (int i = 0; i < specs.size(); i++) {
       MetricSpec spec = specs.get(i);
@@ -483,7 +554,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
         validMetricMessage(metric));
     Proposal proposal = new Proposal(replicas, metric, List.copyOf(statuses), error);
     if (invalid == 0 && versions != null && horizon.until().isAfter(clock.instant())) {
-      memos.put(key, new Memo(hpa.spec(), scale, pods, selectors, versions, proposal, perMetric, horizon.until()));
+      state.memo = new Memo(hpa.spec(), scale, pods, selectors, versions, proposal, perMetric, horizon.until());
     }
     return proposal;
   }
@@ -588,26 +659,38 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
 
   private List<TargetSelector> readTargetSelectors(String namespace) {
     List<TargetSelector> out = new ArrayList<>();
-    Map<String, TargetScale> round = roundScales;
-    Map<TargetRef, String> scaledBy = round != null ? new HashMap<>() : null;
-    for (HorizontalPodAutoscaler other : store.list(HorizontalPodAutoscaler.class, namespace).items()) {
+    long r = round;
+    Map<TargetRef, HpaState> scaledBy = r != 0 ? new HashMap<>() : null;
+    List<HorizontalPodAutoscaler> hpas = store.list(HorizontalPodAutoscaler.class, namespace).items();
+    HpaState[] last = listingOrder.get(namespace);
+    HpaState[] order = new HpaState[hpas.size()];
+    for (int i = 0; i < order.length; i++) {
+      HorizontalPodAutoscaler other = hpas.get(i);
+      HpaState state = stateAt(namespace, other.metadata().name(), last, i);
+      order[i] = state;
       try {
         CrossVersionObjectReference ref = other.spec().scaleTargetRef();
-        TargetScale scale = TargetScale.read(store, namespace, ref);
-        String key = keyOf(namespace, other.metadata().name());
-        out.add(new TargetSelector(other.metadata().name(), key, scale.selector()));
-        if (round != null) {
-          String first = scaledBy.putIfAbsent(new TargetRef(ref.kind(), ref.name()), key);
+        TargetScale scale = state.readScale(store, namespace, ref);
+        TargetSelector selector = state.selector;
+        if (selector == null || selector.selector() != scale.selector()) {
+          selector = new TargetSelector(other.metadata().name(), state.key, scale.selector());
+          state.selector = selector;
+        }
+        out.add(selector);
+        if (scaledBy != null) {
+          HpaState first = scaledBy.putIfAbsent(new TargetRef(ref.kind(), ref.name()), state);
           if (first == null) {
-            round.put(key, scale);
+            state.roundScale = scale;
+            state.scaleRound = r;
           } else { // two HPAs scale one target: each sync reads it after the other's write
-            round.remove(first);
+            first.roundScale = null;
           }
         }
       } catch (FleetKitException | IllegalArgumentException e) {
         // an HPA whose target cannot be read selects nothing
       }
     }
+    listingOrder.put(namespace, order);
     return out;
   }
 

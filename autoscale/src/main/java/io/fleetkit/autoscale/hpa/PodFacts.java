@@ -38,43 +38,71 @@ final class PodFacts {
   final String resource;
   final String container;
   private final boolean cpu;
-  final String[] names;
-  private final byte[] base;
-  final long[] request;
-  private final @Nullable String[] requestError;
+  /** What was read from each pod, in list order; a pod kept from an earlier list keeps its object. */
+  private final Fact[] facts;
   /** The first pod (in list order) with a container without a request, or -1. */
   private int firstRequestError = -1;
-  private final boolean[] noCondition;
-  private final @Nullable Instant[] initialized;
-  private final @Nullable Instant[] transition;
-  private final boolean[] readyFalse;
-  private final boolean[] neverReady;
   /** The container lists last summed, and their request (or whether they lack one). */
   private @Nullable List<Container> lastContainers;
   private @Nullable List<Container> lastInit;
   private long lastRequest;
   private boolean lastRequestError;
-  /** The end of each pod's initialization period as epoch second and nanosecond, compared without reading it. */
-  private final long[] initializedSecond;
-  private final int[] initializedNano;
+
+  /**
+   * What is read from one pod (for one resource and container): its name, its base group, its request (or the
+   * error of a container without one) and, for cpu, its readiness facts. Immutable.
+   */
+  private static final class Fact {
+    final String name;
+    final byte base;
+    final long request;
+    final @Nullable String requestError;
+    final boolean noCondition;
+    final @Nullable Instant initialized;
+    final @Nullable Instant transition;
+    final boolean readyFalse;
+    final boolean neverReady;
+    /** The end of the initialization period as epoch second and nanosecond, compared without reading it. */
+    final long initializedSecond;
+    final int initializedNano;
+
+    Fact(String name, byte base, long request, @Nullable String requestError, boolean noCondition,
+        @Nullable Instant initialized, @Nullable Instant transition, boolean readyFalse, boolean neverReady) {
+      this.name = name;
+      this.base = base;
+      this.request = request;
+      this.requestError = requestError;
+      this.noCondition = noCondition;
+      this.initialized = initialized;
+      this.transition = transition;
+      this.readyFalse = readyFalse;
+      this.neverReady = neverReady;
+      this.initializedSecond = initialized == null ? 0 : initialized.getEpochSecond();
+      this.initializedNano = initialized == null ? 0 : initialized.getNano();
+    }
+  }
 
   private PodFacts(List<Pod> pods, String resource, String container) {
-    int n = pods.size();
     this.pods = pods;
     this.resource = resource;
     this.container = container;
     this.cpu = ResourceNames.CPU.equals(resource);
-    names = new String[n];
-    base = new byte[n];
-    request = new long[n];
-    requestError = new String[n];
-    noCondition = new boolean[n];
-    initialized = new Instant[n];
-    transition = new Instant[n];
-    readyFalse = new boolean[n];
-    neverReady = new boolean[n];
-    initializedSecond = new long[n];
-    initializedNano = new int[n];
+    this.facts = new Fact[pods.size()];
+  }
+
+  /** How many pods. */
+  int size() {
+    return facts.length;
+  }
+
+  /** Pod {@code i}'s name. */
+  String name(int i) {
+    return facts[i].name;
+  }
+
+  /** Pod {@code i}'s request (0 when a container lacks one: see {@link #requireRequests}). */
+  long request(int i) {
+    return facts[i].request;
   }
 
   /**
@@ -96,19 +124,19 @@ final class PodFacts {
       f.lastRequest = earlier.lastRequest;
       f.lastRequestError = earlier.lastRequestError;
     }
+    Fact[] facts = f.facts;
     int k = 0;
     int m = earlier == null ? 0 : earlier.pods.size();
-    for (int i = 0; i < pods.size(); i++) {
+    for (int i = 0; i < facts.length; i++) {
       Pod p = pods.get(i);
-      boolean kept = false;
+      Fact fact = null;
       while (k < m) {
         Pod q = earlier.pods.get(k);
         if (q == p) {
-          f.copy(i, earlier, k++);
-          kept = true;
+          fact = earlier.facts[k++];
           break;
         }
-        int c = earlier.names[k].compareTo(p.metadata().name());
+        int c = earlier.facts[k].name.compareTo(p.metadata().name());
         if (c < 0) {
           k++; // gone from the list
           continue;
@@ -118,32 +146,20 @@ final class PodFacts {
         }
         break; // changed or new
       }
-      if (!kept) {
-        f.read(i, p, cpuInitializationPeriod, delayOfInitialReadinessStatus);
+      if (fact == null) {
+        fact = f.read(p, cpuInitializationPeriod, delayOfInitialReadinessStatus);
       }
-      if (f.requestError[i] != null && f.firstRequestError < 0) {
+      facts[i] = fact;
+      if (fact.requestError != null && f.firstRequestError < 0) {
         f.firstRequestError = i;
       }
     }
     return f;
   }
 
-  private void copy(int i, PodFacts from, int k) {
-    names[i] = from.names[k];
-    base[i] = from.base[k];
-    request[i] = from.request[k];
-    requestError[i] = from.requestError[k];
-    noCondition[i] = from.noCondition[k];
-    initialized[i] = from.initialized[k];
-    transition[i] = from.transition[k];
-    readyFalse[i] = from.readyFalse[k];
-    neverReady[i] = from.neverReady[k];
-    initializedSecond[i] = from.initializedSecond[k];
-    initializedNano[i] = from.initializedNano[k];
-  }
-
-  private void read(int i, Pod pod, Duration cpuInitializationPeriod, Duration delayOfInitialReadinessStatus) {
-    names[i] = pod.metadata().name();
+  private Fact read(Pod pod, Duration cpuInitializationPeriod, Duration delayOfInitialReadinessStatus) {
+    String name = pod.metadata().name();
+    String requestError = null;
     List<Container> containers = pod.spec().containers();
     List<Container> initContainers = pod.spec().initContainers();
     if (containers != lastContainers || initContainers != lastInit || lastRequestError) {
@@ -154,36 +170,29 @@ final class PodFacts {
         lastRequest = request(pod, container, resource);
       } catch (MetricsUnavailableException e) {
         lastRequestError = true; // the message names the pod: read again for the next one
-        requestError[i] = e.getMessage();
+        requestError = e.getMessage();
       }
     }
-    request[i] = lastRequest;
+    long request = lastRequest;
     if (pod.metadata().deletionTimestamp() != null || pod.status().phase() == PodPhase.Failed) {
-      base[i] = BASE_IGNORED;
-      return;
+      return new Fact(name, BASE_IGNORED, request, requestError, false, null, null, false, false);
     }
     if (pod.status().phase() == PodPhase.Pending) {
-      base[i] = BASE_PENDING;
-      return;
+      return new Fact(name, BASE_PENDING, request, requestError, false, null, null, false, false);
     }
-    base[i] = BASE_SAMPLED;
     if (!cpu) {
-      return;
+      return new Fact(name, BASE_SAMPLED, request, requestError, false, null, null, false, false);
     }
     PodCondition condition = pod.status().condition(PodCondition.READY);
     Instant startTime = pod.status().startTime();
     if (condition == null || startTime == null) {
-      noCondition[i] = true;
-      return;
+      return new Fact(name, BASE_SAMPLED, request, requestError, true, null, null, false, false);
     }
     Instant t = goTime(condition.lastTransitionTime());
-    transition[i] = t;
     Instant init = startTime.plus(cpuInitializationPeriod);
-    initialized[i] = init;
-    initializedSecond[i] = init.getEpochSecond();
-    initializedNano[i] = init.getNano();
-    readyFalse[i] = condition.status() == ConditionStatus.False;
-    neverReady[i] = readyFalse[i] && startTime.plus(delayOfInitialReadinessStatus).isAfter(t);
+    boolean readyFalse = condition.status() == ConditionStatus.False;
+    boolean neverReady = readyFalse && startTime.plus(delayOfInitialReadinessStatus).isAfter(t);
+    return new Fact(name, BASE_SAMPLED, request, requestError, false, init, t, readyFalse, neverReady);
   }
 
   /**
@@ -194,10 +203,11 @@ final class PodFacts {
    */
   int classify(int i, boolean hasSample, @Nullable Instant sampleTime, @Nullable Duration window, Instant now,
       ReplicaCalculator.@Nullable Horizon horizon) {
-    if (base[i] == BASE_IGNORED) {
+    Fact f = facts[i];
+    if (f.base == BASE_IGNORED) {
       return IGNORED;
     }
-    if (base[i] == BASE_PENDING) {
+    if (f.base == BASE_PENDING) {
       return UNREADY;
     }
     if (!hasSample) {
@@ -206,22 +216,23 @@ final class PodFacts {
     if (!cpu) {
       return READY;
     }
-    if (noCondition[i]) {
+    if (f.noCondition) {
       return UNREADY;
     }
     long nowSecond = now.getEpochSecond();
-    if (initializedSecond[i] > nowSecond || (initializedSecond[i] == nowSecond && initializedNano[i] > now.getNano())) {
-      Instant init = initialized[i];
+    if (f.initializedSecond > nowSecond || (f.initializedSecond == nowSecond && f.initializedNano > now.getNano())) {
+      Instant init = java.util.Objects.requireNonNull(f.initialized);
       // Within the initialization period: drop the sample if the pod is unready or no full metric window has
       // passed since its last readiness transition.
-      boolean early = goTime(sampleTime).isBefore(transition[i].plus(window != null ? window : Duration.ZERO));
+      boolean early = goTime(sampleTime).isBefore(java.util.Objects.requireNonNull(f.transition)
+          .plus(window != null ? window : Duration.ZERO));
       if (horizon != null) {
-        horizon.limit(!readyFalse[i] && early ? now : init);
+        horizon.limit(!f.readyFalse && early ? now : init);
       }
-      return readyFalse[i] || early ? UNREADY : READY;
+      return f.readyFalse || early ? UNREADY : READY;
     }
     // After it: drop the sample only if the pod is unready and has never been ready.
-    return neverReady[i] ? UNREADY : READY;
+    return f.neverReady ? UNREADY : READY;
   }
 
   /**
@@ -231,7 +242,7 @@ final class PodFacts {
    */
   void requireRequests() {
     if (firstRequestError >= 0) {
-      throw new MetricsUnavailableException(requestError[firstRequestError]);
+      throw new MetricsUnavailableException(java.util.Objects.requireNonNull(facts[firstRequestError].requestError));
     }
   }
 

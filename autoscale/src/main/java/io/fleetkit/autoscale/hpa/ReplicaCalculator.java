@@ -201,9 +201,9 @@ public final class ReplicaCalculator {
     Instant now = clock.instant();
     long fallbackUtilization = Math.max(100, targetUtilization);
     Tally t = new Tally();
-    for (int i = 0; i < facts.names.length; i++) {
-      long request = facts.request[i];
-      int s = samples.indexOf(i, facts.names[i]);
+    for (int i = 0, n = facts.size(); i < n; i++) {
+      long request = facts.request(i);
+      int s = samples.indexOf(i, facts.name(i));
       PodResourceMetrics m = s < 0 ? null : samples.raw.get(s);
       switch (facts.classify(i, s >= 0, m == null ? null : m.timestamp(), m == null ? null : m.window(), now,
           horizon)) {
@@ -269,13 +269,13 @@ public final class ReplicaCalculator {
         }
       }
       // in order: every sample is the next pod's that has one (pod names being distinct, no name is left unmatched)
-      int[] inOrder = new int[pods.names.length];
+      int[] inOrder = new int[pods.size()];
       int j = 0;
       for (int i = 0; i < inOrder.length; i++) {
         while (j < n && !has[j]) {
           j++;
         }
-        String name = pods.names[i];
+        String name = pods.name(i);
         String sampled = j < n ? raw.get(j).podName() : null;
         if (sampled != null && (sampled == name || sampled.equals(name))) {
           inOrder[i] = j++;
@@ -605,8 +605,8 @@ public final class ReplicaCalculator {
     Set<String> unready = new HashSet<>();
     Set<String> missing = new HashSet<>();
     Set<String> ignored = new HashSet<>();
-    for (int i = 0; i < facts.names.length; i++) {
-      String name = facts.names[i];
+    for (int i = 0, n = facts.size(); i < n; i++) {
+      String name = facts.name(i);
       PodSample sample = samples.get(name);
       switch (facts.classify(i, sample != null, sample == null ? null : sample.timestamp,
           sample == null ? null : sample.window, now, horizon)) {

@@ -28,22 +28,35 @@ public record TargetScale(int specReplicas, int statusReplicas, LabelSelector se
    * @throws IllegalArgumentException when the kind has no scale subresource here
    */
   public static TargetScale read(ObjectStore store, String namespace, CrossVersionObjectReference ref) {
-    switch (ref.kind()) {
-      case Deployment.KIND -> {
-        Deployment d = store.require(Deployment.class, namespace, ref.name());
-        return new TargetScale(d.spec().replicas(), d.status().replicas(), d.spec().selector());
-      }
-      case ReplicaSet.KIND -> {
-        ReplicaSet r = store.require(ReplicaSet.class, namespace, ref.name());
-        return new TargetScale(r.spec().replicas(), r.status().replicas(), r.spec().selector());
-      }
-      case StatefulSet.KIND -> {
-        StatefulSet s = store.require(StatefulSet.class, namespace, ref.name());
-        return new TargetScale(s.spec().replicas(), s.status().replicas(), s.spec().selector());
-      }
+    return of(target(store, namespace, ref));
+  }
+
+  /**
+   * The object {@code ref} names: a Deployment, ReplicaSet or StatefulSet.
+   *
+   * @throws NotFoundException when the object does not exist
+   * @throws IllegalArgumentException when the kind has no scale subresource here
+   */
+  static Object target(ObjectStore store, String namespace, CrossVersionObjectReference ref) {
+    return switch (ref.kind()) {
+      case Deployment.KIND -> store.require(Deployment.class, namespace, ref.name());
+      case ReplicaSet.KIND -> store.require(ReplicaSet.class, namespace, ref.name());
+      case StatefulSet.KIND -> store.require(StatefulSet.class, namespace, ref.name());
       default -> throw new IllegalArgumentException("scale target " + namespace + "/" + ref
           + ": kind \"" + ref.kind() + "\" has no scale subresource (Deployment, ReplicaSet, StatefulSet)");
+    };
+  }
+
+  /** The scale of a {@link #target}. */
+  static TargetScale of(Object target) {
+    if (target instanceof Deployment d) {
+      return new TargetScale(d.spec().replicas(), d.status().replicas(), d.spec().selector());
     }
+    if (target instanceof ReplicaSet r) {
+      return new TargetScale(r.spec().replicas(), r.status().replicas(), r.spec().selector());
+    }
+    StatefulSet s = (StatefulSet) target;
+    return new TargetScale(s.spec().replicas(), s.status().replicas(), s.spec().selector());
   }
 
   /**

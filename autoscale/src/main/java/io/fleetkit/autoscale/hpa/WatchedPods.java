@@ -40,6 +40,13 @@ public final class WatchedPods implements PodLister, AutoCloseable {
   private final Map<String, Map<LabelSelector, Entry>> entries = new HashMap<>();
   /** Per namespace: the entries whose selector matches a label set. */
   private final Map<String, Map<Map<String, String>, Entry[]>> matching = new HashMap<>();
+  /**
+   * The entries by selector instance (callers ask with their target's selector, mostly the same instance at every
+   * read): found without hashing the selector. Cleared when it outgrows the entries (callers that make a selector
+   * per read).
+   */
+  private final Map<LabelSelector, Entry> byInstance = new java.util.IdentityHashMap<>();
+  private int entryCount;
   /** The entries each kept pod is in, by uid (the same string at every version of the pod). */
   private final Map<String, Entry[]> memberOf = new HashMap<>();
   private boolean closed;
@@ -49,6 +56,7 @@ public final class WatchedPods implements PodLister, AutoCloseable {
    * set, and those label sets, kept while no set appears or goes.
    */
   private static final class Entry {
+    final String namespace;
     final LabelSelector selector;
     /** The pods in name order, in the first {@link #size} slots (an array: a list of them is one copy). */
     Pod[] pods = new Pod[8];
@@ -126,7 +134,8 @@ public final class WatchedPods implements PodLister, AutoCloseable {
       return l;
     }
 
-    Entry(LabelSelector selector) {
+    Entry(String namespace, LabelSelector selector) {
+      this.namespace = namespace;
       this.selector = selector;
     }
 
@@ -163,11 +172,13 @@ public final class WatchedPods implements PodLister, AutoCloseable {
     if (closed) {
       throw new IllegalStateException("watched pods: closed");
     }
-    Map<LabelSelector, Entry> inNamespace = entries.computeIfAbsent(namespace, k -> new HashMap<>());
-    Entry e = inNamespace.get(selector);
+    Entry e = entry(namespace, selector);
     if (e == null) {
-      e = new Entry(selector);
+      Map<LabelSelector, Entry> inNamespace = entries.computeIfAbsent(namespace, k -> new HashMap<>());
+      e = new Entry(namespace, selector);
       inNamespace.put(selector, e);
+      entryCount++;
+      remember(selector, e);
       matching.remove(namespace); // the new selector may match label sets met before
       List<Pod> pods = store.list(Pod.class, namespace, selector).items();
       for (Pod p : pods) {
@@ -186,12 +197,32 @@ public final class WatchedPods implements PodLister, AutoCloseable {
   /** The label sets of {@code pods}: kept from the watch when {@code pods} is this lister's current list for them. */
   @Override
   public Collection<Map<String, String>> labelSets(String namespace, LabelSelector selector, List<Pod> pods) {
-    Map<LabelSelector, Entry> inNamespace = entries.get(namespace);
-    Entry e = inNamespace == null ? null : inNamespace.get(selector);
+    Entry e = entry(namespace, selector);
     if (e != null && e.list == pods) {
       return e.labelSets();
     }
     return PodLister.super.labelSets(namespace, selector, pods);
+  }
+
+  /** The entry kept for {@code selector} (or an equal one) in {@code namespace}, or null. */
+  private @Nullable Entry entry(String namespace, LabelSelector selector) {
+    Entry e = byInstance.get(selector);
+    if (e != null && e.namespace.equals(namespace)) {
+      return e;
+    }
+    Map<LabelSelector, Entry> inNamespace = entries.get(namespace);
+    e = inNamespace == null ? null : inNamespace.get(selector);
+    if (e != null) {
+      remember(selector, e);
+    }
+    return e;
+  }
+
+  private void remember(LabelSelector selector, Entry e) {
+    if (byInstance.size() >= 2 * entryCount + 16) {
+      byInstance.clear();
+    }
+    byInstance.put(selector, e);
   }
 
   private void onEvent(WatchEvent<Pod> event) {
@@ -261,6 +292,7 @@ public final class WatchedPods implements PodLister, AutoCloseable {
     closed = true;
     watch.close();
     entries.clear();
+    byInstance.clear();
     matching.clear();
     memberOf.clear();
   }

@@ -158,6 +158,37 @@ final class WatchedPodsPropertyTest {
     }
   }
 
+  /**
+   * Lists found by selector instance: asked with the kept selectors, with equal ones made per read, and with one
+   * instance in both namespaces, between random writes, every answer is the store's list for that namespace.
+   */
+  @Property(tries = 100)
+  void listsBySelectorInstance_equalTheStoresLists(@ForAll("steps") List<Step> steps) {
+    ObjectStore store = ObjectStore.builder().directDelivery().build();
+    try (WatchedPods watched = new WatchedPods(store)) {
+      for (Step s : steps) {
+        String ns = NAMESPACES.get(s.namespace());
+        String name = "p" + s.pod();
+        Pod current = store.get(Pod.class, ns, name).orElse(null);
+        if (s.action() == 0 && current == null) {
+          store.create(pod(ns, name, labels(s.labels())));
+        } else if (s.action() == 1 && current != null) {
+          store.update(current.withMetadata(current.metadata().toBuilder().labels(labels(s.labels())).build()));
+        } else if (s.action() == 3 && current != null) {
+          store.delete(Pod.class, ns, name);
+        }
+        LabelSelector kept = SELECTORS.get(s.selector());
+        LabelSelector fresh = new LabelSelector(kept.matchLabels(), kept.matchExpressions());
+        for (String ns2 : NAMESPACES) {
+          List<Pod> expected = store.list(Pod.class, ns2, kept).items();
+          assertThat(watched.list(ns2, kept)).isEqualTo(expected);
+          assertThat(watched.list(ns2, fresh)).isEqualTo(expected);
+          assertThat(watched.list(ns2, kept)).isEqualTo(expected);
+        }
+      }
+    }
+  }
+
   @Example
   void list_unchangedPods_sameInstance_changedPod_newList() {
     ObjectStore store = ObjectStore.builder().directDelivery().build();
