@@ -127,11 +127,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
    * reloads (which keep the loaded order and add no node), and so do the candidates.
    */
   private boolean scaleDownSimByName;
-  /** A node list in which no pool node was starting (the store's lists are immutable), or {@code null}. */
-  private @Nullable List<Node> noneStarting;
-  /** The node list {@link #lastReady} was made from, and the ready nodes of it. */
-  private @Nullable List<Node> readyOf;
-  private List<Node> lastReady = List.of();
+  /** The pools, starting and ready nodes of the last node list read, kept from list to list by node object. */
+  private NodeListFacts nodeFacts = new NodeListFacts();
   private @Nullable Instant lastScaleUp;
   /** The last scale-down evaluation, reused while its inputs stay the same. */
   private @Nullable ScaleDownEvaluation lastEvaluation;
@@ -213,8 +210,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
   public synchronized LoopResult runOnce() {
     long start = metrics == null ? 0 : System.nanoTime();
     if (recompute) {
-      noneStarting = null;
-      readyOf = null;
+      nodeFacts = new NodeListFacts();
       clusterPods = new ClusterPods();
       scaleDownViews = new SimulatedCluster.ViewCache();
       scaleDownSim = null;
@@ -231,7 +227,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     List<String> launched = new ArrayList<>();
     if (options.enforceNodeGroupMinSize()) {
       for (NodePool pool : pools.values()) {
-        int size = poolNodes(nodes, pool.metadata().name()).size();
+        int size = poolSize(nodes, pool.metadata().name());
         if (size < pool.spec().minSize()) {
           launched.addAll(launch(pool, pool.spec().minSize() - size, now));
         }
@@ -317,16 +313,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
 
   private void advanceProvisioning(Instant now, List<String> ready, List<String> timedOut) {
     List<Node> nodes = store.list(Node.class).items();
-    if (nodes == noneStarting) { // the same list as last loop, which held no starting node: nothing to advance
-      return;
-    }
-    boolean starting = false;
-    for (Node n : nodes) {
-      String pool = n.metadata().labels().get(NodePool.POOL_LABEL);
-      if (pool == null || !SimulatedNodes.isStarting(n)) {
-        continue;
-      }
-      starting = true;
+    nodeFacts.update(nodes);
+    for (Node n : nodeFacts.startingPooled()) {
+      String pool = Objects.requireNonNull(n.metadata().labels().get(NodePool.POOL_LABEL));
       Instant readyAt = Objects.requireNonNull(SimulatedNodes.readyAt(n));
       Instant requested = SimulatedNodes.requestedAt(n);
       if (!now.isBefore(readyAt)) {
@@ -340,7 +329,6 @@ public final class ClusterAutoscaler implements AutoCloseable {
             options.maxNodeProvisionTime());
       }
     }
-    noneStarting = starting ? null : nodes;
   }
 
   private void backOff(String pool, Instant now) {
@@ -418,7 +406,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
         skipped.put(name, "backed off until " + b.until());
         continue;
       }
-      int size = poolNodes(nodes, name).size();
+      int size = poolSize(nodes, name);
       int room = pool.spec().maxSize() - size;
       if (options.maxNodesTotal() > 0) {
         room = Math.min(room, options.maxNodesTotal() - total);
@@ -751,16 +739,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
   private int scaleDown(Instant now, Map<String, NodePool> pools, List<Node> nodes,
       List<String> unneeded, Map<String, String> unremovable, List<String> deleted, Set<String> deletedEmpty,
       boolean actuate) {
-    if (nodes != readyOf) { // the same list gives the same ready nodes, as the same list object
-      List<Node> ready = new ArrayList<>(nodes.size());
-      for (Node n : nodes) {
-        if (!SimulatedNodes.isStarting(n)) {
-          ready.add(n);
-        }
-      }
-      lastReady = ready;
-      readyOf = nodes;
-    }
+    nodeFacts.update(nodes);
+    List<Node> ready = nodeFacts.ready(); // the same list object while the node list is the same
     // upstream Planner.UpdateClusterState: the shortest interval between two updates (zero ones ignored)
     Instant lastUpdate = lastPlannerUpdate;
     if (lastUpdate != null && now.isAfter(lastUpdate)) {
@@ -770,7 +750,6 @@ public final class ClusterAutoscaler implements AutoCloseable {
       }
     }
     lastPlannerUpdate = now;
-    List<Node> ready = lastReady;
     if (unremovableNodes.size() > 0) {
       unremovableNodes.update(n -> named(ready, n) != null, now);
     }
@@ -804,7 +783,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     }
     Map<String, Integer> room = new HashMap<>();
     for (NodePool p : pools.values()) {
-      room.put(p.metadata().name(), poolNodes(nodes, p.metadata().name()).size() - p.spec().minSize());
+      room.put(p.metadata().name(), poolSize(nodes, p.metadata().name()) - p.spec().minSize());
     }
     int empties = 0;
     int drains = 0;
@@ -896,20 +875,16 @@ public final class ClusterAutoscaler implements AutoCloseable {
     return null;
   }
 
-  private static List<Node> poolNodes(List<Node> nodes, String pool) {
-    List<Node> out = new ArrayList<>();
-    for (Node n : nodes) {
-      if (pool.equals(n.metadata().labels().get(NodePool.POOL_LABEL)) && n.metadata().deletionTimestamp() == null) {
-        out.add(n);
-      }
-    }
-    return out;
+  /** The nodes of {@code nodes} in {@code pool} and not being deleted. */
+  private int poolSize(List<Node> nodes, String pool) {
+    nodeFacts.update(nodes);
+    return nodeFacts.poolSize(pool);
   }
 
   private void updatePoolStatuses(Map<String, NodePool> pools, Instant now, boolean changed) {
     List<Node> nodes = store.list(Node.class).items();
     for (NodePool p : pools.values()) {
-      int size = poolNodes(nodes, p.metadata().name()).size();
+      int size = poolSize(nodes, p.metadata().name());
       if (size != p.status().currentSize()) {
         try {
           store.updateStatus(p.withStatus(new NodePoolStatus(size, changed ? now : p.status().lastScaleTime())));
