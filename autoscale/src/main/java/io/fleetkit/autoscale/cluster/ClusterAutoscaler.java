@@ -627,7 +627,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
         simulatedUnremovable.add(name);
         continue;
       }
-      if (!moveAway(sim, cursor, at, d.evict())) {
+      // d's evict list starts with the recorded drain's when d was made from it (d is before, or before plus pods)
+      if (!moveAway(sim, cursor, at, d.evict(), added != null ? before.evict().size() : 0)) {
         unremovable.put(name, NO_PLACE_TO_MOVE_PODS);
         simulatedUnremovable.add(name);
         continue;
@@ -659,7 +660,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     return drain.drain(info.pods(), PodInfo::pod, ClusterAutoscaler::rules);
   }
 
-  private static Drainability.PodRules rules(PodInfo pi) {
+  static Drainability.PodRules rules(PodInfo pi) {
     return pi instanceof AutoscalerPodInfo a ? a.rules() : Drainability.PodRules.of(pi.pod());
   }
 
@@ -826,12 +827,19 @@ public final class ClusterAutoscaler implements AutoCloseable {
   /**
    * Places the pods of {@code pods} (without their node) on nodes other than the one in slot {@code from}, each
    * searched from slot {@code cursor[0]} round-robin over the simulation's slots (the cursor then moves past the node
-   * found, as upstream's); undoes the placements on failure.
+   * found, as upstream's); undoes the placements on failure. The first {@code recorded} pods are those of the drain
+   * recorded for the slot ({@link SlotFacts#drain(int)}), whose copies without their node are kept with it.
    */
-  private boolean moveAway(SimulatedCluster sim, int[] cursor, int from, List<PodInfo> pods) {
+  private boolean moveAway(SimulatedCluster sim, int[] cursor, int from, List<PodInfo> pods, int recorded) {
     List<PodInfo> unbound = movedPods;
     unbound.clear();
-    for (int i = 0, n = pods.size(); i < n; i++) {
+    if (recorded > 0) {
+      PodInfo[] kept = slotFacts.moving(from, ClusterAutoscaler::unbound);
+      for (PodInfo pi : kept) {
+        unbound.add(pi);
+      }
+    }
+    for (int i = recorded, n = pods.size(); i < n; i++) {
       unbound.add(unbound(pods.get(i))); // as a new pod of its controller: NodeName must not pin it
     }
     boolean placed = sim.placeAll(unbound, cursor, from);
