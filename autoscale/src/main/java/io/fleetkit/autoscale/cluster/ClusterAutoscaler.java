@@ -93,7 +93,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
   /** Metrics; null when no registry was given. */
   private final @Nullable AutoscalerInstruments metrics;
 
-  private final Map<String, Instant> unneededSince = new HashMap<>();
+  private Map<String, Instant> unneededSince = new HashMap<>();
   /** The nodes a simulation found unremovable, not simulated again until their recheck time. */
   private final UnremovableNodes unremovableNodes = new UnremovableNodes();
   /** When scale-down last evaluated, and the shortest interval between two evaluations seen (upstream's planner). */
@@ -774,11 +774,12 @@ public final class ClusterAutoscaler implements AutoCloseable {
     unremovable.putAll(eval.unremovable());
     Set<String> emptyNodes = eval.empty();
     // upstream unneeded.Nodes.Update: a node keeps its time while it stays unneeded, and only then
-    Set<String> keep = new HashSet<>(unneeded);
-    unneededSince.keySet().removeIf(n -> !keep.contains(n));
+    Map<String, Instant> kept = new HashMap<>(Math.max(4, unneeded.size() * 4 / 3 + 1));
     for (String n : unneeded) {
-      unneededSince.putIfAbsent(n, now);
+      Instant t = unneededSince.get(n);
+      kept.put(n, t == null ? now : t);
     }
+    unneededSince = kept;
     if (!actuate) {
       return 0;
     }
@@ -789,9 +790,10 @@ public final class ClusterAutoscaler implements AutoCloseable {
     int empties = 0;
     int drains = 0;
     int evicted = 0;
+    Instant due = now.minus(options.scaleDownUnneededTime());
     for (String name : unneeded) {
       Instant since = unneededSince.get(name);
-      if (since == null || now.isBefore(since.plus(options.scaleDownUnneededTime()))) {
+      if (since == null || since.isAfter(due)) { // unneeded for less than scaleDownUnneededTime
         continue;
       }
       Node n = Objects.requireNonNull(named(nodes, name), name);
