@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * from the previous one at the nodes added, removed or changed; a list out of name order is still read correctly,
  * with more of its nodes read.
  *
- * <p>Not thread-safe: one per autoscaler loop.
+ * <p>Not thread-safe: one per autoscaler, used inside its loop.
  */
 final class NodeListFacts {
   private @Nullable List<Node> list;
