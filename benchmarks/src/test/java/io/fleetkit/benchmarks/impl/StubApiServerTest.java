@@ -67,6 +67,31 @@ final class StubApiServerTest {
     }
   }
 
+  @Test
+  void stagePodsLike_copiesOfTheTemplate_areWhatStagePodsStagesForTheSamePods() throws Exception {
+    try (StubApiServer server = new StubApiServer()) {
+      Pod template = pod("template");
+      template.getMetadata().setLabels(java.util.Map.of("app", "web"));
+      server.stagePodsLike(template, "default", List.of("a", "b"));
+      server.addStaged();
+      var listed = server.client().pods().inAnyNamespace().list().getItems();
+      assertThat(listed).extracting(p -> p.getMetadata().getName()).containsExactly("a", "b");
+      assertThat(listed).extracting(p -> p.getMetadata().getUid()).doesNotHaveDuplicates()
+          .allSatisfy(uid -> assertThat(java.util.UUID.fromString(uid)).isNotNull());
+      for (Pod p : listed) {
+        Pod expected = pod(p.getMetadata().getName());
+        expected.getMetadata().setLabels(java.util.Map.of("app", "web"));
+        expected.getMetadata().setUid(p.getMetadata().getUid());
+        expected.getMetadata().setResourceVersion(p.getMetadata().getResourceVersion());
+        assertThat(p).isEqualTo(expected);
+      }
+      assertThat(listed.get(1).getMetadata().getResourceVersion()).isEqualTo(
+          Long.toString(Long.parseLong(listed.get(0).getMetadata().getResourceVersion()) + 1));
+      assertThatThrownBy(() -> server.stagePodsLike(template, "default", List.of("a")))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("default/a already exists");
+    }
+  }
+
   private static void watchStagedPodsAndBinding(StubApiServer server) throws Exception {
     BlockingQueue<String> seen = new LinkedBlockingQueue<>();
     try (var watch = server.client().pods().inAnyNamespace().watch(new Watcher<Pod>() {

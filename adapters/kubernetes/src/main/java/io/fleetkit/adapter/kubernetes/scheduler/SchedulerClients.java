@@ -1,6 +1,7 @@
 package io.fleetkit.adapter.kubernetes.scheduler;
 
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fleetkit.adapter.kubernetes.scheduler.internal.WatchEventSerialization;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -16,7 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * watch's tasks one after another ({@code SerialExecutor}), so a few threads keep the order of every stream; a thread
  * that finds the next task queued takes it without the hand-off and wake-up that every task of the cached pool costs.
  * Only for a client whose event handlers do not block for long (the scheduler's do not): a handler that blocks holds
- * one of the few threads.
+ * one of the few threads. And fabric8's serialization with a one-pass read of watch events
+ * ({@code WatchEventSerialization}: the same objects as fabric8's own read, without its second pass over a tree).
  *
  * <pre>{@code
  * try (KubernetesClient client = SchedulerClients.builder().build();
@@ -40,12 +42,15 @@ public final class SchedulerClients {
   }
 
   /**
-   * Sets the scheduler's HTTP client factory and task executor on {@code builder}; returns it. Each client built gets
-   * its own task pool, shut down when the client is closed (as fabric8's default pool is).
+   * Sets the scheduler's HTTP client factory, task executor and serialization on {@code builder}; returns it. Each
+   * client built gets its own task pool, shut down when the client is closed (as fabric8's default pool is). The
+   * serialization is fabric8's default with a one-pass read of watch events (the informers' pod and node events),
+   * which gives the same objects; a serialization set on the builder after this call replaces it.
    */
   public static KubernetesClientBuilder configure(KubernetesClientBuilder builder) {
     int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
     return builder.withHttpClientFactory(new BoundedJdkHttpClientFactory(threads))
+        .withKubernetesSerialization(new WatchEventSerialization())
         .withTaskExecutorSupplier(new KubernetesClientBuilder.ExecutorSupplier() {
           @Override
           public Executor get() {

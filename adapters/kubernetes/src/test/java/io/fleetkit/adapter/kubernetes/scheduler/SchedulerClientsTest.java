@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fleetkit.adapter.kubernetes.scheduler.internal.WatchEventSerialization;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +57,10 @@ final class SchedulerClientsTest {
     for (int i = 0; i < 10; i++) {
       cluster.create(pod("p-" + i, "100m", "fleetkit"));
     }
-    cluster.start(fast(schedulerClient()));
+    KubernetesClient client = schedulerClient();
+    // Watch events are read in one pass (WatchEventSerialization; its property test compares it with fabric8's read).
+    assertThat(client.getKubernetesSerialization()).isInstanceOf(WatchEventSerialization.class);
+    cluster.start(fast(client));
 
     for (int i = 0; i < 10; i++) {
       String name = "p-" + i;

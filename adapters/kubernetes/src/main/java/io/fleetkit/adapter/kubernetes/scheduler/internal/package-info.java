@@ -8,7 +8,8 @@
  * {@code PreemptionEvictor} marks and deletes preemption victims; {@code SchedulingEvents} posts events.k8s.io/v1
  * Events from its own thread; {@code RequestBodies} writes the Binding and Event JSON; {@code ForgottenPods}
  * remembers pods whose binding the API server refused for good (409, 404); {@code EvictedPods} tracks victims being
- * deleted. Each class states its thread-safety.
+ * deleted; {@code WatchEventSerialization} is fabric8's serialization with a one-pass read of watch events (set by
+ * {@code SchedulerClients}). Each class states its thread-safety.
  */
 @NullMarked
 package io.fleetkit.adapter.kubernetes.scheduler.internal;
