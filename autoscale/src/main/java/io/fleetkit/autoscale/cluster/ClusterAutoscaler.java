@@ -93,7 +93,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
   /** Metrics; null when no registry was given. */
   private final @Nullable AutoscalerInstruments metrics;
 
-  private final Map<String, Instant> unneededSince = new HashMap<>();
+  private Map<String, Instant> unneededSince = new HashMap<>();
   /** The nodes a simulation found unremovable, not simulated again until their recheck time. */
   private final UnremovableNodes unremovableNodes = new UnremovableNodes();
   /** When scale-down last evaluated, and the shortest interval between two evaluations seen (upstream's planner). */
@@ -127,11 +127,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
    * reloads (which keep the loaded order and add no node), and so do the candidates.
    */
   private boolean scaleDownSimByName;
-  /** A node list in which no pool node was starting (the store's lists are immutable), or {@code null}. */
-  private @Nullable List<Node> noneStarting;
-  /** The node list {@link #lastReady} was made from, and the ready nodes of it. */
-  private @Nullable List<Node> readyOf;
-  private List<Node> lastReady = List.of();
+  /** The pools, starting and ready nodes of the last node list read, kept from list to list by node object. */
+  private NodeListFacts nodeFacts = new NodeListFacts();
   private @Nullable Instant lastScaleUp;
   /** The last scale-down evaluation, reused while its inputs stay the same. */
   private @Nullable ScaleDownEvaluation lastEvaluation;
@@ -213,8 +210,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
   public synchronized LoopResult runOnce() {
     long start = metrics == null ? 0 : System.nanoTime();
     if (recompute) {
-      noneStarting = null;
-      readyOf = null;
+      nodeFacts = new NodeListFacts();
       clusterPods = new ClusterPods();
       scaleDownViews = new SimulatedCluster.ViewCache();
       scaleDownSim = null;
@@ -231,7 +227,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     List<String> launched = new ArrayList<>();
     if (options.enforceNodeGroupMinSize()) {
       for (NodePool pool : pools.values()) {
-        int size = poolNodes(nodes, pool.metadata().name()).size();
+        int size = poolSize(nodes, pool.metadata().name());
         if (size < pool.spec().minSize()) {
           launched.addAll(launch(pool, pool.spec().minSize() - size, now));
         }
@@ -317,16 +313,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
 
   private void advanceProvisioning(Instant now, List<String> ready, List<String> timedOut) {
     List<Node> nodes = store.list(Node.class).items();
-    if (nodes == noneStarting) { // the same list as last loop, which held no starting node: nothing to advance
-      return;
-    }
-    boolean starting = false;
-    for (Node n : nodes) {
-      String pool = n.metadata().labels().get(NodePool.POOL_LABEL);
-      if (pool == null || !SimulatedNodes.isStarting(n)) {
-        continue;
-      }
-      starting = true;
+    nodeFacts.update(nodes);
+    for (Node n : nodeFacts.startingPooled()) {
+      String pool = Objects.requireNonNull(n.metadata().labels().get(NodePool.POOL_LABEL));
       Instant readyAt = Objects.requireNonNull(SimulatedNodes.readyAt(n));
       Instant requested = SimulatedNodes.requestedAt(n);
       if (!now.isBefore(readyAt)) {
@@ -340,7 +329,6 @@ public final class ClusterAutoscaler implements AutoCloseable {
             options.maxNodeProvisionTime());
       }
     }
-    noneStarting = starting ? null : nodes;
   }
 
   private void backOff(String pool, Instant now) {
@@ -418,7 +406,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
         skipped.put(name, "backed off until " + b.until());
         continue;
       }
-      int size = poolNodes(nodes, name).size();
+      int size = poolSize(nodes, name);
       int room = pool.spec().maxSize() - size;
       if (options.maxNodesTotal() > 0) {
         room = Math.min(room, options.maxNodesTotal() - total);
@@ -639,7 +627,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
         simulatedUnremovable.add(name);
         continue;
       }
-      if (!moveAway(sim, cursor, at, d.evict())) {
+      // d's evict list starts with the recorded drain's when d was made from it (d is before, or before plus pods)
+      if (!moveAway(sim, cursor, at, d.evict(), added != null ? before.evict().size() : 0)) {
         unremovable.put(name, NO_PLACE_TO_MOVE_PODS);
         simulatedUnremovable.add(name);
         continue;
@@ -671,7 +660,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     return drain.drain(info.pods(), PodInfo::pod, ClusterAutoscaler::rules);
   }
 
-  private static Drainability.PodRules rules(PodInfo pi) {
+  static Drainability.PodRules rules(PodInfo pi) {
     return pi instanceof AutoscalerPodInfo a ? a.rules() : Drainability.PodRules.of(pi.pod());
   }
 
@@ -751,16 +740,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
   private int scaleDown(Instant now, Map<String, NodePool> pools, List<Node> nodes,
       List<String> unneeded, Map<String, String> unremovable, List<String> deleted, Set<String> deletedEmpty,
       boolean actuate) {
-    if (nodes != readyOf) { // the same list gives the same ready nodes, as the same list object
-      List<Node> ready = new ArrayList<>(nodes.size());
-      for (Node n : nodes) {
-        if (!SimulatedNodes.isStarting(n)) {
-          ready.add(n);
-        }
-      }
-      lastReady = ready;
-      readyOf = nodes;
-    }
+    nodeFacts.update(nodes);
+    List<Node> ready = nodeFacts.ready(); // the same list object while the node list is the same
     // upstream Planner.UpdateClusterState: the shortest interval between two updates (zero ones ignored)
     Instant lastUpdate = lastPlannerUpdate;
     if (lastUpdate != null && now.isAfter(lastUpdate)) {
@@ -770,7 +751,6 @@ public final class ClusterAutoscaler implements AutoCloseable {
       }
     }
     lastPlannerUpdate = now;
-    List<Node> ready = lastReady;
     if (unremovableNodes.size() > 0) {
       unremovableNodes.update(n -> named(ready, n) != null, now);
     }
@@ -794,24 +774,26 @@ public final class ClusterAutoscaler implements AutoCloseable {
     unremovable.putAll(eval.unremovable());
     Set<String> emptyNodes = eval.empty();
     // upstream unneeded.Nodes.Update: a node keeps its time while it stays unneeded, and only then
-    Set<String> keep = new HashSet<>(unneeded);
-    unneededSince.keySet().removeIf(n -> !keep.contains(n));
+    Map<String, Instant> kept = new HashMap<>(Math.max(4, unneeded.size() * 4 / 3 + 1));
     for (String n : unneeded) {
-      unneededSince.putIfAbsent(n, now);
+      Instant t = unneededSince.get(n);
+      kept.put(n, t == null ? now : t);
     }
+    unneededSince = kept;
     if (!actuate) {
       return 0;
     }
     Map<String, Integer> room = new HashMap<>();
     for (NodePool p : pools.values()) {
-      room.put(p.metadata().name(), poolNodes(nodes, p.metadata().name()).size() - p.spec().minSize());
+      room.put(p.metadata().name(), poolSize(nodes, p.metadata().name()) - p.spec().minSize());
     }
     int empties = 0;
     int drains = 0;
     int evicted = 0;
+    Instant due = now.minus(options.scaleDownUnneededTime());
     for (String name : unneeded) {
       Instant since = unneededSince.get(name);
-      if (since == null || now.isBefore(since.plus(options.scaleDownUnneededTime()))) {
+      if (since == null || since.isAfter(due)) { // unneeded for less than scaleDownUnneededTime
         continue;
       }
       Node n = Objects.requireNonNull(named(nodes, name), name);
@@ -847,12 +829,19 @@ public final class ClusterAutoscaler implements AutoCloseable {
   /**
    * Places the pods of {@code pods} (without their node) on nodes other than the one in slot {@code from}, each
    * searched from slot {@code cursor[0]} round-robin over the simulation's slots (the cursor then moves past the node
-   * found, as upstream's); undoes the placements on failure.
+   * found, as upstream's); undoes the placements on failure. The first {@code recorded} pods are those of the drain
+   * recorded for the slot ({@link SlotFacts#drain(int)}), whose copies without their node are kept with it.
    */
-  private boolean moveAway(SimulatedCluster sim, int[] cursor, int from, List<PodInfo> pods) {
+  private boolean moveAway(SimulatedCluster sim, int[] cursor, int from, List<PodInfo> pods, int recorded) {
     List<PodInfo> unbound = movedPods;
     unbound.clear();
-    for (int i = 0, n = pods.size(); i < n; i++) {
+    if (recorded > 0) {
+      PodInfo[] kept = slotFacts.moving(from, ClusterAutoscaler::unbound);
+      for (PodInfo pi : kept) {
+        unbound.add(pi);
+      }
+    }
+    for (int i = recorded, n = pods.size(); i < n; i++) {
       unbound.add(unbound(pods.get(i))); // as a new pod of its controller: NodeName must not pin it
     }
     boolean placed = sim.placeAll(unbound, cursor, from);
@@ -896,20 +885,16 @@ public final class ClusterAutoscaler implements AutoCloseable {
     return null;
   }
 
-  private static List<Node> poolNodes(List<Node> nodes, String pool) {
-    List<Node> out = new ArrayList<>();
-    for (Node n : nodes) {
-      if (pool.equals(n.metadata().labels().get(NodePool.POOL_LABEL)) && n.metadata().deletionTimestamp() == null) {
-        out.add(n);
-      }
-    }
-    return out;
+  /** The nodes of {@code nodes} in {@code pool} and not being deleted. */
+  private int poolSize(List<Node> nodes, String pool) {
+    nodeFacts.update(nodes);
+    return nodeFacts.poolSize(pool);
   }
 
   private void updatePoolStatuses(Map<String, NodePool> pools, Instant now, boolean changed) {
     List<Node> nodes = store.list(Node.class).items();
     for (NodePool p : pools.values()) {
-      int size = poolNodes(nodes, p.metadata().name()).size();
+      int size = poolSize(nodes, p.metadata().name());
       if (size != p.status().currentSize()) {
         try {
           store.updateStatus(p.withStatus(new NodePoolStatus(size, changed ? now : p.status().lastScaleTime())));

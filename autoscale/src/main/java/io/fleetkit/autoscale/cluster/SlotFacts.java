@@ -4,6 +4,7 @@ import io.fleetkit.api.autoscaling.NodePool;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.PodInfo;
+import java.util.List;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -28,6 +29,8 @@ final class SlotFacts {
   private final boolean[] gpuNode;
   private final Drainability.@Nullable Drain<PodInfo>[] drains;
   private final byte[] drainKinds;
+  /** Per slot, the pods of its recorded drain's evict list as the drain simulation moves them, or {@code null}. */
+  private final PodInfo @Nullable [][] moving;
   /**
    * Per slot, the node object whose candidacy facts the slot holds ({@code null}: none), and those facts: whether the
    * node is in one of the pools of {@link #pools}, and whether it is annotated against scale-down. A node object is
@@ -46,6 +49,7 @@ final class SlotFacts {
     gpuNode = new boolean[slots];
     drains = new Drainability.Drain[slots];
     drainKinds = new byte[slots];
+    moving = new PodInfo[slots][];
     nodes = new Node[slots];
     pooled = new boolean[slots];
     disabled = new boolean[slots];
@@ -104,6 +108,7 @@ final class SlotFacts {
       gpuNode[slot] = u.gpuNode();
       drains[slot] = null;
       drainKinds[slot] = UNKNOWN;
+      moving[slot] = null;
     }
   }
 
@@ -136,6 +141,32 @@ final class SlotFacts {
   void drain(int slot, Drainability.Drain<PodInfo> d) {
     drains[slot] = d;
     drainKinds[slot] = kind(d);
+    moving[slot] = null;
+  }
+
+  /**
+   * {@code movable} of each pod of the recorded drain's evict list, in order: made at the first call after the drain
+   * was recorded and kept with it, so that an evaluation moving the slot's pods again reads the kept copies instead of
+   * each pod. {@code movable} must give the same object for the same pod (the drain simulation's copy of a pod without
+   * its node, {@link AutoscalerPodInfo#unbound}).
+   *
+   * @throws IllegalStateException if no drain is recorded for the slot
+   */
+  PodInfo[] moving(int slot, java.util.function.UnaryOperator<PodInfo> movable) {
+    PodInfo[] m = moving[slot];
+    if (m == null) {
+      Drainability.Drain<PodInfo> d = drains[slot];
+      if (d == null) {
+        throw new IllegalStateException("slot facts: no drain recorded for slot " + slot);
+      }
+      List<PodInfo> evict = d.evict();
+      m = new PodInfo[evict.size()];
+      for (int i = 0; i < m.length; i++) {
+        m[i] = movable.apply(evict.get(i));
+      }
+      moving[slot] = m;
+    }
+    return m;
   }
 
   /** What {@code d} does: {@link #BLOCKED}, {@link #EMPTY} or {@link #EVICTS}. */

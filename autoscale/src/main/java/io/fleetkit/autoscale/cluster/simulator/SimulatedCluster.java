@@ -420,7 +420,8 @@ public final class SimulatedCluster {
         continue;
       }
       SimNodeInfo before = slots[at];
-      List<PodInfo> on = podsOn.apply(n.name());
+      // a node named in podsChanged gets podsOn's pods; any other has the pods of its last load or reload
+      List<PodInfo> on = dirty[at] ? podsOn.apply(n.name()) : loadedPods[at];
       Node upcoming = SimulatedNodes.asUpcoming(n);
       if (!(Lister.sameObjects(loadedPods[at], on) && ViewCache.sameNode(before.node(), upcoming))) {
         SimNodeInfo after = SimNodeInfo.of(upcoming, on);
