@@ -172,7 +172,9 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
    * new list from the last one: kept objects are copied, only joined and replaced keys are looked up, and the joined
    * keys (sorted among themselves) are merged in at their places. So a read costs the size of its answer plus the
    * changes, never a sort of the whole set and never a lookup of every key. When more than half of the members
-   * changed since, the last list is dropped and the next read sorts and looks up the members afresh.
+   * changed since, the last list is dropped and the next read sorts and looks up the members afresh. The last list's
+   * keys are {@link PackedKeys}, so that finding the place of a changed key reads one array, not a key string per
+   * probe.
    */
   private final class Posting {
     private static final String[] NO_KEYS = new String[0];
@@ -183,7 +185,7 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     /** The keys; null for the posting of every object, whose keys are those of {@link #items}. */
     private final @Nullable Set<String> members;
     /** The keys of {@link #objects} in listing order (the last list); null: build the next one afresh. */
-    private String @Nullable [] sorted = NO_KEYS;
+    private @Nullable PackedKeys sorted = PackedKeys.EMPTY;
     /** The last list's objects, in the order of {@link #sorted}; never changed once made. */
     private ApiObject<?>[] objects = new ApiObject<?>[0];
     /** Members not in {@link #sorted} (only while it is not null). */
@@ -289,16 +291,17 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       if (v != null) {
         return v;
       }
-      String[] old = sorted;
-      String[] keys;
+      PackedKeys old = sorted;
+      PackedKeys keys;
       ApiObject<?>[] objs;
       if (old == null) {
-        keys = (members != null ? members : items.keySet()).toArray(NO_KEYS);
-        Arrays.sort(keys, KEY_ORDER);
-        objs = new ApiObject<?>[keys.length];
-        for (int i = 0; i < keys.length; i++) {
-          objs[i] = items.get(keys[i]);
+        String[] all = (members != null ? members : items.keySet()).toArray(NO_KEYS);
+        Arrays.sort(all, KEY_ORDER);
+        objs = new ApiObject<?>[all.length];
+        for (int i = 0; i < all.length; i++) {
+          objs[i] = items.get(all[i]);
         }
+        keys = PackedKeys.of(all);
       } else if (joined.isEmpty() && left.isEmpty()) {
         keys = old; // only objects replaced: the same keys
         objs = objects.clone();
@@ -306,14 +309,14 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
           objs[at(old, k)] = items.get(k);
         }
       } else {
-        keys = new String[size()];
-        objs = new ApiObject<?>[keys.length];
+        PackedKeys.Builder next = new PackedKeys.Builder(size(), old);
+        objs = new ApiObject<?>[size()];
         String[] in = joined.toArray(NO_KEYS);
         Arrays.sort(in, KEY_ORDER);
         // the places of the keys that left (1) and of those replaced (2), found by binary search
         byte[] marks = null;
         if (!left.isEmpty() || !replaced.isEmpty()) {
-          marks = new byte[old.length];
+          marks = new byte[old.size()];
           for (String k : left) {
             marks[at(old, k)] = 1;
           }
@@ -324,7 +327,7 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
         int w = 0;
         int i = 0;
         for (int j = 0; j <= in.length; j++) {
-          int to = j < in.length ? -(Arrays.binarySearch(old, i, old.length, in[j], KEY_ORDER) + 1) : old.length;
+          int to = j < in.length ? -(old.search(i, in[j]) + 1) : old.size();
           if (to < i) {
             throw new IllegalStateException("informer cache: " + in[j] + " joined index list \"" + value
                 + "\" twice");
@@ -332,19 +335,20 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
           for (; i < to; i++) {
             byte m = marks == null ? 0 : marks[i];
             if (m != 1) {
-              keys[w] = old[i];
-              objs[w++] = m == 2 ? items.get(old[i]) : objects[i];
+              next.addFrom(old, i);
+              objs[w++] = m == 2 ? items.get(old.key(i)) : objects[i];
             }
           }
           if (j < in.length) {
-            keys[w] = in[j];
+            next.add(in[j]);
             objs[w++] = items.get(in[j]);
           }
         }
-        if (w != keys.length) {
+        if (w != objs.length) {
           throw new IllegalStateException("informer cache: index list of \"" + value + "\" has " + w
-              + " keys but " + keys.length + " members");
+              + " keys but " + objs.length + " members");
         }
+        keys = next.build();
       }
       sorted = keys;
       objects = objs;
@@ -357,8 +361,8 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       return list;
     }
 
-    private int at(String[] keys, String key) {
-      int at = Arrays.binarySearch(keys, key, KEY_ORDER);
+    private int at(PackedKeys keys, String key) {
+      int at = keys.search(0, key);
       if (at < 0) {
         throw new IllegalStateException("informer cache: " + key + " missing from index list \"" + value + "\"");
       }

@@ -4,22 +4,20 @@ import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.store.spi.WatchQueue;
 import java.util.AbstractCollection;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The objects and watches of one kind. Objects are keyed {@code namespace/name} (or {@code name} when
- * cluster-scoped) in a sorted concurrent map, so a namespace is a key range, and by namespace then name in hash maps,
- * so a get needs no lock and no key built for it. Mutated only under the store's write lock; {@link #watches} is
- * replaced, never changed in place.
+ * cluster-scoped) in a {@link SortedKeys} (a hash map that lists in key order, sorting only what changed since its
+ * last listing), so a namespace is a key range, and by namespace then name in hash maps, so a get needs no lock and
+ * no key built for it. Mutated only under the store's write lock; {@link #watches} is replaced, never changed in
+ * place.
  *
  * <p>A label index maps each (namespace, label key, label value) to the objects carrying that label, sorted by key,
  * so a list by selector in one namespace walks the smallest posting of the selector's {@code matchLabels} instead of
@@ -27,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * the objects, under the write lock, and is read under the read lock.
  *
  * <p>Every structure holds an object's {@link Slot}, not the object: an update that keeps the labels (a status write,
- * most writes) replaces the object in its slot and touches neither the sorted map nor the label postings, whatever
+ * most writes) replaces the object in its slot and touches neither the key order nor the label postings, whatever
  * the number of objects and labels. A slot lives from the object's create to its delete.
  */
 final class KindTable<T extends ApiObject<T>> {
@@ -45,13 +43,13 @@ final class KindTable<T extends ApiObject<T>> {
 
   final Class<T> kind;
   /** Read under the lock (lists); written only through {@link #put} and {@link #remove}. */
-  private final ConcurrentSkipListMap<String, Slot<T>> objects = new ConcurrentSkipListMap<>();
+  private final SortedKeys<Slot<T>> objects = new SortedKeys<>();
   /**
    * The same slots by namespace, then name: a get is two hash lookups on the strings it is given instead of a walk
-   * down the sorted map comparing a {@code namespace/name} key built for it.
+   * through a {@code namespace/name} key built for it.
    */
   private final ConcurrentHashMap<String, ConcurrentHashMap<String, Slot<T>>> byName = new ConcurrentHashMap<>();
-  private final HashMap<String, TreeMap<String, Slot<T>>> byLabel = new HashMap<>();
+  private final HashMap<String, SortedKeys<Slot<T>>> byLabel = new HashMap<>();
   /**
    * Immutable lists of the objects of a namespace ({@code ""}: all), made by the first list after a change and
    * dropped by the next change of that namespace, so that repeated lists of a namespace that does not change (the
@@ -71,12 +69,12 @@ final class KindTable<T extends ApiObject<T>> {
     return namespace.isEmpty() ? name : namespace + '/' + name;
   }
 
-  /** The objects of {@code namespace}, or all of them for {@code ""}; a live view, sorted by key. */
+  /** The objects of {@code namespace}, or all of them for {@code ""}; sorted by key, as of this call (caller holds the read lock). */
   Collection<T> inNamespace(String namespace) {
     if (namespace.isEmpty()) {
-      return objectsOf(objects.values());
+      return objectsOf(objects.all());
     }
-    return objectsOf(objects.subMap(namespace + '/', namespace + AFTER_SEPARATOR).values());
+    return objectsOf(objects.range(namespace + '/', namespace + AFTER_SEPARATOR));
   }
 
   /**
@@ -151,7 +149,7 @@ final class KindTable<T extends ApiObject<T>> {
 
   private void index(String key, String ns, Map<String, String> labels, Slot<T> slot) {
     for (Map.Entry<String, String> e : labels.entrySet()) {
-      byLabel.computeIfAbsent(posting(ns, e.getKey(), e.getValue()), k -> new TreeMap<>()).put(key, slot);
+      byLabel.computeIfAbsent(posting(ns, e.getKey(), e.getValue()), k -> new SortedKeys<>()).put(key, slot);
     }
   }
 
@@ -159,7 +157,7 @@ final class KindTable<T extends ApiObject<T>> {
     String ns = old.metadata().namespace();
     for (Map.Entry<String, String> e : old.metadata().labels().entrySet()) {
       String p = posting(ns, e.getKey(), e.getValue());
-      TreeMap<String, Slot<T>> keys = byLabel.get(p);
+      SortedKeys<Slot<T>> keys = byLabel.get(p);
       if (keys != null && keys.remove(key) != null && keys.isEmpty()) {
         byLabel.remove(p);
       }
@@ -173,15 +171,15 @@ final class KindTable<T extends ApiObject<T>> {
   /**
    * The objects, in key order, in {@code namespace} that carry the label of {@code selector}'s {@code matchLabels}
    * held by the fewest objects: a superset of the selector's matches. {@code null} when the index cannot narrow the
-   * list (no {@code matchLabels}, or every namespace asked). A live view: caller holds the read lock while reading.
+   * list (no {@code matchLabels}, or every namespace asked). Caller holds the read lock.
    */
   @Nullable Collection<T> candidates(String namespace, LabelSelector selector) {
     if (namespace.isEmpty() || selector.matchLabels().isEmpty()) {
       return null;
     }
-    TreeMap<String, Slot<T>> best = null;
+    SortedKeys<Slot<T>> best = null;
     for (Map.Entry<String, String> e : selector.matchLabels().entrySet()) {
-      TreeMap<String, Slot<T>> keys = byLabel.get(posting(namespace, e.getKey(), e.getValue()));
+      SortedKeys<Slot<T>> keys = byLabel.get(posting(namespace, e.getKey(), e.getValue()));
       if (keys == null) {
         return java.util.List.of();
       }
@@ -189,10 +187,10 @@ final class KindTable<T extends ApiObject<T>> {
         best = keys;
       }
     }
-    return objectsOf(best.values());
+    return objectsOf(best.all());
   }
 
-  /** The objects in {@code slots}, as a live view in the same order. */
+  /** The objects in {@code slots}, as a view in the same order (of each slot's object when read). */
   private static <T> Collection<T> objectsOf(Collection<Slot<T>> slots) {
     return new AbstractCollection<>() {
       @Override
@@ -218,12 +216,13 @@ final class KindTable<T extends ApiObject<T>> {
 
       @Override
       public Object[] toArray() {
-        // one walk (the sorted map's views count by walking): what List.copyOf and addAll call
-        ArrayList<T> out = new ArrayList<>();
+        // what List.copyOf and addAll call
+        Object[] out = new Object[slots.size()];
+        int i = 0;
         for (Slot<T> s : slots) {
-          out.add(s.object);
+          out[i++] = s.object;
         }
-        return out.toArray();
+        return out;
       }
     };
   }
