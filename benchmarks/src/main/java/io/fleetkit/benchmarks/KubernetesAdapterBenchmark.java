@@ -71,8 +71,11 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3)
-@Measurement(iterations = 3)
+// Twenty warm-ups, as SchedulingThroughputBenchmark: after five, the JIT still compiled fabric8's, Jackson's and the
+// HTTP client's code during every measured iteration (about 150 methods and 0.5-1.5 s of compiler CPU per 4,000 pods),
+// and the CPU per pod kept falling until about the twentieth iteration (docs/benchmarks.md, session 18).
+@Warmup(iterations = 20)
+@Measurement(iterations = 4)
 // The common pool's size as KubernetesSchedulerMain sets it on fewer than three CPUs (see KubernetesScheduler).
 @Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2"})
 public class KubernetesAdapterBenchmark {
