@@ -37,8 +37,12 @@ import java.util.Map;
  * simulated hour while the simulation runs). Those collections are the measurement's, not the simulation's: their
  * wall time is reported apart and left out of the wall time and of the rates.
  *
- * <pre>java -Xmx1g -cp benchmarks/target/benchmarks.jar io.fleetkit.benchmarks.ClusterSimulationBenchmark
- *     [nodes=1000] [deployments=100] [replicas=100] [hours=24] [features=all|none|hpa|ca]</pre>
+ * <pre>java -Xmx1g -XX:+UseParallelGC -cp benchmarks/target/benchmarks.jar io.fleetkit.benchmarks.ClusterSimulationBenchmark
+ *     [nodes=1000] [deployments=100] [replicas=100] [hours=24] [features=all|none|hpa|ca] [runs=1]</pre>
+ *
+ * <p>{@code runs} above 1 runs the same day again in the same JVM and prints each run: the first run is a cold JVM's
+ * (most of its hot code still interpreted or compiled without C2's optimizations), the later ones a warmed-up JVM's,
+ * as a program that runs many scenarios sees. {@link ClusterSimulationDayBenchmark} measures the same day with JMH.
  */
 public final class ClusterSimulationBenchmark {
   private ClusterSimulationBenchmark() {}
@@ -133,9 +137,18 @@ public final class ClusterSimulationBenchmark {
       case "ca" -> new ScenarioFeatures(false, true, false);
       default -> ScenarioFeatures.ALL;
     };
+    int runs = args.length > 5 ? Integer.parseInt(args[5]) : 1;
     PrintStream out = System.out;
     run(Math.min(nodes, 20), 2, 10, Duration.ofHours(1), features); // warm-up
-    Result r = run(nodes, deployments, replicas, length, features, true);
+    for (int i = 1; i <= runs; i++) {
+      if (runs > 1) {
+        out.printf("run %d of %d%n", i, runs);
+      }
+      print(out, run(nodes, deployments, replicas, length, features, true), deployments, replicas, f, length);
+    }
+  }
+
+  private static void print(PrintStream out, Result r, int deployments, int replicas, String f, Duration length) {
     out.printf("%d nodes, %d pods (%d Deployments x %d, one namespace), features %s, %d h simulated: %d ms wall,"
         + " %.0f simulated s per wall s, %d events (%.0f/s), %d ms CPU of the simulation thread, live heap"
         + " %d MB (the hourly full collections that measure it: %d ms of wall time, not counted above)%s%n",
