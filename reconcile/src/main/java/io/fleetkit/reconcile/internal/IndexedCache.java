@@ -168,16 +168,19 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
    * without a change between pays once.
    *
    * <p>The keys are a hash set ({@link #members}) plus the keys and objects of the last list in listing order, and
-   * what changed since: keys that joined, keys that left, keys whose object was replaced. The next read builds the
-   * new list from the last one: kept objects are copied, only joined and replaced keys are looked up, and the joined
-   * keys (sorted among themselves) are merged in at their places. So a read costs the size of its answer plus the
-   * changes, never a sort of the whole set and never a lookup of every key. When more than half of the members
+   * what changed since: keys that joined and keys whose object was replaced, each with its object now, and keys that
+   * left. The next read builds the new list from the last one: kept objects are copied, replaced ones put at their
+   * places, and the joined ones (sorted among themselves) merged in at theirs. So a read costs the size of its answer
+   * plus the changes, never a sort of the whole set and never a lookup of every key (nor of a changed one: the
+   * objects come with the changes, not from the cache's map of every object). When more than half of the members
    * changed since, the last list is dropped and the next read sorts and looks up the members afresh. The last list's
    * keys are {@link PackedKeys}, so that finding the place of a changed key reads one array, not a key string per
    * probe.
    */
   private final class Posting {
     private static final String[] NO_KEYS = new String[0];
+    private static final Comparator<Map.Entry<String, ApiObject<?>>> JOINED_ORDER =
+        (a, b) -> compareKeys(a.getKey(), b.getKey());
 
     /** The index map this posting is the value {@link #value} of (removed from it when empty). */
     final Map<String, Posting> index;
@@ -188,12 +191,15 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     private @Nullable PackedKeys sorted = PackedKeys.EMPTY;
     /** The last list's objects, in the order of {@link #sorted}; never changed once made. */
     private ApiObject<?>[] objects = new ApiObject<?>[0];
-    /** Members not in {@link #sorted} (only while it is not null). */
-    private final Set<String> joined = new HashSet<>();
+    /** Members not in {@link #sorted}, with their objects (only while it is not null). */
+    private final Map<String, ApiObject<?>> joined = new HashMap<>();
     /** Keys of {@link #sorted} no longer members (only while it is not null). */
     private final Set<String> left = new HashSet<>();
-    /** Keys of {@link #sorted}, members, whose object is not the one in {@link #objects} (only while not null). */
-    private final Set<String> replaced = new HashSet<>();
+    /**
+     * Keys of {@link #sorted}, members, whose object is not the one in {@link #objects}, with their objects now (only
+     * while it is not null).
+     */
+    private final Map<String, ApiObject<?>> replaced = new HashMap<>();
     /** The last list, or null when a key joined, left or got another object since. */
     private @Nullable List<T> view;
     /** How many times a key joined or left: the members are the same while it is. */
@@ -232,10 +238,9 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     }
 
     /**
-     * {@code key} joins (under the write lock); false if it is a member already. For the posting of every object the
-     * caller has just added {@code key} to {@link #items}.
+     * {@code key} joins with its object {@code object} (under the write lock); false if it is a member already.
      */
-    boolean join(String key) {
+    boolean join(String key, ApiObject<?> object) {
       if (members != null && !members.add(key)) {
         return false;
       }
@@ -243,9 +248,9 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       view = null;
       if (sorted != null) {
         if (left.remove(key)) {
-          replaced.add(key); // back at its old place, as another object perhaps
+          replaced.put(key, object); // back at its old place, as another object perhaps
         } else {
-          joined.add(key);
+          joined.put(key, object);
           tooMany();
         }
       }
@@ -259,18 +264,18 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       }
       recent[(int) (changes++ % RECENT)] = key;
       view = null;
-      if (sorted != null && !joined.remove(key)) {
+      if (sorted != null && joined.remove(key) == null) {
         left.add(key);
         replaced.remove(key);
       }
       return true;
     }
 
-    /** The object at {@code key}, a member, was replaced (under the write lock). */
-    void replaced(String key) {
+    /** The object at {@code key}, a member, was replaced by {@code object} (under the write lock). */
+    void replaced(String key, ApiObject<?> object) {
       view = null;
-      if (sorted != null && !joined.contains(key)) {
-        replaced.add(key);
+      if (sorted != null && joined.replace(key, object) == null) {
+        replaced.put(key, object);
         tooMany();
       }
     }
@@ -305,43 +310,44 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       } else if (joined.isEmpty() && left.isEmpty()) {
         keys = old; // only objects replaced: the same keys
         objs = objects.clone();
-        for (String k : replaced) {
-          objs[at(old, k)] = items.get(k);
+        for (Map.Entry<String, ApiObject<?>> e : replaced.entrySet()) {
+          objs[at(old, e.getKey())] = e.getValue();
         }
       } else {
         PackedKeys.Builder next = new PackedKeys.Builder(size(), old);
         objs = new ApiObject<?>[size()];
-        String[] in = joined.toArray(NO_KEYS);
-        Arrays.sort(in, KEY_ORDER);
-        // the places of the keys that left (1) and of those replaced (2), found by binary search
-        byte[] marks = null;
+        @SuppressWarnings("unchecked")
+        Map.Entry<String, ApiObject<?>>[] in = joined.entrySet().toArray(new Map.Entry[0]);
+        Arrays.sort(in, JOINED_ORDER);
+        // the last list's objects with those of replaced keys put in and those of keys that left taken out (null),
+        // their places found by binary search
+        ApiObject<?>[] kept = objects;
         if (!left.isEmpty() || !replaced.isEmpty()) {
-          marks = new byte[old.size()];
+          kept = objects.clone();
           for (String k : left) {
-            marks[at(old, k)] = 1;
+            kept[at(old, k)] = null;
           }
-          for (String k : replaced) {
-            marks[at(old, k)] = 2;
+          for (Map.Entry<String, ApiObject<?>> e : replaced.entrySet()) {
+            kept[at(old, e.getKey())] = e.getValue();
           }
         }
         int w = 0;
         int i = 0;
         for (int j = 0; j <= in.length; j++) {
-          int to = j < in.length ? -(old.search(i, in[j]) + 1) : old.size();
+          int to = j < in.length ? -(old.search(i, in[j].getKey()) + 1) : old.size();
           if (to < i) {
-            throw new IllegalStateException("informer cache: " + in[j] + " joined index list \"" + value
+            throw new IllegalStateException("informer cache: " + in[j].getKey() + " joined index list \"" + value
                 + "\" twice");
           }
           for (; i < to; i++) {
-            byte m = marks == null ? 0 : marks[i];
-            if (m != 1) {
+            if (kept[i] != null) {
               next.addFrom(old, i);
-              objs[w++] = m == 2 ? items.get(old.key(i)) : objects[i];
+              objs[w++] = kept[i];
             }
           }
           if (j < in.length) {
-            next.add(in[j]);
-            objs[w++] = items.get(in[j]);
+            next.add(in[j].getKey());
+            objs[w++] = in[j].getValue();
           }
         }
         if (w != objs.length) {
@@ -498,15 +504,15 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
         matchingIndex.clear();
       }
       if (old == null) {
-        all.join(key);
+        all.join(key, object);
         index(key, object);
       } else {
         reindex(key, old, object);
-        all.replaced(key); // an updated object: its postings' lists hold the old one
+        all.replaced(key, object); // an updated object: its postings' lists hold the old one
         List<Posting> in = memberships.get(key);
         if (in != null) {
           for (int i = 0; i < in.size(); i++) {
-            in.get(i).replaced(key);
+            in.get(i).replaced(key, object);
           }
         }
       }
@@ -551,18 +557,18 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       }
       Map<String, Posting> index = indices.get(name);
       for (String value : fn.apply(object)) {
-        join(key, index, value);
+        join(key, object, index, value);
       }
     });
   }
 
-  private void join(String key, Map<String, Posting> index, String value) {
+  private void join(String key, T object, Map<String, Posting> index, String value) {
     Posting p = index.get(value);
     if (p == null) {
       p = new Posting(index, value, false);
       index.put(value, p);
     }
-    if (p.join(key)) {
+    if (p.join(key, object)) {
       memberships.computeIfAbsent(key, k -> new ArrayList<>(4)).add(p);
     }
   }
@@ -602,7 +608,7 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
         leave(key, index, value);
       }
       for (String value : after) {
-        join(key, index, value);
+        join(key, object, index, value);
       }
     });
   }
@@ -639,7 +645,7 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       Map<String, Posting> index = indices.get(name);
       for (Map.Entry<String, T> e : items.entrySet()) {
         for (String value : fn.apply(e.getValue())) {
-          join(e.getKey(), index, value);
+          join(e.getKey(), e.getValue(), index, value);
         }
       }
       active.add(name);
