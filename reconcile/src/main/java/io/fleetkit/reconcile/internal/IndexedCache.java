@@ -339,12 +339,15 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
             throw new IllegalStateException("informer cache: " + in[j].getKey() + " joined index list \"" + value
                 + "\" twice");
           }
+          // the kept keys before the joined one, copied in runs between the keys that left
+          int run = i;
           for (; i < to; i++) {
-            if (kept[i] != null) {
-              next.addFrom(old, i);
-              objs[w++] = kept[i];
+            if (kept[i] == null) {
+              w = copyRun(old, kept, run, i, next, objs, w);
+              run = i + 1;
             }
           }
+          w = copyRun(old, kept, run, to, next, objs, w);
           if (j < in.length) {
             next.add(in[j].getKey());
             objs[w++] = in[j].getValue();
@@ -365,6 +368,17 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       List<T> list = objs.length == 0 ? List.of() : (List<T>) Collections.unmodifiableList(Arrays.asList(objs));
       view = list;
       return list;
+    }
+
+    /** Copies keys {@code [from, to)} of {@code old} and their objects from {@code kept} at {@code w}; the next w. */
+    private static int copyRun(PackedKeys old, ApiObject<?>[] kept, int from, int to, PackedKeys.Builder next,
+        ApiObject<?>[] objs, int w) {
+      if (from >= to) {
+        return w;
+      }
+      next.addRange(old, from, to);
+      System.arraycopy(kept, from, objs, w, to - from);
+      return w + to - from;
     }
 
     private int at(PackedKeys keys, String key) {

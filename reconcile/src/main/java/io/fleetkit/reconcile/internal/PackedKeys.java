@@ -109,19 +109,31 @@ final class PackedKeys {
 
     /** Adds key {@code i} of {@code old}, its packed characters copied. */
     void addFrom(PackedKeys old, int i) {
-      String k = old.keys[i];
-      keys[count] = k;
+      addRange(old, i, i + 1);
+    }
+
+    /** Adds keys {@code [from, to)} of {@code old}, their packed characters copied in one piece. */
+    void addRange(PackedKeys old, int from, int to) {
+      int n = to - from;
+      System.arraycopy(old.keys, from, keys, count, n);
       byte[] src = old.chars;
       if (chars != null && src != null) {
-        int from = i == 0 ? 0 : old.ends[i - 1];
-        int length = old.ends[i] - from;
+        int start = from == 0 ? 0 : old.ends[from - 1];
+        int length = old.ends[to - 1] - start;
         room(length);
-        System.arraycopy(src, from, chars, used, length);
+        System.arraycopy(src, start, chars, used, length);
+        int shift = used - start;
+        int[] e = ends;
+        int[] oe = old.ends;
+        for (int k = 0; k < n; k++) {
+          e[count + k] = oe[from + k] + shift;
+        }
         used += length;
       } else {
         chars = null;
+        Arrays.fill(ends, count, count + n, used);
       }
-      ends[count++] = used;
+      count += n;
     }
 
     /** Adds {@code key}. */

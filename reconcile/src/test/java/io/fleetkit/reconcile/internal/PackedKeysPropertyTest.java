@@ -82,6 +82,55 @@ final class PackedKeysPropertyTest {
     }
   }
 
+  /** As above, the kept keys added in runs of consecutive old keys ({@code addRange}), new keys between runs. */
+  @Property(tries = 300)
+  void builtFromRunsOfOldKeys_searchesAsPackedAfresh(@ForAll("keyLists") List<String> oldKeys,
+      @ForAll("keyLists") List<String> newKeys, @ForAll("keyLists") List<String> probes, @ForAll long dropSeed) {
+    String[] old = sortedDistinct(oldKeys);
+    PackedKeys oldPacked = PackedKeys.of(old.clone());
+    TreeSet<String> next = new TreeSet<>(IndexedCache.KEY_ORDER);
+    for (int i = 0; i < old.length; i++) {
+      if (((dropSeed >>> (i % 64)) & 1) == 0) {
+        next.add(old[i]);
+      }
+    }
+    for (String k : newKeys) {
+      if (!Arrays.asList(old).contains(k)) {
+        next.add(k);
+      }
+    }
+    PackedKeys.Builder b = new PackedKeys.Builder(next.size(), oldPacked);
+    int runFrom = -1; // the first old index of the run being collected, or -1
+    int runTo = -1;
+    for (String k : next) {
+      int at = Arrays.asList(old).indexOf(k);
+      if (at >= 0 && runFrom >= 0 && at == runTo) {
+        runTo++;
+        continue;
+      }
+      if (runFrom >= 0) {
+        b.addRange(oldPacked, runFrom, runTo);
+        runFrom = -1;
+      }
+      if (at >= 0) {
+        runFrom = at;
+        runTo = at + 1;
+      } else {
+        b.add(k);
+      }
+    }
+    if (runFrom >= 0) {
+      b.addRange(oldPacked, runFrom, runTo);
+    }
+    PackedKeys built = b.build();
+    String[] expectedKeys = next.toArray(new String[0]);
+    assertThat(built.keys()).containsExactly(expectedKeys);
+    for (String probe : concat(probes, concat(oldKeys, newKeys))) {
+      assertThat(built.search(0, probe)).as("search %s in %s", probe, next)
+          .isEqualTo(Arrays.binarySearch(expectedKeys, probe, IndexedCache.KEY_ORDER));
+    }
+  }
+
   @Provide
   Arbitrary<List<String>> keyLists() {
     return keys().list().ofMaxSize(40);
