@@ -65,16 +65,36 @@ final class ReplicaSetPodCounts {
     if (was.owned() == owned) {
       return was.counts();
     }
-    List<Pod> active = was.active().size() == was.owned().size() ? activeSince(was.owned(), owned) : active(owned);
     List<Pod> old = was.active();
+    List<Pod> active = null;
     int head = 0;
-    int max = Math.min(old.size(), active.size());
-    while (head < max && old.get(head) == active.get(head)) {
-      head++;
-    }
     int tail = 0;
-    while (tail < max - head && old.get(old.size() - 1 - tail) == active.get(active.size() - 1 - tail)) {
-      tail++;
+    if (old.size() == was.owned().size()) {
+      // every pod was active, so the last active list is the last owned list: the pods both owned lists share at
+      // their head and tail still are, and when those in between are too, that head and tail are the active lists'
+      List<Pod> before = was.owned();
+      int max = Math.min(before.size(), owned.size());
+      while (head < max && before.get(head) == owned.get(head)) {
+        head++;
+      }
+      while (tail < max - head && before.get(before.size() - 1 - tail) == owned.get(owned.size() - 1 - tail)) {
+        tail++;
+      }
+      if (allActive(owned, head, owned.size() - tail)) {
+        active = java.util.Collections.unmodifiableList(owned);
+      }
+    }
+    if (active == null) {
+      active = active(owned);
+      head = 0;
+      tail = 0;
+      int max = Math.min(old.size(), active.size());
+      while (head < max && old.get(head) == active.get(head)) {
+        head++;
+      }
+      while (tail < max - head && old.get(old.size() - 1 - tail) == active.get(active.size() - 1 - tail)) {
+        tail++;
+      }
     }
     int[] sums = {was.counts().fullyLabeled(), was.counts().ready(), was.counts().available()};
     byte[] flags = new byte[active.size()];
@@ -113,27 +133,13 @@ final class ReplicaSetPodCounts {
     return java.util.Collections.unmodifiableList(active);
   }
 
-  /**
-   * {@link #active} of {@code owned} when every pod of {@code before} was active: the pods both lists share at their
-   * head and tail (the same objects) still are, so only those in between are looked at.
-   */
-  private static List<Pod> activeSince(List<Pod> before, List<Pod> owned) {
-    int n = owned.size();
-    int max = Math.min(before.size(), n);
-    int head = 0;
-    while (head < max && before.get(head) == owned.get(head)) {
-      head++;
-    }
-    int tail = 0;
-    while (tail < max - head && before.get(before.size() - 1 - tail) == owned.get(n - 1 - tail)) {
-      tail++;
-    }
-    for (int i = head; i < n - tail; i++) {
-      if (!ActivePods.isActive(owned.get(i))) {
-        return active(owned);
+  private static boolean allActive(List<Pod> pods, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (!ActivePods.isActive(pods.get(i))) {
+        return false;
       }
     }
-    return java.util.Collections.unmodifiableList(owned);
+    return true;
   }
 
   private static byte flags(Pod p, Map<String, String> templateLabels, int minReadySeconds, Instant now) {
