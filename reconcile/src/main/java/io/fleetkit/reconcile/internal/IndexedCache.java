@@ -121,21 +121,35 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       if (indexed.changes == indexedChanges && unchangedLabels()) {
         return Boolean.TRUE;
       }
-      Set<String> changed = new HashSet<>();
-      if (!indexed.changedSince(indexedChanges, changed)) {
+      if (!indexed.remembers(indexedChanges)) {
         return null;
       }
       for (int i = 0; i < labelChanges.length; i++) {
-        if (!labels.get(i).changedSince(labelChanges[i], changed)) {
+        if (!labels.get(i).remembers(labelChanges[i])) {
           return null;
         }
       }
-      for (String key : changed) {
-        if (indexed.contains(key) != selected(key)) {
+      // each changed key checked where it is remembered (a key two postings remember, twice: the same answer)
+      if (!agreeSince(indexed, indexedChanges)) {
+        return Boolean.FALSE;
+      }
+      for (int i = 0; i < labelChanges.length; i++) {
+        if (!agreeSince(labels.get(i), labelChanges[i])) {
           return Boolean.FALSE;
         }
       }
       return Boolean.TRUE;
+    }
+
+    /** Whether every key that joined or left {@code p} since change {@code since} is in both sets or in neither. */
+    private boolean agreeSince(Posting p, long since) {
+      for (long c = since; c < p.changes; c++) {
+        String key = p.changedKey(c);
+        if (indexed.contains(key) != selected(key)) {
+          return false;
+        }
+      }
+      return true;
     }
 
     private boolean unchangedLabels() {
@@ -223,18 +237,14 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       return members != null ? members.contains(key) : items.containsKey(key);
     }
 
-    /**
-     * Adds to {@code out} the keys that joined or left since change count {@code since}; false when more changed than
-     * {@link #RECENT} remembers.
-     */
-    boolean changedSince(long since, Set<String> out) {
-      if (changes - since > RECENT) {
-        return false;
-      }
-      for (long c = since; c < changes; c++) {
-        out.add(recent[(int) (c % RECENT)]);
-      }
-      return true;
+    /** Whether the keys of every join and leave since change count {@code since} are remembered. */
+    boolean remembers(long since) {
+      return changes - since <= RECENT;
+    }
+
+    /** The key of change {@code c} (one {@link #remembers}). */
+    String changedKey(long c) {
+      return recent[(int) (c % RECENT)];
     }
 
     /**
