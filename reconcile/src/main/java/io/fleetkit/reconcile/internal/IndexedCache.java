@@ -193,6 +193,8 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
    */
   private final class Posting {
     private static final String[] NO_KEYS = new String[0];
+    /** The most entries a new hash map or set holds before it grows its table (16 slots, load factor 0.75). */
+    private static final int SMALL = 12;
     private static final Comparator<Map.Entry<String, ApiObject<?>>> JOINED_ORDER =
         (a, b) -> compareKeys(a.getKey(), b.getKey());
 
@@ -206,14 +208,14 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     /** The last list's objects, in the order of {@link #sorted}; never changed once made. */
     private ApiObject<?>[] objects = new ApiObject<?>[0];
     /** Members not in {@link #sorted}, with their objects (only while it is not null). */
-    private final Map<String, ApiObject<?>> joined = new HashMap<>();
+    private Map<String, ApiObject<?>> joined = new HashMap<>();
     /** Keys of {@link #sorted} no longer members (only while it is not null). */
-    private final Set<String> left = new HashSet<>();
+    private Set<String> left = new HashSet<>();
     /**
      * Keys of {@link #sorted}, members, whose object is not the one in {@link #objects}, with their objects now (only
      * while it is not null).
      */
-    private final Map<String, ApiObject<?>> replaced = new HashMap<>();
+    private Map<String, ApiObject<?>> replaced = new HashMap<>();
     /** The last list, or null when a key joined, left or got another object since. */
     private @Nullable List<T> view;
     /** How many times a key joined or left: the members are the same while it is. */
@@ -294,8 +296,28 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       if (joined.size() + replaced.size() > 16 && joined.size() + replaced.size() > size() / 2) {
         sorted = null; // cheaper to build the next list afresh than to keep this many aside
         objects = new ApiObject<?>[0];
+        forgetChanges();
+      }
+    }
+
+    /**
+     * Empties {@link #joined}, {@link #left} and {@link #replaced}; one that grew past a new hash set's first size is
+     * made anew, since clearing keeps its table and the next read's walk over a few changes would visit every slot.
+     */
+    private void forgetChanges() {
+      if (joined.size() > SMALL) {
+        joined = new HashMap<>();
+      } else {
         joined.clear();
+      }
+      if (left.size() > SMALL) {
+        left = new HashSet<>();
+      } else {
         left.clear();
+      }
+      if (replaced.size() > SMALL) {
+        replaced = new HashMap<>();
+      } else {
         replaced.clear();
       }
     }
@@ -371,9 +393,7 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       }
       sorted = keys;
       objects = objs;
-      joined.clear();
-      left.clear();
-      replaced.clear();
+      forgetChanges();
       @SuppressWarnings("unchecked")
       List<T> list = objs.length == 0 ? List.of() : (List<T>) Collections.unmodifiableList(Arrays.asList(objs));
       view = list;
