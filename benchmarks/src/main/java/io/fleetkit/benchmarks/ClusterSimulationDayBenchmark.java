@@ -24,9 +24,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The whole-cluster simulator's day of {@link ClusterSimulationBenchmark} under JMH: {@code clusterNodes} nodes,
- * {@code clusterNodes / 10} Deployments of 100 replicas in one namespace, HPA and cluster autoscaler on, two node
- * failures, 24 simulated hours. One invocation is one whole day (single-shot): the score is its wall time. Each invocation
- * also prints the CPU time of the simulation thread and the number of timeline events (the same in every run).
+ * {@code clusterNodes / 10} Deployments of 100 replicas in one namespace, HPA and cluster autoscaler on, two
+ * node failures, 24 simulated hours. One invocation is one whole day (single-shot): the score is its wall time.
+ * Each invocation also prints the CPU time of the simulation thread and the number of timeline events (the same in
+ * every run).
  *
  * <p>A fork's first warm-up iteration is a cold JVM's day (the figure {@code fleetkit simulate} pays once per
  * process); the measured iterations are a warmed-up JVM's, as a program that runs many scenarios in one process sees.
