@@ -38,7 +38,8 @@ import org.jspecify.annotations.Nullable;
  * machine drops off the network; the node lifecycle controller then notices.
  *
  * <p>Work is event driven: pod watch events and the agent's own timers mark pods dirty, {@link #sync} processes
- * them. Not thread-safe: made for single-threaded simulations (a store in direct delivery mode and a
+ * them. The event of the agent's own status write, at the instant it wrote, marks nothing: a sync of it would find
+ * nothing to do. Not thread-safe: made for single-threaded simulations (a store in direct delivery mode and a
  * {@link io.fleetkit.api.time.ManualClock}); call {@link #sync} on the thread that advances the clock.
  */
 public final class NodeAgent implements AutoCloseable {
