@@ -25,7 +25,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEventType;
@@ -80,32 +79,6 @@ public final class LoadMetrics implements MetricsSource {
 
   private record SelectorKey(String namespace, LabelSelector selector) {}
 
-  /** A serving pod, its name, its first container's name (null without containers), and whether a selector matches it. */
-  private static final class ServingPod {
-    final Pod pod;
-    final String name;
-    final @Nullable String container;
-    private @Nullable LabelSelector checkedFor;
-    private boolean matches;
-
-    ServingPod(Pod p, @Nullable LabelSelector selector) {
-      pod = p;
-      name = p.metadata().name();
-      container = p.spec().containers().isEmpty() ? null : p.spec().containers().get(0).name();
-      if (selector != null) {
-        matches(selector);
-      }
-    }
-
-    boolean matches(LabelSelector selector) {
-      if (selector != checkedFor) {
-        checkedFor = selector;
-        matches = selector.matches(pod.metadata().labels());
-      }
-      return matches;
-    }
-  }
-
   /**
    * The serving pods filtered from a pod list, with each one's name and first container's name (null without
    * containers): what {@link #podResourceMetrics} reports, read from the pods once.
@@ -146,53 +119,6 @@ public final class LoadMetrics implements MetricsSource {
 
     WorkloadState(String target) {
       this.target = target;
-    }
-  }
-
-  /**
-   * One workload's pods by name (the store's listing order) and, among them, those that serve traffic with what
-   * {@link #podResourceMetrics} reports of them (each pod looked at once, when its event comes); a new stamp at
-   * every change, and the list of all of them made on first read after a change.
-   */
-  private static final class LivePods {
-    final TreeMap<String, Pod> all = new TreeMap<>();
-    final TreeMap<String, ServingPod> serving = new TreeMap<>();
-    /** The selector last read by: a serving pod is matched against it when it comes. */
-    @Nullable LabelSelector selector;
-    Object stamp = new Object();
-    /** A new one only when {@link #serving} changes (a pod that does not serve, before and after, keeps it). */
-    Object servingStamp = new Object();
-    @Nullable List<Pod> list;
-
-    void put(Pod p) {
-      String name = p.metadata().name();
-      all.put(name, p);
-      if (serving(p)) {
-        serving.put(name, new ServingPod(p, selector));
-        servingStamp = new Object();
-      } else if (serving.remove(name) != null) {
-        servingStamp = new Object();
-      }
-      list = null;
-      stamp = new Object();
-    }
-
-    void remove(String name) {
-      all.remove(name);
-      if (serving.remove(name) != null) {
-        servingStamp = new Object();
-      }
-      list = null;
-      stamp = new Object();
-    }
-
-    List<Pod> list() {
-      List<Pod> l = list;
-      if (l == null) {
-        l = List.copyOf(all.values());
-        list = l;
-      }
-      return l;
     }
   }
 
@@ -409,13 +335,14 @@ public final class LoadMetrics implements MetricsSource {
         state.serving = made;
         return made;
       }
-      int size = livePods.serving.size();
+      int size = livePods.servingCount();
       Pod[] out = new Pod[size];
       String[] names = new String[size];
       String[] containers = new String[size];
       int n = 0;
-      for (ServingPod sp : livePods.serving.values()) {
-        if (sp.matches(selector)) {
+      for (int i = 0, places = livePods.size(); i < places; i++) {
+        LivePods.ServingPod sp = livePods.servingAt(i);
+        if (sp != null && sp.matches(selector)) {
           out[n] = sp.pod;
           names[n] = sp.name;
           containers[n++] = sp.container;
@@ -457,7 +384,7 @@ public final class LoadMetrics implements MetricsSource {
     Object now = stateOf(load);
     WorkloadState state = state(load);
     if (!(now instanceof List<?>)) {
-      return Objects.requireNonNull(live.get(state.target)).serving.size();
+      return Objects.requireNonNull(live.get(state.target)).servingCount();
     }
     List<Pod> pods = podsOf(load);
     ServingCount cached = state.count;
@@ -615,7 +542,7 @@ public final class LoadMetrics implements MetricsSource {
       freeze(old);
       LivePods pods = live.get(old);
       pods.remove(p.metadata().name());
-      if (pods.all.isEmpty()) {
+      if (pods.isEmpty()) {
         live.remove(old);
         liveEpoch++;
       }

@@ -485,7 +485,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
         }
       }
       conditions.set(HorizontalPodAutoscalerConditionType.ScalingActive, ConditionStatus.True, "ValidMetricFound",
-          validMetricMessage(p.metricName()));
+          p.validMessage());
       return p;
     }
     state.memo = null;
@@ -493,7 +493,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     if (ambiguous != null) {
       conditions.set(HorizontalPodAutoscalerConditionType.ScalingActive, ConditionStatus.False, "AmbiguousSelector",
           ambiguous);
-      return new Proposal(-1, "", hpa.status().currentMetrics(), ambiguous);
+      return new Proposal(-1, "", hpa.status().currentMetrics(), ambiguous, "");
     }
     List<MetricStatus> statuses = new ArrayList<>();
     int[] perMetric = new int[specs.size()];
@@ -548,11 +548,12 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
       if (firstCondition != null) {
         conditions.set(firstCondition);
       }
-      return new Proposal(-1, "", statuses, error);
+      return new Proposal(-1, "", statuses, error, "");
     }
+    String validMessage = validMetricMessage(metric);
     conditions.set(HorizontalPodAutoscalerConditionType.ScalingActive, ConditionStatus.True, "ValidMetricFound",
-        validMetricMessage(metric));
-    Proposal proposal = new Proposal(replicas, metric, List.copyOf(statuses), error);
+        validMessage);
+    Proposal proposal = new Proposal(replicas, metric, List.copyOf(statuses), error, validMessage);
     if (invalid == 0 && versions != null && horizon.until().isAfter(clock.instant())) {
       state.memo = new Memo(hpa.spec(), scale, pods, selectors, versions, proposal, perMetric, horizon.until());
     }
@@ -815,7 +816,12 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
 
   private record One(int replicas, String name, MetricStatus status) {}
 
-  private record Proposal(int replicas, String metricName, List<MetricStatus> statuses, @Nullable String error) {}
+  /**
+   * A proposal: the replica count (-1 when none), the metric that decided it, the metric statuses, the error of
+   * the metrics that failed, and (for a count) the ValidMetricFound message, kept with it for the syncs that reuse it.
+   */
+  private record Proposal(int replicas, String metricName, List<MetricStatus> statuses, @Nullable String error,
+      String validMessage) {}
 
   /** {@code setCondition}: one condition per type, keeping the transition time while the status is unchanged. */
   private static final class Conditions {

@@ -48,7 +48,13 @@ public final class WatchedPods implements PodLister, AutoCloseable {
   private final Map<LabelSelector, Entry> byInstance = new java.util.IdentityHashMap<>();
   private int entryCount;
   /** The entries each kept pod is in, by uid (the same string at every version of the pod). */
-  private final Map<String, Entry[]> memberOf = new HashMap<>();
+  private final Map<String, Membership> memberOf = new HashMap<>();
+
+  /**
+   * The entries a kept pod is in, and the label map (instance) they were matched from at its last event; null when
+   * they were not all matched from one label map (an entry listed since), so the next event matches afresh.
+   */
+  private record Membership(@Nullable Map<String, String> labels, Entry[] entries) {}
   private boolean closed;
 
   /**
@@ -88,6 +94,11 @@ public final class WatchedPods implements PodLister, AutoCloseable {
     /** Puts {@code p} in (replacing its older version). */
     void put(Pod p) {
       int i = indexOf(p.metadata().name());
+      if (i >= 0 && pods[i].metadata().labels() == p.metadata().labels()) {
+        pods[i] = p; // the same label map (a status write, a binding): its count stays as it is
+        list = null;
+        return;
+      }
       if (i >= 0) {
         uncount(pods[i]);
         pods[i] = p;
@@ -183,10 +194,10 @@ public final class WatchedPods implements PodLister, AutoCloseable {
       List<Pod> pods = store.list(Pod.class, namespace, selector).items();
       for (Pod p : pods) {
         e.put(p);
-        Entry[] was = memberOf.get(p.metadata().uid());
-        Entry[] now = was == null ? new Entry[1] : java.util.Arrays.copyOf(was, was.length + 1);
+        Membership was = memberOf.get(p.metadata().uid());
+        Entry[] now = was == null ? new Entry[1] : java.util.Arrays.copyOf(was.entries(), was.entries().length + 1);
         now[now.length - 1] = e;
-        memberOf.put(p.metadata().uid(), now);
+        memberOf.put(p.metadata().uid(), new Membership(null, now));
       }
       e.list = pods.isEmpty() ? List.of() : List.copyOf(pods);
       e.last = e.list;
@@ -234,9 +245,18 @@ public final class WatchedPods implements PodLister, AutoCloseable {
     }
     String key = p.metadata().uid();
     String name = p.metadata().name();
-    Entry[] was = memberOf.get(key);
+    Membership member = memberOf.get(key);
+    Entry[] was = member == null ? null : member.entries();
+    Map<String, String> labels = p.metadata().labels();
+    if (member != null && member.labels() == labels && event.type() != WatchEventType.DELETED) {
+      // the label map its entries were matched from (a status write, a binding): the same entries match
+      for (Entry e : was) {
+        e.put(p);
+      }
+      return;
+    }
     Entry[] now = event.type() == WatchEventType.DELETED ? new Entry[0] : matchingEntries(namespace, inNamespace,
-        p.metadata().labels());
+        labels);
     if (was != null) {
       for (Entry e : was) {
         if (!contains(now, e)) {
@@ -250,7 +270,7 @@ public final class WatchedPods implements PodLister, AutoCloseable {
     if (now.length == 0) {
       memberOf.remove(key);
     } else {
-      memberOf.put(key, now);
+      memberOf.put(key, new Membership(labels, now));
     }
   }
 

@@ -5,6 +5,7 @@ import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.NodeCondition;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
+import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.PodStatus;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.store.ListResult;
@@ -37,7 +38,8 @@ import org.jspecify.annotations.Nullable;
  * machine drops off the network; the node lifecycle controller then notices.
  *
  * <p>Work is event driven: pod watch events and the agent's own timers mark pods dirty, {@link #sync} processes
- * them. Not thread-safe: made for single-threaded simulations (a store in direct delivery mode and a
+ * them. The event of the agent's own status write, at the instant it wrote, marks nothing: a sync of it would find
+ * nothing to do. Not thread-safe: made for single-threaded simulations (a store in direct delivery mode and a
  * {@link io.fleetkit.api.time.ManualClock}); call {@link #sync} on the thread that advances the clock.
  */
 public final class NodeAgent implements AutoCloseable {
@@ -59,6 +61,13 @@ public final class NodeAgent implements AutoCloseable {
   /** Pods to sync, in the order they were marked; a fresh set per pass (clearing a grown hash table costs its size). */
   private Set<String> dirty = new LinkedHashSet<>();
   private final Map<String, Integer> revivedRestarts = new LinkedHashMap<>();
+  /**
+   * The status the agent's last status write sent (the store keeps that instance), the spec of the pod it wrote, and
+   * when: the agent's own write coming back through the watch at that instant needs no sync (see {@link #observe}).
+   */
+  private @Nullable PodStatus lastWritten;
+  private @Nullable PodSpec lastWrittenSpec;
+  private @Nullable Instant lastWrittenAt;
   private @Nullable Watch watch;
   private TimerClock.@Nullable Timer heartbeat;
   private boolean alive = true;
@@ -116,6 +125,13 @@ public final class NodeAgent implements AutoCloseable {
    * them from one shared pod watch, which saves a watch per node on every pod write.
    */
   public void observe(Pod pod) {
+    if (pod.status() == lastWritten && pod.spec() == lastWrittenSpec && pod.metadata().deletionTimestamp() == null
+        && clock.now().equals(lastWrittenAt)) {
+      // the pod as the agent's last status write left it (that status instance, the same spec, not being deleted),
+      // at the instant of the write: a sync would find the runtime advanced to this instant with its timer set,
+      // compute that same status and write nothing (a sync reads the pod afresh anyway)
+      return;
+    }
     if (pod.spec().nodeName().equals(nodeName)) {
       markDirty(pod.metadata().key());
     }
@@ -293,7 +309,10 @@ public final class NodeAgent implements AutoCloseable {
       return false;
     }
     try {
-      store.updateStatus(pod.withStatus(s));
+      lastWritten = s; // before the write: a store delivering directly calls observe before it returns
+      lastWrittenSpec = pod.spec();
+      lastWrittenAt = now;
+      r.pod = store.updateStatus(pod.withStatus(s));
       return true;
     } catch (NotFoundException e) {
       forget(r);

@@ -1,0 +1,151 @@
+package io.fleetkit.simulator;
+
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.labels.LabelSelector;
+import java.util.Arrays;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One workload's pods by name, in name order ({@link String#compareTo}, the store's listing order within a
+ * namespace), and among them those that serve traffic ({@link LoadMetrics#serving}) with what
+ * {@link LoadMetrics#podResourceMetrics} reports of them: each pod looked at once, when its event comes.
+ * {@link #stamp} is a new object at every change and {@link #servingStamp} at every change of the serving pods; the
+ * list of all pods is made on the first read after a change.
+ *
+ * <p>Kept as three arrays sorted by name (a workload has some hundred pods): a write of a pod already there, the
+ * common case (a status write, a binding), is a binary search over the names and two stores; a serving pod's place
+ * is its pod's, so walking the serving pods in order is a walk of the array. Not thread-safe, as the simulation.
+ */
+final class LivePods {
+  /** A serving pod, its name, its first container's name (null without containers), and a selector's match. */
+  static final class ServingPod {
+    final Pod pod;
+    final String name;
+    final @Nullable String container;
+    private @Nullable LabelSelector checkedFor;
+    private boolean matches;
+
+    ServingPod(Pod p, @Nullable LabelSelector selector) {
+      pod = p;
+      name = p.metadata().name();
+      container = p.spec().containers().isEmpty() ? null : p.spec().containers().get(0).name();
+      if (selector != null) {
+        matches(selector);
+      }
+    }
+
+    /** Whether {@code selector} matches the pod's labels; remembered for the last selector instance asked. */
+    boolean matches(LabelSelector selector) {
+      if (selector != checkedFor) {
+        checkedFor = selector;
+        matches = selector.matches(pod.metadata().labels());
+      }
+      return matches;
+    }
+  }
+
+  private String[] names = new String[8];
+  private Pod[] pods = new Pod[8];
+  /** The serving pod at each place, null where the pod does not serve. */
+  private @Nullable ServingPod[] serving = new ServingPod[8];
+  private int size;
+  private int servingCount;
+  /** The selector last read by: a serving pod is matched against it when it comes. */
+  @Nullable LabelSelector selector;
+  Object stamp = new Object();
+  /** A new one only when the serving pods change (a pod that does not serve, before and after, keeps it). */
+  Object servingStamp = new Object();
+  private @Nullable List<Pod> list;
+
+  /** Puts {@code p} in (replacing the pod of its name). */
+  void put(Pod p) {
+    String name = p.metadata().name();
+    int i = Arrays.binarySearch(names, 0, size, name);
+    if (i < 0) {
+      i = -i - 1;
+      insertAt(i, name);
+    }
+    pods[i] = p;
+    if (LoadMetrics.serving(p)) {
+      if (serving[i] == null) {
+        servingCount++;
+      }
+      serving[i] = new ServingPod(p, selector);
+      servingStamp = new Object();
+    } else if (serving[i] != null) {
+      serving[i] = null;
+      servingCount--;
+      servingStamp = new Object();
+    }
+    list = null;
+    stamp = new Object();
+  }
+
+  /** Takes the pod named {@code name} out (nothing when there is none, but the stamp is new all the same). */
+  void remove(String name) {
+    int i = Arrays.binarySearch(names, 0, size, name);
+    if (i >= 0) {
+      if (serving[i] != null) {
+        servingCount--;
+        servingStamp = new Object();
+      }
+      int tail = size - i - 1;
+      System.arraycopy(names, i + 1, names, i, tail);
+      System.arraycopy(pods, i + 1, pods, i, tail);
+      System.arraycopy(serving, i + 1, serving, i, tail);
+      size--;
+      names[size] = null;
+      pods[size] = null;
+      serving[size] = null;
+    }
+    list = null;
+    stamp = new Object();
+  }
+
+  private void insertAt(int i, String name) {
+    if (size == names.length) {
+      int capacity = size * 2;
+      names = Arrays.copyOf(names, capacity);
+      pods = Arrays.copyOf(pods, capacity);
+      serving = Arrays.copyOf(serving, capacity);
+    }
+    int tail = size - i;
+    System.arraycopy(names, i, names, i + 1, tail);
+    System.arraycopy(pods, i, pods, i + 1, tail);
+    System.arraycopy(serving, i, serving, i + 1, tail);
+    names[i] = name;
+    serving[i] = null;
+    size++;
+  }
+
+  /** Whether there are no pods. */
+  boolean isEmpty() {
+    return size == 0;
+  }
+
+  /** How many pods there are (serving or not): the places {@link #servingAt} takes. */
+  int size() {
+    return size;
+  }
+
+  /** How many pods serve. */
+  int servingCount() {
+    return servingCount;
+  }
+
+  /** The serving pod at place {@code i} (name order), or null when the pod there does not serve. */
+  @Nullable ServingPod servingAt(int i) {
+    return serving[i];
+  }
+
+  /** All pods in name order, as an immutable list (the same one until the next change). */
+  List<Pod> list() {
+    List<Pod> l = list;
+    if (l == null) {
+      l = List.of(Arrays.copyOf(pods, size));
+      list = l;
+    }
+    return l;
+  }
+}
