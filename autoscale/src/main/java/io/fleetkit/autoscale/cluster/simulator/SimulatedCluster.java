@@ -740,12 +740,27 @@ public final class SimulatedCluster {
     if (k == 0) {
       return List.of();
     }
-    PodInfo[] pods = new PodInfo[k];
-    int i = 0;
-    for (int e = numbers.firstEntry(slot); e >= 0; e = numbers.next(e)) {
-      pods[i++] = numbers.pod(e);
+    List<PodInfo> pods = new ArrayList<>(k);
+    podsAddedSince(slot, view, pods);
+    return pods;
+  }
+
+  /**
+   * {@link #podsAddedSince(int, NodeInfo)} appended to {@code out} (nothing appended when it gives {@code null} or no
+   * pod), for a caller that collects them with other pods without a list of their own.
+   *
+   * @return whether the node is {@code view} plus the pods appended (else nothing was appended)
+   */
+  public boolean podsAddedSince(int slot, NodeInfo view, List<PodInfo> out) {
+    if (slot < 0 || slot >= nextSeq || slots[slot] != view) {
+      return false;
     }
-    return java.util.Arrays.asList(pods);
+    if (numbers.deferredCount(slot) > 0) {
+      for (int e = numbers.firstEntry(slot); e >= 0; e = numbers.next(e)) {
+        out.add(numbers.pod(e));
+      }
+    }
+    return true;
   }
 
   /** Makes the views of every slot with deferred pods. */
@@ -936,8 +951,9 @@ public final class SimulatedCluster {
   /**
    * Upstream's removal simulation of one node's pods ({@code RemovalSimulator.findPlaceFor}): places each of
    * {@code pods} in order on the node {@link #findFitFrom(PodInfo, int, int)} finds from slot {@code cursor[0]}, never
-   * on the node in slot {@code excluded}, moving the cursor past each node found. When a pod has no place, the pods
-   * placed so far are removed again and the cursor stays past the last node found.
+   * on the node in slot {@code excluded}, moving the cursor past each node found. When a pod has no place, the
+   * placements made so far are undone (each placed pod object leaves the node it was placed on, the latest placement
+   * first) and the cursor stays past the last node found.
    *
    * <p>The pods' notes are read in a pass of their own, and then what each note holds, before the first search, so
    * that the cache misses of reading many pods overlap instead of following one another search by search (what a
@@ -971,8 +987,8 @@ public final class SimulatedCluster {
       Prepared p = prepare(pod);
       int at = search(p, pod, cursor[0], excluded);
       if (at < 0) {
-        for (int j = 0; j < i; j++) {
-          removePod(placedAt[j], pods.get(j).key());
+        for (int j = i - 1; j >= 0; j--) {
+          unplace(placedAt[j], pods.get(j));
         }
         return false;
       }
@@ -985,6 +1001,19 @@ public final class SimulatedCluster {
       placedAt[i] = at;
     }
     return true;
+  }
+
+  /**
+   * Undoes the latest placement of {@code pod} (the same object) on {@code slot}, the latest placement on it not yet
+   * undone: a deferred one is taken back from the slot's numbers and deferred list without making the view.
+   */
+  private void unplace(int slot, PodInfo pod) {
+    if (numbers.undefer(slot, Objects.requireNonNull(slots[slot]), pod)) {
+      orderStale = true;
+      return;
+    }
+    SimNodeInfo n = Objects.requireNonNull(current(slot));
+    replace(slot, n, n.withoutLast(pod));
   }
 
   /** The round-robin search from slot {@code first}: every Filter plugin left after PreFilter on each slot's view. */
