@@ -648,7 +648,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
         simulatedUnremovable.add(name);
         continue;
       }
-      sim.removeNode(name);
+      sim.removeNodeAt(at);
       unneeded.add(name);
       if (empty) {
         unneededEmpty.add(name);

@@ -125,6 +125,8 @@ public final class SimulatedCluster {
    * are deferred (off only in tests, as the reference).
    */
   private boolean compact = true;
+  /** Whether a Filter plugin ran in the current search (a fast search may decide every node without running one). */
+  private boolean filterRan;
   /** Scratch space of {@link #current}. */
   private PodInfo[] deferredBuffer = new PodInfo[16];
   /** Scratch space of {@link #placeAll}: the pods' notes read ahead, and the slots the pods were placed in. */
@@ -446,6 +448,10 @@ public final class SimulatedCluster {
       throw new IllegalStateException("simulated cluster: a checkpoint is already open");
     }
     makeDeferred(); // a slot's deferred pods are then all placed after the checkpoint, and its saved view has none
+    // the lists of nodes with (anti-)affinity pods, made now so that the rollback restores them instead of leaving them
+    // to be made again after every rollback (they stay until a change touches a node holding such pods)
+    affinityNodes();
+    antiNodes();
     checkpointSeq = nextSeq;
     if (savedMark.length < nextSeq) {
       savedMark = new boolean[nextSeq];
@@ -591,14 +597,19 @@ public final class SimulatedCluster {
 
   /** Removes a node and its pods; unknown names are ignored. */
   public void removeNode(String name) {
-    int seq = liveSlot(name);
-    if (seq < 0) {
+    removeNodeAt(liveSlot(name));
+  }
+
+  /** Removes the node in {@code slot} and its pods, as {@link #removeNode} of its name; an empty slot is ignored. */
+  public void removeNodeAt(int slot) {
+    int seq = slot;
+    if (seq < 0 || seq >= nextSeq || slots[seq] == null) {
       return;
     }
     if (seq < checkpointSeq) {
       save(seq); // the name keeps its entry for the rollback
     } else {
-      position.remove(name);
+      position.remove(slots[seq].name());
       if (checkpointSeq < 0) {
         reloadable = false;
       }
@@ -940,9 +951,11 @@ public final class SimulatedCluster {
     }
     SimCycleState state = p.state();
     int first = Math.floorMod(start, size);
+    filterRan = false;
     int found = p.shape() != null && compact ? fastSearch(p, p.shape(), pod, first, excluded)
         : generalSearch(state, p.skip(), pod, first, excluded);
-    if (state.writtenSinceFrozen() && pod instanceof SimulationPodInfo s && s.simulationNote() == p) {
+    // only a Filter run can have written to the state since the last search of the same note, which checked it
+    if (filterRan && state.writtenSinceFrozen() && pod instanceof SimulationPodInfo s && s.simulationNote() == p) {
       s.simulationNote(null); // a Filter wrote to the state: the next search runs PreFilter again
     }
     return found;
@@ -1018,6 +1031,7 @@ public final class SimulatedCluster {
 
   /** The round-robin search from slot {@code first}: every Filter plugin left after PreFilter on each slot's view. */
   private int generalSearch(SimCycleState state, boolean[] skip, PodInfo pod, int first, int excluded) {
+    filterRan = true;
     Set<String> allowed = state.read(ALLOWED);
     int size = nextSeq;
     SimNodeInfo[] views = slots;
@@ -1056,6 +1070,7 @@ public final class SimulatedCluster {
       }
       int v = num.nodeVersion(at);
       if (!shape.known(at, v)) {
+        filterRan = true;
         shape.record(at, v, shapes.passesNodeObject(shape, p.state(), pod, current(at)));
       }
       if (shape.passes(at)) {
