@@ -64,6 +64,7 @@ public final class BenchmarkMain {
       opts.param("pods", "1000"); // EndpointSliceSyncBenchmark: a tenth of the Service's pods
       opts.param("rollouts", "10"); // RolloutSimulationBenchmark: a tenth of the Rollouts (it was half the smoke's time)
       opts.param("clusterNodes", "100").param("pendingPods", "100"); // ClusterAutoscalerBenchmark: a tenth
+      opts.param("simulatedHours", "1"); // ClusterSimulationDayBenchmark: the first hour of the 100-node day
       opts.forks(0).warmupIterations(0).measurementIterations(1).measurementTime(TimeValue.seconds(1));
     }
     return new Runner(opts.build()).run();

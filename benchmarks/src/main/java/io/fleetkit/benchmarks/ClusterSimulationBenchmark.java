@@ -37,8 +37,9 @@ import java.util.Map;
  * simulated hour while the simulation runs). Those collections are the measurement's, not the simulation's: their
  * wall time is reported apart and left out of the wall time and of the rates.
  *
- * <pre>java -Xmx1g -XX:+UseParallelGC -cp benchmarks/target/benchmarks.jar io.fleetkit.benchmarks.ClusterSimulationBenchmark
- *     [nodes=1000] [deployments=100] [replicas=100] [hours=24] [features=all|none|hpa|ca] [runs=1]</pre>
+ * <pre>java -Xmx1g -XX:+UseParallelGC -cp benchmarks/target/benchmarks.jar \
+ *     io.fleetkit.benchmarks.ClusterSimulationBenchmark [nodes=1000] [deployments=100] [replicas=100] [hours=24] \
+ *     [features=all|none|hpa|ca] [runs=1]</pre>
  *
  * <p>{@code runs} above 1 runs the same day again in the same JVM and prints each run: the first run is a cold JVM's
  * (most of its hot code still interpreted or compiled without C2's optimizations), the later ones a warmed-up JVM's,

@@ -23,17 +23,18 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The whole-cluster simulator's day of {@link ClusterSimulationBenchmark} under JMH: {@code nodes} nodes,
- * {@code nodes / 10} Deployments of 100 replicas in one namespace, HPA and cluster autoscaler on, two node failures,
- * 24 simulated hours. One invocation is one whole day (single-shot): the score is its wall time. Each invocation
- * also prints the CPU time of the simulation thread and the number of timeline events (the same in every run).
+ * The whole-cluster simulator's day of {@link ClusterSimulationBenchmark} under JMH: {@code clusterNodes} nodes,
+ * {@code clusterNodes / 10} Deployments of 100 replicas in one namespace, HPA and cluster autoscaler on, two
+ * node failures, 24 simulated hours. One invocation is one whole day (single-shot): the score is its wall time.
+ * Each invocation also prints the CPU time of the simulation thread and the number of timeline events (the same in
+ * every run).
  *
  * <p>A fork's first warm-up iteration is a cold JVM's day (the figure {@code fleetkit simulate} pays once per
  * process); the measured iterations are a warmed-up JVM's, as a program that runs many scenarios in one process sees.
  * JMH prints both.
  *
- * <pre>java -cp benchmarks/target/benchmarks.jar org.openjdk.jmh.Main ClusterSimulationDayBenchmark      # 1,000 nodes, 3 forks
- * java -cp benchmarks/target/benchmarks.jar org.openjdk.jmh.Main ClusterSimulationDayBenchmark -p nodes=5000 \
+ * <pre>java -cp benchmarks/target/benchmarks.jar org.openjdk.jmh.Main ClusterSimulationDayBenchmark   # 1,000 nodes
+ * java -cp benchmarks/target/benchmarks.jar org.openjdk.jmh.Main ClusterSimulationDayBenchmark -p clusterNodes=5000 \
  *     -jvmArgsAppend -Xmx2g -wi 2 -i 2</pre>
  */
 @State(Scope.Thread)
@@ -44,17 +45,17 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 3, jvmArgsAppend = {"-Xmx1g", "-XX:+UseParallelGC"})
 public class ClusterSimulationDayBenchmark {
   @Param({"1000"})
-  public int nodes;
+  public int clusterNodes;
 
   @Param({"24"})
-  public int hours;
+  public int simulatedHours;
 
   private List<ApiObject<?>> objects;
 
   @Setup(Level.Iteration)
   public void setUp() {
-    objects = ClusterSimulationBenchmark.cluster(nodes, nodes / 10, 100, Duration.ofHours(hours),
-        ScenarioFeatures.ALL);
+    objects = ClusterSimulationBenchmark.cluster(clusterNodes, clusterNodes / 10, 100,
+        Duration.ofHours(simulatedHours), ScenarioFeatures.ALL);
   }
 
   @Benchmark
