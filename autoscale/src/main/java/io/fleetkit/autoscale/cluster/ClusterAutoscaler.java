@@ -134,6 +134,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
   private @Nullable ScaleDownEvaluation lastEvaluation;
   /** Scratch list of {@link #moveAway}: the pods it moves, without their node. */
   private final List<PodInfo> movedPods = new ArrayList<>();
+  /** Scratch list of {@link #evaluate}: the pods the simulation moved onto a candidate. */
+  private final List<PodInfo> addedPods = new ArrayList<>();
   /** The unneeded nodes of the last evaluation: simulated first in the next one, and counted by its limit. */
   private List<String> lastUnneeded = List.of();
 
@@ -608,35 +610,47 @@ public final class ClusterAutoscaler implements AutoCloseable {
       // the pods on the node in the simulation: its own, plus those moved here from nodes found unneeded before
       NodeInfo loaded = slotFacts.view(at);
       Drainability.Drain<PodInfo> before = slotFacts.drain(at);
-      List<PodInfo> added = noBudgets && loaded != null && before != null ? sim.podsAddedSince(at, loaded) : null;
-      Drainability.Drain<PodInfo> d;
-      NodeInfo info;
-      if (added != null) {
-        // the loaded view plus pods moved here, without making the view: their decisions are added to its drain
-        d = added.isEmpty() ? before : drain.drainPlus(before, added, PodInfo::pod, ClusterAutoscaler::rules);
-      } else if (slotFacts.holds(at, info = Objects.requireNonNull(sim.nodeInfoAt(at)))) {
-        d = drainOf(info, at, drain, noBudgets);
-      } else if (loaded != null && before != null) {
-        // the loaded view plus pods moved here: their decisions are added to the loaded view's drain
-        d = drain.drainAfter(before, loaded.pods(), info.pods(), PodInfo::pod, ClusterAutoscaler::rules);
+      List<PodInfo> moved = addedPods;
+      moved.clear();
+      String reason; // why the node is unremovable, or null
+      boolean empty;
+      if (noBudgets && !recompute && loaded != null && before != null && sim.podsAddedSince(at, loaded, moved)) {
+        // the loaded view plus the pods moved here, without making the view. Each moved pod was on the evict list of
+        // a node drained before in this simulation, made by the same rules without budgets, under which a pod's
+        // decision is its own (its copy without a node shares its rules): it is evicted here too, so the drain is
+        // the recorded one followed by the moved pods (Drainability.drainPlus's), known without reading them
+        reason = before.blocked() ? before.reason()
+            : moveAway(sim, cursor, at, before.evict().size(), moved) ? null : NO_PLACE_TO_MOVE_PODS;
+        empty = before.evict().isEmpty() && moved.isEmpty();
+        moved.clear();
       } else {
-        d = drainOf(info, drain);
+        moved.clear();
+        Drainability.Drain<PodInfo> d;
+        NodeInfo info = Objects.requireNonNull(sim.nodeInfoAt(at));
+        if (recompute) {
+          d = drainOf(info, drain); // the reference: every drain from the node's view as it is now
+        } else if (slotFacts.holds(at, info)) {
+          d = drainOf(info, at, drain, noBudgets);
+        } else if (loaded != null && before != null) {
+          // the loaded view plus pods moved here: their decisions are added to the loaded view's drain
+          d = drain.drainAfter(before, loaded.pods(), info.pods(), PodInfo::pod, ClusterAutoscaler::rules);
+        } else {
+          d = drainOf(info, drain);
+        }
+        reason = d.blocked() ? d.reason() : moveAway(sim, cursor, at, d.evict()) ? null : NO_PLACE_TO_MOVE_PODS;
+        if (reason == null) {
+          drain.charge(d.evict(), PodInfo::pod);
+        }
+        empty = d.evict().isEmpty();
       }
-      if (d.blocked()) {
-        unremovable.put(name, d.reason());
+      if (reason != null) {
+        unremovable.put(name, reason);
         simulatedUnremovable.add(name);
         continue;
       }
-      // d's evict list starts with the recorded drain's when d was made from it (d is before, or before plus pods)
-      if (!moveAway(sim, cursor, at, d.evict(), added != null ? before.evict().size() : 0)) {
-        unremovable.put(name, NO_PLACE_TO_MOVE_PODS);
-        simulatedUnremovable.add(name);
-        continue;
-      }
-      drain.charge(d.evict(), PodInfo::pod);
-      sim.removeNode(name);
+      sim.removeNodeAt(at);
       unneeded.add(name);
-      if (d.evict().isEmpty()) {
+      if (empty) {
         unneededEmpty.add(name);
       }
     }
@@ -784,16 +798,30 @@ public final class ClusterAutoscaler implements AutoCloseable {
       return 0;
     }
     Map<String, Integer> room = new HashMap<>();
+    boolean roomInEveryPool = true;
     for (NodePool p : pools.values()) {
-      room.put(p.metadata().name(), poolSize(nodes, p.metadata().name()) - p.spec().minSize());
+      int r = poolSize(nodes, p.metadata().name()) - p.spec().minSize();
+      room.put(p.metadata().name(), r);
+      roomInEveryPool &= r > 0;
     }
     int empties = 0;
     int drains = 0;
     int evicted = 0;
     Instant due = now.minus(options.scaleDownUnneededTime());
     for (String name : unneeded) {
+      // an unneeded node is in one of the pools (a candidate's pool is, and an evaluation is reused only for the same
+      // pools): while every pool has room, a node of a kind whose deletions are used up is passed over below without
+      // reading it, and once both kinds' are, so is every node left
+      boolean emptiesDone = empties >= options.maxEmptyBulkDelete();
+      boolean drainsDone = drains >= options.maxDrainParallelism();
+      if (roomInEveryPool && emptiesDone && drainsDone) {
+        break;
+      }
       Instant since = unneededSince.get(name);
       if (since == null || since.isAfter(due)) { // unneeded for less than scaleDownUnneededTime
+        continue;
+      }
+      if (roomInEveryPool && (emptyNodes.contains(name) ? emptiesDone : drainsDone)) {
         continue;
       }
       Node n = Objects.requireNonNull(named(nodes, name), name);
@@ -812,7 +840,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
       } else {
         drains++;
       }
-      room.merge(pool, -1, Integer::sum);
+      if (room.merge(pool, -1, Integer::sum) <= 0) {
+        roomInEveryPool = false;
+      }
       // the node's pods in listing order
       for (Pod p : clusterPods.on(name)) {
         deleteQuietly(Pod.class, p.metadata().namespace(), p.metadata().name());
@@ -829,10 +859,25 @@ public final class ClusterAutoscaler implements AutoCloseable {
   /**
    * Places the pods of {@code pods} (without their node) on nodes other than the one in slot {@code from}, each
    * searched from slot {@code cursor[0]} round-robin over the simulation's slots (the cursor then moves past the node
-   * found, as upstream's); undoes the placements on failure. The first {@code recorded} pods are those of the drain
-   * recorded for the slot ({@link SlotFacts#drain(int)}), whose copies without their node are kept with it.
+   * found, as upstream's); undoes the placements on failure.
    */
-  private boolean moveAway(SimulatedCluster sim, int[] cursor, int from, List<PodInfo> pods, int recorded) {
+  private boolean moveAway(SimulatedCluster sim, int[] cursor, int from, List<PodInfo> pods) {
+    List<PodInfo> unbound = movedPods;
+    unbound.clear();
+    for (int i = 0, n = pods.size(); i < n; i++) {
+      unbound.add(unbound(pods.get(i))); // as a new pod of its controller: NodeName must not pin it
+    }
+    boolean placed = sim.placeAll(unbound, cursor, from);
+    unbound.clear();
+    return placed;
+  }
+
+  /**
+   * {@link #moveAway(SimulatedCluster, int[], int, List)} of the {@code recorded} pods of the drain recorded for slot
+   * {@code from} ({@link SlotFacts#drain(int)}; their copies without their node are kept with it), followed by
+   * {@code moved}, pods the simulation moved onto the node (already without their node).
+   */
+  private boolean moveAway(SimulatedCluster sim, int[] cursor, int from, int recorded, List<PodInfo> moved) {
     List<PodInfo> unbound = movedPods;
     unbound.clear();
     if (recorded > 0) {
@@ -841,9 +886,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
         unbound.add(pi);
       }
     }
-    for (int i = recorded, n = pods.size(); i < n; i++) {
-      unbound.add(unbound(pods.get(i))); // as a new pod of its controller: NodeName must not pin it
-    }
+    unbound.addAll(moved);
     boolean placed = sim.placeAll(unbound, cursor, from);
     unbound.clear();
     return placed;
@@ -954,7 +997,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
 
     /**
      * Makes every loop start from the store alone, reusing no pod grouping, node view or evaluation of an earlier
-     * loop (the loops' decisions are the same; for tests that check the reuse against recomputing).
+     * loop, and decide each simulated node's drain from its view as the simulation holds it (no drain extended by the
+     * pods moved onto the node); the loops' decisions are the same (for tests that check the reuse against
+     * recomputing).
      */
     Builder recomputeEveryLoop() { recompute = true; return this; }
 

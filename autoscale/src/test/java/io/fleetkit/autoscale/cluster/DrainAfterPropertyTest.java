@@ -58,6 +58,56 @@ final class DrainAfterPropertyTest {
     assertThat(got.reason()).isEqualTo(expected.reason());
   }
 
+  /**
+   * The scale-down evaluation's shortcut: pods on the evict lists of drains made without budgets, moved (as their
+   * copies without a node) onto a node, are evicted again, so {@link Drainability#drainPlus} of the node's drain and
+   * the moved pods is that drain's evict list followed by them (unless the node's own drain is blocked).
+   */
+  @Property(tries = 300)
+  void drainPlus_ofPodsEvictedBefore_evictsThemAgain(@ForAll @IntRange(min = 0, max = 8) int own,
+      @ForAll @IntRange(min = 1, max = 4) int sources, @ForAll long seed) {
+    Random rnd = new Random(seed);
+    Drainability rules = Drainability.withBudgets(List.of());
+    List<io.fleetkit.api.framework.PodInfo> moved = new ArrayList<>();
+    for (int s = 0; s < sources; s++) {
+      List<io.fleetkit.api.framework.PodInfo> on = new ArrayList<>();
+      for (int i = rnd.nextInt(6); i > 0; i--) {
+        on.add(AutoscalerPodInfo.of(pod(rnd, "s" + s + "-" + i)));
+      }
+      Drainability.Drain<io.fleetkit.api.framework.PodInfo> d = rules.drain(on,
+          io.fleetkit.api.framework.PodInfo::pod, ClusterAutoscaler::rules);
+      for (io.fleetkit.api.framework.PodInfo pi : d.evict()) {
+        if (rnd.nextBoolean()) {
+          moved.add(((AutoscalerPodInfo) pi).unbound());
+        }
+      }
+    }
+    java.util.Collections.shuffle(moved, rnd);
+    List<io.fleetkit.api.framework.PodInfo> mine = new ArrayList<>();
+    for (int i = 0; i < own; i++) {
+      mine.add(AutoscalerPodInfo.of(pod(rnd, "p" + i)));
+    }
+    Drainability.Drain<io.fleetkit.api.framework.PodInfo> before = rules.drain(mine,
+        io.fleetkit.api.framework.PodInfo::pod, ClusterAutoscaler::rules);
+    Drainability.Drain<io.fleetkit.api.framework.PodInfo> plus = rules.drainPlus(before, moved,
+        io.fleetkit.api.framework.PodInfo::pod, ClusterAutoscaler::rules);
+    List<io.fleetkit.api.framework.PodInfo> all = new ArrayList<>(mine);
+    all.addAll(moved);
+    Drainability.Drain<io.fleetkit.api.framework.PodInfo> whole = rules.drain(all,
+        io.fleetkit.api.framework.PodInfo::pod, ClusterAutoscaler::rules);
+    if (before.blocked()) {
+      assertThat(plus.reason()).isEqualTo(before.reason());
+      assertThat(whole.reason()).isEqualTo(before.reason());
+      return;
+    }
+    List<io.fleetkit.api.framework.PodInfo> expected = new ArrayList<>(before.evict());
+    expected.addAll(moved);
+    assertThat(plus.blocked()).isFalse();
+    assertThat(plus.evict()).containsExactlyElementsOf(expected);
+    assertThat(whole.blocked()).isFalse();
+    assertThat(whole.evict()).containsExactlyElementsOf(expected);
+  }
+
   /** A pod with a random mix of what the rules read: owner, annotations, namespace, phase, local volumes. */
   private static Pod pod(Random rnd, String name) {
     Pod.Builder b = Pod.builder().name(name).namespace(rnd.nextInt(5) == 0 ? Drainability.KUBE_SYSTEM : "default")

@@ -20,7 +20,9 @@ import org.jspecify.annotations.Nullable;
  * <p>A view made by adding a pod keeps the summed requests' cpu, memory and ephemeral storage as numbers and makes
  * the {@link #requested()} list on first read, by the same additions in the same order as the view it was made from
  * would have (a base list plus the pods appended since): the Filter plugins read the numbers of the node they check,
- * while most views made during a drain simulation are never read.
+ * while most views made during a drain simulation are never read. A view made by adding keeps the base of the view it
+ * was made from (the base holds no added pod), so that taking the last added pod back ({@link #withoutLast}) gives
+ * the view before it exactly.
  */
 final class SimNodeInfo implements NodeInfo {
   private static final AtomicLong GENERATIONS = new AtomicLong();
@@ -119,7 +121,6 @@ final class SimNodeInfo implements NodeInfo {
    * (a saturating sum per resource); the list itself is made when read.
    */
   SimNodeInfo withPod(PodInfo p) {
-    ResourceList made = requested;
     ResourceList r = p.requests();
     PodInfo[] array = podArray;
     int n = pods.size();
@@ -143,7 +144,7 @@ final class SimNodeInfo implements NodeInfo {
     return new SimNodeInfo(node, array, n + 1,
         affinity ? append(withAffinity, p) : withAffinity,
         anti ? append(withAnti, p) : withAnti,
-        made != null ? made : base, made != null ? n : baseCount,
+        base, baseCount,
         saturatedAdd(requestedCpu, r.milliCpu()), saturatedAdd(requestedMem, r.memoryBytes()),
         saturatedAdd(requestedEphemeral, r.ephemeralStorageBytes()),
         nonZeroCpu + p.nonZeroMilliCpu(), nonZeroMem + p.nonZeroMemory());
@@ -157,7 +158,6 @@ final class SimNodeInfo implements NodeInfo {
     if (k == 1) {
       return withPod(add[0]);
     }
-    ResourceList made = requested;
     PodInfo[] array = podArray;
     int n = pods.size();
     if (n + k <= array.length && array[n] == null) {
@@ -190,8 +190,7 @@ final class SimNodeInfo implements NodeInfo {
       nzCpu += p.nonZeroMilliCpu();
       nzMem += p.nonZeroMemory();
     }
-    return new SimNodeInfo(node, array, n + k, affinity, anti, made != null ? made : base,
-        made != null ? n : baseCount, cpu, mem, ephemeral, nzCpu, nzMem);
+    return new SimNodeInfo(node, array, n + k, affinity, anti, base, baseCount, cpu, mem, ephemeral, nzCpu, nzMem);
   }
 
   /** This view without the pod keyed {@code podKey}; {@code this} when it is not here. */
@@ -203,6 +202,52 @@ final class SimNodeInfo implements NodeInfo {
         break;
       }
     }
+    return without(at);
+  }
+
+  /**
+   * This view without the last pod that is {@code pod} (the same object); this view when it holds none. When that pod
+   * is the last one and was added to a view of the others ({@link #withPod}, {@link #withPods}), the result is the
+   * view they made before: the same pods, affinity lists, summed numbers and {@link #requested()} list (which a removal
+   * by {@link #withoutPod} makes by subtracting, keeping the pod's resources as zero entries). That is how a
+   * placement is undone.
+   */
+  SimNodeInfo withoutLast(PodInfo pod) {
+    int n = pods.size() - 1;
+    if (n >= 0 && podArray[n] == pod && baseCount <= n) {
+      ResourceList r = pod.requests();
+      long cpu = requestedCpu - r.milliCpu();
+      long mem = requestedMem - r.memoryBytes();
+      long ephemeral = requestedEphemeral - r.ephemeralStorageBytes();
+      if (saturated(requestedCpu) || saturated(requestedMem) || saturated(requestedEphemeral)) {
+        // a saturated sum cannot be taken back: summed again from the base, as the additions made it
+        cpu = base.milliCpu();
+        mem = base.memoryBytes();
+        ephemeral = base.ephemeralStorageBytes();
+        for (int i = baseCount; i < n; i++) {
+          ResourceList q = podArray[i].requests();
+          cpu = saturatedAdd(cpu, q.milliCpu());
+          mem = saturatedAdd(mem, q.memoryBytes());
+          ephemeral = saturatedAdd(ephemeral, q.ephemeralStorageBytes());
+        }
+      }
+      return new SimNodeInfo(node, podArray, n, removeLast(withAffinity, pod), removeLast(withAnti, pod), base,
+          baseCount, cpu, mem, ephemeral, nonZeroCpu - pod.nonZeroMilliCpu(), nonZeroMem - pod.nonZeroMemory());
+    }
+    int at = n;
+    while (at >= 0 && podArray[at] != pod) {
+      at--;
+    }
+    return without(at);
+  }
+
+  /** Whether a sum is at the long range's end, where {@link #saturatedAdd} may have cut it. */
+  static boolean saturated(long sum) {
+    return sum == Long.MAX_VALUE || sum == Long.MIN_VALUE;
+  }
+
+  /** This view without the pod at index {@code at} of {@link #pods()}; this view when {@code at} is negative. */
+  private SimNodeInfo without(int at) {
     if (at < 0) {
       return this;
     }
@@ -228,6 +273,23 @@ final class SimNodeInfo implements NodeInfo {
     List<PodInfo> out = new ArrayList<>(list.size() + 1);
     out.addAll(list);
     out.add(p);
+    return java.util.Collections.unmodifiableList(out);
+  }
+
+  /** {@code list} without the last entry that is {@code p} (the same object), or {@code list} when none is. */
+  private static List<PodInfo> removeLast(List<PodInfo> list, PodInfo p) {
+    int at = list.size() - 1;
+    while (at >= 0 && list.get(at) != p) {
+      at--;
+    }
+    if (at < 0) {
+      return list;
+    }
+    if (list.size() == 1) {
+      return List.of();
+    }
+    List<PodInfo> out = new ArrayList<>(list);
+    out.remove(at);
     return java.util.Collections.unmodifiableList(out);
   }
 

@@ -125,6 +125,8 @@ public final class SimulatedCluster {
    * are deferred (off only in tests, as the reference).
    */
   private boolean compact = true;
+  /** Whether a Filter plugin ran in the current search (a fast search may decide every node without running one). */
+  private boolean filterRan;
   /** Scratch space of {@link #current}. */
   private PodInfo[] deferredBuffer = new PodInfo[16];
   /** Scratch space of {@link #placeAll}: the pods' notes read ahead, and the slots the pods were placed in. */
@@ -446,6 +448,10 @@ public final class SimulatedCluster {
       throw new IllegalStateException("simulated cluster: a checkpoint is already open");
     }
     makeDeferred(); // a slot's deferred pods are then all placed after the checkpoint, and its saved view has none
+    // the lists of nodes with (anti-)affinity pods, made now so that the rollback restores them instead of leaving them
+    // to be made again after every rollback (they stay until a change touches a node holding such pods)
+    affinityNodes();
+    antiNodes();
     checkpointSeq = nextSeq;
     if (savedMark.length < nextSeq) {
       savedMark = new boolean[nextSeq];
@@ -591,14 +597,19 @@ public final class SimulatedCluster {
 
   /** Removes a node and its pods; unknown names are ignored. */
   public void removeNode(String name) {
-    int seq = liveSlot(name);
-    if (seq < 0) {
+    removeNodeAt(liveSlot(name));
+  }
+
+  /** Removes the node in {@code slot} and its pods, as {@link #removeNode} of its name; an empty slot is ignored. */
+  public void removeNodeAt(int slot) {
+    int seq = slot;
+    if (seq < 0 || seq >= nextSeq || slots[seq] == null) {
       return;
     }
     if (seq < checkpointSeq) {
       save(seq); // the name keeps its entry for the rollback
     } else {
-      position.remove(name);
+      position.remove(slots[seq].name());
       if (checkpointSeq < 0) {
         reloadable = false;
       }
@@ -740,12 +751,27 @@ public final class SimulatedCluster {
     if (k == 0) {
       return List.of();
     }
-    PodInfo[] pods = new PodInfo[k];
-    int i = 0;
-    for (int e = numbers.firstEntry(slot); e >= 0; e = numbers.next(e)) {
-      pods[i++] = numbers.pod(e);
+    List<PodInfo> pods = new ArrayList<>(k);
+    podsAddedSince(slot, view, pods);
+    return pods;
+  }
+
+  /**
+   * {@link #podsAddedSince(int, NodeInfo)} appended to {@code out} (nothing appended when it gives {@code null} or no
+   * pod), for a caller that collects them with other pods without a list of their own.
+   *
+   * @return whether the node is {@code view} plus the pods appended (else nothing was appended)
+   */
+  public boolean podsAddedSince(int slot, NodeInfo view, List<PodInfo> out) {
+    if (slot < 0 || slot >= nextSeq || slots[slot] != view) {
+      return false;
     }
-    return java.util.Arrays.asList(pods);
+    if (numbers.deferredCount(slot) > 0) {
+      for (int e = numbers.firstEntry(slot); e >= 0; e = numbers.next(e)) {
+        out.add(numbers.pod(e));
+      }
+    }
+    return true;
   }
 
   /** Makes the views of every slot with deferred pods. */
@@ -925,9 +951,11 @@ public final class SimulatedCluster {
     }
     SimCycleState state = p.state();
     int first = Math.floorMod(start, size);
+    filterRan = false;
     int found = p.shape() != null && compact ? fastSearch(p, p.shape(), pod, first, excluded)
         : generalSearch(state, p.skip(), pod, first, excluded);
-    if (state.writtenSinceFrozen() && pod instanceof SimulationPodInfo s && s.simulationNote() == p) {
+    // only a Filter run can have written to the state since the last search of the same note, which checked it
+    if (filterRan && state.writtenSinceFrozen() && pod instanceof SimulationPodInfo s && s.simulationNote() == p) {
       s.simulationNote(null); // a Filter wrote to the state: the next search runs PreFilter again
     }
     return found;
@@ -936,8 +964,9 @@ public final class SimulatedCluster {
   /**
    * Upstream's removal simulation of one node's pods ({@code RemovalSimulator.findPlaceFor}): places each of
    * {@code pods} in order on the node {@link #findFitFrom(PodInfo, int, int)} finds from slot {@code cursor[0]}, never
-   * on the node in slot {@code excluded}, moving the cursor past each node found. When a pod has no place, the pods
-   * placed so far are removed again and the cursor stays past the last node found.
+   * on the node in slot {@code excluded}, moving the cursor past each node found. When a pod has no place, the
+   * placements made so far are undone (each placed pod object leaves the node it was placed on, the latest placement
+   * first) and the cursor stays past the last node found.
    *
    * <p>The pods' notes are read in a pass of their own, and then what each note holds, before the first search, so
    * that the cache misses of reading many pods overlap instead of following one another search by search (what a
@@ -971,8 +1000,8 @@ public final class SimulatedCluster {
       Prepared p = prepare(pod);
       int at = search(p, pod, cursor[0], excluded);
       if (at < 0) {
-        for (int j = 0; j < i; j++) {
-          removePod(placedAt[j], pods.get(j).key());
+        for (int j = i - 1; j >= 0; j--) {
+          unplace(placedAt[j], pods.get(j));
         }
         return false;
       }
@@ -987,8 +1016,22 @@ public final class SimulatedCluster {
     return true;
   }
 
+  /**
+   * Undoes the latest placement of {@code pod} (the same object) on {@code slot}, the latest placement on it not yet
+   * undone: a deferred one is taken back from the slot's numbers and deferred list without making the view.
+   */
+  private void unplace(int slot, PodInfo pod) {
+    if (numbers.undefer(slot, Objects.requireNonNull(slots[slot]), pod)) {
+      orderStale = true;
+      return;
+    }
+    SimNodeInfo n = Objects.requireNonNull(current(slot));
+    replace(slot, n, n.withoutLast(pod));
+  }
+
   /** The round-robin search from slot {@code first}: every Filter plugin left after PreFilter on each slot's view. */
   private int generalSearch(SimCycleState state, boolean[] skip, PodInfo pod, int first, int excluded) {
+    filterRan = true;
     Set<String> allowed = state.read(ALLOWED);
     int size = nextSeq;
     SimNodeInfo[] views = slots;
@@ -1027,6 +1070,7 @@ public final class SimulatedCluster {
       }
       int v = num.nodeVersion(at);
       if (!shape.known(at, v)) {
+        filterRan = true;
         shape.record(at, v, shapes.passesNodeObject(shape, p.state(), pod, current(at)));
       }
       if (shape.passes(at)) {

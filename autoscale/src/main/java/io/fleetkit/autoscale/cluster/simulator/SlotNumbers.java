@@ -190,6 +190,60 @@ final class SlotNumbers {
     rows[r + REQ_EPH] = SimNodeInfo.saturatedAdd(rows[r + REQ_EPH], storage);
   }
 
+  /**
+   * Undoes the last {@link #defer} on {@code slot}, whose view is {@code view}, when it deferred {@code pod} (the same
+   * object) and that pod is still deferred: the pod leaves the slot's deferred list and its requests the slot's
+   * numbers, which are then what they were before (a sum at the long range's end, which saturation may have cut, is
+   * summed again from the view's numbers and the pods still deferred).
+   *
+   * @return whether it was undone (else nothing changed)
+   */
+  boolean undefer(int slot, SimNodeInfo view, PodInfo pod) {
+    int k = deferredCount(slot);
+    if (k == 0 || logPod[lastEntry[slot]] != pod) {
+      return false;
+    }
+    int e = lastEntry[slot];
+    if (k > 1) {
+      int prev = firstEntry[slot];
+      while (logNext[prev] != e) {
+        prev = logNext[prev];
+      }
+      logNext[prev] = -1;
+      lastEntry[slot] = prev;
+    }
+    deferredCount[slot] = k - 1;
+    logPod[e] = null;
+    if (e == logSize - 1) {
+      logSize--;
+    } else {
+      logSlot[e] = Integer.MAX_VALUE; // a dead entry: no slot's chain holds it
+    }
+    int r = slot * ROW;
+    rows[r + PODS]--;
+    ResourceList q = pod.requests();
+    if (SimNodeInfo.saturated(rows[r + REQ_CPU]) || SimNodeInfo.saturated(rows[r + REQ_MEM])
+        || SimNodeInfo.saturated(rows[r + REQ_EPH])) {
+      long cpu = view.requestedMilliCpu();
+      long mem = view.requestedMemory();
+      long eph = view.requestedEphemeralStorage();
+      for (int i = k > 1 ? firstEntry[slot] : -1; i >= 0; i = logNext[i]) {
+        ResourceList a = java.util.Objects.requireNonNull(logPod[i]).requests();
+        cpu = SimNodeInfo.saturatedAdd(cpu, a.milliCpu());
+        mem = SimNodeInfo.saturatedAdd(mem, a.memoryBytes());
+        eph = SimNodeInfo.saturatedAdd(eph, a.ephemeralStorageBytes());
+      }
+      rows[r + REQ_CPU] = cpu;
+      rows[r + REQ_MEM] = mem;
+      rows[r + REQ_EPH] = eph;
+    } else {
+      rows[r + REQ_CPU] -= q.milliCpu();
+      rows[r + REQ_MEM] -= q.memoryBytes();
+      rows[r + REQ_EPH] -= q.ephemeralStorageBytes();
+    }
+    return true;
+  }
+
   /** How many pods wait in {@code slot}'s deferred list. */
   int deferredCount(int slot) {
     return slot < deferredCount.length ? deferredCount[slot] : 0;

@@ -76,6 +76,15 @@ final class SimulatedClusterPodsAddedPropertyTest {
         int slot = new ArrayList<>(known.keySet()).get(rnd.nextInt(known.size()));
         NodeInfo then = known.get(slot);
         List<PodInfo> added = sim.podsAddedSince(slot, then);
+        PodInfo marker = pod("marker"); // appended to, as a caller collecting other pods first
+        List<PodInfo> appended = new ArrayList<>(List.of(marker));
+        assertThat(sim.podsAddedSince(slot, then, appended)).as("step %d: slot %d", step, slot)
+            .isEqualTo(added != null);
+        if (added == null) {
+          assertThat(appended).containsExactly(marker);
+        } else {
+          assertThat(appended.subList(1, appended.size())).containsExactlyElementsOf(added);
+        }
         if (added != null) {
           NodeInfo now = sim.nodeInfoAt(slot);
           List<PodInfo> expected = new ArrayList<>(then.pods());
