@@ -18,6 +18,7 @@ import io.fleetkit.api.simulation.ScenarioFault;
 import io.fleetkit.api.simulation.ScenarioFeatures;
 import io.fleetkit.api.simulation.ScenarioSpec;
 import io.fleetkit.api.simulation.WorkloadLoad;
+import io.fleetkit.autoscale.cluster.ClusterAutoscaler;
 import io.fleetkit.simulator.ClusterSimulation;
 import io.fleetkit.simulator.SimulationRun;
 import java.io.PrintStream;
@@ -31,11 +32,13 @@ import java.util.Map;
  * A measured main (not JMH: one run's wall time against its simulated time is the figure) for the whole-cluster
  * what-if simulator at scale: {@code nodes} 16-CPU nodes in one NodePool (the cluster autoscaler may grow it by 10%
  * and shrink it), {@code deployments} Deployments of {@code replicas} replicas (100m CPU each) in one namespace, each
- * with an HPA (target 60%) and a constant load that keeps it at its size, two node failures (at a quarter and at half
- * of the run), sampled every 5 minutes. Prints wall time, simulated seconds per wall second, timeline events per wall
- * second, CPU time of the simulation thread and the live heap (heap used right after a full collection, taken every
- * simulated hour while the simulation runs). Those collections are the measurement's, not the simulation's: their
- * wall time is reported apart and left out of the wall time and of the rates.
+ * with an HPA (target 60%) and a constant load that keeps it at its size, two node failures (node-1 at a quarter and
+ * node-2 at half of the run; both carry the scale-down-disabled annotation, so that the autoscaler's consolidation
+ * leaves them in place and they hold pods when they fail), sampled every 5 minutes. Prints wall time, simulated
+ * seconds per wall second, timeline events per wall second, CPU time of the simulation thread and the live heap (heap
+ * used right after a full collection, taken every simulated hour while the simulation runs). Those collections are
+ * the measurement's, not the simulation's: their wall time is reported apart and left out of the wall time and of the
+ * rates.
  *
  * <pre>java -Xmx1g -XX:+UseParallelGC -cp benchmarks/target/benchmarks.jar \
  *     io.fleetkit.benchmarks.ClusterSimulationBenchmark [nodes=1000] [deployments=100] [replicas=100] [hours=24] \
@@ -50,7 +53,7 @@ public final class ClusterSimulationBenchmark {
 
   /** One run's figures. */
   public record Result(int nodes, int pods, Duration simulated, long wallMillis, long cpuMillis, int events,
-      long liveHeapBytes, long heapMeasurementMillis, boolean allReady) {
+      long liveHeapBytes, long heapMeasurementMillis, boolean allReady, int nodeFailures) {
     public double simulatedSecondsPerWallSecond() {
       return simulated.toMillis() / (double) Math.max(1, wallMillis);
     }
@@ -68,8 +71,13 @@ public final class ClusterSimulationBenchmark {
     out.add(NodePool.builder().name("general").capacity(capacity).minSize(0).maxSize(nodes + nodes / 10)
         .startupDelay(Duration.ofMinutes(2)).pricePerHour(0.77).build());
     for (int i = 0; i < nodes; i++) {
-      out.add(Node.builder().name("node-" + i).label(NodePool.POOL_LABEL, "general")
-          .label("topology.kubernetes.io/zone", "zone-" + (i % 3)).capacity(capacity).build());
+      Node.Builder node = Node.builder().name("node-" + i).label(NodePool.POOL_LABEL, "general")
+          .label("topology.kubernetes.io/zone", "zone-" + (i % 3)).capacity(capacity);
+      if (i == 1 || i == 2) {
+        // the two nodes that fail: kept from scale-down, so that they are still there (with pods) when they fail
+        node.annotation(ClusterAutoscaler.SCALE_DOWN_DISABLED, "true");
+      }
+      out.add(node.build());
     }
     List<WorkloadLoad> loads = new ArrayList<>();
     for (int i = 0; i < deployments; i++) {
@@ -122,8 +130,9 @@ public final class ClusterSimulationBenchmark {
     long wall = (System.nanoTime() - start - heapMeasurementNanos[0]) / 1_000_000;
     long cpu = (threads.getCurrentThreadCpuTime() - cpuStart) / 1_000_000;
     boolean ready = run.summary().deployments().stream().allMatch(d -> d.ready() == d.replicas());
+    int failures = (int) run.timeline().stream().filter(e -> e.kind().equals("NodeFailed")).count();
     return new Result(nodes, deployments * replicas, run.duration(), wall, cpu, run.timeline().size(),
-        liveHeap[0], heapMeasurementNanos[0] / 1_000_000, ready);
+        liveHeap[0], heapMeasurementNanos[0] / 1_000_000, ready, failures);
   }
 
   public static void main(String[] args) {
@@ -152,10 +161,11 @@ public final class ClusterSimulationBenchmark {
   private static void print(PrintStream out, Result r, int deployments, int replicas, String f, Duration length) {
     out.printf("%d nodes, %d pods (%d Deployments x %d, one namespace), features %s, %d h simulated: %d ms wall,"
         + " %.0f simulated s per wall s, %d events (%.0f/s), %d ms CPU of the simulation thread, live heap"
-        + " %d MB (the hourly full collections that measure it: %d ms of wall time, not counted above)%s%n",
+        + " %d MB (the hourly full collections that measure it: %d ms of wall time, not counted above), %d node"
+        + " failure(s)%s%n",
         r.nodes(), r.pods(), deployments, replicas, f, length.toHours(), r.wallMillis(),
         r.simulatedSecondsPerWallSecond(), r.events(), r.eventsPerWallSecond(), r.cpuMillis(),
-        r.liveHeapBytes() / (1024 * 1024), r.heapMeasurementMillis(),
+        r.liveHeapBytes() / (1024 * 1024), r.heapMeasurementMillis(), r.nodeFailures(),
         r.allReady() ? "" : " (NOT ALL READY AT THE END)");
   }
 }

@@ -86,6 +86,11 @@ public final class ClusterSimulation {
       "Consolidate", "QueueScale");
   /** The marker kinds that are faults (the others are recoveries and scaling decisions). */
   static final Set<String> FAULT_KINDS = Set.of("NodeFailed", "ZoneFailed", "GpuDeviceFailed", "ApiSlow");
+  /**
+   * The timeline kind of a scheduled fault that found nothing to act on (a NodeFailure whose node was deleted before
+   * its time): recorded so that a fault never vanishes unseen; not a marker.
+   */
+  public static final String FAULT_SKIPPED = "FaultSkipped";
   /** The marker kinds that end a fault. */
   static final Set<String> RECOVERY_KINDS = Set.of("NodeRecovered", "ZoneRecovered", "GpuDeviceRecovered",
       "ApiRecovered");
@@ -425,6 +430,9 @@ public final class ClusterSimulation {
           if (sim.agents().containsKey(f.target())) {
             sim.failNode(f.target());
             failed.add(f.target());
+          } else {
+            sim.record(FAULT_SKIPPED, "Node/" + f.target(), "NodeFailure: the node no longer exists (deleted since"
+                + " the start, for example scaled down); nothing failed");
           }
         } else {
           for (Node n : sim.store().list(Node.class).items()) {

@@ -12,7 +12,9 @@ import java.util.Objects;
 /**
  * Schedules a scenario's GPU device faults ({@link GpuDeviceFaults}) and API slowness ({@link Simulation#apiLatency})
  * on the simulation's clock, with their recoveries, and puts them on the timeline: {@code GpuDeviceFailed} /
- * {@code GpuDeviceRecovered} on the node, {@code ApiSlow} / {@code ApiRecovered} on {@code API}. Stateless.
+ * {@code GpuDeviceRecovered} on the node, {@code ApiSlow} / {@code ApiRecovered} on {@code API}; a device fault whose
+ * node was deleted before its time records {@link ClusterSimulation#FAULT_SKIPPED} instead and has no recovery.
+ * Stateless.
  */
 final class FaultInjection {
   private FaultInjection() {}
@@ -22,14 +24,23 @@ final class FaultInjection {
     if (f.type() == FaultType.GpuDeviceFault) {
       List<List<GpuDevice>> listed = new ArrayList<>(); // the node's devices before the fault
       sim.clock().schedule(f.at(), () -> {
-        sim.store().get(Node.class, "", f.target()).ifPresent(n -> listed.add(n.status().gpus()));
+        Node node = sim.store().get(Node.class, "", f.target()).orElse(null);
+        if (node == null) {
+          sim.record(ClusterSimulation.FAULT_SKIPPED, "Node/" + f.target(), "GpuDeviceFault: the node no longer"
+              + " exists (deleted since the start, for example scaled down); nothing failed");
+          return;
+        }
+        listed.add(node.status().gpus());
         List<String> evicted = GpuDeviceFaults.fail(sim.store(), f.target(), f.devices(), sim.clock().now());
         sim.record("GpuDeviceFailed", "Node/" + f.target(), f.devices() + " nvidia.com/gpu device(s) unhealthy"
             + (evicted.isEmpty() ? "" : "; evicted " + String.join(", ", evicted)));
       });
       if (rec != null) {
         sim.clock().schedule(f.at().plus(rec), () -> {
-          GpuDeviceFaults.heal(sim.store(), f.target(), f.devices(), listed.isEmpty() ? List.of() : listed.get(0));
+          if (listed.isEmpty()) {
+            return; // the fault was skipped
+          }
+          GpuDeviceFaults.heal(sim.store(), f.target(), f.devices(), listed.get(0));
           sim.record("GpuDeviceRecovered", "Node/" + f.target(), f.devices() + " nvidia.com/gpu device(s) healthy");
         });
       }

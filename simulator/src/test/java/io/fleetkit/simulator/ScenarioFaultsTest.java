@@ -143,6 +143,43 @@ final class ScenarioFaultsTest {
   }
 
   @Test
+  void faultsOnANodeScaledDownBeforeTheirTime_recordedAsSkipped() {
+    // gpu-1 is empty and pooled: the cluster autoscaler deletes it after 10 minutes unneeded, before both faults
+    SimulationRun run = run(GPU_POOL + """
+        apiVersion: v1
+        kind: Node
+        metadata: {name: gpu-1, labels: {fleetkit.io/node-pool: gpu}}
+        status:
+          capacity: {cpu: "8", memory: 32Gi, pods: "110", nvidia.com/gpu: "2"}
+        ---
+        """ + SCENARIO + """
+        spec:
+          duration: 30m
+          sampleInterval: 1m
+          features: {%s}
+          faults:
+          - {at: 20m, nodeFailure: gpu-1, recoverAfter: 2m}
+          - {at: 25m, gpuDeviceFault: gpu-1, devices: 1, recoverAfter: 1m}
+        """.formatted(OFF));
+    TimelineEvent deleted = events(run, "NodeDeleted").get(0);
+    assertThat(deleted.object()).isEqualTo("Node/gpu-1");
+    assertThat(deleted.at()).isLessThan(Duration.ofMinutes(20));
+    assertThat(events(run, ClusterSimulation.FAULT_SKIPPED)).hasSize(2).satisfiesExactly(
+        e -> {
+          assertThat(e.at()).isEqualTo(Duration.ofMinutes(20));
+          assertThat(e.object()).isEqualTo("Node/gpu-1");
+          assertThat(e.message()).startsWith("NodeFailure: the node no longer exists");
+        },
+        e -> {
+          assertThat(e.at()).isEqualTo(Duration.ofMinutes(25));
+          assertThat(e.message()).startsWith("GpuDeviceFault: the node no longer exists");
+        });
+    assertThat(run.timeline()).extracting(TimelineEvent::kind)
+        .doesNotContain("NodeFailed", "NodeRecovered", "GpuDeviceFailed", "GpuDeviceRecovered");
+    assertThat(run.markers()).extracting(TimelineEvent::kind).doesNotContain(ClusterSimulation.FAULT_SKIPPED);
+  }
+
+  @Test
   void apiSlowness_delaysTheChainOfWritesThenRecovers() {
     String nodes = """
         apiVersion: v1
