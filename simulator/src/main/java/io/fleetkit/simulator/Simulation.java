@@ -188,7 +188,7 @@ public final class Simulation implements AutoCloseable {
     this.podFeed = store.watch(Pod.class, "0", e -> {
       NodeAgent a = agents.get(e.object().spec().nodeName());
       if (a != null) {
-        a.observe(e.object());
+        a.observe(e);
       }
     });
     // nodes that appear later (an autoscaler's) get a kubelet once Ready; deleted nodes lose theirs

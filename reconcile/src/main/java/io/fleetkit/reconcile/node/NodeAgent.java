@@ -11,6 +11,8 @@ import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.store.ListResult;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
+import io.fleetkit.api.store.WatchEvent;
+import io.fleetkit.api.store.WatchEventType;
 import io.fleetkit.api.time.TimerClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -113,23 +115,25 @@ public final class NodeAgent implements AutoCloseable {
       markDirty(p.metadata().key());
     }
     if (watchPods) {
-      watch = store.watch(Pod.class, list.resourceVersion(), e -> observe(e.object()));
+      watch = store.watch(Pod.class, list.resourceVersion(), this::observe);
     }
     markHeartbeatDue();
     scheduleHeartbeat();
   }
 
   /**
-   * Tells the agent that {@code pod} changed (or was deleted); pods of other nodes are ignored. The agent's own
-   * watch calls this; a caller that runs many agents may instead build them with {@code watchPods(false)} and feed
-   * them from one shared pod watch, which saves a watch per node on every pod write.
+   * Tells the agent of a pod watch event; pods of other nodes are ignored. The agent's own watch calls this; a caller
+   * that runs many agents may instead build them with {@code watchPods(false)} and feed them from one shared pod
+   * watch, which saves a watch per node on every pod write.
    */
-  public void observe(Pod pod) {
-    if (pod.status() == lastWritten && pod.spec() == lastWrittenSpec && pod.metadata().deletionTimestamp() == null
-        && clock.now().equals(lastWrittenAt)) {
+  public void observe(WatchEvent<Pod> event) {
+    Pod pod = event.object();
+    if (event.type() != WatchEventType.DELETED && pod.status() == lastWritten && pod.spec() == lastWrittenSpec
+        && pod.metadata().deletionTimestamp() == null && clock.now().equals(lastWrittenAt)) {
       // the pod as the agent's last status write left it (that status instance, the same spec, not being deleted),
       // at the instant of the write: a sync would find the runtime advanced to this instant with its timer set,
-      // compute that same status and write nothing (a sync reads the pod afresh anyway)
+      // compute that same status and write nothing (a sync reads the pod afresh anyway). A deletion at that instant
+      // carries the same status instance, but its sync forgets the pod's runtime, so it is never passed.
       return;
     }
     if (pod.spec().nodeName().equals(nodeName)) {
