@@ -91,7 +91,7 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     Entry(String key, T object) {
       this.key = key;
       this.object = object;
-      this.inAll = new Membership(all);
+      this.inAll = new Membership(all, this);
     }
 
     @Nullable Membership membership(Posting p) {
@@ -105,16 +105,21 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
   }
 
   /**
-   * A key's place in one posting: {@link #mark} is the posting's {@link Posting#batch} when the key was last put among
-   * its joined or replaced keys, so that an update in the same batch (they are the same while the mark is) skips the
-   * posting's maps. Written under the write lock.
+   * An entry's place in one posting: {@link #mark} is the posting's {@link Posting#batch} when the key was last put
+   * among its joined or replaced keys, so that an update in the same batch (they are the same while the mark is) skips
+   * the posting's maps; {@link #position} is where the key was last found in the posting's last list, a hint checked
+   * against that list's key there (the same key instance, or search again). Written under the write lock, but for
+   * the hint (under the posting's lock).
    */
   private final class Membership {
     final Posting posting;
+    final Entry entry;
     int mark = -1;
+    int position = -1;
 
-    Membership(Posting posting) {
+    Membership(Posting posting, Entry entry) {
       this.posting = posting;
+      this.entry = entry;
     }
   }
 
@@ -235,14 +240,15 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
    * keys are {@link PackedKeys}, so that finding the place of a changed key reads one array, not a key string per
    * probe.
    *
-   * <p>The joined and replaced keys map to their {@link Entry entries}, which hold the objects now: a key that is
-   * there already (its membership's mark is the current {@link #batch}) costs a later update nothing here.
+   * <p>The joined and replaced keys map to their {@link Membership memberships}, whose entries hold the objects now: a
+   * key that is there already (its membership's mark is the current {@link #batch}) costs a later update nothing here;
+   * a replaced key's place in the last list is looked up through its membership's hint before a search.
    */
   private final class Posting {
     private static final String[] NO_KEYS = new String[0];
     /** The most entries a new hash map or set holds before it grows its table (16 slots, load factor 0.75). */
     private static final int SMALL = 12;
-    private static final Comparator<Map.Entry<String, ? extends IndexedCache<?>.Entry>> JOINED_ORDER =
+    private static final Comparator<Map.Entry<String, ? extends IndexedCache<?>.Membership>> JOINED_ORDER =
         (a, b) -> compareKeys(a.getKey(), b.getKey());
 
     /** The index map this posting is the value {@link #value} of (removed from it when empty). */
@@ -254,15 +260,15 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     private @Nullable PackedKeys sorted = PackedKeys.EMPTY;
     /** The last list's objects, in the order of {@link #sorted}; never changed once made. */
     private ApiObject<?>[] objects = new ApiObject<?>[0];
-    /** Members not in {@link #sorted}, with their entries (only while it is not null). */
-    private Map<String, Entry> joined = new HashMap<>();
+    /** Members not in {@link #sorted}, with their memberships (only while it is not null). */
+    private Map<String, Membership> joined = new HashMap<>();
     /** Keys of {@link #sorted} no longer members (only while it is not null). */
     private Set<String> left = new HashSet<>();
     /**
      * Keys of {@link #sorted}, members, whose object is not the one in {@link #objects} (or may not be), with their
-     * entries (only while it is not null).
+     * memberships (only while it is not null).
      */
-    private Map<String, Entry> replaced = new HashMap<>();
+    private Map<String, Membership> replaced = new HashMap<>();
     /**
      * Counts the times {@link #joined} and {@link #replaced} were emptied: a membership marked with the count now is
      * in one of them.
@@ -304,8 +310,8 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     /**
      * {@code e}'s key joins, {@code m} its membership (under the write lock); false if it is a member already.
      */
-    boolean join(Entry e, Membership m) {
-      String key = e.key;
+    boolean join(Membership m) {
+      String key = m.entry.key;
       if (members != null && !members.add(key)) {
         return false;
       }
@@ -314,9 +320,9 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       if (sorted != null) {
         m.mark = batch;
         if (left.remove(key)) {
-          replaced.put(key, e); // back at its old place, as another object perhaps
+          replaced.put(key, m); // back at its old place, as another object perhaps
         } else {
-          joined.put(key, e);
+          joined.put(key, m);
           tooMany();
         }
       }
@@ -337,12 +343,12 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       return true;
     }
 
-    /** The object of {@code e}, a member ({@code m} its membership), was replaced (under the write lock). */
-    void replaced(Entry e, Membership m) {
+    /** The object of a member ({@code m} its membership) was replaced (under the write lock). */
+    void replaced(Membership m) {
       view = null;
       if (sorted != null && m.mark != batch) { // not joined nor replaced since the last list
         m.mark = batch;
-        replaced.put(e.key, e);
+        replaced.put(m.entry.key, m);
         tooMany();
       }
     }
@@ -398,14 +404,14 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       } else if (joined.isEmpty() && left.isEmpty()) {
         keys = old; // only objects replaced: the same keys
         objs = objects.clone();
-        for (Map.Entry<String, Entry> e : replaced.entrySet()) {
-          objs[at(old, e.getKey())] = e.getValue().object;
+        for (Membership m : replaced.values()) {
+          objs[at(old, m)] = m.entry.object;
         }
       } else {
         PackedKeys.Builder next = new PackedKeys.Builder(size(), old);
         objs = new ApiObject<?>[size()];
         @SuppressWarnings("unchecked")
-        Map.Entry<String, Entry>[] in = joined.entrySet().toArray(new Map.Entry[0]);
+        Map.Entry<String, Membership>[] in = joined.entrySet().toArray(new Map.Entry[0]);
         Arrays.sort(in, JOINED_ORDER);
         // the last list's objects with those of replaced keys put in and those of keys that left taken out (null),
         // their places found by binary search
@@ -415,8 +421,8 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
           for (String k : left) {
             kept[at(old, k)] = null;
           }
-          for (Map.Entry<String, Entry> e : replaced.entrySet()) {
-            kept[at(old, e.getKey())] = e.getValue().object;
+          for (Membership m : replaced.values()) {
+            kept[at(old, m)] = m.entry.object;
           }
         }
         int w = 0;
@@ -438,7 +444,9 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
           w = copyRun(old, kept, run, to, next, objs, w);
           if (j < in.length) {
             next.add(in[j].getKey());
-            objs[w++] = in[j].getValue().object;
+            Membership m = in[j].getValue();
+            m.position = w;
+            objs[w++] = m.entry.object;
           }
         }
         if (w != objs.length) {
@@ -465,6 +473,17 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       next.addRange(old, from, to);
       System.arraycopy(kept, from, objs, w, to - from);
       return w + to - from;
+    }
+
+    /** The position of {@code m}'s key in {@code keys}: its hint when that holds the key, else found (and kept). */
+    private int at(PackedKeys keys, Membership m) {
+      int p = m.position;
+      String key = m.entry.key;
+      if (p < 0 || p >= keys.size() || keys.key(p) != key) {
+        p = at(keys, key);
+        m.position = p;
+      }
+      return p;
     }
 
     private int at(PackedKeys keys, String key) {
@@ -612,16 +631,16 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
           byName.put(meta.namespace(), names);
         }
         names.put(meta.name(), e);
-        all.join(e, e.inAll);
+        all.join(e.inAll);
         index(e);
       } else {
         e.object = object;
         reindex(e, old, object);
-        all.replaced(e, e.inAll); // an updated object: its postings' lists hold the old one
+        all.replaced(e.inAll); // an updated object: its postings' lists hold the old one
         List<Membership> in = e.in;
         for (int i = 0; i < in.size(); i++) {
           Membership m = in.get(i);
-          m.posting.replaced(e, m);
+          m.posting.replaced(m);
         }
       }
       return old;
@@ -692,8 +711,8 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       p = new Posting(index, value, false);
       index.put(value, p);
     }
-    Membership m = new Membership(p);
-    if (p.join(e, m)) {
+    Membership m = new Membership(p, e);
+    if (p.join(m)) {
       e.in.add(m);
     }
   }
