@@ -308,7 +308,7 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     }
 
     /**
-     * {@code e}'s key joins, {@code m} its membership (under the write lock); false if it is a member already.
+     * {@code m}'s key joins (under the write lock); false if it is a member already.
      */
     boolean join(Membership m) {
       String key = m.entry.key;
@@ -366,7 +366,7 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
      * made anew, since clearing keeps its table and the next read's walk over a few changes would visit every slot.
      */
     private void forgetChanges() {
-      batch++;
+      batch = batch == Integer.MAX_VALUE ? 0 : batch + 1; // never -1, a new membership's mark
       if (joined.size() > SMALL) {
         joined = new HashMap<>();
       } else {
