@@ -237,7 +237,7 @@ public final class DefaultInformer<T extends ApiObject<T>> implements Informer<T
           }
         }
         case DELETED -> {
-          cache.remove(o.metadata().key());
+          cache.removeAt(o.metadata());
           fire(h -> h.onDelete(o, false), "delete", o);
         }
       }

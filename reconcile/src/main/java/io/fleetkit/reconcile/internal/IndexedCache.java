@@ -2,6 +2,7 @@ package io.fleetkit.reconcile.internal;
 
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.reconcile.Lister;
 import java.util.ArrayList;
@@ -38,12 +39,14 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
   public static final Comparator<String> KEY_ORDER = IndexedCache::compareKeys;
 
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-  private final Map<String, T> items = new HashMap<>();
+  /** The cached objects' entries by key. */
+  private final Map<String, Entry> items = new HashMap<>();
   /**
-   * The same objects by namespace, then name: {@link #get} looks up the strings it is given instead of building a
-   * {@code namespace/name} key (the controllers find each changed pod's owner this way, several times per event).
+   * The same entries by namespace, then name: {@link #get} looks up the strings it is given instead of building a
+   * {@code namespace/name} key (the controllers find each changed pod's owner this way, several times per event), and
+   * so does {@link #put} (an update replaces the object in its entry, which every map and posting shares).
    */
-  private final Map<String, Map<String, T>> byName = new HashMap<>();
+  private final Map<String, Map<String, Entry>> byName = new HashMap<>();
   /** Every cached key (in no index map: nothing removes it when empty). */
   private final Posting all = new Posting(new HashMap<>(), "", true);
   /** Index name → indexer; replaced whole (never changed in place) when {@link #addIndexer} adds one. */
@@ -55,8 +58,6 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
    * every event.
    */
   private final Set<String> active = ConcurrentHashMap.newKeySet();
-  /** The index postings each cached key is in: updates refresh them, removals leave them, without the indexers. */
-  private final Map<String, List<Posting>> memberships = new HashMap<>();
   /** The last answer of {@link #list(String, LabelSelector)} per (namespace, selector) and the posting it filtered. */
   private final Map<SelectorKey, Selected<T>> selected = new ConcurrentHashMap<>();
 
@@ -73,6 +74,54 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
   private static final int MAX_SELECTED = 4096;
   /** How many of its last joins and leaves a posting remembers, for {@link #indexMatchesSelection}. */
   private static final int RECENT = 16;
+
+  /**
+   * One cached object, with its key (the one string instance the maps and postings hold for it) and the index postings
+   * it is in: an update replaces {@link #object} and tells those postings, without the indexers or a lookup by key.
+   * Written under the write lock.
+   */
+  private final class Entry {
+    final String key;
+    T object;
+    /** Its membership of {@link #all}. */
+    final Membership inAll;
+    /** Its memberships of index postings (built indexes only). */
+    final List<Membership> in = new ArrayList<>(4);
+
+    Entry(String key, T object) {
+      this.key = key;
+      this.object = object;
+      this.inAll = new Membership(all, this);
+    }
+
+    @Nullable Membership membership(Posting p) {
+      for (int i = 0; i < in.size(); i++) {
+        if (in.get(i).posting == p) {
+          return in.get(i);
+        }
+      }
+      return null;
+    }
+  }
+
+  /**
+   * An entry's place in one posting: {@link #mark} is the posting's {@link Posting#batch} when the key was last put
+   * among its joined or replaced keys, so that an update in the same batch (they are the same while the mark is) skips
+   * the posting's maps; {@link #position} is where the key was last found in the posting's last list, a hint checked
+   * against that list's key there (the same key instance, or search again). Written under the write lock, but for
+   * the hint (under the posting's lock).
+   */
+  private final class Membership {
+    final Posting posting;
+    final Entry entry;
+    int mark = -1;
+    int position = -1;
+
+    Membership(Posting posting, Entry entry) {
+      this.posting = posting;
+      this.entry = entry;
+    }
+  }
 
   private record SelectorKey(String namespace, LabelSelector selector) {}
 
@@ -190,12 +239,16 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
    * changed since, the last list is dropped and the next read sorts and looks up the members afresh. The last list's
    * keys are {@link PackedKeys}, so that finding the place of a changed key reads one array, not a key string per
    * probe.
+   *
+   * <p>The joined and replaced keys map to their {@link Membership memberships}, whose entries hold the objects now: a
+   * key that is there already (its membership's mark is the current {@link #batch}) costs a later update nothing here;
+   * a replaced key's place in the last list is looked up through its membership's hint before a search.
    */
   private final class Posting {
     private static final String[] NO_KEYS = new String[0];
     /** The most entries a new hash map or set holds before it grows its table (16 slots, load factor 0.75). */
     private static final int SMALL = 12;
-    private static final Comparator<Map.Entry<String, ApiObject<?>>> JOINED_ORDER =
+    private static final Comparator<Map.Entry<String, ? extends IndexedCache<?>.Membership>> JOINED_ORDER =
         (a, b) -> compareKeys(a.getKey(), b.getKey());
 
     /** The index map this posting is the value {@link #value} of (removed from it when empty). */
@@ -207,15 +260,20 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     private @Nullable PackedKeys sorted = PackedKeys.EMPTY;
     /** The last list's objects, in the order of {@link #sorted}; never changed once made. */
     private ApiObject<?>[] objects = new ApiObject<?>[0];
-    /** Members not in {@link #sorted}, with their objects (only while it is not null). */
-    private Map<String, ApiObject<?>> joined = new HashMap<>();
+    /** Members not in {@link #sorted}, with their memberships (only while it is not null). */
+    private Map<String, Membership> joined = new HashMap<>();
     /** Keys of {@link #sorted} no longer members (only while it is not null). */
     private Set<String> left = new HashSet<>();
     /**
-     * Keys of {@link #sorted}, members, whose object is not the one in {@link #objects}, with their objects now (only
-     * while it is not null).
+     * Keys of {@link #sorted}, members, whose object is not the one in {@link #objects} (or may not be), with their
+     * memberships (only while it is not null).
      */
-    private Map<String, ApiObject<?>> replaced = new HashMap<>();
+    private Map<String, Membership> replaced = new HashMap<>();
+    /**
+     * Counts the times {@link #joined} and {@link #replaced} were emptied: a membership marked with the count now is
+     * in one of them.
+     */
+    private int batch;
     /** The last list, or null when a key joined, left or got another object since. */
     private @Nullable List<T> view;
     /** How many times a key joined or left: the members are the same while it is. */
@@ -250,19 +308,21 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     }
 
     /**
-     * {@code key} joins with its object {@code object} (under the write lock); false if it is a member already.
+     * {@code m}'s key joins (under the write lock); false if it is a member already.
      */
-    boolean join(String key, ApiObject<?> object) {
+    boolean join(Membership m) {
+      String key = m.entry.key;
       if (members != null && !members.add(key)) {
         return false;
       }
       recent[(int) (changes++ % RECENT)] = key;
       view = null;
       if (sorted != null) {
+        m.mark = batch;
         if (left.remove(key)) {
-          replaced.put(key, object); // back at its old place, as another object perhaps
+          replaced.put(key, m); // back at its old place, as another object perhaps
         } else {
-          joined.put(key, object);
+          joined.put(key, m);
           tooMany();
         }
       }
@@ -283,11 +343,12 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       return true;
     }
 
-    /** The object at {@code key}, a member, was replaced by {@code object} (under the write lock). */
-    void replaced(String key, ApiObject<?> object) {
+    /** The object of a member ({@code m} its membership) was replaced (under the write lock). */
+    void replaced(Membership m) {
       view = null;
-      if (sorted != null && joined.replace(key, object) == null) {
-        replaced.put(key, object);
+      if (sorted != null && m.mark != batch) { // not joined nor replaced since the last list
+        m.mark = batch;
+        replaced.put(m.entry.key, m);
         tooMany();
       }
     }
@@ -305,6 +366,7 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
      * made anew, since clearing keeps its table and the next read's walk over a few changes would visit every slot.
      */
     private void forgetChanges() {
+      batch = batch == Integer.MAX_VALUE ? 0 : batch + 1; // never -1, a new membership's mark
       if (joined.size() > SMALL) {
         joined = new HashMap<>();
       } else {
@@ -336,20 +398,20 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
         Arrays.sort(all, KEY_ORDER);
         objs = new ApiObject<?>[all.length];
         for (int i = 0; i < all.length; i++) {
-          objs[i] = items.get(all[i]);
+          objs[i] = items.get(all[i]).object;
         }
         keys = PackedKeys.of(all);
       } else if (joined.isEmpty() && left.isEmpty()) {
         keys = old; // only objects replaced: the same keys
         objs = objects.clone();
-        for (Map.Entry<String, ApiObject<?>> e : replaced.entrySet()) {
-          objs[at(old, e.getKey())] = e.getValue();
+        for (Membership m : replaced.values()) {
+          objs[at(old, m)] = m.entry.object;
         }
       } else {
         PackedKeys.Builder next = new PackedKeys.Builder(size(), old);
         objs = new ApiObject<?>[size()];
         @SuppressWarnings("unchecked")
-        Map.Entry<String, ApiObject<?>>[] in = joined.entrySet().toArray(new Map.Entry[0]);
+        Map.Entry<String, Membership>[] in = joined.entrySet().toArray(new Map.Entry[0]);
         Arrays.sort(in, JOINED_ORDER);
         // the last list's objects with those of replaced keys put in and those of keys that left taken out (null),
         // their places found by binary search
@@ -359,8 +421,8 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
           for (String k : left) {
             kept[at(old, k)] = null;
           }
-          for (Map.Entry<String, ApiObject<?>> e : replaced.entrySet()) {
-            kept[at(old, e.getKey())] = e.getValue();
+          for (Membership m : replaced.values()) {
+            kept[at(old, m)] = m.entry.object;
           }
         }
         int w = 0;
@@ -382,7 +444,9 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
           w = copyRun(old, kept, run, to, next, objs, w);
           if (j < in.length) {
             next.add(in[j].getKey());
-            objs[w++] = in[j].getValue();
+            Membership m = in[j].getValue();
+            m.position = w;
+            objs[w++] = m.entry.object;
           }
         }
         if (w != objs.length) {
@@ -409,6 +473,17 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       next.addRange(old, from, to);
       System.arraycopy(kept, from, objs, w, to - from);
       return w + to - from;
+    }
+
+    /** The position of {@code m}'s key in {@code keys}: its hint when that holds the key, else found (and kept). */
+    private int at(PackedKeys keys, Membership m) {
+      int p = m.position;
+      String key = m.entry.key;
+      if (p < 0 || p >= keys.size() || keys.key(p) != key) {
+        p = at(keys, key);
+        m.position = p;
+      }
+      return p;
     }
 
     private int at(PackedKeys keys, String key) {
@@ -537,27 +612,35 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
 
   /** Stores {@code object}; returns the previous one at its key. */
   public @Nullable T put(T object) {
-    String key = object.metadata().key();
+    ObjectMeta meta = object.metadata();
     lock.writeLock().lock();
     try {
-      T old = items.put(key, object);
-      byName.computeIfAbsent(object.metadata().namespace(), k -> new HashMap<>()).put(object.metadata().name(), object);
-      if (!oddLabelKeys && (old == null || old.metadata().labels() != object.metadata().labels())
-          && hasOddLabelKey(object)) {
+      Map<String, Entry> names = byName.get(meta.namespace());
+      Entry e = names == null ? null : names.get(meta.name());
+      T old = e == null ? null : e.object;
+      if (!oddLabelKeys && (old == null || old.metadata().labels() != meta.labels()) && hasOddLabelKey(object)) {
         oddLabelKeys = true;
         matchingIndex.clear();
       }
-      if (old == null) {
-        all.join(key, object);
-        index(key, object);
+      if (e == null) {
+        String key = meta.key();
+        e = new Entry(key, object);
+        items.put(key, e);
+        if (names == null) {
+          names = new HashMap<>();
+          byName.put(meta.namespace(), names);
+        }
+        names.put(meta.name(), e);
+        all.join(e.inAll);
+        index(e);
       } else {
-        reindex(key, old, object);
-        all.replaced(key, object); // an updated object: its postings' lists hold the old one
-        List<Posting> in = memberships.get(key);
-        if (in != null) {
-          for (int i = 0; i < in.size(); i++) {
-            in.get(i).replaced(key, object);
-          }
+        e.object = object;
+        reindex(e, old, object);
+        all.replaced(e.inAll); // an updated object: its postings' lists hold the old one
+        List<Membership> in = e.in;
+        for (int i = 0; i < in.size(); i++) {
+          Membership m = in.get(i);
+          m.posting.replaced(m);
         }
       }
       return old;
@@ -570,74 +653,88 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
   public @Nullable T remove(String key) {
     lock.writeLock().lock();
     try {
-      T old = items.remove(key);
-      if (old != null) {
-        Map<String, T> inNamespace = byName.get(old.metadata().namespace());
-        if (inNamespace != null && inNamespace.remove(old.metadata().name()) != null && inNamespace.isEmpty()) {
-          byName.remove(old.metadata().namespace());
-        }
-        all.leave(key);
-        List<Posting> in = memberships.remove(key);
-        if (in != null) {
-          for (Posting p : in) {
-            p.leave(key);
-            if (p.size() == 0) {
-              p.index.remove(p.value);
-              p.dropped = true;
-            }
-          }
-        }
-      }
-      return old;
+      Entry e = items.get(key);
+      return e == null ? null : remove(e);
     } finally {
       lock.writeLock().unlock();
     }
   }
 
-  private void index(String key, T object) {
+  /** Removes the object at {@code object}'s key (whichever version is cached); returns it. */
+  public @Nullable T removeAt(ObjectMeta meta) {
+    lock.writeLock().lock();
+    try {
+      Map<String, Entry> names = byName.get(meta.namespace());
+      Entry e = names == null ? null : names.get(meta.name());
+      return e == null ? null : remove(e);
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  private T remove(Entry e) {
+    String key = e.key;
+    T old = e.object;
+    items.remove(key);
+    Map<String, Entry> inNamespace = byName.get(old.metadata().namespace());
+    if (inNamespace != null && inNamespace.remove(old.metadata().name()) != null && inNamespace.isEmpty()) {
+      byName.remove(old.metadata().namespace());
+    }
+    all.leave(key);
+    for (Membership m : e.in) {
+      Posting p = m.posting;
+      p.leave(key);
+      if (p.size() == 0) {
+        p.index.remove(p.value);
+        p.dropped = true;
+      }
+    }
+    e.in.clear();
+    return old;
+  }
+
+  private void index(Entry e) {
     indexers.forEach((name, fn) -> {
       if (!active.contains(name)) {
         return;
       }
       Map<String, Posting> index = indices.get(name);
-      for (String value : fn.apply(object)) {
-        join(key, object, index, value);
+      for (String value : fn.apply(e.object)) {
+        join(e, index, value);
       }
     });
   }
 
-  private void join(String key, T object, Map<String, Posting> index, String value) {
+  private void join(Entry e, Map<String, Posting> index, String value) {
     Posting p = index.get(value);
     if (p == null) {
       p = new Posting(index, value, false);
       index.put(value, p);
     }
-    if (p.join(key, object)) {
-      memberships.computeIfAbsent(key, k -> new ArrayList<>(4)).add(p);
+    Membership m = new Membership(p, e);
+    if (p.join(m)) {
+      e.in.add(m);
     }
   }
 
-  private void leave(String key, Map<String, Posting> index, String value) {
+  private void leave(Entry e, Map<String, Posting> index, String value) {
     Posting p = index.get(value);
-    if (p == null || !p.leave(key)) {
+    if (p == null || !p.leave(e.key)) {
       return;
     }
     if (p.size() == 0) {
       index.remove(value);
       p.dropped = true;
     }
-    List<Posting> in = memberships.get(key);
-    if (in != null) {
-      in.remove(p);
-      if (in.isEmpty()) {
-        memberships.remove(key);
-      }
+    Membership m = e.membership(p);
+    if (m != null) {
+      e.in.remove(m);
     }
   }
 
   /** Moves {@code key} between index values, touching only the indexes whose values changed (status updates
    * usually change none). */
-  private void reindex(String key, T old, T object) {
+  private void reindex(Entry e, T old, T object) {
     indexers.forEach((name, fn) -> {
       if (!active.contains(name) || unchanged(fn, old, object)) {
         return;
@@ -649,10 +746,10 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       }
       Map<String, Posting> index = indices.get(name);
       for (String value : before) {
-        leave(key, index, value);
+        leave(e, index, value);
       }
       for (String value : after) {
-        join(key, object, index, value);
+        join(e, index, value);
       }
     });
   }
@@ -687,9 +784,9 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
       }
       Function<? super T, ? extends Collection<String>> fn = indexers.get(name);
       Map<String, Posting> index = indices.get(name);
-      for (Map.Entry<String, T> e : items.entrySet()) {
-        for (String value : fn.apply(e.getValue())) {
-          join(e.getKey(), e.getValue(), index, value);
+      for (Entry e : items.values()) {
+        for (String value : fn.apply(e.object)) {
+          join(e, index, value);
         }
       }
       active.add(name);
@@ -713,8 +810,9 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
   public Optional<T> get(String namespace, String name) {
     lock.readLock().lock();
     try {
-      Map<String, T> inNamespace = byName.get(namespace);
-      return Optional.ofNullable(inNamespace == null ? null : inNamespace.get(name));
+      Map<String, Entry> inNamespace = byName.get(namespace);
+      Entry e = inNamespace == null ? null : inNamespace.get(name);
+      return e == null ? Optional.empty() : Optional.of(e.object);
     } finally {
       lock.readLock().unlock();
     }
@@ -848,7 +946,7 @@ public final class IndexedCache<T extends ApiObject<T>> implements Lister<T> {
     @SuppressWarnings("unchecked")
     T[] out = (T[]) new ApiObject<?>[sortedKeys.length];
     for (int i = 0; i < out.length; i++) {
-      out[i] = items.get(sortedKeys[i]);
+      out[i] = items.get(sortedKeys[i]).object;
     }
     return Collections.unmodifiableList(Arrays.asList(out));
   }
