@@ -503,29 +503,17 @@ public final class ClusterAutoscaler implements AutoCloseable {
    * {@linkplain ScaleDownInputs#sameAs the same} as the last one's reuses its evaluation.
    */
   private ScaleDownEvaluation evaluate(ScaleDownInputs in) {
-    // three phases, each its own method: a phase's loop runs long in a method called rarely, so the JIT compiles it
-    // on stack replacement, and such a compilation covers the rest of its method (one per phase, not the whole)
     SimulatedCluster sim = scaleDownSimulation(in);
+    List<Node> readyNodes = in.nodes();
     boolean noBudgets = in.pdbs().isEmpty();
     Map<String, String> unremovable = new TreeMap<>();
     Drainability drain = Drainability.withBudgets(in.pdbs());
-    slotFacts.pools(in.pools());
-    int[] candidates = new int[sim.slots()];
-    int count = candidateSlots(sim, in.nodes(), candidates);
-    int[] order = new int[count];
-    int eligible = eligibleInOrder(sim, in, candidates, count, noBudgets, drain, unremovable, order);
-    return drainSimulations(sim, in, order, eligible, noBudgets, drain, unremovable);
-  }
-
-  /**
-   * The slots of the candidates among {@code readyNodes} (those of a pool), written to {@code candidates} in slot
-   * order, or in name order if the simulation's slots are not; their number.
-   */
-  private int candidateSlots(SimulatedCluster sim, List<Node> readyNodes, int[] candidates) {
     // the simulation's nodes, in slot order, are the ready nodes not being deleted, in list order; a node object
     // whose candidacy facts a slot holds is that slot's node (a slot holds one node name for its lifetime, and the
     // object is immutable), so an unchanged node is matched to its slot without reading it
+    slotFacts.pools(in.pools());
     int slots = sim.slots();
+    int[] candidates = new int[slots];
     int count = 0;
     int slot = 0;
     for (Node n : readyNodes) {
@@ -562,17 +550,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
         candidates[k] = byName[k];
       }
     }
-    return count;
-  }
-
-  /**
-   * The eligible ones of the {@code count} {@code candidates}, written to {@code order} in upstream's order; their
-   * number. The others are added to {@code unremovable} with their reasons.
-   */
-  private int eligibleInOrder(SimulatedCluster sim, ScaleDownInputs in, int[] candidates, int count,
-      boolean noBudgets, Drainability drain, Map<String, String> unremovable, int[] order) {
     // eligibility on the cluster as it is, before any simulated removal (upstream eligibility.FilterOutUnremovable),
     // sorted as upstream's scale-down candidates sorting: empty nodes first, then those unneeded last loop
+    int[] order = new int[count];
     int empties = 0;
     int[] previous = new int[count];
     int previousCount = 0;
@@ -614,15 +594,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     }
     System.arraycopy(previous, 0, order, empties, previousCount);
     System.arraycopy(rest, 0, order, empties + previousCount, restCount);
-    return empties + previousCount + restCount;
-  }
-
-  /**
-   * The drain simulations of the {@code eligible} nodes in {@code order}, and what scale-down makes of them: those
-   * found unremovable are added to {@code unremovable}.
-   */
-  private ScaleDownEvaluation drainSimulations(SimulatedCluster sim, ScaleDownInputs in, int[] order, int eligible,
-      boolean noBudgets, Drainability drain, Map<String, String> unremovable) {
+    int eligible = empties + previousCount + restCount;
     // the drain simulations, until the limit (upstream categorizeNodes); the round-robin search runs over the nodes
     // as loaded, by slot (a removed node's slot is passed over)
     int[] cursor = {0};
