@@ -5,7 +5,6 @@ import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.NodeInfos;
 import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.resource.ResourceList;
-import io.fleetkit.api.resource.ResourceNames;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -83,60 +82,6 @@ final class CacheNode {
     nonZeroCpu -= removed.nonZeroMilliCpu();
     nonZeroMem -= removed.nonZeroMemory();
     return true;
-  }
-
-  /**
-   * Replaces {@code before}, one of this node's pods, by {@code now} (the same key) when {@code now} counts here as
-   * {@code before} does: the same requests, non-zero requests and (anti-)affinity, with no extended resources (whose
-   * quantities a subtraction and an addition might write another way). The pod moves to the end of the lists it is in,
-   * as a removal and an add would move it; the sums are not touched, as they would come back to what they are (the
-   * standard amounts are non-negative: subtracting one that was added and adding it again is exact, saturated or
-   * not). Returns false, having changed nothing, when {@code now} does not count the same.
-   */
-  boolean replacePod(PodInfo before, PodInfo now) {
-    boolean affinity = hasAffinity(before);
-    boolean anti = hasRequiredAntiAffinity(before);
-    ResourceList r = before.requests();
-    if (!r.equals(now.requests()) || !standardOnly(r) || before.nonZeroMilliCpu() != now.nonZeroMilliCpu()
-        || before.nonZeroMemory() != now.nonZeroMemory() || affinity != hasAffinity(now)
-        || anti != hasRequiredAntiAffinity(now)) {
-      return false;
-    }
-    String key = before.key();
-    if (pods.remove(key) == null) {
-      return false;
-    }
-    pods.add(now);
-    if (affinity) {
-      withAffinity.remove(key);
-      withAffinity.add(now);
-    }
-    if (anti) {
-      withAnti.remove(key);
-      withAnti.add(now);
-    }
-    return true;
-  }
-
-  private static boolean hasAffinity(PodInfo p) {
-    return p instanceof EnginePodInfo e ? e.hasAffinity() : NodeInfos.hasAffinity(p.pod());
-  }
-
-  private static boolean hasRequiredAntiAffinity(PodInfo p) {
-    return p instanceof EnginePodInfo e ? e.hasRequiredAntiAffinity() : NodeInfos.hasRequiredAntiAffinity(p.pod());
-  }
-
-  /** Whether {@code r} holds only the standard resources (cpu, memory, ephemeral storage, pods). */
-  private static boolean standardOnly(ResourceList r) {
-    int n = r.size();
-    if (n == 0) {
-      return true;
-    }
-    int standard = (r.has(ResourceNames.CPU) ? 1 : 0) + (r.has(ResourceNames.MEMORY) ? 1 : 0);
-    if (standard == n) {
-      return true;
-    }
-    return standard + (r.has(ResourceNames.EPHEMERAL_STORAGE) ? 1 : 0) + (r.has(ResourceNames.PODS) ? 1 : 0) == n;
   }
 
   boolean hasAffinityPods() {

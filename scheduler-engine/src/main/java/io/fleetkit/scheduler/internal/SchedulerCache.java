@@ -158,27 +158,12 @@ public final class SchedulerCache {
 
   /**
    * Adds a pod observed bound to {@code info.pod().spec().nodeName()}. If the scheduler had assumed it, this confirms
-   * it (moving it if it was bound elsewhere); if it is known already, it is replaced. A replacement on the same node
-   * that counts there as the old one did (a status write; a confirmation) leaves the node's sums as they are: it
-   * ends as a removal and an add would leave the node (the pod last in its lists, the generations advanced as much),
-   * without subtracting and adding the same requests again.
+   * it (moving it if it was bound elsewhere); if it is known already, it is replaced.
    */
   public void addOrUpdateBoundPod(PodInfo info) {
     String key = info.key();
     String nodeName = info.pod().spec().nodeName();
     PodState s = pods.get(key);
-    if (s != null && s.nodeName.equals(nodeName)) {
-      CacheNode n = nodes.get(nodeName);
-      if (n != null && n.node != null && n.replacePod(s.info, info)) { // a status write: the node's sums stay
-        unassume(s, key);
-        s.info = info;
-        s.assumed = false;
-        s.bindingFinished = false;
-        generation++; // as the removal's touch would have
-        touch(n);
-        return;
-      }
-    }
     if (s != null) {
       removeFromNode(s);
       unassume(s, key);
