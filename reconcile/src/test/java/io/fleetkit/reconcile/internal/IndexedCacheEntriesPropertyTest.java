@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.meta.OwnerReference;
-import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.reconcile.Lister;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -30,15 +29,6 @@ final class IndexedCacheEntriesPropertyTest {
       .thenComparing(p -> p.metadata().name());
   private static final String[] NAMESPACES = {"", "a", "b"};
 
-  private static Pod pod(String ns, String name, String app, String ownerUid, int version) {
-    Pod.Builder b = Pod.builder().namespace(ns).name(name).label("app", app)
-        .annotation("version", String.valueOf(version)).container("c", "img", ResourceList.ofCpuMemory(100, 0));
-    if (!ownerUid.isEmpty()) {
-      b.ownerReference(new OwnerReference("apps/v1", "ReplicaSet", "rs-" + ownerUid, ownerUid, true, true));
-    }
-    return b.build();
-  }
-
   @Property(tries = 100)
   void writesThroughEntries_readAsTheObjects(@ForAll @IntRange(min = 1, max = 200) int steps, @ForAll long seed) {
     Random r = new Random(seed);
@@ -58,14 +48,14 @@ final class IndexedCacheEntriesPropertyTest {
         if (op < 2 && held != null) {
           assertThat(c.remove(key)).isSameAs(all.remove(key));
         } else if (op < 4) { // by namespace and name, from another version of the object (or of none)
-          Pod other = pod(ns, name, "x", "", ++version);
+          Pod other = IndexedCacheIncrementalOrderPropertyTest.pod(ns, name, "x", "", ++version);
           assertThat(c.removeAt(other.metadata())).isSameAs(all.remove(key));
         } else if (op < 8 && held != null) { // a status-like write
           OwnerReference ref = held.metadata().controllerRef();
-          Pod p = pod(ns, name, held.metadata().labels().get("app"), ref == null ? "" : ref.uid(), ++version);
+          Pod p = IndexedCacheIncrementalOrderPropertyTest.pod(ns, name, held.metadata().labels().get("app"), ref == null ? "" : ref.uid(), ++version);
           assertThat(c.put(p)).isSameAs(all.put(key, p));
         } else { // a create, or a move to another label and owner
-          Pod p = pod(ns, name, "a" + r.nextInt(3), r.nextInt(3) == 0 ? "" : "u" + r.nextInt(2), ++version);
+          Pod p = IndexedCacheIncrementalOrderPropertyTest.pod(ns, name, "a" + r.nextInt(3), r.nextInt(3) == 0 ? "" : "u" + r.nextInt(2), ++version);
           assertThat(c.put(p)).isSameAs(all.put(key, p));
         }
       }

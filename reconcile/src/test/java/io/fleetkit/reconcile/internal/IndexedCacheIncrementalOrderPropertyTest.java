@@ -31,7 +31,8 @@ final class IndexedCacheIncrementalOrderPropertyTest {
       .thenComparing(p -> p.metadata().name());
   private static final String[] NAMESPACES = {"", "a", "a-b", "a0", "b"};
 
-  private static Pod pod(String ns, String name, String app, String ownerUid, int version) {
+  /** A pod of namespace {@code ns} labelled {@code app}, owned by ReplicaSet {@code ownerUid} unless empty. */
+  static Pod pod(String ns, String name, String app, String ownerUid, int version) {
     Pod.Builder b = Pod.builder().namespace(ns).name(name).label("app", app)
         .annotation("version", String.valueOf(version)).container("c", "img", ResourceList.ofCpuMemory(100, 0));
     if (!ownerUid.isEmpty()) {
