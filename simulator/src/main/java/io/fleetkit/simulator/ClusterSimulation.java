@@ -87,8 +87,8 @@ public final class ClusterSimulation {
   /** The marker kinds that are faults (the others are recoveries and scaling decisions). */
   static final Set<String> FAULT_KINDS = Set.of("NodeFailed", "ZoneFailed", "GpuDeviceFailed", "ApiSlow");
   /**
-   * The timeline kind of a scheduled fault that found nothing to act on (a NodeFailure whose node was deleted before
-   * its time): recorded so that a fault never vanishes unseen; not a marker.
+   * The timeline kind of a scheduled fault that found nothing to act on (a NodeFailure or GpuDeviceFault whose node
+   * was deleted before its time): recorded so that a fault never vanishes unseen; not a marker.
    */
   public static final String FAULT_SKIPPED = "FaultSkipped";
   /** The marker kinds that end a fault. */
