@@ -43,7 +43,8 @@ final class RecentTermsPropertiesTest {
     List<PodAffinityTerm> pool = new ArrayList<>();
     for (int i = 0; i < PodTerms.RecentTerms.SIZE + 8; i++) {
       LabelSelector sel = selector(in("color", COLORS[r.nextInt(COLORS.length)]));
-      pool.add(switch (r.nextInt(4)) {
+      // the first term can be shared (no matchLabelKeys): step 1 repeats step 0 with it, so sharing is always tried
+      pool.add(i == 0 ? term(sel, r.nextBoolean() ? HOST : ZONE) : switch (r.nextInt(4)) {
         case 0 -> term(sel, r.nextBoolean() ? HOST : ZONE);
         case 1 -> Fixtures.term(sel, HOST, List.of(NAMESPACES[r.nextInt(NAMESPACES.length)]), null);
         case 2 -> Fixtures.term(sel, ZONE, List.of(), r.nextBoolean() ? LabelSelector.EVERYTHING
@@ -54,11 +55,17 @@ final class RecentTermsPropertiesTest {
     PodTerms.RecentTerms recent = new PodTerms.RecentTerms();
     List<AffinityTerm> returned = new ArrayList<>();
     int shared = 0;
+    PodAffinityTerm source = pool.get(0);
+    String namespace = NAMESPACES[0];
+    int weight = 0;
     for (int step = 0; step < 120; step++) {
-      PodAffinityTerm source = pool.get(r.nextInt(r.nextBoolean() ? 4 : pool.size()));
-      Pod owner = makePod().name("p" + step).namespace(NAMESPACES[r.nextInt(NAMESPACES.length)])
+      if (step != 1) { // step 1: step 0's term, namespace and weight for another owner
+        source = step == 0 ? pool.get(0) : pool.get(r.nextInt(r.nextBoolean() ? 4 : pool.size()));
+        namespace = NAMESPACES[r.nextInt(NAMESPACES.length)];
+        weight = r.nextInt(3) * 5;
+      }
+      Pod owner = makePod().name("p" + step).namespace(namespace)
           .label("app", "app" + r.nextInt(2)).label("tier", "t" + r.nextInt(2)).obj();
-      int weight = r.nextInt(3) * 5;
       AffinityTerm got = recent.compile(owner, source, weight, "requiredAntiAffinityTerms", 0, new ArrayList<>());
       AffinityTerm fresh = PodTerms.compileTerm(owner, source, weight, "requiredAntiAffinityTerms[0]",
           new ArrayList<>());
