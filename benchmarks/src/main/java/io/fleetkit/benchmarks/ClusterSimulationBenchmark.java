@@ -44,9 +44,11 @@ import java.util.Map;
  *     io.fleetkit.benchmarks.ClusterSimulationBenchmark [nodes=1000] [deployments=100] [replicas=100] [hours=24] \
  *     [features=all|none|hpa|ca] [runs=1]</pre>
  *
- * <p>{@code runs} above 1 runs the same day again in the same JVM and prints each run: the first run is a cold JVM's
- * (most of its hot code still interpreted or compiled without C2's optimizations), the later ones a warmed-up JVM's,
- * as a program that runs many scenarios sees. {@link ClusterSimulationDayBenchmark} measures the same day with JMH.
+ * <p>Before the measured runs it runs a 20-node hour, which loads the classes and lets C1 compile much of the code, so
+ * the first measured run is a nearly cold JVM's (most of its hot code still interpreted or compiled without C2's
+ * optimizations); a JVM that runs nothing before the day takes longer ({@link ClusterSimulationDayBenchmark} with
+ * {@code -wi 0 -i 1} measures that). {@code runs} above 1 runs the same day again in the same JVM and prints each run:
+ * the later ones are a warmed-up JVM's, as a program that runs many scenarios sees.
  */
 public final class ClusterSimulationBenchmark {
   private ClusterSimulationBenchmark() {}
