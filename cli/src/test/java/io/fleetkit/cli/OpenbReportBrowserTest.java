@@ -1,18 +1,15 @@
 package io.fleetkit.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.fleetkit.scheduler.plugins.gpu.GpuPolicy;
+import io.fleetkit.simulator.HeadlessChromium;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,18 +24,13 @@ import picocli.CommandLine;
  * when it is set and the browser cannot run.
  */
 final class OpenbReportBrowserTest {
-  private static final int TIMEOUT_SECONDS = 120;
   private static final Path OUT = Path.of("target", "report-browser");
-  private static String chromium;
+  private static HeadlessChromium chromium;
   private static Path page;
-
-  private record Browser(int exit, String stdout, String stderr) {}
 
   @BeforeAll
   static void renderTheReport() throws IOException {
-    chromium = System.getProperty("fleetkit.chromium", "");
-    assumeTrue(!chromium.isBlank(), "-Dfleetkit.chromium not set (scripts/chromium.sh env)");
-    assertThat(Path.of(chromium)).as("-Dfleetkit.chromium=%s", chromium).isExecutable();
+    chromium = HeadlessChromium.fromSystemProperty();
     Files.createDirectories(OUT);
     page = OUT.resolve("openb.html").toAbsolutePath();
     StringWriter err = new StringWriter();
@@ -49,31 +41,11 @@ final class OpenbReportBrowserTest {
         .isZero();
   }
 
-  private static Browser chromium(String... args) throws IOException, InterruptedException {
-    Path profile = Files.createTempDirectory("chromium-profile");
-    List<String> cmd = new ArrayList<>(List.of(chromium, "--headless", "--no-sandbox", "--disable-gpu",
-        "--disable-dev-shm-usage", "--no-first-run", "--enable-logging=stderr", "--v=0",
-        "--user-data-dir=" + profile.toAbsolutePath()));
-    cmd.addAll(List.of(args));
-    Path stdout = Files.createTempFile("chromium", ".out");
-    Path stderr = Files.createTempFile("chromium", ".err");
-    Process p = new ProcessBuilder(cmd).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
-    if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError("chromium did not finish within " + TIMEOUT_SECONDS + " s: " + cmd);
-    }
-    return new Browser(p.exitValue(), Files.readString(stdout), Files.readString(stderr));
-  }
-
-  private static List<String> consoleLines(String log) {
-    return log.lines().filter(l -> l.contains(":CONSOLE")).toList();
-  }
-
   @Test
   void report_noConsoleMessageEveryPolicyAndTheBoundDrawn() throws Exception {
-    Browser b = chromium("--dump-dom", page.toUri().toString());
+    HeadlessChromium.Run b = chromium.run("--dump-dom", page.toUri().toString());
     assertThat(b.exit()).as(b.stderr()).isZero();
-    assertThat(consoleLines(b.stderr())).as("console messages").isEmpty();
+    assertThat(b.consoleLines()).as("console messages").isEmpty();
     String dom = b.stdout();
     assertThat(dom).contains("<svg class=\"chart\"");
     for (GpuPolicy policy : GpuPolicy.values()) {
@@ -91,10 +63,10 @@ final class OpenbReportBrowserTest {
   void report_screenshotSaved() throws Exception {
     Path shot = OUT.resolve("openb.png").toAbsolutePath();
     Files.deleteIfExists(shot);
-    Browser b = chromium("--hide-scrollbars", "--window-size=1280,1400", "--screenshot=" + shot,
+    HeadlessChromium.Run b = chromium.run("--hide-scrollbars", "--window-size=1280,1400", "--screenshot=" + shot,
         page.toUri().toString());
     assertThat(b.exit()).as(b.stderr()).isZero();
-    assertThat(consoleLines(b.stderr())).isEmpty();
+    assertThat(b.consoleLines()).isEmpty();
     byte[] png = Files.readAllBytes(shot);
     assertThat(png.length).isGreaterThan(20_000);
     assertThat(new String(png, 1, 3, StandardCharsets.US_ASCII)).isEqualTo("PNG");

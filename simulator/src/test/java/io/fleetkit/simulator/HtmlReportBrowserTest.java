@@ -1,7 +1,6 @@
 package io.fleetkit.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.fleetkit.adapter.kubernetes.yaml.KubernetesYaml;
 import io.fleetkit.api.meta.ApiObject;
@@ -21,7 +20,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,21 +37,16 @@ import org.junit.jupiter.params.provider.ValueSource;
  * the URL. Skipped when the property is unset; fails when it is set and the browser cannot run.
  */
 final class HtmlReportBrowserTest {
-  private static final int TIMEOUT_SECONDS = 120;
   private static final Path OUT = Path.of("target", "report-browser");
-  private static String chromium;
+  private static HeadlessChromium chromium;
   /** Per page: its file and the charts it must show, in order. */
   private static final Map<String, Page> PAGES = new LinkedHashMap<>();
 
   private record Page(Path file, List<String> charts, int samples) {}
 
-  private record Browser(int exit, String stdout, String stderr) {}
-
   @BeforeAll
   static void renderTheExamples() throws IOException {
-    chromium = System.getProperty("fleetkit.chromium", "");
-    assumeTrue(!chromium.isBlank(), "-Dfleetkit.chromium not set (scripts/chromium.sh env)");
-    assertThat(Path.of(chromium)).as("-Dfleetkit.chromium=%s", chromium).isExecutable();
+    chromium = HeadlessChromium.fromSystemProperty();
     Files.createDirectories(OUT);
     List<ApiObject<?>> cluster = Examples.clusterObjects();
     page("cluster", ClusterSimulation.builder().objects(cluster).podEvents(false).build().run(), null);
@@ -87,33 +80,14 @@ final class HtmlReportBrowserTest {
     PAGES.put(name, new Page(file, charts, run.sampleTimes().size()));
   }
 
-  private static Browser chromium(Path profile, String... args) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of(chromium, "--headless", "--no-sandbox", "--disable-gpu",
-        "--disable-dev-shm-usage", "--no-first-run", "--enable-logging=stderr", "--v=0",
-        "--user-data-dir=" + profile.toAbsolutePath()));
-    cmd.addAll(List.of(args));
-    Path stdout = Files.createTempFile("chromium", ".out");
-    Path stderr = Files.createTempFile("chromium", ".err");
-    Process p = new ProcessBuilder(cmd).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
-    if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError("chromium did not finish within " + TIMEOUT_SECONDS + " s: " + cmd);
-    }
-    return new Browser(p.exitValue(), Files.readString(stdout), Files.readString(stderr));
-  }
-
-  private static List<String> consoleLines(String log) {
-    return log.lines().filter(l -> l.contains(":CONSOLE")).toList();
-  }
-
   @Test
   void consoleDetection_seesAnErrorOnAControlPage() throws Exception {
     Path control = OUT.resolve("control.html").toAbsolutePath();
     Files.writeString(control, "<!DOCTYPE html><html><body><script>console.error('control error');"
         + "undefinedFunction();</script></body></html>");
-    Browser b = chromium(Files.createTempDirectory("chromium-profile"), "--dump-dom", control.toUri().toString());
+    HeadlessChromium.Run b = chromium.run("--dump-dom", control.toUri().toString());
     assertThat(b.exit()).as(b.stderr()).isZero();
-    assertThat(consoleLines(b.stderr())).as("console lines of the control page in:%n%s", b.stderr())
+    assertThat(b.consoleLines()).as("console lines of the control page in:%n%s", b.stderr())
         .anyMatch(l -> l.contains("control error")).anyMatch(l -> l.contains("undefinedFunction"));
   }
 
@@ -122,9 +96,9 @@ final class HtmlReportBrowserTest {
   void report_noConsoleMessage_everyChartWithData_screenshotSaved(String name) throws Exception {
     Page page = PAGES.get(name);
     String hash = name.equals("cluster") ? "#filter=Zone%2F" : "";
-    Browser b = chromium(Files.createTempDirectory("chromium-profile"), "--dump-dom", page.file().toUri() + hash);
+    HeadlessChromium.Run b = chromium.run("--dump-dom", page.file().toUri() + hash);
     assertThat(b.exit()).as(b.stderr()).isZero();
-    assertThat(consoleLines(b.stderr())).as("console messages of %s", name).isEmpty();
+    assertThat(b.consoleLines()).as("console messages of %s", name).isEmpty();
     String dom = b.stdout();
     Matcher figures = Pattern.compile("<figure class=\"chart\" data-chart=\"([^\"]+)\">(.*?)</figure>",
         Pattern.DOTALL).matcher(dom);
@@ -159,10 +133,10 @@ final class HtmlReportBrowserTest {
     }
     Path shot = OUT.resolve(name + ".png").toAbsolutePath();
     Files.deleteIfExists(shot);
-    Browser s = chromium(Files.createTempDirectory("chromium-profile"), "--hide-scrollbars",
+    HeadlessChromium.Run s = chromium.run("--hide-scrollbars",
         "--window-size=1280,4000", "--screenshot=" + shot, page.file().toUri().toString());
     assertThat(s.exit()).as(s.stderr()).isZero();
-    assertThat(consoleLines(s.stderr())).isEmpty();
+    assertThat(s.consoleLines()).isEmpty();
     byte[] png = Files.readAllBytes(shot);
     assertThat(png.length).isGreaterThan(20_000);
     assertThat(new String(png, 1, 3, StandardCharsets.US_ASCII)).isEqualTo("PNG");
