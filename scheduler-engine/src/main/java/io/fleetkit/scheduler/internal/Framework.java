@@ -963,11 +963,15 @@ public final class Framework implements FrameworkHandle {
     long[][] bufs = scoreBufs;
     PluginTimings timer = timed(state);
     long offset = 0;
-    if (timer == null && skipUniformScores) {
+    if (skipUniformScores) {
       // plugins that give every node the same normalised score: their weighted score is added to every total in a
       // pass made anyway (the first one that writes the totals), instead of a Score, a NormalizeScore and a weighing
+      // (in a sampled cycle too: the answers are timed together, see PluginTimings.observeUniform)
       int u = markUniform(ts, skip, state, pod, table);
       if (u > 0) {
+        if (timer != null) {
+          timer.observeUniform(uniformOrSkipped, skip, scoreNormalizes, u, k, state);
+        }
         skip = uniformOrSkipped;
         offset = uniformOffset;
         active -= u;

@@ -22,7 +22,9 @@ import org.jspecify.annotations.Nullable;
  * Filter, per status returned). Where a search runs node by node, the nodes at evaluation positions 0,
  * {@link #NODE_STRIDE}, 2·{@link #NODE_STRIDE}, ... are timed one by one. The Score plugins whose weighted sum Score
  * keeps across cycles ({@link CachedScoreSum}) run as one pass in every cycle, marked or not; a marked cycle times that
- * pass and observes an equal share of it for each of them ({@link #observeKeptSum}). Filter calls that preemption
+ * pass and observes an equal share of it for each of them ({@link #observeKeptSum}). Likewise the Score plugins whose
+ * normalised score is the same on every node answer once for all nodes in every cycle, and a marked cycle times those
+ * answers together ({@link #observeUniform}). Filter calls that preemption
  * makes through the framework handle, and PreFilter extensions, are not timed.
  *
  * <p>Observations made on the thread that holds the engine lock (every once-per-cycle point but PreBind and Bind,
@@ -183,6 +185,33 @@ final class PluginTimings {
     for (int j = 0; j < members.length; j++) {
       if (members[j]) {
         observe(Point.SCORE, j, Status.Code.SUCCESS, share);
+      }
+    }
+  }
+
+  /**
+   * A marked cycle found {@code count} Score plugins whose normalised score is the same on every node
+   * ({@link TableScore#uniformScore}; marked in {@code uniformOrSkipped} and not in {@code skip}), from the Score
+   * point's start ({@code state}'s {@link ArrayCycleState#clockMark}) to now, for {@code k} nodes: such a plugin's
+   * answer is its Score and its NormalizeScore for every node, and its weighted score is added to the totals in a pass
+   * made anyway. For each of them the answers' mean per node and plugin, an equal share, is observed once at Score,
+   * and 0 s at NormalizeScore when it has one (nothing was normalised), both with {@code Success}: the series and
+   * counts a plugin-by-plugin cycle gives them. The same answers are used in every cycle, marked or not. Only on the
+   * thread holding the engine lock.
+   */
+  void observeUniform(boolean[] uniformOrSkipped, boolean @Nullable [] skip, boolean[] normalizes, int count, int k,
+      ArrayCycleState state) {
+    long now = System.nanoTime();
+    long start = state.clockMark;
+    state.clockMark = now;
+    long share = start == SchedulerInstruments.NOTHING_RAN || count == 0 || k == 0 ? 0
+        : (now - start) / ((long) count * k);
+    for (int j = 0; j < uniformOrSkipped.length; j++) {
+      if (uniformOrSkipped[j] && (skip == null || !skip[j])) {
+        observe(Point.SCORE, j, Status.Code.SUCCESS, share);
+        if (normalizes[j]) {
+          observe(Point.NORMALIZE_SCORE, j, Status.Code.SUCCESS, 0);
+        }
       }
     }
   }

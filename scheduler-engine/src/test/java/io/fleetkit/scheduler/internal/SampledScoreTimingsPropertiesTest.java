@@ -32,18 +32,20 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * A sampled cycle scores the plugins whose weighted sum is kept ({@link CachedScoreSum}) through the kept sum, as an
- * unsampled one does, and times them together ({@link PluginTimings#observeKeptSum}): every plugin-duration
- * observation must still reach the series the plugin-by-plugin path gives it, as often. Two frameworks of the same
- * profile run the same random sampled cycles, one with kept sums and one scoring every plugin on its own
- * ({@link Framework#cacheScoreSums}); their {@code scheduler_plugin_execution_duration_seconds} series (plugin,
+ * A sampled cycle scores the plugins whose weighted sum is kept ({@link CachedScoreSum}) through the kept sum, and the
+ * plugins whose normalised score is the same on every node through that one answer, as an unsampled one does, and
+ * times each group together ({@link PluginTimings#observeKeptSum}, {@link PluginTimings#observeUniform}): every
+ * plugin-duration observation must still reach the series the plugin-by-plugin path gives it, as often. Two
+ * frameworks of the same profile run the same random sampled cycles, one with both short cuts and one scoring every
+ * plugin on its own ({@link Framework#cacheScoreSums}, {@link Framework#skipUniformScores}); their {@code scheduler_plugin_execution_duration_seconds} series (plugin,
  * extension point, status) and the number of observations in each must be equal after every cycle, every duration
  * non-negative, and the totals equal.
  */
 final class SampledScoreTimingsPropertiesTest {
   @Property(tries = 150)
   void sampledScore_keptSum_reachesTheSeriesOfThePluginByPluginPath(@ForAll long seed,
-      @ForAll @IntRange(min = 1, max = 25) int nodeCount, @ForAll @IntRange(min = 1, max = 5) int shapes) {
+      @ForAll @IntRange(min = 1, max = 25) int nodeCount, @ForAll @IntRange(min = 1, max = 5) int shapes,
+      @ForAll boolean tainted) {
     Random random = new Random(seed);
     List<Pod> podShapes = new ArrayList<>();
     for (int s = 0; s < shapes; s++) {
@@ -56,17 +58,18 @@ final class SampledScoreTimingsPropertiesTest {
     Framework summed = framework();
     Framework plain = framework();
     plain.cacheScoreSums(false);
+    plain.skipUniformScores(false);
     summed.recordPluginDurations(summedMetrics, summedBuffer);
     plain.recordPluginDurations(plainMetrics, plainBuffer);
     ScoredViews nodes = new ScoredViews();
     for (int i = 0; i < nodeCount; i++) {
-      nodes.set(i, randomView("n" + i, random));
+      nodes.set(i, randomView("n" + i, random, tainted));
     }
     NodeTable table = nodes.table;
     for (int cycle = 0; cycle < 30; cycle++) {
       if (random.nextInt(3) == 0) {
         int i = random.nextInt(nodes.size());
-        nodes.set(i, randomView("n" + i, random));
+        nodes.set(i, randomView("n" + i, random, tainted));
       }
       PodInfo pod = EnginePodInfo.of(podShapes.get(random.nextInt(podShapes.size())));
       ScoredViews.Feasible f = nodes.pick(random);
@@ -89,6 +92,16 @@ final class SampledScoreTimingsPropertiesTest {
     // NodeResourcesFit (no NormalizeScore, always keyed here) is scored through the kept sum in every cycle
     assertThat(summedMetrics.observed.get(List.of(family, NodeResourcesFitPlugin.NAME, "Score", "Success")))
         .hasSize(30);
+    // TaintToleration answered for all nodes at once whenever no examined node had a PreferNoSchedule taint
+    assertThat(summedMetrics.observed.get(List.of(family, TaintTolerationPlugin.NAME, "Score", "Success")))
+        .hasSize(30);
+    assertThat(summedMetrics.observed.get(List.of(family, TaintTolerationPlugin.NAME, "ScoreExtensionNormalize",
+        "Success"))).hasSize(30);
+    if (!tainted) {
+      // no node has a PreferNoSchedule taint: every cycle took the answer for all nodes, which normalises nothing
+      assertThat(summedMetrics.observed.get(List.of(family, TaintTolerationPlugin.NAME, "ScoreExtensionNormalize",
+          "Success"))).containsOnly(0L);
+    }
   }
 
   /** PreScore and Score of a cycle that times its plugins, starting at the Score point's start as the scheduler's. */
@@ -112,11 +125,11 @@ final class SampledScoreTimingsPropertiesTest {
         new ClusterObjects());
   }
 
-  private static NodeInfo randomView(String name, Random random) {
+  private static NodeInfo randomView(String name, Random random, boolean tainted) {
     ResourceList a = ResourceList.builder().put("cpu", Quantity.ofMilli(random.nextInt(4) * 2000L))
         .put("memory", (random.nextInt(4) * 2048L) + "Mi").put("pods", Quantity.of(10)).build();
     Node.Builder b = Node.builder().name(name).capacity(a).allocatable(a);
-    if (random.nextInt(4) == 0) {
+    if (tainted && random.nextInt(4) == 0) {
       b.taint(new Taint("t", "", TaintEffect.PreferNoSchedule, null));
     }
     List<PodInfo> pods = new ArrayList<>();
