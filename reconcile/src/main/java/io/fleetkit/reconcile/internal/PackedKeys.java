@@ -40,6 +40,16 @@ final class PackedKeys {
     return keys[i];
   }
 
+  /** How many bytes the keys' packed characters take (0 when not packed). */
+  int packedLength() {
+    return chars == null || ends.length == 0 ? 0 : ends[ends.length - 1];
+  }
+
+  /** The length of the array that holds the packed characters, room to spare included (for tests). */
+  int packedCapacity() {
+    return chars == null ? 0 : chars.length;
+  }
+
   /** The keys, in order (the array itself: do not change it). */
   String[] keys() {
     return keys;
@@ -100,11 +110,15 @@ final class PackedKeys {
     private int count;
     private int used;
 
-    /** @param from the order most keys come from (sizes the packed array), or null */
+    /**
+     * @param from the order most keys come from, or null: the packed array starts at the length of its packed
+     *     characters plus room for a few new keys (not at its array's length, which would grow by that room with every
+     *     order built from the last one)
+     */
     Builder(int size, @Nullable PackedKeys from) {
       keys = new String[size];
       ends = new int[size];
-      chars = new byte[from != null && from.chars != null ? from.chars.length + 32 * 4 : size * 32];
+      chars = new byte[from != null && from.chars != null ? from.packedLength() + 32 * 4 : size * 32];
     }
 
     /** Adds key {@code i} of {@code old}, its packed characters copied. */

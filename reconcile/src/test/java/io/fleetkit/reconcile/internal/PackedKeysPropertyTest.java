@@ -131,6 +131,46 @@ final class PackedKeysPropertyTest {
     }
   }
 
+  /**
+   * An order rebuilt from the last one again and again (one key leaving and one joining each time, as an informer's
+   * posting whose members churn) keeps its packed array within reach of its characters: sized from the old array's
+   * length instead of its characters, it grew by the spare room with every rebuild, without bound.
+   */
+  @Property(tries = 50)
+  void rebuiltManyTimes_packedArrayStaysNearItsCharacters(@ForAll("keyLists") List<String> start,
+      @ForAll @IntRange(min = 200, max = 2000) int rebuilds, @ForAll long seed) {
+    java.util.Random random = new java.util.Random(seed);
+    TreeSet<String> current = new TreeSet<>(IndexedCache.KEY_ORDER);
+    for (String k : start) {
+      if (!k.contains("\u0100")) {
+        current.add(k);
+      }
+    }
+    PackedKeys packed = PackedKeys.of(current.toArray(new String[0]));
+    for (int r = 0; r < rebuilds; r++) {
+      if (!current.isEmpty() && random.nextBoolean()) {
+        current.remove(current.toArray(new String[0])[random.nextInt(current.size())]);
+      }
+      current.add("ns/pod-" + r);
+      String[] old = packed.keys();
+      PackedKeys.Builder b = new PackedKeys.Builder(current.size(), packed);
+      for (String k : current) {
+        int at = Arrays.binarySearch(old, k, IndexedCache.KEY_ORDER);
+        if (at >= 0) {
+          b.addFrom(packed, at);
+        } else {
+          b.add(k);
+        }
+      }
+      packed = b.build();
+      assertThat(packed.keys()).containsExactly(current.toArray(new String[0]));
+    }
+    int length = packed.packedLength();
+    assertThat(length).isPositive();
+    assertThat(packed.packedCapacity()).as("capacity after %d rebuilds of %d bytes of keys", rebuilds, length)
+        .isLessThanOrEqualTo(2 * length + 32 * 4);
+  }
+
   @Provide
   Arbitrary<List<String>> keyLists() {
     return keys().list().ofMaxSize(40);
