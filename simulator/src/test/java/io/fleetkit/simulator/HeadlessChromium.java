@@ -74,18 +74,22 @@ public final class HeadlessChromium {
     }
   }
 
-  /** Deletes {@code dir} and everything under it; what cannot be deleted (a file still held open) is left. */
-  static void deleteTree(Path dir) throws IOException {
+  /**
+   * Deletes {@code dir} and everything under it, as far as it can: what cannot be deleted (a file a browser helper
+   * still holds) is left to the system's temporary-file clean-up. Never throws, so a clean-up problem cannot replace
+   * the run's own outcome or failure.
+   */
+  static void deleteTree(Path dir) {
     try (Stream<Path> all = Files.walk(dir)) {
       all.sorted(Comparator.reverseOrder()).forEach(p -> {
         try {
           Files.deleteIfExists(p);
         } catch (IOException e) {
-          // a directory a child of which could not go; the temporary directory is the system's to clean then
+          // left behind; see above
         }
       });
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
+    } catch (IOException | UncheckedIOException e) {
+      // the tree changed or vanished while it was walked; see above
     }
   }
 }
