@@ -36,19 +36,39 @@ public final class PrometheusMeasurementProvider implements MeasurementProvider 
   /** The query timeout when the metric sets none. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
-  private final HttpClient http;
+  /** The client given, or the one made at the first query; null until then. */
+  private volatile @Nullable HttpClient http;
 
   /** Created on first use, so that a classpath without a matching jackson-annotations only fails when queried. */
   private static final class Json {
     static final JsonMapper MAPPER = JsonMapper.builder().build();
   }
 
+  /**
+   * A provider with a client of its own (HTTP/1.1), made at its first query: a client starts a selector thread, and
+   * a JVM that exits while such a thread waits in native code waits about 0.3 s for it, so a program that never
+   * queries Prometheus (a simulation without Prometheus metrics) should not have one.
+   */
   public PrometheusMeasurementProvider() {
-    this(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build());
+    this.http = null;
   }
 
   public PrometheusMeasurementProvider(HttpClient http) {
     this.http = Objects.requireNonNull(http, "http");
+  }
+
+  private HttpClient http() {
+    HttpClient h = http;
+    if (h == null) {
+      synchronized (this) {
+        h = http;
+        if (h == null) {
+          h = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+          http = h;
+        }
+      }
+    }
+    return h;
   }
 
   @Override
@@ -65,7 +85,7 @@ public final class PrometheusMeasurementProvider implements MeasurementProvider 
     Duration timeout = p.timeout() != null ? p.timeout() : DEFAULT_TIMEOUT;
     String body;
     try {
-      HttpResponse<String> resp = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(timeout).GET().build(),
+      HttpResponse<String> resp = http().send(HttpRequest.newBuilder(URI.create(url)).timeout(timeout).GET().build(),
           HttpResponse.BodyHandlers.ofString());
       body = resp.body();
       if (resp.statusCode() / 100 != 2 && !body.contains("\"status\"")) {

@@ -65,6 +65,39 @@ final class PrometheusMeasurementProviderTest {
     return new PrometheusMeasurementProvider().run(run, m, NOW);
   }
 
+  /** The live threads that HTTP clients started (a selector each, and workers), by identity. */
+  private static java.util.Set<Thread> httpClientThreads() {
+    java.util.Set<Thread> out = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getName().startsWith("HttpClient-")) {
+        out.add(t);
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void aProviderMakesItsClientAtTheFirstQuery_soOneNeverQueriedStartsNoThread() {
+    java.util.Set<Thread> before = httpClientThreads();
+    PrometheusMeasurementProvider provider = new PrometheusMeasurementProvider();
+    java.util.Set<Thread> made = httpClientThreads();
+    made.removeAll(before);
+    assertThat(made).as("threads started by a provider that was never queried").isEmpty();
+
+    answer.set("{\"status\":\"success\",\"data\":{\"resultType\":\"scalar\",\"result\":[1700000000,\"1\"]}}");
+    Metric m = Metric.of("up", new MetricProvider.Prometheus(address, "up", Duration.ofSeconds(2)))
+        .withConditions("result == 1", "");
+    AnalysisRun run = new AnalysisRun(ObjectMeta.of("default", "run"), new AnalysisRunSpec(List.of(m), List.of(),
+        false), AnalysisRunStatus.EMPTY);
+    assertThat(provider.run(run, m, NOW).phase()).isEqualTo(AnalysisPhase.Successful);
+    assertThat(provider.run(run, m, NOW).phase()).as("the second query, on the same client").isEqualTo(
+        AnalysisPhase.Successful);
+    java.util.Set<Thread> afterQueries = httpClientThreads();
+    afterQueries.removeAll(before);
+    assertThat(afterQueries).as("the client made at the first query, one for both queries")
+        .filteredOn(t -> t.getName().endsWith("-SelectorManager")).hasSize(1);
+  }
+
   @Test
   void scalar_isANumber_andTheQueryCarriesTime() {
     answer.set("{\"status\":\"success\",\"data\":{\"resultType\":\"scalar\",\"result\":[1700000000,\"0.97\"]}}");
