@@ -12,9 +12,12 @@ import picocli.CommandLine;
 final class CliHarness {
   private CliHarness() {}
 
-  /** Runs {@code fleetkit args...} in this JVM with its output into {@code out} and {@code err}; the exit code. */
+  /**
+   * Runs {@code fleetkit args...} in this JVM, as {@link FleetKitCli#main} builds it for them, with its output into
+   * {@code out} and {@code err}; the exit code.
+   */
   static int run(StringWriter out, StringWriter err, String... args) {
-    CommandLine cli = new CommandLine(new FleetKitCli());
+    CommandLine cli = FleetKitCli.commandLine(args);
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(err, true));
     return cli.execute(args);

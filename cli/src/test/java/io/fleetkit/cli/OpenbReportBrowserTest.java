@@ -34,7 +34,7 @@ final class OpenbReportBrowserTest {
     Files.createDirectories(OUT);
     page = OUT.resolve("openb.html").toAbsolutePath();
     StringWriter err = new StringWriter();
-    CommandLine cli = new CommandLine(new FleetKitCli());
+    CommandLine cli = FleetKitCli.commandLine();
     cli.setOut(new PrintWriter(new StringWriter(), true));
     cli.setErr(new PrintWriter(err, true));
     assertThat(cli.execute("trace", "openb", "--policy", "FGD", "--report", page.toString())).as(err.toString())

@@ -77,7 +77,7 @@ final class SecretValuesInLogsTest {
   }
 
   private static int run(StringWriter out, StringWriter err, String... args) {
-    CommandLine cli = new CommandLine(new FleetKitCli());
+    CommandLine cli = FleetKitCli.commandLine();
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(err, true));
     return cli.execute(args);

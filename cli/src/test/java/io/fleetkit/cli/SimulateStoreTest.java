@@ -22,7 +22,7 @@ final class SimulateStoreTest {
   private int run(String... args) {
     out.getBuffer().setLength(0);
     err.getBuffer().setLength(0);
-    CommandLine cli = new CommandLine(new FleetKitCli());
+    CommandLine cli = FleetKitCli.commandLine();
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(err, true));
     return cli.execute(args);
