@@ -7,8 +7,10 @@ import io.fleetkit.api.labels.Validation;
 import io.fleetkit.api.meta.IntOrPercent;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.Quantity;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -73,8 +75,14 @@ public final class Violations {
     if (found == null) {
       found = new ArrayList<>(4);
     }
-    found.add(new Violation(object(), field, rule, value == null ? null : String.valueOf(value)));
+    found.add(new Violation(object(), field, rule, value == null ? null
+        : value instanceof Duration d ? durationText(d) : String.valueOf(value)));
     return this;
+  }
+
+  /** {@code d} as manifests write durations: {@code 30h}, {@code 1h30m}, {@code 0.5s}, {@code 0s}. */
+  public static String durationText(Duration d) {
+    return d.toString().substring(2).toLowerCase(Locale.ROOT);
   }
 
   /** Records violations found by another check (their object, usually empty, is replaced by this one's). */

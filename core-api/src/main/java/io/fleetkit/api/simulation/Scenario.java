@@ -225,6 +225,9 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
         nonNegative(v, p + ".diurnal.peakAt", lp.at());
         if (lp.period().compareTo(Duration.ofMinutes(1)) < 0) {
           v.add(p + ".diurnal.period", "must be at least 1m", lp.period());
+        } else if (lp.at().compareTo(lp.period()) >= 0) {
+          // the curve repeats every period, so a later peak would be read as the same time of the period
+          v.add(p + ".diurnal.peakAt", "must be less than the period " + Violations.durationText(lp.period()), lp.at());
         }
       }
       case Csv -> {
