@@ -13,6 +13,8 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -20,11 +22,17 @@ import java.util.TreeSet;
 /**
  * Sets up a {@link QueueScheduler} the way Kueue's preemption tests do (admitted workloads with a given flavor per
  * resource) and runs the {@link Preemptor} on a given assignment.
+ *
+ * <p>Every {@code targets} call also makes the two checks Kueue's {@code TestPreemption} makes besides the expected
+ * set: the search leaves all queue and cohort usage as it found it (upstream compares the snapshot before and after
+ * {@code GetTargets}), and no workload is targeted twice (upstream compares the number of issued preemptions with the
+ * size of the expected set).
  */
 final class KueueHarness {
   static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
 
   final QueueScheduler scheduler;
+  private final List<String> queueNames = new ArrayList<>();
 
   KueueHarness(List<String> flavors, List<ClusterQueue> queues, boolean fairSharing) {
     List<ResourceFlavor> fl = new ArrayList<>();
@@ -34,6 +42,7 @@ final class KueueHarness {
     List<LocalQueue> lqs = new ArrayList<>();
     for (ClusterQueue q : queues) {
       lqs.add(LocalQueue.of("default", q.name(), q.name()));
+      queueNames.add(q.name());
     }
     scheduler = new QueueScheduler(Clock.fixed(NOW, ZoneOffset.UTC), fl, queues, lqs, fairSharing,
         List.of(FairSharingStrategy.LESS_THAN_OR_EQUAL_TO_FINAL_SHARE, FairSharingStrategy.LESS_THAN_INITIAL_SHARE));
@@ -107,9 +116,36 @@ final class KueueHarness {
       }
     }
     Assignment a = new Assignment(Assignment.PREEMPT, false, podSets, frs, vals, need, "");
+    Map<String, long[]> before = usageSnapshot();
+    List<Target> targets = scheduler.preemptor().targets(incoming, q, a);
+    Map<String, long[]> after = usageSnapshot();
     TreeSet<String> out = new TreeSet<>();
-    for (Target t : scheduler.preemptor().targets(incoming, q, a)) {
+    TreeSet<String> victims = new TreeSet<>();
+    for (Target t : targets) {
       out.add(t.victim().workload().name() + ":" + t.reason().kueueName());
+      victims.add(t.victim().key());
+    }
+    for (Map.Entry<String, long[]> e : before.entrySet()) {
+      if (!Arrays.equals(e.getValue(), after.get(e.getKey()))) {
+        throw new AssertionError("the preemptor changed the usage of " + e.getKey() + ": "
+            + Arrays.toString(e.getValue()) + " -> " + Arrays.toString(after.get(e.getKey())));
+      }
+    }
+    if (victims.size() != targets.size()) {
+      throw new AssertionError("a workload is targeted more than once: " + targets);
+    }
+    return out;
+  }
+
+  /** The usage of every ClusterQueue and every cohort, keyed {@code cq/<name>} and {@code cohort/<name>}. */
+  private Map<String, long[]> usageSnapshot() {
+    Map<String, long[]> out = new LinkedHashMap<>();
+    for (String name : queueNames) {
+      CqState cq = scheduler.queue(name);
+      out.put("cq/" + name, cq.usage.clone());
+      if (cq.cohort != null) {
+        out.put("cohort/" + cq.cohort.name, cq.cohort.usage.clone());
+      }
     }
     return out;
   }
