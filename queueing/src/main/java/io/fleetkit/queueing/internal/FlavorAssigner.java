@@ -5,6 +5,7 @@ import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.queueing.FlavorFungibility;
 import io.fleetkit.queueing.PodSet;
 import io.fleetkit.queueing.PodSetAssignment;
+import io.fleetkit.queueing.ResourceFlavor;
 import io.fleetkit.queueing.ResourceGroup;
 import io.fleetkit.queueing.Workload;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Kueue's flavor assigner ({@code pkg/scheduler/flavorassigner}): for every pod set and resource group, tries the
@@ -36,11 +38,18 @@ public final class FlavorAssigner {
   }
 
   private final FlavorResources index;
+  private final Map<String, ResourceFlavor> resourceFlavors;
   private final boolean fairSharing;
   private final PreemptionOracle oracle;
 
-  public FlavorAssigner(FlavorResources index, boolean fairSharing, PreemptionOracle oracle) {
+  /**
+   * @param flavors the ResourceFlavors by name: a flavor whose taints the pod set does not tolerate, or whose node
+   *     labels its node constraints do not match, is passed over ({@link FlavorConstraints})
+   */
+  public FlavorAssigner(FlavorResources index, Map<String, ResourceFlavor> flavors, boolean fairSharing,
+      PreemptionOracle oracle) {
     this.index = index;
+    this.resourceFlavors = Map.copyOf(flavors);
     this.fairSharing = fairSharing;
     this.oracle = oracle;
   }
@@ -99,6 +108,16 @@ public final class FlavorAssigner {
         int chosen = -1;
         int best = -1;
         for (int f = 0; f < flavorCount; f++) {
+          ResourceFlavor flavor = resourceFlavors.get(group.flavors().get(f).name());
+          String mismatch = flavor == null ? null : FlavorConstraints.mismatch(flavor, ps);
+          if (mismatch != null) {
+            psReasons.add(mismatch); // NoFit for this flavor: the next one is tried
+            repOf[f] = Assignment.NO_FIT;
+            if (best < 0) {
+              best = f;
+            }
+            continue;
+          }
           int rep = Assignment.FIT;
           boolean borrow = false;
           int[] modes = new int[pos.length];

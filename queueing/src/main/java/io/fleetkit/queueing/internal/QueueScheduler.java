@@ -118,7 +118,7 @@ public final class QueueScheduler {
       }
     }
     this.preemptor = new Preemptor(index, fairSharing, strategies);
-    this.assigner = new FlavorAssigner(index, fairSharing, preemptor::preemptionPossible);
+    this.assigner = new FlavorAssigner(index, flavors, fairSharing, preemptor::preemptionPossible);
   }
 
   public @Nullable ResourceFlavor resourceFlavor(String name) {

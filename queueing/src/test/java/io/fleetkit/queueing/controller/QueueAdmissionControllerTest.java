@@ -183,20 +183,39 @@ final class QueueAdmissionControllerTest {
     assertThat(running(get("low"))).isTrue();
   }
 
+  /** A Job whose template's nodeSelector is {@code selector}, created suspended in queue {@code lq}. */
+  private void createWithNodeSelector(String name, Map<String, String> selector) {
+    Job j = job(name, "lq", 1, "1", 0, true, 10);
+    PodSpec spec = j.spec().template().spec().toBuilder().nodeSelector(selector).build();
+    store.create(j.withSpec(new io.fleetkit.api.batch.JobSpec(
+        j.spec().parallelism(), j.spec().completions(), j.spec().completionMode(), j.spec().backoffLimit(), null,
+        null, true, null, new PodTemplateSpec(j.spec().template().metadata(), spec))));
+  }
+
   @Test
   void admission_keepsTheUsersNodeSelectorKeys() {
     start("4");
-    Job j = job("mine", "lq", 1, "1", 0, true, 10);
-    PodSpec spec = j.spec().template().spec().toBuilder().nodeSelector(Map.of("pool", "mine", "zone", "a")).build();
-    store.create(j.withSpec(j.spec().withSuspend(true)).withSpec(new io.fleetkit.api.batch.JobSpec(
-        j.spec().parallelism(), j.spec().completions(), j.spec().completionMode(), j.spec().backoffLimit(), null,
-        null, true, null, new PodTemplateSpec(j.spec().template().metadata(), spec))));
+    createWithNodeSelector("mine", Map.of("pool", "batch", "zone", "a"));
     ctl.runUntilIdle();
 
     Job mine = get("mine");
     assertThat(running(mine)).isTrue();
-    assertThat(mine.spec().template().spec().nodeSelector()).isEqualTo(Map.of("pool", "mine", "zone", "a"));
+    assertThat(mine.spec().template().spec().nodeSelector()).isEqualTo(Map.of("pool", "batch", "zone", "a"));
     assertThat(mine.metadata().annotations()).doesNotContainKey(QueueLabels.INJECTED_NODE_SELECTOR);
+  }
+
+  @Test
+  void nodeSelectorThatNoFlavorMatches_staysPendingSayingWhy() {
+    start("4");
+    createWithNodeSelector("elsewhere", Map.of("pool", "mine"));
+    ctl.runUntilIdle();
+
+    Job j = get("elsewhere");
+    assertThat(j.spec().suspend()).isTrue();
+    assertThat(j.spec().template().spec().nodeSelector()).isEqualTo(Map.of("pool", "mine"));
+    assertThat(quotaReserved(j).status()).isEqualTo(ConditionStatus.False);
+    assertThat(quotaReserved(j).reason()).isEqualTo(QueueLabels.REASON_PENDING);
+    assertThat(quotaReserved(j).message()).contains("flavor batch doesn't match node affinity");
   }
 
   @Test

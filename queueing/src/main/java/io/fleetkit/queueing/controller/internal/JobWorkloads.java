@@ -4,6 +4,7 @@ import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.scheduling.PriorityClass;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.queueing.PodSet;
 import io.fleetkit.queueing.controller.QueueLabels;
 import io.fleetkit.queueing.Workload;
 import java.time.Instant;
@@ -28,9 +29,9 @@ final class JobWorkloads {
   }
 
   /**
-   * The Job's workload: same namespace and name, the label's queue, {@code max(1, parallelism)} pods requesting
-   * the template's effective requests (containers summed, init containers and overhead as the scheduler counts
-   * them), created at the Job's creation time.
+   * The Job's workload: same namespace and name, the label's queue, {@code max(1, parallelism)} pods of the
+   * template ({@link PodSet#ofTemplate}: its effective requests, node selector, required node affinity and
+   * tolerations), created at the Job's creation time.
    *
    * @throws io.fleetkit.api.ValidationException if the workload is invalid (e.g. the queue name is not a DNS
    *     subdomain)
@@ -41,7 +42,7 @@ final class JobWorkloads {
         .queueName(queueName(job))
         .priority(priority)
         .creationTime(created != null ? created : Instant.EPOCH)
-        .podSet(POD_SET, Math.max(1, job.spec().parallelism()), job.spec().template().spec().effectiveRequests())
+        .podSet(PodSet.ofTemplate(POD_SET, Math.max(1, job.spec().parallelism()), job.spec().template().spec()))
         .build();
   }
 
