@@ -34,9 +34,11 @@ import org.jspecify.annotations.Nullable;
  * Watches node heartbeats as kube's node lifecycle controller ({@code pkg/controller/nodelifecycle}): every
  * {@code monitorPeriod} (5 s) it checks each node's {@code Ready} condition; a node whose heartbeat
  * ({@code lastHeartbeatTime}) has not changed for {@code gracePeriod} gets {@code Ready=Unknown} (reason
- * {@value #REASON_UNKNOWN}) and its pods {@code Ready=False}. Nodes that are not ready get the NoSchedule taint of
- * their condition at once and the NoExecute taint ({@value #TAINT_UNREACHABLE} for Unknown,
- * {@value #TAINT_NOT_READY} for False) through a per-zone rate limiter; ready nodes lose both. The
+ * {@value #REASON_UNKNOWN}), as do its MemoryPressure, DiskPressure and PIDPressure conditions (added with reason
+ * {@value #REASON_NEVER_UPDATED} when the kubelet never posted them), and its pods get {@code Ready=False}. Nodes
+ * that are not ready get the NoSchedule taint of their condition at once and the NoExecute taint
+ * ({@value #TAINT_UNREACHABLE} for Unknown, {@value #TAINT_NOT_READY} for False) through a per-zone rate limiter;
+ * ready nodes lose both, and a node without a Ready condition (within its startup grace) gets neither. The
  * {@link TaintEvictionController} then evicts the pods.
  *
  * <p>Defaults follow current kube: grace period <b>50 s</b> ({@code --node-monitor-grace-period}, raised from 40 s
@@ -45,7 +47,8 @@ import org.jspecify.annotations.Nullable;
  * FullDisruption (no ready node) keeps the normal rate unless every zone is fully disrupted, in which case tainting
  * stops and the NoExecute taints are removed (a control-plane network problem is assumed); PartialDisruption (more
  * than 2 not-ready nodes and at least 55 % of the zone) slows tainting to the secondary rate in zones larger than
- * 50 nodes and stops it in smaller ones.
+ * 50 nodes and stops it in smaller ones. Nodes labelled {@value #EXCLUDE_DISRUPTION_LABEL} do not count in their
+ * zone's state.
  *
  * <p>Not thread-safe: made for single-threaded simulations; call {@link #sync} on the thread that advances the
  * clock.
@@ -63,6 +66,8 @@ public final class NodeLifecycleController implements AutoCloseable {
   public static final String ZONE_LABEL = "topology.kubernetes.io/zone";
   /** The region label. */
   public static final String REGION_LABEL = "topology.kubernetes.io/region";
+  /** The label that keeps a node out of its zone's health (upstream {@code labelNodeDisruptionExclusion}). */
+  public static final String EXCLUDE_DISRUPTION_LABEL = "node.kubernetes.io/exclude-disruption";
 
   /** A zone's health as upstream {@code ZoneState}. */
   public enum ZoneState { Initial, Normal, PartialDisruption, FullDisruption }
@@ -110,6 +115,8 @@ public final class NodeLifecycleController implements AutoCloseable {
 
   /** Upstream {@code nodeHealthData}: when the controller last saw the heartbeat (or the Lease) move. */
   private static final class Health {
+    /** Whether the status last seen had a Ready condition (upstream: the saved status has one). */
+    boolean sawReady;
     @Nullable Instant heartbeat;
     Instant probeTimestamp;
     @Nullable Instant lease;
@@ -133,7 +140,8 @@ public final class NodeLifecycleController implements AutoCloseable {
       return zone;
     }
 
-    Health(@Nullable Instant heartbeat, Instant probeTimestamp) {
+    Health(boolean sawReady, @Nullable Instant heartbeat, Instant probeTimestamp) {
+      this.sawReady = sawReady;
       this.heartbeat = heartbeat;
       this.probeTimestamp = probeTimestamp;
     }
@@ -270,16 +278,19 @@ public final class NodeLifecycleController implements AutoCloseable {
       }
       h.pass = pass;
       NodeCondition ready = node.status().condition(NodeCondition.READY);
-      ConditionStatus status = ready == null ? ConditionStatus.Unknown : ready.status();
+      @Nullable ConditionStatus status = ready == null ? null : ready.status();
       String zone = h.zone(node);
-      int[] counts = readyByZone.get(zone);
-      if (counts == null) {
-        counts = new int[2];
-        readyByZone.put(zone, counts);
+      if (!excludedFromDisruptionChecks(node)) {
+        int[] counts = readyByZone.get(zone);
+        if (counts == null) {
+          counts = new int[2];
+          readyByZone.put(zone, counts);
+        }
+        counts[status == ConditionStatus.True ? 0 : 1]++;
       }
-      counts[status == ConditionStatus.True ? 0 : 1]++;
       writes += processTaints(node, zone, status);
-      if (before != null && before.status() == ConditionStatus.True && status != ConditionStatus.True) {
+      if (before != null && before.status() == ConditionStatus.True && status != null
+          && status != ConditionStatus.True) {
         writes += markPodsNotReady(node.name(), now);
       }
     }
@@ -351,11 +362,12 @@ public final class NodeLifecycleController implements AutoCloseable {
       }
       h = Objects.requireNonNull(health.get(name));
       NodeCondition ready = node.status().condition(NodeCondition.READY);
-      ConditionStatus status = ready == null ? ConditionStatus.Unknown : ready.status();
+      @Nullable ConditionStatus status = ready == null ? null : ready.status();
       String zone = h.zone(node);
-      count(h, zone, status == ConditionStatus.True);
+      count(h, excludedFromDisruptionChecks(node) ? null : zone, status == ConditionStatus.True);
       writes += processTaints(node, zone, status);
-      if (before != null && before.status() == ConditionStatus.True && status != ConditionStatus.True) {
+      if (before != null && before.status() == ConditionStatus.True && status != null
+          && status != ConditionStatus.True) {
         writes += markPodsNotReady(name, now);
       }
       Duration grace = ready == null ? startupGracePeriod : gracePeriod;
@@ -409,23 +421,34 @@ public final class NodeLifecycleController implements AutoCloseable {
     return origin.plusNanos(found);
   }
 
-  /** Upstream tryUpdateNodeHealth: the node with Ready (and the pressure conditions) Unknown when overdue. */
+  /**
+   * Upstream tryUpdateNodeHealth: the node with Ready, MemoryPressure, DiskPressure and PIDPressure Unknown when
+   * overdue (a condition the kubelet never posted is added with reason {@value #REASON_NEVER_UPDATED} and the node's
+   * creation time as its heartbeat), or {@code node} itself when nothing is to be written: as upstream, the status is
+   * written only when the Ready condition changes.
+   */
   private Node tryUpdateNodeHealth(Node node, @Nullable Health h, Instant now) {
     NodeCondition ready = node.status().condition(NodeCondition.READY);
+    Instant created = node.metadata().creationTimestamp();
     Duration grace;
     if (ready == null) {
       grace = startupGracePeriod;
-      Instant created = node.metadata().creationTimestamp() != null ? node.metadata().creationTimestamp() : now;
       if (h == null) {
-        h = new Health(null, created);
+        h = new Health(false, null, created != null ? created : now);
         health.put(node.name(), h);
+      } else if (h.sawReady) {
+        // upstream: the Ready condition was removed from the status; counted from now
+        h.sawReady = false;
+        h.heartbeat = null;
+        h.probeTimestamp = now;
       }
     } else {
       grace = gracePeriod;
       if (h == null) {
-        h = new Health(ready.lastHeartbeatTime(), now);
+        h = new Health(true, ready.lastHeartbeatTime(), now);
         health.put(node.name(), h);
-      } else if (!Objects.equals(h.heartbeat, ready.lastHeartbeatTime())) {
+      } else if (!h.sawReady || !Objects.equals(h.heartbeat, ready.lastHeartbeatTime())) {
+        h.sawReady = true;
         h.heartbeat = ready.lastHeartbeatTime();
         h.probeTimestamp = now;
       }
@@ -441,40 +464,64 @@ public final class NodeLifecycleController implements AutoCloseable {
         }
       }
     }
-    if (!now.isAfter(h.probeTimestamp.plus(grace))) {
-      return node;
+    if (!now.isAfter(h.probeTimestamp.plus(grace))
+        || (ready != null && ready.status() == ConditionStatus.Unknown)) {
+      return node; // in grace, or Ready is Unknown already (upstream writes only when Ready changes)
     }
-    List<NodeCondition> conditions = new ArrayList<>();
-    boolean changed = false;
-    boolean hasReady = false;
+    List<NodeCondition> conditions = new ArrayList<>(node.status().conditions().size() + WATCHED.length);
+    boolean[] seen = new boolean[WATCHED.length];
     for (NodeCondition c : node.status().conditions()) {
-      boolean watched = c.type().equals(NodeCondition.READY) || c.type().equals(NodeCondition.MEMORY_PRESSURE)
-          || c.type().equals(NodeCondition.DISK_PRESSURE) || c.type().equals(NodeCondition.PID_PRESSURE);
-      hasReady |= c.type().equals(NodeCondition.READY);
-      if (watched && c.status() != ConditionStatus.Unknown) {
+      int w = watched(c.type());
+      if (w >= 0 && !seen[w] && c.status() != ConditionStatus.Unknown) {
         conditions.add(new NodeCondition(c.type(), ConditionStatus.Unknown, REASON_UNKNOWN,
             "Kubelet stopped posting node status.", c.lastHeartbeatTime(), now));
-        changed = true;
       } else {
         conditions.add(c);
       }
+      if (w >= 0) {
+        seen[w] = true;
+      }
     }
-    if (!hasReady) {
-      conditions.add(new NodeCondition(NodeCondition.READY, ConditionStatus.Unknown, REASON_NEVER_UPDATED,
-          "Kubelet never posted node status.", null, now));
-      changed = true;
+    for (int w = 0; w < WATCHED.length; w++) {
+      if (!seen[w]) {
+        conditions.add(new NodeCondition(WATCHED[w], ConditionStatus.Unknown, REASON_NEVER_UPDATED,
+            "Kubelet never posted node status.", created, now));
+      }
     }
-    return changed ? node.withStatus(node.status().withConditions(conditions)) : node;
+    // the status written is the one seen next: same Ready heartbeat, so the probe timestamp stays
+    h.sawReady = true;
+    h.heartbeat = ready != null ? ready.lastHeartbeatTime() : created;
+    return node.withStatus(node.status().withConditions(conditions));
   }
 
-  /** Upstream processTaintBaseEviction plus the NoSchedule taint of doNoScheduleTaintingPass. */
-  private int processTaints(Node node, String zone, ConditionStatus ready) {
+  /** The conditions upstream sets to Unknown when the kubelet stops posting, in its order. */
+  private static final String[] WATCHED = {NodeCondition.READY, NodeCondition.MEMORY_PRESSURE,
+      NodeCondition.DISK_PRESSURE, NodeCondition.PID_PRESSURE};
+
+  private static int watched(String type) {
+    for (int i = 0; i < WATCHED.length; i++) {
+      if (WATCHED[i].equals(type)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * Upstream processTaintBaseEviction plus the NoSchedule taint of doNoScheduleTaintingPass, for Ready status
+   * {@code ready} ({@code null}: the node has no Ready condition).
+   */
+  private int processTaints(Node node, String zone, @Nullable ConditionStatus ready) {
     if (ready == ConditionStatus.True && !hasOurTaint(node)) {
       ZoneQueue q = zones.get(zone);
       if (q != null) {
         q.nodes.remove(node.name());
       }
       return 0; // the common case: a ready node without the controller's taints
+    }
+    if (ready == null) {
+      // upstream skips the NoExecute decision without a Ready condition, and no condition means no NoSchedule taint
+      return hasOurTaint(node) ? writeTaints(node, null, currentNoExecute(node)) : 0;
     }
     ZoneQueue q = zones.computeIfAbsent(zone, z -> {
       ZoneQueue nq = new ZoneQueue();
@@ -659,6 +706,16 @@ public final class NodeLifecycleController implements AutoCloseable {
       }
     }
     return writes;
+  }
+
+  /** Upstream isNodeExcludedFromDisruptionChecks: whether the node carries {@link #EXCLUDE_DISRUPTION_LABEL}. */
+  static boolean excludedFromDisruptionChecks(Node node) {
+    return node.metadata().labels().containsKey(EXCLUDE_DISRUPTION_LABEL);
+  }
+
+  /** Upstream doNoExecuteTaintingPass, run now whatever the tainting timer; for tests. */
+  int noExecuteTaintingPass() {
+    return taintPass();
   }
 
   static String zone(Node node) {
