@@ -73,7 +73,8 @@ public final class FlavorAssigner {
       int psMode = Assignment.FIT;
       // Every requested resource must be covered by some resource group.
       for (String r : ps.requests().names()) {
-        if (!cq.groupOfResource.containsKey(r)) {
+        // As in Kueue, a zero request of a resource the queue does not cover needs no quota.
+        if (!cq.groupOfResource.containsKey(r) && ps.requests().milliValue(r) != 0) {
           psReasons.add("resource " + r + " unavailable in ClusterQueue");
           psMode = Assignment.NO_FIT;
         }
@@ -124,9 +125,11 @@ public final class FlavorAssigner {
           long[] vals = new long[pos.length];
           for (int i = 0; i < pos.length; i++) {
             int fr = cq.groupFrs[g][f][pos[i]];
-            long val = ps.totalMilli(requested.get(i)) + assigned[fr];
+            long request = ps.totalMilli(requested.get(i));
+            // Saturating, as Kueue's Amount: requests near Long.MAX_VALUE must not wrap around and fit.
+            long val = saturatedAdd(request, assigned[fr]);
             vals[i] = val;
-            int m = fits(cq, fr, assigned[fr], val, canPreemptWhileBorrowing, psReasons);
+            int m = fits(cq, fr, assigned[fr], request, val, canPreemptWhileBorrowing, psReasons);
             modes[i] = m;
             borrow |= cq.borrowingWith(fr, val);
             rep = Math.min(rep, m);
@@ -189,7 +192,7 @@ public final class FlavorAssigner {
           String r = requested.get(i);
           int fr = cq.groupFrs[g][bestFlavor][pos[i]];
           long total = ps.totalMilli(r);
-          assigned[fr] += total;
+          assigned[fr] = saturatedAdd(assigned[fr], total);
           if (bestModes[i] == Assignment.PREEMPT || bestModes[i] == Assignment.NO_CANDIDATES) {
             needPreemption[fr] = true;
           }
@@ -206,6 +209,10 @@ public final class FlavorAssigner {
             .append(String.join(", ", psReasons));
       }
       out.add(new PodSetAssignment(ps.name(), ps.count(), flavors, usage.build()));
+    }
+    if (mode == Assignment.NO_FIT) {
+      // As Kueue's: a workload that does not fit uses nothing (not the flavors its first pod sets were given).
+      Arrays.fill(assigned, 0);
     }
     int n = 0;
     for (long v : assigned) {
@@ -243,14 +250,19 @@ public final class FlavorAssigner {
     return rep;
   }
 
-  private int fits(
-      CqState cq, int fr, long previous, long val, boolean canPreemptWhileBorrowing, List<String> reasons) {
+  private static long saturatedAdd(long a, long b) {
+    long r = a + b;
+    return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
+  }
+
+  private int fits(CqState cq, int fr, long previous, long request, long val, boolean canPreemptWhileBorrowing,
+      List<String> reasons) {
     long max = cq.potentialAvailable(fr);
     String r = index.resource(fr);
     if (val > max) {
       reasons.add("insufficient quota for " + r + " in flavor " + index.flavor(fr)
           + ", previously considered podsets requests (" + q(r, previous) + ") + current podset request ("
-          + q(r, val - previous) + ") > maximum capacity (" + q(r, max) + ")");
+          + q(r, request) + ") > maximum capacity (" + q(r, max) + ")");
       return Assignment.NO_FIT;
     }
     long available = cq.available(fr);

@@ -10,6 +10,7 @@ import io.fleetkit.queueing.LocalQueue;
 import io.fleetkit.queueing.PodSet;
 import io.fleetkit.queueing.PodSetAssignment;
 import io.fleetkit.queueing.Preemption;
+import io.fleetkit.queueing.QueuePreemptionPolicy;
 import io.fleetkit.queueing.ResourceFlavor;
 import io.fleetkit.queueing.ResourceGroup;
 import io.fleetkit.queueing.FlavorResourceQuota;
@@ -36,9 +37,11 @@ import org.slf4j.LoggerFactory;
  *   <li>nominate: assign flavors, and find preemption targets for heads that fit only by preemption;
  *   <li>order the heads: those that do not borrow first, then (with fair sharing) the lowest dominant resource share
  *       after admission, then higher priority, then older;
- *   <li>admit the heads that fit, unless an earlier admission in the same cohort this cycle made them no longer fit;
- *       issue the preemptions of the first preempting head per cohort (the preemptor is admitted in a later cycle,
- *       once the quota is free); park or requeue the rest per the queueing strategy.
+ *   <li>admit the heads that still fit after the admissions and preemptions earlier in the cycle; issue the
+ *       preemptions of a head whose targets no earlier head took and that fits once they are gone (the preemptor is
+ *       admitted in a later cycle, once the quota is free); a head that needs preemption but has no candidates holds
+ *       what it could use for the rest of the cycle unless its queue can always reclaim ({@code reclaimWithinCohort:
+ *       Any}); park or requeue the rest per the queueing strategy.
  * </ol>
  */
 public final class QueueScheduler {
@@ -295,49 +298,55 @@ public final class QueueScheduler {
     List<QuotaReservation> admittedNow = new ArrayList<>();
     List<Preemption> preempted = new ArrayList<>();
     Map<String, String> pending = new LinkedHashMap<>();
-    Set<Object> cohortsWithAdmission = new HashSet<>();
-    Set<Object> cohortsWithPreemption = new HashSet<>();
+    Set<String> evictedNow = new HashSet<>();
     Set<CqState> released = new HashSet<>();
-    List<Entry> reserved = new ArrayList<>();
+    // Usage held for the rest of the cycle, undone at its end.
+    List<Held> reserved = new ArrayList<>();
     for (Entry e : entries) {
       CqState cq = e.cq;
-      Object cohortKey = cq.cohort == null ? cq : cq.cohort;
       Assignment a = e.assignment;
       if (a.mode() == Assignment.NO_FIT) {
         inadmissible(e, a.message(), pending);
         continue;
       }
-      if (a.mode() == Assignment.PREEMPT) {
-        if (e.targets.isEmpty()) {
-          inadmissible(e, a.message() + "; no workloads can be preempted to make room", pending);
-          continue;
+      if (a.mode() == Assignment.PREEMPT && e.targets.isEmpty()) {
+        // Kueue's reserveCapacityForUnreclaimablePreempt: a queue that cannot always reclaim its nominal quota keeps
+        // what it could use, so that lower-priority work elsewhere in the cohort does not take it first
+        if (cq.spec.preemption().reclaimWithinCohort() != QueuePreemptionPolicy.ANY) {
+          long[] hold = toReserve(cq, a);
+          cq.addUsage(a.frs(), hold, 1);
+          reserved.add(new Held(cq, a.frs(), hold));
         }
-        if (cohortsWithPreemption.contains(cohortKey) || cohortsWithAdmission.contains(cohortKey)) {
-          skipped(e, "other workloads in the cohort were prioritized", pending);
-          continue;
-        }
-        cohortsWithPreemption.add(cohortKey);
-        for (Target t : e.targets) {
-          AdmittedWorkload v = t.victim();
-          evict(v);
-          released.add(v.cq);
-          preempted.add(new Preemption(v.key(), v.cq.name, e.pending.key(), t.reason()));
-        }
-        // Kueue's cycleCohortsUsage: the preemptor's usage stays reserved for the rest of the cycle, so a later head
-        // of the cohort cannot take the quota just freed for it (else two heads can preempt each other forever)
-        cq.addUsage(a.frs(), a.values(), 1);
-        reserved.add(e);
-        skipped(e, a.message() + "; pending the preemption of " + e.targets.size() + " workload(s)", pending);
+        inadmissible(e, a.message() + "; no workloads can be preempted to make room", pending);
         continue;
       }
-      if (cohortsWithAdmission.contains(cohortKey) || cohortsWithPreemption.contains(cohortKey)) {
-        Assignment again = assigner.assign(e.pending.workload, cq);
-        if (again.mode() != Assignment.FIT || !sameFlavors(again, a)) {
+      if (a.mode() == Assignment.PREEMPT) {
+        if (overlaps(e.targets, evictedNow)) {
+          skipped(e, "workload has overlapping preemption targets with another workload", pending);
+          continue;
+        }
+        if (!fitsWithout(cq, a, e.targets)) {
           skipped(e, "workload no longer fits after processing another workload", pending);
           continue;
         }
+        for (Target t : e.targets) {
+          AdmittedWorkload v = t.victim();
+          evict(v);
+          evictedNow.add(v.key());
+          released.add(v.cq);
+          preempted.add(new Preemption(v.key(), v.cq.name, e.pending.key(), t.reason()));
+        }
+        // Kueue's cycle usage: the preemptor's usage stays reserved for the rest of the cycle, so a later head of the
+        // cohort cannot take the quota just freed for it (else two heads can preempt each other forever)
+        cq.addUsage(a.frs(), a.values(), 1);
+        reserved.add(new Held(cq, a.frs(), a.values()));
+        skipped(e, a.message() + "; pending the preemption of " + e.targets.size() + " workload(s)", pending);
+        continue;
       }
-      cohortsWithAdmission.add(cohortKey);
+      if (!fits(cq, a.frs(), a.values())) {
+        skipped(e, "workload no longer fits after processing another workload", pending);
+        continue;
+      }
       QuotaReservation admission = new QuotaReservation(e.pending.key(), cq.name, a.podSets(), now, a.borrows());
       AdmittedWorkload w = new AdmittedWorkload(e.pending.workload, cq, a.frs(), a.values(), admission, sequence++);
       cq.add(w);
@@ -346,8 +355,8 @@ public final class QueueScheduler {
       admittedNow.add(admission);
       LOG.debug("admitted {} in {}", w.key(), cq.name);
     }
-    for (Entry e : reserved) {
-      e.cq.addUsage(e.assignment.frs(), e.assignment.values(), -1);
+    for (Held h : reserved) {
+      h.cq().addUsage(h.frs(), h.values(), -1);
     }
     for (CqState cq : released) {
       quotaReleased(cq);
@@ -355,8 +364,57 @@ public final class QueueScheduler {
     return new CycleResult(admittedNow, preempted, pending);
   }
 
-  private static boolean sameFlavors(Assignment a, Assignment b) {
-    return java.util.Arrays.equals(a.frs(), b.frs());
+  /** Usage a queue holds for the rest of a cycle. */
+  private record Held(CqState cq, int[] frs, long[] values) {}
+
+  /** Kueue's {@code ClusterQueueSnapshot.Fits}: every flavor-resource of the assignment is available now. */
+  private static boolean fits(CqState cq, int[] frs, long[] values) {
+    for (int i = 0; i < frs.length; i++) {
+      if (values[i] > cq.available(frs[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether the assignment fits once {@code targets} are gone (Kueue's {@code fits} with simulated removal). */
+  private static boolean fitsWithout(CqState cq, Assignment a, List<Target> targets) {
+    for (Target t : targets) {
+      t.victim().cq.addUsage(t.victim().frs, t.victim().values, -1);
+    }
+    boolean fits = fits(cq, a.frs(), a.values());
+    for (Target t : targets) {
+      t.victim().cq.addUsage(t.victim().frs, t.victim().values, 1);
+    }
+    return fits;
+  }
+
+  private static boolean overlaps(List<Target> targets, Set<String> evicted) {
+    for (Target t : targets) {
+      if (evicted.contains(t.victim().key())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Kueue's {@code quotaResourcesToReserve} for a head that needs preemption but has no candidates: up to the
+   * borrowing limit if it borrows, else up to the nominal quota.
+   */
+  private static long[] toReserve(CqState cq, Assignment a) {
+    long[] out = new long[a.frs().length];
+    for (int i = 0; i < out.length; i++) {
+      int fr = a.frs()[i];
+      long v = a.values()[i];
+      if (a.borrows()) {
+        out[i] = cq.borrowingLimit[fr] == CqState.NO_LIMIT
+            ? v : Math.max(0, Math.min(v, cq.nominal[fr] + cq.borrowingLimit[fr] - cq.usage[fr]));
+      } else {
+        out[i] = Math.max(0, Math.min(v, cq.nominal[fr] - cq.usage[fr]));
+      }
+    }
+    return out;
   }
 
   private void evict(AdmittedWorkload v) {
