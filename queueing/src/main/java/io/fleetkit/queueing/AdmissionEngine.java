@@ -21,8 +21,8 @@ import java.util.Optional;
  * StrictFIFO heads block their queue; BestEffortFIFO parks an inadmissible head until quota is released in its cohort.
  *
  * <p>Differences from Kueue: cohorts are flat (no hierarchical cohorts), there are no admission checks, no
- * {@code waitForPodsReady}, no topology-aware scheduling, and flavor node labels/taints are not matched against pod
- * templates (workloads carry only requests).
+ * {@code waitForPodsReady} and no topology-aware scheduling. A flavor is given to a pod set only if the pods tolerate
+ * its taints and their node selector and required node affinity match its node labels ({@link ResourceFlavor}).
  *
  * <p>Thread-safe: every method holds the engine's lock.
  */

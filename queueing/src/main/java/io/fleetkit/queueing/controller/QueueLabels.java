@@ -19,6 +19,11 @@ public final class QueueLabels {
    * assigned flavors' node labels (removed again when the Job loses its admission).
    */
   public static final String INJECTED_NODE_SELECTOR = "fleetkit.io/queue-injected-node-selector";
+  /**
+   * Annotation holding how many tolerations the controller appended to the pod template from the assigned flavors'
+   * tolerations (taken off the end again when the Job loses its admission).
+   */
+  public static final String INJECTED_TOLERATIONS = "fleetkit.io/queue-injected-tolerations";
   /** Job condition type: whether the Job holds quota (Kueue's Workload condition of that name). */
   public static final String QUOTA_RESERVED = "QuotaReserved";
   /** Reason of {@code QuotaReserved=True}. */

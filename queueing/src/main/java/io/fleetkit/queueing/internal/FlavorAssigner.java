@@ -67,6 +67,7 @@ public final class FlavorAssigner {
     List<PodSetAssignment> out = new ArrayList<>(wl.podSets().size());
     StringBuilder message = new StringBuilder();
     for (PodSet ps : wl.podSets()) {
+      long[] atStart = assigned.clone();
       Map<String, String> flavors = new LinkedHashMap<>();
       ResourceList.Builder usage = ResourceList.builder();
       List<String> psReasons = new ArrayList<>();
@@ -208,11 +209,13 @@ public final class FlavorAssigner {
         message.append("couldn't assign flavors to pod set ").append(ps.name()).append(": ")
             .append(String.join(", ", psReasons));
       }
+      if (psMode == Assignment.NO_FIT) {
+        // As Kueue's: the pod set that gets no flavors adds nothing (not the groups it was given before the one that
+        // failed), and the pod sets after it are not tried; the usage is that of the pod sets before it
+        System.arraycopy(atStart, 0, assigned, 0, assigned.length);
+        break;
+      }
       out.add(new PodSetAssignment(ps.name(), ps.count(), flavors, usage.build()));
-    }
-    if (mode == Assignment.NO_FIT) {
-      // As Kueue's: a workload that does not fit uses nothing (not the flavors its first pod sets were given).
-      Arrays.fill(assigned, 0);
     }
     int n = 0;
     for (long v : assigned) {

@@ -17,7 +17,17 @@ import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.scheduling.PriorityClass;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
+import io.fleetkit.api.scheduling.Taint;
+import io.fleetkit.api.scheduling.TaintEffect;
+import io.fleetkit.api.scheduling.Toleration;
 import io.fleetkit.queueing.AdmissionEngine;
+import io.fleetkit.queueing.ClusterQueue;
+import io.fleetkit.queueing.ClusterQueuePreemption;
+import io.fleetkit.queueing.FlavorQuotas;
+import io.fleetkit.queueing.FlavorResourceQuota;
+import io.fleetkit.queueing.LocalQueue;
+import io.fleetkit.queueing.QueuePreemptionPolicy;
+import io.fleetkit.queueing.ResourceFlavor;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -216,6 +226,42 @@ final class QueueAdmissionControllerTest {
     assertThat(quotaReserved(j).status()).isEqualTo(ConditionStatus.False);
     assertThat(quotaReserved(j).reason()).isEqualTo(QueueLabels.REASON_PENDING);
     assertThat(quotaReserved(j).message()).contains("flavor batch doesn't match node affinity");
+  }
+
+  @Test
+  void taintedFlavor_itsTolerationsAreInjectedAndTakenOutWhenPreempted() {
+    Toleration spot = Toleration.equal("instance", "spot", TaintEffect.NoSchedule);
+    engine = AdmissionEngine.builder().clock(clock.asClock())
+        .resourceFlavor(new ResourceFlavor("spot", Map.of("pool", "spot"))
+            .withNodeTaints(List.of(Taint.of("instance", "spot", TaintEffect.NoSchedule)))
+            .withTolerations(List.of(spot)))
+        .clusterQueue(ClusterQueue.builder("cq")
+            .resourceGroup(FlavorQuotas.of("spot", FlavorResourceQuota.of("cpu", "4")))
+            .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.NEVER))
+            .build())
+        .localQueue(LocalQueue.of(NS, "lq", "cq"))
+        .build();
+    ctl = QueueAdmissionController.builder(store, engine).clock(clock).stepping().build();
+    ctl.start().join();
+    store.create(job("low", "lq", 2, "2", 0, true, 10));
+    ctl.runUntilIdle();
+
+    Job low = get("low");
+    assertThat(running(low)).isTrue(); // the flavor's own toleration covers its taint
+    assertThat(low.spec().template().spec().tolerations()).containsExactly(spot);
+    assertThat(low.spec().template().spec().nodeSelector()).isEqualTo(Map.of("pool", "spot"));
+    assertThat(low.metadata().annotations()).containsEntry(QueueLabels.INJECTED_TOLERATIONS, "1");
+
+    clock.advance(Duration.ofSeconds(5));
+    store.create(job("high", "lq", 1, "4", 100, true, 10));
+    ctl.runUntilIdle();
+
+    low = get("low");
+    assertThat(low.spec().suspend()).isTrue();
+    assertThat(low.spec().template().spec().tolerations()).isEmpty();
+    assertThat(low.spec().template().spec().nodeSelector()).isEmpty();
+    assertThat(low.metadata().annotations()).doesNotContainKeys(QueueLabels.INJECTED_TOLERATIONS,
+        QueueLabels.INJECTED_NODE_SELECTOR);
   }
 
   @Test

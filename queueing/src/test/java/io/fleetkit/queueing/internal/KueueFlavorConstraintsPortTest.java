@@ -24,12 +24,13 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
  * Ported from kubernetes-sigs/kueue {@code pkg/scheduler/flavorassigner/flavorassigner_test.go}, {@code
- * TestAssignFlavors} (at commit ff69552e): the nine cases whose pod sets carry a node selector, a required node
- * affinity or tolerations, against upstream's flavors with node labels, a taint, and a taint with a toleration. Each
+ * TestAssignFlavors} (at commit ff69552e): the twelve cases whose pod sets carry a node selector, a required node
+ * affinity or tolerations or whose flavors are tainted, against upstream's flavors with node labels, a taint, and a taint with a toleration. Each
  * test is named after its upstream case and checks its representative mode, flavor per resource and status reasons.
  * (The other cases of the table are in {@link KueueFlavorAssignerPortTest}.) Flavor names with {@code _} take
  * {@code -}: ResourceFlavor names must be DNS subdomains.
@@ -103,6 +104,17 @@ final class KueueFlavorConstraintsPortTest {
     return s.assigner().assign(wl, s.queue("test-clusterqueue"));
   }
 
+  /** Upstream's {@code Usage}: {@code flavor/resource} to the milli-value assigned (zero entries left out). */
+  private static Map<String, Long> usage(QueueScheduler s, Assignment a) {
+    Map<String, Long> out = new TreeMap<>();
+    for (int i = 0; i < a.frs().length; i++) {
+      if (a.values()[i] != 0) {
+        out.put(s.index().flavor(a.frs()[i]) + "/" + s.index().resource(a.frs()[i]), a.values()[i]);
+      }
+    }
+    return out;
+  }
+
   @Test
   void singleFlavorFitsTaintedFlavor() {
     QueueScheduler s = scheduler(cpuQueue("tainted", "4"));
@@ -110,6 +122,7 @@ final class KueueFlavorConstraintsPortTest {
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
     assertThat(a.podSets().get(0).flavors()).containsExactlyEntriesOf(Map.of("cpu", "tainted"));
     assertThat(a.message()).isEmpty();
+    assertThat(usage(s, a)).containsExactlyEntriesOf(Map.of("tainted/cpu", 1000L));
   }
 
   @Test
@@ -121,6 +134,7 @@ final class KueueFlavorConstraintsPortTest {
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
     assertThat(a.podSets().get(0).flavors()).containsExactlyEntriesOf(Map.of("cpu", "two"));
     assertThat(a.borrows()).isFalse();
+    assertThat(usage(s, a)).containsExactlyEntriesOf(Map.of("two/cpu", 1000L));
   }
 
   @Test
@@ -132,6 +146,7 @@ final class KueueFlavorConstraintsPortTest {
         .withRequiredNodeAffinity(terms(in("type", "two")))));
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
     assertThat(a.podSets().get(0).flavors()).containsExactlyInAnyOrderEntriesOf(Map.of("cpu", "two", "memory", "two"));
+    assertThat(usage(s, a)).containsExactlyInAnyOrderEntriesOf(Map.of("two/cpu", 1000L, "two/memory", 1048576000L));
   }
 
   @Test
@@ -142,6 +157,7 @@ final class KueueFlavorConstraintsPortTest {
         .withRequiredNodeAffinity(terms(in("ignored2", "bar"), in("cpuType", "two")))));
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
     assertThat(a.podSets().get(0).flavors()).containsExactlyEntriesOf(Map.of("cpu", "one"));
+    assertThat(usage(s, a)).containsExactlyEntriesOf(Map.of("one/cpu", 1000L));
   }
 
   @Test
@@ -150,6 +166,7 @@ final class KueueFlavorConstraintsPortTest {
     Assignment a = assign(s, wl(main("cpu", "1").withNodeSelector(Map.of("x", "a", "y", "g"))));
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
     assertThat(a.podSets().get(0).flavors()).containsExactlyEntriesOf(Map.of("cpu", "label-x-a"));
+    assertThat(usage(s, a)).containsExactlyEntriesOf(Map.of("label-x-a/cpu", 1000L));
   }
 
   @Test
@@ -158,6 +175,7 @@ final class KueueFlavorConstraintsPortTest {
     Assignment a = assign(s, wl(main("cpu", "1").withNodeSelector(Map.of("type", "two"))));
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
     assertThat(a.podSets().get(0).flavors()).containsExactlyEntriesOf(Map.of("cpu", "default"));
+    assertThat(usage(s, a)).containsExactlyEntriesOf(Map.of("default/cpu", 1000L));
   }
 
   @Test
@@ -168,6 +186,7 @@ final class KueueFlavorConstraintsPortTest {
     assertThat(a.podSets()).isEmpty(); // no flavor for any resource (FleetKit's assignment keeps no pod set then)
     assertThat(a.message()).isEqualTo("couldn't assign flavors to pod set main: "
         + "flavor one doesn't match node affinity, flavor two doesn't match node affinity");
+    assertThat(usage(s, a)).isEmpty();
   }
 
   @Test
@@ -180,6 +199,7 @@ final class KueueFlavorConstraintsPortTest {
     assertThat(a.podSets().get(0).flavors()).containsExactlyEntriesOf(Map.of("cpu", "two"));
     assertThat(a.message()).isEqualTo("couldn't assign flavors to pod set main: "
         + "flavor one doesn't match node affinity, insufficient unused quota for cpu in flavor two, 1 more needed");
+    assertThat(usage(s, a)).containsExactlyEntriesOf(Map.of("two/cpu", 2000L));
   }
 
   @Test
@@ -198,5 +218,38 @@ final class KueueFlavorConstraintsPortTest {
         + "couldn't assign flavors to pod set workers: "
         + "insufficient quota for cpu in flavor one, previously considered podsets requests (2) + current podset"
         + " request (10) > maximum capacity (4), insufficient unused quota for cpu in flavor tainted, 3 more needed");
+    assertThat(usage(s, a)).containsExactlyInAnyOrderEntriesOf(Map.of("one/cpu", 2000L, "tainted/cpu", 10000L));
+  }
+
+  @Test
+  void singleFlavorFitsTaintedFlavorWithToleration() {
+    QueueScheduler s = scheduler(cpuQueue("taint-and-toleration", "4"));
+    Assignment a = assign(s, wl(main("cpu", "1"))); // the flavor's own toleration covers its taint
+    assertThat(a.mode()).isEqualTo(Assignment.FIT);
+    assertThat(a.podSets().get(0).flavors()).containsExactlyEntriesOf(Map.of("cpu", "taint-and-toleration"));
+    assertThat(usage(s, a)).containsExactlyEntriesOf(Map.of("taint-and-toleration/cpu", 1000L));
+  }
+
+  @Test
+  void multipleFlavorsFitsWhileSkippingTaintedFlavor() {
+    QueueScheduler s = scheduler(cpuQueue("tainted", "4", "two", "4"));
+    Assignment a = assign(s, wl(main("cpu", "3")));
+    assertThat(a.mode()).isEqualTo(Assignment.FIT);
+    assertThat(a.podSets().get(0).flavors()).containsExactlyEntriesOf(Map.of("cpu", "two"));
+    assertThat(usage(s, a)).containsExactlyEntriesOf(Map.of("two/cpu", 3000L));
+  }
+
+  @Test
+  void multiPodsetOneFitsAndAnotherFailsFittingPodsetAttemptsSkippedInResolveNoFitReason() {
+    QueueScheduler s = scheduler(cpuQueue("one", "2", "two", "2"));
+    Assignment a = assign(s, wl(PodSet.of("fitting-podset", 1, req("cpu", "1")).withNodeSelector(Map.of("type", "one")),
+        PodSet.of("blocking-podset", 1, req("cpu", "5"))));
+    assertThat(a.mode()).isEqualTo(Assignment.NO_FIT);
+    assertThat(a.message()).isEqualTo("couldn't assign flavors to pod set blocking-podset: "
+        + "insufficient quota for cpu in flavor one, previously considered podsets requests (1) + current podset"
+        + " request (5) > maximum capacity (2), "
+        + "insufficient quota for cpu in flavor two, previously considered podsets requests (0) + current podset"
+        + " request (5) > maximum capacity (2)");
+    assertThat(usage(s, a)).containsExactlyEntriesOf(Map.of("one/cpu", 1000L));
   }
 }

@@ -8,6 +8,7 @@ import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.PodTemplateSpec;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.scheduling.Toleration;
 import io.fleetkit.queueing.controller.QueueLabels;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,18 +23,24 @@ import org.jspecify.annotations.Nullable;
 final class JobEdits {
   private JobEdits() {}
 
-  /** Whether the Job runs with exactly this admission: annotated with it, not suspended, flavor labels selected. */
-  static boolean isStarted(Job job, AdmissionRecord admission, Map<String, String> flavorLabels) {
+  /** Where an admission's pods must go: the assigned flavors' node labels, and tolerations of their taints. */
+  record Placement(Map<String, String> nodeLabels, List<Toleration> tolerations) {}
+
+  /**
+   * Whether the Job runs with exactly this admission: annotated with it, not suspended, flavor labels selected and
+   * flavor tolerations in its template.
+   */
+  static boolean isStarted(Job job, AdmissionRecord admission, Placement placement) {
     if (job.spec().suspend() || !admission.format().equals(annotation(job))) {
       return false;
     }
-    Map<String, String> selector = job.spec().template().spec().nodeSelector();
-    for (Map.Entry<String, String> e : flavorLabels.entrySet()) {
-      if (!selector.containsKey(e.getKey())) {
+    PodSpec pod = job.spec().template().spec();
+    for (Map.Entry<String, String> e : placement.nodeLabels().entrySet()) {
+      if (!pod.nodeSelector().containsKey(e.getKey())) {
         return false;
       }
     }
-    return true;
+    return pod.tolerations().containsAll(placement.tolerations());
   }
 
   /** The Job's admission annotation, or {@code null}. */
@@ -43,15 +50,24 @@ final class JobEdits {
 
   /**
    * The Job started with {@code admission}: annotated, the flavor labels the template's nodeSelector lacks added
-   * (a key the user already set is kept as it is), {@code suspend=false}.
+   * (a key the user already set is kept as it is), the flavor tolerations it lacks appended, {@code suspend=false}.
    */
-  static Job started(Job job, AdmissionRecord admission, Instant admittedAt, Map<String, String> flavorLabels) {
+  static Job started(Job job, AdmissionRecord admission, Instant admittedAt, Placement placement) {
     Job clean = stripped(job);
-    Map<String, String> selector = new LinkedHashMap<>(clean.spec().template().spec().nodeSelector());
+    PodSpec pod = clean.spec().template().spec();
+    Map<String, String> selector = new LinkedHashMap<>(pod.nodeSelector());
     TreeSet<String> injected = new TreeSet<>();
-    for (Map.Entry<String, String> e : flavorLabels.entrySet()) {
+    for (Map.Entry<String, String> e : placement.nodeLabels().entrySet()) {
       if (selector.putIfAbsent(e.getKey(), e.getValue()) == null) {
         injected.add(e.getKey());
+      }
+    }
+    List<Toleration> tolerations = new ArrayList<>(pod.tolerations());
+    int added = 0;
+    for (Toleration t : placement.tolerations()) {
+      if (!tolerations.contains(t)) {
+        tolerations.add(t);
+        added++;
       }
     }
     ObjectMeta.Builder meta = clean.metadata().toBuilder()
@@ -60,7 +76,10 @@ final class JobEdits {
     if (!injected.isEmpty()) {
       meta.annotation(QueueLabels.INJECTED_NODE_SELECTOR, String.join(",", injected));
     }
-    return withTemplateSelector(clean.withMetadata(meta.build()), selector, false);
+    if (added > 0) {
+      meta.annotation(QueueLabels.INJECTED_TOLERATIONS, Integer.toString(added));
+    }
+    return withTemplate(clean.withMetadata(meta.build()), selector, tolerations, false);
   }
 
   /** The Job suspended, without the controller's annotations and injected nodeSelector keys. */
@@ -69,31 +88,56 @@ final class JobEdits {
     return clean.spec().suspend() ? clean : clean.withSpec(clean.spec().withSuspend(true));
   }
 
-  /** The Job without the controller's annotations and injected nodeSelector keys (suspend unchanged). */
+  /**
+   * The Job without the controller's annotations, injected nodeSelector keys and injected tolerations (suspend
+   * unchanged).
+   */
   private static Job stripped(Job job) {
     Map<String, String> ann = job.metadata().annotations();
     if (!ann.containsKey(QueueLabels.ADMISSION) && !ann.containsKey(QueueLabels.ADMITTED_AT)
-        && !ann.containsKey(QueueLabels.INJECTED_NODE_SELECTOR)) {
+        && !ann.containsKey(QueueLabels.INJECTED_NODE_SELECTOR) && !ann.containsKey(QueueLabels.INJECTED_TOLERATIONS)) {
       return job;
     }
-    Map<String, String> selector = new LinkedHashMap<>(job.spec().template().spec().nodeSelector());
+    PodSpec pod = job.spec().template().spec();
+    Map<String, String> selector = new LinkedHashMap<>(pod.nodeSelector());
     String injected = ann.get(QueueLabels.INJECTED_NODE_SELECTOR);
     if (injected != null && !injected.isEmpty()) {
       Arrays.asList(injected.split(",")).forEach(selector::remove);
+    }
+    List<Toleration> tolerations = pod.tolerations();
+    int added = injectedTolerations(ann.get(QueueLabels.INJECTED_TOLERATIONS), tolerations.size());
+    if (added > 0) {
+      tolerations = tolerations.subList(0, tolerations.size() - added); // they were appended at the end
     }
     Map<String, String> kept = new LinkedHashMap<>(ann);
     kept.remove(QueueLabels.ADMISSION);
     kept.remove(QueueLabels.ADMITTED_AT);
     kept.remove(QueueLabels.INJECTED_NODE_SELECTOR);
+    kept.remove(QueueLabels.INJECTED_TOLERATIONS);
     Job j = job.withMetadata(job.metadata().toBuilder().annotations(kept).build());
-    return withTemplateSelector(j, selector, j.spec().suspend());
+    return withTemplate(j, selector, tolerations, j.spec().suspend());
   }
 
-  private static Job withTemplateSelector(Job job, Map<String, String> selector, boolean suspend) {
+  /** The count the annotation records, at most {@code present}; 0 if absent or not a count. */
+  private static int injectedTolerations(@Nullable String value, int present) {
+    if (value == null) {
+      return 0;
+    }
+    try {
+      return Math.max(0, Math.min(present, Integer.parseInt(value.trim())));
+    } catch (NumberFormatException e) {
+      return 0; // edited by hand into something else: nothing is taken out
+    }
+  }
+
+  private static Job withTemplate(Job job, Map<String, String> selector, List<Toleration> tolerations,
+      boolean suspend) {
     JobSpec s = job.spec();
     PodSpec pod = s.template().spec();
-    PodTemplateSpec template = pod.nodeSelector().equals(selector) ? s.template()
-        : new PodTemplateSpec(s.template().metadata(), pod.toBuilder().nodeSelector(selector).build());
+    PodTemplateSpec template = pod.nodeSelector().equals(selector) && pod.tolerations().equals(tolerations)
+        ? s.template()
+        : new PodTemplateSpec(s.template().metadata(),
+            pod.toBuilder().nodeSelector(selector).tolerations(tolerations).build());
     return job.withSpec(new JobSpec(s.parallelism(), s.completions(), s.completionMode(), s.backoffLimit(),
         s.activeDeadlineSeconds(), s.ttlSecondsAfterFinished(), suspend, s.selector(), template));
   }

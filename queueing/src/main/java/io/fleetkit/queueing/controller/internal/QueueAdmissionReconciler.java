@@ -122,7 +122,7 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
   private Result start(ReconcileContext<Job> ctx, Job job, String key, QuotaReservation admission, boolean mayStart,
       Set<String> changed) {
     AdmissionRecord rec = AdmissionRecord.of(admission);
-    Map<String, String> labels = flavorLabels(rec);
+    JobEdits.Placement labels = placement(rec);
     String current = JobEdits.annotation(job);
     if (current != null && !current.equals(rec.format()) && !job.spec().suspend()) {
       // running with another admission: stop it first, so its pods leave the old flavor's nodes; meanwhile it
@@ -152,13 +152,19 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
     return Result.done();
   }
 
-  private Map<String, String> flavorLabels(AdmissionRecord rec) {
+  /** The assigned flavors' node labels and tolerations (each toleration once), flavors in resource order. */
+  private JobEdits.Placement placement(AdmissionRecord rec) {
     Map<String, String> labels = new TreeMap<>();
+    java.util.LinkedHashSet<io.fleetkit.api.scheduling.Toleration> tolerations = new java.util.LinkedHashSet<>();
     for (String flavor : new TreeMap<>(rec.flavors()).values()) {
-      engine.resourceFlavor(flavor).map(ResourceFlavor::nodeLabels).ifPresent(labels::putAll);
+      engine.resourceFlavor(flavor).ifPresent(f -> {
+        labels.putAll(f.nodeLabels());
+        tolerations.addAll(f.tolerations());
+      });
     }
-    return labels;
+    return new JobEdits.Placement(labels, List.copyOf(tolerations));
   }
+
 
   private static void setCondition(ReconcileContext<Job> ctx, Job job, boolean reserved, String reason,
       String message) {
