@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.scheduling.Taint;
+import io.fleetkit.api.scheduling.TaintEffect;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -16,13 +18,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Ported from kubernetes-sigs/kueue {@code pkg/scheduler/scheduler_test.go}, {@code TestSchedule}: the same
- * ClusterQueues ({@code sales}, {@code eng-alpha}, {@code eng-beta}, {@code lend-a}, {@code lend-b}), LocalQueues and
- * workloads; one scheduling cycle; then the same admissions ({@code wantAssignments}, as flavor per pod set and
- * resource), preempted workloads, and workloads left in the queue ({@code wantLeft}) or parked as inadmissible
- * ({@code wantInadmissibleLeft}). Each test is named after its upstream case: 40 of the 65 cases at kueue commit
- * ff69552e; docs/conformance.md lists the others and why. Kueue's test CQs set borrowing limits on queues without a
- * cohort, which its webhook rejects; they have no effect there and are left out. Workloads and queues that Kueue's
- * events and conditions describe are checked through the cycle's admissions, preemptions and pending reasons.
+ * ClusterQueues ({@code sales}, {@code eng-alpha}, {@code eng-beta}, {@code lend-a}, {@code lend-b}), flavors (two of
+ * them tainted), LocalQueues and workloads; one scheduling cycle; then the same admissions ({@code wantAssignments}, as
+ * flavor per pod set and resource), preempted workloads, and workloads left in the queue ({@code wantLeft}) or parked
+ * as inadmissible ({@code wantInadmissibleLeft}). Each test is named after its upstream case: 43 of the 65 cases at
+ * kueue commit ff69552e; docs/conformance.md lists the others and why. Kueue's test CQs set borrowing limits on queues
+ * without a cohort, which its webhook rejects; they have no effect there and are left out. Workloads and queues that
+ * Kueue's events and conditions describe are checked through the cycle's admissions, preemptions and pending reasons.
  */
 final class KueueSchedulePortTest {
   private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
@@ -62,7 +64,11 @@ final class KueueSchedulePortTest {
 
   private static AdmissionEngine engine(List<ClusterQueue> extraCqs, List<LocalQueue> extraLqs) {
     AdmissionEngine.Builder b = AdmissionEngine.builder().clock(Clock.fixed(NOW, ZoneOffset.UTC))
-        .resourceFlavors("default", "on-demand", "spot", "model-a");
+        .resourceFlavors("default", "on-demand", "spot", "model-a")
+        .resourceFlavor(ResourceFlavor.of("spot-tainted")
+            .withNodeTaints(List.of(Taint.of("key", "val", TaintEffect.NoSchedule))))
+        .resourceFlavor(ResourceFlavor.of("spot-tainted-2")
+            .withNodeTaints(List.of(Taint.of("key", "val2", TaintEffect.NoSchedule))));
     List<ClusterQueue> cqs = new ArrayList<>(clusterQueues());
     cqs.addAll(extraCqs);
     cqs.forEach(b::clusterQueue);
@@ -878,5 +884,59 @@ final class KueueSchedulePortTest {
         + "(9223372036854775807m) > maximum capacity (10)");
     assertThat(e.inadmissible("overflow-cq")).containsExactly("default/vuln-wl");
     assertThat(left(e, "overflow-cq")).isEmpty();
+  }
+
+  /** A StrictFIFO ClusterQueue {@code name} whose one resource group has {@code flavor, nominal} pairs of cpu. */
+  private static ClusterQueue strictCpuQueue(String name, String... flavorThenNominal) {
+    FlavorQuotas[] fqs = new FlavorQuotas[flavorThenNominal.length / 2];
+    for (int i = 0; i < fqs.length; i++) {
+      // upstream's borrowing limits on this queue without a cohort have no effect and are left out
+      fqs[i] = FlavorQuotas.of(flavorThenNominal[2 * i], FlavorResourceQuota.of("cpu", flavorThenNominal[2 * i + 1]));
+    }
+    return cq(name).queueingStrategy(QueueingStrategy.STRICT_FIFO).resourceGroup(fqs).build();
+  }
+
+  @Test
+  void flavorsWithMixedMisconfigurationAndInsufficientQuota() {
+    AdmissionEngine e = engine(List.of(strictCpuQueue("custom-cq", "spot-tainted", "20", "on-demand", "15")),
+        List.of(LocalQueue.of("sales", "custom-q", "custom-cq")));
+    e.assumeAdmitted(wl("sales", "existing-on-demand-job", "custom-q", 0, "10"), "custom-cq",
+        Map.of("cpu", "on-demand"), NOW);
+    e.submit(wl("sales", "new-job", "custom-q", 0, "10"));
+    CycleResult r = e.schedule();
+    assertThat(r.admitted()).isEmpty();
+    assertThat(r.pending().get("sales/new-job")).startsWith("couldn't assign flavors to pod set main: "
+        + "insufficient unused quota for cpu in flavor on-demand, 5 more needed, "
+        + "untolerated taint {key val NoSchedule <nil>} in flavor spot-tainted");
+    assertThat(assignments(e, "custom-cq"))
+        .containsExactlyEntriesOf(Map.of("sales/existing-on-demand-job", new TreeSet<>(List.of("main:cpu=on-demand@custom-cq"))));
+    assertThat(left(e, "custom-cq")).containsExactly("sales/new-job");
+  }
+
+  @Test
+  void flavorsWithMixedTaintMismatchAndExceedingLimits() {
+    AdmissionEngine e = engine(List.of(strictCpuQueue("custom-cq2", "spot-tainted", "20", "on-demand", "5")),
+        List.of(LocalQueue.of("sales", "custom-q2", "custom-cq2")));
+    e.submit(wl("sales", "new-job2", "custom-q2", 0, "10"));
+    CycleResult r = e.schedule();
+    assertThat(r.admitted()).isEmpty();
+    assertThat(r.pending().get("sales/new-job2")).isEqualTo("couldn't assign flavors to pod set main: "
+        + "insufficient quota for cpu in flavor on-demand, previously considered podsets requests (0) + current "
+        + "podset request (10) > maximum capacity (5), untolerated taint {key val NoSchedule <nil>} in flavor "
+        + "spot-tainted");
+    assertThat(left(e, "custom-cq2")).containsExactly("sales/new-job2");
+  }
+
+  @Test
+  void flavorsAreStructurallyIncompatible() {
+    AdmissionEngine e = engine(List.of(strictCpuQueue("custom-cq3", "spot-tainted", "20", "spot-tainted-2", "5")),
+        List.of(LocalQueue.of("sales", "custom-q3", "custom-cq3")));
+    e.submit(wl("sales", "new-job3", "custom-q3", 0, "1"));
+    CycleResult r = e.schedule();
+    assertThat(r.admitted()).isEmpty();
+    assertThat(r.pending().get("sales/new-job3")).isEqualTo("couldn't assign flavors to pod set main: "
+        + "untolerated taint {key val NoSchedule <nil>} in flavor spot-tainted, "
+        + "untolerated taint {key val2 NoSchedule <nil>} in flavor spot-tainted-2");
+    assertThat(left(e, "custom-cq3")).containsExactly("sales/new-job3");
   }
 }

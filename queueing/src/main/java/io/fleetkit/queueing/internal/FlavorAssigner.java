@@ -206,6 +206,7 @@ public final class FlavorAssigner {
         if (message.length() > 0) {
           message.append("; ");
         }
+        psReasons.sort(null); // Kueue's Status.Message sorts the reasons
         message.append("couldn't assign flavors to pod set ").append(ps.name()).append(": ")
             .append(String.join(", ", psReasons));
       }
