@@ -18,22 +18,36 @@ import java.util.Map;
 
 /**
  * The Kueue-style {@link AdmissionEngine} of a scenario's {@link ScenarioQueue}s: one ResourceFlavor per distinct
- * flavor name, one ClusterQueue per queue (its quota on its flavor, its cohort, preemption of lower priorities
+ * flavor name (its node labels, taints and tolerations), one ClusterQueue per queue (its quota on its flavor, its cohort, preemption of lower priorities
  * within the queue), one LocalQueue of the queue's name in each of its namespaces.
  */
 final class QueueEngines {
   private QueueEngines() {}
 
-  /** Problems with the queues taken together (a flavor named twice with different node labels), field by field. */
+  /**
+   * Problems with the queues taken together (a flavor named twice with different node labels, taints or
+   * tolerations), field by field.
+   */
   static List<String> check(List<ScenarioQueue> queues) {
-    Map<String, Map<String, String>> flavors = new LinkedHashMap<>();
+    Map<String, ScenarioQueue> flavors = new LinkedHashMap<>();
     List<String> problems = new ArrayList<>();
     for (int i = 0; i < queues.size(); i++) {
       ScenarioQueue q = queues.get(i);
-      Map<String, String> before = flavors.putIfAbsent(q.flavor(), q.nodeLabels());
-      if (before != null && !before.equals(q.nodeLabels())) {
-        problems.add("spec.queues[" + i + "].flavor.nodeLabels: flavor " + q.flavor() + " has node labels " + before
+      ScenarioQueue before = flavors.putIfAbsent(q.flavor(), q);
+      if (before == null) {
+        continue;
+      }
+      String p = "spec.queues[" + i + "].flavor.";
+      if (!before.nodeLabels().equals(q.nodeLabels())) {
+        problems.add(p + "nodeLabels: flavor " + q.flavor() + " has node labels " + before.nodeLabels()
             + " in an earlier queue, not " + q.nodeLabels());
+      }
+      if (!before.nodeTaints().equals(q.nodeTaints())) {
+        problems.add(p + "nodeTaints: flavor " + q.flavor() + " has node taints " + before.nodeTaints()
+            + " in an earlier queue, not " + q.nodeTaints());
+      }
+      if (!before.tolerations().equals(q.tolerations())) {
+        problems.add(p + "tolerations: flavor " + q.flavor() + " has other tolerations in an earlier queue");
       }
     }
     return problems;
@@ -41,11 +55,12 @@ final class QueueEngines {
 
   static AdmissionEngine engine(List<ScenarioQueue> queues, Clock clock) {
     AdmissionEngine.Builder b = AdmissionEngine.builder().clock(clock);
-    Map<String, Map<String, String>> flavors = new LinkedHashMap<>();
+    Map<String, ScenarioQueue> flavors = new LinkedHashMap<>();
     for (ScenarioQueue q : queues) {
-      flavors.putIfAbsent(q.flavor(), q.nodeLabels());
+      flavors.putIfAbsent(q.flavor(), q);
     }
-    flavors.forEach((name, labels) -> b.resourceFlavor(new ResourceFlavor(name, labels)));
+    flavors.forEach((name, q) -> b.resourceFlavor(new ResourceFlavor(name, q.nodeLabels(), q.nodeTaints(),
+        q.tolerations())));
     for (ScenarioQueue q : queues) {
       List<FlavorResourceQuota> quotas = new ArrayList<>();
       for (Map.Entry<String, Quantity> e : q.quota().asMap().entrySet()) {

@@ -13,6 +13,9 @@ import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.scheduling.Taint;
+import io.fleetkit.api.scheduling.TaintEffect;
+import io.fleetkit.api.scheduling.Toleration;
 import io.fleetkit.api.simulation.JobArrival;
 import io.fleetkit.api.simulation.JobStream;
 import io.fleetkit.api.simulation.LoadPattern;
@@ -89,6 +92,38 @@ final class ScenarioEnginesTest {
     List<Double> done = series(run, "jobs succeeded ml/train");
     assertThat(done.get(done.size() - 1)).isGreaterThanOrEqualTo(6);
     assertThat(run.charts()).contains(SeriesRecorder.QUEUES, SeriesRecorder.QUEUE_WAIT, SeriesRecorder.JOBS);
+  }
+
+  /**
+   * The {@link #queued} jobs into a queue whose flavor carries the nodes' taint {@code dedicated=batch:NoSchedule},
+   * with or without a flavor toleration of it.
+   */
+  private static SimulationRun taintedFlavor(boolean flavorTolerates) {
+    Taint batch = Taint.of("dedicated", "batch", TaintEffect.NoSchedule);
+    List<ApiObject<?>> nodes = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      nodes.add(Node.builder().name("node-" + i).capacity(NODE).taint(batch).build());
+    }
+    ScenarioQueue q = new ScenarioQueue("batch", List.of("ml"), null, "dedicated", Map.of(),
+        ResourceList.builder().put("cpu", "4").put("memory", "64Gi").build())
+        .withFlavorTaints(List.of(batch), flavorTolerates
+            ? List.of(Toleration.exists("dedicated", TaintEffect.NoSchedule)) : List.of());
+    JobArrival job = new JobArrival(Duration.ZERO, "", 1, ResourceList.ofCpuMemory(2000, 1L << 30),
+        Duration.ofMinutes(20));
+    ScenarioFeatures f = new ScenarioFeatures(false, false, false, false, true, false);
+    return run(nodes, scenario(Duration.ofHours(1), Duration.ofMinutes(1), f, List.of(), List.of(q),
+        List.of(JobStream.poisson("train", "ml", "batch", 30, job)), List.of()));
+  }
+
+  @Test
+  void taintedFlavor_itsTolerationLetsTheJobsRunOnTheTaintedNodes_withoutItNoneIsAdmitted() {
+    SimulationRun tolerated = taintedFlavor(true);
+    assertThat(max(series(tolerated, "admitted workloads batch"))).isEqualTo(2.0);
+    assertThat(max(series(tolerated, "jobs running ml/train"))).isEqualTo(2.0); // their pods got the toleration
+    SimulationRun untolerated = taintedFlavor(false);
+    assertThat(max(series(untolerated, "admitted workloads batch"))).isZero();
+    assertThat(max(series(untolerated, "pending workloads batch"))).isGreaterThan(0);
+    assertThat(max(series(untolerated, "jobs running ml/train"))).isZero();
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.fleetkit.api.simulation;
 import io.fleetkit.api.Violations;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.scheduling.SchedulingValidation;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -125,6 +126,9 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
         v.dnsLabel(p + ".namespaces[" + j + "]", q.namespaces().get(j));
       }
       v.dnsSubdomain(p + ".flavor", q.flavor());
+      v.labels(p + ".flavor.nodeLabels", q.nodeLabels());
+      v.addAll(SchedulingValidation.validateTaints(q.nodeTaints(), p + ".flavor.nodeTaints"));
+      v.addAll(SchedulingValidation.validateTolerations(q.tolerations(), p + ".flavor.tolerations"));
       if (q.quota().isEmpty()) {
         v.required(p + ".quota", "at least one resource, e.g. cpu");
       }

@@ -3,9 +3,13 @@ package io.fleetkit.adapter.kubernetes.yaml;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fleetkit.api.scheduling.Taint;
+import io.fleetkit.api.scheduling.TaintEffect;
+import io.fleetkit.api.scheduling.Toleration;
 import io.fleetkit.api.simulation.FaultType;
 import io.fleetkit.api.simulation.LoadShape;
 import io.fleetkit.api.simulation.Scenario;
+import io.fleetkit.api.simulation.ScenarioQueue;
 import io.fleetkit.api.simulation.WorkloadLoad;
 import java.time.Duration;
 import java.util.List;
@@ -172,6 +176,36 @@ final class ScenarioYamlTest {
     assertThat(s.spec().queueScalers().get(0).minReplicas()).isZero();
     Scenario again = KubernetesYaml.parse(KubernetesYaml.dump(List.of(s)), "dump.yaml").ofType(Scenario.class).get(0);
     assertThat(again.spec()).isEqualTo(s.spec());
+  }
+
+  private static final String TAINTED_FLAVOR = ENGINES.replace(
+      "flavor: {name: a100, nodeLabels: {fleetkit.io/node-pool: gpu-a100}}",
+      "flavor:\n"
+          + "            name: a100\n"
+          + "            nodeLabels: {fleetkit.io/node-pool: gpu-a100}\n"
+          + "            nodeTaints: [{key: nvidia.com/gpu, value: present, effect: NoSchedule}]\n"
+          + "            tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]");
+
+  @Test
+  void queueFlavorTaintsAndTolerations_readAndRoundTrip() {
+    Scenario s = parse(TAINTED_FLAVOR);
+    ScenarioQueue q = s.spec().queues().get(0);
+    assertThat(q.nodeTaints()).containsExactly(Taint.of("nvidia.com/gpu", "present", TaintEffect.NoSchedule));
+    assertThat(q.tolerations()).containsExactly(Toleration.exists("nvidia.com/gpu", TaintEffect.NoSchedule));
+    Scenario again = KubernetesYaml.parse(KubernetesYaml.dump(List.of(s)), "dump.yaml").ofType(Scenario.class).get(0);
+    assertThat(again.spec()).isEqualTo(s.spec());
+    assertThat(parse(ENGINES).spec().queues().get(0).nodeTaints()).isEmpty();
+  }
+
+  @Test
+  void badQueueFlavorTaintsAndTolerations_reportedWithThePath() {
+    assertThat(problems(TAINTED_FLAVOR.replace("effect: NoSchedule}]\n            tolerations",
+        "effect: Sometimes}]\n            tolerations")))
+        .contains("spec.queues[0].flavor.nodeTaints[0].effect", "must be one of NoSchedule, PreferNoSchedule, NoExecute");
+    assertThat(problems(TAINTED_FLAVOR.replace("operator: Exists,", "operator: Exists, seconds: 3,")))
+        .contains("spec.queues[0].flavor.tolerations[0].seconds", "is not a field");
+    assertThat(problems(TAINTED_FLAVOR.replace("operator: Exists, effect", "operator: Exists, value: x, effect")))
+        .contains("spec.queues[0].flavor.tolerations[0]");
   }
 
   @Test

@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -176,6 +178,15 @@ public final class Untyped {
     Map<String, Object> out = new java.util.TreeMap<>();
     r.asMap().forEach((k, v) -> out.put(k, v.toString()));
     return out;
+  }
+
+  /** Reports each key of {@code m} that is not one of {@code fields}, naming the fields there are. */
+  public static void known(Map<String, Object> m, Set<String> fields, String path, DocumentContext ctx) {
+    for (String k : m.keySet()) {
+      if (!fields.contains(k)) {
+        ctx.error(path + "." + k, "is not a field of " + path + " (fields: " + new TreeSet<>(fields) + ")", null);
+      }
+    }
   }
 
   /** Puts {@code value} unless it is {@code null}, empty or an empty collection. */

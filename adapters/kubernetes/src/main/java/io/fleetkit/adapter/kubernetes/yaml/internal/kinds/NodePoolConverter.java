@@ -45,22 +45,7 @@ public final class NodePoolConverter extends AbstractKindConverter<GenericKubern
     Map<String, Object> spec = GenericKinds.section(in, "spec", ctx);
     Map<String, Object> t = Untyped.map(spec, "template", "spec.template", ctx);
     var labels = Untyped.stringMap(t, "labels", "spec.template.labels", ctx);
-    List<Taint> taints = new ArrayList<>();
-    List<Object> rawTaints = Untyped.list(t, "taints", "spec.template.taints", ctx);
-    for (int i = 0; i < rawTaints.size(); i++) {
-      String p = "spec.template.taints[" + i + "]";
-      Map<String, Object> m = Untyped.asMap(rawTaints.get(i), p, ctx);
-      String key = Values.required(Untyped.string(m, "key", "", p + ".key", ctx), p + ".key", ctx);
-      TaintEffect effect = Values.requiredEnum(TaintEffect.class, Untyped.string(m, "effect", "", p + ".effect", ctx),
-          p + ".effect", ctx);
-      String value = Untyped.string(m, "value", "", p + ".value", ctx);
-      if (effect != null && !key.isEmpty()) {
-        Taint taint = ctx.build(p, () -> Taint.of(key, value, effect));
-        if (taint != null) {
-          taints.add(taint);
-        }
-      }
-    }
+    List<Taint> taints = UntypedScheduling.taints(t, "taints", "spec.template.taints", ctx);
     var capacity = Untyped.resources(t, "capacity", "spec.template.capacity", ctx);
     var allocatable = Untyped.resources(t, "allocatable", "spec.template.allocatable", ctx);
     var gpus = NodeConverter.gpus(t, "spec.template.gpus", ctx);
@@ -141,15 +126,7 @@ public final class NodePoolConverter extends AbstractKindConverter<GenericKubern
     NodeTemplate t = s.template();
     Map<String, Object> template = new LinkedHashMap<>();
     Untyped.put(template, "labels", new java.util.TreeMap<String, Object>(t.labels()));
-    List<Object> taints = new ArrayList<>();
-    for (Taint taint : t.taints()) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("key", taint.key());
-      Untyped.put(m, "value", taint.value());
-      m.put("effect", taint.effect().name());
-      taints.add(m);
-    }
-    Untyped.put(template, "taints", taints);
+    Untyped.put(template, "taints", UntypedScheduling.write(t.taints()));
     Untyped.put(template, "capacity", Untyped.resources(t.capacity()));
     if (!t.allocatable().equals(t.capacity())) {
       Untyped.put(template, "allocatable", Untyped.resources(t.allocatable()));

@@ -8,6 +8,8 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.scheduling.Taint;
+import io.fleetkit.api.scheduling.Toleration;
 import io.fleetkit.api.simulation.FaultType;
 import io.fleetkit.api.simulation.JobArrival;
 import io.fleetkit.api.simulation.JobStream;
@@ -181,14 +183,17 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
     List<String> namespaces = Untyped.stringList(m, "namespaces", p + ".namespaces", ctx);
     String cohort = Untyped.string(m, "cohort", "", p + ".cohort", ctx);
     Map<String, Object> fl = Untyped.map(m, "flavor", p + ".flavor", ctx);
-    known(fl, Set.of("name", "nodeLabels"), p + ".flavor", ctx);
+    known(fl, Set.of("name", "nodeLabels", "nodeTaints", "tolerations"), p + ".flavor", ctx);
     String flavor = Untyped.string(fl, "name", "default", p + ".flavor.name", ctx);
     Map<String, String> labels = Untyped.stringMap(fl, "nodeLabels", p + ".flavor.nodeLabels", ctx);
+    List<Taint> taints = UntypedScheduling.taints(fl, "nodeTaints", p + ".flavor.nodeTaints", ctx);
+    List<Toleration> tolerations = UntypedScheduling.tolerations(fl, "tolerations", p + ".flavor.tolerations", ctx);
     ResourceList quota = Untyped.resources(m, "quota", p + ".quota", ctx);
     if (ctx.hasErrors()) {
       return null;
     }
-    return new ScenarioQueue(name, namespaces, cohort.isEmpty() ? null : cohort, flavor, labels, quota);
+    return new ScenarioQueue(name, namespaces, cohort.isEmpty() ? null : cohort, flavor, labels, quota)
+        .withFlavorTaints(taints, tolerations);
   }
 
   private static @Nullable JobStream stream(Map<String, Object> m, String p, DocumentContext ctx) {
@@ -272,12 +277,7 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
   }
 
   private static void known(Map<String, Object> m, Set<String> fields, String path, DocumentContext ctx) {
-    for (String k : m.keySet()) {
-      if (!fields.contains(k)) {
-        ctx.error(path + "." + k, "is not a field of " + path + " (fields: " + new java.util.TreeSet<>(fields) + ")",
-            null);
-      }
-    }
+    Untyped.known(m, fields, path, ctx);
   }
 
   private static @Nullable WorkloadLoad load(Map<String, Object> m, String p, ObjectMeta meta, DocumentContext ctx) {
@@ -515,6 +515,8 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
       if (!q.nodeLabels().isEmpty()) {
         fl.put("nodeLabels", new java.util.TreeMap<>(q.nodeLabels()));
       }
+      Untyped.put(fl, "nodeTaints", UntypedScheduling.write(q.nodeTaints()));
+      Untyped.put(fl, "tolerations", UntypedScheduling.writeTolerations(q.tolerations()));
       m.put("flavor", fl);
       Untyped.put(m, "quota", Untyped.resources(q.quota()));
       queues.add(m);
