@@ -66,6 +66,10 @@ public final class NodeLifecycleController implements AutoCloseable {
   public static final String ZONE_LABEL = "topology.kubernetes.io/zone";
   /** The region label. */
   public static final String REGION_LABEL = "topology.kubernetes.io/region";
+  /** The deprecated zone label, read where a node has no {@link #ZONE_LABEL}. */
+  public static final String BETA_ZONE_LABEL = "failure-domain.beta.kubernetes.io/zone";
+  /** The deprecated region label, read where a node has no {@link #REGION_LABEL}. */
+  public static final String BETA_REGION_LABEL = "failure-domain.beta.kubernetes.io/region";
   /** The label that keeps a node out of its zone's health (upstream {@code labelNodeDisruptionExclusion}). */
   public static final String EXCLUDE_DISRUPTION_LABEL = "node.kubernetes.io/exclude-disruption";
 
@@ -600,7 +604,7 @@ public final class NodeLifecycleController implements AutoCloseable {
     int writes = 0;
     for (Pod p : store.list(Pod.class, "", (Pod p) -> p.spec().nodeName().equals(nodeName)).items()) {
       PodCondition c = p.status().condition(PodCondition.READY);
-      if (c != null && c.status() == ConditionStatus.True) {
+      if (c != null && c.status() != ConditionStatus.False) { // upstream MarkPodsNotReady: True and Unknown alike
         store.updateStatus(p.withStatus(p.status().withCondition(PodCondition.of(PodCondition.READY,
             ConditionStatus.False, "NodeNotReady", "", now))));
         writes++;
@@ -718,9 +722,21 @@ public final class NodeLifecycleController implements AutoCloseable {
     return taintPass();
   }
 
+  /**
+   * The node's zone key, {@code region:zone}, from the topology labels or, where a node has not them, the deprecated
+   * {@code failure-domain.beta.kubernetes.io} ones (upstream {@code nodetopology.GetZoneKey}).
+   */
   static String zone(Node node) {
     Map<String, String> l = node.metadata().labels();
-    return l.getOrDefault(REGION_LABEL, "") + ":" + l.getOrDefault(ZONE_LABEL, "");
+    String region = l.getOrDefault(REGION_LABEL, "");
+    String zone = l.getOrDefault(ZONE_LABEL, "");
+    if (region.isEmpty()) {
+      region = l.getOrDefault(BETA_REGION_LABEL, "");
+    }
+    if (zone.isEmpty()) {
+      zone = l.getOrDefault(BETA_ZONE_LABEL, "");
+    }
+    return region + ":" + zone;
   }
 
   /** Cancels the timers (and the node watch). Idempotent. */

@@ -145,6 +145,50 @@ final class NodeLifecycleControllerTest {
     assertThat(hasNoExecute(node("n2"))).isFalse();
   }
 
+  @Test
+  void monitor_leavingAllZonesDown_taintsTheNodesStillSilentAgain() {
+    nodes(2);
+    runTo(1);
+    agents.forEach(NodeAgent::kill);
+    runTo(200);
+    assertThat(nlc.zoneStates()).containsEntry(":", ZoneState.FullDisruption);
+    assertThat(hasNoExecute(node("n2"))).isFalse();
+    agents.get(0).revive(); // n1 is heard again, n2 is still silent
+    runTo(210);
+    assertThat(ready(node("n1"))).isEqualTo(ConditionStatus.True);
+    assertThat(nlc.zoneStates()).containsEntry(":", ZoneState.Normal);
+    assertThat(ready(node("n2"))).isEqualTo(ConditionStatus.Unknown);
+    assertThat(hasNoExecute(node("n2"))).isTrue(); // the zone's normal rate again
+    assertThat(hasNoExecute(node("n1"))).isFalse();
+  }
+
+  @Test
+  void zoneKey_fallsBackToTheDeprecatedBetaLabels() {
+    Node topology = Node.builder().name("a").label(NodeLifecycleController.REGION_LABEL, "r1")
+        .label(NodeLifecycleController.ZONE_LABEL, "z1").label(NodeLifecycleController.BETA_ZONE_LABEL, "old").build();
+    Node beta = Node.builder().name("b").label(NodeLifecycleController.BETA_REGION_LABEL, "r2")
+        .label(NodeLifecycleController.BETA_ZONE_LABEL, "z2").build();
+    assertThat(NodeLifecycleController.zone(topology)).isEqualTo("r1:z1");
+    assertThat(NodeLifecycleController.zone(beta)).isEqualTo("r2:z2");
+    assertThat(NodeLifecycleController.zone(Node.builder().name("c").build())).isEqualTo(":");
+  }
+
+  @Test
+  void monitor_podWhoseReadyIsUnknown_isMarkedNotReadyToo() {
+    nodes(3);
+    store.create(Pod.builder().namespace("default").name("p").container("c", "img", ResourceList.EMPTY)
+        .nodeName("n1").build());
+    runTo(10);
+    Pod p = store.require(Pod.class, "default", "p");
+    store.updateStatus(p.withStatus(p.status().withCondition(PodCondition.of(PodCondition.READY,
+        ConditionStatus.Unknown, "", "", clock.now()))));
+    agents.get(0).kill();
+    runTo(70);
+    assertThat(ready(node("n1"))).isEqualTo(ConditionStatus.Unknown);
+    assertThat(store.require(Pod.class, "default", "p").status().condition(PodCondition.READY).status())
+        .isEqualTo(ConditionStatus.False);
+  }
+
   private static boolean hasNoExecute(Node n) {
     return n.spec().taints().stream().anyMatch(t -> t.effect() == TaintEffect.NoExecute);
   }
