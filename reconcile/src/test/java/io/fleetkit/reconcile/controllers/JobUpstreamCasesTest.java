@@ -2,11 +2,17 @@ package io.fleetkit.reconcile.controllers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetkit.api.admission.AdmissionChain;
+import io.fleetkit.api.admission.AdmissionRequest;
+import io.fleetkit.api.admission.AdmissionVerdict;
+import io.fleetkit.api.admission.ValidatingAdmissionPlugin;
 import io.fleetkit.api.batch.CompletionMode;
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.batch.JobCondition;
 import io.fleetkit.api.batch.JobStatus;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.events.Event;
+import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.RestartPolicy;
@@ -16,12 +22,15 @@ import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
+import io.fleetkit.reconcile.ObjectKey;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -30,10 +39,18 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Ported from upstream {@code pkg/controller/job/job_controller_test.go} (the release with Indexed and suspend but
- * pod-phase counting): {@code TestControllerSyncJob} (29 of its 36 cases: those with a fake pod-control error, a
- * create limit, the IndexedJob gate off or injected expectations are left out), {@code TestSyncJobPastDeadline} (5
- * cases), {@code TestSyncPastDeadlineJobFinished} and {@code TestSyncJobComplete}. Each case makes the Job and its
- * pods, lets the pod-failure backoff elapse, runs exactly one sync and compares pods created/deleted and status.
+ * pod-phase counting, Kubernetes 1.21): {@code TestControllerSyncJob} (35 of its 36 cases), {@code
+ * TestSyncJobPastDeadline} (5 cases), {@code TestSyncPastDeadlineJobFinished} and {@code TestSyncJobComplete}. Each
+ * case makes the Job and its pods, lets the pod-failure backoff elapse, runs exactly one sync and compares pods
+ * created/deleted and status.
+ *
+ * <p>Upstream's fake pod control is {@link FakePodControl}, an admission plugin of the test store that records the
+ * controller's pod creates and deletes and refuses them as the fake fails them: the four "controller error" cases
+ * and "limited pods" run with it. "suspending a job with unsatisfied expectations" gets its pending deletion from an
+ * earlier real sync instead of an injected one (see its test). Left out: "indexed job feature disabled" (FleetKit
+ * has no feature gates; Indexed completion is always on). Not compared: upstream's {@code jobKeyForget}, and its
+ * error for new failed pods, which only drive its queue's failure backoff; FleetKit computes that backoff from the
+ * pods' finish times.
  */
 final class JobUpstreamCasesTest {
 
@@ -44,8 +61,9 @@ final class JobUpstreamCasesTest {
   }
 
   /** One row of the table; completions -1 means unset (a work-queue Job), as upstream writes it. */
-  record Case(String name, int parallelism, int completions, int backoffLimit, boolean deleting,
-      CompletionMode mode, boolean wasSuspended, boolean suspend, int pendingPods, int activePods,
+  record Case(String name, int parallelism, int completions, int backoffLimit, boolean deleting, int podLimit,
+      CompletionMode mode, boolean wasSuspended, boolean suspend, @Nullable String podControllerError,
+      int pendingPods, int activePods,
       int succeededPods, int failedPods, List<IndexPhase> podsWithIndexes, int expectedCreations,
       int expectedDeletions, int expectedActive, int expectedSucceeded, String expectedCompletedIdxs,
       int expectedFailed, @Nullable String expectedCondition, ConditionStatus expectedConditionStatus,
@@ -63,6 +81,8 @@ final class JobUpstreamCasesTest {
     int completions;
     int backoffLimit;
     boolean deleting;
+    int podLimit;
+    @Nullable String podControllerError;
     CompletionMode mode = CompletionMode.NonIndexed;
     boolean wasSuspended;
     boolean suspend;
@@ -129,6 +149,18 @@ final class JobUpstreamCasesTest {
       return this;
     }
 
+    /** Upstream's {@code podControllerError}: the fake pod control records each call, then fails it. */
+    C podControllerError(String message) {
+      podControllerError = message;
+      return this;
+    }
+
+    /** Upstream's {@code podLimit}: the fake pod control creates that many pods and fails further creates. */
+    C podLimit(int v) {
+      podLimit = v;
+      return this;
+    }
+
     C deleting() {
       deleting = true;
       return this;
@@ -141,8 +173,8 @@ final class JobUpstreamCasesTest {
     }
 
     Case build() {
-      return new Case(name, parallelism, completions, backoffLimit, deleting, mode, wasSuspended, suspend, pending,
-          active, succeeded, failed, indexes, creations, deletions, expActive, expSucceeded, completedIdxs,
+      return new Case(name, parallelism, completions, backoffLimit, deleting, podLimit, mode, wasSuspended, suspend,
+          podControllerError, pending, active, succeeded, failed, indexes, creations, deletions, expActive, expSucceeded, completedIdxs,
           expFailed, condition, conditionStatus, reason, createdIndexes);
     }
   }
@@ -163,8 +195,16 @@ final class JobUpstreamCasesTest {
         new C("WQ job: correct # of pods", 2, -1, 6).pods(0, 2, 0, 0).expect(0, 0, 2, 0, 0),
         new C("too few active pods", 2, 5, 6).pods(0, 1, 1, 0).expect(1, 0, 2, 1, 0),
         new C("too few active pods with a dynamic job", 2, -1, 6).pods(0, 1, 0, 0).expect(1, 0, 2, 0, 0),
+        new C("too few active pods, with controller error", 2, 5, 6).podControllerError("fake error")
+            .pods(0, 1, 1, 0).expect(1, 0, 1, 1, 0),
         new C("too many active pods", 2, 5, 6).pods(0, 3, 0, 0).expect(0, 1, 2, 0, 0),
+        new C("too many active pods, with controller error", 2, 5, 6).podControllerError("fake error")
+            .pods(0, 3, 0, 0).expect(0, 1, 3, 0, 0),
+        new C("failed + succeed pods: reset backoff delay", 2, 5, 6).podControllerError("fake error")
+            .pods(0, 1, 1, 1).expect(1, 0, 1, 1, 1),
         new C("new failed pod", 2, 5, 6).pods(0, 1, 0, 1).expect(1, 0, 2, 0, 1),
+        new C("only new failed pod with controller error", 2, 5, 6).podControllerError("fake error")
+            .pods(0, 1, 0, 1).expect(1, 0, 1, 0, 1),
         new C("job finish", 2, 5, 6).pods(0, 0, 5, 0).expect(0, 0, 0, 5, 0).condition(complete, t, ""),
         new C("WQ job finishing", 2, -1, 6).pods(0, 1, 1, 0).expect(0, 0, 1, 1, 0),
         new C("WQ job all finished", 2, -1, 6).pods(0, 0, 2, 0).expect(0, 0, 0, 2, 0).condition(complete, t, ""),
@@ -174,6 +214,7 @@ final class JobUpstreamCasesTest {
         new C("more active pods than remaining completions", 3, 4, 6).pods(0, 3, 2, 0).expect(0, 1, 2, 2, 0),
         new C("status change", 2, 5, 6).pods(0, 2, 2, 0).expect(0, 0, 2, 2, 0),
         new C("deleting job", 2, 5, 6).deleting().pods(1, 1, 1, 0).expect(0, 0, 2, 1, 0),
+        new C("limited pods", 100, 200, 6).podLimit(10).expect(10, 0, 10, 0, 0),
         new C("too many job failures", 2, 5, 0).deleting().pods(0, 0, 0, 1).expect(0, 0, 0, 0, 1)
             .condition(JobCondition.FAILED, t, JobCondition.REASON_BACKOFF_LIMIT_EXCEEDED),
         new C("indexed job start", 2, 5, 6).indexed().expect(2, 0, 2, 0, 0).createdIndexes(0, 1),
@@ -210,15 +251,72 @@ final class JobUpstreamCasesTest {
         .build();
   }
 
+  /**
+   * Upstream's {@code controller.FakePodControl}, as a validating admission plugin of the test store: while armed
+   * (during the sync under test) it records every Pod create and delete the controller sends. A create beyond
+   * {@code createLimit} is refused without being recorded; with {@code err} set every recorded call is then refused
+   * with that message. A refused write reaches the controller as the store's {@code AdmissionDeniedException} and
+   * nothing is written, so a pod upstream counts as created ({@code Templates}) but that failed is recorded here
+   * and is absent from the store. Used on the test thread only (stepping mode, direct delivery).
+   */
+  static final class FakePodControl implements ValidatingAdmissionPlugin {
+    boolean armed;
+    @Nullable String err;
+    int createLimit;
+    int createCallCount;
+    final List<Pod> templates = new ArrayList<>();
+    final List<String> deletePodNames = new ArrayList<>();
+
+    @Override
+    public String name() {
+      return "FakePodControl";
+    }
+
+    @Override
+    public AdmissionVerdict validate(AdmissionRequest request, ObjectStore store) {
+      if (!armed || !(request.object() instanceof Pod pod)) {
+        return AdmissionVerdict.allow();
+      }
+      switch (request.operation()) {
+        case CREATE -> {
+          createCallCount++;
+          if (createLimit != 0 && createCallCount > createLimit) {
+            return AdmissionVerdict.deny("metadata.name", "not creating pod, limit " + createLimit
+                + " already reached (create call " + createCallCount + ")");
+          }
+          templates.add(pod);
+        }
+        case DELETE -> deletePodNames.add(pod.metadata().name());
+        default -> {
+          return AdmissionVerdict.allow();
+        }
+      }
+      return err == null ? AdmissionVerdict.allow() : AdmissionVerdict.deny("metadata", err);
+    }
+  }
+
   /** A store with the job (and finalizer "test/hold" when it is to be deleting) on a manual clock. */
   static final class Env implements AutoCloseable {
     final ManualClock clock = ManualClock.atEpoch2026();
-    final ObjectStore store = Sim.store(clock);
-    final JobController controller = JobController.builder(store).clock(clock).stepping().build();
+    final FakePodControl podControl = new FakePodControl();
+    final ObjectStore store;
+    final List<String> warnings = new ArrayList<>();
+    final JobController controller;
     Job job;
     int podCounter;
 
     Env(Job j, boolean deleting) {
+      AtomicLong uids = new AtomicLong();
+      // Sim.store with the fake pod control as its admission chain
+      store = ObjectStore.builder().directDelivery().clock(clock.asClock())
+          .uidGenerator(() -> String.format("uid-%06d", uids.incrementAndGet()))
+          .admission(AdmissionChain.of(podControl)).build();
+      EventRecorder events = (regarding, related, type, reason, action, note) -> {
+        if (type.equals(Event.WARNING)) {
+          warnings.add(reason + ": " + note);
+        }
+      };
+      controller = JobController.builder(store).clock(clock).stepping().events(events).build();
       if (deleting) {
         j = j.withMetadata(j.metadata().toBuilder().finalizer("test/hold").build());
       }
@@ -255,11 +353,21 @@ final class JobUpstreamCasesTest {
       return s;
     }
 
-    /** Starts the controller and runs exactly one sync of the Job. */
+    /** Starts the controller and runs exactly one sync of the Job, with the fake pod control recording. */
     Job syncOnce() {
       controller.start().join();
+      podControl.armed = true;
       assertThat(controller.controller().runOnce()).isTrue();
+      podControl.armed = false;
       return store.require(Job.class, "default", "foobar");
+    }
+
+    /**
+     * Whether the sync failed as upstream's {@code syncJob} returning an error: the reconcile threw and the key was
+     * put back with rate-limited backoff.
+     */
+    boolean syncFailed() {
+      return controller.controller().queue().numRequeues(ObjectKey.of("default", "foobar")) > 0;
     }
 
     @Override
@@ -275,6 +383,8 @@ final class JobUpstreamCasesTest {
     Job j = newJob(tc.parallelism(), tc.completions(), tc.backoffLimit(), tc.mode());
     j = j.withSpec(j.spec().withSuspend(tc.suspend()));
     try (Env env = new Env(j, tc.deleting())) {
+      env.podControl.err = tc.podControllerError();
+      env.podControl.createLimit = tc.podLimit();
       if (tc.wasSuspended()) {
         env.status(new JobStatus(0, 0, 0, null, List.of(new JobCondition(JobCondition.SUSPENDED,
             ConditionStatus.True, "JobSuspended", "Job suspended", null, null)), null, null, ""));
@@ -298,20 +408,40 @@ final class JobUpstreamCasesTest {
       created.removeAll(before);
       Set<String> deleted = new HashSet<>(before);
       deleted.removeAll(after);
-      assertThat(created).as("creations").hasSize(tc.expectedCreations());
-      assertThat(deleted).as("deletions").hasSize(tc.expectedDeletions());
-      for (String name : created) {
-        OwnerReference ref = env.store.require(Pod.class, "default", name).metadata().controllerRef();
+      FakePodControl fake = env.podControl;
+      // upstream's error check: a pod-control error, or more create calls than the limit, fails the sync
+      if (tc.podControllerError() != null) {
+        assertThat(env.syncFailed()).as("sync returned the pod control's error").isTrue();
+        assertThat(env.warnings).as("error surfaced").anyMatch(w -> w.contains(tc.podControllerError()));
+      } else if (tc.podLimit() != 0 && fake.createCallCount > tc.podLimit()) {
+        assertThat(env.syncFailed()).as("sync failed at the pod control's limit").isTrue();
+        assertThat(env.warnings).as("error surfaced").anyMatch(w -> w.startsWith(EventRecorder.FAILED_CREATE)
+            && w.contains("limit " + tc.podLimit() + " already reached"));
+      } else if (tc.expectedCondition() == null && (tc.failedPods() > 0 || tc.podsWithIndexes().stream()
+          .anyMatch(x -> x.phase() == FAIL && isValidIndex(x.index(), tc.completions())))) {
+        // upstream returns an error here only to requeue the Job with the queue's failure backoff; FleetKit
+        // computes that backoff from the pods' finish times instead (JobReconciler.backoffRemaining)
+      } else {
+        assertThat(env.syncFailed()).as("sync failed").isFalse();
+      }
+      // upstream counts the calls its fake pod control recorded; the store holds those it let through
+      assertThat(fake.templates).as("creations").hasSize(tc.expectedCreations());
+      assertThat(fake.deletePodNames).as("deletions").hasSize(tc.expectedDeletions());
+      int written = tc.podControllerError() == null ? 1 : 0;
+      assertThat(created).as("pods created in the store").hasSize(written * tc.expectedCreations());
+      assertThat(deleted).as("pods deleted from the store").hasSize(written * tc.expectedDeletions());
+      for (Pod p : fake.templates) {
+        OwnerReference ref = p.metadata().controllerRef();
         assertThat(ref).isNotNull();
         assertThat(ref.apiVersion()).isEqualTo("batch/v1");
         assertThat(ref.kind()).isEqualTo("Job");
         assertThat(ref.name()).isEqualTo("foobar");
         assertThat(ref.uid()).isEqualTo(actual.metadata().uid());
+        assertThat(ref.controller()).isTrue();
       }
       if (tc.mode() == CompletionMode.Indexed) {
         Set<Integer> createdIndexes = new TreeSet<>();
-        for (String name : created) {
-          Pod p = env.store.require(Pod.class, "default", name);
+        for (Pod p : fake.templates) {
           String ix = p.metadata().annotations().get(WorkloadLabels.JOB_COMPLETION_INDEX);
           assertThat(ix).isNotNull();
           createdIndexes.add(Integer.parseInt(ix));
@@ -337,6 +467,69 @@ final class JobUpstreamCasesTest {
       } else {
         assertThat(s.conditions()).noneMatch(c -> c.status() == ConditionStatus.True);
       }
+      if (tc.expectedCondition() == null && tc.suspend()) {
+        assertThat(s.conditions()).as("conditions").isEmpty();
+      }
+      // upstream's slow-start check: the create calls stop after the batch (1, 2, 4, ...) that reached the limit
+      int expectedLimit = 0;
+      for (int pass = 0; expectedLimit <= tc.podLimit(); pass++) {
+        expectedLimit += 1 << pass; // SlowStartInitialBatchSize 1
+      }
+      if (tc.podLimit() > 0) {
+        assertThat(fake.createCallCount).as("create calls").isLessThanOrEqualTo(expectedLimit);
+      }
+    }
+  }
+
+  /** Upstream's {@code hasValidFailingPods} test for one pod: an integer index below completions. */
+  private static boolean isValidIndex(String index, int completions) {
+    try {
+      int ix = Integer.parseInt(index);
+      return ix >= 0 && ix < completions;
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Upstream: TestControllerSyncJob "suspending a job with unsatisfied expectations" (fakeExpectationAtCreation -1:
+   * the controller is expecting a deletion). Upstream injects the expectation; FleetKit's Job controller keeps its
+   * expectations inside, as the names of the pods it wrote, so here it gets one the way it gets them in a cluster:
+   * an earlier sync deleted a surplus pod that a finalizer keeps in the store and in the controller's cache. Then
+   * the Job is suspended with parallelism 2 and 3 active pods and the fixture's empty status, and the sync under test
+   * must wait: no creations or deletions, active 3, no condition and no startTime.
+   */
+  @Test
+  void controllerSyncJob_suspendingWithUnsatisfiedExpectations_waitsForTheCache() {
+    Job j = newJob(3, 4, 6, CompletionMode.NonIndexed);
+    try (Env env = new Env(j, false)) {
+      env.pods(PodPhase.Running, 3);
+      Pod held = env.store.create(Pod.of(ObjectMeta.builder().namespace("default").name("pod-held")
+          .label("foo", "bar").ownerReference(OwnerReference.controllerOf(env.job)).finalizer("test/hold").build(),
+          env.job.spec().template().spec()));
+      env.clock.advance(Duration.ofHours(1));
+      env.controller.start().join();
+      env.controller.runUntilIdle(); // 4 active, parallelism 3: the Pending pod is deleted first
+      Pod terminating = env.store.require(Pod.class, "default", held.metadata().name());
+      assertThat(terminating.metadata().deletionTimestamp()).as("the earlier sync deleted the held pod").isNotNull();
+
+      Job cur = env.store.require(Job.class, "default", "foobar");
+      env.job = env.store.update(cur.withSpec(cur.spec().withParallelism(2).withSuspend(true)));
+      env.status(new JobStatus(0, 0, 0, null, List.of(), null, null, "")); // upstream's fixture has no status
+      Set<String> before = env.podNames();
+      Job actual = env.syncOnce();
+
+      assertThat(env.syncFailed()).as("sync failed").isFalse();
+      assertThat(env.podControl.templates).as("creations").isEmpty();
+      assertThat(env.podControl.deletePodNames).as("deletions").isEmpty();
+      assertThat(env.podNames()).isEqualTo(before);
+      JobStatus s = actual.status();
+      assertThat(s.active()).as("active").isEqualTo(3);
+      assertThat(s.succeeded()).as("succeeded").isZero();
+      assertThat(s.failed()).as("failed").isZero();
+      assertThat(s.completedIndexes()).as("completedIndexes").isEmpty();
+      assertThat(s.startTime()).as("startTime while suspended").isNull();
+      assertThat(s.conditions()).as("conditions").isEmpty();
     }
   }
 

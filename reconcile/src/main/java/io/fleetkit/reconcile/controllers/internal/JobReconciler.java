@@ -173,6 +173,7 @@ public final class JobReconciler implements Reconciler<Job> {
           Manage m = manage(ctx, job, active, pods, succeeded, succeededIndexes, now);
           active = m.active();
           requeue = m.requeue();
+          failure = m.error();
         }
       } catch (RuntimeException e) {
         failure = e;
@@ -220,9 +221,17 @@ public final class JobReconciler implements Reconciler<Job> {
     return requeue == null ? Result.done() : Result.requeueAfter(requeue);
   }
 
-  private record Manage(List<Pod> active, @Nullable Duration requeue) {}
+  /**
+   * What {@link #manage} did: the active pods after its writes, when to look again, and the first write that failed
+   * (the status still counts the writes that succeeded before or beside it, as upstream's {@code manageJob} returns
+   * its {@code active} together with the error).
+   */
+  private record Manage(List<Pod> active, @Nullable Duration requeue, @Nullable RuntimeException error) {}
 
-  /** Upstream's {@code manageJob}: delete surplus (bad indexes first) or create missing pods, never both. */
+  /**
+   * Upstream's {@code manageJob}: delete surplus (bad indexes first) or create missing pods, never both. Every
+   * deletion is attempted even when one fails; creations stop after the slow-start batch that had a failure.
+   */
   private Manage manage(ReconcileContext<Job> ctx, Job job, List<Pod> active, List<Pod> all, int succeeded,
       Set<Integer> succeededIndexes, Instant now) {
     JobSpec spec = job.spec();
@@ -260,20 +269,28 @@ public final class JobReconciler implements Reconciler<Job> {
     ObjectKey key = ctx.key();
     if (!toDelete.isEmpty()) {
       List<Pod> remaining = new ArrayList<>(active);
+      RuntimeException error = null;
       for (Pod p : toDelete) {
-        delete(ctx, key, p);
-        remaining.remove(p);
+        try {
+          delete(ctx, key, p);
+          remaining.remove(p);
+        } catch (RuntimeException e) {
+          // upstream's deleteJobPods: a refused delete leaves the pod counted active; the others are still tried
+          if (error == null) {
+            error = e;
+          }
+        }
       }
-      return new Manage(remaining, null);
+      return new Manage(remaining, null, error);
     }
     int diff = wantActive - active.size();
     if (diff <= 0) {
-      return new Manage(active, null);
+      return new Manage(active, null, null);
     }
     Duration wait = backoffRemaining(all, now);
     if (wait != null) {
       LOG.debug("job {}: pod failure backoff, creating {} pods in {}", key, diff, wait);
-      return new Manage(active, wait);
+      return new Manage(active, wait, null);
     }
     List<Integer> indexes = new ArrayList<>();
     if (indexed) {
@@ -297,11 +314,8 @@ public final class JobReconciler implements Reconciler<Job> {
           pending.created(key, created.metadata().name(), now);
           result.add(created);
         });
-    RuntimeException error = outcome.error();
-    if (error != null) {
-      throw error;
-    }
-    return new Manage(result, null);
+    // the pods created before a failure count as active, as upstream's manageJob returns active with the error
+    return new Manage(result, null, outcome.error());
   }
 
   /** Deletes every pod (a failing or suspended Job); returns how many were deleted, first ones of the list. */
