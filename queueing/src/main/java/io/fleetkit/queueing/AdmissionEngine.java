@@ -19,6 +19,8 @@ import java.util.Optional;
  * ({@code withinClusterQueue}, {@code reclaimWithinCohort}, {@code borrowWithinCohort}, or fair sharing by dominant
  * resource share). A preemptor is admitted in a later cycle, as in Kueue; preempted workloads go back to their queue.
  * StrictFIFO heads block their queue; BestEffortFIFO parks an inadmissible head until quota is released in its cohort.
+ * A ClusterQueue whose resource groups cover {@code pods} counts every pod of a workload as one {@code pods} unit
+ * besides its requests (Kueue's implicit {@code pods} resource), so a {@code pods} quota limits the number of pods.
  *
  * <p>Differences from Kueue: cohorts are flat (no hierarchical cohorts), there are no admission checks, no
  * {@code waitForPodsReady} and no topology-aware scheduling. A flavor is given to a pod set only if the pods tolerate
@@ -48,10 +50,12 @@ public final class AdmissionEngine {
 
   /**
    * Records {@code workload} as already admitted (for example when restoring state), with {@code flavorByResource}
-   * for every pod set, without checking quota. Kueue's tests set up their admitted workloads this way.
+   * for every pod set, without checking quota. Kueue's tests set up their admitted workloads this way. A flavor for
+   * {@code pods} counts every pod of the workload in it (as the engine's admissions in a ClusterQueue that covers
+   * {@code pods} record it); without one, no pods are counted.
    *
-   * @throws IllegalArgumentException if the ClusterQueue is unknown, does not cover a requested resource in the
-   *     given flavor, or the key is already pending or admitted
+   * @throws IllegalArgumentException if the ClusterQueue is unknown, does not cover a requested resource (or
+   *     {@code pods}, if given) in the given flavor, or the key is already pending or admitted
    */
   public synchronized QuotaReservation assumeAdmitted(
       Workload workload, String clusterQueue, Map<String, String> flavorByResource, Instant admittedAt) {

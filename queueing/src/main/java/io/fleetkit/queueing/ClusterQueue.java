@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * A cluster-scoped pool of quota (Kueue {@code ClusterQueue}). Validation follows Kueue's webhook: every flavor lists
  * exactly the group's covered resources in order, a resource or flavor appears in at most one group, quotas are not
- * negative, a lending limit does not exceed the nominal quota, and borrowing or lending limits need a cohort.
+ * negative, a lending limit does not exceed the nominal quota, and borrowing or lending limits need a cohort. A queue
+ * that covers {@code pods} counts every pod of a workload as one {@code pods} unit (Kueue's implicit resource).
  *
  * @param name the queue's name, a DNS subdomain
  * @param cohort the cohort whose members lend to each other, or {@code null} for none

@@ -9,8 +9,9 @@ import java.util.Objects;
  *
  * @param name the pod set
  * @param count its pod count
- * @param flavors resource name to flavor name
- * @param resourceUsage the quota it uses: {@code count × requests}
+ * @param flavors resource name to flavor name ({@code pods} too when the ClusterQueue covers it)
+ * @param resourceUsage the quota it uses: {@code count × requests}, and {@code pods: count} when the ClusterQueue
+ *     covers {@code pods}
  */
 public record PodSetAssignment(String name, int count, Map<String, String> flavors, ResourceList resourceUsage) {
   public PodSetAssignment {

@@ -3,6 +3,7 @@ package io.fleetkit.queueing;
 import io.fleetkit.api.Violations;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.resource.ResourceNames;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -15,7 +16,9 @@ import java.util.Set;
  *
  * <p>Validation (Kueue's webhook, reported together as one {@link io.fleetkit.api.ValidationException}): the name is a
  * DNS subdomain, the namespace a DNS label, the queue name a DNS subdomain; there are 1 to 8 pod sets with unique DNS
- * label names; every count is at least 1 and no request is negative.
+ * label names; every count is at least 1 and no request is negative; no pod set requests {@code pods}, which the
+ * engine counts itself (one per pod, when the ClusterQueue covers {@code pods}; Kueue's "the key is reserved for
+ * internal kueue use").
  *
  * @param namespace the namespace
  * @param name the name
@@ -58,6 +61,10 @@ public record Workload(
       }
       for (String r : ps.requests().names()) {
         v.nonNegative(p + ".template.requests." + r, ps.requests().get(r));
+      }
+      if (ps.requests().has(ResourceNames.PODS)) {
+        v.add(p + ".template.requests." + ResourceNames.PODS, "the key is reserved for internal kueue use",
+            ps.requests().get(ResourceNames.PODS));
       }
     }
     v.throwIfAny();

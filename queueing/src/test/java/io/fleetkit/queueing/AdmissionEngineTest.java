@@ -287,6 +287,118 @@ final class AdmissionEngineTest {
         .hasMessageContaining("spec.podSets[1].name \"main\" Duplicate value");
   }
 
+  // Kueue's implicit pods resource: a ClusterQueue that covers pods counts every pod as one pods unit
+
+  private AdmissionEngine podsQueue(String pods, ClusterQueuePreemption preemption) {
+    return AdmissionEngine.builder().clock(clock).resourceFlavors("default")
+        .clusterQueue(ClusterQueue.builder("cq").preemption(preemption)
+            .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "100"),
+                FlavorResourceQuota.of("pods", pods)))
+            .build())
+        .localQueue(LocalQueue.of("team", "q", "cq"))
+        .build();
+  }
+
+  private static Workload pods(String name, int priority, int count) {
+    return Workload.builder("team", name).queueName("q").priority(priority)
+        .podSet("main", count, ResourceList.builder().put("cpu", "1").build()).build();
+  }
+
+  @Test
+  void schedule_podsQuota_admittedWorkloadsCountTheirPodsAndHoldTheNextOne() {
+    AdmissionEngine e = podsQueue("4", ClusterQueuePreemption.NEVER);
+    e.submit(pods("first", 0, 3));
+    QuotaReservation first = e.schedule().admitted().get(0);
+    assertThat(first.podSets().get(0).flavors()).isEqualTo(Map.of("cpu", "default", "pods", "default"));
+    assertThat(first.podSets().get(0).resourceUsage())
+        .isEqualTo(ResourceList.builder().put("cpu", "3").put("pods", "3").build());
+    assertThat(e.usage("cq", "default", "pods")).isEqualTo(Quantity.parse("3"));
+
+    e.submit(pods("second", 0, 2));
+    CycleResult held = e.schedule();
+    assertThat(held.admitted()).isEmpty();
+    assertThat(held.pending().get("team/second")).isEqualTo("couldn't assign flavors to pod set main: "
+        + "insufficient unused quota for pods in flavor default, 1 more needed; no workloads can be preempted to make "
+        + "room");
+
+    assertThat(e.delete("team/first")).isTrue();
+    assertThat(e.schedule().admitted()).extracting(QuotaReservation::workload).containsExactly("team/second");
+    assertThat(e.usage("cq", "default", "pods")).isEqualTo(Quantity.parse("2"));
+    assertThat(e.usage("cq", "default", "cpu")).isEqualTo(Quantity.parse("2"));
+  }
+
+  @Test
+  void schedule_podsQuotaPreemption_freesTheVictimsPods() {
+    AdmissionEngine e = podsQueue("2",
+        ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.NEVER));
+    e.assumeAdmitted(pods("low", -1, 2), "cq", Map.of("cpu", "default", "pods", "default"), T0);
+    assertThat(e.usage("cq", "default", "pods")).isEqualTo(Quantity.parse("2"));
+    e.submit(pods("urgent", 10, 1));
+
+    CycleResult r = e.schedule();
+    assertThat(r.preempted()).containsExactly(
+        new Preemption("team/low", "cq", "team/urgent", PreemptionReason.IN_CLUSTER_QUEUE));
+    assertThat(r.pending().get("team/urgent"))
+        .contains("insufficient unused quota for pods in flavor default, 1 more needed");
+    assertThat(e.usage("cq", "default", "pods")).isEqualTo(Quantity.ZERO);
+    assertThat(e.schedule().admitted()).extracting(QuotaReservation::workload).containsExactly("team/urgent");
+    assertThat(e.usage("cq", "default", "pods")).isEqualTo(Quantity.parse("1"));
+  }
+
+  @Test
+  void schedule_podsQuotaInACohort_borrowsPodsLikeAnyResource() {
+    AdmissionEngine e = AdmissionEngine.builder().clock(clock).resourceFlavors("default")
+        .clusterQueue(ClusterQueue.builder("a").cohort("all")
+            .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("pods", "2"))).build())
+        .clusterQueue(ClusterQueue.builder("b").cohort("all")
+            .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("pods", "2"))).build())
+        .localQueue(LocalQueue.of("team", "q", "a"))
+        .build();
+    // the pods of a workload without requests still need quota of pods
+    e.submit(Workload.builder("team", "w").queueName("q").podSet("main", 3, ResourceList.EMPTY).build());
+    QuotaReservation a = e.schedule().admitted().get(0);
+    assertThat(a.borrowing()).isTrue();
+    assertThat(a.podSets().get(0).flavors()).isEqualTo(Map.of("pods", "default"));
+    assertThat(e.usage("a", "default", "pods")).isEqualTo(Quantity.parse("3"));
+  }
+
+  @Test
+  void schedule_queueWithoutPodsQuota_countsNoPods() {
+    AdmissionEngine e = single(QueueingStrategy.BEST_EFFORT_FIFO, "4");
+    e.submit(Workload.builder("team", "w").queueName("q")
+        .podSet("main", 4, ResourceList.builder().put("cpu", "1").build()).build());
+    QuotaReservation a = e.schedule().admitted().get(0);
+    assertThat(a.podSets().get(0).flavors()).isEqualTo(Map.of("cpu", "default"));
+    assertThat(a.podSets().get(0).resourceUsage()).isEqualTo(ResourceList.builder().put("cpu", "4").build());
+    assertThat(e.usage("cq", "default", "pods")).isEqualTo(Quantity.ZERO);
+  }
+
+  @Test
+  void assumeAdmitted_podsCountedOnlyInTheFlavorGivenForPods() {
+    AdmissionEngine e = podsQueue("10", ClusterQueuePreemption.NEVER);
+    e.assumeAdmitted(pods("without", 0, 3), "cq", Map.of("cpu", "default"), T0);
+    assertThat(e.usage("cq", "default", "pods")).isEqualTo(Quantity.ZERO);
+    QuotaReservation with = e.assumeAdmitted(pods("with", 0, 3), "cq", Map.of("cpu", "default", "pods", "default"),
+        T0);
+    assertThat(with.podSets().get(0).resourceUsage().get("pods")).isEqualTo(Quantity.parse("3"));
+    assertThat(e.usage("cq", "default", "pods")).isEqualTo(Quantity.parse("3"));
+
+    AdmissionEngine noPods = single(QueueingStrategy.BEST_EFFORT_FIFO, "4");
+    assertThatThrownBy(() -> noPods.assumeAdmitted(wl("w", 0, 0, "1"), "cq",
+        Map.of("cpu", "default", "pods", "default"), T0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Workload team/w: resource pods in flavor default is not covered by ClusterQueue cq");
+  }
+
+  @Test
+  void workload_requestingPods_isRejectedAsAReservedKey() {
+    assertThatThrownBy(() -> Workload.builder("team", "w")
+        .podSet("main", 1, ResourceList.builder().put("cpu", "1").put("pods", "1").build()).build())
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("Workload team/w: spec.podSets[0].template.requests.pods \"1\" the key is reserved for "
+            + "internal kueue use");
+  }
+
   @Test
   void builder_unknownFlavorOrClusterQueue_isRejected() {
     ClusterQueue cq = ClusterQueue.builder("cq")

@@ -2,6 +2,7 @@ package io.fleetkit.queueing.internal;
 
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.resource.ResourceNames;
 import io.fleetkit.queueing.FlavorFungibility;
 import io.fleetkit.queueing.PodSet;
 import io.fleetkit.queueing.PodSetAssignment;
@@ -27,7 +28,9 @@ import java.util.Set;
  * </ul>
  *
  * The request of a pod set adds to what earlier pod sets of the same workload were assigned in the same flavor. As in
- * newer Kueue, a flavor that fits only by preemption but where the preemptor finds no candidates ranks below one that
+ * Kueue, a queue whose resource groups cover {@value ResourceNames#PODS} counts every pod as one {@code pods} unit
+ * besides its requests ({@link #requestMilli}), so a {@code pods} quota limits the number of pods; it is assigned a
+ * flavor, counted in the usage and freed by preemption like any requested resource. As in newer Kueue, a flavor that fits only by preemption but where the preemptor finds no candidates ranks below one that
  * can preempt, and the assigner tries the next flavor.
  */
 public final class FlavorAssigner {
@@ -85,7 +88,7 @@ public final class FlavorAssigner {
         List<String> covered = group.coveredResources();
         int n = 0;
         for (String r : covered) {
-          if (ps.requests().has(r)) {
+          if (requests(ps, r)) {
             n++;
           }
         }
@@ -95,7 +98,7 @@ public final class FlavorAssigner {
         List<String> requested = new ArrayList<>(n);
         int[] pos = new int[n];
         for (int i = 0; i < covered.size(); i++) {
-          if (ps.requests().has(covered.get(i))) {
+          if (requests(ps, covered.get(i))) {
             pos[requested.size()] = i;
             requested.add(covered.get(i));
           }
@@ -126,7 +129,7 @@ public final class FlavorAssigner {
           long[] vals = new long[pos.length];
           for (int i = 0; i < pos.length; i++) {
             int fr = cq.groupFrs[g][f][pos[i]];
-            long request = ps.totalMilli(requested.get(i));
+            long request = requestMilli(ps, requested.get(i));
             // Saturating, as Kueue's Amount: requests near Long.MAX_VALUE must not wrap around and fit.
             long val = saturatedAdd(request, assigned[fr]);
             vals[i] = val;
@@ -192,7 +195,7 @@ public final class FlavorAssigner {
         for (int i = 0; i < pos.length; i++) {
           String r = requested.get(i);
           int fr = cq.groupFrs[g][bestFlavor][pos[i]];
-          long total = ps.totalMilli(r);
+          long total = requestMilli(ps, r);
           assigned[fr] = saturatedAdd(assigned[fr], total);
           if (bestModes[i] == Assignment.PREEMPT || bestModes[i] == Assignment.NO_CANDIDATES) {
             needPreemption[fr] = true;
@@ -240,6 +243,25 @@ public final class FlavorAssigner {
     }
     return new Assignment(mode, borrows, mode == Assignment.NO_FIT ? List.of() : out, frs, values, needPreemption,
         message.toString());
+  }
+
+  /**
+   * Whether {@code ps} needs quota of {@code coveredResource}, a resource the queue covers: the pods request it, or it
+   * is {@code pods} (Kueue's implicit pod count, added to every pod set of a queue that covers it).
+   */
+  private static boolean requests(PodSet ps, String coveredResource) {
+    return ps.requests().has(coveredResource) || coveredResource.equals(ResourceNames.PODS);
+  }
+
+  /**
+   * What the pod set needs of {@code resource} in milli-units: {@code count × requests[resource]}, and one unit per pod
+   * for {@code pods} (Kueue's {@code assignFlavors} sets the pod set's {@code pods} request to its count when the
+   * queue covers {@code pods}; a workload may not request {@code pods} itself).
+   */
+  static long requestMilli(PodSet ps, String resource) {
+    return resource.equals(ResourceNames.PODS)
+        ? Math.multiplyExact((long) ps.count(), 1000L)
+        : ps.totalMilli(resource);
   }
 
   /** Downgrades the resources of flavor {@code f} that fit only by preemption but have no candidates. */

@@ -1,6 +1,7 @@
 package io.fleetkit.queueing.internal;
 
 import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.resource.ResourceNames;
 import io.fleetkit.queueing.QuotaReservation;
 import io.fleetkit.queueing.ClusterQueue;
 import io.fleetkit.queueing.CycleResult;
@@ -180,7 +181,9 @@ public final class QueueScheduler {
 
   /**
    * Records {@code wl} as admitted in {@code clusterQueue} with the given flavor per resource for every pod set,
-   * without checking quota (to restore state, or to set up a test as Kueue's tests do).
+   * without checking quota (to restore state, or to set up a test as Kueue's tests do). A flavor given for
+   * {@code pods} counts one unit per pod in it, as the engine's own admissions in a queue that covers {@code pods};
+   * without one no pods are counted (as a Kueue admission that records no {@code pods}).
    */
   public QuotaReservation assumeAdmitted(
       Workload wl, String clusterQueue, Map<String, String> flavorByResource, Instant admittedAt) {
@@ -201,6 +204,20 @@ public final class QueueScheduler {
         total[fr] += ps.totalMilli(r);
         fl.put(r, flavor);
         usage.put(r, Quantity.ofMilli(ps.totalMilli(r)));
+      }
+      // Kueue counts the pods an admission records under pods (its assignment adds them when the queue covers pods);
+      // an admission recorded without pods uses none
+      String podsFlavor = flavorByResource.get(ResourceNames.PODS);
+      if (podsFlavor != null) {
+        int fr = index.of(podsFlavor, ResourceNames.PODS);
+        if (fr < 0 || !cq.covered[fr]) {
+          throw new IllegalArgumentException("Workload " + wl.key() + ": resource " + ResourceNames.PODS
+              + " in flavor " + podsFlavor + " is not covered by ClusterQueue " + clusterQueue);
+        }
+        long pods = FlavorAssigner.requestMilli(ps, ResourceNames.PODS);
+        total[fr] += pods;
+        fl.put(ResourceNames.PODS, podsFlavor);
+        usage.put(ResourceNames.PODS, Quantity.ofMilli(pods));
       }
       podSets.add(new PodSetAssignment(ps.name(), ps.count(), fl, usage.build()));
     }

@@ -42,7 +42,11 @@ final class QueueAdmissionControllerTest {
   private QueueAdmissionController ctl;
 
   private void start(String cpus) {
-    engine = QueueFixtures.engine(clock.asClock(), cpus);
+    start(QueueFixtures.engine(clock.asClock(), cpus));
+  }
+
+  private void start(AdmissionEngine e) {
+    engine = e;
     ctl = QueueAdmissionController.builder(store, engine).clock(clock).stepping().build();
     ctl.start().join();
   }
@@ -318,6 +322,35 @@ final class QueueAdmissionControllerTest {
     finish("a", JobCondition.COMPLETE);
     ctl.runUntilIdle();
     assertThat(running(get("c"))).isTrue();
+  }
+
+  @Test
+  void podsQuota_holdsTheSecondJob_countsPodsAfterARestart_andAdmitsItOnceTheFirstFinishes() {
+    start(QueueFixtures.engineWithPods(clock.asClock(), "100", "3"));
+    store.create(job("a", "lq", 2, "1", 0, true, 10));
+    store.create(job("b", "lq", 2, "1", 0, true, 10));
+    ctl.runUntilIdle();
+
+    assertThat(running(get("a"))).isTrue();
+    assertThat(get("a").metadata().annotations()).containsEntry(QueueLabels.ADMISSION, "cq/cpu=batch,pods=batch");
+    assertThat(get("b").spec().suspend()).isTrue();
+    assertThat(quotaReserved(get("b")).reason()).isEqualTo(QueueLabels.REASON_PENDING);
+    assertThat(quotaReserved(get("b")).message())
+        .contains("insufficient unused quota for pods in flavor batch, 1 more needed");
+    assertThat(engine.usage("cq", "batch", "pods")).isEqualTo(Quantity.parse("2"));
+
+    // a new process restores a's admission from its annotation, pods included: b still does not fit
+    ctl.close();
+    start(QueueFixtures.engineWithPods(clock.asClock(), "100", "3"));
+    ctl.runUntilIdle();
+    assertThat(engine.usage("cq", "batch", "pods")).isEqualTo(Quantity.parse("2"));
+    assertThat(running(get("a"))).isTrue();
+    assertThat(get("b").spec().suspend()).isTrue();
+
+    finish("a", JobCondition.COMPLETE);
+    ctl.runUntilIdle();
+    assertThat(running(get("b"))).isTrue();
+    assertThat(engine.usage("cq", "batch", "pods")).isEqualTo(Quantity.parse("2"));
   }
 
   @Test

@@ -43,6 +43,22 @@ final class QueueFixtures {
         .build();
   }
 
+  /**
+   * As {@link #engine}, but the flavor also has a quota of {@code pods}: every pod of an admitted Job counts one (Kueue's
+   * implicit {@code pods} resource).
+   */
+  static AdmissionEngine engineWithPods(Clock clock, String cpus, String pods) {
+    return AdmissionEngine.builder().clock(clock)
+        .resourceFlavor(new ResourceFlavor("batch", POOL))
+        .clusterQueue(ClusterQueue.builder("cq")
+            .resourceGroup(FlavorQuotas.of("batch", FlavorResourceQuota.of("cpu", cpus),
+                FlavorResourceQuota.of("pods", pods)))
+            .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.NEVER))
+            .build())
+        .localQueue(LocalQueue.of(NS, "lq", "cq"))
+        .build();
+  }
+
   /** A managed Job of {@code parallelism} pods of {@code cpu} each, running {@code seconds} in the simulation. */
   static Job job(String name, @Nullable String queue, int parallelism, String cpu, int priority, boolean suspend,
       int seconds) {

@@ -26,10 +26,12 @@ import org.junit.jupiter.api.Test;
  * Ported from kubernetes-sigs/kueue {@code pkg/scheduler/flavorassigner/flavorassigner_test.go}, {@code
  * TestAssignFlavors}: the same ClusterQueue, usage (set up as an admitted workload) and pod set; the same
  * representative mode, flavor per resource, borrowing and status reasons (and, in the later ports, the usage and
- * which flavor-resources need preemption, with Kueue's test oracle). 29 of the 60 cases at kueue commit ff69552e are
- * ported; docs/conformance.md lists the others and why (pod templates, pod set groups, the implicit {@code pods}
- * resource, reclaimable pods, workload slices, topology). Flavor names {@code b_one} and {@code b_two} become {@code
- * b-one} and {@code b-two}: ResourceFlavor names must be DNS subdomains.
+ * which flavor-resources need preemption, with Kueue's test oracle). 41 of the 60 cases at kueue commit ff69552e are
+ * ported here, 12 of them on Kueue's implicit {@code pods} resource (upstream's pod set requests, which carry {@code
+ * pods} too, are checked as the assignment's {@code resourceUsage}); {@link KueueFlavorConstraintsPortTest} has 12
+ * more (53 in all); docs/conformance.md lists the others and why (pod set groups, reclaimable pods, workload slices,
+ * topology). Flavor names {@code b_one} and {@code b_two} become {@code b-one} and {@code b-two}: ResourceFlavor names
+ * must be DNS subdomains.
  */
 final class KueueFlavorAssignerPortTest {
   private static final List<String> FLAVORS = List.of("default", "one", "two", "b-one", "b-two");
@@ -368,6 +370,153 @@ final class KueueFlavorAssignerPortTest {
     assertThat(usage(h, a)).isEqualTo(expectedUsage("default", "cpu", "1"));
   }
 
+  // Kueue's implicit pods resource: a ClusterQueue that covers pods counts one pods unit per pod of every pod set,
+  // added to the pod set's requests (upstream's PodSetAssignment.Requests, here its resourceUsage)
+
+  /** A flavor whose quotas are {@code pods} and then {@code cpu}, as upstream's {@code Resource(pods, ..)} first. */
+  private static FlavorQuotas podsAndCpu(String flavor, String pods, FlavorResourceQuota cpu) {
+    return FlavorQuotas.of(flavor, FlavorResourceQuota.of("pods", pods), cpu);
+  }
+
+  private static FlavorQuotas podsAndCpu(String flavor, String pods, String cpu) {
+    return podsAndCpu(flavor, pods, FlavorResourceQuota.of("cpu", cpu));
+  }
+
+  private static void assertRequests(Assignment a, String... requests) {
+    assertThat(a.podSets().get(0).resourceUsage()).isEqualTo(KueueHarness.req(requests));
+  }
+
+  @Test
+  void numPodsFit() {
+    KueueHarness h = h(ClusterQueue.builder("test-clusterqueue").resourceGroup(podsAndCpu("default", "3", "10"))
+        .build());
+    Assignment a = assignWithOracle(h, podSets("main", "3", "cpu", "1"), "test-clusterqueue");
+    assertThat(a.mode()).isEqualTo(Assignment.FIT);
+    assertThat(a.podSets().get(0).flavors())
+        .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", "default", "pods", "default"));
+    assertRequests(a, "cpu", "3", "pods", "3");
+    assertThat(preempting(h, a)).isEmpty();
+    assertThat(a.borrows()).isFalse();
+    assertThat(a.message()).isEmpty();
+    assertThat(usage(h, a)).isEqualTo(expectedUsage("default", "pods", "3", "default", "cpu", "3"));
+  }
+
+  @Test
+  void numPodsDontFit() {
+    KueueHarness h = h(ClusterQueue.builder("test-clusterqueue").resourceGroup(podsAndCpu("default", "2", "10"))
+        .build());
+    Assignment a = assignWithOracle(h, podSets("main", "3", "cpu", "1"), "test-clusterqueue");
+    assertThat(a.mode()).isEqualTo(Assignment.NO_FIT);
+    assertThat(a.podSets()).isEmpty();
+    assertThat(usage(h, a)).isEmpty();
+    assertThat(a.message()).isEqualTo("couldn't assign flavors to pod set main: insufficient quota for pods in "
+        + "flavor default, previously considered podsets requests (0) + current podset request (3) > maximum capacity "
+        + "(2)");
+  }
+
+  // Upstream's workload reports 2 of its 5 pods reclaimable, with the ReclaimablePods feature gate off: they are not
+  // subtracted. FleetKit has no reclaimable pods (as with the gate off), so the workload has just its 5 pods.
+  @Test
+  void withReclaimablePodsReclaimablePodsOff() {
+    KueueHarness h = h(ClusterQueue.builder("test-clusterqueue").resourceGroup(podsAndCpu("default", "5", "10"))
+        .build());
+    Assignment a = assignWithOracle(h, podSets("main", "5", "cpu", "1"), "test-clusterqueue");
+    assertThat(a.mode()).isEqualTo(Assignment.FIT);
+    assertThat(a.podSets().get(0).flavors())
+        .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", "default", "pods", "default"));
+    assertRequests(a, "cpu", "5", "pods", "5");
+    assertThat(a.borrows()).isFalse();
+    assertThat(a.message()).isEmpty();
+    assertThat(usage(h, a)).isEqualTo(expectedUsage("default", "pods", "5", "default", "cpu", "5"));
+  }
+
+  private static final FlavorFungibility TRY_NEXT_FLAVOR = new FlavorFungibility(
+      FlavorFungibility.WhenCanBorrow.TRY_NEXT_FLAVOR, FlavorFungibility.WhenCanPreempt.TRY_NEXT_FLAVOR);
+
+  /** Flavors one and two with 10 pods and 10 cpu each, no cohort; 2 cpu of flavor one in use. */
+  private static KueueHarness twoFlavorsOfTenPods(FlavorFungibility fungibility) {
+    KueueHarness h = h(ClusterQueue.builder("test-clusterqueue").flavorFungibility(fungibility)
+        .resourceGroup(podsAndCpu("one", "10", "10"), podsAndCpu("two", "10", "10")).build());
+    h.admit(wl("usage", 0, "cpu", "2"), "test-clusterqueue", "cpu", "one");
+    return h;
+  }
+
+  /** In flavor one, cpu by preemption (1 more needed) and the pod fitting; borrowing or not. */
+  private static void assertPreemptsCpuInFlavorOne(KueueHarness h, Assignment a, boolean borrows) {
+    assertThat(a.mode()).isEqualTo(Assignment.PREEMPT);
+    assertThat(a.podSets().get(0).flavors()).containsExactlyInAnyOrderEntriesOf(Map.of("cpu", "one", "pods", "one"));
+    assertRequests(a, "cpu", "9", "pods", "1");
+    assertThat(preempting(h, a)).containsExactly("one/cpu");
+    assertThat(a.borrows()).isEqualTo(borrows);
+    assertThat(a.message())
+        .isEqualTo("couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor one, 1 more "
+            + "needed");
+    assertThat(usage(h, a)).isEqualTo(expectedUsage("one", "cpu", "9", "one", "pods", "1"));
+  }
+
+  /** 9 cpu and the pod fit in {@code flavor}, borrowing or not. */
+  private static void assertFitsNinePodCpusIn(KueueHarness h, Assignment a, String flavor, boolean borrows) {
+    assertThat(a.mode()).isEqualTo(Assignment.FIT);
+    assertThat(a.podSets().get(0).flavors())
+        .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", flavor, "pods", flavor));
+    assertRequests(a, "cpu", "9", "pods", "1");
+    assertThat(preempting(h, a)).isEmpty();
+    assertThat(a.borrows()).isEqualTo(borrows);
+    assertThat(a.message()).isEmpty();
+    assertThat(usage(h, a)).isEqualTo(expectedUsage(flavor, "cpu", "9", flavor, "pods", "1"));
+  }
+
+  @Test
+  void preemptBeforeTryNextFlavor() {
+    KueueHarness h = twoFlavorsOfTenPods(MAY_STOP_SEARCH);
+    assertPreemptsCpuInFlavorOne(h, assignWithOracle(h, wl("wl", 0, "cpu", "9"), "test-clusterqueue"), false);
+  }
+
+  @Test
+  void preemptBeforeTryNextFlavorUsingWhenCanBorrowMayStopSearchWhenCanPreemptMayStopSearch() {
+    KueueHarness h = twoFlavorsOfTenPods(MAY_STOP_SEARCH);
+    assertPreemptsCpuInFlavorOne(h, assignWithOracle(h, wl("wl", 0, "cpu", "9"), "test-clusterqueue"), false);
+  }
+
+  @Test
+  void preemptTryNextFlavor() {
+    KueueHarness h = twoFlavorsOfTenPods(FlavorFungibility.DEFAULT);
+    assertFitsNinePodCpusIn(h, assignWithOracle(h, wl("wl", 0, "cpu", "9"), "test-clusterqueue"), "two", false);
+  }
+
+  /**
+   * The "borrow ... flavor" cases: in cohort test-cohort, flavor one has 10 pods and 10 cpu that may borrow 1, flavor
+   * two 10 pods and {@code cpuTwo} cpu; the secondary queue lends 1 cpu of flavor one; 2 cpu of flavor one in use.
+   */
+  private static KueueHarness borrowTwoFlavors(FlavorFungibility fungibility, String cpuTwo) {
+    KueueHarness h = h(
+        ClusterQueue.builder("test-clusterqueue").cohort("test-cohort").flavorFungibility(fungibility)
+            .resourceGroup(podsAndCpu("one", "10", FlavorResourceQuota.of("cpu", "10", "1")),
+                podsAndCpu("two", "10", cpuTwo))
+            .build(),
+        secondary(FlavorQuotas.of("one", FlavorResourceQuota.of("cpu", "1"))));
+    h.admit(wl("usage", 0, "cpu", "2"), "test-clusterqueue", "cpu", "one");
+    return h;
+  }
+
+  @Test
+  void borrowTryNextFlavorFoundTheFirstFlavor() {
+    KueueHarness h = borrowTwoFlavors(TRY_NEXT_FLAVOR, "1");
+    assertFitsNinePodCpusIn(h, assignWithOracle(h, wl("wl", 0, "cpu", "9"), "test-clusterqueue"), "one", true);
+  }
+
+  @Test
+  void borrowTryNextFlavorFoundTheSecondFlavor() {
+    KueueHarness h = borrowTwoFlavors(TRY_NEXT_FLAVOR, "10");
+    assertFitsNinePodCpusIn(h, assignWithOracle(h, wl("wl", 0, "cpu", "9"), "test-clusterqueue"), "two", false);
+  }
+
+  @Test
+  void borrowBeforeTryNextFlavor() {
+    KueueHarness h = borrowTwoFlavors(FlavorFungibility.DEFAULT, "10");
+    assertFitsNinePodCpusIn(h, assignWithOracle(h, wl("wl", 0, "cpu", "9"), "test-clusterqueue"), "one", true);
+  }
+
   /**
    * The ClusterQueue of the "when borrowing while preemption is needed for flavor one" cases: flavor one has no nominal
    * quota (borrowing limit {@code borrowingLimitOne}, or none), flavor two has 12 cpu; the secondary queue lends 12 cpu
@@ -466,6 +615,34 @@ final class KueueFlavorAssignerPortTest {
         + "requests (0) + current podset request (12) > maximum capacity (11)");
   }
 
+  /**
+   * The "lend ... flavor" cases: in cohort test-cohort, flavor one has 10 pods and 10 cpu of which it lends at most 1,
+   * flavor two 10 pods and {@code cpuTwo} cpu it does not lend; the secondary queue lends 1 cpu of flavor one; 2 cpu of
+   * flavor one in use.
+   */
+  private static KueueHarness lendTwoFlavors(String cpuTwo) {
+    KueueHarness h = h(
+        ClusterQueue.builder("test-clusterqueue").cohort("test-cohort").flavorFungibility(TRY_NEXT_FLAVOR)
+            .resourceGroup(podsAndCpu("one", "10", FlavorResourceQuota.of("cpu", "10").withLendingLimit("1")),
+                podsAndCpu("two", "10", FlavorResourceQuota.of("cpu", cpuTwo).withLendingLimit("0")))
+            .build(),
+        secondary(FlavorQuotas.of("one", FlavorResourceQuota.of("cpu", "1"))));
+    h.admit(wl("usage", 0, "cpu", "2"), "test-clusterqueue", "cpu", "one");
+    return h;
+  }
+
+  @Test
+  void lendTryNextFlavorFoundTheSecondFlavor() {
+    KueueHarness h = lendTwoFlavors("10");
+    assertFitsNinePodCpusIn(h, assignWithOracle(h, wl("wl", 0, "cpu", "9"), "test-clusterqueue"), "two", false);
+  }
+
+  @Test
+  void lendTryNextFlavorFoundTheFirstFlavor() {
+    KueueHarness h = lendTwoFlavors("1");
+    assertFitsNinePodCpusIn(h, assignWithOracle(h, wl("wl", 0, "cpu", "9"), "test-clusterqueue"), "one", true);
+  }
+
   private static KueueHarness oracleReturnsNone() {
     KueueHarness h = h(
         ClusterQueue.builder("test-clusterqueue").cohort("test-cohort").flavorFungibility(MAY_STOP_SEARCH)
@@ -495,6 +672,18 @@ final class KueueFlavorAssignerPortTest {
   void cannotPreemptInCohortOracleReturnsNoneForTheFirstFlavorTriesTheSecondFlavorWhichFitsUsingDeprecatedWhenCanBorrowMayStopSearchWhenCanPreemptMayStopSearch() {
     KueueHarness h = oracleReturnsNone();
     assertBorrowsInFlavorTwo(h, assignWithOracle(h, wl("wl", 0, "cpu", "2"), "test-clusterqueue", "one", "cpu"));
+  }
+
+  @Test
+  void quotaExhaustedButCanPreemptInCohortAndClusterQueue() {
+    KueueHarness h = h(
+        ClusterQueue.builder("test-clusterqueue").cohort("test-cohort")
+            .resourceGroup(podsAndCpu("one", "10", FlavorResourceQuota.of("cpu", "10").withLendingLimit("0")))
+            .build(),
+        secondary(podsAndCpu("one", "0", "0")));
+    h.admit(wl("usage", 0, "cpu", "2"), "test-clusterqueue", "cpu", "one");
+    // upstream's oracle finds preemption possible for one/cpu (and borrowing 1 after it)
+    assertPreemptsCpuInFlavorOne(h, assignWithOracle(h, wl("wl", 0, "cpu", "9"), "test-clusterqueue"), true);
   }
 
   private static final ClusterQueuePreemption RECLAIM_ANY =
