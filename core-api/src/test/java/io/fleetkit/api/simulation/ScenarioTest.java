@@ -57,8 +57,8 @@ final class ScenarioTest {
         load("Deployment", "api", LoadPattern.diurnal(1, 5, Duration.ofMinutes(90), Duration.ofMinutes(90)))),
         List.of()))
         .isInstanceOf(ValidationException.class)
-        .hasMessageContaining("spec.loads[0].diurnal.peakAt").hasMessageContaining("peakAt \"30h\" must be less than the period 24h")
-        .hasMessageContaining("spec.loads[1].diurnal.peakAt").hasMessageContaining("peakAt \"1h30m\" must be less than the period 1h30m");
+        .hasMessageContaining("spec.loads[0].diurnal.peakAt \"30h\" must be less than the period 24h")
+        .hasMessageContaining("spec.loads[1].diurnal.peakAt \"1h30m\" must be less than the period 1h30m");
     // the last moment of the period is still a peak time
     assertThat(scenario(Duration.ofHours(1), List.of(load("Deployment", "web",
         LoadPattern.diurnal(1, 5, Duration.ofHours(24).minusSeconds(1), LoadPattern.DAY))), List.of())

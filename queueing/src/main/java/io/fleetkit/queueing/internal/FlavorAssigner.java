@@ -30,8 +30,9 @@ import java.util.Set;
  * The request of a pod set adds to what earlier pod sets of the same workload were assigned in the same flavor. As in
  * Kueue, a queue whose resource groups cover {@value ResourceNames#PODS} counts every pod as one {@code pods} unit
  * besides its requests ({@link #requestMilli}), so a {@code pods} quota limits the number of pods; it is assigned a
- * flavor, counted in the usage and freed by preemption like any requested resource. As in newer Kueue, a flavor that fits only by preemption but where the preemptor finds no candidates ranks below one that
- * can preempt, and the assigner tries the next flavor.
+ * flavor, counted in the usage and freed by preemption like any requested resource. As in newer Kueue, a flavor that
+ * fits only by preemption but where the preemptor finds no candidates ranks below one that can preempt, and the
+ * assigner tries the next flavor.
  */
 public final class FlavorAssigner {
   /** Whether preempting could make {@code value} of {@code fr} available to {@code wl} in {@code cq}. */
@@ -254,8 +255,8 @@ public final class FlavorAssigner {
   }
 
   /**
-   * What the pod set needs of {@code resource} in milli-units: {@code count × requests[resource]}, and one unit per pod
-   * for {@code pods} (Kueue's {@code assignFlavors} sets the pod set's {@code pods} request to its count when the
+   * What the pod set needs of {@code resource} in milli-units: {@code count × requests[resource]}, and one unit per
+   * pod for {@code pods} (Kueue's {@code assignFlavors} sets the pod set's {@code pods} request to its count when the
    * queue covers {@code pods}; a workload may not request {@code pods} itself).
    */
   static long requestMilli(PodSet ps, String resource) {

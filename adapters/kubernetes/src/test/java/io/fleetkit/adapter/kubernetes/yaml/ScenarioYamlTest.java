@@ -192,7 +192,8 @@ final class ScenarioYamlTest {
     ScenarioQueue q = s.spec().queues().get(0);
     assertThat(q.nodeTaints()).containsExactly(Taint.of("nvidia.com/gpu", "present", TaintEffect.NoSchedule));
     assertThat(q.tolerations()).containsExactly(Toleration.exists("nvidia.com/gpu", TaintEffect.NoSchedule));
-    Scenario again = KubernetesYaml.parse(KubernetesYaml.dump(List.of(s)), "dump.yaml").ofType(Scenario.class).get(0);
+    Scenario again = KubernetesYaml.parse(KubernetesYaml.dump(List.of(s)), "dump.yaml").ofType(Scenario.class)
+        .get(0);
     assertThat(again.spec()).isEqualTo(s.spec());
     assertThat(parse(ENGINES).spec().queues().get(0).nodeTaints()).isEmpty();
   }
@@ -201,7 +202,8 @@ final class ScenarioYamlTest {
   void badQueueFlavorTaintsAndTolerations_reportedWithThePath() {
     assertThat(problems(TAINTED_FLAVOR.replace("effect: NoSchedule}]\n            tolerations",
         "effect: Sometimes}]\n            tolerations")))
-        .contains("spec.queues[0].flavor.nodeTaints[0].effect", "must be one of NoSchedule, PreferNoSchedule, NoExecute");
+        .contains("spec.queues[0].flavor.nodeTaints[0].effect",
+            "must be one of NoSchedule, PreferNoSchedule, NoExecute");
     assertThat(problems(TAINTED_FLAVOR.replace("operator: Exists,", "operator: Exists, seconds: 3,")))
         .contains("spec.queues[0].flavor.tolerations[0].seconds", "is not a field");
     assertThat(problems(TAINTED_FLAVOR.replace("operator: Exists, effect", "operator: Exists, value: x, effect")))
