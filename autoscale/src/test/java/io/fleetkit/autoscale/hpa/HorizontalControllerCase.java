@@ -2,6 +2,11 @@ package io.fleetkit.autoscale.hpa;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetkit.api.admission.AdmissionChain;
+import io.fleetkit.api.admission.AdmissionOperation;
+import io.fleetkit.api.admission.AdmissionRequest;
+import io.fleetkit.api.admission.AdmissionVerdict;
+import io.fleetkit.api.admission.ValidatingAdmissionPlugin;
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.autoscaling.CrossVersionObjectReference;
@@ -157,13 +162,45 @@ final class HorizontalControllerCase {
     cpuCurrent = (int) (100 * reported / requested);
   }
 
+  /** A prepended metrics reactor that fails every read with "something went wrong". */
+  boolean metricsFail;
+  /** A prepended scale "get" reactor that fails: here the target does not exist. */
+  boolean noTarget;
+  /** A prepended scale "update" reactor that fails: here an admission plugin refuses the target's update. */
+  boolean failScaleUpdate;
+  /** {@code hpaSelectors}: a second HPA ({@code test-hpa-2}) whose target selects this label (key=value). */
+  @Nullable String otherHpaSelector;
+  /** The partial-overlap case's pods: also labelled {@code cheddar=cheese}. */
+  boolean podsAlsoCheddar;
+
   private final ManualClock clock = new ManualClock(NOW);
-  private final ObjectStore store = ObjectStore.inMemory();
+  private boolean armed;
+  private final ObjectStore store = ObjectStore.builder().admission(AdmissionChain.of(new ValidatingAdmissionPlugin() {
+    @Override
+    public String name() {
+      return "FailScaleUpdate";
+    }
+
+    @Override
+    public AdmissionVerdict validate(AdmissionRequest request, ObjectStore s) {
+      boolean scaleWrite = request.operation() == AdmissionOperation.UPDATE
+          && (request.object() instanceof Deployment || request.object() instanceof ReplicaSet);
+      return armed && scaleWrite ? AdmissionVerdict.deny("spec.replicas", "something went wrong")
+          : AdmissionVerdict.allow();
+    }
+  })).build();
+
+  private void failIfAsked() {
+    if (metricsFail) {
+      throw new MetricsUnavailableException("something went wrong");
+    }
+  }
 
   private MetricsSource metrics() {
     return new MetricsSource() {
       @Override
       public List<PodResourceMetrics> podResourceMetrics(String namespace, LabelSelector selector, String resource) {
+        failIfAsked();
         List<PodResourceMetrics> out = new ArrayList<>();
         for (int i = 0; i < reportedLevels.length; i++) {
           long half = reportedLevels[i] / 2;
@@ -176,6 +213,7 @@ final class HorizontalControllerCase {
       @Override
       public List<PodMetricValue> podMetrics(String namespace, LabelSelector selector, String metricName,
           @Nullable LabelSelector metricSelector) {
+        failIfAsked();
         assertThat(metricName).as("the metric name requested").isEqualTo("qps");
         List<PodMetricValue> out = new ArrayList<>();
         for (int i = 0; i < reportedLevels.length; i++) {
@@ -187,12 +225,14 @@ final class HorizontalControllerCase {
       @Override
       public long objectMetric(String namespace, CrossVersionObjectReference object, String metricName,
           @Nullable LabelSelector metricSelector) {
+        failIfAsked();
         assertThat(metricName).as("the metric name requested").isEqualTo("qps");
         return reportedLevels[0];
       }
 
       @Override
       public List<Long> externalMetric(String namespace, String metricName, @Nullable LabelSelector metricSelector) {
+        failIfAsked();
         assertThat(metricName).as("the metric name requested").isEqualTo("qps");
         List<Long> out = new ArrayList<>();
         for (long l : reportedLevels) {
@@ -227,6 +267,9 @@ final class HorizontalControllerCase {
       ResourceList half = ResourceList.builder().put(ResourceNames.CPU, Quantity.ofMilli(request / 2)).build();
       ObjectMeta.Builder meta = ObjectMeta.builder().namespace(NAMESPACE).name(POD_PREFIX + "-" + i)
           .label("name", POD_PREFIX);
+      if (podsAlsoCheddar) {
+        meta.label("cheddar", "cheese");
+      }
       if (deleting) {
         meta.finalizer("test/keep"); // the deletion below then only sets the deletion timestamp
       }
@@ -259,6 +302,16 @@ final class HorizontalControllerCase {
         ObjectMeta.builder().namespace(NAMESPACE).name(HPA_NAME).build(), spec.build()));
     store.updateStatus(hpa.withStatus(new HorizontalPodAutoscalerStatus(0, lastScaleTime, specReplicas,
         specReplicas, List.of(), List.of())));
+    String other = otherHpaSelector;
+    if (other != null) {
+      String[] kv = other.split("=");
+      store.create(Deployment.builder().namespace(NAMESPACE).name("test-dep-2").replicas(1)
+          .matchLabels(Map.of(kv[0], kv[1]))
+          .podSpec(PodSpec.builder().container("container1", "img", ResourceList.EMPTY).build()).build());
+      store.create(HorizontalPodAutoscaler.of(ObjectMeta.builder().namespace(NAMESPACE).name("test-hpa-2").build(),
+          HorizontalPodAutoscalerSpec.builder().scaleTargetRef(CrossVersionObjectReference.deployment("test-dep-2"))
+              .maxReplicas(10).build()));
+    }
   }
 
   /** {@code runTest}: one sync, then upstream's checks. */
@@ -266,7 +319,9 @@ final class HorizontalControllerCase {
     if (cpuCurrent == 0) {
       computeCpuCurrent();
     }
-    createTarget();
+    if (!noTarget) {
+      createTarget();
+    }
     createPods();
     createHpa();
     PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -282,12 +337,16 @@ final class HorizontalControllerCase {
       controller.normalizer().setRecommendations(NAMESPACE + "/" + HPA_NAME, recs);
     }
 
+    armed = failScaleUpdate;
     SyncOutcome out = controller.sync(NAMESPACE, HPA_NAME);
+    armed = false;
 
     boolean scaleExpected = specReplicas != expectedDesiredReplicas;
     assertThat(out.rescaled()).as("the scale should only be updated if we expected a change in replicas (%s)", out)
         .isEqualTo(scaleExpected);
-    assertThat(specReplicasNow()).as("the replica count of the target").isEqualTo(expectedDesiredReplicas);
+    if (!noTarget) {
+      assertThat(specReplicasNow()).as("the replica count of the target").isEqualTo(expectedDesiredReplicas);
+    }
     HorizontalPodAutoscaler hpa = store.require(HorizontalPodAutoscaler.class, NAMESPACE, HPA_NAME);
     assertThat(hpa.status().desiredReplicas()).as("the desired replica count reported in the object status")
         .isEqualTo(expectedDesiredReplicas);
@@ -314,7 +373,12 @@ final class HorizontalControllerCase {
         assertThat(out.events()).isEmpty();
       }
     }
-    Exposition e = Exposition.parse(prometheus.scrape());
+    String scrape = prometheus.scrape();
+    Exposition e = Exposition.parse(scrape);
+    if (expectedComputations.isEmpty()) {
+      assertThat(scrape).as("no metric computation recorded")
+          .doesNotContain("horizontal_pod_autoscaler_controller_metric_computation_total{");
+    }
     assertThat(e.value("horizontal_pod_autoscaler_controller_reconciliations_total",
         Map.of("action", expectedAction, "error", expectedError))).as("the reconciliation's labels").contains(1.0);
     expectedComputations.forEach((type, labels) -> {

@@ -586,4 +586,344 @@ final class HorizontalControllerUpstreamTest {
     c.expectedAction = DOWN;
     c.computation("Resource", DOWN, NONE).run();
   }
+
+  private static final String NO_COMPUTATION_SCALE = "AbleToScale True SucceededRescale";
+
+  // TestZeroReplicas
+  @Test
+  void zeroReplicas() {
+    HorizontalControllerCase c = tc(3, 5, 0, 0, 0);
+    c.cpuTarget = 90;
+    c.reportedCpuRequests = requests();
+    c.expectedConditions = java.util.List.of("AbleToScale True SucceededGetScale",
+        "ScalingActive False ScalingDisabled");
+    c.expectedAction = NONE;
+    c.run();
+  }
+
+  // TestTooFewReplicas
+  @Test
+  void tooFewReplicas() {
+    HorizontalControllerCase c = tc(3, 5, 2, 2, 3);
+    c.cpuTarget = 90;
+    c.reportedCpuRequests = requests();
+    c.expectedConditions = java.util.List.of(NO_COMPUTATION_SCALE);
+    c.expectedAction = UP;
+    c.run();
+  }
+
+  // TestTooManyReplicas
+  @Test
+  void tooManyReplicas() {
+    HorizontalControllerCase c = tc(3, 5, 10, 10, 5);
+    c.cpuTarget = 90;
+    c.reportedCpuRequests = requests();
+    c.expectedConditions = java.util.List.of(NO_COMPUTATION_SCALE);
+    c.expectedAction = DOWN;
+    c.run();
+  }
+
+  // TestMaxReplicas
+  @Test
+  void maxReplicas() {
+    HorizontalControllerCase c = tc(2, 5, 3, 3, 5);
+    c.cpuTarget = 90;
+    c.reportedLevels = milli(8000, 9500, 1000);
+    c.reportedCpuRequests = requests(900, 1000, 1100);
+    c.expectedConditions = statusOkWith("ScalingLimited True TooManyReplicas");
+    c.expectedAction = UP;
+    c.computation("Resource", UP, NONE).run();
+  }
+
+  // TestSuperfluousMetrics
+  @Test
+  void superfluousMetrics() {
+    HorizontalControllerCase c = tc(2, 6, 4, 4, 6);
+    c.cpuTarget = 100;
+    c.reportedLevels = milli(4000, 9500, 3000, 7000, 3200, 2000);
+    c.reportedCpuRequests = ones(4);
+    c.expectedConditions = statusOkWith("ScalingLimited True TooManyReplicas");
+    c.expectedAction = UP;
+    c.computation("Resource", UP, NONE).run();
+  }
+
+  // TestMissingMetrics
+  @Test
+  void missingMetrics() {
+    HorizontalControllerCase c = tc(2, 6, 4, 4, 3);
+    c.cpuTarget = 100;
+    c.reportedLevels = milli(400, 95);
+    c.reportedCpuRequests = ones(4);
+    noRecommendations(c);
+    c.expectedAction = DOWN;
+    c.computation("Resource", DOWN, NONE).run();
+  }
+
+  // TestEmptyMetrics
+  @Test
+  void emptyMetrics() {
+    HorizontalControllerCase c = tc(2, 6, 4, 4, 4);
+    c.cpuTarget = 100;
+    c.reportedCpuRequests = ones(4);
+    c.expectedConditions = java.util.List.of("AbleToScale True SucceededGetScale",
+        "ScalingActive False FailedGetResourceMetric");
+    c.expectedAction = NONE;
+    c.expectedError = "internal";
+    c.computation("Resource", NONE, "internal").run();
+  }
+
+  // TestEmptyCPURequest
+  @Test
+  void emptyCPURequest() {
+    HorizontalControllerCase c = tc(1, 5, 1, 1, 1);
+    c.cpuTarget = 100;
+    c.reportedLevels = milli(200);
+    c.reportedCpuRequests = requests();
+    c.expectedConditions = java.util.List.of("AbleToScale True SucceededGetScale",
+        "ScalingActive False FailedGetResourceMetric");
+    c.expectedAction = NONE;
+    c.expectedError = "internal";
+    c.computation("Resource", NONE, "internal").run();
+  }
+
+  // TestEventCreated
+  @Test
+  void eventCreated() {
+    HorizontalControllerCase c = tc(1, 5, 1, 1, 2);
+    c.cpuTarget = 50;
+    c.reportedLevels = milli(200);
+    c.reportedCpuRequests = requests(200);
+    c.verifyEvents = true;
+    c.expectedAction = UP;
+    c.computation("Resource", UP, NONE).run();
+  }
+
+  // TestEventNotCreated
+  @Test
+  void eventNotCreated() {
+    HorizontalControllerCase c = tc(1, 5, 2, 2, 2);
+    c.cpuTarget = 50;
+    c.reportedLevels = milli(200, 200);
+    c.reportedCpuRequests = requests(400, 400);
+    c.verifyEvents = true;
+    c.expectedConditions = statusOkWith("AbleToScale True ReadyForNewScale");
+    c.expectedAction = NONE;
+    c.computation("Resource", NONE, NONE).run();
+  }
+
+  // TestMissingReports
+  @Test
+  void missingReports() {
+    HorizontalControllerCase c = tc(1, 5, 4, 4, 2);
+    c.cpuTarget = 50;
+    c.reportedLevels = milli(200);
+    c.reportedCpuRequests = requests(200);
+    noRecommendations(c);
+    c.expectedAction = DOWN;
+    c.computation("Resource", DOWN, NONE).run();
+  }
+
+  // TestUpscaleCap
+  @Test
+  void upscaleCap() {
+    HorizontalControllerCase c = tc(1, 100, 3, 3, 24);
+    c.scaleUpRules = ReplicaNormalizerTest.rules(0, 0, 700, 60, 0);
+    c.cpuTarget = 10;
+    c.reportedLevels = milli(100, 200, 300);
+    c.reportedCpuRequests = requests(100, 100, 100);
+    c.expectedConditions = statusOkWith("ScalingLimited True ScaleUpLimit");
+    c.expectedAction = UP;
+    c.computation("Resource", UP, NONE).run();
+  }
+
+  // TestUpscaleCapGreaterThanMaxReplicas
+  @Test
+  void upscaleCapGreaterThanMaxReplicas() {
+    HorizontalControllerCase c = tc(1, 20, 3, 3, 20);
+    c.scaleUpRules = ReplicaNormalizerTest.rules(0, 0, 700, 60, 0);
+    c.cpuTarget = 10;
+    c.reportedLevels = milli(100, 200, 300);
+    c.reportedCpuRequests = requests(100, 100, 100);
+    c.expectedConditions = statusOkWith("ScalingLimited True TooManyReplicas");
+    c.expectedAction = UP;
+    c.computation("Resource", UP, NONE).run();
+  }
+
+  // TestMoreReplicasThanSpecNoScale
+  @Test
+  void moreReplicasThanSpecNoScale() {
+    HorizontalControllerCase c = tc(1, 8, 4, 5, 4);
+    c.cpuTarget = 50;
+    c.reportedLevels = milli(500, 500, 500, 500, 500);
+    c.reportedCpuRequests = ones(5);
+    c.expectedConditions = statusOkWith("AbleToScale True ReadyForNewScale");
+    c.expectedAction = NONE;
+    c.computation("Resource", NONE, NONE).run();
+  }
+
+  // TestConditionNoAmbiguousSelectorWhenNoSelectorOverlapBetweenHPAs
+  @Test
+  void conditionNoAmbiguousSelectorWhenNoSelectorOverlapBetweenHPAs() {
+    HorizontalControllerCase c = tc(2, 6, 3, 3, 5);
+    c.cpuTarget = 30;
+    c.reportedLevels = milli(300, 500, 700);
+    c.reportedCpuRequests = ones(3);
+    c.otherHpaSelector = "cheddar=cheese";
+    c.expectedAction = UP;
+    c.computation("Resource", UP, NONE).run();
+  }
+
+  // TestConditionAmbiguousSelectorWhenFullSelectorOverlapBetweenHPAs
+  @Test
+  void conditionAmbiguousSelectorWhenFullSelectorOverlapBetweenHPAs() {
+    HorizontalControllerCase c = tc(2, 6, 3, 3, 3);
+    c.cpuTarget = 30;
+    c.reportedLevels = milli(300, 500, 700);
+    c.reportedCpuRequests = ones(3);
+    c.otherHpaSelector = "name=" + HorizontalControllerCase.POD_PREFIX;
+    c.expectedConditions = java.util.List.of("AbleToScale True SucceededGetScale",
+        "ScalingActive False AmbiguousSelector");
+    c.expectedAction = NONE;
+    c.expectedError = "internal";
+    c.run();
+  }
+
+  // TestConditionAmbiguousSelectorWhenPartialSelectorOverlapBetweenHPAs
+  @Test
+  void conditionAmbiguousSelectorWhenPartialSelectorOverlapBetweenHPAs() {
+    HorizontalControllerCase c = tc(2, 6, 3, 3, 3);
+    c.cpuTarget = 30;
+    c.reportedLevels = milli(300, 500, 700);
+    c.reportedCpuRequests = ones(3);
+    c.otherHpaSelector = "cheddar=cheese";
+    c.podsAlsoCheddar = true;
+    c.expectedConditions = java.util.List.of("AbleToScale True SucceededGetScale",
+        "ScalingActive False AmbiguousSelector");
+    c.expectedAction = NONE;
+    c.expectedError = "internal";
+    c.run();
+  }
+
+  /** TestConditionFailedGetMetrics: one case per reason, every metrics read failing. */
+  private static void failedGetMetrics(String reason, String metricType, MetricSpec spec) {
+    HorizontalControllerCase c = tc(1, 100, 3, 3, 3);
+    c.reportedLevels = milli(100, 200, 300);
+    c.reportedCpuRequests = requests(100, 100, 100);
+    c.metricsFail = true;
+    c.expectedConditions = java.util.List.of("AbleToScale True SucceededGetScale", "ScalingActive False " + reason);
+    if (spec == null) {
+      c.cpuTarget = 10;
+    } else {
+      c.metricsTarget.add(spec);
+    }
+    c.expectedAction = NONE;
+    c.expectedError = "internal";
+    c.computation(metricType, NONE, "internal").run();
+  }
+
+  // TestConditionFailedGetMetrics
+  @Test
+  void conditionFailedGetMetrics() {
+    failedGetMetrics("FailedGetResourceMetric", "Resource", null);
+    failedGetMetrics("FailedGetPodsMetric", "Pods", podsQps(15000));
+    failedGetMetrics("FailedGetObjectMetric", "Object", objectQps(MetricTarget.value(Quantity.ofMilli(15000))));
+    failedGetMetrics("FailedGetExternalMetric", "External", externalQps(MetricTarget.value(Quantity.ofMilli(300))));
+  }
+
+  // TestConditionFailedGetScale
+  @Test
+  void conditionFailedGetScale() {
+    HorizontalControllerCase c = tc(1, 100, 3, 3, 3);
+    c.cpuTarget = 10;
+    c.reportedLevels = milli(100, 200, 300);
+    c.reportedCpuRequests = requests(100, 100, 100);
+    c.noTarget = true;
+    c.expectedConditions = java.util.List.of("AbleToScale False FailedGetScale");
+    c.expectedAction = NONE;
+    c.expectedError = "internal";
+    c.run();
+  }
+
+  // TestConditionFailedUpdateScale
+  @Test
+  void conditionFailedUpdateScale() {
+    HorizontalControllerCase c = tc(1, 5, 3, 3, 3);
+    c.cpuTarget = 100;
+    c.reportedLevels = milli(150, 150, 150);
+    c.reportedCpuRequests = requests(100, 100, 100);
+    c.failScaleUpdate = true;
+    c.expectedConditions = statusOkWith("AbleToScale False FailedUpdateScale");
+    c.expectedAction = NONE;
+    c.expectedError = "internal";
+    c.computation("Resource", UP, NONE).run();
+  }
+
+  // TestNoBackoffUpscaleCM
+  @Test
+  void noBackoffUpscaleCM() {
+    HorizontalControllerCase c = tc(1, 5, 3, 3, 4);
+    c.metricsTarget.add(podsQps(15000));
+    c.reportedLevels = milli(20000, 10000, 30000);
+    c.reportedCpuRequests = ones(3);
+    c.lastScaleTime = HorizontalControllerCase.NOW;
+    c.expectedConditions = statusOkWith("AbleToScale True ReadyForNewScale", "AbleToScale True SucceededRescale",
+        "ScalingLimited False DesiredWithinRange");
+    c.expectedAction = UP;
+    c.computation("Pods", UP, NONE).run();
+  }
+
+  // TestNoBackoffUpscaleCMNoBackoffCpu
+  @Test
+  void noBackoffUpscaleCMNoBackoffCpu() {
+    HorizontalControllerCase c = tc(1, 5, 3, 3, 5);
+    c.cpuTarget = 10;
+    c.metricsTarget.add(podsQps(15000));
+    c.reportedLevels = milli(20000, 10000, 30000);
+    c.reportedCpuRequests = ones(3);
+    c.lastScaleTime = HorizontalControllerCase.NOW;
+    c.expectedConditions = statusOkWith("AbleToScale True ReadyForNewScale", "AbleToScale True SucceededRescale",
+        "ScalingLimited True TooManyReplicas");
+    c.expectedAction = UP;
+    c.computation("Resource", UP, NONE).computation("Pods", UP, NONE).run();
+  }
+
+  // TestStabilizeDownscale
+  @Test
+  void stabilizeDownscale() {
+    HorizontalControllerCase c = tc(1, 5, 4, 4, 4);
+    c.cpuTarget = 100;
+    c.reportedLevels = milli(50, 50, 50);
+    c.reportedCpuRequests = requests(100, 100, 100);
+    c.expectedConditions = statusOkWith("AbleToScale True ReadyForNewScale", "AbleToScale True ScaleDownStabilized");
+    c.recommendations = new ReplicaNormalizer.Recommendation[] {
+        new ReplicaNormalizer.Recommendation(10, HorizontalControllerCase.NOW.minus(java.time.Duration.ofMinutes(10))),
+        new ReplicaNormalizer.Recommendation(4, HorizontalControllerCase.NOW.minus(java.time.Duration.ofMinutes(1)))};
+    c.expectedAction = NONE;
+    c.computation("Resource", DOWN, NONE).run();
+  }
+
+  // TestScaleUpRCImmediately
+  @Test
+  void scaleUpRCImmediately() {
+    HorizontalControllerCase c = tc(2, 6, 1, 1, 2);
+    c.reportedLevels = milli(0, 0, 0, 0);
+    c.reportedCpuRequests = ones(4);
+    c.lastScaleTime = HorizontalControllerCase.NOW;
+    c.expectedConditions = java.util.List.of(NO_COMPUTATION_SCALE);
+    c.expectedAction = UP;
+    c.run();
+  }
+
+  // TestScaleDownRCImmediately
+  @Test
+  void scaleDownRCImmediately() {
+    HorizontalControllerCase c = tc(2, 5, 6, 6, 5);
+    c.cpuTarget = 50;
+    c.reportedLevels = milli(8000, 9500, 1000);
+    c.reportedCpuRequests = requests(900, 1000, 1100);
+    c.lastScaleTime = HorizontalControllerCase.NOW;
+    c.expectedConditions = java.util.List.of(NO_COMPUTATION_SCALE);
+    c.expectedAction = DOWN;
+    c.run();
+  }
 }
