@@ -172,6 +172,14 @@ final class HorizontalControllerCase {
   @Nullable String otherHpaSelector;
   /** The partial-overlap case's pods: also labelled {@code cheddar=cheese}. */
   boolean podsAlsoCheddar;
+  /** A prepended external metrics reactor that fails every read. */
+  boolean externalFail;
+  /**
+   * TestAvoidUnnecessaryUpdates' own HPA list reactor: this spec and status (the status written with the HPA's
+   * generation) replace the case's; the HPA must then not be written at all.
+   */
+  @Nullable HorizontalPodAutoscalerSpec presetSpec;
+  @Nullable HorizontalPodAutoscalerStatus presetStatus;
 
   private final ManualClock clock = new ManualClock(NOW);
   private boolean armed;
@@ -233,6 +241,9 @@ final class HorizontalControllerCase {
       @Override
       public List<Long> externalMetric(String namespace, String metricName, @Nullable LabelSelector metricSelector) {
         failIfAsked();
+        if (externalFail) {
+          throw new MetricsUnavailableException("something went wrong");
+        }
         assertThat(metricName).as("the metric name requested").isEqualTo("qps");
         List<Long> out = new ArrayList<>();
         for (long l : reportedLevels) {
@@ -298,10 +309,17 @@ final class HorizontalControllerCase {
     for (MetricSpec m : metricsTarget) {
       spec.metric(m);
     }
+    HorizontalPodAutoscalerSpec preset = presetSpec;
     HorizontalPodAutoscaler hpa = store.create(HorizontalPodAutoscaler.of(
-        ObjectMeta.builder().namespace(NAMESPACE).name(HPA_NAME).build(), spec.build()));
-    store.updateStatus(hpa.withStatus(new HorizontalPodAutoscalerStatus(0, lastScaleTime, specReplicas,
-        specReplicas, List.of(), List.of())));
+        ObjectMeta.builder().namespace(NAMESPACE).name(HPA_NAME).build(), preset != null ? preset : spec.build()));
+    HorizontalPodAutoscalerStatus st = presetStatus;
+    if (st != null) {
+      store.updateStatus(hpa.withStatus(new HorizontalPodAutoscalerStatus(hpa.metadata().generation(),
+          st.lastScaleTime(), st.currentReplicas(), st.desiredReplicas(), st.currentMetrics(), st.conditions())));
+    } else {
+      store.updateStatus(hpa.withStatus(new HorizontalPodAutoscalerStatus(0, lastScaleTime, specReplicas,
+          specReplicas, List.of(), List.of())));
+    }
     String other = otherHpaSelector;
     if (other != null) {
       String[] kv = other.split("=");
@@ -337,6 +355,8 @@ final class HorizontalControllerCase {
       controller.normalizer().setRecommendations(NAMESPACE + "/" + HPA_NAME, recs);
     }
 
+    String versionBefore = store.require(HorizontalPodAutoscaler.class, NAMESPACE, HPA_NAME).metadata()
+        .resourceVersion();
     armed = failScaleUpdate;
     SyncOutcome out = controller.sync(NAMESPACE, HPA_NAME);
     armed = false;
@@ -348,6 +368,12 @@ final class HorizontalControllerCase {
       assertThat(specReplicasNow()).as("the replica count of the target").isEqualTo(expectedDesiredReplicas);
     }
     HorizontalPodAutoscaler hpa = store.require(HorizontalPodAutoscaler.class, NAMESPACE, HPA_NAME);
+    if (presetStatus != null) {
+      assertThat(hpa.metadata().resourceVersion()).as("should not have attempted to update the HPA when nothing changed")
+          .isEqualTo(versionBefore);
+      checkMonitor(prometheus);
+      return;
+    }
     assertThat(hpa.status().desiredReplicas()).as("the desired replica count reported in the object status")
         .isEqualTo(expectedDesiredReplicas);
     if (verifyCpuCurrent) {
@@ -373,6 +399,11 @@ final class HorizontalControllerCase {
         assertThat(out.events()).isEmpty();
       }
     }
+    checkMonitor(prometheus);
+  }
+
+  /** {@code verifyRecordedMetric}: the reconciliation's labels and one computation per metric type. */
+  private void checkMonitor(PrometheusMeterRegistry prometheus) {
     String scrape = prometheus.scrape();
     Exposition e = Exposition.parse(scrape);
     if (expectedComputations.isEmpty()) {

@@ -926,4 +926,75 @@ final class HorizontalControllerUpstreamTest {
     c.expectedAction = DOWN;
     c.run();
   }
+
+  // TestScaleUpOneMetricEmpty
+  @Test
+  void scaleUpOneMetricEmpty() {
+    HorizontalControllerCase c = tc(2, 6, 3, 3, 4);
+    c.cpuTarget = 30;
+    c.verifyCpuCurrent = true;
+    c.metricsTarget.add(externalQps(MetricTarget.value(Quantity.ofMilli(100))));
+    c.reportedLevels = milli(300, 400, 500);
+    c.reportedCpuRequests = ones(3);
+    c.externalFail = true;
+    c.expectedAction = UP;
+    c.expectedError = "internal";
+    c.computation("Resource", UP, NONE).computation("External", NONE, "internal").run();
+  }
+
+  // TestNoScaleDownOneMetricEmpty
+  @Test
+  void noScaleDownOneMetricEmpty() {
+    HorizontalControllerCase c = tc(2, 6, 5, 5, 5);
+    c.cpuTarget = 50;
+    c.metricsTarget.add(externalQps(MetricTarget.value(Quantity.ofMilli(1000))));
+    c.reportedLevels = milli(100, 300, 500, 250, 250);
+    c.reportedCpuRequests = ones(5);
+    c.externalFail = true;
+    noRecommendations(c);
+    c.expectedConditions = java.util.List.of("AbleToScale True SucceededGetScale",
+        "ScalingActive False FailedGetExternalMetric");
+    c.expectedAction = NONE;
+    c.expectedError = "internal";
+    c.computation("Resource", DOWN, NONE).computation("External", NONE, "internal").run();
+  }
+
+  // TestAvoidUnnecessaryUpdates
+  @Test
+  void avoidUnnecessaryUpdates() {
+    Instant anHourAgo = HorizontalControllerCase.NOW.minus(java.time.Duration.ofHours(1));
+    HorizontalControllerCase c = tc(2, 6, 2, 2, 2);
+    c.cpuTarget = 30;
+    c.cpuCurrent = 40;
+    c.verifyCpuCurrent = true;
+    c.reportedLevels = milli(400, 500, 700);
+    c.reportedCpuRequests = ones(3);
+    c.reportedPodStartTime = starts(cool(), hot(), hot());
+    c.lastScaleTime = anHourAgo;
+    noRecommendations(c);
+    // upstream's own HPA list: a target of 80 (its TODO: the test relies on downscale stabilization)
+    c.presetSpec = io.fleetkit.api.autoscaling.HorizontalPodAutoscalerSpec.builder()
+        .scaleTargetRef(CrossVersionObjectReference.of("apps/v1", "Deployment", "test-rc")).minReplicas(2)
+        .maxReplicas(6).metric(MetricSpec.resourceUtilization(ResourceNames.CPU, 80)).build();
+    c.presetStatus = new io.fleetkit.api.autoscaling.HorizontalPodAutoscalerStatus(0, anHourAgo, 2, 2,
+        java.util.List.of(io.fleetkit.api.autoscaling.MetricStatus.of(new io.fleetkit.api.autoscaling
+            .ResourceMetricStatus(ResourceNames.CPU, io.fleetkit.api.autoscaling.MetricValueStatus.ofAverage(
+                Quantity.parse("400m"), 40)))),
+        java.util.List.of(
+            condition(io.fleetkit.api.autoscaling.HorizontalPodAutoscalerConditionType.AbleToScale, anHourAgo,
+                "ReadyForNewScale", "recommended size matches current size"),
+            condition(io.fleetkit.api.autoscaling.HorizontalPodAutoscalerConditionType.ScalingActive, anHourAgo,
+                "ValidMetricFound", "the HPA was able to successfully calculate a replica count from cpu resource"
+                    + " utilization (percentage of request)"),
+            condition(io.fleetkit.api.autoscaling.HorizontalPodAutoscalerConditionType.ScalingLimited, anHourAgo,
+                "TooFewReplicas", "the desired replica count is less than the minimum replica count")));
+    c.expectedAction = NONE;
+    c.computation("Resource", DOWN, NONE).run();
+  }
+
+  private static io.fleetkit.api.autoscaling.HorizontalPodAutoscalerCondition condition(
+      io.fleetkit.api.autoscaling.HorizontalPodAutoscalerConditionType type, Instant at, String reason,
+      String message) {
+    return new io.fleetkit.api.autoscaling.HorizontalPodAutoscalerCondition(type, T, at, reason, message);
+  }
 }
