@@ -997,4 +997,82 @@ final class HorizontalControllerUpstreamTest {
       String message) {
     return new io.fleetkit.api.autoscaling.HorizontalPodAutoscalerCondition(type, T, at, reason, message);
   }
+
+  /** {@code generateEventsUniformDistribution}: the events spread over the last {@code periodSeconds}. */
+  private static java.util.List<ReplicaNormalizer.ScaleEvent> uniformEvents(int periodSeconds, int... raw) {
+    java.util.List<ReplicaNormalizer.ScaleEvent> out = new java.util.ArrayList<>();
+    double segment = (double) periodSeconds / raw.length;
+    for (int i = 0; i < raw.length; i++) {
+      long boundary = (long) (periodSeconds - segment * (i + 1) + segment / 2);
+      out.add(new ReplicaNormalizer.ScaleEvent(raw[i],
+          HorizontalControllerCase.NOW.minus(java.time.Duration.ofSeconds(boundary)), false));
+    }
+    return out;
+  }
+
+  // TestMultipleHPAs: 1000 HPAs, each over its own Deployment and pod, all processed (their status written)
+  @Test
+  void multipleHPAs() {
+    int hpaCount = 1000;
+    String ns = "dummy-namespace";
+    io.fleetkit.api.time.ManualClock clock = new io.fleetkit.api.time.ManualClock(HorizontalControllerCase.NOW);
+    io.fleetkit.api.store.ObjectStore store = io.fleetkit.api.store.ObjectStore.inMemory();
+    MetricsSource metrics = new MetricsSource() {
+      @Override
+      public java.util.List<PodResourceMetrics> podResourceMetrics(String namespace,
+          io.fleetkit.api.labels.LabelSelector selector, String resource) {
+        String prefix = selector.matchLabels().getOrDefault("name", "");
+        return java.util.List.of(new PodResourceMetrics(prefix + "-0", clock.instant(), java.time.Duration.ofMinutes(1),
+            java.util.List.of(new ContainerUsage("container1", 200), new ContainerUsage("container2", 300))));
+      }
+    };
+    HorizontalPodAutoscalerController controller = HorizontalPodAutoscalerController.builder(store, metrics)
+        .clock(clock).tolerance(0.1).cpuInitializationPeriod(java.time.Duration.ofMinutes(2))
+        .initialReadinessDelay(java.time.Duration.ofSeconds(10)).downscaleStabilization(java.time.Duration.ofMinutes(5))
+        .build();
+    java.util.Map<String, String> versions = new java.util.HashMap<>();
+    io.fleetkit.api.resource.ResourceList half = io.fleetkit.api.resource.ResourceList.builder()
+        .put(ResourceNames.CPU, Quantity.ofMilli(500)).build();
+    for (int i = 0; i < hpaCount; i++) {
+      String hpaName = "dummy-hpa-" + i;
+      String deploymentName = "dummy-target-" + i;
+      store.create(io.fleetkit.api.apps.Deployment.builder().namespace(ns).name(deploymentName).replicas(1)
+          .matchLabels(java.util.Map.of("name", deploymentName))
+          .podSpec(io.fleetkit.api.core.PodSpec.builder()
+              .container("container1", "img", io.fleetkit.api.resource.ResourceList.EMPTY).build()).build());
+      Instant started = HorizontalControllerCase.NOW.minus(java.time.Duration.ofMinutes(10));
+      store.create(io.fleetkit.api.core.Pod.builder().metadata(io.fleetkit.api.meta.ObjectMeta.builder().namespace(ns)
+              .name(deploymentName + "-0").label("name", deploymentName).build())
+          .container("container1", "img", half).container("container2", "img", half)
+          .status(io.fleetkit.api.core.PodStatus.of(PodPhase.Running).withStartTime(started)
+              .withCondition(io.fleetkit.api.core.PodCondition.of(io.fleetkit.api.core.PodCondition.READY, T, "", "",
+                  null)))
+          .build());
+      io.fleetkit.api.autoscaling.HorizontalPodAutoscaler h = store.create(
+          io.fleetkit.api.autoscaling.HorizontalPodAutoscaler.of(
+              io.fleetkit.api.meta.ObjectMeta.builder().namespace(ns).name(hpaName).build(),
+              io.fleetkit.api.autoscaling.HorizontalPodAutoscalerSpec.builder()
+                  .scaleTargetRef(CrossVersionObjectReference.of("apps/v1", "Deployment", deploymentName))
+                  .minReplicas(1).maxReplicas(10)
+                  .behavior(io.fleetkit.api.autoscaling.HorizontalPodAutoscalerBehavior.of(
+                      ReplicaNormalizerTest.rules(100, 60, 0, 0, 0), ReplicaNormalizerTest.rules(2, 60, 1, 60, 300)))
+                  .metric(MetricSpec.resourceUtilization(ResourceNames.CPU, 10)).build()));
+      h = store.updateStatus(h.withStatus(new io.fleetkit.api.autoscaling.HorizontalPodAutoscalerStatus(0,
+          HorizontalControllerCase.NOW, 1, 5, java.util.List.of(), java.util.List.of())));
+      versions.put(hpaName, h.metadata().resourceVersion());
+      controller.normalizer().setScaleEvents(ns + "/" + hpaName, uniformEvents(120, 8, 12, 9, 11),
+          uniformEvents(120, 10, 10, 10));
+    }
+
+    controller.syncAll();
+
+    java.util.Set<String> processed = new java.util.HashSet<>();
+    for (io.fleetkit.api.autoscaling.HorizontalPodAutoscaler h
+        : store.list(io.fleetkit.api.autoscaling.HorizontalPodAutoscaler.class, ns).items()) {
+      if (!h.metadata().resourceVersion().equals(versions.get(h.metadata().name()))) {
+        processed.add(h.metadata().name());
+      }
+    }
+    org.assertj.core.api.Assertions.assertThat(processed).as("Expected to process all HPAs").hasSize(hpaCount);
+  }
 }
