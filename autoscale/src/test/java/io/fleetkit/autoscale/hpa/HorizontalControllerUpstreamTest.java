@@ -24,13 +24,16 @@ import org.junit.jupiter.api.Test;
  * controller's Prometheus metrics: action {@code scale_up}, {@code scale_down}, {@code none}; error {@code none},
  * {@code internal}, {@code spec}.
  *
- * <p>Not ported: the cases with {@code minReplicas: 0} (TestScaleUpFromZeroCMObject,
- * TestScaleUpFromZeroIgnoresToleranceCMObject, TestScaleDownToZeroCMObject, TestScaleDownToZeroCMExternal,
- * TestZeroMinReplicasDesiredZero, TestScaleUpFromZeroOneMetricInvalid): scale to zero is upstream's
- * {@code HPAScaleToZero} feature gate, FleetKit has no feature gates and its validation refuses {@code minReplicas}
- * 0 as upstream's does with the gate off (upstream's fake client skips validation); the cases with a metric of type
- * {@code "CheddarCheese"} (TestScaleUpOneMetricInvalid, TestScaleUpBothMetricsEmpty): {@code MetricSourceType} is a
- * closed enum, an unknown type cannot be written.
+ * <p>Not ported (13 of upstream's 81 controller test functions): the cases with {@code minReplicas: 0}
+ * (TestScaleUpFromZeroCMObject, TestScaleUpFromZeroIgnoresToleranceCMObject, TestScaleDownToZeroCMObject,
+ * TestScaleDownToZeroCMExternal, TestZeroMinReplicasDesiredZero, TestScaleUpFromZeroOneMetricInvalid,
+ * TestComputedToleranceAlgImplementation): scale to zero is upstream's {@code HPAScaleToZero} feature gate, FleetKit
+ * has no feature gates and its validation refuses {@code minReplicas} 0 as upstream's does with the gate off
+ * (upstream's fake client skips validation); the cases with a metric of type {@code "CheddarCheese"}
+ * (TestScaleUpOneMetricInvalid, TestScaleUpBothMetricsEmpty, TestConditionInvalidSourceType,
+ * TestNoScaleDownOneMetricInvalid): {@code MetricSourceType} is a closed enum, an unknown type cannot be written;
+ * TestConditionInvalidSelectorMissing and TestConditionInvalidSelectorUnparsable: the scale's selector is the
+ * target's typed, required {@code LabelSelector}, it cannot be missing or unparsable.
  */
 final class HorizontalControllerUpstreamTest {
   private static final String UP = "scale_up";
