@@ -369,8 +369,8 @@ final class HorizontalControllerCase {
     }
     HorizontalPodAutoscaler hpa = store.require(HorizontalPodAutoscaler.class, NAMESPACE, HPA_NAME);
     if (presetStatus != null) {
-      assertThat(hpa.metadata().resourceVersion()).as("should not have attempted to update the HPA when nothing changed")
-          .isEqualTo(versionBefore);
+      assertThat(hpa.metadata().resourceVersion())
+          .as("should not have attempted to update the HPA when nothing changed").isEqualTo(versionBefore);
       checkMonitor(prometheus);
       return;
     }
