@@ -9,6 +9,7 @@ import io.fleetkit.api.core.Secret;
 import io.fleetkit.api.core.Service;
 import io.fleetkit.api.gateway.Gateway;
 import io.fleetkit.api.gateway.GatewayClass;
+import io.fleetkit.api.gateway.HTTPHeaderFilter;
 import io.fleetkit.api.gateway.HTTPRoute;
 import io.fleetkit.api.gateway.ReferenceGrant;
 import io.fleetkit.api.networking.Ingress;
@@ -25,6 +26,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -154,10 +156,24 @@ public final class RouteCommand implements Callable<Integer> {
     }
     RouteResult r = router.route(request);
     if (output == Format.json) {
-      out.println(json(r, viaGateway, problems));
+      out.println(json(r, viaGateway, problems, request));
     } else {
-      out.println(r.service() == null ? "no backend: " + r.message()
-          : r.route() + " -> " + r.service() + ":" + r.port() + " (" + r.message() + ")");
+      if (r.redirect() != null) {
+        out.println(r.route() + " redirects " + r.status() + " to " + r.redirect().location() + " (" + r.message()
+            + ")");
+      } else {
+        out.println(r.service() == null ? "no backend: " + r.message()
+            : r.route() + " -> " + r.service() + ":" + r.port() + " (" + r.message() + ")");
+      }
+      HttpRequest fwd = r.forwarded();
+      if (fwd != null && !fwd.equals(request)) {
+        out.println("  the backend receives: host " + fwd.host() + " path " + fwd.path() + " headers "
+            + fwd.headers());
+      }
+      if (!r.responseHeaders().isEmpty()) {
+        HTTPHeaderFilter f = r.responseHeaders().filter();
+        out.println("  response headers: set " + f.set() + " add " + f.add() + " remove " + f.remove());
+      }
       if (r.backends().size() > 1) {
         for (RouteResult.Backend b : r.backends()) {
           out.println("  " + b.service() + ":" + b.port() + " weight " + b.weight());
@@ -171,7 +187,7 @@ public final class RouteCommand implements Callable<Integer> {
     return 0;
   }
 
-  static String json(RouteResult r, @Nullable String gateway, List<String> problems) {
+  static String json(RouteResult r, @Nullable String gateway, List<String> problems, HttpRequest request) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("route", r.route());
     m.put("service", r.service());
@@ -181,6 +197,18 @@ public final class RouteCommand implements Callable<Integer> {
       m.put("gateway", gateway);
       m.put("status", r.status());
       m.put("problems", problems);
+    }
+    if (r.redirect() != null) {
+      m.put("status", r.status());
+      m.put("location", r.redirect().location());
+    }
+    HttpRequest fwd = r.forwarded();
+    if (fwd != null && !fwd.equals(request)) {
+      Map<String, Object> fm = new LinkedHashMap<>();
+      fm.put("host", fwd.host());
+      fm.put("path", fwd.path());
+      fm.put("headers", new TreeMap<>(fwd.headers()));
+      m.put("forwarded", fm);
     }
     if (r.backends().size() > 1) {
       List<Map<String, Object>> bs = new ArrayList<>();

@@ -115,4 +115,65 @@ final class RouteGatewayCommandTest {
     assertThat(json().get("message").asString()).contains("has no listener on port 8080");
     assertThat(json().get("service").isNull()).isTrue();
   }
+
+  private static final String FILTERS = """
+      apiVersion: gateway.networking.k8s.io/v1
+      kind: GatewayClass
+      metadata: {name: fleetkit}
+      spec: {controllerName: fleetkit.io/gateway}
+      ---
+      apiVersion: gateway.networking.k8s.io/v1
+      kind: Gateway
+      metadata: {name: edge, namespace: shop}
+      spec:
+        gatewayClassName: fleetkit
+        listeners: [{name: http, port: 80, protocol: HTTP}]
+      ---
+      apiVersion: v1
+      kind: Service
+      metadata: {name: api, namespace: shop}
+      spec: {ports: [{port: 8080}]}
+      ---
+      apiVersion: gateway.networking.k8s.io/v1
+      kind: HTTPRoute
+      metadata: {name: web, namespace: shop}
+      spec:
+        parentRefs: [{name: edge}]
+        rules:
+          - matches: [{path: {type: PathPrefix, value: /old}}]
+            filters:
+              - {type: RequestRedirect, requestRedirect: {scheme: https, hostname: shop.example, statusCode: 301,
+                 path: {type: ReplacePrefixMatch, replacePrefixMatch: /new}}}
+          - matches: [{path: {type: PathPrefix, value: /api}}]
+            filters:
+              - {type: URLRewrite, urlRewrite: {path: {type: ReplacePrefixMatch, replacePrefixMatch: /v2}}}
+              - {type: RequestHeaderModifier, requestHeaderModifier: {set: [{name: X-Via, value: edge}]}}
+            backendRefs: [{name: api, port: 8080}]
+      """;
+
+  @Test
+  void route_redirectFilter_statusAndLocation() throws Exception {
+    Files.writeString(dir.resolve("gw.yaml"), FILTERS);
+    assertThat(run("route", dir.toString(), "--host", "www.shop.example", "--path", "/old/cart", "--output",
+        "json")).isZero();
+    JsonNode j = json();
+    assertThat(j.get("status").asInt()).isEqualTo(301);
+    assertThat(j.get("location").asString()).isEqualTo("https://shop.example/new/cart");
+    assertThat(j.get("service").isNull()).isTrue();
+    out.getBuffer().setLength(0);
+    assertThat(run("route", dir.toString(), "--host", "www.shop.example", "--path", "/old/cart", "--output", "text"))
+        .isZero();
+    assertThat(out.toString()).contains("HTTPRoute/shop/web redirects 301 to https://shop.example/new/cart");
+  }
+
+  @Test
+  void route_rewriteAndHeaderFilters_showTheForwardedRequest() throws Exception {
+    Files.writeString(dir.resolve("gw.yaml"), FILTERS);
+    assertThat(run("route", dir.toString(), "--host", "www.shop.example", "--path", "/api/items", "--output",
+        "json")).isZero();
+    JsonNode j = json();
+    assertThat(j.get("service").asString()).isEqualTo("shop/api");
+    assertThat(j.get("forwarded").get("path").asString()).isEqualTo("/v2/items");
+    assertThat(j.get("forwarded").get("headers").get("x-via").asString()).isEqualTo("edge");
+  }
 }

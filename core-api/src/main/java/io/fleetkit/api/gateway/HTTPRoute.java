@@ -18,7 +18,10 @@ import org.jspecify.annotations.Nullable;
  * {@code Exact} and {@code PathPrefix} values start with {@code /} and contain none of {@code //}, {@code /./},
  * {@code /../}, {@code %2f}, {@code %2F}, {@code #} and do not end in {@code /..} or {@code /.}; regular
  * expressions compile; methods are one of the API's nine; backend weights are in 0..1,000,000 and ports in
- * 1..65535.
+ * 1..65535. Filters follow the API's CEL rules: a filter's type and its field go
+ * together; {@code RequestRedirect} and {@code URLRewrite} are not combined, no filter type is repeated, a
+ * redirect has no {@code backendRefs}, {@code ReplacePrefixMatch} needs exactly one {@code PathPrefix} match; header
+ * names, redirect schemes, ports and status codes, host names and path lengths are checked.
  *
  * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken
  */
@@ -84,6 +87,7 @@ public record HTTPRoute(ObjectMeta metadata, HTTPRouteSpec spec) implements ApiO
           v.portNumber(bp + ".port", port);
         }
       }
+      HTTPRouteFilterRules.rule(v, rp, r);
     }
     v.throwIfAny();
   }

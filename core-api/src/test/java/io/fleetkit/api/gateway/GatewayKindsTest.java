@@ -59,4 +59,77 @@ final class GatewayKindsTest {
     assertThatThrownBy(() -> new HTTPRoute(ObjectMeta.of("ns", "r"), new HTTPRouteSpec(List.of(), List.of(),
         List.of(svc)))).hasMessageContaining("spec.rules[0].backendRefs[0].port");
   }
+
+  private static HTTPRoute route(HTTPRouteRule rule) {
+    return new HTTPRoute(ObjectMeta.of("web", "r"), new HTTPRouteSpec(List.of(), List.of(), List.of(rule)));
+  }
+
+  @Test
+  void httpRoute_validFilters_accepted() {
+    HTTPHeaderFilter headers = new HTTPHeaderFilter(List.of(HTTPHeader.of("X-A", "1")),
+        List.of(HTTPHeader.of("X-B", "2")), List.of("X-C"));
+    assertThatCode(() -> route(new HTTPRouteRule(List.of(HTTPRouteMatch.path(PathMatchType.PathPrefix, "/a")),
+        List.of(HTTPBackendRef.of("web", 80, 1)), List.of(HTTPRouteFilter.requestHeaderModifier(headers),
+            HTTPRouteFilter.responseHeaderModifier(headers), HTTPRouteFilter.urlRewrite(new HTTPURLRewriteFilter(
+                "a.example", HTTPPathModifier.replacePrefixMatch("/b")))))))
+        .doesNotThrowAnyException();
+    // no matches is the API's default PathPrefix "/" match, which ReplacePrefixMatch accepts
+    assertThatCode(() -> route(new HTTPRouteRule(List.of(), List.of(), List.of(HTTPRouteFilter.requestRedirect(
+        new HTTPRequestRedirectFilter("https", null, HTTPPathModifier.replacePrefixMatch("/x"), 8443, 308))))))
+        .doesNotThrowAnyException();
+  }
+
+  @Test
+  void httpRoute_filterRules_everyViolationNamed() {
+    HTTPRouteFilter typeWithoutField = new HTTPRouteFilter(HTTPRouteFilterType.URLRewrite, null, null,
+        new HTTPRequestRedirectFilter(null, null, null, null, 302), null);
+    HTTPRouteFilter redirect = HTTPRouteFilter.requestRedirect(new HTTPRequestRedirectFilter("ftp", "A_B", null, 0,
+        200));
+    HTTPRouteFilter rewrite = HTTPRouteFilter.urlRewrite(new HTTPURLRewriteFilter(null,
+        new HTTPPathModifier(HTTPPathModifierType.ReplacePrefixMatch, "/full", null)));
+    assertThatThrownBy(() -> route(new HTTPRouteRule(List.of(HTTPRouteMatch.path(PathMatchType.Exact, "/a")),
+        List.of(HTTPBackendRef.of("web", 80, 1)), List.of(typeWithoutField, redirect, rewrite, rewrite))))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("HTTPRoute web/r")
+        .hasMessageContaining("spec.rules[0].filters[0].requestRedirect")
+        .hasMessageContaining("filter.requestRedirect must be nil if the filter.type is not RequestRedirect")
+        .hasMessageContaining("spec.rules[0].filters[0].urlRewrite")
+        .hasMessageContaining("filter.urlRewrite must be specified for URLRewrite filter.type")
+        .hasMessageContaining("spec.rules[0].filters[1].requestRedirect.scheme \"ftp\" must be one of http, https")
+        .hasMessageContaining("spec.rules[0].filters[1].requestRedirect.hostname")
+        .hasMessageContaining("spec.rules[0].filters[1].requestRedirect.port")
+        .hasMessageContaining("spec.rules[0].filters[1].requestRedirect.statusCode \"200\"")
+        .hasMessageContaining("replacePrefixMatch must be specified when type is set to 'ReplacePrefixMatch'")
+        .hasMessageContaining("type must be 'ReplaceFullPath' when replaceFullPath is set")
+        .hasMessageContaining("May specify either httpRouteFilterRequestRedirect or httpRouteFilterRequestRewrite, "
+            + "but not both")
+        .hasMessageContaining("URLRewrite filter cannot be repeated")
+        .hasMessageContaining("RequestRedirect filter must not be used together with backendRefs");
+  }
+
+  @Test
+  void httpRoute_replacePrefixMatchWithoutOnePathPrefix_refused() {
+    HTTPRouteFilter rewrite = HTTPRouteFilter.urlRewrite(new HTTPURLRewriteFilter(null,
+        HTTPPathModifier.replacePrefixMatch("/b")));
+    assertThatThrownBy(() -> route(new HTTPRouteRule(List.of(HTTPRouteMatch.path(PathMatchType.PathPrefix, "/a"),
+        HTTPRouteMatch.path(PathMatchType.PathPrefix, "/c")), List.of(HTTPBackendRef.of("web", 80, 1)),
+        List.of(rewrite))))
+        .hasMessageContaining("spec.rules[0] \"2\" When using URLRewrite filter with path.replacePrefixMatch, exactly "
+            + "one PathPrefix match must be specified");
+  }
+
+  @Test
+  void httpRoute_headerFilterRules() {
+    HTTPHeaderFilter bad = new HTTPHeaderFilter(List.of(HTTPHeader.of("X:A", "1"), HTTPHeader.of("X-B", "")),
+        List.of(HTTPHeader.of("X-D", "1"), HTTPHeader.of("X-D", "2")), List.of("X-E", "X-E"));
+    assertThatThrownBy(() -> route(new HTTPRouteRule(List.of(), List.of(HTTPBackendRef.of("web", 80, 1)),
+        List.of(HTTPRouteFilter.requestHeaderModifier(bad), HTTPRouteFilter.requestHeaderModifier(
+            new HTTPHeaderFilter(List.of(), List.of(), List.of()))))))
+        .hasMessageContaining("spec.rules[0].filters[0].requestHeaderModifier.set[0].name \"X:A\" must be an HTTP "
+            + "header name")
+        .hasMessageContaining("spec.rules[0].filters[0].requestHeaderModifier.set[1].value Required value")
+        .hasMessageContaining("spec.rules[0].filters[0].requestHeaderModifier.add[1].name \"X-D\" Duplicate value")
+        .hasMessageContaining("spec.rules[0].filters[0].requestHeaderModifier.remove[1] \"X-E\" Duplicate value")
+        .hasMessageContaining("RequestHeaderModifier filter cannot be repeated");
+  }
 }

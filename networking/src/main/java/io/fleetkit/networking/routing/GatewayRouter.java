@@ -23,7 +23,10 @@ import java.util.Map;
  * hostname) takes it; only routes accepted on that listener compete, each serving the intersection of its hostnames
  * with the listener's, with {@link HttpRouteRouter}'s matching and precedence. The winning rule's backends that
  * cannot be resolved (see {@link GatewayAttachment#backendProblem}) receive no traffic: their share is answered
- * 500, and a rule left without a usable backend answers 500. Immutable and thread-safe.
+ * 500, and a rule left without a usable backend answers 500. A rule with a {@code RequestRedirect} filter answers
+ * the redirect instead (the request's scheme is {@code https} on an HTTPS listener, else {@code http}; its port the
+ * listener's); the rule's other filters say what the backend receives and what is done to its response (see
+ * {@link RouteResult}). Immutable and thread-safe.
  */
 public final class GatewayRouter {
   private final GatewayAttachment attachment;
@@ -108,6 +111,14 @@ public final class GatewayRouter {
     }
     HTTPRoute route = originals.get(c.route().metadata().key());
     String routeName = HTTPRoute.KIND + "/" + route.metadata().key();
+    String why = at + ": rule " + c.ruleIndex() + " match " + c.matchIndex() + " of " + routeName;
+    String scheme = best.protocol().equals("HTTPS") ? "https" : "http";
+    RouteFilters.Applied f = RouteFilters.apply(c.rule(), c.match(), request, scheme, port);
+    Redirect redirect = f.redirect();
+    if (redirect != null) {
+      return new RouteResult(routeName, null, null, List.of(), redirect.statusCode(), why + ", redirected to "
+          + redirect.location() + " (" + redirect.statusCode() + ")", null, redirect, f.response());
+    }
     List<RouteResult.Backend> backends = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     RouteResult.Backend heaviest = null;
@@ -125,15 +136,15 @@ public final class GatewayRouter {
         heaviest = be;
       }
     }
-    String why = at + ": rule " + c.ruleIndex() + " match " + c.matchIndex() + " of " + routeName;
     if (!problems.isEmpty()) {
       why += "; unusable backends answer 500: " + String.join("; ", problems);
     }
     if (heaviest == null) {
       String none = refs.isEmpty() ? ", which has no backendRefs (500)" : ", but no backend can take traffic (500)";
-      return new RouteResult(routeName, null, null, backends, 500, why + none);
+      return new RouteResult(routeName, null, null, backends, 500, why + none, null, null, HeaderModifier.NONE);
     }
-    return new RouteResult(routeName, heaviest.service(), heaviest.port(), backends, 200, why);
+    return new RouteResult(routeName, heaviest.service(), heaviest.port(), backends, 200, why, f.forwarded(), null,
+        f.response());
   }
 
   private static String notProgrammedReason(ListenerStatus ls) {

@@ -27,7 +27,10 @@ import org.jspecify.annotations.Nullable;
  * {@code Exact} path, then the longest {@code PathPrefix}, then a method match, then the most header matches, then
  * the most query-parameter matches, then the oldest route, then the route first by {@code namespace/name}, then
  * the first rule and match. Only the first entry of a repeated header or query-parameter name counts. No match is
- * 404; a matched rule without a backend of weight above 0 is 500.
+ * 404; a matched rule with a {@code RequestRedirect} filter answers the redirect (scheme {@code http}, the request
+ * host's port); else a matched rule without a backend of weight above 0 is 500. The rule's other filters say what
+ * the backend receives ({@link RouteResult#forwarded}) and what is done to its response
+ * ({@link RouteResult#responseHeaders}).
  */
 public final class HttpRouteRouter {
   private final List<HTTPRoute> routes;
@@ -75,6 +78,12 @@ public final class HttpRouteRouter {
           + "\" (404)");
     }
     String routeName = HTTPRoute.KIND + "/" + best.route.metadata().key();
+    String why = "matched rule " + best.ruleIndex + " match " + best.matchIndex;
+    RouteFilters.Applied f = RouteFilters.apply(best.rule, best.match, request, "http", requestPort(request));
+    if (f.redirect() != null) {
+      return new RouteResult(routeName, null, null, List.of(), f.redirect().statusCode(), why + ", redirected to "
+          + f.redirect().location() + " (" + f.redirect().statusCode() + ")", null, f.redirect(), f.response());
+    }
     List<RouteResult.Backend> backends = new ArrayList<>();
     RouteResult.Backend heaviest = null;
     for (HTTPBackendRef b : best.rule.backendRefs()) {
@@ -87,12 +96,26 @@ public final class HttpRouteRouter {
         heaviest = be;
       }
     }
-    String why = "matched rule " + best.ruleIndex + " match " + best.matchIndex;
     if (heaviest == null) {
       return new RouteResult(routeName, null, null, backends, 500, why + ", but it has no Service backend with "
-          + "weight above 0 (500)");
+          + "weight above 0 (500)", null, null, HeaderModifier.NONE);
     }
-    return new RouteResult(routeName, heaviest.service(), heaviest.port(), backends, 200, why);
+    return new RouteResult(routeName, heaviest.service(), heaviest.port(), backends, 200, why, f.forwarded(), null,
+        f.response());
+  }
+
+  /** The port of the request's host ({@code host:port}), else 80: where a redirect without scheme or port points. */
+  private static int requestPort(HttpRequest request) {
+    String h = request.host();
+    int colon = h.lastIndexOf(':');
+    if (colon < 0 || h.lastIndexOf(']') > colon) {
+      return 80;
+    }
+    try {
+      return Integer.parseInt(h.substring(colon + 1));
+    } catch (NumberFormatException e) {
+      return 80;
+    }
   }
 
   /**

@@ -127,12 +127,12 @@ public final class IngressRouter {
     }
     if (best != null) {
       return result(best.ingress, best.path.backend(), "matched host rule \"" + hostOf(best) + "\" path "
-          + best.path.pathType() + " " + best.path.path());
+          + best.path.pathType() + " " + best.path.path(), request);
     }
     for (Ingress ing : served) {
       IngressBackend d = ing.spec().defaultBackend();
       if (d != null) {
-        return result(ing, d, "no rule matched; default backend");
+        return result(ing, d, "no rule matched; default backend", request);
       }
     }
     return RouteResult.notFound("no Ingress rule matches host \"" + host + "\" path \"" + request.path()
@@ -165,11 +165,11 @@ public final class IngressRouter {
     return a.order < b.order;
   }
 
-  private static RouteResult result(Ingress ing, IngressBackend b, String message) {
+  private static RouteResult result(Ingress ing, IngressBackend b, String message, HttpRequest request) {
     String svc = ing.metadata().namespace() + "/" + b.serviceName();
     Object port = b.portName().isEmpty() ? (Object) b.portNumber() : b.portName();
-    return new RouteResult(Ingress.KIND + "/" + ing.metadata().key(), svc, port,
-        List.of(new RouteResult.Backend(svc, port, 1)), 200, message);
+    return RouteResult.unfiltered(Ingress.KIND + "/" + ing.metadata().key(), svc, port,
+        List.of(new RouteResult.Backend(svc, port, 1)), 200, message, request);
   }
 
   /** 2 exact, 1 wildcard, 0 no host, -1 no match. */

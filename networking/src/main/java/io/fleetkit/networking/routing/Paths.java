@@ -25,4 +25,16 @@ final class Paths {
     }
     return s.substring(0, end);
   }
+
+  /**
+   * {@code ReplacePrefixMatch}: the part of {@code path} that the {@code PathPrefix} {@code prefix} matched
+   * (element-wise) becomes {@code replacement}; trailing slashes of both are ignored and an empty result is
+   * {@code /} (the API's table: {@code /foo/bar} with {@code /foo} and {@code /xyz} is {@code /xyz/bar},
+   * {@code /foo/} is {@code /xyz/}, {@code /foo} with replacement {@code ""} or {@code /} is {@code /}).
+   */
+  static String replacePrefix(String prefix, String replacement, String path) {
+    String rest = path.substring(Math.min(trimTrailingSlash(prefix).length(), path.length()));
+    String out = trimTrailingSlash(replacement) + rest;
+    return out.isEmpty() ? "/" : out;
+  }
 }

@@ -1,8 +1,12 @@
 /**
  * HTTP routing decisions: which backend a request reaches through Ingresses ({@link
  * io.fleetkit.networking.routing.IngressRouter}, with IngressClass defaulting) and Gateway API HTTPRoutes ({@link
- * io.fleetkit.networking.routing.HttpRouteRouter}); {@link io.fleetkit.networking.routing.Router} asks both. Pure
- * functions over immutable snapshots; thread-safe.
+ * io.fleetkit.networking.routing.HttpRouteRouter}, {@link io.fleetkit.networking.routing.GatewayRouter});
+ * {@link io.fleetkit.networking.routing.Router} asks both. A {@link io.fleetkit.networking.routing.RouteResult} also
+ * says what an HTTPRoute rule's filters do to the request: the request the backend receives (URL rewrite, request
+ * header changes), the {@link io.fleetkit.networking.routing.Redirect} answered instead, and the
+ * {@link io.fleetkit.networking.routing.HeaderModifier} applied to the response. Pure functions over immutable
+ * snapshots; thread-safe.
  */
 @NullMarked
 package io.fleetkit.networking.routing;

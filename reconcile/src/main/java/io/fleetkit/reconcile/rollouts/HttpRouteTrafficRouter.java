@@ -87,7 +87,7 @@ public final class HttpRouteTrafficRouter implements TrafficRouter {
           refs.add(b);
         }
       }
-      rules.add(new HTTPRouteRule(rule.matches(), refs));
+      rules.add(new HTTPRouteRule(rule.matches(), refs, rule.filters()));
     }
     if (!canaryFound || !stableFound) {
       throw new IllegalStateException("HTTPRoute " + name + ": " + BACKEND_NOT_FOUND + " (Service "

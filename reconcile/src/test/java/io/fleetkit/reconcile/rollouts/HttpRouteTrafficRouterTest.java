@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.PodTemplateSpec;
 import io.fleetkit.api.gateway.HTTPBackendRef;
+import io.fleetkit.api.gateway.HTTPHeader;
+import io.fleetkit.api.gateway.HTTPHeaderFilter;
 import io.fleetkit.api.gateway.HTTPRoute;
+import io.fleetkit.api.gateway.HTTPRouteFilter;
 import io.fleetkit.api.gateway.HTTPRouteRule;
 import io.fleetkit.api.gateway.HTTPRouteSpec;
 import io.fleetkit.api.gateway.ParentReference;
@@ -74,6 +77,21 @@ final class HttpRouteTrafficRouterTest {
     assertThat(refs.get(0)).isEqualTo(HTTPBackendRef.of(STABLE, 80, 70));
     assertThat(refs.get(1)).isEqualTo(HTTPBackendRef.of(CANARY, 80, 30));
     assertThat(stored().spec().parentRefs()).containsExactly(new ParentReference("argo-rollouts-gateway", "", ""));
+  }
+
+  @Test
+  void setWeight_ruleWithFilters_filtersKept() {
+    HTTPRouteFilter headers = HTTPRouteFilter.requestHeaderModifier(new HTTPHeaderFilter(
+        List.of(HTTPHeader.of("X-Canary", "1")), List.of(), List.of()));
+    store.create(route(List.of(rule(HTTPBackendRef.of(STABLE, 80, 0), HTTPBackendRef.of(CANARY, 80, 0))
+        .withFilters(List.of(headers)))));
+    Rollout r = rollout(STABLE, CANARY, ROUTE);
+
+    assertThat(router.setWeight(r, routing(r), 30)).isEqualTo(30);
+
+    assertThat(stored().spec().rules().get(0).filters()).containsExactly(headers);
+    assertThat(stored().spec().rules().get(0).backendRefs()).extracting(HTTPBackendRef::weight).containsExactly(70,
+        30);
   }
 
   // TestSetWeight/SetWeightWithError: the route cannot be read

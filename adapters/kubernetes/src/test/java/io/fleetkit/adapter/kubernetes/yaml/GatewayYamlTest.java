@@ -6,8 +6,16 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import io.fleetkit.api.gateway.FromNamespaces;
 import io.fleetkit.api.gateway.Gateway;
 import io.fleetkit.api.gateway.GatewayClass;
+import io.fleetkit.api.gateway.HTTPHeader;
+import io.fleetkit.api.gateway.HTTPHeaderFilter;
+import io.fleetkit.api.gateway.HTTPPathModifier;
+import io.fleetkit.api.gateway.HTTPRequestRedirectFilter;
 import io.fleetkit.api.gateway.HTTPRoute;
+import io.fleetkit.api.gateway.HTTPRouteFilter;
+import io.fleetkit.api.gateway.HTTPRouteFilterType;
+import io.fleetkit.api.gateway.HTTPURLRewriteFilter;
 import io.fleetkit.api.gateway.ReferenceGrant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -36,6 +44,21 @@ final class GatewayYamlTest {
     assertThat(r.spec().parentRefs().get(1).port()).isEqualTo(443);
     assertThat(r.spec().rules().get(1).backendRefs().get(0).kind()).isEqualTo("Bucket");
     assertThat(r.spec().rules().get(1).backendRefs().get(0).isService()).isFalse();
+    HTTPRequestRedirectFilter redirect = r.spec().rules().get(2).filters().get(0).requestRedirect();
+    assertThat(redirect).isEqualTo(new HTTPRequestRedirectFilter("https", "shop.example.com",
+        HTTPPathModifier.replacePrefixMatch("/new"), 8443, 301));
+    List<HTTPRouteFilter> api = r.spec().rules().get(3).filters();
+    assertThat(api).extracting(HTTPRouteFilter::type).containsExactly(HTTPRouteFilterType.URLRewrite,
+        HTTPRouteFilterType.RequestHeaderModifier, HTTPRouteFilterType.ResponseHeaderModifier);
+    assertThat(api.get(0).urlRewrite()).isEqualTo(new HTTPURLRewriteFilter("api.internal",
+        HTTPPathModifier.replaceFullPath("/v2")));
+    assertThat(api.get(1).requestHeaderModifier()).isEqualTo(new HTTPHeaderFilter(List.of(HTTPHeader.of("X-Shop",
+        "1")), List.of(HTTPHeader.of("X-Trace", "a")), List.of("X-Debug")));
+    assertThat(api.get(2).responseHeaderModifier().set()).containsExactly(HTTPHeader.of("Cache-Control",
+        "no-store"));
+    assertThat(r.spec().rules().get(4).filters().get(0).requestRedirect())
+        .as("statusCode defaults to 302").isEqualTo(new HTTPRequestRedirectFilter(null, "example.org", null, null,
+            302));
     ReferenceGrant rg = loaded.ofType(ReferenceGrant.class).get(0);
     assertThat(rg.permits(Gateway.GROUP, "HTTPRoute", "shop", "", "Service", "cart-canary")).isTrue();
     assertThat(rg.permits(Gateway.GROUP, "HTTPRoute", "shop", "", "Service", "other")).isFalse();
@@ -122,5 +145,58 @@ final class GatewayYamlTest {
         """;
     assertThat(catchThrowable(() -> KubernetesYaml.parse(yaml, "r.yaml")))
         .hasMessageContaining("HTTPRoute default/r: spec.parentRefs[0].port");
+  }
+
+  private static final String ROUTE = """
+      apiVersion: gateway.networking.k8s.io/v1
+      kind: HTTPRoute
+      metadata: {name: r, namespace: shop}
+      spec:
+        rules:
+      """;
+
+  @ParameterizedTest(name = "{1}")
+  @CsvSource(delimiter = '|', value = {
+      // filter types not modelled are refused, not dropped
+      "'  - filters: [{type: RequestMirror, requestMirror: {backendRef: {name: m, port: 80}}}]\n    backendRefs: [{name: a, port: 80}]'"
+          + "| spec.rules[0].filters[0].type \"RequestMirror\" is not supported",
+      "'  - filters: [{type: CORS}]'"
+          + "| spec.rules[0].filters[0].type \"CORS\" is not supported",
+      "'  - filters: [{type: Bogus}]'"
+          + "| spec.rules[0].filters[0].type \"Bogus\" must be one of",
+      "'  - backendRefs: [{name: a, port: 80, filters: [{type: RequestHeaderModifier, requestHeaderModifier: {set: [{name: a, value: b}]}}]}]'"
+          + "| spec.rules[0].backendRefs[0].filters \"1\" are not supported",
+      // the API's CEL rules, with its messages
+      "'  - filters: [{type: URLRewrite, requestRedirect: {hostname: a.com}}]'"
+          + "| filter.requestRedirect must be nil if the filter.type is not RequestRedirect",
+      "'  - filters: [{type: RequestRedirect, requestRedirect: {hostname: a.com}}, {type: URLRewrite, urlRewrite: {hostname: b.com}}]'"
+          + "| May specify either httpRouteFilterRequestRedirect or httpRouteFilterRequestRewrite, but not both",
+      "'  - filters: [{type: RequestRedirect, requestRedirect: {hostname: a.com}}, {type: RequestRedirect, requestRedirect: {hostname: b.com}}]'"
+          + "| RequestRedirect filter cannot be repeated",
+      "'  - filters: [{type: RequestRedirect, requestRedirect: {hostname: a.com}}]\n    backendRefs: [{name: a, port: 80}]'"
+          + "| spec.rules[0] \"1\" RequestRedirect filter must not be used together with backendRefs",
+      "'  - matches: [{path: {type: Exact, value: /a}}]\n    filters: [{type: URLRewrite, urlRewrite: {path: {type: ReplacePrefixMatch, replacePrefixMatch: /b}}}]\n    backendRefs: [{name: a, port: 80}]'"
+          + "| When using URLRewrite filter with path.replacePrefixMatch, exactly one PathPrefix match must be specified",
+      "'  - matches: [{path: {value: /a}}, {path: {value: /b}}]\n    filters: [{type: RequestRedirect, requestRedirect: {path: {type: ReplacePrefixMatch, replacePrefixMatch: /c}}}]'"
+          + "| When using RequestRedirect filter with path.replacePrefixMatch, exactly one PathPrefix match must be specified",
+      "'  - filters: [{type: RequestRedirect, requestRedirect: {path: {type: ReplaceFullPath, replacePrefixMatch: /c}}}]'"
+          + "| replaceFullPath must be specified when type is set to 'ReplaceFullPath'",
+      "'  - filters: [{type: RequestRedirect, requestRedirect: {statusCode: 304}}]'"
+          + "| spec.rules[0].filters[0].requestRedirect.statusCode \"304\" must be one of 301, 302, 303, 307, 308",
+      "'  - filters: [{type: RequestRedirect, requestRedirect: {scheme: ftp}}]'"
+          + "| spec.rules[0].filters[0].requestRedirect.scheme \"ftp\" must be one of http, https",
+      "'  - filters: [{type: RequestRedirect, requestRedirect: {port: 0}}]'"
+          + "| spec.rules[0].filters[0].requestRedirect.port",
+      "'  - filters: [{type: URLRewrite, urlRewrite: {hostname: \"*.a.com\"}}]\n    backendRefs: [{name: a, port: 80}]'"
+          + "| spec.rules[0].filters[0].urlRewrite.hostname",
+      "'  - filters: [{type: RequestHeaderModifier, requestHeaderModifier: {set: [{name: \"bad header\", value: v}]}}]\n    backendRefs: [{name: a, port: 80}]'"
+          + "| spec.rules[0].filters[0].requestHeaderModifier.set[0].name \"bad header\" must be an HTTP header name",
+      "'  - filters: [{type: ResponseHeaderModifier, responseHeaderModifier: {add: [{name: a, value: x}, {name: a, value: y}]}}]\n    backendRefs: [{name: a, port: 80}]'"
+          + "| spec.rules[0].filters[0].responseHeaderModifier.add[1].name \"a\" Duplicate value",
+  })
+  void parse_badHttpRouteFilter_errorNamesObjectFieldAndRule(String rules, String expected) {
+    Throwable t = catchThrowable(() -> KubernetesYaml.parse(ROUTE + rules.replace("\\n", "\n") + "\n", "r.yaml"));
+    assertThat(t).isInstanceOf(ManifestException.class).hasMessageContaining("HTTPRoute shop/r")
+        .hasMessageContaining(expected);
   }
 }

@@ -65,7 +65,7 @@ final class NetworkingYamlTest {
   }
 
   @Test
-  void parse_httpRouteWithFilters_refusedNotDropped() {
+  void parse_httpRouteFilterWithoutItsField_apiRuleNamed() {
     String yaml = """
         apiVersion: gateway.networking.k8s.io/v1
         kind: HTTPRoute
@@ -76,7 +76,8 @@ final class NetworkingYamlTest {
               backendRefs: [{name: a, port: 80}]
         """;
     assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> KubernetesYaml.parse(yaml, "r.yaml")))
-        .hasMessageContaining("HTTPRoute default/r: spec.rules[0].filters");
+        .hasMessageContaining("HTTPRoute default/r: spec.rules[0].filters[0].requestHeaderModifier")
+        .hasMessageContaining("filter.requestHeaderModifier must be specified for RequestHeaderModifier filter.type");
   }
 
   @Test

@@ -1,41 +1,61 @@
 package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
 
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPBackendRefBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPHeaderBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPHeaderFilterBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPHeaderMatchBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPPathMatchBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPPathModifierBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPQueryParamMatchBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRequestRedirectFilterBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteFilterBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteMatchBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteRuleBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteSpecBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPURLRewriteFilterBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.ParentReferenceBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.gateway.HTTPBackendRef;
+import io.fleetkit.api.gateway.HTTPHeader;
+import io.fleetkit.api.gateway.HTTPHeaderFilter;
 import io.fleetkit.api.gateway.HTTPHeaderMatch;
 import io.fleetkit.api.gateway.HTTPPathMatch;
+import io.fleetkit.api.gateway.HTTPPathModifier;
+import io.fleetkit.api.gateway.HTTPPathModifierType;
 import io.fleetkit.api.gateway.HTTPQueryParamMatch;
+import io.fleetkit.api.gateway.HTTPRequestRedirectFilter;
 import io.fleetkit.api.gateway.HTTPRoute;
+import io.fleetkit.api.gateway.HTTPRouteFilter;
+import io.fleetkit.api.gateway.HTTPRouteFilterType;
 import io.fleetkit.api.gateway.HTTPRouteMatch;
 import io.fleetkit.api.gateway.HTTPRouteRule;
 import io.fleetkit.api.gateway.HTTPRouteSpec;
+import io.fleetkit.api.gateway.HTTPURLRewriteFilter;
 import io.fleetkit.api.gateway.ParentReference;
 import io.fleetkit.api.gateway.PathMatchType;
 import io.fleetkit.api.gateway.ValueMatchType;
 import io.fleetkit.api.meta.ObjectMeta;
 import java.util.List;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
  * gateway.networking.k8s.io/v1 HTTPRoute: parentRefs, hostnames, rules with matches (path, headers, query
  * parameters, method) and backendRefs with weights (a kind other than Service is kept, for the route's
- * {@code InvalidKind} status); filters and timeouts are not modelled (a rule or backend with filters is refused
- * rather than silently changed).
+ * {@code InvalidKind} status) and rule filters of the types RequestHeaderModifier, ResponseHeaderModifier,
+ * RequestRedirect (status code defaulted to 302) and URLRewrite. Other filter types (RequestMirror, CORS,
+ * ExternalAuth, ExtensionRef), backend-level filters and timeouts are not modelled: they are refused rather than
+ * silently dropped.
  */
 public final class HTTPRouteConverter
     extends AbstractKindConverter<io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute, HTTPRoute> {
+  /** The filter types of the API that FleetKit does not model. */
+  private static final Set<String> NOT_MODELLED = Set.of("RequestMirror", "CORS", "ExternalAuth", "ExtensionRef");
+
   public HTTPRouteConverter() {
     super(HTTPRoute.API_VERSION, HTTPRoute.KIND, true,
         io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute.class, HTTPRoute.class);
@@ -60,15 +80,15 @@ public final class HTTPRouteConverter
 
   private static @Nullable HTTPRouteRule rule(io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteRule r,
       String path, DocumentContext ctx) {
-    if (r.getFilters() != null && !r.getFilters().isEmpty()) {
-      ctx.error(path + ".filters", "are not supported", r.getFilters().size());
-    }
+    List<HTTPRouteFilter> filters = Fabric8Scheduling.list(r.getFilters(), path + ".filters", ctx,
+        HTTPRouteConverter::filter);
     List<HTTPRouteMatch> matches = Fabric8Scheduling.list(r.getMatches(), path + ".matches", ctx,
         HTTPRouteConverter::match);
     List<HTTPBackendRef> backends = Fabric8Scheduling.list(r.getBackendRefs(), path + ".backendRefs", ctx,
         (b, p, c) -> {
           if (b.getFilters() != null && !b.getFilters().isEmpty()) {
-            c.error(p + ".filters", "are not supported", b.getFilters().size());
+            c.error(p + ".filters", "are not supported (backend-level filters are not modelled; rule-level filters "
+                + "are)", b.getFilters().size());
             return null;
           }
           // Another kind is kept: the route then reports ResolvedRefs=False InvalidKind, as upstream does.
@@ -76,7 +96,83 @@ public final class HTTPRouteConverter
               Values.orEmpty(b.getName()), Values.orEmpty(b.getNamespace()), b.getPort(),
               b.getWeight() == null ? HTTPBackendRef.DEFAULT_WEIGHT : b.getWeight());
         });
-    return ctx.build(path, () -> new HTTPRouteRule(matches, backends));
+    return ctx.build(path, () -> new HTTPRouteRule(matches, backends, filters));
+  }
+
+  /**
+   * A rule filter. The modelled types' fields are converted whatever the type, so that {@link HTTPRoute} reports a
+   * type and field that do not go together with the API's message; the other types are refused here, as is a field
+   * of theirs on a filter of another type.
+   */
+  private static @Nullable HTTPRouteFilter filter(io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteFilter f,
+      String path, DocumentContext ctx) {
+    String type = f.getType();
+    if (type == null || type.isEmpty()) {
+      ctx.error(path + ".type", "Required value", null);
+      return null;
+    }
+    if (NOT_MODELLED.contains(type)) {
+      ctx.error(path + ".type", "is not supported (FleetKit models the RequestHeaderModifier, "
+          + "ResponseHeaderModifier, RequestRedirect and URLRewrite filters)", type);
+      return null;
+    }
+    HTTPRouteFilterType t = Values.enumValue(HTTPRouteFilterType.class, type, null, path + ".type", ctx);
+    notModelledField(path, "requestMirror", "RequestMirror", f.getRequestMirror(), ctx);
+    notModelledField(path, "cors", "CORS", f.getCors(), ctx);
+    notModelledField(path, "externalAuth", "ExternalAuth", f.getExternalAuth(), ctx);
+    notModelledField(path, "extensionRef", "ExtensionRef", f.getExtensionRef(), ctx);
+    HTTPHeaderFilter req = headers(f.getRequestHeaderModifier(), path + ".requestHeaderModifier", ctx);
+    HTTPHeaderFilter resp = headers(f.getResponseHeaderModifier(), path + ".responseHeaderModifier", ctx);
+    HTTPRequestRedirectFilter redirect = null;
+    var rd = f.getRequestRedirect();
+    if (rd != null) {
+      HTTPPathModifier pm = pathModifier(rd.getPath(), path + ".requestRedirect.path", ctx);
+      redirect = new HTTPRequestRedirectFilter(rd.getScheme(), rd.getHostname(), pm, rd.getPort(),
+          rd.getStatusCode() == null ? HTTPRequestRedirectFilter.DEFAULT_STATUS_CODE : rd.getStatusCode());
+    }
+    HTTPURLRewriteFilter rewrite = null;
+    var rw = f.getUrlRewrite();
+    if (rw != null) {
+      rewrite = new HTTPURLRewriteFilter(rw.getHostname(), pathModifier(rw.getPath(), path + ".urlRewrite.path",
+          ctx));
+    }
+    return t == null ? null : new HTTPRouteFilter(t, req, resp, redirect, rewrite);
+  }
+
+  private static void notModelledField(String path, String field, String type, @Nullable Object value,
+      DocumentContext ctx) {
+    if (value != null) {
+      ctx.error(path + "." + field, "filter." + field + " must be nil if the filter.type is not " + type, null);
+    }
+  }
+
+  private static @Nullable HTTPHeaderFilter headers(
+      io.fabric8.kubernetes.api.model.gatewayapi.v1.@Nullable HTTPHeaderFilter h, String path, DocumentContext ctx) {
+    if (h == null) {
+      return null;
+    }
+    List<HTTPHeader> set = Fabric8Scheduling.list(h.getSet(), path + ".set", ctx, HTTPRouteConverter::header);
+    List<HTTPHeader> add = Fabric8Scheduling.list(h.getAdd(), path + ".add", ctx, HTTPRouteConverter::header);
+    List<String> remove = Values.stringList(h.getRemove(), path + ".remove", ctx);
+    return new HTTPHeaderFilter(set, add, remove);
+  }
+
+  private static HTTPHeader header(io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPHeader h, String path,
+      DocumentContext ctx) {
+    return new HTTPHeader(Values.orEmpty(h.getName()), Values.orEmpty(h.getValue()));
+  }
+
+  private static @Nullable HTTPPathModifier pathModifier(
+      io.fabric8.kubernetes.api.model.gatewayapi.v1.@Nullable HTTPPathModifier m, String path, DocumentContext ctx) {
+    if (m == null) {
+      return null;
+    }
+    if (m.getType() == null || m.getType().isEmpty()) {
+      ctx.error(path + ".type", "Required value", null);
+      return null;
+    }
+    HTTPPathModifierType t = Values.enumValue(HTTPPathModifierType.class, m.getType(), null, path + ".type", ctx);
+    return t == null ? null : new HTTPPathModifier(t, m.getReplaceFullPath(), m.getReplacePrefixMatch());
   }
 
   private static @Nullable HTTPRouteMatch match(io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteMatch m,
@@ -128,6 +224,7 @@ public final class HTTPRouteConverter
                         .withValue(q.value()).build()))
                     .withMethod(Values.emptyToNull(m.method()))
                     .build()))
+                .withFilters(Fabric8Scheduling.out(r.filters(), HTTPRouteConverter::filterOut))
                 .withBackendRefs(Fabric8Scheduling.out(r.backendRefs(), b -> new HTTPBackendRefBuilder()
                     .withGroup(Values.emptyToNull(b.group())).withKind(Values.emptyToNull(b.kind()))
                     .withName(b.name()).withNamespace(Values.emptyToNull(b.namespace())).withPort(b.port())
@@ -135,5 +232,41 @@ public final class HTTPRouteConverter
                 .build()))
             .build())
         .build();
+  }
+
+  private static io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteFilter filterOut(HTTPRouteFilter f) {
+    HTTPRequestRedirectFilter rd = f.requestRedirect();
+    HTTPURLRewriteFilter rw = f.urlRewrite();
+    return new HTTPRouteFilterBuilder()
+        .withType(f.type().name())
+        .withRequestHeaderModifier(headersOut(f.requestHeaderModifier()))
+        .withResponseHeaderModifier(headersOut(f.responseHeaderModifier()))
+        .withRequestRedirect(rd == null ? null : new HTTPRequestRedirectFilterBuilder()
+            .withScheme(rd.scheme()).withHostname(rd.hostname()).withPath(pathOut(rd.path())).withPort(rd.port())
+            .withStatusCode(rd.statusCode() == HTTPRequestRedirectFilter.DEFAULT_STATUS_CODE ? null : rd.statusCode())
+            .build())
+        .withUrlRewrite(rw == null ? null : new HTTPURLRewriteFilterBuilder()
+            .withHostname(rw.hostname()).withPath(pathOut(rw.path())).build())
+        .build();
+  }
+
+  private static io.fabric8.kubernetes.api.model.gatewayapi.v1.@Nullable HTTPHeaderFilter headersOut(
+      @Nullable HTTPHeaderFilter h) {
+    if (h == null) {
+      return null;
+    }
+    return new HTTPHeaderFilterBuilder()
+        .withSet(Fabric8Scheduling.out(h.set(), x -> new HTTPHeaderBuilder().withName(x.name()).withValue(x.value())
+            .build()))
+        .withAdd(Fabric8Scheduling.out(h.add(), x -> new HTTPHeaderBuilder().withName(x.name()).withValue(x.value())
+            .build()))
+        .withRemove(Values.emptyToNull(h.remove()))
+        .build();
+  }
+
+  private static io.fabric8.kubernetes.api.model.gatewayapi.v1.@Nullable HTTPPathModifier pathOut(
+      @Nullable HTTPPathModifier m) {
+    return m == null ? null : new HTTPPathModifierBuilder().withType(m.type().name())
+        .withReplaceFullPath(m.replaceFullPath()).withReplacePrefixMatch(m.replacePrefixMatch()).build();
   }
 }
