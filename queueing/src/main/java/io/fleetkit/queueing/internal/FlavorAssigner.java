@@ -62,10 +62,11 @@ public final class FlavorAssigner {
   public Assignment assign(Workload wl, CqState cq) {
     long[] assigned = new long[index.size()];
     boolean[] needPreemption = new boolean[index.size()];
+    // Kueue's canPreemptWhileBorrowing: borrowWithinCohort allows it, or fair sharing with a queue that may reclaim
     boolean canPreemptWhileBorrowing =
-        fairSharing
-            || cq.spec.preemption().borrowWithinCohort().policy()
-                != io.fleetkit.queueing.BorrowWithinCohort.Policy.NEVER;
+        cq.spec.preemption().borrowWithinCohort().policy() != io.fleetkit.queueing.BorrowWithinCohort.Policy.NEVER
+            || (fairSharing && cq.spec.preemption().reclaimWithinCohort()
+                != io.fleetkit.queueing.QueuePreemptionPolicy.NEVER);
     int mode = Assignment.FIT;
     boolean borrows = false;
     List<PodSetAssignment> out = new ArrayList<>(wl.podSets().size());
