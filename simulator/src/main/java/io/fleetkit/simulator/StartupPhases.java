@@ -1,5 +1,6 @@
 package io.fleetkit.simulator;
 
+import io.fleetkit.api.Violations;
 import io.fleetkit.api.autoscaling.NodePool;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.meta.ApiObject;
@@ -87,7 +88,7 @@ final class StartupPhases {
           continue;
         }
         String kind = "Node" + phase.name();
-        String text = phase.label() + " for " + format(length);
+        String text = phase.label() + " for " + Violations.durationText(length);
         if (from.isZero()) {
           sim.record(kind, "Node/" + name, text);
         } else {
@@ -103,9 +104,5 @@ final class StartupPhases {
 
   private static StartupPhase next(StartupPhase p) {
     return StartupPhase.values()[p.ordinal() + 1];
-  }
-
-  private static String format(Duration d) {
-    return d.toString().substring(2).toLowerCase(java.util.Locale.ROOT);
   }
 }
