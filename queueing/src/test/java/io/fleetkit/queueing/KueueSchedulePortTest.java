@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * ClusterQueues ({@code sales}, {@code eng-alpha}, {@code eng-beta}, {@code lend-a}, {@code lend-b}), flavors (two of
  * them tainted), LocalQueues and workloads; one scheduling cycle; then the same admissions ({@code wantAssignments}, as
  * flavor per pod set and resource), preempted workloads, and workloads left in the queue ({@code wantLeft}) or parked
- * as inadmissible ({@code wantInadmissibleLeft}). Each test is named after its upstream case: 46 of the 65 cases at
+ * as inadmissible ({@code wantInadmissibleLeft}). Each test is named after its upstream case: 47 of the 65 cases at
  * kueue commit ff69552e; docs/conformance.md lists the others and why. Kueue's test CQs set borrowing limits on queues
  * without a cohort, which its webhook rejects; they have no effect there and are left out. Workloads and queues that
  * Kueue's events and conditions describe are checked through the cycle's admissions, preemptions and pending reasons.
@@ -700,6 +700,30 @@ final class KueueSchedulePortTest {
             .resourceGroup(FlavorQuotas.of("on-demand", FlavorResourceQuota.of("gpu", "0")),
                 FlavorQuotas.of("spot", FlavorResourceQuota.of("gpu", "0"))).build()),
         otherQueues("other-alpha", "other-beta"));
+  }
+
+  // on-demand needs preempting a1 in the preemptor's own queue; spot only reclaiming what other-beta's b1 borrows,
+  // which ranks higher (Kueue's preemption oracle answers Reclaim there)
+  @Test
+  void preferReclamationOverCqPriorityBasedPreemption() {
+    AdmissionEngine e = gpuOthers();
+    e.assumeAdmitted(req("eng-alpha", "a1", "other", 50, "gpu", "5"), "other-alpha", Map.of("gpu", "on-demand"), NOW);
+    e.assumeAdmitted(req("eng-beta", "b1", "other", 50, "gpu", "5"), "other-beta", Map.of("gpu", "spot"), NOW);
+    e.submit(req("eng-alpha", "preemptor", "other", 100, "gpu", "6"));
+    CycleResult r = e.schedule();
+    assertThat(r.admitted()).isEmpty();
+    assertThat(preemptions(r)).containsExactly("eng-beta/b1:InCohortReclamation");
+    assertThat(left(e, "other-alpha")).containsExactly("eng-alpha/preemptor");
+    assertThat(r.pending().get("eng-alpha/preemptor")).contains("couldn't assign flavors to pod set main: "
+        + "insufficient unused quota for gpu in flavor on-demand, 1 more needed, "
+        + "insufficient unused quota for gpu in flavor spot, 1 more needed")
+        .contains("pending the preemption of 1 workload(s)");
+    assertThat(assignments(e, "other-alpha", "other-beta")).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "eng-alpha/a1", new TreeSet<>(List.of("main:gpu=on-demand@other-alpha"))));
+    // the preemptor takes spot in the next cycle (and b1 borrows what is left of on-demand)
+    CycleResult next = e.schedule();
+    assertThat(keys(next)).contains("eng-alpha/preemptor");
+    assertThat(e.admission("eng-alpha/preemptor").orElseThrow().flavorOf("gpu")).isEqualTo("spot");
   }
 
   @Test

@@ -122,7 +122,7 @@ public final class QueueScheduler {
       }
     }
     this.preemptor = new Preemptor(index, fairSharing, strategies);
-    this.assigner = new FlavorAssigner(index, flavors, fairSharing, preemptor::preemptionPossible);
+    this.assigner = new FlavorAssigner(index, flavors, fairSharing, preemptor::preemptionPossibility);
   }
 
   public @Nullable ResourceFlavor resourceFlavor(String name) {
