@@ -12,7 +12,8 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * The unit of admission (Kueue {@code Workload}): pod sets that are admitted all together or not at all.
+ * The unit of admission (Kueue {@code Workload}): pod sets that are admitted all together or not at all (a pod set
+ * with a {@link PodSet#minCount() minCount} possibly with fewer pods).
  *
  * <p>Validation (Kueue's webhook, reported together as one {@link io.fleetkit.api.ValidationException}): the name is a
  * DNS subdomain, the namespace a DNS label, the queue name a DNS subdomain; there are 1 to 8 pod sets with unique DNS
