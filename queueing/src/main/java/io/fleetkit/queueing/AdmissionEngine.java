@@ -63,6 +63,19 @@ public final class AdmissionEngine {
   }
 
   /**
+   * As {@link #assumeAdmitted(Workload, String, Map, Instant)}, with the pod sets named in {@code admittedCounts}
+   * admitted with that many pods (a partial admission, as {@link PodSetAssignment#count()} records it).
+   *
+   * @throws IllegalArgumentException as the other form, or if a count names no pod set of the workload or is not
+   *     from the pod set's {@link PodSet#minCount() minCount} to its count
+   */
+  public synchronized QuotaReservation assumeAdmitted(Workload workload, String clusterQueue,
+      Map<String, String> flavorByResource, Map<String, Integer> admittedCounts, Instant admittedAt) {
+    return scheduler.assumeAdmitted(workload, clusterQueue, Map.copyOf(flavorByResource), Map.copyOf(admittedCounts),
+        admittedAt);
+  }
+
+  /**
    * Removes a pending workload, or finishes an admitted one and releases its quota (which requeues parked workloads
    * of its cohort).
    *

@@ -21,14 +21,23 @@ import org.jspecify.annotations.Nullable;
  * @param requiredNodeAffinity the pods' {@code requiredDuringSchedulingIgnoredDuringExecution} node affinity, or
  *     {@code null}
  * @param tolerations the pods' tolerations (may be empty)
+ * @param minCount the fewest pods the workload accepts for this pod set (Kueue's {@code minCount}, partial
+ *     admission), or {@code null}: all {@code count} pods or none. The engine admits a workload that does not fit
+ *     whole with the largest counts from {@code minCount} up that fit; at most one pod set of a workload may set it
  */
 public record PodSet(String name, int count, ResourceList requests, Map<String, String> nodeSelector,
-    @Nullable NodeSelector requiredNodeAffinity, List<Toleration> tolerations) {
+    @Nullable NodeSelector requiredNodeAffinity, List<Toleration> tolerations, @Nullable Integer minCount) {
   public PodSet {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(requests, "requests");
     nodeSelector = Map.copyOf(Objects.requireNonNull(nodeSelector, "nodeSelector"));
     tolerations = List.copyOf(Objects.requireNonNull(tolerations, "tolerations"));
+  }
+
+  /** Pods that are admitted all or none. */
+  public PodSet(String name, int count, ResourceList requests, Map<String, String> nodeSelector,
+      @Nullable NodeSelector requiredNodeAffinity, List<Toleration> tolerations) {
+    this(name, count, requests, nodeSelector, requiredNodeAffinity, tolerations, null);
   }
 
   /** Pods without node constraints or tolerations. */
@@ -52,17 +61,35 @@ public record PodSet(String name, int count, ResourceList requests, Map<String, 
 
   /** These pods with {@code nodeSelector}. */
   public PodSet withNodeSelector(Map<String, String> nodeSelector) {
-    return new PodSet(name, count, requests, nodeSelector, requiredNodeAffinity, tolerations);
+    return new PodSet(name, count, requests, nodeSelector, requiredNodeAffinity, tolerations, minCount);
   }
 
   /** These pods with {@code affinity} as their required node affinity ({@code null} for none). */
   public PodSet withRequiredNodeAffinity(@Nullable NodeSelector affinity) {
-    return new PodSet(name, count, requests, nodeSelector, affinity, tolerations);
+    return new PodSet(name, count, requests, nodeSelector, affinity, tolerations, minCount);
   }
 
   /** These pods with {@code tolerations}. */
   public PodSet withTolerations(List<Toleration> tolerations) {
-    return new PodSet(name, count, requests, nodeSelector, requiredNodeAffinity, tolerations);
+    return new PodSet(name, count, requests, nodeSelector, requiredNodeAffinity, tolerations, minCount);
+  }
+
+  /**
+   * These pods admitted with at least {@code minCount} of them ({@code null}: all or none); validated with the
+   * workload.
+   */
+  public PodSet withMinCount(@Nullable Integer minCount) {
+    return new PodSet(name, count, requests, nodeSelector, requiredNodeAffinity, tolerations, minCount);
+  }
+
+  /** These pods with {@code count} pods (the admitted count of a partially admitted pod set). */
+  public PodSet withCount(int count) {
+    return new PodSet(name, count, requests, nodeSelector, requiredNodeAffinity, tolerations, minCount);
+  }
+
+  /** The fewest pods this pod set may be admitted with: {@code minCount}, or {@code count} if it is not set. */
+  public int minCountOrCount() {
+    return minCount == null ? count : minCount;
   }
 
   /** Whether the pods constrain the nodes they may run on (node selector or required node affinity). */

@@ -12,11 +12,14 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * The unit of admission (Kueue {@code Workload}): pod sets that are admitted all together or not at all.
+ * The unit of admission (Kueue {@code Workload}): pod sets that are admitted all together or not at all (a pod set
+ * with a {@link PodSet#minCount() minCount} possibly with fewer pods).
  *
  * <p>Validation (Kueue's webhook, reported together as one {@link io.fleetkit.api.ValidationException}): the name is a
  * DNS subdomain, the namespace a DNS label, the queue name a DNS subdomain; there are 1 to 8 pod sets with unique DNS
- * label names; every count is at least 1 and no request is negative; no pod set requests {@code pods}, which the
+ * label names; every count is at least 1 and no request is negative; a {@code minCount} is at least 1 and at most the
+ * pod set's count, and at most one pod set sets one (Kueue's "at most one podSet can use minCount"); no pod set
+ * requests {@code pods}, which the
  * engine counts itself (one per pod, when the ClusterQueue covers {@code pods}; Kueue's "the key is reserved for
  * internal kueue use").
  *
@@ -49,6 +52,7 @@ public record Workload(
       v.add("spec.podSets", "must have at most " + MAX_POD_SETS + " items", podSets.size());
     }
     Set<String> names = new HashSet<>();
+    int variable = 0;
     for (int i = 0; i < podSets.size(); i++) {
       PodSet ps = podSets.get(i);
       String p = "spec.podSets[" + i + "]";
@@ -59,6 +63,14 @@ public record Workload(
       if (ps.count() < 1) {
         v.add(p + ".count", "must be greater than or equal to 1", ps.count());
       }
+      if (ps.minCount() != null) {
+        variable++;
+        if (ps.minCount() < 1) {
+          v.add(p + ".minCount", "must be greater than or equal to 1", ps.minCount());
+        } else if (ps.minCount() > ps.count()) {
+          v.add(p + ".minCount", "must be less than or equal to count (" + ps.count() + ")", ps.minCount());
+        }
+      }
       for (String r : ps.requests().names()) {
         v.nonNegative(p + ".template.requests." + r, ps.requests().get(r));
       }
@@ -67,7 +79,33 @@ public record Workload(
             ps.requests().get(ResourceNames.PODS));
       }
     }
+    if (variable > 1) {
+      v.add("spec.podSets", "at most one podSet can use minCount", variable);
+    }
     v.throwIfAny();
+  }
+
+  /** Whether some pod set may be admitted with fewer pods than its count (Kueue's {@code CanBePartiallyAdmitted}). */
+  public boolean canBePartiallyAdmitted() {
+    for (PodSet ps : podSets) {
+      if (ps.count() > ps.minCountOrCount()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** This workload with the pod sets' counts replaced by {@code counts} (one per pod set, in order). */
+  public Workload withCounts(int[] counts) {
+    if (counts.length != podSets.size()) {
+      throw new IllegalArgumentException("Workload " + key() + ": " + counts.length + " counts for "
+          + podSets.size() + " pod sets");
+    }
+    List<PodSet> out = new ArrayList<>(podSets.size());
+    for (int i = 0; i < counts.length; i++) {
+      out.add(podSets.get(i).withCount(counts[i]));
+    }
+    return new Workload(namespace, name, queueName, priority, creationTime, out);
   }
 
   /** {@code namespace/name}. */

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * ClusterQueues ({@code sales}, {@code eng-alpha}, {@code eng-beta}, {@code lend-a}, {@code lend-b}), flavors (two of
  * them tainted), LocalQueues and workloads; one scheduling cycle; then the same admissions ({@code wantAssignments}, as
  * flavor per pod set and resource), preempted workloads, and workloads left in the queue ({@code wantLeft}) or parked
- * as inadmissible ({@code wantInadmissibleLeft}). Each test is named after its upstream case: 43 of the 65 cases at
+ * as inadmissible ({@code wantInadmissibleLeft}). Each test is named after its upstream case: 47 of the 65 cases at
  * kueue commit ff69552e; docs/conformance.md lists the others and why. Kueue's test CQs set borrowing limits on queues
  * without a cohort, which its webhook rejects; they have no effect there and are left out. Workloads and queues that
  * Kueue's events and conditions describe are checked through the cycle's admissions, preemptions and pending reasons.
@@ -382,7 +382,92 @@ final class KueueSchedulePortTest {
         + "insufficient unused quota for cpu in flavor spot, 50 more needed");
   }
 
-  // The pod sets' minimum counts are not modelled; with Kueue's PartialAdmission gate off, as here, they are ignored.
+  @Test
+  void partialAdmissionSingleVariablePodSet() {
+    AdmissionEngine e = engine();
+    e.submit(Workload.builder("sales", "new").queueName("main").creationTime(NOW)
+        .podSet(PodSet.of("one", 50, ResourceList.builder().put("cpu", "2").build()).withMinCount(20)).build());
+    CycleResult r = e.schedule();
+    assertThat(keys(r)).containsExactly("sales/new");
+    QuotaReservation a = e.admission("sales/new").orElseThrow();
+    assertThat(a.clusterQueue()).isEqualTo("sales");
+    assertThat(a.podSets()).hasSize(1);
+    assertThat(a.podSets().get(0).name()).isEqualTo("one");
+    assertThat(a.podSets().get(0).count()).isEqualTo(25);
+    assertThat(a.podSets().get(0).flavors()).containsExactlyEntriesOf(Map.of("cpu", "default"));
+    assertThat(a.podSets().get(0).resourceUsage().get("cpu")).isEqualTo(Quantity.parse("50000m"));
+    assertThat(e.usage("sales", "default", "cpu")).isEqualTo(Quantity.parse("50"));
+  }
+
+  /** eng-beta's gpu workloads of upstream's three preempting partial-admission cases. */
+  private static AdmissionEngine engBetaGpu(int newCount, int newMinCount) {
+    AdmissionEngine e = engine();
+    e.assumeAdmitted(Workload.builder("eng-beta", "old").queueName("main").priority(-4).creationTime(NOW)
+        .podSet("one", 10, ResourceList.builder().put("example.com/gpu", "1").build()).build(),
+        "eng-beta", Map.of("example.com/gpu", "model-a"), NOW);
+    e.submit(Workload.builder("eng-beta", "new").queueName("main").priority(4).creationTime(NOW)
+        .podSet(PodSet.of("one", newCount, ResourceList.builder().put("example.com/gpu", "1").build())
+            .withMinCount(newMinCount))
+        .build());
+    return e;
+  }
+
+  // The full count fits by preempting old, so it is not reduced. Kueue keeps old admitted until its eviction finishes;
+  // FleetKit evicts it in the cycle, and the next cycle admits all 20 pods.
+  @Test
+  void partialAdmissionSingleVariablePodSetPreemptFirst() {
+    AdmissionEngine e = engBetaGpu(20, 10);
+    CycleResult r = e.schedule();
+    assertThat(r.admitted()).isEmpty();
+    assertThat(preemptions(r)).containsExactly("eng-beta/old:InClusterQueue");
+    assertThat(r.pending().get("eng-beta/new")).contains("couldn't assign flavors to pod set one: insufficient unused "
+        + "quota for example.com/gpu in flavor model-a, 10 more needed")
+        .contains("pending the preemption of 1 workload(s)");
+    assertThat(left(e, "eng-beta")).contains("eng-beta/new");
+    assertThat(e.inadmissible("eng-beta")).isEmpty();
+
+    CycleResult next = e.schedule();
+    assertThat(keys(next)).containsExactly("eng-beta/new");
+    assertThat(e.admission("eng-beta/new").orElseThrow().podSets().get(0).count()).isEqualTo(20);
+  }
+
+  // 30 pods exceed eng-beta's 20 gpus, which it cannot borrow: the reduction finds 20, which fit by preempting old.
+  @Test
+  void partialAdmissionSingleVariablePodSetPreemptWithPartialAdmission() {
+    AdmissionEngine e = engBetaGpu(30, 10);
+    CycleResult r = e.schedule();
+    assertThat(r.admitted()).isEmpty();
+    assertThat(preemptions(r)).containsExactly("eng-beta/old:InClusterQueue");
+    assertThat(r.pending().get("eng-beta/new")).contains("couldn't assign flavors to pod set one: insufficient unused "
+        + "quota for example.com/gpu in flavor model-a, 10 more needed")
+        .contains("pending the preemption of 1 workload(s)");
+    assertThat(left(e, "eng-beta")).contains("eng-beta/new");
+    assertThat(e.inadmissible("eng-beta")).isEmpty();
+
+    CycleResult next = e.schedule();
+    assertThat(keys(next)).containsExactly("eng-beta/new");
+    PodSetAssignment one = e.admission("eng-beta/new").orElseThrow().podSets().get(0);
+    assertThat(one.count()).isEqualTo(20);
+    assertThat(one.resourceUsage().get("example.com/gpu")).isEqualTo(Quantity.parse("20"));
+  }
+
+  // Upstream's "partial admission multiple variable pod sets" gives two pod sets a minCount, which Kueue's workload
+  // webhook rejects ("at most one podSet can use minCount") and FleetKit's validation refuses; the scheduler test
+  // bypasses the webhook. The reducer's walk over several variable pod sets is ported from podset_reducer_test.go.
+  @Test
+  void partialAdmissionMultipleVariablePodSetsIsRefusedByValidation() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Workload.builder("sales", "new").queueName("main")
+            .podSet("one", 20, ResourceList.builder().put("cpu", "1").build())
+            .podSet(PodSet.of("two", 30, ResourceList.builder().put("cpu", "1").build()).withMinCount(10))
+            .podSet(PodSet.of("three", 15, ResourceList.builder().put("cpu", "1").build()).withMinCount(5))
+            .build())
+        .isInstanceOf(io.fleetkit.api.ValidationException.class)
+        .hasMessageContaining("spec.podSets")
+        .hasMessageContaining("at most one podSet can use minCount");
+  }
+
+  // The workload runs without the pod sets' minimum counts, as Kueue drops them with its PartialAdmission gate off
+  // (and as its webhook would refuse two of them).
   @Test
   void partialAdmissionDisabledMultipleVariablePodSets() {
     AdmissionEngine e = engine();
@@ -615,6 +700,30 @@ final class KueueSchedulePortTest {
             .resourceGroup(FlavorQuotas.of("on-demand", FlavorResourceQuota.of("gpu", "0")),
                 FlavorQuotas.of("spot", FlavorResourceQuota.of("gpu", "0"))).build()),
         otherQueues("other-alpha", "other-beta"));
+  }
+
+  // on-demand needs preempting a1 in the preemptor's own queue; spot only reclaiming what other-beta's b1 borrows,
+  // which ranks higher (Kueue's preemption oracle answers Reclaim there)
+  @Test
+  void preferReclamationOverCqPriorityBasedPreemption() {
+    AdmissionEngine e = gpuOthers();
+    e.assumeAdmitted(req("eng-alpha", "a1", "other", 50, "gpu", "5"), "other-alpha", Map.of("gpu", "on-demand"), NOW);
+    e.assumeAdmitted(req("eng-beta", "b1", "other", 50, "gpu", "5"), "other-beta", Map.of("gpu", "spot"), NOW);
+    e.submit(req("eng-alpha", "preemptor", "other", 100, "gpu", "6"));
+    CycleResult r = e.schedule();
+    assertThat(r.admitted()).isEmpty();
+    assertThat(preemptions(r)).containsExactly("eng-beta/b1:InCohortReclamation");
+    assertThat(left(e, "other-alpha")).containsExactly("eng-alpha/preemptor");
+    assertThat(r.pending().get("eng-alpha/preemptor")).contains("couldn't assign flavors to pod set main: "
+        + "insufficient unused quota for gpu in flavor on-demand, 1 more needed, "
+        + "insufficient unused quota for gpu in flavor spot, 1 more needed")
+        .contains("pending the preemption of 1 workload(s)");
+    assertThat(assignments(e, "other-alpha", "other-beta")).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "eng-alpha/a1", new TreeSet<>(List.of("main:gpu=on-demand@other-alpha"))));
+    // the preemptor takes spot in the next cycle (and b1 borrows what is left of on-demand)
+    CycleResult next = e.schedule();
+    assertThat(keys(next)).contains("eng-alpha/preemptor");
+    assertThat(e.admission("eng-alpha/preemptor").orElseThrow().flavorOf("gpu")).isEqualTo("spot");
   }
 
   @Test

@@ -24,6 +24,22 @@ public final class QueueLabels {
    * tolerations (taken off the end again when the Job loses its admission).
    */
   public static final String INJECTED_TOLERATIONS = "fleetkit.io/queue-injected-tolerations";
+  /**
+   * Annotation allowing a Job to be admitted with fewer pods (Kueue's partial admission): the fewest pods it accepts,
+   * from 1 to one less than its parallelism; the Job's pod set gets it as {@code minCount}. A Job admitted with fewer
+   * pods runs with its {@code parallelism} lowered to the admitted count until it loses its admission.
+   */
+  public static final String JOB_MIN_PARALLELISM = "kueue.x-k8s.io/job-min-parallelism";
+  /**
+   * Annotation ({@code true}/{@code false}) of an Indexed Job whose completions equal its parallelism: a partial
+   * admission lowers both.
+   */
+  public static final String JOB_COMPLETIONS_EQUAL_PARALLELISM = "kueue.x-k8s.io/job-completions-equal-parallelism";
+  /**
+   * Annotation holding the Job's own parallelism while a partial admission runs it with fewer pods (restored when
+   * the Job loses its admission).
+   */
+  public static final String ORIGINAL_PARALLELISM = "fleetkit.io/queue-original-parallelism";
   /** Job condition type: whether the Job holds quota (Kueue's Workload condition of that name). */
   public static final String QUOTA_RESERVED = "QuotaReserved";
   /** Reason of {@code QuotaReserved=True}. */

@@ -7,7 +7,8 @@ import java.util.List;
  * The flavor assigner's answer for one workload in one ClusterQueue.
  *
  * @param mode the worst mode over all pod sets and resources: {@link #FIT}, {@link #PREEMPT} or {@link #NO_FIT}
- *     ({@link #NO_CANDIDATES} is reported as {@link #PREEMPT}, with no targets)
+ *     ({@link #NO_CANDIDATES} is reported as {@link #PREEMPT}, with no targets, and {@link #RECLAIM} as
+ *     {@link #PREEMPT})
  * @param borrows whether the assignment takes the queue above its nominal quota in some flavor-resource
  * @param podSets the chosen flavors per pod set (empty when {@link #NO_FIT})
  * @param frs the flavor-resources the workload would use
@@ -26,6 +27,12 @@ public record Assignment(
   public static final int NO_FIT = 0;
   /** Fits only by preemption, but the preemptor finds nothing to preempt (Kueue's noPreemptionCandidates). */
   public static final int NO_CANDIDATES = 1;
+  /** Fits by preemption, and the preemptor's candidates include the queue's own workloads (Kueue's preempt). */
   public static final int PREEMPT = 2;
-  public static final int FIT = 3;
+  /**
+   * Fits by preemption that only reclaims quota other queues of the cohort borrow (Kueue's reclaim); the flavor
+   * assigner ranks it above {@link #PREEMPT} and reports it as {@link #PREEMPT}.
+   */
+  public static final int RECLAIM = 3;
+  public static final int FIT = 4;
 }

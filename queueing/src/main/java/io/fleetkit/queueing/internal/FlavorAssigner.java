@@ -35,10 +35,14 @@ import java.util.Set;
  * assigner tries the next flavor.
  */
 public final class FlavorAssigner {
-  /** Whether preempting could make {@code value} of {@code fr} available to {@code wl} in {@code cq}. */
+  /**
+   * Whether preempting could make {@code value} of {@code fr} available to {@code wl} in {@code cq}:
+   * {@link Assignment#NO_CANDIDATES}, {@link Assignment#PREEMPT} (some target in {@code cq}) or
+   * {@link Assignment#RECLAIM} (only workloads borrowing from the cohort).
+   */
   @FunctionalInterface
   public interface PreemptionOracle {
-    boolean preemptionPossible(Workload wl, CqState cq, int fr, long value);
+    int preemptionPossibility(Workload wl, CqState cq, int fr, long value);
   }
 
   private final FlavorResources index;
@@ -160,8 +164,11 @@ public final class FlavorAssigner {
           }
         }
         if (chosen < 0 && best >= 0 && repOf[best] == Assignment.PREEMPT) {
+          // Kueue's isPreferred among the flavors that fit by preemption: one that only reclaims quota borrowed by
+          // other queues of the cohort, then one that preempts (the first of equals); one where the preemptor finds
+          // no candidates only if every one is so
           int firstPreempt = -1;
-          for (int f = 0; f < flavorCount && chosen < 0; f++) {
+          for (int f = 0; f < flavorCount; f++) {
             if (repOf[f] != Assignment.PREEMPT || modesOf[f] == null) {
               continue;
             }
@@ -169,8 +176,11 @@ public final class FlavorAssigner {
               firstPreempt = f;
             }
             repOf[f] = consultOracle(wl, cq, g, f, pos, modesOf[f], valsOf[f]);
-            if (repOf[f] == Assignment.PREEMPT) {
+            if (repOf[f] > Assignment.NO_CANDIDATES && (chosen < 0 || repOf[f] > repOf[chosen])) {
               chosen = f;
+            }
+            if (repOf[f] == Assignment.RECLAIM) {
+              break; // nothing that needs preemption ranks higher
             }
           }
           if (chosen < 0) {
@@ -199,7 +209,8 @@ public final class FlavorAssigner {
           int fr = cq.groupFrs[g][bestFlavor][pos[i]];
           long total = requestMilli(ps, r);
           assigned[fr] = saturatedAdd(assigned[fr], total);
-          if (bestModes[i] == Assignment.PREEMPT || bestModes[i] == Assignment.NO_CANDIDATES) {
+          if (bestModes[i] == Assignment.PREEMPT || bestModes[i] == Assignment.RECLAIM
+              || bestModes[i] == Assignment.NO_CANDIDATES) {
             needPreemption[fr] = true;
           }
           flavors.put(r, flavorName);
@@ -240,7 +251,7 @@ public final class FlavorAssigner {
     }
     if (mode == Assignment.NO_FIT) {
       Arrays.fill(needPreemption, false);
-    } else if (mode == Assignment.NO_CANDIDATES) {
+    } else if (mode == Assignment.NO_CANDIDATES || mode == Assignment.RECLAIM) {
       mode = Assignment.PREEMPT;
     }
     return new Assignment(mode, borrows, mode == Assignment.NO_FIT ? List.of() : out, frs, values, needPreemption,
@@ -266,12 +277,15 @@ public final class FlavorAssigner {
         : ps.totalMilli(resource);
   }
 
-  /** Downgrades the resources of flavor {@code f} that fit only by preemption but have no candidates. */
+  /**
+   * Grades the resources of flavor {@code f} that fit only by preemption with the oracle's answer: no candidates,
+   * preempt, or reclaim.
+   */
   private int consultOracle(Workload wl, CqState cq, int g, int f, int[] pos, int[] modes, long[] vals) {
     int rep = Assignment.FIT;
     for (int i = 0; i < pos.length; i++) {
-      if (modes[i] == Assignment.PREEMPT && !oracle.preemptionPossible(wl, cq, cq.groupFrs[g][f][pos[i]], vals[i])) {
-        modes[i] = Assignment.NO_CANDIDATES;
+      if (modes[i] == Assignment.PREEMPT) {
+        modes[i] = oracle.preemptionPossibility(wl, cq, cq.groupFrs[g][f][pos[i]], vals[i]);
       }
       rep = Math.min(rep, modes[i]);
     }
@@ -307,7 +321,8 @@ public final class FlavorAssigner {
   }
 
   private static boolean shouldTryNextFlavor(int mode, FlavorFungibility f, boolean borrow) {
-    if (mode == Assignment.PREEMPT && f.whenCanPreempt() == FlavorFungibility.WhenCanPreempt.PREEMPT) {
+    if ((mode == Assignment.PREEMPT || mode == Assignment.RECLAIM)
+        && f.whenCanPreempt() == FlavorFungibility.WhenCanPreempt.PREEMPT) {
       return false;
     }
     if (mode == Assignment.FIT && borrow && f.whenCanBorrow() == FlavorFungibility.WhenCanBorrow.BORROW) {

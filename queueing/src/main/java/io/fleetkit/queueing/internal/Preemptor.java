@@ -39,13 +39,27 @@ public final class Preemptor {
     this.strategies = List.copyOf(strategies);
   }
 
-  /** Kueue's preemption oracle: whether preemption can free {@code value} of {@code fr} for {@code wl} in {@code cq}. */
-  public boolean preemptionPossible(Workload wl, CqState cq, int fr, long value) {
+  /**
+   * Kueue's preemption oracle ({@code preemption_oracle.go} {@code SimulatePreemption}): whether preemption can free
+   * {@code value} of {@code fr} for {@code wl} in {@code cq}: {@link Assignment#NO_CANDIDATES} if it finds nothing to
+   * preempt, {@link Assignment#PREEMPT} if some target is in {@code cq} itself, else {@link Assignment#RECLAIM} (every
+   * target is in another queue of the cohort, which borrows the quota).
+   */
+  public int preemptionPossibility(Workload wl, CqState cq, int fr, long value) {
     boolean[] need = new boolean[index.size()];
     need[fr] = true;
     Assignment single = new Assignment(Assignment.PREEMPT, cq.borrowingWith(fr, value), List.of(),
         new int[] {fr}, new long[] {value}, need, "");
-    return !targets(wl, cq, single).isEmpty();
+    List<Target> targets = targets(wl, cq, single);
+    if (targets.isEmpty()) {
+      return Assignment.NO_CANDIDATES;
+    }
+    for (Target t : targets) {
+      if (t.victim().cq == cq) {
+        return Assignment.PREEMPT;
+      }
+    }
+    return Assignment.RECLAIM;
   }
 
   /** The minimal set of workloads to evict so that {@code wl} fits in {@code cq} with {@code a}; empty if none. */

@@ -122,7 +122,7 @@ public final class QueueScheduler {
       }
     }
     this.preemptor = new Preemptor(index, fairSharing, strategies);
-    this.assigner = new FlavorAssigner(index, flavors, fairSharing, preemptor::preemptionPossible);
+    this.assigner = new FlavorAssigner(index, flavors, fairSharing, preemptor::preemptionPossibility);
   }
 
   public @Nullable ResourceFlavor resourceFlavor(String name) {
@@ -187,11 +187,32 @@ public final class QueueScheduler {
    */
   public QuotaReservation assumeAdmitted(
       Workload wl, String clusterQueue, Map<String, String> flavorByResource, Instant admittedAt) {
+    return assumeAdmitted(wl, clusterQueue, flavorByResource, Map.of(), admittedAt);
+  }
+
+  /**
+   * As {@link #assumeAdmitted(Workload, String, Map, Instant)}, with the pod sets named in {@code admittedCounts}
+   * admitted with that many pods (a partial admission: from the pod set's {@code minCount} to its count).
+   */
+  public QuotaReservation assumeAdmitted(Workload wl, String clusterQueue, Map<String, String> flavorByResource,
+      Map<String, Integer> admittedCounts, Instant admittedAt) {
     requireNew(wl);
     CqState cq = requireQueue(clusterQueue);
     long[] total = new long[index.size()];
     List<PodSetAssignment> podSets = new ArrayList<>();
-    for (PodSet ps : wl.podSets()) {
+    for (String name : admittedCounts.keySet()) {
+      if (wl.podSets().stream().noneMatch(ps -> ps.name().equals(name))) {
+        throw new IllegalArgumentException("Workload " + wl.key() + ": admitted count for pod set " + name
+            + ", which the workload does not have");
+      }
+    }
+    for (PodSet full : wl.podSets()) {
+      Integer admittedCount = admittedCounts.get(full.name());
+      if (admittedCount != null && (admittedCount < full.minCountOrCount() || admittedCount > full.count())) {
+        throw new IllegalArgumentException("Workload " + wl.key() + ": admitted count " + admittedCount
+            + " of pod set " + full.name() + " must be from " + full.minCountOrCount() + " to " + full.count());
+      }
+      PodSet ps = admittedCount == null ? full : full.withCount(admittedCount);
       Map<String, String> fl = new LinkedHashMap<>();
       io.fleetkit.api.resource.ResourceList.Builder usage = io.fleetkit.api.resource.ResourceList.builder();
       for (String r : ps.requests().names()) {
@@ -295,11 +316,8 @@ public final class QueueScheduler {
       if (head == null) {
         continue;
       }
-      Assignment a = assigner.assign(head.workload, cq);
-      Entry e = new Entry(head, cq, a);
-      if (a.mode() == Assignment.PREEMPT) {
-        e.targets = preemptor.targets(head.workload, cq, a);
-      }
+      Entry e = nominate(head, cq);
+      Assignment a = e.assignment;
       if (fairSharing) {
         e.share = DominantResourceShare.of(cq, index, a.frs(), a.values(), 1);
       }
@@ -379,6 +397,52 @@ public final class QueueScheduler {
       quotaReleased(cq);
     }
     return new CycleResult(admittedNow, preempted, pending);
+  }
+
+  /**
+   * Kueue's {@code getInitialAssignments}: the full assignment if it fits, or fits by preemption with targets; else,
+   * for a workload that may be admitted partially, the largest pod counts from the minimum counts up that fit or fit
+   * by preempting ({@link PodSetReducer}); else the full assignment, without targets.
+   */
+  private Entry nominate(PendingWorkload head, CqState cq) {
+    Workload wl = head.workload;
+    Assignment full = assigner.assign(wl, cq);
+    Entry e = new Entry(head, cq, full);
+    if (full.mode() == Assignment.FIT) {
+      return e;
+    }
+    if (full.mode() == Assignment.PREEMPT) {
+      e.targets = preemptor.targets(wl, cq, full);
+      if (!e.targets.isEmpty()) {
+        return e;
+      }
+    }
+    if (!wl.canBePartiallyAdmitted()) {
+      return e;
+    }
+    int[] counts = new int[wl.podSets().size()];
+    int[] minCounts = new int[counts.length];
+    for (int i = 0; i < counts.length; i++) {
+      counts[i] = wl.podSets().get(i).count();
+      minCounts[i] = wl.podSets().get(i).minCountOrCount();
+    }
+    Entry partial = new PodSetReducer(counts, minCounts).search(next -> {
+      Workload reduced = wl.withCounts(next);
+      Assignment a = assigner.assign(reduced, cq);
+      if (a.mode() == Assignment.FIT) {
+        return new Entry(head, cq, a);
+      }
+      if (a.mode() == Assignment.PREEMPT) {
+        List<Target> targets = preemptor.targets(reduced, cq, a);
+        if (!targets.isEmpty()) {
+          Entry r = new Entry(head, cq, a);
+          r.targets = targets;
+          return r;
+        }
+      }
+      return null;
+    });
+    return partial != null ? partial : e;
   }
 
   /** Usage a queue holds for the rest of a cycle. */

@@ -159,7 +159,8 @@ final class KueueFlavorAssignerPortTest {
     for (int i = 0; i < noCandidates.length; i += 2) {
       none.add(idx.of(noCandidates[i], noCandidates[i + 1]));
     }
-    FlavorAssigner assigner = new FlavorAssigner(idx, Map.of(), fairSharing, (w, q, fr, v) -> !none.contains(fr));
+    FlavorAssigner assigner = new FlavorAssigner(idx, Map.of(), fairSharing,
+        (w, q, fr, v) -> none.contains(fr) ? Assignment.NO_CANDIDATES : Assignment.PREEMPT);
     return assigner.assign(wl, h.scheduler.queue(cq));
   }
 

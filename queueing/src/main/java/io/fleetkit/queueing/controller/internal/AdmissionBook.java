@@ -33,7 +33,8 @@ final class AdmissionBook {
   record View(@Nullable QuotaReservation admission, boolean preempted, String message, boolean mayStart) {}
 
   /** An admission to restore from a Job's annotation. */
-  record Restored(Workload workload, AdmissionRecord admission, Instant admittedAt) {}
+  record Restored(Workload workload, AdmissionRecord admission, Map<String, Integer> admittedCounts,
+      Instant admittedAt) {}
 
   private final AdmissionEngine engine;
   private final int maxCycles;
@@ -66,7 +67,8 @@ final class AdmissionBook {
       String key = r.workload().key();
       try {
         if (engine.admission(key).isEmpty()) {
-          engine.assumeAdmitted(r.workload(), r.admission().clusterQueue(), r.admission().flavors(), r.admittedAt());
+          engine.assumeAdmitted(r.workload(), r.admission().clusterQueue(), r.admission().flavors(),
+              r.admittedCounts(), r.admittedAt());
         }
         submitted.put(key, r.workload());
         out.add(key);

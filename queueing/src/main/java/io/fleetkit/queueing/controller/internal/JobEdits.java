@@ -30,8 +30,9 @@ final class JobEdits {
    * Whether the Job runs with exactly this admission: annotated with it, not suspended, flavor labels selected and
    * flavor tolerations in its template.
    */
-  static boolean isStarted(Job job, AdmissionRecord admission, Placement placement) {
-    if (job.spec().suspend() || !admission.format().equals(annotation(job))) {
+  static boolean isStarted(Job job, AdmissionRecord admission, int admittedCount, Placement placement) {
+    if (job.spec().suspend() || !admission.format().equals(annotation(job))
+        || runsWith(job) != admittedCount) {
       return false;
     }
     PodSpec pod = job.spec().template().spec();
@@ -43,17 +44,37 @@ final class JobEdits {
     return pod.tolerations().containsAll(placement.tolerations());
   }
 
+  /**
+   * The pod count the Job runs with: {@code spec.parallelism} if it may be admitted partially (Kueue changes only such
+   * Jobs' parallelism), else its workload's count.
+   */
+  static int runsWith(Job job) {
+    return JobWorkloads.partial(job) ? job.spec().parallelism() : Math.max(1, job.spec().parallelism());
+  }
+
   /** The Job's admission annotation, or {@code null}. */
   static @Nullable String annotation(Job job) {
     return job.metadata().annotations().get(QueueLabels.ADMISSION);
   }
 
   /**
-   * The Job started with {@code admission}: annotated, the flavor labels the template's nodeSelector lacks added
+   * The Job started with {@code admission} of {@code admittedCount} pods: annotated, a Job admitted partially with its
+   * parallelism lowered to the count ({@value QueueLabels#ORIGINAL_PARALLELISM} keeps its own), the flavor labels the template's nodeSelector lacks added
    * (a key the user already set is kept as it is), the flavor tolerations it lacks appended, {@code suspend=false}.
    */
-  static Job started(Job job, AdmissionRecord admission, Instant admittedAt, Placement placement) {
+  static Job started(Job job, AdmissionRecord admission, int admittedCount, Instant admittedAt, Placement placement) {
     Job clean = stripped(job);
+    if (JobWorkloads.partial(clean) && clean.spec().parallelism() != admittedCount) {
+      // Kueue's RunWithPodSetsInfo: a Job admitted partially runs with the admitted count as its parallelism (and
+      // completions, when they follow it); its own parallelism is kept to be restored
+      JobSpec s = clean.spec();
+      Integer completions = JobWorkloads.completionsEqualParallelism(clean) ? Integer.valueOf(admittedCount)
+          : s.completions();
+      clean = clean.withMetadata(clean.metadata().toBuilder()
+              .annotation(QueueLabels.ORIGINAL_PARALLELISM, Integer.toString(s.parallelism())).build())
+          .withSpec(new JobSpec(admittedCount, completions, s.completionMode(), s.backoffLimit(),
+              s.activeDeadlineSeconds(), s.ttlSecondsAfterFinished(), s.suspend(), s.selector(), s.template()));
+    }
     PodSpec pod = clean.spec().template().spec();
     Map<String, String> selector = new LinkedHashMap<>(pod.nodeSelector());
     TreeSet<String> injected = new TreeSet<>();
@@ -82,20 +103,24 @@ final class JobEdits {
     return withTemplate(clean.withMetadata(meta.build()), selector, tolerations, false);
   }
 
-  /** The Job suspended, without the controller's annotations and injected nodeSelector keys. */
+  /**
+   * The Job suspended, without the controller's annotations and injected nodeSelector keys, with its own
+   * parallelism.
+   */
   static Job stopped(Job job) {
     Job clean = stripped(job);
     return clean.spec().suspend() ? clean : clean.withSpec(clean.spec().withSuspend(true));
   }
 
   /**
-   * The Job without the controller's annotations, injected nodeSelector keys and injected tolerations (suspend
-   * unchanged).
+   * The Job without the controller's annotations, injected nodeSelector keys and injected tolerations, with its own
+   * parallelism (suspend unchanged).
    */
   private static Job stripped(Job job) {
     Map<String, String> ann = job.metadata().annotations();
     if (!ann.containsKey(QueueLabels.ADMISSION) && !ann.containsKey(QueueLabels.ADMITTED_AT)
-        && !ann.containsKey(QueueLabels.INJECTED_NODE_SELECTOR) && !ann.containsKey(QueueLabels.INJECTED_TOLERATIONS)) {
+        && !ann.containsKey(QueueLabels.INJECTED_NODE_SELECTOR) && !ann.containsKey(QueueLabels.INJECTED_TOLERATIONS)
+        && !ann.containsKey(QueueLabels.ORIGINAL_PARALLELISM)) {
       return job;
     }
     PodSpec pod = job.spec().template().spec();
@@ -114,7 +139,16 @@ final class JobEdits {
     kept.remove(QueueLabels.ADMITTED_AT);
     kept.remove(QueueLabels.INJECTED_NODE_SELECTOR);
     kept.remove(QueueLabels.INJECTED_TOLERATIONS);
+    kept.remove(QueueLabels.ORIGINAL_PARALLELISM);
     Job j = job.withMetadata(job.metadata().toBuilder().annotations(kept).build());
+    if (ann.containsKey(QueueLabels.ORIGINAL_PARALLELISM)) {
+      // Kueue's RestorePodSetsInfo: the Job's own parallelism (and completions, when they follow it) come back
+      int own = JobWorkloads.parallelism(job);
+      JobSpec s = j.spec();
+      Integer completions = JobWorkloads.completionsEqualParallelism(j) ? Integer.valueOf(own) : s.completions();
+      j = j.withSpec(new JobSpec(own, completions, s.completionMode(), s.backoffLimit(), s.activeDeadlineSeconds(),
+          s.ttlSecondsAfterFinished(), s.suspend(), s.selector(), s.template()));
+    }
     return withTemplate(j, selector, tolerations, j.spec().suspend());
   }
 

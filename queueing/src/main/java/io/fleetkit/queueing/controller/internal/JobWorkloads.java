@@ -1,5 +1,7 @@
 package io.fleetkit.queueing.controller.internal;
 
+import io.fleetkit.api.Violations;
+import io.fleetkit.api.batch.CompletionMode;
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.scheduling.PriorityClass;
@@ -11,7 +13,10 @@ import java.time.Instant;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
-/** How a Job becomes a {@link Workload}: one pod set {@value #POD_SET} of {@code parallelism} template pods. */
+/**
+ * How a Job becomes a {@link Workload}: one pod set {@value #POD_SET} of {@code parallelism} template pods, with
+ * {@value QueueLabels#JOB_MIN_PARALLELISM} as its {@code minCount}.
+ */
 final class JobWorkloads {
   /** The name of a Job workload's only pod set (Kueue uses {@code main} for batch/v1 Jobs too). */
   static final String POD_SET = "main";
@@ -29,7 +34,8 @@ final class JobWorkloads {
   }
 
   /**
-   * The Job's workload: same namespace and name, the label's queue, {@code max(1, parallelism)} pods of the
+   * The Job's workload: same namespace and name, the label's queue, {@code max(1, parallelism)} pods (the Job's own
+   * {@link #parallelism}) of the
    * template ({@link PodSet#ofTemplate}: its effective requests, node selector, required node affinity and
    * tolerations), created at the Job's creation time.
    *
@@ -38,12 +44,87 @@ final class JobWorkloads {
    */
   static Workload of(Job job, int priority) {
     Instant created = job.metadata().creationTimestamp();
+    int count = Math.max(1, parallelism(job));
+    Integer minCount = minParallelism(job, count);
     return Workload.builder(job.metadata().namespace(), job.metadata().name())
         .queueName(queueName(job))
         .priority(priority)
         .creationTime(created != null ? created : Instant.EPOCH)
-        .podSet(PodSet.ofTemplate(POD_SET, Math.max(1, job.spec().parallelism()), job.spec().template().spec()))
+        .podSet(PodSet.ofTemplate(POD_SET, count, job.spec().template().spec()).withMinCount(minCount))
         .build();
+  }
+
+  /**
+   * The Job's own parallelism: {@value QueueLabels#ORIGINAL_PARALLELISM} while a partial admission runs it with
+   * fewer pods, else {@code spec.parallelism}.
+   */
+  static int parallelism(Job job) {
+    String v = job.metadata().annotations().get(QueueLabels.ORIGINAL_PARALLELISM);
+    if (v != null) {
+      try {
+        int p = Integer.parseInt(v.trim());
+        if (p >= 0) {
+          return p;
+        }
+      } catch (NumberFormatException e) {
+        // edited by hand into something else: the spec's parallelism is the Job's
+      }
+    }
+    return job.spec().parallelism();
+  }
+
+  /** Whether the Job may be admitted with fewer pods ({@value QueueLabels#JOB_MIN_PARALLELISM} is set). */
+  static boolean partial(Job job) {
+    return job.metadata().annotations().containsKey(QueueLabels.JOB_MIN_PARALLELISM);
+  }
+
+  /** Whether {@value QueueLabels#JOB_COMPLETIONS_EQUAL_PARALLELISM} is {@code true}. */
+  static boolean completionsEqualParallelism(Job job) {
+    return "true".equalsIgnoreCase(job.metadata().annotations().get(QueueLabels.JOB_COMPLETIONS_EQUAL_PARALLELISM));
+  }
+
+  /**
+   * The pod set's {@code minCount} from {@value QueueLabels#JOB_MIN_PARALLELISM}, or {@code null} without it; Kueue's
+   * Job webhook rules: an integer from 1 to {@code count - 1}, and {@value
+   * QueueLabels#JOB_COMPLETIONS_EQUAL_PARALLELISM}, if set, a boolean, and {@code true} only on an Indexed Job whose
+   * completions equal its parallelism.
+   *
+   * @throws io.fleetkit.api.ValidationException naming the annotation and the rule
+   */
+  private static @Nullable Integer minParallelism(Job job, int count) {
+    Violations v = Violations.forObject("Job", job.metadata());
+    String min = job.metadata().annotations().get(QueueLabels.JOB_MIN_PARALLELISM);
+    String field = "metadata.annotations[" + QueueLabels.JOB_MIN_PARALLELISM + "]";
+    Integer out = null;
+    if (min != null) {
+      try {
+        out = Integer.parseInt(min.trim());
+        if (out <= 0 || out >= count) {
+          v.add(field, "must be from 1 to " + (count - 1) + " (one less than parallelism)", out);
+        }
+      } catch (NumberFormatException e) {
+        v.add(field, "must be an integer", min);
+      }
+    }
+    String sync = job.metadata().annotations().get(QueueLabels.JOB_COMPLETIONS_EQUAL_PARALLELISM);
+    String syncField = "metadata.annotations[" + QueueLabels.JOB_COMPLETIONS_EQUAL_PARALLELISM + "]";
+    if (sync != null) {
+      if (!sync.equalsIgnoreCase("true") && !sync.equalsIgnoreCase("false")) {
+        v.add(syncField, "must be true or false", sync);
+      } else if (sync.equalsIgnoreCase("true")) {
+        if (job.spec().completionMode() != CompletionMode.Indexed) {
+          v.add(syncField, "should not be enabled for NonIndexed jobs", sync);
+        }
+        Integer completions = job.spec().completions();
+        // the spec's: a partial admission lowers both
+        if ((completions == null ? 1 : completions) != job.spec().parallelism()) {
+          v.add("spec.completions", "should be equal to parallelism when "
+              + QueueLabels.JOB_COMPLETIONS_EQUAL_PARALLELISM + " annotation is true", completions);
+        }
+      }
+    }
+    v.throwIfAny();
+    return out;
   }
 
   /**

@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Connects Jobs labelled {@value QueueLabels#QUEUE_NAME} to an {@link AdmissionEngine}, as Kueue's job reconciler:
  * a managed Job without admission is kept suspended, its workload is queued, and once the engine admits it the Job
- * is annotated, pinned to its flavors' nodes and resumed; a preempted Job is suspended and unpinned; a finished,
+ * is annotated, pinned to its flavors' nodes and resumed (a Job admitted with fewer pods, per
+ * {@value QueueLabels#JOB_MIN_PARALLELISM}, with its parallelism lowered to the admitted count); a preempted Job is suspended and unpinned; a finished,
  * deleted or unlabelled Job releases its quota. The first reconcile restores the admissions recorded on the Jobs.
  */
 public final class QueueAdmissionReconciler implements Reconciler<Job> {
@@ -123,16 +124,18 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
       Set<String> changed) {
     AdmissionRecord rec = AdmissionRecord.of(admission);
     JobEdits.Placement labels = placement(rec);
+    int count = admission.podSets().get(0).count();
     String current = JobEdits.annotation(job);
-    if (current != null && !current.equals(rec.format()) && !job.spec().suspend()) {
-      // running with another admission: stop it first, so its pods leave the old flavor's nodes; meanwhile it
+    if (current != null && (!current.equals(rec.format()) || JobEdits.runsWith(job) != count)
+        && !job.spec().suspend()) {
+      // running with another admission (other flavors or pod count): stop it first, so its pods leave the old flavor's nodes; meanwhile it
       // counts as possibly running for the start gate
       book.stopping(key);
       ctx.store().update(JobEdits.stopped(job));
       return Result.requeueAfter(RESTART_DELAY);
     }
     String message = "Quota reserved in ClusterQueue " + rec.clusterQueue();
-    if (!JobEdits.isStarted(job, rec, labels)) {
+    if (!JobEdits.isStarted(job, rec, count, labels)) {
       if (job.spec().suspend() && job.status().active() > 0) {
         // its old pods are still being deleted; the Job controller's status update reconciles it again
         return Result.done();
@@ -143,7 +146,7 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
         return Result.done();
       }
       LOG.debug("queue admission: starting job {} with {}", key, rec.format());
-      job = ctx.store().update(JobEdits.started(job, rec, admission.admittedAt(), labels));
+      job = ctx.store().update(JobEdits.started(job, rec, count, admission.admittedAt(), labels));
     }
     if (!book.started(key, admission, changed)) {
       return Result.requeue();
@@ -184,8 +187,11 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
         continue;
       }
       try {
+        // a Job admitted partially runs with the admitted count as its parallelism
+        Map<String, Integer> counts = j.metadata().annotations().containsKey(QueueLabels.ORIGINAL_PARALLELISM)
+            ? Map.of(JobWorkloads.POD_SET, j.spec().parallelism()) : Map.of();
         found.add(new AdmissionBook.Restored(JobWorkloads.of(j, JobWorkloads.priority(j, ctx.store())),
-            AdmissionRecord.parse(value), admittedAt(j, ctx.now())));
+            AdmissionRecord.parse(value), counts, admittedAt(j, ctx.now())));
       } catch (FleetKitException | IllegalArgumentException e) {
         LOG.debug("queue admission: job {} keeps no admission: {}", j.metadata().key(), e.getMessage());
       }
