@@ -248,7 +248,7 @@ final class AdmissionEngineTest {
     assertThat(e.schedule().preempted()).isEmpty();
     CycleResult r = withPreemption.schedule();
     assertThat(r.preempted()).containsExactly(
-        new Preemption("team/low", "cq", "team/urgent", PreemptionReason.IN_CLUSTER_QUEUE));
+        new Preemption("team/low", "cq", "team/urgent", PreemptionReason.IN_CLUSTER_QUEUE, "/cq", "/cq"));
     assertThat(r.pending().get("team/urgent")).contains("pending the preemption of 1 workload(s)");
     assertThat(withPreemption.pending("cq")).containsExactly("team/urgent", "team/low");
     assertThat(withPreemption.schedule().admitted()).extracting(QuotaReservation::workload).containsExactly("team/urgent");
@@ -337,7 +337,7 @@ final class AdmissionEngineTest {
 
     CycleResult r = e.schedule();
     assertThat(r.preempted()).containsExactly(
-        new Preemption("team/low", "cq", "team/urgent", PreemptionReason.IN_CLUSTER_QUEUE));
+        new Preemption("team/low", "cq", "team/urgent", PreemptionReason.IN_CLUSTER_QUEUE, "/cq", "/cq"));
     assertThat(r.pending().get("team/urgent"))
         .contains("insufficient unused quota for pods in flavor default, 1 more needed");
     assertThat(e.usage("cq", "default", "pods")).isEqualTo(Quantity.ZERO);

@@ -365,7 +365,7 @@ public final class QueueScheduler {
           evict(v);
           evictedNow.add(v.key());
           released.add(v.cq);
-          preempted.add(new Preemption(v.key(), v.cq.name, e.pending.key(), t.reason()));
+          preempted.add(new Preemption(v.key(), v.cq.name, e.pending.key(), t.reason(), cq.path(), v.cq.path()));
         }
         // Kueue's cycle usage: the preemptor's usage stays reserved for the rest of the cycle, so a later head of the
         // cohort cannot take the quota just freed for it (else two heads can preempt each other forever)

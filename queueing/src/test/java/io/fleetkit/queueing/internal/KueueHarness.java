@@ -34,6 +34,7 @@ final class KueueHarness {
 
   final QueueScheduler scheduler;
   private final List<String> queueNames = new ArrayList<>();
+  private boolean withPaths;
 
   KueueHarness(List<String> flavors, List<ClusterQueue> queues, boolean fairSharing) {
     this(flavors, queues, List.of(), fairSharing);
@@ -127,7 +128,8 @@ final class KueueHarness {
     TreeSet<String> out = new TreeSet<>();
     TreeSet<String> victims = new TreeSet<>();
     for (Target t : targets) {
-      out.add(t.victim().workload().name() + ":" + t.reason().kueueName());
+      out.add(t.victim().workload().name() + ":" + t.reason().kueueName()
+          + (withPaths ? " preemptor path: " + q.path() + "; preemptee path: " + t.victim().cq.path() : ""));
       victims.add(t.victim().key());
     }
     for (Map.Entry<String, long[]> e : before.entrySet()) {
@@ -153,6 +155,15 @@ final class KueueHarness {
       }
     }
     return out;
+  }
+
+  /**
+   * Makes {@link #targets} answer {@code name:Reason preemptor path: /r/c/q; preemptee path: /r/q2}, the paths of
+   * Kueue's preemption message.
+   */
+  KueueHarness withPaths() {
+    withPaths = true;
+    return this;
   }
 
   TreeSet<String> targets(Workload incoming, String cq, String... resourceFlavorPairs) {
