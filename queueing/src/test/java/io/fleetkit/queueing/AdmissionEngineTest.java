@@ -318,8 +318,7 @@ final class AdmissionEngineTest {
     CycleResult held = e.schedule();
     assertThat(held.admitted()).isEmpty();
     assertThat(held.pending().get("team/second")).isEqualTo("couldn't assign flavors to pod set main: "
-        + "insufficient unused quota for pods in flavor default, 1 more needed; no workloads can be preempted to make "
-        + "room");
+        + "insufficient unused quota for pods in flavor default, 1 more needed");
 
     assertThat(e.delete("team/first")).isTrue();
     assertThat(e.schedule().admitted()).extracting(QuotaReservation::workload).containsExactly("team/second");

@@ -348,7 +348,7 @@ public final class QueueScheduler {
           cq.addUsage(a.frs(), hold, 1);
           reserved.add(new Held(cq, a.frs(), hold));
         }
-        inadmissible(e, a.message() + "; no workloads can be preempted to make room", pending);
+        inadmissible(e, a.message(), pending); // Kueue's message: the assignment's, as for a workload that does not fit
         continue;
       }
       if (a.mode() == Assignment.PREEMPT) {
