@@ -22,7 +22,13 @@ import java.util.Optional;
  * A ClusterQueue whose resource groups cover {@code pods} counts every pod of a workload as one {@code pods} unit
  * besides its requests (Kueue's implicit {@code pods} resource), so a {@code pods} quota limits the number of pods.
  *
- * <p>Differences from Kueue: cohorts are flat (no hierarchical cohorts), there are no admission checks, no
+ * <p>Cohorts form Kueue's tree ({@link Cohort}, hierarchical cohorts): a queue borrows through its ancestors within
+ * each level's borrowing and lending limits, the flavor assigner and the cycle prefer assignments that borrow from
+ * the lowest subtree, and preemption reclaims first from the subtrees closest to the preemptor's quota (Kueue's
+ * hierarchical advantage), regardless of priority.
+ *
+ * <p>Differences from Kueue: fair sharing works on flat cohorts only (an engine with fair sharing and a cohort tree
+ * or cohort quotas is refused), there are no admission checks, no
  * {@code waitForPodsReady} and no topology-aware scheduling. A flavor is given to a pod set only if the pods tolerate
  * its taints and their node selector and required node affinity match its node labels ({@link ResourceFlavor}).
  *
@@ -166,6 +172,7 @@ public final class AdmissionEngine {
     private Clock clock = Clock.systemUTC();
     private final List<ResourceFlavor> flavors = new ArrayList<>();
     private final List<ClusterQueue> clusterQueues = new ArrayList<>();
+    private final List<Cohort> cohorts = new ArrayList<>();
     private final List<LocalQueue> localQueues = new ArrayList<>();
     private boolean fairSharing;
     private List<FairSharingStrategy> strategies =
@@ -196,6 +203,15 @@ public final class AdmissionEngine {
       return this;
     }
 
+    /**
+     * Declares a cohort of the cohort tree, with its parent and its own quotas. Cohorts named by ClusterQueues or as
+     * parents need not be declared: they are roots without quota.
+     */
+    public Builder cohort(Cohort cohort) {
+      cohorts.add(Objects.requireNonNull(cohort, "cohort"));
+      return this;
+    }
+
     public Builder localQueue(LocalQueue queue) {
       localQueues.add(Objects.requireNonNull(queue, "queue"));
       return this;
@@ -218,12 +234,13 @@ public final class AdmissionEngine {
     }
 
     /**
-     * @throws IllegalArgumentException if a name is duplicated, a ClusterQueue names an unknown flavor, or a LocalQueue
-     *     an unknown ClusterQueue
+     * @throws IllegalArgumentException if a name is duplicated, a ClusterQueue or Cohort names an unknown flavor, a
+     *     LocalQueue an unknown ClusterQueue, Cohorts' parents form a cycle, or fair sharing is enabled with a cohort
+     *     tree or cohort quotas
      */
     public AdmissionEngine build() {
       return new AdmissionEngine(
-          new QueueScheduler(clock, flavors, clusterQueues, localQueues, fairSharing, strategies));
+          new QueueScheduler(clock, flavors, clusterQueues, cohorts, localQueues, fairSharing, strategies));
     }
   }
 }

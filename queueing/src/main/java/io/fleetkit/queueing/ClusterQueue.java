@@ -4,11 +4,9 @@ import io.fleetkit.api.Violations;
 import io.fleetkit.api.resource.Quantity;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -71,59 +69,7 @@ public record ClusterQueue(
     if (cohort != null) {
       v.dnsSubdomain("spec.cohort", cohort);
     }
-    Set<String> seenResources = new HashSet<>();
-    Set<String> seenFlavors = new HashSet<>();
-    for (int g = 0; g < groups.size(); g++) {
-      ResourceGroup group = groups.get(g);
-      String gp = "spec.resourceGroups[" + g + "]";
-      if (group.coveredResources().isEmpty()) {
-        v.required(gp + ".coveredResources");
-      }
-      if (group.flavors().isEmpty()) {
-        v.required(gp + ".flavors");
-      }
-      for (int r = 0; r < group.coveredResources().size(); r++) {
-        String res = group.coveredResources().get(r);
-        if (!seenResources.add(res)) {
-          v.add(gp + ".coveredResources[" + r + "]", "must be covered by only one resource group", res);
-        }
-      }
-      for (int f = 0; f < group.flavors().size(); f++) {
-        FlavorQuotas flavor = group.flavors().get(f);
-        String fp = gp + ".flavors[" + f + "]";
-        v.dnsSubdomain(fp + ".name", flavor.name());
-        if (!seenFlavors.add(flavor.name())) {
-          v.add(fp + ".name", "must appear in only one resource group", flavor.name());
-        }
-        List<String> names = flavor.resources().stream().map(FlavorResourceQuota::name).toList();
-        if (!names.equals(group.coveredResources())) {
-          v.add(fp + ".resources", "must list the covered resources " + group.coveredResources() + " in order",
-              names);
-        }
-        for (int r = 0; r < flavor.resources().size(); r++) {
-          FlavorResourceQuota q = flavor.resources().get(r);
-          String rp = fp + ".resources[" + r + "]";
-          v.nonNegative(rp + ".nominalQuota", q.nominalQuota());
-          if (q.borrowingLimit() != null) {
-            v.nonNegative(rp + ".borrowingLimit", q.borrowingLimit());
-            if (cohort == null) {
-              v.add(rp + ".borrowingLimit", "must be nil when cohort is empty", q.borrowingLimit());
-            }
-          }
-          Quantity lending = q.lendingLimit();
-          if (lending != null) {
-            v.nonNegative(rp + ".lendingLimit", lending);
-            if (lending.compareTo(q.nominalQuota()) > 0) {
-              v.add(rp + ".lendingLimit", "must be less than or equal to the nominalQuota " + q.nominalQuota(),
-                  lending);
-            }
-            if (cohort == null) {
-              v.add(rp + ".lendingLimit", "must be nil when cohort is empty", lending);
-            }
-          }
-        }
-      }
-    }
+    ResourceGroupRules.check(v, groups, cohort != null, "cohort", true);
     if (preemption.withinClusterQueue() == QueuePreemptionPolicy.ANY) {
       v.add("spec.preemption.withinClusterQueue", "supported values: \"Never\", \"LowerPriority\", "
           + "\"LowerOrNewerEqualPriority\"", "Any");

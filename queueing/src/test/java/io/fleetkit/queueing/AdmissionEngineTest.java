@@ -248,7 +248,7 @@ final class AdmissionEngineTest {
     assertThat(e.schedule().preempted()).isEmpty();
     CycleResult r = withPreemption.schedule();
     assertThat(r.preempted()).containsExactly(
-        new Preemption("team/low", "cq", "team/urgent", PreemptionReason.IN_CLUSTER_QUEUE));
+        new Preemption("team/low", "cq", "team/urgent", PreemptionReason.IN_CLUSTER_QUEUE, "/cq", "/cq"));
     assertThat(r.pending().get("team/urgent")).contains("pending the preemption of 1 workload(s)");
     assertThat(withPreemption.pending("cq")).containsExactly("team/urgent", "team/low");
     assertThat(withPreemption.schedule().admitted()).extracting(QuotaReservation::workload).containsExactly("team/urgent");
@@ -318,8 +318,7 @@ final class AdmissionEngineTest {
     CycleResult held = e.schedule();
     assertThat(held.admitted()).isEmpty();
     assertThat(held.pending().get("team/second")).isEqualTo("couldn't assign flavors to pod set main: "
-        + "insufficient unused quota for pods in flavor default, 1 more needed; no workloads can be preempted to make "
-        + "room");
+        + "insufficient unused quota for pods in flavor default, 1 more needed");
 
     assertThat(e.delete("team/first")).isTrue();
     assertThat(e.schedule().admitted()).extracting(QuotaReservation::workload).containsExactly("team/second");
@@ -337,7 +336,7 @@ final class AdmissionEngineTest {
 
     CycleResult r = e.schedule();
     assertThat(r.preempted()).containsExactly(
-        new Preemption("team/low", "cq", "team/urgent", PreemptionReason.IN_CLUSTER_QUEUE));
+        new Preemption("team/low", "cq", "team/urgent", PreemptionReason.IN_CLUSTER_QUEUE, "/cq", "/cq"));
     assertThat(r.pending().get("team/urgent"))
         .contains("insufficient unused quota for pods in flavor default, 1 more needed");
     assertThat(e.usage("cq", "default", "pods")).isEqualTo(Quantity.ZERO);

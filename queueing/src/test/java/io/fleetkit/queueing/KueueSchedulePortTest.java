@@ -63,6 +63,10 @@ final class KueueSchedulePortTest {
   }
 
   private static AdmissionEngine engine(List<ClusterQueue> extraCqs, List<LocalQueue> extraLqs) {
+    return engine(extraCqs, extraLqs, List.of());
+  }
+
+  private static AdmissionEngine engine(List<ClusterQueue> extraCqs, List<LocalQueue> extraLqs, List<Cohort> cohorts) {
     AdmissionEngine.Builder b = AdmissionEngine.builder().clock(Clock.fixed(NOW, ZoneOffset.UTC))
         .resourceFlavors("default", "on-demand", "spot", "model-a")
         .resourceFlavor(ResourceFlavor.of("spot-tainted")
@@ -75,6 +79,7 @@ final class KueueSchedulePortTest {
     List<LocalQueue> lqs = new ArrayList<>(localQueues());
     lqs.addAll(extraLqs);
     lqs.forEach(b::localQueue);
+    cohorts.forEach(b::cohort);
     return b.build();
   }
 
@@ -1047,5 +1052,67 @@ final class KueueSchedulePortTest {
         + "untolerated taint {key val NoSchedule <nil>} in flavor spot-tainted, "
         + "untolerated taint {key val2 NoSchedule <nil>} in flavor spot-tainted-2");
     assertThat(left(e, "custom-cq3")).containsExactly("sales/new-job3");
+  }
+
+  /** Kueue's cq-lender and cq-borrower under cohort {@code child} of {@code root}; the lender lends {@code lending}. */
+  private static AdmissionEngine lenderAndBorrower(String lending) {
+    return engine(List.of(
+            cq("cq-lender").cohort("child").resourceGroup(FlavorQuotas.of("on-demand",
+                FlavorResourceQuota.of("cpu", "10").withLendingLimit(lending))).build(),
+            cq("cq-borrower").cohort("child").resourceGroup(fq("on-demand", "cpu", "5", "10")).build()),
+        List.of(LocalQueue.of("eng-alpha", "lq-lender", "cq-lender"), LocalQueue.of("eng-alpha", "lq-borrower", "cq-borrower")),
+        List.of(Cohort.of("root", null), Cohort.of("child", "root")));
+  }
+
+  @Test
+  void hierarchicalCohortRespectsLendingLimitWhenBorrowing() {
+    AdmissionEngine e = lenderAndBorrower("3");
+    e.assumeAdmitted(podSet("eng-alpha", "wl-existing", "lq-borrower", "main", 1, "5"), "cq-borrower",
+        Map.of("cpu", "on-demand"), NOW);
+    e.submit(podSet("eng-alpha", "wl-pending", "lq-borrower", "main", 1, "4"));
+    CycleResult r = e.schedule();
+    assertThat(r.admitted()).isEmpty();
+    assertThat(r.pending()).containsEntry("eng-alpha/wl-pending",
+        "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor on-demand, 1 more needed");
+    assertThat(e.inadmissible("cq-borrower")).containsExactly("eng-alpha/wl-pending");
+    assertThat(assignments(e, "cq-lender", "cq-borrower")).containsExactlyEntriesOf(
+        Map.of("eng-alpha/wl-existing", new TreeSet<>(List.of("main:cpu=on-demand@cq-borrower"))));
+  }
+
+  @Test
+  void hierarchicalCohortAllowsBorrowingUpToLendingLimit() {
+    AdmissionEngine e = lenderAndBorrower("5");
+    e.assumeAdmitted(podSet("eng-alpha", "wl-existing", "lq-borrower", "main", 1, "5"), "cq-borrower",
+        Map.of("cpu", "on-demand"), NOW);
+    e.submit(podSet("eng-alpha", "wl-borrowing", "lq-borrower", "main", 1, "5"));
+    CycleResult r = e.schedule();
+    assertThat(keys(r)).containsExactly("eng-alpha/wl-borrowing");
+    assertThat(assignments(e, "cq-lender", "cq-borrower")).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "eng-alpha/wl-existing", new TreeSet<>(List.of("main:cpu=on-demand@cq-borrower")),
+        "eng-alpha/wl-borrowing", new TreeSet<>(List.of("main:cpu=on-demand@cq-borrower"))));
+  }
+
+  @Test
+  void inAHierarchicalCohortWorkloadBorrowingLessIsScheduledFirst() {
+    AdmissionEngine e = engine(List.of(
+            cq("guaranteed").cohort("guaranteed")
+                .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "0"))).build(),
+            cq("best-effort").cohort("root")
+                .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "0"))).build()),
+        List.of(LocalQueue.of("eng-alpha", "lq-guaranteed", "guaranteed"),
+            LocalQueue.of("eng-alpha", "lq-best-effort", "best-effort")),
+        List.of(Cohort.of("root", null), Cohort.builder("guaranteed").parent("root")
+            .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "4"))).build()));
+    e.submit(Workload.builder("eng-alpha", "guaranteed").queueName("lq-guaranteed").priority(0).creationTime(NOW)
+        .podSet("one", 1, ResourceList.builder().put("cpu", Quantity.parse("4")).build()).build());
+    e.submit(Workload.builder("eng-alpha", "best-effort").queueName("lq-best-effort").priority(3).creationTime(NOW)
+        .podSet("one", 1, ResourceList.builder().put("cpu", Quantity.parse("4")).build()).build());
+    CycleResult r = e.schedule();
+    assertThat(keys(r)).containsExactly("eng-alpha/guaranteed");
+    assertThat(assignments(e, "guaranteed", "best-effort")).containsExactlyEntriesOf(
+        Map.of("eng-alpha/guaranteed", new TreeSet<>(List.of("one:cpu=default@guaranteed"))));
+    assertThat(r.pending().get("eng-alpha/best-effort"))
+        .isEqualToIgnoringCase("Workload no longer fits after processing another workload");
+    assertThat(left(e, "best-effort")).containsExactly("eng-alpha/best-effort");
   }
 }

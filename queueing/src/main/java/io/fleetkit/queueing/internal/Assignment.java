@@ -9,7 +9,8 @@ import java.util.List;
  * @param mode the worst mode over all pod sets and resources: {@link #FIT}, {@link #PREEMPT} or {@link #NO_FIT}
  *     ({@link #NO_CANDIDATES} is reported as {@link #PREEMPT}, with no targets, and {@link #RECLAIM} as
  *     {@link #PREEMPT})
- * @param borrows whether the assignment takes the queue above its nominal quota in some flavor-resource
+ * @param borrowing Kueue's borrowing level: 0 if the assignment stays within the queue's nominal quota, else the height
+ *     of the lowest subtree of the cohort tree that covers it (1 for a flat cohort)
  * @param podSets the chosen flavors per pod set (empty when {@link #NO_FIT})
  * @param frs the flavor-resources the workload would use
  * @param values the milli-values used of each of {@code frs}
@@ -18,7 +19,7 @@ import java.util.List;
  */
 public record Assignment(
     int mode,
-    boolean borrows,
+    int borrowing,
     List<PodSetAssignment> podSets,
     int[] frs,
     long[] values,
@@ -35,4 +36,9 @@ public record Assignment(
    */
   public static final int RECLAIM = 3;
   public static final int FIT = 4;
+
+  /** Whether the assignment takes the queue above its nominal quota in some flavor-resource. */
+  public boolean borrows() {
+    return borrowing > 0;
+  }
 }

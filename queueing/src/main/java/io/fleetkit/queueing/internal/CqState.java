@@ -11,12 +11,13 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One ClusterQueue's quotas and usage per flavor-resource, with Kueue's quota arithmetic for a (flat) cohort:
+ * One ClusterQueue's quotas and usage per flavor-resource, with Kueue's quota arithmetic in its cohort tree
+ * ({@link CohortState} for the cohorts' part):
  *
  * <pre>
  * guaranteed = nominal - lendingLimit   (0 without a lending limit): never lent
  * available  = max(0, guaranteed - usage)
- *            + min(cohort.quota - cohort.usage,
+ *            + min(cohort.available,
  *                  (nominal - guaranteed) - max(0, usage - guaranteed) + borrowingLimit)   (the min only with a limit)
  * </pre>
  *
@@ -89,33 +90,93 @@ public final class CqState {
     return cohort != null;
   }
 
-  /** What a workload may still use of {@code fr} now, counting what the cohort can lend. */
+  /** What a workload may still use of {@code fr} now, counting what the cohort tree can lend. */
   long available(int fr) {
     CohortState c = cohort;
     if (c == null) {
       return Math.max(0, nominal[fr] - usage[fr]);
     }
     long local = Math.max(0, guaranteed[fr] - usage[fr]);
-    long parent = c.quota[fr] - c.usage[fr];
+    long parent = c.available(fr);
     if (borrowingLimit[fr] != NO_LIMIT) {
       long stored = nominal[fr] - guaranteed[fr];
       long usedInParent = Math.max(0, usage[fr] - guaranteed[fr]);
-      parent = Math.min(parent, stored - usedInParent + borrowingLimit[fr]);
+      parent = Math.min(parent, saturatedAdd(stored - usedInParent, borrowingLimit[fr]));
     }
-    return Math.max(0, local + parent);
+    return Math.max(0, saturatedAdd(local, parent));
   }
 
-  /** What a workload could use of {@code fr} if nothing else in the cohort were running. */
+  /** What a workload could use of {@code fr} if nothing else in the cohort tree were running. */
   long potentialAvailable(int fr) {
     CohortState c = cohort;
     if (c == null) {
       return nominal[fr];
     }
-    long parent = c.quota[fr];
+    long avail = saturatedAdd(guaranteed[fr], c.potentialAvailable(fr));
     if (borrowingLimit[fr] != NO_LIMIT) {
-      parent = Math.min(parent, nominal[fr] - guaranteed[fr] + borrowingLimit[fr]);
+      avail = Math.min(avail, saturatedAdd(nominal[fr], borrowingLimit[fr]));
     }
-    return guaranteed[fr] + parent;
+    return avail;
+  }
+
+  /** Kueue's {@code LocalAvailable}: guaranteed quota not in use, which is never lent to the cohort. */
+  long localAvailable(int fr) {
+    return Math.max(0, guaranteed[fr] - usage[fr]);
+  }
+
+  /**
+   * Kueue's {@code FindHeightOfLowestSubtreeThatFits}: the height of the lowest subtree of the cohort tree (through
+   * this queue's ancestors) whose quota covers {@code value} more of {@code fr}; 0 if the queue needs no borrowing,
+   * the whole tree's height if none fits.
+   */
+  int borrowingLevel(int fr, long value) {
+    CohortState c = cohort;
+    if (c == null || !borrowingWith(fr, value)) {
+      return 0;
+    }
+    long remaining = value - localAvailable(fr);
+    for (CohortState node = c; node != null; node = node.parent) {
+      if (!node.borrowingWith(fr, remaining)) {
+        return node.height();
+      }
+      remaining -= Math.max(0, node.localQuota(fr) - node.usage[fr]);
+    }
+    return c.root().height();
+  }
+
+  /**
+   * The second answer of Kueue's {@code FindHeightOfLowestSubtreeThatFits}: whether a subtree smaller than the whole
+   * cohort tree covers {@code value} more of {@code fr} (then preemption may reclaim inside it).
+   */
+  boolean fitsInProperSubtree(int fr, long value) {
+    CohortState c = cohort;
+    if (c == null) {
+      return false;
+    }
+    if (!borrowingWith(fr, value)) {
+      return true;
+    }
+    long remaining = value - localAvailable(fr);
+    for (CohortState node = c; node != null; node = node.parent) {
+      if (!node.borrowingWith(fr, remaining)) {
+        return node.hasParent();
+      }
+      remaining -= Math.max(0, node.localQuota(fr) - node.usage[fr]);
+    }
+    return false;
+  }
+
+  /** The path from the cohort root to this queue, as Kueue prints it: {@code /root/child/queue}. */
+  String path() {
+    return (cohort == null ? "" : cohort.path()) + "/" + name;
+  }
+
+  static long saturatedAdd(long a, long b) {
+    long r = a + b;
+    if (((a ^ r) & (b ^ r)) < 0) {
+      return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+    return r;
   }
 
   /** Whether using {@code value} more of {@code fr} would take this queue above its nominal quota in a cohort. */
@@ -147,7 +208,10 @@ public final class CqState {
       usage[fr] = now;
       if (c != null) {
         long g = guaranteed[fr];
-        c.usage[fr] += Math.max(0, now - g) - Math.max(0, old - g);
+        long up = Math.max(0, now - g) - Math.max(0, old - g);
+        if (up != 0) {
+          c.addUsage(fr, up);
+        }
       }
     }
   }

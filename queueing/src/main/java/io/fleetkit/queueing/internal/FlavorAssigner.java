@@ -72,7 +72,7 @@ public final class FlavorAssigner {
             || (fairSharing && cq.spec.preemption().reclaimWithinCohort()
                 != io.fleetkit.queueing.QueuePreemptionPolicy.NEVER);
     int mode = Assignment.FIT;
-    boolean borrows = false;
+    int borrowing = 0;
     List<PodSetAssignment> out = new ArrayList<>(wl.podSets().size());
     StringBuilder message = new StringBuilder();
     for (PodSet ps : wl.podSets()) {
@@ -115,7 +115,7 @@ public final class FlavorAssigner {
         int[][] modesOf = new int[flavorCount][];
         long[][] valsOf = new long[flavorCount][];
         int[] repOf = new int[flavorCount];
-        boolean[] borrowOf = new boolean[flavorCount];
+        int[] borrowOf = new int[flavorCount];
         int chosen = -1;
         int best = -1;
         for (int f = 0; f < flavorCount; f++) {
@@ -130,7 +130,7 @@ public final class FlavorAssigner {
             continue;
           }
           int rep = Assignment.FIT;
-          boolean borrow = false;
+          int borrow = 0;
           int[] modes = new int[pos.length];
           long[] vals = new long[pos.length];
           for (int i = 0; i < pos.length; i++) {
@@ -141,7 +141,7 @@ public final class FlavorAssigner {
             vals[i] = val;
             int m = fits(cq, fr, assigned[fr], request, val, canPreemptWhileBorrowing, psReasons);
             modes[i] = m;
-            borrow |= cq.borrowingWith(fr, val);
+            borrow = Math.max(borrow, cq.borrowingLevel(fr, val));
             rep = Math.min(rep, m);
             if (rep == Assignment.NO_FIT) {
               break;
@@ -155,11 +155,13 @@ public final class FlavorAssigner {
             rep = consultOracle(wl, cq, g, f, pos, modes, vals);
           }
           repOf[f] = rep;
-          if (!shouldTryNextFlavor(rep, cq.spec.flavorFungibility(), borrow)) {
+          if (!shouldTryNextFlavor(rep, cq.spec.flavorFungibility(), borrow > 0)) {
             chosen = f;
             break;
           }
-          if (best < 0 || rep > repOf[best]) {
+          // Kueue's granularMode: the better mode, then (among fitting flavors) the lower borrowing level
+          if (best < 0 || rep > repOf[best]
+              || (rep == Assignment.FIT && repOf[best] == Assignment.FIT && borrow < borrowOf[best])) {
             best = f;
           }
         }
@@ -192,7 +194,7 @@ public final class FlavorAssigner {
         }
         int bestFlavor = chosen;
         int bestMode = chosen < 0 ? Assignment.NO_FIT : repOf[chosen];
-        boolean bestBorrow = chosen >= 0 && borrowOf[chosen];
+        int bestBorrow = chosen >= 0 ? borrowOf[chosen] : 0;
         int[] bestModes = chosen < 0 ? null : modesOf[chosen];
         if (bestMode == Assignment.NO_FIT) {
           bestFlavor = -1;
@@ -202,7 +204,7 @@ public final class FlavorAssigner {
           break;
         }
         psMode = Math.min(psMode, bestMode);
-        borrows |= bestBorrow;
+        borrowing = Math.max(borrowing, bestBorrow);
         String flavorName = group.flavors().get(bestFlavor).name();
         for (int i = 0; i < pos.length; i++) {
           String r = requested.get(i);
@@ -254,7 +256,7 @@ public final class FlavorAssigner {
     } else if (mode == Assignment.NO_CANDIDATES || mode == Assignment.RECLAIM) {
       mode = Assignment.PREEMPT;
     }
-    return new Assignment(mode, borrows, mode == Assignment.NO_FIT ? List.of() : out, frs, values, needPreemption,
+    return new Assignment(mode, borrowing, mode == Assignment.NO_FIT ? List.of() : out, frs, values, needPreemption,
         message.toString());
   }
 
@@ -313,8 +315,10 @@ public final class FlavorAssigner {
     }
     reasons.add("insufficient unused quota for " + index.resource(fr) + " in flavor " + index.flavor(fr) + ", "
         + q(r, val - available) + " more needed");
+    // Kueue's fitsResourceQuota: within the nominal quota, or a subtree smaller than the whole tree would cover it
+    // (preemption may reclaim there), or borrowing while the queue may preempt while borrowing
     boolean borrow = cq.borrowingWith(fr, val);
-    if (val <= cq.nominal[fr] || (borrow && canPreemptWhileBorrowing)) {
+    if (val <= cq.nominal[fr] || cq.fitsInProperSubtree(fr, val) || (borrow && canPreemptWhileBorrowing)) {
       return Assignment.PREEMPT;
     }
     return Assignment.NO_FIT;

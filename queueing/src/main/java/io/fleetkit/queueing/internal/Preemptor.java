@@ -14,19 +14,23 @@ import java.util.PriorityQueue;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Kueue's classic preemption ({@code pkg/scheduler/preemption/preemption.go}) and its fair-sharing variant.
+ * Kueue's classic preemption ({@code pkg/scheduler/preemption/preemption.go}, with hierarchical cohorts) and its
+ * fair-sharing variant.
  *
- * <p>Candidates: with {@code withinClusterQueue} the queue's own lower-priority workloads (or equal priority and newer,
- * for {@code LowerOrNewerEqualPriority}); with {@code reclaimWithinCohort} the workloads of cohort members that borrow
- * in a flavor-resource needing preemption (lower priority only unless {@code Any}). Only workloads using such a
- * flavor-resource count. Candidates are ordered: other queues first, then lowest priority, then most recently
- * admitted.
+ * <p>Candidates (classic): with {@code withinClusterQueue} the queue's own lower-priority workloads (or equal priority
+ * and newer, for {@code LowerOrNewerEqualPriority}); with {@code reclaimWithinCohort} the workloads of other queues of
+ * the cohort tree whose queue, and every cohort between it and the preemptor's, use more than their quota in a
+ * flavor-resource needing preemption (lower priority only unless {@code Any}). Only workloads using such a
+ * flavor-resource count. Walking up from the preemptor's cohort, the candidates of the first subtrees whose quota
+ * covers the request are taken regardless of {@code borrowWithinCohort} (the hierarchical advantage: their quota is
+ * closer to the preemptor); the others only if the preemptor does not borrow afterwards, unless {@code
+ * borrowWithinCohort} allows preempting below its priority threshold while borrowing. Candidates are taken in the
+ * order: hierarchical-advantage candidates, other candidates of other queues, the queue's own; each group ordered by
+ * lowest priority, then most recently admitted.
  *
- * <p>Targets are taken greedily in that order, simulating each removal, until the workload fits; then the set is
- * minimised by walking it backwards and putting back every workload the preemptor does not need. To avoid flapping,
- * workloads of other queues are only taken while the preemptor's queue stays within its nominal quota, unless {@code
- * borrowWithinCohort} allows preempting below a priority threshold while borrowing; the last resort is the queue's own
- * workloads with borrowing.
+ * <p>Targets are taken greedily in that order, simulating each removal and skipping candidates whose queue no longer
+ * uses more than its quota, until the workload fits (with or without borrowing, the two attempts in Kueue's order);
+ * then the set is minimised by walking it backwards and putting back every workload the preemptor does not need.
  */
 public final class Preemptor {
   private final FlavorResources index;
@@ -48,7 +52,7 @@ public final class Preemptor {
   public int preemptionPossibility(Workload wl, CqState cq, int fr, long value) {
     boolean[] need = new boolean[index.size()];
     need[fr] = true;
-    Assignment single = new Assignment(Assignment.PREEMPT, cq.borrowingWith(fr, value), List.of(),
+    Assignment single = new Assignment(Assignment.PREEMPT, cq.borrowingLevel(fr, value), List.of(),
         new int[] {fr}, new long[] {value}, need, "");
     List<Target> targets = targets(wl, cq, single);
     if (targets.isEmpty()) {
@@ -64,51 +68,221 @@ public final class Preemptor {
 
   /** The minimal set of workloads to evict so that {@code wl} fits in {@code cq} with {@code a}; empty if none. */
   public List<Target> targets(Workload wl, CqState cq, Assignment a) {
+    if (!fairSharing) {
+      return classicalPreemptions(wl, cq, a);
+    }
     List<AdmittedWorkload> candidates = findCandidates(wl, cq, a.needPreemption());
     if (candidates.isEmpty()) {
       return List.of();
     }
     candidates.sort(candidateOrder(cq));
-    List<AdmittedWorkload> sameQueue = new ArrayList<>();
+    boolean onlySameQueue = true;
     for (AdmittedWorkload c : candidates) {
-      if (c.cq == cq) {
-        sameQueue.add(c);
-      }
+      onlySameQueue &= c.cq == cq;
     }
-    if (sameQueue.size() == candidates.size()) {
-      return minimalPreemptions(a, cq, candidates, true, null);
+    if (onlySameQueue) {
+      return minimalPreemptions(a, cq, candidates);
     }
     BorrowWithinCohort bwc = cq.spec.preemption().borrowWithinCohort();
     Integer threshold = null;
-    boolean borrowWithinCohort = bwc.policy() != BorrowWithinCohort.Policy.NEVER;
-    if (borrowWithinCohort) {
+    if (bwc.policy() != BorrowWithinCohort.Policy.NEVER) {
       Integer max = bwc.maxPriorityThreshold();
       threshold = max != null && max < wl.priority() ? max + 1 : wl.priority();
     }
-    if (fairSharing) {
-      return fairPreemptions(wl, cq, a, candidates, threshold);
-    }
-    if (borrowWithinCohort) {
-      if (!underNominalIn(cq, a.needPreemption())) {
-        // Only workloads strictly below the threshold may be taken from other queues.
-        List<AdmittedWorkload> filtered = new ArrayList<>();
-        for (AdmittedWorkload c : candidates) {
-          if (c.cq == cq || c.priority() < threshold) {
-            filtered.add(c);
-          }
-        }
-        candidates = filtered;
-      }
-      return minimalPreemptions(a, cq, candidates, true, threshold);
-    }
-    if (underNominalIn(cq, a.needPreemption())) {
-      List<Target> t = minimalPreemptions(a, cq, candidates, false, null);
-      if (!t.isEmpty()) {
-        return t;
-      }
-    }
-    return minimalPreemptions(a, cq, sameQueue, true, null);
+    return fairPreemptions(wl, cq, a, candidates, threshold);
   }
+
+  // ------------------------------------------------------------------------------------------------------------
+  // Classical preemption with hierarchical cohorts (Kueue pkg/scheduler/preemption/preemption.go
+  // classicalPreemptions, classical/candidate_generator.go, classical/hierarchical_preemption.go)
+
+  /** How a candidate may be preempted (Kueue's {@code preemptionVariant}). */
+  private enum Variant {
+    WITHIN_CQ(PreemptionReason.IN_CLUSTER_QUEUE),
+    /** The preemptor is closer to the quota the candidate uses: any priority the reclaim policy allows. */
+    HIERARCHICAL_RECLAIM(PreemptionReason.IN_COHORT_RECLAMATION),
+    /** Only if the preemptor's queue does not borrow once the candidates are gone. */
+    RECLAIM_WITHOUT_BORROWING(PreemptionReason.IN_COHORT_RECLAMATION),
+    RECLAIM_WHILE_BORROWING(PreemptionReason.IN_COHORT_RECLAIM_WHILE_BORROWING);
+
+    final PreemptionReason reason;
+
+    Variant(PreemptionReason reason) {
+      this.reason = reason;
+    }
+  }
+
+  /** A candidate, the lowest common ancestor of its queue and the preemptor's ({@code null} in the same queue). */
+  private record Candidate(AdmittedWorkload victim, @Nullable CohortState lca, Variant variant) {}
+
+  private List<Target> classicalPreemptions(Workload wl, CqState cq, Assignment a) {
+    boolean[] need = a.needPreemption();
+    List<Candidate> sameQueue = new ArrayList<>();
+    if (cq.spec.preemption().withinClusterQueue() != QueuePreemptionPolicy.NEVER) {
+      addCandidates(wl, cq, cq, null, false, need, sameQueue);
+    }
+    List<Candidate> hierarchy = new ArrayList<>();
+    List<Candidate> byPriority = new ArrayList<>();
+    collectForHierarchicalReclaim(wl, cq, a, need, hierarchy, byPriority);
+    Comparator<Candidate> order = Comparator.comparing(Candidate::victim, candidateOrder(cq));
+    sameQueue.sort(order);
+    hierarchy.sort(order);
+    byPriority.sort(order);
+    // Kueue puts evicted candidates first; FleetKit evicts its targets at once, so no candidate is already evicted.
+    List<Candidate> all = new ArrayList<>(hierarchy.size() + byPriority.size() + sameQueue.size());
+    all.addAll(hierarchy);
+    all.addAll(byPriority);
+    all.addAll(sameQueue);
+    boolean borrowForbidden = cq.spec.preemption().borrowWithinCohort().policy() == BorrowWithinCohort.Policy.NEVER;
+    boolean[] attempts;
+    if ((hierarchy.isEmpty() && byPriority.isEmpty()) || (borrowForbidden && !underNominalIn(cq, need))) {
+      attempts = new boolean[] {true};
+    } else if (borrowForbidden && hierarchy.isEmpty()) {
+      attempts = new boolean[] {false, true};
+    } else {
+      attempts = new boolean[] {true, false};
+    }
+    for (boolean allowBorrowing : attempts) {
+      List<Target> targets = new ArrayList<>();
+      for (Candidate c : all) {
+        if (!valid(c, cq, need, allowBorrowing)) {
+          continue;
+        }
+        AdmittedWorkload v = c.victim();
+        v.cq.addUsage(v.frs, v.values, -1);
+        targets.add(new Target(v, c.variant().reason));
+        if (fits(a, cq, allowBorrowing)) {
+          targets = fillBack(targets, a, cq, allowBorrowing);
+          restore(targets);
+          return targets;
+        }
+      }
+      restore(targets);
+    }
+    return List.of();
+  }
+
+  /** Kueue's {@code candidateIsValid}: earlier preemptions may have brought the candidate's quota back in line. */
+  private static boolean valid(Candidate c, CqState cq, boolean[] need, boolean allowBorrowing) {
+    CqState other = c.victim().cq;
+    if (other == cq) {
+      return true;
+    }
+    if (allowBorrowing && c.variant() == Variant.RECLAIM_WITHOUT_BORROWING) {
+      return false;
+    }
+    if (!other.borrowingIn(need)) {
+      return false;
+    }
+    for (CohortState node = other.cohort; node != null && node != c.lca(); node = node.parent) {
+      if (node.withinNominalIn(need)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Kueue's {@code collectCandidatesForHierarchicalReclaim}: walks from the preemptor's cohort to the root, collecting
+   * the candidates of each subtree not visited yet; once a subtree's quota covers the request, the preemptor has the
+   * hierarchical advantage over every workload using that subtree's quota.
+   */
+  private static void collectForHierarchicalReclaim(Workload wl, CqState cq, Assignment a, boolean[] need,
+      List<Candidate> hierarchy, List<Candidate> byPriority) {
+    if (cq.cohort == null || cq.spec.preemption().reclaimWithinCohort() == QueuePreemptionPolicy.NEVER) {
+      return;
+    }
+    int[] frs = a.frs();
+    long[] remaining = new long[frs.length];
+    boolean advantage = true;
+    for (int i = 0; i < frs.length; i++) {
+      int fr = frs[i];
+      advantage &= cq.nominal[fr] >= cq.usage[fr] + a.values()[i];
+      remaining[i] = Math.max(0, a.values()[i] - cq.localAvailable(fr));
+    }
+    CohortState previous = null;
+    for (CohortState node = cq.cohort; node != null; node = node.parent) {
+      collectInSubtree(wl, cq, node, node, previous, advantage, need, advantage ? hierarchy : byPriority);
+      boolean fits = true;
+      for (int i = 0; i < frs.length; i++) {
+        int fr = frs[i];
+        fits &= node.quota[fr] >= node.usage[fr] + remaining[i];
+        remaining[i] = Math.max(0, remaining[i] - Math.max(0, node.localQuota(fr) - node.usage[fr]));
+      }
+      advantage |= fits;
+      previous = node;
+    }
+  }
+
+  /** Visits the subtrees above their quota, except the one already visited, and collects their candidates. */
+  private static void collectInSubtree(Workload wl, CqState cq, CohortState current, CohortState subtreeRoot,
+      @Nullable CohortState skip, boolean advantage, boolean[] need, List<Candidate> out) {
+    for (CohortState child : current.children) {
+      if (child == skip || child.withinNominalIn(need)) {
+        continue;
+      }
+      collectInSubtree(wl, cq, child, subtreeRoot, skip, advantage, need, out);
+    }
+    for (CqState member : current.members) {
+      if (member != cq && member.borrowingIn(need)) {
+        addCandidates(wl, cq, member, subtreeRoot, advantage, need, out);
+      }
+    }
+  }
+
+  private static void addCandidates(Workload wl, CqState cq, CqState from, @Nullable CohortState lca,
+      boolean advantage, boolean[] need, List<Candidate> out) {
+    for (AdmittedWorkload c : from.admitted.values()) {
+      Variant v = classify(wl, cq, c, advantage, need);
+      if (v != null) {
+        out.add(new Candidate(c, lca, v));
+      }
+    }
+  }
+
+  /** Kueue's {@code classifyPreemptionVariant}; {@code null} when the candidate cannot be preempted. */
+  private static @Nullable Variant classify(
+      Workload wl, CqState cq, AdmittedWorkload c, boolean advantage, boolean[] need) {
+    if (!c.uses(need)) {
+      return null;
+    }
+    boolean sameQueue = c.cq == cq;
+    QueuePreemptionPolicy policy = sameQueue
+        ? cq.spec.preemption().withinClusterQueue()
+        : cq.spec.preemption().reclaimWithinCohort();
+    if (!satisfies(policy, wl, c)) {
+      return null;
+    }
+    if (sameQueue) {
+      return Variant.WITHIN_CQ;
+    }
+    if (advantage) {
+      return Variant.HIERARCHICAL_RECLAIM;
+    }
+    BorrowWithinCohort bwc = cq.spec.preemption().borrowWithinCohort();
+    if (bwc.policy() == BorrowWithinCohort.Policy.NEVER || c.priority() >= wl.priority()) {
+      return Variant.RECLAIM_WITHOUT_BORROWING;
+    }
+    Integer threshold = bwc.maxPriorityThreshold();
+    if (threshold != null && c.priority() > threshold) {
+      return Variant.RECLAIM_WITHOUT_BORROWING;
+    }
+    return Variant.RECLAIM_WHILE_BORROWING;
+  }
+
+  /** Kueue's {@code SatisfiesPreemptionPolicy}. */
+  private static boolean satisfies(QueuePreemptionPolicy policy, Workload wl, AdmittedWorkload c) {
+    boolean lower = wl.priority() > c.priority();
+    return switch (policy) {
+      case LOWER_PRIORITY -> lower;
+      case LOWER_OR_NEWER_EQUAL_PRIORITY -> lower
+          || (wl.priority() == c.priority() && wl.creationTime().isBefore(c.workload.creationTime()));
+      case ANY -> true;
+      case NEVER -> false;
+    };
+  }
+
+  // ------------------------------------------------------------------------------------------------------------
 
   private List<AdmittedWorkload> findCandidates(Workload wl, CqState cq, boolean[] need) {
     List<AdmittedWorkload> out = new ArrayList<>();
@@ -166,40 +340,20 @@ public final class Preemptor {
     return true;
   }
 
-  private List<Target> minimalPreemptions(
-      Assignment a, CqState cq, List<AdmittedWorkload> candidates, boolean allowBorrowing,
-      @Nullable Integer belowPriority) {
+  /** Fair sharing with candidates in the preemptor's own queue only: the lowest first, with borrowing. */
+  private List<Target> minimalPreemptions(Assignment a, CqState cq, List<AdmittedWorkload> candidates) {
     List<Target> targets = new ArrayList<>();
-    boolean fits = false;
     for (AdmittedWorkload c : candidates) {
-      PreemptionReason reason = PreemptionReason.IN_CLUSTER_QUEUE;
-      if (c.cq != cq) {
-        reason = PreemptionReason.IN_COHORT_RECLAMATION;
-        if (!c.cq.borrowingIn(a.needPreemption())) {
-          continue;
-        }
-        if (belowPriority != null) {
-          if (c.priority() >= belowPriority) {
-            allowBorrowing = false;
-          } else {
-            reason = PreemptionReason.IN_COHORT_RECLAIM_WHILE_BORROWING;
-          }
-        }
-      }
       c.cq.addUsage(c.frs, c.values, -1);
-      targets.add(new Target(c, reason));
-      if (fits(a, cq, allowBorrowing)) {
-        fits = true;
-        break;
+      targets.add(new Target(c, PreemptionReason.IN_CLUSTER_QUEUE));
+      if (fits(a, cq, true)) {
+        targets = fillBack(targets, a, cq, true);
+        restore(targets);
+        return targets;
       }
     }
-    if (!fits) {
-      restore(targets);
-      return List.of();
-    }
-    targets = fillBack(targets, a, cq, allowBorrowing);
     restore(targets);
-    return targets;
+    return List.of();
   }
 
   /** Walks the targets backwards (all but the last) and keeps only those the preemptor needs gone. */

@@ -4,6 +4,7 @@ import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceNames;
 import io.fleetkit.queueing.QuotaReservation;
 import io.fleetkit.queueing.ClusterQueue;
+import io.fleetkit.queueing.Cohort;
 import io.fleetkit.queueing.CycleResult;
 import io.fleetkit.queueing.FairSharingStrategy;
 import io.fleetkit.queueing.FlavorQuotas;
@@ -66,6 +67,7 @@ public final class QueueScheduler {
       Clock clock,
       List<ResourceFlavor> flavorList,
       List<ClusterQueue> clusterQueues,
+      List<Cohort> cohortList,
       List<LocalQueue> locals,
       boolean fairSharing,
       List<FairSharingStrategy> strategies) {
@@ -78,19 +80,12 @@ public final class QueueScheduler {
       }
     }
     for (ClusterQueue cq : clusterQueues) {
-      for (ResourceGroup g : cq.resourceGroups()) {
-        for (int f = 0; f < g.flavors().size(); f++) {
-          FlavorQuotas fq = g.flavors().get(f);
-          if (!flavors.containsKey(fq.name())) {
-            throw new IllegalArgumentException("ClusterQueue " + cq.name() + ": spec.resourceGroups[].flavors[" + f
-                + "].name \"" + fq.name() + "\" must name a known ResourceFlavor");
-          }
-          for (FlavorResourceQuota q : fq.resources()) {
-            index.add(fq.name(), q.name());
-          }
-        }
-      }
+      indexQuotas(ClusterQueue.KIND, cq.name(), cq.resourceGroups());
     }
+    for (Cohort c : cohortList) {
+      indexQuotas(Cohort.KIND, c.name(), c.resourceGroups());
+    }
+    CohortTree.build(cohortList, index, cohorts);
     for (ClusterQueue cq : clusterQueues) {
       if (queues.containsKey(cq.name())) {
         throw new IllegalArgumentException("admission engine: ClusterQueue " + cq.name() + " added twice");
@@ -103,12 +98,14 @@ public final class QueueScheduler {
       queues.put(cq.name(), state);
       if (cohort != null) {
         cohort.members.add(state);
-        for (int fr = 0; fr < index.size(); fr++) {
-          if (state.covered[fr]) {
-            long lendable = state.nominal[fr] - state.guaranteed[fr];
-            cohort.quota[fr] += lendable;
-            cohort.lendableByResource[index.resourceIndex(fr)] += lendable;
-          }
+      }
+    }
+    CohortTree.sumQuotas(cohorts.values(), index);
+    if (fairSharing) {
+      for (CohortState c : cohorts.values()) {
+        if (c.parent != null || !c.children.isEmpty() || CohortTree.hasOwnQuota(c)) {
+          throw new IllegalArgumentException("admission engine: fair sharing over a cohort tree or cohort quotas is "
+              + "not supported (Cohort " + c.name + ")");
         }
       }
     }
@@ -123,6 +120,21 @@ public final class QueueScheduler {
     }
     this.preemptor = new Preemptor(index, fairSharing, strategies);
     this.assigner = new FlavorAssigner(index, flavors, fairSharing, preemptor::preemptionPossibility);
+  }
+
+  private void indexQuotas(String kind, String name, List<ResourceGroup> groups) {
+    for (ResourceGroup g : groups) {
+      for (int f = 0; f < g.flavors().size(); f++) {
+        FlavorQuotas fq = g.flavors().get(f);
+        if (!flavors.containsKey(fq.name())) {
+          throw new IllegalArgumentException(kind + " " + name + ": spec.resourceGroups[].flavors[" + f
+              + "].name \"" + fq.name() + "\" must name a known ResourceFlavor");
+        }
+        for (FlavorResourceQuota q : fq.resources()) {
+          index.add(fq.name(), q.name());
+        }
+      }
+    }
   }
 
   public @Nullable ResourceFlavor resourceFlavor(String name) {
@@ -280,13 +292,15 @@ public final class QueueScheduler {
     return true;
   }
 
-  /** Kueue's {@code QueueInadmissibleWorkloads}: released quota may admit parked workloads of the cohort. */
+  /** Kueue's {@code QueueInadmissibleWorkloads}: released quota may admit parked workloads of the cohort tree. */
   private void quotaReleased(CqState cq) {
     CohortState c = cq.cohort;
     if (c == null) {
       cq.pending.unpark();
     } else {
-      for (CqState m : c.members) {
+      List<CqState> tree = new ArrayList<>();
+      c.root().collectQueues(tree);
+      for (CqState m : tree) {
         m.pending.unpark();
       }
     }
@@ -323,7 +337,7 @@ public final class QueueScheduler {
       }
       entries.add(e);
     }
-    Comparator<Entry> order = Comparator.comparing((Entry e) -> e.assignment.borrows());
+    Comparator<Entry> order = Comparator.comparingInt((Entry e) -> e.assignment.borrowing());
     if (fairSharing) {
       order = order.thenComparingLong(e -> e.share);
     }
@@ -352,7 +366,7 @@ public final class QueueScheduler {
           cq.addUsage(a.frs(), hold, 1);
           reserved.add(new Held(cq, a.frs(), hold));
         }
-        inadmissible(e, a.message() + "; no workloads can be preempted to make room", pending);
+        inadmissible(e, a.message(), pending); // Kueue's message: the assignment's, as for a workload that does not fit
         continue;
       }
       if (a.mode() == Assignment.PREEMPT) {
@@ -369,7 +383,7 @@ public final class QueueScheduler {
           evict(v);
           evictedNow.add(v.key());
           released.add(v.cq);
-          preempted.add(new Preemption(v.key(), v.cq.name, e.pending.key(), t.reason()));
+          preempted.add(new Preemption(v.key(), v.cq.name, e.pending.key(), t.reason(), cq.path(), v.cq.path()));
         }
         // Kueue's cycle usage: the preemptor's usage stays reserved for the rest of the cycle, so a later head of the
         // cohort cannot take the quota just freed for it (else two heads can preempt each other forever)

@@ -52,7 +52,7 @@ final class KueueFlavorConstraintsPortTest {
       new ResourceFlavor("label-xy-b", Map.of("x", "b", "y", "k")));
 
   private static QueueScheduler scheduler(ClusterQueue cq) {
-    return new QueueScheduler(Clock.fixed(NOW, ZoneOffset.UTC), FLAVORS, List.of(cq),
+    return new QueueScheduler(Clock.fixed(NOW, ZoneOffset.UTC), FLAVORS, List.of(cq), List.of(),
         List.of(LocalQueue.of("default", cq.name(), cq.name())), false,
         List.of(FairSharingStrategy.LESS_THAN_OR_EQUAL_TO_FINAL_SHARE, FairSharingStrategy.LESS_THAN_INITIAL_SHARE));
   }

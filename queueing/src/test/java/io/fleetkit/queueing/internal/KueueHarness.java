@@ -3,6 +3,7 @@ package io.fleetkit.queueing.internal;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.queueing.ClusterQueue;
+import io.fleetkit.queueing.Cohort;
 import io.fleetkit.queueing.FairSharingStrategy;
 import io.fleetkit.queueing.LocalQueue;
 import io.fleetkit.queueing.PodSet;
@@ -33,8 +34,13 @@ final class KueueHarness {
 
   final QueueScheduler scheduler;
   private final List<String> queueNames = new ArrayList<>();
+  private boolean withPaths;
 
   KueueHarness(List<String> flavors, List<ClusterQueue> queues, boolean fairSharing) {
+    this(flavors, queues, List.of(), fairSharing);
+  }
+
+  KueueHarness(List<String> flavors, List<ClusterQueue> queues, List<Cohort> cohorts, boolean fairSharing) {
     List<ResourceFlavor> fl = new ArrayList<>();
     for (String f : flavors) {
       fl.add(ResourceFlavor.of(f));
@@ -44,7 +50,7 @@ final class KueueHarness {
       lqs.add(LocalQueue.of("default", q.name(), q.name()));
       queueNames.add(q.name());
     }
-    scheduler = new QueueScheduler(Clock.fixed(NOW, ZoneOffset.UTC), fl, queues, lqs, fairSharing,
+    scheduler = new QueueScheduler(Clock.fixed(NOW, ZoneOffset.UTC), fl, queues, cohorts, lqs, fairSharing,
         List.of(FairSharingStrategy.LESS_THAN_OR_EQUAL_TO_FINAL_SHARE, FairSharingStrategy.LESS_THAN_INITIAL_SHARE));
   }
 
@@ -115,14 +121,15 @@ final class KueueHarness {
         vals[n++] = total[fr];
       }
     }
-    Assignment a = new Assignment(Assignment.PREEMPT, false, podSets, frs, vals, need, "");
+    Assignment a = new Assignment(Assignment.PREEMPT, 0, podSets, frs, vals, need, "");
     Map<String, long[]> before = usageSnapshot();
     List<Target> targets = scheduler.preemptor().targets(incoming, q, a);
     Map<String, long[]> after = usageSnapshot();
     TreeSet<String> out = new TreeSet<>();
     TreeSet<String> victims = new TreeSet<>();
     for (Target t : targets) {
-      out.add(t.victim().workload().name() + ":" + t.reason().kueueName());
+      out.add(t.victim().workload().name() + ":" + t.reason().kueueName()
+          + (withPaths ? " preemptor path: " + q.path() + "; preemptee path: " + t.victim().cq.path() : ""));
       victims.add(t.victim().key());
     }
     for (Map.Entry<String, long[]> e : before.entrySet()) {
@@ -137,17 +144,26 @@ final class KueueHarness {
     return out;
   }
 
-  /** The usage of every ClusterQueue and every cohort, keyed {@code cq/<name>} and {@code cohort/<name>}. */
+  /** The usage of every ClusterQueue and every cohort of the tree, keyed {@code cq/<name>} and {@code cohort/<name>}. */
   private Map<String, long[]> usageSnapshot() {
     Map<String, long[]> out = new LinkedHashMap<>();
     for (String name : queueNames) {
       CqState cq = scheduler.queue(name);
       out.put("cq/" + name, cq.usage.clone());
-      if (cq.cohort != null) {
-        out.put("cohort/" + cq.cohort.name, cq.cohort.usage.clone());
+      for (CohortState c = cq.cohort; c != null; c = c.parent) {
+        out.put("cohort/" + c.name, c.usage.clone());
       }
     }
     return out;
+  }
+
+  /**
+   * Makes {@link #targets} answer {@code name:Reason preemptor path: /r/c/q; preemptee path: /r/q2}, the paths of
+   * Kueue's preemption message.
+   */
+  KueueHarness withPaths() {
+    withPaths = true;
+    return this;
   }
 
   TreeSet<String> targets(Workload incoming, String cq, String... resourceFlavorPairs) {

@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fleetkit.queueing.BorrowWithinCohort;
 import io.fleetkit.queueing.ClusterQueue;
 import io.fleetkit.queueing.ClusterQueuePreemption;
+import io.fleetkit.queueing.Cohort;
 import io.fleetkit.queueing.FlavorQuotas;
 import io.fleetkit.queueing.QueuePreemptionPolicy;
 import io.fleetkit.queueing.FlavorResourceQuota;
@@ -25,12 +26,8 @@ import org.junit.jupiter.api.Test;
  * 014d9490c7f3ca68120582ab72cbfec7c3194aa1): the same ClusterQueues ({@code defaultClusterQueues}; names with
  * {@code _} or capitals are spelled as DNS subdomains, e.g. {@code a-standard}, {@code prevent-starvation}), admitted
  * workloads, incoming workload and assignment, and the same expected targets with their reasons. Each test is named
- * after its upstream case: 35 of upstream's 36 cases. {@link KueueHarness} also makes upstream's secondary checks
+ * after its upstream case: all 36 of upstream's cases. {@link KueueHarness} also makes upstream's secondary checks
  * (usage unchanged by the search, no workload targeted twice).
- *
- * <p>Not ported: "long range preemption", which needs Kueue's hierarchical {@code Cohort} objects ({@code cohort-left}
- * and {@code cohort-right} under a parent {@code root}); FleetKit's cohorts are flat names on ClusterQueues, with no
- * Cohort object, parent or cohort-level quota.
  */
 final class KueuePreemptionPortTest {
   private static final BorrowWithinCohort BWC0 = BorrowWithinCohort.lowerPriority(0);
@@ -420,5 +417,21 @@ final class KueuePreemptionPortTest {
         .admit(wl("b5", -1, "cpu", "1"), "b", "cpu", "default");
     assertThat(h.targets(wl("in", 0, "cpu", "2"), "a", "cpu", "default!"))
         .containsExactly("a1:InClusterQueue", "b5:InCohortReclamation");
+  }
+
+  @Test
+  void longRangePreemption() {
+    KueueHarness h = new KueueHarness(List.of("default"), List.of(
+            ClusterQueue.builder("cq-left").cohort("cohort-left")
+                .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "10")))
+                .preemption(p(NEVER, ANY)).build(),
+            ClusterQueue.builder("cq-right").cohort("cohort-right")
+                .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "0"))).build()),
+        List.of(Cohort.of("cohort-left", "root"), Cohort.of("cohort-right", "root")), false)
+        .withPaths()
+        .admit(wl("to-be-preempted", 0, "cpu", "5"), "cq-right", "cpu", "default");
+    assertThat(h.targets(wl("in", 0, "cpu", "8"), "cq-left", "cpu", "default!")).containsExactly(
+        "to-be-preempted:InCohortReclamation preemptor path: /root/cohort-left/cq-left; "
+            + "preemptee path: /root/cohort-right/cq-right");
   }
 }

@@ -212,8 +212,7 @@ final class AdmissionBook {
         if (submitted.containsKey(p.workload())) {
           evicting.add(p.workload());
           preempted.add(p.workload());
-          reasons.put(p.workload(), "Preempted to accommodate " + p.preemptor() + " in ClusterQueue "
-              + p.clusterQueue() + " (" + p.reason() + ")");
+          reasons.put(p.workload(), p.message());
           changed.add(p.workload());
         }
       }
