@@ -43,9 +43,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Ported from upstream {@code pkg/controller/job/job_controller_test.go} (the release with Indexed and suspend but
  * pod-phase counting, Kubernetes 1.21): {@code TestControllerSyncJob} (35 of its 36 cases), {@code
  * TestSyncJobPastDeadline} (5 cases), {@code TestSyncPastDeadlineJobFinished}, {@code TestSyncJobComplete}, {@code
- * TestSyncJobDeleted}, {@code TestJobBackoffForOnFailure} (9 cases) and {@code TestJobBackoffOnRestartPolicyNever} (5
- * cases). Each case makes the Job and its pods, lets the pod-failure backoff elapse, runs exactly one sync and
- * compares pods created/deleted and status.
+ * TestSyncJobDeleted}, {@code TestJobBackoffForOnFailure} (9 cases), {@code TestJobBackoffOnRestartPolicyNever} (5
+ * cases), {@code TestAddPod}, {@code TestUpdatePod} and {@code TestDeletePod}. Each sync case makes the Job and its
+ * pods, lets the pod-failure backoff elapse, runs exactly one sync and compares pods created/deleted and status; the
+ * pod event cases check which Job keys a pod's create, update or delete puts in the controller's queue.
  *
  * <p>Upstream's fake pod control is {@link FakePodControl}, an admission plugin of the test store that records the
  * controller's pod creates and deletes and refuses them as the fake fails them: the four "controller error" cases
@@ -736,6 +737,95 @@ final class JobUpstreamCasesTest {
     if (tc.expectedReason() != null) {
       assertThat(s.conditions()).anyMatch(c -> c.type().equals(JobCondition.FAILED)
           && c.status() == ConditionStatus.True && c.reason().equals(tc.expectedReason()));
+    }
+  }
+
+  /**
+   * Upstream's pod event handler tests: two finished Jobs ("job1", "job2"; a finished Job's sync writes nothing), the
+   * controller started in stepping mode and its queue drained; {@link #queued()} takes what a pod event put in.
+   */
+  static final class TwoJobs implements AutoCloseable {
+    final ManualClock clock = ManualClock.atEpoch2026();
+    final ObjectStore store = ObjectStore.builder().directDelivery().clock(clock.asClock()).build();
+    final JobController controller = JobController.builder(store).clock(clock).stepping().build();
+    final Job job1 = finished("job1");
+    final Job job2 = finished("job2");
+
+    TwoJobs() {
+      controller.start().join();
+      controller.controller().runUntilIdle();
+      assertThat(controller.controller().queue().len()).isZero();
+    }
+
+    private Job finished(String name) {
+      Job j = newJob(1, 1, 6, CompletionMode.NonIndexed);
+      Job created = store.create(j.withMetadata(j.metadata().toBuilder().name(name).build()));
+      return store.updateStatus(created.withStatus(new JobStatus(0, 1, 0, null, List.of(new JobCondition(
+          JobCondition.COMPLETE, ConditionStatus.True, "", "", null, null)), null, null, "")));
+    }
+
+    Pod pod(String name, Job owner) {
+      ObjectMeta m = ObjectMeta.builder().namespace("default").name(name).label("foo", "bar")
+          .ownerReference(OwnerReference.controllerOf(owner)).build();
+      return store.create(Pod.of(m, owner.spec().template().spec()));
+    }
+
+    /** The keys waiting in the controller's queue, taken out (upstream's {@code queue.Len()} and {@code Get}). */
+    List<ObjectKey> queued() {
+      List<ObjectKey> keys = new ArrayList<>();
+      for (var k = controller.controller().queue().poll(); k.isPresent(); k = controller.controller().queue().poll()) {
+        keys.add(k.get());
+        controller.controller().queue().done(k.get());
+      }
+      return keys;
+    }
+
+    @Override
+    public void close() {
+      controller.close();
+      store.close();
+    }
+  }
+
+  private static final ObjectKey JOB1 = ObjectKey.of("default", "job1");
+  private static final ObjectKey JOB2 = ObjectKey.of("default", "job2");
+
+  // upstream: TestAddPod
+  @Test
+  void addPod_enqueuesItsJob() {
+    try (TwoJobs env = new TwoJobs()) {
+      env.pod("pod1", env.job1);
+      assertThat(env.queued()).containsExactly(JOB1);
+      env.pod("pod2", env.job2);
+      assertThat(env.queued()).containsExactly(JOB2);
+    }
+  }
+
+  // upstream: TestUpdatePod
+  @Test
+  void updatePod_enqueuesItsJob() {
+    try (TwoJobs env = new TwoJobs()) {
+      Pod pod1 = env.pod("pod1", env.job1);
+      Pod pod2 = env.pod("pod2", env.job2);
+      env.queued();
+      env.store.updateStatus(pod1.withStatus(pod1.status().withPhase(PodPhase.Running)));
+      assertThat(env.queued()).containsExactly(JOB1);
+      env.store.updateStatus(pod2.withStatus(pod2.status().withPhase(PodPhase.Running)));
+      assertThat(env.queued()).containsExactly(JOB2);
+    }
+  }
+
+  // upstream: TestDeletePod
+  @Test
+  void deletePod_enqueuesItsJob() {
+    try (TwoJobs env = new TwoJobs()) {
+      env.pod("pod1", env.job1);
+      env.pod("pod2", env.job2);
+      env.queued();
+      env.store.delete(Pod.class, "default", "pod1");
+      assertThat(env.queued()).containsExactly(JOB1);
+      env.store.delete(Pod.class, "default", "pod2");
+      assertThat(env.queued()).containsExactly(JOB2);
     }
   }
 }

@@ -27,8 +27,9 @@ import org.junit.jupiter.api.Test;
  * Ported from kubernetes pkg/controller/tainteviction/taint_eviction_test.go: TestCreatePod (6 cases),
  * TestUpdatePod (4), TestCreateNode (3), TestUpdateNode (5), TestUpdateNodeWithMultipleTaints (1),
  * TestUpdateNodeWithMultiplePods (2), TestEventualConsistency (4), TestGetMinTolerationTime (5, through
- * {@link Taints#minTolerationSeconds}, the controller's {@code getMinTolerationTime}). Upstream waits up to 5 s of wall time for the
- * delete (and the DisruptionTarget patch); here the manual clock moves 5 s. As upstream's test, no default
+ * {@link Taints#minTolerationSeconds}, the controller's {@code getMinTolerationTime}). Upstream waits up to 5 s of
+ * wall time for the delete (and the DisruptionTarget patch); here the manual clock moves 5 s. Every case runs as
+ * upstream's with PodDisruptionConditions on: an evicted pod is also patched. As upstream's test, no default
  * tolerations are added.
  */
 final class TaintEvictionControllerTest {
