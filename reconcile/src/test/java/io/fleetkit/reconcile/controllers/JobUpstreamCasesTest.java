@@ -44,9 +44,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * pod-phase counting, Kubernetes 1.21): {@code TestControllerSyncJob} (35 of its 36 cases), {@code
  * TestSyncJobPastDeadline} (5 cases), {@code TestSyncPastDeadlineJobFinished}, {@code TestSyncJobComplete}, {@code
  * TestSyncJobDeleted}, {@code TestJobBackoffForOnFailure} (9 cases), {@code TestJobBackoffOnRestartPolicyNever} (5
- * cases), {@code TestAddPod}, {@code TestUpdatePod} and {@code TestDeletePod}. Each sync case makes the Job and its
- * pods, lets the pod-failure backoff elapse, runs exactly one sync and compares pods created/deleted and status; the
- * pod event cases check which Job keys a pod's create, update or delete puts in the controller's queue.
+ * cases), {@code TestAddPod}, {@code TestUpdatePod}, {@code TestDeletePod} and {@code
+ * TestUpdatePodChangeControllerRef}. Each sync case makes the Job and its pods, lets the pod-failure backoff
+ * elapse, runs exactly one sync and compares pods created/deleted and status; the pod event cases check which Job
+ * keys a pod's create, update or delete puts in the controller's queue.
  *
  * <p>Upstream's fake pod control is {@link FakePodControl}, an admission plugin of the test store that records the
  * controller's pod creates and deletes and refuses them as the fake fails them: the four "controller error" cases
@@ -826,6 +827,18 @@ final class JobUpstreamCasesTest {
       assertThat(env.queued()).containsExactly(JOB1);
       env.store.delete(Pod.class, "default", "pod2");
       assertThat(env.queued()).containsExactly(JOB2);
+    }
+  }
+
+  // upstream: TestUpdatePodChangeControllerRef (both the old and the new controller are queued)
+  @Test
+  void updatePodChangeControllerRef_enqueuesOldAndNewJob() {
+    try (TwoJobs env = new TwoJobs()) {
+      Pod pod1 = env.pod("pod1", env.job2);
+      env.queued();
+      env.store.update(pod1.withMetadata(pod1.metadata().toBuilder().ownerReferences(
+          List.of(OwnerReference.controllerOf(env.job1))).build()));
+      assertThat(env.queued()).containsExactlyInAnyOrder(JOB1, JOB2);
     }
   }
 }
