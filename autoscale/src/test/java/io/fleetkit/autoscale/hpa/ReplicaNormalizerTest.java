@@ -28,13 +28,16 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The pure table tests of kubernetes/kubernetes {@code pkg/controller/podautoscaler/horizontal_test.go}
  * ({@code TestNormalizeDesiredReplicas}, {@code TestScalingWithRules}, {@code TestStoreScaleEvents},
+ * {@code TestConvertDesiredReplicasWithRules}, {@code TestCalculateScaleUpLimitWithScalingRules},
+ * {@code TestCalculateScaleDownLimitWithBehaviors},
  * {@code TestNormalizeDesiredReplicasWithBehavior}) and of karmada-io/karmada's copy of that controller
  * ({@code pkg/controllers/federatedhpa}, "lifted from kubernetes release-1.27 horizontal.go"):
  * {@code TestNormalizeDesiredReplicas} with conditions, {@code TestNormalizeDesiredReplicasWithBehaviors},
  * {@code TestGetReplicasChangePerPeriod}, {@code TestStabilizeRecommendationWithBehaviors},
  * {@code TestConvertDesiredReplicasWithBehaviorRate}, {@code TestConvertDesiredReplicasWithRules},
  * {@code TestCalculateScaleUpLimit}, {@code TestMarkScaleEventsOutdated}, {@code TestGetLongestPolicyPeriod},
- * {@code TestCalculateScaleUpLimitWithScalingRules}, {@code TestCalculateScaleDownLimitWithBehaviors}.
+ * {@code TestCalculateScaleUpLimitWithScalingRules}, {@code TestCalculateScaleDownLimitWithBehaviors},
+ * {@code TestRecordInitialRecommendation}, {@code TestStabilizeRecommendation}, {@code TestStoreScaleEvent}.
  * Upstream's {@code time.Now()} is the fixed {@link #NOW}.
  */
 final class ReplicaNormalizerTest {
@@ -298,6 +301,46 @@ final class ReplicaNormalizerTest {
     }
   }
 
+  // ---- horizontal_test.go TestConvertDesiredReplicasWithRules ----
+
+  static Stream<Arguments> convertWithRules() {
+    return Stream.of(
+        Arguments.of("prenormalized desired replicas within range", 5, 7, 3, 8, 7, "DesiredWithinRange"),
+        Arguments.of("prenormalized desired replicas < minReplicas", 3, 1, 2, 8, 2, "TooFewReplicas"),
+        Arguments.of("prenormalized desired zeroed replicas within range", 1, 0, 0, 10, 0, "DesiredWithinRange"),
+        Arguments.of("maxReplicas is the limit because maxReplicas < scaleUpLimit", 20, 1000, 1, 10, 10,
+            "TooManyReplicas"),
+        Arguments.of("scaleUpLimit is the limit because scaleUpLimit < maxReplicas", 3, 1000, 1, 2000,
+            ReplicaNormalizer.calculateScaleUpLimit(3), "ScaleUpLimit"));
+  }
+
+  @ParameterizedTest(name = "{0}") // horizontal_test.go TestConvertDesiredReplicasWithRules
+  @MethodSource("convertWithRules")
+  void convertDesiredReplicasWithRules_upstreamTable(String name, int current, int desired, int min, int max,
+      int expected, String reason) {
+    Limited l = ReplicaNormalizer.convertDesiredReplicasWithRules(current, desired, min, max);
+    assertThat(l.replicas()).isEqualTo(expected);
+    assertThat(l.reason()).isEqualTo(reason);
+  }
+
+  /** {@code Pods 2/60s} and {@code Percent 50/60s}, selectPolicy Min, a 300 s window. */
+  private static HPAScalingRules minChangeTwoPodsOrHalf() {
+    return new HPAScalingRules(300, ScalingPolicySelect.Min,
+        List.of(HPAScalingPolicy.pods(2, 60), HPAScalingPolicy.percent(50, 60)));
+  }
+
+  @Test // horizontal_test.go TestCalculateScaleUpLimitWithScalingRules
+  void calculateScaleUpLimitWithScalingRules_minChange_upstream() {
+    assertThat(ReplicaNormalizer.calculateScaleUpLimitWithScalingRules(1, List.of(), List.of(),
+        minChangeTwoPodsOrHalf(), NOW)).isEqualTo(2);
+  }
+
+  @Test // horizontal_test.go TestCalculateScaleDownLimitWithBehaviors
+  void calculateScaleDownLimitWithBehaviors_minChange_upstream() {
+    assertThat(ReplicaNormalizer.calculateScaleDownLimitWithBehaviors(5, List.of(), List.of(),
+        minChangeTwoPodsOrHalf(), NOW)).isEqualTo(3);
+  }
+
   // ---- karmada federatedhpa (lifted horizontal.go) tables ----
 
   static Stream<Arguments> karmadaLegacyNormalize() {
@@ -325,6 +368,62 @@ final class ReplicaNormalizerTest {
     assertThat(out.ableToScale().reason()).isEqualTo(ableReason);
     assertThat(out.scalingLimited().status()).isEqualTo(limitedStatus);
     assertThat(out.scalingLimited().reason()).isEqualTo(limitedReason);
+  }
+
+  @Test // karmada TestRecordInitialRecommendation "New recommendation"
+  void recordInitialRecommendation_karmada_newKeyRecordsCurrent() {
+    ReplicaNormalizer n = normalizer();
+    n.recordInitialRecommendation("test-hpa-1", 3);
+    assertThat(n.recommendations("test-hpa-1")).containsExactly(new Recommendation(3, NOW));
+  }
+
+  @Test // karmada TestRecordInitialRecommendation "Existing recommendations"
+  void recordInitialRecommendation_karmada_existingKeyUntouched() {
+    ReplicaNormalizer n = normalizer();
+    n.setRecommendations("test-hpa-2", List.of(rec(3, min(1))));
+    n.recordInitialRecommendation("test-hpa-2", 5);
+    assertThat(n.recommendations("test-hpa-2")).containsExactly(rec(3, min(1)));
+  }
+
+  static Stream<Arguments> karmadaStabilize() {
+    return Stream.of(
+        Arguments.of("No previous recommendations", List.of(), 5, 5, 1),
+        Arguments.of("With previous recommendations within window",
+            List.of(rec(3, Duration.ofSeconds(30)), rec(4, Duration.ofSeconds(45))), 2, 4, 3),
+        Arguments.of("With old recommendation outside window",
+            List.of(rec(7, min(2)), rec(4, Duration.ofSeconds(45))), 5, 5, 2),
+        Arguments.of("All recommendations outside window", List.of(rec(7, min(2)), rec(8, min(3))), 3, 3, 2));
+  }
+
+  @ParameterizedTest(name = "{0}") // karmada TestStabilizeRecommendation (a 1-minute downscale window)
+  @MethodSource("karmadaStabilize")
+  void stabilizeRecommendation_karmadaTable(String name, List<Recommendation> recs, int desired, int expected,
+      int stored) {
+    ReplicaNormalizer n = new ReplicaNormalizer(Clock.fixed(NOW, ZoneOffset.UTC), min(1));
+    n.setRecommendations(KEY, recs);
+    assertThat(n.stabilizeRecommendation(KEY, desired)).isEqualTo(expected);
+    List<Recommendation> after = n.recommendations(KEY);
+    assertThat(after).hasSize(stored);
+    assertThat(after).extracting(Recommendation::recommendation).contains(desired);
+    assertThat(after).filteredOn(r -> r.timestamp().isBefore(NOW.minus(min(1)))).hasSizeLessThanOrEqualTo(1);
+  }
+
+  static Stream<Arguments> karmadaStoreScaleEvent() {
+    HPAScalingRules window60 = new HPAScalingRules(60, ScalingPolicySelect.Max, List.of());
+    return Stream.of(
+        Arguments.of("Scale up event", HorizontalPodAutoscalerBehavior.of(window60, null), 5, 10, 1, 0),
+        Arguments.of("Scale down event", HorizontalPodAutoscalerBehavior.of(null, window60), 10, 5, 0, 1),
+        Arguments.of("Nil behavior", null, 5, 5, 0, 0));
+  }
+
+  @ParameterizedTest(name = "{0}") // karmada TestStoreScaleEvent
+  @MethodSource("karmadaStoreScaleEvent")
+  void storeScaleEvent_karmadaTable(String name, @Nullable HorizontalPodAutoscalerBehavior behavior, int prev,
+      int next, int expectedUp, int expectedDown) {
+    ReplicaNormalizer n = normalizer();
+    n.storeScaleEvent(behavior, "test-hpa", prev, next);
+    assertThat(n.scaleUpEvents("test-hpa")).hasSize(expectedUp);
+    assertThat(n.scaleDownEvents("test-hpa")).hasSize(expectedDown);
   }
 
   @Test // karmada TestNormalizeDesiredReplicasWithBehaviors "Scale up with behavior"

@@ -29,9 +29,11 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@code TestGetUpdatePriority} of kubernetes/autoscaler {@code vertical-pod-autoscaler/pkg/updater/priority/
- * priority_processor_test.go} (15 of its 16 cases; the one reading requests from container statuses has no
- * counterpart in FleetKit's pod status) and the eviction rules of {@code update_priority_calculator.go}.
+ * {@code TestGetUpdatePriority} and {@code TestGetUpdatePriority_NoRecommendationForContainer} of kubernetes/autoscaler
+ * {@code vertical-pod-autoscaler/pkg/updater/priority/
+ * priority_processor_test.go} at commit 07fa7cba (all 15 cases of the table; later versions add a case reading
+ * requests from container statuses, which FleetKit's pod status does not carry) and the eviction rules of
+ * {@code update_priority_calculator.go}.
  */
 final class UpdatePriorityCalculatorTest {
   static final String C1 = "test-container";

@@ -37,8 +37,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * Ported from upstream {@code pkg/controller/disruption/disruption_test.go}: TestNoSelector, TestUnavailable,
  * TestIntegerMaxUnavailable, TestIntegerMaxUnavailableWithScaling, TestPercentageMaxUnavailableWithScaling,
- * TestNakedPod, TestUnsupportedControllerPod, TestStatusForUnmanagedPod, TestReplicaSet, TestReplicationController
- * (with a ReplicaSet in place of the ReplicationController, which FleetKit does not model),
+ * TestNakedPod, TestUnsupportedControllerPod, TestStatusForUnmanagedPod, TestReplicaSet, TestMultipleControllers,
+ * TestReplicationController (with a ReplicaSet in place of the ReplicationController, which FleetKit does not
+ * model; likewise TestMultipleControllers),
  * TestStatefulSetController, TestTwoControllers (likewise), TestPDBNotExist, TestUpdateDisruptedPods,
  * TestBasicFinderFunctions (its 4 ReplicaSet/StatefulSet cases) and TestDeploymentFinderFunction (5 cases). The
  * fixtures are upstream's: budget "foobar" selecting foo=bar, ready pods labelled foo=bar, controllers "foobar".
@@ -223,6 +224,27 @@ final class DisruptionControllerTest {
     Condition c = pdb().status().conditions().get(0);
     assertThat(c.reason()).isEqualTo(PodDisruptionBudgetStatus.SYNC_FAILED);
     assertThat(c.message()).contains("found no controllers for pod \"naked\"");
+  }
+
+  // upstream TestMultipleControllers, with ReplicaSets for its ReplicationControllers; its last step (a second
+  // controller for the same pods) has its check commented out upstream, and a FleetKit pod has one controller
+  @Test
+  void multipleControllers_noControllerThenOneController() {
+    store.create(minAvailable(IntOrPercent.ofPercent(1)));
+    List<Pod> pods = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      pods.add(newPod("pod-" + i));
+    }
+    sync();
+    verifyAllowed(0); // no controllers yet
+    ReplicaSet rs = newReplicaSet("rs-1", 1, FOO_BAR);
+    for (Pod p : pods) {
+      Pod cur = store.require(Pod.class, "default", p.metadata().name());
+      store.update(cur.withMetadata(cur.metadata().toBuilder().ownerReference(OwnerReference.controllerOf(rs))
+          .build()));
+    }
+    sync();
+    verifyAllowed(1); // one controller, and 200% > 1% healthy
   }
 
   @Test

@@ -10,6 +10,8 @@ import io.fleetkit.api.batch.CompletionMode;
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.batch.JobCondition;
 import io.fleetkit.api.batch.JobStatus;
+import io.fleetkit.api.core.ContainerState;
+import io.fleetkit.api.core.ContainerStatus;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.events.Event;
 import io.fleetkit.api.events.EventRecorder;
@@ -40,9 +42,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Ported from upstream {@code pkg/controller/job/job_controller_test.go} (the release with Indexed and suspend but
  * pod-phase counting, Kubernetes 1.21): {@code TestControllerSyncJob} (35 of its 36 cases), {@code
- * TestSyncJobPastDeadline} (5 cases), {@code TestSyncPastDeadlineJobFinished} and {@code TestSyncJobComplete}. Each
- * case makes the Job and its pods, lets the pod-failure backoff elapse, runs exactly one sync and compares pods
- * created/deleted and status.
+ * TestSyncJobPastDeadline} (5 cases), {@code TestSyncPastDeadlineJobFinished}, {@code TestSyncJobComplete}, {@code
+ * TestSyncJobDeleted}, {@code TestJobBackoffForOnFailure} (9 cases), {@code TestJobBackoffOnRestartPolicyNever} (5
+ * cases), {@code TestAddPod}, {@code TestUpdatePod}, {@code TestDeletePod} and {@code
+ * TestUpdatePodChangeControllerRef}. Each sync case makes the Job and its pods, lets the pod-failure backoff
+ * elapse, runs exactly one sync and compares pods created/deleted and status; the pod event cases check which Job
+ * keys a pod's create, update or delete puts in the controller's queue.
  *
  * <p>Upstream's fake pod control is {@link FakePodControl}, an admission plugin of the test store that records the
  * controller's pod creates and deletes and refuses them as the fake fails them: the four "controller error" cases
@@ -616,6 +621,224 @@ final class JobUpstreamCasesTest {
       Job actual = env.syncOnce();
       assertThat(actual.status().conditions()).hasSize(1);
       assertThat(env.podNames()).isEmpty();
+    }
+  }
+
+  // upstream: TestSyncJobDeleted (the queued Job is gone from the store: nothing is created or deleted)
+  @Test
+  void syncJobDeleted_noPodsTouched() {
+    Job j = newJob(2, 2, 6, CompletionMode.NonIndexed);
+    try (Env env = new Env(j, false)) {
+      env.controller.start().join(); // the Job's key is queued
+      env.store.delete(Job.class, "default", "foobar");
+      env.podControl.armed = true;
+      env.controller.controller().runOnce();
+      env.podControl.armed = false;
+      assertThat(env.podControl.templates).as("creations").isEmpty();
+      assertThat(env.podControl.deletePodNames).as("deletions").isEmpty();
+      assertThat(env.podNames()).isEmpty();
+    }
+  }
+
+  static Job jobWithRestartPolicy(int parallelism, int completions, int backoffLimit, RestartPolicy policy) {
+    return Job.builder().namespace("default").name("foobar").parallelism(parallelism).completions(completions)
+        .completionMode(CompletionMode.NonIndexed).backoffLimit(backoffLimit)
+        .templateLabels(java.util.Map.of("foo", "bar"))
+        .podSpec(PodSpec.builder().container("foo", "foo/bar", ResourceList.EMPTY).restartPolicy(policy).build())
+        .build();
+  }
+
+  /** Upstream's {@code newPodList} pod with one container status carrying {@code restarts}. */
+  private static void podWithRestarts(Env env, PodPhase phase, int restarts) {
+    ObjectMeta m = ObjectMeta.builder().namespace("default").name("pod-" + env.podCounter++).label("foo", "bar")
+        .ownerReference(OwnerReference.controllerOf(env.job)).build();
+    Pod p = env.store.create(Pod.of(m, env.job.spec().template().spec()));
+    ContainerState state = phase == PodPhase.Running ? ContainerState.running(null) : ContainerState.WAITING;
+    env.store.updateStatus(p.withStatus(p.status().withPhase(phase)
+        .withContainerStatuses(List.of(new ContainerStatus("foo", false, restarts, state)))));
+  }
+
+  record BackoffCase(String name, int parallelism, int completions, int backoffLimit, List<Integer> restartCounts,
+      PodPhase podPhase, int activePods, int failedPods, int expectedActive, int expectedSucceeded,
+      int expectedFailed, @Nullable String expectedReason) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<BackoffCase> backoffForOnFailure() {
+    String limit = JobCondition.REASON_BACKOFF_LIMIT_EXCEEDED;
+    return Stream.of(
+        new BackoffCase("backoffLimit 0 should have 1 pod active", 1, 1, 0, List.of(0), RUN, 0, 0, 1, 0, 0, null),
+        new BackoffCase("backoffLimit 1 with restartCount 0 should have 1 pod active", 1, 1, 1, List.of(0), RUN, 0,
+            0, 1, 0, 0, null),
+        new BackoffCase("backoffLimit 1 with restartCount 1 and podRunning should have 0 pod active", 1, 1, 1,
+            List.of(1), RUN, 0, 0, 0, 0, 1, limit),
+        new BackoffCase("backoffLimit 1 with restartCount 1 and podPending should have 0 pod active", 1, 1, 1,
+            List.of(1), PEND, 0, 0, 0, 0, 1, limit),
+        new BackoffCase("too many job failures with podRunning - single pod", 1, 5, 2, List.of(2), RUN, 0, 0, 0, 0, 1,
+            limit),
+        new BackoffCase("too many job failures with podPending - single pod", 1, 5, 2, List.of(2), PEND, 0, 0, 0, 0,
+            1, limit),
+        new BackoffCase("too many job failures with podRunning - multiple pods", 2, 5, 2, List.of(1, 1), RUN, 0, 0, 0,
+            0, 2, limit),
+        new BackoffCase("too many job failures with podPending - multiple pods", 2, 5, 2, List.of(1, 1), PEND, 0, 0,
+            0, 0, 2, limit),
+        new BackoffCase("not enough failures", 2, 5, 3, List.of(1, 1), RUN, 0, 0, 2, 0, 0, null));
+  }
+
+  // upstream: TestJobBackoffForOnFailure (restartPolicy OnFailure: container restarts count against backoffLimit)
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("backoffForOnFailure")
+  void jobBackoffForOnFailure_upstreamTable(BackoffCase tc) {
+    Job j = jobWithRestartPolicy(tc.parallelism(), tc.completions(), tc.backoffLimit(), RestartPolicy.OnFailure);
+    try (Env env = new Env(j, false)) {
+      for (int restarts : tc.restartCounts()) {
+        podWithRestarts(env, tc.podPhase(), restarts);
+      }
+      assertBackoffOutcome(tc, env.syncOnce());
+    }
+  }
+
+  static Stream<BackoffCase> backoffOnRestartPolicyNever() {
+    String limit = JobCondition.REASON_BACKOFF_LIMIT_EXCEEDED;
+    return Stream.of(
+        new BackoffCase("not enough failures with backoffLimit 0 - single pod", 1, 1, 0, List.of(), RUN, 1, 0, 1, 0,
+            0, null),
+        new BackoffCase("not enough failures with backoffLimit 1 - single pod", 1, 1, 1, List.of(), RUN, 0, 1, 1, 0, 1,
+            null),
+        new BackoffCase("too many failures with backoffLimit 1 - single pod", 1, 1, 1, List.of(), RUN, 0, 2, 0, 0, 2,
+            limit),
+        new BackoffCase("not enough failures with backoffLimit 6 - multiple pods", 2, 2, 6, List.of(), RUN, 1, 6, 2,
+            0, 6, null),
+        new BackoffCase("too many failures with backoffLimit 6 - multiple pods", 2, 2, 6, List.of(), RUN, 0, 7, 0, 0,
+            7, limit));
+  }
+
+  // upstream: TestJobBackoffOnRestartPolicyNever (upstream's sync error and jobKeyForget, which only drive its
+  // queue's failure backoff, are not compared, as in TestControllerSyncJob above)
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("backoffOnRestartPolicyNever")
+  void jobBackoffOnRestartPolicyNever_upstreamTable(BackoffCase tc) {
+    Job j = jobWithRestartPolicy(tc.parallelism(), tc.completions(), tc.backoffLimit(), RestartPolicy.Never);
+    try (Env env = new Env(j, false)) {
+      env.pods(PodPhase.Failed, tc.failedPods());
+      env.pods(tc.podPhase(), tc.activePods());
+      env.clock.advance(Duration.ofHours(1)); // the pods' failure backoff has passed
+      assertBackoffOutcome(tc, env.syncOnce());
+    }
+  }
+
+  private static void assertBackoffOutcome(BackoffCase tc, Job actual) {
+    JobStatus s = actual.status();
+    assertThat(s.active()).as("active").isEqualTo(tc.expectedActive());
+    assertThat(s.succeeded()).as("succeeded").isEqualTo(tc.expectedSucceeded());
+    assertThat(s.failed()).as("failed").isEqualTo(tc.expectedFailed());
+    if (tc.expectedReason() != null) {
+      assertThat(s.conditions()).anyMatch(c -> c.type().equals(JobCondition.FAILED)
+          && c.status() == ConditionStatus.True && c.reason().equals(tc.expectedReason()));
+    }
+  }
+
+  /**
+   * Upstream's pod event handler tests: two finished Jobs ("job1", "job2"; a finished Job's sync writes nothing), the
+   * controller started in stepping mode and its queue drained; {@link #queued()} takes what a pod event put in.
+   */
+  static final class TwoJobs implements AutoCloseable {
+    final ManualClock clock = ManualClock.atEpoch2026();
+    final ObjectStore store = ObjectStore.builder().directDelivery().clock(clock.asClock()).build();
+    final JobController controller = JobController.builder(store).clock(clock).stepping().build();
+    final Job job1 = finished("job1");
+    final Job job2 = finished("job2");
+
+    TwoJobs() {
+      controller.start().join();
+      controller.controller().runUntilIdle();
+      assertThat(controller.controller().queue().len()).isZero();
+    }
+
+    private Job finished(String name) {
+      Job j = newJob(1, 1, 6, CompletionMode.NonIndexed);
+      Job created = store.create(j.withMetadata(j.metadata().toBuilder().name(name).build()));
+      return store.updateStatus(created.withStatus(new JobStatus(0, 1, 0, null, List.of(new JobCondition(
+          JobCondition.COMPLETE, ConditionStatus.True, "", "", null, null)), null, null, "")));
+    }
+
+    Pod pod(String name, Job owner) {
+      ObjectMeta m = ObjectMeta.builder().namespace("default").name(name).label("foo", "bar")
+          .ownerReference(OwnerReference.controllerOf(owner)).build();
+      return store.create(Pod.of(m, owner.spec().template().spec()));
+    }
+
+    /** The keys waiting in the controller's queue, taken out (upstream's {@code queue.Len()} and {@code Get}). */
+    List<ObjectKey> queued() {
+      List<ObjectKey> keys = new ArrayList<>();
+      for (var k = controller.controller().queue().poll(); k.isPresent(); k = controller.controller().queue().poll()) {
+        keys.add(k.get());
+        controller.controller().queue().done(k.get());
+      }
+      return keys;
+    }
+
+    @Override
+    public void close() {
+      controller.close();
+      store.close();
+    }
+  }
+
+  private static final ObjectKey JOB1 = ObjectKey.of("default", "job1");
+  private static final ObjectKey JOB2 = ObjectKey.of("default", "job2");
+
+  // upstream: TestAddPod
+  @Test
+  void addPod_enqueuesItsJob() {
+    try (TwoJobs env = new TwoJobs()) {
+      env.pod("pod1", env.job1);
+      assertThat(env.queued()).containsExactly(JOB1);
+      env.pod("pod2", env.job2);
+      assertThat(env.queued()).containsExactly(JOB2);
+    }
+  }
+
+  // upstream: TestUpdatePod
+  @Test
+  void updatePod_enqueuesItsJob() {
+    try (TwoJobs env = new TwoJobs()) {
+      Pod pod1 = env.pod("pod1", env.job1);
+      Pod pod2 = env.pod("pod2", env.job2);
+      env.queued();
+      env.store.updateStatus(pod1.withStatus(pod1.status().withPhase(PodPhase.Running)));
+      assertThat(env.queued()).containsExactly(JOB1);
+      env.store.updateStatus(pod2.withStatus(pod2.status().withPhase(PodPhase.Running)));
+      assertThat(env.queued()).containsExactly(JOB2);
+    }
+  }
+
+  // upstream: TestDeletePod
+  @Test
+  void deletePod_enqueuesItsJob() {
+    try (TwoJobs env = new TwoJobs()) {
+      env.pod("pod1", env.job1);
+      env.pod("pod2", env.job2);
+      env.queued();
+      env.store.delete(Pod.class, "default", "pod1");
+      assertThat(env.queued()).containsExactly(JOB1);
+      env.store.delete(Pod.class, "default", "pod2");
+      assertThat(env.queued()).containsExactly(JOB2);
+    }
+  }
+
+  // upstream: TestUpdatePodChangeControllerRef (both the old and the new controller are queued)
+  @Test
+  void updatePodChangeControllerRef_enqueuesOldAndNewJob() {
+    try (TwoJobs env = new TwoJobs()) {
+      Pod pod1 = env.pod("pod1", env.job2);
+      env.queued();
+      env.store.update(pod1.withMetadata(pod1.metadata().toBuilder().ownerReferences(
+          List.of(OwnerReference.controllerOf(env.job1))).build()));
+      assertThat(env.queued()).containsExactlyInAnyOrder(JOB1, JOB2);
     }
   }
 }

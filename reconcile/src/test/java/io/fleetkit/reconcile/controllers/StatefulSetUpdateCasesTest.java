@@ -14,10 +14,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Update tables ported from upstream {@code pkg/controller/statefulset/stateful_set_control_test.go}:
- * {@code TestStatefulSetControlRollingUpdate} (6 cases), {@code TestStatefulSetControlOnDeleteUpdate} (6 cases) and
- * {@code TestStatefulSetControlRollingUpdateWithPartition} (4 cases, partition 2). Case names are upstream's. Each
- * scales up "foo" (image nginx) to its initial replicas, applies the update (image "foo", maybe a new replica
- * count), syncs and readies pods until settled, and checks the images by ordinal.
+ * {@code TestStatefulSetControlRollingUpdate} (6 cases), {@code TestStatefulSetControlOnDeleteUpdate} (6 cases),
+ * {@code TestStatefulSetControlRollingUpdateWithPartition} (4 cases, partition 2) and {@code
+ * TestStatefulSetControlRollback} (6 cases). Case names are upstream's. Each scales up "foo" (image nginx) to its
+ * initial replicas, applies the update (image "foo", maybe a new replica count), syncs and readies pods until
+ * settled, and checks the images by ordinal.
  */
 final class StatefulSetUpdateCasesTest {
   private static final String O = StatefulSetHarness.ORIGINAL_IMAGE;
@@ -115,6 +116,22 @@ final class StatefulSetUpdateCasesTest {
       StatefulSet s = h.set();
       assertThat(s.status().currentReplicas()).isEqualTo(2);
       assertThat(s.status().updatedReplicas()).isEqualTo(c.replicas() - 2);
+    }
+  }
+
+  /**
+   * {@code TestStatefulSetControlRollback} (its 6 cases are the rolling-update ones): after the update, upstream
+   * applies the oldest ControllerRevision, which restores the original template; FleetKit has no ControllerRevision
+   * objects, so the test restores the original template (image) itself and checks every pod is back on it.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("rollingUpdate")
+  void rollback_originalTemplateRestored_allPodsBackOnIt(Case c) {
+    try (StatefulSetHarness h = scaledUp(c, StatefulSetHarness.newStatefulSet(c.initial()))) {
+      assertThat(h.images()).as("validateUpdate").isEqualTo(c.afterUpdate());
+      h.update(s -> StatefulSetHarness.withImage(s, O));
+      h.updateUntilSettled(StatefulSetHarness::updateInvariants);
+      assertThat(h.images()).as("validateRollback").isEqualTo(images(c.replicas(), c.replicas()));
     }
   }
 }

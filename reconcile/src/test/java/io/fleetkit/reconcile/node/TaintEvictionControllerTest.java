@@ -9,6 +9,7 @@ import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.scheduling.Taint;
+import io.fleetkit.api.scheduling.Taints;
 import io.fleetkit.api.scheduling.TaintEffect;
 import io.fleetkit.api.scheduling.Toleration;
 import io.fleetkit.api.scheduling.TolerationOperator;
@@ -25,8 +26,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Ported from kubernetes pkg/controller/tainteviction/taint_eviction_test.go: TestCreatePod (6 cases),
  * TestUpdatePod (4), TestCreateNode (3), TestUpdateNode (5), TestUpdateNodeWithMultipleTaints (1),
- * TestUpdateNodeWithMultiplePods (2), TestEventualConsistency (4). Upstream waits up to 5 s of wall time for the
- * delete (and the DisruptionTarget patch); here the manual clock moves 5 s. As upstream's test, no default
+ * TestUpdateNodeWithMultiplePods (2), TestEventualConsistency (4), TestGetMinTolerationTime (5, through
+ * {@link Taints#minTolerationSeconds}, the controller's {@code getMinTolerationTime}). Upstream waits up to 5 s of
+ * wall time for the delete (and the DisruptionTarget patch); here the manual clock moves 5 s. Every case runs as
+ * upstream's with PodDisruptionConditions on: an evicted pod is also patched. As upstream's test, no default
  * tolerations are added.
  */
 final class TaintEvictionControllerTest {
@@ -362,5 +365,20 @@ final class TaintEvictionControllerTest {
     store.create(pod("pod2", "node1", tol(1, 100)));
     run(101);
     assertThat(deleted("pod2")).isTrue();
+  }
+
+  /** A toleration with only {@code tolerationSeconds} set, as upstream's table writes them. */
+  private static Toleration seconds(@org.jspecify.annotations.Nullable Long s) {
+    return new Toleration("", TolerationOperator.Exists, "", null, s);
+  }
+
+  // TestGetMinTolerationTime (seconds; upstream's -1 is forever, 0 is evict now)
+  @Test
+  void minTolerationTime_upstreamTable() {
+    assertThat(Taints.minTolerationSeconds(List.of())).isZero();
+    assertThat(Taints.minTolerationSeconds(List.of(seconds(null)))).isEqualTo(-1);
+    assertThat(Taints.minTolerationSeconds(List.of(seconds(1L), seconds(2L)))).isEqualTo(1);
+    assertThat(Taints.minTolerationSeconds(List.of(seconds(1L), seconds(null)))).isEqualTo(1);
+    assertThat(Taints.minTolerationSeconds(List.of(seconds(null), seconds(1L)))).isEqualTo(1);
   }
 }

@@ -157,7 +157,7 @@ final class VolumeBindingPluginTest {
     assertStatuses(run(pod("pvc-a"), node("node-a")), Status.success(), Status.success());
   }
 
-  @Test
+  @Test // "PVC does not exist" and "pvc not found" (upstream's inputs differ only by an empty vs a nil claim list)
   void preFilter_pvcDoesNotExist_unresolvable() {
     assertStatuses(run(pod("pvc-a"), node("node-a")), unresolvable("persistentvolumeclaim \"pvc-a\" not found"));
   }
