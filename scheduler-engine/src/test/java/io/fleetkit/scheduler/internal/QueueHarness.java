@@ -41,6 +41,8 @@ final class QueueHarness {
 
   final Map<String, Map<ClusterEvent, Hint>> hints = new LinkedHashMap<>();
   final Map<String, List<String>> allowLists = new LinkedHashMap<>();
+  /** Plugins of FleetKit's registry in the profile (with their own registered events and hints). */
+  final List<String> realPlugins = new ArrayList<>();
   /** How many queueing hints ran. */
   int hintCalls;
   long now;
@@ -67,6 +69,12 @@ final class QueueHarness {
     return this;
   }
 
+  /** A plugin of FleetKit's registry (e.g. InterPodAffinity), its own events and hints. */
+  QueueHarness realPlugin(String plugin) {
+    realPlugins.add(plugin);
+    return this;
+  }
+
   QueueHarness build() {
     return build(INITIAL_BACKOFF, MAX_BACKOFF, MAX_IN_UNSCHEDULABLE);
   }
@@ -80,6 +88,9 @@ final class QueueHarness {
     }
     for (String name : hints.keySet()) {
       reg = reg.with(name, h -> new Hinted(name));
+      b.plugin(name);
+    }
+    for (String name : realPlugins) {
       b.plugin(name);
     }
     fw = new Framework(b.build(), reg, Clock.systemUTC(), new ClusterSnapshot(), WaitingPods.NONE,
