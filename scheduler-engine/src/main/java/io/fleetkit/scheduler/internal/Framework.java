@@ -480,6 +480,12 @@ public final class Framework implements FrameworkHandle {
     if (rejectors.isEmpty()) {
       return true;
     }
+    if (rejectors.size() == 1) {
+      String r = rejectors.iterator().next();
+      Set<ClusterEvent> events = registeredEvents.get(r);
+      return events == null || (events.contains(event)
+          && hint(r, enqueueExtensions.get(r), pod, event, oldObject, newObject));
+    }
     // The rejectors' hints in the profile's order, as upstream's queueing hint lists; the first Queue answers.
     int enqueueAware = 0;
     for (Map.Entry<String, EnqueueExtensions> e : enqueueExtensions.entrySet()) {
@@ -496,16 +502,16 @@ public final class Framework implements FrameworkHandle {
   }
 
   /** A plugin's queueing hint; one that throws counts as Queue, as upstream treats a hint's error. */
-  private static boolean hint(String name, EnqueueExtensions plugin, Pod pod, ClusterEvent event, @Nullable Object oldObject,
-      @Nullable Object newObject) {
+  private static boolean hint(String name, EnqueueExtensions plugin, Pod pod, ClusterEvent event,
+      @Nullable Object oldObject, @Nullable Object newObject) {
     try {
       return plugin.isSchedulableAfter(pod, event, oldObject, newObject);
     } catch (RuntimeException e) {
-      LOG.debug("queueing hint of {} failed for {}; re-queueing pod {}: {}", name, event, pod.metadata().key(), e.toString());
+      LOG.debug("queueing hint of {} failed for {}; re-queueing pod {}: {}", name, event, pod.metadata().key(),
+          e.toString());
       return true;
     }
   }
-
 
   /**
    * Whether {@code plugin} overrides {@link ScorePlugin#normalizeScores} (the interface's default does nothing): kube's
