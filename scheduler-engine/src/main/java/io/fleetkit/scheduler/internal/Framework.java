@@ -117,8 +117,8 @@ public final class Framework implements FrameworkHandle {
   private final String[] postBindNames;
   /** Events each plugin registered; plugins absent from the map register every event. */
   private final Map<String, Set<ClusterEvent>> registeredEvents = new HashMap<>();
-  /** The plugins that registered events, for their per-pod queueing hints. */
-  private final Map<String, EnqueueExtensions> enqueueExtensions = new HashMap<>();
+  /** The plugins that registered events, in the profile's order, for their per-pod queueing hints. */
+  private final Map<String, EnqueueExtensions> enqueueExtensions = new LinkedHashMap<>();
   /** Score buffers, one per Score plugin, reused across cycles. */
   private long[][] scoreBufs;
   /** Per Score plugin, its scores kept across cycles ({@link TableScore#scoreKey}); null for plugins without a key. */
@@ -480,16 +480,37 @@ public final class Framework implements FrameworkHandle {
     if (rejectors.isEmpty()) {
       return true;
     }
-    for (String r : rejectors) {
+    if (rejectors.size() == 1) {
+      String r = rejectors.iterator().next();
       Set<ClusterEvent> events = registeredEvents.get(r);
-      if (events == null) {
-        return true;
+      return events == null || (events.contains(event)
+          && hint(r, enqueueExtensions.get(r), pod, event, oldObject, newObject));
+    }
+    // The rejectors' hints in the profile's order, as upstream's queueing hint lists; the first Queue answers.
+    int enqueueAware = 0;
+    for (Map.Entry<String, EnqueueExtensions> e : enqueueExtensions.entrySet()) {
+      if (!rejectors.contains(e.getKey())) {
+        continue;
       }
-      if (events.contains(event) && enqueueExtensions.get(r).isSchedulableAfter(pod, event, oldObject, newObject)) {
+      enqueueAware++;
+      if (registeredEvents.get(e.getKey()).contains(event)
+          && hint(e.getKey(), e.getValue(), pod, event, oldObject, newObject)) {
         return true;
       }
     }
-    return false;
+    return enqueueAware < rejectors.size(); // a rejector that registered no events moves on every event
+  }
+
+  /** A plugin's queueing hint; one that throws counts as Queue, as upstream treats a hint's error. */
+  private static boolean hint(String name, EnqueueExtensions plugin, Pod pod, ClusterEvent event,
+      @Nullable Object oldObject, @Nullable Object newObject) {
+    try {
+      return plugin.isSchedulableAfter(pod, event, oldObject, newObject);
+    } catch (RuntimeException e) {
+      LOG.debug("queueing hint of {} failed for {}; re-queueing pod {}: {}", name, event, pod.metadata().key(),
+          e.toString());
+      return true;
+    }
   }
 
   /**

@@ -20,6 +20,13 @@ final class QueuedPod {
   long heapStamp;
   long seq;
   long cycle = -1;
+  /**
+   * While in flight (popped, until re-queued, bound or deleted): the sequence number of the last cluster event the
+   * queue recorded before the pop, so later ones are the events during its attempt; -1 when not in flight.
+   */
+  long inFlightSince = -1;
+  /** Whether the pod's object changed while it was in flight (a rejection then backs off rather than parks). */
+  boolean updatedInFlight;
   String message = "";
   /** The plugins that rejected the pod in its last attempt (their registered events re-queue it). */
   java.util.Set<String> rejectors = java.util.Set.of();

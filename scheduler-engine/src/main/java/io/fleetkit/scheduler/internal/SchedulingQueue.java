@@ -5,6 +5,7 @@ import io.fleetkit.api.framework.QueueSortPlugin;
 import io.fleetkit.api.framework.Status;
 import io.fleetkit.scheduler.PendingPod;
 import io.fleetkit.scheduler.plugins.prioritysort.PrioritySortPlugin;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -12,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,6 +22,12 @@ import org.jspecify.annotations.Nullable;
  * unschedulable and gated pods (maps in arrival order). A pod is in exactly one of them, or in flight (popped for a
  * cycle), or waiting on Permit: never lost. Time is passed in; nothing here reads a clock. Confined to the
  * scheduler's lock.
+ *
+ * <p>A rejected pod is parked as unschedulable unless something during its attempt may have made it schedulable
+ * (kube's in-flight events with queueing hints on): the queue records the cluster events it receives while some pod
+ * is in flight, and a pod whose rejecting plugins would have been moved by one of the events after its pop (or that
+ * was updated meanwhile) goes to backoffQ instead. A pod failed by an error, or rejected with no rejecting plugin,
+ * always backs off.
  */
 public final class SchedulingQueue {
   private final long initialBackoffNanos;
@@ -32,7 +40,15 @@ public final class SchedulingQueue {
   private final Map<String, QueuedPod> all = new HashMap<>();
   private long seq;
   private long schedulingCycle;
-  private long moveRequestCycle = -1;
+  /** Cluster events received while some pod was in flight, oldest first: kube's {@code inFlightEvents}. */
+  private final ArrayDeque<InFlightEvent> inFlightEvents = new ArrayDeque<>();
+  /** The in-flight pods counted by their {@link QueuedPod#inFlightSince}; empty when none is in flight. */
+  private final TreeMap<Long, Integer> inFlightSince = new TreeMap<>();
+  private long eventSeq;
+
+  /** An event recorded during some pod's flight; {@code event} null is a wildcard (it may help every pod). */
+  private record InFlightEvent(long seq, @Nullable ClusterEvent event, boolean hinted, @Nullable Object oldObject,
+      @Nullable Object newObject) {}
 
   public SchedulingQueue(QueueSortPlugin sort, long initialBackoffNanos, long maxBackoffNanos,
       long maxInUnschedulableNanos) {
@@ -132,6 +148,7 @@ public final class SchedulingQueue {
         p.where = QueuedPod.Where.NONE;
         toActiveOrGated(p);
       }
+      case IN_FLIGHT, WAITING -> p.updatedInFlight = true;
       default -> { }
     }
   }
@@ -143,6 +160,7 @@ public final class SchedulingQueue {
       return null;
     }
     detach(p);
+    leaveFlight(p);
     p.where = QueuedPod.Where.NONE;
     uncount(p);
     return p;
@@ -169,7 +187,54 @@ public final class SchedulingQueue {
     uncount(p);
     p.attempts++;
     p.cycle = ++schedulingCycle;
+    p.inFlightSince = eventSeq;
+    p.updatedInFlight = false;
+    inFlightSince.merge(eventSeq, 1, Integer::sum);
     return p;
+  }
+
+  /** {@code p} is no longer in flight: events no in-flight pod needs are dropped. */
+  private void leaveFlight(QueuedPod p) {
+    long since = p.inFlightSince;
+    if (since < 0) {
+      return;
+    }
+    p.inFlightSince = -1;
+    inFlightSince.merge(since, -1, (a, b) -> a + b == 0 ? null : a + b);
+    if (inFlightSince.isEmpty()) {
+      inFlightEvents.clear();
+      return;
+    }
+    long oldest = inFlightSince.firstKey();
+    while (!inFlightEvents.isEmpty() && inFlightEvents.peekFirst().seq() <= oldest) {
+      inFlightEvents.pollFirst();
+    }
+  }
+
+  /** Records an event for the pods in flight, if any. */
+  private void recordInFlight(@Nullable ClusterEvent event, boolean hinted, @Nullable Object oldObject,
+      @Nullable Object newObject) {
+    if (!inFlightSince.isEmpty()) {
+      inFlightEvents.addLast(new InFlightEvent(++eventSeq, event, hinted, oldObject, newObject));
+    }
+  }
+
+  /** Whether an event received during {@code p}'s flight may make it, rejected by {@code rejectors}, schedulable. */
+  private boolean helpedInFlight(QueuedPod p, Set<String> rejectors) {
+    if (p.inFlightSince < 0) {
+      return false;
+    }
+    for (InFlightEvent e : inFlightEvents) {
+      if (e.seq() <= p.inFlightSince) {
+        continue;
+      }
+      if (e.event() == null || (e.hinted()
+          ? p.framework.movesOn(rejectors, e.event(), p.info.pod(), e.oldObject(), e.newObject())
+          : p.framework.movesOn(rejectors, e.event()))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Marks an in-flight pod as held by Permit. */
@@ -183,19 +248,26 @@ public final class SchedulingQueue {
       all.remove(p.key());
     }
     detach(p);
+    leaveFlight(p);
     p.where = QueuedPod.Where.NONE;
     uncount(p);
   }
 
   /**
-   * Re-queues a pod whose cycle failed, as kube's {@code AddUnschedulableIfNotPresent}: an error, or a rejection
-   * during whose cycle a cluster event arrived, goes to backoffQ; any other rejection parks it as unschedulable.
+   * Re-queues a pod whose cycle failed, as kube's {@code AddUnschedulableIfNotPresent} with queueing hints: an error,
+   * a rejection naming no plugin, and a rejection after which an event during the attempt may help (one the rejecting
+   * plugins registered and their hints accept, a wildcard, or an update of the pod) go to backoffQ (activeQ once the
+   * backoff is over); any other rejection parks the pod as unschedulable.
    */
   void requeueAfterFailure(QueuedPod p, Status.Code code, String message, Set<String> rejectors,
       long nowNanos) {
     if (all.get(p.key()) != p) {
+      leaveFlight(p);
       return; // deleted meanwhile
     }
+    boolean backOff = code == Status.Code.ERROR || rejectors.isEmpty() || p.updatedInFlight
+        || helpedInFlight(p, rejectors);
+    leaveFlight(p);
     p.message = message;
     p.rejectors = rejectors;
     for (String plugin : rejectors) {
@@ -205,7 +277,7 @@ public final class SchedulingQueue {
     p.backoffExpiryNanos = nowNanos + backoffDuration(p.attempts);
     p.refresh();
     p.where = QueuedPod.Where.NONE;
-    if (code == Status.Code.ERROR || moveRequestCycle >= p.cycle) {
+    if (backOff) {
       toBackoffOrActive(p, nowNanos);
     } else {
       p.where = QueuedPod.Where.UNSCHEDULABLE;
@@ -244,24 +316,34 @@ public final class SchedulingQueue {
     return moveAllToActiveOrBackoff(event, true, oldObject, newObject, nowNanos);
   }
 
-  private int moveAllToActiveOrBackoff(ClusterEvent event, boolean hinted, @Nullable Object oldObject,
+  /**
+   * A wildcard event, kube's {@code UnschedulableTimeout} move: every unschedulable pod moves to backoffQ (if still
+   * backing off) or activeQ whatever rejected it, gated pods are re-checked by PreEnqueue, and a pod in flight that
+   * is rejected next backs off. Returns how many pods moved.
+   */
+  int moveAllToActiveOrBackoff(long nowNanos) {
+    return moveAllToActiveOrBackoff(null, false, null, null, nowNanos);
+  }
+
+  private int moveAllToActiveOrBackoff(@Nullable ClusterEvent event, boolean hinted, @Nullable Object oldObject,
       @Nullable Object newObject, long nowNanos) {
-    moveRequestCycle = schedulingCycle;
+    recordInFlight(event, hinted, oldObject, newObject);
     int moved = 0;
     if (!unschedulable.isEmpty()) {
       List<QueuedPod> ps = new ArrayList<>();
       for (Iterator<QueuedPod> it = unschedulable.values().iterator(); it.hasNext(); ) {
         QueuedPod p = it.next();
-        if (hinted ? p.framework.movesOn(p.rejectors, event, p.info.pod(), oldObject, newObject)
-            : p.framework.movesOn(p.rejectors, event)) {
+        if (event == null || (hinted ? p.framework.movesOn(p.rejectors, event, p.info.pod(), oldObject, newObject)
+            : p.framework.movesOn(p.rejectors, event))) {
           it.remove();
           ps.add(p);
         }
       }
+      String label = event == null ? "UnschedulableTimeout" : SchedulerInstruments.eventLabel(event);
       for (QueuedPod p : ps) {
         p.where = QueuedPod.Where.NONE;
         moveOut(p, nowNanos);
-        incoming(p, SchedulerInstruments.eventLabel(event));
+        incoming(p, label);
         moved++;
       }
     }

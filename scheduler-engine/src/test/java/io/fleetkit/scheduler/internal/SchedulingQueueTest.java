@@ -136,8 +136,8 @@ final class SchedulingQueueTest {
     add("high", 9, 0);
     QueuedPod a = q.pop(0);
     QueuedPod b = q.pop(0);
-    q.requeueAfterFailure(a, Status.Code.UNSCHEDULABLE, "no", Set.of(), 0);
-    q.requeueAfterFailure(b, Status.Code.UNSCHEDULABLE, "no", Set.of(), 0);
+    q.requeueAfterFailure(a, Status.Code.UNSCHEDULABLE, "no", Set.of("Picky"), 0);
+    q.requeueAfterFailure(b, Status.Code.UNSCHEDULABLE, "no", Set.of("Picky"), 0);
     q.flushUnschedulableLeftover(300 * S - 1);
     assertThat(q.unschedulableSize()).isEqualTo(2);
     q.flushUnschedulableLeftover(300 * S + S);
@@ -152,8 +152,8 @@ final class SchedulingQueueTest {
     add("old", 0, 0);
     QueuedPod r = q.pop(0);
     QueuedPod o = q.pop(0);
-    q.requeueAfterFailure(o, Status.Code.UNSCHEDULABLE, "no", Set.of(), 0);
-    q.requeueAfterFailure(r, Status.Code.UNSCHEDULABLE, "no", Set.of(), 5 * S);
+    q.requeueAfterFailure(o, Status.Code.UNSCHEDULABLE, "no", Set.of("Picky"), 0);
+    q.requeueAfterFailure(r, Status.Code.UNSCHEDULABLE, "no", Set.of("Picky"), 5 * S);
     assertThat(q.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD, 5 * S)).isEqualTo(2);
     assertThat(q.activeSize()).isEqualTo(1);
     assertThat(q.backoffSize()).isEqualTo(1);
@@ -165,8 +165,24 @@ final class SchedulingQueueTest {
     add("p", 0, 0);
     QueuedPod p = q.pop(0);
     q.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD, 0); // a cluster event while p was being scheduled
-    q.requeueAfterFailure(p, Status.Code.UNSCHEDULABLE, "no", Set.of(), 0);
+    q.requeueAfterFailure(p, Status.Code.UNSCHEDULABLE, "no", Set.of("Picky"), 0);
     assertThat(q.unschedulableSize()).isZero();
+    assertThat(q.backoffSize()).isEqualTo(1);
+  }
+
+  @Test
+  void rejectionDuringCycleWithUnregisteredEvent_parksThePod() {
+    add("p", 0, 0);
+    QueuedPod p = q.pop(0);
+    q.moveAllToActiveOrBackoff(ClusterEvent.ASSIGNED_POD_DELETE, 0); // Picky did not register it
+    q.requeueAfterFailure(p, Status.Code.UNSCHEDULABLE, "no", Set.of("Picky"), 0);
+    assertThat(q.unschedulableSize()).isEqualTo(1);
+  }
+
+  @Test
+  void rejectionNamingNoPlugin_backsOff() {
+    add("p", 0, 0);
+    q.requeueAfterFailure(q.pop(0), Status.Code.UNSCHEDULABLE, "no", Set.of(), 0);
     assertThat(q.backoffSize()).isEqualTo(1);
   }
 
