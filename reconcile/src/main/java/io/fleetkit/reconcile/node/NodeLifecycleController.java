@@ -361,7 +361,6 @@ public final class NodeLifecycleController implements AutoCloseable {
       h.uid = node.metadata().uid();
       NodeCondition ready = node.status().condition(NodeCondition.READY);
       @Nullable ConditionStatus status = ready == null ? null : ready.status();
-      h.ready = status;
       String zone = h.zone(node);
       if (!excludedFromDisruptionChecks(node)) {
         int[] counts = readyByZone.get(zone);
@@ -463,7 +462,6 @@ public final class NodeLifecycleController implements AutoCloseable {
       h.uid = node.metadata().uid();
       NodeCondition ready = node.status().condition(NodeCondition.READY);
       @Nullable ConditionStatus status = ready == null ? null : ready.status();
-      h.ready = status;
       String zone = h.zone(node);
       count(h, excludedFromDisruptionChecks(node) ? null : zone, status == ConditionStatus.True);
       Node labelled = reconcileNodeLabels(node);
@@ -531,9 +529,49 @@ public final class NodeLifecycleController implements AutoCloseable {
    * Upstream tryUpdateNodeHealth: the node with Ready, MemoryPressure, DiskPressure and PIDPressure Unknown when
    * overdue (a condition the kubelet never posted is added with reason {@value #REASON_NEVER_UPDATED} and the node's
    * creation time as its heartbeat), or {@code node} itself when nothing is to be written: as upstream, the status is
-   * written only when the Ready condition changes.
+   * written only when the Ready condition changes. The node's health record keeps the Ready status of the node
+   * returned (upstream: the status saved in {@code nodeHealthMap}).
    */
   private Node tryUpdateNodeHealth(Node node, @Nullable Health h, Instant now) {
+    Node out = updateHealth(node, h, now);
+    NodeCondition ready = out.status().condition(NodeCondition.READY);
+    Objects.requireNonNull(health.get(node.name())).ready = ready == null ? null : ready.status();
+    return out;
+  }
+
+  /**
+   * Upstream's test seeding of {@code nodeHealthMap}: the health record of a node whose status (as it is now) was
+   * seen at {@code probeTimestamp}.
+   */
+  void seedHealth(Node node, Instant probeTimestamp) {
+    NodeCondition ready = node.status().condition(NodeCondition.READY);
+    Health h = new Health(ready != null, ready == null ? null : ready.lastHeartbeatTime(), probeTimestamp);
+    h.ready = ready == null ? null : ready.status();
+    health.put(node.name(), h);
+  }
+
+  /**
+   * Upstream tryUpdateNodeHealth for one stored node, for tests: writes the status as the monitor pass does.
+   *
+   * @return the node's Ready status after it ({@code null}: no Ready condition)
+   */
+  @Nullable ConditionStatus tryUpdateNodeHealth(String nodeName) {
+    Node node = store.require(Node.class, "", nodeName);
+    Node updated = tryUpdateNodeHealth(node, health.get(nodeName), clock.now());
+    if (updated != node) {
+      updated = store.updateStatus(updated);
+    }
+    NodeCondition ready = updated.status().condition(NodeCondition.READY);
+    return ready == null ? null : ready.status();
+  }
+
+  /** The Ready status the node's health record keeps ({@code null}: none, or no record); for tests. */
+  @Nullable ConditionStatus savedReady(String nodeName) {
+    Health h = health.get(nodeName);
+    return h == null ? null : h.ready;
+  }
+
+  private Node updateHealth(Node node, @Nullable Health h, Instant now) {
     NodeCondition ready = node.status().condition(NodeCondition.READY);
     Instant created = node.metadata().creationTimestamp();
     Duration grace;

@@ -933,6 +933,74 @@ final class NodeLifecycleControllerPortTest {
     processPod(ConditionStatus.False, true, true);
   }
 
+  // ---- TestTryUpdateNodeHealth: the health record keeps the Ready condition tryUpdateNodeHealth leaves
+
+  /**
+   * One TestTryUpdateNodeHealth case: node0 created at {@code created} with Ready {@code status} (none if
+   * {@code null}) of that time, its health record seeded with that status probed at its creation, then
+   * {@code tryUpdateNodeHealth} at fakeNow. Upstream checks that the saved Ready status is the one returned; the
+   * status itself (its value is what upstream's test implies: Unknown once the grace period is over) is checked too.
+   */
+  private static void tryUpdateNodeHealth(Instant created, @Nullable ConditionStatus status,
+      @Nullable ConditionStatus expected) {
+    try (Harness h = new Harness(created)) {
+      h.createAt(created, status == null ? node("node0") : node("node0", ready(status, created)));
+      h.nlc.seedHealth(h.node("node0"), created);
+      h.at(NOW_2017);
+      ConditionStatus current = h.nlc.tryUpdateNodeHealth("node0");
+      assertThat(h.nlc.savedReady("node0")).as("saved Ready status").isEqualTo(current);
+      assertThat(current).as("current Ready status").isEqualTo(expected);
+    }
+  }
+
+  @Test
+  @DisplayName("TestTryUpdateNodeHealth: Status true")
+  void tryUpdateNodeHealth_true_savedTrue() {
+    tryUpdateNodeHealth(NOW_2017, ConditionStatus.True, ConditionStatus.True);
+  }
+
+  @Test
+  @DisplayName("TestTryUpdateNodeHealth: Status false")
+  void tryUpdateNodeHealth_false_savedFalse() {
+    tryUpdateNodeHealth(NOW_2017, ConditionStatus.False, ConditionStatus.False);
+  }
+
+  @Test
+  @DisplayName("TestTryUpdateNodeHealth: Status unknown")
+  void tryUpdateNodeHealth_unknown_savedUnknown() {
+    tryUpdateNodeHealth(NOW_2017, ConditionStatus.Unknown, ConditionStatus.Unknown);
+  }
+
+  @Test
+  @DisplayName("TestTryUpdateNodeHealth: Status nil")
+  void tryUpdateNodeHealth_nil_savedNil() {
+    tryUpdateNodeHealth(NOW_2017, null, null);
+  }
+
+  @Test
+  @DisplayName("TestTryUpdateNodeHealth: Status true - after grace period")
+  void tryUpdateNodeHealth_trueAfterGrace_savedUnknown() {
+    tryUpdateNodeHealth(NOW_2016, ConditionStatus.True, ConditionStatus.Unknown);
+  }
+
+  @Test
+  @DisplayName("TestTryUpdateNodeHealth: Status false - after grace period")
+  void tryUpdateNodeHealth_falseAfterGrace_savedUnknown() {
+    tryUpdateNodeHealth(NOW_2016, ConditionStatus.False, ConditionStatus.Unknown);
+  }
+
+  @Test
+  @DisplayName("TestTryUpdateNodeHealth: Status unknown - after grace period")
+  void tryUpdateNodeHealth_unknownAfterGrace_savedUnknown() {
+    tryUpdateNodeHealth(NOW_2016, ConditionStatus.Unknown, ConditionStatus.Unknown);
+  }
+
+  @Test
+  @DisplayName("TestTryUpdateNodeHealth: Status nil - after grace period")
+  void tryUpdateNodeHealth_nilAfterGrace_savedUnknown() {
+    tryUpdateNodeHealth(NOW_2016, null, ConditionStatus.Unknown);
+  }
+
   // ---- Test_isNodeExcludedFromDisruptionChecks
 
   @Test
