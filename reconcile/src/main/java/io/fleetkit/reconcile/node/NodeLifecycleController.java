@@ -1,6 +1,8 @@
 package io.fleetkit.reconcile.node;
 
 import io.fleetkit.admission.DefaultTolerationSecondsPlugin;
+import io.fleetkit.api.FleetKitException;
+import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.events.Event;
 import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.events.ObjectReference;
@@ -34,6 +36,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Watches node heartbeats as kube's node lifecycle controller ({@code pkg/controller/nodelifecycle}): every
@@ -73,6 +77,7 @@ import org.jspecify.annotations.Nullable;
  * clock.
  */
 public final class NodeLifecycleController implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(NodeLifecycleController.class);
   /** The NoExecute/NoSchedule taint of a node whose Ready condition is Unknown. */
   public static final String TAINT_UNREACHABLE = DefaultTolerationSecondsPlugin.UNREACHABLE;
   /** The NoExecute/NoSchedule taint of a node whose Ready condition is False. */
@@ -150,6 +155,8 @@ public final class NodeLifecycleController implements AutoCloseable {
   private final Set<String> boundPods = new HashSet<>();
   /** The pods bound since the last {@link #processPods} (upstream {@code podUpdateQueue}): namespace, name. */
   private final Set<List<String>> podQueue = new LinkedHashSet<>();
+  /** Nodes whose pods could not all be marked not ready (upstream {@code nodesToRetry}); retried at the next pass. */
+  private final Set<String> nodesToRetry = new HashSet<>();
 
   /** A node's next grace check. */
   private record Due(long at, String node) implements Comparable<Due> {
@@ -376,10 +383,7 @@ public final class NodeLifecycleController implements AutoCloseable {
         writes++;
       }
       writes += processTaints(node, zone, status);
-      if (before != null && before.status() == ConditionStatus.True && status != null
-          && status != ConditionStatus.True) {
-        writes += nodeNotReady(node, now);
-      }
+      writes += podsOfNodeNotReady(node, before, status, now);
     }
     if (health.size() > nodes.size()) {
       for (Iterator<Map.Entry<String, Health>> it = health.entrySet().iterator(); it.hasNext(); ) {
@@ -424,6 +428,7 @@ public final class NodeLifecycleController implements AutoCloseable {
     }
     TreeSet<String> work = new TreeSet<>(changed); // name order, as the store lists nodes
     changed.clear();
+    work.addAll(nodesToRetry);
     if (visitEveryLeasedNode || !leases.allRanAt(now)) {
       // a kubelet that did not run now may have missed renewals: its node's grace may run out (see below)
       work.addAll(leases.runningNodes());
@@ -470,10 +475,7 @@ public final class NodeLifecycleController implements AutoCloseable {
         writes++;
       }
       writes += processTaints(node, zone, status);
-      if (before != null && before.status() == ConditionStatus.True && status != null
-          && status != ConditionStatus.True) {
-        writes += nodeNotReady(node, now);
-      }
+      writes += podsOfNodeNotReady(node, before, status, now);
       Duration grace = ready == null ? startupGracePeriod : gracePeriod;
       long renewEvery = leases.runningInterval(name);
       if (!visitEveryLeasedNode && status == ConditionStatus.True && !hasOurTaint(node) && renewEvery > 0
@@ -883,16 +885,51 @@ public final class NodeLifecycleController implements AutoCloseable {
   }
 
   private void removed(String name, Health h) {
+    nodesToRetry.remove(name);
     nodeEvent(name, h.uid, EventRecorder.REMOVING_NODE, "Remove", "Removing Node " + name + " from Controller");
   }
 
-  /** The node left Ready: upstream RecordNodeStatusChange and MarkPodsNotReady. */
-  private int nodeNotReady(Node node, Instant now) {
-    events.event(nodeRef(node.name(), node.metadata().uid()), null, Event.NORMAL, EventRecorder.NODE_NOT_READY,
-        "StatusChange", "Node " + node.name() + " status is now: " + EventRecorder.NODE_NOT_READY);
+  /**
+   * The pod part of upstream's per-node monitor step: when this pass took the node out of Ready ({@code before} was
+   * True, {@code status} is not), a {@value EventRecorder#NODE_NOT_READY} event and its pods marked not ready; when
+   * marking failed at an earlier pass and the node is still not ready, the marking again. A failure (the pod list or
+   * a pod's status write) puts the node in the retry set for the next pass.
+   */
+  private int podsOfNodeNotReady(Node node, @Nullable NodeCondition before, @Nullable ConditionStatus status,
+      Instant now) {
+    boolean retry = !nodesToRetry.isEmpty() && nodesToRetry.remove(node.name());
+    if (status == null) {
+      return 0; // upstream: no Ready condition, nothing to do (and nothing left to retry)
+    }
+    boolean wasReady = before != null && before.status() == ConditionStatus.True;
+    boolean transition = wasReady && status != ConditionStatus.True;
+    if (transition) {
+      events.event(nodeRef(node.name(), node.metadata().uid()), null, Event.NORMAL, EventRecorder.NODE_NOT_READY,
+          "StatusChange", "Node " + node.name() + " status is now: " + EventRecorder.NODE_NOT_READY);
+    } else if (!retry || wasReady) {
+      return 0;
+    }
     int writes = 0;
-    for (Pod p : store.list(Pod.class, "", (Pod p) -> p.spec().nodeName().equals(node.name())).items()) {
-      writes += markPodNotReady(p, now);
+    boolean failed = false;
+    try {
+      for (Pod p : store.list(Pod.class, "", (Pod p) -> p.spec().nodeName().equals(node.name())).items()) {
+        try {
+          writes += markPodNotReady(p, now);
+        } catch (NotFoundException e) {
+          // the pod is gone: nothing left to mark
+        } catch (FleetKitException e) {
+          LOG.debug("node lifecycle: marking pod {}/{} not ready failed, retried at the next pass: {}",
+              p.metadata().namespace(), p.metadata().name(), e.getMessage());
+          failed = true;
+        }
+      }
+    } catch (FleetKitException e) {
+      LOG.debug("node lifecycle: listing the pods of node {} failed, retried at the next pass: {}", node.name(),
+          e.getMessage());
+      failed = true;
+    }
+    if (failed) {
+      nodesToRetry.add(node.name());
     }
     return writes;
   }
@@ -934,7 +971,15 @@ public final class NodeLifecycleController implements AutoCloseable {
           || store.get(Node.class, "", pod.spec().nodeName()).isEmpty()) {
         continue;
       }
-      writes += markPodNotReady(pod, now);
+      try {
+        writes += markPodNotReady(pod, now);
+      } catch (NotFoundException e) {
+        // the pod is gone
+      } catch (FleetKitException e) {
+        LOG.debug("node lifecycle: marking pod {}/{} not ready failed, retried at the next sync: {}", key.get(0),
+            key.get(1), e.getMessage());
+        podQueue.add(key); // upstream: requeued with rate limiting
+      }
     }
     return writes;
   }

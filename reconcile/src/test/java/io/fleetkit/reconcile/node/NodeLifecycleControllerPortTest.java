@@ -2,6 +2,7 @@ package io.fleetkit.reconcile.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetkit.api.StoreUnavailableException;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.NodeCondition;
 import io.fleetkit.api.core.NodeStatus;
@@ -9,8 +10,11 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodStatus;
 import io.fleetkit.api.events.EventRecorder;
+import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.store.ForwardingObjectStore;
+import io.fleetkit.api.store.ListResult;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEventType;
@@ -23,6 +27,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -87,9 +93,14 @@ final class NodeLifecycleControllerPortTest {
     }
 
     Harness(Instant start, boolean withLeases) {
+      this(start, withLeases, UnaryOperator.identity());
+    }
+
+    /** With {@code controllerStore}: the store the controller is given (upstream: the fake client and reactors). */
+    Harness(Instant start, boolean withLeases, UnaryOperator<ObjectStore> controllerStore) {
       clock = new ManualClock(start);
       store = ObjectStore.builder().directDelivery().clock(clock.asClock()).build();
-      NodeLifecycleController.Builder b = NodeLifecycleController.builder(store, clock)
+      NodeLifecycleController.Builder b = NodeLifecycleController.builder(controllerStore.apply(store), clock)
           .gracePeriod(Duration.ofSeconds(50))
           .startupGracePeriod(Duration.ofSeconds(60))
           .monitorPeriod(Duration.ofSeconds(5))
@@ -189,6 +200,41 @@ final class NodeLifecycleControllerPortTest {
       podWatch.close();
       nlc.close();
       store.close();
+    }
+  }
+
+  /**
+   * Upstream's reactors on the fake client: the controller's store, failing ("fake error") the {@code failUpdate}-th
+   * pod status update and the {@code failList}-th pod list it is asked for (0: none), and counting the pod status
+   * updates asked for, failed ones included (upstream counts the update actions).
+   */
+  private static final class FaultyStore extends ForwardingObjectStore {
+    private final int failUpdate;
+    private final int failList;
+    int podStatusUpdates;
+    private int podLists;
+
+    FaultyStore(ObjectStore store, int failUpdate, int failList) {
+      super(store);
+      this.failUpdate = failUpdate;
+      this.failList = failList;
+    }
+
+    @Override
+    public <T extends ApiObject<T>> T updateStatus(T object) {
+      if (object instanceof Pod && ++podStatusUpdates == failUpdate) {
+        throw new StoreUnavailableException("fake error", null);
+      }
+      return super.updateStatus(object);
+    }
+
+    @Override
+    public <T extends ApiObject<T>> ListResult<T> list(Class<T> kind, String namespace,
+        Predicate<? super T> filter) {
+      if (kind == Pod.class && ++podLists == failList) {
+        throw new StoreUnavailableException("fake error", null);
+      }
+      return super.list(kind, namespace, filter);
     }
   }
 
@@ -656,6 +702,47 @@ final class NodeLifecycleControllerPortTest {
       h.monitor();
       assertThat(h.podStatusWrites).isEqualTo(1);
     }
+  }
+
+  /**
+   * The three iterations of TestMonitorNodeHealthMarkPodsNotReadyRetry's failing cases, on a controller whose store
+   * fails the given pod status update or pod list: now, a minute later with the same status (the controller marks
+   * the node Unknown and its pods not ready), the same instant with NotReady posted by the kubelet.
+   *
+   * @return the pod status updates the controller asked for, failed ones included
+   */
+  private static int markPodsNotReadyRetry(int failUpdate, int failList) {
+    Instant timeNow = NOW_2015;
+    Instant timePlusTwoMinutes = Instant.parse("2015-01-01T12:00:02Z"); // upstream's name; 2 s
+    FaultyStore[] faulty = new FaultyStore[1];
+    try (Harness h = new Harness(timeNow, false, s -> faulty[0] = new FaultyStore(s, failUpdate, failList))) {
+      h.pod("pod0", "node0");
+      h.createAt(timeNow, node("node0", ready(ConditionStatus.True, timeNow)));
+      h.monitor();
+      h.at(timeNow.plus(Duration.ofMinutes(1)));
+      h.status("node0", List.of(ready(ConditionStatus.True, timeNow)));
+      h.monitor();
+      h.status("node0", List.of(ready(ConditionStatus.False, timePlusTwoMinutes)));
+      h.monitor();
+      assertThat(h.store.require(Pod.class, "default", "pod0").status().condition(PodCondition.READY).status())
+          .as("pod0 not ready in the end").isEqualTo(ConditionStatus.False);
+      return faulty[0].podStatusUpdates;
+    }
+  }
+
+  @Test
+  @DisplayName("TestMonitorNodeHealthMarkPodsNotReadyRetry: unsuccessful pod status update, retry required")
+  void markPodsNotReadyRetry_firstPodStatusUpdateFails_retriedAtNextPass() {
+    assertThat(markPodsNotReadyRetry(1, 0)).as("one failed and one retry").isEqualTo(2);
+  }
+
+  @Test
+  @DisplayName("TestMonitorNodeHealthMarkPodsNotReadyRetry: unsuccessful pod list, retry required")
+  void markPodsNotReadyRetry_firstPodListFails_oneUpdate() {
+    // upstream lists a node's pods at every pass, so its first list (the first pass) fails and the second pass marks
+    // the pod; FleetKit lists them only when it marks them, so its first list (the second pass) fails and the third
+    // pass retries: one update either way
+    assertThat(markPodsNotReadyRetry(0, 1)).isEqualTo(1);
   }
 
   // ---- NoExecute tainting
