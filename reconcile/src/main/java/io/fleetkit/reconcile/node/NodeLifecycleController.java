@@ -60,9 +60,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Events (upstream's recorder, here an {@link EventRecorder}): {@value EventRecorder#REGISTERED_NODE} when a node
  * is first seen, {@value EventRecorder#REMOVING_NODE} when it is gone, {@value EventRecorder#NODE_NOT_READY} on the
- * node when the controller finds it left Ready and on each pod it marks not ready. Once {@link #start started}, a pod watch
- * queues every pod when it is bound, and {@link #sync} marks it not ready if the last pass saw its node not ready
- * (upstream {@code processPod}).
+ * node when the controller finds it left Ready and on each pod it marks not ready; a pass that fails to list or mark a
+ * node's pods tries again at the next pass while the node stays not ready (upstream {@code nodesToRetry}). Once
+ * {@link #start started}, a pod watch queues every pod when it is bound, and {@link #sync} marks it not ready if the
+ * last pass saw its node not ready (upstream {@code processPod}).
  *
  * <p>Defaults follow current kube: grace period <b>50 s</b> ({@code --node-monitor-grace-period}, raised from 40 s
  * in v1.32), startup grace 60 s, monitor period 5 s, eviction rate 0.1 nodes/s per zone, secondary rate 0.01,
@@ -74,7 +75,8 @@ import org.slf4j.LoggerFactory;
  * zone's state.
  *
  * <p>Not thread-safe: made for single-threaded simulations; call {@link #sync} on the thread that advances the
- * clock.
+ * clock, with a store that delivers watch events on the writing thread (its node and pod watches feed queues that
+ * {@link #sync} reads).
  */
 public final class NodeLifecycleController implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(NodeLifecycleController.class);
