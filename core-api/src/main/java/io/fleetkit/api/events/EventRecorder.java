@@ -28,6 +28,15 @@ public interface EventRecorder {
   String BACK_OFF = "BackOff";
   /** Deployment controller: a ReplicaSet was scaled (Normal, action {@code Scale}). */
   String SCALING_REPLICA_SET = "ScalingReplicaSet";
+  /** Node lifecycle controller: a node was first seen (Normal, on the node, action {@code Register}). */
+  String REGISTERED_NODE = "RegisteredNode";
+  /** Node lifecycle controller: a node seen before is gone (Normal, on the node, action {@code Remove}). */
+  String REMOVING_NODE = "RemovingNode";
+  /**
+   * Node lifecycle controller: a node left Ready (Normal, on the node, action {@code StatusChange}) and each of its
+   * pods was marked not ready (Warning, on the pod, action {@code MarkNotReady}).
+   */
+  String NODE_NOT_READY = "NodeNotReady";
 
   /** Drops every event. */
   EventRecorder NOOP = (regarding, related, type, reason, action, note) -> { };

@@ -1,6 +1,11 @@
 package io.fleetkit.reconcile.node;
 
 import io.fleetkit.admission.DefaultTolerationSecondsPlugin;
+import io.fleetkit.api.FleetKitException;
+import io.fleetkit.api.NotFoundException;
+import io.fleetkit.api.events.Event;
+import io.fleetkit.api.events.EventRecorder;
+import io.fleetkit.api.events.ObjectReference;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.NodeCondition;
 import io.fleetkit.api.core.NodeSpec;
@@ -12,12 +17,14 @@ import io.fleetkit.api.scheduling.TaintEffect;
 import io.fleetkit.api.store.ListResult;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
+import io.fleetkit.api.store.WatchEventType;
 import io.fleetkit.api.time.TimerClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -29,6 +36,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Watches node heartbeats as kube's node lifecycle controller ({@code pkg/controller/nodelifecycle}): every
@@ -36,10 +45,25 @@ import org.jspecify.annotations.Nullable;
  * ({@code lastHeartbeatTime}) has not changed for {@code gracePeriod} gets {@code Ready=Unknown} (reason
  * {@value #REASON_UNKNOWN}), as do its MemoryPressure, DiskPressure and PIDPressure conditions (added with reason
  * {@value #REASON_NEVER_UPDATED} when the kubelet never posted them), and its pods get {@code Ready=False}. Nodes
- * that are not ready get the NoSchedule taint of their condition at once and the NoExecute taint
- * ({@value #TAINT_UNREACHABLE} for Unknown, {@value #TAINT_NOT_READY} for False) through a per-zone rate limiter;
- * ready nodes lose both, and a node without a Ready condition (within its startup grace) gets neither. The
- * {@link TaintEvictionController} then evicts the pods.
+ * that are not ready get the NoExecute taint ({@value #TAINT_UNREACHABLE} for Unknown, {@value #TAINT_NOT_READY} for
+ * False) through a per-zone rate limiter and lose it when ready again; a node without a Ready condition (within its
+ * startup grace) gets none. The {@link TaintEvictionController} then evicts the pods.
+ *
+ * <p>Taint nodes by condition (upstream {@code doNoScheduleTaintingPass}): every node the pass visits carries exactly
+ * the NoSchedule taints its conditions call for, {@value #TAINT_NOT_READY} (Ready False), {@value #TAINT_UNREACHABLE}
+ * (Ready Unknown), {@value #TAINT_MEMORY_PRESSURE}, {@value #TAINT_DISK_PRESSURE}, {@value #TAINT_PID_PRESSURE} and
+ * {@value #TAINT_NETWORK_UNAVAILABLE} (their condition True), and {@value #TAINT_UNSCHEDULABLE} while
+ * {@code spec.unschedulable} is set; missing ones are added, stale ones removed, other taints left alone. Upstream
+ * runs this, and the copy of the {@value #OS_LABEL}/{@value #ARCH_LABEL} labels to their deprecated {@code beta.}
+ * twins ({@code reconcileNodeLabels}), on every node event; here both run for every node the monitor pass visits, so
+ * they follow a change within one monitor period.
+ *
+ * <p>Events (upstream's recorder, here an {@link EventRecorder}): {@value EventRecorder#REGISTERED_NODE} when a node
+ * is first seen, {@value EventRecorder#REMOVING_NODE} when it is gone, {@value EventRecorder#NODE_NOT_READY} on the
+ * node when the controller finds it left Ready and on each pod it marks not ready; a pass that fails to list or mark a
+ * node's pods tries again at the next pass while the node stays not ready (upstream {@code nodesToRetry}). Once
+ * {@link #start started}, a pod watch queues every pod when it is bound, and {@link #sync} marks it not ready if the
+ * last pass saw its node not ready (upstream {@code processPod}).
  *
  * <p>Defaults follow current kube: grace period <b>50 s</b> ({@code --node-monitor-grace-period}, raised from 40 s
  * in v1.32), startup grace 60 s, monitor period 5 s, eviction rate 0.1 nodes/s per zone, secondary rate 0.01,
@@ -51,13 +75,33 @@ import org.jspecify.annotations.Nullable;
  * zone's state.
  *
  * <p>Not thread-safe: made for single-threaded simulations; call {@link #sync} on the thread that advances the
- * clock.
+ * clock, with a store that delivers watch events on the writing thread (its node and pod watches feed queues that
+ * {@link #sync} reads).
  */
 public final class NodeLifecycleController implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(NodeLifecycleController.class);
   /** The NoExecute/NoSchedule taint of a node whose Ready condition is Unknown. */
   public static final String TAINT_UNREACHABLE = DefaultTolerationSecondsPlugin.UNREACHABLE;
   /** The NoExecute/NoSchedule taint of a node whose Ready condition is False. */
   public static final String TAINT_NOT_READY = DefaultTolerationSecondsPlugin.NOT_READY;
+  /** The NoSchedule taint of a node whose MemoryPressure condition is True. */
+  public static final String TAINT_MEMORY_PRESSURE = "node.kubernetes.io/memory-pressure";
+  /** The NoSchedule taint of a node whose DiskPressure condition is True. */
+  public static final String TAINT_DISK_PRESSURE = "node.kubernetes.io/disk-pressure";
+  /** The NoSchedule taint of a node whose PIDPressure condition is True. */
+  public static final String TAINT_PID_PRESSURE = "node.kubernetes.io/pid-pressure";
+  /** The NoSchedule taint of a node whose NetworkUnavailable condition is True. */
+  public static final String TAINT_NETWORK_UNAVAILABLE = "node.kubernetes.io/network-unavailable";
+  /** The NoSchedule taint of a node with {@code spec.unschedulable} set (cordoned). */
+  public static final String TAINT_UNSCHEDULABLE = "node.kubernetes.io/unschedulable";
+  /** The stable OS label, copied to {@link #BETA_OS_LABEL}. */
+  public static final String OS_LABEL = "kubernetes.io/os";
+  /** The stable architecture label, copied to {@link #BETA_ARCH_LABEL}. */
+  public static final String ARCH_LABEL = "kubernetes.io/arch";
+  /** The deprecated OS label, kept equal to {@link #OS_LABEL}. */
+  public static final String BETA_OS_LABEL = "beta.kubernetes.io/os";
+  /** The deprecated architecture label, kept equal to {@link #ARCH_LABEL}. */
+  public static final String BETA_ARCH_LABEL = "beta.kubernetes.io/arch";
   /** The reason of a Ready condition the controller set to Unknown. */
   public static final String REASON_UNKNOWN = "NodeStatusUnknown";
   /** The reason of a condition the kubelet never posted. */
@@ -86,6 +130,7 @@ public final class NodeLifecycleController implements AutoCloseable {
   private final double unhealthyZoneThreshold;
   private final int largeClusterThreshold;
   private final @Nullable NodeLeases leases;
+  private final EventRecorder events;
   /** For tests: with Leases, visit every node with a running Lease at every pass (the reference behaviour). */
   private final boolean visitEveryLeasedNode;
   private final Map<String, Health> health = new HashMap<>();
@@ -106,6 +151,14 @@ public final class NodeLifecycleController implements AutoCloseable {
   /** With Leases: ready and not-ready nodes per zone, kept as nodes are processed. */
   private final Map<String, int[]> zoneCounts = new TreeMap<>();
   private final Instant origin;
+  /** The pod watch (upstream's pod informer), opened by {@link #start}. */
+  private @Nullable Watch podWatch;
+  /** The uids of the bound pods the pod watch has seen, so that a pod is queued once, when it is bound. */
+  private final Set<String> boundPods = new HashSet<>();
+  /** The pods bound since the last {@link #processPods} (upstream {@code podUpdateQueue}): namespace, name. */
+  private final Set<List<String>> podQueue = new LinkedHashSet<>();
+  /** Nodes whose pods could not all be marked not ready (upstream {@code nodesToRetry}); retried at the next pass. */
+  private final Set<String> nodesToRetry = new HashSet<>();
 
   /** A node's next grace check. */
   private record Due(long at, String node) implements Comparable<Due> {
@@ -121,6 +174,10 @@ public final class NodeLifecycleController implements AutoCloseable {
   private static final class Health {
     /** Whether the status last seen had a Ready condition (upstream: the saved status has one). */
     boolean sawReady;
+    /** The node's uid, for the event when it goes. */
+    String uid = "";
+    /** The Ready status the last pass left the node with (null: no Ready condition), read by processPod. */
+    @Nullable ConditionStatus ready;
     @Nullable Instant heartbeat;
     Instant probeTimestamp;
     @Nullable Instant lease;
@@ -180,6 +237,7 @@ public final class NodeLifecycleController implements AutoCloseable {
     this.unhealthyZoneThreshold = b.unhealthyZoneThreshold;
     this.largeClusterThreshold = b.largeClusterThreshold;
     this.leases = b.leases;
+    this.events = b.events;
     this.visitEveryLeasedNode = b.visitEveryLeasedNode;
     this.origin = b.clock.now();
   }
@@ -200,6 +258,28 @@ public final class NodeLifecycleController implements AutoCloseable {
     started = clock.now();
     monitorDue = true;
     armMonitor();
+    watchPods();
+  }
+
+  /**
+   * Opens the pod watch (upstream's pod informer handler {@code podUpdated}): a pod is queued for
+   * {@link #processPods} when it is first seen bound to a node.
+   */
+  private void watchPods() {
+    ListResult<Pod> pods = store.list(Pod.class);
+    for (Pod p : pods.items()) {
+      if (!p.spec().nodeName().isEmpty()) {
+        boundPods.add(p.metadata().uid());
+      }
+    }
+    podWatch = store.watch(Pod.class, pods.resourceVersion(), e -> {
+      Pod p = e.object();
+      if (e.type() == WatchEventType.DELETED) {
+        boundPods.remove(p.metadata().uid());
+      } else if (!p.spec().nodeName().isEmpty() && boundPods.add(p.metadata().uid())) {
+        podQueue.add(List.of(p.metadata().namespace(), p.metadata().name()));
+      }
+    });
   }
 
   private void armMonitor() {
@@ -239,7 +319,8 @@ public final class NodeLifecycleController implements AutoCloseable {
   }
 
   /**
-   * Runs the due passes: node health monitoring (every monitor period) and NoExecute tainting (every second).
+   * Runs the due passes: node health monitoring (every monitor period), NoExecute tainting (every second) and the
+   * pods bound since the last call ({@link #processPods}).
    *
    * @return how many writes it made
    */
@@ -253,6 +334,7 @@ public final class NodeLifecycleController implements AutoCloseable {
       taintDue = false;
       writes += taintPass();
     }
+    writes += processPods();
     armTaintPass();
     return writes;
   }
@@ -272,6 +354,10 @@ public final class NodeLifecycleController implements AutoCloseable {
     for (Node node : nodes) {
       NodeCondition before = node.status().condition(NodeCondition.READY);
       Health h = health.get(node.name());
+      if (h == null) {
+        nodeEvent(node.name(), node.metadata().uid(), EventRecorder.REGISTERED_NODE, "Register",
+            "Registered Node " + node.name() + " in Controller");
+      }
       Node updated = tryUpdateNodeHealth(node, h, now);
       if (updated != node) {
         node = store.updateStatus(updated);
@@ -281,6 +367,7 @@ public final class NodeLifecycleController implements AutoCloseable {
         h = health.get(node.name());
       }
       h.pass = pass;
+      h.uid = node.metadata().uid();
       NodeCondition ready = node.status().condition(NodeCondition.READY);
       @Nullable ConditionStatus status = ready == null ? null : ready.status();
       String zone = h.zone(node);
@@ -292,14 +379,22 @@ public final class NodeLifecycleController implements AutoCloseable {
         }
         counts[status == ConditionStatus.True ? 0 : 1]++;
       }
-      writes += processTaints(node, zone, status);
-      if (before != null && before.status() == ConditionStatus.True && status != null
-          && status != ConditionStatus.True) {
-        writes += markPodsNotReady(node.name(), now);
+      Node labelled = reconcileNodeLabels(node);
+      if (labelled != node) {
+        node = labelled;
+        writes++;
       }
+      writes += processTaints(node, zone, status);
+      writes += podsOfNodeNotReady(node, before, status, now);
     }
     if (health.size() > nodes.size()) {
-      health.values().removeIf(h -> h.pass != pass); // deleted nodes
+      for (Iterator<Map.Entry<String, Health>> it = health.entrySet().iterator(); it.hasNext(); ) {
+        Map.Entry<String, Health> e = it.next();
+        if (e.getValue().pass != pass) { // deleted nodes
+          it.remove();
+          removed(e.getKey(), e.getValue());
+        }
+      }
     }
     writes += handleDisruption(readyByZone, nodes);
     return writes;
@@ -335,6 +430,7 @@ public final class NodeLifecycleController implements AutoCloseable {
     }
     TreeSet<String> work = new TreeSet<>(changed); // name order, as the store lists nodes
     changed.clear();
+    work.addAll(nodesToRetry);
     if (visitEveryLeasedNode || !leases.allRanAt(now)) {
       // a kubelet that did not run now may have missed renewals: its node's grace may run out (see below)
       work.addAll(leases.runningNodes());
@@ -354,26 +450,34 @@ public final class NodeLifecycleController implements AutoCloseable {
         Health gone = health.remove(name);
         if (gone != null) {
           count(gone, null, false);
+          removed(name, gone);
         }
         continue;
       }
       NodeCondition before = node.status().condition(NodeCondition.READY);
       Health h = health.get(name);
+      if (h == null) {
+        nodeEvent(name, node.metadata().uid(), EventRecorder.REGISTERED_NODE, "Register",
+            "Registered Node " + name + " in Controller");
+      }
       Node updated = tryUpdateNodeHealth(node, h, now);
       if (updated != node) {
         node = store.updateStatus(updated);
         writes++;
       }
       h = Objects.requireNonNull(health.get(name));
+      h.uid = node.metadata().uid();
       NodeCondition ready = node.status().condition(NodeCondition.READY);
       @Nullable ConditionStatus status = ready == null ? null : ready.status();
       String zone = h.zone(node);
       count(h, excludedFromDisruptionChecks(node) ? null : zone, status == ConditionStatus.True);
-      writes += processTaints(node, zone, status);
-      if (before != null && before.status() == ConditionStatus.True && status != null
-          && status != ConditionStatus.True) {
-        writes += markPodsNotReady(name, now);
+      Node labelled = reconcileNodeLabels(node);
+      if (labelled != node) {
+        node = labelled;
+        writes++;
       }
+      writes += processTaints(node, zone, status);
+      writes += podsOfNodeNotReady(node, before, status, now);
       Duration grace = ready == null ? startupGracePeriod : gracePeriod;
       long renewEvery = leases.runningInterval(name);
       if (!visitEveryLeasedNode && status == ConditionStatus.True && !hasOurTaint(node) && renewEvery > 0
@@ -429,9 +533,49 @@ public final class NodeLifecycleController implements AutoCloseable {
    * Upstream tryUpdateNodeHealth: the node with Ready, MemoryPressure, DiskPressure and PIDPressure Unknown when
    * overdue (a condition the kubelet never posted is added with reason {@value #REASON_NEVER_UPDATED} and the node's
    * creation time as its heartbeat), or {@code node} itself when nothing is to be written: as upstream, the status is
-   * written only when the Ready condition changes.
+   * written only when the Ready condition changes. The node's health record keeps the Ready status of the node
+   * returned (upstream: the status saved in {@code nodeHealthMap}).
    */
   private Node tryUpdateNodeHealth(Node node, @Nullable Health h, Instant now) {
+    Node out = updateHealth(node, h, now);
+    NodeCondition ready = out.status().condition(NodeCondition.READY);
+    Objects.requireNonNull(health.get(node.name())).ready = ready == null ? null : ready.status();
+    return out;
+  }
+
+  /**
+   * Upstream's test seeding of {@code nodeHealthMap}: the health record of a node whose status (as it is now) was
+   * seen at {@code probeTimestamp}.
+   */
+  void seedHealth(Node node, Instant probeTimestamp) {
+    NodeCondition ready = node.status().condition(NodeCondition.READY);
+    Health h = new Health(ready != null, ready == null ? null : ready.lastHeartbeatTime(), probeTimestamp);
+    h.ready = ready == null ? null : ready.status();
+    health.put(node.name(), h);
+  }
+
+  /**
+   * Upstream tryUpdateNodeHealth for one stored node, for tests: writes the status as the monitor pass does.
+   *
+   * @return the node's Ready status after it ({@code null}: no Ready condition)
+   */
+  @Nullable ConditionStatus tryUpdateNodeHealth(String nodeName) {
+    Node node = store.require(Node.class, "", nodeName);
+    Node updated = tryUpdateNodeHealth(node, health.get(nodeName), clock.now());
+    if (updated != node) {
+      updated = store.updateStatus(updated);
+    }
+    NodeCondition ready = updated.status().condition(NodeCondition.READY);
+    return ready == null ? null : ready.status();
+  }
+
+  /** The Ready status the node's health record keeps ({@code null}: none, or no record); for tests. */
+  @Nullable ConditionStatus savedReady(String nodeName) {
+    Health h = health.get(nodeName);
+    return h == null ? null : h.ready;
+  }
+
+  private Node updateHealth(Node node, @Nullable Health h, Instant now) {
     NodeCondition ready = node.status().condition(NodeCondition.READY);
     Instant created = node.metadata().creationTimestamp();
     Duration grace;
@@ -512,43 +656,149 @@ public final class NodeLifecycleController implements AutoCloseable {
   }
 
   /**
-   * Upstream processTaintBaseEviction plus the NoSchedule taint of doNoScheduleTaintingPass, for Ready status
-   * {@code ready} ({@code null}: the node has no Ready condition).
+   * Upstream doNoScheduleTaintingPass and then processTaintBaseEviction, for Ready status {@code ready}
+   * ({@code null}: the node has no Ready condition): the node's NoSchedule taints follow its conditions, and its
+   * NoExecute taint follows Ready through the zone's tainting queue.
    */
   private int processTaints(Node node, String zone, @Nullable ConditionStatus ready) {
-    if (ready == ConditionStatus.True && !hasOurTaint(node)) {
+    int writes = 0;
+    if (!noScheduleTaintsMatch(node)) {
+      node = store.update(withNoScheduleTaints(node));
+      writes++;
+    }
+    String current = currentNoExecute(node);
+    if (ready == ConditionStatus.True) {
       ZoneQueue q = zones.get(zone);
       if (q != null) {
         q.nodes.remove(node.name());
       }
-      return 0; // the common case: a ready node without the controller's taints
+      // upstream markNodeAsReachable
+      return current == null ? writes : writes + writeNoExecute(node, null);
     }
     if (ready == null) {
-      // upstream skips the NoExecute decision without a Ready condition, and no condition means no NoSchedule taint
-      return hasOurTaint(node) ? writeTaints(node, null, currentNoExecute(node)) : 0;
+      return writes; // upstream skips the NoExecute decision without a Ready condition
     }
     ZoneQueue q = zones.computeIfAbsent(zone, z -> {
       ZoneQueue nq = new ZoneQueue();
       nq.qps = evictionRate;
       return nq;
     });
-    String noSchedule = ready == ConditionStatus.True ? null
-        : ready == ConditionStatus.False ? TAINT_NOT_READY : TAINT_UNREACHABLE;
-    if (ready == ConditionStatus.True) {
-      q.nodes.remove(node.name());
-      return writeTaints(node, null, null);
-    }
-    int writes = writeTaints(node, noSchedule, currentNoExecute(node));
     String wanted = ready == ConditionStatus.False ? TAINT_NOT_READY : TAINT_UNREACHABLE;
-    String current = currentNoExecute(node);
     if (current != null && !current.equals(wanted)) {
       // swap the NoExecute taint at once, as upstream does for a node already tainted
-      Node fresh = store.require(Node.class, "", node.name());
-      writes += writeTaints(fresh, noSchedule, wanted);
+      writes += writeNoExecute(node, wanted);
     } else if (current == null) {
       q.nodes.add(node.name());
     }
     return writes;
+  }
+
+  /**
+   * Upstream nodeConditionToTaintKeyStatusMap: the key of the NoSchedule taint a node with condition {@code type} at
+   * {@code status} gets, or {@code null} for none.
+   */
+  static @Nullable String conditionTaint(String type, ConditionStatus status) {
+    return switch (type) {
+      case NodeCondition.READY -> status == ConditionStatus.False ? TAINT_NOT_READY
+          : status == ConditionStatus.Unknown ? TAINT_UNREACHABLE : null;
+      case NodeCondition.MEMORY_PRESSURE -> status == ConditionStatus.True ? TAINT_MEMORY_PRESSURE : null;
+      case NodeCondition.DISK_PRESSURE -> status == ConditionStatus.True ? TAINT_DISK_PRESSURE : null;
+      case NodeCondition.PID_PRESSURE -> status == ConditionStatus.True ? TAINT_PID_PRESSURE : null;
+      case NodeCondition.NETWORK_UNAVAILABLE -> status == ConditionStatus.True ? TAINT_NETWORK_UNAVAILABLE : null;
+      default -> null;
+    };
+  }
+
+  /** Whether a NoSchedule taint with this key is one the controller manages (upstream taintKeyToNodeConditionMap). */
+  private static boolean noScheduleKey(String key) {
+    return switch (key) {
+      case TAINT_NOT_READY, TAINT_UNREACHABLE, TAINT_MEMORY_PRESSURE, TAINT_DISK_PRESSURE, TAINT_PID_PRESSURE,
+          TAINT_NETWORK_UNAVAILABLE, TAINT_UNSCHEDULABLE -> true;
+      default -> false;
+    };
+  }
+
+  /** Whether the node carries exactly the managed NoSchedule taints its conditions and cordon call for. */
+  private static boolean noScheduleTaintsMatch(Node node) {
+    List<Taint> taints = node.spec().taints();
+    int wanted = 0;
+    for (NodeCondition c : node.status().conditions()) {
+      String key = conditionTaint(c.type(), c.status());
+      if (key != null) {
+        if (!hasTaint(taints, key, TaintEffect.NoSchedule)) {
+          return false;
+        }
+        wanted++;
+      }
+    }
+    if (node.spec().unschedulable()) {
+      if (!hasTaint(taints, TAINT_UNSCHEDULABLE, TaintEffect.NoSchedule)) {
+        return false;
+      }
+      wanted++;
+    }
+    int managed = 0;
+    for (Taint t : taints) {
+      if (t.effect() == TaintEffect.NoSchedule && noScheduleKey(t.key())) {
+        managed++;
+      }
+    }
+    return managed == wanted;
+  }
+
+  private static boolean hasTaint(List<Taint> taints, String key, TaintEffect effect) {
+    for (Taint t : taints) {
+      if (t.effect() == effect && t.key().equals(key)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The node with the managed NoSchedule taints its conditions and {@code spec.unschedulable} call for: the ones it
+   * has are kept, the missing ones added (stamped now), stale ones removed; other taints stay as they are.
+   */
+  private Node withNoScheduleTaints(Node node) {
+    Set<String> wanted = new LinkedHashSet<>();
+    for (NodeCondition c : node.status().conditions()) {
+      String key = conditionTaint(c.type(), c.status());
+      if (key != null) {
+        wanted.add(key);
+      }
+    }
+    if (node.spec().unschedulable()) {
+      wanted.add(TAINT_UNSCHEDULABLE);
+    }
+    List<Taint> next = new ArrayList<>();
+    for (Taint t : node.spec().taints()) {
+      if (t.effect() != TaintEffect.NoSchedule || !noScheduleKey(t.key())) {
+        next.add(t);
+      } else if (wanted.remove(t.key())) {
+        next.add(t);
+      }
+    }
+    Instant now = clock.now();
+    for (String key : wanted) {
+      next.add(new Taint(key, "", TaintEffect.NoSchedule, now));
+    }
+    NodeSpec s = node.spec();
+    return node.withSpec(new NodeSpec(s.unschedulable(), next, s.providerID(), s.podCIDRs()));
+  }
+
+  /**
+   * Upstream doNoScheduleTaintingPass for one node: sets its managed NoSchedule taints; for tests (FleetKit runs it
+   * for every node the monitor pass visits).
+   *
+   * @return how many writes it made (0 or 1)
+   */
+  int noScheduleTaintingPass(String nodeName) {
+    Node node = store.get(Node.class, "", nodeName).orElse(null);
+    if (node == null || noScheduleTaintsMatch(node)) {
+      return 0;
+    }
+    store.update(withNoScheduleTaints(node));
+    return 1;
   }
 
   private static boolean hasOurTaint(Node node) {
@@ -570,27 +820,24 @@ public final class NodeLifecycleController implements AutoCloseable {
     return null;
   }
 
-  /** Sets the controller's NoSchedule and NoExecute taints to the given keys ({@code null} = none). */
-  private int writeTaints(Node node, @Nullable String noSchedule, @Nullable String noExecute) {
+  /**
+   * Sets the controller's NoExecute taint to {@code noExecute} ({@code null} = none), leaving every other taint
+   * (upstream SwapNodeControllerTaint of the unreachable and not-ready NoExecute taints).
+   */
+  private int writeNoExecute(Node node, @Nullable String noExecute) {
     List<Taint> next = new ArrayList<>();
-    Instant now = clock.now();
     for (Taint t : node.spec().taints()) {
-      boolean ours = t.key().equals(TAINT_UNREACHABLE) || t.key().equals(TAINT_NOT_READY);
+      boolean ours = t.effect() == TaintEffect.NoExecute
+          && (t.key().equals(TAINT_UNREACHABLE) || t.key().equals(TAINT_NOT_READY));
       if (!ours) {
         next.add(t);
-      } else if (t.effect() == TaintEffect.NoSchedule && t.key().equals(noSchedule)) {
-        next.add(t);
-        noSchedule = null;
-      } else if (t.effect() == TaintEffect.NoExecute && t.key().equals(noExecute)) {
+      } else if (t.key().equals(noExecute)) {
         next.add(t);
         noExecute = null;
       }
     }
-    if (noSchedule != null) {
-      next.add(new Taint(noSchedule, "", TaintEffect.NoSchedule, now));
-    }
     if (noExecute != null) {
-      next.add(new Taint(noExecute, "", TaintEffect.NoExecute, now));
+      next.add(new Taint(noExecute, "", TaintEffect.NoExecute, clock.now()));
     }
     if (next.equals(node.spec().taints())) {
       return 0;
@@ -600,14 +847,140 @@ public final class NodeLifecycleController implements AutoCloseable {
     return 1;
   }
 
-  private int markPodsNotReady(String nodeName, Instant now) {
+  /**
+   * Upstream reconcileNodeLabels: the node with {@link #BETA_OS_LABEL} and {@link #BETA_ARCH_LABEL} set to the values
+   * of {@link #OS_LABEL} and {@link #ARCH_LABEL} where those are present (written to the store), or {@code node}
+   * itself when they already match.
+   */
+  private Node reconcileNodeLabels(Node node) {
+    Map<String, String> labels = node.metadata().labels();
+    String os = labels.get(OS_LABEL);
+    String arch = labels.get(ARCH_LABEL);
+    boolean osOk = os == null || os.equals(labels.get(BETA_OS_LABEL));
+    boolean archOk = arch == null || arch.equals(labels.get(BETA_ARCH_LABEL));
+    if (osOk && archOk) {
+      return node;
+    }
+    Map<String, String> next = new LinkedHashMap<>(labels);
+    if (!osOk) {
+      next.put(BETA_OS_LABEL, os);
+    }
+    if (!archOk) {
+      next.put(BETA_ARCH_LABEL, arch);
+    }
+    return store.update(node.withMetadata(node.metadata().withLabels(next)));
+  }
+
+  /** Upstream reconcileNodeLabels for one node; for tests (FleetKit runs it for every node the monitor pass visits). */
+  int reconcileNodeLabels(String nodeName) {
+    Node node = store.get(Node.class, "", nodeName).orElse(null);
+    return node == null || reconcileNodeLabels(node) == node ? 0 : 1;
+  }
+
+  /** Upstream RecordNodeEvent: a Normal event on the node. */
+  private void nodeEvent(String name, String uid, String reason, String action, String what) {
+    events.event(nodeRef(name, uid), null, Event.NORMAL, reason, action, "Node " + name + " event: " + what);
+  }
+
+  private static ObjectReference nodeRef(String name, String uid) {
+    return new ObjectReference("v1", "Node", "", name, uid, "");
+  }
+
+  private void removed(String name, Health h) {
+    nodesToRetry.remove(name);
+    nodeEvent(name, h.uid, EventRecorder.REMOVING_NODE, "Remove", "Removing Node " + name + " from Controller");
+  }
+
+  /**
+   * The pod part of upstream's per-node monitor step: when this pass took the node out of Ready ({@code before} was
+   * True, {@code status} is not), a {@value EventRecorder#NODE_NOT_READY} event and its pods marked not ready; when
+   * marking failed at an earlier pass and the node is still not ready, the marking again. A failure (the pod list or
+   * a pod's status write) puts the node in the retry set for the next pass.
+   */
+  private int podsOfNodeNotReady(Node node, @Nullable NodeCondition before, @Nullable ConditionStatus status,
+      Instant now) {
+    boolean retry = !nodesToRetry.isEmpty() && nodesToRetry.remove(node.name());
+    if (status == null) {
+      return 0; // upstream: no Ready condition, nothing to do (and nothing left to retry)
+    }
+    boolean wasReady = before != null && before.status() == ConditionStatus.True;
+    boolean transition = wasReady && status != ConditionStatus.True;
+    if (transition) {
+      events.event(nodeRef(node.name(), node.metadata().uid()), null, Event.NORMAL, EventRecorder.NODE_NOT_READY,
+          "StatusChange", "Node " + node.name() + " status is now: " + EventRecorder.NODE_NOT_READY);
+    } else if (!retry || wasReady) {
+      return 0;
+    }
     int writes = 0;
-    for (Pod p : store.list(Pod.class, "", (Pod p) -> p.spec().nodeName().equals(nodeName)).items()) {
-      PodCondition c = p.status().condition(PodCondition.READY);
-      if (c != null && c.status() != ConditionStatus.False) { // upstream MarkPodsNotReady: True and Unknown alike
-        store.updateStatus(p.withStatus(p.status().withCondition(PodCondition.of(PodCondition.READY,
-            ConditionStatus.False, "NodeNotReady", "", now))));
-        writes++;
+    boolean failed = false;
+    try {
+      for (Pod p : store.list(Pod.class, "", (Pod p) -> p.spec().nodeName().equals(node.name())).items()) {
+        try {
+          writes += markPodNotReady(p, now);
+        } catch (NotFoundException e) {
+          // the pod is gone: nothing left to mark
+        } catch (FleetKitException e) {
+          LOG.debug("node lifecycle: marking pod {}/{} not ready failed, retried at the next pass: {}",
+              p.metadata().namespace(), p.metadata().name(), e.getMessage());
+          failed = true;
+        }
+      }
+    } catch (FleetKitException e) {
+      LOG.debug("node lifecycle: listing the pods of node {} failed, retried at the next pass: {}", node.name(),
+          e.getMessage());
+      failed = true;
+    }
+    if (failed) {
+      nodesToRetry.add(node.name());
+    }
+    return writes;
+  }
+
+  /** Upstream MarkPodsNotReady for one pod: its Ready condition, True or Unknown, becomes False. */
+  private int markPodNotReady(Pod p, Instant now) {
+    PodCondition c = p.status().condition(PodCondition.READY);
+    if (c == null || c.status() == ConditionStatus.False) {
+      return 0;
+    }
+    store.updateStatus(p.withStatus(p.status().withCondition(PodCondition.of(PodCondition.READY,
+        ConditionStatus.False, "NodeNotReady", "", now))));
+    events.event(p, Event.WARNING, EventRecorder.NODE_NOT_READY, "MarkNotReady", "Node is not ready");
+    return 1;
+  }
+
+  /**
+   * Upstream processPod for the pods bound since the last call: a pod bound to a node whose Ready condition the last
+   * pass saw False or Unknown is marked not ready. Pods on nodes no pass has seen yet, or that are gone, are left to
+   * the monitor pass.
+   *
+   * @return how many writes it made
+   */
+  int processPods() {
+    if (podQueue.isEmpty()) {
+      return 0;
+    }
+    int writes = 0;
+    Instant now = clock.now();
+    List<List<String>> queued = new ArrayList<>(podQueue);
+    podQueue.clear();
+    for (List<String> key : queued) {
+      Pod pod = store.get(Pod.class, key.get(0), key.get(1)).orElse(null);
+      if (pod == null) {
+        continue;
+      }
+      Health h = health.get(pod.spec().nodeName());
+      if (h == null || h.ready == null || h.ready == ConditionStatus.True
+          || store.get(Node.class, "", pod.spec().nodeName()).isEmpty()) {
+        continue;
+      }
+      try {
+        writes += markPodNotReady(pod, now);
+      } catch (NotFoundException e) {
+        // the pod is gone
+      } catch (FleetKitException e) {
+        LOG.debug("node lifecycle: marking pod {}/{} not ready failed, retried at the next sync: {}", key.get(0),
+            key.get(1), e.getMessage());
+        podQueue.add(key); // upstream: requeued with rate limiting
       }
     }
     return writes;
@@ -667,14 +1040,7 @@ public final class NodeLifecycleController implements AutoCloseable {
       for (Node n : nodes) {
         Node fresh = store.get(Node.class, "", n.name()).orElse(null);
         if (fresh != null && currentNoExecute(fresh) != null) {
-          String noSchedule = null;
-          for (Taint t : fresh.spec().taints()) {
-            if (t.effect() == TaintEffect.NoSchedule
-                && (t.key().equals(TAINT_UNREACHABLE) || t.key().equals(TAINT_NOT_READY))) {
-              noSchedule = t.key();
-            }
-          }
-          writes += writeTaints(fresh, noSchedule, null);
+          writes += writeNoExecute(fresh, null);
         }
       }
     }
@@ -699,14 +1065,7 @@ public final class NodeLifecycleController implements AutoCloseable {
         }
         q.nodes.remove(name);
         String key = ready.status() == ConditionStatus.False ? TAINT_NOT_READY : TAINT_UNREACHABLE;
-        String noSchedule = null;
-        for (Taint t : node.spec().taints()) {
-          if (t.effect() == TaintEffect.NoSchedule && (t.key().equals(TAINT_UNREACHABLE)
-              || t.key().equals(TAINT_NOT_READY))) {
-            noSchedule = t.key();
-          }
-        }
-        writes += writeTaints(node, noSchedule, key);
+        writes += writeNoExecute(node, key);
       }
     }
     return writes;
@@ -739,12 +1098,16 @@ public final class NodeLifecycleController implements AutoCloseable {
     return region + ":" + zone;
   }
 
-  /** Cancels the timers (and the node watch). Idempotent. */
+  /** Cancels the timers (and the node and pod watches). Idempotent. */
   @Override
   public void close() {
     if (nodeWatch != null) {
       nodeWatch.close();
       nodeWatch = null;
+    }
+    if (podWatch != null) {
+      podWatch.close();
+      podWatch = null;
     }
     if (timer != null) {
       timer.cancel();
@@ -768,6 +1131,7 @@ public final class NodeLifecycleController implements AutoCloseable {
     private double unhealthyZoneThreshold = 0.55;
     private int largeClusterThreshold = 50;
     private @Nullable NodeLeases leases;
+    private EventRecorder events = EventRecorder.NOOP;
     private boolean visitEveryLeasedNode;
 
     private Builder(ObjectStore store, TimerClock clock) {
@@ -778,6 +1142,16 @@ public final class NodeLifecycleController implements AutoCloseable {
     /** The node Leases the kubelets renew; a renewal counts as a heartbeat (default: none, status only). */
     public Builder leases(NodeLeases v) {
       leases = Objects.requireNonNull(v, "leases");
+      return this;
+    }
+
+    /**
+     * Where the node events ({@value EventRecorder#REGISTERED_NODE}, {@value EventRecorder#REMOVING_NODE},
+     * {@value EventRecorder#NODE_NOT_READY}) and the pod events ({@value EventRecorder#NODE_NOT_READY}) go (default:
+     * dropped).
+     */
+    public Builder events(EventRecorder v) {
+      events = Objects.requireNonNull(v, "events");
       return this;
     }
 

@@ -2,14 +2,19 @@ package io.fleetkit.reconcile.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetkit.api.StoreUnavailableException;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.NodeCondition;
 import io.fleetkit.api.core.NodeStatus;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodStatus;
+import io.fleetkit.api.events.EventRecorder;
+import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.store.ForwardingObjectStore;
+import io.fleetkit.api.store.ListResult;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEventType;
@@ -22,6 +27,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -29,8 +36,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The table tests of kubernetes/kubernetes {@code pkg/controller/nodelifecycle/node_lifecycle_controller_test.go}
  * (read at commit 042f1843b648eb036047007dc443e34221519fd1) that apply to {@link NodeLifecycleController}; what is
- * ported and what is skipped, with reasons, is listed in {@code docs/conformance.md} (section autoscaling). One test
- * per upstream case, its display name the upstream function and case.
+ * ported and what is skipped, with reasons, is listed in {@code docs/conformance.md} (section workload
+ * controllers). One test per upstream case, its display name the upstream function and case.
  *
  * <p>How upstream's fixture maps here. Upstream's controller reads an informer cache filled from a fake client and
  * takes its time from {@code nc.now}; here the controller reads an in-memory store on a {@link ManualClock}, which
@@ -40,9 +47,13 @@ import org.junit.jupiter.api.Test;
  * {@link NodeLifecycleController#noExecuteTaintingPass}. Upstream's
  * {@code expectedRequestCount} is "List" once per pass (the informer list; the store needs none) plus the node status
  * updates, which are counted here from a watch; {@code expectedNodes} is compared with the statuses written. The
- * NoSchedule taint of the Ready condition, written by a separate upstream worker on node events
- * ({@code doNoScheduleTaintingPass}), is written by FleetKit's monitor pass, so it is in the spec of a node the pass
- * marked not ready and not counted as a status update. Zone keys are FleetKit's {@code region:zone} ({@code ":"} for
+ * NoSchedule taints of the conditions and the beta OS/arch labels, written by a separate upstream worker on node
+ * events ({@code doNoScheduleTaintingPass}, {@code reconcileNodeLabels}), are written by FleetKit's monitor pass, so
+ * they are in the spec of a node the pass marked not ready and not counted as status updates; the tests of those two
+ * functions call {@link NodeLifecycleController#noScheduleTaintingPass} and
+ * {@link NodeLifecycleController#reconcileNodeLabels(String)} as upstream calls them. Upstream's {@code processPod}
+ * is {@link NodeLifecycleController#processPods}, fed by the pod watch {@link NodeLifecycleController#start} opens.
+ * Zone keys are FleetKit's {@code region:zone} ({@code ":"} for
  * an unlabelled node) where upstream's are {@code region:\0:zone} ({@code ""}). Upstream's parameters: grace 50 s,
  * startup grace 60 s, eviction rates 100,000 qps, large cluster threshold 20, unhealthy zone threshold 0.55.
  */
@@ -70,7 +81,9 @@ final class NodeLifecycleControllerPortTest {
     final List<NodeStatus> statusWrites = new ArrayList<>();
     /** Pod status updates by the controller (upstream: update actions on {@code pods/status}). */
     int podStatusWrites;
-    private boolean controllerRunning;
+    /** The events the controller recorded (upstream's fake recorder), as {@code reason kind/name uid}. */
+    final List<String> events = new ArrayList<>();
+    boolean controllerRunning;
     private final Map<String, Node> seen = new HashMap<>();
     private final Watch nodeWatch;
     private final Watch podWatch;
@@ -80,14 +93,21 @@ final class NodeLifecycleControllerPortTest {
     }
 
     Harness(Instant start, boolean withLeases) {
+      this(start, withLeases, UnaryOperator.identity());
+    }
+
+    /** With {@code controllerStore}: the store the controller is given (upstream: the fake client and reactors). */
+    Harness(Instant start, boolean withLeases, UnaryOperator<ObjectStore> controllerStore) {
       clock = new ManualClock(start);
       store = ObjectStore.builder().directDelivery().clock(clock.asClock()).build();
-      NodeLifecycleController.Builder b = NodeLifecycleController.builder(store, clock)
+      NodeLifecycleController.Builder b = NodeLifecycleController.builder(controllerStore.apply(store), clock)
           .gracePeriod(Duration.ofSeconds(50))
           .startupGracePeriod(Duration.ofSeconds(60))
           .monitorPeriod(Duration.ofSeconds(5))
           .evictionRates(TEST_RATE_LIMITER_QPS, TEST_RATE_LIMITER_QPS)
-          .zoneThresholds(0.55, 20);
+          .zoneThresholds(0.55, 20)
+          .events((regarding, related, type, reason, action, note) ->
+              events.add(reason + " " + regarding.kind() + "/" + regarding.name() + " " + regarding.uid()));
       if (withLeases) {
         b.leases(leases);
       }
@@ -180,6 +200,41 @@ final class NodeLifecycleControllerPortTest {
       podWatch.close();
       nlc.close();
       store.close();
+    }
+  }
+
+  /**
+   * Upstream's reactors on the fake client: the controller's store, failing ("fake error") the {@code failUpdate}-th
+   * pod status update and the {@code failList}-th pod list it is asked for (0: none), and counting the pod status
+   * updates asked for, failed ones included (upstream counts the update actions).
+   */
+  private static final class FaultyStore extends ForwardingObjectStore {
+    private final int failUpdate;
+    private final int failList;
+    int podStatusUpdates;
+    private int podLists;
+
+    FaultyStore(ObjectStore store, int failUpdate, int failList) {
+      super(store);
+      this.failUpdate = failUpdate;
+      this.failList = failList;
+    }
+
+    @Override
+    public <T extends ApiObject<T>> T updateStatus(T object) {
+      if (object instanceof Pod && ++podStatusUpdates == failUpdate) {
+        throw new StoreUnavailableException("fake error", null);
+      }
+      return super.updateStatus(object);
+    }
+
+    @Override
+    public <T extends ApiObject<T>> ListResult<T> list(Class<T> kind, String namespace,
+        Predicate<? super T> filter) {
+      if (kind == Pod.class && ++podLists == failList) {
+        throw new StoreUnavailableException("fake error", null);
+      }
+      return super.list(kind, namespace, filter);
     }
   }
 
@@ -649,6 +704,47 @@ final class NodeLifecycleControllerPortTest {
     }
   }
 
+  /**
+   * The three iterations of TestMonitorNodeHealthMarkPodsNotReadyRetry's failing cases, on a controller whose store
+   * fails the given pod status update or pod list: now, a minute later with the same status (the controller marks
+   * the node Unknown and its pods not ready), the same instant with NotReady posted by the kubelet.
+   *
+   * @return the pod status updates the controller asked for, failed ones included
+   */
+  private static int markPodsNotReadyRetry(int failUpdate, int failList) {
+    Instant timeNow = NOW_2015;
+    Instant timePlusTwoMinutes = Instant.parse("2015-01-01T12:00:02Z"); // upstream's name; 2 s
+    FaultyStore[] faulty = new FaultyStore[1];
+    try (Harness h = new Harness(timeNow, false, s -> faulty[0] = new FaultyStore(s, failUpdate, failList))) {
+      h.pod("pod0", "node0");
+      h.createAt(timeNow, node("node0", ready(ConditionStatus.True, timeNow)));
+      h.monitor();
+      h.at(timeNow.plus(Duration.ofMinutes(1)));
+      h.status("node0", List.of(ready(ConditionStatus.True, timeNow)));
+      h.monitor();
+      h.status("node0", List.of(ready(ConditionStatus.False, timePlusTwoMinutes)));
+      h.monitor();
+      assertThat(h.store.require(Pod.class, "default", "pod0").status().condition(PodCondition.READY).status())
+          .as("pod0 not ready in the end").isEqualTo(ConditionStatus.False);
+      return faulty[0].podStatusUpdates;
+    }
+  }
+
+  @Test
+  @DisplayName("TestMonitorNodeHealthMarkPodsNotReadyRetry: unsuccessful pod status update, retry required")
+  void markPodsNotReadyRetry_firstPodStatusUpdateFails_retriedAtNextPass() {
+    assertThat(markPodsNotReadyRetry(1, 0)).as("one failed and one retry").isEqualTo(2);
+  }
+
+  @Test
+  @DisplayName("TestMonitorNodeHealthMarkPodsNotReadyRetry: unsuccessful pod list, retry required")
+  void markPodsNotReadyRetry_firstPodListFails_oneUpdate() {
+    // upstream lists a node's pods at every pass, so its first list (the first pass) fails and the second pass marks
+    // the pod; FleetKit lists them only when it marks them, so its first list (the second pass) fails and the third
+    // pass retries: one update either way
+    assertThat(markPodsNotReadyRetry(0, 1)).isEqualTo(1);
+  }
+
   // ---- NoExecute tainting
 
   @Test
@@ -776,7 +872,7 @@ final class NodeLifecycleControllerPortTest {
     }
   }
 
-  // ---- TestTaintsNodeByCondition: the NoSchedule taints of the Ready condition
+  // ---- TestTaintsNodeByCondition: the NoSchedule taints of the node's conditions (doNoScheduleTaintingPass)
 
   private static void taintsByCondition(List<NodeCondition> conditions, List<String> expectedTaints) {
     try (Harness h = new Harness(CREATED_2012)) {
@@ -784,23 +880,212 @@ final class NodeLifecycleControllerPortTest {
       h.at(NOW_2017);
       h.pod("pod0", "node0");
       h.status("node0", conditions);
-      h.monitor(); // FleetKit's doNoScheduleTaintingPass is part of the monitor pass
+      h.nlc.noScheduleTaintingPass("node0");
       assertThat(h.taints("node0")).containsExactlyInAnyOrderElementsOf(expectedTaints);
     }
   }
 
   @Test
-  @DisplayName("TestTaintsNodeByCondition: Ready is false")
+  @DisplayName("TestTaintsNodeByCondition[0]: NetworkUnavailable is true")
+  void taintsNodeByCondition_networkUnavailableTrue_networkUnavailableNoSchedule() {
+    taintsByCondition(List.of(ready(ConditionStatus.True, NOW_2015),
+            cond(NodeCondition.NETWORK_UNAVAILABLE, ConditionStatus.True, NOW_2015, NOW_2015)),
+        List.of(NodeLifecycleController.TAINT_NETWORK_UNAVAILABLE + ":NoSchedule"));
+  }
+
+  @Test
+  @DisplayName("TestTaintsNodeByCondition[1]: NetworkUnavailable is true")
+  void taintsNodeByCondition_networkUnavailableTrueAgain_networkUnavailableNoSchedule() {
+    // upstream's second row repeats the first one verbatim
+    taintsByCondition(List.of(ready(ConditionStatus.True, NOW_2015),
+            cond(NodeCondition.NETWORK_UNAVAILABLE, ConditionStatus.True, NOW_2015, NOW_2015)),
+        List.of(NodeLifecycleController.TAINT_NETWORK_UNAVAILABLE + ":NoSchedule"));
+  }
+
+  @Test
+  @DisplayName("TestTaintsNodeByCondition[2]: Ready is false")
   void taintsNodeByCondition_readyFalse_notReadyNoSchedule() {
     taintsByCondition(List.of(ready(ConditionStatus.False, NOW_2015)),
         List.of(NodeLifecycleController.TAINT_NOT_READY + ":NoSchedule"));
   }
 
   @Test
-  @DisplayName("TestTaintsNodeByCondition: Ready is unknown")
+  @DisplayName("TestTaintsNodeByCondition[3]: Ready is unknown")
   void taintsNodeByCondition_readyUnknown_unreachableNoSchedule() {
     taintsByCondition(List.of(ready(ConditionStatus.Unknown, NOW_2015)),
         List.of(NodeLifecycleController.TAINT_UNREACHABLE + ":NoSchedule"));
+  }
+
+  // ---- TestNodeEventGeneration
+
+  @Test
+  @DisplayName("TestNodeEventGeneration")
+  void nodeEventGeneration_unknownNodeFirstSeen_oneRegisteredNodeEventWithItsUid() {
+    Instant created = Instant.parse("2015-08-10T00:00:00Z");
+    try (Harness h = new Harness(created)) {
+      // upstream's node has uid 1234567890; the store, as the API server, assigns the uid on create
+      h.createAt(created, node("node0", ready(ConditionStatus.Unknown, created)));
+      h.at(Instant.parse("2016-09-10T12:00:00Z"));
+      h.pod("pod0", "node0");
+      h.monitor();
+      String uid = h.node("node0").metadata().uid();
+      assertThat(uid).isNotEmpty();
+      assertThat(h.events).as("one RegisteredNode event, about the node's uid")
+          .containsExactly(EventRecorder.REGISTERED_NODE + " Node/node0 " + uid);
+    }
+  }
+
+  // ---- TestReconcileNodeLabels
+
+  private static void reconcileLabels(Map<String, String> labels, Map<String, String> expected) {
+    try (Harness h = new Harness(CREATED_2012)) {
+      h.createAt(CREATED_2012, node("node0", labels, ready(ConditionStatus.True, NOW_2015)));
+      h.at(NOW_2017);
+      h.nlc.reconcileNodeLabels("node0");
+      assertThat(h.node("node0").metadata().labels()).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  @DisplayName("TestReconcileNodeLabels[0]: No-op if node has no labels")
+  void reconcileNodeLabels_noLabels_noLabels() {
+    reconcileLabels(Map.of(), Map.of());
+  }
+
+  @Test
+  @DisplayName("TestReconcileNodeLabels[1]: No-op if no target labels present")
+  void reconcileNodeLabels_noTargetLabels_unchanged() {
+    reconcileLabels(Map.of(NodeLifecycleController.REGION_LABEL, "region1"),
+        Map.of(NodeLifecycleController.REGION_LABEL, "region1"));
+  }
+
+  @Test
+  @DisplayName("TestReconcileNodeLabels[2]: Create OS/arch beta labels when they don't exist")
+  void reconcileNodeLabels_stableOnly_betaCreated() {
+    reconcileLabels(Map.of(NodeLifecycleController.OS_LABEL, "linux", NodeLifecycleController.ARCH_LABEL, "amd64"),
+        Map.of(NodeLifecycleController.BETA_OS_LABEL, "linux", NodeLifecycleController.BETA_ARCH_LABEL, "amd64",
+            NodeLifecycleController.OS_LABEL, "linux", NodeLifecycleController.ARCH_LABEL, "amd64"));
+  }
+
+  @Test
+  @DisplayName("TestReconcileNodeLabels[3]: Reconcile OS/arch beta labels to match stable labels")
+  void reconcileNodeLabels_betaDiffers_betaSetToStable() {
+    reconcileLabels(Map.of(NodeLifecycleController.BETA_OS_LABEL, "windows",
+            NodeLifecycleController.BETA_ARCH_LABEL, "arm",
+            NodeLifecycleController.OS_LABEL, "linux", NodeLifecycleController.ARCH_LABEL, "amd64"),
+        Map.of(NodeLifecycleController.BETA_OS_LABEL, "linux", NodeLifecycleController.BETA_ARCH_LABEL, "amd64",
+            NodeLifecycleController.OS_LABEL, "linux", NodeLifecycleController.ARCH_LABEL, "amd64"));
+  }
+
+  // ---- TestProcessPodMarkPodNotReady: a pod bound to a node the controller saw not ready
+
+  /**
+   * One TestProcessPodMarkPodNotReady case: node0 created at fakeNow with Ready {@code nodeReady}; the controller
+   * started (its pod watch is upstream's pod informer), a monitor pass if {@code monitor}; then pod0 bound to node0
+   * (upstream {@code podUpdated(nil, pod)}) and {@code processPod}.
+   */
+  private static void processPod(ConditionStatus nodeReady, boolean monitor, boolean expectedPodStatusUpdate) {
+    try (Harness h = new Harness(NOW_2015)) {
+      h.createAt(NOW_2015, node("node0", ready(nodeReady, NOW_2015)));
+      h.nlc.start();
+      if (monitor) {
+        h.monitor();
+      }
+      h.pod("pod0", "node0");
+      h.controllerRunning = true;
+      h.nlc.processPods();
+      h.controllerRunning = false;
+      assertThat(h.podStatusWrites > 0).as("pod status updated").isEqualTo(expectedPodStatusUpdate);
+      PodCondition c = h.store.require(Pod.class, "default", "pod0").status().condition(PodCondition.READY);
+      assertThat(c.status()).isEqualTo(expectedPodStatusUpdate ? ConditionStatus.False : ConditionStatus.True);
+    }
+  }
+
+  @Test
+  @DisplayName("TestProcessPodMarkPodNotReady: Do not mark pod as NotReady when the scheduled node's healthy is not "
+      + "gathered yet")
+  void processPodMarkPodNotReady_nodeHealthNotGathered_podUntouched() {
+    processPod(ConditionStatus.False, false, false);
+  }
+
+  @Test
+  @DisplayName("TestProcessPodMarkPodNotReady: Do not mark pod as NotReady when the scheduled node is ready")
+  void processPodMarkPodNotReady_nodeReady_podUntouched() {
+    processPod(ConditionStatus.True, true, false);
+  }
+
+  @Test
+  @DisplayName("TestProcessPodMarkPodNotReady: Pod marked as NotReady when the scheduled node is not ready")
+  void processPodMarkPodNotReady_nodeNotReady_podNotReady() {
+    processPod(ConditionStatus.False, true, true);
+  }
+
+  // ---- TestTryUpdateNodeHealth: the health record keeps the Ready condition tryUpdateNodeHealth leaves
+
+  /**
+   * One TestTryUpdateNodeHealth case: node0 created at {@code created} with Ready {@code status} (none if
+   * {@code null}) of that time, its health record seeded with that status probed at its creation, then
+   * {@code tryUpdateNodeHealth} at fakeNow. Upstream checks that the saved Ready status is the one returned; the
+   * status itself (its value is what upstream's test implies: Unknown once the grace period is over) is checked too.
+   */
+  private static void tryUpdateNodeHealth(Instant created, @Nullable ConditionStatus status,
+      @Nullable ConditionStatus expected) {
+    try (Harness h = new Harness(created)) {
+      h.createAt(created, status == null ? node("node0") : node("node0", ready(status, created)));
+      h.nlc.seedHealth(h.node("node0"), created);
+      h.at(NOW_2017);
+      ConditionStatus current = h.nlc.tryUpdateNodeHealth("node0");
+      assertThat(h.nlc.savedReady("node0")).as("saved Ready status").isEqualTo(current);
+      assertThat(current).as("current Ready status").isEqualTo(expected);
+    }
+  }
+
+  @Test
+  @DisplayName("TestTryUpdateNodeHealth: Status true")
+  void tryUpdateNodeHealth_true_savedTrue() {
+    tryUpdateNodeHealth(NOW_2017, ConditionStatus.True, ConditionStatus.True);
+  }
+
+  @Test
+  @DisplayName("TestTryUpdateNodeHealth: Status false")
+  void tryUpdateNodeHealth_false_savedFalse() {
+    tryUpdateNodeHealth(NOW_2017, ConditionStatus.False, ConditionStatus.False);
+  }
+
+  @Test
+  @DisplayName("TestTryUpdateNodeHealth: Status unknown")
+  void tryUpdateNodeHealth_unknown_savedUnknown() {
+    tryUpdateNodeHealth(NOW_2017, ConditionStatus.Unknown, ConditionStatus.Unknown);
+  }
+
+  @Test
+  @DisplayName("TestTryUpdateNodeHealth: Status nil")
+  void tryUpdateNodeHealth_nil_savedNil() {
+    tryUpdateNodeHealth(NOW_2017, null, null);
+  }
+
+  @Test
+  @DisplayName("TestTryUpdateNodeHealth: Status true - after grace period")
+  void tryUpdateNodeHealth_trueAfterGrace_savedUnknown() {
+    tryUpdateNodeHealth(NOW_2016, ConditionStatus.True, ConditionStatus.Unknown);
+  }
+
+  @Test
+  @DisplayName("TestTryUpdateNodeHealth: Status false - after grace period")
+  void tryUpdateNodeHealth_falseAfterGrace_savedUnknown() {
+    tryUpdateNodeHealth(NOW_2016, ConditionStatus.False, ConditionStatus.Unknown);
+  }
+
+  @Test
+  @DisplayName("TestTryUpdateNodeHealth: Status unknown - after grace period")
+  void tryUpdateNodeHealth_unknownAfterGrace_savedUnknown() {
+    tryUpdateNodeHealth(NOW_2016, ConditionStatus.Unknown, ConditionStatus.Unknown);
+  }
+
+  @Test
+  @DisplayName("TestTryUpdateNodeHealth: Status nil - after grace period")
+  void tryUpdateNodeHealth_nilAfterGrace_savedUnknown() {
+    tryUpdateNodeHealth(NOW_2016, null, ConditionStatus.Unknown);
   }
 
   // ---- Test_isNodeExcludedFromDisruptionChecks

@@ -6,6 +6,8 @@ import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.NodeCondition;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
+import io.fleetkit.api.core.PodStatus;
+import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.scheduling.Taint;
@@ -203,5 +205,94 @@ final class NodeLifecycleControllerTest {
     assertThat(NodeLifecycleController.computeZoneState(List.of(t, t, f, u), 0.55)).isEqualTo(ZoneState.Normal);
     assertThat(NodeLifecycleController.computeZoneState(List.of(t, t, f, u, u), 0.55)).isEqualTo(ZoneState.PartialDisruption);
     assertThat(NodeLifecycleController.computeZoneState(List.of(t, t, t, f, u, u), 0.55)).isEqualTo(ZoneState.Normal);
+  }
+  private Node post(String name, NodeCondition... conditions) {
+    Node n = node(name);
+    return store.updateStatus(n.withStatus(n.status().withConditions(List.of(conditions))));
+  }
+
+  private static NodeCondition cond(String type, ConditionStatus s, Instant heartbeat) {
+    return new NodeCondition(type, s, "", "", heartbeat, heartbeat);
+  }
+
+  private Pod readyPod(String name, String nodeName) {
+    Pod p = store.create(Pod.builder().namespace("default").name(name).container("c", "img", ResourceList.EMPTY)
+        .nodeName(nodeName).build());
+    return store.updateStatus(p.withStatus(PodStatus.PENDING.withCondition(
+        PodCondition.of(PodCondition.READY, ConditionStatus.True, "", "", null))));
+  }
+
+  @Test
+  void monitor_pressureNetworkAndCordon_noScheduleTaintsFollowConditionsOthersKept() {
+    Taint dedicated = Taint.of("dedicated", "gpu", TaintEffect.NoSchedule);
+    Taint memoryNoExecute = Taint.of(NodeLifecycleController.TAINT_MEMORY_PRESSURE, "", TaintEffect.NoExecute);
+    store.create(Node.builder().name("n1").unschedulable(true).taint(dedicated).taint(memoryNoExecute)
+        .condition(cond(NodeCondition.READY, ConditionStatus.True, t0))
+        .condition(cond(NodeCondition.MEMORY_PRESSURE, ConditionStatus.True, t0))
+        .condition(cond(NodeCondition.DISK_PRESSURE, ConditionStatus.False, t0))
+        .condition(cond(NodeCondition.PID_PRESSURE, ConditionStatus.True, t0))
+        .condition(cond(NodeCondition.NETWORK_UNAVAILABLE, ConditionStatus.True, t0)).build());
+    nlc.monitor();
+    assertThat(taints(node("n1"))).containsExactlyInAnyOrder(dedicated.toString(), memoryNoExecute.toString(),
+        "node.kubernetes.io/memory-pressure:NoSchedule", "node.kubernetes.io/pid-pressure:NoSchedule",
+        "node.kubernetes.io/network-unavailable:NoSchedule", "node.kubernetes.io/unschedulable:NoSchedule");
+    assertThat(nlc.monitor()).as("nothing more to write").isZero();
+
+    // memory pressure over, disk pressure starts, node uncordoned: stale taints go, the new one comes
+    clock.advance(java.time.Duration.ofSeconds(5));
+    post("n1", cond(NodeCondition.READY, ConditionStatus.True, clock.now()),
+        cond(NodeCondition.MEMORY_PRESSURE, ConditionStatus.False, clock.now()),
+        cond(NodeCondition.DISK_PRESSURE, ConditionStatus.True, clock.now()),
+        cond(NodeCondition.PID_PRESSURE, ConditionStatus.True, clock.now()),
+        cond(NodeCondition.NETWORK_UNAVAILABLE, ConditionStatus.False, clock.now()));
+    Node n = node("n1");
+    store.update(n.withSpec(new io.fleetkit.api.core.NodeSpec(false, n.spec().taints(), n.spec().providerID(),
+        n.spec().podCIDRs())));
+    nlc.monitor();
+    assertThat(taints(node("n1"))).containsExactlyInAnyOrder(dedicated.toString(), memoryNoExecute.toString(),
+        "node.kubernetes.io/pid-pressure:NoSchedule", "node.kubernetes.io/disk-pressure:NoSchedule");
+  }
+
+  @Test
+  void monitor_nodeRegisteredGoesSilentAndIsDeleted_nodeAndPodEvents() {
+    List<String> events = new ArrayList<>();
+    try (NodeLifecycleController withEvents = NodeLifecycleController.builder(store, clock)
+        .events((regarding, related, type, reason, action, note) ->
+            events.add(type + " " + reason + " " + regarding + " " + action + ": " + note)).build()) {
+      store.create(Node.builder().name("n1").condition(cond(NodeCondition.READY, ConditionStatus.True, t0)).build());
+      readyPod("p", "n1");
+      withEvents.monitor();
+      clock.advance(java.time.Duration.ofSeconds(51)); // no heartbeat for longer than the 50 s grace
+      withEvents.monitor();
+      store.delete(Node.class, "", "n1");
+      withEvents.monitor();
+      assertThat(events).containsExactly(
+          "Normal RegisteredNode Node n1 Register: Node n1 event: Registered Node n1 in Controller",
+          "Normal NodeNotReady Node n1 StatusChange: Node n1 status is now: NodeNotReady",
+          "Warning NodeNotReady Pod default/p MarkNotReady: Node is not ready",
+          "Normal RemovingNode Node n1 Remove: Node n1 event: Removing Node n1 from Controller");
+      assertThat(store.require(Pod.class, "default", "p").status().condition(PodCondition.READY).status())
+          .isEqualTo(ConditionStatus.False);
+    }
+  }
+
+  @Test
+  void sync_podBoundToNodeSeenNotReady_podMarkedNotReady() {
+    store.create(Node.builder().name("n1").condition(cond(NodeCondition.READY, ConditionStatus.False, t0)).build());
+    store.create(Node.builder().name("n2").condition(cond(NodeCondition.READY, ConditionStatus.True, t0)).build());
+    nlc.start();
+    nlc.sync(); // the first pass sees n1 not ready (it never left Ready while watched: no pods marked)
+    readyPod("p1", "n1");
+    readyPod("p2", "n2");
+    assertThat(nlc.sync()).as("one pod status write").isEqualTo(1);
+    assertThat(store.require(Pod.class, "default", "p1").status().condition(PodCondition.READY).status())
+        .isEqualTo(ConditionStatus.False);
+    assertThat(store.require(Pod.class, "default", "p2").status().condition(PodCondition.READY).status())
+        .isEqualTo(ConditionStatus.True);
+    // a later status update of a pod already bound does not queue it again
+    Pod p1 = store.require(Pod.class, "default", "p1");
+    store.updateStatus(p1.withStatus(p1.status().withCondition(
+        PodCondition.of(PodCondition.READY, ConditionStatus.True, "", "", null))));
+    assertThat(nlc.sync()).isZero();
   }
 }
