@@ -115,17 +115,26 @@ final class AnalysisRuns {
     return resolved;
   }
 
-  private static Metric substitute(Metric m, List<AnalysisArgument> args) {
-    if (m.provider() instanceof MetricProvider.Prometheus p) {
-      String q = p.query();
-      for (AnalysisArgument a : args) {
-        q = q.replace("{{args." + a.name() + "}}", a.value());
-      }
-      return new Metric(m.name(), m.interval(), m.initialDelay(), m.count(), m.successCondition(),
-          m.failureCondition(), m.failureLimit(), m.inconclusiveLimit(), m.consecutiveErrorLimit(),
-          m.consecutiveSuccessLimit(), new MetricProvider.Prometheus(p.address(), q, p.timeout()));
+  /**
+   * {@code m} with {@code {{args.NAME}}} replaced by the arguments' values (Argo's {@code ResolveMetricArgs}) in the
+   * success and failure conditions and in the Prometheus query.
+   */
+  static Metric substitute(Metric m, List<AnalysisArgument> args) {
+    MetricProvider provider = m.provider();
+    if (provider instanceof MetricProvider.Prometheus p) {
+      provider = new MetricProvider.Prometheus(p.address(), resolve(p.query(), args), p.timeout());
     }
-    return m;
+    return new Metric(m.name(), m.interval(), m.initialDelay(), m.count(), resolve(m.successCondition(), args),
+        resolve(m.failureCondition(), args), m.failureLimit(), m.inconclusiveLimit(), m.consecutiveErrorLimit(),
+        m.consecutiveSuccessLimit(), provider);
+  }
+
+  private static String resolve(String text, List<AnalysisArgument> args) {
+    String out = text;
+    for (AnalysisArgument a : args) {
+      out = out.replace("{{args." + a.name() + "}}", a.value());
+    }
+    return out;
   }
 
   static @Nullable AnalysisRun get(ObjectStore store, String ns, String name) {
