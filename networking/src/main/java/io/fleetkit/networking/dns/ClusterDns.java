@@ -89,37 +89,37 @@ public final class ClusterDns {
     String[] labels = rel.isEmpty() ? new String[0] : rel.split("\\.", -1);
     if (labels.length == 0) {
       if (qtype == RecordType.SOA) {
-        return new DnsResponse(Rcode.NOERROR, List.of(soa(zone, snap)), List.of(), List.of());
+        return new DnsResponse(Rcode.NOERROR, List.of(soa(spelledZone(q), snap)), List.of(), List.of());
       }
       if (qtype == RecordType.NS) {
-        return new DnsResponse(Rcode.NOERROR, List.of(new DnsRecord(q, RecordType.NS, ttl, "ns.dns." + zone)),
+        return new DnsResponse(Rcode.NOERROR, List.of(new DnsRecord(q, RecordType.NS, ttl, "ns.dns." + spelledZone(q))),
             List.of(), List.of());
       }
-      return nodata(snap);
+      return nodata(snap, q);
     }
     if (labels.length == 1 && labels[0].equals("dns-version")) {
       if (qtype == RecordType.TXT) {
         return new DnsResponse(Rcode.NOERROR, List.of(new DnsRecord(q, RecordType.TXT, DNS_VERSION_TTL,
             DNS_SCHEMA_VERSION)), List.of(), List.of());
       }
-      return nodata(snap);
+      return nodata(snap, q);
     }
     String last = labels[labels.length - 1];
     if (last.equals("pod")) {
-      return labels.length == 1 ? nodata(snap) : nxdomain(snap); // pods disabled
+      return labels.length == 1 ? nodata(snap, q) : nxdomain(snap, q); // pods disabled
     }
     if (!last.equals("svc")) {
-      return nxdomain(snap);
+      return nxdomain(snap, q);
     }
     if (labels.length == 1) {
-      return nodata(snap);
+      return nodata(snap, q);
     }
     if (labels.length == 2) {
-      return snap.namespaceExists(labels[0]) ? nodata(snap) : nxdomain(snap);
+      return snap.namespaceExists(labels[0]) ? nodata(snap, q) : nxdomain(snap, q);
     }
     Target t = parse(snap, labels);
     if (t == null || !t.exists) {
-      return nxdomain(snap);
+      return nxdomain(snap, q);
     }
     Service s = Objects.requireNonNull(t.service);
     switch (qtype) {
@@ -133,10 +133,10 @@ public final class ClusterDns {
         if (s.spec().type() == ServiceType.ExternalName && t.endpoint == null) {
           return new DnsResponse(Rcode.NOERROR, List.of(cname(q, s)), List.of(), List.of());
         }
-        return nodata(snap);
+        return nodata(snap, q);
       }
       default -> {
-        return nodata(snap);
+        return nodata(snap, q);
       }
     }
   }
@@ -222,7 +222,7 @@ public final class ClusterDns {
       }
     }
     if (seen.isEmpty()) {
-      return nodata(snap);
+      return nodata(snap, owner);
     }
     List<DnsRecord> answers = new ArrayList<>(seen.size());
     RecordType type = family == IPFamily.IPv4 ? RecordType.A : RecordType.AAAA;
@@ -244,9 +244,9 @@ public final class ClusterDns {
 
   private DnsResponse srv(DnsSnapshot snap, String owner, Target t, Service s) {
     if (s.spec().type() == ServiceType.ExternalName) {
-      return nodata(snap);
+      return nodata(snap, owner);
     }
-    String svcName = t.name + "." + t.namespace + ".svc." + zone;
+    String svcName = t.name + "." + t.namespace + ".svc." + spelledZone(owner);
     List<SrvItem> items = new ArrayList<>();
     if (t.endpoint != null || s.spec().headless()) {
       for (DnsEndpoint e : snap.endpoints(t.namespace, t.name)) {
@@ -269,7 +269,7 @@ public final class ClusterDns {
       }
     }
     if (items.isEmpty()) {
-      return nodata(snap);
+      return nodata(snap, owner);
     }
     int weight = Math.max(1, 100 / items.size());
     Set<String> dupSrv = new LinkedHashSet<>();
@@ -296,7 +296,7 @@ public final class ClusterDns {
 
   private DnsResponse reverse(DnsSnapshot snap, String q, String lower, RecordType qtype) {
     boolean v4 = lower.endsWith("." + V4_REVERSE);
-    String reverseZone = v4 ? V4_REVERSE : V6_REVERSE;
+    String reverseZone = q.substring(q.length() - (v4 ? V4_REVERSE : V6_REVERSE).length());
     IpAddress ip = fromReverse(lower, v4);
     List<String> targets = ip == null ? List.of() : snap.reverse(ip.toString());
     if (targets.isEmpty()) {
@@ -337,17 +337,25 @@ public final class ClusterDns {
     return new IpAddress(IPFamily.IPv6, v);
   }
 
-  /** The zone's SOA: {@code ns.dns.<zone> hostmaster.<zone> serial 7200 1800 86400 ttl}, TTL min(ttl, 300). */
-  DnsRecord soa(String owner, DnsSnapshot snap) {
-    String data = "ns.dns." + zone + " hostmaster." + zone + " " + snap.serial() + " 7200 1800 86400 " + ttl;
-    return new DnsRecord(owner, RecordType.SOA, Math.min(ttl, 300), data);
+  /**
+   * The SOA of {@code zoneName} (the zone as the question spells it): {@code ns.dns.<zone> hostmaster.<zone> serial
+   * 7200 1800 86400 ttl}, TTL min(ttl, 300), as CoreDNS builds it for the zone that answers.
+   */
+  DnsRecord soa(String zoneName, DnsSnapshot snap) {
+    String data = "ns.dns." + zoneName + " hostmaster." + zoneName + " " + snap.serial() + " 7200 1800 86400 " + ttl;
+    return new DnsRecord(zoneName, RecordType.SOA, Math.min(ttl, 300), data);
   }
 
-  private DnsResponse nxdomain(DnsSnapshot snap) {
-    return new DnsResponse(Rcode.NXDOMAIN, List.of(), List.of(soa(zone, snap)), List.of());
+  /** The cluster zone as {@code name}, a name inside it, spells it (CoreDNS answers with the question's case). */
+  private String spelledZone(String name) {
+    return name.substring(name.length() - zone.length());
   }
 
-  private DnsResponse nodata(DnsSnapshot snap) {
-    return new DnsResponse(Rcode.NOERROR, List.of(), List.of(soa(zone, snap)), List.of());
+  private DnsResponse nxdomain(DnsSnapshot snap, String q) {
+    return new DnsResponse(Rcode.NXDOMAIN, List.of(), List.of(soa(spelledZone(q), snap)), List.of());
+  }
+
+  private DnsResponse nodata(DnsSnapshot snap, String q) {
+    return new DnsResponse(Rcode.NOERROR, List.of(), List.of(soa(spelledZone(q), snap)), List.of());
   }
 }

@@ -86,8 +86,12 @@ public final class DnsSnapshot {
         list.add(new DnsEndpoint(addr, name.toLowerCase(Locale.ROOT), slice.ports()));
         IpAddress a = IpAddress.tryParse(addr);
         if (a != null && svc.containsKey(k)) {
-          rev.computeIfAbsent(a.toString(), x -> new ArrayList<>()).add(name + "." + svcName + "."
-              + slice.metadata().namespace());
+          // one PTR per name: an address in two slices of one Service (slice skew) is answered once
+          List<String> targets = rev.computeIfAbsent(a.toString(), x -> new ArrayList<>());
+          String target = name + "." + svcName + "." + slice.metadata().namespace();
+          if (!targets.contains(target)) {
+            targets.add(target);
+          }
         }
       }
     }

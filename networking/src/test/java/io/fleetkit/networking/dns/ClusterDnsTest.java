@@ -2,7 +2,20 @@ package io.fleetkit.networking.dns;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetkit.api.core.Service;
+import io.fleetkit.api.core.ServicePort;
+import io.fleetkit.api.core.ServiceProtocol;
+import io.fleetkit.api.core.ServiceSpec;
+import io.fleetkit.api.core.ServiceTargetPort;
+import io.fleetkit.api.discovery.AddressType;
+import io.fleetkit.api.discovery.Endpoint;
+import io.fleetkit.api.discovery.EndpointPort;
+import io.fleetkit.api.discovery.EndpointSlice;
+import io.fleetkit.api.meta.ObjectMeta;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -82,6 +95,8 @@ final class ClusterDnsTest {
       "svc1.testns.svc.cluster.local.|SOA|NOERROR",
       "svc1.testns.svc.cluster.local.|HINFO|NOERROR",
       "svc0.testns.svc.cluster.local.|HINFO|NXDOMAIN",
+      // TestServeNamespaceDNS (every namespace exposed): a namespace that does not exist
+      "svc1.nsnoexist.svc.cluster.local.|A|NXDOMAIN",
   })
   void resolve_missingNamesAndTypes_nxdomainOrNodataWithSoa(String name, String type, Rcode rcode) {
     DnsResponse r = q(name, type);
@@ -144,24 +159,40 @@ final class ClusterDnsTest {
         rr("svc1.testns.svc.cluster.local.", "A", "10.0.0.1"));
   }
 
-  // handler_case_test.go: matching is case-insensitive and the answer keeps the question's case
+  // handler_case_test.go TestPreserveCase: matching is case-insensitive and the answer keeps the question's case
   @Test
   void resolve_mixedCase_answerKeepsQuestionCase() {
-    DnsResponse r = q("SVC1.TestNS.svc.cluster.local.", "A");
-    assertThat(strings(r.answers())).containsExactly(rr("SVC1.TestNS.svc.cluster.local.", "A", "10.0.0.1"));
+    DnsResponse nx = q("not-a-service.testns.svc.ClUsTeR.lOcAl.", "A");
+    assertThat(nx.rcode()).isEqualTo(Rcode.NXDOMAIN);
+    assertThat(strings(nx.authority())).containsExactly("ClUsTeR.lOcAl.\t5\tIN\tSOA\tns.dns.ClUsTeR.lOcAl. "
+        + "hostmaster.ClUsTeR.lOcAl. 1499347823 7200 1800 86400 5");
+    DnsResponse r = q("SvC1.TeStNs.SvC.cLuStEr.LoCaL.", "A");
+    assertThat(strings(r.answers())).containsExactly(rr("SvC1.TeStNs.SvC.cLuStEr.LoCaL.", "A", "10.0.0.1"));
+    DnsResponse srv = q("_HtTp._TcP.sVc1.TeStNs.SvC.cLuStEr.LoCaL.", "SRV");
+    assertThat(strings(srv.answers())).containsExactly(rr("_HtTp._TcP.sVc1.TeStNs.SvC.cLuStEr.LoCaL.", "SRV",
+        "0 100 80 svc1.testns.svc.cLuStEr.LoCaL."));
+    assertThat(strings(srv.additional())).containsExactly(rr("svc1.testns.svc.cLuStEr.LoCaL.", "A", "10.0.0.1"));
+    assertThat(strings(q("Cluster.local.", "SOA").answers())).containsExactly("Cluster.local.\t5\tIN\tSOA\t"
+        + "ns.dns.Cluster.local. hostmaster.Cluster.local. 1499347823 7200 1800 86400 5");
   }
 
-  // kubernetes_apex_test.go: SOA and NS at the apex
+  // kubernetes_apex_test.go TestServeDNSApex: SOA and NS answered at the apex; HINFO, A, AAAA and SRV are NODATA
+  // with the SOA
   @Test
   void resolve_apex_soaAndNs() {
     assertThat(strings(q("cluster.local.", "SOA").answers())).containsExactly(SOA);
     assertThat(strings(q("cluster.local.", "NS").answers())).containsExactly(
         rr("cluster.local.", "NS", "ns.dns.cluster.local."));
-    assertThat(q("cluster.local.", "HINFO").rcode()).isEqualTo(Rcode.NOERROR);
-    assertThat(strings(q("cluster.local.", "HINFO").authority())).containsExactly(SOA);
+    for (String type : List.of("HINFO", "A", "AAAA", "SRV")) {
+      DnsResponse r = q("cluster.local.", type);
+      assertThat(r.rcode()).as(type).isEqualTo(Rcode.NOERROR);
+      assertThat(r.answers()).as(type).isEmpty();
+      assertThat(strings(r.authority())).as(type).containsExactly(SOA);
+    }
   }
 
-  // reverse_test.go: cluster IP and endpoint PTRs; unknown IP NXDOMAIN
+  // PTRs on the handler_test fixtures: cluster IP, endpoint without hostname, hostname endpoint, IPv6 endpoint,
+  // unknown IP
   @Test
   void resolve_reverse_ptrForClusterIpAndEndpoint() {
     assertThat(strings(q("10.0.0.10.in-addr.arpa.", "PTR").answers())).containsExactly(
@@ -174,6 +205,69 @@ final class ClusterDnsTest {
     assertThat(strings(q("1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.d.c.b.a.8.7.6.5.ip6.arpa.", "PTR")
         .answers())).containsExactly(rr("1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.d.c.b.a.8.7.6.5.ip6.arpa.",
             "PTR", "5678-abcd--1.hdls1.testns.svc.cluster.local."));
+  }
+
+  // reverse_test.go TestReverse, on its own fixtures (APIConnReverseTest): svc1 at 192.168.1.100; svc1's slices
+  // hold 10.0.0.100 (ep1a, in two slices), 10.0.0.99 (double-ep, also in svc2's slice) and three IPv6 endpoints
+  private static DnsSnapshot reverseFixtures() {
+    EndpointPort http = new EndpointPort("http", 80, ServiceProtocol.TCP, "");
+    List<Service> services = List.of(
+        Service.of(ObjectMeta.of("testns", "svc1"), ServiceSpec.builder().clusterIP("192.168.1.100")
+            .clusterIPs(List.of("192.168.1.100")).port(new ServicePort("http", ServiceProtocol.TCP, 80,
+                ServiceTargetPort.of(80), null)).build()),
+        Service.of(ObjectMeta.of("testns", "svc2"), ServiceSpec.builder().headless().port(new ServicePort("http",
+            ServiceProtocol.TCP, 80, ServiceTargetPort.of(80), null)).build()));
+    List<EndpointSlice> slices = List.of(
+        reverseSlice("svc1", "svc1-slice1", AddressType.IPv4, http, "10.0.0.100", "ep1a", "10.0.0.99", "double-ep"),
+        reverseSlice("svc1", "svc1-slice2", AddressType.IPv6, http, "1234:abcd::1", "ep1b", "fd00:77:30::a",
+            "ip6svc1ex", "fd00:77:30::2:9ba6", "ip6svc1in"),
+        reverseSlice("svc1", "svc1-ccccc", AddressType.IPv4, http, "10.0.0.100", "ep1a"),
+        reverseSlice("svc2", "svc2-slice1", AddressType.IPv4, http, "10.0.0.99", "double-ep"));
+    return DnsSnapshot.of(services, slices, Set.of(), CoreDnsFixtures.SERIAL);
+  }
+
+  private static EndpointSlice reverseSlice(String svc, String name, AddressType type, EndpointPort port,
+      String... ipAndHostname) {
+    List<Endpoint> eps = new ArrayList<>();
+    for (int i = 0; i < ipAndHostname.length; i += 2) {
+      eps.add(Endpoint.of(ipAndHostname[i]).withHostname(ipAndHostname[i + 1]));
+    }
+    return new EndpointSlice(ObjectMeta.builder().namespace("testns").name(name)
+        .labels(Map.of(EndpointSlice.LABEL_SERVICE_NAME, svc)).build(), type, eps, List.of(port));
+  }
+
+  @ParameterizedTest(name = "{0} {1}")
+  @CsvSource(delimiter = '|', value = {
+      "100.0.0.10.in-addr.arpa.|PTR|NOERROR|ep1a.svc1.testns.svc.cluster.local.|",
+      "100.1.168.192.in-addr.arpa.|PTR|NOERROR|svc1.testns.svc.cluster.local.|",
+      "1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.d.c.b.a.4.3.2.1.ip6.arpa.|PTR|NOERROR"
+          + "|ep1b.svc1.testns.svc.cluster.local.|",
+      "a.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.3.0.0.7.7.0.0.0.0.d.f.ip6.arpa.|PTR|NOERROR"
+          + "|ip6svc1ex.svc1.testns.svc.cluster.local.|",
+      "6.a.b.9.2.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.3.0.0.7.7.0.0.0.0.d.f.ip6.arpa.|PTR|NOERROR"
+          + "|ip6svc1in.svc1.testns.svc.cluster.local.|",
+      "101.0.0.10.in-addr.arpa.|PTR|NXDOMAIN||in-addr.arpa.",
+      "example.org.cluster.local.|PTR|NXDOMAIN||cluster.local.",
+      "svc1.testns.svc.cluster.local.|PTR|NOERROR||cluster.local.",
+      "svc1.testns.svc.0.10.in-addr.arpa.|A|NXDOMAIN||in-addr.arpa.",
+      "100.0.0.10.cluster.local.|PTR|NXDOMAIN||cluster.local.",
+      "99.0.0.10.in-addr.arpa.|PTR|NOERROR|double-ep.svc1.testns.svc.cluster.local.;"
+          + "double-ep.svc2.testns.svc.cluster.local.|",
+  })
+  void resolve_reverseTestCases(String name, String type, Rcode rcode, String ptrs, String soaZone) {
+    DnsResponse r = dns.resolve(reverseFixtures(), name, RecordType.parse(type));
+    assertThat(r.rcode()).isEqualTo(rcode);
+    List<String> want = new ArrayList<>();
+    for (String t : ptrs == null ? new String[0] : ptrs.split(";")) {
+      want.add(rr(name, "PTR", t));
+    }
+    assertThat(strings(r.answers())).containsExactlyInAnyOrderElementsOf(want);
+    if (soaZone == null) {
+      assertThat(r.authority()).isEmpty();
+    } else {
+      assertThat(r.authority()).hasSize(1);
+      assertThat(r.authority().get(0).toString()).startsWith(soaZone + "\t5\tIN\tSOA\tns.dns." + soaZone + " ");
+    }
   }
 
   @Test

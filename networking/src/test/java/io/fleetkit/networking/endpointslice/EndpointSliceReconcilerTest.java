@@ -144,7 +144,10 @@ final class EndpointSliceReconcilerTest {
   void reconcile_noPodsAndSamePlaceholder_writesNothing() {
     Service svc = service("foo");
     EndpointSliceReconciler r = reconciler(100);
+    // "No existing placeholder": one create
     FakeSlices c = run(r, svc, List.of(), new FakeSlices(List.of()));
+    assertThat(c.actions).containsExactly("create");
+    // "Existing placeholder that's the same": nothing written
     c.actions.clear();
     run(r, svc, List.of(), c);
     assertThat(c.actions).isEmpty();
@@ -416,22 +419,45 @@ final class EndpointSliceReconcilerTest {
     assertThat(plan2.deletes()).containsExactly(stale);
   }
 
-  // TestReconcilerPodMissingNode
-  @ParameterizedTest
-  @CsvSource({"false, true, 0", "true, false, 1"})
-  void reconcile_podOnMissingNode_skippedWithErrorUnlessPublishNotReady(boolean publishNotReady, boolean wantErr,
-      int wantEndpoints) {
+  // TestReconcilerPodMissingNode: pod0 on node-0, pod1 on node-1; the known nodes, an existing slice holding both
+  // endpoints or none, then the error, the endpoints kept and the writes (upstream's metrics as write counts)
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+      "Create and publishNotReady false, false, node-0, false, true, 1, create",
+      "Create and publishNotReady true, true, node-0, false, false, 2, create",
+      "Update and publishNotReady false, false, node-0, true, true, 1, update",
+      "Update and publishNotReady true and all nodes missing, true, , true, false, 2, ''",
+      "Update and publishNotReady true, true, node-0, true, false, 2, ''",
+      "Update if publishNotReady false and no nodes are present, false, , true, true, 0, update",
+  })
+  void reconcile_podOnMissingNode_skippedWithErrorUnlessPublishNotReady(String name, boolean publishNotReady,
+      String knownNode, boolean existingSlice, boolean wantErr, int wantEndpoints, String wantAction) {
     Service base = service("foo");
     Service svc = base.withSpec(base.spec().toBuilder().publishNotReadyAddresses(publishNotReady).build());
-    Pod p = pod(1, true, false);
-    p = new Pod(p.metadata(), p.spec().withNodeName("node-2"), p.status());
-    SlicePlan plan = reconciler(100).plan(svc, List.of(p), NODES, List.of(), NOW);
+    Pod p0 = pod(0, true, false);
+    p0 = new Pod(p0.metadata(), p0.spec().withNodeName("node-0"), p0.status());
+    Pod p1 = pod(1, true, false);
+    List<Pod> pods = List.of(p0, p1);
+    Node n0 = node("node-0", Map.of());
+    Function<String, Node> nodes = n -> knownNode != null && n.equals(knownNode) ? n0 : null;
+    List<EndpointSlice> existing = List.of();
+    if (existingSlice) {
+      EndpointSlice s = emptySlice(1, svc, AddressType.IPv4, SliceFixtures.endpointMetaPorts("foo"))
+          .withEndpoints(List.of(SliceRules.podToEndpoint(p0, n0, svc, AddressType.IPv4),
+              SliceRules.podToEndpoint(p1, node("node-1", Map.of()), svc, AddressType.IPv4)));
+      existing = List.of(s.withMetadata(s.metadata().withLabels(
+          SliceRules.sliceLabels(Map.of(), svc, SliceRules.CONTROLLER_NAME).labels())));
+    }
+    FakeSlices c = new FakeSlices(existing);
+    SlicePlan plan = reconciler(100).plan(svc, pods, nodes, c.list(), NOW);
+    c.apply(plan);
     assertThat(plan.errors().isEmpty()).isEqualTo(!wantErr);
     if (wantErr) {
-      assertThat(plan.errors().get(0)).isEqualTo("skipping Pod pod1 for Service test/foo: Node node-2 Not Found");
+      assertThat(plan.errors()).contains("skipping Pod pod1 for Service test/foo: Node node-1 Not Found");
     }
-    assertThat(plan.creates()).hasSize(1);
-    assertThat(plan.creates().get(0).endpoints()).hasSize(wantEndpoints);
+    assertThat(c.actions).isEqualTo(wantAction.isEmpty() ? List.of() : List.of(wantAction));
+    assertThat(c.list()).hasSize(1);
+    assertThat(c.list().get(0).endpoints()).hasSize(wantEndpoints);
   }
 
   // TestReconcileHeadlessServiceNoPorts

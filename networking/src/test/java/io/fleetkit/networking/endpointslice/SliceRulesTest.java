@@ -164,6 +164,60 @@ final class SliceRulesTest {
     assertThat(SliceRules.sliceLabels(r.labels(), withIp, "c").labels()).doesNotContainKey(EndpointSlice_HEADLESS);
   }
 
+  // TestSetEndpointSliceLabels, all 13 rows: Service foo (cluster IP 1.1.1.1, or headless), its labels, the slice's
+  // labels, then the labels wanted and whether the non-reserved labels changed. S, M and H stand for the
+  // service-name (value foo; "S=bad" a forged value), managed-by (the controller; "M=actor" forged) and headless keys
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "Service without labels and empty endpoint slice|false|||S;M|false",
+      "Headless service with labels and empty endpoint slice|true|foo=bar||S;M;H;foo=bar|true",
+      "Headless service without labels and empty endpoint slice|true|||S;M;H|false",
+      "Non Headless service with Headless label and empty endpoint slice|false|H||S;M|false",
+      "Headless Service change to ClusterIP Service with headless label|false|H|S;M;H|S;M|false",
+      "Headless Service change to ClusterIP Service|false||S;M;H|S;M|false",
+      "Headless service and endpoint slice with same labels|true|foo=bar|S;M;foo=bar|S;M;H;foo=bar|false",
+      "Service with labels and empty endpoint slice|false|foo=bar||S;M;foo=bar|true",
+      "Slice with labels and service without labels|false||S;M;foo=bar|S;M|true",
+      "Slice with headless label and service with ClusterIP|false||S;M;H|S;M|false",
+      "Slice with reserved labels and service with labels|false|foo=bar|S;M|S;M;foo=bar|true",
+      "Evil service trying to hijack slice labels only well-known slice labels|false|S=bad;M=actor;H=invalid|S;M|S;M"
+          + "|false",
+      "Evil service trying to hijack slice labels with updates|false|S=bad;M=actor;foo=bar|S;M|S;M;foo=bar|true",
+  })
+  void sliceLabels_setEndpointSliceLabelsTable(String name, boolean headless, String svcLabels, String sliceLabels,
+      String want, boolean wantUpdate) {
+    Service base = Service.of(ObjectMeta.builder().namespace(NS).name("foo").labels(labels(svcLabels)).build(),
+        headless ? ServiceSpec.builder().port(ServicePort.of("", 80, 80)).selector("foo", "bar").headless().build()
+            : ServiceSpec.builder().port(ServicePort.of("", 80, 80)).selector("foo", "bar").clusterIP("1.1.1.1")
+                .build());
+    SliceRules.LabelResult r = SliceRules.sliceLabels(labels(sliceLabels), base, "endpointslice-controller.k8s.io");
+    assertThat(r.labels()).isEqualTo(labels(want));
+    assertThat(r.changed()).isEqualTo(wantUpdate);
+  }
+
+  private static Map<String, String> labels(String spec) {
+    Map<String, String> out = new java.util.LinkedHashMap<>();
+    if (spec == null) {
+      return out;
+    }
+    for (String kv : spec.split(";")) {
+      String[] p = kv.split("=", 2);
+      String key = switch (p[0]) {
+        case "S" -> EndpointSlice_SERVICE;
+        case "M" -> EndpointSlice_MANAGED;
+        case "H" -> EndpointSlice_HEADLESS;
+        default -> p[0];
+      };
+      String value = p.length == 2 ? p[1] : switch (p[0]) {
+        case "S" -> "foo";
+        case "M" -> "endpointslice-controller.k8s.io";
+        default -> "";
+      };
+      out.put(key, value);
+    }
+    return out;
+  }
+
   private static final String EndpointSlice_SERVICE = io.fleetkit.api.discovery.EndpointSlice.LABEL_SERVICE_NAME;
   private static final String EndpointSlice_MANAGED = io.fleetkit.api.discovery.EndpointSlice.LABEL_MANAGED_BY;
   private static final String EndpointSlice_HEADLESS = io.fleetkit.api.discovery.EndpointSlice.LABEL_HEADLESS;

@@ -185,10 +185,9 @@ final class TopologyHintsReconcileTest {
     assertThat(o.hints()).isNull();
   }
 
-  // TestReconcile_TrafficDistribution "trafficDistribution=PreferClose, topologyAnnotation=Auto": node-0 in zone-a
-  // holds pod-0, node-1 in zone-b pods 1-3, node-2 in zone-c pods 4-5; the annotation wins: two hints per zone
-  @Test
-  void preferCloseAndAuto_annotationWins_twoHintsPerZoneOneCrossZone() {
+  // TestReconcile_TrafficDistribution: node-0 in zone-a holds pod-0, node-1 in zone-b pods 1-3, node-2 in zone-c
+  // pods 4-5; no existing slices, the topology cache on
+  private Outcome trafficDistribution(String annotation, String trafficDistribution) {
     nodes.clear();
     for (int i = 0; i < 3; i++) {
       nodes.put("node-" + i, node("node-" + i, ZONES.get(i)));
@@ -199,11 +198,35 @@ final class TopologyHintsReconcileTest {
       Pod p = SliceFixtures.pod(i, true, false);
       six.add(new Pod(p.metadata(), p.spec().toBuilder().nodeName(placement[i]).build(), p.status()));
     }
-    Service svc = service("Auto", TrafficDistributionHints.PREFER_CLOSE);
-    Outcome o = reconcile(true, svc, List.of(), six);
+    Outcome o = reconcile(true, service(annotation, trafficDistribution), List.of(), six);
     assertThat(o.client().actions).containsExactly("create");
+    assertThat(o.client().list()).hasSize(1);
+    return o;
+  }
+
+  // "trafficDistribution=PreferClose, topologyAnnotation=Disabled": every endpoint hinted for its own zone
+  @Test
+  void preferCloseAndDisabled_hintsFollowTrafficDistribution() {
+    Outcome o = trafficDistribution("Disabled", TrafficDistributionHints.PREFER_CLOSE);
+    assertEveryEndpointHinted(o.client());
+    assertThat(o.hints()).isEqualTo(Map.of("zone-a", 1, "zone-b", 3, "zone-c", 2));
+    assertThat(o.crossZone()).isZero();
+  }
+
+  // "trafficDistribution=PreferClose, topologyAnnotation=Auto": the annotation wins, two hints per zone
+  @Test
+  void preferCloseAndAuto_annotationWins_twoHintsPerZoneOneCrossZone() {
+    Outcome o = trafficDistribution("Auto", TrafficDistributionHints.PREFER_CLOSE);
     assertEveryEndpointHinted(o.client());
     assertThat(o.hints()).isEqualTo(Map.of("zone-a", 2, "zone-b", 2, "zone-c", 2));
     assertThat(o.crossZone()).isEqualTo(1);
+  }
+
+  // "trafficDistribution=nil, topologyAnnotation=<empty>": no hints
+  @Test
+  void noTrafficDistributionNoAnnotation_noHints() {
+    Outcome o = trafficDistribution("", "");
+    assertThat(o.hints()).isNull();
+    assertThat(o.client().list().get(0).endpoints()).hasSize(6);
   }
 }

@@ -3,6 +3,7 @@ package io.fleetkit.networking.ipam;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fleetkit.api.core.IPFamily;
 import io.fleetkit.networking.ipam.internal.BandedBitmap;
 import java.util.HashSet;
 import java.util.List;
@@ -14,10 +15,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Ported from kubernetes/kubernetes {@code pkg/registry/core/service/ipallocator/bitmap_test.go} (TestAllocate,
- * TestAllocateTiny, TestAllocateReserved, TestAllocateSmall, TestForEach), {@code portallocator/allocator_test.go}
- * (offset table) and {@code pkg/controller/nodeipam/ipam/cidrset/cidr_set_test.go} (TestCIDRSetFullyAllocated,
- * TestIndexToCIDRBlock, TestCIDRSet_RandomishAllocation, TestCIDRSet_AllocationOccupied, TestDoubleOccupyRelease,
- * TestGetBitforCIDR).
+ * TestAllocateTiny, TestAllocateReserved, TestAllocateSmall, TestForEach, Test_calculateRangeOffset),
+ * {@code portallocator/allocator_test.go} (TestAllocate, TestAllocateReserved, TestForEach,
+ * Test_calculateRangeOffset) and {@code pkg/controller/nodeipam/ipam/cidrset/cidr_set_test.go}
+ * (TestCIDRSetFullyAllocated, TestIndexToCIDRBlock, TestCIDRSet_RandomishAllocation, TestCIDRSet_AllocationOccupied,
+ * TestDoubleOccupyRelease, TestGetBitforCIDR, TestOccupy, TestCIDRSetv6).
  */
 final class AllocatorsTest {
   private static AllocationException.Reason reasonOf(Runnable r) {
@@ -40,6 +42,7 @@ final class AllocatorsTest {
     ServiceIpRange r = new ServiceIpRange(IpPrefix.parse(cidr), new Random(7));
     assertThat(r.free()).isEqualTo(free);
     assertThat(r.cidr().toString()).isEqualTo(cidr);
+    assertThat(r.family()).isEqualTo(cidr.contains(":") ? IPFamily.IPv6 : IPFamily.IPv4);
     assertThat(r.used()).isZero();
     Set<IpAddress> found = new HashSet<>();
     while (r.free() > 0) {
@@ -136,17 +139,93 @@ final class AllocatorsTest {
     assertThatThrownBy(() -> ServiceIpRange.of("10.0.0/24", new Random(1))).hasMessageContaining("not a valid CIDR");
   }
 
-  // KEP-3070 offsets: service IPs (bitmap_test calculateRangeOffset) and node ports (portallocator TestCalculateRangeOffset)
+  // ipallocator Test_calculateRangeOffset: the range size is netutils.RangeSize (2^host bits, MaxInt64 when larger)
   @ParameterizedTest
-  @CsvSource({"1, 0", "4, 0", "16, 0", "32, 16", "1024, 64", "16777216, 256"})
-  void serviceIpOffset_table(long size, int want) {
+  @CsvSource({"192.168.1.1/32, 0", "fd00::1/128, 0", "192.168.1.1/30, 0", "fd00::1/126, 0", "192.168.1.1/28, 0",
+      "192.168.1.1/27, 16", "fd00::1/124, 0", "fd00::1/122, 16", "192.168.1.1/22, 64", "fd00::1/118, 64",
+      "192.168.1.1/8, 256", "fd00::1/12, 256"})
+  void serviceIpOffset_table(String cidr, int want) {
+    int hostBits = IpPrefix.parse(cidr).hostBits();
+    long size = hostBits >= 63 ? Long.MAX_VALUE : 1L << hostBits;
     assertThat(BandedBitmap.serviceIpOffset(size)).isEqualTo(want);
   }
 
+  // portallocator Test_calculateRangeOffset
   @ParameterizedTest
-  @CsvSource({"2768, 86", "10, 0", "16, 0", "128, 16", "2048, 64", "4096, 128"})
+  @CsvSource({"2768, 86", "10, 0", "16, 0", "128, 16", "2048, 64", "4096, 128", "8192, 128"})
   void nodePortOffset_table(int size, int want) {
     assertThat(BandedBitmap.nodePortOffset(size)).isEqualTo(want);
+  }
+
+  // portallocator TestAllocate: range 10000-10200
+  @Test
+  void portRange_allocateAll_thenReleaseReallocate() {
+    PortRange r = new PortRange(10000, 201, new Random(11));
+    assertThat(r.free()).isEqualTo(201);
+    assertThat(r.used()).isZero();
+    Set<Integer> found = new HashSet<>();
+    while (r.free() > 0) {
+      int p = r.allocateNext();
+      assertThat(p).isBetween(10000, 10200);
+      assertThat(found.add(p)).as("allocated twice: %s", p).isTrue();
+    }
+    assertThat(reasonOf(r::allocateNext)).isEqualTo(AllocationException.Reason.FULL);
+    r.release(10005);
+    assertThat(r.free()).isEqualTo(1);
+    assertThat(r.used()).isEqualTo(200);
+    assertThat(r.allocateNext()).isEqualTo(10005);
+    r.release(10005);
+    assertThat(reasonOf(() -> r.allocate(1))).isEqualTo(AllocationException.Reason.NOT_IN_RANGE);
+    assertThat(reasonOf(() -> r.allocate(10001))).isEqualTo(AllocationException.Reason.ALREADY_ALLOCATED);
+    assertThat(reasonOf(() -> r.allocate(20000))).isEqualTo(AllocationException.Reason.NOT_IN_RANGE);
+    assertThat(reasonOf(() -> r.allocate(10201))).isEqualTo(AllocationException.Reason.NOT_IN_RANGE);
+    assertThat(r.free()).isEqualTo(1);
+    assertThat(r.used()).isEqualTo(200);
+    r.allocate(10005);
+    assertThat(r.free()).isZero();
+    assertThat(r.used()).isEqualTo(201);
+  }
+
+  // portallocator TestAllocateReserved: range 30000-30128, the dynamic band fills before the static one
+  @Test
+  void portRange_dynamicFillsUpperBandFirst() {
+    PortRange r = new PortRange(30000, 129, new Random(13));
+    int offset = r.staticBandSize();
+    assertThat(offset).isEqualTo(16);
+    for (int i = 0; i < 129 - offset; i++) {
+      r.allocateNext();
+    }
+    for (int i = offset; i < 129; i++) {
+      assertThat(r.has(30000 + i)).as("port %s", 30000 + i).isTrue();
+    }
+    assertThat(r.free()).isEqualTo(offset);
+    for (int i = 0; i < offset; i++) {
+      r.allocate(30000 + i);
+    }
+    assertThat(r.free()).isZero();
+    r.release(30053);
+    r.allocateNext();
+    assertThat(r.free()).isZero();
+  }
+
+  // portallocator TestForEach: range 10000-10200; the ports reported allocated are exactly the case's
+  @ParameterizedTest
+  @CsvSource({"''", "10000", "10000;10200", "10000;10099;10200"})
+  void portRange_has_reportsExactlyTheTakenPorts(String ports) {
+    PortRange r = new PortRange(10000, 201, new Random(1));
+    Set<Integer> want = new HashSet<>();
+    for (String s : ports.isEmpty() ? new String[0] : ports.split(";")) {
+      r.allocate(Integer.parseInt(s));
+      assertThat(r.has(Integer.parseInt(s))).isTrue();
+      want.add(Integer.parseInt(s));
+    }
+    Set<Integer> got = new HashSet<>();
+    for (int p = 10000; p <= 10200; p++) {
+      if (r.has(p)) {
+        got.add(p);
+      }
+    }
+    assertThat(got).isEqualTo(want);
   }
 
   @Test
@@ -203,7 +282,26 @@ final class AllocatorsTest {
     assertThat(new CidrSet(IpPrefix.parse(cluster), mask).block(index).toString()).isEqualTo(want);
   }
 
-  // TestCIDRSet_RandomishAllocation and TestCIDRSet_AllocationOccupied
+  // TestCIDRSet_RandomishAllocation: allocate all 256, release all, allocate again: the same blocks in the same order
+  @ParameterizedTest
+  @CsvSource({"127.123.234.0/16", "beef:1234::/16"})
+  void cidrSet_releaseAllThenReallocate_sameBlocksSameOrder(String cluster) {
+    CidrSet a = new CidrSet(IpPrefix.parse(cluster), 24);
+    List<IpPrefix> cidrs = new java.util.ArrayList<>();
+    for (int i = 0; i < 256; i++) {
+      cidrs.add(a.allocateNext());
+    }
+    assertThat(reasonOf(a::allocateNext)).isEqualTo(AllocationException.Reason.FULL);
+    cidrs.forEach(a::release);
+    List<IpPrefix> again = new java.util.ArrayList<>();
+    for (int i = 0; i < 256; i++) {
+      again.add(a.allocateNext());
+    }
+    assertThat(reasonOf(a::allocateNext)).isEqualTo(AllocationException.Reason.FULL);
+    assertThat(again).isEqualTo(cidrs);
+  }
+
+  // TestCIDRSet_AllocationOccupied
   @ParameterizedTest
   @CsvSource({"127.123.234.0/16", "beef:1234::/16"})
   void cidrSet_sequentialAllocation_occupyAndRelease(String cluster) {
@@ -264,8 +362,40 @@ final class AllocatorsTest {
     }
   }
 
+  // TestOccupy: after occupying the subnet exactly the blocks begin..end are used
+  @ParameterizedTest
+  @CsvSource({
+      "127.0.0.0/8, 16, 127.0.0.0/8, 0, 255", "2001:beef:1200::/40, 48, 2001:beef:1200::/40, 0, 255",
+      "127.0.0.0/8, 16, 127.0.0.0/2, 0, 255", "2001:beef:1200::/40, 48, 2001:beef:1234::/34, 0, 255",
+      "127.0.0.0/8, 16, 127.0.0.0/16, 0, 0", "2001:beef:1200::/40, 48, 2001:beef:1200::/48, 0, 0",
+      "127.0.0.0/8, 32, 127.0.0.0/16, 0, 65535", "2001:beef:1200::/48, 64, 2001:beef:1200::/48, 0, 65535",
+      "127.0.0.0/7, 16, 127.0.0.0/15, 256, 257", "2001:beef:7f00::/39, 48, 2001:beef:7f00::/47, 256, 257",
+      "127.0.0.0/7, 15, 127.0.0.0/15, 128, 128", "2001:beef:7f00::/39, 47, 2001:beef:7f00::/47, 128, 128",
+      "127.0.0.0/7, 18, 127.0.0.0/15, 1024, 1031", "2001:beef:7f00::/39, 50, 2001:beef:7f00::/47, 1024, 1031"})
+  void cidrSet_occupy_marksExactlyTheCoveredBlocks(String cluster, int mask, String sub, int begin, int end) {
+    CidrSet a = new CidrSet(IpPrefix.parse(cluster), mask);
+    a.occupy(IpPrefix.parse(sub));
+    // every block of begin..end used and no more counted: no block outside is used
+    assertThat(a.allocatedCount()).isEqualTo(end - begin + 1);
+    for (int i = begin; i <= end; i++) {
+      assertThat(a.isAllocated(a.block(i))).as("block %s", i).isTrue();
+    }
+  }
+
+  // TestCIDRSetv6: the first two blocks allocated, or the set refused
+  @ParameterizedTest
+  @CsvSource({"127.0.0.0/8, 32, 127.0.0.0/32, 127.0.0.1/32",
+      "2001:beef:1234:369b::/60, 64, 2001:beef:1234:3690::/64, 2001:beef:1234:3691::/64"})
+  void cidrSet_firstTwoAllocations(String cluster, int mask, String first, String second) {
+    CidrSet a = new CidrSet(IpPrefix.parse(cluster), mask);
+    assertThat(a.allocateNext().toString()).isEqualTo(first);
+    assertThat(a.allocateNext().toString()).isEqualTo(second);
+  }
+
+  // TestCIDRSetv6 "Max cluster subnet size with IPv6": /49 in a /32 is refused
   @Test
   void cidrSet_ipv6MaskTooMuchLonger_isRefused() {
+    assertThatThrownBy(() -> new CidrSet(IpPrefix.parse("beef:1234::/32"), 49)).hasMessageContaining("too big");
     assertThatThrownBy(() -> new CidrSet(IpPrefix.parse("2001:db8::/32"), 64)).hasMessageContaining("too big");
     assertThat(new CidrSet(IpPrefix.parse("10.0.0.0/16"), 24).capacity()).isEqualTo(256);
   }

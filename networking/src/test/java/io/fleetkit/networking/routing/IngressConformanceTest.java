@@ -113,6 +113,8 @@ final class IngressConformanceTest {
       "prefix-path-rules, /foo, foo-prefix", "prefix-path-rules, /foo/, foo-prefix", "prefix-path-rules, /FOO, 404",
       "prefix-path-rules, /aaa/bbb, aaa-slash-bbb-prefix", "prefix-path-rules, /aaa/bbb/ccc, aaa-slash-bbb-prefix",
       "prefix-path-rules, /aaa/ccc, aaa-prefix", "prefix-path-rules, /aaaccc, 404",
+      // the feature's second "should ignore the request trailing slash" scenario repeats the request
+      "prefix-path-rules, /foo/, foo-prefix",
       "mixed-path-rules, /foo, foo-exact",
       "trailing-slash-path-rules, /aaa/bbb, aaa-slash-bbb-slash-prefix",
       "trailing-slash-path-rules, /aaa/bbb/, aaa-slash-bbb-slash-prefix", "trailing-slash-path-rules, /foo, 404",
@@ -132,7 +134,8 @@ final class IngressConformanceTest {
     assertThat(serviceFor(r, host, path)).isEqualTo(want);
   }
 
-  // kubernetes/website ingress.md, "Examples" table of path matching
+  // kubernetes/website ingress.md, "Examples" table of path matching: its 13 single-path rows (the two rows with
+  // requests `/foo`, `/foo/` as two requests each); the four rows with several paths and the Mixed row below
   @ParameterizedTest
   @CsvSource({
       "Prefix, /, /aaa/bbb, true", "Exact, /foo, /foo, true", "Exact, /foo, /bar, false", "Exact, /foo, /foo/, false",
@@ -156,6 +159,10 @@ final class IngressConformanceTest {
     IngressRouter onlyAaa = router(ingress("docs2", IngressBackend.of("default", 8080), List.of(),
         new IngressRule("", List.of(path(PathType.Prefix, "/aaa", "aaa")))));
     assertThat(serviceFor(onlyAaa, "x", "/ccc")).isEqualTo("default");
+    // Mixed: `/foo` (Prefix), `/foo` (Exact), request `/foo`: prefers Exact
+    IngressRouter mixed = router(ingress("docs3", null, List.of(), new IngressRule("", List.of(
+        path(PathType.Prefix, "/foo", "foo-prefix"), path(PathType.Exact, "/foo", "foo-exact")))));
+    assertThat(serviceFor(mixed, "x", "/foo")).isEqualTo("foo-exact");
   }
 
   @Test

@@ -57,29 +57,19 @@ final class AnalysisRuns {
   private static AnalysisRun create(ObjectStore store, Rollout r, RolloutAnalysis a, String hash, String name) {
     String ns = r.metadata().namespace();
     List<Metric> metrics = new ArrayList<>();
-    Map<String, String> args = new LinkedHashMap<>();
+    List<AnalysisArgument> templateArgs = new ArrayList<>();
     for (String t : a.templates()) {
       AnalysisTemplate tpl = store.get(AnalysisTemplate.class, ns, t).orElseThrow(() -> new IllegalStateException(
           "AnalysisTemplate " + ns + "/" + t + " not found"));
       metrics.addAll(tpl.metrics());
-      for (AnalysisArgument arg : tpl.args()) {
-        if (arg.value() != null) {
-          args.putIfAbsent(arg.name(), arg.value());
-        } else {
-          args.putIfAbsent(arg.name(), null);
-        }
-      }
+      templateArgs.addAll(tpl.args());
     }
-    for (AnalysisArgument arg : a.args()) {
-      args.put(arg.name(), arg.value());
-    }
-    List<AnalysisArgument> resolved = new ArrayList<>();
-    for (Map.Entry<String, String> e : args.entrySet()) {
-      if (e.getValue() == null) {
-        throw new IllegalStateException("analysis argument \"" + e.getKey() + "\" of " + a.templates()
-            + " has no value");
-      }
-      resolved.add(AnalysisArgument.of(e.getKey(), e.getValue()));
+    List<AnalysisArgument> resolved;
+    try {
+      resolved = mergeArgs(a.args(), templateArgs);
+    } catch (IllegalStateException e) {
+      throw new IllegalStateException("Rollout " + r.metadata().key() + ", analysis templates " + a.templates()
+          + ": " + e.getMessage(), e);
     }
     List<Metric> substituted = new ArrayList<>();
     for (Metric m : metrics) {
@@ -96,17 +86,55 @@ final class AnalysisRuns {
     }
   }
 
-  private static Metric substitute(Metric m, List<AnalysisArgument> args) {
-    if (m.provider() instanceof MetricProvider.Prometheus p) {
-      String q = p.query();
-      for (AnalysisArgument a : args) {
-        q = q.replace("{{args." + a.name() + "}}", a.value());
+  /**
+   * The run's arguments (Argo's {@code MergeArgs}): the templates' arguments in order, the first template declaring a
+   * name giving its default; an incoming argument with a value replaces the default of the same name; incoming
+   * arguments no template declares are dropped.
+   *
+   * @throws IllegalStateException {@code args.NAME was not resolved} when an argument is left without a value
+   */
+  static List<AnalysisArgument> mergeArgs(List<AnalysisArgument> incoming, List<AnalysisArgument> templateArgs) {
+    Map<String, String> args = new LinkedHashMap<>();
+    for (AnalysisArgument arg : templateArgs) {
+      if (!args.containsKey(arg.name())) {
+        args.put(arg.name(), arg.value());
       }
-      return new Metric(m.name(), m.interval(), m.initialDelay(), m.count(), m.successCondition(),
-          m.failureCondition(), m.failureLimit(), m.inconclusiveLimit(), m.consecutiveErrorLimit(),
-          m.consecutiveSuccessLimit(), new MetricProvider.Prometheus(p.address(), q, p.timeout()));
     }
-    return m;
+    for (AnalysisArgument arg : incoming) {
+      if (args.containsKey(arg.name()) && arg.value() != null) {
+        args.put(arg.name(), arg.value());
+      }
+    }
+    List<AnalysisArgument> resolved = new ArrayList<>();
+    for (Map.Entry<String, String> e : args.entrySet()) {
+      if (e.getValue() == null) {
+        throw new IllegalStateException("args." + e.getKey() + " was not resolved");
+      }
+      resolved.add(AnalysisArgument.of(e.getKey(), e.getValue()));
+    }
+    return resolved;
+  }
+
+  /**
+   * {@code m} with {@code {{args.NAME}}} replaced by the arguments' values (Argo's {@code ResolveMetricArgs}) in the
+   * success and failure conditions and in the Prometheus query.
+   */
+  static Metric substitute(Metric m, List<AnalysisArgument> args) {
+    MetricProvider provider = m.provider();
+    if (provider instanceof MetricProvider.Prometheus p) {
+      provider = new MetricProvider.Prometheus(p.address(), resolve(p.query(), args), p.timeout());
+    }
+    return new Metric(m.name(), m.interval(), m.initialDelay(), m.count(), resolve(m.successCondition(), args),
+        resolve(m.failureCondition(), args), m.failureLimit(), m.inconclusiveLimit(), m.consecutiveErrorLimit(),
+        m.consecutiveSuccessLimit(), provider);
+  }
+
+  private static String resolve(String text, List<AnalysisArgument> args) {
+    String out = text;
+    for (AnalysisArgument a : args) {
+      out = out.replace("{{args." + a.name() + "}}", a.value());
+    }
+    return out;
   }
 
   static @Nullable AnalysisRun get(ObjectStore store, String ns, String name) {
