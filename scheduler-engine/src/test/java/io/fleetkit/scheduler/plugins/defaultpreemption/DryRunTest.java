@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
  * TestDryRunPreemption (17 of its 19 cases; the number of Filter calls is checked too) and
  * pkg/scheduler/framework/preemption/preemption_test.go TestNodesWherePreemptionMightHelp (9 of 9). The other two
  * TestDryRunPreemption cases, which register InterPodAffinity or PodTopologySpread, are in
- * {@link DryRunWithPluginsTest}. The offsets
+ * {@link WithAffinityAndSpreadTest}. The offsets
  * {@code 4, 1, 3} are what upstream's {@code rand.New(rand.NewSource(4)).Int31n(5)} yields, as its comments say.
  */
 final class DryRunTest {

@@ -15,6 +15,7 @@ import io.fleetkit.api.framework.FilterPlugin;
 import io.fleetkit.api.framework.NodeToStatus;
 import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.framework.PodInfos;
+import io.fleetkit.api.framework.PostFilterResult;
 import io.fleetkit.api.framework.PreFilterPlugin;
 import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.labels.LabelSelector;
@@ -37,14 +38,14 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The TestDryRunPreemption cases of kubernetes/kubernetes
+ * The TestDryRunPreemption and TestPreempt cases of kubernetes/kubernetes
  * pkg/scheduler/framework/plugins/defaultpreemption/default_preemption_test.go that register the real InterPodAffinity
  * or PodTopologySpread plugin: PreFilter runs first, and the victim selection updates its state through the PreFilter
  * extensions (AddPod / RemovePod). As in {@link DryRunTest}, a counting filter stands for upstream's fake filter plugin
  * and the number of its calls is checked: 3 and 5 as in the upstream revision whose other cases {@link DryRunTest}
  * ports (the one with {@code testPods}); a later revision, with a different victim search, expects 4 and 8.
  */
-final class DryRunWithPluginsTest {
+final class WithAffinityAndSpreadTest {
 
   private static LabelSelector exists(String key) {
     return new LabelSelector(Map.of(),
@@ -125,5 +126,56 @@ final class DryRunWithPluginsTest {
 
     assertThat(candidates).isEqualTo("[node-a:[pod-a2]:0, node-b:[pod-b1]:0]");
     assertThat(calls).containsExactly(5); // node-a 3, node-b 2, node-x 0
+  }
+
+  @Test
+  void preempt_topologySpreadConstraints_preemptsTheLowPriorityPodOnNodeB() {
+    // TestPreempt "preemption for topology spread constraints": PodTopologySpread only (PreFilter, Filter); then, as
+    // upstream, the victim terminates and a second attempt preempts nothing more.
+    List<Node> nodes = List.of(node("node-a/zone1", VERY_LARGE), node("node-b/zone1", VERY_LARGE),
+        node("node-x/zone2", VERY_LARGE));
+    Pod preemptor = pod("p").label("foo", "").priority(HIGH).obj().toBuilder()
+        .topologySpreadConstraint(TopologySpreadConstraint.of(1, "zone", UnsatisfiableConstraintAction.DoNotSchedule,
+            exists("foo")))
+        .topologySpreadConstraint(TopologySpreadConstraint.of(1, "hostname",
+            UnsatisfiableConstraintAction.DoNotSchedule, exists("foo")))
+        .build();
+    List<Pod> pods = List.of(
+        pod("p-a1").node("node-a").label("foo", "").priority(HIGH).obj(),
+        pod("p-a2").node("node-a").label("foo", "").priority(HIGH).obj(),
+        pod("p-b1").node("node-b").label("foo", "").priority(LOW).obj(),
+        pod("p-x1").node("node-x").label("foo", "").priority(HIGH).obj(),
+        pod("p-x2").node("node-x").label("foo", "").priority(HIGH).obj());
+
+    PostFilterResult r = preempt(nodes, pods, preemptor, Status.Code.UNSCHEDULABLE);
+
+    assertThat(r.nominatedNodeName()).isEqualTo("node-b");
+    assertThat(r.victims()).containsExactly("default/p-b1");
+
+    Pod nominated = preemptor.withStatus(preemptor.status().withNominatedNodeName("node-b"));
+    List<Pod> terminating = List.of(pods.get(0), pods.get(1),
+        pod("p-b1").node("node-b").label("foo", "").priority(LOW).terminating().disruptedByScheduler().obj(),
+        pods.get(3), pods.get(4));
+    PostFilterResult again = preempt(nodes, terminating, nominated, Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE);
+    assertThat(again.victims()).isEmpty();
+  }
+
+  /** PreFilter, then PostFilter with every node given {@code code} (upstream's map of Unschedulable, or empty). */
+  private static PostFilterResult preempt(List<Node> nodes, List<Pod> pods, Pod preemptor, Status.Code code) {
+    TestSnapshot snapshot = new TestSnapshot(nodes, pods);
+    PodTopologySpreadPlugin spread = new PodTopologySpreadPlugin(PodTopologySpreadArgs.defaults(), () -> snapshot);
+    TestHandle handle = new TestHandle(snapshot, List.of(spread), List.of(spread), List.of(), Map.of());
+    DefaultPreemptionPlugin plugin = (DefaultPreemptionPlugin) DefaultPreemptionPlugin.FACTORY.create(handle);
+    TestCycleState state = new TestCycleState();
+    PodInfo p = PodInfos.of(preemptor);
+    assertThat(spread.preFilter(state, p, snapshot).status().isSuccess()).isTrue();
+    Map<String, Status> statuses = new HashMap<>();
+    if (code == Status.Code.UNSCHEDULABLE) {
+      for (Node n : nodes) {
+        statuses.put(n.metadata().name(), Status.unschedulable());
+      }
+    }
+    return plugin.postFilter(state, p, snapshot,
+        new NodeToStatus(statuses, Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE));
   }
 }
