@@ -32,6 +32,21 @@ final class ViolationsTest {
     }
   }
 
+  // TestIsValidPortNum, same file (good: 1, 2, 1000, 16384, 32768, 65535; bad: 0, -1, 65536, 100000).
+  @Test
+  void portNumber_upstreamCases() {
+    for (int good : new int[] {1, 2, 1000, 16384, 32768, 65535}) {
+      Violations v = collector();
+      v.portNumber("port", good);
+      assertThat(v.isEmpty()).as("%d", good).isTrue();
+    }
+    for (int bad : new int[] {0, -1, 65536, 100000}) {
+      Violations v = collector();
+      v.portNumber("port", bad);
+      assertThat(v.isEmpty()).as("%d", bad).isFalse();
+    }
+  }
+
   @Test
   void portNumber_bounds() {
     Violations v = collector();

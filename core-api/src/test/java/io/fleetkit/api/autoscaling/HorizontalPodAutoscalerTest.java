@@ -165,8 +165,9 @@ final class HorizontalPodAutoscalerTest {
   }
 
   // Error cases ported from kubernetes/kubernetes pkg/apis/autoscaling/validation/validation_test.go
-  // TestValidateHorizontalPodAutoscaler errorCases (older stored version, written for the v2beta1 field names;
-  // adapted to the v2 shape; expected messages as in the current validation.go).
+  // TestValidateHorizontalPodAutoscaler errorCases (stored version 001320a9, written for the v2beta1 field names;
+  // adapted to the v2 shape; expected messages as in the current validation.go): 15 of its 18 rows; the source
+  // rows are in constructor_upstreamMetricSourceCases_reportTheSource.
   @Test
   void constructor_upstreamErrorCases_eachReportsItsMessage() {
     record Case(String name, UnaryOperator<HorizontalPodAutoscalerSpec.Builder> edit, String field, String msg) {}
@@ -193,6 +194,8 @@ final class HorizontalPodAutoscalerTest {
             "may not set both a target raw value and a target utilization"),
         new Case("no resource name", b -> b.metric(MetricSpec.resourceUtilization("", 70)),
             "spec.metrics[0].resource.name", "Required value: must specify a resource name"),
+        new Case("utilization -10", b -> b.metric(MetricSpec.resourceUtilization("cpu", -10)),
+            "spec.metrics[0].resource.target.averageUtilization", "must be greater than 0"),
         new Case("no target", b -> b.metric(MetricSpec.resource("cpu",
                 new MetricTarget(MetricTargetType.Utilization, null, null, null))),
             "spec.metrics[0].resource.target.averageUtilization",
@@ -217,6 +220,49 @@ final class HorizontalPodAutoscalerTest {
       assertThat(v).as(c.name()).anySatisfy(x -> {
         assertThat(x.field()).isEqualTo(c.field());
         assertThat(x.rule()).isEqualTo(c.msg());
+      });
+    }
+  }
+
+  // Same upstream test: the 5 successCases (v2 shape), the errorCase "must populate the given metric source only"
+  // (Resource set together with Pods) and the 6 rows of its sourceTypes loop (a type naming another source than the
+  // one set). Not ported: the errorCases with an empty type and with type "InvalidType" (MetricSourceType is an enum
+  // and MetricSpec requires it).
+  @Test
+  void constructor_upstreamMetricSourceCases_reportTheSource() {
+    Quantity v300m = Quantity.parse("300m");
+    for (MetricSpec ok : List.of(MetricSpec.resourceUtilization("cpu", 70),
+        MetricSpec.resource("cpu", MetricTarget.averageValue(v300m)),
+        MetricSpec.pods(MetricIdentifier.of("some-metric"), v300m),
+        MetricSpec.object(RC, MetricIdentifier.of("some-metric"), MetricTarget.value(v300m)))) {
+      assertThat(HorizontalPodAutoscaler.of(META, valid().metric(ok).build()).spec().metrics()).containsExactly(ok);
+    }
+    assertThat(HorizontalPodAutoscaler.of(META, valid().build()).spec().maxReplicas()).isEqualTo(5);
+
+    Quantity v100m = Quantity.parse("100m");
+    ResourceMetricSource resource = new ResourceMetricSource("cpu", MetricTarget.averageValue(v100m));
+    PodsMetricSource pods = new PodsMetricSource(MetricIdentifier.of("some-metric"), MetricTarget.averageValue(v100m));
+    ObjectMetricSource object = new ObjectMetricSource(RC, MetricIdentifier.of("some-metric"),
+        MetricTarget.value(v100m));
+    MetricSpec both = new MetricSpec(MetricSourceType.Resource, resource, null, pods, null, null);
+    assertThat(violations(() -> HorizontalPodAutoscaler.of(META, valid().metric(both).build())))
+        .anySatisfy(x -> {
+          assertThat(x.field()).isEqualTo("spec.metrics[0].pods");
+          assertThat(x.rule()).contains("must populate the given metric source only");
+        });
+
+    List<MetricSpec> wrongType = List.of(
+        new MetricSpec(MetricSourceType.Pods, resource, null, null, null, null),
+        new MetricSpec(MetricSourceType.Object, resource, null, null, null, null),
+        new MetricSpec(MetricSourceType.Resource, null, null, pods, null, null),
+        new MetricSpec(MetricSourceType.Object, null, null, pods, null, null),
+        new MetricSpec(MetricSourceType.Resource, null, null, null, object, null),
+        new MetricSpec(MetricSourceType.Pods, null, null, null, object, null));
+    for (MetricSpec m : wrongType) {
+      List<Violation> v = violations(() -> HorizontalPodAutoscaler.of(META, valid().metric(m).build()));
+      assertThat(v).as(m.toString()).first().satisfies(x -> {
+        assertThat(x.field()).isEqualTo("spec.metrics[0]." + m.type().field());
+        assertThat(x.rule()).contains("must populate information for the given metric source");
       });
     }
   }

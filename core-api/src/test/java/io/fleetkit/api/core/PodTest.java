@@ -36,6 +36,16 @@ final class PodTest {
     return e.violations().stream().map(Violation::field).toList();
   }
 
+  // component-helpers scheduling/corev1/helpers_test.go TestPodPriority: 2 cases (no priority resolves to 0; a set
+  // priority is returned).
+  @Test
+  void priority_upstreamPodPriorityCases() {
+    Container c = Container.of("container", "image", ResourceList.EMPTY);
+    assertThat(Pod.of(ObjectMeta.of("default", "p"), PodSpec.builder().container(c).build()).priority()).isZero();
+    assertThat(Pod.of(ObjectMeta.of("default", "p"), PodSpec.builder().container(c).priority(20).build()).priority())
+        .isEqualTo(20);
+  }
+
   @Test
   void builder_minimal_appliesKubernetesDefaults() {
     Pod pod = Pod.builder().name("web-0").container("app", "nginx:1.27", SMALL).build();

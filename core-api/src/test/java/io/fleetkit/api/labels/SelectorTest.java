@@ -131,6 +131,7 @@ final class SelectorTest {
     assertThat(Selector.fromSet(Map.of("foo", "bar", "baz", "blah")).matches(labelset)).isTrue();
     assertThat(Selector.fromSet(Map.of("foo", "baz")).matches(labelset)).isFalse();
     assertThat(Selector.fromSet(Map.of()).isEmpty()).isTrue();
+    assertThat(Selector.of(List.of()).isEmpty()).isTrue();
     assertThat(Selector.fromSet(Map.of("b", "2", "a", "1")).toString()).isEqualTo("a=1,b=2");
   }
 
@@ -177,28 +178,51 @@ final class SelectorTest {
         .containsExactly(0, 5, 8, 9, 10, 11);
   }
 
-  // TestRequirementConstructor: 13 cases
+  // TestRequirementConstructor: 18 of 19 cases (key, operator, values, the fields of the expected errors; upstream
+  // compares type, field and bad value). Not ported: "x18" with operator "unsupportedOp" (operators are an enum).
   @Test
   void requirementOf_upstreamConstructorCases() {
     Object[][] cases = {
-        {"x", In, List.of(), false},
-        {"x", NotIn, List.of(), false},
-        {"x", In, List.of("foo"), true},
-        {"x", NotIn, List.of("foo"), true},
-        {"x", Exists, List.of(), true},
-        {"x", DoesNotExist, List.of(), true},
-        {"1foo", In, List.of("bar"), true},
-        {"1234", In, List.of("bar"), true},
-        {"y", GreaterThan, List.of("1"), true},
-        {"z", LessThan, List.of("6"), true},
-        {"foo", GreaterThan, List.of("bar"), false},
-        {"barz", LessThan, List.of("blah"), false},
-        {"a".repeat(254), Exists, List.of(), false}};
+        {"x1", In, List.of(), List.of("values")},
+        {"x2", NotIn, List.of(), List.of("values")},
+        {"x3", In, List.of("foo"), List.of()},
+        {"x4", NotIn, List.of("foo"), List.of()},
+        {"x5", Equals, List.of("bar", "foo"), List.of("values")},
+        {"x6", Exists, List.of(), List.of()},
+        {"x7", DoesNotExist, List.of(), List.of()},
+        {"x8", Exists, List.of("foo"), List.of("values")},
+        {"x9", In, List.of("bar"), List.of()},
+        {"x10", In, List.of("bar"), List.of()},
+        {"x11", GreaterThan, List.of("1"), List.of()},
+        {"x12", LessThan, List.of("6"), List.of()},
+        {"x13", GreaterThan, List.of(), List.of("values")},
+        {"x14", GreaterThan, List.of("bar"), List.of("values[0]")},
+        {"x15", LessThan, List.of("bar"), List.of("values[0]")},
+        {"a".repeat(254), Exists, List.of(), List.of("key")},
+        {"x16", Equals, List.of("a".repeat(254)), List.of("values[0][x16]")},
+        {"x17", Equals, List.of("a b"), List.of("values[0][x17]")}};
     for (Object[] c : cases) {
       @SuppressWarnings("unchecked")
       List<String> values = (List<String>) c[2];
+      @SuppressWarnings("unchecked")
+      List<String> fields = (List<String>) c[3];
       List<String> errs = Requirement.validate((String) c[0], (SelectionOperator) c[1], values, "");
-      assertThat(errs.isEmpty()).as("%s %s %s: %s", c[0], c[1], values, errs).isEqualTo(c[3]);
+      assertThat(errs).as("%s %s %s", c[0], c[1], values)
+          .extracting(e -> e.substring(0, e.indexOf(": Invalid value: ")))
+          .containsExactlyElementsOf(fields);
+    }
+  }
+
+  // TestParseOperator: 10 cases. The operator after a key: the seven binary operators parse, and "!", "exists" and
+  // "(" are refused with upstream's message (checked through the parser, which reads the operator inline).
+  @Test
+  void parse_upstreamParseOperatorCases() {
+    for (String ok : List.of("x in (a)", "x=a", "x==a", "x>1", "x<1", "x notin (a)", "x!=a")) {
+      assertThat(Selector.parse(ok).requirements()).as(ok).hasSize(1);
+    }
+    for (String bad : List.of("!", "exists", "(")) {
+      assertParseError("x " + bad + " a", 2,
+          "unable to parse requirement: found '" + bad + "', expected: in, notin, =, ==, !=, gt, lt");
     }
   }
 
@@ -231,12 +255,66 @@ final class SelectorTest {
         .isEqualTo("x>2,y<8,z");
   }
 
-  // TestSafeSort: values printed sorted without mutating the requirement
+  // TestSafeSort: 3 of 4 cases, values printed sorted without mutating the requirement ("nil strings" sorts a nil
+  // Go slice; a requirement without values prints none).
   @Test
   void toString_unsortedValues_printedSortedValuesKept() {
+    Requirement ordered = Requirement.of("k", In, List.of("bar", "foo"));
+    assertThat(ordered.toString()).isEqualTo("k in (bar,foo)");
+    assertThat(ordered.values()).containsExactly("bar", "foo");
+    Requirement unordered = Requirement.of("k", In, List.of("foo", "bar"));
+    assertThat(unordered.toString()).isEqualTo("k in (bar,foo)");
+    assertThat(unordered.values()).containsExactly("foo", "bar");
     Requirement r = Requirement.of("k", In, List.of("foo", "bar", "foo", "bar"));
     assertThat(r.toString()).isEqualTo("k in (bar,bar,foo,foo)");
     assertThat(r.values()).containsExactly("foo", "bar", "foo", "bar");
+  }
+
+  // TestSetSelectorString: 3 cases (upstream's ValidatedSetSelector; fromSet prints the same).
+  @Test
+  void fromSet_upstreamSetSelectorStringCases() {
+    assertThat(Selector.fromSet(Map.of()).toString()).isEmpty();
+    assertThat(Selector.fromSet(Map.of("app", "foo")).toString()).isEqualTo("app=foo");
+    assertThat(Selector.fromSet(Map.of("app", "foo", "a", "b")).toString()).isEqualTo("a=b,app=foo");
+  }
+
+  // TestRequiresExactMatch: 7 cases.
+  @Test
+  void requiresExactMatch_upstreamCases() {
+    assertThat(sel(req("key", In, "value")).requiresExactMatch("key")).contains("value");
+    assertThat(sel(req("key", In, "value", "value2")).requiresExactMatch("key")).isEmpty();
+    assertThat(sel(req("key", In, "value", "value1"), req("key2", In, "value2")).requiresExactMatch("key2"))
+        .contains("value2");
+    assertThat(sel(req("key", Equals, "value")).requiresExactMatch("key")).contains("value");
+    assertThat(sel(req("key", DoubleEquals, "value")).requiresExactMatch("key")).contains("value");
+    assertThat(sel(req("key", NotEquals, "value")).requiresExactMatch("key")).isEmpty();
+    assertThat(sel(req("key", In, "value"), req("key2", In, "value2")).requiresExactMatch("key")).contains("value");
+  }
+
+  // TestRequirementEqual: 4 cases (upstream builds Equals with two values directly, bypassing validation).
+  @Test
+  void requirementEquals_upstreamCases() {
+    Requirement base = Requirement.unchecked("key", Equals, List.of("foo", "bar"));
+    assertThat(base).isEqualTo(Requirement.unchecked("key", Equals, List.of("foo", "bar")))
+        .hasSameHashCodeAs(Requirement.unchecked("key", Equals, List.of("foo", "bar")));
+    assertThat(Requirement.unchecked("key1", Equals, List.of("foo", "bar")))
+        .isNotEqualTo(Requirement.unchecked("key2", Equals, List.of("foo", "bar")));
+    assertThat(base).isNotEqualTo(Requirement.unchecked("key", In, List.of("foo", "bar")));
+    assertThat(base).isNotEqualTo(Requirement.unchecked("key", Equals, List.of("foobar")));
+  }
+
+  // TestMatchesNothing: 14 of 16 cases ("sharedNothingSelector" and "sharedEverythingSelector" are Go package
+  // variables; nothing() and everything() are those shared instances here).
+  @Test
+  void matchesNothing_upstreamCases() {
+    assertThat(Selector.nothing().matchesNothing()).isTrue();
+    assertThat(Selector.everything().matchesNothing()).isFalse();
+    assertThat(Selector.fromSet(Map.of()).matchesNothing()).isFalse();
+    assertThat(Selector.fromSet(Map.of("key", "value")).matchesNothing()).isFalse();
+    for (String s : List.of("", "a", "!a", "a=b", "a!=b", "a in (b)", "a notin (b)", "a,!a", "a=b,a!=b",
+        "a in (b),a notin (b)")) {
+      assertThat(Selector.parse(s).matchesNothing()).as(s).isFalse();
+    }
   }
 
   // TestRequirementSelectorMatching: 8 cases (the zero-Requirement case cannot be built here)
@@ -269,7 +347,12 @@ final class SelectorTest {
     expectParse("x  notin\t\t\t(abc,def)", sel(req("x", NotIn, "abc", "def")));
     expectParse("x in (abc,def)", sel(req("x", In, "abc", "def")));
     expectParse("x in (abc,)", sel(req("x", In, "abc", "")));
+    expectParse("x in (abc,abc)", sel(req("x", In, "abc")));
     expectParse("x in ()", sel(req("x", In, "")));
+    expectParse("x in (a,,)", sel(req("x", In, "", "a")));
+    expectParse("x in (a,,,)", sel(req("x", In, "", "a")));
+    expectParse("x in (a,,,,,,)", sel(req("x", In, "", "a")));
+    expectParse("x in (a,,a,,a,,a,,)", sel(req("x", In, "", "a")));
     expectParse("x notin (abc,,def),bar,z in (),w",
         sel(req("bar", Exists), req("w", Exists), req("x", NotIn, "abc", "", "def"), req("z", In, "")));
     expectParse("x,y in (a)", null);

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Cases ported from kubernetes staging/src/k8s.io/apimachinery/pkg/util/validation/validation_test.go
- * (TestIsDNS1123Label, TestIsDNS1123Subdomain, TestIsDNS1035Label, TestIsQualifiedName, TestIsValidLabelValue; the
+ * (TestIsDNS1123Label, TestIsDNS1123Subdomain, TestIsDNS1035Label, TestIsQualifiedName, TestIsValidLabelValue,
+ * TestIsConfigMapKey; the
  * last two are also content/kube_test.go TestIsLabelKey/TestIsLabelValue) plus exact-message checks.
  */
 final class ValidationTest {
@@ -46,7 +47,7 @@ final class ValidationTest {
     assertInvalid(Validation::isDNS1123Label, DNS1123_LABEL_BAD);
   }
 
-  // TestIsDNS1123Subdomain: 50 good + 66 bad
+  // TestIsDNS1123Subdomain: 41 good + 60 bad
   @Test
   void isDNS1123Subdomain_upstreamCases_classified() {
     assertValid(Validation::isDNS1123Subdomain, List.of(
@@ -109,6 +110,14 @@ final class ValidationTest {
     assertInvalid(Validation::isValidLabelValue, List.of(
         "nospecialchars%^=@", "Tama-nui-te-rā.is.Māori.sun", "\\backslashes\\are\\bad", "-starts-with-dash",
         "ends-with-dash-", ".starts.with.dot", "ends.with.dot.", "a".repeat(64)));
+  }
+
+  // TestIsConfigMapKey: 8 success + 5 failure
+  @Test
+  void isConfigMapKey_upstreamCases_classified() {
+    assertValid(Validation::isConfigMapKey, List.of(
+        "a", "good", "good-good", "still.good", "this.is.also.good", ".so.is.this", "THIS_IS_GOOD", "so_is_this_17"));
+    assertInvalid(Validation::isConfigMapKey, List.of(".", "..", "..bad", "b*d", "bad!&bad"));
   }
 
   @Test

@@ -22,12 +22,28 @@ final class IntOrPercentTest {
     assertThat(IntOrPercent.of(3).toString()).isEqualTo("3");
   }
 
-  /** Error cases of kubernetes/apimachinery {@code pkg/util/intstr/intstr_test.go} TestGetIntFromIntOrPercent. */
+  /**
+   * Error cases of kubernetes/apimachinery {@code pkg/util/intstr/intstr_test.go} TestGetIntFromIntOrPercent ("%",
+   * "90#", "#%", "90") and TestGetIntFromIntOrString ("200", "30%0", "%", "a%", "a", "40#", "40%%"), plus "".
+   */
   @ParameterizedTest
-  @ValueSource(strings = {"%", "90#", "#%", "a%", "40%%", ""})
+  @ValueSource(strings = {"%", "90#", "#%", "90", "200", "30%0", "a%", "a", "40#", "40%%", ""})
   void parse_malformed_rejected(String s) {
     assertThatThrownBy(() -> IntOrPercent.parse(s)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("\"" + s + "\"");
+  }
+
+  /**
+   * intstr_test.go TestFromInt and TestFromInt32 (93 is a count) and TestGetIntFromIntOrString's two valid cases
+   * (FromInt32(200) is the count 200; "40%" the percentage 40).
+   */
+  @Test
+  void of_andParse_upstreamIntOrStringCases() {
+    assertThat(IntOrPercent.of(93)).extracting(IntOrPercent::value, IntOrPercent::percent).containsExactly(93, false);
+    assertThat(IntOrPercent.of(200)).extracting(IntOrPercent::value, IntOrPercent::percent)
+        .containsExactly(200, false);
+    assertThat(IntOrPercent.parse("40%")).extracting(IntOrPercent::value, IntOrPercent::percent)
+        .containsExactly(40, true);
   }
 
   /**

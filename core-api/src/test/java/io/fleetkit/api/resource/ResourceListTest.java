@@ -29,6 +29,17 @@ final class ResourceListTest {
     return b.build();
   }
 
+  // kubernetes pkg/api/v1/resource/helpers_test.go TestResourceHelpers: the cpu and memory of a list, zero when absent.
+  @Test
+  void cpuAndMemory_upstreamResourceHelpersCase() {
+    ResourceList both = ResourceList.builder().put("cpu", "10").put("memory", "10G").build();
+    assertThat(both.milliCpu()).isEqualTo(10_000);
+    assertThat(both.memoryBytes()).isEqualTo(10_000_000_000L);
+    ResourceList memoryOnly = ResourceList.builder().put("memory", "10G").build();
+    assertThat(memoryOnly.milliCpu()).isZero();
+    assertThat(memoryOnly.memoryBytes()).isEqualTo(10_000_000_000L);
+  }
+
   @Test
   void empty_hasNothing() {
     assertThat(ResourceList.EMPTY.isEmpty()).isTrue();

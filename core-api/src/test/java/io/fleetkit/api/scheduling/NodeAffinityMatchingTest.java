@@ -43,7 +43,7 @@ final class NodeAffinityMatchingTest {
   private static final NodeSelectorRequirement LABEL1 = r("label_1", In, "label_1_val");
   private static final NodeSelectorRequirement HOST1 = r("metadata.name", In, "host_1");
 
-  // helpers_test.go TestMatchNodeSelectorTerms: 9 cases
+  // helpers_test.go TestMatchNodeSelectorTerms: 10 cases
   @Test
   void matches_upstreamMatchNodeSelectorTermsCases() {
     assertThat(NodeSelectors.matches(null, "", Map.of())).isFalse();
@@ -61,7 +61,8 @@ final class NodeAffinityMatchingTest {
         Map.of("label_1", "label_1_val-failed"))).isTrue();
   }
 
-  // helpers_test.go TestMatchNodeSelectorTermsStateless: 8 cases; matching never reorders the caller's values.
+  // helpers_test.go TestMatchNodeSelectorTermsStateless: 1 of 9 cases (the others check that Go does not sort the
+  // caller's slices in place; selectors here are immutable records); matching never reorders the values.
   @Test
   void matches_unorderedValues_selectorUnchanged() {
     NodeSelector s = ns(both(r("label_1", In, "label_2_val", "label_1_val"), r("metadata.name", In, "host_2", "host_1")));

@@ -43,7 +43,7 @@ final class TaintsTest {
   }
 
   // Ported from kubernetes component-helpers scheduling/corev1/helpers_test.go TestFindMatchingUntoleratedTaint:
-  // the 6 cases without the feature-gated Gt/Lt operators (5 more need them).
+  // the 6 cases without the feature-gated Gt/Lt operators (4 more need them).
   @Test
   void findMatchingUntoleratedTaint_upstreamCases() {
     Predicate<Taint> all = t -> true;

@@ -34,12 +34,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Ported from kubernetes/kubernetes pkg/scheduler/framework/plugins/defaultpreemption/default_preemption_test.go:
- * TestPostFilter (12 of 18 cases), TestPodEligibleToPreemptOthers (5 of 5), TestPreempt (3 of 8); the case names are
- * upstream's. Skipped, with the reason: TestPostFilter "preemption result filtered out by extenders" (extenders), the
- * five SchedulingGroup cases that enable TopologyAwareWorkloadScheduling or WorkloadAwarePreemption (features we
- * lack); TestPreempt "preemption for topology spread constraints" (needs PodTopologySpread, written elsewhere) and
- * its four extender cases. TestPreEnqueue is not ported: preemption here is synchronous (the engine executes the
- * result), so there is no in-flight preemption to gate.
+ * TestPostFilter (12 of 18 cases), TestPodEligibleToPreemptOthers (5 of 5), TestPreempt (3 of 8 here, 4 of 8 in all);
+ * the case names are upstream's. Skipped, with the reason: TestPostFilter "preemption result filtered out by
+ * extenders" (extenders), the five SchedulingGroup cases that enable TopologyAwareWorkloadScheduling or
+ * WorkloadAwarePreemption (features we lack); TestPreempt's four extender cases. TestPreempt "preemption for topology
+ * spread constraints" is in {@link WithAffinityAndSpreadTest}. TestPreEnqueue is not ported: preemption here is
+ * synchronous (the engine executes the result), so there is no in-flight preemption to gate.
  */
 final class DefaultPreemptionPluginTest {
   private static final String VIOLATING_KEY = "test.kubernetes.io/is-violating-pdb";

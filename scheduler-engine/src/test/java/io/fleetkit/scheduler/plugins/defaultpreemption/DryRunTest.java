@@ -36,10 +36,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Ported from kubernetes/kubernetes pkg/scheduler/framework/plugins/defaultpreemption/default_preemption_test.go
- * TestDryRunPreemption (17 of 19 cases; the number of Filter calls is checked too) and
- * pkg/scheduler/framework/preemption/preemption_test.go TestNodesWherePreemptionMightHelp (9 of 9). Skipped from
- * TestDryRunPreemption: "pod with anti-affinity is preempted" (needs InterPodAffinity) and "preemption to resolve pod
- * topology spread filter failure" (needs PodTopologySpread); both plugins are written elsewhere. The offsets
+ * TestDryRunPreemption (17 of its 19 cases; the number of Filter calls is checked too) and
+ * pkg/scheduler/framework/preemption/preemption_test.go TestNodesWherePreemptionMightHelp (9 of 9). The other two
+ * TestDryRunPreemption cases, which register InterPodAffinity or PodTopologySpread, are in
+ * {@link WithAffinityAndSpreadTest}. The offsets
  * {@code 4, 1, 3} are what upstream's {@code rand.New(rand.NewSource(4)).Int31n(5)} yields, as its comments say.
  */
 final class DryRunTest {
