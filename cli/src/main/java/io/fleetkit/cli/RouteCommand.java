@@ -16,8 +16,10 @@ import io.fleetkit.api.networking.Ingress;
 import io.fleetkit.api.networking.IngressClass;
 import io.fleetkit.networking.gateway.GatewayAttachment;
 import io.fleetkit.networking.gateway.GatewayObjects;
+import io.fleetkit.networking.routing.Cors;
 import io.fleetkit.networking.routing.GatewayRouter;
 import io.fleetkit.networking.routing.HttpRequest;
+import io.fleetkit.networking.routing.Mirror;
 import io.fleetkit.networking.routing.RouteResult;
 import io.fleetkit.networking.routing.Router;
 import java.io.PrintWriter;
@@ -170,9 +172,17 @@ public final class RouteCommand implements Callable<Integer> {
         out.println("  the backend receives: host " + fwd.host() + " path " + fwd.path() + " headers "
             + fwd.headers());
       }
-      if (!r.responseHeaders().isEmpty()) {
-        HTTPHeaderFilter f = r.responseHeaders().filter();
+      for (HTTPHeaderFilter f : r.responseHeaders().filters()) {
         out.println("  response headers: set " + f.set() + " add " + f.add() + " remove " + f.remove());
+      }
+      Cors cors = r.cors();
+      if (cors != null) {
+        out.println("  CORS " + (cors.preflight() ? "preflight answered" : "response headers") + ": "
+            + (cors.allowed() ? cors.headers() : "none (origin not allowed)"));
+      }
+      for (Mirror mi : r.mirrors()) {
+        out.println("  mirrored to " + mi.service() + ":" + mi.port() + (mi.always() ? ""
+            : " (" + mi.numerator() + "/" + mi.denominator() + " of requests)"));
       }
       if (r.backends().size() > 1) {
         for (RouteResult.Backend b : r.backends()) {
@@ -209,6 +219,23 @@ public final class RouteCommand implements Callable<Integer> {
       fm.put("path", fwd.path());
       fm.put("headers", new TreeMap<>(fwd.headers()));
       m.put("forwarded", fm);
+    }
+    if (!r.mirrors().isEmpty()) {
+      List<Map<String, Object>> ms = new ArrayList<>();
+      for (Mirror mi : r.mirrors()) {
+        Map<String, Object> mm = new LinkedHashMap<>();
+        mm.put("service", mi.service());
+        mm.put("port", mi.port());
+        mm.put("share", mi.numerator() + "/" + mi.denominator());
+        ms.add(mm);
+      }
+      m.put("mirrors", ms);
+    }
+    Cors cors = r.cors();
+    if (cors != null) {
+      m.put("status", r.status());
+      m.put("corsPreflight", cors.preflight());
+      m.put("corsHeaders", cors.headers());
     }
     if (r.backends().size() > 1) {
       List<Map<String, Object>> bs = new ArrayList<>();

@@ -19,9 +19,12 @@ import org.jspecify.annotations.Nullable;
  * {@code /../}, {@code %2f}, {@code %2F}, {@code #} and do not end in {@code /..} or {@code /.}; regular
  * expressions compile; methods are one of the API's nine; backend weights are in 0..1,000,000 and ports in
  * 1..65535. Filters follow the API's CEL rules: a filter's type and its field go
- * together; {@code RequestRedirect} and {@code URLRewrite} are not combined, no filter type is repeated, a
- * redirect has no {@code backendRefs}, {@code ReplacePrefixMatch} needs exactly one {@code PathPrefix} match; header
- * names, redirect schemes, ports and status codes, host names and path lengths are checked.
+ * together; in a rule's and in a backend's filters {@code RequestRedirect} and {@code URLRewrite} are not
+ * combined and no filter type but {@code RequestMirror} is repeated; a rule-level redirect has no
+ * {@code backendRefs}; {@code ReplacePrefixMatch} needs exactly one {@code PathPrefix} match; header names, redirect
+ * schemes, ports and status codes, host names and path lengths are checked; a mirror has a Service port and at most
+ * one of {@code percent} (0..100) and {@code fraction} (numerator &lt;= denominator); CORS lists are sets, with
+ * {@code *} alone where present, origins matching the API's pattern and {@code maxAge} at least 1.
  *
  * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken
  */
