@@ -1,6 +1,9 @@
 package io.fleetkit.networking.routing;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -91,6 +94,21 @@ public record RouteResult(@Nullable String route, @Nullable String service, @Nul
   RouteResult withBackends(List<Backend> b) {
     return new RouteResult(route, service, port, b, status, message, forwarded, redirect, responseHeaders, mirrors,
         cors);
+  }
+
+  /**
+   * The response headers the client gets, names in lower case: the backend's {@code backendHeaders} after the
+   * {@code ResponseHeaderModifier} filters, then the CORS headers; for a CORS preflight, only the CORS headers.
+   */
+  public Map<String, String> response(Map<String, String> backendHeaders) {
+    Map<String, String> out = new LinkedHashMap<>();
+    if (cors == null || !cors.preflight()) {
+      out.putAll(responseHeaders.apply(backendHeaders));
+    }
+    if (cors != null) {
+      out.putAll(cors.headers());
+    }
+    return Collections.unmodifiableMap(out);
   }
 
   public boolean matched() {
