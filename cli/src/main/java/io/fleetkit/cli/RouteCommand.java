@@ -50,7 +50,9 @@ import tools.jackson.databind.json.JsonMapper;
         "nothing matches, as a 404 would be. With Gateways in the manifests the request reaches a Gateway on --port",
         "(--gateway when several listen there): its listener for the host picks among the HTTPRoutes attached to it;",
         "JSON then adds \"gateway\", \"status\" (the HTTP status a proxy would answer) and \"problems\" (routes not",
-        "accepted or with unresolved backends, with upstream's reasons)."},
+        "accepted or with unresolved backends, with upstream's reasons). Filters add \"location\" (a redirect),",
+        "\"forwarded\" (the request the backend receives), \"mirrors\" (copies sent elsewhere, with their share)",
+        "and \"corsPreflight\"/\"corsHeaders\" (a CORS answer; use --method OPTIONS and --header for preflights)."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:answered (also when nothing matches)", "1:the manifests are invalid",
         "2:bad command line (also: unknown --gateway, or several Gateways on --port without --gateway)"})
@@ -163,6 +165,8 @@ public final class RouteCommand implements Callable<Integer> {
       if (r.redirect() != null) {
         out.println(r.route() + " redirects " + r.status() + " to " + r.redirect().location() + " (" + r.message()
             + ")");
+      } else if (r.cors() != null && r.cors().preflight()) {
+        out.println(r.route() + " answers the CORS preflight " + r.status() + " (" + r.message() + ")");
       } else {
         out.println(r.service() == null ? "no backend: " + r.message()
             : r.route() + " -> " + r.service() + ":" + r.port() + " (" + r.message() + ")");
