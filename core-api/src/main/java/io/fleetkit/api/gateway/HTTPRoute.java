@@ -3,6 +3,7 @@ package io.fleetkit.api.gateway;
 import io.fleetkit.api.Violations;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
+import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -24,7 +25,8 @@ import org.jspecify.annotations.Nullable;
  * {@code backendRefs}; {@code ReplacePrefixMatch} needs exactly one {@code PathPrefix} match; header names, redirect
  * schemes, ports and status codes, host names and path lengths are checked; a mirror has a Service port and at most
  * one of {@code percent} (0..100) and {@code fraction} (numerator &lt;= denominator); CORS lists are sets, with
- * {@code *} alone where present, origins matching the API's pattern and {@code maxAge} at least 1.
+ * {@code *} alone where present, origins matching the API's pattern and {@code maxAge} at least 1. Rule names are
+ * DNS-1123 subdomains, unique within the route.
  *
  * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken
  */
@@ -63,9 +65,16 @@ public record HTTPRoute(ObjectMeta metadata, HTTPRouteSpec spec) implements ApiO
         v.portNumber(pp + ".port", p.port());
       }
     }
+    Set<String> ruleNames = new HashSet<>();
     for (int i = 0; i < spec.rules().size(); i++) {
       HTTPRouteRule r = spec.rules().get(i);
       String rp = "spec.rules[" + i + "]";
+      if (!r.name().isEmpty()) {
+        v.dnsSubdomain(rp + ".name", r.name());
+        if (!ruleNames.add(r.name())) {
+          v.add(rp + ".name", "Rule name must be unique within the route", r.name());
+        }
+      }
       if (r.matches().size() > 64) {
         v.add(rp + ".matches", "must have at most 64 items", r.matches().size());
       }

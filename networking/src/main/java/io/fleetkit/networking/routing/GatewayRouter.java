@@ -112,7 +112,8 @@ public final class GatewayRouter {
     }
     HTTPRoute route = originals.get(c.route().metadata().key());
     String routeName = HTTPRoute.KIND + "/" + route.metadata().key();
-    String why = at + ": rule " + c.ruleIndex() + " match " + c.matchIndex() + " of " + routeName;
+    String why = at + ": rule " + c.ruleIndex() + HttpRouteRouter.named(c.rule()) + " match " + c.matchIndex()
+        + " of " + routeName;
     String scheme = best.protocol().equals("HTTPS") ? "https" : "http";
     String ns = route.metadata().namespace();
     RouteResult answered = RouteFilters.ruleAnswer(routeName, why, c.rule(), c.match(), request, scheme, port, ns);

@@ -80,7 +80,7 @@ public final class HttpRouteRouter {
           + "\" (404)");
     }
     String routeName = HTTPRoute.KIND + "/" + best.route.metadata().key();
-    String why = "matched rule " + best.ruleIndex + " match " + best.matchIndex;
+    String why = "matched rule " + best.ruleIndex + named(best.rule) + " match " + best.matchIndex;
     String ns = best.route.metadata().namespace();
     int port = requestPort(request);
     RouteResult answered = RouteFilters.ruleAnswer(routeName, why, best.rule, best.match, request, "http", port, ns);
@@ -107,6 +107,11 @@ public final class HttpRouteRouter {
           + "(500)");
     }
     return heaviest.result().withBackends(backends);
+  }
+
+  /** {@code " (name)"} for a named rule, else empty: how messages name a rule. */
+  static String named(HTTPRouteRule rule) {
+    return rule.name().isEmpty() ? "" : " (" + rule.name() + ")";
   }
 
   /** The port of the request's host ({@code host:port}), else 80: where a redirect without scheme or port points. */

@@ -41,8 +41,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The backend-level filter, request mirror and CORS cases of kubernetes-sigs/gateway-api {@code conformance/tests}
- * (commit 4564255a), each nested class naming its upstream {@code .go} and {@code .yaml} file. The requests and
- * expectations are upstream's; see {@link GatewayFilterConformanceTest} for how they are checked. Where upstream
+ * (commit 4564255a), and the named-rule case, each nested class naming its upstream {@code .go} and {@code .yaml}
+ * file. The requests and expectations are upstream's; see {@link GatewayFilterConformanceTest} for how they are checked. Where upstream
  * reads a mirror backend's logs, the route result's {@link RouteResult#mirrors} say which backend receives which
  * copy; where upstream samples traffic (backend weights, percentage mirrors), a seeded random stands for the data
  * plane and upstream's tolerance is kept.
@@ -485,6 +485,27 @@ final class GatewayExtendedFilterConformanceTest {
           "https://other.foo.com", "Authorization", "Bearer test");
       assertOneOf(h, ALLOW_ORIGIN, false, "https://other.foo.com");
       assertAbsent(h, ALLOW_CREDENTIALS);
+    }
+  }
+
+  /** httproute-named-rule.go / .yaml (upstream marks it provisional). */
+  @Nested
+  final class NamedRule {
+    private static final GatewayAttachment A = attach(List.of(), sameNamespaceRoute("http-named-rules",
+        GatewayFixtures.rule("/named", backend("infra-backend-v1")).withName("named-rule"),
+        GatewayFixtures.rule("/unnamed", backend("infra-backend-v2"))));
+
+    @Test
+    void accepted() {
+      assertAccepted(A, SAME, "http-named-rules");
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({"/named, infra-backend-v1", "/unnamed, infra-backend-v2"})
+    void routed(String path, String backend) {
+      RouteResult r = get(A, path, map());
+      assertForwarded(r, backend, path, map());
+      assertThat(r.message()).contains(path.equals("/named") ? "rule 0 (named-rule) match 0" : "rule 1 match 0");
     }
   }
 }

@@ -66,6 +66,8 @@ final class GatewayYamlTest {
         .as("statusCode defaults to 302").isEqualTo(new HTTPRequestRedirectFilter(null, "example.org", null, null,
             302));
     HTTPRouteRule mirror = r.spec().rules().get(5);
+    assertThat(mirror.name()).isEqualTo("mirror-and-cors");
+    assertThat(r.spec().rules().get(4).name()).isEmpty();
     assertThat(mirror.filters()).extracting(HTTPRouteFilter::requestMirror).containsExactly(
         HTTPRequestMirrorFilter.of(BackendObjectReference.service("cart-shadow", "", 8080)),
         new HTTPRequestMirrorFilter(BackendObjectReference.service("cart-audit", "audit", 8080), 20, null),
@@ -209,6 +211,10 @@ final class GatewayYamlTest {
           + "| spec.rules[0].filters[0].cors.maxAge \"0\" must be greater than or equal to 1",
       "'  - filters: [{type: CORS, cors: {}}, {type: CORS, cors: {}}]'"
           + "| CORS filter cannot be repeated",
+      "'  - {name: a, backendRefs: [{name: a, port: 80}]}\n  - {name: a, backendRefs: [{name: b, port: 80}]}'"
+          + "| spec.rules[1].name \"a\" Rule name must be unique within the route",
+      "'  - {name: Bad_Name, backendRefs: [{name: a, port: 80}]}'"
+          + "| spec.rules[0].name \"Bad_Name\"",
       // backend-level filters follow the same list rules
       "'  - backendRefs: [{name: a, port: 80, filters: [{type: RequestHeaderModifier, requestHeaderModifier: {set: [{name: a, value: b}]}}, {type: RequestHeaderModifier, requestHeaderModifier: {set: [{name: a, value: c}]}}]}]'"
           + "| spec.rules[0].backendRefs[0].filters \"2\" RequestHeaderModifier filter cannot be repeated",

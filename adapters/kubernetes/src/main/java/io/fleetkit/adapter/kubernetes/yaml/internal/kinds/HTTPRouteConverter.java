@@ -52,7 +52,7 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * gateway.networking.k8s.io/v1 HTTPRoute: parentRefs, hostnames, rules with matches (path, headers, query
+ * gateway.networking.k8s.io/v1 HTTPRoute: parentRefs, hostnames, rules (with an optional name) with matches (path, headers, query
  * parameters, method) and backendRefs with weights (a kind other than Service is kept, for the route's
  * {@code InvalidKind} status) and rule and backend filters of the types RequestHeaderModifier,
  * ResponseHeaderModifier, RequestRedirect (status code defaulted to 302), URLRewrite, RequestMirror (fraction
@@ -102,7 +102,7 @@ public final class HTTPRouteConverter
               Values.orEmpty(b.getName()), Values.orEmpty(b.getNamespace()), b.getPort(),
               b.getWeight() == null ? HTTPBackendRef.DEFAULT_WEIGHT : b.getWeight(), bf);
         });
-    return ctx.build(path, () -> new HTTPRouteRule(matches, backends, filters));
+    return ctx.build(path, () -> new HTTPRouteRule(matches, backends, filters, Values.orEmpty(r.getName())));
   }
 
   /**
@@ -254,6 +254,7 @@ public final class HTTPRouteConverter
                 .withSectionName(Values.emptyToNull(p.sectionName())).build()))
             .withHostnames(Values.emptyToNull(s.hostnames()))
             .withRules(Fabric8Scheduling.out(s.rules(), r -> new HTTPRouteRuleBuilder()
+                .withName(Values.emptyToNull(r.name()))
                 .withMatches(Fabric8Scheduling.out(r.matches(), m -> new HTTPRouteMatchBuilder()
                     .withPath(m.path().equals(HTTPPathMatch.EVERYTHING) ? null : new HTTPPathMatchBuilder()
                         .withType(m.path().type().name()).withValue(m.path().value()).build())
