@@ -3,6 +3,7 @@ package io.fleetkit.api.gateway;
 import io.fleetkit.api.Violations;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
@@ -26,7 +27,8 @@ import org.jspecify.annotations.Nullable;
  * schemes, ports and status codes, host names and path lengths are checked; a mirror has a Service port and at most
  * one of {@code percent} (0..100) and {@code fraction} (numerator &lt;= denominator); CORS lists are sets, with
  * {@code *} alone where present, origins matching the API's pattern and {@code maxAge} at least 1. Rule names are
- * DNS-1123 subdomains, unique within the route.
+ * DNS-1123 subdomains, unique within the route; timeouts are Gateway API Durations, the backend's not longer than
+ * the request's.
  *
  * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken
  */
@@ -100,8 +102,26 @@ public record HTTPRoute(ObjectMeta metadata, HTTPRouteSpec spec) implements ApiO
         }
       }
       HTTPRouteFilterRules.rule(v, rp, r);
+      timeouts(v, rp + ".timeouts", r.timeouts());
     }
     v.throwIfAny();
+  }
+
+  private static void timeouts(Violations v, String field, @Nullable HTTPRouteTimeouts t) {
+    if (t == null) {
+      return;
+    }
+    String[][] parts = {{"request", t.request()}, {"backendRequest", t.backendRequest()}};
+    for (String[] p : parts) {
+      if (p[1] != null && !HTTPRouteTimeouts.DURATION.matcher(p[1]).matches()) {
+        v.add(field + "." + p[0], "must match " + HTTPRouteTimeouts.DURATION.pattern(), p[1]);
+      }
+    }
+    Duration request = HTTPRouteTimeouts.parse(t.request());
+    Duration backend = HTTPRouteTimeouts.parse(t.backendRequest());
+    if (request != null && backend != null && !request.isZero() && backend.compareTo(request) > 0) {
+      v.add(field, "backendRequest timeout cannot be longer than request timeout", t.backendRequest());
+    }
   }
 
   private static void match(Violations v, String field, HTTPRouteMatch m) {

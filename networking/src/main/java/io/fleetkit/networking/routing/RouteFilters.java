@@ -94,7 +94,7 @@ final class RouteFilters {
   static @Nullable RouteResult ruleAnswer(String route, String why, HTTPRouteRule rule, HTTPRouteMatch match,
       HttpRequest request, String scheme, int port, String namespace) {
     Applied a = apply(rule.filters(), match, request, scheme, port, namespace);
-    return a.forwarded() == null ? RouteResult.applied(route, null, null, why, a) : null;
+    return a.forwarded() == null ? RouteResult.applied(route, null, null, why, a, null) : null;
   }
 
   /** What the request gets from backend {@code b} of {@code rule}: the rule's filters, then the backend's. */
@@ -106,7 +106,7 @@ final class RouteFilters {
       all.addAll(b.filters());
     }
     return RouteResult.applied(route, service, backendPort, why, apply(all, match, request, scheme, port,
-        namespace));
+        namespace), rule.timeouts());
   }
 
   private static HttpRequest rewrite(@Nullable HTTPURLRewriteFilter f, HTTPRouteMatch match, HttpRequest r) {

@@ -1,5 +1,7 @@
 package io.fleetkit.networking.routing;
 
+import io.fleetkit.api.gateway.HTTPRouteTimeouts;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,10 +30,12 @@ import org.jspecify.annotations.Nullable;
  *     requests, see {@link Mirror#sends}); empty when none or when not forwarded
  * @param cors the {@code CORS} filter's answer: the preflight answered, or the headers added to the response;
  *     {@code null} when no CORS filter applies or the request has no {@code Origin}
+ * @param timeouts the matched rule's timeouts ({@code null} when none); see {@link #statusWhenBackendTakes}
  */
 public record RouteResult(@Nullable String route, @Nullable String service, @Nullable Object port,
     List<Backend> backends, int status, String message, @Nullable HttpRequest forwarded,
-    @Nullable Redirect redirect, HeaderModifier responseHeaders, List<Mirror> mirrors, @Nullable Cors cors) {
+    @Nullable Redirect redirect, HeaderModifier responseHeaders, List<Mirror> mirrors, @Nullable Cors cors,
+    @Nullable HTTPRouteTimeouts timeouts) {
   /**
    * A backend with its weight.
    *
@@ -55,18 +59,18 @@ public record RouteResult(@Nullable String route, @Nullable String service, @Nul
   static RouteResult unfiltered(@Nullable String route, @Nullable String service, @Nullable Object port,
       List<Backend> backends, int status, String message, HttpRequest request) {
     return new RouteResult(route, service, port, backends, status, message, status == 200 ? request : null, null,
-        HeaderModifier.NONE, List.of(), null);
+        HeaderModifier.NONE, List.of(), null, null);
   }
 
   public static RouteResult notFound(String message) {
     return new RouteResult(null, null, null, List.of(), 404, message, null, null, HeaderModifier.NONE, List.of(),
-        null);
+        null, null);
   }
 
   /** A matched rule whose backends cannot take the request (500). */
   static RouteResult noBackend(String route, List<Backend> backends, String message) {
     return new RouteResult(route, null, null, backends, 500, message, null, null, HeaderModifier.NONE, List.of(),
-        null);
+        null, null);
   }
 
   /**
@@ -74,26 +78,26 @@ public record RouteResult(@Nullable String route, @Nullable String service, @Nul
    * (both {@code null} when the rule's own filters answer before a backend is chosen).
    */
   static RouteResult applied(String route, @Nullable String service, @Nullable Object port, String why,
-      RouteFilters.Applied a) {
+      RouteFilters.Applied a, @Nullable HTTPRouteTimeouts timeouts) {
     Cors cors = a.cors();
     if (cors != null && cors.preflight()) {
       return new RouteResult(route, null, null, List.of(), 200, why + ", CORS preflight answered"
           + (cors.allowed() ? "" : " without CORS headers (origin not allowed)") + " (200)", null, null,
-          HeaderModifier.NONE, List.of(), cors);
+          HeaderModifier.NONE, List.of(), cors, null);
     }
     Redirect rd = a.redirect();
     if (rd != null) {
       return new RouteResult(route, null, null, List.of(), rd.statusCode(), why + ", redirected to "
-          + rd.location() + " (" + rd.statusCode() + ")", null, rd, a.response(), List.of(), cors);
+          + rd.location() + " (" + rd.statusCode() + ")", null, rd, a.response(), List.of(), cors, null);
     }
     return new RouteResult(route, service, port, List.of(), 200, why, a.forwarded(), null, a.response(),
-        a.mirrors(), cors);
+        a.mirrors(), cors, timeouts);
   }
 
   /** This result with {@code b} as the rule's backends. */
   RouteResult withBackends(List<Backend> b) {
     return new RouteResult(route, service, port, b, status, message, forwarded, redirect, responseHeaders, mirrors,
-        cors);
+        cors, timeouts);
   }
 
   /**
@@ -109,6 +113,22 @@ public record RouteResult(@Nullable String route, @Nullable String service, @Nul
       out.putAll(cors.headers());
     }
     return Collections.unmodifiableMap(out);
+  }
+
+  /**
+   * The status the client gets when the backend takes {@code latency} to answer a forwarded request: 504 when the
+   * rule's {@code request} or {@code backendRequest} timeout (unless {@code 0s}) is shorter, else {@link #status}.
+   * Retries are not modelled, so both bound the one backend request.
+   */
+  public int statusWhenBackendTakes(Duration latency) {
+    if (forwarded == null || timeouts == null) {
+      return status;
+    }
+    Duration request = timeouts.requestTimeout();
+    Duration backend = timeouts.backendRequestTimeout();
+    boolean late = (request != null && latency.compareTo(request) > 0)
+        || (backend != null && latency.compareTo(backend) > 0);
+    return late ? 504 : status;
   }
 
   public boolean matched() {

@@ -26,7 +26,9 @@ import io.fleetkit.api.gateway.HTTPCORSFilter;
 import io.fleetkit.api.gateway.HTTPPathModifier;
 import io.fleetkit.api.gateway.HTTPRequestMirrorFilter;
 import io.fleetkit.api.gateway.HTTPRouteFilter;
+import io.fleetkit.api.gateway.HTTPRouteTimeouts;
 import io.fleetkit.networking.gateway.GatewayAttachment;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -41,7 +43,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The backend-level filter, request mirror and CORS cases of kubernetes-sigs/gateway-api {@code conformance/tests}
- * (commit 4564255a), and the named-rule case, each nested class naming its upstream {@code .go} and {@code .yaml}
+ * (commit 4564255a), and the named-rule and timeout cases, each nested class naming its upstream {@code .go} and {@code .yaml}
  * file. The requests and expectations are upstream's; see {@link GatewayFilterConformanceTest} for how they are checked. Where upstream
  * reads a mirror backend's logs, the route result's {@link RouteResult#mirrors} say which backend receives which
  * copy; where upstream samples traffic (backend weights, percentage mirrors), a seeded random stands for the data
@@ -506,6 +508,60 @@ final class GatewayExtendedFilterConformanceTest {
       RouteResult r = get(A, path, map());
       assertForwarded(r, backend, path, map());
       assertThat(r.message()).contains(path.equals("/named") ? "rule 0 (named-rule) match 0" : "rule 1 match 0");
+    }
+  }
+
+  /**
+   * The status of upstream's timeout cases: the echo backend takes the {@code delay} query parameter (a Go duration
+   * such as {@code 1s}; none is immediate) to answer.
+   */
+  private static int statusAfterDelay(GatewayAttachment a, String target) {
+    RouteResult r = get(a, target, map());
+    String delay = r.forwarded() == null ? null : r.forwarded().queryParam("delay");
+    Duration latency = delay == null ? Duration.ZERO : HTTPRouteTimeouts.parse(delay);
+    assertThat(latency).isNotNull();
+    return r.statusWhenBackendTakes(latency);
+  }
+
+  /** httproute-timeout-request.go / .yaml. */
+  @Nested
+  final class TimeoutRequest {
+    private static final GatewayAttachment A = attach(List.of(), sameNamespaceRoute("request-timeout",
+        GatewayFixtures.rule("/request-timeout", backend("infra-backend-v1"))
+            .withTimeouts(new HTTPRouteTimeouts("500ms", null)),
+        GatewayFixtures.rule("/disable-request-timeout", backend("infra-backend-v1"))
+            .withTimeouts(new HTTPRouteTimeouts("0s", null))));
+
+    @Test
+    void accepted() {
+      assertAccepted(A, SAME, "request-timeout");
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({"/request-timeout, 200", "/request-timeout?delay=1s, 504", "/disable-request-timeout?delay=1s, 200"})
+    void status(String target, int expected) {
+      assertThat(statusAfterDelay(A, target)).isEqualTo(expected);
+    }
+  }
+
+  /** httproute-timeout-backend-request.go / .yaml. */
+  @Nested
+  final class TimeoutBackendRequest {
+    private static final GatewayAttachment A = attach(List.of(), sameNamespaceRoute("backend-request-timeout",
+        GatewayFixtures.rule("/backend-timeout", backend("infra-backend-v1"))
+            .withTimeouts(new HTTPRouteTimeouts(null, "500ms")),
+        GatewayFixtures.rule("/disable-backend-timeout", backend("infra-backend-v1"))
+            .withTimeouts(new HTTPRouteTimeouts(null, "0s"))));
+
+    @Test
+    void accepted() {
+      assertAccepted(A, SAME, "backend-request-timeout");
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({"/backend-timeout, 200", "/backend-timeout?delay=1s, 504", "/disable-backend-timeout?delay=1s, 200"})
+    void status(String target, int expected) {
+      assertThat(statusAfterDelay(A, target)).isEqualTo(expected);
     }
   }
 }

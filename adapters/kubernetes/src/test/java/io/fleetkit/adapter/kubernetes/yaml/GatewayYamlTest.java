@@ -19,8 +19,10 @@ import io.fleetkit.api.gateway.HTTPRoute;
 import io.fleetkit.api.gateway.HTTPRouteFilter;
 import io.fleetkit.api.gateway.HTTPRouteFilterType;
 import io.fleetkit.api.gateway.HTTPRouteRule;
+import io.fleetkit.api.gateway.HTTPRouteTimeouts;
 import io.fleetkit.api.gateway.HTTPURLRewriteFilter;
 import io.fleetkit.api.gateway.ReferenceGrant;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -68,6 +70,9 @@ final class GatewayYamlTest {
     HTTPRouteRule mirror = r.spec().rules().get(5);
     assertThat(mirror.name()).isEqualTo("mirror-and-cors");
     assertThat(r.spec().rules().get(4).name()).isEmpty();
+    assertThat(mirror.timeouts()).isEqualTo(new HTTPRouteTimeouts("10s", "1s500ms"));
+    assertThat(mirror.timeouts().backendRequestTimeout()).isEqualTo(Duration.ofMillis(1500));
+    assertThat(r.spec().rules().get(4).timeouts()).isNull();
     assertThat(mirror.filters()).extracting(HTTPRouteFilter::requestMirror).containsExactly(
         HTTPRequestMirrorFilter.of(BackendObjectReference.service("cart-shadow", "", 8080)),
         new HTTPRequestMirrorFilter(BackendObjectReference.service("cart-audit", "audit", 8080), 20, null),
@@ -215,6 +220,10 @@ final class GatewayYamlTest {
           + "| spec.rules[1].name \"a\" Rule name must be unique within the route",
       "'  - {name: Bad_Name, backendRefs: [{name: a, port: 80}]}'"
           + "| spec.rules[0].name \"Bad_Name\"",
+      "'  - {timeouts: {request: 1s, backendRequest: 2s}, backendRefs: [{name: a, port: 80}]}'"
+          + "| spec.rules[0].timeouts \"2s\" backendRequest timeout cannot be longer than request timeout",
+      "'  - {timeouts: {request: 1.5s}, backendRefs: [{name: a, port: 80}]}'"
+          + "| spec.rules[0].timeouts.request \"1.5s\" must match",
       // backend-level filters follow the same list rules
       "'  - backendRefs: [{name: a, port: 80, filters: [{type: RequestHeaderModifier, requestHeaderModifier: {set: [{name: a, value: b}]}}, {type: RequestHeaderModifier, requestHeaderModifier: {set: [{name: a, value: c}]}}]}]'"
           + "| spec.rules[0].backendRefs[0].filters \"2\" RequestHeaderModifier filter cannot be repeated",

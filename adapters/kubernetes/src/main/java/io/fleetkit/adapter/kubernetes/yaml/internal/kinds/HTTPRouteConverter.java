@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteFilterBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteMatchBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteRuleBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteSpecBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteTimeoutsBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPURLRewriteFilterBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.ParentReferenceBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
@@ -42,6 +43,7 @@ import io.fleetkit.api.gateway.HTTPRouteFilterType;
 import io.fleetkit.api.gateway.HTTPRouteMatch;
 import io.fleetkit.api.gateway.HTTPRouteRule;
 import io.fleetkit.api.gateway.HTTPRouteSpec;
+import io.fleetkit.api.gateway.HTTPRouteTimeouts;
 import io.fleetkit.api.gateway.HTTPURLRewriteFilter;
 import io.fleetkit.api.gateway.ParentReference;
 import io.fleetkit.api.gateway.PathMatchType;
@@ -56,9 +58,9 @@ import org.jspecify.annotations.Nullable;
  * parameters, method) and backendRefs with weights (a kind other than Service is kept, for the route's
  * {@code InvalidKind} status) and rule and backend filters of the types RequestHeaderModifier,
  * ResponseHeaderModifier, RequestRedirect (status code defaulted to 302), URLRewrite, RequestMirror (fraction
- * denominator defaulted to 100) and CORS (maxAge defaulted to 5, allowCredentials to false). The other filter types
- * (ExternalAuth, ExtensionRef) and timeouts are not modelled: they are refused rather than silently dropped. Values
- * equal to the API's defaults are written out as absent.
+ * denominator defaulted to 100) and CORS (maxAge defaulted to 5, allowCredentials to false), and rule timeouts. The
+ * other filter types (ExternalAuth, ExtensionRef) are not modelled: they are refused rather than silently dropped.
+ * Values equal to the API's defaults are written out as absent.
  */
 public final class HTTPRouteConverter
     extends AbstractKindConverter<io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute, HTTPRoute> {
@@ -102,7 +104,10 @@ public final class HTTPRouteConverter
               Values.orEmpty(b.getName()), Values.orEmpty(b.getNamespace()), b.getPort(),
               b.getWeight() == null ? HTTPBackendRef.DEFAULT_WEIGHT : b.getWeight(), bf);
         });
-    return ctx.build(path, () -> new HTTPRouteRule(matches, backends, filters, Values.orEmpty(r.getName())));
+    var t = r.getTimeouts();
+    HTTPRouteTimeouts timeouts = t == null ? null : new HTTPRouteTimeouts(t.getRequest(), t.getBackendRequest());
+    return ctx.build(path, () -> new HTTPRouteRule(matches, backends, filters, Values.orEmpty(r.getName()),
+        timeouts));
   }
 
   /**
@@ -255,6 +260,8 @@ public final class HTTPRouteConverter
             .withHostnames(Values.emptyToNull(s.hostnames()))
             .withRules(Fabric8Scheduling.out(s.rules(), r -> new HTTPRouteRuleBuilder()
                 .withName(Values.emptyToNull(r.name()))
+                .withTimeouts(r.timeouts() == null ? null : new HTTPRouteTimeoutsBuilder()
+                    .withRequest(r.timeouts().request()).withBackendRequest(r.timeouts().backendRequest()).build())
                 .withMatches(Fabric8Scheduling.out(r.matches(), m -> new HTTPRouteMatchBuilder()
                     .withPath(m.path().equals(HTTPPathMatch.EVERYTHING) ? null : new HTTPPathMatchBuilder()
                         .withType(m.path().type().name()).withValue(m.path().value()).build())
