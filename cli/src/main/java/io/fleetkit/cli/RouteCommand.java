@@ -16,8 +16,10 @@ import io.fleetkit.api.networking.Ingress;
 import io.fleetkit.api.networking.IngressClass;
 import io.fleetkit.networking.gateway.GatewayAttachment;
 import io.fleetkit.networking.gateway.GatewayObjects;
+import io.fleetkit.networking.routing.Cors;
 import io.fleetkit.networking.routing.GatewayRouter;
 import io.fleetkit.networking.routing.HttpRequest;
+import io.fleetkit.networking.routing.Mirror;
 import io.fleetkit.networking.routing.RouteResult;
 import io.fleetkit.networking.routing.Router;
 import java.io.PrintWriter;
@@ -48,7 +50,9 @@ import tools.jackson.databind.json.JsonMapper;
         "nothing matches, as a 404 would be. With Gateways in the manifests the request reaches a Gateway on --port",
         "(--gateway when several listen there): its listener for the host picks among the HTTPRoutes attached to it;",
         "JSON then adds \"gateway\", \"status\" (the HTTP status a proxy would answer) and \"problems\" (routes not",
-        "accepted or with unresolved backends, with upstream's reasons)."},
+        "accepted or with unresolved backends, with upstream's reasons). Filters add \"location\" (a redirect),",
+        "\"forwarded\" (the request the backend receives), \"mirrors\" (copies sent elsewhere, with their share)",
+        "and \"corsPreflight\"/\"corsHeaders\" (a CORS answer; use --method OPTIONS and --header for preflights)."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:answered (also when nothing matches)", "1:the manifests are invalid",
         "2:bad command line (also: unknown --gateway, or several Gateways on --port without --gateway)"})
@@ -161,6 +165,8 @@ public final class RouteCommand implements Callable<Integer> {
       if (r.redirect() != null) {
         out.println(r.route() + " redirects " + r.status() + " to " + r.redirect().location() + " (" + r.message()
             + ")");
+      } else if (r.cors() != null && r.cors().preflight()) {
+        out.println(r.route() + " answers the CORS preflight " + r.status() + " (" + r.message() + ")");
       } else {
         out.println(r.service() == null ? "no backend: " + r.message()
             : r.route() + " -> " + r.service() + ":" + r.port() + " (" + r.message() + ")");
@@ -170,9 +176,17 @@ public final class RouteCommand implements Callable<Integer> {
         out.println("  the backend receives: host " + fwd.host() + " path " + fwd.path() + " headers "
             + fwd.headers());
       }
-      if (!r.responseHeaders().isEmpty()) {
-        HTTPHeaderFilter f = r.responseHeaders().filter();
+      for (HTTPHeaderFilter f : r.responseHeaders().filters()) {
         out.println("  response headers: set " + f.set() + " add " + f.add() + " remove " + f.remove());
+      }
+      Cors cors = r.cors();
+      if (cors != null) {
+        out.println("  CORS " + (cors.preflight() ? "preflight answered" : "response headers") + ": "
+            + (cors.allowed() ? cors.headers() : "none (origin not allowed)"));
+      }
+      for (Mirror mi : r.mirrors()) {
+        out.println("  mirrored to " + mi.service() + ":" + mi.port() + (mi.always() ? ""
+            : " (" + mi.numerator() + "/" + mi.denominator() + " of requests)"));
       }
       if (r.backends().size() > 1) {
         for (RouteResult.Backend b : r.backends()) {
@@ -209,6 +223,23 @@ public final class RouteCommand implements Callable<Integer> {
       fm.put("path", fwd.path());
       fm.put("headers", new TreeMap<>(fwd.headers()));
       m.put("forwarded", fm);
+    }
+    if (!r.mirrors().isEmpty()) {
+      List<Map<String, Object>> ms = new ArrayList<>();
+      for (Mirror mi : r.mirrors()) {
+        Map<String, Object> mm = new LinkedHashMap<>();
+        mm.put("service", mi.service());
+        mm.put("port", mi.port());
+        mm.put("share", mi.numerator() + "/" + mi.denominator());
+        ms.add(mm);
+      }
+      m.put("mirrors", ms);
+    }
+    Cors cors = r.cors();
+    if (cors != null) {
+      m.put("status", r.status());
+      m.put("corsPreflight", cors.preflight());
+      m.put("corsHeaders", cors.headers());
     }
     if (r.backends().size() > 1) {
       List<Map<String, Object>> bs = new ArrayList<>();

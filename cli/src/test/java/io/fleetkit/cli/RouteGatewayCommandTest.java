@@ -149,6 +149,11 @@ final class RouteGatewayCommandTest {
               - {type: URLRewrite, urlRewrite: {path: {type: ReplacePrefixMatch, replacePrefixMatch: /v2}}}
               - {type: RequestHeaderModifier, requestHeaderModifier: {set: [{name: X-Via, value: edge}]}}
             backendRefs: [{name: api, port: 8080}]
+          - matches: [{path: {type: PathPrefix, value: /cors}}]
+            filters:
+              - {type: RequestMirror, requestMirror: {backendRef: {name: api, port: 8080}, percent: 10}}
+              - {type: CORS, cors: {allowOrigins: ["https://*.shop.example"], allowMethods: [GET]}}
+            backendRefs: [{name: api, port: 8080}]
       """;
 
   @Test
@@ -175,5 +180,44 @@ final class RouteGatewayCommandTest {
     assertThat(j.get("service").asString()).isEqualTo("shop/api");
     assertThat(j.get("forwarded").get("path").asString()).isEqualTo("/v2/items");
     assertThat(j.get("forwarded").get("headers").get("x-via").asString()).isEqualTo("edge");
+  }
+
+  @Test
+  void route_corsPreflight_answeredWithItsHeaders() throws Exception {
+    Files.writeString(dir.resolve("gw.yaml"), FILTERS);
+    String[] preflight = {"route", dir.toString(), "--host", "www.shop.example", "--path", "/cors/a", "--method",
+        "OPTIONS", "--header", "Origin=https://www.shop.example", "--header", "Access-Control-Request-Method=GET"};
+    assertThat(run(concat(preflight, "--output", "json"))).isZero();
+    JsonNode j = json();
+    assertThat(j.get("status").asInt()).isEqualTo(200);
+    assertThat(j.get("service").isNull()).isTrue();
+    assertThat(j.get("corsPreflight").asBoolean()).isTrue();
+    assertThat(j.get("corsHeaders").get("access-control-allow-origin").asString())
+        .isEqualTo("https://www.shop.example");
+    assertThat(j.get("corsHeaders").get("access-control-allow-methods").asString()).isEqualTo("GET");
+    out.getBuffer().setLength(0);
+    assertThat(run(concat(preflight, "--output", "text"))).isZero();
+    assertThat(out.toString()).contains("HTTPRoute/shop/web answers the CORS preflight 200")
+        .contains("CORS preflight answered: {access-control-allow-origin=https://www.shop.example");
+  }
+
+  @Test
+  void route_mirrorFilter_listsTheMirrorAndItsShare() throws Exception {
+    Files.writeString(dir.resolve("gw.yaml"), FILTERS);
+    String[] get = {"route", dir.toString(), "--host", "www.shop.example", "--path", "/cors/a"};
+    assertThat(run(concat(get, "--output", "json"))).isZero();
+    JsonNode j = json();
+    assertThat(j.get("service").asString()).isEqualTo("shop/api");
+    assertThat(j.get("mirrors").get(0).get("service").asString()).isEqualTo("shop/api");
+    assertThat(j.get("mirrors").get(0).get("share").asString()).isEqualTo("10/100");
+    out.getBuffer().setLength(0);
+    assertThat(run(concat(get, "--output", "text"))).isZero();
+    assertThat(out.toString()).contains("mirrored to shop/api:8080 (10/100 of requests)");
+  }
+
+  private static String[] concat(String[] a, String... b) {
+    String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
   }
 }

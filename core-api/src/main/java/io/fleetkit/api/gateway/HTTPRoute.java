@@ -3,6 +3,8 @@ package io.fleetkit.api.gateway;
 import io.fleetkit.api.Violations;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
+import java.time.Duration;
+import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -19,9 +21,14 @@ import org.jspecify.annotations.Nullable;
  * {@code /../}, {@code %2f}, {@code %2F}, {@code #} and do not end in {@code /..} or {@code /.}; regular
  * expressions compile; methods are one of the API's nine; backend weights are in 0..1,000,000 and ports in
  * 1..65535. Filters follow the API's CEL rules: a filter's type and its field go
- * together; {@code RequestRedirect} and {@code URLRewrite} are not combined, no filter type is repeated, a
- * redirect has no {@code backendRefs}, {@code ReplacePrefixMatch} needs exactly one {@code PathPrefix} match; header
- * names, redirect schemes, ports and status codes, host names and path lengths are checked.
+ * together; in a rule's and in a backend's filters {@code RequestRedirect} and {@code URLRewrite} are not
+ * combined and no filter type but {@code RequestMirror} is repeated; a rule-level redirect has no
+ * {@code backendRefs}; {@code ReplacePrefixMatch} needs exactly one {@code PathPrefix} match; header names, redirect
+ * schemes, ports and status codes, host names and path lengths are checked; a mirror has a Service port and at most
+ * one of {@code percent} (0..100) and {@code fraction} (numerator &lt;= denominator); CORS lists are sets, with
+ * {@code *} alone where present, origins matching the API's pattern and {@code maxAge} at least 1. Rule names are
+ * DNS-1123 subdomains, unique within the route; timeouts are Gateway API Durations, the backend's not longer than
+ * the request's.
  *
  * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken
  */
@@ -60,9 +67,16 @@ public record HTTPRoute(ObjectMeta metadata, HTTPRouteSpec spec) implements ApiO
         v.portNumber(pp + ".port", p.port());
       }
     }
+    Set<String> ruleNames = new HashSet<>();
     for (int i = 0; i < spec.rules().size(); i++) {
       HTTPRouteRule r = spec.rules().get(i);
       String rp = "spec.rules[" + i + "]";
+      if (!r.name().isEmpty()) {
+        v.dnsSubdomain(rp + ".name", r.name());
+        if (!ruleNames.add(r.name())) {
+          v.add(rp + ".name", "Rule name must be unique within the route", r.name());
+        }
+      }
       if (r.matches().size() > 64) {
         v.add(rp + ".matches", "must have at most 64 items", r.matches().size());
       }
@@ -88,8 +102,26 @@ public record HTTPRoute(ObjectMeta metadata, HTTPRouteSpec spec) implements ApiO
         }
       }
       HTTPRouteFilterRules.rule(v, rp, r);
+      timeouts(v, rp + ".timeouts", r.timeouts());
     }
     v.throwIfAny();
+  }
+
+  private static void timeouts(Violations v, String field, @Nullable HTTPRouteTimeouts t) {
+    if (t == null) {
+      return;
+    }
+    String[][] parts = {{"request", t.request()}, {"backendRequest", t.backendRequest()}};
+    for (String[] p : parts) {
+      if (p[1] != null && !HTTPRouteTimeouts.DURATION.matcher(p[1]).matches()) {
+        v.add(field + "." + p[0], "must match " + HTTPRouteTimeouts.DURATION.pattern(), p[1]);
+      }
+    }
+    Duration request = HTTPRouteTimeouts.parse(t.request());
+    Duration backend = HTTPRouteTimeouts.parse(t.backendRequest());
+    if (request != null && backend != null && !request.isZero() && backend.compareTo(request) > 0) {
+      v.add(field, "backendRequest timeout cannot be longer than request timeout", t.backendRequest());
+    }
   }
 
   private static void match(Violations v, String field, HTTPRouteMatch m) {

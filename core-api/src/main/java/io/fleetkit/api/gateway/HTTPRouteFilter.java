@@ -4,15 +4,23 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One filter of a rule, shaped as the API's union: {@code type} names the filter and exactly the field of that type
- * is set ({@link HTTPRoute} checks it, with the API's messages such as
+ * One filter of a rule or of a backend, shaped as the API's union: {@code type} names the filter and exactly the
+ * field of that type is set ({@link HTTPRoute} checks it, with the API's messages such as
  * {@code filter.requestRedirect must be specified for RequestRedirect filter.type}). Build one with the factories.
  */
 public record HTTPRouteFilter(HTTPRouteFilterType type, @Nullable HTTPHeaderFilter requestHeaderModifier,
     @Nullable HTTPHeaderFilter responseHeaderModifier, @Nullable HTTPRequestRedirectFilter requestRedirect,
-    @Nullable HTTPURLRewriteFilter urlRewrite) {
+    @Nullable HTTPURLRewriteFilter urlRewrite, @Nullable HTTPRequestMirrorFilter requestMirror,
+    @Nullable HTTPCORSFilter cors) {
   public HTTPRouteFilter {
     Objects.requireNonNull(type, "type");
+  }
+
+  /** A filter of one of the first four types (no mirror, no CORS part). */
+  public HTTPRouteFilter(HTTPRouteFilterType type, @Nullable HTTPHeaderFilter requestHeaderModifier,
+      @Nullable HTTPHeaderFilter responseHeaderModifier, @Nullable HTTPRequestRedirectFilter requestRedirect,
+      @Nullable HTTPURLRewriteFilter urlRewrite) {
+    this(type, requestHeaderModifier, responseHeaderModifier, requestRedirect, urlRewrite, null, null);
   }
 
   public static HTTPRouteFilter requestHeaderModifier(HTTPHeaderFilter f) {
@@ -29,5 +37,13 @@ public record HTTPRouteFilter(HTTPRouteFilterType type, @Nullable HTTPHeaderFilt
 
   public static HTTPRouteFilter urlRewrite(HTTPURLRewriteFilter f) {
     return new HTTPRouteFilter(HTTPRouteFilterType.URLRewrite, null, null, null, f);
+  }
+
+  public static HTTPRouteFilter requestMirror(HTTPRequestMirrorFilter f) {
+    return new HTTPRouteFilter(HTTPRouteFilterType.RequestMirror, null, null, null, null, f, null);
+  }
+
+  public static HTTPRouteFilter cors(HTTPCORSFilter f) {
+    return new HTTPRouteFilter(HTTPRouteFilterType.CORS, null, null, null, null, null, f);
   }
 }

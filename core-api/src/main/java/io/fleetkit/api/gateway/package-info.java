@@ -1,8 +1,8 @@
 /**
  * Gateway API kinds ({@code gateway.networking.k8s.io/v1}): {@link io.fleetkit.api.gateway.GatewayClass},
  * {@link io.fleetkit.api.gateway.Gateway} with its listeners, {@link io.fleetkit.api.gateway.HTTPRoute} and its
- * parts (matches, backends, and the filters {@link io.fleetkit.api.gateway.HTTPRouteFilter}: request and response
- * header modifiers, redirects, URL rewrites), and {@link io.fleetkit.api.gateway.ReferenceGrant}. Immutable records
+ * parts (matches, backends, timeouts, and the filters {@link io.fleetkit.api.gateway.HTTPRouteFilter} of rules and
+ * backends: request and response header modifiers, redirects, URL rewrites, request mirrors, CORS), and {@link io.fleetkit.api.gateway.ReferenceGrant}. Immutable records
  * validated in their constructors (every violation reported at once); thread-safe.
  */
 @NullMarked

@@ -25,7 +25,8 @@ import java.util.Map;
  * cannot be resolved (see {@link GatewayAttachment#backendProblem}) receive no traffic: their share is answered
  * 500, and a rule left without a usable backend answers 500. A rule with a {@code RequestRedirect} filter answers
  * the redirect instead (the request's scheme is {@code https} on an HTTPS listener, else {@code http}; its port the
- * listener's); the rule's other filters say what the backend receives and what is done to its response (see
+ * listener's), one with a {@code CORS} filter answers preflights; the rule's other filters, then those of the
+ * chosen backend, say what the backend receives, what is done to its response and where copies go (see
  * {@link RouteResult}). Immutable and thread-safe.
  */
 public final class GatewayRouter {
@@ -111,40 +112,46 @@ public final class GatewayRouter {
     }
     HTTPRoute route = originals.get(c.route().metadata().key());
     String routeName = HTTPRoute.KIND + "/" + route.metadata().key();
-    String why = at + ": rule " + c.ruleIndex() + " match " + c.matchIndex() + " of " + routeName;
+    String why = at + ": rule " + c.ruleIndex() + HttpRouteRouter.named(c.rule()) + " match " + c.matchIndex()
+        + " of " + routeName;
     String scheme = best.protocol().equals("HTTPS") ? "https" : "http";
-    RouteFilters.Applied f = RouteFilters.apply(c.rule(), c.match(), request, scheme, port);
-    Redirect redirect = f.redirect();
-    if (redirect != null) {
-      return new RouteResult(routeName, null, null, List.of(), redirect.statusCode(), why + ", redirected to "
-          + redirect.location() + " (" + redirect.statusCode() + ")", null, redirect, f.response());
+    String ns = route.metadata().namespace();
+    RouteResult answered = RouteFilters.ruleAnswer(routeName, why, c.rule(), c.match(), request, scheme, port, ns);
+    if (answered != null) {
+      return answered;
     }
-    List<RouteResult.Backend> backends = new ArrayList<>();
-    List<String> problems = new ArrayList<>();
-    RouteResult.Backend heaviest = null;
     List<HTTPBackendRef> refs = c.rule().backendRefs();
+    List<String> problems = new ArrayList<>();
+    String[] problemOf = new String[refs.size()];
     for (int i = 0; i < refs.size(); i++) {
-      HTTPBackendRef b = refs.get(i);
-      String ns = b.namespace().isEmpty() ? route.metadata().namespace() : b.namespace();
-      RouteResult.Backend be = new RouteResult.Backend(ns + "/" + b.name(), b.port() == null ? 0 : b.port(),
-          b.weight());
-      backends.add(be);
-      String problem = attachment.backendProblem(route, c.ruleIndex(), i);
-      if (problem != null) {
-        problems.add(problem);
-      } else if (b.weight() > 0 && (heaviest == null || b.weight() > heaviest.weight())) {
-        heaviest = be;
+      problemOf[i] = attachment.backendProblem(route, c.ruleIndex(), i);
+      if (problemOf[i] != null) {
+        problems.add(problemOf[i]);
       }
     }
     if (!problems.isEmpty()) {
       why += "; unusable backends answer 500: " + String.join("; ", problems);
     }
+    List<RouteResult.Backend> backends = new ArrayList<>();
+    RouteResult.Backend heaviest = null;
+    for (int i = 0; i < refs.size(); i++) {
+      HTTPBackendRef b = refs.get(i);
+      String service = (b.namespace().isEmpty() ? ns : b.namespace()) + "/" + b.name();
+      Object bport = b.port() == null ? 0 : b.port();
+      boolean usable = problemOf[i] == null && b.weight() > 0;
+      RouteResult.Backend be = new RouteResult.Backend(service, bport, b.weight(), usable
+          ? RouteFilters.backendAnswer(routeName, why, c.rule(), b, service, bport, c.match(), request, scheme, port,
+              ns) : null);
+      backends.add(be);
+      if (usable && (heaviest == null || b.weight() > heaviest.weight())) {
+        heaviest = be;
+      }
+    }
     if (heaviest == null) {
       String none = refs.isEmpty() ? ", which has no backendRefs (500)" : ", but no backend can take traffic (500)";
-      return new RouteResult(routeName, null, null, backends, 500, why + none, null, null, HeaderModifier.NONE);
+      return RouteResult.noBackend(routeName, backends, why + none);
     }
-    return new RouteResult(routeName, heaviest.service(), heaviest.port(), backends, 200, why, f.forwarded(), null,
-        f.response());
+    return heaviest.result().withBackends(backends);
   }
 
   private static String notProgrammedReason(ListenerStatus ls) {

@@ -28,9 +28,11 @@ import org.jspecify.annotations.Nullable;
  * the most query-parameter matches, then the oldest route, then the route first by {@code namespace/name}, then
  * the first rule and match. Only the first entry of a repeated header or query-parameter name counts. No match is
  * 404; a matched rule with a {@code RequestRedirect} filter answers the redirect (scheme {@code http}, the request
- * host's port); else a matched rule without a backend of weight above 0 is 500. The rule's other filters say what
- * the backend receives ({@link RouteResult#forwarded}) and what is done to its response
- * ({@link RouteResult#responseHeaders}).
+ * host's port), one with a {@code CORS} filter answers preflights; else a matched rule without a backend of weight
+ * above 0 is 500. The other filters of the rule, then those of the chosen backend, say what the backend receives
+ * ({@link RouteResult#forwarded}), what is done to its response ({@link RouteResult#responseHeaders},
+ * {@link RouteResult#cors}) and where copies go ({@link RouteResult#mirrors}); each backend's own outcome is in
+ * {@link RouteResult.Backend#result}.
  */
 public final class HttpRouteRouter {
   private final List<HTTPRoute> routes;
@@ -78,30 +80,38 @@ public final class HttpRouteRouter {
           + "\" (404)");
     }
     String routeName = HTTPRoute.KIND + "/" + best.route.metadata().key();
-    String why = "matched rule " + best.ruleIndex + " match " + best.matchIndex;
-    RouteFilters.Applied f = RouteFilters.apply(best.rule, best.match, request, "http", requestPort(request));
-    if (f.redirect() != null) {
-      return new RouteResult(routeName, null, null, List.of(), f.redirect().statusCode(), why + ", redirected to "
-          + f.redirect().location() + " (" + f.redirect().statusCode() + ")", null, f.redirect(), f.response());
+    String why = "matched rule " + best.ruleIndex + named(best.rule) + " match " + best.matchIndex;
+    String ns = best.route.metadata().namespace();
+    int port = requestPort(request);
+    RouteResult answered = RouteFilters.ruleAnswer(routeName, why, best.rule, best.match, request, "http", port, ns);
+    if (answered != null) {
+      return answered;
     }
     List<RouteResult.Backend> backends = new ArrayList<>();
     RouteResult.Backend heaviest = null;
     for (HTTPBackendRef b : best.rule.backendRefs()) {
-      String ns = b.namespace().isEmpty() ? best.route.metadata().namespace() : b.namespace();
-      RouteResult.Backend be = new RouteResult.Backend(ns + "/" + b.name(), b.port() == null ? 0 : b.port(),
-          b.weight());
-      backends.add(be);
+      String service = (b.namespace().isEmpty() ? ns : b.namespace()) + "/" + b.name();
+      Object bport = b.port() == null ? 0 : b.port();
       // a backend of another kind than Service takes no traffic (a Gateway reports it as InvalidKind)
-      if (b.isService() && b.weight() > 0 && (heaviest == null || b.weight() > heaviest.weight())) {
+      boolean usable = b.isService() && b.weight() > 0;
+      RouteResult.Backend be = new RouteResult.Backend(service, bport, b.weight(), usable
+          ? RouteFilters.backendAnswer(routeName, why, best.rule, b, service, bport, best.match, request, "http", port,
+              ns) : null);
+      backends.add(be);
+      if (usable && (heaviest == null || b.weight() > heaviest.weight())) {
         heaviest = be;
       }
     }
     if (heaviest == null) {
-      return new RouteResult(routeName, null, null, backends, 500, why + ", but it has no Service backend with "
-          + "weight above 0 (500)", null, null, HeaderModifier.NONE);
+      return RouteResult.noBackend(routeName, backends, why + ", but it has no Service backend with weight above 0 "
+          + "(500)");
     }
-    return new RouteResult(routeName, heaviest.service(), heaviest.port(), backends, 200, why, f.forwarded(), null,
-        f.response());
+    return heaviest.result().withBackends(backends);
+  }
+
+  /** {@code " (name)"} for a named rule, else empty: how messages name a rule. */
+  static String named(HTTPRouteRule rule) {
+    return rule.name().isEmpty() ? "" : " (" + rule.name() + ")";
   }
 
   /** The port of the request's host ({@code host:port}), else 80: where a redirect without scheme or port points. */

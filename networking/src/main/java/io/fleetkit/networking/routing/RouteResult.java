@@ -1,6 +1,11 @@
 package io.fleetkit.networking.routing;
 
+import io.fleetkit.api.gateway.HTTPRouteTimeouts;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -8,40 +13,122 @@ import org.jspecify.annotations.Nullable;
  * Where a request goes and what is done to it.
  *
  * @param route {@code Ingress/ns/name} or {@code HTTPRoute/ns/name}; {@code null} when nothing matched
- * @param service {@code ns/name} of the chosen backend (for a split, the heaviest one); {@code null} when none
+ * @param service {@code ns/name} of the chosen backend (for a split, the heaviest one; see {@link Backend#result}
+ *     for the others); {@code null} when none
  * @param port the backend port, a number or a port name; {@code null} when none
  * @param backends every backend of the matched rule with its weight (one entry for Ingress)
- * @param status the HTTP status a proxy would answer when it cannot forward: 200 when forwarded, 404 when nothing
- *     matched, 500 when the matched rule has no usable backend, the redirect's status (301, 302, 303, 307, 308)
- *     when a {@code RequestRedirect} filter answers
+ * @param status the HTTP status a proxy would answer when it cannot forward: 200 when forwarded or when a
+ *     {@code CORS} filter answers a preflight, 404 when nothing matched, 500 when the matched rule has no usable
+ *     backend, the redirect's status (301, 302, 303, 307, 308) when a {@code RequestRedirect} filter answers
  * @param message what happened, for people
- * @param forwarded the request the backend receives, after the rule's {@code URLRewrite} and
- *     {@code RequestHeaderModifier} filters; {@code null} when the request is not forwarded
+ * @param forwarded the request the backend receives, after the {@code URLRewrite} and {@code RequestHeaderModifier}
+ *     filters of the rule and of the chosen backend; {@code null} when the request is not forwarded
  * @param redirect the redirect answered instead of forwarding; {@code null} when none
- * @param responseHeaders what the rule's {@code ResponseHeaderModifier} filter does to the backend's response
- *     headers ({@link HeaderModifier#NONE} when none)
+ * @param responseHeaders what the {@code ResponseHeaderModifier} filters do to the backend's response headers
+ *     ({@link HeaderModifier#NONE} when none)
+ * @param mirrors the copies of the forwarded request that {@code RequestMirror} filters send (each for its share of
+ *     requests, see {@link Mirror#sends}); empty when none or when not forwarded
+ * @param cors the {@code CORS} filter's answer: the preflight answered, or the headers added to the response;
+ *     {@code null} when no CORS filter applies or the request has no {@code Origin}
+ * @param timeouts the matched rule's timeouts ({@code null} when none); see {@link #statusWhenBackendTakes}
  */
 public record RouteResult(@Nullable String route, @Nullable String service, @Nullable Object port,
     List<Backend> backends, int status, String message, @Nullable HttpRequest forwarded,
-    @Nullable Redirect redirect, HeaderModifier responseHeaders) {
-  /** A backend with its weight. */
-  public record Backend(String service, Object port, int weight) {}
+    @Nullable Redirect redirect, HeaderModifier responseHeaders, List<Mirror> mirrors, @Nullable Cors cors,
+    @Nullable HTTPRouteTimeouts timeouts) {
+  /**
+   * A backend with its weight.
+   *
+   * @param result what the request gets when it is sent to this backend (its own filters applied after the
+   *     rule's), without the list of backends; {@code null} for an Ingress backend or one that cannot take traffic
+   */
+  public record Backend(String service, Object port, int weight, @Nullable RouteResult result) {
+    public Backend(String service, Object port, int weight) {
+      this(service, port, weight, null);
+    }
+  }
 
   public RouteResult {
     backends = List.copyOf(backends);
     Objects.requireNonNull(message, "message");
     Objects.requireNonNull(responseHeaders, "responseHeaders");
+    mirrors = List.copyOf(mirrors);
   }
 
   /** A result without filters: {@code forwarded} is {@code request} when {@code status} is 200. */
   static RouteResult unfiltered(@Nullable String route, @Nullable String service, @Nullable Object port,
       List<Backend> backends, int status, String message, HttpRequest request) {
     return new RouteResult(route, service, port, backends, status, message, status == 200 ? request : null, null,
-        HeaderModifier.NONE);
+        HeaderModifier.NONE, List.of(), null, null);
   }
 
   public static RouteResult notFound(String message) {
-    return new RouteResult(null, null, null, List.of(), 404, message, null, null, HeaderModifier.NONE);
+    return new RouteResult(null, null, null, List.of(), 404, message, null, null, HeaderModifier.NONE, List.of(),
+        null, null);
+  }
+
+  /** A matched rule whose backends cannot take the request (500). */
+  static RouteResult noBackend(String route, List<Backend> backends, String message) {
+    return new RouteResult(route, null, null, backends, 500, message, null, null, HeaderModifier.NONE, List.of(),
+        null, null);
+  }
+
+  /**
+   * What the filters' effects {@code a} make of a request of {@code route} for backend {@code service}:{@code port}
+   * (both {@code null} when the rule's own filters answer before a backend is chosen).
+   */
+  static RouteResult applied(String route, @Nullable String service, @Nullable Object port, String why,
+      RouteFilters.Applied a, @Nullable HTTPRouteTimeouts timeouts) {
+    Cors cors = a.cors();
+    if (cors != null && cors.preflight()) {
+      return new RouteResult(route, null, null, List.of(), 200, why + ", CORS preflight answered"
+          + (cors.allowed() ? "" : " without CORS headers (origin not allowed)") + " (200)", null, null,
+          HeaderModifier.NONE, List.of(), cors, null);
+    }
+    Redirect rd = a.redirect();
+    if (rd != null) {
+      return new RouteResult(route, null, null, List.of(), rd.statusCode(), why + ", redirected to "
+          + rd.location() + " (" + rd.statusCode() + ")", null, rd, a.response(), List.of(), cors, null);
+    }
+    return new RouteResult(route, service, port, List.of(), 200, why, a.forwarded(), null, a.response(),
+        a.mirrors(), cors, timeouts);
+  }
+
+  /** This result with {@code b} as the rule's backends. */
+  RouteResult withBackends(List<Backend> b) {
+    return new RouteResult(route, service, port, b, status, message, forwarded, redirect, responseHeaders, mirrors,
+        cors, timeouts);
+  }
+
+  /**
+   * The response headers the client gets, names in lower case: the backend's {@code backendHeaders} after the
+   * {@code ResponseHeaderModifier} filters, then the CORS headers; for a CORS preflight, only the CORS headers.
+   */
+  public Map<String, String> response(Map<String, String> backendHeaders) {
+    Map<String, String> out = new LinkedHashMap<>();
+    if (cors == null || !cors.preflight()) {
+      out.putAll(responseHeaders.apply(backendHeaders));
+    }
+    if (cors != null) {
+      out.putAll(cors.headers());
+    }
+    return Collections.unmodifiableMap(out);
+  }
+
+  /**
+   * The status the client gets when the backend takes {@code latency} to answer a forwarded request: 504 when the
+   * rule's {@code request} or {@code backendRequest} timeout (unless {@code 0s}) is shorter, else {@link #status}.
+   * Retries are not modelled, so both bound the one backend request.
+   */
+  public int statusWhenBackendTakes(Duration latency) {
+    if (forwarded == null || timeouts == null) {
+      return status;
+    }
+    Duration request = timeouts.requestTimeout();
+    Duration backend = timeouts.backendRequestTimeout();
+    boolean late = (request != null && latency.compareTo(request) > 0)
+        || (backend != null && latency.compareTo(backend) > 0);
+    return late ? 504 : status;
   }
 
   public boolean matched() {

@@ -50,23 +50,23 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Requests reach the Gateway on the listener's port with host {@value #HOST} unless upstream sets one.
  */
 final class GatewayFilterConformanceTest {
-  private static final String HOST = "gw.example";
-  private static final String SAME = "same-namespace";
+  static final String HOST = "gw.example";
+  static final String SAME = "same-namespace";
 
   // --- building the upstream objects ------------------------------------------------------------------------------
 
-  private static HTTPRouteRule rule(@Nullable String pathPrefix, List<HTTPRouteFilter> filters,
+  static HTTPRouteRule rule(@Nullable String pathPrefix, List<HTTPRouteFilter> filters,
       HTTPBackendRef... backends) {
     List<HTTPRouteMatch> m = pathPrefix == null ? List.of()
         : List.of(HTTPRouteMatch.path(PathMatchType.PathPrefix, pathPrefix));
     return new HTTPRouteRule(m, List.of(backends), filters);
   }
 
-  private static HTTPRoute sameNamespaceRoute(String name, HTTPRouteRule... rules) {
+  static HTTPRoute sameNamespaceRoute(String name, HTTPRouteRule... rules) {
     return route(INFRA, name, List.of(parent(SAME)), List.of(), rules);
   }
 
-  private static List<HTTPHeader> headers(String... nameValues) {
+  static List<HTTPHeader> headers(String... nameValues) {
     HTTPHeader[] out = new HTTPHeader[nameValues.length / 2];
     for (int i = 0; i < out.length; i++) {
       out[i] = HTTPHeader.of(nameValues[2 * i], nameValues[2 * i + 1]);
@@ -74,30 +74,30 @@ final class GatewayFilterConformanceTest {
     return List.of(out);
   }
 
-  private static HTTPHeaderFilter modifier(List<HTTPHeader> set, List<HTTPHeader> add, String... remove) {
+  static HTTPHeaderFilter modifier(List<HTTPHeader> set, List<HTTPHeader> add, String... remove) {
     return new HTTPHeaderFilter(set, add, Arrays.asList(remove));
   }
 
-  private static HTTPRouteFilter requestHeaders(List<HTTPHeader> set, List<HTTPHeader> add, String... remove) {
+  static HTTPRouteFilter requestHeaders(List<HTTPHeader> set, List<HTTPHeader> add, String... remove) {
     return HTTPRouteFilter.requestHeaderModifier(modifier(set, add, remove));
   }
 
-  private static HTTPRouteFilter responseHeaders(List<HTTPHeader> set, List<HTTPHeader> add, String... remove) {
+  static HTTPRouteFilter responseHeaders(List<HTTPHeader> set, List<HTTPHeader> add, String... remove) {
     return HTTPRouteFilter.responseHeaderModifier(modifier(set, add, remove));
   }
 
-  private static HTTPRouteFilter redirect(@Nullable String scheme, @Nullable String hostname,
+  static HTTPRouteFilter redirect(@Nullable String scheme, @Nullable String hostname,
       @Nullable HTTPPathModifier path, @Nullable Integer port, @Nullable Integer statusCode) {
     return HTTPRouteFilter.requestRedirect(new HTTPRequestRedirectFilter(scheme, hostname, path, port,
         statusCode == null ? HTTPRequestRedirectFilter.DEFAULT_STATUS_CODE : statusCode));
   }
 
-  private static HTTPRouteFilter rewrite(@Nullable String hostname, @Nullable HTTPPathModifier path) {
+  static HTTPRouteFilter rewrite(@Nullable String hostname, @Nullable HTTPPathModifier path) {
     return HTTPRouteFilter.urlRewrite(new HTTPURLRewriteFilter(hostname, path));
   }
 
   /** {@code name: value} pairs in order. */
-  private static Map<String, String> map(String... nameValues) {
+  static Map<String, String> map(String... nameValues) {
     Map<String, String> m = new LinkedHashMap<>();
     for (int i = 0; i < nameValues.length; i += 2) {
       m.put(nameValues[i], nameValues[i + 1]);
@@ -107,17 +107,17 @@ final class GatewayFilterConformanceTest {
 
   // --- sending requests and checking upstream's expectations ------------------------------------------------------
 
-  private static RouteResult send(GatewayAttachment a, String gateway, int port, String method, String host,
+  static RouteResult send(GatewayAttachment a, String gateway, int port, String method, String host,
       String path, Map<String, String> headers) {
     return new GatewayRouter(a).route(INFRA + "/" + gateway, port, HttpRequest.of(method, host, path, headers));
   }
 
-  private static RouteResult get(GatewayAttachment a, String path, Map<String, String> headers) {
+  static RouteResult get(GatewayAttachment a, String path, Map<String, String> headers) {
     return send(a, SAME, 80, "GET", HOST, path, headers);
   }
 
   /** Upstream's {@code Backend} and {@code ExpectedRequest}: path, headers with values, absent headers. */
-  private static void assertForwarded(RouteResult r, String backend, String path, Map<String, String> present,
+  static void assertForwarded(RouteResult r, String backend, String path, Map<String, String> present,
       String... absent) {
     assertThat(r.status()).as(r.message()).isEqualTo(200);
     assertThat(r.service()).isEqualTo(INFRA + "/" + backend);
@@ -132,7 +132,7 @@ final class GatewayFilterConformanceTest {
   }
 
   /** Upstream's {@code Response.Headers} and {@code Response.AbsentHeaders}, names case-insensitive. */
-  private static void assertResponseHeaders(RouteResult r, Map<String, String> backendSet,
+  static void assertResponseHeaders(RouteResult r, Map<String, String> backendSet,
       Map<String, String> present, String... absent) {
     Map<String, String> got = r.responseHeaders().apply(backendSet);
     present.forEach((k, v) -> assertThat(got.get(k.toLowerCase(Locale.ROOT))).as("response header " + k)
@@ -143,7 +143,7 @@ final class GatewayFilterConformanceTest {
   }
 
   /** Upstream's {@code Response.StatusCode} and {@code RedirectRequest}, as the whole Location. */
-  private static void assertRedirect(RouteResult r, int status, String location) {
+  static void assertRedirect(RouteResult r, int status, String location) {
     assertThat(r.status()).as(r.message()).isEqualTo(status);
     assertThat(r.redirect()).isNotNull();
     assertThat(r.redirect().statusCode()).isEqualTo(status);
@@ -153,7 +153,7 @@ final class GatewayFilterConformanceTest {
   }
 
   /** {@code GatewayAndHTTPRoutesMustBeAccepted} and {@code HTTPRouteMustHaveResolvedRefsConditionsTrue}. */
-  private static void assertAccepted(GatewayAttachment a, String gateway, String route) {
+  static void assertAccepted(GatewayAttachment a, String gateway, String route) {
     List<RouteParentStatus> parents = a.route(INFRA + "/" + route);
     assertThat(parents).as(route).isNotEmpty();
     for (RouteParentStatus p : parents) {

@@ -2,10 +2,14 @@ package io.fleetkit.networking.routing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetkit.api.gateway.BackendObjectReference;
+import io.fleetkit.api.gateway.Fraction;
 import io.fleetkit.api.gateway.HTTPBackendRef;
+import io.fleetkit.api.gateway.HTTPCORSFilter;
 import io.fleetkit.api.gateway.HTTPHeader;
 import io.fleetkit.api.gateway.HTTPHeaderFilter;
 import io.fleetkit.api.gateway.HTTPPathModifier;
+import io.fleetkit.api.gateway.HTTPRequestMirrorFilter;
 import io.fleetkit.api.gateway.HTTPRequestRedirectFilter;
 import io.fleetkit.api.gateway.HTTPRoute;
 import io.fleetkit.api.gateway.HTTPRouteFilter;
@@ -17,6 +21,7 @@ import io.fleetkit.api.gateway.PathMatchType;
 import io.fleetkit.api.meta.ObjectMeta;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -90,5 +95,71 @@ final class RouteFiltersTest {
     assertThat(res.forwarded()).isEqualTo(req);
     assertThat(res.redirect()).isNull();
     assertThat(res.responseHeaders()).isEqualTo(HeaderModifier.NONE);
+  }
+
+  /** The origin rules of {@code HTTPCORSFilter.allowOrigins} in {@code apis/v1/httproute_types.go}. */
+  @ParameterizedTest(name = "{0} allows {1}: {2}")
+  @CsvSource({"https://a.com, https://a.com, true", "https://a.com, https://a.com:443, true",
+      "https://a.com, http://a.com, false", "https://a.com, https://a.com:8443, false",
+      "http://a.com:8080, http://a.com:8080, true", "https://*.a.com, https://x.y.a.com, true",
+      "https://*.a.com, https://a.com, false", "https://*.a.com, https://xa.com, false",
+      "https://*, https://anything.org:443, true", "*, not-even-an-origin, true", "https://A.com, https://a.COM, true"})
+  void corsOrigin_apiRules(String allowed, String origin, boolean expected) {
+    assertThat(Cors.allowed(List.of(allowed), origin)).isEqualTo(expected);
+  }
+
+  @Test
+  void backendFilters_applyAfterTheRules_responseModifiersCompose_mirrorsGetTheFinalRequest() {
+    HTTPHeaderFilter ruleResponse = new HTTPHeaderFilter(List.of(HTTPHeader.of("X-Rule", "r")), List.of(),
+        List.of());
+    HTTPHeaderFilter backendResponse = new HTTPHeaderFilter(List.of(HTTPHeader.of("X-Rule", "b")),
+        List.of(HTTPHeader.of("X-Backend", "b")), List.of());
+    HTTPBackendRef b = HTTPBackendRef.of("api", 80, 1).withFilters(List.of(
+        HTTPRouteFilter.responseHeaderModifier(backendResponse),
+        HTTPRouteFilter.urlRewrite(new HTTPURLRewriteFilter(null, HTTPPathModifier.replaceFullPath("/v2"))),
+        HTTPRouteFilter.requestMirror(new HTTPRequestMirrorFilter(BackendObjectReference.service("shadow", "", 81),
+            null, new Fraction(1, 4)))));
+    RouteResult res = router(new HTTPRouteRule(List.of(), List.of(b), List.of(
+        HTTPRouteFilter.responseHeaderModifier(ruleResponse)))).route(HttpRequest.get("x", "/a"));
+    assertThat(res.service()).isEqualTo("web/api");
+    assertThat(res.forwarded().path()).isEqualTo("/v2");
+    assertThat(res.response(Map.of())).containsOnly(Map.entry("x-rule", "b"), Map.entry("x-backend", "b"));
+    assertThat(res.mirrors()).containsExactly(new Mirror("web/shadow", 81, res.forwarded(), 1, 4));
+    assertThat(res.backends().get(0).result()).isEqualTo(res.withBackends(List.of()));
+  }
+
+  @Test
+  void mirrorSends_seededRandom_isReproducible() {
+    Mirror m = new Mirror("web/shadow", 80, HttpRequest.get("x", "/"), 1, 3);
+    SplittableRandom a = new SplittableRandom(3);
+    SplittableRandom b = new SplittableRandom(3);
+    int sent = 0;
+    for (int i = 0; i < 3000; i++) {
+      boolean s = m.sends(a);
+      assertThat(m.sends(b)).isEqualTo(s);
+      sent += s ? 1 : 0;
+    }
+    assertThat(sent).isBetween(900, 1100);
+    assertThat(new Mirror("web/shadow", 80, HttpRequest.get("x", "/"), 0, 100).sends(a)).isFalse();
+  }
+
+  @Test
+  void cors_preflightWithoutGateway_answeredNotForwardedNotMirrored() {
+    HTTPRouteRule rule = new HTTPRouteRule(List.of(), List.of(HTTPBackendRef.of("api", 80, 1)), List.of(
+        HTTPRouteFilter.requestMirror(HTTPRequestMirrorFilter.of(BackendObjectReference.service("shadow", "", 80))),
+        HTTPRouteFilter.cors(new HTTPCORSFilter(List.of("https://a.com"), false, List.of("GET"), List.of(),
+            List.of(), HTTPCORSFilter.DEFAULT_MAX_AGE))));
+    RouteResult pre = router(rule).route(HttpRequest.of("OPTIONS", "x", "/", Map.of("Origin", "https://a.com",
+        "Access-Control-Request-Method", "GET")));
+    assertThat(pre.status()).isEqualTo(200);
+    assertThat(pre.forwarded()).isNull();
+    assertThat(pre.mirrors()).isEmpty();
+    assertThat(pre.response(Map.of("x-from-backend", "1"))).containsExactly(
+        Map.entry("access-control-allow-origin", "https://a.com"), Map.entry("access-control-allow-methods", "GET"),
+        Map.entry("access-control-max-age", "5"));
+    RouteResult noOrigin = router(rule).route(HttpRequest.of("OPTIONS", "x", "/", Map.of()));
+    assertThat(noOrigin.cors()).as("no Origin: not a CORS request").isNull();
+    assertThat(noOrigin.forwarded()).isNotNull();
+    assertThat(noOrigin.mirrors()).hasSize(1);
   }
 }

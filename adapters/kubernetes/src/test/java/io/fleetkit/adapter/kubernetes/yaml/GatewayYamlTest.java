@@ -3,18 +3,26 @@ package io.fleetkit.adapter.kubernetes.yaml;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import io.fleetkit.api.gateway.BackendObjectReference;
+import io.fleetkit.api.gateway.Fraction;
 import io.fleetkit.api.gateway.FromNamespaces;
 import io.fleetkit.api.gateway.Gateway;
 import io.fleetkit.api.gateway.GatewayClass;
+import io.fleetkit.api.gateway.HTTPBackendRef;
+import io.fleetkit.api.gateway.HTTPCORSFilter;
 import io.fleetkit.api.gateway.HTTPHeader;
 import io.fleetkit.api.gateway.HTTPHeaderFilter;
 import io.fleetkit.api.gateway.HTTPPathModifier;
+import io.fleetkit.api.gateway.HTTPRequestMirrorFilter;
 import io.fleetkit.api.gateway.HTTPRequestRedirectFilter;
 import io.fleetkit.api.gateway.HTTPRoute;
 import io.fleetkit.api.gateway.HTTPRouteFilter;
 import io.fleetkit.api.gateway.HTTPRouteFilterType;
+import io.fleetkit.api.gateway.HTTPRouteRule;
+import io.fleetkit.api.gateway.HTTPRouteTimeouts;
 import io.fleetkit.api.gateway.HTTPURLRewriteFilter;
 import io.fleetkit.api.gateway.ReferenceGrant;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -59,6 +67,28 @@ final class GatewayYamlTest {
     assertThat(r.spec().rules().get(4).filters().get(0).requestRedirect())
         .as("statusCode defaults to 302").isEqualTo(new HTTPRequestRedirectFilter(null, "example.org", null, null,
             302));
+    HTTPRouteRule mirror = r.spec().rules().get(5);
+    assertThat(mirror.name()).isEqualTo("mirror-and-cors");
+    assertThat(r.spec().rules().get(4).name()).isEmpty();
+    assertThat(mirror.timeouts()).isEqualTo(new HTTPRouteTimeouts("10s", "1s500ms"));
+    assertThat(mirror.timeouts().backendRequestTimeout()).isEqualTo(Duration.ofMillis(1500));
+    assertThat(r.spec().rules().get(4).timeouts()).isNull();
+    assertThat(mirror.filters()).extracting(HTTPRouteFilter::requestMirror).containsExactly(
+        HTTPRequestMirrorFilter.of(BackendObjectReference.service("cart-shadow", "", 8080)),
+        new HTTPRequestMirrorFilter(BackendObjectReference.service("cart-audit", "audit", 8080), 20, null),
+        new HTTPRequestMirrorFilter(BackendObjectReference.service("cart-audit", "audit", 8081), null,
+            new Fraction(1, 3)), null);
+    assertThat(mirror.filters().get(3).cors()).isEqualTo(new HTTPCORSFilter(List.of("https://www.example.com",
+        "https://*.example.org"), true, List.of("GET", "PUT"), List.of("x-cart"), List.of("x-total"), 600));
+    HTTPBackendRef cart = mirror.backendRefs().get(0);
+    assertThat(cart.weight()).isEqualTo(3);
+    assertThat(cart.filters()).extracting(HTTPRouteFilter::type).containsExactly(
+        HTTPRouteFilterType.RequestHeaderModifier, HTTPRouteFilterType.URLRewrite);
+    List<HTTPRouteFilter> next = mirror.backendRefs().get(1).filters();
+    assertThat(next.get(0).requestMirror().fraction()).as("denominator defaults to 100")
+        .isEqualTo(new Fraction(5, 100));
+    assertThat(next.get(1).cors()).as("maxAge defaults to 5, allowCredentials to false")
+        .isEqualTo(new HTTPCORSFilter(List.of("*"), false, List.of(), List.of(), List.of(), 5));
     ReferenceGrant rg = loaded.ofType(ReferenceGrant.class).get(0);
     assertThat(rg.permits(Gateway.GROUP, "HTTPRoute", "shop", "", "Service", "cart-canary")).isTrue();
     assertThat(rg.permits(Gateway.GROUP, "HTTPRoute", "shop", "", "Service", "other")).isFalse();
@@ -158,14 +188,51 @@ final class GatewayYamlTest {
   @ParameterizedTest(name = "{1}")
   @CsvSource(delimiter = '|', value = {
       // filter types not modelled are refused, not dropped
-      "'  - filters: [{type: RequestMirror, requestMirror: {backendRef: {name: m, port: 80}}}]\n    backendRefs: [{name: a, port: 80}]'"
-          + "| spec.rules[0].filters[0].type \"RequestMirror\" is not supported",
-      "'  - filters: [{type: CORS}]'"
-          + "| spec.rules[0].filters[0].type \"CORS\" is not supported",
+      "'  - filters: [{type: ExternalAuth}]'"
+          + "| spec.rules[0].filters[0].type \"ExternalAuth\" is not supported",
       "'  - filters: [{type: Bogus}]'"
           + "| spec.rules[0].filters[0].type \"Bogus\" must be one of",
-      "'  - backendRefs: [{name: a, port: 80, filters: [{type: RequestHeaderModifier, requestHeaderModifier: {set: [{name: a, value: b}]}}]}]'"
-          + "| spec.rules[0].backendRefs[0].filters \"1\" are not supported",
+      "'  - filters: [{type: CORS}]'"
+          + "| filter.cors must be specified for CORS filter.type",
+      "'  - filters: [{type: RequestMirror, requestMirror: {backendRef: {name: m, port: 80}, percent: 10, fraction: {numerator: 1}}}]\n    backendRefs: [{name: a, port: 80}]'"
+          + "| Only one of percent or fraction may be specified in HTTPRequestMirrorFilter",
+      "'  - filters: [{type: RequestMirror, requestMirror: {backendRef: {name: m}}}]\n    backendRefs: [{name: a, port: 80}]'"
+          + "| spec.rules[0].filters[0].requestMirror.backendRef Must have port for Service reference",
+      "'  - filters: [{type: RequestMirror, requestMirror: {backendRef: {name: m, port: 80}, fraction: {numerator: 3, denominator: 2}}}]'"
+          + "| spec.rules[0].filters[0].requestMirror.fraction \"3/2\" numerator must be less than or equal to denominator",
+      "'  - filters: [{type: RequestMirror, requestMirror: {backendRef: {name: m, port: 80}, percent: 101}}]'"
+          + "| spec.rules[0].filters[0].requestMirror.percent \"101\" must be between 0 and 100, inclusive",
+      "'  - filters: [{type: CORS, cors: {allowOrigins: [\"*\", \"https://a.com\"]}}]'"
+          + "| AllowOrigins cannot contain '*' alongside other origins",
+      "'  - filters: [{type: CORS, cors: {allowMethods: [\"*\", GET]}}]'"
+          + "| AllowMethods cannot contain '*' alongside other methods",
+      "'  - filters: [{type: CORS, cors: {allowHeaders: [\"*\", x-a]}}]'"
+          + "| AllowHeaders cannot contain '*' alongside other methods",
+      "'  - filters: [{type: CORS, cors: {allowOrigins: [\"ftp://a.com\"]}}]'"
+          + "| spec.rules[0].filters[0].cors.allowOrigins[0] \"ftp://a.com\" must be an origin",
+      "'  - filters: [{type: CORS, cors: {allowMethods: [GET, GET]}}]'"
+          + "| spec.rules[0].filters[0].cors.allowMethods[1] \"GET\" Duplicate value",
+      "'  - filters: [{type: CORS, cors: {maxAge: 0}}]'"
+          + "| spec.rules[0].filters[0].cors.maxAge \"0\" must be greater than or equal to 1",
+      "'  - filters: [{type: CORS, cors: {}}, {type: CORS, cors: {}}]'"
+          + "| CORS filter cannot be repeated",
+      "'  - {name: a, backendRefs: [{name: a, port: 80}]}\n  - {name: a, backendRefs: [{name: b, port: 80}]}'"
+          + "| spec.rules[1].name \"a\" Rule name must be unique within the route",
+      "'  - {name: Bad_Name, backendRefs: [{name: a, port: 80}]}'"
+          + "| spec.rules[0].name \"Bad_Name\"",
+      "'  - {timeouts: {request: 1s, backendRequest: 2s}, backendRefs: [{name: a, port: 80}]}'"
+          + "| spec.rules[0].timeouts \"2s\" backendRequest timeout cannot be longer than request timeout",
+      "'  - {timeouts: {request: 1.5s}, backendRefs: [{name: a, port: 80}]}'"
+          + "| spec.rules[0].timeouts.request \"1.5s\" must match",
+      // backend-level filters follow the same list rules
+      "'  - backendRefs: [{name: a, port: 80, filters: [{type: RequestHeaderModifier, requestHeaderModifier: {set: [{name: a, value: b}]}}, {type: RequestHeaderModifier, requestHeaderModifier: {set: [{name: a, value: c}]}}]}]'"
+          + "| spec.rules[0].backendRefs[0].filters \"2\" RequestHeaderModifier filter cannot be repeated",
+      "'  - backendRefs: [{name: a, port: 80, filters: [{type: RequestRedirect, requestRedirect: {hostname: a.com}}, {type: URLRewrite, urlRewrite: {hostname: b.com}}]}]'"
+          + "| spec.rules[0].backendRefs[0].filters May specify either httpRouteFilterRequestRedirect or httpRouteFilterRequestRewrite, but not both",
+      "'  - matches: [{path: {type: Exact, value: /a}}]\n    backendRefs: [{name: a, port: 80, filters: [{type: URLRewrite, urlRewrite: {path: {type: ReplacePrefixMatch, replacePrefixMatch: /b}}}]}]'"
+          + "| Within backendRefs, When using URLRewrite filter with path.replacePrefixMatch, exactly one PathPrefix match must be specified",
+      "'  - matches: [{path: {type: Exact, value: /a}}]\n    backendRefs: [{name: a, port: 80, filters: [{type: RequestRedirect, requestRedirect: {path: {type: ReplacePrefixMatch, replacePrefixMatch: /b}}}]}]'"
+          + "| Within backendRefs, when using RequestRedirect filter with path.replacePrefixMatch, exactly one PathPrefix match must be specified",
       // the API's CEL rules, with its messages
       "'  - filters: [{type: URLRewrite, requestRedirect: {hostname: a.com}}]'"
           + "| filter.requestRedirect must be nil if the filter.type is not RequestRedirect",

@@ -1,25 +1,33 @@
 package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
 
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.BackendObjectReferenceBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.FractionBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPBackendRefBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPCORSFilterBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPHeaderBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPHeaderFilterBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPHeaderMatchBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPPathMatchBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPPathModifierBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPQueryParamMatchBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRequestMirrorFilterBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRequestRedirectFilterBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteFilterBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteMatchBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteRuleBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteSpecBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteTimeoutsBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPURLRewriteFilterBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.ParentReferenceBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
+import io.fleetkit.api.gateway.BackendObjectReference;
+import io.fleetkit.api.gateway.Fraction;
 import io.fleetkit.api.gateway.HTTPBackendRef;
+import io.fleetkit.api.gateway.HTTPCORSFilter;
 import io.fleetkit.api.gateway.HTTPHeader;
 import io.fleetkit.api.gateway.HTTPHeaderFilter;
 import io.fleetkit.api.gateway.HTTPHeaderMatch;
@@ -27,6 +35,7 @@ import io.fleetkit.api.gateway.HTTPPathMatch;
 import io.fleetkit.api.gateway.HTTPPathModifier;
 import io.fleetkit.api.gateway.HTTPPathModifierType;
 import io.fleetkit.api.gateway.HTTPQueryParamMatch;
+import io.fleetkit.api.gateway.HTTPRequestMirrorFilter;
 import io.fleetkit.api.gateway.HTTPRequestRedirectFilter;
 import io.fleetkit.api.gateway.HTTPRoute;
 import io.fleetkit.api.gateway.HTTPRouteFilter;
@@ -34,6 +43,7 @@ import io.fleetkit.api.gateway.HTTPRouteFilterType;
 import io.fleetkit.api.gateway.HTTPRouteMatch;
 import io.fleetkit.api.gateway.HTTPRouteRule;
 import io.fleetkit.api.gateway.HTTPRouteSpec;
+import io.fleetkit.api.gateway.HTTPRouteTimeouts;
 import io.fleetkit.api.gateway.HTTPURLRewriteFilter;
 import io.fleetkit.api.gateway.ParentReference;
 import io.fleetkit.api.gateway.PathMatchType;
@@ -44,17 +54,18 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * gateway.networking.k8s.io/v1 HTTPRoute: parentRefs, hostnames, rules with matches (path, headers, query
+ * gateway.networking.k8s.io/v1 HTTPRoute: parentRefs, hostnames, rules (with an optional name) with matches (path, headers, query
  * parameters, method) and backendRefs with weights (a kind other than Service is kept, for the route's
- * {@code InvalidKind} status) and rule filters of the types RequestHeaderModifier, ResponseHeaderModifier,
- * RequestRedirect (status code defaulted to 302) and URLRewrite. Other filter types (RequestMirror, CORS,
- * ExternalAuth, ExtensionRef), backend-level filters and timeouts are not modelled: they are refused rather than
- * silently dropped.
+ * {@code InvalidKind} status) and rule and backend filters of the types RequestHeaderModifier,
+ * ResponseHeaderModifier, RequestRedirect (status code defaulted to 302), URLRewrite, RequestMirror (fraction
+ * denominator defaulted to 100) and CORS (maxAge defaulted to 5, allowCredentials to false), and rule timeouts. The
+ * other filter types (ExternalAuth, ExtensionRef) are not modelled: they are refused rather than silently dropped.
+ * Values equal to the API's defaults are written out as absent.
  */
 public final class HTTPRouteConverter
     extends AbstractKindConverter<io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute, HTTPRoute> {
   /** The filter types of the API that FleetKit does not model. */
-  private static final Set<String> NOT_MODELLED = Set.of("RequestMirror", "CORS", "ExternalAuth", "ExtensionRef");
+  private static final Set<String> NOT_MODELLED = Set.of("ExternalAuth", "ExtensionRef");
 
   public HTTPRouteConverter() {
     super(HTTPRoute.API_VERSION, HTTPRoute.KIND, true,
@@ -86,17 +97,17 @@ public final class HTTPRouteConverter
         HTTPRouteConverter::match);
     List<HTTPBackendRef> backends = Fabric8Scheduling.list(r.getBackendRefs(), path + ".backendRefs", ctx,
         (b, p, c) -> {
-          if (b.getFilters() != null && !b.getFilters().isEmpty()) {
-            c.error(p + ".filters", "are not supported (backend-level filters are not modelled; rule-level filters "
-                + "are)", b.getFilters().size());
-            return null;
-          }
+          List<HTTPRouteFilter> bf = Fabric8Scheduling.list(b.getFilters(), p + ".filters", c,
+              HTTPRouteConverter::filter);
           // Another kind is kept: the route then reports ResolvedRefs=False InvalidKind, as upstream does.
           return new HTTPBackendRef(Values.orEmpty(b.getGroup()), Values.orEmpty(b.getKind()),
               Values.orEmpty(b.getName()), Values.orEmpty(b.getNamespace()), b.getPort(),
-              b.getWeight() == null ? HTTPBackendRef.DEFAULT_WEIGHT : b.getWeight());
+              b.getWeight() == null ? HTTPBackendRef.DEFAULT_WEIGHT : b.getWeight(), bf);
         });
-    return ctx.build(path, () -> new HTTPRouteRule(matches, backends, filters));
+    var t = r.getTimeouts();
+    HTTPRouteTimeouts timeouts = t == null ? null : new HTTPRouteTimeouts(t.getRequest(), t.getBackendRequest());
+    return ctx.build(path, () -> new HTTPRouteRule(matches, backends, filters, Values.orEmpty(r.getName()),
+        timeouts));
   }
 
   /**
@@ -113,12 +124,10 @@ public final class HTTPRouteConverter
     }
     if (NOT_MODELLED.contains(type)) {
       ctx.error(path + ".type", "is not supported (FleetKit models the RequestHeaderModifier, "
-          + "ResponseHeaderModifier, RequestRedirect and URLRewrite filters)", type);
+          + "ResponseHeaderModifier, RequestRedirect, URLRewrite, RequestMirror and CORS filters)", type);
       return null;
     }
     HTTPRouteFilterType t = Values.enumValue(HTTPRouteFilterType.class, type, null, path + ".type", ctx);
-    notModelledField(path, "requestMirror", "RequestMirror", f.getRequestMirror(), ctx);
-    notModelledField(path, "cors", "CORS", f.getCors(), ctx);
     notModelledField(path, "externalAuth", "ExternalAuth", f.getExternalAuth(), ctx);
     notModelledField(path, "extensionRef", "ExtensionRef", f.getExtensionRef(), ctx);
     HTTPHeaderFilter req = headers(f.getRequestHeaderModifier(), path + ".requestHeaderModifier", ctx);
@@ -136,7 +145,44 @@ public final class HTTPRouteConverter
       rewrite = new HTTPURLRewriteFilter(rw.getHostname(), pathModifier(rw.getPath(), path + ".urlRewrite.path",
           ctx));
     }
-    return t == null ? null : new HTTPRouteFilter(t, req, resp, redirect, rewrite);
+    HTTPRequestMirrorFilter mirror = mirror(f.getRequestMirror(), path + ".requestMirror", ctx);
+    HTTPCORSFilter cors = null;
+    var c = f.getCors();
+    if (c != null) {
+      String cp = path + ".cors";
+      cors = new HTTPCORSFilter(Values.stringList(c.getAllowOrigins(), cp + ".allowOrigins", ctx),
+          Boolean.TRUE.equals(c.getAllowCredentials()), Values.stringList(c.getAllowMethods(), cp + ".allowMethods",
+              ctx), Values.stringList(c.getAllowHeaders(), cp + ".allowHeaders", ctx),
+          Values.stringList(c.getExposeHeaders(), cp + ".exposeHeaders", ctx),
+          c.getMaxAge() == null ? HTTPCORSFilter.DEFAULT_MAX_AGE : c.getMaxAge());
+    }
+    return t == null ? null : new HTTPRouteFilter(t, req, resp, redirect, rewrite, mirror, cors);
+  }
+
+  private static @Nullable HTTPRequestMirrorFilter mirror(
+      io.fabric8.kubernetes.api.model.gatewayapi.v1.@Nullable HTTPRequestMirrorFilter m, String path,
+      DocumentContext ctx) {
+    if (m == null) {
+      return null;
+    }
+    var b = m.getBackendRef();
+    if (b == null) {
+      ctx.error(path + ".backendRef", "Required value", null);
+      return null;
+    }
+    Fraction fraction = null;
+    var fr = m.getFraction();
+    if (fr != null) {
+      if (fr.getNumerator() == null) {
+        ctx.error(path + ".fraction.numerator", "Required value", null);
+        return null;
+      }
+      fraction = new Fraction(fr.getNumerator(), fr.getDenominator() == null ? Fraction.DEFAULT_DENOMINATOR
+          : fr.getDenominator());
+    }
+    return new HTTPRequestMirrorFilter(new BackendObjectReference(Values.orEmpty(b.getGroup()),
+        Values.orEmpty(b.getKind()), Values.orEmpty(b.getName()), Values.orEmpty(b.getNamespace()), b.getPort()),
+        m.getPercent(), fraction);
   }
 
   private static void notModelledField(String path, String field, String type, @Nullable Object value,
@@ -213,6 +259,9 @@ public final class HTTPRouteConverter
                 .withSectionName(Values.emptyToNull(p.sectionName())).build()))
             .withHostnames(Values.emptyToNull(s.hostnames()))
             .withRules(Fabric8Scheduling.out(s.rules(), r -> new HTTPRouteRuleBuilder()
+                .withName(Values.emptyToNull(r.name()))
+                .withTimeouts(r.timeouts() == null ? null : new HTTPRouteTimeoutsBuilder()
+                    .withRequest(r.timeouts().request()).withBackendRequest(r.timeouts().backendRequest()).build())
                 .withMatches(Fabric8Scheduling.out(r.matches(), m -> new HTTPRouteMatchBuilder()
                     .withPath(m.path().equals(HTTPPathMatch.EVERYTHING) ? null : new HTTPPathMatchBuilder()
                         .withType(m.path().type().name()).withValue(m.path().value()).build())
@@ -228,7 +277,8 @@ public final class HTTPRouteConverter
                 .withBackendRefs(Fabric8Scheduling.out(r.backendRefs(), b -> new HTTPBackendRefBuilder()
                     .withGroup(Values.emptyToNull(b.group())).withKind(Values.emptyToNull(b.kind()))
                     .withName(b.name()).withNamespace(Values.emptyToNull(b.namespace())).withPort(b.port())
-                    .withWeight(b.weight() == HTTPBackendRef.DEFAULT_WEIGHT ? null : b.weight()).build()))
+                    .withWeight(b.weight() == HTTPBackendRef.DEFAULT_WEIGHT ? null : b.weight())
+                    .withFilters(Fabric8Scheduling.out(b.filters(), HTTPRouteConverter::filterOut)).build()))
                 .build()))
             .build())
         .build();
@@ -247,6 +297,37 @@ public final class HTTPRouteConverter
             .build())
         .withUrlRewrite(rw == null ? null : new HTTPURLRewriteFilterBuilder()
             .withHostname(rw.hostname()).withPath(pathOut(rw.path())).build())
+        .withRequestMirror(mirrorOut(f.requestMirror()))
+        .withCors(corsOut(f.cors()))
+        .build();
+  }
+
+  private static io.fabric8.kubernetes.api.model.gatewayapi.v1.@Nullable HTTPRequestMirrorFilter mirrorOut(
+      @Nullable HTTPRequestMirrorFilter m) {
+    if (m == null) {
+      return null;
+    }
+    BackendObjectReference b = m.backendRef();
+    Fraction fr = m.fraction();
+    return new HTTPRequestMirrorFilterBuilder()
+        .withBackendRef(new BackendObjectReferenceBuilder().withGroup(Values.emptyToNull(b.group()))
+            .withKind(Values.emptyToNull(b.kind())).withName(b.name()).withNamespace(Values.emptyToNull(b.namespace()))
+            .withPort(b.port()).build())
+        .withPercent(m.percent())
+        .withFraction(fr == null ? null : new FractionBuilder().withNumerator(fr.numerator())
+            .withDenominator(fr.denominator() == Fraction.DEFAULT_DENOMINATOR ? null : fr.denominator()).build())
+        .build();
+  }
+
+  private static io.fabric8.kubernetes.api.model.gatewayapi.v1.@Nullable HTTPCORSFilter corsOut(
+      @Nullable HTTPCORSFilter c) {
+    return c == null ? null : new HTTPCORSFilterBuilder()
+        .withAllowOrigins(Values.emptyToNull(c.allowOrigins()))
+        .withAllowCredentials(c.allowCredentials() ? Boolean.TRUE : null)
+        .withAllowMethods(Values.emptyToNull(c.allowMethods()))
+        .withAllowHeaders(Values.emptyToNull(c.allowHeaders()))
+        .withExposeHeaders(Values.emptyToNull(c.exposeHeaders()))
+        .withMaxAge(c.maxAge() == HTTPCORSFilter.DEFAULT_MAX_AGE ? null : c.maxAge())
         .build();
   }
 
