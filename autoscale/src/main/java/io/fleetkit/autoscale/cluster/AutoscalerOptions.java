@@ -127,4 +127,11 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
         backoffReset, maxEmptyBulkDelete, maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay,
         enforceNodeGroupMinSize, unremovableNodeRecheckTimeout, d);
   }
+
+  public AutoscalerOptions withMaxEmptyBulkDelete(int n) {
+    return new AutoscalerOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold,
+        scaleDownUnneededTime, scaleDownDelayAfterAdd, maxNodeProvisionTime, initialBackoff, maxBackoff,
+        backoffReset, n, maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay, enforceNodeGroupMinSize,
+        unremovableNodeRecheckTimeout, scaleDownSimulationTimeout);
+  }
 }

@@ -895,8 +895,12 @@ public final class ClusterAutoscaler implements AutoCloseable {
     int drains = 0;
     int evicted = 0;
     Instant due = now.minus(options.scaleDownUnneededTime());
-    // atomic pools (zeroOrMaxNodeScaling) first: all of a pool's nodes together, when every one is unneeded and due
-    // and the pool may go to zero; otherwise none of them
+    // atomic pools (zeroOrMaxNodeScaling) first, as upstream's ScaleDownBudgetProcessor.CropNodes: all of a pool's
+    // nodes together, when every one is unneeded and due and the pool may go to zero, otherwise none of them; a pool
+    // larger than the parallelism budget left waits, except that the first one taken may exceed it (upstream: so
+    // that a large pool is not starved)
+    int budget = options.maxEmptyBulkDelete();
+    int atomicTaken = 0;
     for (String pool : new java.util.TreeSet<>(atomicPools)) {
       List<String> members = new ArrayList<>();
       for (String name : unneeded) {
@@ -917,6 +921,11 @@ public final class ClusterAutoscaler implements AutoCloseable {
         }
         continue;
       }
+      if (budget < size && (budget <= 0 || atomicTaken > 0)) {
+        break;
+      }
+      budget -= size;
+      atomicTaken++;
       for (String name : members) {
         boolean empty = emptyNodes.contains(name);
         if (empty) {

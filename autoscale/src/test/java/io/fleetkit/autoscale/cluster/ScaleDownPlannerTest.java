@@ -248,6 +248,94 @@ final class ScaleDownPlannerTest {
   }
 
   /**
+   * {@code TestUpdateClusterStatUnneededNodesLimit} as upstream runs it, through one planner update: empty, eligible
+   * nodes in one pool ({@code atomic}: {@code ZeroOrMaxNodeScaling}), the first {@code previouslyUnneeded} of them
+   * unneeded before and the shortest update interval set (upstream sets {@code unneededNodes} and
+   * {@code minUpdateInterval}). The nodes of an atomic pool do not count toward the limit, so all of them are found
+   * unneeded.
+   */
+  static Stream<Arguments> unneededNodesLimitThroughThePlanner() {
+    Duration min = Duration.ofMinutes(1);
+    return Stream.of(
+        Arguments.of("no unneeded, default settings", 0, 100, 10, min, Duration.ofSeconds(10), false, 20),
+        Arguments.of("some unneeded, default settings", 3, 100, 10, min, Duration.ofSeconds(10), false, 23),
+        Arguments.of("max unneeded, default settings", 70, 100, 10, min, Duration.ofSeconds(10), false, 70),
+        Arguments.of("too many unneeded, default settings", 77, 100, 10, min, Duration.ofSeconds(10), false, 70),
+        Arguments.of("instant kill nodes", 0, 100, 10, Duration.ZERO, Duration.ofSeconds(10), false, 20),
+        Arguments.of("quick loops", 13, 100, 10, min, Duration.ofSeconds(1), false, 33),
+        Arguments.of("slow loops", 13, 100, 10, min, Duration.ofSeconds(30), false, 30),
+        Arguments.of("atomic sclale down - default settings", 5, 100, 10, min, Duration.ofSeconds(10), true, 100),
+        Arguments.of("atomic sclale down - quick loops", 5, 100, 10, min, Duration.ofSeconds(1), true, 100),
+        Arguments.of("atomic sclale down - slow loops", 5, 100, 10, min, Duration.ofSeconds(30), true, 100),
+        Arguments.of("atomic sclale down - too many unneeded", 77, 100, 10, min, Duration.ofSeconds(30), true, 100),
+        Arguments.of("atomic sclale down - no uneeded", 0, 100, 10, min, Duration.ofSeconds(30), true, 100),
+        Arguments.of("atomic sclale down - short uneeded time and short update interval", 0, 500, 1,
+            Duration.ofSeconds(1), Duration.ofSeconds(1), true, 500));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource
+  void unneededNodesLimitThroughThePlanner(String name, int previouslyUnneeded, int nodes, int maxParallelism,
+      Duration unneededTime, Duration updateInterval, boolean atomic, int wantUnneeded) {
+    ManualClock clock = ManualClock.atEpoch2026();
+    try (ObjectStore store = ObjectStore.builder().clock(clock).directDelivery().build()) {
+      NodePool pool = NodePool.builder().name("ng1").capacity(CaFixtures.resources(1000, 10, 100)).maxSize(nodes)
+          .zeroOrMaxNodeScaling(atomic).build();
+      store.create(pool);
+      List<String> previous = new ArrayList<>();
+      for (int i = 0; i < nodes; i++) {
+        store.create(CaFixtures.poolNode(pool, "n" + i));
+        if (i < previouslyUnneeded) {
+          previous.add("n" + i);
+        }
+      }
+      ClusterAutoscaler ca = ClusterAutoscaler.builder(store).clock(clock)
+          .options(AutoscalerOptions.defaults().withScaleDownUnneededTime(unneededTime)
+              .withMaxEmptyBulkDelete(maxParallelism))
+          .eligibility(n -> true).candidatesInNameOrder().build();
+      ca.plannerState(previous, updateInterval);
+      assertThat(ca.runOnce().unneededNodes()).hasSize(wantUnneeded);
+    }
+  }
+
+  /**
+   * An atomic pool ({@code zeroOrMaxNodeScaling}) loses all its nodes in one loop once all are unneeded for the
+   * unneeded time, even past the parallelism budget (upstream's CropNodes lets the first atomic group overflow it),
+   * and none while one of them stays needed (upstream's AtomicResizeFilteringProcessor).
+   */
+  @ParameterizedTest(name = "one node blocked: {0}")
+  @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+  void atomicPool_removedWholeOrNotAtAll(boolean oneBlocked) {
+    ManualClock clock = ManualClock.atEpoch2026();
+    try (ObjectStore store = ObjectStore.builder().clock(clock).directDelivery().build()) {
+      NodePool pool = NodePool.builder().name("slice").capacity(CaFixtures.resources(1000, 10, 100)).maxSize(3)
+          .zeroOrMaxNodeScaling(true).build();
+      store.create(pool);
+      for (int i = 0; i < 3; i++) {
+        store.create(CaFixtures.poolNode(pool, "s" + i));
+      }
+      if (oneBlocked) { // a pod without controller: s0 cannot be drained
+        store.create(CaFixtures.barePod("bare", 100, 1).withNodeName("s0"));
+      }
+      ClusterAutoscaler ca = ClusterAutoscaler.builder(store).clock(clock)
+          .options(AutoscalerOptions.defaults().withScaleDownUnneededTime(Duration.ofMinutes(1))
+              .withMaxEmptyBulkDelete(2))
+          .build();
+      assertThat(ca.runOnce().deletedNodes()).isEmpty();
+      clock.advance(Duration.ofMinutes(1));
+      LoopResult r = ca.runOnce();
+      if (oneBlocked) {
+        assertThat(r.unneededNodes()).containsExactlyInAnyOrder("s1", "s2");
+        assertThat(r.deletedNodes()).isEmpty();
+        assertThat(store.list(Node.class).items()).hasSize(3);
+      } else {
+        assertThat(r.deletedNodes()).containsExactlyInAnyOrder("s0", "s1", "s2");
+        assertThat(store.list(Node.class).items()).isEmpty();
+      }
+    }
+  }
+
+  /**
    * The same limit through the autoscaler's loops (the first case above, then further loops): 100 empty nodes,
    * unneeded time 1 minute, 10 s loops. The first loop knows no interval yet (upstream starts from the unneeded
    * time: limit 2 × 10); then the unneeded nodes grow by 20 a loop up to 10 × (60 s / 10 s) + 10 = 70.
