@@ -64,7 +64,10 @@ import org.slf4j.LoggerFactory;
  *       (upstream's {@code RunFiltersUntilPassingNode}); the pods stay there for the next candidates. A node
  *       unneeded for {@code scaleDownUnneededTime} (10 min) is removed — empty nodes up to
  *       {@code maxEmptyBulkDelete}, at most {@code maxDrainParallelism} non-empty ones — never taking a pool under
- *       its min. Removing a node evicts (deletes) its pods, then deletes the node.
+ *       its min. Removing a node evicts (deletes) its pods, then deletes the node. Pools with
+ *       {@code zeroOrMaxNodeScaling} lose all their nodes together or none, and their nodes do not count toward the
+ *       limit. The simulations stop after {@code scaleDownSimulationTimeout} on the autoscaler's clock; before them,
+ *       the pods of the {@link ActuationStatus} (nodes being deleted, recent evictions not yet recreated) are placed.
  * </ol>
  *
  * <p>The pods are listed from the store in every loop, or, when built with {@link Builder#watchPods()}, kept from a
