@@ -103,7 +103,8 @@ final class SchedulerChoice {
         NodeTemplate listed = new NodeTemplate(t.labels(), t.taints(), t.capacity(), t.allocatable(),
             devices(gpus(t.capacity()), t.labels()));
         NodePoolSpec ps = p.spec();
-        o = p.withSpec(new NodePoolSpec(listed, ps.minSize(), ps.maxSize(), ps.startupDelay(), ps.pricePerHour()));
+        o = p.withSpec(new NodePoolSpec(listed, ps.minSize(), ps.maxSize(), ps.startupDelay(), ps.pricePerHour(),
+            ps.zeroOrMaxNodeScaling()));
       }
       out.add(o);
     }

@@ -42,7 +42,7 @@ final class StartupPhases {
       if (ns != null) {
         NodePool p = (NodePool) o;
         o = p.withSpec(new io.fleetkit.api.autoscaling.NodePoolSpec(p.spec().template(), p.spec().minSize(),
-            p.spec().maxSize(), ns.total(), p.spec().pricePerHour()));
+            p.spec().maxSize(), ns.total(), p.spec().pricePerHour(), p.spec().zeroOrMaxNodeScaling()));
       }
       out.add(o);
     }

@@ -24,16 +24,20 @@ import java.util.Objects;
  * @param enforceNodeGroupMinSize {@code --enforce-node-group-min-size} (false): grow pools below their minimum
  * @param unremovableNodeRecheckTimeout {@code --unremovable-node-recheck-timeout} (5 min): a node a drain simulation
  *     found unremovable is not simulated again before this has passed
+ * @param scaleDownSimulationTimeout {@code --scale-down-simulation-timeout} (30 s): how long one scale-down
+ *     evaluation may simulate node removals; the candidates left when it has passed are not simulated in that loop.
+ *     Measured on the autoscaler's clock, as upstream on the wall clock: on a simulated clock, which stands still
+ *     during a loop, it never passes, so simulated runs stay deterministic
  */
 public record AutoscalerOptions(double scaleDownUtilizationThreshold, double scaleDownGpuUtilizationThreshold,
     Duration scaleDownUnneededTime, Duration scaleDownDelayAfterAdd, Duration maxNodeProvisionTime,
     Duration initialBackoff, Duration maxBackoff, Duration backoffReset, int maxEmptyBulkDelete,
     int maxDrainParallelism, int maxNodesTotal, Duration newPodScaleUpDelay, boolean enforceNodeGroupMinSize,
-    Duration unremovableNodeRecheckTimeout) {
+    Duration unremovableNodeRecheckTimeout, Duration scaleDownSimulationTimeout) {
 
   private static final AutoscalerOptions DEFAULTS = new AutoscalerOptions(0.5, 0.5, Duration.ofMinutes(10),
       Duration.ofMinutes(10), Duration.ofMinutes(15), Duration.ofMinutes(5), Duration.ofMinutes(30),
-      Duration.ofHours(3), 10, 1, 0, Duration.ZERO, false, Duration.ofMinutes(5));
+      Duration.ofHours(3), 10, 1, 0, Duration.ZERO, false, Duration.ofMinutes(5), Duration.ofSeconds(30));
 
   public AutoscalerOptions {
     check(scaleDownUtilizationThreshold, "scaleDownUtilizationThreshold");
@@ -46,6 +50,11 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     nonNegative(backoffReset, "backoffReset");
     nonNegative(newPodScaleUpDelay, "newPodScaleUpDelay");
     nonNegative(unremovableNodeRecheckTimeout, "unremovableNodeRecheckTimeout");
+    nonNegative(scaleDownSimulationTimeout, "scaleDownSimulationTimeout");
+    if (scaleDownSimulationTimeout.isZero()) {
+      throw new IllegalArgumentException("autoscaler options: scaleDownSimulationTimeout " + scaleDownSimulationTimeout
+          + " must be positive (no node could be simulated)");
+    }
     if (maxEmptyBulkDelete < 0 || maxDrainParallelism < 0 || maxNodesTotal < 0) {
       throw new IllegalArgumentException("autoscaler options: maxEmptyBulkDelete " + maxEmptyBulkDelete
           + ", maxDrainParallelism " + maxDrainParallelism + " and maxNodesTotal " + maxNodesTotal
@@ -75,40 +84,54 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     return new AutoscalerOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold, d,
         scaleDownDelayAfterAdd, maxNodeProvisionTime, initialBackoff, maxBackoff, backoffReset, maxEmptyBulkDelete,
         maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay, enforceNodeGroupMinSize,
-        unremovableNodeRecheckTimeout);
+        unremovableNodeRecheckTimeout, scaleDownSimulationTimeout);
   }
 
   public AutoscalerOptions withScaleDownDelayAfterAdd(Duration d) {
     return new AutoscalerOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold,
         scaleDownUnneededTime, d, maxNodeProvisionTime, initialBackoff, maxBackoff, backoffReset, maxEmptyBulkDelete,
         maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay, enforceNodeGroupMinSize,
-        unremovableNodeRecheckTimeout);
+        unremovableNodeRecheckTimeout, scaleDownSimulationTimeout);
   }
 
   public AutoscalerOptions withMaxNodeProvisionTime(Duration d) {
     return new AutoscalerOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold,
         scaleDownUnneededTime, scaleDownDelayAfterAdd, d, initialBackoff, maxBackoff, backoffReset,
         maxEmptyBulkDelete, maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay, enforceNodeGroupMinSize,
-        unremovableNodeRecheckTimeout);
+        unremovableNodeRecheckTimeout, scaleDownSimulationTimeout);
   }
 
   public AutoscalerOptions withMaxNodesTotal(int n) {
     return new AutoscalerOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold,
         scaleDownUnneededTime, scaleDownDelayAfterAdd, maxNodeProvisionTime, initialBackoff, maxBackoff,
         backoffReset, maxEmptyBulkDelete, maxDrainParallelism, n, newPodScaleUpDelay, enforceNodeGroupMinSize,
-        unremovableNodeRecheckTimeout);
+        unremovableNodeRecheckTimeout, scaleDownSimulationTimeout);
   }
 
   public AutoscalerOptions withEnforceNodeGroupMinSize(boolean b) {
     return new AutoscalerOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold,
         scaleDownUnneededTime, scaleDownDelayAfterAdd, maxNodeProvisionTime, initialBackoff, maxBackoff,
-        backoffReset, maxEmptyBulkDelete, maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay, b, unremovableNodeRecheckTimeout);
+        backoffReset, maxEmptyBulkDelete, maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay, b, unremovableNodeRecheckTimeout, scaleDownSimulationTimeout);
   }
 
   public AutoscalerOptions withUnremovableNodeRecheckTimeout(Duration d) {
     return new AutoscalerOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold,
         scaleDownUnneededTime, scaleDownDelayAfterAdd, maxNodeProvisionTime, initialBackoff, maxBackoff,
         backoffReset, maxEmptyBulkDelete, maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay,
-        enforceNodeGroupMinSize, d);
+        enforceNodeGroupMinSize, d, scaleDownSimulationTimeout);
+  }
+
+  public AutoscalerOptions withScaleDownSimulationTimeout(Duration d) {
+    return new AutoscalerOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold,
+        scaleDownUnneededTime, scaleDownDelayAfterAdd, maxNodeProvisionTime, initialBackoff, maxBackoff,
+        backoffReset, maxEmptyBulkDelete, maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay,
+        enforceNodeGroupMinSize, unremovableNodeRecheckTimeout, d);
+  }
+
+  public AutoscalerOptions withMaxEmptyBulkDelete(int n) {
+    return new AutoscalerOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold,
+        scaleDownUnneededTime, scaleDownDelayAfterAdd, maxNodeProvisionTime, initialBackoff, maxBackoff,
+        backoffReset, n, maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay, enforceNodeGroupMinSize,
+        unremovableNodeRecheckTimeout, scaleDownSimulationTimeout);
   }
 }

@@ -64,7 +64,10 @@ import org.slf4j.LoggerFactory;
  *       (upstream's {@code RunFiltersUntilPassingNode}); the pods stay there for the next candidates. A node
  *       unneeded for {@code scaleDownUnneededTime} (10 min) is removed — empty nodes up to
  *       {@code maxEmptyBulkDelete}, at most {@code maxDrainParallelism} non-empty ones — never taking a pool under
- *       its min. Removing a node evicts (deletes) its pods, then deletes the node.
+ *       its min. Removing a node evicts (deletes) its pods, then deletes the node. Pools with
+ *       {@code zeroOrMaxNodeScaling} lose all their nodes together or none, and their nodes do not count toward the
+ *       limit. The simulations stop after {@code scaleDownSimulationTimeout} on the autoscaler's clock; before them,
+ *       the pods of the {@link ActuationStatus} (nodes being deleted, recent evictions not yet recreated) are placed.
  * </ol>
  *
  * <p>The pods are listed from the store in every loop, or, when built with {@link Builder#watchPods()}, kept from a
@@ -80,6 +83,11 @@ public final class ClusterAutoscaler implements AutoCloseable {
   public static final String NO_PLACE_TO_MOVE_PODS = "NoPlaceToMovePods";
   public static final String SCALE_DOWN_DISABLED_ANNOTATION = "ScaleDownDisabledAnnotation";
   public static final String NODE_GROUP_MIN_SIZE_REACHED = "NodeGroupMinSizeReached";
+  /**
+   * The taint upstream's actuator puts on a node before draining it ({@code NoSchedule}, the value the time in
+   * seconds): the simulation's TaintToleration filter keeps pods off such a node, as upstream's.
+   */
+  public static final String TO_BE_DELETED_TAINT = "ToBeDeletedByClusterAutoscaler";
   /** A node not simulated because a simulation found it unremovable within the recheck timeout. */
   public static final String RECENTLY_UNREMOVABLE = "RecentlyUnremovable";
 
@@ -111,6 +119,15 @@ public final class ClusterAutoscaler implements AutoCloseable {
   private final boolean recompute;
   /** Replaces the annotation and utilization checks of scale-down eligibility when set (tests). */
   private final java.util.function.@Nullable Predicate<Node> eligibility;
+  /** What actuation is doing, as the planner reads it ({@link ActuationStatus#NONE} unless a test sets it). */
+  private final ActuationStatus actuationStatus;
+  /**
+   * Whether the eligible candidates are simulated in upstream's default candidate order (empty first, then those
+   * unneeded last loop) rather than in name order (upstream's planner tests, which pass no sorting processor).
+   */
+  private final boolean sortCandidates;
+  /** Called after each node removal simulated (tests: upstream's slow fakeRemovalSimulator), or null. */
+  private final java.util.function.@Nullable Consumer<String> afterNodeSimulation;
   /**
    * The scale-down simulation kept from one evaluation to the next: rolled back to its loaded state and
    * {@linkplain SimulatedCluster#reload reloaded} with what changed, instead of loading every node again; or
@@ -145,7 +162,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
    */
   private record ScaleDownInputs(List<Node> nodes, long boundPods, List<PodDisruptionBudget> pdbs,
       List<io.fleetkit.api.scheduling.PriorityClass> priorityClasses, Set<String> pools,
-      Set<String> previouslyUnneeded, Set<String> recentlyUnremovable, int limit) {
+      Set<String> previouslyUnneeded, Set<String> recentlyUnremovable, int limit, Set<String> atomicPools,
+      Set<String> deletionsInProgress, List<Pod> injected) {
     /**
      * Whether an evaluation of {@code o} must come out as one of this: the same bound pods, budgets and priority
      * classes (the same objects: the store's objects are immutable, so an unchanged one is the same instance), the
@@ -154,7 +172,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
      */
     boolean sameAs(ScaleDownInputs o) {
       if (limit != o.limit || !previouslyUnneeded.equals(o.previouslyUnneeded)
-          || !recentlyUnremovable.equals(o.recentlyUnremovable)) {
+          || !recentlyUnremovable.equals(o.recentlyUnremovable) || !atomicPools.equals(o.atomicPools)
+          || !deletionsInProgress.equals(o.deletionsInProgress) || !injected.equals(o.injected)) {
         return false;
       }
       if (nodes == o.nodes && pools.equals(o.pools) && boundPods == o.boundPods && pdbs == o.pdbs
@@ -180,10 +199,11 @@ public final class ClusterAutoscaler implements AutoCloseable {
 
   /**
    * One evaluation: the unneeded nodes in the order found (and those of them with no pod to evict), the unremovable
-   * ones and the reasons, and those of them a simulation found unremovable (they get a recheck time).
+   * ones and the reasons, those of them a simulation found unremovable (they get a recheck time), and whether the
+   * simulation timeout cut it short (then it is not reused: another loop may get further).
    */
   private record ScaleDownEvaluation(ScaleDownInputs inputs, List<String> unneeded, Map<String, String> unremovable,
-      List<String> simulatedUnremovable, Set<String> empty) {}
+      List<String> simulatedUnremovable, Set<String> empty, boolean timedOut) {}
 
   private record Backoff(Instant until, Duration duration, Instant lastFailure) {}
 
@@ -198,6 +218,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
     this.metrics = b.metrics.enabled() ? new AutoscalerInstruments(b.metrics) : null;
     this.recompute = b.recompute;
     this.eligibility = b.eligibility;
+    this.actuationStatus = b.actuationStatus;
+    this.sortCandidates = b.sortCandidates;
+    this.afterNodeSimulation = b.afterNodeSimulation;
     this.watchedPods = b.watchPods ? new WatchedClusterPods(b.store) : null;
     Duration u = b.options.scaleDownUnneededTime();
     this.minUpdateInterval = u.isZero() ? Duration.ofNanos(1) : u;
@@ -269,6 +292,22 @@ public final class ClusterAutoscaler implements AutoCloseable {
           store.list(Node.class).items(), store.list(Pod.class).items());
     }
     return result;
+  }
+
+  /**
+   * Sets what the planner remembers from earlier loops (the seam of upstream's planner tests, which set
+   * {@code unneededNodes} and {@code minUpdateInterval}): the nodes unneeded in the last loop, unneeded since now, and
+   * the shortest interval between two loops.
+   */
+  synchronized void plannerState(List<String> previouslyUnneeded, Duration updateInterval) {
+    lastUnneeded = List.copyOf(previouslyUnneeded);
+    Instant now = clock.instant();
+    unneededSince = new HashMap<>();
+    for (String n : previouslyUnneeded) {
+      unneededSince.put(n, now);
+    }
+    minUpdateInterval = updateInterval;
+    lastEvaluation = null;
   }
 
   /** The scale-up decision for the store as it is now, without launching anything. */
@@ -550,6 +589,31 @@ public final class ClusterAutoscaler implements AutoCloseable {
         candidates[k] = byName[k];
       }
     }
+    // upstream UpdateClusterState: the nodes being deleted are neither candidates nor destinations, and the pods that
+    // actuation will need placed again are placed first (injectOngoingActuation: one by one, round-robin from the
+    // first node as the removals' search, which shares the cursor; the first that fits nowhere ends the injection)
+    int[] cursor = {0};
+    if (!in.deletionsInProgress().isEmpty()) {
+      for (String name : in.deletionsInProgress()) {
+        int at = sim.slot(name);
+        if (at >= 0 && sim.nodeInfoAt(at) != null) {
+          sim.removeNodeAt(at);
+        }
+      }
+      int kept = 0;
+      for (int k = 0; k < count; k++) {
+        if (!in.deletionsInProgress().contains(slotFacts.node(candidates[k]).name())) {
+          candidates[kept++] = candidates[k];
+        }
+      }
+      count = kept;
+    }
+    for (Pod p : in.injected()) {
+      if (!sim.placeAll(List.of(PodInfos.of(p.withNodeName(""))), cursor, -1)) {
+        LOG.debug("scale-down: not all recently evicted pods could be injected; {} fits nowhere", p.metadata().key());
+        break;
+      }
+    }
     // eligibility on the cluster as it is, before any simulated removal (upstream eligibility.FilterOutUnremovable),
     // sorted as upstream's scale-down candidates sorting: empty nodes first, then those unneeded last loop
     int[] order = new int[count];
@@ -584,7 +648,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
       if (kind == SlotFacts.UNKNOWN) {
         kind = SlotFacts.kind(drainOf(info, at, drain, noBudgets));
       }
-      if (kind == SlotFacts.EMPTY) {
+      if (!sortCandidates) {
+        rest[restCount++] = at; // in name order, as given
+      } else if (kind == SlotFacts.EMPTY) {
         order[empties++] = at;
       } else if (wasUnneeded[at]) {
         previous[previousCount++] = at;
@@ -595,14 +661,23 @@ public final class ClusterAutoscaler implements AutoCloseable {
     System.arraycopy(previous, 0, order, empties, previousCount);
     System.arraycopy(rest, 0, order, empties + previousCount, restCount);
     int eligible = empties + previousCount + restCount;
-    // the drain simulations, until the limit (upstream categorizeNodes); the round-robin search runs over the nodes
-    // as loaded, by slot (a removed node's slot is passed over)
-    int[] cursor = {0};
+    // the drain simulations, until the timeout or the limit (upstream categorizeNodes); the round-robin search runs
+    // over the nodes as loaded, by slot (a removed node's slot is passed over). Nodes of atomic pools
+    // (zeroOrMaxNodeScaling) do not count toward the limit, as upstream's atomicScaleDownNodesCount
     List<String> unneeded = new ArrayList<>();
     List<String> simulatedUnremovable = new ArrayList<>();
     Set<String> unneededEmpty = new HashSet<>();
+    int atomic = 0;
+    boolean timedOut = false;
+    Instant deadline = clock.instant().plus(options.scaleDownSimulationTimeout());
     for (int k = 0; k < eligible; k++) {
-      if (unneeded.size() >= in.limit()) {
+      if (!clock.instant().isBefore(deadline)) {
+        timedOut = true;
+        LOG.debug("scale-down: {} of {} nodes skipped in simulation: timeout {}", eligible - k, eligible,
+            options.scaleDownSimulationTimeout());
+        break;
+      }
+      if (unneeded.size() - atomic >= in.limit()) {
         break; // upstream: "there are already N unneeded nodes so no point in looking for more"
       }
       int at = order[k];
@@ -643,6 +718,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
         }
         empty = d.evict().isEmpty();
       }
+      if (afterNodeSimulation != null) {
+        afterNodeSimulation.accept(name);
+      }
       if (reason != null) {
         unremovable.put(name, reason);
         simulatedUnremovable.add(name);
@@ -650,12 +728,16 @@ public final class ClusterAutoscaler implements AutoCloseable {
       }
       sim.removeNodeAt(at);
       unneeded.add(name);
+      String pool = slotFacts.node(at).metadata().labels().get(NodePool.POOL_LABEL);
+      if (pool != null && in.atomicPools().contains(pool)) {
+        atomic++;
+      }
       if (empty) {
         unneededEmpty.add(name);
       }
     }
     return new ScaleDownEvaluation(in, List.copyOf(unneeded), unremovable, List.copyOf(simulatedUnremovable),
-        unneededEmpty);
+        unneededEmpty, timedOut);
   }
 
   /**
@@ -770,12 +852,20 @@ public final class ClusterAutoscaler implements AutoCloseable {
     }
     int limit = unneededNodesLimit(lastUnneeded.size(), options.maxEmptyBulkDelete(),
         options.scaleDownUnneededTime(), minUpdateInterval);
+    Set<String> atomicPools = new HashSet<>();
+    for (NodePool p : pools.values()) {
+      if (p.spec().zeroOrMaxNodeScaling()) {
+        atomicPools.add(p.metadata().name());
+      }
+    }
+    ActuationStatus status = actuationStatus;
     ScaleDownInputs inputs = new ScaleDownInputs(ready, clusterPods.boundVersion(),
         store.list(PodDisruptionBudget.class).items(),
         store.list(io.fleetkit.api.scheduling.PriorityClass.class).items(), Set.copyOf(pools.keySet()),
-        Set.copyOf(lastUnneeded), unremovableNodes.recent(), limit);
+        Set.copyOf(lastUnneeded), unremovableNodes.recent(), limit, atomicPools, status.deletionsInProgress(),
+        status.isEmpty() ? List.of() : podsToInject(status));
     ScaleDownEvaluation eval = lastEvaluation;
-    if (eval == null || !eval.inputs().sameAs(inputs)) {
+    if (eval == null || eval.timedOut() || !eval.inputs().sameAs(inputs)) {
       eval = evaluate(inputs);
       lastEvaluation = eval;
     }
@@ -808,6 +898,51 @@ public final class ClusterAutoscaler implements AutoCloseable {
     int drains = 0;
     int evicted = 0;
     Instant due = now.minus(options.scaleDownUnneededTime());
+    // atomic pools (zeroOrMaxNodeScaling) first, as upstream's ScaleDownBudgetProcessor.CropNodes: all of a pool's
+    // nodes together, when every one is unneeded and due and the pool may go to zero, otherwise none of them; a pool
+    // larger than the parallelism budget left waits, except that the first one taken may exceed it (upstream: so
+    // that a large pool is not starved)
+    int budget = options.maxEmptyBulkDelete();
+    int atomicTaken = 0;
+    for (String pool : new java.util.TreeSet<>(atomicPools)) {
+      List<String> members = new ArrayList<>();
+      for (String name : unneeded) {
+        Instant since = unneededSince.get(name);
+        Node n = named(nodes, name);
+        if (n != null && pool.equals(n.metadata().labels().get(NodePool.POOL_LABEL)) && since != null
+            && !since.isAfter(due)) {
+          members.add(name);
+        }
+      }
+      int size = poolSize(nodes, pool);
+      if (members.isEmpty() || members.size() < size) {
+        continue;
+      }
+      if (room.getOrDefault(pool, 0) < size) {
+        for (String name : members) {
+          unremovable.put(name, NODE_GROUP_MIN_SIZE_REACHED);
+        }
+        continue;
+      }
+      if (budget < size && (budget <= 0 || atomicTaken > 0)) {
+        break;
+      }
+      budget -= size;
+      atomicTaken++;
+      for (String name : members) {
+        boolean empty = emptyNodes.contains(name);
+        if (empty) {
+          empties++;
+          deletedEmpty.add(name);
+        } else {
+          drains++;
+        }
+        evicted += removeNode(name, pool);
+        deleted.add(name);
+      }
+      room.put(pool, room.get(pool) - size);
+      roomInEveryPool = false;
+    }
     for (String name : unneeded) {
       // an unneeded node is in one of the pools (a candidate's pool is, and an evaluation is reused only for the same
       // pools): while every pool has room, a node of a kind whose deletions are used up is passed over below without
@@ -826,6 +961,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
       }
       Node n = Objects.requireNonNull(named(nodes, name), name);
       String pool = n.metadata().labels().get(NodePool.POOL_LABEL);
+      if (pool != null && atomicPools.contains(pool)) {
+        continue; // removed with its whole pool above, or not at all
+      }
       if (room.getOrDefault(pool, 0) <= 0) {
         unremovable.put(name, NODE_GROUP_MIN_SIZE_REACHED);
         continue;
@@ -843,17 +981,39 @@ public final class ClusterAutoscaler implements AutoCloseable {
       if (room.merge(pool, -1, Integer::sum) <= 0) {
         roomInEveryPool = false;
       }
-      // the node's pods in listing order
-      for (Pod p : clusterPods.on(name)) {
-        deleteQuietly(Pod.class, p.metadata().namespace(), p.metadata().name());
-        evicted++;
-      }
-      deleteQuietly(Node.class, "", name);
-      unneededSince.remove(name);
+      evicted += removeNode(name, pool);
       deleted.add(name);
-      LOG.debug("scale-down: removed node {} of pool {}", name, pool);
     }
     return evicted;
+  }
+
+  /** Evicts (deletes) the pods of node {@code name}, in listing order, then deletes it; the pods evicted. */
+  private int removeNode(String name, @Nullable String pool) {
+    int evicted = 0;
+    for (Pod p : clusterPods.on(name)) {
+      deleteQuietly(Pod.class, p.metadata().namespace(), p.metadata().name());
+      evicted++;
+    }
+    deleteQuietly(Node.class, "", name);
+    unneededSince.remove(name);
+    LOG.debug("scale-down: removed node {} of pool {}", name, pool);
+    return evicted;
+  }
+
+  /**
+   * The pods the planner places in its simulation before simulating any removal (upstream's
+   * {@code injectOngoingActuation}): the pods of the nodes being deleted and the recently evicted ones that a
+   * controller recreates ({@link ActuationStatus#recreatable}), the latter only as many of a controller's as it has
+   * not recreated yet ({@link ControllerReplicas#notRecreated}).
+   */
+  private List<Pod> podsToInject(ActuationStatus status) {
+    List<Pod> drained = new ArrayList<>();
+    for (String name : new java.util.TreeSet<>(status.deletionsInProgress())) {
+      drained.addAll(clusterPods.on(name));
+    }
+    List<Pod> out = new ArrayList<>(ActuationStatus.recreatable(drained));
+    out.addAll(ControllerReplicas.notRecreated(ActuationStatus.recreatable(status.recentEvictions()), store));
+    return List.copyOf(out);
   }
 
   /**
@@ -969,6 +1129,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
     private boolean recompute;
     private boolean watchPods;
     private java.util.function.@Nullable Predicate<Node> eligibility;
+    private ActuationStatus actuationStatus = ActuationStatus.NONE;
+    private boolean sortCandidates = true;
+    private java.util.function.@Nullable Consumer<String> afterNodeSimulation;
 
     private Builder(ObjectStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -1010,6 +1173,34 @@ public final class ClusterAutoscaler implements AutoCloseable {
      */
     Builder eligibility(java.util.function.Predicate<Node> eligible) {
       eligibility = Objects.requireNonNull(eligible, "eligible");
+      return this;
+    }
+
+    /**
+     * The actuation status the planner reads in every loop instead of {@link ActuationStatus#NONE} (the seam of
+     * upstream's planner tests, {@code fakeActuationStatus}).
+     */
+    Builder actuationStatus(ActuationStatus v) {
+      actuationStatus = Objects.requireNonNull(v, "actuationStatus");
+      return this;
+    }
+
+    /**
+     * Simulates the eligible candidates in name order instead of upstream's default candidate sorting (empty nodes
+     * first, then those unneeded in the last loop): upstream's planner evaluates the candidates in the order given,
+     * and its planner tests give them unsorted; the sorting is a processor in front of it.
+     */
+    Builder candidatesInNameOrder() {
+      sortCandidates = false;
+      return this;
+    }
+
+    /**
+     * Calls {@code hook} with each node's name after its removal was simulated (tests: a hook that advances the
+     * clock stands for upstream's slow {@code fakeRemovalSimulator}).
+     */
+    Builder afterNodeSimulation(java.util.function.Consumer<String> hook) {
+      afterNodeSimulation = Objects.requireNonNull(hook, "hook");
       return this;
     }
 

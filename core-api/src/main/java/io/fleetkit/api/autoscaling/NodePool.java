@@ -100,6 +100,7 @@ public record NodePool(ObjectMeta metadata, NodePoolSpec spec, NodePoolStatus st
     private int maxSize;
     private Duration startupDelay = Duration.ZERO;
     private double pricePerHour;
+    private boolean zeroOrMaxNodeScaling;
     private NodePoolStatus status = NodePoolStatus.EMPTY;
 
     private Builder() {}
@@ -128,11 +129,14 @@ public record NodePool(ObjectMeta metadata, NodePoolSpec spec, NodePoolStatus st
     public Builder maxSize(int v) { maxSize = v; return this; }
     public Builder startupDelay(Duration v) { startupDelay = v; return this; }
     public Builder pricePerHour(double v) { pricePerHour = v; return this; }
+    /** Whether the pool's nodes are removed all together or not at all ({@link NodePoolSpec#zeroOrMaxNodeScaling}). */
+    public Builder zeroOrMaxNodeScaling(boolean v) { zeroOrMaxNodeScaling = v; return this; }
     public Builder status(NodePoolStatus v) { status = v; return this; }
 
     public NodePool build() {
       NodeTemplate t = new NodeTemplate(labels, taints, capacity, allocatable, gpus);
-      return new NodePool(meta.build(), new NodePoolSpec(t, minSize, maxSize, startupDelay, pricePerHour), status);
+      return new NodePool(meta.build(), new NodePoolSpec(t, minSize, maxSize, startupDelay, pricePerHour,
+          zeroOrMaxNodeScaling), status);
     }
   }
 }
