@@ -456,13 +456,24 @@ public final class ClusterAutoscaler implements AutoCloseable {
         skipped.put(name, "at max size " + pool.spec().maxSize());
         continue;
       }
+      boolean atomic = pool.spec().zeroOrMaxNodeScaling();
+      if (atomic && size > 0) {
+        // upstream's ZeroOrMaxNodeScaling: an atomic group goes from zero to its max size in one step, never between
+        skipped.put(name, "atomic pool already has " + size + " node(s)");
+        continue;
+      }
+      if (atomic && room < pool.spec().maxSize()) {
+        skipped.put(name, "atomic pool needs " + pool.spec().maxSize() + " nodes, only " + room + " allowed");
+        continue;
+      }
       BinpackingEstimator.Estimate e = BinpackingEstimator.estimate(sim, groups,
           i -> templateNode(pool, "template-" + name + "-" + i), room);
       if (e.nodeCount() == 0) {
         skipped.put(name, "no pending pod fits its template");
         continue;
       }
-      opts.add(new ScaleUpOption(pool, e.nodeCount(), e.pods()));
+      // an atomic pool is scaled to its max size at once (upstream's ComputeExpansionOption sets NodeCount to MaxSize)
+      opts.add(new ScaleUpOption(pool, atomic ? pool.spec().maxSize() : e.nodeCount(), e.pods()));
     }
     ScaleUpOption chosen = null;
     if (!opts.isEmpty()) {

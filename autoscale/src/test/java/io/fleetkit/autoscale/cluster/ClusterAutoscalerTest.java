@@ -396,4 +396,40 @@ final class ClusterAutoscalerTest {
     assertThat(r.unremovableNodes()).as("rechecked after 5 minutes")
         .containsExactly(Map.entry("n34", ClusterAutoscaler.NO_PLACE_TO_MOVE_PODS));
   }
+
+  /**
+   * An atomic pool ({@code zeroOrMaxNodeScaling}, upstream's node group option) scales from zero to its max size in
+   * one step, however few nodes the pending pods need, and is not scaled again while it has nodes.
+   */
+  @Test
+  void scaleUp_atomicPool_goesFromZeroToItsMaxSizeAtOnce() {
+    NodePool slice = pool("slice", 4000, 8192, 0, 4).withSpec(pool("slice", 4000, 8192, 0, 4).spec()
+        .withZeroOrMaxNodeScaling(true));
+    store.create(slice);
+    store.create(pod("p0", 1000, 1024));
+    ClusterAutoscaler ca = ca(Expanders.random());
+    ScaleUpPlan plan = ca.planScaleUp();
+    assertThat(plan.chosen()).isNotNull();
+    assertThat(plan.chosen().nodeCount()).isEqualTo(4);
+    ca.runOnce();
+    assertThat(nodesOf("slice")).hasSize(4);
+    store.create(pod("p1", 4000, 8192));
+    store.create(pod("p2", 4000, 8192));
+    store.create(pod("p3", 4000, 8192));
+    store.create(pod("p4", 4000, 8192));
+    assertThat(ca.planScaleUp().skippedPools()).containsEntry("slice", "at max size 4");
+  }
+
+  @Test
+  void scaleUp_atomicPoolThatCannotReachItsMaxIsSkipped() {
+    NodePool slice = pool("slice", 4000, 8192, 0, 4).withSpec(pool("slice", 4000, 8192, 0, 4).spec()
+        .withZeroOrMaxNodeScaling(true));
+    store.create(slice);
+    store.create(pod("p0", 1000, 1024));
+    ClusterAutoscaler ca = ClusterAutoscaler.builder(store).clock(clock).expander(Expanders.random()).seed(42)
+        .options(AutoscalerOptions.defaults().withMaxNodesTotal(3)).build();
+    ScaleUpPlan plan = ca.planScaleUp();
+    assertThat(plan.chosen()).isNull();
+    assertThat(plan.skippedPools()).containsEntry("slice", "atomic pool needs 4 nodes, only 3 allowed");
+  }
 }

@@ -85,8 +85,10 @@ final class KindConversionTest {
 
     assertThat(pool.spec().startupDelay()).isEqualTo(Duration.ofSeconds(90));
     assertThat(pool.spec().pricePerHour()).isEqualTo(32.77);
+    assertThat(pool.spec().zeroOrMaxNodeScaling()).isTrue();
     assertThat(pool.spec().template().gpus()).hasSize(1);
-    assertThat(KubernetesYaml.dump(List.of(pool))).contains("startupDelay: \"1m30s\"");
+    assertThat(KubernetesYaml.dump(List.of(pool))).contains("startupDelay: \"1m30s\"")
+        .contains("zeroOrMaxNodeScaling: true");
   }
 
   @Test

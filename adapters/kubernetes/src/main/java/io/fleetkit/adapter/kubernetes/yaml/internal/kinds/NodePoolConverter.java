@@ -30,6 +30,8 @@ import org.jspecify.annotations.Nullable;
  *   maxSize: 10
  *   startupDelay: 90s        # a Go duration (1h30m, 45s, 500ms)
  *   pricePerHour: 3.06
+ *   zeroOrMaxNodeScaling: false   # true: the pool scales atomically, to zero or to maxSize (the cluster autoscaler's
+ *                                 # node group option of that name)
  * status: {currentSize: 2, lastScaleTime: "2024-05-01T10:00:00Z"}
  * </pre>
  */
@@ -59,8 +61,9 @@ public final class NodePoolConverter extends AbstractKindConverter<GenericKubern
     Duration delay = duration(Untyped.string(spec, "startupDelay", "", "spec.startupDelay", ctx),
         "spec.startupDelay", ctx);
     Double price = Untyped.number(spec, "pricePerHour", "spec.pricePerHour", ctx);
+    Boolean atomic = Untyped.bool(spec, "zeroOrMaxNodeScaling", "spec.zeroOrMaxNodeScaling", ctx);
     NodePoolSpec coreSpec = template == null || max == null ? null : ctx.build("spec", () -> new NodePoolSpec(
-        template, min == null ? 0 : min, max, delay, price == null ? 0 : price));
+        template, min == null ? 0 : min, max, delay, price == null ? 0 : price, Boolean.TRUE.equals(atomic)));
     Map<String, Object> st = GenericKinds.section(in, "status", ctx);
     Integer current = Untyped.int32(st, "currentSize", "status.currentSize", ctx);
     var lastScale = Values.instant(Untyped.string(st, "lastScaleTime", "", "status.lastScaleTime", ctx),
@@ -141,6 +144,9 @@ public final class NodePoolConverter extends AbstractKindConverter<GenericKubern
     }
     if (s.pricePerHour() != 0) {
       spec.put("pricePerHour", s.pricePerHour());
+    }
+    if (s.zeroOrMaxNodeScaling()) {
+      spec.put("zeroOrMaxNodeScaling", true);
     }
     Map<String, Object> status = new LinkedHashMap<>();
     if (in.status().currentSize() != 0) {
