@@ -47,18 +47,6 @@ final class PartialAdmissionTest {
         .hasMessageContaining("must be less than or equal to count (5)");
   }
 
-  // kueue pkg/webhooks/workload_webhook_test.go TestValidateWorkload "too many variable count podSets"
-  @Test
-  void tooManyVariableCountPodSets() {
-    assertThatThrownBy(() -> Workload.builder("ns", "w").queueName("lq")
-            .podSet(PodSet.of("ps1", 3, ONE_CPU).withMinCount(2))
-            .podSet(PodSet.of("ps2", 3, ONE_CPU).withMinCount(1))
-            .build())
-        .isInstanceOf(ValidationException.class)
-        .hasMessageContaining("spec.podSets")
-        .hasMessageContaining("at most one podSet can use minCount");
-  }
-
   @Test
   void minCountEqualToCountIsValidButNotPartial() {
     assertThat(wl("w", 0, 5, 5).canBePartiallyAdmitted()).isFalse();
