@@ -406,7 +406,8 @@ final class EndpointSliceReconcilerTest {
     assertThat(c.lengths()).containsExactlyInAnyOrder(want);
   }
 
-  // TestReconcilerFinalizeSvcDeletionTimestamp (the create is dropped while the Service is terminating)
+  // The create of a terminating Service is dropped, its delete kept (with the cases of
+  // TestReconcilerFinalizeSvcDeletionTimestamp below)
   @Test
   void reconcile_serviceBeingDeleted_createsNothingButStillDeletes() {
     Service svc = service("foo");
@@ -417,6 +418,72 @@ final class EndpointSliceReconcilerTest {
     SlicePlan plan2 = reconciler(100).plan(deleting, List.of(), NODES, List.of(stale), NOW);
     assertThat(plan2.creates()).isEmpty();
     assertThat(plan2.deletes()).containsExactly(stale);
+  }
+
+  /** An owned IPv4 slice {@code name} with the controller's labels. */
+  private static EndpointSlice ownedSlice(String name, Service svc, List<EndpointPort> ports, List<Endpoint> eps) {
+    EndpointSlice s = emptySlice(0, svc, AddressType.IPv4, ports).withEndpoints(eps);
+    return s.withMetadata(s.metadata().toBuilder().name(name)
+        .labels(SliceRules.sliceLabels(Map.of(), svc, SliceRules.CONTROLLER_NAME).labels()).build());
+  }
+
+  // TestReconcilerFinalizeSvcDeletionTimestamp, through plan (FleetKit's finalizePlan is private): at most one
+  // endpoint per slice; "to-update" holds pod1 as not ready while it is ready (an update); "to-delete" is always
+  // there, holding pod3 as it is (left alone) or, when a delete is attempted, under the stale port 8080 (a delete);
+  // pod2, when a create is attempted, needs a new slice. Then: whether a slice of a new name exists, whether
+  // "to-update" exists (with pod1's one endpoint, ready), whether "to-delete" exists.
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+      "'Attempt create and update, nil deletion timestamp', false, true, true, false, true, true, true",
+      "'Attempt create and update, deletion timestamp set', true, true, true, false, false, true, true",
+      "'Attempt create, update, and delete, nil deletion timestamp, recycling in action', false, true, true, true,"
+          + " false, true, true",
+      "'Attempt create, update, and delete, deletion timestamp set, recycling in action', true, true, true, true,"
+          + " false, true, true",
+      "'Attempt update delete, deletion timestamp set', true, false, true, true, false, true, false",
+  })
+  void plan_serviceDeletionTimestamp_dropsCreatesOnlyAfterRecycling(String name, boolean deleting,
+      boolean attemptCreate, boolean attemptUpdate, boolean attemptDelete, boolean expectCreated,
+      boolean expectUpdated, boolean expectDeleted) {
+    Service svc = service("foo");
+    if (deleting) {
+      svc = svc.withMetadata(svc.metadata().toBuilder().deletionTimestamp(NOW).build());
+    }
+    List<EndpointPort> ports = SliceFixtures.endpointMetaPorts("foo");
+    Pod p1 = pod(1, true, false);
+    List<Pod> pods = new ArrayList<>(List.of(p1));
+    List<EndpointSlice> existing = new ArrayList<>();
+    Endpoint p1Now = SliceRules.podToEndpoint(p1, NODE1, svc, AddressType.IPv4);
+    Endpoint p1Stale = SliceRules.podToEndpoint(SliceFixtures.withReady(p1, false), NODE1, svc, AddressType.IPv4);
+    existing.add(ownedSlice("to-update", svc, ports, List.of(attemptUpdate ? p1Stale : p1Now)));
+    Pod p3 = pod(3, true, false);
+    if (attemptDelete) {
+      existing.add(ownedSlice("to-delete", svc, List.of(EndpointPort.of("foo", 8080)),
+          List.of(SliceRules.podToEndpoint(p3, NODE1, svc, AddressType.IPv4))));
+    } else {
+      pods.add(p3);
+      existing.add(ownedSlice("to-delete", svc, ports, List.of(SliceRules.podToEndpoint(p3, NODE1, svc,
+          AddressType.IPv4))));
+    }
+    if (attemptCreate) {
+      pods.add(pod(2, true, false));
+    }
+    FakeSlices c = new FakeSlices(existing);
+    SlicePlan plan = reconciler(1).plan(svc, pods, NODES, c.list(), NOW);
+    c.apply(plan);
+
+    assertThat(plan.errors()).as(name).isEmpty();
+    assertThat(c.slices.keySet().stream().anyMatch(n -> !n.equals("to-update") && !n.equals("to-delete")))
+        .as(name + ": created").isEqualTo(expectCreated);
+    assertThat(c.slices.containsKey("to-update")).as(name + ": updated").isEqualTo(expectUpdated);
+    if (attemptUpdate) {
+      assertThat(c.slices.get("to-update").endpoints()).as(name).containsExactly(p1Now);
+    }
+    assertThat(c.slices.containsKey("to-delete")).as(name + ": deleted").isEqualTo(expectDeleted);
+    if (attemptCreate && attemptDelete) {
+      assertThat(c.slices.get("to-delete").endpoints()).as(name + ": recycled")
+          .extracting(e -> e.targetRef().name()).containsExactly("pod2");
+    }
   }
 
   // TestReconcilerPodMissingNode: pod0 on node-0, pod1 on node-1; the known nodes, an existing slice holding both

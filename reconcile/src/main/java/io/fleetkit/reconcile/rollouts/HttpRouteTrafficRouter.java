@@ -19,7 +19,10 @@ import java.util.Objects;
  * The Gateway API traffic router, as Argo Rollouts' {@code argoproj-labs/gatewayAPI} plugin
  * ({@code pkg/plugin/httproute.go}, {@code setHTTPRouteWeight}): in the rollout's {@code HTTPRoute}, every backend
  * that names the canary Service gets the canary weight and every backend that names the stable Service gets
- * {@code 100 - weight}, in every rule; other backends are left alone. While the canary weight is above 0 the route
+ * {@code 100 - weight}, in every rule but a canary-only one; other backends, and the rules' names, matches, filters
+ * and timeouts, are left alone. A rule whose only backend is the canary Service is a header route sending chosen
+ * requests to the canary (the plugin's {@code isHTTPManagedRule}): it keeps its weight and does not count as
+ * naming the canary. While the canary weight is above 0 the route
  * carries the label {@value #IN_PROGRESS_LABEL}{@code =}{@value #IN_PROGRESS_VALUE} (so GitOps tools can ignore the
  * managed weights), removed at 0. The route is written through the store like any client, and only when something
  * changes; whoever routes requests by the route (e.g. the networking module's router) then splits traffic by these
@@ -74,20 +77,23 @@ public final class HttpRouteTrafficRouter implements TrafficRouter {
     boolean stableFound = false;
     List<HTTPRouteRule> rules = new ArrayList<>();
     for (HTTPRouteRule rule : route.spec().rules()) {
+      if (rule.backendRefs().size() == 1 && names(rule.backendRefs().get(0), ns, canary)) {
+        rules.add(rule);
+        continue;
+      }
       List<HTTPBackendRef> refs = new ArrayList<>();
       for (HTTPBackendRef b : rule.backendRefs()) {
-        boolean local = b.namespace().isEmpty() || b.namespace().equals(ns);
-        if (local && b.name().equals(canary)) {
+        if (names(b, ns, canary)) {
           canaryFound = true;
-          refs.add(new HTTPBackendRef(b.name(), b.namespace(), b.port(), canaryWeight));
-        } else if (local && b.name().equals(stable)) {
+          refs.add(withWeight(b, canaryWeight));
+        } else if (names(b, ns, stable)) {
           stableFound = true;
-          refs.add(new HTTPBackendRef(b.name(), b.namespace(), b.port(), 100 - canaryWeight));
+          refs.add(withWeight(b, 100 - canaryWeight));
         } else {
           refs.add(b);
         }
       }
-      rules.add(new HTTPRouteRule(rule.matches(), refs, rule.filters()));
+      rules.add(new HTTPRouteRule(rule.matches(), refs, rule.filters(), rule.name(), rule.timeouts()));
     }
     if (!canaryFound || !stableFound) {
       throw new IllegalStateException("HTTPRoute " + name + ": " + BACKEND_NOT_FOUND + " (Service "
@@ -105,5 +111,14 @@ public final class HttpRouteTrafficRouter implements TrafficRouter {
       store.update(new HTTPRoute(meta, spec));
     }
     return canaryWeight;
+  }
+
+  /** Whether {@code b} is the Service {@code service} of namespace {@code ns} (the route's and the rollout's). */
+  private static boolean names(HTTPBackendRef b, String ns, String service) {
+    return (b.namespace().isEmpty() || b.namespace().equals(ns)) && b.name().equals(service);
+  }
+
+  private static HTTPBackendRef withWeight(HTTPBackendRef b, int weight) {
+    return new HTTPBackendRef(b.group(), b.kind(), b.name(), b.namespace(), b.port(), weight, b.filters());
   }
 }

@@ -8,11 +8,15 @@ import io.fleetkit.api.core.PodTemplateSpec;
 import io.fleetkit.api.gateway.HTTPBackendRef;
 import io.fleetkit.api.gateway.HTTPHeader;
 import io.fleetkit.api.gateway.HTTPHeaderFilter;
+import io.fleetkit.api.gateway.HTTPHeaderMatch;
 import io.fleetkit.api.gateway.HTTPRoute;
 import io.fleetkit.api.gateway.HTTPRouteFilter;
+import io.fleetkit.api.gateway.HTTPRouteMatch;
 import io.fleetkit.api.gateway.HTTPRouteRule;
 import io.fleetkit.api.gateway.HTTPRouteSpec;
+import io.fleetkit.api.gateway.HTTPRouteTimeouts;
 import io.fleetkit.api.gateway.ParentReference;
+import io.fleetkit.api.gateway.HTTPPathMatch;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.rollouts.CanaryStep;
@@ -27,7 +31,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Cases of Argo Rollouts' {@code rollout/trafficrouting/gatewayapi/gatewayapi_test.go} (TestSetWeight) and of the
  * {@code argoproj-labs/rollouts-plugin-trafficrouter-gatewayapi} {@code pkg/plugin/plugin_test.go}
- * (SetHTTPRouteWeight, SetHTTPRouteWeightAddsAndRemovesLabel), against routes in the object store.
+ * (SetHTTPRouteWeight, SetHTTPRouteWeightAddsAndRemovesLabel, TestGetRouteRuleOnlyReturnsRuleWithAllBackends,
+ * TestGetRouteRuleReturnsErrorWhenBackendNotFound, TestSetWeightPreservesUnmanagedHTTPBackends), against routes in the
+ * object store.
  */
 final class HttpRouteTrafficRouterTest {
   static final String STABLE = "argo-rollouts-stable-service";
@@ -191,5 +197,97 @@ final class HttpRouteTrafficRouterTest {
 
     assertThatThrownBy(() -> router.setWeight(r, routing(r), 101)).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Rollout default/rollout: canary weight 101 must be between 0 and 100");
+  }
+
+  /** The plugin tests' header route: named "header-route", matching {@code X-Canary: true}, the canary alone (port 80
+   * added: a Service backend needs a port here, as the Gateway API requires). */
+  private static HTTPRouteRule headerRoute() {
+    return new HTTPRouteRule(
+        List.of(new HTTPRouteMatch(HTTPPathMatch.EVERYTHING, List.of(HTTPHeaderMatch.exact("X-Canary", "true")),
+            List.of(), "")),
+        List.of(HTTPBackendRef.of(CANARY, 80, HTTPBackendRef.DEFAULT_WEIGHT)), List.of(), "header-route", null);
+  }
+
+  // plugin_test.go TestGetRouteRuleOnlyReturnsRuleWithAllBackends: of a header route (canary only) and the main rule
+  // (stable 70, canary 30), the main rule is the one holding the weights (getRouteRule; setHTTPRouteWeight skips the
+  // canary-only rule as isHTTPManagedRule). Through setWeight: the main rule keeps 2 backends and no name and gets the
+  // weights; the header route is left as it is, at every weight.
+  @Test
+  void setWeight_headerRouteWithCanaryOnly_untouchedMainRuleWeighted() {
+    HTTPRouteRule main = rule(HTTPBackendRef.of(STABLE, 80, 70), HTTPBackendRef.of(CANARY, 80, 30));
+    store.create(route(List.of(headerRoute(), main)));
+    Rollout r = rollout(STABLE, CANARY, ROUTE);
+
+    router.setWeight(r, routing(r), 30);
+    List<HTTPRouteRule> rules = stored().spec().rules();
+    assertThat(rules.get(0)).isEqualTo(headerRoute());
+    assertThat(rules.get(1)).isEqualTo(main);
+    assertThat(rules.get(1).name()).isEmpty();
+
+    router.setWeight(r, routing(r), 40);
+    rules = stored().spec().rules();
+    assertThat(rules.get(0)).isEqualTo(headerRoute());
+    assertThat(rules.get(1).backendRefs()).hasSize(2);
+    assertThat(rules.get(1).backendRefs()).extracting(HTTPBackendRef::name).containsExactly(STABLE, CANARY);
+    assertThat(rules.get(1).backendRefs()).extracting(HTTPBackendRef::weight).containsExactly(60, 40);
+
+    router.setWeight(r, routing(r), 0);
+    assertThat(stored().spec().rules().get(0)).isEqualTo(headerRoute());
+    assertThat(stored().spec().rules().get(1).backendRefs()).extracting(HTTPBackendRef::weight)
+        .containsExactly(100, 0);
+  }
+
+  // plugin_test.go TestGetRouteRuleReturnsErrorWhenBackendNotFound: a route holding only the canary-only header
+  // route has no rule with both backends: BackendRefWasNotFoundInHTTPRouteError, the route unchanged.
+  @Test
+  void setWeight_onlyHeaderRoute_backendNotFound() {
+    HTTPRoute created = store.create(route(List.of(headerRoute())));
+    Rollout r = rollout(STABLE, CANARY, ROUTE);
+
+    assertThatThrownBy(() -> router.setWeight(r, routing(r), 30)).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining(HttpRouteTrafficRouter.BACKEND_NOT_FOUND);
+    assertThat(stored()).isEqualTo(created);
+  }
+
+  // plugin_test.go TestSetWeightPreservesUnmanagedHTTPBackends: stable 100, canary 0 and an extra backend (weight 1)
+  // in one rule; at 30 and back at 0 the extra backend stays, third.
+  @Test
+  void setWeight_extraBackendInTheRule_keptDuringAndAfterTheCanary() {
+    String extra = "extra-pipeline-service";
+    store.create(route(List.of(rule(HTTPBackendRef.of(STABLE, 80, 100), HTTPBackendRef.of(CANARY, 80, 0),
+        HTTPBackendRef.of(extra, 80, 1)))));
+    Rollout r = rollout(STABLE, CANARY, ROUTE);
+
+    router.setWeight(r, routing(r), 30);
+    List<HTTPBackendRef> refs = stored().spec().rules().get(0).backendRefs();
+    assertThat(refs).hasSize(3);
+    assertThat(refs.get(0).weight()).isEqualTo(70);
+    assertThat(refs.get(1).weight()).isEqualTo(30);
+    assertThat(refs.get(2).name()).isEqualTo(extra);
+
+    router.setWeight(r, routing(r), 0);
+    refs = stored().spec().rules().get(0).backendRefs();
+    assertThat(refs).hasSize(3);
+    assertThat(refs.get(1).weight()).isEqualTo(0);
+    assertThat(refs.get(2).name()).isEqualTo(extra);
+  }
+
+  @Test
+  void setWeight_keepsRuleNameTimeoutsAndBackendFilters() {
+    HTTPRouteFilter headers = HTTPRouteFilter.requestHeaderModifier(new HTTPHeaderFilter(
+        List.of(HTTPHeader.of("X-Backend", "canary")), List.of(), List.of()));
+    HTTPBackendRef canary = new HTTPBackendRef("", "Service", CANARY, "", 80, 0, List.of(headers));
+    HTTPRouteRule named = new HTTPRouteRule(List.of(), List.of(HTTPBackendRef.of(STABLE, 80, 0), canary), List.of(),
+        "main", new HTTPRouteTimeouts("10s", null));
+    store.create(route(List.of(named)));
+    Rollout r = rollout(STABLE, CANARY, ROUTE);
+
+    router.setWeight(r, routing(r), 20);
+
+    HTTPRouteRule rule = stored().spec().rules().get(0);
+    assertThat(rule.name()).isEqualTo("main");
+    assertThat(rule.timeouts()).isEqualTo(new HTTPRouteTimeouts("10s", null));
+    assertThat(rule.backendRefs().get(1)).isEqualTo(new HTTPBackendRef("", "Service", CANARY, "", 80, 20,
+        List.of(headers)));
   }
 }

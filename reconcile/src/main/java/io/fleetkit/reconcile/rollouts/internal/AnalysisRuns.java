@@ -15,15 +15,17 @@ import io.fleetkit.api.rollouts.Rollout;
 import io.fleetkit.api.rollouts.RolloutAnalysis;
 import io.fleetkit.api.store.ObjectStore;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The rollout side of analysis (Argo Rollouts' {@code rollout/analysis.go}): an {@link AnalysisRun} made from a
- * {@link RolloutAnalysis} (its templates' metrics, arguments resolved: the rollout's values over the templates'
- * defaults, substituted for {@code {{args.NAME}}}), owned by the rollout and labelled with the version's pod
+ * {@link RolloutAnalysis} (its templates flattened into one list of metrics and arguments, the arguments resolved:
+ * the rollout's values over the templates' defaults, substituted for {@code {{args.NAME}}}), owned by the rollout and labelled with the version's pod
  * template hash; and termination. Stateless.
  */
 final class AnalysisRuns {
@@ -56,34 +58,84 @@ final class AnalysisRuns {
 
   private static AnalysisRun create(ObjectStore store, Rollout r, RolloutAnalysis a, String hash, String name) {
     String ns = r.metadata().namespace();
-    List<Metric> metrics = new ArrayList<>();
-    List<AnalysisArgument> templateArgs = new ArrayList<>();
+    List<AnalysisTemplate> templates = new ArrayList<>();
     for (String t : a.templates()) {
-      AnalysisTemplate tpl = store.get(AnalysisTemplate.class, ns, t).orElseThrow(() -> new IllegalStateException(
-          "AnalysisTemplate " + ns + "/" + t + " not found"));
-      metrics.addAll(tpl.metrics());
-      templateArgs.addAll(tpl.args());
+      templates.add(store.get(AnalysisTemplate.class, ns, t).orElseThrow(() -> new IllegalStateException(
+          "AnalysisTemplate " + ns + "/" + t + " not found")));
     }
-    List<AnalysisArgument> resolved;
+    AnalysisRunSpec spec;
     try {
-      resolved = mergeArgs(a.args(), templateArgs);
+      spec = runSpec(templates, a.args());
     } catch (IllegalStateException e) {
       throw new IllegalStateException("Rollout " + r.metadata().key() + ", analysis templates " + a.templates()
           + ": " + e.getMessage(), e);
     }
-    List<Metric> substituted = new ArrayList<>();
-    for (Metric m : metrics) {
-      substituted.add(substitute(m, resolved));
-    }
     AnalysisRun run = new AnalysisRun(ObjectMeta.builder().namespace(ns).name(name)
         .label(Rollout.POD_TEMPLATE_HASH_LABEL, hash).label(ROLLOUT_LABEL, r.metadata().name())
-        .ownerReference(OwnerReference.controllerOf(r)).build(), new AnalysisRunSpec(substituted, resolved, false),
-        AnalysisRunStatus.EMPTY);
+        .ownerReference(OwnerReference.controllerOf(r)).build(), spec, AnalysisRunStatus.EMPTY);
     try {
       return store.create(run);
     } catch (ConflictException e) {
       return store.require(AnalysisRun.class, ns, name);
     }
+  }
+
+  /** The metrics and arguments of several templates taken together. */
+  record Flattened(List<Metric> metrics, List<AnalysisArgument> args) {
+    Flattened {
+      metrics = List.copyOf(metrics);
+      args = List.copyOf(args);
+    }
+  }
+
+  /**
+   * The spec of a run of {@code templates} given {@code args} (Argo's {@code NewAnalysisRunFromTemplates}): the
+   * templates {@linkplain #flatten flattened}, the arguments {@linkplain #mergeArgs merged} and substituted into the
+   * metrics.
+   *
+   * @throws IllegalStateException with Argo's message, when flattening fails or an argument has no value
+   */
+  static AnalysisRunSpec runSpec(List<AnalysisTemplate> templates, List<AnalysisArgument> args) {
+    Flattened flat = flatten(templates);
+    List<AnalysisArgument> resolved = mergeArgs(args, flat.args());
+    List<Metric> substituted = new ArrayList<>();
+    for (Metric m : flat.metrics()) {
+      substituted.add(substitute(m, resolved));
+    }
+    return new AnalysisRunSpec(substituted, resolved, false);
+  }
+
+  /**
+   * The templates taken together (Argo's {@code FlattenTemplates}): their metrics in order, their arguments in order
+   * of first declaration; an argument declared again keeps the value it has, or takes the later value when it had
+   * none.
+   *
+   * @throws IllegalStateException {@code two metrics have the same name 'NAME'} when two templates hold a metric of
+   *     the same name; {@code Argument `NAME` specified multiple times with different values: 'A', 'B'} when two
+   *     templates give an argument different values
+   */
+  static Flattened flatten(List<AnalysisTemplate> templates) {
+    List<Metric> metrics = new ArrayList<>();
+    Set<String> metricNames = new HashSet<>();
+    Map<String, AnalysisArgument> args = new LinkedHashMap<>();
+    for (AnalysisTemplate t : templates) {
+      for (Metric m : t.metrics()) {
+        if (!metricNames.add(m.name())) {
+          throw new IllegalStateException("two metrics have the same name '" + m.name() + "'");
+        }
+        metrics.add(m);
+      }
+      for (AnalysisArgument arg : t.args()) {
+        AnalysisArgument prev = args.get(arg.name());
+        if (prev == null || prev.value() == null) {
+          args.put(arg.name(), arg);
+        } else if (arg.value() != null && !arg.value().equals(prev.value())) {
+          throw new IllegalStateException("Argument `" + arg.name() + "` specified multiple times with different"
+              + " values: '" + prev.value() + "', '" + arg.value() + "'");
+        }
+      }
+    }
+    return new Flattened(metrics, new ArrayList<>(args.values()));
   }
 
   /**
