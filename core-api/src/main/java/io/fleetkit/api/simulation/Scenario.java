@@ -334,8 +334,8 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
           v.add(p + ".parent", "must not be the cohort itself", c.parent());
         }
       }
+      v.dnsSubdomain(p + ".flavor.name", c.flavor());
       if (!c.quota().isEmpty()) {
-        v.dnsSubdomain(p + ".flavor.name", c.flavor());
         if (!flavors.contains(c.flavor())) {
           v.add(p + ".flavor.name", "must name a flavor of spec.queues " + flavors, c.flavor());
         }

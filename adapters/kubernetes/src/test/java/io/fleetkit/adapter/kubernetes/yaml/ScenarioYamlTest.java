@@ -296,6 +296,9 @@ final class ScenarioYamlTest {
         .contains("spec.cohorts[0].quota.cpu");
     assertThat(problems(COHORTS.replace("- name: org\n    flavor: {name: a100}", "- name: org\n    flavor: {name: h100}")))
         .contains("spec.cohorts[0].flavor.name", "must name a flavor of spec.queues [a100, default]", "h100");
+    assertThat(problems(COHORTS.replace("- name: team-b\n    parent: org\n",
+        "- name: team-b\n    parent: org\n    flavor: {name: A100}\n")))
+        .contains("spec.cohorts[2].flavor.name", "A100");
     assertThat(problems(COHORTS.replace("- name: team-b\n    parent: org\n", "- parent: org\n")))
         .contains("spec.cohorts[2].name", "is required");
     assertThat(problems(COHORTS.replace("cohort: team-b", "cohort: Team_B")))
