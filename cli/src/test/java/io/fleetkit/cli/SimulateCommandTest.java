@@ -144,6 +144,60 @@ final class SimulateCommandTest {
         "jobs succeeded analytics/etl", "jobs waiting research/openb", "driver nodes lab-a100");
   }
 
+  /** Two 4-CPU nodes; queue a in cohort child-a, queue b in child-b, both children under root with 4 CPUs. */
+  private static final String COHORT_MANIFESTS = """
+      apiVersion: v1
+      kind: Node
+      metadata: {name: node-0}
+      status:
+        capacity: {cpu: "4", memory: 16Gi, pods: "110"}
+      ---
+      apiVersion: v1
+      kind: Node
+      metadata: {name: node-1}
+      status:
+        capacity: {cpu: "4", memory: 16Gi, pods: "110"}
+      ---
+      apiVersion: simulation.fleetkit.io/v1
+      kind: Scenario
+      metadata: {name: cohort-tree}
+      spec:
+        duration: 2h
+        seed: 3
+        features: {clusterAutoscaler: false, queueAdmission: true}
+        queues:
+        - {name: a, namespaces: [ml], cohort: child-a, quota: {cpu: "2", memory: 64Gi}}
+        - {name: b, namespaces: [cv], cohort: child-b, quota: {cpu: "2", memory: 64Gi}}
+        cohorts:
+        - {name: root, quota: {cpu: "4"}}
+        - {name: child-a, parent: root}
+        - {name: child-b, parent: root}
+        jobStreams:
+        - name: train
+          namespace: ml
+          queue: a
+          poisson: {perHour: 30, pods: 1, requests: {cpu: "2", memory: 1Gi}, runFor: 20m}
+      """;
+
+  @Test
+  void simulate_scenarioWithCohortsAndDuration_keepsTheCohortTree(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("cluster.yaml"), COHORT_MANIFESTS);
+    int code = run("simulate", dir.toString(), "--duration", "1h", "--output", "json", "--quiet", "--no-pod-events");
+
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode root = JsonMapper.builder().build().readTree(out.toString());
+    double admitted = 0;
+    for (JsonNode item : root.get("series").get("items")) {
+      if (item.get("name").asString().equals("admitted workloads a")) {
+        for (JsonNode v : item.get("values")) {
+          admitted = Math.max(admitted, v.asDouble());
+        }
+      }
+    }
+    // a's own 2 CPUs, b's unused 2 and the root's 4: four 2-CPU jobs (1 without the cohort tree)
+    assertThat(admitted).isEqualTo(4.0);
+  }
+
   @Test
   void simulate_gpuPolicyExample_schedulerFromTheScenarioPlacesEveryTracePod() {
     int code = run("simulate", cluster().resolveSibling("gpu-policy").toString(), "--output", "json", "--quiet",

@@ -333,7 +333,7 @@ public final class ClusterSimulation {
     AdmissionEngine[] engineHolder = new AdmissionEngine[1];
     if (queued) {
       b.controller((store, clock, seed) -> {
-        AdmissionEngine engine = QueueEngines.engine(spec.queues(), clock.asClock());
+        AdmissionEngine engine = QueueEngines.engine(spec.queues(), spec.cohorts(), clock.asClock());
         engineHolder[0] = engine;
         QueueAdmissionController c = QueueAdmissionController.builder(store, engine).clock(clock).stepping().build();
         return SimulatedController.of("queue-admission", () -> c.start().join(), c::runUntilIdle, c);

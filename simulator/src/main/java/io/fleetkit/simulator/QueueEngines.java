@@ -1,10 +1,12 @@
 package io.fleetkit.simulator;
 
 import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.simulation.ScenarioCohort;
 import io.fleetkit.api.simulation.ScenarioQueue;
 import io.fleetkit.queueing.AdmissionEngine;
 import io.fleetkit.queueing.ClusterQueue;
 import io.fleetkit.queueing.ClusterQueuePreemption;
+import io.fleetkit.queueing.Cohort;
 import io.fleetkit.queueing.FlavorQuotas;
 import io.fleetkit.queueing.LocalQueue;
 import io.fleetkit.queueing.QueuePreemptionPolicy;
@@ -18,8 +20,9 @@ import java.util.Map;
 
 /**
  * The Kueue-style {@link AdmissionEngine} of a scenario's {@link ScenarioQueue}s: one ResourceFlavor per distinct
- * flavor name (its node labels, taints and tolerations), one ClusterQueue per queue (its quota on its flavor, its cohort, preemption of lower priorities
- * within the queue), one LocalQueue of the queue's name in each of its namespaces.
+ * flavor name (its node labels, taints and tolerations), one ClusterQueue per queue (its quota on its flavor, its
+ * cohort, preemption of lower priorities within the queue), one LocalQueue of the queue's name in each of its
+ * namespaces, and one Cohort per {@link ScenarioCohort} (its parent, its quota on its flavor with its limits).
  */
 final class QueueEngines {
   private QueueEngines() {}
@@ -53,7 +56,7 @@ final class QueueEngines {
     return problems;
   }
 
-  static AdmissionEngine engine(List<ScenarioQueue> queues, Clock clock) {
+  static AdmissionEngine engine(List<ScenarioQueue> queues, List<ScenarioCohort> cohorts, Clock clock) {
     AdmissionEngine.Builder b = AdmissionEngine.builder().clock(clock);
     Map<String, ScenarioQueue> flavors = new LinkedHashMap<>();
     for (ScenarioQueue q : queues) {
@@ -77,6 +80,27 @@ final class QueueEngines {
         b.localQueue(LocalQueue.of(ns, q.name(), q.name()));
       }
     }
+    for (ScenarioCohort c : cohorts) {
+      b.cohort(cohort(c));
+    }
     return b.build();
+  }
+
+  private static Cohort cohort(ScenarioCohort c) {
+    Cohort.Builder cb = Cohort.builder(c.name());
+    if (c.parent() != null) {
+      cb.parent(c.parent());
+    }
+    if (!c.quota().isEmpty()) {
+      List<FlavorResourceQuota> quotas = new ArrayList<>();
+      for (Map.Entry<String, Quantity> e : c.quota().asMap().entrySet()) {
+        String r = e.getKey();
+        quotas.add(new FlavorResourceQuota(r, e.getValue(),
+            c.borrowingLimit().has(r) ? c.borrowingLimit().get(r) : null,
+            c.lendingLimit().has(r) ? c.lendingLimit().get(r) : null));
+      }
+      cb.resourceGroup(FlavorQuotas.of(c.flavor(), quotas.toArray(FlavorResourceQuota[]::new)));
+    }
+    return cb.build();
   }
 }

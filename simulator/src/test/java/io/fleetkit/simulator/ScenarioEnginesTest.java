@@ -22,6 +22,7 @@ import io.fleetkit.api.simulation.LoadPattern;
 import io.fleetkit.api.simulation.QueueScaler;
 import io.fleetkit.api.simulation.Scenario;
 import io.fleetkit.api.simulation.ScenarioFeatures;
+import io.fleetkit.api.simulation.ScenarioCohort;
 import io.fleetkit.api.simulation.ScenarioQueue;
 import io.fleetkit.api.simulation.ScenarioSpec;
 import io.fleetkit.api.simulation.WorkloadLoad;
@@ -124,6 +125,39 @@ final class ScenarioEnginesTest {
     assertThat(max(series(untolerated, "admitted workloads batch"))).isZero();
     assertThat(max(series(untolerated, "pending workloads batch"))).isGreaterThan(0);
     assertThat(max(series(untolerated, "jobs running ml/train"))).isZero();
+  }
+
+  /**
+   * The {@link #queued} jobs into queue {@code a} (2 CPUs) in cohort {@code child-a}; queue {@code b} (2 CPUs, no
+   * jobs) in {@code child-b}; with {@code cohorts}, both children sit under {@code root}, which holds 4 CPUs of its
+   * own (without: the children are roots without quota).
+   */
+  private static SimulationRun cohortTree(List<ScenarioCohort> cohorts) {
+    ResourceList two = ResourceList.builder().put("cpu", "2").put("memory", "64Gi").build();
+    ScenarioQueue a = new ScenarioQueue("a", List.of("ml"), "child-a", "default", Map.of(), two);
+    ScenarioQueue b = new ScenarioQueue("b", List.of("cv"), "child-b", "default", Map.of(), two);
+    JobArrival job = new JobArrival(Duration.ZERO, "", 1, ResourceList.ofCpuMemory(2000, 1L << 30),
+        Duration.ofMinutes(20));
+    ScenarioFeatures f = new ScenarioFeatures(false, false, false, false, true, false);
+    Scenario s = scenario(Duration.ofHours(1), Duration.ofMinutes(1), f, List.of(), List.of(a, b),
+        List.of(JobStream.poisson("train", "ml", "a", 30, job)), List.of());
+    return run(nodes(2), new Scenario(s.metadata(), s.spec().withCohorts(cohorts)));
+  }
+
+  @Test
+  void cohortTree_aQueueBorrowsTheRootsQuotaThroughItsChildCohort() {
+    List<ScenarioCohort> tree = List.of(
+        ScenarioCohort.of("root", null, "default", ResourceList.builder().put("cpu", "4").build()),
+        ScenarioCohort.of("child-a", "root"), ScenarioCohort.of("child-b", "root"));
+    // a's own 2 CPUs, b's unused 2 and the root's 4 make room for four 2-CPU jobs (the nodes' 8 CPUs)
+    assertThat(max(series(cohortTree(tree), "admitted workloads a"))).isEqualTo(4.0);
+    // without the tree each child cohort is a root of one queue: a admits one job on its own quota
+    assertThat(max(series(cohortTree(List.of()), "admitted workloads a"))).isEqualTo(1.0);
+    // child-a (no CPUs of its own) may borrow at most 2 CPUs from the root's subtree: a's 2 plus 2 borrowed
+    ResourceList cpu0 = ResourceList.builder().put("cpu", "0").build();
+    List<ScenarioCohort> limited = List.of(tree.get(0), ScenarioCohort.of("child-a", "root", "default", cpu0)
+        .withLimits(ResourceList.builder().put("cpu", "2").build(), ResourceList.EMPTY), tree.get(2));
+    assertThat(max(series(cohortTree(limited), "admitted workloads a"))).isEqualTo(2.0);
   }
 
   @Test

@@ -135,7 +135,11 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
       for (var e : q.quota().asMap().entrySet()) {
         v.nonNegative(p + ".quota." + e.getKey(), e.getValue());
       }
+      if (q.cohort() != null) {
+        v.dnsSubdomain(p + ".cohort", q.cohort());
+      }
     }
+    validateCohorts(v, spec);
     Set<String> streamNames = new HashSet<>();
     for (int i = 0; i < spec.jobStreams().size(); i++) {
       JobStream js = spec.jobStreams().get(i);
@@ -303,5 +307,80 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
   @Override
   public Scenario withStatusOf(Scenario other) {
     return this;
+  }
+
+  /**
+   * Kueue's rules for the cohort tree: DNS names, each declared once, parents without a cycle, limits only with a
+   * parent and only for resources of the quota, quotas and limits not negative, a quota's flavor one of the queues'.
+   */
+  private static void validateCohorts(Violations v, ScenarioSpec spec) {
+    Set<String> flavors = new java.util.TreeSet<>();
+    for (ScenarioQueue q : spec.queues()) {
+      flavors.add(q.flavor());
+    }
+    java.util.Map<String, String> parents = new java.util.HashMap<>();
+    for (int i = 0; i < spec.cohorts().size(); i++) {
+      ScenarioCohort c = spec.cohorts().get(i);
+      String p = "spec.cohorts[" + i + "]";
+      v.dnsSubdomain(p + ".name", c.name());
+      if (parents.containsKey(c.name())) {
+        v.add(p + ".name", "must not repeat an earlier cohort's name", c.name());
+      } else {
+        parents.put(c.name(), c.parent());
+      }
+      if (c.parent() != null) {
+        v.dnsSubdomain(p + ".parent", c.parent());
+        if (c.parent().equals(c.name())) {
+          v.add(p + ".parent", "must not be the cohort itself", c.parent());
+        }
+      }
+      v.dnsSubdomain(p + ".flavor.name", c.flavor());
+      if (!c.quota().isEmpty()) {
+        if (!flavors.contains(c.flavor())) {
+          v.add(p + ".flavor.name", "must name a flavor of spec.queues " + flavors, c.flavor());
+        }
+      }
+      for (var e : c.quota().asMap().entrySet()) {
+        v.nonNegative(p + ".quota." + e.getKey(), e.getValue());
+      }
+      limits(v, c, p + ".borrowingLimit", c.borrowingLimit());
+      limits(v, c, p + ".lendingLimit", c.lendingLimit());
+    }
+    for (int i = 0; i < spec.cohorts().size(); i++) {
+      ScenarioCohort c = spec.cohorts().get(i);
+      if (c.parent() == null || c.parent().equals(c.name())) {
+        continue;
+      }
+      // walk up from the parent: coming back to this cohort closes a cycle
+      List<String> path = new java.util.ArrayList<>(List.of(c.name()));
+      Set<String> seen = new HashSet<>(path);
+      for (String at = c.parent(); at != null; at = parents.get(at)) {
+        path.add(at);
+        if (at.equals(c.name())) {
+          v.add("spec.cohorts[" + i + "].parent", "must not form a cycle (" + String.join(" -> ", path) + ")",
+              c.parent());
+          break;
+        }
+        if (!seen.add(at)) {
+          break; // a cycle above this cohort, reported at a cohort on it
+        }
+      }
+    }
+  }
+
+  private static void limits(Violations v, ScenarioCohort c, String field, io.fleetkit.api.resource.ResourceList l) {
+    if (l.isEmpty()) {
+      return;
+    }
+    if (c.parent() == null) {
+      v.add(field, "must be empty when parent is empty (a root cohort has nothing to borrow from or lend to)",
+          l.asMap());
+    }
+    for (var e : l.asMap().entrySet()) {
+      v.nonNegative(field + "." + e.getKey(), e.getValue());
+      if (!c.quota().has(e.getKey())) {
+        v.add(field + "." + e.getKey(), "must be a resource of quota " + c.quota().names(), e.getValue());
+      }
+    }
   }
 }

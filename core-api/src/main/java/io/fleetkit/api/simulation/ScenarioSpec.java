@@ -18,10 +18,12 @@ import java.util.Objects;
  * @param queueScalers KEDA-style queue-length scaling of Deployments
  * @param nodeStartup start-up phases per NodePool, at most one per pool
  * @param scheduler the scheduler's profile and GPU placement policy
+ * @param cohorts the Kueue cohort tree the queues' cohorts belong to
  */
 public record ScenarioSpec(Duration duration, long seed, Duration sampleInterval, List<WorkloadLoad> loads,
     List<ScenarioFault> faults, ScenarioFeatures features, List<ScenarioQueue> queues, List<JobStream> jobStreams,
-    List<QueueScaler> queueScalers, List<NodeStartup> nodeStartup, ScenarioScheduler scheduler) {
+    List<QueueScaler> queueScalers, List<NodeStartup> nodeStartup, ScenarioScheduler scheduler,
+    List<ScenarioCohort> cohorts) {
   /** The default sample interval. */
   public static final Duration DEFAULT_SAMPLE_INTERVAL = Duration.ofMinutes(1);
 
@@ -36,6 +38,15 @@ public record ScenarioSpec(Duration duration, long seed, Duration sampleInterval
     jobStreams = List.copyOf(jobStreams);
     queueScalers = List.copyOf(queueScalers);
     nodeStartup = List.copyOf(nodeStartup);
+    cohorts = List.copyOf(cohorts);
+  }
+
+  /** A scenario without declared cohorts (queues' cohorts are roots without quota). */
+  public ScenarioSpec(Duration duration, long seed, Duration sampleInterval, List<WorkloadLoad> loads,
+      List<ScenarioFault> faults, ScenarioFeatures features, List<ScenarioQueue> queues, List<JobStream> jobStreams,
+      List<QueueScaler> queueScalers, List<NodeStartup> nodeStartup, ScenarioScheduler scheduler) {
+    this(duration, seed, sampleInterval, loads, faults, features, queues, jobStreams, queueScalers, nodeStartup,
+        scheduler, List.of());
   }
 
   /** A scenario with kube's default scheduler profile and no GPU policy. */
@@ -49,7 +60,13 @@ public record ScenarioSpec(Duration duration, long seed, Duration sampleInterval
   /** This spec with another scheduler. */
   public ScenarioSpec withScheduler(ScenarioScheduler v) {
     return new ScenarioSpec(duration, seed, sampleInterval, loads, faults, features, queues, jobStreams, queueScalers,
-        nodeStartup, v);
+        nodeStartup, v, cohorts);
+  }
+
+  /** This spec with another cohort tree. */
+  public ScenarioSpec withCohorts(List<ScenarioCohort> v) {
+    return new ScenarioSpec(duration, seed, sampleInterval, loads, faults, features, queues, jobStreams, queueScalers,
+        nodeStartup, scheduler, v);
   }
 
   /** A scenario without node start-up phases. */

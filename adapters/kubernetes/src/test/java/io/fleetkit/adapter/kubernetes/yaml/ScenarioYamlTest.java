@@ -3,12 +3,14 @@ package io.fleetkit.adapter.kubernetes.yaml;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.scheduling.Taint;
 import io.fleetkit.api.scheduling.TaintEffect;
 import io.fleetkit.api.scheduling.Toleration;
 import io.fleetkit.api.simulation.FaultType;
 import io.fleetkit.api.simulation.LoadShape;
 import io.fleetkit.api.simulation.Scenario;
+import io.fleetkit.api.simulation.ScenarioCohort;
 import io.fleetkit.api.simulation.ScenarioQueue;
 import io.fleetkit.api.simulation.WorkloadLoad;
 import java.time.Duration;
@@ -208,6 +210,100 @@ final class ScenarioYamlTest {
         .contains("spec.queues[0].flavor.tolerations[0].seconds", "is not a field");
     assertThat(problems(TAINTED_FLAVOR.replace("operator: Exists, effect", "operator: Exists, value: x, effect")))
         .contains("spec.queues[0].flavor.tolerations[0]");
+  }
+
+  private static final String COHORTS = ENGINES.replace("  jobStreams:\n", """
+        - name: vision
+          namespaces: [cv]
+          cohort: team-b
+          quota: {cpu: "8"}
+        cohorts:
+        - name: org
+          flavor: {name: a100}
+          quota: {cpu: "16", nvidia.com/gpu: "4"}
+        - name: lab
+          parent: org
+          flavor: {name: a100}
+          quota: {nvidia.com/gpu: "2"}
+          borrowingLimit: {nvidia.com/gpu: "1"}
+          lendingLimit: {nvidia.com/gpu: "3"}
+        - name: team-b
+          parent: org
+        jobStreams:
+      """);
+
+  @Test
+  void cohorts_readAndRoundTrip() {
+    Scenario s = parse(COHORTS);
+    assertThat(s.spec().cohorts()).containsExactly(
+        ScenarioCohort.of("org", null, "a100", ResourceList.builder().put("cpu", "16").put("nvidia.com/gpu", "4")
+            .build()),
+        ScenarioCohort.of("lab", "org", "a100", ResourceList.builder().put("nvidia.com/gpu", "2").build())
+            .withLimits(ResourceList.builder().put("nvidia.com/gpu", "1").build(),
+                ResourceList.builder().put("nvidia.com/gpu", "3").build()),
+        ScenarioCohort.of("team-b", "org"));
+    assertThat(s.spec().queues()).extracting(ScenarioQueue::cohort).containsExactly("lab", "team-b");
+    Scenario again = KubernetesYaml.parse(KubernetesYaml.dump(List.of(s)), "dump.yaml").ofType(Scenario.class)
+        .get(0);
+    assertThat(again.spec()).isEqualTo(s.spec());
+    assertThat(parse(ENGINES).spec().cohorts()).isEmpty();
+  }
+
+  @Test
+  void cohorts_aQuotaOfTheDefaultFlavor_needsAQueueOfIt() {
+    // team-b's quota names no flavor: the default one, which the queue vision defines
+    Scenario s = parse(COHORTS.replace("- name: team-b\n    parent: org\n",
+        "- name: team-b\n    parent: org\n    quota: {cpu: \"4\"}\n"));
+    assertThat(s.spec().cohorts().get(2).flavor()).isEqualTo("default");
+    assertThat(s.spec().cohorts().get(2).quota().milliCpu()).isEqualTo(4000);
+    Scenario again = KubernetesYaml.parse(KubernetesYaml.dump(List.of(s)), "dump.yaml").ofType(Scenario.class)
+        .get(0);
+    assertThat(again.spec()).isEqualTo(s.spec());
+    assertThat(problems(COHORTS.replace("cohort: team-b\n    quota: {cpu: \"8\"}",
+        "cohort: team-b\n    flavor: {name: t4}\n    quota: {cpu: \"8\"}").replace("- name: team-b\n    parent: org\n",
+        "- name: team-b\n    parent: org\n    quota: {cpu: \"4\"}\n")))
+        .contains("spec.cohorts[2].flavor.name", "must name a flavor of spec.queues [a100, t4]", "default");
+  }
+
+  @Test
+  void badCohorts_reportedWithThePathAndKueuesRule() {
+    assertThat(problems(COHORTS.replace("- name: team-b\n    parent: org\n",
+        "- name: team-b\n    parnet: org\n")))
+        .contains("spec.cohorts[2].parnet", "is not a field");
+    assertThat(problems(COHORTS.replace("flavor: {name: a100}\n    quota: {cpu: \"16\"",
+        "flavor: {name: a100, nodeLabels: {a: b}}\n    quota: {cpu: \"16\"")))
+        .contains("spec.cohorts[0].flavor.nodeLabels", "is not a field");
+    assertThat(problems(COHORTS.replace("- name: team-b\n", "- name: Team_B\n")))
+        .contains("spec.cohorts[2].name", "Team_B");
+    assertThat(problems(COHORTS.replace("parent: org\n    flavor", "parent: Org!\n    flavor")))
+        .contains("spec.cohorts[1].parent", "Org!");
+    assertThat(problems(COHORTS.replace("- name: team-b\n", "- name: lab\n")))
+        .contains("spec.cohorts[2].name", "must not repeat an earlier cohort's name");
+    assertThat(problems(COHORTS.replace("- name: team-b\n    parent: org\n", "- name: team-b\n    parent: team-b\n")))
+        .contains("spec.cohorts[2].parent", "must not be the cohort itself");
+    assertThat(problems(COHORTS.replace("- name: org\n", "- name: org\n    parent: lab\n")))
+        .contains("spec.cohorts[0].parent", "must not form a cycle (org -> lab -> org)")
+        .contains("spec.cohorts[1].parent", "must not form a cycle (lab -> org -> lab)");
+    assertThat(problems(COHORTS.replace("quota: {cpu: \"16\", nvidia.com/gpu: \"4\"}",
+        "quota: {cpu: \"16\", nvidia.com/gpu: \"4\"}\n    borrowingLimit: {cpu: \"1\"}\n    lendingLimit: {cpu: \"2\"}")))
+        .contains("spec.cohorts[0].borrowingLimit", "spec.cohorts[0].lendingLimit", "must be empty when parent is empty");
+    assertThat(problems(COHORTS.replace("borrowingLimit: {nvidia.com/gpu: \"1\"}", "borrowingLimit: {cpu: \"1\"}")))
+        .contains("spec.cohorts[1].borrowingLimit.cpu", "must be a resource of quota [nvidia.com/gpu]");
+    assertThat(problems(COHORTS.replace("lendingLimit: {nvidia.com/gpu: \"3\"}", "lendingLimit: {nvidia.com/gpu: \"-3\"}")))
+        .contains("spec.cohorts[1].lendingLimit.nvidia.com/gpu");
+    assertThat(problems(COHORTS.replace("quota: {cpu: \"16\", nvidia.com/gpu: \"4\"}",
+        "quota: {cpu: \"-16\", nvidia.com/gpu: \"4\"}")))
+        .contains("spec.cohorts[0].quota.cpu");
+    assertThat(problems(COHORTS.replace("- name: org\n    flavor: {name: a100}", "- name: org\n    flavor: {name: h100}")))
+        .contains("spec.cohorts[0].flavor.name", "must name a flavor of spec.queues [a100, default]", "h100");
+    assertThat(problems(COHORTS.replace("- name: team-b\n    parent: org\n",
+        "- name: team-b\n    parent: org\n    flavor: {name: A100}\n")))
+        .contains("spec.cohorts[2].flavor.name", "A100");
+    assertThat(problems(COHORTS.replace("- name: team-b\n    parent: org\n", "- parent: org\n")))
+        .contains("spec.cohorts[2].name", "is required");
+    assertThat(problems(COHORTS.replace("cohort: team-b", "cohort: Team_B")))
+        .contains("spec.queues[1].cohort", "Team_B");
+    assertThat(problems("spec:\n  duration: 1h\n  cohorts: {name: org}\n")).contains("spec.cohorts");
   }
 
   @Test

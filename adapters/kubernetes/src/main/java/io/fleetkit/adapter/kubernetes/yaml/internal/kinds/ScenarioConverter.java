@@ -18,6 +18,7 @@ import io.fleetkit.api.simulation.LoadPattern;
 import io.fleetkit.api.simulation.NodeStartup;
 import io.fleetkit.api.simulation.RatePoint;
 import io.fleetkit.api.simulation.Scenario;
+import io.fleetkit.api.simulation.ScenarioCohort;
 import io.fleetkit.api.simulation.ScenarioFault;
 import io.fleetkit.api.simulation.ScenarioFeatures;
 import io.fleetkit.api.simulation.ScenarioQueue;
@@ -45,11 +46,13 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
     super(Scenario.API_VERSION, Scenario.KIND, false, GenericKubernetesResource.class, Scenario.class);
   }
   private static final Set<String> SPEC_FIELDS = Set.of("duration", "seed", "sampleInterval", "features", "loads",
-      "faults", "queues", "jobStreams", "queueScalers", "nodeStartup", "scheduler");
+      "faults", "queues", "cohorts", "jobStreams", "queueScalers", "nodeStartup", "scheduler");
   private static final Set<String> FEATURE_FIELDS = Set.of("horizontalPodAutoscaler", "clusterAutoscaler",
       "storage", "verticalPodAutoscaler", "queueAdmission", "queueScaling", "provisioner", "networking",
       "admission", "rollouts");
   private static final Set<String> QUEUE_FIELDS = Set.of("name", "namespaces", "cohort", "flavor", "quota");
+  private static final Set<String> COHORT_FIELDS = Set.of("name", "parent", "flavor", "quota", "borrowingLimit",
+      "lendingLimit");
   private static final Set<String> STREAM_FIELDS = Set.of("name", "namespace", "queue", "csv", "trace", "first",
       "timeScale", "poisson");
   private static final Set<String> POISSON_FIELDS = Set.of("perHour", "pods", "requests", "runFor");
@@ -116,6 +119,15 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
         queues.add(q);
       }
     }
+    List<ScenarioCohort> cohorts = new ArrayList<>();
+    List<Object> rawCohorts = Untyped.list(spec, "cohorts", "spec.cohorts", ctx);
+    for (int i = 0; i < rawCohorts.size(); i++) {
+      String p = "spec.cohorts[" + i + "]";
+      ScenarioCohort c = cohort(Untyped.asMap(rawCohorts.get(i), p, ctx), p, ctx);
+      if (c != null) {
+        cohorts.add(c);
+      }
+    }
     List<JobStream> streams = new ArrayList<>();
     List<Object> rawStreams = Untyped.list(spec, "jobStreams", "spec.jobStreams", ctx);
     for (int i = 0; i < rawStreams.size(); i++) {
@@ -149,7 +161,7 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
       return null;
     }
     ScenarioSpec s = new ScenarioSpec(duration, seed == null ? 0 : seed, interval, loads, faults, features, queues,
-        streams, scalers, startup, scheduler);
+        streams, scalers, startup, scheduler, cohorts);
     return ctx.build("", () -> new Scenario(meta, s));
   }
 
@@ -194,6 +206,26 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
     }
     return new ScenarioQueue(name, namespaces, cohort.isEmpty() ? null : cohort, flavor, labels, quota)
         .withFlavorTaints(taints, tolerations);
+  }
+
+  /**
+   * A {@code spec.cohorts} entry: {@code name}, {@code parent}, {@code flavor: {name: ..}} (only the name: the queues
+   * define a flavor's nodes), and the resource lists {@code quota}, {@code borrowingLimit} and {@code lendingLimit}.
+   */
+  private static @Nullable ScenarioCohort cohort(Map<String, Object> m, String p, DocumentContext ctx) {
+    known(m, COHORT_FIELDS, p, ctx);
+    String name = Values.required(Untyped.string(m, "name", "", p + ".name", ctx), p + ".name", ctx);
+    String parent = Untyped.string(m, "parent", "", p + ".parent", ctx);
+    Map<String, Object> fl = Untyped.map(m, "flavor", p + ".flavor", ctx);
+    known(fl, Set.of("name"), p + ".flavor", ctx);
+    String flavor = Untyped.string(fl, "name", ScenarioCohort.DEFAULT_FLAVOR, p + ".flavor.name", ctx);
+    ResourceList quota = Untyped.resources(m, "quota", p + ".quota", ctx);
+    ResourceList borrowing = Untyped.resources(m, "borrowingLimit", p + ".borrowingLimit", ctx);
+    ResourceList lending = Untyped.resources(m, "lendingLimit", p + ".lendingLimit", ctx);
+    if (ctx.hasErrors()) {
+      return null;
+    }
+    return new ScenarioCohort(name, parent.isEmpty() ? null : parent, flavor, quota, borrowing, lending);
   }
 
   private static @Nullable JobStream stream(Map<String, Object> m, String p, DocumentContext ctx) {
@@ -522,6 +554,22 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
       queues.add(m);
     }
     Untyped.put(spec, "queues", queues);
+    List<Object> cohorts = new ArrayList<>();
+    for (ScenarioCohort c : s.cohorts()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("name", c.name());
+      if (c.parent() != null) {
+        m.put("parent", c.parent());
+      }
+      if (!c.quota().isEmpty() || !c.flavor().equals(ScenarioCohort.DEFAULT_FLAVOR)) {
+        m.put("flavor", Map.of("name", c.flavor()));
+      }
+      Untyped.put(m, "quota", Untyped.resources(c.quota()));
+      Untyped.put(m, "borrowingLimit", Untyped.resources(c.borrowingLimit()));
+      Untyped.put(m, "lendingLimit", Untyped.resources(c.lendingLimit()));
+      cohorts.add(m);
+    }
+    Untyped.put(spec, "cohorts", cohorts);
     List<Object> streams = new ArrayList<>();
     for (JobStream js : s.jobStreams()) {
       Map<String, Object> m = new LinkedHashMap<>();
