@@ -373,7 +373,7 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
       return;
     }
     if (c.parent() == null) {
-      v.add(field, "must be empty when parent is empty (a root cohort has nothing to borrow from or lend to)",
+      v.add(field, "must be nil when parent is empty (a root cohort has nothing to borrow from or lend to)",
           l.asMap());
     }
     for (var e : l.asMap().entrySet()) {

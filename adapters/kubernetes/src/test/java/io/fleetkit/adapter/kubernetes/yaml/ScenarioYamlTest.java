@@ -286,7 +286,7 @@ final class ScenarioYamlTest {
         .contains("spec.cohorts[1].parent", "must not form a cycle (lab -> org -> lab)");
     assertThat(problems(COHORTS.replace("quota: {cpu: \"16\", nvidia.com/gpu: \"4\"}",
         "quota: {cpu: \"16\", nvidia.com/gpu: \"4\"}\n    borrowingLimit: {cpu: \"1\"}\n    lendingLimit: {cpu: \"2\"}")))
-        .contains("spec.cohorts[0].borrowingLimit", "spec.cohorts[0].lendingLimit", "must be empty when parent is empty");
+        .contains("spec.cohorts[0].borrowingLimit", "spec.cohorts[0].lendingLimit", "must be nil when parent is empty");
     assertThat(problems(COHORTS.replace("borrowingLimit: {nvidia.com/gpu: \"1\"}", "borrowingLimit: {cpu: \"1\"}")))
         .contains("spec.cohorts[1].borrowingLimit.cpu", "must be a resource of quota [nvidia.com/gpu]");
     assertThat(problems(COHORTS.replace("lendingLimit: {nvidia.com/gpu: \"3\"}", "lendingLimit: {nvidia.com/gpu: \"-3\"}")))
