@@ -1526,6 +1526,20 @@ public final class Framework implements FrameworkHandle {
     return waitingPods;
   }
 
+  /** Where {@link #activate} goes; connected by the scheduler, which builds its queue after the frameworks. */
+  private java.util.function.Consumer<List<String>> activator = keys -> { };
+
+  void activator(java.util.function.Consumer<List<String>> activator) {
+    this.activator = activator;
+  }
+
+  @Override
+  public void activate(java.util.Collection<String> podKeys) {
+    if (!podKeys.isEmpty()) {
+      activator.accept(List.copyOf(podKeys));
+    }
+  }
+
   @Override
   public <T> List<T> list(Class<T> kind) {
     return objects.list(kind);

@@ -156,6 +156,9 @@ public final class SchedulerImpl implements Scheduler {
     this.queue = new SchedulingQueue(first.queueSort, config.initialBackoff().toNanos(),
         config.maxBackoff().toNanos(), config.maxInUnschedulable().toNanos());
     this.queue.observe(obs);
+    for (Framework fw : frameworks.values()) {
+      fw.activator(keys -> lock.submit("activate", keys, () -> queue.activate(keys, nanos.getAsLong())));
+    }
     this.handlers = new EventHandlers(cache, queue, nominator, waiting, objects, frameworks, nanos);
     this.runner = new ParallelRunner(config.parallelism());
     this.bindings = new BindingCycle(lock, config.bindParallelism());
