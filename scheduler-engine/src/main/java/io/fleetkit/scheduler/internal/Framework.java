@@ -77,6 +77,8 @@ public final class Framework implements FrameworkHandle {
   private final ClusterSnapshot snapshot;
   private final WaitingPods waitingPods;
   private final ClusterObjects objects;
+  /** Where {@link #activate} goes; connected by the scheduler, which builds its queue after the frameworks. */
+  private volatile java.util.function.Consumer<List<String>> activator = keys -> { };
 
   final QueueSortPlugin queueSort;
   private final String queueSortName;
@@ -1525,9 +1527,6 @@ public final class Framework implements FrameworkHandle {
   public WaitingPods waitingPods() {
     return waitingPods;
   }
-
-  /** Where {@link #activate} goes; connected by the scheduler, which builds its queue after the frameworks. */
-  private java.util.function.Consumer<List<String>> activator = keys -> { };
 
   void activator(java.util.function.Consumer<List<String>> activator) {
     this.activator = activator;
