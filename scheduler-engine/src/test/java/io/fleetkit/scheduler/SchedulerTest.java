@@ -453,6 +453,43 @@ final class SchedulerTest {
     }
   }
 
+  /** kube's assume drops the nomination: a pod assumed off its nominated node no longer holds that node. */
+  @Test
+  void permit_podWaitingOffItsNominatedNode_noLongerHoldsIt() {
+    PluginRegistry reg = registry()
+        .with("NotN1", h -> LambdaPlugins.filter("NotN1", (p, n) -> p.priority() >= 100 && n.name().equals("n1")
+            ? Status.unschedulable("not n1") : Status.success()))
+        .with("Gate", h -> LambdaPlugins.permit("Gate", (p, n) -> p.priority() >= 100
+            ? PermitResult.waitFor(Duration.ofSeconds(10)) : PermitResult.allow()));
+    try (Scheduler s = scheduler(reg, profile("default-scheduler").plugin("NotN1").plugin("Gate").build())) {
+      s.addNode(node("n1", 1000, 8192, 110));
+      s.addNode(node("n2", 1000, 8192, 110));
+      Pod nominated = pod("nom", 800, 10, 100);
+      s.addPod(nominated.withStatus(nominated.status().withNominatedNodeName("n1")));
+      ScheduleResult first = s.scheduleOne();
+      assertThat(first.code()).isEqualTo(Status.Code.WAIT);
+      assertThat(first.nodeName()).isEqualTo("n2");
+      s.addPod(pod("low", 800, 10, 1));
+      // were nom's nomination still counted on n1, low would fit nowhere
+      assertThat(s.scheduleOne().nodeName()).isEqualTo("n1");
+    }
+  }
+
+  /** kube's clearNominatedNode: a Permit rejection clears the pod's nomination. */
+  @Test
+  void permit_reject_clearsTheNomination() {
+    PluginRegistry reg = registry().with("Deny",
+        h -> LambdaPlugins.permit("Deny", (p, n) -> PermitResult.reject(Status.unschedulable("denied"))));
+    try (Scheduler s = scheduler(reg, profile("default-scheduler").plugin("Deny").build())) {
+      s.addNode(node("n1", 1000, 8192, 110));
+      Pod p = pod("p", 600, 10, 100);
+      s.addPod(p.withStatus(p.status().withNominatedNodeName("n1")));
+      ScheduleResult r = s.scheduleOne();
+      assertThat(r.code()).isEqualTo(Status.Code.UNSCHEDULABLE);
+      assertThat(r.nominatedNodeName()).isNull();
+    }
+  }
+
   @Test
   void nominatedPod_reservesItsNodeForLowerPriorityPods() {
     try (Scheduler s = scheduler()) {

@@ -1,11 +1,13 @@
 package io.fleetkit.api.framework;
 
 import java.time.Clock;
+import java.util.Collection;
 import java.util.Map;
 
 /**
  * What the framework offers plugins at construction: the clock, the current snapshot (valid inside a cycle),
- * waiting pods, and access to cluster objects other than nodes and pods (PDBs, priority classes, claims...).
+ * waiting pods, pod activation, and access to cluster objects other than nodes and pods (PDBs, priority classes,
+ * claims...).
  */
 public interface FrameworkHandle {
   Clock clock();
@@ -29,6 +31,16 @@ public interface FrameworkHandle {
 
   /** Runs every PreFilter extension's removePod, for dry runs that remove {@code other} from {@code node}. */
   Status runPreFilterExtensionRemovePod(CycleState state, PodInfo podToSchedule, PodInfo other, NodeInfo node);
+
+  /**
+   * Asks the scheduling queue to try the given pending pods ({@code namespace/name} keys) again at once, kube's
+   * {@code PodActivator.Activate}: a pod parked as unschedulable or backing off moves to the active queue (a gated
+   * one if PreEnqueue now admits it); a pod being scheduled or waiting on Permit backs off rather than being parked
+   * if its attempt fails; other keys are ignored. Callable from any thread; a call from another thread during a
+   * scheduling cycle takes effect at its end. A handle without a scheduling queue (a simulation of scheduling
+   * decisions, a plugin harness) ignores it, as this default does.
+   */
+  default void activate(Collection<String> podKeys) {}
 
   /** Plugin arguments from the profile, by plugin name. */
   Map<String, Object> pluginArgs(String pluginName);

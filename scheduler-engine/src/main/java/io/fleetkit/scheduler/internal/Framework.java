@@ -77,6 +77,8 @@ public final class Framework implements FrameworkHandle {
   private final ClusterSnapshot snapshot;
   private final WaitingPods waitingPods;
   private final ClusterObjects objects;
+  /** Where {@link #activate} goes; connected by the scheduler, which builds its queue after the frameworks. */
+  private volatile java.util.function.Consumer<List<String>> activator = keys -> { };
 
   final QueueSortPlugin queueSort;
   private final String queueSortName;
@@ -1524,6 +1526,17 @@ public final class Framework implements FrameworkHandle {
   @Override
   public WaitingPods waitingPods() {
     return waitingPods;
+  }
+
+  void activator(java.util.function.Consumer<List<String>> activator) {
+    this.activator = activator;
+  }
+
+  @Override
+  public void activate(java.util.Collection<String> podKeys) {
+    if (!podKeys.isEmpty()) {
+      activator.accept(List.copyOf(podKeys));
+    }
   }
 
   @Override

@@ -156,6 +156,9 @@ public final class SchedulerImpl implements Scheduler {
     this.queue = new SchedulingQueue(first.queueSort, config.initialBackoff().toNanos(),
         config.maxBackoff().toNanos(), config.maxInUnschedulable().toNanos());
     this.queue.observe(obs);
+    for (Framework fw : frameworks.values()) {
+      fw.activator(keys -> lock.submit("activate", keys, () -> queue.activate(keys, nanos.getAsLong())));
+    }
     this.handlers = new EventHandlers(cache, queue, nominator, waiting, objects, frameworks, nanos);
     this.runner = new ParallelRunner(config.parallelism());
     this.bindings = new BindingCycle(lock, config.bindParallelism());
@@ -609,6 +612,8 @@ public final class SchedulerImpl implements Scheduler {
     EnginePodInfo assumed = qp.info.assumedOn(nodeName);
     MDC.put(MDC_NODE, nodeName);
     cache.assume(assumed, nodeName);
+    // kube's assume drops the pod's nomination: it now counts on its node as assumed, not (also) as nominated
+    nominator.remove(assumed.key());
     long reserveStart = obs == null ? 0 : obs.begin(SchedulerInstruments.RESERVE, state, false,
         fw.runsNothingAt(SchedulerInstruments.RESERVE));
     Status reserved = fw.runReserve(state, assumed, nodeName);
@@ -748,13 +753,15 @@ public final class SchedulerImpl implements Scheduler {
   }
 
   /**
-   * Unreserves (every Reserve plugin, in reverse order), forgets the assumed pod and re-queues it. A rejection in the
-   * scheduling cycle is worded as kube's FitError for one node; binding-cycle failures keep their message.
+   * Unreserves (every Reserve plugin, in reverse order), forgets the assumed pod, clears its nomination (kube's
+   * {@code clearNominatedNode}) and re-queues it. A rejection in the scheduling cycle is worded as kube's FitError
+   * for one node; binding-cycle failures keep their message.
    */
   private ScheduleResult undo(QueuedPod qp, Framework fw, ArrayCycleState state, EnginePodInfo assumed,
       String nodeName, Status why, boolean schedulingCycle, long now) {
     unreserve(fw, state, assumed, nodeName);
     cache.forget(assumed.key());
+    clearNomination(qp); // kube's clearNominatedNode for Reserve, Permit and binding failures
     queue.moveAllToActiveOrBackoff(ClusterEvent.ASSIGNED_POD_DELETE, now);
     String message = why.code() == Status.Code.ERROR || !schedulingCycle
         ? why.message()

@@ -1,5 +1,6 @@
 package io.fleetkit.scheduler.internal;
 
+import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.framework.ClusterEvent;
 import io.fleetkit.api.framework.QueueSortPlugin;
 import io.fleetkit.api.framework.Status;
@@ -7,6 +8,7 @@ import io.fleetkit.scheduler.PendingPod;
 import io.fleetkit.scheduler.plugins.prioritysort.PrioritySortPlugin;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -46,8 +48,11 @@ public final class SchedulingQueue {
   private final TreeMap<Long, Integer> inFlightSince = new TreeMap<>();
   private long eventSeq;
 
-  /** An event recorded during some pod's flight; {@code event} null is a wildcard (it may help every pod). */
-  private record InFlightEvent(long seq, @Nullable ClusterEvent event, boolean hinted, @Nullable Object oldObject,
+  /**
+   * An event recorded during some pod's flight; {@code event} null is a wildcard (it may help every pod, or only the
+   * pod {@code newObject} when that is one: an activation).
+   */
+  record InFlightEvent(long seq, @Nullable ClusterEvent event, boolean hinted, @Nullable Object oldObject,
       @Nullable Object newObject) {}
 
   public SchedulingQueue(QueueSortPlugin sort, long initialBackoffNanos, long maxBackoffNanos,
@@ -228,13 +233,55 @@ public final class SchedulingQueue {
       if (e.seq() <= p.inFlightSince) {
         continue;
       }
-      if (e.event() == null || (e.hinted()
+      if (e.event() == null) {
+        // a wildcard; one aimed at a pod (an activation) helps that pod only
+        if (!(e.newObject() instanceof Pod target) || target.metadata().key().equals(p.key())) {
+          return true;
+        }
+        continue;
+      }
+      if ((e.hinted()
           ? p.framework.movesOn(rejectors, e.event(), p.info.pod(), e.oldObject(), e.newObject())
           : p.framework.movesOn(rejectors, e.event()))) {
         return true;
       }
     }
     return false;
+  }
+
+  /**
+   * kube's {@code Activate}: each pod parked as unschedulable, gated or backing off moves to activeQ at once, backoff
+   * skipped (a gated pod only if PreEnqueue now admits it). A pod in flight (being scheduled, or waiting on Permit)
+   * gets a wildcard event aimed at it alone, kube's {@code ForceActivate}: if its attempt fails it backs off rather
+   * than being parked. Pods in activeQ and keys the queue does not hold are left alone. Returns how many pods moved
+   * to activeQ.
+   */
+  int activate(Collection<String> keys, long nowNanos) {
+    int moved = 0;
+    for (String key : keys) {
+      QueuedPod p = all.get(key);
+      if (p == null) {
+        continue;
+      }
+      switch (p.where) {
+        case UNSCHEDULABLE, GATED, BACKOFF -> {
+          detach(p);
+          p.where = QueuedPod.Where.NONE;
+          toActiveOrGated(p);
+          if (p.where == QueuedPod.Where.ACTIVE) {
+            incoming(p, "ForceActivate");
+            moved++;
+          }
+        }
+        case IN_FLIGHT, WAITING -> {
+          if (p.inFlightSince >= 0) {
+            recordInFlight(null, false, null, p.info.pod());
+          }
+        }
+        default -> { }
+      }
+    }
+    return moved;
   }
 
   /** Marks an in-flight pod as held by Permit. */
@@ -415,6 +462,11 @@ public final class SchedulingQueue {
       p.where = QueuedPod.Where.GATED;
       gated.put(p.key(), p);
     }
+  }
+
+  /** The events recorded for the pods in flight, oldest first (for tests). */
+  List<InFlightEvent> inFlightEvents() {
+    return List.copyOf(inFlightEvents);
   }
 
   /** The number of pods in activeQ. */

@@ -494,6 +494,40 @@ final class SchedulingQueueHintsUpstreamTest {
     assertThat(h.hintCalls).isZero();
   }
 
+  /**
+   * Test_isPodWorthRequeuing, "return Queue when the event is wildcard and the wildcard targets the pod to be requeued
+   * right now": upstream's {@code EventForceActivate} aimed at the pod is an activation during its flight.
+   */
+  @Test
+  void worthRequeuing_forceActivateForThePod_queues() {
+    h.plugin("fooPlugin1").build();
+    h.add(POD);
+    QueuedPod p = h.pop(POD);
+    h.q.activate(List.of(POD.metadata().key()), h.now);
+    h.requeue(p, "fooPlugin1");
+    assertThat(h.where(POD)).isEqualTo(Where.BACKOFF);
+    assertThat(h.hintCalls).isZero();
+  }
+
+  /**
+   * Test_isPodWorthRequeuing, "return Skip when the event is wildcard, but the wildcard targets a different pod": an
+   * activation of another pod in flight at the same time.
+   */
+  @Test
+  void worthRequeuing_forceActivateForAnotherPod_skips() {
+    h.plugin("fooPlugin1").build();
+    Pod different = pod("pod-different", "ns2", 0);
+    h.add(POD);
+    h.now += S;
+    h.add(different);
+    QueuedPod p = h.pop(POD);
+    h.pop(different);
+    h.q.activate(List.of(different.metadata().key()), h.now);
+    h.requeue(p, "fooPlugin1");
+    assertThat(h.where(POD)).isEqualTo(Where.UNSCHEDULABLE);
+    assertThat(h.hintCalls).isZero();
+  }
+
   /** Test_isPodWorthRequeuing, "interprets Queue from the Unschedulable plugin as queueAfterBackoff". */
   @Test
   void worthRequeuing_oneRejectorQueues() {

@@ -85,6 +85,27 @@ final class SchedulingQueueTest {
     assertThat(q.unschedulableSize()).isZero();
   }
 
+  @Test
+  void activate_gatedPod_movesOnlyOncePreEnqueueAdmitsIt() {
+    gatedNames.add("g");
+    add("g", 0, 0);
+    assertThat(q.activate(List.of("default/g"), 0)).isZero();
+    assertThat(q.get("default/g").where).isEqualTo(QueuedPod.Where.GATED);
+    gatedNames.clear();
+    assertThat(q.activate(List.of("default/g"), 0)).isEqualTo(1);
+    assertThat(q.get("default/g").where).isEqualTo(QueuedPod.Where.ACTIVE);
+  }
+
+  @Test
+  void activate_podWaitingOnPermit_backsOffWhenRejected() {
+    add("w", 0, 0);
+    QueuedPod w = q.pop(0);
+    q.markWaiting(w);
+    q.activate(List.of("default/w"), 0);
+    q.requeueAfterFailure(w, Status.Code.UNSCHEDULABLE, "rejected", Set.of("Picky"), 0);
+    assertThat(w.where).as("the activation during its wait helps it").isEqualTo(QueuedPod.Where.BACKOFF);
+  }
+
   private QueuedPod add(String name, int priority, long now) {
     QueuedPod p = new QueuedPod(EnginePodInfo.of(pod(name, 100, 10, priority)), fw, now);
     q.add(p);

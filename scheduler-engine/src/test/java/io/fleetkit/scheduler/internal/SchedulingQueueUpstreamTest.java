@@ -129,6 +129,88 @@ final class SchedulingQueueUpstreamTest {
     assertThat(h.nominator.isEmpty()).isTrue();
   }
 
+  // --------------------------------------------------------------------------------- TestPriorityQueue_Activate
+
+  /** Activates upstream's {@code highPriNominatedPodInfo}, as {@code q.Activate(map{"test_pod": pod})}. */
+  private int activateHpp() {
+    return h.q.activate(List.of(hppNominated().metadata().key()), h.now);
+  }
+
+  /** TestPriorityQueue_Activate, "pod already in activeQ". */
+  @Test
+  void activate_podAlreadyInActiveQ_staysThere() {
+    h.build();
+    h.add(hppNominated());
+    assertThat(activateHpp()).isZero();
+    assertThat(h.q.activeSize()).isEqualTo(1);
+    assertThat(h.where(hppNominated())).isEqualTo(Where.ACTIVE);
+  }
+
+  /** TestPriorityQueue_Activate, "pod not in unschedulablePods/backoffQ". */
+  @Test
+  void activate_unknownPod_isIgnored() {
+    h.build();
+    assertThat(activateHpp()).isZero();
+    assertThat(h.q.activeSize()).isZero();
+    assertThat(h.q.size()).isZero();
+  }
+
+  /**
+   * TestPriorityQueue_Activate, "[QHint] pod not in unschedulablePods/backoffQ but in-flight": the activation is
+   * recorded as an in-flight wildcard event aimed at the pod (upstream's {@code EventForceActivate} with the pod as
+   * its new object, no old object).
+   */
+  @Test
+  void activate_podInFlight_recordsAForceActivateEventForIt() {
+    h.build();
+    h.add(hppNominated());
+    h.pop(hppNominated());
+    assertThat(activateHpp()).isZero();
+    assertThat(h.q.activeSize()).isZero();
+    assertThat(h.q.inFlightEvents()).singleElement().satisfies(e -> {
+      assertThat(e.event()).isNull();
+      assertThat(e.oldObject()).isNull();
+      assertThat(e.newObject()).isEqualTo(hppNominated());
+    });
+  }
+
+  /** TestPriorityQueue_Activate, "[QHint] pod not in unschedulablePods/backoffQ and not in-flight". */
+  @Test
+  void activate_anotherPodInFlight_recordsNothing() {
+    h.build();
+    h.add(mpp());
+    h.pop(mpp());
+    assertThat(activateHpp()).isZero();
+    assertThat(h.q.activeSize()).isZero();
+    assertThat(h.q.inFlightEvents()).isEmpty();
+  }
+
+  /** TestPriorityQueue_Activate, "pod in unschedulablePods". */
+  @Test
+  void activate_parkedPod_movesToActiveQ() {
+    h.build();
+    h.add(hppNominated());
+    h.requeue(h.pop(hppNominated()), "plugin");
+    assertThat(h.where(hppNominated())).isEqualTo(Where.UNSCHEDULABLE);
+    assertThat(activateHpp()).isEqualTo(1);
+    assertThat(h.q.activeSize()).isEqualTo(1);
+    assertThat(h.where(hppNominated())).isEqualTo(Where.ACTIVE);
+    assertThat(h.q.unschedulableSize()).isZero();
+  }
+
+  /** TestPriorityQueue_Activate, "pod in backoffQ": moved to activeQ though still backing off. */
+  @Test
+  void activate_podBackingOff_movesToActiveQ() {
+    h.build();
+    h.add(hppNominated());
+    h.requeue(h.pop(hppNominated())); // no rejecting plugin: backoffQ
+    assertThat(h.where(hppNominated())).isEqualTo(Where.BACKOFF);
+    assertThat(activateHpp()).isEqualTo(1);
+    assertThat(h.q.activeSize()).isEqualTo(1);
+    assertThat(h.where(hppNominated())).isEqualTo(Where.ACTIVE);
+    assertThat(h.q.backoffSize()).isZero();
+  }
+
   /** TestPriorityQueue_NominatedPodsForNode (upstream's deep-copy check has no Java counterpart: pods are records). */
   @Test
   void nominatedPodsForNode_listsPendingNominatedPods() {

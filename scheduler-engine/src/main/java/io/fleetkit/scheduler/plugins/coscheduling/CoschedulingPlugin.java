@@ -49,7 +49,9 @@ import org.slf4j.LoggerFactory;
  *       {@code minMember} of its pods exist, or (once per attempt) when the free capacity of the nodes it could use
  *       cannot hold the members still to be placed ({@link GangCapacity}).
  *   <li>Reserve/Permit: a member waits (up to {@code scheduleTimeoutSeconds}, else {@value #DEFAULT_TIMEOUT_SECONDS}
- *       s) until {@code minMember} are reserved, then every waiting sibling is allowed at once.
+ *       s) until {@code minMember} are reserved, then every waiting sibling is allowed at once. A member that starts
+ *       waiting activates its siblings ({@link FrameworkHandle#activate}): those parked as unschedulable or backing
+ *       off are tried again at once.
  *   <li>PostFilter/Unreserve: a member that does not fit, or whose reservation goes (timeout, rejection, deletion),
  *       rejects every waiting sibling and puts the group in backoff for {@code podGroupBackoffSeconds}.
  * </ul>
@@ -295,6 +297,10 @@ public final class CoschedulingPlugin implements QueueSortPlugin, PreEnqueuePlug
     }
     GangState gs = state(pg.metadata().namespace(), pg.metadata().name());
     if (gs.reservedCount() + gs.boundElsewhere() < pg.spec().minMember()) {
+      // upstream's ActivateSiblings: the group's other pods are tried again at once, backoff skipped
+      List<String> siblings = gs.memberKeys();
+      siblings.remove(pod.key());
+      handle.activate(siblings);
       Integer t = pg.spec().scheduleTimeoutSeconds();
       return PermitResult.waitFor(t == null ? defaultTimeout : Duration.ofSeconds(t));
     }

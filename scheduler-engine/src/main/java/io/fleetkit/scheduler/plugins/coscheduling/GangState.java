@@ -27,6 +27,11 @@ final class GangState {
     members.add(podKey);
   }
 
+  /** The keys of the pods seen to belong to the group. */
+  synchronized List<String> memberKeys() {
+    return new ArrayList<>(members);
+  }
+
   synchronized int memberCount() {
     return members.size();
   }

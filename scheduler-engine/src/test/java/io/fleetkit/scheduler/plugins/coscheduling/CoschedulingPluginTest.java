@@ -251,6 +251,26 @@ final class CoschedulingPluginTest {
     }
   }
 
+  /** Upstream's ActivateSiblings: a member that starts waiting on Permit activates its siblings. */
+  @Test
+  void permit_memberStartsWaiting_siblingsBackingOffAreTriedAtOnce() {
+    try (Scheduler s = Gangs.scheduler(clock, binder)) {
+      twelveGpus(s);
+      s.addObject(group("late", 3, null));
+      s.addPod(member("late", 0, 1));
+      s.addPod(member("late", 1, 1));
+      s.runUntilIdle();
+      s.addPod(member("late", 2, 1)); // wakes the parked two, into their pod backoff
+      assertThat(pendingByKey(s).get("default/late-0").queue()).isEqualTo(PendingPod.Queue.BACKOFF);
+      assertThat(pendingByKey(s).get("default/late-1").queue()).isEqualTo(PendingPod.Queue.BACKOFF);
+
+      s.runUntilIdle(); // late-2 waits on Permit and activates them: no backoff to wait out
+
+      assertThat(binder.boundOf("late")).hasSize(3);
+      assertThat(s.pending()).isEmpty();
+    }
+  }
+
   @Test
   void schedule_gangLargerThanMinMember_bindsAllThatFit() {
     try (Scheduler s = Gangs.scheduler(clock, binder)) {
