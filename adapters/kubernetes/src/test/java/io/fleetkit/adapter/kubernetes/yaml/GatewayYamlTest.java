@@ -190,6 +190,10 @@ final class GatewayYamlTest {
       // filter types not modelled are refused, not dropped
       "'  - filters: [{type: ExternalAuth}]'"
           + "| spec.rules[0].filters[0].type \"ExternalAuth\" is not supported",
+      "'  - retry: {attempts: 2}\n    backendRefs: [{name: a, port: 80}]'"
+          + "| spec.rules[0].retry is not supported",
+      "'  - sessionPersistence: {sessionName: s}\n    backendRefs: [{name: a, port: 80}]'"
+          + "| spec.rules[0].sessionPersistence is not supported",
       "'  - filters: [{type: Bogus}]'"
           + "| spec.rules[0].filters[0].type \"Bogus\" must be one of",
       "'  - filters: [{type: CORS}]'"

@@ -59,7 +59,8 @@ import org.jspecify.annotations.Nullable;
  * {@code InvalidKind} status) and rule and backend filters of the types RequestHeaderModifier,
  * ResponseHeaderModifier, RequestRedirect (status code defaulted to 302), URLRewrite, RequestMirror (fraction
  * denominator defaulted to 100) and CORS (maxAge defaulted to 5, allowCredentials to false), and rule timeouts. The
- * other filter types (ExternalAuth, ExtensionRef) are not modelled: they are refused rather than silently dropped.
+ * other filter types (ExternalAuth, ExtensionRef), rule retries and session persistence are not modelled: they are
+ * refused rather than silently dropped.
  * Values equal to the API's defaults are written out as absent.
  */
 public final class HTTPRouteConverter
@@ -104,6 +105,13 @@ public final class HTTPRouteConverter
               Values.orEmpty(b.getName()), Values.orEmpty(b.getNamespace()), b.getPort(),
               b.getWeight() == null ? HTTPBackendRef.DEFAULT_WEIGHT : b.getWeight(), bf);
         });
+    // Retries and session persistence are not modelled: refused rather than silently dropped.
+    if (r.getRetry() != null) {
+      ctx.error(path + ".retry", "is not supported (FleetKit does not model retries)", null);
+    }
+    if (r.getSessionPersistence() != null) {
+      ctx.error(path + ".sessionPersistence", "is not supported (FleetKit does not model session persistence)", null);
+    }
     var t = r.getTimeouts();
     HTTPRouteTimeouts timeouts = t == null ? null : new HTTPRouteTimeouts(t.getRequest(), t.getBackendRequest());
     return ctx.build(path, () -> new HTTPRouteRule(matches, backends, filters, Values.orEmpty(r.getName()),
