@@ -40,6 +40,7 @@ final class Nominator {
     }
   }
 
+  /** The pods nominated to {@code nodeName}: the live list, not a copy (Filter reads it per node); never changed by callers. */
   @Nullable List<PodInfo> forNode(String nodeName) {
     return byNode.get(nodeName);
   }
