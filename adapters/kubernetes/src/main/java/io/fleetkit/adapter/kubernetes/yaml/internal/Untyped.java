@@ -50,6 +50,30 @@ public final class Untyped {
     return List.of();
   }
 
+  /** Reads one entry of a list of maps; {@code null} when it was reported as bad. */
+  @FunctionalInterface
+  public interface EntryReader<T> {
+    @Nullable T read(Map<String, Object> entry, String path, DocumentContext ctx);
+  }
+
+  /**
+   * The list of maps at {@code key}, each read by {@code reader} at its path ({@code key[i]}); entries reported as
+   * bad are left out, a non-list and non-map entries are reported.
+   */
+  public static <T> List<T> entries(Map<String, Object> m, String key, String path, DocumentContext ctx,
+      EntryReader<T> reader) {
+    List<Object> raw = list(m, key, path, ctx);
+    List<T> out = new ArrayList<>(raw.size());
+    for (int i = 0; i < raw.size(); i++) {
+      String p = path + "[" + i + "]";
+      T t = reader.read(asMap(raw.get(i), p, ctx), p, ctx);
+      if (t != null) {
+        out.add(t);
+      }
+    }
+    return out;
+  }
+
   /** The string at {@code key} ({@code dflt} when absent); numbers and booleans are taken as their text. */
   public static String string(Map<String, Object> m, String key, String dflt, String path, DocumentContext ctx) {
     Object v = m.get(key);

@@ -92,60 +92,13 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
         ca == null ? !provisioner : ca, flag(f, "storage", ctx), flag(f, "verticalPodAutoscaler", ctx),
         flag(f, "queueAdmission", ctx), flag(f, "queueScaling", ctx), provisioner, flag(f, "networking", ctx),
         flag(f, "admission", ctx), flag(f, "rollouts", ctx));
-    List<WorkloadLoad> loads = new ArrayList<>();
-    List<Object> rawLoads = Untyped.list(spec, "loads", "spec.loads", ctx);
-    for (int i = 0; i < rawLoads.size(); i++) {
-      WorkloadLoad l = load(Untyped.asMap(rawLoads.get(i), "spec.loads[" + i + "]", ctx), "spec.loads[" + i + "]",
-          meta, ctx);
-      if (l != null) {
-        loads.add(l);
-      }
-    }
-    List<ScenarioFault> faults = new ArrayList<>();
-    List<Object> rawFaults = Untyped.list(spec, "faults", "spec.faults", ctx);
-    for (int i = 0; i < rawFaults.size(); i++) {
-      ScenarioFault fault = fault(Untyped.asMap(rawFaults.get(i), "spec.faults[" + i + "]", ctx),
-          "spec.faults[" + i + "]", ctx);
-      if (fault != null) {
-        faults.add(fault);
-      }
-    }
-    List<ScenarioQueue> queues = new ArrayList<>();
-    List<Object> rawQueues = Untyped.list(spec, "queues", "spec.queues", ctx);
-    for (int i = 0; i < rawQueues.size(); i++) {
-      String p = "spec.queues[" + i + "]";
-      ScenarioQueue q = queue(Untyped.asMap(rawQueues.get(i), p, ctx), p, ctx);
-      if (q != null) {
-        queues.add(q);
-      }
-    }
-    List<ScenarioCohort> cohorts = new ArrayList<>();
-    List<Object> rawCohorts = Untyped.list(spec, "cohorts", "spec.cohorts", ctx);
-    for (int i = 0; i < rawCohorts.size(); i++) {
-      String p = "spec.cohorts[" + i + "]";
-      ScenarioCohort c = cohort(Untyped.asMap(rawCohorts.get(i), p, ctx), p, ctx);
-      if (c != null) {
-        cohorts.add(c);
-      }
-    }
-    List<JobStream> streams = new ArrayList<>();
-    List<Object> rawStreams = Untyped.list(spec, "jobStreams", "spec.jobStreams", ctx);
-    for (int i = 0; i < rawStreams.size(); i++) {
-      String p = "spec.jobStreams[" + i + "]";
-      JobStream js = stream(Untyped.asMap(rawStreams.get(i), p, ctx), p, ctx);
-      if (js != null) {
-        streams.add(js);
-      }
-    }
-    List<QueueScaler> scalers = new ArrayList<>();
-    List<Object> rawScalers = Untyped.list(spec, "queueScalers", "spec.queueScalers", ctx);
-    for (int i = 0; i < rawScalers.size(); i++) {
-      String p = "spec.queueScalers[" + i + "]";
-      QueueScaler q = scaler(Untyped.asMap(rawScalers.get(i), p, ctx), p, ctx);
-      if (q != null) {
-        scalers.add(q);
-      }
-    }
+    List<WorkloadLoad> loads = Untyped.entries(spec, "loads", "spec.loads", ctx, (m, p, c) -> load(m, p, meta, c));
+    List<ScenarioFault> faults = Untyped.entries(spec, "faults", "spec.faults", ctx, ScenarioConverter::fault);
+    List<ScenarioQueue> queues = Untyped.entries(spec, "queues", "spec.queues", ctx, ScenarioConverter::queue);
+    List<ScenarioCohort> cohorts = Untyped.entries(spec, "cohorts", "spec.cohorts", ctx, ScenarioConverter::cohort);
+    List<JobStream> streams = Untyped.entries(spec, "jobStreams", "spec.jobStreams", ctx, ScenarioConverter::stream);
+    List<QueueScaler> scalers = Untyped.entries(spec, "queueScalers", "spec.queueScalers", ctx,
+        ScenarioConverter::scaler);
     List<NodeStartup> startup = new ArrayList<>();
     List<Object> rawStartup = Untyped.list(spec, "nodeStartup", "spec.nodeStartup", ctx);
     for (int i = 0; i < rawStartup.size(); i++) {
