@@ -69,6 +69,11 @@ final class CohortState {
     return ll == CqState.NO_LIMIT ? 0 : Math.max(0, quota[fr] - ll);
   }
 
+  /** Kueue's {@code LocalAvailable}: the local quota not in use, which is never lent to the parent. */
+  long localAvailable(int fr) {
+    return Math.max(0, localQuota(fr) - usage[fr]);
+  }
+
   /** What a member of this subtree may take of {@code fr} from this cohort now. */
   long available(int fr) {
     CohortState p = parent;
@@ -82,7 +87,7 @@ final class CohortState {
       long usedInParent = Math.max(0, usage[fr] - lq);
       fromParent = Math.min(fromParent, CqState.saturatedAdd(storedInParent - usedInParent, borrowingLimit[fr]));
     }
-    return CqState.saturatedAdd(Math.max(0, lq - usage[fr]), fromParent);
+    return CqState.saturatedAdd(localAvailable(fr), fromParent);
   }
 
   /** What a member of this subtree could take of {@code fr} from this cohort if nothing were running. */

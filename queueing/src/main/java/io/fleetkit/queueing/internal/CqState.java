@@ -134,14 +134,8 @@ public final class CqState {
     if (c == null || !borrowingWith(fr, value)) {
       return 0;
     }
-    long remaining = value - localAvailable(fr);
-    for (CohortState node = c; node != null; node = node.parent) {
-      if (!node.borrowingWith(fr, remaining)) {
-        return node.height();
-      }
-      remaining -= Math.max(0, node.localQuota(fr) - node.usage[fr]);
-    }
-    return c.root().height();
+    CohortState fits = lowestAncestorCovering(fr, value);
+    return fits != null ? fits.height() : c.root().height();
   }
 
   /**
@@ -149,21 +143,26 @@ public final class CqState {
    * cohort tree covers {@code value} more of {@code fr} (then preemption may reclaim inside it).
    */
   boolean fitsInProperSubtree(int fr, long value) {
-    CohortState c = cohort;
-    if (c == null) {
+    if (cohort == null) {
       return false;
     }
     if (!borrowingWith(fr, value)) {
       return true;
     }
+    CohortState fits = lowestAncestorCovering(fr, value);
+    return fits != null && fits.hasParent();
+  }
+
+  /** The lowest cohort above this borrowing queue whose subtree covers {@code value} more of {@code fr}, or none. */
+  private @Nullable CohortState lowestAncestorCovering(int fr, long value) {
     long remaining = value - localAvailable(fr);
-    for (CohortState node = c; node != null; node = node.parent) {
+    for (CohortState node = cohort; node != null; node = node.parent) {
       if (!node.borrowingWith(fr, remaining)) {
-        return node.hasParent();
+        return node;
       }
-      remaining -= Math.max(0, node.localQuota(fr) - node.usage[fr]);
+      remaining -= node.localAvailable(fr);
     }
-    return false;
+    return null;
   }
 
   /** The path from the cohort root to this queue, as Kueue prints it: {@code /root/child/queue}. */

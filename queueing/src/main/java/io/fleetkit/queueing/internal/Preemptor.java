@@ -207,7 +207,7 @@ public final class Preemptor {
       for (int i = 0; i < frs.length; i++) {
         int fr = frs[i];
         fits &= node.quota[fr] >= node.usage[fr] + remaining[i];
-        remaining[i] = Math.max(0, remaining[i] - Math.max(0, node.localQuota(fr) - node.usage[fr]));
+        remaining[i] = Math.max(0, remaining[i] - node.localAvailable(fr));
       }
       advantage |= fits;
       previous = node;
