@@ -57,9 +57,11 @@ final class EtcdLeaseElectionFaultTest {
         Duration handover = Duration.ofNanos(at.get("b started") - cut);
         // a: renew deadline (2 s) after its last renewal, noticed at a retry whose call times out (1 s) at most.
         assertThat(stepDown).isLessThan(Duration.ofMillis(3600));
-        // b: the TTL (3 s) after a's last keep-alive; etcd restarts TTLs when it elects a new raft leader (~1 s).
+        // b: the TTL (3 s) after a's last keep-alive; when the cut member was etcd's raft leader, etcd first elects a
+        // new one (election timeout 1 s, randomised up to 2 s per round, a split vote costs another round) and
+        // restarts every lease's TTL then; CI saw 5.9 s on a loaded 2-core machine.
         assertThat(handover).as("handover (member 0 was the etcd leader: %s)", wasEtcdLeader)
-            .isLessThan(Duration.ofMillis(wasEtcdLeader ? 5500 : 4500));
+            .isLessThan(Duration.ofMillis(wasEtcdLeader ? 7500 : 4500));
         assertThat(a.isLeader()).isFalse();
       }
     }
