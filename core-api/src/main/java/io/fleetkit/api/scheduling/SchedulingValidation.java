@@ -23,6 +23,8 @@ public final class SchedulingValidation {
   /** {@code isNotPositiveErrorMsg} upstream. */
   static final String NOT_POSITIVE = "must be greater than zero";
   static final String WEIGHT_RANGE = "must be in the range 1-100";
+  /** A Gt or Lt toleration value outside {@code long}. */
+  static final String INT64_RANGE = "must be in the range -9223372036854775808 to 9223372036854775807";
 
   private SchedulingValidation() {}
 
@@ -59,7 +61,11 @@ public final class SchedulingValidation {
   /**
    * Pod tolerations ({@code ValidateTolerations}): a non-empty key is a qualified name; an empty key requires
    * Exists; {@code tolerationSeconds} requires effect NoExecute; Exists requires an empty value; Equal requires a
-   * valid label value.
+   * valid label value; Gt and Lt require a value ({@code Required value}) that is a signed 64-bit decimal integer in
+   * canonical form (upstream's {@code content.IsDecimalInteger} wording, {@code must be a valid decimal integer in
+   * canonical form}, or {@code must be in the range -9223372036854775808 to 9223372036854775807}). Kubernetes accepts
+   * Gt and Lt only with its {@code TaintTolerationComparisonOperators} gate on; FleetKit has no gates and always
+   * accepts them.
    */
   public static List<Violation> validateTolerations(List<Toleration> tolerations, String fieldPath) {
     List<Violation> out = new ArrayList<>(0);
@@ -87,6 +93,16 @@ public final class SchedulingValidation {
         case Exists -> {
           if (!t.value().isEmpty()) {
             out.add(v(at(fieldPath, i) + ".operator", "value must be empty when `operator` is 'Exists'", t.value()));
+          }
+        }
+        case Lt, Gt -> {
+          String err = DecimalInt64.error(t.value());
+          if (err == DecimalInt64.EMPTY) {
+            out.add(v(at(fieldPath, i) + ".value", Violations.REQUIRED, null));
+          } else if (err == DecimalInt64.OUT_OF_RANGE) {
+            out.add(v(at(fieldPath, i) + ".value", INT64_RANGE, t.value()));
+          } else if (err != null) {
+            out.add(v(at(fieldPath, i) + ".value", err, t.value()));
           }
         }
       }

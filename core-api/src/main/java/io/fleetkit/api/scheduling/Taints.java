@@ -32,6 +32,22 @@ public final class Taints {
   }
 
   /**
+   * Why the Gt and Lt tolerations among {@code tolerations} that have {@code taint}'s key and effect could not
+   * compare with it (the first {@link Toleration#comparisonError}), or {@code null}: what a rejection for an
+   * untolerated taint says instead of only naming it, as upstream's TaintToleration filter does since its
+   * {@code ToleratesTaint} returns the parse error.
+   */
+  public static @Nullable String comparisonError(List<Toleration> tolerations, Taint taint) {
+    for (int i = 0, n = tolerations.size(); i < n; i++) {
+      String err = tolerations.get(i).comparisonError(taint);
+      if (err != null) {
+        return err;
+      }
+    }
+    return null;
+  }
+
+  /**
    * The first taint, among those accepted by {@code inclusionFilter} ({@code null} means all), that no toleration
    * tolerates; empty when all of them are tolerated (upstream {@code FindMatchingUntoleratedTaint}).
    */

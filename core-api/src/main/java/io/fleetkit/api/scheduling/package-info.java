@@ -4,8 +4,8 @@
  * kubernetes/component-helpers; and the scheduling kinds {@link io.fleetkit.api.scheduling.PodGroup}
  * (coscheduling gangs) and {@link io.fleetkit.api.scheduling.PriorityClass}. Immutable and thread-safe.
  *
- * <p>Matching entry points: {@link io.fleetkit.api.scheduling.Toleration#toleratesTaint} and
- * {@link io.fleetkit.api.scheduling.Taints}; {@link io.fleetkit.api.scheduling.RequiredNodeAffinity} (a pod's
+ * <p>Matching entry points: {@link io.fleetkit.api.scheduling.Toleration#toleratesTaint} (every toleration operator,
+ * the numeric Gt and Lt included, is matched there and nowhere else) and {@link io.fleetkit.api.scheduling.Taints}; {@link io.fleetkit.api.scheduling.RequiredNodeAffinity} (a pod's
  * nodeSelector AND required node affinity), {@link io.fleetkit.api.scheduling.NodeSelectorMatcher} and
  * {@link io.fleetkit.api.scheduling.PreferredSchedulingTerms}, compiled once per pod and allocation-free when
  * matching. Validation with Kubernetes' rules and wording: {@link io.fleetkit.api.scheduling.SchedulingValidation}.

@@ -292,6 +292,18 @@ final class PodTest {
   }
 
   @Test
+  void validate_gtToleration_nonNumericValueRejectedWithPodAndField() {
+    ValidationException e = catchThrowableOfType(ValidationException.class, () -> Pod.builder().name("p")
+        .namespace("ns").container("c", "i", SMALL)
+        .toleration(Toleration.greaterThan("node.kubernetes.io/sla", 950, TaintEffect.NoSchedule))
+        .toleration(new Toleration("node.kubernetes.io/sla", TolerationOperator.Lt, "high", null, null))
+        .build());
+    assertThat(fields(e)).containsExactly("spec.tolerations[1].value");
+    assertThat(e.violations().get(0).rule()).isEqualTo("must be a valid decimal integer in canonical form");
+    assertThat(e.getMessage()).contains("ns/p").contains("spec.tolerations[1].value").contains("high");
+  }
+
+  @Test
   void schedulerName_emptyInCanonicalConstructor_defaulted() {
     PodSpec s = PodSpec.builder().schedulerName("").container("c", "i", SMALL).build();
     assertThat(s.schedulerName()).isEqualTo(PodSpec.DEFAULT_SCHEDULER);

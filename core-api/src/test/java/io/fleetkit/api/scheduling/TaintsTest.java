@@ -18,8 +18,7 @@ final class TaintsTest {
   }
 
   // Ported from kubernetes staging/src/k8s.io/api/core/v1/toleration_test.go TestTolerationToleratesTaint: the 6
-  // cases without the Gt/Lt operators (8 more cases need the alpha TaintTolerationComparisonOperators operators,
-  // which TolerationOperator does not have).
+  // cases without the Gt/Lt operators; the 8 Gt/Lt cases are in TolerationNumericOperatorsTest.
   @Test
   void toleratesTaint_upstreamCases() {
     assertThat(Toleration.exists("foo", NS).toleratesTaint(Taint.of("foo", "", NS))).isTrue();
@@ -42,8 +41,8 @@ final class TaintsTest {
     assertThat(Toleration.equal("", "v", null).toleratesTaint(Taint.of("k", "v", NS))).isTrue();
   }
 
-  // Ported from kubernetes component-helpers scheduling/corev1/helpers_test.go TestFindMatchingUntoleratedTaint:
-  // the 6 cases without the feature-gated Gt/Lt operators (4 more need them).
+  // Ported from kubernetes component-helpers scheduling/corev1/helpers_test.go TestFindMatchingUntoleratedTaint
+  // (kubernetes/component-helpers 1961876b): the 6 cases without the Gt/Lt operators; the 4 with them follow.
   @Test
   void findMatchingUntoleratedTaint_upstreamCases() {
     Predicate<Taint> all = t -> true;
@@ -57,6 +56,30 @@ final class TaintsTest {
         .contains(Taint.of("bar", "", NS));
     assertThat(Taints.findMatchingUntoleratedTaint(List.of(Taint.of("foo", "", NE), Taint.of("bar", "", NS)),
         List.of(tol("foo", TolerationOperator.Exists, "", NE)), Taints.NO_EXECUTE)).isEmpty();
+  }
+
+  // The 4 TestFindMatchingUntoleratedTaint cases with the Gt/Lt operators (upstream runs them with the
+  // TaintTolerationComparisonOperators gate on; FleetKit has no gates). The non-numeric case's expectError is the
+  // comparison error FleetKit reports through Taints.comparisonError.
+  @Test
+  void findMatchingUntoleratedTaint_upstreamGtLtCases() {
+    Predicate<Taint> all = t -> true;
+    String sla = "node.kubernetes.io/sla";
+    // numeric Gt operator with taint value below threshold, expect not tolerated
+    assertThat(Taints.findMatchingUntoleratedTaint(List.of(Taint.of(sla, "800", NS)),
+        List.of(tol(sla, TolerationOperator.Gt, "950", NS)), all)).contains(Taint.of(sla, "800", NS));
+    // numeric Gt operator with taint value above threshold, expect tolerated
+    assertThat(Taints.findMatchingUntoleratedTaint(List.of(Taint.of(sla, "950", NS)),
+        List.of(tol(sla, TolerationOperator.Gt, "750", NS)), all)).isEmpty();
+    // numeric Lt operator with taint value above threshold, expect not tolerated
+    assertThat(Taints.findMatchingUntoleratedTaint(List.of(Taint.of(sla, "950", NS)),
+        List.of(tol(sla, TolerationOperator.Lt, "800", NS)), all)).contains(Taint.of(sla, "950", NS));
+    // numeric Gt operator with non-numeric taint value, expect not tolerated (and an error)
+    List<Toleration> gt950 = List.of(tol(sla, TolerationOperator.Gt, "950", NS));
+    Taint high = Taint.of(sla, "high", NS);
+    assertThat(Taints.findMatchingUntoleratedTaint(List.of(high), gt950, all)).contains(high);
+    assertThat(Taints.comparisonError(gt950, high))
+        .isEqualTo("failed to parse taint value \"high\" as int64: must be a valid decimal integer in canonical form");
   }
 
   @Test

@@ -157,6 +157,44 @@ final class TaintEvictionControllerTest {
     verify("pod1", true, true);
   }
 
+  // Gt and Lt tolerations (FleetKit's cases; the controller matches through Toleration.toleratesTaint)
+  private static final String SLA = "node.kubernetes.io/sla";
+
+  private Node slaNode(String name, String value) {
+    return Node.builder().name(name).taints(List.of(Taint.of(SLA, value, TaintEffect.NoExecute))).build();
+  }
+
+  @Test
+  void createPod_gtToleration_keptWhenTaintValueAboveThreshold_deletedWhenBelow() {
+    store.create(slaNode("node1", "800"));
+    tc.start();
+    store.create(pod("above", "node1", Toleration.greaterThan(SLA, 750, TaintEffect.NoExecute)));
+    store.create(pod("below", "node1", Toleration.greaterThan(SLA, 950, TaintEffect.NoExecute)));
+    store.create(pod("equal", "node1", Toleration.lessThan(SLA, 800, TaintEffect.NoExecute)));
+    verify("above", false, false);
+    verify("below", true, true);
+    verify("equal", true, true);
+  }
+
+  @Test
+  void createPod_ltTolerationWithSeconds_deletedWhenItsTimeRunsOut() {
+    store.create(slaNode("node1", "800"));
+    tc.start();
+    store.create(pod("pod1", "node1",
+        new Toleration(SLA, TolerationOperator.Lt, "900", TaintEffect.NoExecute, 10L)));
+    verify("pod1", false, false);
+    run(6);
+    assertThat(deleted("pod1")).isTrue();
+  }
+
+  @Test
+  void createPod_gtTolerationOnNonNumericTaintValue_deletedAsUntolerated() {
+    store.create(slaNode("node1", "high"));
+    tc.start();
+    store.create(pod("pod1", "node1", Toleration.greaterThan(SLA, 1, TaintEffect.NoExecute)));
+    verify("pod1", true, true);
+  }
+
   // TestUpdatePod
   @Test
   void updatePod_schedulingOntoTaintedNode_deleted() {

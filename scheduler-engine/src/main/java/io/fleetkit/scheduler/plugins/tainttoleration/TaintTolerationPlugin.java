@@ -35,13 +35,21 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>Filter: the first NoSchedule or NoExecute taint no toleration tolerates rejects the node as
  *       UNSCHEDULABLE_AND_UNRESOLVABLE with {@code node(s) had untolerated taint {key: value}} (preemption cannot
- *       remove a taint). It applies to every pod, so there is no PreFilter to skip.
+ *       remove a taint). When a Gt or Lt toleration with the taint's key and effect could not compare because the
+ *       taint's value is not an integer, the reason is instead that parse error, as upstream's
+ *       ({@code failed to parse taint value "high" as int64: ...}). It applies to every pod, so there is no PreFilter
+ *       to skip.
  *   <li>PreScore keeps the pod's tolerations whose effect is PreferNoSchedule or unset; Score counts the node's
- *       PreferNoSchedule taints none of them tolerates; normalization reverses the counts, so 0 untolerated taints
+ *       PreferNoSchedule taints none of them tolerates (a taint a Gt or Lt toleration cannot parse counts as
+ *       untolerated, with no error); normalization reverses the counts, so 0 untolerated taints
  *       scores 100 and the worst node 0.
  *   <li>Queueing hints ({@link EnqueueExtensions}): a pod this plugin rejected is retried when a node it tolerates is
  *       added, or a node's taints change from untolerated to tolerated; not for other node changes.
  * </ul>
+ *
+ * <p>Every operator is matched by {@link Toleration#toleratesTaint}, the one implementation of Equal, Exists, Gt and
+ * Lt; FleetKit has no feature gates, so Gt and Lt are always honoured (upstream's
+ * {@code TaintTolerationComparisonOperators} on).
  *
  * <p>Thread-safe. Filter and Score allocate nothing: rejection statuses are cached per taint (up to a bound).
  */
@@ -60,6 +68,8 @@ public final class TaintTolerationPlugin implements TableFilter, PreScorePlugin,
 
   /** Rejection statuses by taint: a cluster has few distinct blocking taints, and each is rejected many times. */
   private final ConcurrentHashMap<Taint, Status> rejections = new ConcurrentHashMap<>();
+  /** Rejection statuses by comparison error (a Gt/Lt toleration facing a taint value that is not an integer). */
+  private final ConcurrentHashMap<String, Status> comparisonRejections = new ConcurrentHashMap<>();
 
   public TaintTolerationPlugin() {}
 
@@ -74,8 +84,13 @@ public final class TaintTolerationPlugin implements TableFilter, PreScorePlugin,
     if (taints.isEmpty()) {
       return Status.success();
     }
-    Taint untolerated = firstUntolerated(taints, pod.pod().spec().tolerations());
-    return untolerated == null ? Status.success() : rejection(untolerated);
+    List<Toleration> tolerations = pod.pod().spec().tolerations();
+    Taint untolerated = firstUntolerated(taints, tolerations);
+    if (untolerated == null) {
+      return Status.success();
+    }
+    String comparisonError = Taints.comparisonError(tolerations, untolerated);
+    return comparisonError == null ? rejection(untolerated) : comparisonRejection(comparisonError);
   }
 
   /**
@@ -130,6 +145,19 @@ public final class TaintTolerationPlugin implements TableFilter, PreScorePlugin,
     Status status = new Status(Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, List.of(reason(taint)), NAME);
     if (rejections.size() < MAX_CACHED_STATUSES) {
       Status raced = rejections.putIfAbsent(taint, status);
+      return raced != null ? raced : status;
+    }
+    return status;
+  }
+
+  private Status comparisonRejection(String error) {
+    Status cached = comparisonRejections.get(error);
+    if (cached != null) {
+      return cached;
+    }
+    Status status = new Status(Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, List.of(error), NAME);
+    if (comparisonRejections.size() < MAX_CACHED_STATUSES) {
+      Status raced = comparisonRejections.putIfAbsent(error, status);
       return raced != null ? raced : status;
     }
     return status;

@@ -13,6 +13,7 @@ import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.scheduling.Taint;
 import io.fleetkit.api.scheduling.TaintEffect;
 import io.fleetkit.api.scheduling.Toleration;
+import io.fleetkit.api.scheduling.TolerationOperator;
 import io.fleetkit.scheduler.plugins.helper.ArgsOnlyHandle;
 import io.fleetkit.scheduler.plugins.helper.SimpleCycleState;
 import java.util.ArrayList;
@@ -26,8 +27,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Cases ported from kubernetes pkg/scheduler/framework/plugins/tainttoleration/taint_toleration_test.go:
- * TestTaintTolerationScore (5 cases) and TestTaintTolerationFilter (9 cases). Node names are lower-cased
- * ({@code nodeA} → {@code node-a}) because FleetKit validates DNS names. The queueing-hint tests are in
+ * TestTaintTolerationScore (8 cases) and TestTaintTolerationFilter (14 cases), the Gt/Lt ones (3 and 5) as of
+ * kubernetes commit 04c0d74f8e8bf18e93a9d8d082b218d3eb4c6395, and the 2 cases of TestTaintTolerationFilterWithFeatureGate
+ * with the gate on (FleetKit has no feature gates: its 4 gate-off cases do not apply). Node names are lower-cased
+ * ({@code nodeA} → {@code node-a}) because FleetKit validates DNS names. Upstream's generic filter message
+ * {@code node(s) had untolerated taint(s)} is FleetKit's {@code node(s) had untolerated taint {key: value}}; the
+ * parse-error message of the non-numeric case is upstream's verbatim. The queueing-hint tests are in
  * {@link TaintTolerationQueueingHintsTest}.
  */
 final class TaintTolerationPluginTest {
@@ -55,6 +60,17 @@ final class TaintTolerationPluginTest {
   private static Toleration eq(String key, String value, @Nullable TaintEffect effect) {
     return Toleration.equal(key, value, effect);
   }
+
+  private static Toleration gt(String key, String value, @Nullable TaintEffect effect) {
+    return new Toleration(key, TolerationOperator.Gt, value, effect, null);
+  }
+
+  private static Toleration lt(String key, String value, @Nullable TaintEffect effect) {
+    return new Toleration(key, TolerationOperator.Lt, value, effect, null);
+  }
+
+  private static final String SLA = "node.kubernetes.io/sla";
+  private static final String PRIORITY_LEVEL = "node.example.com/priority-level";
 
   static Stream<ScoreCase> scoreCases() {
     TaintEffect prefer = TaintEffect.PreferNoSchedule;
@@ -85,6 +101,18 @@ final class TaintTolerationPluginTest {
         new ScoreCase("Default behaviour No taints and tolerations, lands on node with no taints",
             List.of(),
             List.of(tainted("node-a"), tainted("node-b", taint("cpu-type", "arm64", prefer))),
+            new long[] {100, 0}),
+        new ScoreCase("Numeric Gt operator: pod with Gt toleration prefers nodes with matching SLA taint",
+            List.of(gt(SLA, "950", prefer)),
+            List.of(tainted("node-a", taint(SLA, "800", prefer)), tainted("node-b", taint(SLA, "999", prefer))),
+            new long[] {0, 100}),
+        new ScoreCase("Numeric Lt operator: pod with Lt toleration prefers nodes with matching SLA taint",
+            List.of(lt(SLA, "800", prefer)),
+            List.of(tainted("node-a", taint(SLA, "950", prefer)), tainted("node-b", taint(SLA, "700", prefer))),
+            new long[] {0, 100}),
+        new ScoreCase("Score ignores parse errors from numeric PreferNoSchedule taint value",
+            List.of(gt(SLA, "950", prefer)),
+            List.of(tainted("node-a"), tainted("node-b", taint(SLA, "high", prefer))),
             new long[] {100, 0}));
   }
 
@@ -160,7 +188,25 @@ final class TaintTolerationPluginTest {
             null),
         new FilterCase("The pod has no toleration, but the effect of taint on node is PreferNoSchedule. Pod can be"
             + " scheduled onto the node",
-            List.of(), List.of(taint("dedicated", "user1", TaintEffect.PreferNoSchedule)), null));
+            List.of(), List.of(taint("dedicated", "user1", TaintEffect.PreferNoSchedule)), null),
+        new FilterCase("Pod with Gt toleration cannot be scheduled on node when taint value is lower than threshold",
+            List.of(gt(PRIORITY_LEVEL, "950", ns)), List.of(taint(PRIORITY_LEVEL, "800", ns)),
+            "node(s) had untolerated taint {node.example.com/priority-level: 800}"),
+        new FilterCase("Pod with Gt toleration can be scheduled on node when taint value is higher than threshold",
+            List.of(gt(SLA, "750", ns)), List.of(taint(SLA, "950", ns)), null),
+        new FilterCase("Pod with Lt toleration cannot be scheduled on node when taint value is higher than threshold",
+            List.of(lt(PRIORITY_LEVEL, "800", ns)), List.of(taint(PRIORITY_LEVEL, "950", ns)),
+            "node(s) had untolerated taint {node.example.com/priority-level: 950}"),
+        new FilterCase("Pod with Lt toleration can be scheduled on node when taint value is lower than threshold",
+            List.of(lt(SLA, "950", ns)), List.of(taint(SLA, "800", ns)), null),
+        new FilterCase("Pod with Gt toleration cannot be scheduled on node with non-numeric taint value",
+            List.of(gt(SLA, "950", ns)), List.of(taint(SLA, "high", ns)),
+            "failed to parse taint value \"high\" as int64: must be a valid decimal integer in canonical form"),
+        // TestTaintTolerationFilterWithFeatureGate, the cases with the gate on
+        new FilterCase("Pod with Gt toleration can be scheduled when feature gate is enabled and taint value is"
+            + " higher", List.of(gt(SLA, "750", ns)), List.of(taint(SLA, "950", ns)), null),
+        new FilterCase("Pod with Lt toleration can be scheduled when feature gate is enabled and taint value is lower",
+            List.of(lt(SLA, "950", ns)), List.of(taint(SLA, "800", ns)), null));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -195,6 +241,20 @@ final class TaintTolerationPluginTest {
     Status first = plugin.filter(new SimpleCycleState(), pod, tainted("n1", taint("k", "v", TaintEffect.NoSchedule)));
     Status second = plugin.filter(new SimpleCycleState(), pod, tainted("n2", taint("k", "v", TaintEffect.NoSchedule)));
     assertThat(second).isSameAs(first);
+  }
+
+  @Test
+  void filter_comparisonErrorRejections_cachedApartFromTaintRejections() {
+    Taint high = taint(SLA, "high", TaintEffect.NoSchedule);
+    Status withGt = plugin.filter(new SimpleCycleState(), podInfo(pod("p1").toleration(gt(SLA, "950", null)).build()),
+        tainted("n1", high));
+    Status without = plugin.filter(new SimpleCycleState(), podInfo(pod("p2").build()), tainted("n2", high));
+    Status again = plugin.filter(new SimpleCycleState(), podInfo(pod("p3").toleration(lt(SLA, "5", null)).build()),
+        tainted("n3", high));
+    assertThat(withGt.reasons()).containsExactly(
+        "failed to parse taint value \"high\" as int64: must be a valid decimal integer in canonical form");
+    assertThat(without.reasons()).containsExactly("node(s) had untolerated taint {node.kubernetes.io/sla: high}");
+    assertThat(again).isSameAs(withGt);
   }
 
   @Test

@@ -52,6 +52,43 @@ final class BadInputTest {
   }
 
   @Test
+  void parse_gtLtTolerations_loadedAndBadValuesOrOperatorsNamed() {
+    String good = """
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: web, namespace: prod}
+        spec:
+          containers: [{name: app, image: nginx}]
+          tolerations:
+            - {key: node.kubernetes.io/sla, operator: Gt, value: "950", effect: NoSchedule}
+            - {key: example.com/cost, operator: Lt, value: "-5"}
+        """;
+    io.fleetkit.api.core.Pod pod = KubernetesYaml.parse(good, "pod.yaml").ofType(io.fleetkit.api.core.Pod.class)
+        .get(0);
+    assertThat(pod.spec().tolerations()).containsExactly(
+        io.fleetkit.api.scheduling.Toleration.greaterThan("node.kubernetes.io/sla", 950,
+            io.fleetkit.api.scheduling.TaintEffect.NoSchedule),
+        io.fleetkit.api.scheduling.Toleration.lessThan("example.com/cost", -5, null));
+
+    String bad = """
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: web, namespace: prod}
+        spec:
+          containers: [{name: app, image: nginx}]
+          tolerations:
+            - {key: node.kubernetes.io/sla, operator: Gt, value: "0950"}
+            - {key: node.kubernetes.io/sla, operator: Ge, value: "950"}
+        """;
+    List<ManifestProblem> problems = parseFails(bad, "bad-pod.yaml").problems();
+    assertThat(problems).extracting(ManifestProblem::toString).anySatisfy(s -> assertThat(s)
+        .contains("Pod prod/web").contains("spec.tolerations[0].value").contains("\"0950\"")
+        .contains("must be a valid decimal integer in canonical form"));
+    assertThat(problems).extracting(ManifestProblem::toString).anySatisfy(s -> assertThat(s)
+        .contains("spec.tolerations[1].operator").contains("\"Ge\"").contains("must be one of Equal, Exists, Lt, Gt"));
+  }
+
+  @Test
   void parse_malformedQuantity_namesTheFieldAndTheQuantityRule() {
     String yaml = """
         apiVersion: v1
