@@ -137,8 +137,8 @@ public final class HttpRouteTrafficRouter implements TrafficRouter {
     String ns = rollout.metadata().namespace();
     CanaryStrategy c = Objects.requireNonNull(rollout.canary(), "rollout has no canary strategy");
     String canary = Objects.requireNonNull(c.canaryService(), "canaryService");
-    List<HTTPRouteRule> rules = ManagedHttpRules.without(route.spec().rules(), step.name(), ns, canary,
-        ManagedHttpRules.headers(step.match()));
+    ManagedHttpRules.headers(step.match()); // refuses a bad header value before anything is read
+    List<HTTPRouteRule> rules = ManagedHttpRules.without(route.spec().rules(), step.name());
     if (!step.match().isEmpty()) {
       List<HTTPRouteRule> sources = sources(rollout, routing, route);
       rules = new ArrayList<>(rules);
@@ -161,22 +161,24 @@ public final class HttpRouteTrafficRouter implements TrafficRouter {
     String canary = Objects.requireNonNull(Objects.requireNonNull(rollout.canary()).canaryService());
     List<HTTPRouteRule> sources = sources(rollout, routing, route);
     List<HTTPRouteRule> rules = new ArrayList<>(ManagedHttpRules.mirrorRules(sources, step, ns, canary));
-    rules.addAll(ManagedHttpRules.without(route.spec().rules(), step.name(), ns, canary, List.of()));
+    rules.addAll(ManagedHttpRules.without(route.spec().rules(), step.name()));
     write(route, rules);
   }
 
   /**
-   * Removes the rules of every managed route, and unnamed rules whose only backend is the canary (the plugin's
-   * {@code removeHTTPManagedRoutes}); the route is written only when one was removed.
+   * Removes the rules of every managed route (the plugin's {@code removeHTTPManagedRoutes}; only named rules: an
+   * unnamed canary-only rule is the user's); the route is written only when one was removed. Nothing is read
+   * without managed routes.
    *
    * @throws IllegalStateException if the route does not exist
    */
   @Override
   public void removeManagedRoutes(Rollout rollout, TrafficRouting routing) {
+    if (routing.managedRoutes().isEmpty()) {
+      return;
+    }
     HTTPRoute route = route(rollout, routing);
-    String canary = Objects.requireNonNull(Objects.requireNonNull(rollout.canary()).canaryService());
-    write(route, ManagedHttpRules.withoutAll(route.spec().rules(), routing.managedRoutes(),
-        rollout.metadata().namespace(), canary));
+    write(route, ManagedHttpRules.withoutAll(route.spec().rules(), routing.managedRoutes()));
   }
 
   private HTTPRoute route(Rollout rollout, TrafficRouting routing) {

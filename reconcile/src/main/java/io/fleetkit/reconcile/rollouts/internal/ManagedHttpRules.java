@@ -85,26 +85,19 @@ public final class ManagedHttpRules {
     return out;
   }
 
-  /** The rules with those of managed route {@code name} removed, and unnamed canary-only rules with these headers. */
-  public static List<HTTPRouteRule> without(List<HTTPRouteRule> rules, String name, String ns, String canary,
-      List<HTTPHeaderMatch> legacyHeaders) {
-    List<HTTPRouteRule> out = new ArrayList<>();
-    for (HTTPRouteRule r : rules) {
-      boolean legacy = r.name().isEmpty() && canaryOnly(r, ns, canary) && !legacyHeaders.isEmpty()
-          && r.matches().stream().anyMatch(m -> hasAllNames(m.headers(), legacyHeaders));
-      if (!isManagedName(r.name(), List.of(name)) && !legacy) {
-        out.add(r);
-      }
-    }
-    return out;
+  /**
+   * The rules without those of managed route {@code name}. Only named rules are managed here: unlike the plugin, an
+   * unnamed canary-only rule (which older plugin versions wrote) is taken for one the user wrote and kept.
+   */
+  public static List<HTTPRouteRule> without(List<HTTPRouteRule> rules, String name) {
+    return withoutAll(rules, List.of(name));
   }
 
-  /** The plugin's {@code removeHTTPManagedRoutes}: rules of every managed route and unnamed canary-only rules. */
-  public static List<HTTPRouteRule> withoutAll(List<HTTPRouteRule> rules, Collection<String> managed, String ns,
-      String canary) {
+  /** The rules without those of every managed route (the plugin's {@code removeHTTPManagedRoutes}). */
+  public static List<HTTPRouteRule> withoutAll(List<HTTPRouteRule> rules, Collection<String> managed) {
     List<HTTPRouteRule> out = new ArrayList<>();
     for (HTTPRouteRule r : rules) {
-      if (!isManagedName(r.name(), managed) && !(r.name().isEmpty() && canaryOnly(r, ns, canary))) {
+      if (!isManagedName(r.name(), managed)) {
         out.add(r);
       }
     }
@@ -215,12 +208,4 @@ public final class ManagedHttpRules {
     throw new IllegalStateException("canary backend missing from a source rule");
   }
 
-  private static boolean hasAllNames(List<HTTPHeaderMatch> have, List<HTTPHeaderMatch> wanted) {
-    for (HTTPHeaderMatch w : wanted) {
-      if (have.stream().noneMatch(h -> h.name().equals(w.name()))) {
-        return false;
-      }
-    }
-    return true;
-  }
 }
