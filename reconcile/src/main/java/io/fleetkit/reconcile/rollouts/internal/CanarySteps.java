@@ -50,6 +50,11 @@ final class CanarySteps {
       if (s.abortReason != null) {
         continue; // scale for the abort on the next round
       }
+      if (st.promoteFull() && !steps.isEmpty() && !Integer.valueOf(steps.size()).equals(st.currentStepIndex())) {
+        // Argo's syncRolloutStatusCanary: a full promotion skips the remaining steps (and their pauses)
+        s.b.currentStepIndex(steps.size());
+        continue;
+      }
       int idx = st.currentStepIndex() == null ? 0 : st.currentStepIndex();
       if (idx >= steps.size()) {
         if (atDesired(s, counts, c.trafficRouting() == null)) {
