@@ -1,6 +1,7 @@
 package io.fleetkit.api.rollouts;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -59,6 +60,43 @@ public sealed interface CanaryStep {
     @Override
     public String fieldName() {
       return "setCanaryScale";
+    }
+  }
+
+  /**
+   * Sends the requests whose headers match to the canary only, through the managed route {@code name} (Argo
+   * Rollouts' {@code setHeaderRoute}; needs traffic routing, and {@code name} must be one of its
+   * {@code managedRoutes}). With no {@code match} the route is removed. The step completes at once.
+   */
+  record SetHeaderRoute(String name, List<HeaderRoutingMatch> match) implements CanaryStep {
+    public SetHeaderRoute {
+      Objects.requireNonNull(name, "name");
+      match = List.copyOf(match);
+    }
+
+    @Override
+    public String fieldName() {
+      return "setHeaderRoute";
+    }
+  }
+
+  /**
+   * Mirrors {@code percentage} percent of the requests that match (any of {@code match}; all requests when empty)
+   * to the canary through the managed route {@code name}, while they are still answered by the stable and canary
+   * split (Argo Rollouts' {@code setMirrorRoute}; needs traffic routing and {@code name} among its
+   * {@code managedRoutes}). The step completes at once.
+   *
+   * @param percentage 0..100; {@code null} mirrors every matching request
+   */
+  record SetMirrorRoute(String name, List<RouteMatch> match, @Nullable Integer percentage) implements CanaryStep {
+    public SetMirrorRoute {
+      Objects.requireNonNull(name, "name");
+      match = List.copyOf(match);
+    }
+
+    @Override
+    public String fieldName() {
+      return "setMirrorRoute";
     }
   }
 }

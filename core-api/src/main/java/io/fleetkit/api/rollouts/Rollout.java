@@ -90,7 +90,14 @@ public record Rollout(ObjectMeta metadata, RolloutSpec spec, RolloutStatus statu
         }
       } else if (step instanceof CanaryStep.Analysis a) {
         analysis(a.analysis(), sp + ".analysis", v);
+      } else if (step instanceof CanaryStep.SetHeaderRoute h) {
+        ManagedRouteChecks.headerRoute(h, c.trafficRouting(), sp + ".setHeaderRoute", at, v);
+      } else if (step instanceof CanaryStep.SetMirrorRoute m) {
+        ManagedRouteChecks.mirrorRoute(m, c.trafficRouting(), sp + ".setMirrorRoute", at, v);
       }
+    }
+    if (c.trafficRouting() != null) {
+      ManagedRouteChecks.managedRoutes(c.trafficRouting().managedRoutes(), at + ".trafficRouting.managedRoutes", v);
     }
     if (c.analysis() != null) {
       analysis(c.analysis(), at + ".analysis", v);

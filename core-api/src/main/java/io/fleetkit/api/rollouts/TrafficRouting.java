@@ -1,5 +1,6 @@
 package io.fleetkit.api.rollouts;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -8,9 +9,18 @@ import java.util.Objects;
  * traffic split.
  *
  * @param httpRoute the route's name
+ * @param managedRoutes the names of the routes the {@code setHeaderRoute} and {@code setMirrorRoute} steps may
+ *     create (Argo Rollouts' {@code managedRoutes}, in the manifest's order); every one is removed when the update is
+ *     aborted, fully promoted or complete
  */
-public record TrafficRouting(String httpRoute) {
+public record TrafficRouting(String httpRoute, List<String> managedRoutes) {
   public TrafficRouting {
     Objects.requireNonNull(httpRoute, "httpRoute");
+    managedRoutes = List.copyOf(managedRoutes);
+  }
+
+  /** Routing through {@code httpRoute} without managed routes. */
+  public TrafficRouting(String httpRoute) {
+    this(httpRoute, List.of());
   }
 }

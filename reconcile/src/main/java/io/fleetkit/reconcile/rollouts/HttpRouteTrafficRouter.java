@@ -5,10 +5,12 @@ import io.fleetkit.api.gateway.HTTPRoute;
 import io.fleetkit.api.gateway.HTTPRouteRule;
 import io.fleetkit.api.gateway.HTTPRouteSpec;
 import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.rollouts.CanaryStep;
 import io.fleetkit.api.rollouts.CanaryStrategy;
 import io.fleetkit.api.rollouts.Rollout;
 import io.fleetkit.api.rollouts.TrafficRouting;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.reconcile.rollouts.internal.ManagedHttpRules;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,14 +24,21 @@ import java.util.Objects;
  * {@code 100 - weight}, in every rule but a canary-only one; other backends, and the rules' names, matches, filters
  * and timeouts, are left alone. A rule whose only backend is the canary Service is a header route sending chosen
  * requests to the canary (the plugin's {@code isHTTPManagedRule}): it keeps its weight and does not count as
- * naming the canary. While the canary weight is above 0 the route
+ * naming the canary; a rule of a managed route that lists only the canary is skipped the same way, while a managed
+ * mirror rule (which keeps its source rule's backends) is weighted like its source. While the canary weight is
+ * above 0 the route
  * carries the label {@value #IN_PROGRESS_LABEL}{@code =}{@value #IN_PROGRESS_VALUE} (so GitOps tools can ignore the
  * managed weights), removed at 0. The route is written through the store like any client, and only when something
  * changes; whoever routes requests by the route (e.g. the networking module's router) then splits traffic by these
  * weights.
  *
+ * <p>Managed routes ({@link #setHeaderRoute}, {@link #setMirrorRoute}, {@link #removeManagedRoutes}) are extra
+ * rules of the same route, built by {@link ManagedHttpRules} as the plugin's {@code setHTTPHeaderRoute} does: one
+ * per rule listing both Services, named after the managed route.
+ *
  * <p>The route must exist in the rollout's namespace and list both Services as backends; otherwise
- * {@link #setWeight} throws and the rollout controller retries. Thread-safe (it holds only the store).
+ * {@link #setWeight} (and the managed route methods) throw and the rollout controller retries. Thread-safe (it holds
+ * only the store).
  */
 public final class HttpRouteTrafficRouter implements TrafficRouter {
   /** The label marking a route whose weights a canary is managing. */
@@ -68,16 +77,16 @@ public final class HttpRouteTrafficRouter implements TrafficRouter {
     CanaryStrategy c = Objects.requireNonNull(rollout.canary(), "rollout has no canary strategy");
     String ns = rollout.metadata().namespace();
     String name = ns + "/" + routing.httpRoute();
-    HTTPRoute route = store.get(HTTPRoute.class, ns, routing.httpRoute()).orElseThrow(() ->
-        new IllegalStateException("HTTPRoute " + name + " not found (named by Rollout " + rollout.metadata().key()
-            + " spec.strategy.canary.trafficRouting)"));
+    HTTPRoute route = route(rollout, routing);
     String canary = Objects.requireNonNull(c.canaryService(), "canaryService");
     String stable = Objects.requireNonNull(c.stableService(), "stableService");
     boolean canaryFound = false;
     boolean stableFound = false;
     List<HTTPRouteRule> rules = new ArrayList<>();
+    List<String> managed = routing.managedRoutes();
     for (HTTPRouteRule rule : route.spec().rules()) {
-      if (rule.backendRefs().size() == 1 && names(rule.backendRefs().get(0), ns, canary)) {
+      if (ManagedHttpRules.canaryOnly(rule, ns, canary) || (ManagedHttpRules.isManagedName(rule.name(), managed)
+          && rule.backendRefs().stream().noneMatch(b -> names(b, ns, stable)))) {
         rules.add(rule);
         continue;
       }
@@ -113,9 +122,95 @@ public final class HttpRouteTrafficRouter implements TrafficRouter {
     return canaryWeight;
   }
 
-  /** Whether {@code b} is the Service {@code service} of namespace {@code ns} (the route's and the rollout's). */
+  /**
+   * Creates or replaces the header route {@code step.name()} (the plugin's {@code setHTTPHeaderRoute}): its rules
+   * are removed and, unless the step has no match (then only that), one rule per rule listing both Services is
+   * appended: the source's matches each with the step's headers added, its filters, the canary Service alone.
+   *
+   * @throws IllegalStateException if the route does not exist or no rule lists both Services
+   * @throws IllegalArgumentException if a header value sets none or several of exact, prefix, regex (the plugin's
+   *     {@code invalid header match type}; {@link Rollout} refuses such a step first)
+   */
+  @Override
+  public void setHeaderRoute(Rollout rollout, TrafficRouting routing, CanaryStep.SetHeaderRoute step) {
+    HTTPRoute route = route(rollout, routing);
+    String ns = rollout.metadata().namespace();
+    CanaryStrategy c = Objects.requireNonNull(rollout.canary(), "rollout has no canary strategy");
+    String canary = Objects.requireNonNull(c.canaryService(), "canaryService");
+    ManagedHttpRules.headers(step.match()); // refuses a bad header value before anything is read
+    List<HTTPRouteRule> rules = ManagedHttpRules.without(route.spec().rules(), step.name());
+    if (!step.match().isEmpty()) {
+      List<HTTPRouteRule> sources = sources(rollout, routing, route);
+      rules = new ArrayList<>(rules);
+      rules.addAll(ManagedHttpRules.headerRules(sources, step, ns, canary));
+    }
+    write(route, rules);
+  }
+
+  /**
+   * Creates or replaces the mirror route {@code step.name()}: one rule per rule listing both Services, placed before
+   * the others, with the combined matches, the source's backends and filters and a {@code RequestMirror} of
+   * {@code percentage} percent to the canary Service ({@link ManagedHttpRules}).
+   *
+   * @throws IllegalStateException if the route does not exist or no rule lists both Services
+   */
+  @Override
+  public void setMirrorRoute(Rollout rollout, TrafficRouting routing, CanaryStep.SetMirrorRoute step) {
+    HTTPRoute route = route(rollout, routing);
+    String ns = rollout.metadata().namespace();
+    String canary = Objects.requireNonNull(Objects.requireNonNull(rollout.canary()).canaryService());
+    List<HTTPRouteRule> sources = sources(rollout, routing, route);
+    List<HTTPRouteRule> rules = new ArrayList<>(ManagedHttpRules.mirrorRules(sources, step, ns, canary));
+    rules.addAll(ManagedHttpRules.without(route.spec().rules(), step.name()));
+    write(route, rules);
+  }
+
+  /**
+   * Removes the rules of every managed route (the plugin's {@code removeHTTPManagedRoutes}; only named rules: an
+   * unnamed canary-only rule is the user's); the route is written only when one was removed. Nothing is read
+   * without managed routes.
+   *
+   * @throws IllegalStateException if the route does not exist
+   */
+  @Override
+  public void removeManagedRoutes(Rollout rollout, TrafficRouting routing) {
+    if (routing.managedRoutes().isEmpty()) {
+      return;
+    }
+    HTTPRoute route = route(rollout, routing);
+    write(route, ManagedHttpRules.withoutAll(route.spec().rules(), routing.managedRoutes()));
+  }
+
+  private HTTPRoute route(Rollout rollout, TrafficRouting routing) {
+    String ns = rollout.metadata().namespace();
+    return store.get(HTTPRoute.class, ns, routing.httpRoute()).orElseThrow(() ->
+        new IllegalStateException("HTTPRoute " + ns + "/" + routing.httpRoute() + " not found (named by Rollout "
+            + rollout.metadata().key() + " spec.strategy.canary.trafficRouting)"));
+  }
+
+  private static List<HTTPRouteRule> sources(Rollout rollout, TrafficRouting routing, HTTPRoute route) {
+    CanaryStrategy c = Objects.requireNonNull(rollout.canary(), "rollout has no canary strategy");
+    String canary = Objects.requireNonNull(c.canaryService(), "canaryService");
+    String stable = Objects.requireNonNull(c.stableService(), "stableService");
+    List<HTTPRouteRule> sources = ManagedHttpRules.sources(route.spec().rules(), routing.managedRoutes(),
+        rollout.metadata().namespace(), canary, stable);
+    if (sources.isEmpty()) {
+      throw new IllegalStateException("HTTPRoute " + route.metadata().key() + ": " + BACKEND_NOT_FOUND
+          + " (no rule lists both Services " + stable + " and " + canary + " of Rollout " + rollout.metadata().key()
+          + ")");
+    }
+    return sources;
+  }
+
+  private void write(HTTPRoute route, List<HTTPRouteRule> rules) {
+    HTTPRouteSpec spec = new HTTPRouteSpec(route.spec().parentRefs(), route.spec().hostnames(), rules);
+    if (!spec.equals(route.spec())) {
+      store.update(new HTTPRoute(route.metadata(), spec));
+    }
+  }
+
   private static boolean names(HTTPBackendRef b, String ns, String service) {
-    return (b.namespace().isEmpty() || b.namespace().equals(ns)) && b.name().equals(service);
+    return ManagedHttpRules.names(b, ns, service);
   }
 
   private static HTTPBackendRef withWeight(HTTPBackendRef b, int weight) {

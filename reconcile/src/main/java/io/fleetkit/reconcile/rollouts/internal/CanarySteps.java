@@ -8,6 +8,7 @@ import io.fleetkit.api.rollouts.CanaryStrategy;
 import io.fleetkit.api.rollouts.PauseCondition;
 import io.fleetkit.api.rollouts.RolloutAnalysis;
 import io.fleetkit.api.rollouts.RolloutStatus;
+import io.fleetkit.api.rollouts.TrafficRouting;
 import io.fleetkit.reconcile.controllers.internal.DeploymentMath.RsView;
 import io.fleetkit.reconcile.rollouts.TrafficRouter;
 import java.time.Instant;
@@ -18,7 +19,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * A canary rollout's sync (Argo Rollouts' {@code rollout/canary.go}, {@code pause.go}, {@code analysis.go}): scale
  * the canary and stable ReplicaSets with {@link CanaryMath} for the current step, advance through the steps
- * (setWeight and setCanaryScale once the counts are reached, timed and indefinite pauses, analysis runs), run the
+ * (setWeight and setCanaryScale once the counts are reached, timed and indefinite pauses, analysis runs,
+ * setHeaderRoute and setMirrorRoute once the router applied them), run the
  * background analysis, promote when the steps are done, and abort on a failed analysis. Stateless.
  */
 final class CanarySteps {
@@ -48,6 +50,11 @@ final class CanarySteps {
       if (s.abortReason != null) {
         continue; // scale for the abort on the next round
       }
+      if (st.promoteFull() && !steps.isEmpty() && !Integer.valueOf(steps.size()).equals(st.currentStepIndex())) {
+        // Argo's syncRolloutStatusCanary: a full promotion skips the remaining steps (and their pauses)
+        s.b.currentStepIndex(steps.size());
+        continue;
+      }
       int idx = st.currentStepIndex() == null ? 0 : st.currentStepIndex();
       if (idx >= steps.size()) {
         if (atDesired(s, counts, c.trafficRouting() == null)) {
@@ -58,7 +65,12 @@ final class CanarySteps {
         break;
       }
       CanaryStep step = steps.get(idx);
-      if (step instanceof CanaryStep.SetWeight || step instanceof CanaryStep.SetCanaryScale) {
+      if (step instanceof CanaryStep.SetHeaderRoute || step instanceof CanaryStep.SetMirrorRoute) {
+        if (!st.promoteFull() && c.trafficRouting() != null && router != null && !managedRoute(s, router, step)) {
+          break;
+        }
+        s.b.currentStepIndex(idx + 1); // Argo: these steps complete once applied
+      } else if (step instanceof CanaryStep.SetWeight || step instanceof CanaryStep.SetCanaryScale) {
         if (!atDesired(s, counts, c.trafficRouting() == null)) {
           break;
         }
@@ -103,14 +115,51 @@ final class CanarySteps {
     CanaryMath.Counts counts = counts(s, v, router);
     int desired = CanaryMath.desiredTrafficWeight(v, RolloutSync.view(s.newRs), RolloutSync.view(s.stableRs),
         atDesired(s, counts, false), st.canaryWeight());
+    TrafficRouting routing = s.r.canary().trafficRouting();
     try {
-      s.b.canaryWeight(router.setWeight(s.r, s.r.canary().trafficRouting(), desired));
+      if (removesManagedRoutes(s, st)) {
+        router.removeManagedRoutes(s.r, routing);
+      }
+      s.b.canaryWeight(router.setWeight(s.r, routing, desired));
       return true;
     } catch (RuntimeException e) {
-      s.routingError = TRAFFIC_ROUTING_ERROR + ": " + e.getMessage();
-      s.wakeAt(s.now.plus(ROUTING_RETRY));
+      routingFailed(s, e);
       return false;
     }
+  }
+
+  /**
+   * Argo's branches of {@code reconcileTrafficRouting} that call {@code RemoveManagedRoutes}: the rollout is fully
+   * promoted (the stable is the current version: completed, or a first deploy), aborted, fully promoted by hand, or
+   * the new version has no available pod (an update superseded mid-way must not keep routing to it).
+   */
+  static boolean removesManagedRoutes(RolloutSync s, RolloutStatus st) {
+    return st.stableRs().equals(s.hash) || st.abort() || st.promoteFull()
+        || s.newRs.status().availableReplicas() == 0;
+  }
+
+  /**
+   * Applies a {@code setHeaderRoute} or {@code setMirrorRoute} step through the router; on a failure records the
+   * reason, comes back in {@link #ROUTING_RETRY} and returns false (the step is not passed).
+   */
+  private static boolean managedRoute(RolloutSync s, TrafficRouter router, CanaryStep step) {
+    TrafficRouting routing = s.r.canary().trafficRouting();
+    try {
+      if (step instanceof CanaryStep.SetHeaderRoute h) {
+        router.setHeaderRoute(s.r, routing, h);
+      } else {
+        router.setMirrorRoute(s.r, routing, (CanaryStep.SetMirrorRoute) step);
+      }
+      return true;
+    } catch (RuntimeException e) {
+      routingFailed(s, e);
+      return false;
+    }
+  }
+
+  private static void routingFailed(RolloutSync s, RuntimeException e) {
+    s.routingError = TRAFFIC_ROUTING_ERROR + ": " + e.getMessage();
+    s.wakeAt(s.now.plus(ROUTING_RETRY));
   }
 
   private static CanaryView view(RolloutSync s, RolloutStatus st) {

@@ -7,8 +7,11 @@ import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.IntOrPercent;
 import io.fleetkit.api.rollouts.AnalysisTemplate;
 import io.fleetkit.api.rollouts.CanaryStep;
+import io.fleetkit.api.rollouts.HeaderRoutingMatch;
 import io.fleetkit.api.rollouts.MetricProvider;
 import io.fleetkit.api.rollouts.Rollout;
+import io.fleetkit.api.rollouts.RouteMatch;
+import io.fleetkit.api.rollouts.StringMatch;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -85,7 +88,7 @@ final class RolloutYamlTest {
     assertThat(e.problems()).extracting(p -> p.violation().field() + ": " + p.violation().rule())
         .contains("spec.strategy.canary.steps[1].pause.duration: must be a duration such as 30s, 5m or 1h30m",
             "spec.strategy.canary.steps[2].experiment: is not a supported step: supported are setWeight, pause, "
-                + "analysis, setCanaryScale");
+                + "analysis, setCanaryScale, setHeaderRoute, setMirrorRoute");
   }
 
   @Test
@@ -116,5 +119,79 @@ final class RolloutYamlTest {
             "spec.strategy.blueGreen.previewService: This rollout uses the same service for the active and preview "
                 + "services, but two different services are required.");
     assertThat(e.problems().get(0).violation().object()).isEqualTo("Rollout delivery/web");
+  }
+
+  private static final String MANAGED_ROUTES = """
+      apiVersion: argoproj.io/v1alpha1
+      kind: Rollout
+      metadata: {name: web, namespace: delivery}
+      spec:
+        replicas: 2
+        selector: {matchLabels: {app: web}}
+        strategy:
+          canary:
+            stableService: web-stable
+            canaryService: web-canary
+            trafficRouting:
+              plugins: {argoproj-labs/gatewayAPI: {httpRoute: web-route}}
+              managedRoutes: [{name: header-1}, {name: mirror-1}]
+            steps:
+              - setHeaderRoute:
+                  name: header-1
+                  match:
+                    - {headerName: X-Canary, headerValue: {exact: "true"}}
+                    - {headerName: User-Agent, headerValue: {prefix: Mozilla}}
+              - setMirrorRoute:
+                  name: mirror-1
+                  percentage: 35
+                  match:
+                    - method: {exact: GET}
+                      path: {prefix: /api}
+                      headers: {X-Debug: {regex: "on|yes"}}
+              - setWeight: 20
+              - setHeaderRoute: {name: header-1}
+        template:
+          metadata: {labels: {app: web}}
+          spec:
+            containers: [{name: web, image: web:1}]
+      """;
+
+  @Test
+  void managedRoutes_readAndRoundTrip() {
+    Rollout r = (Rollout) KubernetesYaml.parse(MANAGED_ROUTES, "r.yaml").objects().get(0);
+    assertThat(r.canary().trafficRouting().managedRoutes()).containsExactly("header-1", "mirror-1");
+    assertThat(r.canary().steps()).containsExactly(
+        new CanaryStep.SetHeaderRoute("header-1", List.of(HeaderRoutingMatch.of("X-Canary", StringMatch.exact("true")),
+            HeaderRoutingMatch.of("User-Agent", StringMatch.prefix("Mozilla")))),
+        new CanaryStep.SetMirrorRoute("mirror-1", List.of(new RouteMatch(StringMatch.exact("GET"),
+            StringMatch.prefix("/api"), java.util.Map.of("X-Debug", StringMatch.regex("on|yes")))), 35),
+        new CanaryStep.SetWeight(20), new CanaryStep.SetHeaderRoute("header-1", List.of()));
+    String yaml = KubernetesYaml.dump(List.of(r));
+    assertThat(yaml).contains("managedRoutes", "setHeaderRoute", "setMirrorRoute", "headerValue", "percentage: 35");
+    assertThat(KubernetesYaml.parse(yaml, "dumped").objects()).containsExactly(r);
+  }
+
+  @Test
+  void managedRoutes_badInput_fieldNamed() {
+    String yaml = MANAGED_ROUTES.replace("{name: mirror-1}]", "{name: other, port: 1}]")
+        .replace("{exact: \"true\"}", "{exact: \"true\", regex: t.*}")
+        .replace("percentage: 35", "percentage: 35\n            service: x")
+        .replace("path: {prefix: /api}", "path: {prefix: /api, suffix: x}");
+    ManifestException e = catchThrowableOfType(ManifestException.class, () -> KubernetesYaml.parse(yaml, "r.yaml"));
+    assertThat(e.problems()).extracting(p -> p.violation().field() + ": " + p.violation().rule()).contains(
+        "spec.strategy.canary.trafficRouting.managedRoutes[1].port: is not a field of "
+            + "spec.strategy.canary.trafficRouting.managedRoutes[1] (fields: [name])",
+        "spec.strategy.canary.steps[1].setMirrorRoute.service: is not a field of "
+            + "spec.strategy.canary.steps[1].setMirrorRoute (fields: [match, name, percentage])",
+        "spec.strategy.canary.steps[1].setMirrorRoute.match[0].path.suffix: is not a field of "
+            + "spec.strategy.canary.steps[1].setMirrorRoute.match[0].path (fields: [exact, prefix, regex])");
+    ManifestException rules = catchThrowableOfType(ManifestException.class, () -> KubernetesYaml.parse(
+        MANAGED_ROUTES.replace("{name: mirror-1}]", "{name: other}]")
+            .replace("{exact: \"true\"}", "{exact: \"true\", regex: t.*}"), "r.yaml"));
+    assertThat(rules.problems()).extracting(p -> p.violation().field() + ": " + p.violation().rule()).contains(
+        "spec.strategy.canary.steps[0].setHeaderRoute.match[0].headerValue: StringMatch match value must have "
+            + "exactly one of the following: exact, regex, prefix",
+        "spec.strategy.canary.steps[1].setMirrorRoute.name: Steps define a route that does not exist in "
+            + "spec.strategy.canary.trafficRouting.managedRoutes");
   }
 }

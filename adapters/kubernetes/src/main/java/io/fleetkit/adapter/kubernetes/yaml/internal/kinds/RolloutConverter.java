@@ -22,8 +22,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * {@code argoproj.io/v1alpha1 Rollout}: the Deployment-like fields, {@code strategy.canary} (steps
- * {@code setWeight}, {@code pause}, {@code analysis}, {@code setCanaryScale}; maxSurge/maxUnavailable; background
- * analysis; stable/canary Services; {@code trafficRouting.plugins["argoproj-labs/gatewayAPI"].httpRoute}) and
+ * {@code setWeight}, {@code pause}, {@code analysis}, {@code setCanaryScale}, {@code setHeaderRoute},
+ * {@code setMirrorRoute}; maxSurge/maxUnavailable; background analysis; stable/canary Services;
+ * {@code trafficRouting.plugins["argoproj-labs/gatewayAPI"].httpRoute} and {@code trafficRouting.managedRoutes}) and
  * {@code strategy.blueGreen}. Argo Rollouts' defaults apply. The status is not read or written: it belongs to the
  * controller.
  */
@@ -78,11 +79,12 @@ public final class RolloutConverter extends AbstractKindConverter<GenericKuberne
           ctx);
       String route = Untyped.string(gw, "httpRoute", "", p + ".trafficRouting.plugins." + GATEWAY_PLUGIN
           + ".httpRoute", ctx);
+      List<String> managed = RolloutRoutesYaml.managedRoutes(tr, p + ".trafficRouting", ctx);
       if (route.isEmpty()) {
         ctx.error(p + ".trafficRouting", "must name an HTTPRoute: plugins: {" + GATEWAY_PLUGIN
             + ": {httpRoute: NAME}}", null);
       } else {
-        routing = new TrafficRouting(route);
+        routing = new TrafficRouting(route, managed);
       }
     }
     Boolean dynamic = Untyped.bool(c, "dynamicStableScale", p + ".dynamicStableScale", ctx);
@@ -102,8 +104,8 @@ public final class RolloutConverter extends AbstractKindConverter<GenericKuberne
 
   private static @Nullable CanaryStep step(Map<String, Object> s, String p, DocumentContext ctx) {
     if (s.size() != 1) {
-      ctx.error(p, "Step must have one of the following set: setWeight, setCanaryScale, analysis or pause",
-          s.keySet());
+      ctx.error(p, "Step must have one of the following set: setWeight, setCanaryScale, analysis, pause, "
+          + "setHeaderRoute or setMirrorRoute", s.keySet());
       return null;
     }
     String type = s.keySet().iterator().next();
@@ -126,9 +128,15 @@ public final class RolloutConverter extends AbstractKindConverter<GenericKuberne
         return new CanaryStep.SetCanaryScale(Untyped.int32(scs, "replicas", p + ".setCanaryScale.replicas", ctx),
             Untyped.int32(scs, "weight", p + ".setCanaryScale.weight", ctx), match != null && match);
       }
+      case "setHeaderRoute" -> {
+        return RolloutRoutesYaml.headerRoute(Untyped.map(s, type, p + "." + type, ctx), p + "." + type, ctx);
+      }
+      case "setMirrorRoute" -> {
+        return RolloutRoutesYaml.mirrorRoute(Untyped.map(s, type, p + "." + type, ctx), p + "." + type, ctx);
+      }
       default -> {
         ctx.error(p + "." + type, "is not a supported step: supported are setWeight, pause, analysis, "
-            + "setCanaryScale", null);
+            + "setCanaryScale, setHeaderRoute, setMirrorRoute", null);
         return null;
       }
     }
@@ -185,6 +193,10 @@ public final class RolloutConverter extends AbstractKindConverter<GenericKuberne
         body = pm;
       } else if (step instanceof CanaryStep.Analysis a) {
         body = RolloutYaml.analysis(a.analysis());
+      } else if (step instanceof CanaryStep.SetHeaderRoute h) {
+        body = RolloutRoutesYaml.headerRoute(h);
+      } else if (step instanceof CanaryStep.SetMirrorRoute mr) {
+        body = RolloutRoutesYaml.mirrorRoute(mr);
       } else {
         CanaryStep.SetCanaryScale scs = (CanaryStep.SetCanaryScale) step;
         Map<String, Object> sm = new LinkedHashMap<>();
@@ -206,8 +218,10 @@ public final class RolloutConverter extends AbstractKindConverter<GenericKuberne
     Untyped.put(m, "stableService", c.stableService());
     Untyped.put(m, "canaryService", c.canaryService());
     if (c.trafficRouting() != null) {
-      m.put("trafficRouting", Map.of("plugins", Map.of(GATEWAY_PLUGIN, Map.of("httpRoute",
-          c.trafficRouting().httpRoute()))));
+      Map<String, Object> tr = new LinkedHashMap<>();
+      tr.put("plugins", Map.of(GATEWAY_PLUGIN, Map.of("httpRoute", c.trafficRouting().httpRoute())));
+      Untyped.put(tr, "managedRoutes", RolloutRoutesYaml.managedRoutes(c.trafficRouting().managedRoutes()));
+      m.put("trafficRouting", tr);
     }
     Untyped.put(m, "dynamicStableScale", c.dynamicStableScale() ? Boolean.TRUE : null);
     Untyped.put(m, "abortScaleDownDelaySeconds", c.abortScaleDownDelaySeconds());
