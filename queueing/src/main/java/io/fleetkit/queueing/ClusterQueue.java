@@ -40,7 +40,7 @@ public record ClusterQueue(
     Objects.requireNonNull(preemption, "preemption");
     Objects.requireNonNull(flavorFungibility, "flavorFungibility");
     Objects.requireNonNull(fairSharingWeight, "fairSharingWeight");
-    validate(name, cohort, resourceGroups, preemption, fairSharingWeight);
+    validate(name, cohort, resourceGroups, preemption, flavorFungibility, fairSharingWeight);
   }
 
   public static Builder builder(String name) {
@@ -63,6 +63,7 @@ public record ClusterQueue(
       @Nullable String cohort,
       List<ResourceGroup> groups,
       ClusterQueuePreemption preemption,
+      FlavorFungibility fungibility,
       Quantity weight) {
     Violations v = new Violations(KIND, "", name);
     v.dnsSubdomain("metadata.name", name);
@@ -81,6 +82,13 @@ public record ClusterQueue(
     if (preemption.borrowWithinCohort().policy() != BorrowWithinCohort.Policy.NEVER
         && preemption.reclaimWithinCohort() == QueuePreemptionPolicy.NEVER) {
       v.add("spec.preemption", "reclaimWithinCohort=Never and borrowWithinCohort.Policy!=Never", "borrowWithinCohort");
+    }
+    if (fungibility.preference() != null
+        && (fungibility.whenCanBorrow() != FlavorFungibility.WhenCanBorrow.TRY_NEXT_FLAVOR
+            || fungibility.whenCanPreempt() != FlavorFungibility.WhenCanPreempt.TRY_NEXT_FLAVOR)) {
+      v.add("spec.flavorFungibility.preference",
+          "preference can only be set when both whenCanBorrow and whenCanPreempt are TryNextFlavor",
+          fungibility.preference().apiName());
     }
     v.nonNegative("spec.fairSharing.weight", weight);
     v.throwIfAny();

@@ -279,6 +279,18 @@ final class AdmissionEngineTest {
   }
 
   @Test
+  void clusterQueue_preferenceWithoutTryingEveryFlavor_isRejectedNamingTheField() {
+    assertThatThrownBy(() -> ClusterQueue.builder("cq")
+        .flavorFungibility(new FlavorFungibility(FlavorFungibility.WhenCanBorrow.BORROW,
+            FlavorFungibility.WhenCanPreempt.TRY_NEXT_FLAVOR, FlavorFungibility.Preference.PREEMPTION_OVER_BORROWING))
+        .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "1")))
+        .build())
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("ClusterQueue cq: spec.flavorFungibility.preference \"PreemptionOverBorrowing\" "
+            + "preference can only be set when both whenCanBorrow and whenCanPreempt are TryNextFlavor");
+  }
+
+  @Test
   void workload_invalid_namesObjectFieldAndRule() {
     assertThatThrownBy(() -> Workload.builder("team", "w").podSet("main", 0, ResourceList.EMPTY)
         .podSet("main", 1, ResourceList.EMPTY).build())

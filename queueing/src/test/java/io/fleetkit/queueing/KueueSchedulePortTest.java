@@ -941,14 +941,77 @@ final class KueueSchedulePortTest {
         + "insufficient unused quota for cpu in flavor default, 2 more needed");
   }
 
-  // Kueue's preference BorrowingOverPreemption is what it does when no preference is set, which is what FleetKit
-  // implements (it has no preference setting).
+  @Test
+  void preemptionOverBorrowingPreferencePreemptInFirstFlavorInsteadOfBorrowingInSecond() {
+    ClusterQueue pob = cq("pob-cq").cohort("pob-cohort")
+        .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.NEVER))
+        .flavorFungibility(FlavorFungibility.tryEveryFlavor(FlavorFungibility.Preference.PREEMPTION_OVER_BORROWING))
+        .resourceGroup(fq("on-demand", "cpu", "5", "0"), fq("spot", "cpu", "0", "5")).build();
+    ClusterQueue lender = cq("pob-lender").cohort("pob-cohort")
+        .resourceGroup(FlavorQuotas.of("on-demand", FlavorResourceQuota.of("cpu", "0")),
+            FlavorQuotas.of("spot", FlavorResourceQuota.of("cpu", "5"))).build();
+    AdmissionEngine e = engine(List.of(pob, lender), List.of(LocalQueue.of("default", "pob-queue", "pob-cq")));
+    e.assumeAdmitted(wl("default", "low-pob", "pob-queue", -1, "5"), "pob-cq", Map.of("cpu", "on-demand"), NOW);
+    e.submit(wl("default", "high-pob", "pob-queue", 0, "5"));
+    CycleResult r = e.schedule();
+    assertThat(r.admitted()).isEmpty();
+    assertThat(preemptions(r)).containsExactly("default/low-pob:InClusterQueue");
+    assertThat(r.preempted().get(0).message()).isEqualTo("Preempted to accommodate a workload (default/high-pob) due "
+        + "to prioritization in the ClusterQueue; preemptor path: /pob-cohort/pob-cq; preemptee path: "
+        + "/pob-cohort/pob-cq");
+    assertThat(r.pending().get("default/high-pob")).isEqualTo("couldn't assign flavors to pod set main: insufficient "
+        + "unused quota for cpu in flavor on-demand, 5 more needed; pending the preemption of 1 workload(s)");
+    // upstream's wantLeft: the preemptor waits in its queue (FleetKit has requeued the evicted low-pob there too)
+    assertThat(left(e, "pob-cq")).contains("default/high-pob");
+    assertThat(e.inadmissible("pob-cq")).isEmpty();
+    // Kueue keeps low-pob's quota until its eviction finishes; FleetKit evicts in the cycle: high-pob takes on-demand
+    CycleResult next = e.schedule();
+    assertThat(keys(next)).containsExactly("default/high-pob");
+    assertThat(assignments(e, "pob-cq", "pob-lender")).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "default/high-pob", new TreeSet<>(List.of("main:cpu=on-demand@pob-cq"))));
+  }
+
+  //     nopc-root (spot: 5)
+  //         |
+  //     nopc-mid
+  //      /      \
+  // nopc-cq    nopc-sibling (on-demand: 5, idle)
+  // on-demand of nopc-cq is exhausted and cannot borrow, and preemption finds no candidates (same priority); the idle
+  // sibling keeps on-demand one level closer than spot, which must not let on-demand outrank spot, which fits.
+  @Test
+  void preemptionOverBorrowingPreferenceSelectFittingSecondFlavorOverFirstFlavorWithNoPreemptionCandidates() {
+    Cohort root = Cohort.builder("nopc-root")
+        .resourceGroup(FlavorQuotas.of("on-demand", FlavorResourceQuota.of("cpu", "0")),
+            FlavorQuotas.of("spot", FlavorResourceQuota.of("cpu", "5"))).build();
+    Cohort mid = Cohort.builder("nopc-mid").parent("nopc-root").build();
+    ClusterQueue nopc = cq("nopc-cq").cohort("nopc-mid")
+        .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.NEVER))
+        .flavorFungibility(FlavorFungibility.tryEveryFlavor(FlavorFungibility.Preference.PREEMPTION_OVER_BORROWING))
+        .resourceGroup(fq("on-demand", "cpu", "5", "0"), FlavorQuotas.of("spot", FlavorResourceQuota.of("cpu", "0")))
+        .build();
+    ClusterQueue sibling = cq("nopc-sibling").cohort("nopc-mid")
+        .resourceGroup(FlavorQuotas.of("on-demand", FlavorResourceQuota.of("cpu", "5")),
+            FlavorQuotas.of("spot", FlavorResourceQuota.of("cpu", "0"))).build();
+    AdmissionEngine e = engine(List.of(nopc, sibling), List.of(LocalQueue.of("default", "nopc-queue", "nopc-cq")),
+        List.of(root, mid));
+    e.assumeAdmitted(wl("default", "admitted-nopc", "nopc-queue", 0, "5"), "nopc-cq", Map.of("cpu", "on-demand"),
+        NOW);
+    e.submit(wl("default", "pending-nopc", "nopc-queue", 0, "5"));
+    CycleResult r = e.schedule();
+    assertThat(keys(r)).containsExactly("default/pending-nopc");
+    assertThat(preempted(r)).isEmpty();
+    assertThat(e.admission("default/pending-nopc").orElseThrow().podSets().get(0).count()).isEqualTo(1);
+    assertThat(assignments(e, "nopc-cq", "nopc-sibling")).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "default/admitted-nopc", new TreeSet<>(List.of("main:cpu=on-demand@nopc-cq")),
+        "default/pending-nopc", new TreeSet<>(List.of("main:cpu=spot@nopc-cq"))));
+    assertThat(left(e, "nopc-cq")).isEmpty();
+  }
+
   @Test
   void borrowingOverPreemptionPreferenceBorrowInSecondFlavorInsteadOfPreemptingInFirst() {
     ClusterQueue bop = cq("bop-cq").cohort("bop-cohort")
         .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.NEVER))
-        .flavorFungibility(new FlavorFungibility(FlavorFungibility.WhenCanBorrow.TRY_NEXT_FLAVOR,
-            FlavorFungibility.WhenCanPreempt.TRY_NEXT_FLAVOR))
+        .flavorFungibility(FlavorFungibility.tryEveryFlavor(FlavorFungibility.Preference.BORROWING_OVER_PREEMPTION))
         .resourceGroup(fq("on-demand", "cpu", "5", "0"), fq("spot", "cpu", "0", "5")).build();
     ClusterQueue lender = cq("bop-lender").cohort("bop-cohort")
         .resourceGroup(FlavorQuotas.of("on-demand", FlavorResourceQuota.of("cpu", "0")),

@@ -119,7 +119,7 @@ public final class QueueScheduler {
       }
     }
     this.preemptor = new Preemptor(index, fairSharing, strategies);
-    this.assigner = new FlavorAssigner(index, flavors, fairSharing, preemptor::preemptionPossibility);
+    this.assigner = new FlavorAssigner(index, flavors, fairSharing, preemptor::simulate);
   }
 
   private void indexQuotas(String kind, String name, List<ResourceGroup> groups) {
