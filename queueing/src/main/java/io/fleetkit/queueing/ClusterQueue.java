@@ -1,6 +1,7 @@
 package io.fleetkit.queueing;
 
 import io.fleetkit.api.Violations;
+import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.resource.Quantity;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,6 +23,11 @@ import org.jspecify.annotations.Nullable;
  * @param preemption who may be preempted
  * @param flavorFungibility when the flavor assigner stops at a flavor
  * @param fairSharingWeight the weight in fair sharing (Kueue {@code fairSharing.weight}, default 1)
+ * @param namespaceSelector which namespaces' workloads the queue admits, by the namespaces' labels (Kueue {@code
+ *     namespaceSelector}); a workload in a namespace it does not match stays pending with Kueue's message
+ *     "workload namespace doesn't match ClusterQueue selector". The builder's default is {@link
+ *     LabelSelector#EVERYTHING}, every namespace (Kueue's {@code namespaceSelector: {}}; in Kueue's API an omitted
+ *     selector admits no namespace)
  */
 public record ClusterQueue(
     String name,
@@ -30,7 +36,8 @@ public record ClusterQueue(
     QueueingStrategy queueingStrategy,
     ClusterQueuePreemption preemption,
     FlavorFungibility flavorFungibility,
-    Quantity fairSharingWeight) {
+    Quantity fairSharingWeight,
+    LabelSelector namespaceSelector) {
   public static final String KIND = "ClusterQueue";
 
   public ClusterQueue {
@@ -40,7 +47,8 @@ public record ClusterQueue(
     Objects.requireNonNull(preemption, "preemption");
     Objects.requireNonNull(flavorFungibility, "flavorFungibility");
     Objects.requireNonNull(fairSharingWeight, "fairSharingWeight");
-    validate(name, cohort, resourceGroups, preemption, flavorFungibility, fairSharingWeight);
+    Objects.requireNonNull(namespaceSelector, "namespaceSelector");
+    validate(name, cohort, resourceGroups, preemption, flavorFungibility, fairSharingWeight, namespaceSelector);
   }
 
   public static Builder builder(String name) {
@@ -55,6 +63,7 @@ public record ClusterQueue(
     b.preemption = preemption;
     b.flavorFungibility = flavorFungibility;
     b.fairSharingWeight = fairSharingWeight;
+    b.namespaceSelector = namespaceSelector;
     return b;
   }
 
@@ -64,7 +73,8 @@ public record ClusterQueue(
       List<ResourceGroup> groups,
       ClusterQueuePreemption preemption,
       FlavorFungibility fungibility,
-      Quantity weight) {
+      Quantity weight,
+      LabelSelector namespaceSelector) {
     Violations v = new Violations(KIND, "", name);
     v.dnsSubdomain("metadata.name", name);
     if (cohort != null) {
@@ -91,6 +101,7 @@ public record ClusterQueue(
           fungibility.preference().apiName());
     }
     v.nonNegative("spec.fairSharing.weight", weight);
+    v.labelSelector("spec.namespaceSelector", namespaceSelector);
     v.throwIfAny();
   }
 
@@ -105,7 +116,10 @@ public record ClusterQueue(
     return out;
   }
 
-  /** Mutable builder; not thread-safe. Defaults: no cohort, BestEffortFIFO, no preemption, weight 1. */
+  /**
+   * Mutable builder; not thread-safe. Defaults: no cohort, BestEffortFIFO, no preemption, Kueue's default flavor
+   * fungibility, weight 1, every namespace.
+   */
   public static final class Builder {
     private final String name;
     private @Nullable String cohort;
@@ -114,6 +128,7 @@ public record ClusterQueue(
     private ClusterQueuePreemption preemption = ClusterQueuePreemption.NEVER;
     private FlavorFungibility flavorFungibility = FlavorFungibility.DEFAULT;
     private Quantity fairSharingWeight = Quantity.of(1);
+    private LabelSelector namespaceSelector = LabelSelector.EVERYTHING;
     private final Map<String, Boolean> set = new HashMap<>();
 
     private Builder(String name) {
@@ -167,12 +182,20 @@ public record ClusterQueue(
       return this;
     }
 
+    /** Which namespaces' workloads the queue admits, by their labels (default: every namespace). */
+    public Builder namespaceSelector(LabelSelector selector) {
+      once("namespaceSelector", namespaceSelector);
+      this.namespaceSelector = Objects.requireNonNull(selector, "selector");
+      return this;
+    }
+
     /**
      * @throws io.fleetkit.api.ValidationException if the queue breaks a rule of the class documentation
      */
     public ClusterQueue build() {
       return new ClusterQueue(
-          name, cohort, resourceGroups, queueingStrategy, preemption, flavorFungibility, fairSharingWeight);
+          name, cohort, resourceGroups, queueingStrategy, preemption, flavorFungibility, fairSharingWeight,
+          namespaceSelector);
     }
   }
 }

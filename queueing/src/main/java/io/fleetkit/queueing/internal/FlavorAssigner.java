@@ -60,13 +60,14 @@ public final class FlavorAssigner {
   private final PreemptionOracle oracle;
 
   /**
-   * @param flavors the ResourceFlavors by name: a flavor whose taints the pod set does not tolerate, or whose node
-   *     labels its node constraints do not match, is passed over ({@link FlavorConstraints})
+   * @param flavors the ResourceFlavors by name, read as they are at each {@link #assign} (the engine adds flavors
+   *     later): a flavor whose taints the pod set does not tolerate, or whose node labels its node constraints do
+   *     not match, is passed over ({@link FlavorConstraints})
    */
   public FlavorAssigner(FlavorResources index, Map<String, ResourceFlavor> flavors, boolean fairSharing,
       PreemptionOracle oracle) {
     this.index = index;
-    this.resourceFlavors = Map.copyOf(flavors);
+    this.resourceFlavors = flavors;
     this.fairSharing = fairSharing;
     this.oracle = oracle;
   }
