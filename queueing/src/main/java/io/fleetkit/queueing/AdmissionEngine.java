@@ -152,10 +152,13 @@ public final class AdmissionEngine {
 
   /**
    * Sets the labels of {@code namespace}, which ClusterQueues' {@link ClusterQueue#namespaceSelector() namespace
-   * selectors} match, and requeues every parked workload (as Kueue does when a namespace changes).
+   * selectors} match, and, if they changed, requeues every parked workload (as Kueue does when a namespace changes).
+   *
+   * @throws io.fleetkit.api.ValidationException if a label is not a valid Kubernetes label
    */
   public synchronized void namespaceLabels(String namespace, Map<String, String> labels) {
-    scheduler.namespaceLabels(Objects.requireNonNull(namespace, "namespace"), Objects.requireNonNull(labels, "labels"));
+    Builder.checkNamespace(Objects.requireNonNull(namespace, "namespace"), Objects.requireNonNull(labels, "labels"));
+    scheduler.namespaceLabels(namespace, labels);
   }
 
   /** The ResourceFlavor named {@code name} (with its node labels), if the engine has it. */
@@ -256,21 +259,25 @@ public final class AdmissionEngine {
      * The labels of {@code namespace}, which ClusterQueues' namespace selectors match; a namespace not declared has no
      * labels.
      *
-     * @throws IllegalArgumentException if the namespace was declared before, or a label is not a valid Kubernetes
+     * @throws IllegalArgumentException if the namespace was declared before
+     * @throws io.fleetkit.api.ValidationException if the name is not a DNS label or a label is not a valid Kubernetes
      *     label
      */
     public Builder namespace(String namespace, Map<String, String> labels) {
-      Objects.requireNonNull(namespace, "namespace");
-      io.fleetkit.api.Violations v = new io.fleetkit.api.Violations("Namespace", "", namespace);
-      v.dnsLabel("metadata.name", namespace);
-      v.labels("metadata.labels", labels);
-      v.throwIfAny();
+      checkNamespace(Objects.requireNonNull(namespace, "namespace"), Objects.requireNonNull(labels, "labels"));
       Map<String, String> before = namespaces.putIfAbsent(namespace, Map.copyOf(labels));
       if (before != null) {
         throw new IllegalArgumentException("admission engine: namespace " + namespace + " already declared with labels "
             + before);
       }
       return this;
+    }
+
+    private static void checkNamespace(String namespace, Map<String, String> labels) {
+      io.fleetkit.api.Violations v = new io.fleetkit.api.Violations("Namespace", "", namespace);
+      v.dnsLabel("metadata.name", namespace);
+      v.labels("metadata.labels", labels);
+      v.throwIfAny();
     }
 
     /** Enables fair sharing (Kueue Configuration {@code fairSharing.enable}). */

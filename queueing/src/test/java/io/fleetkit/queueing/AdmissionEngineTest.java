@@ -468,6 +468,8 @@ final class AdmissionEngineTest {
     assertThat(e.inadmissible("cq")).containsExactly("sales/s");
     assertThat(e.schedule().admitted()).extracting(QuotaReservation::workload).containsExactly("eng-alpha/a");
 
+    e.namespaceLabels("sales", Map.of("dep", "sales")); // unchanged: nothing is requeued
+    assertThat(e.inadmissible("cq")).containsExactly("sales/s");
     e.namespaceLabels("sales", Map.of("dep", "eng"));
     assertThat(e.inadmissible("cq")).isEmpty();
     assertThat(e.schedule().admitted()).extracting(QuotaReservation::workload).containsExactly("sales/s");

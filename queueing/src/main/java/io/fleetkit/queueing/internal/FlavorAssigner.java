@@ -32,7 +32,8 @@ import java.util.Set;
  * besides its requests ({@link #requestMilli}), so a {@code pods} quota limits the number of pods; it is assigned a
  * flavor, counted in the usage and freed by preemption like any requested resource. As in newer Kueue, a flavor that
  * fits only by preemption but where the preemptor finds no candidates ranks below one that can preempt, and the
- * assigner tries the next flavor.
+ * assigner tries the next flavor. When no flavor stops the search, the best one by the queue's {@link
+ * FlavorFungibility.Preference} wins ({@link #isPreferred}).
  */
 public final class FlavorAssigner {
   /**

@@ -191,11 +191,14 @@ public final class QueueScheduler {
   }
 
   /**
-   * Sets the labels of {@code namespace}, which ClusterQueues' namespace selectors match, and requeues every parked
-   * workload (as Kueue requeues inadmissible workloads when a namespace changes).
+   * Sets the labels of {@code namespace}, which ClusterQueues' namespace selectors match, and, if they changed,
+   * requeues every parked workload (as Kueue requeues inadmissible workloads when a namespace changes).
    */
   public void namespaceLabels(String namespace, Map<String, String> labels) {
-    namespaceLabels.put(namespace, Map.copyOf(labels));
+    Map<String, String> copy = Map.copyOf(labels);
+    if (copy.equals(namespaceLabels.put(namespace, copy))) {
+      return;
+    }
     for (CqState cq : queues.values()) {
       cq.pending.unpark();
     }
