@@ -291,6 +291,34 @@ final class AdmissionEngineTest {
             + "preference can only be set when both whenCanBorrow and whenCanPreempt are TryNextFlavor");
   }
 
+  // Under PreemptionOverBorrowing a flavor's representative mode can be a resource that fits by borrowing while
+  // another resource of the flavor needs preemption; the assignment still needs preemption (Kueue's
+  // RepresentativeMode is the worst mode of any resource)
+  @Test
+  void preemptionOverBorrowing_flavorWhoseOtherResourceNeedsPreemption_preempts() {
+    ClusterQueue q = ClusterQueue.builder("q").cohort("c")
+        .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.NEVER))
+        .flavorFungibility(FlavorFungibility.tryEveryFlavor(FlavorFungibility.Preference.PREEMPTION_OVER_BORROWING))
+        .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "0"),
+            FlavorResourceQuota.of("memory", "4")))
+        .build();
+    ClusterQueue lender = ClusterQueue.builder("lender").cohort("c")
+        .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "4"),
+            FlavorResourceQuota.of("memory", "0")))
+        .build();
+    AdmissionEngine e = AdmissionEngine.builder().clock(clock).resourceFlavors("default").clusterQueue(q)
+        .clusterQueue(lender).localQueue(LocalQueue.of("team", "lq", "q")).build();
+    e.assumeAdmitted(Workload.builder("team", "low").queueName("lq").priority(-1).creationTime(T0)
+        .request("memory", "4").build(), "q", Map.of("memory", "default"), T0);
+    e.submit(Workload.builder("team", "high").queueName("lq").creationTime(T0).request("cpu", "1")
+        .request("memory", "4").build());
+    CycleResult r = e.schedule();
+    assertThat(r.admitted()).isEmpty();
+    assertThat(r.preempted()).extracting(Preemption::workload).containsExactly("team/low");
+    assertThat(r.pending().get("team/high")).contains("insufficient unused quota for memory in flavor default");
+    assertThat(e.schedule().admitted()).extracting(QuotaReservation::workload).containsExactly("team/high");
+  }
+
   @Test
   void workload_invalid_namesObjectFieldAndRule() {
     assertThatThrownBy(() -> Workload.builder("team", "w").podSet("main", 0, ResourceList.EMPTY)

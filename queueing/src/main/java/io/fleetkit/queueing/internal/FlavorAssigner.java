@@ -212,7 +212,12 @@ public final class FlavorAssigner {
           psMode = Assignment.NO_FIT;
           break;
         }
-        psMode = Math.min(psMode, bestMode);
+        // Kueue's RepresentativeMode of the assignment: the worst mode of any resource (under
+        // PreemptionOverBorrowing a flavor's representative mode may be one that fits while another resource needs
+        // preemption)
+        for (int m : bestModes) {
+          psMode = Math.min(psMode, m);
+        }
         borrowing = Math.max(borrowing, bestBorrow);
         String flavorName = group.flavors().get(bestFlavor).name();
         for (int i = 0; i < pos.length; i++) {
