@@ -13,8 +13,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * A cluster-scoped pool of quota (Kueue {@code ClusterQueue}). Validation follows Kueue's webhook: every flavor lists
  * exactly the group's covered resources in order, a resource or flavor appears in at most one group, quotas are not
- * negative, a lending limit does not exceed the nominal quota, and borrowing or lending limits need a cohort. A queue
- * that covers {@code pods} counts every pod of a workload as one {@code pods} unit (Kueue's implicit resource).
+ * negative, a lending limit does not exceed the nominal quota, and borrowing or lending limits need a cohort; a
+ * flavor fungibility preference needs both of its policies {@code TRY_NEXT_FLAVOR} (Kueue's API rule), and the
+ * namespace selector must be a valid label selector. A queue that covers {@code pods} counts every pod of a workload
+ * as one {@code pods} unit (Kueue's implicit resource). A queue may name flavors the engine does not have yet: it is
+ * then inactive ({@link AdmissionEngine#inactiveReason}).
  *
  * @param name the queue's name, a DNS subdomain
  * @param cohort the cohort whose members lend to each other, or {@code null} for none
