@@ -22,6 +22,12 @@ import java.util.Optional;
  * A ClusterQueue whose resource groups cover {@code pods} counts every pod of a workload as one {@code pods} unit
  * besides its requests (Kueue's implicit {@code pods} resource), so a {@code pods} quota limits the number of pods.
  *
+ * <p>A ClusterQueue admits only workloads of the namespaces its {@link ClusterQueue#namespaceSelector() namespace
+ * selector} matches (by the labels given with {@link Builder#namespace} or {@link #namespaceLabels}); the others wait,
+ * parked, with Kueue's message. A ClusterQueue that names a ResourceFlavor the engine does not have is inactive, as in
+ * Kueue ({@link #inactiveReason}): its workloads wait, untouched by the cycles, until the flavor is
+ * {@link #addResourceFlavor added}.
+ *
  * <p>Cohorts form Kueue's tree ({@link Cohort}, hierarchical cohorts): a queue borrows through its ancestors within
  * each level's borrowing and lending limits, the flavor assigner and the cycle prefer assignments that borrow from
  * the lowest subtree, and preemption reclaims first from the subtrees closest to the preemptor's quota (Kueue's
@@ -124,6 +130,37 @@ public final class AdmissionEngine {
     return Optional.ofNullable(scheduler.admission(workloadKey));
   }
 
+  /**
+   * Adds a ResourceFlavor (Kueue: creating one). A ClusterQueue that named it and misses no other flavor becomes
+   * active and admits its waiting workloads from the next cycle.
+   *
+   * @throws IllegalArgumentException if the engine already has a flavor of that name
+   */
+  public synchronized void addResourceFlavor(ResourceFlavor flavor) {
+    scheduler.addResourceFlavor(Objects.requireNonNull(flavor, "flavor"));
+  }
+
+  /**
+   * Why {@code clusterQueue} admits no workloads, as Kueue's {@code Active=False} condition message ({@code Can't admit
+   * new workloads: references missing ResourceFlavor(s): gpu-a100.}), or empty if it is active.
+   *
+   * @throws IllegalArgumentException if the ClusterQueue is unknown
+   */
+  public synchronized Optional<String> inactiveReason(String clusterQueue) {
+    return Optional.ofNullable(scheduler.inactiveReason(clusterQueue));
+  }
+
+  /**
+   * Sets the labels of {@code namespace}, which ClusterQueues' {@link ClusterQueue#namespaceSelector() namespace
+   * selectors} match, and, if they changed, requeues every parked workload (as Kueue does when a namespace changes).
+   *
+   * @throws io.fleetkit.api.ValidationException if a label is not a valid Kubernetes label
+   */
+  public synchronized void namespaceLabels(String namespace, Map<String, String> labels) {
+    Builder.checkNamespace(Objects.requireNonNull(namespace, "namespace"), Objects.requireNonNull(labels, "labels"));
+    scheduler.namespaceLabels(namespace, labels);
+  }
+
   /** The ResourceFlavor named {@code name} (with its node labels), if the engine has it. */
   public synchronized Optional<ResourceFlavor> resourceFlavor(String name) {
     return Optional.ofNullable(scheduler.resourceFlavor(name));
@@ -174,6 +211,7 @@ public final class AdmissionEngine {
     private final List<ClusterQueue> clusterQueues = new ArrayList<>();
     private final List<Cohort> cohorts = new ArrayList<>();
     private final List<LocalQueue> localQueues = new ArrayList<>();
+    private final Map<String, Map<String, String>> namespaces = new java.util.LinkedHashMap<>();
     private boolean fairSharing;
     private List<FairSharingStrategy> strategies =
         List.of(FairSharingStrategy.LESS_THAN_OR_EQUAL_TO_FINAL_SHARE, FairSharingStrategy.LESS_THAN_INITIAL_SHARE);
@@ -217,6 +255,31 @@ public final class AdmissionEngine {
       return this;
     }
 
+    /**
+     * The labels of {@code namespace}, which ClusterQueues' namespace selectors match; a namespace not declared has no
+     * labels.
+     *
+     * @throws IllegalArgumentException if the namespace was declared before
+     * @throws io.fleetkit.api.ValidationException if the name is not a DNS label or a label is not a valid Kubernetes
+     *     label
+     */
+    public Builder namespace(String namespace, Map<String, String> labels) {
+      checkNamespace(Objects.requireNonNull(namespace, "namespace"), Objects.requireNonNull(labels, "labels"));
+      Map<String, String> before = namespaces.putIfAbsent(namespace, Map.copyOf(labels));
+      if (before != null) {
+        throw new IllegalArgumentException("admission engine: namespace " + namespace + " already declared with labels "
+            + before);
+      }
+      return this;
+    }
+
+    private static void checkNamespace(String namespace, Map<String, String> labels) {
+      io.fleetkit.api.Violations v = new io.fleetkit.api.Violations("Namespace", "", namespace);
+      v.dnsLabel("metadata.name", namespace);
+      v.labels("metadata.labels", labels);
+      v.throwIfAny();
+    }
+
     /** Enables fair sharing (Kueue Configuration {@code fairSharing.enable}). */
     public Builder fairSharing(boolean enable) {
       this.fairSharing = enable;
@@ -234,13 +297,16 @@ public final class AdmissionEngine {
     }
 
     /**
-     * @throws IllegalArgumentException if a name is duplicated, a ClusterQueue or Cohort names an unknown flavor, a
-     *     LocalQueue an unknown ClusterQueue, Cohorts' parents form a cycle, or fair sharing is enabled with a cohort
-     *     tree or cohort quotas
+     * A ClusterQueue that names a flavor the engine does not have is built inactive (Kueue's {@code FlavorNotFound}):
+     * its workloads wait until {@link AdmissionEngine#addResourceFlavor} adds the flavor. A Cohort's quota in such a
+     * flavor is counted as any other.
+     *
+     * @throws IllegalArgumentException if a name is duplicated, a LocalQueue names an unknown ClusterQueue, Cohorts'
+     *     parents form a cycle, or fair sharing is enabled with a cohort tree or cohort quotas
      */
     public AdmissionEngine build() {
-      return new AdmissionEngine(
-          new QueueScheduler(clock, flavors, clusterQueues, cohorts, localQueues, fairSharing, strategies));
+      return new AdmissionEngine(new QueueScheduler(clock, flavors, clusterQueues, cohorts, localQueues, namespaces,
+          fairSharing, strategies));
     }
   }
 }

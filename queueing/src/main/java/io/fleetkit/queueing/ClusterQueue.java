@@ -1,6 +1,7 @@
 package io.fleetkit.queueing;
 
 import io.fleetkit.api.Violations;
+import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.resource.Quantity;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,8 +13,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * A cluster-scoped pool of quota (Kueue {@code ClusterQueue}). Validation follows Kueue's webhook: every flavor lists
  * exactly the group's covered resources in order, a resource or flavor appears in at most one group, quotas are not
- * negative, a lending limit does not exceed the nominal quota, and borrowing or lending limits need a cohort. A queue
- * that covers {@code pods} counts every pod of a workload as one {@code pods} unit (Kueue's implicit resource).
+ * negative, a lending limit does not exceed the nominal quota, and borrowing or lending limits need a cohort; a
+ * flavor fungibility preference needs both of its policies {@code TRY_NEXT_FLAVOR} (Kueue's API rule), and the
+ * namespace selector must be a valid label selector. A queue that covers {@code pods} counts every pod of a workload
+ * as one {@code pods} unit (Kueue's implicit resource). A queue may name flavors the engine does not have yet: it is
+ * then inactive ({@link AdmissionEngine#inactiveReason}).
  *
  * @param name the queue's name, a DNS subdomain
  * @param cohort the cohort whose members lend to each other, or {@code null} for none
@@ -22,6 +26,11 @@ import org.jspecify.annotations.Nullable;
  * @param preemption who may be preempted
  * @param flavorFungibility when the flavor assigner stops at a flavor
  * @param fairSharingWeight the weight in fair sharing (Kueue {@code fairSharing.weight}, default 1)
+ * @param namespaceSelector which namespaces' workloads the queue admits, by the namespaces' labels (Kueue {@code
+ *     namespaceSelector}); a workload in a namespace it does not match stays pending with Kueue's message
+ *     "workload namespace doesn't match ClusterQueue selector". The builder's default is {@link
+ *     LabelSelector#EVERYTHING}, every namespace (Kueue's {@code namespaceSelector: {}}; in Kueue's API an omitted
+ *     selector admits no namespace)
  */
 public record ClusterQueue(
     String name,
@@ -30,7 +39,8 @@ public record ClusterQueue(
     QueueingStrategy queueingStrategy,
     ClusterQueuePreemption preemption,
     FlavorFungibility flavorFungibility,
-    Quantity fairSharingWeight) {
+    Quantity fairSharingWeight,
+    LabelSelector namespaceSelector) {
   public static final String KIND = "ClusterQueue";
 
   public ClusterQueue {
@@ -40,7 +50,8 @@ public record ClusterQueue(
     Objects.requireNonNull(preemption, "preemption");
     Objects.requireNonNull(flavorFungibility, "flavorFungibility");
     Objects.requireNonNull(fairSharingWeight, "fairSharingWeight");
-    validate(name, cohort, resourceGroups, preemption, fairSharingWeight);
+    Objects.requireNonNull(namespaceSelector, "namespaceSelector");
+    validate(name, cohort, resourceGroups, preemption, flavorFungibility, fairSharingWeight, namespaceSelector);
   }
 
   public static Builder builder(String name) {
@@ -55,6 +66,7 @@ public record ClusterQueue(
     b.preemption = preemption;
     b.flavorFungibility = flavorFungibility;
     b.fairSharingWeight = fairSharingWeight;
+    b.namespaceSelector = namespaceSelector;
     return b;
   }
 
@@ -63,7 +75,9 @@ public record ClusterQueue(
       @Nullable String cohort,
       List<ResourceGroup> groups,
       ClusterQueuePreemption preemption,
-      Quantity weight) {
+      FlavorFungibility fungibility,
+      Quantity weight,
+      LabelSelector namespaceSelector) {
     Violations v = new Violations(KIND, "", name);
     v.dnsSubdomain("metadata.name", name);
     if (cohort != null) {
@@ -82,7 +96,15 @@ public record ClusterQueue(
         && preemption.reclaimWithinCohort() == QueuePreemptionPolicy.NEVER) {
       v.add("spec.preemption", "reclaimWithinCohort=Never and borrowWithinCohort.Policy!=Never", "borrowWithinCohort");
     }
+    if (fungibility.preference() != null
+        && (fungibility.whenCanBorrow() != FlavorFungibility.WhenCanBorrow.TRY_NEXT_FLAVOR
+            || fungibility.whenCanPreempt() != FlavorFungibility.WhenCanPreempt.TRY_NEXT_FLAVOR)) {
+      v.add("spec.flavorFungibility.preference",
+          "preference can only be set when both whenCanBorrow and whenCanPreempt are TryNextFlavor",
+          fungibility.preference().apiName());
+    }
     v.nonNegative("spec.fairSharing.weight", weight);
+    v.labelSelector("spec.namespaceSelector", namespaceSelector);
     v.throwIfAny();
   }
 
@@ -97,7 +119,10 @@ public record ClusterQueue(
     return out;
   }
 
-  /** Mutable builder; not thread-safe. Defaults: no cohort, BestEffortFIFO, no preemption, weight 1. */
+  /**
+   * Mutable builder; not thread-safe. Defaults: no cohort, BestEffortFIFO, no preemption, Kueue's default flavor
+   * fungibility, weight 1, every namespace.
+   */
   public static final class Builder {
     private final String name;
     private @Nullable String cohort;
@@ -106,6 +131,7 @@ public record ClusterQueue(
     private ClusterQueuePreemption preemption = ClusterQueuePreemption.NEVER;
     private FlavorFungibility flavorFungibility = FlavorFungibility.DEFAULT;
     private Quantity fairSharingWeight = Quantity.of(1);
+    private LabelSelector namespaceSelector = LabelSelector.EVERYTHING;
     private final Map<String, Boolean> set = new HashMap<>();
 
     private Builder(String name) {
@@ -159,12 +185,20 @@ public record ClusterQueue(
       return this;
     }
 
+    /** Which namespaces' workloads the queue admits, by their labels (default: every namespace). */
+    public Builder namespaceSelector(LabelSelector selector) {
+      once("namespaceSelector", namespaceSelector);
+      this.namespaceSelector = Objects.requireNonNull(selector, "selector");
+      return this;
+    }
+
     /**
      * @throws io.fleetkit.api.ValidationException if the queue breaks a rule of the class documentation
      */
     public ClusterQueue build() {
       return new ClusterQueue(
-          name, cohort, resourceGroups, queueingStrategy, preemption, flavorFungibility, fairSharingWeight);
+          name, cohort, resourceGroups, queueingStrategy, preemption, flavorFungibility, fairSharingWeight,
+          namespaceSelector);
     }
   }
 }

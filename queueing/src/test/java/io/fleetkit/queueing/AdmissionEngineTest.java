@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetkit.api.ValidationException;
+import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.time.ManualClock;
@@ -279,6 +280,46 @@ final class AdmissionEngineTest {
   }
 
   @Test
+  void clusterQueue_preferenceWithoutTryingEveryFlavor_isRejectedNamingTheField() {
+    assertThatThrownBy(() -> ClusterQueue.builder("cq")
+        .flavorFungibility(new FlavorFungibility(FlavorFungibility.WhenCanBorrow.BORROW,
+            FlavorFungibility.WhenCanPreempt.TRY_NEXT_FLAVOR, FlavorFungibility.Preference.PREEMPTION_OVER_BORROWING))
+        .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "1")))
+        .build())
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("ClusterQueue cq: spec.flavorFungibility.preference \"PreemptionOverBorrowing\" "
+            + "preference can only be set when both whenCanBorrow and whenCanPreempt are TryNextFlavor");
+  }
+
+  // Under PreemptionOverBorrowing a flavor's representative mode can be a resource that fits by borrowing while
+  // another resource of the flavor needs preemption; the assignment still needs preemption (Kueue's
+  // RepresentativeMode is the worst mode of any resource)
+  @Test
+  void preemptionOverBorrowing_flavorWhoseOtherResourceNeedsPreemption_preempts() {
+    ClusterQueue q = ClusterQueue.builder("q").cohort("c")
+        .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.NEVER))
+        .flavorFungibility(FlavorFungibility.tryEveryFlavor(FlavorFungibility.Preference.PREEMPTION_OVER_BORROWING))
+        .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "0"),
+            FlavorResourceQuota.of("memory", "4")))
+        .build();
+    ClusterQueue lender = ClusterQueue.builder("lender").cohort("c")
+        .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "4"),
+            FlavorResourceQuota.of("memory", "0")))
+        .build();
+    AdmissionEngine e = AdmissionEngine.builder().clock(clock).resourceFlavors("default").clusterQueue(q)
+        .clusterQueue(lender).localQueue(LocalQueue.of("team", "lq", "q")).build();
+    e.assumeAdmitted(Workload.builder("team", "low").queueName("lq").priority(-1).creationTime(T0)
+        .request("memory", "4").build(), "q", Map.of("memory", "default"), T0);
+    e.submit(Workload.builder("team", "high").queueName("lq").creationTime(T0).request("cpu", "1")
+        .request("memory", "4").build());
+    CycleResult r = e.schedule();
+    assertThat(r.admitted()).isEmpty();
+    assertThat(r.preempted()).extracting(Preemption::workload).containsExactly("team/low");
+    assertThat(r.pending().get("team/high")).contains("insufficient unused quota for memory in flavor default");
+    assertThat(e.schedule().admitted()).extracting(QuotaReservation::workload).containsExactly("team/high");
+  }
+
+  @Test
   void workload_invalid_namesObjectFieldAndRule() {
     assertThatThrownBy(() -> Workload.builder("team", "w").podSet("main", 0, ResourceList.EMPTY)
         .podSet("main", 1, ResourceList.EMPTY).build())
@@ -399,16 +440,85 @@ final class AdmissionEngineTest {
   }
 
   @Test
-  void builder_unknownFlavorOrClusterQueue_isRejected() {
-    ClusterQueue cq = ClusterQueue.builder("cq")
-        .resourceGroup(FlavorQuotas.of("gpu-a100", FlavorResourceQuota.of("nvidia.com/gpu", "8"))).build();
-    assertThatThrownBy(() -> AdmissionEngine.builder().clusterQueue(cq).build())
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("ClusterQueue cq: spec.resourceGroups[].flavors[0].name \"gpu-a100\" must name a known "
-            + "ResourceFlavor");
+  void builder_unknownClusterQueue_isRejected() {
     assertThatThrownBy(() -> AdmissionEngine.builder().localQueue(LocalQueue.of("ns", "q", "nope")).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("LocalQueue ns/q: spec.clusterQueue \"nope\" must name a known ClusterQueue");
+  }
+
+  // Kueue keeps a ClusterQueue that names a missing ResourceFlavor inactive until the flavor is created
+  @Test
+  void clusterQueue_namingAMissingFlavor_isInactiveUntilTheFlavorIsAdded() {
+    ClusterQueue cq = ClusterQueue.builder("cq")
+        .resourceGroup(FlavorQuotas.of("gpu-a100", FlavorResourceQuota.of("nvidia.com/gpu", "8"))).build();
+    AdmissionEngine e = AdmissionEngine.builder().clock(clock).clusterQueue(cq)
+        .localQueue(LocalQueue.of("team", "q", "cq")).build();
+    assertThat(e.inactiveReason("cq"))
+        .contains("Can't admit new workloads: references missing ResourceFlavor(s): gpu-a100.");
+    Workload w = Workload.builder("team", "w").queueName("q").creationTime(T0).request("nvidia.com/gpu", "1").build();
+    e.submit(w);
+    CycleResult r = e.schedule();
+    assertThat(r.admitted()).isEmpty();
+    assertThat(r.pending()).isEmpty(); // not even tried, as Kueue's queue manager hands out no heads of it
+    assertThat(e.pending("cq")).containsExactly("team/w");
+    assertThat(e.inadmissible("cq")).isEmpty();
+    assertThat(e.scheduleUntilIdle(10)).isEmpty();
+
+    e.addResourceFlavor(ResourceFlavor.of("gpu-a100"));
+    assertThat(e.inactiveReason("cq")).isEmpty();
+    assertThat(e.schedule().admitted()).extracting(QuotaReservation::workload).containsExactly("team/w");
+    assertThatThrownBy(() -> e.addResourceFlavor(ResourceFlavor.of("gpu-a100")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("resource flavor gpu-a100 already exists");
+  }
+
+  @Test
+  void namespaceSelector_workloadOfANamespaceItDoesNotMatch_waitsParkedUntilTheLabelsChange() {
+    LabelSelector eng = new LabelSelector(Map.of(), List.of(
+        new io.fleetkit.api.labels.LabelSelectorRequirement("dep", io.fleetkit.api.labels.LabelSelectorOperator.In,
+            List.of("eng"))));
+    AdmissionEngine e = AdmissionEngine.builder().clock(clock).resourceFlavors("default")
+        .namespace("eng-alpha", Map.of("dep", "eng"))
+        .namespace("sales", Map.of("dep", "sales"))
+        .clusterQueue(ClusterQueue.builder("cq").namespaceSelector(eng).queueingStrategy(QueueingStrategy.STRICT_FIFO)
+            .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "10"))).build())
+        .localQueue(LocalQueue.of("sales", "q", "cq"))
+        .localQueue(LocalQueue.of("eng-alpha", "q", "cq"))
+        .build();
+    e.submit(Workload.builder("sales", "s").queueName("q").creationTime(T0).request("cpu", "1").build());
+    e.submit(Workload.builder("eng-alpha", "a").queueName("q").creationTime(T0.plusSeconds(1)).request("cpu", "1")
+        .build());
+    CycleResult r = e.schedule();
+    assertThat(r.admitted()).isEmpty();
+    assertThat(r.pending()).containsExactly(Map.entry("sales/s",
+        "workload namespace doesn't match ClusterQueue selector"));
+    // parked even in a StrictFIFO queue, so the next workload is not blocked
+    assertThat(e.inadmissible("cq")).containsExactly("sales/s");
+    assertThat(e.schedule().admitted()).extracting(QuotaReservation::workload).containsExactly("eng-alpha/a");
+
+    e.namespaceLabels("sales", Map.of("dep", "sales")); // unchanged: nothing is requeued
+    assertThat(e.inadmissible("cq")).containsExactly("sales/s");
+    e.namespaceLabels("sales", Map.of("dep", "eng"));
+    assertThat(e.inadmissible("cq")).isEmpty();
+    assertThat(e.schedule().admitted()).extracting(QuotaReservation::workload).containsExactly("sales/s");
+  }
+
+  @Test
+  void clusterQueue_invalidNamespaceSelector_isRejectedNamingTheField() {
+    LabelSelector bad = new LabelSelector(Map.of(), List.of(new io.fleetkit.api.labels.LabelSelectorRequirement(
+        "dep", io.fleetkit.api.labels.LabelSelectorOperator.In, List.of())));
+    assertThatThrownBy(() -> ClusterQueue.builder("cq").namespaceSelector(bad)
+        .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "1"))).build())
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("ClusterQueue cq: spec.namespaceSelector.matchExpressions[0].values")
+        .hasMessageContaining("must be specified when `operator` is 'In' or 'NotIn'");
+  }
+
+  @Test
+  void builder_namespaceWithInvalidLabel_isRejected() {
+    assertThatThrownBy(() -> AdmissionEngine.builder().namespace("team", Map.of("bad key!", "x")))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("metadata.labels");
   }
 
   @Test

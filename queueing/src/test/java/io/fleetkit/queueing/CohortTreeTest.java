@@ -109,13 +109,22 @@ final class CohortTreeTest {
         .hasMessageContaining("Cohort a added twice");
   }
 
+  // As in Kueue, a Cohort's quota in a flavor not (yet) created is counted; only ClusterQueues naming it are inactive
   @Test
-  void aCohortNamingAnUnknownFlavorIsRefused() {
+  void aCohortNamingAFlavorNotYetCreatedLendsItOnceItIs() {
     Cohort c = Cohort.builder("org").resourceGroup(FlavorQuotas.of("gpu", FlavorResourceQuota.of("cpu", "4"))).build();
-    assertThatThrownBy(() -> engine(List.of(c), cq("q", "org", "1")).build())
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("Cohort org: spec.resourceGroups[].flavors[0].name \"gpu\" must name a known ResourceFlavor");
+    ClusterQueue q = ClusterQueue.builder("q").cohort("org")
+        .resourceGroup(FlavorQuotas.of("gpu", FlavorResourceQuota.of("cpu", "0"))).build();
+    AdmissionEngine e = engine(List.of(c), q).build();
+    e.submit(wl("w", "q", "3"));
+    assertThat(e.schedule().admitted()).isEmpty();
+    assertThat(e.inactiveReason("q")).contains("Can't admit new workloads: references missing ResourceFlavor(s): gpu.");
+    e.addResourceFlavor(ResourceFlavor.of("gpu"));
+    CycleResult r = e.schedule();
+    assertThat(r.admitted()).extracting(QuotaReservation::workload).containsExactly("team/w");
+    assertThat(r.admitted().get(0).borrowing()).isTrue();
   }
+
 
   @Test
   void fairSharingOverACohortTreeIsRefused() {

@@ -2,6 +2,9 @@ package io.fleetkit.queueing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.labels.LabelSelectorOperator;
+import io.fleetkit.api.labels.LabelSelectorRequirement;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.scheduling.Taint;
@@ -21,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * ClusterQueues ({@code sales}, {@code eng-alpha}, {@code eng-beta}, {@code lend-a}, {@code lend-b}), flavors (two of
  * them tainted), LocalQueues and workloads; one scheduling cycle; then the same admissions ({@code wantAssignments}, as
  * flavor per pod set and resource), preempted workloads, and workloads left in the queue ({@code wantLeft}) or parked
- * as inadmissible ({@code wantInadmissibleLeft}). Each test is named after its upstream case: 47 of the 65 cases at
+ * as inadmissible ({@code wantInadmissibleLeft}). Each test is named after its upstream case: 54 of the 65 cases at
  * kueue commit ff69552e; docs/conformance.md lists the others and why. Kueue's test CQs set borrowing limits on queues
  * without a cohort, which its webhook rejects; they have no effect there and are left out. Workloads and queues that
  * Kueue's events and conditions describe are checked through the cycle's admissions, preemptions and pending reasons.
@@ -37,27 +40,38 @@ final class KueueSchedulePortTest {
     return FlavorQuotas.of(flavor, FlavorResourceQuota.of(resource, nominal, borrowing));
   }
 
+  /** Upstream's {@code namespaceSelector} of its base queues: {@code dep In (value)}. */
+  private static LabelSelector dep(String value) {
+    return new LabelSelector(Map.of(), List.of(new LabelSelectorRequirement("dep", LabelSelectorOperator.In,
+        List.of(value))));
+  }
+
   private static List<ClusterQueue> clusterQueues() {
     return List.of(
-        cq("sales").queueingStrategy(QueueingStrategy.STRICT_FIFO)
+        cq("sales").namespaceSelector(dep("sales")).queueingStrategy(QueueingStrategy.STRICT_FIFO)
             .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "50"))).build(),
-        cq("eng-alpha").cohort("eng").queueingStrategy(QueueingStrategy.STRICT_FIFO)
+        cq("eng-alpha").cohort("eng").namespaceSelector(dep("eng")).queueingStrategy(QueueingStrategy.STRICT_FIFO)
             .resourceGroup(fq("on-demand", "cpu", "50", "50"), fq("spot", "cpu", "100", "0")).build(),
-        cq("eng-beta").cohort("eng").queueingStrategy(QueueingStrategy.STRICT_FIFO)
+        cq("eng-beta").cohort("eng").namespaceSelector(dep("eng")).queueingStrategy(QueueingStrategy.STRICT_FIFO)
             .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.ANY))
             .resourceGroup(fq("on-demand", "cpu", "50", "10"), fq("spot", "cpu", "0", "100"))
             .resourceGroup(fq("model-a", "example.com/gpu", "20", "0")).build(),
-        cq("lend-a").cohort("lend")
+        // names a flavor the engine does not have: inactive, as in Kueue
+        cq("flavor-nonexistent-cq").queueingStrategy(QueueingStrategy.STRICT_FIFO)
+            .resourceGroup(FlavorQuotas.of("nonexistent-flavor", FlavorResourceQuota.of("cpu", "50"))).build(),
+        cq("lend-a").cohort("lend").namespaceSelector(dep("lend"))
             .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "3").withLendingLimit("2"))).build(),
-        cq("lend-b").cohort("lend")
+        cq("lend-b").cohort("lend").namespaceSelector(dep("lend"))
             .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "2").withLendingLimit("2"))).build());
   }
 
   private static List<LocalQueue> localQueues() {
     return List.of(
         LocalQueue.of("sales", "main", "sales"),
+        LocalQueue.of("sales", "blocked", "eng-alpha"),
         LocalQueue.of("eng-alpha", "main", "eng-alpha"),
         LocalQueue.of("eng-beta", "main", "eng-beta"),
+        LocalQueue.of("sales", "flavor-nonexistent-queue", "flavor-nonexistent-cq"),
         LocalQueue.of("lend", "lend-a-queue", "lend-a"),
         LocalQueue.of("lend", "lend-b-queue", "lend-b"));
   }
@@ -72,7 +86,13 @@ final class KueueSchedulePortTest {
         .resourceFlavor(ResourceFlavor.of("spot-tainted")
             .withNodeTaints(List.of(Taint.of("key", "val", TaintEffect.NoSchedule))))
         .resourceFlavor(ResourceFlavor.of("spot-tainted-2")
-            .withNodeTaints(List.of(Taint.of("key", "val2", TaintEffect.NoSchedule))));
+            .withNodeTaints(List.of(Taint.of("key", "val2", TaintEffect.NoSchedule))))
+        .namespace("default", Map.of())
+        .namespace("eng-alpha", Map.of("dep", "eng"))
+        .namespace("eng-beta", Map.of("dep", "eng"))
+        .namespace("eng-gamma", Map.of("dep", "eng"))
+        .namespace("sales", Map.of("dep", "sales"))
+        .namespace("lend", Map.of("dep", "lend"));
     List<ClusterQueue> cqs = new ArrayList<>(clusterQueues());
     cqs.addAll(extraCqs);
     cqs.forEach(b::clusterQueue);
@@ -354,6 +374,32 @@ final class KueueSchedulePortTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("spec.clusterQueue \"nonexistent-cq\"");
   }
+  @Test
+  void workloadShouldNotFitInClusterQueueWithNonexistentFlavor() {
+    AdmissionEngine e = engine();
+    e.submit(wl("sales", "foo", "flavor-nonexistent-queue", 0, "1"));
+    CycleResult r = e.schedule();
+    // upstream: no admission, no condition on the workload, and it is left in its queue
+    assertThat(r.admitted()).isEmpty();
+    assertThat(r.pending()).doesNotContainKey("sales/foo");
+    assertThat(left(e, "flavor-nonexistent-cq")).containsExactly("sales/foo");
+    assertThat(e.inadmissible("flavor-nonexistent-cq")).isEmpty();
+    assertThat(e.inactiveReason("flavor-nonexistent-cq"))
+        .contains("Can't admit new workloads: references missing ResourceFlavor(s): nonexistent-flavor.");
+  }
+
+  @Test
+  void failedToMatchClusterQueueSelector() {
+    AdmissionEngine e = engine();
+    e.submit(podSet("sales", "new", "blocked", "one", 1, "1"));
+    CycleResult r = e.schedule();
+    assertThat(r.admitted()).isEmpty();
+    assertThat(r.pending()).containsEntry("sales/new", "workload namespace doesn't match ClusterQueue selector");
+    // upstream's wantInadmissibleLeft
+    assertThat(e.inadmissible("eng-alpha")).containsExactly("sales/new");
+    assertThat(left(e, "eng-alpha")).isEmpty();
+  }
+
 
   // FleetKit's assumeAdmitted takes one flavor per resource for the whole workload, so the two pod sets of upstream's
   // eng-gamma/existing (cpu on on-demand and on spot) are admitted as two workloads with the same usage.
@@ -941,14 +987,77 @@ final class KueueSchedulePortTest {
         + "insufficient unused quota for cpu in flavor default, 2 more needed");
   }
 
-  // Kueue's preference BorrowingOverPreemption is what it does when no preference is set, which is what FleetKit
-  // implements (it has no preference setting).
+  @Test
+  void preemptionOverBorrowingPreferencePreemptInFirstFlavorInsteadOfBorrowingInSecond() {
+    ClusterQueue pob = cq("pob-cq").cohort("pob-cohort")
+        .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.NEVER))
+        .flavorFungibility(FlavorFungibility.tryEveryFlavor(FlavorFungibility.Preference.PREEMPTION_OVER_BORROWING))
+        .resourceGroup(fq("on-demand", "cpu", "5", "0"), fq("spot", "cpu", "0", "5")).build();
+    ClusterQueue lender = cq("pob-lender").cohort("pob-cohort")
+        .resourceGroup(FlavorQuotas.of("on-demand", FlavorResourceQuota.of("cpu", "0")),
+            FlavorQuotas.of("spot", FlavorResourceQuota.of("cpu", "5"))).build();
+    AdmissionEngine e = engine(List.of(pob, lender), List.of(LocalQueue.of("default", "pob-queue", "pob-cq")));
+    e.assumeAdmitted(wl("default", "low-pob", "pob-queue", -1, "5"), "pob-cq", Map.of("cpu", "on-demand"), NOW);
+    e.submit(wl("default", "high-pob", "pob-queue", 0, "5"));
+    CycleResult r = e.schedule();
+    assertThat(r.admitted()).isEmpty();
+    assertThat(preemptions(r)).containsExactly("default/low-pob:InClusterQueue");
+    assertThat(r.preempted().get(0).message()).isEqualTo("Preempted to accommodate a workload (default/high-pob) due "
+        + "to prioritization in the ClusterQueue; preemptor path: /pob-cohort/pob-cq; preemptee path: "
+        + "/pob-cohort/pob-cq");
+    assertThat(r.pending().get("default/high-pob")).isEqualTo("couldn't assign flavors to pod set main: insufficient "
+        + "unused quota for cpu in flavor on-demand, 5 more needed; pending the preemption of 1 workload(s)");
+    // upstream's wantLeft: the preemptor waits in its queue (FleetKit has requeued the evicted low-pob there too)
+    assertThat(left(e, "pob-cq")).contains("default/high-pob");
+    assertThat(e.inadmissible("pob-cq")).isEmpty();
+    // Kueue keeps low-pob's quota until its eviction finishes; FleetKit evicts in the cycle: high-pob takes on-demand
+    CycleResult next = e.schedule();
+    assertThat(keys(next)).containsExactly("default/high-pob");
+    assertThat(assignments(e, "pob-cq", "pob-lender")).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "default/high-pob", new TreeSet<>(List.of("main:cpu=on-demand@pob-cq"))));
+  }
+
+  //     nopc-root (spot: 5)
+  //         |
+  //     nopc-mid
+  //      /      \
+  // nopc-cq    nopc-sibling (on-demand: 5, idle)
+  // on-demand of nopc-cq is exhausted and cannot borrow, and preemption finds no candidates (same priority); the idle
+  // sibling keeps on-demand one level closer than spot, which must not let on-demand outrank spot, which fits.
+  @Test
+  void preemptionOverBorrowingPreferenceSelectFittingSecondFlavorOverFirstFlavorWithNoPreemptionCandidates() {
+    Cohort root = Cohort.builder("nopc-root")
+        .resourceGroup(FlavorQuotas.of("on-demand", FlavorResourceQuota.of("cpu", "0")),
+            FlavorQuotas.of("spot", FlavorResourceQuota.of("cpu", "5"))).build();
+    Cohort mid = Cohort.builder("nopc-mid").parent("nopc-root").build();
+    ClusterQueue nopc = cq("nopc-cq").cohort("nopc-mid")
+        .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.NEVER))
+        .flavorFungibility(FlavorFungibility.tryEveryFlavor(FlavorFungibility.Preference.PREEMPTION_OVER_BORROWING))
+        .resourceGroup(fq("on-demand", "cpu", "5", "0"), FlavorQuotas.of("spot", FlavorResourceQuota.of("cpu", "0")))
+        .build();
+    ClusterQueue sibling = cq("nopc-sibling").cohort("nopc-mid")
+        .resourceGroup(FlavorQuotas.of("on-demand", FlavorResourceQuota.of("cpu", "5")),
+            FlavorQuotas.of("spot", FlavorResourceQuota.of("cpu", "0"))).build();
+    AdmissionEngine e = engine(List.of(nopc, sibling), List.of(LocalQueue.of("default", "nopc-queue", "nopc-cq")),
+        List.of(root, mid));
+    e.assumeAdmitted(wl("default", "admitted-nopc", "nopc-queue", 0, "5"), "nopc-cq", Map.of("cpu", "on-demand"),
+        NOW);
+    e.submit(wl("default", "pending-nopc", "nopc-queue", 0, "5"));
+    CycleResult r = e.schedule();
+    assertThat(keys(r)).containsExactly("default/pending-nopc");
+    assertThat(preempted(r)).isEmpty();
+    assertThat(e.admission("default/pending-nopc").orElseThrow().podSets().get(0).count()).isEqualTo(1);
+    assertThat(assignments(e, "nopc-cq", "nopc-sibling")).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "default/admitted-nopc", new TreeSet<>(List.of("main:cpu=on-demand@nopc-cq")),
+        "default/pending-nopc", new TreeSet<>(List.of("main:cpu=spot@nopc-cq"))));
+    assertThat(left(e, "nopc-cq")).isEmpty();
+  }
+
   @Test
   void borrowingOverPreemptionPreferenceBorrowInSecondFlavorInsteadOfPreemptingInFirst() {
     ClusterQueue bop = cq("bop-cq").cohort("bop-cohort")
         .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.NEVER))
-        .flavorFungibility(new FlavorFungibility(FlavorFungibility.WhenCanBorrow.TRY_NEXT_FLAVOR,
-            FlavorFungibility.WhenCanPreempt.TRY_NEXT_FLAVOR))
+        .flavorFungibility(FlavorFungibility.tryEveryFlavor(FlavorFungibility.Preference.BORROWING_OVER_PREEMPTION))
         .resourceGroup(fq("on-demand", "cpu", "5", "0"), fq("spot", "cpu", "0", "5")).build();
     ClusterQueue lender = cq("bop-lender").cohort("bop-cohort")
         .resourceGroup(FlavorQuotas.of("on-demand", FlavorResourceQuota.of("cpu", "0")),

@@ -7,6 +7,7 @@ import io.fleetkit.queueing.ResourceGroup;
 import io.fleetkit.queueing.FlavorResourceQuota;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -42,6 +43,11 @@ public final class CqState {
   final long weightMilli;
   final PendingQueue pending;
   final LinkedHashMap<String, AdmittedWorkload> admitted = new LinkedHashMap<>();
+  /**
+   * The flavors the queue names that the engine does not have: while there are any the queue is inactive (Kueue's
+   * {@code FlavorNotFound}) and its workloads wait.
+   */
+  List<String> missingFlavors = List.of();
 
   CqState(ClusterQueue spec, int index, @Nullable CohortState cohort, FlavorResources frs, PendingQueue pending) {
     this.spec = spec;
@@ -84,6 +90,18 @@ public final class CqState {
 
   public String name() {
     return name;
+  }
+
+  /**
+   * Kueue's inactive reason for a queue that names missing flavors ({@code clusterqueue.go} {@code inactiveReason}),
+   * or {@code null} when the queue is active.
+   */
+  @Nullable String inactiveReason() {
+    if (missingFlavors.isEmpty()) {
+      return null;
+    }
+    return "Can't admit new workloads: references missing ResourceFlavor(s): " + String.join(",", missingFlavors)
+        + ".";
   }
 
   boolean hasCohort() {

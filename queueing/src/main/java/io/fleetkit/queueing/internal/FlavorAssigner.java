@@ -32,18 +32,28 @@ import java.util.Set;
  * besides its requests ({@link #requestMilli}), so a {@code pods} quota limits the number of pods; it is assigned a
  * flavor, counted in the usage and freed by preemption like any requested resource. As in newer Kueue, a flavor that
  * fits only by preemption but where the preemptor finds no candidates ranks below one that can preempt, and the
- * assigner tries the next flavor.
+ * assigner tries the next flavor. When no flavor stops the search, the best one by the queue's {@link
+ * FlavorFungibility.Preference} wins ({@link #isPreferred}).
  */
 public final class FlavorAssigner {
   /**
    * Whether preempting could make {@code value} of {@code fr} available to {@code wl} in {@code cq}:
    * {@link Assignment#NO_CANDIDATES}, {@link Assignment#PREEMPT} (some target in {@code cq}) or
-   * {@link Assignment#RECLAIM} (only workloads borrowing from the cohort).
+   * {@link Assignment#RECLAIM} (only workloads borrowing from the cohort); and the borrowing level once the targets
+   * are gone.
    */
   @FunctionalInterface
   public interface PreemptionOracle {
-    int preemptionPossibility(Workload wl, CqState cq, int fr, long value);
+    Simulation simulate(Workload wl, CqState cq, int fr, long value);
   }
+
+  /**
+   * The preemption oracle's answer (Kueue's {@code SimulatePreemption}).
+   *
+   * @param possibility {@link Assignment#NO_CANDIDATES}, {@link Assignment#PREEMPT} or {@link Assignment#RECLAIM}
+   * @param borrowingAfter the borrowing level of the request once the targets are gone (with no targets, as it is)
+   */
+  public record Simulation(int possibility, int borrowingAfter) {}
 
   private final FlavorResources index;
   private final Map<String, ResourceFlavor> resourceFlavors;
@@ -51,13 +61,14 @@ public final class FlavorAssigner {
   private final PreemptionOracle oracle;
 
   /**
-   * @param flavors the ResourceFlavors by name: a flavor whose taints the pod set does not tolerate, or whose node
-   *     labels its node constraints do not match, is passed over ({@link FlavorConstraints})
+   * @param flavors the ResourceFlavors by name, read as they are at each {@link #assign} (the engine adds flavors
+   *     later): a flavor whose taints the pod set does not tolerate, or whose node labels its node constraints do
+   *     not match, is passed over ({@link FlavorConstraints})
    */
   public FlavorAssigner(FlavorResources index, Map<String, ResourceFlavor> flavors, boolean fairSharing,
       PreemptionOracle oracle) {
     this.index = index;
-    this.resourceFlavors = Map.copyOf(flavors);
+    this.resourceFlavors = flavors;
     this.fairSharing = fairSharing;
     this.oracle = oracle;
   }
@@ -71,6 +82,10 @@ public final class FlavorAssigner {
         cq.spec.preemption().borrowWithinCohort().policy() != io.fleetkit.queueing.BorrowWithinCohort.Policy.NEVER
             || (fairSharing && cq.spec.preemption().reclaimWithinCohort()
                 != io.fleetkit.queueing.QueuePreemptionPolicy.NEVER);
+    FlavorFungibility fungibility = cq.spec.flavorFungibility();
+    FlavorFungibility.Preference preference = fungibility.effectivePreference();
+    boolean eager = fungibility.whenCanPreempt() == FlavorFungibility.WhenCanPreempt.PREEMPT
+        || preference == FlavorFungibility.Preference.PREEMPTION_OVER_BORROWING;
     int mode = Assignment.FIT;
     int borrowing = 0;
     List<PodSetAssignment> out = new ArrayList<>(wl.podSets().size());
@@ -109,12 +124,17 @@ public final class FlavorAssigner {
             requested.add(covered.get(i));
           }
         }
-        // Modes are first computed without the preemption oracle, which is expensive; it is consulted only for a
-        // flavor that would be chosen for preemption (as Kueue's eager oracle would have ranked it).
+        // Kueue consults its preemption oracle for every resource that fits only by preemption. The oracle is
+        // expensive, so here it is consulted while the flavors are tried only when its answer can stop the search or
+        // decide the ranking (whenCanPreempt: Preempt, or the PreemptionOverBorrowing preference); otherwise (Kueue's
+        // default BorrowingOverPreemption, which ranks every flavor that fits above every one that needs preemption)
+        // only once every flavor is tried and the best one needs preemption, for the flavors that do.
         int flavorCount = cq.groupFrs[g].length;
         int[][] modesOf = new int[flavorCount][];
         long[][] valsOf = new long[flavorCount][];
+        int[][] borrowsOf = new int[flavorCount][];
         int[] repOf = new int[flavorCount];
+        int[] repBorrowOf = new int[flavorCount];
         int[] borrowOf = new int[flavorCount];
         int chosen = -1;
         int best = -1;
@@ -124,69 +144,58 @@ public final class FlavorAssigner {
           if (mismatch != null) {
             psReasons.add(mismatch); // NoFit for this flavor: the next one is tried
             repOf[f] = Assignment.NO_FIT;
-            if (best < 0) {
-              best = f;
-            }
             continue;
           }
-          int rep = Assignment.FIT;
-          int borrow = 0;
           int[] modes = new int[pos.length];
           long[] vals = new long[pos.length];
+          int[] borrows = new int[pos.length];
+          boolean noFit = false;
           for (int i = 0; i < pos.length; i++) {
             int fr = cq.groupFrs[g][f][pos[i]];
             long request = requestMilli(ps, requested.get(i));
             // Saturating, as Kueue's Amount: requests near Long.MAX_VALUE must not wrap around and fit.
             long val = saturatedAdd(request, assigned[fr]);
             vals[i] = val;
-            int m = fits(cq, fr, assigned[fr], request, val, canPreemptWhileBorrowing, psReasons);
-            modes[i] = m;
-            borrow = Math.max(borrow, cq.borrowingLevel(fr, val));
-            rep = Math.min(rep, m);
-            if (rep == Assignment.NO_FIT) {
+            modes[i] = fits(cq, fr, assigned[fr], request, val, canPreemptWhileBorrowing, psReasons);
+            borrows[i] = cq.borrowingLevel(fr, val);
+            if (modes[i] == Assignment.NO_FIT) {
+              noFit = true;
               break;
             }
           }
+          if (noFit) {
+            repOf[f] = Assignment.NO_FIT;
+            continue;
+          }
           modesOf[f] = modes;
           valsOf[f] = vals;
-          borrowOf[f] = borrow;
-          if (rep == Assignment.PREEMPT
-              && cq.spec.flavorFungibility().whenCanPreempt() == FlavorFungibility.WhenCanPreempt.PREEMPT) {
-            rep = consultOracle(wl, cq, g, f, pos, modes, vals);
+          borrowsOf[f] = borrows;
+          if (eager) {
+            simulate(wl, cq, g, f, pos, modes, vals, borrows);
           }
-          repOf[f] = rep;
-          if (!shouldTryNextFlavor(rep, cq.spec.flavorFungibility(), borrow > 0)) {
+          grade(f, modes, borrows, preference, repOf, repBorrowOf, borrowOf);
+          if (!shouldTryNextFlavor(repOf[f], repBorrowOf[f], fungibility)) {
             chosen = f;
             break;
           }
-          // Kueue's granularMode: the better mode, then (among fitting flavors) the lower borrowing level
-          if (best < 0 || rep > repOf[best]
-              || (rep == Assignment.FIT && repOf[best] == Assignment.FIT && borrow < borrowOf[best])) {
+          if (best < 0 || isPreferred(repOf[f], repBorrowOf[f], repOf[best], repBorrowOf[best], preference)) {
             best = f;
           }
         }
-        if (chosen < 0 && best >= 0 && repOf[best] == Assignment.PREEMPT) {
-          // Kueue's isPreferred among the flavors that fit by preemption: one that only reclaims quota borrowed by
-          // other queues of the cohort, then one that preempts (the first of equals); one where the preemptor finds
-          // no candidates only if every one is so
-          int firstPreempt = -1;
+        if (chosen < 0 && best >= 0 && repOf[best] == Assignment.PREEMPT && !eager) {
+          // Every flavor was tried, none fits without preemption: rank the ones that need it by the oracle's answers
+          // (reclaim before preempt, a flavor without candidates last; then the lower borrowing level after the
+          // preemptions; the first of equals), as Kueue's eager ranking would have
+          best = -1;
           for (int f = 0; f < flavorCount; f++) {
             if (repOf[f] != Assignment.PREEMPT || modesOf[f] == null) {
               continue;
             }
-            if (firstPreempt < 0) {
-              firstPreempt = f;
+            simulate(wl, cq, g, f, pos, modesOf[f], valsOf[f], borrowsOf[f]);
+            grade(f, modesOf[f], borrowsOf[f], preference, repOf, repBorrowOf, borrowOf);
+            if (best < 0 || isPreferred(repOf[f], repBorrowOf[f], repOf[best], repBorrowOf[best], preference)) {
+              best = f;
             }
-            repOf[f] = consultOracle(wl, cq, g, f, pos, modesOf[f], valsOf[f]);
-            if (repOf[f] > Assignment.NO_CANDIDATES && (chosen < 0 || repOf[f] > repOf[chosen])) {
-              chosen = f;
-            }
-            if (repOf[f] == Assignment.RECLAIM) {
-              break; // nothing that needs preemption ranks higher
-            }
-          }
-          if (chosen < 0) {
-            chosen = firstPreempt;
           }
         }
         if (chosen < 0) {
@@ -203,7 +212,12 @@ public final class FlavorAssigner {
           psMode = Assignment.NO_FIT;
           break;
         }
-        psMode = Math.min(psMode, bestMode);
+        // Kueue's RepresentativeMode of the assignment: the worst mode of any resource (under
+        // PreemptionOverBorrowing a flavor's representative mode may be one that fits while another resource needs
+        // preemption)
+        for (int m : bestModes) {
+          psMode = Math.min(psMode, m);
+        }
         borrowing = Math.max(borrowing, bestBorrow);
         String flavorName = group.flavors().get(bestFlavor).name();
         for (int i = 0; i < pos.length; i++) {
@@ -280,18 +294,64 @@ public final class FlavorAssigner {
   }
 
   /**
-   * Grades the resources of flavor {@code f} that fit only by preemption with the oracle's answer: no candidates,
-   * preempt, or reclaim.
+   * Replaces the {@link Assignment#PREEMPT} mode of every resource of flavor {@code f} that fits only by preemption with
+   * the oracle's answer (no candidates, preempt, or reclaim), and its borrowing level with the one after the
+   * preemptions.
    */
-  private int consultOracle(Workload wl, CqState cq, int g, int f, int[] pos, int[] modes, long[] vals) {
-    int rep = Assignment.FIT;
+  private void simulate(Workload wl, CqState cq, int g, int f, int[] pos, int[] modes, long[] vals, int[] borrows) {
     for (int i = 0; i < pos.length; i++) {
       if (modes[i] == Assignment.PREEMPT) {
-        modes[i] = oracle.preemptionPossibility(wl, cq, cq.groupFrs[g][f][pos[i]], vals[i]);
+        Simulation s = oracle.simulate(wl, cq, cq.groupFrs[g][f][pos[i]], vals[i]);
+        modes[i] = s.possibility();
+        borrows[i] = s.borrowingAfter();
       }
-      rep = Math.min(rep, modes[i]);
     }
-    return rep;
+  }
+
+  /**
+   * Kueue's representative mode of flavor {@code f}: the least preferred of its resources' modes; and the highest
+   * borrowing level of its resources, which the assignment reports.
+   */
+  private static void grade(int f, int[] modes, int[] borrows, FlavorFungibility.Preference preference, int[] repOf,
+      int[] repBorrowOf, int[] borrowOf) {
+    int rep = Assignment.FIT;
+    int repBorrow = 0;
+    int max = 0;
+    for (int i = 0; i < modes.length; i++) {
+      max = Math.max(max, borrows[i]);
+      if (isPreferred(rep, repBorrow, modes[i], borrows[i], preference)) {
+        rep = modes[i];
+        repBorrow = borrows[i];
+      }
+    }
+    repOf[f] = rep;
+    repBorrowOf[f] = repBorrow;
+    borrowOf[f] = max;
+  }
+
+  /**
+   * Kueue's {@code isPreferred}: whether mode {@code a} with borrowing level {@code aBorrow} ranks above mode {@code b}
+   * with {@code bBorrow}. A mode that does not fit ranks below all others, then one without preemption candidates;
+   * among the rest {@link FlavorFungibility.Preference#BORROWING_OVER_PREEMPTION} compares the modes ({@link
+   * Assignment#FIT} above {@link Assignment#RECLAIM} above {@link Assignment#PREEMPT}) and then the lower borrowing
+   * level, {@link FlavorFungibility.Preference#PREEMPTION_OVER_BORROWING} the other way round.
+   */
+  static boolean isPreferred(int a, int aBorrow, int b, int bBorrow, FlavorFungibility.Preference preference) {
+    if (a == Assignment.NO_FIT) {
+      return false;
+    }
+    if (b == Assignment.NO_FIT) {
+      return true;
+    }
+    boolean aNone = a == Assignment.NO_CANDIDATES;
+    boolean bNone = b == Assignment.NO_CANDIDATES;
+    if (aNone != bNone) {
+      return !aNone;
+    }
+    if (preference == FlavorFungibility.Preference.PREEMPTION_OVER_BORROWING) {
+      return aBorrow != bBorrow ? aBorrow < bBorrow : a > b;
+    }
+    return a != b ? a > b : aBorrow < bBorrow;
   }
 
   private static long saturatedAdd(long a, long b) {
@@ -324,15 +384,20 @@ public final class FlavorAssigner {
     return Assignment.NO_FIT;
   }
 
-  private static boolean shouldTryNextFlavor(int mode, FlavorFungibility f, boolean borrow) {
+  /**
+   * Kueue's {@code shouldTryNextFlavor}: a flavor that does not fit or has no preemption candidates never stops the
+   * search; one that needs preemption stops it only with {@code whenCanPreempt: Preempt}, and one that borrows (in its
+   * representative mode) only with {@code whenCanBorrow: Borrow}.
+   */
+  private static boolean shouldTryNextFlavor(int mode, int borrow, FlavorFungibility f) {
+    if (mode == Assignment.NO_FIT || mode == Assignment.NO_CANDIDATES) {
+      return true;
+    }
     if ((mode == Assignment.PREEMPT || mode == Assignment.RECLAIM)
-        && f.whenCanPreempt() == FlavorFungibility.WhenCanPreempt.PREEMPT) {
-      return false;
+        && f.whenCanPreempt() == FlavorFungibility.WhenCanPreempt.TRY_NEXT_FLAVOR) {
+      return true;
     }
-    if (mode == Assignment.FIT && borrow && f.whenCanBorrow() == FlavorFungibility.WhenCanBorrow.BORROW) {
-      return false;
-    }
-    return !(mode == Assignment.FIT && !borrow);
+    return borrow > 0 && f.whenCanBorrow() == FlavorFungibility.WhenCanBorrow.TRY_NEXT_FLAVOR;
   }
 
   /** Kueue's {@code ResourceQuantityString}: binary SI for memory-like resources, decimal SI otherwise. */

@@ -38,6 +38,14 @@ final class PendingQueue {
     }
   }
 
+  /**
+   * Parks {@code p} whatever the queueing strategy (Kueue's requeue of a workload whose namespace the queue's selector
+   * does not match: it waits for a change, not at the head of a StrictFIFO queue).
+   */
+  void park(PendingWorkload p) {
+    parked.put(p.key(), p);
+  }
+
   /** Moves every parked workload back into the heap; returns whether there were any. */
   boolean unpark() {
     if (parked.isEmpty()) {

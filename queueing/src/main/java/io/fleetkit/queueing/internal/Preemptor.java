@@ -47,23 +47,28 @@ public final class Preemptor {
    * Kueue's preemption oracle ({@code preemption_oracle.go} {@code SimulatePreemption}): whether preemption can free
    * {@code value} of {@code fr} for {@code wl} in {@code cq}: {@link Assignment#NO_CANDIDATES} if it finds nothing to
    * preempt, {@link Assignment#PREEMPT} if some target is in {@code cq} itself, else {@link Assignment#RECLAIM} (every
-   * target is in another queue of the cohort, which borrows the quota).
+   * target is in another queue of the cohort, which borrows the quota); with the borrowing level of the request once
+   * the targets are gone (their usage is removed and put back; nothing is evicted).
    */
-  public int preemptionPossibility(Workload wl, CqState cq, int fr, long value) {
+  public FlavorAssigner.Simulation simulate(Workload wl, CqState cq, int fr, long value) {
     boolean[] need = new boolean[index.size()];
     need[fr] = true;
     Assignment single = new Assignment(Assignment.PREEMPT, cq.borrowingLevel(fr, value), List.of(),
         new int[] {fr}, new long[] {value}, need, "");
     List<Target> targets = targets(wl, cq, single);
     if (targets.isEmpty()) {
-      return Assignment.NO_CANDIDATES;
+      return new FlavorAssigner.Simulation(Assignment.NO_CANDIDATES, cq.borrowingLevel(fr, value));
     }
+    boolean inQueue = false;
     for (Target t : targets) {
-      if (t.victim().cq == cq) {
-        return Assignment.PREEMPT;
-      }
+      inQueue |= t.victim().cq == cq;
+      t.victim().cq.addUsage(t.victim().frs, t.victim().values, -1);
     }
-    return Assignment.RECLAIM;
+    int borrowingAfter = cq.borrowingLevel(fr, value);
+    for (Target t : targets) {
+      t.victim().cq.addUsage(t.victim().frs, t.victim().values, 1);
+    }
+    return new FlavorAssigner.Simulation(inQueue ? Assignment.PREEMPT : Assignment.RECLAIM, borrowingAfter);
   }
 
   /** The minimal set of workloads to evict so that {@code wl} fits in {@code cq} with {@code a}; empty if none. */

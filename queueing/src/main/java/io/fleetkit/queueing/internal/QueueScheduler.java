@@ -48,6 +48,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class QueueScheduler {
   private static final Logger LOG = LoggerFactory.getLogger(QueueScheduler.class);
+  /** Kueue's {@code ErrNamespaceMismatch}. */
+  static final String NAMESPACE_MISMATCH = "workload namespace doesn't match ClusterQueue selector";
 
   private final Clock clock;
   private final FlavorResources index = new FlavorResources();
@@ -57,6 +59,7 @@ public final class QueueScheduler {
   private final Map<String, LocalQueue> localQueues = new HashMap<>();
   private final Map<String, CqState> pendingIn = new HashMap<>();
   private final Map<String, AdmittedWorkload> admitted = new HashMap<>();
+  private final Map<String, Map<String, String>> namespaceLabels;
   private final FlavorAssigner assigner;
   private final Preemptor preemptor;
   private final boolean fairSharing;
@@ -71,6 +74,22 @@ public final class QueueScheduler {
       List<LocalQueue> locals,
       boolean fairSharing,
       List<FairSharingStrategy> strategies) {
+    this(clock, flavorList, clusterQueues, cohortList, locals, Map.of(), fairSharing, strategies);
+  }
+
+  /**
+   * @param namespaces the labels of the namespaces ClusterQueues' namespace selectors match (a namespace not given
+   *     has no labels)
+   */
+  public QueueScheduler(
+      Clock clock,
+      List<ResourceFlavor> flavorList,
+      List<ClusterQueue> clusterQueues,
+      List<Cohort> cohortList,
+      List<LocalQueue> locals,
+      Map<String, Map<String, String>> namespaces,
+      boolean fairSharing,
+      List<FairSharingStrategy> strategies) {
     this.clock = clock;
     this.fairSharing = fairSharing;
     this.flavors = new LinkedHashMap<>();
@@ -80,10 +99,10 @@ public final class QueueScheduler {
       }
     }
     for (ClusterQueue cq : clusterQueues) {
-      indexQuotas(ClusterQueue.KIND, cq.name(), cq.resourceGroups());
+      indexQuotas(cq.resourceGroups());
     }
     for (Cohort c : cohortList) {
-      indexQuotas(Cohort.KIND, c.name(), c.resourceGroups());
+      indexQuotas(c.resourceGroups());
     }
     CohortTree.build(cohortList, index, cohorts);
     for (ClusterQueue cq : clusterQueues) {
@@ -118,22 +137,70 @@ public final class QueueScheduler {
         throw new IllegalArgumentException("admission engine: LocalQueue " + lq.key() + " added twice");
       }
     }
+    updateMissingFlavors();
+    this.namespaceLabels = new HashMap<>(namespaces);
     this.preemptor = new Preemptor(index, fairSharing, strategies);
-    this.assigner = new FlavorAssigner(index, flavors, fairSharing, preemptor::preemptionPossibility);
+    this.assigner = new FlavorAssigner(index, flavors, fairSharing, preemptor::simulate);
   }
 
-  private void indexQuotas(String kind, String name, List<ResourceGroup> groups) {
+  private void indexQuotas(List<ResourceGroup> groups) {
     for (ResourceGroup g : groups) {
-      for (int f = 0; f < g.flavors().size(); f++) {
-        FlavorQuotas fq = g.flavors().get(f);
-        if (!flavors.containsKey(fq.name())) {
-          throw new IllegalArgumentException(kind + " " + name + ": spec.resourceGroups[].flavors[" + f
-              + "].name \"" + fq.name() + "\" must name a known ResourceFlavor");
-        }
+      for (FlavorQuotas fq : g.flavors()) {
         for (FlavorResourceQuota q : fq.resources()) {
           index.add(fq.name(), q.name());
         }
       }
+    }
+  }
+
+  /**
+   * Marks every ClusterQueue that names a flavor the engine does not have as inactive (Kueue keeps such a queue
+   * pending, not admitting, until the flavor is created), and the others as active.
+   */
+  private void updateMissingFlavors() {
+    for (CqState cq : queues.values()) {
+      List<String> missing = new ArrayList<>();
+      for (String f : cq.spec.flavorNames()) {
+        if (!flavors.containsKey(f) && !missing.contains(f)) {
+          missing.add(f);
+        }
+      }
+      if (!missing.equals(cq.missingFlavors)) {
+        LOG.debug("ClusterQueue {}: missing flavors {}", cq.name, missing);
+      }
+      cq.missingFlavors = List.copyOf(missing);
+    }
+  }
+
+  /**
+   * Adds a ResourceFlavor; ClusterQueues that named it, and miss no other flavor, become active.
+   *
+   * @throws IllegalArgumentException if the engine already has a flavor of that name
+   */
+  public void addResourceFlavor(ResourceFlavor flavor) {
+    if (flavors.containsKey(flavor.name())) {
+      throw new IllegalArgumentException("admission engine: resource flavor " + flavor.name() + " already exists");
+    }
+    flavors.put(flavor.name(), flavor);
+    updateMissingFlavors();
+  }
+
+  /** Kueue's inactive reason of {@code clusterQueue}, or {@code null} if it admits workloads. */
+  public @Nullable String inactiveReason(String clusterQueue) {
+    return requireQueue(clusterQueue).inactiveReason();
+  }
+
+  /**
+   * Sets the labels of {@code namespace}, which ClusterQueues' namespace selectors match, and, if they changed,
+   * requeues every parked workload (as Kueue requeues inadmissible workloads when a namespace changes).
+   */
+  public void namespaceLabels(String namespace, Map<String, String> labels) {
+    Map<String, String> copy = Map.copyOf(labels);
+    if (copy.equals(namespaceLabels.put(namespace, copy))) {
+      return;
+    }
+    for (CqState cq : queues.values()) {
+      cq.pending.unpark();
     }
   }
 
@@ -325,9 +392,21 @@ public final class QueueScheduler {
     Instant now = clock.instant();
     parkedInLastCycle = 0;
     List<Entry> entries = new ArrayList<>();
+    Map<String, String> pending = new LinkedHashMap<>();
     for (CqState cq : queues.values()) {
+      if (!cq.missingFlavors.isEmpty()) {
+        continue; // inactive: Kueue's queue manager hands out no heads of it
+      }
       PendingWorkload head = cq.pending.pop();
       if (head == null) {
+        continue;
+      }
+      if (!cq.spec.namespaceSelector().matches(namespaceLabels.getOrDefault(head.workload.namespace(), Map.of()))) {
+        // Kueue's ValidateAdmissibility: the workload waits, parked, for its namespace or the queue to change
+        head.lastReason = NAMESPACE_MISMATCH;
+        pending.put(head.key(), NAMESPACE_MISMATCH);
+        cq.pending.park(head);
+        parkedInLastCycle++;
         continue;
       }
       Entry e = nominate(head, cq);
@@ -346,7 +425,6 @@ public final class QueueScheduler {
 
     List<QuotaReservation> admittedNow = new ArrayList<>();
     List<Preemption> preempted = new ArrayList<>();
-    Map<String, String> pending = new LinkedHashMap<>();
     Set<String> evictedNow = new HashSet<>();
     Set<CqState> released = new HashSet<>();
     // Usage held for the rest of the cycle, undone at its end.

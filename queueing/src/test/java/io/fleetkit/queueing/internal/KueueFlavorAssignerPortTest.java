@@ -160,7 +160,25 @@ final class KueueFlavorAssignerPortTest {
       none.add(idx.of(noCandidates[i], noCandidates[i + 1]));
     }
     FlavorAssigner assigner = new FlavorAssigner(idx, Map.of(), fairSharing,
-        (w, q, fr, v) -> none.contains(fr) ? Assignment.NO_CANDIDATES : Assignment.PREEMPT);
+        (w, q, fr, v) -> new FlavorAssigner.Simulation(
+            none.contains(fr) ? Assignment.NO_CANDIDATES : Assignment.PREEMPT, 0));
+    return assigner.assign(wl, h.scheduler.queue(cq));
+  }
+
+  /**
+   * Assigns with Kueue's test oracle and the case's {@code simulationResult}: upstream's {@code {Preempt, 1}} (preemption
+   * possible, borrowing level 1 once the targets are gone) for the flavor/resource pairs in {@code preemptBorrowingOne},
+   * its default {@code {Preempt, 0}} for every other one.
+   */
+  private static Assignment assignWithPreemptBorrowingOne(
+      KueueHarness h, boolean fairSharing, Workload wl, String cq, String... preemptBorrowingOne) {
+    FlavorResources idx = h.scheduler.index();
+    Set<Integer> one = new HashSet<>();
+    for (int i = 0; i < preemptBorrowingOne.length; i += 2) {
+      one.add(idx.of(preemptBorrowingOne[i], preemptBorrowingOne[i + 1]));
+    }
+    FlavorAssigner assigner = new FlavorAssigner(idx, Map.of(), fairSharing,
+        (w, q, fr, v) -> new FlavorAssigner.Simulation(Assignment.PREEMPT, one.contains(fr) ? 1 : 0));
     return assigner.assign(wl, h.scheduler.queue(cq));
   }
 
@@ -298,7 +316,8 @@ final class KueueFlavorAssignerPortTest {
         secondary(FlavorQuotas.of("one", FlavorResourceQuota.of("cpu", "98"))));
     h.admit(wl("usage", 0, "cpu", "9"), "test-clusterqueue", "cpu", "one");
     h.admit(wl("secondary-usage", 0, "cpu", "9"), "test-secondary-clusterqueue", "cpu", "one");
-    Assignment a = assignWithOracle(h, wl("wl", 0, "cpu", "2"), "test-clusterqueue");
+    Assignment a = assignWithPreemptBorrowingOne(h, false, wl("wl", 0, "cpu", "2"), "test-clusterqueue",
+        "one", "cpu");
     assertThat(a.mode()).isEqualTo(Assignment.PREEMPT);
     assertThat(flavor(a, 0, "cpu")).isEqualTo("one");
     assertThat(preempting(h, a)).containsExactly("one/cpu");
@@ -329,7 +348,8 @@ final class KueueFlavorAssignerPortTest {
         secondary(FlavorQuotas.of("one", FlavorResourceQuota.of("cpu", "7"))));
     h.admit(wl("usage", 0, "cpu", "2"), "test-clusterqueue", "cpu", "one");
     h.admit(wl("secondary-usage", 0, "cpu", "8"), "test-secondary-clusterqueue", "cpu", "one");
-    Assignment a = assignWithOracle(h, wl("wl", 0, "cpu", "2"), "test-clusterqueue");
+    Assignment a = assignWithPreemptBorrowingOne(h, false, wl("wl", 0, "cpu", "2"), "test-clusterqueue",
+        "one", "cpu");
     assertThat(a.mode()).isEqualTo(Assignment.PREEMPT);
     assertThat(flavor(a, 0, "cpu")).isEqualTo("one");
     assertThat(preempting(h, a)).containsExactly("one/cpu");
@@ -568,25 +588,29 @@ final class KueueFlavorAssignerPortTest {
   @Test
   void whenBorrowingWhilePreemptionIsNeededForFlavorOneWhenCanBorrowMayStopSearch() {
     KueueHarness h = borrowingWhilePreempting(false, RECLAIM_AND_BORROW_LOWER_PRIORITY, MAY_STOP_SEARCH, "12", "10");
-    assertPreemptsInFlavorOne(h, assignWithOracle(h, wl("wl", 0, "cpu", "12"), "test-clusterqueue"));
+    assertPreemptsInFlavorOne(h, assignWithPreemptBorrowingOne(h, false, wl("wl", 0, "cpu", "12"),
+        "test-clusterqueue", "one", "cpu"));
   }
 
   @Test
   void whenBorrowingWhilePreemptionIsNeededForFlavorOneWhenCanBorrowMayStopSearchWhenCanPreemptMayStopSearch() {
     KueueHarness h = borrowingWhilePreempting(false, RECLAIM_AND_BORROW_LOWER_PRIORITY, MAY_STOP_SEARCH, "12", "10");
-    assertPreemptsInFlavorOne(h, assignWithOracle(h, wl("wl", 0, "cpu", "12"), "test-clusterqueue"));
+    assertPreemptsInFlavorOne(h, assignWithPreemptBorrowingOne(h, false, wl("wl", 0, "cpu", "12"),
+        "test-clusterqueue", "one", "cpu"));
   }
 
   @Test
   void whenBorrowingWhilePreemptionIsNeededForFlavorOneNoBorrowingLimitWhenCanBorrowMayStopSearch() {
     KueueHarness h = borrowingWhilePreempting(false, RECLAIM_AND_BORROW_LOWER_PRIORITY, MAY_STOP_SEARCH, null, "10");
-    assertPreemptsInFlavorOne(h, assignWithOracle(h, wl("wl", 0, "cpu", "12"), "test-clusterqueue"));
+    assertPreemptsInFlavorOne(h, assignWithPreemptBorrowingOne(h, false, wl("wl", 0, "cpu", "12"),
+        "test-clusterqueue", "one", "cpu"));
   }
 
   @Test
   void whenBorrowingWhilePreemptionIsNeededForFlavorOneNoBorrowingLimitWhenCanBorrowMayStopSearchWhenCanPreemptMayStopSearch() {
     KueueHarness h = borrowingWhilePreempting(false, RECLAIM_AND_BORROW_LOWER_PRIORITY, MAY_STOP_SEARCH, null, "10");
-    assertPreemptsInFlavorOne(h, assignWithOracle(h, wl("wl", 0, "cpu", "12"), "test-clusterqueue"));
+    assertPreemptsInFlavorOne(h, assignWithPreemptBorrowingOne(h, false, wl("wl", 0, "cpu", "12"),
+        "test-clusterqueue", "one", "cpu"));
   }
 
   @Test
@@ -684,7 +708,8 @@ final class KueueFlavorAssignerPortTest {
         secondary(podsAndCpu("one", "0", "0")));
     h.admit(wl("usage", 0, "cpu", "2"), "test-clusterqueue", "cpu", "one");
     // upstream's oracle finds preemption possible for one/cpu (and borrowing 1 after it)
-    assertPreemptsCpuInFlavorOne(h, assignWithOracle(h, wl("wl", 0, "cpu", "9"), "test-clusterqueue"), true);
+    assertPreemptsCpuInFlavorOne(h, assignWithPreemptBorrowingOne(h, false, wl("wl", 0, "cpu", "9"),
+        "test-clusterqueue", "one", "cpu"), true);
   }
 
   private static final ClusterQueuePreemption RECLAIM_ANY =
@@ -693,13 +718,15 @@ final class KueueFlavorAssignerPortTest {
   @Test
   void whenBorrowingWhilePreemptionIsNeededForFlavorOneFairSharingEnabledReclaimWithinCohortAny() {
     KueueHarness h = borrowingWhilePreempting(true, RECLAIM_ANY, MAY_STOP_SEARCH, null, "10");
-    assertPreemptsInFlavorOne(h, assignWithOracle(h, true, wl("wl", 0, "cpu", "12"), "test-clusterqueue"));
+    assertPreemptsInFlavorOne(h, assignWithPreemptBorrowingOne(h, true, wl("wl", 0, "cpu", "12"),
+        "test-clusterqueue", "one", "cpu"));
   }
 
   @Test
   void whenBorrowingWhilePreemptionIsNeededForFlavorOneFairSharingEnabledReclaimWithinCohortAnyUsingDeprecatedWhenCanBorrowMayStopSearchWhenCanPreemptMayStopSearch() {
     KueueHarness h = borrowingWhilePreempting(true, RECLAIM_ANY, MAY_STOP_SEARCH, null, "10");
-    assertPreemptsInFlavorOne(h, assignWithOracle(h, true, wl("wl", 0, "cpu", "12"), "test-clusterqueue"));
+    assertPreemptsInFlavorOne(h, assignWithPreemptBorrowingOne(h, true, wl("wl", 0, "cpu", "12"),
+        "test-clusterqueue", "one", "cpu"));
   }
 
   @Test

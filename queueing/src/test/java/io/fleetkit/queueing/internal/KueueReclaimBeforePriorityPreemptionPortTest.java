@@ -70,7 +70,7 @@ final class KueueReclaimBeforePriorityPreemptionPortTest {
       byFr.put(idx.of(p[0], p[1]), v);
     });
     FlavorAssigner assigner = new FlavorAssigner(idx, Map.of(), false,
-        (w, q, fr, v) -> byFr.getOrDefault(fr, Assignment.PREEMPT));
+        (w, q, fr, v) -> new FlavorAssigner.Simulation(byFr.getOrDefault(fr, Assignment.PREEMPT), 0));
     return assigner.assign(wl, h.scheduler.queue(TEST));
   }
 
