@@ -162,26 +162,14 @@ public final class QuotaEvaluator {
     return !domain.equals("kubernetes.io") && !domain.endsWith(".kubernetes.io");
   }
 
-  /** Kubernetes' {@code PodRequests}: containers, sidecars, init maxima and overhead. */
+  /** Kubernetes' {@code PodRequests}: see {@link PodSpec#effectiveRequests()}, where it is computed. */
   static ResourceList effectiveRequests(PodSpec spec) {
     return spec.effectiveRequests();
   }
 
-  /** Kubernetes' {@code PodLimits}: like the requests; overhead is added only to resources that have a limit. */
+  /** Kubernetes' {@code PodLimits}: see {@link PodSpec#effectiveLimits()}, where it is computed. */
   static ResourceList effectiveLimits(PodSpec spec) {
-    if (spec.initContainers().isEmpty() && spec.overhead().isEmpty() && spec.containers().size() == 1) {
-      return spec.containers().get(0).resources().limits();
-    }
-    ResourceList limits = LimitConstraints.podTotal(spec, c -> c.resources().limits());
-    if (spec.overhead().isEmpty()) {
-      return limits;
-    }
-    ResourceList.Builder b = ResourceList.builder();
-    for (Map.Entry<String, Quantity> e : limits.asMap().entrySet()) {
-      b.put(e.getKey(), spec.overhead().has(e.getKey()) ? e.getValue().add(spec.overhead().get(e.getKey()))
-          : e.getValue());
-    }
-    return b.build();
+    return spec.effectiveLimits();
   }
 
   /** The quota resources among {@code hard} that objects like {@code o} can use ({@code MatchingResources}). */
