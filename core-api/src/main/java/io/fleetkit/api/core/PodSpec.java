@@ -58,6 +58,7 @@ public record PodSpec(
 
   /** The requests the scheduler assumes for a container that sets none of cpu or memory (non-zero scoring). */
   private static final ResourceList NON_ZERO_DEFAULTS = ResourceList.ofCpuMemory(100, 200L * 1024 * 1024);
+  private static final String HUGEPAGES_PREFIX = "hugepages-";
   public static final long DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 30;
 
   public PodSpec {
@@ -126,8 +127,6 @@ public record PodSpec(
   public static boolean isSupportedPodLevelResource(String name) {
     return name.equals(ResourceNames.CPU) || name.equals(ResourceNames.MEMORY) || name.startsWith(HUGEPAGES_PREFIX);
   }
-
-  private static final String HUGEPAGES_PREFIX = "hugepages-";
 
   /** Whether pod-level requests or limits name a supported resource (Kubernetes' {@code IsPodLevelResourcesSet}). */
   public boolean hasPodLevelResources() {
