@@ -30,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  * @param resources the pod-level resources ({@code spec.resources}, Kubernetes' PodLevelResources, KEP-2837): a
  *     budget of {@code cpu}, {@code memory} and {@code hugepages-<size>} shared by all containers, which takes
  *     precedence over the containers' sum in {@link #effectiveRequests()} and {@link #effectiveLimits()};
- *     {@link ResourceRequirements#NONE} when unset. The builder's {@link Builder#resources(ResourceList, ResourceList)}
+ *     {@link ResourceRequirements#NONE} when unset ({@code null} becomes it). The builder's {@link Builder#resources(ResourceList, ResourceList)}
  *     applies Kubernetes' defaulting of pod-level requests
  */
 public record PodSpec(
@@ -80,7 +80,9 @@ public record PodSpec(
     Objects.requireNonNull(restartPolicy, "restartPolicy");
     Objects.requireNonNull(hostname, "hostname");
     Objects.requireNonNull(subdomain, "subdomain");
-    Objects.requireNonNull(resources, "resources");
+    if (resources == null) { // an encoding written without the component (the store's JSON) decodes as unset
+      resources = ResourceRequirements.NONE;
+    }
   }
 
   /** A spec without pod-level resources. */

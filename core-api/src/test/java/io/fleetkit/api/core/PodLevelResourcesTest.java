@@ -307,6 +307,17 @@ final class PodLevelResourcesTest {
   }
 
   @Test
+  @SuppressWarnings("NullAway") // what a decoder passes for a component its input does not have
+  void canonicalConstructor_nullResources_meansUnset() {
+    PodSpec spec = new PodSpec(List.of(req("a", rl("cpu", "1"))), List.of(), ResourceList.EMPTY, null, "",
+        io.fleetkit.api.scheduling.PreemptionPolicy.PreemptLowerPriority, java.util.Map.of(),
+        io.fleetkit.api.scheduling.Affinity.NONE, List.of(), List.of(), "", "", List.of(), RestartPolicy.Always, 30,
+        null, "", "", null);
+    assertThat(spec.resources()).isEqualTo(ResourceRequirements.NONE);
+    assertThat(spec.hasPodLevelResources()).isFalse();
+  }
+
+  @Test
   void isSupportedPodLevelResource_cpuMemoryHugepagesOnly() {
     // component-helpers TestIsSupportedPodLevelResource, 5 cases (commit 0085214e; not yet in 6c5cf687), plus a GPU
     assertThat(PodSpec.isSupportedPodLevelResource("cpu")).isTrue();
