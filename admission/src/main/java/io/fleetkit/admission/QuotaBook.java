@@ -372,6 +372,9 @@ final class QuotaBook {
 
   /** The {@link QuotaCounters#REQ_CPU}... bits of the fields some container or init container does not set. */
   private static int missing(PodSpec spec) {
+    if (spec.hasPodLevelResources()) {
+      return 0; // containers of a pod with pod-level resources need not set them (QuotaEvaluator.constraints)
+    }
     return missing(spec.containers()) | missing(spec.initContainers());
   }
 

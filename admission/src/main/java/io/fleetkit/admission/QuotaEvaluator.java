@@ -162,26 +162,14 @@ public final class QuotaEvaluator {
     return !domain.equals("kubernetes.io") && !domain.endsWith(".kubernetes.io");
   }
 
-  /** Kubernetes' {@code PodRequests}: containers, sidecars, init maxima and overhead. */
+  /** Kubernetes' {@code PodRequests}: see {@link PodSpec#effectiveRequests()}, where it is computed. */
   static ResourceList effectiveRequests(PodSpec spec) {
     return spec.effectiveRequests();
   }
 
-  /** Kubernetes' {@code PodLimits}: like the requests; overhead is added only to resources that have a limit. */
+  /** Kubernetes' {@code PodLimits}: see {@link PodSpec#effectiveLimits()}, where it is computed. */
   static ResourceList effectiveLimits(PodSpec spec) {
-    if (spec.initContainers().isEmpty() && spec.overhead().isEmpty() && spec.containers().size() == 1) {
-      return spec.containers().get(0).resources().limits();
-    }
-    ResourceList limits = LimitConstraints.podTotal(spec, c -> c.resources().limits());
-    if (spec.overhead().isEmpty()) {
-      return limits;
-    }
-    ResourceList.Builder b = ResourceList.builder();
-    for (Map.Entry<String, Quantity> e : limits.asMap().entrySet()) {
-      b.put(e.getKey(), spec.overhead().has(e.getKey()) ? e.getValue().add(spec.overhead().get(e.getKey()))
-          : e.getValue());
-    }
-    return b.build();
+    return spec.effectiveLimits();
   }
 
   /** The quota resources among {@code hard} that objects like {@code o} can use ({@code MatchingResources}). */
@@ -271,6 +259,11 @@ public final class QuotaEvaluator {
 
   /** Quality of service BestEffort: no positive cpu or memory request or limit in any container. */
   static boolean isBestEffort(PodSpec spec) {
+    if (spec.hasPodLevelResources()) { // ComputePodQOS reads the pod level alone when it is set
+      ResourceList r = spec.resources().requests();
+      ResourceList l = spec.resources().limits();
+      return r.milliCpu() <= 0 && r.memoryBytes() <= 0 && l.milliCpu() <= 0 && l.memoryBytes() <= 0;
+    }
     return bestEffort(spec.containers()) && bestEffort(spec.initContainers());
   }
 
@@ -311,10 +304,12 @@ public final class QuotaEvaluator {
   /**
    * {@code podEvaluator.Constraints}: when {@code required} (the quota's matching resources) includes cpu or memory
    * requests or limits, every container and init container must set them; else
-   * {@code must specify limits.memory for: c1,c2; requests.cpu for: c3}. {@code null} when satisfied.
+   * {@code must specify limits.memory for: c1,c2; requests.cpu for: c3}. {@code null} when satisfied. A pod with
+   * pod-level resources ({@link PodSpec#hasPodLevelResources()}) is not held to this: its containers may leave them
+   * out, as upstream.
    */
   public static @Nullable String constraints(List<String> required, ApiObject<?> o) {
-    if (!(o instanceof Pod pod)) {
+    if (!(o instanceof Pod pod) || pod.spec().hasPodLevelResources()) {
       return null;
     }
     TreeSet<String> req = null;

@@ -90,6 +90,56 @@ final class QuotaEvaluatorTest {
         .isEqualTo("must specify cpu for: bar,foo; memory for: bar,foo");
   }
 
+  /** A pod with pod-level resources {@code requests}/{@code limits} and {@code containers}. */
+  static Pod podLevel(ResourceList requests, ResourceList limits, List<Container> containers) {
+    List<Container> regular = containers.isEmpty() ? List.of(ctr("main", ResourceList.EMPTY, ResourceList.EMPTY))
+        : containers;
+    return Pod.of(ObjectMeta.of("test", "p"), PodSpec.builder().containers(regular)
+        .resources(ResourceRequirements.of(requests, limits)).build());
+  }
+
+  // pods_test.go (commit 008b3652) TestPodConstraintsFunc "pod-level resource set, container-level required resources
+  // missing"
+  @Test
+  void podConstraintsFunc_podLevelResourceSet_containersNeedNotSetThem() {
+    Pod p = podLevel(kv("cpu", "1m"), ResourceList.EMPTY,
+        List.of(ctr("foo", ResourceList.EMPTY, ResourceList.EMPTY), ctr("bar", ResourceList.EMPTY, ResourceList.EMPTY)));
+    assertThat(QuotaEvaluator.constraints(List.of("memory", "cpu"), p)).isNull();
+  }
+
+  @Test
+  void bestEffortScope_podLevelRequests_makeThePodNotBestEffort() {
+    // ComputePodQOS reads pod-level cpu and memory, when set, instead of the containers'
+    Pod p = podLevel(kv("cpu", "500m"), ResourceList.EMPTY, List.of());
+    assertThat(QuotaEvaluator.isBestEffort(p.spec())).isFalse();
+    assertThat(QuotaEvaluator.isBestEffort(podLevel(kv("hugepages-2Mi", "2Mi", "cpu", "0"), kv("hugepages-2Mi", "2Mi"),
+        List.of(ctr("c", kv("cpu", "0"), ResourceList.EMPTY))).spec())).isTrue();
+  }
+
+  // pods_test.go (commit 008b3652) TestPodEvaluatorUsage: the 3 pod-level cases
+
+  @Test
+  void podEvaluatorUsage_podLevelCpu() {
+    assertThat(usage(podLevel(kv("cpu", "1m"), kv("cpu", "2m"), List.of())))
+        .isEqualTo(kv("requests.cpu", "1m", "limits.cpu", "2m", "pods", "1", "cpu", "1m", "count/pods", "1"));
+  }
+
+  @Test
+  void podEvaluatorUsage_podLevelMemory() {
+    assertThat(usage(podLevel(kv("memory", "1Mi"), kv("memory", "2Mi"), List.of())))
+        .isEqualTo(kv("requests.memory", "1Mi", "limits.memory", "2Mi", "pods", "1", "memory", "1Mi",
+            "count/pods", "1"));
+  }
+
+  @Test
+  void podEvaluatorUsage_podLevelMemoryWithContainerLevelEphemeralStorage() {
+    assertThat(usage(podLevel(kv("memory", "1Mi"), kv("memory", "2Mi"),
+        List.of(ctr("c", kv("ephemeral-storage", "32Mi"), kv("ephemeral-storage", "64Mi"))))))
+        .isEqualTo(kv("ephemeral-storage", "32Mi", "requests.ephemeral-storage", "32Mi",
+            "limits.ephemeral-storage", "64Mi", "pods", "1", "requests.memory", "1Mi", "limits.memory", "2Mi",
+            "memory", "1Mi", "count/pods", "1"));
+  }
+
   // -------------------------------------------------------------------------------------- TestPodEvaluatorUsage
 
   @Test

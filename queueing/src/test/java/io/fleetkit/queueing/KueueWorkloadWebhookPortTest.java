@@ -14,8 +14,10 @@ import org.junit.jupiter.api.Test;
  * requests. A FleetKit pod set carries its pods' effective requests ({@link PodSet#ofTemplate} from a pod template),
  * so upstream's container and init-container paths ({@code spec.podSets[0].template.spec.containers[0].resources
  * .requests[cpu]}) are {@code spec.podSets[0].template.requests.cpu} here; a template whose containers request a
- * negative amount is refused already when the template is built. The other cases (status admissions and admission
- * checks, podSetUpdates, pod-set template metadata, limits, pod-level resources, TAS slice sizes, reclaimable pods,
+ * negative amount is refused already when the template is built. Pod-level resources ({@code spec.resources}) enter
+ * the pod set's requests through the same {@link PodSpec#effectiveRequests()}, so a negative pod-level request, or a
+ * negative pod-level limit (which the request defaults to), is refused at the same path. The other cases (status
+ * admissions and admission checks, podSetUpdates, pod-set template metadata, limits, TAS slice sizes, reclaimable pods,
  * priority boosts, AdmissionGatedBy, elastic jobs, sub-groups, and the variants with a feature gate off) are listed in
  * docs/conformance.md with the reason.
  */
@@ -63,6 +65,32 @@ final class KueueWorkloadWebhookPortTest {
         .isInstanceOf(ValidationException.class)
         .hasMessageContaining("cpu")
         .hasMessageContaining("must be greater than or equal to 0");
+  }
+
+  @Test
+  void shouldRejectNegativePodLevelResourceRequest() {
+    assertThatThrownBy(() -> wl().podSet(PodSet.ofTemplate("bad", 1, PodSpec.builder()
+            .container("c", "i", ResourceList.EMPTY).resources(cpu("-1"), ResourceList.EMPTY).build())).build())
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("spec.podSets[0].template.requests.cpu")
+        .hasMessageContaining("must be greater than or equal to 0");
+  }
+
+  @Test
+  void shouldRejectNegativePodLevelResourceLimit() {
+    assertThatThrownBy(() -> wl().podSet(PodSet.ofTemplate("bad", 1, PodSpec.builder()
+            .container("c", "i", ResourceList.EMPTY).resources(ResourceList.EMPTY, cpu("-1")).build())).build())
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("spec.podSets[0].template.requests.cpu")
+        .hasMessageContaining("must be greater than or equal to 0");
+  }
+
+  @Test
+  void podLevelRequests_areThePodSetsRequests() {
+    PodSpec template = PodSpec.builder().container("a", "i", cpu("1")).container("b", "i", cpu("1"))
+        .resources(cpu("3"), ResourceList.EMPTY).build();
+    assertThat(wl().podSet(PodSet.ofTemplate("main", 4, template)).build().podSets().get(0).requests()
+        .milliValue("cpu")).isEqualTo(3000);
   }
 
   @Test

@@ -189,6 +189,11 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
     return spec.effectiveRequests();
   }
 
+  /** See {@link PodSpec#effectiveLimits()}. */
+  public ResourceList effectiveLimits() {
+    return spec.effectiveLimits();
+  }
+
   /** The resolved priority, 0 when unset. */
   public int priority() {
     return spec.priorityValue();
@@ -253,6 +258,14 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
       return this;
     }
     public Builder initContainer(Container v) { spec.initContainer(v); return this; }
+    /**
+     * Pod-level resources ({@code spec.resources}) as a manifest sets them, defaulted against the containers when
+     * built (see {@link PodSpec.Builder#resources(ResourceList, ResourceList)}).
+     */
+    public Builder resources(ResourceList requests, ResourceList limits) {
+      spec.resources(requests, limits);
+      return this;
+    }
     public Builder initContainer(String name, String image, ResourceList requests) {
       spec.initContainer(name, image, requests);
       return this;

@@ -1,6 +1,8 @@
 package io.fleetkit.api.core;
 
+import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.resource.ResourceNames;
 import io.fleetkit.api.scheduling.Affinity;
 import io.fleetkit.api.scheduling.PreemptionPolicy;
 import io.fleetkit.api.scheduling.Toleration;
@@ -25,6 +27,11 @@ import org.jspecify.annotations.Nullable;
  * @param hostname the pod's DNS hostname ({@code spec.hostname}); empty when unset
  * @param subdomain with {@code hostname}, the headless Service that gives the pod the DNS name
  *     {@code hostname.subdomain.namespace.svc.<zone>} ({@code spec.subdomain}); empty when unset
+ * @param resources the pod-level resources ({@code spec.resources}, Kubernetes' PodLevelResources, KEP-2837): a
+ *     budget of {@code cpu}, {@code memory} and {@code hugepages-<size>} shared by all containers, which takes
+ *     precedence over the containers' sum in {@link #effectiveRequests()} and {@link #effectiveLimits()};
+ *     {@link ResourceRequirements#NONE} when unset ({@code null} becomes it). The builder's {@link Builder#resources(ResourceList, ResourceList)}
+ *     applies Kubernetes' defaulting of pod-level requests
  */
 public record PodSpec(
     List<Container> containers,
@@ -44,9 +51,14 @@ public record PodSpec(
     long terminationGracePeriodSeconds,
     @Nullable Long activeDeadlineSeconds,
     String hostname,
-    String subdomain) {
+    String subdomain,
+    ResourceRequirements resources) {
 
   public static final String DEFAULT_SCHEDULER = "default-scheduler";
+
+  /** The requests the scheduler assumes for a container that sets none of cpu or memory (non-zero scoring). */
+  private static final ResourceList NON_ZERO_DEFAULTS = ResourceList.ofCpuMemory(100, 200L * 1024 * 1024);
+  private static final String HUGEPAGES_PREFIX = "hugepages-";
   public static final long DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 30;
 
   public PodSpec {
@@ -68,6 +80,21 @@ public record PodSpec(
     Objects.requireNonNull(restartPolicy, "restartPolicy");
     Objects.requireNonNull(hostname, "hostname");
     Objects.requireNonNull(subdomain, "subdomain");
+    if (resources == null) { // an encoding written without the component (the store's JSON) decodes as unset
+      resources = ResourceRequirements.NONE;
+    }
+  }
+
+  /** A spec without pod-level resources. */
+  public PodSpec(List<Container> containers, List<Container> initContainers, ResourceList overhead,
+      @Nullable Integer priority, String priorityClassName, PreemptionPolicy preemptionPolicy,
+      Map<String, String> nodeSelector, Affinity affinity, List<Toleration> tolerations,
+      List<TopologySpreadConstraint> topologySpreadConstraints, String schedulerName, String nodeName,
+      List<Volume> volumes, RestartPolicy restartPolicy, long terminationGracePeriodSeconds,
+      @Nullable Long activeDeadlineSeconds, String hostname, String subdomain) {
+    this(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy, nodeSelector, affinity,
+        tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes, restartPolicy,
+        terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, ResourceRequirements.NONE);
   }
 
   /** A spec without {@code hostname} and {@code subdomain}. */
@@ -79,7 +106,7 @@ public record PodSpec(
       @Nullable Long activeDeadlineSeconds) {
     this(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy, nodeSelector, affinity,
         tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes, restartPolicy,
-        terminationGracePeriodSeconds, activeDeadlineSeconds, "", "");
+        terminationGracePeriodSeconds, activeDeadlineSeconds, "", "", ResourceRequirements.NONE);
   }
 
   public static Builder builder() {
@@ -96,64 +123,284 @@ public record PodSpec(
   }
 
   /**
+   * Whether {@code name} may be set at pod level ({@code spec.resources}): {@code cpu}, {@code memory} and
+   * {@code hugepages-<size>}, as Kubernetes' {@code IsSupportedPodLevelResource}.
+   */
+  public static boolean isSupportedPodLevelResource(String name) {
+    return name.equals(ResourceNames.CPU) || name.equals(ResourceNames.MEMORY) || name.startsWith(HUGEPAGES_PREFIX);
+  }
+
+  /** Whether pod-level requests or limits name a supported resource (Kubernetes' {@code IsPodLevelResourcesSet}). */
+  public boolean hasPodLevelResources() {
+    return hasPodLevelRequests() || anySupported(resources.limits());
+  }
+
+  /** Whether pod-level requests name a supported resource (Kubernetes' {@code IsPodLevelRequestsSet}). */
+  public boolean hasPodLevelRequests() {
+    return anySupported(resources.requests());
+  }
+
+  private static boolean anySupported(ResourceList list) {
+    if (list.isEmpty()) {
+      return false;
+    }
+    if (list.has(ResourceNames.CPU) || list.has(ResourceNames.MEMORY)) {
+      return true;
+    }
+    for (String name : list.names()) {
+      if (name.startsWith(HUGEPAGES_PREFIX)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * What the pod needs from a node, as Kubernetes' {@code PodRequests}: the sum of the regular containers'
    * requests, raised per resource to what any init container needs while it runs (its own request plus the
    * sidecars started before it), plus the sidecars (restartable init containers) which keep running beside the
-   * regular containers, plus {@code overhead}. Requests default to limits (see {@link ResourceRequirements}).
+   * regular containers; then, for each resource the pod-level {@link #resources()} request (cpu, memory,
+   * hugepages), that value instead of the containers'; plus {@code overhead}. Requests default to limits (see
+   * {@link ResourceRequirements}).
    *
-   * <p>Computed on every call; callers on hot paths cache the result per pod.
+   * <p>This is the one computation of a pod's requests: the scheduler, quota, the cluster autoscaler and the queues
+   * all read it. Computed on every call; callers on hot paths cache the result per pod.
    */
   public ResourceList effectiveRequests() {
-    if (initContainers.isEmpty() && overhead.isEmpty() && containers.size() == 1) {
+    if (initContainers.isEmpty() && overhead.isEmpty() && containers.size() == 1 && resources.requests().isEmpty()) {
       return containers.get(0).resources().requests();
     }
-    ResourceList reqs = ResourceList.EMPTY;
-    for (Container c : containers) {
-      reqs = reqs.add(c.resources().requests());
+    return withOverhead(podLevel(containerRequests(), resources.requests()), false);
+  }
+
+  /**
+   * {@link #effectiveRequests()} with {@code defaults} standing in for each resource a container (or init
+   * container) does not request: Kubernetes' {@code PodRequests} with {@code NonMissingContainerRequests}. Pod-level
+   * requests still take precedence.
+   */
+  public ResourceList effectiveRequests(ResourceList defaults) {
+    if (defaults.isEmpty()) {
+      return effectiveRequests();
     }
-    if (!initContainers.isEmpty()) {
-      ResourceList sidecars = ResourceList.EMPTY;
-      ResourceList initMax = ResourceList.EMPTY;
-      for (Container c : initContainers) {
-        ResourceList r = c.resources().requests();
-        ResourceList whileRunning;
-        if (c.isRestartable()) {
-          reqs = reqs.add(r);
-          sidecars = sidecars.add(r);
-          whileRunning = sidecars;
-        } else {
-          whileRunning = sidecars.add(r);
-        }
-        initMax = initMax.max(whileRunning);
+    return withOverhead(podLevel(aggregate(false, defaults), resources.requests()), false);
+  }
+
+  /**
+   * The scheduler's non-zero requests for scoring ({@code milliCpu}, {@code memoryBytes}), as its
+   * {@code calculateResource}: {@link #effectiveRequests(ResourceList)} with 100m cpu and 200Mi memory for each
+   * container that requests none; when the pod has pod-level requests, a default applies only to a resource that
+   * neither the pod level nor any container requests.
+   *
+   * @return {milliCpu, memoryBytes}
+   */
+  public long[] nonZeroRequests() {
+    ResourceList defaults = NON_ZERO_DEFAULTS;
+    if (hasPodLevelRequests()) {
+      ResourceList requests = effectiveRequests();
+      ResourceList.Builder b = ResourceList.builder();
+      if (!requests.has(ResourceNames.CPU)) {
+        b.put(ResourceNames.CPU, NON_ZERO_DEFAULTS.get(ResourceNames.CPU));
       }
-      reqs = reqs.max(initMax);
+      if (!requests.has(ResourceNames.MEMORY)) {
+        b.put(ResourceNames.MEMORY, NON_ZERO_DEFAULTS.get(ResourceNames.MEMORY));
+      }
+      defaults = b.build();
+      if (defaults.isEmpty()) {
+        return new long[] {requests.milliCpu(), requests.memoryBytes()};
+      }
+    } else if (initContainers.isEmpty() && overhead.isEmpty() && containers.size() == 1) {
+      ResourceList r = containers.get(0).resources().requests();
+      return new long[] {r.has(ResourceNames.CPU) ? r.milliCpu() : NON_ZERO_DEFAULTS.milliCpu(),
+          r.has(ResourceNames.MEMORY) ? r.memoryBytes() : NON_ZERO_DEFAULTS.memoryBytes()};
     }
-    return reqs.add(overhead);
+    ResourceList r = effectiveRequests(defaults);
+    return new long[] {r.milliCpu(), r.memoryBytes()};
+  }
+
+  /**
+   * The containers' requests alone, as Kubernetes' {@code AggregateContainerRequests}: regular containers and
+   * sidecars summed, raised to the largest init phase; no pod-level resources, no overhead.
+   */
+  public ResourceList containerRequests() {
+    return aggregate(false, ResourceList.EMPTY);
+  }
+
+  /** The containers' limits alone, as Kubernetes' {@code AggregateContainerLimits}. */
+  public ResourceList containerLimits() {
+    return aggregate(true, ResourceList.EMPTY);
+  }
+
+  /**
+   * The pod's limits, as Kubernetes' {@code PodLimits}: the containers' limits aggregated like the requests; for the
+   * resources the pod-level {@link #resources()} limits (cpu, memory, hugepages), those values instead; then
+   * {@code overhead} added to each resource that has a non-zero limit.
+   */
+  public ResourceList effectiveLimits() {
+    if (initContainers.isEmpty() && overhead.isEmpty() && containers.size() == 1 && resources.limits().isEmpty()) {
+      return containers.get(0).resources().limits();
+    }
+    ResourceList limits = containerLimits();
+    if (hasPodLevelResources()) {
+      limits = podLevel(limits, resources.limits());
+    }
+    return withOverhead(limits, true);
+  }
+
+  /** {@code list} with the supported pod-level values of {@code podLevel} taking precedence. */
+  private static ResourceList podLevel(ResourceList list, ResourceList podLevel) {
+    if (podLevel.isEmpty()) {
+      return list;
+    }
+    ResourceList.Builder b = null;
+    for (String name : podLevel.names()) {
+      if (isSupportedPodLevelResource(name)) {
+        if (b == null) {
+          b = ResourceList.builder();
+        }
+        b.put(name, podLevel.get(name));
+      }
+    }
+    if (b == null) {
+      return list;
+    }
+    ResourceList overrides = b.build();
+    for (String name : list.names()) {
+      if (!overrides.has(name)) {
+        b.put(name, list.get(name));
+      }
+    }
+    return b.build();
+  }
+
+  /** {@code list} plus overhead: to every resource, or (limits) only to those with a non-zero value. */
+  private ResourceList withOverhead(ResourceList list, boolean onlyNonZero) {
+    if (overhead.isEmpty()) {
+      return list;
+    }
+    if (!onlyNonZero) {
+      return list.add(overhead);
+    }
+    ResourceList.Builder b = ResourceList.builder();
+    for (String name : list.names()) {
+      Quantity q = list.get(name);
+      b.put(name, overhead.has(name) && q.signum() != 0 ? q.add(overhead.get(name)) : q);
+    }
+    return b.build();
+  }
+
+  /**
+   * The one aggregation of container resources (requests, or limits when {@code limits}), with {@code defaults}
+   * for the resources a container leaves out.
+   */
+  private ResourceList aggregate(boolean limits, ResourceList defaults) {
+    ResourceList sum = ResourceList.EMPTY;
+    for (Container c : containers) {
+      sum = sum.add(of(c, limits, defaults));
+    }
+    if (initContainers.isEmpty()) {
+      return sum;
+    }
+    ResourceList sidecars = ResourceList.EMPTY;
+    ResourceList initMax = ResourceList.EMPTY;
+    for (Container c : initContainers) {
+      ResourceList r = of(c, limits, defaults);
+      ResourceList whileRunning;
+      if (c.isRestartable()) {
+        sum = sum.add(r);
+        sidecars = sidecars.add(r);
+        whileRunning = sidecars;
+      } else {
+        whileRunning = sidecars.add(r);
+      }
+      initMax = initMax.max(whileRunning);
+    }
+    return sum.max(initMax);
+  }
+
+  private static ResourceList of(Container c, boolean limits, ResourceList defaults) {
+    ResourceList r = limits ? c.resources().limits() : c.resources().requests();
+    if (defaults.isEmpty()) {
+      return r;
+    }
+    ResourceList.Builder b = null;
+    for (String name : defaults.names()) {
+      if (!r.has(name)) {
+        if (b == null) {
+          b = ResourceList.builder();
+        }
+        b.put(name, defaults.get(name));
+      }
+    }
+    return b == null ? r : r.add(b.build());
+  }
+
+  /**
+   * Kubernetes' defaulting of pod-level resources ({@code SetDefaults_Pod}): when the pod sets pod-level resources,
+   * a hugepages limit the pod level leaves out becomes the containers' aggregate limit for it; then, when it has
+   * pod-level limits, each supported resource without a pod-level request gets the containers' aggregate request
+   * for it, or else its pod-level limit.
+   *
+   * @return {@link ResourceRequirements#NONE} when both lists are empty
+   */
+  public static ResourceRequirements defaultPodLevelResources(List<Container> containers,
+      List<Container> initContainers, ResourceList requests, ResourceList limits) {
+    if (requests.isEmpty() && limits.isEmpty()) {
+      return ResourceRequirements.NONE;
+    }
+    PodSpec probe = builder().containers(containers).initContainers(initContainers).build();
+    ResourceList.Builder lim = null;
+    for (var e : probe.containerLimits().asMap().entrySet()) {
+      if (e.getKey().startsWith(HUGEPAGES_PREFIX) && !limits.has(e.getKey())) {
+        if (lim == null) {
+          lim = ResourceList.builder();
+        }
+        lim.put(e.getKey(), e.getValue());
+      }
+    }
+    if (lim != null) {
+      limits = limits.add(lim.build());
+    }
+    if (limits.isEmpty()) {
+      return new ResourceRequirements(requests, limits);
+    }
+    ResourceList.Builder req = null;
+    for (var e : probe.containerRequests().asMap().entrySet()) {
+      if (isSupportedPodLevelResource(e.getKey()) && !requests.has(e.getKey())) {
+        if (req == null) {
+          req = ResourceList.builder();
+        }
+        req.put(e.getKey(), e.getValue());
+      }
+    }
+    if (req != null) {
+      requests = requests.add(req.build());
+    }
+    return new ResourceRequirements(requests, limits); // the rest default to the pod-level limits
   }
 
   public PodSpec withNodeName(String node) {
     return new PodSpec(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy,
         nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, node, volumes, restartPolicy,
-        terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain);
+        terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources);
   }
 
   /** This spec with the priority fields that Priority admission resolves. */
   public PodSpec withPriority(@Nullable Integer newPriority, String newClassName, PreemptionPolicy newPolicy) {
     return new PodSpec(containers, initContainers, overhead, newPriority, newClassName, newPolicy, nodeSelector,
         affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes, restartPolicy,
-        terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain);
+        terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources);
   }
 
   public PodSpec withTolerations(List<Toleration> newTolerations) {
     return new PodSpec(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy,
         nodeSelector, affinity, newTolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
-        restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain);
+        restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources);
   }
 
   public PodSpec withPriority(@Nullable Integer newPriority) {
     return new PodSpec(containers, initContainers, overhead, newPriority, priorityClassName, preemptionPolicy,
         nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
-        restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain);
+        restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources);
   }
 
   /** Mutable builder with Kubernetes' defaults; not thread-safe. */
@@ -176,6 +423,9 @@ public record PodSpec(
     private @Nullable Long activeDeadlineSeconds;
     private String hostname = "";
     private String subdomain = "";
+    private ResourceRequirements resources = ResourceRequirements.NONE;
+    private @Nullable ResourceList podRequests;
+    private @Nullable ResourceList podLimits;
 
     Builder() {
       containers = new ArrayList<>(2);
@@ -205,6 +455,7 @@ public record PodSpec(
       activeDeadlineSeconds = s.activeDeadlineSeconds;
       hostname = s.hostname;
       subdomain = s.subdomain;
+      resources = s.resources;
     }
 
     public Builder containers(List<Container> v) { containers.clear(); containers.addAll(v); return this; }
@@ -242,10 +493,30 @@ public record PodSpec(
     public Builder hostname(String v) { hostname = v; return this; }
     public Builder subdomain(String v) { subdomain = v; return this; }
 
+    /** Pod-level resources taken as they are (already defaulted, as {@link PodSpec#resources()} returns them). */
+    public Builder resources(ResourceRequirements v) {
+      resources = Objects.requireNonNull(v, "resources");
+      podRequests = null;
+      podLimits = null;
+      return this;
+    }
+
+    /**
+     * Pod-level resources as a manifest sets them; {@link #build()} applies Kubernetes' defaulting
+     * ({@link PodSpec#defaultPodLevelResources}) against the containers it ends up with.
+     */
+    public Builder resources(ResourceList requests, ResourceList limits) {
+      podRequests = Objects.requireNonNull(requests, "requests");
+      podLimits = Objects.requireNonNull(limits, "limits");
+      return this;
+    }
+
     public PodSpec build() {
+      ResourceRequirements r = podRequests == null || podLimits == null ? resources
+          : defaultPodLevelResources(containers, initContainers, podRequests, podLimits);
       return new PodSpec(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy,
           nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
-          restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain);
+          restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, r);
     }
   }
 }

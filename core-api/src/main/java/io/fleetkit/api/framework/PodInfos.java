@@ -1,6 +1,5 @@
 package io.fleetkit.api.framework;
 
-import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.resource.ResourceList;
 import java.util.Objects;
@@ -21,48 +20,13 @@ public final class PodInfos {
   /**
    * kube's non-zero requests for scoring ({@code PodRequests} with {@code NonMissingContainerRequests}): each
    * container (and init container) missing a cpu or memory request counts 100m / 200Mi; then the usual
-   * max(sum of containers and sidecars, largest init phase) + overhead.
+   * max(sum of containers and sidecars, largest init phase), pod-level requests taking precedence, plus overhead.
+   * See {@link io.fleetkit.api.core.PodSpec#nonZeroRequests()}, where it is computed.
    *
    * @return {milliCpu, memoryBytes}
    */
   public static long[] nonZeroRequests(Pod pod) {
-    long cpu = 0;
-    long mem = 0;
-    for (Container c : pod.spec().containers()) {
-      cpu += nonZeroCpu(c);
-      mem += nonZeroMem(c);
-    }
-    long sidecarCpu = 0;
-    long sidecarMem = 0;
-    long initCpu = 0;
-    long initMem = 0;
-    for (Container c : pod.spec().initContainers()) {
-      long ccpu = nonZeroCpu(c);
-      long cmem = nonZeroMem(c);
-      if (c.isRestartable()) {
-        cpu += ccpu;
-        mem += cmem;
-        sidecarCpu += ccpu;
-        sidecarMem += cmem;
-        initCpu = Math.max(initCpu, sidecarCpu);
-        initMem = Math.max(initMem, sidecarMem);
-      } else {
-        initCpu = Math.max(initCpu, sidecarCpu + ccpu);
-        initMem = Math.max(initMem, sidecarMem + cmem);
-      }
-    }
-    ResourceList overhead = pod.spec().overhead();
-    return new long[] {Math.max(cpu, initCpu) + overhead.milliCpu(), Math.max(mem, initMem) + overhead.memoryBytes()};
-  }
-
-  private static long nonZeroCpu(Container c) {
-    ResourceList r = c.resources().requests();
-    return r.has("cpu") ? r.milliCpu() : DEFAULT_MILLI_CPU_REQUEST;
-  }
-
-  private static long nonZeroMem(Container c) {
-    ResourceList r = c.resources().requests();
-    return r.has("memory") ? r.memoryBytes() : DEFAULT_MEMORY_REQUEST;
+    return pod.spec().nonZeroRequests();
   }
 
   private static final class Simple implements PodInfo {

@@ -42,6 +42,10 @@ public final class PodSpecChecks {
     if (!spec.overhead().isEmpty()) {
       resourceList(spec.overhead(), path + ".overhead", v);
     }
+    ResourceRequirements podResources = spec.resources();
+    if (!podResources.requests().isEmpty() || !podResources.limits().isEmpty()) {
+      podResources(spec, path + ".resources", v);
+    }
     if (!spec.priorityClassName().isEmpty() && !Names.isDnsSubdomain(spec.priorityClassName())) {
       v.dnsSubdomain(path + ".priorityClassName", spec.priorityClassName());
     }
@@ -190,6 +194,69 @@ public final class PodSpecChecks {
         }
       } else if (!ResourceRequirements.isOvercommitAllowed(name)) {
         v.add(path + ".limits", "Required value: Limit must be set for non overcommitable resources", null);
+      }
+    }
+  }
+
+  /** The resources {@code spec.resources} may name, as Kubernetes lists them in its message. */
+  private static final String POD_LEVEL_SUPPORTED =
+      "Unsupported value: supported values: \"cpu\", \"hugepages-\", \"memory\"";
+
+  /**
+   * Kubernetes' {@code validatePodResources} (PodLevelResources): only cpu, memory and hugepages at pod level,
+   * values valid and requests within limits as for a container; then {@code validatePodResourceConsistency}: each
+   * pod-level request at least the containers' aggregate request for that resource, each pod-level hugepages limit
+   * at least the containers' aggregate limit, and no regular container's limit above the pod-level limit.
+   */
+  private static void podResources(PodSpec spec, String path, Violations v) {
+    ResourceRequirements r = spec.resources();
+    boolean namesOk = true;
+    for (String name : r.limits().names()) {
+      if (!PodSpec.isSupportedPodLevelResource(name)) {
+        v.add(path + ".limits." + name, POD_LEVEL_SUPPORTED, name);
+        namesOk = false;
+      }
+    }
+    for (String name : r.requests().names()) {
+      if (!PodSpec.isSupportedPodLevelResource(name)) {
+        v.add(path + ".requests." + name, POD_LEVEL_SUPPORTED, name);
+        namesOk = false;
+      }
+    }
+    if (!resourcesValid(r)) {
+      resources(r, path, v);
+    }
+    if (!namesOk) {
+      return;
+    }
+    ResourceList aggregateRequests = spec.containerRequests();
+    for (String name : r.requests().names()) {
+      if (aggregateRequests.has(name) && aggregateRequests.get(name).compareTo(r.requests().get(name)) > 0) {
+        v.add(path + ".requests." + name,
+            "must be greater than or equal to aggregate container requests of " + aggregateRequests.get(name),
+            r.requests().get(name));
+      }
+    }
+    if (!r.limits().isEmpty()) {
+      ResourceList aggregateLimits = spec.containerLimits();
+      for (String name : r.limits().names()) {
+        if (name.startsWith("hugepages-") && aggregateLimits.has(name)
+            && aggregateLimits.get(name).compareTo(r.limits().get(name)) > 0) {
+          v.add(path + ".limits." + name,
+              "must be greater than or equal to aggregate container limits of " + aggregateLimits.get(name),
+              r.limits().get(name));
+        }
+      }
+      List<Container> containers = spec.containers();
+      for (int i = 0; i < containers.size(); i++) {
+        ResourceList limits = containers.get(i).resources().limits();
+        for (String name : limits.names()) {
+          if (r.limits().has(name) && limits.get(name).compareTo(r.limits().get(name)) > 0) {
+            // upstream's path: the pod-level resources path, then the container
+            v.add(path + ".containers[" + i + "]." + name + ".limits",
+                "must be less than or equal to pod limits of " + r.limits().get(name), limits.get(name));
+          }
+        }
       }
     }
   }

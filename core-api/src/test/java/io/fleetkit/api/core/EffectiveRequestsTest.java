@@ -18,6 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * sidecars and does not model in-place resize). Where an upstream case sets a limit without a request, the expected
  * request follows Kubernetes' API defaulting (request = limit), which the upstream helper test skips; where an
  * upstream case excludes overhead, the expected value here adds it, because effectiveRequests always includes it.
+ * The limits half of TestPodRequestsAndLimits (5) and of …WithoutOverhead (3) checks {@link PodSpec#effectiveLimits()}
+ * the same way (overhead added to the non-zero limits).
  */
 final class EffectiveRequestsTest {
 
@@ -140,6 +142,39 @@ final class EffectiveRequestsTest {
   @MethodSource("cases")
   void effectiveRequests_upstreamCase_matchesKubernetes(String name, PodSpec spec, ResourceList expected) {
     ResourceList actual = spec.effectiveRequests();
+    assertThat(actual.asMap().keySet()).isEqualTo(expected.asMap().keySet());
+    expected.asMap().forEach((k, q) -> assertThat(actual.get(k)).as(k).isEqualByComparingTo(q));
+  }
+
+  static Stream<Arguments> limitCases() {
+    PodSpec twoContainers = PodSpec.builder()
+        .container(c("foobar", rl("cpu", "1", "memory", "5"), rl("cpu", "2", "memory", "10")))
+        .container(c("foobar2", rl("cpu", "4", "memory", "12"), rl("cpu", "8", "memory", "24"))).build();
+    PodSpec withOverhead = twoContainers.toBuilder().overhead(rl("cpu", "3", "memory", "8")).build();
+    PodSpec massiveInit = withOverhead.toBuilder()
+        .initContainer(c("small-init", rl("cpu", "1", "memory", "5"), rl("cpu", "1", "memory", "5")))
+        .initContainer(c("big-init", rl("cpu", "40", "memory", "120"), rl("cpu", "80", "memory", "240"))).build();
+    return Stream.of(
+        // TestPodRequestsAndLimits, limits
+        Arguments.of("just-limit-no-overhead", getPod("", "9", "", "", "", ""), rl("cpu", "9")),
+        Arguments.of("just-overhead", getPod("", "", "", "", "5", "5"), ResourceList.EMPTY),
+        Arguments.of("req-and-overhead", getPod("1", "", "10", "", "5", "5"), ResourceList.EMPTY),
+        Arguments.of("all-req-lim-and-overhead", getPod("1", "2", "10", "12", "5", "5"),
+            rl("cpu", "7", "memory", "17")),
+        Arguments.of("req-some-lim-and-overhead", getPod("1", "2", "10", "", "5", "5"), rl("cpu", "7")),
+        // TestPodRequestsAndLimitsWithoutOverhead, limits (overhead added here)
+        Arguments.of("two container no overhead - should just be sum of containers", twoContainers,
+            rl("cpu", "10", "memory", "34")),
+        Arguments.of("two container with overhead (overhead 3/8 added to the limits here)", withOverhead,
+            rl("cpu", "13", "memory", "42")),
+        Arguments.of("two container with overhead, massive init - should just be the largest init (+ overhead)",
+            massiveInit, rl("cpu", "83", "memory", "248")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("limitCases")
+  void effectiveLimits_upstreamCase_matchesKubernetes(String name, PodSpec spec, ResourceList expected) {
+    ResourceList actual = spec.effectiveLimits();
     assertThat(actual.asMap().keySet()).isEqualTo(expected.asMap().keySet());
     expected.asMap().forEach((k, q) -> assertThat(actual.get(k)).as(k).isEqualByComparingTo(q));
   }

@@ -28,12 +28,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  *   <li>TestEventsToRegister: 1 of 5 — FleetKit's one configuration is upstream's with InPlacePodVerticalScaling and
  *       queueing hints on (Pod Delete|UpdatePodScaleDown, Node Add|UpdateNodeAllocatable); the gate-off variants and
  *       the DRA extended-resource ones have no counterpart.
- *   <li>Test_isSchedulableAfterPodChange (isSchedulableAfterPodEvent): 8 of 12 — not ported:
- *       "skip-queue-on-disable-inplace-pod-vertical-scaling" (no such switch: in-place resizes always count) and the 3
- *       pod-level-resource cases (FleetKit has no pod-level resources).
+ *   <li>Test_isSchedulableAfterPodChange (isSchedulableAfterPodEvent): 11 of 12 — not ported:
+ *       "skip-queue-on-disable-inplace-pod-vertical-scaling" (no such switch: in-place resizes always count). The 3
+ *       pod-level-resource cases are from commit 24fbb13e.
  *   <li>Test_isSchedulableAfterNodeChange: 9 of 9.
- *   <li>TestIsFit: 2 of 7 — "nil node" (the hint is never handed a missing node) and the 4 pod-level-resource cases
- *       are not ported.
+ *   <li>TestIsFit: 6 of 7 — "nil node" (the hint is never handed a missing node) is not ported; the 4
+ *       pod-level-resource cases are from commit 24fbb13e (their pods request hugepages, which FleetKit, as the API
+ *       server, only accepts with an equal limit, so the pods here carry one).
  *   <li>TestHaveAnyRequestedResourcesIncreased: 7 of 10 — the 3 DRA extended-resource cases are not ported.
  * </ul>
  * Upstream's nodes from {@code st.MakeNode().Capacity(..)} always allow 32 pods, so the nodes here do too; its pods
@@ -63,6 +64,12 @@ final class FitQueueingHintsTest {
     }
     ResourceList r = b.build();
     return Node.builder().name("node").capacity(r).allocatable(r).build();
+  }
+
+  /** Upstream's {@code st.MakePod().Name(name).PodLevelResourceRequests(requests)}, bound to {@code node}. */
+  private static Pod podLevel(String name, String node, ResourceList requests) {
+    Pod p = pod(name, node, ResourceList.EMPTY);
+    return p.withSpec(p.spec().toBuilder().resources(ResourceRequirements.ofRequests(requests)).build());
   }
 
   private static Pod memA(String memory, String a) {
@@ -101,7 +108,14 @@ final class FitQueueingHintsTest {
         new PodCase("queue-on-other-pod-some-resource-scale-down", pod1, pod("pod2", "fake", res("cpu", "2")),
             pod("pod2", "fake", res("cpu", "1")), true),
         new PodCase("queue-on-target-pod-some-resource-scale-down", pod1, pod("pod1", "", res("cpu", "2")),
-            pod("pod1", "", res("cpu", "1")), true));
+            pod("pod1", "", res("cpu", "1")), true),
+        new PodCase("skip-queue-on-other-pod-unrelated-pod-level-resource-scaled-down",
+            podLevel("pod1", "", res("cpu", "1")), podLevel("pod2", "fake", res("memory", "2")),
+            podLevel("pod2", "fake", res("memory", "1")), false),
+        new PodCase("queue-on-other-pod-some-pod-level-resource-scale-down", podLevel("pod1", "", res("cpu", "1")),
+            podLevel("pod2", "fake", res("cpu", "2")), podLevel("pod2", "fake", res("cpu", "1")), true),
+        new PodCase("queue-on-target-pod-some-pod-level-resource-scale-down", podLevel("pod1", "", res("cpu", "1")),
+            podLevel("pod1", "", res("cpu", "2")), podLevel("pod1", "", res("cpu", "1")), true));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -175,6 +189,27 @@ final class FitQueueingHintsTest {
   @Test
   void isFit_sufficientResource() {
     assertThat(HINTS.isFit(pod("p", "", res("cpu", "1")), node("cpu", "2"))).isTrue();
+  }
+
+  @Test
+  void isFit_insufficientPodLevelResource() {
+    assertThat(HINTS.isFit(podLevel("p", "", res("cpu", "2")), node("cpu", "1"))).isFalse();
+  }
+
+  @Test
+  void isFit_sufficientPodLevelResource() {
+    assertThat(HINTS.isFit(podLevel("p", "", res("cpu", "2")), node("cpu", "2"))).isTrue();
+  }
+
+  @Test
+  void isFit_sufficientPodLevelResourceHugepages() {
+    assertThat(HINTS.isFit(podLevel("p", "", res("hugepages-2Mi", "2Mi")), node("hugepages-2Mi", "2Mi"))).isTrue();
+  }
+
+  @Test
+  void isFit_insufficientPodLevelResourceHugepages() {
+    assertThat(HINTS.isFit(podLevel("p", "", res("hugepages-2Mi", "4Mi")), node("hugepages-2Mi", "2Mi")))
+        .isFalse();
   }
 
   // ---------------------------------------------------------------- TestHaveAnyRequestedResourcesIncreased

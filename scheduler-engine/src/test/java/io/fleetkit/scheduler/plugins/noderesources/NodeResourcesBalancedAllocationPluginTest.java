@@ -48,6 +48,19 @@ final class NodeResourcesBalancedAllocationPluginTest {
   }
 
   @Test
+  void score_podLevelRequests_scoreLikeTheSameRequestsOnAContainer() {
+    // FleetKit's own case: pod-level requests take precedence over the containers' sum (4000m of cpu here, where
+    // the containers ask 2000m), so the pod scores as a one-container pod asking 4000m / 5000 would.
+    io.fleetkit.api.core.Pod p = pod(res("cpu", "1000m", "memory", "2000"), res("cpu", "1000m", "memory", "3000"));
+    PodInfo podLevel = info(p.withSpec(p.spec().toBuilder()
+        .resources(io.fleetkit.api.core.ResourceRequirements.ofRequests(res("cpu", "4000m"))).build()));
+    PodInfo same = info(res("cpu", "4000m", "memory", "5000"));
+    ScoreHarness h = ScoreHarness.nodes(makeNode("node1", 4000, 10000), makeNode("node2", 6000, 10000));
+    assertThat(h.score(DEFAULT, podLevel)).isEqualTo(h.score(DEFAULT, same));
+    assertThat(h.score(DEFAULT, podLevel)).isNotEqualTo(h.score(DEFAULT, info(p)));
+  }
+
+  @Test
   void score_nothingScheduledResourcesRequestedDifferentlySizedNodes_matchesUpstream() {
     ScoreHarness h = ScoreHarness.nodes(makeNode("node1", 4000, 10000), makeNode("node2", 6000, 10000));
     assertThat(h.score(DEFAULT, cpuAndMemory())).containsExactly(87L, 100L);

@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.ResourceRequirements;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.framework.CycleState;
@@ -29,7 +30,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Filter cases ported from kubernetes/kubernetes pkg/scheduler/framework/plugins/noderesources/fit_test.go
- * (TestEnoughRequests, TestNotEnoughRequests, TestStorageRequests, TestRestartableInitContainers), case names kept.
+ * (TestEnoughRequests, TestNotEnoughRequests, TestStorageRequests, TestRestartableInitContainers), case names kept;
+ * TestEnoughRequests' pod-level-resources cases from commit 24fbb13e.
  * Expected codes follow the current upstream: a request larger than the node's whole allocatable is
  * UnschedulableAndUnresolvable.
  */
@@ -142,10 +144,35 @@ final class NodeResourcesFitPluginFilterTest {
             r(0, 0), UU, "Insufficient extended.resource.dra.io/something"));
   }
 
-  // Skipped from TestEnoughRequests: 7 pod-level-resources cases (FleetKit pods have no spec.resources) and 6 cases
-  // with DRAExtendedResource enabled (extended resources backed by DRA device classes are not modelled).
+  /** Upstream's newPodLevelResourcesPod: {@code pod} with pod-level requests (hugepages get an equal limit). */
+  private static Pod podLevel(Pod pod, ResourceList requests) {
+    return pod.withSpec(pod.spec().toBuilder().resources(ResourceRequirements.ofRequests(requests)).build());
+  }
+
+  /** TestEnoughRequests' 7 pod-level-resources cases (upstream runs them with PodLevelResources on, as FleetKit). */
+  static Stream<Arguments> enoughRequestsPodLevel() {
+    String cpu = "Insufficient cpu";
+    String mem = "Insufficient memory";
+    return Stream.of(
+        ok("both pod-level and container-level resources fit", podLevel(pod(r(1, 1)), res("cpu", "1m", "memory", "2")),
+            r(5, 5)),
+        fail("pod-level cpu resource not fit", podLevel(pod(r(1, 1)), res("cpu", "7m", "memory", "2")), r(5, 5), U,
+            cpu),
+        fail("pod-level memory resource not fit", podLevel(pod(r(1, 1)), res("cpu", "3m", "memory", "2")), r(5, 19),
+            U, mem),
+        ok("pod-level hugepages resource fit", podLevel(pod(), res("cpu", "3m", "memory", "2", HUGE, "5")), r(0, 0)),
+        ok("both pod-level and container-level hugepages resource fit",
+            podLevel(pod(r(1, 1, HUGE, "3")), res("cpu", "3m", "memory", "2", HUGE, "5")), r(0, 0)),
+        fail("pod-level hugepages resource not fit", podLevel(pod(), res("cpu", "3m", "memory", "2", HUGE, "10")),
+            r(0, 0), UU, "Insufficient " + HUGE),
+        fail("one pod-level cpu resource fits and all init and non-init containers resources fit",
+            withInit(podLevel(pod(r(1, 1)), res("cpu", "3m", "memory", "2")), r(1, 1)), r(5, 19), U, mem));
+  }
+
+  // Skipped from TestEnoughRequests: 6 cases with DRAExtendedResource enabled (extended resources backed by DRA device
+  // classes are not modelled).
   @ParameterizedTest(name = "{0}")
-  @MethodSource("enoughRequests")
+  @MethodSource({"enoughRequests", "enoughRequestsPodLevel"})
   void filter_enoughRequestsTable_matchesUpstream(String name, Pod pod, ResourceList existing,
       NodeResourcesFitArgs args, Code code, List<String> reasons) {
     NodeInfo node = nodeInfo(allocatable(10, 20, 32, 5, 20, 5), info(pod(existing)));
