@@ -89,6 +89,54 @@ final class BadInputTest {
   }
 
   @Test
+  void parse_podLevelResources_defaultedAsTheApiServerDoesAndBadOnesNamed() {
+    String good = """
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: budget, namespace: prod}
+        spec:
+          resources:
+            limits: {cpu: "4", memory: 4Gi}
+          containers:
+            - {name: a, image: busybox, resources: {requests: {cpu: 500m}}}
+            - {name: b, image: busybox}
+        """;
+    io.fleetkit.api.core.Pod pod = KubernetesYaml.parse(good, "pod.yaml").ofType(io.fleetkit.api.core.Pod.class)
+        .get(0);
+    // SetDefaults_Pod: cpu takes the containers' aggregate request, memory (requested by none) its pod-level limit
+    assertThat(pod.spec().resources().requests().milliCpu()).isEqualTo(500);
+    assertThat(pod.spec().resources().requests().memoryBytes()).isEqualTo(4L << 30);
+    assertThat(pod.effectiveRequests().milliCpu()).isEqualTo(500);
+    assertThat(pod.effectiveRequests().memoryBytes()).isEqualTo(4L << 30);
+
+    String bad = """
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: budget, namespace: prod}
+        spec:
+          resources:
+            requests: {ephemeral-storage: 1Gi}
+          containers:
+            - {name: a, image: busybox}
+        ---
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: small, namespace: prod}
+        spec:
+          resources:
+            requests: {cpu: "1"}
+          containers:
+            - {name: a, image: busybox, resources: {requests: {cpu: "2"}}}
+        """;
+    List<ManifestProblem> problems = parseFails(bad, "bad-pod.yaml").problems();
+    assertThat(problems).extracting(ManifestProblem::toString).anySatisfy(s -> assertThat(s)
+        .contains("Pod prod/budget").contains("spec.resources.requests.ephemeral-storage")
+        .contains("Unsupported value"));
+    assertThat(problems).extracting(ManifestProblem::toString).anySatisfy(s -> assertThat(s)
+        .contains("Pod prod/small").contains("spec.resources.requests.cpu").contains("aggregate container requests"));
+  }
+
+  @Test
   void parse_malformedQuantity_namesTheFieldAndTheQuantityRule() {
     String yaml = """
         apiVersion: v1

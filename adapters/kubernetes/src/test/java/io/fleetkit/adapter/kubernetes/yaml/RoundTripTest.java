@@ -28,7 +28,7 @@ final class RoundTripTest {
   @ParameterizedTest(name = "{0}")
   @CsvSource({
       "Node, roundtrip/node.yaml, 2",
-      "Pod, roundtrip/pod.yaml, 3",
+      "Pod, roundtrip/pod.yaml, 4",
       "Service, roundtrip/service.yaml, 3",
       "PersistentVolume, roundtrip/persistentvolume.yaml, 3",
       "PersistentVolumeClaim, roundtrip/persistentvolumeclaim.yaml, 3",

@@ -56,6 +56,10 @@ public final class PodSpecs {
     List<Container> initContainers = Fabric8Scheduling.list(s.getInitContainers(), path + ".initContainers", ctx,
         PodSpecs::container);
     ResourceList overhead = Values.resources(s.getOverhead(), path + ".overhead", ctx);
+    var pr = s.getResources();
+    ResourceList podRequests = Values.resources(pr == null ? null : pr.getRequests(), path + ".resources.requests",
+        ctx);
+    ResourceList podLimits = Values.resources(pr == null ? null : pr.getLimits(), path + ".resources.limits", ctx);
     PreemptionPolicy preemption = Values.enumValue(PreemptionPolicy.class, s.getPreemptionPolicy(),
         PreemptionPolicy.PreemptLowerPriority, path + ".preemptionPolicy", ctx);
     var nodeSelector = Values.stringMap(s.getNodeSelector(), path + ".nodeSelector", ctx);
@@ -80,7 +84,9 @@ public final class PodSpecs {
         Values.orEmpty(s.getPriorityClassName()), preemption, nodeSelector,
         affinity == null ? Affinity.NONE : affinity, tolerations, spreads, Values.orEmpty(s.getSchedulerName()),
         Values.orEmpty(s.getNodeName()), volumes, restart, grace, deadline, Values.orEmpty(s.getHostname()),
-        Values.orEmpty(s.getSubdomain())));
+        Values.orEmpty(s.getSubdomain()),
+        // the API server's defaulting of pod-level requests (SetDefaults_Pod), then validation in the constructor
+        PodSpec.defaultPodLevelResources(containers, initContainers, podRequests, podLimits)));
   }
 
   public static io.fabric8.kubernetes.api.model.PodSpec toFabric8(PodSpec s) {
@@ -88,6 +94,9 @@ public final class PodSpecs {
         .withContainers(Fabric8Scheduling.out(s.containers(), PodSpecs::container))
         .withInitContainers(Fabric8Scheduling.out(s.initContainers(), PodSpecs::container))
         .withOverhead(Values.resources(s.overhead()))
+        .withResources(s.resources().requests().isEmpty() && s.resources().limits().isEmpty() ? null
+            : new ResourceRequirementsBuilder().withRequests(Values.resources(s.resources().requests()))
+                .withLimits(Values.resources(s.resources().limits())).build())
         .withPriority(s.priority())
         .withPriorityClassName(Values.emptyToNull(s.priorityClassName()))
         .withPreemptionPolicy(s.preemptionPolicy() == PreemptionPolicy.PreemptLowerPriority ? null
