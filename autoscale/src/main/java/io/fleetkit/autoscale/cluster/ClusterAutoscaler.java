@@ -308,14 +308,12 @@ public final class ClusterAutoscaler implements AutoCloseable {
         deletedEmpty.add(n);
       }
     }
-    Map<String, NodeDeleteResult> ended = actuator.takeResults();
-    Map<String, NodeDeleteResult> failed = new TreeMap<>();
-    for (Map.Entry<String, NodeDeleteResult> e : ended.entrySet()) {
-      startedEmpty.remove(e.getKey());
-      if (e.getValue().type() != NodeDeleteResult.Type.OK) {
-        failed.put(e.getKey(), e.getValue());
+    for (String n : actuator.takeResults().keySet()) {
+      if (!actuator.deleting(n)) {
+        startedEmpty.remove(n);
       }
     }
+    Map<String, NodeDeleteResult> failed = new TreeMap<>(actuator.takeFailures());
     int evicted = actuator.takeEvicted();
     long scaleDownNanos = metrics == null ? 0 : System.nanoTime() - scaleDownStart;
     updatePoolStatuses(pools, now, scaledUp || !deleted.isEmpty() || !timedOut.isEmpty());

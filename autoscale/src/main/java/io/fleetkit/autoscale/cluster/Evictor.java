@@ -18,8 +18,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <ol>
  *   <li>Every pod is evicted with a grace period of its {@code terminationGracePeriodSeconds}, at most
- *       {@code maxGracefulTerminationSec}. A refused eviction is retried every {@link #EVICTION_RETRY_TIME} while the
- *       retry time is before {@code start + maxPodEvictionTime}; then it has failed (timed out, with its last error).
+ *       {@code maxGracefulTerminationSec}. A refused eviction is retried {@link #EVICTION_RETRY_TIME} later while
+ *       that is before {@code start + maxPodEvictionTime}; otherwise, once the retry time has passed, it has failed
+ *       (timed out, with its last error), as upstream's loop that sleeps and then checks the deadline.
  *   <li>When a pod that must go (a full-eviction pod) failed, the drain fails ({@link AutoscalerError.Type#API_CALL_ERROR}).
  *       Best-effort pods (DaemonSet pods) are evicted alike but their failures only show in
  *       {@link NodeEviction#bestEffortError()}.
@@ -164,22 +165,28 @@ final class Evictor {
             settled = false;
             continue;
           }
+          if (lastError[i] != null && !at.isBefore(retryUntil)) { // upstream: woken after the retry deadline
+            nextAttempt[i] = null;
+            failed[i] = true;
+            continue;
+          }
           Pod p = pod(i);
           long g = gracePeriod(p, timing.maxGracefulTerminationSec());
           String err = cluster.evict(p, g);
           if (err == null) {
             nextAttempt[i] = null;
             grace[i] = g;
+            continue;
+          }
+          lastError[i] = err;
+          // upstream sleeps the retry time, then retries only while before the deadline
+          Instant next = now.plus(timing.evictionRetryTime());
+          if (!next.isBefore(retryUntil) && !now.isBefore(next)) {
+            nextAttempt[i] = null;
+            failed[i] = true;
           } else {
-            lastError[i] = err;
-            Instant next = now.plus(timing.evictionRetryTime());
-            if (next.isBefore(retryUntil)) {
-              nextAttempt[i] = next;
-              settled = false;
-            } else {
-              nextAttempt[i] = null;
-              failed[i] = true;
-            }
+            nextAttempt[i] = next;
+            settled = false;
           }
         }
         if (!settled) {

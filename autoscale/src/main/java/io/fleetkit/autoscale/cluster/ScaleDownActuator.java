@@ -67,6 +67,8 @@ final class ScaleDownActuator {
   /** The deletions in progress, by node name, in the order started (upstream's {@code NodeDeletionTracker}). */
   private final Map<String, Deletion> inProgress = new LinkedHashMap<>();
   private final Map<String, NodeDeleteResult> results = new LinkedHashMap<>();
+  /** The failed deletions since last taken (kept apart: a node's next deletion may end before they are taken). */
+  private final Map<String, NodeDeleteResult> failures = new LinkedHashMap<>();
   private final List<String> deleted = new ArrayList<>();
   private int evicted;
   private int starts;
@@ -384,6 +386,7 @@ final class ScaleDownActuator {
     inProgress.remove(node);
     results.put(node, result);
     if (result.type() != NodeDeleteResult.Type.OK) {
+      failures.put(node, result);
       LOG.debug("scale-down: could not delete node {}: {}", node, result.error());
       untaint(node);
     }
@@ -473,6 +476,11 @@ final class ScaleDownActuator {
     return n;
   }
 
+  /** Whether the deletion of node {@code node} is in progress. */
+  boolean deleting(String node) {
+    return inProgress.containsKey(node);
+  }
+
   /** The deletions in progress of nodes of {@code pool}. */
   int inProgress(String pool) {
     int n = 0;
@@ -488,6 +496,13 @@ final class ScaleDownActuator {
   Map<String, NodeDeleteResult> takeResults() {
     Map<String, NodeDeleteResult> out = Map.copyOf(results);
     results.clear();
+    return out;
+  }
+
+  /** The deletions that failed since the last call, by node name. */
+  Map<String, NodeDeleteResult> takeFailures() {
+    Map<String, NodeDeleteResult> out = Map.copyOf(failures);
+    failures.clear();
     return out;
   }
 
