@@ -144,4 +144,27 @@ final class ClusterAutoscalerDrainTest {
     assertThat(store.get(Pod.class, "default", "w")).isPresent();
     assertThat(tainted("n1")).isFalse();
   }
+
+  @Test
+  void scaleDownDelayAfterDelete_noDeletionStartsUntilItHasPassed() {
+    NodePool p = pool("p", 4000, 8192, 0, 10);
+    store.create(p);
+    for (String n : List.of("e1", "e2", "busy")) {
+      store.create(poolNode(p, n));
+    }
+    store.create(pod("keep", 2500, 1024).toBuilder().nodeName("busy").build());
+    AutoscalerOptions o = AutoscalerOptions.defaults().withMaxEmptyBulkDelete(1)
+        .withScaleDownDelayAfterDelete(Duration.ofMinutes(1));
+    ClusterAutoscaler ca = ClusterAutoscaler.builder(store).clock(clock).options(o).build();
+    assertThat(ca.runOnce().unneededNodes()).containsExactlyInAnyOrder("e1", "e2");
+    clock.advance(Duration.ofMinutes(10));
+    assertThat(ca.runOnce().deletedNodes()).hasSize(1); // one empty node per loop (maxEmptyBulkDelete 1)
+    for (int s = 10; s < 60; s += 10) {
+      clock.advance(Duration.ofSeconds(10));
+      assertThat(ca.runOnce().deletionsStarted()).as("at %s s", s).isEmpty();
+    }
+    clock.advance(Duration.ofSeconds(10));
+    assertThat(ca.runOnce().deletedNodes()).hasSize(1);
+    assertThat(store.list(Node.class).items()).extracting(Node::name).containsExactly("busy");
+  }
 }
