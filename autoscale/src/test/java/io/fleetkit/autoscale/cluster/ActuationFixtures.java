@@ -98,10 +98,10 @@ final class ActuationFixtures implements ValidatingAdmissionPlugin {
     return out;
   }
 
-  /** Upstream's {@code removablePod}: a ReplicaSet pod of 1 CPU and 1 GiB on {@code node}. */
+  /** Upstream's {@code removablePod}: a pod of 1 CPU and 1 GiB on {@code node}, annotated safe-to-evict. */
   static Pod removablePod(String name, String node) {
-    return Pod.builder().name(name).namespace("default").ownerReference(CaFixtures.RS).nodeName(node)
-        .container("app", "pause", ResourceList.ofCpuMemory(1000, 1024 * MI)).build();
+    return Pod.builder().name(name).namespace("default").annotation(Drainability.SAFE_TO_EVICT, "true")
+        .nodeName(node).container("test-container", "pause", ResourceList.ofCpuMemory(1000, 1024 * MI)).build();
   }
 
   static Pod removablePod(String name, String node, long grace) {
@@ -117,12 +117,11 @@ final class ActuationFixtures implements ValidatingAdmissionPlugin {
     return out;
   }
 
-  /** Upstream's {@code generateDsPods}: DaemonSet pods {@code <node>-ds-pod-<i>}. */
+  /** Upstream's {@code generateDsPods}: {@link #removablePod}s owned by a DaemonSet, {@code <node>-ds-pod-<i>}. */
   static List<Pod> dsPods(int count, String node) {
     List<Pod> out = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      out.add(Pod.builder().name(node + "-ds-pod-" + i).namespace("default").ownerReference(DS).nodeName(node)
-          .container("app", "pause", ResourceList.ofCpuMemory(1000, 1024 * MI)).build());
+      out.add(removablePod(node + "-ds-pod-" + i, node).toBuilder().ownerReference(DS).build());
     }
     return out;
   }
