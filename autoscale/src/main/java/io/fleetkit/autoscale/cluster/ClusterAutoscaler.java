@@ -64,7 +64,12 @@ import org.slf4j.LoggerFactory;
  *       (upstream's {@code RunFiltersUntilPassingNode}); the pods stay there for the next candidates. A node
  *       unneeded for {@code scaleDownUnneededTime} (10 min) is removed — empty nodes up to
  *       {@code maxEmptyBulkDelete}, at most {@code maxDrainParallelism} non-empty ones — never taking a pool under
- *       its min. Removing a node evicts (deletes) its pods, then deletes the node. Pools with
+ *       its min, nor past the deletions already in progress. The {@link ScaleDownActuator} then taints the nodes
+ *       {@value #TO_BE_DELETED_TAINT}, drains them ({@link Evictor}: evictions through the eviction subresource, so
+ *       PodDisruptionBudgets hold; retried up to {@code maxPodEvictionTime}; the evicted pods waited for up to
+ *       {@code maxGracefulTerminationSec} plus 30 s) and deletes them ({@link NodeDeletionBatcher}); a drain goes on
+ *       in the next loops on the autoscaler's clock, and a failed one untaints its node
+ *       ({@link LoopResult#failedDeletions()}). Pools with
  *       {@code zeroOrMaxNodeScaling} lose all their nodes together or none, and their nodes do not count toward the
  *       limit. The simulations stop after {@code scaleDownSimulationTimeout} on the autoscaler's clock; before them,
  *       the pods of the {@link ActuationStatus} (nodes being deleted, recent evictions not yet recreated) are placed.
@@ -1233,8 +1238,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
     }
 
     /**
-     * The actuation status the planner reads in every loop instead of {@link ActuationStatus#NONE} (the seam of
-     * upstream's planner tests, {@code fakeActuationStatus}).
+     * The actuation status the planner reads in every loop instead of the actuator's (the seam of upstream's planner
+     * tests, {@code fakeActuationStatus}).
      */
     Builder actuationStatus(ActuationStatus v) {
       actuationStatus = Objects.requireNonNull(v, "actuationStatus");
