@@ -19,7 +19,7 @@ public record AutoscalerError(Type type, String message) {
     API_CALL_ERROR,
     /** The autoscaler's own state did not allow the operation ({@code InternalError}). */
     INTERNAL_ERROR,
-    /** A failure that may pass by itself, such as pods still present after the drain's wait ({@code TransientError}). */
+    /** A failure that may pass by itself: pods still present after the drain's wait ({@code TransientError}). */
     TRANSIENT_ERROR,
     /** An operation not attempted because an earlier one failed ({@code UnexpectedScaleDownStateError}). */
     UNEXPECTED_SCALE_DOWN_STATE_ERROR

@@ -254,7 +254,12 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     }
 
     AutoscalerOptions build() {
-      return new AutoscalerOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold, scaleDownUnneededTime, scaleDownDelayAfterAdd, maxNodeProvisionTime, initialBackoff, maxBackoff, backoffReset, maxEmptyBulkDelete, maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay, enforceNodeGroupMinSize, unremovableNodeRecheckTimeout, scaleDownSimulationTimeout, scaleDownDelayAfterDelete, scaleDownDelayAfterFailure, maxGracefulTerminationSec, maxPodEvictionTime, nodeDeletionBatcherInterval, daemonSetEvictionForEmptyNodes, daemonSetEvictionForOccupiedNodes);
+      return new AutoscalerOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold,
+          scaleDownUnneededTime, scaleDownDelayAfterAdd, maxNodeProvisionTime, initialBackoff, maxBackoff, backoffReset,
+          maxEmptyBulkDelete, maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay, enforceNodeGroupMinSize,
+          unremovableNodeRecheckTimeout, scaleDownSimulationTimeout, scaleDownDelayAfterDelete,
+          scaleDownDelayAfterFailure, maxGracefulTerminationSec, maxPodEvictionTime, nodeDeletionBatcherInterval,
+          daemonSetEvictionForEmptyNodes, daemonSetEvictionForOccupiedNodes);
     }
   }
 }

@@ -20,8 +20,10 @@ import org.jspecify.annotations.Nullable;
  *   <li>Every pod is evicted with a grace period of its {@code terminationGracePeriodSeconds}, at most
  *       {@code maxGracefulTerminationSec}. A refused eviction is retried {@link #EVICTION_RETRY_TIME} later while
  *       that is before {@code start + maxPodEvictionTime}; otherwise, once the retry time has passed, it has failed
- *       (timed out, with its last error), as upstream's loop that sleeps and then checks the deadline.
- *   <li>When a pod that must go (a full-eviction pod) failed, the drain fails ({@link AutoscalerError.Type#API_CALL_ERROR}).
+ *       (timed out, with its last error), as upstream's loop that sleeps and then checks the deadline. The attempts
+ *       keep their own times: a call to {@link NodeEviction#advance} later than several of them makes each in turn.
+ *   <li>When a pod that must go (a full-eviction pod) failed, the drain fails
+ *       ({@link AutoscalerError.Type#API_CALL_ERROR}).
  *       Best-effort pods (DaemonSet pods) are evicted alike but their failures only show in
  *       {@link NodeEviction#bestEffortError()}.
  *   <li>Otherwise the drain waits until every full-eviction pod is gone from the node (deleted, or its name now on
@@ -157,35 +159,7 @@ final class Evictor {
       if (phase == Phase.EVICTING) {
         boolean settled = true;
         for (int i = 0; i < nextAttempt.length; i++) {
-          Instant at = nextAttempt[i];
-          if (at == null) {
-            continue;
-          }
-          if (now.isBefore(at)) {
-            settled = false;
-            continue;
-          }
-          if (lastError[i] != null && !at.isBefore(retryUntil)) { // upstream: woken after the retry deadline
-            nextAttempt[i] = null;
-            failed[i] = true;
-            continue;
-          }
-          Pod p = pod(i);
-          long g = gracePeriod(p, timing.maxGracefulTerminationSec());
-          String err = cluster.evict(p, g);
-          if (err == null) {
-            nextAttempt[i] = null;
-            grace[i] = g;
-            continue;
-          }
-          lastError[i] = err;
-          // upstream sleeps the retry time, then retries only while before the deadline
-          Instant next = now.plus(timing.evictionRetryTime());
-          if (!next.isBefore(retryUntil) && !now.isBefore(next)) {
-            nextAttempt[i] = null;
-            failed[i] = true;
-          } else {
-            nextAttempt[i] = next;
+          if (!attempt(i, now, cluster)) {
             settled = false;
           }
         }
@@ -198,6 +172,43 @@ final class Evictor {
         waitForPods(now, cluster);
       }
       return phase == Phase.DONE;
+    }
+
+    /**
+     * The attempts of pod {@code i} due by {@code now}, each at its own time (upstream's loop: attempt, sleep the retry
+     * time, attempt again while before the deadline), so that a loop coming less often than the retry time makes as
+     * many attempts as upstream's goroutine; with a zero retry time, one attempt per call. Whether the pod is settled.
+     */
+    private boolean attempt(int i, Instant now, Cluster cluster) {
+      Instant at = nextAttempt[i];
+      while (at != null && !now.isBefore(at)) {
+        if (lastError[i] != null && !at.isBefore(retryUntil)) { // woken after the retry deadline
+          nextAttempt[i] = null;
+          failed[i] = true;
+          return true;
+        }
+        Pod p = pod(i);
+        long g = gracePeriod(p, timing.maxGracefulTerminationSec());
+        String err = cluster.evict(p, g);
+        if (err == null) {
+          nextAttempt[i] = null;
+          grace[i] = g;
+          return true;
+        }
+        lastError[i] = err;
+        Instant next = at.plus(timing.evictionRetryTime());
+        nextAttempt[i] = next;
+        if (timing.evictionRetryTime().isZero()) {
+          if (!next.isBefore(retryUntil)) {
+            nextAttempt[i] = null;
+            failed[i] = true;
+            return true;
+          }
+          return false;
+        }
+        at = next;
+      }
+      return at == null;
     }
 
     private Pod pod(int i) {

@@ -14,15 +14,16 @@ import org.jspecify.annotations.Nullable;
  */
 public record NodeDeleteResult(Type type, @Nullable AutoscalerError error,
     Map<String, PodEvictionResult> podEvictionResults) {
-  /** Upstream's {@code NodeDeleteResultType}s. */
+  /**
+   * Upstream's {@code NodeDeleteResultType}s that its actuator reports (a refused taint is the failure of the whole
+   * call, {@link ScaleDownStatus.Result#ERROR}, not a node's result).
+   */
   public enum Type {
     /** The node was deleted ({@code NodeDeleteOk}). */
     OK,
-    /** The node could not be tainted {@code ToBeDeletedByClusterAutoscaler} ({@code NodeDeleteErrorFailedToMarkToBeDeleted}). */
-    FAILED_TO_MARK_TO_BE_DELETED,
     /** Deleting the node failed, or was aborted with its atomic pool ({@code NodeDeleteErrorFailedToDelete}). */
     FAILED_TO_DELETE,
-    /** The node's pods no longer allowed its deletion, e.g. an "empty" node got pods ({@code NodeDeleteErrorInternal}). */
+    /** The node's pods no longer allowed its deletion: an "empty" node got pods ({@code NodeDeleteErrorInternal}). */
     INTERNAL,
     /** An eviction failed, or evicted pods did not disappear in time ({@code NodeDeleteErrorFailedToEvictPods}). */
     FAILED_TO_EVICT_PODS

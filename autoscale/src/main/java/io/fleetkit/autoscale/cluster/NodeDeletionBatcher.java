@@ -60,7 +60,10 @@ final class NodeDeletionBatcher {
     }
   }
 
-  /** Adds {@code node} to its pool's bucket; whether it is the bucket's first node (upstream's {@code addNodeToBucket}). */
+  /**
+   * Adds {@code node} to its pool's bucket; whether it is the bucket's first node (upstream's
+   * {@code addNodeToBucket}).
+   */
   boolean addNodeToBucket(String node, String pool, boolean drain) {
     drainedNodeDeletions.put(node, drain);
     List<String> nodes = deletionsPerPool.get(pool);
