@@ -23,15 +23,16 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Upstream's {@code TestNodesToDelete} (kubernetes/autoscaler {@code cluster-autoscaler/core/scaledown/planner/
- * planner_test.go}, the version with {@code sizedNodeGroup} and atomic groups): which unneeded nodes a loop deletes,
- * empty or with drain, by pool. Upstream sets the planner's unneeded nodes directly (unneeded for an hour) and calls
- * {@code NodesToDelete}; here every listed node is made unneeded by the planner itself (eligible by the case, as
- * upstream's {@code fakeEligibilityChecker}; a node outside the pools takes the pods), is found unneeded in a first loop
- * and removed in a loop the unneeded time later, with budgets (maxEmptyBulkDelete, maxDrainParallelism) that do not
- * bind, as upstream's call reads none. A pool's size is its node count in FleetKit, so each pool has 3 nodes
- * (upstream's {@code sizedNodeGroup(id, 3, ..)}): the case's nodes plus ineligible ones. A node is deleted empty
- * exactly when it has no pod to move (its pods are the case's {@code buildRemovableNode} count), so the split between
- * upstream's {@code wantEmpty} and {@code wantDrain} is checked as the deleted nodes with and without pods.
+ * planner_test.go}, commit 01d08cb6): which unneeded nodes a loop deletes, empty or with drain, by pool. Upstream sets
+ * the planner's unneeded nodes directly (unneeded for an hour) and calls {@code NodesToDelete}; here every removable
+ * node of the case is made unneeded by the planner itself (eligible by the case, as upstream's
+ * {@code fakeEligibilityChecker}; a node outside the pools takes the pods), is found unneeded in a first loop and
+ * removed in a loop the unneeded time later, with budgets (maxEmptyBulkDelete, maxDrainParallelism) that do not bind,
+ * as upstream's call reads none. The case's other registered nodes ({@code tc.nodes}) are pool nodes that are not
+ * eligible. A FleetKit pool's size is its registered nodes, which is what upstream's atomic check compares with (its
+ * "partially registered" group of target size 3 with 2 nodes is removed whole). A node is deleted empty exactly when
+ * it has no pod to move (its pods are the case's {@code buildRemovableNode} count), so upstream's {@code wantEmpty}
+ * and {@code wantDrain} are checked as the deleted nodes without and with pods.
  */
 final class NodesToDeleteTest {
   private final ManualClock clock = ManualClock.atEpoch2026();
@@ -42,15 +43,19 @@ final class NodesToDeleteTest {
     store.close();
   }
 
-  /** A pool: name, atomic, and its listed nodes as name → pod count. */
-  private record Group(String name, boolean atomic, Map<String, Integer> nodes) {}
+  /** A pool: name, atomic, its removable nodes as name → pod count, and its other registered nodes. */
+  private record Group(String name, boolean atomic, Map<String, Integer> nodes, List<String> others) {
+    Group registered(String... other) {
+      return new Group(name, atomic, nodes, List.of(other));
+    }
+  }
 
   private static Group group(String name, boolean atomic, Object... nodeAndPods) {
     Map<String, Integer> m = new LinkedHashMap<>();
     for (int i = 0; i < nodeAndPods.length; i += 2) {
       m.put((String) nodeAndPods[i], (Integer) nodeAndPods[i + 1]);
     }
-    return new Group(name, atomic, m);
+    return new Group(name, atomic, m, List.of());
   }
 
   static Stream<Arguments> cases() {
@@ -60,20 +65,31 @@ final class NodesToDeleteTest {
             List.of()),
         Arguments.of("single drain", List.of(group("test-ng", false, "test-node", 1)), List.of(),
             List.of("test-node")),
-        Arguments.of("single empty atomic", List.of(group("atomic-ng", true, "node-1", 0)), List.of(), List.of()),
+        Arguments.of("single empty atomic",
+            List.of(group("atomic-ng", true, "node-1", 0).registered("node-0", "node-2")), List.of(), List.of()),
         Arguments.of("all empty atomic", List.of(group("atomic-ng", true, "node-1", 0, "node-2", 0, "node-3", 0)),
             List.of("node-1", "node-2", "node-3"), List.of()),
         Arguments.of("some drain atomic", List.of(group("atomic-ng", true, "node-1", 0, "node-2", 0, "node-3", 1)),
             List.of("node-1", "node-2"), List.of("node-3")),
         Arguments.of("different groups", List.of(
-                group("standard-empty-ng", false, "node-1", 0, "node-2", 0, "node-3", 0),
-                group("standard-drain-ng", false, "node-4", 1, "node-5", 2, "node-6", 3),
-                group("standard-mixed-ng", false, "node-7", 0, "node-8", 1, "node-9", 2),
-                group("atomic-empty-ng", true, "node-10", 0, "node-11", 0, "node-12", 0),
-                group("atomic-mixed-ng", true, "node-13", 0, "node-14", 1, "node-15", 2),
-                group("atomic-partial-ng", true, "node-16", 0, "node-17", 1)),
-            List.of("node-1", "node-2", "node-3", "node-7", "node-10", "node-11", "node-12", "node-13"),
-            List.of("node-4", "node-5", "node-6", "node-8", "node-9", "node-14", "node-15")));
+                group("standard-empty-ng", false, "standard-empty-ng-0", 0, "standard-empty-ng-1", 0,
+                    "standard-empty-ng-2", 0),
+                group("standard-drain-ng", false, "standard-drain-ng-0", 1, "standard-drain-ng-1", 2,
+                    "standard-drain-ng-2", 3),
+                group("standard-mixed-ng", false, "standard-mixed-ng-0", 0, "standard-mixed-ng-1", 1,
+                    "standard-mixed-ng-2", 2),
+                group("atomic-empty-ng", true, "atomic-empty-ng-0", 0, "atomic-empty-ng-1", 0, "atomic-empty-ng-2", 0),
+                group("atomic-mixed-ng", true, "atomic-mixed-ng-0", 0, "atomic-mixed-ng-1", 1, "atomic-mixed-ng-2", 2),
+                group("atomic-partial-ng-all-registered", true, "atomic-partial-ng-all-registered-1", 0,
+                    "atomic-partial-ng-all-registered-2", 1).registered("atomic-partial-ng-all-registered-0"),
+                group("atomic-partial-ng-partially-registered", true, "atomic-partial-ng-partially-registered-0", 0,
+                    "atomic-partial-ng-partially-registered-1", 1)),
+            List.of("standard-empty-ng-0", "standard-empty-ng-1", "standard-empty-ng-2", "standard-mixed-ng-0",
+                "atomic-empty-ng-0", "atomic-empty-ng-1", "atomic-empty-ng-2", "atomic-mixed-ng-0",
+                "atomic-partial-ng-partially-registered-0"),
+            List.of("standard-drain-ng-0", "standard-drain-ng-1", "standard-drain-ng-2", "standard-mixed-ng-1",
+                "standard-mixed-ng-2", "atomic-mixed-ng-1", "atomic-mixed-ng-2",
+                "atomic-partial-ng-partially-registered-1")));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -93,8 +109,8 @@ final class NodesToDeleteTest {
           store.create(CaFixtures.pod(e.getKey() + "-pod-" + i, 10, 16).toBuilder().nodeName(e.getKey()).build());
         }
       }
-      for (int i = g.nodes().size(); i < 3; i++) { // the rest of the group's size 3, never unneeded
-        store.create(ClusterAutoscaler.templateNode(pool, g.name() + "-other-" + i));
+      for (String other : g.others()) { // registered, not eligible
+        store.create(ClusterAutoscaler.templateNode(pool, other));
       }
     }
     // the node outside every pool that takes the moved pods
