@@ -167,4 +167,30 @@ final class ClusterAutoscalerDrainTest {
     assertThat(ca.runOnce().deletedNodes()).hasSize(1);
     assertThat(store.list(Node.class).items()).extracting(Node::name).containsExactly("busy");
   }
+
+  @Test
+  void scaleDownDelayAfterFailure_aRefusedTaintHoldsDeletionsForThreeMinutes() {
+    ActuationFixtures f = new ActuationFixtures(); // its store refuses the updates of the nodes named
+    NodePool p = pool("p", 4000, 8192, 0, 10);
+    f.store.create(p);
+    for (String n : List.of("e1", "busy")) {
+      f.store.create(poolNode(p, n));
+    }
+    f.store.create(pod("keep", 2500, 1024).toBuilder().nodeName("busy").build());
+    ClusterAutoscaler ca = ClusterAutoscaler.builder(f.store).clock(f.clock).options(AutoscalerOptions.defaults())
+        .build();
+    assertThat(ca.runOnce().unneededNodes()).containsExactly("e1");
+    f.failedNodeTaint.add("e1");
+    f.clock.advance(Duration.ofMinutes(10));
+    LoopResult failed = ca.runOnce();
+    assertThat(failed.deletionsStarted()).isEmpty();
+    assertThat(failed.failedDeletions()).as("a refused taint fails the call, not a node's deletion").isEmpty();
+    f.failedNodeTaint.clear();
+    for (int s = 10; s < 180; s += 10) {
+      f.clock.advance(Duration.ofSeconds(10));
+      assertThat(ca.runOnce().deletionsStarted()).as("at %s s", s).isEmpty();
+    }
+    f.clock.advance(Duration.ofSeconds(10));
+    assertThat(ca.runOnce().deletedNodes()).containsExactly("e1");
+  }
 }
