@@ -274,6 +274,10 @@ public final class ClusterSimulation {
           if (!r.deletedNodes().isEmpty()) {
             holder[0].record("ScaleDown", "NodePool", "removed " + String.join(", ", r.deletedNodes()));
           }
+          // a drain runs across loops on the simulation's clock: its evicted pods are recreated by their controllers
+          // and scheduled elsewhere while the node, tainted ToBeDeletedByClusterAutoscaler, waits to be deleted
+          r.failedDeletions().forEach((node, result) -> holder[0].record("ScaleDownFailed", "Node/" + node,
+              String.valueOf(result.error())));
           for (String n : r.timedOutNodes()) {
             holder[0].record("NodeProvisionTimeout", "Node/" + n, "not ready within the maximum provision time");
           }

@@ -70,6 +70,15 @@ final class ClusterSimulationTest {
   }
 
   @Test
+  void scaleDown_drainsOnTheSimulatedClock_evictedPodsRecreatedElsewhere() {
+    // removing idle nodes drains them (taint, evictions through the budgets, deletion once their pods are gone); the
+    // controllers recreate the evicted pods on the remaining nodes, so every deployment ends ready and no drain fails
+    assertThat(events("ScaleDown")).isNotEmpty();
+    assertThat(events("ScaleDownFailed")).isEmpty();
+    assertThat(day.summary().deployments()).allSatisfy(d -> assertThat(d.ready()).isEqualTo(d.replicas()));
+  }
+
+  @Test
   void zoneFailure_markedAndRecovered() {
     assertThat(day.markers()).extracting(TimelineEvent::kind).contains("ZoneFailed", "NodeFailed", "ZoneRecovered",
         "NodeRecovered");

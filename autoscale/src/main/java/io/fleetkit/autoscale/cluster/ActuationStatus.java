@@ -13,10 +13,9 @@ import java.util.Set;
  * pods and the recently evicted ones in its simulation (upstream's {@code injectRecentlyEvictedPods}), so that the
  * capacity those pods will need again is not counted as free.
  *
- * <p>This autoscaler's actuator evicts a node's pods and deletes the node within the loop that decides it, so no
- * deletion is in progress at the next loop, and it keeps no recent evictions, as upstream's autoscaler, whose tracker
- * it builds with a zero eviction TTL: its status is {@link #NONE}. Other values come from tests (upstream's
- * {@code fakeActuationStatus}).
+ * <p>The autoscaler's {@link ScaleDownActuator} reports the nodes whose drain or deletion is in progress (a drain
+ * waiting for its pods spans loops); it keeps no recent evictions, as upstream's autoscaler, whose tracker it builds
+ * with a zero eviction TTL. Other values come from tests (upstream's {@code fakeActuationStatus}).
  *
  * @param deletionsInProgress the names of the nodes being deleted (upstream's empty and drained ones together)
  * @param recentEvictions the pods evicted recently, as they were on their node

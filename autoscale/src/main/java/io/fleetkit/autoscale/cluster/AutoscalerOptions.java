@@ -28,16 +28,35 @@ import java.util.Objects;
  *     evaluation may simulate node removals; the candidates left when it has passed are not simulated in that loop.
  *     Measured on the autoscaler's clock, as upstream on the wall clock: on a simulated clock, which stands still
  *     during a loop, it never passes, so simulated runs stay deterministic
+ * @param scaleDownDelayAfterDelete {@code --scale-down-delay-after-delete} (0 s; upstream's default is its scan
+ *     interval, which one loop of this autoscaler is): no node is deleted until this has passed since a loop started
+ *     deletions
+ * @param scaleDownDelayAfterFailure {@code --scale-down-delay-after-failure} (3 min): no node is deleted until this
+ *     has passed since a loop failed to start its deletions
+ * @param maxGracefulTerminationSec {@code --max-graceful-termination-sec} (600): the grace period an eviction gives a
+ *     pod at most, and (plus 30 s of headroom) how long a drain waits for its evicted pods to disappear
+ * @param maxPodEvictionTime {@code --max-pod-eviction-time} (2 min): how long a refused eviction is retried (every
+ *     10 s) before the drain fails
+ * @param nodeDeletionBatcherInterval {@code --node-deletion-batcher-interval} (0 s): how long nodes of one pool ready
+ *     for deletion are gathered before they are deleted together; 0 deletes each at once
+ * @param daemonSetEvictionForEmptyNodes {@code --daemonset-eviction-for-empty-nodes} (false): evict the DaemonSet
+ *     pods of an empty node (best effort) before deleting it
+ * @param daemonSetEvictionForOccupiedNodes {@code --daemonset-eviction-for-occupied-nodes} (true): evict the
+ *     DaemonSet pods of a drained node (best effort)
  */
 public record AutoscalerOptions(double scaleDownUtilizationThreshold, double scaleDownGpuUtilizationThreshold,
     Duration scaleDownUnneededTime, Duration scaleDownDelayAfterAdd, Duration maxNodeProvisionTime,
     Duration initialBackoff, Duration maxBackoff, Duration backoffReset, int maxEmptyBulkDelete,
     int maxDrainParallelism, int maxNodesTotal, Duration newPodScaleUpDelay, boolean enforceNodeGroupMinSize,
-    Duration unremovableNodeRecheckTimeout, Duration scaleDownSimulationTimeout) {
+    Duration unremovableNodeRecheckTimeout, Duration scaleDownSimulationTimeout, Duration scaleDownDelayAfterDelete,
+    Duration scaleDownDelayAfterFailure, int maxGracefulTerminationSec, Duration maxPodEvictionTime,
+    Duration nodeDeletionBatcherInterval, boolean daemonSetEvictionForEmptyNodes,
+    boolean daemonSetEvictionForOccupiedNodes) {
 
   private static final AutoscalerOptions DEFAULTS = new AutoscalerOptions(0.5, 0.5, Duration.ofMinutes(10),
       Duration.ofMinutes(10), Duration.ofMinutes(15), Duration.ofMinutes(5), Duration.ofMinutes(30),
-      Duration.ofHours(3), 10, 1, 0, Duration.ZERO, false, Duration.ofMinutes(5), Duration.ofSeconds(30));
+      Duration.ofHours(3), 10, 1, 0, Duration.ZERO, false, Duration.ofMinutes(5), Duration.ofSeconds(30),
+      Duration.ZERO, Duration.ofMinutes(3), 600, Duration.ofMinutes(2), Duration.ZERO, false, true);
 
   public AutoscalerOptions {
     check(scaleDownUtilizationThreshold, "scaleDownUtilizationThreshold");
@@ -51,6 +70,14 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     nonNegative(newPodScaleUpDelay, "newPodScaleUpDelay");
     nonNegative(unremovableNodeRecheckTimeout, "unremovableNodeRecheckTimeout");
     nonNegative(scaleDownSimulationTimeout, "scaleDownSimulationTimeout");
+    nonNegative(scaleDownDelayAfterDelete, "scaleDownDelayAfterDelete");
+    nonNegative(scaleDownDelayAfterFailure, "scaleDownDelayAfterFailure");
+    nonNegative(maxPodEvictionTime, "maxPodEvictionTime");
+    nonNegative(nodeDeletionBatcherInterval, "nodeDeletionBatcherInterval");
+    if (maxGracefulTerminationSec < 0) {
+      throw new IllegalArgumentException("autoscaler options: maxGracefulTerminationSec " + maxGracefulTerminationSec
+          + " must not be negative");
+    }
     if (scaleDownSimulationTimeout.isZero()) {
       throw new IllegalArgumentException("autoscaler options: scaleDownSimulationTimeout " + scaleDownSimulationTimeout
           + " must be positive (no node could be simulated)");
@@ -81,57 +108,158 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
   }
 
   public AutoscalerOptions withScaleDownUnneededTime(Duration d) {
-    return new AutoscalerOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold, d,
-        scaleDownDelayAfterAdd, maxNodeProvisionTime, initialBackoff, maxBackoff, backoffReset, maxEmptyBulkDelete,
-        maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay, enforceNodeGroupMinSize,
-        unremovableNodeRecheckTimeout, scaleDownSimulationTimeout);
+    Copy c = new Copy(this);
+    c.scaleDownUnneededTime = d;
+    return c.build();
   }
 
   public AutoscalerOptions withScaleDownDelayAfterAdd(Duration d) {
-    return new AutoscalerOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold,
-        scaleDownUnneededTime, d, maxNodeProvisionTime, initialBackoff, maxBackoff, backoffReset, maxEmptyBulkDelete,
-        maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay, enforceNodeGroupMinSize,
-        unremovableNodeRecheckTimeout, scaleDownSimulationTimeout);
+    Copy c = new Copy(this);
+    c.scaleDownDelayAfterAdd = d;
+    return c.build();
   }
 
   public AutoscalerOptions withMaxNodeProvisionTime(Duration d) {
-    return new AutoscalerOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold,
-        scaleDownUnneededTime, scaleDownDelayAfterAdd, d, initialBackoff, maxBackoff, backoffReset,
-        maxEmptyBulkDelete, maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay, enforceNodeGroupMinSize,
-        unremovableNodeRecheckTimeout, scaleDownSimulationTimeout);
+    Copy c = new Copy(this);
+    c.maxNodeProvisionTime = d;
+    return c.build();
   }
 
   public AutoscalerOptions withMaxNodesTotal(int n) {
-    return new AutoscalerOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold,
-        scaleDownUnneededTime, scaleDownDelayAfterAdd, maxNodeProvisionTime, initialBackoff, maxBackoff,
-        backoffReset, maxEmptyBulkDelete, maxDrainParallelism, n, newPodScaleUpDelay, enforceNodeGroupMinSize,
-        unremovableNodeRecheckTimeout, scaleDownSimulationTimeout);
+    Copy c = new Copy(this);
+    c.maxNodesTotal = n;
+    return c.build();
   }
 
   public AutoscalerOptions withEnforceNodeGroupMinSize(boolean b) {
-    return new AutoscalerOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold,
-        scaleDownUnneededTime, scaleDownDelayAfterAdd, maxNodeProvisionTime, initialBackoff, maxBackoff,
-        backoffReset, maxEmptyBulkDelete, maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay, b, unremovableNodeRecheckTimeout, scaleDownSimulationTimeout);
+    Copy c = new Copy(this);
+    c.enforceNodeGroupMinSize = b;
+    return c.build();
   }
 
   public AutoscalerOptions withUnremovableNodeRecheckTimeout(Duration d) {
-    return new AutoscalerOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold,
-        scaleDownUnneededTime, scaleDownDelayAfterAdd, maxNodeProvisionTime, initialBackoff, maxBackoff,
-        backoffReset, maxEmptyBulkDelete, maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay,
-        enforceNodeGroupMinSize, d, scaleDownSimulationTimeout);
+    Copy c = new Copy(this);
+    c.unremovableNodeRecheckTimeout = d;
+    return c.build();
   }
 
   public AutoscalerOptions withScaleDownSimulationTimeout(Duration d) {
-    return new AutoscalerOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold,
-        scaleDownUnneededTime, scaleDownDelayAfterAdd, maxNodeProvisionTime, initialBackoff, maxBackoff,
-        backoffReset, maxEmptyBulkDelete, maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay,
-        enforceNodeGroupMinSize, unremovableNodeRecheckTimeout, d);
+    Copy c = new Copy(this);
+    c.scaleDownSimulationTimeout = d;
+    return c.build();
   }
 
   public AutoscalerOptions withMaxEmptyBulkDelete(int n) {
-    return new AutoscalerOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold,
-        scaleDownUnneededTime, scaleDownDelayAfterAdd, maxNodeProvisionTime, initialBackoff, maxBackoff,
-        backoffReset, n, maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay, enforceNodeGroupMinSize,
-        unremovableNodeRecheckTimeout, scaleDownSimulationTimeout);
+    Copy c = new Copy(this);
+    c.maxEmptyBulkDelete = n;
+    return c.build();
+  }
+
+  public AutoscalerOptions withMaxDrainParallelism(int n) {
+    Copy c = new Copy(this);
+    c.maxDrainParallelism = n;
+    return c.build();
+  }
+
+  public AutoscalerOptions withScaleDownDelayAfterDelete(Duration d) {
+    Copy c = new Copy(this);
+    c.scaleDownDelayAfterDelete = d;
+    return c.build();
+  }
+
+  public AutoscalerOptions withScaleDownDelayAfterFailure(Duration d) {
+    Copy c = new Copy(this);
+    c.scaleDownDelayAfterFailure = d;
+    return c.build();
+  }
+
+  public AutoscalerOptions withMaxGracefulTerminationSec(int n) {
+    Copy c = new Copy(this);
+    c.maxGracefulTerminationSec = n;
+    return c.build();
+  }
+
+  public AutoscalerOptions withMaxPodEvictionTime(Duration d) {
+    Copy c = new Copy(this);
+    c.maxPodEvictionTime = d;
+    return c.build();
+  }
+
+  public AutoscalerOptions withNodeDeletionBatcherInterval(Duration d) {
+    Copy c = new Copy(this);
+    c.nodeDeletionBatcherInterval = d;
+    return c.build();
+  }
+
+  public AutoscalerOptions withDaemonSetEvictionForEmptyNodes(boolean b) {
+    Copy c = new Copy(this);
+    c.daemonSetEvictionForEmptyNodes = b;
+    return c.build();
+  }
+
+  public AutoscalerOptions withDaemonSetEvictionForOccupiedNodes(boolean b) {
+    Copy c = new Copy(this);
+    c.daemonSetEvictionForOccupiedNodes = b;
+    return c.build();
+  }
+
+  /** The components of an options value, changed one at a time by the {@code withX} methods. */
+  private static final class Copy {
+    double scaleDownUtilizationThreshold;
+    double scaleDownGpuUtilizationThreshold;
+    Duration scaleDownUnneededTime;
+    Duration scaleDownDelayAfterAdd;
+    Duration maxNodeProvisionTime;
+    Duration initialBackoff;
+    Duration maxBackoff;
+    Duration backoffReset;
+    int maxEmptyBulkDelete;
+    int maxDrainParallelism;
+    int maxNodesTotal;
+    Duration newPodScaleUpDelay;
+    boolean enforceNodeGroupMinSize;
+    Duration unremovableNodeRecheckTimeout;
+    Duration scaleDownSimulationTimeout;
+    Duration scaleDownDelayAfterDelete;
+    Duration scaleDownDelayAfterFailure;
+    int maxGracefulTerminationSec;
+    Duration maxPodEvictionTime;
+    Duration nodeDeletionBatcherInterval;
+    boolean daemonSetEvictionForEmptyNodes;
+    boolean daemonSetEvictionForOccupiedNodes;
+
+    Copy(AutoscalerOptions o) {
+      scaleDownUtilizationThreshold = o.scaleDownUtilizationThreshold;
+      scaleDownGpuUtilizationThreshold = o.scaleDownGpuUtilizationThreshold;
+      scaleDownUnneededTime = o.scaleDownUnneededTime;
+      scaleDownDelayAfterAdd = o.scaleDownDelayAfterAdd;
+      maxNodeProvisionTime = o.maxNodeProvisionTime;
+      initialBackoff = o.initialBackoff;
+      maxBackoff = o.maxBackoff;
+      backoffReset = o.backoffReset;
+      maxEmptyBulkDelete = o.maxEmptyBulkDelete;
+      maxDrainParallelism = o.maxDrainParallelism;
+      maxNodesTotal = o.maxNodesTotal;
+      newPodScaleUpDelay = o.newPodScaleUpDelay;
+      enforceNodeGroupMinSize = o.enforceNodeGroupMinSize;
+      unremovableNodeRecheckTimeout = o.unremovableNodeRecheckTimeout;
+      scaleDownSimulationTimeout = o.scaleDownSimulationTimeout;
+      scaleDownDelayAfterDelete = o.scaleDownDelayAfterDelete;
+      scaleDownDelayAfterFailure = o.scaleDownDelayAfterFailure;
+      maxGracefulTerminationSec = o.maxGracefulTerminationSec;
+      maxPodEvictionTime = o.maxPodEvictionTime;
+      nodeDeletionBatcherInterval = o.nodeDeletionBatcherInterval;
+      daemonSetEvictionForEmptyNodes = o.daemonSetEvictionForEmptyNodes;
+      daemonSetEvictionForOccupiedNodes = o.daemonSetEvictionForOccupiedNodes;
+    }
+
+    AutoscalerOptions build() {
+      return new AutoscalerOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold,
+          scaleDownUnneededTime, scaleDownDelayAfterAdd, maxNodeProvisionTime, initialBackoff, maxBackoff, backoffReset,
+          maxEmptyBulkDelete, maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay, enforceNodeGroupMinSize,
+          unremovableNodeRecheckTimeout, scaleDownSimulationTimeout, scaleDownDelayAfterDelete,
+          scaleDownDelayAfterFailure, maxGracefulTerminationSec, maxPodEvictionTime, nodeDeletionBatcherInterval,
+          daemonSetEvictionForEmptyNodes, daemonSetEvictionForOccupiedNodes);
+    }
   }
 }

@@ -64,7 +64,12 @@ import org.slf4j.LoggerFactory;
  *       (upstream's {@code RunFiltersUntilPassingNode}); the pods stay there for the next candidates. A node
  *       unneeded for {@code scaleDownUnneededTime} (10 min) is removed — empty nodes up to
  *       {@code maxEmptyBulkDelete}, at most {@code maxDrainParallelism} non-empty ones — never taking a pool under
- *       its min. Removing a node evicts (deletes) its pods, then deletes the node. Pools with
+ *       its min, nor past the deletions already in progress. The {@link ScaleDownActuator} then taints the nodes
+ *       {@value #TO_BE_DELETED_TAINT}, drains them ({@link Evictor}: evictions through the eviction subresource, so
+ *       PodDisruptionBudgets hold; retried up to {@code maxPodEvictionTime}; the evicted pods waited for up to
+ *       {@code maxGracefulTerminationSec} plus 30 s) and deletes them ({@link NodeDeletionBatcher}); a drain goes on
+ *       in the next loops on the autoscaler's clock, and a failed one untaints its node
+ *       ({@link LoopResult#failedDeletions()}). Pools with
  *       {@code zeroOrMaxNodeScaling} lose all their nodes together or none, and their nodes do not count toward the
  *       limit. The simulations stop after {@code scaleDownSimulationTimeout} on the autoscaler's clock; before them,
  *       the pods of the {@link ActuationStatus} (nodes being deleted, recent evictions not yet recreated) are placed.
@@ -119,8 +124,15 @@ public final class ClusterAutoscaler implements AutoCloseable {
   private final boolean recompute;
   /** Replaces the annotation and utilization checks of scale-down eligibility when set (tests). */
   private final java.util.function.@Nullable Predicate<Node> eligibility;
-  /** What actuation is doing, as the planner reads it ({@link ActuationStatus#NONE} unless a test sets it). */
-  private final ActuationStatus actuationStatus;
+  /** What actuation is doing as a test sets it (the planner then reads it instead of the actuator's), or null. */
+  private final @Nullable ActuationStatus actuationStatus;
+  /** Drains and deletes the nodes scale-down removes, across loops on the autoscaler's clock. */
+  private final ScaleDownActuator actuator;
+  /** The nodes whose deletion started as empty ones and has not ended yet (for the metrics). */
+  private final Set<String> startedEmpty = new HashSet<>();
+  /** When a loop last started deletions, and last failed to (upstream's lastScaleDownDeleteTime/FailTime). */
+  private @Nullable Instant lastScaleDownDelete;
+  private @Nullable Instant lastScaleDownFail;
   /**
    * Whether the eligible candidates are simulated in upstream's default candidate order (empty first, then those
    * unneeded last loop) rather than in name order (upstream's planner tests, which pass no sorting processor).
@@ -219,6 +231,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
     this.recompute = b.recompute;
     this.eligibility = b.eligibility;
     this.actuationStatus = b.actuationStatus;
+    this.actuator = new ScaleDownActuator(b.store, b.options,
+        b.evictionTiming != null ? b.evictionTiming : Evictor.Timing.of(b.options), n -> clusterPods.on(n));
     this.sortCandidates = b.sortCandidates;
     this.afterNodeSimulation = b.afterNodeSimulation;
     this.watchedPods = b.watchPods ? new WatchedClusterPods(b.store) : null;
@@ -242,6 +256,10 @@ public final class ClusterAutoscaler implements AutoCloseable {
       lastEvaluation = null;
     }
     Instant now = clock.instant();
+    // the deletions started by earlier loops go on first (upstream: goroutines running between loops)
+    if (actuator.busy() || actuator.batched() > 0) {
+      actuator.advance(now);
+    }
     List<String> ready = new ArrayList<>();
     List<String> timedOut = new ArrayList<>();
     advanceProvisioning(now, ready, timedOut);
@@ -278,14 +296,34 @@ public final class ClusterAutoscaler implements AutoCloseable {
     List<String> deleted = new ArrayList<>();
     Set<String> deletedEmpty = new HashSet<>();
     Instant last = lastScaleUp;
-    boolean cooldown = scaledUp || (last != null && now.isBefore(last.plus(options.scaleDownDelayAfterAdd())));
+    Instant lastDelete = lastScaleDownDelete;
+    Instant lastFail = lastScaleDownFail;
+    // upstream isScaleDownInCooldown
+    boolean cooldown = scaledUp || (last != null && now.isBefore(last.plus(options.scaleDownDelayAfterAdd())))
+        || (lastFail != null && now.isBefore(lastFail.plus(options.scaleDownDelayAfterFailure())))
+        || (lastDelete != null && now.isBefore(lastDelete.plus(options.scaleDownDelayAfterDelete())));
     long scaleDownStart = metrics == null ? 0 : System.nanoTime();
     List<Node> beforeScaleDown = store.list(Node.class).items();
     // upstream's planner updates in every loop, in cooldown too; only the deletions wait (isScaleDownInCooldown)
-    int evicted = scaleDown(now, pools, beforeScaleDown, unneeded, unremovable, deleted, deletedEmpty, !cooldown);
+    List<String> started = new ArrayList<>();
+    scaleDown(now, pools, beforeScaleDown, unneeded, unremovable, started, !cooldown);
+    deleted.addAll(actuator.takeDeleted());
+    for (String n : deleted) {
+      if (startedEmpty.contains(n)) {
+        deletedEmpty.add(n);
+      }
+    }
+    for (String n : actuator.takeResults().keySet()) {
+      if (!actuator.deleting(n)) {
+        startedEmpty.remove(n);
+      }
+    }
+    Map<String, NodeDeleteResult> failed = new TreeMap<>(actuator.takeFailures());
+    int evicted = actuator.takeEvicted();
     long scaleDownNanos = metrics == null ? 0 : System.nanoTime() - scaleDownStart;
     updatePoolStatuses(pools, now, scaledUp || !deleted.isEmpty() || !timedOut.isEmpty());
-    LoopResult result = new LoopResult(ready, timedOut, plan, launched, unneeded, unremovable, deleted);
+    LoopResult result = new LoopResult(ready, timedOut, plan, launched, unneeded, unremovable, deleted, started,
+        failed);
     if (metrics != null) {
       metrics.loop(new AutoscalerInstruments.Loop(now, System.nanoTime() - start, scaleUpNanos, scaleDownNanos,
           !cooldown, cooldown, options.maxNodesTotal(), beforeScaleDown, deletedEmpty, evicted), result, pools,
@@ -844,9 +882,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
     return marked;
   }
 
-  private int scaleDown(Instant now, Map<String, NodePool> pools, List<Node> nodes,
-      List<String> unneeded, Map<String, String> unremovable, List<String> deleted, Set<String> deletedEmpty,
-      boolean actuate) {
+  private void scaleDown(Instant now, Map<String, NodePool> pools, List<Node> nodes,
+      List<String> unneeded, Map<String, String> unremovable, List<String> started, boolean actuate) {
     nodeFacts.update(nodes);
     List<Node> ready = nodeFacts.ready(); // the same list object while the node list is the same
     // upstream Planner.UpdateClusterState: the shortest interval between two updates (zero ones ignored)
@@ -869,7 +906,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
         atomicPools.add(p.metadata().name());
       }
     }
-    ActuationStatus status = actuationStatus;
+    ActuationStatus status = actuationStatus != null ? actuationStatus : actuator.status();
     ScaleDownInputs inputs = new ScaleDownInputs(ready, clusterPods.boundVersion(),
         store.list(PodDisruptionBudget.class).items(),
         store.list(io.fleetkit.api.scheduling.PriorityClass.class).items(), Set.copyOf(pools.keySet()),
@@ -896,24 +933,31 @@ public final class ClusterAutoscaler implements AutoCloseable {
     }
     unneededSince = kept;
     if (!actuate) {
-      return 0;
+      return;
     }
     Map<String, Integer> room = new HashMap<>();
     boolean roomInEveryPool = true;
     for (NodePool p : pools.values()) {
-      int r = poolSize(nodes, p.metadata().name()) - p.spec().minSize();
+      // nodes being deleted still count in the pool's size until they are gone (upstream: target size minus
+      // deletions in progress)
+      int r = poolSize(nodes, p.metadata().name()) - p.spec().minSize() - actuator.inProgress(p.metadata().name());
       room.put(p.metadata().name(), r);
       roomInEveryPool &= r > 0;
     }
     int empties = 0;
     int drains = 0;
-    int evicted = 0;
+    // the budgets left by the deletions in progress (upstream's cropNodesToBudgets): maxEmptyBulkDelete deletions in
+    // progress (--max-scale-down-parallelism), of which maxDrainParallelism drains
+    int emptyLimit = Math.max(0, options.maxEmptyBulkDelete() - actuator.deletionsInProgress());
+    int drainLimit = Math.max(0, options.maxDrainParallelism() - actuator.drainsInProgress());
+    List<Node> emptyChosen = new ArrayList<>();
+    List<Node> drainChosen = new ArrayList<>();
     Instant due = now.minus(options.scaleDownUnneededTime());
     // atomic pools (zeroOrMaxNodeScaling) first, as upstream's ScaleDownBudgetProcessor.CropNodes: all of a pool's
     // nodes together, when every one is unneeded and due and the pool may go to zero, otherwise none of them; a pool
     // larger than the parallelism budget left waits, except that the first one taken may exceed it (upstream: so
     // that a large pool is not starved)
-    int budget = options.maxEmptyBulkDelete();
+    int budget = emptyLimit;
     int atomicTaken = 0;
     for (String pool : new java.util.TreeSet<>(atomicPools)) {
       List<String> members = new ArrayList<>();
@@ -941,15 +985,14 @@ public final class ClusterAutoscaler implements AutoCloseable {
       budget -= size;
       atomicTaken++;
       for (String name : members) {
-        boolean empty = emptyNodes.contains(name);
-        if (empty) {
+        Node member = Objects.requireNonNull(named(nodes, name), name);
+        if (emptyNodes.contains(name)) {
           empties++;
-          deletedEmpty.add(name);
+          emptyChosen.add(member);
         } else {
           drains++;
+          drainChosen.add(member);
         }
-        evicted += removeNode(name, pool);
-        deleted.add(name);
       }
       room.put(pool, room.get(pool) - size);
       roomInEveryPool = false;
@@ -958,8 +1001,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
       // an unneeded node is in one of the pools (a candidate's pool is, and an evaluation is reused only for the same
       // pools): while every pool has room, a node of a kind whose deletions are used up is passed over below without
       // reading it, and once both kinds' are, so is every node left
-      boolean emptiesDone = empties >= options.maxEmptyBulkDelete();
-      boolean drainsDone = drains >= options.maxDrainParallelism();
+      boolean emptiesDone = empties >= emptyLimit;
+      boolean drainsDone = drains >= drainLimit;
       if (roomInEveryPool && emptiesDone && drainsDone) {
         break;
       }
@@ -980,35 +1023,41 @@ public final class ClusterAutoscaler implements AutoCloseable {
         continue;
       }
       boolean empty = emptyNodes.contains(name);
-      if (empty ? empties >= options.maxEmptyBulkDelete() : drains >= options.maxDrainParallelism()) {
+      if (empty ? empties >= emptyLimit : drains >= drainLimit) {
         continue;
       }
       if (empty) {
         empties++;
-        deletedEmpty.add(name);
+        emptyChosen.add(n);
       } else {
         drains++;
+        drainChosen.add(n);
       }
       if (room.merge(pool, -1, Integer::sum) <= 0) {
         roomInEveryPool = false;
       }
-      evicted += removeNode(name, pool);
-      deleted.add(name);
     }
-    return evicted;
-  }
-
-  /** Evicts (deletes) the pods of node {@code name}, in listing order, then deletes it; the pods evicted. */
-  private int removeNode(String name, @Nullable String pool) {
-    int evicted = 0;
-    for (Pod p : clusterPods.on(name)) {
-      deleteQuietly(Pod.class, p.metadata().namespace(), p.metadata().name());
-      evicted++;
+    if (emptyChosen.isEmpty() && drainChosen.isEmpty()) {
+      return;
     }
-    deleteQuietly(Node.class, "", name);
-    unneededSince.remove(name);
-    LOG.debug("scale-down: removed node {} of pool {}", name, pool);
-    return evicted;
+    ScaleDownStatus st = actuator.startDeletion(emptyChosen, drainChosen, now);
+    if (st.result() == ScaleDownStatus.Result.ERROR) {
+      lastScaleDownFail = now;
+      LOG.debug("scale-down: starting deletions failed: {}", st.error());
+    }
+    if (st.result() == ScaleDownStatus.Result.NODE_DELETE_STARTED) {
+      lastScaleDownDelete = now;
+    }
+    for (ScaleDownStatus.ScaleDownNode sd : st.scaledDownNodes()) {
+      started.add(sd.node());
+      unneededSince.remove(sd.node());
+      if (sd.evictedPods().isEmpty() && emptyNodes.contains(sd.node())) {
+        startedEmpty.add(sd.node());
+      }
+    }
+    // the deletions go as far as they can in this loop: evictions the budgets allow at once, and nodes whose pods
+    // are gone deleted (with a zero batcher interval)
+    actuator.advance(now);
   }
 
   /**
@@ -1140,7 +1189,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
     private boolean recompute;
     private boolean watchPods;
     private java.util.function.@Nullable Predicate<Node> eligibility;
-    private ActuationStatus actuationStatus = ActuationStatus.NONE;
+    private @Nullable ActuationStatus actuationStatus;
+    private Evictor.@Nullable Timing evictionTiming;
     private boolean sortCandidates = true;
     private java.util.function.@Nullable Consumer<String> afterNodeSimulation;
 
@@ -1188,8 +1238,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
     }
 
     /**
-     * The actuation status the planner reads in every loop instead of {@link ActuationStatus#NONE} (the seam of
-     * upstream's planner tests, {@code fakeActuationStatus}).
+     * The actuation status the planner reads in every loop instead of the actuator's (the seam of upstream's planner
+     * tests, {@code fakeActuationStatus}).
      */
     Builder actuationStatus(ActuationStatus v) {
       actuationStatus = Objects.requireNonNull(v, "actuationStatus");
@@ -1212,6 +1262,15 @@ public final class ClusterAutoscaler implements AutoCloseable {
      */
     Builder afterNodeSimulation(java.util.function.Consumer<String> hook) {
       afterNodeSimulation = Objects.requireNonNull(hook, "hook");
+      return this;
+    }
+
+    /**
+     * The drain's timing instead of upstream's (tests: a zero retry time and headroom, as upstream's actuator tests
+     * build their {@code Evictor}).
+     */
+    Builder evictionTiming(Evictor.Timing v) {
+      evictionTiming = Objects.requireNonNull(v, "evictionTiming");
       return this;
     }
 

@@ -15,11 +15,15 @@ import org.jspecify.annotations.Nullable;
  * @param unneededNodes nodes that are now candidates for removal (under the threshold, pods can move)
  * @param unremovableNodes pool nodes kept, with upstream's reason (e.g. {@code NotReplicated},
  *     {@code NotUnderutilized}, {@code NoPlaceToMovePods})
- * @param deletedNodes nodes removed by scale-down
+ * @param deletedNodes nodes scale-down deleted in this loop (their deletion may have started in an earlier one)
+ * @param deletionsStarted nodes whose deletion scale-down started in this loop (tainted, then drained and deleted
+ *     in this loop or later ones)
+ * @param failedDeletions deletions that ended in failure in this loop, by node name (the node is untainted and
+ *     stays)
  */
 public record LoopResult(List<String> readyNodes, List<String> timedOutNodes, @Nullable ScaleUpPlan scaleUp,
     List<String> launchedNodes, List<String> unneededNodes, Map<String, String> unremovableNodes,
-    List<String> deletedNodes) {
+    List<String> deletedNodes, List<String> deletionsStarted, Map<String, NodeDeleteResult> failedDeletions) {
   public LoopResult {
     readyNodes = List.copyOf(readyNodes);
     timedOutNodes = List.copyOf(timedOutNodes);
@@ -27,5 +31,7 @@ public record LoopResult(List<String> readyNodes, List<String> timedOutNodes, @N
     unneededNodes = List.copyOf(unneededNodes);
     unremovableNodes = Map.copyOf(unremovableNodes);
     deletedNodes = List.copyOf(deletedNodes);
+    deletionsStarted = List.copyOf(deletionsStarted);
+    failedDeletions = Map.copyOf(failedDeletions);
   }
 }

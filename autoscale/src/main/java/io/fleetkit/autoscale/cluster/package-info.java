@@ -3,7 +3,9 @@
  * (kubernetes/autoscaler) semantics. Entry point {@link io.fleetkit.autoscale.cluster.ClusterAutoscaler}; its parts are
  * public for reuse and tests: {@link io.fleetkit.autoscale.cluster.BinpackingEstimator},
  * {@link io.fleetkit.autoscale.cluster.Expanders}, {@link io.fleetkit.autoscale.cluster.Drainability},
- * {@link io.fleetkit.autoscale.cluster.NodeUtilization}.
+ * {@link io.fleetkit.autoscale.cluster.NodeUtilization}. Scale-down actuation (taint, drain, delete, across loops on the
+ * autoscaler's clock) reports through {@link io.fleetkit.autoscale.cluster.LoopResult} with
+ * {@link io.fleetkit.autoscale.cluster.NodeDeleteResult}s and {@link io.fleetkit.autoscale.cluster.AutoscalerError}s.
  *
  * <p>Thread-safety: the autoscaler serializes its loops; expanders are immutable; {@code Drainability} is confined to
  * one loop.
