@@ -89,10 +89,11 @@ public final class StatefulSetRevisions {
    * one when it is the newest; otherwise the newest equal one, renumbered to come last: a rollback), or a new one; the
    * current revision is the one named by {@code status.currentRevision}, else the update revision.
    *
-   * @param revisions the set's revisions, sorted by {@link ControllerHistory#sort}
+   * @param revisions the set's revisions; sorted in place by {@link ControllerHistory#sort}, as upstream does
    */
   public static Revisions get(ControllerHistory history, StatefulSet set, List<ControllerRevision> revisions) {
     int revisionCount = revisions.size();
+    ControllerHistory.sort(revisions);
     Integer cc = set.status().collisionCount();
     int collisionCount = cc == null ? 0 : cc;
     ControllerRevision updateRevision = newRevision(set, ControllerHistory.nextRevision(revisions), collisionCount);
