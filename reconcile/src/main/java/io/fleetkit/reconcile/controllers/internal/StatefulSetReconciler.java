@@ -90,7 +90,7 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
         failure = e;
       }
     }
-    boolean statusRace = false;
+    boolean race = false;
     try {
       StatefulSetStatus status = status(set, view.values(), currentRevision, updateRevision, revs.collisionCount(),
           now);
@@ -99,7 +99,7 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
       }
     } catch (ConflictException | NotFoundException e) {
       LOG.debug("statefulset {}: status update lost a race ({}), requeueing", ctx.key(), e.getMessage());
-      statusRace = true;
+      race = true;
     } catch (RuntimeException e) {
       if (failure == null) {
         failure = e;
@@ -111,10 +111,10 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
       } catch (ConflictException e) {
         LOG.debug("statefulset {}: truncating its history lost a race ({}), requeueing", ctx.key(),
             e.getMessage());
-        statusRace = true;
+        race = true;
       }
     }
-    if (statusRace || failure instanceof ConflictException || failure instanceof NotFoundException) {
+    if (race || failure instanceof ConflictException || failure instanceof NotFoundException) {
       return Result.requeue();
     }
     if (failure != null) {
