@@ -16,6 +16,7 @@ import io.fleetkit.api.scheduling.PriorityClass;
 import io.fleetkit.api.storage.StorageClass;
 import java.time.Clock;
 import java.util.function.Function;
+import io.fleetkit.api.apps.ControllerRevision;
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.apps.StatefulSet;
@@ -414,8 +415,8 @@ public final class Simulation implements AutoCloseable {
         },
         (store, clock, seed) -> {
           GarbageCollectorBuilder b = GarbageCollector.builder(store).watch(Deployment.class)
-              .watch(ReplicaSet.class).watch(StatefulSet.class).watch(Job.class).watch(Pod.class)
-              .watch(PersistentVolumeClaim.class).watch(Rollout.class).watch(AnalysisRun.class)
+              .watch(ReplicaSet.class).watch(StatefulSet.class).watch(ControllerRevision.class).watch(Job.class)
+              .watch(Pod.class).watch(PersistentVolumeClaim.class).watch(Rollout.class).watch(AnalysisRun.class)
               .stepping().clock(clock);
           GarbageCollector gc = (sharedFor(shared, store) ? b.informers(shared) : b).build();
           return SimulatedController.of("garbagecollector", () -> gc.start().join(), gc::runUntilIdle, gc);

@@ -11,8 +11,11 @@ import io.fleetkit.reconcile.controllers.internal.StatefulSetReconciler;
  * {@code NAME-0..N-1} (labels {@value WorkloadLabels#STATEFULSET_POD_NAME} and {@value WorkloadLabels#POD_INDEX};
  * hostname and subdomain in annotations {@value WorkloadLabels#HOSTNAME} and {@value WorkloadLabels#SUBDOMAIN}), a
  * claim {@code <template>-NAME-<ordinal>} per volumeClaimTemplate created before the pod and kept on scale-down
- * (retention Retain), OrderedReady or Parallel pod management, RollingUpdate with partition or OnDelete, revisions in
- * label {@value WorkloadLabels#CONTROLLER_REVISION_HASH} and {@code status.currentRevision/updateRevision}.
+ * (retention Retain), OrderedReady or Parallel pod management, RollingUpdate with partition or OnDelete, revisions as
+ * {@link io.fleetkit.api.apps.ControllerRevision} objects owned by the set (named in label
+ * {@value WorkloadLabels#CONTROLLER_REVISION_HASH} and {@code status.currentRevision/updateRevision}; reused on
+ * rollback; all but {@code spec.revisionHistoryLimit} non-live ones deleted). A garbage collector that watches
+ * ControllerRevision deletes them with the set.
  *
  * <p>Thread-safe. In stepping mode drive it with {@link #runUntilIdle()} on one thread.
  */

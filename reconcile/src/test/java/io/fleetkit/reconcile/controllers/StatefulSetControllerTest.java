@@ -4,13 +4,17 @@ import static io.fleetkit.reconcile.controllers.StatefulSetHarness.burst;
 import static io.fleetkit.reconcile.controllers.StatefulSetHarness.newStatefulSet;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetkit.api.apps.ControllerRevision;
 import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.apps.StatefulSetUpdateStrategy;
 import io.fleetkit.api.core.PersistentVolumeClaim;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.store.DeletePreconditions;
+import io.fleetkit.reconcile.GarbageCollector;
 import io.fleetkit.reconcile.controllers.StatefulSetHarness.Invariant;
+import io.fleetkit.reconcile.controllers.internal.ControllerHistory;
 import io.fleetkit.reconcile.controllers.internal.StatefulSetPods;
 import java.util.List;
 import java.util.stream.Stream;
@@ -287,6 +291,56 @@ final class StatefulSetControllerTest {
       assertThat(p.metadata().controllerRef()).isNotNull();
       assertThat(p.metadata().controllerRef().uid()).isEqualTo(created.metadata().uid());
       assertThat(StatefulSetPods.identityMatches(h.set(), p)).isTrue();
+    }
+  }
+
+  @Test
+  void revisions_templateChanges_ownedControllerRevisionsNamedInStatusAndPodLabels() {
+    try (StatefulSetHarness h = new StatefulSetHarness()) {
+      h.store.create(newStatefulSet(2));
+      h.scaleUp(StatefulSetHarness::monotonicInvariants);
+      StatefulSet s = h.set();
+      ControllerRevision first = h.store.require(ControllerRevision.class, "default", s.status().updateRevision());
+      assertThat(first.revision()).isEqualTo(1);
+      assertThat(first.data()).isEqualTo(s.spec().template());
+      assertThat(first.metadata().controllerRef().uid()).isEqualTo(s.metadata().uid());
+      assertThat(first.metadata().labels()).containsEntry("foo", "bar")
+          .containsKey(ControllerHistory.HASH_LABEL);
+      assertThat(s.status().collisionCount()).isZero();
+      assertThat(h.pods()).allSatisfy(p -> assertThat(StatefulSetPods.revision(p))
+          .isEqualTo(first.metadata().name()));
+
+      h.update(spec -> StatefulSetHarness.withImage(spec, "foo"));
+      h.updateUntilSettled(StatefulSetHarness::updateInvariants);
+
+      s = h.set();
+      ControllerRevision second = h.store.require(ControllerRevision.class, "default", s.status().updateRevision());
+      assertThat(second.revision()).isEqualTo(2);
+      assertThat(second.metadata().name()).isNotEqualTo(first.metadata().name()).startsWith("foo-");
+      assertThat(s.status().currentRevision()).isEqualTo(second.metadata().name());
+      assertThat(h.revisions()).hasSize(2);
+    }
+  }
+
+  @Test
+  void garbageCollector_setDeleted_itsRevisionsAndPodsDeleted() {
+    try (StatefulSetHarness h = new StatefulSetHarness();
+         GarbageCollector gc = GarbageCollector.builder(h.store).watch(StatefulSet.class)
+             .watch(ControllerRevision.class).watch(Pod.class).stepping().clock(h.clock).build()) {
+      gc.start().join();
+      h.store.create(newStatefulSet(2));
+      h.scaleUp(StatefulSetHarness::monotonicInvariants);
+      h.update(spec -> StatefulSetHarness.withImage(spec, "foo"));
+      h.updateUntilSettled(StatefulSetHarness::updateInvariants);
+      gc.runUntilIdle();
+      assertThat(h.store.list(ControllerRevision.class, "default").items()).hasSize(2);
+
+      h.store.delete(StatefulSet.class, "default", "foo", DeletePreconditions.NONE);
+      h.controller.runUntilIdle();
+      gc.runUntilIdle();
+
+      assertThat(h.store.list(ControllerRevision.class, "default").items()).isEmpty();
+      assertThat(h.store.list(Pod.class, "default").items()).isEmpty();
     }
   }
 }

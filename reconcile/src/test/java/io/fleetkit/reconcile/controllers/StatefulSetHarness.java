@@ -1,6 +1,7 @@
 package io.fleetkit.reconcile.controllers;
 
 import io.fleetkit.api.apps.ClaimTemplate;
+import io.fleetkit.api.apps.ControllerRevision;
 import io.fleetkit.api.apps.PodManagementPolicy;
 import io.fleetkit.api.apps.RollingUpdateStatefulSetStrategy;
 import io.fleetkit.api.apps.StatefulSet;
@@ -18,6 +19,7 @@ import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
+import io.fleetkit.reconcile.controllers.internal.ControllerHistory;
 import io.fleetkit.reconcile.controllers.internal.StatefulSetPods;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -36,9 +38,15 @@ final class StatefulSetHarness implements AutoCloseable {
 
   final ManualClock clock = ManualClock.atEpoch2026();
   final ObjectStore store = Sim.store(clock);
-  final StatefulSetController controller = StatefulSetController.builder(store).clock(clock).stepping().build();
+  final StatefulSetController controller;
 
   StatefulSetHarness() {
+    this(UnaryOperator.identity());
+  }
+
+  /** A harness whose controller writes through {@code controllerView} of the store (to inject failures). */
+  StatefulSetHarness(UnaryOperator<ObjectStore> controllerView) {
+    controller = StatefulSetController.builder(controllerView.apply(store)).clock(clock).stepping().build();
     controller.start().join();
   }
 
@@ -97,6 +105,11 @@ final class StatefulSetHarness implements AutoCloseable {
     List<Pod> pods = new ArrayList<>(store.list(Pod.class, "default").items());
     pods.sort(StatefulSetPods.ascendingOrdinal());
     return pods;
+  }
+
+  /** Upstream's {@code ssc.ListRevisions(set)}: the set's ControllerRevisions (and orphans it selects). */
+  List<ControllerRevision> revisions() {
+    return new ControllerHistory(store).list(set(), set().spec().selector());
   }
 
   List<PersistentVolumeClaim> claims() {

@@ -2,21 +2,30 @@ package io.fleetkit.reconcile.controllers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetkit.api.FleetKitException;
+import io.fleetkit.api.apps.ControllerRevision;
 import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.apps.StatefulSetUpdateStrategy;
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.store.ForwardingObjectStore;
+import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.controllers.StatefulSetHarness.Invariant;
+import io.fleetkit.reconcile.controllers.internal.ControllerHistory;
+import io.fleetkit.reconcile.controllers.internal.StatefulSetRevisions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Update tables ported from upstream {@code pkg/controller/statefulset/stateful_set_control_test.go}:
- * {@code TestStatefulSetControlRollingUpdate} (6 cases), {@code TestStatefulSetControlOnDeleteUpdate} (6 cases),
- * {@code TestStatefulSetControlRollingUpdateWithPartition} (4 cases, partition 2) and {@code
- * TestStatefulSetControlRollback} (6 cases). Case names are upstream's. Each scales up "foo" (image nginx) to its
+ * Update tables ported from upstream {@code pkg/controller/statefulset/stateful_set_control_test.go} (commit
+ * 50a86206): {@code TestStatefulSetControlRollingUpdate} (6 cases), {@code TestStatefulSetControlOnDeleteUpdate} (6
+ * cases), {@code TestStatefulSetControlRollingUpdateWithPartition} (4 cases, partition 2),
+ * {@code TestStatefulSetControlRollback} (6 cases), {@code TestStatefulSetControlLimitsHistory} (2 cases) and
+ * {@code TestStatefulSetHonorRevisionHistoryLimit}. Case names are upstream's. Each scales up "foo" (image nginx) to its
  * initial replicas, applies the update (image "foo", maybe a new replica count), syncs and readies pods until
  * settled, and checks the images by ordinal.
  */
@@ -120,18 +129,97 @@ final class StatefulSetUpdateCasesTest {
   }
 
   /**
-   * {@code TestStatefulSetControlRollback} (its 6 cases are the rolling-update ones): after the update, upstream
-   * applies the oldest ControllerRevision, which restores the original template; FleetKit has no ControllerRevision
-   * objects, so the test restores the original template (image) itself and checks every pod is back on it.
+   * {@code TestStatefulSetControlRollback} (its 6 cases are the rolling-update ones): after the update, as upstream,
+   * the oldest ControllerRevision is applied to the set (its template restored) and every pod must be back on the
+   * original image. Also checked: the rollback reused that revision, renumbered to be the newest (upstream's
+   * getStatefulSetRevisions), and created none.
    */
   @ParameterizedTest(name = "{0}")
   @MethodSource("rollingUpdate")
-  void rollback_originalTemplateRestored_allPodsBackOnIt(Case c) {
+  void rollback_oldestRevisionApplied_allPodsBackOnIt(Case c) {
     try (StatefulSetHarness h = scaledUp(c, StatefulSetHarness.newStatefulSet(c.initial()))) {
       assertThat(h.images()).as("validateUpdate").isEqualTo(c.afterUpdate());
-      h.update(s -> StatefulSetHarness.withImage(s, O));
+      List<ControllerRevision> revisions = new ArrayList<>(h.revisions());
+      ControllerHistory.sort(revisions);
+      ControllerRevision oldest = revisions.get(0);
+      long newest = revisions.get(revisions.size() - 1).revision();
+      h.update(s -> StatefulSetRevisions.applyRevision(h.set(), oldest).spec());
       h.updateUntilSettled(StatefulSetHarness::updateInvariants);
       assertThat(h.images()).as("validateRollback").isEqualTo(images(c.replicas(), c.replicas()));
+      StatefulSet s = h.set();
+      assertThat(s.status().updateRevision()).isEqualTo(oldest.metadata().name());
+      assertThat(s.status().currentRevision()).isEqualTo(oldest.metadata().name());
+      assertThat(h.revisions()).hasSize(revisions.size());
+      assertThat(h.store.require(ControllerRevision.class, "default", oldest.metadata().name()).revision())
+          .isEqualTo(newest + 1);
+    }
+  }
+
+  static Stream<Arguments> limitsHistory() {
+    return Stream.of(Arguments.of("monotonic update", false), Arguments.of("burst update", true));
+  }
+
+  /**
+   * {@code TestStatefulSetControlLimitsHistory} (2 cases): ten image updates, each run to the end and synced once
+   * more; the set never has more than {@code revisionHistoryLimit} (2) + 2 revisions (current and update are live).
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource
+  void limitsHistory(String name, boolean burst) {
+    StatefulSet set = StatefulSetHarness.newStatefulSet(3);
+    try (StatefulSetHarness h = new StatefulSetHarness()) {
+      h.store.create(burst ? StatefulSetHarness.burst(set) : set);
+      h.scaleUp(burst ? StatefulSetHarness::burstInvariants : StatefulSetHarness::monotonicInvariants);
+      for (int i = 0; i < 10; i++) {
+        String image = "foo-" + i;
+        h.update(s -> StatefulSetHarness.withImage(s, image));
+        h.updateUntilSettled(StatefulSetHarness::updateInvariants);
+        h.controller.runUntilIdle();
+        assertThat(h.revisions().size()).as("revisions after update %d", i)
+            .isLessThanOrEqualTo(h.set().spec().revisionHistoryLimit() + 2);
+        assertThat(h.images()).as("images after update %d", i).containsOnly(image);
+      }
+    }
+  }
+
+  /** Upstream's {@code SetUpdateStatefulSetStatusError}: the next StatefulSet status write fails, once. */
+  private static final class FailingStatusWrites extends ForwardingObjectStore {
+    private final AtomicBoolean failNext = new AtomicBoolean();
+
+    FailingStatusWrites(ObjectStore delegate) {
+      super(delegate);
+    }
+
+    @Override
+    public <T extends ApiObject<T>> T updateStatus(T object) {
+      if (object instanceof StatefulSet && failNext.compareAndSet(true, false)) {
+        throw new FleetKitException("API server failed");
+      }
+      return super.updateStatus(object);
+    }
+  }
+
+  /**
+   * {@code TestStatefulSetHonorRevisionHistoryLimit}: {@code revisionHistoryLimit} + 5 image updates, the first
+   * status write of each failing; the history is still truncated (upstream truncates whether or not the status write
+   * succeeded), so there are never more than limit + 2 revisions.
+   */
+  @org.junit.jupiter.api.Test
+  void honorRevisionHistoryLimit_statusWritesFail_historyStillTruncated() {
+    FailingStatusWrites[] view = new FailingStatusWrites[1];
+    try (StatefulSetHarness h = new StatefulSetHarness(s -> view[0] = new FailingStatusWrites(s))) {
+      h.store.create(StatefulSetHarness.newStatefulSet(3));
+      h.scaleUp(StatefulSetHarness::monotonicInvariants);
+      int limit = h.set().spec().revisionHistoryLimit();
+      for (int i = 0; i < limit + 5; i++) {
+        String image = "foo-" + i;
+        view[0].failNext.set(true);
+        h.update(s -> StatefulSetHarness.withImage(s, image));
+        h.updateUntilSettled(StatefulSetHarness::updateInvariants);
+        assertThat(view[0].failNext).as("a status write failed in update %d", i).isFalse();
+        // the extra 2 revisions are the current and the update revision, live, which truncation keeps
+        assertThat(h.revisions().size()).as("revisions after update %d", i).isLessThanOrEqualTo(limit + 2);
+      }
     }
   }
 }

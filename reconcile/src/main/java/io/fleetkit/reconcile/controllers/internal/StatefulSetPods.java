@@ -164,22 +164,6 @@ public final class StatefulSetPods {
     return pod.metadata().labels().getOrDefault(WorkloadLabels.CONTROLLER_REVISION_HASH, "");
   }
 
-  /**
-   * The template a pod was made from: its labels and annotations without the identity marks, its spec unbound.
-   * Used to recreate a pod of an older revision when that revision's template is not in memory.
-   */
-  public static PodTemplateSpec templateOf(Pod pod) {
-    Map<String, String> labels = new LinkedHashMap<>(pod.metadata().labels());
-    labels.remove(WorkloadLabels.STATEFULSET_POD_NAME);
-    labels.remove(WorkloadLabels.POD_INDEX);
-    labels.remove(WorkloadLabels.CONTROLLER_REVISION_HASH);
-    Map<String, String> annotations = new LinkedHashMap<>(pod.metadata().annotations());
-    annotations.remove(WorkloadLabels.HOSTNAME);
-    annotations.remove(WorkloadLabels.SUBDOMAIN);
-    ObjectMeta m = ObjectMeta.builder().labels(labels).annotations(annotations).build();
-    return new PodTemplateSpec(m, pod.spec().toBuilder().nodeName("").hostname("").subdomain("").build());
-  }
-
   /** Upstream's {@code getPersistentVolumeClaims}: the claims of {@code ordinal}, labelled with the selector. */
   public static List<PersistentVolumeClaim> claims(StatefulSet set, int ordinal) {
     List<PersistentVolumeClaim> out = new ArrayList<>();

@@ -4,6 +4,7 @@ import io.fleetkit.api.ConflictException;
 import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.events.Event;
 import io.fleetkit.api.events.EventRecorder;
+import io.fleetkit.api.apps.ControllerRevision;
 import io.fleetkit.api.apps.PodManagementPolicy;
 import io.fleetkit.api.apps.RollingUpdateStatefulSetStrategy;
 import io.fleetkit.api.apps.StatefulSet;
@@ -28,7 +29,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,40 +41,48 @@ import org.slf4j.LoggerFactory;
  * from the highest ordinal down to {@code partition}, one at a time, waiting for each to be healthy; OnDelete only
  * gives recreated pods the new revision.
  *
- * <p>Revisions: the update revision is {@code <set>-<hash of the template>}, the value of each pod's
- * {@code controller-revision-hash} label. FleetKit has no ControllerRevision kind, so the template of an older
- * revision (needed to recreate a pod below the partition) is kept in memory per set, and recovered from a live pod
- * of that revision after a restart; without either, the current template is used.
+ * <p>Revisions are {@link io.fleetkit.api.apps.ControllerRevision} objects owned by the set
+ * ({@link StatefulSetRevisions}, upstream's {@code getStatefulSetRevisions}): the update revision holds the set's
+ * template, the current revision the template of {@code status.currentRevision}, which pods below the partition are
+ * (re)created from; each pod's {@code controller-revision-hash} label names its revision. Orphan revisions matching
+ * the selector are adopted first; after the pass the history is truncated to {@code spec.revisionHistoryLimit}
+ * revisions besides the live ones (current, update, and those of existing pods). The reconciler keeps no state.
  */
 public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
   private static final Logger LOG = LoggerFactory.getLogger(StatefulSetReconciler.class);
-
-  /** Per set: its uid and revision name to template, insertion-ordered, trimmed to the history limit. */
-  private record History(String uid, LinkedHashMap<String, PodTemplateSpec> templates) {}
-
-  private final Map<ObjectKey, History> history = new ConcurrentHashMap<>();
 
   @Override
   public Result reconcile(ReconcileContext<StatefulSet> ctx) {
     StatefulSet set = ctx.object().orElse(null);
     if (set == null) {
-      history.remove(ctx.key());
-      return Result.done();
+      return Result.done(); // its revisions and pods go with it (garbage collector, owner references)
     }
     Instant now = ctx.now();
-    String updateRevision = revisionName(set);
-    String currentRevision = set.status().currentRevision().isEmpty() ? updateRevision
-        : set.status().currentRevision();
-    remember(set, updateRevision, set.spec().template());
+    ControllerHistory history = new ControllerHistory(ctx.store());
+    List<ControllerRevision> revisions;
+    StatefulSetRevisions.Revisions revs;
+    try {
+      // upstream's sync: adopt orphan revisions, claim pods, then UpdateStatefulSet (list, sort, get revisions)
+      revisions = new ArrayList<>(StatefulSetRevisions.list(history, set));
+      StatefulSetRevisions.adoptOrphans(history, set, revisions);
+      ControllerHistory.sort(revisions);
+      revs = StatefulSetRevisions.get(history, set, revisions);
+    } catch (ConflictException | NotFoundException e) {
+      LOG.debug("statefulset {}: revisions lost a race ({}), requeueing", ctx.key(), e.getMessage());
+      return Result.requeue();
+    }
+    String currentRevision = revs.current().metadata().name();
+    String updateRevision = revs.update().metadata().name();
 
     Map<String, Pod> view = new LinkedHashMap<>();
-    for (Pod p : claimPods(ctx, set)) {
+    List<Pod> claimed = claimPods(ctx, set);
+    for (Pod p : claimed) {
       view.put(p.metadata().name(), p);
     }
     RuntimeException failure = null;
     if (set.metadata().deletionTimestamp() == null) {
       try {
-        new Pass(ctx.store(), ctx.events(), set, currentRevision, updateRevision, view, now).run();
+        new Pass(ctx.store(), ctx.events(), set, revs, view, now).run();
       } catch (ConflictException | NotFoundException e) {
         LOG.debug("statefulset {}: lost a race ({}), requeueing", ctx.key(), e.getMessage());
         failure = e;
@@ -82,16 +90,31 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
         failure = e;
       }
     }
-    StatefulSetStatus status = status(set, view.values(), currentRevision, updateRevision, now);
-    if (!status.equals(set.status())) {
-      try {
+    boolean race = false;
+    try {
+      StatefulSetStatus status = status(set, view.values(), currentRevision, updateRevision, revs.collisionCount(),
+          now);
+      if (!status.equals(set.status())) {
         ctx.store().updateStatus(set.withStatus(status));
-      } catch (ConflictException | NotFoundException e) {
-        LOG.debug("statefulset {}: status update lost a race ({}), requeueing", ctx.key(), e.getMessage());
-        return Result.requeue();
+      }
+    } catch (ConflictException | NotFoundException e) {
+      LOG.debug("statefulset {}: status update lost a race ({}), requeueing", ctx.key(), e.getMessage());
+      race = true;
+    } catch (RuntimeException e) {
+      if (failure == null) {
+        failure = e;
+      }
+    } finally {
+      // upstream truncates the history whether or not the update and the status write succeeded
+      try {
+        StatefulSetRevisions.truncateHistory(history, set, claimed, revisions, revs.current(), revs.update());
+      } catch (ConflictException e) {
+        LOG.debug("statefulset {}: truncating its history lost a race ({}), requeueing", ctx.key(),
+            e.getMessage());
+        race = true;
       }
     }
-    if (failure instanceof ConflictException || failure instanceof NotFoundException) {
+    if (race || failure instanceof ConflictException || failure instanceof NotFoundException) {
       return Result.requeue();
     }
     if (failure != null) {
@@ -99,47 +122,6 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
     }
     Duration wait = nextAvailability(set, view.values(), now);
     return wait == null ? Result.done() : Result.requeueAfter(wait);
-  }
-
-  /** {@code <set>-<hash>}: the name of the revision of the set's current template. */
-  public static String revisionName(StatefulSet set) {
-    return set.metadata().name() + "-" + TemplateHash.compute(set.spec().template(), set.status().collisionCount());
-  }
-
-  private LinkedHashMap<String, PodTemplateSpec> historyOf(StatefulSet set) {
-    String uid = set.metadata().uid();
-    return history.compute(ObjectKey.of(set), (k, h) -> h != null && h.uid().equals(uid) ? h
-        : new History(uid, new LinkedHashMap<>())).templates();
-  }
-
-  private void remember(StatefulSet set, String revision, PodTemplateSpec template) {
-    LinkedHashMap<String, PodTemplateSpec> h = historyOf(set);
-    synchronized (h) {
-      h.remove(revision);
-      h.put(revision, template);
-      int limit = Math.max(set.spec().revisionHistoryLimit(), 1) + 1;
-      while (h.size() > limit) {
-        h.remove(h.keySet().iterator().next());
-      }
-    }
-  }
-
-  private PodTemplateSpec template(StatefulSet set, String revision, Iterable<Pod> pods) {
-    LinkedHashMap<String, PodTemplateSpec> h = historyOf(set);
-    synchronized (h) {
-      PodTemplateSpec t = h.get(revision);
-      if (t != null) {
-        return t;
-      }
-    }
-    for (Pod p : pods) {
-      if (StatefulSetPods.revision(p).equals(revision)) {
-        PodTemplateSpec t = StatefulSetPods.templateOf(p);
-        remember(set, revision, t);
-        return t;
-      }
-    }
-    return set.spec().template();
   }
 
   /** Owned pods named as members; matching orphans named as members are adopted (upstream's ClaimPods). */
@@ -174,17 +156,21 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
     private final StatefulSet set;
     private final String currentRevision;
     private final String updateRevision;
+    private final PodTemplateSpec currentTemplate;
+    private final PodTemplateSpec updateTemplate;
     private final Map<String, Pod> view;
     private final Instant now;
     private final boolean monotonic;
 
-    Pass(ObjectStore store, EventRecorder events, StatefulSet set, String currentRevision, String updateRevision,
+    Pass(ObjectStore store, EventRecorder events, StatefulSet set, StatefulSetRevisions.Revisions revisions,
         Map<String, Pod> view, Instant now) {
       this.store = store;
       this.events = events;
       this.set = set;
-      this.currentRevision = currentRevision;
-      this.updateRevision = updateRevision;
+      this.currentRevision = revisions.current().metadata().name();
+      this.updateRevision = revisions.update().metadata().name();
+      this.currentTemplate = revisions.current().data();
+      this.updateTemplate = revisions.update().data();
       this.view = view;
       this.now = now;
       this.monotonic = set.spec().podManagementPolicy() == PodManagementPolicy.OrderedReady;
@@ -297,7 +283,7 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
       boolean current = set.spec().updateStrategy().type() == StatefulSetUpdateStrategyType.RollingUpdate
           && ru != null && ordinal < ru.partition();
       String revision = current ? currentRevision : updateRevision;
-      PodTemplateSpec template = current ? template(set, currentRevision, view.values()) : set.spec().template();
+      PodTemplateSpec template = current ? currentTemplate : updateTemplate;
       createMissingClaims(ordinal);
       Pod pod = StatefulSetPods.newPod(set, template, revision, ordinal);
       if (set.metadata().annotations().containsKey(io.fleetkit.api.tracing.Tracing.TRACEPARENT_ANNOTATION)) {
@@ -359,7 +345,7 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
 
   /** Upstream's status computation plus {@code completeRollingUpdate}. */
   static StatefulSetStatus status(StatefulSet set, Iterable<Pod> pods, String currentRevision,
-      String updateRevision, Instant now) {
+      String updateRevision, int collisionCount, Instant now) {
     int replicas = 0;
     int ready = 0;
     int available = 0;
@@ -390,7 +376,7 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
       cur = updateRevision;
     }
     return new StatefulSetStatus(set.metadata().generation(), replicas, ready, current, updated, available, cur,
-        updateRevision, set.status().collisionCount());
+        updateRevision, collisionCount);
   }
 
   private static @Nullable Duration nextAvailability(StatefulSet set, Iterable<Pod> pods, Instant now) {

@@ -43,12 +43,29 @@ public final class TemplateHash {
         h *= 0x01000193;
       }
     }
-    String digits = Long.toString(Integer.toUnsignedLong(h));
-    char[] out = new char[digits.length()];
+    return safeEncode(Long.toString(Integer.toUnsignedLong(h)));
+  }
+
+  /**
+   * Upstream's {@code rand.SafeEncodeString}: each character replaced by one of 27 letters and digits without vowels
+   * (no words can form), so that a number can be used in a name.
+   */
+  static String safeEncode(String s) {
+    char[] out = new char[s.length()];
     for (int i = 0; i < out.length; i++) {
-      out[i] = ALPHANUMS[digits.charAt(i) % ALPHANUMS.length];
+      out[i] = ALPHANUMS[s.charAt(i) % ALPHANUMS.length];
     }
     return new String(out);
+  }
+
+  /**
+   * The canonical rendering of a core-api value that the hashes are computed over: records field by field, maps and
+   * sets sorted, so that equal values (by {@code equals}) render the same in every JVM run.
+   */
+  static String canonical(Object value) {
+    StringBuilder sb = new StringBuilder();
+    render(value, sb);
+    return sb.toString();
   }
 
   /** {@code template} without the {@link WorkloadLabels#POD_TEMPLATE_HASH} label. */

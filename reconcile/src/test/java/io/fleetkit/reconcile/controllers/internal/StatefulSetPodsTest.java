@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * Ported from upstream {@code pkg/controller/statefulset/stateful_set_utils_test.go}: TestGetParentNameAndOrdinal,
  * TestIsMemberOf, TestIdentityMatches, TestStorageMatches, TestUpdateIdentity, TestUpdateStorage,
  * TestIsRunningAndReady (without the removed init annotation), TestAscendingOrdinal, TestNewPodControllerRef,
- * TestCreateApplyRevision (as: a revision's template is recovered from its pod). Fixture: upstream's
+ * TestCreateApplyRevision. Fixture: upstream's
  * {@code newStatefulSet(3)} ("foo", claim template "datadir", hostPath volume "home", service "governingsvc").
  */
 final class StatefulSetPodsTest {
@@ -189,19 +189,29 @@ final class StatefulSetPodsTest {
     assertThat(ref.controller()).isTrue();
   }
 
+  // TestCreateApplyRevision: a revision applied to a changed set restores its template; the set's annotations go
+  // onto the revision
   @Test
-  void templateOf_podOfRevision_restoresTheTemplate() {
-    StatefulSet set = newStatefulSet(1);
-    Pod pod = newStatefulSetPod(set, 0).withNodeName("node-1");
-    Pod again = StatefulSetPods.newPod(set, StatefulSetPods.templateOf(pod), "foo-rev", 0);
-    assertThat(again).isEqualTo(newStatefulSetPod(set, 0));
+  void createApplyRevision_changedSet_revisionRestoresTemplateAndCarriesAnnotations() {
+    StatefulSet set = newStatefulSet(1).withStatus(new io.fleetkit.api.apps.StatefulSetStatus(0, 0, 0, 0, 0, 0, "",
+        "", 0));
+    io.fleetkit.api.apps.ControllerRevision revision = StatefulSetRevisions.newRevision(set, 1,
+        set.status().collisionCount());
     StatefulSet changed = set.withSpec(new io.fleetkit.api.apps.StatefulSetSpec(1, set.spec().selector(),
         new io.fleetkit.api.core.PodTemplateSpec(set.spec().template().metadata(),
-            set.spec().template().spec().toBuilder().containers(List.of(container("x"))).build()),
+            set.spec().template().spec().toBuilder().containers(List.of(container("foo"))).build()),
         "governingsvc", set.spec().volumeClaimTemplates(), set.spec().podManagementPolicy(),
         set.spec().updateStrategy(), 10, 0));
-    assertThat(TemplateHash.compute(changed.spec().template(), null))
-        .isNotEqualTo(TemplateHash.compute(set.spec().template(), null));
+    changed = changed.withMetadata(changed.metadata().toBuilder().annotation("foo", "bar").build());
+
+    StatefulSet restoredSet = StatefulSetRevisions.applyRevision(changed, revision);
+    io.fleetkit.api.apps.ControllerRevision restoredRevision = StatefulSetRevisions.newRevision(restoredSet, 2,
+        restoredSet.status().collisionCount());
+
+    assertThat(ControllerHistory.equalRevision(revision, restoredRevision)).isTrue();
+    assertThat(restoredRevision.metadata().annotations()).containsEntry("foo", "bar");
+    // the change itself is a new revision
+    assertThat(ControllerHistory.equalRevision(revision, StatefulSetRevisions.newRevision(changed, 2, 0))).isFalse();
   }
 
   @Test

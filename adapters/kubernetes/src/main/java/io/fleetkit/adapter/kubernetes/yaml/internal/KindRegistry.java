@@ -2,6 +2,7 @@ package io.fleetkit.adapter.kubernetes.yaml.internal;
 
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.AnalysisRunConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.AnalysisTemplateConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ControllerRevisionConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DeploymentConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.EndpointSliceConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.GatewayClassConverter;
@@ -49,6 +50,7 @@ public final class KindRegistry {
       new DeploymentConverter(),
       new ReplicaSetConverter(),
       new StatefulSetConverter(),
+      new ControllerRevisionConverter(),
       new JobConverter(),
       new ServiceConverter(),
       new PersistentVolumeConverter(),
