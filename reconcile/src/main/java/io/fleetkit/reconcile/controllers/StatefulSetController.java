@@ -4,6 +4,7 @@ import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.ControllerHandle;
+import io.fleetkit.reconcile.controllers.internal.OrphanEvents;
 import io.fleetkit.reconcile.controllers.internal.StatefulSetReconciler;
 
 /**
@@ -12,13 +13,21 @@ import io.fleetkit.reconcile.controllers.internal.StatefulSetReconciler;
  * hostname and subdomain in annotations {@value WorkloadLabels#HOSTNAME} and {@value WorkloadLabels#SUBDOMAIN}), a
  * claim {@code <template>-NAME-<ordinal>} per volumeClaimTemplate created before the pod and kept on scale-down
  * (retention Retain), OrderedReady or Parallel pod management, RollingUpdate with partition or OnDelete, revisions in
- * label {@value WorkloadLabels#CONTROLLER_REVISION_HASH} and {@code status.currentRevision/updateRevision}.
+ * label {@value WorkloadLabels#CONTROLLER_REVISION_HASH} and {@code status.currentRevision/updateRevision}. Its
+ * pods are those its selector matches, named as its members, that it controls: orphans among them are adopted
+ * (one appearing wakes every set whose selector matches it), and controlled pods that stop matching are released.
  *
  * <p>Thread-safe. In stepping mode drive it with {@link #runUntilIdle()} on one thread.
  */
 public final class StatefulSetController extends ControllerHandle<StatefulSet> {
   private StatefulSetController(Builder b) {
-    super(b.buildController(StatefulSet.class, cb -> cb.reconciler(new StatefulSetReconciler()).owns(Pod.class)));
+    this(b, new OrphanEvents<StatefulSet, Pod>(set -> OrphanEvents.nonEmpty(set.spec().selector())));
+  }
+
+  private StatefulSetController(Builder b, OrphanEvents<StatefulSet, Pod> orphans) {
+    super(b.buildController(StatefulSet.class, cb -> cb.reconciler(new StatefulSetReconciler()).owns(Pod.class)
+        .handler(Pod.class, orphans)));
+    orphans.bind(controller());
   }
 
   /** A builder for a StatefulSet controller over {@code store}. */

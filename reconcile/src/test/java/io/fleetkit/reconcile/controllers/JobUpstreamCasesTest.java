@@ -933,10 +933,10 @@ final class JobUpstreamCasesTest {
             tc.selector(), j.spec().template()));
         store.create(j.withMetadata(j.metadata().toBuilder().namespace(tc.jobNamespace()).name(tc.jobName())
             .build()));
-        drain(controller);
+        Sim.drain(controller.controller());
         store.create(Pod.of(ObjectMeta.builder().namespace(tc.podNamespace()).name(tc.podName())
             .labels(tc.podLabels()).build(), j.spec().template().spec()));
-        List<ObjectKey> keys = drain(controller);
+        List<ObjectKey> keys = Sim.drain(controller.controller());
         if (tc.expectedName() == null) {
           assertThat(keys).as("%s: no job", tc.podName()).isEmpty();
         } else {
@@ -945,16 +945,6 @@ final class JobUpstreamCasesTest {
         }
       }
     }
-  }
-
-  /** The keys in {@code c}'s queue, taken out without reconciling them. */
-  private static List<ObjectKey> drain(JobController c) {
-    List<ObjectKey> keys = new ArrayList<>();
-    for (var k = c.controller().queue().poll(); k.isPresent(); k = c.controller().queue().poll()) {
-      keys.add(k.get());
-      c.controller().queue().done(k.get());
-    }
-    return keys;
   }
 
   /** A pod of TestGetPodsForJob: its controller ({@code "job"}, {@code "other"} or none) and labels (foo=bar or none). */

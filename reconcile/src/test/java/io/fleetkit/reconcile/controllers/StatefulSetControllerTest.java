@@ -10,6 +10,7 @@ import io.fleetkit.api.core.PersistentVolumeClaim;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.reconcile.ObjectKey;
 import io.fleetkit.reconcile.controllers.StatefulSetHarness.Invariant;
 import io.fleetkit.reconcile.controllers.internal.StatefulSetPods;
 import java.util.List;
@@ -287,6 +288,21 @@ final class StatefulSetControllerTest {
       assertThat(p.metadata().controllerRef()).isNotNull();
       assertThat(p.metadata().controllerRef().uid()).isEqualTo(created.metadata().uid());
       assertThat(StatefulSetPods.identityMatches(h.set(), p)).isTrue();
+    }
+  }
+
+  /** Upstream's addPod for an orphan: every set whose selector matches it is queued, whatever the pod's name. */
+  @Test
+  void orphanPod_matchingSelector_queuesTheSet() {
+    try (StatefulSetHarness h = new StatefulSetHarness()) {
+      StatefulSet created = h.store.create(burst(newStatefulSet(0)));
+      h.controller.runUntilIdle();
+      h.store.create(Pod.builder().namespace("default").name("stray").label("foo", "bar")
+          .spec(created.spec().template().spec()).build());
+      assertThat(Sim.drain(h.controller.controller())).containsExactly(ObjectKey.of(created));
+      h.controller.runUntilIdle();
+      assertThat(h.store.require(Pod.class, "default", "stray").metadata().controllerRef())
+          .as("not a member: not adopted").isNull();
     }
   }
 }

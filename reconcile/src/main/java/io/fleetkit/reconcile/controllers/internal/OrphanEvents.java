@@ -37,11 +37,11 @@ import org.jspecify.annotations.Nullable;
  * @param <D> the dependents' kind
  */
 public final class OrphanEvents<T extends ApiObject<T>, D extends ApiObject<D>> implements ResourceEventHandler<D> {
-  private final Function<? super T, LabelSelector> selectorOf;
+  private final Function<? super T, @Nullable LabelSelector> selectorOf;
   private volatile @Nullable Controller<T> controller;
 
-  /** @param selectorOf a controller's selector, the one its claims use */
-  public OrphanEvents(Function<? super T, LabelSelector> selectorOf) {
+  /** @param selectorOf a controller's selector, the one its claims use; null when it selects nothing */
+  public OrphanEvents(Function<? super T, @Nullable LabelSelector> selectorOf) {
     this.selectorOf = Objects.requireNonNull(selectorOf, "selectorOf");
   }
 
@@ -58,18 +58,27 @@ public final class OrphanEvents<T extends ApiObject<T>, D extends ApiObject<D>> 
    * for a dependent without labels (as upstream's listers answer, whatever the selectors).
    */
   public static <T extends ApiObject<T>> List<T> selecting(Lister<T> controllers, ApiObject<?> dependent,
-      Function<? super T, LabelSelector> selectorOf) {
+      Function<? super T, @Nullable LabelSelector> selectorOf) {
     ObjectMeta m = dependent.metadata();
     if (m.labels().isEmpty()) {
       return List.of();
     }
     List<T> out = new ArrayList<>();
     for (T c : controllers.list(m.namespace())) {
-      if (selectorOf.apply(c).matches(m.labels())) {
+      LabelSelector selector = selectorOf.apply(c);
+      if (selector != null && selector.matches(m.labels())) {
         out.add(c);
       }
     }
     return out;
+  }
+
+  /**
+   * {@code selector}, or null when it is empty: the ReplicaSet, StatefulSet and Deployment listers of upstream
+   * ({@code GetPodReplicaSets}, ...) let an empty selector that crept in match nothing rather than everything.
+   */
+  public static @Nullable LabelSelector nonEmpty(LabelSelector selector) {
+    return selector.matchLabels().isEmpty() && selector.matchExpressions().isEmpty() ? null : selector;
   }
 
   @Override
