@@ -49,10 +49,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * pod-phase counting, Kubernetes 1.21): {@code TestControllerSyncJob} (35 of its 36 cases), {@code
  * TestSyncJobPastDeadline} (5 cases), {@code TestSyncPastDeadlineJobFinished}, {@code TestSyncJobComplete}, {@code
  * TestSyncJobDeleted}, {@code TestJobBackoffForOnFailure} (9 cases), {@code TestJobBackoffOnRestartPolicyNever} (5
- * cases), {@code TestAddPod}, {@code TestUpdatePod}, {@code TestDeletePod} and {@code
- * TestUpdatePodChangeControllerRef}. Each sync case makes the Job and its pods, lets the pod-failure backoff
- * elapse, runs exactly one sync and compares pods created/deleted and status; the pod event cases check which Job
- * keys a pod's create, update or delete puts in the controller's queue.
+ * cases), {@code TestJobPodLookup} (3 cases), {@code TestGetPodsForJob} (5 cases), {@code TestAddPod}, {@code
+ * TestAddPodOrphan}, {@code TestUpdatePod}, {@code TestUpdatePodOrphanWithNewLabels}, {@code
+ * TestUpdatePodChangeControllerRef}, {@code TestUpdatePodRelease}, {@code TestDeletePod} and {@code
+ * TestDeletePodOrphan}. Each sync case makes the Job and its pods, lets the pod-failure backoff elapse, runs exactly
+ * one sync and compares pods created/deleted and status; the pod event cases check which Job keys a pod's create,
+ * update or delete puts in the controller's queue. The test Job has upstream's selector {@code foo=bar}.
  *
  * <p>Upstream's fake pod control is {@link FakePodControl}, an admission plugin of the test store that records the
  * controller's pod creates and deletes and refuses them as the fake fails them: the four "controller error" cases
