@@ -109,10 +109,14 @@ public final class ControllerRefManager<C extends ApiObject<C>> {
     };
   }
 
-  /** What a claim found: the objects the controller now controls, and the writes that failed. */
+  /**
+   * What a claim found: the objects the controller now controls (an unmodifiable list; when nothing was adopted or
+   * released, the cache's own list, so that a caller can tell cheaply that it has not changed), and the writes that
+   * failed.
+   */
   public record Claim<D>(List<D> claimed, List<String> errors) {
     public Claim {
-      claimed = Collections.unmodifiableList(claimed);
+      Objects.requireNonNull(claimed, "claimed");
       errors = List.copyOf(errors);
     }
 
@@ -142,7 +146,7 @@ public final class ControllerRefManager<C extends ApiObject<C>> {
         claimed.add(owned);
       }
     }
-    return new Claim<>(claimed, errors);
+    return new Claim<>(Collections.unmodifiableList(claimed), errors);
   }
 
   /**
@@ -164,8 +168,7 @@ public final class ControllerRefManager<C extends ApiObject<C>> {
   /** {@link #claim(List, Predicate)} over the candidates of {@link #claim(Lister)}, which are a superset. */
   public <D extends ApiObject<D>> Claim<D> claim(Lister<D> objects, Predicate<? super D> filter) {
     String uid = controller.metadata().uid();
-    return claim(claimCandidates(objects, controller.metadata().namespace(), uid, selector),
-        filter);
+    return claim(claimCandidates(objects, controller.metadata().namespace(), uid, selector), filter);
   }
 
   /**

@@ -13,6 +13,8 @@ import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
+import io.fleetkit.reconcile.Informer;
+import io.fleetkit.reconcile.Lister;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -298,5 +300,28 @@ final class ControllerRefManagerTest {
     assertThat(claim.claimed()).extracting(p -> p.metadata().name()).containsExactly("rc-0");
     assertThat(store.require(Pod.class, "default", "web-0").metadata().controllerRef()).isNull();
     assertThat(store.require(Pod.class, "default", "web-1").metadata().controllerRef()).isNull();
+  }
+
+  @Test
+  void claimFromLister_controlsExactlyWhatItSelects_returnsTheCachesListUnwritten() {
+    ReplicaSet rc = controller(CONTROLLER_UID, false);
+    pod("pod1", PRODUCTION, rc);
+    pod("pod2", PRODUCTION, rc);
+    pod("other", TESTING, null);
+    try (Informer<Pod> pods = Informer.builder(store, Pod.class).build()) {
+      pods.start().join();
+      ControllerRefManager.Claim<Pod> claim = new ControllerRefManager<>(store, rc, PRODUCTION_SELECTOR, CAN_ADOPT,
+          List.of()).claim(pods.lister());
+      assertThat(claim.claimed()).as("the cache's own list, so callers can tell nothing changed")
+          .isSameAs(pods.lister().byIndex(Lister.CONTROLLER_INDEX, CONTROLLER_UID));
+      assertThat(claim.claimed()).extracting(p -> p.metadata().name()).containsExactly("pod1", "pod2");
+
+      Pod orphan = pod("pod3", PRODUCTION, null);
+      ControllerRefManager.Claim<Pod> next = new ControllerRefManager<>(store, rc, PRODUCTION_SELECTOR, CAN_ADOPT,
+          List.of()).claim(pods.lister());
+      assertThat(next.claimed()).extracting(p -> p.metadata().name()).containsExactly("pod1", "pod2", "pod3");
+      assertThat(store.require(Pod.class, "default", "pod3").metadata().resourceVersion())
+          .isNotEqualTo(orphan.metadata().resourceVersion());
+    }
   }
 }
