@@ -12,7 +12,9 @@ import org.jspecify.annotations.Nullable;
  * @param completions {@code null}: done when any pod succeeds and all have terminated (work-queue jobs)
  * @param activeDeadlineSeconds {@code null} when unbounded
  * @param ttlSecondsAfterFinished {@code null}: never cleaned up automatically
- * @param selector {@code null}: the controller matches the Job's pods by controller owner reference
+ * @param selector the pods that are the Job's (the controller adopts matching orphans and releases pods that stop
+ *     matching); {@code null}: the selector Kubernetes generates, {@code batch.kubernetes.io/controller-uid=<uid>},
+ *     the label the Job controller puts on every pod it creates
  */
 public record JobSpec(int parallelism, @Nullable Integer completions, CompletionMode completionMode,
     int backoffLimit, @Nullable Long activeDeadlineSeconds, @Nullable Integer ttlSecondsAfterFinished,

@@ -13,6 +13,7 @@ import io.fleetkit.reconcile.ControllerHandle;
 import io.fleetkit.reconcile.Lister;
 import io.fleetkit.reconcile.ObjectKey;
 import io.fleetkit.reconcile.controllers.internal.DeploymentReconciler;
+import io.fleetkit.reconcile.controllers.internal.OrphanEvents;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,17 +26,24 @@ import org.jspecify.annotations.Nullable;
  * ({@value WorkloadLabels#REVISION}), RollingUpdate within maxSurge/maxUnavailable or Recreate, history trimmed to
  * {@code revisionHistoryLimit}, {@code paused}, and {@code progressDeadlineSeconds} (Progressing=False, reason
  * {@value WorkloadLabels#REASON_PROGRESS_DEADLINE_EXCEEDED}). Pods are made by a {@link ReplicaSetController},
- * which must run beside it. {@link #rollback} is {@code kubectl rollout undo}.
+ * which must run beside it. ReplicaSets are claimed as pods are by a ReplicaSet: orphans the selector matches are
+ * adopted (one appearing wakes every Deployment whose selector matches it), controlled ones that stop matching are
+ * released. {@link #rollback} is {@code kubectl rollout undo}.
  *
  * <p>Thread-safe. In stepping mode drive it with {@link #runUntilIdle()} on one thread.
  */
 public final class DeploymentController extends ControllerHandle<Deployment> {
   private DeploymentController(Builder b) {
+    this(b, new OrphanEvents<Deployment, ReplicaSet>(d -> OrphanEvents.nonEmpty(d.spec().selector())));
+  }
+
+  private DeploymentController(Builder b, OrphanEvents<Deployment, ReplicaSet> orphans) {
     super(b.buildController(Deployment.class, cb -> {
       ObjectStore store = b.store();
-      cb.reconciler(new DeploymentReconciler()).owns(ReplicaSet.class)
+      cb.reconciler(new DeploymentReconciler()).owns(ReplicaSet.class).handler(ReplicaSet.class, orphans)
           .watches(Pod.class, Set.of(WatchEventType.DELETED), (pod, pods) -> deletedPod(store, pod, pods));
     }));
+    orphans.bind(controller());
   }
 
   /**

@@ -5,6 +5,7 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.ControllerHandle;
 import io.fleetkit.reconcile.controllers.internal.JobReconciler;
+import io.fleetkit.reconcile.controllers.internal.OrphanEvents;
 
 /**
  * Runs {@link Job}s to completion, as Kubernetes' Job controller: up to {@code parallelism} active pods until
@@ -18,12 +19,23 @@ import io.fleetkit.reconcile.controllers.internal.JobReconciler;
  * names of the pods it created and deleted, checked against its own pod cache) keep it from acting twice before
  * that cache has caught up with its writes.
  *
+ * <p>The Job's pods are those of its namespace that its selector matches ({@code spec.selector}, else the selector
+ * Kubernetes generates, {@value WorkloadLabels#JOB_CONTROLLER_UID}{@code =<uid>}) and that it controls: each sync
+ * adopts matching orphans and releases controlled pods that stopped matching, as upstream's {@code
+ * ControllerRefManager}; an orphan appearing, or a pod losing its controller or changing labels, wakes every Job whose
+ * selector matches it.
+ *
  * <p>Thread-safe. In stepping mode drive it with {@link #runUntilIdle()} on one thread.
  */
 public final class JobController extends ControllerHandle<Job> {
   private JobController(Builder b) {
-    super(b.buildController(Job.class,
-        cb -> cb.reconciler(new JobReconciler(PodNameSuffixes.seeded(b.seed))).owns(Pod.class)));
+    this(b, new OrphanEvents<Job, Pod>(JobReconciler::selectorOf));
+  }
+
+  private JobController(Builder b, OrphanEvents<Job, Pod> orphans) {
+    super(b.buildController(Job.class, cb -> cb.reconciler(new JobReconciler(PodNameSuffixes.seeded(b.seed)))
+        .owns(Pod.class).handler(Pod.class, orphans)));
+    orphans.bind(controller());
   }
 
   /** A builder for a Job controller over {@code store}. */

@@ -9,13 +9,15 @@ import io.fleetkit.reconcile.Controller;
 import io.fleetkit.reconcile.ObjectKey;
 import io.fleetkit.reconcile.ResourceEventHandler;
 import io.fleetkit.reconcile.controllers.internal.ControllerExpectations;
+import io.fleetkit.reconcile.controllers.internal.OrphanEvents;
 import io.fleetkit.reconcile.controllers.internal.ReplicaSetReconciler;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Keeps {@code spec.replicas} active pods for every {@link ReplicaSet}, as Kubernetes' ReplicaSet controller: pods
  * are created from the template with a generated name ({@code NAME-xxxxx}) and a controller owner reference,
- * matching orphans are adopted, and surplus pods are deleted in upstream's victim order ({@link ActivePods}).
+ * matching orphans are adopted (an orphan appearing wakes every ReplicaSet whose selector matches it) and pods that
+ * stop matching released, and surplus pods are deleted in upstream's victim order ({@link ActivePods}).
  * Expectations keep it from creating or deleting again before its own earlier writes reach its cache. Status
  * counts replicas, ready and available (ready for {@code minReadySeconds} on the controller's clock) pods.
  *
@@ -25,14 +27,17 @@ public final class ReplicaSetController extends ControllerHandle<ReplicaSet> {
   private final ControllerExpectations expectations;
 
   private ReplicaSetController(Builder b) {
-    this(b, new ExpectationsHandler(new ControllerExpectations()));
+    this(b, new ExpectationsHandler(new ControllerExpectations()),
+        new OrphanEvents<ReplicaSet, Pod>(rs -> OrphanEvents.nonEmpty(rs.spec().selector())));
   }
 
-  private ReplicaSetController(Builder b, ExpectationsHandler handler) {
+  private ReplicaSetController(Builder b, ExpectationsHandler handler, OrphanEvents<ReplicaSet, Pod> orphans) {
     super(b.buildController(ReplicaSet.class, cb -> cb.reconciler(new ReplicaSetReconciler(handler.expectations,
-        b.burstReplicas, PodNameSuffixes.seeded(b.seed))).owns(Pod.class).handler(Pod.class, handler)));
+        b.burstReplicas, PodNameSuffixes.seeded(b.seed))).owns(Pod.class).handler(Pod.class, handler)
+        .handler(Pod.class, orphans)));
     this.expectations = handler.expectations;
     handler.controller = controller();
+    orphans.bind(controller());
   }
 
   /** A builder for a ReplicaSet controller over {@code store}. */

@@ -4,6 +4,7 @@ import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.ControllerHandle;
+import io.fleetkit.reconcile.controllers.internal.OrphanEvents;
 import io.fleetkit.reconcile.controllers.internal.StatefulSetReconciler;
 
 /**
@@ -15,13 +16,21 @@ import io.fleetkit.reconcile.controllers.internal.StatefulSetReconciler;
  * {@link io.fleetkit.api.apps.ControllerRevision} objects owned by the set (named in label
  * {@value WorkloadLabels#CONTROLLER_REVISION_HASH} and {@code status.currentRevision/updateRevision}; reused on
  * rollback; all but {@code spec.revisionHistoryLimit} non-live ones deleted). A garbage collector that watches
- * ControllerRevision deletes them with the set.
+ * ControllerRevision deletes them with the set. Its pods are those its selector matches, named as its members, that
+ * it controls: orphans among them are adopted (one appearing wakes every set whose selector matches it), and
+ * controlled pods that stop matching are released.
  *
  * <p>Thread-safe. In stepping mode drive it with {@link #runUntilIdle()} on one thread.
  */
 public final class StatefulSetController extends ControllerHandle<StatefulSet> {
   private StatefulSetController(Builder b) {
-    super(b.buildController(StatefulSet.class, cb -> cb.reconciler(new StatefulSetReconciler()).owns(Pod.class)));
+    this(b, new OrphanEvents<StatefulSet, Pod>(set -> OrphanEvents.nonEmpty(set.spec().selector())));
+  }
+
+  private StatefulSetController(Builder b, OrphanEvents<StatefulSet, Pod> orphans) {
+    super(b.buildController(StatefulSet.class, cb -> cb.reconciler(new StatefulSetReconciler()).owns(Pod.class)
+        .handler(Pod.class, orphans)));
+    orphans.bind(controller());
   }
 
   /** A builder for a StatefulSet controller over {@code store}. */

@@ -234,4 +234,22 @@ final class DeploymentControllerTest {
       assertThat(only(c.replicaSets(), "nginx:does-not-exist").spec().replicas()).isEqualTo(13);
     }
   }
+
+  /** Upstream's addReplicaSet for an orphan: every Deployment whose selector matches it is queued and adopts it. */
+  @Test
+  void orphanReplicaSet_matchingSelector_isAdoptedThroughItsEvent() {
+    try (Cluster c = new Cluster()) {
+      c.store.create(Cluster.web(1));
+      c.settle();
+      ReplicaSet orphan = c.store.create(ReplicaSet.builder().namespace("ns").name("leftover").label("app", "web").replicas(0)
+          .matchLabels(java.util.Map.of("app", "web")).podSpec(Cluster.podSpec("nginx:0")).build());
+      assertThat(Sim.drain(c.dc.controller())).containsExactly(io.fleetkit.reconcile.ObjectKey.of("ns", "web"));
+      c.dc.controller().enqueue(io.fleetkit.reconcile.ObjectKey.of("ns", "web"));
+      c.settle();
+      ReplicaSet adopted = c.store.require(ReplicaSet.class, "ns", "leftover");
+      assertThat(adopted.metadata().controllerRef()).isNotNull();
+      assertThat(adopted.metadata().controllerRef().uid()).isEqualTo(c.deployment("web").metadata().uid());
+      assertThat(orphan.metadata().controllerRef()).isNull();
+    }
+  }
 }

@@ -12,12 +12,15 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.RestartPolicy;
+import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.reconcile.controllers.internal.JobReconciler;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The Job controller over time in stepping mode, with a manual clock and a hand-operated kubelet. */
@@ -234,5 +237,56 @@ final class JobControllerTest {
     assertThat(JobReconciler.formatIndexes(List.of(0, 1))).isEqualTo("0,1");
     assertThat(JobReconciler.formatIndexes(List.of(0, 1, 2))).isEqualTo("0-2");
     assertThat(JobReconciler.formatIndexes(List.of(1, 3, 4, 5, 7))).isEqualTo("1,3-5,7");
+  }
+
+  private static Job labelledJob(int parallelism, int completions) {
+    return Job.builder().namespace("ns").name("calc").parallelism(parallelism).completions(completions)
+        .selector(LabelSelector.of(Map.of("app", "calc"))).templateLabels(Map.of("app", "calc"))
+        .podSpec(PodSpec.builder().container("c", "busybox", ResourceList.EMPTY).restartPolicy(RestartPolicy.Never)
+            .build())
+        .build();
+  }
+
+  private static List<Pod> controlledActive(ObjectStore store, Job job) {
+    return active(store).stream().filter(p -> p.metadata().controllerRef() != null
+        && p.metadata().controllerRef().uid().equals(job.metadata().uid())).toList();
+  }
+
+  @Test
+  void orphanMatchingTheSelector_isAdoptedAndCounted() {
+    try (ObjectStore store = Sim.store(clock); JobController c = controller(store)) {
+      store.create(Pod.of(ObjectMeta.builder().namespace("ns").name("leftover").label("app", "calc").build(),
+          labelledJob(2, 4).spec().template().spec()));
+      Job job = store.create(labelledJob(2, 4));
+      c.runUntilIdle();
+      assertThat(store.require(Pod.class, "ns", "leftover").metadata().controllerRef().uid())
+          .isEqualTo(job.metadata().uid());
+      assertThat(controlledActive(store, job)).hasSize(2);
+      assertThat(active(store)).as("one pod created beside the adopted one").hasSize(2);
+      assertThat(get(store).status().active()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void podLeavingTheSelector_isReleasedAndReplaced_andReadoptedWhenItMatchesAgain() {
+    try (ObjectStore store = Sim.store(clock); JobController c = controller(store)) {
+      Job job = store.create(labelledJob(2, 4));
+      c.runUntilIdle();
+      Pod leaving = active(store).get(0);
+      store.update(leaving.withMetadata(leaving.metadata().withLabels(Map.of("app", "debug"))));
+      c.runUntilIdle();
+      Pod released = store.require(Pod.class, "ns", leaving.metadata().name());
+      assertThat(released.metadata().ownerReferences()).as("released").isEmpty();
+      assertThat(controlledActive(store, job)).as("a replacement").hasSize(2)
+          .noneMatch(p -> p.metadata().name().equals(leaving.metadata().name()));
+
+      // labelled back: the orphan's update wakes the Job, which adopts it and then has one active pod too many
+      store.update(released.withMetadata(released.metadata().withLabels(Map.of("app", "calc"))));
+      c.runUntilIdle();
+      assertThat(store.list(Pod.class, "ns").items()).allMatch(p -> p.metadata().controllerRef() != null
+          && p.metadata().controllerRef().uid().equals(job.metadata().uid()));
+      assertThat(controlledActive(store, job)).hasSize(2);
+      assertThat(get(store).status().active()).isEqualTo(2);
+    }
   }
 }

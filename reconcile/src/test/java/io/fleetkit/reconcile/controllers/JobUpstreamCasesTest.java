@@ -18,18 +18,23 @@ import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.RestartPolicy;
+import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
+import io.fleetkit.reconcile.Informer;
 import io.fleetkit.reconcile.ObjectKey;
+import io.fleetkit.reconcile.controllers.internal.ControllerRefManager;
+import io.fleetkit.reconcile.controllers.internal.JobReconciler;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
@@ -44,10 +49,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * pod-phase counting, Kubernetes 1.21): {@code TestControllerSyncJob} (35 of its 36 cases), {@code
  * TestSyncJobPastDeadline} (5 cases), {@code TestSyncPastDeadlineJobFinished}, {@code TestSyncJobComplete}, {@code
  * TestSyncJobDeleted}, {@code TestJobBackoffForOnFailure} (9 cases), {@code TestJobBackoffOnRestartPolicyNever} (5
- * cases), {@code TestAddPod}, {@code TestUpdatePod}, {@code TestDeletePod} and {@code
- * TestUpdatePodChangeControllerRef}. Each sync case makes the Job and its pods, lets the pod-failure backoff
- * elapse, runs exactly one sync and compares pods created/deleted and status; the pod event cases check which Job
- * keys a pod's create, update or delete puts in the controller's queue.
+ * cases), {@code TestJobPodLookup} (3 cases), {@code TestGetPodsForJob} (5 cases), {@code TestAddPod}, {@code
+ * TestAddPodOrphan}, {@code TestUpdatePod}, {@code TestUpdatePodOrphanWithNewLabels}, {@code
+ * TestUpdatePodChangeControllerRef}, {@code TestUpdatePodRelease}, {@code TestDeletePod} and {@code
+ * TestDeletePodOrphan}. Each sync case makes the Job and its pods, lets the pod-failure backoff elapse, runs exactly
+ * one sync and compares pods created/deleted and status; the pod event cases check which Job keys a pod's create,
+ * update or delete puts in the controller's queue. The test Job has upstream's selector {@code foo=bar}.
  *
  * <p>Upstream's fake pod control is {@link FakePodControl}, an admission plugin of the test store that records the
  * controller's pod creates and deletes and refuses them as the fake fails them: the four "controller error" cases
@@ -250,7 +257,7 @@ final class JobUpstreamCasesTest {
   static Job newJob(int parallelism, int completions, int backoffLimit, CompletionMode mode) {
     return Job.builder().namespace("default").name("foobar").parallelism(parallelism)
         .completions(completions < 0 ? null : completions).completionMode(mode).backoffLimit(backoffLimit)
-        .templateLabels(java.util.Map.of("foo", "bar"))
+        .selector(LabelSelector.of(java.util.Map.of("foo", "bar"))).templateLabels(java.util.Map.of("foo", "bar"))
         .podSpec(PodSpec.builder().container("foo", "foo/bar", ResourceList.EMPTY)
             .restartPolicy(RestartPolicy.Never).build())
         .build();
@@ -568,8 +575,8 @@ final class JobUpstreamCasesTest {
   void syncJobPastDeadline_upstreamTable(DeadlineCase tc) {
     Job j = newJob(tc.parallelism(), tc.completions(), tc.backoffLimit(), CompletionMode.NonIndexed);
     j = j.withSpec(new io.fleetkit.api.batch.JobSpec(j.spec().parallelism(), j.spec().completions(),
-        CompletionMode.NonIndexed, tc.backoffLimit(), tc.activeDeadlineSeconds(), null, tc.suspend(), null,
-        j.spec().template()));
+        CompletionMode.NonIndexed, tc.backoffLimit(), tc.activeDeadlineSeconds(), null, tc.suspend(),
+        j.spec().selector(), j.spec().template()));
     try (Env env = new Env(j, false)) {
       env.clock.advance(Duration.ofHours(1));
       Instant start = env.clock.now().minusSeconds(tc.startTime());
@@ -643,7 +650,7 @@ final class JobUpstreamCasesTest {
   static Job jobWithRestartPolicy(int parallelism, int completions, int backoffLimit, RestartPolicy policy) {
     return Job.builder().namespace("default").name("foobar").parallelism(parallelism).completions(completions)
         .completionMode(CompletionMode.NonIndexed).backoffLimit(backoffLimit)
-        .templateLabels(java.util.Map.of("foo", "bar"))
+        .selector(LabelSelector.of(java.util.Map.of("foo", "bar"))).templateLabels(java.util.Map.of("foo", "bar"))
         .podSpec(PodSpec.builder().container("foo", "foo/bar", ResourceList.EMPTY).restartPolicy(policy).build())
         .build();
   }
@@ -771,6 +778,28 @@ final class JobUpstreamCasesTest {
       return store.create(Pod.of(m, owner.spec().template().spec()));
     }
 
+    /** A pod with {@code labels} and no owner (upstream: {@code newPod(...)} with {@code OwnerReferences = nil}). */
+    Pod orphan(String name, Map<String, String> labels) {
+      ObjectMeta m = ObjectMeta.builder().namespace("default").name(name).labels(labels).build();
+      return store.create(Pod.of(m, job1.spec().template().spec()));
+    }
+
+    /**
+     * Upstream's {@code job3}, whose selector is {@code other=labels}: its template has those labels too (FleetKit
+     * validates that a Job's selector matches its template; upstream's test Job skips validation).
+     */
+    Job job3() {
+      Job j = newJob(1, 1, 6, CompletionMode.NonIndexed);
+      Map<String, String> other = Map.of("other", "labels");
+      j = j.withSpec(new io.fleetkit.api.batch.JobSpec(1, 1, CompletionMode.NonIndexed, 6, null, null, false,
+          LabelSelector.of(other), io.fleetkit.api.core.PodTemplateSpec.of(other, j.spec().template().spec())));
+      Job created = store.create(j.withMetadata(j.metadata().toBuilder().name("job3").build()));
+      store.updateStatus(created.withStatus(new JobStatus(0, 1, 0, null, List.of(new JobCondition(
+          JobCondition.COMPLETE, ConditionStatus.True, "", "", null, null)), null, null, "")));
+      queued();
+      return created;
+    }
+
     /** The keys waiting in the controller's queue, taken out (upstream's {@code queue.Len()} and {@code Get}). */
     List<ObjectKey> queued() {
       List<ObjectKey> keys = new ArrayList<>();
@@ -827,6 +856,181 @@ final class JobUpstreamCasesTest {
       assertThat(env.queued()).containsExactly(JOB1);
       env.store.delete(Pod.class, "default", "pod2");
       assertThat(env.queued()).containsExactly(JOB2);
+    }
+  }
+
+  // upstream: TestAddPodOrphan (every Job whose selector matches the orphan, job3's does not)
+  @Test
+  void addPodOrphan_enqueuesEveryMatchingJob() {
+    try (TwoJobs env = new TwoJobs()) {
+      env.job3();
+      env.orphan("pod1", Map.of("foo", "bar"));
+      assertThat(env.queued()).containsExactlyInAnyOrder(JOB1, JOB2);
+    }
+  }
+
+  // upstream: TestUpdatePodOrphanWithNewLabels (the orphan's labels change from foo2=bar2 to foo=bar)
+  @Test
+  void updatePodOrphanWithNewLabels_enqueuesTheNewlyMatchingJobs() {
+    try (TwoJobs env = new TwoJobs()) {
+      Pod pod1 = env.orphan("pod1", Map.of("foo2", "bar2"));
+      assertThat(env.queued()).isEmpty();
+      env.store.update(pod1.withMetadata(pod1.metadata().withLabels(Map.of("foo", "bar"))));
+      assertThat(env.queued()).containsExactlyInAnyOrder(JOB1, JOB2);
+    }
+  }
+
+  // upstream: TestUpdatePodRelease (the controller reference removed: every matching Job may adopt it)
+  @Test
+  void updatePodRelease_enqueuesEveryMatchingJob() {
+    try (TwoJobs env = new TwoJobs()) {
+      Pod pod1 = env.pod("pod1", env.job1);
+      env.queued();
+      env.store.update(pod1.withMetadata(pod1.metadata().toBuilder().ownerReferences(List.of()).build()));
+      assertThat(env.queued()).containsExactlyInAnyOrder(JOB1, JOB2);
+    }
+  }
+
+  // upstream: TestDeletePodOrphan (no Job cares about an orphan going away)
+  @Test
+  void deletePodOrphan_enqueuesNothing() {
+    try (TwoJobs env = new TwoJobs()) {
+      env.job3();
+      env.orphan("pod1", Map.of("foo", "bar"));
+      env.queued();
+      env.store.delete(Pod.class, "default", "pod1");
+      assertThat(env.queued()).isEmpty();
+    }
+  }
+
+  /**
+   * Upstream: TestJobPodLookup, its 3 cases in order on one controller (each case's Job added to the cache before
+   * its pod is looked up, the earlier Jobs staying), through the lookup's use: an orphan pod's creation queues the
+   * Jobs that {@code getPodJobs} returns. Adapted: upstream's first Job has no selector (which selects nothing) and
+   * no namespace; here it is in {@code default} with no {@code spec.selector}, so the generated
+   * {@code batch.kubernetes.io/controller-uid} selector applies, which the pod without labels does not match
+   * either. The second Job (no namespace upstream, so not in the pod's {@code ns}) is in {@code default}.
+   */
+  @Test
+  void jobPodLookup_upstreamTable() {
+    ManualClock clock = ManualClock.atEpoch2026();
+    try (ObjectStore store = ObjectStore.builder().directDelivery().clock(clock.asClock()).build();
+        JobController controller = JobController.builder(store).clock(clock).stepping().build()) {
+      controller.start().join();
+      LabelSelector inBar = new LabelSelector(Map.of(), List.of(new io.fleetkit.api.labels.LabelSelectorRequirement(
+          "foo", io.fleetkit.api.labels.LabelSelectorOperator.In, List.of("bar"))));
+      record LookupCase(String jobNamespace, String jobName, @Nullable LabelSelector selector, String podNamespace,
+          String podName, Map<String, String> podLabels, @Nullable String expectedName) {}
+      List<LookupCase> cases = List.of(
+          // pods without labels don't match any job
+          new LookupCase("default", "basic", null, "default", "foo1", Map.of(), null),
+          // matching labels, different namespace
+          new LookupCase("default", "foo", LabelSelector.of(Map.of("foo", "bar")), "ns", "foo2",
+              Map.of("foo", "bar"), null),
+          // matching ns and labels returns
+          new LookupCase("ns", "bar", inBar, "ns", "foo3", Map.of("foo", "bar"), "bar"));
+      for (LookupCase tc : cases) {
+        Job j = newJob(1, 1, 6, CompletionMode.NonIndexed);
+        j = j.withSpec(new io.fleetkit.api.batch.JobSpec(1, 1, CompletionMode.NonIndexed, 6, null, null, false,
+            tc.selector(), j.spec().template()));
+        store.create(j.withMetadata(j.metadata().toBuilder().namespace(tc.jobNamespace()).name(tc.jobName())
+            .build()));
+        Sim.drain(controller.controller());
+        store.create(Pod.of(ObjectMeta.builder().namespace(tc.podNamespace()).name(tc.podName())
+            .labels(tc.podLabels()).build(), j.spec().template().spec()));
+        List<ObjectKey> keys = Sim.drain(controller.controller());
+        if (tc.expectedName() == null) {
+          assertThat(keys).as("%s: no job", tc.podName()).isEmpty();
+        } else {
+          assertThat(keys).as("%s: one job", tc.podName()).containsExactly(ObjectKey.of(tc.podNamespace(),
+              tc.expectedName()));
+        }
+      }
+    }
+  }
+
+  /** A pod of TestGetPodsForJob: its controller ({@code "job"}, {@code "other"} or none) and labels (foo=bar or none). */
+  record PodDef(String name, @Nullable String owner, boolean labelled) {}
+
+  record GetPodsCase(String name, boolean jobDeleted, boolean jobDeletedInCache, List<PodDef> pods,
+      List<String> wantPods) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<GetPodsCase> getPodsForJob() {
+    return Stream.of(
+        new GetPodsCase("only matching", false, false, List.of(new PodDef("pod1", "job", true),
+            new PodDef("pod2", "other", true), new PodDef("pod3", null, false), new PodDef("pod4", "job", true)),
+            List.of("pod1", "pod4")),
+        new GetPodsCase("adopt", false, false, List.of(new PodDef("pod1", "job", true),
+            new PodDef("pod2", null, true), new PodDef("pod3", "other", true)), List.of("pod1", "pod2")),
+        new GetPodsCase("no adopt when deleting", true, true, List.of(new PodDef("pod1", "job", true),
+            new PodDef("pod2", null, true)), List.of("pod1")),
+        new GetPodsCase("no adopt when deleting race", true, false, List.of(new PodDef("pod1", "job", true),
+            new PodDef("pod2", null, true)), List.of("pod1")),
+        new GetPodsCase("release", false, false, List.of(new PodDef("pod1", "job", true),
+            new PodDef("pod2", "job", false)), List.of("pod1")));
+  }
+
+  /**
+   * Upstream: TestGetPodsForJob, through {@link JobReconciler#podsForJob} (upstream's {@code getPodsForJob}) over a
+   * pod informer's cache, the Jobs {@code test-job} and {@code other-job} in the store (upstream's {@code test_job} and
+   * {@code other_job}: FleetKit validates names as DNS subdomains). Upstream hands the function
+   * the Job with the deletion timestamp when {@code jobDeleted}, whatever its cached copy shows, so the two "deleting"
+   * cases refuse the adoption before the recheck; so here. "no adopt when deleting race" is also run as its name
+   * says: the function gets the Job as it was before the deletion (a cache that has not caught up) and the recheck
+   * against the store refuses the adoption, reported as an error (later upstream versions return it too). Beyond
+   * upstream's names, the store is checked: claimed pods are the Job's, an adopted one now names it, a released one
+   * no longer does.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("getPodsForJob")
+  void getPodsForJob_upstreamTable(GetPodsCase tc) {
+    ManualClock clock = ManualClock.atEpoch2026();
+    try (ObjectStore store = ObjectStore.builder().directDelivery().clock(clock.asClock()).build();
+        Informer<Pod> pods = Informer.builder(store, Pod.class).build()) {
+      Job j = newJob(1, 1, 6, CompletionMode.NonIndexed);
+      Job job = store.create(j.withMetadata(j.metadata().toBuilder().name("test-job").finalizer("test/hold")
+          .build()));
+      Job otherJob = store.create(j.withMetadata(j.metadata().toBuilder().name("other-job").build()));
+      for (PodDef d : tc.pods()) {
+        ObjectMeta.Builder m = ObjectMeta.builder().namespace("default").name(d.name());
+        if (d.labelled()) {
+          m.label("foo", "bar");
+        }
+        if (d.owner() != null) {
+          m.ownerReference(OwnerReference.controllerOf(d.owner().equals("job") ? job : otherJob));
+        }
+        store.create(Pod.of(m.build(), j.spec().template().spec()));
+      }
+      Job before = job;
+      if (tc.jobDeleted()) {
+        store.delete(Job.class, "default", "test-job");
+        job = store.require(Job.class, "default", "test-job");
+      }
+      pods.start().join();
+
+      ControllerRefManager.Claim<Pod> claim = JobReconciler.podsForJob(store, pods.lister(), job);
+      List<String> got = claim.claimed().stream().map(p -> p.metadata().name()).sorted().toList();
+      assertThat(got).isEqualTo(tc.wantPods());
+      assertThat(claim.errors()).as("getPodsForJob() error").isEmpty();
+      for (Pod p : store.list(Pod.class, "default").items()) {
+        OwnerReference ref = p.metadata().controllerRef();
+        boolean controlledByJob = ref != null && ref.uid().equals(job.metadata().uid());
+        assertThat(controlledByJob).as("%s controlled by test-job in the store", p.metadata().name())
+            .isEqualTo(tc.wantPods().contains(p.metadata().name()));
+      }
+
+      if (tc.jobDeleted() && !tc.jobDeletedInCache()) {
+        ControllerRefManager.Claim<Pod> stale = JobReconciler.podsForJob(store, pods.lister(), before);
+        assertThat(stale.claimed().stream().map(p -> p.metadata().name()).toList()).isEqualTo(tc.wantPods());
+        assertThat(stale.errors()).singleElement().satisfies(e -> assertThat(e)
+            .contains("can't adopt Pod default/pod2").contains("has just been deleted"));
+        assertThat(store.require(Pod.class, "default", "pod2").metadata().ownerReferences()).isEmpty();
+      }
     }
   }
 

@@ -221,4 +221,24 @@ final class ReplicaSetControllerTest {
       batch.forEach(Runnable::run);
     }
   }
+
+  /** Upstream's addPod/updatePod for an orphan: every ReplicaSet whose selector matches it is queued to adopt it. */
+  @Test
+  void orphanEvents_queueEveryReplicaSetSelectingTheOrphan() {
+    try (ObjectStore store = Sim.store(clock); ReplicaSetController c = controller(store)) {
+      store.create(rs("web", 0));
+      store.create(rs("web2", 0));
+      store.create(ReplicaSet.builder().namespace("ns").name("db").replicas(0).matchLabels(Map.of("app", "db"))
+          .podSpec(SPEC).build());
+      c.runUntilIdle();
+      Pod orphan = store.create(Pod.builder().namespace("ns").name("orphan").label("app", "other").spec(SPEC)
+          .build());
+      assertThat(Sim.drain(c.controller())).as("no ReplicaSet selects it").isEmpty();
+      store.update(orphan.withMetadata(orphan.metadata().withLabels(LABELS)));
+      assertThat(Sim.drain(c.controller())).containsExactlyInAnyOrder(ObjectKey.of("ns", "web"),
+          ObjectKey.of("ns", "web2"));
+      store.delete(Pod.class, "ns", "orphan");
+      assertThat(Sim.drain(c.controller())).as("an orphan's deletion").isEmpty();
+    }
+  }
 }

@@ -7,6 +7,9 @@ import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
+import io.fleetkit.reconcile.Controller;
+import io.fleetkit.reconcile.ObjectKey;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -42,5 +45,15 @@ final class Sim {
       OwnerReference r = p.metadata().controllerRef();
       return r != null && r.uid().equals(ownerUid);
     }).toList();
+  }
+
+  /** The keys waiting in {@code c}'s queue, taken out without reconciling them (what an event put in). */
+  static List<ObjectKey> drain(Controller<?> c) {
+    List<ObjectKey> keys = new ArrayList<>();
+    for (var k = c.queue().poll(); k.isPresent(); k = c.queue().poll()) {
+      keys.add(k.get());
+      c.queue().done(k.get());
+    }
+    return keys;
   }
 }

@@ -13,6 +13,7 @@ import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.store.DeletePreconditions;
 import io.fleetkit.reconcile.GarbageCollector;
+import io.fleetkit.reconcile.ObjectKey;
 import io.fleetkit.reconcile.controllers.StatefulSetHarness.Invariant;
 import io.fleetkit.reconcile.controllers.internal.ControllerHistory;
 import io.fleetkit.reconcile.controllers.internal.StatefulSetPods;
@@ -341,6 +342,21 @@ final class StatefulSetControllerTest {
 
       assertThat(h.store.list(ControllerRevision.class, "default").items()).isEmpty();
       assertThat(h.store.list(Pod.class, "default").items()).isEmpty();
+    }
+  }
+
+  /** Upstream's addPod for an orphan: every set whose selector matches it is queued, whatever the pod's name. */
+  @Test
+  void orphanPod_matchingSelector_queuesTheSet() {
+    try (StatefulSetHarness h = new StatefulSetHarness()) {
+      StatefulSet created = h.store.create(burst(newStatefulSet(0)));
+      h.controller.runUntilIdle();
+      h.store.create(Pod.builder().namespace("default").name("stray").label("foo", "bar")
+          .spec(created.spec().template().spec()).build());
+      assertThat(Sim.drain(h.controller.controller())).containsExactly(ObjectKey.of(created));
+      h.controller.runUntilIdle();
+      assertThat(h.store.require(Pod.class, "default", "stray").metadata().controllerRef())
+          .as("not a member: not adopted").isNull();
     }
   }
 }

@@ -60,8 +60,15 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
       LOG.debug("deployment {}: empty selector selects nothing here", d.metadata().key());
       return Result.done();
     }
+    // upstream's getReplicaSetsForDeployment: ClaimReplicaSets; a failed adoption or release fails the sync
+    ControllerRefManager.Claim<ReplicaSet> claim = ControllerRefManager.forSync(ctx.store(), d, d.spec().selector())
+        .claim(ctx.lister(ReplicaSet.class));
+    if (claim.failed()) {
+      LOG.debug("deployment {}: claiming ReplicaSets failed, requeueing: {}", d.metadata().key(), claim.errors());
+      return Result.requeue();
+    }
     try {
-      return new Sync(ctx, d).run();
+      return new Sync(ctx, d, claim.claimed()).run();
     } catch (ConflictException | NotFoundException e) {
       LOG.debug("deployment {}: lost a race ({}), requeueing", d.metadata().key(), e.getMessage());
       return Result.requeue();
@@ -76,11 +83,12 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
     List<ReplicaSet> rsList;
     private final Lister<Pod> pods;
 
-    Sync(ReconcileContext<Deployment> ctx, Deployment d) {
+    /** @param rsList the ReplicaSets {@code d} controls after adoption and release (not changed here) */
+    Sync(ReconcileContext<Deployment> ctx, Deployment d, List<ReplicaSet> rsList) {
       this.ctx = ctx;
       this.d = d;
       this.now = ctx.now();
-      this.rsList = claimReplicaSets();
+      this.rsList = rsList;
       this.pods = ctx.lister(Pod.class);
     }
 
@@ -122,27 +130,6 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
     }
 
     // ---- ReplicaSets -------------------------------------------------------------------------------------------
-
-    private List<ReplicaSet> claimReplicaSets() {
-      List<ReplicaSet> owned = new ArrayList<>();
-      String uid = d.metadata().uid();
-      // the namespace's ReplicaSets this Deployment controls or may adopt (through the indexes), in listing order
-      for (ReplicaSet rs : ReplicaSetReconciler.claimCandidates(ctx.lister(ReplicaSet.class),
-          d.metadata().namespace(), uid, d.spec().selector())) {
-        OwnerReference ref = rs.metadata().controllerRef();
-        if (ref != null) {
-          if (ref.uid().equals(uid)) {
-            owned.add(rs);
-          }
-          continue;
-        }
-        if (rs.metadata().deletionTimestamp() == null && d.spec().selector().matches(rs.metadata().labels())) {
-          ObjectMeta m = rs.metadata().toBuilder().ownerReference(OwnerReference.controllerOf(d)).build();
-          owned.add(ctx.store().update(rs.withMetadata(m)));
-        }
-      }
-      return owned;
-    }
 
     private @Nullable ReplicaSet findNew() {
       ReplicaSet best = null;

@@ -17,10 +17,13 @@ import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.PodStatus;
 import io.fleetkit.api.core.RestartPolicy;
+import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.store.DeletePreconditions;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.reconcile.Lister;
 import io.fleetkit.reconcile.ObjectKey;
 import io.fleetkit.reconcile.ReconcileContext;
 import io.fleetkit.reconcile.Reconciler;
@@ -32,6 +35,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
@@ -72,6 +76,27 @@ public final class JobReconciler implements Reconciler<Job> {
     this.nameSuffixes = nameSuffixes;
   }
 
+  /**
+   * The selector of {@code job}'s pods: {@code spec.selector}, or when unset the one Kubernetes' API server generates
+   * for a Job, {@value WorkloadLabels#JOB_CONTROLLER_UID}{@code =<uid>}, the label the controller puts on every pod
+   * it creates.
+   */
+  public static LabelSelector selectorOf(Job job) {
+    LabelSelector s = job.spec().selector();
+    return s != null ? s : LabelSelector.of(Map.of(WorkloadLabels.JOB_CONTROLLER_UID, job.metadata().uid()));
+  }
+
+  /**
+   * Upstream's {@code getPodsForJob}: the pods of {@code job}'s namespace it controls after adopting the orphans its
+   * selector matches and releasing those it controls that no longer match ({@link ControllerRefManager}, with the
+   * adoption check reading the Job again from {@code store}).
+   *
+   * @param job the Job as the controller's cache shows it
+   */
+  public static ControllerRefManager.Claim<Pod> podsForJob(ObjectStore store, Lister<Pod> pods, Job job) {
+    return ControllerRefManager.forSync(store, job, selectorOf(job)).claim(pods);
+  }
+
   /** How many of the controller's writes for {@code key} the cache has not shown yet (for tests). */
   public int pendingWrites(ObjectKey key) {
     return pending.pending(key);
@@ -92,14 +117,16 @@ public final class JobReconciler implements Reconciler<Job> {
     Instant now = ctx.now();
     JobSpec spec = job.spec();
     boolean indexed = spec.completionMode() == CompletionMode.Indexed;
-    List<Pod> pods = new ArrayList<>();
+    ControllerRefManager.Claim<Pod> claim = podsForJob(ctx.store(), ctx.lister(Pod.class), job);
+    if (claim.failed()) {
+      // upstream's syncJob returns getPodsForJob's error: nothing else is done, the key is retried with backoff
+      LOG.debug("job {}: claiming pods failed, requeueing: {}", key, claim.errors());
+      return Result.requeue();
+    }
+    List<Pod> pods = claim.claimed();
     Set<String> cached = new HashSet<>();
-    for (Pod p : ctx.lister(Pod.class).list(job.metadata().namespace())) {
-      OwnerReference ref = p.metadata().controllerRef();
-      if (ref != null && ref.uid().equals(job.metadata().uid())) {
-        pods.add(p);
-        cached.add(p.metadata().name());
-      }
+    for (Pod p : pods) {
+      cached.add(p.metadata().name());
     }
     boolean satisfied = pending.satisfied(key, cached,
         name -> ctx.store().get(Pod.class, key.namespace(), name).isPresent(), now);

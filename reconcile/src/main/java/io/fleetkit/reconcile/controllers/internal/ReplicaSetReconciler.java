@@ -9,8 +9,6 @@ import io.fleetkit.api.apps.ReplicaSetCondition;
 import io.fleetkit.api.apps.ReplicaSetStatus;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodStatus;
-import io.fleetkit.api.labels.LabelSelector;
-import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
@@ -22,7 +20,6 @@ import io.fleetkit.reconcile.Reconciler;
 import io.fleetkit.reconcile.Result;
 import io.fleetkit.reconcile.controllers.ActivePods;
 import io.fleetkit.reconcile.controllers.ActivePods.RankedPod;
-import io.fleetkit.reconcile.internal.IndexedCache;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,7 +28,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.Collections;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -78,7 +74,14 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
     }
     Instant now = ctx.now();
     boolean satisfied = expectations.satisfied(key, now);
-    List<Pod> owned = claimPods(ctx, rs);
+    ControllerRefManager.Claim<Pod> claim = ControllerRefManager.forSync(ctx.store(), rs, rs.spec().selector())
+        .claim(ctx.lister(Pod.class));
+    if (claim.failed()) {
+      // upstream's sync returns the claim's aggregate error: nothing else is done, the key is retried with backoff
+      LOG.debug("replicaset {}: claiming pods failed, requeueing: {}", key, claim.errors());
+      return Result.requeue();
+    }
+    List<Pod> owned = claim.claimed();
     if (satisfied && cacheExpectations.waiting(key)) {
       // the counts above are kept by a handler that runs after the cache changes, not with it: a worker reading
       // the cache in between sees the two disagree
@@ -113,46 +116,6 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
     return wait == null ? Result.done() : Result.requeueAfter(wait);
   }
 
-  /**
-   * The objects {@code ClaimPods} (or the Deployment's {@code ClaimReplicaSets}) has to look at: those the owner
-   * {@code uid} controls plus those its selector matches (the only ones it may adopt), in listing order. Upstream
-   * walks the whole namespace; the two index reads give the same objects at the cost of the answer, which keeps a
-   * namespace of many owners linear instead of quadratic.
-   */
-  static <T extends ApiObject<T>> List<T> claimCandidates(Lister<T> objects, String namespace, String uid,
-      LabelSelector selector) {
-    // both answers come in key order: merge them (an object in both once), no sorting
-    List<T> owned = objects.byIndex(Lister.CONTROLLER_INDEX, uid);
-    List<T> selected = objects.list(namespace, selector);
-    if (Lister.sameObjects(owned, selected)) { // the usual case: the ReplicaSet controls exactly the pods it selects
-      return Collections.unmodifiableList(selected);
-    }
-    List<T> out = new ArrayList<>(Math.max(owned.size(), selected.size()));
-    int i = 0;
-    int j = 0;
-    while (i < owned.size() || j < selected.size()) {
-      T a = i < owned.size() ? owned.get(i) : null;
-      if (a != null && !a.metadata().namespace().equals(namespace)) {
-        i++;
-        continue;
-      }
-      T b = j < selected.size() ? selected.get(j) : null;
-      int c = a == null ? 1 : b == null ? -1 : IndexedCache.KEY_ORDER.compare(a.metadata().key(),
-          b.metadata().key());
-      if (c < 0) {
-        out.add(a);
-        i++;
-      } else {
-        out.add(b);
-        j++;
-        if (c == 0) {
-          i++;
-        }
-      }
-    }
-    return Collections.unmodifiableList(out);
-  }
-
   /** Whether {@code labels} holds every pair of {@code wanted} (label values are never null). */
   static boolean hasAll(Map<String, String> labels, Map<String, String> wanted) {
     for (Map.Entry<String, String> e : wanted.entrySet()) {
@@ -174,77 +137,6 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
       }
     }
     return out;
-  }
-
-  /** Pods this ReplicaSet controls after adoption and release, as {@code ClaimPods}. */
-  private List<Pod> claimPods(ReconcileContext<ReplicaSet> ctx, ReplicaSet rs) {
-    String uid = rs.metadata().uid();
-    Lister<Pod> lister = ctx.lister(Pod.class);
-    List<Pod> controlled = lister.byIndex(Lister.CONTROLLER_INDEX, uid);
-    if (lister.indexMatchesSelection(Lister.CONTROLLER_INDEX, uid, rs.metadata().namespace(), rs.spec().selector())) {
-      // the usual case: every pod it controls is selected and every selected pod is controlled by it (not by
-      // another owner, not an orphan): the loop below would keep each of them, releasing and adopting nothing.
-      // The cache's list, as it is (immutable, the same instance while none of them changed)
-      return controlled;
-    }
-    List<Pod> owned = new ArrayList<>();
-    Boolean canAdopt = null;
-    for (Pod pod : claimCandidates(lister, rs.metadata().namespace(), uid, rs.spec().selector())) {
-      OwnerReference ref = pod.metadata().controllerRef();
-      boolean matches = rs.spec().selector().matches(pod.metadata().labels());
-      if (ref != null) {
-        if (!ref.uid().equals(uid)) {
-          continue;
-        }
-        if (matches) {
-          owned.add(pod);
-        } else if (pod.metadata().deletionTimestamp() == null) {
-          release(ctx, pod, uid);
-        }
-        continue;
-      }
-      if (!matches || pod.metadata().deletionTimestamp() != null || rs.metadata().deletionTimestamp() != null) {
-        continue;
-      }
-      if (canAdopt == null) {
-        // upstream re-reads the owner before adopting: a deleted-and-recreated owner must not adopt
-        canAdopt = ctx.store().get(ReplicaSet.class, rs.metadata().namespace(), rs.metadata().name())
-            .map(fresh -> fresh.metadata().uid().equals(uid) && fresh.metadata().deletionTimestamp() == null)
-            .orElse(false);
-      }
-      if (canAdopt) {
-        Pod adopted = adopt(ctx, pod, rs);
-        if (adopted != null) {
-          owned.add(adopted);
-        }
-      }
-    }
-    return owned;
-  }
-
-  private static @Nullable Pod adopt(ReconcileContext<ReplicaSet> ctx, Pod pod, ReplicaSet rs) {
-    ObjectMeta meta = pod.metadata().toBuilder().ownerReference(OwnerReference.controllerOf(rs)).build();
-    try {
-      return ctx.store().update(pod.withMetadata(meta));
-    } catch (ConflictException | NotFoundException e) {
-      LOG.debug("replicaset {}: adopting pod {} lost a race: {}", ObjectKey.of(rs), pod.metadata().key(),
-          e.getMessage());
-      return null;
-    }
-  }
-
-  private static void release(ReconcileContext<ReplicaSet> ctx, Pod pod, String uid) {
-    List<OwnerReference> refs = new ArrayList<>();
-    for (OwnerReference r : pod.metadata().ownerReferences()) {
-      if (!r.uid().equals(uid)) {
-        refs.add(r);
-      }
-    }
-    try {
-      ctx.store().update(pod.withMetadata(pod.metadata().toBuilder().ownerReferences(refs).build()));
-    } catch (ConflictException | NotFoundException e) {
-      LOG.debug("releasing pod {} lost a race: {}", pod.metadata().key(), e.getMessage());
-    }
   }
 
   private void manageReplicas(ReconcileContext<ReplicaSet> ctx, ReplicaSet rs, List<Pod> active, Instant now) {

@@ -14,8 +14,6 @@ import io.fleetkit.api.core.PersistentVolumeClaim;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.core.PodTemplateSpec;
-import io.fleetkit.api.meta.ObjectMeta;
-import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.store.DeletePreconditions;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.ObjectKey;
@@ -74,9 +72,16 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
     String currentRevision = revs.current().metadata().name();
     String updateRevision = revs.update().metadata().name();
 
+    // upstream's getPodsForStatefulSet: ClaimPods with the membership filter (a pod of another name is released);
+    // a failed adoption or release fails the sync
+    ControllerRefManager.Claim<Pod> claim = ControllerRefManager.forSync(ctx.store(), set, set.spec().selector())
+        .claim(ctx.lister(Pod.class), pod -> StatefulSetPods.isMemberOf(set, pod));
+    if (claim.failed()) {
+      LOG.debug("statefulset {}: claiming pods failed, requeueing: {}", ctx.key(), claim.errors());
+      return Result.requeue();
+    }
     Map<String, Pod> view = new LinkedHashMap<>();
-    List<Pod> claimed = claimPods(ctx, set);
-    for (Pod p : claimed) {
+    for (Pod p : claim.claimed()) {
       view.put(p.metadata().name(), p);
     }
     RuntimeException failure = null;
@@ -124,29 +129,6 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
     return wait == null ? Result.done() : Result.requeueAfter(wait);
   }
 
-  /** Owned pods named as members; matching orphans named as members are adopted (upstream's ClaimPods). */
-  private static List<Pod> claimPods(ReconcileContext<StatefulSet> ctx, StatefulSet set) {
-    String uid = set.metadata().uid();
-    List<Pod> owned = new ArrayList<>();
-    for (Pod pod : ctx.lister(Pod.class).list(set.metadata().namespace())) {
-      OwnerReference ref = pod.metadata().controllerRef();
-      if (ref != null) {
-        if (ref.uid().equals(uid) && StatefulSetPods.isMemberOf(set, pod)) {
-          owned.add(pod);
-        }
-        continue;
-      }
-      if (StatefulSetPods.isMemberOf(set, pod) && set.spec().selector().matches(pod.metadata().labels())
-          && pod.metadata().deletionTimestamp() == null && set.metadata().deletionTimestamp() == null) {
-        ObjectMeta m = pod.metadata().toBuilder().ownerReference(OwnerReference.controllerOf(set)).build();
-        try {
-          owned.add(ctx.store().update(pod.withMetadata(m)));
-        } catch (ConflictException | NotFoundException e) {
-          LOG.debug("statefulset {}: adopting {} lost a race: {}", ctx.key(), pod.metadata().key(), e.getMessage());
-        }
-      }
-    }
-    return owned;
   }
 
   /** One pass of {@code updateStatefulSet}; returns early wherever upstream does. Mutates {@code view}. */

@@ -18,11 +18,11 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /**
- * {@code ReplicaSetReconciler.claimCandidates} against upstream's definition: the pods of the namespace that the
+ * {@code ControllerRefManager.claimCandidates} against upstream's definition: the pods of the namespace that the
  * ReplicaSet controls or its selector matches, in listing order, each once; both when the two index reads agree
  * (the usual case, taken as is) and when they differ (merged).
  */
-final class ReplicaSetClaimCandidatesPropertyTest {
+final class ClaimCandidatesPropertyTest {
   private static final String UID = "rs-uid";
   private static final LabelSelector SELECTOR = new LabelSelector(Map.of("app", "web"), List.of());
 
@@ -58,6 +58,6 @@ final class ReplicaSetClaimCandidatesPropertyTest {
         expected.add(p);
       }
     }
-    assertThat(ReplicaSetReconciler.claimCandidates(cache, "ns", UID, SELECTOR)).containsExactlyElementsOf(expected);
+    assertThat(ControllerRefManager.claimCandidates(cache, "ns", UID, SELECTOR)).containsExactlyElementsOf(expected);
   }
 }
