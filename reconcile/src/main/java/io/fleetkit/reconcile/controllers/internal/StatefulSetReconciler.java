@@ -112,7 +112,7 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
     } finally {
       // upstream truncates the history whether or not the update and the status write succeeded
       try {
-        StatefulSetRevisions.truncateHistory(history, set, claimed, revisions, revs.current(), revs.update());
+        StatefulSetRevisions.truncateHistory(history, set, claim.claimed(), revisions, revs.current(), revs.update());
       } catch (ConflictException e) {
         LOG.debug("statefulset {}: truncating its history lost a race ({}), requeueing", ctx.key(),
             e.getMessage());
@@ -127,8 +127,6 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
     }
     Duration wait = nextAvailability(set, view.values(), now);
     return wait == null ? Result.done() : Result.requeueAfter(wait);
-  }
-
   }
 
   /** One pass of {@code updateStatefulSet}; returns early wherever upstream does. Mutates {@code view}. */
