@@ -1,6 +1,7 @@
 package io.fleetkit.api.gateway;
 
 import io.fleetkit.api.Violations;
+import io.fleetkit.api.internal.HttpHeaderNames;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
@@ -17,7 +18,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class HTTPRouteFilterRules {
   /** {@code HeaderName}'s pattern. */
-  private static final Pattern HEADER_NAME = Pattern.compile("[A-Za-z0-9!#$%&'*+\\-.^_`|~]+");
   /** {@code CORSOrigin}'s pattern. */
   private static final Pattern CORS_ORIGIN = Pattern.compile(
       "(^\\*$)|(^(http(s)?):\\/\\/(((\\*\\.)?([a-zA-Z0-9\\-]+\\.)*[a-zA-Z0-9-]+|\\*)(:([0-9]{1,5}))?)$)");
@@ -235,7 +235,7 @@ final class HTTPRouteFilterRules {
       v.add(field, "must have at most 64 items", names.size());
     }
     for (int i = 0; i < names.size(); i++) {
-      headerName(v, field + "[" + i + "]", names.get(i));
+      HttpHeaderNames.check(v, field + "[" + i + "]", names.get(i));
     }
     set(v, field, names);
   }
@@ -259,7 +259,7 @@ final class HTTPRouteFilterRules {
     Set<String> seen = new HashSet<>();
     for (int i = 0; i < h.remove().size(); i++) {
       String n = h.remove().get(i);
-      headerName(v, field + ".remove[" + i + "]", n);
+      HttpHeaderNames.check(v, field + ".remove[" + i + "]", n);
       if (!seen.add(n)) {
         v.add(field + ".remove[" + i + "]", Violations.DUPLICATE, n);
       }
@@ -274,7 +274,7 @@ final class HTTPRouteFilterRules {
     for (int i = 0; i < list.size(); i++) {
       HTTPHeader h = list.get(i);
       String p = field + "[" + i + "]";
-      headerName(v, p + ".name", h.name());
+      HttpHeaderNames.check(v, p + ".name", h.name());
       if (!seen.add(h.name())) {
         v.add(p + ".name", Violations.DUPLICATE, h.name());
       }
@@ -286,15 +286,6 @@ final class HTTPRouteFilterRules {
     }
   }
 
-  private static void headerName(Violations v, String field, String name) {
-    if (name.isEmpty()) {
-      v.required(field);
-    } else if (name.length() > 256) {
-      v.add(field, "must have at most 256 characters", name.length());
-    } else if (!HEADER_NAME.matcher(name).matches()) {
-      v.add(field, "must be an HTTP header name (matching ^[A-Za-z0-9!#$%&'*+\\-.^_`|~]+$)", name);
-    }
-  }
 
   private static void path(Violations v, String field, HTTPPathModifier p) {
     String full = p.replaceFullPath();

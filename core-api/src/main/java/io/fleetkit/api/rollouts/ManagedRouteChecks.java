@@ -1,6 +1,7 @@
 package io.fleetkit.api.rollouts;
 
 import io.fleetkit.api.Violations;
+import io.fleetkit.api.internal.HttpHeaderNames;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +29,6 @@ final class ManagedRouteChecks {
   static final String MANAGED_ROUTES_MISSING =
       "Rollout has missing field 'spec.strategy.canary.trafficRouting.managedRoutes'";
 
-  private static final Pattern HEADER_NAME = Pattern.compile("[A-Za-z0-9!#$%&'*+\\-.^_`|~]+");
   private static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS",
       "TRACE", "PATCH");
 
@@ -42,7 +42,7 @@ final class ManagedRouteChecks {
       for (int j = 0; j < h.match().size(); j++) {
         HeaderRoutingMatch m = h.match().get(j);
         String mp = sp + ".match[" + j + "]";
-        headerName(v, mp + ".headerName", m.headerName());
+        HttpHeaderNames.check(v, mp + ".headerName", m.headerName());
         value(v, mp + ".headerValue", m.headerValue());
       }
     }
@@ -70,7 +70,7 @@ final class ManagedRouteChecks {
         v.add(mp + ".path.exact", "must be an absolute path", rm.path().exact());
       }
       for (Map.Entry<String, StringMatch> e : rm.headers().entrySet()) {
-        headerName(v, mp + ".headers", e.getKey());
+        HttpHeaderNames.check(v, mp + ".headers", e.getKey());
         value(v, mp + ".headers[" + e.getKey() + "]", e.getValue());
       }
     }
@@ -122,15 +122,5 @@ final class ManagedRouteChecks {
       }
     }
     return true;
-  }
-
-  private static void headerName(Violations v, String field, String name) {
-    if (name.isEmpty()) {
-      v.required(field);
-    } else if (name.length() > 256) {
-      v.add(field, "must have at most 256 characters", name.length());
-    } else if (!HEADER_NAME.matcher(name).matches()) {
-      v.add(field, "must be an HTTP header name (matching ^[A-Za-z0-9!#$%&'*+\\-.^_`|~]+$)", name);
-    }
   }
 }
