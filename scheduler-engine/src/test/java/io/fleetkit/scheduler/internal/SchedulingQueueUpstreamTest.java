@@ -223,20 +223,6 @@ final class SchedulingQueueUpstreamTest {
     assertThat(h.nominator.forNode("node2")).isNullOrEmpty();
   }
 
-  /**
-   * TestPriorityQueue_NominatedPodDeleted, "alive pod gets added into PodNominator" and "pod without
-   * .status.nominatedPodName specified shouldn't be added into PodNominator".
-   */
-  @Test
-  void nominatedPodDeleted_onlyPodsWithNominatedNodeNameAreNominated() {
-    h.build();
-    h.add(mpp());
-    assertThat(h.nominator.forNode("node1")).hasSize(1);
-    QueueHarness other = new QueueHarness().build();
-    other.add(hpp());
-    assertThat(other.nominator.isEmpty()).isTrue();
-  }
-
   /** TestPriorityQueue_PendingPods. */
   @Test
   void pendingPods_listEveryQueuedPodWithItsQueue() {
