@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -181,7 +182,10 @@ public final class SchedulingQueue {
     }
   }
 
-  /** The next pod to schedule (moving pods whose backoff ended to activeQ first), or {@code null}. */
+  /**
+   * The next pod to schedule (moving pods whose backoff ended to activeQ first), or {@code null}. As kube's
+   * {@code Pop}, the popped pod carries no rejecting plugins from its last attempt: the new attempt records its own.
+   */
   @Nullable QueuedPod pop(long nowNanos) {
     flushBackoffCompleted(nowNanos);
     QueuedPod p = active.poll();
@@ -189,6 +193,7 @@ public final class SchedulingQueue {
       return null;
     }
     p.where = QueuedPod.Where.IN_FLIGHT;
+    p.rejectors = Set.of();
     uncount(p);
     p.attempts++;
     p.cycle = ++schedulingCycle;
@@ -369,19 +374,46 @@ public final class SchedulingQueue {
    * is rejected next backs off. Returns how many pods moved.
    */
   int moveAllToActiveOrBackoff(long nowNanos) {
-    return moveAllToActiveOrBackoff(null, false, null, null, nowNanos);
+    return moveAllToActiveOrBackoff(null, false, null, null, null, nowNanos);
+  }
+
+  /**
+   * kube's {@code MoveAllToActiveOrBackoffQueue} with a {@code PreEnqueueCheck}: as
+   * {@link #moveAllToActiveOrBackoff(ClusterEvent, long)} ({@code event} null: the wildcard move), but only the parked
+   * pods {@code preCheck} accepts move. {@code preCheck} is asked about an unschedulable pod only when the event may
+   * help it (one of its rejecting plugins registered the event, or the event is the wildcard), so it never runs for
+   * an event no plugin is interested in. A gated pod (re-checked by PreEnqueue on every event) is re-checked only if
+   * {@code preCheck} accepts it. Returns how many pods moved.
+   */
+  int moveAllToActiveOrBackoff(@Nullable ClusterEvent event, Predicate<Pod> preCheck, long nowNanos) {
+    return moveAllToActiveOrBackoff(event, false, null, null, preCheck, nowNanos);
   }
 
   private int moveAllToActiveOrBackoff(@Nullable ClusterEvent event, boolean hinted, @Nullable Object oldObject,
       @Nullable Object newObject, long nowNanos) {
+    return moveAllToActiveOrBackoff(event, hinted, oldObject, newObject, null, nowNanos);
+  }
+
+  private int moveAllToActiveOrBackoff(@Nullable ClusterEvent event, boolean hinted, @Nullable Object oldObject,
+      @Nullable Object newObject, @Nullable Predicate<Pod> preCheck, long nowNanos) {
     recordInFlight(event, hinted, oldObject, newObject);
     int moved = 0;
     if (!unschedulable.isEmpty()) {
       List<QueuedPod> ps = new ArrayList<>();
       for (Iterator<QueuedPod> it = unschedulable.values().iterator(); it.hasNext(); ) {
         QueuedPod p = it.next();
-        if (event == null || (hinted ? p.framework.movesOn(p.rejectors, event, p.info.pod(), oldObject, newObject)
-            : p.framework.movesOn(p.rejectors, event))) {
+        boolean moves;
+        if (event == null) {
+          moves = preCheck == null || preCheck.test(p.info.pod());
+        } else if (preCheck != null) {
+          // the registrations first: the check runs only for a pod the event may help, the hints only if it passes
+          moves = p.framework.movesOn(p.rejectors, event) && preCheck.test(p.info.pod())
+              && (!hinted || p.framework.movesOn(p.rejectors, event, p.info.pod(), oldObject, newObject));
+        } else {
+          moves = hinted ? p.framework.movesOn(p.rejectors, event, p.info.pod(), oldObject, newObject)
+              : p.framework.movesOn(p.rejectors, event);
+        }
+        if (moves) {
           it.remove();
           ps.add(p);
         }
@@ -395,8 +427,14 @@ public final class SchedulingQueue {
       }
     }
     if (!gated.isEmpty()) {
-      List<QueuedPod> ps = new ArrayList<>(gated.values());
-      gated.clear();
+      List<QueuedPod> ps = new ArrayList<>(gated.size());
+      for (Iterator<QueuedPod> it = gated.values().iterator(); it.hasNext(); ) {
+        QueuedPod p = it.next();
+        if (preCheck == null || preCheck.test(p.info.pod())) {
+          it.remove();
+          ps.add(p);
+        }
+      }
       for (QueuedPod p : ps) {
         p.where = QueuedPod.Where.NONE;
         toActiveOrGated(p);
