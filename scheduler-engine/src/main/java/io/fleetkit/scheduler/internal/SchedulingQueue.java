@@ -125,7 +125,7 @@ public final class SchedulingQueue {
     if (all.putIfAbsent(p.key(), p) != null) {
       throw new IllegalStateException("scheduling queue: pod " + p.key() + " is already queued");
     }
-    toActiveOrGated(p);
+    toActiveOrGated(p, p.timestampNanos);
     incoming(p, "PodAdd");
   }
 
@@ -152,7 +152,7 @@ public final class SchedulingQueue {
       case GATED -> {
         gated.remove(p.key());
         p.where = QueuedPod.Where.NONE;
-        toActiveOrGated(p);
+        toActiveOrGated(p, nowNanos);
       }
       case IN_FLIGHT, WAITING -> p.updatedInFlight = true;
       default -> { }
@@ -272,7 +272,7 @@ public final class SchedulingQueue {
         case UNSCHEDULABLE, GATED, BACKOFF -> {
           detach(p);
           p.where = QueuedPod.Where.NONE;
-          toActiveOrGated(p);
+          toActiveOrGated(p, nowNanos);
           if (p.where == QueuedPod.Where.ACTIVE) {
             incoming(p, "ForceActivate");
             moved++;
@@ -437,7 +437,7 @@ public final class SchedulingQueue {
       }
       for (QueuedPod p : ps) {
         p.where = QueuedPod.Where.NONE;
-        toActiveOrGated(p);
+        toActiveOrGated(p, nowNanos);
         if (p.where != QueuedPod.Where.GATED) {
           moved++;
         }
@@ -452,7 +452,7 @@ public final class SchedulingQueue {
     while ((p = backoff.peek()) != null && p.backoffExpiryNanos - nowNanos <= 0) {
       backoff.poll();
       p.where = QueuedPod.Where.NONE;
-      toActiveOrGated(p);
+      toActiveOrGated(p, nowNanos);
       incoming(p, "BackoffComplete");
     }
   }
@@ -484,14 +484,26 @@ public final class SchedulingQueue {
       p.where = QueuedPod.Where.BACKOFF;
       backoff.add(p);
     } else {
-      toActiveOrGated(p);
+      toActiveOrGated(p, nowNanos);
     }
   }
 
-  private void toActiveOrGated(QueuedPod p) {
+  /**
+   * Into activeQ if PreEnqueue admits {@code p}, else gated. The first entry into activeQ is the pod's initial attempt
+   * timestamp, as kube's {@code moveToActiveQ} sets {@code InitialAttemptTimestamp}: time spent gated before it does
+   * not count in the scheduling SLI, and a gang's queue time (Coscheduling's sort) starts there.
+   */
+  private void toActiveOrGated(QueuedPod p, long nowNanos) {
     Status s = p.framework.runPreEnqueue(p.info.pod());
     p.seq = ++seq;
     if (s.isSuccess()) {
+      if (!p.everActive) {
+        p.everActive = true;
+        if (p.initialAttemptNanos != nowNanos) {
+          p.initialAttemptNanos = nowNanos;
+          p.refresh();
+        }
+      }
       p.where = QueuedPod.Where.ACTIVE;
       active.add(p);
     } else {

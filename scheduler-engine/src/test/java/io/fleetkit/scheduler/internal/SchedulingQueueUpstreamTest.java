@@ -420,6 +420,29 @@ final class SchedulingQueueUpstreamTest {
   }
 
   /**
+   * TestPerPodSchedulingMetrics, "A gated pod is created and scheduled after lifting gate": the initial attempt
+   * timestamp is when the pod first entered activeQ, a minute after it was queued gated.
+   */
+  @Test
+  void perPodSchedulingMetrics_gatedPod_initialAttemptIsWhenTheGateLifted() {
+    h.preEnqueue("preEnqueuePlugin", "foo").build();
+    Pod pod = pod("test-pod", "test-ns", 0);
+    h.now = 7 * S;
+    h.add(pod);
+    assertThat(h.where(pod)).isEqualTo(Where.GATED);
+    h.now += 60 * S;
+    h.update(pod.toBuilder().label("foo", "").build());
+    QueuedPod p = h.pop(pod);
+    assertThat(p.attempts).isEqualTo(1);
+    assertThat(p.initialAttemptNanos).isEqualTo(67 * S);
+    assertThat(p.queued.initialAttemptNanos()).isEqualTo(67 * S);
+    // later attempts keep it
+    h.requeue(p); // no rejecting plugin: backoffQ
+    h.now += MAX_BACKOFF;
+    assertThat(h.pop(pod).initialAttemptNanos).isEqualTo(67 * S);
+  }
+
+  /**
    * TestBackOffFlow, its 7 steps with PopFromBackoffQ off: each attempt backs off 1, 2, 4, 8, 10, 10, 10 s. Upstream
    * checks the pod is still backing off after one 1 s ordering window (a PopFromBackoffQ notion); here 1 ns before
    * the expiry.
