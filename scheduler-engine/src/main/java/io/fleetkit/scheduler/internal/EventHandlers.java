@@ -116,12 +116,21 @@ final class EventHandlers {
     } else {
       queue.update(qp, info, now);
     }
-    String nominated = pod.status().nominatedNodeName();
-    if (!nominated.isEmpty()) {
-      nominator.add(info, nominated);
-    } else {
-      nominator.remove(key);
+    nominator.addNominated(info, null, this::currentPod);
+  }
+
+  /**
+   * The scheduler's current object of the pod {@code key}, kube's pod lister as the nominator reads it: the queued
+   * (pending, in flight or waiting) object, else the bound or assumed one in the cache, else null (deleted or never
+   * seen).
+   */
+  @Nullable Pod currentPod(String key) {
+    QueuedPod qp = queue.get(key);
+    if (qp != null) {
+      return qp.info.pod();
     }
+    PodInfo known = cache.podInfo(key);
+    return known == null ? null : known.pod();
   }
 
   void removePod(String key) {

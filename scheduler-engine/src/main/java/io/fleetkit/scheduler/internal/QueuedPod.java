@@ -11,7 +11,12 @@ final class QueuedPod {
   EnginePodInfo info;
   final Framework framework;
   long timestampNanos;
-  final long initialAttemptNanos;
+  /**
+   * When the pod first entered activeQ (kube's {@code InitialAttemptTimestamp}); until then, when it was queued.
+   */
+  long initialAttemptNanos;
+  /** Whether the pod has entered activeQ at least once (then {@link #initialAttemptNanos} is fixed). */
+  boolean everActive;
   int attempts;
   long backoffExpiryNanos;
   Where where = Where.NONE;

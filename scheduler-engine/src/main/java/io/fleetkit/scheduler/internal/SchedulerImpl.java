@@ -597,7 +597,7 @@ public final class SchedulerImpl implements Scheduler {
       Pod p = qp.info.pod();
       qp.info = qp.info.withPod(p.withStatus(p.status().withNominatedNodeName(node)));
       qp.refresh();
-      nominator.add(qp.info, node);
+      nominator.addNominated(qp.info, node, handlers::currentPod);
     }
     if (!victims.isEmpty()) {
       queue.moveAllToActiveOrBackoff(ClusterEvent.ASSIGNED_POD_DELETE, now);

@@ -334,7 +334,7 @@ final class SchedulerInstruments {
    * A result was emitted for {@code pod}.
    *
    * @param attemptNanos the attempt's duration, or -1 when the result ends a Permit wait (no attempt of its own)
-   * @param queuedNanos how long since the pod entered the queue
+   * @param queuedNanos how long since the pod first entered activeQ (its initial attempt timestamp)
    */
   void result(ScheduleResult r, Pod pod, String profile, int podAttemptCount, long attemptNanos, long queuedNanos,
       java.util.Set<String> rejectors) {

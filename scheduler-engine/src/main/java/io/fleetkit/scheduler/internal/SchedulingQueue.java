@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -124,7 +125,7 @@ public final class SchedulingQueue {
     if (all.putIfAbsent(p.key(), p) != null) {
       throw new IllegalStateException("scheduling queue: pod " + p.key() + " is already queued");
     }
-    toActiveOrGated(p);
+    toActiveOrGated(p, p.timestampNanos);
     incoming(p, "PodAdd");
   }
 
@@ -151,7 +152,7 @@ public final class SchedulingQueue {
       case GATED -> {
         gated.remove(p.key());
         p.where = QueuedPod.Where.NONE;
-        toActiveOrGated(p);
+        toActiveOrGated(p, nowNanos);
       }
       case IN_FLIGHT, WAITING -> p.updatedInFlight = true;
       default -> { }
@@ -181,7 +182,10 @@ public final class SchedulingQueue {
     }
   }
 
-  /** The next pod to schedule (moving pods whose backoff ended to activeQ first), or {@code null}. */
+  /**
+   * The next pod to schedule (moving pods whose backoff ended to activeQ first), or {@code null}. As kube's
+   * {@code Pop}, the popped pod carries no rejecting plugins from its last attempt: the new attempt records its own.
+   */
   @Nullable QueuedPod pop(long nowNanos) {
     flushBackoffCompleted(nowNanos);
     QueuedPod p = active.poll();
@@ -189,6 +193,7 @@ public final class SchedulingQueue {
       return null;
     }
     p.where = QueuedPod.Where.IN_FLIGHT;
+    p.rejectors = Set.of();
     uncount(p);
     p.attempts++;
     p.cycle = ++schedulingCycle;
@@ -267,7 +272,7 @@ public final class SchedulingQueue {
         case UNSCHEDULABLE, GATED, BACKOFF -> {
           detach(p);
           p.where = QueuedPod.Where.NONE;
-          toActiveOrGated(p);
+          toActiveOrGated(p, nowNanos);
           if (p.where == QueuedPod.Where.ACTIVE) {
             incoming(p, "ForceActivate");
             moved++;
@@ -369,19 +374,46 @@ public final class SchedulingQueue {
    * is rejected next backs off. Returns how many pods moved.
    */
   int moveAllToActiveOrBackoff(long nowNanos) {
-    return moveAllToActiveOrBackoff(null, false, null, null, nowNanos);
+    return moveAllToActiveOrBackoff(null, false, null, null, null, nowNanos);
+  }
+
+  /**
+   * kube's {@code MoveAllToActiveOrBackoffQueue} with a {@code PreEnqueueCheck}: as
+   * {@link #moveAllToActiveOrBackoff(ClusterEvent, long)} ({@code event} null: the wildcard move), but only the parked
+   * pods {@code preCheck} accepts move. {@code preCheck} is asked about an unschedulable pod only when the event may
+   * help it (one of its rejecting plugins registered the event, or the event is the wildcard), so it never runs for
+   * an event no plugin is interested in. A gated pod (re-checked by PreEnqueue on every event) is re-checked only if
+   * {@code preCheck} accepts it. Returns how many pods moved.
+   */
+  int moveAllToActiveOrBackoff(@Nullable ClusterEvent event, Predicate<Pod> preCheck, long nowNanos) {
+    return moveAllToActiveOrBackoff(event, false, null, null, preCheck, nowNanos);
   }
 
   private int moveAllToActiveOrBackoff(@Nullable ClusterEvent event, boolean hinted, @Nullable Object oldObject,
       @Nullable Object newObject, long nowNanos) {
+    return moveAllToActiveOrBackoff(event, hinted, oldObject, newObject, null, nowNanos);
+  }
+
+  private int moveAllToActiveOrBackoff(@Nullable ClusterEvent event, boolean hinted, @Nullable Object oldObject,
+      @Nullable Object newObject, @Nullable Predicate<Pod> preCheck, long nowNanos) {
     recordInFlight(event, hinted, oldObject, newObject);
     int moved = 0;
     if (!unschedulable.isEmpty()) {
       List<QueuedPod> ps = new ArrayList<>();
       for (Iterator<QueuedPod> it = unschedulable.values().iterator(); it.hasNext(); ) {
         QueuedPod p = it.next();
-        if (event == null || (hinted ? p.framework.movesOn(p.rejectors, event, p.info.pod(), oldObject, newObject)
-            : p.framework.movesOn(p.rejectors, event))) {
+        boolean moves;
+        if (event == null) {
+          moves = preCheck == null || preCheck.test(p.info.pod());
+        } else if (preCheck != null) {
+          // the registrations first: the check runs only for a pod the event may help, the hints only if it passes
+          moves = p.framework.movesOn(p.rejectors, event) && preCheck.test(p.info.pod())
+              && (!hinted || p.framework.movesOn(p.rejectors, event, p.info.pod(), oldObject, newObject));
+        } else {
+          moves = hinted ? p.framework.movesOn(p.rejectors, event, p.info.pod(), oldObject, newObject)
+              : p.framework.movesOn(p.rejectors, event);
+        }
+        if (moves) {
           it.remove();
           ps.add(p);
         }
@@ -395,11 +427,17 @@ public final class SchedulingQueue {
       }
     }
     if (!gated.isEmpty()) {
-      List<QueuedPod> ps = new ArrayList<>(gated.values());
-      gated.clear();
+      List<QueuedPod> ps = new ArrayList<>(gated.size());
+      for (Iterator<QueuedPod> it = gated.values().iterator(); it.hasNext(); ) {
+        QueuedPod p = it.next();
+        if (preCheck == null || preCheck.test(p.info.pod())) {
+          it.remove();
+          ps.add(p);
+        }
+      }
       for (QueuedPod p : ps) {
         p.where = QueuedPod.Where.NONE;
-        toActiveOrGated(p);
+        toActiveOrGated(p, nowNanos);
         if (p.where != QueuedPod.Where.GATED) {
           moved++;
         }
@@ -414,7 +452,7 @@ public final class SchedulingQueue {
     while ((p = backoff.peek()) != null && p.backoffExpiryNanos - nowNanos <= 0) {
       backoff.poll();
       p.where = QueuedPod.Where.NONE;
-      toActiveOrGated(p);
+      toActiveOrGated(p, nowNanos);
       incoming(p, "BackoffComplete");
     }
   }
@@ -446,14 +484,26 @@ public final class SchedulingQueue {
       p.where = QueuedPod.Where.BACKOFF;
       backoff.add(p);
     } else {
-      toActiveOrGated(p);
+      toActiveOrGated(p, nowNanos);
     }
   }
 
-  private void toActiveOrGated(QueuedPod p) {
+  /**
+   * Into activeQ if PreEnqueue admits {@code p}, else gated. The first entry into activeQ is the pod's initial attempt
+   * timestamp, as kube's {@code moveToActiveQ} sets {@code InitialAttemptTimestamp}: time spent gated before it does
+   * not count in the scheduling SLI, and a gang's queue time (Coscheduling's sort) starts there.
+   */
+  private void toActiveOrGated(QueuedPod p, long nowNanos) {
     Status s = p.framework.runPreEnqueue(p.info.pod());
     p.seq = ++seq;
     if (s.isSuccess()) {
+      if (!p.everActive) {
+        p.everActive = true;
+        if (p.initialAttemptNanos != nowNanos) {
+          p.initialAttemptNanos = nowNanos;
+          p.refresh();
+        }
+      }
       p.where = QueuedPod.Where.ACTIVE;
       active.add(p);
     } else {

@@ -106,6 +106,24 @@ final class SchedulingQueueTest {
     assertThat(w.where).as("the activation during its wait helps it").isEqualTo(QueuedPod.Where.BACKOFF);
   }
 
+  /**
+   * As kube's {@code Pop} (the contract behind upstream's TestPop and Test_InFlightPods "popped pod must have empty
+   * UnschedulablePlugins and PendingPlugins"): the rejecting plugins of the last attempt are not carried into the next
+   * one, whose result (and trace) names only its own; a failure naming no plugin then backs off.
+   */
+  @Test
+  void pop_clearsTheLastAttemptsRejectors() {
+    add("p", 0, 0);
+    QueuedPod p = q.pop(0);
+    q.requeueAfterFailure(p, Status.Code.UNSCHEDULABLE, "picky", Set.of("Picky"), 0);
+    assertThat(p.rejectors).containsExactly("Picky");
+    assertThat(q.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD, 10 * S)).isEqualTo(1);
+    assertThat(q.pop(10 * S)).isSameAs(p);
+    assertThat(p.rejectors).isEmpty();
+    q.requeueAfterFailure(p, Status.Code.UNSCHEDULABLE, "failed", Set.of(), 10 * S);
+    assertThat(p.where).isEqualTo(QueuedPod.Where.BACKOFF);
+  }
+
   private QueuedPod add(String name, int priority, long now) {
     QueuedPod p = new QueuedPod(EnginePodInfo.of(pod(name, 100, 10, priority)), fw, now);
     q.add(p);

@@ -223,20 +223,6 @@ final class SchedulingQueueUpstreamTest {
     assertThat(h.nominator.forNode("node2")).isNullOrEmpty();
   }
 
-  /**
-   * TestPriorityQueue_NominatedPodDeleted, "alive pod gets added into PodNominator" and "pod without
-   * .status.nominatedPodName specified shouldn't be added into PodNominator".
-   */
-  @Test
-  void nominatedPodDeleted_onlyPodsWithNominatedNodeNameAreNominated() {
-    h.build();
-    h.add(mpp());
-    assertThat(h.nominator.forNode("node1")).hasSize(1);
-    QueueHarness other = new QueueHarness().build();
-    other.add(hpp());
-    assertThat(other.nominator.isEmpty()).isTrue();
-  }
-
   /** TestPriorityQueue_PendingPods. */
   @Test
   void pendingPods_listEveryQueuedPodWithItsQueue() {
@@ -431,6 +417,29 @@ final class SchedulingQueueUpstreamTest {
       assertThat(p.attempts).as("update %s", update).isEqualTo(2);
       assertThat(p.initialAttemptNanos).isEqualTo(7 * S);
     }
+  }
+
+  /**
+   * TestPerPodSchedulingMetrics, "A gated pod is created and scheduled after lifting gate": the initial attempt
+   * timestamp is when the pod first entered activeQ, a minute after it was queued gated.
+   */
+  @Test
+  void perPodSchedulingMetrics_gatedPod_initialAttemptIsWhenTheGateLifted() {
+    h.preEnqueue("preEnqueuePlugin", "foo").build();
+    Pod pod = pod("test-pod", "test-ns", 0);
+    h.now = 7 * S;
+    h.add(pod);
+    assertThat(h.where(pod)).isEqualTo(Where.GATED);
+    h.now += 60 * S;
+    h.update(pod.toBuilder().label("foo", "").build());
+    QueuedPod p = h.pop(pod);
+    assertThat(p.attempts).isEqualTo(1);
+    assertThat(p.initialAttemptNanos).isEqualTo(67 * S);
+    assertThat(p.queued.initialAttemptNanos()).isEqualTo(67 * S);
+    // later attempts keep it
+    h.requeue(p); // no rejecting plugin: backoffQ
+    h.now += MAX_BACKOFF;
+    assertThat(h.pop(pod).initialAttemptNanos).isEqualTo(67 * S);
   }
 
   /**
