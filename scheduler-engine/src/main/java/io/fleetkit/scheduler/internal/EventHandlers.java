@@ -103,7 +103,11 @@ final class EventHandlers {
     Framework fw = frameworks.get(pod.spec().schedulerName());
     if (fw == null || pod.isTerminal()) {
       LOG.debug("pod {} is for scheduler {}, not ours; ignored", key, pod.spec().schedulerName());
-      queue.remove(key);
+      // upstream's deletePodFromSchedulingQueue: out of the queue, its Permit wait rejected, its nomination gone
+      if (queue.remove(key) != null) {
+        waiting.drop(key);
+      }
+      nominator.remove(key);
       return;
     }
     EnginePodInfo info = EnginePodInfo.of(pod, key);

@@ -140,4 +140,15 @@ final class SchedulingQueueNominatorUpstreamTest {
     assertThat(h.nominator.addNominated(info(mpp()), "node2", h.handlers::currentPod)).isFalse();
     assertThat(h.nominator.isEmpty()).isTrue();
   }
+
+  /** Upstream's deletePodFromSchedulingQueue: a nominated pod handed to another scheduler loses its nomination too. */
+  @Test
+  void eventHandlers_podHandedToAnotherScheduler_leavesQueueAndNominator() {
+    QueueHarness h = new QueueHarness().build();
+    h.add(mpp());
+    assertThat(h.nominator.nodeOf("ns2/mpp")).isEqualTo("node1");
+    h.handlers.putPod(mpp().toBuilder().schedulerName("someone-else").build());
+    assertThat(h.handlers.currentPod("ns2/mpp")).isNull();
+    assertThat(h.nominator.isEmpty()).as("no room held on node1 for a pod this scheduler no longer places").isTrue();
+  }
 }
