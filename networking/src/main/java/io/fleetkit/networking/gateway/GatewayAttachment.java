@@ -11,6 +11,7 @@ import io.fleetkit.api.gateway.ParentReference;
 import io.fleetkit.api.meta.Condition;
 import io.fleetkit.api.meta.ConditionStatus;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -37,7 +38,8 @@ import org.jspecify.annotations.Nullable;
  * namespace ({@code All}, {@code Same}, or a namespace label {@code Selector}) and whose hostname intersects the
  * route's. Otherwise {@code Accepted=False} with {@code NoMatchingListenerHostname} when some listener allowed the
  * route, else {@code NotAllowedByListeners}. A Gateway whose GatewayClass is missing leaves its routes {@code
- * Accepted=Unknown Pending}. {@code ResolvedRefs} comes from the route's backends ({@link BackendRefs}).
+ * Accepted=Unknown Pending}. {@code ResolvedRefs} comes from the route's backends and its {@code RequestMirror}
+ * filters' backends ({@link BackendRefs}).
  *
  * <p>Immutable and thread-safe.
  */
@@ -49,6 +51,7 @@ public final class GatewayAttachment {
   private final Map<String, List<AttachedRoute>> attached = new HashMap<>();
   private final Map<String, List<RouteParentStatus>> routeStatus = new LinkedHashMap<>();
   private final Map<String, List<List<BackendRefs.@Nullable Problem>>> backendProblems = new HashMap<>();
+  private final Map<String, Map<BackendRefs.MirrorAt, BackendRefs.Problem>> mirrorProblems = new HashMap<>();
 
   private GatewayAttachment() {}
 
@@ -94,7 +97,9 @@ public final class GatewayAttachment {
       String rk = r.metadata().key();
       List<List<BackendRefs.@Nullable Problem>> problems = backends.resolve(r);
       backendProblems.put(rk, problems);
-      Condition resolved = resolvedRefs(problems);
+      Map<BackendRefs.MirrorAt, BackendRefs.Problem> mirrors = backends.resolveMirrors(r);
+      mirrorProblems.put(rk, mirrors);
+      Condition resolved = resolvedRefs(problems, mirrors.values());
       List<RouteParentStatus> parents = new ArrayList<>();
       for (ParentReference p : r.spec().parentRefs()) {
         String gwNs = p.namespace().isEmpty() ? r.metadata().namespace() : p.namespace();
@@ -269,17 +274,23 @@ public final class GatewayAttachment {
     };
   }
 
-  private static Condition resolvedRefs(List<List<BackendRefs.@Nullable Problem>> problems) {
+  /**
+   * ResolvedRefs from the backends' problems and then the mirrors': True when there are none, else False with the
+   * first problem's reason and every problem's message.
+   */
+  private static Condition resolvedRefs(List<List<BackendRefs.@Nullable Problem>> problems,
+      Collection<BackendRefs.Problem> mirrors) {
     String reason = null;
     List<String> messages = new ArrayList<>();
-    for (List<BackendRefs.@Nullable Problem> rule : problems) {
-      for (BackendRefs.Problem p : rule) {
-        if (p != null) {
-          if (reason == null) {
-            reason = p.reason();
-          }
-          messages.add(p.message());
+    List<BackendRefs.@Nullable Problem> all = new ArrayList<>();
+    problems.forEach(all::addAll);
+    all.addAll(mirrors);
+    for (BackendRefs.Problem p : all) {
+      if (p != null) {
+        if (reason == null) {
+          reason = p.reason();
         }
+        messages.add(p.message());
       }
     }
     return reason == null ? Conditions.of(Conditions.RESOLVED_REFS, true, "ResolvedRefs", "")
@@ -328,6 +339,17 @@ public final class GatewayAttachment {
       return null;
     }
     BackendRefs.Problem p = rules.get(rule).get(backend);
+    return p == null ? null : p.reason() + ": " + p.message();
+  }
+
+  /**
+   * Why the {@code RequestMirror} filter {@code filter} of rule {@code rule} ({@code backend} -1), or of that rule's
+   * backend {@code backend}, cannot mirror ({@code "Reason: message"}), or {@code null} when its backend resolves
+   * (or there is no such filter). Such a mirror is dropped: it sends no copies.
+   */
+  public @Nullable String mirrorProblem(HTTPRoute route, int rule, int backend, int filter) {
+    var problems = mirrorProblems.get(route.metadata().key());
+    BackendRefs.Problem p = problems == null ? null : problems.get(new BackendRefs.MirrorAt(rule, backend, filter));
     return p == null ? null : p.reason() + ": " + p.message();
   }
 }

@@ -3,6 +3,8 @@ package io.fleetkit.networking.routing;
 import io.fleetkit.api.gateway.Gateway;
 import io.fleetkit.api.gateway.HTTPBackendRef;
 import io.fleetkit.api.gateway.HTTPRoute;
+import io.fleetkit.api.gateway.HTTPRouteFilter;
+import io.fleetkit.api.gateway.HTTPRouteRule;
 import io.fleetkit.api.gateway.HTTPRouteSpec;
 import io.fleetkit.api.gateway.Listener;
 import io.fleetkit.api.meta.Condition;
@@ -23,7 +25,8 @@ import java.util.Map;
  * hostname) takes it; only routes accepted on that listener compete, each serving the intersection of its hostnames
  * with the listener's, with {@link HttpRouteRouter}'s matching and precedence. The winning rule's backends that
  * cannot be resolved (see {@link GatewayAttachment#backendProblem}) receive no traffic: their share is answered
- * 500, and a rule left without a usable backend answers 500. A rule with a {@code RequestRedirect} filter answers
+ * 500, and a rule left without a usable backend answers 500. A {@code RequestMirror} filter whose backend cannot be
+ * resolved ({@link GatewayAttachment#mirrorProblem}) is dropped: it sends no copies. A rule with a {@code RequestRedirect} filter answers
  * the redirect instead (the request's scheme is {@code https} on an HTTPS listener, else {@code http}; its port the
  * listener's), one with a {@code CORS} filter answers preflights; the rule's other filters, then those of the
  * chosen backend, say what the backend receives, what is done to its response and where copies go (see
@@ -116,11 +119,16 @@ public final class GatewayRouter {
         + " of " + routeName;
     String scheme = best.protocol().equals("HTTPS") ? "https" : "http";
     String ns = route.metadata().namespace();
-    RouteResult answered = RouteFilters.ruleAnswer(routeName, why, c.rule(), c.match(), request, scheme, port, ns);
+    List<String> droppedMirrors = new ArrayList<>();
+    HTTPRouteRule rule = resolvedMirrors(route, c.ruleIndex(), c.rule(), droppedMirrors);
+    if (!droppedMirrors.isEmpty()) {
+      why += "; unresolved mirrors dropped: " + String.join("; ", droppedMirrors);
+    }
+    RouteResult answered = RouteFilters.ruleAnswer(routeName, why, rule, c.match(), request, scheme, port, ns);
     if (answered != null) {
       return answered;
     }
-    List<HTTPBackendRef> refs = c.rule().backendRefs();
+    List<HTTPBackendRef> refs = rule.backendRefs();
     List<String> problems = new ArrayList<>();
     String[] problemOf = new String[refs.size()];
     for (int i = 0; i < refs.size(); i++) {
@@ -140,7 +148,7 @@ public final class GatewayRouter {
       Object bport = b.port() == null ? 0 : b.port();
       boolean usable = problemOf[i] == null && b.weight() > 0;
       RouteResult.Backend be = new RouteResult.Backend(service, bport, b.weight(), usable
-          ? RouteFilters.backendAnswer(routeName, why, c.rule(), b, service, bport, c.match(), request, scheme, port,
+          ? RouteFilters.backendAnswer(routeName, why, rule, b, service, bport, c.match(), request, scheme, port,
               ns) : null);
       backends.add(be);
       if (usable && (heaviest == null || b.weight() > heaviest.weight())) {
@@ -152,6 +160,43 @@ public final class GatewayRouter {
       return RouteResult.noBackend(routeName, backends, why + none);
     }
     return heaviest.result().withBackends(backends);
+  }
+
+  /**
+   * {@code rule} without the {@code RequestMirror} filters whose backend does not resolve (the API: such a backend
+   * "must be dropped from the Gateway"), in its own filters and its backends'; the same rule when none is dropped.
+   * Backends keep their positions.
+   *
+   * @param dropped receives each dropped mirror's problem
+   */
+  private HTTPRouteRule resolvedMirrors(HTTPRoute route, int ruleIndex, HTTPRouteRule rule, List<String> dropped) {
+    List<HTTPRouteFilter> filters = resolvedMirrors(route, ruleIndex, -1, rule.filters(), dropped);
+    List<HTTPBackendRef> refs = new ArrayList<>(rule.backendRefs().size());
+    boolean changed = filters != rule.filters();
+    for (int i = 0; i < rule.backendRefs().size(); i++) {
+      HTTPBackendRef b = rule.backendRefs().get(i);
+      List<HTTPRouteFilter> bf = resolvedMirrors(route, ruleIndex, i, b.filters(), dropped);
+      changed |= bf != b.filters();
+      refs.add(bf == b.filters() ? b : b.withFilters(bf));
+    }
+    return changed ? new HTTPRouteRule(rule.matches(), refs, filters, rule.name(), rule.timeouts()) : rule;
+  }
+
+  private List<HTTPRouteFilter> resolvedMirrors(HTTPRoute route, int ruleIndex, int backend,
+      List<HTTPRouteFilter> filters, List<String> dropped) {
+    List<HTTPRouteFilter> kept = null;
+    for (int f = 0; f < filters.size(); f++) {
+      String problem = attachment.mirrorProblem(route, ruleIndex, backend, f);
+      if (problem != null) {
+        dropped.add(problem);
+        if (kept == null) {
+          kept = new ArrayList<>(filters.subList(0, f));
+        }
+      } else if (kept != null) {
+        kept.add(filters.get(f));
+      }
+    }
+    return kept == null ? filters : kept;
   }
 
   private static String notProgrammedReason(ListenerStatus ls) {

@@ -10,6 +10,7 @@ import io.fleetkit.reconcile.Controller;
 import io.fleetkit.reconcile.ControllerHandle;
 import io.fleetkit.reconcile.ObjectKey;
 import io.fleetkit.api.time.TimerClock;
+import io.fleetkit.reconcile.controllers.internal.OrphanEvents;
 import io.fleetkit.reconcile.rollouts.internal.RolloutReconciler;
 import java.util.List;
 import java.util.Objects;
@@ -19,7 +20,9 @@ import org.jspecify.annotations.Nullable;
  * Rolls {@link Rollout}s out, as Argo Rollouts' controller: a canary (the replica math of
  * {@code utils/replicaset/canary.go}, steps with weights, pauses and analysis, background analysis) or a
  * blue-green (preview, pre- and post-promotion analysis, auto-promotion, scale-down delay) over ReplicaSets named
- * {@code NAME-HASH}. A failed analysis, or a missed progress deadline with {@code progressDeadlineAbort}, aborts
+ * {@code NAME-HASH}. ReplicaSets are claimed as a Deployment claims them (Argo's {@code ClaimReplicaSets}): orphans
+ * the selector matches are adopted (one appearing wakes every Rollout whose selector matches it), controlled ones
+ * that stop matching are released. A failed analysis, or a missed progress deadline with {@code progressDeadlineAbort}, aborts
  * automatically: the canary's weight goes back to 0 (the active Service stays on stable), the new version is scaled
  * down, and the rollout is Degraded with the reason. {@link #promote}, {@link #abort} and {@link #retry} are the
  * {@code kubectl argo rollouts} commands. Pods are made by a ReplicaSet controller, and analysis runs judged by an
@@ -29,13 +32,21 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RolloutController extends ControllerHandle<Rollout> {
   private RolloutController(Builder b) {
-    super(runtime(b));
+    this(b, new OrphanEvents<Rollout, ReplicaSet>(r -> OrphanEvents.nonEmpty(r.spec().selector())));
   }
 
-  private static Controller<Rollout> runtime(Builder b) {
+  private RolloutController(Builder b, OrphanEvents<Rollout, ReplicaSet> orphans) {
+    super(runtime(b, orphans));
+    orphans.bind(controller());
+  }
+
+  private static Controller<Rollout> runtime(Builder b, OrphanEvents<Rollout, ReplicaSet> orphans) {
+    // a ReplicaSet with a controller reference wakes its Rollout (Argo's EnqueueParentObject); an orphan wakes every
+    // Rollout whose selector matches it, which adopts it in its next sync, as a Deployment does
     var cb = Controller.builder(b.store, Rollout.class).name(b.name).reconciler(new RolloutReconciler(
         b.router != null ? b.router : HttpRouteTrafficRouter.of(b.store)))
-        .owns(ReplicaSet.class).watches(AnalysisRun.class, RolloutController::rolloutOf);
+        .owns(ReplicaSet.class).handler(ReplicaSet.class, orphans)
+        .watches(AnalysisRun.class, RolloutController::rolloutOf);
     cb.clock(b.clock != null ? b.clock : TimerClock.system());
     if (b.stepping) {
       cb.stepping();

@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * A write that finds the object gone is not an error (nothing is claimed); any other failed write, and an adoption
  * the check refuses, is recorded in {@link Claim#errors()}, and the sync should be retried with backoff, as
  * upstream's controllers return the aggregate error. The ReplicaSet, Deployment (of ReplicaSets), StatefulSet and
- * Job reconcilers all claim through this class.
+ * Job reconcilers, and the Rollout reconciler (of ReplicaSets), all claim through this class.
  *
  * <p>One manager serves one sync: create it per reconcile (the adoption check is remembered). Not thread-safe.
  *

@@ -3,24 +3,28 @@ package io.fleetkit.reconcile.rollouts.internal;
 import io.fleetkit.api.ConflictException;
 import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.apps.ReplicaSet;
-import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.rollouts.Rollout;
 import io.fleetkit.api.rollouts.RolloutPhase;
 import io.fleetkit.api.rollouts.RolloutStatus;
+import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.ReconcileContext;
 import io.fleetkit.reconcile.Reconciler;
 import io.fleetkit.reconcile.Result;
+import io.fleetkit.reconcile.controllers.internal.ControllerRefManager;
 import io.fleetkit.reconcile.controllers.internal.TemplateHash;
 import io.fleetkit.reconcile.rollouts.TrafficRouter;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The Rollout reconciler (Argo Rollouts' {@code rollout/sync.go}, {@code rolloututil.go}): find or create the
+ * The Rollout reconciler (Argo Rollouts' {@code rollout/sync.go}, {@code rolloututil.go}): claim the ReplicaSets
+ * through the shared {@link ControllerRefManager} as Argo's {@code getReplicaSetsForRollouts} does (orphans the
+ * selector matches are adopted, controlled ones that stop matching released), find or create the
  * ReplicaSet of the current template (label {@value Rollout#POD_TEMPLATE_HASH_LABEL}), reset the steps when the
  * template changes, run the canary or blue-green sync, then count replicas, check the progress deadline (an
  * update making no progress for {@code progressDeadlineSeconds} is Degraded, and aborted with
@@ -28,6 +32,7 @@ import org.jspecify.annotations.Nullable;
  * write the status. Comes back when a timed pause, an auto-promotion, a scale-down delay or the deadline is due.
  */
 public final class RolloutReconciler implements Reconciler<Rollout> {
+  private static final Logger LOG = LoggerFactory.getLogger(RolloutReconciler.class);
   /** Message prefix of a missed progress deadline. */
   public static final String PROGRESS_DEADLINE_EXCEEDED = "ProgressDeadlineExceeded";
 
@@ -52,13 +57,12 @@ public final class RolloutReconciler implements Reconciler<Rollout> {
 
   private Result sync(ReconcileContext<Rollout> ctx, Rollout r) {
     Instant now = ctx.now();
-    List<ReplicaSet> owned = new ArrayList<>();
-    for (ReplicaSet rs : ctx.store().list(ReplicaSet.class, r.metadata().namespace()).items()) {
-      OwnerReference ref = rs.metadata().controllerRef();
-      if (ref != null && ref.uid().equals(r.metadata().uid())) {
-        owned.add(rs);
-      }
+    ControllerRefManager.Claim<ReplicaSet> claim = claimReplicaSets(ctx.store(), r);
+    if (claim.failed()) {
+      LOG.debug("rollout {}: claiming ReplicaSets failed, requeueing: {}", r.metadata().key(), claim.errors());
+      return Result.requeue();
     }
+    List<ReplicaSet> owned = claim.claimed();
     String hash = TemplateHash.compute(r.spec().template(), null);
     RolloutSync s = new RolloutSync(ctx.store(), r, now, hash, owned);
     RolloutStatus old = r.status();
@@ -85,6 +89,17 @@ public final class RolloutReconciler implements Reconciler<Rollout> {
     }
     Duration d = Duration.between(now, s.wakeAt);
     return Result.requeueAfter(d.isNegative() ? Duration.ZERO : d);
+  }
+
+  /**
+   * Argo's {@code getReplicaSetsForRollouts}: {@code ClaimReplicaSets} over every ReplicaSet in the rollout's
+   * namespace (those it controls but that no longer match are released; matching orphans adopted after the deletion
+   * recheck). The list is read from the store, as the rest of the sync reads and writes it; a failed adoption or
+   * release is in the claim's errors and fails the sync.
+   */
+  static ControllerRefManager.Claim<ReplicaSet> claimReplicaSets(ObjectStore store, Rollout r) {
+    return ControllerRefManager.forSync(store, r, r.spec().selector())
+        .claim(store.list(ReplicaSet.class, r.metadata().namespace()).items());
   }
 
   /** A new template: steps from 0, no pause, no abort, analyses of the old version stopped. */
