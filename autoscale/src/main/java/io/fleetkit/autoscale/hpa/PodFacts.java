@@ -42,7 +42,7 @@ final class PodFacts {
   private final boolean cpu;
   /** What was read from each pod, in list order; a pod kept from an earlier list keeps its object. */
   private final Fact[] facts;
-  /** The first pod (in list order) with a container without a request, or -1. */
+  /** The first pod (in list order) whose request could not be read ({@link #request(Pod, String, String)}), or -1. */
   private int firstRequestError = -1;
   /**
    * The container lists and pod-level parts last read, and their request (or whether they lack one): pods of one
@@ -250,9 +250,10 @@ final class PodFacts {
   }
 
   /**
-   * {@code calculateRequests}' error for the first pod (in list order) with a container without a request.
+   * {@code calculateRequests}' error for the first pod (in list order) whose request could not be read.
    *
-   * @throws MetricsUnavailableException "missing request for cpu in container c of Pod p"
+   * @throws MetricsUnavailableException "missing request for cpu in container c of Pod p", "missing pod-level
+   *     request for cpu in Pod p" or "container c not found in Pod p"
    */
   void requireRequests() {
     if (firstRequestError >= 0) {
