@@ -4,7 +4,9 @@ import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodPhase;
+import io.fleetkit.api.core.ResourceRequirements;
 import io.fleetkit.api.meta.ConditionStatus;
+import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.resource.ResourceNames;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,7 +14,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What upstream's {@code groupPods} and {@code calculatePodRequests} read from each pod of a list, for one resource
+ * What upstream's {@code groupPods} and {@code calculateRequests} read from each pod of a list, for one resource
  * and container: whether the pod is ignored (deleted or failed), pending, or grouped by its sample; its request (or
  * the error of a container without one); and for cpu its readiness facts (Ready condition, start of the
  * initialization period, last transition). {@link #classify} then groups a pod from these and its sample as
@@ -40,11 +42,16 @@ final class PodFacts {
   private final boolean cpu;
   /** What was read from each pod, in list order; a pod kept from an earlier list keeps its object. */
   private final Fact[] facts;
-  /** The first pod (in list order) with a container without a request, or -1. */
+  /** The first pod (in list order) whose request could not be read ({@link #request(Pod, String, String)}), or -1. */
   private int firstRequestError = -1;
-  /** The container lists last summed, and their request (or whether they lack one). */
+  /**
+   * The container lists and pod-level parts last read, and their request (or whether they lack one): pods of one
+   * template share these objects, so their request is computed once.
+   */
   private @Nullable List<Container> lastContainers;
   private @Nullable List<Container> lastInit;
+  private @Nullable ResourceRequirements lastPodResources;
+  private @Nullable ResourceList lastOverhead;
   private long lastRequest;
   private boolean lastRequestError;
 
@@ -121,6 +128,8 @@ final class PodFacts {
     if (earlier != null) { // pods of one template share their container lists: their request is summed once
       f.lastContainers = earlier.lastContainers;
       f.lastInit = earlier.lastInit;
+      f.lastPodResources = earlier.lastPodResources;
+      f.lastOverhead = earlier.lastOverhead;
       f.lastRequest = earlier.lastRequest;
       f.lastRequestError = earlier.lastRequestError;
     }
@@ -162,9 +171,14 @@ final class PodFacts {
     String requestError = null;
     List<Container> containers = pod.spec().containers();
     List<Container> initContainers = pod.spec().initContainers();
-    if (containers != lastContainers || initContainers != lastInit || lastRequestError) {
+    ResourceRequirements podResources = pod.spec().resources();
+    ResourceList overhead = pod.spec().overhead();
+    if (containers != lastContainers || initContainers != lastInit || podResources != lastPodResources
+        || overhead != lastOverhead || lastRequestError) {
       lastContainers = containers;
       lastInit = initContainers;
+      lastPodResources = podResources;
+      lastOverhead = overhead;
       lastRequestError = false;
       try {
         lastRequest = request(pod, container, resource);
@@ -236,9 +250,10 @@ final class PodFacts {
   }
 
   /**
-   * {@code calculatePodRequests}'s error for the first pod (in list order) with a container without a request.
+   * {@code calculateRequests}' error for the first pod (in list order) whose request could not be read.
    *
-   * @throws MetricsUnavailableException "missing request for cpu in container c of Pod p"
+   * @throws MetricsUnavailableException "missing request for cpu in container c of Pod p", "missing pod-level
+   *     request for cpu in Pod p" or "container c not found in Pod p"
    */
   void requireRequests() {
     if (firstRequestError >= 0) {
@@ -247,28 +262,52 @@ final class PodFacts {
   }
 
   /**
-   * One pod's request in {@code calculatePodRequests}: the sum over its containers and restartable (sidecar) init
-   * containers, or over the one named {@code container}.
+   * One pod's request in upstream's {@code calculateRequests}. For the whole pod ({@code container} empty) of a pod
+   * with pod-level requests ({@link io.fleetkit.api.core.PodSpec#hasPodLevelRequests()}, KEP-2837): the pod's
+   * {@link io.fleetkit.api.core.PodSpec#effectiveRequests()} for {@code resource} ({@code calculatePodLevelRequests},
+   * which reads Kubernetes' {@code PodRequests}: the pod-level value where set, else the containers' aggregate,
+   * plus overhead). Otherwise ({@code calculatePodRequestsFromContainers}) the sum over its containers and
+   * restartable (sidecar) init containers, or the request of the one named {@code container}: a named container
+   * takes precedence over pod-level requests.
    *
-   * @throws MetricsUnavailableException when a counted container has no request for {@code resource}
+   * @throws MetricsUnavailableException when the pod-level requests leave {@code resource} out and no container
+   *     requests it ("missing pod-level request for cpu in Pod p"), when a counted container has no request for
+   *     {@code resource}, or when the pod has no container named {@code container}
    */
   static long request(Pod pod, String container, String resource) {
+    if (container.isEmpty() && pod.spec().hasPodLevelRequests()) {
+      ResourceList requests = pod.spec().effectiveRequests();
+      if (!requests.has(resource)) {
+        throw new MetricsUnavailableException("missing pod-level request for " + resource + " in Pod "
+            + pod.metadata().name());
+      }
+      return requests.milliValue(resource);
+    }
     long sum = 0;
     for (Container c : pod.spec().containers()) {
-      sum += containerRequest(pod, c, container, resource);
+      if (container.isEmpty()) {
+        sum += containerRequest(pod, c, resource);
+      } else if (container.equals(c.name())) {
+        return containerRequest(pod, c, resource); // container names are unique inside the pod
+      }
     }
     for (Container c : pod.spec().initContainers()) {
       if (c.isRestartable()) {
-        sum += containerRequest(pod, c, container, resource);
+        if (container.isEmpty()) {
+          sum += containerRequest(pod, c, resource);
+        } else if (container.equals(c.name())) {
+          return containerRequest(pod, c, resource);
+        }
       }
+    }
+    if (!container.isEmpty()) {
+      throw new MetricsUnavailableException("container " + container + " not found in Pod "
+          + pod.metadata().name());
     }
     return sum;
   }
 
-  private static long containerRequest(Pod pod, Container c, String container, String resource) {
-    if (!container.isEmpty() && !container.equals(c.name())) {
-      return 0;
-    }
+  private static long containerRequest(Pod pod, Container c, String resource) {
     if (!c.resources().requests().has(resource)) {
       throw new MetricsUnavailableException("missing request for " + resource + " in container " + c.name()
           + " of Pod " + pod.metadata().name());

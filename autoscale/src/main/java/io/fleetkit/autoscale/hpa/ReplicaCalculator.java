@@ -26,6 +26,9 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>The usage ratio is computed over ready pods only; within the tolerance ({@code |1 - ratio| <= 0.1}) the
  *       current count is kept, otherwise {@code ceil(ratio * readyPods)}.</li>
+ *   <li>A Resource metric's utilization is measured against each pod's request: its pod-level request
+ *       ({@code spec.resources}, KEP-2837) when it has pod-level requests, else the sum of its containers' and
+ *       sidecars' requests. A ContainerResource metric always uses the named container's own request.</li>
  *   <li>With missing pods or (on a scale-up) unready pods, the ratio is recomputed with missing pods at their request
  *       (scale-down; at {@code max(100%, target)} of it) or at 0 (scale-up) and unready pods at 0; if that flips the
  *       direction or lands within the tolerance, the current count is kept.</li>
@@ -620,12 +623,14 @@ public final class ReplicaCalculator {
   }
 
   /**
-   * {@code calculatePodRequests}: per pod, the sum of the requests of its containers and restartable (sidecar) init
-   * containers, or of the one named container.
+   * {@code calculateRequests}: per pod, for the whole pod its pod-level request when it has pod-level requests
+   * (KEP-2837), else the sum of the requests of its containers and restartable (sidecar) init containers; for a
+   * named container, that container's request (pod-level requests do not apply). See {@link PodFacts#request}.
    *
-   * @throws MetricsUnavailableException "missing request for cpu in container c of Pod p" when a container has none
+   * @throws MetricsUnavailableException "missing request for cpu in container c of Pod p" when a container has none,
+   *     "missing pod-level request for cpu in Pod p", "container c not found in Pod p"
    */
-  static Map<String, Long> calculatePodRequests(List<Pod> pods, String container, String resource) {
+  static Map<String, Long> calculateRequests(List<Pod> pods, String container, String resource) {
     Map<String, Long> requests = new HashMap<>();
     for (Pod pod : pods) {
       requests.put(pod.metadata().name(), PodFacts.request(pod, container, resource));

@@ -26,6 +26,14 @@ import java.util.Optional;
  * request: {@code newLimit = limit * newRequest / request} (exact integer math, capped at {@code Long.MAX_VALUE}
  * milli-units); without an original request, or with request equal to limit, the limit becomes the new request.
  * {@link ContainerControlledValues#RequestsOnly} leaves limits alone. Stateless and thread-safe.
+ *
+ * <p>Pod-level resources ({@code spec.resources}, KEP-2837): upstream's VPA does not support them yet (its README
+ * declares workloads with a pod-level {@code resources} stanza incompatible; AEP-7571 is unmerged), and neither does
+ * this. Recommendations go to the containers only and the pod-level budget is left as it is. A pod whose new
+ * container requests add up to more than a pod-level request, or with a container limit above a pod-level limit, is
+ * invalid, so it is refused as the Kubernetes API server refuses upstream's mutated pod: {@link #admit} and
+ * {@link #apply} throw a {@link io.fleetkit.api.ValidationException} naming the pod and the field
+ * ({@code spec.resources.requests.cpu "1" must be greater than or equal to aggregate container requests of 2}).
  */
 public final class VpaAdmission {
   private VpaAdmission() {}
@@ -35,7 +43,12 @@ public final class VpaAdmission {
     return vpa.spec().updateMode() != UpdateMode.Off;
   }
 
-  /** {@code pod} with the VPA's recommendation applied, or unchanged when the mode is Off or nothing is known. */
+  /**
+   * {@code pod} with the VPA's recommendation applied, or unchanged when the mode is Off or nothing is known.
+   *
+   * @throws io.fleetkit.api.ValidationException when the new container resources no longer fit the pod's pod-level
+   *     resources (see the class comment)
+   */
   public static Pod admit(Pod pod, VerticalPodAutoscaler vpa) {
     RecommendedPodResources rec = vpa.status().recommendation();
     if (!admits(vpa) || rec == null) {
@@ -44,7 +57,12 @@ public final class VpaAdmission {
     return apply(pod, vpa, rec);
   }
 
-  /** {@code pod} with {@code rec} applied to its containers, whatever the mode (the updater's in-place resize). */
+  /**
+   * {@code pod} with {@code rec} applied to its containers, whatever the mode (the updater's in-place resize).
+   *
+   * @throws io.fleetkit.api.ValidationException when the new container resources no longer fit the pod's pod-level
+   *     resources
+   */
   public static Pod apply(Pod pod, VerticalPodAutoscaler vpa, RecommendedPodResources rec) {
     List<Container> containers = new ArrayList<>();
     boolean changed = false;

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * {@link UpdatePriorityCalculator} accepts, highest priority first, and
  * <ul>
  *   <li>InPlaceOrRecreate: resizes the pod's requests in place (a pod update), falling back to eviction when the
- *       update is refused;</li>
+ *       update is refused. A pod with pod-level resources ({@code spec.resources}, KEP-2837) is always refused, as
+ *       Kubernetes refuses to resize one ("pods with pod-level resources cannot be resized"), and so is evicted;</li>
  *   <li>Recreate: evicts it (deletes it, so its controller recreates it and admission applies the
  *       recommendation).</li>
  * </ul>
@@ -106,12 +107,19 @@ public final class VpaUpdater {
     for (Candidate c : candidates) {
       String key = ns + "/" + c.pod().metadata().name();
       if (mode == UpdateMode.InPlaceOrRecreate) {
-        try {
-          store.update(VpaAdmission.apply(c.pod(), vpa, rec));
-          actions.add(new UpdateAction(key, "ResizedInPlace", c.priority()));
-          continue;
-        } catch (FleetKitException e) {
-          LOG.debug("vpa: in-place resize of {} refused ({}), evicting", key, e.getMessage());
+        if (c.pod().spec().hasPodLevelResources()) {
+          // Kubernetes refuses any resize of such a pod (without InPlacePodLevelResourcesVerticalScaling); upstream's
+          // updater then falls back to eviction, as for any refused resize.
+          LOG.debug("vpa: in-place resize of {} refused (pods with pod-level resources cannot be resized), evicting",
+              key);
+        } else {
+          try {
+            store.update(VpaAdmission.apply(c.pod(), vpa, rec));
+            actions.add(new UpdateAction(key, "ResizedInPlace", c.priority()));
+            continue;
+          } catch (FleetKitException e) {
+            LOG.debug("vpa: in-place resize of {} refused ({}), evicting", key, e.getMessage());
+          }
         }
       }
       boolean canEvict = running - evicted > configured - tolerance

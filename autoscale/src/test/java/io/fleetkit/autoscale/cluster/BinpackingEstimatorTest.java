@@ -103,4 +103,20 @@ final class BinpackingEstimatorTest {
     assertThat(e.nodeCount()).isZero();
     assertThat(e.pods()).isEmpty();
   }
+
+  @Test
+  void estimate_podLevelRequests_packedByThePodBudget() {
+    // Containers ask 100m each, the pod level 500m (KEP-2837): a 1-cpu template holds two pods, not ten.
+    List<Pod> pods = new ArrayList<>();
+    for (Pod p : group("budget", 100, 1000, 10, null)) {
+      pods.add(p.withSpec(p.spec().toBuilder().resources(ResourceList.ofCpuMemory(500, 1000), ResourceList.EMPTY)
+          .build()));
+    }
+    assertThat(pods.get(0).effectiveRequests().milliCpu()).isEqualTo(500);
+    SimulatedCluster sim = SimulatedCluster.withDefaults(ManualClock.atEpoch2026());
+    BinpackingEstimator.Estimate e = BinpackingEstimator.estimate(sim, pods,
+        i -> node(1000, 5000, 110, "t-" + i, "z"), Integer.MAX_VALUE);
+    assertThat(e.nodeCount()).isEqualTo(5);
+    assertThat(e.pods()).hasSize(10);
+  }
 }

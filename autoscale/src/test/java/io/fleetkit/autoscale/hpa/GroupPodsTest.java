@@ -137,14 +137,14 @@ final class GroupPodsTest {
 
   @Test // TestCalculatePodRequests "void"
   void calculatePodRequests_noPods_empty() {
-    assertThat(ReplicaCalculator.calculatePodRequests(List.of(), "", ResourceNames.CPU)).isEmpty();
+    assertThat(ReplicaCalculator.calculateRequests(List.of(), "", ResourceNames.CPU)).isEmpty();
   }
 
   @Test // TestCalculatePodRequests "pod with regular containers"
   void calculatePodRequests_regularContainers_summed() {
     Pod p = requestsPod(List.of(Container.of("container1", "i", cpu(100)), Container.of("container2", "i", cpu(50))),
         List.of());
-    assertThat(ReplicaCalculator.calculatePodRequests(List.of(p), "", ResourceNames.CPU))
+    assertThat(ReplicaCalculator.calculateRequests(List.of(p), "", ResourceNames.CPU))
         .isEqualTo(Map.of("test-pod", 150L));
   }
 
@@ -152,14 +152,14 @@ final class GroupPodsTest {
   void calculatePodRequests_namedContainer_onlyThatOne() {
     Pod p = requestsPod(List.of(Container.of("container1", "i", cpu(100)), Container.of("container2", "i", cpu(50))),
         List.of());
-    assertThat(ReplicaCalculator.calculatePodRequests(List.of(p), "container1", ResourceNames.CPU))
+    assertThat(ReplicaCalculator.calculateRequests(List.of(p), "container1", ResourceNames.CPU))
         .isEqualTo(Map.of("test-pod", 100L));
   }
 
   @Test // TestCalculatePodRequests "container missing requests"
   void calculatePodRequests_containerWithoutRequest_fails() {
     Pod p = requestsPod(List.of(Container.of("container1", "i", ResourceList.EMPTY)), List.of());
-    assertThatThrownBy(() -> ReplicaCalculator.calculatePodRequests(List.of(p), "", ResourceNames.CPU))
+    assertThatThrownBy(() -> ReplicaCalculator.calculateRequests(List.of(p), "", ResourceNames.CPU))
         .hasMessage("missing request for cpu in container container1 of Pod test-pod");
   }
 
@@ -168,7 +168,7 @@ final class GroupPodsTest {
     Pod p = requestsPod(List.of(Container.of("container1", "i", cpu(100))),
         List.of(Container.of("init-container1", "i", cpu(20)), Container.sidecar("restartable-container1", "i",
             cpu(50))));
-    assertThat(ReplicaCalculator.calculatePodRequests(List.of(p), "", ResourceNames.CPU))
+    assertThat(ReplicaCalculator.calculateRequests(List.of(p), "", ResourceNames.CPU))
         .isEqualTo(Map.of("test-pod", 150L));
   }
 }

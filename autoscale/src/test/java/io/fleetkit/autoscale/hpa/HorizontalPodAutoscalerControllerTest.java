@@ -227,6 +227,33 @@ final class HorizontalPodAutoscalerControllerTest {
   }
 
   @Test
+  void sync_podLevelRequests_utilizationOfThePodBudget() {
+    // KEP-2837: the container requests nothing, the pod level 500m; 900m used is 180% of the pod's request.
+    deployment(3);
+    Instant longAgo = clock.instant().minus(Duration.ofHours(1));
+    for (int i = 0; i < 3; i++) {
+      PodStatus status = PodStatus.of(PodPhase.Running).withStartTime(longAgo)
+          .withCondition(PodCondition.of(PodCondition.READY, ConditionStatus.True, "", "", longAgo));
+      store.create(Pod.builder().metadata(ObjectMeta.builder().namespace("ns").name("web-" + i).label("app", "web")
+          .build()).container("app", "nginx:1", ResourceList.EMPTY)
+          .resources(ResourceList.builder().put(ResourceNames.CPU, Quantity.ofMilli(500)).build(), ResourceList.EMPTY)
+          .status(status).build());
+      cpuUsage.put("web-" + i, 900L);
+    }
+    hpa(1, 10, null, MetricSpec.resourceUtilization(ResourceNames.CPU, 90));
+
+    SyncOutcome out = controller.sync("ns", "web");
+
+    assertThat(out.rescaled()).isTrue();
+    assertThat(replicas()).isEqualTo(6); // 180% / 90% * 3
+    assertThat(condition(HorizontalPodAutoscalerConditionType.ScalingActive).reason()).isEqualTo("ValidMetricFound");
+    HorizontalPodAutoscaler h = store.require(HorizontalPodAutoscaler.class, "ns", "web");
+    assertThat(h.status().currentMetrics().get(0).resource().current().averageUtilization()).isEqualTo(180);
+    assertThat(java.util.Objects.requireNonNull(h.status().currentMetrics().get(0).resource().current()
+        .averageValue()).milliValue()).isEqualTo(900);
+  }
+
+  @Test
   void sync_cpuAboveTarget_scalesDeploymentAndReportsConditions() {
     deployment(3);
     runningPods(3, 900);

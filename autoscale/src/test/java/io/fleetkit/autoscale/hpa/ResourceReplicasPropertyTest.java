@@ -8,6 +8,7 @@ import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.PodStatus;
+import io.fleetkit.api.core.ResourceRequirements;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ObjectMeta;
@@ -168,12 +169,27 @@ final class ResourceReplicasPropertyTest {
     return List.copyOf(out.values());
   }
 
-  /** An app container and a sidecar container with {@code cpu} millicores each; rarely one without a request. */
+  /**
+   * An app container and a sidecar container with {@code cpu} millicores each; rarely one without a request. One
+   * spec in four has pod-level requests (KEP-2837): cpu, memory or both, at least the containers' aggregate.
+   */
   private static PodSpec spec(Random r, long cpu) {
     ResourceList req = ResourceList.builder().put(ResourceNames.CPU, Quantity.ofMilli(cpu))
         .put(ResourceNames.MEMORY, Quantity.ofMilli(cpu * 1000)).build();
     PodSpec.Builder b = PodSpec.builder().container("app", "img", req);
     b.container("side", "img", r.nextInt(25) == 0 ? ResourceList.EMPTY : req);
+    if (r.nextInt(4) == 0) {
+      long podCpu = 2 * cpu + r.nextInt(500);
+      ResourceList.Builder podLevel = ResourceList.builder();
+      int which = r.nextInt(3);
+      if (which != 1) {
+        podLevel.put(ResourceNames.CPU, Quantity.ofMilli(podCpu));
+      }
+      if (which != 0) {
+        podLevel.put(ResourceNames.MEMORY, Quantity.ofMilli(podCpu * 1000));
+      }
+      b.resources(ResourceRequirements.of(podLevel.build(), ResourceList.EMPTY));
+    }
     return b.build();
   }
 
@@ -241,7 +257,7 @@ final class ResourceReplicasPropertyTest {
     PodGroups groups = calc.groupPods(pods, samples, resource, horizon);
     samples.keySet().removeAll(groups.ignored());
     samples.keySet().removeAll(groups.unready());
-    Map<String, Long> requests = ReplicaCalculator.calculatePodRequests(pods, container, resource);
+    Map<String, Long> requests = ReplicaCalculator.calculateRequests(pods, container, resource);
     if (samples.isEmpty()) {
       throw new MetricsUnavailableException("did not receive metrics for targeted pods (pods might be unready)");
     }

@@ -1,7 +1,9 @@
 package io.fleetkit.autoscale.vpa;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fleetkit.api.ValidationException;
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.autoscaling.ContainerControlledValues;
 import io.fleetkit.api.autoscaling.ContainerResourcePolicy;
@@ -163,5 +165,67 @@ final class VpaUpdaterTest {
   void admit_modeOff_unchanged() {
     Pod original = newPod(cpu(100), cpu(200));
     assertThat(VpaAdmission.admit(original, vpaObject(UpdateMode.Off, null))).isSameAs(original);
+  }
+
+  // Pod-level resources (KEP-2837): upstream's VPA (kubernetes/autoscaler master 55c37cd5) applies container
+  // recommendations only and leaves the pod-level budget; what does not fit is refused by pod validation.
+
+  private static Pod podLevelPod(ResourceList containerRequests, ResourceList podRequests, ResourceList podLimits) {
+    return Pod.builder().namespace("ns").name("new").container("app", "nginx:1", containerRequests)
+        .resources(podRequests, podLimits).build();
+  }
+
+  @Test
+  void admit_podLevelBudgetRoomy_containerRequestSetPodLevelKept() {
+    Pod p = VpaAdmission.admit(podLevelPod(cpu(100), cpu(2000), ResourceList.EMPTY),
+        vpaObject(UpdateMode.Initial, null));
+    assertThat(p.spec().containers().get(0).resources().requests().milliValue(ResourceNames.CPU)).isEqualTo(500);
+    assertThat(p.spec().resources().requests().milliValue(ResourceNames.CPU)).isEqualTo(2000);
+    assertThat(p.effectiveRequests().milliValue(ResourceNames.CPU)).isEqualTo(2000);
+  }
+
+  @Test
+  void admit_recommendationAbovePodLevelRequest_refusedNamingTheField() {
+    Pod original = podLevelPod(cpu(100), cpu(300), ResourceList.EMPTY);
+    assertThatThrownBy(() -> VpaAdmission.admit(original, vpaObject(UpdateMode.Auto, null)))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("ns/new")
+        .hasMessageContaining("spec.resources.requests.cpu")
+        .hasMessageContaining("must be greater than or equal to aggregate container requests of 500m");
+  }
+
+  @Test
+  void admit_scaledLimitAbovePodLevelLimit_refusedNamingTheField() {
+    // request 100m, limit 200m, pod-level limit 800m: the new request 500m scales the limit to 1000m
+    Pod original = Pod.builder().namespace("ns").name("new").container("app", "nginx:1", cpu(100), cpu(200))
+        .resources(cpu(800), cpu(800)).build();
+    assertThatThrownBy(() -> VpaAdmission.admit(original, vpaObject(UpdateMode.Initial, null)))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("must be less than or equal to pod limits of 800m");
+  }
+
+  @Test
+  void update_inPlaceOrRecreate_podLevelPodsEvictedNotResized() {
+    store.create(Deployment.builder().namespace("ns").name("web").replicas(3)
+        .matchLabels(Map.of("app", "web"))
+        .podSpec(PodSpec.builder().container("app", "nginx:1", cpu(100)).build()).build());
+    for (int i = 0; i < 3; i++) {
+      Pod.Builder b = Pod.builder().metadata(ObjectMeta.builder().namespace("ns").name("web-" + i).label("app", "web")
+          .build()).container("app", "nginx:1", cpu(100))
+          .status(PodStatus.of(PodPhase.Running).withStartTime(clock.instant().minus(Duration.ofHours(1))));
+      if (i == 0) {
+        b.resources(cpu(2000), ResourceList.EMPTY); // room for the 500m recommendation, but no resize of such a pod
+      }
+      store.create(b.build());
+    }
+    vpa(UpdateMode.InPlaceOrRecreate, null);
+
+    List<UpdateAction> a = updater.runOnce();
+
+    assertThat(a).extracting(UpdateAction::pod, UpdateAction::action).containsExactlyInAnyOrder(
+        org.assertj.core.groups.Tuple.tuple("ns/web-0", "Evicted"),
+        org.assertj.core.groups.Tuple.tuple("ns/web-1", "ResizedInPlace"),
+        org.assertj.core.groups.Tuple.tuple("ns/web-2", "ResizedInPlace"));
+    assertThat(store.get(Pod.class, "ns", "web-0")).isEmpty();
   }
 }
