@@ -74,13 +74,15 @@ final class VerticalScaling implements AutoCloseable {
         continue;
       }
       if (scale.selector().matches(pod.metadata().labels())) {
-        Pod admitted = VpaAdmission.admit(pod, vpa);
-        if (!admitted.equals(pod)) {
-          try {
+        // a refusal (the recommendation breaks the pod's rules, e.g. exceeds its pod-level budget) or a lost write
+        // leaves the pod as it was created, with the reason on the timeline
+        try {
+          Pod admitted = VpaAdmission.admit(pod, vpa);
+          if (!admitted.equals(pod)) {
             store.update(admitted);
-          } catch (RuntimeException e) {
-            events.add("pod " + pod.metadata().key() + ": VPA admission not applied: " + e.getMessage());
           }
+        } catch (RuntimeException e) {
+          events.add("pod " + pod.metadata().key() + ": VPA admission not applied: " + e.getMessage());
         }
         return;
       }

@@ -263,6 +263,30 @@ final class ScenarioEnginesTest {
     assertThat(requestedOff.get(requestedOff.size() - 1)).isEqualTo(0.4);
   }
 
+  /**
+   * A recommendation above a pod's pod-level budget is refused by pod validation (upstream's VPA does not support
+   * pod-level resources; the API server refuses the mutated pod): the run goes on, the pod keeps its requests, and
+   * the timeline says why.
+   */
+  @Test
+  void vpa_recommendationAbovePodLevelBudget_refusedAndReportedNotThrown() {
+    List<ApiObject<?>> objects = nodes(4);
+    objects.add(Deployment.builder().namespace("shop").name("api").replicas(4).matchLabels(Map.of("app", "api"))
+        .podSpec(PodSpec.builder().container("app", "img:1", ResourceList.ofCpuMemory(100, 64L << 20))
+            .resources(ResourceList.ofCpuMemory(150, 64L << 20), ResourceList.EMPTY).build())
+        .build());
+    objects.add(VerticalPodAutoscaler.of(ObjectMeta.builder().namespace("shop").name("api").build(),
+        VerticalPodAutoscalerSpec.builder().targetRef(CrossVersionObjectReference.deployment("api"))
+            .updateMode(UpdateMode.Auto).build()));
+    WorkloadLoad load = new WorkloadLoad("Deployment", "shop", "api", LoadPattern.constant(400), 4, 0);
+    SimulationRun run = run(objects, scenario(Duration.ofMinutes(30), Duration.ofMinutes(1), ScenarioFeatures.ALL,
+        List.of(load), List.of(), List.of(), List.of()));
+    assertThat(run.timeline()).anySatisfy(e -> assertThat(e.message()).contains("VPA admission not applied")
+        .contains("spec.resources.requests.cpu"));
+    List<Double> requested = series(run, "cpu requested");
+    assertThat(requested).allSatisfy(r -> assertThat(r).isLessThanOrEqualTo(0.6)); // 4 pods within 150m each
+  }
+
   // ---- KEDA-style queue scaling ----
 
   @Test
