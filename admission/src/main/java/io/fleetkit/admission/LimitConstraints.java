@@ -1,19 +1,17 @@
 package io.fleetkit.admission;
 
-import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.LimitRangeItem;
-import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The checks of Kubernetes' LimitRanger ({@code plugin/pkg/admission/limitranger/admission.go}: {@code minConstraint},
  * {@code maxConstraint}, {@code maxRequestConstraint}, {@code limitRequestRatioConstraint}) with upstream's messages,
- * and the pod-level aggregate they are applied to for type Pod. Pure functions; thread-safe.
+ * applied per container or, for type Pod, to {@link io.fleetkit.api.core.PodSpec#effectiveRequestsExcludingOverhead()}
+ * and its limits. Pure functions; thread-safe.
  */
 final class LimitConstraints {
   /** Values above this have no exact milli-value (Kubernetes' {@code resource.MaxMilliValue}). */
@@ -123,31 +121,6 @@ final class LimitConstraints {
           + String.format(Locale.ROOT, "%f", display) + ".";
     }
     return null;
-  }
-
-  /**
-   * The pod's aggregate of {@code part} (requests or limits): the regular containers and the sidecars together,
-   * raised per resource to what each init container needs while it runs (itself plus the sidecars started before
-   * it). Pod overhead is not included, as in LimitRanger.
-   */
-  static ResourceList podTotal(PodSpec spec, Function<Container, ResourceList> part) {
-    ResourceList total = ResourceList.EMPTY;
-    for (Container c : spec.containers()) {
-      total = total.add(part.apply(c));
-    }
-    ResourceList sidecars = ResourceList.EMPTY;
-    ResourceList initMax = ResourceList.EMPTY;
-    for (Container c : spec.initContainers()) {
-      ResourceList r = part.apply(c);
-      if (c.isRestartable()) {
-        total = total.add(r);
-        sidecars = sidecars.add(r);
-        initMax = initMax.max(sidecars);
-      } else {
-        initMax = initMax.max(sidecars.add(r));
-      }
-    }
-    return total.max(initMax);
   }
 
   /** Sorted names of the resources in {@code defaults} that {@code have} lacks. */

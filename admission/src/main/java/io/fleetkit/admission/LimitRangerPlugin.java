@@ -148,8 +148,9 @@ public final class LimitRangerPlugin implements MutatingAdmissionPlugin, Validat
           LimitConstraints.check(item, c.resources().requests(), c.resources().limits(), errs);
         }
       } else if (item.type() == LimitType.Pod) {
-        LimitConstraints.check(item, LimitConstraints.podTotal(spec, c -> c.resources().requests()),
-            LimitConstraints.podTotal(spec, c -> c.resources().limits()), errs);
+        // upstream's podRequests/podLimits: the containers' aggregate, pod-level values first, no overhead
+        LimitConstraints.check(item, spec.effectiveRequestsExcludingOverhead(),
+            spec.effectiveLimitsExcludingOverhead(), errs);
       }
     }
     return errs;

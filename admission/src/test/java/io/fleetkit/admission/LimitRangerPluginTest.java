@@ -313,6 +313,26 @@ final class LimitRangerPluginTest {
         .containsOnly(message);
   }
 
+  /**
+   * Type Pod reads a pod as upstream's limitranger {@code podRequests}/{@code podLimits}: the containers' aggregate
+   * with the pod-level values (KEP-2837) taking precedence, overhead left out.
+   */
+  @Test
+  void podLimitFunc_typePod_podLevelResourcesTakePrecedenceOverTheContainers() {
+    Pod budget = pod("pod-level", 2, rr(c("100m", ""), c("", "")));
+    budget = budget.withSpec(budget.spec().toBuilder().resources(rr(c("500m", ""), c("2", ""))).build());
+    // the containers have no limit; the pod-level limit 2 is what the Pod maximum of 1 is compared with
+    assertThat(LimitRangerPlugin.podErrors(lr(POD, E, c("1", ""), E, E, E), budget))
+        .containsExactly("maximum cpu usage per Pod is 1, but limit is 2.");
+    assertThat(LimitRangerPlugin.podErrors(lr(POD, E, c("3", ""), E, E, E), budget)).isEmpty();
+    // the minimum reads the pod-level request (500m), not the containers' 2 x 100m
+    assertThat(LimitRangerPlugin.podErrors(lr(POD, c("600m", ""), E, E, E, E), budget))
+        .containsExactly("minimum cpu usage per Pod is 600m, but request is 500m.");
+    // overhead is not counted
+    Pod withOverhead = budget.withSpec(budget.spec().toBuilder().overhead(c("2", "")).build());
+    assertThat(LimitRangerPlugin.podErrors(lr(POD, E, c("3", ""), E, E, E), withOverhead)).isEmpty();
+  }
+
   @Test
   void successAndErrorTables_haveUpstreamsCaseCounts() {
     assertThat(successCases()).hasSize(37);

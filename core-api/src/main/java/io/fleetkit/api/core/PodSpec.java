@@ -246,6 +246,20 @@ public record PodSpec(
     return withOverhead(limits, true);
   }
 
+  /**
+   * {@link #effectiveRequests()} without {@code overhead} (Kubernetes' {@code PodRequests} with
+   * {@code ExcludeOverhead}): the containers' aggregate with the pod-level requests taking precedence, as
+   * LimitRanger's constraints of type Pod read a pod.
+   */
+  public ResourceList effectiveRequestsExcludingOverhead() {
+    return podLevel(containerRequests(), resources.requests());
+  }
+
+  /** {@link #effectiveLimits()} without {@code overhead} ({@code PodLimits} with {@code ExcludeOverhead}). */
+  public ResourceList effectiveLimitsExcludingOverhead() {
+    return podLevel(containerLimits(), resources.limits());
+  }
+
   /** {@code list} with the supported pod-level values of {@code podLevel} taking precedence. */
   private static ResourceList podLevel(ResourceList list, ResourceList podLevel) {
     if (podLevel.isEmpty()) {
