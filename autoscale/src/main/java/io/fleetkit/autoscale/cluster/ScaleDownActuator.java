@@ -406,7 +406,9 @@ final class ScaleDownActuator {
   private void nodeDeleted(String node, String pool, boolean drain) {
     end(node, NodeDeleteResult.OK_RESULT);
     deleted.add(node);
-    for (Pod p : store.list(Pod.class, "", (Pod q) -> q.spec().nodeName().equals(node)).items()) {
+    // the autoscaler's view of the node's bound, running pods (a scan of every pod in the store per deleted node cost
+    // the 1,000-node day about 0.6 s); terminal pods stay, as without a pod garbage collector
+    for (Pod p : podsOn.apply(node)) {
       try {
         store.delete(Pod.class, p.metadata().namespace(), p.metadata().name());
       } catch (RuntimeException e) {
