@@ -25,7 +25,15 @@ public record Status(Code code, List<String> reasons, @Nullable String plugin) {
     /** The plugin has nothing to do for this pod (its later calls are skipped, or the next binder is tried). */
     SKIP,
     /** An internal failure; the pod goes to backoff. */
-    ERROR
+    ERROR,
+    /**
+     * The pod waits for something outside the scheduler (kube's {@code Pending}, e.g. a device driver provisioning a
+     * resource): a rejection ({@link #isRejected()}) returned by Filter, Reserve, Permit or PreBind, after which the
+     * plugin is a pending plugin of the pod. No backoff applies when the plugin's queueing hint answers Queue for
+     * a later event: the pod goes straight back to activeQ. Preemption does not consider a node a pending plugin
+     * rejected. From PreFilter it is an error, as upstream.
+     */
+    PENDING
   }
 
   private static final Status SUCCESS = new Status(Code.SUCCESS, List.of(), null);
@@ -57,6 +65,11 @@ public record Status(Code code, List<String> reasons, @Nullable String plugin) {
     return new Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, List.of(reasons), null);
   }
 
+  /** A {@link Code#PENDING} status. */
+  public static Status pending(String... reasons) {
+    return new Status(Code.PENDING, List.of(reasons), null);
+  }
+
   public static Status error(String reason) {
     return new Status(Code.ERROR, List.of(reason), null);
   }
@@ -78,9 +91,9 @@ public record Status(Code code, List<String> reasons, @Nullable String plugin) {
     return code == Code.WAIT;
   }
 
-  /** UNSCHEDULABLE or UNSCHEDULABLE_AND_UNRESOLVABLE. */
+  /** UNSCHEDULABLE, UNSCHEDULABLE_AND_UNRESOLVABLE or PENDING (kube's {@code IsRejected}). */
   public boolean isRejected() {
-    return code == Code.UNSCHEDULABLE || code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE;
+    return code == Code.UNSCHEDULABLE || code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE || code == Code.PENDING;
   }
 
   /** The reasons joined with ", ". */

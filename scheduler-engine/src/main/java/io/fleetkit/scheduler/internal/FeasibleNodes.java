@@ -211,7 +211,7 @@ final class FeasibleNodes {
    * rejection was unresolvable. Node statuses are collected only when PostFilter needs them.
    */
   record Rejections(Map<String, Status> nodeStatuses, Map<String, Integer> reasons, Set<String> rejectors,
-      boolean allUnresolvable) {}
+      Set<String> pending, boolean allUnresolvable) {}
 
   Rejections rejections(Framework fw, @Nullable List<String> narrowedBy) {
     Map<String, Integer> reasons = new HashMap<>();
@@ -220,11 +220,18 @@ final class FeasibleNodes {
     if (narrowedBy != null) {
       rejectors.addAll(narrowedBy);
     }
+    Set<String> pending = null;
     boolean allUnresolvable = true;
     for (int pos = 0; pos < cutoff; pos++) {
       Status s = attributed(fw, pos);
       if (s.plugin() != null) {
         rejectors.add(s.plugin());
+        if (s.code() == Status.Code.PENDING) {
+          if (pending == null) {
+            pending = new HashSet<>(2);
+          }
+          pending.add(s.plugin());
+        }
       }
       for (String reason : s.reasons()) {
         reasons.merge(reason, 1, Integer::sum);
@@ -242,7 +249,7 @@ final class FeasibleNodes {
           Integer::sum);
     }
     return new Rejections(nodeStatuses == null ? Map.of() : nodeStatuses, reasons, Set.copyOf(rejectors),
-        allUnresolvable);
+        pending == null ? Set.of() : Set.copyOf(pending), allUnresolvable);
   }
 
   private Status attributed(Framework fw, int pos) {

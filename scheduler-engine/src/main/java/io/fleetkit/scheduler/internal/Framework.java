@@ -503,6 +503,53 @@ public final class Framework implements FrameworkHandle {
     return enqueueAware < rejectors.size(); // a rejector that registered no events moves on every event
   }
 
+  /** {@link #requeueStrategy}: the event does not help the pod (kube's {@code queueSkip}). */
+  static final int REQUEUE_SKIP = 0;
+  /** The pod goes to backoffQ, or activeQ if its backoff is over (kube's {@code queueAfterBackoff}). */
+  static final int REQUEUE_AFTER_BACKOFF = 1;
+  /** The pod goes to activeQ at once (kube's {@code queueImmediately}). */
+  static final int REQUEUE_IMMEDIATELY = 2;
+
+  /**
+   * Where {@code event} sends a pod rejected by {@code rejectors}, of which {@code pending} answered
+   * {@link Status.Code#PENDING}, as kube's {@code isPodWorthRequeuing}: a Queue from a pending plugin (its hint, or,
+   * for an event carrying no object or a plugin without hints, its registration) is {@link #REQUEUE_IMMEDIATELY}; a
+   * Queue from any other rejector {@link #REQUEUE_AFTER_BACKOFF}; none {@link #REQUEUE_SKIP}. Without pending plugins
+   * it is {@link #movesOn} (after backoff or skip).
+   *
+   * @param hinted whether the event carries the changed object ({@code oldObject}/{@code newObject}) for the hints
+   */
+  int requeueStrategy(Set<String> rejectors, Set<String> pending, ClusterEvent event, boolean hinted, Pod pod,
+      @Nullable Object oldObject, @Nullable Object newObject) {
+    if (pending.isEmpty()) {
+      boolean moves = hinted ? movesOn(rejectors, event, pod, oldObject, newObject) : movesOn(rejectors, event);
+      return moves ? REQUEUE_AFTER_BACKOFF : REQUEUE_SKIP;
+    }
+    // the rejectors' hints in the profile's order, as upstream's hint lists: a pending plugin's Queue decides at
+    // once, another's is remembered while a pending plugin may still answer
+    int strategy = REQUEUE_SKIP;
+    for (Map.Entry<String, EnqueueExtensions> e : enqueueExtensions.entrySet()) {
+      String r = e.getKey();
+      if (rejectors.contains(r) && registeredEvents.get(r).contains(event)
+          && (!hinted || hint(r, e.getValue(), pod, event, oldObject, newObject))) {
+        if (pending.contains(r)) {
+          return REQUEUE_IMMEDIATELY;
+        }
+        strategy = REQUEUE_AFTER_BACKOFF;
+      }
+    }
+    // a rejector without EnqueueExtensions registers every event, its hint upstream's default Queue
+    for (String r : rejectors) {
+      if (!registeredEvents.containsKey(r)) {
+        if (pending.contains(r)) {
+          return REQUEUE_IMMEDIATELY;
+        }
+        strategy = REQUEUE_AFTER_BACKOFF;
+      }
+    }
+    return strategy;
+  }
+
   /** A plugin's queueing hint; one that throws counts as Queue, as upstream treats a hint's error. */
   private static boolean hint(String name, EnqueueExtensions plugin, Pod pod, ClusterEvent event,
       @Nullable Object oldObject, @Nullable Object newObject) {
@@ -622,7 +669,8 @@ public final class Framework implements FrameworkHandle {
         }
         continue;
       }
-      if (s.isRejected()) {
+      if (s.code() == Status.Code.UNSCHEDULABLE || s.code() == Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE) {
+        // a PreFilter plugin's PENDING is an error, as upstream's RunPreFilterPlugins
         return new PreFilterOutcome(s.withPlugin(preFilterNames[i]), Set.of(preFilterNames[i]), allowed, narrowedBy);
       }
       if (!s.isSuccess()) {

@@ -36,6 +36,11 @@ final class QueuedPod {
   /** The plugins that rejected the pod in its last attempt (their registered events re-queue it). */
   java.util.Set<String> rejectors = java.util.Set.of();
   /**
+   * Those of {@link #rejectors} that answered {@link io.fleetkit.api.framework.Status.Code#PENDING} (kube's
+   * {@code PendingPlugins}): a Queue from one of their hints sends the pod to activeQ without backoff.
+   */
+  java.util.Set<String> pending = java.util.Set.of();
+  /**
    * The plugins this pod counts under in {@code scheduler_unschedulable_pods}: kube's {@code UnschedulablePlugins}
    * (its last attempt's rejectors and the plugin gating it at PreEnqueue), cleared when it is popped or deleted.
    */

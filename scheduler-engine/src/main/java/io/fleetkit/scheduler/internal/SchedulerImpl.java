@@ -453,7 +453,7 @@ public final class SchedulerImpl implements Scheduler {
     }
     if (preStatus.isRejected()) {
       return postFilterAndFail(qp, fw, state, Map.of(), preStatus.code(), numAll, preStatus.message(), Map.of(),
-          preStatus.code() == Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, pre.rejectors(), now);
+          preStatus.code() == Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, pre.rejectors(), Set.of(), now);
     }
 
     long filterStart = obs == null ? 0 : obs.begin(SchedulerInstruments.FILTER, state, true);
@@ -468,7 +468,7 @@ public final class SchedulerImpl implements Scheduler {
     if (found == 0) {
       FeasibleNodes.Rejections why = feasibleNodes.rejections(fw, pre.narrowedBy());
       return postFilterAndFail(qp, fw, state, why.nodeStatuses(), Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, numAll,
-          null, why.reasons(), why.allUnresolvable(), why.rejectors(), now);
+          null, why.reasons(), why.allUnresolvable(), why.rejectors(), why.pending(), now);
     }
 
     NodeInfo host;
@@ -506,7 +506,13 @@ public final class SchedulerImpl implements Scheduler {
 
   private ScheduleResult fail(QueuedPod qp, Status.Code code, String message, @Nullable String nominated,
       List<String> victims, Set<String> rejectors, long now) {
-    queue.requeueAfterFailure(qp, code, message, rejectors, now);
+    return fail(qp, code, message, nominated, victims, rejectors, Set.of(), now);
+  }
+
+  /** Re-queues and reports a failed attempt; {@code pending} are the rejectors that answered PENDING. */
+  private ScheduleResult fail(QueuedPod qp, Status.Code code, String message, @Nullable String nominated,
+      List<String> victims, Set<String> rejectors, Set<String> pending, long now) {
+    queue.requeueAfterFailure(qp, code, message, rejectors, pending, now);
     // The result reports the pod's nomination after this attempt (kube's status.nominatedNodeName): the node this
     // attempt's preemption chose, else the one an earlier attempt chose and this one kept; null once cleared.
     String current = qp.info.pod().status().nominatedNodeName();
@@ -517,7 +523,7 @@ public final class SchedulerImpl implements Scheduler {
   /** Runs PostFilter (preemption) when the profile has it, then fails the pod with kube's FitError. */
   private ScheduleResult postFilterAndFail(QueuedPod qp, Framework fw, ArrayCycleState state,
       Map<String, Status> nodeStatuses, Status.Code absentCode, int numAll, @Nullable String preFilterMsg,
-      Map<String, Integer> reasons, boolean allUnresolvable, Set<String> rejectors, long now) {
+      Map<String, Integer> reasons, boolean allUnresolvable, Set<String> rejectors, Set<String> pending, long now) {
     String postMsg = null;
     String nominated = null;
     List<String> victims = List.of();
@@ -542,7 +548,7 @@ public final class SchedulerImpl implements Scheduler {
     String message = Diagnosis.fitError(numAll, preFilterMsg, reasons, postMsg);
     Status.Code code = allUnresolvable && nominated == null
         ? Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE : Status.Code.UNSCHEDULABLE;
-    return fail(qp, code, message, nominated, victims, rejectors, now);
+    return fail(qp, code, message, nominated, victims, rejectors, pending, now);
   }
 
   private void clearNomination(QueuedPod qp) {
@@ -767,6 +773,8 @@ public final class SchedulerImpl implements Scheduler {
         ? why.message()
         : Diagnosis.fitError(1, null, Diagnosis.reasonCounts(why), null);
     Status.Code code = why.isRejected() ? Status.Code.UNSCHEDULABLE : Status.Code.ERROR;
-    return fail(qp, code, message, null, List.of(), why.plugin() == null ? Set.of() : Set.of(why.plugin()), now);
+    Set<String> rejectors = why.plugin() == null ? Set.of() : Set.of(why.plugin());
+    return fail(qp, code, message, null, List.of(), rejectors,
+        why.code() == Status.Code.PENDING ? rejectors : Set.of(), now);
   }
 }

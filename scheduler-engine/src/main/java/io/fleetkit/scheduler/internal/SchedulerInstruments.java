@@ -327,6 +327,7 @@ final class SchedulerInstruments {
       case WAIT -> "Wait";
       case SKIP -> "Skip";
       case ERROR -> "Error";
+      case PENDING -> "Pending";
     };
   }
 

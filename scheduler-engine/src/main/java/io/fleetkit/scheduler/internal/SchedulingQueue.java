@@ -194,6 +194,7 @@ public final class SchedulingQueue {
     }
     p.where = QueuedPod.Where.IN_FLIGHT;
     p.rejectors = Set.of();
+    p.pending = Set.of();
     uncount(p);
     p.attempts++;
     p.cycle = ++schedulingCycle;
@@ -229,29 +230,41 @@ public final class SchedulingQueue {
     }
   }
 
-  /** Whether an event received during {@code p}'s flight may make it, rejected by {@code rejectors}, schedulable. */
-  private boolean helpedInFlight(QueuedPod p, Set<String> rejectors) {
+  /**
+   * Where the events received during {@code p}'s flight send it, rejected by {@code rejectors} of which
+   * {@code pending} answered PENDING: kube's {@code determineSchedulingHintForInFlightPod}, the strongest answer of
+   * any event ({@link Framework#REQUEUE_IMMEDIATELY} over {@link Framework#REQUEUE_AFTER_BACKOFF} over
+   * {@link Framework#REQUEUE_SKIP}).
+   */
+  private int inFlightStrategy(QueuedPod p, Set<String> rejectors, Set<String> pending) {
     if (p.inFlightSince < 0) {
-      return false;
+      return Framework.REQUEUE_SKIP;
     }
+    int strategy = Framework.REQUEUE_SKIP;
     for (InFlightEvent e : inFlightEvents) {
       if (e.seq() <= p.inFlightSince) {
         continue;
       }
+      int s;
       if (e.event() == null) {
         // a wildcard; one aimed at a pod (an activation) helps that pod only
-        if (!(e.newObject() instanceof Pod target) || target.metadata().key().equals(p.key())) {
-          return true;
-        }
-        continue;
+        s = !(e.newObject() instanceof Pod target) || target.metadata().key().equals(p.key())
+            ? Framework.REQUEUE_AFTER_BACKOFF : Framework.REQUEUE_SKIP;
+      } else {
+        s = p.framework.requeueStrategy(rejectors, pending, e.event(), e.hinted(), p.info.pod(), e.oldObject(),
+            e.newObject());
       }
-      if ((e.hinted()
-          ? p.framework.movesOn(rejectors, e.event(), p.info.pod(), e.oldObject(), e.newObject())
-          : p.framework.movesOn(rejectors, e.event()))) {
-        return true;
+      if (s == Framework.REQUEUE_IMMEDIATELY) {
+        return s;
+      }
+      if (s == Framework.REQUEUE_AFTER_BACKOFF) {
+        if (pending.isEmpty()) {
+          return s; // only a pending plugin could answer more
+        }
+        strategy = s;
       }
     }
-    return false;
+    return strategy;
   }
 
   /**
@@ -313,15 +326,26 @@ public final class SchedulingQueue {
    */
   void requeueAfterFailure(QueuedPod p, Status.Code code, String message, Set<String> rejectors,
       long nowNanos) {
+    requeueAfterFailure(p, code, message, rejectors, Set.of(), nowNanos);
+  }
+
+  /**
+   * {@link #requeueAfterFailure(QueuedPod, Status.Code, String, Set, long)} for a rejection some of whose plugins,
+   * {@code pending} (a subset of {@code rejectors}), answered PENDING: an event during the attempt that one of those
+   * plugins' hints queues sends the pod straight to activeQ, as kube's {@code queueImmediately}.
+   */
+  void requeueAfterFailure(QueuedPod p, Status.Code code, String message, Set<String> rejectors,
+      Set<String> pending, long nowNanos) {
     if (all.get(p.key()) != p) {
       leaveFlight(p);
       return; // deleted meanwhile
     }
-    boolean backOff = code == Status.Code.ERROR || rejectors.isEmpty() || p.updatedInFlight
-        || helpedInFlight(p, rejectors);
+    int strategy = code == Status.Code.ERROR || rejectors.isEmpty() || p.updatedInFlight
+        ? Framework.REQUEUE_AFTER_BACKOFF : inFlightStrategy(p, rejectors, pending);
     leaveFlight(p);
     p.message = message;
     p.rejectors = rejectors;
+    p.pending = pending;
     for (String plugin : rejectors) {
       countUnder(p, plugin);
     }
@@ -329,7 +353,9 @@ public final class SchedulingQueue {
     p.backoffExpiryNanos = nowNanos + backoffDuration(p.attempts);
     p.refresh();
     p.where = QueuedPod.Where.NONE;
-    if (backOff) {
+    if (strategy == Framework.REQUEUE_IMMEDIATELY) {
+      toActiveOrGated(p, nowNanos);
+    } else if (strategy == Framework.REQUEUE_AFTER_BACKOFF) {
       toBackoffOrActive(p, nowNanos);
     } else {
       p.where = QueuedPod.Where.UNSCHEDULABLE;
@@ -400,10 +426,25 @@ public final class SchedulingQueue {
     int moved = 0;
     if (!unschedulable.isEmpty()) {
       List<QueuedPod> ps = new ArrayList<>();
+      List<QueuedPod> immediately = null;
       for (Iterator<QueuedPod> it = unschedulable.values().iterator(); it.hasNext(); ) {
         QueuedPod p = it.next();
         boolean moves;
-        if (event == null) {
+        if (event != null && !p.pending.isEmpty()) {
+          // a pending plugin's Queue skips backoff (kube's queueImmediately)
+          int strategy = preCheck == null || p.framework.movesOn(p.rejectors, event) && preCheck.test(p.info.pod())
+              ? p.framework.requeueStrategy(p.rejectors, p.pending, event, hinted, p.info.pod(), oldObject, newObject)
+              : Framework.REQUEUE_SKIP;
+          if (strategy == Framework.REQUEUE_IMMEDIATELY) {
+            it.remove();
+            if (immediately == null) {
+              immediately = new ArrayList<>(2);
+            }
+            immediately.add(p);
+            continue;
+          }
+          moves = strategy == Framework.REQUEUE_AFTER_BACKOFF;
+        } else if (event == null) {
           moves = preCheck == null || preCheck.test(p.info.pod());
         } else if (preCheck != null) {
           // the registrations first: the check runs only for a pod the event may help, the hints only if it passes
@@ -424,6 +465,14 @@ public final class SchedulingQueue {
         moveOut(p, nowNanos);
         incoming(p, label);
         moved++;
+      }
+      if (immediately != null) {
+        for (QueuedPod p : immediately) {
+          p.where = QueuedPod.Where.NONE;
+          toActiveOrGated(p, nowNanos);
+          incoming(p, label);
+          moved++;
+        }
       }
     }
     if (!gated.isEmpty()) {

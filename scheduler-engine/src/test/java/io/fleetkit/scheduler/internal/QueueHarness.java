@@ -226,6 +226,16 @@ final class QueueHarness {
     q.requeueAfterFailure(p, Status.Code.UNSCHEDULABLE, "rejected", Set.of(plugins), now);
   }
 
+  /**
+   * Upstream's {@code AddUnschedulableIfNotPresent} of a popped pod whose {@code UnschedulablePlugins} are
+   * {@code unschedulable} and {@code PendingPlugins} {@code pending} (FleetKit's rejectors are both together).
+   */
+  void requeuePending(QueuedPod p, Set<String> unschedulable, Set<String> pending) {
+    Set<String> rejectors = new java.util.HashSet<>(unschedulable);
+    rejectors.addAll(pending);
+    q.requeueAfterFailure(p, Status.Code.PENDING, "pending", Set.copyOf(rejectors), pending, now);
+  }
+
   QueuedPod.Where where(Pod pod) {
     QueuedPod p = q.get(pod.metadata().key());
     return p == null ? QueuedPod.Where.NONE : p.where;

@@ -128,6 +128,82 @@ final class SchedulingQueueHintsUpstreamTest {
     assertThat(h.names(Where.IN_FLIGHT)).isEmpty();
   }
 
+  /**
+   * Test_InFlightPods, "pod is enqueued to activeQ because the Pending plugins has a hint fn and it returns Queue": a
+   * Queue from a pending plugin's hint beats the others' Skip and Queue, and no backoff applies.
+   */
+  @Test
+  void inFlight_pendingPluginsHintQueues_activeQ() {
+    h.hint("fooPlugin3", ClusterEvent.ASSIGNED_POD_ADD, Hint.SKIP)
+        .hint("fooPlugin2", ClusterEvent.ASSIGNED_POD_ADD, Hint.QUEUE)
+        .hint("fooPlugin1", ClusterEvent.ASSIGNED_POD_ADD, Hint.QUEUE).build();
+    initialPods(POD1);
+    QueuedPod p = h.pop(POD1);
+    event(ClusterEvent.ASSIGNED_POD_ADD);
+    h.requeuePending(p, Set.of("fooPlugin2", "fooPlugin3"), Set.of("fooPlugin1"));
+    assertThat(h.names(Where.ACTIVE)).containsExactly("targetpod");
+    assertThat(h.names(Where.IN_FLIGHT)).isEmpty();
+  }
+
+  /**
+   * Test_InFlightPods, "pod is enqueued to activeQ because the failed plugin has a hint fn and it returns Queue for a
+   * concurrent event that was received while some other pod was in flight": pod1 (no rejector) backs off; pod2,
+   * popped before the AssignedPodAdd that pod1's flight also saw, goes straight to activeQ through its pending plugin.
+   */
+  @Test
+  void inFlight_concurrentEventQueuesThePendingPlugin_activeQ() {
+    h.hint("fooPlugin3", ClusterEvent.ASSIGNED_POD_ADD, Hint.SKIP)
+        .hint("fooPlugin2", ClusterEvent.ASSIGNED_POD_ADD, Hint.QUEUE)
+        .hint("fooPlugin1", ClusterEvent.ASSIGNED_POD_ADD, Hint.QUEUE).build();
+    initialPods(POD1, POD2);
+    QueuedPod p1 = h.pop(POD1);
+    event(ClusterEvent.NODE_ADD);
+    QueuedPod p2 = h.pop(POD2);
+    event(ClusterEvent.ASSIGNED_POD_ADD);
+    h.requeue(p1);
+    h.requeuePending(p2, Set.of("fooPlugin2", "fooPlugin3"), Set.of("fooPlugin1"));
+    assertThat(h.names(Where.ACTIVE)).containsExactly("targetpod2");
+    assertThat(h.names(Where.BACKOFF)).containsExactly("targetpod");
+    assertThat(h.names(Where.IN_FLIGHT)).isEmpty();
+  }
+
+  /**
+   * Test_InFlightPods, "popped pod must have empty UnschedulablePlugins and PendingPlugins": parked by a pending and an
+   * unschedulable plugin, the pod goes back to activeQ on the pending plugin's event (no backoff), pops with neither
+   * set, and a failure naming no plugin then backs it off.
+   */
+  @Test
+  void inFlight_poppedPodHasNoRejectorsNorPendingPlugins() {
+    h.hint("fooPlugin1", ClusterEvent.STORAGE, Hint.QUEUE).plugin("fooPlugin2").build();
+    initialPods(POD1);
+    QueuedPod p = h.pop(POD1);
+    h.requeuePending(p, Set.of("fooPlugin2"), Set.of("fooPlugin1"));
+    assertThat(h.where(POD1)).isEqualTo(Where.UNSCHEDULABLE);
+    event(ClusterEvent.STORAGE); // PvAdd
+    assertThat(h.where(POD1)).isEqualTo(Where.ACTIVE);
+    p = h.pop(POD1);
+    assertThat(p.rejectors).isEmpty();
+    assertThat(p.pending).isEmpty();
+    h.requeue(p);
+    assertThat(h.where(POD1)).isEqualTo(Where.BACKOFF);
+  }
+
+  /**
+   * TestPop (with hints): a pod parked by a pending plugin, moved back by that plugin's event without backoff, pops
+   * with no pending plugins of its last attempt.
+   */
+  @Test
+  void pop_withHints_pendingPluginsClearedOnPop() {
+    h.hint("fooPlugin1", ClusterEvent.STORAGE, Hint.QUEUE).build();
+    h.add(POD1);
+    QueuedPod p = h.pop(POD1);
+    h.requeuePending(p, Set.of(), Set.of("fooPlugin1"));
+    event(ClusterEvent.STORAGE); // PvAdd
+    p = h.pop(POD1);
+    assertThat(p.pending).isEmpty();
+    assertThat(p.rejectors).isEmpty();
+  }
+
   /** Test_InFlightPods, "pod is enqueued to backoff if no failed plugin". */
   @Test
   void inFlight_noFailedPlugin_backsOff() {
@@ -359,6 +435,21 @@ final class SchedulingQueueHintsUpstreamTest {
     return h.where(p);
   }
 
+  /**
+   * TestPriorityQueue_MoveAllToActiveOrBackoffQueueWithQueueingHint, "Queue queues pod to activeQ": the pod's pending
+   * plugin answers Queue, so it skips the backoff it is still in.
+   */
+  @Test
+  void moveAllWithHint_queueFromAPendingPlugin_toActiveQ() {
+    h.hint("foo", ClusterEvent.NODE_ADD, Hint.QUEUE).preEnqueue("fooPreEnqueue", "foo").build();
+    Pod p = pod("pod1", "ns1", 0).toBuilder().label("foo", "bar").build();
+    h.add(p);
+    h.requeuePending(h.pop(p), Set.of(), Set.of("foo"));
+    assertThat(h.where(p)).isEqualTo(Where.UNSCHEDULABLE);
+    event(ClusterEvent.NODE_ADD);
+    assertThat(h.where(p)).isEqualTo(Where.ACTIVE);
+  }
+
   /** TestPriorityQueue_MoveAllToActiveOrBackoffQueueWithQueueingHint, "Queue queues pod to backoffQ if Pod is backing off". */
   @Test
   void moveAllWithHint_queue_backingOff_toBackoffQ() {
@@ -528,6 +619,21 @@ final class SchedulingQueueHintsUpstreamTest {
     assertThat(h.hintCalls).isZero();
   }
 
+  /**
+   * Test_isPodWorthRequeuing, "interprets Queue from the Pending plugin as queueImmediately": fooPlugin1's Queue is
+   * after-backoff and the hints go on, fooPlugin2 (pending) answers Queue and decides; fooPlugin3 and fooPlugin4 are
+   * not asked (two hint calls).
+   */
+  @Test
+  void worthRequeuing_queueFromThePendingPlugin_immediately() {
+    h.hint("fooPlugin1", ClusterEvent.NODE_ADD, Hint.QUEUE).hint("fooPlugin2", ClusterEvent.NODE_ADD, Hint.QUEUE)
+        .hint("fooPlugin3", ClusterEvent.NODE_ADD, Hint.QUEUE).hint("fooPlugin4", ClusterEvent.NODE_ADD, Hint.ERROR)
+        .build();
+    assertThat(h.fw.requeueStrategy(Set.of("fooPlugin1", "fooPlugin2", "fooPlugin3"), Set.of("fooPlugin2"),
+        ClusterEvent.NODE_ADD, true, POD, null, NODE)).isEqualTo(Framework.REQUEUE_IMMEDIATELY);
+    assertThat(h.hintCalls).isEqualTo(2);
+  }
+
   /** Test_isPodWorthRequeuing, "interprets Queue from the Unschedulable plugin as queueAfterBackoff". */
   @Test
   void worthRequeuing_oneRejectorQueues() {
@@ -535,6 +641,8 @@ final class SchedulingQueueHintsUpstreamTest {
         .build();
     assertThat(h.fw.movesOn(Set.of("fooPlugin1", "fooPlugin2"), ClusterEvent.NODE_ADD, POD, null, NODE)).isTrue();
     assertThat(h.hintCalls).isEqualTo(2);
+    assertThat(h.fw.requeueStrategy(Set.of("fooPlugin1", "fooPlugin2"), Set.of(), ClusterEvent.NODE_ADD, true, POD,
+        null, NODE)).isEqualTo(Framework.REQUEUE_AFTER_BACKOFF);
   }
 
   /**
