@@ -86,6 +86,14 @@ public final class TemplateHash {
    * component.
    */
   public static boolean equalIgnoreHash(PodTemplateSpec a, PodTemplateSpec b) {
+    return equalIgnoreHash(a, b, WorkloadLabels.POD_TEMPLATE_HASH);
+  }
+
+  /**
+   * {@link #equalIgnoreHash(PodTemplateSpec, PodTemplateSpec)} ignoring the label {@code hashLabel} (Argo Rollouts'
+   * {@code PodTemplateEqualIgnoreHash} ignores {@code rollouts-pod-template-hash}).
+   */
+  public static boolean equalIgnoreHash(PodTemplateSpec a, PodTemplateSpec b, String hashLabel) {
     if (a == b) {
       return true;
     }
@@ -102,7 +110,7 @@ public final class TemplateHash {
     if (la.equals(lb)) {
       return ma.equals(mb);
     }
-    if (!equalIgnoringHash(la, lb)) {
+    if (!equalIgnoringHash(la, lb, hashLabel)) {
       return false;
     }
     // every other component of the metadata (TemplateHashEqualIgnoreHashPropertyTest fails when one is added)
@@ -113,9 +121,8 @@ public final class TemplateHash {
         && Objects.equals(ma.deletionTimestamp(), mb.deletionTimestamp());
   }
 
-  /** Whether {@code a} and {@code b} hold the same entries apart from {@link WorkloadLabels#POD_TEMPLATE_HASH}. */
-  private static boolean equalIgnoringHash(Map<String, String> a, Map<String, String> b) {
-    String hash = WorkloadLabels.POD_TEMPLATE_HASH;
+  /** Whether {@code a} and {@code b} hold the same entries apart from {@code hash}. */
+  private static boolean equalIgnoringHash(Map<String, String> a, Map<String, String> b, String hash) {
     if (a.size() - (a.containsKey(hash) ? 1 : 0) != b.size() - (b.containsKey(hash) ? 1 : 0)) {
       return false;
     }

@@ -66,7 +66,7 @@ public final class RolloutReconciler implements Reconciler<Rollout> {
     String hash = TemplateHash.compute(r.spec().template(), null);
     RolloutSync s = new RolloutSync(ctx.store(), r, now, hash, owned);
     RolloutStatus old = r.status();
-    if (!hash.equals(old.currentPodHash())) {
+    if (!s.hash.equals(old.currentPodHash())) {
       newUpdate(s, old);
     }
     s.resolveStable(s.b.build().stableRs());

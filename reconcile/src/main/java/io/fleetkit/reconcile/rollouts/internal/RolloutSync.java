@@ -46,19 +46,18 @@ final class RolloutSync {
   /** Why the traffic router could not apply the weight in this sync; {@code null} when it could (or none ran). */
   @Nullable String routingError;
 
+  /**
+   * @param hash the hash of the rollout's template; when an owned ReplicaSet with another hash label is adopted as the
+   *     new one ({@link #findNew}), its label becomes this sync's {@link #hash}
+   */
   RolloutSync(ObjectStore store, Rollout r, Instant now, String hash, List<ReplicaSet> owned) {
     this.store = store;
     this.r = r;
     this.ns = r.metadata().namespace();
     this.now = now;
-    this.hash = hash;
     this.b = r.status().toBuilder();
-    ReplicaSet found = null;
-    for (ReplicaSet rs : owned) {
-      if (hash.equals(hashOf(rs))) {
-        found = rs;
-      }
-    }
+    ReplicaSet found = findNew(r, hash, owned);
+    this.hash = found != null ? hashOf(found) : hash;
     this.newRs = found != null ? found : createNew();
     for (ReplicaSet rs : owned) {
       sets.put(rs.metadata().name(), rs);
@@ -66,6 +65,63 @@ final class RolloutSync {
     sets.put(newRs.metadata().name(), newRs);
     resolveStable(r.status().stableRs());
   }
+
+  /**
+   * Argo Rollouts' {@code FindNewReplicaSet} ({@code utils/replicaset/replicaset.go}): among the owned ReplicaSets,
+   * oldest first, the one labelled with {@code hash}; else, when {@code status.currentPodHash} names another
+   * ReplicaSet whose template equals the rollout's ignoring the hash label, that one; else the oldest whose template
+   * equals the rollout's. The last two adopt a ReplicaSet whose label was computed by another hashing (an earlier
+   * FleetKit whose pod spec had fewer fields, or another controller) instead of starting an unwarranted rollout.
+   * {@code null} when none matches.
+   */
+  static @Nullable ReplicaSet findNew(Rollout r, String hash, List<ReplicaSet> owned) {
+    List<ReplicaSet> sorted = new ArrayList<>(owned);
+    sorted.sort(BY_CREATION);
+    for (ReplicaSet rs : sorted) {
+      if (hash.equals(hashOf(rs))) {
+        return rs;
+      }
+    }
+    String current = r.status().currentPodHash();
+    if (!current.isEmpty() && !current.equals(hash)) {
+      for (ReplicaSet rs : sorted) {
+        if (current.equals(hashOf(rs))) {
+          if (templateMatches(r, rs)) {
+            return rs;
+          }
+          break; // upstream looks at the first ReplicaSet with that label only
+        }
+      }
+    }
+    for (ReplicaSet rs : sorted) {
+      if (templateMatches(r, rs)) {
+        return rs;
+      }
+    }
+    return null;
+  }
+
+  /** Argo's {@code ReplicaSetTemplateMatchesRollout}: the templates equal ignoring the hash label. */
+  private static boolean templateMatches(Rollout r, ReplicaSet rs) {
+    return io.fleetkit.reconcile.controllers.internal.TemplateHash.equalIgnoreHash(rs.spec().template(),
+        r.spec().template(), Rollout.POD_TEMPLATE_HASH_LABEL);
+  }
+
+  /** Kube's {@code ReplicaSetsByCreationTimestamp}: oldest first, then by name. */
+  private static final java.util.Comparator<ReplicaSet> BY_CREATION = (a, b) -> {
+    Instant ta = a.metadata().creationTimestamp();
+    Instant tb = b.metadata().creationTimestamp();
+    if (ta != null && tb != null && !ta.equals(tb)) {
+      return ta.compareTo(tb);
+    }
+    if (ta == null && tb != null) {
+      return -1;
+    }
+    if (ta != null && tb == null) {
+      return 1;
+    }
+    return a.metadata().name().compareTo(b.metadata().name());
+  };
 
   static String hashOf(ReplicaSet rs) {
     return rs.metadata().labels().getOrDefault(Rollout.POD_TEMPLATE_HASH_LABEL, "");
