@@ -26,7 +26,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Ported from Kubernetes' {@code pkg/controller/cronjob/utils_test.go} at commit
  * 8921bcdb70d8b3cc58dde1c47adfd68650219e25: TestGetJobFromTemplate2, TestNextScheduleTime, TestByJobStartTime,
- * TestMostRecentScheduleTime and TestNextScheduleTimeDuration, every case.
+ * TestMostRecentScheduleTime and TestNextScheduleTimeDuration, every case; and the three schedule-change cases of
+ * {@code cronjob_controllerv2_test.go}'s TestControllerV2UpdateCronJob (commit
+ * 1c9cf914f2f951313b8e9f7c321f5bd50b5e3d9f), whose delay is {@code nextScheduleTimeDuration} of the new schedule.
  */
 final class CronJobSchedulesTest {
   private static final Duration DELTA = CronJobSchedules.NEXT_SCHEDULE_DELTA;
@@ -229,6 +231,26 @@ final class CronJobSchedulesTest {
     Duration got = CronJobSchedules.nextScheduleTimeDuration(cj, now, CronSchedule.parse(schedule));
     assertThat(got).as(name).isNotNull();
     assertThat(got.isNegative()).as(name + ": never negative").isFalse();
+    assertThat(got).as(name).isEqualTo(expected);
+  }
+
+  // ---- cronjob_controllerv2_test.go TestControllerV2UpdateCronJob: the delay after a schedule change
+
+  @Test
+  void updateCronJob_scheduleChanged_requeuedForTheNewSchedule() {
+    Instant now = CronJobFixtures.JUST_A_SECOND_BEFORE_THE_HOUR;
+    assertUpdateDelay("spec.schedule changed", "*/1 * * * *", now, Duration.ofSeconds(1).plus(DELTA));
+    assertUpdateDelay("spec.schedule with @every changed - cadence decrease", "@every 3m", now,
+        m(2).plusSeconds(1).plus(DELTA));
+    assertUpdateDelay("spec.schedule with @every changed - cadence increase", "@every 1m", now,
+        Duration.ofSeconds(1).plus(DELTA));
+  }
+
+  private static void assertUpdateDelay(String name, String newSchedule, Instant now, Duration expected) {
+    CronJob cj = CronJob.builder().name("cj").schedule(newSchedule)
+        .status(new CronJobStatus(List.of(), CronJobFixtures.JUST_BEFORE_THE_HOUR, null))
+        .jobSpec(CronJobFixtures.jobSpec()).build();
+    Duration got = CronJobSchedules.nextScheduleTimeDuration(cj, now, CronSchedule.parse(newSchedule));
     assertThat(got).as(name).isEqualTo(expected);
   }
 }
