@@ -6,6 +6,7 @@ import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.autoscaling.HorizontalPodAutoscaler;
 import io.fleetkit.api.autoscaling.VerticalPodAutoscaler;
+import io.fleetkit.api.batch.CronJob;
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.core.ConfigMap;
 import io.fleetkit.api.core.LimitRange;
@@ -30,8 +31,8 @@ public final class NamespacedKinds {
   /** Every namespaced core-api kind; Pods first, so that a namespace's workloads go before their pods' owners. */
   public static List<Class<? extends ApiObject<?>>> all() {
     return List.of(Pod.class, Deployment.class, ReplicaSet.class, StatefulSet.class, ControllerRevision.class,
-        Job.class, Service.class, PersistentVolumeClaim.class, ConfigMap.class, Secret.class, ServiceAccount.class,
-        ResourceQuota.class, LimitRange.class, PodDisruptionBudget.class, HorizontalPodAutoscaler.class,
+        Job.class, CronJob.class, Service.class, PersistentVolumeClaim.class, ConfigMap.class, Secret.class,
+        ServiceAccount.class, ResourceQuota.class, LimitRange.class, PodDisruptionBudget.class, HorizontalPodAutoscaler.class,
         VerticalPodAutoscaler.class, PodGroup.class);
   }
 }

@@ -20,6 +20,7 @@ import io.fleetkit.api.apps.ControllerRevision;
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.apps.StatefulSet;
+import io.fleetkit.api.batch.CronJob;
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.NodeCondition;
@@ -42,6 +43,7 @@ import io.fleetkit.reconcile.controllers.DeploymentController;
 import io.fleetkit.reconcile.rollouts.AnalysisRunController;
 import io.fleetkit.reconcile.rollouts.RolloutController;
 import io.fleetkit.reconcile.controllers.DisruptionController;
+import io.fleetkit.reconcile.controllers.CronJobController;
 import io.fleetkit.reconcile.controllers.JobController;
 import io.fleetkit.reconcile.controllers.ReplicaSetController;
 import io.fleetkit.reconcile.controllers.StatefulSetController;
@@ -169,7 +171,8 @@ public final class Simulation implements AutoCloseable {
     this.informers = SharedInformers.of(store, clock);
     List<SimulatedController.Factory> factories = new ArrayList<>();
     if (b.defaultControllers) {
-      factories.addAll(defaultControllers(b.metrics, timeline.controllerEvents(), b.rollouts, informers));
+      factories.addAll(defaultControllers(b.metrics, timeline.controllerEvents(), b.rollouts, hasCronJobs(b),
+          informers));
     }
     factories.addAll(b.controllers);
     for (SimulatedController.Factory f : factories) {
@@ -373,16 +376,30 @@ public final class Simulation implements AutoCloseable {
    */
   public static List<SimulatedController.Factory> defaultControllers(MetricsRegistry metrics,
       EventRecorder events) {
-    return defaultControllers(metrics, events, true, null);
+    return defaultControllers(metrics, events, true, false, null);
+  }
+
+  /** Whether the scenario creates a CronJob, at the start or in an apply. */
+  private static boolean hasCronJobs(Builder b) {
+    if (b.objects.stream().anyMatch(CronJob.class::isInstance)) {
+      return true;
+    }
+    for (Apply a : b.applies) {
+      if (a.objects().stream().anyMatch(CronJob.class::isInstance)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
    * {@link #defaultControllers(MetricsRegistry, EventRecorder)}, without the Rollout and AnalysisRun ones unless
-   * {@code rollouts}; with {@code shared} the workload controllers and the garbage collector take their informers
+   * {@code rollouts}, and with the CronJob controller (before the Job controller, so that a Job created in a round is
+   * started in it) and the garbage collector watching CronJobs when {@code cronJobs}; with {@code shared} the workload controllers and the garbage collector take their informers
    * from it when they are made over its store.
    */
   private static List<SimulatedController.Factory> defaultControllers(MetricsRegistry metrics, EventRecorder events,
-      boolean rollouts, @Nullable SharedInformers shared) {
+      boolean rollouts, boolean cronJobs, @Nullable SharedInformers shared) {
     List<SimulatedController.Factory> all = new ArrayList<>(List.of(
         (store, clock, seed) -> {
           ReplicaSetController.Builder b = ReplicaSetController.builder(store).clock(clock).stepping().seed(seed)
@@ -418,9 +435,21 @@ public final class Simulation implements AutoCloseable {
               .watch(ReplicaSet.class).watch(StatefulSet.class).watch(ControllerRevision.class).watch(Job.class)
               .watch(Pod.class).watch(PersistentVolumeClaim.class).watch(Rollout.class).watch(AnalysisRun.class)
               .stepping().clock(clock);
+          if (cronJobs) {
+            b.watch(CronJob.class);
+          }
           GarbageCollector gc = (sharedFor(shared, store) ? b.informers(shared) : b).build();
           return SimulatedController.of("garbagecollector", () -> gc.start().join(), gc::runUntilIdle, gc);
         }));
+    if (cronJobs) {
+      int job = 3; // replicaset, deployment, statefulset, then job
+      all.add(job, (store, clock, seed) -> {
+        CronJobController.Builder b = CronJobController.builder(store).clock(clock).stepping().metrics(metrics)
+            .events(events);
+        CronJobController c = (sharedFor(shared, store) ? b.informers(shared) : b).build();
+        return SimulatedController.of("cronjob", () -> c.start().join(), c::runUntilIdle, c);
+      });
+    }
     if (rollouts) { // before the garbage collector, in the order they always ran
       all.add(all.size() - 1, (store, clock, seed) -> {
         RolloutController c = RolloutController.builder(store).clock(clock).stepping().build();

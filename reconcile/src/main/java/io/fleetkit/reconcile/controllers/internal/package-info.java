@@ -1,6 +1,8 @@
 /**
- * Implementation of the workload controllers: reconcilers (ReplicaSet, Deployment, StatefulSet, Job,
- * PodDisruptionBudget), the claim of the first four ({@link
+ * Implementation of the workload controllers: reconcilers (ReplicaSet, Deployment, StatefulSet, Job, CronJob,
+ * PodDisruptionBudget), the CronJob sync and schedule arithmetic of Kubernetes' {@code cronjob_controllerv2.go} and
+ * {@code utils.go} ({@link io.fleetkit.reconcile.controllers.internal.CronJobSync},
+ * {@link io.fleetkit.reconcile.controllers.internal.CronJobSchedules}), the claim of the first four ({@link
  * io.fleetkit.reconcile.controllers.internal.ControllerRefManager}, Kubernetes' {@code controller_ref_manager.go})
  * and the handler that wakes the controllers an orphan matches ({@link
  * io.fleetkit.reconcile.controllers.internal.OrphanEvents}), expectations, the rolling-update arithmetic of
@@ -9,7 +11,7 @@
  *
  * <p>Threading: {@link io.fleetkit.reconcile.controllers.internal.ControllerExpectations} and {@link
  * io.fleetkit.reconcile.controllers.internal.OrphanEvents} are thread-safe; a {@code ControllerRefManager} serves
- * one sync on one thread; the arithmetic is pure; a reconciler is called for one key at a time by the runtime (the
+ * one sync on one thread, as does a {@code CronJobSync}; the arithmetic is pure; a reconciler is called for one key at a time by the runtime (the
  * StatefulSet reconciler's revision history is a concurrent map, as different keys may run on different workers).
  */
 @NullMarked

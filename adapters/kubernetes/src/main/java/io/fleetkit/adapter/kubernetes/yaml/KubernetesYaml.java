@@ -25,7 +25,7 @@ import java.util.stream.Stream;
  * "billion laughs" documents. Files must be UTF-8 and at most {@link #MAX_FILE_BYTES} long.
  *
  * <p>Supported kinds: those of core-api (Node, Pod, Deployment, ReplicaSet, StatefulSet, ControllerRevision, Job,
- * Service, PersistentVolume, PersistentVolumeClaim, StorageClass, PriorityClass, HorizontalPodAutoscaler,
+ * CronJob, Service, PersistentVolume, PersistentVolumeClaim, StorageClass, PriorityClass, HorizontalPodAutoscaler,
  * VerticalPodAutoscaler, PodDisruptionBudget, PodGroup, NodePool) as they are modelled. Thread-safe: all methods are
  * stateless.
  */

@@ -3,6 +3,7 @@ package io.fleetkit.adapter.kubernetes.yaml.internal;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.AnalysisRunConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.AnalysisTemplateConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ControllerRevisionConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.CronJobConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DeploymentConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.EndpointSliceConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.GatewayClassConverter;
@@ -52,6 +53,7 @@ public final class KindRegistry {
       new StatefulSetConverter(),
       new ControllerRevisionConverter(),
       new JobConverter(),
+      new CronJobConverter(),
       new ServiceConverter(),
       new PersistentVolumeConverter(),
       new PersistentVolumeClaimConverter(),

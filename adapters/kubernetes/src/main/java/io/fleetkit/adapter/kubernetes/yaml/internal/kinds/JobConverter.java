@@ -32,14 +32,7 @@ public final class JobConverter extends AbstractKindConverter<io.fabric8.kuberne
       ctx.error("spec", "is required", null);
       return null;
     }
-    var mode = Values.enumValue(CompletionMode.class, s.getCompletionMode(), CompletionMode.NonIndexed,
-        "spec.completionMode", ctx);
-    var selector = Fabric8Selectors.toCore(s.getSelector(), "spec.selector", ctx);
-    var template = PodSpecs.template(s.getTemplate(), "spec.template", ctx);
-    JobSpec spec = template == null ? null : ctx.build("spec", () -> new JobSpec(Values.intOr(s.getParallelism(), 1),
-        s.getCompletions(), mode, Values.intOr(s.getBackoffLimit(), JobSpec.DEFAULT_BACKOFF_LIMIT),
-        s.getActiveDeadlineSeconds(), s.getTtlSecondsAfterFinished(), Values.boolOr(s.getSuspend(), false),
-        selector, template));
+    JobSpec spec = spec(s, "spec", ctx);
     JobStatus status = JobStatus.EMPTY;
     var st = in.getStatus();
     if (st != null) {
@@ -67,17 +60,7 @@ public final class JobConverter extends AbstractKindConverter<io.fabric8.kuberne
     return new JobBuilder()
         .withApiVersion(apiVersion()).withKind(kind())
         .withMetadata(Fabric8Meta.toFabric8(in.metadata()))
-        .withSpec(new JobSpecBuilder()
-            .withParallelism(s.parallelism() == 1 ? null : s.parallelism())
-            .withCompletions(s.completions())
-            .withCompletionMode(s.completionMode() == CompletionMode.NonIndexed ? null : s.completionMode().name())
-            .withBackoffLimit(s.backoffLimit() == JobSpec.DEFAULT_BACKOFF_LIMIT ? null : s.backoffLimit())
-            .withActiveDeadlineSeconds(s.activeDeadlineSeconds())
-            .withTtlSecondsAfterFinished(s.ttlSecondsAfterFinished())
-            .withSuspend(s.suspend() ? Boolean.TRUE : null)
-            .withSelector(Fabric8Selectors.toFabric8(s.selector()))
-            .withTemplate(PodSpecs.template(s.template()))
-            .build())
+        .withSpec(spec(s))
         .withStatus(st.equals(JobStatus.EMPTY) ? null : new JobStatusBuilder()
             .withActive(st.active() == 0 ? null : st.active())
             .withSucceeded(st.succeeded() == 0 ? null : st.succeeded())
@@ -91,6 +74,37 @@ public final class JobConverter extends AbstractKindConverter<io.fabric8.kuberne
             .withCompletionTime(Values.instant(st.completionTime()))
             .withCompletedIndexes(Values.emptyToNull(st.completedIndexes()))
             .build())
+        .build();
+  }
+
+  /**
+   * A Job spec at {@code path} ({@code spec} of a Job, {@code spec.jobTemplate.spec} of a CronJob), with Kubernetes'
+   * defaults; {@code null} after recording an error.
+   */
+  static @Nullable JobSpec spec(io.fabric8.kubernetes.api.model.batch.v1.JobSpec s, String path,
+      DocumentContext ctx) {
+    var mode = Values.enumValue(CompletionMode.class, s.getCompletionMode(), CompletionMode.NonIndexed,
+        path + ".completionMode", ctx);
+    var selector = Fabric8Selectors.toCore(s.getSelector(), path + ".selector", ctx);
+    var template = PodSpecs.template(s.getTemplate(), path + ".template", ctx);
+    return template == null ? null : ctx.build(path, () -> new JobSpec(Values.intOr(s.getParallelism(), 1),
+        s.getCompletions(), mode, Values.intOr(s.getBackoffLimit(), JobSpec.DEFAULT_BACKOFF_LIMIT),
+        s.getActiveDeadlineSeconds(), s.getTtlSecondsAfterFinished(), Values.boolOr(s.getSuspend(), false),
+        selector, template));
+  }
+
+  /** The manifest form of a Job spec, defaults left out. */
+  static io.fabric8.kubernetes.api.model.batch.v1.JobSpec spec(JobSpec s) {
+    return new JobSpecBuilder()
+        .withParallelism(s.parallelism() == 1 ? null : s.parallelism())
+        .withCompletions(s.completions())
+        .withCompletionMode(s.completionMode() == CompletionMode.NonIndexed ? null : s.completionMode().name())
+        .withBackoffLimit(s.backoffLimit() == JobSpec.DEFAULT_BACKOFF_LIMIT ? null : s.backoffLimit())
+        .withActiveDeadlineSeconds(s.activeDeadlineSeconds())
+        .withTtlSecondsAfterFinished(s.ttlSecondsAfterFinished())
+        .withSuspend(s.suspend() ? Boolean.TRUE : null)
+        .withSelector(Fabric8Selectors.toFabric8(s.selector()))
+        .withTemplate(PodSpecs.template(s.template()))
         .build();
   }
 }
