@@ -3,6 +3,7 @@ package io.fleetkit.adapter.kubernetes.yaml.internal;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.AnalysisRunConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.AnalysisTemplateConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ControllerRevisionConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DaemonSetConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DeploymentConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.EndpointSliceConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.GatewayClassConverter;
@@ -51,6 +52,7 @@ public final class KindRegistry {
       new ReplicaSetConverter(),
       new StatefulSetConverter(),
       new ControllerRevisionConverter(),
+      new DaemonSetConverter(),
       new JobConverter(),
       new ServiceConverter(),
       new PersistentVolumeConverter(),
