@@ -41,7 +41,8 @@ public final class DaemonSetController extends ControllerHandle<DaemonSet> {
 
   private DaemonSetController(Builder b) {
     this(b, new DaemonSetReconciler(b.burstReplicas, PodNameSuffixes.seeded(b.seed),
-            new FailedPodsBackoff(FailedPodsBackoff.DEFAULT_INITIAL, FailedPodsBackoff.DEFAULT_MAX)),
+            new FailedPodsBackoff(FailedPodsBackoff.DEFAULT_INITIAL, FailedPodsBackoff.DEFAULT_MAX,
+                b.effectiveClock()::now)),
         new OrphanEvents<DaemonSet, Pod>(ds -> OrphanEvents.nonEmpty(ds.spec().selector())),
         new DaemonSetNodeEvents());
   }

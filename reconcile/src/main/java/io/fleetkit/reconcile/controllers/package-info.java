@@ -5,6 +5,8 @@
  * {@link io.fleetkit.reconcile.controllers.DeploymentController} (RollingUpdate and Recreate, revisions, rollback,
  * pause, progress deadline), the {@link io.fleetkit.reconcile.controllers.StatefulSetController} (ordinal identity,
  * OrderedReady and Parallel, RollingUpdate with partition, OnDelete, claims from templates), the
+ * {@link io.fleetkit.reconcile.controllers.DaemonSetController} (one pod per eligible node by node name, selector,
+ * affinity and taints; RollingUpdate with maxUnavailable or maxSurge, OnDelete), the
  * {@link io.fleetkit.reconcile.controllers.JobController} (parallelism, completions, Indexed, backoff, deadlines)
  * and the {@link io.fleetkit.reconcile.controllers.DisruptionController} (PodDisruptionBudget status) with the
  * eviction rules of {@link io.fleetkit.reconcile.controllers.Evictions}. Label and annotation names are in
