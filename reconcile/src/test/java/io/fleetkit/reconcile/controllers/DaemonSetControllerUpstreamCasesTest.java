@@ -786,6 +786,70 @@ final class DaemonSetControllerUpstreamCasesTest {
     }
   }
 
+  // --- TestGetNodesToDaemonPods (2 cases): the claimed pods by node, deleted terminal pods left out or included
+
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+  void getNodesToDaemonPods_upstreamTable(boolean includeDeletedTerminal) {
+    try (DaemonSetHarness h = new DaemonSetHarness()) {
+      DaemonSet d = h.create(newDaemonSet("foo").build());
+      DaemonSet d2 = h.create(newDaemonSet("foo2").build());
+      h.addNodes(0, 2, null);
+      List<String> wanted = new ArrayList<>();
+      List<String> ignored = new ArrayList<>();
+      wanted.add(h.addPod(h.newPod("matching-owned-0-", "node-0", SIMPLE_DAEMON_SET_LABEL, d)).metadata().name());
+      wanted.add(h.addPod(h.newPod("matching-orphan-0-", "node-0", SIMPLE_DAEMON_SET_LABEL, null)).metadata().name());
+      wanted.add(h.addPod(h.newPod("matching-owned-1-", "node-1", SIMPLE_DAEMON_SET_LABEL, d)).metadata().name());
+      wanted.add(h.addPod(h.newPod("matching-orphan-1-", "node-1", SIMPLE_DAEMON_SET_LABEL, null)).metadata().name());
+      Pod succeeded = h.newPod("matching-owned-succeeded-pod-0-", "node-0", SIMPLE_DAEMON_SET_LABEL, d);
+      wanted.add(h.addPod(succeeded.withStatus(succeeded.status().withPhase(PodPhase.Succeeded))).metadata().name());
+      ignored.add(h.addPod(h.newPod("non-matching-owned-0-", "node-0", SIMPLE_DAEMON_SET_LABEL2, d)).metadata()
+          .name());
+      ignored.add(h.addPod(h.newPod("non-matching-orphan-1-", "node-1", SIMPLE_DAEMON_SET_LABEL2, null)).metadata()
+          .name());
+      ignored.add(h.addPod(h.newPod("matching-owned-by-other-0-", "node-0", SIMPLE_DAEMON_SET_LABEL, d2)).metadata()
+          .name());
+      if (includeDeletedTerminal) { // "include deleted terminal pods"
+        wanted.add(deletedTerminal(h, h.newPod("matching-owned-failed-deleted-pod-1-", "node-1",
+            SIMPLE_DAEMON_SET_LABEL, d), PodPhase.Failed));
+      } else { // "exclude deleted terminal pods"
+        Pod failed = h.newPod("matching-owned-failed-pod-1-", "node-1", SIMPLE_DAEMON_SET_LABEL, d);
+        wanted.add(h.addPod(failed.withStatus(failed.status().withPhase(PodPhase.Failed))).metadata().name());
+        ignored.add(deletedTerminal(h, h.newPod("matching-owned-succeeded-deleted-pod-0-", "node-0",
+            SIMPLE_DAEMON_SET_LABEL, d), PodPhase.Succeeded));
+        ignored.add(deletedTerminal(h, h.newPod("matching-owned-failed-deleted-pod-1-", "node-1",
+            SIMPLE_DAEMON_SET_LABEL, d), PodPhase.Failed));
+      }
+      ControllerRefManagerClaim claim = new ControllerRefManagerClaim(h, d);
+      Map<String, List<Pod>> byNode = DaemonSetPods.byNode(claim.claimed, includeDeletedTerminal);
+      Set<String> got = new TreeSet<>();
+      byNode.forEach((node, pods) -> pods.forEach(p -> {
+        assertThat(DaemonSetPods.targetNodeName(p)).isEqualTo(node);
+        got.add(p.metadata().name());
+      }));
+      assertThat(got).containsExactlyInAnyOrderElementsOf(wanted).doesNotContainAnyElementsOf(ignored);
+    }
+  }
+
+  private static String deletedTerminal(DaemonSetHarness h, Pod p, PodPhase phase) {
+    Pod stored = h.addPod(p.withMetadata(p.metadata().toBuilder().finalizer("test/hold").build())
+        .withStatus(p.status().withPhase(phase)));
+    h.store.delete(Pod.class, "default", stored.metadata().name());
+    return stored.metadata().name();
+  }
+
+  /** The set's claim over every pod of the namespace, as {@code getNodesToDaemonPods} claims before grouping. */
+  private static final class ControllerRefManagerClaim {
+    final List<Pod> claimed;
+
+    ControllerRefManagerClaim(DaemonSetHarness h, DaemonSet d) {
+      var c = io.fleetkit.reconcile.controllers.internal.ControllerRefManager.forSync(h.store, d, d.spec().selector())
+          .claim(h.store.list(Pod.class, "default").items());
+      assertThat(c.failed()).isFalse();
+      claimed = c.claimed();
+    }
+  }
+
   // --- TestAddNode
 
   @Test
