@@ -1,6 +1,7 @@
 package io.fleetkit.admission;
 
 import io.fleetkit.api.apps.ControllerRevision;
+import io.fleetkit.api.apps.DaemonSet;
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.apps.StatefulSet;
@@ -30,7 +31,8 @@ public final class NamespacedKinds {
 
   /** Every namespaced core-api kind; Pods first, so that a namespace's workloads go before their pods' owners. */
   public static List<Class<? extends ApiObject<?>>> all() {
-    return List.of(Pod.class, Deployment.class, ReplicaSet.class, StatefulSet.class, ControllerRevision.class,
+    return List.of(Pod.class, Deployment.class, ReplicaSet.class, StatefulSet.class, DaemonSet.class,
+        ControllerRevision.class,
         Job.class, CronJob.class, Service.class, PersistentVolumeClaim.class, ConfigMap.class, Secret.class,
         ServiceAccount.class, ResourceQuota.class, LimitRange.class, PodDisruptionBudget.class, HorizontalPodAutoscaler.class,
         VerticalPodAutoscaler.class, PodGroup.class);

@@ -21,6 +21,7 @@ import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.batch.CronJob;
+import io.fleetkit.api.apps.DaemonSet;
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.NodeCondition;
@@ -47,6 +48,7 @@ import io.fleetkit.reconcile.controllers.CronJobController;
 import io.fleetkit.reconcile.controllers.JobController;
 import io.fleetkit.reconcile.controllers.ReplicaSetController;
 import io.fleetkit.reconcile.controllers.StatefulSetController;
+import io.fleetkit.reconcile.controllers.DaemonSetController;
 import io.fleetkit.reconcile.node.HealthSource;
 import io.fleetkit.reconcile.node.NodeAgent;
 import io.fleetkit.reconcile.node.NodeLeases;
@@ -72,8 +74,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A whole cluster in simulated time: the embedded store (direct delivery), the workload controllers (ReplicaSet,
- * Deployment, StatefulSet, Job, Disruption, garbage collector, plus any {@linkplain Builder#controller registered}
- * ones), the real scheduler
+ * Deployment, StatefulSet, Job, Disruption, garbage collector; the DaemonSet controller when the objects contain a
+ * DaemonSet; plus any {@linkplain Builder#controller registered} ones), the real scheduler
  * ({@link StoreScheduler} over the default profile), the {@link NodeLifecycleController}, the
  * {@link TaintEvictionController} and one {@link NodeAgent} per node, all on one {@link ManualClock}. Time jumps from
  * timer to timer (and ticks every simulated second while the scheduler holds pods waiting); after each step every
@@ -173,6 +175,10 @@ public final class Simulation implements AutoCloseable {
     if (b.defaultControllers) {
       factories.addAll(defaultControllers(b.metrics, timeline.controllerEvents(), b.rollouts, hasCronJobs(b),
           informers));
+      if (b.objects.stream().anyMatch(DaemonSet.class::isInstance)) {
+        // only then: a scenario without DaemonSets runs exactly the controllers it always ran
+        factories.add(daemonSetController(b.metrics, timeline.controllerEvents(), informers));
+      }
     }
     factories.addAll(b.controllers);
     for (SimulatedController.Factory f : factories) {
@@ -461,6 +467,24 @@ public final class Simulation implements AutoCloseable {
       });
     }
     return List.copyOf(all);
+  }
+
+  /**
+   * The DaemonSet controller in stepping mode, recording its metrics and events; a simulation whose objects contain a
+   * DaemonSet runs it after the {@linkplain #defaultControllers() default controllers}.
+   */
+  public static SimulatedController.Factory daemonSetController(MetricsRegistry metrics, EventRecorder events) {
+    return daemonSetController(metrics, events, null);
+  }
+
+  private static SimulatedController.Factory daemonSetController(MetricsRegistry metrics, EventRecorder events,
+      @Nullable SharedInformers shared) {
+    return (store, clock, seed) -> {
+      DaemonSetController.Builder b = DaemonSetController.builder(store).clock(clock).stepping().seed(seed)
+          .metrics(metrics).events(events);
+      DaemonSetController c = (sharedFor(shared, store) ? b.informers(shared) : b).build();
+      return SimulatedController.of("daemonset", () -> c.start().join(), c::runUntilIdle, c);
+    };
   }
 
   /** Whether {@code shared} is given and watches {@code store} (a factory may be handed another store). */

@@ -1,6 +1,6 @@
 /**
- * Workload kinds of apps/v1: Deployment, ReplicaSet, StatefulSet, and the ControllerRevision a StatefulSet keeps its
- * templates in. Immutable records; thread-safe.
+ * Workload kinds of apps/v1: Deployment, ReplicaSet, StatefulSet, DaemonSet, and the ControllerRevision a StatefulSet
+ * or a DaemonSet keeps its templates in. Immutable records; thread-safe.
  */
 @NullMarked
 package io.fleetkit.api.apps;

@@ -7,7 +7,7 @@ import io.fleetkit.api.labels.LabelSelector;
 
 /**
  * Checks shared by the workload kinds that own pods through a selector and a template, worded as Kubernetes'
- * {@code ValidateDeploymentSpec}, {@code ValidateReplicaSetSpec} and {@code ValidateStatefulSetSpec}.
+ * {@code ValidateDeploymentSpec}, {@code ValidateReplicaSetSpec}, {@code ValidateStatefulSetSpec} and {@code ValidateDaemonSetSpec}.
  */
 public final class WorkloadChecks {
   private WorkloadChecks() {}
@@ -29,7 +29,11 @@ public final class WorkloadChecks {
     }
     template(template, v);
     PodSpecChecks.restartPolicyIn(template.spec(), "spec.template.spec", v, RestartPolicy.Always);
-    if (template.spec().activeDeadlineSeconds() != null) {
+    if (template.spec().activeDeadlineSeconds() != null && kindWord.equals("daemonset")) {
+      // upstream's ValidateDaemonSetSpec words it as an invalid value, not Forbidden
+      v.add("spec.template.spec.activeDeadlineSeconds", "activeDeadlineSeconds in DaemonSet is not Supported",
+          template.spec().activeDeadlineSeconds());
+    } else if (template.spec().activeDeadlineSeconds() != null) {
       v.add("spec.template.spec.activeDeadlineSeconds", "Forbidden: activeDeadlineSeconds in "
           + (kindWord.equals("statefulset") ? "StatefulSet" : "ReplicaSet") + " is not Supported", template.spec().activeDeadlineSeconds());
     }

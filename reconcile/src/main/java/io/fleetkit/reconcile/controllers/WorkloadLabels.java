@@ -60,5 +60,13 @@ public final class WorkloadLabels {
   /** Environment variable of every container of an Indexed Job's pod: the completion index. */
   public static final String JOB_COMPLETION_INDEX_ENV = "JOB_COMPLETION_INDEX";
 
+  /** Label on a DaemonSet pod: the template generation it was made from (upstream's DaemonSetTemplateGenerationKey). */
+  public static final String POD_TEMPLATE_GENERATION = "pod-template-generation";
+  /**
+   * Annotation on a DaemonSet holding its template generation (upstream's {@code DeprecatedTemplateGeneration}, which
+   * the API server maintains); when present, its pods get {@value #POD_TEMPLATE_GENERATION}.
+   */
+  public static final String DEPRECATED_TEMPLATE_GENERATION = "deprecated.daemonset.template.generation";
+
   private WorkloadLabels() {}
 }

@@ -5,6 +5,8 @@
  * {@link io.fleetkit.reconcile.controllers.DeploymentController} (RollingUpdate and Recreate, revisions, rollback,
  * pause, progress deadline), the {@link io.fleetkit.reconcile.controllers.StatefulSetController} (ordinal identity,
  * OrderedReady and Parallel, RollingUpdate with partition, OnDelete, claims from templates), the
+ * {@link io.fleetkit.reconcile.controllers.DaemonSetController} (one pod per eligible node by node name, selector,
+ * affinity and taints; RollingUpdate with maxUnavailable or maxSurge, OnDelete), the
  * {@link io.fleetkit.reconcile.controllers.JobController} (parallelism, completions, Indexed, backoff, deadlines),
  * the {@link io.fleetkit.reconcile.controllers.CronJobController} (Jobs on a cron schedule, missed runs, starting
  * deadline, concurrency policies, history limits) and the {@link io.fleetkit.reconcile.controllers.DisruptionController} (PodDisruptionBudget status) with the

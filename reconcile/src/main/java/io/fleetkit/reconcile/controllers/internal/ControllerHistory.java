@@ -26,8 +26,8 @@ import org.jspecify.annotations.Nullable;
  * {@code NewControllerRevision}, {@code HashControllerRevision}, {@code SortControllerRevisions},
  * {@code EqualRevision}, {@code FindEqualRevisions}) as static methods, and the real history ({@code realHistory}:
  * list, create with name-collision handling, update of the revision number, delete, adopt, release) over an
- * {@link ObjectStore}. The one implementation every controller that keeps revisions uses (the StatefulSet
- * controller; a DaemonSet controller would use it too).
+ * {@link ObjectStore}. The one implementation every controller that keeps revisions uses (the StatefulSet and
+ * DaemonSet controllers).
  *
  * <p>Differences from upstream, each for a reason: the data is a {@link PodTemplateSpec}, not raw JSON, so the hash
  * is FNV-1 (32 bit, as upstream's {@code fnv.New32}) over the template's canonical rendering

@@ -1,18 +1,20 @@
 /**
- * Implementation of the workload controllers: reconcilers (ReplicaSet, Deployment, StatefulSet, Job, CronJob,
+ * Implementation of the workload controllers: reconcilers (ReplicaSet, Deployment, StatefulSet, DaemonSet, Job, CronJob,
  * PodDisruptionBudget), the CronJob sync and schedule arithmetic of Kubernetes' {@code cronjob_controllerv2.go} and
  * {@code utils.go} ({@link io.fleetkit.reconcile.controllers.internal.CronJobSync},
- * {@link io.fleetkit.reconcile.controllers.internal.CronJobSchedules}), the claim of the first four ({@link
+ * {@link io.fleetkit.reconcile.controllers.internal.CronJobSchedules}), the claim of the first five ({@link
  * io.fleetkit.reconcile.controllers.internal.ControllerRefManager}, Kubernetes' {@code controller_ref_manager.go})
  * and the handler that wakes the controllers an orphan matches ({@link
  * io.fleetkit.reconcile.controllers.internal.OrphanEvents}), expectations, the rolling-update arithmetic of
  * Kubernetes' {@code deployment_util.go} and {@code rolling.go}, StatefulSet pod identity ({@code
- * stateful_set_utils.go}), and template hashing. Not part of the contract.
+ * stateful_set_utils.go}), DaemonSet placement and revisions ({@code daemonset_util.go}, {@code update.go}) with its
+ * node event handler, and template hashing. Not part of the contract.
  *
  * <p>Threading: {@link io.fleetkit.reconcile.controllers.internal.ControllerExpectations} and {@link
  * io.fleetkit.reconcile.controllers.internal.OrphanEvents} are thread-safe; a {@code ControllerRefManager} serves
  * one sync on one thread, as does a {@code CronJobSync}; the arithmetic is pure; a reconciler is called for one key at a time by the runtime (the
- * StatefulSet reconciler's revision history is a concurrent map, as different keys may run on different workers).
+ * StatefulSet reconciler's revision history is a concurrent map, as different keys may run on different workers;
+ * the DaemonSet reconciler's failed-pod backoff is synchronized).
  */
 @NullMarked
 package io.fleetkit.reconcile.controllers.internal;

@@ -24,8 +24,8 @@ import java.util.stream.Stream;
  * ({@code <<: *base}) are expanded as kubectl expands them, with go-yaml's limit on aliasing against
  * "billion laughs" documents. Files must be UTF-8 and at most {@link #MAX_FILE_BYTES} long.
  *
- * <p>Supported kinds: those of core-api (Node, Pod, Deployment, ReplicaSet, StatefulSet, ControllerRevision, Job,
- * CronJob, Service, PersistentVolume, PersistentVolumeClaim, StorageClass, PriorityClass, HorizontalPodAutoscaler,
+ * <p>Supported kinds: those of core-api (Node, Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, ControllerRevision,
+ * Job, CronJob, Service, PersistentVolume, PersistentVolumeClaim, StorageClass, PriorityClass, HorizontalPodAutoscaler,
  * VerticalPodAutoscaler, PodDisruptionBudget, PodGroup, NodePool) as they are modelled. Thread-safe: all methods are
  * stateless.
  */

@@ -32,6 +32,7 @@ final class RoundTripTest {
       "Service, roundtrip/service.yaml, 3",
       "ControllerRevision, roundtrip/controllerrevision.yaml, 2",
       "CronJob, roundtrip/cronjob.yaml, 2",
+      "DaemonSet, roundtrip/daemonset.yaml, 3",
       "PersistentVolume, roundtrip/persistentvolume.yaml, 3",
       "PersistentVolumeClaim, roundtrip/persistentvolumeclaim.yaml, 3",
       "StorageClass, roundtrip/storageclass.yaml, 2",

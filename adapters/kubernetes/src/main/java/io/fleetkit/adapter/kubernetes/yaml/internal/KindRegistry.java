@@ -4,6 +4,7 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.AnalysisRunConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.AnalysisTemplateConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ControllerRevisionConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.CronJobConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DaemonSetConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DeploymentConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.EndpointSliceConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.GatewayClassConverter;
@@ -52,6 +53,7 @@ public final class KindRegistry {
       new ReplicaSetConverter(),
       new StatefulSetConverter(),
       new ControllerRevisionConverter(),
+      new DaemonSetConverter(),
       new JobConverter(),
       new CronJobConverter(),
       new ServiceConverter(),
