@@ -146,7 +146,7 @@ public final class ClusterSimulation {
       if (o instanceof Node n) {
         gpus.put(n.name(), n.allocatable().value(io.fleetkit.api.resource.ResourceNames.NVIDIA_GPU));
       }
-      if (o instanceof Deployment || o instanceof StatefulSet) {
+      if (o instanceof Deployment || o instanceof StatefulSet || o instanceof io.fleetkit.api.rollouts.Rollout) {
         workloads.add(o.kind() + "/" + o.metadata().namespace() + "/" + o.metadata().name());
       } else if (o instanceof Node n) {
         nodes.add(n.name());

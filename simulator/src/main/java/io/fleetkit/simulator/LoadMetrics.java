@@ -3,6 +3,7 @@ package io.fleetkit.simulator;
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.apps.StatefulSet;
+import io.fleetkit.api.rollouts.Rollout;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.labels.LabelSelector;
@@ -150,8 +151,11 @@ public final class LoadMetrics implements MetricsSource {
 
   /** The selector of the workload {@code load} targets, if it exists. */
   public Optional<LabelSelector> selector(WorkloadLoad load) {
-    if (load.kind().equals("StatefulSet")) {
+    if (load.kind().equals(StatefulSet.KIND)) {
       return store.get(StatefulSet.class, load.namespace(), load.name()).map(s -> s.spec().selector());
+    }
+    if (load.kind().equals(Rollout.KIND)) {
+      return store.get(Rollout.class, load.namespace(), load.name()).map(r -> r.spec().selector());
     }
     return store.get(Deployment.class, load.namespace(), load.name()).map(d -> d.spec().selector());
   }
@@ -506,8 +510,8 @@ public final class LoadMetrics implements MetricsSource {
 
   private static @Nullable String workloadOf(ReplicaSet rs) {
     OwnerReference ref = rs.metadata().controllerRef();
-    return ref != null && ref.kind().equals("Deployment")
-        ? "Deployment/" + rs.metadata().namespace() + "/" + ref.name() : null;
+    return ref != null && (ref.kind().equals(Deployment.KIND) || ref.kind().equals(Rollout.KIND))
+        ? ref.kind() + "/" + rs.metadata().namespace() + "/" + ref.name() : null;
   }
 
   private void onReplicaSet(WatchEventType type, ReplicaSet rs) {
@@ -567,7 +571,10 @@ public final class LoadMetrics implements MetricsSource {
     }
   }
 
-  /** The workload {@code p} is grouped under: its StatefulSet, or its ReplicaSet's Deployment; null for none. */
+  /**
+   * The workload {@code p} is grouped under: its StatefulSet, or its ReplicaSet's Deployment or Rollout; null for
+   * none.
+   */
   private @Nullable String workloadOf(Pod p) {
     OwnerReference ref = p.metadata().controllerRef();
     if (ref == null) {

@@ -2,6 +2,7 @@ package io.fleetkit.simulator;
 
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.apps.StatefulSet;
+import io.fleetkit.api.rollouts.Rollout;
 import io.fleetkit.api.autoscaling.NodePool;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
@@ -197,6 +198,11 @@ final class SeriesRecorder {
       desiredAll += s.spec().replicas();
       readyAll += s.status().readyReplicas();
     }
+    List<Rollout> rollouts = store.list(Rollout.class).items();
+    for (Rollout r : rollouts) {
+      desiredAll += r.spec().replicas();
+      readyAll += r.status().readyReplicas();
+    }
     put(DESIRED_ALL, WORKLOADS, "replicas", desiredAll);
     put(READY_ALL, WORKLOADS, "replicas", readyAll);
     for (Deployment d : store.list(Deployment.class).items()) {
@@ -206,6 +212,10 @@ final class SeriesRecorder {
     for (StatefulSet s : store.list(StatefulSet.class).items()) {
       put("desired " + s.metadata().key(), WORKLOADS, "replicas", s.spec().replicas());
       put("ready " + s.metadata().key(), WORKLOADS, "replicas", s.status().readyReplicas());
+    }
+    for (Rollout r : rollouts) {
+      put("desired " + r.metadata().key(), WORKLOADS, "replicas", r.spec().replicas());
+      put("ready " + r.metadata().key(), WORKLOADS, "replicas", r.status().readyReplicas());
     }
     pools.forEach((pool, c) -> {
       put("ready nodes " + pool, NODES, "nodes", c[0]);

@@ -4,6 +4,7 @@ import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.apps.StatefulSet;
+import io.fleetkit.api.rollouts.Rollout;
 import io.fleetkit.api.autoscaling.CrossVersionObjectReference;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.store.ObjectStore;
@@ -11,12 +12,17 @@ import java.util.Objects;
 
 /**
  * The {@code scale} subresource of a workload, as the HPA sees it: the wanted replicas, the observed replicas and
- * the pod selector. Deployments, ReplicaSets and StatefulSets of an {@link ObjectStore} are supported.
+ * the pod selector. Deployments, ReplicaSets, StatefulSets and Argo Rollouts (whose {@code scale} subresource is
+ * {@code spec.replicas}, {@code status.replicas} and the rollout's selector, as Argo's CRD declares it) of an
+ * {@link ObjectStore} are supported.
  *
  * @param specReplicas {@code spec.replicas}
  * @param statusReplicas {@code status.replicas}
  */
 public record TargetScale(int specReplicas, int statusReplicas, LabelSelector selector) {
+  /** The kinds with a scale subresource here, as the refusal names them. */
+  private static final String SCALABLE = "(Deployment, ReplicaSet, StatefulSet, Rollout)";
+
   public TargetScale {
     Objects.requireNonNull(selector, "selector");
   }
@@ -32,7 +38,7 @@ public record TargetScale(int specReplicas, int statusReplicas, LabelSelector se
   }
 
   /**
-   * The object {@code ref} names: a Deployment, ReplicaSet or StatefulSet.
+   * The object {@code ref} names: a Deployment, ReplicaSet, StatefulSet or Rollout.
    *
    * @throws NotFoundException when the object does not exist
    * @throws IllegalArgumentException when the kind has no scale subresource here
@@ -42,8 +48,9 @@ public record TargetScale(int specReplicas, int statusReplicas, LabelSelector se
       case Deployment.KIND -> store.require(Deployment.class, namespace, ref.name());
       case ReplicaSet.KIND -> store.require(ReplicaSet.class, namespace, ref.name());
       case StatefulSet.KIND -> store.require(StatefulSet.class, namespace, ref.name());
+      case Rollout.KIND -> store.require(Rollout.class, namespace, ref.name());
       default -> throw new IllegalArgumentException("scale target " + namespace + "/" + ref
-          + ": kind \"" + ref.kind() + "\" has no scale subresource (Deployment, ReplicaSet, StatefulSet)");
+          + ": kind \"" + ref.kind() + "\" has no scale subresource " + SCALABLE);
     };
   }
 
@@ -53,6 +60,9 @@ public record TargetScale(int specReplicas, int statusReplicas, LabelSelector se
       return new TargetScale(d.spec().replicas(), d.status().replicas(), d.spec().selector());
     }
     if (target instanceof ReplicaSet r) {
+      return new TargetScale(r.spec().replicas(), r.status().replicas(), r.spec().selector());
+    }
+    if (target instanceof Rollout r) {
       return new TargetScale(r.spec().replicas(), r.status().replicas(), r.spec().selector());
     }
     StatefulSet s = (StatefulSet) target;
@@ -79,8 +89,12 @@ public record TargetScale(int specReplicas, int statusReplicas, LabelSelector se
         StatefulSet s = store.require(StatefulSet.class, namespace, ref.name());
         store.update(s.withSpec(s.spec().withReplicas(replicas)));
       }
+      case Rollout.KIND -> {
+        Rollout r = store.require(Rollout.class, namespace, ref.name());
+        store.update(r.withSpec(r.spec().withReplicas(replicas)));
+      }
       default -> throw new IllegalArgumentException("scale target " + namespace + "/" + ref
-          + ": kind \"" + ref.kind() + "\" has no scale subresource (Deployment, ReplicaSet, StatefulSet)");
+          + ": kind \"" + ref.kind() + "\" has no scale subresource " + SCALABLE);
     }
   }
 }

@@ -27,6 +27,7 @@ import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.resource.ResourceNames;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.rollouts.Rollout;
 import io.fleetkit.api.time.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -274,6 +275,45 @@ final class HorizontalPodAutoscalerControllerTest {
     assertThat(h.status().desiredReplicas()).isEqualTo(6);
     assertThat(h.status().lastScaleTime()).isEqualTo(clock.instant());
     assertThat(h.status().currentMetrics().get(0).resource().current().averageUtilization()).isEqualTo(90);
+  }
+
+  /**
+   * An Argo Rollout as the scale target (its CRD's scale subresource: {@code spec.replicas}, {@code status.replicas},
+   * its selector): the HPA reads its pods through the rollout's selector and writes {@code spec.replicas}.
+   */
+  @Test
+  void sync_rolloutTarget_scalesTheRollout() {
+    Rollout created = store.create(Rollout.builder().namespace("ns").name("web").replicas(3)
+        .matchLabels(Map.of("app", "web"))
+        .podSpec(PodSpec.builder().container("app", "nginx:1", ResourceList.EMPTY).build()).build());
+    store.updateStatus(created.withStatus(created.status().toBuilder().replicas(3).build()));
+    runningPods(3, 900);
+    store.create(HorizontalPodAutoscaler.of(ObjectMeta.builder().namespace("ns").name("web").build(),
+        HorizontalPodAutoscalerSpec.builder()
+            .scaleTargetRef(CrossVersionObjectReference.of(Rollout.API_VERSION, Rollout.KIND, "web"))
+            .minReplicas(1).maxReplicas(10).metric(MetricSpec.resourceUtilization(ResourceNames.CPU, 50)).build()));
+
+    SyncOutcome out = controller.sync("ns", "web");
+
+    assertThat(out.rescaled()).isTrue();
+    assertThat(store.require(Rollout.class, "ns", "web").spec().replicas()).isEqualTo(6); // 90% / 50% * 3 -> 6
+    assertThat(store.require(HorizontalPodAutoscaler.class, "ns", "web").status().currentReplicas()).isEqualTo(3);
+  }
+
+  /** A kind without a scale subresource is refused with the kinds that have one, and the HPA says so. */
+  @Test
+  void sync_kindWithoutScale_refusedNamingTheScalableKinds() {
+    runningPods(1, 500);
+    store.create(HorizontalPodAutoscaler.of(ObjectMeta.builder().namespace("ns").name("web").build(),
+        HorizontalPodAutoscalerSpec.builder()
+            .scaleTargetRef(CrossVersionObjectReference.of("batch/v1", "Job", "web"))
+            .minReplicas(1).maxReplicas(10).metric(MetricSpec.resourceUtilization(ResourceNames.CPU, 50)).build()));
+
+    controller.sync("ns", "web");
+
+    HorizontalPodAutoscalerCondition able = condition(HorizontalPodAutoscalerConditionType.AbleToScale);
+    assertThat(able.status()).isEqualTo(ConditionStatus.False);
+    assertThat(able.message()).contains("has no scale subresource (Deployment, ReplicaSet, StatefulSet, Rollout)");
   }
 
   @Test

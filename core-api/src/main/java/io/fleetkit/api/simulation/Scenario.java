@@ -57,8 +57,8 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
     for (int i = 0; i < spec.loads().size(); i++) {
       WorkloadLoad l = spec.loads().get(i);
       String p = "spec.loads[" + i + "]";
-      if (!l.kind().equals("Deployment") && !l.kind().equals("StatefulSet")) {
-        v.add(p + ".target.kind", "must be Deployment or StatefulSet", l.kind());
+      if (!l.kind().equals("Deployment") && !l.kind().equals("StatefulSet") && !l.kind().equals("Rollout")) {
+        v.add(p + ".target.kind", "must be Deployment, StatefulSet or Rollout", l.kind());
       }
       v.dnsSubdomain(p + ".target.name", l.name());
       if (!targets.add(l.target())) {
