@@ -230,9 +230,10 @@ public final class PodGcController implements AutoCloseable {
       if (e.getValue().isAfter(now)) {
         continue;
       }
+      String node = e.getKey(); // before the removal: a TreeMap may reuse the removed entry for its successor
       it.remove();
-      if (!index.nodeExists(e.getKey())) {
-        out.addAll(index.podsOn(e.getKey()));
+      if (!index.nodeExists(node)) {
+        out.addAll(index.podsOn(node));
       }
     }
     return out;
