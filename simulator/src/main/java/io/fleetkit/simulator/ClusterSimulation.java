@@ -43,8 +43,9 @@ import org.jspecify.annotations.Nullable;
  * A what-if run of a whole cluster: the manifests and a {@link Scenario} go in, a {@link SimulationRun} comes out.
  *
  * <p>It runs the reconcile {@link Simulation} (store, workload controllers, the scheduler with the scenario's
- * profile and GPU placement policy ({@link SchedulerChoice}), node lifecycle and taint eviction, one simulated
- * kubelet per node) and, each switchable in the scenario's {@code features}:
+ * profile and GPU placement policy ({@link SchedulerChoice}), node lifecycle, taint eviction and the pod garbage
+ * collector (as kube-controller-manager runs them, always on), one simulated kubelet per node) and, each switchable in
+ * the scenario's {@code features}:
  * <ul>
  *   <li>the HPA controller every 15 s, reading {@link LoadMetrics} (usage follows the scenario's load);
  *   <li>the cluster autoscaler every 10 s over the NodePools (nodes it launches get a kubelet once their start-up

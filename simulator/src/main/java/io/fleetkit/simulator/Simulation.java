@@ -53,6 +53,7 @@ import io.fleetkit.reconcile.node.HealthSource;
 import io.fleetkit.reconcile.node.NodeAgent;
 import io.fleetkit.reconcile.node.NodeLeases;
 import io.fleetkit.reconcile.node.NodeLifecycleController;
+import io.fleetkit.reconcile.node.PodGcController;
 import io.fleetkit.reconcile.node.TaintEvictionController;
 import io.fleetkit.scheduler.Scheduler;
 import io.fleetkit.scheduler.SchedulerBuilder;
@@ -77,7 +78,10 @@ import org.jspecify.annotations.Nullable;
  * Deployment, StatefulSet, Job, Disruption, garbage collector; the DaemonSet controller when the objects contain a
  * DaemonSet; plus any {@linkplain Builder#controller registered} ones), the real scheduler
  * ({@link StoreScheduler} over the default profile), the {@link NodeLifecycleController}, the
- * {@link TaintEvictionController} and one {@link NodeAgent} per node, all on one {@link ManualClock}. Time jumps from
+ * {@link TaintEvictionController}, the {@link PodGcController} (kube's pod garbage collector, with
+ * kube-controller-manager's defaults: 12,500 terminated pods, a pass every 20 s, orphans of deleted nodes after 40 s;
+ * {@link Builder#withoutPodGarbageCollector} leaves it out) and one {@link NodeAgent} per node, all on one
+ * {@link ManualClock}. Time jumps from
  * timer to timer (and ticks every simulated second while the scheduler holds pods waiting); after each step every
  * component runs until nothing is left to do at that instant. Runs are deterministic: same objects, faults and seed, same timeline.
  *
@@ -98,6 +102,8 @@ public final class Simulation implements AutoCloseable {
   private final SharedInformers informers;
   private final NodeLifecycleController lifecycle;
   private final TaintEvictionController eviction;
+  /** kube-controller-manager's pod GC; null when left out. */
+  private final @Nullable PodGcController podGc;
   private final Map<String, NodeAgent> agents = new LinkedHashMap<>();
   /**
    * The agents in the order they started (null where one was closed), and which of them have work at their next
@@ -189,8 +195,12 @@ public final class Simulation implements AutoCloseable {
     this.lifecycle = NodeLifecycleController.builder(store, clock).gracePeriod(b.gracePeriod).leases(leases)
         .build();
     this.eviction = TaintEvictionController.create(store, clock);
+    this.podGc = b.podGc ? PodGcController.builder(store, clock).metrics(b.metrics).build() : null;
     eviction.start();
     lifecycle.start();
+    if (podGc != null) {
+      podGc.start();
+    }
     for (Node n : store.list(Node.class).items()) {
       addAgent(n.name());
     }
@@ -531,6 +541,11 @@ public final class Simulation implements AutoCloseable {
     return eviction;
   }
 
+  /** The pod garbage collector; empty when the simulation was built {@link Builder#withoutPodGarbageCollector}. */
+  public java.util.Optional<PodGcController> podGarbageCollector() {
+    return java.util.Optional.ofNullable(podGc);
+  }
+
   /**
    * Kills node {@code name} now (no heartbeats, pods freeze) and records {@code NodeFailed}.
    *
@@ -554,7 +569,8 @@ public final class Simulation implements AutoCloseable {
   /**
    * Slows the API from now on: the scheduler and the controllers then get at most one round of work per
    * {@code latency} of simulated time (each round's requests answered that late), so bindings and controller writes
-   * wait; {@link Duration#ZERO} makes it prompt again. Kubelets, the node lifecycle and taint eviction are not slowed.
+   * wait; {@link Duration#ZERO} makes it prompt again. Kubelets, the node lifecycle, taint eviction and the pod GC are
+   * not slowed.
    *
    * @throws IllegalArgumentException if {@code latency} is negative
    */
@@ -614,6 +630,9 @@ public final class Simulation implements AutoCloseable {
       }
       n += lifecycle.sync();
       n += eviction.sync();
+      if (podGc != null) {
+        n += podGc.sync();
+      }
       if (n == 0) {
         armSchedulerPoll();
         return;
@@ -742,6 +761,9 @@ public final class Simulation implements AutoCloseable {
       a.close();
     }
     eviction.close();
+    if (podGc != null) {
+      podGc.close();
+    }
     lifecycle.close();
     for (SimulatedController c : controllers) {
       c.close();
@@ -787,6 +809,7 @@ public final class Simulation implements AutoCloseable {
     private boolean defaultTolerations = true;
     private boolean podEvents = true;
     private boolean rollouts = true;
+    private boolean podGc = true;
     private @Nullable SchedulerSetup schedulerSetup;
     private MetricsRegistry metrics = MetricsRegistry.NOOP;
     private @Nullable StoreFactory storeFactory;
@@ -907,6 +930,15 @@ public final class Simulation implements AutoCloseable {
     /** Leaves the Rollout and AnalysisRun controllers out of the default ones: Rollouts are stored, nothing acts. */
     public Builder withoutRollouts() {
       rollouts = false;
+      return this;
+    }
+
+    /**
+     * Leaves the {@link PodGcController} out (kube-controller-manager's {@code --controllers=-podgc}): terminated
+     * pods are then kept however many there are, and pods bound to deleted nodes stay.
+     */
+    public Builder withoutPodGarbageCollector() {
+      podGc = false;
       return this;
     }
 

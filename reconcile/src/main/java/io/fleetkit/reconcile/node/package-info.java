@@ -3,15 +3,18 @@
  * simulated kubelet: runs bound pods, restarts containers with CrashLoopBackOff, posts status and heartbeats; its
  * containers' behaviour comes from a {@link io.fleetkit.reconcile.node.HealthSource} as
  * {@link io.fleetkit.reconcile.node.ContainerScript}s), {@link io.fleetkit.reconcile.node.NodeLifecycleController}
- * (missed heartbeats to {@code Ready=Unknown} and NoExecute taints) and
- * {@link io.fleetkit.reconcile.node.TaintEvictionController} (evicts pods whose tolerations, as stored, ran out);
+ * (missed heartbeats to {@code Ready=Unknown} and NoExecute taints),
+ * {@link io.fleetkit.reconcile.node.TaintEvictionController} (evicts pods whose tolerations, as stored, ran out) and
+ * {@link io.fleetkit.reconcile.node.PodGcController} (kube's pod garbage collector: terminated pods beyond a
+ * threshold, orphans of deleted nodes, terminating pods on out-of-service nodes and unscheduled ones);
  * {@link io.fleetkit.reconcile.node.RestartBackoff} is
  * client-go's per-key backoff.
  *
  * <p>Threading: these types are not thread-safe; they are made for single-threaded, deterministic simulations (a
  * store in direct delivery mode and a {@link io.fleetkit.api.time.ManualClock}), driven by their {@code sync()}
  * methods on the thread that advances the clock. The simulator module's {@code io.fleetkit.simulator.Simulation}
- * wires them.
+ * wires them. Implementation details live in {@code io.fleetkit.reconcile.node.internal}, which is not part of the
+ * contract.
  */
 @NullMarked
 package io.fleetkit.reconcile.node;
