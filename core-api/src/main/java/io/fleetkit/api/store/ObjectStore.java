@@ -177,6 +177,23 @@ public interface ObjectStore extends AutoCloseable {
     return updateStatus(updated.withStatusOf(object));
   }
 
+  /**
+   * Resizes a pod's containers in place, as the API server's {@code pods/resize} subresource: the stored pod with
+   * the cpu and memory requests and limits of {@code pod}'s containers and sidecars (matched by name); every other
+   * difference of {@code pod} is ignored. An {@link #update} may not change them (the store's update rules, see
+   * docs/architecture.md). Admitted as an update; bumps {@code generation} when the resources change.
+   *
+   * @return the stored pod after the resize
+   * @throws NotFoundException if there is no such pod
+   * @throws ConflictException as for {@link #update}
+   * @throws ValidationException if the pod has pod-level resources, a resource other than cpu or memory changes, or
+   *     the pod's QoS class would change
+   * @throws UnsupportedOperationException if this store cannot resize pods (the default)
+   */
+  default io.fleetkit.api.core.Pod resize(io.fleetkit.api.core.Pod pod) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " does not support pods/resize");
+  }
+
   /** Deletes without preconditions; see {@link #delete(Class, String, String, DeletePreconditions)}. */
   default <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name) {
     return delete(kind, namespace, name, DeletePreconditions.NONE);
