@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The store's per-kind update rules through its write paths: update, the binding path (updateWithStatus), the
- * pods/resize path (resize) and updateStatus. The rules themselves are {@code io.fleetkit.api.internal.UpdateChecks}
+ * pods/resize path (resize) and updateStatus. The rules themselves are {@link io.fleetkit.api.store.spi.UpdateChecks}
  * (their upstream table cases are in that package); this checks that every write path applies the right ones.
  * "deletion timestamp added" is a case of kubernetes {@code TestValidatePodUpdate} (validation_test.go at commit
  * 000f26050b9be6fb3d79fae95e06b47fc96128cd).

@@ -7,7 +7,6 @@ import io.fleetkit.api.Violation;
 import io.fleetkit.api.admission.AdmissionChain;
 import io.fleetkit.api.admission.AdmissionOperation;
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.internal.UpdateChecks;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.store.DeletePreconditions;

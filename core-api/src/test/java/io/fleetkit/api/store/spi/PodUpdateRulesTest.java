@@ -1,4 +1,4 @@
-package io.fleetkit.api.internal;
+package io.fleetkit.api.store.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;

@@ -1,4 +1,4 @@
-package io.fleetkit.api.internal;
+package io.fleetkit.api.store.spi;
 
 import io.fleetkit.api.Violations;
 import io.fleetkit.api.apps.ControllerRevision;
