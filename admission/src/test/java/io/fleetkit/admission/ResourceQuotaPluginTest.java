@@ -279,7 +279,9 @@ class ResourceQuotaPluginTest {
 
   @Test
   void admitHandlesNegativePvcUpdates_noWrite() {
-    PersistentVolumeClaim old = store.create(pvc("pvc-to-update", "10Gi"));
+    // Bound with 4Gi after a failed expansion to 10Gi: the store lets the request shrink back above the capacity
+    // (ValidatePersistentVolumeClaimUpdate with RecoverVolumeExpansionFailure), the case's negative change.
+    PersistentVolumeClaim old = bound(store.create(pvc("pvc-to-update", "10Gi")), "4Gi");
     ResourceQuota q = quota("quota", kv("persistentvolumeclaims", "3", "requests.storage", "100Gi"),
         kv("persistentvolumeclaims", "1", "requests.storage", "10Gi"));
 
@@ -291,13 +293,21 @@ class ResourceQuotaPluginTest {
 
   @Test
   void admitHandlesPvcUpdates_growthIsCharged() {
-    PersistentVolumeClaim old = store.create(pvc("pvc-to-update", "10Gi"));
+    // only a bound claim's storage request may change (ValidatePersistentVolumeClaimUpdate)
+    PersistentVolumeClaim old = bound(store.create(pvc("pvc-to-update", "10Gi")), "10Gi");
     quota("quota", kv("persistentvolumeclaims", "3", "requests.storage", "100Gi"),
         kv("persistentvolumeclaims", "1", "requests.storage", "10Gi"));
 
     store.update(pvc("pvc-to-update", "15Gi").withMetadata(old.metadata()));
 
     assertThat(used("quota")).isEqualTo(kv("persistentvolumeclaims", "1", "requests.storage", "15Gi"));
+  }
+
+  /** {@code claim} bound, with {@code capacity} in its status (what the PV controller writes). */
+  private PersistentVolumeClaim bound(PersistentVolumeClaim claim, String capacity) {
+    return store.updateStatus(claim.withStatus(io.fleetkit.api.core.PersistentVolumeClaimStatus.bound(
+        claim.spec().accessModes(), io.fleetkit.api.resource.ResourceList.builder().put("storage", capacity)
+            .build())));
   }
 
   @Test

@@ -37,6 +37,17 @@ final class WriteLog extends ForwardingObjectStore {
   }
 
   @Override
+  public io.fleetkit.api.core.Pod resize(io.fleetkit.api.core.Pod pod) {
+    return said("resize", super.resize(pod));
+  }
+
+  /** One write of metadata, spec and status (a binding), reported as an update. */
+  @Override
+  public <T extends ApiObject<T>> T updateWithStatus(T object) {
+    return said("update", super.updateWithStatus(object));
+  }
+
+  @Override
   public <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name,
       DeletePreconditions preconditions) {
     return said("delete", super.delete(kind, namespace, name, preconditions));

@@ -33,8 +33,8 @@ import java.util.Objects;
  *   <li>updater ({@link VpaUpdater#runOnce}, same period): evicts (or resizes in place) pods outside the
  *       recommended bounds;
  *   <li>admission: a watch on pods applies {@link VpaAdmission#admit} to each new, unbound pod a VPA with a
- *       recommendation targets, right after its creation (the simulation's stand-in for the mutating webhook, which
- *       acts before the write).
+ *       recommendation targets, right after its creation, as a resize (the simulation's stand-in for the mutating
+ *       webhook, which acts before the write).
  * </ul>
  * Single-threaded, as the simulation.
  */
@@ -79,7 +79,9 @@ final class VerticalScaling implements AutoCloseable {
         try {
           Pod admitted = VpaAdmission.admit(pod, vpa);
           if (!admitted.equals(pod)) {
-            store.update(admitted);
+            // after the create, so through pods/resize: an update may not change a pod's resources (the webhook
+            // acts before the write; a recommendation that would change the pod's QoS class is refused here)
+            store.resize(admitted);
           }
         } catch (RuntimeException e) {
           events.add("pod " + pod.metadata().key() + ": VPA admission not applied: " + e.getMessage());

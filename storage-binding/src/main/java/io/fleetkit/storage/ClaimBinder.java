@@ -44,6 +44,23 @@ final class ClaimBinder {
   /** See {@link PersistentVolumeController#bind}; a bound claim's provisioning backoff is cleared. */
   Optional<String> bind(PersistentVolume volume, PersistentVolumeClaim claim) {
     String what = "binding volume " + volume.metadata().name() + " to claim " + claim.metadata().key();
+    PersistentVolume[] reserved = new PersistentVolume[1];
+    Optional<String> failure = reserve(volume, claim, what, reserved);
+    if (failure.isPresent()) {
+      return failure;
+    }
+    return bindClaim(reserved[0], claim, what);
+  }
+
+  /** See {@link PersistentVolumeController#reserve}. */
+  Optional<String> reserve(PersistentVolume volume, PersistentVolumeClaim claim) {
+    return reserve(volume, claim, "reserving volume " + volume.metadata().name() + " for claim "
+        + claim.metadata().key(), new PersistentVolume[1]);
+  }
+
+  /** The volume side of a binding: its claim reference and phase Bound; {@code out[0]} is the volume after. */
+  private Optional<String> reserve(PersistentVolume volume, PersistentVolumeClaim claim, String what,
+      PersistentVolume[] out) {
     PersistentVolume pv = volume;
     try {
       ClaimReference ref = pv.spec().claimRef();
@@ -63,6 +80,12 @@ final class ClaimBinder {
     } catch (NotFoundException e) {
       return Optional.of(what + ": the volume was deleted");
     }
+    out[0] = pv;
+    return Optional.empty();
+  }
+
+  /** The claim side of a binding: {@code spec.volumeName} (set once: the store refuses changing it) and status. */
+  private Optional<String> bindClaim(PersistentVolume pv, PersistentVolumeClaim claim, String what) {
     PersistentVolumeClaim c = claim;
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       try {
@@ -92,29 +115,6 @@ final class ClaimBinder {
       }
     }
     return Optional.of(what + ": gave up after " + ATTEMPTS + " write conflicts on the claim");
-  }
-
-  /** See {@link PersistentVolumeController#unbind}. */
-  void unbind(String volumeName, String claimNamespace, String claimName) {
-    store.get(PersistentVolume.class, "", volumeName).ifPresent(pv -> {
-      try {
-        unbindVolume(pv);
-      } catch (ConflictException | NotFoundException e) {
-        LOG.debug("unbinding volume {}: {}", volumeName, e.getMessage());
-      }
-    });
-    store.get(PersistentVolumeClaim.class, claimNamespace, claimName).ifPresent(c -> {
-      try {
-        Map<String, String> ann = new LinkedHashMap<>(c.metadata().annotations());
-        ann.remove(StorageAnnotations.BIND_COMPLETED);
-        ann.remove(StorageAnnotations.BOUND_BY_CONTROLLER);
-        PersistentVolumeClaim u = store.update(c.withMetadata(c.metadata().toBuilder().annotations(ann).build())
-            .withSpec(c.spec().withVolumeName("")));
-        store.updateStatus(u.withStatus(PersistentVolumeClaimStatus.INITIAL));
-      } catch (ConflictException | NotFoundException e) {
-        LOG.debug("unbinding claim {}/{}: {}", claimNamespace, claimName, e.getMessage());
-      }
-    });
   }
 
   /**

@@ -122,13 +122,30 @@ public final class PersistentVolumeController {
   }
 
   /**
-   * Undoes a binding this controller (or the scheduler) made: the volume's claim reference is cleared (phase
-   * Available) and the claim's {@code volumeName} emptied (phase Pending). Used to roll back a pod's claims when
-   * one of them could not be bound.
+   * The volume side of {@link #bind} alone: the volume's claim reference to {@code claim} and phase Bound, the claim
+   * left as it is. The scheduler reserves every static volume of a pod first and binds the claims (whose
+   * {@code volumeName} can be set only once) when all of the pod's volumes are in place.
+   *
+   * @return empty when reserved, else why not
    */
-  public void unbind(String volumeName, String claimNamespace, String claimName) {
-    binder.unbind(volumeName, claimNamespace, claimName);
+  public Optional<String> reserve(PersistentVolume volume, PersistentVolumeClaim claim) {
+    return binder.reserve(volume, claim);
   }
+
+  /**
+   * Undoes a {@link #reserve}: the volume's claim reference is cleared (phase Available). Used to roll back a pod's
+   * volumes when one of its claims could not be bound.
+   */
+  public void unreserve(String volumeName) {
+    store.get(PersistentVolume.class, "", volumeName).ifPresent(pv -> {
+      try {
+        binder.unbindVolume(pv);
+      } catch (io.fleetkit.api.ConflictException | io.fleetkit.api.NotFoundException e) {
+        // changed or gone meanwhile: the controller's next sync of the volume settles it
+      }
+    });
+  }
+
 
   /**
    * Deletes a volume now: its storage through the provisioner that created it (if any), then the object. Used to

@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
  * (or Auto) or InPlaceOrRecreate with a recommendation, picks the pods of its target that
  * {@link UpdatePriorityCalculator} accepts, highest priority first, and
  * <ul>
- *   <li>InPlaceOrRecreate: resizes the pod's requests in place (a pod update), falling back to eviction when the
- *       update is refused. A pod with pod-level resources ({@code spec.resources}, KEP-2837) is always refused, as
+ *   <li>InPlaceOrRecreate: resizes the pod's requests in place (the store's pods/resize), falling back to
+ *       eviction when the resize is refused. A pod with pod-level resources ({@code spec.resources}, KEP-2837) is always refused, as
  *       Kubernetes refuses to resize one ("pods with pod-level resources cannot be resized"), and so is evicted;</li>
  *   <li>Recreate: evicts it (deletes it, so its controller recreates it and admission applies the
  *       recommendation).</li>
@@ -114,7 +114,7 @@ public final class VpaUpdater {
               key);
         } else {
           try {
-            store.update(VpaAdmission.apply(c.pod(), vpa, rec));
+            store.resize(VpaAdmission.apply(c.pod(), vpa, rec)); // pods/resize, as upstream's updater
             actions.add(new UpdateAction(key, "ResizedInPlace", c.priority()));
             continue;
           } catch (FleetKitException e) {

@@ -87,7 +87,7 @@ final class ClusterAutoscalerReusePropertiesTest {
                 if (now.isBound()) {
                   s.updateStatus(now.withStatus(now.status().withPhase(PodPhase.Succeeded)));
                 } else {
-                  s.update(now.toBuilder().nodeName(node).build());
+                  s.updateWithStatus(now.toBuilder().nodeName(node).build()); // bound, as the scheduler binds
                 }
               });
             }

@@ -77,7 +77,7 @@ final class WatchedClusterPodsPropertyTest {
               case 1 -> store.delete(Pod.class, p.metadata().namespace(), p.metadata().name());
               case 2 -> {
                 if (!p.isBound()) {
-                  store.update(p.toBuilder().nodeName("n" + rnd.nextInt(NODES)).build());
+                  store.updateWithStatus(p.toBuilder().nodeName("n" + rnd.nextInt(NODES)).build()); // binding
                 }
               }
               default -> store.updateStatus(p.withStatus(p.status().withPhase(

@@ -65,6 +65,17 @@ public abstract class ForwardingObjectStore implements ObjectStore {
   }
 
   @Override
+  public io.fleetkit.api.core.Pod resize(io.fleetkit.api.core.Pod pod) {
+    return delegate.resize(pod);
+  }
+
+  /** Forwarded as one write: it is the store's binding path, which two writes cannot replace. */
+  @Override
+  public <T extends ApiObject<T>> T updateWithStatus(T object) {
+    return delegate.updateWithStatus(object);
+  }
+
+  @Override
   public <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name,
       DeletePreconditions preconditions) {
     return delegate.delete(kind, namespace, name, preconditions);

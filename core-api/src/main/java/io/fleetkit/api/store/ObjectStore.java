@@ -143,7 +143,9 @@ public interface ObjectStore extends AutoCloseable {
    * @throws NotFoundException if there is no such object
    * @throws ConflictException if {@code object}'s resourceVersion is non-empty and stale, or its uid is non-empty
    *     and differs from the stored one
-   * @throws ValidationException if the update adds a finalizer to an object being deleted
+   * @throws ValidationException if the update adds a finalizer to an object being deleted, adds a deletion mark,
+   *     or changes what the kind's update rules keep (e.g. a pod's spec other than images, a workload's selector;
+   *     see docs/architecture.md, "Update rules")
    * @throws io.fleetkit.api.admission.AdmissionDeniedException if the store's admission chain refuses the update
    */
   <T extends ApiObject<T>> T update(T object);
@@ -156,6 +158,8 @@ public interface ObjectStore extends AutoCloseable {
    * @return the stored object after the update
    * @throws NotFoundException if there is no such object
    * @throws ConflictException as for {@link #update}
+   * @throws ValidationException if a pod's terminated container would run again without a restart policy allowing
+   *     it ({@code ValidatePodStatusUpdate})
    */
   <T extends ApiObject<T>> T updateStatus(T object);
 
@@ -163,8 +167,10 @@ public interface ObjectStore extends AutoCloseable {
    * Replaces the metadata and spec of a stored object as {@link #update} does (same checks, admission, generation
    * rule) and its status with {@code object}'s, in one write with one {@link WatchEventType#MODIFIED} event: what
    * the API server's {@code pods/binding} subresource does when it sets {@code spec.nodeName} and the
-   * {@code PodScheduled} condition of a pod in one update. This default makes the two writes {@link #update} then
-   * {@link #updateStatus} (two versions, two events); a store that can write both at once overrides it.
+   * {@code PodScheduled} condition of a pod in one update; it is the one write that may set an unassigned pod's
+   * {@code spec.nodeName} (once, and not while the pod is being deleted). This default makes the two writes
+   * {@link #update} then {@link #updateStatus} (two versions, two events), which cannot bind a pod (the update
+   * refuses the node); a store that can write both at once overrides it, and every store of FleetKit does.
    *
    * @return the stored object after the write (or its final state if the update removed it)
    * @throws NotFoundException if there is no such object
@@ -175,6 +181,23 @@ public interface ObjectStore extends AutoCloseable {
   default <T extends ApiObject<T>> T updateWithStatus(T object) {
     T updated = update(object);
     return updateStatus(updated.withStatusOf(object));
+  }
+
+  /**
+   * Resizes a pod's containers in place, as the API server's {@code pods/resize} subresource: the stored pod with
+   * the cpu and memory requests and limits of {@code pod}'s containers and sidecars (matched by name); every other
+   * difference of {@code pod} is ignored. An {@link #update} may not change them (the store's update rules, see
+   * docs/architecture.md). Admitted as an update; bumps {@code generation} when the resources change.
+   *
+   * @return the stored pod after the resize
+   * @throws NotFoundException if there is no such pod
+   * @throws ConflictException as for {@link #update}
+   * @throws ValidationException if the pod has pod-level resources, a resource other than cpu or memory changes, or
+   *     the pod's QoS class would change
+   * @throws UnsupportedOperationException if this store cannot resize pods (the default)
+   */
+  default io.fleetkit.api.core.Pod resize(io.fleetkit.api.core.Pod pod) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " does not support pods/resize");
   }
 
   /** Deletes without preconditions; see {@link #delete(Class, String, String, DeletePreconditions)}. */

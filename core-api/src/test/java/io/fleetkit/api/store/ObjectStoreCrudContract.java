@@ -241,8 +241,7 @@ public abstract class ObjectStoreCrudContract extends StoreContract {
   void update_storeOwnedFields_keptFromStoredObject() {
     Widget v1 = store.create(Widget.of("ns", "a", 1));
     clock.advance(Duration.ofHours(1));
-    ObjectMeta forged = v1.metadata().toBuilder()
-        .generation(99).creationTimestamp(Instant.EPOCH).deletionTimestamp(Instant.EPOCH).build();
+    ObjectMeta forged = v1.metadata().toBuilder().generation(99).creationTimestamp(Instant.EPOCH).build();
 
     Widget out = store.update(v1.withMetadata(forged).withSize(5));
 
@@ -250,6 +249,12 @@ public abstract class ObjectStoreCrudContract extends StoreContract {
     assertThat(out.metadata().creationTimestamp()).isEqualTo(T0);
     assertThat(out.metadata().deletionTimestamp()).isNull();
     assertThat(out.metadata().uid()).isEqualTo(v1.metadata().uid());
+    // a deletion mark is not kept away but refused, as ValidateObjectMetaUpdate does: only a deletion sets it
+    assertThatThrownBy(() -> store.update(out.withMetadata(out.metadata().toBuilder()
+        .deletionTimestamp(Instant.EPOCH).build())))
+        .isInstanceOf(io.fleetkit.api.ValidationException.class)
+        .hasMessageContaining("metadata.deletionTimestamp");
+    assertThat(store.require(Widget.class, "ns", "a").metadata().deletionTimestamp()).isNull();
   }
 
   @Test

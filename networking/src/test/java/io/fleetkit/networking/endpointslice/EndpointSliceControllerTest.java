@@ -149,8 +149,12 @@ final class EndpointSliceControllerTest {
               "bar".equals(p.metadata().labels().get("foo")) ? "baz" : "bar")).build(), p.spec(), p.status()));
           case 5 -> store.updateStatus(new Pod(p.metadata(), p.spec(), p.status().withPodIPs(List.of(
               "10.9.0." + (1 + rnd.nextInt(250))))));
-          case 6 -> store.update(new Pod(p.metadata(), p.spec().toBuilder().nodeName(rnd.nextBoolean() ? "node-2"
-              : "node-1").build(), p.status()));
+          case 6 -> { // the pod is replaced by one on another node (a bound pod's node cannot be changed)
+            store.delete(Pod.class, SliceFixtures.NS, p.metadata().name());
+            c.runUntilIdle();
+            store.create(fresh(new Pod(p.metadata(), p.spec().toBuilder().nodeName(rnd.nextBoolean() ? "node-2"
+                : "node-1").build(), p.status())));
+          }
           case 7 -> {
             Service s = store.require(Service.class, SliceFixtures.NS, "svc");
             int port = s.spec().ports().get(0).targetPort().number() == 80 ? 8080 : 80;

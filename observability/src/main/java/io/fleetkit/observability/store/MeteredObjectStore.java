@@ -108,6 +108,17 @@ public final class MeteredObjectStore implements ObjectStore {
   }
 
   @Override
+  public io.fleetkit.api.core.Pod resize(io.fleetkit.api.core.Pod pod) {
+    return count("resize", pod.kind(), () -> store.resize(pod));
+  }
+
+  /** Counted as an update: one write of metadata, spec and status (the store's binding path). */
+  @Override
+  public <T extends ApiObject<T>> T updateWithStatus(T object) {
+    return count("update", object.kind(), () -> store.updateWithStatus(object));
+  }
+
+  @Override
   public <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name,
       DeletePreconditions preconditions) {
     return count("delete", kind.getSimpleName(), () -> store.delete(kind, namespace, name, preconditions));

@@ -23,11 +23,11 @@ final class Sim {
         .uidGenerator(() -> String.format("uid-%06d", uids.incrementAndGet())).build();
   }
 
-  /** Binds the pod to {@code node} and marks it Running, not ready. */
+  /** Binds the pod to {@code node} (the store's binding path, as the scheduler) and marks it Running, not ready. */
   static Pod run(ObjectStore store, Pod pod, String node) {
     Pod cur = store.require(Pod.class, pod.metadata().namespace(), pod.metadata().name());
     if (!cur.spec().nodeName().equals(node)) {
-      cur = store.update(cur.withNodeName(node));
+      cur = store.updateWithStatus(cur.withNodeName(node));
     }
     return store.updateStatus(cur.withStatus(cur.status().withPhase(PodPhase.Running)));
   }

@@ -284,8 +284,10 @@ final class StatefulSetControllerTest {
   void orphanMemberPod_matchingSelector_isAdopted() {
     try (StatefulSetHarness h = new StatefulSetHarness()) {
       StatefulSet set = burst(newStatefulSet(1)); // OrderedReady fixes identity only once the pod is ready
-      h.store.create(Pod.builder().namespace("default").name("foo-0").label("foo", "bar")
-          .spec(set.spec().template().spec()).build());
+      // the orphan has its claim volumes: a pod's volumes cannot be changed by an update (ValidatePodUpdate), so
+      // only its identity (labels and annotations) is repaired
+      h.store.create(StatefulSetPods.updateStorage(set, Pod.builder().namespace("default").name("foo-0")
+          .label("foo", "bar").spec(set.spec().template().spec()).build()));
       StatefulSet created = h.store.create(set);
       h.controller.runUntilIdle();
       Pod p = h.store.require(Pod.class, "default", "foo-0");

@@ -21,47 +21,64 @@ final class PodVolumeBinder {
   private final PersistentVolumeController controller;
   private final ObjectStore store;
 
-  private record Done(PersistentVolumeClaim claim, String volume, boolean provisioned) {}
+  /** A static volume reserved for a claim (its volume side written), the claim still to be bound. */
+  private record Reserved(String volume, PersistentVolumeClaim claim) {}
 
   PodVolumeBinder(PersistentVolumeController controller) {
     this.controller = controller;
     this.store = controller.store();
   }
 
+  /**
+   * Reserves every static volume (the volume side), provisions the claims to provision, then binds the reserved
+   * claims: a claim's {@code volumeName} is set only once (the store refuses changing it, as the API server does),
+   * so it is written last, when nothing can fail any more but a write conflict. A failure releases the reservations
+   * not yet bound; provisioned claims stay bound to their new volumes (as upstream, which never undoes an API write
+   * of a binding), and a claim whose provisioning failed loses its selected node.
+   */
   Optional<String> bindAll(PodVolumes volumes) {
-    List<Done> done = new ArrayList<>();
+    List<Reserved> reserved = new ArrayList<>();
     for (StaticBinding b : volumes.bindings()) {
       String pvName = b.pv().metadata().name();
       Optional<PersistentVolume> pv = store.get(PersistentVolume.class, "", pvName);
       Optional<PersistentVolumeClaim> claim = latest(b.claim());
       if (pv.isEmpty() || claim.isEmpty()) {
-        return rollback(done, "volume " + pvName + " or claim " + b.claim().metadata().key() + " was deleted");
+        return rollback(reserved, "volume " + pvName + " or claim " + b.claim().metadata().key() + " was deleted");
       }
-      Optional<String> failure = controller.bind(pv.get(), claim.get());
+      Optional<String> failure = controller.reserve(pv.get(), claim.get());
       if (failure.isPresent()) {
-        return rollback(done, failure.get());
+        return rollback(reserved, failure.get());
       }
-      done.add(new Done(claim.get(), pvName, false));
+      reserved.add(new Reserved(pvName, claim.get()));
     }
     for (ClaimToBind c : volumes.provisions()) {
       Optional<PersistentVolumeClaim> claim = latest(c.claim());
       if (claim.isEmpty()) {
-        return rollback(done, "claim " + c.claim().metadata().key() + " was deleted");
+        return rollback(reserved, "claim " + c.claim().metadata().key() + " was deleted");
       }
       PersistentVolumeClaim selected;
       try {
         selected = setSelectedNode(claim.get(), volumes.node().name());
       } catch (ConflictException | NotFoundException e) {
-        return rollback(done, "claim " + c.claim().metadata().key() + " changed meanwhile: " + e.getMessage());
+        return rollback(reserved, "claim " + c.claim().metadata().key() + " changed meanwhile: " + e.getMessage());
       }
       Optional<String> failure = controller.provision(selected, volumes.node());
       if (failure.isPresent()) {
         // As upstream, a claim whose provisioning failed loses its selected node so that the pod is rescheduled.
         latest(selected).ifPresent(this::clearSelectedNode);
-        return rollback(done, failure.get());
+        return rollback(reserved, failure.get());
       }
-      PersistentVolumeClaim bound = latest(selected).orElse(selected);
-      done.add(new Done(bound, bound.spec().volumeName(), true));
+    }
+    for (int i = 0; i < reserved.size(); i++) {
+      Reserved r = reserved.get(i);
+      Optional<PersistentVolume> pv = store.get(PersistentVolume.class, "", r.volume());
+      Optional<PersistentVolumeClaim> claim = latest(r.claim());
+      Optional<String> failure = pv.isEmpty() || claim.isEmpty()
+          ? Optional.of("volume " + r.volume() + " or claim " + r.claim().metadata().key() + " was deleted")
+          : controller.bind(pv.get(), claim.get());
+      if (failure.isPresent()) {
+        return rollback(reserved.subList(i, reserved.size()), failure.get());
+      }
     }
     return Optional.empty();
   }
@@ -89,15 +106,11 @@ final class PodVolumeBinder {
     }
   }
 
-  private Optional<String> rollback(List<Done> done, String failure) {
-    for (int i = done.size() - 1; i >= 0; i--) {
-      Done d = done.get(i);
-      controller.unbind(d.volume(), d.claim().metadata().namespace(), d.claim().metadata().name());
-      if (d.provisioned()) {
-        controller.deleteVolume(d.volume());
-        latest(d.claim()).ifPresent(this::clearSelectedNode);
-      }
+  private Optional<String> rollback(List<Reserved> reserved, String failure) {
+    for (int i = reserved.size() - 1; i >= 0; i--) {
+      controller.unreserve(reserved.get(i).volume());
     }
-    return Optional.of(failure + (done.isEmpty() ? "" : "; rolled back " + done.size() + " earlier binding(s)"));
+    return Optional.of(failure + (reserved.isEmpty() ? ""
+        : "; rolled back " + reserved.size() + " earlier binding(s)"));
   }
 }

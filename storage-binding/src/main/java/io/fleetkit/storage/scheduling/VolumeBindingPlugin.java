@@ -36,9 +36,10 @@ import java.util.Set;
  *       ({@value #REASON_BIND_CONFLICT}) and capacity ({@value #REASON_NOT_ENOUGH_SPACE}). The choice is kept per
  *       node.
  *   <li>Reserve assumes the chosen volumes (other pods' cycles skip them); Unreserve releases them.
- *   <li>PreBind binds every claim of the pod through the controller, static ones first, then provisioned ones
- *       (setting {@value StorageAnnotations#SELECTED_NODE}); if one fails, those already bound are rolled back, so
- *       a pod's claims bind all or none.
+ *   <li>PreBind reserves the pod's static volumes (their claim references), provisions the claims to provision
+ *       (setting {@value StorageAnnotations#SELECTED_NODE}), then binds the reserved claims: a claim's
+ *       {@code volumeName} can be set only once, so if a step fails before, the reservations are released and no
+ *       static claim is bound; provisioned claims stay bound to their new volumes, as upstream.
  * </ul>
  *
  * <p>Every rejection is UNSCHEDULABLE_AND_UNRESOLVABLE, as upstream: preemption cannot free a volume. Thread-safe.

@@ -3,6 +3,7 @@ package io.fleetkit.api.store.internal;
 import io.fleetkit.api.ExpiredException;
 import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.admission.AdmissionChain;
+import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
@@ -257,6 +258,16 @@ public final class InMemoryObjectStore implements ObjectStore {
       ObjectMeta meta = admitted.metadata();
       return write(kindOf(admitted), meta.namespace(), meta.name(), admitted,
           stored -> WriteRules.updateWithStatus(stored, admitted));
+    });
+  }
+
+  @Override
+  public Pod resize(Pod pod) {
+    Objects.requireNonNull(pod, "pod");
+    checkOpen();
+    return WriteRules.update(this, admission, pod, admitted -> {
+      ObjectMeta meta = admitted.metadata();
+      return write(Pod.class, meta.namespace(), meta.name(), admitted, stored -> WriteRules.resize(stored, admitted));
     });
   }
 

@@ -6,6 +6,7 @@ import io.fleetkit.api.ValidationException;
 import io.fleetkit.api.Violation;
 import io.fleetkit.api.admission.AdmissionChain;
 import io.fleetkit.api.admission.AdmissionOperation;
+import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.store.DeletePreconditions;
@@ -172,9 +173,20 @@ public final class WriteRules {
    * @throws ValidationException if a finalizer is added to an object being deleted
    */
   public static <T extends ApiObject<T>> Change<T> update(T stored, T object) {
+    return update(stored, object, false);
+  }
+
+  private static <T extends ApiObject<T>> Change<T> update(T stored, T object, boolean binding) {
     ObjectMeta meta = object.metadata();
     checkPreconditions(stored, meta.uid(), meta.resourceVersion(), false);
     ObjectMeta old = stored.metadata();
+    if (meta.deletionTimestamp() != null && old.deletionTimestamp() == null) {
+      // ValidateObjectMetaUpdate: only a deletion marks an object (the API server keeps, as here, a stored mark and
+      // the creation time an update omits or changes; it refuses a mark the stored object does not have).
+      throw new ValidationException(new Violation(object.describe(), "metadata.deletionTimestamp",
+          UpdateChecks.IMMUTABLE, meta.deletionTimestamp().toString()));
+    }
+    UpdateChecks.update(stored, object, binding);
     if (old.deletionTimestamp() != null) {
       rejectNewFinalizers(object, old.finalizers(), meta.finalizers());
     }
@@ -198,12 +210,31 @@ public final class WriteRules {
    * @throws ValidationException as for {@link #update(ApiObject, ApiObject)}
    */
   public static <T extends ApiObject<T>> Change<T> updateWithStatus(T stored, T object) {
-    Change<T> update = update(stored, object);
+    Change<T> update = update(stored, object, true);
+    UpdateChecks.status(stored, object);
     if (update.effect() == Effect.REMOVE) {
       return update;
     }
     T candidate = update.object().withStatusOf(object);
     return candidate.equals(stored) ? new Change<>(Effect.NONE, stored) : new Change<>(Effect.PUT, candidate);
+  }
+
+  /**
+   * A resize of a pod's containers ({@code pods/resize}): the stored pod with the cpu and memory requests and limits
+   * of {@code object}'s containers (and sidecars), every other change dropped; generation bumped when they change.
+   *
+   * @throws ConflictException as for {@link #update}
+   * @throws ValidationException if the resize breaks a rule of {@link UpdateChecks#resized}
+   */
+  public static Change<Pod> resize(Pod stored, Pod object) {
+    checkPreconditions(stored, object.metadata().uid(), object.metadata().resourceVersion(), false);
+    Pod resized = UpdateChecks.resized(stored, object);
+    if (resized == stored) {
+      return new Change<>(Effect.NONE, stored);
+    }
+    ObjectMeta old = stored.metadata();
+    return new Change<>(Effect.PUT, resized.withMetadata(stamp(old, old.uid(), old.resourceVersion(),
+        old.generation() + 1, old.creationTimestamp(), old.deletionTimestamp())));
   }
 
   /**
@@ -213,6 +244,7 @@ public final class WriteRules {
    */
   public static <T extends ApiObject<T>> Change<T> updateStatus(T stored, T object) {
     checkPreconditions(stored, object.metadata().uid(), object.metadata().resourceVersion(), false);
+    UpdateChecks.status(stored, object);
     T candidate = stored.withStatusOf(object);
     return candidate.equals(stored) ? new Change<>(Effect.NONE, stored) : new Change<>(Effect.PUT, candidate);
   }

@@ -106,10 +106,9 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
    */
   private Result hold(ReconcileContext<Job> ctx, Job job, String key, String reason, String message,
       Set<String> changed) {
-    Job stopped = JobEdits.stopped(job);
-    if (!stopped.equals(job)) {
+    if (!JobEdits.stopped(job).equals(job)) {
       LOG.debug("queue admission: suspending job {} ({})", key, reason);
-      job = ctx.store().update(stopped);
+      job = stop(ctx, job);
     }
     if (job.status().active() == 0) {
       // stopped only once the Job controller counts no active pods (Kueue's IsActive): until then its pods may
@@ -131,7 +130,7 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
       // running with another admission (other flavors or pod count): stop it first, so its pods leave the old flavor's nodes; meanwhile it
       // counts as possibly running for the start gate
       book.stopping(key);
-      ctx.store().update(JobEdits.stopped(job));
+      stop(ctx, job);
       return Result.requeueAfter(RESTART_DELAY);
     }
     String message = "Quota reserved in ClusterQueue " + rec.clusterQueue();
@@ -145,6 +144,13 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
         setCondition(ctx, job, true, QueueLabels.REASON_ADMITTED, message + ", waiting for preempted Jobs to stop");
         return Result.done();
       }
+      if (!job.spec().suspend()) {
+        // running without this admission's placement in its template: as Kueue, stop it first (only a suspended Job
+        // that has not started may have its template's scheduling directives changed), then start it
+        book.stopping(key);
+        stop(ctx, job);
+        return Result.requeueAfter(RESTART_DELAY);
+      }
       LOG.debug("queue admission: starting job {} with {}", key, rec.format());
       job = ctx.store().update(JobEdits.started(job, rec, count, admission.admittedAt(), labels));
     }
@@ -153,6 +159,24 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
     }
     setCondition(ctx, job, true, QueueLabels.REASON_ADMITTED, message);
     return Result.done();
+  }
+
+  /**
+   * Kueue's Job {@code Stop} (pkg/controller/jobs/job): suspend the Job, clear its {@code status.startTime}, then
+   * restore its template, in three writes: the API server (and the store) let a Job's template scheduling directives
+   * change only while the Job is suspended and has not started.
+   */
+  private static Job stop(ReconcileContext<Job> ctx, Job job) {
+    if (!job.spec().suspend()) {
+      job = ctx.store().update(job.withSpec(job.spec().withSuspend(true)));
+    }
+    JobStatus s = job.status();
+    if (s.startTime() != null) {
+      job = ctx.store().updateStatus(job.withStatus(new JobStatus(s.active(), s.succeeded(), s.failed(), s.ready(),
+          s.conditions(), null, s.completionTime(), s.completedIndexes())));
+    }
+    Job stopped = JobEdits.stopped(job);
+    return stopped.equals(job) ? job : ctx.store().update(stopped);
   }
 
   /** The assigned flavors' node labels and tolerations (each toleration once), flavors in resource order. */

@@ -99,8 +99,9 @@ public final class StatefulSetPods {
   }
 
   /**
-   * Upstream's {@code updateIdentity}: {@code pod}'s metadata with the set's namespace and identity marks, and its
-   * {@code spec.hostname}/{@code spec.subdomain} (the pod's DNS name {@code <pod>.<serviceName>.<ns>.svc}).
+   * Upstream's {@code updateIdentity}: {@code pod}'s metadata with the set's namespace and identity marks. The spec
+   * is left alone: {@code spec.hostname} and {@code spec.subdomain} are immutable once the pod exists (the store
+   * refuses changing them, as the API server does), so only {@link #initIdentity} sets them.
    */
   public static Pod updateIdentity(StatefulSet set, Pod pod) {
     int ordinal = ordinal(pod);
@@ -111,11 +112,20 @@ public final class StatefulSetPods {
         .annotation(WorkloadLabels.HOSTNAME, pod.metadata().name())
         .annotation(WorkloadLabels.SUBDOMAIN, set.spec().serviceName())
         .build();
-    PodSpec spec = pod.spec();
-    if (!spec.hostname().equals(pod.metadata().name()) || !spec.subdomain().equals(set.spec().serviceName())) {
-      spec = spec.toBuilder().hostname(pod.metadata().name()).subdomain(set.spec().serviceName()).build();
+    return pod.withMetadata(m);
+  }
+
+  /**
+   * Upstream's {@code initIdentity}: {@link #updateIdentity}, and on the pod to be created its
+   * {@code spec.hostname}/{@code spec.subdomain} (the pod's DNS name {@code <pod>.<serviceName>.<ns>.svc}).
+   */
+  public static Pod initIdentity(StatefulSet set, Pod pod) {
+    Pod p = updateIdentity(set, pod);
+    PodSpec spec = p.spec();
+    if (!spec.hostname().equals(p.metadata().name()) || !spec.subdomain().equals(set.spec().serviceName())) {
+      spec = spec.toBuilder().hostname(p.metadata().name()).subdomain(set.spec().serviceName()).build();
     }
-    return pod.withMetadata(m).withSpec(spec);
+    return p.withSpec(spec);
   }
 
   /** Upstream's {@code updateStorage}: {@code pod} with one PVC volume per claim template, others kept. */
@@ -156,7 +166,7 @@ public final class StatefulSetPods {
         .ownerReference(OwnerReference.controllerOf(set))
         .build();
     PodSpec spec = withClaimVolumes(set, template.spec().withNodeName(""), ordinal);
-    return updateIdentity(set, new Pod(meta, spec, PodStatus.PENDING));
+    return initIdentity(set, new Pod(meta, spec, PodStatus.PENDING));
   }
 
   /** The revision label of {@code pod}, empty when absent. */

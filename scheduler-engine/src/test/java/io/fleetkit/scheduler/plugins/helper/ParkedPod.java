@@ -108,6 +108,12 @@ public final class ParkedPod implements AutoCloseable {
     scheduler.runUntilIdle();
   }
 
+  /** Resizes a pod's containers in place ({@code pods/resize}), then lets the scheduler run. */
+  public void resizePod(Pod pod) {
+    store.resize(pod);
+    scheduler.runUntilIdle();
+  }
+
   /** Lets the scheduler run after a change made through {@link #store()}. */
   public void run() {
     scheduler.runUntilIdle();

@@ -287,13 +287,13 @@ final class FitQueueingHintsTest {
       int attempts = p.attempts();
 
       p.updateNode("node1", n -> n.annotation("heartbeat", "1").label("unrelated", "x"));
-      p.updatePod(resized(current(p, "small"), res("memory", "512Mi")));
+      p.resizePod(resized(current(p, "small"), res("memory", "512Mi")));
       p.updatePod(current(p, "big").toBuilder().label("app", "big").build());
 
       assertThat(p.attempts()).as("node labels, a memory scale-down, a pod's labels do not retry it")
           .isEqualTo(attempts);
 
-      p.updatePod(resized(current(p, "big"), res("cpu", "1")));
+      p.resizePod(resized(current(p, "big"), res("cpu", "1")));
 
       assertThat(p.boundNode()).isEqualTo("node1");
     }

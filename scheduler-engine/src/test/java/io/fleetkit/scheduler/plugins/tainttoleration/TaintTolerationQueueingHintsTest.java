@@ -116,7 +116,9 @@ final class TaintTolerationQueueingHintsTest {
     try (ParkedPod p = parked()) {
       Pod parked = p.pod();
 
-      p.updatePod(parked.withTolerations(List.of(Toleration.exists("dedicated", TaintEffect.NoSchedule))));
+      List<Toleration> more = new java.util.ArrayList<>(parked.spec().tolerations()); // only additions may be made
+      more.add(Toleration.exists("dedicated", TaintEffect.NoSchedule));
+      p.updatePod(parked.withTolerations(more));
 
       assertThat(p.boundNode()).isEqualTo("node1");
     }

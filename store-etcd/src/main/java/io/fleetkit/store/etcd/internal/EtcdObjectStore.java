@@ -387,6 +387,27 @@ public final class EtcdObjectStore implements ObjectStore {
         meta.name(), "update", meta.resourceVersion(), s -> WriteRules.update(s, admitted)));
   }
 
+  /** One compare-and-swap of the resized pod (see the contract). */
+  @Override
+  public io.fleetkit.api.core.Pod resize(io.fleetkit.api.core.Pod pod) {
+    Objects.requireNonNull(pod, "pod");
+    checkOpen();
+    ObjectMeta meta = pod.metadata();
+    return WriteRules.update(this, settings.admission(), pod, admitted -> write(io.fleetkit.api.core.Pod.class,
+        meta.namespace(), meta.name(), "resize", meta.resourceVersion(), s -> WriteRules.resize(s, admitted)));
+  }
+
+  /** One compare-and-swap of metadata, spec and status: the store's binding path (see the contract). */
+  @Override
+  public <T extends ApiObject<T>> T updateWithStatus(T object) {
+    Objects.requireNonNull(object, "object");
+    checkOpen();
+    ObjectMeta meta = object.metadata();
+    return WriteRules.update(this, settings.admission(), object, admitted -> write(kindOf(admitted),
+        meta.namespace(), meta.name(), "update", meta.resourceVersion(),
+        s -> WriteRules.updateWithStatus(s, admitted)));
+  }
+
   @Override
   public <T extends ApiObject<T>> T updateStatus(T object) {
     Objects.requireNonNull(object, "object");
