@@ -179,9 +179,10 @@ public final class Simulation implements AutoCloseable {
     this.informers = SharedInformers.of(store, clock);
     List<SimulatedController.Factory> factories = new ArrayList<>();
     if (b.defaultControllers) {
-      factories.addAll(defaultControllers(b.metrics, timeline.controllerEvents(), b.rollouts, hasCronJobs(b),
-          informers));
-      if (b.objects.stream().anyMatch(DaemonSet.class::isInstance)) {
+      boolean daemonSets = creates(b, DaemonSet.class);
+      factories.addAll(defaultControllers(b.metrics, timeline.controllerEvents(), b.rollouts,
+          creates(b, CronJob.class), daemonSets, informers));
+      if (daemonSets) {
         // only then: a scenario without DaemonSets runs exactly the controllers it always ran
         factories.add(daemonSetController(b.metrics, timeline.controllerEvents(), informers));
       }
@@ -392,16 +393,16 @@ public final class Simulation implements AutoCloseable {
    */
   public static List<SimulatedController.Factory> defaultControllers(MetricsRegistry metrics,
       EventRecorder events) {
-    return defaultControllers(metrics, events, true, false, null);
+    return defaultControllers(metrics, events, true, false, false, null);
   }
 
-  /** Whether the scenario creates a CronJob, at the start or in an apply. */
-  private static boolean hasCronJobs(Builder b) {
-    if (b.objects.stream().anyMatch(CronJob.class::isInstance)) {
+  /** Whether the scenario creates an object of {@code kind}, at the start or in an apply. */
+  private static boolean creates(Builder b, Class<?> kind) {
+    if (b.objects.stream().anyMatch(kind::isInstance)) {
       return true;
     }
     for (Apply a : b.applies) {
-      if (a.objects().stream().anyMatch(CronJob.class::isInstance)) {
+      if (a.objects().stream().anyMatch(kind::isInstance)) {
         return true;
       }
     }
@@ -411,11 +412,12 @@ public final class Simulation implements AutoCloseable {
   /**
    * {@link #defaultControllers(MetricsRegistry, EventRecorder)}, without the Rollout and AnalysisRun ones unless
    * {@code rollouts}, and with the CronJob controller (before the Job controller, so that a Job created in a round is
-   * started in it) and the garbage collector watching CronJobs when {@code cronJobs}; with {@code shared} the workload controllers and the garbage collector take their informers
-   * from it when they are made over its store.
+   * started in it) and the garbage collector watching CronJobs when {@code cronJobs}, and DaemonSets (so that deleting one
+   * deletes its pods and revisions) when {@code daemonSets}; with {@code shared} the workload controllers and the
+   * garbage collector take their informers from it when they are made over its store.
    */
   private static List<SimulatedController.Factory> defaultControllers(MetricsRegistry metrics, EventRecorder events,
-      boolean rollouts, boolean cronJobs, @Nullable SharedInformers shared) {
+      boolean rollouts, boolean cronJobs, boolean daemonSets, @Nullable SharedInformers shared) {
     List<SimulatedController.Factory> all = new ArrayList<>(List.of(
         (store, clock, seed) -> {
           ReplicaSetController.Builder b = ReplicaSetController.builder(store).clock(clock).stepping().seed(seed)
@@ -453,6 +455,9 @@ public final class Simulation implements AutoCloseable {
               .stepping().clock(clock);
           if (cronJobs) {
             b.watch(CronJob.class);
+          }
+          if (daemonSets) {
+            b.watch(DaemonSet.class);
           }
           GarbageCollector gc = (sharedFor(shared, store) ? b.informers(shared) : b).build();
           return SimulatedController.of("garbagecollector", () -> gc.start().join(), gc::runUntilIdle, gc);

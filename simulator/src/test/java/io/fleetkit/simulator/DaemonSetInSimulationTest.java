@@ -2,6 +2,7 @@ package io.fleetkit.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetkit.api.apps.ControllerRevision;
 import io.fleetkit.api.apps.DaemonSet;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
@@ -35,6 +36,24 @@ final class DaemonSetInSimulationTest {
       assertThat(status.status().desiredNumberScheduled()).isEqualTo(2);
       assertThat(status.status().currentNumberScheduled()).isEqualTo(2);
       assertThat(status.status().numberReady()).isEqualTo(2);
+    }
+  }
+
+  /** Deleting the DaemonSet deletes its pods and its ControllerRevisions: the garbage collector follows DaemonSets. */
+  @Test
+  void daemonSetDeleted_itsPodsAndRevisionsCollected() {
+    DaemonSet agent = DaemonSet.builder().name("agent").matchLabels(Map.of("app", "agent"))
+        .podSpec(PodSpec.builder().container("agent", "agent:1", ResourceList.EMPTY).build()).build();
+    try (Simulation sim = Simulation.builder().objects(SimFixtures.nodes(2)).object(agent).seed(1).build()) {
+      sim.runFor(Duration.ofSeconds(10));
+      assertThat(sim.store().list(Pod.class, "default").items()).hasSize(2);
+      assertThat(sim.store().list(ControllerRevision.class, "default").items()).isNotEmpty();
+
+      sim.store().delete(DaemonSet.class, "default", "agent");
+      sim.runFor(Duration.ofMinutes(1));
+
+      assertThat(sim.store().list(Pod.class, "default").items()).isEmpty();
+      assertThat(sim.store().list(ControllerRevision.class, "default").items()).isEmpty();
     }
   }
 }
