@@ -76,7 +76,8 @@ final class RolloutSync {
    */
   static @Nullable ReplicaSet findNew(Rollout r, String hash, List<ReplicaSet> owned) {
     List<ReplicaSet> sorted = new ArrayList<>(owned);
-    sorted.sort(BY_CREATION);
+    sorted.sort((a, b) -> io.fleetkit.reconcile.controllers.internal.DeploymentMath.BY_CREATION.compare(view(a),
+        view(b)));
     for (ReplicaSet rs : sorted) {
       if (hash.equals(hashOf(rs))) {
         return rs;
@@ -106,22 +107,6 @@ final class RolloutSync {
     return io.fleetkit.reconcile.controllers.internal.TemplateHash.equalIgnoreHash(rs.spec().template(),
         r.spec().template(), Rollout.POD_TEMPLATE_HASH_LABEL);
   }
-
-  /** Kube's {@code ReplicaSetsByCreationTimestamp}: oldest first, then by name. */
-  private static final java.util.Comparator<ReplicaSet> BY_CREATION = (a, b) -> {
-    Instant ta = a.metadata().creationTimestamp();
-    Instant tb = b.metadata().creationTimestamp();
-    if (ta != null && tb != null && !ta.equals(tb)) {
-      return ta.compareTo(tb);
-    }
-    if (ta == null && tb != null) {
-      return -1;
-    }
-    if (ta != null && tb == null) {
-      return 1;
-    }
-    return a.metadata().name().compareTo(b.metadata().name());
-  };
 
   static String hashOf(ReplicaSet rs) {
     return rs.metadata().labels().getOrDefault(Rollout.POD_TEMPLATE_HASH_LABEL, "");
