@@ -230,6 +230,9 @@ public final class ClusterSimulation {
     if (!spec.features().rollouts()) {
       b.withoutRollouts();
     }
+    if (!spec.features().podGarbageCollector()) {
+      b.withoutPodGarbageCollector();
+    }
     if (spec.features().admission() && Admission.usesTenancy(objects)) {
       b.admission(Admission::standard);
     }

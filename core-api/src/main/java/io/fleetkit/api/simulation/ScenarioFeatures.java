@@ -19,13 +19,35 @@ package io.fleetkit.api.simulation;
  *     create the chain denies is not stored (a workload controller records {@code FailedCreate})
  * @param rollouts the Argo-Rollouts-style Rollout and AnalysisRun controllers (off: Rollouts are stored but nothing
  *     acts on them)
+ * @param podGarbageCollector kube's pod garbage collector (terminated pods beyond the threshold, pods bound to
+ *     nodes that no longer exist, terminating pods on out-of-service nodes); off, such pods stay in the store
  */
 public record ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterAutoscaler, boolean storage,
     boolean verticalPodAutoscaler, boolean queueAdmission, boolean queueScaling, boolean provisioner,
-    boolean networking, boolean admission, boolean rollouts) {
+    boolean networking, boolean admission, boolean rollouts, boolean podGarbageCollector) {
   /** Everything on, with the cluster autoscaler (not the provisioner). */
-  public static final ScenarioFeatures ALL = new ScenarioFeatures(true, true, true, true, true, true, false, true,
-      true, true);
+  public static final ScenarioFeatures ALL = builder().build();
+
+  /** A builder with every feature on except the provisioner (the cluster autoscaler runs instead). */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder starting from these features. */
+  public Builder toBuilder() {
+    return new Builder().horizontalPodAutoscaler(horizontalPodAutoscaler).clusterAutoscaler(clusterAutoscaler)
+        .storage(storage).verticalPodAutoscaler(verticalPodAutoscaler).queueAdmission(queueAdmission)
+        .queueScaling(queueScaling).provisioner(provisioner).networking(networking).admission(admission)
+        .rollouts(rollouts).podGarbageCollector(podGarbageCollector);
+  }
+
+  /** The ten as given, the pod garbage collector on. */
+  public ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterAutoscaler, boolean storage,
+      boolean verticalPodAutoscaler, boolean queueAdmission, boolean queueScaling, boolean provisioner,
+      boolean networking, boolean admission, boolean rollouts) {
+    this(horizontalPodAutoscaler, clusterAutoscaler, storage, verticalPodAutoscaler, queueAdmission, queueScaling,
+        provisioner, networking, admission, rollouts, true);
+  }
 
   /** The nine as given, rollouts on. */
   public ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterAutoscaler, boolean storage,
@@ -59,12 +81,100 @@ public record ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterA
 
   /** These features with the provisioner on and the cluster autoscaler off. */
   public ScenarioFeatures withProvisioner() {
-    return new ScenarioFeatures(horizontalPodAutoscaler, false, storage, verticalPodAutoscaler, queueAdmission,
-        queueScaling, true, networking, admission, rollouts);
+    return toBuilder().clusterAutoscaler(false).provisioner(true).build();
   }
 
   /** The first three as given, the others on except the provisioner. */
   public ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterAutoscaler, boolean storage) {
     this(horizontalPodAutoscaler, clusterAutoscaler, storage, true, true, true, false, true);
+  }
+
+  /** Builds {@link ScenarioFeatures}; every feature starts on except the provisioner. */
+  public static final class Builder {
+    private boolean horizontalPodAutoscaler = true;
+    private boolean clusterAutoscaler = true;
+    private boolean storage = true;
+    private boolean verticalPodAutoscaler = true;
+    private boolean queueAdmission = true;
+    private boolean queueScaling = true;
+    private boolean provisioner;
+    private boolean networking = true;
+    private boolean admission = true;
+    private boolean rollouts = true;
+    private boolean podGarbageCollector = true;
+
+    private Builder() {}
+
+    /** The HPA controller. */
+    public Builder horizontalPodAutoscaler(boolean on) {
+      this.horizontalPodAutoscaler = on;
+      return this;
+    }
+
+    /** The cluster autoscaler. */
+    public Builder clusterAutoscaler(boolean on) {
+      this.clusterAutoscaler = on;
+      return this;
+    }
+
+    /** PersistentVolume binding and provisioning. */
+    public Builder storage(boolean on) {
+      this.storage = on;
+      return this;
+    }
+
+    /** The VPA recommender, updater and admission. */
+    public Builder verticalPodAutoscaler(boolean on) {
+      this.verticalPodAutoscaler = on;
+      return this;
+    }
+
+    /** Kueue-style admission of queued Jobs. */
+    public Builder queueAdmission(boolean on) {
+      this.queueAdmission = on;
+      return this;
+    }
+
+    /** KEDA-style queue scaling. */
+    public Builder queueScaling(boolean on) {
+      this.queueScaling = on;
+      return this;
+    }
+
+    /** The Karpenter-style provisioner (never on together with the cluster autoscaler). */
+    public Builder provisioner(boolean on) {
+      this.provisioner = on;
+      return this;
+    }
+
+    /** Service networking. */
+    public Builder networking(boolean on) {
+      this.networking = on;
+      return this;
+    }
+
+    /** The store's standard admission chain. */
+    public Builder admission(boolean on) {
+      this.admission = on;
+      return this;
+    }
+
+    /** The Rollout and AnalysisRun controllers. */
+    public Builder rollouts(boolean on) {
+      this.rollouts = on;
+      return this;
+    }
+
+    /** The pod garbage collector. */
+    public Builder podGarbageCollector(boolean on) {
+      this.podGarbageCollector = on;
+      return this;
+    }
+
+    /** The features. */
+    public ScenarioFeatures build() {
+      return new ScenarioFeatures(horizontalPodAutoscaler, clusterAutoscaler, storage, verticalPodAutoscaler,
+          queueAdmission, queueScaling, provisioner, networking, admission, rollouts, podGarbageCollector);
+    }
   }
 }

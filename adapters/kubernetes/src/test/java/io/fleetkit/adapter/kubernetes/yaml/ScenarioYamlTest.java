@@ -11,6 +11,7 @@ import io.fleetkit.api.simulation.FaultType;
 import io.fleetkit.api.simulation.LoadShape;
 import io.fleetkit.api.simulation.Scenario;
 import io.fleetkit.api.simulation.ScenarioCohort;
+import io.fleetkit.api.simulation.ScenarioFeatures;
 import io.fleetkit.api.simulation.ScenarioQueue;
 import io.fleetkit.api.simulation.WorkloadLoad;
 import java.time.Duration;
@@ -317,6 +318,19 @@ final class ScenarioYamlTest {
     assertThat(again.spec().features()).isEqualTo(off.spec().features());
     assertThat(problems("spec:\n  duration: 1h\n  features: {admission: maybe}\n"))
         .contains("spec.features.admission");
+  }
+
+  @Test
+  void podGarbageCollectorFeature_onByDefault_switchableAndRoundTrips() {
+    assertThat(parse("spec:\n  duration: 1h\n").spec().features().podGarbageCollector()).isTrue();
+    Scenario off = parse("spec:\n  duration: 1h\n  features: {podGarbageCollector: false}\n");
+    assertThat(off.spec().features())
+        .isEqualTo(ScenarioFeatures.builder().podGarbageCollector(false).build());
+    Scenario again = KubernetesYaml.parse(KubernetesYaml.dump(List.of(off)), "dump.yaml").ofType(Scenario.class)
+        .get(0);
+    assertThat(again.spec().features()).isEqualTo(off.spec().features());
+    assertThat(problems("spec:\n  duration: 1h\n  features: {podGarbageCollector: 1}\n"))
+        .contains("spec.features.podGarbageCollector");
   }
 
   @Test
