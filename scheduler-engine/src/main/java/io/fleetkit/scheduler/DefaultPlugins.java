@@ -9,11 +9,13 @@ import io.fleetkit.scheduler.plugins.defaultpreemption.DefaultPreemptionPlugin;
 import io.fleetkit.scheduler.plugins.interpodaffinity.InterPodAffinityPlugin;
 import io.fleetkit.scheduler.plugins.nodeaffinity.NodeAffinityPlugin;
 import io.fleetkit.scheduler.plugins.nodename.NodeNamePlugin;
+import io.fleetkit.scheduler.plugins.nodeports.NodePortsPlugin;
 import io.fleetkit.scheduler.plugins.noderesources.NodeResourcesBalancedAllocationPlugin;
 import io.fleetkit.scheduler.plugins.noderesources.NodeResourcesFitPlugin;
 import io.fleetkit.scheduler.plugins.nodeunschedulable.NodeUnschedulablePlugin;
 import io.fleetkit.scheduler.plugins.podtopologyspread.PodTopologySpreadPlugin;
 import io.fleetkit.scheduler.plugins.prioritysort.PrioritySortPlugin;
+import io.fleetkit.scheduler.plugins.schedulinggates.SchedulingGatesPlugin;
 import io.fleetkit.scheduler.plugins.tainttoleration.TaintTolerationPlugin;
 import java.util.List;
 
@@ -24,19 +26,19 @@ import java.util.List;
  * NodeResourcesBalancedAllocation 1).
  *
  * <p>{@link #profile()} names kube's plugins in kube's order and leaves out, silently, those this build does not
- * register (kube plugins FleetKit does not implement, such as NodePorts or ImageLocality). A user profile that names
+ * register (kube plugins FleetKit does not implement, such as ImageLocality). A user profile that names
  * an unknown plugin is an error when the scheduler is built.
  */
 public final class DefaultPlugins {
   /** kube's default MultiPoint plugins, in order, with their score weights (0: the plugin does not score). */
   private static final List<Entry> KUBE_DEFAULT_PROFILE = List.of(
-      new Entry("SchedulingGates", 0),
+      new Entry(SchedulingGatesPlugin.NAME, 0),
       new Entry(PrioritySortPlugin.NAME, 0),
       new Entry(NodeUnschedulablePlugin.NAME, 0),
       new Entry(NodeNamePlugin.NAME, 0),
       new Entry(TaintTolerationPlugin.NAME, 3),
       new Entry(NodeAffinityPlugin.NAME, 2),
-      new Entry("NodePorts", 0),
+      new Entry(NodePortsPlugin.NAME, 0),
       new Entry(NodeResourcesFitPlugin.NAME, 1),
       new Entry("VolumeRestrictions", 0),
       new Entry("NodeVolumeLimits", 0),
@@ -53,11 +55,13 @@ public final class DefaultPlugins {
 
   /** Registers every default plugin this build has, plus the optional Coscheduling plugin (not in the profile). */
   static void registerAll(PluginRegistry.Builder registry) {
+    register(registry, SchedulingGatesPlugin.NAME, SchedulingGatesPlugin.FACTORY);
     register(registry, PrioritySortPlugin.NAME, PrioritySortPlugin::new);
     register(registry, NodeUnschedulablePlugin.NAME, NodeUnschedulablePlugin.FACTORY);
     register(registry, NodeNamePlugin.NAME, NodeNamePlugin.FACTORY);
     register(registry, TaintTolerationPlugin.NAME, TaintTolerationPlugin.FACTORY);
     register(registry, NodeAffinityPlugin.NAME, NodeAffinityPlugin.FACTORY);
+    register(registry, NodePortsPlugin.NAME, NodePortsPlugin.FACTORY);
     register(registry, NodeResourcesFitPlugin.NAME, NodeResourcesFitPlugin.FACTORY);
     register(registry, PodTopologySpreadPlugin.NAME, PodTopologySpreadPlugin.FACTORY);
     register(registry, InterPodAffinityPlugin.NAME, InterPodAffinityPlugin.FACTORY);

@@ -53,6 +53,51 @@ final class DefaultProfileSchedulingTest {
     }
   }
 
+  private static Pod hostPortPod(String name) {
+    Pod p = pod(name, 100, 10);
+    return p.withSpec(p.spec().toBuilder().containers(List.of(new io.fleetkit.api.core.Container("c", "img",
+        p.spec().containers().get(0).resources(), List.of(new io.fleetkit.api.core.ContainerPort("http", 8080, "TCP",
+            8080)), List.of(), null))).build());
+  }
+
+  @Test
+  void defaultProfile_hostPorts_onePodPerNode_thenTheFreedPortIsTaken() {
+    try (Scheduler s = scheduler()) {
+      s.addNode(node("a", 4000, 8192, 110));
+      s.addNode(node("b", 4000, 8192, 110));
+      s.addPod(hostPortPod("web-1"));
+      s.addPod(hostPortPod("web-2"));
+      assertThat(s.runUntilIdle()).extracting(ScheduleResult::nodeName).containsExactlyInAnyOrder("a", "b");
+      s.addPod(hostPortPod("web-3"));
+      assertThat(s.scheduleOne().message())
+          .isEqualTo("0/2 nodes are available: 2 node(s) didn't have free ports for the requested pod ports. "
+              + "preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.");
+      String freed = s.nodeOf("default/web-1").orElseThrow();
+      s.removePod("default/web-1"); // the deletion frees port 8080 on its node: the parked pod is retried there
+      clock.advance(java.time.Duration.ofSeconds(20));
+      assertThat(s.runUntilIdle()).extracting(ScheduleResult::nodeName).containsExactly(freed);
+    }
+  }
+
+  @Test
+  void defaultProfile_schedulingGates_heldUntilTheLastGateIsRemoved() {
+    try (Scheduler s = scheduler()) {
+      s.addNode(node("a", 4000, 8192, 110));
+      Pod gated = pod("gated", 100, 10).toBuilder().schedulingGate("example.com/quota")
+          .schedulingGate("example.com/arch").build();
+      s.addPod(gated);
+      assertThat(s.runUntilIdle()).isEmpty();
+      assertThat(s.pending()).singleElement().satisfies(p -> {
+        assertThat(p.queue()).isEqualTo(PendingPod.Queue.GATED);
+        assertThat(p.message()).isEqualTo("waiting for scheduling gates: [example.com/quota example.com/arch]");
+      });
+      s.updatePod(gated.withSpec(gated.spec().toBuilder().schedulingGates(List.of("example.com/arch")).build()));
+      assertThat(s.runUntilIdle()).isEmpty();
+      s.updatePod(gated.withSpec(gated.spec().toBuilder().schedulingGates(List.of()).build()));
+      assertThat(s.runUntilIdle()).extracting(ScheduleResult::nodeName).containsExactly("a");
+    }
+  }
+
   @Test
   void defaultProfile_unschedulableNodeAndTooManyPods() {
     try (Scheduler s = scheduler()) {

@@ -49,6 +49,11 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
       v.objectMeta(metadata, true);
       PodSpecChecks.check(spec, "spec", v);
       GpuChecks.check(metadata, spec, "spec", v);
+      if (!spec.schedulingGates().isEmpty() && !spec.nodeName().isEmpty()) {
+        // upstream ValidatePodCreate, and pods/binding refuses a gated pod: a pod is never gated and bound
+        v.add("spec.nodeName", "Forbidden: cannot be set until all schedulingGates have been cleared",
+            spec.nodeName());
+      }
       v.throwIfAny();
     }
   }
@@ -173,7 +178,7 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
       return this;
     }
     PodSpec newSpec = spec.withNodeName(node);
-    if (!node.isEmpty() && !Names.isDnsSubdomain(node)) {
+    if (!node.isEmpty() && (!Names.isDnsSubdomain(node) || !spec.schedulingGates().isEmpty())) {
       return new Pod(metadata, newSpec, status); // invalid: the full validation reports it
     }
     PREVALIDATED.set(newSpec);
@@ -283,6 +288,7 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
     public Builder nodeSelector(Map<String, String> v) { spec.nodeSelector(v); return this; }
     public Builder affinity(Affinity v) { spec.affinity(v); return this; }
     public Builder toleration(Toleration v) { spec.toleration(v); return this; }
+    public Builder schedulingGate(String v) { spec.schedulingGate(v); return this; }
     public Builder topologySpreadConstraint(TopologySpreadConstraint v) {
       spec.topologySpreadConstraint(v);
       return this;

@@ -32,6 +32,8 @@ import org.jspecify.annotations.Nullable;
  *     precedence over the containers' sum in {@link #effectiveRequests()} and {@link #effectiveLimits()};
  *     {@link ResourceRequirements#NONE} when unset ({@code null} becomes it). The builder's {@link Builder#resources(ResourceList, ResourceList)}
  *     applies Kubernetes' defaulting of pod-level requests
+ * @param schedulingGates the names of the pod's scheduling gates ({@code spec.schedulingGates}): while any is left the
+ *     scheduler does not consider the pod; an update may only remove gates
  */
 public record PodSpec(
     List<Container> containers,
@@ -52,7 +54,8 @@ public record PodSpec(
     @Nullable Long activeDeadlineSeconds,
     String hostname,
     String subdomain,
-    ResourceRequirements resources) {
+    ResourceRequirements resources,
+    List<String> schedulingGates) {
 
   public static final String DEFAULT_SCHEDULER = "default-scheduler";
 
@@ -83,6 +86,19 @@ public record PodSpec(
     if (resources == null) { // an encoding written without the component (the store's JSON) decodes as unset
       resources = ResourceRequirements.NONE;
     }
+    schedulingGates = schedulingGates == null ? List.of() : List.copyOf(schedulingGates); // likewise
+  }
+
+  /** A spec without scheduling gates. */
+  public PodSpec(List<Container> containers, List<Container> initContainers, ResourceList overhead,
+      @Nullable Integer priority, String priorityClassName, PreemptionPolicy preemptionPolicy,
+      Map<String, String> nodeSelector, Affinity affinity, List<Toleration> tolerations,
+      List<TopologySpreadConstraint> topologySpreadConstraints, String schedulerName, String nodeName,
+      List<Volume> volumes, RestartPolicy restartPolicy, long terminationGracePeriodSeconds,
+      @Nullable Long activeDeadlineSeconds, String hostname, String subdomain, ResourceRequirements resources) {
+    this(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy, nodeSelector, affinity,
+        tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes, restartPolicy,
+        terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources, List.of());
   }
 
   /** A spec without pod-level resources. */
@@ -395,26 +411,28 @@ public record PodSpec(
   public PodSpec withNodeName(String node) {
     return new PodSpec(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy,
         nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, node, volumes, restartPolicy,
-        terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources);
+        terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources, schedulingGates);
   }
 
   /** This spec with the priority fields that Priority admission resolves. */
   public PodSpec withPriority(@Nullable Integer newPriority, String newClassName, PreemptionPolicy newPolicy) {
     return new PodSpec(containers, initContainers, overhead, newPriority, newClassName, newPolicy, nodeSelector,
         affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes, restartPolicy,
-        terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources);
+        terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources, schedulingGates);
   }
 
   public PodSpec withTolerations(List<Toleration> newTolerations) {
     return new PodSpec(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy,
         nodeSelector, affinity, newTolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
-        restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources);
+        restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources,
+        schedulingGates);
   }
 
   public PodSpec withPriority(@Nullable Integer newPriority) {
     return new PodSpec(containers, initContainers, overhead, newPriority, priorityClassName, preemptionPolicy,
         nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
-        restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources);
+        restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources,
+        schedulingGates);
   }
 
   /** Mutable builder with Kubernetes' defaults; not thread-safe. */
@@ -438,6 +456,7 @@ public record PodSpec(
     private String hostname = "";
     private String subdomain = "";
     private ResourceRequirements resources = ResourceRequirements.NONE;
+    private final List<String> schedulingGates;
     private @Nullable ResourceList podRequests;
     private @Nullable ResourceList podLimits;
 
@@ -448,6 +467,7 @@ public record PodSpec(
       tolerations = new ArrayList<>(0);
       topologySpreadConstraints = new ArrayList<>(0);
       volumes = new ArrayList<>(0);
+      schedulingGates = new ArrayList<>(0);
     }
 
     Builder(PodSpec s) {
@@ -470,6 +490,7 @@ public record PodSpec(
       hostname = s.hostname;
       subdomain = s.subdomain;
       resources = s.resources;
+      schedulingGates = new ArrayList<>(s.schedulingGates);
     }
 
     public Builder containers(List<Container> v) { containers.clear(); containers.addAll(v); return this; }
@@ -506,6 +527,12 @@ public record PodSpec(
     public Builder activeDeadlineSeconds(@Nullable Long v) { activeDeadlineSeconds = v; return this; }
     public Builder hostname(String v) { hostname = v; return this; }
     public Builder subdomain(String v) { subdomain = v; return this; }
+    public Builder schedulingGates(List<String> v) {
+      schedulingGates.clear();
+      schedulingGates.addAll(v);
+      return this;
+    }
+    public Builder schedulingGate(String v) { schedulingGates.add(v); return this; }
 
     /** Pod-level resources taken as they are (already defaulted, as {@link PodSpec#resources()} returns them). */
     public Builder resources(ResourceRequirements v) {
@@ -530,7 +557,8 @@ public record PodSpec(
           : defaultPodLevelResources(containers, initContainers, podRequests, podLimits);
       return new PodSpec(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy,
           nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
-          restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, r);
+          restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, r,
+          schedulingGates);
     }
   }
 }

@@ -79,6 +79,23 @@ public final class PodSpecChecks {
     if (deadline != null && (deadline < 1 || deadline > Integer.MAX_VALUE)) {
       v.positiveInt32(path + ".activeDeadlineSeconds", deadline);
     }
+    if (!spec.schedulingGates().isEmpty()) {
+      schedulingGates(spec.schedulingGates(), path + ".schedulingGates", v);
+    }
+  }
+
+  /** Upstream's {@code validateSchedulingGates}: each name a qualified name, none twice. */
+  private static void schedulingGates(List<String> gates, String path, Violations v) {
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < gates.size(); i++) {
+      String gate = gates.get(i);
+      if (!Names.isQualifiedName(gate)) {
+        v.qualifiedName(path + "[" + i + "].name", gate);
+      }
+      if (!seen.add(gate)) {
+        v.add(path + "[" + i + "].name", "Duplicate value", gate);
+      }
+    }
   }
 
   /** Kubernetes' check that a workload's template uses one of the allowed restart policies. */
@@ -127,9 +144,16 @@ public final class PodSpecChecks {
         if (port.hostPort() < 0 || port.hostPort() > 65535) {
           v.portNumber(at(base, field, i) + ".ports[" + j + "].hostPort", port.hostPort());
         }
+        if (!SUPPORTED_PORT_PROTOCOLS.contains(port.protocol())) {
+          v.add(at(base, field, i) + ".ports[" + j + "].protocol", "Unsupported value: supported values: \"SCTP\", "
+              + "\"TCP\", \"UDP\"", port.protocol());
+        }
       }
     }
   }
+
+  /** Upstream's {@code supportedPortProtocols}. */
+  private static final java.util.Set<String> SUPPORTED_PORT_PROTOCOLS = java.util.Set.of("TCP", "UDP", "SCTP");
 
   private static String at(String base, String field, int i) {
     return base + field + "[" + i + "]";

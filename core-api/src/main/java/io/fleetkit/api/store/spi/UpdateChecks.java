@@ -35,6 +35,7 @@ import io.fleetkit.api.scheduling.Toleration;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -174,15 +175,46 @@ public final class UpdateChecks {
     if (o.terminationGracePeriodSeconds() < 0 && grace == 1) {
       grace = o.terminationGracePeriodSeconds();
     }
+    onlyDeletedSchedulingGates(n.schedulingGates(), o.schedulingGates(), "spec.schedulingGates", v);
+    // a gated pod may gain nodeSelector entries (upstream's mutable scheduling directives, KEP-3838)
+    boolean selectorGrown = !o.schedulingGates().isEmpty() && onlyAddedNodeSelector(n.nodeSelector(),
+        o.nodeSelector(), "spec.nodeSelector", v);
     PodSpec munged = new PodSpec(withImagesOf(n.containers(), o.containers()),
         withImagesOf(n.initContainers(), o.initContainers()), n.overhead(), n.priority(), n.priorityClassName(),
-        n.preemptionPolicy(), n.nodeSelector(), n.affinity(), o.tolerations(), n.topologySpreadConstraints(),
-        n.schedulerName(), bound ? o.nodeName() : n.nodeName(), n.volumes(),
-        n.restartPolicy(), grace, o.activeDeadlineSeconds(), n.hostname(), n.subdomain(), n.resources());
+        n.preemptionPolicy(), selectorGrown ? o.nodeSelector() : n.nodeSelector(), n.affinity(), o.tolerations(),
+        n.topologySpreadConstraints(), n.schedulerName(), bound ? o.nodeName() : n.nodeName(), n.volumes(),
+        n.restartPolicy(), grace, o.activeDeadlineSeconds(), n.hostname(), n.subdomain(), n.resources(),
+        o.schedulingGates());
     if (!munged.equals(o)) {
       v.add("spec", "Forbidden: " + POD_UPDATABLE + "; changed: " + changedComponents("spec", o, munged), null);
     }
     v.throwIfAny();
+  }
+
+  /** Upstream's {@code validateOnlyDeletedSchedulingGates}: an update may remove gates, never add one. */
+  private static void onlyDeletedSchedulingGates(List<String> n, List<String> o, String path, Violations v) {
+    for (int i = 0; i < n.size(); i++) {
+      if (!o.contains(n.get(i))) {
+        v.add(path + "[" + i + "].name", "Forbidden: only deletion is allowed, but found new scheduling gate '"
+            + n.get(i) + "'", null);
+      }
+    }
+  }
+
+  /**
+   * Upstream's {@code validateNodeSelectorMutation} for a gated pod: true when {@code n} keeps every entry of
+   * {@code o} (entries may be added); otherwise a violation, and false.
+   */
+  private static boolean onlyAddedNodeSelector(Map<String, String> n, Map<String, String> o, String path,
+      Violations v) {
+    for (Map.Entry<String, String> e : o.entrySet()) {
+      if (!e.getValue().equals(n.get(e.getKey()))) {
+        v.add(path, "Invalid value: only additions to spec.nodeSelector are allowed (no mutations or deletions)",
+            n.toString());
+        return false;
+      }
+    }
+    return true;
   }
 
   /** {@code ValidateContainerUpdates}: false (stop) when containers were added or removed. */

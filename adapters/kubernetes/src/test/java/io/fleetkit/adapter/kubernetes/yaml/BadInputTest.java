@@ -137,6 +137,27 @@ final class BadInputTest {
   }
 
   @Test
+  void parse_unsupportedPortProtocol_namesTheContainerPort() {
+    String yaml = """
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: web}
+        spec:
+          containers:
+            - name: c
+              image: c:1
+              ports: [{containerPort: 80, hostPort: 80, protocol: HTTP}]
+        """;
+
+    ManifestProblem p = parseFails(yaml, "web.yaml").problems().get(0);
+
+    assertThat(p.violation().object()).isEqualTo("Pod default/web");
+    assertThat(p.violation().field()).isEqualTo("spec.containers[0].ports[0].protocol");
+    assertThat(p.violation().value()).isEqualTo("HTTP");
+    assertThat(p.violation().rule()).contains("Unsupported value").contains("\"TCP\"");
+  }
+
+  @Test
   void parse_malformedQuantity_namesTheFieldAndTheQuantityRule() {
     String yaml = """
         apiVersion: v1

@@ -28,7 +28,7 @@ final class RoundTripTest {
   @ParameterizedTest(name = "{0}")
   @CsvSource({
       "Node, roundtrip/node.yaml, 2",
-      "Pod, roundtrip/pod.yaml, 4",
+      "Pod, roundtrip/pod.yaml, 5",
       "Service, roundtrip/service.yaml, 3",
       "ControllerRevision, roundtrip/controllerrevision.yaml, 2",
       "CronJob, roundtrip/cronjob.yaml, 2",
@@ -43,6 +43,16 @@ final class RoundTripTest {
     LoadedObjects first = KubernetesYaml.parse(resource(file), file);
     assertThat(first.countsByKind()).containsExactly(java.util.Map.entry(kind, count));
     assertDumpThenParseIsIdentity(first);
+  }
+
+  @org.junit.jupiter.api.Test
+  void pod_schedulingGatesAndHostIp_loaded() {
+    List<io.fleetkit.api.core.Pod> pods = KubernetesYaml.parse(resource("roundtrip/pod.yaml"), "pod.yaml")
+        .ofType(io.fleetkit.api.core.Pod.class);
+    assertThat(pods).filteredOn(p -> p.metadata().name().equals("gated")).singleElement()
+        .satisfies(p -> assertThat(p.spec().schedulingGates()).containsExactly("example.com/quota", "example.com/arch"));
+    assertThat(pods).filteredOn(p -> p.metadata().name().equals("web-0")).singleElement()
+        .satisfies(p -> assertThat(p.spec().containers().get(0).ports().get(1).hostIP()).isEqualTo("10.0.0.1"));
   }
 
   @ParameterizedTest(name = "{0}")

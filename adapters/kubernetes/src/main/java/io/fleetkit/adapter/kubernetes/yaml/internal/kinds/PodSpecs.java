@@ -80,13 +80,19 @@ public final class PodSpecs {
     if (deadline != null && deadline < 1) {
       ctx.error(path + ".activeDeadlineSeconds", "must be greater than or equal to 1", deadline);
     }
+    List<String> gates = new java.util.ArrayList<>();
+    var rawGates = s.getSchedulingGates();
+    for (int i = 0; rawGates != null && i < rawGates.size(); i++) {
+      var g = rawGates.get(i);
+      gates.add(Values.required(g == null ? null : g.getName(), path + ".schedulingGates[" + i + "].name", ctx));
+    }
     return ctx.build(path, () -> new PodSpec(containers, initContainers, overhead, s.getPriority(),
         Values.orEmpty(s.getPriorityClassName()), preemption, nodeSelector,
         affinity == null ? Affinity.NONE : affinity, tolerations, spreads, Values.orEmpty(s.getSchedulerName()),
         Values.orEmpty(s.getNodeName()), volumes, restart, grace, deadline, Values.orEmpty(s.getHostname()),
         Values.orEmpty(s.getSubdomain()),
         // the API server's defaulting of pod-level requests (SetDefaults_Pod), then validation in the constructor
-        PodSpec.defaultPodLevelResources(containers, initContainers, podRequests, podLimits)));
+        PodSpec.defaultPodLevelResources(containers, initContainers, podRequests, podLimits), gates));
   }
 
   public static io.fabric8.kubernetes.api.model.PodSpec toFabric8(PodSpec s) {
@@ -115,6 +121,8 @@ public final class PodSpecs {
         .withActiveDeadlineSeconds(s.activeDeadlineSeconds())
         .withHostname(Values.emptyToNull(s.hostname()))
         .withSubdomain(Values.emptyToNull(s.subdomain()))
+        .withSchedulingGates(Fabric8Scheduling.out(s.schedulingGates(),
+            g -> new io.fabric8.kubernetes.api.model.PodSchedulingGate(g)))
         .build();
   }
 
@@ -156,7 +164,7 @@ public final class PodSpecs {
         return null;
       }
       return cx.build(pp, () -> new ContainerPort(Values.orEmpty(port.getName()), port.getContainerPort(),
-          Values.orEmpty(port.getProtocol()), Values.intOr(port.getHostPort(), 0)));
+          Values.orEmpty(port.getProtocol()), Values.intOr(port.getHostPort(), 0), Values.orEmpty(port.getHostIP())));
     });
     List<EnvVar> env = Fabric8Scheduling.list(c.getEnv(), p + ".env", ctx, (e, ep, cx) -> {
       if (e.getValueFrom() != null) {
@@ -186,7 +194,8 @@ public final class PodSpecs {
         .withPorts(Fabric8Scheduling.out(c.ports(), port -> new ContainerPortBuilder()
             .withName(Values.emptyToNull(port.name())).withContainerPort(port.containerPort())
             .withProtocol(port.protocol().equals("TCP") ? null : port.protocol())
-            .withHostPort(port.hostPort() == 0 ? null : port.hostPort()).build()))
+            .withHostPort(port.hostPort() == 0 ? null : port.hostPort())
+            .withHostIP(Values.emptyToNull(port.hostIP())).build()))
         .withEnv(Fabric8Scheduling.out(c.env(), e -> new EnvVarBuilder().withName(e.name())
             .withValue(Values.emptyToNull(e.value())).build()))
         .withRestartPolicy(Values.name(c.restartPolicy()))

@@ -1,0 +1,37 @@
+package io.fleetkit.scheduler.plugins.schedulinggates;
+
+import static io.fleetkit.scheduler.plugins.helper.PluginFixtures.pod;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetkit.api.framework.Status;
+import io.fleetkit.scheduler.plugins.helper.ArgsOnlyHandle;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Cases ported from kubernetes {@code pkg/scheduler/framework/plugins/schedulinggates/scheduling_gates_test.go}
+ * (stored version 008b3652): TestPreEnqueue 2/2. TestIsSchedulableAfterUpdateTargetPodSchedulingGatesEliminated (1)
+ * has no counterpart: FleetKit has no target-pod event; an update of a gated pod always runs PreEnqueue again
+ * ({@code SchedulingGatesSchedulingTest}).
+ */
+final class SchedulingGatesPluginTest {
+  private final SchedulingGatesPlugin plugin = SchedulingGatesPlugin.INSTANCE;
+
+  @Test
+  void preEnqueue_podDoesNotCarrySchedulingGates_success() {
+    assertThat(plugin.preEnqueue(pod("p").build()).isSuccess()).isTrue();
+  }
+
+  @Test
+  void preEnqueue_podCarriesSchedulingGates_unresolvableNamingThem() {
+    Status s = plugin.preEnqueue(pod("p").schedulingGate("foo").schedulingGate("bar").build());
+    assertThat(s.code()).isEqualTo(Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE);
+    assertThat(s.reasons()).containsExactly("waiting for scheduling gates: [foo bar]");
+    assertThat(s.plugin()).isEqualTo("SchedulingGates");
+  }
+
+  @Test
+  void registersNoClusterEvent_andTheFactoryNamesIt() {
+    assertThat(plugin.eventsToRegister()).isEmpty();
+    assertThat(SchedulingGatesPlugin.FACTORY.create(ArgsOnlyHandle.none()).name()).isEqualTo("SchedulingGates");
+  }
+}
