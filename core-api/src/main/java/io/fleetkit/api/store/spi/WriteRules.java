@@ -7,6 +7,8 @@ import io.fleetkit.api.Violation;
 import io.fleetkit.api.admission.AdmissionChain;
 import io.fleetkit.api.admission.AdmissionOperation;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodCondition;
+import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.store.DeletePreconditions;
@@ -160,9 +162,34 @@ public final class WriteRules {
     }
   }
 
-  /** A validated object as created: the store-owned fields set, generation 1, not being deleted. */
+  /**
+   * A validated object as created: the store-owned fields set, generation 1, not being deleted. A pod created with
+   * scheduling gates and no PodScheduled condition gets {@code PodScheduled=False} with reason
+   * {@value #REASON_SCHEDULING_GATED}, as the API server's pod strategy adds it
+   * ({@code applySchedulingGatedCondition}).
+   */
   public static <T extends ApiObject<T>> T created(T object, String uid, String resourceVersion, Instant now) {
-    return object.withMetadata(stamp(object.metadata(), uid, resourceVersion, 1, now, null));
+    T stamped = object.withMetadata(stamp(object.metadata(), uid, resourceVersion, 1, now, null));
+    if (stamped instanceof Pod pod && !pod.spec().schedulingGates().isEmpty()) {
+      @SuppressWarnings("unchecked")
+      T gated = (T) schedulingGated(pod);
+      return gated;
+    }
+    return stamped;
+  }
+
+  /** The reason of the PodScheduled condition of a pod created with scheduling gates. */
+  public static final String REASON_SCHEDULING_GATED = "SchedulingGated";
+
+  private static Pod schedulingGated(Pod pod) {
+    for (PodCondition c : pod.status().conditions()) {
+      if (c.type().equals(PodCondition.POD_SCHEDULED)) {
+        return pod;
+      }
+    }
+    return pod.withStatus(pod.status().withCondition(PodCondition.of(PodCondition.POD_SCHEDULED,
+        ConditionStatus.False, REASON_SCHEDULING_GATED, "Scheduling is blocked due to non-empty scheduling gates",
+        null)));
   }
 
   /**

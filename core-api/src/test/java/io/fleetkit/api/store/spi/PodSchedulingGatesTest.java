@@ -85,4 +85,19 @@ final class PodSchedulingGatesTest {
         gated().nodeSelector(Map.of("a", "b", "c", "d")).build(), false)))
         .extracting(Violation::rule).anySatisfy(r -> assertThat(r).contains("spec.nodeSelector"));
   }
+
+  @Test
+  void create_gatedPod_getsPodScheduledFalseSchedulingGated_anUngatedOneNoCondition() {
+    try (io.fleetkit.api.store.ObjectStore store = io.fleetkit.api.store.ObjectStore.inMemory()) {
+      Pod stored = store.create(gated("example.com/quota").build());
+      assertThat(stored.status().conditions()).singleElement().satisfies(c -> {
+        assertThat(c.type()).isEqualTo("PodScheduled");
+        assertThat(c.status()).isEqualTo(io.fleetkit.api.meta.ConditionStatus.False);
+        assertThat(c.reason()).isEqualTo("SchedulingGated");
+        assertThat(c.message()).isEqualTo("Scheduling is blocked due to non-empty scheduling gates");
+      });
+      assertThat(store.create(Pod.builder().name("free").container("c", "img", ResourceList.EMPTY).build())
+          .status().conditions()).isEmpty();
+    }
+  }
 }
