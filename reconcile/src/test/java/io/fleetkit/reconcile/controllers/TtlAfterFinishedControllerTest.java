@@ -230,6 +230,8 @@ final class TtlAfterFinishedControllerTest {
   void metric_upstreamNameAndBuckets() {
     MetricDescriptor d = TtlAfterFinishedMetrics.JOB_DELETION_DURATION;
     assertThat(d.name()).isEqualTo("ttl_after_finished_controller_job_deletion_duration_seconds");
+    assertThat(d.type()).isEqualTo(io.fleetkit.api.metrics.MetricType.HISTOGRAM);
+    assertThat(d.help()).isEqualTo("The time it took to delete the job since it became eligible for deletion");
     assertThat(d.labelNames()).isEmpty();
     // ExponentialBuckets(0.1, 2, 14): 0.1, 0.2, ..., 819.2
     assertThat(d.buckets()).hasSize(14).startsWith(0.1, 0.2, 0.4).endsWith(819.2);
