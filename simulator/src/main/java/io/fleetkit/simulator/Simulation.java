@@ -49,6 +49,7 @@ import io.fleetkit.reconcile.controllers.JobController;
 import io.fleetkit.reconcile.controllers.ReplicaSetController;
 import io.fleetkit.reconcile.controllers.StatefulSetController;
 import io.fleetkit.reconcile.controllers.DaemonSetController;
+import io.fleetkit.reconcile.controllers.TtlAfterFinishedController;
 import io.fleetkit.reconcile.node.HealthSource;
 import io.fleetkit.reconcile.node.NodeAgent;
 import io.fleetkit.reconcile.node.NodeLeases;
@@ -76,7 +77,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * A whole cluster in simulated time: the embedded store (direct delivery), the workload controllers (ReplicaSet,
  * Deployment, StatefulSet, Job, Disruption, garbage collector; the DaemonSet controller when the objects contain a
- * DaemonSet; plus any {@linkplain Builder#controller registered} ones), the real scheduler
+ * DaemonSet; the TTL-after-finished controller when they contain a Job with {@code ttlSecondsAfterFinished} or a
+ * CronJob; plus any {@linkplain Builder#controller registered} ones), the real scheduler
  * ({@link StoreScheduler} over the default profile), the {@link NodeLifecycleController}, the
  * {@link TaintEvictionController}, the {@link PodGcController} (kube's pod garbage collector, with
  * kube-controller-manager's defaults: 12,500 terminated pods, a pass every 20 s, orphans of deleted nodes after 40 s;
@@ -185,6 +187,11 @@ public final class Simulation implements AutoCloseable {
       if (daemonSets) {
         // only then: a scenario without DaemonSets runs exactly the controllers it always ran
         factories.add(daemonSetController(b.metrics, timeline.controllerEvents(), informers));
+      }
+      if (b.ttlAfterFinished && (creates(b, CronJob.class)
+          || creates(b, o -> o instanceof Job j && j.spec().ttlSecondsAfterFinished() != null))) {
+        // only then, as the DaemonSet controller: other scenarios run exactly the controllers they always ran
+        factories.add(ttlAfterFinishedController(b.metrics, informers));
       }
     }
     factories.addAll(b.controllers);
@@ -398,11 +405,16 @@ public final class Simulation implements AutoCloseable {
 
   /** Whether the scenario creates an object of {@code kind}, at the start or in an apply. */
   private static boolean creates(Builder b, Class<?> kind) {
-    if (b.objects.stream().anyMatch(kind::isInstance)) {
+    return creates(b, kind::isInstance);
+  }
+
+  /** Whether the scenario creates an object that {@code which} accepts, at the start or in an apply. */
+  private static boolean creates(Builder b, Predicate<? super ApiObject<?>> which) {
+    if (b.objects.stream().anyMatch(which)) {
       return true;
     }
     for (Apply a : b.applies) {
-      if (a.objects().stream().anyMatch(kind::isInstance)) {
+      if (a.objects().stream().anyMatch(which)) {
         return true;
       }
     }
@@ -499,6 +511,26 @@ public final class Simulation implements AutoCloseable {
           .metrics(metrics).events(events);
       DaemonSetController c = (sharedFor(shared, store) ? b.informers(shared) : b).build();
       return SimulatedController.of("daemonset", () -> c.start().join(), c::runUntilIdle, c);
+    };
+  }
+
+  /**
+   * The TTL-after-finished controller in stepping mode, recording its metrics: it deletes finished Jobs once their
+   * {@code ttlSecondsAfterFinished} has passed on the simulated clock, and the garbage collector then deletes their
+   * pods. A simulation whose objects contain a Job with that field, or a CronJob, runs it after the
+   * {@linkplain #defaultControllers() default controllers} unless built {@link Builder#withoutTtlAfterFinished}.
+   */
+  public static SimulatedController.Factory ttlAfterFinishedController(MetricsRegistry metrics) {
+    return ttlAfterFinishedController(metrics, null);
+  }
+
+  private static SimulatedController.Factory ttlAfterFinishedController(MetricsRegistry metrics,
+      @Nullable SharedInformers shared) {
+    return (store, clock, seed) -> {
+      TtlAfterFinishedController.Builder b = TtlAfterFinishedController.builder(store).clock(clock).stepping()
+          .metrics(metrics);
+      TtlAfterFinishedController c = (sharedFor(shared, store) ? b.informers(shared) : b).build();
+      return SimulatedController.of("ttl-after-finished", () -> c.start().join(), c::runUntilIdle, c);
     };
   }
 
@@ -815,6 +847,7 @@ public final class Simulation implements AutoCloseable {
     private boolean podEvents = true;
     private boolean rollouts = true;
     private boolean podGc = true;
+    private boolean ttlAfterFinished = true;
     private @Nullable SchedulerSetup schedulerSetup;
     private MetricsRegistry metrics = MetricsRegistry.NOOP;
     private @Nullable StoreFactory storeFactory;
@@ -944,6 +977,17 @@ public final class Simulation implements AutoCloseable {
      */
     public Builder withoutPodGarbageCollector() {
       podGc = false;
+      return this;
+    }
+
+    /**
+     * Leaves the {@link TtlAfterFinishedController} out (kube-controller-manager's
+     * {@code --controllers=-ttl-after-finished}): finished Jobs then stay whatever their
+     * {@code ttlSecondsAfterFinished}. It runs only among the default controllers, and only when the scenario
+     * creates a Job with that field or a CronJob.
+     */
+    public Builder withoutTtlAfterFinished() {
+      ttlAfterFinished = false;
       return this;
     }
 

@@ -136,6 +136,11 @@ public abstract class WorkloadControllerBuilder<B extends WorkloadControllerBuil
     return store;
   }
 
+  /** The registry set, else {@link io.fleetkit.api.metrics.MetricsRegistry#NOOP}. */
+  final io.fleetkit.api.metrics.MetricsRegistry metricsRegistry() {
+    return metrics != null ? metrics : io.fleetkit.api.metrics.MetricsRegistry.NOOP;
+  }
+
   /** The clock set, else the system clock. */
   final TimerClock effectiveClock() {
     return clock != null ? clock : TimerClock.system();

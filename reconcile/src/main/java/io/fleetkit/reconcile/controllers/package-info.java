@@ -9,7 +9,10 @@
  * affinity and taints; RollingUpdate with maxUnavailable or maxSurge, OnDelete), the
  * {@link io.fleetkit.reconcile.controllers.JobController} (parallelism, completions, Indexed, backoff, deadlines),
  * the {@link io.fleetkit.reconcile.controllers.CronJobController} (Jobs on a cron schedule, missed runs, starting
- * deadline, concurrency policies, history limits) and the {@link io.fleetkit.reconcile.controllers.DisruptionController} (PodDisruptionBudget status) with the
+ * deadline, concurrency policies, history limits), the
+ * {@link io.fleetkit.reconcile.controllers.TtlAfterFinishedController} (deletes finished Jobs once their
+ * {@code ttlSecondsAfterFinished} has passed) and the {@link io.fleetkit.reconcile.controllers.DisruptionController}
+ * (PodDisruptionBudget status) with the
  * eviction rules of {@link io.fleetkit.reconcile.controllers.Evictions}. Label and annotation names are in
  * {@link io.fleetkit.reconcile.controllers.WorkloadLabels}.
  *

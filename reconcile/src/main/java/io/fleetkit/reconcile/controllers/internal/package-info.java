@@ -1,8 +1,10 @@
 /**
  * Implementation of the workload controllers: reconcilers (ReplicaSet, Deployment, StatefulSet, DaemonSet, Job, CronJob,
- * PodDisruptionBudget), the CronJob sync and schedule arithmetic of Kubernetes' {@code cronjob_controllerv2.go} and
+ * TTL-after-finished, PodDisruptionBudget), the CronJob sync and schedule arithmetic of Kubernetes' {@code cronjob_controllerv2.go} and
  * {@code utils.go} ({@link io.fleetkit.reconcile.controllers.internal.CronJobSync},
- * {@link io.fleetkit.reconcile.controllers.internal.CronJobSchedules}), the claim of the first five ({@link
+ * {@link io.fleetkit.reconcile.controllers.internal.CronJobSchedules}), the TTL arithmetic of Kubernetes'
+ * {@code ttlafterfinished_controller.go} ({@link io.fleetkit.reconcile.controllers.internal.TtlAfterFinished}) and
+ * its reconciler, the claim of the first five ({@link
  * io.fleetkit.reconcile.controllers.internal.ControllerRefManager}, Kubernetes' {@code controller_ref_manager.go})
  * and the handler that wakes the controllers an orphan matches ({@link
  * io.fleetkit.reconcile.controllers.internal.OrphanEvents}), expectations, the rolling-update arithmetic of
