@@ -166,13 +166,18 @@ public final class UpdateChecks {
 
     boolean bound = binding && !n.nodeName().equals(o.nodeName()); // judged here, not as a spec change
     if (bound) {
-      // pods/binding (pkg/registry/core/pod/storage assignPod): once, and not while the pod is being deleted.
+      // pods/binding (pkg/registry/core/pod/storage assignPod): once, not while the pod is being deleted, and not
+      // while the stored pod has scheduling gates. Upstream a binding carries only the node, and the update that
+      // clears the gates may not set spec.nodeName, so no single write does both: one that tries is refused here.
       if (!o.nodeName().isEmpty()) {
         v.add("spec.nodeName", "pod " + updated.metadata().name() + " is already assigned to node \""
             + o.nodeName() + "\"", n.nodeName());
       } else if (stored.metadata().deletionTimestamp() != null) {
         v.add("spec.nodeName", "pod " + updated.metadata().name() + " is being deleted, cannot be assigned to a"
             + " host", n.nodeName());
+      } else if (!o.schedulingGates().isEmpty()) {
+        v.add("spec.nodeName", "pod " + updated.metadata().name() + " has non-empty .spec.schedulingGates",
+            n.nodeName());
       }
     }
     long grace = n.terminationGracePeriodSeconds();
