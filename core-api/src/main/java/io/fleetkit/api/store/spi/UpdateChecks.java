@@ -30,6 +30,7 @@ import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.scheduling.Affinity;
+import io.fleetkit.api.scheduling.NodeAffinity;
 import io.fleetkit.api.scheduling.SchedulingValidation;
 import io.fleetkit.api.scheduling.Toleration;
 import java.lang.reflect.RecordComponent;
@@ -131,7 +132,10 @@ public final class UpdateChecks {
 
   // ------------------------------------------------------------------------------------------------------- Pod
 
-  /** Kubernetes' {@code ValidatePodUpdate}; with {@code binding}, also the {@code pods/binding} subresource's rule. */
+  /**
+   * Kubernetes' {@code ValidatePodUpdate}, including its rules for a pod whose stored version is gated
+   * ({@link GatedPodUpdates}); with {@code binding}, also the {@code pods/binding} subresource's rule.
+   */
   private static void pod(Pod stored, Pod updated, boolean binding) {
     PodSpec o = stored.spec();
     PodSpec n = updated.spec();
@@ -162,13 +166,18 @@ public final class UpdateChecks {
 
     boolean bound = binding && !n.nodeName().equals(o.nodeName()); // judged here, not as a spec change
     if (bound) {
-      // pods/binding (pkg/registry/core/pod/storage assignPod): once, and not while the pod is being deleted.
+      // pods/binding (pkg/registry/core/pod/storage assignPod): once, not while the pod is being deleted, and not
+      // while the stored pod has scheduling gates. Upstream a binding carries only the node, and the update that
+      // clears the gates may not set spec.nodeName, so no single write does both: one that tries is refused here.
       if (!o.nodeName().isEmpty()) {
         v.add("spec.nodeName", "pod " + updated.metadata().name() + " is already assigned to node \""
             + o.nodeName() + "\"", n.nodeName());
       } else if (stored.metadata().deletionTimestamp() != null) {
         v.add("spec.nodeName", "pod " + updated.metadata().name() + " is being deleted, cannot be assigned to a"
             + " host", n.nodeName());
+      } else if (!o.schedulingGates().isEmpty()) {
+        v.add("spec.nodeName", "pod " + updated.metadata().name() + " has non-empty .spec.schedulingGates",
+            n.nodeName());
       }
     }
     long grace = n.terminationGracePeriodSeconds();
@@ -176,15 +185,27 @@ public final class UpdateChecks {
       grace = o.terminationGracePeriodSeconds();
     }
     onlyDeletedSchedulingGates(n.schedulingGates(), o.schedulingGates(), "spec.schedulingGates", v);
-    // a gated pod may gain nodeSelector entries (upstream's mutable scheduling directives, KEP-3838)
-    boolean selectorGrown = !o.schedulingGates().isEmpty() && onlyAddedNodeSelector(n.nodeSelector(),
-        o.nodeSelector(), "spec.nodeSelector", v);
+    Map<String, String> nodeSelector = n.nodeSelector();
+    Affinity affinity = n.affinity();
+    if (!o.schedulingGates().isEmpty()) {
+      // a gated pod's node selector and node affinity may be narrowed (mutable scheduling directives, KEP-3838);
+      // once judged, the munged spec takes the stored ones, so that only the rule's own violation is reported
+      if (!nodeSelector.equals(o.nodeSelector())) {
+        GatedPodUpdates.nodeSelectorMutation(nodeSelector, o.nodeSelector(), "spec.nodeSelector", v);
+        nodeSelector = o.nodeSelector();
+      }
+      NodeAffinity oldNodeAffinity = o.affinity().nodeAffinity();
+      NodeAffinity newNodeAffinity = affinity.nodeAffinity();
+      if (!Objects.equals(oldNodeAffinity, newNodeAffinity)) {
+        GatedPodUpdates.nodeAffinityMutation(newNodeAffinity, oldNodeAffinity, "spec.affinity.nodeAffinity", v);
+        affinity = GatedPodUpdates.withNodeAffinityOf(affinity, o.affinity());
+      }
+    }
     PodSpec munged = new PodSpec(withImagesOf(n.containers(), o.containers()),
         withImagesOf(n.initContainers(), o.initContainers()), n.overhead(), n.priority(), n.priorityClassName(),
-        n.preemptionPolicy(), selectorGrown ? o.nodeSelector() : n.nodeSelector(), n.affinity(), o.tolerations(),
-        n.topologySpreadConstraints(), n.schedulerName(), bound ? o.nodeName() : n.nodeName(), n.volumes(),
-        n.restartPolicy(), grace, o.activeDeadlineSeconds(), n.hostname(), n.subdomain(), n.resources(),
-        o.schedulingGates());
+        n.preemptionPolicy(), nodeSelector, affinity, o.tolerations(), n.topologySpreadConstraints(),
+        n.schedulerName(), bound ? o.nodeName() : n.nodeName(), n.volumes(), n.restartPolicy(), grace,
+        o.activeDeadlineSeconds(), n.hostname(), n.subdomain(), n.resources(), o.schedulingGates());
     if (!munged.equals(o)) {
       v.add("spec", "Forbidden: " + POD_UPDATABLE + "; changed: " + changedComponents("spec", o, munged), null);
     }
@@ -199,22 +220,6 @@ public final class UpdateChecks {
             + n.get(i) + "'", null);
       }
     }
-  }
-
-  /**
-   * Upstream's {@code validateNodeSelectorMutation} for a gated pod: true when {@code n} keeps every entry of
-   * {@code o} (entries may be added); otherwise a violation, and false.
-   */
-  private static boolean onlyAddedNodeSelector(Map<String, String> n, Map<String, String> o, String path,
-      Violations v) {
-    for (Map.Entry<String, String> e : o.entrySet()) {
-      if (!e.getValue().equals(n.get(e.getKey()))) {
-        v.add(path, "Invalid value: only additions to spec.nodeSelector are allowed (no mutations or deletions)",
-            n.toString());
-        return false;
-      }
-    }
-    return true;
   }
 
   /** {@code ValidateContainerUpdates}: false (stop) when containers were added or removed. */
