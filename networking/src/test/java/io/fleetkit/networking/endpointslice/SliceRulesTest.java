@@ -5,6 +5,7 @@ import static io.fleetkit.networking.endpointslice.SliceFixtures.node;
 import static io.fleetkit.networking.endpointslice.SliceFixtures.pod;
 import static io.fleetkit.networking.endpointslice.SliceFixtures.service;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.ContainerPort;
@@ -132,14 +133,17 @@ final class SliceRulesTest {
         ServiceTargetPort.named("q"))).hasValue(33);
     assertThat(find(List.of(empty, ctr("c1", List.of(p11udp, p22, new ContainerPort("q", 22, "TCP", 0)), null)),
         List.of(), ServiceTargetPort.named("q"))).hasValue(22);
-    // valid str, invalid protocol
-    assertThat(find(List.of(empty, ctr("c1", List.of(new ContainerPort("a", 11, "snmp", 0)), null)), List.of(),
+    // valid str, invalid protocol: a pod with protocol "snmp" cannot be built (FleetKit validates the protocol as
+    // the API server does), so the row runs with SCTP, which is not the Service port's protocol either
+    assertThat(find(List.of(empty, ctr("c1", List.of(new ContainerPort("a", 11, "SCTP", 0)), null)), List.of(),
         ServiceTargetPort.named("a"))).isEmpty();
-    // valid hostPort; HostIP address (FleetKit has no hostIP field: the row reduces to the same lookup)
+    assertThatThrownBy(() -> find(List.of(empty, ctr("c1", List.of(new ContainerPort("a", 11, "snmp", 0)), null)),
+        List.of(), ServiceTargetPort.named("a"))).hasMessageContaining("spec.containers[1].ports[0].protocol");
+    // valid hostPort; HostIP address
     assertThat(find(List.of(empty, ctr("c1", List.of(new ContainerPort("a", 11, "TCP", 81)), null)), List.of(),
         ServiceTargetPort.named("a"))).hasValue(11);
-    assertThat(find(List.of(empty, ctr("c1", List.of(new ContainerPort("a", 11, "TCP", 0)), null)), List.of(),
-        ServiceTargetPort.named("a"))).hasValue(11);
+    assertThat(find(List.of(empty, ctr("c1", List.of(new ContainerPort("a", 11, "TCP", 0, "10.0.0.1")), null)),
+        List.of(), ServiceTargetPort.named("a"))).hasValue(11);
     // sidecar init container named port; plain init container does not count; app container wins over sidecar
     Container sidecar = ctr("s", List.of(new ContainerPort("a", 80, "TCP", 0)), ContainerRestartPolicy.Always);
     Container plainInit = ctr("i", List.of(new ContainerPort("a", 80, "TCP", 0)), null);
