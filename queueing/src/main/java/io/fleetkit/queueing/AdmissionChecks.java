@@ -275,6 +275,36 @@ public final class AdmissionChecks {
     return check.parameters().name();
   }
 
+  /**
+   * Kueue's {@code ConfigHelper.ConfigForAdmissionCheck}: the configuration object of {@code apiGroup}/{@code kind}
+   * that check {@code checkName} refers to, looked up with {@code configs} by name.
+   *
+   * @throws IllegalArgumentException naming the check: when {@code checks} has no check of that name, its parameters
+   *     reference is missing ({@value AdmissionCheck#MISSING_PARAMETERS}) or bad ({@link
+   *     AdmissionCheck.Parameters#checkFor}, ending in {@value AdmissionCheck#BAD_PARAMETERS}), or {@code configs}
+   *     has no object of the referenced name
+   */
+  public static <T> T configFor(Map<String, AdmissionCheck> checks, String checkName, String apiGroup, String kind,
+      java.util.function.Function<String, @Nullable T> configs) {
+    AdmissionCheck check = checks.get(checkName);
+    String prefix = "AdmissionCheck " + checkName + ": spec.parameters: ";
+    if (check == null) {
+      throw new IllegalArgumentException("AdmissionCheck " + checkName + ": not found");
+    }
+    if (check.parameters() == null) {
+      throw new IllegalArgumentException(prefix + AdmissionCheck.MISSING_PARAMETERS);
+    }
+    String bad = check.parameters().checkFor(apiGroup, kind);
+    if (bad != null) {
+      throw new IllegalArgumentException(prefix + bad);
+    }
+    T config = configs.apply(check.parameters().name());
+    if (config == null) {
+      throw new IllegalArgumentException(prefix + kind + " \"" + check.parameters().name() + "\" not found");
+    }
+    return config;
+  }
+
   /** The outcome of {@link #syncAdmitted}. */
   public record AdmittedSync(@Nullable AdmittedCondition condition, boolean changed,
       @Nullable Integer accumulatedPastExecutionTimeSeconds) {}

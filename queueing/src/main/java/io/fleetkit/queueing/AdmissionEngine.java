@@ -174,8 +174,19 @@ public final class AdmissionEngine {
    *     invalid labels, node selector or annotation keys, or changes the updates of a check that stays Ready
    */
   public synchronized Optional<CheckOutcome> setCheckState(String workloadKey, AdmissionCheckState state) {
-    return Optional.ofNullable(scheduler.setCheckState(Objects.requireNonNull(workloadKey, "workloadKey"),
-        Objects.requireNonNull(state, "state")));
+    return setCheckStates(workloadKey, List.of(Objects.requireNonNull(state, "state")));
+  }
+
+  /**
+   * As {@link #setCheckState}, for several checks of one workload written together (as one status update); the
+   * engine reacts once to all of them (a Rejected check wins over a Retry one, as in Kueue).
+   *
+   * @throws IllegalArgumentException as {@link #setCheckState}, before any state is set
+   * @throws io.fleetkit.api.ValidationException as {@link #setCheckState}, before any state is set
+   */
+  public synchronized Optional<CheckOutcome> setCheckStates(String workloadKey, List<AdmissionCheckState> states) {
+    return Optional.ofNullable(scheduler.setCheckStates(Objects.requireNonNull(workloadKey, "workloadKey"),
+        List.copyOf(states)));
   }
 
   /**

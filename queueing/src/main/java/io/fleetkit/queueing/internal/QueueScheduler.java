@@ -703,19 +703,26 @@ public final class QueueScheduler {
    * Sets the state of one check of a pending or reserved workload (as a check controller writes the Workload's
    * status) and reacts to it.
    */
-  public @Nullable CheckOutcome setCheckState(String key, AdmissionCheckState state) {
+  public @Nullable CheckOutcome setCheckStates(String key, List<AdmissionCheckState> updates) {
     WorkloadChecks wc = checkStates.get(key);
-    AdmissionCheckState old = wc == null ? null : AdmissionChecks.find(wc.states, state.name());
-    if (old == null) {
-      throw new IllegalArgumentException("Workload " + key + ": status.admissionChecks[name=" + state.name()
-          + "]: the workload has no such admission check (its checks: "
-          + (wc == null ? "none" : names(wc.states)) + ")");
-    }
     Workload wl = workloadOf(key);
-    validateState(wl, state, old);
+    for (AdmissionCheckState state : updates) {
+      AdmissionCheckState old = wc == null ? null : AdmissionChecks.find(wc.states, state.name());
+      if (old == null) {
+        throw new IllegalArgumentException("Workload " + key + ": status.admissionChecks[name=" + state.name()
+            + "]: the workload has no such admission check (its checks: "
+            + (wc == null ? "none" : names(wc.states)) + ")");
+      }
+      validateState(wl, state, old);
+    }
+    if (wc == null) {
+      return null; // no updates (every update names one of its checks)
+    }
     Instant now = clock.instant();
-    wc.states = AdmissionChecks.set(wc.states, state, now);
-    if (wc.admitted && state.state() != CheckState.READY) {
+    for (AdmissionCheckState state : updates) {
+      wc.states = AdmissionChecks.set(wc.states, state, now);
+    }
+    if (wc.admitted && !AdmissionChecks.allReady(wc.states)) {
       wc.admitted = false; // Kueue's SyncAdmittedCondition: "check lost"
     }
     CqState waiting = pendingIn.get(key);
