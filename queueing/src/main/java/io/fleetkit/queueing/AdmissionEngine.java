@@ -162,14 +162,15 @@ public final class AdmissionEngine {
   }
 
   /**
-   * Sets the state of one admission check of a pending workload or one with reserved quota (as an external check
+   * Sets the state of one admission check of a pending, reserved or deactivated workload (as an external check
    * controller writes it), and reacts at once: for a workload with quota, a Rejected check deactivates it, a Retry
    * check evicts it, and the last check turning Ready admits it. The state's transition time is its {@code
    * lastTransitionTime}, or the engine's clock if that is the epoch, and moves only when the state changes; the
    * retry count is the engine's.
    *
    * @return what the state did to the workload, if anything
-   * @throws IllegalArgumentException if the workload is not pending or reserved, or has no check of that name
+   * @throws IllegalArgumentException if the workload is not pending, reserved or deactivated, or has no check of that
+   *     name
    * @throws io.fleetkit.api.ValidationException if a pod set update names a pod set the workload does not have, has
    *     invalid labels, node selector or annotation keys, or changes the updates of a check that stays Ready
    */

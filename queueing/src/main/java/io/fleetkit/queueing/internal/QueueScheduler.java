@@ -750,6 +750,10 @@ public final class QueueScheduler {
     if (b != null) {
       return b.workload().workload;
     }
+    Deactivated d = deactivated.get(key);
+    if (d != null) {
+      return d.workload();
+    }
     if (cq != null) {
       for (PendingWorkload p : cq.pending.snapshot()) {
         if (p.key().equals(key)) {
@@ -757,7 +761,7 @@ public final class QueueScheduler {
         }
       }
     }
-    throw new IllegalArgumentException("Workload " + key + ": not pending or reserved");
+    throw new IllegalArgumentException("Workload " + key + ": not pending, reserved or deactivated");
   }
 
   /**
