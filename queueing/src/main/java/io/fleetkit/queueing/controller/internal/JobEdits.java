@@ -35,6 +35,17 @@ final class JobEdits {
     }
   }
 
+  /**
+   * The Job without the controller's edits of its template (flavor and admission-check additions); its annotations
+   * that record an admission, and with them a partial admission's parallelism, are kept.
+   */
+  static Job withoutEdits(Job job) {
+    Job clean = stripped(job);
+    return clean == job ? job : job.withSpec(new JobSpec(job.spec().parallelism(), job.spec().completions(),
+        job.spec().completionMode(), job.spec().backoffLimit(), job.spec().activeDeadlineSeconds(),
+        job.spec().ttlSecondsAfterFinished(), job.spec().suspend(), job.spec().selector(), clean.spec().template()));
+  }
+
   /** The Job's pod template as it is without the controller's edits. */
   static PodTemplateSpec stoppedTemplate(Job job) {
     return stripped(job).spec().template();

@@ -90,7 +90,9 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
     }
     AdmissionBook.View view;
     try {
-      Workload wl = JobWorkloads.of(job, JobWorkloads.priority(job, ctx.store()));
+      // the workload of the Job's own template, without what an admission added to it (Kueue keeps one Workload
+      // object across a Job's runs, so a preempted Job's workload, with its admission check states, stays the same)
+      Workload wl = JobWorkloads.of(JobEdits.withoutEdits(job), JobWorkloads.priority(job, ctx.store()));
       view = book.sync(wl, changed);
     } catch (FleetKitException | IllegalArgumentException e) {
       book.forget(key, changed);
@@ -287,7 +289,8 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
         // a Job admitted partially runs with the admitted count as its parallelism
         Map<String, Integer> counts = j.metadata().annotations().containsKey(QueueLabels.ORIGINAL_PARALLELISM)
             ? Map.of(JobWorkloads.POD_SET, j.spec().parallelism()) : Map.of();
-        found.add(new AdmissionBook.Restored(JobWorkloads.of(j, JobWorkloads.priority(j, ctx.store())),
+        found.add(new AdmissionBook.Restored(JobWorkloads.of(JobEdits.withoutEdits(j),
+            JobWorkloads.priority(j, ctx.store())),
             AdmissionRecord.parse(value), counts, admittedAt(j, ctx.now())));
       } catch (FleetKitException | IllegalArgumentException e) {
         LOG.debug("queue admission: job {} keeps no admission: {}", j.metadata().key(), e.getMessage());
