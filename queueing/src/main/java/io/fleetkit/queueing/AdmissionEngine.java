@@ -75,7 +75,8 @@ public final class AdmissionEngine {
    * Records {@code workload} as already admitted (for example when restoring state), with {@code flavorByResource}
    * for every pod set, without checking quota. Kueue's tests set up their admitted workloads this way. A flavor for
    * {@code pods} counts every pod of the workload in it (as the engine's admissions in a ClusterQueue that covers
-   * {@code pods} record it); without one, no pods are counted.
+   * {@code pods} record it); without one, no pods are counted. The admission checks that apply to the reservation are
+   * taken as {@link CheckState#READY} (the workload was admitted), so it is {@linkplain #isAdmitted admitted}.
    *
    * @throws IllegalArgumentException if the ClusterQueue is unknown, does not cover a requested resource (or
    *     {@code pods}, if given) in the given flavor, or the key is already pending or admitted
@@ -241,7 +242,8 @@ public final class AdmissionEngine {
 
   /**
    * Why {@code clusterQueue} admits no workloads, as Kueue's {@code Active=False} condition message ({@code Can't admit
-   * new workloads: references missing ResourceFlavor(s): gpu-a100.}), or empty if it is active.
+   * new workloads: references missing ResourceFlavor(s): gpu-a100.}, {@code ... references missing AdmissionCheck(s):
+   * prov, references inactive AdmissionCheck(s): budget.}), or empty if it is active.
    *
    * @throws IllegalArgumentException if the ClusterQueue is unknown
    */
@@ -270,7 +272,10 @@ public final class AdmissionEngine {
     return Optional.ofNullable(scheduler.localQueue(namespace, name));
   }
 
-  /** The admitted workloads of {@code clusterQueue}. */
+  /**
+   * The quota reservations of {@code clusterQueue}'s workloads (admitted ones, and those whose admission checks are
+   * not all ready yet).
+   */
   public synchronized List<QuotaReservation> admitted(String clusterQueue) {
     return scheduler.admitted(clusterQueue);
   }
@@ -289,6 +294,7 @@ public final class AdmissionEngine {
     return scheduler.pendingCount();
   }
 
+  /** How many workloads hold quota (admitted, or waiting for their admission checks). */
   public synchronized int admittedCount() {
     return scheduler.admittedCount();
   }
