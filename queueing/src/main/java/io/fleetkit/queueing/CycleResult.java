@@ -12,7 +12,7 @@ import java.util.Objects;
  * @param preempted the workloads evicted to make room (they are back in their queues)
  * @param pending workloads tried in this cycle and not admitted: key to the reason, e.g. {@code couldn't assign flavors
  *     to pod set main: insufficient unused quota for cpu in flavor default, 1 more needed}
- * @param checks what admission checks did to workloads with reserved quota, in queue then reservation order: admitted
+ * @param checks what admission checks did to workloads with reserved quota, in reservation order: admitted
  *     (every check ready), evicted (a Retry check) or deactivated (a Rejected check); empty when no queue has checks
  */
 public record CycleResult(List<QuotaReservation> admitted, List<Preemption> preempted, Map<String, String> pending,

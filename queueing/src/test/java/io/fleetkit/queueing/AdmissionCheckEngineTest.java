@@ -280,6 +280,23 @@ final class AdmissionCheckEngineTest {
   }
 
   @Test
+  void assumeAdmitted_takesTheApplicableChecksAsReady() {
+    AdmissionEngine e = base(cq("4").admissionCheckStrategy(AdmissionCheckStrategyRule.of("spot-ok", "spot"),
+            AdmissionCheckStrategyRule.of("prov")).build())
+        .admissionCheck(AdmissionCheck.of("spot-ok", "x")).admissionCheck(AdmissionCheck.of("prov", "x")).build();
+    e.assumeAdmitted(wl("a", "1"), "cq", Map.of("cpu", "on-demand"), T0);
+    assertThat(e.isAdmitted("ns/a")).isTrue();
+    assertThat(e.admissionChecks("ns/a")).extracting(AdmissionCheckState::name, AdmissionCheckState::state)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("prov", CheckState.READY));
+    // the check lost (Kueue's "check lost"): no longer admitted, and a cycle leaves it waiting
+    assertThat(e.setCheckState("ns/a", AdmissionCheckState.of("prov", CheckState.PENDING, "re-checking"))).isEmpty();
+    assertThat(e.isAdmitted("ns/a")).isFalse();
+    assertThat(e.schedule().checks()).isEmpty();
+    assertThat(e.setCheckState("ns/a", AdmissionCheckState.of("prov", CheckState.READY, "")))
+        .get().extracting(CheckOutcome::kind).isEqualTo(CheckOutcome.Kind.ADMITTED);
+  }
+
+  @Test
   void preemptedWorkload_hasItsChecksReset() {
     AdmissionEngine e = base(ClusterQueue.builder("cq")
             .resourceGroup(FlavorQuotas.of("on-demand", FlavorResourceQuota.of("cpu", "1")))

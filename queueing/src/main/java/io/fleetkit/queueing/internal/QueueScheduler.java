@@ -79,6 +79,11 @@ public final class QueueScheduler {
   private final Map<String, AdmissionCheckController> checkControllers = new HashMap<>();
   /** Check states of pending and reserved workloads that have checks. */
   private final Map<String, WorkloadChecks> checkStates = new HashMap<>();
+  /**
+   * Reserved workloads whose checks are not all ready, in reservation order: the only ones a cycle asks the check
+   * controllers about (so that queues without checks cost nothing per cycle).
+   */
+  private final java.util.LinkedHashSet<String> awaitingChecks = new java.util.LinkedHashSet<>();
   /** Workloads evicted by a Retry check, waiting for the check's requeue delay (still counted as pending). */
   private final Map<String, Backoff> backoff = new LinkedHashMap<>();
   /** Workloads deactivated by a Rejected check, with the eviction message. */
@@ -627,6 +632,9 @@ public final class QueueScheduler {
       admitted.put(w.key(), w);
       admittedNow.add(admission);
       syncChecks(w.key(), cq, admission);
+      if (checkStates.containsKey(w.key())) {
+        awaitingChecks.add(w.key());
+      }
       LOG.debug("admitted {} in {}", w.key(), cq.name);
     }
     for (Held h : reserved) {
@@ -651,18 +659,23 @@ public final class QueueScheduler {
   }
 
   /**
-   * Asks the check controllers about every pending check of every workload with reserved quota, in queue then
-   * reservation order, and reacts to the states (Kueue's workload controller).
+   * Asks the check controllers about every pending check of every workload with reserved quota whose checks are not
+   * all ready, in reservation order, and reacts to the states (Kueue's workload controller).
    */
   private List<CheckOutcome> evaluateChecks(Instant now) {
     List<CheckOutcome> out = new ArrayList<>();
+    if (awaitingChecks.isEmpty()) {
+      return out;
+    }
     List<AdmittedWorkload> reserved = new ArrayList<>();
-    for (CqState cq : queues.values()) {
-      for (AdmittedWorkload w : cq.admitted.values()) {
-        WorkloadChecks wc = checkStates.get(w.key());
-        if (wc != null && !wc.admitted) {
-          reserved.add(w);
-        }
+    for (java.util.Iterator<String> it = awaitingChecks.iterator(); it.hasNext(); ) {
+      String key = it.next();
+      AdmittedWorkload w = admitted.get(key);
+      WorkloadChecks wc = checkStates.get(key);
+      if (w == null || wc == null || wc.admitted) {
+        it.remove();
+      } else {
+        reserved.add(w);
       }
     }
     for (AdmittedWorkload w : reserved) {
@@ -694,6 +707,7 @@ public final class QueueScheduler {
       CheckOutcome o = react(w.key(), now);
       if (o != null) {
         out.add(o);
+        awaitingChecks.remove(w.key());
       }
     }
     return out;
@@ -724,6 +738,9 @@ public final class QueueScheduler {
     }
     if (wc.admitted && !AdmissionChecks.allReady(wc.states)) {
       wc.admitted = false; // Kueue's SyncAdmittedCondition: "check lost"
+    }
+    if (admitted.containsKey(key) && !wc.admitted) {
+      awaitingChecks.add(key);
     }
     CqState waiting = pendingIn.get(key);
     if (waiting != null && !admitted.containsKey(key)) {
