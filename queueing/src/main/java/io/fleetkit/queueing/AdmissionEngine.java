@@ -33,8 +33,19 @@ import java.util.Optional;
  * the lowest subtree, and preemption reclaims first from the subtrees closest to the preemptor's quota (Kueue's
  * hierarchical advantage), regardless of priority.
  *
+ * <p>Admission checks (Kueue's two-phase admission): a ClusterQueue may name {@link AdmissionCheck}s ({@link
+ * ClusterQueue#admissionChecks()}, or per flavor {@link ClusterQueue#admissionChecksStrategy()}). A cycle's reservation
+ * of quota ({@link QuotaReservation}, Kueue's {@code QuotaReserved}) then only starts the checks that apply to the
+ * reservation's flavors; the workload is {@linkplain #isAdmitted admitted} once every one of them is {@link
+ * CheckState#READY}. Checks are decided by the {@link AdmissionCheckController} registered for their controller name
+ * (asked in every cycle about pending checks) or set with {@link #setCheckState}. A {@link CheckState#RETRY} check
+ * evicts the workload (its quota released, its checks reset to pending) and queues it again after the check's
+ * {@code requeueAfterSeconds}; a {@link CheckState#REJECTED} check deactivates it until {@link #reactivate}. A
+ * ClusterQueue naming a missing or inactive check is inactive. Without checks a reservation is an admission, as
+ * before.
+ *
  * <p>Differences from Kueue: fair sharing works on flat cohorts only (an engine with fair sharing and a cohort tree
- * or cohort quotas is refused), there are no admission checks, no
+ * or cohort quotas is refused), there is no
  * {@code waitForPodsReady} and no topology-aware scheduling. A flavor is given to a pod set only if the pods tolerate
  * its taints and their node selector and required node affinity match its node labels ({@link ResourceFlavor}).
  *
@@ -64,7 +75,8 @@ public final class AdmissionEngine {
    * Records {@code workload} as already admitted (for example when restoring state), with {@code flavorByResource}
    * for every pod set, without checking quota. Kueue's tests set up their admitted workloads this way. A flavor for
    * {@code pods} counts every pod of the workload in it (as the engine's admissions in a ClusterQueue that covers
-   * {@code pods} record it); without one, no pods are counted.
+   * {@code pods} record it); without one, no pods are counted. The admission checks that apply to the reservation are
+   * taken as {@link CheckState#READY} (the workload was admitted), so it is {@linkplain #isAdmitted admitted}.
    *
    * @throws IllegalArgumentException if the ClusterQueue is unknown, does not cover a requested resource (or
    *     {@code pods}, if given) in the given flavor, or the key is already pending or admitted
@@ -125,9 +137,97 @@ public final class AdmissionEngine {
     return out;
   }
 
-  /** The admission of {@code workloadKey}, if it is admitted. */
+  /**
+   * The quota reservation of {@code workloadKey}, if it holds quota (Kueue's {@code QuotaReserved}); with admission
+   * checks that apply to it, it is admitted only once they are all ready ({@link #isAdmitted}).
+   */
   public synchronized Optional<QuotaReservation> admission(String workloadKey) {
     return Optional.ofNullable(scheduler.admission(workloadKey));
+  }
+
+  /**
+   * Whether {@code workloadKey} is admitted (Kueue's {@code Admitted}): it holds quota and every admission check that
+   * applies to it is {@link CheckState#READY} (with no checks: whenever it holds quota).
+   */
+  public synchronized boolean isAdmitted(String workloadKey) {
+    return scheduler.isAdmitted(workloadKey);
+  }
+
+  /**
+   * The admission check states of {@code workloadKey} (Kueue's {@code status.admissionChecks}), sorted by name: for a
+   * pending workload the checks that apply to every flavor of its queue, for one with quota those of its flavors;
+   * empty for an unknown workload or one without checks.
+   */
+  public synchronized List<AdmissionCheckState> admissionChecks(String workloadKey) {
+    return scheduler.checkStates(workloadKey);
+  }
+
+  /**
+   * Sets the state of one admission check of a pending, reserved or deactivated workload (as an external check
+   * controller writes it), and reacts at once: for a workload with quota, a Rejected check deactivates it, a Retry
+   * check evicts it, and the last check turning Ready admits it. The state's transition time is its {@code
+   * lastTransitionTime}, or the engine's clock if that is the epoch, and moves only when the state changes; the
+   * retry count is the engine's.
+   *
+   * @return what the state did to the workload, if anything
+   * @throws IllegalArgumentException if the workload is not pending, reserved or deactivated, or has no check of that
+   *     name
+   * @throws io.fleetkit.api.ValidationException if a pod set update names a pod set the workload does not have, has
+   *     invalid labels, node selector or annotation keys, or changes the updates of a check that stays Ready
+   */
+  public synchronized Optional<CheckOutcome> setCheckState(String workloadKey, AdmissionCheckState state) {
+    return setCheckStates(workloadKey, List.of(Objects.requireNonNull(state, "state")));
+  }
+
+  /**
+   * As {@link #setCheckState}, for several checks of one workload written together (as one status update); the
+   * engine reacts once to all of them (a Rejected check wins over a Retry one, as in Kueue).
+   *
+   * @throws IllegalArgumentException as {@link #setCheckState}, before any state is set
+   * @throws io.fleetkit.api.ValidationException as {@link #setCheckState}, before any state is set
+   */
+  public synchronized Optional<CheckOutcome> setCheckStates(String workloadKey, List<AdmissionCheckState> states) {
+    return Optional.ofNullable(scheduler.setCheckStates(Objects.requireNonNull(workloadKey, "workloadKey"),
+        List.copyOf(states)));
+  }
+
+  /**
+   * Why {@code workloadKey} is deactivated ({@code The workload is deactivated due to AdmissionCheck in Rejected
+   * state: "check"}), if a Rejected check deactivated it.
+   */
+  public synchronized Optional<String> deactivated(String workloadKey) {
+    return Optional.ofNullable(scheduler.deactivatedMessage(workloadKey));
+  }
+
+  /**
+   * Queues a deactivated workload again, with its checks pending (Kueue: setting {@code spec.active} back to true).
+   *
+   * @return whether the workload was deactivated
+   */
+  public synchronized boolean reactivate(String workloadKey) {
+    return scheduler.reactivate(workloadKey);
+  }
+
+  /**
+   * Adds or replaces an AdmissionCheck (for example to set its {@code Active} condition); ClusterQueues that name it
+   * become active or inactive accordingly.
+   */
+  public synchronized void putAdmissionCheck(AdmissionCheck check) {
+    scheduler.putAdmissionCheck(Objects.requireNonNull(check, "check"));
+  }
+
+  /**
+   * Removes an AdmissionCheck; ClusterQueues that name it become inactive.
+   *
+   * @return whether the engine had it
+   */
+  public synchronized boolean removeAdmissionCheck(String name) {
+    return scheduler.removeAdmissionCheck(name);
+  }
+
+  /** The AdmissionCheck named {@code name}, if the engine has it. */
+  public synchronized Optional<AdmissionCheck> admissionCheck(String name) {
+    return Optional.ofNullable(scheduler.admissionCheck(name));
   }
 
   /**
@@ -142,7 +242,8 @@ public final class AdmissionEngine {
 
   /**
    * Why {@code clusterQueue} admits no workloads, as Kueue's {@code Active=False} condition message ({@code Can't admit
-   * new workloads: references missing ResourceFlavor(s): gpu-a100.}), or empty if it is active.
+   * new workloads: references missing ResourceFlavor(s): gpu-a100.}, {@code ... references missing AdmissionCheck(s):
+   * prov, references inactive AdmissionCheck(s): budget.}), or empty if it is active.
    *
    * @throws IllegalArgumentException if the ClusterQueue is unknown
    */
@@ -171,7 +272,10 @@ public final class AdmissionEngine {
     return Optional.ofNullable(scheduler.localQueue(namespace, name));
   }
 
-  /** The admitted workloads of {@code clusterQueue}. */
+  /**
+   * The quota reservations of {@code clusterQueue}'s workloads (admitted ones, and those whose admission checks are
+   * not all ready yet).
+   */
   public synchronized List<QuotaReservation> admitted(String clusterQueue) {
     return scheduler.admitted(clusterQueue);
   }
@@ -190,6 +294,7 @@ public final class AdmissionEngine {
     return scheduler.pendingCount();
   }
 
+  /** How many workloads hold quota (admitted, or waiting for their admission checks). */
   public synchronized int admittedCount() {
     return scheduler.admittedCount();
   }
@@ -211,6 +316,8 @@ public final class AdmissionEngine {
     private final List<ClusterQueue> clusterQueues = new ArrayList<>();
     private final List<Cohort> cohorts = new ArrayList<>();
     private final List<LocalQueue> localQueues = new ArrayList<>();
+    private final List<AdmissionCheck> admissionChecks = new ArrayList<>();
+    private final List<AdmissionCheckController> checkControllers = new ArrayList<>();
     private final Map<String, Map<String, String>> namespaces = new java.util.LinkedHashMap<>();
     private boolean fairSharing;
     private List<FairSharingStrategy> strategies =
@@ -280,6 +387,18 @@ public final class AdmissionEngine {
       v.throwIfAny();
     }
 
+    /** Adds an AdmissionCheck that ClusterQueues may name. */
+    public Builder admissionCheck(AdmissionCheck check) {
+      admissionChecks.add(Objects.requireNonNull(check, "check"));
+      return this;
+    }
+
+    /** Registers the controller that decides the admission checks of its {@link AdmissionCheckController#controllerName()}. */
+    public Builder admissionCheckController(AdmissionCheckController controller) {
+      checkControllers.add(Objects.requireNonNull(controller, "controller"));
+      return this;
+    }
+
     /** Enables fair sharing (Kueue Configuration {@code fairSharing.enable}). */
     public Builder fairSharing(boolean enable) {
       this.fairSharing = enable;
@@ -301,12 +420,15 @@ public final class AdmissionEngine {
      * its workloads wait until {@link AdmissionEngine#addResourceFlavor} adds the flavor. A Cohort's quota in such a
      * flavor is counted as any other.
      *
-     * @throws IllegalArgumentException if a name is duplicated, a LocalQueue names an unknown ClusterQueue, Cohorts'
-     *     parents form a cycle, or fair sharing is enabled with a cohort tree or cohort quotas
+     * A ClusterQueue that names an AdmissionCheck the engine does not have, or an inactive one, is built inactive.
+     *
+     * @throws IllegalArgumentException if a name is duplicated (two AdmissionChecks, or two check controllers of one
+     *     controller name included), a LocalQueue names an unknown ClusterQueue, Cohorts' parents form a cycle, or
+     *     fair sharing is enabled with a cohort tree or cohort quotas
      */
     public AdmissionEngine build() {
       return new AdmissionEngine(new QueueScheduler(clock, flavors, clusterQueues, cohorts, localQueues, namespaces,
-          fairSharing, strategies));
+          fairSharing, strategies, admissionChecks, checkControllers));
     }
   }
 }

@@ -31,6 +31,11 @@ import org.jspecify.annotations.Nullable;
  *     "workload namespace doesn't match ClusterQueue selector". The builder's default is {@link
  *     LabelSelector#EVERYTHING}, every namespace (Kueue's {@code namespaceSelector: {}}; in Kueue's API an omitted
  *     selector admits no namespace)
+ * @param admissionChecks the admission checks every workload of the queue must pass before it is admitted (Kueue's
+ *     {@code spec.admissionChecks}); not together with {@code admissionChecksStrategy}
+ * @param admissionChecksStrategy admission checks per flavor (Kueue's {@code spec.admissionChecksStrategy}): a
+ *     workload needs a rule's check when its reservation uses one of the rule's flavors (every flavor if it lists
+ *     none); every flavor listed must be one of the queue's
  */
 public record ClusterQueue(
     String name,
@@ -40,7 +45,9 @@ public record ClusterQueue(
     ClusterQueuePreemption preemption,
     FlavorFungibility flavorFungibility,
     Quantity fairSharingWeight,
-    LabelSelector namespaceSelector) {
+    LabelSelector namespaceSelector,
+    List<String> admissionChecks,
+    List<AdmissionCheckStrategyRule> admissionChecksStrategy) {
   public static final String KIND = "ClusterQueue";
 
   public ClusterQueue {
@@ -51,7 +58,18 @@ public record ClusterQueue(
     Objects.requireNonNull(flavorFungibility, "flavorFungibility");
     Objects.requireNonNull(fairSharingWeight, "fairSharingWeight");
     Objects.requireNonNull(namespaceSelector, "namespaceSelector");
-    validate(name, cohort, resourceGroups, preemption, flavorFungibility, fairSharingWeight, namespaceSelector);
+    admissionChecks = List.copyOf(Objects.requireNonNull(admissionChecks, "admissionChecks"));
+    admissionChecksStrategy = List.copyOf(Objects.requireNonNull(admissionChecksStrategy, "admissionChecksStrategy"));
+    validate(name, cohort, resourceGroups, preemption, flavorFungibility, fairSharingWeight, namespaceSelector,
+        admissionChecks, admissionChecksStrategy);
+  }
+
+  /** A queue without admission checks. */
+  public ClusterQueue(String name, @Nullable String cohort, List<ResourceGroup> resourceGroups,
+      QueueingStrategy queueingStrategy, ClusterQueuePreemption preemption, FlavorFungibility flavorFungibility,
+      Quantity fairSharingWeight, LabelSelector namespaceSelector) {
+    this(name, cohort, resourceGroups, queueingStrategy, preemption, flavorFungibility, fairSharingWeight,
+        namespaceSelector, List.of(), List.of());
   }
 
   public static Builder builder(String name) {
@@ -67,6 +85,8 @@ public record ClusterQueue(
     b.flavorFungibility = flavorFungibility;
     b.fairSharingWeight = fairSharingWeight;
     b.namespaceSelector = namespaceSelector;
+    b.admissionChecks.addAll(admissionChecks);
+    b.admissionChecksStrategy.addAll(admissionChecksStrategy);
     return b;
   }
 
@@ -77,7 +97,9 @@ public record ClusterQueue(
       ClusterQueuePreemption preemption,
       FlavorFungibility fungibility,
       Quantity weight,
-      LabelSelector namespaceSelector) {
+      LabelSelector namespaceSelector,
+      List<String> checks,
+      List<AdmissionCheckStrategyRule> strategy) {
     Violations v = new Violations(KIND, "", name);
     v.dnsSubdomain("metadata.name", name);
     if (cohort != null) {
@@ -105,7 +127,65 @@ public record ClusterQueue(
     }
     v.nonNegative("spec.fairSharing.weight", weight);
     v.labelSelector("spec.namespaceSelector", namespaceSelector);
+    validateChecks(v, groups, checks, strategy);
     v.throwIfAny();
+  }
+
+  /**
+   * Kueue's rules for a queue's admission checks: {@code spec.admissionChecks} and {@code spec.admissionChecksStrategy}
+   * are not both set (its API rule), names are DNS subdomains and not repeated, and every flavor of a strategy rule is
+   * one of the queue's flavors (its webhook: {@code supported values: ...}).
+   */
+  private static void validateChecks(Violations v, List<ResourceGroup> groups, List<String> checks,
+      List<AdmissionCheckStrategyRule> strategy) {
+    if (!checks.isEmpty() && !strategy.isEmpty()) {
+      v.add("spec", "Either AdmissionChecks or AdmissionCheckStrategy can be set, but not both",
+          "admissionChecks and admissionChecksStrategy");
+    }
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (int i = 0; i < checks.size(); i++) {
+      v.dnsSubdomain("spec.admissionChecks[" + i + "]", checks.get(i));
+      if (!seen.add(checks.get(i))) {
+        v.add("spec.admissionChecks[" + i + "]", Violations.DUPLICATE, checks.get(i));
+      }
+    }
+    List<String> flavors = new ArrayList<>();
+    for (ResourceGroup g : groups) {
+      for (FlavorQuotas f : g.flavors()) {
+        flavors.add(f.name());
+      }
+    }
+    seen.clear();
+    for (int i = 0; i < strategy.size(); i++) {
+      String p = "spec.admissionChecksStrategy.admissionChecks[" + i + "]";
+      AdmissionCheckStrategyRule r = strategy.get(i);
+      v.dnsSubdomain(p + ".name", r.name());
+      if (!seen.add(r.name())) {
+        v.add(p + ".name", Violations.DUPLICATE, r.name());
+      }
+      for (int j = 0; j < r.onFlavors().size(); j++) {
+        if (!flavors.contains(r.onFlavors().get(j))) {
+          v.add(p + ".onFlavors[" + j + "]", "supported values: " + quoted(flavors), r.onFlavors().get(j));
+        }
+      }
+    }
+  }
+
+  private static String quoted(List<String> values) {
+    List<String> out = new ArrayList<>();
+    for (String s : new java.util.TreeSet<>(values)) {
+      out.add("\"" + s + "\"");
+    }
+    return String.join(", ", out);
+  }
+
+  /** The names of every admission check the queue refers to, in name order. */
+  public java.util.SortedSet<String> admissionCheckNames() {
+    java.util.SortedSet<String> out = new java.util.TreeSet<>(admissionChecks);
+    for (AdmissionCheckStrategyRule r : admissionChecksStrategy) {
+      out.add(r.name());
+    }
+    return out;
   }
 
   /** Every flavor name of every group, in group then flavor order. */
@@ -132,6 +212,8 @@ public record ClusterQueue(
     private FlavorFungibility flavorFungibility = FlavorFungibility.DEFAULT;
     private Quantity fairSharingWeight = Quantity.of(1);
     private LabelSelector namespaceSelector = LabelSelector.EVERYTHING;
+    private final List<String> admissionChecks = new ArrayList<>();
+    private final List<AdmissionCheckStrategyRule> admissionChecksStrategy = new ArrayList<>();
     private final Map<String, Boolean> set = new HashMap<>();
 
     private Builder(String name) {
@@ -192,13 +274,25 @@ public record ClusterQueue(
       return this;
     }
 
+    /** Adds admission checks every workload of the queue must pass (Kueue's {@code spec.admissionChecks}). */
+    public Builder admissionChecks(String... names) {
+      admissionChecks.addAll(List.of(names));
+      return this;
+    }
+
+    /** Adds admission check rules per flavor (Kueue's {@code spec.admissionChecksStrategy.admissionChecks}). */
+    public Builder admissionCheckStrategy(AdmissionCheckStrategyRule... rules) {
+      admissionChecksStrategy.addAll(List.of(rules));
+      return this;
+    }
+
     /**
      * @throws io.fleetkit.api.ValidationException if the queue breaks a rule of the class documentation
      */
     public ClusterQueue build() {
       return new ClusterQueue(
           name, cohort, resourceGroups, queueingStrategy, preemption, flavorFungibility, fairSharingWeight,
-          namespaceSelector);
+          namespaceSelector, admissionChecks, admissionChecksStrategy);
     }
   }
 }

@@ -7,20 +7,30 @@ import java.util.Objects;
 /**
  * What one scheduling cycle did.
  *
- * @param admitted the workloads that got quota, in admission order
+ * @param admitted the workloads that got quota (Kueue's {@code QuotaReserved}; without admission checks that
+ *     applied to them they are admitted too), in reservation order
  * @param preempted the workloads evicted to make room (they are back in their queues)
  * @param pending workloads tried in this cycle and not admitted: key to the reason, e.g. {@code couldn't assign flavors
  *     to pod set main: insufficient unused quota for cpu in flavor default, 1 more needed}
+ * @param checks what admission checks did to workloads with reserved quota, in reservation order: admitted
+ *     (every check ready), evicted (a Retry check) or deactivated (a Rejected check); empty when no queue has checks
  */
-public record CycleResult(List<QuotaReservation> admitted, List<Preemption> preempted, Map<String, String> pending) {
+public record CycleResult(List<QuotaReservation> admitted, List<Preemption> preempted, Map<String, String> pending,
+    List<CheckOutcome> checks) {
   public CycleResult {
     admitted = List.copyOf(Objects.requireNonNull(admitted, "admitted"));
     preempted = List.copyOf(Objects.requireNonNull(preempted, "preempted"));
     pending = Map.copyOf(Objects.requireNonNull(pending, "pending"));
+    checks = List.copyOf(Objects.requireNonNull(checks, "checks"));
+  }
+
+  /** A cycle of quota reservations without admission checks. */
+  public CycleResult(List<QuotaReservation> admitted, List<Preemption> preempted, Map<String, String> pending) {
+    this(admitted, preempted, pending, List.of());
   }
 
   /** Whether the cycle changed anything. */
   public boolean progressed() {
-    return !admitted.isEmpty() || !preempted.isEmpty();
+    return !admitted.isEmpty() || !preempted.isEmpty() || !checks.isEmpty();
   }
 }

@@ -11,8 +11,17 @@
  * and fair sharing by dominant resource share. Its results are {@link io.fleetkit.queueing.CycleResult},
  * {@link io.fleetkit.queueing.QuotaReservation} and {@link io.fleetkit.queueing.Preemption}.
  *
+ * <p>Admission checks (Kueue's two-phase admission): a ClusterQueue may require {@link
+ * io.fleetkit.queueing.AdmissionCheck}s, for all its flavors or per flavor ({@link
+ * io.fleetkit.queueing.AdmissionCheckStrategyRule}); a workload with reserved quota is admitted only when every check
+ * that applies to it is {@link io.fleetkit.queueing.CheckState#READY}. Checks are decided by {@link
+ * io.fleetkit.queueing.AdmissionCheckController} plugins (the SPI, answering with a {@link
+ * io.fleetkit.queueing.CheckVerdict}) or set from outside; the engine's reactions are {@link
+ * io.fleetkit.queueing.CheckOutcome}s. {@link io.fleetkit.queueing.AdmissionChecks} holds Kueue's rules as pure
+ * functions, {@link io.fleetkit.queueing.PodSetInfo} the merge of the checks' {@link io.fleetkit.queueing.PodSetUpdate}s.
+ *
  * <p>Thread safety: the records are immutable; an {@link io.fleetkit.queueing.AdmissionEngine} is
- * thread-safe, every operation holds the engine's lock.
+ * thread-safe, every operation holds the engine's lock (check controllers are called under it).
  */
 @NullMarked
 package io.fleetkit.queueing;

@@ -29,6 +29,13 @@ import org.jspecify.annotations.Nullable;
  *   <li>Preempted: suspended again (the Job controller deletes its pods), the annotation and the injected nodeSelector
  *       keys removed, {@code QuotaReserved=False} reason {@code Preempted}; the workload waits in its queue
  *       again.</li>
+ *   <li>Admission checks (a ClusterQueue naming {@link io.fleetkit.queueing.AdmissionCheck}s): with quota reserved
+ *       and the checks not all ready, the Job stays suspended with {@code QuotaReserved=True} reason {@value
+ *       QueueLabels#REASON_WAITING_FOR_CHECKS}, and is reconciled every second (which asks the check controllers
+ *       again); once admitted it starts with the checks' pod set updates added to its template (taken out again when
+ *       it loses its admission). A Retry check suspends it again with reason {@value
+ *       QueueLabels#REASON_ADMISSION_CHECK}, a Rejected one with {@value QueueLabels#REASON_DEACTIVATED}; conflicting
+ *       pod set updates release its quota and keep it suspended with {@value QueueLabels#REASON_FAILED_TO_START}.</li>
  *   <li>Finished (Complete/Failed), deleted or unlabelled: its quota is released, which may admit waiting Jobs.</li>
  *   <li>Unknown LocalQueue or an invalid workload: kept suspended with {@code QuotaReserved=False} reason
  *       {@code Inadmissible} and a message naming the queue.</li>

@@ -40,6 +40,16 @@ public final class QueueLabels {
    * the Job loses its admission).
    */
   public static final String ORIGINAL_PARALLELISM = "fleetkit.io/queue-original-parallelism";
+  /**
+   * Annotation listing, comma-separated, the pod-template label keys the controller added from admission checks'
+   * pod set updates (removed again when the Job loses its admission).
+   */
+  public static final String INJECTED_TEMPLATE_LABELS = "fleetkit.io/queue-injected-template-labels";
+  /**
+   * Annotation listing, comma-separated, the pod-template annotation keys the controller added from admission
+   * checks' pod set updates (removed again when the Job loses its admission).
+   */
+  public static final String INJECTED_TEMPLATE_ANNOTATIONS = "fleetkit.io/queue-injected-template-annotations";
   /** Job condition type: whether the Job holds quota (Kueue's Workload condition of that name). */
   public static final String QUOTA_RESERVED = "QuotaReserved";
   /** Reason of {@code QuotaReserved=True}. */
@@ -48,6 +58,20 @@ public final class QueueLabels {
   public static final String REASON_PENDING = "Pending";
   /** Reason of {@code QuotaReserved=False} after a preemption. */
   public static final String REASON_PREEMPTED = "Preempted";
+  /**
+   * Reason of {@code QuotaReserved=False} after an admission check in state Retry evicted the Job's workload (Kueue's
+   * eviction reason {@code AdmissionCheck}); it waits in its queue again.
+   */
+  public static final String REASON_ADMISSION_CHECK = "AdmissionCheck";
+  /** Reason of {@code QuotaReserved=False} after an admission check in state Rejected deactivated the workload. */
+  public static final String REASON_DEACTIVATED = "Deactivated";
+  /**
+   * Reason of {@code QuotaReserved=False} when the admission checks' pod set updates conflict with each other or
+   * with the pod template (Kueue finishes the workload with reason {@code FailedToStart}); the Job stays suspended.
+   */
+  public static final String REASON_FAILED_TO_START = "FailedToStart";
+  /** Reason of {@code QuotaReserved=True} while the admission checks of the reservation are not all ready. */
+  public static final String REASON_WAITING_FOR_CHECKS = "WaitingForAdmissionChecks";
   /** Reason of {@code QuotaReserved=False} when the Job can never be admitted as it is (e.g. unknown LocalQueue). */
   public static final String REASON_INADMISSIBLE = "Inadmissible";
 

@@ -48,6 +48,10 @@ public final class CqState {
    * {@code FlavorNotFound}) and its workloads wait.
    */
   List<String> missingFlavors = List.of();
+  /** The admission checks the queue names that the engine does not have (Kueue's {@code AdmissionCheckNotFound}). */
+  List<String> missingChecks = List.of();
+  /** The admission checks the queue names that are inactive (Kueue's {@code AdmissionCheckInactive}). */
+  List<String> inactiveChecks = List.of();
 
   CqState(ClusterQueue spec, int index, @Nullable CohortState cohort, FlavorResources frs, PendingQueue pending) {
     this.spec = spec;
@@ -93,15 +97,28 @@ public final class CqState {
   }
 
   /**
-   * Kueue's inactive reason for a queue that names missing flavors ({@code clusterqueue.go} {@code inactiveReason}),
+   * Kueue's inactive reason for a queue that names missing flavors, missing or inactive admission checks ({@code clusterqueue.go} {@code inactiveReason}),
    * or {@code null} when the queue is active.
    */
   @Nullable String inactiveReason() {
-    if (missingFlavors.isEmpty()) {
+    if (missingFlavors.isEmpty() && missingChecks.isEmpty() && inactiveChecks.isEmpty()) {
       return null;
     }
-    return "Can't admit new workloads: references missing ResourceFlavor(s): " + String.join(",", missingFlavors)
-        + ".";
+    List<String> messages = new java.util.ArrayList<>();
+    if (!missingFlavors.isEmpty()) {
+      messages.add("references missing ResourceFlavor(s): " + String.join(",", missingFlavors));
+    }
+    if (!missingChecks.isEmpty()) {
+      messages.add("references missing AdmissionCheck(s): " + String.join(",", missingChecks));
+    }
+    if (!inactiveChecks.isEmpty()) {
+      messages.add("references inactive AdmissionCheck(s): " + String.join(",", inactiveChecks));
+    }
+    return "Can't admit new workloads: " + String.join(", ", messages) + ".";
+  }
+
+  boolean active() {
+    return missingFlavors.isEmpty() && missingChecks.isEmpty() && inactiveChecks.isEmpty();
   }
 
   boolean hasCohort() {

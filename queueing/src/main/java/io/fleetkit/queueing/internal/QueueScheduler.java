@@ -2,6 +2,14 @@ package io.fleetkit.queueing.internal;
 
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceNames;
+import io.fleetkit.queueing.AdmissionCheck;
+import io.fleetkit.queueing.AdmissionCheckController;
+import io.fleetkit.queueing.AdmissionCheckState;
+import io.fleetkit.queueing.AdmissionChecks;
+import io.fleetkit.queueing.CheckOutcome;
+import io.fleetkit.queueing.CheckState;
+import io.fleetkit.queueing.CheckVerdict;
+import io.fleetkit.queueing.PodSetUpdate;
 import io.fleetkit.queueing.QuotaReservation;
 import io.fleetkit.queueing.ClusterQueue;
 import io.fleetkit.queueing.Cohort;
@@ -65,6 +73,25 @@ public final class QueueScheduler {
   private final boolean fairSharing;
   private long sequence;
   private int parkedInLastCycle;
+  /** The engine's AdmissionChecks by name. */
+  private final Map<String, AdmissionCheck> checks = new java.util.TreeMap<>();
+  /** The check controllers by controller name. */
+  private final Map<String, AdmissionCheckController> checkControllers = new HashMap<>();
+  /** Check states of pending and reserved workloads that have checks. */
+  private final Map<String, WorkloadChecks> checkStates = new HashMap<>();
+  /**
+   * Reserved workloads whose checks are not all ready, in reservation order: the only ones a cycle asks the check
+   * controllers about (so that queues without checks cost nothing per cycle).
+   */
+  private final java.util.LinkedHashSet<String> awaitingChecks = new java.util.LinkedHashSet<>();
+  /** Workloads evicted by a Retry check, waiting for the check's requeue delay (still counted as pending). */
+  private final Map<String, Backoff> backoff = new LinkedHashMap<>();
+  /** Workloads deactivated by a Rejected check, with the eviction message. */
+  private final Map<String, Deactivated> deactivated = new LinkedHashMap<>();
+
+  private record Backoff(PendingWorkload workload, CqState cq, Instant notBefore) {}
+
+  private record Deactivated(Workload workload, CqState cq, String message) {}
 
   public QueueScheduler(
       Clock clock,
@@ -90,7 +117,37 @@ public final class QueueScheduler {
       Map<String, Map<String, String>> namespaces,
       boolean fairSharing,
       List<FairSharingStrategy> strategies) {
+    this(clock, flavorList, clusterQueues, cohortList, locals, namespaces, fairSharing, strategies, List.of(),
+        List.of());
+  }
+
+  /**
+   * @param admissionChecks the engine's AdmissionChecks
+   * @param controllers the admission check controllers, at most one per controller name
+   */
+  public QueueScheduler(
+      Clock clock,
+      List<ResourceFlavor> flavorList,
+      List<ClusterQueue> clusterQueues,
+      List<Cohort> cohortList,
+      List<LocalQueue> locals,
+      Map<String, Map<String, String>> namespaces,
+      boolean fairSharing,
+      List<FairSharingStrategy> strategies,
+      List<AdmissionCheck> admissionChecks,
+      List<AdmissionCheckController> controllers) {
     this.clock = clock;
+    for (AdmissionCheck c : admissionChecks) {
+      if (checks.put(c.name(), c) != null) {
+        throw new IllegalArgumentException("admission engine: admission check " + c.name() + " added twice");
+      }
+    }
+    for (AdmissionCheckController c : controllers) {
+      if (checkControllers.putIfAbsent(c.controllerName(), c) != null) {
+        throw new IllegalArgumentException("admission engine: a controller for admission checks of "
+            + c.controllerName() + " is already registered");
+      }
+    }
     this.fairSharing = fairSharing;
     this.flavors = new LinkedHashMap<>();
     for (ResourceFlavor f : flavorList) {
@@ -170,6 +227,45 @@ public final class QueueScheduler {
       }
       cq.missingFlavors = List.copyOf(missing);
     }
+    updateChecks();
+  }
+
+  /**
+   * Kueue's {@code updateWithAdmissionChecks}: marks the checks every ClusterQueue names that the engine does not
+   * have, or that are inactive; a queue with any is inactive.
+   */
+  private void updateChecks() {
+    for (CqState cq : queues.values()) {
+      List<String> missing = new ArrayList<>();
+      List<String> inactive = new ArrayList<>();
+      for (String name : cq.spec.admissionCheckNames()) {
+        AdmissionCheck c = checks.get(name);
+        if (c == null) {
+          missing.add(name);
+        } else if (!c.active()) {
+          inactive.add(name);
+        }
+      }
+      cq.missingChecks = List.copyOf(missing);
+      cq.inactiveChecks = List.copyOf(inactive);
+    }
+  }
+
+  /** Adds or replaces an AdmissionCheck; the queues that name it are updated (active or not). */
+  public void putAdmissionCheck(AdmissionCheck check) {
+    checks.put(check.name(), check);
+    updateChecks();
+  }
+
+  /** Removes an AdmissionCheck; the queues that name it become inactive. */
+  public boolean removeAdmissionCheck(String name) {
+    boolean known = checks.remove(name) != null;
+    updateChecks();
+    return known;
+  }
+
+  public @Nullable AdmissionCheck admissionCheck(String name) {
+    return checks.get(name);
   }
 
   /**
@@ -246,7 +342,7 @@ public final class QueueScheduler {
   }
 
   private void requireNew(Workload wl) {
-    if (pendingIn.containsKey(wl.key()) || admitted.containsKey(wl.key())) {
+    if (pendingIn.containsKey(wl.key()) || admitted.containsKey(wl.key()) || deactivated.containsKey(wl.key())) {
       throw new IllegalArgumentException("Workload " + wl.key() + ": already submitted");
     }
   }
@@ -256,6 +352,35 @@ public final class QueueScheduler {
     CqState cq = queueOf(wl);
     cq.pending.push(new PendingWorkload(wl, sequence++));
     pendingIn.put(wl.key(), cq);
+    syncChecks(wl.key(), cq, null);
+  }
+
+  /**
+   * Kueue's {@code reconcileSyncAdmissionChecks}: the workload's check states become exactly the checks that apply
+   * to it (with a reservation, those of its flavors; without, those of every flavor of the queue).
+   */
+  private void syncChecks(String key, CqState cq, @Nullable QuotaReservation reservation) {
+    WorkloadChecks wc = checkStates.get(key);
+    List<AdmissionCheckState> current = wc == null ? List.of() : wc.states;
+    List<AdmissionCheckState> next = AdmissionChecks.syncStates(current,
+        AdmissionChecks.checksForWorkload(cq.spec, reservation), clock.instant());
+    if (next == null) {
+      return;
+    }
+    if (next.isEmpty()) {
+      checkStates.remove(key);
+      return;
+    }
+    if (wc == null) {
+      wc = new WorkloadChecks();
+      checkStates.put(key, wc);
+    }
+    wc.states = next;
+  }
+
+  private List<AdmissionCheckState> statesOf(String key) {
+    WorkloadChecks wc = checkStates.get(key);
+    return wc == null ? List.of() : wc.states;
   }
 
   /**
@@ -340,14 +465,31 @@ public final class QueueScheduler {
     AdmittedWorkload w = new AdmittedWorkload(wl, cq, frs, vals, admission, sequence++);
     cq.add(w);
     admitted.put(wl.key(), w);
+    // restoring an admitted workload: the checks that apply to it had passed
+    syncChecks(wl.key(), cq, admission);
+    WorkloadChecks wc = checkStates.get(wl.key());
+    if (wc != null) {
+      List<AdmissionCheckState> ready = new ArrayList<>();
+      for (AdmissionCheckState st : wc.states) {
+        ready.add(st.withState(CheckState.READY).withLastTransitionTime(admittedAt));
+      }
+      wc.states = List.copyOf(ready);
+      wc.admitted = true;
+    }
     return admission;
   }
 
   /** Removes a pending workload, or finishes an admitted one and releases its quota. */
   public boolean delete(String key) {
+    checkStates.remove(key);
+    if (deactivated.remove(key) != null) {
+      return true;
+    }
     CqState p = pendingIn.remove(key);
     if (p != null) {
-      p.pending.remove(key);
+      if (backoff.remove(key) == null) {
+        p.pending.remove(key);
+      }
       return true;
     }
     AdmittedWorkload w = admitted.remove(key);
@@ -391,10 +533,11 @@ public final class QueueScheduler {
   public CycleResult schedule() {
     Instant now = clock.instant();
     parkedInLastCycle = 0;
+    releaseBackoff(now);
     List<Entry> entries = new ArrayList<>();
     Map<String, String> pending = new LinkedHashMap<>();
     for (CqState cq : queues.values()) {
-      if (!cq.missingFlavors.isEmpty()) {
+      if (!cq.active()) {
         continue; // inactive: Kueue's queue manager hands out no heads of it
       }
       PendingWorkload head = cq.pending.pop();
@@ -405,6 +548,14 @@ public final class QueueScheduler {
         // Kueue's ValidateAdmissibility: the workload waits, parked, for its namespace or the queue to change
         head.lastReason = NAMESPACE_MISMATCH;
         pending.put(head.key(), NAMESPACE_MISMATCH);
+        cq.pending.park(head);
+        parkedInLastCycle++;
+        continue;
+      }
+      if (AdmissionChecks.anyFailed(statesOf(head.key()))) {
+        // Kueue's scheduler: a workload with a Retry or Rejected check is not considered until the check changes
+        head.lastReason = AdmissionChecks.FAILED_CHECKS;
+        pending.put(head.key(), AdmissionChecks.FAILED_CHECKS);
         cq.pending.park(head);
         parkedInLastCycle++;
         continue;
@@ -480,6 +631,10 @@ public final class QueueScheduler {
       pendingIn.remove(e.pending.key());
       admitted.put(w.key(), w);
       admittedNow.add(admission);
+      syncChecks(w.key(), cq, admission);
+      if (checkStates.containsKey(w.key())) {
+        awaitingChecks.add(w.key());
+      }
       LOG.debug("admitted {} in {}", w.key(), cq.name);
     }
     for (Held h : reserved) {
@@ -488,7 +643,256 @@ public final class QueueScheduler {
     for (CqState cq : released) {
       quotaReleased(cq);
     }
-    return new CycleResult(admittedNow, preempted, pending);
+    List<CheckOutcome> outcomes = evaluateChecks(now);
+    return new CycleResult(admittedNow, preempted, pending, outcomes);
+  }
+
+  /** Queues the workloads whose Retry delay has passed (Kueue's requeue after {@code requeueAt}). */
+  private void releaseBackoff(Instant now) {
+    for (java.util.Iterator<Backoff> it = backoff.values().iterator(); it.hasNext(); ) {
+      Backoff b = it.next();
+      if (!b.notBefore().isAfter(now)) {
+        it.remove();
+        b.cq().pending.push(b.workload());
+      }
+    }
+  }
+
+  /**
+   * Asks the check controllers about every pending check of every workload with reserved quota whose checks are not
+   * all ready, in reservation order, and reacts to the states (Kueue's workload controller).
+   */
+  private List<CheckOutcome> evaluateChecks(Instant now) {
+    List<CheckOutcome> out = new ArrayList<>();
+    if (awaitingChecks.isEmpty()) {
+      return out;
+    }
+    List<AdmittedWorkload> reserved = new ArrayList<>();
+    for (java.util.Iterator<String> it = awaitingChecks.iterator(); it.hasNext(); ) {
+      String key = it.next();
+      AdmittedWorkload w = admitted.get(key);
+      WorkloadChecks wc = checkStates.get(key);
+      if (w == null || wc == null || wc.admitted) {
+        it.remove();
+      } else {
+        reserved.add(w);
+      }
+    }
+    for (AdmittedWorkload w : reserved) {
+      WorkloadChecks wc = checkStates.get(w.key());
+      for (AdmissionCheckState st : wc.states) {
+        if (st.state() != CheckState.PENDING) {
+          continue;
+        }
+        AdmissionCheck check = checks.get(st.name());
+        AdmissionCheckController controller = check == null ? null : checkControllers.get(check.controllerName());
+        if (controller == null) {
+          continue; // set from outside, with setCheckState
+        }
+        AdmissionCheckState next;
+        try {
+          CheckVerdict v = controller.evaluate(check, w.workload, w.admission, st);
+          Integer requeue = v.requeueAfter() == null ? null : (int) v.requeueAfter().getSeconds();
+          next = new AdmissionCheckState(st.name(), v.state(), now, v.message(), requeue, st.retryCount(),
+              v.podSetUpdates());
+          validateState(w.workload, next, st);
+        } catch (RuntimeException e) {
+          LOG.debug("admission check {} of {}: controller {} failed: {}", st.name(), w.key(),
+              check.controllerName(), e.toString());
+          next = st.withMessage("admission check controller " + check.controllerName() + " failed: "
+              + e.getMessage());
+        }
+        wc.states = AdmissionChecks.set(wc.states, next, now);
+      }
+      CheckOutcome o = react(w.key(), now);
+      if (o != null) {
+        out.add(o);
+        awaitingChecks.remove(w.key());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Sets the state of one check of a pending or reserved workload (as a check controller writes the Workload's
+   * status) and reacts to it.
+   */
+  public @Nullable CheckOutcome setCheckStates(String key, List<AdmissionCheckState> updates) {
+    WorkloadChecks wc = checkStates.get(key);
+    Workload wl = workloadOf(key);
+    for (AdmissionCheckState state : updates) {
+      AdmissionCheckState old = wc == null ? null : AdmissionChecks.find(wc.states, state.name());
+      if (old == null) {
+        throw new IllegalArgumentException("Workload " + key + ": status.admissionChecks[name=" + state.name()
+            + "]: the workload has no such admission check (its checks: "
+            + (wc == null ? "none" : names(wc.states)) + ")");
+      }
+      validateState(wl, state, old);
+    }
+    if (wc == null) {
+      return null; // no updates (every update names one of its checks)
+    }
+    Instant now = clock.instant();
+    for (AdmissionCheckState state : updates) {
+      wc.states = AdmissionChecks.set(wc.states, state, now);
+    }
+    if (wc.admitted && !AdmissionChecks.allReady(wc.states)) {
+      wc.admitted = false; // Kueue's SyncAdmittedCondition: "check lost"
+    }
+    if (admitted.containsKey(key) && !wc.admitted) {
+      awaitingChecks.add(key);
+    }
+    CqState waiting = pendingIn.get(key);
+    if (waiting != null && !admitted.containsKey(key)) {
+      waiting.pending.unpark(); // a pending workload whose failed check changed may be considered again
+    }
+    return react(key, now);
+  }
+
+  private static String names(List<AdmissionCheckState> states) {
+    List<String> out = new ArrayList<>();
+    for (AdmissionCheckState s : states) {
+      out.add(s.name());
+    }
+    return String.join(", ", out);
+  }
+
+  private Workload workloadOf(String key) {
+    AdmittedWorkload w = admitted.get(key);
+    if (w != null) {
+      return w.workload;
+    }
+    CqState cq = pendingIn.get(key);
+    Backoff b = backoff.get(key);
+    if (b != null) {
+      return b.workload().workload;
+    }
+    Deactivated d = deactivated.get(key);
+    if (d != null) {
+      return d.workload();
+    }
+    if (cq != null) {
+      for (PendingWorkload p : cq.pending.snapshot()) {
+        if (p.key().equals(key)) {
+          return p.workload;
+        }
+      }
+    }
+    throw new IllegalArgumentException("Workload " + key + ": not pending, reserved or deactivated");
+  }
+
+  /**
+   * Kueue's webhook rules for a check state: every pod set update names a pod set of the workload, its labels and
+   * node selector are valid labels and its annotation keys qualified names; a Ready check's updates do not change
+   * while it stays Ready.
+   */
+  private static void validateState(Workload wl, AdmissionCheckState st, @Nullable AdmissionCheckState old) {
+    io.fleetkit.api.Violations v = new io.fleetkit.api.Violations(Workload.KIND, wl.namespace(), wl.name());
+    List<String> podSets = new ArrayList<>();
+    for (PodSet ps : wl.podSets()) {
+      podSets.add(ps.name());
+    }
+    String base = "status.admissionChecks[name=" + st.name() + "].podSetUpdates";
+    for (int i = 0; i < st.podSetUpdates().size(); i++) {
+      PodSetUpdate u = st.podSetUpdates().get(i);
+      String p = base + "[" + i + "]";
+      if (!podSets.contains(u.name())) {
+        v.add(p + ".name", "supported values: \"" + String.join("\", \"", new java.util.TreeSet<>(podSets)) + "\"",
+            u.name());
+      }
+      v.labels(p + ".labels", u.labels());
+      v.labels(p + ".nodeSelector", u.nodeSelector());
+      for (String k : new java.util.TreeSet<>(u.annotations().keySet())) {
+        v.qualifiedName(p + ".annotations", k);
+      }
+    }
+    if (old != null && old.state() == CheckState.READY && st.state() == CheckState.READY
+        && !old.podSetUpdates().equals(st.podSetUpdates())) {
+      v.add(base, "field is immutable", st.podSetUpdates().size() + " update(s)");
+    }
+    v.throwIfAny();
+  }
+
+  /**
+   * Kueue's {@code reconcileCheckBasedEviction} and {@code SyncAdmittedCondition} for a workload with reserved quota:
+   * a Rejected check deactivates it, else a Retry check evicts it, else all checks Ready admit it.
+   */
+  private @Nullable CheckOutcome react(String key, Instant now) {
+    AdmittedWorkload w = admitted.get(key);
+    WorkloadChecks wc = checkStates.get(key);
+    if (w == null || wc == null) {
+      return null;
+    }
+    List<AdmissionCheckState> rejected = AdmissionChecks.inState(wc.states, CheckState.REJECTED);
+    if (!rejected.isEmpty()) {
+      String message = "The workload is deactivated due to " + AdmissionChecks.message(rejected, CheckState.REJECTED);
+      release(w, now);
+      pendingIn.remove(key);
+      deactivated.put(key, new Deactivated(w.workload, w.cq, message));
+      LOG.debug("deactivated {}: {}", key, message);
+      return new CheckOutcome(key, w.cq.name, CheckOutcome.Kind.DEACTIVATED, message);
+    }
+    List<AdmissionCheckState> retry = AdmissionChecks.inState(wc.states, CheckState.RETRY);
+    if (!retry.isEmpty()) {
+      String message = "Evicted due to " + AdmissionChecks.message(retry, CheckState.RETRY);
+      Instant notBefore = AdmissionChecks.maxRetryTime(wc.states);
+      release(w, now);
+      PendingWorkload p = new PendingWorkload(w.workload, sequence++);
+      pendingIn.put(key, w.cq);
+      if (notBefore != null && notBefore.isAfter(now)) {
+        backoff.put(key, new Backoff(p, w.cq, notBefore));
+      } else {
+        w.cq.pending.push(p);
+      }
+      LOG.debug("evicted {}: {}", key, message);
+      return new CheckOutcome(key, w.cq.name, CheckOutcome.Kind.EVICTED, message);
+    }
+    if (!wc.admitted && AdmissionChecks.allReady(wc.states)) {
+      wc.admitted = true;
+      return new CheckOutcome(key, w.cq.name, CheckOutcome.Kind.ADMITTED, "The workload is admitted");
+    }
+    return null;
+  }
+
+  /** Releases a reserved workload's quota and resets its checks (Kueue's eviction). */
+  private void release(AdmittedWorkload w, Instant now) {
+    admitted.remove(w.key());
+    w.cq.remove(w);
+    resetChecks(w.key(), now);
+    quotaReleased(w.cq);
+  }
+
+  private void resetChecks(String key, Instant now) {
+    WorkloadChecks wc = checkStates.get(key);
+    if (wc != null) {
+      wc.states = AdmissionChecks.resetOnEviction(wc.states, now);
+      wc.admitted = false;
+    }
+  }
+
+  /** Queues a deactivated workload again (Kueue: {@code spec.active} set back to true). */
+  public boolean reactivate(String key) {
+    Deactivated d = deactivated.remove(key);
+    if (d == null) {
+      return false;
+    }
+    d.cq().pending.push(new PendingWorkload(d.workload(), sequence++));
+    pendingIn.put(key, d.cq());
+    return true;
+  }
+
+  public @Nullable String deactivatedMessage(String key) {
+    Deactivated d = deactivated.get(key);
+    return d == null ? null : d.message();
+  }
+
+  public List<AdmissionCheckState> checkStates(String key) {
+    return statesOf(key);
+  }
+
+  /** Whether the workload has quota reserved and every check that applies to it is Ready. */
+  public boolean isAdmitted(String key) {
+    return admitted.containsKey(key) && AdmissionChecks.allReady(statesOf(key));
   }
 
   /**
@@ -593,6 +997,7 @@ public final class QueueScheduler {
   private void evict(AdmittedWorkload v) {
     admitted.remove(v.key());
     v.cq.remove(v);
+    resetChecks(v.key(), clock.instant());
     v.cq.pending.push(new PendingWorkload(v.workload, sequence++));
     pendingIn.put(v.key(), v.cq);
   }
@@ -648,9 +1053,15 @@ public final class QueueScheduler {
   }
 
   public List<String> pending(String clusterQueue) {
+    CqState cq = requireQueue(clusterQueue);
     List<String> out = new ArrayList<>();
-    for (PendingWorkload p : requireQueue(clusterQueue).pending.snapshot()) {
+    for (PendingWorkload p : cq.pending.snapshot()) {
       out.add(p.key());
+    }
+    for (Map.Entry<String, Backoff> e : backoff.entrySet()) {
+      if (e.getValue().cq() == cq) {
+        out.add(e.getKey());
+      }
     }
     return out;
   }

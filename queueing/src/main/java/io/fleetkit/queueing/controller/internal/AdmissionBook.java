@@ -1,10 +1,13 @@
 package io.fleetkit.queueing.controller.internal;
 
 import io.fleetkit.queueing.QuotaReservation;
+import io.fleetkit.queueing.AdmissionCheckState;
 import io.fleetkit.queueing.AdmissionEngine;
+import io.fleetkit.queueing.CheckOutcome;
 import io.fleetkit.queueing.CycleResult;
 import io.fleetkit.queueing.Preemption;
 import io.fleetkit.queueing.Workload;
+import io.fleetkit.queueing.controller.QueueLabels;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -30,7 +33,17 @@ final class AdmissionBook {
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionBook.class);
 
   /** What the engine says about one Job's workload after the cycles. */
-  record View(@Nullable QuotaReservation admission, boolean preempted, String message, boolean mayStart) {}
+  /**
+   * @param admission the workload's quota reservation, or {@code null}
+   * @param admitted whether the engine admits it (quota and every admission check ready)
+   * @param checks its admission check states
+   * @param waitReason without quota: the condition reason of its wait ({@code Pending}, {@code Preempted}, or {@code
+   *     AdmissionCheck} after a Retry check evicted it)
+   * @param stopReason with no quota: the condition reason of a Job that cannot run ({@code Deactivated}, {@code
+   *     FailedToStart}), or {@code null}
+   */
+  record View(@Nullable QuotaReservation admission, boolean admitted, List<AdmissionCheckState> checks,
+      String waitReason, String message, boolean mayStart, @Nullable String stopReason) {}
 
   /** An admission to restore from a Job's annotation. */
   record Restored(Workload workload, AdmissionRecord admission, Map<String, Integer> admittedCounts,
@@ -43,6 +56,10 @@ final class AdmissionBook {
   private final Set<String> waitingToStart = new LinkedHashSet<>();
   private final Map<String, String> reasons = new HashMap<>();
   private final Set<String> preempted = new HashSet<>();
+  /** Workloads a Retry admission check evicted, waiting in their queue again. */
+  private final Set<String> checkEvicted = new HashSet<>();
+  /** Jobs whose admission-check pod set updates conflict (Kueue finishes their workloads, reason FailedToStart). */
+  private final Map<String, String> failedToStart = new HashMap<>();
   private boolean restored;
   /** Whether the engine's inputs changed (submit, delete) since the last cycles; only then are cycles run. */
   private boolean dirty;
@@ -89,6 +106,16 @@ final class AdmissionBook {
    */
   synchronized View sync(Workload wl, Set<String> changed) {
     String key = wl.key();
+    String failed = failedToStart.get(key);
+    if (failed != null) {
+      return new View(null, false, List.of(), QueueLabels.REASON_PENDING, failed, false, QueueLabels.REASON_FAILED_TO_START);
+    }
+    if (submitted.containsKey(key)) {
+      String deactivated = engine.deactivated(key).orElse(null);
+      if (deactivated != null) {
+        return new View(null, false, List.of(), QueueLabels.REASON_PENDING, deactivated, false, QueueLabels.REASON_DEACTIVATED);
+      }
+    }
     Workload old = submitted.get(key);
     if (old != null && !old.equals(wl) && engine.admission(key).isEmpty()) {
       engine.delete(key);
@@ -102,23 +129,50 @@ final class AdmissionBook {
       }
       submitted.put(key, wl);
     }
+    if (engine.admission(key).isPresent() && !engine.isAdmitted(key)) {
+      dirty = true; // its admission checks are asked again
+    }
     if (dirty) {
       cycles(changed);
     }
     QuotaReservation a = engine.admission(key).orElse(null);
+    List<AdmissionCheckState> checks = engine.admissionChecks(key);
     if (a != null) {
       boolean others = evicting.size() > (evicting.contains(key) ? 1 : 0);
-      return new View(a, false, "", !others);
+      return new View(a, engine.isAdmitted(key), checks, QueueLabels.REASON_PENDING, "", !others, null);
+    }
+    String deactivated = engine.deactivated(key).orElse(null);
+    if (deactivated != null) {
+      return new View(null, false, checks, QueueLabels.REASON_PENDING, deactivated, false, QueueLabels.REASON_DEACTIVATED);
     }
     String message = reasons.getOrDefault(key, "waiting for quota");
-    return new View(null, preempted.contains(key), message, false);
+    String wait = checkEvicted.contains(key) ? QueueLabels.REASON_ADMISSION_CHECK
+        : preempted.contains(key) ? QueueLabels.REASON_PREEMPTED : QueueLabels.REASON_PENDING;
+    return new View(null, false, checks, wait, message, false, null);
+  }
+
+  /**
+   * The Job's pod set updates conflict (Kueue: its workload is finished with reason {@code FailedToStart}): its
+   * quota is released and the Job is kept suspended, with {@code message}, until it is deleted, finished or
+   * unlabelled.
+   */
+  synchronized void failedToStart(String key, String message, Set<String> changed) {
+    failedToStart.put(key, message);
+    if (submitted.remove(key) != null) {
+      engine.delete(key);
+      dirty = true;
+      cycles(changed);
+    }
+    stoppedLocked(key, changed);
   }
 
   /** Forgets a Job (finished, deleted or no longer managed): its quota is released and cycles run. */
   synchronized void forget(String key, Set<String> changed) {
+    failedToStart.remove(key);
     boolean known = submitted.remove(key) != null;
     reasons.remove(key);
     preempted.remove(key);
+    checkEvicted.remove(key);
     waitingToStart.remove(key);
     if (known) {
       engine.delete(key);
@@ -205,6 +259,7 @@ final class AdmissionBook {
         if (submitted.containsKey(a.workload())) {
           reasons.remove(a.workload());
           preempted.remove(a.workload());
+          checkEvicted.remove(a.workload());
           changed.add(a.workload());
         }
       }
@@ -212,13 +267,27 @@ final class AdmissionBook {
         if (submitted.containsKey(p.workload())) {
           evicting.add(p.workload());
           preempted.add(p.workload());
+          checkEvicted.remove(p.workload());
           reasons.put(p.workload(), p.message());
           changed.add(p.workload());
         }
       }
+      for (CheckOutcome o : r.checks()) {
+        if (!submitted.containsKey(o.workload())) {
+          continue;
+        }
+        changed.add(o.workload());
+        if (o.kind() != CheckOutcome.Kind.ADMITTED) {
+          // its quota is gone: until its suspension is written it may still run
+          evicting.add(o.workload());
+          checkEvicted.add(o.workload());
+          reasons.put(o.workload(), o.message());
+        }
+      }
       for (Map.Entry<String, String> e : r.pending().entrySet()) {
         String k = e.getKey();
-        if (submitted.containsKey(k) && !preempted.contains(k) && !e.getValue().equals(reasons.put(k, e.getValue()))) {
+        if (submitted.containsKey(k) && !preempted.contains(k) && !checkEvicted.contains(k)
+            && !e.getValue().equals(reasons.put(k, e.getValue()))) {
           changed.add(k);
         }
       }

@@ -23,8 +23,33 @@ import org.jspecify.annotations.Nullable;
 final class JobEdits {
   private JobEdits() {}
 
-  /** Where an admission's pods must go: the assigned flavors' node labels, and tolerations of their taints. */
-  record Placement(Map<String, String> nodeLabels, List<Toleration> tolerations) {}
+  /**
+   * Where an admission's pods must go: the assigned flavors' node labels and tolerations of their taints, with the
+   * admission checks' pod set updates (node selector and tolerations added to those, labels and annotations for the
+   * pod template).
+   */
+  record Placement(Map<String, String> nodeLabels, List<Toleration> tolerations, Map<String, String> templateLabels,
+      Map<String, String> templateAnnotations) {
+    Placement(Map<String, String> nodeLabels, List<Toleration> tolerations) {
+      this(nodeLabels, tolerations, Map.of(), Map.of());
+    }
+  }
+
+  /**
+   * The Job without the controller's edits of its template (flavor and admission-check additions); its annotations
+   * that record an admission, and with them a partial admission's parallelism, are kept.
+   */
+  static Job withoutEdits(Job job) {
+    Job clean = stripped(job);
+    return clean == job ? job : job.withSpec(new JobSpec(job.spec().parallelism(), job.spec().completions(),
+        job.spec().completionMode(), job.spec().backoffLimit(), job.spec().activeDeadlineSeconds(),
+        job.spec().ttlSecondsAfterFinished(), job.spec().suspend(), job.spec().selector(), clean.spec().template()));
+  }
+
+  /** The Job's pod template as it is without the controller's edits. */
+  static PodTemplateSpec stoppedTemplate(Job job) {
+    return stripped(job).spec().template();
+  }
 
   /**
    * Whether the Job runs with exactly this admission: annotated with it, not suspended, flavor labels selected and
@@ -41,7 +66,10 @@ final class JobEdits {
         return false;
       }
     }
-    return pod.tolerations().containsAll(placement.tolerations());
+    ObjectMeta tm = job.spec().template().metadata();
+    return pod.tolerations().containsAll(placement.tolerations())
+        && tm.labels().entrySet().containsAll(placement.templateLabels().entrySet())
+        && tm.annotations().entrySet().containsAll(placement.templateAnnotations().entrySet());
   }
 
   /**
@@ -100,7 +128,38 @@ final class JobEdits {
     if (added > 0) {
       meta.annotation(QueueLabels.INJECTED_TOLERATIONS, Integer.toString(added));
     }
-    return withTemplate(clean.withMetadata(meta.build()), selector, tolerations, false);
+    // the admission checks' additions to the template's metadata (conflicts were refused before)
+    ObjectMeta tm = clean.spec().template().metadata();
+    Map<String, String> tLabels = new LinkedHashMap<>(tm.labels());
+    TreeSet<String> injectedLabels = new TreeSet<>();
+    for (Map.Entry<String, String> e : placement.templateLabels().entrySet()) {
+      if (tLabels.putIfAbsent(e.getKey(), e.getValue()) == null) {
+        injectedLabels.add(e.getKey());
+      }
+    }
+    Map<String, String> tAnnotations = new LinkedHashMap<>(tm.annotations());
+    TreeSet<String> injectedAnnotations = new TreeSet<>();
+    for (Map.Entry<String, String> e : placement.templateAnnotations().entrySet()) {
+      if (tAnnotations.putIfAbsent(e.getKey(), e.getValue()) == null) {
+        injectedAnnotations.add(e.getKey());
+      }
+    }
+    if (!injectedLabels.isEmpty()) {
+      meta.annotation(QueueLabels.INJECTED_TEMPLATE_LABELS, String.join(",", injectedLabels));
+    }
+    if (!injectedAnnotations.isEmpty()) {
+      meta.annotation(QueueLabels.INJECTED_TEMPLATE_ANNOTATIONS, String.join(",", injectedAnnotations));
+    }
+    Job j = withTemplate(clean.withMetadata(meta.build()), selector, tolerations, false);
+    return injectedLabels.isEmpty() && injectedAnnotations.isEmpty() ? j : withTemplateMeta(j, tLabels, tAnnotations);
+  }
+
+  private static Job withTemplateMeta(Job job, Map<String, String> labels, Map<String, String> annotations) {
+    JobSpec s = job.spec();
+    PodTemplateSpec template = new PodTemplateSpec(
+        s.template().metadata().toBuilder().labels(labels).annotations(annotations).build(), s.template().spec());
+    return job.withSpec(new JobSpec(s.parallelism(), s.completions(), s.completionMode(), s.backoffLimit(),
+        s.activeDeadlineSeconds(), s.ttlSecondsAfterFinished(), s.suspend(), s.selector(), template));
   }
 
   /**
@@ -120,7 +179,8 @@ final class JobEdits {
     Map<String, String> ann = job.metadata().annotations();
     if (!ann.containsKey(QueueLabels.ADMISSION) && !ann.containsKey(QueueLabels.ADMITTED_AT)
         && !ann.containsKey(QueueLabels.INJECTED_NODE_SELECTOR) && !ann.containsKey(QueueLabels.INJECTED_TOLERATIONS)
-        && !ann.containsKey(QueueLabels.ORIGINAL_PARALLELISM)) {
+        && !ann.containsKey(QueueLabels.ORIGINAL_PARALLELISM) && !ann.containsKey(QueueLabels.INJECTED_TEMPLATE_LABELS)
+        && !ann.containsKey(QueueLabels.INJECTED_TEMPLATE_ANNOTATIONS)) {
       return job;
     }
     PodSpec pod = job.spec().template().spec();
@@ -140,7 +200,23 @@ final class JobEdits {
     kept.remove(QueueLabels.INJECTED_NODE_SELECTOR);
     kept.remove(QueueLabels.INJECTED_TOLERATIONS);
     kept.remove(QueueLabels.ORIGINAL_PARALLELISM);
+    kept.remove(QueueLabels.INJECTED_TEMPLATE_LABELS);
+    kept.remove(QueueLabels.INJECTED_TEMPLATE_ANNOTATIONS);
     Job j = job.withMetadata(job.metadata().toBuilder().annotations(kept).build());
+    String injectedLabels = ann.get(QueueLabels.INJECTED_TEMPLATE_LABELS);
+    String injectedAnnotations = ann.get(QueueLabels.INJECTED_TEMPLATE_ANNOTATIONS);
+    if (injectedLabels != null || injectedAnnotations != null) {
+      ObjectMeta tm = j.spec().template().metadata();
+      Map<String, String> tLabels = new LinkedHashMap<>(tm.labels());
+      Map<String, String> tAnnotations = new LinkedHashMap<>(tm.annotations());
+      if (injectedLabels != null && !injectedLabels.isEmpty()) {
+        Arrays.asList(injectedLabels.split(",")).forEach(tLabels::remove);
+      }
+      if (injectedAnnotations != null && !injectedAnnotations.isEmpty()) {
+        Arrays.asList(injectedAnnotations.split(",")).forEach(tAnnotations::remove);
+      }
+      j = withTemplateMeta(j, tLabels, tAnnotations);
+    }
     if (ann.containsKey(QueueLabels.ORIGINAL_PARALLELISM)) {
       // Kueue's RestorePodSetsInfo: the Job's own parallelism (and completions, when they follow it) come back
       int own = JobWorkloads.parallelism(job);

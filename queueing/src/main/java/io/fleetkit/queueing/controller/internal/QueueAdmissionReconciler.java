@@ -9,6 +9,8 @@ import io.fleetkit.reconcile.Reconciler;
 import io.fleetkit.reconcile.Result;
 import io.fleetkit.queueing.controller.QueueLabels;
 import io.fleetkit.queueing.QuotaReservation;
+import io.fleetkit.queueing.AdmissionCheckState;
+import io.fleetkit.queueing.PodSetInfo;
 import io.fleetkit.queueing.AdmissionEngine;
 import io.fleetkit.queueing.ResourceFlavor;
 import io.fleetkit.queueing.Workload;
@@ -37,6 +39,8 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
   private static final Logger LOG = LoggerFactory.getLogger(QueueAdmissionReconciler.class);
   /** How soon a Job stopped to change flavors is started again. */
   private static final Duration RESTART_DELAY = Duration.ofSeconds(1);
+  /** How often the admission checks of a Job with reserved quota are asked again while not all are ready. */
+  static final Duration CHECK_POLL = Duration.ofSeconds(1);
 
   private final AdmissionEngine engine;
   private final AdmissionBook book;
@@ -86,7 +90,9 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
     }
     AdmissionBook.View view;
     try {
-      Workload wl = JobWorkloads.of(job, JobWorkloads.priority(job, ctx.store()));
+      // the workload of the Job's own template, without what an admission added to it (Kueue keeps one Workload
+      // object across a Job's runs, so a preempted Job's workload, with its admission check states, stays the same)
+      Workload wl = JobWorkloads.of(JobEdits.withoutEdits(job), JobWorkloads.priority(job, ctx.store()));
       view = book.sync(wl, changed);
     } catch (FleetKitException | IllegalArgumentException e) {
       book.forget(key, changed);
@@ -94,10 +100,37 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
     }
     QuotaReservation admission = view.admission();
     if (admission == null) {
-      return hold(ctx, job, key, view.preempted() ? QueueLabels.REASON_PREEMPTED : QueueLabels.REASON_PENDING,
-          view.message(), changed);
+      String reason = view.stopReason() != null ? view.stopReason() : view.waitReason();
+      return hold(ctx, job, key, reason, view.message(), changed);
     }
-    return start(ctx, job, key, admission, view.mayStart(), changed);
+    if (!view.admitted()) {
+      // Kueue: quota reserved, admission checks not all ready: the Job stays (or is put back) suspended, and the
+      // checks are asked again after a while
+      hold(ctx, job, key, true, QueueLabels.REASON_WAITING_FOR_CHECKS, waitingMessage(admission, view.checks()),
+          changed);
+      return Result.requeueAfter(CHECK_POLL);
+    }
+    JobEdits.Placement placement;
+    try {
+      placement = placement(AdmissionRecord.of(admission), job, key, view.checks());
+    } catch (IllegalArgumentException e) {
+      // Kueue's startJob with a permanent PodSetUpdate error: the workload is finished as FailedToStart
+      LOG.debug("queue admission: job {} cannot start: {}", key, e.getMessage());
+      book.failedToStart(key, String.valueOf(e.getMessage()), changed);
+      return hold(ctx, job, key, QueueLabels.REASON_FAILED_TO_START, String.valueOf(e.getMessage()), changed);
+    }
+    return start(ctx, job, key, admission, placement, view.mayStart(), changed);
+  }
+
+  /** {@code Quota reserved in ClusterQueue cq, waiting for admission checks: "a" (Pending), "b" (Ready)}. */
+  private static String waitingMessage(QuotaReservation admission, List<AdmissionCheckState> checks) {
+    List<String> parts = new ArrayList<>();
+    for (AdmissionCheckState c : checks) {
+      parts.add("\"" + c.name() + "\" (" + c.state().apiName() + (c.message().isEmpty() ? "" : ": " + c.message())
+          + ")");
+    }
+    return "Quota reserved in ClusterQueue " + admission.clusterQueue() + ", waiting for admission checks: "
+        + String.join(", ", parts);
   }
 
   /**
@@ -105,6 +138,11 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
    * falling to 0) reconciles it again, which releases the start gate.
    */
   private Result hold(ReconcileContext<Job> ctx, Job job, String key, String reason, String message,
+      Set<String> changed) {
+    return hold(ctx, job, key, false, reason, message, changed);
+  }
+
+  private Result hold(ReconcileContext<Job> ctx, Job job, String key, boolean reserved, String reason, String message,
       Set<String> changed) {
     if (!JobEdits.stopped(job).equals(job)) {
       LOG.debug("queue admission: suspending job {} ({})", key, reason);
@@ -115,14 +153,13 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
       // still hold the nodes, and no admitted Job is started
       book.stopped(key, changed);
     }
-    setCondition(ctx, job, false, reason, message);
+    setCondition(ctx, job, reserved, reason, message);
     return Result.done();
   }
 
-  private Result start(ReconcileContext<Job> ctx, Job job, String key, QuotaReservation admission, boolean mayStart,
-      Set<String> changed) {
+  private Result start(ReconcileContext<Job> ctx, Job job, String key, QuotaReservation admission,
+      JobEdits.Placement labels, boolean mayStart, Set<String> changed) {
     AdmissionRecord rec = AdmissionRecord.of(admission);
-    JobEdits.Placement labels = placement(rec);
     int count = admission.podSets().get(0).count();
     String current = JobEdits.annotation(job);
     if (current != null && (!current.equals(rec.format()) || JobEdits.runsWith(job) != count)
@@ -179,8 +216,14 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
     return stopped.equals(job) ? job : ctx.store().update(stopped);
   }
 
-  /** The assigned flavors' node labels and tolerations (each toleration once), flavors in resource order. */
-  private JobEdits.Placement placement(AdmissionRecord rec) {
+  /**
+   * The assigned flavors' node labels and tolerations (each toleration once), flavors in resource order, with the
+   * admission checks' pod set updates merged in as Kueue's {@code getPodSetsInfoFromStatus} and {@code podset.Merge}
+   * do: a key that another check, a flavor or the Job's own template sets to another value is a conflict.
+   *
+   * @throws IllegalArgumentException on a conflict, naming the Job's workload, the check and the key
+   */
+  private JobEdits.Placement placement(AdmissionRecord rec, Job job, String key, List<AdmissionCheckState> checks) {
     Map<String, String> labels = new TreeMap<>();
     java.util.LinkedHashSet<io.fleetkit.api.scheduling.Toleration> tolerations = new java.util.LinkedHashSet<>();
     for (String flavor : new TreeMap<>(rec.flavors()).values()) {
@@ -189,9 +232,41 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
         tolerations.addAll(f.tolerations());
       });
     }
-    return new JobEdits.Placement(labels, List.copyOf(tolerations));
+    JobEdits.Placement flavors = new JobEdits.Placement(labels, List.copyOf(tolerations));
+    boolean anyUpdate = false;
+    for (AdmissionCheckState c : checks) {
+      anyUpdate |= !c.podSetUpdates().isEmpty();
+    }
+    if (!anyUpdate) {
+      return flavors;
+    }
+    PodSetInfo base = new PodSetInfo(Map.of(), Map.of(), labels, List.copyOf(tolerations));
+    PodSetInfo info = PodSetInfo.withUpdates(key, base, checks, JobWorkloads.POD_SET);
+    // the updates' additions, checked against the Job's own template (the flavors' labels keep their rule: a key the
+    // template sets is left as the template has it)
+    PodSetInfo added = new PodSetInfo(info.labels(), info.annotations(), without(info.nodeSelector(), labels),
+        info.tolerations().subList(tolerations.size(), info.tolerations().size()));
+    io.fleetkit.api.core.PodTemplateSpec t = JobEdits.stoppedTemplate(job);
+    PodSetInfo template = new PodSetInfo(t.metadata().labels(), t.metadata().annotations(), t.spec().nodeSelector(),
+        t.spec().tolerations());
+    try {
+      template.merge(added);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Workload " + key + ": spec.podSets[name=" + JobWorkloads.POD_SET
+          + "].template: " + e.getMessage(), e);
+    }
+    Map<String, String> selector = new TreeMap<>(labels);
+    selector.putAll(added.nodeSelector());
+    List<io.fleetkit.api.scheduling.Toleration> all = new ArrayList<>(tolerations);
+    all.addAll(added.tolerations());
+    return new JobEdits.Placement(selector, all, added.labels(), added.annotations());
   }
 
+  private static Map<String, String> without(Map<String, String> all, Map<String, String> present) {
+    Map<String, String> out = new TreeMap<>(all);
+    out.keySet().removeAll(present.keySet());
+    return out;
+  }
 
   private static void setCondition(ReconcileContext<Job> ctx, Job job, boolean reserved, String reason,
       String message) {
@@ -214,7 +289,8 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
         // a Job admitted partially runs with the admitted count as its parallelism
         Map<String, Integer> counts = j.metadata().annotations().containsKey(QueueLabels.ORIGINAL_PARALLELISM)
             ? Map.of(JobWorkloads.POD_SET, j.spec().parallelism()) : Map.of();
-        found.add(new AdmissionBook.Restored(JobWorkloads.of(j, JobWorkloads.priority(j, ctx.store())),
+        found.add(new AdmissionBook.Restored(JobWorkloads.of(JobEdits.withoutEdits(j),
+            JobWorkloads.priority(j, ctx.store())),
             AdmissionRecord.parse(value), counts, admittedAt(j, ctx.now())));
       } catch (FleetKitException | IllegalArgumentException e) {
         LOG.debug("queue admission: job {} keeps no admission: {}", j.metadata().key(), e.getMessage());
