@@ -1,0 +1,139 @@
+package io.fleetkit.autoscale.cluster;
+
+import io.fleetkit.api.apps.DaemonSet;
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.scheduling.PreemptionPolicy;
+import io.fleetkit.reconcile.controllers.DaemonSetPlacement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The pods a new node of a pool would run from the start: its DaemonSet pods (and, for a template made from an example
+ * node, the example's mirror pods), so that scale-up counts what they request (upstream
+ * {@code utils/daemonset/daemonset.go} {@code GetDaemonSetPodsForNode} and {@code simulator/node_info_utils.go}
+ * {@code SanitizedTemplateNodeInfoFromNodeGroup}, {@code SanitizedTemplateNodeInfoFromNodeInfo},
+ * {@code podsExpectedOnFreshNode}; {@code core/podlistprocessor/filter_out_daemon_sets.go}).
+ *
+ * <p>Whether a DaemonSet runs a pod on a node is the DaemonSet controller's own decision
+ * ({@link DaemonSetPlacement#nodeShouldRunDaemonPod}: node name, node selector and required node affinity, taints
+ * against the daemon tolerations), as upstream calls the controller's {@code NodeShouldRunDaemonPod}; resources are not
+ * checked (a daemon pod that does not fit still lands, and the node is then full), as upstream's.
+ *
+ * <p>Stateless; thread-safe. The pods returned are new objects, bound to the node given.
+ */
+public final class TemplateNodes {
+  /** Upstream's {@code labels.SystemNodeCriticalLabel}: the priority class of node-critical pods. */
+  public static final String SYSTEM_NODE_CRITICAL = "system-node-critical";
+
+  private TemplateNodes() {}
+
+  /**
+   * Upstream's {@code GetDaemonSetPodsForNode}: for every DaemonSet that should run a pod on {@code node}, in the
+   * given order, the pod it would run there ({@link DaemonSetPlacement#newPod}, named
+   * {@code <daemonset>-pod-<node>}, with a controller reference to the DaemonSet).
+   *
+   * @throws NullPointerException when an argument or element is null
+   */
+  public static List<Pod> daemonSetPodsForNode(Node node, List<DaemonSet> daemonSets) {
+    Objects.requireNonNull(node, "node");
+    List<Pod> out = new ArrayList<>();
+    for (DaemonSet ds : daemonSets) {
+      Objects.requireNonNull(ds, "daemonSets element");
+      if (DaemonSetPlacement.nodeShouldRunDaemonPod(node, ds).shouldRun()) {
+        out.add(DaemonSetPlacement.newPod(ds, node.name(), ds.metadata().name() + "-pod-" + node.name()));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The pods on a new node made from a pool's own template (upstream's {@code SanitizedTemplateNodeInfoFromNodeGroup},
+   * which forces the DaemonSets in): the pod of every DaemonSet that should run on {@code templateNode}.
+   */
+  public static List<Pod> forPoolTemplate(Node templateNode, List<DaemonSet> daemonSets) {
+    return expectedOnFreshNode(templateNode, List.of(), daemonSets, true);
+  }
+
+  /**
+   * Upstream's {@code podsExpectedOnFreshNode} (of {@code SanitizedTemplateNodeInfoFromNodeInfo}): the pods a fresh
+   * node made from an example node runs. The example's mirror and DaemonSet pods not being deleted are kept, rebound
+   * to {@code node} and named {@code <pod>-<node>}; of the DaemonSets with no pod on the example (being deleted or
+   * not), those that should run on {@code node} add their pod when {@code forceDaemonSets} ({@code --force-ds}), and
+   * otherwise only when it is {@value #SYSTEM_NODE_CRITICAL} and may preempt.
+   *
+   * @param node the template node (already given its new name and labels)
+   * @param examplePods the pods on the example node
+   * @throws NullPointerException when an argument or element is null
+   */
+  public static List<Pod> expectedOnFreshNode(Node node, List<Pod> examplePods, List<DaemonSet> daemonSets,
+      boolean forceDaemonSets) {
+    Objects.requireNonNull(node, "node");
+    List<Pod> out = new ArrayList<>();
+    Set<String> running = new HashSet<>();
+    for (Pod p : examplePods) {
+      if (p.metadata().deletionTimestamp() != null) {
+        continue;
+      }
+      if (isMirrorPod(p) || isDaemonSetPod(p)) {
+        out.add(rebound(p, node.name()));
+      }
+      OwnerReference c = p.metadata().controllerRef();
+      if (c != null && c.kind().equals(DaemonSet.KIND)) {
+        running.add(c.uid());
+      }
+    }
+    List<DaemonSet> pending = new ArrayList<>();
+    for (DaemonSet ds : daemonSets) {
+      if (!running.contains(ds.metadata().uid())) {
+        pending.add(ds);
+      }
+    }
+    for (Pod p : daemonSetPodsForNode(node, pending)) {
+      if (forceDaemonSets || isPreemptingSystemNodeCritical(p)) {
+        out.add(p);
+      }
+    }
+    return out;
+  }
+
+  /** Upstream's {@code isPreemptingSystemNodeCritical}: priority class system-node-critical and may preempt. */
+  public static boolean isPreemptingSystemNodeCritical(Pod pod) {
+    return pod.spec().priorityClassName().equals(SYSTEM_NODE_CRITICAL)
+        && pod.spec().preemptionPolicy() == PreemptionPolicy.PreemptLowerPriority;
+  }
+
+  /** Upstream's {@code IsDaemonSetPod}: the pod's controller is a DaemonSet. */
+  public static boolean isDaemonSetPod(Pod pod) {
+    OwnerReference c = pod.metadata().controllerRef();
+    return c != null && c.kind().equals(DaemonSet.KIND);
+  }
+
+  /** Upstream's {@code IsMirrorPod}: the pod has the {@value Drainability#MIRROR_ANNOTATION} annotation. */
+  public static boolean isMirrorPod(Pod pod) {
+    return pod.metadata().annotations().containsKey(Drainability.MIRROR_ANNOTATION);
+  }
+
+  /**
+   * Upstream's {@code filterOutDaemonSetPodListProcessor}: {@code pods} without the DaemonSet pods, in order. A
+   * pending daemon pod is pinned to one node; a new node cannot help it, so scale-up does not consider it.
+   */
+  public static List<Pod> withoutDaemonSetPods(List<Pod> pods) {
+    List<Pod> out = new ArrayList<>(pods.size());
+    for (Pod p : pods) {
+      if (!isDaemonSetPod(p)) {
+        out.add(p);
+      }
+    }
+    return out;
+  }
+
+  private static Pod rebound(Pod p, String nodeName) {
+    return new Pod(p.metadata().toBuilder().name(p.metadata().name() + "-" + nodeName).build(),
+        p.spec().withNodeName(nodeName), p.status());
+  }
+}
