@@ -1,5 +1,6 @@
 package io.fleetkit.autoscale.cluster;
 
+import io.fleetkit.api.ValidationException;
 import io.fleetkit.api.apps.DaemonSet;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
@@ -11,6 +12,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The pods a new node of a pool would run from the start: its DaemonSet pods (and, for a template made from an example
@@ -30,12 +33,17 @@ public final class TemplateNodes {
   /** Upstream's {@code labels.SystemNodeCriticalLabel}: the priority class of node-critical pods. */
   public static final String SYSTEM_NODE_CRITICAL = "system-node-critical";
 
+  private static final Logger LOG = LoggerFactory.getLogger(TemplateNodes.class);
+  /** The longest object name (a DNS subdomain). */
+  private static final int MAX_NAME = 253;
+
   private TemplateNodes() {}
 
   /**
    * Upstream's {@code GetDaemonSetPodsForNode}: for every DaemonSet that should run a pod on {@code node}, in the
    * given order, the pod it would run there ({@link DaemonSetPlacement#newPod}, named
-   * {@code <daemonset>-pod-<node>}, with a controller reference to the DaemonSet).
+   * {@code <daemonset>-pod-<node>}, with a controller reference to the DaemonSet). A DaemonSet whose template cannot
+   * make a valid pod bound to the node adds none (logged at DEBUG): such a pod would never be bound there.
    *
    * @throws NullPointerException when an argument or element is null
    */
@@ -45,10 +53,28 @@ public final class TemplateNodes {
     for (DaemonSet ds : daemonSets) {
       Objects.requireNonNull(ds, "daemonSets element");
       if (DaemonSetPlacement.nodeShouldRunDaemonPod(node, ds).shouldRun()) {
-        out.add(DaemonSetPlacement.newPod(ds, node.name(), ds.metadata().name() + "-pod-" + node.name()));
+        try {
+          out.add(DaemonSetPlacement.newPod(ds, node.name(), name(ds.metadata().name() + "-pod-" + node.name())));
+        } catch (ValidationException e) {
+          // a template that cannot make a pod bound to a node (one the API would refuse to bind) takes no room there
+          LOG.debug("DaemonSet {}: no pod for node {}: {}", ds.metadata().key(), node.name(), e.getMessage());
+        }
       }
     }
     return out;
+  }
+
+  /** {@code name}, or when it is longer than a pod name may be, its start and a hash of it (still unique in practice). */
+  static String name(String name) {
+    if (name.length() <= MAX_NAME) {
+      return name;
+    }
+    String hash = Integer.toHexString(name.hashCode());
+    int end = MAX_NAME - 1 - hash.length();
+    while (end > 0 && !Character.isLetterOrDigit(name.charAt(end - 1))) {
+      end--;
+    }
+    return name.substring(0, end) + "-" + hash;
   }
 
   /**
@@ -133,7 +159,7 @@ public final class TemplateNodes {
   }
 
   private static Pod rebound(Pod p, String nodeName) {
-    return new Pod(p.metadata().toBuilder().name(p.metadata().name() + "-" + nodeName).build(),
+    return new Pod(p.metadata().toBuilder().name(name(p.metadata().name() + "-" + nodeName)).build(),
         p.spec().withNodeName(nodeName), p.status());
   }
 }

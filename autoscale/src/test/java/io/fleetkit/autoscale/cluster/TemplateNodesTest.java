@@ -94,6 +94,18 @@ final class TemplateNodesTest {
     assertThat(TemplateNodes.isDaemonSetPod(p)).isTrue();
   }
 
+  @Test
+  void daemonSetPodsForNode_longNodeName_podNameStaysAValidName() {
+    String nodeName = "n".repeat(120) + "." + "m".repeat(120);
+    DaemonSet ds = newDaemonSet("d".repeat(50), "0.1", "100M", null);
+    List<Pod> pods = TemplateNodes.daemonSetPodsForNode(testNode(nodeName), List.of(ds));
+    assertThat(pods).hasSize(1);
+    String name = pods.get(0).metadata().name();
+    assertThat(name).hasSizeLessThanOrEqualTo(253).startsWith(ds.metadata().name() + "-pod-n");
+    assertThat(TemplateNodes.name(ds.metadata().name() + "-pod-" + nodeName)).as("deterministic").isEqualTo(name);
+    assertThat(TemplateNodes.name("short")).isEqualTo("short");
+  }
+
   private record EvictCase(String name, Map<String, String> pods, boolean evictionDefault, List<String> expected) {}
 
   @Test
