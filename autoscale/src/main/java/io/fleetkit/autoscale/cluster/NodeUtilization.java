@@ -26,7 +26,7 @@ public record NodeUtilization(double cpu, double memory, double gpu, boolean gpu
 
   /**
    * The utilization of {@code node}'s pods; with {@code ignoreDaemonSetPods} the CPU and memory requests of its
-   * DaemonSet pods (controller kind {@code DaemonSet}) are subtracted from the allocatable rather than counted as
+   * DaemonSet pods ({@link TemplateNodes#isDaemonSetPod}) are subtracted from the allocatable rather than counted as
    * requested, as upstream's {@code --ignore-daemonsets-utilization} (GPUs alike, as upstream's {@code Calculate}
    * passes the option to the GPU's utilization too).
    */
@@ -40,7 +40,7 @@ public record NodeUtilization(double cpu, double memory, double gpu, boolean gpu
     long dsGpuMilli = 0;
     for (PodInfo p : node.pods()) {
       ResourceList r = p.requests();
-      if (ignoreDaemonSetPods && isDaemonSetPod(p)) {
+      if (ignoreDaemonSetPods && TemplateNodes.isDaemonSetPod(p.pod())) {
         dsCpu += r.milliCpu();
         dsMem += r.memoryBytes();
         dsGpuMilli += GpuRequests.whole(r) * GpuRequests.MILLI_PER_DEVICE + GpuRequests.milli(r);
@@ -53,12 +53,6 @@ public record NodeUtilization(double cpu, double memory, double gpu, boolean gpu
     long gpuAlloc = GpuRequests.whole(alloc);
     return new NodeUtilization(ratio(cpuReq, alloc.milliCpu() - dsCpu), ratio(memReq, alloc.memoryBytes() - dsMem),
         gpuAlloc == 0 ? 0 : ratio(gpuMilli, gpuAlloc * GpuRequests.MILLI_PER_DEVICE - dsGpuMilli), gpuAlloc > 0);
-  }
-
-  /** Upstream's {@code IsDaemonSetPod}: the pod's controller is a DaemonSet. */
-  static boolean isDaemonSetPod(PodInfo p) {
-    io.fleetkit.api.meta.OwnerReference c = p.pod().metadata().controllerRef();
-    return c != null && c.kind().equals("DaemonSet");
   }
 
   private static double ratio(long requested, long allocatable) {

@@ -32,6 +32,8 @@ import org.slf4j.LoggerFactory;
 public final class TemplateNodes {
   /** Upstream's {@code labels.SystemNodeCriticalLabel}: the priority class of node-critical pods. */
   public static final String SYSTEM_NODE_CRITICAL = "system-node-critical";
+  /** Upstream's {@code DaemonSetPodAnnotationKey}: marks a pod to be treated as a DaemonSet's. */
+  public static final String DAEMON_SET_POD_ANNOTATION = "cluster-autoscaler.kubernetes.io/daemonset-pod";
 
   private static final Logger LOG = LoggerFactory.getLogger(TemplateNodes.class);
   /** The longest object name (a DNS subdomain). */
@@ -133,10 +135,15 @@ public final class TemplateNodes {
         && pod.spec().preemptionPolicy() == PreemptionPolicy.PreemptLowerPriority;
   }
 
-  /** Upstream's {@code IsDaemonSetPod}: the pod's controller is a DaemonSet. */
+  /**
+   * Upstream's {@code IsDaemonSetPod}: the pod's controller is a DaemonSet, or it is annotated
+   * {@value #DAEMON_SET_POD_ANNOTATION}{@code : "true"} (a pod of another daemon-like controller). The autoscaler's one
+   * test for "DaemonSet pod": templates, pending pods, utilization, drainability and eviction all use it.
+   */
   public static boolean isDaemonSetPod(Pod pod) {
     OwnerReference c = pod.metadata().controllerRef();
-    return c != null && c.kind().equals(DaemonSet.KIND);
+    return c != null && c.kind().equals(DaemonSet.KIND)
+        || "true".equals(pod.metadata().annotations().get(DAEMON_SET_POD_ANNOTATION));
   }
 
   /** Upstream's {@code IsMirrorPod}: the pod has the {@value Drainability#MIRROR_ANNOTATION} annotation. */

@@ -29,7 +29,13 @@ import org.junit.jupiter.api.Test;
  *       their pods checked as upstream's {@code verifySanitizedPods} (count and order, a new name, bound to the
  *       template node, otherwise the wanted pod);
  *   <li>{@code cluster-autoscaler/core/podlistprocessor/filter_out_daemon_sets_test.go} (stored version 20030aeb):
- *       TestFilterOutDaemonSetPodListProcessor (4 cases).
+ *       TestFilterOutDaemonSetPodListProcessor (4 cases);
+ *   <li>{@code cluster-autoscaler/utils/pod/pod_test.go} (commit d27ffb8f): TestIsDaemonSetPod (5
+ *       cases), TestIsMirrorPod (3 cases), TestFilterRecreatablePods (7 cases, against
+ *       {@code ActuationStatus.recreatable});
+ *   <li>{@code cluster-autoscaler/simulator/utilization/info_test.go} (stored version 0a11e9c1): TestCalculate's two
+ *       DaemonSet checks that need no mirror-pod option ({@link NodeUtilization} with and without
+ *       {@code ignoreDaemonSetsUtilization}; upstream's InEpsilon 0.01 is relative, here absolute on the value).
  * </ul>
  * Skipped: TestSanitizedTemplateNodeInfoFromNodeGroup "node group error results in an error" (a pool's template is a
  * value and cannot fail to be read). The upstream example node carries a {@code ToBeDeletedByClusterAutoscaler} taint
@@ -261,6 +267,90 @@ final class TemplateNodesTest {
         .build(), critical.status());
     assertThat(TemplateNodes.isPreemptingSystemNodeCritical(never)).isFalse();
     assertThat(TemplateNodes.isPreemptingSystemNodeCritical(DaemonSetPlacement.newPod(DS1, "n", "b"))).isFalse();
+  }
+
+  // ---- utils/pod/pod_test.go ----
+
+  private static Pod bare(String name) {
+    return Pod.builder().name(name).namespace("bar").container("c", "image", ResourceList.EMPTY).build();
+  }
+
+  @Test
+  void isDaemonSetPod_upstreamIsDaemonSetPod() {
+    assertThat(TemplateNodes.isDaemonSetPod(bare("foo"))).as("Pod with empty OwnerRef").isFalse();
+    assertThat(TemplateNodes.isDaemonSetPod(bare("foo").toBuilder()
+        .ownerReference(new OwnerReference("apps/v1", "DaemonSet", "", "", true, false)).build()))
+        .as("Pod with empty OwnerRef.Kind == DaemonSet").isTrue();
+    assertThat(TemplateNodes.isDaemonSetPod(bare("foo").toBuilder().annotation("other", "x").build()))
+        .as("Pod with annotation but not with `DaemonSetPodAnnotationKey`").isFalse();
+    assertThat(TemplateNodes.isDaemonSetPod(bare("foo").toBuilder()
+        .annotation(TemplateNodes.DAEMON_SET_POD_ANNOTATION, "bad value").build()))
+        .as("Pod with `DaemonSetPodAnnotationKey` annotation but wrong value").isFalse();
+    assertThat(TemplateNodes.isDaemonSetPod(bare("foo").toBuilder()
+        .annotation(TemplateNodes.DAEMON_SET_POD_ANNOTATION, "true").build()))
+        .as("Pod with `DaemonSetPodAnnotationKey:true` annotation").isTrue();
+  }
+
+  @Test
+  void isMirrorPod_upstreamIsMirrorPod() {
+    assertThat(TemplateNodes.isMirrorPod(bare("foo").toBuilder().annotation(Drainability.MIRROR_ANNOTATION, "")
+        .build())).as("pod with ConfigMirrorAnnotationKey").isTrue();
+    // upstream's second case ("without") is built with the annotation too, and wants true
+    assertThat(TemplateNodes.isMirrorPod(bare("foo").toBuilder().annotation(Drainability.MIRROR_ANNOTATION, "")
+        .build())).as("pod with without ConfigMirrorAnnotationKey").isTrue();
+    assertThat(TemplateNodes.isMirrorPod(bare("foo"))).as("pod with nil Annotations map").isFalse();
+  }
+
+  private record RecreatableCase(String name, List<Pod> pods, List<Pod> want) {}
+
+  @Test
+  void recreatable_upstreamFilterRecreatablePods() {
+    OwnerReference rs = new OwnerReference("apps/v1", "ReplicaSet", "rs", "rs-uid", true, false);
+    OwnerReference ds = new OwnerReference("apps/v1", "DaemonSet", "ds", "ds-uid", true, false);
+    java.util.function.Function<String, Pod> build = n -> Pod.builder().name(n)
+        .container("c", "i", ResourceList.ofCpuMemory(100, 1)).build();
+    java.util.function.Function<String, Pod> rsPod = n -> build.apply(n).toBuilder().ownerReference(rs).build();
+    java.util.function.Function<String, Pod> dsPod = n -> build.apply(n).toBuilder().ownerReference(ds).build();
+    java.util.function.Function<String, Pod> mirrorPod = n -> build.apply(n).toBuilder()
+        .annotation(Drainability.MIRROR_ANNOTATION, "").build();
+    java.util.function.Function<String, Pod> staticPod = n -> build.apply(n).toBuilder()
+        .annotation(ActuationStatus.CONFIG_SOURCE_ANNOTATION, "file").build();
+    List<RecreatableCase> cases = List.of(
+        new RecreatableCase("no pods", List.of(), List.of()),
+        new RecreatableCase("keep single pod", List.of(build.apply("p")), List.of(build.apply("p"))),
+        new RecreatableCase("keep single RS pod", List.of(rsPod.apply("p")), List.of(rsPod.apply("p"))),
+        new RecreatableCase("filter-out single DS pod", List.of(dsPod.apply("p")), List.of()),
+        new RecreatableCase("filter-out single mirror pod", List.of(mirrorPod.apply("p")), List.of()),
+        new RecreatableCase("filter-out single static pod", List.of(staticPod.apply("p")), List.of()),
+        new RecreatableCase("all pods together", List.of(build.apply("p1"), rsPod.apply("p2"), dsPod.apply("p3"),
+            mirrorPod.apply("p4"), staticPod.apply("p5")), List.of(build.apply("p1"), rsPod.apply("p2"))));
+    for (RecreatableCase c : cases) {
+      assertThat(ActuationStatus.recreatable(c.pods())).as(c.name()).containsExactlyInAnyOrderElementsOf(c.want());
+    }
+  }
+
+  // ---- simulator/utilization/info_test.go, TestCalculate's DaemonSet checks ----
+
+  @Test
+  void nodeUtilization_upstreamCalculate_daemonSetChecks() {
+    ResourceList alloc = ResourceList.builder().put("cpu", Quantity.ofMilli(2000))
+        .put("memory", Quantity.ofBytes(2000000)).put("pods", Quantity.of(100)).build();
+    Node node = Node.builder().name("node1").capacity(alloc).allocatable(alloc).ready().build();
+    Pod pod = Pod.builder().name("p1").container("c", "i", ResourceList.ofCpuMemory(100, 200000)).build();
+    Pod pod2 = bare("p2"); // BuildTestPod("p2", -1, -1): no requests
+    Pod ds3 = Pod.builder().name("p3").container("c", "i", ResourceList.ofCpuMemory(100, 200000))
+        .ownerReference(new OwnerReference("apps/v1", "DaemonSet", "ds", "ds-uid", true, false)).build();
+    Pod ds4 = Pod.builder().name("p4").container("c", "i", ResourceList.ofCpuMemory(100, 200000))
+        .ownerReference(new OwnerReference("crd/v1", "CustomDaemonSet", "ds", "ds-uid-2", true, false))
+        .annotation(TemplateNodes.DAEMON_SET_POD_ANNOTATION, "true").build();
+    var withDs = io.fleetkit.api.framework.NodeInfos.of(node, java.util.stream.Stream.of(pod, pod, pod2, ds3, ds4)
+        .map(io.fleetkit.api.framework.PodInfos::of).toList());
+    assertThat(NodeUtilization.of(withDs, true).value()).as("skipDaemonSetPods").isCloseTo(2.5 / 10,
+        org.assertj.core.api.Assertions.within(0.0025));
+    var plain = io.fleetkit.api.framework.NodeInfos.of(node, java.util.stream.Stream.of(pod, pod2, ds3)
+        .map(io.fleetkit.api.framework.PodInfos::of).toList());
+    assertThat(NodeUtilization.of(plain, false).value()).as("DaemonSet pods counted").isCloseTo(2.0 / 10,
+        org.assertj.core.api.Assertions.within(0.002));
   }
 
   // ---- filter_out_daemon_sets_test.go ----
