@@ -49,7 +49,8 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>the HPA controller every 15 s, reading {@link LoadMetrics} (usage follows the scenario's load);
  *   <li>the cluster autoscaler every 10 s over the NodePools (nodes it launches get a kubelet once their start-up
- *       delay has passed and they are Ready; nodes it removes lose theirs);
+ *       delay has passed and they are Ready; nodes it removes lose theirs); it reads the DaemonSets among the objects
+ *       from the store, as the DaemonSet controller does, and counts the pods they would run on a new node;
  *   <li>storage: the scheduler's VolumeBinding, VolumeZone, NodeVolumeLimits and DataLocality plugins and the
  *       PersistentVolume controller every second (binding, dynamic provisioning through an in-memory provisioner
  *       per StorageClass provisioner, reclaim);
@@ -263,7 +264,8 @@ public final class ClusterSimulation {
     if (spec.features().clusterAutoscaler()) {
       b.controller((store, clock, seed) -> {
         // the simulation's stores deliver watch events before a write returns, so a watched pod grouping
-        // decides exactly as listing the pods every loop would
+        // decides exactly as listing the pods every loop would; pools, budgets and DaemonSets (whose pods it puts on
+        // its template nodes) it lists from the same store in every loop
         ClusterAutoscaler ca = ClusterAutoscaler.builder(store).clock(clock.asClock()).seed(seed).watchPods()
             .build();
         PeriodicController loop = new PeriodicController("cluster-autoscaler", clock, AUTOSCALER_PERIOD, () -> {

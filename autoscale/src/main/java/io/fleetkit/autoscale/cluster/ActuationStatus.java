@@ -1,7 +1,6 @@
 package io.fleetkit.autoscale.cluster;
 
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.meta.OwnerReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -42,8 +41,7 @@ record ActuationStatus(Set<String> deletionsInProgress, List<Pod> recentEviction
       String source = p.metadata().annotations().get(CONFIG_SOURCE_ANNOTATION);
       boolean isStatic = source != null && !source.equals("api");
       boolean mirror = p.metadata().annotations().containsKey(Drainability.MIRROR_ANNOTATION);
-      OwnerReference c = p.metadata().controllerRef();
-      boolean daemon = c != null && c.kind().equals("DaemonSet");
+      boolean daemon = TemplateNodes.isDaemonSetPod(p);
       if (!isStatic && !mirror && !daemon) {
         out.add(p);
       }

@@ -43,6 +43,8 @@ import java.util.Objects;
  *     pods of an empty node (best effort) before deleting it
  * @param daemonSetEvictionForOccupiedNodes {@code --daemonset-eviction-for-occupied-nodes} (true): evict the
  *     DaemonSet pods of a drained node (best effort)
+ * @param ignoreDaemonSetsUtilization {@code --ignore-daemonsets-utilization} (false): scale-down judges a node's
+ *     utilization without its DaemonSet pods, their requests taken out of the allocatable ({@link NodeUtilization})
  */
 public record AutoscalerOptions(double scaleDownUtilizationThreshold, double scaleDownGpuUtilizationThreshold,
     Duration scaleDownUnneededTime, Duration scaleDownDelayAfterAdd, Duration maxNodeProvisionTime,
@@ -51,12 +53,12 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     Duration unremovableNodeRecheckTimeout, Duration scaleDownSimulationTimeout, Duration scaleDownDelayAfterDelete,
     Duration scaleDownDelayAfterFailure, int maxGracefulTerminationSec, Duration maxPodEvictionTime,
     Duration nodeDeletionBatcherInterval, boolean daemonSetEvictionForEmptyNodes,
-    boolean daemonSetEvictionForOccupiedNodes) {
+    boolean daemonSetEvictionForOccupiedNodes, boolean ignoreDaemonSetsUtilization) {
 
   private static final AutoscalerOptions DEFAULTS = new AutoscalerOptions(0.5, 0.5, Duration.ofMinutes(10),
       Duration.ofMinutes(10), Duration.ofMinutes(15), Duration.ofMinutes(5), Duration.ofMinutes(30),
       Duration.ofHours(3), 10, 1, 0, Duration.ZERO, false, Duration.ofMinutes(5), Duration.ofSeconds(30),
-      Duration.ZERO, Duration.ofMinutes(3), 600, Duration.ofMinutes(2), Duration.ZERO, false, true);
+      Duration.ZERO, Duration.ofMinutes(3), 600, Duration.ofMinutes(2), Duration.ZERO, false, true, false);
 
   public AutoscalerOptions {
     check(scaleDownUtilizationThreshold, "scaleDownUtilizationThreshold");
@@ -203,6 +205,12 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     return c.build();
   }
 
+  public AutoscalerOptions withIgnoreDaemonSetsUtilization(boolean b) {
+    Copy c = new Copy(this);
+    c.ignoreDaemonSetsUtilization = b;
+    return c.build();
+  }
+
   /** The components of an options value, changed one at a time by the {@code withX} methods. */
   private static final class Copy {
     double scaleDownUtilizationThreshold;
@@ -227,6 +235,7 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     Duration nodeDeletionBatcherInterval;
     boolean daemonSetEvictionForEmptyNodes;
     boolean daemonSetEvictionForOccupiedNodes;
+    boolean ignoreDaemonSetsUtilization;
 
     Copy(AutoscalerOptions o) {
       scaleDownUtilizationThreshold = o.scaleDownUtilizationThreshold;
@@ -251,6 +260,7 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
       nodeDeletionBatcherInterval = o.nodeDeletionBatcherInterval;
       daemonSetEvictionForEmptyNodes = o.daemonSetEvictionForEmptyNodes;
       daemonSetEvictionForOccupiedNodes = o.daemonSetEvictionForOccupiedNodes;
+      ignoreDaemonSetsUtilization = o.ignoreDaemonSetsUtilization;
     }
 
     AutoscalerOptions build() {
@@ -259,7 +269,7 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
           maxEmptyBulkDelete, maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay, enforceNodeGroupMinSize,
           unremovableNodeRecheckTimeout, scaleDownSimulationTimeout, scaleDownDelayAfterDelete,
           scaleDownDelayAfterFailure, maxGracefulTerminationSec, maxPodEvictionTime, nodeDeletionBatcherInterval,
-          daemonSetEvictionForEmptyNodes, daemonSetEvictionForOccupiedNodes);
+          daemonSetEvictionForEmptyNodes, daemonSetEvictionForOccupiedNodes, ignoreDaemonSetsUtilization);
     }
   }
 }

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 
 /**
@@ -33,6 +34,9 @@ import java.util.function.IntFunction;
  *   <li>When none fits, a new template node is added if the limit allows; if the pod does not fit even on that empty
  *       node, the node is dropped and the rest of the pod's group is skipped (its twins would not fit either).
  * </ol>
+ *
+ * New template nodes may come with pods they run from the start (their DaemonSet pods: {@link TemplateNodes}); those
+ * take their share of the node before any pending pod is tried, as upstream's template NodeInfos do.
  *
  * The simulation is left as it was found: the new nodes are removed before returning. Stateless.
  */
@@ -107,8 +111,21 @@ public final class BinpackingEstimator {
 
   /** Like {@link #estimate(SimulatedCluster, List, IntFunction, int)} with the pods grouped already. */
   public static Estimate estimate(SimulatedCluster sim, PodGroups pending, IntFunction<Node> templates, int maxNodes) {
+    return estimate(sim, pending, templates, n -> List.of(), maxNodes);
+  }
+
+  /**
+   * Like {@link #estimate(SimulatedCluster, PodGroups, IntFunction, int)} with template nodes that run pods from the
+   * start (upstream's template NodeInfo with its DaemonSet pods, {@link TemplateNodes}): each new node, and the empty
+   * node a group is first tried on, gets {@code podsOnNew} of it, placed without a check, before any pending pod.
+   *
+   * @param podsOnNew the pods a new node runs from the start, bound to it
+   */
+  public static Estimate estimate(SimulatedCluster sim, PodGroups pending, IntFunction<Node> templates,
+      Function<Node, List<Pod>> podsOnNew, int maxNodes) {
     Objects.requireNonNull(sim, "sim");
     Objects.requireNonNull(templates, "templates");
+    Objects.requireNonNull(podsOnNew, "podsOnNew");
     if (pending.size() == 0 || maxNodes <= 0) {
       return new Estimate(0, List.of());
     }
@@ -123,7 +140,7 @@ public final class BinpackingEstimator {
     try {
       groups:
       for (Group group : groups) {
-        if (group.fastPath() && !fitsEmptyTemplate(sim, group.pods().get(0), templates, used)) {
+        if (group.fastPath() && !fitsEmptyTemplate(sim, group.pods().get(0), templates, podsOnNew, used)) {
           continue;
         }
         int from = 0; // fast path: new nodes before this one are full for this group
@@ -146,7 +163,7 @@ public final class BinpackingEstimator {
               break groups;
             }
             Node n = nextTemplate(templates, used, first);
-            sim.addNode(n);
+            addTemplate(sim, n, podsOnNew);
             added.add(n.name());
             if (!sim.check(pi, n.name()).isSuccess()) {
               sim.removeNode(n.name());
@@ -183,11 +200,22 @@ public final class BinpackingEstimator {
     return n;
   }
 
-  /** Whether {@code pod} fits an empty template node (tried on a node added and removed at once). */
+  /** Adds template node {@code n} with the pods it runs from the start. */
+  private static void addTemplate(SimulatedCluster sim, Node n, Function<Node, List<Pod>> podsOnNew) {
+    sim.addNode(n);
+    for (Pod p : podsOnNew.apply(n)) {
+      sim.addPod(n.name(), PodInfos.of(p));
+    }
+  }
+
+  /**
+   * Whether {@code pod} fits a new template node, with only the pods it runs from the start (tried on a node added
+   * and removed at once).
+   */
   private static boolean fitsEmptyTemplate(SimulatedCluster sim, PodInfo pod, IntFunction<Node> templates,
-      int[] used) {
+      Function<Node, List<Pod>> podsOnNew, int[] used) {
     Node probe = templates.apply(used[0] + 1_000_000);
-    sim.addNode(probe);
+    addTemplate(sim, probe, podsOnNew);
     try {
       return sim.check(pod, probe.name()).isSuccess();
     } finally {

@@ -1,5 +1,6 @@
 package io.fleetkit.autoscale.cluster;
 
+import io.fleetkit.api.apps.DaemonSet;
 import io.fleetkit.api.autoscaling.NodePool;
 import io.fleetkit.api.autoscaling.NodePoolStatus;
 import io.fleetkit.api.core.Node;
@@ -16,6 +17,7 @@ import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.autoscale.cluster.simulator.SimulatedCluster;
 import io.fleetkit.autoscale.cluster.simulator.SimulatedNodes;
 import io.fleetkit.reconcile.Lister;
+import io.fleetkit.reconcile.controllers.DaemonSetPlacement;
 import io.fleetkit.scheduler.DefaultPlugins;
 import io.fleetkit.scheduler.PluginRegistry;
 import java.time.Clock;
@@ -49,9 +51,11 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Scale-up.</b> Pending pods are first tried on the existing and upcoming nodes (those still starting count
  *       as ready, so a slow GPU node is not requested twice); for every pool that is neither backed off nor at its
  *       max, {@link BinpackingEstimator} packs the rest onto template nodes of the pool with the scheduler's real
- *       filters (scale-up from zero uses the same template). The {@link Expander} (default least-waste) picks an
- *       option; ties are broken by the seeded random source. The pool grows by the option's node count, never
- *       past its max or {@code maxNodesTotal}.
+ *       filters (scale-up from zero uses the same template). Template and upcoming nodes hold the pods of the
+ *       DaemonSets (listed from the store) that should run on them ({@link TemplateNodes}), so their requests are not
+ *       there for pending pods; pending DaemonSet pods that fit nowhere are not a reason to scale up. The
+ *       {@link Expander} (default least-waste) picks an option; ties are broken by the seeded random source. The pool
+ *       grows by the option's node count, never past its max or {@code maxNodesTotal}.
  *   <li><b>Scale-down</b> (evaluated in every loop, nodes deleted only when no scale-up happened in the last
  *       {@code scaleDownDelayAfterAdd}, as upstream's {@code isScaleDownInCooldown}), as upstream's planner ({@code core/scaledown/planner/planner.go}, {@code categorizeNodes}). A ready pool node is
  *       eligible when it is not annotated against scale-down, was not found unremovable in a simulation within
@@ -446,6 +450,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
     }
     SimulatedCluster sim = newSimulation();
     sim.load(nodes, clusterPods::infosOn, null);
+    List<DaemonSet> daemonSets = store.list(DaemonSet.class).items();
+    Set<DaemonPodSlot> upcomingDaemonPods = addUpcomingDaemonPods(sim, pools, nodes, daemonSets);
     pending.sort(Comparator.comparingInt(Pod::priority).reversed()
         .thenComparing(p -> p.metadata().creationTimestamp(), Comparator.nullsFirst(Comparator.naturalOrder()))
         .thenComparing(p -> p.metadata().key()));
@@ -454,6 +460,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
     List<Pod> unschedulable = new ArrayList<>();
     Set<Object> failed = new HashSet<>();
     for (Pod p : pending) {
+      if (!upcomingDaemonPods.isEmpty() && isUpcomingDaemonPod(p, upcomingDaemonPods)) {
+        continue; // its template copy already holds its place on the upcoming node
+      }
       Object eq = equivalence(p);
       if (eq != null && failed.contains(eq)) {
         unschedulable.add(p);
@@ -470,6 +479,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
         }
       }
     }
+    // a daemon pod that fits no node waits for its own node: a new node cannot help it (upstream's
+    // filterOutDaemonSetPodListProcessor, which runs after filterOutSchedulable)
+    unschedulable = TemplateNodes.withoutDaemonSetPods(unschedulable);
     List<String> keys = unschedulable.stream().map(p -> p.metadata().key()).toList();
     Map<String, String> skipped = new LinkedHashMap<>();
     List<ScaleUpOption> opts = new ArrayList<>();
@@ -504,8 +516,11 @@ public final class ClusterAutoscaler implements AutoCloseable {
         skipped.put(name, "atomic pool needs " + pool.spec().maxSize() + " nodes, only " + room + " allowed");
         continue;
       }
+      // every template node comes with the pods of the DaemonSets that should run on it (upstream's
+      // SanitizedTemplateNodeInfoFromNodeGroup): what they request is not there for the pending pods
       BinpackingEstimator.Estimate e = BinpackingEstimator.estimate(sim, groups,
-          i -> templateNode(pool, "template-" + name + "-" + i), room);
+          i -> templateNode(pool, "template-" + name + "-" + i), n -> TemplateNodes.forPoolTemplate(n, daemonSets),
+          room);
       if (e.nodeCount() == 0) {
         skipped.put(name, "no pending pod fits its template");
         continue;
@@ -522,6 +537,57 @@ public final class ClusterAutoscaler implements AutoCloseable {
       chosen = best.size() == 1 ? best.get(0) : best.get(random.nextInt(best.size()));
     }
     return new ScaleUpPlan(keys, opts, chosen, skipped);
+  }
+
+  /** A DaemonSet (by uid) and a node: where the template copy of the DaemonSet's pod was put. */
+  private record DaemonPodSlot(String daemonSetUid, String node) {}
+
+  /**
+   * Puts on every node of a pool still starting (an upcoming node: upstream simulates it as a copy of the pool's
+   * template node, DaemonSet pods included) the template pods of the DaemonSets that have no pod bound to it yet. The
+   * DaemonSets are matched against the pool's template node of that name, as upstream's copy: not against the starting
+   * node, whose not-ready taint the daemon pods do not tolerate.
+   *
+   * @return where template pods were put
+   */
+  private Set<DaemonPodSlot> addUpcomingDaemonPods(SimulatedCluster sim, Map<String, NodePool> pools,
+      List<Node> nodes, List<DaemonSet> daemonSets) {
+    if (daemonSets.isEmpty()) {
+      return Set.of();
+    }
+    nodeFacts.update(nodes);
+    Set<DaemonPodSlot> added = new HashSet<>();
+    for (Node n : nodeFacts.startingPooled()) {
+      NodePool pool = pools.get(n.metadata().labels().get(NodePool.POOL_LABEL));
+      if (pool == null || !sim.hasNode(n.name())) {
+        continue;
+      }
+      Set<String> present = new HashSet<>();
+      for (Pod p : clusterPods.on(n.name())) {
+        OwnerReference c = p.metadata().controllerRef();
+        if (c != null && c.kind().equals(DaemonSet.KIND)) {
+          present.add(c.uid());
+        }
+      }
+      for (Pod p : TemplateNodes.forPoolTemplate(templateNode(pool, n.name()), daemonSets)) {
+        String uid = Objects.requireNonNull(p.metadata().controllerRef()).uid();
+        if (present.add(uid)) {
+          sim.addPod(n.name(), PodInfos.of(p));
+          added.add(new DaemonPodSlot(uid, n.name()));
+        }
+      }
+    }
+    return added;
+  }
+
+  /** Whether {@code p} is a pending daemon pod for an upcoming node that holds its template copy. */
+  private static boolean isUpcomingDaemonPod(Pod p, Set<DaemonPodSlot> upcoming) {
+    OwnerReference c = p.metadata().controllerRef();
+    if (c == null || !c.kind().equals(DaemonSet.KIND)) {
+      return false;
+    }
+    String node = DaemonSetPlacement.targetNodeName(p);
+    return node != null && upcoming.contains(new DaemonPodSlot(c.uid(), node));
   }
 
   private boolean oldEnough(Pod p, Instant now) {
@@ -846,7 +912,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
         Map.of(PodDisruptionBudget.class, in.pdbs(), io.fleetkit.api.scheduling.PriorityClass.class,
             in.priorityClasses()));
     sim.load(in.nodes(), clusterPods::infosOn, scaleDownViews);
-    slotFacts = new SlotFacts(sim.slots());
+    slotFacts = new SlotFacts(sim.slots(), options.ignoreDaemonSetsUtilization());
     scaleDownSimByName = inNameOrder(in.nodes());
     scaleDownSim = sim;
     scaleDownSimPods = clusterPods;

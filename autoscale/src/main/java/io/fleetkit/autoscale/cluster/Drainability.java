@@ -4,7 +4,6 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.Volume;
 import io.fleetkit.api.core.VolumeSource;
 import io.fleetkit.api.labels.LabelSelector;
-import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.policy.PodDisruptionBudget;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -25,7 +24,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>mirror (annotation {@value #MIRROR_ANNOTATION}): {@link Outcome#SKIP}, it dies with the node;
  *   <li>terminating ({@code deletionTimestamp} set): SKIP (upstream skips long-terminating pods; FleetKit skips
  *       every terminating pod, since it is leaving anyway);
- *   <li>DaemonSet pods: SKIP;
+ *   <li>DaemonSet pods ({@link TemplateNodes#isDaemonSetPod}: a DaemonSet controller, or annotated
+ *       {@code cluster-autoscaler.kubernetes.io/daemonset-pod: "true"}): SKIP;
  *   <li>{@value #SAFE_TO_EVICT}{@code ="true"}: {@link Outcome#EVICT} at once, no blocking rule applies;
  *   <li>terminal pods (Succeeded, Failed): SKIP;
  *   <li>blocking rules, each {@link Outcome#BLOCK} with upstream's reason: no controller ({@value #NOT_REPLICATED}),
@@ -164,8 +164,7 @@ public final class Drainability {
       if (ann.containsKey(MIRROR_ANNOTATION) || pod.metadata().deletionTimestamp() != null) {
         return SKIP;
       }
-      OwnerReference controller = pod.metadata().controllerRef();
-      if (controller != null && controller.kind().equals("DaemonSet")) {
+      if (TemplateNodes.isDaemonSetPod(pod)) {
         return SKIP;
       }
       if ("true".equals(ann.get(SAFE_TO_EVICT))) {
@@ -174,7 +173,7 @@ public final class Drainability {
       if (pod.isTerminal()) {
         return SKIP;
       }
-      if (controller == null) {
+      if (pod.metadata().controllerRef() == null) {
         return NOT_REPLICATED_RULES;
       }
       return new PodRules(null, pod.metadata().namespace().equals(KUBE_SYSTEM), "false".equals(ann.get(SAFE_TO_EVICT)),

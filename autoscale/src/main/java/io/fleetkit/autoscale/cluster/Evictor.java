@@ -1,7 +1,6 @@
 package io.fleetkit.autoscale.cluster;
 
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.meta.OwnerReference;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -75,8 +74,7 @@ final class Evictor {
       if (p.metadata().annotations().containsKey(Drainability.MIRROR_ANNOTATION)) {
         continue;
       }
-      OwnerReference c = p.metadata().controllerRef();
-      if (c != null && c.kind().equals("DaemonSet")) {
+      if (TemplateNodes.isDaemonSetPod(p)) {
         String v = p.metadata().annotations().get(ENABLE_DS_EVICTION);
         if (evictDaemonSetsByDefault ? !"false".equals(v) : "true".equals(v)) {
           ds.add(p);

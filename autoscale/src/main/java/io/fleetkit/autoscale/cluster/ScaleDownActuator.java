@@ -198,7 +198,7 @@ final class ScaleDownActuator {
       infos.add(PodInfos.of(p));
     }
     out.add(new ScaleDownStatus.ScaleDownNode(n.name(), pool, evictedPods,
-        NodeUtilization.of(NodeInfos.of(n, infos))));
+        NodeUtilization.of(NodeInfos.of(n, infos), options.ignoreDaemonSetsUtilization())));
     inProgress.put(n.name(), new Deletion(n.name(), pool, drain, atomic.contains(pool) ? pool + "#" + start : null));
   }
 

@@ -43,7 +43,16 @@ final class SlotFacts {
   private Set<String> pools = Set.of();
 
   @SuppressWarnings("unchecked")
+  /** {@code --ignore-daemonsets-utilization}: utilization without the DaemonSet pods. */
+  private final boolean ignoreDaemonSets;
+
   SlotFacts(int slots) {
+    this(slots, false);
+  }
+
+  /** Facts for {@code slots} slots, utilization without DaemonSet pods when {@code ignoreDaemonSetsUtilization}. */
+  SlotFacts(int slots, boolean ignoreDaemonSetsUtilization) {
+    this.ignoreDaemonSets = ignoreDaemonSetsUtilization;
     views = new NodeInfo[slots];
     utilization = new double[slots];
     gpuNode = new boolean[slots];
@@ -102,7 +111,7 @@ final class SlotFacts {
   /** Makes the facts of {@code slot} those of {@code view}: kept when they are, else its utilization (drain unknown). */
   void refresh(int slot, NodeInfo view) {
     if (views[slot] != view) {
-      NodeUtilization u = NodeUtilization.of(view);
+      NodeUtilization u = NodeUtilization.of(view, ignoreDaemonSets);
       views[slot] = view;
       utilization[slot] = u.value();
       gpuNode[slot] = u.gpuNode();

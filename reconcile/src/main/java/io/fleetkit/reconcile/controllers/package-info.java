@@ -14,7 +14,9 @@
  * {@code ttlSecondsAfterFinished} has passed) and the {@link io.fleetkit.reconcile.controllers.DisruptionController}
  * (PodDisruptionBudget status) with the
  * eviction rules of {@link io.fleetkit.reconcile.controllers.Evictions}. Label and annotation names are in
- * {@link io.fleetkit.reconcile.controllers.WorkloadLabels}.
+ * {@link io.fleetkit.reconcile.controllers.WorkloadLabels}. {@link io.fleetkit.reconcile.controllers.DaemonSetPlacement}
+ * answers where a DaemonSet runs a pod and what pod (the DaemonSet controller's decision, also used by the cluster
+ * autoscaler for its template nodes).
  *
  * <p>Every controller is built the same way: {@code XController.builder(store).clock(clock).stepping().build()}
  * (or {@code .workers(n)}; the shared settings are those of
@@ -22,8 +24,9 @@
  * {@code runUntilIdle()} in stepping mode.
  *
  * <p>Threading: the controllers are thread-safe and run their reconcilers on the runtime's workers (or on the
- * caller's thread in stepping mode); {@link io.fleetkit.reconcile.controllers.ActivePods} and
- * {@link io.fleetkit.reconcile.controllers.Evictions} are stateless. Implementations live in
+ * caller's thread in stepping mode); {@link io.fleetkit.reconcile.controllers.ActivePods},
+ * {@link io.fleetkit.reconcile.controllers.DaemonSetPlacement} and {@link io.fleetkit.reconcile.controllers.Evictions}
+ * are stateless. Implementations live in
  * {@code io.fleetkit.reconcile.controllers.internal}, which is not part of the contract.
  */
 @NullMarked

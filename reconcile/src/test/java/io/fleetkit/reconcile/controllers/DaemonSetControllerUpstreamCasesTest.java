@@ -695,7 +695,7 @@ final class DaemonSetControllerUpstreamCasesTest {
       nb.taint(Taint.of(DaemonSetPods.TAINT_UNSCHEDULABLE, "", TaintEffect.NoSchedule)); // what the node controller adds
     }
     DaemonSet d = withPodSpec(ds("foo", strategy), c.spec());
-    DaemonSetPods.ShouldRun got = DaemonSetPods.nodeShouldRunDaemonPod(nb.build(), d);
+    DaemonSetPlacement.ShouldRun got = DaemonSetPlacement.nodeShouldRunDaemonPod(nb.build(), d);
     assertThat(got.shouldRun()).as("shouldRun").isEqualTo(c.shouldRun());
     assertThat(got.shouldContinueRunning()).as("shouldContinueRunning").isEqualTo(c.shouldContinueRunning());
   }
@@ -824,7 +824,7 @@ final class DaemonSetControllerUpstreamCasesTest {
       Map<String, List<Pod>> byNode = DaemonSetPods.byNode(claim.claimed, includeDeletedTerminal);
       Set<String> got = new TreeSet<>();
       byNode.forEach((node, pods) -> pods.forEach(p -> {
-        assertThat(DaemonSetPods.targetNodeName(p)).isEqualTo(node);
+        assertThat(DaemonSetPlacement.targetNodeName(p)).isEqualTo(node);
         got.add(p.metadata().name());
       }));
       assertThat(got).containsExactlyInAnyOrderElementsOf(wanted).doesNotContainAnyElementsOf(ignored);

@@ -152,7 +152,7 @@ final class DaemonSetUpdateCasesTest {
       // two updated pods ready at 300; one old pod on a node without an updated pod unready
       assertThat(h.setReadiness(true, 2, p -> hash.equals(hashOf(p)))).isEqualTo(2);
       assertThat(h.setReadiness(false, 1, p -> !hash.equals(hashOf(p))
-          && !current.containsKey(DaemonSetPods.targetNodeName(p)))).isEqualTo(1);
+          && !current.containsKey(DaemonSetPlacement.targetNodeName(p)))).isEqualTo(1);
 
       // the new pods are not yet available (minReadySeconds): one pod replaces the unready old one
       h.clock.advanceTo(t.plusSeconds(310));
@@ -190,7 +190,7 @@ final class DaemonSetUpdateCasesTest {
     Map<String, List<String>> byNode = new HashMap<>();
     for (Pod p : h.pods()) {
       if (hash.equals(hashOf(p))) {
-        byNode.computeIfAbsent(DaemonSetPods.targetNodeName(p), k -> new ArrayList<>()).add(p.metadata().name());
+        byNode.computeIfAbsent(DaemonSetPlacement.targetNodeName(p), k -> new ArrayList<>()).add(p.metadata().name());
       }
     }
     return byNode;

@@ -1,5 +1,6 @@
 package io.fleetkit.reconcile.controllers.internal;
 
+import io.fleetkit.reconcile.controllers.DaemonSetPlacement;
 import io.fleetkit.api.apps.DaemonSet;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.NodeCondition;
@@ -39,7 +40,7 @@ public final class DaemonSetNodeEvents implements ResourceEventHandler<Node> {
   public void onAdd(Node node) {
     Controller<DaemonSet> c = controller();
     for (DaemonSet ds : c.lister().list()) {
-      if (DaemonSetPods.nodeShouldRunDaemonPod(node, ds).shouldRun()) {
+      if (DaemonSetPlacement.nodeShouldRunDaemonPod(node, ds).shouldRun()) {
         c.enqueue(ObjectKey.of(ds));
       }
     }
@@ -52,7 +53,7 @@ public final class DaemonSetNodeEvents implements ResourceEventHandler<Node> {
     }
     Controller<DaemonSet> c = controller();
     for (DaemonSet ds : c.lister().list()) {
-      if (!DaemonSetPods.nodeShouldRunDaemonPod(oldNode, ds).equals(DaemonSetPods.nodeShouldRunDaemonPod(newNode,
+      if (!DaemonSetPlacement.nodeShouldRunDaemonPod(oldNode, ds).equals(DaemonSetPlacement.nodeShouldRunDaemonPod(newNode,
           ds))) {
         c.enqueue(ObjectKey.of(ds));
       }

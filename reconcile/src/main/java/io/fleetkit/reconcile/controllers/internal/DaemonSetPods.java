@@ -3,9 +3,7 @@ package io.fleetkit.reconcile.controllers.internal;
 import io.fleetkit.api.apps.DaemonSet;
 import io.fleetkit.api.apps.DaemonSetUpdateStrategyType;
 import io.fleetkit.api.apps.RollingUpdateDaemonSet;
-import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.PodTemplateSpec;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.scheduling.Affinity;
@@ -14,11 +12,7 @@ import io.fleetkit.api.scheduling.NodeSelector;
 import io.fleetkit.api.scheduling.NodeSelectorOperator;
 import io.fleetkit.api.scheduling.NodeSelectorRequirement;
 import io.fleetkit.api.scheduling.NodeSelectorTerm;
-import io.fleetkit.api.scheduling.RequiredNodeAffinity;
-import io.fleetkit.api.scheduling.Taint;
-import io.fleetkit.api.scheduling.TaintEffect;
-import io.fleetkit.api.scheduling.Taints;
-import io.fleetkit.api.scheduling.Toleration;
+import io.fleetkit.reconcile.controllers.DaemonSetPlacement;
 import io.fleetkit.reconcile.controllers.WorkloadLabels;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,71 +25,25 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The pure functions of the DaemonSet controller, after {@code pkg/controller/daemon/util/daemonset_util.go}
- * ({@code AddOrUpdateDaemonPodTolerations}, {@code CreatePodTemplate}, {@code IsPodUpdated}, {@code SurgeCount},
- * {@code UnavailableCount}, {@code ReplaceDaemonSetPodNodeNameNodeAffinity}, {@code GetTargetNodeName}) and
- * {@code daemon_controller.go} ({@code NodeShouldRunDaemonPod}, {@code NewPod}, {@code predicates},
- * {@code podByCreationTimestampAndPhase}). Stateless; thread-safe.
+ * ({@code CreatePodTemplate}, {@code IsPodUpdated}, {@code SurgeCount},
+ * {@code UnavailableCount}, {@code ReplaceDaemonSetPodNodeNameNodeAffinity}) and
+ * {@code daemon_controller.go} ({@code podByCreationTimestampAndPhase}); the placement decision
+ * ({@code NodeShouldRunDaemonPod}, {@code NewPod}, the daemon tolerations) is the public {@link DaemonSetPlacement}.
+ * Stateless; thread-safe.
  */
 public final class DaemonSetPods {
   /** Upstream's {@code metav1.ObjectNameField}: the node field a daemon pod's node affinity pins. */
-  public static final String OBJECT_NAME_FIELD = "metadata.name";
+  public static final String OBJECT_NAME_FIELD = DaemonSetPlacement.OBJECT_NAME_FIELD;
 
-  public static final String TAINT_NOT_READY = "node.kubernetes.io/not-ready";
-  public static final String TAINT_UNREACHABLE = "node.kubernetes.io/unreachable";
-  public static final String TAINT_DISK_PRESSURE = "node.kubernetes.io/disk-pressure";
-  public static final String TAINT_MEMORY_PRESSURE = "node.kubernetes.io/memory-pressure";
-  public static final String TAINT_PID_PRESSURE = "node.kubernetes.io/pid-pressure";
-  public static final String TAINT_UNSCHEDULABLE = "node.kubernetes.io/unschedulable";
-
-  /**
-   * The tolerations every daemon pod gets, in upstream's order: not-ready and unreachable NoExecute without
-   * tolerationSeconds (the pod survives taint-based eviction), and disk-, memory-, pid-pressure and unschedulable
-   * NoSchedule (TaintNodesByCondition). Upstream adds network-unavailable NoSchedule for host-network pods too;
-   * FleetKit's pods have no host network, so that one never applies.
-   */
-  public static final List<Toleration> DAEMON_TOLERATIONS = List.of(
-      Toleration.exists(TAINT_NOT_READY, TaintEffect.NoExecute),
-      Toleration.exists(TAINT_UNREACHABLE, TaintEffect.NoExecute),
-      Toleration.exists(TAINT_DISK_PRESSURE, TaintEffect.NoSchedule),
-      Toleration.exists(TAINT_MEMORY_PRESSURE, TaintEffect.NoSchedule),
-      Toleration.exists(TAINT_PID_PRESSURE, TaintEffect.NoSchedule),
-      Toleration.exists(TAINT_UNSCHEDULABLE, TaintEffect.NoSchedule));
+  /** The taint keys of the daemon tolerations: {@link DaemonSetPlacement}'s, named here for the controller's code. */
+  public static final String TAINT_NOT_READY = DaemonSetPlacement.TAINT_NOT_READY;
+  public static final String TAINT_UNREACHABLE = DaemonSetPlacement.TAINT_UNREACHABLE;
+  public static final String TAINT_DISK_PRESSURE = DaemonSetPlacement.TAINT_DISK_PRESSURE;
+  public static final String TAINT_MEMORY_PRESSURE = DaemonSetPlacement.TAINT_MEMORY_PRESSURE;
+  public static final String TAINT_PID_PRESSURE = DaemonSetPlacement.TAINT_PID_PRESSURE;
+  public static final String TAINT_UNSCHEDULABLE = DaemonSetPlacement.TAINT_UNSCHEDULABLE;
 
   private DaemonSetPods() {}
-
-  /** Whether a node should run the daemon pod, and whether a daemon pod already on it may keep running. */
-  public record ShouldRun(boolean shouldRun, boolean shouldContinueRunning) {}
-
-  /**
-   * Upstream's {@code AddOrUpdateTolerationInPodSpec}: {@code toleration} replaces the one that matches it (same key,
-   * operator, value and effect, whatever its tolerationSeconds), or is appended.
-   */
-  public static List<Toleration> addOrUpdateToleration(List<Toleration> tolerations, Toleration toleration) {
-    List<Toleration> out = new ArrayList<>(tolerations.size() + 1);
-    boolean replaced = false;
-    for (Toleration t : tolerations) {
-      if (t.key().equals(toleration.key()) && t.operator() == toleration.operator()
-          && t.value().equals(toleration.value()) && t.effect() == toleration.effect()) {
-        out.add(toleration);
-        replaced = true;
-      } else {
-        out.add(t);
-      }
-    }
-    if (!replaced) {
-      out.add(toleration);
-    }
-    return out;
-  }
-
-  /** Upstream's {@code AddOrUpdateDaemonPodTolerations}: {@code spec} with {@link #DAEMON_TOLERATIONS}. */
-  public static PodSpec withDaemonTolerations(PodSpec spec) {
-    List<Toleration> t = spec.tolerations();
-    for (Toleration d : DAEMON_TOLERATIONS) {
-      t = addOrUpdateToleration(t, d);
-    }
-    return spec.withTolerations(t);
-  }
 
   /**
    * Upstream's {@code CreatePodTemplate}: the template with the daemon tolerations, label
@@ -110,7 +58,7 @@ public final class DaemonSetPods {
     if (!hash.isEmpty()) {
       m.label(WorkloadLabels.CONTROLLER_REVISION_HASH, hash);
     }
-    return new PodTemplateSpec(m.build(), withDaemonTolerations(template.spec()));
+    return new PodTemplateSpec(m.build(), DaemonSetPlacement.withDaemonTolerations(template.spec()));
   }
 
   /**
@@ -180,67 +128,6 @@ public final class DaemonSetPods {
   }
 
   /**
-   * Upstream's {@code GetTargetNodeName}: {@code spec.nodeName}, else the single value of the first
-   * {@code matchFields metadata.name In} requirement of the required node affinity.
-   *
-   * @return the node name, or null when there is none or it is not unique (upstream's error cases)
-   */
-  public static @Nullable String targetNodeName(Pod pod) {
-    if (!pod.spec().nodeName().isEmpty()) {
-      return pod.spec().nodeName();
-    }
-    NodeAffinity na = pod.spec().affinity().nodeAffinity();
-    NodeSelector required = na == null ? null : na.requiredDuringSchedulingIgnoredDuringExecution();
-    if (required == null) {
-      return null;
-    }
-    for (NodeSelectorTerm term : required.nodeSelectorTerms()) {
-      for (NodeSelectorRequirement r : term.matchFields()) {
-        if (r.key().equals(OBJECT_NAME_FIELD) && r.operator() == NodeSelectorOperator.In) {
-          return r.values().size() == 1 ? r.values().get(0) : null;
-        }
-      }
-    }
-    return null;
-  }
-
-  /**
-   * Upstream's {@code NewPod}: the pod the DaemonSet would run on {@code nodeName} (its template with the daemon
-   * tolerations and the node name), for the scheduling predicates.
-   */
-  public static PodSpec newPodSpec(DaemonSet ds, String nodeName) {
-    return withDaemonTolerations(ds.spec().template().spec()).withNodeName(nodeName);
-  }
-
-  /**
-   * Upstream's {@code NodeShouldRunDaemonPod}: a node should run the daemon pod when the template's node name (if
-   * any) is the node's, its node selector and required node affinity match the node, and its tolerations (with the
-   * daemon tolerations) tolerate every NoSchedule and NoExecute taint; a pod already there may keep running on a
-   * node it should not be scheduled to only when no NoExecute taint is untolerated. Resources and host ports are not
-   * checked: the scheduler places the pod.
-   */
-  public static ShouldRun nodeShouldRunDaemonPod(Node node, DaemonSet ds) {
-    PodSpec template = ds.spec().template().spec();
-    String name = node.metadata().name();
-    if (!(template.nodeName().isEmpty() || template.nodeName().equals(name))) {
-      return new ShouldRun(false, false);
-    }
-    PodSpec pod = newPodSpec(ds, name);
-    boolean fitsNodeAffinity = RequiredNodeAffinity.fromAffinity(pod.nodeSelector(), pod.affinity())
-        .match(name, node.metadata().labels());
-    if (!fitsNodeAffinity) {
-      return new ShouldRun(false, false);
-    }
-    List<Taint> taints = node.spec().taints();
-    if (Taints.findMatchingUntoleratedTaint(taints, pod.tolerations(), Taints.NO_SCHEDULE_OR_NO_EXECUTE).isPresent()) {
-      boolean untoleratedNoExecute = Taints.findMatchingUntoleratedTaint(taints, pod.tolerations(), Taints.NO_EXECUTE)
-          .isPresent();
-      return new ShouldRun(false, !untoleratedNoExecute);
-    }
-    return new ShouldRun(true, true);
-  }
-
-  /**
    * Upstream's {@code podByCreationTimestampAndPhase}: pods bound to a node first, then the oldest, then by name.
    */
   public static final Comparator<Pod> BY_CREATION_AND_PHASE = (a, b) -> {
@@ -268,7 +155,7 @@ public final class DaemonSetPods {
       if (!includeDeletedTerminal && p.metadata().deletionTimestamp() != null && p.status().phase().isTerminal()) {
         continue;
       }
-      String node = targetNodeName(p);
+      String node = DaemonSetPlacement.targetNodeName(p);
       if (node != null) {
         out.computeIfAbsent(node, k -> new ArrayList<>()).add(p);
       }

@@ -1,5 +1,6 @@
 package io.fleetkit.reconcile.controllers.internal;
 
+import io.fleetkit.reconcile.controllers.DaemonSetPlacement;
 import io.fleetkit.api.ConflictException;
 import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.apps.DaemonSet;
@@ -237,7 +238,7 @@ public final class DaemonSetReconciler implements Reconciler<DaemonSet> {
     /** Upstream's {@code podsShouldBeOnNode}. */
     private void podsShouldBeOnNode(Node node, Map<String, List<Pod>> nodeToDaemonPods, String hash,
         List<String> nodesNeeding, List<Pod> toDelete) {
-      DaemonSetPods.ShouldRun sr = DaemonSetPods.nodeShouldRunDaemonPod(node, ds);
+      DaemonSetPlacement.ShouldRun sr = DaemonSetPlacement.nodeShouldRunDaemonPod(node, ds);
       String nodeName = node.metadata().name();
       List<Pod> found = nodeToDaemonPods.get(nodeName);
       boolean exists = found != null;
@@ -475,7 +476,7 @@ public final class DaemonSetReconciler implements Reconciler<DaemonSet> {
         }
         if (newPod == null) {
           Node node = byName.get(nodeName);
-          boolean shouldRun = node != null && DaemonSetPods.nodeShouldRunDaemonPod(node, ds).shouldRun();
+          boolean shouldRun = node != null && DaemonSetPlacement.nodeShouldRunDaemonPod(node, ds).shouldRun();
           if (!ActivePods.isAvailable(oldPod, minReady, now)) {
             if (!shouldRun) {
               oldPodsToDelete.add(oldPod); // unavailable and on a node it no longer fits
@@ -525,7 +526,7 @@ public final class DaemonSetReconciler implements Reconciler<DaemonSet> {
       int available = 0;
       Long generation = DaemonSetPods.templateGeneration(ds);
       for (Node node : nodes) {
-        boolean shouldRun = DaemonSetPods.nodeShouldRunDaemonPod(node, ds).shouldRun();
+        boolean shouldRun = DaemonSetPlacement.nodeShouldRunDaemonPod(node, ds).shouldRun();
         List<Pod> pods = nodeToDaemonPods.get(node.metadata().name());
         boolean scheduled = pods != null && !pods.isEmpty();
         if (shouldRun) {
@@ -604,7 +605,7 @@ public final class DaemonSetReconciler implements Reconciler<DaemonSet> {
   public static int[] updatedDesiredNodeCounts(DaemonSet ds, List<Node> nodes, Map<String, List<Pod>> nodeToDaemonPods) {
     int desired = 0;
     for (Node node : nodes) {
-      if (!DaemonSetPods.nodeShouldRunDaemonPod(node, ds).shouldRun()) {
+      if (!DaemonSetPlacement.nodeShouldRunDaemonPod(node, ds).shouldRun()) {
         continue;
       }
       desired++;

@@ -1,5 +1,6 @@
 package io.fleetkit.reconcile.controllers.internal;
 
+import io.fleetkit.reconcile.controllers.DaemonSetPlacement;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.apps.DaemonSet;
@@ -98,12 +99,12 @@ final class DaemonSetPlacementPropertyTest {
       for (Pod p : store.list(Pod.class, "ns").items()) {
         assertThat(p.metadata().controllerRef()).as("adopted or created by the set").isNotNull();
         assertThat(p.status().phase()).isNotEqualTo(PodPhase.Failed);
-        String node = DaemonSetPods.targetNodeName(p);
+        String node = DaemonSetPlacement.targetNodeName(p);
         live.merge(node, 1, Integer::sum);
       }
       int desired = 0;
       for (Node n : store.list(Node.class, "").items()) {
-        DaemonSetPods.ShouldRun sr = DaemonSetPods.nodeShouldRunDaemonPod(n, settled);
+        DaemonSetPlacement.ShouldRun sr = DaemonSetPlacement.nodeShouldRunDaemonPod(n, settled);
         int count = live.getOrDefault(n.metadata().name(), 0);
         if (sr.shouldRun()) {
           desired++;
@@ -119,7 +120,7 @@ final class DaemonSetPlacementPropertyTest {
       assertThat(settled.status().numberMisscheduled())
           .isEqualTo((int) live.entrySet().stream().filter(e -> store.list(Node.class, "").items().stream()
               .anyMatch(n -> n.metadata().name().equals(e.getKey())
-                  && !DaemonSetPods.nodeShouldRunDaemonPod(n, settled).shouldRun())).count());
+                  && !DaemonSetPlacement.nodeShouldRunDaemonPod(n, settled).shouldRun())).count());
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.fleetkit.reconcile.controllers.internal;
 
+import io.fleetkit.reconcile.controllers.DaemonSetPlacement;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.core.Pod;
@@ -78,7 +79,7 @@ final class DaemonSetPodsTest {
     } else {
       assertThat(t.labels()).doesNotContainKey(WorkloadLabels.CONTROLLER_REVISION_HASH);
     }
-    assertThat(t.spec().tolerations()).containsExactlyElementsOf(DaemonSetPods.DAEMON_TOLERATIONS);
+    assertThat(t.spec().tolerations()).containsExactlyElementsOf(DaemonSetPlacement.DAEMON_TOLERATIONS);
   }
 
   static Stream<Arguments> createPodTemplate_upstreamTable() {
@@ -128,15 +129,15 @@ final class DaemonSetPodsTest {
 
   @Test
   void targetNodeName_upstreamTable() {
-    assertThat(DaemonSetPods.targetNodeName(newPod("pod1", "node-1", Map.of()))).isEqualTo("node-1");
+    assertThat(DaemonSetPlacement.targetNodeName(newPod("pod1", "node-1", Map.of()))).isEqualTo("node-1");
     Pod pinned = newPod("pod2", "", Map.of());
     pinned = new Pod(pinned.metadata(), pinned.spec().toBuilder().affinity(required(fields(req("metadata.name",
         NodeSelectorOperator.In, "node-1")))).build(), pinned.status());
-    assertThat(DaemonSetPods.targetNodeName(pinned)).isEqualTo("node-1");
+    assertThat(DaemonSetPlacement.targetNodeName(pinned)).isEqualTo("node-1");
     Pod twoNames = new Pod(pinned.metadata(), pinned.spec().toBuilder().affinity(required(fields(req("metadata.name",
         NodeSelectorOperator.In, "node-1", "node-2")))).build(), pinned.status());
-    assertThat(DaemonSetPods.targetNodeName(twoNames)).as("not unique: upstream's error").isNull();
-    assertThat(DaemonSetPods.targetNodeName(newPod("pod4", "", Map.of()))).as("no affinity: upstream's error")
+    assertThat(DaemonSetPlacement.targetNodeName(twoNames)).as("not unique: upstream's error").isNull();
+    assertThat(DaemonSetPlacement.targetNodeName(newPod("pod4", "", Map.of()))).as("no affinity: upstream's error")
         .isNull();
   }
 
@@ -145,7 +146,7 @@ final class DaemonSetPodsTest {
     Toleration timed = new Toleration(DaemonSetPods.TAINT_NOT_READY, io.fleetkit.api.scheduling.TolerationOperator
         .Exists, "", TaintEffect.NoExecute, 300L);
     Toleration own = Toleration.equal("dedicated", "user1", TaintEffect.NoSchedule);
-    PodSpec spec = DaemonSetPods.withDaemonTolerations(PodSpec.builder().container("c", "i", ResourceList.EMPTY)
+    PodSpec spec = DaemonSetPlacement.withDaemonTolerations(PodSpec.builder().container("c", "i", ResourceList.EMPTY)
         .toleration(timed).toleration(own).build());
     assertThat(spec.tolerations()).hasSize(7).contains(own).doesNotContain(timed);
     assertThat(spec.tolerations().get(0).tolerationSeconds()).isNull(); // replaced in place, without the timeout
