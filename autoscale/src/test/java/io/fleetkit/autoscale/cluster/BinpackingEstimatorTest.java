@@ -21,8 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Ported from kubernetes/autoscaler cluster-autoscaler/estimator/binpacking_estimator_test.go, TestBinpackingEstimate:
- * the cases whose predicates FleetKit has (the hostPort case needs NodePorts, which FleetKit does not implement; the
- * "retroactive" minDomains case depends on upstream's estimator internals). Memory is in MiB on nodes and bytes on
+ * every case but the "retroactive" minDomains one, which depends on upstream's estimator internals. Memory is in MiB on nodes and bytes on
  * pods, as upstream's helpers build them.
  */
 final class BinpackingEstimatorTest {
@@ -56,6 +55,18 @@ final class BinpackingEstimatorTest {
     return out;
   }
 
+  /** Upstream's {@code makePods} with a host port: every pod binds {@code hostPort} on its node. */
+  private static List<Pod> withHostPort(List<Pod> pods, int hostPort) {
+    List<Pod> out = new ArrayList<>();
+    for (Pod p : pods) {
+      io.fleetkit.api.core.Container c = p.spec().containers().get(0);
+      out.add(p.withSpec(p.spec().toBuilder().containers(List.of(new io.fleetkit.api.core.Container(c.name(),
+          c.image(), c.resources(), List.of(new io.fleetkit.api.core.ContainerPort("", hostPort, "TCP", hostPort)),
+          List.of(), null))).build()));
+    }
+    return out;
+  }
+
   private static TopologySpreadConstraint skew(int maxSkew, String key, int minDomains) {
     return new TopologySpreadConstraint(maxSkew, key, UnsatisfiableConstraintAction.DoNotSchedule,
         LabelSelector.of(Map.of("app", "estimatee")), minDomains, NodeInclusionPolicy.Honor,
@@ -68,6 +79,8 @@ final class BinpackingEstimatorTest {
     return List.of(
         new Case("simple resource-based binpacking", 350 * 3 - 50, 2 * 1000, 0, group("e", 350, 1000, 10, null), 5, 10),
         new Case("pods-per-node bound binpacking", 10000, 20000, 0, group("e", 10, 100, 20, null), 2, 20),
+        new Case("hostport conflict forces pod-per-node", 1000, 5000, 0,
+            withHostPort(group("e", 200, 1000, 8, null), 5555), 8, 8),
         new Case("limiter cuts binpacking", 1000, 5000, 5, group("e", 500, 1000, 20, null), 5, 10),
         new Case("decreasing ordered pods are processed first", 1000, 5000, 5, decreasing, 5, 10),
         new Case("hostname topology spreading with maxSkew=2 forces 2 pods/node", 1000, 5000, 0,
