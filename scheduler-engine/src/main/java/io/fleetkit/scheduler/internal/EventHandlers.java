@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * go to the cache (confirming an assumed pod), pending pods of this scheduler's profiles to the queue (their priority
  * resolved from the priority classes), other pods are ignored; other objects are kept for plugins. Each change moves
  * the unschedulable pods whose rejecting plugins registered the matching {@link ClusterEvent} and whose queueing
- * hints ({@code EnqueueExtensions.isSchedulableAfter}) accept the changed node, pod or namespace.
+ * hints ({@code EnqueueExtensions.isSchedulableAfter}) accept the changed node, pod, namespace or storage object.
  *
  * <p>Confined to the scheduler's lock: the scheduler hands every event to this class through its {@link EngineLock}.
  */
@@ -168,7 +168,10 @@ final class EventHandlers {
     }
   }
 
-  /** A change of a cluster object; a Namespace change is offered to the plugins' per-pod queueing hints. */
+  /**
+   * A change of a cluster object; a Namespace or storage change (PersistentVolumeClaim, PersistentVolume...) is offered
+   * to the plugins' per-pod queueing hints with its objects.
+   */
   private void onObjectEvent(@Nullable Object before, @Nullable Object after) {
     Object object = after != null ? after : Objects.requireNonNull(before);
     ClusterEvent event = switch (object.getClass().getSimpleName()) {
@@ -178,7 +181,7 @@ final class EventHandlers {
           "CSIStorageCapacity", "VolumeAttachment" -> ClusterEvent.STORAGE;
       default -> ClusterEvent.OTHER;
     };
-    if (event == ClusterEvent.NAMESPACE_UPDATE) {
+    if (event == ClusterEvent.NAMESPACE_UPDATE || event == ClusterEvent.STORAGE) {
       queue.moveAllToActiveOrBackoff(event, before, after, nanos.getAsLong());
     } else if (event != null) {
       queue.moveAllToActiveOrBackoff(event, nanos.getAsLong());

@@ -22,13 +22,14 @@ public final class StoragePlugins {
   private StoragePlugins() {}
 
   /**
-   * {@code base} plus VolumeBinding, VolumeZone, NodeVolumeLimits and DataLocality.
+   * {@code base} plus VolumeRestrictions, VolumeBinding, VolumeZone, NodeVolumeLimits and DataLocality.
    *
    * @throws IllegalArgumentException if {@code base} already has one of those names
    */
   public static PluginRegistry registry(PluginRegistry base, PersistentVolumeController controller) {
     Objects.requireNonNull(controller, "controller");
     return base.toBuilder()
+        .register(VolumeRestrictionsPlugin.NAME, VolumeRestrictionsPlugin.factory(controller.store()))
         .register(VolumeBindingPlugin.NAME, VolumeBindingPlugin.factory(controller))
         .register(VolumeZonePlugin.NAME, VolumeZonePlugin.factory(controller.store()))
         .register(NodeVolumeLimitsPlugin.NAME, NodeVolumeLimitsPlugin.factory(controller.store()))
@@ -37,12 +38,13 @@ public final class StoragePlugins {
   }
 
   /**
-   * {@code profile} with NodeVolumeLimits, VolumeBinding, VolumeZone (filters; kube's default profile has them) and
-   * DataLocality (score, weight 1) appended unless already enabled; other plugins keep their order and weights.
+   * {@code profile} with VolumeRestrictions, NodeVolumeLimits, VolumeBinding, VolumeZone (filters, in the order of
+   * kube's default profile, which has them) and DataLocality (score, weight 1) appended unless already enabled; other
+   * plugins keep their order and weights.
    */
   public static SchedulerProfile enableIn(SchedulerProfile profile) {
     SchedulerProfile.Builder b = profile.toBuilder();
-    for (String name : new String[] {NodeVolumeLimitsPlugin.NAME, VolumeBindingPlugin.NAME, VolumeZonePlugin.NAME,
+    for (String name : new String[] {VolumeRestrictionsPlugin.NAME, NodeVolumeLimitsPlugin.NAME, VolumeBindingPlugin.NAME, VolumeZonePlugin.NAME,
         DataLocalityPlugin.NAME}) {
       if (profile.plugins().stream().noneMatch(p -> p.name().equals(name))) {
         b.plugin(name, 1);

@@ -1,6 +1,7 @@
 /**
  * Scheduler plugins for volumes, on the core-api scheduler SPI: {@link VolumeBindingPlugin} (claims bound or
- * provisioned with the pod: PreFilter, Filter, Reserve, Unreserve, PreBind), {@link VolumeZonePlugin},
+ * provisioned with the pod: PreFilter, Filter, Reserve, Unreserve, PreBind), {@link VolumeRestrictionsPlugin}
+ * (a ReadWriteOncePod claim used by one pod at a time), {@link VolumeZonePlugin},
  * {@link NodeVolumeLimitsPlugin}, and the {@link DataLocalityPlugin} score. {@link StoragePlugins} registers them
  * against a {@link io.fleetkit.storage.PersistentVolumeController} and enables them in a profile.
  *
