@@ -12,20 +12,21 @@ import io.fleetkit.api.core.Secret;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * The update rules of Secrets and ConfigMaps, ported from kubernetes {@code pkg/apis/core/validation/validation_test.go}
- * at commit 000f26050b9be6fb3d79fae95e06b47fc96128cd: {@code TestValidateSecretUpdate} 7 of 7 and {@code
- * TestValidateConfigMapUpdate} 8 of 9 (left out: "invalid", an update without resourceVersion, which FleetKit's
- * store accepts as an unconditional update). FleetKit's {@code immutable} is a boolean: upstream's unset flag is
+ * The update rules of Secrets and ConfigMaps, ported from kubernetes
+ * {@code pkg/apis/core/validation/validation_test.go} at commit 000f26050b9be6fb3d79fae95e06b47fc96128cd:
+ * {@code TestValidateSecretUpdate} 7 of 7 and {@code TestValidateConfigMapUpdate} 8 of 9 (left out: "invalid", an
+ * update without resourceVersion, which FleetKit's store accepts as an unconditional update). FleetKit's {@code immutable} is a boolean: upstream's unset flag is
  * {@code false}, so "revert immutable ..." and "mark immutable ... mutable" both set it to {@code false}.
  */
 final class ConfigDataUpdateRulesTest {
   private static final String FORBIDDEN = "Forbidden: field is immutable when `immutable` is set";
 
   private static Secret secret(Map<String, String> data, boolean immutable) {
-    Map<String, Bytes> bytes = new java.util.TreeMap<>();
+    Map<String, Bytes> bytes = new TreeMap<>();
     data.forEach((k, v) -> bytes.put(k, Bytes.ofUtf8(v)));
     return new Secret(ObjectMeta.of("bar", "foo").withResourceVersion("20"), Secret.TYPE_OPAQUE, bytes, immutable);
   }
