@@ -145,6 +145,7 @@ public record Node(ObjectMeta metadata, NodeSpec spec, NodeStatus status) implem
     private boolean unschedulable;
     private final List<Taint> taints;
     private String providerID;
+    private List<String> podCIDRs;
     private ResourceList capacity;
     private ResourceList allocatable;
     private final List<NodeCondition> conditions;
@@ -155,6 +156,7 @@ public record Node(ObjectMeta metadata, NodeSpec spec, NodeStatus status) implem
       meta = ObjectMeta.builder();
       taints = new ArrayList<>(0);
       providerID = "";
+      podCIDRs = List.of();
       capacity = ResourceList.EMPTY;
       allocatable = ResourceList.EMPTY;
       conditions = new ArrayList<>(1);
@@ -167,6 +169,7 @@ public record Node(ObjectMeta metadata, NodeSpec spec, NodeStatus status) implem
       unschedulable = n.spec.unschedulable();
       taints = new ArrayList<>(n.spec.taints());
       providerID = n.spec.providerID();
+      podCIDRs = n.spec.podCIDRs();
       capacity = n.status.capacity();
       allocatable = n.status.allocatable();
       conditions = new ArrayList<>(n.status.conditions());
@@ -185,6 +188,8 @@ public record Node(ObjectMeta metadata, NodeSpec spec, NodeStatus status) implem
     public Builder taints(List<Taint> v) { taints.clear(); taints.addAll(v); return this; }
     public Builder taint(Taint v) { taints.add(v); return this; }
     public Builder providerID(String v) { providerID = v; return this; }
+    /** {@code spec.podCIDRs}; kept from the node by {@link Node#toBuilder()}. */
+    public Builder podCIDRs(List<String> v) { podCIDRs = List.copyOf(v); return this; }
     /** Capacity; allocatable defaults to it unless set. */
     public Builder capacity(ResourceList v) { capacity = v; return this; }
     public Builder allocatable(ResourceList v) { allocatable = v; return this; }
@@ -198,7 +203,7 @@ public record Node(ObjectMeta metadata, NodeSpec spec, NodeStatus status) implem
     public Builder address(NodeAddress v) { addresses.add(v); return this; }
 
     public Node build() {
-      return new Node(meta.build(), new NodeSpec(unschedulable, taints, providerID),
+      return new Node(meta.build(), new NodeSpec(unschedulable, taints, providerID, podCIDRs),
           new NodeStatus(capacity, allocatable, conditions, gpus, addresses));
     }
   }

@@ -47,6 +47,14 @@ final class NodeTest {
   }
 
   @Test
+  void toBuilder_nodeWithPodCIDRs_keepsThem() {
+    // the store refuses an update that drops assigned pod CIDRs, so a rebuilt node must keep them
+    Node n = Node.builder().name("n").podCIDRs(List.of("10.244.1.0/24", "fd00:1::/64")).build();
+    assertThat(n.spec().podCIDRs()).containsExactly("10.244.1.0/24", "fd00:1::/64");
+    assertThat(n.toBuilder().unschedulable(true).build().spec().podCIDRs()).isEqualTo(n.spec().podCIDRs());
+  }
+
+  @Test
   void isReady_readyFalse_false() {
     Node n = Node.builder().name("n").condition(NodeCondition.of(NodeCondition.READY, ConditionStatus.False))
         .build();

@@ -13,21 +13,18 @@ import io.fleetkit.api.core.ConfigMap;
 import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.ContainerStateType;
 import io.fleetkit.api.core.ContainerStatus;
+import io.fleetkit.api.core.Namespace;
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.PersistentVolume;
 import io.fleetkit.api.core.PersistentVolumeClaim;
-import io.fleetkit.api.core.PersistentVolumeClaimPhase;
-import io.fleetkit.api.core.PersistentVolumeClaimSpec;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.PodTemplateSpec;
 import io.fleetkit.api.core.RestartPolicy;
 import io.fleetkit.api.core.Secret;
 import io.fleetkit.api.core.Service;
-import io.fleetkit.api.core.ServiceSpec;
-import io.fleetkit.api.core.ServiceType;
-import io.fleetkit.api.core.VolumeResourceRequirements;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
-import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.scheduling.Affinity;
 import io.fleetkit.api.scheduling.NodeAffinity;
@@ -46,6 +43,13 @@ import java.util.Objects;
  * itself was validated when it was built (every kind checks itself in its compact constructor); these rules only
  * compare it with the stored one. Metadata needs no rule here: the store keeps name, namespace, uid,
  * creationTimestamp and deletionTimestamp itself (see {@link io.fleetkit.api.store.spi.WriteRules}).
+ *
+ * <p>This class dispatches by kind and holds the pod and workload rules; the rules of Services
+ * ({@code ServiceUpdateRule}), PersistentVolumeClaims ({@code ClaimUpdateRule}), PersistentVolumes
+ * ({@code PersistentVolumeUpdateRule}) and Nodes ({@code NodeUpdateRule}) are small types of their own beside it.
+ * Namespaces need no spec rule here: upstream's {@code ValidateNamespaceUpdate} and {@code
+ * ValidateNamespaceFinalizeUpdate} check only what {@link io.fleetkit.api.core.Namespace} checks when it is built
+ * (the finalizer names); their status rule is {@code NamespaceStatusRule}.
  *
  * <p>Cheap on the hot path: each kind's rule starts with a reference comparison of the parts it guards (the
  * store's objects are immutable records, an unchanged part is usually the same instance) and falls back to
@@ -96,9 +100,13 @@ public final class UpdateChecks {
     } else if (kind == Job.class) {
       job((Job) stored, (Job) updated);
     } else if (kind == Service.class) {
-      service((Service) stored, (Service) updated);
+      ServiceUpdateRule.check((Service) stored, (Service) updated);
     } else if (kind == PersistentVolumeClaim.class) {
-      claim((PersistentVolumeClaim) stored, (PersistentVolumeClaim) updated);
+      ClaimUpdateRule.check((PersistentVolumeClaim) stored, (PersistentVolumeClaim) updated);
+    } else if (kind == PersistentVolume.class) {
+      PersistentVolumeUpdateRule.check((PersistentVolume) stored, (PersistentVolume) updated);
+    } else if (kind == Node.class) {
+      NodeUpdateRule.spec((Node) stored, (Node) updated);
     } else if (kind == ControllerRevision.class) {
       ControllerRevision o = (ControllerRevision) stored;
       ControllerRevision n = (ControllerRevision) updated;
@@ -114,13 +122,18 @@ public final class UpdateChecks {
 
   /**
    * Checks an update of the status ({@code ObjectStore.updateStatus}, and the status part of
-   * {@code updateWithStatus}): for pods, {@code ValidatePodStatusUpdate}'s container state transitions; other kinds
-   * have no rule beyond their own validation.
+   * {@code updateWithStatus}): for pods, {@code ValidatePodStatusUpdate}'s container state transitions; for nodes,
+   * no duplicate address ({@code ValidateNodeUpdate}); for namespaces, a phase that agrees with the deletion mark
+   * ({@code ValidateNamespaceStatusUpdate}); other kinds have no rule beyond their own validation.
    *
    * @throws io.fleetkit.api.ValidationException naming the object, each refused field and its rule
    */
   public static void status(ApiObject<?> stored, ApiObject<?> updated) {
-    if (updated.getClass() == Pod.class) {
+    if (updated.getClass() == Node.class) {
+      NodeUpdateRule.status((Node) stored, (Node) updated);
+    } else if (updated.getClass() == Namespace.class) {
+      NamespaceStatusRule.check((Namespace) stored, (Namespace) updated);
+    } else if (updated.getClass() == Pod.class) {
       Pod o = (Pod) stored;
       Pod n = (Pod) updated;
       if (o.status() != n.status() && o.status().containerStatuses() != n.status().containerStatuses()) {
@@ -503,139 +516,6 @@ public final class UpdateChecks {
     return new PodTemplateSpec(meta, spec);
   }
 
-  // --------------------------------------------------------------------------------------------------- Service
-
-  /** Kubernetes' {@code ValidateServiceUpdate}: cluster IPs and IP families may not change once set. */
-  private static void service(Service stored, Service updated) {
-    ServiceSpec o = stored.spec();
-    ServiceSpec n = updated.spec();
-    if (o == n) {
-      return;
-    }
-    if (n.type() == ServiceType.ExternalName || o.type() == ServiceType.ExternalName) {
-      return;
-    }
-    List<String> oldIps = clusterIPs(o);
-    List<String> newIps = clusterIPs(n);
-    if (oldIps.equals(newIps) && o.ipFamilies().equals(n.ipFamilies())) {
-      return;
-    }
-    Violations v = violations(updated);
-    boolean oldHeadless = isHeadless(oldIps);
-    boolean newHeadless = isHeadless(newIps);
-    // validateUpgradeDowngradeClusterIPs
-    if (!(oldHeadless && newHeadless)) {
-      if (oldIps.size() == newIps.size()) {
-        for (int i = 0; i < oldIps.size(); i++) {
-          if (!oldIps.get(i).equals(newIps.get(i))) {
-            v.add("spec.clusterIPs[0]", "may not change once set", newIps);
-          }
-        }
-      } else if (oldIps.size() > newIps.size()) {
-        if (newIps.isEmpty()) {
-          v.add("spec.clusterIPs[0]", "primary clusterIP can not be unset", newIps);
-        } else if (!oldIps.get(0).equals(newIps.get(0))) {
-          v.add("spec.clusterIPs[0]", "may not change once set", newIps);
-        }
-        if (newIps.size() == 1) { // FleetKit has no ipFamilyPolicy, so never SingleStack by request
-          v.add("spec.clusterIPs[0]", "`ipFamilyPolicy` must be set to 'SingleStack' when releasing the secondary"
-              + " clusterIP", newIps);
-        }
-      } else if (!oldIps.isEmpty() && !oldIps.get(0).equals(newIps.get(0))) {
-        v.add("spec.clusterIPs[0]", "may not change once set", newIps);
-      }
-    }
-    // validateUpgradeDowngradeIPFamilies: headless Services, and changes to or from headless, may change families
-    List<?> of = o.ipFamilies();
-    List<?> nf = n.ipFamilies();
-    if (oldHeadless == newHeadless && !newHeadless) {
-      if (of.size() == nf.size()) {
-        for (int i = 0; i < of.size(); i++) {
-          if (!of.get(i).equals(nf.get(i))) {
-            v.add("spec.ipFamilies[0]", "may not change once set", nf);
-          }
-        }
-      } else if (of.size() > nf.size()) {
-        if (newIps.isEmpty()) {
-          v.add("spec.ipFamilies[0]", "primary ipFamily can not be unset", nf);
-        }
-        if (!nf.isEmpty() && !nf.get(0).equals(of.get(0))) {
-          v.add("spec.clusterIPs[0]", "may not change once set", newIps);
-        }
-        if (nf.size() == 1) {
-          v.add("spec.clusterIPs[0]", "`ipFamilyPolicy` must be set to 'SingleStack' when releasing the secondary"
-              + " ipFamily", newIps);
-        }
-      } else if (!of.isEmpty() && !nf.get(0).equals(of.get(0))) {
-        v.add("spec.ipFamilies[0]", "may not change once set", newIps);
-      }
-    }
-    v.throwIfAny();
-  }
-
-  /** {@code spec.clusterIPs}, or {@code [clusterIP]} when only that is set (as the API server defaults it). */
-  private static List<String> clusterIPs(ServiceSpec s) {
-    if (!s.clusterIPs().isEmpty() || s.clusterIP().isEmpty()) {
-      return s.clusterIPs();
-    }
-    return List.of(s.clusterIP());
-  }
-
-  private static boolean isHeadless(List<String> ips) {
-    return ips.size() == 1 && ServiceSpec.CLUSTER_IP_NONE.equals(ips.get(0));
-  }
-
-  // ----------------------------------------------------------------------------------------------------- Claim
-
-  /** Kubernetes' {@code ValidatePersistentVolumeClaimUpdate} (RecoverVolumeExpansionFailure on, as it is GA). */
-  private static void claim(PersistentVolumeClaim stored, PersistentVolumeClaim updated) {
-    PersistentVolumeClaimSpec o = stored.spec();
-    PersistentVolumeClaimSpec n = updated.spec();
-    if (o == n || o.equals(n)) {
-      return;
-    }
-    Violations v = violations(updated);
-    // the PV controller sets volumeName once; a claim without a class may get one (retroactive default class)
-    // (the new spec is compared with these allowed changes undone)
-    String volumeName = o.volumeName().isEmpty() ? o.volumeName() : n.volumeName();
-    String className = o.storageClassName() == null && n.storageClassName() != null
-        && !n.storageClassName().isEmpty() ? o.storageClassName() : n.storageClassName();
-    VolumeResourceRequirements resources = n.resources();
-    if (stored.status().phase() == PersistentVolumeClaimPhase.Bound && n.resources().requests().has("storage")) {
-      // a bound claim's storage request may change (growth; shrinking is checked below)
-      ResourceList requests = withoutStorage(n.resources().requests());
-      if (o.resources().requests().has("storage")) {
-        requests = requests.add(ResourceList.builder().put("storage", o.resources().requests().get("storage"))
-            .build());
-      }
-      resources = new VolumeResourceRequirements(requests, n.resources().limits());
-    }
-    PersistentVolumeClaimSpec munged = new PersistentVolumeClaimSpec(n.accessModes(), n.selector(), resources,
-        className, n.volumeMode(), volumeName);
-    if (!munged.equals(o)) {
-      v.add("spec", "Forbidden: " + CLAIM_UPDATABLE + "; changed: " + changedComponents("spec", o, munged), null);
-    }
-    Quantity oldSize = o.resources().requests().get("storage");
-    Quantity newSize = n.resources().requests().get("storage");
-    if (newSize.compareTo(oldSize) < 0 && newSize.compareTo(stored.status().capacity().get("storage")) <= 0) {
-      v.add("spec.resources.requests.storage", "Forbidden: field can not be less than status.capacity", newSize);
-    }
-    if (n.volumeMode() != o.volumeMode()) {
-      v.add("volumeMode", IMMUTABLE, n.volumeMode());
-    }
-    v.throwIfAny();
-  }
-
-  private static ResourceList withoutStorage(ResourceList requests) {
-    ResourceList.Builder b = ResourceList.builder();
-    requests.forEach((name, q) -> {
-      if (!name.equals("storage")) {
-        b.put(name, q);
-      }
-    });
-    return b.build();
-  }
-
   // ------------------------------------------------------------------------------------------ Secret, ConfigMap
 
   /** Kubernetes' {@code ValidateSecretUpdate}. */
@@ -679,7 +559,7 @@ public final class UpdateChecks {
 
   // --------------------------------------------------------------------------------------------------- helpers
 
-  private static Violations violations(ApiObject<?> o) {
+  static Violations violations(ApiObject<?> o) {
     return Violations.forObject(o.kind(), o.metadata());
   }
 
