@@ -21,25 +21,32 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Upstream's {@code TestStartDeletion} (kubernetes/autoscaler {@code cluster-autoscaler/core/scaledown/actuation/
- * actuator_test.go}, commit 008dc501), its {@code getStartDeletionTestCases} with IgnoreDaemonSetsUtilization false:
- * the case's nodes and pods in a store whose admission fails the case's taints, evictions and node deletions (upstream's
- * fake client and cloud provider hooks, {@link ActuationFixtures}); the options of upstream's test
- * (MaxScaleDownParallelism 10, MaxDrainParallelism 5, MaxPodEvictionTime 0, DaemonSetEvictionForEmptyNodes,
- * MaxGracefulTerminationSec 60, an evictor with zero retry time) and a zero batcher interval. Checked as upstream: the
- * status (result, error, scaled-down nodes with their evicted pods and utilization), the deleted nodes, the evicted pods,
- * every taint update of every node, and the deletion results a second {@code StartDeletion} returns.
+ * actuator_test.go}, commit 008dc501): its {@code getStartDeletionTestCases} twice, as upstream runs them, with
+ * IgnoreDaemonSetsUtilization false (suffix "testNg1") and true ("testNg2",
+ * {@link AutoscalerOptions#ignoreDaemonSetsUtilization()}); the two sets differ only in the utilization of the nodes
+ * holding DaemonSet pods alone (upstream's {@code dsUtilInfo}: 2/8, or 0/8 when those pods are ignored). Each case puts
+ * its nodes and pods in a store whose admission fails the case's taints, evictions and node deletions (upstream's fake
+ * client and cloud provider hooks, {@link ActuationFixtures}); the options of upstream's test (MaxScaleDownParallelism
+ * 10, MaxDrainParallelism 5, MaxPodEvictionTime 0, DaemonSetEvictionForEmptyNodes, MaxGracefulTerminationSec 60, an
+ * evictor with zero retry time) and a zero batcher interval. Checked as upstream: the status (result, error,
+ * scaled-down nodes with their evicted pods and utilization), the deleted nodes, the evicted pods, every taint update
+ * of every node, and the deletion results a second {@code StartDeletion} returns.
  *
- * <p>Not ported: "failure to taint drain atomic node stops further deletion and cleans already applied taints" (its
- * six-node atomic group against MaxDrainParallelism 5 is decided by upstream's budget processor, which this version's
- * actuator does not have: FleetKit's planner crops atomic pools before actuation), and the whole second set with
- * IgnoreDaemonSetsUtilization true (FleetKit has no such option: DaemonSet pods always count in utilization).
+ * <p>Upstream sets IgnoreDaemonSetsUtilization on its "test" node group only (its atomic groups keep the default,
+ * false); FleetKit's option applies to every pool. No atomic group of the table holds a DaemonSet pod, so the cases
+ * come out the same either way.
+ *
+ * <p>Not ported, in either set: "failure to taint drain atomic node stops further deletion and cleans already applied
+ * taints" (its six-node atomic group against MaxDrainParallelism 5 is decided by upstream's budget processor, which
+ * this version's actuator does not have: FleetKit's planner crops atomic pools before actuation).
  */
 final class ScaleDownActuatorTest {
   private static final int MAX_GRACEFUL_TERMINATION = 60;
 
   /** One case of upstream's table. */
   static final class Case {
-    final String name;
+    String name;
+    boolean ignoreDaemonSetsUtilization;
     final List<String[]> empty = new ArrayList<>(); // {pool, prefix, from, to, atomic}
     final List<String[]> drain = new ArrayList<>();
     final Map<String, List<Pod>> pods = new LinkedHashMap<>();
@@ -115,6 +122,16 @@ final class ScaleDownActuatorTest {
   private static final NodeDeleteResult.Type OK = NodeDeleteResult.Type.OK;
 
   static Stream<Case> cases() {
+    return Stream.concat(cases(false, "testNg1"), cases(true, "testNg2"));
+  }
+
+  /**
+   * Upstream's {@code getStartDeletionTestCases(testNg, ignoreDaemonSetsUtilization, suffix)}: the table, each name
+   * followed by {@code suffix}.
+   */
+  static Stream<Case> cases(boolean ignoreDaemonSetsUtilization, String suffix) {
+    // upstream's dsUtilInfo: two DaemonSet pods of 1 CPU on an 8-CPU node, or none counted when they are ignored
+    int dsUtil = ignoreDaemonSetsUtilization ? 0 : 2;
     List<Case> c = new ArrayList<>();
     c.add(new Case("nothing to delete").then(k -> k.wantResult = ScaleDownStatus.Result.NO_NODE_DELETED));
     c.add(new Case("empty node deletion").empty("test", 0, 2, false)
@@ -278,7 +295,7 @@ final class ScaleDownActuatorTest {
     c.add(new Case("DS pods are evicted from empty nodes, but don't block deletion on error")
         .empty("test", 0, 2, false).pods("test-node-0", dsPods(2, "test-node-0"))
         .pods("test-node-1", dsPods(2, "test-node-1"))
-        .scaledDown("test-node-0", "test", 2).scaledDown("test-node-1", "test", 2)
+        .scaledDown("test-node-0", "test", dsUtil).scaledDown("test-node-1", "test", dsUtil)
         .then(k -> {
           k.failedPodDrain = Set.of("test-node-1-ds-pod-0");
           k.wantDeletedNodes = List.of("test-node-0", "test-node-1");
@@ -289,7 +306,7 @@ final class ScaleDownActuatorTest {
     c.add(new Case("DS pods and deletion with drain").drain("test", 0, 2, false)
         .pods("test-node-0", dsPods(2, "test-node-0")).pods("test-node-1", dsPods(2, "test-node-1"))
         // no evicted pods: DaemonSetEvictionForOccupiedNodes is off in upstream's suite
-        .scaledDown("test-node-0", "test", 2).scaledDown("test-node-1", "test", 2)
+        .scaledDown("test-node-0", "test", dsUtil).scaledDown("test-node-1", "test", dsUtil)
         .then(k -> k.wantDeletedNodes = List.of("test-node-0", "test-node-1"))
         .tainted("test-node-0", true).tainted("test-node-1", true)
         .result("test-node-0", OK).result("test-node-1", OK));
@@ -298,7 +315,7 @@ final class ScaleDownActuatorTest {
         .pods("test-node-2", removablePods(2, "test-node-2")).pods("test-node-3", dsPods(2, "test-node-3"))
         .scaledDown("test-node-0", "test", 0).scaledDown("test-node-1", "test", 0)
         .scaledDown("test-node-2", "test", 2, "default/test-node-2-pod-0", "default/test-node-2-pod-1")
-        .scaledDown("test-node-3", "test", 2)
+        .scaledDown("test-node-3", "test", dsUtil)
         .then(k -> {
           k.wantDeletedNodes = List.of("test-node-0", "test-node-1", "test-node-2", "test-node-3");
           // upstream lists no deleted pods here ("same as evicted pods") and reads at most that many from its channel;
@@ -325,6 +342,10 @@ final class ScaleDownActuatorTest {
         .result("test-node-0", OK).result("test-node-1", NodeDeleteResult.Type.INTERNAL)
         .result("atomic-2-pods-node-0", NodeDeleteResult.Type.FAILED_TO_DELETE)
         .result("atomic-2-pods-node-1", NodeDeleteResult.Type.INTERNAL));
+    for (Case k : c) {
+      k.name = k.name + " " + suffix;
+      k.ignoreDaemonSetsUtilization = ignoreDaemonSetsUtilization;
+    }
     return c.stream();
   }
 
@@ -350,7 +371,8 @@ final class ScaleDownActuatorTest {
     f.failedNodeTaint.addAll(tc.failedNodeTaint);
     AutoscalerOptions opts = AutoscalerOptions.defaults().withMaxEmptyBulkDelete(10).withMaxDrainParallelism(5)
         .withMaxPodEvictionTime(Duration.ZERO).withDaemonSetEvictionForEmptyNodes(true)
-        .withDaemonSetEvictionForOccupiedNodes(false).withMaxGracefulTerminationSec(MAX_GRACEFUL_TERMINATION);
+        .withDaemonSetEvictionForOccupiedNodes(false).withMaxGracefulTerminationSec(MAX_GRACEFUL_TERMINATION)
+        .withIgnoreDaemonSetsUtilization(tc.ignoreDaemonSetsUtilization);
     ScaleDownActuator a = ScaleDownActuator.overStore(f.store, opts,
         new Evictor.Timing(MAX_GRACEFUL_TERMINATION, Duration.ZERO, Duration.ZERO, Evictor.POD_EVICTION_HEADROOM));
 
