@@ -34,8 +34,8 @@ import org.jspecify.annotations.Nullable;
  *       that was never bound or nominated, or bound none of those ports, does not retry it.
  * </ul>
  *
- * <p>Stateless and thread-safe. Filter builds the node's ports from its pods on each call: only pods with host ports
- * pay for it.
+ * <p>Stateless and thread-safe. Filter reads the node's pods on each call, which only pods with host ports pay for;
+ * it allocates only on a node where some pod binds a host port.
  */
 public final class NodePortsPlugin implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
   /** The name this plugin is registered under. */
@@ -84,8 +84,20 @@ public final class NodePortsPlugin implements PreFilterPlugin, FilterPlugin, Enq
     return wanted.isEmpty() || fits(wanted, node);
   }
 
+  /** Builds the node's ports only when one of its pods binds any: most nodes hold none, and cost no allocation. */
   private static boolean fits(List<ContainerPort> wanted, NodeInfo node) {
-    return usedPorts(node).fits(wanted);
+    @Nullable HostPortInfo used = null;
+    List<PodInfo> pods = node.pods();
+    for (int i = 0, n = pods.size(); i < n; i++) {
+      List<ContainerPort> ports = HostPortInfo.hostPorts(pods.get(i).pod().spec());
+      if (!ports.isEmpty()) {
+        if (used == null) {
+          used = new HostPortInfo();
+        }
+        used.addAll(ports);
+      }
+    }
+    return used == null || used.fits(wanted);
   }
 
   /** The host ports the pods on {@code node} bind (upstream's {@code NodeInfo.UsedPorts}). */
