@@ -57,7 +57,8 @@ import org.slf4j.LoggerFactory;
  *       {@link Expander} (default least-waste) picks an option; ties are broken by the seeded random source. The pool
  *       grows by the option's node count, never past its max or {@code maxNodesTotal}.
  *   <li><b>Scale-down</b> (evaluated in every loop, nodes deleted only when no scale-up happened in the last
- *       {@code scaleDownDelayAfterAdd}, as upstream's {@code isScaleDownInCooldown}), as upstream's planner ({@code core/scaledown/planner/planner.go}, {@code categorizeNodes}). A ready pool node is
+ *       {@code scaleDownDelayAfterAdd}, as upstream's {@code isScaleDownInCooldown}), as upstream's planner ({@code core/scaledown/planner/planner.go}, {@code categorizeNodes}). A pool node that
+ *       has finished starting (Ready or not; an unready one only with {@code scaleDownUnreadyEnabled}) is
  *       eligible when it is not annotated against scale-down, was not found unremovable in a simulation within
  *       {@code unremovableNodeRecheckTimeout} ({@link UnremovableNodes}) and its utilization
  *       ({@link NodeUtilization}; GPU nodes by GPUs), measured on the cluster as it is, is under the threshold.
@@ -66,7 +67,8 @@ import org.slf4j.LoggerFactory;
  *       unneeded when every pod that must move ({@link Drainability}: PDBs, controller, local storage,
  *       safe-to-evict, kube-system) fits on another node that is not itself unneeded, searched round-robin
  *       (upstream's {@code RunFiltersUntilPassingNode}); the pods stay there for the next candidates. A node
- *       unneeded for {@code scaleDownUnneededTime} (10 min) is removed — empty nodes up to
+ *       unneeded for {@code scaleDownUnneededTime} (10 min), an unready one for {@code scaleDownUnreadyTime} (20 min),
+ *       is removed — empty nodes up to
  *       {@code maxEmptyBulkDelete}, at most {@code maxDrainParallelism} non-empty ones — never taking a pool under
  *       its min, nor past the deletions already in progress. The {@link ScaleDownActuator} then taints the nodes
  *       {@value #TO_BE_DELETED_TAINT}, drains them ({@link Evictor}: evictions through the eviction subresource, so
@@ -78,6 +80,11 @@ import org.slf4j.LoggerFactory;
  *       limit. The simulations stop after {@code scaleDownSimulationTimeout} on the autoscaler's clock; before them,
  *       the pods of the {@link ActuationStatus} (nodes being deleted, recent evictions not yet recreated) are placed.
  * </ol>
+ *
+ * <p>Before scale-up, a loop checks the cluster's health as upstream's {@code IsClusterHealthy}:
+ * with more than {@code okTotalUnreadyCount} unready nodes that are also more than {@code maxTotalUnreadyPercentage}
+ * percent of the nodes it neither scales up nor evaluates scale-down, forgets the unneeded nodes, and says so in
+ * {@link LoopResult#halted()}; deletions already started go on.
  *
  * <p>The pods are listed from the store in every loop, or, when built with {@link Builder#watchPods()}, kept from a
  * watch ({@link #close} ends it).
