@@ -50,7 +50,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>the HPA controller every 15 s, reading {@link LoadMetrics} (usage follows the scenario's load);
  *   <li>the cluster autoscaler every 10 s over the NodePools (nodes it launches get a kubelet once their start-up
  *       delay has passed and they are Ready; nodes it removes lose theirs); it reads the DaemonSets among the objects
- *       from the store, as the DaemonSet controller does, and counts the pods they would run on a new node;
+ *       from the store, as the DaemonSet controller does, and counts the pods they would run on a new node; a failed
+ *       node is removed as an unready one, and a halt for too many unready nodes is recorded as
+ *       {@code ClusterUnhealthy} when it starts;
  *   <li>storage: the scheduler's VolumeBinding, VolumeZone, NodeVolumeLimits and DataLocality plugins and the
  *       PersistentVolume controller every second (binding, dynamic provisioning through an in-memory provisioner
  *       per StorageClass provisioner, reclaim);
@@ -268,8 +270,14 @@ public final class ClusterSimulation {
         // its template nodes) it lists from the same store in every loop
         ClusterAutoscaler ca = ClusterAutoscaler.builder(store).clock(clock.asClock()).seed(seed).watchPods()
             .build();
+        boolean[] halted = {false};
         PeriodicController loop = new PeriodicController("cluster-autoscaler", clock, AUTOSCALER_PERIOD, () -> {
           LoopResult r = ca.runOnce();
+          // upstream emits a ClusterUnhealthy warning event in every halted loop; the timeline gets it once per halt
+          if (r.halted() != null && !halted[0]) {
+            holder[0].record(ClusterAutoscaler.CLUSTER_UNHEALTHY, "ClusterAutoscaler", r.halted());
+          }
+          halted[0] = r.halted() != null;
           if (!r.launchedNodes().isEmpty()) {
             String pool = r.scaleUp() != null && r.scaleUp().chosen() != null
                 ? r.scaleUp().chosen().pool().metadata().name() : "";

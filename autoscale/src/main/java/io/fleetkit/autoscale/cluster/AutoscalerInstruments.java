@@ -32,7 +32,7 @@ final class AutoscalerInstruments {
     this.metrics = metrics;
     metrics.gauge(CLUSTER_SAFE_TO_AUTOSCALE).set(1);
     metrics.counter(SCALED_UP_NODES).increment(0);
-    for (String r : List.of(EMPTY, UNDERUTILIZED)) {
+    for (String r : List.of(EMPTY, UNDERUTILIZED, UNREADY)) {
       metrics.counter(SCALED_DOWN_NODES, r).increment(0);
     }
     metrics.counter(FAILED_SCALE_UPS, TIMEOUT).increment(0);
@@ -46,8 +46,12 @@ final class AutoscalerInstruments {
     double unix = l.now().getEpochSecond() + l.now().getNano() / 1e9;
     metrics.histogram(FUNCTION_DURATION, MAIN).observeNanos(l.mainNanos());
     metrics.gauge(LAST_ACTIVITY, MAIN).set(unix);
-    metrics.histogram(FUNCTION_DURATION, SCALE_UP).observeNanos(l.scaleUpNanos());
-    metrics.gauge(LAST_ACTIVITY, SCALE_UP).set(unix);
+    // a loop halted by too many unready nodes (upstream's IsClusterHealthy) runs neither scale-up nor scale-down
+    metrics.gauge(CLUSTER_SAFE_TO_AUTOSCALE).set(r.safeToAutoscale() ? 1 : 0);
+    if (r.safeToAutoscale()) {
+      metrics.histogram(FUNCTION_DURATION, SCALE_UP).observeNanos(l.scaleUpNanos());
+      metrics.gauge(LAST_ACTIVITY, SCALE_UP).set(unix);
+    }
     if (l.scaleDownRan()) {
       metrics.histogram(FUNCTION_DURATION, SCALE_DOWN).observeNanos(l.scaleDownNanos());
       metrics.gauge(LAST_ACTIVITY, SCALE_DOWN).set(unix);
@@ -73,7 +77,10 @@ final class AutoscalerInstruments {
           .increment());
     }
     for (String n : r.deletedNodes()) {
-      String reason = l.deletedEmpty().contains(n) ? EMPTY : UNDERUTILIZED;
+      // upstream's nodeScaleDownReason: an unready node's reason is unready, drained or not
+      Node before = byName.get(n);
+      String reason = before != null && !before.isReady() ? UNREADY
+          : l.deletedEmpty().contains(n) ? EMPTY : UNDERUTILIZED;
       metrics.counter(SCALED_DOWN_NODES, reason).increment();
       gpu(byName.get(n), g -> metrics.counter(SCALED_DOWN_GPU_NODES, reason, ResourceNames.NVIDIA_GPU, g)
           .increment());

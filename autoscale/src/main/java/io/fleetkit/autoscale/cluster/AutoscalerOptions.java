@@ -45,6 +45,14 @@ import java.util.Objects;
  *     DaemonSet pods of a drained node (best effort)
  * @param ignoreDaemonSetsUtilization {@code --ignore-daemonsets-utilization} (false): scale-down judges a node's
  *     utilization without its DaemonSet pods, their requests taken out of the allocatable ({@link NodeUtilization})
+ * @param scaleDownUnreadyTime {@code --scale-down-unready-time} (20 min): how long an unready node must have been
+ *     unneeded before it is removed, in place of {@code scaleDownUnneededTime}
+ * @param scaleDownUnreadyEnabled {@code --scale-down-unready-enabled} (true): whether unready nodes are scale-down
+ *     candidates at all; when false they are unremovable ({@code ScaleDownUnreadyDisabled})
+ * @param maxTotalUnreadyPercentage {@code --max-total-unready-percentage} (45): the autoscaler halts (neither scales up
+ *     nor down) while more than this percentage of the nodes, and more than {@code okTotalUnreadyCount} nodes, are
+ *     unready; between 0 and 100
+ * @param okTotalUnreadyCount {@code --ok-total-unready-count} (3): this many unready nodes never halt the autoscaler
  */
 public record AutoscalerOptions(double scaleDownUtilizationThreshold, double scaleDownGpuUtilizationThreshold,
     Duration scaleDownUnneededTime, Duration scaleDownDelayAfterAdd, Duration maxNodeProvisionTime,
@@ -53,12 +61,14 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     Duration unremovableNodeRecheckTimeout, Duration scaleDownSimulationTimeout, Duration scaleDownDelayAfterDelete,
     Duration scaleDownDelayAfterFailure, int maxGracefulTerminationSec, Duration maxPodEvictionTime,
     Duration nodeDeletionBatcherInterval, boolean daemonSetEvictionForEmptyNodes,
-    boolean daemonSetEvictionForOccupiedNodes, boolean ignoreDaemonSetsUtilization) {
+    boolean daemonSetEvictionForOccupiedNodes, boolean ignoreDaemonSetsUtilization, Duration scaleDownUnreadyTime,
+    boolean scaleDownUnreadyEnabled, double maxTotalUnreadyPercentage, int okTotalUnreadyCount) {
 
   private static final AutoscalerOptions DEFAULTS = new AutoscalerOptions(0.5, 0.5, Duration.ofMinutes(10),
       Duration.ofMinutes(10), Duration.ofMinutes(15), Duration.ofMinutes(5), Duration.ofMinutes(30),
       Duration.ofHours(3), 10, 1, 0, Duration.ZERO, false, Duration.ofMinutes(5), Duration.ofSeconds(30),
-      Duration.ZERO, Duration.ofMinutes(3), 600, Duration.ofMinutes(2), Duration.ZERO, false, true, false);
+      Duration.ZERO, Duration.ofMinutes(3), 600, Duration.ofMinutes(2), Duration.ZERO, false, true, false,
+      Duration.ofMinutes(20), true, 45, 3);
 
   public AutoscalerOptions {
     check(scaleDownUtilizationThreshold, "scaleDownUtilizationThreshold");
@@ -76,6 +86,15 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     nonNegative(scaleDownDelayAfterFailure, "scaleDownDelayAfterFailure");
     nonNegative(maxPodEvictionTime, "maxPodEvictionTime");
     nonNegative(nodeDeletionBatcherInterval, "nodeDeletionBatcherInterval");
+    nonNegative(scaleDownUnreadyTime, "scaleDownUnreadyTime");
+    if (!(maxTotalUnreadyPercentage >= 0 && maxTotalUnreadyPercentage <= 100)) {
+      throw new IllegalArgumentException("autoscaler options: maxTotalUnreadyPercentage " + maxTotalUnreadyPercentage
+          + " must be between 0 and 100");
+    }
+    if (okTotalUnreadyCount < 0) {
+      throw new IllegalArgumentException("autoscaler options: okTotalUnreadyCount " + okTotalUnreadyCount
+          + " must not be negative");
+    }
     if (maxGracefulTerminationSec < 0) {
       throw new IllegalArgumentException("autoscaler options: maxGracefulTerminationSec " + maxGracefulTerminationSec
           + " must not be negative");
@@ -211,6 +230,30 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     return c.build();
   }
 
+  public AutoscalerOptions withScaleDownUnreadyTime(Duration d) {
+    Copy c = new Copy(this);
+    c.scaleDownUnreadyTime = d;
+    return c.build();
+  }
+
+  public AutoscalerOptions withScaleDownUnreadyEnabled(boolean b) {
+    Copy c = new Copy(this);
+    c.scaleDownUnreadyEnabled = b;
+    return c.build();
+  }
+
+  public AutoscalerOptions withMaxTotalUnreadyPercentage(double v) {
+    Copy c = new Copy(this);
+    c.maxTotalUnreadyPercentage = v;
+    return c.build();
+  }
+
+  public AutoscalerOptions withOkTotalUnreadyCount(int n) {
+    Copy c = new Copy(this);
+    c.okTotalUnreadyCount = n;
+    return c.build();
+  }
+
   /** The components of an options value, changed one at a time by the {@code withX} methods. */
   private static final class Copy {
     double scaleDownUtilizationThreshold;
@@ -236,6 +279,10 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     boolean daemonSetEvictionForEmptyNodes;
     boolean daemonSetEvictionForOccupiedNodes;
     boolean ignoreDaemonSetsUtilization;
+    Duration scaleDownUnreadyTime;
+    boolean scaleDownUnreadyEnabled;
+    double maxTotalUnreadyPercentage;
+    int okTotalUnreadyCount;
 
     Copy(AutoscalerOptions o) {
       scaleDownUtilizationThreshold = o.scaleDownUtilizationThreshold;
@@ -261,6 +308,10 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
       daemonSetEvictionForEmptyNodes = o.daemonSetEvictionForEmptyNodes;
       daemonSetEvictionForOccupiedNodes = o.daemonSetEvictionForOccupiedNodes;
       ignoreDaemonSetsUtilization = o.ignoreDaemonSetsUtilization;
+      scaleDownUnreadyTime = o.scaleDownUnreadyTime;
+      scaleDownUnreadyEnabled = o.scaleDownUnreadyEnabled;
+      maxTotalUnreadyPercentage = o.maxTotalUnreadyPercentage;
+      okTotalUnreadyCount = o.okTotalUnreadyCount;
     }
 
     AutoscalerOptions build() {
@@ -269,7 +320,8 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
           maxEmptyBulkDelete, maxDrainParallelism, maxNodesTotal, newPodScaleUpDelay, enforceNodeGroupMinSize,
           unremovableNodeRecheckTimeout, scaleDownSimulationTimeout, scaleDownDelayAfterDelete,
           scaleDownDelayAfterFailure, maxGracefulTerminationSec, maxPodEvictionTime, nodeDeletionBatcherInterval,
-          daemonSetEvictionForEmptyNodes, daemonSetEvictionForOccupiedNodes, ignoreDaemonSetsUtilization);
+          daemonSetEvictionForEmptyNodes, daemonSetEvictionForOccupiedNodes, ignoreDaemonSetsUtilization,
+          scaleDownUnreadyTime, scaleDownUnreadyEnabled, maxTotalUnreadyPercentage, okTotalUnreadyCount);
     }
   }
 }

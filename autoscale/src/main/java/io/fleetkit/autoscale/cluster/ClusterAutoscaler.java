@@ -57,7 +57,8 @@ import org.slf4j.LoggerFactory;
  *       {@link Expander} (default least-waste) picks an option; ties are broken by the seeded random source. The pool
  *       grows by the option's node count, never past its max or {@code maxNodesTotal}.
  *   <li><b>Scale-down</b> (evaluated in every loop, nodes deleted only when no scale-up happened in the last
- *       {@code scaleDownDelayAfterAdd}, as upstream's {@code isScaleDownInCooldown}), as upstream's planner ({@code core/scaledown/planner/planner.go}, {@code categorizeNodes}). A ready pool node is
+ *       {@code scaleDownDelayAfterAdd}, as upstream's {@code isScaleDownInCooldown}), as upstream's planner ({@code core/scaledown/planner/planner.go}, {@code categorizeNodes}). A pool node that
+ *       has finished starting (Ready or not; an unready one only with {@code scaleDownUnreadyEnabled}) is
  *       eligible when it is not annotated against scale-down, was not found unremovable in a simulation within
  *       {@code unremovableNodeRecheckTimeout} ({@link UnremovableNodes}) and its utilization
  *       ({@link NodeUtilization}; GPU nodes by GPUs), measured on the cluster as it is, is under the threshold.
@@ -66,7 +67,8 @@ import org.slf4j.LoggerFactory;
  *       unneeded when every pod that must move ({@link Drainability}: PDBs, controller, local storage,
  *       safe-to-evict, kube-system) fits on another node that is not itself unneeded, searched round-robin
  *       (upstream's {@code RunFiltersUntilPassingNode}); the pods stay there for the next candidates. A node
- *       unneeded for {@code scaleDownUnneededTime} (10 min) is removed — empty nodes up to
+ *       unneeded for {@code scaleDownUnneededTime} (10 min), an unready one for {@code scaleDownUnreadyTime} (20 min),
+ *       is removed — empty nodes up to
  *       {@code maxEmptyBulkDelete}, at most {@code maxDrainParallelism} non-empty ones — never taking a pool under
  *       its min, nor past the deletions already in progress. The {@link ScaleDownActuator} then taints the nodes
  *       {@value #TO_BE_DELETED_TAINT}, drains them ({@link Evictor}: evictions through the eviction subresource, so
@@ -78,6 +80,11 @@ import org.slf4j.LoggerFactory;
  *       limit. The simulations stop after {@code scaleDownSimulationTimeout} on the autoscaler's clock; before them,
  *       the pods of the {@link ActuationStatus} (nodes being deleted, recent evictions not yet recreated) are placed.
  * </ol>
+ *
+ * <p>Before scale-up, a loop checks the cluster's health as upstream's {@code IsClusterHealthy}:
+ * with more than {@code okTotalUnreadyCount} unready nodes that are also more than {@code maxTotalUnreadyPercentage}
+ * percent of the nodes it neither scales up nor evaluates scale-down, forgets the unneeded nodes, and says so in
+ * {@link LoopResult#halted()}; deletions already started go on.
  *
  * <p>The pods are listed from the store in every loop, or, when built with {@link Builder#watchPods()}, kept from a
  * watch ({@link #close} ends it).
@@ -99,6 +106,10 @@ public final class ClusterAutoscaler implements AutoCloseable {
   public static final String TO_BE_DELETED_TAINT = "ToBeDeletedByClusterAutoscaler";
   /** A node not simulated because a simulation found it unremovable within the recheck timeout. */
   public static final String RECENTLY_UNREMOVABLE = "RecentlyUnremovable";
+  /** An unready node kept because {@code scaleDownUnreadyEnabled} is off (upstream's reason). */
+  public static final String SCALE_DOWN_UNREADY_DISABLED = "ScaleDownUnreadyDisabled";
+  /** The event reason of a loop halted by too many unready nodes (upstream's {@code ClusterUnhealthy} event). */
+  public static final String CLUSTER_UNHEALTHY = "ClusterUnhealthy";
 
   private final ObjectStore store;
   private final Clock clock;
@@ -272,6 +283,13 @@ public final class ClusterAutoscaler implements AutoCloseable {
     List<Node> nodes = store.list(Node.class).items();
     syncPods();
     List<String> launched = new ArrayList<>();
+    // upstream's IsClusterHealthy: while too many nodes are unready the loop neither scales up nor down and forgets
+    // the unneeded nodes (CleanUpUnneededNodes); deletions already started go on
+    nodeFacts.update(nodes);
+    int unreadyNodes = nodeFacts.unready(now);
+    if (!ClusterHealth.healthy(unreadyNodes, nodeFacts.size(), options)) {
+      return halt(now, start, pools, nodes, unreadyNodes, ready, timedOut);
+    }
     if (options.enforceNodeGroupMinSize()) {
       for (NodePool pool : pools.values()) {
         int size = poolSize(nodes, pool.metadata().name());
@@ -327,11 +345,49 @@ public final class ClusterAutoscaler implements AutoCloseable {
     long scaleDownNanos = metrics == null ? 0 : System.nanoTime() - scaleDownStart;
     updatePoolStatuses(pools, now, scaledUp || !deleted.isEmpty() || !timedOut.isEmpty());
     LoopResult result = new LoopResult(ready, timedOut, plan, launched, unneeded, unremovable, deleted, started,
-        failed);
+        failed, null);
     if (metrics != null) {
       metrics.loop(new AutoscalerInstruments.Loop(now, System.nanoTime() - start, scaleUpNanos, scaleDownNanos,
           !cooldown, cooldown, options.maxNodesTotal(), beforeScaleDown, deletedEmpty, evicted), result, pools,
           store.list(Node.class).items(), store.list(Pod.class).items());
+    }
+    return result;
+  }
+
+  /**
+   * The rest of a loop that found the cluster unhealthy ({@link ClusterHealth}): no scale-up, no scale-down
+   * evaluation, the unneeded nodes forgotten (upstream's {@code CleanUpUnneededNodes}, so their unneeded time starts
+   * anew); the deletions earlier loops started went on and are reported.
+   */
+  private LoopResult halt(Instant now, long start, Map<String, NodePool> pools, List<Node> nodes, int unreadyNodes,
+      List<String> ready, List<String> timedOut) {
+    unneededSince = new HashMap<>();
+    lastUnneeded = List.of();
+    lastEvaluation = null;
+    String reason = CLUSTER_UNHEALTHY + ": " + unreadyNodes + " of " + nodes.size() + " nodes unready (more than "
+        + options.okTotalUnreadyCount() + " and more than " + options.maxTotalUnreadyPercentage() + "%)";
+    LOG.debug("cluster is not ready for autoscaling: {}", reason);
+    List<String> deleted = actuator.takeDeleted();
+    Set<String> deletedEmpty = new HashSet<>();
+    for (String n : deleted) {
+      if (startedEmpty.contains(n)) {
+        deletedEmpty.add(n);
+      }
+    }
+    for (String n : actuator.takeResults().keySet()) {
+      if (!actuator.deleting(n)) {
+        startedEmpty.remove(n);
+      }
+    }
+    Map<String, NodeDeleteResult> failed = new TreeMap<>(actuator.takeFailures());
+    int evicted = actuator.takeEvicted();
+    updatePoolStatuses(pools, now, !deleted.isEmpty() || !timedOut.isEmpty());
+    LoopResult result = new LoopResult(ready, timedOut, null, List.of(), List.of(), Map.of(), deleted, List.of(),
+        failed, reason);
+    if (metrics != null) {
+      metrics.loop(new AutoscalerInstruments.Loop(now, System.nanoTime() - start, 0, 0, false, false,
+          options.maxNodesTotal(), nodes, deletedEmpty, evicted), result, pools, store.list(Node.class).items(),
+          store.list(Pod.class).items());
     }
     return result;
   }
@@ -751,6 +807,11 @@ public final class ClusterAutoscaler implements AutoCloseable {
         unremovable.put(slotFacts.node(at).name(), SCALE_DOWN_DISABLED_ANNOTATION);
         continue;
       }
+      // upstream's eligibility: with --scale-down-unready-enabled=false an unready node is no candidate
+      if (eligibility == null && !options.scaleDownUnreadyEnabled() && !slotFacts.node(at).isReady()) {
+        unremovable.put(slotFacts.node(at).name(), SCALE_DOWN_UNREADY_DISABLED);
+        continue;
+      }
       NodeInfo info = Objects.requireNonNull(sim.nodeInfoAt(at));
       slotFacts.refresh(at, info);
       double threshold = slotFacts.gpuNode(at) ? options.scaleDownGpuUtilizationThreshold()
@@ -1018,7 +1079,10 @@ public final class ClusterAutoscaler implements AutoCloseable {
     int drainLimit = Math.max(0, options.maxDrainParallelism() - actuator.drainsInProgress());
     List<Node> emptyChosen = new ArrayList<>();
     List<Node> drainChosen = new ArrayList<>();
+    // a node is due when unneeded for scaleDownUnneededTime, an unready one for scaleDownUnreadyTime (upstream's
+    // unneeded.Nodes.RemovableAt); the node is read only when its unneeded time lies between the two
     Instant due = now.minus(options.scaleDownUnneededTime());
+    Instant dueUnready = now.minus(options.scaleDownUnreadyTime());
     // atomic pools (zeroOrMaxNodeScaling) first, as upstream's ScaleDownBudgetProcessor.CropNodes: all of a pool's
     // nodes together, when every one is unneeded and due and the pool may go to zero, otherwise none of them; a pool
     // larger than the parallelism budget left waits, except that the first one taken may exceed it (upstream: so
@@ -1031,7 +1095,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
         Instant since = unneededSince.get(name);
         Node n = named(nodes, name);
         if (n != null && pool.equals(n.metadata().labels().get(NodePool.POOL_LABEL)) && since != null
-            && !since.isAfter(due)) {
+            && isDue(n, since, due, dueUnready)) {
           members.add(name);
         }
       }
@@ -1073,13 +1137,16 @@ public final class ClusterAutoscaler implements AutoCloseable {
         break;
       }
       Instant since = unneededSince.get(name);
-      if (since == null || since.isAfter(due)) { // unneeded for less than scaleDownUnneededTime
+      if (since == null || since.isAfter(due) && since.isAfter(dueUnready)) { // not due, ready or not
         continue;
       }
       if (roomInEveryPool && (emptyNodes.contains(name) ? emptiesDone : drainsDone)) {
         continue;
       }
       Node n = Objects.requireNonNull(named(nodes, name), name);
+      if (!isDue(n, since, due, dueUnready)) { // unneeded for less than its unneeded (or unready) time
+        continue;
+      }
       String pool = n.metadata().labels().get(NodePool.POOL_LABEL);
       if (pool != null && atomicPools.contains(pool)) {
         continue; // removed with its whole pool above, or not at all
@@ -1124,6 +1191,14 @@ public final class ClusterAutoscaler implements AutoCloseable {
     // the deletions go as far as they can in this loop: evictions the budgets allow at once, and nodes whose pods
     // are gone deleted (with a zero batcher interval)
     actuator.advance(now);
+  }
+
+  /**
+   * Whether {@code n}, unneeded since {@code since}, may be removed: a ready node once {@code since} is not after
+   * {@code due}, an unready one once it is not after {@code dueUnready}.
+   */
+  private static boolean isDue(Node n, Instant since, Instant due, Instant dueUnready) {
+    return !since.isAfter(n.isReady() ? due : dueUnready);
   }
 
   /**

@@ -16,7 +16,7 @@ import java.util.List;
  * {@code old_unregistered_nodes_removed_count}).
  */
 public final class ClusterAutoscalerMetrics {
-  /** {@code nodes_count} states. */
+  /** {@code nodes_count} states ({@link #UNREADY} is also the {@code scaled_down_nodes_total} reason of an unready node). */
   public static final String READY = "ready";
   public static final String UNREADY = "unready";
   public static final String NOT_STARTED = "notStarted";

@@ -20,10 +20,15 @@ import org.jspecify.annotations.Nullable;
  *     in this loop or later ones)
  * @param failedDeletions deletions that ended in failure in this loop, by node name (the node is untainted and
  *     stays)
+ * @param halted why the loop did not autoscale, or {@code null} when it did: too many unready nodes
+ *     ({@link ClusterAutoscaler#CLUSTER_UNHEALTHY}, upstream's {@code IsClusterHealthy}); then it neither scaled up
+ *     nor evaluated scale-down ({@code scaleUp} is null, no node is unneeded), and only deletions started earlier
+ *     went on
  */
 public record LoopResult(List<String> readyNodes, List<String> timedOutNodes, @Nullable ScaleUpPlan scaleUp,
     List<String> launchedNodes, List<String> unneededNodes, Map<String, String> unremovableNodes,
-    List<String> deletedNodes, List<String> deletionsStarted, Map<String, NodeDeleteResult> failedDeletions) {
+    List<String> deletedNodes, List<String> deletionsStarted, Map<String, NodeDeleteResult> failedDeletions,
+    @Nullable String halted) {
   public LoopResult {
     readyNodes = List.copyOf(readyNodes);
     timedOutNodes = List.copyOf(timedOutNodes);
@@ -33,5 +38,10 @@ public record LoopResult(List<String> readyNodes, List<String> timedOutNodes, @N
     deletedNodes = List.copyOf(deletedNodes);
     deletionsStarted = List.copyOf(deletionsStarted);
     failedDeletions = Map.copyOf(failedDeletions);
+  }
+
+  /** Whether the loop autoscaled: false when it was {@linkplain #halted halted}. */
+  public boolean safeToAutoscale() {
+    return halted == null;
   }
 }

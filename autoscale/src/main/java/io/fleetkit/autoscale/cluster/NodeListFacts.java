@@ -3,6 +3,7 @@ package io.fleetkit.autoscale.cluster;
 import io.fleetkit.api.autoscaling.NodePool;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.autoscale.cluster.simulator.SimulatedNodes;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -13,7 +14,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What the autoscaler's loop reads of every node of a node list: its pool ({@link NodePool#POOL_LABEL}), whether it
- * is starting ({@link SimulatedNodes#isStarting}) and whether it is being deleted; and from those the pool sizes
+ * is starting ({@link SimulatedNodes#isStarting}), whether it is being deleted, whether it is not Ready and when it was
+ * created; and from those the pool sizes
  * (nodes of the pool not being deleted), the ready nodes (those not starting) and the starting pool nodes.
  *
  * <p>A node object is immutable, so its facts hold while a list holds the same object. {@link #update} takes the
@@ -32,6 +34,9 @@ final class NodeListFacts {
   private int[] pool = new int[0];
   private boolean[] starting = new boolean[0];
   private boolean[] deleting = new boolean[0];
+  /** Per node, whether its Ready condition is not True (and it is not being deleted), and its creation time. */
+  private boolean[] notReady = new boolean[0];
+  private @Nullable Instant[] created = new Instant[0];
   private final Map<String, Integer> poolIds = new HashMap<>();
   private final List<String> poolNames = new ArrayList<>();
   /** Per pool index, the nodes of {@link #nodes} in the pool and not being deleted. */
@@ -49,6 +54,8 @@ final class NodeListFacts {
     int[] np = new int[n];
     boolean[] ns = new boolean[n];
     boolean[] nd = new boolean[n];
+    boolean[] nr = new boolean[n];
+    Instant[] nc = new Instant[n];
     int j = 0;
     for (int i = 0; i < n; i++) {
       Node a = nodes.get(i);
@@ -57,6 +64,8 @@ final class NodeListFacts {
         np[i] = pool[j];
         ns[i] = starting[j];
         nd[i] = deleting[j];
+        nr[i] = notReady[j];
+        nc[i] = created[j];
         j++;
         continue;
       }
@@ -69,6 +78,8 @@ final class NodeListFacts {
         j++;
       }
       read(a, i, np, ns, nd);
+      nr[i] = !nd[i] && !a.isReady();
+      nc[i] = a.metadata().creationTimestamp();
     }
     this.list = nodes;
     this.nodes = nn;
@@ -76,6 +87,8 @@ final class NodeListFacts {
     this.pool = np;
     this.starting = ns;
     this.deleting = nd;
+    this.notReady = nr;
+    this.created = nc;
     int[] sizes = new int[poolNames.size()];
     for (int i = 0; i < n; i++) {
       if (np[i] >= 0 && !nd[i]) {
@@ -101,6 +114,22 @@ final class NodeListFacts {
   int poolSize(String poolName) {
     Integer id = poolIds.get(poolName);
     return id == null || id >= poolSizes.length ? 0 : poolSizes[id];
+  }
+
+  /** The nodes of the list. */
+  int size() {
+    return size;
+  }
+
+  /** The nodes of the list that count as unready at {@code now} ({@link ClusterHealth#unready}). */
+  int unready(Instant now) {
+    int count = 0;
+    for (int i = 0; i < size; i++) {
+      if (notReady[i] && !ClusterHealth.startedRecently(created[i], now)) {
+        count++;
+      }
+    }
+    return count;
   }
 
   /** The nodes of the list not starting, in list order: the same list object until the next change. */
