@@ -468,13 +468,22 @@ public final class ClusterSimulation {
       Duration rec = f.recoverAfter();
       if (rec != null) {
         sim.clock().schedule(f.at().plus(rec), () -> {
-          if (f.type() == FaultType.ZoneFailure) {
-            sim.record("ZoneRecovered", "Zone/" + f.target(), "its nodes come back");
-          }
+          List<String> back = new ArrayList<>();
+          List<String> gone = new ArrayList<>();
           for (String n : failed) {
-            if (sim.agents().containsKey(n)) {
-              sim.reviveNode(n);
-            }
+            (sim.agents().containsKey(n) ? back : gone).add(n);
+          }
+          if (f.type() == FaultType.ZoneFailure) {
+            sim.record("ZoneRecovered", "Zone/" + f.target(), back.size() + " node(s) come back"
+                + (back.isEmpty() ? "" : ": " + String.join(", ", back))
+                + (gone.isEmpty() ? "" : "; " + gone.size() + " deleted meanwhile (for example by the autoscaler as"
+                    + " unready): " + String.join(", ", gone)));
+          } else if (!gone.isEmpty()) {
+            sim.record(FAULT_SKIPPED, "Node/" + f.target(), "NodeFailure recovery: the node was deleted meanwhile (for"
+                + " example by the autoscaler as unready); nothing recovered");
+          }
+          for (String n : back) {
+            sim.reviveNode(n);
           }
         });
       }

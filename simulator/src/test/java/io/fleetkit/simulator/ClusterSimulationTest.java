@@ -79,13 +79,22 @@ final class ClusterSimulationTest {
   }
 
   @Test
-  void zoneFailure_markedAndRecovered() {
-    assertThat(day.markers()).extracting(TimelineEvent::kind).contains("ZoneFailed", "NodeFailed", "ZoneRecovered",
-        "NodeRecovered");
+  void zoneFailure_markedAndRecovered_itsUnreadyNodesReplacedAndRemovedMeanwhile() {
+    assertThat(day.markers()).extracting(TimelineEvent::kind).contains("ZoneFailed", "NodeFailed", "ZoneRecovered");
     TimelineEvent failed = events("ZoneFailed").get(0);
     assertThat(failed.at()).isEqualTo(Duration.ofHours(15));
     assertThat(failed.object()).isEqualTo("Zone/zone-b");
-    assertThat(events("ZoneRecovered").get(0).at()).isEqualTo(Duration.ofHours(16));
+    assertThat(failed.message()).isEqualTo("2 node(s) stop: b-1, general-b-1");
+    // the autoscaler removes the unready nodes --scale-down-unready-time (20 min) after they became unneeded, before
+    // the zone's hour is over, so none of them is left to come back
+    assertThat(events("ScaleDown")).filteredOn(e -> e.at().compareTo(Duration.ofMinutes(15 * 60 + 20)) > 0
+        && e.at().compareTo(Duration.ofHours(16)) < 0).extracting(TimelineEvent::message)
+        .containsExactlyInAnyOrder("removed b-1", "removed general-b-1");
+    TimelineEvent recovered = events("ZoneRecovered").get(0);
+    assertThat(recovered.at()).isEqualTo(Duration.ofHours(16));
+    assertThat(recovered.message()).isEqualTo("0 node(s) come back; 2 deleted meanwhile (for example by the autoscaler"
+        + " as unready): b-1, general-b-1");
+    assertThat(events("NodeRecovered")).isEmpty();
     assertThat(day.summary().deployments()).singleElement()
         .satisfies(d -> assertThat(d.ready()).isEqualTo(d.replicas()));
   }

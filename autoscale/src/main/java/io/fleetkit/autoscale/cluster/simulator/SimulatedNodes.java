@@ -72,7 +72,11 @@ public final class SimulatedNodes {
     return s == null ? null : Instant.parse(s);
   }
 
-  /** {@code node} Ready: the Ready condition set to True (at {@code now}) and the not-ready taints removed. */
+  /**
+   * {@code node} Ready: the Ready condition set to True (at {@code now}), the not-ready taints removed, and the
+   * {@value #READY_AT} annotation dropped, so that the node no longer counts as starting: if it fails later it is an
+   * unready node (scale-down, the unready-node halt), not one an autoscaler will mark Ready again.
+   */
   public static Node ready(Node node, Instant now) {
     List<NodeCondition> conditions = new ArrayList<>();
     for (NodeCondition c : node.status().conditions()) {
@@ -82,7 +86,13 @@ public final class SimulatedNodes {
     }
     conditions.add(new NodeCondition(NodeCondition.READY, ConditionStatus.True, "KubeletReady",
         "node is ready", now, now));
-    return node.toBuilder().conditions(conditions).taints(withoutNotReady(node.spec().taints())).build();
+    Node out = node.toBuilder().conditions(conditions).taints(withoutNotReady(node.spec().taints())).build();
+    if (out.metadata().annotations().containsKey(READY_AT)) {
+      java.util.Map<String, String> annotations = new java.util.LinkedHashMap<>(out.metadata().annotations());
+      annotations.remove(READY_AT);
+      out = out.withMetadata(out.metadata().toBuilder().annotations(annotations).build());
+    }
+    return out;
   }
 
   /**
@@ -92,7 +102,8 @@ public final class SimulatedNodes {
   public static void markReady(io.fleetkit.api.store.ObjectStore store, Node node, Instant now) {
     Node ready = ready(node, now);
     Node withStatus = store.updateStatus(node.withStatus(ready.status()));
-    store.update(withStatus.withSpec(ready.spec()));
+    store.update(withStatus.withSpec(ready.spec()).withMetadata(withStatus.metadata().toBuilder()
+        .annotations(ready.metadata().annotations()).build()));
   }
 
   /**
