@@ -226,7 +226,7 @@ public final class NodeTable {
     return d;
   }
 
-  /** The container images the nodes report, by position and by name; kept up to date by {@link #set} and the removals. */
+  /** The container images the nodes report, by position and by name; kept up to date by {@link #set} and removals. */
   public NodeImages images() {
     return images;
   }

@@ -30,12 +30,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Cases ported from kubernetes {@code pkg/scheduler/framework/plugins/imagelocality/image_locality_test.go}:
- * TestImageLocalityPriority (7 of 7) and TestNormalizedImageName (4 of 4), at the revision with the init-container case
- * (kubernetes v1.28 to v1.32; the stored kubernetes/kubernetes snapshot, commit
- * 3e4a7900d75552087b6d82edb80ac44be8f71d67, is an older revision of the file with 4 cases under the former single
- * 1000 MB threshold). The image-volume cases added later upstream (PRs 130231 and 138951) do not apply: FleetKit's
- * volumes have no image source. Every case runs twice: over a plain node list (the {@code NodeInfo} path) and over a
- * {@link NodeTable} (the engine's path), with the same expected scores. Node names as upstream.
+ * TestImageLocalityPriority (7 of 7) and TestNormalizedImageName (4 of 4), at the revision with the init-container
+ * case and before the image-volume cases (its commit could not be pinned here; the stored kubernetes/kubernetes
+ * snapshot, commit 3e4a7900d75552087b6d82edb80ac44be8f71d67, is an older revision of the file with 4 cases under the
+ * former single 1000 MB threshold). The image-volume cases added later upstream (PRs 130231 and 138951) do not apply:
+ * FleetKit's volumes have no image source. Every case runs twice: over a plain node list (the {@code NodeInfo} path)
+ * and over a {@link NodeTable} (the engine's path), with the same expected scores. Node names as upstream.
  */
 final class ImageLocalityPluginTest {
   private static final long MB = 1024L * 1024;
