@@ -93,6 +93,23 @@ final class DefaultProfileSchedulingTest {
     }
   }
 
+  @Test
+  void defaultProfile_replicasOfOneImage_followTheImageAsItSpreads() {
+    // identical pods: the engine keeps ImageLocality's scores per node between them (its scoreKey), so a node that
+    // starts reporting the image, and the counts that change with it, must still be seen by the next replica
+    try (Scheduler s = scheduler()) {
+      for (String name : List.of("a", "b", "c", "d")) {
+        s.addNode(node(name, 4000, 8192, 110));
+      }
+      s.updateNode(node("b", 4000, 8192, 110).toBuilder().image(TRAINER).build());
+      s.addPod(trainerPod("train-0"));
+      assertThat(s.scheduleOne().nodeName()).isEqualTo("b");
+      s.updateNode(node("d", 4000, 8192, 110).toBuilder().image(TRAINER).build()); // d pulls it; b runs a pod
+      s.addPod(trainerPod("train-1"));
+      assertThat(s.scheduleOne().nodeName()).isEqualTo("d");
+    }
+  }
+
   private static Pod hostPortPod(String name) {
     Pod p = pod(name, 100, 10);
     return p.withSpec(p.spec().toBuilder().containers(List.of(new io.fleetkit.api.core.Container("c", "img",

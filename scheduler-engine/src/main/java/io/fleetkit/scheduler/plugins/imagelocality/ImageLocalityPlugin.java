@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -42,10 +43,12 @@ import org.jspecify.annotations.Nullable;
  * in a cycle. With no node reporting any image (benchmarks, simulations), PreScore is one field read and returns Skip,
  * so Score never runs and nothing is allocated. When some nodes report images but none of the pod's, PreScore is one
  * hash lookup per container and Skips too. Otherwise PreScore is O(containers) and Score per node is one hash lookup
- * per container whose image some node has (nothing for a node that reports no image). Over a snapshot without a
- * {@code NodeTable} (a plugin harness), PreScore walks every node's images once instead.
+ * per container whose image some node has (nothing for a node that reports no image), and {@link #scoreKey} lets the
+ * engine keep those scores across the cycles of identical pods, scoring again only nodes that changed. Over a
+ * snapshot without a {@code NodeTable} (a plugin harness), PreScore walks every node's images once instead.
  *
- * <p>Thread-safe: the per-cycle state is written once in PreScore and only read in Score.
+ * <p>Thread-safe: the per-cycle state is written once in PreScore and only read in Score; the image numbering of
+ * {@link #scoreKey} is a concurrent map written on the scheduling thread.
  */
 public final class ImageLocalityPlugin implements PreScorePlugin, TableScore {
   /** The name this plugin is registered under. */
@@ -60,7 +63,12 @@ public final class ImageLocalityPlugin implements PreScorePlugin, TableScore {
 
   private static final StateKey<PreScoreState> KEY = StateKey.of("PreScore" + NAME, PreScoreState.class);
 
+  /** Past this many distinct image names numbered for {@link #scoreKey}, cycles go without a key. */
+  private static final int MAX_IMAGE_IDS = 1 << 16;
+
   private final Supplier<Snapshot> snapshot;
+  /** Image names numbered for {@link #scoreKey} (written on the scheduling thread only). */
+  private final ConcurrentHashMap<String, Long> imageIds = new ConcurrentHashMap<>();
 
   /** A plugin reading the cycle's snapshot from {@code snapshot} (the framework handle's, in a profile). */
   public ImageLocalityPlugin(Supplier<Snapshot> snapshot) {
@@ -125,6 +133,36 @@ public final class ImageLocalityPlugin implements PreScorePlugin, TableScore {
       }
     }
     return calculatePriority(sum, s.names.length);
+  }
+
+  /**
+   * A node's score depends, besides its own images (its row), on the pod's image names and how many of the snapshot's
+   * nodes report each, and on the node count: the key numbers them, so that the engine keeps each node's score for
+   * the replicas of one workload and scores again only the nodes that changed. Null without PreScore state or once
+   * {@value #MAX_IMAGE_IDS} names were numbered.
+   */
+  @Override
+  public long @Nullable [] scoreKey(CycleState state, PodInfo pod) {
+    PreScoreState s = state.read(KEY);
+    if (s == null) {
+      return null;
+    }
+    long[] key = new long[2 + 2 * s.names.length];
+    key[0] = s.totalNodes;
+    key[1] = s.names.length;
+    for (int k = 0; k < s.names.length; k++) {
+      Long id = imageIds.get(s.names[k]);
+      if (id == null) {
+        if (imageIds.size() >= MAX_IMAGE_IDS) {
+          return null;
+        }
+        id = (long) imageIds.size();
+        imageIds.put(s.names[k], id);
+      }
+      key[2 + 2 * k] = id;
+      key[3 + 2 * k] = s.numNodes[k];
+    }
+    return key;
   }
 
   /** Every node scores 0 when none reports an image. */

@@ -243,6 +243,30 @@ final class ImageLocalityPluginTest {
     assertThat(table.images().nodeCount("gcr.io/40:latest")).isZero();
   }
 
+  @Test
+  void scoreKey_sameImagesAndCounts_equal_countsOrNamesChanged_differ() {
+    List<NodeInfo> nodes = List.of(imageNode("node1", NODE_40_300_2000), imageNode("node2", NODE_250_10),
+        imageNode("node3", NO_IMAGES));
+    TableSnapshot snapshot = new TableSnapshot(nodes);
+    ImageLocalityPlugin plugin = new ImageLocalityPlugin(() -> snapshot);
+    PodInfo pod = PodInfos.of(pod("gcr.io/40", "gcr.io/250"));
+    CycleState first = new SimpleCycleState();
+    plugin.preScore(first, pod, nodes);
+    long[] key = plugin.scoreKey(first, pod);
+    CycleState again = new SimpleCycleState();
+    plugin.preScore(again, PodInfos.of(pod("gcr.io/40:latest", "gcr.io/250")), nodes); // the same names, normalised
+    assertThat(plugin.scoreKey(again, pod)).isEqualTo(key);
+    // node3 (whose row is not what a kept node2 score depends on) pulls gcr.io/250: node2's score changes
+    snapshot.table.set(2, imageNode("node3", NODE_250_10));
+    CycleState spread = new SimpleCycleState();
+    plugin.preScore(spread, pod, nodes);
+    assertThat(plugin.scoreKey(spread, pod)).isNotEqualTo(key);
+    CycleState other = new SimpleCycleState();
+    plugin.preScore(other, PodInfos.of(pod("gcr.io/40", "gcr.io/10")), nodes);
+    assertThat(plugin.scoreKey(other, pod)).isNotEqualTo(plugin.scoreKey(spread, pod));
+    assertThat(plugin.scoreKey(new SimpleCycleState(), pod)).isNull(); // no PreScore state: no key
+  }
+
   /** A snapshot over a {@link NodeTable} holding its nodes at positions 0.. in order. */
   static final class TableSnapshot extends SimpleSnapshot implements NodeTable.Source {
     final NodeTable table = new NodeTable();
