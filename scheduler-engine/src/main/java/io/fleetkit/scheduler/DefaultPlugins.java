@@ -6,6 +6,7 @@ import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.scheduler.plugins.coscheduling.CoschedulingPlugin;
 import io.fleetkit.scheduler.plugins.coscheduling.GangTopologyPlugin;
 import io.fleetkit.scheduler.plugins.defaultpreemption.DefaultPreemptionPlugin;
+import io.fleetkit.scheduler.plugins.imagelocality.ImageLocalityPlugin;
 import io.fleetkit.scheduler.plugins.interpodaffinity.InterPodAffinityPlugin;
 import io.fleetkit.scheduler.plugins.nodeaffinity.NodeAffinityPlugin;
 import io.fleetkit.scheduler.plugins.nodename.NodeNamePlugin;
@@ -23,11 +24,13 @@ import java.util.List;
  * The one place that lists FleetKit's default plugins and kube-scheduler's default profile
  * ({@code pkg/scheduler/apis/config/v1/default_plugins.go}: the MultiPoint order and the score weights
  * TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1, PodTopologySpread 2, InterPodAffinity 2,
- * NodeResourcesBalancedAllocation 1).
+ * NodeResourcesBalancedAllocation 1, ImageLocality 1).
  *
  * <p>{@link #profile()} names kube's plugins in kube's order and leaves out, silently, those this build does not
- * register (kube plugins FleetKit does not implement, such as ImageLocality). A user profile that names
- * an unknown plugin is an error when the scheduler is built.
+ * register: the kube plugins FleetKit's scheduler does not implement, which are the storage plugins listed by name
+ * (VolumeRestrictions, NodeVolumeLimits, VolumeBinding, VolumeZone; the storage-binding module provides them) and
+ * DefaultBinder (FleetKit binds through its {@code Binder}). A user profile that names an unknown plugin is an error
+ * when the scheduler is built.
  */
 public final class DefaultPlugins {
   /** kube's default MultiPoint plugins, in order, with their score weights (0: the plugin does not score). */
@@ -48,7 +51,7 @@ public final class DefaultPlugins {
       new Entry(InterPodAffinityPlugin.NAME, 2),
       new Entry(DefaultPreemptionPlugin.NAME, 0),
       new Entry(NodeResourcesBalancedAllocationPlugin.NAME, 1),
-      new Entry("ImageLocality", 1),
+      new Entry(ImageLocalityPlugin.NAME, 1),
       new Entry("DefaultBinder", 0));
 
   private DefaultPlugins() {}
@@ -67,6 +70,7 @@ public final class DefaultPlugins {
     register(registry, InterPodAffinityPlugin.NAME, InterPodAffinityPlugin.FACTORY);
     register(registry, DefaultPreemptionPlugin.NAME, DefaultPreemptionPlugin.FACTORY);
     register(registry, NodeResourcesBalancedAllocationPlugin.NAME, NodeResourcesBalancedAllocationPlugin.FACTORY);
+    register(registry, ImageLocalityPlugin.NAME, ImageLocalityPlugin.FACTORY);
     // Out of kube's default profile, but registered so that profiles can enable it by name (scheduler-plugins'
     // Coscheduling replaces PrioritySort: see CoschedulingPlugin.enableIn).
     register(registry, CoschedulingPlugin.NAME, CoschedulingPlugin.FACTORY);

@@ -53,6 +53,63 @@ final class DefaultProfileSchedulingTest {
     }
   }
 
+  private static final io.fleetkit.api.core.ContainerImage TRAINER =
+      io.fleetkit.api.core.ContainerImage.of(800L * 1024 * 1024, "registry.example.com/trainer:v3");
+
+  private static Pod trainerPod(String name) {
+    return Pod.builder().name(name).container("train", "registry.example.com/trainer:v3",
+        io.fleetkit.api.resource.ResourceList.ofCpuMemory(100, 64L * 1024 * 1024)).build();
+  }
+
+  @Test
+  void defaultProfile_largeImage_podLandsOnTheNodeThatHasIt() {
+    for (String holder : List.of("a", "b")) {
+      for (int seed = 0; seed < 5; seed++) {
+        try (Scheduler s = Scheduler.builder().clock(clock).seed(seed).parallelism(2).build()) {
+          for (String name : List.of("a", "b")) {
+            io.fleetkit.api.core.Node n = node(name, 4000, 8192, 110);
+            s.addNode(name.equals(holder) ? n.toBuilder().image(TRAINER).build() : n);
+          }
+          s.addPod(trainerPod("train-" + seed));
+          assertThat(s.scheduleOne().nodeName()).as("seed %d", seed).isEqualTo(holder);
+        }
+      }
+    }
+  }
+
+  @Test
+  void defaultProfile_imagePulledLater_nodeUpdateIsSeen() {
+    try (Scheduler s = scheduler()) {
+      s.addNode(node("a", 4000, 8192, 110));
+      s.addNode(node("b", 4000, 8192, 110));
+      s.addNode(node("c", 4000, 8192, 110));
+      s.updateNode(node("c", 4000, 8192, 110).toBuilder().image(TRAINER).build()); // c's kubelet reports the image
+      s.addPod(trainerPod("train"));
+      assertThat(s.scheduleOne().nodeName()).isEqualTo("c");
+      s.updateNode(node("c", 4000, 8192, 110)); // collected: no node holds it, every node scores 0 again
+      s.addPod(trainerPod("train-2"));
+      // c already runs a pod, so the resource scores now prefer a or b
+      assertThat(s.scheduleOne().nodeName()).isIn("a", "b");
+    }
+  }
+
+  @Test
+  void defaultProfile_replicasOfOneImage_followTheImageAsItSpreads() {
+    // identical pods: the engine keeps ImageLocality's scores per node between them (its scoreKey), so a node that
+    // starts reporting the image, and the counts that change with it, must still be seen by the next replica
+    try (Scheduler s = scheduler()) {
+      for (String name : List.of("a", "b", "c", "d")) {
+        s.addNode(node(name, 4000, 8192, 110));
+      }
+      s.updateNode(node("b", 4000, 8192, 110).toBuilder().image(TRAINER).build());
+      s.addPod(trainerPod("train-0"));
+      assertThat(s.scheduleOne().nodeName()).isEqualTo("b");
+      s.updateNode(node("d", 4000, 8192, 110).toBuilder().image(TRAINER).build()); // d pulls it; b runs a pod
+      s.addPod(trainerPod("train-1"));
+      assertThat(s.scheduleOne().nodeName()).isEqualTo("d");
+    }
+  }
+
   private static Pod hostPortPod(String name) {
     Pod p = pod(name, 100, 10);
     return p.withSpec(p.spec().toBuilder().containers(List.of(new io.fleetkit.api.core.Container("c", "img",

@@ -29,7 +29,7 @@ public record Node(ObjectMeta metadata, NodeSpec spec, NodeStatus status) implem
 
   /**
    * Set while a copy is built whose validated parts (metadata name, namespace and labels; spec taints; status
-   * capacity, allocatable and GPUs) are the very objects of an already validated node (see {@link #copy}): the
+   * capacity, allocatable, GPUs and images) are the very objects of an already validated node (see {@link #copy}): the
    * canonical constructor then skips the checks, which matters for the status posts of thousands of kubelets.
    */
   private static final ThreadLocal<@Nullable Boolean> VALIDATED_PARTS = new ThreadLocal<>();
@@ -66,6 +66,20 @@ public record Node(ObjectMeta metadata, NodeSpec spec, NodeStatus status) implem
         }
         v.nonNegative(p + ".memoryMiB", g.memoryMiB());
       }
+    }
+    List<ContainerImage> images = status.images();
+    for (int i = 0; i < images.size(); i++) {
+      ContainerImage image = images.get(i);
+      String p = "status.images[" + i + "]";
+      if (image.names().isEmpty()) {
+        v.required(p + ".names");
+      }
+      for (int j = 0; j < image.names().size(); j++) {
+        if (image.names().get(j).isBlank()) {
+          v.required(p + ".names[" + j + "]");
+        }
+      }
+      v.nonNegative(p + ".sizeBytes", image.sizeBytes());
     }
     v.throwIfAny();
   }
@@ -111,7 +125,8 @@ public record Node(ObjectMeta metadata, NodeSpec spec, NodeStatus status) implem
 
   public Node withStatus(NodeStatus newStatus) {
     boolean same = newStatus.capacity() == status.capacity() && newStatus.allocatable() == status.allocatable()
-        && newStatus.gpus() == status.gpus(); // what the checks read of status, unchanged (conditions are not checked)
+        && newStatus.gpus() == status.gpus()
+        && newStatus.images() == status.images(); // what the checks read of status, unchanged (not conditions)
     return same ? copy(metadata, spec, newStatus) : new Node(metadata, spec, newStatus);
   }
 
@@ -151,6 +166,7 @@ public record Node(ObjectMeta metadata, NodeSpec spec, NodeStatus status) implem
     private final List<NodeCondition> conditions;
     private final List<GpuDevice> gpus;
     private final List<NodeAddress> addresses;
+    private final List<ContainerImage> images;
 
     private Builder() {
       meta = ObjectMeta.builder();
@@ -162,6 +178,7 @@ public record Node(ObjectMeta metadata, NodeSpec spec, NodeStatus status) implem
       conditions = new ArrayList<>(1);
       gpus = new ArrayList<>(0);
       addresses = new ArrayList<>(0);
+      images = new ArrayList<>(0);
     }
 
     private Builder(Node n) {
@@ -175,6 +192,7 @@ public record Node(ObjectMeta metadata, NodeSpec spec, NodeStatus status) implem
       conditions = new ArrayList<>(n.status.conditions());
       gpus = new ArrayList<>(n.status.gpus());
       addresses = new ArrayList<>(n.status.addresses());
+      images = new ArrayList<>(n.status.images());
     }
 
     /** Replaces all metadata set so far. */
@@ -201,10 +219,13 @@ public record Node(ObjectMeta metadata, NodeSpec spec, NodeStatus status) implem
     public Builder gpu(GpuDevice v) { gpus.add(v); return this; }
     public Builder addresses(List<NodeAddress> v) { addresses.clear(); addresses.addAll(v); return this; }
     public Builder address(NodeAddress v) { addresses.add(v); return this; }
+    /** {@code status.images}: the container images present on the node. */
+    public Builder images(List<ContainerImage> v) { images.clear(); images.addAll(v); return this; }
+    public Builder image(ContainerImage v) { images.add(v); return this; }
 
     public Node build() {
       return new Node(meta.build(), new NodeSpec(unschedulable, taints, providerID, podCIDRs),
-          new NodeStatus(capacity, allocatable, conditions, gpus, addresses));
+          new NodeStatus(capacity, allocatable, conditions, gpus, addresses, images));
     }
   }
 }

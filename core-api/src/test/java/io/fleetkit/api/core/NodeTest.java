@@ -111,4 +111,33 @@ final class NodeTest {
     assertThat(catchThrowableOfType(ValidationException.class, () -> n.withMetadata(badName)).violations())
         .extracting(Violation::field).containsExactly("metadata.name");
   }
+  @Test
+  void images_builderAndWithImages_keptAndCopied() {
+    ContainerImage pause = ContainerImage.of(700_000, "registry.k8s.io/pause:3.9", "registry.k8s.io/pause@sha256:0a");
+    Node n = Node.builder().name("node-1").capacity(CAP).image(pause).build();
+    assertThat(n.status().images()).containsExactly(pause);
+    assertThat(n.toBuilder().build()).isEqualTo(n);
+    Node grown = n.withStatus(n.status().withImages(List.of(pause, ContainerImage.of(1, "busybox:1"))));
+    assertThat(grown.status().images()).hasSize(2);
+    assertThat(grown.status().withConditions(List.of()).images()).isEqualTo(grown.status().images());
+    assertThat(grown.status().withAllocatable(CAP).images()).isEqualTo(grown.status().images());
+  }
+
+  @Test
+  void images_nullFromOldEncodings_empty_fiveComponentConstructorEmpty() {
+    assertThat(new NodeStatus(CAP, CAP, List.of(), List.of(), List.of(), null).images()).isEmpty();
+    assertThat(new NodeStatus(CAP, CAP, List.of(), List.of(), List.of()).images()).isEmpty();
+    assertThat(NodeStatus.EMPTY.images()).isEmpty();
+  }
+
+  @Test
+  void validate_badImages_eachViolationNamed() {
+    NodeStatus status = NodeStatus.EMPTY.withImages(List.of(new ContainerImage(List.of(), 10),
+        new ContainerImage(List.of("ok:1", " "), -1)));
+    ValidationException e = catchThrowableOfType(ValidationException.class,
+        () -> Node.builder().name("node-1").build().withStatus(status));
+    assertThat(e.violations()).extracting(Violation::field).containsExactly("status.images[0].names",
+        "status.images[1].names[1]", "status.images[1].sizeBytes");
+    assertThat(e.violations().get(0).object()).isEqualTo("Node node-1");
+  }
 }

@@ -1144,6 +1144,17 @@ final class DaemonSetControllerUpstreamCasesTest {
   }
 
   @Test
+  void shouldIgnoreNodeUpdate_sameImagesNewResourceVersion_ignored_changedImages_not() {
+    io.fleetkit.api.core.ContainerImage pause = io.fleetkit.api.core.ContainerImage.of(321520, "pause:3.9");
+    Node old = newNode("node1", null).image(pause).build();
+    Node posted = old.withMetadata(old.metadata().toBuilder().resourceVersion("7").build());
+    assertThat(io.fleetkit.reconcile.controllers.internal.DaemonSetNodeEvents.shouldIgnoreNodeUpdate(old, posted))
+        .isTrue();
+    assertThat(io.fleetkit.reconcile.controllers.internal.DaemonSetNodeEvents.shouldIgnoreNodeUpdate(old,
+        newNode("node1", null).build())).isFalse();
+  }
+
+  @Test
   void podPhaseFixture_failedPodsAreFailed() {
     try (DaemonSetHarness h = new DaemonSetHarness()) {
       DaemonSet d = h.create(newDaemonSet("foo").build());

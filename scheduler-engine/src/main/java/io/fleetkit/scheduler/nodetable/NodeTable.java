@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * <p>For the plugins that keep state across cycles, the table logs the positions it (re)places ({@link #logEnd},
  * {@link #changedAt}), so that such state is brought up to date in O(changed nodes) instead of a walk over every
  * node; and for the topology-aware plugins it numbers the values of a node label ({@link #domains}), so that Filter
- * and Score compare ints per node instead of looking labels up by string.
+ * and Score compare ints per node instead of looking labels up by string; and it indexes the container images the
+ * nodes report ({@link #images}), with how many nodes report each, as kube-scheduler's cache does for ImageLocality.
  *
  * <p>Written only by the engine between cycles ({@link #set}, {@link #removeRows}, {@link #clearFrom}: O(changed nodes)
  * per snapshot update, plus a block move of the columns when rows are removed); read-only while
@@ -56,6 +57,8 @@ public final class NodeTable {
   private long logBase;
   /** Label key to its numbered values; replaced (copy on write) when a key is registered. */
   private volatile Map<String, Domains> domains = Map.of();
+  /** The nodes' container images, for the ImageLocality score. */
+  private final NodeImages images = new NodeImages();
 
   /**
    * A {@link io.fleetkit.api.framework.Snapshot} whose {@code nodes().get(i)} is {@code nodeTable().view(i)}: plugins
@@ -223,6 +226,11 @@ public final class NodeTable {
     return d;
   }
 
+  /** The container images the nodes report, by position and by name; kept up to date by {@link #set} and removals. */
+  public NodeImages images() {
+    return images;
+  }
+
   /**
    * A stamp that changes whenever position {@code i} is {@link #set} (to a new view, or to a different node after the
    * positions were rebuilt) and never repeats within this table: equal stamps mean the same view, so anything
@@ -263,6 +271,7 @@ public final class NodeTable {
       d.grow(len);
     }
     rowVersions = Arrays.copyOf(rowVersions, len);
+    images.grow(len);
   }
 
   /** Drops the views at positions {@code from} and beyond (nodes removed from the snapshot). */
@@ -273,6 +282,7 @@ public final class NodeTable {
     for (int i = from; i < high; i++) {
       append(i);
       setFlags(i, (byte) 0);
+      images.clear(i);
       for (Domains d : domains.values()) {
         d.clear(i);
       }
@@ -297,6 +307,7 @@ public final class NodeTable {
             + "; position " + p + " at index " + j + " is not");
       }
       setFlags(p, (byte) 0); // the counts lose the removed rows; the moved rows keep theirs
+      images.clear(p);
     }
     int oldHigh = high;
     for (int j = 0; j < count; j++) {
@@ -315,6 +326,7 @@ public final class NodeTable {
     Arrays.fill(flags, newHigh, oldHigh, (byte) 0); // copies of moved rows' flags: the counts do not include them
     for (int i = newHigh; i < oldHigh; i++) {
       append(i);
+      images.drop(i); // a removed row (cleared above) or a copy of a moved one (counted where it moved)
       for (Domains d : domains.values()) {
         d.clear(i);
       }
@@ -340,6 +352,7 @@ public final class NodeTable {
     System.arraycopy(freeStorage, from, freeStorage, to, len);
     System.arraycopy(freePods, from, freePods, to, len);
     System.arraycopy(flags, from, flags, to, len);
+    images.move(from, to, len);
     for (Domains d : domains.values()) {
       d.move(from, to, len);
     }
@@ -381,6 +394,7 @@ public final class NodeTable {
     setFlags(i, (byte) ((view.unschedulable() ? UNSCHEDULABLE : 0) | (view.taints().isEmpty() ? 0 : TAINTED)
         | (view.podsWithAffinity().isEmpty() ? 0 : AFFINITY_PODS)
         | (view.podsWithRequiredAntiAffinity().isEmpty() ? 0 : ANTI_AFFINITY_PODS)));
+    images.set(i, view);
     high = Math.max(high, i + 1);
     append(i);
     boolean bloated = false;

@@ -77,7 +77,7 @@ public final class DaemonSetNodeEvents implements ResourceEventHandler<Node> {
     NodeStatus ns = newNode.status();
     Node normalized = oldNode
         .withMetadata(oldNode.metadata().toBuilder().resourceVersion(newNode.metadata().resourceVersion()).build())
-        .withStatus(new NodeStatus(os.capacity(), os.allocatable(), ns.conditions(), os.gpus(), os.addresses()));
+        .withStatus(os.withConditions(ns.conditions()));
     return normalized.equals(newNode);
   }
 

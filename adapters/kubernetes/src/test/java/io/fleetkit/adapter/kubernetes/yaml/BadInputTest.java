@@ -158,6 +158,25 @@ final class BadInputTest {
   }
 
   @Test
+  void parse_badNodeImages_namesTheImageFields() {
+    String yaml = """
+        apiVersion: v1
+        kind: Node
+        metadata: {name: n1}
+        status:
+          images:
+            - {names: [], sizeBytes: 10}
+            - {names: ["busybox:1"], sizeBytes: -1}
+        """;
+
+    List<ManifestProblem> problems = parseFails(yaml, "node.yaml").problems();
+
+    assertThat(problems).extracting(p -> p.violation().field())
+        .containsExactly("status.images[0].names", "status.images[1].sizeBytes");
+    assertThat(problems.get(0).violation().object()).isEqualTo("Node n1");
+  }
+
+  @Test
   void parse_malformedQuantity_namesTheFieldAndTheQuantityRule() {
     String yaml = """
         apiVersion: v1

@@ -46,6 +46,21 @@ final class RoundTripTest {
   }
 
   @org.junit.jupiter.api.Test
+  void node_statusImages_loadedAndWritten() {
+    List<io.fleetkit.api.core.Node> nodes = KubernetesYaml.parse(resource("roundtrip/node.yaml"), "node.yaml")
+        .ofType(io.fleetkit.api.core.Node.class);
+    io.fleetkit.api.core.Node gpu = nodes.stream().filter(n -> n.name().equals("gpu-1")).findFirst().orElseThrow();
+    assertThat(gpu.status().images()).containsExactly(
+        io.fleetkit.api.core.ContainerImage.of(9663676416L, "registry.example.com/train@sha256:4f2a",
+            "registry.example.com/train:v3"),
+        io.fleetkit.api.core.ContainerImage.of(321520, "registry.k8s.io/pause:3.9"));
+    assertThat(nodes.stream().filter(n -> n.name().equals("cpu-1")).findFirst().orElseThrow().status().images())
+        .isEmpty();
+    assertThat(KubernetesYaml.dump(List.of(gpu))).contains("images:").contains("sizeBytes: 9663676416")
+        .contains("registry.example.com/train:v3");
+  }
+
+  @org.junit.jupiter.api.Test
   void pod_schedulingGatesAndHostIp_loaded() {
     List<io.fleetkit.api.core.Pod> pods = KubernetesYaml.parse(resource("roundtrip/pod.yaml"), "pod.yaml")
         .ofType(io.fleetkit.api.core.Pod.class);

@@ -1,5 +1,6 @@
 package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
 
+import io.fabric8.kubernetes.api.model.ContainerImageBuilder;
 import io.fabric8.kubernetes.api.model.NodeAddressBuilder;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
@@ -10,6 +11,7 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Untyped;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
+import io.fleetkit.api.core.ContainerImage;
 import io.fleetkit.api.core.GpuDevice;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.NodeAddress;
@@ -67,7 +69,10 @@ public final class NodeConverter extends AbstractKindConverter<io.fabric8.kubern
         (a, p, c) -> c.build(p, () -> new NodeAddress(Values.required(a.getType(), p + ".type", c),
             Values.required(a.getAddress(), p + ".address", c))));
     List<GpuDevice> gpus = gpus(st.getAdditionalProperties(), "status.gpus", ctx);
-    return ctx.build("status", () -> new NodeStatus(capacity, allocatable, conditions, gpus, addresses));
+    List<ContainerImage> images = Fabric8Scheduling.list(st.getImages(), "status.images", ctx,
+        (im, p, c) -> c.build(p, () -> new ContainerImage(Values.stringList(im.getNames(), p + ".names", c),
+            Values.longOr(im.getSizeBytes(), 0))));
+    return ctx.build("status", () -> new NodeStatus(capacity, allocatable, conditions, gpus, addresses, images));
   }
 
   private static @Nullable NodeCondition condition(io.fabric8.kubernetes.api.model.NodeCondition c, String p,
@@ -141,6 +146,8 @@ public final class NodeConverter extends AbstractKindConverter<io.fabric8.kubern
             .withLastTransitionTime(Values.instant(c.lastTransitionTime())).build()))
         .withAddresses(Fabric8Scheduling.out(st.addresses(), a -> new NodeAddressBuilder().withType(a.type())
             .withAddress(a.address()).build()))
+        .withImages(Fabric8Scheduling.out(st.images(), im -> new ContainerImageBuilder()
+            .withNames(im.names()).withSizeBytes(im.sizeBytes()).build()))
         .build();
     List<Object> gpus = gpus(st.gpus());
     if (gpus != null) {
