@@ -56,7 +56,7 @@ final class GpuDeviceFaults {
     NodeStatus st = node.status();
     List<GpuDevice> healthy = st.gpus().stream().filter(g -> !failed.contains(g.id())).toList();
     store.updateStatus(node.withStatus(new NodeStatus(st.capacity(), withGpus(st.allocatable(),
-        Math.max(0, alloc - devices)), st.conditions(), healthy, st.addresses())));
+        Math.max(0, alloc - devices)), st.conditions(), healthy, st.addresses(), st.images())));
     List<String> evicted = new ArrayList<>();
     for (Pod p : holders(store, nodeName, ids, failed)) {
       try {
@@ -95,7 +95,7 @@ final class GpuDeviceFaults {
         gpus = back;
       }
       store.updateStatus(node.withStatus(new NodeStatus(st.capacity(), withGpus(st.allocatable(),
-          Math.min(cap, alloc + devices)), st.conditions(), gpus, st.addresses())));
+          Math.min(cap, alloc + devices)), st.conditions(), gpus, st.addresses(), st.images())));
     });
   }
 

@@ -96,7 +96,7 @@ final class SchedulerChoice {
       if (o instanceof Node n && n.status().gpus().isEmpty() && gpus(n.status().capacity()) > 0) {
         NodeStatus s = n.status();
         o = n.withStatus(new NodeStatus(s.capacity(), s.allocatable(), s.conditions(),
-            devices(gpus(s.capacity()), n.metadata().labels()), s.addresses()));
+            devices(gpus(s.capacity()), n.metadata().labels()), s.addresses(), s.images()));
       } else if (o instanceof NodePool p && p.spec().template().gpus().isEmpty()
           && gpus(p.spec().template().capacity()) > 0) {
         NodeTemplate t = p.spec().template();
