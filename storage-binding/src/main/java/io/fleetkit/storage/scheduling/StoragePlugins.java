@@ -1,8 +1,11 @@
 package io.fleetkit.storage.scheduling;
 
 import io.fleetkit.api.framework.SchedulerProfile;
+import io.fleetkit.scheduler.DefaultPlugins;
 import io.fleetkit.scheduler.PluginRegistry;
 import io.fleetkit.storage.PersistentVolumeController;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -38,18 +41,44 @@ public final class StoragePlugins {
   }
 
   /**
-   * {@code profile} with VolumeRestrictions, NodeVolumeLimits, VolumeBinding, VolumeZone (filters, in the order of
-   * kube's default profile, which has them) and DataLocality (score, weight 1) appended unless already enabled; other
-   * plugins keep their order and weights.
+   * {@code profile} with VolumeRestrictions, NodeVolumeLimits, VolumeBinding and VolumeZone (weight 1) where kube's
+   * default profile has them, and DataLocality (score, weight 1) at the end, each unless already enabled; the other
+   * plugins keep their order and weights. Each volume plugin goes right after the last plugin of the profile that
+   * kube's default profile ({@link DefaultPlugins#kubeDefaultNames()}) places before it, so on kube's default profile
+   * they run after NodeResourcesFit and before PodTopologySpread, as in kube-scheduler (which matters for the plugin
+   * a node's Filter rejection is reported from: the first that rejects).
    */
   public static SchedulerProfile enableIn(SchedulerProfile profile) {
-    SchedulerProfile.Builder b = profile.toBuilder();
-    for (String name : new String[] {VolumeRestrictionsPlugin.NAME, NodeVolumeLimitsPlugin.NAME, VolumeBindingPlugin.NAME, VolumeZonePlugin.NAME,
-        DataLocalityPlugin.NAME}) {
-      if (profile.plugins().stream().noneMatch(p -> p.name().equals(name))) {
-        b.plugin(name, 1);
+    List<String> kube = DefaultPlugins.kubeDefaultNames();
+    List<SchedulerProfile.PluginRef> plugins = new ArrayList<>(profile.plugins());
+    for (String name : new String[] {VolumeRestrictionsPlugin.NAME, NodeVolumeLimitsPlugin.NAME,
+        VolumeBindingPlugin.NAME, VolumeZonePlugin.NAME}) {
+      if (enabled(plugins, name)) {
+        continue;
+      }
+      int rank = kube.indexOf(name);
+      int at = 0;
+      for (int i = 0; i < plugins.size(); i++) {
+        int r = kube.indexOf(plugins.get(i).name());
+        if (r >= 0 && r < rank) {
+          at = i + 1;
+        }
+      }
+      plugins.add(at, new SchedulerProfile.PluginRef(name, 1));
+    }
+    if (!enabled(plugins, DataLocalityPlugin.NAME)) {
+      plugins.add(new SchedulerProfile.PluginRef(DataLocalityPlugin.NAME, 1));
+    }
+    return new SchedulerProfile(profile.schedulerName(), plugins, profile.percentageOfNodesToScore(),
+        profile.pluginArgs());
+  }
+
+  private static boolean enabled(List<SchedulerProfile.PluginRef> plugins, String name) {
+    for (SchedulerProfile.PluginRef p : plugins) {
+      if (p.name().equals(name)) {
+        return true;
       }
     }
-    return b.build();
+    return false;
   }
 }

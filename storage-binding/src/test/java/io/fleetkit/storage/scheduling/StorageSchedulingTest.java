@@ -260,4 +260,36 @@ final class StorageSchedulingTest {
         VolumeZonePlugin.NAME, NodeVolumeLimitsPlugin.NAME, DataLocalityPlugin.NAME);
     assertThat(List.of(p.plugins().get(p.plugins().size() - 1).name())).containsExactly(DataLocalityPlugin.NAME);
   }
+
+  /** kube-scheduler's default MultiPoint order (default_plugins.go): the volume plugins after NodeResourcesFit. */
+  @Test
+  void enableIn_defaultProfile_placesVolumePluginsInKubeOrder() {
+    var p = StoragePlugins.enableIn(io.fleetkit.scheduler.DefaultPlugins.profile());
+    List<String> names = p.plugins().stream().map(r -> r.name()).toList();
+    List<String> kube = io.fleetkit.scheduler.DefaultPlugins.kubeDefaultNames().stream()
+        .filter(names::contains).toList();
+    assertThat(names.subList(0, kube.size())).containsExactlyElementsOf(kube);
+    assertThat(names.subList(names.indexOf("NodeResourcesFit"), names.indexOf("PodTopologySpread") + 1))
+        .containsExactly("NodeResourcesFit", VolumeRestrictionsPlugin.NAME, NodeVolumeLimitsPlugin.NAME,
+            VolumeBindingPlugin.NAME, VolumeZonePlugin.NAME, "PodTopologySpread");
+    assertThat(names.get(names.size() - 1)).isEqualTo(DataLocalityPlugin.NAME);
+    assertThat(p.percentageOfNodesToScore()).isNull();
+  }
+
+  @Test
+  void enableIn_customProfile_keepsItsOrderWeightsAndArguments() {
+    var custom = io.fleetkit.api.framework.SchedulerProfile.builder("custom")
+        .plugin("PodTopologySpread", 5).plugin("NodeResourcesFit", 2).plugin(VolumeZonePlugin.NAME, 1)
+        .percentageOfNodesToScore(50).pluginArgs("NodeResourcesFit", java.util.Map.of("scoringStrategy", "x"))
+        .build();
+    var p = StoragePlugins.enableIn(custom);
+    // each volume plugin right after the last plugin kube places before it; VolumeZone stays where the user put it
+    assertThat(p.plugins()).extracting(r -> r.name()).containsExactly("PodTopologySpread", "NodeResourcesFit",
+        VolumeRestrictionsPlugin.NAME, NodeVolumeLimitsPlugin.NAME, VolumeBindingPlugin.NAME, VolumeZonePlugin.NAME,
+        DataLocalityPlugin.NAME);
+    assertThat(p.plugins().get(0).weight()).isEqualTo(5);
+    assertThat(p.plugins().get(1).weight()).isEqualTo(2);
+    assertThat(p.percentageOfNodesToScore()).isEqualTo(50);
+    assertThat(p.pluginArgs()).containsKey("NodeResourcesFit");
+  }
 }
