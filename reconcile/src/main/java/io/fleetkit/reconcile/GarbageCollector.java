@@ -17,8 +17,16 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p><b>Orphan policy:</b> an owner deleted with the {@link #ORPHAN_FINALIZER} finalizer (use
  * {@link #deleteOrphaning}) has its dependents released instead: the collector removes the references to it from
- * every dependent, then removes the finalizer, which completes the owner's deletion. Foreground deletion is not
- * implemented.
+ * every dependent, then removes the finalizer, which completes the owner's deletion.
+ *
+ * <p><b>Foreground policy:</b> an owner deleted with the {@link #FOREGROUND_FINALIZER} finalizer (use
+ * {@link #deleteForeground}) stays, marked for deletion, until its dependents are gone, as upstream's
+ * {@code attemptToDeleteItem} and {@code processDeletingDependentsItem}: the collector deletes every dependent that
+ * has no other live owner (in the foreground itself when it has dependents of its own), removes the reference from a
+ * dependent that has one, and removes the finalizer once no dependent whose reference has
+ * {@code blockOwnerDeletion} is left (a dependent that is being deleted but held by a finalizer still blocks; one
+ * whose reference does not block does not). A dependent whose own dependent waits for it in the foreground has its
+ * references unblocked first, as upstream breaks such cycles.
  *
  * <p><b>Kinds:</b> the collector watches the kinds given to {@link GarbageCollectorBuilder#watch} and resolves an
  * owner reference through its {@code apiVersion} group and {@code kind}: declared with
@@ -32,6 +40,12 @@ public interface GarbageCollector extends AutoCloseable {
   /** The finalizer that asks the collector to orphan the owner's dependents (Kubernetes' {@code orphan}). */
   String ORPHAN_FINALIZER = "orphan";
 
+  /**
+   * The finalizer that holds an owner until the collector has deleted its blocking dependents (Kubernetes'
+   * {@code foregroundDeletion}, set by a delete with {@code propagationPolicy: Foreground}).
+   */
+  String FOREGROUND_FINALIZER = "foregroundDeletion";
+
   /** A builder for a collector over {@code store}. */
   static GarbageCollectorBuilder builder(ObjectStore store) {
     return new GarbageCollectorBuilder(store);
@@ -39,21 +53,42 @@ public interface GarbageCollector extends AutoCloseable {
 
   /**
    * Deletes an object with the orphan policy: adds {@link #ORPHAN_FINALIZER} (retrying conflicts) and deletes
-   * it; a running collector then releases its dependents and completes the deletion.
+   * it; a running collector then releases its dependents and completes the deletion. An object already marked for
+   * deletion is left as it is.
    *
    * @return the object marked for deletion
    * @throws io.fleetkit.api.NotFoundException if there is no such object
    */
   static <T extends ApiObject<T>> T deleteOrphaning(ObjectStore store, Class<T> kind, String namespace,
       String name) {
+    return deleteWithFinalizer(store, kind, namespace, name, ORPHAN_FINALIZER);
+  }
+
+  /**
+   * Deletes an object with the foreground policy: adds {@link #FOREGROUND_FINALIZER} (retrying conflicts) and
+   * deletes it; a running collector then deletes its dependents and completes the deletion when no blocking one is
+   * left. An object already marked for deletion is left as it is.
+   *
+   * @return the object marked for deletion
+   * @throws io.fleetkit.api.NotFoundException if there is no such object
+   */
+  static <T extends ApiObject<T>> T deleteForeground(ObjectStore store, Class<T> kind, String namespace,
+      String name) {
+    return deleteWithFinalizer(store, kind, namespace, name, FOREGROUND_FINALIZER);
+  }
+
+  private static <T extends ApiObject<T>> T deleteWithFinalizer(ObjectStore store, Class<T> kind, String namespace,
+      String name, String finalizer) {
     for (int attempt = 0; ; attempt++) {
       T current = store.require(kind, namespace, name);
-      if (current.metadata().finalizers().contains(ORPHAN_FINALIZER)
-          || current.metadata().deletionTimestamp() != null) {
+      if (current.metadata().deletionTimestamp() != null) {
+        return current;
+      }
+      if (current.metadata().finalizers().contains(finalizer)) {
         break;
       }
       List<String> finalizers = new ArrayList<>(current.metadata().finalizers());
-      finalizers.add(ORPHAN_FINALIZER);
+      finalizers.add(finalizer);
       try {
         store.update(current.withMetadata(current.metadata().toBuilder().finalizers(finalizers).build()));
         break;

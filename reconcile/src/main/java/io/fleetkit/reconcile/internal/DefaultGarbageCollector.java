@@ -38,7 +38,16 @@ public final class DefaultGarbageCollector implements GarbageCollector {
   static final String OWNER_UID_INDEX = "ownerUid";
 
   /** What to do with one object. */
-  private record Item(Class<?> kind, ObjectKey key, boolean orphan) {}
+  private record Item(Class<?> kind, ObjectKey key, Mode mode) {}
+
+  private enum Mode {
+    /** Delete the object if no owner is live, drop references to owners gone or deleting in the foreground. */
+    COLLECT,
+    /** An owner deleted with the orphan finalizer: release its dependents. */
+    ORPHAN,
+    /** An owner deleted with the foreground finalizer: delete its dependents, then let it go. */
+    FOREGROUND
+  }
 
   private final ObjectStore store;
   private final DefaultWorkQueue<Item> queue;
@@ -48,6 +57,12 @@ public final class DefaultGarbageCollector implements GarbageCollector {
   /** Per watched kind, the apiVersion and kind last recorded in {@link #kindsByName} from one of its objects. */
   private final Map<Class<?>, String[]> namesSeen = new ConcurrentHashMap<>();
   private final AtomicLong deleted = new AtomicLong();
+  /**
+   * The owners being deleted in the foreground, by uid: the deletion of a dependent that blocks one of them queues
+   * the owner again (upstream's graph builder on a removed node). Without such owners a deletion costs one look-up
+   * per blocking reference.
+   */
+  private final Map<String, Item> deletingDependents = new ConcurrentHashMap<>();
   private final WorkerLifecycle lifecycle;
 
   public DefaultGarbageCollector(ObjectStore store, Set<Class<?>> kinds, Map<String, Class<?>> declaredNames,
@@ -91,7 +106,10 @@ public final class DefaultGarbageCollector implements GarbageCollector {
 
       @Override
       public void onDelete(ApiObject object, boolean finalStateUnknown) {
-        dependentsChanged(object.metadata().uid());
+        ObjectMeta m = object.metadata();
+        deletingDependents.remove(m.uid());
+        dependentsChanged(m.uid());
+        ownersMayBeFree(m.ownerReferences(), List.of());
       }
     });
     informers.put(kind, inf);
@@ -127,12 +145,40 @@ public final class DefaultGarbageCollector implements GarbageCollector {
       namesSeen.put(kind, new String[] {object.apiVersion(), object.kind()});
     }
     ObjectMeta m = object.metadata();
-    if (m.deletionTimestamp() != null && m.finalizers().contains(ORPHAN_FINALIZER)) {
-      queue.add(new Item(kind, ObjectKey.of(object), true));
+    if (m.deletionTimestamp() != null) {
+      if (m.finalizers().contains(ORPHAN_FINALIZER)) {
+        queue.add(new Item(kind, ObjectKey.of(object), Mode.ORPHAN));
+      }
+      if (m.finalizers().contains(FOREGROUND_FINALIZER)) {
+        Item item = new Item(kind, ObjectKey.of(object), Mode.FOREGROUND);
+        deletingDependents.put(m.uid(), item);
+        queue.add(item);
+      }
+    }
+    if (old != null && !old.metadata().ownerReferences().equals(m.ownerReferences())) {
+      ownersMayBeFree(old.metadata().ownerReferences(), m.ownerReferences());
     }
     if (!m.ownerReferences().isEmpty()
         && (old == null || !old.metadata().ownerReferences().equals(m.ownerReferences()))) {
-      queue.add(new Item(kind, ObjectKey.of(object), false));
+      queue.add(new Item(kind, ObjectKey.of(object), Mode.COLLECT));
+    }
+  }
+
+  /**
+   * A dependent no longer holds the owners it blocked in {@code before} but not in {@code after} (it is gone, the
+   * reference was removed or no longer blocks): those being deleted in the foreground are checked again.
+   */
+  private void ownersMayBeFree(List<OwnerReference> before, List<OwnerReference> after) {
+    if (deletingDependents.isEmpty()) {
+      return;
+    }
+    for (OwnerReference ref : before) {
+      if (ref.blockOwnerDeletion() && !after.contains(ref)) {
+        Item owner = deletingDependents.get(ref.uid());
+        if (owner != null) {
+          queue.add(owner);
+        }
+      }
     }
   }
 
@@ -140,7 +186,7 @@ public final class DefaultGarbageCollector implements GarbageCollector {
   private void dependentsChanged(String ownerUid) {
     informers.forEach((kind, inf) -> {
       for (ApiObject<?> dep : inf.lister().byIndex(OWNER_UID_INDEX, ownerUid)) {
-        queue.add(new Item(kind, ObjectKey.of(dep), false));
+        queue.add(new Item(kind, ObjectKey.of(dep), Mode.COLLECT));
       }
     });
   }
@@ -163,10 +209,10 @@ public final class DefaultGarbageCollector implements GarbageCollector {
 
   private void process(Item item) {
     try {
-      if (item.orphan) {
-        orphanDependents(item);
-      } else {
-        collect(item);
+      switch (item.mode) {
+        case ORPHAN -> orphanDependents(item);
+        case FOREGROUND -> deleteDependents(item);
+        default -> collect(item);
       }
       queue.forget(item);
     } catch (ConflictException e) {
@@ -187,7 +233,12 @@ public final class DefaultGarbageCollector implements GarbageCollector {
     return (Optional<ApiObject<?>>) found;
   }
 
-  /** Deletes the object if every owner is gone; drops dangling references if only some are. */
+  /**
+   * Upstream's {@code attemptToDeleteItem} for an object not being deleted: its references are classified as
+   * dangling (the owner is gone), waiting (the owner is being deleted in the foreground) or solid. With a solid
+   * owner it lives on, without the dangling and waiting references; otherwise it is deleted, in the foreground when
+   * an owner waits for it and it has dependents of its own.
+   */
   @SuppressWarnings({"unchecked", "rawtypes"})
   private void collect(Item item) {
     Optional<ApiObject<?>> found = live(item.kind, item.key);
@@ -199,41 +250,155 @@ public final class DefaultGarbageCollector implements GarbageCollector {
     if (m.ownerReferences().isEmpty() || m.deletionTimestamp() != null) {
       return;
     }
-    List<OwnerReference> dangling = new ArrayList<>();
+    List<OwnerReference> dropped = new ArrayList<>(); // dangling and waiting
+    boolean solid = false;
+    boolean waiting = false;
     for (OwnerReference ref : m.ownerReferences()) {
-      if (!ownerExists(ref, m.namespace())) {
-        dangling.add(ref);
+      switch (ownerState(ref, m.namespace())) {
+        case GONE -> dropped.add(ref);
+        case WAITING -> {
+          dropped.add(ref);
+          waiting = true;
+        }
+        default -> solid = true;
       }
     }
-    if (dangling.isEmpty()) {
+    if (solid) {
+      if (!dropped.isEmpty()) {
+        List<OwnerReference> kept = new ArrayList<>(m.ownerReferences());
+        kept.removeAll(dropped);
+        store.update(obj.withMetadata(m.toBuilder().ownerReferences(kept).build()));
+        LOG.debug("garbage collector: removed owner references {} (gone or deleting in the foreground) from {}",
+            dropped, obj.describe());
+      }
       return;
     }
-    if (dangling.size() == m.ownerReferences().size()) {
-      try {
+    try {
+      if (waiting && hasDependents(m.uid())) {
+        deleteInForeground(item, obj);
+      } else {
         store.delete((Class) item.kind, m.namespace(), m.name(), DeletePreconditions.uid(m.uid()));
-        deleted.incrementAndGet();
-        LOG.debug("garbage collector: deleted {}, all owners gone {}", obj.describe(), dangling);
-      } catch (NotFoundException e) {
-        // already gone
       }
-      return;
+      deleted.incrementAndGet();
+      LOG.debug("garbage collector: deleted {}, no live owner left {}", obj.describe(), dropped);
+    } catch (NotFoundException e) {
+      // already gone
     }
-    List<OwnerReference> kept = new ArrayList<>(m.ownerReferences());
-    kept.removeAll(dangling);
-    store.update(obj.withMetadata(m.toBuilder().ownerReferences(kept).build()));
-    LOG.debug("garbage collector: removed dangling owner references {} from {}", dangling, obj.describe());
   }
 
-  private boolean ownerExists(OwnerReference ref, String dependentNamespace) {
+  /**
+   * Deletes {@code obj}, whose owner waits for it, in the foreground (it has dependents). If one of its dependents
+   * is itself being deleted in the foreground, its references are unblocked first, as upstream's cycle guard does.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void deleteInForeground(Item item, ApiObject obj) {
+    ObjectMeta m = obj.metadata();
+    ApiObject current = obj;
+    if (anyDependent(m.uid(), d -> d.metadata().deletionTimestamp() != null
+        && d.metadata().finalizers().contains(FOREGROUND_FINALIZER))) {
+      List<OwnerReference> unblocked = new ArrayList<>();
+      for (OwnerReference r : m.ownerReferences()) {
+        unblocked.add(r.blockOwnerDeletion()
+            ? new OwnerReference(r.apiVersion(), r.kind(), r.name(), r.uid(), r.controller(), false) : r);
+      }
+      current = (ApiObject) store.update(obj.withMetadata(m.toBuilder().ownerReferences(unblocked).build()));
+    }
+    List<String> finalizers = new ArrayList<>(current.metadata().finalizers());
+    if (!finalizers.contains(FOREGROUND_FINALIZER)) {
+      finalizers.add(FOREGROUND_FINALIZER);
+      store.update(current.withMetadata(current.metadata().toBuilder().finalizers(finalizers).build()));
+    }
+    store.delete((Class) item.kind, m.namespace(), m.name(), DeletePreconditions.uid(m.uid()));
+  }
+
+  /**
+   * Upstream's {@code processDeletingDependentsItem}: an owner being deleted in the foreground loses its finalizer
+   * once no dependent whose reference blocks it is left; until then its dependents not yet being deleted are
+   * collected (which deletes those without another live owner).
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void deleteDependents(Item item) {
+    Optional<ApiObject<?>> found = live(item.kind, item.key);
+    if (found.isEmpty()) {
+      return;
+    }
+    ApiObject owner = found.get();
+    ObjectMeta om = owner.metadata();
+    if (om.deletionTimestamp() == null || !om.finalizers().contains(FOREGROUND_FINALIZER)) {
+      return;
+    }
+    String uid = om.uid();
+    boolean blocked = false;
+    for (Map.Entry<Class<?>, Informer<?>> e : informers.entrySet()) {
+      for (ApiObject<?> cached : e.getValue().lister().byIndex(OWNER_UID_INDEX, uid)) {
+        Optional<ApiObject<?>> dep = live(e.getKey(), ObjectKey.of(cached));
+        if (dep.isEmpty()) {
+          continue;
+        }
+        ObjectMeta dm = dep.get().metadata();
+        boolean blocks = false;
+        for (OwnerReference r : dm.ownerReferences()) {
+          if (r.uid().equals(uid) && r.blockOwnerDeletion()) {
+            blocks = true;
+            break;
+          }
+        }
+        blocked |= blocks;
+        if (dm.deletionTimestamp() == null && dm.ownerReferences().stream().anyMatch(r -> r.uid().equals(uid))) {
+          queue.add(new Item(e.getKey(), ObjectKey.of(dep.get()), Mode.COLLECT));
+        }
+      }
+    }
+    if (blocked) {
+      return; // queued again when a blocking dependent goes or stops blocking
+    }
+    List<String> finalizers = new ArrayList<>(om.finalizers());
+    finalizers.remove(FOREGROUND_FINALIZER);
+    store.update(owner.withMetadata(om.toBuilder().finalizers(finalizers).build()));
+    LOG.debug("garbage collector: the dependents of {} are gone; its foreground deletion completes", owner.describe());
+  }
+
+  /** Whether any watched object names {@code uid} as an owner (from the caches). */
+  private boolean hasDependents(String uid) {
+    return anyDependent(uid, d -> true);
+  }
+
+  private boolean anyDependent(String uid, java.util.function.Predicate<ApiObject<?>> test) {
+    for (Informer<?> inf : informers.values()) {
+      for (ApiObject<?> d : inf.lister().byIndex(OWNER_UID_INDEX, uid)) {
+        if (test.test(d)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** What the owner a reference points at is to its dependent. */
+  private enum OwnerState {
+    /** No object of the owner's kind with its name and uid. */
+    GONE,
+    /** Being deleted in the foreground: it waits for its dependents. */
+    WAITING,
+    /** Live, or of a kind the collector cannot look up (never deleted on a guess). */
+    SOLID
+  }
+
+  private OwnerState ownerState(OwnerReference ref, String dependentNamespace) {
     Class<?> ownerKind = kindsByName.get(groupKind(ref.apiVersion(), ref.kind()));
     if (ownerKind == null) {
-      return true; // a kind we cannot look up: never delete on a guess
+      return OwnerState.SOLID;
     }
     Optional<ApiObject<?>> owner = live(ownerKind, new ObjectKey(dependentNamespace, ref.name()));
     if (owner.isEmpty() && !dependentNamespace.isEmpty()) {
       owner = live(ownerKind, new ObjectKey("", ref.name()));
     }
-    return owner.isPresent() && owner.get().metadata().uid().equals(ref.uid());
+    if (owner.isEmpty() || !owner.get().metadata().uid().equals(ref.uid())) {
+      return OwnerState.GONE;
+    }
+    ObjectMeta om = owner.get().metadata();
+    return om.deletionTimestamp() != null && om.finalizers().contains(FOREGROUND_FINALIZER) ? OwnerState.WAITING
+        : OwnerState.SOLID;
   }
 
   /** Releases the dependents of an owner deleted with the orphan finalizer, then lets the deletion finish. */
