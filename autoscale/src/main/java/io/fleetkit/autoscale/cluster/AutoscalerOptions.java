@@ -53,6 +53,8 @@ import java.util.Objects;
  *     nor down) while more than this percentage of the nodes, and more than {@code okTotalUnreadyCount} nodes, are
  *     unready; between 0 and 100
  * @param okTotalUnreadyCount {@code --ok-total-unready-count} (3): this many unready nodes never halt the autoscaler
+ * @param ignoreMirrorPodsUtilization {@code --ignore-mirror-pods-utilization} (false): scale-down judges a node's
+ *     utilization without its mirror pods, their requests taken out of the allocatable ({@link NodeUtilization})
  */
 public record AutoscalerOptions(double scaleDownUtilizationThreshold, double scaleDownGpuUtilizationThreshold,
     Duration scaleDownUnneededTime, Duration scaleDownDelayAfterAdd, Duration maxNodeProvisionTime,
@@ -62,13 +64,14 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     Duration scaleDownDelayAfterFailure, int maxGracefulTerminationSec, Duration maxPodEvictionTime,
     Duration nodeDeletionBatcherInterval, boolean daemonSetEvictionForEmptyNodes,
     boolean daemonSetEvictionForOccupiedNodes, boolean ignoreDaemonSetsUtilization, Duration scaleDownUnreadyTime,
-    boolean scaleDownUnreadyEnabled, double maxTotalUnreadyPercentage, int okTotalUnreadyCount) {
+    boolean scaleDownUnreadyEnabled, double maxTotalUnreadyPercentage, int okTotalUnreadyCount,
+    boolean ignoreMirrorPodsUtilization) {
 
   private static final AutoscalerOptions DEFAULTS = new AutoscalerOptions(0.5, 0.5, Duration.ofMinutes(10),
       Duration.ofMinutes(10), Duration.ofMinutes(15), Duration.ofMinutes(5), Duration.ofMinutes(30),
       Duration.ofHours(3), 10, 1, 0, Duration.ZERO, false, Duration.ofMinutes(5), Duration.ofSeconds(30),
       Duration.ZERO, Duration.ofMinutes(3), 600, Duration.ofMinutes(2), Duration.ZERO, false, true, false,
-      Duration.ofMinutes(20), true, 45, 3);
+      Duration.ofMinutes(20), true, 45, 3, false);
 
   public AutoscalerOptions {
     check(scaleDownUtilizationThreshold, "scaleDownUtilizationThreshold");
@@ -230,6 +233,12 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     return c.build();
   }
 
+  public AutoscalerOptions withIgnoreMirrorPodsUtilization(boolean b) {
+    Copy c = new Copy(this);
+    c.ignoreMirrorPodsUtilization = b;
+    return c.build();
+  }
+
   public AutoscalerOptions withScaleDownUnreadyTime(Duration d) {
     Copy c = new Copy(this);
     c.scaleDownUnreadyTime = d;
@@ -283,6 +292,7 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     boolean scaleDownUnreadyEnabled;
     double maxTotalUnreadyPercentage;
     int okTotalUnreadyCount;
+    boolean ignoreMirrorPodsUtilization;
 
     Copy(AutoscalerOptions o) {
       scaleDownUtilizationThreshold = o.scaleDownUtilizationThreshold;
@@ -312,6 +322,7 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
       scaleDownUnreadyEnabled = o.scaleDownUnreadyEnabled;
       maxTotalUnreadyPercentage = o.maxTotalUnreadyPercentage;
       okTotalUnreadyCount = o.okTotalUnreadyCount;
+      ignoreMirrorPodsUtilization = o.ignoreMirrorPodsUtilization;
     }
 
     AutoscalerOptions build() {
@@ -321,7 +332,8 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
           unremovableNodeRecheckTimeout, scaleDownSimulationTimeout, scaleDownDelayAfterDelete,
           scaleDownDelayAfterFailure, maxGracefulTerminationSec, maxPodEvictionTime, nodeDeletionBatcherInterval,
           daemonSetEvictionForEmptyNodes, daemonSetEvictionForOccupiedNodes, ignoreDaemonSetsUtilization,
-          scaleDownUnreadyTime, scaleDownUnreadyEnabled, maxTotalUnreadyPercentage, okTotalUnreadyCount);
+          scaleDownUnreadyTime, scaleDownUnreadyEnabled, maxTotalUnreadyPercentage, okTotalUnreadyCount,
+          ignoreMirrorPodsUtilization);
     }
   }
 }

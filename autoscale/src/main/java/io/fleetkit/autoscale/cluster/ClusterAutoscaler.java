@@ -96,6 +96,11 @@ public final class ClusterAutoscaler implements AutoCloseable {
   /** The annotation that keeps a node from being scaled down, as upstream. */
   public static final String SCALE_DOWN_DISABLED = "cluster-autoscaler.kubernetes.io/scale-down-disabled";
   public static final String NOT_UNDERUTILIZED = "NotUnderutilized";
+  /**
+   * A node whose utilization cannot be computed (no CPU or no memory allocatable on a node without GPUs), as
+   * upstream's eligibility check, which finds it unremovable with this reason.
+   */
+  public static final String UNEXPECTED_ERROR = "UnexpectedError";
   public static final String NO_PLACE_TO_MOVE_PODS = "NoPlaceToMovePods";
   public static final String SCALE_DOWN_DISABLED_ANNOTATION = "ScaleDownDisabledAnnotation";
   public static final String NODE_GROUP_MIN_SIZE_REACHED = "NodeGroupMinSizeReached";
@@ -190,15 +195,17 @@ public final class ClusterAutoscaler implements AutoCloseable {
   private record ScaleDownInputs(List<Node> nodes, long boundPods, List<PodDisruptionBudget> pdbs,
       List<io.fleetkit.api.scheduling.PriorityClass> priorityClasses, Set<String> pools,
       Set<String> previouslyUnneeded, Set<String> recentlyUnremovable, int limit, Set<String> atomicPools,
-      Set<String> deletionsInProgress, List<Pod> injected) {
+      Set<String> deletionsInProgress, List<Pod> injected, Instant at, boolean terminating, int longTerminating) {
     /**
      * Whether an evaluation of {@code o} must come out as one of this: the same bound pods, budgets and priority
      * classes (the same objects: the store's objects are immutable, so an unchanged one is the same instance), the
      * same pools, and nodes that differ at most in what the evaluation does not read (a heartbeat's condition
-     * times). Unbound and terminal pods are not read by an evaluation.
+     * times). Unbound and terminal pods are not read by an evaluation. The time {@code at} is read only through
+     * which pods being deleted are long-terminating: with the same pods, the same number of them
+     * ({@code longTerminating}) means the same ones.
      */
     boolean sameAs(ScaleDownInputs o) {
-      if (limit != o.limit || !previouslyUnneeded.equals(o.previouslyUnneeded)
+      if (limit != o.limit || longTerminating != o.longTerminating || !previouslyUnneeded.equals(o.previouslyUnneeded)
           || !recentlyUnremovable.equals(o.recentlyUnremovable) || !atomicPools.equals(o.atomicPools)
           || !deletionsInProgress.equals(o.deletionsInProgress) || !injected.equals(o.injected)) {
         return false;
@@ -709,15 +716,18 @@ public final class ClusterAutoscaler implements AutoCloseable {
 
   /**
    * What scale-down makes of a cluster: the unneeded nodes (with the pods each must evict), the unremovable ones and
-   * the reasons. A function of its inputs (it reads no clock), so a loop whose inputs are
-   * {@linkplain ScaleDownInputs#sameAs the same} as the last one's reuses its evaluation.
+   * the reasons. A function of its inputs (it reads the clock only for the simulation timeout), so a loop whose inputs
+   * are {@linkplain ScaleDownInputs#sameAs the same} as the last one's reuses its evaluation.
    */
   private ScaleDownEvaluation evaluate(ScaleDownInputs in) {
     SimulatedCluster sim = scaleDownSimulation(in);
     List<Node> readyNodes = in.nodes();
     boolean noBudgets = in.pdbs().isEmpty();
     Map<String, String> unremovable = new TreeMap<>();
-    Drainability drain = Drainability.withBudgets(in.pdbs());
+    Drainability drain = Drainability.withBudgets(in.pdbs(), in.at());
+    // utilization and drains are taken at the evaluation's time (which pods being deleted count as gone); the facts
+    // kept from earlier evaluations whose pods passed their long-terminating instant since are forgotten
+    slotFacts.at(in.at(), in.terminating());
     // the simulation's nodes, in slot order, are the ready nodes not being deleted, in list order; a node object
     // whose candidacy facts a slot holds is that slot's node (a slot holds one node name for its lifetime, and the
     // object is immutable), so an unchanged node is matched to its slot without reading it
@@ -816,8 +826,10 @@ public final class ClusterAutoscaler implements AutoCloseable {
       slotFacts.refresh(at, info);
       double threshold = slotFacts.gpuNode(at) ? options.scaleDownGpuUtilizationThreshold()
           : options.scaleDownUtilizationThreshold();
-      if (eligibility != null ? !eligibility.test(slotFacts.node(at)) : slotFacts.utilization(at) >= threshold) {
-        unremovable.put(slotFacts.node(at).name(), NOT_UNDERUTILIZED);
+      // not under the threshold, or not known (NaN: a node without CPU or memory allocatable, upstream's error)
+      if (eligibility != null ? !eligibility.test(slotFacts.node(at)) : !(slotFacts.utilization(at) < threshold)) {
+        unremovable.put(slotFacts.node(at).name(), eligibility == null && Double.isNaN(slotFacts.utilization(at))
+            ? UNEXPECTED_ERROR : NOT_UNDERUTILIZED);
         continue;
       }
       byte kind = noBudgets ? slotFacts.drainKind(at) : SlotFacts.UNKNOWN;
@@ -973,7 +985,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
         Map.of(PodDisruptionBudget.class, in.pdbs(), io.fleetkit.api.scheduling.PriorityClass.class,
             in.priorityClasses()));
     sim.load(in.nodes(), clusterPods::infosOn, scaleDownViews);
-    slotFacts = new SlotFacts(sim.slots(), options.ignoreDaemonSetsUtilization());
+    slotFacts = new SlotFacts(sim.slots(), options.ignoreDaemonSetsUtilization(),
+        options.ignoreMirrorPodsUtilization());
     scaleDownSimByName = inNameOrder(in.nodes());
     scaleDownSim = sim;
     scaleDownSimPods = clusterPods;
@@ -1034,11 +1047,24 @@ public final class ClusterAutoscaler implements AutoCloseable {
       }
     }
     ActuationStatus status = actuationStatus != null ? actuationStatus : actuator.status();
+    List<Pod> injected = status.isEmpty() ? List.of() : podsToInject(status);
+    // which pods being deleted are long-terminating now (the node's pods and those injected): the evaluation depends
+    // on the time through them only
+    boolean terminating = clusterPods.anyTerminating();
+    int longTerminating = terminating ? clusterPods.longTerminating(now) : 0;
+    for (Pod p : injected) {
+      if (p.metadata().deletionTimestamp() != null) {
+        terminating = true;
+        if (TerminatingPods.isLongTerminating(p, now)) {
+          longTerminating++;
+        }
+      }
+    }
     ScaleDownInputs inputs = new ScaleDownInputs(ready, clusterPods.boundVersion(),
         store.list(PodDisruptionBudget.class).items(),
         store.list(io.fleetkit.api.scheduling.PriorityClass.class).items(), Set.copyOf(pools.keySet()),
         Set.copyOf(lastUnneeded), unremovableNodes.recent(), limit, atomicPools, status.deletionsInProgress(),
-        status.isEmpty() ? List.of() : podsToInject(status));
+        injected, now, terminating, longTerminating);
     ScaleDownEvaluation eval = lastEvaluation;
     if (eval == null || eval.timedOut() || !eval.inputs().sameAs(inputs)) {
       eval = evaluate(inputs);

@@ -4,6 +4,7 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.store.WatchEvent;
 import io.fleetkit.api.store.WatchEventType;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -46,6 +47,11 @@ final class ClusterPods {
   /** The non-terminal pods held, by key: what a watch event replaces or deletes. */
   private final Map<String, Pod> held = new HashMap<>();
   private long boundVersion;
+  /**
+   * The {@linkplain TerminatingPods#longTerminatingAfter long-terminating instants} of the bound pods being deleted,
+   * with how many pods have each.
+   */
+  private final TreeMap<Instant, Integer> terminating = new TreeMap<>();
   /** The nodes whose bound pods changed since the last {@link #takeChangedNodes()}. */
   private Set<String> changedNodes = new HashSet<>();
 
@@ -129,7 +135,11 @@ final class ClusterPods {
     held.put(key, p);
     if (p.isBound()) {
       NodePods n = byNode.computeIfAbsent(p.spec().nodeName(), k -> new NodePods());
-      n.byKey.put(key, AutoscalerPodInfo.of(p));
+      PodInfo had = n.byKey.put(key, AutoscalerPodInfo.of(p));
+      if (had != null) {
+        untrack(had.pod());
+      }
+      track(p);
       n.changed();
       boundVersion++;
       changedNodes.add(p.spec().nodeName());
@@ -152,6 +162,7 @@ final class ClusterPods {
         PodInfo had = n.byKey.get(key);
         if (had != null && had.pod() == p) {
           n.byKey.remove(key);
+          untrack(p);
           n.changed();
           boundVersion++;
           changedNodes.add(p.spec().nodeName());
@@ -163,6 +174,40 @@ final class ClusterPods {
     } else if (unbound.get(key) == p) {
       unbound.remove(key);
     }
+  }
+
+  private void track(Pod p) {
+    Instant t = p.metadata().deletionTimestamp() == null ? null : TerminatingPods.longTerminatingAfter(p);
+    if (t != null) {
+      terminating.merge(t, 1, Integer::sum);
+    }
+  }
+
+  private void untrack(Pod p) {
+    Instant t = p.metadata().deletionTimestamp() == null ? null : TerminatingPods.longTerminatingAfter(p);
+    if (t != null) {
+      terminating.computeIfPresent(t, (k, c) -> c == 1 ? null : c - 1);
+    }
+  }
+
+  /** Whether a bound, non-terminal pod is being deleted. */
+  boolean anyTerminating() {
+    return !terminating.isEmpty();
+  }
+
+  /**
+   * How many bound, non-terminal pods are long-terminating at {@code now}: with the same {@link #boundVersion}, two
+   * times with the same count have the same long-terminating pods.
+   */
+  int longTerminating(Instant now) {
+    if (terminating.isEmpty()) {
+      return 0;
+    }
+    int n = 0;
+    for (int c : terminating.headMap(now, false).values()) {
+      n += c;
+    }
+    return n;
   }
 
   /**

@@ -5,6 +5,7 @@ import io.fleetkit.api.core.Volume;
 import io.fleetkit.api.core.VolumeSource;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.policy.PodDisruptionBudget;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -22,8 +23,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <ol>
  *   <li>mirror (annotation {@value #MIRROR_ANNOTATION}): {@link Outcome#SKIP}, it dies with the node;
- *   <li>terminating ({@code deletionTimestamp} set): SKIP (upstream skips long-terminating pods; FleetKit skips
- *       every terminating pod, since it is leaving anyway);
+ *   <li>long-terminating (upstream's {@code longterminating} rule, {@link TerminatingPods#isLongTerminating} at the
+ *       rules' time): SKIP, the pod counts as gone. A pod deleted more recently goes through the rules below like
+ *       any other (one with a controller must find another node);
  *   <li>DaemonSet pods ({@link TemplateNodes#isDaemonSetPod}: a DaemonSet controller, or annotated
  *       {@code cluster-autoscaler.kubernetes.io/daemonset-pod: "true"}): SKIP;
  *   <li>{@value #SAFE_TO_EVICT}{@code ="true"}: {@link Outcome#EVICT} at once, no blocking rule applies;
@@ -35,6 +37,9 @@ import org.jspecify.annotations.Nullable;
  *       disruption left ({@value #NOT_ENOUGH_PDB});
  *   <li>otherwise EVICT: the pod must find another node.
  * </ol>
+ *
+ * <p>The rules are taken at one time, given when they are made ({@link #withBudgets}); only the long-terminating rule
+ * reads it.
  *
  * <p>Not thread-safe: the budget tracker counts the evictions of one autoscaler loop.
  */
@@ -81,19 +86,30 @@ public final class Drainability {
   private static final Decision BLOCK_NOT_ENOUGH_PDB = Decision.block(NOT_ENOUGH_PDB);
 
   private final List<PodDisruptionBudget> pdbs;
+  /** The time the long-terminating rule is taken at (upstream's {@code DrainContext.Timestamp}). */
+  private final Instant now;
   /** Disruptions left per budget ({@code namespace/name}), counting this loop's planned evictions. */
   private final Map<String, Integer> remaining = new HashMap<>();
 
-  private Drainability(List<PodDisruptionBudget> pdbs) {
+  private Drainability(List<PodDisruptionBudget> pdbs, Instant now) {
     this.pdbs = List.copyOf(pdbs);
+    this.now = Objects.requireNonNull(now, "now");
     for (PodDisruptionBudget b : this.pdbs) {
       remaining.put(b.metadata().key(), b.status().disruptionsAllowed());
     }
   }
 
-  /** Rules over these budgets, whose {@code status.disruptionsAllowed} is the starting allowance. */
-  public static Drainability withBudgets(List<PodDisruptionBudget> pdbs) {
-    return new Drainability(pdbs);
+  /**
+   * Rules over these budgets, whose {@code status.disruptionsAllowed} is the starting allowance, taken at {@code now}
+   * (which pods being deleted count as gone).
+   */
+  public static Drainability withBudgets(List<PodDisruptionBudget> pdbs, Instant now) {
+    return new Drainability(pdbs, now);
+  }
+
+  /** The time these rules are taken at. */
+  public Instant now() {
+    return now;
   }
 
   /** The decision for one pod, given the budget left now. */
@@ -105,10 +121,22 @@ public final class Drainability {
    * The decision for {@code pod} whose pod-only rules are {@code rules} ({@link PodRules#of} of the same pod, or of
    * a copy differing in its node name only), given the budget left now.
    */
-  Decision check(Pod pod, PodRules rules) {
+  Decision check(Pod pod, PodRules podRules) {
+    PodRules rules = podRules;
     Decision early = rules.early;
     if (early != null) {
       return early;
+    }
+    Instant after = rules.longTerminatingAfter;
+    if (after != null) {
+      if (after.isBefore(now)) {
+        return Decision.SKIP; // upstream's longterminating rule
+      }
+      rules = Objects.requireNonNull(rules.whileTerminating);
+      early = rules.early;
+      if (early != null) {
+        return early;
+      }
     }
     if (pdbs.isEmpty()) {
       return rules.withoutBudgets;
@@ -132,13 +160,23 @@ public final class Drainability {
   }
 
   /**
-   * What the rules read of the pod alone (its annotations, owner, phase, namespace and volumes; not its node): the
-   * decision when it does not depend on the budgets, else the inputs of the budget-dependent rules. A function of the
-   * pod object, so it is made once per pod and shared by its copies with another node name.
+   * What the rules read of the pod alone (its annotations, owner, phase, namespace, volumes and deletion; not its node):
+   * the decision when it depends neither on the budgets nor on the time, else the inputs of the rules that read them.
+   * A function of the pod object, so it is made once per pod and shared by its copies with another node name.
    */
   static final class PodRules {
-    /** The decision of the rules before the budget-dependent ones, or {@code null} when those decide. */
+    /**
+     * The decision of the rules before the budget-dependent ones, or {@code null} when those decide or the pod is
+     * being deleted (then the time decides first).
+     */
     final @Nullable Decision early;
+    /**
+     * For a pod being deleted (and not a mirror pod), {@link TerminatingPods#longTerminatingAfter}: after it the pod
+     * is skipped, before it {@link #whileTerminating} decides; {@code null} otherwise.
+     */
+    final @Nullable Instant longTerminatingAfter;
+    /** The rules of a pod being deleted, before its long-terminating instant; {@code null} when not being deleted. */
+    final @Nullable PodRules whileTerminating;
     final boolean kubeSystem;
     final boolean notSafeToEvict;
     final boolean localStorage;
@@ -147,11 +185,24 @@ public final class Drainability {
 
     private PodRules(@Nullable Decision early, boolean kubeSystem, boolean notSafeToEvict, boolean localStorage) {
       this.early = early;
+      this.longTerminatingAfter = null;
+      this.whileTerminating = null;
       this.kubeSystem = kubeSystem;
       this.notSafeToEvict = notSafeToEvict;
       this.localStorage = localStorage;
       this.withoutBudgets = early != null ? early : kubeSystem ? BLOCK_KUBE_SYSTEM : notSafeToEvict ? BLOCK_NOT_SAFE
           : localStorage ? BLOCK_LOCAL_STORAGE : Decision.EVICT;
+    }
+
+    /** The rules of a pod being deleted: skipped after {@code after}, else {@code rules}. */
+    private PodRules(Instant after, PodRules rules) {
+      this.early = null;
+      this.longTerminatingAfter = after;
+      this.whileTerminating = rules;
+      this.kubeSystem = rules.kubeSystem;
+      this.notSafeToEvict = rules.notSafeToEvict;
+      this.localStorage = rules.localStorage;
+      this.withoutBudgets = rules.withoutBudgets; // read only through whileTerminating
     }
 
     private static final PodRules SKIP = new PodRules(Decision.SKIP, false, false, false);
@@ -161,9 +212,15 @@ public final class Drainability {
     /** The rules of {@link #check} in upstream's order, up to the first that reads the budgets. */
     static PodRules of(Pod pod) {
       Map<String, String> ann = pod.metadata().annotations();
-      if (ann.containsKey(MIRROR_ANNOTATION) || pod.metadata().deletionTimestamp() != null) {
+      if (ann.containsKey(MIRROR_ANNOTATION)) {
         return SKIP;
       }
+      Instant after = TerminatingPods.longTerminatingAfter(pod);
+      return after == null ? afterLongTerminating(pod, ann) : new PodRules(after, afterLongTerminating(pod, ann));
+    }
+
+    /** The rules after the long-terminating one. */
+    private static PodRules afterLongTerminating(Pod pod, Map<String, String> ann) {
       if (TemplateNodes.isDaemonSetPod(pod)) {
         return SKIP;
       }

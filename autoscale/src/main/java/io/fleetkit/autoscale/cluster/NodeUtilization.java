@@ -1,66 +1,130 @@
 package io.fleetkit.autoscale.cluster;
 
 import io.fleetkit.api.core.GpuRequests;
+import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.PodInfo;
+import java.time.Instant;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
- * How busy a node is, for scale-down (upstream {@code simulator/utilization}): requested over allocatable. A GPU node
- * (allocatable {@code nvidia.com/gpu > 0}) is judged by its GPUs alone, as upstream does; other nodes by the larger
- * of CPU and memory. Every pod on the node counts, DaemonSet and mirror pods included (upstream's default); with
- * {@code --ignore-daemonsets-utilization} ({@link #of(NodeInfo, boolean)}) the DaemonSet pods' CPU and memory requests
- * are taken out of the node's allocatable instead (upstream's {@code CalculateUtilizationOfResource}).
+ * How busy a node is, for scale-down (upstream's {@code simulator/utilization.Calculate}): the pods' requests over the
+ * node's allocatable.
  *
- * @param cpu requested / allocatable CPU (0 when none is allocatable)
- * @param memory requested / allocatable memory
- * @param gpu requested / allocatable GPUs, whole devices plus {@code fleetkit.io/gpu-milli} shares
+ * <ul>
+ *   <li>A GPU node (allocatable {@code nvidia.com/gpu > 0}, or GPU devices in {@code status.gpus}: upstream's node
+ *       with a GPU config) is judged by its GPUs alone; one whose GPUs are not allocatable (yet) has utilization 0,
+ *       as upstream's "unready GPU" node, so that it can still be scaled down.
+ *   <li>Other nodes by the larger of CPU and memory. A node with no CPU or no memory allocatable has no utilization
+ *       ({@link Double#NaN}, upstream's error): scale-down leaves it alone.
+ *   <li>A pod being deleted for longer than its grace period plus 30 s ({@link TerminatingPods#isLongTerminating} at
+ *       the given time) counts as gone.
+ *   <li>With {@code skipDaemonSetPods} ({@code --ignore-daemonsets-utilization}) the requests of the DaemonSet pods
+ *       ({@link TemplateNodes#isDaemonSetPod}) are taken out of the allocatable instead of counted; with
+ *       {@code skipMirrorPods} ({@code --ignore-mirror-pods-utilization}) those of the mirror pods alike. Such pods
+ *       are taken out even when long-terminating, as upstream checks them first.
+ * </ul>
+ *
+ * @param cpu requested / allocatable CPU ({@link Double#NaN} when none is allocatable)
+ * @param memory requested / allocatable memory (likewise)
+ * @param gpu requested / allocatable GPUs, whole devices plus {@code fleetkit.io/gpu-milli} shares (0 when none is
+ *     allocatable)
  * @param gpuNode whether the node has GPUs
  */
 public record NodeUtilization(double cpu, double memory, double gpu, boolean gpuNode) {
 
-  /** The utilization of {@code node}'s pods, every pod counted. */
-  public static NodeUtilization of(NodeInfo node) {
-    return of(node, false);
+  /** The utilization of {@code node}'s pods at {@code now}: every pod counted but the long-terminating ones. */
+  public static NodeUtilization of(NodeInfo node, Instant now) {
+    return of(node, false, false, now);
   }
 
   /**
-   * The utilization of {@code node}'s pods; with {@code ignoreDaemonSetPods} the CPU and memory requests of its
-   * DaemonSet pods ({@link TemplateNodes#isDaemonSetPod}) are subtracted from the allocatable rather than counted as
-   * requested, as upstream's {@code --ignore-daemonsets-utilization} (GPUs alike, as upstream's {@code Calculate}
-   * passes the option to the GPU's utilization too).
+   * The utilization of {@code node}'s pods at {@code now}, the long-terminating ones left out; with
+   * {@code skipDaemonSetPods} and {@code skipMirrorPods} the DaemonSet and mirror pods' requests taken out of the
+   * allocatable rather than counted as requested (GPUs alike, as upstream's {@code Calculate} passes the options to
+   * the GPU's utilization too).
    */
-  public static NodeUtilization of(NodeInfo node, boolean ignoreDaemonSetPods) {
+  public static NodeUtilization of(NodeInfo node, boolean skipDaemonSetPods, boolean skipMirrorPods, Instant now) {
+    return compute(node, skipDaemonSetPods, skipMirrorPods, Objects.requireNonNull(now, "now"));
+  }
+
+  /**
+   * {@link #of(NodeInfo, boolean, boolean, Instant)} for a node none of whose pods is being deleted (the caller knows
+   * it; then the time does not matter and no pod's deletion is read).
+   */
+  static NodeUtilization noneTerminating(NodeInfo node, boolean skipDaemonSetPods, boolean skipMirrorPods) {
+    return compute(node, skipDaemonSetPods, skipMirrorPods, null);
+  }
+
+  /** The utilization; {@code now == null}: no pod is long-terminating. */
+  private static NodeUtilization compute(NodeInfo node, boolean skipDaemonSetPods, boolean skipMirrorPods,
+      @Nullable Instant now) {
     ResourceList alloc = node.allocatable();
     long cpuReq = 0;
     long memReq = 0;
     long gpuMilli = 0;
-    long dsCpu = 0;
-    long dsMem = 0;
-    long dsGpuMilli = 0;
+    long skippedCpu = 0;
+    long skippedMem = 0;
+    long skippedGpuMilli = 0;
     for (PodInfo p : node.pods()) {
       ResourceList r = p.requests();
-      if (ignoreDaemonSetPods && TemplateNodes.isDaemonSetPod(p.pod())) {
-        dsCpu += r.milliCpu();
-        dsMem += r.memoryBytes();
-        dsGpuMilli += GpuRequests.whole(r) * GpuRequests.MILLI_PER_DEVICE + GpuRequests.milli(r);
+      // upstream's order: DaemonSet pods, then mirror pods are taken out of the allocatable, then long-terminating
+      // pods are left out
+      if ((skipDaemonSetPods && TemplateNodes.isDaemonSetPod(p.pod()))
+          || (skipMirrorPods && TemplateNodes.isMirrorPod(p.pod()))) {
+        skippedCpu += r.milliCpu();
+        skippedMem += r.memoryBytes();
+        skippedGpuMilli += gpuMilli(r);
+        continue;
+      }
+      if (now != null && isLongTerminating(p.pod(), now)) {
         continue;
       }
       cpuReq += r.milliCpu();
       memReq += r.memoryBytes();
-      gpuMilli += GpuRequests.whole(r) * GpuRequests.MILLI_PER_DEVICE + GpuRequests.milli(r);
+      gpuMilli += gpuMilli(r);
     }
     long gpuAlloc = GpuRequests.whole(alloc);
-    return new NodeUtilization(ratio(cpuReq, alloc.milliCpu() - dsCpu), ratio(memReq, alloc.memoryBytes() - dsMem),
-        gpuAlloc == 0 ? 0 : ratio(gpuMilli, gpuAlloc * GpuRequests.MILLI_PER_DEVICE - dsGpuMilli), gpuAlloc > 0);
+    boolean gpuNode = gpuAlloc > 0 || !node.node().status().gpus().isEmpty();
+    double gpu = gpuAlloc == 0 ? 0
+        : ratio(gpuMilli, gpuAlloc * GpuRequests.MILLI_PER_DEVICE - skippedGpuMilli);
+    return new NodeUtilization(known(alloc.milliCpu(), ratio(cpuReq, alloc.milliCpu() - skippedCpu)),
+        known(alloc.memoryBytes(), ratio(memReq, alloc.memoryBytes() - skippedMem)), gpu, gpuNode);
+  }
+
+  private static boolean isLongTerminating(Pod pod, Instant now) {
+    return pod.metadata().deletionTimestamp() != null && TerminatingPods.isLongTerminating(pod, now);
+  }
+
+  private static long gpuMilli(ResourceList r) {
+    return GpuRequests.whole(r) * GpuRequests.MILLI_PER_DEVICE + GpuRequests.milli(r);
+  }
+
+  /** {@code ratio}, or NaN when nothing of the resource is allocatable (upstream's error). */
+  private static double known(long allocatable, double ratio) {
+    return allocatable <= 0 ? Double.NaN : ratio;
   }
 
   private static double ratio(long requested, long allocatable) {
     return allocatable <= 0 ? 0 : (double) requested / allocatable;
   }
 
-  /** What scale-down compares to its threshold: GPU utilization on GPU nodes, else max(cpu, memory). */
+  /**
+   * What scale-down compares to its threshold: GPU utilization on GPU nodes, else max(cpu, memory);
+   * {@link Double#NaN} when it cannot be known ({@link #known()}).
+   */
   public double value() {
     return gpuNode ? gpu : Math.max(cpu, memory);
+  }
+
+  /**
+   * Whether the utilization could be computed: false for a node without GPUs that has no CPU or no memory allocatable
+   * (upstream's {@code Calculate} returns an error, and its eligibility check finds the node unremovable with
+   * {@code UnexpectedError}).
+   */
+  public boolean known() {
+    return !Double.isNaN(value());
   }
 }

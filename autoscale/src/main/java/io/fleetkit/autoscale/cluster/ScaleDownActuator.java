@@ -151,7 +151,7 @@ final class ScaleDownActuator {
       }
       for (Node n : emptyToDelete) {
         LOG.debug("scale-down: removing empty node {}", n.name());
-        begin(n, false, atomic, start, started);
+        begin(n, false, atomic, start, started, now);
       }
     }
     if (!drainToDelete.isEmpty()) {
@@ -161,7 +161,7 @@ final class ScaleDownActuator {
         return new ScaleDownStatus(ScaleDownStatus.Result.ERROR, started, ended, err);
       }
       for (Node n : drainToDelete) {
-        begin(n, true, atomic, start, started);
+        begin(n, true, atomic, start, started, now);
       }
     }
     return new ScaleDownStatus(ScaleDownStatus.Result.NODE_DELETE_STARTED, started, ended, null);
@@ -183,7 +183,8 @@ final class ScaleDownActuator {
     return out;
   }
 
-  private void begin(Node n, boolean drain, Set<String> atomic, int start, List<ScaleDownStatus.ScaleDownNode> out) {
+  private void begin(Node n, boolean drain, Set<String> atomic, int start, List<ScaleDownStatus.ScaleDownNode> out,
+      Instant now) {
     String pool = n.metadata().labels().getOrDefault(NodePool.POOL_LABEL, "");
     List<Pod> pods = podsOn.apply(n.name());
     List<String> evictedPods = new ArrayList<>();
@@ -198,7 +199,8 @@ final class ScaleDownActuator {
       infos.add(PodInfos.of(p));
     }
     out.add(new ScaleDownStatus.ScaleDownNode(n.name(), pool, evictedPods,
-        NodeUtilization.of(NodeInfos.of(n, infos), options.ignoreDaemonSetsUtilization())));
+        NodeUtilization.of(NodeInfos.of(n, infos), options.ignoreDaemonSetsUtilization(),
+            options.ignoreMirrorPodsUtilization(), now)));
     inProgress.put(n.name(), new Deletion(n.name(), pool, drain, atomic.contains(pool) ? pool + "#" + start : null));
   }
 
@@ -334,7 +336,7 @@ final class ScaleDownActuator {
         pods.add(cur.get());
       }
     }
-    Drainability.NodeDrain check = Drainability.withBudgets(pdbs).drain(pods);
+    Drainability.NodeDrain check = Drainability.withBudgets(pdbs, now).drain(pods);
     if (check.blocked()) {
       fail(d, NodeDeleteResult.failed(NodeDeleteResult.Type.INTERNAL, new AutoscalerError(
           AutoscalerError.Type.INTERNAL_ERROR, "GetPodsToMove for " + d.node + " returned error: pod "

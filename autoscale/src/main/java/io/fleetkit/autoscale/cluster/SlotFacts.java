@@ -4,7 +4,9 @@ import io.fleetkit.api.autoscaling.NodePool;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.PodInfo;
+import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -14,6 +16,13 @@ import org.jspecify.annotations.Nullable;
  * a candidate at all (in a pool, not annotated against scale-down). Views and node objects are immutable, so the facts
  * of a slot hold while it holds the same view, or the same node object. The candidate pass of every evaluation reads them for every node; they sit
  * in arrays so that an unchanged node costs array reads, not a walk through its view, utilization and drain objects.
+ *
+ * <p>Time: a view's utilization and drain also depend on which of its pods being deleted are long-terminating
+ * ({@link TerminatingPods}), which changes only when the time passes one of those pods' instants. The facts are taken
+ * at the time given to {@link #at}; a slot whose view holds a pod being deleted keeps the window of times over which
+ * its facts hold (from the last of its pods' instants passed to the first not passed), and {@link #at} forgets the
+ * facts of each slot whose window the new time leaves. While no pod of the simulation is being deleted (the caller
+ * says so), no window exists and no pod's deletion is read.
  *
  * <p>Not thread-safe: one per simulation, used by the autoscaler's loop.
  */
@@ -42,17 +51,41 @@ final class SlotFacts {
   private final boolean[] disabled;
   private Set<String> pools = Set.of();
 
-  @SuppressWarnings("unchecked")
   /** {@code --ignore-daemonsets-utilization}: utilization without the DaemonSet pods. */
   private final boolean ignoreDaemonSets;
+  /** {@code --ignore-mirror-pods-utilization}: utilization without the mirror pods. */
+  private final boolean ignoreMirrorPods;
+  /** The time the facts are taken at ({@link #at}). */
+  private Instant now = Instant.EPOCH;
+  /** Whether a pod of the simulation may be being deleted (else no pod's deletion is read). */
+  private boolean terminating;
+  /**
+   * Per slot whose facts depend on the time (its view holds a pod being deleted), the window over which they hold:
+   * after {@code validAfter} (the last long-terminating instant passed when they were taken; {@code null}: none) and
+   * up to {@code validUntil} (the first not passed; {@code null}: none); both {@code null} and {@code timed} false for
+   * other slots.
+   */
+  private final @Nullable Instant[] validAfter;
+  private final @Nullable Instant[] validUntil;
+  private final boolean[] timed;
+  /** The number of slots with a window. */
+  private int timedSlots;
 
   SlotFacts(int slots) {
-    this(slots, false);
+    this(slots, false, false);
   }
 
-  /** Facts for {@code slots} slots, utilization without DaemonSet pods when {@code ignoreDaemonSetsUtilization}. */
-  SlotFacts(int slots, boolean ignoreDaemonSetsUtilization) {
+  /**
+   * Facts for {@code slots} slots, utilization without DaemonSet pods when {@code ignoreDaemonSetsUtilization} and
+   * without mirror pods when {@code ignoreMirrorPodsUtilization}.
+   */
+  @SuppressWarnings("unchecked")
+  SlotFacts(int slots, boolean ignoreDaemonSetsUtilization, boolean ignoreMirrorPodsUtilization) {
     this.ignoreDaemonSets = ignoreDaemonSetsUtilization;
+    this.ignoreMirrorPods = ignoreMirrorPodsUtilization;
+    validAfter = new Instant[slots];
+    validUntil = new Instant[slots];
+    timed = new boolean[slots];
     views = new NodeInfo[slots];
     utilization = new double[slots];
     gpuNode = new boolean[slots];
@@ -108,16 +141,98 @@ final class SlotFacts {
     return views[slot] == view;
   }
 
-  /** Makes the facts of {@code slot} those of {@code view}: kept when they are, else its utilization (drain unknown). */
+  /**
+   * Takes the facts at {@code now} from here on: forgets those of each slot whose window does not hold {@code now}.
+   * {@code anyTerminating} says whether a pod of the simulation (a node's or one placed on it) may be being deleted;
+   * when false, facts are taken without reading any pod's deletion.
+   */
+  void at(Instant now, boolean anyTerminating) {
+    this.now = Objects.requireNonNull(now, "now");
+    this.terminating = anyTerminating;
+    if (timedSlots == 0) {
+      return;
+    }
+    for (int slot = 0; slot < timed.length; slot++) {
+      if (timed[slot]) {
+        Instant after = validAfter[slot];
+        Instant until = validUntil[slot];
+        if ((after != null && !after.isBefore(now)) || (until != null && until.isBefore(now))) {
+          forget(slot);
+        }
+      }
+    }
+  }
+
+  /** Whether the facts of {@code slot} depend on the time (its view holds a pod being deleted). */
+  boolean timed(int slot) {
+    return timed[slot];
+  }
+
+  /** Forgets the facts of {@code slot}'s view. */
+  private void forget(int slot) {
+    views[slot] = null;
+    drains[slot] = null;
+    drainKinds[slot] = UNKNOWN;
+    moving[slot] = null;
+    untime(slot);
+  }
+
+  private void untime(int slot) {
+    if (timed[slot]) {
+      timed[slot] = false;
+      validAfter[slot] = null;
+      validUntil[slot] = null;
+      timedSlots--;
+    }
+  }
+
+  /**
+   * Makes the facts of {@code slot} those of {@code view}: kept when they are, else its utilization at the facts'
+   * time (drain unknown).
+   */
   void refresh(int slot, NodeInfo view) {
     if (views[slot] != view) {
-      NodeUtilization u = NodeUtilization.of(view, ignoreDaemonSets);
+      untime(slot);
+      NodeUtilization u;
+      if (terminating) {
+        u = NodeUtilization.of(view, ignoreDaemonSets, ignoreMirrorPods, now);
+        window(slot, view);
+      } else {
+        u = NodeUtilization.noneTerminating(view, ignoreDaemonSets, ignoreMirrorPods);
+      }
       views[slot] = view;
       utilization[slot] = u.value();
       gpuNode[slot] = u.gpuNode();
       drains[slot] = null;
       drainKinds[slot] = UNKNOWN;
       moving[slot] = null;
+    }
+  }
+
+  /** Records the window of {@code slot} when {@code view} holds a pod being deleted. */
+  private void window(int slot, NodeInfo view) {
+    Instant after = null;
+    Instant until = null;
+    boolean any = false;
+    for (PodInfo p : view.pods()) {
+      Instant t = TerminatingPods.longTerminatingAfter(p.pod());
+      if (t == null) {
+        continue;
+      }
+      any = true;
+      if (t.isBefore(now)) {
+        if (after == null || t.isAfter(after)) {
+          after = t;
+        }
+      } else if (until == null || t.isBefore(until)) {
+        until = t;
+      }
+    }
+    if (any) {
+      timed[slot] = true;
+      validAfter[slot] = after;
+      validUntil[slot] = until;
+      timedSlots++;
     }
   }
 

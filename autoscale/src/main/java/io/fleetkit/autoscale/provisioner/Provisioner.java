@@ -247,7 +247,9 @@ public final class Provisioner {
         podsByNode.computeIfAbsent(p.spec().nodeName(), k -> new ArrayList<>()).add(p);
       }
     }
-    Drainability drain = Drainability.withBudgets(store.list(PodDisruptionBudget.class).items());
+    // Karpenter moves no pod being deleted (its IsReschedulable wants an active pod): taken at the end of time, every
+    // pod being deleted counts as gone, as the cluster autoscaler's long-terminating ones
+    Drainability drain = Drainability.withBudgets(store.list(PodDisruptionBudget.class).items(), Instant.MAX);
     List<Candidate> candidates = new ArrayList<>();
     for (Node n : managed) {
       InstanceType t = typesByName.get(n.metadata().labels().get(INSTANCE_TYPE_LABEL));

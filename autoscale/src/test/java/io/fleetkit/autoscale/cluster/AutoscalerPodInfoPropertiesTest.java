@@ -56,8 +56,13 @@ final class AutoscalerPodInfoPropertiesTest {
     PodDisruptionBudget pdb = PodDisruptionBudget.of(ObjectMeta.of(pod.metadata().namespace(), "web"),
         PodDisruptionBudgetSpec.minAvailable(LabelSelector.of(Map.of("app", "web")), IntOrPercent.of(1)))
         .withStatus(new PodDisruptionBudgetStatus(allowed, Map.of(), 1, 2, 3, 3, List.of()));
-    for (List<PodDisruptionBudget> budgets : List.of(List.<PodDisruptionBudget>of(), List.of(pdb))) {
-      Drainability d = Drainability.withBudgets(budgets);
+    // the rules' time before and after a deleted pod's long-terminating instant (deleted 2026-01-01, 30 s grace)
+    for (var budgetsAt : List.of(Map.entry(List.<PodDisruptionBudget>of(), Instant.parse("2026-01-01T00:00:30Z")),
+        Map.entry(List.of(pdb), Instant.parse("2026-01-01T00:00:30Z")),
+        Map.entry(List.<PodDisruptionBudget>of(), Instant.parse("2026-01-01T00:01:01Z")),
+        Map.entry(List.of(pdb), Instant.parse("2026-01-01T00:01:01Z")))) {
+      List<PodDisruptionBudget> budgets = budgetsAt.getKey();
+      Drainability d = Drainability.withBudgets(budgets, budgetsAt.getValue());
       Drainability.Decision want = d.check(pod);
       assertThat(d.check(pod, info.rules())).as("%s with %s", pod, budgets).isEqualTo(want);
       assertThat(d.check(copy.pod(), copy.rules())).isEqualTo(want);

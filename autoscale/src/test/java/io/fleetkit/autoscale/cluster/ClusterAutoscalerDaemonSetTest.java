@@ -26,6 +26,7 @@ import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.reconcile.controllers.DaemonSetPlacement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -176,9 +177,10 @@ final class ClusterAutoscalerDaemonSetTest {
         .container("agent", "agent", ResourceList.ofCpuMemory(1500, 0)).build();
     Pod app = pod("app", 500, 0).toBuilder().nodeName("n1").build();
     var info = NodeInfos.of(n, List.of(PodInfos.of(daemon), PodInfos.of(app)));
-    assertThat(NodeUtilization.of(info).cpu()).isCloseTo(2000.0 / 4000, within(1e-9));
-    assertThat(NodeUtilization.of(info, true).cpu()).isCloseTo(500.0 / 2500, within(1e-9));
-    assertThat(NodeUtilization.of(info, false)).isEqualTo(NodeUtilization.of(info));
+    Instant now = Instant.parse("2026-01-01T00:00:00Z");
+    assertThat(NodeUtilization.of(info, now).cpu()).isCloseTo(2000.0 / 4000, within(1e-9));
+    assertThat(NodeUtilization.of(info, true, false, now).cpu()).isCloseTo(500.0 / 2500, within(1e-9));
+    assertThat(NodeUtilization.of(info, false, false, now)).isEqualTo(NodeUtilization.of(info, now));
   }
 
   @Test

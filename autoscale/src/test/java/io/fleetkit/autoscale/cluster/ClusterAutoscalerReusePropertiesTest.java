@@ -29,7 +29,9 @@ import net.jqwik.api.constraints.IntRange;
  * drain of unchanged views, the last evaluation) decides as recomputing everything in every loop does: two autoscalers,
  * one {@linkplain ClusterAutoscaler.Builder#recomputeEveryLoop recomputing}, over two stores that receive the same
  * changes, report the same loops and leave the same nodes and pods. The reusing one keeps its pods from a watch
- * ({@link ClusterAutoscaler.Builder#watchPods}) in half of the tries.
+ * ({@link ClusterAutoscaler.Builder#watchPods}) in half of the tries. Some pods are deleted but held by a finalizer,
+ * with grace periods that the loops' time passes at random points: their utilization and drain change with the time
+ * alone ({@link TerminatingPods}), which the kept facts and the last evaluation must follow.
  */
 final class ClusterAutoscalerReusePropertiesTest {
 
@@ -114,6 +116,17 @@ final class ClusterAutoscalerReusePropertiesTest {
               }
             });
           }
+          case 5 -> { // a bound pod is deleted but held by a finalizer: terminating, long-terminating later
+            List<Pod> bound = ps.stream().filter(p -> p.isBound() && p.metadata().deletionTimestamp() == null).toList();
+            if (!bound.isEmpty()) {
+              Pod p = bound.get(rnd.nextInt(bound.size()));
+              both.accept(s -> {
+                Pod now = s.require(Pod.class, p.metadata().namespace(), p.metadata().name());
+                s.update(now.withMetadata(now.metadata().toBuilder().finalizer("fleetkit.io/hold").build()));
+                s.delete(Pod.class, p.metadata().namespace(), p.metadata().name());
+              });
+            }
+          }
           default -> { }
         }
         clock.advance(Duration.ofSeconds(10 + rnd.nextInt(4) * 100));
@@ -131,6 +144,7 @@ final class ClusterAutoscalerReusePropertiesTest {
     if (rnd.nextBoolean()) {
       p = p.toBuilder().label("app", "web").build();
     }
+    p = p.toBuilder().terminationGracePeriodSeconds(new long[] {0, 30, 120, 600}[rnd.nextInt(4)]).build();
     int node = rnd.nextInt(nodes + 2); // some pending
     return node < nodes ? p.toBuilder().nodeName(String.format("n%02d", node)).build() : p;
   }

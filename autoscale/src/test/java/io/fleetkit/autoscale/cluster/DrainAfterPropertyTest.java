@@ -13,6 +13,7 @@ import io.fleetkit.api.policy.PodDisruptionBudget;
 import io.fleetkit.api.policy.PodDisruptionBudgetSpec;
 import io.fleetkit.api.policy.PodDisruptionBudgetStatus;
 import io.fleetkit.api.resource.ResourceList;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,8 @@ import net.jqwik.api.constraints.IntRange;
  * pod and reason; with budgets, or with a list that does not start with the prefix's pods, it computes from scratch.
  */
 final class DrainAfterPropertyTest {
+  /** The rules' time; a fifth of the pods were deleted up to 2 min before it (30 s grace: some long-terminating). */
+  private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
   private static final OwnerReference RS = new OwnerReference("apps/v1", "ReplicaSet", "rs", "rs-uid", true, true);
   private static final OwnerReference DS = new OwnerReference("apps/v1", "DaemonSet", "ds", "ds-uid", true, true);
 
@@ -48,10 +51,10 @@ final class DrainAfterPropertyTest {
       items.set(at, pod(rnd, "r" + at));
     }
     List<PodDisruptionBudget> pdbs = budgets ? List.of(budget(rnd.nextInt(3))) : List.of();
-    Drainability rules = Drainability.withBudgets(pdbs);
+    Drainability rules = Drainability.withBudgets(pdbs, NOW);
     Drainability.Drain<Pod> before = rules.drain(prefix, p -> p, Drainability.PodRules::of);
     Drainability.Drain<Pod> got = rules.drainAfter(before, prefix, items, p -> p, Drainability.PodRules::of);
-    Drainability.Drain<Pod> expected = Drainability.withBudgets(pdbs).drain(items, p -> p,
+    Drainability.Drain<Pod> expected = Drainability.withBudgets(pdbs, NOW).drain(items, p -> p,
         Drainability.PodRules::of);
     assertThat(got.evict()).containsExactlyElementsOf(expected.evict());
     assertThat(got.blockingPod()).isEqualTo(expected.blockingPod());
@@ -67,7 +70,7 @@ final class DrainAfterPropertyTest {
   void drainPlus_ofPodsEvictedBefore_evictsThemAgain(@ForAll @IntRange(min = 0, max = 8) int own,
       @ForAll @IntRange(min = 1, max = 4) int sources, @ForAll long seed) {
     Random rnd = new Random(seed);
-    Drainability rules = Drainability.withBudgets(List.of());
+    Drainability rules = Drainability.withBudgets(List.of(), NOW);
     List<io.fleetkit.api.framework.PodInfo> moved = new ArrayList<>();
     for (int s = 0; s < sources; s++) {
       List<io.fleetkit.api.framework.PodInfo> on = new ArrayList<>();
@@ -108,7 +111,7 @@ final class DrainAfterPropertyTest {
     assertThat(whole.evict()).containsExactlyElementsOf(expected);
   }
 
-  /** A pod with a random mix of what the rules read: owner, annotations, namespace, phase, local volumes. */
+  /** A pod with a random mix of what the rules read: owner, annotations, namespace, phase, local volumes, deletion. */
   private static Pod pod(Random rnd, String name) {
     Pod.Builder b = Pod.builder().name(name).namespace(rnd.nextInt(5) == 0 ? Drainability.KUBE_SYSTEM : "default")
         .nodeName("n1").label("app", rnd.nextBoolean() ? "web" : "db")
@@ -130,7 +133,11 @@ final class DrainAfterPropertyTest {
     if (rnd.nextInt(8) == 0) {
       b.phase(PodPhase.Succeeded);
     }
-    return b.build();
+    Pod p = b.build();
+    if (rnd.nextInt(5) == 0) {
+      p = p.withMetadata(p.metadata().toBuilder().deletionTimestamp(NOW.minusSeconds(rnd.nextInt(120))).build());
+    }
+    return p;
   }
 
   private static PodDisruptionBudget budget(int allowed) {

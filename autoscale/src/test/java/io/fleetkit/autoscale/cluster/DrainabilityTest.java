@@ -26,6 +26,12 @@ final class DrainabilityTest {
   private static final OwnerReference RC = new OwnerReference("v1", "ReplicationController", "rc", "rc-uid", true,
       true);
   private static final OwnerReference DS = new OwnerReference("apps/v1", "DaemonSet", "ds", "ds-uid", true, true);
+  /** Upstream's {@code testTime}: the time the rules are taken at. */
+  private static final Instant TEST_TIME = Instant.parse("2020-12-18T17:00:00Z");
+
+  private static Drainability rules(List<PodDisruptionBudget> pdbs) {
+    return Drainability.withBudgets(pdbs, TEST_TIME);
+  }
 
   private static Pod.Builder pod() {
     return Pod.builder().name("bar").namespace("default").nodeName("node")
@@ -73,23 +79,27 @@ final class DrainabilityTest {
         new Case("EmptyDir evicted pod", pod().volume(emptyDir("scratch")).phase(PodPhase.Failed).build(), ""),
         new Case("EmptyDir pod with PodSafeToEvict annotation",
             pod().annotation(Drainability.SAFE_TO_EVICT, "true").build(), ""),
-        new Case("EmptyDir long terminating pod with 0 grace period", terminating(), ""),
-        new Case("EmptyDir long terminating pod with extended grace period", terminating(), ""));
+        new Case("EmptyDir long terminating pod with 0 grace period",
+            terminating(0, TEST_TIME.minus(TerminatingPods.EXTRA_THRESHOLD.multipliedBy(2))), ""),
+        new Case("EmptyDir long terminating pod with extended grace period",
+            terminating(6 * 60, TEST_TIME.minusSeconds(2 * 6 * 60)), ""));
   }
 
   private static Pod three(Pod.Builder b) {
     return b.volume(emptyDir("scratch-1")).volume(emptyDir("scratch-2")).volume(emptyDir("scratch-3")).build();
   }
 
-  private static Pod terminating() {
-    Pod p = pod().volume(emptyDir("scratch")).build();
-    return p.withMetadata(p.metadata().toBuilder().deletionTimestamp(Instant.parse("2020-12-18T16:50:00Z")).build());
+  /** Upstream's emptyDir pods deleted at {@code deleted} with a grace period of {@code grace} seconds. */
+  private static Pod terminating(long grace, Instant deleted) {
+    Pod p = pod().volume(emptyDir("scratch")).restartPolicy(io.fleetkit.api.core.RestartPolicy.OnFailure)
+        .terminationGracePeriodSeconds(grace).phase(PodPhase.Unknown).build();
+    return p.withMetadata(p.metadata().toBuilder().deletionTimestamp(deleted).build());
   }
 
   @ParameterizedTest
   @MethodSource("localStorageCases")
   void check_upstreamLocalStorageCases_blockOnlyUnlistedLocalVolumes(Case c) {
-    Drainability.Decision d = Drainability.withBudgets(List.of()).check(c.pod());
+    Drainability.Decision d = rules(List.of()).check(c.pod());
     assertThat(d.reason()).isEqualTo(c.wantReason());
     assertThat(d.outcome() == Outcome.BLOCK).isEqualTo(!c.wantReason().isEmpty());
   }
@@ -118,7 +128,7 @@ final class DrainabilityTest {
   @ParameterizedTest
   @MethodSource("ruleCases")
   void check_ruleChain_givesUpstreamReasons(Case c) {
-    assertThat(Drainability.withBudgets(List.of()).check(c.pod()).reason()).isEqualTo(c.wantReason());
+    assertThat(rules(List.of()).check(c.pod()).reason()).isEqualTo(c.wantReason());
   }
 
   private static PodDisruptionBudget pdb(String ns, int allowed) {
@@ -130,11 +140,11 @@ final class DrainabilityTest {
   @Test
   void check_pdbWithoutDisruptionsLeft_blocks_andCoveredKubeSystemPodMoves() {
     Pod web = pod().ownerReference(RC).label("app", "web").build();
-    assertThat(Drainability.withBudgets(List.of(pdb("default", 0))).check(web).reason())
+    assertThat(rules(List.of(pdb("default", 0))).check(web).reason())
         .isEqualTo(Drainability.NOT_ENOUGH_PDB);
-    assertThat(Drainability.withBudgets(List.of(pdb("default", 1))).check(web).outcome()).isEqualTo(Outcome.EVICT);
+    assertThat(rules(List.of(pdb("default", 1))).check(web).outcome()).isEqualTo(Outcome.EVICT);
     Pod sys = pod().namespace("kube-system").ownerReference(RC).label("app", "web").build();
-    assertThat(Drainability.withBudgets(List.of(pdb("kube-system", 1))).check(sys).outcome())
+    assertThat(rules(List.of(pdb("kube-system", 1))).check(sys).outcome())
         .isEqualTo(Outcome.EVICT);
   }
 
@@ -142,7 +152,7 @@ final class DrainabilityTest {
   void drain_twoPodsUnderABudgetOfOne_blocksTheSecond_andChargeSpendsTheBudget() {
     Pod a = pod().name("a").ownerReference(RC).label("app", "web").build();
     Pod b = pod().name("b").ownerReference(RC).label("app", "web").build();
-    Drainability d = Drainability.withBudgets(List.of(pdb("default", 1)));
+    Drainability d = rules(List.of(pdb("default", 1)));
     Drainability.NodeDrain both = d.drain(List.of(a, b));
     assertThat(both.blocked()).isTrue();
     assertThat(both.blockingPod()).isEqualTo("default/b");
@@ -165,16 +175,16 @@ final class DrainabilityTest {
    */
   @Test
   void check_upstreamPdbRuleCases() {
-    Drainability none = Drainability.withBudgets(List.of());
+    Drainability none = rules(List.of());
     // "no pdbs"
     assertThat(none.check(pod().ownerReference(RC).build()).outcome()).isEqualTo(Outcome.EVICT);
     // "no matching pdbs"
     Pod happy = pod().name("happy").namespace("good").label("label", "true").ownerReference(RC).build();
-    assertThat(Drainability.withBudgets(List.of(budget("bad", "true"), budget("good", "false"))).check(happy)
+    assertThat(rules(List.of(budget("bad", "true"), budget("good", "false"))).check(happy)
         .outcome()).isEqualTo(Outcome.EVICT);
     // "pdb prevents scale-down"
     Pod sad = pod().name("sad").namespace("good").label("label", "true").ownerReference(RC).build();
-    Drainability.Decision d = Drainability.withBudgets(List.of(budget("bad", "true"), budget("good", "true"),
+    Drainability.Decision d = rules(List.of(budget("bad", "true"), budget("good", "true"),
         budget("good", "false"))).check(sad);
     assertThat(d.outcome()).isEqualTo(Outcome.BLOCK);
     assertThat(d.reason()).isEqualTo(Drainability.NOT_ENOUGH_PDB);
@@ -183,7 +193,7 @@ final class DrainabilityTest {
   /** Ported from .../drainability/rules/safetoevict/rule_test.go, TestDrainable (2 cases). */
   @Test
   void check_upstreamSafeToEvictRuleCases() {
-    Drainability none = Drainability.withBudgets(List.of());
+    Drainability none = rules(List.of());
     // "regular pod": undefined for this rule; with no controller the chain then blocks it
     assertThat(none.check(pod().name("pod").namespace("ns").build()).reason()).isEqualTo(Drainability.NOT_REPLICATED);
     // "safe to evict pod": drainable

@@ -30,7 +30,7 @@ final class SlotFactsMovingPropertyTest {
       @ForAll @IntRange(min = 1, max = 60) int steps, @ForAll long seed) {
     Random rnd = new Random(seed);
     SlotFacts facts = new SlotFacts(slots);
-    Drainability drain = Drainability.withBudgets(List.of());
+    Drainability drain = Drainability.withBudgets(List.of(), java.time.Instant.EPOCH);
     List<PodInfo> pool = new ArrayList<>();
     for (int i = 0; i < 12; i++) {
       Pod p = CaFixtures.pod("p" + i, 100, 100);

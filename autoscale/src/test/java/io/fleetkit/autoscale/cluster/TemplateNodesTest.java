@@ -32,11 +32,10 @@ import org.junit.jupiter.api.Test;
  *       TestFilterOutDaemonSetPodListProcessor (4 cases);
  *   <li>{@code cluster-autoscaler/utils/pod/pod_test.go} (commit d27ffb8f): TestIsDaemonSetPod (5
  *       cases), TestIsMirrorPod (3 cases), TestFilterRecreatablePods (7 cases, against
- *       {@code ActuationStatus.recreatable});
- *   <li>{@code cluster-autoscaler/simulator/utilization/info_test.go} (stored version 0a11e9c1): TestCalculate's two
- *       DaemonSet checks that need no mirror-pod option ({@link NodeUtilization} with and without
- *       {@code ignoreDaemonSetsUtilization}; upstream's InEpsilon 0.01 is relative, here absolute on the value).
+ *       {@code ActuationStatus.recreatable}).
  * </ul>
+ * (TestCalculate of {@code simulator/utilization/info_test.go}, DaemonSet checks included, is in
+ * {@link NodeUtilizationTest}.)
  * Skipped: TestSanitizedTemplateNodeInfoFromNodeGroup "node group error results in an error" (a pool's template is a
  * value and cannot fail to be read). The upstream example node carries a {@code ToBeDeletedByClusterAutoscaler} taint
  * that upstream's sanitization removes before the DaemonSets are matched; FleetKit builds templates from the pool's
@@ -327,30 +326,6 @@ final class TemplateNodesTest {
     for (RecreatableCase c : cases) {
       assertThat(ActuationStatus.recreatable(c.pods())).as(c.name()).containsExactlyInAnyOrderElementsOf(c.want());
     }
-  }
-
-  // ---- simulator/utilization/info_test.go, TestCalculate's DaemonSet checks ----
-
-  @Test
-  void nodeUtilization_upstreamCalculate_daemonSetChecks() {
-    ResourceList alloc = ResourceList.builder().put("cpu", Quantity.ofMilli(2000))
-        .put("memory", Quantity.ofBytes(2000000)).put("pods", Quantity.of(100)).build();
-    Node node = Node.builder().name("node1").capacity(alloc).allocatable(alloc).ready().build();
-    Pod pod = Pod.builder().name("p1").container("c", "i", ResourceList.ofCpuMemory(100, 200000)).build();
-    Pod pod2 = bare("p2"); // BuildTestPod("p2", -1, -1): no requests
-    Pod ds3 = Pod.builder().name("p3").container("c", "i", ResourceList.ofCpuMemory(100, 200000))
-        .ownerReference(new OwnerReference("apps/v1", "DaemonSet", "ds", "ds-uid", true, false)).build();
-    Pod ds4 = Pod.builder().name("p4").container("c", "i", ResourceList.ofCpuMemory(100, 200000))
-        .ownerReference(new OwnerReference("crd/v1", "CustomDaemonSet", "ds", "ds-uid-2", true, false))
-        .annotation(TemplateNodes.DAEMON_SET_POD_ANNOTATION, "true").build();
-    var withDs = io.fleetkit.api.framework.NodeInfos.of(node, java.util.stream.Stream.of(pod, pod, pod2, ds3, ds4)
-        .map(io.fleetkit.api.framework.PodInfos::of).toList());
-    assertThat(NodeUtilization.of(withDs, true).value()).as("skipDaemonSetPods").isCloseTo(2.5 / 10,
-        org.assertj.core.api.Assertions.within(0.0025));
-    var plain = io.fleetkit.api.framework.NodeInfos.of(node, java.util.stream.Stream.of(pod, pod2, ds3)
-        .map(io.fleetkit.api.framework.PodInfos::of).toList());
-    assertThat(NodeUtilization.of(plain, false).value()).as("DaemonSet pods counted").isCloseTo(2.0 / 10,
-        org.assertj.core.api.Assertions.within(0.002));
   }
 
   // ---- filter_out_daemon_sets_test.go ----
