@@ -92,6 +92,15 @@ public final class SchedulerImpl implements Scheduler {
   private final @Nullable SchedulerInstruments obs;
   /** {@link System#nanoTime()} at the start of the running attempt; -1 outside one. */
   private long attemptStartNanos = -1;
+  /**
+   * The clock read that ended the previous attempt when it ran in the same {@link #runUntilIdle()} loop as the next
+   * one, with metrics on and the system clock; -1 otherwise. The next attempt's housekeeping and queue pop take it as
+   * their time instead of reading the clock: they only compare it with deadlines (assumed pods' expiry, Permit
+   * timeouts, backoff ends, the unschedulable pods' leftover flush) that kube-scheduler itself checks once a second
+   * or less often, and the attempt's own clock still starts after the pop, as kube's does. It is at most the time the
+   * loop spent between the two attempts (applying the events that arrived) behind the clock.
+   */
+  private long previousEndNanos = -1;
   /** Scheduling cycles run; every {@link #EVALUATION_FLUSH_CYCLES}th flushes the plugin evaluation counts. */
   private long cycles;
   private static final int EVALUATION_FLUSH_CYCLES = 256;
@@ -297,12 +306,17 @@ public final class SchedulerImpl implements Scheduler {
 
   @Override
   public @Nullable ScheduleResult scheduleOne() {
-    return lock.call(this::scheduleOneLocked);
+    return lock.call(() -> scheduleOneLocked(false));
   }
 
-  private @Nullable ScheduleResult scheduleOneLocked() {
+  /**
+   * One scheduling attempt; {@code chained}: the call follows an attempt of the same {@link #runUntilIdle()} loop,
+   * so that attempt's end may stand for the clock ({@link #previousEndNanos}).
+   */
+  private @Nullable ScheduleResult scheduleOneLocked(boolean chained) {
     checkOpen();
-    long now = nanos.getAsLong();
+    long now = chained && previousEndNanos >= 0 ? previousEndNanos : nanos.getAsLong();
+    previousEndNanos = -1;
     housekeeping(now);
     QueuedPod qp = queue.pop(now);
     if (qp == null) {
@@ -342,7 +356,9 @@ public final class SchedulerImpl implements Scheduler {
       try {
         boolean idle;
         do {
-          while (scheduleOneLocked() != null) {
+          boolean chained = false;
+          while (scheduleOneLocked(chained) != null) {
+            chained = true;
             lock.applyInbox(); // events and binding outcomes that arrived during the cycle; results go via emit()
           }
           // Asynchronous bindings: wait for them (failed ones are re-queued on the way), but go back to scheduling as
@@ -379,6 +395,9 @@ public final class SchedulerImpl implements Scheduler {
   private ScheduleResult emit(ScheduleResult r, QueuedPod qp) {
     if (obs != null) {
       long end = System.nanoTime();
+      if (systemNanos) {
+        previousEndNanos = end;
+      }
       obs.result(r, qp.info.pod(), qp.framework.schedulerName(), qp.attempts,
           attemptStartNanos < 0 ? -1 : end - attemptStartNanos,
           (systemNanos ? end : nanos.getAsLong()) - qp.initialAttemptNanos, qp.rejectors);
