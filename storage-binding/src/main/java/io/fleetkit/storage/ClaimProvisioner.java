@@ -12,6 +12,7 @@ import io.fleetkit.api.core.PersistentVolume;
 import io.fleetkit.api.core.PersistentVolumeClaim;
 import io.fleetkit.api.core.PersistentVolumeClaimCondition;
 import io.fleetkit.api.core.PersistentVolumeClaimStatus;
+import io.fleetkit.api.events.Event;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.storage.StorageAnnotations;
@@ -35,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * Dynamic provisioning for {@link PersistentVolumeController#provision} and its undo
  * ({@link PersistentVolumeController#deleteVolume}): a volume from the claim's class's provisioner, created bound to
  * the claim and then bound through the {@link ClaimBinder}; failures back off ({@link ProvisioningBackoff}) and are
- * shown in the claim's {@value PersistentVolumeController#PROVISIONING_FAILED} condition. Thread-safe.
+ * shown in the claim's {@value PersistentVolumeController#PROVISIONING_FAILED} condition and a Warning event of that
+ * reason. Thread-safe.
  */
 final class ClaimProvisioner {
   // Logs under the controller's name, as before this class was split out of it.
@@ -121,6 +123,7 @@ final class ClaimProvisioner {
     PersistentVolumeClaimStatus s = claim.status();
     writes.updateClaimStatus(claim, x -> x.withStatus(new PersistentVolumeClaimStatus(s.phase(), s.accessModes(),
         s.capacity(), conds)));
+    writes.event(claim, Event.WARNING, PROVISIONING_FAILED, text);
     LOG.debug("claim {}: {}", claim.metadata().key(), text);
     return text;
   }

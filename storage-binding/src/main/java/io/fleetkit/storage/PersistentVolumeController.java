@@ -3,6 +3,7 @@ package io.fleetkit.storage;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.PersistentVolume;
 import io.fleetkit.api.core.PersistentVolumeClaim;
+import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.storage.provision.VolumeProvisioner;
 import java.time.Clock;
@@ -38,8 +39,26 @@ import org.jspecify.annotations.Nullable;
  * provisioning ({@code ClaimProvisioner}, with its {@code ProvisioningBackoff}).
  */
 public final class PersistentVolumeController {
-  /** The claim condition type (and reason) of a failed provisioning. */
+  /** The claim condition type (and reason) of a failed provisioning; also the reason of its Warning event. */
   public static final String PROVISIONING_FAILED = "ProvisioningFailed";
+  /**
+   * Event reason (Normal, on a claim): no volume matches a claim that has no class to provision from; or (Warning)
+   * the volume a claim names is bound to another claim.
+   */
+  public static final String FAILED_BINDING = "FailedBinding";
+  /**
+   * Event reason (Warning): the volume a claim names does not satisfy it (size, class, volume mode, access modes),
+   * or a volume reserved for a claim has the other volume mode (then on both).
+   */
+  public static final String VOLUME_MISMATCH = "VolumeMismatch";
+  /** Event reason (Normal, on a claim): its class binds on first consumer and no node is selected yet. */
+  public static final String WAIT_FOR_FIRST_CONSUMER = "WaitForFirstConsumer";
+  /** Event reason (Warning, on a claim): a bound claim's volume is gone or it lost its {@code volumeName}. */
+  public static final String CLAIM_LOST = "ClaimLost";
+  /** Event reason (Warning, on a claim): the volume a bound claim names is bound to another claim. */
+  public static final String CLAIM_MISBOUND = "ClaimMisbound";
+  /** Event reason (Warning, on a volume): deleting a released volume of policy Delete failed. */
+  public static final String VOLUME_FAILED_DELETE = "VolumeFailedDelete";
   /** The prefix of dynamically provisioned volume names, followed by the claim's uid (as upstream). */
   public static final String VOLUME_NAME_PREFIX = "pvc-";
 
@@ -56,7 +75,7 @@ public final class PersistentVolumeController {
     this.store = b.store;
     this.clock = b.clock;
     this.provisioners = Map.copyOf(b.provisioners);
-    StoreWrites writes = new StoreWrites(store, clock);
+    StoreWrites writes = new StoreWrites(store, clock, b.events);
     this.backoff = new ProvisioningBackoff(b.initialBackoff, b.maxBackoff);
     this.binder = new ClaimBinder(store, writes, backoff);
     this.provisioning = new ClaimProvisioner(store, clock, provisioners, binder, writes, backoff);
@@ -99,14 +118,23 @@ public final class PersistentVolumeController {
     }
   }
 
-  /** Syncs the claim {@code namespace/name}; an unknown claim is ignored. */
-  public void syncClaim(String namespace, String name) {
-    store.get(PersistentVolumeClaim.class, namespace, name).ifPresent(claims::sync);
+  /**
+   * Syncs the claim {@code namespace/name} once (upstream's {@code syncClaim}); an unknown claim is ignored.
+   *
+   * @return empty when the sync did what the claim needs, else why it could not (upstream's sync error; the next
+   *     sync tries again)
+   */
+  public Optional<String> syncClaim(String namespace, String name) {
+    return store.get(PersistentVolumeClaim.class, namespace, name).flatMap(claims::sync);
   }
 
-  /** Syncs the volume {@code name}; an unknown volume is ignored. */
-  public void syncVolume(String name) {
-    store.get(PersistentVolume.class, "", name).ifPresent(volumes::sync);
+  /**
+   * Syncs the volume {@code name} once (upstream's {@code syncVolume}); an unknown volume is ignored.
+   *
+   * @return empty when the sync did what the volume needs, else why it could not (the next sync tries again)
+   */
+  public Optional<String> syncVolume(String name) {
+    return store.get(PersistentVolume.class, "", name).flatMap(volumes::sync);
   }
 
   /**
@@ -133,8 +161,9 @@ public final class PersistentVolumeController {
   }
 
   /**
-   * Undoes a {@link #reserve}: the volume's claim reference is cleared (phase Available). Used to roll back a pod's
-   * volumes when one of its claims could not be bound.
+   * Undoes a {@link #reserve}: the volume's claim reference is cleared, or only its uid when the user had pre-bound
+   * the volume to the claim (phase Available). Used to roll back a pod's volumes when one of its claims could not be
+   * bound.
    */
   public void unreserve(String volumeName) {
     store.get(PersistentVolume.class, "", volumeName).ifPresent(pv -> {
@@ -176,6 +205,7 @@ public final class PersistentVolumeController {
     private final Map<String, VolumeProvisioner> provisioners = new LinkedHashMap<>();
     private Duration initialBackoff = Duration.ofSeconds(1);
     private Duration maxBackoff = Duration.ofMinutes(5);
+    private EventRecorder events = EventRecorder.NOOP;
 
     private Builder(ObjectStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -184,6 +214,16 @@ public final class PersistentVolumeController {
     /** The clock for phase transition times and provisioning backoff; default the system UTC clock. */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * Where the controller's events go (default: dropped): the reasons are this class's constants, with upstream's
+     * spelling and types ({@value #FAILED_BINDING}, {@value #VOLUME_MISMATCH}, {@value #WAIT_FOR_FIRST_CONSUMER},
+     * {@value #CLAIM_LOST}, {@value #CLAIM_MISBOUND}, {@value #PROVISIONING_FAILED}, {@value #VOLUME_FAILED_DELETE}).
+     */
+    public Builder events(EventRecorder recorder) {
+      this.events = Objects.requireNonNull(recorder, "recorder");
       return this;
     }
 
