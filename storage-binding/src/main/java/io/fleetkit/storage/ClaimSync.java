@@ -185,7 +185,8 @@ final class ClaimSync {
     if (found.isEmpty()) {
       LOG.debug("claim {} lost its volume {}", c.metadata().key(), c.spec().volumeName());
       writes.setClaimPhaseWithEvent(c, PersistentVolumeClaimPhase.Lost, Event.WARNING,
-          PersistentVolumeController.CLAIM_LOST, "Bound claim has lost its PersistentVolume. Data on the volume is lost!");
+          PersistentVolumeController.CLAIM_LOST,
+          "Bound claim has lost its PersistentVolume. Data on the volume is lost!");
       return;
     }
     PersistentVolume pv = found.get();
