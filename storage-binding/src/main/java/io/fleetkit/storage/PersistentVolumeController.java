@@ -59,6 +59,11 @@ public final class PersistentVolumeController {
   public static final String CLAIM_MISBOUND = "ClaimMisbound";
   /** Event reason (Warning, on a volume): deleting a released volume of policy Delete failed. */
   public static final String VOLUME_FAILED_DELETE = "VolumeFailedDelete";
+  /**
+   * The finalizer upstream puts on dynamically provisioned volumes of policy Delete (HonorPVReclaimPolicy): the
+   * controller removes it once it deleted the storage, then the volume goes away.
+   */
+  public static final String DELETION_PROTECTION_FINALIZER = "kubernetes.io/pv-controller";
   /** The prefix of dynamically provisioned volume names, followed by the claim's uid (as upstream). */
   public static final String VOLUME_NAME_PREFIX = "pvc-";
 

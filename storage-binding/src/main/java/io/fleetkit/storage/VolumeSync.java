@@ -7,10 +7,13 @@ import io.fleetkit.api.core.PersistentVolume;
 import io.fleetkit.api.core.PersistentVolumeClaim;
 import io.fleetkit.api.core.PersistentVolumePhase;
 import io.fleetkit.api.core.PersistentVolumeReclaimPolicy;
+import io.fleetkit.api.core.PersistentVolumeSource;
 import io.fleetkit.api.events.Event;
 import io.fleetkit.api.storage.StorageAnnotations;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.storage.provision.VolumeProvisioner;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -122,9 +125,20 @@ final class VolumeSync {
     }
   }
 
-  /** Upstream's {@code deleteVolumeOperation} for a released volume of policy Delete. */
+  /**
+   * Upstream's {@code deleteVolumeOperation} for a released volume of policy Delete: through the provisioner named by
+   * {@value StorageAnnotations#PROVISIONED_BY} when it is registered here, then the object (after dropping the
+   * {@value PersistentVolumeController#DELETION_PROTECTION_FINALIZER} finalizer). A volume provisioned by another
+   * provisioner, or a CSI volume with no provisioner named, is left to its external deleter (the CSI driver's
+   * provisioner), Released. Any other volume has nothing to delete its storage: Failed. A failed deletion is
+   * Failed too, and retried by every later sync.
+   */
   private void delete(PersistentVolume pv) {
     String by = pv.metadata().annotations().get(StorageAnnotations.PROVISIONED_BY);
+    if (by == null && pv.spec().source() instanceof PersistentVolumeSource.Csi csi) {
+      LOG.debug("volume {} released; waiting for CSI driver {} to delete it", pv.metadata().name(), csi.driver());
+      return;
+    }
     if (by == null) {
       // Not dynamically provisioned: nothing can delete its storage (upstream: no in-tree deleter plugin matched).
       writes.setVolumePhaseWithEvent(pv, PersistentVolumePhase.Failed, Event.WARNING,
@@ -142,7 +156,15 @@ final class VolumeSync {
     if (failure.isPresent()) {
       writes.setVolumePhaseWithEvent(pv, PersistentVolumePhase.Failed, Event.WARNING,
           PersistentVolumeController.VOLUME_FAILED_DELETE, failure.get());
-    } else {
+      return;
+    }
+    PersistentVolume current = pv;
+    if (pv.metadata().finalizers().contains(PersistentVolumeController.DELETION_PROTECTION_FINALIZER)) {
+      List<String> rest = new ArrayList<>(pv.metadata().finalizers());
+      rest.remove(PersistentVolumeController.DELETION_PROTECTION_FINALIZER);
+      current = store.update(pv.withMetadata(pv.metadata().toBuilder().finalizers(rest).build()));
+    }
+    if (current.metadata().deletionTimestamp() == null) {
       store.delete(PersistentVolume.class, "", pv.metadata().name());
     }
   }

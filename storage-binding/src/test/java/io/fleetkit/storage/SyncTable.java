@@ -12,6 +12,7 @@ import io.fleetkit.api.core.PersistentVolumeClaimStatus;
 import io.fleetkit.api.core.PersistentVolumeMode;
 import io.fleetkit.api.core.PersistentVolumePhase;
 import io.fleetkit.api.core.PersistentVolumeReclaimPolicy;
+import io.fleetkit.api.core.PersistentVolumeSource;
 import io.fleetkit.api.core.PersistentVolumeSpec;
 import io.fleetkit.api.core.PersistentVolumeStatus;
 import io.fleetkit.api.events.EventRecorder;
@@ -22,8 +23,13 @@ import io.fleetkit.api.storage.StorageAnnotations;
 import io.fleetkit.api.storage.StorageClass;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
+import io.fleetkit.storage.provision.ProvisionRequest;
+import io.fleetkit.storage.provision.ProvisionResult;
+import io.fleetkit.storage.provision.VolumeProvisioner;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,6 +37,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -83,27 +90,62 @@ final class SyncTable {
   /** What a case runs: upstream's {@code testSyncClaim}, {@code testSyncClaimError}, {@code testSyncVolume}. */
   enum Call {
     SYNC_CLAIM, SYNC_CLAIM_ERROR, SYNC_VOLUME,
-    /** {@code runMultisyncTests}: the claim's sync, then whole syncs until nothing changes. */
-    MULTI_SYNC_CLAIM
+    /** {@code runMultisyncTests} with {@code testSyncClaim}: the claim's sync, then whole syncs until settled. */
+    MULTI_SYNC_CLAIM,
+    /** {@code runMultisyncTests} with {@code testSyncVolume}. */
+    MULTI_SYNC_VOLUME
   }
 
-  /** Upstream's {@code newVolume}: a volume with modes RWO+ROX and Filesystem mode. */
+  /**
+   * Upstream's {@code newVolume}: a volume with modes RWO+ROX and Filesystem mode; with {@code csiDriver}, upstream's
+   * {@code newExternalProvisionedVolume} (a CSI volume of that driver).
+   */
   record Vol(String name, String capacity, String claimUid, String claimName, PersistentVolumePhase phase,
       PersistentVolumeReclaimPolicy policy, String cls, Map<String, String> annotations, Map<String, String> labels,
-      PersistentVolumeMode mode, String message) {
+      PersistentVolumeMode mode, String message, @Nullable String csiDriver, List<String> finalizers,
+      boolean deleting) {
     /** Upstream's {@code withLabels}. */
     Vol withLabels(Map<String, String> l) {
-      return new Vol(name, capacity, claimUid, claimName, phase, policy, cls, annotations, l, mode, message);
+      return new Vol(name, capacity, claimUid, claimName, phase, policy, cls, annotations, l, mode, message,
+          csiDriver, finalizers, deleting);
     }
 
     /** Upstream's {@code withVolumeVolumeMode}. */
     Vol withMode(PersistentVolumeMode m) {
-      return new Vol(name, capacity, claimUid, claimName, phase, policy, cls, annotations, labels, m, message);
+      return new Vol(name, capacity, claimUid, claimName, phase, policy, cls, annotations, labels, m, message,
+          csiDriver, finalizers, deleting);
     }
 
     /** Upstream's {@code withMessage} (the expected {@code status.message}). */
     Vol withMessage(String m) {
-      return new Vol(name, capacity, claimUid, claimName, phase, policy, cls, annotations, labels, mode, m);
+      return new Vol(name, capacity, claimUid, claimName, phase, policy, cls, annotations, labels, mode, m,
+          csiDriver, finalizers, deleting);
+    }
+
+    /** Upstream's {@code volumeWithAnnotation}. */
+    Vol withAnnotation(String key, String value) {
+      Map<String, String> ann = new LinkedHashMap<>(annotations);
+      ann.put(key, value);
+      return new Vol(name, capacity, claimUid, claimName, phase, policy, cls, ann, labels, mode, message,
+          csiDriver, finalizers, deleting);
+    }
+
+    /** Upstream's {@code newExternalProvisionedVolume}'s CSI source. */
+    Vol withCsi(String driver) {
+      return new Vol(name, capacity, claimUid, claimName, phase, policy, cls, annotations, labels, mode, message,
+          driver, finalizers, deleting);
+    }
+
+    /** Upstream's {@code volumesWithFinalizers}. */
+    Vol withFinalizers(String... f) {
+      return new Vol(name, capacity, claimUid, claimName, phase, policy, cls, annotations, labels, mode, message,
+          csiDriver, List.of(f), deleting);
+    }
+
+    /** Upstream's {@code withVolumeDeletionTimestamp}: the store marks the volume deleted after creating it. */
+    Vol markedForDeletion() {
+      return new Vol(name, capacity, claimUid, claimName, phase, policy, cls, annotations, labels, mode, message,
+          csiDriver, finalizers, true);
     }
 
     PersistentVolume toObject(Map<String, String> uids) {
@@ -112,7 +154,12 @@ final class SyncTable {
       if (!claimName.isEmpty()) {
         spec.claimRef(new ClaimReference(NS, claimName, uids.getOrDefault(claimUid, claimUid)));
       }
-      ObjectMeta meta = ObjectMeta.builder().name(storeName(name)).labels(labels).annotations(annotations).build();
+      if (csiDriver != null) {
+        spec.source(new PersistentVolumeSource.Csi(csiDriver, "527b55dc-c7db-4574-9226-2e33318b06a3", "ext4",
+            false, Map.of("Test-Key", "Test-Value")));
+      }
+      ObjectMeta meta = ObjectMeta.builder().name(storeName(name)).labels(labels).annotations(annotations)
+          .finalizers(finalizers).build();
       return new PersistentVolume(meta, spec.build(), new PersistentVolumeStatus(phase, message, "", null));
     }
   }
@@ -128,7 +175,8 @@ final class SyncTable {
     for (String a : annotations) {
       ann.put(a, "yes");
     }
-    return new Vol(name, capacity, claimUid, claimName, phase, policy, cls, ann, Map.of(), FILESYSTEM, "");
+    return new Vol(name, capacity, claimUid, claimName, phase, policy, cls, ann, Map.of(), FILESYSTEM, "", null,
+        List.of(), false);
   }
 
   static List<Vol> volumes(Vol... v) {
@@ -206,18 +254,64 @@ final class SyncTable {
     return List.of(c);
   }
 
-  /** One row of upstream's table: {@code name} is upstream's case name. */
+  /**
+   * One row of upstream's table: {@code name} is upstream's case name. {@code deleteCalls}, when not {@code null},
+   * registers upstream's mock deleter ({@code wrapTestWithReclaimCalls(operationDelete, ...)}) as the provisioner
+   * {@value #MOCK_PLUGIN}: its delete calls answer these results in turn (empty for success, else the failure), and
+   * each must be used.
+   */
   record Case(String name, List<Vol> initialVolumes, List<Vol> expectedVolumes, List<Claim> initialClaims,
-      List<Claim> expectedClaims, List<String> events, Call call) {
+      List<Claim> expectedClaims, List<String> events, Call call, @Nullable List<Optional<String>> deleteCalls) {
     @Override
     public String toString() {
       return name;
+    }
+
+    /** This case with upstream's mock deleter answering {@code results} (null for success). */
+    Case withDeleteCalls(@Nullable String... results) {
+      List<Optional<String>> calls = new ArrayList<>();
+      for (String r : results) {
+        calls.add(Optional.ofNullable(r));
+      }
+      return new Case(name, initialVolumes, expectedVolumes, initialClaims, expectedClaims, events, call, calls);
     }
   }
 
   static Case row(String name, List<Vol> initialVolumes, List<Vol> expectedVolumes, List<Claim> initialClaims,
       List<Claim> expectedClaims, List<String> events, Call call) {
-    return new Case(name, initialVolumes, expectedVolumes, initialClaims, expectedClaims, events, call);
+    return new Case(name, initialVolumes, expectedVolumes, initialClaims, expectedClaims, events, call, null);
+  }
+
+  /** Upstream's {@code mockPluginName}: the name the mock deleter is registered under. */
+  static final String MOCK_PLUGIN = "kubernetes.io/mock-volume";
+
+  /** Upstream's mock volume plugin as a deleter: answers the configured results in turn; provisions nothing. */
+  private static final class MockDeleter implements VolumeProvisioner {
+    private final Deque<Optional<String>> calls;
+
+    MockDeleter(List<Optional<String>> calls) {
+      this.calls = new ArrayDeque<>(calls);
+    }
+
+    @Override
+    public String name() {
+      return MOCK_PLUGIN;
+    }
+
+    @Override
+    public ProvisionResult provision(ProvisionRequest request) {
+      return ProvisionResult.failed("Mock plugin error: no provisionCalls configured");
+    }
+
+    @Override
+    public synchronized Optional<String> delete(PersistentVolume volume) {
+      Optional<String> next = calls.poll();
+      return next == null ? Optional.of("Mock plugin error: no deleteCalls configured") : next;
+    }
+
+    synchronized int remaining() {
+      return calls.size();
+    }
   }
 
   /** Runs {@code c} on a fresh store holding {@code classes} and checks its expectations. */
@@ -226,8 +320,13 @@ final class SyncTable {
     try (ObjectStore store = ObjectStore.builder().clock(clock).build()) {
       List<String> events = new CopyOnWriteArrayList<>();
       EventRecorder recorder = (regarding, related, type, reason, action, note) -> events.add(type + " " + reason);
-      PersistentVolumeController controller = PersistentVolumeController.builder(store).clock(clock)
-          .events(recorder).build();
+      PersistentVolumeController.Builder builder = PersistentVolumeController.builder(store).clock(clock)
+          .events(recorder);
+      MockDeleter deleter = c.deleteCalls() == null ? null : new MockDeleter(c.deleteCalls());
+      if (deleter != null) {
+        builder.provisioner(deleter);
+      }
+      PersistentVolumeController controller = builder.build();
       classes.forEach(store::create);
       Map<String, String> uids = new HashMap<>();
       for (Claim claim : c.initialClaims()) {
@@ -235,12 +334,18 @@ final class SyncTable {
       }
       for (Vol v : c.initialVolumes()) {
         store.create(v.toObject(uids));
+        if (v.deleting()) {
+          store.delete(PersistentVolume.class, "", storeName(v.name()));
+        }
       }
 
       Optional<String> error = switch (c.call()) {
         case SYNC_CLAIM, SYNC_CLAIM_ERROR -> controller.syncClaim(NS, c.initialClaims().get(0).name());
         case SYNC_VOLUME -> controller.syncVolume(storeName(c.initialVolumes().get(0).name()));
-        case MULTI_SYNC_CLAIM -> multiSync(store, controller, c.initialClaims().get(0).name());
+        case MULTI_SYNC_CLAIM -> multiSync(store, controller,
+            () -> controller.syncClaim(NS, c.initialClaims().get(0).name()));
+        case MULTI_SYNC_VOLUME -> multiSync(store, controller,
+            () -> controller.syncVolume(storeName(c.initialVolumes().get(0).name())));
       };
       if (c.call() == Call.SYNC_CLAIM_ERROR) {
         assertThat(error).as("%s: the sync fails", c.name()).isPresent();
@@ -251,12 +356,16 @@ final class SyncTable {
       checkVolumes(c, store, uids);
       checkClaims(c, store);
       assertThat(events).as("%s: events", c.name()).containsExactlyElementsOf(c.events());
+      if (deleter != null) {
+        assertThat(deleter.remaining()).as("%s: unused delete calls", c.name()).isZero();
+      }
     }
   }
 
-  /** The claim's sync, then whole syncs (upstream's periodic sync) until a sync changes nothing. */
-  private static Optional<String> multiSync(ObjectStore store, PersistentVolumeController controller, String claim) {
-    Optional<String> first = controller.syncClaim(NS, claim);
+  /** The case's sync, then whole syncs (upstream's periodic sync) until a sync changes nothing. */
+  private static Optional<String> multiSync(ObjectStore store, PersistentVolumeController controller,
+      Supplier<Optional<String>> firstSync) {
+    Optional<String> first = firstSync.get();
     if (first.isPresent()) {
       return first;
     }
@@ -294,6 +403,7 @@ final class SyncTable {
       assertThat(got.metadata().annotations()).as("%s annotations", what)
           .isEqualTo(want.metadata().annotations());
       assertThat(got.metadata().labels()).as("%s labels", what).isEqualTo(want.metadata().labels());
+      assertThat(got.metadata().finalizers()).as("%s finalizers", what).isEqualTo(want.metadata().finalizers());
       assertThat(got.status().phase()).as("%s phase", what).isEqualTo(want.status().phase());
       assertThat(got.status().message()).as("%s message", what).isEqualTo(want.status().message());
     }
