@@ -157,7 +157,7 @@ final class ClaimSync {
     return Optional.empty();
   }
 
-  /** Upstream's {@code provisionClaim}, with FleetKit's limits (no selector, a registered provisioner). */
+  /** Upstream's {@code provisionClaim}: a missing class is reported here, the rest by {@link ClaimProvisioner}. */
   private void provision(PersistentVolumeClaim c, @Nullable StorageClass sc, String className,
       @Nullable String selectedNode) {
     if (sc == null) {
@@ -165,11 +165,13 @@ final class ClaimSync {
           "storageclass.storage.k8s.io \"" + className + "\" not found");
       return;
     }
-    if (c.spec().selector() != null || StorageAnnotations.NO_PROVISIONER.equals(sc.provisioner())) {
+    if (c.spec().selector() != null) {
+      // FleetKit's provisioners do not provision for a selector (as external provisioners refuse it).
       return;
     }
     Node node = selectedNode == null ? null : store.get(Node.class, "", selectedNode).orElse(null);
-    provisioner.provision(c, node);
+    // As upstream, the new volume is saved bound to the claim; the claim's next sync binds it.
+    provisioner.provision(c, node, false);
   }
 
   /** Upstream's {@code syncBoundClaim}: a claim whose binding completed once. */

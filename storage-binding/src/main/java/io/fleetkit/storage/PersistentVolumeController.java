@@ -1,5 +1,6 @@
 package io.fleetkit.storage;
 
+import io.fleetkit.api.core.ClaimReference;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.PersistentVolume;
 import io.fleetkit.api.core.PersistentVolumeClaim;
@@ -57,6 +58,12 @@ public final class PersistentVolumeController {
   public static final String CLAIM_LOST = "ClaimLost";
   /** Event reason (Warning, on a claim): the volume a bound claim names is bound to another claim. */
   public static final String CLAIM_MISBOUND = "ClaimMisbound";
+  /** Event reason (Normal, on a claim): a volume was provisioned for it. */
+  public static final String PROVISIONING_SUCCEEDED = "ProvisioningSucceeded";
+  /** Event reason (Normal, on a claim): its class's provisioner is external; the claim waits for it. */
+  public static final String EXTERNAL_PROVISIONING = "ExternalProvisioning";
+  /** Event reason (Warning, on a claim): a provisioned volume could not be saved, nor its storage deleted. */
+  public static final String PROVISIONING_CLEANUP_FAILED = "ProvisioningCleanupFailed";
   /** Event reason (Warning, on a volume): deleting a released volume of policy Delete failed. */
   public static final String VOLUME_FAILED_DELETE = "VolumeFailedDelete";
   /**
@@ -112,7 +119,10 @@ public final class PersistentVolumeController {
   }
 
   /**
-   * Syncs every volume (so that new volumes become Available and released ones are reclaimed), then every claim.
+   * Syncs every volume (so that new volumes become Available and released ones are reclaimed), then every claim,
+   * then once more each claim that a volume is now bound to but that does not name it yet, such as a claim whose
+   * volume its own sync just provisioned (upstream's volume sync queues such a claim again, so that it binds at
+   * once).
    */
   public void syncAll() {
     for (PersistentVolume v : store.list(PersistentVolume.class).items()) {
@@ -120,6 +130,16 @@ public final class PersistentVolumeController {
     }
     for (PersistentVolumeClaim c : store.list(PersistentVolumeClaim.class).items()) {
       claims.sync(c);
+    }
+    for (PersistentVolume v : store.list(PersistentVolume.class).items()) {
+      ClaimReference ref = v.spec().claimRef();
+      if (ref == null || ref.uid().isEmpty()) {
+        continue;
+      }
+      store.get(PersistentVolumeClaim.class, ref.namespace(), ref.name())
+          .filter(c -> c.metadata().uid().equals(ref.uid()) && c.spec().volumeName().isEmpty()
+              && !VolumeMatching.volumeModeMismatch(c, v))
+          .ifPresent(claims::sync);
     }
   }
 
@@ -200,7 +220,11 @@ public final class PersistentVolumeController {
    * @return empty when the claim is bound to a new volume, else why not
    */
   public Optional<String> provision(PersistentVolumeClaim claim, @Nullable Node node) {
-    return provisioning.provision(claim, node);
+    try {
+      return provisioning.provision(claim, node);
+    } catch (io.fleetkit.api.ConflictException | io.fleetkit.api.NotFoundException e) {
+      return Optional.of("provisioning for claim " + claim.metadata().key() + ": " + e.getMessage());
+    }
   }
 
   /** Configures a {@link PersistentVolumeController}. Not thread-safe. */

@@ -34,6 +34,9 @@ final class StoreWrites {
   /** The action of each event reason (events.k8s.io/v1 requires one; core/v1 events, as upstream's, have none). */
   private static final Map<String, String> ACTIONS = Map.of(
       PersistentVolumeController.PROVISIONING_FAILED, "Provisioning",
+      PersistentVolumeController.PROVISIONING_SUCCEEDED, "Provisioning",
+      PersistentVolumeController.EXTERNAL_PROVISIONING, "Provisioning",
+      PersistentVolumeController.PROVISIONING_CLEANUP_FAILED, "Provisioning",
       PersistentVolumeController.VOLUME_FAILED_DELETE, "Delete");
 
   private final ObjectStore store;
