@@ -22,15 +22,18 @@ import org.jspecify.annotations.Nullable;
  * their phases (volume Available, Bound, Released, Failed; claim Pending, Bound, Lost) and reclaims released volumes
  * (Retain keeps them, Delete deletes the storage and the object; Recycle is deprecated and fails the volume).
  *
- * <p>A binding writes the volume first (claim reference, {@code bound-by-controller}, phase Bound), then the claim
- * ({@code volumeName}, {@code bind-completed}, phase Bound). Each write carries the resourceVersion it was read at,
- * so two claims racing for one volume cannot both get it: the loser's write is a conflict and it looks again.
- * Each sync repairs any half-done binding.
+ * <p>Each sync makes upstream's decisions ({@code pv_controller.go}): a claim is unbound until it carries
+ * {@value io.fleetkit.api.storage.StorageAnnotations#BIND_COMPLETED}; a binding writes the volume first (claim
+ * reference, {@code bound-by-controller}, phase Bound), then the claim ({@code volumeName}, {@code bind-completed},
+ * phase Bound). Each write carries the resourceVersion it was read at, so two claims racing for one volume cannot
+ * both get it: the loser's write is a conflict and it looks again. Each sync repairs any half-done binding.
  *
  * <p>Claims of a WaitForFirstConsumer class are left to the scheduler (its VolumeBinding plugin binds them or sets
- * {@value io.fleetkit.api.storage.StorageAnnotations#SELECTED_NODE} to ask for provisioning). A failed provisioning
- * sets the claim's {@value #PROVISIONING_FAILED} condition and is retried by later syncs after an exponential backoff
- * on the controller's clock.
+ * {@value io.fleetkit.api.storage.StorageAnnotations#SELECTED_NODE} to ask for provisioning). A claim's sync that
+ * provisions saves the new volume bound to the claim; the claim's next sync binds it ({@link #syncAll()} runs that
+ * next sync at once). A failed provisioning sets the claim's {@value #PROVISIONING_FAILED} condition and is retried
+ * by later syncs after an exponential backoff on the controller's clock. The controller reports what it does as
+ * events with upstream's reasons (the constants here) to the builder's {@link Builder#events recorder}.
  *
  * <p>Drive it with {@link #syncAll()} (or {@link #syncClaim}/{@link #syncVolume}). Thread-safe: concurrent syncs are
  * serialised by the store's optimistic concurrency only.
