@@ -9,6 +9,7 @@ import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.core.ClaimReference;
 import io.fleetkit.api.core.PersistentVolume;
 import io.fleetkit.api.core.PersistentVolumeClaim;
+import io.fleetkit.api.core.PersistentVolumeClaimCondition;
 import io.fleetkit.api.core.PersistentVolumeClaimPhase;
 import io.fleetkit.api.core.PersistentVolumeClaimStatus;
 import io.fleetkit.api.core.PersistentVolumePhase;
@@ -17,6 +18,7 @@ import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.storage.StorageAnnotations;
 import io.fleetkit.api.store.ObjectStore;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -84,23 +86,29 @@ final class ClaimBinder {
     return Optional.empty();
   }
 
-  /** The claim side of a binding: {@code spec.volumeName} (set once: the store refuses changing it) and status. */
+  /**
+   * The claim side of a binding: {@code spec.volumeName} (set once: the store refuses changing it), with
+   * {@code bound-by-controller} when the controller chose the volume, {@code bind-completed}, then the status as
+   * upstream's {@code updateClaimStatus} (phase Bound, the volume's access modes, its capacity when the claim becomes
+   * Bound) without a {@value PersistentVolumeController#PROVISIONING_FAILED} condition.
+   */
   private Optional<String> bindClaim(PersistentVolume pv, PersistentVolumeClaim claim, String what) {
     PersistentVolumeClaim c = claim;
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       try {
         if (!c.spec().volumeName().equals(pv.metadata().name())
             || !c.metadata().annotations().containsKey(StorageAnnotations.BIND_COMPLETED)) {
-          ObjectMeta meta = annotate(c.metadata(), StorageAnnotations.BIND_COMPLETED, YES);
-          if (c.spec().volumeName().isEmpty()) {
+          ObjectMeta meta = c.metadata();
+          if (!c.spec().volumeName().equals(pv.metadata().name())
+              && !meta.annotations().containsKey(StorageAnnotations.BOUND_BY_CONTROLLER)) {
             meta = annotate(meta, StorageAnnotations.BOUND_BY_CONTROLLER, YES);
+          }
+          if (!meta.annotations().containsKey(StorageAnnotations.BIND_COMPLETED)) {
+            meta = annotate(meta, StorageAnnotations.BIND_COMPLETED, YES);
           }
           c = store.update(c.withMetadata(meta).withSpec(c.spec().withVolumeName(pv.metadata().name())));
         }
-        if (c.status().phase() != PersistentVolumeClaimPhase.Bound || !c.status().conditions().isEmpty()) {
-          store.updateStatus(c.withStatus(PersistentVolumeClaimStatus.bound(pv.spec().accessModes(),
-              ResourceList.builder().put("storage", pv.storage()).build())));
-        }
+        writeBoundStatus(c, pv);
         backoff.clear(c.metadata().key());
         return Optional.empty();
       } catch (ConflictException e) {
@@ -117,17 +125,37 @@ final class ClaimBinder {
     return Optional.of(what + ": gave up after " + ATTEMPTS + " write conflicts on the claim");
   }
 
+  private void writeBoundStatus(PersistentVolumeClaim c, PersistentVolume pv) {
+    PersistentVolumeClaimStatus s = c.status();
+    ResourceList capacity = s.phase() == PersistentVolumeClaimPhase.Bound ? s.capacity() : pv.spec().capacity();
+    List<PersistentVolumeClaimCondition> conditions = s.conditions().stream()
+        .filter(x -> !x.type().equals(PersistentVolumeController.PROVISIONING_FAILED)).toList();
+    PersistentVolumeClaimStatus bound = new PersistentVolumeClaimStatus(PersistentVolumeClaimPhase.Bound,
+        pv.spec().accessModes(), capacity, conditions);
+    if (!bound.equals(s)) {
+      store.updateStatus(c.withStatus(bound));
+    }
+  }
+
   /**
-   * Clears the volume's claim reference and {@code bound-by-controller}, then sets it Available.
+   * Upstream's {@code unbindVolume}: a volume the controller bound ({@code bound-by-controller}) loses its claim
+   * reference and that annotation; a volume the user pre-bound keeps its claim reference without the claim's uid.
+   * Then it is set Available.
    *
    * @throws ConflictException if the volume changed since it was read
    * @throws NotFoundException if it was deleted
    */
   void unbindVolume(PersistentVolume pv) {
-    Map<String, String> ann = new LinkedHashMap<>(pv.metadata().annotations());
-    ann.remove(StorageAnnotations.BOUND_BY_CONTROLLER);
-    PersistentVolume u = store.update(pv.withMetadata(pv.metadata().toBuilder().annotations(ann).build())
-        .withSpec(pv.spec().withClaimRef(null)));
+    PersistentVolume u;
+    ClaimReference ref = pv.spec().claimRef();
+    if (pv.metadata().annotations().containsKey(StorageAnnotations.BOUND_BY_CONTROLLER) || ref == null) {
+      Map<String, String> ann = new LinkedHashMap<>(pv.metadata().annotations());
+      ann.remove(StorageAnnotations.BOUND_BY_CONTROLLER);
+      u = store.update(pv.withMetadata(pv.metadata().toBuilder().annotations(ann).build())
+          .withSpec(pv.spec().withClaimRef(null)));
+    } else {
+      u = store.update(pv.withSpec(pv.spec().withClaimRef(ClaimReference.of(ref.namespace(), ref.name()))));
+    }
     writes.setVolumePhase(u, PersistentVolumePhase.Available, "");
   }
 }

@@ -127,7 +127,8 @@ final class PersistentVolumeControllerTest {
     controller.syncAll();
 
     assertThat(volume("pv-1").status().phase()).isEqualTo(PersistentVolumePhase.Failed);
-    assertThat(volume("pv-1").status().message()).contains("not dynamically provisioned");
+    assertThat(volume("pv-1").status().message())
+        .isEqualTo("error getting deleter volume plugin for volume \"pv-1\": no volume plugin matched");
   }
 
   @Test
