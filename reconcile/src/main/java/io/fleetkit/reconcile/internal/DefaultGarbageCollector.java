@@ -155,11 +155,14 @@ public final class DefaultGarbageCollector implements GarbageCollector {
         queue.add(item);
       }
     }
-    if (old != null && !old.metadata().ownerReferences().equals(m.ownerReferences())) {
+    boolean refsChanged = old == null || !old.metadata().ownerReferences().equals(m.ownerReferences());
+    if (!refsChanged) {
+      return;
+    }
+    if (old != null) {
       ownersMayBeFree(old.metadata().ownerReferences(), m.ownerReferences());
     }
-    if (!m.ownerReferences().isEmpty()
-        && (old == null || !old.metadata().ownerReferences().equals(m.ownerReferences()))) {
+    if (!m.ownerReferences().isEmpty()) {
       queue.add(new Item(kind, ObjectKey.of(object), Mode.COLLECT));
     }
   }
