@@ -66,13 +66,8 @@ final class VolumeSync {
     Optional<PersistentVolumeClaim> claim = store.get(PersistentVolumeClaim.class, ref.namespace(), ref.name())
         .filter(c -> c.metadata().uid().equals(ref.uid()));
     if (claim.isEmpty()) {
-      // Deleted (or re-created with another uid). Keep a Failed phase so the user sees what went wrong.
-      PersistentVolume released = pv;
-      if (pv.status().phase() != PersistentVolumePhase.Released
-          && pv.status().phase() != PersistentVolumePhase.Failed) {
-        released = writes.setVolumePhase(pv, PersistentVolumePhase.Released, "");
-      }
-      reclaim(released);
+      // Deleted (or re-created with another uid).
+      releaseAndReclaim(pv);
       return;
     }
     PersistentVolumeClaim c = claim.get();
@@ -98,12 +93,7 @@ final class VolumeSync {
     if (pv.metadata().annotations().containsKey(StorageAnnotations.PROVISIONED_BY)
         && pv.spec().persistentVolumeReclaimPolicy() == PersistentVolumeReclaimPolicy.Delete) {
       // Provisioned for this claim, which got another volume: not needed.
-      PersistentVolume released = pv;
-      if (pv.status().phase() != PersistentVolumePhase.Released
-          && pv.status().phase() != PersistentVolumePhase.Failed) {
-        released = writes.setVolumePhase(pv, PersistentVolumePhase.Released, "");
-      }
-      reclaim(released);
+      releaseAndReclaim(pv);
       return;
     }
     // Bound by the controller: give it back; pre-bound by the user: keep the reservation, drop the claim's uid.
@@ -114,6 +104,16 @@ final class VolumeSync {
     if (pv.status().phase() != phase) {
       writes.setVolumePhase(pv, phase, "");
     }
+  }
+
+  /** Marks {@code pv} Released (a Failed phase is kept, so the user sees what went wrong) and reclaims it. */
+  private void releaseAndReclaim(PersistentVolume pv) {
+    PersistentVolume released = pv;
+    if (pv.status().phase() != PersistentVolumePhase.Released
+        && pv.status().phase() != PersistentVolumePhase.Failed) {
+      released = writes.setVolumePhase(pv, PersistentVolumePhase.Released, "");
+    }
+    reclaim(released);
   }
 
   private void reclaim(PersistentVolume pv) {
