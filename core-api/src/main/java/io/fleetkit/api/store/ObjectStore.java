@@ -200,6 +200,24 @@ public interface ObjectStore extends AutoCloseable {
     throw new UnsupportedOperationException(getClass().getSimpleName() + " does not support pods/resize");
   }
 
+  /**
+   * Replaces a namespace's {@code spec.finalizers} with {@code namespace}'s, as the API server's
+   * {@code namespaces/finalize} subresource: the one write that changes them ({@link #update} keeps the stored ones).
+   * Metadata is updated as by {@link #update} (same checks, generation rule); the status is kept. A namespace being
+   * deleted is removed by the write that leaves both its {@code spec.finalizers} and its {@code metadata.finalizers}
+   * empty ({@link WatchEventType#DELETED}). Not admitted, like {@link #updateStatus}. The namespace controller calls
+   * it to take away the {@value io.fleetkit.api.core.Namespace#KUBERNETES_FINALIZER} finalizer.
+   *
+   * @return the stored namespace after the write (or its final state if it was removed)
+   * @throws NotFoundException if there is no such namespace
+   * @throws ConflictException as for {@link #update}
+   * @throws ValidationException as for {@link #update}
+   * @throws UnsupportedOperationException if this store cannot finalize namespaces (the default)
+   */
+  default io.fleetkit.api.core.Namespace finalizeNamespace(io.fleetkit.api.core.Namespace namespace) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " does not support namespaces/finalize");
+  }
+
   /** Deletes without preconditions; see {@link #delete(Class, String, String, DeletePreconditions)}. */
   default <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name) {
     return delete(kind, namespace, name, DeletePreconditions.NONE);
@@ -209,7 +227,10 @@ public interface ObjectStore extends AutoCloseable {
    * Deletes an object. Without finalizers it is removed at once ({@link WatchEventType#DELETED}). With finalizers
    * it is marked: {@code deletionTimestamp} is set from the clock and {@code generation} bumped
    * ({@link WatchEventType#MODIFIED}); it is removed when an update clears its last finalizer. Deleting an object
-   * already marked changes nothing.
+   * already marked changes nothing. A namespace is deleted as by Kubernetes' namespace registry: the first deletion
+   * marks it and makes it Terminating whatever its finalizers; it is removed when {@link #finalizeNamespace} or an
+   * update leaves both its {@code spec.finalizers} and its {@code metadata.finalizers} empty, or by a later deletion
+   * once both are.
    *
    * @return the object after the call: its final state if removed (finalizers empty), else the marked object
    * @throws NotFoundException if there is no such object
