@@ -59,8 +59,8 @@ import java.util.function.Predicate;
  * <h2>Admission</h2>
  * A store built with {@link ObjectStoreBuilder#admission} runs its {@link io.fleetkit.api.admission.AdmissionChain}
  * on create, update and delete before writing: plugins may change the object (defaults) or refuse it with an
- * {@link io.fleetkit.api.admission.AdmissionDeniedException}; status updates are not admitted. Without a chain the
- * store behaves exactly as described here.
+ * {@link io.fleetkit.api.admission.AdmissionDeniedException}; status updates and namespace finalize writes are not
+ * admitted. Without a chain the store behaves exactly as described here.
  *
  * <h2>Store-owned metadata</h2>
  * {@code uid}, {@code resourceVersion}, {@code generation}, {@code creationTimestamp} and
@@ -135,9 +135,11 @@ public interface ObjectStore extends AutoCloseable {
 
   /**
    * Replaces the metadata and spec of a stored object, keeping its stored status (use {@link #updateStatus} for
-   * that) and the store-owned metadata. Bumps {@code generation} if the spec changed. Emits
+   * that) and the store-owned metadata; a namespace also keeps its stored {@code spec.finalizers} (only
+   * {@link #finalizeNamespace} changes them). Bumps {@code generation} if the spec changed. Emits
    * {@link WatchEventType#MODIFIED}, or {@link WatchEventType#DELETED} when the object is being deleted and the
-   * update removes its last finalizer (the object is then gone).
+   * update removes its last finalizer (the object is then gone; a namespace only if its {@code spec.finalizers} are
+   * empty too).
    *
    * @return the stored object after the update (or its final state if it was removed)
    * @throws NotFoundException if there is no such object
