@@ -16,10 +16,10 @@ import java.util.Set;
  *
  * <p>Two finalizer lists keep a namespace being deleted, as in Kubernetes. {@code spec.finalizers} are the
  * namespace's own: the store puts {@value #KUBERNETES_FINALIZER} there when it creates a namespace, only the
- * {@code namespaces/finalize} write ({@link io.fleetkit.api.store.ObjectStore#finalizeNamespace(Namespace)}) changes them,
- * and the namespace controller removes {@value #KUBERNETES_FINALIZER} once the namespace's content is gone.
- * {@code metadata.finalizers} are ordinary object finalizers, removed by whoever added them with an update. The store
- * removes a namespace being deleted once both lists are empty.
+ * {@code namespaces/finalize} write ({@link io.fleetkit.api.store.ObjectStore#finalizeNamespace(Namespace)})
+ * changes them, and the namespace controller removes {@value #KUBERNETES_FINALIZER} once the namespace's content
+ * is gone. {@code metadata.finalizers} are ordinary object finalizers, removed by whoever added them with an update.
+ * The store removes a namespace being deleted once both lists are empty.
  *
  * <p>The constructor checks Kubernetes' {@code ValidateNamespace}: the name is a DNS-1123 label, labels are valid,
  * each {@code spec.finalizers} entry is a qualified name and, without a {@code /}, one of the standard finalizer

@@ -203,8 +203,8 @@ public final class WriteRules {
   /**
    * An update of metadata and spec: keeps the stored status and store-owned fields, bumps generation if the spec
    * changed, removes the object when it is being deleted and the update clears its last finalizer. A namespace keeps
-   * its stored {@code spec.finalizers} (only {@link #finalizeNamespace(Namespace, Namespace)} changes them) and is removed
-   * only when both its {@code metadata.finalizers} and its {@code spec.finalizers} are empty.
+   * its stored {@code spec.finalizers} (only {@link #finalizeNamespace(Namespace, Namespace)} changes them) and is
+   * removed only when both its {@code metadata.finalizers} and its {@code spec.finalizers} are empty.
    *
    * @throws ConflictException if {@code object}'s uid or resourceVersion (when not empty) differ from the stored
    * @throws ValidationException if a finalizer is added to an object being deleted

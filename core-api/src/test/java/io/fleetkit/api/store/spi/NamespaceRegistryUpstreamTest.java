@@ -29,7 +29,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  *   <li>{@code pkg/registry/core/namespace/storage/storage_test.go}, the stored version with the
  *       {@code namespaces/finalize} cases and TestDeleteWithGCFinalizers (20,270 characters; the code index names
  *       no commit for it): TestCreateSetsFields, TestDeleteNamespaceWithIncompleteFinalizers,
- *       TestUpdateDeletingNamespaceWithIncompleteMetadataFinalizers, TestUpdateDeletingNamespaceWithIncompleteSpecFinalizers,
+ *       TestUpdateDeletingNamespaceWithIncompleteMetadataFinalizers,
+ *       TestUpdateDeletingNamespaceWithIncompleteSpecFinalizers,
  *       TestUpdateDeletingNamespaceWithCompleteFinalizers, TestFinalizeDeletingNamespaceWithCompleteFinalizers,
  *       TestFinalizeDeletingNamespaceWithIncompleteMetadataFinalizers, TestDeleteNamespaceWithCompleteFinalizers and
  *       TestDeleteWithGCFinalizers' three cases without DeleteOptions (the store has no propagation policy or
