@@ -3,13 +3,9 @@ package io.fleetkit.admission;
 import io.fleetkit.api.admission.AdmissionOperation;
 import io.fleetkit.api.admission.AdmissionRequest;
 import io.fleetkit.api.admission.AdmissionVerdict;
-import io.fleetkit.api.admission.MutatingAdmissionPlugin;
 import io.fleetkit.api.admission.ValidatingAdmissionPlugin;
 import io.fleetkit.api.core.Namespace;
-import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.store.ObjectStore;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -19,13 +15,12 @@ import java.util.Set;
  * ({@code default}, {@code kube-system}, {@code kube-public}) may not be deleted. Updates and deletions of namespaced
  * objects, cluster-scoped objects and operations on Namespace objects are always allowed, as upstream.
  *
- * <p>Embedding note: the store is generic and knows only {@code metadata.finalizers}, so this plugin also mirrors a
- * new namespace's {@code spec.finalizers} entry {@value Namespace#KUBERNETES_FINALIZER} into its metadata
- * finalizers. Deleting the namespace then marks it (Terminating) instead of removing it, and
- * {@link NamespaceController} deletes its content and then clears the finalizer, as kube's namespace controller
- * does. The store is read directly, so there is no informer lag and no live-lookup cache.
+ * <p>The plugin only admits. What keeps a namespace being deleted is the store's (the namespace registry's rules:
+ * {@code spec.finalizers} holds {@value Namespace#KUBERNETES_FINALIZER} from creation, and deleting marks the
+ * namespace Terminating), and {@link NamespaceController} deletes its content and then takes that finalizer away. The
+ * store is read directly, so there is no informer lag and no live-lookup cache.
  */
-public final class NamespaceLifecyclePlugin implements MutatingAdmissionPlugin, ValidatingAdmissionPlugin {
+public final class NamespaceLifecyclePlugin implements ValidatingAdmissionPlugin {
   public static final String NAME = "NamespaceLifecycle";
   /** Namespaces that may never be deleted. */
   public static final Set<String> IMMORTAL = Set.of("default", "kube-system", "kube-public");
@@ -35,19 +30,6 @@ public final class NamespaceLifecyclePlugin implements MutatingAdmissionPlugin, 
   @Override
   public String name() {
     return NAME;
-  }
-
-  @Override
-  public AdmissionVerdict mutate(AdmissionRequest request, ObjectStore store) {
-    if (request.operation() == AdmissionOperation.CREATE && request.object() instanceof Namespace ns
-        && ns.spec().finalizers().contains(Namespace.KUBERNETES_FINALIZER)
-        && !ns.metadata().finalizers().contains(Namespace.KUBERNETES_FINALIZER)) {
-      ObjectMeta m = ns.metadata();
-      List<String> finalizers = new ArrayList<>(m.finalizers());
-      finalizers.add(Namespace.KUBERNETES_FINALIZER);
-      return AdmissionVerdict.mutate(ns.withMetadata(m.toBuilder().finalizers(finalizers).build()));
-    }
-    return AdmissionVerdict.allow();
   }
 
   @Override

@@ -8,6 +8,7 @@ import io.fleetkit.api.admission.AdmissionDeniedException;
 import io.fleetkit.api.core.ConfigMap;
 import io.fleetkit.api.core.Namespace;
 import io.fleetkit.api.core.NamespacePhase;
+import io.fleetkit.api.core.NamespaceSpec;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.meta.ObjectMeta;
@@ -22,7 +23,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Ported from Kubernetes {@code k8s.io/apiserver/pkg/admission/plugin/namespace/lifecycle/admission_test.go}
  * (TestAdmissionNamespaceDoesNotExist, TestAdmissionNamespaceActive, TestAdmissionNamespaceTerminating,
- * TestAdmissionNamespaceFullyDeleted), plus the namespace controller emptying a namespace being deleted.
+ * TestAdmissionNamespaceFullyDeleted), plus the namespace controller emptying a namespace being deleted. The
+ * namespace is fully deleted by the {@code namespaces/finalize} write that empties its {@code spec.finalizers}.
  */
 final class NamespaceLifecyclePluginTest {
   final ObjectStore store = ObjectStore.builder().directDelivery()
@@ -69,7 +71,7 @@ final class NamespaceLifecyclePluginTest {
     store.create(Namespace.of("default"));
     store.create(Namespace.of("test"));
     Pod existing = store.create(pod("test", "existing"));
-    Namespace ns = store.delete(Namespace.class, "", "test"); // kept by its finalizer: Terminating
+    Namespace ns = store.delete(Namespace.class, "", "test"); // kept by spec.finalizers: Terminating
 
     assertThat(ns.terminating()).isTrue();
     assertThat(denied(() -> store.create(pod("test", "123"))).rule())
@@ -87,7 +89,7 @@ final class NamespaceLifecyclePluginTest {
     store.create(Namespace.of("test"));
     Pod existing = store.create(pod("test", "existing"));
     Namespace ns = store.delete(Namespace.class, "", "test");
-    store.update(ns.withMetadata(ns.metadata().toBuilder().finalizers(List.of()).build())); // fully deleted
+    store.finalizeNamespace(ns.withSpec(NamespaceSpec.EMPTY)); // fully deleted: spec.finalizers emptied
 
     assertThat(store.get(Namespace.class, "", "test")).isEmpty();
     assertThat(denied(() -> store.create(pod("test", "123"))).rule()).isEqualTo("namespaces \"test\" not found");

@@ -37,6 +37,11 @@ final class WriteLog extends ForwardingObjectStore {
   }
 
   @Override
+  public io.fleetkit.api.core.Namespace finalizeNamespace(io.fleetkit.api.core.Namespace namespace) {
+    return said("finalize", super.finalizeNamespace(namespace));
+  }
+
+  @Override
   public io.fleetkit.api.core.Pod resize(io.fleetkit.api.core.Pod pod) {
     return said("resize", super.resize(pod));
   }

@@ -14,6 +14,13 @@ import java.util.Set;
  * {@code namespaceSelector} match, and a phase. A namespace being deleted is {@link NamespacePhase#Terminating}: no
  * new objects may be created in it while its content is removed.
  *
+ * <p>Two finalizer lists keep a namespace being deleted, as in Kubernetes. {@code spec.finalizers} are the
+ * namespace's own: the store puts {@value #KUBERNETES_FINALIZER} there when it creates a namespace, only the
+ * {@code namespaces/finalize} write ({@link io.fleetkit.api.store.ObjectStore#finalizeNamespace(Namespace)})
+ * changes them, and the namespace controller removes {@value #KUBERNETES_FINALIZER} once the namespace's content
+ * is gone. {@code metadata.finalizers} are ordinary object finalizers, removed by whoever added them with an update.
+ * The store removes a namespace being deleted once both lists are empty.
+ *
  * <p>The constructor checks Kubernetes' {@code ValidateNamespace}: the name is a DNS-1123 label, labels are valid,
  * each {@code spec.finalizers} entry is a qualified name and, without a {@code /}, one of the standard finalizer
  * names.
@@ -92,6 +99,11 @@ public record Namespace(ObjectMeta metadata, NamespaceSpec spec, NamespaceStatus
 
   public Namespace withStatus(NamespaceStatus s) {
     return new Namespace(metadata, spec, s);
+  }
+
+  /** Whether {@code spec.finalizers} is empty: nothing but {@code metadata.finalizers} keeps the namespace. */
+  public boolean finalized() {
+    return spec.finalizers().isEmpty();
   }
 
   /** Whether the namespace is being deleted: phase Terminating, or a deletion timestamp set. */

@@ -69,6 +69,11 @@ public abstract class ForwardingObjectStore implements ObjectStore {
     return delegate.resize(pod);
   }
 
+  @Override
+  public io.fleetkit.api.core.Namespace finalizeNamespace(io.fleetkit.api.core.Namespace namespace) {
+    return delegate.finalizeNamespace(namespace);
+  }
+
   /** Forwarded as one write: it is the store's binding path, which two writes cannot replace. */
   @Override
   public <T extends ApiObject<T>> T updateWithStatus(T object) {

@@ -59,8 +59,8 @@ import java.util.function.Predicate;
  * <h2>Admission</h2>
  * A store built with {@link ObjectStoreBuilder#admission} runs its {@link io.fleetkit.api.admission.AdmissionChain}
  * on create, update and delete before writing: plugins may change the object (defaults) or refuse it with an
- * {@link io.fleetkit.api.admission.AdmissionDeniedException}; status updates are not admitted. Without a chain the
- * store behaves exactly as described here.
+ * {@link io.fleetkit.api.admission.AdmissionDeniedException}; status updates and namespace finalize writes are not
+ * admitted. Without a chain the store behaves exactly as described here.
  *
  * <h2>Store-owned metadata</h2>
  * {@code uid}, {@code resourceVersion}, {@code generation}, {@code creationTimestamp} and
@@ -135,9 +135,11 @@ public interface ObjectStore extends AutoCloseable {
 
   /**
    * Replaces the metadata and spec of a stored object, keeping its stored status (use {@link #updateStatus} for
-   * that) and the store-owned metadata. Bumps {@code generation} if the spec changed. Emits
+   * that) and the store-owned metadata; a namespace also keeps its stored {@code spec.finalizers} (only
+   * {@link #finalizeNamespace} changes them). Bumps {@code generation} if the spec changed. Emits
    * {@link WatchEventType#MODIFIED}, or {@link WatchEventType#DELETED} when the object is being deleted and the
-   * update removes its last finalizer (the object is then gone).
+   * update removes its last finalizer (the object is then gone; a namespace only if its {@code spec.finalizers} are
+   * empty too).
    *
    * @return the stored object after the update (or its final state if it was removed)
    * @throws NotFoundException if there is no such object
@@ -200,6 +202,24 @@ public interface ObjectStore extends AutoCloseable {
     throw new UnsupportedOperationException(getClass().getSimpleName() + " does not support pods/resize");
   }
 
+  /**
+   * Replaces a namespace's {@code spec.finalizers} with {@code namespace}'s, as the API server's
+   * {@code namespaces/finalize} subresource: the one write that changes them ({@link #update} keeps the stored ones).
+   * Metadata is updated as by {@link #update} (same checks, generation rule); the status is kept. A namespace being
+   * deleted is removed by the write that leaves both its {@code spec.finalizers} and its {@code metadata.finalizers}
+   * empty ({@link WatchEventType#DELETED}). Not admitted, like {@link #updateStatus}. The namespace controller calls
+   * it to take away the {@value io.fleetkit.api.core.Namespace#KUBERNETES_FINALIZER} finalizer.
+   *
+   * @return the stored namespace after the write (or its final state if it was removed)
+   * @throws NotFoundException if there is no such namespace
+   * @throws ConflictException as for {@link #update}
+   * @throws ValidationException as for {@link #update}
+   * @throws UnsupportedOperationException if this store cannot finalize namespaces (the default)
+   */
+  default io.fleetkit.api.core.Namespace finalizeNamespace(io.fleetkit.api.core.Namespace namespace) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " does not support namespaces/finalize");
+  }
+
   /** Deletes without preconditions; see {@link #delete(Class, String, String, DeletePreconditions)}. */
   default <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name) {
     return delete(kind, namespace, name, DeletePreconditions.NONE);
@@ -209,7 +229,10 @@ public interface ObjectStore extends AutoCloseable {
    * Deletes an object. Without finalizers it is removed at once ({@link WatchEventType#DELETED}). With finalizers
    * it is marked: {@code deletionTimestamp} is set from the clock and {@code generation} bumped
    * ({@link WatchEventType#MODIFIED}); it is removed when an update clears its last finalizer. Deleting an object
-   * already marked changes nothing.
+   * already marked changes nothing. A namespace is deleted as by Kubernetes' namespace registry: the first deletion
+   * marks it and makes it Terminating whatever its finalizers; it is removed when {@link #finalizeNamespace} or an
+   * update leaves both its {@code spec.finalizers} and its {@code metadata.finalizers} empty, or by a later deletion
+   * once both are.
    *
    * @return the object after the call: its final state if removed (finalizers empty), else the marked object
    * @throws NotFoundException if there is no such object

@@ -108,6 +108,11 @@ public final class MeteredObjectStore implements ObjectStore {
   }
 
   @Override
+  public io.fleetkit.api.core.Namespace finalizeNamespace(io.fleetkit.api.core.Namespace namespace) {
+    return count("finalize", namespace.kind(), () -> store.finalizeNamespace(namespace));
+  }
+
+  @Override
   public io.fleetkit.api.core.Pod resize(io.fleetkit.api.core.Pod pod) {
     return count("resize", pod.kind(), () -> store.resize(pod));
   }

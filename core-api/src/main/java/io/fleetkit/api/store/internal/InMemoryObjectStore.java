@@ -271,6 +271,16 @@ public final class InMemoryObjectStore implements ObjectStore {
     });
   }
 
+  /** Not admitted, like a status update (see the contract). */
+  @Override
+  public io.fleetkit.api.core.Namespace finalizeNamespace(io.fleetkit.api.core.Namespace namespace) {
+    Objects.requireNonNull(namespace, "namespace");
+    checkOpen();
+    ObjectMeta meta = namespace.metadata();
+    return write(io.fleetkit.api.core.Namespace.class, meta.namespace(), meta.name(), namespace,
+        stored -> WriteRules.finalizeNamespace(stored, namespace));
+  }
+
   @Override
   public <T extends ApiObject<T>> T updateStatus(T object) {
     Objects.requireNonNull(object, "object");

@@ -6,6 +6,7 @@ import io.fleetkit.api.ValidationException;
 import io.fleetkit.api.Violation;
 import io.fleetkit.api.admission.AdmissionChain;
 import io.fleetkit.api.admission.AdmissionOperation;
+import io.fleetkit.api.core.Namespace;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.meta.ConditionStatus;
@@ -166,7 +167,9 @@ public final class WriteRules {
    * A validated object as created: the store-owned fields set, generation 1, not being deleted. A pod created with
    * scheduling gates and no PodScheduled condition gets {@code PodScheduled=False} with reason
    * {@value #REASON_SCHEDULING_GATED}, as the API server's pod strategy adds it
-   * ({@code applySchedulingGatedCondition}).
+   * ({@code applySchedulingGatedCondition}). A namespace is created Active, with the
+   * {@value Namespace#KUBERNETES_FINALIZER} finalizer in {@code spec.finalizers} (the namespace registry's
+   * {@code PrepareForCreate}).
    */
   public static <T extends ApiObject<T>> T created(T object, String uid, String resourceVersion, Instant now) {
     T stamped = object.withMetadata(stamp(object.metadata(), uid, resourceVersion, 1, now, null));
@@ -174,6 +177,11 @@ public final class WriteRules {
       @SuppressWarnings("unchecked")
       T gated = (T) schedulingGated(pod);
       return gated;
+    }
+    if (stamped instanceof Namespace ns) {
+      @SuppressWarnings("unchecked")
+      T prepared = (T) NamespaceWrites.prepareForCreate(ns);
+      return prepared;
     }
     return stamped;
   }
@@ -194,13 +202,36 @@ public final class WriteRules {
 
   /**
    * An update of metadata and spec: keeps the stored status and store-owned fields, bumps generation if the spec
-   * changed, removes the object when it is being deleted and the update clears its last finalizer.
+   * changed, removes the object when it is being deleted and the update clears its last finalizer. A namespace keeps
+   * its stored {@code spec.finalizers} (only {@link #finalizeNamespace(Namespace, Namespace)} changes them) and is
+   * removed only when both its {@code metadata.finalizers} and its {@code spec.finalizers} are empty.
    *
    * @throws ConflictException if {@code object}'s uid or resourceVersion (when not empty) differ from the stored
    * @throws ValidationException if a finalizer is added to an object being deleted
    */
   public static <T extends ApiObject<T>> Change<T> update(T stored, T object) {
+    return update(stored, keepNamespaceFinalizers(stored, object), false);
+  }
+
+  /**
+   * The {@code namespaces/finalize} write: {@link #update(ApiObject, ApiObject)}'s rules, except that
+   * {@code spec.finalizers} are taken from {@code object} (the namespace registry's {@code namespaceFinalizeStrategy});
+   * the status is the stored one. A namespace being deleted whose two finalizer lists end up empty is removed.
+   *
+   * @throws ConflictException as for {@link #update(ApiObject, ApiObject)}
+   * @throws ValidationException as for {@link #update(ApiObject, ApiObject)}
+   */
+  public static Change<Namespace> finalizeNamespace(Namespace stored, Namespace object) {
     return update(stored, object, false);
+  }
+
+  private static <T extends ApiObject<T>> T keepNamespaceFinalizers(T stored, T object) {
+    if (object instanceof Namespace ns) {
+      @SuppressWarnings("unchecked")
+      T kept = (T) NamespaceWrites.prepareForUpdate((Namespace) stored, ns);
+      return kept;
+    }
+    return object;
   }
 
   private static <T extends ApiObject<T>> Change<T> update(T stored, T object, boolean binding) {
@@ -222,7 +253,8 @@ public final class WriteRules {
     ObjectMeta merged = stamp(meta, old.uid(), old.resourceVersion(), generation, old.creationTimestamp(),
         old.deletionTimestamp());
     T candidate = object.withStatusOf(stored).withMetadata(merged);
-    boolean finalized = old.deletionTimestamp() != null && merged.finalizers().isEmpty();
+    boolean finalized = old.deletionTimestamp() != null && merged.finalizers().isEmpty()
+        && (!(candidate instanceof Namespace ns) || NamespaceWrites.removable(ns));
     if (finalized) {
       return new Change<>(Effect.REMOVE, candidate);
     }
@@ -237,7 +269,7 @@ public final class WriteRules {
    * @throws ValidationException as for {@link #update(ApiObject, ApiObject)}
    */
   public static <T extends ApiObject<T>> Change<T> updateWithStatus(T stored, T object) {
-    Change<T> update = update(stored, object, true);
+    Change<T> update = update(stored, keepNamespaceFinalizers(stored, object), true);
     UpdateChecks.status(stored, object);
     if (update.effect() == Effect.REMOVE) {
       return update;
@@ -278,13 +310,20 @@ public final class WriteRules {
 
   /**
    * A deletion: removes an object without finalizers; marks one with finalizers (deletionTimestamp {@code now},
-   * generation + 1, as the API server's {@code markAsDeleting}); changes nothing on one already marked.
+   * generation + 1, as the API server's {@code markAsDeleting}); changes nothing on one already marked. A namespace
+   * follows its registry's {@code Delete}: the first deletion marks it (and makes it Terminating) whatever its
+   * finalizers; a later one removes it if neither {@code spec.finalizers} nor {@code metadata.finalizers} hold it.
    *
    * @throws ConflictException if a precondition does not hold
    */
   public static <T extends ApiObject<T>> Change<T> delete(T stored, DeletePreconditions preconditions,
       Instant now) {
     checkPreconditions(stored, preconditions.uid(), preconditions.resourceVersion(), true);
+    if (stored instanceof Namespace ns) {
+      @SuppressWarnings("unchecked")
+      Change<T> change = (Change<T>) NamespaceWrites.delete(ns, now);
+      return change;
+    }
     ObjectMeta old = stored.metadata();
     if (old.deletionTimestamp() != null) {
       return new Change<>(Effect.NONE, stored);
@@ -348,7 +387,7 @@ public final class WriteRules {
    * {@code m} with the store-owned fields replaced. Uses the canonical constructor, whose {@code copyOf} calls
    * return the already-immutable collections as they are: no per-write copying of labels, annotations or lists.
    */
-  private static ObjectMeta stamp(ObjectMeta m, String uid, String rv, long generation, @Nullable Instant created,
+  static ObjectMeta stamp(ObjectMeta m, String uid, String rv, long generation, @Nullable Instant created,
       @Nullable Instant deleting) {
     return new ObjectMeta(m.name(), m.namespace(), uid, rv, generation, m.labels(), m.annotations(),
         m.ownerReferences(), m.finalizers(), created, deleting);

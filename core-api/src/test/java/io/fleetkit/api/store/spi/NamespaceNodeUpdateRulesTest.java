@@ -27,9 +27,10 @@ import org.junit.jupiter.api.Test;
  *   <li>{@code TestValidateNamespaceFinalizeUpdate} 4 of 4, {@code TestValidateNamespaceUpdate} 6 of 7 and {@code
  *       TestValidateNamespaceStatusUpdate} 4 of 5 (left out in each: the renamed namespace, another object in the
  *       store). Their first case updates two empty namespaces; FleetKit
- *       cannot build a namespace without a name, so the case uses {@code foo}. FleetKit has no {@code
- *       namespaces/finalize} subresource: an update may change {@code spec.finalizers}, whose names the namespace
- *       checks when it is built, as {@code ValidateNamespaceFinalizeUpdate} does.</li>
+ *       cannot build a namespace without a name, so the case uses {@code foo}. The finalize cases go through
+ *       {@link WriteRules#finalizeNamespace} (the {@code namespaces/finalize} write, the one that changes
+ *       {@code spec.finalizers}; an update keeps the stored ones), whose names the namespace checks when it is
+ *       built, as {@code ValidateNamespaceFinalizeUpdate} does.</li>
  *   <li>{@code TestValidateNodeUpdate} 22 of 26 (left out: the renamed node, the store key; the three
  *       preferAvoidPods annotation cases, not modelled). The first case's nodes get the name {@code foo}. Status
  *       changes go through the status path ({@link WriteRules#updateWithStatus}), as upstream runs the same function
@@ -46,10 +47,10 @@ final class NamespaceNodeUpdateRulesTest {
 
   @Test
   void namespaceFinalize_upstreamCases() {
-    okUpdate(ns("foo", Map.of(), List.of()), ns("foo", Map.of(), List.of())); // {} -> {}
+    okFinalize(ns("foo", Map.of(), List.of()), ns("foo", Map.of(), List.of())); // {} -> {}
     builtRefused(() -> ns("foo", Map.of(), List.of("Foo")), "spec.finalizers[0]",
         "name is neither a standard finalizer name nor is it fully qualified");
-    Namespace two = okUpdate(ns("foo", Map.of(), List.of("foo.com/bar")),
+    Namespace two = okFinalize(ns("foo", Map.of(), List.of("foo.com/bar")),
         ns("foo", Map.of(), List.of("foo.com/bar", "what.com/bar")));
     assertThat(two.spec().finalizers()).containsExactly("foo.com/bar", "what.com/bar");
     builtRefused(() -> ns("fooemptyfinalizer", Map.of(), List.of("", "foo.com/bar", "what.com/bar")),
@@ -63,12 +64,14 @@ final class NamespaceNodeUpdateRulesTest {
     okUpdate(ns("foo3", Map.of(), List.of()), ns("foo3", Map.of("foo", "baz"), List.of()));
     okUpdate(ns("foo4", Map.of("bar", "foo"), List.of()), ns("foo4", Map.of("foo", "baz"), List.of()));
     okUpdate(ns("foo5", Map.of("foo", "baz"), List.of()), ns("foo5", Map.of("Foo", "baz"), List.of()));
-    // labels, finalizers and a Terminating status in one update: valid; the status is the stored one
+    // labels, finalizers and a Terminating status in one update: valid; the status is the stored one, and so are
+    // spec.finalizers (the registry's PrepareForUpdate; only namespaces/finalize changes them)
     Namespace updated = okUpdate(ns("foo6", Map.of("foo", "baz"), List.of()),
         ns("foo6", Map.of("Foo", "baz"), List.of(Namespace.KUBERNETES_FINALIZER)).withStatus(
             NamespaceStatus.TERMINATING));
     assertThat(updated.status()).isEqualTo(NamespaceStatus.ACTIVE);
     assertThat(updated.metadata().labels()).containsExactly(Map.entry("Foo", "baz"));
+    assertThat(updated.spec().finalizers()).isEmpty();
   }
 
   @Test
@@ -98,6 +101,12 @@ final class NamespaceNodeUpdateRulesTest {
 
   private static Namespace okUpdate(Namespace stored, Namespace updated) {
     WriteRules.Change<Namespace> change = WriteRules.update(stored, updated);
+    assertThat(change.effect()).isNotEqualTo(WriteRules.Effect.REMOVE);
+    return change.object();
+  }
+
+  private static Namespace okFinalize(Namespace stored, Namespace updated) {
+    WriteRules.Change<Namespace> change = WriteRules.finalizeNamespace(stored, updated);
     assertThat(change.effect()).isNotEqualTo(WriteRules.Effect.REMOVE);
     return change.object();
   }

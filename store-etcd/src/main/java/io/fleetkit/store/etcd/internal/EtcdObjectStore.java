@@ -397,6 +397,16 @@ public final class EtcdObjectStore implements ObjectStore {
         meta.namespace(), meta.name(), "resize", meta.resourceVersion(), s -> WriteRules.resize(s, admitted)));
   }
 
+  /** One compare-and-swap of the namespace with its new {@code spec.finalizers}; not admitted (see the contract). */
+  @Override
+  public io.fleetkit.api.core.Namespace finalizeNamespace(io.fleetkit.api.core.Namespace namespace) {
+    Objects.requireNonNull(namespace, "namespace");
+    checkOpen();
+    ObjectMeta meta = namespace.metadata();
+    return write(io.fleetkit.api.core.Namespace.class, meta.namespace(), meta.name(), "finalize",
+        meta.resourceVersion(), s -> WriteRules.finalizeNamespace(s, namespace));
+  }
+
   /** One compare-and-swap of metadata, spec and status: the store's binding path (see the contract). */
   @Override
   public <T extends ApiObject<T>> T updateWithStatus(T object) {

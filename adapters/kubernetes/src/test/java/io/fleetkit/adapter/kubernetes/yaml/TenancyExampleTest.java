@@ -47,7 +47,9 @@ final class TenancyExampleTest {
       QuotaLedger.of(chain).orElseThrow().publish(); // status.used is published on a cadence
       assertThat(store.require(ResourceQuota.class, "team-a", "compute").status().used().get("limits.memory"))
           .hasToString("2Gi");
-      assertThat(store.require(Namespace.class, "", "team-a").metadata().finalizers()).contains("kubernetes");
+      Namespace teamA = store.require(Namespace.class, "", "team-a");
+      assertThat(teamA.spec().finalizers()).containsExactly(Namespace.KUBERNETES_FINALIZER);
+      assertThat(teamA.metadata().finalizers()).isEmpty(); // spec.finalizers, not object finalizers
       assertThat(store.require(Secret.class, "team-b", "cache-password").data().get("password").utf8())
           .isEqualTo("change-me");
       assertThat(store.list(Pod.class).items()).hasSize(5);
