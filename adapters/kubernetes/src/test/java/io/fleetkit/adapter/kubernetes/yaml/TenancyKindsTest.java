@@ -97,4 +97,48 @@ final class TenancyKindsTest {
     assertThat(loaded.objects()).singleElement().isInstanceOfSatisfying(Namespace.class,
         n -> assertThat(n.metadata().namespace()).isEmpty());
   }
+
+  @Test
+  void namespace_deletionConditions_roundTrip() {
+    String yaml = """
+        apiVersion: v1
+        kind: Namespace
+        metadata: {name: leaving, deletionTimestamp: "2026-12-04T10:00:00Z", finalizers: [example.com/hold]}
+        spec: {finalizers: [kubernetes]}
+        status:
+          phase: Terminating
+          conditions:
+          - type: NamespaceContentRemaining
+            status: "True"
+            lastTransitionTime: "2026-12-04T10:00:05Z"
+            reason: SomeResourcesRemain
+            message: "Some resources are remaining: pods. has 2 resource instances"
+          - {type: NamespaceDeletionDiscoveryFailure, status: "False", reason: ResourcesDiscovered}
+        """;
+    Namespace n = (Namespace) KubernetesYaml.parse(yaml, "ns.yaml").objects().get(0);
+    assertThat(n.status().conditions()).extracting(c -> c.type() + "=" + c.status() + "/" + c.reason())
+        .containsExactly("NamespaceContentRemaining=True/SomeResourcesRemain",
+            "NamespaceDeletionDiscoveryFailure=False/ResourcesDiscovered");
+    assertThat(n.status().conditions().get(0).lastTransitionTime())
+        .isEqualTo(java.time.Instant.parse("2026-12-04T10:00:05Z"));
+    assertThat(n.spec().finalizers()).containsExactly("kubernetes");
+    assertThat(n.metadata().finalizers()).containsExactly("example.com/hold");
+
+    Namespace again = (Namespace) KubernetesYaml.parse(KubernetesYaml.dump(List.of(n)), "again.yaml").objects()
+        .get(0);
+    assertThat(again.status()).isEqualTo(n.status());
+  }
+
+  @Test
+  void namespace_conditionWithoutStatus_isRefusedWithItsPath() {
+    ManifestException e = catchThrowableOfType(ManifestException.class, () -> KubernetesYaml.parse("""
+        apiVersion: v1
+        kind: Namespace
+        metadata: {name: leaving}
+        status: {phase: Terminating, conditions: [{type: NamespaceContentRemaining}]}
+        """, "ns.yaml"));
+
+    assertThat(e.problems()).singleElement().asString().contains("Namespace leaving")
+        .contains("status.conditions[0].status");
+  }
 }
