@@ -115,8 +115,7 @@ public final class CoschedulingPlugin implements QueueSortPlugin, PreEnqueuePlug
     if (profile.plugins().stream().noneMatch(p -> p.name().equals(GangTopologyPlugin.NAME))) {
       b.plugin(GangTopologyPlugin.NAME, GangTopologyPlugin.DEFAULT_WEIGHT);
     }
-    profile.pluginArgs().forEach(b::pluginArgs);
-    return b.build();
+    return profile.withPlugins(b.build().plugins());
   }
 
   @Override
