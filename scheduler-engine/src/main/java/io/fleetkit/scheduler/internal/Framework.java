@@ -58,8 +58,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One profile's runtime, kube's {@code frameworkImpl} ({@code pkg/scheduler/framework/runtime/framework.go}): its
- * plugins sorted into an array per extension point (a plugin joins every point it implements, in profile order, as
- * kube's {@code multiPoint}), the score weights, the {@link FrameworkHandle} its plugins were created with, and one
+ * plugins sorted into an array per extension point, once, by {@link SchedulerProfile#pluginsAt} (a multiPoint plugin
+ * joins every point it implements unless disabled there, and a point's own enabled plugins come first, as kube's
+ * {@code expandMultiPointPlugins}), the score weights, the {@link FrameworkHandle} its plugins were created with, and one
  * {@code run<Point>} method per extension point. Every run method attributes its outcome to the plugin that decided
  * it ({@link Status#plugin()}), and turns a plugin's exception into an {@link Status.Code#ERROR} status naming the
  * plugin and the point; no exception from a plugin leaves this class.

@@ -194,6 +194,14 @@ final class FrameworkPointsTest {
   }
 
   @Test
+  void coschedulingEnableIn_keepsPointSettings() {
+    SchedulerProfile p = io.fleetkit.scheduler.plugins.coscheduling.CoschedulingPlugin.enableIn(DefaultPlugins
+        .profile().toBuilder().disableAt(ExtensionPoint.SCORE, NodeResourcesFitPlugin.NAME).build());
+    assertThat(p.pointPlugins(ExtensionPoint.SCORE).disabled()).containsExactly(NodeResourcesFitPlugin.NAME);
+    assertThat(defaults(p).pluginNamesAt(ExtensionPoint.QUEUE_SORT)).containsExactly("Coscheduling");
+  }
+
+  @Test
   void queueSortDisabled_noQueueSort_refused() {
     assertThatThrownBy(() -> defaults(DefaultPlugins.profile().toBuilder()
         .disableAt(ExtensionPoint.QUEUE_SORT, "*").build()))
