@@ -1,5 +1,6 @@
 package io.fleetkit.cluster;
 
+import io.fleetkit.api.framework.ExtensionPoint;
 import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.scheduler.DefaultPlugins;
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -18,13 +20,21 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 /**
  * Reads scheduler profiles from a kube-scheduler configuration file (the {@code KubeSchedulerConfiguration} shape
  * of {@code kubescheduler.config.k8s.io/v1}): {@code percentageOfNodesToScore}, and per profile
- * {@code schedulerName}, {@code percentageOfNodesToScore}, {@code plugins.multiPoint|score.enabled} (name, weight),
- * {@code plugins.multiPoint.disabled} (a name, or {@code "*"} for every default) and {@code pluginConfig} (name,
- * args). Each profile starts from kube's default plugins and weights, as kube-scheduler does.
+ * {@code schedulerName}, {@code percentageOfNodesToScore}, {@code plugins.<point>.enabled} (name, weight) and
+ * {@code plugins.<point>.disabled} (a name, or {@code "*"} for every default) at every point kube has
+ * ({@code multiPoint}, {@code preEnqueue}, {@code queueSort}, {@code preFilter}, {@code filter}, {@code postFilter},
+ * {@code preScore}, {@code score}, {@code reserve}, {@code permit}, {@code preBind}, {@code bind},
+ * {@code postBind}), and {@code pluginConfig} (name, args). Each profile starts from kube's default plugins and
+ * weights, as kube-scheduler does. A point's {@code disabled} takes a plugin out of that point only
+ * ({@code score: {disabled: [{name: NodeResourcesFit}]}} keeps its Filter), and a point's {@code enabled} runs a
+ * plugin there first, in that order, as kube (see {@link SchedulerProfile#pluginsAt}); a Score weight given at
+ * {@code score} overrides the multiPoint one.
  *
  * <p>Strict, as kube-scheduler's decoder is: a field the configuration does not have ({@code profile:} for
  * {@code profiles:}), another kind (a Pod manifest given by mistake), an unknown extension point or a disabled plugin
- * that is not in the profile is refused with its path, rather than silently running the default profile.
+ * that is not in the profile is refused with its path, rather than silently running the default profile. A plugin
+ * enabled twice at one point is refused here (kube refuses it when it builds the framework); a plugin name this
+ * build does not register is refused, naming the profile and the plugin, when the scheduler is built.
  */
 public final class ProfileFile {
   /** The most characters of a field name echoed back in an error. */
@@ -91,32 +101,17 @@ public final class ProfileFile {
     Integer pct = intOrNull(file, p, "percentageOfNodesToScore");
     b.percentageOfNodesToScore(pct != null ? pct : globalPct);
     JsonNode plugins = p.path("plugins");
-    for (String point : List.of("multiPoint", "score", "filter", "preFilter", "postFilter", "preScore")) {
-      JsonNode set = plugins.path(point);
-      onlyFields(file, path + ".plugins." + point + ".", set, SET_FIELDS);
-      JsonNode disabled = set.path("disabled");
-      for (int j = 0; j < disabled.size(); j++) {
-        String n = disabled.get(j).path("name").asString("");
-        List<String> present = b.build().plugins().stream().map(SchedulerProfile.PluginRef::name).toList();
-        if (n.equals("*")) {
-          present.forEach(b::disable);
-        } else if (!present.contains(n)) {
-          throw new IllegalArgumentException(file + ": " + path + ".plugins." + point + ".disabled[" + j + "].name \""
-              + n + "\" is not a plugin of this profile (plugins: " + String.join(", ", present) + ")");
-        } else {
-          b.disable(n);
-        }
+    // multiPoint first, so that a point's disabled names are checked against the profile's merged plugins
+    try {
+      pluginSet(file, path, plugins, null, b);
+      for (ExtensionPoint point : ExtensionPoint.values()) {
+        pluginSet(file, path, plugins, point, b);
       }
-      JsonNode enabled = set.path("enabled");
-      for (int j = 0; j < enabled.size(); j++) {
-        JsonNode e = enabled.get(j);
-        String n = e.path("name").asString("");
-        if (n.isEmpty()) {
-          throw new IllegalArgumentException(file + ": " + path + ".plugins." + point + ".enabled[" + j
-              + "].name: Required value");
-        }
-        b.plugin(n, e.path("weight").asInt(1));
+    } catch (IllegalArgumentException e) {
+      if (e.getMessage() != null && e.getMessage().startsWith(file.toString())) {
+        throw e;
       }
+      throw new IllegalArgumentException(file + ": " + path + ": " + e.getMessage(), e);
     }
     JsonNode config = p.path("pluginConfig");
     for (int j = 0; j < config.size(); j++) {
@@ -135,6 +130,80 @@ public final class ProfileFile {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(file + ": " + path + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Applies {@code plugins.<point>} ({@code point} null: {@code multiPoint}) to {@code b} as kube's
+   * {@code mergePluginSet} merges it into the defaults: the disabled names (or {@code "*"}) leave the point, then each
+   * enabled plugin takes the place of the same default (with its weight) or is appended. At a specific point a
+   * disabled name also leaves the profile's multiPoint plugins out of that point only, as kube's
+   * {@code expandMultiPointPlugins}.
+   */
+  private static void pluginSet(Path file, String path, JsonNode plugins, @Nullable ExtensionPoint point,
+      SchedulerProfile.Builder b) {
+    String field = point == null ? "multiPoint" : point.configName();
+    String at = path + ".plugins." + field;
+    JsonNode set = plugins.path(field);
+    onlyFields(file, at + ".", set, SET_FIELDS);
+    JsonNode enabled = list(file, at + ".enabled", set.path("enabled"));
+    JsonNode disabled = list(file, at + ".disabled", set.path("disabled"));
+    List<String> enabledHere = new ArrayList<>();
+    for (int j = 0; j < enabled.size(); j++) {
+      String n = enabled.get(j).path("name").asString("");
+      if (n.isEmpty()) {
+        throw new IllegalArgumentException(file + ": " + at + ".enabled[" + j + "].name: Required value");
+      }
+      if (enabledHere.contains(n)) {
+        throw new IllegalArgumentException(file + ": " + at + ".enabled[" + j + "].name \"" + clip(n)
+            + "\": the plugin is enabled twice at " + field);
+      }
+      enabledHere.add(n);
+    }
+    for (int j = 0; j < disabled.size(); j++) {
+      String n = disabled.get(j).path("name").asString("");
+      SchedulerProfile current = b.build();
+      List<String> present = current.plugins().stream().map(SchedulerProfile.PluginRef::name).toList();
+      if (n.equals(SchedulerProfile.PointPlugins.ALL)) {
+        if (point == null) {
+          present.forEach(b::disable);
+        } else {
+          b.disableAt(point, n);
+        }
+      } else if (!present.contains(n) && !enabledHere.contains(n)
+          && (point == null || !current.pointPlugins(point).enabled().stream().anyMatch(r -> r.name().equals(n)))) {
+        throw new IllegalArgumentException(file + ": " + at + ".disabled[" + j + "].name \"" + clip(n)
+            + "\" is not a plugin of this profile (plugins: " + String.join(", ", present) + ")");
+      } else if (point == null) {
+        b.disable(n);
+      } else {
+        b.disableAt(point, n);
+      }
+    }
+    for (int j = 0; j < enabled.size(); j++) {
+      JsonNode w = enabled.get(j).path("weight");
+      int weight = 1;
+      if (!w.isMissingNode() && !w.isNull()) {
+        if (!w.canConvertToInt() || w.asInt() < 0) {
+          throw new IllegalArgumentException(file + ": " + at + ".enabled[" + j + "].weight \"" + clip(w.toString())
+              + "\" must be a non-negative integer");
+        }
+        // kube's getScoreWeights: "a weight of zero is not permitted", an unset or zero weight counts as 1
+        weight = Math.max(1, w.asInt());
+      }
+      if (point == null) {
+        b.plugin(enabledHere.get(j), weight);
+      } else {
+        b.enableAt(point, enabledHere.get(j), weight);
+      }
+    }
+  }
+
+  /** {@code node} when it is a list or absent; an error naming {@code at} otherwise. */
+  private static JsonNode list(Path file, String at, JsonNode node) {
+    if (!node.isMissingNode() && !node.isNull() && !node.isArray()) {
+      throw new IllegalArgumentException(file + ": " + at + " must be a list of {name: ...}");
+    }
+    return node;
   }
 
   /** Refuses any field of {@code node} outside {@code allowed}, naming its path and the allowed fields. */

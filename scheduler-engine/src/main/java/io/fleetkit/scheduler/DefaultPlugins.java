@@ -5,6 +5,7 @@ import io.fleetkit.api.framework.PluginFactory;
 import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.scheduler.plugins.coscheduling.CoschedulingPlugin;
 import io.fleetkit.scheduler.plugins.coscheduling.GangTopologyPlugin;
+import io.fleetkit.scheduler.plugins.defaultbinder.DefaultBinderPlugin;
 import io.fleetkit.scheduler.plugins.defaultpreemption.DefaultPreemptionPlugin;
 import io.fleetkit.scheduler.plugins.imagelocality.ImageLocalityPlugin;
 import io.fleetkit.scheduler.plugins.interpodaffinity.InterPodAffinityPlugin;
@@ -28,9 +29,9 @@ import java.util.List;
  *
  * <p>{@link #profile()} names kube's plugins in kube's order and leaves out, silently, those this build does not
  * register: the kube plugins FleetKit's scheduler does not implement, which are the storage plugins listed by name
- * (VolumeRestrictions, NodeVolumeLimits, VolumeBinding, VolumeZone; the storage-binding module provides them) and
- * DefaultBinder (FleetKit binds through its {@code Binder}). A user profile that names an unknown plugin is an error
- * when the scheduler is built.
+ * (VolumeRestrictions, NodeVolumeLimits, VolumeBinding, VolumeZone; the storage-binding module provides them).
+ * DefaultBinder, last, binds through the scheduler's {@code Binder}. A user profile that names an unknown plugin is
+ * an error when the scheduler is built.
  */
 public final class DefaultPlugins {
   /** kube's default MultiPoint plugins, in order, with their score weights (0: the plugin does not score). */
@@ -52,7 +53,7 @@ public final class DefaultPlugins {
       new Entry(DefaultPreemptionPlugin.NAME, 0),
       new Entry(NodeResourcesBalancedAllocationPlugin.NAME, 1),
       new Entry(ImageLocalityPlugin.NAME, 1),
-      new Entry("DefaultBinder", 0));
+      new Entry(DefaultBinderPlugin.NAME, 0));
 
   private DefaultPlugins() {}
 
@@ -71,6 +72,7 @@ public final class DefaultPlugins {
     register(registry, DefaultPreemptionPlugin.NAME, DefaultPreemptionPlugin.FACTORY);
     register(registry, NodeResourcesBalancedAllocationPlugin.NAME, NodeResourcesBalancedAllocationPlugin.FACTORY);
     register(registry, ImageLocalityPlugin.NAME, ImageLocalityPlugin.FACTORY);
+    register(registry, DefaultBinderPlugin.NAME, DefaultBinderPlugin.FACTORY);
     // Out of kube's default profile, but registered so that profiles can enable it by name (scheduler-plugins'
     // Coscheduling replaces PrioritySort: see CoschedulingPlugin.enableIn).
     register(registry, CoschedulingPlugin.NAME, CoschedulingPlugin.FACTORY);

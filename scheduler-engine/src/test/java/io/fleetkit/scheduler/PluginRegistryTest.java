@@ -72,6 +72,20 @@ final class PluginRegistryTest {
     }
   }
 
+  /**
+   * kube's default MultiPoint list (default_plugins.go; TestApplyFeatureGates' list without DynamicResources) without
+   * the volume plugins this module does not register: DefaultBinder last.
+   */
+  @Test
+  void defaultProfile_exactPlugins_defaultBinderLast() {
+    assertThat(DefaultPlugins.profile().plugins()).extracting(SchedulerProfile.PluginRef::name).containsExactly(
+        "SchedulingGates", "PrioritySort", "NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity",
+        "NodePorts", "NodeResourcesFit", "PodTopologySpread", "InterPodAffinity", "DefaultPreemption",
+        "NodeResourcesBalancedAllocation", "ImageLocality", "DefaultBinder");
+    assertThat(DefaultPlugins.kubeDefaultNames()).last().isEqualTo("DefaultBinder");
+    assertThat(PluginRegistry.defaults().contains("DefaultBinder")).isTrue();
+  }
+
   @Test
   void build_userProfileWithUnknownPlugin_failsNamingIt() {
     SchedulerProfile p = SchedulerProfile.builder("s").plugin(PrioritySortPlugin.NAME).plugin("NoSuchPlugin").build();

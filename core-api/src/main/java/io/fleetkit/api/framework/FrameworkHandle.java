@@ -42,6 +42,17 @@ public interface FrameworkHandle {
    */
   default void activate(Collection<String> podKeys) {}
 
+  /**
+   * Where bindings go: the scheduler's configured {@link Binder}, which the DefaultBinder plugin binds through (kube's
+   * DefaultBinder binds through the handle's client). A handle that cannot bind (a simulation of scheduling
+   * decisions, such as the cluster autoscaler's, or a plugin harness) returns, as this default does, a binder that
+   * refuses every pod with an {@link Status.Code#ERROR} status saying so.
+   */
+  default Binder binder() {
+    return (pod, nodeName) -> Status.error("cannot bind pod " + pod.metadata().key() + " to node " + nodeName
+        + ": this framework handle has no binder (a simulation or a plugin harness)");
+  }
+
   /** Plugin arguments from the profile, by plugin name. */
   Map<String, Object> pluginArgs(String pluginName);
 }

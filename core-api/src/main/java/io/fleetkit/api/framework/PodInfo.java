@@ -10,6 +10,15 @@ import io.fleetkit.api.resource.ResourceList;
 public interface PodInfo {
   Pod pod();
 
+  /**
+   * The pod object before the scheduling cycle assumed it on a node: for an assumed pod, the pending pod (without
+   * the node name its {@link #pod()} has), which is what a {@link Binder} receives; otherwise {@link #pod()}, as this
+   * default returns. Never copies the pod (an assumed pod's {@link #pod()} may make its bound copy on first use).
+   */
+  default Pod pendingPod() {
+    return pod();
+  }
+
   /** {@code namespace/name}. */
   String key();
 

@@ -83,6 +83,12 @@ final class EnginePodInfo implements PodInfo {
     return p;
   }
 
+  /** The pending pod object, for an assumed pod without making its copy (the object the scheduler's binder gets). */
+  @Override
+  public Pod pendingPod() {
+    return pending;
+  }
+
   /** {@link NodeInfos#hasAffinity} of the pod, without making an assumed pod's copy. */
   boolean hasAffinity() {
     return hasAffinity;

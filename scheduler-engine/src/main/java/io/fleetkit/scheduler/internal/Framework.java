@@ -3,9 +3,11 @@ package io.fleetkit.scheduler.internal;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.api.framework.BindPlugin;
+import io.fleetkit.api.framework.Binder;
 import io.fleetkit.api.framework.ClusterEvent;
 import io.fleetkit.api.framework.CycleState;
 import io.fleetkit.api.framework.EnqueueExtensions;
+import io.fleetkit.api.framework.ExtensionPoint;
 import io.fleetkit.api.framework.FilterPlugin;
 import io.fleetkit.api.framework.FrameworkHandle;
 import io.fleetkit.api.framework.NodeInfo;
@@ -38,6 +40,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -49,15 +52,15 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
-import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One profile's runtime, kube's {@code frameworkImpl} ({@code pkg/scheduler/framework/runtime/framework.go}): its
- * plugins sorted into an array per extension point (a plugin joins every point it implements, in profile order, as
- * kube's {@code multiPoint}), the score weights, the {@link FrameworkHandle} its plugins were created with, and one
+ * plugins sorted into an array per extension point, once, by {@link SchedulerProfile#pluginsAt} (a multiPoint plugin
+ * joins every point it implements unless disabled there, and a point's own enabled plugins come first, as kube's
+ * {@code expandMultiPointPlugins}), the score weights, the {@link FrameworkHandle} its plugins were created with, and one
  * {@code run<Point>} method per extension point. Every run method attributes its outcome to the plugin that decided
  * it ({@link Status#plugin()}), and turns a plugin's exception into an {@link Status.Code#ERROR} status naming the
  * plugin and the point; no exception from a plugin leaves this class.
@@ -77,6 +80,8 @@ public final class Framework implements FrameworkHandle {
   private final ClusterSnapshot snapshot;
   private final WaitingPods waitingPods;
   private final ClusterObjects objects;
+  /** The scheduler's binder, or a refusing one ({@link #binder()}). */
+  private final Binder binder;
   /** Where {@link #activate} goes; connected by the scheduler, which builds its queue after the frameworks. */
   private volatile java.util.function.Consumer<List<String>> activator = keys -> { };
 
@@ -160,6 +165,15 @@ public final class Framework implements FrameworkHandle {
 
   Framework(SchedulerProfile profile, PluginRegistry registry, Clock clock, ClusterSnapshot snapshot,
       WaitingPods waitingPods, ClusterObjects objects) {
+    this(profile, registry, clock, snapshot, waitingPods, objects, null);
+  }
+
+  /**
+   * @param binder the scheduler's binder, which {@link #binder()} gives the plugins (the DefaultBinder plugin binds
+   *     through it); {@code null} for a framework that cannot bind (then {@link FrameworkHandle}'s refusing default)
+   */
+  Framework(SchedulerProfile profile, PluginRegistry registry, Clock clock, ClusterSnapshot snapshot,
+      WaitingPods waitingPods, ClusterObjects objects, @Nullable Binder binder) {
     this.profile = profile;
     this.schedulerName = profile.schedulerName();
     this.percentageOfNodesToScore = profile.percentageOfNodesToScore();
@@ -167,113 +181,107 @@ public final class Framework implements FrameworkHandle {
     this.snapshot = snapshot;
     this.waitingPods = waitingPods;
     this.objects = objects;
+    this.binder = binder != null ? binder : FrameworkHandle.super.binder();
 
-    List<Plugin> plugins = new ArrayList<>();
-    List<String> names = new ArrayList<>();
-    for (SchedulerProfile.PluginRef ref : profile.plugins()) {
-      PluginFactory f = registry.factory(ref.name());
+    // Every plugin the profile names, created once: its multiPoint plugins, then those enabled at some point only.
+    Map<String, Plugin> created = new LinkedHashMap<>();
+    List<String> toCreate = new ArrayList<>();
+    profile.plugins().forEach(r -> toCreate.add(r.name()));
+    for (ExtensionPoint point : ExtensionPoint.values()) {
+      profile.pointPlugins(point).enabled().forEach(r -> toCreate.add(r.name()));
+    }
+    for (String name : toCreate) {
+      if (created.containsKey(name)) {
+        continue;
+      }
+      PluginFactory f = registry.factory(name);
       if (f == null) {
-        throw new IllegalArgumentException("profile " + schedulerName + ": plugin \"" + ref.name()
+        throw new IllegalArgumentException("profile " + schedulerName + ": plugin \"" + name
             + "\" is not registered; registered plugins: " + registry.names());
       }
       Plugin p = f.create(this);
       if (p == null) {
-        throw new IllegalArgumentException("profile " + schedulerName + ": the factory of plugin \"" + ref.name()
+        throw new IllegalArgumentException("profile " + schedulerName + ": the factory of plugin \"" + name
             + "\" returned null");
       }
-      plugins.add(p);
-      names.add(ref.name());
+      created.put(name, p);
       if (p instanceof EnqueueExtensions x) {
         Set<ClusterEvent> events = x.eventsToRegister();
-        registeredEvents.put(ref.name(),
-            events.isEmpty() ? EnumSet.noneOf(ClusterEvent.class) : EnumSet.copyOf(events));
-        enqueueExtensions.put(ref.name(), x);
+        registeredEvents.put(name, events.isEmpty() ? EnumSet.noneOf(ClusterEvent.class) : EnumSet.copyOf(events));
+        enqueueExtensions.put(name, x);
       }
     }
-    int[] sorts = indicesOf(plugins, QueueSortPlugin.class);
-    if (sorts.length != 1) {
-      throw new IllegalArgumentException("profile " + schedulerName + ": exactly one QueueSort plugin is required, "
-          + "found " + sorts.length + " " + Arrays.asList(namesAt(names, sorts)));
+    // The plugins of each point, in kube's order (SchedulerProfile#pluginsAt), built once: the cycle reads arrays.
+    EnumMap<ExtensionPoint, List<SchedulerProfile.PluginRef>> at = new EnumMap<>(ExtensionPoint.class);
+    for (ExtensionPoint point : ExtensionPoint.values()) {
+      at.put(point, profile.pluginsAt(point, name -> point.isImplementedBy(created.get(name))));
     }
-    queueSort = (QueueSortPlugin) plugins.get(sorts[0]);
-    queueSortName = names.get(sorts[0]);
-    int[] at = indicesOf(plugins, PreEnqueuePlugin.class);
-    preEnqueue = pluginsAt(plugins, at, PreEnqueuePlugin[]::new);
-    preEnqueueNames = namesAt(names, at);
-    at = indicesOf(plugins, PreFilterPlugin.class);
-    preFilter = pluginsAt(plugins, at, PreFilterPlugin[]::new);
-    preFilterNames = namesAt(names, at);
-    at = indicesOf(plugins, FilterPlugin.class);
-    filter = pluginsAt(plugins, at, FilterPlugin[]::new);
+    List<SchedulerProfile.PluginRef> sorts = at.get(ExtensionPoint.QUEUE_SORT);
+    if (sorts.size() != 1) {
+      throw new IllegalArgumentException("profile " + schedulerName + ": exactly one QueueSort plugin is required, "
+          + "found " + sorts.size() + " " + sorts.stream().map(SchedulerProfile.PluginRef::name).toList());
+    }
+    queueSortName = sorts.get(0).name();
+    queueSort = (QueueSortPlugin) created.get(queueSortName);
+    preEnqueue = pluginsAt(created, at.get(ExtensionPoint.PRE_ENQUEUE), PreEnqueuePlugin[]::new);
+    preEnqueueNames = namesAt(at.get(ExtensionPoint.PRE_ENQUEUE));
+    preFilter = pluginsAt(created, at.get(ExtensionPoint.PRE_FILTER), PreFilterPlugin[]::new);
+    preFilterNames = namesAt(at.get(ExtensionPoint.PRE_FILTER));
+    filter = pluginsAt(created, at.get(ExtensionPoint.FILTER), FilterPlugin[]::new);
     tableFilter = Arrays.stream(filter).map(p -> p instanceof TableFilter t ? t : null).toArray(TableFilter[]::new);
-    filterNames = namesAt(names, at);
+    filterNames = namesAt(at.get(ExtensionPoint.FILTER));
     failedAtScratch = new int[filter.length];
     filterNanosScratch = new long[filter.length];
-    at = indicesOf(plugins, PostFilterPlugin.class);
-    postFilter = pluginsAt(plugins, at, PostFilterPlugin[]::new);
-    postFilterNames = namesAt(names, at);
-    at = indicesOf(plugins, PreScorePlugin.class);
-    preScore = pluginsAt(plugins, at, PreScorePlugin[]::new);
-    preScoreNames = namesAt(names, at);
-    at = indicesOf(plugins, ScorePlugin.class);
-    score = pluginsAt(plugins, at, ScorePlugin[]::new);
+    postFilter = pluginsAt(created, at.get(ExtensionPoint.POST_FILTER), PostFilterPlugin[]::new);
+    postFilterNames = namesAt(at.get(ExtensionPoint.POST_FILTER));
+    preScore = pluginsAt(created, at.get(ExtensionPoint.PRE_SCORE), PreScorePlugin[]::new);
+    preScoreNames = namesAt(at.get(ExtensionPoint.PRE_SCORE));
+    List<SchedulerProfile.PluginRef> scoring = at.get(ExtensionPoint.SCORE);
+    score = pluginsAt(created, scoring, ScorePlugin[]::new);
     scoreNanosScratch = new long[score.length];
     scoreFailedScratch = new boolean[score.length];
     tableScore = Arrays.stream(score).map(p -> p instanceof TableScore t ? t : null).toArray(TableScore[]::new);
-    scoreNames = namesAt(names, at);
+    scoreNames = namesAt(scoring);
     scoreNormalizes = new boolean[score.length];
     for (int i = 0; i < score.length; i++) {
       scoreNormalizes[i] = hasNormalizeScore(score[i]);
     }
-    scoreWeights = new long[at.length];
-    for (int i = 0; i < at.length; i++) {
-      scoreWeights[i] = profile.plugins().get(at[i]).weight();
+    scoreWeights = new long[score.length];
+    for (int i = 0; i < score.length; i++) {
+      scoreWeights[i] = scoring.get(i).weight();
     }
     scoreBufs = new long[score.length][];
     scoreCaches = Arrays.stream(tableScore).map(t -> t == null ? null : new ScoreCache()).toArray(ScoreCache[]::new);
     cycleSlots = new ScoreCache.Slot[score.length];
     sumMembers = new boolean[score.length];
     uniformOrSkipped = new boolean[score.length];
-    at = indicesOf(plugins, ReservePlugin.class);
-    reserve = pluginsAt(plugins, at, ReservePlugin[]::new);
-    reserveNames = namesAt(names, at);
-    at = indicesOf(plugins, PermitPlugin.class);
-    permit = pluginsAt(plugins, at, PermitPlugin[]::new);
-    permitNames = namesAt(names, at);
-    at = indicesOf(plugins, PreBindPlugin.class);
-    preBind = pluginsAt(plugins, at, PreBindPlugin[]::new);
-    preBindNames = namesAt(names, at);
-    at = indicesOf(plugins, BindPlugin.class);
-    bind = pluginsAt(plugins, at, BindPlugin[]::new);
-    bindNames = namesAt(names, at);
-    at = indicesOf(plugins, PostBindPlugin.class);
-    postBind = pluginsAt(plugins, at, PostBindPlugin[]::new);
-    postBindNames = namesAt(names, at);
+    reserve = pluginsAt(created, at.get(ExtensionPoint.RESERVE), ReservePlugin[]::new);
+    reserveNames = namesAt(at.get(ExtensionPoint.RESERVE));
+    permit = pluginsAt(created, at.get(ExtensionPoint.PERMIT), PermitPlugin[]::new);
+    permitNames = namesAt(at.get(ExtensionPoint.PERMIT));
+    preBind = pluginsAt(created, at.get(ExtensionPoint.PRE_BIND), PreBindPlugin[]::new);
+    preBindNames = namesAt(at.get(ExtensionPoint.PRE_BIND));
+    bind = pluginsAt(created, at.get(ExtensionPoint.BIND), BindPlugin[]::new);
+    bindNames = namesAt(at.get(ExtensionPoint.BIND));
+    postBind = pluginsAt(created, at.get(ExtensionPoint.POST_BIND), PostBindPlugin[]::new);
+    postBindNames = namesAt(at.get(ExtensionPoint.POST_BIND));
     preFilterToFilter = crossIndex(preFilter, filter);
     preScoreToScore = crossIndex(preScore, score);
   }
 
-  private static int[] indicesOf(List<Plugin> plugins, Class<?> point) {
-    return IntStream.range(0, plugins.size()).filter(i -> point.isInstance(plugins.get(i)))
-        .toArray();
-  }
-
-  private static <T> T[] pluginsAt(List<Plugin> plugins, int[] at, IntFunction<T[]> array) {
-    T[] out = array.apply(at.length);
-    for (int i = 0; i < at.length; i++) {
+  private static <T> T[] pluginsAt(Map<String, Plugin> created, List<SchedulerProfile.PluginRef> refs,
+      IntFunction<T[]> array) {
+    T[] out = array.apply(refs.size());
+    for (int i = 0; i < out.length; i++) {
       @SuppressWarnings("unchecked")
-      T p = (T) plugins.get(at[i]);
+      T p = (T) created.get(refs.get(i).name());
       out[i] = p;
     }
     return out;
   }
 
-  private static String[] namesAt(List<String> names, int[] at) {
-    String[] out = new String[at.length];
-    for (int i = 0; i < at.length; i++) {
-      out[i] = names.get(at[i]);
-    }
-    return out;
+  private static String[] namesAt(List<SchedulerProfile.PluginRef> refs) {
+    return refs.stream().map(SchedulerProfile.PluginRef::name).toArray(String[]::new);
   }
 
   private static int[] crossIndex(Object[] from, Object[] to) {
@@ -291,6 +299,30 @@ public final class Framework implements FrameworkHandle {
 
   String schedulerName() {
     return schedulerName;
+  }
+
+  /** The names of the plugins that run at {@code point}, in the order they run (kube's {@code ListPlugins}). */
+  List<String> pluginNamesAt(ExtensionPoint point) {
+    String[] names = switch (point) {
+      case PRE_ENQUEUE -> preEnqueueNames;
+      case QUEUE_SORT -> new String[] {queueSortName};
+      case PRE_FILTER -> preFilterNames;
+      case FILTER -> filterNames;
+      case POST_FILTER -> postFilterNames;
+      case PRE_SCORE -> preScoreNames;
+      case SCORE -> scoreNames;
+      case RESERVE -> reserveNames;
+      case PERMIT -> permitNames;
+      case PRE_BIND -> preBindNames;
+      case BIND -> bindNames;
+      case POST_BIND -> postBindNames;
+    };
+    return List.of(names);
+  }
+
+  /** The score weights, in the order of {@link #pluginNamesAt pluginNamesAt(SCORE)}. */
+  long[] scoreWeights() {
+    return scoreWeights.clone();
   }
 
   /**
@@ -1519,7 +1551,7 @@ public final class Framework implements FrameworkHandle {
 
   /**
    * Runs Bind until a plugin does not Skip, and returns its status attributed to it; {@link Status#skip()} when every
-   * plugin skipped (the scheduler's binder binds then).
+   * plugin skipped, or when the profile has none (see {@link #bindsThroughBinder()}).
    */
   Status runBind(ArrayCycleState state, PodInfo pod, String nodeName) {
     PluginTimings t = timed(state);
@@ -1539,6 +1571,26 @@ public final class Framework implements FrameworkHandle {
       }
     }
     return Status.skip();
+  }
+
+  /**
+   * Whether the profile has no Bind plugin, so that the scheduler's {@link Binder} binds its pods: FleetKit's
+   * compatibility rule for profiles written before the DefaultBinder plugin existed (kube refuses such a profile:
+   * "at least one bind plugin is needed"). A profile with Bind plugins that all skip a pod fails its binding, as kube.
+   */
+  boolean bindsThroughBinder() {
+    return bind.length == 0;
+  }
+
+  /** The failure of a binding that every Bind plugin of the profile skipped (kube's binding cycle fails it too). */
+  Status everyBindSkipped() {
+    return Status.error("profile " + schedulerName + ": every Bind plugin skipped the pod ("
+        + String.join(", ", bindNames) + "), so nothing bound it");
+  }
+
+  @Override
+  public Binder binder() {
+    return binder;
   }
 
   /** Runs PostBind; failures are logged (the pod is bound). */

@@ -141,7 +141,7 @@ public final class SchedulerImpl implements Scheduler {
     ClusterObjects objects = new ClusterObjects();
     for (var profile : config.profiles()) {
       frameworks.put(profile.schedulerName(),
-          new Framework(profile, config.registry(), clock, snapshot, waiting, objects));
+          new Framework(profile, config.registry(), clock, snapshot, waiting, objects, config.binder()));
     }
     if (metrics.enabled()) {
       for (Framework fw : frameworks.values()) {
@@ -686,10 +686,14 @@ public final class SchedulerImpl implements Scheduler {
     long bindStart = obs == null ? 0 : obs.begin(SchedulerInstruments.BIND, state, true);
     Status bound = fw.runBind(state, assumed, nodeName);
     if (bound.isSkip()) {
-      try {
-        bound = config.binder().bind(qp.info.pod(), nodeName);
-      } catch (RuntimeException e) {
-        bound = Status.error("binder failed: " + e);
+      if (fw.bindsThroughBinder()) {
+        try {
+          bound = config.binder().bind(qp.info.pod(), nodeName);
+        } catch (RuntimeException e) {
+          bound = Status.error("binder failed: " + e);
+        }
+      } else {
+        bound = fw.everyBindSkipped();
       }
     }
     if (obs != null) {
@@ -743,7 +747,7 @@ public final class SchedulerImpl implements Scheduler {
       long start = System.nanoTime();
       Status bound = fw.runBind(state, assumed, nodeName);
       if (bound.isSkip()) {
-        bound = config.binder().bind(pod, nodeName);
+        bound = fw.bindsThroughBinder() ? config.binder().bind(pod, nodeName) : fw.everyBindSkipped();
       }
       bindNanos[0] = System.nanoTime() - start;
       return bound.isSuccess() || bound.code() == Status.Code.ERROR ? bound

@@ -69,8 +69,7 @@ public final class StoragePlugins {
     if (!enabled(plugins, DataLocalityPlugin.NAME)) {
       plugins.add(new SchedulerProfile.PluginRef(DataLocalityPlugin.NAME, 1));
     }
-    return new SchedulerProfile(profile.schedulerName(), plugins, profile.percentageOfNodesToScore(),
-        profile.pluginArgs());
+    return profile.withPlugins(plugins);
   }
 
   private static boolean enabled(List<SchedulerProfile.PluginRef> plugins, String name) {

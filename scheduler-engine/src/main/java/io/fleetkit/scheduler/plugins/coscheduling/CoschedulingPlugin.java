@@ -92,7 +92,7 @@ public final class CoschedulingPlugin implements QueueSortPlugin, PreEnqueuePlug
   /**
    * {@code profile} with PrioritySort replaced by Coscheduling (or Coscheduling added at the front), and
    * {@link GangTopologyPlugin} added (weight {@value GangTopologyPlugin#DEFAULT_WEIGHT}; it skips groups without a
-   * topology annotation).
+   * topology annotation); the profile's other settings (per-point plugins, arguments) are kept.
    */
   public static SchedulerProfile enableIn(SchedulerProfile profile) {
     SchedulerProfile.Builder b = SchedulerProfile.builder(profile.schedulerName())
@@ -115,8 +115,7 @@ public final class CoschedulingPlugin implements QueueSortPlugin, PreEnqueuePlug
     if (profile.plugins().stream().noneMatch(p -> p.name().equals(GangTopologyPlugin.NAME))) {
       b.plugin(GangTopologyPlugin.NAME, GangTopologyPlugin.DEFAULT_WEIGHT);
     }
-    profile.pluginArgs().forEach(b::pluginArgs);
-    return b.build();
+    return profile.withPlugins(b.build().plugins());
   }
 
   @Override
