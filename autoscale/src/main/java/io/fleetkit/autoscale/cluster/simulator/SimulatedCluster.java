@@ -2,6 +2,7 @@ package io.fleetkit.autoscale.cluster.simulator;
 
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.ExtensionPoint;
 import io.fleetkit.api.framework.FilterPlugin;
 import io.fleetkit.api.framework.FrameworkHandle;
 import io.fleetkit.api.framework.NodeInfo;
@@ -138,27 +139,35 @@ public final class SimulatedCluster {
     this.profile = profile;
     this.clock = clock;
     this.objects = Map.copyOf(objects);
-    List<PreFilterPlugin> pf = new ArrayList<>();
-    List<FilterPlugin> fi = new ArrayList<>();
-    List<Plugin> created = new ArrayList<>();
-    for (SchedulerProfile.PluginRef ref : profile.plugins()) {
-      PluginFactory f = registry.factory(ref.name());
+    // every plugin of the profile and those enabled at one point only, one instance each; PreFilter and Filter in
+    // kube's order for their points (SchedulerProfile#pluginsAt), as the scheduler's framework runs them
+    java.util.Map<String, Plugin> created = new java.util.LinkedHashMap<>();
+    java.util.Set<String> names = new java.util.LinkedHashSet<>();
+    profile.plugins().forEach(r -> names.add(r.name()));
+    for (ExtensionPoint point : ExtensionPoint.values()) {
+      profile.pointPlugins(point).enabled().forEach(r -> names.add(r.name()));
+    }
+    for (String name : names) {
+      PluginFactory f = registry.factory(name);
       if (f == null) {
         throw new IllegalArgumentException("simulated cluster: profile " + profile.schedulerName() + " enables plugin \""
-            + ref.name() + "\", which is not registered; registered plugins: " + registry.names());
+            + name + "\", which is not registered; registered plugins: " + registry.names());
       }
-      Plugin p = Objects.requireNonNull(f.create(handle), "plugin factory returned null");
-      created.add(p);
-      if (p instanceof FilterPlugin) {
-        fi.add((FilterPlugin) p);
-      }
+      created.put(name, Objects.requireNonNull(f.create(handle), "plugin factory returned null"));
     }
-    int[] map = new int[created.size()];
-    for (Plugin p : created) {
-      if (p instanceof PreFilterPlugin) {
-        map[pf.size()] = p instanceof FilterPlugin ? fi.indexOf(p) : -1;
-        pf.add((PreFilterPlugin) p);
-      }
+    List<FilterPlugin> fi = new ArrayList<>();
+    for (SchedulerProfile.PluginRef ref : profile.pluginsAt(ExtensionPoint.FILTER,
+        name -> ExtensionPoint.FILTER.isImplementedBy(created.get(name)))) {
+      fi.add((FilterPlugin) created.get(ref.name()));
+    }
+    List<PreFilterPlugin> pf = new ArrayList<>();
+    List<SchedulerProfile.PluginRef> preFilters = profile.pluginsAt(ExtensionPoint.PRE_FILTER,
+        name -> ExtensionPoint.PRE_FILTER.isImplementedBy(created.get(name)));
+    int[] map = new int[preFilters.size()];
+    for (SchedulerProfile.PluginRef ref : preFilters) {
+      Plugin p = created.get(ref.name());
+      map[pf.size()] = p instanceof FilterPlugin ? fi.indexOf(p) : -1;
+      pf.add((PreFilterPlugin) p);
     }
     this.preFilter = pf.toArray(new PreFilterPlugin[0]);
     this.filter = fi.toArray(new FilterPlugin[0]);

@@ -135,4 +135,31 @@ final class SimulatedClusterLoadTest {
       assertThat(c.nodeInfo(n.name())).isSameAs(n);
     }
   }
+
+  /**
+   * The profile's per-point settings hold in the simulation as in the scheduler: TaintToleration disabled at
+   * {@code filter} (kept for scoring) lets a pod without a toleration onto a tainted node; NodeResourcesFit disabled
+   * at {@code score} only still filters.
+   */
+  @Test
+  void create_perPointSettings_decideTheFilters() {
+    Node tainted = Node.builder().name("t1").capacity(CAP)
+        .taint(new io.fleetkit.api.scheduling.Taint("dedicated", "gpu", io.fleetkit.api.scheduling.TaintEffect.NoSchedule, null))
+        .build();
+    Pod small = pod("small", "", 100);
+    Pod huge = pod("huge", "", 8000);
+    Clock clock = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
+
+    SimulatedCluster defaults = cluster();
+    defaults.addNode(tainted);
+    assertThat(defaults.check(PodInfos.of(small), "t1").isSuccess()).as("kube's default profile").isFalse();
+
+    var profile = DefaultPlugins.profile().toBuilder()
+        .disableAt(io.fleetkit.api.framework.ExtensionPoint.FILTER, "TaintToleration")
+        .disableAt(io.fleetkit.api.framework.ExtensionPoint.SCORE, "NodeResourcesFit").build();
+    SimulatedCluster perPoint = SimulatedCluster.create(profile, PluginRegistry.defaults(), clock, Map.of());
+    perPoint.addNode(tainted);
+    assertThat(perPoint.check(PodInfos.of(small), "t1").isSuccess()).as("taints not filtered").isTrue();
+    assertThat(perPoint.check(PodInfos.of(huge), "t1").isSuccess()).as("resources still filtered").isFalse();
+  }
 }
