@@ -557,7 +557,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
     int total = nodes.size();
     BinpackingEstimator.PodGroups groups = BinpackingEstimator.PodGroups.of(unschedulable);
     // upstream's IsNodeGroupReadyToScaleUp: an unhealthy group is skipped first, then a backed-off one
-    Map<String, NodeGroupHealth.PoolHealth> health = NodeGroupHealth.byPool(pools.keySet(), nodes, now, options);
+    nodeFacts.update(nodes);
+    Map<String, NodeGroupHealth.PoolHealth> health = nodeFacts.poolHealth(pools.keySet(), now, options);
     for (NodePool pool : pools.values()) {
       String name = pool.metadata().name();
       NodeGroupHealth.PoolHealth h = health.get(name);

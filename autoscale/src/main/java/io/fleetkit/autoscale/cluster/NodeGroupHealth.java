@@ -20,7 +20,8 @@ import org.jspecify.annotations.Nullable;
  * nodes (ready, unready and not started); a group with no registered node is healthy when its target is zero or its
  * minimum is zero. Upstream's scale-up skips an unhealthy group ({@link #NOT_READY_REASON}).
  *
- * <p>FleetKit's pools map onto these facts ({@link #byPool}): a pool's target is its nodes not being deleted (a
+ * <p>FleetKit's pools map onto these facts ({@link #byPool}, or {@link NodeListFacts#poolHealth} from the facts the
+ * loop keeps): a pool's target is its nodes not being deleted (a
  * launch creates the node objects at once, so no node is ever unregistered); the nodes still starting
  * ({@link SimulatedNodes#isStarting}) are the scale-up in progress, removed after {@code maxNodeProvisionTime} with
  * the pool backed off; a node counts as unready or not started by {@link ClusterHealth}'s rule. So a pool is
@@ -156,12 +157,18 @@ final class NodeGroupHealth {
       }
     }
     Map<String, PoolHealth> out = new HashMap<>();
-    counts.forEach((pool, c) -> {
-      int target = c[0] + c[1] + c[2];
-      Readiness r = target == 0 && c[4] == 0 ? null : new Readiness(c[0], c[1], c[2], 0);
-      AcceptableRange range = acceptableRange(target, 0, c[3], c[4]);
-      out.put(pool, new PoolHealth(r, range, healthy(r, range, options)));
-    });
+    counts.forEach((pool, c) -> out.put(pool, of(c, options)));
     return out;
+  }
+
+  /**
+   * A pool's health from its counts: {@code c[0]} ready, {@code c[1]} unready, {@code c[2]} not started,
+   * {@code c[3]} starting (launched, not Ready yet; counted in the first three too), {@code c[4]} being deleted.
+   */
+  static PoolHealth of(int[] c, AutoscalerOptions options) {
+    int target = c[0] + c[1] + c[2];
+    Readiness r = target == 0 && c[4] == 0 ? null : new Readiness(c[0], c[1], c[2], 0);
+    AcceptableRange range = acceptableRange(target, 0, c[3], c[4]);
+    return new PoolHealth(r, range, healthy(r, range, options));
   }
 }

@@ -48,9 +48,10 @@ final class NodeGroupHealthTest {
   private static final AutoscalerOptions ZERO_CONFIG =
       AutoscalerOptions.defaults().withMaxTotalUnreadyPercentage(0).withOkTotalUnreadyCount(0);
 
-  private static Node node(String group, String name, @Nullable Boolean ready, @Nullable Instant created) {
+  private static Node node(@Nullable String group, String name, @Nullable Boolean ready, @Nullable Instant created) {
     Node.Builder b = Node.builder()
-        .metadata(ObjectMeta.builder().name(name).creationTimestamp(created).label(NodePool.POOL_LABEL, group).build())
+        .metadata(group == null ? ObjectMeta.builder().name(name).creationTimestamp(created).build()
+            : ObjectMeta.builder().name(name).creationTimestamp(created).label(NodePool.POOL_LABEL, group).build())
         .capacity(resources(1000, 1000, 110));
     if (ready != null) { // SetNodeReadyState; BuildTestNode alone sets no Ready condition
       b.condition(NodeCondition.of(NodeCondition.READY, ready ? ConditionStatus.True : ConditionStatus.False));
@@ -255,6 +256,24 @@ final class NodeGroupHealthTest {
     assertThat(health.get("empty").readiness()).isNull();
     assertThat(health.get("empty").healthy()).isTrue();
     assertThat(health).doesNotContainKey("other");
+  }
+
+  @Test
+  void nodeListFactsPoolHealth_equalsByPool_acrossIncrementalUpdates() {
+    Node starting = SimulatedNodes.launched(node("a", "a-2", null, NOW.minusSeconds(60)), NOW.minusSeconds(60),
+        Duration.ofMinutes(5));
+    List<Node> first = List.of(ready("a", "a-1"), starting, unready("a", "a-3"), unready("b", "b-1"),
+        node("b", "b-2", false, NOW.minusSeconds(30)), ready("c", "c-1"), node(null, "loose", false, null));
+    List<Node> second = List.of(ready("a", "a-1"), unready("a", "a-3"), unready("a", "a-4"), unready("b", "b-1"),
+        ready("b", "b-2"), node(null, "loose", false, null));
+    List<String> pools = List.of("a", "b", "c", "none");
+    NodeListFacts facts = new NodeListFacts();
+    for (List<Node> nodes : List.of(first, second)) {
+      facts.update(nodes);
+      assertThat(facts.poolHealth(pools, NOW, CONFIG)).isEqualTo(NodeGroupHealth.byPool(pools, nodes, NOW, CONFIG));
+    }
+    assertThat(facts.poolHealth(pools, NOW, CONFIG).get("a").healthy()).isFalse(); // 1 ready of 3
+    assertThat(facts.poolHealth(pools, NOW, CONFIG).get("c").readiness()).isNull(); // c-1 gone
   }
 
   @Test
