@@ -24,12 +24,14 @@ import java.util.Set;
  */
 final class AutoscalerInstruments {
   private final MetricsRegistry metrics;
+  private final AutoscalerOptions options;
   private final Set<String> seenPools = new HashSet<>();
   private final Set<String> seenReasons = new HashSet<>();
   private final Set<String> seenGpuPools = new HashSet<>();
 
-  AutoscalerInstruments(MetricsRegistry metrics) {
+  AutoscalerInstruments(MetricsRegistry metrics, AutoscalerOptions options) {
     this.metrics = metrics;
+    this.options = options;
     metrics.gauge(CLUSTER_SAFE_TO_AUTOSCALE).set(1);
     metrics.counter(SCALED_UP_NODES).increment(0);
     for (String r : List.of(EMPTY, UNDERUTILIZED, UNREADY)) {
@@ -140,14 +142,18 @@ final class AutoscalerInstruments {
         metrics.gauge(NODE_GROUP_MIN_COUNT, gone).set(0);
         metrics.gauge(NODE_GROUP_MAX_COUNT, gone).set(0);
         metrics.gauge(NODE_GROUP_TARGET_COUNT, gone).set(0);
+        metrics.gauge(NODE_GROUP_HEALTHINESS, gone).set(0);
       }
     }
+    // upstream's metrics_autoscaling_status_processor: IsNodeGroupHealthy per group, after the loop
+    Map<String, NodeGroupHealth.PoolHealth> health = NodeGroupHealth.byPool(pools.keySet(), nodes, l.now(), options);
     for (NodePool p : pools.values()) {
       String name = p.metadata().name();
       seenPools.add(name);
       metrics.gauge(NODE_GROUP_MIN_COUNT, name).set(p.spec().minSize());
       metrics.gauge(NODE_GROUP_MAX_COUNT, name).set(p.spec().maxSize());
       metrics.gauge(NODE_GROUP_TARGET_COUNT, name).set(poolSizes.getOrDefault(name, 0));
+      metrics.gauge(NODE_GROUP_HEALTHINESS, name).set(health.get(name).healthy() ? 1 : 0);
     }
     Map<String, GpuPoolUsage> gpus = GpuPoolUsage.byPool(nodes, pods);
     for (String gone : seenGpuPools) {

@@ -53,7 +53,10 @@ import org.slf4j.LoggerFactory;
  *       max, {@link BinpackingEstimator} packs the rest onto template nodes of the pool with the scheduler's real
  *       filters (scale-up from zero uses the same template). Template and upcoming nodes hold the pods of the
  *       DaemonSets (listed from the store) that should run on them ({@link TemplateNodes}), so their requests are not
- *       there for pending pods; pending DaemonSet pods that fit nowhere are not a reason to scale up. The
+ *       there for pending pods; pending DaemonSet pods that fit nowhere are not a reason to scale up. A pool
+ *       that is unhealthy as upstream's {@code IsNodeGroupHealthy} ({@link NodeGroupHealth}: more of its nodes
+ *       that finished starting are not Ready than {@code okTotalUnreadyCount} and {@code maxTotalUnreadyPercentage}
+ *       percent of its nodes) is skipped with upstream's reason "not ready for scale-up". The
  *       {@link Expander} (default least-waste) picks an option; ties are broken by the seeded random source. The pool
  *       grows by the option's node count, never past its max or {@code maxNodesTotal}.
  *   <li><b>Scale-down</b> (evaluated in every loop, nodes deleted only when no scale-up happened in the last
@@ -249,7 +252,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     this.expander = b.expander;
     this.random = new Random(b.seed);
     this.options = b.options;
-    this.metrics = b.metrics.enabled() ? new AutoscalerInstruments(b.metrics) : null;
+    this.metrics = b.metrics.enabled() ? new AutoscalerInstruments(b.metrics, b.options) : null;
     this.recompute = b.recompute;
     this.eligibility = b.eligibility;
     this.actuationStatus = b.actuationStatus;
@@ -553,8 +556,16 @@ public final class ClusterAutoscaler implements AutoCloseable {
     }
     int total = nodes.size();
     BinpackingEstimator.PodGroups groups = BinpackingEstimator.PodGroups.of(unschedulable);
+    // upstream's IsNodeGroupReadyToScaleUp: an unhealthy group is skipped first, then a backed-off one
+    nodeFacts.update(nodes);
+    Map<String, NodeGroupHealth.PoolHealth> health = nodeFacts.poolHealth(pools.keySet(), now, options);
     for (NodePool pool : pools.values()) {
       String name = pool.metadata().name();
+      NodeGroupHealth.PoolHealth h = health.get(name);
+      if (!h.healthy()) {
+        skipped.put(name, h.reason());
+        continue;
+      }
       Backoff b = backoffs.get(name);
       if (b != null && now.isBefore(b.until())) {
         skipped.put(name, "backed off until " + b.until());

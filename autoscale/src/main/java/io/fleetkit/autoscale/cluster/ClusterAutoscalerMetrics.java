@@ -55,6 +55,9 @@ public final class ClusterAutoscalerMetrics {
       "cluster_autoscaler_node_group_max_count", "Maximum number of nodes in the node group", "node_group");
   public static final MetricDescriptor NODE_GROUP_TARGET_COUNT = MetricDescriptor.gauge(
       "cluster_autoscaler_node_group_target_count", "Target number of nodes in the node group by CA.", "node_group");
+  public static final MetricDescriptor NODE_GROUP_HEALTHINESS = MetricDescriptor.gauge(
+      "cluster_autoscaler_node_group_healthiness",
+      "Whether or not node group is healthy enough for autoscaling. 1 if it is, 0 otherwise.", "node_group");
   public static final MetricDescriptor LAST_ACTIVITY = MetricDescriptor.gauge("cluster_autoscaler_last_activity",
       "Last time certain part of CA logic executed.", "activity");
   public static final MetricDescriptor FUNCTION_DURATION = MetricDescriptor.histogram(
@@ -96,7 +99,7 @@ public final class ClusterAutoscalerMetrics {
   /** Every cluster-autoscaler metric FleetKit records, with upstream's names. */
   public static final List<MetricDescriptor> ALL = List.of(CLUSTER_SAFE_TO_AUTOSCALE, NODES_COUNT, NODE_GROUPS_COUNT,
       UNSCHEDULABLE_PODS_COUNT, MAX_NODES_COUNT, CLUSTER_CPU_CURRENT_CORES, CLUSTER_MEMORY_CURRENT_BYTES,
-      NODE_GROUP_MIN_COUNT, NODE_GROUP_MAX_COUNT, NODE_GROUP_TARGET_COUNT, LAST_ACTIVITY,
+      NODE_GROUP_MIN_COUNT, NODE_GROUP_MAX_COUNT, NODE_GROUP_TARGET_COUNT, NODE_GROUP_HEALTHINESS, LAST_ACTIVITY,
       FUNCTION_DURATION, SCALED_UP_NODES, SCALED_UP_GPU_NODES, FAILED_SCALE_UPS, FAILED_GPU_SCALE_UPS,
       SCALED_DOWN_NODES, SCALED_DOWN_GPU_NODES, EVICTED_PODS, UNNEEDED_NODES_COUNT, UNREMOVABLE_NODES_COUNT,
       SCALE_DOWN_IN_COOLDOWN);

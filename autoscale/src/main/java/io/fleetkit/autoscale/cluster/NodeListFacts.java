@@ -116,6 +116,46 @@ final class NodeListFacts {
     return id == null || id >= poolSizes.length ? 0 : poolSizes[id];
   }
 
+  /**
+   * The health of every pool named in {@code pools} ({@link NodeGroupHealth#of}), counted from the facts kept per
+   * node: one pass over arrays, no node read.
+   */
+  Map<String, NodeGroupHealth.PoolHealth> poolHealth(Iterable<String> pools, Instant now, AutoscalerOptions options) {
+    int[][] counts = new int[poolNames.size()][];
+    for (int i = 0; i < size; i++) {
+      int p = pool[i];
+      if (p < 0) {
+        continue;
+      }
+      int[] c = counts[p];
+      if (c == null) {
+        c = new int[5];
+        counts[p] = c;
+      }
+      if (deleting[i]) {
+        c[4]++;
+        continue;
+      }
+      if (!notReady[i]) {
+        c[0]++;
+      } else if (ClusterHealth.startedRecently(created[i], now)) {
+        c[2]++;
+      } else {
+        c[1]++;
+      }
+      if (starting[i]) {
+        c[3]++;
+      }
+    }
+    Map<String, NodeGroupHealth.PoolHealth> out = new HashMap<>();
+    for (String name : pools) {
+      Integer id = poolIds.get(name);
+      int[] c = id == null ? null : counts[id];
+      out.put(name, NodeGroupHealth.of(c == null ? new int[5] : c, options));
+    }
+    return out;
+  }
+
   /** The nodes of the list. */
   int size() {
     return size;

@@ -44,6 +44,7 @@ final class ClusterAutoscalerMetricsTest {
       "cluster_autoscaler_node_group_min_count GAUGE [node_group]",
       "cluster_autoscaler_node_group_max_count GAUGE [node_group]",
       "cluster_autoscaler_node_group_target_count GAUGE [node_group]",
+      "cluster_autoscaler_node_group_healthiness GAUGE [node_group]",
       "cluster_autoscaler_last_activity GAUGE [activity]",
       "cluster_autoscaler_function_duration_seconds HISTOGRAM [function]",
       "cluster_autoscaler_scaled_up_nodes_total COUNTER []",
@@ -105,6 +106,7 @@ final class ClusterAutoscalerMetricsTest {
         .contains(4.0);
     assertThat(e.value("cluster_autoscaler_node_group_target_count", Map.of("node_group", "small"))).contains(2.0);
     assertThat(e.value("cluster_autoscaler_node_group_max_count", Map.of("node_group", "small"))).contains(10.0);
+    assertThat(e.value("cluster_autoscaler_node_group_healthiness", Map.of("node_group", "small"))).contains(1.0);
     assertThat(e.value("cluster_autoscaler_node_groups_count", Map.of("node_group_type", "autoscaled")))
         .contains(1.0);
     double nodes = e.value("cluster_autoscaler_nodes_count", Map.of("state", "ready")).orElseThrow()

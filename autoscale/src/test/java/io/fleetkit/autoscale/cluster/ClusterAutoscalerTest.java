@@ -204,6 +204,48 @@ final class ClusterAutoscalerTest {
     assertThat(ca.isBackedOff("slow")).isFalse();
   }
 
+  /**
+   * kubernetes/autoscaler {@code cluster-autoscaler/clusterstate/clusterstate_test.go} TestScaleUpBackoff (branch
+   * cluster-autoscaler-release-1.37, commit a16f0ae8): ng1 with three ready nodes; a scale-up not done within
+   * {@code MaxNodeProvisionTime} (2 min) leaves the group healthy but backed off for 5 min; after 5 min 1 s it is safe to
+   * scale up; a second timeout backs it off for longer (still backed off 5 min 1 s later). FleetKit's scale-up is a
+   * launched node that is removed at the timeout; upstream's backoff error text is not kept.
+   */
+  @Test
+  void scaleUpBackoff_upstreamTimeline_healthyButBackedOffLongerAfterSecondTimeout() {
+    NodePool ng1 = CaFixtures.withDelay(pool("ng1", 2000, 2048, 0, 10), Duration.ofMinutes(20));
+    store.create(ng1);
+    for (int i = 1; i <= 3; i++) {
+      store.create(CaFixtures.poolNode(ng1, "ng1-" + i));
+      store.create(pod("busy-" + i, 1500, 512).toBuilder().nodeName("ng1-" + i).build());
+    }
+    store.create(pod("pending", 1000, 512));
+    ClusterAutoscaler ca = ClusterAutoscaler.builder(store).clock(clock).seed(42)
+        .options(AutoscalerOptions.defaults().withMaxTotalUnreadyPercentage(10).withOkTotalUnreadyCount(1)
+            .withMaxNodeProvisionTime(Duration.ofMinutes(2)))
+        .build();
+    assertThat(ca.runOnce().launchedNodes()).containsExactly("ng1-4");
+    clock.advance(Duration.ofMinutes(2));
+    LoopResult r = ca.runOnce();
+    assertThat(r.timedOutNodes()).containsExactly("ng1-4");
+    assertThat(r.halted()).isNull(); // IsClusterHealthy
+    assertThat(r.scaleUp().skippedPools().get("ng1")).startsWith("backed off until"); // healthy, backed off
+    assertThat(ca.isBackedOff("ng1")).isTrue();
+    clock.advance(Duration.ofMinutes(5).plusSeconds(1)); // InitialNodeGroupBackoffDuration over: safe to scale up
+    assertThat(ca.isBackedOff("ng1")).isFalse();
+    r = ca.runOnce();
+    assertThat(r.scaleUp().skippedPools()).doesNotContainKey("ng1");
+    assertThat(r.launchedNodes()).containsExactly("ng1-5");
+    clock.advance(Duration.ofMinutes(2));
+    assertThat(ca.runOnce().timedOutNodes()).containsExactly("ng1-5");
+    clock.advance(Duration.ofMinutes(5).plusSeconds(1)); // the second backoff is 10 min
+    assertThat(ca.isBackedOff("ng1")).isTrue();
+    r = ca.runOnce();
+    assertThat(r.halted()).isNull();
+    assertThat(r.scaleUp().skippedPools().get("ng1")).startsWith("backed off until");
+    assertThat(r.launchedNodes()).isEmpty();
+  }
+
   // ---- scale-down ----
 
   private NodePool scaleDownPool(int min) {

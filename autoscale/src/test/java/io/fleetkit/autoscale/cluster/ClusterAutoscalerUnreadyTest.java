@@ -222,4 +222,46 @@ final class ClusterAutoscalerUnreadyTest {
         .hasMessageContaining("okTotalUnreadyCount -1 must not be negative");
     assertThat(d.withScaleDownUnreadyEnabled(false).withOkTotalUnreadyCount(0).scaleDownUnreadyEnabled()).isFalse();
   }
+
+  /**
+   * Upstream's {@code IsNodeGroupReadyToScaleUp} ({@code core/scaleup/orchestrator/orchestrator.go}): a node group
+   * that is not {@code IsNodeGroupHealthy} ({@code clusterstate/clusterstate.go}) is skipped with
+   * {@code NotReadyReason} while the cluster as a whole is healthy; the group's healthiness gauge is 0.
+   */
+  @Test
+  void unhealthyPool_skippedByScaleUpWithReason_whileClusterIsHealthy() {
+    NodePool bad = pool("bad", 4000, 8192, 0, 10);
+    NodePool twin = pool("twin", 4000, 8192, 0, 10); // the same shape: without the health check a tie
+    NodePool small = pool("small", 1000, 8192, 0, 30);
+    store.create(bad);
+    store.create(twin);
+    store.create(small);
+    store.create(poolNode(bad, "bad-1"));
+    store.create(unready(poolNode(bad, "bad-2")));
+    store.create(unready(poolNode(bad, "bad-3")));
+    for (int i = 1; i <= 20; i++) {
+      store.create(poolNode(small, "small-" + i));
+    }
+    bound(pod("full", 3500, 1024), "bad-1");
+    clock.advance(Duration.ofMinutes(16)); // the unready nodes are past the start-up time
+    store.create(pod("big", 3000, 1024));
+    PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    ClusterAutoscaler ca = ClusterAutoscaler.builder(store).clock(clock).seed(42)
+        .options(AutoscalerOptions.defaults().withMaxTotalUnreadyPercentage(10).withOkTotalUnreadyCount(1))
+        .metrics(MicrometerMetrics.of(prometheus)).build();
+
+    LoopResult r = ca.runOnce();
+
+    // 2 of 23 nodes unready: not more than 10% of the cluster; in pool bad 2 missing of 3 > 1 and > 10%
+    assertThat(r.halted()).isNull();
+    assertThat(r.scaleUp()).isNotNull();
+    assertThat(r.scaleUp().skippedPools().get("bad"))
+        .isEqualTo("not ready for scale-up: 1 ready of at least 3 expected (3 nodes)");
+    assertThat(r.scaleUp().chosen()).isNotNull();
+    assertThat(r.scaleUp().chosen().pool().metadata().name()).isEqualTo("twin");
+    assertThat(r.launchedNodes()).containsExactly("twin-1");
+    String scrape = prometheus.scrape();
+    assertThat(scrape).contains("cluster_autoscaler_node_group_healthiness{node_group=\"bad\"} 0.0")
+        .contains("cluster_autoscaler_node_group_healthiness{node_group=\"twin\"} 1.0");
+  }
 }

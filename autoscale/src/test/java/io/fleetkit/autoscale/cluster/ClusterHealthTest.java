@@ -25,9 +25,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code clusterstate/clusterstate.go} at commit d67f22be: {@code IsClusterHealthy} over the readiness stats, an
  * unready node younger than {@code MaxNodeStartupTime} counted as not started). Every upstream case runs with
  * {@code MaxTotalUnreadyPercentage: 10, OkTotalUnreadyCount: 1}; upstream's {@code BuildTestNode} has a zero
- * creation time (old) unless the case sets one. Only the {@code IsClusterHealthy} assertions are ported: the node
- * group health, scale-up failure and status assertions of the same functions are about upstream's per-node-group
- * registry, which FleetKit does not have (see docs/conformance.md).
+ * creation time (old) unless the case sets one. Only the {@code IsClusterHealthy} assertions are here; the same
+ * functions' node-group health and upcoming-node assertions are in {@link NodeGroupHealthTest}, and what is not ported
+ * is listed in docs/conformance.md.
  */
 final class ClusterHealthTest {
   private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
