@@ -198,4 +198,35 @@ final class QueueAdmissionChecksControllerTest {
     assertThat(running(get("b"))).isTrue();
     assertThat(get("a").spec().suspend()).isTrue();
   }
+
+  /**
+   * Kueue keeps a workload that failed to start as a finished Workload object; FleetKit keeps the Job's
+   * {@code QuotaReserved=False/FailedToStart} condition, so a restarted controller does not queue it again.
+   */
+  @Test
+  void failedToStart_survivesAControllerRestart() {
+    start("1");
+    verdicts.put("a", CheckVerdict.ready("ok", PodSetUpdate.of("main").withLabels(Map.of("job", "other"))));
+    store.create(job("a", "lq", 1, "1", 0, true, 10));
+    store.create(job("b", "lq", 1, "1", 0, true, 10));
+    ctl.runUntilIdle();
+    verdicts.put("b", CheckVerdict.ready("ok"));
+    poll();
+    assertThat(running(get("b"))).isTrue();
+    String message = quotaReserved(get("a")).message();
+
+    ctl.close();
+    // the check would now let a start: a finished workload is not admitted again all the same
+    verdicts.put("a", CheckVerdict.ready("ok"));
+    start("2"); // a new engine and controller over the same store, with room for a
+    ctl.runUntilIdle();
+    poll();
+    assertThat(engine.admission(NS + "/a")).as("not queued again").isEmpty();
+    assertThat(engine.pendingCount()).isZero();
+    assertThat(get("a").spec().suspend()).isTrue();
+    assertThat(quotaReserved(get("a")).reason()).isEqualTo(QueueLabels.REASON_FAILED_TO_START);
+    assertThat(quotaReserved(get("a")).message()).isEqualTo(message);
+    assertThat(running(get("b"))).as("b's admission restored").isTrue();
+    assertThat(engine.admission(NS + "/b")).isPresent();
+  }
 }

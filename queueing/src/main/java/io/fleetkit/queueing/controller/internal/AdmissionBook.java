@@ -73,13 +73,17 @@ final class AdmissionBook {
     return restored;
   }
 
-  /** Records the annotated admissions as admitted in the engine, once; returns the keys restored. */
-  synchronized Set<String> restore(List<Restored> admissions) {
+  /**
+   * Records the annotated admissions as admitted in the engine, and the Jobs that failed to start (key → message),
+   * once; returns the keys of the admissions restored.
+   */
+  synchronized Set<String> restore(List<Restored> admissions, Map<String, String> failed) {
     Set<String> out = new LinkedHashSet<>();
     if (restored) {
       return out;
     }
     restored = true;
+    failedToStart.putAll(failed);
     for (Restored r : admissions) {
       String key = r.workload().key();
       try {

@@ -276,13 +276,26 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
     }
   }
 
-  /** Restores the admissions recorded on the cached Jobs (once, before the first decision). */
+  /**
+   * Restores the admissions recorded on the cached Jobs, and the Jobs that failed to start (their
+   * {@code QuotaReserved=False} condition with reason {@code FailedToStart}, the state Kueue keeps as a finished
+   * Workload), once, before the first decision: a restarted controller does not queue those again.
+   */
   private void restore(ReconcileContext<Job> ctx) {
     List<AdmissionBook.Restored> found = new ArrayList<>();
+    Map<String, String> failed = new java.util.LinkedHashMap<>();
     for (Job j : ctx.lister().list()) {
+      if (!JobWorkloads.managed(j) || j.status().isFinished() || j.metadata().deletionTimestamp() != null) {
+        continue;
+      }
+      io.fleetkit.api.batch.JobCondition reserved = j.status().condition(QueueLabels.QUOTA_RESERVED);
+      if (reserved != null && reserved.status() == io.fleetkit.api.meta.ConditionStatus.False
+          && QueueLabels.REASON_FAILED_TO_START.equals(reserved.reason())) {
+        failed.put(j.metadata().key(), reserved.message());
+        continue;
+      }
       String value = JobEdits.annotation(j);
-      if (value == null || !JobWorkloads.managed(j) || j.status().isFinished()
-          || j.metadata().deletionTimestamp() != null) {
+      if (value == null) {
         continue;
       }
       try {
@@ -296,7 +309,7 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
         LOG.debug("queue admission: job {} keeps no admission: {}", j.metadata().key(), e.getMessage());
       }
     }
-    Set<String> restored = book.restore(found);
+    Set<String> restored = book.restore(found, failed);
     if (!restored.isEmpty()) {
       LOG.debug("queue admission: restored {} admissions", restored.size());
     }
