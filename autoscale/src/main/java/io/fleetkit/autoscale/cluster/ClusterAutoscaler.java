@@ -326,7 +326,6 @@ public final class ClusterAutoscaler implements AutoCloseable {
     List<String> unneeded = new ArrayList<>();
     Map<String, String> unremovable = new TreeMap<>();
     List<String> deleted = new ArrayList<>();
-    Set<String> deletedEmpty = new HashSet<>();
     Instant last = lastScaleUp;
     Instant lastDelete = lastScaleDownDelete;
     Instant lastFail = lastScaleDownFail;
@@ -340,16 +339,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     List<String> started = new ArrayList<>();
     scaleDown(now, pools, beforeScaleDown, unneeded, unremovable, started, !cooldown);
     deleted.addAll(actuator.takeDeleted());
-    for (String n : deleted) {
-      if (startedEmpty.contains(n)) {
-        deletedEmpty.add(n);
-      }
-    }
-    for (String n : actuator.takeResults().keySet()) {
-      if (!actuator.deleting(n)) {
-        startedEmpty.remove(n);
-      }
-    }
+    Set<String> deletedEmpty = settleDeletions(deleted);
     Map<String, NodeDeleteResult> failed = new TreeMap<>(actuator.takeFailures());
     int evicted = actuator.takeEvicted();
     long scaleDownNanos = metrics == null ? 0 : System.nanoTime() - scaleDownStart;
@@ -362,6 +352,25 @@ public final class ClusterAutoscaler implements AutoCloseable {
           store.list(Node.class).items(), store.list(Pod.class).items());
     }
     return result;
+  }
+
+  /**
+   * The nodes of {@code deleted} whose deletion started while they were empty (the empty-node deletions upstream
+   * counts apart); nodes whose deletion is over, deleted or not, are no longer tracked as started empty.
+   */
+  private Set<String> settleDeletions(List<String> deleted) {
+    Set<String> deletedEmpty = new HashSet<>();
+    for (String n : deleted) {
+      if (startedEmpty.contains(n)) {
+        deletedEmpty.add(n);
+      }
+    }
+    for (String n : actuator.takeResults().keySet()) {
+      if (!actuator.deleting(n)) {
+        startedEmpty.remove(n);
+      }
+    }
+    return deletedEmpty;
   }
 
   /**
@@ -378,17 +387,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
         + options.okTotalUnreadyCount() + " and more than " + options.maxTotalUnreadyPercentage() + "%)";
     LOG.debug("cluster is not ready for autoscaling: {}", reason);
     List<String> deleted = actuator.takeDeleted();
-    Set<String> deletedEmpty = new HashSet<>();
-    for (String n : deleted) {
-      if (startedEmpty.contains(n)) {
-        deletedEmpty.add(n);
-      }
-    }
-    for (String n : actuator.takeResults().keySet()) {
-      if (!actuator.deleting(n)) {
-        startedEmpty.remove(n);
-      }
-    }
+    Set<String> deletedEmpty = settleDeletions(deleted);
     Map<String, NodeDeleteResult> failed = new TreeMap<>(actuator.takeFailures());
     int evicted = actuator.takeEvicted();
     updatePoolStatuses(pools, now, !deleted.isEmpty() || !timedOut.isEmpty());

@@ -339,15 +339,14 @@ public final class DefaultGarbageCollector implements GarbageCollector {
           continue;
         }
         ObjectMeta dm = dep.get().metadata();
-        boolean blocks = false;
+        boolean names = false;
         for (OwnerReference r : dm.ownerReferences()) {
-          if (r.uid().equals(uid) && r.blockOwnerDeletion()) {
-            blocks = true;
-            break;
+          if (r.uid().equals(uid)) {
+            names = true;
+            blocked |= r.blockOwnerDeletion();
           }
         }
-        blocked |= blocks;
-        if (dm.deletionTimestamp() == null && dm.ownerReferences().stream().anyMatch(r -> r.uid().equals(uid))) {
+        if (names && dm.deletionTimestamp() == null) {
           queue.add(new Item(e.getKey(), ObjectKey.of(dep.get()), Mode.COLLECT));
         }
       }
