@@ -93,35 +93,9 @@ public final class QueueScheduler {
 
   private record Deactivated(Workload workload, CqState cq, String message) {}
 
-  public QueueScheduler(
-      Clock clock,
-      List<ResourceFlavor> flavorList,
-      List<ClusterQueue> clusterQueues,
-      List<Cohort> cohortList,
-      List<LocalQueue> locals,
-      boolean fairSharing,
-      List<FairSharingStrategy> strategies) {
-    this(clock, flavorList, clusterQueues, cohortList, locals, Map.of(), fairSharing, strategies);
-  }
-
   /**
    * @param namespaces the labels of the namespaces ClusterQueues' namespace selectors match (a namespace not given
    *     has no labels)
-   */
-  public QueueScheduler(
-      Clock clock,
-      List<ResourceFlavor> flavorList,
-      List<ClusterQueue> clusterQueues,
-      List<Cohort> cohortList,
-      List<LocalQueue> locals,
-      Map<String, Map<String, String>> namespaces,
-      boolean fairSharing,
-      List<FairSharingStrategy> strategies) {
-    this(clock, flavorList, clusterQueues, cohortList, locals, namespaces, fairSharing, strategies, List.of(),
-        List.of());
-  }
-
-  /**
    * @param admissionChecks the engine's AdmissionChecks
    * @param controllers the admission check controllers, at most one per controller name
    */

@@ -53,8 +53,9 @@ final class KueueFlavorConstraintsPortTest {
 
   private static QueueScheduler scheduler(ClusterQueue cq) {
     return new QueueScheduler(Clock.fixed(NOW, ZoneOffset.UTC), FLAVORS, List.of(cq), List.of(),
-        List.of(LocalQueue.of("default", cq.name(), cq.name())), false,
-        List.of(FairSharingStrategy.LESS_THAN_OR_EQUAL_TO_FINAL_SHARE, FairSharingStrategy.LESS_THAN_INITIAL_SHARE));
+        List.of(LocalQueue.of("default", cq.name(), cq.name())), Map.of(), false,
+        List.of(FairSharingStrategy.LESS_THAN_OR_EQUAL_TO_FINAL_SHARE, FairSharingStrategy.LESS_THAN_INITIAL_SHARE),
+        List.of(), List.of());
   }
 
   private static ClusterQueue cpuQueue(String... flavorThenCpu) {

@@ -50,8 +50,9 @@ final class KueueHarness {
       lqs.add(LocalQueue.of("default", q.name(), q.name()));
       queueNames.add(q.name());
     }
-    scheduler = new QueueScheduler(Clock.fixed(NOW, ZoneOffset.UTC), fl, queues, cohorts, lqs, fairSharing,
-        List.of(FairSharingStrategy.LESS_THAN_OR_EQUAL_TO_FINAL_SHARE, FairSharingStrategy.LESS_THAN_INITIAL_SHARE));
+    scheduler = new QueueScheduler(Clock.fixed(NOW, ZoneOffset.UTC), fl, queues, cohorts, lqs, Map.of(), fairSharing,
+        List.of(FairSharingStrategy.LESS_THAN_OR_EQUAL_TO_FINAL_SHARE, FairSharingStrategy.LESS_THAN_INITIAL_SHARE),
+        List.of(), List.of());
   }
 
   /** {@code wl("low", -1, "cpu", "2")}: one pod set {@code main} of one pod. */
