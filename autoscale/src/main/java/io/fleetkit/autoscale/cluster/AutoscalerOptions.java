@@ -131,6 +131,18 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     return DEFAULTS;
   }
 
+  public AutoscalerOptions withScaleDownUtilizationThreshold(double v) {
+    Copy c = new Copy(this);
+    c.scaleDownUtilizationThreshold = v;
+    return c.build();
+  }
+
+  public AutoscalerOptions withScaleDownGpuUtilizationThreshold(double v) {
+    Copy c = new Copy(this);
+    c.scaleDownGpuUtilizationThreshold = v;
+    return c.build();
+  }
+
   public AutoscalerOptions withScaleDownUnneededTime(Duration d) {
     Copy c = new Copy(this);
     c.scaleDownUnneededTime = d;

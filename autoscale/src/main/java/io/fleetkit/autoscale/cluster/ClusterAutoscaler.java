@@ -64,7 +64,7 @@ import org.slf4j.LoggerFactory;
  *       has finished starting (Ready or not; an unready one only with {@code scaleDownUnreadyEnabled}) is
  *       eligible when it is not annotated against scale-down, was not found unremovable in a simulation within
  *       {@code unremovableNodeRecheckTimeout} ({@link UnremovableNodes}) and its utilization
- *       ({@link NodeUtilization}; GPU nodes by GPUs), measured on the cluster as it is, is under the threshold.
+ *       ({@link NodeUtilization}; GPU nodes by GPUs), measured on the cluster as it is, is at or under the threshold.
  *       Eligible nodes are simulated in upstream's candidate order (empty nodes first, then those unneeded in the
  *       last loop, then the rest by name), until the unneeded ones reach {@link #unneededNodesLimit}: a node is
  *       unneeded when every pod that must move ({@link Drainability}: PDBs, controller, local storage,
@@ -836,8 +836,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
       slotFacts.refresh(at, info);
       double threshold = slotFacts.gpuNode(at) ? options.scaleDownGpuUtilizationThreshold()
           : options.scaleDownUtilizationThreshold();
-      // not under the threshold, or not known (NaN: a node without CPU or memory allocatable, upstream's error)
-      if (eligibility != null ? !eligibility.test(slotFacts.node(at)) : !(slotFacts.utilization(at) < threshold)) {
+      // above the threshold (upstream's isNodeAtOrBelowUtilizationThreshold: a node at it is a candidate), or not
+      // known (NaN: a node without CPU or memory allocatable, upstream's error)
+      if (eligibility != null ? !eligibility.test(slotFacts.node(at)) : !(slotFacts.utilization(at) <= threshold)) {
         unremovable.put(slotFacts.node(at).name(), eligibility == null && Double.isNaN(slotFacts.utilization(at))
             ? UNEXPECTED_ERROR : NOT_UNDERUTILIZED);
         continue;

@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  * @param scaleUp the scale-up plan (its {@code chosen} option was carried out), or {@code null} when scale-up did
  *     not run
  * @param launchedNodes the nodes created by this loop's scale-up (and by min-size enforcement)
- * @param unneededNodes nodes that are now candidates for removal (under the threshold, pods can move)
+ * @param unneededNodes nodes that are now candidates for removal (at or under the threshold, pods can move)
  * @param unremovableNodes pool nodes kept, with upstream's reason (e.g. {@code NotReplicated},
  *     {@code NotUnderutilized}, {@code NoPlaceToMovePods})
  * @param deletedNodes nodes scale-down deleted in this loop (their deletion may have started in an earlier one)

@@ -192,13 +192,13 @@ final class ClusterAutoscalerDaemonSetTest {
     DaemonSet ds = daemonSet("logging", 1500, 0, null);
     store.create(daemonPodOn(ds, "n1"));
     store.create(daemonPodOn(ds, "n2"));
-    store.create(pod("app", 500, 0).toBuilder().nodeName("n1").build());
+    store.create(pod("app", 600, 0).toBuilder().nodeName("n1").build());
     store.create(pod("busy", 1000, 0).toBuilder().nodeName("n2").build());
-    // counted: n1 2000/4000 = 0.5, n2 2500/4000: neither is under the 0.5 threshold
+    // counted: n1 2100/4000, n2 2500/4000: both above the 0.5 threshold
     LoopResult counted = ca().runOnce();
     assertThat(counted.unremovableNodes()).containsEntry("n1", ClusterAutoscaler.NOT_UNDERUTILIZED)
         .containsEntry("n2", ClusterAutoscaler.NOT_UNDERUTILIZED);
-    // ignored: n1 500/2500 = 0.2, n2 1000/2500 = 0.4, both candidates. n1 (first by name) is unneeded: app moves to
+    // ignored: n1 600/2500 = 0.24, n2 1000/2500 = 0.4, both candidates. n1 (first by name) is unneeded: app moves to
     // n2 (1500m free); its daemon pod is not moved, it goes with the node. n2's busy pod then has nowhere to go
     LoopResult ignored = ca(AutoscalerOptions.defaults().withIgnoreDaemonSetsUtilization(true)).runOnce();
     assertThat(ignored.unneededNodes()).containsExactly("n1");
