@@ -10,9 +10,10 @@ import java.util.Objects;
  * @param scaleDownGpuUtilizationThreshold {@code --scale-down-gpu-utilization-threshold} (0.5)
  * @param scaleDownUnneededTime {@code --scale-down-unneeded-time} (10 min)
  * @param scaleDownDelayAfterAdd {@code --scale-down-delay-after-add} (10 min)
- * @param maxNodeProvisionTime {@code --max-node-provision-time} (15 min): a node not ready by then is removed and
- *     its pool backed off
- * @param initialBackoff {@code --initial-node-group-backoff-duration} (5 min), doubled on each failure
+ * @param maxNodeProvisionTime {@code --max-node-provision-time} (15 min): a node not ready when a loop runs after
+ *     this has passed since its request is removed and its pool backed off
+ * @param initialBackoff {@code --initial-node-group-backoff-duration} (5 min), doubled by each failure after the
+ *     previous backoff ended
  * @param maxBackoff {@code --max-node-group-backoff-duration} (30 min)
  * @param backoffReset {@code --node-group-backoff-reset-timeout} (3 h)
  * @param maxEmptyBulkDelete {@code --max-empty-bulk-delete} (10), which upstream passes on as

@@ -104,6 +104,10 @@ public final class ClusterAutoscaler implements AutoCloseable {
    * upstream's eligibility check, which finds it unremovable with this reason.
    */
   public static final String UNEXPECTED_ERROR = "UnexpectedError";
+  /** Upstream's skipped reason of a pool backed off after a failed scale-up (its {@code BackoffReason}). */
+  public static final String BACKOFF_REASON = "in backoff after failed scale-up";
+  /** Upstream's skipped reason of a pool at its maximum size (its {@code MaxLimitReachedReason}). */
+  public static final String MAX_LIMIT_REACHED_REASON = "max node group size reached";
   public static final String NO_PLACE_TO_MOVE_PODS = "NoPlaceToMovePods";
   public static final String SCALE_DOWN_DISABLED_ANNOTATION = "ScaleDownDisabledAnnotation";
   public static final String NODE_GROUP_MIN_SIZE_REACHED = "NodeGroupMinSizeReached";
@@ -135,7 +139,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
   /** When scale-down last evaluated, and the shortest interval between two evaluations seen (upstream's planner). */
   private @Nullable Instant lastPlannerUpdate;
   private Duration minUpdateInterval;
-  private final Map<String, Backoff> backoffs = new HashMap<>();
+  private final NodeGroupBackoff backoffs;
   private final Map<String, Integer> nameCounters = new HashMap<>();
   /** The pods by node and the unbound ones, updated from each loop's pod list (or the watch) by what changed. */
   private ClusterPods clusterPods = new ClusterPods();
@@ -242,8 +246,6 @@ public final class ClusterAutoscaler implements AutoCloseable {
   private record ScaleDownEvaluation(ScaleDownInputs inputs, List<String> unneeded, Map<String, String> unremovable,
       List<String> simulatedUnremovable, Set<String> empty, boolean timedOut) {}
 
-  private record Backoff(Instant until, Duration duration, Instant lastFailure) {}
-
   private ClusterAutoscaler(Builder b) {
     this.store = b.store;
     this.clock = b.clock;
@@ -252,6 +254,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     this.expander = b.expander;
     this.random = new Random(b.seed);
     this.options = b.options;
+    this.backoffs = new NodeGroupBackoff(b.options.initialBackoff(), b.options.maxBackoff(), b.options.backoffReset());
     this.metrics = b.metrics.enabled() ? new AutoscalerInstruments(b.metrics, b.options) : null;
     this.recompute = b.recompute;
     this.eligibility = b.eligibility;
@@ -460,6 +463,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
   // ---- provisioning ----
 
   private void advanceProvisioning(Instant now, List<String> ready, List<String> timedOut) {
+    backoffs.removeStale(now); // upstream's updateScaleRequests: stale backoffs first, then the timeouts
     List<Node> nodes = store.list(Node.class).items();
     nodeFacts.update(nodes);
     for (Node n : nodeFacts.startingPooled()) {
@@ -469,34 +473,28 @@ public final class ClusterAutoscaler implements AutoCloseable {
       if (!now.isBefore(readyAt)) {
         SimulatedNodes.markReady(store, n, now);
         ready.add(n.name());
-      } else if (requested != null && !now.isBefore(requested.plus(options.maxNodeProvisionTime()))) {
+      } else if (requested != null && now.isAfter(requested.plus(options.maxNodeProvisionTime()))) {
+        // upstream: a scale-up times out once its expected add time is before the loop's time
         deleteQuietly(Node.class, "", n.name());
         timedOut.add(n.name());
-        backOff(pool, now);
+        String message = "Scale-up timed out for node group " + pool + " after "
+            + NodeGroupBackoff.goDuration(Duration.between(requested, now));
+        backoffs.backoff(pool, new NodeGroupBackoff.ErrorInfo(NodeGroupBackoff.ErrorClass.OTHER, "timeout", message),
+            now);
         LOG.debug("node {} of pool {} not ready after {}; pool backed off", n.name(), pool,
             options.maxNodeProvisionTime());
       }
     }
   }
 
-  private void backOff(String pool, Instant now) {
-    Backoff b = backoffs.get(pool);
-    Duration d;
-    if (b == null || !now.isBefore(b.lastFailure().plus(options.backoffReset()))) {
-      d = options.initialBackoff();
-    } else {
-      d = b.duration().multipliedBy(2);
-      if (d.compareTo(options.maxBackoff()) > 0) {
-        d = options.maxBackoff();
-      }
-    }
-    backoffs.put(pool, new Backoff(now.plus(d), d, now));
+  /** Why {@code pool} is backed off at the clock's time, or {@code null} when it is not. */
+  synchronized NodeGroupBackoff.@Nullable ErrorInfo backoffStatus(String pool) {
+    return backoffs.status(pool, clock.instant());
   }
 
-  /** Whether {@code pool} is backed off at {@code now}. */
+  /** Whether {@code pool} is backed off at the clock's time (up to and including the instant its backoff ends). */
   public synchronized boolean isBackedOff(String pool) {
-    Backoff b = backoffs.get(pool);
-    return b != null && clock.instant().isBefore(b.until());
+    return backoffs.status(pool, clock.instant()) != null;
   }
 
   // ---- scale-up ----
@@ -565,9 +563,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
         skipped.put(name, h.reason());
         continue;
       }
-      Backoff b = backoffs.get(name);
-      if (b != null && now.isBefore(b.until())) {
-        skipped.put(name, "backed off until " + b.until());
+      if (backoffs.status(name, now) != null) {
+        skipped.put(name, BACKOFF_REASON + ": until " + Objects.requireNonNull(backoffs.entry(name)).until());
         continue;
       }
       int size = poolSize(nodes, name);
@@ -576,7 +573,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
         room = Math.min(room, options.maxNodesTotal() - total);
       }
       if (room <= 0) {
-        skipped.put(name, "at max size " + pool.spec().maxSize());
+        skipped.put(name, MAX_LIMIT_REACHED_REASON + ": " + pool.spec().maxSize());
         continue;
       }
       boolean atomic = pool.spec().zeroOrMaxNodeScaling();

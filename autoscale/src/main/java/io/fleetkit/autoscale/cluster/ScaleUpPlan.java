@@ -11,8 +11,9 @@ import org.jspecify.annotations.Nullable;
  * @param unschedulablePods keys of the pending pods that fit on no existing or upcoming node
  * @param options one per pool that could help, in pool-name order
  * @param chosen the option the expander (and the seeded random tie-break) picked; {@code null} when none
- * @param skippedPools pools that were not considered, with why (unhealthy: {@code "not ready for scale-up: ..."},
- *     backed off, at max size, nothing fits)
+ * @param skippedPools pools that were not considered, with why (upstream's reasons with details: unhealthy
+ *     {@code "not ready for scale-up: ..."}, backed off {@code "in backoff after failed scale-up: until ..."}, at max
+ *     size {@code "max node group size reached: N"}; nothing fits)
  */
 public record ScaleUpPlan(List<String> unschedulablePods, List<ScaleUpOption> options, @Nullable ScaleUpOption chosen,
     Map<String, String> skippedPools) {

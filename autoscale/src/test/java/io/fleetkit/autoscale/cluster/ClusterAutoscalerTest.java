@@ -174,7 +174,7 @@ final class ClusterAutoscalerTest {
     clock.advance(Duration.ofSeconds(10));
     LoopResult again = ca(Expanders.leastWaste()).runOnce();
     assertThat(again.launchedNodes()).isEmpty();
-    assertThat(again.scaleUp().skippedPools()).containsEntry("p", "at max size 3");
+    assertThat(again.scaleUp().skippedPools()).containsEntry("p", ClusterAutoscaler.MAX_LIMIT_REACHED_REASON + ": 3");
   }
 
   @Test
@@ -185,22 +185,24 @@ final class ClusterAutoscalerTest {
     store.create(pod("a", 2000, 2048));
     ClusterAutoscaler ca = ca(Expanders.leastWaste());
     assertThat(ca.runOnce().launchedNodes()).containsExactly("slow-1");
-    for (int m = 1; m < 15; m++) {
+    for (int m = 1; m <= 15; m++) { // at exactly 15 min not yet timed out: upstream's expected add time is not before
       clock.set(ManualClock.atEpoch2026().instant().plus(Duration.ofMinutes(m)));
       LoopResult r = ca.runOnce();
       assertThat(r.launchedNodes()).as("minute %d", m).isEmpty();
       assertThat(r.timedOutNodes()).isEmpty();
     }
-    clock.set(ManualClock.atEpoch2026().instant().plus(Duration.ofMinutes(15)));
+    clock.set(ManualClock.atEpoch2026().instant().plus(Duration.ofMinutes(15).plusSeconds(10))); // the next loop
     LoopResult r = ca.runOnce();
     assertThat(r.timedOutNodes()).containsExactly("slow-1");
     assertThat(ca.isBackedOff("slow")).isTrue();
-    assertThat(r.scaleUp().skippedPools().get("slow")).startsWith("backed off until");
+    assertThat(r.scaleUp().skippedPools().get("slow")).startsWith(ClusterAutoscaler.BACKOFF_REASON + ": until");
     assertThat(r.launchedNodes()).containsExactly("fast-1");
     assertThat(store.get(Node.class, "", "slow-1")).isEmpty();
     clock.advance(Duration.ofMinutes(1));
     assertThat(ca.runOnce().readyNodes()).containsExactly("fast-1");
-    clock.advance(Duration.ofMinutes(4)); // 5 min initial backoff over
+    clock.advance(Duration.ofMinutes(4)); // the 5 min initial backoff ends now: still backed off at its end
+    assertThat(ca.isBackedOff("slow")).isTrue();
+    clock.advance(Duration.ofSeconds(1));
     assertThat(ca.isBackedOff("slow")).isFalse();
   }
 
@@ -208,8 +210,9 @@ final class ClusterAutoscalerTest {
    * kubernetes/autoscaler {@code cluster-autoscaler/clusterstate/clusterstate_test.go} TestScaleUpBackoff (branch
    * cluster-autoscaler-release-1.37, commit a16f0ae8): ng1 with three ready nodes; a scale-up not done within
    * {@code MaxNodeProvisionTime} (2 min) leaves the group healthy but backed off for 5 min; after 5 min 1 s it is safe to
-   * scale up; a second timeout backs it off for longer (still backed off 5 min 1 s later). FleetKit's scale-up is a
-   * launched node that is removed at the timeout; upstream's backoff error text is not kept.
+   * scale up; a second timeout backs it off for longer (still backed off 5 min 1 s later), each with upstream's error
+   * (class Other, code {@code timeout}, the message with Go's duration). FleetKit's scale-up is a launched node that
+   * is removed at the timeout.
    */
   @Test
   void scaleUpBackoff_upstreamTimeline_healthyButBackedOffLongerAfterSecondTimeout() {
@@ -226,23 +229,29 @@ final class ClusterAutoscalerTest {
         .build();
     assertThat(ca.runOnce().launchedNodes()).containsExactly("ng1-4");
     clock.advance(Duration.ofMinutes(2));
+    assertThat(ca.runOnce().timedOutNodes()).isEmpty(); // at exactly MaxNodeProvisionTime: not yet
+    clock.advance(Duration.ofMinutes(1)); // upstream's scale-up registered 180 s before
     LoopResult r = ca.runOnce();
     assertThat(r.timedOutNodes()).containsExactly("ng1-4");
+    assertThat(ca.backoffStatus("ng1")).isEqualTo(new NodeGroupBackoff.ErrorInfo(NodeGroupBackoff.ErrorClass.OTHER,
+        "timeout", "Scale-up timed out for node group ng1 after 3m0s"));
     assertThat(r.halted()).isNull(); // IsClusterHealthy
-    assertThat(r.scaleUp().skippedPools().get("ng1")).startsWith("backed off until"); // healthy, backed off
+    assertThat(r.scaleUp().skippedPools().get("ng1")).startsWith(ClusterAutoscaler.BACKOFF_REASON + ": until"); // healthy, backed off
     assertThat(ca.isBackedOff("ng1")).isTrue();
     clock.advance(Duration.ofMinutes(5).plusSeconds(1)); // InitialNodeGroupBackoffDuration over: safe to scale up
     assertThat(ca.isBackedOff("ng1")).isFalse();
     r = ca.runOnce();
     assertThat(r.scaleUp().skippedPools()).doesNotContainKey("ng1");
     assertThat(r.launchedNodes()).containsExactly("ng1-5");
-    clock.advance(Duration.ofMinutes(2));
+    clock.advance(Duration.ofMinutes(2).plusSeconds(1)); // upstream's second scale-up registered 121 s before
     assertThat(ca.runOnce().timedOutNodes()).containsExactly("ng1-5");
+    assertThat(ca.backoffStatus("ng1")).isEqualTo(new NodeGroupBackoff.ErrorInfo(NodeGroupBackoff.ErrorClass.OTHER,
+        "timeout", "Scale-up timed out for node group ng1 after 2m1s"));
     clock.advance(Duration.ofMinutes(5).plusSeconds(1)); // the second backoff is 10 min
     assertThat(ca.isBackedOff("ng1")).isTrue();
     r = ca.runOnce();
     assertThat(r.halted()).isNull();
-    assertThat(r.scaleUp().skippedPools().get("ng1")).startsWith("backed off until");
+    assertThat(r.scaleUp().skippedPools().get("ng1")).startsWith(ClusterAutoscaler.BACKOFF_REASON + ": until");
     assertThat(r.launchedNodes()).isEmpty();
   }
 
@@ -459,7 +468,7 @@ final class ClusterAutoscalerTest {
     store.create(pod("p2", 4000, 8192));
     store.create(pod("p3", 4000, 8192));
     store.create(pod("p4", 4000, 8192));
-    assertThat(ca.planScaleUp().skippedPools()).containsEntry("slice", "at max size 4");
+    assertThat(ca.planScaleUp().skippedPools()).containsEntry("slice", ClusterAutoscaler.MAX_LIMIT_REACHED_REASON + ": 4");
   }
 
   @Test
