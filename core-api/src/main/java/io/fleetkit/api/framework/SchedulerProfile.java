@@ -33,7 +33,10 @@ import org.jspecify.annotations.Nullable;
 public record SchedulerProfile(String schedulerName, List<PluginRef> plugins, @Nullable Integer percentageOfNodesToScore,
     Map<String, Map<String, Object>> pluginArgs, Map<ExtensionPoint, PointPlugins> points) {
 
-  /** An enabled plugin and its score weight (ignored for plugins that do not score). */
+  /**
+   * An enabled plugin and its score weight (ignored for plugins that do not score; a Score plugin's weight of 0 counts
+   * as 1, as kube's framework: a weight of zero is not permitted, a plugin is disabled instead).
+   */
   public record PluginRef(String name, int weight) {
     public PluginRef {
       Objects.requireNonNull(name, "name");

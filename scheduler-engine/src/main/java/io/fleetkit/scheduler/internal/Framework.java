@@ -248,7 +248,8 @@ public final class Framework implements FrameworkHandle {
     }
     scoreWeights = new long[score.length];
     for (int i = 0; i < score.length; i++) {
-      scoreWeights[i] = scoring.get(i).weight();
+      // kube's NewFramework / getScoreWeights: "a weight of zero is not permitted", a Score plugin's 0 counts as 1
+      scoreWeights[i] = Math.max(1, scoring.get(i).weight());
     }
     scoreBufs = new long[score.length][];
     scoreCaches = Arrays.stream(tableScore).map(t -> t == null ? null : new ScoreCache()).toArray(ScoreCache[]::new);

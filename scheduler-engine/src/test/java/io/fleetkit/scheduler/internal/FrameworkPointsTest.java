@@ -145,6 +145,18 @@ final class FrameworkPointsTest {
     assertThat(fw.pluginNamesAt(ExtensionPoint.SCORE)).contains(NodeResourcesFitPlugin.NAME);
   }
 
+  /** kube's getScoreWeights: "a weight of zero is not permitted", so a Score plugin's 0 counts as 1, multiPoint or not. */
+  @Test
+  void zeroScoreWeight_countsAsOne() {
+    Framework multiPoint = defaults(DefaultPlugins.profile().toBuilder().plugin("ImageLocality", 0).build());
+    assertThat(multiPoint.scoreWeights()[multiPoint.pluginNamesAt(ExtensionPoint.SCORE).indexOf("ImageLocality")])
+        .isEqualTo(1);
+    Framework atScore = defaults(DefaultPlugins.profile().toBuilder()
+        .enableAt(ExtensionPoint.SCORE, "TaintToleration", 0).build());
+    assertThat(atScore.pluginNamesAt(ExtensionPoint.SCORE)).first().isEqualTo("TaintToleration");
+    assertThat(atScore.scoreWeights()[0]).isEqualTo(1);
+  }
+
   @Test
   void scoreWeightAtThePoint_overridesAndReorders() {
     Framework fw = defaults(DefaultPlugins.profile().toBuilder()

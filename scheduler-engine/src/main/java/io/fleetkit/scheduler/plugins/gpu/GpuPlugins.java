@@ -2,6 +2,7 @@ package io.fleetkit.scheduler.plugins.gpu;
 
 import io.fleetkit.api.core.GpuRequests;
 import io.fleetkit.api.framework.Binder;
+import io.fleetkit.api.framework.ExtensionPoint;
 import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.scheduler.DefaultPlugins;
 import io.fleetkit.scheduler.PluginRegistry;
@@ -160,7 +161,8 @@ public final class GpuPlugins {
 
   /**
    * The FGD paper's setting: kube's default filters and the GPU plugins, every node scored, and the policy's score
-   * plugin as the only score that counts (the default score plugins get weight 0).
+   * plugin as the only score that counts (the default score plugins are disabled at Score, kube's way of muting a
+   * scorer: a weight of 0 counts as 1).
    *
    * @throws IllegalStateException when no policy is set
    */
@@ -172,7 +174,7 @@ public final class GpuPlugins {
     SchedulerProfile.Builder b = base.toBuilder().percentageOfNodesToScore(100);
     for (SchedulerProfile.PluginRef ref : base.plugins()) {
       if (ref.weight() > 0 && !ref.name().equals(policy.pluginName())) {
-        b.plugin(ref.name(), 0);
+        b.disableAt(ExtensionPoint.SCORE, ref.name());
       }
     }
     return b.plugin(policy.pluginName(), 1).build();
