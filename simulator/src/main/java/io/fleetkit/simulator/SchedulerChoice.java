@@ -104,7 +104,7 @@ final class SchedulerChoice {
             devices(gpus(t.capacity()), t.labels()));
         NodePoolSpec ps = p.spec();
         o = p.withSpec(new NodePoolSpec(listed, ps.minSize(), ps.maxSize(), ps.startupDelay(), ps.pricePerHour(),
-            ps.zeroOrMaxNodeScaling()));
+            ps.zeroOrMaxNodeScaling(), ps.autoscalingOptions()));
       }
       out.add(o);
     }

@@ -2,6 +2,7 @@ package io.fleetkit.autoscale.cluster;
 
 import io.fleetkit.api.apps.DaemonSet;
 import io.fleetkit.api.autoscaling.NodePool;
+import io.fleetkit.api.autoscaling.NodePoolAutoscalingOptions;
 import io.fleetkit.api.autoscaling.NodePoolStatus;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
@@ -140,6 +141,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
   private @Nullable Instant lastPlannerUpdate;
   private Duration minUpdateInterval;
   private final NodeGroupBackoff backoffs;
+  /** The settings of each pool's nodes in the running loop (the pools' own, else the options'). */
+  private NodeGroupConfig poolConfig;
   private final Map<String, Integer> nameCounters = new HashMap<>();
   /** The pods by node and the unbound ones, updated from each loop's pod list (or the watch) by what changed. */
   private ClusterPods clusterPods = new ClusterPods();
@@ -202,7 +205,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
   private record ScaleDownInputs(List<Node> nodes, long boundPods, List<PodDisruptionBudget> pdbs,
       List<io.fleetkit.api.scheduling.PriorityClass> priorityClasses, Set<String> pools,
       Set<String> previouslyUnneeded, Set<String> recentlyUnremovable, int limit, Set<String> atomicPools,
-      Set<String> deletionsInProgress, List<Pod> injected, Instant at, boolean terminating, int longTerminating) {
+      Set<String> deletionsInProgress, List<Pod> injected, Instant at, boolean terminating, int longTerminating,
+      Map<String, NodePoolAutoscalingOptions> poolOptions) {
     /**
      * Whether an evaluation of {@code o} must come out as one of this: the same bound pods, budgets and priority
      * classes (the same objects: the store's objects are immutable, so an unchanged one is the same instance), the
@@ -214,7 +218,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
     boolean sameAs(ScaleDownInputs o) {
       if (limit != o.limit || longTerminating != o.longTerminating || !previouslyUnneeded.equals(o.previouslyUnneeded)
           || !recentlyUnremovable.equals(o.recentlyUnremovable) || !atomicPools.equals(o.atomicPools)
-          || !deletionsInProgress.equals(o.deletionsInProgress) || !injected.equals(o.injected)) {
+          || !deletionsInProgress.equals(o.deletionsInProgress) || !injected.equals(o.injected)
+          || !poolOptions.equals(o.poolOptions)) {
         return false;
       }
       if (nodes == o.nodes && pools.equals(o.pools) && boundPods == o.boundPods && pdbs == o.pdbs
@@ -255,6 +260,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     this.random = new Random(b.seed);
     this.options = b.options;
     this.backoffs = new NodeGroupBackoff(b.options.initialBackoff(), b.options.maxBackoff(), b.options.backoffReset());
+    this.poolConfig = NodeGroupConfig.of(b.options, List.of());
     this.metrics = b.metrics.enabled() ? new AutoscalerInstruments(b.metrics, b.options) : null;
     this.recompute = b.recompute;
     this.eligibility = b.eligibility;
@@ -290,9 +296,10 @@ public final class ClusterAutoscaler implements AutoCloseable {
     }
     List<String> ready = new ArrayList<>();
     List<String> timedOut = new ArrayList<>();
+    Map<String, NodePool> pools = pools();
+    poolConfig = NodeGroupConfig.of(options, pools.values());
     advanceProvisioning(now, ready, timedOut);
 
-    Map<String, NodePool> pools = pools();
     List<Node> nodes = store.list(Node.class).items();
     syncPods();
     List<String> launched = new ArrayList<>();
@@ -473,7 +480,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
       if (!now.isBefore(readyAt)) {
         SimulatedNodes.markReady(store, n, now);
         ready.add(n.name());
-      } else if (requested != null && now.isAfter(requested.plus(options.maxNodeProvisionTime()))) {
+      } else if (requested != null && now.isAfter(requested.plus(poolConfig.maxNodeProvisionTime(pool)))) {
         // upstream: a scale-up times out once its expected add time is before the loop's time
         deleteQuietly(Node.class, "", n.name());
         timedOut.add(n.name());
@@ -482,7 +489,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
         backoffs.backoff(pool, new NodeGroupBackoff.ErrorInfo(NodeGroupBackoff.ErrorClass.OTHER, "timeout", message),
             now);
         LOG.debug("node {} of pool {} not ready after {}; pool backed off", n.name(), pool,
-            options.maxNodeProvisionTime());
+            poolConfig.maxNodeProvisionTime(pool));
       }
     }
   }
@@ -831,8 +838,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
       }
       NodeInfo info = Objects.requireNonNull(sim.nodeInfoAt(at));
       slotFacts.refresh(at, info);
-      double threshold = slotFacts.gpuNode(at) ? options.scaleDownGpuUtilizationThreshold()
-          : options.scaleDownUtilizationThreshold();
+      double threshold = poolConfig.allDefaults() ? slotFacts.gpuNode(at) ? options.scaleDownGpuUtilizationThreshold()
+          : options.scaleDownUtilizationThreshold() : poolConfig.scaleDownUtilizationThreshold(
+          slotFacts.node(at).metadata().labels().get(NodePool.POOL_LABEL), slotFacts.gpuNode(at));
       // above the threshold (upstream's isNodeAtOrBelowUtilizationThreshold: a node at it is a candidate), or not
       // known (NaN: a node without CPU or memory allocatable, upstream's error)
       if (eligibility != null ? !eligibility.test(slotFacts.node(at)) : !(slotFacts.utilization(at) <= threshold)) {
@@ -1072,7 +1080,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
         store.list(PodDisruptionBudget.class).items(),
         store.list(io.fleetkit.api.scheduling.PriorityClass.class).items(), Set.copyOf(pools.keySet()),
         Set.copyOf(lastUnneeded), unremovableNodes.recent(), limit, atomicPools, status.deletionsInProgress(),
-        injected, now, terminating, longTerminating);
+        injected, now, terminating, longTerminating, poolConfig.overrides());
     ScaleDownEvaluation eval = lastEvaluation;
     if (eval == null || eval.timedOut() || !eval.inputs().sameAs(inputs)) {
       eval = evaluate(inputs);
@@ -1117,6 +1125,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
     // unneeded.Nodes.RemovableAt); the node is read only when its unneeded time lies between the two
     Instant due = now.minus(options.scaleDownUnneededTime());
     Instant dueUnready = now.minus(options.scaleDownUnreadyTime());
+    // with pools' own unneeded times: a node unneeded since after this instant is due in no pool
+    Instant dueLatest = poolConfig.allDefaults() ? null : now.minus(poolConfig.shortestUnneededTime());
     // atomic pools (zeroOrMaxNodeScaling) first, as upstream's ScaleDownBudgetProcessor.CropNodes: all of a pool's
     // nodes together, when every one is unneeded and due and the pool may go to zero, otherwise none of them; a pool
     // larger than the parallelism budget left waits, except that the first one taken may exceed it (upstream: so
@@ -1129,7 +1139,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
         Instant since = unneededSince.get(name);
         Node n = named(nodes, name);
         if (n != null && pool.equals(n.metadata().labels().get(NodePool.POOL_LABEL)) && since != null
-            && isDue(n, since, due, dueUnready)) {
+            && isDue(n, since, due, dueUnready, now)) {
           members.add(name);
         }
       }
@@ -1171,14 +1181,15 @@ public final class ClusterAutoscaler implements AutoCloseable {
         break;
       }
       Instant since = unneededSince.get(name);
-      if (since == null || since.isAfter(due) && since.isAfter(dueUnready)) { // not due, ready or not
+      if (since == null || (dueLatest == null ? since.isAfter(due) && since.isAfter(dueUnready)
+          : since.isAfter(dueLatest))) { // not due, ready or not, in whichever pool
         continue;
       }
       if (roomInEveryPool && (emptyNodes.contains(name) ? emptiesDone : drainsDone)) {
         continue;
       }
       Node n = Objects.requireNonNull(named(nodes, name), name);
-      if (!isDue(n, since, due, dueUnready)) { // unneeded for less than its unneeded (or unready) time
+      if (!isDue(n, since, due, dueUnready, now)) { // unneeded for less than its unneeded (or unready) time
         continue;
       }
       String pool = n.metadata().labels().get(NodePool.POOL_LABEL);
@@ -1229,10 +1240,15 @@ public final class ClusterAutoscaler implements AutoCloseable {
 
   /**
    * Whether {@code n}, unneeded since {@code since}, may be removed: a ready node once {@code since} is not after
-   * {@code due}, an unready one once it is not after {@code dueUnready}.
+   * {@code due}, an unready one once it is not after {@code dueUnready}; in a pool with unneeded or unready times of
+   * its own, once it has been unneeded for those at {@code now}.
    */
-  private static boolean isDue(Node n, Instant since, Instant due, Instant dueUnready) {
-    return !since.isAfter(n.isReady() ? due : dueUnready);
+  private boolean isDue(Node n, Instant since, Instant due, Instant dueUnready, Instant now) {
+    if (poolConfig.allDefaults()) {
+      return !since.isAfter(n.isReady() ? due : dueUnready);
+    }
+    Duration time = poolConfig.scaleDownUnneededTime(n.metadata().labels().get(NodePool.POOL_LABEL), n.isReady());
+    return !since.isAfter(now.minus(time));
   }
 
   /**

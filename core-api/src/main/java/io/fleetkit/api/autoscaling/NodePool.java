@@ -47,6 +47,7 @@ public record NodePool(ObjectMeta metadata, NodePoolSpec spec, NodePoolStatus st
     if (t.allocatable() != t.capacity()) {
       PodSpecChecks.resourceList(t.allocatable(), "spec.template.allocatable", v);
     }
+    spec.autoscalingOptions().check("spec.autoscalingOptions", v);
     v.nonNegative("status.currentSize", status.currentSize());
     v.throwIfAny();
   }
@@ -101,6 +102,7 @@ public record NodePool(ObjectMeta metadata, NodePoolSpec spec, NodePoolStatus st
     private Duration startupDelay = Duration.ZERO;
     private double pricePerHour;
     private boolean zeroOrMaxNodeScaling;
+    private NodePoolAutoscalingOptions autoscalingOptions = NodePoolAutoscalingOptions.NONE;
     private NodePoolStatus status = NodePoolStatus.EMPTY;
 
     private Builder() {}
@@ -131,12 +133,14 @@ public record NodePool(ObjectMeta metadata, NodePoolSpec spec, NodePoolStatus st
     public Builder pricePerHour(double v) { pricePerHour = v; return this; }
     /** Whether the pool's nodes are removed all together or not at all ({@link NodePoolSpec#zeroOrMaxNodeScaling}). */
     public Builder zeroOrMaxNodeScaling(boolean v) { zeroOrMaxNodeScaling = v; return this; }
+    /** The pool's own cluster-autoscaler settings ({@link NodePoolSpec#autoscalingOptions}). */
+    public Builder autoscalingOptions(NodePoolAutoscalingOptions v) { autoscalingOptions = v; return this; }
     public Builder status(NodePoolStatus v) { status = v; return this; }
 
     public NodePool build() {
       NodeTemplate t = new NodeTemplate(labels, taints, capacity, allocatable, gpus);
       return new NodePool(meta.build(), new NodePoolSpec(t, minSize, maxSize, startupDelay, pricePerHour,
-          zeroOrMaxNodeScaling), status);
+          zeroOrMaxNodeScaling, autoscalingOptions), status);
     }
   }
 }

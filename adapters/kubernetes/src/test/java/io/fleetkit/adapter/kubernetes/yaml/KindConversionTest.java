@@ -8,6 +8,7 @@ import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.apps.DeploymentStrategy;
 import io.fleetkit.api.autoscaling.HorizontalPodAutoscaler;
 import io.fleetkit.api.autoscaling.NodePool;
+import io.fleetkit.api.autoscaling.NodePoolAutoscalingOptions;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.RestartPolicy;
@@ -87,8 +88,30 @@ final class KindConversionTest {
     assertThat(pool.spec().pricePerHour()).isEqualTo(32.77);
     assertThat(pool.spec().zeroOrMaxNodeScaling()).isTrue();
     assertThat(pool.spec().template().gpus()).hasSize(1);
+    assertThat(pool.spec().autoscalingOptions()).isEqualTo(NodePoolAutoscalingOptions.builder()
+        .scaleDownUtilizationThreshold(0.7).maxNodeProvisionTime(Duration.ofMinutes(25)).build());
     assertThat(KubernetesYaml.dump(List.of(pool))).contains("startupDelay: \"1m30s\"")
-        .contains("zeroOrMaxNodeScaling: true");
+        .contains("zeroOrMaxNodeScaling: true").contains("scaleDownUtilizationThreshold: 0.7")
+        .contains("maxNodeProvisionTime: \"25m\"");
+  }
+
+  /**
+   * kubernetes/autoscaler's TestNodeGroupGetOptions "keep defaults on unparsable options values" keeps the defaults
+   * (with a log line); FleetKit refuses the manifest naming each field, and an unknown setting too.
+   */
+  @Test
+  void parse_nodePoolWithBadAutoscalingOptions_isReportedPerField() {
+    ManifestException e = catchThrowableOfType(ManifestException.class, () -> KubernetesYaml.parse(
+        "apiVersion: fleetkit.io/v1alpha1\nkind: NodePool\nmetadata: {name: p}\n"
+            + "spec: {template: {capacity: {cpu: '4'}}, maxSize: 3, autoscalingOptions: "
+            + "{scaleDownGpuUtilizationThreshold: foo, scaleDownUnneededTime: bar, scaleDownUtilisationThreshold: 0.5}}\n",
+        "pool.yaml"));
+
+    assertThat(e.problems()).hasSize(3);
+    assertThat(String.join("\n", e.problems().stream().map(Object::toString).toList()))
+        .contains("spec.autoscalingOptions.scaleDownGpuUtilizationThreshold \"foo\" must be a number")
+        .contains("spec.autoscalingOptions.scaleDownUnneededTime \"bar\" must be a duration")
+        .contains("spec.autoscalingOptions.scaleDownUtilisationThreshold unknown field");
   }
 
   @Test

@@ -6,6 +6,7 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Untyped;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.autoscaling.NodePool;
+import io.fleetkit.api.autoscaling.NodePoolAutoscalingOptions;
 import io.fleetkit.api.autoscaling.NodePoolSpec;
 import io.fleetkit.api.autoscaling.NodePoolStatus;
 import io.fleetkit.api.autoscaling.NodeTemplate;
@@ -32,6 +33,12 @@ import org.jspecify.annotations.Nullable;
  *   pricePerHour: 3.06
  *   zeroOrMaxNodeScaling: false   # true: the pool scales atomically, to zero or to maxSize (the cluster autoscaler's
  *                                 # node group option of that name)
+ *   autoscalingOptions:      # the pool's own cluster-autoscaler settings, each optional (upstream's per node group
+ *     scaleDownUtilizationThreshold: 0.7       # NodeGroupAutoscalingOptions)
+ *     scaleDownGpuUtilizationThreshold: 0.6
+ *     scaleDownUnneededTime: 1h
+ *     scaleDownUnreadyTime: 30m
+ *     maxNodeProvisionTime: 25m
  * status: {currentSize: 2, lastScaleTime: "2024-05-01T10:00:00Z"}
  * </pre>
  */
@@ -62,14 +69,39 @@ public final class NodePoolConverter extends AbstractKindConverter<GenericKubern
         "spec.startupDelay", ctx);
     Double price = Untyped.number(spec, "pricePerHour", "spec.pricePerHour", ctx);
     Boolean atomic = Untyped.bool(spec, "zeroOrMaxNodeScaling", "spec.zeroOrMaxNodeScaling", ctx);
+    NodePoolAutoscalingOptions options = autoscalingOptions(Untyped.map(spec, "autoscalingOptions",
+        "spec.autoscalingOptions", ctx), ctx);
     NodePoolSpec coreSpec = template == null || max == null ? null : ctx.build("spec", () -> new NodePoolSpec(
-        template, min == null ? 0 : min, max, delay, price == null ? 0 : price, Boolean.TRUE.equals(atomic)));
+        template, min == null ? 0 : min, max, delay, price == null ? 0 : price, Boolean.TRUE.equals(atomic),
+        options));
     Map<String, Object> st = GenericKinds.section(in, "status", ctx);
     Integer current = Untyped.int32(st, "currentSize", "status.currentSize", ctx);
     var lastScale = Values.instant(Untyped.string(st, "lastScaleTime", "", "status.lastScaleTime", ctx),
         "status.lastScaleTime", ctx);
     NodePoolStatus status = new NodePoolStatus(current == null ? 0 : current, lastScale);
     return coreSpec == null ? null : ctx.build("", () -> new NodePool(meta, coreSpec, status));
+  }
+
+  private static final List<String> OPTION_KEYS = List.of("scaleDownUtilizationThreshold",
+      "scaleDownGpuUtilizationThreshold", "scaleDownUnneededTime", "scaleDownUnreadyTime", "maxNodeProvisionTime");
+
+  private static NodePoolAutoscalingOptions autoscalingOptions(Map<String, Object> o, DocumentContext ctx) {
+    String path = "spec.autoscalingOptions";
+    for (String key : o.keySet()) {
+      if (!OPTION_KEYS.contains(key)) {
+        ctx.error(path + "." + key, "unknown field (known: " + String.join(", ", OPTION_KEYS) + ")", null);
+      }
+    }
+    Double threshold = Untyped.number(o, OPTION_KEYS.get(0), path + "." + OPTION_KEYS.get(0), ctx);
+    Double gpuThreshold = Untyped.number(o, OPTION_KEYS.get(1), path + "." + OPTION_KEYS.get(1), ctx);
+    return new NodePoolAutoscalingOptions(threshold, gpuThreshold, optionalDuration(o, OPTION_KEYS.get(2), ctx),
+        optionalDuration(o, OPTION_KEYS.get(3), ctx), optionalDuration(o, OPTION_KEYS.get(4), ctx));
+  }
+
+  private static @Nullable Duration optionalDuration(Map<String, Object> o, String key, DocumentContext ctx) {
+    String path = "spec.autoscalingOptions." + key;
+    String text = Untyped.string(o, key, "", path, ctx);
+    return o.containsKey(key) ? duration(text, path, ctx) : null;
   }
 
   /** A Go duration ({@code 1h30m}, {@code 90s}, {@code 500ms}, {@code 0}); zero when empty. */
@@ -123,6 +155,12 @@ public final class NodePoolConverter extends AbstractKindConverter<GenericKubern
     return sb.toString();
   }
 
+  private static void putDuration(Map<String, Object> m, String key, @Nullable Duration d) {
+    if (d != null) {
+      m.put(key, duration(d));
+    }
+  }
+
   @Override
   public GenericKubernetesResource toFabric8(NodePool in) {
     NodePoolSpec s = in.spec();
@@ -147,6 +185,16 @@ public final class NodePoolConverter extends AbstractKindConverter<GenericKubern
     }
     if (s.zeroOrMaxNodeScaling()) {
       spec.put("zeroOrMaxNodeScaling", true);
+    }
+    NodePoolAutoscalingOptions o = s.autoscalingOptions();
+    if (!o.isEmpty()) {
+      Map<String, Object> options = new LinkedHashMap<>();
+      Untyped.put(options, OPTION_KEYS.get(0), o.scaleDownUtilizationThreshold());
+      Untyped.put(options, OPTION_KEYS.get(1), o.scaleDownGpuUtilizationThreshold());
+      putDuration(options, OPTION_KEYS.get(2), o.scaleDownUnneededTime());
+      putDuration(options, OPTION_KEYS.get(3), o.scaleDownUnreadyTime());
+      putDuration(options, OPTION_KEYS.get(4), o.maxNodeProvisionTime());
+      spec.put("autoscalingOptions", options);
     }
     Map<String, Object> status = new LinkedHashMap<>();
     if (in.status().currentSize() != 0) {
