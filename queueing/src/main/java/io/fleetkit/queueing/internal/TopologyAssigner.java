@@ -744,41 +744,11 @@ public final class TopologyAssigner {
     // ---- ordering and results -------------------------------------------------------------------------------------
 
     private List<Domain> sortedDomainsWithLeader(List<Domain> domains) {
-      List<Domain> result = new ArrayList<>(domains);
-      boolean lfc = !bestFit();
-      result.sort((a, b) -> {
-        if (a.leaderCount != b.leaderCount) {
-          return Integer.compare(b.leaderCount, a.leaderCount);
-        }
-        if (a.sliceCountWithLeader != b.sliceCountWithLeader) {
-          return lfc ? Integer.compare(a.sliceCountWithLeader, b.sliceCountWithLeader)
-              : Integer.compare(b.sliceCountWithLeader, a.sliceCountWithLeader);
-        }
-        if (a.podCountWithLeader != b.podCountWithLeader) {
-          return Integer.compare(a.podCountWithLeader, b.podCountWithLeader);
-        }
-        return compareLevelValues(a, b);
-      });
-      return result;
+      return TopologyAssigner.sortedDomainsWithLeader(domains, !bestFit());
     }
 
-    /**
-     * Kueue's {@code sortedDomains}: BestFit by slice count descending, LeastFreeCapacity ascending; then pod count
-     * ascending, then level values.
-     */
     private List<Domain> sortedDomains(List<Domain> domains) {
-      List<Domain> result = new ArrayList<>(domains);
-      boolean lfc = !bestFit();
-      result.sort((a, b) -> {
-        if (a.sliceCount != b.sliceCount) {
-          return lfc ? Integer.compare(a.sliceCount, b.sliceCount) : Integer.compare(b.sliceCount, a.sliceCount);
-        }
-        if (a.podCount != b.podCount) {
-          return Integer.compare(a.podCount, b.podCount);
-        }
-        return compareLevelValues(a, b);
-      });
-      return result;
+      return TopologyAssigner.sortedDomains(domains, !bestFit());
     }
 
     private TopologyAssignment buildAssignment(List<Domain> domains) {
@@ -853,6 +823,120 @@ public final class TopologyAssigner {
     private String lowestLevel() {
       return tree.levelKeys.get(tree.levelKeys.size() - 1);
     }
+  }
+
+  /**
+   * Kueue's {@code sortedDomainsWithLeader}: domains that can host the leader first; then BestFit by slice count with
+   * the leader descending, LeastFreeCapacity ascending; then pod count with the leader ascending; then level values.
+   */
+  static List<Domain> sortedDomainsWithLeader(List<Domain> domains, boolean leastFreeCapacity) {
+    List<Domain> result = new ArrayList<>(domains);
+    result.sort((a, b) -> {
+      if (a.leaderCount != b.leaderCount) {
+        return Integer.compare(b.leaderCount, a.leaderCount);
+      }
+      if (a.sliceCountWithLeader != b.sliceCountWithLeader) {
+        return leastFreeCapacity ? Integer.compare(a.sliceCountWithLeader, b.sliceCountWithLeader)
+            : Integer.compare(b.sliceCountWithLeader, a.sliceCountWithLeader);
+      }
+      if (a.podCountWithLeader != b.podCountWithLeader) {
+        return Integer.compare(a.podCountWithLeader, b.podCountWithLeader);
+      }
+      return compareLevelValues(a, b);
+    });
+    return result;
+  }
+
+  /**
+   * Kueue's {@code sortedDomains}: BestFit by slice count descending, LeastFreeCapacity ascending; then pod count
+   * ascending (the tightest domain first), then level values.
+   */
+  static List<Domain> sortedDomains(List<Domain> domains, boolean leastFreeCapacity) {
+    List<Domain> result = new ArrayList<>(domains);
+    result.sort((a, b) -> {
+      if (a.sliceCount != b.sliceCount) {
+        return leastFreeCapacity ? Integer.compare(a.sliceCount, b.sliceCount)
+            : Integer.compare(b.sliceCount, a.sliceCount);
+      }
+      if (a.podCount != b.podCount) {
+        return Integer.compare(a.podCount, b.podCount);
+      }
+      return compareLevelValues(a, b);
+    });
+    return result;
+  }
+
+  /**
+   * Whether the topology has every level {@code request} names (Kueue's {@code HasLevel}): its required, preferred
+   * or (for a slices-only request) highest level, or for an unconstrained request the lowest, and every slice level.
+   * A {@code null} or empty request names no level.
+   */
+  public boolean hasLevel(@Nullable PodSetTopologyRequest request) {
+    if (request == null) {
+      return false;
+    }
+    List<String> levels = tree.levelKeys;
+    String main;
+    if (request.required() != null) {
+      main = request.required();
+    } else if (request.preferred() != null) {
+      main = request.preferred();
+    } else if (!request.sliceConstraints().isEmpty()) {
+      main = levels.get(0);
+    } else if (request.unconstrained()) {
+      main = levels.get(levels.size() - 1);
+    } else {
+      return false;
+    }
+    if (!levels.contains(main)) {
+      return false;
+    }
+    for (SliceConstraint c : request.sliceConstraints()) {
+      if (!levels.contains(c.topology())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * {@code a} and {@code b} as one assignment, domains in the order of their full level values and a domain in both
+   * counted once with both counts (Kueue's {@code mergeTopologyAssignments}, which joins a replacement to what is
+   * left of an assignment). Every domain must be a leaf of this topology.
+   *
+   * @throws IllegalArgumentException if a domain is not a leaf of the topology
+   */
+  public TopologyAssignment merge(TopologyAssignment a, TopologyAssignment b) {
+    List<TopologyAssignment.Domain> all = new ArrayList<>(a.domains());
+    all.addAll(b.domains());
+    Map<String, Domain> leaves = tree.domainsPerLevel.get(tree.levelKeys.size() - 1);
+    for (TopologyAssignment.Domain d : all) {
+      if (!leaves.containsKey(TopologyTree.domainId(d.values()))) {
+        throw new IllegalArgumentException("topology " + tree.topologyName + ": domain " + d.values()
+            + " is not a domain of the lowest level " + tree.levelKeys.get(tree.levelKeys.size() - 1));
+      }
+    }
+    all.sort((x, y) -> TopologyTree.domainId(leaves.get(TopologyTree.domainId(x.values())).levelValues)
+        .compareTo(TopologyTree.domainId(leaves.get(TopologyTree.domainId(y.values())).levelValues)));
+    List<TopologyAssignment.Domain> merged = new ArrayList<>();
+    for (TopologyAssignment.Domain d : all) {
+      int last = merged.size() - 1;
+      if (last >= 0 && merged.get(last).values().equals(d.values())) {
+        merged.set(last, new TopologyAssignment.Domain(d.values(), merged.get(last).count() + d.count()));
+      } else {
+        merged.add(d);
+      }
+    }
+    return new TopologyAssignment(a.levels(), merged);
+  }
+
+  /**
+   * Adds what {@code assignment}'s pods, each requesting {@code singlePodRequests}, use to {@code usage} per domain id
+   * (Kueue's {@code addAssumedUsage}: {@code count × requests} and {@code pods: count}).
+   */
+  public static void addUsage(Map<String, ResourceList> usage, TopologyAssignment assignment,
+      ResourceList singlePodRequests) {
+    assignment.usagePerDomain(singlePodRequests).forEach((id, u) -> usage.merge(id, u, ResourceList::add));
   }
 
   /** Lexicographic order of the domains' level values (Kueue's {@code compareDomainLevelValues}). */
