@@ -872,10 +872,14 @@ public final class TopologyAssigner {
    * A {@code null} or empty request names no level.
    */
   public boolean hasLevel(@Nullable PodSetTopologyRequest request) {
+    return hasLevel(tree.levelKeys, request);
+  }
+
+  /** {@link #hasLevel(PodSetTopologyRequest)} for a topology of {@code levels}. */
+  static boolean hasLevel(List<String> levels, @Nullable PodSetTopologyRequest request) {
     if (request == null) {
       return false;
     }
-    List<String> levels = tree.levelKeys;
     String main;
     if (request.required() != null) {
       main = request.required();
