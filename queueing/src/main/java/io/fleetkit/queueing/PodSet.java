@@ -70,7 +70,8 @@ public record PodSet(String name, int count, ResourceList requests, Map<String, 
 
   /** These pods with {@code nodeSelector}. */
   public PodSet withNodeSelector(Map<String, String> nodeSelector) {
-    return new PodSet(name, count, requests, nodeSelector, requiredNodeAffinity, tolerations, minCount, topologyRequest);
+    return new PodSet(name, count, requests, nodeSelector, requiredNodeAffinity, tolerations, minCount,
+        topologyRequest);
   }
 
   /** These pods with {@code affinity} as their required node affinity ({@code null} for none). */
@@ -80,7 +81,8 @@ public record PodSet(String name, int count, ResourceList requests, Map<String, 
 
   /** These pods with {@code tolerations}. */
   public PodSet withTolerations(List<Toleration> tolerations) {
-    return new PodSet(name, count, requests, nodeSelector, requiredNodeAffinity, tolerations, minCount, topologyRequest);
+    return new PodSet(name, count, requests, nodeSelector, requiredNodeAffinity, tolerations, minCount,
+        topologyRequest);
   }
 
   /**
@@ -88,12 +90,14 @@ public record PodSet(String name, int count, ResourceList requests, Map<String, 
    * workload.
    */
   public PodSet withMinCount(@Nullable Integer minCount) {
-    return new PodSet(name, count, requests, nodeSelector, requiredNodeAffinity, tolerations, minCount, topologyRequest);
+    return new PodSet(name, count, requests, nodeSelector, requiredNodeAffinity, tolerations, minCount,
+        topologyRequest);
   }
 
   /** These pods with {@code count} pods (the admitted count of a partially admitted pod set). */
   public PodSet withCount(int count) {
-    return new PodSet(name, count, requests, nodeSelector, requiredNodeAffinity, tolerations, minCount, topologyRequest);
+    return new PodSet(name, count, requests, nodeSelector, requiredNodeAffinity, tolerations, minCount,
+        topologyRequest);
   }
 
   /** These pods with {@code request} as their topology request ({@code null} for none). */

@@ -81,7 +81,8 @@ final class TopologyAwareAdmissionTest {
     assertThat(ta.podCount()).isEqualTo(6);
     assertThat(racksOf(ta)).hasSize(1);
     // BestFit in r1 (both racks are alike, the first by name): 4 on h1 fill it, 2 on h2
-    assertThat(ta.domains()).containsExactly(TopologyAssignment.Domain.of(4, "h1"), TopologyAssignment.Domain.of(2, "h2"));
+    assertThat(ta.domains())
+        .containsExactly(TopologyAssignment.Domain.of(4, "h1"), TopologyAssignment.Domain.of(2, "h2"));
     assertThat(e.admission("team/train").orElseThrow().podSets().get(0).topologyAssignment()).isEqualTo(ta);
   }
 
@@ -128,7 +129,8 @@ final class TopologyAwareAdmissionTest {
     // a third gang of 3 fits in neither rack (2 and 2 GPUs left), though the quota has room
     e.submit(gang("third", 3, PodSetTopologyRequest.ofRequired(RACK)));
     assertThat(e.schedule().pending().get("team/third"))
-        .isEqualTo("couldn't assign flavors to pod set workers: topology \"default\" allows to fit only 2 out of 3 pod(s)"
+        .isEqualTo("couldn't assign flavors to pod set workers: topology \"default\" allows to fit only 2 out of 3 "
+            + "pod(s)"
             + ". Total nodes: 4; excluded: resource \"nvidia.com/gpu\": 2");
 
     // when the first finishes, its rack is free again and the parked third is admitted
@@ -163,7 +165,8 @@ final class TopologyAwareAdmissionTest {
     // both were nominated against the empty cluster; the second is placed again after the first took 12 GPUs
     assertThat(r.admitted()).extracting(QuotaReservation::workload).containsExactly("team/wa");
     assertThat(r.pending().get("team/wb"))
-        .isEqualTo("couldn't assign flavors to pod set workers: topology \"default\" allows to fit only 4 out of 8 pod(s)"
+        .isEqualTo("couldn't assign flavors to pod set workers: topology \"default\" allows to fit only 4 out of 8 "
+            + "pod(s)"
             + ". Total nodes: 4; excluded: resource \"nvidia.com/gpu\": 3");
   }
 
@@ -175,13 +178,15 @@ final class TopologyAwareAdmissionTest {
     e.submit(gang("train", 6, PodSetTopologyRequest.ofRequired(RACK)));
 
     assertThat(e.schedule().pending().get("team/train"))
-        .isEqualTo("couldn't assign flavors to pod set workers: topology \"default\" allows to fit only 5 out of 6 pod(s)");
+        .isEqualTo("couldn't assign flavors to pod set workers: topology \"default\" allows to fit only 5 out of 6 "
+            + "pod(s)");
 
     // a new node in r2 gives it 9 free GPUs: BestFit fills h4 and puts the last 2 on h5, the tightest that holds them
     e.putNode(node("r2", "h5", 4));
     e.scheduleUntilIdle(5);
     TopologyAssignment ta = e.admission("team/train").orElseThrow().podSets().get(0).topologyAssignment();
-    assertThat(ta.domains()).containsExactly(TopologyAssignment.Domain.of(4, "h4"), TopologyAssignment.Domain.of(2, "h5"));
+    assertThat(ta.domains())
+        .containsExactly(TopologyAssignment.Domain.of(4, "h4"), TopologyAssignment.Domain.of(2, "h5"));
   }
 
   @Test

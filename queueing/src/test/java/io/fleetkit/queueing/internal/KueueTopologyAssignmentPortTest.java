@@ -94,7 +94,8 @@ final class KueueTopologyAssignmentPortTest {
         .levels(THREE_LEVELS)
         .podSet(ps("").required(BLOCK).req("cpu", 1000L).count(2).want(ONE_LEVEL,
                 d(2, "x3"))),
-    new Case("no annotation; implied default to unconstrained; 6 pods fit into hosts scattered across the whole datacenter even they could fit into single rack; BestFit")
+    new Case("no annotation; implied default to unconstrained; 6 pods fit into hosts scattered across the whole "
+        + "datacenter even they could fit into single rack; BestFit")
         .nodes(scatteredNodes())
         .levels(THREE_LEVELS)
         .podSet(ps("").req("cpu", 1000L).count(6).want(ONE_LEVEL,
@@ -103,7 +104,8 @@ final class KueueTopologyAssignmentPortTest {
                 d(1, "x5"),
                 d(1, "x2"),
                 d(2, "x6"))),
-    new Case("unconstrained; 6 pods fit into hosts scattered across the whole datacenter even they could fit into single rack; BestFit")
+    new Case("unconstrained; 6 pods fit into hosts scattered across the whole datacenter even they could fit into "
+        + "single rack; BestFit")
         .nodes(scatteredNodes())
         .levels(THREE_LEVELS)
         .podSet(ps("").unconstrained().req("cpu", 1000L).count(6).want(ONE_LEVEL,
@@ -172,7 +174,8 @@ final class KueueTopologyAssignmentPortTest {
     new Case("rack required; too many pods to fit in any rack; BestFit")
         .nodes(defaultNodes())
         .levels(TWO_LEVELS)
-        .podSet(ps("").required(RACK).req("cpu", 1000L).count(4).reason("topology \"default\" allows to fit only 3 out of 4 pod(s)")),
+        .podSet(ps("").required(RACK).req("cpu", 1000L).count(4)
+            .reason("topology \"default\" allows to fit only 3 out of 4 pod(s)")),
     new Case("block required; single Pod fits in a block and a single rack; BestFit")
         .nodes(defaultNodes())
         .levels(TWO_LEVELS)
@@ -193,11 +196,14 @@ final class KueueTopologyAssignmentPortTest {
     new Case("block required; single Pod which cannot be split; BestFit")
         .nodes(defaultNodes())
         .levels(TWO_LEVELS)
-        .podSet(ps("").required(BLOCK).req("cpu", 4000L).count(1).reason("topology \"default\" doesn't allow to fit any of 1 pod(s). Total nodes: 4; excluded: resource \"cpu\": 4")),
+        .podSet(ps("").required(BLOCK).req("cpu", 4000L).count(1)
+            .reason("topology \"default\" doesn't allow to fit any of 1 pod(s). Total nodes: 4; excluded: resource "
+                + "\"cpu\": 4")),
     new Case("block required; too many Pods to fit requested; BestFit")
         .nodes(defaultNodes())
         .levels(TWO_LEVELS)
-        .podSet(ps("").required(BLOCK).req("cpu", 1000L).count(5).reason("topology \"default\" allows to fit only 4 out of 5 pod(s)")),
+        .podSet(ps("").required(BLOCK).req("cpu", 1000L).count(5)
+            .reason("topology \"default\" allows to fit only 4 out of 5 pod(s)")),
     new Case("rack required; single Pod requiring memory; BestFit")
         .nodes(defaultNodes())
         .levels(TWO_LEVELS)
@@ -226,13 +232,15 @@ final class KueueTopologyAssignmentPortTest {
     new Case("block preferred; but the workload cannot be accommodate in entire topology; BestFit")
         .nodes(defaultNodes())
         .levels(TWO_LEVELS)
-        .podSet(ps("").preferred(BLOCK).req("cpu", 1000L).count(10).reason("topology \"default\" allows to fit only 7 out of 10 pod(s)")),
+        .podSet(ps("").preferred(BLOCK).req("cpu", 1000L).count(10)
+            .reason("topology \"default\" allows to fit only 7 out of 10 pod(s)")),
     new Case("only nodes with matching labels are considered; no matching node; BestFit")
         .nodes(List.of(
             n("b1-r1-x3").l("zone", "zone-a").l(HOST, "x3").alloc("cpu", "1", "memory", "1Gi", "pods", "10")))
         .levels(ONE_LEVEL)
         .nodeLabels(Map.of("zone", "zone-b"))
-        .podSet(ps("").required(HOST).req("cpu", 1000L).count(1).reason("no topology domains at level: kubernetes.io/hostname")),
+        .podSet(ps("").required(HOST).req("cpu", 1000L).count(1)
+            .reason("no topology domains at level: kubernetes.io/hostname")),
     new Case("only nodes with matching labels are considered; matching node is found; BestFit")
         .nodes(List.of(
             n("b1-r1-x3").l("zone", "zone-a").l(HOST, "x3").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready()))
@@ -244,7 +252,8 @@ final class KueueTopologyAssignmentPortTest {
         .nodes(List.of(
             n("b1-r1-x3").l(BLOCK, "b1").l(RACK, "r1").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready()))
         .levels(THREE_LEVELS)
-        .podSet(ps("").required(RACK).req("cpu", 1000L).count(1).reason("no topology domains at level: cloud.com/topology-rack")),
+        .podSet(ps("").required(RACK).req("cpu", 1000L).count(1)
+            .reason("no topology domains at level: cloud.com/topology-rack")),
     new Case("don't consider unscheduled Pods when computing capacity; BestFit")
         .nodes(List.of(
             n("x3").l(HOST, "x3").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready()))
@@ -264,25 +273,32 @@ final class KueueTopologyAssignmentPortTest {
             n("x3").l(HOST, "x3").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready()))
         .pods(pod("x3", "Pending", "cpu", "600m"))
         .levels(ONE_LEVEL)
-        .podSet(ps("").required(HOST).req("cpu", 600L).count(1).reason("topology \"default\" doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: resource \"cpu\": 1")),
+        .podSet(ps("").required(HOST).req("cpu", 600L).count(1)
+            .reason("topology \"default\" doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: resource "
+                + "\"cpu\": 1")),
     new Case("include usage from running non-TAS pods, blocked assignment; BestFit")
         .nodes(List.of(
             n("x3").l(HOST, "x3").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready()))
         .pods(pod("x3", "Running", "cpu", "600m"))
         .levels(ONE_LEVEL)
-        .podSet(ps("").required(HOST).req("cpu", 600L).count(1).reason("topology \"default\" doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: resource \"cpu\": 1")),
+        .podSet(ps("").required(HOST).req("cpu", 600L).count(1)
+            .reason("topology \"default\" doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: resource "
+                + "\"cpu\": 1")),
     new Case("node allocatable capacity completely used by non-TAS pod; empty remainingCapacity")
         .nodes(List.of(
             n("x3").l(HOST, "x3").alloc("cpu", "1", "pods", "1").ready()))
         .pods(pod("x3", "Running", "cpu", "1"))
         .levels(ONE_LEVEL)
-        .podSet(ps("").required(HOST).req("cpu", 100L).count(1).reason("topology \"default\" doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: resource \"cpu\": 1")),
+        .podSet(ps("").required(HOST).req("cpu", 100L).count(1)
+            .reason("topology \"default\" doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: resource "
+                + "\"cpu\": 1")),
     new Case("include usage from non-TAS pods; pod usage")
         .nodes(List.of(
             n("x3").l(HOST, "x3").alloc("pods", "10").ready()))
         .pods(pod("x3", "Running"), pod("x3", "Running"))
         .levels(ONE_LEVEL)
-        .podSet(ps("").required(HOST).req("cpu", 0L).count(9).reason("topology \"default\" allows to fit only 8 out of 9 pod(s)")),
+        .podSet(ps("").required(HOST).req("cpu", 0L).count(9)
+            .reason("topology \"default\" allows to fit only 8 out of 9 pod(s)")),
     new Case("include usage from running non-TAS pods, found free capacity on another node; BestFit")
         .nodes(List.of(
             n("x3").l(HOST, "x3").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready(),
@@ -296,19 +312,25 @@ final class KueueTopologyAssignmentPortTest {
             n("b1-r1-x3").l("zone", "zone-a").l(HOST, "x3").alloc("cpu", "1", "memory", "1Gi", "pods", "10")))
         .levels(ONE_LEVEL)
         .nodeLabels(Map.of("zone", "zone-a"))
-        .podSet(ps("").required(HOST).req("cpu", 1000L).count(1).reason("no topology domains at level: kubernetes.io/hostname")),
+        .podSet(ps("").required(HOST).req("cpu", 1000L).count(1)
+            .reason("no topology domains at level: kubernetes.io/hostname")),
     new Case("no assignment as node is unschedulable; BestFit")
         .nodes(List.of(
-            n("b1-r1-x3").l("zone", "zone-a").l(HOST, "x3").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready().unschedulable()))
+            n("b1-r1-x3").l("zone", "zone-a").l(HOST, "x3").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready()
+                .unschedulable()))
         .levels(ONE_LEVEL)
         .nodeLabels(Map.of("zone", "zone-a"))
-        .podSet(ps("").required(HOST).req("cpu", 1000L).count(1).reason("no topology domains at level: kubernetes.io/hostname")),
+        .podSet(ps("").required(HOST).req("cpu", 1000L).count(1)
+            .reason("no topology domains at level: kubernetes.io/hostname")),
     new Case("skip node which has untolerated taint; BestFit")
         .nodes(List.of(
-            n("x3").l("zone", "zone-a").l(HOST, "x3").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready().taint("example.com/gpu", "present", "NoSchedule")))
+            n("x3").l("zone", "zone-a").l(HOST, "x3").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready()
+                .taint("example.com/gpu", "present", "NoSchedule")))
         .levels(ONE_LEVEL)
         .nodeLabels(Map.of("zone", "zone-a"))
-        .podSet(ps("").required(HOST).req("cpu", 1000L).count(1).reason("topology \"default\" doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: taint \"example.com/gpu=present:NoSchedule\": 1")),
+        .podSet(ps("").required(HOST).req("cpu", 1000L).count(1)
+            .reason("topology \"default\" doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: taint "
+                + "\"example.com/gpu=present:NoSchedule\": 1")),
     new Case("detailed failure message with exclusion stats")
         .nodes(List.of(
             n("x1").l(HOST, "x1").taint("key", "value", "NoSchedule").alloc("cpu", "1", "pods", "10").ready(),
@@ -316,15 +338,21 @@ final class KueueTopologyAssignmentPortTest {
             n("x3").l(HOST, "x3").l("zone", "zone-b").alloc("cpu", "2", "pods", "10").ready(),
             n("x4").l(HOST, "x4").l("zone", "zone-a").alloc("cpu", "100m", "pods", "10").ready()))
         .levels(ONE_LEVEL)
-        .podSet(ps("").required(HOST).req("cpu", 1000L).nodeSelector(Map.of("zone", "zone-a")).count(1).reason("topology \"default\" doesn't allow to fit any of 1 pod(s). Total nodes: 4; excluded: nodeSelector: 2, resource \"cpu\": 1, taint \"key=value:NoSchedule\": 1")),
+        .podSet(ps("").required(HOST).req("cpu", 1000L).nodeSelector(Map.of("zone", "zone-a")).count(1)
+            .reason("topology \"default\" doesn't allow to fit any of 1 pod(s). Total nodes: 4; excluded: "
+                + "nodeSelector: 2, resource \"cpu\": 1, taint \"key=value:NoSchedule\": 1")),
     new Case("resource exclusion picks most restrictive resource")
         .nodes(List.of(
-            n("dual-shortage").l(HOST, "dual-shortage").alloc("cpu", "500m", "pods", "10", "example.com/gpu", "0").ready()))
+            n("dual-shortage").l(HOST, "dual-shortage").alloc("cpu", "500m", "pods", "10", "example.com/gpu", "0")
+                .ready()))
         .levels(ONE_LEVEL)
-        .podSet(ps("").required(HOST).req("cpu", 1000L).req("example.com/gpu", 1L).count(1).reason("topology \"default\" doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: resource \"cpu\": 1")),
+        .podSet(ps("").required(HOST).req("cpu", 1000L).req("example.com/gpu", 1L).count(1)
+            .reason("topology \"default\" doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: resource "
+                + "\"cpu\": 1")),
     new Case("allow to schedule on node with tolerated taint; BestFit")
         .nodes(List.of(
-            n("b1-r1-x3").l("zone", "zone-a").l(HOST, "x3").taint("example.com/gpu", "present", "NoSchedule").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready()))
+            n("b1-r1-x3").l("zone", "zone-a").l(HOST, "x3").taint("example.com/gpu", "present", "NoSchedule")
+                .alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready()))
         .levels(ONE_LEVEL)
         .nodeLabels(Map.of("zone", "zone-a"))
         .podSet(ps("").required(HOST).req("cpu", 1000L).count(1).want(ONE_LEVEL,
@@ -335,30 +363,43 @@ final class KueueTopologyAssignmentPortTest {
         .pods(pod("b1-r1-x3", "Running", "cpu", "300m"))
         .levels(ONE_LEVEL)
         .nodeLabels(Map.of("zone", "zone-a"))
-        .podSet(ps("").required(HOST).req("cpu", 300L).count(1).reason("topology \"default\" doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: resource \"pods\": 1")),
+        .podSet(ps("").required(HOST).req("cpu", 300L).count(1)
+            .reason("topology \"default\" doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: resource "
+                + "\"pods\": 1")),
     new Case("multiple PodSets account assumed pod usage against allocatable pods; BestFit")
         .nodes(List.of(
             n("x1").l(HOST, "x1").alloc("cpu", "2", "pods", "1").ready()))
         .levels(ONE_LEVEL)
         .podSet(ps("one").required(HOST).req("cpu", 1000L).count(1).want(ONE_LEVEL,
                 d(1, "x1")))
-        .podSet(ps("two").required(HOST).req("cpu", 1000L).count(1).reason("topology \"default\" doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: resource \"pods\": 1")),
+        .podSet(ps("two").required(HOST).req("cpu", 1000L).count(1)
+            .reason("topology \"default\" doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: resource "
+                + "\"pods\": 1")),
     new Case("skip node which doesn't match node selector, missing label; BestFit")
         .nodes(List.of(
             n("x3").l("zone", "zone-a").l(HOST, "x3").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready()))
         .levels(ONE_LEVEL)
         .nodeLabels(Map.of("zone", "zone-a"))
-        .podSet(ps("").required(HOST).req("cpu", 300L).count(1).reason("topology \"default\" doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: nodeSelector: 1").nodeSelector(Map.of("custom-label-1", "custom-value-1"))),
+        .podSet(ps("").required(HOST).req("cpu", 300L).count(1)
+            .reason("topology \"default\" doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: "
+                + "nodeSelector: 1")
+            .nodeSelector(Map.of("custom-label-1", "custom-value-1"))),
     new Case("skip node which doesn't match node selector, label exists, value doesn't match; BestFit")
         .nodes(List.of(
-            n("x3").l("zone", "zone-a").l(HOST, "x3").l("custom-label-1", "value-1").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready()))
+            n("x3").l("zone", "zone-a").l(HOST, "x3").l("custom-label-1", "value-1")
+                .alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready()))
         .levels(ONE_LEVEL)
         .nodeLabels(Map.of("zone", "zone-a"))
-        .podSet(ps("").required(HOST).req("cpu", 300L).count(1).reason("topology \"default\" doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: nodeSelector: 1").nodeSelector(Map.of("custom-label-1", "value-2"))),
+        .podSet(ps("").required(HOST).req("cpu", 300L).count(1)
+            .reason("topology \"default\" doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: "
+                + "nodeSelector: 1")
+            .nodeSelector(Map.of("custom-label-1", "value-2"))),
     new Case("allow to schedule on node which matches node; BestFit")
         .nodes(List.of(
-            n("b1-r1-x3").l("zone", "zone-a").l(HOST, "x3").l("custom-label-1", "value-1").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready(),
-            n("b1-r1-x5").l("zone", "zone-a").l(HOST, "x5").l("custom-label-1", "value-2").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready()))
+            n("b1-r1-x3").l("zone", "zone-a").l(HOST, "x3").l("custom-label-1", "value-1")
+                .alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready(),
+            n("b1-r1-x5").l("zone", "zone-a").l(HOST, "x5").l("custom-label-1", "value-2")
+                .alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready()))
         .levels(ONE_LEVEL)
         .nodeLabels(Map.of("zone", "zone-a"))
         .podSet(ps("").required(HOST).req("cpu", 1000L).count(1).want(ONE_LEVEL,
@@ -373,7 +414,8 @@ final class KueueTopologyAssignmentPortTest {
                 d(2, "x1"),
                 d(2, "x3"),
                 d(2, "x5"))),
-    new Case("block required for podset; host required for slices; prioritize more free slice capacity first and then tight fit; BestFit")
+    new Case("block required for podset; host required for slices; prioritize more free slice capacity first and then "
+        + "tight fit; BestFit")
         .nodes(List.of(
             n("b1-r1-x3").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x3").alloc("cpu", "6", "pods", "10").ready(),
             n("b1-r1-x5").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x5").alloc("cpu", "5", "pods", "10").ready(),
@@ -435,13 +477,15 @@ final class KueueTopologyAssignmentPortTest {
                 d(3, "x1"),
                 d(3, "x3"),
                 d(6, "x6"))),
-    new Case("block required for podset; rack required for slices; podset fits in a block, but slices do not fit in racks")
+    new Case("block required for podset; rack required for slices; podset fits in a block, but slices do not fit in "
+        + "racks")
         .nodes(List.of(
             n("b1-r1-x3").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x3").alloc("cpu", "2", "pods", "10").ready(),
             n("b1-r2-x5").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x5").alloc("cpu", "2", "pods", "10").ready(),
             n("b1-r3-x1").l(BLOCK, "b1").l(RACK, "r3").l(HOST, "x1").alloc("cpu", "2", "pods", "10").ready()))
         .levels(THREE_LEVELS)
-        .podSet(ps("").required(BLOCK).slices(RACK, 3).req("cpu", 1000L).count(6).reason("topology \"default\" doesn't allow to fit any of 2 slice(s)")),
+        .podSet(ps("").required(BLOCK).slices(RACK, 3).req("cpu", 1000L).count(6)
+            .reason("topology \"default\" doesn't allow to fit any of 2 slice(s)")),
     new Case("block required for podset; rack required for slices; only 1 out of 2 slices fit the topology")
         .nodes(List.of(
             n("b1-r1-x3").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x3").alloc("cpu", "3", "pods", "10").ready(),
@@ -449,8 +493,10 @@ final class KueueTopologyAssignmentPortTest {
             n("b1-r3-x1").l(BLOCK, "b1").l(RACK, "r3").l(HOST, "x1").alloc("cpu", "1", "pods", "10").ready(),
             n("b1-r4-x6").l(BLOCK, "b1").l(RACK, "r4").l(HOST, "x6").alloc("cpu", "1", "pods", "10").ready()))
         .levels(THREE_LEVELS)
-        .podSet(ps("").required(BLOCK).slices(RACK, 3).req("cpu", 1000L).count(6).reason("topology \"default\" allows to fit only 1 out of 2 slice(s)")),
-    new Case("block required for podset; rack required for slices; podset fits in both blocks, but slices fit in only one block")
+        .podSet(ps("").required(BLOCK).slices(RACK, 3).req("cpu", 1000L).count(6)
+            .reason("topology \"default\" allows to fit only 1 out of 2 slice(s)")),
+    new Case("block required for podset; rack required for slices; podset fits in both blocks, but slices fit in only "
+        + "one block")
         .nodes(List.of(
             n("b1-r1-x3").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x3").alloc("cpu", "2", "pods", "10").ready(),
             n("b1-r2-x5").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x5").alloc("cpu", "2", "pods", "10").ready(),
@@ -464,11 +510,14 @@ final class KueueTopologyAssignmentPortTest {
     new Case("slice required topology level cannot be above the main required topology level")
         .nodes(defaultNodes())
         .levels(THREE_LEVELS)
-        .podSet(ps("").required(HOST).slices(BLOCK, 1).req("cpu", 1000L).count(1).reason("podset slice topology cloud.com/topology-block is above the podset topology kubernetes.io/hostname")),
+        .podSet(ps("").required(HOST).slices(BLOCK, 1).req("cpu", 1000L).count(1)
+            .reason("podset slice topology cloud.com/topology-block is above the podset topology "
+                + "kubernetes.io/hostname")),
     new Case("cannot request not existing slice topology")
         .nodes(defaultNodes())
         .levels(THREE_LEVELS)
-        .podSet(ps("").required(BLOCK).slices("not-existing-topology-level", 1).req("cpu", 1000L).count(1).reason("no requested topology level for slices: not-existing-topology-level")),
+        .podSet(ps("").required(BLOCK).slices("not-existing-topology-level", 1).req("cpu", 1000L).count(1)
+            .reason("no requested topology level for slices: not-existing-topology-level")),
     new Case("no topology for podset; host required for slices; BestFit")
         .nodes(List.of(
             n("b1-r1-x3").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x3").alloc("cpu", "3", "pods", "10").ready(),
@@ -512,7 +561,8 @@ final class KueueTopologyAssignmentPortTest {
         .levels(List.of(BLOCK))
         .podSet(ps("leader").required(BLOCK).req("cpu", 1000L).group("sameGroup").count(1).want(List.of(BLOCK),
                 d(1, "b2")))
-        .podSet(ps("workers").required(BLOCK).req("cpu", 1000L).req("example.com/gpu", 1L).group("sameGroup").count(4).want(List.of(BLOCK),
+        .podSet(ps("workers").required(BLOCK).req("cpu", 1000L).req("example.com/gpu", 1L).group("sameGroup").count(4)
+            .want(List.of(BLOCK),
                 d(4, "b2"))),
     new Case("find topology assignment for grouped podsets preserves worker capacity when placing leader")
         .nodes(List.of(
@@ -534,7 +584,8 @@ final class KueueTopologyAssignmentPortTest {
         .levels(List.of(RACK, HOST))
         .podSet(ps("leader").required(RACK).req("cpu", 1000L).group("sameGroup").count(1).want(ONE_LEVEL,
                 d(1, "h3")))
-        .podSet(ps("workers").required(RACK).slices(HOST, 2).req("cpu", 1000L).group("sameGroup").count(8).want(ONE_LEVEL,
+        .podSet(ps("workers").required(RACK).slices(HOST, 2).req("cpu", 1000L).group("sameGroup").count(8)
+            .want(ONE_LEVEL,
                 d(2, "h1"),
                 d(4, "h2"),
                 d(2, "h3"))),
@@ -548,7 +599,8 @@ final class KueueTopologyAssignmentPortTest {
         .podSet(ps("workers").preferred(HOST).req("cpu", 2000L).group("sameGroup").count(5).want(ONE_LEVEL,
                 d(4, "h1"),
                 d(1, "h2"))),
-    new Case("find topology assignment for unconstrained grouped podsets spreads leader and worker across domains with TASProfileMixed")
+    new Case("find topology assignment for unconstrained grouped podsets spreads leader and worker across domains with "
+        + "TASProfileMixed")
         .nodes(List.of(
             n("h1").l(HOST, "h1").alloc("cpu", "1", "pods", "10").ready(),
             n("h2").l(HOST, "h2").alloc("example.com/gpu", "1", "pods", "10").ready()))
@@ -562,11 +614,14 @@ final class KueueTopologyAssignmentPortTest {
             n("leader-host").l(RACK, "r1").l(HOST, "leader-host").alloc("cpu", "1", "pods", "10").ready(),
             n("worker-host").l(RACK, "r1").l(HOST, "worker-host").alloc("example.com/gpu", "1", "pods", "10").ready()))
         .levels(List.of(RACK, HOST))
-        .podSet(ps("leader").required(RACK).slices(RACK, 1).req("cpu", 1000L).group("sameGroup").count(1).want(ONE_LEVEL,
+        .podSet(ps("leader").required(RACK).slices(RACK, 1).req("cpu", 1000L).group("sameGroup").count(1)
+            .want(ONE_LEVEL,
                 d(1, "leader-host")))
-        .podSet(ps("workers").required(RACK).slices(RACK, 1).req("example.com/gpu", 1L).group("sameGroup").count(1).want(ONE_LEVEL,
+        .podSet(ps("workers").required(RACK).slices(RACK, 1).req("example.com/gpu", 1L).group("sameGroup").count(1)
+            .want(ONE_LEVEL,
                 d(1, "worker-host"))),
-    new Case("find topology assignment for two podsets with the same group with domains that can tightly fit leader and workers")
+    new Case("find topology assignment for two podsets with the same group with domains that can tightly fit leader "
+        + "and workers")
         .nodes(List.of(
             n("b1").l(BLOCK, "b1").alloc("cpu", "2", "example.com/gpu", "2", "pods", "10").ready(),
             n("b2").l(BLOCK, "b2").alloc("cpu", "8", "example.com/gpu", "8", "pods", "10").ready(),
@@ -574,24 +629,32 @@ final class KueueTopologyAssignmentPortTest {
         .levels(List.of(BLOCK))
         .podSet(ps("leader").required(BLOCK).req("cpu", 1000L).group("sameGroup").count(1).want(List.of(BLOCK),
                 d(1, "b2")))
-        .podSet(ps("workers").required(BLOCK).req("cpu", 1000L).req("example.com/gpu", 2L).group("sameGroup").count(4).want(List.of(BLOCK),
+        .podSet(ps("workers").required(BLOCK).req("cpu", 1000L).req("example.com/gpu", 2L).group("sameGroup").count(4)
+            .want(List.of(BLOCK),
                 d(4, "b2"))),
     new Case("find topology assignment for grouped podsets skips domain where only workers fit without leader")
         .nodes(List.of(
-            n("small-used").l(BLOCK, "b1").l(RACK, "small").l(HOST, "small-used").alloc("cpu", "2800m", "pods", "10").ready(),
-            n("small-free").l(BLOCK, "b1").l(RACK, "small").l(HOST, "small-free").alloc("cpu", "2800m", "pods", "10").ready(),
-            n("large-free").l(BLOCK, "b1").l(RACK, "large").l(HOST, "large-free").alloc("cpu", "6", "pods", "10").ready()))
+            n("small-used").l(BLOCK, "b1").l(RACK, "small").l(HOST, "small-used").alloc("cpu", "2800m", "pods", "10")
+                .ready(),
+            n("small-free").l(BLOCK, "b1").l(RACK, "small").l(HOST, "small-free").alloc("cpu", "2800m", "pods", "10")
+                .ready(),
+            n("large-free").l(BLOCK, "b1").l(RACK, "large").l(HOST, "large-free").alloc("cpu", "6", "pods", "10")
+                .ready()))
         .pods(pod("small-used", "Running", "cpu", "2500m"))
         .levels(THREE_LEVELS)
         .podSet(ps("leader").required(RACK).req("cpu", 2500L).group("sameGroup").count(1).want(ONE_LEVEL,
                 d(1, "large-free")))
         .podSet(ps("workers").required(RACK).req("cpu", 2500L).group("sameGroup").count(1).want(ONE_LEVEL,
                 d(1, "large-free"))),
-    new Case("find topology assignment for grouped podsets skips domain where mixed-size workers only fit without leader")
+    new Case("find topology assignment for grouped podsets skips domain where mixed-size workers only fit without "
+        + "leader")
         .nodes(List.of(
-            n("small-used").l(BLOCK, "b1").l(RACK, "small").l(HOST, "small-used").alloc("cpu", "2800m", "pods", "10").ready(),
-            n("small-free").l(BLOCK, "b1").l(RACK, "small").l(HOST, "small-free").alloc("cpu", "2800m", "pods", "10").ready(),
-            n("large-free").l(BLOCK, "b1").l(RACK, "large").l(HOST, "large-free").alloc("cpu", "6", "pods", "10").ready()))
+            n("small-used").l(BLOCK, "b1").l(RACK, "small").l(HOST, "small-used").alloc("cpu", "2800m", "pods", "10")
+                .ready(),
+            n("small-free").l(BLOCK, "b1").l(RACK, "small").l(HOST, "small-free").alloc("cpu", "2800m", "pods", "10")
+                .ready(),
+            n("large-free").l(BLOCK, "b1").l(RACK, "large").l(HOST, "large-free").alloc("cpu", "6", "pods", "10")
+                .ready()))
         .pods(pod("small-used", "Running", "cpu", "2500m"))
         .levels(THREE_LEVELS)
         .podSet(ps("leader").required(RACK).req("cpu", 2500L).group("sameGroup").count(1).want(ONE_LEVEL,
@@ -600,9 +663,12 @@ final class KueueTopologyAssignmentPortTest {
                 d(2, "large-free"))),
     new Case("find topology assignment for grouped podsets keeps tight domain when leader and workers fit together")
         .nodes(List.of(
-            n("small-used").l(BLOCK, "b1").l(RACK, "small").l(HOST, "small-used").alloc("cpu", "2800m", "pods", "10").ready(),
-            n("small-free").l(BLOCK, "b1").l(RACK, "small").l(HOST, "small-free").alloc("cpu", "2800m", "pods", "10").ready(),
-            n("large-free").l(BLOCK, "b1").l(RACK, "large").l(HOST, "large-free").alloc("cpu", "6", "pods", "10").ready()))
+            n("small-used").l(BLOCK, "b1").l(RACK, "small").l(HOST, "small-used").alloc("cpu", "2800m", "pods", "10")
+                .ready(),
+            n("small-free").l(BLOCK, "b1").l(RACK, "small").l(HOST, "small-free").alloc("cpu", "2800m", "pods", "10")
+                .ready(),
+            n("large-free").l(BLOCK, "b1").l(RACK, "large").l(HOST, "large-free").alloc("cpu", "6", "pods", "10")
+                .ready()))
         .pods(pod("small-used", "Running", "cpu", "2500m"))
         .levels(THREE_LEVELS)
         .podSet(ps("leader").required(RACK).req("cpu", 1000L).group("sameGroup").count(1).want(ONE_LEVEL,
@@ -614,27 +680,38 @@ final class KueueTopologyAssignmentPortTest {
             n("b1").l(BLOCK, "b1").alloc("cpu", "1", "example.com/gpu", "0", "pods", "10").ready(),
             n("b2").l(BLOCK, "b2").alloc("cpu", "4", "example.com/gpu", "4", "pods", "10").ready()))
         .levels(List.of(BLOCK))
-        .podSet(ps("leader").required(BLOCK).req("cpu", 1000L).group("sameGroup").count(1).reason("topology \"default\" allows to fit only 4 out of 4 pod(s). Total nodes: 2; excluded: resource \"example.com/gpu\": 1"))
-        .podSet(ps("workers").required(BLOCK).req("cpu", 1000L).req("example.com/gpu", 1L).group("sameGroup").count(4).reason("topology \"default\" allows to fit only 4 out of 4 pod(s). Total nodes: 2; excluded: resource \"example.com/gpu\": 1")),
-    new Case("find topology assignment for two podsets with the same group - optimizes domain for both leader and workers")
+        .podSet(ps("leader").required(BLOCK).req("cpu", 1000L).group("sameGroup").count(1)
+            .reason("topology \"default\" allows to fit only 4 out of 4 pod(s). Total nodes: 2; excluded: resource "
+                + "\"example.com/gpu\": 1"))
+        .podSet(ps("workers").required(BLOCK).req("cpu", 1000L).req("example.com/gpu", 1L).group("sameGroup").count(4)
+            .reason("topology \"default\" allows to fit only 4 out of 4 pod(s). Total nodes: 2; excluded: resource "
+                + "\"example.com/gpu\": 1")),
+    new Case("find topology assignment for two podsets with the same group - optimizes domain for both leader and "
+        + "workers")
         .nodes(List.of(
             n("b1").l(BLOCK, "b1").alloc("cpu", "11", "example.com/gpu", "8", "pods", "10").ready(),
             n("b2").l(BLOCK, "b2").alloc("cpu", "4", "example.com/gpu", "4", "pods", "10").ready()))
         .levels(List.of(BLOCK))
         .podSet(ps("leader").required(BLOCK).req("cpu", 1000L).group("sameGroup").count(1).want(List.of(BLOCK),
                 d(1, "b1")))
-        .podSet(ps("workers").required(BLOCK).req("cpu", 1000L).req("example.com/gpu", 1L).group("sameGroup").count(4).want(List.of(BLOCK),
+        .podSet(ps("workers").required(BLOCK).req("cpu", 1000L).req("example.com/gpu", 1L).group("sameGroup").count(4)
+            .want(List.of(BLOCK),
                 d(4, "b1"))),
     new Case("BestFit: podset group workers spread across hosts")
         .nodes(List.of(
-            n("b1-r1-x1").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x1").alloc("cpu", "20", "example.com/gpu", "4", "pods", "10").ready(),
-            n("b1-r1-x2").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x2").alloc("cpu", "20", "example.com/gpu", "2", "pods", "10").ready(),
-            n("b1-r1-x3").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x3").alloc("cpu", "20", "example.com/gpu", "2", "pods", "10").ready(),
-            n("b1-r1-x4").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x4").alloc("cpu", "20", "example.com/gpu", "2", "pods", "10").ready()))
+            n("b1-r1-x1").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x1")
+                .alloc("cpu", "20", "example.com/gpu", "4", "pods", "10").ready(),
+            n("b1-r1-x2").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x2")
+                .alloc("cpu", "20", "example.com/gpu", "2", "pods", "10").ready(),
+            n("b1-r1-x3").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x3")
+                .alloc("cpu", "20", "example.com/gpu", "2", "pods", "10").ready(),
+            n("b1-r1-x4").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x4")
+                .alloc("cpu", "20", "example.com/gpu", "2", "pods", "10").ready()))
         .levels(THREE_LEVELS)
         .podSet(ps("leader").preferred(BLOCK).req("cpu", 1000L).group("sameGroup").count(1).want(ONE_LEVEL,
                 d(1, "x1")))
-        .podSet(ps("workers").preferred(BLOCK).slices(HOST, 2).req("cpu", 1000L).req("example.com/gpu", 1L).group("sameGroup").count(6).want(ONE_LEVEL,
+        .podSet(ps("workers").preferred(BLOCK).slices(HOST, 2).req("cpu", 1000L).req("example.com/gpu", 1L)
+            .group("sameGroup").count(6).want(ONE_LEVEL,
                 d(4, "x1"),
                 d(2, "x2"))),
     new Case("find topology assignment for two podsets with the same group - leader does not fit anywhere")
@@ -642,36 +719,56 @@ final class KueueTopologyAssignmentPortTest {
             n("b1").l(BLOCK, "b1").alloc("cpu", "4", "example.com/gpu", "4", "pods", "10").ready(),
             n("b2").l(BLOCK, "b2").alloc("cpu", "4", "example.com/gpu", "4", "pods", "10").ready()))
         .levels(List.of(BLOCK))
-        .podSet(ps("leader").required(BLOCK).req("cpu", 10000L).group("sameGroup").count(1).reason("topology \"default\" allows to fit only 4 out of 4 pod(s)"))
-        .podSet(ps("workers").required(BLOCK).req("cpu", 1000L).req("example.com/gpu", 1L).group("sameGroup").count(4).reason("topology \"default\" allows to fit only 4 out of 4 pod(s)")),
+        .podSet(ps("leader").required(BLOCK).req("cpu", 10000L).group("sameGroup").count(1)
+            .reason("topology \"default\" allows to fit only 4 out of 4 pod(s)"))
+        .podSet(ps("workers").required(BLOCK).req("cpu", 1000L).req("example.com/gpu", 1L).group("sameGroup").count(4)
+            .reason("topology \"default\" allows to fit only 4 out of 4 pod(s)")),
     new Case("find topology assignment for two podsets with the same group - multiple hosts")
         .nodes(List.of(
-            n("b1-r1-x3").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x3").alloc("cpu", "2", "pods", "10", "example.com/gpu", "1").ready(),
-            n("b1-r1-x5").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x5").alloc("cpu", "2", "pods", "10", "example.com/gpu", "1").ready(),
-            n("b1-r1-x1").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x1").alloc("cpu", "2", "pods", "10", "example.com/gpu", "1").ready(),
-            n("b2-r4-x6").l(BLOCK, "b2").l(RACK, "r4").l(HOST, "x6").alloc("cpu", "1", "pods", "10", "example.com/gpu", "1").ready(),
-            n("b2-r5-x2").l(BLOCK, "b2").l(RACK, "r5").l(HOST, "x2").alloc("cpu", "2", "pods", "10", "example.com/gpu", "1").ready(),
-            n("b2-r6-x4").l(BLOCK, "b2").l(RACK, "r6").l(HOST, "x4").alloc("cpu", "2", "pods", "10", "example.com/gpu", "1").ready()))
+            n("b1-r1-x3").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x3")
+                .alloc("cpu", "2", "pods", "10", "example.com/gpu", "1").ready(),
+            n("b1-r1-x5").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x5")
+                .alloc("cpu", "2", "pods", "10", "example.com/gpu", "1").ready(),
+            n("b1-r1-x1").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x1")
+                .alloc("cpu", "2", "pods", "10", "example.com/gpu", "1").ready(),
+            n("b2-r4-x6").l(BLOCK, "b2").l(RACK, "r4").l(HOST, "x6")
+                .alloc("cpu", "1", "pods", "10", "example.com/gpu", "1").ready(),
+            n("b2-r5-x2").l(BLOCK, "b2").l(RACK, "r5").l(HOST, "x2")
+                .alloc("cpu", "2", "pods", "10", "example.com/gpu", "1").ready(),
+            n("b2-r6-x4").l(BLOCK, "b2").l(RACK, "r6").l(HOST, "x4")
+                .alloc("cpu", "2", "pods", "10", "example.com/gpu", "1").ready()))
         .levels(List.of(BLOCK, RACK, HOST))
         .podSet(ps("leader").required(BLOCK).req("cpu", 2000L).group("sameGroup").count(1).want(List.of(HOST),
                 d(1, "x1")))
-        .podSet(ps("workers").required(BLOCK).req("cpu", 1000L).req("example.com/gpu", 1L).group("sameGroup").count(2).want(List.of(HOST),
+        .podSet(ps("workers").required(BLOCK).req("cpu", 1000L).req("example.com/gpu", 1L).group("sameGroup").count(2)
+            .want(List.of(HOST),
                 d(1, "x3"),
                 d(1, "x5"))),
-    new Case("find topology assignment for two podsets with the same group requesting same resources and nodes in the same rack")
+    new Case("find topology assignment for two podsets with the same group requesting same resources and nodes in the "
+        + "same rack")
         .nodes(List.of(
-            n("b1-r1-x3").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x3").alloc("cpu", "1", "pods", "10", "example.com/gpu", "1").ready(),
-            n("b1-r1-x5").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x5").alloc("cpu", "1", "pods", "10", "example.com/gpu", "1").ready(),
-            n("b1-r2-x1").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x1").alloc("cpu", "1", "pods", "10", "example.com/gpu", "1").ready(),
-            n("b1-r2-x6").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x6").alloc("cpu", "1", "pods", "10", "example.com/gpu", "1").ready(),
-            n("b2-r3-x2").l(BLOCK, "b2").l(RACK, "r3").l(HOST, "x2").alloc("cpu", "1", "pods", "10", "example.com/gpu", "1").ready(),
-            n("b2-r3-x4").l(BLOCK, "b2").l(RACK, "r3").l(HOST, "x4").alloc("cpu", "1", "pods", "10", "example.com/gpu", "1").ready(),
-            n("b2-r4-x7").l(BLOCK, "b2").l(RACK, "r4").l(HOST, "x7").alloc("cpu", "1", "pods", "10", "example.com/gpu", "1").ready(),
-            n("b2-r4-x8").l(BLOCK, "b2").l(RACK, "r4").l(HOST, "x8").alloc("cpu", "1", "pods", "10", "example.com/gpu", "1").ready()))
+            n("b1-r1-x3").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x3")
+                .alloc("cpu", "1", "pods", "10", "example.com/gpu", "1").ready(),
+            n("b1-r1-x5").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x5")
+                .alloc("cpu", "1", "pods", "10", "example.com/gpu", "1").ready(),
+            n("b1-r2-x1").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x1")
+                .alloc("cpu", "1", "pods", "10", "example.com/gpu", "1").ready(),
+            n("b1-r2-x6").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x6")
+                .alloc("cpu", "1", "pods", "10", "example.com/gpu", "1").ready(),
+            n("b2-r3-x2").l(BLOCK, "b2").l(RACK, "r3").l(HOST, "x2")
+                .alloc("cpu", "1", "pods", "10", "example.com/gpu", "1").ready(),
+            n("b2-r3-x4").l(BLOCK, "b2").l(RACK, "r3").l(HOST, "x4")
+                .alloc("cpu", "1", "pods", "10", "example.com/gpu", "1").ready(),
+            n("b2-r4-x7").l(BLOCK, "b2").l(RACK, "r4").l(HOST, "x7")
+                .alloc("cpu", "1", "pods", "10", "example.com/gpu", "1").ready(),
+            n("b2-r4-x8").l(BLOCK, "b2").l(RACK, "r4").l(HOST, "x8")
+                .alloc("cpu", "1", "pods", "10", "example.com/gpu", "1").ready()))
         .levels(List.of(BLOCK, RACK, HOST))
-        .podSet(ps("leader").required(BLOCK).req("cpu", 1000L).req("example.com/gpu", 1L).group("sameGroup").count(1).want(List.of(HOST),
+        .podSet(ps("leader").required(BLOCK).req("cpu", 1000L).req("example.com/gpu", 1L).group("sameGroup").count(1)
+            .want(List.of(HOST),
                 d(1, "x3")))
-        .podSet(ps("workers").required(BLOCK).req("cpu", 1000L).req("example.com/gpu", 1L).group("sameGroup").count(2).want(List.of(HOST),
+        .podSet(ps("workers").required(BLOCK).req("cpu", 1000L).req("example.com/gpu", 1L).group("sameGroup").count(2)
+            .want(List.of(HOST),
                 d(1, "x5"),
                 d(1, "x1"))),
     new Case("multiple podsets: rack required for both, different resource requests; BestFit")
@@ -695,7 +792,9 @@ final class KueueTopologyAssignmentPortTest {
         .levels(List.of(HOST))
         .podSet(ps("ps1").req("cpu", 1000L).req("memory", 1000L).count(1).want(List.of(HOST),
                 d(1, "x1")))
-        .podSet(ps("ps2").nodeSelector(Map.of("never", "match")).req("cpu", 1000L).req("memory", 1000L).count(1).reason("topology \"default\" doesn't allow to fit any of 1 pod(s). Total nodes: 2; excluded: nodeSelector: 2")),
+        .podSet(ps("ps2").nodeSelector(Map.of("never", "match")).req("cpu", 1000L).req("memory", 1000L).count(1)
+            .reason("topology \"default\" doesn't allow to fit any of 1 pod(s). Total nodes: 2; excluded: "
+                + "nodeSelector: 2")),
     new Case("multi-layer topology: block required; rack slices of 4; host slices of 2; TASMultiLayerTopology")
         .nodes(List.of(
             n("b1-r1-x1").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x1").alloc("cpu", "1", "pods", "10").ready(),
@@ -719,10 +818,12 @@ final class KueueTopologyAssignmentPortTest {
                 d(3, "x2"),
                 d(3, "x3"),
                 d(1, "x4"))),
-    new Case("multi-layer topology: mimic a real-world GB200 cluster, with NVL36 arch (2GPUs/node); dc required; aizone slices of 48; rack slices of 16; TASMultiLayerTopology")
+    new Case("multi-layer topology: mimic a real-world GB200 cluster, with NVL36 arch (2GPUs/node); dc required; "
+        + "aizone slices of 48; rack slices of 16; TASMultiLayerTopology")
         .nodes(gb200Nodes())
         .levels(List.of(DC, AIZONE, BLOCK, RACK))
-        .podSet(ps("").required(DC).constraints(c(AIZONE, 48), c(RACK, 16)).req("nvidia.com/gpu", 2L).count(96).want(List.of(DC, AIZONE, BLOCK, RACK),
+        .podSet(ps("").required(DC).constraints(c(AIZONE, 48), c(RACK, 16)).req("nvidia.com/gpu", 2L).count(96)
+            .want(List.of(DC, AIZONE, BLOCK, RACK),
                 d(16, "dc0", "aizone0", "block0", "r0"),
                 d(16, "dc0", "aizone0", "block0", "r1"),
                 d(16, "dc0", "aizone0", "block1", "r2"),
@@ -735,7 +836,9 @@ final class KueueTopologyAssignmentPortTest {
             n("b1-r1-x2").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x2").alloc("cpu", "3", "pods", "10").ready(),
             n("b1-r1-x3").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x3").alloc("cpu", "0", "pods", "10").ready()))
         .levels(THREE_LEVELS)
-        .podSet(ps("").required(BLOCK).constraints(c(RACK, 6), c(HOST, 2)).req("cpu", 1000L).count(6).reason("topology \"default\" doesn't allow to fit; 0/1 slice(s) fit on level cloud.com/topology-rack; 2/3 slice(s) fit on level kubernetes.io/hostname. Total nodes: 3; excluded: resource \"cpu\": 1")),
+        .podSet(ps("").required(BLOCK).constraints(c(RACK, 6), c(HOST, 2)).req("cpu", 1000L).count(6)
+            .reason("topology \"default\" doesn't allow to fit; 0/1 slice(s) fit on level cloud.com/topology-rack; 2/3 "
+                + "slice(s) fit on level kubernetes.io/hostname. Total nodes: 3; excluded: resource \"cpu\": 1")),
     new Case("multi-layer topology: small host kills rack slices despite enough total capacity")
         .nodes(List.of(
             n("b1-r1-x1").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x1").alloc("cpu", "7", "pods", "10").ready(),
@@ -743,34 +846,53 @@ final class KueueTopologyAssignmentPortTest {
             n("b1-r2-x3").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x3").alloc("cpu", "7", "pods", "10").ready(),
             n("b1-r2-x4").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x4").alloc("cpu", "3", "pods", "10").ready()))
         .levels(THREE_LEVELS)
-        .podSet(ps("").required(BLOCK).constraints(c(RACK, 8), c(HOST, 4)).req("cpu", 1000L).count(16).reason("topology \"default\" doesn't allow to fit; 1/2 slice(s) fit on level cloud.com/topology-rack; 3/4 slice(s) fit on level kubernetes.io/hostname")),
+        .podSet(ps("").required(BLOCK).constraints(c(RACK, 8), c(HOST, 4)).req("cpu", 1000L).count(16)
+            .reason("topology \"default\" doesn't allow to fit; 1/2 slice(s) fit on level cloud.com/topology-rack; 3/4 "
+                + "slice(s) fit on level kubernetes.io/hostname")),
     new Case("multi-layer topology: enough hostname slices but not enough rack slices")
         .nodes(List.of(
             n("b1-r1-x1").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x1").alloc("cpu", "4", "pods", "10").ready(),
             n("b1-r2-x2").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x2").alloc("cpu", "4", "pods", "10").ready(),
             n("b1-r3-x3").l(BLOCK, "b1").l(RACK, "r3").l(HOST, "x3").alloc("cpu", "4", "pods", "10").ready()))
         .levels(THREE_LEVELS)
-        .podSet(ps("").required(BLOCK).constraints(c(RACK, 6), c(HOST, 2)).req("cpu", 1000L).count(12).reason("topology \"default\" doesn't allow to fit; 0/2 slice(s) fit on level cloud.com/topology-rack; 6/6 slice(s) fit on level kubernetes.io/hostname")),
+        .podSet(ps("").required(BLOCK).constraints(c(RACK, 6), c(HOST, 2)).req("cpu", 1000L).count(12)
+            .reason("topology \"default\" doesn't allow to fit; 0/2 slice(s) fit on level cloud.com/topology-rack; 6/6 "
+                + "slice(s) fit on level kubernetes.io/hostname")),
     new Case("multi-layer topology: 3-layer negative case with small hosts cascading up")
         .nodes(List.of(
-            n("dc1-b1-r1-x1").l(DC, "dc1").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x1").alloc("cpu", "4", "pods", "10").ready(),
-            n("dc1-b1-r1-x2").l(DC, "dc1").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x2").alloc("cpu", "4", "pods", "10").ready(),
-            n("dc1-b1-r2-x3").l(DC, "dc1").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x3").alloc("cpu", "4", "pods", "10").ready(),
-            n("dc1-b1-r2-x4").l(DC, "dc1").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x4").alloc("cpu", "4", "pods", "10").ready(),
-            n("dc1-b2-r3-x5").l(DC, "dc1").l(BLOCK, "b2").l(RACK, "r3").l(HOST, "x5").alloc("cpu", "4", "pods", "10").ready(),
-            n("dc1-b2-r3-x6").l(DC, "dc1").l(BLOCK, "b2").l(RACK, "r3").l(HOST, "x6").alloc("cpu", "4", "pods", "10").ready(),
-            n("dc1-b2-r4-x7").l(DC, "dc1").l(BLOCK, "b2").l(RACK, "r4").l(HOST, "x7").alloc("cpu", "1", "pods", "10").ready(),
-            n("dc1-b2-r4-x8").l(DC, "dc1").l(BLOCK, "b2").l(RACK, "r4").l(HOST, "x8").alloc("cpu", "1", "pods", "10").ready()))
+            n("dc1-b1-r1-x1").l(DC, "dc1").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x1").alloc("cpu", "4", "pods", "10")
+                .ready(),
+            n("dc1-b1-r1-x2").l(DC, "dc1").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x2").alloc("cpu", "4", "pods", "10")
+                .ready(),
+            n("dc1-b1-r2-x3").l(DC, "dc1").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x3").alloc("cpu", "4", "pods", "10")
+                .ready(),
+            n("dc1-b1-r2-x4").l(DC, "dc1").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x4").alloc("cpu", "4", "pods", "10")
+                .ready(),
+            n("dc1-b2-r3-x5").l(DC, "dc1").l(BLOCK, "b2").l(RACK, "r3").l(HOST, "x5").alloc("cpu", "4", "pods", "10")
+                .ready(),
+            n("dc1-b2-r3-x6").l(DC, "dc1").l(BLOCK, "b2").l(RACK, "r3").l(HOST, "x6").alloc("cpu", "4", "pods", "10")
+                .ready(),
+            n("dc1-b2-r4-x7").l(DC, "dc1").l(BLOCK, "b2").l(RACK, "r4").l(HOST, "x7").alloc("cpu", "1", "pods", "10")
+                .ready(),
+            n("dc1-b2-r4-x8").l(DC, "dc1").l(BLOCK, "b2").l(RACK, "r4").l(HOST, "x8").alloc("cpu", "1", "pods", "10")
+                .ready()))
         .levels(concat(List.of(DC), THREE_LEVELS))
-        .podSet(ps("").required(DC).constraints(c(BLOCK, 12), c(RACK, 6), c(HOST, 3)).req("cpu", 1000L).count(24).reason("topology \"default\" doesn't allow to fit; 1/2 slice(s) fit on level cloud.com/topology-block; 3/4 slice(s) fit on level cloud.com/topology-rack; 6/8 slice(s) fit on level kubernetes.io/hostname")),
+        .podSet(ps("").required(DC).constraints(c(BLOCK, 12), c(RACK, 6), c(HOST, 3)).req("cpu", 1000L).count(24)
+            .reason("topology \"default\" doesn't allow to fit; 1/2 slice(s) fit on level cloud.com/topology-block; "
+                + "3/4 slice(s) fit on level cloud.com/topology-rack; 6/8 slice(s) fit on level "
+                    + "kubernetes.io/hostname")),
     new Case("optimize the last domain for LWS using BestFit")
         .nodes(List.of(
-            n("dom1-node").l("cloud.com/topology-zone", "dom1").l("cloud.com/topology-rack", "rack1").l(HOST, "dom1-node").alloc("cpu", "10", "memory", "10Gi", "pods", "10").ready(),
-            n("dom2-node").l("cloud.com/topology-zone", "dom2").l("cloud.com/topology-rack", "rack2").l(HOST, "dom2-node").alloc("cpu", "6", "memory", "10Gi", "pods", "10").ready()))
+            n("dom1-node").l("cloud.com/topology-zone", "dom1").l("cloud.com/topology-rack", "rack1")
+                .l(HOST, "dom1-node").alloc("cpu", "10", "memory", "10Gi", "pods", "10").ready(),
+            n("dom2-node").l("cloud.com/topology-zone", "dom2").l("cloud.com/topology-rack", "rack2")
+                .l(HOST, "dom2-node").alloc("cpu", "6", "memory", "10Gi", "pods", "10").ready()))
         .levels(List.of("cloud.com/topology-zone", "cloud.com/topology-rack", HOST))
-        .podSet(ps("leader").required("cloud.com/topology-zone").slices("cloud.com/topology-rack", 1).req("cpu", 1000L).req("memory", 1073741824L).group("lws").count(1).want(List.of(HOST),
+        .podSet(ps("leader").required("cloud.com/topology-zone").slices("cloud.com/topology-rack", 1).req("cpu", 1000L)
+            .req("memory", 1073741824L).group("lws").count(1).want(List.of(HOST),
                 d(1, "dom2-node")))
-        .podSet(ps("workers").required("cloud.com/topology-zone").slices("cloud.com/topology-rack", 1).req("cpu", 1000L).req("memory", 1073741824L).group("lws").count(5).want(List.of(HOST),
+        .podSet(ps("workers").required("cloud.com/topology-zone").slices("cloud.com/topology-rack", 1).req("cpu", 1000L)
+            .req("memory", 1073741824L).group("lws").count(5).want(List.of(HOST),
                 d(5, "dom2-node"))),
     new Case("sibling-flavor usage on the shared hostname reduces remaining capacity")
         .nodes(List.of(
@@ -787,7 +909,8 @@ final class KueueTopologyAssignmentPortTest {
         .nodeLabels(Map.of())
         .podSet(ps("main").required(RACK).req("cpu", 1000L).count(1).want(List.of(BLOCK, RACK),
                 d(1, "b1", "r1"))),
-    new Case("non-hostname-leaf topology: prior c.usage must be applied even when aggregatedDomainUsages is non-nil empty")
+    new Case("non-hostname-leaf topology: prior c.usage must be applied even when aggregatedDomainUsages is non-nil "
+        + "empty")
         .nodes(List.of(
             n("b1-r1").l(BLOCK, "b1").l(RACK, "r1").alloc("cpu", "1", "pods", "10").ready(),
             n("b1-r2").l(BLOCK, "b1").l(RACK, "r2").alloc("cpu", "1", "pods", "10").ready(),
@@ -819,43 +942,68 @@ final class KueueTopologyAssignmentPortTest {
 
   private static List<N> defaultNodes() {
     return List.of(
-            n("b1-r1-x3").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x3").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready(),
-            n("b1-r2-x5").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x5").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready(),
-            n("b1-r2-x1").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x1").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready(),
-            n("b1-r2-x6").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x6").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready(),
-            n("b2-r2-x2").l(BLOCK, "b2").l(RACK, "r1").l(HOST, "x2").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready(),
-            n("b2-r2-x4").l(BLOCK, "b2").l(RACK, "r2").l(HOST, "x4").alloc("cpu", "2", "memory", "4Gi", "pods", "40").ready());
+            n("b1-r1-x3").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x3").alloc("cpu", "1", "memory", "1Gi", "pods", "10")
+                .ready(),
+            n("b1-r2-x5").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x5").alloc("cpu", "1", "memory", "1Gi", "pods", "10")
+                .ready(),
+            n("b1-r2-x1").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x1").alloc("cpu", "1", "memory", "1Gi", "pods", "10")
+                .ready(),
+            n("b1-r2-x6").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x6").alloc("cpu", "1", "memory", "1Gi", "pods", "10")
+                .ready(),
+            n("b2-r2-x2").l(BLOCK, "b2").l(RACK, "r1").l(HOST, "x2").alloc("cpu", "1", "memory", "1Gi", "pods", "10")
+                .ready(),
+            n("b2-r2-x4").l(BLOCK, "b2").l(RACK, "r2").l(HOST, "x4").alloc("cpu", "2", "memory", "4Gi", "pods", "40")
+                .ready());
   }
 
   private static List<N> scatteredNodes() {
     return List.of(
-            n("b1-r1-x3").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x3").alloc("cpu", "4", "memory", "1Gi", "pods", "10").ready(),
-            n("b1-r1-x5").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x5").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready(),
-            n("b1-r1-x1").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x1").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready(),
-            n("b2-r1-x6").l(BLOCK, "b2").l(RACK, "r1").l(HOST, "x6").alloc("cpu", "2", "memory", "1Gi", "pods", "10").ready(),
-            n("b2-r1-x2").l(BLOCK, "b2").l(RACK, "r1").l(HOST, "x2").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready());
+            n("b1-r1-x3").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x3").alloc("cpu", "4", "memory", "1Gi", "pods", "10")
+                .ready(),
+            n("b1-r1-x5").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x5").alloc("cpu", "1", "memory", "1Gi", "pods", "10")
+                .ready(),
+            n("b1-r1-x1").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x1").alloc("cpu", "1", "memory", "1Gi", "pods", "10")
+                .ready(),
+            n("b2-r1-x6").l(BLOCK, "b2").l(RACK, "r1").l(HOST, "x6").alloc("cpu", "2", "memory", "1Gi", "pods", "10")
+                .ready(),
+            n("b2-r1-x2").l(BLOCK, "b2").l(RACK, "r1").l(HOST, "x2").alloc("cpu", "1", "memory", "1Gi", "pods", "10")
+                .ready());
   }
 
   private static List<N> multipodNodeset() {
     return List.of(
-            n("b1-r1-x3").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x3").alloc("cpu", "10", "memory", "1Gi", "pods", "10").ready(),
-            n("b1-r2-x5").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x5").alloc("cpu", "10", "memory", "1Gi", "pods", "10").ready(),
-            n("b1-r2-x1").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x1").alloc("cpu", "10", "memory", "1Gi", "pods", "10").ready(),
-            n("b1-r2-x6").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x6").alloc("cpu", "10", "memory", "1Gi", "pods", "10").ready(),
-            n("b2-r1-x2").l(BLOCK, "b2").l(RACK, "r1").l(HOST, "x2").alloc("cpu", "10", "memory", "1Gi", "pods", "10").ready(),
-            n("b2-r2-x4").l(BLOCK, "b2").l(RACK, "r2").l(HOST, "x4").alloc("cpu", "20", "memory", "4Gi", "pods", "40").ready());
+            n("b1-r1-x3").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x3").alloc("cpu", "10", "memory", "1Gi", "pods", "10")
+                .ready(),
+            n("b1-r2-x5").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x5").alloc("cpu", "10", "memory", "1Gi", "pods", "10")
+                .ready(),
+            n("b1-r2-x1").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x1").alloc("cpu", "10", "memory", "1Gi", "pods", "10")
+                .ready(),
+            n("b1-r2-x6").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x6").alloc("cpu", "10", "memory", "1Gi", "pods", "10")
+                .ready(),
+            n("b2-r1-x2").l(BLOCK, "b2").l(RACK, "r1").l(HOST, "x2").alloc("cpu", "10", "memory", "1Gi", "pods", "10")
+                .ready(),
+            n("b2-r2-x4").l(BLOCK, "b2").l(RACK, "r2").l(HOST, "x4").alloc("cpu", "20", "memory", "4Gi", "pods", "40")
+                .ready());
   }
 
   private static List<N> binaryTreesNodes() {
     return List.of(
-            n("b1-r1-x3").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x3").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready(),
-            n("b1-r1-x5").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x5").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready(),
-            n("b1-r2-x1").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x1").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready(),
-            n("b1-r2-x6").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x6").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready(),
-            n("b2-r1-x2").l(BLOCK, "b2").l(RACK, "r1").l(HOST, "x2").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready(),
-            n("b2-r1-x4").l(BLOCK, "b2").l(RACK, "r1").l(HOST, "x4").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready(),
-            n("b2-r2-x7").l(BLOCK, "b2").l(RACK, "r2").l(HOST, "x7").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready(),
-            n("b2-r2-x8").l(BLOCK, "b2").l(RACK, "r2").l(HOST, "x8").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready());
+            n("b1-r1-x3").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x3").alloc("cpu", "1", "memory", "1Gi", "pods", "10")
+                .ready(),
+            n("b1-r1-x5").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x5").alloc("cpu", "1", "memory", "1Gi", "pods", "10")
+                .ready(),
+            n("b1-r2-x1").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x1").alloc("cpu", "1", "memory", "1Gi", "pods", "10")
+                .ready(),
+            n("b1-r2-x6").l(BLOCK, "b1").l(RACK, "r2").l(HOST, "x6").alloc("cpu", "1", "memory", "1Gi", "pods", "10")
+                .ready(),
+            n("b2-r1-x2").l(BLOCK, "b2").l(RACK, "r1").l(HOST, "x2").alloc("cpu", "1", "memory", "1Gi", "pods", "10")
+                .ready(),
+            n("b2-r1-x4").l(BLOCK, "b2").l(RACK, "r1").l(HOST, "x4").alloc("cpu", "1", "memory", "1Gi", "pods", "10")
+                .ready(),
+            n("b2-r2-x7").l(BLOCK, "b2").l(RACK, "r2").l(HOST, "x7").alloc("cpu", "1", "memory", "1Gi", "pods", "10")
+                .ready(),
+            n("b2-r2-x8").l(BLOCK, "b2").l(RACK, "r2").l(HOST, "x8").alloc("cpu", "1", "memory", "1Gi", "pods", "10")
+                .ready());
   }
 
   /** 1 dc × 2 aizones × 2 blocks × 2 racks, 18 nodes of 2 GPUs per rack (upstream builds them in a loop). */
