@@ -112,6 +112,20 @@ public final class AdmissionEngine {
   }
 
   /**
+   * As {@link #assumeAdmitted(Workload, String, Map, Map, Instant)}, with the {@link TopologyAssignment}s of the pod
+   * sets named in {@code topologyAssignments} (restoring a topology-aware admission: its pods take their nodes' room
+   * from later assignments).
+   *
+   * @throws IllegalArgumentException as the other forms, or if a topology assignment names no pod set of the workload
+   */
+  public synchronized QuotaReservation assumeAdmitted(Workload workload, String clusterQueue,
+      Map<String, String> flavorByResource, Map<String, Integer> admittedCounts,
+      Map<String, TopologyAssignment> topologyAssignments, Instant admittedAt) {
+    return scheduler.assumeAdmitted(workload, clusterQueue, Map.copyOf(flavorByResource), Map.copyOf(admittedCounts),
+        Map.copyOf(topologyAssignments), admittedAt);
+  }
+
+  /**
    * Removes a pending workload, or finishes an admitted one and releases its quota (which requeues parked workloads
    * of its cohort).
    *

@@ -427,7 +427,23 @@ public final class QueueScheduler {
    */
   public QuotaReservation assumeAdmitted(Workload wl, String clusterQueue, Map<String, String> flavorByResource,
       Map<String, Integer> admittedCounts, Instant admittedAt) {
+    return assumeAdmitted(wl, clusterQueue, flavorByResource, admittedCounts, Map.of(), admittedAt);
+  }
+
+  /**
+   * As {@link #assumeAdmitted(Workload, String, Map, Map, Instant)}, with the topology assignments of the pod sets
+   * named in {@code topologyAssignments} (restoring a topology-aware admission: its pods use their nodes' room).
+   */
+  public QuotaReservation assumeAdmitted(Workload wl, String clusterQueue, Map<String, String> flavorByResource,
+      Map<String, Integer> admittedCounts, Map<String, io.fleetkit.queueing.TopologyAssignment> topologyAssignments,
+      Instant admittedAt) {
     requireNew(wl);
+    for (String name : topologyAssignments.keySet()) {
+      if (wl.podSets().stream().noneMatch(ps -> ps.name().equals(name))) {
+        throw new IllegalArgumentException("Workload " + wl.key() + ": topology assignment for pod set " + name
+            + ", which the workload does not have");
+      }
+    }
     CqState cq = requireQueue(clusterQueue);
     long[] total = new long[index.size()];
     List<PodSetAssignment> podSets = new ArrayList<>();
@@ -471,7 +487,8 @@ public final class QueueScheduler {
         fl.put(ResourceNames.PODS, podsFlavor);
         usage.put(ResourceNames.PODS, Quantity.ofMilli(pods));
       }
-      podSets.add(new PodSetAssignment(ps.name(), ps.count(), fl, usage.build()));
+      podSets.add(new PodSetAssignment(ps.name(), ps.count(), fl, usage.build(),
+          topologyAssignments.get(ps.name())));
     }
     int n = 0;
     for (long v : total) {

@@ -126,6 +126,10 @@ final class TopologyPlacer {
       return a;
     }
     Map<String, TopologyAssignment> found = new LinkedHashMap<>();
+    // What the pod sets placed so far take, per topology with hostname leaves: a node's room is shared by the flavors
+    // of one topology, so a later pod set of this workload in a sibling flavor must not count it again (Kueue's
+    // WithAggregatedDomainUsages)
+    Map<String, Map<String, ResourceList>> placedSoFar = new LinkedHashMap<>();
     for (Map.Entry<String, List<TopologyAssigner.Request>> e : byFlavor.entrySet()) {
       ResourceFlavor flavor = flavors.get(e.getKey());
       Topology topology = topologies.get(flavor.topologyName());
@@ -133,13 +137,25 @@ final class TopologyPlacer {
         return noFit(a, e.getValue().get(0).podSetName(),
             "Flavor \"" + flavor.name() + "\" information missing in TAS cache");
       }
-      Map<String, ResourceList> tasUsage = simulateEmpty ? Map.of() : tasUsage(flavor, topology, admitted);
+      Map<String, ResourceList> tasUsage = simulateEmpty ? new LinkedHashMap<>() : tasUsage(flavor, topology, admitted);
+      Map<String, ResourceList> before = placedSoFar.get(topology.name());
+      if (before != null) {
+        before.forEach((domain, u) -> tasUsage.merge(domain, u, ResourceList::add));
+      }
       TopologyAssigner assigner = new TopologyAssigner(topology, flavor, nodes.values(), nodeUsage, tasUsage);
       for (Map.Entry<String, TopologyAssigner.Result> r : assigner.assign(e.getValue()).entrySet()) {
         if (!r.getValue().fits()) {
           return noFit(a, r.getKey(), r.getValue().failureReason());
         }
         found.put(r.getKey(), r.getValue().assignment());
+        if (topology.lowestLevelIsHostname()) {
+          for (TopologyAssigner.Request req : e.getValue()) {
+            if (req.podSetName().equals(r.getKey())) {
+              TopologyAssigner.addUsage(placedSoFar.computeIfAbsent(topology.name(), k -> new LinkedHashMap<>()),
+                  r.getValue().assignment(), req.singlePodRequests());
+            }
+          }
+        }
       }
     }
     if (simulateEmpty) {
