@@ -249,6 +249,27 @@ final class TopologyAwareAdmissionTest {
         + "Flavor \"tas-gpu\" does not contain the requested level");
   }
 
+  /** Kueue's overlap rule: a flavor without a topology may serve a group of resources the pods do not request. */
+  @Test
+  void schedule_podsQuotaInAFlavorWithoutTopology_stillServesATopologyRequest() {
+    AdmissionEngine e = AdmissionEngine.builder().clock(clock)
+        .topology(Topology.of("default", BLOCK, RACK, HOST))
+        .resourceFlavor(ResourceFlavor.of("tas-gpu").withTopologyName("default"))
+        .resourceFlavor(ResourceFlavor.of("counted"))
+        .clusterQueue(ClusterQueue.builder("cq")
+            .resourceGroup(FlavorQuotas.of("tas-gpu", FlavorResourceQuota.of(GPU, "100")))
+            .resourceGroup(FlavorQuotas.of("counted", FlavorResourceQuota.of("pods", "10"))).build())
+        .localQueue(LocalQueue.of("team", "q", "cq"))
+        .nodes(nodes())
+        .build();
+    e.submit(gang("train", 4, PodSetTopologyRequest.ofRequired(RACK)));
+
+    PodSetAssignment a = e.schedule().admitted().get(0).podSets().get(0);
+
+    assertThat(a.flavors()).containsEntry(GPU, "tas-gpu").containsEntry("pods", "counted");
+    assertThat(a.topologyAssignment().podCount()).isEqualTo(4);
+  }
+
   @Test
   void builder_topologyAddedTwice_isRefusedNamingTheFirst() {
     assertThatThrownBy(() -> AdmissionEngine.builder().topology(Topology.of("default", RACK))

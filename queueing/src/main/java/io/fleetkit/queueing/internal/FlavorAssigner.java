@@ -152,7 +152,7 @@ public final class FlavorAssigner {
         int best = -1;
         for (int f = 0; f < flavorCount; f++) {
           ResourceFlavor flavor = resourceFlavors.get(group.flavors().get(f).name());
-          String mismatch = flavor == null || topology == null ? null : topology.mismatch(flavor, ps, cq);
+          String mismatch = flavor == null || topology == null ? null : topology.mismatch(flavor, ps, cq, covered);
           if (mismatch == null && flavor != null) {
             mismatch = FlavorConstraints.mismatch(flavor, ps);
           }

@@ -36,15 +36,15 @@ import org.jspecify.annotations.Nullable;
  * <p>For each pod set (or leader and workers of one pod set group) in order:
  *
  * <ol>
- *   <li>Phase 1, {@link #fillInCounts}: how many pods (and slices, and whether the leader) fit on every leaf, given its
+ *   <li>Phase 1, {@code fillInCounts}: how many pods (and slices, and whether the leader) fit on every leaf, given its
  *       free capacity minus what the pod sets placed before took; the counts are summed up the tree. With a
  *       hostname-lowest topology only nodes whose taints the pods (with the flavor's tolerations) tolerate and whose
  *       labels match the pods' node selector and required node affinity count; the others are reported in the
  *       failure message.
- *   <li>Phase 2a, {@link #findLevelWithFitDomains}: at the requested level, the domain that holds all pods (BestFit:
- *       the one with the fewest free slots among those with the most...; see {@link #sortedDomains}); for a
- *       preferred request one level higher when none does, and at the top level as few domains as possible; for a
- *       required request none is a failure.
+ *   <li>Phase 2a, {@code findLevelWithFitDomains}: at the requested level, the domain that holds all pods (BestFit:
+ *       of those, the one with the least room; LeastFreeCapacity, for unconstrained requests: the fullest that holds
+ *       them); for a preferred request one level higher while none does, and at the top level as few domains as
+ *       possible; for a required request none is a failure with Kueue's message.
  *   <li>Phase 2b: down the tree level by level, the pods of each chosen domain go to as few children as possible,
  *       BestFit choosing the tightest child for the last part.
  *   <li>The assignment: the chosen leaves with their pod counts, sorted by their level values.

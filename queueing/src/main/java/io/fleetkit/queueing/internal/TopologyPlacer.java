@@ -54,10 +54,12 @@ final class TopologyPlacer {
   }
 
   /**
-   * Why {@code flavor} cannot serve {@code ps} with respect to topology (Kueue's {@code
-   * checkPodSetAndFlavorMatchForTAS}), or {@code null}.
+   * Why {@code flavor}, in a resource group covering {@code covered}, cannot serve {@code ps} with respect to topology
+   * (Kueue's {@code checkPodSetAndFlavorMatchForTAS}), or {@code null}. A flavor without a topology may still serve a
+   * pod set that asks for one when the pods request none of the group's resources (for example a group of {@code
+   * pods} alone).
    */
-  @Nullable String mismatch(ResourceFlavor flavor, PodSet ps, CqState cq) {
+  @Nullable String mismatch(ResourceFlavor flavor, PodSet ps, CqState cq, List<String> covered) {
     boolean tasOnly = tasOnly(cq);
     PodSetTopologyRequest request = ps.topologyRequest();
     if (request != null || tasOnly) {
@@ -65,7 +67,12 @@ final class TopologyPlacer {
         return null; // implied
       }
       if (flavor.topologyName() == null) {
-        return "Flavor \"" + flavor.name() + "\" does not support TopologyAwareScheduling";
+        for (String r : ps.requests().names()) {
+          if (covered.contains(r)) {
+            return "Flavor \"" + flavor.name() + "\" does not support TopologyAwareScheduling";
+          }
+        }
+        return null;
       }
       Topology t = topologies.get(flavor.topologyName());
       if (t == null) {
