@@ -53,7 +53,11 @@ final class KueueScheduleForTasPortTest {
     for (CQ q : c.clusterQueues) {
       b.clusterQueue(q.build());
     }
-    b.localQueue(LocalQueue.of("default", "tas-main", "tas-main"));
+    java.util.Set<String> lqs = new java.util.TreeSet<>();
+    c.workloads.forEach(w -> lqs.add(w.queue));
+    for (String lq : lqs) {
+      b.localQueue(LocalQueue.of("default", lq, lq.replace("-lq-", "-cq-")));
+    }
     List<Node> nodes = new ArrayList<>();
     for (N n : c.nodes) {
       nodes.add(n.build());
@@ -109,7 +113,269 @@ final class KueueScheduleForTasPortTest {
       assertThat(engine.inadmissible(q.name)).as("inadmissible in %s", q.name)
           .containsExactlyInAnyOrderElementsOf(c.wantInadmissible.getOrDefault(q.name, List.of()));
     }
+    for (CQ q : c.clusterQueues) {
+      List<String> active = new ArrayList<>(engine.pending(q.name));
+      active.removeAll(engine.inadmissible(q.name));
+      // FleetKit evicts a preemption's victims in the cycle and queues them again at once; Kueue's are still being
+      // evicted after the cycle, in no queue
+      r.preempted().forEach(p -> active.remove(p.workload()));
+      assertThat(active).as("left in %s", q.name)
+          .containsExactlyInAnyOrderElementsOf(c.wantLeft.getOrDefault(q.name, List.of()));
+    }
+    assertThat(r.preempted()).extracting(Preemption::workload).as("preempted")
+        .containsExactlyInAnyOrderElementsOf(c.wantPreempted);
     c.wantPending.forEach((key, message) -> assertThat(r.pending()).containsEntry(key, message));
+  }
+
+  /**
+   * Port of {@code TestScheduleForTASCohorts} of the same file and commit: ClusterQueues of one cohort borrowing and
+   * reclaiming (with Kueue's default TASRecomputeAssignmentWithinSchedulingCycle), checked as above, with the
+   * workloads left pending (active) per queue and the preempted ones (upstream's workloads with an {@code Evicted}
+   * condition).
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cohortCases")
+  void scheduleForTasCohorts_upstreamCase_givesUpstreamAdmissions(Case c) {
+    scheduleForTas_upstreamCase_givesUpstreamAdmissions(c);
+  }
+
+  static Stream<Case> cohortCases() {
+    return Stream.of(
+    new Case("two flavors in cohort; re-evaluation is sticky and does not switch to second flavor; "
+        + "TASRecomputeAssignmentWithinSchedulingCycle enabled")
+        .nodes(List.of(
+            n("node-1").l("tas-node", "true").l("tas-flavor", "f1").l(HOST, "node-1").alloc("cpu", "8", "pods", "10")
+                .ready(),
+            n("node-2").l("tas-node", "true").l("tas-flavor", "f2").l(HOST, "node-2").alloc("cpu", "8", "pods", "10")
+                .ready()))
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-flavor-1").nodeLabel("tas-flavor", "f1")
+            .topology("tas-single-level"), flavor("tas-flavor-2").nodeLabel("tas-flavor", "f2")
+            .topology("tas-single-level"))
+        .clusterQueues(cq("tas-cq-a").cohort("tas-cohort-main")
+            .group(fq("tas-flavor-1").res("cpu", "8")), cq("tas-cq-b").cohort("tas-cohort-main")
+            .group(fq("tas-flavor-1").res("cpu", "8"), fq("tas-flavor-2").res("cpu", "8")))
+        .workload(wl("a1").queue("tas-lq-a").created(-60).priority(10)
+            .podSet(ps("one", 1).required(HOST).req("cpu", "8")))
+        .workload(wl("b1").queue("tas-lq-b").created(0).priority(5)
+            .podSet(ps("one", 1).required(HOST).req("cpu", "8")))
+        .wantAdmission("default/a1", adm("tas-cq-a")
+            .ps(psa("one").assign("cpu", "tas-flavor-1", "8").count(1).ta(List.of(HOST), d(1, "node-1"))))
+        .wantLeft("tas-cq-b", "default/b1"),
+    new Case("two workloads in cohort nominated to the same node; enough capacity to admit both; "
+        + "TASRecomputeAssignmentWithinSchedulingCycle enabled")
+        .nodes(List.of(
+            n("node-1").l("tas-node", "true").l(HOST, "node-1").alloc("cpu", "8", "pods", "10").ready(),
+            n("node-2").l("tas-node", "true").l(HOST, "node-2").alloc("cpu", "8", "pods", "10").ready()))
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"))
+        .clusterQueues(cq("tas-cq-a").cohort("tas-cohort-main").group(fq("tas-default").res("cpu", "8")), cq("tas-cq-b")
+            .cohort("tas-cohort-main").group(fq("tas-default").res("cpu", "8")))
+        .workload(wl("a1").queue("tas-lq-a").created(-60).priority(10)
+            .podSet(ps("one", 1).required(HOST).req("cpu", "8")))
+        .workload(wl("b1").queue("tas-lq-b").created(0).priority(5)
+            .podSet(ps("one", 1).required(HOST).req("cpu", "8")))
+        .wantAdmission("default/a1", adm("tas-cq-a")
+            .ps(psa("one").assign("cpu", "tas-default", "8").count(1).ta(List.of(HOST), d(1, "node-1"))))
+        .wantAdmission("default/b1", adm("tas-cq-b")
+            .ps(psa("one").assign("cpu", "tas-default", "8").count(1).ta(List.of(HOST), d(1, "node-2")))),
+    new Case("two workloads considered; both overlapping in the initial flavor assignment; "
+        + "TASRecomputeAssignmentWithinSchedulingCycle enabled")
+        .nodes(List.of(nodeX1(), nodeY1()))
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"))
+        .clusterQueues(cq("tas-cq-a").cohort("tas-cohort-main")
+            .preemption(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.ANY)
+            .group(fq("tas-default").res("cpu", "4").res("memory", "4Gi")), cq("tas-cq-b").cohort("tas-cohort-main")
+            .preemption(QueuePreemptionPolicy.NEVER, QueuePreemptionPolicy.ANY)
+            .group(fq("tas-default").res("cpu", "4").res("memory", "4Gi")))
+        .workload(wl("a1").priority(2).queue("tas-lq-a")
+            .podSet(ps("one", 1).preferred(HOST).req("cpu", "2")))
+        .workload(wl("b1").priority(1).queue("tas-lq-b")
+            .podSet(ps("one", 1).preferred(HOST).req("cpu", "2")))
+        .wantAdmission("default/a1", adm("tas-cq-a")
+            .ps(psa("one").assign("cpu", "tas-default", "2").ta(List.of(HOST), d(1, "x1"))))
+        .wantAdmission("default/b1", adm("tas-cq-b")
+            .ps(psa("one").assign("cpu", "tas-default", "2").ta(List.of(HOST), d(1, "y1")))),
+    new Case("two small workloads considered; there is only space for one of them on the initial node; "
+        + "TASRecomputeAssignmentWithinSchedulingCycle enabled")
+        .nodes(List.of(nodeX1(), nodeY1()))
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"))
+        .clusterQueues(cq("tas-cq-a").cohort("tas-cohort-main")
+            .preemption(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.ANY)
+            .group(fq("tas-default").res("cpu", "4").res("memory", "4Gi")), cq("tas-cq-b").cohort("tas-cohort-main")
+            .preemption(QueuePreemptionPolicy.NEVER, QueuePreemptionPolicy.ANY)
+            .group(fq("tas-default").res("cpu", "4").res("memory", "4Gi")))
+        .workload(wl("a1").priority(2).queue("tas-lq-a")
+            .podSet(ps("one", 1).preferred(HOST).req("cpu", "1")))
+        .workload(wl("b1").priority(1).queue("tas-lq-b")
+            .podSet(ps("one", 3).preferred(HOST).req("cpu", "1")))
+        .wantAdmission("default/a1", adm("tas-cq-a")
+            .ps(psa("one").assign("cpu", "tas-default", "1").ta(List.of(HOST), d(1, "x1"))))
+        .wantAdmission("default/b1", adm("tas-cq-b")
+            .ps(psa("one").assign("cpu", "tas-default", "3").count(3).ta(List.of(HOST), d(3, "y1")))),
+    new Case("workload with preemption target recomputes stale TAS assignment in cohort; "
+        + "TASRecomputeAssignmentWithinSchedulingCycle enabled")
+        .nodes(List.of(
+            n("node-1").l("tas-node", "true").l(HOST, "node-1").alloc("cpu", "1", "pods", "10").ready(),
+            n("node-2").l("tas-node", "true").l(HOST, "node-2").alloc("cpu", "2", "pods", "10").ready(),
+            n("node-3").l("tas-node", "true").l(HOST, "node-3").alloc("cpu", "2", "pods", "10").ready()))
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"))
+        .clusterQueues(cq("tas-cq-a").cohort("tas-cohort-main").group(fq("tas-default").res("cpu", "2")), cq("tas-cq-b")
+            .cohort("tas-cohort-main").preemption(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.NEVER)
+            .group(fq("tas-default").res("cpu", "2", "0")))
+        .workload(wl("b-low-admitted").queue("tas-lq-b").priority(1)
+            .podSet(ps("one", 1).required(HOST).req("cpu", "1"))
+            .admitted(adm("tas-cq-b")
+            .ps(psa("one").assign("cpu", "tas-default", "1").ta(List.of(HOST), d(1, "node-1")))))
+        .workload(wl("a1").queue("tas-lq-a").created(-60).priority(2)
+            .podSet(ps("one", 1).preferred(HOST).req("cpu", "2")))
+        .workload(wl("b1").queue("tas-lq-b").created(0).priority(2)
+            .podSet(ps("one", 1).preferred(HOST).req("cpu", "2")))
+        .wantAdmission("default/a1", adm("tas-cq-a")
+            .ps(psa("one").assign("cpu", "tas-default", "2").ta(List.of(HOST), d(1, "node-2"))))
+        .wantLeft("tas-cq-b", "default/b1")
+        .wantPreempted("default/b-low-admitted"),
+    new Case("workload with two PodSets exceeds node pods capacity")
+        .nodes(List.of(
+            n("x1").l("tas-node", "true").l(HOST, "x1").alloc("cpu", "2", "pods", "1").ready()))
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"))
+        .clusterQueues(cq("tas-cq-a").cohort("tas-cohort-main")
+            .preemption(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.ANY)
+            .group(fq("tas-default").res("cpu", "4").res("memory", "4Gi")))
+        .workload(wl("foo").queue("tas-lq-a")
+            .podSet(ps("one", 1).required(HOST).req("cpu", "1"))
+            .podSet(ps("two", 1).required(HOST).req("cpu", "1")))
+        .wantInadmissible("tas-cq-a", "default/foo"),
+    new Case("workload which requires borrowing gets scheduled")
+        .nodes(List.of(nodeX1(), nodeY1()))
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"))
+        .clusterQueues(cq("tas-cq-a").cohort("tas-cohort-main")
+            .preemption(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.ANY)
+            .group(fq("tas-default").res("cpu", "4").res("memory", "4Gi")), cq("tas-cq-b").cohort("tas-cohort-main")
+            .preemption(QueuePreemptionPolicy.NEVER, QueuePreemptionPolicy.ANY)
+            .group(fq("tas-default").res("cpu", "4").res("memory", "4Gi")))
+        .workload(wl("a1").queue("tas-lq-a")
+            .podSet(ps("one", 6).preferred(HOST).req("cpu", "1")))
+        .wantAdmission("default/a1", adm("tas-cq-a")
+            .ps(psa("one").assign("cpu", "tas-default", "6").count(6).ta(List.of(HOST), d(1, "x1"), d(5, "y1")))),
+    new Case("reclaim within cohort; single borrowing workload gets preempted")
+        .nodes(List.of(nodeX1(), nodeY1()))
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"))
+        .clusterQueues(cq("tas-cq-a").cohort("tas-cohort-main")
+            .preemption(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.ANY)
+            .group(fq("tas-default").res("cpu", "4").res("memory", "4Gi")), cq("tas-cq-b").cohort("tas-cohort-main")
+            .preemption(QueuePreemptionPolicy.NEVER, QueuePreemptionPolicy.ANY)
+            .group(fq("tas-default").res("cpu", "4").res("memory", "4Gi")))
+        .workload(wl("a1-admitted").queue("tas-lq-a")
+            .podSet(ps("one", 5).required(HOST).req("cpu", "1"))
+            .admitted(adm("tas-cq-a")
+            .ps(psa("one").assign("cpu", "tas-default", "5").count(5).ta(List.of(HOST), d(5, "x1")))))
+        .workload(wl("b1").queue("tas-lq-b")
+            .podSet(ps("one", 4).preferred(HOST).req("cpu", "1")))
+        .wantLeft("tas-cq-b", "default/b1")
+        .wantPreempted("default/a1-admitted"),
+    new Case("reclaim within cohort; single workload is preempted out three candidates")
+        .nodes(List.of(nodeX1(), nodeY1()))
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"))
+        .clusterQueues(cq("tas-cq-a").cohort("tas-cohort-main")
+            .preemption(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.ANY)
+            .group(fq("tas-default").res("cpu", "4").res("memory", "4Gi")), cq("tas-cq-b").cohort("tas-cohort-main")
+            .preemption(QueuePreemptionPolicy.NEVER, QueuePreemptionPolicy.ANY)
+            .group(fq("tas-default").res("cpu", "4").res("memory", "4Gi")))
+        .workload(wl("a1-admitted").queue("tas-lq-a").priority(1)
+            .podSet(ps("one", 5).required(HOST).req("cpu", "1"))
+            .admitted(adm("tas-cq-a")
+            .ps(psa("one").assign("cpu", "tas-default", "5").count(5).ta(List.of(HOST), d(5, "x1")))))
+        .workload(wl("a2-admitted").queue("tas-lq-a").priority(2)
+            .podSet(ps("one", 2).required(HOST).req("cpu", "1"))
+            .admitted(adm("tas-cq-a")
+            .ps(psa("one").assign("cpu", "tas-default", "2").count(2).ta(List.of(HOST), d(2, "y1")))))
+        .workload(wl("a3-admitted").queue("tas-lq-a").priority(2)
+            .podSet(ps("one", 1).required(HOST).req("cpu", "1"))
+            .admitted(adm("tas-cq-a")
+            .ps(psa("one").assign("cpu", "tas-default", "1").ta(List.of(HOST), d(1, "y1")))))
+        .workload(wl("b1").queue("tas-lq-b").priority(3)
+            .podSet(ps("one", 3).preferred(HOST).req("cpu", "1")))
+        .wantLeft("tas-cq-b", "default/b1")
+        .wantPreempted("default/a1-admitted"),
+    new Case("two small workloads considered; both get scheduled on different nodes")
+        .nodes(List.of(nodeX1(), nodeY1()))
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"))
+        .clusterQueues(cq("tas-cq-a").cohort("tas-cohort-main")
+            .preemption(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.ANY)
+            .group(fq("tas-default").res("cpu", "4").res("memory", "4Gi")), cq("tas-cq-b").cohort("tas-cohort-main")
+            .preemption(QueuePreemptionPolicy.NEVER, QueuePreemptionPolicy.ANY)
+            .group(fq("tas-default").res("cpu", "4").res("memory", "4Gi")))
+        .workload(wl("a1").priority(2).queue("tas-lq-a")
+            .podSet(ps("one", 1).preferred(HOST).req("cpu", "5")))
+        .workload(wl("b1").priority(1).queue("tas-lq-b")
+            .podSet(ps("one", 1).preferred(HOST).req("memory", "5")))
+        .wantAdmission("default/a1", adm("tas-cq-a")
+            .ps(psa("one").assign("cpu", "tas-default", "5").ta(List.of(HOST), d(1, "y1"))))
+        .wantAdmission("default/b1", adm("tas-cq-b")
+            .ps(psa("one").assign("memory", "tas-default", "5").ta(List.of(HOST), d(1, "x1")))),
+    new Case("two small workloads considered; both get scheduled on the same node")
+        .nodes(List.of(nodeX1(), nodeY1()))
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"))
+        .clusterQueues(cq("tas-cq-a").cohort("tas-cohort-main")
+            .preemption(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.ANY)
+            .group(fq("tas-default").res("cpu", "4").res("memory", "4Gi")), cq("tas-cq-b").cohort("tas-cohort-main")
+            .preemption(QueuePreemptionPolicy.NEVER, QueuePreemptionPolicy.ANY)
+            .group(fq("tas-default").res("cpu", "4").res("memory", "4Gi")))
+        .workload(wl("a1").priority(2).queue("tas-lq-a")
+            .podSet(ps("one", 1).preferred(HOST).req("cpu", "1")))
+        .workload(wl("b1").priority(1).queue("tas-lq-b")
+            .podSet(ps("one", 2).preferred(HOST).req("cpu", "1")))
+        .wantAdmission("default/a1", adm("tas-cq-a")
+            .ps(psa("one").assign("cpu", "tas-default", "1").ta(List.of(HOST), d(1, "x1"))))
+        .wantAdmission("default/b1", adm("tas-cq-b")
+            .ps(psa("one").assign("cpu", "tas-default", "2").count(2).ta(List.of(HOST), d(2, "x1")))),
+    new Case("two workloads considered; there is enough space only for the first")
+        .nodes(List.of(nodeX1(), nodeY1()))
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"))
+        .clusterQueues(cq("tas-cq-a").cohort("tas-cohort-main")
+            .preemption(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.ANY)
+            .group(fq("tas-default").res("cpu", "4").res("memory", "4Gi")), cq("tas-cq-b").cohort("tas-cohort-main")
+            .preemption(QueuePreemptionPolicy.NEVER, QueuePreemptionPolicy.ANY)
+            .group(fq("tas-default").res("cpu", "4").res("memory", "4Gi")))
+        .workload(wl("a1").priority(2).queue("tas-lq-a")
+            .podSet(ps("one", 5).preferred(HOST).req("cpu", "1")))
+        .workload(wl("b1").priority(1).queue("tas-lq-b")
+            .podSet(ps("one", 5).preferred(HOST).req("cpu", "1")))
+        .wantAdmission("default/a1", adm("tas-cq-a")
+            .ps(psa("one").assign("cpu", "tas-default", "5").count(5).ta(List.of(HOST), d(5, "y1"))))
+        .wantLeft("tas-cq-b", "default/b1"),
+    new Case("preempting workload without targets doesn't reserve capacity when it can always reclaim")
+        .nodes(List.of(
+            nodeY1()))
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"))
+        .clusterQueues(cq("tas-cq-a").cohort("tas-cohort-main")
+            .preemption(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.ANY)
+            .group(fq("tas-default").res("cpu", "8", "0").res("memory", "4Gi", "0")), cq("tas-cq-b")
+            .cohort("tas-cohort-main").preemption(QueuePreemptionPolicy.NEVER, QueuePreemptionPolicy.ANY)
+            .group(fq("tas-default").res("cpu", "4").res("memory", "4Gi")))
+        .workload(wl("a1-admitted").queue("tas-lq-a").priority(2)
+            .podSet(ps("one", 2).required(HOST).req("cpu", "1"))
+            .admitted(adm("tas-cq-a")
+            .ps(psa("one").assign("cpu", "tas-default", "2").count(2).ta(List.of(HOST), d(2, "y1")))))
+        .workload(wl("a2").queue("tas-lq-a").priority(2)
+            .podSet(ps("one", 4).preferred(HOST).req("cpu", "1")))
+        .workload(wl("b1").queue("tas-lq-b").priority(1)
+            .podSet(ps("one", 3).preferred(HOST).req("cpu", "1")))
+        .wantAdmission("default/b1", adm("tas-cq-b")
+            .ps(psa("one").assign("cpu", "tas-default", "3").count(3).ta(List.of(HOST), d(3, "y1"))))
+        .wantInadmissible("tas-cq-a", "default/a2"));
   }
 
   static Stream<Case> cases() {
@@ -545,6 +811,14 @@ final class KueueScheduleForTasPortTest {
             n("x3").l("tas-node", "true").l(HOST, "x3").l(RACK, "r1").alloc("cpu", "1", "pods", "10").ready());
   }
 
+  private static N nodeX1() {
+    return n("x1").l("tas-node", "true").l(HOST, "x1").alloc("cpu", "3", "memory", "5Gi", "pods", "10").ready();
+  }
+
+  private static N nodeY1() {
+    return n("y1").l("tas-node", "true").l(HOST, "y1").alloc("cpu", "5", "memory", "3Gi", "pods", "10").ready();
+  }
+
   // ---- the cases' vocabulary ----------------------------------------------------------------------------------------
 
   static N n(String name) {
@@ -689,15 +963,22 @@ final class KueueScheduleForTasPortTest {
       return this;
     }
 
+    FQ res(String resource, String nominal, String borrowingLimit) {
+      quotas.add(FlavorResourceQuota.of(resource, nominal, borrowingLimit));
+      return this;
+    }
+
     FlavorQuotas build() {
       return FlavorQuotas.of(name, quotas.toArray(new FlavorResourceQuota[0]));
     }
   }
 
-  /** A ClusterQueue under construction (upstream's preemption settings here are Kueue's defaults). */
+  /** A ClusterQueue under construction. */
   static final class CQ {
     final String name;
     private final List<ResourceGroup> groups = new ArrayList<>();
+    private @Nullable String cohort;
+    private ClusterQueuePreemption preemption = ClusterQueuePreemption.NEVER;
 
     CQ(String name) {
       this.name = name;
@@ -712,8 +993,21 @@ final class KueueScheduleForTasPortTest {
       return this;
     }
 
+    CQ cohort(String c) {
+      cohort = c;
+      return this;
+    }
+
+    CQ preemption(QueuePreemptionPolicy within, QueuePreemptionPolicy reclaim) {
+      preemption = ClusterQueuePreemption.of(within, reclaim);
+      return this;
+    }
+
     ClusterQueue build() {
-      ClusterQueue.Builder b = ClusterQueue.builder(name);
+      ClusterQueue.Builder b = ClusterQueue.builder(name).preemption(preemption);
+      if (cohort != null) {
+        b.cohort(cohort);
+      }
       groups.forEach(b::resourceGroup);
       return b.build();
     }
@@ -804,6 +1098,8 @@ final class KueueScheduleForTasPortTest {
     private final String name;
     private final List<PS> podSets = new ArrayList<>();
     private int priority;
+    private long created;
+    String queue = "tas-main";
     @Nullable ADM admission;
 
     WL(String name) {
@@ -820,14 +1116,25 @@ final class KueueScheduleForTasPortTest {
       return this;
     }
 
+    WL queue(String q) {
+      queue = q;
+      return this;
+    }
+
+    /** Created {@code seconds} after upstream's {@code now} (negative: before). */
+    WL created(long seconds) {
+      created = seconds;
+      return this;
+    }
+
     WL admitted(ADM a) {
       admission = a;
       return this;
     }
 
     Workload build() {
-      Workload.Builder b = Workload.builder("default", name).queueName("tas-main").priority(priority)
-          .creationTime(NOW);
+      Workload.Builder b = Workload.builder("default", name).queueName(queue).priority(priority)
+          .creationTime(NOW.plusSeconds(created));
       podSets.forEach(p -> b.podSet(p.build()));
       return b.build();
     }
@@ -889,6 +1196,8 @@ final class KueueScheduleForTasPortTest {
     final Map<String, ADM> wantAdmissions = new LinkedHashMap<>();
     final Map<String, List<String>> wantInadmissible = new LinkedHashMap<>();
     final Map<String, String> wantPending = new LinkedHashMap<>();
+    final Map<String, List<String>> wantLeft = new LinkedHashMap<>();
+    final List<String> wantPreempted = new ArrayList<>();
 
     Case(String name) {
       this.name = name;
@@ -931,6 +1240,16 @@ final class KueueScheduleForTasPortTest {
 
     Case wantInadmissible(String cq, String... keys) {
       wantInadmissible.put(cq, List.of(keys));
+      return this;
+    }
+
+    Case wantLeft(String cq, String... keys) {
+      wantLeft.put(cq, List.of(keys));
+      return this;
+    }
+
+    Case wantPreempted(String key) {
+      wantPreempted.add(key);
       return this;
     }
 
