@@ -44,10 +44,22 @@ import java.util.Optional;
  * ClusterQueue naming a missing or inactive check is inactive. Without checks a reservation is an admission, as
  * before.
  *
+ * <p>Topology-aware scheduling (Kueue's TAS): a {@link ResourceFlavor} may name a {@link Topology} ({@link
+ * Builder#topology}); the engine then knows the cluster's nodes ({@link #putNode}) and what pods it did not place use
+ * on them ({@link #setNodeUsage}). A pod set with a {@link PodSetTopologyRequest} gets only flavors with a topology
+ * that has its levels, a pod set without one only flavors without a topology (unless every flavor of its queue has
+ * one: its request is then implied, unconstrained); a workload whose quota fits is admitted only if every such pod
+ * set also gets a {@link TopologyAssignment} (Kueue's algorithm, {@code TopologyAssigner}), which its {@link
+ * PodSetAssignment} carries. Topology assignments of admitted workloads use their nodes' capacity for later ones.
+ * A workload whose pods do not fit the topology waits (parked) until quota, nodes, node usage or topologies change.
+ *
  * <p>Differences from Kueue: fair sharing works on flat cohorts only (an engine with fair sharing and a cohort tree
- * or cohort quotas is refused), there is no
- * {@code waitForPodsReady} and no topology-aware scheduling. A flavor is given to a pod set only if the pods tolerate
- * its taints and their node selector and required node affinity match its node labels ({@link ResourceFlavor}).
+ * or cohort quotas is refused), there is no {@code waitForPodsReady}, and preemption does not make room in a
+ * topology (a workload that fits the quota only by preemption is checked against the topology as if no admitted
+ * workload used it, as Kueue does, and its preemptions are chosen by quota alone; Kueue's TAS-aware preemption, node
+ * replacement, balanced placement and preferred node affinity are not modelled). A flavor is given to a pod set only if
+ * the pods tolerate its taints and their node selector and required node affinity match its node labels ({@link
+ * ResourceFlavor}).
  *
  * <p>Thread-safe: every method holds the engine's lock.
  */
@@ -97,6 +109,20 @@ public final class AdmissionEngine {
       Map<String, String> flavorByResource, Map<String, Integer> admittedCounts, Instant admittedAt) {
     return scheduler.assumeAdmitted(workload, clusterQueue, Map.copyOf(flavorByResource), Map.copyOf(admittedCounts),
         admittedAt);
+  }
+
+  /**
+   * As {@link #assumeAdmitted(Workload, String, Map, Map, Instant)}, with the {@link TopologyAssignment}s of the pod
+   * sets named in {@code topologyAssignments} (restoring a topology-aware admission: its pods take their nodes' room
+   * from later assignments).
+   *
+   * @throws IllegalArgumentException as the other forms, or if a topology assignment names no pod set of the workload
+   */
+  public synchronized QuotaReservation assumeAdmitted(Workload workload, String clusterQueue,
+      Map<String, String> flavorByResource, Map<String, Integer> admittedCounts,
+      Map<String, TopologyAssignment> topologyAssignments, Instant admittedAt) {
+    return scheduler.assumeAdmitted(workload, clusterQueue, Map.copyOf(flavorByResource), Map.copyOf(admittedCounts),
+        Map.copyOf(topologyAssignments), admittedAt);
   }
 
   /**
@@ -304,6 +330,46 @@ public final class AdmissionEngine {
     return scheduler.share(clusterQueue);
   }
 
+  /**
+   * Adds or replaces a Topology that flavors' {@link ResourceFlavor#topologyName()} refer to; parked workloads are
+   * queued again.
+   */
+  public synchronized void putTopology(Topology topology) {
+    scheduler.putTopology(Objects.requireNonNull(topology, "topology"));
+  }
+
+  /** The Topology named {@code name}, if the engine has it. */
+  public synchronized Optional<Topology> topology(String name) {
+    return Optional.ofNullable(scheduler.topology(name));
+  }
+
+  /**
+   * Adds or replaces a node for topology-aware scheduling (its labels place it in topologies' domains; it counts only
+   * while Ready and schedulable, and for a flavor only if it has the flavor's node labels); parked workloads are
+   * queued again.
+   */
+  public synchronized void putNode(io.fleetkit.api.core.Node node) {
+    scheduler.putNode(Objects.requireNonNull(node, "node"));
+  }
+
+  /**
+   * Removes a node (topology assignments that name it stay as they are, as in Kueue until a node replacement).
+   *
+   * @return whether the engine had it
+   */
+  public synchronized boolean removeNode(String name) {
+    return scheduler.removeNode(Objects.requireNonNull(name, "name"));
+  }
+
+  /**
+   * Sets what pods the engine did not place use on {@code node}, {@code pods} included (Kueue's non-TAS usage: every
+   * pod bound to the node and not terminated, its requests and one {@code pods}); parked workloads are queued again
+   * when it does not grow.
+   */
+  public synchronized void setNodeUsage(String node, io.fleetkit.api.resource.ResourceList used) {
+    scheduler.nodeUsage(Objects.requireNonNull(node, "node"), Objects.requireNonNull(used, "used"));
+  }
+
   /** How much of {@code resource} in {@code flavor} the admitted workloads of {@code clusterQueue} use. */
   public synchronized Quantity usage(String clusterQueue, String flavor, String resource) {
     return scheduler.usage(clusterQueue, flavor, resource);
@@ -319,6 +385,8 @@ public final class AdmissionEngine {
     private final List<AdmissionCheck> admissionChecks = new ArrayList<>();
     private final List<AdmissionCheckController> checkControllers = new ArrayList<>();
     private final Map<String, Map<String, String>> namespaces = new java.util.LinkedHashMap<>();
+    private final Map<String, Topology> topologies = new java.util.LinkedHashMap<>();
+    private final List<io.fleetkit.api.core.Node> nodes = new ArrayList<>();
     private boolean fairSharing;
     private List<FairSharingStrategy> strategies =
         List.of(FairSharingStrategy.LESS_THAN_OR_EQUAL_TO_FINAL_SHARE, FairSharingStrategy.LESS_THAN_INITIAL_SHARE);
@@ -387,6 +455,28 @@ public final class AdmissionEngine {
       v.throwIfAny();
     }
 
+    /**
+     * Adds a Topology that flavors may name (topology-aware scheduling).
+     *
+     * @throws IllegalArgumentException if a topology of that name was added before
+     */
+    public Builder topology(Topology topology) {
+      Topology before = topologies.putIfAbsent(topology.name(), topology);
+      if (before != null) {
+        throw new IllegalArgumentException("admission engine: topology " + topology.name()
+            + " already added with levels " + before.levels());
+      }
+      return this;
+    }
+
+    /** Adds nodes for topology-aware scheduling (see {@link AdmissionEngine#putNode}). */
+    public Builder nodes(List<io.fleetkit.api.core.Node> nodes) {
+      for (io.fleetkit.api.core.Node n : nodes) {
+        this.nodes.add(Objects.requireNonNull(n, "node"));
+      }
+      return this;
+    }
+
     /** Adds an AdmissionCheck that ClusterQueues may name. */
     public Builder admissionCheck(AdmissionCheck check) {
       admissionChecks.add(Objects.requireNonNull(check, "check"));
@@ -427,8 +517,15 @@ public final class AdmissionEngine {
      *     fair sharing is enabled with a cohort tree or cohort quotas
      */
     public AdmissionEngine build() {
-      return new AdmissionEngine(new QueueScheduler(clock, flavors, clusterQueues, cohorts, localQueues, namespaces,
-          fairSharing, strategies, admissionChecks, checkControllers));
+      QueueScheduler scheduler = new QueueScheduler(clock, flavors, clusterQueues, cohorts, localQueues, namespaces,
+          fairSharing, strategies, admissionChecks, checkControllers);
+      for (Topology t : topologies.values()) {
+        scheduler.putTopology(t);
+      }
+      for (io.fleetkit.api.core.Node n : nodes) {
+        scheduler.putNode(n);
+      }
+      return new AdmissionEngine(scheduler);
     }
   }
 }

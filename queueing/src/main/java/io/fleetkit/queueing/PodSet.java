@@ -24,14 +24,23 @@ import org.jspecify.annotations.Nullable;
  * @param minCount the fewest pods the workload accepts for this pod set (Kueue's {@code minCount}, partial
  *     admission), or {@code null}: all {@code count} pods or none. The engine admits a workload that does not fit
  *     whole with the largest counts from {@code minCount} up that fit; at most one pod set of a workload may set it
+ * @param topologyRequest where the pods must or should be in the flavor's {@link Topology} (Kueue's topology
+ *     annotations), or {@code null}: anywhere with room, when the flavor has a topology
  */
 public record PodSet(String name, int count, ResourceList requests, Map<String, String> nodeSelector,
-    @Nullable NodeSelector requiredNodeAffinity, List<Toleration> tolerations, @Nullable Integer minCount) {
+    @Nullable NodeSelector requiredNodeAffinity, List<Toleration> tolerations, @Nullable Integer minCount,
+    @Nullable PodSetTopologyRequest topologyRequest) {
   public PodSet {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(requests, "requests");
     nodeSelector = Map.copyOf(Objects.requireNonNull(nodeSelector, "nodeSelector"));
     tolerations = List.copyOf(Objects.requireNonNull(tolerations, "tolerations"));
+  }
+
+  /** Pods without a topology request. */
+  public PodSet(String name, int count, ResourceList requests, Map<String, String> nodeSelector,
+      @Nullable NodeSelector requiredNodeAffinity, List<Toleration> tolerations, @Nullable Integer minCount) {
+    this(name, count, requests, nodeSelector, requiredNodeAffinity, tolerations, minCount, null);
   }
 
   /** Pods that are admitted all or none. */
@@ -61,17 +70,19 @@ public record PodSet(String name, int count, ResourceList requests, Map<String, 
 
   /** These pods with {@code nodeSelector}. */
   public PodSet withNodeSelector(Map<String, String> nodeSelector) {
-    return new PodSet(name, count, requests, nodeSelector, requiredNodeAffinity, tolerations, minCount);
+    return new PodSet(name, count, requests, nodeSelector, requiredNodeAffinity, tolerations, minCount,
+        topologyRequest);
   }
 
   /** These pods with {@code affinity} as their required node affinity ({@code null} for none). */
   public PodSet withRequiredNodeAffinity(@Nullable NodeSelector affinity) {
-    return new PodSet(name, count, requests, nodeSelector, affinity, tolerations, minCount);
+    return new PodSet(name, count, requests, nodeSelector, affinity, tolerations, minCount, topologyRequest);
   }
 
   /** These pods with {@code tolerations}. */
   public PodSet withTolerations(List<Toleration> tolerations) {
-    return new PodSet(name, count, requests, nodeSelector, requiredNodeAffinity, tolerations, minCount);
+    return new PodSet(name, count, requests, nodeSelector, requiredNodeAffinity, tolerations, minCount,
+        topologyRequest);
   }
 
   /**
@@ -79,12 +90,19 @@ public record PodSet(String name, int count, ResourceList requests, Map<String, 
    * workload.
    */
   public PodSet withMinCount(@Nullable Integer minCount) {
-    return new PodSet(name, count, requests, nodeSelector, requiredNodeAffinity, tolerations, minCount);
+    return new PodSet(name, count, requests, nodeSelector, requiredNodeAffinity, tolerations, minCount,
+        topologyRequest);
   }
 
   /** These pods with {@code count} pods (the admitted count of a partially admitted pod set). */
   public PodSet withCount(int count) {
-    return new PodSet(name, count, requests, nodeSelector, requiredNodeAffinity, tolerations, minCount);
+    return new PodSet(name, count, requests, nodeSelector, requiredNodeAffinity, tolerations, minCount,
+        topologyRequest);
+  }
+
+  /** These pods with {@code request} as their topology request ({@code null} for none). */
+  public PodSet withTopologyRequest(@Nullable PodSetTopologyRequest request) {
+    return new PodSet(name, count, requests, nodeSelector, requiredNodeAffinity, tolerations, minCount, request);
   }
 
   /** The fewest pods this pod set may be admitted with: {@code minCount}, or {@code count} if it is not set. */

@@ -7,6 +7,7 @@ import io.fleetkit.api.scheduling.Toleration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A variant of a resource (Kueue {@code ResourceFlavor}): for example on-demand vs spot nodes, or one GPU model.
@@ -21,9 +22,12 @@ import java.util.Objects;
  * @param nodeLabels labels of the nodes that provide this flavor (may be empty)
  * @param nodeTaints taints of the nodes that provide this flavor (may be empty)
  * @param tolerations tolerations an admitted workload's pods get (may be empty)
+ * @param topologyName the {@link Topology} of the flavor's nodes (Kueue {@code spec.topologyName}, topology-aware
+ *     scheduling), or {@code null}: with one, a pod set is admitted in this flavor only if the engine finds a
+ *     {@link TopologyAssignment} for its pods on the flavor's nodes
  */
 public record ResourceFlavor(String name, Map<String, String> nodeLabels, List<Taint> nodeTaints,
-    List<Toleration> tolerations) {
+    List<Toleration> tolerations, @Nullable String topologyName) {
   public static final String KIND = "ResourceFlavor";
 
   public ResourceFlavor {
@@ -36,7 +40,16 @@ public record ResourceFlavor(String name, Map<String, String> nodeLabels, List<T
     v.labels("spec.nodeLabels", nodeLabels);
     v.addAll(SchedulingValidation.validateTaints(nodeTaints, "spec.nodeTaints"));
     v.addAll(SchedulingValidation.validateTolerations(tolerations, "spec.tolerations"));
+    if (topologyName != null) {
+      v.dnsSubdomain("spec.topologyName", topologyName);
+    }
     v.throwIfAny();
+  }
+
+  /** A flavor without a topology. */
+  public ResourceFlavor(String name, Map<String, String> nodeLabels, List<Taint> nodeTaints,
+      List<Toleration> tolerations) {
+    this(name, nodeLabels, nodeTaints, tolerations, null);
   }
 
   /** A flavor with node labels and neither taints nor tolerations. */
@@ -51,11 +64,16 @@ public record ResourceFlavor(String name, Map<String, String> nodeLabels, List<T
 
   /** This flavor with {@code taints} as its node taints. */
   public ResourceFlavor withNodeTaints(List<Taint> taints) {
-    return new ResourceFlavor(name, nodeLabels, taints, tolerations);
+    return new ResourceFlavor(name, nodeLabels, taints, tolerations, topologyName);
   }
 
   /** This flavor with {@code tolerations} as the tolerations its admitted pods get. */
   public ResourceFlavor withTolerations(List<Toleration> tolerations) {
-    return new ResourceFlavor(name, nodeLabels, nodeTaints, tolerations);
+    return new ResourceFlavor(name, nodeLabels, nodeTaints, tolerations, topologyName);
+  }
+
+  /** This flavor with the nodes of {@code topologyName} ({@code null}: none), for topology-aware scheduling. */
+  public ResourceFlavor withTopologyName(@Nullable String topologyName) {
+    return new ResourceFlavor(name, nodeLabels, nodeTaints, tolerations, topologyName);
   }
 }

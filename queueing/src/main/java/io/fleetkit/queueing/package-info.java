@@ -20,6 +20,12 @@
  * io.fleetkit.queueing.CheckOutcome}s. {@link io.fleetkit.queueing.AdmissionChecks} holds Kueue's rules as pure
  * functions, {@link io.fleetkit.queueing.PodSetInfo} the merge of the checks' {@link io.fleetkit.queueing.PodSetUpdate}s.
  *
+ * <p>Topology-aware scheduling (Kueue's TAS): a {@link io.fleetkit.queueing.ResourceFlavor} may name a {@link
+ * io.fleetkit.queueing.Topology} (node label levels); a {@link io.fleetkit.queueing.PodSet} may carry a {@link
+ * io.fleetkit.queueing.PodSetTopologyRequest} (required, preferred or unconstrained level, slices, pod set groups),
+ * and the engine admits it in such a flavor only with a {@link io.fleetkit.queueing.TopologyAssignment} (domains
+ * with pod counts), carried on its {@link io.fleetkit.queueing.PodSetAssignment}.
+ *
  * <p>Thread safety: the records are immutable; an {@link io.fleetkit.queueing.AdmissionEngine} is
  * thread-safe, every operation holds the engine's lock (check controllers are called under it).
  */

@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import java.util.Set;
 
 /**
@@ -59,6 +60,7 @@ public final class FlavorAssigner {
   private final Map<String, ResourceFlavor> resourceFlavors;
   private final boolean fairSharing;
   private final PreemptionOracle oracle;
+  private final @Nullable TopologyPlacer topology;
 
   /**
    * @param flavors the ResourceFlavors by name, read as they are at each {@link #assign} (the engine adds flavors
@@ -67,10 +69,20 @@ public final class FlavorAssigner {
    */
   public FlavorAssigner(FlavorResources index, Map<String, ResourceFlavor> flavors, boolean fairSharing,
       PreemptionOracle oracle) {
+    this(index, flavors, fairSharing, oracle, null);
+  }
+
+  /**
+   * As the other constructor; with {@code topology}, a flavor is also passed over when it does not match the pod set
+   * for topology-aware scheduling ({@link TopologyPlacer#mismatch}).
+   */
+  FlavorAssigner(FlavorResources index, Map<String, ResourceFlavor> flavors, boolean fairSharing,
+      PreemptionOracle oracle, @Nullable TopologyPlacer topology) {
     this.index = index;
     this.resourceFlavors = flavors;
     this.fairSharing = fairSharing;
     this.oracle = oracle;
+    this.topology = topology;
   }
 
   /** Assigns flavors to every pod set of {@code wl} in {@code cq}, against the queue's current usage. */
@@ -140,7 +152,10 @@ public final class FlavorAssigner {
         int best = -1;
         for (int f = 0; f < flavorCount; f++) {
           ResourceFlavor flavor = resourceFlavors.get(group.flavors().get(f).name());
-          String mismatch = flavor == null ? null : FlavorConstraints.mismatch(flavor, ps);
+          String mismatch = flavor == null || topology == null ? null : topology.mismatch(flavor, ps, cq, covered);
+          if (mismatch == null && flavor != null) {
+            mismatch = FlavorConstraints.mismatch(flavor, ps);
+          }
           if (mismatch != null) {
             psReasons.add(mismatch); // NoFit for this flavor: the next one is tried
             repOf[f] = Assignment.NO_FIT;

@@ -69,6 +69,7 @@ public final class QueueScheduler {
   private final Map<String, AdmittedWorkload> admitted = new HashMap<>();
   private final Map<String, Map<String, String>> namespaceLabels;
   private final FlavorAssigner assigner;
+  private final TopologyPlacer topology;
   private final Preemptor preemptor;
   private final boolean fairSharing;
   private long sequence;
@@ -171,7 +172,59 @@ public final class QueueScheduler {
     updateMissingFlavors();
     this.namespaceLabels = new HashMap<>(namespaces);
     this.preemptor = new Preemptor(index, fairSharing, strategies);
-    this.assigner = new FlavorAssigner(index, flavors, fairSharing, preemptor::simulate);
+    this.topology = new TopologyPlacer(flavors);
+    this.assigner = new FlavorAssigner(index, flavors, fairSharing, preemptor::simulate, topology);
+  }
+
+  /**
+   * Adds or replaces a Topology; workloads parked in any queue are requeued (they may fit in it now).
+   */
+  public void putTopology(io.fleetkit.queueing.Topology t) {
+    topology.topologies.put(t.name(), t);
+    unparkAll();
+  }
+
+  /** Adds or replaces a node for topology-aware scheduling; parked workloads are requeued. */
+  public void putNode(io.fleetkit.api.core.Node node) {
+    topology.nodes.put(node.name(), node);
+    unparkAll();
+  }
+
+  /** Removes a node; returns whether the engine had it. */
+  public boolean removeNode(String name) {
+    topology.nodeUsage.remove(name);
+    return topology.nodes.remove(name) != null;
+  }
+
+  /**
+   * Sets what pods the engine did not place use on {@code node} ({@code pods} included), for topology-aware
+   * scheduling; parked workloads are requeued when it shrinks.
+   */
+  public void nodeUsage(String node, io.fleetkit.api.resource.ResourceList used) {
+    io.fleetkit.api.resource.ResourceList before = topology.nodeUsage.put(node, used);
+    if (before != null && !used.fitsIn(before)) {
+      return;
+    }
+    unparkAll();
+  }
+
+  public io.fleetkit.api.resource.@Nullable ResourceList nodeUsage(String node) {
+    return topology.nodeUsage.get(node);
+  }
+
+  public io.fleetkit.queueing.@Nullable Topology topology(String name) {
+    return topology.topologies.get(name);
+  }
+
+  private void unparkAll() {
+    for (CqState cq : queues.values()) {
+      cq.pending.unpark();
+    }
+  }
+
+  /** The flavor assigner's answer for {@code wl}, with the topology assignments of its pod sets that need them. */
+  private Assignment assign(Workload wl, CqState cq) {
+    return topology.place(wl, cq, assigner.assign(wl, cq), admitted.values());
   }
 
   private void indexQuotas(List<ResourceGroup> groups) {
@@ -374,7 +427,23 @@ public final class QueueScheduler {
    */
   public QuotaReservation assumeAdmitted(Workload wl, String clusterQueue, Map<String, String> flavorByResource,
       Map<String, Integer> admittedCounts, Instant admittedAt) {
+    return assumeAdmitted(wl, clusterQueue, flavorByResource, admittedCounts, Map.of(), admittedAt);
+  }
+
+  /**
+   * As {@link #assumeAdmitted(Workload, String, Map, Map, Instant)}, with the topology assignments of the pod sets
+   * named in {@code topologyAssignments} (restoring a topology-aware admission: its pods use their nodes' room).
+   */
+  public QuotaReservation assumeAdmitted(Workload wl, String clusterQueue, Map<String, String> flavorByResource,
+      Map<String, Integer> admittedCounts, Map<String, io.fleetkit.queueing.TopologyAssignment> topologyAssignments,
+      Instant admittedAt) {
     requireNew(wl);
+    for (String name : topologyAssignments.keySet()) {
+      if (wl.podSets().stream().noneMatch(ps -> ps.name().equals(name))) {
+        throw new IllegalArgumentException("Workload " + wl.key() + ": topology assignment for pod set " + name
+            + ", which the workload does not have");
+      }
+    }
     CqState cq = requireQueue(clusterQueue);
     long[] total = new long[index.size()];
     List<PodSetAssignment> podSets = new ArrayList<>();
@@ -418,7 +487,8 @@ public final class QueueScheduler {
         fl.put(ResourceNames.PODS, podsFlavor);
         usage.put(ResourceNames.PODS, Quantity.ofMilli(pods));
       }
-      podSets.add(new PodSetAssignment(ps.name(), ps.count(), fl, usage.build()));
+      podSets.add(new PodSetAssignment(ps.name(), ps.count(), fl, usage.build(),
+          topologyAssignments.get(ps.name())));
     }
     int n = 0;
     for (long v : total) {
@@ -598,6 +668,16 @@ public final class QueueScheduler {
       if (!fits(cq, a.frs(), a.values())) {
         skipped(e, "workload no longer fits after processing another workload", pending);
         continue;
+      }
+      if (TopologyPlacer.placed(a)) {
+        // Kueue's TASRecomputeAssignmentWithinSchedulingCycle: the nodes the workloads admitted earlier in this cycle
+        // took are no longer free
+        Assignment again = topology.place(e.pending.workload, cq, a, admitted.values());
+        if (again.mode() == Assignment.NO_FIT) {
+          skipped(e, again.message(), pending);
+          continue;
+        }
+        a = again;
       }
       QuotaReservation admission = new QuotaReservation(e.pending.key(), cq.name, a.podSets(), now, a.borrows());
       AdmittedWorkload w = new AdmittedWorkload(e.pending.workload, cq, a.frs(), a.values(), admission, sequence++);
@@ -876,7 +956,7 @@ public final class QueueScheduler {
    */
   private Entry nominate(PendingWorkload head, CqState cq) {
     Workload wl = head.workload;
-    Assignment full = assigner.assign(wl, cq);
+    Assignment full = assign(wl, cq);
     Entry e = new Entry(head, cq, full);
     if (full.mode() == Assignment.FIT) {
       return e;
@@ -898,7 +978,7 @@ public final class QueueScheduler {
     }
     Entry partial = new PodSetReducer(counts, minCounts).search(next -> {
       Workload reduced = wl.withCounts(next);
-      Assignment a = assigner.assign(reduced, cq);
+      Assignment a = assign(reduced, cq);
       if (a.mode() == Assignment.FIT) {
         return new Entry(head, cq, a);
       }

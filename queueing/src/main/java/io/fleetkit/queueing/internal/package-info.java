@@ -1,7 +1,9 @@
 /**
  * The admission engine's implementation: live quota bookkeeping ({@code QuotaState}), the flavor assigner, the
- * preemptor with its fair-sharing strategies, and the per-ClusterQueue queues. Not part of the public contract.
- * Nothing here is thread-safe; {@link io.fleetkit.queueing.AdmissionEngine} serializes every call.
+ * preemptor with its fair-sharing strategies, the per-ClusterQueue queues, and topology-aware scheduling ({@code
+ * TopologyAssigner}, Kueue's assignment algorithm over a {@code TopologyTree}; {@code TopologyPlacer}, its use in the
+ * engine). Not part of the public contract. Nothing here is thread-safe; {@link
+ * io.fleetkit.queueing.AdmissionEngine} serializes every call.
  */
 @NullMarked
 package io.fleetkit.queueing.internal;
