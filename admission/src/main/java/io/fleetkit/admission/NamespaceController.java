@@ -7,6 +7,7 @@ import io.fleetkit.api.core.NamespacePhase;
 import io.fleetkit.api.core.NamespaceSpec;
 import io.fleetkit.api.core.NamespaceStatus;
 import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEventType;
@@ -26,7 +27,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Kubernetes' namespace controller ({@code pkg/controller/namespace/deletion/namespaced_resources_deleter.go}),
  * embedded. For a namespace marked for deletion it makes the phase Terminating; unless the namespace's
- * {@code spec.finalizers} are already empty, it deletes every object of the given kinds in it, records how that went
+ * {@code spec.finalizers} are already empty, it deletes every object of the given kinds in it (with
+ * {@code propagationPolicy: Background}, as upstream, so no object waits for a garbage collector), records how that went
  * in the namespace's conditions ({@link io.fleetkit.api.core.NamespaceCondition}), and once nothing is left takes
  * the {@value Namespace#KUBERNETES_FINALIZER} finalizer out of {@code spec.finalizers} through
  * {@link ObjectStore#finalizeNamespace}. The store removes the namespace when that leaves both its
@@ -227,7 +229,8 @@ public final class NamespaceController implements AutoCloseable {
     for (ApiObject<?> o : list(kind, namespace)) {
       if (o.metadata().deletionTimestamp() == null) {
         try {
-          store.delete((Class) kind, namespace, o.metadata().name());
+          // as upstream's namespaced_resources_deleter: propagationPolicy Background, whatever the kind's default
+          store.delete((Class) kind, namespace, o.metadata().name(), DeleteOptions.background());
         } catch (NotFoundException gone) {
           // deleted meanwhile
         }

@@ -159,9 +159,9 @@ final class NamespaceControllerUpstreamTest {
 
     @Override
     public <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name,
-        io.fleetkit.api.store.DeletePreconditions preconditions) {
+        io.fleetkit.api.store.DeleteOptions options) {
       record("delete", kind);
-      return super.delete(kind, namespace, name, preconditions);
+      return super.delete(kind, namespace, name, options);
     }
   }
 

@@ -1,7 +1,7 @@
 package io.fleetkit.cli;
 
 import io.fleetkit.api.meta.ApiObject;
-import io.fleetkit.api.store.DeletePreconditions;
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.ForwardingObjectStore;
 import io.fleetkit.api.store.ObjectStore;
 import java.util.function.Consumer;
@@ -53,8 +53,7 @@ final class WriteLog extends ForwardingObjectStore {
   }
 
   @Override
-  public <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name,
-      DeletePreconditions preconditions) {
-    return said("delete", super.delete(kind, namespace, name, preconditions));
+  public <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name, DeleteOptions options) {
+    return said("delete", super.delete(kind, namespace, name, options));
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
 import java.util.List;
@@ -118,19 +119,83 @@ final class GarbageCollectorTest {
   }
 
   @Test
-  void deleteOrphaning_ownerGoesAndDependentsStayWithoutReference() {
+  void deleteOrphan_ownerGoesAndDependentsStayWithoutReference() {
     Gadget owner = store.create(Gadget.of("ns", "owner", 1));
     store.create(Part.ownedBy("ns", "p1", owner));
     store.create(Part.ownedBy("ns", "p2", owner));
     try (GarbageCollector gc = stepping()) {
       gc.start().join();
-      Gadget marked = GarbageCollector.deleteOrphaning(store, Gadget.class, "ns", "owner");
+      Gadget marked = store.delete(Gadget.class, "ns", "owner", DeleteOptions.orphan());
       assertThat(marked.metadata().deletionTimestamp()).isNotNull();
       gc.runUntilIdle();
       assertThat(store.get(Gadget.class, "ns", "owner")).as("finalizer removed, deletion done").isEmpty();
       assertThat(store.list(Part.class).items()).hasSize(2)
           .allSatisfy(p -> assertThat(p.metadata().ownerReferences()).isEmpty());
       assertThat(gc.deletedCount()).isZero();
+    }
+  }
+
+  @Test
+  void deleteAgain_orphanSwitchedToForeground_beforeCollectorRuns_dependentsDeletedFirst() {
+    Gadget owner = store.create(Gadget.of("ns", "owner", 1));
+    store.create(Part.ownedBy("ns", "p1", owner)); // a controller reference: blocks
+    try (GarbageCollector gc = stepping()) {
+      gc.start().join();
+      gc.runUntilIdle();
+      store.delete(Gadget.class, "ns", "owner", DeleteOptions.orphan());
+      Gadget switched = store.delete(Gadget.class, "ns", "owner", DeleteOptions.foreground());
+      assertThat(switched.metadata().finalizers()).containsExactly(GarbageCollector.FOREGROUND_FINALIZER);
+      gc.runUntilIdle();
+      assertThat(store.get(Part.class, "ns", "p1")).as("deleted, not orphaned").isEmpty();
+      assertThat(store.get(Gadget.class, "ns", "owner")).isEmpty();
+    }
+  }
+
+  @Test
+  void deleteAgain_foregroundSwitchedToOrphan_whileABlockingDependentIsHeld_dependentReleased() {
+    Gadget owner = store.create(Gadget.of("ns", "owner", 1));
+    Part held = store.create(Part.ownedBy("ns", "held", owner));
+    store.update(held.withMetadata(held.metadata().toBuilder().finalizers(List.of("x/y")).build()));
+    try (GarbageCollector gc = stepping()) {
+      gc.start().join();
+      gc.runUntilIdle();
+      store.delete(Gadget.class, "ns", "owner", DeleteOptions.foreground());
+      gc.runUntilIdle();
+      assertThat(store.require(Part.class, "ns", "held").metadata().deletionTimestamp())
+          .as("deleted by the collector, held by its finalizer").isNotNull();
+      assertThat(store.get(Gadget.class, "ns", "owner")).as("waits for its blocking dependent").isPresent();
+
+      store.delete(Gadget.class, "ns", "owner", DeleteOptions.orphan());
+      gc.runUntilIdle();
+      assertThat(store.get(Gadget.class, "ns", "owner")).as("orphaning completes at once").isEmpty();
+      assertThat(store.require(Part.class, "ns", "held").metadata().ownerReferences()).isEmpty();
+    }
+  }
+
+  /**
+   * A dependent whose own kind orphans by default (a batch/v1 Job) is deleted by the collector with
+   * {@code propagationPolicy: Background}, as upstream's {@code attemptToDeleteItem}: its pods are collected in turn,
+   * not orphaned.
+   */
+  @Test
+  void collectedJob_deletedInBackground_itsPodsCollectedToo() {
+    io.fleetkit.api.core.PodSpec work = io.fleetkit.api.core.PodSpec.builder()
+        .restartPolicy(io.fleetkit.api.core.RestartPolicy.Never)
+        .container("c", "busybox", io.fleetkit.api.resource.ResourceList.EMPTY).build();
+    Gadget owner = store.create(Gadget.of("ns", "cron", 1));
+    io.fleetkit.api.batch.Job job = store.create(io.fleetkit.api.batch.Job.builder().namespace("ns").name("run")
+        .podSpec(work).build());
+    job = store.update(job.withMetadata(job.metadata().toBuilder().ownerReference(new OwnerReference(
+        owner.apiVersion(), owner.kind(), "cron", owner.metadata().uid(), true, true)).build()));
+    store.create(Part.ownedBy("ns", "pod", job));
+    try (GarbageCollector gc = GarbageCollector.builder(store).watch(Gadget.class)
+        .watch(io.fleetkit.api.batch.Job.class).watch(Part.class).stepping().clock(clock).build()) {
+      gc.start().join();
+      gc.runUntilIdle();
+      store.delete(Gadget.class, "ns", "cron");
+      gc.runUntilIdle();
+      assertThat(store.get(io.fleetkit.api.batch.Job.class, "ns", "run")).isEmpty();
+      assertThat(store.get(Part.class, "ns", "pod")).isEmpty();
     }
   }
 

@@ -2,9 +2,14 @@ package io.fleetkit.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetkit.api.batch.Job;
+import io.fleetkit.api.core.PodSpec;
+import io.fleetkit.api.core.RestartPolicy;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.store.DeleteOptions;
+import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
 import java.util.ArrayList;
@@ -16,12 +21,19 @@ import org.junit.jupiter.api.Test;
  * The scenarios of kubernetes {@code test/integration/garbagecollector/garbage_collector_test.go} (commit
  * 42da270d0c33ce6ba6d9d8379db6d71a78a4d9a6), with a Gadget in the ReplicationController's place and Parts as its
  * pods. A reference is built as upstream's {@code {UID, Name}} (not a controller, {@code blockOwnerDeletion} unset)
- * unless the case sets {@code BlockOwnerDeletion}. Upstream's delete options map to the collector's helpers: no
- * options or {@code OrphanDependents=false} to a plain delete (background), {@code OrphanDependents=true} to
- * {@link GarbageCollector#deleteOrphaning}, {@code PropagationPolicy: Foreground} to
- * {@link GarbageCollector#deleteForeground}. The collector runs stepping, to idle, where upstream polls.
+ * unless the case sets {@code BlockOwnerDeletion}. Upstream's delete options are the store's {@link DeleteOptions}
+ * as upstream sends them ({@code getOrphanOptions} and {@code getNonOrphanOptions} set {@code orphanDependents},
+ * the foreground cases {@code propagationPolicy: Foreground}). The collector runs stepping, to idle, where upstream
+ * polls.
  */
 final class GarbageCollectorUpstreamTest {
+  /** Upstream's {@code getOrphanOptions()} and {@code getNonOrphanOptions()}. */
+  private static final DeleteOptions ORPHAN_OPTIONS = DeleteOptions.DEFAULT.withOrphanDependents(true);
+  private static final DeleteOptions NON_ORPHAN_OPTIONS = DeleteOptions.DEFAULT.withOrphanDependents(false);
+
+  private static final PodSpec WORK = PodSpec.builder().restartPolicy(RestartPolicy.Never)
+      .container("work", "busybox", ResourceList.EMPTY).build();
+
   private final ManualClock clock = ManualClock.atEpoch2026();
   private final ObjectStore store = ObjectStore.builder().directDelivery().build();
 
@@ -70,7 +82,7 @@ final class GarbageCollectorUpstreamTest {
     assertThat(store.list(Part.class).items()).hasSize(3);
     try (GarbageCollector gc = collector()) {
       gc.runUntilIdle();
-      store.delete(Gadget.class, "ns", "test.rc.1"); // getNonOrphanOptions
+      store.delete(Gadget.class, "ns", "test.rc.1", NON_ORPHAN_OPTIONS); // getNonOrphanOptions
       gc.runUntilIdle();
       assertThat(store.get(Part.class, "ns", "test.pod.1")).isEmpty();
       assertThat(store.get(Part.class, "ns", "test.pod.2")).isPresent();
@@ -91,36 +103,45 @@ final class GarbageCollectorUpstreamTest {
   }
 
   /**
-   * TestStressingCascadingDeletion, the two of its four groups FleetKit can express (10 collections each): RCs
-   * created with the orphan finalizer and deleted without options, and RCs deleted with
-   * {@code OrphanDependents=true}; every RC goes, every pod of both groups remains.
+   * TestStressingCascadingDeletion, its four groups of 10 collections (an RC and 3 pods each). The RCs are Jobs here:
+   * upstream's test relies on the v1 ReplicationController's default policy (OrphanDependents), and the batch/v1 Job
+   * is FleetKit's kind with that default. Groups: 1, created without finalizers and deleted without options (the
+   * kind's default orphans: pods remain); 2, created with the orphan finalizer and deleted without options (pods
+   * remain); 3, created with the orphan finalizer and deleted with {@code OrphanDependents=false} (the finalizer is
+   * taken away, the RC goes at once and its pods are collected); 4, created without finalizers and deleted with
+   * {@code OrphanDependents=true} (pods remain). Every RC goes; the pods of groups 1, 2 and 4 remain.
    */
   @Test
-  void stressingCascadingDeletion_orphanGroups() {
-    try (GarbageCollector gc = collector()) {
+  void stressingCascadingDeletion() {
+    try (GarbageCollector gc = GarbageCollector.builder(store).watch(Job.class, Job.API_VERSION, Job.KIND)
+        .watch(Part.class).stepping().clock(clock).build()) {
+      gc.start().join();
       for (int i = 0; i < 10; i++) {
-        setupRcPods("collection2-" + i, List.of(GarbageCollector.ORPHAN_FINALIZER), false, gc);
-        setupRcPods("collection4-" + i, List.of(), true, gc);
+        setupRcPods("collection1-" + i, List.of(), DeleteOptions.DEFAULT, gc);
+        setupRcPods("collection2-" + i, List.of(GarbageCollector.ORPHAN_FINALIZER), DeleteOptions.DEFAULT, gc);
+        setupRcPods("collection3-" + i, List.of(GarbageCollector.ORPHAN_FINALIZER), NON_ORPHAN_OPTIONS, gc);
+        setupRcPods("collection4-" + i, List.of(), ORPHAN_OPTIONS, gc);
       }
       gc.runUntilIdle();
-      assertThat(store.list(Gadget.class).items()).isEmpty();
-      assertThat(podNames()).hasSize(10 * 3 * 2)
-          .allMatch(n -> n.contains("collection2-") || n.contains("collection4-"));
+      assertThat(store.list(Job.class).items()).as("remaining RCs").isEmpty();
+      assertThat(podNames()).as("remaining pods").hasSize(10 * 3 * 3)
+          .allMatch(n -> n.contains("collection1-") || n.contains("collection2-") || n.contains("collection4-"));
+      assertThat(store.list(Part.class).items()).as("orphaned pods name no owner")
+          .allSatisfy(p -> assertThat(p.metadata().ownerReferences()).isEmpty());
     }
   }
 
-  private void setupRcPods(String suffix, List<String> initialFinalizers, boolean orphanOption, GarbageCollector gc) {
-    Gadget rc = store.create(new Gadget(ObjectMeta.of("ns", "test.rc." + suffix).toBuilder()
-        .finalizers(initialFinalizers).build(), 1, ""));
+  private void setupRcPods(String suffix, List<String> initialFinalizers, DeleteOptions options,
+      GarbageCollector gc) {
+    Job rc = store.create(Job.builder().namespace("ns").name("test.rc." + suffix).podSpec(WORK).build());
+    if (!initialFinalizers.isEmpty()) {
+      rc = store.update(rc.withMetadata(rc.metadata().toBuilder().finalizers(initialFinalizers).build()));
+    }
     for (int j = 0; j < 3; j++) {
       pod("test.pod." + suffix + "-" + j, List.of(), ref(rc));
     }
     gc.runUntilIdle(); // upstream waits for the collector to see the pods before orphaning
-    if (orphanOption) {
-      GarbageCollector.deleteOrphaning(store, Gadget.class, "ns", rc.metadata().name());
-    } else {
-      store.delete(Gadget.class, "ns", rc.metadata().name());
-    }
+    store.delete(Job.class, "ns", rc.metadata().name(), options);
   }
 
   /** TestOrphaning. */
@@ -132,7 +153,7 @@ final class GarbageCollectorUpstreamTest {
     }
     try (GarbageCollector gc = collector()) {
       gc.runUntilIdle();
-      GarbageCollector.deleteOrphaning(store, Gadget.class, "ns", "test.rc.1");
+      store.delete(Gadget.class, "ns", "test.rc.1", ORPHAN_OPTIONS); // getOrphanOptions
       gc.runUntilIdle();
       assertThat(store.list(Gadget.class).items()).isEmpty();
       assertThat(store.list(Part.class).items()).hasSize(3)
@@ -148,7 +169,7 @@ final class GarbageCollectorUpstreamTest {
     pod("pod", List.of(), ref(toBeDeleted, true), ref(remaining));
     try (GarbageCollector gc = collector()) {
       gc.runUntilIdle();
-      GarbageCollector.deleteForeground(store, Gadget.class, "ns", "test.rc.1");
+      store.delete(Gadget.class, "ns", "test.rc.1", DeleteOptions.foreground());
       gc.runUntilIdle();
       assertThat(store.get(Gadget.class, "ns", "test.rc.1")).isEmpty();
       Part pod = store.require(Part.class, "ns", "pod");
@@ -165,7 +186,7 @@ final class GarbageCollectorUpstreamTest {
         toBeDeleted.metadata().uid(), false, false));
     try (GarbageCollector gc = collector()) {
       gc.runUntilIdle();
-      GarbageCollector.deleteForeground(store, Gadget.class, "ns", "test.rc.1");
+      store.delete(Gadget.class, "ns", "test.rc.1", DeleteOptions.foreground());
       gc.runUntilIdle();
       assertThat(store.get(Gadget.class, "ns", "test.rc.1")).isEmpty();
       assertThat(store.list(Part.class).items()).hasSize(2);
@@ -179,7 +200,7 @@ final class GarbageCollectorUpstreamTest {
     pod("pod", List.of("x/y"), ref(toBeDeleted, true));
     try (GarbageCollector gc = collector()) {
       gc.runUntilIdle();
-      GarbageCollector.deleteForeground(store, Gadget.class, "ns", "test.rc.1");
+      store.delete(Gadget.class, "ns", "test.rc.1", DeleteOptions.foreground());
       gc.runUntilIdle();
       clock.advance(java.time.Duration.ofSeconds(30)); // upstream sleeps 30 s
       gc.runUntilIdle();
@@ -221,7 +242,7 @@ final class GarbageCollectorUpstreamTest {
            }
          })) {
       gc.runUntilIdle();
-      Gadget marked = GarbageCollector.deleteForeground(store, Gadget.class, "ns", "top");
+      Gadget marked = store.delete(Gadget.class, "ns", "top", DeleteOptions.foreground());
       assertThat(marked.metadata().deletionTimestamp()).isNotNull();
       assertThat(marked.metadata().finalizers()).contains(GarbageCollector.FOREGROUND_FINALIZER);
       gc.runUntilIdle();

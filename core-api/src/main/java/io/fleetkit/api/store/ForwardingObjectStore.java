@@ -8,7 +8,8 @@ import java.util.function.Predicate;
 
 /**
  * A store that passes every call to another one; a subclass overrides the calls it observes or changes (a write
- * log, a fault injected into a test) and inherits the rest. Closing it closes the other store. Thread-safe if the
+ * log, a fault injected into a test) and inherits the rest. Deletions all arrive at
+ * {@link #delete(Class, String, String, DeleteOptions)}. Closing it closes the other store. Thread-safe if the
  * other store is and the subclass's overrides are.
  */
 public abstract class ForwardingObjectStore implements ObjectStore {
@@ -80,10 +81,13 @@ public abstract class ForwardingObjectStore implements ObjectStore {
     return delegate.updateWithStatus(object);
   }
 
+  /**
+   * Every deletion: the overloads without options or with preconditions only call this one, so a subclass that
+   * observes deletions overrides it alone.
+   */
   @Override
-  public <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name,
-      DeletePreconditions preconditions) {
-    return delegate.delete(kind, namespace, name, preconditions);
+  public <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name, DeleteOptions options) {
+    return delegate.delete(kind, namespace, name, options);
   }
 
   @Override

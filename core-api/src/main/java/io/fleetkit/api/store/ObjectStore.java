@@ -220,26 +220,45 @@ public interface ObjectStore extends AutoCloseable {
     throw new UnsupportedOperationException(getClass().getSimpleName() + " does not support namespaces/finalize");
   }
 
-  /** Deletes without preconditions; see {@link #delete(Class, String, String, DeletePreconditions)}. */
+  /**
+   * Deletes without options: the kind's default policy; see {@link #delete(Class, String, String, DeleteOptions)}.
+   */
   default <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name) {
-    return delete(kind, namespace, name, DeletePreconditions.NONE);
+    return delete(kind, namespace, name, DeleteOptions.DEFAULT);
   }
 
   /**
-   * Deletes an object. Without finalizers it is removed at once ({@link WatchEventType#DELETED}). With finalizers
-   * it is marked: {@code deletionTimestamp} is set from the clock and {@code generation} bumped
-   * ({@link WatchEventType#MODIFIED}); it is removed when an update clears its last finalizer. Deleting an object
-   * already marked changes nothing. A namespace is deleted as by Kubernetes' namespace registry: the first deletion
-   * marks it and makes it Terminating whatever its finalizers; it is removed when {@link #finalizeNamespace} or an
-   * update leaves both its {@code spec.finalizers} and its {@code metadata.finalizers} empty, or by a later deletion
-   * once both are.
+   * Deletes with preconditions only (the kind's default policy); see
+   * {@link #delete(Class, String, String, DeleteOptions)}.
+   */
+  default <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name,
+      DeletePreconditions preconditions) {
+    return delete(kind, namespace, name, DeleteOptions.of(preconditions));
+  }
+
+  /**
+   * Deletes an object, as the API server's generic registry store. First the options decide the object's
+   * garbage-collection finalizers: {@value DeletionPropagation#ORPHAN_FINALIZER} for
+   * {@link DeletionPropagation#ORPHAN}, {@value DeletionPropagation#FOREGROUND_FINALIZER} for
+   * {@link DeletionPropagation#FOREGROUND}, neither for {@link DeletionPropagation#BACKGROUND}; without a policy a
+   * GC finalizer the object already carries stays, else the kind's default applies (Jobs orphan their dependents,
+   * every other kind deletes them; see {@link DeleteOptions}). Then an object left without finalizers is removed at
+   * once ({@link WatchEventType#DELETED}); one left with finalizers is marked: {@code deletionTimestamp} set from the
+   * clock, {@code generation} bumped, the finalizers written ({@link WatchEventType#MODIFIED}); it is removed when an
+   * update clears its last finalizer (a garbage collector removes the GC ones once it has orphaned or deleted the
+   * dependents). Deleting an object already marked keeps its mark and changes only its GC finalizers, when the
+   * options ask for others (switching the policy, as Kubernetes allows); one that takes away its last finalizer
+   * removes it, and one that changes nothing writes nothing. A namespace is deleted as by Kubernetes' namespace
+   * registry: the first deletion marks it and makes it Terminating whatever its finalizers (with the GC finalizers
+   * the options ask for); it is removed when {@link #finalizeNamespace} or an update leaves both its
+   * {@code spec.finalizers} and its {@code metadata.finalizers} empty, or by a later deletion once both are.
    *
    * @return the object after the call: its final state if removed (finalizers empty), else the marked object
    * @throws NotFoundException if there is no such object
    * @throws ConflictException if a precondition does not hold
    * @throws io.fleetkit.api.admission.AdmissionDeniedException if the store's admission chain refuses the deletion
    */
-  <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name, DeletePreconditions preconditions);
+  <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name, DeleteOptions options);
 
   /**
    * Starts watching every object of {@code kind}.

@@ -3,7 +3,8 @@
  * the CLI read and write desired and observed state through {@link io.fleetkit.api.store.ObjectStore}; get one
  * with {@link io.fleetkit.api.store.ObjectStore#inMemory()} or {@link io.fleetkit.api.store.ObjectStore#builder()}.
  * Entry types: {@code ObjectStore}, {@code ObjectStoreBuilder}, {@code ListResult}, {@code Watch},
- * {@code WatchListener}, {@code WatchEvent}, {@code DeletePreconditions}. The implementation lives in
+ * {@code WatchListener}, {@code WatchEvent}, {@code DeleteOptions} (with {@code DeletePreconditions} and
+ * {@code DeletionPropagation}). The implementation lives in
  * {@code io.fleetkit.api.store.internal} and is not part of the contract.
  *
  * <h2>Consistency model</h2>
@@ -28,7 +29,11 @@
  * <p><b>Deletion and finalizers.</b> Deleting an object without finalizers removes it. Deleting one with
  * finalizers only sets its {@code deletionTimestamp}; each finalizer's owner does its clean-up and removes its
  * entry by an update, and the update that removes the last one removes the object. No finalizer may be added to
- * an object being deleted.
+ * an object being deleted by an update. A deletion's {@code DeleteOptions} choose how the object's dependents are
+ * treated, as Kubernetes' {@code propagationPolicy}: Orphan and Foreground add the {@code orphan} or
+ * {@code foregroundDeletion} finalizer (so the object is marked, not removed, until a garbage collector has done
+ * that work), Background adds neither; without a policy the kind's default applies (Jobs orphan). A later deletion
+ * of a marked object may switch between them.
  *
  * <p><b>Watches.</b> A watch on a kind receives ADDED, MODIFIED and DELETED events for every change after its
  * start version, exactly once and in strictly increasing resourceVersion order. The informer pattern is therefore

@@ -8,7 +8,7 @@ import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.metrics.Gauge;
 import io.fleetkit.api.metrics.MetricsRegistry;
-import io.fleetkit.api.store.DeletePreconditions;
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.ListResult;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
@@ -124,9 +124,8 @@ public final class MeteredObjectStore implements ObjectStore {
   }
 
   @Override
-  public <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name,
-      DeletePreconditions preconditions) {
-    return count("delete", kind.getSimpleName(), () -> store.delete(kind, namespace, name, preconditions));
+  public <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name, DeleteOptions options) {
+    return count("delete", kind.getSimpleName(), () -> store.delete(kind, namespace, name, options));
   }
 
   @Override

@@ -15,6 +15,7 @@ import io.fleetkit.api.core.PodTemplateSpec;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.scheduling.PriorityClass;
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.api.scheduling.Taint;
@@ -165,7 +166,7 @@ final class QueueAdmissionControllerTest {
     ctl.runUntilIdle();
     assertThat(running(get("b"))).isTrue();
 
-    store.delete(Job.class, NS, "b");
+    store.delete(Job.class, NS, "b", DeleteOptions.background()); // as kubectl delete
     ctl.runUntilIdle();
     assertThat(running(get("c"))).isTrue();
     assertThat(engine.admittedCount()).isEqualTo(1);

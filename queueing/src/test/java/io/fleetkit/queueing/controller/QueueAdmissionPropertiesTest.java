@@ -8,6 +8,7 @@ import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.batch.JobCondition;
 import io.fleetkit.api.batch.JobStatus;
 import io.fleetkit.api.meta.ConditionStatus;
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.queueing.AdmissionEngine;
@@ -163,7 +164,8 @@ final class QueueAdmissionPropertiesTest {
                 f.failed() ? JobCondition.FAILED : JobCondition.COMPLETE, ConditionStatus.True, "", "", clock.now(),
                 clock.now())), null, clock.now(), ""))));
       } else if (op instanceof Delete d) {
-        pick(d.index()).ifPresent(j -> store.delete(Job.class, NS, j.metadata().name()));
+        pick(d.index()).ifPresent(j -> store.delete(Job.class, NS, j.metadata().name(),
+            DeleteOptions.background())); // as kubectl delete
       } else if (op instanceof Resume r) {
         pick(r.index()).filter(j -> j.spec().suspend() && !j.status().isFinished())
             .ifPresent(j -> store.update(j.withSpec(j.spec().withSuspend(false))));

@@ -17,10 +17,10 @@ import io.fleetkit.reconcile.controllers.internal.TtlAfterFinishedReconciler;
  * for the old one's TTL). A finished Job whose condition has no {@code lastTransitionTime} is retried with backoff
  * and logged.
  *
- * <p>Deletion propagates in the background: the Job is removed at once and the garbage collector
- * ({@link io.fleetkit.reconcile.GarbageCollector}, when one runs) deletes its pods. Kubernetes' controller deletes
- * with foreground propagation, which keeps the Job until its pods are gone; the FleetKit store has no propagation
- * policies.
+ * <p>Deletion propagates in the foreground, as Kubernetes' controller ({@code propagationPolicy: Foreground}): the
+ * store marks the Job with the {@code foregroundDeletion} finalizer, the garbage collector
+ * ({@link io.fleetkit.reconcile.GarbageCollector}) deletes its pods and then lets the Job go. Without a running
+ * collector the Job stays marked for deletion (this controller leaves Jobs being deleted alone).
  *
  * <p>Metric ({@link #builder}{@code .metrics(registry)}):
  * {@link io.fleetkit.reconcile.metrics.TtlAfterFinishedMetrics#JOB_DELETION_DURATION}, the time from expiry to

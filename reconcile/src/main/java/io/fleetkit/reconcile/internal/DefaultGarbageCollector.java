@@ -5,6 +5,7 @@ import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.DeletePreconditions;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.GarbageCollector;
@@ -153,6 +154,8 @@ public final class DefaultGarbageCollector implements GarbageCollector {
         Item item = new Item(kind, ObjectKey.of(object), Mode.FOREGROUND);
         deletingDependents.put(m.uid(), item);
         queue.add(item);
+      } else if (!deletingDependents.isEmpty()) {
+        deletingDependents.remove(m.uid()); // a later deletion switched the policy away from Foreground
       }
     }
     boolean refsChanged = old == null || !old.metadata().ownerReferences().equals(m.ownerReferences());
@@ -280,7 +283,9 @@ public final class DefaultGarbageCollector implements GarbageCollector {
       if (waiting && hasDependents(m.uid())) {
         deleteInForeground(item, obj);
       } else {
-        store.delete((Class) item.kind, m.namespace(), m.name(), DeletePreconditions.uid(m.uid()));
+        // upstream: "otherwise, default to background", whatever the kind's own default
+        store.delete((Class) item.kind, m.namespace(), m.name(),
+            DeleteOptions.background().withPreconditions(DeletePreconditions.uid(m.uid())));
       }
       deleted.incrementAndGet();
       LOG.debug("garbage collector: deleted {}, no live owner left {}", obj.describe(), dropped);
@@ -296,7 +301,6 @@ public final class DefaultGarbageCollector implements GarbageCollector {
   @SuppressWarnings({"unchecked", "rawtypes"})
   private void deleteInForeground(Item item, ApiObject obj) {
     ObjectMeta m = obj.metadata();
-    ApiObject current = obj;
     if (anyDependent(m.uid(), d -> d.metadata().deletionTimestamp() != null
         && d.metadata().finalizers().contains(FOREGROUND_FINALIZER))) {
       List<OwnerReference> unblocked = new ArrayList<>();
@@ -304,14 +308,11 @@ public final class DefaultGarbageCollector implements GarbageCollector {
         unblocked.add(r.blockOwnerDeletion()
             ? new OwnerReference(r.apiVersion(), r.kind(), r.name(), r.uid(), r.controller(), false) : r);
       }
-      current = (ApiObject) store.update(obj.withMetadata(m.toBuilder().ownerReferences(unblocked).build()));
+      store.update(obj.withMetadata(m.toBuilder().ownerReferences(unblocked).build()));
     }
-    List<String> finalizers = new ArrayList<>(current.metadata().finalizers());
-    if (!finalizers.contains(FOREGROUND_FINALIZER)) {
-      finalizers.add(FOREGROUND_FINALIZER);
-      store.update(current.withMetadata(current.metadata().toBuilder().finalizers(finalizers).build()));
-    }
-    store.delete((Class) item.kind, m.namespace(), m.name(), DeletePreconditions.uid(m.uid()));
+    // The store sets the foregroundDeletion finalizer and marks the object, as for any foreground deletion.
+    store.delete((Class) item.kind, m.namespace(), m.name(),
+        DeleteOptions.foreground().withPreconditions(DeletePreconditions.uid(m.uid())));
   }
 
   /**

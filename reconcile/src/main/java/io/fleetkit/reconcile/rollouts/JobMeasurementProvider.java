@@ -11,6 +11,7 @@ import io.fleetkit.api.rollouts.AnalysisRun;
 import io.fleetkit.api.rollouts.Measurement;
 import io.fleetkit.api.rollouts.Metric;
 import io.fleetkit.api.rollouts.MetricProvider;
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.ObjectStore;
 import java.time.Instant;
 import java.util.Objects;
@@ -82,7 +83,8 @@ public final class JobMeasurementProvider implements MeasurementProvider {
   @Override
   public Measurement terminate(AnalysisRun run, Metric metric, Measurement inFlight, Instant now) {
     try {
-      store.delete(Job.class, run.metadata().namespace(), inFlight.value());
+      // Argo Rollouts' JobProvider.deleteJob: propagationPolicy Foreground
+      store.delete(Job.class, run.metadata().namespace(), inFlight.value(), DeleteOptions.foreground());
     } catch (RuntimeException e) {
       // already gone
     }

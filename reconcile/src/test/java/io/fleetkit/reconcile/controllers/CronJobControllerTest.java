@@ -14,6 +14,7 @@ import io.fleetkit.api.events.ObjectReference;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.reconcile.controllers.internal.CronJobSchedules;
@@ -197,7 +198,7 @@ final class CronJobControllerTest {
       c.runUntilIdle();
       advance(c, Duration.ofMinutes(30));
       Job j = jobs(store).get(0);
-      store.delete(Job.class, "ns", j.metadata().name());
+      store.delete(Job.class, "ns", j.metadata().name(), DeleteOptions.background()); // as kubectl delete
       c.runUntilIdle();
       assertThat(get(store).status().active()).isEmpty();
     }

@@ -23,6 +23,7 @@ import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.reconcile.Informer;
@@ -637,7 +638,7 @@ final class JobUpstreamCasesTest {
     Job j = newJob(2, 2, 6, CompletionMode.NonIndexed);
     try (Env env = new Env(j, false)) {
       env.controller.start().join(); // the Job's key is queued
-      env.store.delete(Job.class, "default", "foobar");
+      env.store.delete(Job.class, "default", "foobar", DeleteOptions.background()); // gone, not orphaning
       env.podControl.armed = true;
       env.controller.controller().runOnce();
       env.podControl.armed = false;

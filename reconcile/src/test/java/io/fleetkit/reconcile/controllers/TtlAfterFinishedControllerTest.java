@@ -15,7 +15,14 @@ import io.fleetkit.api.metrics.Histogram;
 import io.fleetkit.api.metrics.MetricDescriptor;
 import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.store.DeleteOptions;
+import io.fleetkit.api.store.DeletionPropagation;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.store.WatchEventType;
+import io.fleetkit.reconcile.GarbageCollector;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.reconcile.metrics.TtlAfterFinishedMetrics;
 import java.time.Duration;
@@ -75,8 +82,13 @@ final class TtlAfterFinishedControllerTest {
     c.runUntilIdle();
   }
 
+  /**
+   * Whether the Job is there and not being deleted. The controller deletes with {@code propagationPolicy:
+   * Foreground}, so a deleted Job stays, marked with the {@code foregroundDeletion} finalizer, until a garbage
+   * collector has deleted its pods; none runs here (see {@link #deletedInForeground_collectorRemovesPodsThenJob}).
+   */
   private static boolean exists(ObjectStore store, String name) {
-    return store.get(Job.class, "ns", name).isPresent();
+    return store.get(Job.class, "ns", name).filter(j -> j.metadata().deletionTimestamp() == null).isPresent();
   }
 
   @Test
@@ -93,6 +105,10 @@ final class TtlAfterFinishedControllerTest {
       assertThat(metrics.observed).isEmpty();
       advance(c, Duration.ofSeconds(1));
       assertThat(exists(store, "pi")).as("the TTL has passed").isFalse();
+      Job marked = store.require(Job.class, "ns", "pi");
+      assertThat(marked.metadata().finalizers()).as("deleted with propagationPolicy Foreground")
+          .containsExactly(DeletionPropagation.FOREGROUND_FINALIZER);
+      assertThat(marked.metadata().deletionTimestamp()).isEqualTo(clock.now());
       assertThat(metrics.observed).as("deleted the instant it expired").containsExactly(0.0);
     }
   }
@@ -177,7 +193,7 @@ final class TtlAfterFinishedControllerTest {
       finish(store, "pi", JobCondition.COMPLETE);
       c.runUntilIdle();
       advance(c, Duration.ofSeconds(30));
-      store.delete(Job.class, "ns", "pi");
+      store.delete(Job.class, "ns", "pi", DeleteOptions.background()); // as kubectl delete
       Job second = store.create(job("pi", 60));
       c.runUntilIdle();
       advance(c, Duration.ofMinutes(5));
@@ -186,6 +202,45 @@ final class TtlAfterFinishedControllerTest {
       c.runUntilIdle();
       advance(c, Duration.ofSeconds(60));
       assertThat(exists(store, "pi")).as("the second Job's own TTL").isFalse();
+    }
+  }
+
+  /**
+   * Kube's controller deletes in the foreground ({@code ttlafterfinished_controller.go}: "Cascade deletes the Jobs if
+   * TTL truly expires"): with a garbage collector running, the Job's pods go first, then the Job.
+   */
+  @Test
+  void deletedInForeground_collectorRemovesPodsThenJob() {
+    try (ObjectStore store = Sim.store(clock); TtlAfterFinishedController c = controller(store);
+         GarbageCollector gc = GarbageCollector.builder(store).watch(Job.class, Job.API_VERSION, Job.KIND)
+             .watch(Pod.class).stepping().clock(clock).build()) {
+      gc.start().join();
+      Job pi = store.create(job("pi", 0));
+      store.create(Pod.of(ObjectMeta.of("ns", "pi-0").toBuilder().ownerReference(new OwnerReference(
+          Job.API_VERSION, Job.KIND, "pi", pi.metadata().uid(), true, true)).build(),
+          PodSpec.builder().restartPolicy(RestartPolicy.Never).container("c", "busybox", ResourceList.EMPTY)
+              .build()));
+      List<String> removed = new ArrayList<>();
+      try (var w1 = store.watch(Job.class, store.resourceVersion(), e -> {
+             if (e.type() == WatchEventType.DELETED) {
+               removed.add("Job " + e.object().metadata().name());
+             }
+           });
+           var w2 = store.watch(Pod.class, store.resourceVersion(), e -> {
+             if (e.type() == WatchEventType.DELETED) {
+               removed.add("Pod " + e.object().metadata().name());
+             }
+           })) {
+        gc.runUntilIdle();
+        finish(store, "pi", JobCondition.COMPLETE);
+        c.runUntilIdle();
+        assertThat(store.require(Job.class, "ns", "pi").metadata().finalizers())
+            .containsExactly(DeletionPropagation.FOREGROUND_FINALIZER);
+        gc.runUntilIdle();
+        assertThat(store.get(Job.class, "ns", "pi")).isEmpty();
+        assertThat(store.get(Pod.class, "ns", "pi-0")).isEmpty();
+        assertThat(removed).containsExactly("Pod pi-0", "Job pi");
+      }
     }
   }
 

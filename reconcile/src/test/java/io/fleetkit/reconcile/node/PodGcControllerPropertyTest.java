@@ -12,7 +12,6 @@ import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.scheduling.Taint;
 import io.fleetkit.api.scheduling.TaintEffect;
-import io.fleetkit.api.store.DeletePreconditions;
 import io.fleetkit.api.store.ForwardingObjectStore;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
@@ -62,11 +61,11 @@ final class PodGcControllerPropertyTest {
 
     @Override
     public <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name,
-        DeletePreconditions preconditions) {
+        io.fleetkit.api.store.DeleteOptions options) {
       if (kind == Pod.class) {
         deleted.add(name);
       }
-      return super.delete(kind, namespace, name, preconditions);
+      return super.delete(kind, namespace, name, options);
     }
   }
 

@@ -6,6 +6,7 @@ import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.batch.JobCondition;
 import io.fleetkit.api.scheduling.PodGroup;
 import io.fleetkit.api.scheduling.PodGroupPhase;
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
 import java.time.Duration;
@@ -175,7 +176,7 @@ final class SlurmBackendTest {
   void poll_objectDeleted_slurmJobCancelled() {
     slurm.answer(200, Samples.read("job-submit-response.json"));
     backend.run(gangJob());
-    store.delete(Job.class, "team", "train");
+    store.delete(Job.class, "team", "train", DeleteOptions.background()); // as kubectl delete
     slurm.answer(200, Samples.read("job-delete-response.json"));
     backend.pollOnce();
     FakeSlurmRestd.Request last = slurm.requests().get(slurm.requests().size() - 1);

@@ -7,7 +7,7 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
-import io.fleetkit.api.store.DeletePreconditions;
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.ListResult;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
@@ -293,20 +293,17 @@ public final class InMemoryObjectStore implements ObjectStore {
   // ---------------------------------------------------------------------------------------------------- delete
 
   @Override
-  public <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name,
-      DeletePreconditions preconditions) {
+  public <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name, DeleteOptions options) {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(namespace, "namespace");
     Objects.requireNonNull(name, "name");
-    Objects.requireNonNull(preconditions, "preconditions");
+    Objects.requireNonNull(options, "options");
     checkOpen();
-    return WriteRules.delete(this, admission, kind, namespace, name,
-        () -> doDelete(kind, namespace, name, preconditions));
+    return WriteRules.delete(this, admission, kind, namespace, name, () -> doDelete(kind, namespace, name, options));
   }
 
-  private <T extends ApiObject<T>> T doDelete(Class<T> kind, String namespace, String name,
-      DeletePreconditions preconditions) {
-    return write(kind, namespace, name, null, stored -> WriteRules.delete(stored, preconditions, clock.instant()));
+  private <T extends ApiObject<T>> T doDelete(Class<T> kind, String namespace, String name, DeleteOptions options) {
+    return write(kind, namespace, name, null, stored -> WriteRules.delete(stored, options, clock.instant()));
   }
 
   /**

@@ -5,6 +5,7 @@ import io.fleetkit.api.core.NamespacePhase;
 import io.fleetkit.api.core.NamespaceSpec;
 import io.fleetkit.api.core.NamespaceStatus;
 import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.store.DeleteOptions;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,8 +22,9 @@ import java.util.List;
  *   <li>finalize ({@code namespaceFinalizeStrategy}): the update's rules with {@code spec.finalizers} taken from the
  *       request;</li>
  *   <li>delete ({@code REST.Delete}): the first deletion only marks the namespace (deletion timestamp, phase
- *       Terminating), whatever its finalizers; a later one removes it when both {@code spec.finalizers} and
- *       {@code metadata.finalizers} are empty and otherwise changes nothing;</li>
+ *       Terminating), whatever its finalizers, and sets the {@code orphan} and {@code foregroundDeletion} finalizers
+ *       its options ask for; a later one changes nothing while {@code spec.finalizers} hold it, and is then the
+ *       generic deletion (removed when it leaves {@code metadata.finalizers} empty);</li>
  *   <li>an update or finalize of a namespace being deleted removes it when it leaves both lists empty
  *       ({@code ShouldDeleteNamespaceDuringUpdate}).</li>
  * </ul>
@@ -52,21 +54,31 @@ final class NamespaceWrites {
     return candidate.metadata().finalizers().isEmpty() && candidate.spec().finalizers().isEmpty();
   }
 
-  static WriteRules.Change<Namespace> delete(Namespace stored, Instant now) {
+  /**
+   * The registry's {@code REST.Delete} after its preconditions: the first deletion marks (deletion timestamp, phase
+   * Terminating) with the GC finalizers the options ask for ({@link DeletionFinalizers#forNamespaceDeletion}); a
+   * later one changes nothing while {@code spec.finalizers} hold the namespace, and is then the generic store's
+   * deletion ({@code r.store.Delete}).
+   */
+  static WriteRules.Change<Namespace> delete(Namespace stored, DeleteOptions options, Instant now,
+      GarbageCollectionPolicy policy) {
     ObjectMeta old = stored.metadata();
     if (old.deletionTimestamp() == null) {
-      // Upstream's first deletion is a GuaranteedUpdate that sets the timestamp and the phase and returns; FleetKit
-      // also bumps generation when it marks an object, as its store contract says for every kind.
-      Namespace marked = stored.withMetadata(WriteRules.stamp(old, old.uid(), old.resourceVersion(),
-          old.generation() + 1, old.creationTimestamp(), now));
+      // Upstream's first deletion is a GuaranteedUpdate that sets the timestamp, the phase and the GC finalizers and
+      // returns; FleetKit also bumps generation when it marks an object, as its store contract says for every kind.
+      List<String> gc = DeletionFinalizers.forNamespaceDeletion(old.finalizers(), options);
+      ObjectMeta meta = new ObjectMeta(old.name(), old.namespace(), old.uid(), old.resourceVersion(),
+          old.generation() + 1, old.labels(), old.annotations(), old.ownerReferences(),
+          gc == null ? old.finalizers() : gc, old.creationTimestamp(), now);
+      Namespace marked = stored.withMetadata(meta);
       if (marked.status().phase() != NamespacePhase.Terminating) {
         marked = marked.withStatus(marked.status().withPhase(NamespacePhase.Terminating));
       }
       return new WriteRules.Change<>(WriteRules.Effect.PUT, marked);
     }
-    if (removable(stored)) {
-      return new WriteRules.Change<>(WriteRules.Effect.REMOVE, stored);
+    if (!stored.spec().finalizers().isEmpty()) {
+      return new WriteRules.Change<>(WriteRules.Effect.NONE, stored);
     }
-    return new WriteRules.Change<>(WriteRules.Effect.NONE, stored);
+    return WriteRules.deleteGeneric(stored, options, now, policy);
   }
 }

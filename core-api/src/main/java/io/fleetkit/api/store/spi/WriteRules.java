@@ -12,6 +12,7 @@ import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.DeletePreconditions;
 import io.fleetkit.api.store.ObjectStore;
 import java.time.Instant;
@@ -308,32 +309,67 @@ public final class WriteRules {
     return candidate.equals(stored) ? new Change<>(Effect.NONE, stored) : new Change<>(Effect.PUT, candidate);
   }
 
+  /** {@link #delete(ApiObject, DeleteOptions, Instant)} with only {@code preconditions}. */
+  public static <T extends ApiObject<T>> Change<T> delete(T stored, DeletePreconditions preconditions,
+      Instant now) {
+    return delete(stored, DeleteOptions.of(preconditions), now);
+  }
+
   /**
-   * A deletion: removes an object without finalizers; marks one with finalizers (deletionTimestamp {@code now},
-   * generation + 1, as the API server's {@code markAsDeleting}); changes nothing on one already marked. A namespace
-   * follows its registry's {@code Delete}: the first deletion marks it (and makes it Terminating) whatever its
-   * finalizers; a later one removes it if neither {@code spec.finalizers} nor {@code metadata.finalizers} hold it.
+   * A deletion, as the API server's generic registry store ({@code Store.Delete},
+   * {@code updateForGracefulDeletionAndFinalizers}, {@code markAsDeleting}) with the kind's default policy
+   * ({@link DeletionFinalizers#defaultPolicy}): the options and the object decide its {@code orphan} and
+   * {@code foregroundDeletion} finalizers ({@link DeletionFinalizers#forDeletion}); an object left without
+   * finalizers is removed; one left with some is marked (deletionTimestamp {@code now}, generation + 1) with them.
+   * An object already marked keeps its mark and timestamp and changes only when the options change its GC
+   * finalizers (a later deletion may switch the policy; one that takes away its last finalizer removes it). A
+   * namespace follows its registry's {@code Delete}: the first deletion marks it (and makes it Terminating) whatever
+   * its finalizers, with the GC finalizers the options ask for; a later one changes nothing while its
+   * {@code spec.finalizers} are not empty, and is then a generic deletion.
    *
    * @throws ConflictException if a precondition does not hold
    */
-  public static <T extends ApiObject<T>> Change<T> delete(T stored, DeletePreconditions preconditions,
-      Instant now) {
+  public static <T extends ApiObject<T>> Change<T> delete(T stored, DeleteOptions options, Instant now) {
+    return delete(stored, options, now, DeletionFinalizers.defaultPolicy(stored));
+  }
+
+  /**
+   * {@link #delete(ApiObject, DeleteOptions, Instant)} with {@code policy} as the kind's default (upstream's
+   * {@code DefaultGarbageCollectionPolicy} of the registry's strategy), for tests that vary it as upstream's do.
+   *
+   * @throws ConflictException if a precondition does not hold
+   */
+  public static <T extends ApiObject<T>> Change<T> delete(T stored, DeleteOptions options, Instant now,
+      GarbageCollectionPolicy policy) {
+    DeletePreconditions preconditions = options.preconditions();
     checkPreconditions(stored, preconditions.uid(), preconditions.resourceVersion(), true);
     if (stored instanceof Namespace ns) {
       @SuppressWarnings("unchecked")
-      Change<T> change = (Change<T>) NamespaceWrites.delete(ns, now);
+      Change<T> change = (Change<T>) NamespaceWrites.delete(ns, options, now, policy);
       return change;
     }
+    return deleteGeneric(stored, options, now, policy);
+  }
+
+  /** The generic store's deletion of an object whose preconditions were checked. */
+  static <T extends ApiObject<T>> Change<T> deleteGeneric(T stored, DeleteOptions options, Instant now,
+      GarbageCollectionPolicy policy) {
     ObjectMeta old = stored.metadata();
-    if (old.deletionTimestamp() != null) {
-      return new Change<>(Effect.NONE, stored);
+    List<String> gc = DeletionFinalizers.forDeletion(old.finalizers(), options, policy);
+    List<String> finalizers = gc == null ? old.finalizers() : gc;
+    if (finalizers.isEmpty()) {
+      return new Change<>(Effect.REMOVE, stored); // upstream's errDeleteNow: the stored state is the last one
     }
-    if (old.finalizers().isEmpty()) {
-      return new Change<>(Effect.REMOVE, stored);
+    Instant marked = old.deletionTimestamp();
+    if (marked != null && gc == null && !marked.isAfter(now)) {
+      return new Change<>(Effect.NONE, stored); // being deleted already, nothing to change
     }
-    // As Kubernetes markAsDeleting (apiserver registry/generic/registry/store.go): generation is bumped.
-    return new Change<>(Effect.PUT, stored.withMetadata(stamp(old, old.uid(), old.resourceVersion(),
-        old.generation() + 1, old.creationTimestamp(), now)));
+    // markAsDeleting: generation is bumped by the first mark only; an earlier mark is kept.
+    long generation = marked == null ? old.generation() + 1 : old.generation();
+    Instant deleting = marked == null || marked.isAfter(now) ? now : marked;
+    ObjectMeta meta = new ObjectMeta(old.name(), old.namespace(), old.uid(), old.resourceVersion(), generation,
+        old.labels(), old.annotations(), old.ownerReferences(), finalizers, old.creationTimestamp(), deleting);
+    return new Change<>(Effect.PUT, stored.withMetadata(meta));
   }
 
   /** {@code object} with its resourceVersion replaced. */

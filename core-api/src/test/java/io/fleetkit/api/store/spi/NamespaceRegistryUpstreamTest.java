@@ -7,6 +7,7 @@ import io.fleetkit.api.core.NamespacePhase;
 import io.fleetkit.api.core.NamespaceSpec;
 import io.fleetkit.api.core.NamespaceStatus;
 import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.DeletePreconditions;
 import io.fleetkit.api.store.ObjectStore;
 import java.time.Instant;
@@ -33,8 +34,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       TestUpdateDeletingNamespaceWithIncompleteSpecFinalizers,
  *       TestUpdateDeletingNamespaceWithCompleteFinalizers, TestFinalizeDeletingNamespaceWithCompleteFinalizers,
  *       TestFinalizeDeletingNamespaceWithIncompleteMetadataFinalizers, TestDeleteNamespaceWithCompleteFinalizers and
- *       TestDeleteWithGCFinalizers' three cases without DeleteOptions (the store has no propagation policy or
- *       orphanDependents option: the other 12 cases are left out, see docs/conformance.md).</li>
+ *       TestDeleteWithGCFinalizers' 15 cases (nil options, {@code propagationPolicy} Background, Foreground and
+ *       Orphan, and {@code orphanDependents: true}, each with the orphan finalizer, the foregroundDeletion one and
+ *       none).</li>
  * </ul>
  */
 final class NamespaceRegistryUpstreamTest {
@@ -183,25 +185,66 @@ final class NamespaceRegistryUpstreamTest {
         .as("should not exist").isEqualTo(WriteRules.Effect.REMOVE);
   }
 
-  static Stream<Arguments> gcFinalizersWithoutDeleteOptions() {
+  static Stream<Arguments> gcFinalizers() {
+    DeleteOptions bg = DeleteOptions.background();
+    DeleteOptions fg = DeleteOptions.foreground();
+    DeleteOptions orphan = DeleteOptions.orphan();
+    DeleteOptions orphanDependents = DeleteOptions.DEFAULT.withOrphanDependents(true);
+    List<String> o = List.of("orphan");
+    List<String> d = List.of("foregroundDeletion");
+    List<String> none = List.of();
     return Stream.of(
-        Arguments.of("nil-with-orphan", List.of("orphan"), List.of("orphan")),
-        Arguments.of("nil-with-delete", List.of("foregroundDeletion"), List.of("foregroundDeletion")),
-        Arguments.of("nil-without-finalizers", List.of(), List.of()));
+        Arguments.of("nil-with-orphan", DeleteOptions.DEFAULT, o, o),
+        Arguments.of("nil-with-delete", DeleteOptions.DEFAULT, d, d),
+        Arguments.of("nil-without-finalizers", DeleteOptions.DEFAULT, none, none),
+        Arguments.of("propagation-background-with-orphan", bg, o, none),
+        Arguments.of("propagation-background-with-delete", bg, d, none),
+        Arguments.of("propagation-background-without-finalizers", bg, none, none),
+        Arguments.of("propagation-foreground-with-orphan", fg, o, d),
+        Arguments.of("propagation-foreground-with-delete", fg, d, d),
+        Arguments.of("propagation-foreground-without-finalizers", fg, none, d),
+        Arguments.of("propagation-orphan-with-orphan", orphan, o, o),
+        Arguments.of("propagation-orphan-with-delete", orphan, d, o),
+        Arguments.of("propagation-orphan-without-finalizers", orphan, none, o),
+        Arguments.of("orphan-dependents-with-orphan", orphanDependents, o, o),
+        Arguments.of("orphan-dependents-with-delete", orphanDependents, d, o),
+        Arguments.of("orphan-dependents-without-finalizers", orphanDependents, none, o));
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("gcFinalizersWithoutDeleteOptions")
-  void deleteWithGCFinalizers(String name, List<String> existing, List<String> remaining) {
+  @MethodSource("gcFinalizers")
+  void deleteWithGCFinalizers(String name, DeleteOptions options, List<String> existing, List<String> remaining) {
     Namespace ns = stored(false, existing, List.of(), NamespacePhase.Active);
 
-    WriteRules.Change<Namespace> change = WriteRules.delete(ns, DeletePreconditions.NONE, NOW);
+    WriteRules.Change<Namespace> change = WriteRules.delete(ns, options, NOW);
 
+    // upstream compares as a set (remainingFinalizers is a map) and checks the length
     assertThat(change.object().metadata().finalizers()).as(name + ": remaining finalizers")
         .containsExactlyInAnyOrderElementsOf(remaining);
     // the first deletion marks, whatever the finalizers (upstream's GuaranteedUpdate in REST.Delete)
     assertThat(change.effect()).isEqualTo(WriteRules.Effect.PUT);
     assertThat(change.object().metadata().deletionTimestamp()).isEqualTo(NOW);
     assertThat(change.object().status().phase()).isEqualTo(NamespacePhase.Terminating);
+  }
+
+  /**
+   * Not upstream's: a later deletion of a marked namespace whose {@code spec.finalizers} are empty is the generic
+   * store's ({@code r.store.Delete}), so it may switch the GC finalizers; while {@code spec.finalizers} hold the
+   * namespace it changes nothing.
+   */
+  @Test
+  void deleteAgain_specFinalizersEmpty_genericRulesSwitchPolicy_elseNoChange() {
+    Namespace marked = stored(true, List.of("orphan"), List.of(), NamespacePhase.Terminating);
+    Namespace held = stored(true, List.of("orphan"), List.of(Namespace.KUBERNETES_FINALIZER),
+        NamespacePhase.Terminating);
+
+    WriteRules.Change<Namespace> switched = WriteRules.delete(marked, DeleteOptions.foreground(), NOW.plusSeconds(5));
+    WriteRules.Change<Namespace> released = WriteRules.delete(marked, DeleteOptions.background(), NOW.plusSeconds(5));
+
+    assertThat(switched.effect()).isEqualTo(WriteRules.Effect.PUT);
+    assertThat(switched.object().metadata().finalizers()).containsExactly("foregroundDeletion");
+    assertThat(switched.object().metadata().deletionTimestamp()).as("the first mark is kept").isEqualTo(NOW);
+    assertThat(released.effect()).as("no finalizer left").isEqualTo(WriteRules.Effect.REMOVE);
+    assertThat(WriteRules.delete(held, DeleteOptions.foreground(), NOW).effect()).isEqualTo(WriteRules.Effect.NONE);
   }
 }

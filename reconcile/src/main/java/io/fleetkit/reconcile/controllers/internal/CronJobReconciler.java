@@ -4,6 +4,7 @@ import io.fleetkit.api.ConflictException;
 import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.batch.CronJob;
 import io.fleetkit.api.batch.Job;
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.ReconcileContext;
 import io.fleetkit.reconcile.Reconciler;
@@ -68,7 +69,8 @@ public final class CronJobReconciler implements Reconciler<CronJob> {
 
     @Override
     public void delete(String namespace, String name) {
-      store.delete(Job.class, namespace, name);
+      // upstream's realJobControl.DeleteJob: propagationPolicy Background (a batch/v1 Job orphans by default)
+      store.delete(Job.class, namespace, name, DeleteOptions.background());
     }
 
     @Override

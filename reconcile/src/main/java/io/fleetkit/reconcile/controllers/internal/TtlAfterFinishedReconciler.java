@@ -5,6 +5,7 @@ import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.metrics.Histogram;
 import io.fleetkit.api.metrics.MetricsRegistry;
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.DeletePreconditions;
 import io.fleetkit.reconcile.ReconcileContext;
 import io.fleetkit.reconcile.Reconciler;
@@ -68,8 +69,9 @@ public final class TtlAfterFinishedReconciler implements Reconciler<Job> {
         return resultOf(ttl);
       }
       LOG.debug("ttl-after-finished: cleaning up job {}", ctx.key());
+      // As upstream: "Cascade deletes the Jobs if TTL truly expires", in the foreground and only this Job (uid).
       ctx.store().delete(Job.class, fresh.metadata().namespace(), fresh.metadata().name(),
-          DeletePreconditions.uid(fresh.metadata().uid()));
+          DeleteOptions.foreground().withPreconditions(DeletePreconditions.uid(fresh.metadata().uid())));
     } catch (IllegalArgumentException e) {
       LOG.warn("ttl-after-finished: error cleaning up job {}, will retry: {}", ctx.key(), e.getMessage());
       return Result.requeue();

@@ -23,7 +23,7 @@ import io.fleetkit.api.StoreUnavailableException;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
-import io.fleetkit.api.store.DeletePreconditions;
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.ListResult;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
@@ -428,15 +428,17 @@ public final class EtcdObjectStore implements ObjectStore {
   }
 
   @Override
-  public <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name,
-      DeletePreconditions preconditions) {
+  public <T extends ApiObject<T>> T delete(Class<T> kind, String namespace, String name, DeleteOptions options) {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(namespace, "namespace");
     Objects.requireNonNull(name, "name");
-    Objects.requireNonNull(preconditions, "preconditions");
+    Objects.requireNonNull(options, "options");
     checkOpen();
+    // One compare-and-swap whether the rules remove the object or mark it with its GC finalizers: upstream's
+    // GuaranteedUpdate (updateForGracefulDeletionAndFinalizers) and then Storage.Delete are one decision here, taken
+    // again from the object as it is if another write wins the race.
     return WriteRules.delete(this, settings.admission(), kind, namespace, name, () -> write(kind, namespace, name,
-        "delete", "", s -> WriteRules.delete(s, preconditions, settings.clock().instant())));
+        "delete", "", s -> WriteRules.delete(s, options, settings.clock().instant())));
   }
 
   /**
