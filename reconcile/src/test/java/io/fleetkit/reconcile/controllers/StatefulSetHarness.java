@@ -63,16 +63,11 @@ final class StatefulSetHarness implements AutoCloseable {
 
   /** Upstream's {@code burst(set)}: Parallel pod management. */
   static StatefulSet burst(StatefulSet set) {
-    StatefulSetSpec s = set.spec();
-    return set.withSpec(new StatefulSetSpec(s.replicas(), s.selector(), s.template(), s.serviceName(),
-        s.volumeClaimTemplates(), PodManagementPolicy.Parallel, s.updateStrategy(), s.revisionHistoryLimit(),
-        s.minReadySeconds()));
+    return set.withSpec(set.spec().withPodManagementPolicy(PodManagementPolicy.Parallel));
   }
 
   static StatefulSet withStrategy(StatefulSet set, StatefulSetUpdateStrategy strategy) {
-    StatefulSetSpec s = set.spec();
-    return set.withSpec(new StatefulSetSpec(s.replicas(), s.selector(), s.template(), s.serviceName(),
-        s.volumeClaimTemplates(), s.podManagementPolicy(), strategy, s.revisionHistoryLimit(), s.minReadySeconds()));
+    return set.withSpec(set.spec().withUpdateStrategy(strategy));
   }
 
   static StatefulSet withPartition(StatefulSet set, int partition) {
@@ -83,9 +78,7 @@ final class StatefulSetHarness implements AutoCloseable {
   static StatefulSetSpec withImage(StatefulSetSpec s, String image) {
     PodSpec spec = s.template().spec().toBuilder().containers(List.of(
         io.fleetkit.api.core.Container.of("nginx", image, ResourceList.EMPTY))).build();
-    return new StatefulSetSpec(s.replicas(), s.selector(), new PodTemplateSpec(s.template().metadata(), spec),
-        s.serviceName(), s.volumeClaimTemplates(), s.podManagementPolicy(), s.updateStrategy(),
-        s.revisionHistoryLimit(), s.minReadySeconds());
+    return s.withTemplate(new PodTemplateSpec(s.template().metadata(), spec));
   }
 
   StatefulSet set() {
