@@ -173,7 +173,7 @@ public final class StatefulSetClaimOwnership {
     return List.copyOf(out);
   }
 
-  /** Upstream's {@code addControllerRef}: {@code refs} with a controller reference to {@code owner}, unless one is there. */
+  /** Upstream's {@code addControllerRef}: {@code refs} with a controller reference to {@code owner}, unless there. */
   public static List<OwnerReference> addControllerRef(List<OwnerReference> refs, ApiObject<?> owner) {
     if (hasOwnerRef(refs, owner.metadata().uid())) {
       return refs;
