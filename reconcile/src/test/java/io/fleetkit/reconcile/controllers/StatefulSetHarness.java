@@ -2,9 +2,11 @@ package io.fleetkit.reconcile.controllers;
 
 import io.fleetkit.api.apps.ClaimTemplate;
 import io.fleetkit.api.apps.ControllerRevision;
+import io.fleetkit.api.apps.PersistentVolumeClaimRetentionPolicyType;
 import io.fleetkit.api.apps.PodManagementPolicy;
 import io.fleetkit.api.apps.RollingUpdateStatefulSetStrategy;
 import io.fleetkit.api.apps.StatefulSet;
+import io.fleetkit.api.apps.StatefulSetPersistentVolumeClaimRetentionPolicy;
 import io.fleetkit.api.apps.StatefulSetSpec;
 import io.fleetkit.api.apps.StatefulSetUpdateStrategy;
 import io.fleetkit.api.apps.StatefulSetUpdateStrategyType;
@@ -15,17 +17,20 @@ import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.PodTemplateSpec;
 import io.fleetkit.api.core.Volume;
 import io.fleetkit.api.meta.IntOrPercent;
+import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.reconcile.controllers.internal.ControllerHistory;
+import io.fleetkit.reconcile.controllers.internal.StatefulSetClaimOwnership;
 import io.fleetkit.reconcile.controllers.internal.StatefulSetPods;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A store and a StatefulSet controller in stepping mode, with upstream's test fixtures ({@code newStatefulSet}:
@@ -59,6 +64,11 @@ final class StatefulSetHarness implements AutoCloseable {
         .volumeClaimTemplate(ClaimTemplate.of("datadir", null,
             ResourceList.of(Map.of("storage", Quantity.parse("1Gi")))))
         .revisionHistoryLimit(2).build();
+  }
+
+  /** {@code set} with this retention policy (upstream's tests set {@code PersistentVolumeClaimRetentionPolicy}). */
+  static StatefulSet withPolicy(StatefulSet set, StatefulSetPersistentVolumeClaimRetentionPolicy policy) {
+    return set.withSpec(set.spec().withPersistentVolumeClaimRetentionPolicy(policy));
   }
 
   /** Upstream's {@code burst(set)}: Parallel pod management. */
@@ -183,7 +193,10 @@ final class StatefulSetHarness implements AutoCloseable {
     void check(StatefulSetHarness h);
   }
 
-  /** Upstream's {@code assertBurstInvariants}: identity, storage, and claims of every pod exist. */
+  /**
+   * Upstream's {@code assertBurstInvariants}: identity, storage, and the claims of every pod as the retention policy
+   * asks ({@link #checkClaimInvariants}).
+   */
   static void burstInvariants(StatefulSetHarness h) {
     StatefulSet set = h.set();
     for (Pod p : h.pods()) {
@@ -194,12 +207,49 @@ final class StatefulSetHarness implements AutoCloseable {
         throw new AssertionError("pod " + p.metadata().name() + " has bad storage");
       }
       for (Volume v : p.spec().volumes()) {
-        if (v.claim() != null && h.store.get(PersistentVolumeClaim.class, "default", v.claim().claimName())
-            .isEmpty()) {
-          throw new AssertionError("claim " + v.claim().claimName() + " of pod " + p.metadata().name()
-              + " does not exist");
+        if (v.claim() != null) {
+          checkClaimInvariants(set, p, h.store.get(PersistentVolumeClaim.class, "default", v.claim().claimName())
+              .orElse(null), v.claim().claimName());
         }
       }
+    }
+  }
+
+  /**
+   * Upstream's {@code checkClaimInvariants}: a retained claim exists; once the pod is running and ready, its claim's
+   * owner references are those the policy asks (none for Retain/Retain; the set for whenDeleted: Delete unless the
+   * pod is condemned under whenScaled: Delete; the pod when it is condemned under whenScaled: Delete).
+   */
+  static void checkClaimInvariants(StatefulSet set, Pod pod, @Nullable PersistentVolumeClaim claim, String name) {
+    StatefulSetPersistentVolumeClaimRetentionPolicy policy = set.spec().persistentVolumeClaimRetentionPolicy();
+    boolean retained = policy.whenScaled() == PersistentVolumeClaimRetentionPolicyType.Retain;
+    if (claim == null) {
+      if (retained) {
+        throw new AssertionError("claim " + name + " for pod " + pod.metadata().name() + " was not created");
+      }
+      return; // a non-retained claim has no invariants to satisfy
+    }
+    if (!StatefulSetPods.isRunningAndReady(pod)) {
+      return; // the owner references are not expected yet
+    }
+    List<OwnerReference> refs = claim.metadata().ownerReferences();
+    boolean setRef = StatefulSetClaimOwnership.hasOwnerRef(refs, set.metadata().uid());
+    boolean podRef = StatefulSetClaimOwnership.hasOwnerRef(refs, pod.metadata().uid());
+    boolean inRange = StatefulSetClaimOwnership.podInOrdinalRange(pod, set);
+    boolean scaleDelete = !retained;
+    boolean setDelete = policy.whenDeleted() == PersistentVolumeClaimRetentionPolicyType.Delete;
+    String what = "claim " + name + " of pod " + pod.metadata().name() + " under " + policy + ": " + refs;
+    if (!scaleDelete && !setDelete && (setRef || podRef)) {
+      throw new AssertionError("unexpected owner reference on " + what);
+    }
+    if (!scaleDelete && setDelete && (!setRef || podRef)) {
+      throw new AssertionError("set deletion needs the set, not the pod, on " + what);
+    }
+    if (scaleDelete && !setDelete && (setRef || inRange == podRef)) {
+      throw new AssertionError("scale-down deletion needs the pod on a condemned claim only: " + what);
+    }
+    if (scaleDelete && setDelete && (inRange ? podRef || !setRef : !podRef || setRef)) {
+      throw new AssertionError((inRange ? "live" : "condemned") + " claim has bad owner references: " + what);
     }
   }
 
@@ -208,9 +258,10 @@ final class StatefulSetHarness implements AutoCloseable {
     burstInvariants(h);
     List<Pod> pods = h.pods();
     pods.sort(Comparator.comparingInt(StatefulSetPods::ordinal));
+    int start = h.set().spec().startOrdinal();
     for (int i = 0; i < pods.size(); i++) {
       int ord = StatefulSetPods.ordinal(pods.get(i));
-      if (ord != i) {
+      if (ord != i + start) {
         throw new AssertionError("pods are not contiguous: found ordinal " + ord + " at position " + i);
       }
       if (i > 0 && !StatefulSetPods.isRunningAndReady(pods.get(i - 1))) {

@@ -304,7 +304,7 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
     private Pod create(int ordinal) {
       RollingUpdateStatefulSetStrategy ru = set.spec().updateStrategy().rollingUpdate();
       boolean current = set.spec().updateStrategy().type() == StatefulSetUpdateStrategyType.RollingUpdate
-          && ru != null && ordinal < (long) set.spec().startOrdinal() + ru.partition();
+          && ru != null && ordinal - set.spec().startOrdinal() < ru.partition(); // ordinal >= start here
       String revision = current ? currentRevision : updateRevision;
       PodTemplateSpec template = current ? currentTemplate : updateTemplate;
       createMissingClaims(ordinal);
