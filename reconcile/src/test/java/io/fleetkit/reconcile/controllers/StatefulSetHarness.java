@@ -44,6 +44,8 @@ final class StatefulSetHarness implements AutoCloseable {
   final ManualClock clock = ManualClock.atEpoch2026();
   final ObjectStore store = Sim.store(clock);
   final StatefulSetController controller;
+  /** The controller's events, as {@code "<type> <reason>: <note>"}. */
+  final List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   StatefulSetHarness() {
     this(UnaryOperator.identity());
@@ -51,7 +53,9 @@ final class StatefulSetHarness implements AutoCloseable {
 
   /** A harness whose controller writes through {@code controllerView} of the store (to inject failures). */
   StatefulSetHarness(UnaryOperator<ObjectStore> controllerView) {
-    controller = StatefulSetController.builder(controllerView.apply(store)).clock(clock).stepping().build();
+    controller = StatefulSetController.builder(controllerView.apply(store)).clock(clock).stepping()
+        .events((regarding, related, type, reason, action, note) -> events.add(type + " " + reason + ": " + note))
+        .build();
     controller.start().join();
   }
 
