@@ -34,7 +34,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * RecreatesPVCForPendingPod, each Monotonic and Burst, under Retain, ScaleDownOnly, SetDeleteOnly, Delete and the
  * unset policy ("nullPolicy", Retain by default). After every sync the invariants include upstream's
  * {@code checkClaimInvariants} (the owner references a running and ready pod's claims must have). ScalesDown runs a
- * garbage collector where upstream's driver deletes the claims referencing deleted pods by hand.
+ * garbage collector where upstream's driver deletes the claims referencing deleted pods by hand. Also run under the
+ * five policies, as upstream does: TestStatefulSetControlOnDeleteUpdate (6 cases) and
+ * TestStatefulSetControlRollingUpdateWithPartition (4 cases).
  */
 final class StatefulSetRetentionPolicyTest {
 
@@ -178,6 +180,93 @@ final class StatefulSetRetentionPolicyTest {
       boolean setDelete = h.set().spec().persistentVolumeClaimRetentionPolicy().whenDeleted() == Delete;
       assertThat(StatefulSetClaimOwnership.hasOwnerRef(claim.metadata().ownerReferences(),
           h.set().metadata().uid())).as("the recreated claim gets the policy's references").isEqualTo(setDelete);
+    }
+  }
+
+  static Stream<Arguments> policies() {
+    return Stream.of("Retain", "ScaleDownOnly", "SetDeleteOnly", "Delete", "nullPolicy").map(Arguments::of);
+  }
+
+  private static List<String> images(int n, int fooFrom) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(i >= fooFrom ? "foo" : StatefulSetHarness.ORIGINAL_IMAGE);
+    }
+    return out;
+  }
+
+  /** A case of TestStatefulSetControlOnDeleteUpdate or ...RollingUpdateWithPartition (partition 2). */
+  private record UpdateCase(String name, boolean burst, int initial, int replicas, List<String> afterUpdate,
+      List<String> afterRestart) {}
+
+  private static final List<UpdateCase> ON_DELETE = List.of(
+      new UpdateCase("monotonic image update", false, 3, 3, images(3, 3), images(3, 0)),
+      new UpdateCase("monotonic image update and scale up", false, 3, 5, images(5, 3), images(5, 0)),
+      new UpdateCase("monotonic image update and scale down", false, 5, 3, images(3, 3), images(3, 0)),
+      new UpdateCase("burst image update", true, 3, 3, images(3, 3), images(3, 0)),
+      new UpdateCase("burst image update and scale up", true, 3, 5, images(5, 3), images(5, 0)),
+      new UpdateCase("burst image update and scale down", true, 5, 3, images(3, 3), images(3, 0)));
+
+  private static final List<UpdateCase> PARTITION = List.of(
+      new UpdateCase("monotonic image update", false, 3, 3, images(3, 2), null),
+      new UpdateCase("monotonic image update and scale up", false, 3, 5, images(5, 2), null),
+      new UpdateCase("burst image update", true, 3, 3, images(3, 2), null),
+      new UpdateCase("burst image update and scale up", true, 3, 5, images(5, 2), null));
+
+  private static void assertNoPodReference(StatefulSetHarness h, String when) {
+    for (PersistentVolumeClaim c : h.claims()) {
+      assertThat(c.metadata().ownerReferences()).as("%s: unexpected pod reference on %s", when, c.metadata().name())
+          .noneMatch(r -> r.name().startsWith("foo-"));
+    }
+  }
+
+  /**
+   * TestStatefulSetControlOnDeleteUpdate under each policy: after the update (which scales down in two cases) and
+   * after a scale-down to 0 no claim references a pod (the collector has removed the condemned pods' claims), and the
+   * restart brings every pod on the new image.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("policies")
+  void onDeleteUpdate_underPolicy(String policy) {
+    for (UpdateCase c : ON_DELETE) {
+      try (StatefulSetHarness h = new StatefulSetHarness();
+           GarbageCollector gc = GarbageCollector.builder(h.store).watch(StatefulSet.class)
+               .watch(ControllerRevision.class).watch(Pod.class).watch(PersistentVolumeClaim.class).stepping()
+               .clock(h.clock).build()) {
+        gc.start().join();
+        Invariant inv = c.burst() ? StatefulSetHarness::burstInvariants : StatefulSetHarness::monotonicInvariants;
+        h.store.create(StatefulSetHarness.withStrategy(set(c.initial(), c.burst(), policy),
+            io.fleetkit.api.apps.StatefulSetUpdateStrategy.ON_DELETE));
+        h.scaleUp(inv);
+        h.update(s -> StatefulSetHarness.withImage(s.withReplicas(c.replicas()), "foo"));
+        h.updateUntilSettled(StatefulSetHarness::updateInvariants);
+        gc.runUntilIdle();
+        assertThat(h.images()).as("%s validateUpdate", c.name()).isEqualTo(c.afterUpdate());
+        assertNoPodReference(h, c.name() + " after the update");
+        h.scale(0);
+        h.scaleDown(inv);
+        gc.runUntilIdle();
+        assertNoPodReference(h, c.name() + " after the scale-down");
+        h.scale(c.replicas());
+        h.scaleUp(inv);
+        assertThat(h.images()).as("%s validateRestart", c.name()).isEqualTo(c.afterRestart());
+      }
+    }
+  }
+
+  /** TestStatefulSetControlRollingUpdateWithPartition under each policy (partition 2). */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("policies")
+  void rollingUpdateWithPartition_underPolicy(String policy) {
+    for (UpdateCase c : PARTITION) {
+      try (StatefulSetHarness h = new StatefulSetHarness()) {
+        Invariant inv = c.burst() ? StatefulSetHarness::burstInvariants : StatefulSetHarness::monotonicInvariants;
+        h.store.create(StatefulSetHarness.withPartition(set(c.initial(), c.burst(), policy), 2));
+        h.scaleUp(inv);
+        h.update(s -> StatefulSetHarness.withImage(s.withReplicas(c.replicas()), "foo"));
+        h.updateUntilSettled(StatefulSetHarness::updateInvariants);
+        assertThat(h.images()).as(c.name()).isEqualTo(c.afterUpdate());
+      }
     }
   }
 }
