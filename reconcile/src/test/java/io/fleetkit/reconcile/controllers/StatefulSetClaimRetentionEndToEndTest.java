@@ -204,6 +204,24 @@ final class StatefulSetClaimRetentionEndToEndTest {
     }
   }
 
+  /** Parallel: the ordinal with a stale claim waits, the others are created in the same pass (upstream's batches). */
+  @Test
+  void parallel_staleClaim_onlyThatOrdinalWaits() {
+    try (World w = new World()) {
+      w.h.store.create(StatefulSetHarness.burst(set(2, Retain, Delete)));
+      w.h.scaleUp(StatefulSetHarness::burstInvariants);
+      w.h.scale(1);
+      w.h.scaleDown(StatefulSetHarness::burstInvariants); // the collector has not run: datadir-foo-1 is stale
+      w.h.scale(3);
+      w.h.controller.runUntilIdle();
+      assertThat(w.h.pods()).extracting(p -> p.metadata().name()).containsExactly("foo-0", "foo-2");
+      w.gc.runUntilIdle();
+      w.h.clock.advance(StatefulSetReconciler.STALE_CLAIM_RETRY);
+      w.h.controller.runUntilIdle();
+      assertThat(w.h.pods()).extracting(p -> p.metadata().name()).containsExactly("foo-0", "foo-1", "foo-2");
+    }
+  }
+
   @Test
   void startMoved_whenScaledDelete_claimsOfCondemnedOrdinalsCollected() {
     try (World w = new World()) {

@@ -219,7 +219,11 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
         if (pod == null) {
           if (podClaimIsStale(start + i)) {
             staleClaim = true;
-            return; // upstream: no more work this round
+            // upstream: no more work this round for this replica; Parallel's batches go on with the others
+            if (monotonic) {
+              return;
+            }
+            continue;
           }
           replicas[i] = create(start + i);
           if (monotonic) {
