@@ -35,6 +35,13 @@ public record StatefulSet(ObjectMeta metadata, StatefulSetSpec spec, StatefulSet
     v.nonNegative("spec.replicas", spec.replicas());
     v.nonNegative("spec.minReadySeconds", spec.minReadySeconds());
     v.nonNegative("spec.revisionHistoryLimit", spec.revisionHistoryLimit());
+    // upstream's ValidateStatefulSetSpec: ValidateNonnegativeField(spec.ordinals.start)
+    v.nonNegative("spec.ordinals.start", spec.ordinals().start());
+    if (spec.ordinals().start() >= 0 && spec.replicas() >= 0 && spec.endOrdinal() > Integer.MAX_VALUE) {
+      // FleetKit's own rule: the last pod's ordinal must fit an int (upstream's int32 fields add up in Go's int)
+      v.add("spec.ordinals.start", "plus spec.replicas must not exceed " + (Integer.MAX_VALUE + 1L)
+          + " (the last pod ordinal " + spec.endOrdinal() + " must fit in 32 bits)", spec.ordinals().start());
+    }
     WorkloadChecks.selectorAndTemplate(spec.selector(), spec.template(), "statefulset", v);
     StatefulSetUpdateStrategy us = spec.updateStrategy();
     RollingUpdateStatefulSetStrategy ru = us.rollingUpdate();
@@ -102,7 +109,7 @@ public record StatefulSet(ObjectMeta metadata, StatefulSetSpec spec, StatefulSet
     return new StatefulSet(metadata, spec, newStatus);
   }
 
-  /** The name of the pod with this ordinal: {@code <name>-<ordinal>}. */
+  /** The name of the pod with this ordinal: {@code <name>-<ordinal>}; ordinals start at {@code spec.ordinals.start}. */
   public String podName(int ordinal) {
     return metadata.name() + "-" + ordinal;
   }
@@ -121,6 +128,9 @@ public record StatefulSet(ObjectMeta metadata, StatefulSetSpec spec, StatefulSet
     private StatefulSetUpdateStrategy updateStrategy = StatefulSetUpdateStrategy.ROLLING_UPDATE;
     private int revisionHistoryLimit = 10;
     private int minReadySeconds;
+    private StatefulSetPersistentVolumeClaimRetentionPolicy retention =
+        StatefulSetPersistentVolumeClaimRetentionPolicy.RETAIN;
+    private StatefulSetOrdinals ordinals = StatefulSetOrdinals.DEFAULT;
     private StatefulSetStatus status = StatefulSetStatus.EMPTY;
 
     private Builder() {}
@@ -142,11 +152,24 @@ public record StatefulSet(ObjectMeta metadata, StatefulSetSpec spec, StatefulSet
     public Builder revisionHistoryLimit(int v) { revisionHistoryLimit = v; return this; }
     public Builder minReadySeconds(int v) { minReadySeconds = v; return this; }
     public Builder status(StatefulSetStatus v) { status = v; return this; }
+    public Builder persistentVolumeClaimRetentionPolicy(StatefulSetPersistentVolumeClaimRetentionPolicy v) {
+      retention = v;
+      return this;
+    }
+    /** {@code spec.persistentVolumeClaimRetentionPolicy} with these values. */
+    public Builder persistentVolumeClaimRetentionPolicy(PersistentVolumeClaimRetentionPolicyType whenDeleted,
+        PersistentVolumeClaimRetentionPolicyType whenScaled) {
+      retention = StatefulSetPersistentVolumeClaimRetentionPolicy.of(whenDeleted, whenScaled);
+      return this;
+    }
+    public Builder ordinals(StatefulSetOrdinals v) { ordinals = v; return this; }
+    /** {@code spec.ordinals.start}: the first pod's ordinal. */
+    public Builder startOrdinal(int start) { ordinals = new StatefulSetOrdinals(start); return this; }
 
     public StatefulSet build() {
       return new StatefulSet(meta.build(), new StatefulSetSpec(replicas, Templates.selector(selector, matchLabels),
           Templates.template(template, matchLabels, podSpec), serviceName, claims, podManagementPolicy,
-          updateStrategy, revisionHistoryLimit, minReadySeconds), status);
+          updateStrategy, revisionHistoryLimit, minReadySeconds, retention, ordinals), status);
     }
   }
 }

@@ -9,10 +9,13 @@ import io.fleetkit.reconcile.controllers.internal.StatefulSetReconciler;
 
 /**
  * Keeps the pods of every {@link StatefulSet}, as Kubernetes' StatefulSet controller: pods with stable names
- * {@code NAME-0..N-1} (labels {@value WorkloadLabels#STATEFULSET_POD_NAME} and {@value WorkloadLabels#POD_INDEX};
+ * {@code NAME-<start>..NAME-<start+N-1>} ({@code spec.ordinals.start}, 0 by default; pods of other ordinals are
+ * deleted) (labels {@value WorkloadLabels#STATEFULSET_POD_NAME} and {@value WorkloadLabels#POD_INDEX};
  * hostname and subdomain in annotations {@value WorkloadLabels#HOSTNAME} and {@value WorkloadLabels#SUBDOMAIN}), a
- * claim {@code <template>-NAME-<ordinal>} per volumeClaimTemplate created before the pod and kept on scale-down
- * (retention Retain), OrderedReady or Parallel pod management, RollingUpdate with partition or OnDelete, revisions as
+ * claim {@code <template>-NAME-<ordinal>} per volumeClaimTemplate created before the pod, kept or handed to the
+ * garbage collector as {@code spec.persistentVolumeClaimRetentionPolicy} says (the set, or a scaled-away pod, as the
+ * claim's controller; the collector must watch PersistentVolumeClaim, Pod and StatefulSet), OrderedReady or Parallel
+ * pod management, RollingUpdate with partition or OnDelete, revisions as
  * {@link io.fleetkit.api.apps.ControllerRevision} objects owned by the set (named in label
  * {@value WorkloadLabels#CONTROLLER_REVISION_HASH} and {@code status.currentRevision/updateRevision}; reused on
  * rollback; all but {@code spec.revisionHistoryLimit} non-live ones deleted). A garbage collector that watches

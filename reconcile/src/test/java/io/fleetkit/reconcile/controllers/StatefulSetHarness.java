@@ -2,9 +2,11 @@ package io.fleetkit.reconcile.controllers;
 
 import io.fleetkit.api.apps.ClaimTemplate;
 import io.fleetkit.api.apps.ControllerRevision;
+import io.fleetkit.api.apps.PersistentVolumeClaimRetentionPolicyType;
 import io.fleetkit.api.apps.PodManagementPolicy;
 import io.fleetkit.api.apps.RollingUpdateStatefulSetStrategy;
 import io.fleetkit.api.apps.StatefulSet;
+import io.fleetkit.api.apps.StatefulSetPersistentVolumeClaimRetentionPolicy;
 import io.fleetkit.api.apps.StatefulSetSpec;
 import io.fleetkit.api.apps.StatefulSetUpdateStrategy;
 import io.fleetkit.api.apps.StatefulSetUpdateStrategyType;
@@ -15,17 +17,20 @@ import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.PodTemplateSpec;
 import io.fleetkit.api.core.Volume;
 import io.fleetkit.api.meta.IntOrPercent;
+import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.reconcile.controllers.internal.ControllerHistory;
+import io.fleetkit.reconcile.controllers.internal.StatefulSetClaimOwnership;
 import io.fleetkit.reconcile.controllers.internal.StatefulSetPods;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A store and a StatefulSet controller in stepping mode, with upstream's test fixtures ({@code newStatefulSet}:
@@ -39,6 +44,8 @@ final class StatefulSetHarness implements AutoCloseable {
   final ManualClock clock = ManualClock.atEpoch2026();
   final ObjectStore store = Sim.store(clock);
   final StatefulSetController controller;
+  /** The controller's events, as {@code "<type> <reason>: <note>"}. */
+  final List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   StatefulSetHarness() {
     this(UnaryOperator.identity());
@@ -46,7 +53,9 @@ final class StatefulSetHarness implements AutoCloseable {
 
   /** A harness whose controller writes through {@code controllerView} of the store (to inject failures). */
   StatefulSetHarness(UnaryOperator<ObjectStore> controllerView) {
-    controller = StatefulSetController.builder(controllerView.apply(store)).clock(clock).stepping().build();
+    controller = StatefulSetController.builder(controllerView.apply(store)).clock(clock).stepping()
+        .events((regarding, related, type, reason, action, note) -> events.add(type + " " + reason + ": " + note))
+        .build();
     controller.start().join();
   }
 
@@ -61,18 +70,18 @@ final class StatefulSetHarness implements AutoCloseable {
         .revisionHistoryLimit(2).build();
   }
 
+  /** {@code set} with this retention policy (upstream's tests set {@code PersistentVolumeClaimRetentionPolicy}). */
+  static StatefulSet withPolicy(StatefulSet set, StatefulSetPersistentVolumeClaimRetentionPolicy policy) {
+    return set.withSpec(set.spec().withPersistentVolumeClaimRetentionPolicy(policy));
+  }
+
   /** Upstream's {@code burst(set)}: Parallel pod management. */
   static StatefulSet burst(StatefulSet set) {
-    StatefulSetSpec s = set.spec();
-    return set.withSpec(new StatefulSetSpec(s.replicas(), s.selector(), s.template(), s.serviceName(),
-        s.volumeClaimTemplates(), PodManagementPolicy.Parallel, s.updateStrategy(), s.revisionHistoryLimit(),
-        s.minReadySeconds()));
+    return set.withSpec(set.spec().withPodManagementPolicy(PodManagementPolicy.Parallel));
   }
 
   static StatefulSet withStrategy(StatefulSet set, StatefulSetUpdateStrategy strategy) {
-    StatefulSetSpec s = set.spec();
-    return set.withSpec(new StatefulSetSpec(s.replicas(), s.selector(), s.template(), s.serviceName(),
-        s.volumeClaimTemplates(), s.podManagementPolicy(), strategy, s.revisionHistoryLimit(), s.minReadySeconds()));
+    return set.withSpec(set.spec().withUpdateStrategy(strategy));
   }
 
   static StatefulSet withPartition(StatefulSet set, int partition) {
@@ -83,9 +92,7 @@ final class StatefulSetHarness implements AutoCloseable {
   static StatefulSetSpec withImage(StatefulSetSpec s, String image) {
     PodSpec spec = s.template().spec().toBuilder().containers(List.of(
         io.fleetkit.api.core.Container.of("nginx", image, ResourceList.EMPTY))).build();
-    return new StatefulSetSpec(s.replicas(), s.selector(), new PodTemplateSpec(s.template().metadata(), spec),
-        s.serviceName(), s.volumeClaimTemplates(), s.podManagementPolicy(), s.updateStrategy(),
-        s.revisionHistoryLimit(), s.minReadySeconds());
+    return s.withTemplate(new PodTemplateSpec(s.template().metadata(), spec));
   }
 
   StatefulSet set() {
@@ -190,7 +197,10 @@ final class StatefulSetHarness implements AutoCloseable {
     void check(StatefulSetHarness h);
   }
 
-  /** Upstream's {@code assertBurstInvariants}: identity, storage, and claims of every pod exist. */
+  /**
+   * Upstream's {@code assertBurstInvariants}: identity, storage, and the claims of every pod as the retention policy
+   * asks ({@link #checkClaimInvariants}).
+   */
   static void burstInvariants(StatefulSetHarness h) {
     StatefulSet set = h.set();
     for (Pod p : h.pods()) {
@@ -201,12 +211,49 @@ final class StatefulSetHarness implements AutoCloseable {
         throw new AssertionError("pod " + p.metadata().name() + " has bad storage");
       }
       for (Volume v : p.spec().volumes()) {
-        if (v.claim() != null && h.store.get(PersistentVolumeClaim.class, "default", v.claim().claimName())
-            .isEmpty()) {
-          throw new AssertionError("claim " + v.claim().claimName() + " of pod " + p.metadata().name()
-              + " does not exist");
+        if (v.claim() != null) {
+          checkClaimInvariants(set, p, h.store.get(PersistentVolumeClaim.class, "default", v.claim().claimName())
+              .orElse(null), v.claim().claimName());
         }
       }
+    }
+  }
+
+  /**
+   * Upstream's {@code checkClaimInvariants}: a retained claim exists; once the pod is running and ready, its claim's
+   * owner references are those the policy asks (none for Retain/Retain; the set for whenDeleted: Delete unless the
+   * pod is condemned under whenScaled: Delete; the pod when it is condemned under whenScaled: Delete).
+   */
+  static void checkClaimInvariants(StatefulSet set, Pod pod, @Nullable PersistentVolumeClaim claim, String name) {
+    StatefulSetPersistentVolumeClaimRetentionPolicy policy = set.spec().persistentVolumeClaimRetentionPolicy();
+    boolean retained = policy.whenScaled() == PersistentVolumeClaimRetentionPolicyType.Retain;
+    if (claim == null) {
+      if (retained) {
+        throw new AssertionError("claim " + name + " for pod " + pod.metadata().name() + " was not created");
+      }
+      return; // a non-retained claim has no invariants to satisfy
+    }
+    if (!StatefulSetPods.isRunningAndReady(pod)) {
+      return; // the owner references are not expected yet
+    }
+    List<OwnerReference> refs = claim.metadata().ownerReferences();
+    boolean setRef = StatefulSetClaimOwnership.hasOwnerRef(refs, set.metadata().uid());
+    boolean podRef = StatefulSetClaimOwnership.hasOwnerRef(refs, pod.metadata().uid());
+    boolean inRange = StatefulSetClaimOwnership.podInOrdinalRange(pod, set);
+    boolean scaleDelete = !retained;
+    boolean setDelete = policy.whenDeleted() == PersistentVolumeClaimRetentionPolicyType.Delete;
+    String what = "claim " + name + " of pod " + pod.metadata().name() + " under " + policy + ": " + refs;
+    if (!scaleDelete && !setDelete && (setRef || podRef)) {
+      throw new AssertionError("unexpected owner reference on " + what);
+    }
+    if (!scaleDelete && setDelete && (!setRef || podRef)) {
+      throw new AssertionError("set deletion needs the set, not the pod, on " + what);
+    }
+    if (scaleDelete && !setDelete && (setRef || inRange == podRef)) {
+      throw new AssertionError("scale-down deletion needs the pod on a condemned claim only: " + what);
+    }
+    if (scaleDelete && setDelete && (inRange ? podRef || !setRef : !podRef || setRef)) {
+      throw new AssertionError((inRange ? "live" : "condemned") + " claim has bad owner references: " + what);
     }
   }
 
@@ -215,9 +262,10 @@ final class StatefulSetHarness implements AutoCloseable {
     burstInvariants(h);
     List<Pod> pods = h.pods();
     pods.sort(Comparator.comparingInt(StatefulSetPods::ordinal));
+    int start = h.set().spec().startOrdinal();
     for (int i = 0; i < pods.size(); i++) {
       int ord = StatefulSetPods.ordinal(pods.get(i));
-      if (ord != i) {
+      if (ord != i + start) {
         throw new AssertionError("pods are not contiguous: found ordinal " + ord + " at position " + i);
       }
       if (i > 0 && !StatefulSetPods.isRunningAndReady(pods.get(i - 1))) {

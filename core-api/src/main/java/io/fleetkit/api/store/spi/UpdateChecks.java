@@ -449,9 +449,10 @@ public final class UpdateChecks {
     if (o == n) {
       return;
     }
+    // n with the updatable fields of o: what is left must not differ
     StatefulSetSpec munged = new StatefulSetSpec(o.replicas(), n.selector(), o.template(), n.serviceName(),
         n.volumeClaimTemplates(), n.podManagementPolicy(), o.updateStrategy(), o.revisionHistoryLimit(),
-        o.minReadySeconds());
+        o.minReadySeconds(), o.persistentVolumeClaimRetentionPolicy(), o.ordinals());
     if (!munged.equals(o)) {
       violations(updated).add("spec", "Forbidden: " + STATEFUL_SET_UPDATABLE + "; changed: "
           + changedComponents("spec", o, munged), null).throwIfAny();

@@ -9,6 +9,7 @@ import io.fleetkit.api.Violation;
 import io.fleetkit.api.apps.ClaimTemplate;
 import io.fleetkit.api.apps.ControllerRevision;
 import io.fleetkit.api.apps.Deployment;
+import io.fleetkit.api.apps.PersistentVolumeClaimRetentionPolicyType;
 import io.fleetkit.api.apps.PodManagementPolicy;
 import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.apps.StatefulSet;
@@ -38,8 +39,7 @@ import org.junit.jupiter.api.Test;
  *
  * <ul>
  *   <li>kubernetes {@code pkg/apis/apps/validation/validation_test.go} at commit
- *       afd5df58bd7dcb7b8c3f00e2065936bd0c508b77: {@code TestValidateStatefulSetUpdate} 13 of 19 (left out: the two
- *       persistentVolumeClaimRetentionPolicy cases and {@code .spec.ordinals.start}, fields FleetKit does not model;
+ *       afd5df58bd7dcb7b8c3f00e2065936bd0c508b77: {@code TestValidateStatefulSetUpdate} 16 of 19 (left out:
  *       "update name" and "update namespace", the store key; "update pod management policy 1", whose old value is
  *       unset, which FleetKit defaults to OrderedReady, the new value), {@code TestValidateControllerRevisionUpdate}
  *       3 of 4 (left out: "invalid", an update without resourceVersion, which FleetKit's store accepts as an
@@ -94,6 +94,33 @@ final class WorkloadUpdateRulesTest {
     StatefulSet finalized = set(VALID_POD_SPEC).build();
     finalized = finalized.withMetadata(finalized.metadata().toBuilder().finalizer("final").build());
     ok(finalized, set(VALID_POD_SPEC).build()); // update existing instance with now-invalid name (finalizers)
+    // update containers and pvc retention policy 1
+    ok(set(ADD_CONTAINERS_SPEC).build(), set(VALID_POD_SPEC).persistentVolumeClaimRetentionPolicy(
+        PersistentVolumeClaimRetentionPolicyType.Retain, PersistentVolumeClaimRetentionPolicyType.Retain).build());
+    // update containers and pvc retention policy 2: upstream's old policy sets whenScaled only (whenDeleted is
+    // empty, defaulted to Retain in apps/v1)
+    ok(set(VALID_POD_SPEC).persistentVolumeClaimRetentionPolicy(PersistentVolumeClaimRetentionPolicyType.Retain,
+        PersistentVolumeClaimRetentionPolicyType.Retain).build(), set(VALID_POD_SPEC).build());
+    // update existing instance with .spec.ordinals.start
+    ok(set(VALID_POD_SPEC).build(), set(VALID_POD_SPEC).startOrdinal(3).build());
+  }
+
+  @Test
+  void statefulSet_retentionPolicyAndOrdinals_updatable_notInForbiddenList() {
+    StatefulSet old = set(VALID_POD_SPEC).replicas(2).build();
+    StatefulSet updated = set(VALID_POD_SPEC).replicas(2).startOrdinal(5).persistentVolumeClaimRetentionPolicy(
+        PersistentVolumeClaimRetentionPolicyType.Delete, PersistentVolumeClaimRetentionPolicyType.Delete).build();
+    ok(old, updated);
+    ok(updated, old);
+    // both changed next to a forbidden change: only the forbidden component is named
+    assertThatThrownBy(() -> UpdateChecks.update(old, set(VALID_POD_SPEC).replicas(2).startOrdinal(5)
+        .persistentVolumeClaimRetentionPolicy(PersistentVolumeClaimRetentionPolicyType.Delete,
+            PersistentVolumeClaimRetentionPolicyType.Retain).serviceName("other").build(), false))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("'ordinals'").hasMessageContaining("'persistentVolumeClaimRetentionPolicy'")
+        .hasMessageContaining("changed: spec.serviceName")
+        .hasMessageNotContaining("changed: spec.ordinals")
+        .hasMessageNotContaining("spec.persistentVolumeClaimRetentionPolicy,");
   }
 
   @Test

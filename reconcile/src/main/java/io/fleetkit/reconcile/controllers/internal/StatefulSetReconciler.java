@@ -5,6 +5,7 @@ import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.events.Event;
 import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.apps.ControllerRevision;
+import io.fleetkit.api.apps.PersistentVolumeClaimRetentionPolicyType;
 import io.fleetkit.api.apps.PodManagementPolicy;
 import io.fleetkit.api.apps.RollingUpdateStatefulSetStrategy;
 import io.fleetkit.api.apps.StatefulSet;
@@ -14,6 +15,7 @@ import io.fleetkit.api.core.PersistentVolumeClaim;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.core.PodTemplateSpec;
+import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.store.DeletePreconditions;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.ObjectKey;
@@ -33,11 +35,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The StatefulSet reconciler, after {@code pkg/controller/statefulset/stateful_set_control.go}
- * ({@code updateStatefulSet}): pods {@code <set>-0..N-1} with claims created first; OrderedReady creates in
+ * ({@code updateStatefulSet}): pods {@code <set>-<start>..<set>-<start+N-1>} ({@code spec.ordinals.start}, 0 by
+ * default) with claims created first; pods of other ordinals are condemned; OrderedReady creates in
  * ordinal order waiting for each predecessor to be Running and Ready and deletes from the highest ordinal down,
  * Parallel does all at once; failed or succeeded pods are recreated; RollingUpdate replaces pods of other revisions
  * from the highest ordinal down to {@code partition}, one at a time, waiting for each to be healthy; OnDelete only
  * gives recreated pods the new revision.
+ *
+ * <p>{@code spec.persistentVolumeClaimRetentionPolicy} is kept as owner references on the claims
+ * ({@link StatefulSetClaimOwnership}, upstream's {@code UpdatePodClaimForRetentionPolicy}): set when a pod is created
+ * or its pending claims are recreated, checked for every replica that passed the ordering gates and for every
+ * condemned pod before any is deleted (so a condemned pod owns its claims when it goes, with {@code whenScaled:
+ * Delete}); the garbage collector deletes the claims. With {@code whenScaled: Delete} a pod is not created while a
+ * claim of its ordinal still belongs to an earlier pod of that name (upstream's {@code PodClaimIsStale}); the set is
+ * looked at again after {@link #STALE_CLAIM_RETRY}.
  *
  * <p>Revisions are {@link io.fleetkit.api.apps.ControllerRevision} objects owned by the set
  * ({@link StatefulSetRevisions}, upstream's {@code getStatefulSetRevisions}): the update revision holds the set's
@@ -48,6 +59,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
   private static final Logger LOG = LoggerFactory.getLogger(StatefulSetReconciler.class);
+  /** How long a set waits before it looks again at a claim still owned by an earlier pod of the same name. */
+  public static final Duration STALE_CLAIM_RETRY = Duration.ofSeconds(1);
+  /** The Warning event reason for a claim another object controls ({@code ConflictingController} upstream). */
+  public static final String CONFLICTING_CONTROLLER = "ConflictingController";
 
   @Override
   public Result reconcile(ReconcileContext<StatefulSet> ctx) {
@@ -85,9 +100,12 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
       view.put(p.metadata().name(), p);
     }
     RuntimeException failure = null;
+    boolean staleClaim = false;
     if (set.metadata().deletionTimestamp() == null) {
       try {
-        new Pass(ctx.store(), ctx.events(), set, revs, view, now).run();
+        Pass pass = new Pass(ctx.store(), ctx.events(), set, revs, view, now);
+        pass.run();
+        staleClaim = pass.staleClaim;
       } catch (ConflictException | NotFoundException e) {
         LOG.debug("statefulset {}: lost a race ({}), requeueing", ctx.key(), e.getMessage());
         failure = e;
@@ -126,6 +144,9 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
       throw failure;
     }
     Duration wait = nextAvailability(set, view.values(), now);
+    if (staleClaim && (wait == null || wait.compareTo(STALE_CLAIM_RETRY) > 0)) {
+      wait = STALE_CLAIM_RETRY;
+    }
     return wait == null ? Result.done() : Result.requeueAfter(wait);
   }
 
@@ -141,6 +162,8 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
     private final Map<String, Pod> view;
     private final Instant now;
     private final boolean monotonic;
+    /** Set when a pod was not created because a claim of its ordinal still belongs to an earlier pod. */
+    boolean staleClaim;
 
     Pass(ObjectStore store, EventRecorder events, StatefulSet set, StatefulSetRevisions.Revisions revisions,
         Map<String, Pod> view, Instant now) {
@@ -158,13 +181,16 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
 
     void run() {
       int n = set.spec().replicas();
+      int start = set.spec().startOrdinal();
+      // replicas[i] holds ordinal start + i (upstream's getStartOrdinal..getEndOrdinal); others with an ordinal are
+      // condemned, a pod whose ordinal does not parse is ignored
       Pod[] replicas = new Pod[n];
       List<Pod> condemned = new ArrayList<>();
       for (Pod p : view.values()) {
         int ord = StatefulSetPods.ordinal(p);
-        if (ord >= 0 && ord < n) {
-          replicas[ord] = p;
-        } else {
+        if (set.spec().inOrdinalRange(ord)) {
+          replicas[ord - start] = p;
+        } else if (ord >= 0) {
           condemned.add(p);
         }
       }
@@ -191,14 +217,24 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
           pod = null;
         }
         if (pod == null) {
-          replicas[i] = create(i);
+          if (podClaimIsStale(start + i)) {
+            staleClaim = true;
+            // upstream: no more work this round for this replica; Parallel's batches go on with the others
+            if (monotonic) {
+              return;
+            }
+            continue;
+          }
+          replicas[i] = create(start + i);
           if (monotonic) {
             return;
           }
           continue;
         }
         if (pod.status().phase() == PodPhase.Pending) {
-          createMissingClaims(i); // upstream's RecreatesPVCForPendingPod: a pending pod waits for its claims
+          // upstream's RecreatesPVCForPendingPod: a pending pod waits for its claims; their policy is set as well
+          createMissingClaims(start + i);
+          updateClaimsForRetentionPolicy(pod);
         }
         if (StatefulSetPods.isTerminating(pod)) {
           if (monotonic) {
@@ -210,11 +246,19 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
           return;
         }
         if (!StatefulSetPods.identityMatches(set, pod) || !StatefulSetPods.storageMatches(set, pod)) {
-          createMissingClaims(i);
+          createMissingClaims(start + i);
           Pod fixed = StatefulSetPods.updateStorage(set, StatefulSetPods.updateIdentity(set, pod));
           replicas[i] = store.update(fixed);
           view.put(fixed.metadata().name(), replicas[i]);
         }
+        // upstream's ClaimsMatchRetentionPolicy, then UpdateStatefulPod's UpdatePodClaimForRetentionPolicy
+        updateClaimsForRetentionPolicy(replicas[i]);
+      }
+
+      // upstream: fix the claims of every condemned pod before any is deleted, so a pod scaled away with
+      // whenScaled: Delete owns its claims when it goes
+      for (Pod pod : condemned) {
+        updateClaimsForRetentionPolicy(pod);
       }
 
       for (int target = condemned.size() - 1; target >= 0; target--) {
@@ -257,11 +301,14 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
       }
     }
 
-    /** Upstream's {@code newVersionedStatefulSetPod}: below the partition the current revision, else the update. */
+    /**
+     * Upstream's {@code newVersionedStatefulSetPod}: below the partition (counted from the start ordinal) the current
+     * revision, else the update.
+     */
     private Pod create(int ordinal) {
       RollingUpdateStatefulSetStrategy ru = set.spec().updateStrategy().rollingUpdate();
       boolean current = set.spec().updateStrategy().type() == StatefulSetUpdateStrategyType.RollingUpdate
-          && ru != null && ordinal < ru.partition();
+          && ru != null && ordinal - set.spec().startOrdinal() < ru.partition(); // ordinal >= start here
       String revision = current ? currentRevision : updateRevision;
       PodTemplateSpec template = current ? currentTemplate : updateTemplate;
       createMissingClaims(ordinal);
@@ -285,9 +332,64 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
       events.event(set, Event.NORMAL, EventRecorder.SUCCESSFUL_CREATE, "Create", "create Pod "
           + pod.metadata().name() + " in StatefulSet " + set.metadata().name() + " successful");
       view.put(created.metadata().name(), created);
+      updateClaimsForRetentionPolicy(created); // upstream's CreateStatefulPod: set the policy as far as possible
       return created;
     }
 
+    /**
+     * Upstream's {@code PodClaimIsStale}: with {@code whenScaled: Delete}, a claim of this ordinal that references an
+     * earlier pod of the name (another uid) is about to be collected and must not be reused.
+     */
+    private boolean podClaimIsStale(int ordinal) {
+      if (StatefulSetClaimOwnership.policy(set).whenScaled() == PersistentVolumeClaimRetentionPolicyType.Retain) {
+        return false;
+      }
+      Pod toBe = StatefulSetPods.newPod(set, updateTemplate, updateRevision, ordinal); // no uid yet
+      for (PersistentVolumeClaim want : StatefulSetPods.claims(set, ordinal)) {
+        PersistentVolumeClaim claim = store.get(PersistentVolumeClaim.class, want.metadata().namespace(),
+            want.metadata().name()).orElse(null);
+        if (claim != null && StatefulSetClaimOwnership.hasStaleOwnerRef(claim.metadata().ownerReferences(), toBe)) {
+          LOG.debug("statefulset {}: claim {} still belongs to an earlier pod {}, waiting", ObjectKey.of(set),
+              claim.metadata().name(), toBe.metadata().name());
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /**
+     * Upstream's {@code UpdatePodClaimForRetentionPolicy} (after {@code ClaimsMatchRetentionPolicy}): the owner
+     * references of the pod's existing claims made what the set's retention policy asks; a missing claim is left to a
+     * later pass. A claim another object controls gets a Warning event and loses its references to the set and pod.
+     */
+    private void updateClaimsForRetentionPolicy(Pod pod) {
+      int ordinal = StatefulSetPods.ordinal(pod);
+      if (ordinal < 0) {
+        return;
+      }
+      for (PersistentVolumeClaim want : StatefulSetPods.claims(set, ordinal)) {
+        PersistentVolumeClaim claim = store.get(PersistentVolumeClaim.class, want.metadata().namespace(),
+            want.metadata().name()).orElse(null);
+        if (claim == null) {
+          continue; // upstream: expected claim missing, picked up in a later pass
+        }
+        List<OwnerReference> refs = claim.metadata().ownerReferences();
+        if (StatefulSetClaimOwnership.isClaimOwnerUpToDate(refs, set, pod)) {
+          continue;
+        }
+        if (StatefulSetClaimOwnership.hasUnexpectedController(refs, set, pod)) {
+          events.event(set, Event.WARNING, CONFLICTING_CONTROLLER, "Update", "PersistentVolumeClaim "
+              + claim.metadata().name() + " has a conflicting OwnerReference that acts as a managing controller, the"
+              + " retention policy is ignored for this claim");
+        }
+        List<OwnerReference> updated = StatefulSetClaimOwnership.updateClaimOwnerRefForSetAndPod(refs, set, pod);
+        LOG.debug("statefulset {}: claim {} owner references {} -> {}", ObjectKey.of(set), claim.metadata().name(),
+            refs, updated);
+        store.update(claim.withMetadata(claim.metadata().toBuilder().ownerReferences(updated).build()));
+      }
+    }
+
+    /** Creates the claims of {@code ordinal} that do not exist (upstream's {@code createPersistentVolumeClaims}). */
     private void createMissingClaims(int ordinal) {
       for (PersistentVolumeClaim claim : StatefulSetPods.claims(set, ordinal)) {
         String ns = claim.metadata().namespace();

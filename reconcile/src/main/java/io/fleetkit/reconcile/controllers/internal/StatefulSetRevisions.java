@@ -3,7 +3,6 @@ package io.fleetkit.reconcile.controllers.internal;
 import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.apps.ControllerRevision;
 import io.fleetkit.api.apps.StatefulSet;
-import io.fleetkit.api.apps.StatefulSetSpec;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
@@ -56,10 +55,7 @@ public final class StatefulSetRevisions {
 
   /** Upstream's {@code ApplyRevision}: {@code set} with the template of {@code revision}. */
   public static StatefulSet applyRevision(StatefulSet set, ControllerRevision revision) {
-    StatefulSetSpec s = set.spec();
-    return set.withSpec(new StatefulSetSpec(s.replicas(), s.selector(), revision.data(), s.serviceName(),
-        s.volumeClaimTemplates(), s.podManagementPolicy(), s.updateStrategy(), s.revisionHistoryLimit(),
-        s.minReadySeconds()));
+    return set.withSpec(set.spec().withTemplate(revision.data()));
   }
 
   /** Upstream's {@code ListRevisions}: the set's revisions and the orphans its selector matches. */

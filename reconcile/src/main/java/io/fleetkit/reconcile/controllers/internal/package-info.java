@@ -9,7 +9,8 @@
  * and the handler that wakes the controllers an orphan matches ({@link
  * io.fleetkit.reconcile.controllers.internal.OrphanEvents}), expectations, the rolling-update arithmetic of
  * Kubernetes' {@code deployment_util.go} and {@code rolling.go}, StatefulSet pod identity ({@code
- * stateful_set_utils.go}), DaemonSet placement and revisions ({@code daemonset_util.go}, {@code update.go}) with its
+ * stateful_set_utils.go}) and the claim owner references of its retention policy ({@link
+ * io.fleetkit.reconcile.controllers.internal.StatefulSetClaimOwnership}), DaemonSet placement and revisions ({@code daemonset_util.go}, {@code update.go}) with its
  * node event handler, and template hashing. Not part of the contract.
  *
  * <p>Threading: {@link io.fleetkit.reconcile.controllers.internal.ControllerExpectations} and {@link

@@ -201,7 +201,8 @@ final class StatefulSetPodsTest {
         new io.fleetkit.api.core.PodTemplateSpec(set.spec().template().metadata(),
             set.spec().template().spec().toBuilder().containers(List.of(container("foo"))).build()),
         "governingsvc", set.spec().volumeClaimTemplates(), set.spec().podManagementPolicy(),
-        set.spec().updateStrategy(), 10, 0));
+        set.spec().updateStrategy(), 10, 0, set.spec().persistentVolumeClaimRetentionPolicy(),
+        set.spec().ordinals()));
     changed = changed.withMetadata(changed.metadata().toBuilder().annotation("foo", "bar").build());
 
     StatefulSet restoredSet = StatefulSetRevisions.applyRevision(changed, revision);

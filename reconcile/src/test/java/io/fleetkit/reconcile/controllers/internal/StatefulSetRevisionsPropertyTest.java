@@ -31,7 +31,8 @@ final class StatefulSetRevisionsPropertyTest {
     PodTemplateSpec t = new PodTemplateSpec(s.template().metadata(), s.template().spec().toBuilder()
         .containers(List.of(StatefulSetPodsTest.container(image))).build());
     return set.withSpec(new StatefulSetSpec(s.replicas(), s.selector(), t, s.serviceName(), s.volumeClaimTemplates(),
-        s.podManagementPolicy(), s.updateStrategy(), limit, s.minReadySeconds()))
+        s.podManagementPolicy(), s.updateStrategy(), limit, s.minReadySeconds(),
+        s.persistentVolumeClaimRetentionPolicy(), s.ordinals()))
         .withStatus(new StatefulSetStatus(0, 0, 0, 0, 0, 0, currentRevision, "", 0));
   }
 

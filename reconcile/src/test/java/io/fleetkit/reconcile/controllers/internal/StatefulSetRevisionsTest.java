@@ -34,7 +34,8 @@ final class StatefulSetRevisionsTest {
     PodTemplateSpec t = new PodTemplateSpec(s.template().metadata(), s.template().spec().toBuilder()
         .containers(List.of(StatefulSetPodsTest.container(image))).build());
     return set.withSpec(new StatefulSetSpec(s.replicas(), s.selector(), t, s.serviceName(), s.volumeClaimTemplates(),
-        s.podManagementPolicy(), s.updateStrategy(), s.revisionHistoryLimit(), s.minReadySeconds()));
+        s.podManagementPolicy(), s.updateStrategy(), s.revisionHistoryLimit(), s.minReadySeconds(),
+        s.persistentVolumeClaimRetentionPolicy(), s.ordinals()));
   }
 
   private static StatefulSet withTemplateLabel(StatefulSet set, String key, String value) {
@@ -43,7 +44,8 @@ final class StatefulSetRevisionsTest {
     labels.put(key, value);
     PodTemplateSpec t = new PodTemplateSpec(s.template().metadata().withLabels(labels), s.template().spec());
     return set.withSpec(new StatefulSetSpec(s.replicas(), s.selector(), t, s.serviceName(), s.volumeClaimTemplates(),
-        s.podManagementPolicy(), s.updateStrategy(), s.revisionHistoryLimit(), s.minReadySeconds()));
+        s.podManagementPolicy(), s.updateStrategy(), s.revisionHistoryLimit(), s.minReadySeconds(),
+        s.persistentVolumeClaimRetentionPolicy(), s.ordinals()));
   }
 
   private static StatefulSet withCurrentRevision(StatefulSet set, String current) {
@@ -106,7 +108,8 @@ final class StatefulSetRevisionsTest {
       StatefulSet base = StatefulSetPodsTest.newStatefulSet(1);
       StatefulSetSpec s = base.spec();
       StatefulSet set = base.withSpec(new StatefulSetSpec(s.replicas(), s.selector(), s.template(), s.serviceName(),
-          s.volumeClaimTemplates(), s.podManagementPolicy(), s.updateStrategy(), 2, s.minReadySeconds()));
+          s.volumeClaimTemplates(), s.podManagementPolicy(), s.updateStrategy(), 2, s.minReadySeconds(),
+        s.persistentVolumeClaimRetentionPolicy(), s.ordinals()));
       List<ControllerRevision> revisions = new ArrayList<>();
       for (int i = 0; i < 7; i++) {
         revisions.add(history.create(set, StatefulSetRevisions.newRevision(withImage(set, "img-" + i), i + 1, 0), 0)

@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaimSpecBuilder;
 import io.fabric8.kubernetes.api.model.VolumeResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.apps.RollingUpdateStatefulSetStrategyBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
+import io.fabric8.kubernetes.api.model.apps.StatefulSetOrdinalsBuilder;
+import io.fabric8.kubernetes.api.model.apps.StatefulSetPersistentVolumeClaimRetentionPolicyBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetSpecBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetStatusBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetUpdateStrategyBuilder;
@@ -15,9 +17,12 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Selectors;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.apps.ClaimTemplate;
+import io.fleetkit.api.apps.PersistentVolumeClaimRetentionPolicyType;
 import io.fleetkit.api.apps.PodManagementPolicy;
 import io.fleetkit.api.apps.RollingUpdateStatefulSetStrategy;
 import io.fleetkit.api.apps.StatefulSet;
+import io.fleetkit.api.apps.StatefulSetOrdinals;
+import io.fleetkit.api.apps.StatefulSetPersistentVolumeClaimRetentionPolicy;
 import io.fleetkit.api.apps.StatefulSetSpec;
 import io.fleetkit.api.apps.StatefulSetStatus;
 import io.fleetkit.api.apps.StatefulSetUpdateStrategy;
@@ -27,7 +32,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * apps/v1 StatefulSet, with Kubernetes' defaults: 1 replica, OrderedReady, RollingUpdate (partition 0, maxUnavailable
- * 1), a revision history of 10. Volume claim templates keep name, labels, storage class, access modes and requests.
+ * 1), a revision history of 10, {@code persistentVolumeClaimRetentionPolicy} Retain for an absent or empty
+ * {@code whenDeleted}/{@code whenScaled} ({@code SetDefaults_StatefulSet}), ordinals from 0 when {@code spec.ordinals}
+ * (or its {@code start}) is absent. Volume claim templates keep name, labels, storage class, access modes and
+ * requests. Written back, the defaults are left out.
  */
 public final class StatefulSetConverter
     extends AbstractKindConverter<io.fabric8.kubernetes.api.model.apps.StatefulSet, StatefulSet> {
@@ -77,10 +85,13 @@ public final class StatefulSetConverter
       strategy = type == null ? null : ctx.build("spec.updateStrategy", () -> new StatefulSetUpdateStrategy(type, r));
     }
     StatefulSetUpdateStrategy strat = strategy;
+    var retention = retentionPolicy(s.getPersistentVolumeClaimRetentionPolicy(), ctx);
+    var ordinals = s.getOrdinals() == null ? StatefulSetOrdinals.DEFAULT
+        : StatefulSetOrdinals.startingAt(Values.intOr(s.getOrdinals().getStart(), 0));
     StatefulSetSpec spec = template == null || strat == null ? null : ctx.build("spec", () -> new StatefulSetSpec(
         Values.intOr(s.getReplicas(), 1), selector, template, Values.orEmpty(s.getServiceName()), claims, policy,
         strat, Values.intOr(s.getRevisionHistoryLimit(), DEFAULT_REVISION_HISTORY_LIMIT),
-        Values.intOr(s.getMinReadySeconds(), 0)));
+        Values.intOr(s.getMinReadySeconds(), 0), retention, ordinals));
     var st = in.getStatus();
     StatefulSetStatus status = st == null ? StatefulSetStatus.EMPTY : ctx.build("status", () -> new StatefulSetStatus(
         Values.longOr(st.getObservedGeneration(), 0), Values.intOr(st.getReplicas(), 0),
@@ -88,6 +99,23 @@ public final class StatefulSetConverter
         Values.intOr(st.getUpdatedReplicas(), 0), Values.intOr(st.getAvailableReplicas(), 0),
         Values.orEmpty(st.getCurrentRevision()), Values.orEmpty(st.getUpdateRevision()), st.getCollisionCount()));
     return spec == null || status == null ? null : ctx.build("", () -> new StatefulSet(meta, spec, status));
+  }
+
+  /** {@code spec.persistentVolumeClaimRetentionPolicy}: an absent or empty value is Retain, another is an error. */
+  private static StatefulSetPersistentVolumeClaimRetentionPolicy retentionPolicy(
+      io.fabric8.kubernetes.api.model.apps.@Nullable StatefulSetPersistentVolumeClaimRetentionPolicy in,
+      DocumentContext ctx) {
+    if (in == null) {
+      return StatefulSetPersistentVolumeClaimRetentionPolicy.RETAIN;
+    }
+    String path = "spec.persistentVolumeClaimRetentionPolicy";
+    PersistentVolumeClaimRetentionPolicyType retain = PersistentVolumeClaimRetentionPolicyType.Retain;
+    var whenDeleted = Values.enumValue(PersistentVolumeClaimRetentionPolicyType.class, in.getWhenDeleted(), retain,
+        path + ".whenDeleted", ctx);
+    var whenScaled = Values.enumValue(PersistentVolumeClaimRetentionPolicyType.class, in.getWhenScaled(), retain,
+        path + ".whenScaled", ctx);
+    return StatefulSetPersistentVolumeClaimRetentionPolicy.of(whenDeleted == null ? retain : whenDeleted,
+        whenScaled == null ? retain : whenScaled);
   }
 
   @Override
@@ -125,6 +153,12 @@ public final class StatefulSetConverter
             .withRevisionHistoryLimit(s.revisionHistoryLimit() == DEFAULT_REVISION_HISTORY_LIMIT ? null
                 : s.revisionHistoryLimit())
             .withMinReadySeconds(s.minReadySeconds() == 0 ? null : s.minReadySeconds())
+            .withPersistentVolumeClaimRetentionPolicy(s.persistentVolumeClaimRetentionPolicy().retainsAll() ? null
+                : new StatefulSetPersistentVolumeClaimRetentionPolicyBuilder()
+                    .withWhenDeleted(s.persistentVolumeClaimRetentionPolicy().whenDeleted().name())
+                    .withWhenScaled(s.persistentVolumeClaimRetentionPolicy().whenScaled().name()).build())
+            .withOrdinals(s.ordinals().start() == 0 ? null
+                : new StatefulSetOrdinalsBuilder().withStart(s.ordinals().start()).build())
             .build())
         .withStatus(st.equals(StatefulSetStatus.EMPTY) ? null : new StatefulSetStatusBuilder()
             .withObservedGeneration(st.observedGeneration()).withReplicas(st.replicas())
