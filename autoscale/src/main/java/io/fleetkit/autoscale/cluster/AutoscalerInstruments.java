@@ -146,7 +146,8 @@ final class AutoscalerInstruments {
       }
     }
     // upstream's metrics_autoscaling_status_processor: IsNodeGroupHealthy per group, after the loop
-    Map<String, NodeGroupHealth.PoolHealth> health = NodeGroupHealth.byPool(pools.keySet(), nodes, l.now(), options);
+    Map<String, NodeGroupHealth.PoolHealth> health = NodeGroupHealth.byPool(pools.keySet(), nodes, l.now(), options,
+        NodeGroupConfig.of(options, pools.values()));
     for (NodePool p : pools.values()) {
       String name = p.metadata().name();
       seenPools.add(name);

@@ -56,6 +56,8 @@ import java.util.Objects;
  * @param okTotalUnreadyCount {@code --ok-total-unready-count} (3): this many unready nodes never halt the autoscaler
  * @param ignoreMirrorPodsUtilization {@code --ignore-mirror-pods-utilization} (false): scale-down judges a node's
  *     utilization without its mirror pods, their requests taken out of the allocatable ({@link NodeUtilization})
+ * @param maxNodeStartupTime {@code --max-node-startup-time} (15 min): an unready node younger than this is still
+ *     starting ("not started"), and does not count as unready in the cluster's and its pool's health
  */
 public record AutoscalerOptions(double scaleDownUtilizationThreshold, double scaleDownGpuUtilizationThreshold,
     Duration scaleDownUnneededTime, Duration scaleDownDelayAfterAdd, Duration maxNodeProvisionTime,
@@ -66,13 +68,13 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     Duration nodeDeletionBatcherInterval, boolean daemonSetEvictionForEmptyNodes,
     boolean daemonSetEvictionForOccupiedNodes, boolean ignoreDaemonSetsUtilization, Duration scaleDownUnreadyTime,
     boolean scaleDownUnreadyEnabled, double maxTotalUnreadyPercentage, int okTotalUnreadyCount,
-    boolean ignoreMirrorPodsUtilization) {
+    boolean ignoreMirrorPodsUtilization, Duration maxNodeStartupTime) {
 
   private static final AutoscalerOptions DEFAULTS = new AutoscalerOptions(0.5, 0.5, Duration.ofMinutes(10),
       Duration.ofMinutes(10), Duration.ofMinutes(15), Duration.ofMinutes(5), Duration.ofMinutes(30),
       Duration.ofHours(3), 10, 1, 0, Duration.ZERO, false, Duration.ofMinutes(5), Duration.ofSeconds(30),
       Duration.ZERO, Duration.ofMinutes(3), 600, Duration.ofMinutes(2), Duration.ZERO, false, true, false,
-      Duration.ofMinutes(20), true, 45, 3, false);
+      Duration.ofMinutes(20), true, 45, 3, false, Duration.ofMinutes(15));
 
   public AutoscalerOptions {
     check(scaleDownUtilizationThreshold, "scaleDownUtilizationThreshold");
@@ -91,6 +93,7 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     nonNegative(maxPodEvictionTime, "maxPodEvictionTime");
     nonNegative(nodeDeletionBatcherInterval, "nodeDeletionBatcherInterval");
     nonNegative(scaleDownUnreadyTime, "scaleDownUnreadyTime");
+    nonNegative(maxNodeStartupTime, "maxNodeStartupTime");
     if (!(maxTotalUnreadyPercentage >= 0 && maxTotalUnreadyPercentage <= 100)) {
       throw new IllegalArgumentException("autoscaler options: maxTotalUnreadyPercentage " + maxTotalUnreadyPercentage
           + " must be between 0 and 100");
@@ -141,6 +144,12 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
   public AutoscalerOptions withScaleDownGpuUtilizationThreshold(double v) {
     Copy c = new Copy(this);
     c.scaleDownGpuUtilizationThreshold = v;
+    return c.build();
+  }
+
+  public AutoscalerOptions withMaxNodeStartupTime(Duration d) {
+    Copy c = new Copy(this);
+    c.maxNodeStartupTime = d;
     return c.build();
   }
 
@@ -306,6 +315,7 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     double maxTotalUnreadyPercentage;
     int okTotalUnreadyCount;
     boolean ignoreMirrorPodsUtilization;
+    Duration maxNodeStartupTime;
 
     Copy(AutoscalerOptions o) {
       scaleDownUtilizationThreshold = o.scaleDownUtilizationThreshold;
@@ -336,6 +346,7 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
       maxTotalUnreadyPercentage = o.maxTotalUnreadyPercentage;
       okTotalUnreadyCount = o.okTotalUnreadyCount;
       ignoreMirrorPodsUtilization = o.ignoreMirrorPodsUtilization;
+      maxNodeStartupTime = o.maxNodeStartupTime;
     }
 
     AutoscalerOptions build() {
@@ -346,7 +357,7 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
           scaleDownDelayAfterFailure, maxGracefulTerminationSec, maxPodEvictionTime, nodeDeletionBatcherInterval,
           daemonSetEvictionForEmptyNodes, daemonSetEvictionForOccupiedNodes, ignoreDaemonSetsUtilization,
           scaleDownUnreadyTime, scaleDownUnreadyEnabled, maxTotalUnreadyPercentage, okTotalUnreadyCount,
-          ignoreMirrorPodsUtilization);
+          ignoreMirrorPodsUtilization, maxNodeStartupTime);
     }
   }
 }

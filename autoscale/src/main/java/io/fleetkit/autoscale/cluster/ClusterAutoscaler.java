@@ -306,7 +306,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     // upstream's IsClusterHealthy: while too many nodes are unready the loop neither scales up nor down and forgets
     // the unneeded nodes (CleanUpUnneededNodes); deletions already started go on
     nodeFacts.update(nodes);
-    int unreadyNodes = nodeFacts.unready(now);
+    int unreadyNodes = nodeFacts.unready(now, poolConfig);
     if (!ClusterHealth.healthy(unreadyNodes, nodeFacts.size(), options)) {
       return halt(now, start, pools, nodes, unreadyNodes, ready, timedOut);
     }
@@ -562,7 +562,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
     BinpackingEstimator.PodGroups groups = BinpackingEstimator.PodGroups.of(unschedulable);
     // upstream's IsNodeGroupReadyToScaleUp: an unhealthy group is skipped first, then a backed-off one
     nodeFacts.update(nodes);
-    Map<String, NodeGroupHealth.PoolHealth> health = nodeFacts.poolHealth(pools.keySet(), now, options);
+    Map<String, NodeGroupHealth.PoolHealth> health = nodeFacts.poolHealth(pools.keySet(), now, options,
+        poolConfig);
     for (NodePool pool : pools.values()) {
       String name = pool.metadata().name();
       NodeGroupHealth.PoolHealth h = health.get(name);

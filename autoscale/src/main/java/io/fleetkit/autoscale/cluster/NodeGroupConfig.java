@@ -80,6 +80,13 @@ final class NodeGroupConfig {
     return v != null ? v : defaults.maxNodeProvisionTime();
   }
 
+  /** {@code GetMaxNodeStartupTime}. */
+  Duration maxNodeStartupTime(@Nullable String pool) {
+    NodePoolAutoscalingOptions o = own(pool);
+    Duration v = o == null ? null : o.maxNodeStartupTime();
+    return v != null ? v : defaults.maxNodeStartupTime();
+  }
+
   /** The shortest unneeded (or unready) time any node needs: a node unneeded for less is due in no pool. */
   Duration shortestUnneededTime() {
     Duration shortest = min(defaults.scaleDownUnneededTime(), defaults.scaleDownUnreadyTime());

@@ -130,7 +130,7 @@ final class NodeGroupHealth {
    * those without a pool are not read further).
    */
   static Map<String, PoolHealth> byPool(Iterable<String> pools, List<Node> nodes, Instant now,
-      AutoscalerOptions options) {
+      AutoscalerOptions options, NodeGroupConfig config) {
     Map<String, int[]> counts = new HashMap<>(); // ready, unready, notStarted, starting, deleting
     for (String p : pools) {
       counts.put(p, new int[5]);
@@ -147,7 +147,8 @@ final class NodeGroupHealth {
       }
       if (n.isReady()) {
         c[0]++;
-      } else if (ClusterHealth.startedRecently(n.metadata().creationTimestamp(), now)) {
+      } else if (ClusterHealth.startedRecently(n.metadata().creationTimestamp(), now,
+          config.maxNodeStartupTime(pool))) {
         c[2]++;
       } else {
         c[1]++;

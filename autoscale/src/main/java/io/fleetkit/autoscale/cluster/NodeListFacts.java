@@ -3,6 +3,7 @@ package io.fleetkit.autoscale.cluster;
 import io.fleetkit.api.autoscaling.NodePool;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.autoscale.cluster.simulator.SimulatedNodes;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -120,7 +121,9 @@ final class NodeListFacts {
    * The health of every pool named in {@code pools} ({@link NodeGroupHealth#of}), counted from the facts kept per
    * node: one pass over arrays, no node read.
    */
-  Map<String, NodeGroupHealth.PoolHealth> poolHealth(Iterable<String> pools, Instant now, AutoscalerOptions options) {
+  Map<String, NodeGroupHealth.PoolHealth> poolHealth(Iterable<String> pools, Instant now, AutoscalerOptions options,
+      NodeGroupConfig config) {
+    Duration[] startup = startupTimes(config);
     int[][] counts = new int[poolNames.size()][];
     for (int i = 0; i < size; i++) {
       int p = pool[i];
@@ -138,7 +141,7 @@ final class NodeListFacts {
       }
       if (!notReady[i]) {
         c[0]++;
-      } else if (ClusterHealth.startedRecently(created[i], now)) {
+      } else if (ClusterHealth.startedRecently(created[i], now, startup[p])) {
         c[2]++;
       } else {
         c[1]++;
@@ -161,15 +164,29 @@ final class NodeListFacts {
     return size;
   }
 
-  /** The nodes of the list that count as unready at {@code now} ({@link ClusterHealth#unready}). */
-  int unready(Instant now) {
+  /**
+   * The nodes of the list that count as unready at {@code now} ({@link ClusterHealth#unready}), each with its pool's
+   * start-up time ({@code config}).
+   */
+  int unready(Instant now, NodeGroupConfig config) {
+    Duration[] startup = startupTimes(config);
+    Duration outside = config.maxNodeStartupTime(null);
     int count = 0;
     for (int i = 0; i < size; i++) {
-      if (notReady[i] && !ClusterHealth.startedRecently(created[i], now)) {
+      if (notReady[i] && !ClusterHealth.startedRecently(created[i], now, pool[i] < 0 ? outside : startup[pool[i]])) {
         count++;
       }
     }
     return count;
+  }
+
+  /** Each pool's (by id) {@code maxNodeStartupTime}. */
+  private Duration[] startupTimes(NodeGroupConfig config) {
+    Duration[] startup = new Duration[poolNames.size()];
+    for (int p = 0; p < startup.length; p++) {
+      startup[p] = config.maxNodeStartupTime(poolNames.get(p));
+    }
+    return startup;
   }
 
   /** The nodes of the list not starting, in list order: the same list object until the next change. */

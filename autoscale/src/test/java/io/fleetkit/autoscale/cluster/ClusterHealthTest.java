@@ -30,6 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * is listed in docs/conformance.md.
  */
 final class ClusterHealthTest {
+  private static final Duration STARTUP = AutoscalerOptions.defaults().maxNodeStartupTime();
   private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
   private static final AutoscalerOptions UPSTREAM_TEST_CONFIG =
       AutoscalerOptions.defaults().withMaxTotalUnreadyPercentage(10).withOkTotalUnreadyCount(1);
@@ -48,7 +49,7 @@ final class ClusterHealthTest {
   private static boolean healthy(List<Node> nodes) {
     NodeListFacts facts = new NodeListFacts();
     facts.update(nodes);
-    return ClusterHealth.healthy(facts.unready(NOW), facts.size(), UPSTREAM_TEST_CONFIG);
+    return ClusterHealth.healthy(facts.unready(NOW, NodeGroupConfig.of(AutoscalerOptions.defaults(), List.of())), facts.size(), UPSTREAM_TEST_CONFIG);
   }
 
   static Stream<Arguments> upstreamCases() {
@@ -87,21 +88,21 @@ final class ClusterHealthTest {
         node("ng3-1", false, NOW.minus(Duration.ofMinutes(1))), old("ng4-1", false));
     NodeListFacts facts = new NodeListFacts();
     facts.update(nodes);
-    assertThat(facts.unready(NOW)).isEqualTo(2);
-    assertThat(ClusterHealth.unready(nodes.get(2), NOW)).isFalse();
-    assertThat(ClusterHealth.unready(nodes.get(2), NOW.plus(Duration.ofMinutes(14)))).isTrue();
-    assertThat(ClusterHealth.unready(nodes.get(1), NOW)).isTrue();
-    assertThat(ClusterHealth.unready(nodes.get(0), NOW)).isFalse();
+    assertThat(facts.unready(NOW, NodeGroupConfig.of(AutoscalerOptions.defaults(), List.of()))).isEqualTo(2);
+    assertThat(ClusterHealth.unready(nodes.get(2), NOW, STARTUP)).isFalse();
+    assertThat(ClusterHealth.unready(nodes.get(2), NOW.plus(Duration.ofMinutes(14)), STARTUP)).isTrue();
+    assertThat(ClusterHealth.unready(nodes.get(1), NOW, STARTUP)).isTrue();
+    assertThat(ClusterHealth.unready(nodes.get(0), NOW, STARTUP)).isFalse();
   }
 
   @Test
   void nodeBeingDeleted_isNotUnready() {
     Node deleting = old("gone", false).toBuilder()
         .metadata(ObjectMeta.builder().name("gone").deletionTimestamp(NOW).build()).build();
-    assertThat(ClusterHealth.unready(deleting, NOW)).isFalse();
+    assertThat(ClusterHealth.unready(deleting, NOW, STARTUP)).isFalse();
     NodeListFacts facts = new NodeListFacts();
     facts.update(List.of(deleting, old("dead", false)));
-    assertThat(facts.unready(NOW)).isEqualTo(1);
+    assertThat(facts.unready(NOW, NodeGroupConfig.of(AutoscalerOptions.defaults(), List.of()))).isEqualTo(1);
   }
 
   /**

@@ -42,6 +42,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 final class NodeGroupHealthTest {
   private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
   /** The config of most upstream cases: {@code MaxTotalUnreadyPercentage: 10, OkTotalUnreadyCount: 1}. */
+  private static final NodeGroupConfig DEFAULTS = NodeGroupConfig.of(AutoscalerOptions.defaults(), List.of());
   private static final AutoscalerOptions CONFIG =
       AutoscalerOptions.defaults().withMaxTotalUnreadyPercentage(10).withOkTotalUnreadyCount(1);
   /** {@code newTestClusterStateRegistry}: an empty {@code ClusterStateRegistryConfig} (0 and 0). */
@@ -69,7 +70,8 @@ final class NodeGroupHealthTest {
 
   private static NodeGroupHealth.@Nullable Readiness readiness(String group, AutoscalerOptions options,
       Node... nodes) {
-    return NodeGroupHealth.byPool(List.of(group), List.of(nodes), NOW, options).get(group).readiness();
+    return NodeGroupHealth.byPool(List.of(group), List.of(nodes), NOW, options,
+        NodeGroupConfig.of(options, List.of())).get(group).readiness();
   }
 
   /** The acceptable range for {@code target} with an active scale-up of {@code increase} (0: none). */
@@ -155,7 +157,7 @@ final class NodeGroupHealthTest {
     // IsClusterHealthy stays true: the one node is ready
     NodeListFacts facts = new NodeListFacts();
     facts.update(List.of(ready("ng1", "ng1-1")));
-    assertThat(ClusterHealth.healthy(facts.unready(NOW), facts.size(), ZERO_CONFIG)).isTrue();
+    assertThat(ClusterHealth.healthy(facts.unready(NOW, NodeGroupConfig.of(AutoscalerOptions.defaults(), List.of())), facts.size(), ZERO_CONFIG)).isTrue();
   }
 
   @Test
@@ -246,7 +248,7 @@ final class NodeGroupHealthTest {
     Node deleting = ready("gpu", "gpu-4").withMetadata(
         ready("gpu", "gpu-4").metadata().toBuilder().deletionTimestamp(NOW).build());
     var health = NodeGroupHealth.byPool(List.of("gpu", "empty"),
-        List.of(ready("gpu", "gpu-1"), starting, broken, deleting, ready("other", "o-1")), NOW, CONFIG);
+        List.of(ready("gpu", "gpu-1"), starting, broken, deleting, ready("other", "o-1")), NOW, CONFIG, DEFAULTS);
     NodeGroupHealth.PoolHealth gpu = health.get("gpu");
     assertThat(gpu.readiness()).isEqualTo(new Readiness(1, 1, 1, 0));
     // target 3 (the deleting node is not counted), the starting node is the scale-up in progress, the deleting
@@ -270,16 +272,16 @@ final class NodeGroupHealthTest {
     NodeListFacts facts = new NodeListFacts();
     for (List<Node> nodes : List.of(first, second)) {
       facts.update(nodes);
-      assertThat(facts.poolHealth(pools, NOW, CONFIG)).isEqualTo(NodeGroupHealth.byPool(pools, nodes, NOW, CONFIG));
+      assertThat(facts.poolHealth(pools, NOW, CONFIG, DEFAULTS)).isEqualTo(NodeGroupHealth.byPool(pools, nodes, NOW, CONFIG, DEFAULTS));
     }
-    assertThat(facts.poolHealth(pools, NOW, CONFIG).get("a").healthy()).isFalse(); // 1 ready of 3
-    assertThat(facts.poolHealth(pools, NOW, CONFIG).get("c").readiness()).isNull(); // c-1 gone
+    assertThat(facts.poolHealth(pools, NOW, CONFIG, DEFAULTS).get("a").healthy()).isFalse(); // 1 ready of 3
+    assertThat(facts.poolHealth(pools, NOW, CONFIG, DEFAULTS).get("c").readiness()).isNull(); // c-1 gone
   }
 
   @Test
   void byPool_poolWithTooManyBrokenNodesIsUnhealthyWithReason() {
     Node[] nodes = {ready("p", "p-1"), unready("p", "p-2"), unready("p", "p-3")};
-    NodeGroupHealth.PoolHealth h = NodeGroupHealth.byPool(List.of("p"), List.of(nodes), NOW, CONFIG).get("p");
+    NodeGroupHealth.PoolHealth h = NodeGroupHealth.byPool(List.of("p"), List.of(nodes), NOW, CONFIG, DEFAULTS).get("p");
     assertThat(h.healthy()).isFalse();
     assertThat(h.reason()).isEqualTo("not ready for scale-up: 1 ready of at least 3 expected (3 nodes)");
   }

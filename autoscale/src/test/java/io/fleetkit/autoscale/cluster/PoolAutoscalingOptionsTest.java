@@ -86,4 +86,29 @@ final class PoolAutoscalingOptionsTest {
     clock.advance(Duration.ofMinutes(9));
     assertThat(ca.runOnce().deletionsStarted()).containsExactly("slow-1");
   }
+
+  /**
+   * Four unready nodes 20 minutes old out of five halt the autoscaler (more than 3 and more than 45 %) when they count
+   * as unready; in a pool whose nodes take up to 30 minutes to start they are still starting, and it goes on.
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+  void poolStartupTime_keepsYoungUnreadyNodesOutOfTheClusterHealth(boolean ownStartupTime) {
+    NodePool p = pool("slow", 2000, 2048, 0, 10);
+    if (ownStartupTime) {
+      p = with(p, NodePoolAutoscalingOptions.builder().maxNodeStartupTime(Duration.ofMinutes(30)).build());
+    }
+    store.create(p);
+    store.create(poolNode(p, "slow-0"));
+    for (int i = 1; i <= 4; i++) {
+      store.create(ClusterAutoscalerUnreadyTest.unready(poolNode(p, "slow-" + i)));
+    }
+    clock.advance(Duration.ofMinutes(20));
+    LoopResult r = ca().runOnce();
+    if (ownStartupTime) {
+      assertThat(r.halted()).isNull();
+    } else {
+      assertThat(r.halted()).isNotNull();
+    }
+  }
 }

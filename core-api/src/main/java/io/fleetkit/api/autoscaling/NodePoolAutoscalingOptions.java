@@ -10,7 +10,8 @@ import org.jspecify.annotations.Nullable;
  * a cloud provider reads from the group's tags or annotations (the Cluster API provider from
  * {@code cluster.x-k8s.io/autoscaling-options-<key>} annotations, keys {@code scaledownutilizationthreshold},
  * {@code scaledowngpuutilizationthreshold}, {@code scaledownunneededtime}, {@code scaledownunreadytime},
- * {@code maxnodeprovisiontime}) and {@code NodeGroupConfigProcessor} hands to the autoscaler's decisions.
+ * {@code maxnodeprovisiontime}, {@code maxnodestartuptime}) and {@code NodeGroupConfigProcessor} hands to the
+ * autoscaler's decisions.
  *
  * @param scaleDownUtilizationThreshold a node of the pool is a scale-down candidate at or under this utilization
  *     (0..1)
@@ -19,13 +20,17 @@ import org.jspecify.annotations.Nullable;
  * @param scaleDownUnreadyTime the same for an unready node of the pool
  * @param maxNodeProvisionTime how long a node of the pool may take to become ready before its scale-up times out and
  *     the pool is backed off (for pools whose nodes start slowly, such as GPU nodes with drivers to install)
+ * @param maxNodeStartupTime how long an unready node of the pool counts as still starting, not as unready, in the
+ *     cluster's and the pool's health
  */
 public record NodePoolAutoscalingOptions(@Nullable Double scaleDownUtilizationThreshold,
     @Nullable Double scaleDownGpuUtilizationThreshold, @Nullable Duration scaleDownUnneededTime,
-    @Nullable Duration scaleDownUnreadyTime, @Nullable Duration maxNodeProvisionTime) {
+    @Nullable Duration scaleDownUnreadyTime, @Nullable Duration maxNodeProvisionTime,
+    @Nullable Duration maxNodeStartupTime) {
 
   /** No setting of its own: every one is the autoscaler's. */
-  public static final NodePoolAutoscalingOptions NONE = new NodePoolAutoscalingOptions(null, null, null, null, null);
+  public static final NodePoolAutoscalingOptions NONE = new NodePoolAutoscalingOptions(null, null, null, null, null,
+      null);
 
   /** Whether no setting is given. */
   public boolean isEmpty() {
@@ -39,6 +44,7 @@ public record NodePoolAutoscalingOptions(@Nullable Double scaleDownUtilizationTh
     nonNegative(path + ".scaleDownUnneededTime", scaleDownUnneededTime, v);
     nonNegative(path + ".scaleDownUnreadyTime", scaleDownUnreadyTime, v);
     nonNegative(path + ".maxNodeProvisionTime", maxNodeProvisionTime, v);
+    nonNegative(path + ".maxNodeStartupTime", maxNodeStartupTime, v);
   }
 
   private static void fraction(String field, @Nullable Double value, Violations v) {
@@ -65,6 +71,7 @@ public record NodePoolAutoscalingOptions(@Nullable Double scaleDownUtilizationTh
     private @Nullable Duration scaleDownUnneededTime;
     private @Nullable Duration scaleDownUnreadyTime;
     private @Nullable Duration maxNodeProvisionTime;
+    private @Nullable Duration maxNodeStartupTime;
 
     private Builder() {}
 
@@ -73,10 +80,11 @@ public record NodePoolAutoscalingOptions(@Nullable Double scaleDownUtilizationTh
     public Builder scaleDownUnneededTime(Duration v) { scaleDownUnneededTime = v; return this; }
     public Builder scaleDownUnreadyTime(Duration v) { scaleDownUnreadyTime = v; return this; }
     public Builder maxNodeProvisionTime(Duration v) { maxNodeProvisionTime = v; return this; }
+    public Builder maxNodeStartupTime(Duration v) { maxNodeStartupTime = v; return this; }
 
     public NodePoolAutoscalingOptions build() {
       return new NodePoolAutoscalingOptions(scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold,
-          scaleDownUnneededTime, scaleDownUnreadyTime, maxNodeProvisionTime);
+          scaleDownUnneededTime, scaleDownUnreadyTime, maxNodeProvisionTime, maxNodeStartupTime);
     }
   }
 }

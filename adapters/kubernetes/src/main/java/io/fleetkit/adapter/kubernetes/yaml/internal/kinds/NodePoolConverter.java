@@ -39,6 +39,7 @@ import org.jspecify.annotations.Nullable;
  *     scaleDownUnneededTime: 1h
  *     scaleDownUnreadyTime: 30m
  *     maxNodeProvisionTime: 25m
+ *     maxNodeStartupTime: 25m
  * status: {currentSize: 2, lastScaleTime: "2024-05-01T10:00:00Z"}
  * </pre>
  */
@@ -83,7 +84,8 @@ public final class NodePoolConverter extends AbstractKindConverter<GenericKubern
   }
 
   private static final List<String> OPTION_KEYS = List.of("scaleDownUtilizationThreshold",
-      "scaleDownGpuUtilizationThreshold", "scaleDownUnneededTime", "scaleDownUnreadyTime", "maxNodeProvisionTime");
+      "scaleDownGpuUtilizationThreshold", "scaleDownUnneededTime", "scaleDownUnreadyTime", "maxNodeProvisionTime",
+      "maxNodeStartupTime");
 
   private static NodePoolAutoscalingOptions autoscalingOptions(Map<String, Object> o, DocumentContext ctx) {
     String path = "spec.autoscalingOptions";
@@ -95,7 +97,8 @@ public final class NodePoolConverter extends AbstractKindConverter<GenericKubern
     Double threshold = Untyped.number(o, OPTION_KEYS.get(0), path + "." + OPTION_KEYS.get(0), ctx);
     Double gpuThreshold = Untyped.number(o, OPTION_KEYS.get(1), path + "." + OPTION_KEYS.get(1), ctx);
     return new NodePoolAutoscalingOptions(threshold, gpuThreshold, optionalDuration(o, OPTION_KEYS.get(2), ctx),
-        optionalDuration(o, OPTION_KEYS.get(3), ctx), optionalDuration(o, OPTION_KEYS.get(4), ctx));
+        optionalDuration(o, OPTION_KEYS.get(3), ctx), optionalDuration(o, OPTION_KEYS.get(4), ctx),
+        optionalDuration(o, OPTION_KEYS.get(5), ctx));
   }
 
   private static @Nullable Duration optionalDuration(Map<String, Object> o, String key, DocumentContext ctx) {
@@ -194,6 +197,7 @@ public final class NodePoolConverter extends AbstractKindConverter<GenericKubern
       putDuration(options, OPTION_KEYS.get(2), o.scaleDownUnneededTime());
       putDuration(options, OPTION_KEYS.get(3), o.scaleDownUnreadyTime());
       putDuration(options, OPTION_KEYS.get(4), o.maxNodeProvisionTime());
+      putDuration(options, OPTION_KEYS.get(5), o.maxNodeStartupTime());
       spec.put("autoscalingOptions", options);
     }
     Map<String, Object> status = new LinkedHashMap<>();
