@@ -67,6 +67,38 @@ final class TopologyAwareAdmissionTest {
     return racks;
   }
 
+  /**
+   * kueue {@code pkg/scheduler/flavorassigner/flavorassigner_test.go} (commit ff69552e) TestAssignFlavors "multiple TAS
+   * flavors assigned to different resources in the same PodSet leads to NoFit": CPU from tas-a's group, memory from
+   * tas-b's, each flavor with a topology of its own; TAS places a pod set in one flavor only, so the workload does not
+   * fit, with Kueue's {@code MultipleTASFlavorsAssignedError} text, and nothing is admitted.
+   */
+  @Test
+  void schedule_podSetWithResourcesInTwoTasFlavors_doesNotFit() {
+    AdmissionEngine e = AdmissionEngine.builder().clock(clock)
+        .topology(Topology.of("tas-topo-a", HOST)).topology(Topology.of("tas-topo-b", HOST))
+        .resourceFlavor(ResourceFlavor.of("tas-a").withTopologyName("tas-topo-a"))
+        .resourceFlavor(ResourceFlavor.of("tas-b").withTopologyName("tas-topo-b"))
+        .clusterQueue(ClusterQueue.builder("test-clusterqueue")
+            .resourceGroup(FlavorQuotas.of("tas-a", FlavorResourceQuota.of("cpu", "10")))
+            .resourceGroup(FlavorQuotas.of("tas-b", FlavorResourceQuota.of("memory", "10Mi"))).build())
+        .localQueue(LocalQueue.of("team", "q", "test-clusterqueue"))
+        .nodes(List.of(Node.builder().name("h1").label(HOST, "h1")
+            .allocatable(ResourceList.builder().put("cpu", "10").put("memory", "10Mi").put("pods", "110").build())
+            .ready().build()))
+        .build();
+    e.submit(Workload.builder("team", "wl").queueName("q").creationTime(T0)
+        .podSet(PodSet.of("main", 1, ResourceList.builder().put("cpu", "1").put("memory", "1Mi").build())
+            .withTopologyRequest(PodSetTopologyRequest.ofRequired(HOST)))
+        .build());
+
+    CycleResult r = e.schedule();
+
+    assertThat(r.admitted()).isEmpty();
+    assertThat(r.pending().get("team/wl")).contains("more than one TAS flavor assigned: tas-a, tas-b");
+    assertThat(e.admittedCount()).isZero();
+  }
+
   @Test
   void schedule_gangRequiringOneRack_isAdmittedWithAllPodsInOneRack() {
     AdmissionEngine e = builder("100").build();

@@ -123,7 +123,9 @@ final class TopologyPlacer {
         continue;
       }
       if (tasFlavors.size() > 1) {
-        return noFit(a, pa.name(), "more than one flavor assigned: " + String.join(", ", tasFlavors));
+        // Kueue's onlyTASFlavor / MultipleTASFlavorsAssignedError: the flavors sorted
+        return noFit(a, pa.name(), "more than one TAS flavor assigned: "
+            + String.join(", ", new java.util.TreeSet<>(tasFlavors)));
       }
       byFlavor.computeIfAbsent(tasFlavors.iterator().next(), k -> new ArrayList<>()).add(new TopologyAssigner.Request(
           ps.name(), ps.requests(), pa.count(), ps.topologyRequest(), ps.nodeSelector(), ps.requiredNodeAffinity(),
