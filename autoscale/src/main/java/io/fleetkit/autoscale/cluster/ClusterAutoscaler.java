@@ -430,7 +430,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
   /** The scale-up decision for the store as it is now, without launching anything. */
   public synchronized ScaleUpPlan planScaleUp() {
     syncPods();
-    return plan(clock.instant(), pools(), store.list(Node.class).items());
+    Map<String, NodePool> pools = pools();
+    poolConfig = NodeGroupConfig.of(options, pools.values());
+    return plan(clock.instant(), pools, store.list(Node.class).items());
   }
 
   /**
