@@ -28,7 +28,8 @@ import org.jspecify.annotations.Nullable;
  * one of {@code percent} (0..100) and {@code fraction} (numerator &lt;= denominator); CORS lists are sets, with
  * {@code *} alone where present, origins matching the API's pattern and {@code maxAge} at least 1. Rule names are
  * DNS-1123 subdomains, unique within the route; timeouts are Gateway API Durations, the backend's not longer than
- * the request's.
+ * the request's; a retry policy's codes are unique and in 400..599, its {@code attempts} at least 1 and its
+ * {@code backoff} a Duration.
  *
  * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken
  */
@@ -103,6 +104,7 @@ public record HTTPRoute(ObjectMeta metadata, HTTPRouteSpec spec) implements ApiO
       }
       HTTPRouteFilterRules.rule(v, rp, r);
       timeouts(v, rp + ".timeouts", r.timeouts());
+      retry(v, rp + ".retry", r.retry());
     }
     v.throwIfAny();
   }
@@ -121,6 +123,31 @@ public record HTTPRoute(ObjectMeta metadata, HTTPRouteSpec spec) implements ApiO
     Duration backend = HTTPRouteTimeouts.parse(t.backendRequest());
     if (request != null && backend != null && !request.isZero() && backend.compareTo(request) > 0) {
       v.add(field, "backendRequest timeout cannot be longer than request timeout", t.backendRequest());
+    }
+  }
+
+  private static void retry(Violations v, String field, @Nullable HTTPRouteRetry r) {
+    if (r == null) {
+      return;
+    }
+    Set<Integer> seen = new HashSet<>();
+    for (int i = 0; i < r.codes().size(); i++) {
+      int c = r.codes().get(i);
+      String cp = field + ".codes[" + i + "]";
+      if (c < 400) {
+        v.add(cp, "must be greater than or equal to 400", c);
+      } else if (c > 599) {
+        v.add(cp, "must be less than or equal to 599", c);
+      }
+      if (!seen.add(c)) {
+        v.add(cp, Violations.DUPLICATE, c);
+      }
+    }
+    if (r.attempts() != null && r.attempts() < 1) {
+      v.add(field + ".attempts", "must be greater than or equal to 1", r.attempts());
+    }
+    if (r.backoff() != null && !HTTPRouteTimeouts.DURATION.matcher(r.backoff()).matches()) {
+      v.add(field + ".backoff", "must match " + HTTPRouteTimeouts.DURATION.pattern(), r.backoff());
     }
   }
 

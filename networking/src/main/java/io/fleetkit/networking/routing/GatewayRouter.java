@@ -179,7 +179,7 @@ public final class GatewayRouter {
       changed |= bf != b.filters();
       refs.add(bf == b.filters() ? b : b.withFilters(bf));
     }
-    return changed ? new HTTPRouteRule(rule.matches(), refs, filters, rule.name(), rule.timeouts()) : rule;
+    return changed ? new HTTPRouteRule(rule.matches(), refs, filters, rule.name(), rule.timeouts(), rule.retry()) : rule;
   }
 
   private List<HTTPRouteFilter> resolvedMirrors(HTTPRoute route, int ruleIndex, int backend,

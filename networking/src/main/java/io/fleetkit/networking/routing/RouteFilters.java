@@ -106,7 +106,7 @@ final class RouteFilters {
       all.addAll(b.filters());
     }
     return RouteResult.applied(route, service, backendPort, why, apply(all, match, request, scheme, port,
-        namespace), rule.timeouts());
+        namespace), rule);
   }
 
   private static HttpRequest rewrite(@Nullable HTTPURLRewriteFilter f, HTTPRouteMatch match, HttpRequest r) {

@@ -1,5 +1,7 @@
 package io.fleetkit.networking.routing;
 
+import io.fleetkit.api.gateway.HTTPRouteRetry;
+import io.fleetkit.api.gateway.HTTPRouteRule;
 import io.fleetkit.api.gateway.HTTPRouteTimeouts;
 import java.time.Duration;
 import java.util.Collections;
@@ -7,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.IntFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -30,12 +33,13 @@ import org.jspecify.annotations.Nullable;
  *     requests, see {@link Mirror#sends}); empty when none or when not forwarded
  * @param cors the {@code CORS} filter's answer: the preflight answered, or the headers added to the response;
  *     {@code null} when no CORS filter applies or the request has no {@code Origin}
- * @param timeouts the matched rule's timeouts ({@code null} when none); see {@link #statusWhenBackendTakes}
+ * @param timeouts the matched rule's timeouts ({@code null} when none); see {@link #exchange}
+ * @param retry the matched rule's retry policy ({@code null} when none); see {@link #exchange}
  */
 public record RouteResult(@Nullable String route, @Nullable String service, @Nullable Object port,
     List<Backend> backends, int status, String message, @Nullable HttpRequest forwarded,
     @Nullable Redirect redirect, HeaderModifier responseHeaders, List<Mirror> mirrors, @Nullable Cors cors,
-    @Nullable HTTPRouteTimeouts timeouts) {
+    @Nullable HTTPRouteTimeouts timeouts, @Nullable HTTPRouteRetry retry) {
   /**
    * A backend with its weight.
    *
@@ -59,18 +63,18 @@ public record RouteResult(@Nullable String route, @Nullable String service, @Nul
   static RouteResult unfiltered(@Nullable String route, @Nullable String service, @Nullable Object port,
       List<Backend> backends, int status, String message, HttpRequest request) {
     return new RouteResult(route, service, port, backends, status, message, status == 200 ? request : null, null,
-        HeaderModifier.NONE, List.of(), null, null);
+        HeaderModifier.NONE, List.of(), null, null, null);
   }
 
   public static RouteResult notFound(String message) {
     return new RouteResult(null, null, null, List.of(), 404, message, null, null, HeaderModifier.NONE, List.of(),
-        null, null);
+        null, null, null);
   }
 
   /** A matched rule whose backends cannot take the request (500). */
   static RouteResult noBackend(String route, List<Backend> backends, String message) {
     return new RouteResult(route, null, null, backends, 500, message, null, null, HeaderModifier.NONE, List.of(),
-        null, null);
+        null, null, null);
   }
 
   /**
@@ -78,26 +82,26 @@ public record RouteResult(@Nullable String route, @Nullable String service, @Nul
    * (both {@code null} when the rule's own filters answer before a backend is chosen).
    */
   static RouteResult applied(String route, @Nullable String service, @Nullable Object port, String why,
-      RouteFilters.Applied a, @Nullable HTTPRouteTimeouts timeouts) {
+      RouteFilters.Applied a, @Nullable HTTPRouteRule rule) {
     Cors cors = a.cors();
     if (cors != null && cors.preflight()) {
       return new RouteResult(route, null, null, List.of(), 200, why + ", CORS preflight answered"
           + (cors.allowed() ? "" : " without CORS headers (origin not allowed)") + " (200)", null, null,
-          HeaderModifier.NONE, List.of(), cors, null);
+          HeaderModifier.NONE, List.of(), cors, null, null);
     }
     Redirect rd = a.redirect();
     if (rd != null) {
       return new RouteResult(route, null, null, List.of(), rd.statusCode(), why + ", redirected to "
-          + rd.location() + " (" + rd.statusCode() + ")", null, rd, a.response(), List.of(), cors, null);
+          + rd.location() + " (" + rd.statusCode() + ")", null, rd, a.response(), List.of(), cors, null, null);
     }
     return new RouteResult(route, service, port, List.of(), 200, why, a.forwarded(), null, a.response(),
-        a.mirrors(), cors, timeouts);
+        a.mirrors(), cors, rule == null ? null : rule.timeouts(), rule == null ? null : rule.retry());
   }
 
   /** This result with {@code b} as the rule's backends. */
   RouteResult withBackends(List<Backend> b) {
     return new RouteResult(route, service, port, b, status, message, forwarded, redirect, responseHeaders, mirrors,
-        cors, timeouts);
+        cors, timeouts, retry);
   }
 
   /**
@@ -116,19 +120,65 @@ public record RouteResult(@Nullable String route, @Nullable String service, @Nul
   }
 
   /**
-   * The status the client gets when the backend takes {@code latency} to answer a forwarded request: 504 when the
-   * rule's {@code request} or {@code backendRequest} timeout (unless {@code 0s}) is shorter, else {@link #status}.
-   * Retries are not modelled, so both bound the one backend request.
+   * The status the client gets when the backend takes {@code latency} to answer a forwarded request with
+   * {@link #status}: 504 when the rule's {@code request} or {@code backendRequest} timeout (unless {@code 0s}) is
+   * shorter, else {@link #status}. The same as {@link #exchange} with that answer to every try.
    */
   public int statusWhenBackendTakes(Duration latency) {
-    if (forwarded == null || timeouts == null) {
+    if (forwarded == null) {
       return status;
     }
-    Duration request = timeouts.requestTimeout();
-    Duration backend = timeouts.backendRequestTimeout();
-    boolean late = (request != null && latency.compareTo(request) > 0)
-        || (backend != null && latency.compareTo(backend) > 0);
-    return late ? 504 : status;
+    BackendAnswer a = BackendAnswer.status(status, latency);
+    return exchange(i -> a).status();
+  }
+
+  /**
+   * How a forwarded request ends when the backend gives {@code answers.apply(i)} to its {@code i}-th try (0 is the
+   * first). As the Gateway API says:
+   *
+   * <ul>
+   *   <li>a try longer than the {@code backendRequest} timeout is cut at that timeout and counts as a timeout (504);
+   *   <li>with a retry policy, a try is repeated, up to {@link HTTPRouteRetry#effectiveAttempts} times, when it
+   *       timed out, when the connection was dropped, or when its status is one of the policy's codes, after
+   *       waiting {@link HTTPRouteRetry#effectiveBackoff}; the last try's outcome is the client's (503 for a dropped
+   *       connection);
+   *   <li>the {@code request} timeout bounds the whole: first try, waits and retries. When it passes, the client
+   *       gets 504 at that instant, whatever is in progress.
+   * </ul>
+   * An answer that comes exactly at a timeout is in time. A request that is not forwarded ({@link #forwarded} null:
+   * not found, redirected, a CORS preflight, no backend) ends with {@link #status} and no backend request.
+   */
+  public Exchange exchange(IntFunction<BackendAnswer> answers) {
+    if (forwarded == null) {
+      return new Exchange(status, 0, Duration.ZERO);
+    }
+    Duration request = timeouts == null ? null : timeouts.requestTimeout();
+    Duration perTry = timeouts == null ? null : timeouts.backendRequestTimeout();
+    HTTPRouteRetry policy = retry;
+    int tries = 1 + (policy == null ? 0 : policy.effectiveAttempts());
+    Duration backoff = policy == null ? Duration.ZERO : policy.effectiveBackoff();
+    Duration elapsed = Duration.ZERO;
+    for (int i = 0; ; i++) {
+      if (i > 0) {
+        elapsed = elapsed.plus(backoff);
+        if (request != null && elapsed.compareTo(request) > 0) {
+          return new Exchange(Exchange.TIMEOUT_STATUS, i, request);
+        }
+      }
+      BackendAnswer a = Objects.requireNonNull(answers.apply(i), "answer to try " + i);
+      boolean timedOut = perTry != null && a.latency().compareTo(perTry) > 0;
+      Duration end = elapsed.plus(timedOut ? perTry : a.latency());
+      if (request != null && end.compareTo(request) > 0) {
+        return new Exchange(Exchange.TIMEOUT_STATUS, i + 1, request);
+      }
+      elapsed = end;
+      int got = timedOut ? Exchange.TIMEOUT_STATUS
+          : a.isConnectionError() ? Exchange.CONNECTION_ERROR_STATUS : a.status();
+      boolean retried = policy != null && (timedOut || a.isConnectionError() || policy.retries(a.status()));
+      if (!retried || i + 1 == tries) {
+        return new Exchange(got, i + 1, elapsed);
+      }
+    }
   }
 
   public boolean matched() {

@@ -102,7 +102,7 @@ public final class HttpRouteTrafficRouter implements TrafficRouter {
           refs.add(b);
         }
       }
-      rules.add(new HTTPRouteRule(rule.matches(), refs, rule.filters(), rule.name(), rule.timeouts()));
+      rules.add(rule.withBackendRefs(refs));
     }
     if (!canaryFound || !stableFound) {
       throw new IllegalStateException("HTTPRoute " + name + ": " + BACKEND_NOT_FOUND + " (Service "

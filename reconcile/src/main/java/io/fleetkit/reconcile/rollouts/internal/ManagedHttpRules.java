@@ -158,7 +158,8 @@ public final class ManagedHttpRules {
       List<HTTPRouteFilter> filters = new ArrayList<>(src.filters());
       filters.add(HTTPRouteFilter.requestMirror(new HTTPRequestMirrorFilter(new BackendObjectReference("", "Service",
           canary, "", canaryRef.port()), step.percentage(), null)));
-      out.add(new HTTPRouteRule(matches, src.backendRefs(), filters, ruleName(step.name(), idx), src.timeouts()));
+      out.add(new HTTPRouteRule(matches, src.backendRefs(), filters, ruleName(step.name(), idx), src.timeouts(),
+          src.retry()));
     }
     return out;
   }

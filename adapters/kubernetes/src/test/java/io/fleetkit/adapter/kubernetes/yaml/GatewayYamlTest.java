@@ -19,6 +19,7 @@ import io.fleetkit.api.gateway.HTTPRoute;
 import io.fleetkit.api.gateway.HTTPRouteFilter;
 import io.fleetkit.api.gateway.HTTPRouteFilterType;
 import io.fleetkit.api.gateway.HTTPRouteRule;
+import io.fleetkit.api.gateway.HTTPRouteRetry;
 import io.fleetkit.api.gateway.HTTPRouteTimeouts;
 import io.fleetkit.api.gateway.HTTPURLRewriteFilter;
 import io.fleetkit.api.gateway.ReferenceGrant;
@@ -73,6 +74,9 @@ final class GatewayYamlTest {
     assertThat(mirror.timeouts()).isEqualTo(new HTTPRouteTimeouts("10s", "1s500ms"));
     assertThat(mirror.timeouts().backendRequestTimeout()).isEqualTo(Duration.ofMillis(1500));
     assertThat(r.spec().rules().get(4).timeouts()).isNull();
+    assertThat(mirror.retry()).isEqualTo(new HTTPRouteRetry(List.of(502, 503), 2, "100ms"));
+    assertThat(mirror.retry().effectiveBackoff()).isEqualTo(Duration.ofMillis(100));
+    assertThat(r.spec().rules().get(4).retry()).isNull();
     assertThat(mirror.filters()).extracting(HTTPRouteFilter::requestMirror).containsExactly(
         HTTPRequestMirrorFilter.of(BackendObjectReference.service("cart-shadow", "", 8080)),
         new HTTPRequestMirrorFilter(BackendObjectReference.service("cart-audit", "audit", 8080), 20, null),
@@ -190,8 +194,16 @@ final class GatewayYamlTest {
       // filter types not modelled are refused, not dropped
       "'  - filters: [{type: ExternalAuth}]'"
           + "| spec.rules[0].filters[0].type \"ExternalAuth\" is not supported",
-      "'  - retry: {attempts: 2}\n    backendRefs: [{name: a, port: 80}]'"
-          + "| spec.rules[0].retry is not supported",
+      "'  - retry: {codes: [500, 399, 600, 500]}\n    backendRefs: [{name: a, port: 80}]'"
+          + "| spec.rules[0].retry.codes[1] \"399\" must be greater than or equal to 400",
+      "'  - retry: {codes: [600]}\n    backendRefs: [{name: a, port: 80}]'"
+          + "| spec.rules[0].retry.codes[0] \"600\" must be less than or equal to 599",
+      "'  - retry: {codes: [503, 503]}\n    backendRefs: [{name: a, port: 80}]'"
+          + "| spec.rules[0].retry.codes[1] \"503\" Duplicate value",
+      "'  - retry: {attempts: 0}\n    backendRefs: [{name: a, port: 80}]'"
+          + "| spec.rules[0].retry.attempts \"0\" must be greater than or equal to 1",
+      "'  - retry: {backoff: 1.5s}\n    backendRefs: [{name: a, port: 80}]'"
+          + "| spec.rules[0].retry.backoff \"1.5s\" must match",
       "'  - sessionPersistence: {sessionName: s}\n    backendRefs: [{name: a, port: 80}]'"
           + "| spec.rules[0].sessionPersistence is not supported",
       "'  - filters: [{type: Bogus}]'"

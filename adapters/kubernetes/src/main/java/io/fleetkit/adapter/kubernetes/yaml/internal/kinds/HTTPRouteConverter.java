@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteFilterBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteMatchBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteRuleBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteSpecBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteRetryBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteTimeoutsBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPURLRewriteFilterBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.ParentReferenceBuilder;
@@ -43,12 +44,14 @@ import io.fleetkit.api.gateway.HTTPRouteFilterType;
 import io.fleetkit.api.gateway.HTTPRouteMatch;
 import io.fleetkit.api.gateway.HTTPRouteRule;
 import io.fleetkit.api.gateway.HTTPRouteSpec;
+import io.fleetkit.api.gateway.HTTPRouteRetry;
 import io.fleetkit.api.gateway.HTTPRouteTimeouts;
 import io.fleetkit.api.gateway.HTTPURLRewriteFilter;
 import io.fleetkit.api.gateway.ParentReference;
 import io.fleetkit.api.gateway.PathMatchType;
 import io.fleetkit.api.gateway.ValueMatchType;
 import io.fleetkit.api.meta.ObjectMeta;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -58,9 +61,9 @@ import org.jspecify.annotations.Nullable;
  * parameters, method) and backendRefs with weights (a kind other than Service is kept, for the route's
  * {@code InvalidKind} status) and rule and backend filters of the types RequestHeaderModifier,
  * ResponseHeaderModifier, RequestRedirect (status code defaulted to 302), URLRewrite, RequestMirror (fraction
- * denominator defaulted to 100) and CORS (maxAge defaulted to 5, allowCredentials to false), and rule timeouts. The
- * other filter types (ExternalAuth, ExtensionRef), rule retries and session persistence are not modelled: they are
- * refused rather than silently dropped.
+ * denominator defaulted to 100) and CORS (maxAge defaulted to 5, allowCredentials to false), rule timeouts and
+ * retry policies. The other filter types (ExternalAuth, ExtensionRef) and session persistence are not modelled: they
+ * are refused rather than silently dropped.
  * Values equal to the API's defaults are written out as absent.
  */
 public final class HTTPRouteConverter
@@ -105,17 +108,33 @@ public final class HTTPRouteConverter
               Values.orEmpty(b.getName()), Values.orEmpty(b.getNamespace()), b.getPort(),
               b.getWeight() == null ? HTTPBackendRef.DEFAULT_WEIGHT : b.getWeight(), bf);
         });
-    // Retries and session persistence are not modelled: refused rather than silently dropped.
-    if (r.getRetry() != null) {
-      ctx.error(path + ".retry", "is not supported (FleetKit does not model retries)", null);
-    }
+    // Session persistence is not modelled: refused rather than silently dropped.
     if (r.getSessionPersistence() != null) {
       ctx.error(path + ".sessionPersistence", "is not supported (FleetKit does not model session persistence)", null);
     }
     var t = r.getTimeouts();
     HTTPRouteTimeouts timeouts = t == null ? null : new HTTPRouteTimeouts(t.getRequest(), t.getBackendRequest());
+    var rt = r.getRetry();
+    HTTPRouteRetry retry = rt == null ? null : new HTTPRouteRetry(codes(rt.getCodes(), path + ".retry.codes", ctx),
+        rt.getAttempts(), rt.getBackoff());
     return ctx.build(path, () -> new HTTPRouteRule(matches, backends, filters, Values.orEmpty(r.getName()),
-        timeouts));
+        timeouts, retry));
+  }
+
+  /** A retry policy's status codes; a null item is reported and left out. */
+  private static List<Integer> codes(@Nullable List<Integer> in, String path, DocumentContext ctx) {
+    if (in == null) {
+      return List.of();
+    }
+    List<Integer> out = new ArrayList<>(in.size());
+    for (int i = 0; i < in.size(); i++) {
+      if (in.get(i) == null) {
+        ctx.error(path + "[" + i + "]", "must be a status code", null);
+      } else {
+        out.add(in.get(i));
+      }
+    }
+    return out;
   }
 
   /**
@@ -270,6 +289,9 @@ public final class HTTPRouteConverter
                 .withName(Values.emptyToNull(r.name()))
                 .withTimeouts(r.timeouts() == null ? null : new HTTPRouteTimeoutsBuilder()
                     .withRequest(r.timeouts().request()).withBackendRequest(r.timeouts().backendRequest()).build())
+                .withRetry(r.retry() == null ? null : new HTTPRouteRetryBuilder()
+                    .withCodes(Values.emptyToNull(r.retry().codes())).withAttempts(r.retry().attempts())
+                    .withBackoff(r.retry().backoff()).build())
                 .withMatches(Fabric8Scheduling.out(r.matches(), m -> new HTTPRouteMatchBuilder()
                     .withPath(m.path().equals(HTTPPathMatch.EVERYTHING) ? null : new HTTPPathMatchBuilder()
                         .withType(m.path().type().name()).withValue(m.path().value()).build())
