@@ -7,6 +7,7 @@ import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.autoscaling.HorizontalPodAutoscaler;
 import io.fleetkit.api.autoscaling.VerticalPodAutoscaler;
+import io.fleetkit.api.autoscaling.VerticalPodAutoscalerCheckpoint;
 import io.fleetkit.api.batch.CronJob;
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.core.ConfigMap;
@@ -35,6 +36,6 @@ public final class NamespacedKinds {
         ControllerRevision.class,
         Job.class, CronJob.class, Service.class, PersistentVolumeClaim.class, ConfigMap.class, Secret.class,
         ServiceAccount.class, ResourceQuota.class, LimitRange.class, PodDisruptionBudget.class, HorizontalPodAutoscaler.class,
-        VerticalPodAutoscaler.class, PodGroup.class);
+        VerticalPodAutoscaler.class, VerticalPodAutoscalerCheckpoint.class, PodGroup.class);
   }
 }

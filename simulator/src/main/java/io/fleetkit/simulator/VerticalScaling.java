@@ -1,35 +1,27 @@
 package io.fleetkit.simulator;
 
 import io.fleetkit.api.autoscaling.VerticalPodAutoscaler;
-import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEventType;
 import io.fleetkit.api.time.ManualClock;
-import io.fleetkit.autoscale.hpa.ContainerUsage;
-import io.fleetkit.autoscale.hpa.PodResourceMetrics;
 import io.fleetkit.autoscale.hpa.TargetScale;
-import io.fleetkit.autoscale.vpa.ContainerUsageState;
 import io.fleetkit.autoscale.vpa.UpdateAction;
 import io.fleetkit.autoscale.vpa.VpaAdmission;
-import io.fleetkit.autoscale.vpa.VpaRecommender;
+import io.fleetkit.autoscale.vpa.VpaRecommenderLoop;
 import io.fleetkit.autoscale.vpa.VpaUpdater;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
  * The VPA's three parts over a simulated cluster:
  * <ul>
- *   <li>recommender ({@link #recommend}, every {@link #PERIOD}): each VPA's target pods' usage from
- *       {@link LoadMetrics} (CPU and memory follow the load) goes into one {@link ContainerUsageState} per container
- *       name, and {@link VpaRecommender#DEFAULT} writes the recommendation into the VPA's status;
+ *   <li>recommender ({@link #recommend}, every {@link #PERIOD}): a {@link VpaRecommenderLoop} reads each VPA's target
+ *       pods' usage from {@link LoadMetrics} (CPU and memory follow the load), writes the recommendation into the
+ *       VPA's status and keeps the histories in VerticalPodAutoscalerCheckpoints;
  *   <li>updater ({@link VpaUpdater#runOnce}, same period): evicts (or resizes in place) pods outside the
  *       recommended bounds;
  *   <li>admission: a watch on pods applies {@link VpaAdmission#admit} to each new, unbound pod a VPA with a
@@ -46,7 +38,7 @@ final class VerticalScaling implements AutoCloseable {
   private final ManualClock clock;
   private final LoadMetrics metrics;
   private final VpaUpdater updater;
-  private final Map<String, Map<String, ContainerUsageState>> usage = new HashMap<>();
+  private final VpaRecommenderLoop recommender;
   private final Watch watch;
   private final List<String> events = new ArrayList<>();
 
@@ -55,6 +47,7 @@ final class VerticalScaling implements AutoCloseable {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.updater = VpaUpdater.create(store, clock.asClock());
+    this.recommender = VpaRecommenderLoop.builder(store, metrics, clock.asClock()).build();
     this.watch = store.watch(Pod.class, "0", e -> {
       if (e.type() == WatchEventType.ADDED && !e.object().isBound()) {
         admit(e.object());
@@ -104,49 +97,8 @@ final class VerticalScaling implements AutoCloseable {
 
   /** Feeds each VPA's target pods' current usage into its histograms and writes its recommendation. */
   void recommend() {
-    Instant now = clock.now();
     metrics.refresh();
-    for (VerticalPodAutoscaler vpa : store.list(VerticalPodAutoscaler.class).items()) {
-      String ns = vpa.metadata().namespace();
-      TargetScale scale;
-      try {
-        scale = TargetScale.read(store, ns, vpa.spec().targetRef());
-      } catch (RuntimeException e) {
-        continue;
-      }
-      Map<String, ContainerUsageState> states = usage.computeIfAbsent(vpa.metadata().key(),
-          k -> new LinkedHashMap<>());
-      Map<String, Long> memory = new HashMap<>();
-      for (PodResourceMetrics m : metrics.podResourceMetrics(ns, scale.selector(), "memory")) {
-        for (ContainerUsage c : m.containers()) {
-          memory.put(m.podName() + "/" + c.name(), c.milliValue() / 1000);
-        }
-      }
-      for (PodResourceMetrics m : metrics.podResourceMetrics(ns, scale.selector(), "cpu")) {
-        Pod pod = store.get(Pod.class, ns, m.podName()).orElse(null);
-        if (pod == null) {
-          continue;
-        }
-        for (ContainerUsage c : m.containers()) {
-          long request = 0;
-          for (Container ct : pod.spec().containers()) {
-            if (ct.name().equals(c.name())) {
-              request = ct.resources().requests().milliCpu();
-            }
-          }
-          ContainerUsageState s = states.computeIfAbsent(c.name(), k -> new ContainerUsageState(now));
-          s.addCpuSample(now, c.milliValue(), request);
-          s.addMemorySample(now, memory.getOrDefault(m.podName() + "/" + c.name(), 0L));
-        }
-      }
-      if (states.isEmpty()) {
-        continue;
-      }
-      VerticalPodAutoscaler next = VpaRecommender.DEFAULT.withRecommendation(vpa, states);
-      if (!next.equals(vpa)) {
-        store.updateStatus(next);
-      }
-    }
+    recommender.runOnce();
   }
 
   @Override

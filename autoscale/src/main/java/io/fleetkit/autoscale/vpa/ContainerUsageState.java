@@ -1,5 +1,6 @@
 package io.fleetkit.autoscale.vpa;
 
+import io.fleetkit.api.autoscaling.VerticalPodAutoscalerCheckpointStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -28,6 +29,8 @@ public final class ContainerUsageState {
   public static final long OOM_MIN_BUMP_UP_BYTES = 100L * 1024 * 1024;
   /** {@code oom-bump-up-ratio}. */
   public static final double OOM_BUMP_UP_RATIO = 1.2;
+  /** The checkpoint format this history writes and reads ({@code SupportedCheckpointVersion}). */
+  public static final String CHECKPOINT_VERSION = "v3";
 
   private final DecayingHistogram cpuUsage;
   private final DecayingHistogram memoryPeaks;
@@ -134,6 +137,48 @@ public final class ContainerUsageState {
       }
     }
     return true;
+  }
+
+  /**
+   * This history as a checkpoint ({@code AggregateContainerState.SaveToCheckpoint}, with the checkpoint writer's
+   * {@code subtractCurrentContainerMemoryPeak}): both histograms and the sample counts, version
+   * {@link #CHECKPOINT_VERSION}, saved at {@code now}. The memory peak of the window still open at {@code now} is left
+   * out, so that a history restored from the checkpoint does not hold two peaks for that window once samples arrive
+   * again.
+   */
+  public VerticalPodAutoscalerCheckpointStatus saveToCheckpoint(Instant now) {
+    DecayingHistogram memory = memoryPeaks;
+    Instant end = windowEnd;
+    long peak = maxMemoryPeak();
+    if (end != null && now.isBefore(end) && peak > 0) {
+      memory = memoryPeaks.copy();
+      memory.subtractSample((double) peak, 1.0, end);
+    }
+    return new VerticalPodAutoscalerCheckpointStatus(now, CHECKPOINT_VERSION, cpuUsage.saveToCheckpoint(),
+        memory.saveToCheckpoint(), firstSampleStart, lastSampleStart, totalSamplesCount);
+  }
+
+  /**
+   * Adds a checkpoint's history to this one ({@code AggregateContainerState.LoadFromCheckpoint}): the sample counts
+   * and times are taken, the histograms' weights added.
+   *
+   * @throws IllegalArgumentException when the checkpoint's version is not {@link #CHECKPOINT_VERSION}
+   *     ({@code unsupported checkpoint version v2}) or a histogram cannot be loaded; this history is then unchanged
+   */
+  public void loadFromCheckpoint(VerticalPodAutoscalerCheckpointStatus checkpoint) {
+    if (!checkpoint.version().equals(CHECKPOINT_VERSION)) {
+      throw new IllegalArgumentException("unsupported checkpoint version " + checkpoint.version());
+    }
+    // both histograms are checked before either is changed
+    DecayingHistogram memory = memoryPeaks.copy();
+    memory.loadFromCheckpoint(checkpoint.memoryHistogram());
+    DecayingHistogram cpu = cpuUsage.copy();
+    cpu.loadFromCheckpoint(checkpoint.cpuHistogram());
+    memoryPeaks.loadFromCheckpoint(checkpoint.memoryHistogram());
+    cpuUsage.loadFromCheckpoint(checkpoint.cpuHistogram());
+    totalSamplesCount = checkpoint.totalSamplesCount();
+    firstSampleStart = checkpoint.firstSampleStart();
+    lastSampleStart = checkpoint.lastSampleStart();
   }
 
   /** The larger of the window's usage peak and OOM peak ({@code GetMaxMemoryPeak}). */

@@ -1,9 +1,12 @@
 package io.fleetkit.autoscale.vpa;
 
+import io.fleetkit.api.autoscaling.HistogramCheckpoint;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,6 +22,8 @@ import org.jspecify.annotations.Nullable;
 public final class DecayingHistogram {
   /** The exponent above which the decay reference is moved ({@code maxDecayExponent}). */
   static final int MAX_DECAY_EXPONENT = 100;
+  /** The weight of the heaviest bucket in a checkpoint ({@code MaxCheckpointWeight}). */
+  public static final int MAX_CHECKPOINT_WEIGHT = 10_000;
 
   private final HistogramOptions options;
   private final double[] bucketWeight;
@@ -148,9 +153,97 @@ public final class DecayingHistogram {
     return options.bucketStart(bucket);
   }
 
+  /** A copy with the same options, decay, reference and weights. */
+  public DecayingHistogram copy() {
+    DecayingHistogram c = new DecayingHistogram(options, halfLife, referenceTimestamp);
+    System.arraycopy(bucketWeight, 0, c.bucketWeight, 0, bucketWeight.length);
+    c.totalWeight = totalWeight;
+    c.minBucket = minBucket;
+    c.maxBucket = maxBucket;
+    return c;
+  }
+
+  /**
+   * The histogram as a checkpoint ({@code SaveToChekpoint}): each bucket's weight scaled so that the heaviest is
+   * {@link #MAX_CHECKPOINT_WEIGHT} and rounded half up, buckets that round to 0 left out, the total weight as it is,
+   * and the decay reference of a decaying histogram.
+   */
+  public HistogramCheckpoint saveToCheckpoint() {
+    double max = 0.0;
+    for (int b = minBucket; b <= maxBucket; b++) {
+      max = Math.max(max, bucketWeight[b]);
+    }
+    Map<Integer, Integer> weights = new TreeMap<>();
+    if (max > 0.0) {
+      double ratio = MAX_CHECKPOINT_WEIGHT / max;
+      for (int b = minBucket; b <= maxBucket; b++) {
+        long w = (long) Math.floor(bucketWeight[b] * ratio + 0.5);
+        if (w > 0) {
+          weights.put(b, (int) w);
+        }
+      }
+    }
+    return new HistogramCheckpoint(halfLife == null ? null : referenceTimestamp, weights, totalWeight);
+  }
+
+  /**
+   * Adds a checkpoint's weights to this histogram ({@code LoadFromCheckpoint}): each bucket gets its scaled weight
+   * times {@code totalWeight / sum of the scaled weights}; buckets that end below epsilon do not count as the first or
+   * last bucket. A decaying histogram takes the checkpoint's reference (when it has one). A checkpoint whose weights
+   * sum to 0 changes nothing.
+   *
+   * @throws IllegalArgumentException with upstream's message when the total weight is negative or a bucket is
+   *     negative or beyond this histogram's buckets; the histogram is then unchanged
+   */
+  public void loadFromCheckpoint(HistogramCheckpoint checkpoint) {
+    Objects.requireNonNull(checkpoint, "cannot load from empty checkpoint");
+    if (checkpoint.totalWeight() < 0.0) {
+      throw new IllegalArgumentException("cannot load checkpoint with negative weight " + checkpoint.totalWeight());
+    }
+    long sum = 0;
+    for (Map.Entry<Integer, Integer> e : checkpoint.bucketWeights().entrySet()) {
+      int bucket = e.getKey();
+      sum += e.getValue();
+      if (bucket >= options.numBuckets()) {
+        throw new IllegalArgumentException("checkpoint has bucket " + bucket
+            + " that is exceeding histogram buckets " + options.numBuckets());
+      }
+      if (bucket < 0) {
+        throw new IllegalArgumentException("checkpoint has a negative bucket " + bucket);
+      }
+    }
+    if (sum == 0) {
+      return;
+    }
+    double ratio = checkpoint.totalWeight() / sum;
+    for (Map.Entry<Integer, Integer> e : checkpoint.bucketWeights().entrySet()) {
+      int bucket = e.getKey();
+      minBucket = Math.min(minBucket, bucket);
+      maxBucket = Math.max(maxBucket, bucket);
+      bucketWeight[bucket] += e.getValue() * ratio;
+    }
+    totalWeight += checkpoint.totalWeight();
+    updateMinAndMaxBucket();
+    Instant ref = checkpoint.referenceTimestamp();
+    if (halfLife != null && ref != null) {
+      referenceTimestamp = ref;
+      referenceNanos = nanos(ref);
+    }
+  }
+
   /** Whether no bucket holds at least epsilon weight. */
   public boolean isEmpty() {
     return bucketWeight[minBucket] < options.epsilon();
+  }
+
+  /** The weight of bucket {@code b} (in the current decay reference). */
+  double bucketWeight(int b) {
+    return bucketWeight[b];
+  }
+
+  /** The decay reference ({@link Instant#EPOCH} for a plain histogram). */
+  public Instant referenceTimestamp() {
+    return referenceTimestamp;
   }
 
   /** The total weight (in the current decay reference). */
