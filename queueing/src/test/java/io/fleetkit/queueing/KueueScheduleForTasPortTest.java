@@ -378,6 +378,201 @@ final class KueueScheduleForTasPortTest {
         .wantInadmissible("tas-cq-a", "default/a2"));
   }
 
+  /**
+   * Port of {@code TestScheduleForTASPreemption} of the same file and commit: preemption that makes room in a
+   * topology (the nodes full, or their free room fragmented), checked as above with the preempted workloads and the
+   * preemptor's pending reason. Kueue's reason ends with ". Pending the preemption of N workload(s)"; FleetKit's
+   * appends "; pending the preemption of N workload(s)" to the same assignment message (as in {@code
+   * KueueSchedulePortTest}). The cases left out are listed in docs/conformance.md.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("preemptionCases")
+  void scheduleForTasPreemption_upstreamCase_givesUpstreamPreemptions(Case c) {
+    scheduleForTas_upstreamCase_givesUpstreamAdmissions(c);
+  }
+
+  private static final String PENDING_1 = "; pending the preemption of 1 workload(s)";
+
+  static Stream<Case> preemptionCases() {
+    return Stream.of(
+    new Case("workload preempted due to quota is using deleted Node")
+        .nodes(preemptionTwoNodes())
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"))
+        .clusterQueues(cq("tas-main").preemption(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.NEVER)
+            .group(fq("tas-default").res("cpu", "10").res("memory", "10Gi")))
+        .workload(wl("foo").priority(3)
+            .podSet(ps("one", 10).preferred(HOST).req("cpu", "1")))
+        .workload(wl("low-priority-admitted").priority(1)
+            .podSet(ps("one", 1).required(HOST).req("cpu", "5"))
+            .admitted(adm("tas-main").ps(psa("one").assign("cpu", "tas-default", "5").ta(List.of(HOST), d(1, "z1")))))
+        .wantLeft("tas-main", "default/foo")
+        .wantPreempted("default/low-priority-admitted")
+        .wantPending("default/foo", "couldn't assign flavors to pod set one: insufficient unused quota for cpu in "
+            + "flavor tas-default, 5 more needed" + PENDING_1),
+    new Case("preemption; TAS uses podspec memory for fit")
+        .nodes(preemptionSingleNode())
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"))
+        .clusterQueues(preemptionQueue())
+        .workload(wl("foo").priority(3)
+            .podSet(ps("one", 1).preferred(HOST).req("cpu", "1").req("memory", "4Gi")))
+        .workload(wl("low-priority-admitted").priority(1)
+            .podSet(ps("one", 1).required(HOST).req("cpu", "1").req("memory", "2Gi"))
+            .admitted(adm("tas-main").ps(psa("one").assign("cpu", "tas-default", "1")
+                .assign("memory", "tas-default", "2Gi").ta(List.of(HOST), d(1, "x1")))))
+        .wantLeft("tas-main", "default/foo")
+        .wantPreempted("default/low-priority-admitted")
+        .wantPending("default/foo", "couldn't assign flavors to pod set one: topology \"tas-single-level\" doesn't "
+            + "allow to fit any of 1 pod(s). Total nodes: 1; excluded: resource \"memory\": 1" + PENDING_1),
+    new Case("only low priority workload is preempted")
+        .nodes(preemptionSingleNode())
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"))
+        .clusterQueues(preemptionQueue())
+        .workload(wl("foo").priority(3)
+            .podSet(ps("one", 1).preferred(HOST).req("cpu", "2")))
+        .workload(wl("low-priority-admitted").priority(1)
+            .podSet(ps("one", 1).required(HOST).req("cpu", "5"))
+            .admitted(adm("tas-main").ps(psa("one").assign("cpu", "tas-default", "5").ta(List.of(HOST), d(1, "x1")))))
+        .wantLeft("tas-main", "default/foo")
+        .wantPreempted("default/low-priority-admitted")
+        .wantPending("default/foo", "couldn't assign flavors to pod set one: topology \"tas-single-level\" doesn't "
+            + "allow to fit any of 1 pod(s). Total nodes: 1; excluded: resource \"cpu\": 1" + PENDING_1),
+    new Case("With pods count usage pressure on nodes: only low priority workload is preempted")
+        .nodes(List.of(n("x1").l("tas-node", "true").l(HOST, "x1").alloc("cpu", "5", "memory", "5Gi", "pods", "1")
+            .ready()))
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"))
+        .clusterQueues(preemptionQueue())
+        .workload(wl("high-priority-waiting").priority(3)
+            .podSet(ps("one", 1).preferred(HOST).req("cpu", "2")))
+        .workload(wl("low-priority-admitted").priority(1)
+            .podSet(ps("one", 1).required(HOST).req("cpu", "5"))
+            .admitted(adm("tas-main").ps(psa("one").assign("cpu", "tas-default", "5").ta(List.of(HOST), d(1, "x1")))))
+        .wantLeft("tas-main", "default/high-priority-waiting")
+        .wantPreempted("default/low-priority-admitted")
+        .wantPending("default/high-priority-waiting", "couldn't assign flavors to pod set one: topology "
+            + "\"tas-single-level\" doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: resource \"cpu\": 1"
+            + PENDING_1),
+    new Case("low priority workload is preempted, mid-priority workload survives")
+        .nodes(preemptionSingleNode())
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"))
+        .clusterQueues(preemptionQueue())
+        .workload(wl("foo").priority(3)
+            .podSet(ps("one", 1).preferred(HOST).req("cpu", "2")))
+        .workload(wl("mid-priority-admitted").priority(2)
+            .podSet(ps("one", 1).required(HOST).req("cpu", "2"))
+            .admitted(adm("tas-main").ps(psa("one").assign("cpu", "tas-default", "2").ta(List.of(HOST), d(1, "x1")))))
+        .workload(wl("low-priority-admitted").priority(1)
+            .podSet(ps("one", 1).required(HOST).req("cpu", "2"))
+            .admitted(adm("tas-main").ps(psa("one").assign("cpu", "tas-default", "2").ta(List.of(HOST), d(1, "x1")))))
+        .wantLeft("tas-main", "default/foo")
+        .wantPreempted("default/low-priority-admitted")
+        .wantPending("default/foo", "couldn't assign flavors to pod set one: topology \"tas-single-level\" doesn't "
+            + "allow to fit any of 1 pod(s). Total nodes: 1; excluded: resource \"cpu\": 1" + PENDING_1),
+    new Case("low priority workload is preempted even though there is enough capacity, but fragmented")
+        .nodes(preemptionTwoNodes())
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"))
+        .clusterQueues(preemptionQueue())
+        .workload(wl("foo").priority(3)
+            .podSet(ps("one", 2).required(HOST).req("cpu", "1")))
+        .workload(wl("mid-priority-admitted").priority(2)
+            .podSet(ps("one", 1).required(HOST).req("cpu", "4"))
+            .admitted(adm("tas-main").ps(psa("one").assign("cpu", "tas-default", "4").ta(List.of(HOST), d(1, "x1")))))
+        .workload(wl("low-priority-admitted").priority(1)
+            .podSet(ps("one", 1).required(HOST).req("cpu", "4"))
+            .admitted(adm("tas-main").ps(psa("one").assign("cpu", "tas-default", "4").ta(List.of(HOST), d(1, "y1")))))
+        .wantLeft("tas-main", "default/foo")
+        .wantPreempted("default/low-priority-admitted")
+        .wantPending("default/foo", "couldn't assign flavors to pod set one: topology \"tas-single-level\" allows to "
+            + "fit only 1 out of 2 pod(s)" + PENDING_1),
+    new Case("workload with equal priority awaits for other workloads to complete")
+        .nodes(preemptionSingleNode())
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"))
+        .clusterQueues(preemptionQueue())
+        .workload(wl("low-priority-which-would-fit").priority(1)
+            .podSet(ps("one", 1).required(HOST).req("cpu", "1")))
+        .workload(wl("mid-priority-waiting").priority(2)
+            .podSet(ps("one", 2).required(HOST).req("cpu", "1")))
+        .workload(wl("mid-priority-admitted").priority(2)
+            .podSet(ps("one", 1).required(HOST).req("cpu", "4"))
+            .admitted(adm("tas-main").ps(psa("one").assign("cpu", "tas-default", "4").ta(List.of(HOST), d(1, "x1")))))
+        .wantLeft("tas-main", "default/low-priority-which-would-fit")
+        .wantInadmissible("tas-main", "default/mid-priority-waiting")
+        .wantPending("default/mid-priority-waiting", "couldn't assign flavors to pod set one: topology "
+            + "\"tas-single-level\" allows to fit only 1 out of 2 pod(s)"),
+    new Case("preempt in multiple flavors out of which one requires update Fit -> Preempt due to fragmentation")
+        .nodes(preemptionTwoNodes())
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"))
+        .clusterQueues(cq("tas-main").preemption(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.NEVER)
+            .group(fq("tas-default").res("cpu", "10").res("memory", "10Gi")))
+        .workload(wl("low-cpu").priority(-1000)
+            .podSet(ps("one", 2).required(HOST).req("cpu", "3"))
+            .admitted(adm("tas-main").ps(psa("one").assign("cpu", "tas-default", "6").count(2)
+                .ta(List.of(HOST), d(1, "x1"), d(1, "y1")))))
+        .workload(wl("low-mem").priority(-1000)
+            .podSet(ps("one", 2).required(HOST).req("cpu", "10m").req("memory", "5Gi"))
+            .admitted(adm("tas-main").ps(psa("one").assign("cpu", "tas-default", "20m")
+                .assign("memory", "tas-default", "10Gi").count(2).ta(List.of(HOST), d(1, "x1"), d(1, "y1")))))
+        .workload(wl("high-priority").priority(0)
+            .podSet(ps("one", 1).required(HOST).req("cpu", "3").req("memory", "5Gi")))
+        .wantLeft("tas-main", "default/high-priority")
+        .wantPreempted("default/low-cpu")
+        .wantPreempted("default/low-mem")
+        .wantPending("default/high-priority", "couldn't assign flavors to pod set one: insufficient unused quota for "
+            + "memory in flavor tas-default, 5Gi more needed; pending the preemption of 2 workload(s)"),
+    new Case("sibling-flavor usage on the shared node forces same-flavor preemption")
+        .nodes(preemptionSingleNode())
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("flavor-a").nodeLabel("tas-node", "true")
+            .taint(Taint.of("example.com/flavor", "a", TaintEffect.NoSchedule)).topology("tas-single-level"),
+            flavor("flavor-b").nodeLabel("tas-node", "true")
+            .taint(Taint.of("example.com/flavor", "b", TaintEffect.NoSchedule)).topology("tas-single-level"))
+        .clusterQueues(cq("tas-main").preemption(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.NEVER)
+            .group(fq("flavor-a").res("cpu", "5").res("memory", "5Gi"),
+                fq("flavor-b").res("cpu", "5").res("memory", "5Gi")))
+        .workload(wl("w3-pending").priority(5)
+            .podSet(ps("one", 1).preferred(HOST).req("cpu", "2").req("memory", "2Gi")
+                .toleration(Toleration.equal("example.com/flavor", "a", TaintEffect.NoSchedule))))
+        .workload(wl("w1-low-prio-a").priority(1)
+            .podSet(ps("one", 1).preferred(HOST).req("cpu", "1").req("memory", "1Gi")
+                .toleration(Toleration.equal("example.com/flavor", "a", TaintEffect.NoSchedule)))
+            .admitted(adm("tas-main").ps(psa("one").assign("cpu", "flavor-a", "1").assign("memory", "flavor-a", "1Gi")
+                .ta(List.of(HOST), d(1, "x1")))))
+        .workload(wl("w2-sibling-b").priority(1)
+            .podSet(ps("one", 1).preferred(HOST).req("cpu", "3").req("memory", "3Gi")
+                .toleration(Toleration.equal("example.com/flavor", "b", TaintEffect.NoSchedule)))
+            .admitted(adm("tas-main").ps(psa("one").assign("cpu", "flavor-b", "3").assign("memory", "flavor-b", "3Gi")
+                .ta(List.of(HOST), d(1, "x1")))))
+        .wantLeft("tas-main", "default/w3-pending")
+        .wantPreempted("default/w1-low-prio-a")
+        .wantPending("default/w3-pending", "couldn't assign flavors to pod set one: topology \"tas-single-level\" "
+            + "doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: resource \"cpu\": 1" + PENDING_1));
+  }
+
+  /** Upstream's {@code defaultClusterQueueWithPreemption}. */
+  private static CQ preemptionQueue() {
+    return cq("tas-main").preemption(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.NEVER)
+        .group(fq("tas-default").res("cpu", "50").res("memory", "50Gi"));
+  }
+
+  /** TestScheduleForTASPreemption's {@code defaultSingleNode}. */
+  private static List<N> preemptionSingleNode() {
+    return List.of(n("x1").l("tas-node", "true").l(HOST, "x1").alloc("cpu", "5", "memory", "5Gi", "pods", "10").ready());
+  }
+
+  /** TestScheduleForTASPreemption's {@code defaultTwoNodes}. */
+  private static List<N> preemptionTwoNodes() {
+    return List.of(
+        n("x1").l("tas-node", "true").l(HOST, "x1").alloc("cpu", "5", "memory", "5Gi", "pods", "10").ready(),
+        n("y1").l("tas-node", "true").l(HOST, "y1").alloc("cpu", "5", "memory", "5Gi", "pods", "10").ready());
+  }
+
   static Stream<Case> cases() {
     return Stream.of(
     new Case("initial scheduling; one-byte memory request fits on a 2Gi node with vectorized requests disabled")
