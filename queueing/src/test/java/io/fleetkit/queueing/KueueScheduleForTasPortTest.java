@@ -50,6 +50,7 @@ final class KueueScheduleForTasPortTest {
     AdmissionEngine.Builder b = AdmissionEngine.builder().clock(Clock.fixed(NOW, ZoneOffset.UTC));
     c.topologies.forEach(b::topology);
     c.flavors.forEach(f -> b.resourceFlavor(f.build()));
+    c.cohorts.forEach(b::cohort);
     for (CQ q : c.clusterQueues) {
       b.clusterQueue(q.build());
     }
@@ -298,6 +299,41 @@ final class KueueScheduleForTasPortTest {
             + "fit only 3 out of 4 pod(s)")
         .wantPending("default/b1", "couldn't assign flavors to pod set one: topology \"tas-single-level\" doesn't "
             + "allow to fit any of 3 pod(s). Total nodes: 1; excluded: resource \"cpu\": 1"),
+    // As in TestScheduleForTASPreemption's case of this name, the admissions count the 2 pods they place (upstream's
+    // keep the count 1 of MakePodSetAssignment, with the usage of 2 pods)
+    new Case("preempt in multiple flavors out of which one requires update Fit -> Preempt due to fragmentation")
+        .nodes(List.of(
+            n("node-1").l("tas-node", "true").l(HOST, "node-1").alloc("cpu", "8", "example.com/gpu", "8", "pods", "10")
+                .ready(),
+            n("node-2").l("tas-node", "true").l(HOST, "node-2").alloc("cpu", "8", "example.com/gpu", "8", "pods", "10")
+                .ready()))
+        .cohorts(Cohort.builder("tas-cohort-main").resourceGroup(ResourceGroup.of(FlavorQuotas.of("tas-default",
+            FlavorResourceQuota.of("cpu", "16"), FlavorResourceQuota.of("example.com/gpu", "16")))).build())
+        .topologies(Topology.of("tas-topology", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-topology"))
+        .clusterQueues(cq("tas-cq-a").cohort("tas-cohort-main")
+            .preemption(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.ANY)
+            .borrowWithinCohort(BorrowWithinCohort.lowerPriority(null))
+            .group(fq("tas-default").res("cpu", "0", "16").res("example.com/gpu", "0", "16")), cq("tas-cq-b")
+            .cohort("tas-cohort-main").preemption(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.ANY)
+            .borrowWithinCohort(BorrowWithinCohort.lowerPriority(null))
+            .group(fq("tas-default").res("cpu", "0", "16").res("example.com/gpu", "0", "16")))
+        .workload(wl("low-cpu").queue("tas-lq-a").priority(-1000)
+            .podSet(ps("one", 2).required(HOST).req("cpu", "5"))
+            .admitted(adm("tas-cq-a").ps(psa("one").assign("cpu", "tas-default", "10").count(2)
+                .ta(List.of(HOST), d(1, "node-1"), d(1, "node-2")))))
+        .workload(wl("low-gpu").queue("tas-lq-a").priority(-1000)
+            .podSet(ps("one", 2).required(HOST).req("cpu", "10m").req("example.com/gpu", "8"))
+            .admitted(adm("tas-cq-a").ps(psa("one").assign("cpu", "tas-default", "20m")
+                .assign("example.com/gpu", "tas-default", "16").count(2)
+                .ta(List.of(HOST), d(1, "node-1"), d(1, "node-2")))))
+        .workload(wl("standard").queue("tas-lq-b").priority(0)
+            .podSet(ps("one", 1).required(HOST).req("cpu", "5").req("example.com/gpu", "8")))
+        .wantLeft("tas-cq-b", "default/standard")
+        .wantPreempted("default/low-cpu")
+        .wantPreempted("default/low-gpu")
+        .wantPending("default/standard", "couldn't assign flavors to pod set one: insufficient unused quota for "
+            + "example.com/gpu in flavor tas-default, 8 more needed; pending the preemption of 2 workload(s)"),
     new Case("workload with preemption target recomputes stale TAS assignment in cohort; "
         + "TASRecomputeAssignmentWithinSchedulingCycle enabled")
         .nodes(List.of(
@@ -588,6 +624,9 @@ final class KueueScheduleForTasPortTest {
         .wantInadmissible("tas-main", "default/mid-priority-waiting")
         .wantPending("default/mid-priority-waiting", "couldn't assign flavors to pod set one: topology "
             + "\"tas-single-level\" allows to fit only 1 out of 2 pod(s)"),
+    // Upstream's admissions of low-cpu and low-mem keep MakePodSetAssignment's count 1 for their pod sets of 2 pods,
+    // with the usage of both pods (6 cpu; 20m cpu and 10Gi) and a topology assignment of 2 pods; Kueue reads the usage
+    // from the admission. FleetKit derives it from the count, so the admissions count the 2 pods they place
     new Case("preempt in multiple flavors out of which one requires update Fit -> Preempt due to fragmentation")
         .nodes(preemptionTwoNodes())
         .topologies(Topology.of("tas-single-level", HOST))
@@ -1295,6 +1334,11 @@ final class KueueScheduleForTasPortTest {
       return this;
     }
 
+    CQ borrowWithinCohort(BorrowWithinCohort b) {
+      preemption = new ClusterQueuePreemption(preemption.withinClusterQueue(), preemption.reclaimWithinCohort(), b);
+      return this;
+    }
+
     ClusterQueue build() {
       ClusterQueue.Builder b = ClusterQueue.builder(name).preemption(preemption);
       if (cohort != null) {
@@ -1484,6 +1528,7 @@ final class KueueScheduleForTasPortTest {
     List<Topology> topologies = List.of();
     List<FL> flavors = List.of();
     List<CQ> clusterQueues = List.of();
+    List<Cohort> cohorts = List.of();
     final List<WL> workloads = new ArrayList<>();
     final Map<String, ADM> wantAdmissions = new LinkedHashMap<>();
     final Map<String, List<String>> wantInadmissible = new LinkedHashMap<>();
@@ -1512,6 +1557,11 @@ final class KueueScheduleForTasPortTest {
 
     Case flavors(FL... f) {
       flavors = List.of(f);
+      return this;
+    }
+
+    Case cohorts(Cohort... c) {
+      cohorts = List.of(c);
       return this;
     }
 

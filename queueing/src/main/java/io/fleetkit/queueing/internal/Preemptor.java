@@ -33,6 +33,9 @@ import org.jspecify.annotations.Nullable;
  * <p>Targets are taken greedily in that order, simulating each removal and skipping candidates whose queue no longer
  * uses more than its quota, until the workload fits (with or without borrowing, the two attempts in Kueue's order);
  * then the set is minimised by walking it backwards and putting back every workload the preemptor does not need.
+ * With a {@link TopologyCheck} (a preemptor with pod sets in flavors with a topology), "fits" also means that those pod
+ * sets can be placed once the removed candidates' topology assignments no longer take their nodes' room (Kueue's
+ * {@code workloadFits} with the TAS snapshot).
  */
 public final class Preemptor {
   private final FlavorResources index;
