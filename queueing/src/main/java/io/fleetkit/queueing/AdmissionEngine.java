@@ -51,13 +51,15 @@ import java.util.Optional;
  * one: its request is then implied, unconstrained); a workload whose quota fits is admitted only if every such pod
  * set also gets a {@link TopologyAssignment} (Kueue's algorithm, {@code TopologyAssigner}), which its {@link
  * PodSetAssignment} carries. Topology assignments of admitted workloads use their nodes' capacity for later ones.
- * A workload whose pods do not fit the topology waits (parked) until quota, nodes, node usage or topologies change.
+ * A workload whose pods would not fit even an empty topology waits (parked) until quota, nodes, node usage or
+ * topologies change; one whose pods fit only once lower-priority workloads are gone preempts them as Kueue does: the
+ * targets are chosen so that both the quota and the topology fit (the nodes' room their topology assignments free),
+ * and the preemptor holds the nodes it will take for the rest of the cycle.
  *
  * <p>Differences from Kueue: fair sharing works on flat cohorts only (an engine with fair sharing and a cohort tree
- * or cohort quotas is refused), there is no {@code waitForPodsReady}, and preemption does not make room in a
- * topology (a workload that fits the quota only by preemption is checked against the topology as if no admitted
- * workload used it, as Kueue does, and its preemptions are chosen by quota alone; Kueue's TAS-aware preemption, node
- * replacement, balanced placement and preferred node affinity are not modelled). A flavor is given to a pod set only if
+ * or cohort quotas is refused), there is no {@code waitForPodsReady}, a preemption's victims are evicted (their quota
+ * and nodes free) within the cycle, and node replacement, balanced placement and preferred node affinity are not
+ * modelled. A flavor is given to a pod set only if
  * the pods tolerate its taints and their node selector and required node affinity match its node labels ({@link
  * ResourceFlavor}).
  *

@@ -144,6 +144,57 @@ final class TopologyAwareAdmissionTest {
     assertThat(racksOf(ta)).containsExactlyInAnyOrder("r1", "r2");
   }
 
+  /**
+   * Preemption for the topology: 4 GPUs are free, 2 in each rack, so a gang of 4 that requires one rack fits its
+   * quota but not the nodes; the lowest-priority gang whose removal makes a rack hold it is preempted (not the
+   * mid-priority one), and the next cycle admits the gang in the rack it freed.
+   */
+  @Test
+  void schedule_fragmentedRoom_preemptsTheLowestPriorityGangAndIsAdmittedInItsRack() {
+    AdmissionEngine e = AdmissionEngine.builder().clock(clock)
+        .topology(Topology.of("default", BLOCK, RACK, HOST))
+        .resourceFlavor(ResourceFlavor.of("tas-gpu").withTopologyName("default"))
+        .clusterQueue(ClusterQueue.builder("cq")
+            .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.NEVER))
+            .resourceGroup(FlavorQuotas.of("tas-gpu", FlavorResourceQuota.of(GPU, "100"))).build())
+        .localQueue(LocalQueue.of("team", "q", "cq"))
+        .nodes(nodes())
+        .build();
+    e.submit(gang("low", 6, PodSetTopologyRequest.ofRequired(RACK), 1));
+    e.schedule();
+    e.submit(gang("mid", 6, PodSetTopologyRequest.ofRequired(RACK), 5));
+    e.schedule();
+    assertThat(racksOf(e.admission("team/low").orElseThrow().podSets().get(0).topologyAssignment()))
+        .containsExactly("r1");
+    assertThat(racksOf(e.admission("team/mid").orElseThrow().podSets().get(0).topologyAssignment()))
+        .containsExactly("r2");
+
+    e.submit(gang("high", 4, PodSetTopologyRequest.ofRequired(RACK), 10));
+    CycleResult preempting = e.schedule();
+
+    assertThat(preempting.admitted()).isEmpty();
+    assertThat(preempting.preempted()).extracting(Preemption::workload).containsExactly("team/low");
+    assertThat(preempting.preempted().get(0).preemptor()).isEqualTo("team/high");
+    assertThat(preempting.pending()).containsEntry("team/high", "couldn't assign flavors to pod set workers: "
+        + "topology \"default\" allows to fit only 2 out of 4 pod(s). Total nodes: 4; excluded: resource "
+        + "\"nvidia.com/gpu\": 2; pending the preemption of 1 workload(s)");
+
+    CycleResult admitting = e.schedule();
+
+    assertThat(admitting.admitted()).extracting(QuotaReservation::workload).containsExactly("team/high");
+    TopologyAssignment high = admitting.admitted().get(0).podSets().get(0).topologyAssignment();
+    assertThat(high.podCount()).isEqualTo(4);
+    assertThat(racksOf(high)).containsExactly("r1");
+    assertThat(e.admission("team/mid")).isPresent();
+    assertThat(e.admission("team/low")).isEmpty();
+  }
+
+  private static Workload gang(String name, int pods, PodSetTopologyRequest request, int priority) {
+    return Workload.builder("team", name).queueName("q").creationTime(T0).priority(priority)
+        .podSet(PodSet.of("workers", pods, ResourceList.builder().put(GPU, "1").build()).withTopologyRequest(request))
+        .build();
+  }
+
   @Test
   void schedule_secondGang_goesWhereTheFirstLeftRoom() {
     AdmissionEngine e = builder("100").build();

@@ -7,10 +7,12 @@ import io.fleetkit.queueing.PreemptionReason;
 import io.fleetkit.queueing.Workload;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -31,6 +33,9 @@ import org.jspecify.annotations.Nullable;
  * <p>Targets are taken greedily in that order, simulating each removal and skipping candidates whose queue no longer
  * uses more than its quota, until the workload fits (with or without borrowing, the two attempts in Kueue's order);
  * then the set is minimised by walking it backwards and putting back every workload the preemptor does not need.
+ * With a {@link TopologyCheck} (a preemptor with pod sets in flavors with a topology), "fits" also means that those pod
+ * sets can be placed once the removed candidates' topology assignments no longer take their nodes' room (Kueue's
+ * {@code workloadFits} with the TAS snapshot).
  */
 public final class Preemptor {
   private final FlavorResources index;
@@ -71,10 +76,33 @@ public final class Preemptor {
     return new FlavorAssigner.Simulation(inQueue ? Assignment.PREEMPT : Assignment.RECLAIM, borrowingAfter);
   }
 
+  /**
+   * Whether a workload's pod sets in flavors with a topology fit once {@code removed} are gone (Kueue's {@code
+   * FindTopologyAssignmentsForWorkload} on the TAS snapshot with the candidates' usage removed, in {@code
+   * workloadFits}).
+   */
+  @FunctionalInterface
+  public interface TopologyCheck {
+    /** A check for workloads with no pod set in a flavor with a topology: quota alone decides. */
+    TopologyCheck NONE = removed -> true;
+
+    boolean fits(Set<AdmittedWorkload> removed);
+  }
+
   /** The minimal set of workloads to evict so that {@code wl} fits in {@code cq} with {@code a}; empty if none. */
   public List<Target> targets(Workload wl, CqState cq, Assignment a) {
+    return targets(wl, cq, a, TopologyCheck.NONE);
+  }
+
+  /**
+   * As {@link #targets(Workload, CqState, Assignment)}; the workload fits only when its quota fits and {@code
+   * topology} accepts the candidates removed so far (Kueue's preemption for topology-aware scheduling: removing a
+   * candidate frees its quota and its nodes' room alike).
+   */
+  public List<Target> targets(Workload wl, CqState cq, Assignment a, TopologyCheck topology) {
+    Search s = new Search(a, cq, topology);
     if (!fairSharing) {
-      return classicalPreemptions(wl, cq, a);
+      return classicalPreemptions(wl, cq, a, s);
     }
     List<AdmittedWorkload> candidates = findCandidates(wl, cq, a.needPreemption());
     if (candidates.isEmpty()) {
@@ -86,7 +114,7 @@ public final class Preemptor {
       onlySameQueue &= c.cq == cq;
     }
     if (onlySameQueue) {
-      return minimalPreemptions(a, cq, candidates);
+      return minimalPreemptions(s, candidates);
     }
     BorrowWithinCohort bwc = cq.spec.preemption().borrowWithinCohort();
     Integer threshold = null;
@@ -94,7 +122,45 @@ public final class Preemptor {
       Integer max = bwc.maxPriorityThreshold();
       threshold = max != null && max < wl.priority() ? max + 1 : wl.priority();
     }
-    return fairPreemptions(wl, cq, a, candidates, threshold);
+    return fairPreemptions(wl, cq, a, s, candidates, threshold);
+  }
+
+  /**
+   * One target search: the preemptor's assignment, its queue, the topology check and the candidates removed so far
+   * (their quota usage is taken out of their queues while they are removed).
+   */
+  private static final class Search {
+    final Assignment a;
+    final CqState cq;
+    final TopologyCheck topology;
+    final Set<AdmittedWorkload> removed = new HashSet<>();
+
+    Search(Assignment a, CqState cq, TopologyCheck topology) {
+      this.a = a;
+      this.cq = cq;
+      this.topology = topology;
+    }
+
+    void remove(AdmittedWorkload v) {
+      v.cq.addUsage(v.frs, v.values, -1);
+      removed.add(v);
+    }
+
+    void putBack(AdmittedWorkload v) {
+      v.cq.addUsage(v.frs, v.values, 1);
+      removed.remove(v);
+    }
+
+    void putBack(List<Target> targets) {
+      for (Target t : targets) {
+        putBack(t.victim());
+      }
+    }
+
+    /** Kueue's {@code workloadFits}: the quota, then the topology. */
+    boolean fits(boolean allowBorrowing) {
+      return Preemptor.fits(a, cq, allowBorrowing) && topology.fits(removed);
+    }
   }
 
   // ------------------------------------------------------------------------------------------------------------
@@ -120,7 +186,7 @@ public final class Preemptor {
   /** A candidate, the lowest common ancestor of its queue and the preemptor's ({@code null} in the same queue). */
   private record Candidate(AdmittedWorkload victim, @Nullable CohortState lca, Variant variant) {}
 
-  private List<Target> classicalPreemptions(Workload wl, CqState cq, Assignment a) {
+  private List<Target> classicalPreemptions(Workload wl, CqState cq, Assignment a, Search s) {
     boolean[] need = a.needPreemption();
     List<Candidate> sameQueue = new ArrayList<>();
     if (cq.spec.preemption().withinClusterQueue() != QueuePreemptionPolicy.NEVER) {
@@ -154,15 +220,15 @@ public final class Preemptor {
           continue;
         }
         AdmittedWorkload v = c.victim();
-        v.cq.addUsage(v.frs, v.values, -1);
+        s.remove(v);
         targets.add(new Target(v, c.variant().reason));
-        if (fits(a, cq, allowBorrowing)) {
-          targets = fillBack(targets, a, cq, allowBorrowing);
-          restore(targets);
+        if (s.fits(allowBorrowing)) {
+          targets = fillBack(targets, s, allowBorrowing);
+          s.putBack(targets);
           return targets;
         }
       }
-      restore(targets);
+      s.putBack(targets);
     }
     return List.of();
   }
@@ -346,40 +412,34 @@ public final class Preemptor {
   }
 
   /** Fair sharing with candidates in the preemptor's own queue only: the lowest first, with borrowing. */
-  private List<Target> minimalPreemptions(Assignment a, CqState cq, List<AdmittedWorkload> candidates) {
+  private List<Target> minimalPreemptions(Search s, List<AdmittedWorkload> candidates) {
     List<Target> targets = new ArrayList<>();
     for (AdmittedWorkload c : candidates) {
-      c.cq.addUsage(c.frs, c.values, -1);
+      s.remove(c);
       targets.add(new Target(c, PreemptionReason.IN_CLUSTER_QUEUE));
-      if (fits(a, cq, true)) {
-        targets = fillBack(targets, a, cq, true);
-        restore(targets);
+      if (s.fits(true)) {
+        targets = fillBack(targets, s, true);
+        s.putBack(targets);
         return targets;
       }
     }
-    restore(targets);
+    s.putBack(targets);
     return List.of();
   }
 
   /** Walks the targets backwards (all but the last) and keeps only those the preemptor needs gone. */
-  private static List<Target> fillBack(List<Target> targets, Assignment a, CqState cq, boolean allowBorrowing) {
+  private static List<Target> fillBack(List<Target> targets, Search s, boolean allowBorrowing) {
     List<Target> kept = new ArrayList<>(targets);
     for (int i = targets.size() - 2; i >= 0; i--) {
       AdmittedWorkload w = targets.get(i).victim();
-      w.cq.addUsage(w.frs, w.values, 1);
-      if (fits(a, cq, allowBorrowing)) {
+      s.putBack(w);
+      if (s.fits(allowBorrowing)) {
         kept.remove(i);
       } else {
-        w.cq.addUsage(w.frs, w.values, -1);
+        s.remove(w);
       }
     }
     return kept;
-  }
-
-  private static void restore(List<Target> targets) {
-    for (Target t : targets) {
-      t.victim().cq.addUsage(t.victim().frs, t.victim().values, 1);
-    }
   }
 
   /** Kueue's {@code workloadFits}: every requested flavor-resource is available, without borrowing if not allowed. */
@@ -435,8 +495,8 @@ public final class Preemptor {
         : preemptorNew < targetOld;
   }
 
-  private List<Target> fairPreemptions(
-      Workload wl, CqState cq, Assignment a, List<AdmittedWorkload> candidates, @Nullable Integer belowPriority) {
+  private List<Target> fairPreemptions(Workload wl, CqState cq, Assignment a, Search s,
+      List<AdmittedWorkload> candidates, @Nullable Integer belowPriority) {
     PriorityQueue<CandidateQueue> heap = queueHeap(candidates, false);
     long preemptorShare = DominantResourceShare.of(cq, index, a.frs(), a.values(), 1);
     List<Target> targets = new ArrayList<>();
@@ -446,9 +506,9 @@ public final class Preemptor {
       CandidateQueue q = heap.poll();
       if (q.cq == cq) {
         AdmittedWorkload c = q.workloads.get(0);
-        cq.addUsage(c.frs, c.values, -1);
+        s.remove(c);
         targets.add(new Target(c, PreemptionReason.IN_CLUSTER_QUEUE));
-        if (fits(a, cq, true)) {
+        if (s.fits(true)) {
           fits = true;
           break;
         }
@@ -465,11 +525,11 @@ public final class Preemptor {
         boolean below = belowPriority != null && c.priority() < belowPriority;
         long newShare = DominantResourceShare.of(q.cq, index, c.frs, c.values, -1);
         if (below || strategyAllows(strategies.get(0), preemptorShare, q.share, newShare)) {
-          q.cq.addUsage(c.frs, c.values, -1);
+          s.remove(c);
           targets.add(new Target(c, below
               ? PreemptionReason.IN_COHORT_RECLAIM_WHILE_BORROWING
               : PreemptionReason.IN_COHORT_FAIR_SHARING));
-          if (fits(a, cq, true)) {
+          if (s.fits(true)) {
             fits = true;
             break;
           }
@@ -489,18 +549,18 @@ public final class Preemptor {
         CandidateQueue q = second.poll();
         if (strategyAllows(strategies.get(1), preemptorShare, q.share, 0)) {
           AdmittedWorkload c = q.workloads.get(0);
-          q.cq.addUsage(c.frs, c.values, -1);
+          s.remove(c);
           targets.add(new Target(c, PreemptionReason.IN_COHORT_FAIR_SHARING));
-          fits = fits(a, cq, true);
+          fits = s.fits(true);
         }
       }
     }
     if (!fits) {
-      restore(targets);
+      s.putBack(targets);
       return List.of();
     }
-    targets = fillBack(targets, a, cq, true);
-    restore(targets);
+    targets = fillBack(targets, s, true);
+    s.putBack(targets);
     return targets;
   }
 }

@@ -28,6 +28,7 @@ import io.fleetkit.queueing.Workload;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -67,6 +68,11 @@ public final class QueueScheduler {
   private final Map<String, LocalQueue> localQueues = new HashMap<>();
   private final Map<String, CqState> pendingIn = new HashMap<>();
   private final Map<String, AdmittedWorkload> admitted = new HashMap<>();
+  /**
+   * Preemptors holding the nodes of their topology assignments for the rest of the current cycle (empty between
+   * cycles).
+   */
+  private final List<AdmittedWorkload> heldTopology = new ArrayList<>();
   private final Map<String, Map<String, String>> namespaceLabels;
   private final FlavorAssigner assigner;
   private final TopologyPlacer topology;
@@ -172,7 +178,7 @@ public final class QueueScheduler {
     updateMissingFlavors();
     this.namespaceLabels = new HashMap<>(namespaces);
     this.preemptor = new Preemptor(index, fairSharing, strategies);
-    this.topology = new TopologyPlacer(flavors);
+    this.topology = new TopologyPlacer(flavors, index);
     this.assigner = new FlavorAssigner(index, flavors, fairSharing, preemptor::simulate, topology);
   }
 
@@ -224,7 +230,39 @@ public final class QueueScheduler {
 
   /** The flavor assigner's answer for {@code wl}, with the topology assignments of its pod sets that need them. */
   private Assignment assign(Workload wl, CqState cq) {
-    return topology.place(wl, cq, assigner.assign(wl, cq), admitted.values());
+    return topology.place(wl, cq, assigner.assign(wl, cq), tasView(Set.of()));
+  }
+
+  /**
+   * The workloads whose topology assignments take nodes' room: the admitted ones but {@code without}, and the
+   * preemptors holding room for the rest of the cycle (Kueue's cycle usage of TAS).
+   */
+  private Collection<AdmittedWorkload> tasView(Set<AdmittedWorkload> without) {
+    List<AdmittedWorkload> out = new ArrayList<>(admitted.size() + heldTopology.size());
+    for (AdmittedWorkload w : admitted.values()) {
+      if (!without.contains(w)) {
+        out.add(w);
+      }
+    }
+    out.addAll(heldTopology);
+    return out;
+  }
+
+  /**
+   * The targets that make room for {@code a} (quota and, for pod sets in flavors with a topology, the nodes' room),
+   * and {@code a} with the topology assignments it would get once they are gone, or as if the topology were empty
+   * when there are none (Kueue's {@code updateAssignmentForTAS}: what a preemptor holds for the rest of the cycle).
+   */
+  private Entry withTargets(PendingWorkload head, CqState cq, Workload wl, Assignment a) {
+    List<Target> targets = preemptor.targets(wl, cq, a,
+        removed -> topology.fits(wl, cq, a, tasView(removed)));
+    Set<AdmittedWorkload> victims = new HashSet<>();
+    for (Target t : targets) {
+      victims.add(t.victim());
+    }
+    Entry e = new Entry(head, cq, topology.withPlacement(wl, cq, a, tasView(victims), targets.isEmpty()));
+    e.targets = targets;
+    return e;
   }
 
   private void indexQuotas(List<ResourceGroup> groups) {
@@ -624,22 +662,36 @@ public final class QueueScheduler {
     Set<CqState> released = new HashSet<>();
     // Usage held for the rest of the cycle, undone at its end.
     List<Held> reserved = new ArrayList<>();
-    for (Entry e : entries) {
+    for (Entry nominated : entries) {
+      Entry e = recomputeIfNeeded(nominated, evictedNow);
+      // Kueue's recomputation keeps the nominated flavors and records them as the last tried: a workload with
+      // flavors after them left to try is queued again at once rather than parked (LastAssignment.PendingFlavors)
+      boolean requeueNow = e != nominated && flavorsLeftAfter(nominated);
       CqState cq = e.cq;
       Assignment a = e.assignment;
       if (a.mode() == Assignment.NO_FIT) {
-        inadmissible(e, a.message(), pending);
+        if (requeueNow) {
+          skipped(e, a.message(), pending);
+        } else {
+          inadmissible(e, a.message(), pending);
+        }
         continue;
       }
       if (a.mode() == Assignment.PREEMPT && e.targets.isEmpty()) {
         // Kueue's reserveCapacityForUnreclaimablePreempt: a queue that cannot always reclaim its nominal quota keeps
-        // what it could use, so that lower-priority work elsewhere in the cohort does not take it first
+        // what it could use, and the nodes it would take in an empty topology, so that lower-priority work elsewhere
+        // in the cohort does not take them first
         if (cq.spec.preemption().reclaimWithinCohort() != QueuePreemptionPolicy.ANY) {
           long[] hold = toReserve(cq, a);
           cq.addUsage(a.frs(), hold, 1);
           reserved.add(new Held(cq, a.frs(), hold));
+          holdTopology(e, now);
         }
-        inadmissible(e, a.message(), pending); // Kueue's message: the assignment's, as for a workload that does not fit
+        if (requeueNow) {
+          skipped(e, a.message(), pending);
+        } else {
+          inadmissible(e, a.message(), pending); // Kueue's message: the assignment's, as for one that does not fit
+        }
         continue;
       }
       if (a.mode() == Assignment.PREEMPT) {
@@ -659,25 +711,17 @@ public final class QueueScheduler {
           preempted.add(new Preemption(v.key(), v.cq.name, e.pending.key(), t.reason(), cq.path(), v.cq.path()));
         }
         // Kueue's cycle usage: the preemptor's usage stays reserved for the rest of the cycle, so a later head of the
-        // cohort cannot take the quota just freed for it (else two heads can preempt each other forever)
+        // cohort cannot take the quota just freed for it (else two heads can preempt each other forever), nor the
+        // nodes its topology assignment takes once the victims are gone
         cq.addUsage(a.frs(), a.values(), 1);
         reserved.add(new Held(cq, a.frs(), a.values()));
+        holdTopology(e, now);
         skipped(e, a.message() + "; pending the preemption of " + e.targets.size() + " workload(s)", pending);
         continue;
       }
       if (!fits(cq, a.frs(), a.values())) {
         skipped(e, "workload no longer fits after processing another workload", pending);
         continue;
-      }
-      if (TopologyPlacer.placed(a)) {
-        // Kueue's TASRecomputeAssignmentWithinSchedulingCycle: the nodes the workloads admitted earlier in this cycle
-        // took are no longer free
-        Assignment again = topology.place(e.pending.workload, cq, a, admitted.values());
-        if (again.mode() == Assignment.NO_FIT) {
-          skipped(e, again.message(), pending);
-          continue;
-        }
-        a = again;
       }
       QuotaReservation admission = new QuotaReservation(e.pending.key(), cq.name, a.podSets(), now, a.borrows());
       AdmittedWorkload w = new AdmittedWorkload(e.pending.workload, cq, a.frs(), a.values(), admission, sequence++);
@@ -691,6 +735,7 @@ public final class QueueScheduler {
       }
       LOG.debug("admitted {} in {}", w.key(), cq.name);
     }
+    heldTopology.clear();
     for (Held h : reserved) {
       h.cq().addUsage(h.frs(), h.values(), -1);
     }
@@ -699,6 +744,90 @@ public final class QueueScheduler {
     }
     List<CheckOutcome> outcomes = evaluateChecks(now);
     return new CycleResult(admittedNow, preempted, pending, outcomes);
+  }
+
+  /**
+   * Kueue's {@code updateAssignmentIfNeeded} with TASRecomputeAssignmentWithinSchedulingCycle: an entry whose
+   * topology assignments no longer fit, now that earlier heads of the cycle were admitted, evicted their targets or
+   * hold nodes, is placed again; if its pod sets fit elsewhere it keeps its flavors with the new topology
+   * assignments, else it is nominated again from the start (flavors, preemption targets and topology).
+   */
+  private Entry recomputeIfNeeded(Entry e, Set<String> evictedNow) {
+    Assignment a = e.assignment;
+    if (!TopologyPlacer.placed(a) || (a.mode() != Assignment.FIT && a.mode() != Assignment.PREEMPT)) {
+      return e;
+    }
+    Workload wl = workloadOf(e);
+    Set<AdmittedWorkload> victims = new HashSet<>();
+    for (Target t : e.targets) {
+      victims.add(t.victim());
+    }
+    // Kueue's fits: the quota first (a head whose quota no longer fits is skipped as it is), then the topology
+    if (a.mode() == Assignment.PREEMPT) {
+      if (overlaps(e.targets, evictedNow) || !fitsWithout(e.cq, a, e.targets)
+          || topology.fits(wl, e.cq, a, tasView(victims))) {
+        return e; // overlapping targets are Kueue's skip, below
+      }
+      return nominate(e.pending, e.cq);
+    }
+    if (!fits(e.cq, a.frs(), a.values())) {
+      return e;
+    }
+    Assignment again = topology.place(wl, e.cq, a, tasView(Set.of()));
+    if (again.mode() == Assignment.FIT) {
+      Entry r = new Entry(e.pending, e.cq, again);
+      r.share = e.share;
+      return r;
+    }
+    return nominate(e.pending, e.cq);
+  }
+
+  /** Whether some resource of {@code e}'s assignment got a flavor that is not the last of its resource group. */
+  private static boolean flavorsLeftAfter(Entry e) {
+    for (PodSetAssignment pa : e.assignment.podSets()) {
+      for (Map.Entry<String, String> f : pa.flavors().entrySet()) {
+        for (ResourceGroup g : e.cq.spec.resourceGroups()) {
+          if (!g.coveredResources().contains(f.getKey())) {
+            continue;
+          }
+          List<FlavorQuotas> fqs = g.flavors();
+          for (int i = 0; i < fqs.size() - 1; i++) {
+            if (fqs.get(i).name().equals(f.getValue())) {
+              return true;
+            }
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The workload an entry's assignment is for (a partially admitted one has smaller counts). */
+  private static Workload workloadOf(Entry e) {
+    Workload wl = e.pending.workload;
+    List<PodSetAssignment> pas = e.assignment.podSets();
+    int[] counts = new int[wl.podSets().size()];
+    boolean reduced = false;
+    for (int i = 0; i < counts.length; i++) {
+      PodSet ps = wl.podSets().get(i);
+      counts[i] = ps.count();
+      for (PodSetAssignment pa : pas) {
+        if (pa.name().equals(ps.name()) && pa.count() != ps.count()) {
+          counts[i] = pa.count();
+          reduced = true;
+        }
+      }
+    }
+    return reduced ? wl.withCounts(counts) : wl;
+  }
+
+  /** Holds the nodes of a preemptor's topology assignments for the rest of the cycle. */
+  private void holdTopology(Entry e, Instant now) {
+    Assignment a = e.assignment;
+    if (TopologyPlacer.placed(a)) {
+      QuotaReservation held = new QuotaReservation(e.pending.key(), e.cq.name, a.podSets(), now, a.borrows());
+      heldTopology.add(new AdmittedWorkload(workloadOf(e), e.cq, a.frs(), a.values(), held, -1));
+    }
   }
 
   /** Queues the workloads whose Retry delay has passed (Kueue's requeue after {@code requeueAt}). */
@@ -962,7 +1091,7 @@ public final class QueueScheduler {
       return e;
     }
     if (full.mode() == Assignment.PREEMPT) {
-      e.targets = preemptor.targets(wl, cq, full);
+      e = withTargets(head, cq, wl, full);
       if (!e.targets.isEmpty()) {
         return e;
       }
@@ -983,10 +1112,8 @@ public final class QueueScheduler {
         return new Entry(head, cq, a);
       }
       if (a.mode() == Assignment.PREEMPT) {
-        List<Target> targets = preemptor.targets(reduced, cq, a);
-        if (!targets.isEmpty()) {
-          Entry r = new Entry(head, cq, a);
-          r.targets = targets;
+        Entry r = withTargets(head, cq, reduced, a);
+        if (!r.targets.isEmpty()) {
           return r;
         }
       }

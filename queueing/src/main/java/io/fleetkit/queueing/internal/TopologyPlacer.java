@@ -27,12 +27,14 @@ import org.jspecify.annotations.Nullable;
  */
 final class TopologyPlacer {
   private final Map<String, ResourceFlavor> flavors;
+  private final FlavorResources index;
   final Map<String, Topology> topologies = new LinkedHashMap<>();
   final Map<String, Node> nodes = new LinkedHashMap<>();
   final Map<String, ResourceList> nodeUsage = new LinkedHashMap<>();
 
-  TopologyPlacer(Map<String, ResourceFlavor> flavors) {
+  TopologyPlacer(Map<String, ResourceFlavor> flavors, FlavorResources index) {
     this.flavors = flavors;
+    this.index = index;
   }
 
   /**
@@ -91,18 +93,105 @@ final class TopologyPlacer {
 
   /**
    * {@code a} with the topology assignments of its pod sets in flavors with a topology (Kueue's {@code
-   * FindTopologyAssignmentsForWorkload}), or a {@link Assignment#NO_FIT} one naming the pod set and Kueue's reason. An
-   * assignment that fits only by preemption is checked as if no admitted workload used the topology (Kueue's {@code
-   * WithSimulateEmpty}): it stays as it is when its pods would fit then, and does not fit otherwise (the engine's
-   * preemption does not make room in a topology).
+   * FindTopologyAssignmentsForWorkload}, as the flavor assigner runs it), against the nodes' room left by {@code
+   * others} (the admitted workloads, and those holding room in the current cycle):
+   *
+   * <ul>
+   *   <li>an assignment that fits its quota gets its topology assignments if every pod set fits; if one does not, it
+   *       fits only by preemption (mode {@link Assignment#PREEMPT}, with Kueue's reason for that pod set) when its
+   *       pods would fit in an empty topology (Kueue's {@code WithSimulateEmpty}), and does not fit otherwise;
+   *   <li>an assignment that fits its quota only by preemption stays so if its pods would fit in an empty topology,
+   *       and does not fit otherwise.
+   * </ul>
+   *
+   * Either way, an assignment that needs preemption marks every flavor-resource of its pod sets in flavors with a
+   * topology as needing it (Kueue's {@code updateModeForTASRequests}): the preemptor then also considers workloads that
+   * take the nodes' room, not only the quota ({@link #fits}).
    */
-  Assignment place(Workload wl, CqState cq, Assignment a, Collection<AdmittedWorkload> admitted) {
+  Assignment place(Workload wl, CqState cq, Assignment a, Collection<AdmittedWorkload> others) {
     if (a.mode() == Assignment.NO_FIT) {
       return a;
     }
-    boolean simulateEmpty = a.mode() != Assignment.FIT;
+    Placement real = null;
+    String reason = null;
+    if (a.mode() == Assignment.FIT) {
+      real = compute(wl, cq, a, others, false);
+      if (real.requests.isEmpty()) {
+        return a;
+      }
+      if (real.fits()) {
+        return withAssignments(a, real.found);
+      }
+      if (real.final_) {
+        return noFit(a, real.failedPodSet, real.reason);
+      }
+      reason = "couldn't assign flavors to pod set " + real.failedPodSet + ": " + real.reason;
+    }
+    Placement empty = compute(wl, cq, a, others, true);
+    if (empty.requests.isEmpty()) {
+      return a;
+    }
+    if (!empty.fits()) {
+      return real != null ? noFit(a, real.failedPodSet, real.reason) : noFit(a, empty.failedPodSet, empty.reason);
+    }
+    boolean[] need = a.needPreemption().clone();
+    for (PodSetAssignment pa : a.podSets()) {
+      if (empty.requests.contains(pa.name())) {
+        for (Map.Entry<String, String> f : pa.flavors().entrySet()) {
+          int fr = index.of(f.getValue(), f.getKey());
+          if (fr >= 0) {
+            need[fr] = true;
+          }
+        }
+      }
+    }
+    String message = reason == null ? a.message() : reason;
+    return new Assignment(Assignment.PREEMPT, a.borrowing(), a.podSets(), a.frs(), a.values(), need, message);
+  }
+
+  /**
+   * Whether every pod set of {@code a} in a flavor with a topology fits against the room {@code others} leave (the
+   * preemptor's topology check, Kueue's {@code workloadFits}).
+   */
+  boolean fits(Workload wl, CqState cq, Assignment a, Collection<AdmittedWorkload> others) {
+    return compute(wl, cq, a, others, false).fits();
+  }
+
+  /**
+   * {@code a} with the topology assignments its pod sets get against the room {@code others} leave, or in an empty
+   * topology ({@code simulateEmpty}); {@code a} as it is if they do not fit (Kueue's {@code updateAssignmentForTAS}:
+   * the assignment a preemptor reserves in the cycle, with its targets gone, or, without targets, as if the topology
+   * were empty).
+   */
+  Assignment withPlacement(Workload wl, CqState cq, Assignment a, Collection<AdmittedWorkload> others,
+      boolean simulateEmpty) {
+    if (a.mode() == Assignment.NO_FIT) {
+      return a;
+    }
+    Placement p = compute(wl, cq, a, others, simulateEmpty);
+    return p.fits() && !p.requests.isEmpty() ? withAssignments(a, p.found) : a;
+  }
+
+  /**
+   * The topology assignments of a workload's pod sets in flavors with a topology, or the first pod set that does not
+   * fit and why.
+   *
+   * @param requests the pod sets placed in a topology
+   * @param final_ whether the failure does not depend on the nodes' room (more than one TAS flavor, a topology
+   *     missing), so that preemption cannot help
+   */
+  private record Placement(Set<String> requests, Map<String, TopologyAssignment> found, @Nullable String failedPodSet,
+      @Nullable String reason, boolean final_) {
+    boolean fits() {
+      return failedPodSet == null;
+    }
+  }
+
+  private Placement compute(Workload wl, CqState cq, Assignment a, Collection<AdmittedWorkload> others,
+      boolean simulateEmpty) {
     boolean tasOnly = tasOnly(cq);
     Map<String, List<TopologyAssigner.Request>> byFlavor = new LinkedHashMap<>();
+    Set<String> requests = new LinkedHashSet<>();
     Map<String, PodSet> podSets = new LinkedHashMap<>();
     for (PodSet ps : wl.podSets()) {
       podSets.put(ps.name(), ps);
@@ -122,17 +211,15 @@ final class TopologyPlacer {
       if (tasFlavors.isEmpty()) {
         continue;
       }
+      requests.add(pa.name());
       if (tasFlavors.size() > 1) {
         // Kueue's onlyTASFlavor / MultipleTASFlavorsAssignedError: the flavors sorted
-        return noFit(a, pa.name(), "more than one TAS flavor assigned: "
-            + String.join(", ", new java.util.TreeSet<>(tasFlavors)));
+        return new Placement(requests, Map.of(), pa.name(), "more than one TAS flavor assigned: "
+            + String.join(", ", new java.util.TreeSet<>(tasFlavors)), true);
       }
       byFlavor.computeIfAbsent(tasFlavors.iterator().next(), k -> new ArrayList<>()).add(new TopologyAssigner.Request(
           ps.name(), ps.requests(), pa.count(), ps.topologyRequest(), ps.nodeSelector(), ps.requiredNodeAffinity(),
           ps.tolerations()));
-    }
-    if (byFlavor.isEmpty()) {
-      return a;
     }
     Map<String, TopologyAssignment> found = new LinkedHashMap<>();
     // What the pod sets placed so far take, per topology with hostname leaves: a node's room is shared by the flavors
@@ -143,10 +230,10 @@ final class TopologyPlacer {
       ResourceFlavor flavor = flavors.get(e.getKey());
       Topology topology = topologies.get(flavor.topologyName());
       if (topology == null) {
-        return noFit(a, e.getValue().get(0).podSetName(),
-            "Flavor \"" + flavor.name() + "\" information missing in TAS cache");
+        return new Placement(requests, found, e.getValue().get(0).podSetName(),
+            "Flavor \"" + flavor.name() + "\" information missing in TAS cache", true);
       }
-      Map<String, ResourceList> tasUsage = simulateEmpty ? new LinkedHashMap<>() : tasUsage(flavor, topology, admitted);
+      Map<String, ResourceList> tasUsage = simulateEmpty ? new LinkedHashMap<>() : tasUsage(flavor, topology, others);
       Map<String, ResourceList> before = placedSoFar.get(topology.name());
       if (before != null) {
         before.forEach((domain, u) -> tasUsage.merge(domain, u, ResourceList::add));
@@ -154,7 +241,7 @@ final class TopologyPlacer {
       TopologyAssigner assigner = new TopologyAssigner(topology, flavor, nodes.values(), nodeUsage, tasUsage);
       for (Map.Entry<String, TopologyAssigner.Result> r : assigner.assign(e.getValue()).entrySet()) {
         if (!r.getValue().fits()) {
-          return noFit(a, r.getKey(), r.getValue().failureReason());
+          return new Placement(requests, found, r.getKey(), r.getValue().failureReason(), false);
         }
         found.put(r.getKey(), r.getValue().assignment());
         if (topology.lowestLevelIsHostname()) {
@@ -167,9 +254,10 @@ final class TopologyPlacer {
         }
       }
     }
-    if (simulateEmpty) {
-      return a;
-    }
+    return new Placement(requests, found, null, null, false);
+  }
+
+  private static Assignment withAssignments(Assignment a, Map<String, TopologyAssignment> found) {
     List<PodSetAssignment> out = new ArrayList<>(a.podSets().size());
     for (PodSetAssignment pa : a.podSets()) {
       TopologyAssignment ta = found.get(pa.name());
