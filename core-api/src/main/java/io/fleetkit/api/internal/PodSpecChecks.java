@@ -84,6 +84,31 @@ public final class PodSpecChecks {
     }
   }
 
+  /**
+   * The part of upstream's {@code validateVolumeSource} that needs the pod's name: the claim of each generic
+   * ephemeral volume, {@code <pod name>-<volume name>}, must be a valid claim name (a DNS-1123 subdomain), reported
+   * on the volume's name as {@code PVC name "...": <rule>}. Skipped while either name is empty (reported
+   * elsewhere), as upstream.
+   */
+  public static void ephemeralClaimNames(String podName, PodSpec spec, String path, Violations v) {
+    if (podName.isEmpty()) {
+      return;
+    }
+    List<Volume> list = spec.volumes();
+    for (int i = 0; i < list.size(); i++) {
+      Volume vol = list.get(i);
+      if (!(vol.source() instanceof VolumeSource.Ephemeral) || vol.name().isEmpty()) {
+        continue;
+      }
+      String claim = VolumeSource.Ephemeral.claimName(podName, vol.name());
+      if (!Names.isDnsSubdomain(claim)) {
+        for (String msg : io.fleetkit.api.labels.Validation.isDNS1123Subdomain(claim)) {
+          v.add(path + "[" + i + "].name", "PVC name \"" + claim + "\": " + msg, vol.name());
+        }
+      }
+    }
+  }
+
   /** Upstream's {@code validateSchedulingGates}: each name a qualified name, none twice. */
   private static void schedulingGates(List<String> gates, String path, Violations v) {
     Set<String> seen = new HashSet<>();
@@ -330,6 +355,8 @@ public final class PodSpecChecks {
         v.required(p + ".secret.secretName");
       } else if (s instanceof VolumeSource.EmptyDir ed && ed.sizeLimit() != null && ed.sizeLimit().signum() < 0) {
         v.add(p + ".emptyDir.sizeLimit", Violations.NON_NEGATIVE, ed.sizeLimit());
+      } else if (s instanceof VolumeSource.Ephemeral e) {
+        ClaimSpecChecks.template(v, p + ".ephemeral.volumeClaimTemplate", e.volumeClaimTemplate());
       }
     }
   }
