@@ -8,6 +8,7 @@ import io.fleetkit.api.core.ResourceRequirements;
 import io.fleetkit.api.core.RestartPolicy;
 import io.fleetkit.api.core.Volume;
 import io.fleetkit.api.core.VolumeSource;
+import io.fleetkit.api.labels.Validation;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.scheduling.NodeAffinity;
@@ -102,7 +103,7 @@ public final class PodSpecChecks {
       }
       String claim = VolumeSource.Ephemeral.claimName(podName, vol.name());
       if (!Names.isDnsSubdomain(claim)) {
-        for (String msg : io.fleetkit.api.labels.Validation.isDNS1123Subdomain(claim)) {
+        for (String msg : Validation.isDNS1123Subdomain(claim)) {
           v.add(path + "[" + i + "].name", "PVC name \"" + claim + "\": " + msg, vol.name());
         }
       }
