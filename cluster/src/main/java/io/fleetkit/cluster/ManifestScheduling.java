@@ -21,6 +21,7 @@ import io.fleetkit.scheduler.ScheduleResult;
 import io.fleetkit.scheduler.Scheduler;
 import io.fleetkit.scheduler.plugins.coscheduling.CoschedulingPlugin;
 import io.fleetkit.scheduler.plugins.gpu.GpuPlugins;
+import io.fleetkit.storage.EphemeralVolumes;
 import io.fleetkit.storage.PersistentVolumeController;
 import io.fleetkit.storage.provision.InMemoryProvisioner;
 import io.fleetkit.storage.scheduling.StoragePlugins;
@@ -93,13 +94,17 @@ final class ManifestScheduling {
   }
 
   /**
-   * An object store holding the manifests' StorageClasses, PersistentVolumes, claims and nodes, and a volume
-   * controller on it (an unlimited in-memory provisioner per provisioner the classes name), after a first sync
-   * that binds Immediate claims; {@code null} when no claim is present.
+   * An object store holding the manifests' StorageClasses, PersistentVolumes, claims and nodes, the claims of the
+   * pods' generic ephemeral volumes (as the ephemeral volume controller makes them: the pods themselves are not in
+   * this store, so the controller's claim is created for each pending pod here, unless a claim of that name exists,
+   * which the VolumeBinding plugin then refuses if the pod does not own it), and a volume controller on it (an
+   * unlimited in-memory provisioner per provisioner the classes name), after a first sync that binds Immediate
+   * claims; {@code null} when no claim is present.
    */
   private static @Nullable PersistentVolumeController storage(LoadedObjects loaded, ManualClock clock) {
     boolean claims = loaded.objects().stream().anyMatch(o -> o instanceof PersistentVolumeClaim
-        || o instanceof Pod pod && pod.spec().volumes().stream().anyMatch(v -> v.claim() != null));
+        || o instanceof Pod pod && pod.spec().volumes().stream()
+            .anyMatch(v -> v.claim() != null || v.ephemeral() != null));
     if (!claims) {
       return null;
     }
@@ -114,6 +119,17 @@ final class ManifestScheduling {
         }
       } else if (o instanceof PersistentVolume || o instanceof PersistentVolumeClaim || o instanceof Node) {
         createRaw(store, o);
+      }
+    }
+    for (Pod pod : loaded.ofType(Pod.class)) {
+      if (pod.isTerminal()) {
+        continue;
+      }
+      for (Volume v : pod.spec().volumes()) {
+        if (v.ephemeral() != null && store.get(PersistentVolumeClaim.class, pod.metadata().namespace(),
+            EphemeralVolumes.claimName(pod, v)).isEmpty()) {
+          store.create(EphemeralVolumes.claimFor(pod, v));
+        }
       }
     }
     PersistentVolumeController controller = b.build();
@@ -206,7 +222,10 @@ final class ManifestScheduling {
     }
   }
 
-  /** The volume each claim of {@code pod} is bound to, by claim name, in the order of the pod's volumes. */
+  /**
+   * The volume each claim of {@code pod} (its generic ephemeral volumes' claims, {@code <pod>-<volume>}, too) is
+   * bound to, by claim name, in the order of the pod's volumes.
+   */
   private static Map<String, String> boundVolumes(Pod pod, @Nullable PersistentVolumeController volumes) {
     Map<String, String> out = new LinkedHashMap<>();
     if (volumes == null) {
@@ -214,10 +233,11 @@ final class ManifestScheduling {
     }
     for (Volume v : pod.spec().volumes()) {
       VolumeSource.PersistentVolumeClaim c = v.claim();
-      if (c != null) {
-        volumes.store().get(PersistentVolumeClaim.class, pod.metadata().namespace(), c.claimName())
+      String name = c != null ? c.claimName() : v.ephemeral() != null ? EphemeralVolumes.claimName(pod, v) : null;
+      if (name != null) {
+        volumes.store().get(PersistentVolumeClaim.class, pod.metadata().namespace(), name)
             .filter(claim -> !claim.spec().volumeName().isEmpty())
-            .ifPresent(claim -> out.put(c.claimName(), claim.spec().volumeName()));
+            .ifPresent(claim -> out.put(name, claim.spec().volumeName()));
       }
     }
     return out;

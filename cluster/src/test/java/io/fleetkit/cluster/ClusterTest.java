@@ -5,14 +5,23 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetkit.adapter.kubernetes.yaml.ManifestException;
 import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.PersistentVolumeAccessMode;
+import io.fleetkit.api.core.PersistentVolumeClaim;
+import io.fleetkit.api.core.PersistentVolumeClaimSpec;
+import io.fleetkit.api.core.PersistentVolumeClaimTemplate;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.Volume;
 import io.fleetkit.api.framework.SchedulerProfile;
+import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.metrics.Counter;
 import io.fleetkit.api.metrics.Gauge;
 import io.fleetkit.api.metrics.Histogram;
 import io.fleetkit.api.metrics.MetricDescriptor;
 import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.storage.StorageClass;
+import io.fleetkit.api.storage.StorageClassSpec;
+import io.fleetkit.api.storage.VolumeBindingMode;
 import io.fleetkit.scheduler.DefaultPlugins;
 import io.fleetkit.scheduler.plugins.gpu.GpuFilterPlugin;
 import io.fleetkit.scheduler.plugins.gpu.GpuPolicy;
@@ -103,6 +112,41 @@ final class ClusterTest {
     assertThat(outcome.rejected()).singleElement().satisfies(r -> assertThat(r.object()).startsWith("Pod/team-"));
     assertThat(outcome.placements()).filteredOn(p -> p.pod().equals("default/trainer")).singleElement()
         .satisfies(p -> assertThat(p.volumes()).hasSize(1));
+  }
+
+  private static Pod ephemeralPod(String name) {
+    return Pod.builder().namespace("default").name(name).container("c", "img", ResourceList.ofCpuMemory(100, 0))
+        .volume(Volume.ephemeral("scratch", PersistentVolumeClaimTemplate.of(
+            PersistentVolumeClaimSpec.builder().storage("1Gi")
+                .accessMode(PersistentVolumeAccessMode.ReadWriteOnce).storageClassName("local")
+                .build())))
+        .build();
+  }
+
+  @Test
+  void schedule_podWithEphemeralVolume_itsClaimMadeAndProvisioned_aClaimNotItsOwnRefused() {
+    StorageClass local = StorageClass.of(
+        ObjectMeta.of("local"), StorageClassSpec.builder()
+            .provisioner("local.csi.fleetkit.io")
+            .volumeBindingMode(VolumeBindingMode.WaitForFirstConsumer).build());
+    PersistentVolumeClaim taken = PersistentVolumeClaim.of(
+        ObjectMeta.of("default", "other-scratch"),
+        PersistentVolumeClaimSpec.builder().storage("1Gi")
+            .accessMode(PersistentVolumeAccessMode.ReadWriteOnce).storageClassName("local")
+            .build());
+    ScheduleOutcome outcome = Cluster.builder().objects(List.of(node("n1", 2), local, taken, ephemeralPod("web"),
+        ephemeralPod("other"))).build().schedule();
+
+    assertThat(outcome.placements()).singleElement().satisfies(p -> {
+      assertThat(p.pod()).isEqualTo("default/web");
+      assertThat(p.volumes()).containsOnlyKeys("web-scratch");
+      assertThat(p.volumes().get("web-scratch")).startsWith("pvc-");
+    });
+    assertThat(outcome.unschedulable()).singleElement().satisfies(u -> {
+      assertThat(u.pod()).isEqualTo("default/other");
+      assertThat(u.message()).contains(
+          "PVC default/other-scratch was not created for pod default/other (pod is not owner)");
+    });
   }
 
   @Test

@@ -26,6 +26,7 @@ import io.fleetkit.autoscale.hpa.SyncOutcome;
 import io.fleetkit.autoscale.hpa.WatchedPods;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.reconcile.SimulatedController;
+import io.fleetkit.storage.EphemeralVolumeController;
 import io.fleetkit.storage.PersistentVolumeController;
 import io.fleetkit.storage.provision.InMemoryProvisioner;
 import java.time.Duration;
@@ -53,9 +54,10 @@ import org.jspecify.annotations.Nullable;
  *       from the store, as the DaemonSet controller does, and counts the pods they would run on a new node; a failed
  *       node is removed as an unready one, and a halt for too many unready nodes is recorded as
  *       {@code ClusterUnhealthy} when it starts;
- *   <li>storage: the scheduler's VolumeBinding, VolumeZone, NodeVolumeLimits and DataLocality plugins and the
- *       PersistentVolume controller every second (binding, dynamic provisioning through an in-memory provisioner
- *       per StorageClass provisioner, reclaim);
+ *   <li>storage: the scheduler's VolumeBinding, VolumeZone, NodeVolumeLimits and DataLocality plugins, the
+ *       ephemeral volume controller (the claims of generic ephemeral volumes, deleted with their pods by the
+ *       garbage collector) and the PersistentVolume controller every second (binding, dynamic provisioning through
+ *       an in-memory provisioner per StorageClass provisioner, reclaim);
  *   <li>the VPA (recommender, updater and admission, every minute) when a VerticalPodAutoscaler is among the
  *       objects ({@link VerticalScaling});
  *   <li>Kueue-style admission over the scenario's queues ({@link QueueEngines}), fed by its job arrival streams
@@ -327,6 +329,11 @@ public final class ClusterSimulation {
       });
     }
     if (spec.features().storage()) {
+      // the claims of generic ephemeral volumes first, so that the PersistentVolume controller's pass sees them
+      b.controller((store, clock, seed) -> {
+        EphemeralVolumeController ephemeral = EphemeralVolumeController.builder(store).build();
+        return new PeriodicController("ephemeral-volume", clock, VOLUME_PERIOD, ephemeral::syncAll);
+      });
       b.controller((store, clock, seed) -> new PeriodicController("persistent-volume", clock, VOLUME_PERIOD,
           volumes[0]::syncAll));
     }

@@ -2,6 +2,7 @@ package io.fleetkit.api.core;
 
 import io.fleetkit.api.Violations;
 import io.fleetkit.api.Violations.NameRule;
+import io.fleetkit.api.internal.ClaimSpecChecks;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.Quantity;
@@ -74,23 +75,7 @@ public record PersistentVolumeClaim(ObjectMeta metadata, PersistentVolumeClaimSp
   private static void validate(ObjectMeta metadata, PersistentVolumeClaimSpec spec) {
     Violations v = Violations.forObject(KIND, metadata);
     v.nameAndNamespace(metadata, true, NameRule.DNS1123_SUBDOMAIN);
-    VolumeRules.checkAccessModes(v, "spec.accessModes", spec.accessModes(), "at least 1 access mode is required");
-    if (!spec.resources().requests().has(VolumeRules.STORAGE)) {
-      v.required("spec.resources.requests.storage");
-    } else {
-      Quantity q = spec.resources().requests().get(VolumeRules.STORAGE);
-      if (q.signum() <= 0) {
-        v.add("spec.resources.requests.storage", "must be greater than zero", q);
-      }
-    }
-    v.labelSelector("spec.selector", spec.selector());
-    String className = spec.storageClassName();
-    if (className != null && !className.isEmpty()) {
-      v.dnsSubdomain("spec.storageClassName", className);
-    }
-    if (!spec.volumeName().isEmpty()) {
-      v.dnsSubdomain("spec.volumeName", spec.volumeName());
-    }
+    ClaimSpecChecks.spec(v, "spec", spec);
     v.throwIfAny();
   }
 }

@@ -48,6 +48,9 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
       Violations v = Violations.forObject(KIND, metadata);
       v.objectMeta(metadata, true);
       PodSpecChecks.check(spec, "spec", v);
+      if (!spec.volumes().isEmpty()) {
+        PodSpecChecks.ephemeralClaimNames(metadata.name(), spec, "spec.volumes", v);
+      }
       GpuChecks.check(metadata, spec, "spec", v);
       if (!spec.schedulingGates().isEmpty() && !spec.nodeName().isEmpty()) {
         // upstream ValidatePodCreate, and pods/binding refuses a gated pod: a pod is never gated and bound

@@ -37,6 +37,23 @@ public sealed interface VolumeSource {
     }
   }
 
+  /**
+   * A generic ephemeral volume: a claim made from {@code volumeClaimTemplate} for each pod, named
+   * {@code <pod name>-<volume name>}, in the pod's namespace and owned by the pod, so that it lives as long as the
+   * pod (Kubernetes' {@code EphemeralVolumeSource}, GA in 1.23). The ephemeral volume controller creates the claim;
+   * the scheduler waits for it.
+   */
+  record Ephemeral(PersistentVolumeClaimTemplate volumeClaimTemplate) implements VolumeSource {
+    public Ephemeral {
+      Objects.requireNonNull(volumeClaimTemplate, "volumeClaimTemplate");
+    }
+
+    /** The name of the claim made for the volume {@code volumeName} of the pod {@code podName}. */
+    public static String claimName(String podName, String volumeName) {
+      return podName + "-" + volumeName;
+    }
+  }
+
   /** A secret's data, by name. */
   record Secret(String secretName) implements VolumeSource {
     public Secret {

@@ -8,6 +8,7 @@ import io.fleetkit.api.core.ResourceRequirements;
 import io.fleetkit.api.core.RestartPolicy;
 import io.fleetkit.api.core.Volume;
 import io.fleetkit.api.core.VolumeSource;
+import io.fleetkit.api.labels.Validation;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.scheduling.NodeAffinity;
@@ -81,6 +82,31 @@ public final class PodSpecChecks {
     }
     if (!spec.schedulingGates().isEmpty()) {
       schedulingGates(spec.schedulingGates(), path + ".schedulingGates", v);
+    }
+  }
+
+  /**
+   * The part of upstream's {@code validateVolumeSource} that needs the pod's name: the claim of each generic
+   * ephemeral volume, {@code <pod name>-<volume name>}, must be a valid claim name (a DNS-1123 subdomain), reported
+   * on the volume's name as {@code PVC name "...": <rule>}. Skipped while either name is empty (reported
+   * elsewhere), as upstream.
+   */
+  public static void ephemeralClaimNames(String podName, PodSpec spec, String path, Violations v) {
+    if (podName.isEmpty()) {
+      return;
+    }
+    List<Volume> list = spec.volumes();
+    for (int i = 0; i < list.size(); i++) {
+      Volume vol = list.get(i);
+      if (!(vol.source() instanceof VolumeSource.Ephemeral) || vol.name().isEmpty()) {
+        continue;
+      }
+      String claim = VolumeSource.Ephemeral.claimName(podName, vol.name());
+      if (!Names.isDnsSubdomain(claim)) {
+        for (String msg : Validation.isDNS1123Subdomain(claim)) {
+          v.add(path + "[" + i + "].name", "PVC name \"" + claim + "\": " + msg, vol.name());
+        }
+      }
     }
   }
 
@@ -330,6 +356,8 @@ public final class PodSpecChecks {
         v.required(p + ".secret.secretName");
       } else if (s instanceof VolumeSource.EmptyDir ed && ed.sizeLimit() != null && ed.sizeLimit().signum() < 0) {
         v.add(p + ".emptyDir.sizeLimit", Violations.NON_NEGATIVE, ed.sizeLimit());
+      } else if (s instanceof VolumeSource.Ephemeral e) {
+        ClaimSpecChecks.template(v, p + ".ephemeral.volumeClaimTemplate", e.volumeClaimTemplate());
       }
     }
   }

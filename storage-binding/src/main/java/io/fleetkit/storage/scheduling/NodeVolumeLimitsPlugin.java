@@ -19,6 +19,7 @@ import io.fleetkit.api.framework.StateKey;
 import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.storage.StorageClass;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.storage.EphemeralVolumes;
 import io.fleetkit.storage.VolumeMatching;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,7 +34,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * kube-scheduler's {@code NodeVolumeLimits} (CSI): a node may attach at most
  * {@code allocatable["attachable-volumes-csi-<driver>"]} distinct volumes of a CSI driver (the key kubelets
  * published before CSINode; FleetKit has no CSINode object). Volumes of the pods on the node and of the new pod are
- * counted once each; an unbound claim counts for its class's provisioner. A node without the key has no limit.
+ * counted once each (the claims of generic ephemeral volumes too, as upstream's CSI limits); an unbound claim counts
+ * for its class's provisioner. A node without the key has no limit.
  * Rejects with {@value #REASON_MAX_VOLUME_COUNT} (unschedulable: preemption can free slots). Thread-safe.
  */
 public final class NodeVolumeLimitsPlugin implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
@@ -131,7 +133,7 @@ public final class NodeVolumeLimitsPlugin implements PreFilterPlugin, FilterPlug
     long n = 0;
     for (PodInfo p : node.pods()) {
       for (io.fleetkit.api.core.Volume v : p.pod().spec().volumes()) {
-        if (v.claim() != null) {
+        if (v.claim() != null || v.ephemeral() != null) {
           n++;
         }
       }
@@ -155,16 +157,17 @@ public final class NodeVolumeLimitsPlugin implements PreFilterPlugin, FilterPlug
     if (cached != null) {
       return cached;
     }
-    List<String> claims = PodClaims.of(pod);
+    List<PodClaims.Ref> claims = PodClaims.withEphemeral(pod);
     if (claims.isEmpty()) {
       return List.of();
     }
     List<AttachedVolume> out = new ArrayList<>();
     boolean allBound = true;
     String ns = pod.metadata().namespace();
-    for (String name : claims) {
-      Optional<PersistentVolumeClaim> c = store.get(PersistentVolumeClaim.class, ns, name);
-      if (c.isEmpty()) {
+    for (PodClaims.Ref ref : claims) {
+      Optional<PersistentVolumeClaim> c = store.get(PersistentVolumeClaim.class, ns, ref.name());
+      // an ephemeral volume's claim counts only once it exists and is the pod's (VolumeBinding refuses the pod else)
+      if (c.isEmpty() || (ref.ephemeral() && EphemeralVolumes.checkVolumeIsForPod(pod, c.get()).isPresent())) {
         allBound = false;
         continue;
       }

@@ -26,9 +26,12 @@ import java.util.Set;
  * ({@code pkg/scheduler/framework/plugins/volumebinding}), over a {@link PersistentVolumeController}'s store.
  *
  * <ul>
- *   <li>PreFilter ({@link VolumeClaims}): skips pods without claims; rejects missing claims, unbound claims of
- *       Immediate classes ({@value #REASON_UNBOUND_IMMEDIATE}) and bound claims whose volumes share no zone; lists
- *       each WaitForFirstConsumer claim's static candidates once.
+ *   <li>PreFilter ({@link VolumeClaims}): skips pods without claims (a generic ephemeral volume's claim,
+ *       {@code <pod>-<volume>}, counts as the pod's claim: it must exist, {@value #REASON_WAITING_FOR_EPHEMERAL}
+ *       until the ephemeral volume controller made it, and be controlled by the pod, else upstream's
+ *       {@code PVC ns/name was not created for pod ns/pod (pod is not owner)}); rejects missing claims, unbound
+ *       claims of Immediate classes ({@value #REASON_UNBOUND_IMMEDIATE}) and bound claims whose volumes share no
+ *       zone; lists each WaitForFirstConsumer claim's static candidates once.
  *   <li>Filter: bound volumes must be reachable ({@value #REASON_NODE_CONFLICT}, {@value #REASON_PV_NOT_EXIST});
  *       unbound claims, smallest request first, each take the smallest reachable candidate not taken by an
  *       earlier claim of the pod (a claim whose node was already selected must be provisioned there), else
@@ -53,6 +56,9 @@ public final class VolumeBindingPlugin
   public static final String REASON_PV_NOT_EXIST =
       "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)";
   public static final String REASON_UNBOUND_IMMEDIATE = "pod has unbound immediate PersistentVolumeClaims";
+  /** The start of the rejection of a pod whose ephemeral volume's claim does not exist yet (upstream's text). */
+  public static final String REASON_WAITING_FOR_EPHEMERAL =
+      "waiting for ephemeral volume controller to create the persistentvolumeclaim";
 
   static final StateKey<VolumeBindingState> KEY = StateKey.of("PreFilter" + NAME, VolumeBindingState.class);
   static final Status BIND_CONFLICT = Status.unresolvable(REASON_BIND_CONFLICT).withPlugin(NAME);
@@ -87,6 +93,11 @@ public final class VolumeBindingPlugin
     return NAME;
   }
 
+  /** {@value #REASON_WAITING_FOR_EPHEMERAL} {@code "<claim>"}. */
+  static String waitingForEphemeralClaim(String claimName) {
+    return REASON_WAITING_FOR_EPHEMERAL + " \"" + claimName + "\"";
+  }
+
   @Override
   public Set<ClusterEvent> eventsToRegister() {
     return Set.of(ClusterEvent.STORAGE, ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE);
@@ -94,7 +105,7 @@ public final class VolumeBindingPlugin
 
   @Override
   public PreFilterResult preFilter(CycleState state, PodInfo pod, Snapshot snapshot) {
-    List<String> names = PodClaims.of(pod.pod());
+    List<PodClaims.Ref> names = PodClaims.withEphemeral(pod.pod());
     if (names.isEmpty()) {
       return PreFilterResult.skip();
     }

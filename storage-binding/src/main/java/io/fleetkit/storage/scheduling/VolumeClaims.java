@@ -10,6 +10,7 @@ import io.fleetkit.api.storage.StorageAnnotations;
 import io.fleetkit.api.storage.StorageClass;
 import io.fleetkit.api.storage.VolumeBindingMode;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.storage.EphemeralVolumes;
 import io.fleetkit.storage.VolumeMatching;
 import io.fleetkit.storage.scheduling.VolumeBindingState.BoundClaim;
 import io.fleetkit.storage.scheduling.VolumeBindingState.Candidate;
@@ -24,7 +25,8 @@ import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
- * VolumeBinding's PreFilter work: reads a pod's claims from the store and sorts them into bound claims and
+ * VolumeBinding's PreFilter work: reads a pod's claims (those of its generic ephemeral volumes too, which must exist
+ * and be the pod's) from the store and sorts them into bound claims and
  * WaitForFirstConsumer claims with their static candidates (the node-independent rules of
  * {@link VolumeMatching#findMatchingVolume}, access modes included, smallest first), or says why the pod cannot run
  * anywhere.
@@ -35,18 +37,28 @@ final class VolumeClaims {
 
   private VolumeClaims() {}
 
-  static Result read(ObjectStore store, VolumeIndex index, AssumeCache assumed, Pod pod, List<String> claimNames) {
+  static Result read(ObjectStore store, VolumeIndex index, AssumeCache assumed, Pod pod,
+      List<PodClaims.Ref> claims) {
     String ns = pod.metadata().namespace();
     List<BoundClaim> bound = new ArrayList<>();
     List<ClaimToBind> toBind = new ArrayList<>();
-    for (String name : claimNames) {
+    for (PodClaims.Ref ref : claims) {
+      String name = ref.name();
       Optional<PersistentVolumeClaim> found = store.get(PersistentVolumeClaim.class, ns, name);
       if (found.isEmpty()) {
-        return reject("persistentvolumeclaim \"" + name + "\" not found");
+        // upstream's podHasPVCs: for an ephemeral volume this is normal right after the pod was created
+        return reject(ref.ephemeral() ? VolumeBindingPlugin.waitingForEphemeralClaim(name)
+            : "persistentvolumeclaim \"" + name + "\" not found");
       }
       PersistentVolumeClaim claim = found.get();
       if (claim.metadata().deletionTimestamp() != null) {
         return reject("persistentvolumeclaim \"" + name + "\" is being deleted");
+      }
+      if (ref.ephemeral()) {
+        Optional<String> notOwner = EphemeralVolumes.checkVolumeIsForPod(pod, claim);
+        if (notOwner.isPresent()) {
+          return reject(notOwner.get());
+        }
       }
       boolean fullyBound = !claim.spec().volumeName().isEmpty()
           && claim.metadata().annotations().containsKey(StorageAnnotations.BIND_COMPLETED);

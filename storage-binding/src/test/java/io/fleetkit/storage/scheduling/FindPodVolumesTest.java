@@ -8,12 +8,14 @@ import io.fleetkit.api.core.PersistentVolume;
 import io.fleetkit.api.core.PersistentVolumeAccessMode;
 import io.fleetkit.api.core.PersistentVolumeClaim;
 import io.fleetkit.api.core.PersistentVolumeClaimSpec;
+import io.fleetkit.api.core.PersistentVolumeClaimTemplate;
 import io.fleetkit.api.core.PersistentVolumePhase;
 import io.fleetkit.api.core.PersistentVolumeSpec;
 import io.fleetkit.api.core.PersistentVolumeStatus;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.Volume;
 import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.framework.NodeInfos;
 import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.framework.PodInfos;
@@ -41,8 +43,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Ported from kubernetes/kubernetes pkg/scheduler/framework/plugins/volumebinding/binder_test.go:
- * TestFindPodVolumesWithoutProvisioning (19 scenarios; the 3 generic-ephemeral ones are not, FleetKit has no
- * ephemeral volumes) and TestFindPodVolumesWithProvisioning (8 scenarios, each run without and with capacity
+ * TestFindPodVolumesWithoutProvisioning (all 22 scenarios, the 3 generic-ephemeral ones with their own pods) and
+ * TestFindPodVolumesWithProvisioning (8 scenarios, each run without and with capacity
  * tracking, where an empty zonal provisioner stands for missing CSIStorageCapacity objects). Upstream's
  * {@code shouldFail} (an error from FindPodVolumes) is a PreFilter rejection here, where FleetKit reads the claims.
  */
@@ -207,6 +209,63 @@ final class FindPodVolumesTest {
 
   static Stream<Arguments> noPvcs() {
     return Stream.of(Arguments.of("no-pvcs"));
+  }
+
+  static Stream<Arguments> genericEphemeral() {
+    // upstream's makeGenericEphemeralPVC: test-pod-<volume>, 1G, bound to pv-bound (bind-completed), immediate class,
+    // controlled by the pod when owned; pvBoundGeneric: pv-bound on node1 bound to it. The PreFilter messages are the
+    // plugin's (volume_binding.go podHasPVCs), where FleetKit reads the claims.
+    return Stream.of(
+        Arguments.of("generic-ephemeral,no-pvc", "no-such-pvc", false, false,
+            "waiting for ephemeral volume controller to create the persistentvolumeclaim \"test-pod-no-such-pvc\""),
+        Arguments.of("generic-ephemeral,with-pvc", "test-volume", true, true, null),
+        Arguments.of("generic-ephemeral,wrong-pvc", "test-volume", true, false,
+            "PVC testns/test-pod-test-volume was not created for pod testns/test-pod (pod is not owner)"));
+  }
+
+  // binder_test.go TestFindPodVolumesWithoutProvisioning, the generic-ephemeral scenarios
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("genericEphemeral")
+  void findPodVolumes_genericEphemeral_matchesUpstream(String name, String volume, boolean claimExists,
+      boolean owned, String rejection) {
+    store = ObjectStore.inMemory();
+    PersistentVolumeController controller = PersistentVolumeController.builder(store)
+        .provisioner(InMemoryProvisioner.unlimited(PROVISIONER)).build();
+    sc(WAIT, StorageAnnotations.NO_PROVISIONER, VolumeBindingMode.WaitForFirstConsumer, null);
+    sc(IMMEDIATE, StorageAnnotations.NO_PROVISIONER, VolumeBindingMode.Immediate, null);
+    Pod pod = Pod.builder().namespace("testns").name("test-pod").uid("test-pod")
+        .container("c", "img", io.fleetkit.api.resource.ResourceList.EMPTY)
+        .volume(Volume.ephemeral(volume, PersistentVolumeClaimTemplate.of(PersistentVolumeClaimSpec.builder()
+            .storage("1G").accessMode(PersistentVolumeAccessMode.ReadWriteOnce).storageClassName(IMMEDIATE)
+            .build())))
+        .build();
+    String claimName = "test-pod-test-volume";
+    if (claimExists) {
+      ObjectMeta.Builder m = ObjectMeta.builder().namespace("testns").name(claimName).uid("pvc-uid")
+          .annotation(StorageAnnotations.BIND_COMPLETED, "yes");
+      if (owned) {
+        m.ownerReference(new OwnerReference("v1", "Pod", "test-pod", "test-pod", true, false));
+      }
+      store.create(PersistentVolumeClaim.of(m.build(), PersistentVolumeClaimSpec.builder().storage("1G")
+          .accessMode(PersistentVolumeAccessMode.ReadWriteOnce).storageClassName(IMMEDIATE).volumeName("pv-bound")
+          .build()));
+      createVolume(new V("pv-bound", "node1", "1G", WAIT, claimName));
+    }
+    VolumeBindingPlugin plugin = (VolumeBindingPlugin) VolumeBindingPlugin.factory(controller).create(null);
+    MapCycleState state = new MapCycleState();
+    PodInfo info = PodInfos.of(pod);
+    PreFilterResult pre = plugin.preFilter(state, info, null);
+    if (rejection != null) {
+      assertThat(pre.status().code()).isEqualTo(Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE);
+      assertThat(pre.status().reasons()).containsExactly(rejection);
+      return;
+    }
+    assertThat(pre.status().isSuccess()).as("PreFilter: %s", pre.status()).isTrue();
+    Node node1 = Node.builder().name("node1").label(NODE_KEY, "node1").build();
+    assertThat(plugin.filter(state, info, NodeInfos.of(node1, List.of())).isSuccess()).isTrue();
+    VolumeBindingState st = state.read(VolumeBindingPlugin.KEY);
+    assertThat(st.byNode.get("node1")).as("all bound: nothing to bind or provision").isNull();
+    assertThat(st.bound).extracting(b -> b.claim().metadata().name()).containsExactly(claimName);
   }
 
   private void check(List<C> claims, List<V> volumes, Want want, VolumeProvisioner provisioner, boolean emptyDir) {

@@ -6,15 +6,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.PersistentVolume;
+import io.fleetkit.api.core.PersistentVolumeAccessMode;
+import io.fleetkit.api.core.PersistentVolumeClaimSpec;
+import io.fleetkit.api.core.PersistentVolumeClaimTemplate;
 import io.fleetkit.api.core.PersistentVolumeClaimPhase;
 import io.fleetkit.api.core.PersistentVolumePhase;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.Volume;
 import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.storage.StorageAnnotations;
 import io.fleetkit.api.storage.StorageClass;
 import io.fleetkit.api.storage.VolumeBindingMode;
 import io.fleetkit.scheduler.ScheduleResult;
+import io.fleetkit.storage.EphemeralVolumes;
 import io.fleetkit.storage.Topology;
 import io.fleetkit.storage.provision.InMemoryProvisioner;
 import io.fleetkit.storage.provision.ProvisionRequest;
@@ -210,6 +216,28 @@ final class StorageSchedulingTest {
 
       assertThat(c.schedule(pod("p1", "one")).isBound()).isTrue();
       ScheduleResult r = c.schedule(pod("p2", "two"));
+
+      assertThat(r.isBound()).isFalse();
+      assertThat(r.message()).startsWith("0/1 nodes are available: 1 node(s) exceed max volume count.");
+    }
+  }
+
+  @Test
+  void schedule_nodeAtAttachLimit_anEphemeralVolumesClaimCountsToo() {
+    try (StorageCluster c = new StorageCluster(InMemoryProvisioner.unlimited(ZONAL))) {
+      c.node("small", "zone-a", Map.of(NodeVolumeLimitsPlugin.LIMIT_KEY_PREFIX + ZONAL, "1"), Map.of());
+      c.storageClass("fast", ZONAL, VolumeBindingMode.WaitForFirstConsumer);
+      c.pvc("one", "1Gi", "fast");
+      Pod ephemeral = Pod.builder().namespace("default").name("p2").uid("p2")
+          .container("c", "img", ResourceList.builder().put("cpu", "100m").build())
+          .volume(Volume.ephemeral("scratch", PersistentVolumeClaimTemplate.of(PersistentVolumeClaimSpec.builder()
+              .storage("1Gi").accessMode(PersistentVolumeAccessMode.ReadWriteOnce).storageClassName("fast")
+              .build())))
+          .build();
+      c.store.create(EphemeralVolumes.claimFor(ephemeral, ephemeral.spec().volumes().get(0)));
+
+      assertThat(c.schedule(pod("p1", "one")).isBound()).isTrue();
+      ScheduleResult r = c.schedule(ephemeral);
 
       assertThat(r.isBound()).isFalse();
       assertThat(r.message()).startsWith("0/1 nodes are available: 1 node(s) exceed max volume count.");

@@ -38,17 +38,7 @@ public final class PersistentVolumeClaimConverter
       DocumentContext ctx) {
     ObjectMeta meta = Fabric8Meta.toCore(in.getMetadata(), kind(), true, ctx);
     var s = in.getSpec() == null ? new io.fabric8.kubernetes.api.model.PersistentVolumeClaimSpec() : in.getSpec();
-    var modes = Values.enumList(PersistentVolumeAccessMode.class, s.getAccessModes(), "spec.accessModes", ctx);
-    var selector = Fabric8Selectors.toCore(s.getSelector(), "spec.selector", ctx);
-    var r = s.getResources();
-    var requests = Values.resources(r == null ? null : r.getRequests(), "spec.resources.requests", ctx);
-    var limits = Values.resources(r == null ? null : r.getLimits(), "spec.resources.limits", ctx);
-    VolumeResourceRequirements resources = ctx.build("spec.resources",
-        () -> new VolumeResourceRequirements(requests, limits));
-    var mode = Values.enumValue(PersistentVolumeMode.class, s.getVolumeMode(), PersistentVolumeMode.Filesystem,
-        "spec.volumeMode", ctx);
-    PersistentVolumeClaimSpec spec = resources == null ? null : ctx.build("spec", () -> new PersistentVolumeClaimSpec(
-        modes, selector, resources, s.getStorageClassName(), mode, Values.orEmpty(s.getVolumeName())));
+    PersistentVolumeClaimSpec spec = spec(s, "spec", ctx);
     PersistentVolumeClaimStatus status = PersistentVolumeClaimStatus.INITIAL;
     var st = in.getStatus();
     if (st != null) {
@@ -77,16 +67,7 @@ public final class PersistentVolumeClaimConverter
     return new PersistentVolumeClaimBuilder()
         .withApiVersion(apiVersion()).withKind(kind())
         .withMetadata(Fabric8Meta.toFabric8(in.metadata()))
-        .withSpec(new PersistentVolumeClaimSpecBuilder()
-            .withAccessModes(Values.names(s.accessModes()))
-            .withSelector(Fabric8Selectors.toFabric8(s.selector()))
-            .withResources(s.resources().requests().isEmpty() && s.resources().limits().isEmpty() ? null
-                : new VolumeResourceRequirementsBuilder().withRequests(Values.resources(s.resources().requests()))
-                    .withLimits(Values.resources(s.resources().limits())).build())
-            .withStorageClassName(s.storageClassName())
-            .withVolumeMode(s.volumeMode() == PersistentVolumeMode.Filesystem ? null : s.volumeMode().name())
-            .withVolumeName(Values.emptyToNull(s.volumeName()))
-            .build())
+        .withSpec(spec(s))
         .withStatus(st.equals(PersistentVolumeClaimStatus.INITIAL) ? null : new PersistentVolumeClaimStatusBuilder()
             .withPhase(st.phase().name())
             .withAccessModes(Values.names(st.accessModes()))
@@ -97,6 +78,38 @@ public final class PersistentVolumeClaimConverter
                 .withLastTransitionTime(Values.instant(c.lastTransitionTime()))
                 .withReason(Values.emptyToNull(c.reason())).withMessage(Values.emptyToNull(c.message())).build()))
             .build())
+        .build();
+  }
+  /**
+   * A claim spec read under {@code path} (also the spec of an ephemeral volume's claim template); {@code null} when
+   * a part could not be read (reported to {@code ctx}). The claim or pod that holds it checks its rules.
+   */
+  static @Nullable PersistentVolumeClaimSpec spec(io.fabric8.kubernetes.api.model.PersistentVolumeClaimSpec s,
+      String path, DocumentContext ctx) {
+    var modes = Values.enumList(PersistentVolumeAccessMode.class, s.getAccessModes(), path + ".accessModes", ctx);
+    var selector = Fabric8Selectors.toCore(s.getSelector(), path + ".selector", ctx);
+    var r = s.getResources();
+    var requests = Values.resources(r == null ? null : r.getRequests(), path + ".resources.requests", ctx);
+    var limits = Values.resources(r == null ? null : r.getLimits(), path + ".resources.limits", ctx);
+    VolumeResourceRequirements resources = ctx.build(path + ".resources",
+        () -> new VolumeResourceRequirements(requests, limits));
+    var mode = Values.enumValue(PersistentVolumeMode.class, s.getVolumeMode(), PersistentVolumeMode.Filesystem,
+        path + ".volumeMode", ctx);
+    return resources == null ? null : ctx.build(path, () -> new PersistentVolumeClaimSpec(
+        modes, selector, resources, s.getStorageClassName(), mode, Values.orEmpty(s.getVolumeName())));
+  }
+
+  /** {@code s} as fabric8's model, default values left out. */
+  static io.fabric8.kubernetes.api.model.PersistentVolumeClaimSpec spec(PersistentVolumeClaimSpec s) {
+    return new PersistentVolumeClaimSpecBuilder()
+        .withAccessModes(Values.names(s.accessModes()))
+        .withSelector(Fabric8Selectors.toFabric8(s.selector()))
+        .withResources(s.resources().requests().isEmpty() && s.resources().limits().isEmpty() ? null
+            : new VolumeResourceRequirementsBuilder().withRequests(Values.resources(s.resources().requests()))
+                .withLimits(Values.resources(s.resources().limits())).build())
+        .withStorageClassName(s.storageClassName())
+        .withVolumeMode(s.volumeMode() == PersistentVolumeMode.Filesystem ? null : s.volumeMode().name())
+        .withVolumeName(Values.emptyToNull(s.volumeName()))
         .build();
   }
 }

@@ -5,7 +5,10 @@ import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.EmptyDirVolumeSourceBuilder;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.EphemeralVolumeSourceBuilder;
 import io.fabric8.kubernetes.api.model.HostPathVolumeSourceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimTemplateBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimVolumeSourceBuilder;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
@@ -20,6 +23,7 @@ import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.ContainerPort;
 import io.fleetkit.api.core.ContainerRestartPolicy;
 import io.fleetkit.api.core.EnvVar;
+import io.fleetkit.api.core.PersistentVolumeClaimTemplate;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.PodTemplateSpec;
 import io.fleetkit.api.core.Probe;
@@ -41,7 +45,8 @@ import org.jspecify.annotations.Nullable;
  * values out on the way back.
  */
 public final class PodSpecs {
-  private static final String VOLUME_SOURCES = "persistentVolumeClaim, emptyDir, hostPath, configMap, secret";
+  private static final String VOLUME_SOURCES =
+      "persistentVolumeClaim, emptyDir, hostPath, configMap, secret, ephemeral";
 
   private PodSpecs() {}
 
@@ -209,6 +214,9 @@ public final class PodSpecs {
 
   private static @Nullable Volume volume(io.fabric8.kubernetes.api.model.Volume v, String p, DocumentContext ctx) {
     String name = Values.required(v.getName(), p + ".name", ctx);
+    if (!oneSource(v, p, ctx)) {
+      return null;
+    }
     VolumeSource source;
     if (v.getPersistentVolumeClaim() != null) {
       var c = v.getPersistentVolumeClaim();
@@ -227,11 +235,73 @@ public final class PodSpecs {
     } else if (v.getSecret() != null) {
       source = ctx.build(p + ".secret", () -> new VolumeSource.Secret(
           Values.orEmpty(v.getSecret().getSecretName())));
+    } else if (v.getEphemeral() != null) {
+      source = ephemeral(v.getEphemeral(), p + ".ephemeral", ctx);
     } else {
       ctx.error(p, "must have one of the supported volume sources: " + VOLUME_SOURCES, null);
       return null;
     }
     return source == null ? null : ctx.build(p, () -> new Volume(name, source));
+  }
+
+  /**
+   * Upstream's rule that a volume has one source: each source after the first (in {@code validateVolumeSource}'s
+   * order) is refused with its message.
+   */
+  private static boolean oneSource(io.fabric8.kubernetes.api.model.Volume v, String p, DocumentContext ctx) {
+    Object[] sources = {v.getHostPath(), v.getEmptyDir(), v.getSecret(), v.getPersistentVolumeClaim(),
+        v.getConfigMap(), v.getEphemeral()};
+    String[] names = {"hostPath", "emptyDir", "secret", "persistentVolumeClaim", "configMap", "ephemeral"};
+    int found = 0;
+    for (int i = 0; i < sources.length; i++) {
+      if (sources[i] != null && found++ > 0) {
+        ctx.error(p + "." + names[i], "Forbidden: may not specify more than 1 volume type", null);
+      }
+    }
+    return found <= 1;
+  }
+
+  /**
+   * A generic ephemeral volume: its claim template's labels, annotations and spec. The template's other metadata
+   * fields cannot be set (upstream's {@code ValidateTemplateObjectMeta}); the pod checks the spec's rules.
+   */
+  private static VolumeSource.@Nullable Ephemeral ephemeral(io.fabric8.kubernetes.api.model.EphemeralVolumeSource e,
+      String p, DocumentContext ctx) {
+    var t = e.getVolumeClaimTemplate();
+    String tp = p + ".volumeClaimTemplate";
+    if (t == null) {
+      ctx.error(tp, "Required value", null);
+      return null;
+    }
+    var m = t.getMetadata() == null ? new io.fabric8.kubernetes.api.model.ObjectMeta() : t.getMetadata();
+    String mp = tp + ".metadata";
+    Object[] fields = {m.getName(), m.getGenerateName(), m.getNamespace(), m.getUid(), m.getResourceVersion(),
+        m.getGeneration(), m.getCreationTimestamp(), m.getDeletionTimestamp(), m.getDeletionGracePeriodSeconds(),
+        m.getSelfLink(), emptyToNull(m.getOwnerReferences()), emptyToNull(m.getFinalizers()),
+        emptyToNull(m.getManagedFields())};
+    String[] names = {"name", "generateName", "namespace", "uid", "resourceVersion", "generation",
+        "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink", "ownerReferences",
+        "finalizers", "managedFields"};
+    boolean forbidden = false;
+    for (int i = 0; i < fields.length; i++) {
+      if (fields[i] != null && !"".equals(fields[i])) {
+        ctx.error(mp + "." + names[i], "Forbidden: cannot be set", null);
+        forbidden = true;
+      }
+    }
+    var labels = Values.stringMap(m.getLabels(), mp + ".labels", ctx);
+    var annotations = Values.stringMap(m.getAnnotations(), mp + ".annotations", ctx);
+    var spec = PersistentVolumeClaimConverter.spec(t.getSpec() == null
+        ? new io.fabric8.kubernetes.api.model.PersistentVolumeClaimSpec() : t.getSpec(), tp + ".spec", ctx);
+    if (spec == null || forbidden) {
+      return null;
+    }
+    return ctx.build(p, () -> new VolumeSource.Ephemeral(new PersistentVolumeClaimTemplate(labels, annotations,
+        spec)));
+  }
+
+  private static @Nullable List<?> emptyToNull(@Nullable List<?> l) {
+    return l == null || l.isEmpty() ? null : l;
   }
 
   private static io.fabric8.kubernetes.api.model.Volume volume(Volume v) {
@@ -250,6 +320,14 @@ public final class PodSpecs {
       b.withConfigMap(new ConfigMapVolumeSourceBuilder().withName(c.name()).build());
     } else if (s instanceof VolumeSource.Secret c) {
       b.withSecret(new SecretVolumeSourceBuilder().withSecretName(c.secretName()).build());
+    } else if (s instanceof VolumeSource.Ephemeral e) {
+      PersistentVolumeClaimTemplate t = e.volumeClaimTemplate();
+      b.withEphemeral(new EphemeralVolumeSourceBuilder().withVolumeClaimTemplate(
+          new PersistentVolumeClaimTemplateBuilder()
+              .withMetadata(t.labels().isEmpty() && t.annotations().isEmpty() ? null : new ObjectMetaBuilder()
+                  .withLabels(Values.emptyToNull(new java.util.TreeMap<>(t.labels())))
+                  .withAnnotations(Values.emptyToNull(new java.util.TreeMap<>(t.annotations()))).build())
+              .withSpec(PersistentVolumeClaimConverter.spec(t.spec())).build()).build());
     } else {
       throw new IllegalArgumentException("volume " + v.name() + ": source " + s + " is not supported");
     }
