@@ -73,4 +73,35 @@ final class InMemoryProvisionerTest {
     assertThatThrownBy(() -> InMemoryProvisioner.unlimited("x.io").setCapacity("z", "1Gi"))
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("unlimited");
   }
+
+  @Test
+  void provisionerNameThatIsNoCsiDriverName_volumesGetAValidDriver() {
+    InMemoryProvisioner local = InMemoryProvisioner.unlimited("example.com/local");
+    assertThat(local.driver()).isEqualTo("example.com.local");
+    assertThat(InMemoryProvisioner.unlimited("kubernetes.io/aws-ebs").driver()).isEqualTo("kubernetes.io.aws-ebs");
+    assertThat(InMemoryProvisioner.unlimited("ebs.csi.aws.com").driver()).isEqualTo("ebs.csi.aws.com");
+    assertThat(InMemoryProvisioner.unlimited("Example.COM//Local_").driver()).isEqualTo("example.com.local");
+    StorageClass sc = StorageClass.of(ObjectMeta.of("local"), StorageClassSpec.of("example.com/local"));
+
+    ProvisionResult r = local.provision(new ProvisionRequest(claim("1Gi"), sc, "pv-1", null));
+
+    assertThat(r).isInstanceOf(ProvisionResult.Provisioned.class);
+    PersistentVolume pv = ((ProvisionResult.Provisioned) r).volume();
+    assertThat(pv.spec().source()).isEqualTo(io.fleetkit.api.core.PersistentVolumeSource.Csi.of("example.com.local",
+        "pv-1"));
+    assertThat(local.volumeCount()).isEqualTo(1);
+  }
+
+  @Test
+  void volumeThatCannotBeMade_failsWithoutHoldingCapacity() {
+    // a claim name that is no valid volume name: the volume is refused, and nothing is held for it
+    ProvisionResult r = p.provision(new ProvisionRequest(claim("1Gi"), onlyA, "Bad_Name", null));
+
+    assertThat(r).isInstanceOf(ProvisionResult.Failed.class);
+    assertThat(((ProvisionResult.Failed) r).message()).contains("Bad_Name");
+    assertThat(p.volumeCount()).isZero();
+    assertThat(p.free("zone-a")).isEqualTo(10L << 30);
+    assertThat(p.provision(new ProvisionRequest(claim("1Gi"), onlyA, "pv-ok", null)))
+        .isInstanceOf(ProvisionResult.Provisioned.class);
+  }
 }

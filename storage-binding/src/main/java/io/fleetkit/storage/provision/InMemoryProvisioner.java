@@ -1,10 +1,12 @@
 package io.fleetkit.storage.provision;
 
+import io.fleetkit.api.ValidationException;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.PersistentVolume;
 import io.fleetkit.api.core.PersistentVolumeClaim;
 import io.fleetkit.api.core.PersistentVolumeSource;
 import io.fleetkit.api.core.PersistentVolumeSpec;
+import io.fleetkit.api.labels.Validation;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
@@ -14,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -21,7 +24,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A provisioner that hands out volumes from a capacity per zone, for tests, simulations and the CLI. Volumes are
- * CSI volumes of driver {@link #name()}, labelled with their zone and pinned to it by node affinity.
+ * CSI volumes of driver {@link #driver()} (the provisioner's name, made a CSI driver name when it is not one:
+ * {@code kubernetes.io/aws-ebs} gives {@code kubernetes.io.aws-ebs}), labelled with their zone and pinned to it by node
+ * affinity.
  *
  * <p>With no zone configured ({@link #unlimited}) capacity is unbounded and a volume is pinned to the selected
  * node's zone when it has one. Otherwise a volume for a selected node goes to that node's zone; an Immediate volume
@@ -30,6 +35,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class InMemoryProvisioner implements VolumeProvisioner {
   private final String name;
+  private final String driver;
   private final String topologyKey;
   private final @Nullable Map<String, Long> capacity;
   private final Map<String, Long> used = new HashMap<>();
@@ -39,6 +45,7 @@ public final class InMemoryProvisioner implements VolumeProvisioner {
 
   private InMemoryProvisioner(String name, String topologyKey, @Nullable Map<String, Long> capacity) {
     this.name = name;
+    this.driver = driverName(name);
     this.topologyKey = topologyKey;
     this.capacity = capacity;
   }
@@ -79,6 +86,32 @@ public final class InMemoryProvisioner implements VolumeProvisioner {
   @Override
   public String name() {
     return name;
+  }
+
+  /** The CSI driver of this provisioner's volumes. */
+  public String driver() {
+    return driver;
+  }
+
+  /**
+   * {@code name} when it is a CSI driver name (a DNS-1123 subdomain of at most 63 characters, upstream's
+   * {@code ValidateCSIDriverName}), else {@code name} in lower case with every other character replaced by a dot,
+   * dots at its ends dropped and cut to 63 characters: a StorageClass's {@code provisioner} may be any qualified name
+   * ({@code example.com/local}), a CSI driver's may not.
+   */
+  static String driverName(String name) {
+    if (name.length() <= 63 && Validation.isDNS1123Subdomain(name).isEmpty()) {
+      return name;
+    }
+    StringBuilder b = new StringBuilder();
+    for (char c : name.toLowerCase(Locale.ROOT).toCharArray()) {
+      b.append((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ? c : '.');
+    }
+    String d = b.toString().replaceAll("\\.{2,}", ".").replaceAll("^[.-]+|[.-]+$", "");
+    if (d.length() > 63) {
+      d = d.substring(0, 63).replaceAll("[.-]+$", "");
+    }
+    return d.isEmpty() ? "in-memory.csi.fleetkit.io" : d;
   }
 
   /**
@@ -144,8 +177,6 @@ public final class InMemoryProvisioner implements VolumeProvisioner {
       }
     }
     String key = zone == null ? "" : zone;
-    used.merge(key, size, Long::sum);
-    allocations.put(request.volumeName(), new Allocation(key, size));
     ObjectMeta.Builder meta = ObjectMeta.builder().name(request.volumeName());
     PersistentVolumeSpec.Builder spec = PersistentVolumeSpec.builder()
         .capacity(ResourceList.builder().put("storage", claim.requestedStorage()).build())
@@ -154,12 +185,21 @@ public final class InMemoryProvisioner implements VolumeProvisioner {
         .storageClassName(sc.metadata().name())
         .volumeMode(claim.spec().volumeMode())
         .mountOptions(sc.spec().mountOptions())
-        .source(PersistentVolumeSource.Csi.of(name, request.volumeName()));
+        .source(PersistentVolumeSource.Csi.of(driver, request.volumeName()));
     if (zone != null) {
       meta.label(topologyKey, zone);
       spec.nodeAffinity(Topology.affinity(topologyKey, zone));
     }
-    return ProvisionResult.provisioned(PersistentVolume.of(meta.build(), spec.build()));
+    PersistentVolume volume;
+    try {
+      volume = PersistentVolume.of(meta.build(), spec.build());
+    } catch (ValidationException e) {
+      // nothing is held for a volume that cannot be made: the next attempt starts afresh
+      return ProvisionResult.failed(e.getMessage());
+    }
+    used.merge(key, size, Long::sum);
+    allocations.put(request.volumeName(), new Allocation(key, size));
+    return ProvisionResult.provisioned(volume);
   }
 
   private @Nullable String bestZone(StorageClass sc, long size) {
