@@ -125,7 +125,14 @@ final class ClaimProvisioner {
       // Provisioned before (e.g. by a sync whose claim update was lost): nothing to provision.
       return bind ? binder.bind(existing.get(), c) : Optional.empty();
     }
-    ProvisionResult result = p.provision(new ProvisionRequest(c, sc, volumeName, node));
+    ProvisionResult result;
+    try {
+      result = p.provision(new ProvisionRequest(c, sc, volumeName, node));
+    } catch (RuntimeException e) {
+      // a provisioner that throws fails the attempt like one that reports a failure: backed off and retried
+      LOG.warn("provisioner {} threw for claim {}", p.name(), key, e);
+      result = ProvisionResult.failed(p.name() + " threw " + e);
+    }
     if (result instanceof ProvisionResult.Failed f) {
       String text = "failed to provision volume with StorageClass \"" + sc.metadata().name() + "\": "
           + f.message();

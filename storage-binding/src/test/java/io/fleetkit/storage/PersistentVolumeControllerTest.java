@@ -20,9 +20,13 @@ import io.fleetkit.api.storage.VolumeBindingMode;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.storage.provision.InMemoryProvisioner;
+import io.fleetkit.storage.provision.ProvisionRequest;
+import io.fleetkit.storage.provision.ProvisionResult;
+import io.fleetkit.storage.provision.VolumeProvisioner;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -231,6 +235,44 @@ final class PersistentVolumeControllerTest {
     assertThat(claim("huge").status().phase()).isEqualTo(PersistentVolumeClaimPhase.Bound);
     assertThat(claim("huge").status().conditions()).isEmpty();
     assertThat(controller.nextProvisioningAttempt("ns/huge")).isEmpty();
+  }
+
+  @Test
+  void syncAll_provisionerThrows_failsTheAttemptAndRetriesWithBackoff() {
+    boolean[] broken = {true};
+    VolumeProvisioner flaky = new VolumeProvisioner() {
+      @Override
+      public String name() {
+        return "flaky.csi.fleetkit.io";
+      }
+
+      @Override
+      public ProvisionResult provision(ProvisionRequest request) {
+        if (broken[0]) {
+          throw new IllegalStateException("backend down");
+        }
+        return zonal.provision(request);
+      }
+
+      @Override
+      public Optional<String> delete(PersistentVolume volume) {
+        return zonal.delete(volume);
+      }
+    };
+    PersistentVolumeController c = PersistentVolumeController.builder(store).clock(clock).provisioner(flaky)
+        .provisioningBackoff(Duration.ofSeconds(1), Duration.ofSeconds(8)).build();
+    storageClass("flaky", flaky.name(), VolumeBindingMode.Immediate);
+    claim("data", "1Gi", "flaky");
+
+    c.syncAll();
+
+    assertThat(claim("data").status().phase()).isEqualTo(PersistentVolumeClaimPhase.Pending);
+    assertThat(claim("data").status().conditions()).singleElement().satisfies(cond -> assertThat(cond.message())
+        .contains("flaky.csi.fleetkit.io threw java.lang.IllegalStateException: backend down"));
+    broken[0] = false;
+    clock.advance(Duration.ofSeconds(1));
+    c.syncAll();
+    assertThat(claim("data").status().phase()).isEqualTo(PersistentVolumeClaimPhase.Bound);
   }
 
   @Test
