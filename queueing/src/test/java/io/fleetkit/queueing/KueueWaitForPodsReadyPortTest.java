@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,6 +44,8 @@ import org.junit.jupiter.api.Test;
  *       count is 0 and its zero {@code requeueAt} none);
  *   <li>{@code pkg/util/wait/backoff_test.go} TestBackoff_WaitTime "caps at limit" ({@link
  *       WaitForPodsReady#requeueDelay}, whole seconds and factor 2);
+ *   <li>{@code pkg/scheduler/scheduler_test.go} TestEntryOrdering "Priority sorting is enabled (default) using
+ *       pods-ready Eviction timestamp (default)" and "... using pods-ready Creation timestamp", through one cycle;
  *   <li>{@code pkg/config/validation_test.go} TestValidate, its 7 waitForPodsReady cases but "no supported
  *       waitForPodsReady.requeuingStrategy.timestamp" (the timestamp is a Java enum).
  * </ul>
@@ -297,6 +300,80 @@ final class KueueWaitForPodsReadyPortTest {
     e.setPodsReady("ns/wl", false);
     e.assumeRequeueState("ns/wl", new RequeueState(100, null));
     assertDeactivated(e, e.schedule(), "WaitForStart");
+  }
+
+  // TestEntryOrdering (pkg/scheduler/scheduler_test.go), the pods-ready timestamp cases with priority sorting on:
+  // one head per ClusterQueue, the non-borrowing queues without a cohort, the borrowing ones (nominal quota 0) in the
+  // flat cohort "flat" with a lender (borrowing level 1), "high_pri_borrowing_more" in cohort "mid" under "root"
+  // whose lender sits at the root (level 2). The two evicted workloads were admitted and time out in the cycle itself
+  // (at now+2s, upstream's Evicted condition time), with no backoff; the cycle's admissions come in its entry order.
+  // Upstream's names are written with '-' for '_', as Kubernetes names require.
+
+  private static final Instant T = Instant.parse("2026-03-01T12:00:00Z");
+
+  private static List<String> entryOrder(WaitForPodsReady.RequeuingTimestamp timestamp) {
+    ManualClock c = new ManualClock(T.plusSeconds(2));
+    AdmissionEngine.Builder b = AdmissionEngine.builder().clock(c).resourceFlavors("default")
+        .waitForPodsReady(WaitForPodsReady.builder().timeout(Duration.ofMinutes(1)).backoffBaseSeconds(0)
+            .backoffJitter(0).timestamp(timestamp).build())
+        .cohort(Cohort.of("mid", "root"))
+        .clusterQueue(queue("lender", "flat", "100"))
+        .clusterQueue(queue("lender-root", "root", "100"));
+    String[] own = {"old", "new", "new_high_pri", "recently_evicted"};
+    String[] borrowing = {"old_borrowing", "high_pri_borrowing", "new_borrowing", "evicted_borrowing"};
+    for (String n : own) {
+      b.clusterQueue(queue(n, null, "10")).localQueue(LocalQueue.of("ns", k(n), k(n)));
+    }
+    for (String n : borrowing) {
+      b.clusterQueue(queue(n, "flat", "0")).localQueue(LocalQueue.of("ns", k(n), k(n)));
+    }
+    b.clusterQueue(queue("high_pri_borrowing_more", "mid", "0"))
+        .localQueue(LocalQueue.of("ns", k("high_pri_borrowing_more"), k("high_pri_borrowing_more")));
+    AdmissionEngine e = b.build();
+    e.submit(entry("old_borrowing", 0, 0));
+    e.submit(entry("old", 1, 0));
+    e.submit(entry("new", 3, 0));
+    e.submit(entry("high_pri_borrowing", 3, 1));
+    e.submit(entry("new_high_pri", 4, 1));
+    e.submit(entry("new_borrowing", 3, 0));
+    e.submit(entry("high_pri_borrowing_more", 3, 1));
+    Instant timedOut = c.instant().minus(Duration.ofMinutes(1));
+    e.assumeAdmitted(entry("evicted_borrowing", 1, 0), k("evicted_borrowing"), Map.of("cpu", "default"), timedOut);
+    e.assumeAdmitted(entry("recently_evicted", 0, 0), k("recently_evicted"), Map.of("cpu", "default"), timedOut);
+    CycleResult r = e.schedule();
+    assertThat(r.podsReadyEvictions()).extracting(PodsReadyEviction::workload)
+        .containsExactlyInAnyOrder("ns/evicted-borrowing", "ns/recently-evicted");
+    return r.admitted().stream().map(a -> a.workload().substring("ns/".length()).replace('-', '_')).toList();
+  }
+
+  /** Upstream's name as a Kubernetes name ({@code _} is not allowed). */
+  private static String k(String upstreamName) {
+    return upstreamName.replace('_', '-');
+  }
+
+  private static ClusterQueue queue(String name, @Nullable String cohort, String cpu) {
+    ClusterQueue.Builder q = ClusterQueue.builder(k(name))
+        .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", cpu)));
+    return (cohort == null ? q : q.cohort(cohort)).build();
+  }
+
+  private static Workload entry(String name, int createdSecondsAfterT, int priority) {
+    return Workload.builder("ns", k(name)).queueName(k(name)).priority(priority).request("cpu", "1")
+        .creationTime(T.plusSeconds(createdSecondsAfterT)).build();
+  }
+
+  @Test
+  void entryOrdering_prioritySortingWithPodsReadyEvictionTimestamp() {
+    assertThat(entryOrder(WaitForPodsReady.RequeuingTimestamp.EVICTION)).containsExactly("new_high_pri", "old",
+        "recently_evicted", "new", "high_pri_borrowing", "old_borrowing", "evicted_borrowing", "new_borrowing",
+        "high_pri_borrowing_more");
+  }
+
+  @Test
+  void entryOrdering_prioritySortingWithPodsReadyCreationTimestamp() {
+    assertThat(entryOrder(WaitForPodsReady.RequeuingTimestamp.CREATION)).containsExactly("new_high_pri",
+        "recently_evicted", "old", "new", "high_pri_borrowing", "old_borrowing", "evicted_borrowing",
+        "new_borrowing", "high_pri_borrowing_more");
   }
 
   // TestSetRequeueState
