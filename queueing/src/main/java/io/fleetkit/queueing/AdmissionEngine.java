@@ -405,6 +405,11 @@ public final class AdmissionEngine {
     return Optional.ofNullable(scheduler.requeueState(workloadKey));
   }
 
+  /** The engine's {@code waitForPodsReady} configuration, if enabled. */
+  public synchronized Optional<WaitForPodsReady> waitForPodsReady() {
+    return Optional.ofNullable(scheduler.waitForPodsReadyConfig());
+  }
+
   /**
    * Restores the requeue state of a pending or admitted workload (Kueue keeps it in the Workload's status, so a
    * restarted controller counts on from it); a pending workload whose {@code requeueAt} is ahead waits until then.

@@ -1209,6 +1209,10 @@ public final class QueueScheduler {
     return next;
   }
 
+  public io.fleetkit.queueing.@Nullable WaitForPodsReady waitForPodsReadyConfig() {
+    return waitForPodsReady;
+  }
+
   public io.fleetkit.queueing.@Nullable PodsReadyCondition podsReady(String key) {
     return podsReady.get(key);
   }
