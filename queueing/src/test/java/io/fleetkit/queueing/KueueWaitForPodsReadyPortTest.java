@@ -46,7 +46,7 @@ import org.junit.jupiter.api.Test;
  *       WaitForPodsReady#requeueDelay}, whole seconds and factor 2);
  *   <li>{@code pkg/scheduler/scheduler_test.go} TestEntryOrdering "Priority sorting is enabled (default) using
  *       pods-ready Eviction timestamp (default)" and "... using pods-ready Creation timestamp", through one cycle;
- *   <li>{@code pkg/config/validation_test.go} TestValidate, its 7 waitForPodsReady cases but "no supported
+ *   <li>{@code pkg/config/validation_test.go} TestValidate, 7 of its 8 waitForPodsReady cases, all but "no supported
  *       waitForPodsReady.requeuingStrategy.timestamp" (the timestamp is a Java enum).
  * </ul>
  */
@@ -451,7 +451,7 @@ final class KueueWaitForPodsReadyPortTest {
   void validate_emptyTimeout() {
     assertInvalid(WaitForPodsReady.builder().timeout(Duration.ZERO), "waitForPodsReady.timeout");
     assertThatThrownBy(() -> WaitForPodsReady.builder().timeout(Duration.ZERO).build())
-        .hasMessageContaining("must be specified");
+        .hasMessageContaining("Configuration waitForPodsReady: waitForPodsReady.timeout \"0s\" must be specified");
   }
 
   @Test
