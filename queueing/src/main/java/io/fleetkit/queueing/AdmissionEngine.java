@@ -569,9 +569,15 @@ public final class AdmissionEngine {
     /**
      * The random source of the jitter of {@code waitForPodsReady} requeue delays (default: an unseeded {@link
      * java.util.SplittableRandom}); give a seeded one for reproducible runs.
+     *
+     * @throws IllegalStateException if it was set before
      */
     public Builder random(java.util.random.RandomGenerator random) {
-      this.random = Objects.requireNonNull(random, "random");
+      Objects.requireNonNull(random, "random");
+      if (this.random != null) {
+        throw new IllegalStateException("admission engine: random was already set to " + this.random);
+      }
+      this.random = random;
       return this;
     }
 

@@ -186,8 +186,11 @@ public record WaitForPodsReady(Duration timeout, boolean blockAdmission, @Nullab
     }
   }
 
-  /** Builds a {@link WaitForPodsReady} from Kueue's defaults; not thread-safe. */
+  /**
+   * Builds a {@link WaitForPodsReady} from Kueue's defaults; a setting made twice is refused. Not thread-safe.
+   */
   public static final class Builder {
+    private final java.util.Map<String, @Nullable Object> set = new java.util.HashMap<>();
     private Duration timeout = DEFAULT_TIMEOUT;
     private boolean blockAdmission;
     private @Nullable Duration recoveryTimeout;
@@ -200,27 +203,41 @@ public record WaitForPodsReady(Duration timeout, boolean blockAdmission, @Nullab
 
     private Builder() {}
 
+    /** @throws IllegalStateException if {@code setting} was set before */
+    private void once(String setting, @Nullable Object value) {
+      if (set.containsKey(setting)) {
+        Object old = set.get(setting);
+        throw new IllegalStateException("waitForPodsReady: " + setting + " was already set to "
+            + (old instanceof Duration d ? Violations.durationText(d) : old));
+      }
+      set.put(setting, value);
+    }
+
     /** {@code timeout} (default 30 minutes). */
     public Builder timeout(Duration v) {
+      once("timeout", v);
       timeout = Objects.requireNonNull(v, "timeout");
       return this;
     }
 
     /** {@code blockAdmission} (default false). */
     public Builder blockAdmission(boolean v) {
+      once("blockAdmission", v);
       blockAdmission = v;
       return this;
     }
 
     /** {@code recoveryTimeout} (default: the timeout, as Kueue's defaulting). */
     public Builder recoveryTimeout(Duration v) {
-      recoveryTimeout = Objects.requireNonNull(v, "recoveryTimeout");
+      once("recoveryTimeout", Objects.requireNonNull(v, "recoveryTimeout"));
+      recoveryTimeout = v;
       recoverySet = true;
       return this;
     }
 
     /** No recovery timeout: a workload whose pods stop being ready is never evicted for it. */
     public Builder withoutRecoveryTimeout() {
+      once("recoveryTimeout", null);
       recoveryTimeout = null;
       recoverySet = true;
       return this;
@@ -228,30 +245,35 @@ public record WaitForPodsReady(Duration timeout, boolean blockAdmission, @Nullab
 
     /** {@code requeuingStrategy.timestamp} (default Eviction). */
     public Builder timestamp(RequeuingTimestamp v) {
+      once("timestamp", v);
       timestamp = Objects.requireNonNull(v, "timestamp");
       return this;
     }
 
     /** {@code requeuingStrategy.backoffLimitCount} (default unset: no limit). */
     public Builder backoffLimitCount(@Nullable Integer v) {
+      once("backoffLimitCount", v);
       backoffLimitCount = v;
       return this;
     }
 
     /** {@code requeuingStrategy.backoffBaseSeconds} (default 60). */
     public Builder backoffBaseSeconds(int v) {
+      once("backoffBaseSeconds", v);
       backoffBaseSeconds = v;
       return this;
     }
 
     /** {@code requeuingStrategy.backoffMaxSeconds} (default 3600). */
     public Builder backoffMaxSeconds(int v) {
+      once("backoffMaxSeconds", v);
       backoffMaxSeconds = v;
       return this;
     }
 
     /** The jitter factor of requeue delays (default Kueue's 0.0001; 0 for exact times). */
     public Builder backoffJitter(double v) {
+      once("backoffJitter", v);
       backoffJitter = v;
       return this;
     }

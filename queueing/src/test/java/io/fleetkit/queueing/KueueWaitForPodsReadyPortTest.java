@@ -210,7 +210,8 @@ final class KueueWaitForPodsReadyPortTest {
 
   @Test
   void requeue_recoveryTimeLimitedToRecoveryTimeout() {
-    WaitForPodsReady cfg = requeueConfig().timeout(Duration.ofMinutes(5)).recoveryTimeout(Duration.ofSeconds(3))
+    WaitForPodsReady cfg = WaitForPodsReady.builder().timeout(Duration.ofMinutes(5))
+        .recoveryTimeout(Duration.ofSeconds(3)).backoffLimitCount(100).backoffBaseSeconds(10).backoffJitter(0)
         .backoffMaxSeconds(7200).build();
     ManualClock clock = new ManualClock(NOW.minus(Duration.ofMinutes(4)));
     AdmissionEngine e = engine(cfg, clock);

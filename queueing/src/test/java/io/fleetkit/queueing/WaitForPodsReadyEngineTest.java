@@ -205,6 +205,16 @@ final class WaitForPodsReadyEngineTest {
   }
 
   @Test
+  void configurationBuilder_refusesASettingMadeTwice() {
+    WaitForPodsReady.Builder b = WaitForPodsReady.builder().timeout(Duration.ofMinutes(5));
+    assertThatThrownBy(() -> b.timeout(Duration.ofMinutes(10))).isInstanceOf(IllegalStateException.class)
+        .hasMessage("waitForPodsReady: timeout was already set to 5m");
+    WaitForPodsReady.Builder r = WaitForPodsReady.builder().withoutRecoveryTimeout();
+    assertThatThrownBy(() -> r.recoveryTimeout(Duration.ofMinutes(1))).isInstanceOf(IllegalStateException.class)
+        .hasMessage("waitForPodsReady: recoveryTimeout was already set to null");
+  }
+
+  @Test
   void withoutWaitForPodsReady_noTimeoutRuns() {
     AdmissionEngine e = AdmissionEngine.builder().clock(clock).resourceFlavors("default")
         .clusterQueue(ClusterQueue.builder("cq")
