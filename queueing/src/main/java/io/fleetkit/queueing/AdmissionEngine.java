@@ -61,7 +61,9 @@ import java.util.Optional;
  * {@link PodsReadyCondition}); at the start of every cycle an admitted workload whose pods were not ready within the
  * timeout (or the recovery timeout) is evicted and queued again after an exponential backoff ({@link #requeueState}),
  * or deactivated once it was requeued {@code backoffLimitCount} times ({@link CycleResult#podsReadyEvictions()}).
- * With {@code blockAdmission} no workload is admitted while one with quota is not PodsReady.
+ * With {@code blockAdmission} no workload is admitted while one with quota is not PodsReady (Kueue's scheduler blocks
+ * until they are and then admits the head; the engine never blocks: the head keeps its place and is admitted by the
+ * first cycle after).
  *
  * <p>Differences from Kueue: fair sharing works on flat cohorts only (an engine with fair sharing and a cohort tree
  * or cohort quotas is refused), a preemption's victims are evicted (their quota and nodes free) within the cycle, and node replacement, balanced placement and preferred node affinity are not

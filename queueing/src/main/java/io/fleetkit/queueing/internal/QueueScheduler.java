@@ -1083,7 +1083,7 @@ public final class QueueScheduler {
     admitted.remove(w.key());
     w.cq.remove(w);
     resetChecks(w.key(), now);
-    lostAdmission(w.key(), now);
+    lostAdmission(w.key());
     quotaReleased(w.cq);
   }
 
@@ -1091,7 +1091,7 @@ public final class QueueScheduler {
    * The workload lost its quota. Its PodsReady condition stays as it was (Kueue's workload controller evicts without
    * touching it); the job reconciler's rewrite for a workload that is not admitted is {@link #newAdmission}'s.
    */
-  private void lostAdmission(String key, Instant now) {
+  private void lostAdmission(String key) {
     admittedSince.remove(key);
   }
 
@@ -1376,7 +1376,7 @@ public final class QueueScheduler {
     admitted.remove(v.key());
     v.cq.remove(v);
     resetChecks(v.key(), clock.instant());
-    lostAdmission(v.key(), clock.instant());
+    lostAdmission(v.key());
     v.cq.pending.push(new PendingWorkload(v.workload, sequence++));
     pendingIn.put(v.key(), v.cq);
   }
