@@ -104,6 +104,23 @@ final class QueueWaitForPodsReadyControllerTest {
   }
 
   @Test
+  void pastTheRequeuingLimit_jobIsDeactivatedAndStaysSuspended() {
+    start(WaitForPodsReady.builder().timeout(Duration.ofMinutes(1)).backoffLimitCount(0).backoffJitter(0).build());
+    store.create(job("a", "lq", 1, "1", 0, true, 10));
+    ctl.runUntilIdle();
+    assertThat(running(get("a"))).isTrue();
+    advance(Duration.ofMinutes(1));
+    Job a = get("a");
+    assertThat(a.spec().suspend()).isTrue();
+    assertThat(quotaReserved(a).reason()).isEqualTo(QueueLabels.REASON_DEACTIVATED);
+    assertThat(quotaReserved(a).message())
+        .isEqualTo("The workload is deactivated due to exceeding the maximum number of re-queuing retries");
+    advance(Duration.ofHours(2));
+    assertThat(get("a").spec().suspend()).isTrue();
+    assertThat(engine.admission(NS + "/a")).isEmpty();
+  }
+
+  @Test
   void podsReadyInTime_jobKeepsRunning() {
     start(WaitForPodsReady.builder().timeout(Duration.ofMinutes(1)).backoffJitter(0).build());
     store.create(job("a", "lq", 2, "1", 0, true, 10));

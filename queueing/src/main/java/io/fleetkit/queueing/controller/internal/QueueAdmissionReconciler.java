@@ -103,11 +103,11 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
       String reason = view.stopReason() != null ? view.stopReason() : view.waitReason();
       Result held = hold(ctx, job, key, reason, view.message(), changed);
       // waitForPodsReady: a workload evicted by the PodsReady timeout is queued again once its backoff has passed
-      Instant requeueAt = view.stopReason() == null
+      // (once it has, the next reconcile's cycles queue it: the requeue state's requeueAt is cleared)
+      Instant requeueAt = QueueLabels.REASON_PODS_READY_TIMEOUT.equals(reason)
           ? engine.requeueState(key).map(io.fleetkit.queueing.RequeueState::requeueAt).orElse(null) : null;
-      if (requeueAt != null) {
-        Duration wait = Duration.between(ctx.now(), requeueAt);
-        return Result.requeueAfter(wait.isNegative() || wait.isZero() ? Duration.ofMillis(1) : wait);
+      if (requeueAt != null && requeueAt.isAfter(ctx.now())) {
+        return Result.requeueAfter(Duration.between(ctx.now(), requeueAt));
       }
       return held;
     }
