@@ -56,9 +56,17 @@ import java.util.Optional;
  * targets are chosen so that both the quota and the topology fit (the nodes' room their topology assignments free),
  * and the preemptor holds the nodes it will take for the rest of the cycle.
  *
+ * <p>All-or-nothing scheduling with timeouts (Kueue's {@code waitForPodsReady}, {@link Builder#waitForPodsReady}): the
+ * job integration reports whether an admitted workload's pods are all ready ({@link #setPodsReady}, which keeps its
+ * {@link PodsReadyCondition}); at the start of every cycle an admitted workload whose pods were not ready within the
+ * timeout (or the recovery timeout) is evicted and queued again after an exponential backoff ({@link #requeueState}),
+ * or deactivated once it was requeued {@code backoffLimitCount} times ({@link CycleResult#podsReadyEvictions()}).
+ * With {@code blockAdmission} no workload is admitted while one with quota is not PodsReady (Kueue's scheduler blocks
+ * until they are and then admits the head; the engine never blocks: the head keeps its place and is admitted by the
+ * first cycle after).
+ *
  * <p>Differences from Kueue: fair sharing works on flat cohorts only (an engine with fair sharing and a cohort tree
- * or cohort quotas is refused), there is no {@code waitForPodsReady}, a preemption's victims are evicted (their quota
- * and nodes free) within the cycle, and node replacement, balanced placement and preferred node affinity are not
+ * or cohort quotas is refused), a preemption's victims are evicted (their quota and nodes free) within the cycle, and node replacement, balanced placement and preferred node affinity are not
  * modelled. A flavor is given to a pod set only if
  * the pods tolerate its taints and their node selector and required node affinity match its node labels ({@link
  * ResourceFlavor}).
@@ -372,6 +380,58 @@ public final class AdmissionEngine {
     scheduler.nodeUsage(Objects.requireNonNull(node, "node"), Objects.requireNonNull(used, "used"));
   }
 
+  /**
+   * Sets whether all pods of {@code workloadKey}, which holds quota, are ready (or succeeded), as Kueue's job
+   * reconciler does, and returns its {@code PodsReady} condition ({@link PodsReadyCondition#next}). With {@code
+   * waitForPodsReady}, an admitted workload whose condition stays false past the timeout is evicted by the next cycle.
+   *
+   * @throws IllegalArgumentException if the workload holds no quota
+   */
+  public synchronized PodsReadyCondition setPodsReady(String workloadKey, boolean ready) {
+    return scheduler.setPodsReady(Objects.requireNonNull(workloadKey, "workloadKey"), ready);
+  }
+
+  /**
+   * The {@code PodsReady} condition of {@code workloadKey}, if {@link #setPodsReady} set one (an evicted workload keeps
+   * its last one; it becomes {@code WaitForStart} when the workload gets quota again).
+   */
+  public synchronized Optional<PodsReadyCondition> podsReady(String workloadKey) {
+    return Optional.ofNullable(scheduler.podsReady(workloadKey));
+  }
+
+  /**
+   * The requeue state of {@code workloadKey} (Kueue's {@code status.requeueState}), if {@code waitForPodsReady}
+   * evicted it: how many times, and until when it waits to be queued again.
+   */
+  public synchronized Optional<RequeueState> requeueState(String workloadKey) {
+    return Optional.ofNullable(scheduler.requeueState(workloadKey));
+  }
+
+  /** The engine's {@code waitForPodsReady} configuration, if enabled. */
+  public synchronized Optional<WaitForPodsReady> waitForPodsReady() {
+    return Optional.ofNullable(scheduler.waitForPodsReadyConfig());
+  }
+
+  /**
+   * Restores the requeue state of a pending or admitted workload (Kueue keeps it in the Workload's status, so a
+   * restarted controller counts on from it); a pending workload whose {@code requeueAt} is ahead waits until then.
+   *
+   * @throws IllegalArgumentException if the workload is not pending or admitted
+   */
+  public synchronized void assumeRequeueState(String workloadKey, RequeueState state) {
+    scheduler.assumeRequeueState(Objects.requireNonNull(workloadKey, "workloadKey"),
+        Objects.requireNonNull(state, "state"));
+  }
+
+  /**
+   * The PodsReady timeout that runs for admitted {@code workloadKey} (Kueue's {@code admittedNotReadyWorkload}): its
+   * cause and how long until a cycle evicts it; empty if {@code waitForPodsReady} is not enabled, the workload is not
+   * admitted or its pods are ready.
+   */
+  public synchronized Optional<WaitForPodsReady.Timeout> podsReadyTimeout(String workloadKey) {
+    return Optional.ofNullable(scheduler.podsReadyTimeout(workloadKey));
+  }
+
   /** How much of {@code resource} in {@code flavor} the admitted workloads of {@code clusterQueue} use. */
   public synchronized Quantity usage(String clusterQueue, String flavor, String resource) {
     return scheduler.usage(clusterQueue, flavor, resource);
@@ -390,6 +450,8 @@ public final class AdmissionEngine {
     private final Map<String, Topology> topologies = new java.util.LinkedHashMap<>();
     private final List<io.fleetkit.api.core.Node> nodes = new ArrayList<>();
     private boolean fairSharing;
+    private @org.jspecify.annotations.Nullable WaitForPodsReady waitForPodsReady;
+    private java.util.random.@org.jspecify.annotations.Nullable RandomGenerator random;
     private List<FairSharingStrategy> strategies =
         List.of(FairSharingStrategy.LESS_THAN_OR_EQUAL_TO_FINAL_SHARE, FairSharingStrategy.LESS_THAN_INITIAL_SHARE);
 
@@ -491,6 +553,36 @@ public final class AdmissionEngine {
       return this;
     }
 
+    /**
+     * Enables Kueue's {@code waitForPodsReady} (Configuration {@code waitForPodsReady}, present meaning enabled) with
+     * {@code config}.
+     *
+     * @throws IllegalStateException if it was set before
+     */
+    public Builder waitForPodsReady(WaitForPodsReady config) {
+      Objects.requireNonNull(config, "config");
+      if (waitForPodsReady != null) {
+        throw new IllegalStateException("admission engine: waitForPodsReady was already set to " + waitForPodsReady);
+      }
+      this.waitForPodsReady = config;
+      return this;
+    }
+
+    /**
+     * The random source of the jitter of {@code waitForPodsReady} requeue delays (default: an unseeded {@link
+     * java.util.SplittableRandom}); give a seeded one for reproducible runs.
+     *
+     * @throws IllegalStateException if it was set before
+     */
+    public Builder random(java.util.random.RandomGenerator random) {
+      Objects.requireNonNull(random, "random");
+      if (this.random != null) {
+        throw new IllegalStateException("admission engine: random was already set to " + this.random);
+      }
+      this.random = random;
+      return this;
+    }
+
     /** Enables fair sharing (Kueue Configuration {@code fairSharing.enable}). */
     public Builder fairSharing(boolean enable) {
       this.fairSharing = enable;
@@ -526,6 +618,9 @@ public final class AdmissionEngine {
       }
       for (io.fleetkit.api.core.Node n : nodes) {
         scheduler.putNode(n);
+      }
+      if (waitForPodsReady != null) {
+        scheduler.waitForPodsReady(waitForPodsReady, random != null ? random : new java.util.SplittableRandom());
       }
       return new AdmissionEngine(scheduler);
     }

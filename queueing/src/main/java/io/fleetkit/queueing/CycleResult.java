@@ -14,14 +14,23 @@ import java.util.Objects;
  *     to pod set main: insufficient unused quota for cpu in flavor default, 1 more needed}
  * @param checks what admission checks did to workloads with reserved quota, in reservation order: admitted
  *     (every check ready), evicted (a Retry check) or deactivated (a Rejected check); empty when no queue has checks
+ * @param podsReadyEvictions the admitted workloads {@code waitForPodsReady} evicted or deactivated at the start of the
+ *     cycle because their pods were not ready in time; empty without {@code waitForPodsReady}
  */
 public record CycleResult(List<QuotaReservation> admitted, List<Preemption> preempted, Map<String, String> pending,
-    List<CheckOutcome> checks) {
+    List<CheckOutcome> checks, List<PodsReadyEviction> podsReadyEvictions) {
   public CycleResult {
+    podsReadyEvictions = List.copyOf(Objects.requireNonNull(podsReadyEvictions, "podsReadyEvictions"));
     admitted = List.copyOf(Objects.requireNonNull(admitted, "admitted"));
     preempted = List.copyOf(Objects.requireNonNull(preempted, "preempted"));
     pending = Map.copyOf(Objects.requireNonNull(pending, "pending"));
     checks = List.copyOf(Objects.requireNonNull(checks, "checks"));
+  }
+
+  /** A cycle without {@code waitForPodsReady} evictions. */
+  public CycleResult(List<QuotaReservation> admitted, List<Preemption> preempted, Map<String, String> pending,
+      List<CheckOutcome> checks) {
+    this(admitted, preempted, pending, checks, List.of());
   }
 
   /** A cycle of quota reservations without admission checks. */
@@ -31,6 +40,6 @@ public record CycleResult(List<QuotaReservation> admitted, List<Preemption> pree
 
   /** Whether the cycle changed anything. */
   public boolean progressed() {
-    return !admitted.isEmpty() || !preempted.isEmpty() || !checks.isEmpty();
+    return !admitted.isEmpty() || !preempted.isEmpty() || !checks.isEmpty() || !podsReadyEvictions.isEmpty();
   }
 }

@@ -26,6 +26,13 @@
  * and the engine admits it in such a flavor only with a {@link io.fleetkit.queueing.TopologyAssignment} (domains
  * with pod counts), carried on its {@link io.fleetkit.queueing.PodSetAssignment}.
  *
+ * <p>All-or-nothing scheduling with timeouts (Kueue's {@code waitForPodsReady}): an engine built with a {@link
+ * io.fleetkit.queueing.WaitForPodsReady} configuration evicts an admitted workload whose pods (reported with {@code
+ * AdmissionEngine.setPodsReady}, kept as its {@link io.fleetkit.queueing.PodsReadyCondition}) are not ready in time,
+ * queues it again after an exponential backoff ({@link io.fleetkit.queueing.RequeueState}) or deactivates it after
+ * {@code backoffLimitCount} requeues ({@link io.fleetkit.queueing.PodsReadyEviction}), and with {@code
+ * blockAdmission} admits nothing while a workload with quota is not ready.
+ *
  * <p>Thread safety: the records are immutable; an {@link io.fleetkit.queueing.AdmissionEngine} is
  * thread-safe, every operation holds the engine's lock (check controllers are called under it).
  */

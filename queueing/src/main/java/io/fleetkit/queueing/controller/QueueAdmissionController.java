@@ -36,6 +36,11 @@ import org.jspecify.annotations.Nullable;
  *       it loses its admission). A Retry check suspends it again with reason {@value
  *       QueueLabels#REASON_ADMISSION_CHECK}, a Rejected one with {@value QueueLabels#REASON_DEACTIVATED}; conflicting
  *       pod set updates release its quota and keep it suspended with {@value QueueLabels#REASON_FAILED_TO_START}.</li>
+ *   <li>{@code waitForPodsReady} (an engine built with it): a started Job's pods are reported ready when {@code
+ *       status.ready + status.succeeded} reaches the admitted count; a Job not ready in time is suspended with reason
+ *       {@value QueueLabels#REASON_PODS_READY_TIMEOUT} and started again after its backoff (or, past the requeuing
+ *       limit, suspended with {@value QueueLabels#REASON_DEACTIVATED}); a Job held back by {@code blockAdmission}
+ *       waits with reason {@value QueueLabels#REASON_WAITING_FOR_PODS_READY}.</li>
  *   <li>Finished (Complete/Failed), deleted or unlabelled: its quota is released, which may admit waiting Jobs.</li>
  *   <li>Unknown LocalQueue or an invalid workload: kept suspended with {@code QuotaReserved=False} reason
  *       {@code Inadmissible} and a message naming the queue.</li>

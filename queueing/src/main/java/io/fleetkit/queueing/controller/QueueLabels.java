@@ -70,6 +70,16 @@ public final class QueueLabels {
    * with the pod template (Kueue finishes the workload with reason {@code FailedToStart}); the Job stays suspended.
    */
   public static final String REASON_FAILED_TO_START = "FailedToStart";
+  /**
+   * Reason of {@code QuotaReserved=False} after {@code waitForPodsReady} evicted the Job's workload because its pods
+   * were not ready in time (Kueue's eviction reason); it waits in its queue again after a backoff.
+   */
+  public static final String REASON_PODS_READY_TIMEOUT = "PodsReadyTimeout";
+  /**
+   * Reason of {@code QuotaReserved=False} while {@code waitForPodsReady.blockAdmission} holds the Job back until every
+   * admitted Job's pods are ready.
+   */
+  public static final String REASON_WAITING_FOR_PODS_READY = "WaitingForPodsReady";
   /** Reason of {@code QuotaReserved=True} while the admission checks of the reservation are not all ready. */
   public static final String REASON_WAITING_FOR_CHECKS = "WaitingForAdmissionChecks";
   /** Reason of {@code QuotaReserved=False} when the Job can never be admitted as it is (e.g. unknown LocalQueue). */

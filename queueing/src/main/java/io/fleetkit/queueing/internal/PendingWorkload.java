@@ -5,7 +5,10 @@ import java.util.Comparator;
 
 /** A workload waiting in a ClusterQueue, with its submission sequence as the last FIFO tie-breaker. */
 final class PendingWorkload {
-  /** Kueue's queue order: higher priority first, then older creation time, then submission order. */
+  /**
+   * Kueue's queue order: higher priority first, then the older queue-order time (the creation time, or the eviction
+   * time of a workload {@code waitForPodsReady} evicted with the Eviction timestamp), then submission order.
+   */
   static final Comparator<PendingWorkload> ORDER = PendingWorkload::compare;
 
   final Workload workload;
@@ -17,12 +20,17 @@ final class PendingWorkload {
   String lastReason = "";
 
   PendingWorkload(Workload workload, long sequence) {
+    this(workload, sequence, workload.creationTime());
+  }
+
+  /** A pending workload ordered by {@code orderTime} in place of its creation time (Kueue's queue-order timestamp). */
+  PendingWorkload(Workload workload, long sequence, java.time.Instant orderTime) {
     this.workload = workload;
     this.sequence = sequence;
     this.key = workload.key();
     this.priority = workload.priority();
-    this.createdSecond = workload.creationTime().getEpochSecond();
-    this.createdNano = workload.creationTime().getNano();
+    this.createdSecond = orderTime.getEpochSecond();
+    this.createdNano = orderTime.getNano();
   }
 
   private static int compare(PendingWorkload a, PendingWorkload b) {

@@ -98,6 +98,16 @@ public final class QueueScheduler {
 
   private record Backoff(PendingWorkload workload, CqState cq, Instant notBefore) {}
 
+  /** Kueue's {@code waitForPodsReady}, or {@code null} when not enabled. */
+  private io.fleetkit.queueing.@Nullable WaitForPodsReady waitForPodsReady;
+  private java.util.random.RandomGenerator random = new java.util.SplittableRandom();
+  /** PodsReady conditions of workloads with quota (and of evicted ones, waiting for start again). */
+  private final Map<String, io.fleetkit.queueing.PodsReadyCondition> podsReady = new HashMap<>();
+  /** When each admitted workload became admitted (the {@code Admitted} condition's transition time). */
+  private final Map<String, Instant> admittedSince = new HashMap<>();
+  /** Kueue's {@code status.requeueState} of workloads {@code waitForPodsReady} evicted. */
+  private final Map<String, io.fleetkit.queueing.RequeueState> requeueStates = new HashMap<>();
+
   private record Deactivated(Workload workload, CqState cq, String message) {}
 
   /**
@@ -180,6 +190,14 @@ public final class QueueScheduler {
     this.preemptor = new Preemptor(index, fairSharing, strategies);
     this.topology = new TopologyPlacer(flavors, index);
     this.assigner = new FlavorAssigner(index, flavors, fairSharing, preemptor::simulate, topology);
+  }
+
+  /**
+   * Enables Kueue's {@code waitForPodsReady} with {@code config}; {@code random} draws the jitter of requeue delays.
+   */
+  public void waitForPodsReady(io.fleetkit.queueing.WaitForPodsReady config, java.util.random.RandomGenerator random) {
+    this.waitForPodsReady = config;
+    this.random = random;
   }
 
   /**
@@ -558,12 +576,18 @@ public final class QueueScheduler {
       wc.states = List.copyOf(ready);
       wc.admitted = true;
     }
+    if (isAdmitted(wl.key())) {
+      admittedSince.put(wl.key(), admittedAt);
+    }
     return admission;
   }
 
   /** Removes a pending workload, or finishes an admitted one and releases its quota. */
   public boolean delete(String key) {
     checkStates.remove(key);
+    podsReady.remove(key);
+    admittedSince.remove(key);
+    requeueStates.remove(key);
     if (deactivated.remove(key) != null) {
       return true;
     }
@@ -615,6 +639,7 @@ public final class QueueScheduler {
   public CycleResult schedule() {
     Instant now = clock.instant();
     parkedInLastCycle = 0;
+    List<io.fleetkit.queueing.PodsReadyEviction> podsReadyEvictions = evictNotReady(now);
     releaseBackoff(now);
     List<Entry> entries = new ArrayList<>();
     Map<String, String> pending = new LinkedHashMap<>();
@@ -723,6 +748,12 @@ public final class QueueScheduler {
         skipped(e, "workload no longer fits after processing another workload", pending);
         continue;
       }
+      if (blockedByPodsReady()) {
+        // Kueue's waitForPodsReadyIfNeeded: the scheduler waits (here: the head keeps its place, not parked) until
+        // every workload with quota is PodsReady
+        skipped(e, io.fleetkit.queueing.WaitForPodsReady.MESSAGE_WAITING_FOR_PODS_READY, pending);
+        continue;
+      }
       QuotaReservation admission = new QuotaReservation(e.pending.key(), cq.name, a.podSets(), now, a.borrows());
       AdmittedWorkload w = new AdmittedWorkload(e.pending.workload, cq, a.frs(), a.values(), admission, sequence++);
       cq.add(w);
@@ -732,7 +763,10 @@ public final class QueueScheduler {
       syncChecks(w.key(), cq, admission);
       if (checkStates.containsKey(w.key())) {
         awaitingChecks.add(w.key());
+      } else {
+        admittedSince.put(w.key(), now);
       }
+      newAdmission(w.key(), now);
       LOG.debug("admitted {} in {}", w.key(), cq.name);
     }
     heldTopology.clear();
@@ -743,7 +777,7 @@ public final class QueueScheduler {
       quotaReleased(cq);
     }
     List<CheckOutcome> outcomes = evaluateChecks(now);
-    return new CycleResult(admittedNow, preempted, pending, outcomes);
+    return new CycleResult(admittedNow, preempted, pending, outcomes, podsReadyEvictions);
   }
 
   /**
@@ -837,6 +871,11 @@ public final class QueueScheduler {
       if (!b.notBefore().isAfter(now)) {
         it.remove();
         b.cq().pending.push(b.workload());
+        io.fleetkit.queueing.RequeueState rs = requeueStates.get(b.workload().key());
+        if (rs != null && rs.requeueAt() != null) {
+          // Kueue clears requeueAt once the backoff has elapsed and the workload is queued again
+          requeueStates.put(b.workload().key(), new io.fleetkit.queueing.RequeueState(rs.count(), null));
+        }
       }
     }
   }
@@ -921,6 +960,7 @@ public final class QueueScheduler {
     }
     if (wc.admitted && !AdmissionChecks.allReady(wc.states)) {
       wc.admitted = false; // Kueue's SyncAdmittedCondition: "check lost"
+      admittedSince.remove(key);
     }
     if (admitted.containsKey(key) && !wc.admitted) {
       awaitingChecks.add(key);
@@ -1032,6 +1072,7 @@ public final class QueueScheduler {
     }
     if (!wc.admitted && AdmissionChecks.allReady(wc.states)) {
       wc.admitted = true;
+      admittedSince.put(key, now);
       return new CheckOutcome(key, w.cq.name, CheckOutcome.Kind.ADMITTED, "The workload is admitted");
     }
     return null;
@@ -1042,7 +1083,27 @@ public final class QueueScheduler {
     admitted.remove(w.key());
     w.cq.remove(w);
     resetChecks(w.key(), now);
+    lostAdmission(w.key());
     quotaReleased(w.cq);
+  }
+
+  /**
+   * The workload lost its quota. Its PodsReady condition stays as it was (Kueue's workload controller evicts without
+   * touching it); the job reconciler's rewrite for a workload that is not admitted is {@link #newAdmission}'s.
+   */
+  private void lostAdmission(String key) {
+    admittedSince.remove(key);
+  }
+
+  /**
+   * The workload got quota again: a PodsReady condition left from an earlier admission becomes the one Kueue's job
+   * reconciler wrote while it was not admitted ({@code WaitForStart}), so its timeout counts from the new admission.
+   */
+  private void newAdmission(String key, Instant now) {
+    io.fleetkit.queueing.PodsReadyCondition c = podsReady.get(key);
+    if (c != null) {
+      podsReady.put(key, io.fleetkit.queueing.PodsReadyCondition.next(c, false, false, now));
+    }
   }
 
   private void resetChecks(String key, Instant now) {
@@ -1051,6 +1112,142 @@ public final class QueueScheduler {
       wc.states = AdmissionChecks.resetOnEviction(wc.states, now);
       wc.admitted = false;
     }
+  }
+
+  /**
+   * Kueue's {@code reconcileNotReadyTimeout} for every admitted workload, oldest admission first: one whose PodsReady
+   * timeout (or recovery timeout) has passed is deactivated if it was requeued {@code backoffLimitCount} times
+   * already, else evicted (its quota released, its checks reset) and queued again once its backoff, {@code
+   * backoffBaseSeconds * 2^(count-1)} up to {@code backoffMaxSeconds}, has passed.
+   */
+  private List<io.fleetkit.queueing.PodsReadyEviction> evictNotReady(Instant now) {
+    io.fleetkit.queueing.WaitForPodsReady cfg = waitForPodsReady;
+    if (cfg == null || admittedSince.isEmpty()) {
+      return List.of();
+    }
+    List<AdmittedWorkload> candidates = new ArrayList<>();
+    for (String key : admittedSince.keySet()) {
+      AdmittedWorkload w = admitted.get(key);
+      if (w != null) {
+        candidates.add(w);
+      }
+    }
+    candidates.sort(Comparator.comparingLong(w -> w.sequence));
+    List<io.fleetkit.queueing.PodsReadyEviction> out = new ArrayList<>();
+    for (AdmittedWorkload w : candidates) {
+      String key = w.key();
+      io.fleetkit.queueing.WaitForPodsReady.Timeout t = io.fleetkit.queueing.WaitForPodsReady.admittedNotReady(cfg,
+          true, admittedSince.get(key), podsReady.get(key), now).orElse(null);
+      if (t == null || !(t.recheckAfter().isZero() || t.recheckAfter().isNegative())) {
+        continue;
+      }
+      io.fleetkit.queueing.RequeueState rs = requeueStates.getOrDefault(key,
+          new io.fleetkit.queueing.RequeueState(0, null));
+      Integer limit = cfg.backoffLimitCount();
+      if (limit != null && rs.count() + 1 > limit) {
+        // Kueue's triggerDeactivation, then the eviction of the deactivated workload (which clears its requeue state)
+        String message = "The workload is deactivated due to "
+            + io.fleetkit.queueing.WaitForPodsReady.MESSAGE_REQUEUING_LIMIT;
+        release(w, now);
+        requeueStates.remove(key);
+        deactivated.put(key, new Deactivated(w.workload, w.cq, message));
+        LOG.debug("deactivated {}: {}", key, message);
+        out.add(new io.fleetkit.queueing.PodsReadyEviction(key, w.cq.name,
+            io.fleetkit.queueing.PodsReadyEviction.Kind.DEACTIVATED,
+            io.fleetkit.queueing.WaitForPodsReady.REASON_DEACTIVATED_REQUEUING_LIMIT, t.cause(), message));
+        continue;
+      }
+      // Kueue's UpdateRequeueState: the count goes up, requeueAt never moves earlier (SetRequeueState)
+      double r = cfg.backoffJitter() == 0 ? 0 : random.nextDouble();
+      io.fleetkit.queueing.RequeueState next = io.fleetkit.queueing.RequeueState.set(rs,
+          now.plus(cfg.requeueDelay(rs.count() + 1, r)), true);
+      Instant at = java.util.Objects.requireNonNull(next.requeueAt());
+      requeueStates.put(key, next);
+      String message = "Exceeded the PodsReady timeout " + key;
+      release(w, now);
+      Instant orderTime = cfg.timestamp() == io.fleetkit.queueing.WaitForPodsReady.RequeuingTimestamp.EVICTION
+          ? now : w.workload.creationTime();
+      pendingIn.put(key, w.cq);
+      backoff.put(key, new Backoff(new PendingWorkload(w.workload, sequence++, orderTime), w.cq, at));
+      LOG.debug("evicted {}: {}", key, message);
+      out.add(new io.fleetkit.queueing.PodsReadyEviction(key, w.cq.name,
+          io.fleetkit.queueing.PodsReadyEviction.Kind.EVICTED,
+          io.fleetkit.queueing.WaitForPodsReady.REASON_PODS_READY_TIMEOUT, t.cause(), message));
+    }
+    return out;
+  }
+
+  /** Kueue's {@code PodsReadyForAllAdmittedWorkloads} with {@code blockAdmission}: a workload with quota is not ready. */
+  private boolean blockedByPodsReady() {
+    io.fleetkit.queueing.WaitForPodsReady cfg = waitForPodsReady;
+    if (cfg == null || !cfg.blockAdmission()) {
+      return false;
+    }
+    for (String key : admitted.keySet()) {
+      io.fleetkit.queueing.PodsReadyCondition c = podsReady.get(key);
+      if (c == null || !c.status()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Sets whether all pods of a workload with quota are ready (as Kueue's job reconciler does) and returns its new
+   * {@code PodsReady} condition.
+   *
+   * @throws IllegalArgumentException if the workload holds no quota
+   */
+  public io.fleetkit.queueing.PodsReadyCondition setPodsReady(String key, boolean ready) {
+    if (!admitted.containsKey(key)) {
+      throw new IllegalArgumentException("Workload " + key
+          + ": has no quota reserved; PodsReady is set only for workloads with quota");
+    }
+    io.fleetkit.queueing.PodsReadyCondition next = io.fleetkit.queueing.PodsReadyCondition.next(podsReady.get(key),
+        isAdmitted(key), ready, clock.instant());
+    podsReady.put(key, next);
+    return next;
+  }
+
+  public io.fleetkit.queueing.@Nullable WaitForPodsReady waitForPodsReadyConfig() {
+    return waitForPodsReady;
+  }
+
+  public io.fleetkit.queueing.@Nullable PodsReadyCondition podsReady(String key) {
+    return podsReady.get(key);
+  }
+
+  public io.fleetkit.queueing.@Nullable RequeueState requeueState(String key) {
+    return requeueStates.get(key);
+  }
+
+  /**
+   * Restores the requeue state of a pending or admitted workload (Kueue keeps it in the Workload's status); a pending
+   * workload whose {@code requeueAt} is still ahead waits until then.
+   */
+  public void assumeRequeueState(String key, io.fleetkit.queueing.RequeueState state) {
+    CqState cq = pendingIn.get(key);
+    if (cq == null && !admitted.containsKey(key)) {
+      throw new IllegalArgumentException("Workload " + key + ": not pending or admitted");
+    }
+    requeueStates.put(key, state);
+    Instant at = state.requeueAt();
+    if (cq != null && at != null && at.isAfter(clock.instant()) && !backoff.containsKey(key)) {
+      for (PendingWorkload p : cq.pending.snapshot()) {
+        if (p.key().equals(key)) {
+          cq.pending.remove(key);
+          backoff.put(key, new Backoff(p, cq, at));
+          break;
+        }
+      }
+    }
+  }
+
+  /** The pending PodsReady timeout of an admitted workload, or {@code null} (none, or not enabled). */
+  public io.fleetkit.queueing.WaitForPodsReady.@Nullable Timeout podsReadyTimeout(String key) {
+    Instant since = admittedSince.get(key);
+    return io.fleetkit.queueing.WaitForPodsReady.admittedNotReady(waitForPodsReady, since != null,
+        since == null ? Instant.EPOCH : since, podsReady.get(key), clock.instant()).orElse(null);
   }
 
   /** Queues a deactivated workload again (Kueue: {@code spec.active} set back to true). */
@@ -1179,6 +1376,7 @@ public final class QueueScheduler {
     admitted.remove(v.key());
     v.cq.remove(v);
     resetChecks(v.key(), clock.instant());
+    lostAdmission(v.key());
     v.cq.pending.push(new PendingWorkload(v.workload, sequence++));
     pendingIn.put(v.key(), v.cq);
   }

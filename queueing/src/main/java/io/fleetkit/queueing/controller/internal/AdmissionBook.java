@@ -56,6 +56,8 @@ final class AdmissionBook {
   private final Set<String> waitingToStart = new LinkedHashSet<>();
   private final Map<String, String> reasons = new HashMap<>();
   private final Set<String> preempted = new HashSet<>();
+  /** Workloads {@code waitForPodsReady} evicted, waiting in their queue again (after their backoff). */
+  private final Set<String> podsReadyEvicted = new HashSet<>();
   /** Workloads a Retry admission check evicted, waiting in their queue again. */
   private final Set<String> checkEvicted = new HashSet<>();
   /** Jobs whose admission-check pod set updates conflict (Kueue finishes their workloads, reason FailedToStart). */
@@ -136,6 +138,9 @@ final class AdmissionBook {
     if (engine.admission(key).isPresent() && !engine.isAdmitted(key)) {
       dirty = true; // its admission checks are asked again
     }
+    if (engine.admission(key).isEmpty() && podsReadyEvicted.contains(key)) {
+      dirty = true; // its backoff may have passed
+    }
     if (dirty) {
       cycles(changed);
     }
@@ -150,8 +155,11 @@ final class AdmissionBook {
       return new View(null, false, checks, QueueLabels.REASON_PENDING, deactivated, false, QueueLabels.REASON_DEACTIVATED);
     }
     String message = reasons.getOrDefault(key, "waiting for quota");
-    String wait = checkEvicted.contains(key) ? QueueLabels.REASON_ADMISSION_CHECK
-        : preempted.contains(key) ? QueueLabels.REASON_PREEMPTED : QueueLabels.REASON_PENDING;
+    String wait = podsReadyEvicted.contains(key) ? QueueLabels.REASON_PODS_READY_TIMEOUT
+        : checkEvicted.contains(key) ? QueueLabels.REASON_ADMISSION_CHECK
+        : preempted.contains(key) ? QueueLabels.REASON_PREEMPTED
+        : message.equals(io.fleetkit.queueing.WaitForPodsReady.MESSAGE_WAITING_FOR_PODS_READY)
+            ? QueueLabels.REASON_WAITING_FOR_PODS_READY : QueueLabels.REASON_PENDING;
     return new View(null, false, checks, wait, message, false, null);
   }
 
@@ -177,6 +185,7 @@ final class AdmissionBook {
     reasons.remove(key);
     preempted.remove(key);
     checkEvicted.remove(key);
+    podsReadyEvicted.remove(key);
     waitingToStart.remove(key);
     if (known) {
       engine.delete(key);
@@ -238,6 +247,27 @@ final class AdmissionBook {
   }
 
   /**
+   * Reports whether the admitted Job's pods are all ready ({@code waitForPodsReady}) and returns how long until its
+   * PodsReady timeout passes, if one runs. A timeout that has passed runs cycles (which evict the workload); pods
+   * that became ready run them too with {@code blockAdmission} (a head may be admitted now).
+   */
+  synchronized java.util.Optional<java.time.Duration> podsReady(String key, boolean ready, Set<String> changed) {
+    io.fleetkit.queueing.WaitForPodsReady cfg = engine.waitForPodsReady().orElse(null);
+    if (cfg == null || engine.admission(key).isEmpty()) {
+      return java.util.Optional.empty();
+    }
+    boolean wasReady = engine.podsReady(key).map(io.fleetkit.queueing.PodsReadyCondition::status).orElse(false);
+    boolean nowReady = engine.setPodsReady(key, ready).status();
+    java.util.Optional<java.time.Duration> left = engine.podsReadyTimeout(key)
+        .map(io.fleetkit.queueing.WaitForPodsReady.Timeout::recheckAfter);
+    if (left.isPresent() && left.get().isZero() || cfg.blockAdmission() && nowReady && !wasReady) {
+      dirty = true;
+      cycles(changed);
+    }
+    return left;
+  }
+
+  /**
    * Runs cycles until the engine is idle; records outcomes of the controller's workloads. The engine can oscillate:
    * a reclaiming head preempts a borrowing workload, and in the next cycle an older head of the reclaiming queue is
    * tried instead of it, fails, and the victim is admitted again into the freed quota. When a cycle repeats an
@@ -264,6 +294,7 @@ final class AdmissionBook {
           reasons.remove(a.workload());
           preempted.remove(a.workload());
           checkEvicted.remove(a.workload());
+          podsReadyEvicted.remove(a.workload());
           changed.add(a.workload());
         }
       }
@@ -288,9 +319,19 @@ final class AdmissionBook {
           reasons.put(o.workload(), o.message());
         }
       }
+      for (io.fleetkit.queueing.PodsReadyEviction ev : r.podsReadyEvictions()) {
+        if (submitted.containsKey(ev.workload())) {
+          // its quota is gone: until its suspension is written it may still run
+          evicting.add(ev.workload());
+          podsReadyEvicted.add(ev.workload());
+          reasons.put(ev.workload(), ev.message());
+          changed.add(ev.workload());
+        }
+      }
       for (Map.Entry<String, String> e : r.pending().entrySet()) {
         String k = e.getKey();
         if (submitted.containsKey(k) && !preempted.contains(k) && !checkEvicted.contains(k)
+            && !podsReadyEvicted.contains(k)
             && !e.getValue().equals(reasons.put(k, e.getValue()))) {
           changed.add(k);
         }

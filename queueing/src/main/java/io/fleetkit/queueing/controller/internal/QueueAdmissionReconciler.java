@@ -101,7 +101,15 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
     QuotaReservation admission = view.admission();
     if (admission == null) {
       String reason = view.stopReason() != null ? view.stopReason() : view.waitReason();
-      return hold(ctx, job, key, reason, view.message(), changed);
+      Result held = hold(ctx, job, key, reason, view.message(), changed);
+      // waitForPodsReady: a workload evicted by the PodsReady timeout is queued again once its backoff has passed
+      // (once it has, the next reconcile's cycles queue it: the requeue state's requeueAt is cleared)
+      Instant requeueAt = QueueLabels.REASON_PODS_READY_TIMEOUT.equals(reason)
+          ? engine.requeueState(key).map(io.fleetkit.queueing.RequeueState::requeueAt).orElse(null) : null;
+      if (requeueAt != null && requeueAt.isAfter(ctx.now())) {
+        return Result.requeueAfter(Duration.between(ctx.now(), requeueAt));
+      }
+      return held;
     }
     if (!view.admitted()) {
       // Kueue: quota reserved, admission checks not all ready: the Job stays (or is put back) suspended, and the
@@ -195,7 +203,17 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
       return Result.requeue();
     }
     setCondition(ctx, job, true, QueueLabels.REASON_ADMITTED, message);
-    return Result.done();
+    // waitForPodsReady: Kueue's Job PodsReady, ready + succeeded pods >= the admitted count; while not ready the Job is
+    // reconciled again when its timeout would pass (a timeout that passed evicts it, and the Job is suspended next)
+    JobStatus s = job.status();
+    boolean ready = (s.ready() == null ? 0 : s.ready()) + s.succeeded() >= count;
+    java.util.Optional<Duration> left = book.podsReady(key, ready, changed);
+    if (left.isPresent() && left.get().isZero() && engine.admission(key).isEmpty()) {
+      // the timeout passed and the cycles evicted it: suspend it now, from its latest state
+      Job latest = ctx.store().get(Job.class, job.metadata().namespace(), job.metadata().name()).orElse(job);
+      return reconcileManaged(ctx, latest, key, changed);
+    }
+    return left.map(d -> d.isZero() ? Result.requeue() : Result.requeueAfter(d)).orElse(Result.done());
   }
 
   /**
