@@ -145,13 +145,14 @@ final class JobPodFailurePolicyTest {
   }
 
   @Test
-  void noPolicies_terminatingNotReported() {
+  void noPolicies_terminatingReported_replacedAtOnce() {
     try (JobUpstreamCasesTest.Env env = new JobUpstreamCasesTest.Env(job(1).build(), false)) {
       pod(env, "held", PodPhase.Running, null, true);
       env.store.delete(Pod.class, "default", "held");
       env.clock.advance(Duration.ofHours(1));
       Job first = env.syncOnce();
-      assertThat(first.status().terminating()).isNull();
+      assertThat(first.status().terminating()).isEqualTo(1);
+      assertThat(first.spec().effectivePodReplacementPolicy()).isEqualTo(PodReplacementPolicy.TerminatingOrFailed);
       assertThat(env.podControl.templates).as("replaced at once, as before").hasSize(1);
     }
   }

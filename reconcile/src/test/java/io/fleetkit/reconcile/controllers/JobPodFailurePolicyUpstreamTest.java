@@ -53,8 +53,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * container is {@code main-container} (FleetKit's validation wants a rule's container name in the template; upstream
  * leaves its container unnamed). "terminating Pod not considered failed when JobPodFailurePolicy is enabled and
  * used" runs upstream with JobPodReplacementPolicy off, where {@code status.terminating} stays unset (0 compared):
- * FleetKit reports it for Jobs with a pod failure policy, as upstream does once the gate is on (GA 1.34), so 1 is
- * expected there. Not ported: "fail job based on OnExitCodes for InitContainer": FleetKit's pod status has no init
+ * FleetKit reports it for every Job, as upstream does once the gate is on (GA 1.34), so 1 is expected there. Not ported: "fail job based on OnExitCodes for InitContainer": FleetKit's pod status has no init
  * container statuses.
  */
 final class JobPodFailurePolicyUpstreamTest {

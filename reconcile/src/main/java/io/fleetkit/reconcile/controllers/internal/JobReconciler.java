@@ -55,7 +55,9 @@ import org.slf4j.LoggerFactory;
  * failed pod that matches a {@code FailJob} rule gives the Job {@code FailureTarget} (reason {@value
  * JobCondition#REASON_POD_FAILURE_POLICY}), its active pods are deleted, and {@code Failed} with the same reason and
  * message follows once none of its pods is terminating. With podReplacementPolicy {@code Failed} (the default with a
- * pod failure policy) terminating pods are not replaced until they are terminal.
+ * pod failure policy) terminating pods are not replaced until they are terminal. {@code status.terminating} counts the
+ * pods being deleted that are not terminal yet, for every Job (upstream's {@code trackTerminatingPods} once
+ * JobPodReplacementPolicy is GA, Kubernetes 1.34).
  *
  * <p>Order of decisions, as upstream: a finished Job is left alone; a FailureTarget or a FailJob match fails it;
  * more failures than {@code backoffLimit} (for
@@ -267,7 +269,7 @@ public final class JobReconciler implements Reconciler<Job> {
       }
     }
     JobStatus status = new JobStatus(active.size(), succeeded, failed, ready, conditions, startTime,
-        completionTime, indexed ? formatIndexes(succeededIndexes) : "", tracksTerminating(spec) ? terminating : null);
+        completionTime, indexed ? formatIndexes(succeededIndexes) : "", terminating);
     if (!status.equals(job.status())) {
       try {
         ctx.store().updateStatus(job.withStatus(status));
@@ -421,14 +423,6 @@ public final class JobReconciler implements Reconciler<Job> {
     } catch (NotFoundException | ConflictException e) {
       return false; // already gone or replaced: nothing to wait for
     }
-  }
-
-  /**
-   * Upstream's {@code trackTerminatingPods} with Kubernetes 1.34's gates: FleetKit reports {@code status.terminating}
-   * for Jobs that set a pod failure policy or a pod replacement policy; other Jobs keep it unset.
-   */
-  static boolean tracksTerminating(JobSpec spec) {
-    return spec.podFailurePolicy() != null || spec.podReplacementPolicy() != null;
   }
 
   /**
