@@ -42,7 +42,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Ported from upstream {@code pkg/controller/job/job_controller_test.go} (kubernetes commit
  * de00a3c894f17936b66bbd88ae1471f222826629; controller {@code job_controller.go} at
- * 6ae037f1db843e99547258d7dd292301a74ba0eb), {@code TestSyncJobWithJobPodFailurePolicy}: 18 of its 19 cases. Each
+ * 6ae037f1db843e99547258d7dd292301a74ba0eb), {@code TestSyncJobWithJobPodFailurePolicy}: all 19 cases. Each
  * case makes the Job and its pods {@code mypod-<i>} (index {@code i} for Indexed Jobs) in a store, runs one sync
  * (with {@link JobUpstreamCasesTest.Env}) and compares the conditions (type, status, reason, message), active,
  * succeeded, failed and terminating.
@@ -53,12 +53,16 @@ import org.junit.jupiter.params.provider.MethodSource;
  * container is {@code main-container} (FleetKit's validation wants a rule's container name in the template; upstream
  * leaves its container unnamed). "terminating Pod not considered failed when JobPodFailurePolicy is enabled and
  * used" runs upstream with JobPodReplacementPolicy off, where {@code status.terminating} stays unset (0 compared):
- * FleetKit reports it for every Job, as upstream does once the gate is on (GA 1.34), so 1 is expected there. Not ported: "fail job based on OnExitCodes for InitContainer": FleetKit's pod status has no init
- * container statuses.
+ * FleetKit reports it for every Job, as upstream does once the gate is on (GA 1.34), so 1 is expected there.
  */
 final class JobPodFailurePolicyUpstreamTest {
 
-  record PodIn(PodPhase phase, List<ContainerStatus> containers, List<PodCondition> conditions, boolean deleted) {}
+  record PodIn(PodPhase phase, List<ContainerStatus> containers, List<PodCondition> conditions, boolean deleted,
+      List<ContainerStatus> initContainers) {
+    PodIn(PodPhase phase, List<ContainerStatus> containers, List<PodCondition> conditions, boolean deleted) {
+      this(phase, containers, conditions, deleted, List.of());
+    }
+  }
 
   record Case(String name, Job job, List<JobCondition> initialConditions, List<PodIn> pods,
       List<JobCondition> wantConditions, int wantActive, int wantSucceeded, int wantFailed, int wantTerminating) {
@@ -168,6 +172,11 @@ final class JobPodFailurePolicyUpstreamTest {
         new Case("default handling job based on OnExitCodes with NotIn operator",
             job(1, 1, 6, codes(FailJob, NotIn, 5, 6, 7)), List.of(), List.of(failed(exited("main-container", 5))),
             List.of(), 1, 0, 1, 0),
+        new Case("fail job based on OnExitCodes for InitContainer", job(1, 1, 6, ON_EXIT_CODE_RULES), List.of(),
+            List.of(new PodIn(PodPhase.Failed, List.of(exited("main-container", 143)), List.of(), false,
+                List.of(exited("init-container", 5)))),
+            failedBy("Container init-container for pod default/mypod-0 failed with exit code 5 matching FailJob rule "
+                + "at index 1"), 0, 0, 1, 0),
         new Case("ignore pod failure; both rules are matching, the first is executed only",
             job(1, 1, 0, ON_EXIT_CODE_RULES), List.of(),
             List.of(failed(exited("container1", 2), exited("container2", 6))), List.of(), 1, 0, 0, 0),
@@ -222,7 +231,7 @@ final class JobPodFailurePolicyUpstreamTest {
         }
         Pod p = env.store.create(Pod.of(m.build(), env.job.spec().template().spec()));
         p = env.store.updateStatus(p.withStatus(new PodStatus(in.phase(), in.conditions(), "", "", null,
-            in.containers(), "", "")));
+            in.containers(), "", "", List.of(), in.initContainers())));
         if (in.deleted()) {
           toDelete.add(p);
         }

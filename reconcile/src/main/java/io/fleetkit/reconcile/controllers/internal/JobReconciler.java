@@ -558,7 +558,7 @@ public final class JobReconciler implements Reconciler<Job> {
     }
   }
 
-  /** Upstream's {@code pastBackoffLimitOnFailure}: container restarts of running or pending pods. */
+  /** Upstream's {@code pastBackoffLimitOnFailure}: container and init container restarts of running or pending pods. */
   static boolean pastBackoffLimitOnFailure(JobSpec spec, List<Pod> active) {
     if (spec.template().spec().restartPolicy() != RestartPolicy.OnFailure) {
       return false;
@@ -566,6 +566,9 @@ public final class JobReconciler implements Reconciler<Job> {
     int restarts = 0;
     for (Pod p : active) {
       if (p.status().phase() == PodPhase.Running || p.status().phase() == PodPhase.Pending) {
+        for (ContainerStatus s : p.status().initContainerStatuses()) {
+          restarts += s.restartCount();
+        }
         for (ContainerStatus s : p.status().containerStatuses()) {
           restarts += s.restartCount();
         }

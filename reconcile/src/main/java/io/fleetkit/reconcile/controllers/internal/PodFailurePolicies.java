@@ -15,9 +15,6 @@ import org.jspecify.annotations.Nullable;
 /**
  * Upstream's {@code pkg/controller/job/pod_failure_policy.go}: matching a failed pod against a Job's
  * {@link PodFailurePolicy}. Stateless and thread-safe.
- *
- * <p>Init container statuses are not modelled by FleetKit's pod status, so a requirement on exit codes looks at the
- * pod's container statuses only (upstream looks at the init containers' when no container matched).
  */
 public final class PodFailurePolicies {
 
@@ -73,11 +70,21 @@ public final class PodFailurePolicies {
   }
 
   /**
+   * Upstream's {@code matchOnExitCodes}: the first matching container status, else the first matching init
+   * container status.
+   */
+  static @Nullable ContainerStatus matchOnExitCodes(Pod pod, PodFailurePolicyOnExitCodesRequirement requirement) {
+    ContainerStatus s = matching(pod.status().containerStatuses(), requirement);
+    return s != null ? s : matching(pod.status().initContainerStatuses(), requirement);
+  }
+
+  /**
    * Upstream's {@code getMatchingContainerFromList}: the first terminated container with a non-zero exit code that
    * the requirement's container name (if any) and operator accept.
    */
-  static @Nullable ContainerStatus matchOnExitCodes(Pod pod, PodFailurePolicyOnExitCodesRequirement requirement) {
-    for (ContainerStatus s : pod.status().containerStatuses()) {
+  private static @Nullable ContainerStatus matching(List<ContainerStatus> statuses,
+      PodFailurePolicyOnExitCodesRequirement requirement) {
+    for (ContainerStatus s : statuses) {
       Integer exitCode = s.state().exitCode();
       if (s.state().type() != ContainerStateType.Terminated || exitCode == null) {
         continue; // still terminating: no exit code to match

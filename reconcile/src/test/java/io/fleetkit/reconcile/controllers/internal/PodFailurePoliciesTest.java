@@ -33,13 +33,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Ported from upstream {@code pkg/controller/job/pod_failure_policy_test.go} (kubernetes commit
  * 1892e4deb967a2b39cfc2fea87a8bd49274449ef; matcher {@code pod_failure_policy.go} at
  * 95f08499d652a6211121d8af35f470609217c730), {@code TestMatchPodFailurePolicy}: 21 of its 23 cases, each comparing
- * the job failure message, whether the failure counts and the matched action.
+ * the job failure message, whether the failure counts and the matched action, plus FleetKit's check that an init
+ * container's exit code is matched when no container's is (upstream's {@code matchOnExitCodes}).
  *
  * <p>Upstream's "unknown action" and "unknown operator" rules (strings the API would refuse) are rules FleetKit's
  * enums cannot name; they are ported with a missing action or operator, the values FleetKit's model can hold and
- * Job validation refuses, which the matcher skips as upstream skips unknown ones. "successful containers are skipped
- * by the rules" keeps its two containers; its init container status (exit code 0, skipped either way) is left out:
- * FleetKit's pod status has no init container statuses. Not ported: "FailIndex rule matched for exit codes;
+ * Job validation refuses, which the matcher skips as upstream skips unknown ones. Not ported: "FailIndex rule matched for exit codes;
  * JobBackoffLimitPerIndex disabled" and "... for pod conditions; JobBackoffLimitPerIndex disabled": FleetKit has no
  * feature gates (the enabled variants are ported).
  */
@@ -66,6 +65,11 @@ final class PodFailurePoliciesTest {
           ContainerState.terminated((Integer) nameAndCode[i + 1], "", null)));
     }
     return pod(cs, List.of());
+  }
+
+  private static Pod withInit(Pod pod, String name, int exitCode) {
+    return pod.withStatus(pod.status().withInitContainerStatuses(List.of(new ContainerStatus(name, false, 0,
+        ContainerState.terminated(exitCode, "", null)))));
   }
 
   private static Pod withCondition(String type, ConditionStatus status) {
@@ -114,7 +118,11 @@ final class PodFailurePoliciesTest {
             "Container main-container for pod default/mypod failed with exit code 2 matching FailJob rule at index 0",
             true, FailJob),
         new Case("successful containers are skipped by the rules", policy(codes(FailJob, NotIn, 111)),
-            exited("main-container", 111, "suppport-container", 0), null, true, null),
+            withInit(exited("main-container", 111, "suppport-container", 0), "init-container", 0), null, true, null),
+        new Case("FleetKit: init container exit code matched after the containers'", policy(codes(FailJob, In, 5)),
+            withInit(exited("main-container", 143), "init-container", 5),
+            "Container init-container for pod default/mypod failed with exit code 5 matching FailJob rule at index 0",
+            true, FailJob),
         new Case("FailIndex rule matched for exit codes; JobBackoffLimitPerIndex enabled",
             policy(codes(FailIndex, In, 1, 2, 3)), exited("", 2), null, true, FailIndex),
         new Case("pod failure policy with NotIn operator and value 0", policy(codes(FailJob, NotIn, 0)),

@@ -13,7 +13,10 @@ import io.fleetkit.api.meta.ConditionStatus;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** A Job's podFailurePolicy and podReplacementPolicy through the loader: read, defaults, dump, errors. */
+/**
+ * A Job's podFailurePolicy and podReplacementPolicy through the loader: read, defaults, dump, errors; and a pod's
+ * initContainerStatuses, whose exit codes the policy matches.
+ */
 final class JobPodFailurePolicyYamlTest {
   private static final String JOB = """
       apiVersion: batch/v1
@@ -79,5 +82,39 @@ final class JobPodFailurePolicyYamlTest {
         JOB.replace("values: [42]", "values: [0, 42]")));
     assertThat(zero.getMessage()).contains("spec.podFailurePolicy.rules[0].onExitCodes.values[0]")
         .contains("must not be 0 for the In operator");
+  }
+
+  @Test
+  void pod_initContainerStatuses_readAndDumped() {
+    io.fleetkit.api.core.Pod p = (io.fleetkit.api.core.Pod) KubernetesYaml.parse("""
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: p
+        spec:
+          restartPolicy: Never
+          initContainers:
+          - name: setup
+            image: busybox
+          containers:
+          - name: main
+            image: trainer
+        status:
+          phase: Failed
+          initContainerStatuses:
+          - name: setup
+            ready: false
+            restartCount: 0
+            state:
+              terminated:
+                exitCode: 5
+        """, "pod.yaml").objects().get(0);
+    assertThat(p.status().initContainerStatuses()).singleElement().satisfies(s -> {
+      assertThat(s.name()).isEqualTo("setup");
+      assertThat(s.state().exitCode()).isEqualTo(5);
+    });
+    io.fleetkit.api.core.Pod again = (io.fleetkit.api.core.Pod) KubernetesYaml.parse(KubernetesYaml.dump(List.of(p)),
+        "dumped").objects().get(0);
+    assertThat(again.status().initContainerStatuses()).isEqualTo(p.status().initContainerStatuses());
   }
 }
