@@ -95,8 +95,7 @@ public record CronJob(ObjectMeta metadata, CronJobSpec spec, CronJobStatus statu
     if (s.selector() != null) {
       v.add(JOB_TEMPLATE + "spec.selector", "`selector` will be auto-generated", s.selector());
     }
-    JobSpec unselected = new JobSpec(s.parallelism(), s.completions(), s.completionMode(), s.backoffLimit(),
-        s.activeDeadlineSeconds(), s.ttlSecondsAfterFinished(), s.suspend(), null, s.template());
+    JobSpec unselected = s.withSelector(null);
     ObjectMeta probe = ObjectMeta.builder().name("template").namespace("default")
         .labels(template.metadata().labels()).build();
     try {

@@ -14,7 +14,8 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A Job (batch/v1): runs pods until {@code completions} succeed, retrying up to {@code backoffLimit}. Immutable;
+ * A Job (batch/v1): runs pods until {@code completions} succeed, retrying up to {@code backoffLimit} (failures
+ * counted as its {@link PodFailurePolicy} says). Immutable;
  * the canonical constructor validates and throws one {@link io.fleetkit.api.ValidationException} listing every
  * violation.
  */
@@ -56,9 +57,11 @@ public record Job(ObjectMeta metadata, JobSpec spec, JobStatus status) implement
     WorkloadChecks.template(spec.template(), v);
     PodSpecChecks.restartPolicyIn(spec.template().spec(), "spec.template.spec", v, RestartPolicy.OnFailure,
         RestartPolicy.Never);
+    JobPolicyChecks.check(spec, "spec", v);
     v.nonNegative("status.active", status.active());
     v.nonNegative("status.succeeded", status.succeeded());
     v.nonNegative("status.failed", status.failed());
+    v.nonNegative("status.terminating", status.terminating());
     v.throwIfAny();
   }
 
@@ -116,6 +119,8 @@ public record Job(ObjectMeta metadata, JobSpec spec, JobStatus status) implement
     private @Nullable PodTemplateSpec template;
     private Map<String, String> templateLabels = Map.of();
     private @Nullable PodSpec podSpec;
+    private @Nullable PodFailurePolicy podFailurePolicy;
+    private @Nullable PodReplacementPolicy podReplacementPolicy;
     private JobStatus status = JobStatus.EMPTY;
 
     private Builder() {}
@@ -137,6 +142,9 @@ public record Job(ObjectMeta metadata, JobSpec spec, JobStatus status) implement
     public Builder templateLabels(Map<String, String> v) { templateLabels = Map.copyOf(v); return this; }
     public Builder podSpec(PodSpec v) { podSpec = v; return this; }
     public Builder status(JobStatus v) { status = v; return this; }
+    public Builder podFailurePolicy(@Nullable PodFailurePolicy v) { podFailurePolicy = v; return this; }
+    /** Unset: Kubernetes' default, {@code Failed} with a pod failure policy, else {@code TerminatingOrFailed}. */
+    public Builder podReplacementPolicy(@Nullable PodReplacementPolicy v) { podReplacementPolicy = v; return this; }
 
     public Job build() {
       int p = parallelism == null ? 1 : parallelism;
@@ -147,7 +155,7 @@ public record Job(ObjectMeta metadata, JobSpec spec, JobStatus status) implement
       PodTemplateSpec t = template != null ? template
           : PodTemplateSpec.of(templateLabels, podSpec == null ? PodSpec.builder().build() : podSpec);
       return new Job(meta.build(), new JobSpec(p, c, completionMode, backoffLimit, activeDeadlineSeconds,
-          ttlSecondsAfterFinished, suspend, selector, t), status);
+          ttlSecondsAfterFinished, suspend, selector, t, podFailurePolicy, podReplacementPolicy), status);
     }
   }
 }

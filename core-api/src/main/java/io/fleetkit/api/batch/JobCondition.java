@@ -15,6 +15,8 @@ public record JobCondition(String type, ConditionStatus status, String reason, S
   public static final String SUCCESS_CRITERIA_MET = "SuccessCriteriaMet";
   /** Reason of {@code Failed} when the backoff limit was exceeded. */
   public static final String REASON_BACKOFF_LIMIT_EXCEEDED = "BackoffLimitExceeded";
+  /** Reason of {@code FailureTarget} and {@code Failed} when a pod matched a {@code FailJob} rule. */
+  public static final String REASON_POD_FAILURE_POLICY = "PodFailurePolicy";
   /** Reason of {@code Failed} when {@code activeDeadlineSeconds} passed. */
   public static final String REASON_DEADLINE_EXCEEDED = "DeadlineExceeded";
 

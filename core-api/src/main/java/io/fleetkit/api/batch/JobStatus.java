@@ -11,14 +11,22 @@ import org.jspecify.annotations.Nullable;
  * @param ready pods that are ready, or {@code null} when not tracked
  * @param completedIndexes for Indexed jobs, the succeeded indexes in Kubernetes' interval form ({@code "1,3-5,7"});
  *     empty when none
+ * @param terminating pods being deleted that are not terminal yet, or {@code null} when not tracked
  */
 public record JobStatus(int active, int succeeded, int failed, @Nullable Integer ready, List<JobCondition> conditions,
-    @Nullable Instant startTime, @Nullable Instant completionTime, String completedIndexes) {
-  public static final JobStatus EMPTY = new JobStatus(0, 0, 0, null, List.of(), null, null, "");
+    @Nullable Instant startTime, @Nullable Instant completionTime, String completedIndexes,
+    @Nullable Integer terminating) {
+  public static final JobStatus EMPTY = new JobStatus(0, 0, 0, null, List.of(), null, null, "", null);
 
   public JobStatus {
     conditions = List.copyOf(conditions);
     Objects.requireNonNull(completedIndexes, "completedIndexes");
+  }
+
+  /** A status without a terminating count. */
+  public JobStatus(int active, int succeeded, int failed, @Nullable Integer ready, List<JobCondition> conditions,
+      @Nullable Instant startTime, @Nullable Instant completionTime, String completedIndexes) {
+    this(active, succeeded, failed, ready, conditions, startTime, completionTime, completedIndexes, null);
   }
 
   /** The condition of that type, or {@code null}. */

@@ -1,6 +1,7 @@
 /**
- * Batch kinds: Job and CronJob (batch/v1), and {@link io.fleetkit.api.batch.CronSchedule}, the cron schedule parser
- * CronJobs use. Immutable records and values; thread-safe.
+ * Batch kinds: Job and CronJob (batch/v1), a Job's {@link io.fleetkit.api.batch.PodFailurePolicy} and
+ * {@link io.fleetkit.api.batch.PodReplacementPolicy}, and {@link io.fleetkit.api.batch.CronSchedule}, the cron
+ * schedule parser CronJobs use. Immutable records and values; thread-safe.
  */
 @NullMarked
 package io.fleetkit.api.batch;

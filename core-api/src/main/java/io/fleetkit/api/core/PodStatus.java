@@ -10,10 +10,12 @@ import org.jspecify.annotations.Nullable;
  *
  * @param nominatedNodeName the node a preempting pod waits for while victims terminate
  * @param podIPs the pod's addresses ({@code status.podIPs}), at most one per IP family; empty until assigned
+ * @param initContainerStatuses the init containers' statuses ({@code status.initContainerStatuses}); empty when not
+ *     observed
  */
 public record PodStatus(PodPhase phase, List<PodCondition> conditions, String nominatedNodeName, String hostIP,
     @Nullable Instant startTime, List<ContainerStatus> containerStatuses, String reason, String message,
-    List<String> podIPs) {
+    List<String> podIPs, List<ContainerStatus> initContainerStatuses) {
 
   /** A new pod's status: Pending, nothing observed. */
   public static final PodStatus PENDING = new PodStatus(PodPhase.Pending, List.of(), "", "", null, List.of(), "", "");
@@ -27,6 +29,15 @@ public record PodStatus(PodPhase phase, List<PodCondition> conditions, String no
     Objects.requireNonNull(reason, "reason");
     Objects.requireNonNull(message, "message");
     podIPs = List.copyOf(podIPs);
+    initContainerStatuses = List.copyOf(initContainerStatuses);
+  }
+
+  /** A status without init container statuses. */
+  public PodStatus(PodPhase phase, List<PodCondition> conditions, String nominatedNodeName, String hostIP,
+      @Nullable Instant startTime, List<ContainerStatus> containerStatuses, String reason, String message,
+      List<String> podIPs) {
+    this(phase, conditions, nominatedNodeName, hostIP, startTime, containerStatuses, reason, message, podIPs,
+        List.of());
   }
 
   /** A status without pod IPs. */
@@ -42,7 +53,7 @@ public record PodStatus(PodPhase phase, List<PodCondition> conditions, String no
 
   public PodStatus withPodIPs(List<String> ips) {
     return new PodStatus(phase, conditions, nominatedNodeName, hostIP, startTime, containerStatuses, reason, message,
-        ips);
+        ips, initContainerStatuses);
   }
 
   public static PodStatus of(PodPhase phase) {
@@ -62,25 +73,32 @@ public record PodStatus(PodPhase phase, List<PodCondition> conditions, String no
 
   public PodStatus withPhase(PodPhase newPhase) {
     return new PodStatus(newPhase, conditions, nominatedNodeName, hostIP, startTime, containerStatuses, reason,
-        message, podIPs);
+        message, podIPs, initContainerStatuses);
   }
 
   public PodStatus withNominatedNodeName(String node) {
-    return new PodStatus(phase, conditions, node, hostIP, startTime, containerStatuses, reason, message, podIPs);
+    return new PodStatus(phase, conditions, node, hostIP, startTime, containerStatuses, reason, message, podIPs,
+        initContainerStatuses);
   }
 
   public PodStatus withStartTime(@Nullable Instant time) {
     return new PodStatus(phase, conditions, nominatedNodeName, hostIP, time, containerStatuses, reason, message,
-        podIPs);
+        podIPs, initContainerStatuses);
   }
 
   public PodStatus withReason(String newReason, String newMessage) {
     return new PodStatus(phase, conditions, nominatedNodeName, hostIP, startTime, containerStatuses, newReason,
-        newMessage, podIPs);
+        newMessage, podIPs, initContainerStatuses);
   }
 
   public PodStatus withContainerStatuses(List<ContainerStatus> statuses) {
-    return new PodStatus(phase, conditions, nominatedNodeName, hostIP, startTime, statuses, reason, message, podIPs);
+    return new PodStatus(phase, conditions, nominatedNodeName, hostIP, startTime, statuses, reason, message, podIPs,
+        initContainerStatuses);
+  }
+
+  public PodStatus withInitContainerStatuses(List<ContainerStatus> statuses) {
+    return new PodStatus(phase, conditions, nominatedNodeName, hostIP, startTime, containerStatuses, reason, message,
+        podIPs, statuses);
   }
 
   /** This status with {@code condition} replacing any condition of the same type (appended otherwise). */
@@ -99,6 +117,6 @@ public record PodStatus(PodPhase phase, List<PodCondition> conditions, String no
       next.add(condition);
     }
     return new PodStatus(phase, next, nominatedNodeName, hostIP, startTime, containerStatuses, reason, message,
-        podIPs);
+        podIPs, initContainerStatuses);
   }
 }

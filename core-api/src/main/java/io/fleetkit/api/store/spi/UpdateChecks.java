@@ -495,6 +495,9 @@ public final class UpdateChecks {
     if (n.completionMode() != o.completionMode()) {
       v.add("spec.completionMode", IMMUTABLE, n.completionMode());
     }
+    if (!Objects.equals(n.podFailurePolicy(), o.podFailurePolicy())) {
+      v.add("spec.podFailurePolicy", IMMUTABLE, null);
+    }
     v.throwIfAny();
   }
 

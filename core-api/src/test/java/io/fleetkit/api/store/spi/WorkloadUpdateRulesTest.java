@@ -262,6 +262,18 @@ final class WorkloadUpdateRulesTest {
         .build(), "spec.template");
   }
 
+  @Test
+  void job_podFailurePolicy_immutable() {
+    PodSpec never = JOB_POD.toBuilder().restartPolicy(RestartPolicy.Never).build();
+    io.fleetkit.api.batch.PodFailurePolicy ignore = io.fleetkit.api.batch.PodFailurePolicy.of(
+        io.fleetkit.api.batch.PodFailurePolicyRule.onPodConditions(io.fleetkit.api.batch.PodFailurePolicyAction.Ignore,
+            io.fleetkit.api.batch.PodFailurePolicyOnPodConditionsPattern.of("DisruptionTarget")));
+    Job old = job().template(PodTemplateSpec.of(GENERATED.matchLabels(), never)).podFailurePolicy(ignore).build();
+    ok(old, job().template(PodTemplateSpec.of(GENERATED.matchLabels(), never)).podFailurePolicy(ignore).build());
+    refused(old, () -> job().template(PodTemplateSpec.of(GENERATED.matchLabels(), never)).build(),
+        "spec.podFailurePolicy");
+  }
+
   // --------------------------------------------------------------------------------------------- helpers
 
   private static void ok(ApiObject<?> old, ApiObject<?> updated) {

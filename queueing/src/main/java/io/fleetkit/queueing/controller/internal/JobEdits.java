@@ -41,9 +41,7 @@ final class JobEdits {
    */
   static Job withoutEdits(Job job) {
     Job clean = stripped(job);
-    return clean == job ? job : job.withSpec(new JobSpec(job.spec().parallelism(), job.spec().completions(),
-        job.spec().completionMode(), job.spec().backoffLimit(), job.spec().activeDeadlineSeconds(),
-        job.spec().ttlSecondsAfterFinished(), job.spec().suspend(), job.spec().selector(), clean.spec().template()));
+    return clean == job ? job : job.withSpec(job.spec().withTemplate(clean.spec().template()));
   }
 
   /** The Job's pod template as it is without the controller's edits. */
@@ -100,8 +98,7 @@ final class JobEdits {
           : s.completions();
       clean = clean.withMetadata(clean.metadata().toBuilder()
               .annotation(QueueLabels.ORIGINAL_PARALLELISM, Integer.toString(s.parallelism())).build())
-          .withSpec(new JobSpec(admittedCount, completions, s.completionMode(), s.backoffLimit(),
-              s.activeDeadlineSeconds(), s.ttlSecondsAfterFinished(), s.suspend(), s.selector(), s.template()));
+          .withSpec(s.withParallelism(admittedCount).withCompletions(completions));
     }
     PodSpec pod = clean.spec().template().spec();
     Map<String, String> selector = new LinkedHashMap<>(pod.nodeSelector());
@@ -158,8 +155,7 @@ final class JobEdits {
     JobSpec s = job.spec();
     PodTemplateSpec template = new PodTemplateSpec(
         s.template().metadata().toBuilder().labels(labels).annotations(annotations).build(), s.template().spec());
-    return job.withSpec(new JobSpec(s.parallelism(), s.completions(), s.completionMode(), s.backoffLimit(),
-        s.activeDeadlineSeconds(), s.ttlSecondsAfterFinished(), s.suspend(), s.selector(), template));
+    return job.withSpec(s.withTemplate(template));
   }
 
   /**
@@ -222,8 +218,7 @@ final class JobEdits {
       int own = JobWorkloads.parallelism(job);
       JobSpec s = j.spec();
       Integer completions = JobWorkloads.completionsEqualParallelism(j) ? Integer.valueOf(own) : s.completions();
-      j = j.withSpec(new JobSpec(own, completions, s.completionMode(), s.backoffLimit(), s.activeDeadlineSeconds(),
-          s.ttlSecondsAfterFinished(), s.suspend(), s.selector(), s.template()));
+      j = j.withSpec(s.withParallelism(own).withCompletions(completions));
     }
     return withTemplate(j, selector, tolerations, j.spec().suspend());
   }
@@ -248,8 +243,7 @@ final class JobEdits {
         ? s.template()
         : new PodTemplateSpec(s.template().metadata(),
             pod.toBuilder().nodeSelector(selector).tolerations(tolerations).build());
-    return job.withSpec(new JobSpec(s.parallelism(), s.completions(), s.completionMode(), s.backoffLimit(),
-        s.activeDeadlineSeconds(), s.ttlSecondsAfterFinished(), suspend, s.selector(), template));
+    return job.withSpec(s.withTemplate(template).withSuspend(suspend));
   }
 
   /**
@@ -279,6 +273,6 @@ final class JobEdits {
       conditions.add(c);
     }
     return new JobStatus(status.active(), status.succeeded(), status.failed(), status.ready(), conditions,
-        status.startTime(), status.completionTime(), status.completedIndexes());
+        status.startTime(), status.completionTime(), status.completedIndexes(), status.terminating());
   }
 }

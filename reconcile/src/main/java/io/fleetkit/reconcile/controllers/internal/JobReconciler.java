@@ -9,6 +9,8 @@ import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.batch.JobCondition;
 import io.fleetkit.api.batch.JobSpec;
 import io.fleetkit.api.batch.JobStatus;
+import io.fleetkit.api.batch.PodFailurePolicy;
+import io.fleetkit.api.batch.PodReplacementPolicy;
 import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.ContainerStatus;
 import io.fleetkit.api.core.EnvVar;
@@ -48,7 +50,17 @@ import org.slf4j.LoggerFactory;
  * pod-phase counting (the tracking without finalizers of Kubernetes up to 1.25): succeeded and failed are counted
  * from the Job's pods, which the controller never deletes once terminal; a finished Job is not recounted.
  *
- * <p>Order of decisions, as upstream: a finished Job is left alone; more failures than {@code backoffLimit} (for
+ * <p>Pod failure policy ({@link PodFailurePolicies}, after upstream's 1.34 controller): a failed pod (phase Failed;
+ * a terminating pod is not failed until it is terminal) that matches an {@code Ignore} rule is not counted; the first
+ * failed pod that matches a {@code FailJob} rule gives the Job {@code FailureTarget} (reason {@value
+ * JobCondition#REASON_POD_FAILURE_POLICY}), its active pods are deleted, and {@code Failed} with the same reason and
+ * message follows once none of its pods is terminating. With podReplacementPolicy {@code Failed} (the default with a
+ * pod failure policy) terminating pods are not replaced until they are terminal. {@code status.terminating} counts the
+ * pods being deleted that are not terminal yet, for every Job (upstream's {@code trackTerminatingPods} once
+ * JobPodReplacementPolicy is GA, Kubernetes 1.34).
+ *
+ * <p>Order of decisions, as upstream: a finished Job is left alone; a FailureTarget or a FailJob match fails it;
+ * more failures than {@code backoffLimit} (for
  * restartPolicy OnFailure: container restarts of running pods) fail it with {@value
  * JobCondition#REASON_BACKOFF_LIMIT_EXCEEDED}; else a passed {@code activeDeadlineSeconds} fails it with {@value
  * JobCondition#REASON_DEADLINE_EXCEEDED}; a failing Job's active pods are deleted and counted as failed. Otherwise
@@ -136,8 +148,10 @@ public final class JobReconciler implements Reconciler<Job> {
     List<Pod> active = new ArrayList<>();
     int succeededPods = 0;
     int failed = 0;
+    int terminating = 0;
     TreeSet<Integer> succeededIndexes = new TreeSet<>();
     Integer completions = spec.completions();
+    PodFailurePolicy failurePolicy = spec.podFailurePolicy();
     for (Pod p : pods) {
       if (ActivePods.isActive(p)) {
         active.add(p);
@@ -148,10 +162,14 @@ public final class JobReconciler implements Reconciler<Job> {
           succeededIndexes.add(ix);
         }
       } else if (p.status().phase() == PodPhase.Failed) {
-        // upstream counts a failed pod of an Indexed Job only when it has a valid index
-        if (!indexed || index(p, completions) >= 0) {
+        // upstream counts a failed pod of an Indexed Job only when it has a valid index, and, with a pod failure
+        // policy, only when no Ignore rule matches it (nonIgnoredFailedPodsCount)
+        if ((!indexed || index(p, completions) >= 0)
+            && PodFailurePolicies.match(failurePolicy, p).countFailed()) {
           failed++;
         }
+      } else if (p.metadata().deletionTimestamp() != null) {
+        terminating++; // controller.IsPodTerminating: being deleted, not terminal yet
       }
     }
     int succeeded = indexed ? succeededIndexes.size() : succeededPods;
@@ -164,28 +182,56 @@ public final class JobReconciler implements Reconciler<Job> {
     if (!spec.suspend() && startTime == null) {
       startTime = now;
     }
-    if (failed > spec.backoffLimit() || pastBackoffLimitOnFailure(spec, active)) {
-      finished = condition(JobCondition.FAILED, ConditionStatus.True, JobCondition.REASON_BACKOFF_LIMIT_EXCEEDED,
-          MESSAGE_BACKOFF, now);
-    } else if (pastActiveDeadline(spec, startTime, now)) {
-      finished = condition(JobCondition.FAILED, ConditionStatus.True, JobCondition.REASON_DEADLINE_EXCEEDED,
-          MESSAGE_DEADLINE, now);
+    // upstream's syncJob: a FailureTarget condition, or a failed pod matching a FailJob rule, decides before the
+    // backoff limit and the deadline; the Job's Failed condition then waits until none of its pods terminates
+    JobCondition failing = null;
+    JobCondition newFailureTarget = null;
+    JobCondition failureTarget = trueCondition(conditions, JobCondition.FAILURE_TARGET);
+    if (failureTarget != null) {
+      failing = condition(JobCondition.FAILED, ConditionStatus.True, failureTarget.reason(),
+          failureTarget.message(), now);
+      failed = Math.max(failed, job.status().failed()); // the pods deleted when it was set were counted then
+    } else {
+      String failJobMessage = failJobMessage(failurePolicy, pods);
+      if (failJobMessage != null) {
+        newFailureTarget = condition(JobCondition.FAILURE_TARGET, ConditionStatus.True,
+            JobCondition.REASON_POD_FAILURE_POLICY, failJobMessage, now);
+        failing = condition(JobCondition.FAILED, ConditionStatus.True, JobCondition.REASON_POD_FAILURE_POLICY,
+            failJobMessage, now);
+      } else if (failed > spec.backoffLimit() || pastBackoffLimitOnFailure(spec, active)) {
+        failing = condition(JobCondition.FAILED, ConditionStatus.True, JobCondition.REASON_BACKOFF_LIMIT_EXCEEDED,
+            MESSAGE_BACKOFF, now);
+      } else if (pastActiveDeadline(spec, startTime, now)) {
+        failing = condition(JobCondition.FAILED, ConditionStatus.True, JobCondition.REASON_DEADLINE_EXCEEDED,
+            MESSAGE_DEADLINE, now);
+      }
     }
+    boolean waitsForTerminating = failureTarget != null || newFailureTarget != null;
 
     RuntimeException failure = null;
     Duration requeue = null;
-    if (finished != null) {
+    if (failing != null) {
       if (!deleting) {
-        int deleted = deleteAll(ctx, job, active);
-        failed += deleted;
-        active = active.subList(deleted, active.size());
+        Deleted d = deleteAll(ctx, job, active);
+        failed += d.deleted();
+        terminating += d.terminating();
+        active = active.subList(d.deleted(), active.size());
       }
-      conditions.add(finished);
+      if (newFailureTarget != null) {
+        conditions.add(newFailureTarget);
+      }
+      if (!waitsForTerminating || terminating == 0) {
+        conditions.add(failing);
+        finished = failing;
+      } else {
+        LOG.debug("job {}: {} pods still terminating, Failed waits", key, terminating);
+      }
     } else if (!deleting && satisfied) {
       try {
         if (spec.suspend()) {
-          int deleted = deleteAll(ctx, job, active);
-          active = active.subList(deleted, active.size());
+          Deleted d = deleteAll(ctx, job, active);
+          terminating += d.terminating();
+          active = active.subList(d.deleted(), active.size());
           startTime = null;
           if (setCondition(conditions, JobCondition.SUSPENDED, ConditionStatus.True, REASON_SUSPENDED,
               "Job suspended", now)) {
@@ -197,8 +243,9 @@ public final class JobReconciler implements Reconciler<Job> {
                 now);
             startTime = now; // activeDeadlineSeconds counts from the resumption
           }
-          Manage m = manage(ctx, job, active, pods, succeeded, succeededIndexes, now);
+          Manage m = manage(ctx, job, active, pods, succeeded, succeededIndexes, terminating, now);
           active = m.active();
+          terminating += m.terminating();
           requeue = m.requeue();
           failure = m.error();
         }
@@ -206,7 +253,7 @@ public final class JobReconciler implements Reconciler<Job> {
         failure = e;
       }
     }
-    if (finished == null && !spec.suspend()) {
+    if (failing == null && !spec.suspend()) {
       boolean complete = completions == null ? succeeded > 0 && active.isEmpty()
           : succeeded >= completions && active.isEmpty();
       if (complete) {
@@ -222,7 +269,7 @@ public final class JobReconciler implements Reconciler<Job> {
       }
     }
     JobStatus status = new JobStatus(active.size(), succeeded, failed, ready, conditions, startTime,
-        completionTime, indexed ? formatIndexes(succeededIndexes) : "");
+        completionTime, indexed ? formatIndexes(succeededIndexes) : "", terminating);
     if (!status.equals(job.status())) {
       try {
         ctx.store().updateStatus(job.withStatus(status));
@@ -234,8 +281,8 @@ public final class JobReconciler implements Reconciler<Job> {
     if (failure != null) {
       throw failure;
     }
-    if (finished != null) {
-      return Result.done();
+    if (failing != null) {
+      return Result.done(); // finished, or waiting for terminating pods, whose events bring the Job back
     }
     Long deadline = spec.activeDeadlineSeconds();
     if (deadline != null && startTime != null && !spec.suspend()) {
@@ -253,14 +300,18 @@ public final class JobReconciler implements Reconciler<Job> {
    * (the status still counts the writes that succeeded before or beside it, as upstream's {@code manageJob} returns
    * its {@code active} together with the error).
    */
-  private record Manage(List<Pod> active, @Nullable Duration requeue, @Nullable RuntimeException error) {}
+  private record Manage(List<Pod> active, @Nullable Duration requeue, @Nullable RuntimeException error,
+      int terminating) {}
+
+  /** Pods a failing or suspended Job deleted (the first ones of its list), and how many of them still terminate. */
+  private record Deleted(int deleted, int terminating) {}
 
   /**
    * Upstream's {@code manageJob}: delete surplus (bad indexes first) or create missing pods, never both. Every
    * deletion is attempted even when one fails; creations stop after the slow-start batch that had a failure.
    */
   private Manage manage(ReconcileContext<Job> ctx, Job job, List<Pod> active, List<Pod> all, int succeeded,
-      Set<Integer> succeededIndexes, Instant now) {
+      Set<Integer> succeededIndexes, int terminating, Instant now) {
     JobSpec spec = job.spec();
     Integer completions = spec.completions();
     boolean indexed = spec.completionMode() == CompletionMode.Indexed;
@@ -297,9 +348,12 @@ public final class JobReconciler implements Reconciler<Job> {
     if (!toDelete.isEmpty()) {
       List<Pod> remaining = new ArrayList<>(active);
       RuntimeException error = null;
+      int stillTerminating = 0;
       for (Pod p : toDelete) {
         try {
-          delete(ctx, key, p);
+          if (delete(ctx, key, p)) {
+            stillTerminating++;
+          }
           remaining.remove(p);
         } catch (RuntimeException e) {
           // upstream's deleteJobPods: a refused delete leaves the pod counted active; the others are still tried
@@ -308,16 +362,18 @@ public final class JobReconciler implements Reconciler<Job> {
           }
         }
       }
-      return new Manage(remaining, null, error);
+      return new Manage(remaining, null, error, stillTerminating);
     }
-    int diff = wantActive - active.size();
+    // upstream's onlyReplaceFailedPods: with podReplacementPolicy Failed a terminating pod is not replaced yet
+    int diff = wantActive - active.size()
+        - (spec.effectivePodReplacementPolicy() == PodReplacementPolicy.Failed ? terminating : 0);
     if (diff <= 0) {
-      return new Manage(active, null, null);
+      return new Manage(active, null, null, 0);
     }
     Duration wait = backoffRemaining(all, now);
     if (wait != null) {
       LOG.debug("job {}: pod failure backoff, creating {} pods in {}", key, diff, wait);
-      return new Manage(active, wait, null);
+      return new Manage(active, wait, null, 0);
     }
     List<Integer> indexes = new ArrayList<>();
     if (indexed) {
@@ -342,26 +398,50 @@ public final class JobReconciler implements Reconciler<Job> {
           result.add(created);
         });
     // the pods created before a failure count as active, as upstream's manageJob returns active with the error
-    return new Manage(result, null, outcome.error());
+    return new Manage(result, null, outcome.error(), 0);
   }
 
-  /** Deletes every pod (a failing or suspended Job); returns how many were deleted, first ones of the list. */
-  private int deleteAll(ReconcileContext<Job> ctx, Job job, List<Pod> active) {
+  /** Deletes every pod (a failing or suspended Job): how many were deleted (first ones of the list), still there. */
+  private Deleted deleteAll(ReconcileContext<Job> ctx, Job job, List<Pod> active) {
     ObjectKey key = ctx.key();
+    int stillTerminating = 0;
     for (Pod p : active) {
-      delete(ctx, key, p);
+      if (delete(ctx, key, p)) {
+        stillTerminating++;
+      }
     }
-    return active.size();
+    return new Deleted(active.size(), stillTerminating);
   }
 
-  private void delete(ReconcileContext<Job> ctx, ObjectKey key, Pod p) {
+  /** Deletes {@code p}; whether it is still there, terminating (finalizers keep it). */
+  private boolean delete(ReconcileContext<Job> ctx, ObjectKey key, Pod p) {
     try {
-      ctx.store().delete(Pod.class, p.metadata().namespace(), p.metadata().name(),
+      Pod after = ctx.store().delete(Pod.class, p.metadata().namespace(), p.metadata().name(),
           DeletePreconditions.uid(p.metadata().uid()));
       pending.deleted(key, p.metadata().name(), ctx.now());
+      return !after.metadata().finalizers().isEmpty() && !after.status().phase().isTerminal();
     } catch (NotFoundException | ConflictException e) {
-      // already gone or replaced: nothing to wait for
+      return false; // already gone or replaced: nothing to wait for
     }
+  }
+
+  /**
+   * Upstream's {@code getFailJobMessage}: the message of the first failed pod (phase Failed) that matches a
+   * {@code FailJob} rule, or {@code null}.
+   */
+  static @Nullable String failJobMessage(@Nullable PodFailurePolicy policy, List<Pod> pods) {
+    if (policy == null) {
+      return null;
+    }
+    for (Pod p : pods) {
+      if (p.status().phase() == PodPhase.Failed) {
+        String message = PodFailurePolicies.match(policy, p).jobFailureMessage();
+        if (message != null) {
+          return message;
+        }
+      }
+    }
+    return null;
   }
 
   private Pod createPod(ReconcileContext<Job> ctx, Job job, @Nullable Integer index) {
@@ -478,7 +558,7 @@ public final class JobReconciler implements Reconciler<Job> {
     }
   }
 
-  /** Upstream's {@code pastBackoffLimitOnFailure}: container restarts of running or pending pods. */
+  /** Upstream's {@code pastBackoffLimitOnFailure}: container and init container restarts of running or pending pods. */
   static boolean pastBackoffLimitOnFailure(JobSpec spec, List<Pod> active) {
     if (spec.template().spec().restartPolicy() != RestartPolicy.OnFailure) {
       return false;
@@ -486,6 +566,9 @@ public final class JobReconciler implements Reconciler<Job> {
     int restarts = 0;
     for (Pod p : active) {
       if (p.status().phase() == PodPhase.Running || p.status().phase() == PodPhase.Pending) {
+        for (ContainerStatus s : p.status().initContainerStatuses()) {
+          restarts += s.restartCount();
+        }
         for (ContainerStatus s : p.status().containerStatuses()) {
           restarts += s.restartCount();
         }
@@ -553,7 +636,10 @@ public final class JobReconciler implements Reconciler<Job> {
     return d;
   }
 
-  /** Upstream's {@code getFinishedTime}: latest container finish, else the Ready transition, else creation. */
+  /**
+   * Upstream's {@code getFinishedTime}: latest container finish, else the Ready transition, else the deletion
+   * timestamp, else creation.
+   */
   static Instant finishTime(Pod p) {
     Instant best = null;
     for (ContainerStatus s : p.status().containerStatuses()) {
@@ -569,6 +655,10 @@ public final class JobReconciler implements Reconciler<Job> {
     if (ready != null && ready.lastTransitionTime() != null) {
       return ready.lastTransitionTime();
     }
+    Instant deleted = p.metadata().deletionTimestamp();
+    if (deleted != null) {
+      return deleted; // upstream's getFinishTimeFromDeletionTimestamp (FleetKit pods have no grace period)
+    }
     Instant created = p.metadata().creationTimestamp();
     return created != null ? created : Instant.EPOCH;
   }
@@ -576,6 +666,15 @@ public final class JobReconciler implements Reconciler<Job> {
   private static JobCondition condition(String type, ConditionStatus status, String reason, String message,
       Instant now) {
     return new JobCondition(type, status, reason, message, now, now);
+  }
+
+  private static @Nullable JobCondition trueCondition(List<JobCondition> conditions, String type) {
+    for (JobCondition c : conditions) {
+      if (c.type().equals(type) && c.status() == ConditionStatus.True) {
+        return c;
+      }
+    }
+    return null;
   }
 
   private static boolean hasTrue(List<JobCondition> conditions, String type) {

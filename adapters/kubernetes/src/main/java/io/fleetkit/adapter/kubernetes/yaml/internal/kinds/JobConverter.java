@@ -14,6 +14,14 @@ import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.batch.JobCondition;
 import io.fleetkit.api.batch.JobSpec;
 import io.fleetkit.api.batch.JobStatus;
+import io.fleetkit.api.batch.PodFailurePolicy;
+import io.fleetkit.api.batch.PodFailurePolicyAction;
+import io.fleetkit.api.batch.PodFailurePolicyOnExitCodesOperator;
+import io.fleetkit.api.batch.PodFailurePolicyOnExitCodesRequirement;
+import io.fleetkit.api.batch.PodFailurePolicyOnPodConditionsPattern;
+import io.fleetkit.api.batch.PodFailurePolicyRule;
+import io.fleetkit.api.batch.PodReplacementPolicy;
+import java.util.List;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ObjectMeta;
 import org.jspecify.annotations.Nullable;
@@ -47,7 +55,7 @@ public final class JobConverter extends AbstractKindConverter<io.fabric8.kuberne
       var completion = Values.instant(st.getCompletionTime(), "status.completionTime", ctx);
       status = ctx.build("status", () -> new JobStatus(Values.intOr(st.getActive(), 0),
           Values.intOr(st.getSucceeded(), 0), Values.intOr(st.getFailed(), 0), st.getReady(), conditions, start,
-          completion, Values.orEmpty(st.getCompletedIndexes())));
+          completion, Values.orEmpty(st.getCompletedIndexes()), st.getTerminating()));
     }
     JobStatus fs = status;
     return spec == null || fs == null ? null : ctx.build("", () -> new Job(meta, spec, fs));
@@ -73,6 +81,7 @@ public final class JobConverter extends AbstractKindConverter<io.fabric8.kuberne
             .withStartTime(Values.instant(st.startTime()))
             .withCompletionTime(Values.instant(st.completionTime()))
             .withCompletedIndexes(Values.emptyToNull(st.completedIndexes()))
+            .withTerminating(st.terminating())
             .build())
         .build();
   }
@@ -87,10 +96,67 @@ public final class JobConverter extends AbstractKindConverter<io.fabric8.kuberne
         path + ".completionMode", ctx);
     var selector = Fabric8Selectors.toCore(s.getSelector(), path + ".selector", ctx);
     var template = PodSpecs.template(s.getTemplate(), path + ".template", ctx);
+    var replacement = Values.enumValue(PodReplacementPolicy.class, s.getPodReplacementPolicy(), null,
+        path + ".podReplacementPolicy", ctx);
+    var failurePolicy = podFailurePolicy(s.getPodFailurePolicy(), path + ".podFailurePolicy", ctx);
     return template == null ? null : ctx.build(path, () -> new JobSpec(Values.intOr(s.getParallelism(), 1),
         s.getCompletions(), mode, Values.intOr(s.getBackoffLimit(), JobSpec.DEFAULT_BACKOFF_LIMIT),
         s.getActiveDeadlineSeconds(), s.getTtlSecondsAfterFinished(), Values.boolOr(s.getSuspend(), false),
-        selector, template));
+        selector, template, failurePolicy, replacement));
+  }
+
+  /**
+   * A pod failure policy; an unknown action, operator or condition status is an error here, a missing action or
+   * operator is left for the Job's validation (which names the rule), a missing pattern status is Kubernetes'
+   * default {@code True}.
+   */
+  private static @Nullable PodFailurePolicy podFailurePolicy(
+      io.fabric8.kubernetes.api.model.batch.v1.@Nullable PodFailurePolicy in, String path, DocumentContext ctx) {
+    if (in == null) {
+      return null;
+    }
+    List<PodFailurePolicyRule> rules = Fabric8Scheduling.list(in.getRules(), path + ".rules", ctx, (r, p, cx) -> {
+      var action = Values.enumValue(PodFailurePolicyAction.class, r.getAction(), null, p + ".action", cx);
+      PodFailurePolicyOnExitCodesRequirement codes = null;
+      var e = r.getOnExitCodes();
+      if (e != null) {
+        var op = Values.enumValue(PodFailurePolicyOnExitCodesOperator.class, e.getOperator(), null,
+            p + ".onExitCodes.operator", cx);
+        codes = new PodFailurePolicyOnExitCodesRequirement(e.getContainerName(), op,
+            e.getValues() == null ? List.of() : e.getValues());
+      }
+      var patterns = Fabric8Scheduling.list(r.getOnPodConditions(), p + ".onPodConditions", cx, (c, cp, ccx) ->
+          new PodFailurePolicyOnPodConditionsPattern(Values.orEmpty(c.getType()), Values.enumValue(
+              ConditionStatus.class, c.getStatus(), ConditionStatus.True, cp + ".status", ccx)));
+      return new PodFailurePolicyRule(action, codes, patterns);
+    });
+    return new PodFailurePolicy(rules);
+  }
+
+  private static io.fabric8.kubernetes.api.model.batch.v1.@Nullable PodFailurePolicy podFailurePolicy(
+      @Nullable PodFailurePolicy in) {
+    if (in == null) {
+      return null;
+    }
+    var rules = new java.util.ArrayList<io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicyRule>();
+    for (PodFailurePolicyRule r : in.rules()) {
+      var e = r.onExitCodes();
+      var patterns = new java.util.ArrayList<io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicyOnPodConditionsPattern>();
+      for (PodFailurePolicyOnPodConditionsPattern c : r.onPodConditions()) {
+        patterns.add(new io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicyOnPodConditionsPatternBuilder()
+            .withType(c.type()).withStatus(c.status() == null ? null : c.status().name()).build());
+      }
+      rules.add(new io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicyRuleBuilder()
+          .withAction(r.action() == null ? null : r.action().name())
+          .withOnExitCodes(e == null ? null
+              : new io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicyOnExitCodesRequirementBuilder()
+                  .withContainerName(e.containerName())
+                  .withOperator(e.operator() == null ? null : e.operator().name())
+                  .withValues(e.values()).build())
+          .withOnPodConditions(patterns.isEmpty() ? null : patterns)
+          .build());
+    }
+    return new io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicyBuilder().withRules(rules).build();
   }
 
   /** The manifest form of a Job spec, defaults left out. */
@@ -105,6 +171,8 @@ public final class JobConverter extends AbstractKindConverter<io.fabric8.kuberne
         .withSuspend(s.suspend() ? Boolean.TRUE : null)
         .withSelector(Fabric8Selectors.toFabric8(s.selector()))
         .withTemplate(PodSpecs.template(s.template()))
+        .withPodFailurePolicy(podFailurePolicy(s.podFailurePolicy()))
+        .withPodReplacementPolicy(s.podReplacementPolicy() == null ? null : s.podReplacementPolicy().name())
         .build();
   }
 }

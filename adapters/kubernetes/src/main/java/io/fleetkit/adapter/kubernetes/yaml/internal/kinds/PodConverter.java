@@ -51,6 +51,8 @@ public final class PodConverter extends AbstractKindConverter<io.fabric8.kuberne
     var start = Values.instant(s.getStartTime(), "status.startTime", ctx);
     var containers = Fabric8Scheduling.list(s.getContainerStatuses(), "status.containerStatuses", ctx,
         PodConverter::containerStatus);
+    var initContainers = Fabric8Scheduling.list(s.getInitContainerStatuses(), "status.initContainerStatuses", ctx,
+        PodConverter::containerStatus);
     java.util.List<String> podIPs = new java.util.ArrayList<>();
     if (s.getPodIPs() != null && !s.getPodIPs().isEmpty()) {
       s.getPodIPs().forEach(ip -> podIPs.add(Values.orEmpty(ip.getIp())));
@@ -59,7 +61,7 @@ public final class PodConverter extends AbstractKindConverter<io.fabric8.kuberne
     }
     return ctx.build("status", () -> new PodStatus(phase, conditions, Values.orEmpty(s.getNominatedNodeName()),
         Values.orEmpty(s.getHostIP()), start, containers, Values.orEmpty(s.getReason()),
-        Values.orEmpty(s.getMessage()), podIPs));
+        Values.orEmpty(s.getMessage()), podIPs, initContainers));
   }
 
   private static @Nullable PodCondition condition(io.fabric8.kubernetes.api.model.PodCondition c, String p,
@@ -114,6 +116,8 @@ public final class PodConverter extends AbstractKindConverter<io.fabric8.kuberne
             .withHostIP(Values.emptyToNull(s.hostIP()))
             .withStartTime(Values.instant(s.startTime()))
             .withContainerStatuses(Fabric8Scheduling.out(s.containerStatuses(), PodConverter::containerStatus))
+            .withInitContainerStatuses(Fabric8Scheduling.out(s.initContainerStatuses(),
+                PodConverter::containerStatus))
             .withReason(Values.emptyToNull(s.reason()))
             .withMessage(Values.emptyToNull(s.message()))
             .withPodIP(Values.emptyToNull(s.podIP()))
