@@ -2,46 +2,77 @@ package io.fleetkit.store.etcd.internal;
 
 import io.fleetkit.api.apps.DaemonSetSpec;
 import io.fleetkit.api.apps.DaemonSetUpdateStrategy;
+import io.fleetkit.api.apps.DaemonSetUpdateStrategyType;
 import io.fleetkit.api.apps.DeploymentSpec;
 import io.fleetkit.api.apps.DeploymentStrategy;
+import io.fleetkit.api.apps.DeploymentStrategyType;
+import io.fleetkit.api.apps.PersistentVolumeClaimRetentionPolicyType;
 import io.fleetkit.api.apps.PodManagementPolicy;
 import io.fleetkit.api.apps.ReplicaSetSpec;
 import io.fleetkit.api.apps.StatefulSetOrdinals;
 import io.fleetkit.api.apps.StatefulSetPersistentVolumeClaimRetentionPolicy;
 import io.fleetkit.api.apps.StatefulSetSpec;
 import io.fleetkit.api.apps.StatefulSetUpdateStrategy;
+import io.fleetkit.api.apps.StatefulSetUpdateStrategyType;
+import io.fleetkit.api.autoscaling.ContainerControlledValues;
+import io.fleetkit.api.autoscaling.ContainerResourcePolicy;
+import io.fleetkit.api.autoscaling.ContainerScalingMode;
+import io.fleetkit.api.autoscaling.HPAScalingRules;
 import io.fleetkit.api.autoscaling.HorizontalPodAutoscalerSpec;
 import io.fleetkit.api.autoscaling.NodePoolAutoscalingOptions;
 import io.fleetkit.api.autoscaling.NodePoolSpec;
+import io.fleetkit.api.autoscaling.PodUpdatePolicy;
+import io.fleetkit.api.autoscaling.ScalingPolicySelect;
+import io.fleetkit.api.autoscaling.UpdateMode;
 import io.fleetkit.api.batch.CompletionMode;
 import io.fleetkit.api.batch.ConcurrencyPolicy;
 import io.fleetkit.api.batch.CronJobSpec;
 import io.fleetkit.api.batch.JobSpec;
+import io.fleetkit.api.core.NamespacePhase;
+import io.fleetkit.api.core.NamespaceStatus;
+import io.fleetkit.api.core.PersistentVolumeClaimPhase;
 import io.fleetkit.api.core.PersistentVolumeClaimSpec;
+import io.fleetkit.api.core.PersistentVolumeClaimStatus;
 import io.fleetkit.api.core.PersistentVolumeMode;
+import io.fleetkit.api.core.PersistentVolumePhase;
 import io.fleetkit.api.core.PersistentVolumeReclaimPolicy;
 import io.fleetkit.api.core.PersistentVolumeSpec;
+import io.fleetkit.api.core.PersistentVolumeStatus;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.PodStatus;
 import io.fleetkit.api.core.Probe;
 import io.fleetkit.api.core.RestartPolicy;
+import io.fleetkit.api.core.ServicePort;
+import io.fleetkit.api.core.ServiceProtocol;
 import io.fleetkit.api.core.ServiceSpec;
 import io.fleetkit.api.core.ServiceTrafficPolicy;
 import io.fleetkit.api.core.ServiceType;
 import io.fleetkit.api.core.SessionAffinity;
+import io.fleetkit.api.discovery.EndpointPort;
+import io.fleetkit.api.gateway.AllowedRoutes;
 import io.fleetkit.api.gateway.Fraction;
+import io.fleetkit.api.gateway.FromNamespaces;
 import io.fleetkit.api.gateway.HTTPBackendRef;
 import io.fleetkit.api.gateway.HTTPCORSFilter;
+import io.fleetkit.api.gateway.HTTPHeaderMatch;
+import io.fleetkit.api.gateway.HTTPPathMatch;
+import io.fleetkit.api.gateway.HTTPQueryParamMatch;
 import io.fleetkit.api.gateway.HTTPRequestRedirectFilter;
+import io.fleetkit.api.gateway.PathMatchType;
+import io.fleetkit.api.gateway.ValueMatchType;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.rollouts.AnalysisRunStatus;
 import io.fleetkit.api.rollouts.Metric;
 import io.fleetkit.api.rollouts.RolloutSpec;
 import io.fleetkit.api.rollouts.RolloutStatus;
+import io.fleetkit.api.scheduling.NodeInclusionPolicy;
 import io.fleetkit.api.scheduling.PodGroupSpec;
 import io.fleetkit.api.scheduling.PodGroupStatus;
 import io.fleetkit.api.scheduling.PreemptionPolicy;
 import io.fleetkit.api.scheduling.PriorityClass;
+import io.fleetkit.api.scheduling.Toleration;
+import io.fleetkit.api.scheduling.TolerationOperator;
+import io.fleetkit.api.scheduling.TopologySpreadConstraint;
 import io.fleetkit.api.simulation.QueueScaler;
 import io.fleetkit.api.simulation.ScenarioCohort;
 import io.fleetkit.api.simulation.ScenarioFeatures;
@@ -80,8 +111,10 @@ final class UnsetValues {
   };
 
   /**
-   * Defaults of the kinds that are not the zero value of their type, by record type and component name. Each is the
-   * value the kind's builder starts from; {@code ObjectCodecEvolutionTest} checks them against the builders.
+   * Defaults of the kinds that are not the zero value of their type, by record type and component name: the value the
+   * kind's builder starts from, and for the kinds without a builder the one the Kubernetes manifest reader gives a
+   * field the manifest leaves out (Kubernetes' {@code SetDefaults_*}). {@code ObjectCodecEvolutionTest} checks them
+   * against the builders.
    */
   private static final Map<Class<?>, Map<String, Object>> KIND_DEFAULTS = new HashMap<>();
 
@@ -104,6 +137,11 @@ final class UnsetValues {
     kindDefault(PersistentVolumeSpec.class, "persistentVolumeReclaimPolicy", PersistentVolumeReclaimPolicy.Retain);
     kindDefault(PersistentVolumeSpec.class, "volumeMode", PersistentVolumeMode.Filesystem);
     kindDefault(PersistentVolumeClaimSpec.class, "volumeMode", PersistentVolumeMode.Filesystem);
+    kindDefault(PersistentVolumeStatus.class, "phase", PersistentVolumePhase.Pending);
+    kindDefault(PersistentVolumeClaimStatus.class, "phase", PersistentVolumeClaimPhase.Pending);
+    kindDefault(NamespaceStatus.class, "phase", NamespacePhase.Active);
+    kindDefault(ServicePort.class, "protocol", ServiceProtocol.TCP);
+    kindDefault(EndpointPort.class, "protocol", ServiceProtocol.TCP);
     // apps/v1
     kindDefault(DeploymentSpec.class, "replicas", 1);
     kindDefault(DeploymentSpec.class, "strategy", DeploymentStrategy.ROLLING_UPDATE);
@@ -119,6 +157,13 @@ final class UnsetValues {
     kindDefault(StatefulSetSpec.class, "ordinals", StatefulSetOrdinals.DEFAULT);
     kindDefault(DaemonSetSpec.class, "updateStrategy", DaemonSetUpdateStrategy.ROLLING_UPDATE);
     kindDefault(DaemonSetSpec.class, "revisionHistoryLimit", DaemonSetSpec.DEFAULT_REVISION_HISTORY_LIMIT);
+    kindDefault(DeploymentStrategy.class, "type", DeploymentStrategyType.RollingUpdate);
+    kindDefault(DaemonSetUpdateStrategy.class, "type", DaemonSetUpdateStrategyType.RollingUpdate);
+    kindDefault(StatefulSetUpdateStrategy.class, "type", StatefulSetUpdateStrategyType.RollingUpdate);
+    kindDefault(StatefulSetPersistentVolumeClaimRetentionPolicy.class, "whenDeleted",
+        PersistentVolumeClaimRetentionPolicyType.Retain);
+    kindDefault(StatefulSetPersistentVolumeClaimRetentionPolicy.class, "whenScaled",
+        PersistentVolumeClaimRetentionPolicyType.Retain);
     // batch/v1
     kindDefault(JobSpec.class, "completionMode", CompletionMode.NonIndexed);
     kindDefault(JobSpec.class, "backoffLimit", JobSpec.DEFAULT_BACKOFF_LIMIT);
@@ -128,12 +173,19 @@ final class UnsetValues {
     kindDefault(CronJobSpec.class, "failedJobsHistoryLimit", CronJobSpec.DEFAULT_FAILED_JOBS_HISTORY_LIMIT);
     // scheduling, storage, autoscaling
     kindDefault(PriorityClass.class, "preemptionPolicy", PreemptionPolicy.PreemptLowerPriority);
+    kindDefault(Toleration.class, "operator", TolerationOperator.Equal);
+    kindDefault(TopologySpreadConstraint.class, "nodeAffinityPolicy", NodeInclusionPolicy.Honor);
+    kindDefault(TopologySpreadConstraint.class, "nodeTaintsPolicy", NodeInclusionPolicy.Ignore);
     kindDefault(PodGroupSpec.class, "minMember", 1);
     kindDefault(PodGroupStatus.class, "phase", PodGroupStatus.PENDING.phase());
     kindDefault(StorageClassSpec.class, "reclaimPolicy", PersistentVolumeReclaimPolicy.Delete);
     kindDefault(StorageClassSpec.class, "volumeBindingMode", VolumeBindingMode.Immediate);
     kindDefault(HorizontalPodAutoscalerSpec.class, "minReplicas", 1);
     kindDefault(NodePoolSpec.class, "autoscalingOptions", NodePoolAutoscalingOptions.NONE);
+    kindDefault(HPAScalingRules.class, "selectPolicy", ScalingPolicySelect.Max);
+    kindDefault(PodUpdatePolicy.class, "updateMode", UpdateMode.Auto);
+    kindDefault(ContainerResourcePolicy.class, "mode", ContainerScalingMode.Auto);
+    kindDefault(ContainerResourcePolicy.class, "controlledValues", ContainerControlledValues.RequestsAndLimits);
     // Argo Rollouts
     kindDefault(RolloutSpec.class, "replicas", 1);
     kindDefault(RolloutSpec.class, "revisionHistoryLimit", RolloutSpec.DEFAULT_REVISION_HISTORY_LIMIT);
@@ -143,6 +195,10 @@ final class UnsetValues {
     kindDefault(Metric.class, "consecutiveErrorLimit", Metric.DEFAULT_CONSECUTIVE_ERROR_LIMIT);
     // Gateway API
     kindDefault(HTTPBackendRef.class, "weight", HTTPBackendRef.DEFAULT_WEIGHT);
+    kindDefault(HTTPPathMatch.class, "type", PathMatchType.PathPrefix);
+    kindDefault(HTTPHeaderMatch.class, "type", ValueMatchType.Exact);
+    kindDefault(HTTPQueryParamMatch.class, "type", ValueMatchType.Exact);
+    kindDefault(AllowedRoutes.class, "from", FromNamespaces.Same);
     kindDefault(Fraction.class, "denominator", Fraction.DEFAULT_DENOMINATOR);
     kindDefault(HTTPRequestRedirectFilter.class, "statusCode", HTTPRequestRedirectFilter.DEFAULT_STATUS_CODE);
     kindDefault(HTTPCORSFilter.class, "maxAge", HTTPCORSFilter.DEFAULT_MAX_AGE);
