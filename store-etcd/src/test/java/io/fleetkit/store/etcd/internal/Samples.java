@@ -1,0 +1,104 @@
+package io.fleetkit.store.etcd.internal;
+
+import io.fleetkit.api.apps.ClaimTemplate;
+import io.fleetkit.api.apps.DaemonSet;
+import io.fleetkit.api.apps.Deployment;
+import io.fleetkit.api.apps.PersistentVolumeClaimRetentionPolicyType;
+import io.fleetkit.api.apps.PodManagementPolicy;
+import io.fleetkit.api.apps.ReplicaSet;
+import io.fleetkit.api.apps.StatefulSet;
+import io.fleetkit.api.autoscaling.NodePool;
+import io.fleetkit.api.batch.CronJob;
+import io.fleetkit.api.batch.Job;
+import io.fleetkit.api.batch.JobSpec;
+import io.fleetkit.api.core.Container;
+import io.fleetkit.api.core.PersistentVolume;
+import io.fleetkit.api.core.PersistentVolumeAccessMode;
+import io.fleetkit.api.core.PersistentVolumeClaim;
+import io.fleetkit.api.core.PersistentVolumeClaimSpec;
+import io.fleetkit.api.core.PersistentVolumeSource;
+import io.fleetkit.api.core.PersistentVolumeSpec;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodSpec;
+import io.fleetkit.api.core.Probe;
+import io.fleetkit.api.core.ProbeHandler;
+import io.fleetkit.api.core.RestartPolicy;
+import io.fleetkit.api.core.Service;
+import io.fleetkit.api.core.ServicePort;
+import io.fleetkit.api.core.ServiceSpec;
+import io.fleetkit.api.core.Volume;
+import io.fleetkit.api.events.Event;
+import io.fleetkit.api.events.ObjectReference;
+import io.fleetkit.api.gateway.GatewayClass;
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.networking.IngressClass;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.rollouts.Rollout;
+import io.fleetkit.api.simulation.Scenario;
+import io.fleetkit.api.simulation.ScenarioFeatures;
+import io.fleetkit.api.simulation.ScenarioSpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Objects written by hand, with optional parts set (volumes, probes, claim templates), for the kinds whose rules
+ * across fields (a selector matching the template's labels, a valid schedule) the reflective generator of
+ * {@link StoredKinds} rarely meets.
+ */
+final class Samples {
+  static final ResourceList REQUESTS = ResourceList.builder().put("cpu", "250m").put("memory", "64Mi").build();
+  static final Map<String, String> APP = Map.of("app", "web");
+
+  private Samples() {}
+
+  static PodSpec podSpec() {
+    Container c = Container.of("app", "web:1", REQUESTS).withProbes(Probe.of(ProbeHandler.HttpGet.of("/healthz", 8080)),
+        Probe.of(ProbeHandler.TcpSocket.of(8080)), null);
+    return PodSpec.builder().container(c).volume(Volume.emptyDir("scratch"))
+        .volume(Volume.persistentVolumeClaim("data", "data-claim")).build();
+  }
+
+  static List<ApiObject<?>> all() {
+    PodSpec pod = podSpec();
+    PodSpec once = pod.toBuilder().restartPolicy(RestartPolicy.Never).build();
+    Job job = Job.builder().name("pi").namespace("batch").podSpec(once).parallelism(2).completions(4).build();
+    return List.of(
+        Pod.builder().name("web-0").namespace("default").label("app", "web").spec(pod).build(),
+        Deployment.builder().name("web").matchLabels(APP).replicas(3).podSpec(pod).build(),
+        ReplicaSet.builder().name("web-1").matchLabels(APP).replicas(2).podSpec(pod).build(),
+        StatefulSet.builder().name("db").matchLabels(APP).podSpec(pod).serviceName("db").replicas(2)
+            .podManagementPolicy(PodManagementPolicy.Parallel)
+            .volumeClaimTemplate(ClaimTemplate.of("data", "fast", ResourceList.builder().put("storage", "1Gi").build()))
+            .persistentVolumeClaimRetentionPolicy(PersistentVolumeClaimRetentionPolicyType.Delete,
+                PersistentVolumeClaimRetentionPolicyType.Retain)
+            .startOrdinal(3).build(),
+        DaemonSet.builder().name("agent").matchLabels(APP).podSpec(pod).build(),
+        job,
+        CronJob.builder().name("nightly").schedule("0 3 * * *").jobSpec(job.spec()).build(),
+        Rollout.builder().name("web").matchLabels(APP).podSpec(pod).build(),
+        Service.of(ObjectMeta.of("default", "web"), ServiceSpec.builder().selector(APP)
+            .port(ServicePort.of(80)).build()),
+        PersistentVolume.of(ObjectMeta.of("pv-1"), PersistentVolumeSpec.builder().storage("10Gi")
+            .accessMode(PersistentVolumeAccessMode.ReadWriteOnce).source(PersistentVolumeSource.Csi.of("csi.example.com", "vol-1"))
+            .build()),
+        PersistentVolumeClaim.of(ObjectMeta.of("default", "data-claim"), PersistentVolumeClaimSpec.builder()
+            .accessModes(List.of(PersistentVolumeAccessMode.ReadWriteOnce)).storage("1Gi").build()),
+        new Event(ObjectMeta.of("default", "web.1"), Instant.ofEpochSecond(1_700_000_000L), null, "fleetkit/ctrl",
+            "ctrl-0", "Scheduling", "Scheduled", new ObjectReference("v1", "Pod", "default", "web-0", "u-1", ""),
+            null, "assigned", Event.NORMAL, 1, null, null),
+        new IngressClass(ObjectMeta.of("nginx"), "k8s.io/ingress-nginx"),
+        new GatewayClass(ObjectMeta.of("gw"), "example.com/gateway-controller"),
+        new Scenario(ObjectMeta.builder().name("day").build(), new ScenarioSpec(Duration.ofHours(1), 1,
+            ScenarioSpec.DEFAULT_SAMPLE_INTERVAL, List.of(), List.of(), ScenarioFeatures.builder().build(), List.of(),
+            List.of(), List.of(), List.of())),
+        NodePool.builder().name("a100").nodeLabel("pool", "a100").minSize(0).maxSize(10)
+            .startupDelay(Duration.ofMinutes(3)).pricePerHour(32.77).build());
+  }
+
+  static JobSpec jobSpec() {
+    return ((Job) all().get(5)).spec();
+  }
+}
