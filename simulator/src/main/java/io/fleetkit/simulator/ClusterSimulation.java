@@ -330,9 +330,21 @@ public final class ClusterSimulation {
     }
     if (spec.features().storage()) {
       // the claims of generic ephemeral volumes first, so that the PersistentVolume controller's pass sees them
+      // (it follows the store's pods and claims: a pass without changes reads nothing)
       b.controller((store, clock, seed) -> {
         EphemeralVolumeController ephemeral = EphemeralVolumeController.builder(store).build();
-        return new PeriodicController("ephemeral-volume", clock, VOLUME_PERIOD, ephemeral::syncAll);
+        AutoCloseable[] following = new AutoCloseable[1];
+        PeriodicController loop = new PeriodicController("ephemeral-volume", clock, VOLUME_PERIOD,
+            ephemeral::syncChanged);
+        return SimulatedController.of(loop.name(), () -> {
+          following[0] = ephemeral.follow();
+          loop.start();
+        }, loop::runUntilIdle, () -> {
+          loop.close();
+          if (following[0] != null) {
+            following[0].close();
+          }
+        });
       });
       b.controller((store, clock, seed) -> new PeriodicController("persistent-volume", clock, VOLUME_PERIOD,
           volumes[0]::syncAll));

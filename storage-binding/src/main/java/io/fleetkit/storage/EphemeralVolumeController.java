@@ -4,16 +4,22 @@ import io.fleetkit.api.FleetKitException;
 import io.fleetkit.api.core.PersistentVolumeClaim;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.Volume;
+import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.events.Event;
 import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.metrics.Counter;
 import io.fleetkit.api.metrics.MetricDescriptor;
 import io.fleetkit.api.metrics.MetricsRegistry;
+import io.fleetkit.api.store.ListResult;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.store.Watch;
+import io.fleetkit.api.store.WatchEventType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Kubernetes' ephemeral volume controller ({@code pkg/controller/volume/ephemeral/controller.go}) over an
@@ -33,8 +39,11 @@ import java.util.Optional;
  * <p>Metrics, with upstream's names: {@value #CREATE_TOTAL} (every create call) and {@value #CREATE_FAILURES_TOTAL}
  * (the failed ones).
  *
- * <p>Drive it with {@link #syncAll()} or {@link #syncPod}. Thread-safe: syncs race only through the store (a claim
- * created concurrently makes one create fail; the next sync finds the claim).
+ * <p>Drive it with {@link #syncAll()} or {@link #syncPod}, which read every pod; or, as upstream's informers do, with
+ * {@link #follow()} and then {@link #syncChanged()}, which syncs only the pods with ephemeral volumes that were added
+ * or changed, whose claim was deleted, or whose last sync failed: on a cluster of many pods, a periodic pass then costs
+ * nothing when nothing happened. Thread-safe: syncs race only through the store (a claim created concurrently makes
+ * one create fail; the next sync finds the claim).
  */
 public final class EphemeralVolumeController {
   /** Event reason (Warning, on the pod): a claim could not be created or is not the pod's (upstream's events). */
@@ -54,6 +63,8 @@ public final class EphemeralVolumeController {
   private final EventRecorder events;
   private final Counter attempts;
   private final Counter failures;
+  /** Keys ({@code ns/name}) of the pods {@link #syncChanged} syncs next. */
+  private final Set<String> changed = ConcurrentHashMap.newKeySet();
 
   private EphemeralVolumeController(Builder b) {
     this.store = b.store;
@@ -69,6 +80,65 @@ public final class EphemeralVolumeController {
 
   public ObjectStore store() {
     return store;
+  }
+
+  /**
+   * Starts following the store: every pod with an ephemeral volume is marked now, and from then on a pod with one
+   * that is added or changed (and not being deleted), and the pod that controls a deleted claim, are marked for
+   * {@link #syncChanged}. Close the result to stop.
+   */
+  public AutoCloseable follow() {
+    ListResult<Pod> now = store.list(Pod.class, "", EphemeralVolumeController::hasEphemeralVolume);
+    for (Pod p : now.items()) {
+      changed.add(p.metadata().key());
+    }
+    Watch pods = store.watch(Pod.class, now.resourceVersion(), e -> {
+      Pod p = e.object();
+      if (e.type() != WatchEventType.DELETED && p.metadata().deletionTimestamp() == null && hasEphemeralVolume(p)) {
+        changed.add(p.metadata().key());
+      }
+    });
+    Watch claims;
+    try {
+      claims = store.watch(PersistentVolumeClaim.class, now.resourceVersion(), e -> {
+        OwnerReference owner = e.object().metadata().controllerRef();
+        if (e.type() == WatchEventType.DELETED && owner != null && owner.kind().equals(Pod.KIND)) {
+          changed.add(e.object().metadata().namespace() + "/" + owner.name());
+        }
+      });
+    } catch (RuntimeException e) {
+      pods.close();
+      throw e;
+    }
+    return () -> {
+      pods.close();
+      claims.close();
+    };
+  }
+
+  /**
+   * Syncs the pods {@link #follow()} marked since the last call (see {@link #syncPod(String, String)}); a pod whose
+   * sync fails stays marked and is tried again next time.
+   *
+   * @return the errors, one per pod that failed
+   */
+  public List<String> syncChanged() {
+    List<String> errors = new ArrayList<>();
+    if (changed.isEmpty()) {
+      return errors;
+    }
+    List<String> keys = new ArrayList<>(changed);
+    keys.sort(null);
+    for (String key : keys) {
+      changed.remove(key);
+      int slash = key.indexOf('/');
+      Optional<String> error = syncPod(key.substring(0, slash), key.substring(slash + 1));
+      if (error.isPresent()) {
+        errors.add(error.get());
+        changed.add(key);
+      }
+    }
+    return errors;
   }
 
   /** Whether {@code pod} has a generic ephemeral volume (upstream queues only such pods). */

@@ -171,6 +171,47 @@ final class EphemeralVolumeControllerTest {
   }
 
   @Test
+  void followThenSyncChanged_syncsOnlyWhatChanged() throws Exception {
+    store = ObjectStore.builder().directDelivery().build();
+    CountingRegistry metrics = new CountingRegistry();
+    EphemeralVolumeController controller = EphemeralVolumeController.builder(store).metrics(metrics).build();
+    createPod(PodKind.WITH_EPHEMERAL); // before follow(): found by its first list
+    store.create(Pod.builder().namespace(NS).name("plain").container("c", "img", ResourceList.EMPTY).build());
+    try (AutoCloseable following = controller.follow()) {
+      assertThat(controller.syncChanged()).isEmpty();
+      assertThat(store.get(PersistentVolumeClaim.class, NS, CLAIM)).isPresent();
+      assertThat(metrics.value(EphemeralVolumeController.CREATE_TOTAL)).isEqualTo(1);
+
+      assertThat(controller.syncChanged()).as("nothing changed").isEmpty();
+      assertThat(metrics.value(EphemeralVolumeController.CREATE_TOTAL)).isEqualTo(1);
+
+      store.create(Pod.builder().namespace(NS).name("later").container("c", "img", ResourceList.EMPTY)
+          .volume(Volume.ephemeral("v", PersistentVolumeClaimTemplate.of(SPEC))).build());
+      store.delete(PersistentVolumeClaim.class, NS, CLAIM);
+      assertThat(controller.syncChanged()).isEmpty();
+      assertThat(store.get(PersistentVolumeClaim.class, NS, "later-v")).as("a new pod's claim").isPresent();
+      assertThat(store.get(PersistentVolumeClaim.class, NS, CLAIM)).as("a deleted claim, made again").isPresent();
+      assertThat(metrics.value(EphemeralVolumeController.CREATE_TOTAL)).isEqualTo(3);
+
+      // a claim the pod does not own: the sync fails and is tried again until it is gone
+      store.create(claim(new C(NS, false), null).withMetadata(ObjectMeta.builder().namespace(NS).name("other-v")
+          .build()));
+      store.create(Pod.builder().namespace(NS).name("other").container("c", "img", ResourceList.EMPTY)
+          .volume(Volume.ephemeral("v", PersistentVolumeClaimTemplate.of(SPEC))).build());
+      assertThat(controller.syncChanged()).singleElement().asString().contains("(pod is not owner)");
+      assertThat(controller.syncChanged()).as("still marked").hasSize(1);
+      store.delete(PersistentVolumeClaim.class, NS, "other-v");
+      assertThat(controller.syncChanged()).isEmpty();
+      assertThat(EphemeralVolumes.checkVolumeIsForPod(store.require(Pod.class, NS, "other"),
+          store.require(PersistentVolumeClaim.class, NS, "other-v"))).isEmpty();
+    }
+    store.create(Pod.builder().namespace(NS).name("after").container("c", "img", ResourceList.EMPTY)
+        .volume(Volume.ephemeral("v", PersistentVolumeClaimTemplate.of(SPEC))).build());
+    assertThat(controller.syncChanged()).isEmpty();
+    assertThat(store.get(PersistentVolumeClaim.class, NS, "after-v")).as("no longer following").isEmpty();
+  }
+
+  @Test
   void checkVolumeIsForPod_otherNamespaceOrOtherUid_refused() {
     store = ObjectStore.inMemory();
     Pod pod = createPod(PodKind.WITH_EPHEMERAL);
