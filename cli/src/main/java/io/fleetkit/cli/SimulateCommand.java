@@ -456,7 +456,8 @@ public final class SimulateCommand implements Callable<Integer> {
       interval = Duration.ofSeconds(Math.max(1, d.toSeconds() / 60)); // about 60 samples for a short run
     }
     ScenarioSpec merged = new ScenarioSpec(d, seedSet || given == null ? seed : s.seed(), interval, s.loads(), faults,
-        s.features(), s.queues(), s.jobStreams(), s.queueScalers(), s.nodeStartup(), s.scheduler(), s.cohorts());
+        s.features(), s.queues(), s.jobStreams(), s.queueScalers(), s.nodeStartup(), s.scheduler(), s.cohorts(),
+        s.waitForPodsReady());
     ObjectMeta meta = given == null ? ObjectMeta.builder().name("command-line").build() : given.metadata();
     return new Scenario(meta, merged);
   }

@@ -198,6 +198,60 @@ final class SimulateCommandTest {
     assertThat(admitted).isEqualTo(4.0);
   }
 
+  /** One 4-CPU node; a queue of 8 CPUs; four 2-CPU jobs at once; waitForPodsReady with a 5-minute timeout. */
+  private static final String PODS_READY_MANIFESTS = """
+      apiVersion: v1
+      kind: Node
+      metadata: {name: node-0}
+      status:
+        capacity: {cpu: "4", memory: 16Gi, pods: "110"}
+      ---
+      apiVersion: simulation.fleetkit.io/v1
+      kind: Scenario
+      metadata: {name: pods-ready}
+      spec:
+        duration: 2h
+        seed: 3
+        features: {clusterAutoscaler: false, queueAdmission: true}
+        queues:
+        - {name: batch, namespaces: [ml], quota: {cpu: "8", memory: 64Gi}}
+        waitForPodsReady: {timeout: 5m}
+        jobStreams:
+        - name: train
+          namespace: ml
+          queue: batch
+          csv: |
+            name,cpu_milli,memory_mib,num_gpu,creation_time,deletion_time
+            j-0,2000,1024,0,0,1800
+            j-1,2000,1024,0,0,1800
+            j-2,2000,1024,0,0,1800
+            j-3,2000,1024,0,0,1800
+      """;
+
+  @Test
+  void simulate_scenarioWithWaitForPodsReadyAndDuration_evictsTheJobsThatFindNoRoom(@TempDir Path dir)
+      throws Exception {
+    Files.writeString(dir.resolve("cluster.yaml"), PODS_READY_MANIFESTS);
+    int code = run("simulate", dir.toString(), "--duration", "30m", "--output", "json", "--quiet",
+        "--no-pod-events");
+
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode root = JsonMapper.builder().build().readTree(out.toString());
+    List<Double> admitted = new ArrayList<>();
+    for (JsonNode item : root.get("series").get("items")) {
+      if (item.get("name").asString().equals("admitted workloads batch")) {
+        for (JsonNode v : item.get("values")) {
+          admitted.add(v.asDouble());
+        }
+      }
+    }
+    // --duration keeps the scenario's waitForPodsReady: the quota admits four jobs, the node runs two, and at
+    // 5 minutes the two without ready pods are evicted (back after Kueue's 60 s backoff)
+    assertThat(admitted.get(4)).isEqualTo(4.0);
+    assertThat(admitted.get(5)).isEqualTo(2.0);
+    assertThat(admitted.get(7)).isEqualTo(4.0);
+  }
+
   @Test
   void simulate_gpuPolicyExample_schedulerFromTheScenarioPlacesEveryTracePod() {
     int code = run("simulate", cluster().resolveSibling("gpu-policy").toString(), "--output", "json", "--quiet",

@@ -370,7 +370,8 @@ public final class ClusterSimulation {
     AdmissionEngine[] engineHolder = new AdmissionEngine[1];
     if (queued) {
       b.controller((store, clock, seed) -> {
-        AdmissionEngine engine = QueueEngines.engine(spec.queues(), spec.cohorts(), clock.asClock());
+        AdmissionEngine engine = QueueEngines.engine(spec.queues(), spec.cohorts(), spec.waitForPodsReady(),
+            clock.asClock(), seed);
         engineHolder[0] = engine;
         QueueAdmissionController c = QueueAdmissionController.builder(store, engine).clock(clock).stepping().build();
         return SimulatedController.of("queue-admission", () -> c.start().join(), c::runUntilIdle, c);

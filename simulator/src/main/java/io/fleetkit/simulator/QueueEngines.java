@@ -2,6 +2,7 @@ package io.fleetkit.simulator;
 
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.simulation.ScenarioCohort;
+import io.fleetkit.api.simulation.ScenarioPodsReady;
 import io.fleetkit.api.simulation.ScenarioQueue;
 import io.fleetkit.queueing.AdmissionEngine;
 import io.fleetkit.queueing.ClusterQueue;
@@ -12,17 +13,21 @@ import io.fleetkit.queueing.LocalQueue;
 import io.fleetkit.queueing.QueuePreemptionPolicy;
 import io.fleetkit.queueing.ResourceFlavor;
 import io.fleetkit.queueing.FlavorResourceQuota;
+import io.fleetkit.queueing.WaitForPodsReady;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Kueue-style {@link AdmissionEngine} of a scenario's {@link ScenarioQueue}s: one ResourceFlavor per distinct
  * flavor name (its node labels, taints and tolerations), one ClusterQueue per queue (its quota on its flavor, its
  * cohort, preemption of lower priorities within the queue), one LocalQueue of the queue's name in each of its
- * namespaces, and one Cohort per {@link ScenarioCohort} (its parent, its quota on its flavor with its limits).
+ * namespaces, one Cohort per {@link ScenarioCohort} (its parent, its quota on its flavor with its limits), and the
+ * scenario's {@code waitForPodsReady}.
  */
 final class QueueEngines {
   private QueueEngines() {}
@@ -57,7 +62,19 @@ final class QueueEngines {
   }
 
   static AdmissionEngine engine(List<ScenarioQueue> queues, List<ScenarioCohort> cohorts, Clock clock) {
+    return engine(queues, cohorts, null, clock, 0);
+  }
+
+  /**
+   * The engine, with Kueue's {@code waitForPodsReady} when {@code podsReady} is given (its requeue jitter drawn from
+   * {@code seed}).
+   */
+  static AdmissionEngine engine(List<ScenarioQueue> queues, List<ScenarioCohort> cohorts,
+      @Nullable ScenarioPodsReady podsReady, Clock clock, long seed) {
     AdmissionEngine.Builder b = AdmissionEngine.builder().clock(clock);
+    if (podsReady != null) {
+      b.waitForPodsReady(waitForPodsReady(podsReady)).random(new SplittableRandom(seed));
+    }
     Map<String, ScenarioQueue> flavors = new LinkedHashMap<>();
     for (ScenarioQueue q : queues) {
       flavors.putIfAbsent(q.flavor(), q);
@@ -82,6 +99,21 @@ final class QueueEngines {
     }
     for (ScenarioCohort c : cohorts) {
       b.cohort(cohort(c));
+    }
+    return b.build();
+  }
+
+  /** The queueing module's configuration of a scenario's {@code waitForPodsReady}. */
+  static WaitForPodsReady waitForPodsReady(ScenarioPodsReady w) {
+    WaitForPodsReady.Builder b = WaitForPodsReady.builder().timeout(w.timeout()).blockAdmission(w.blockAdmission())
+        .timestamp(w.creationTimestamp() ? WaitForPodsReady.RequeuingTimestamp.CREATION
+            : WaitForPodsReady.RequeuingTimestamp.EVICTION)
+        .backoffBaseSeconds(w.backoffBaseSeconds()).backoffMaxSeconds(w.backoffMaxSeconds());
+    if (w.recoveryTimeout() != null) {
+      b.recoveryTimeout(w.recoveryTimeout());
+    }
+    if (w.backoffLimitCount() != null) {
+      b.backoffLimitCount(w.backoffLimitCount());
     }
     return b.build();
   }

@@ -23,6 +23,7 @@ import io.fleetkit.api.simulation.QueueScaler;
 import io.fleetkit.api.simulation.Scenario;
 import io.fleetkit.api.simulation.ScenarioFeatures;
 import io.fleetkit.api.simulation.ScenarioCohort;
+import io.fleetkit.api.simulation.ScenarioPodsReady;
 import io.fleetkit.api.simulation.ScenarioQueue;
 import io.fleetkit.api.simulation.ScenarioSpec;
 import io.fleetkit.api.simulation.WorkloadLoad;
@@ -158,6 +159,64 @@ final class ScenarioEnginesTest {
     List<ScenarioCohort> limited = List.of(tree.get(0), ScenarioCohort.of("child-a", "root", "default", cpu0)
         .withLimits(ResourceList.builder().put("cpu", "2").build(), ResourceList.EMPTY), tree.get(2));
     assertThat(max(series(cohortTree(limited), "admitted workloads a"))).isEqualTo(2.0);
+  }
+
+  /**
+   * Four two-CPU jobs at once into a queue of 8 CPUs on one node of 4 CPUs: the quota admits all four, the node runs
+   * two; with {@code waitForPodsReady} given, the other two time out.
+   */
+  private static SimulationRun overQuota(@org.jspecify.annotations.Nullable ScenarioPodsReady podsReady) {
+    ScenarioQueue q = new ScenarioQueue("batch", List.of("ml"), null, "default", Map.of(),
+        ResourceList.builder().put("cpu", "8").put("memory", "64Gi").build());
+    List<JobArrival> jobs = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      jobs.add(new JobArrival(Duration.ZERO, "j-" + i, 1, ResourceList.ofCpuMemory(2000, 1L << 30),
+          Duration.ofMinutes(30)));
+    }
+    JobStream stream = JobStream.of("train", "ml", "batch", jobs);
+    ScenarioFeatures f = new ScenarioFeatures(false, false, false, false, true, false);
+    Scenario s = scenario(Duration.ofHours(2), Duration.ofMinutes(1), f, List.of(), List.of(q), List.of(stream),
+        List.of());
+    return run(nodes(1), new Scenario(s.metadata(), s.spec().withWaitForPodsReady(podsReady)));
+  }
+
+  @Test
+  void waitForPodsReady_evictsTheAdmittedJobsWhosePodsFindNoRoom_andRequeuesThemWithBackoff() {
+    List<Double> off = series(overQuota(null), "admitted workloads batch");
+    // without it all four hold their quota until the first two finish (30 minutes), two pods pending
+    assertThat(off.subList(1, 30)).containsOnly(4.0);
+    assertThat(off.subList(31, 60)).containsOnly(2.0);
+    SimulationRun on = overQuota(ScenarioPodsReady.withTimeout(Duration.ofMinutes(5)));
+    List<Double> admitted = series(on, "admitted workloads batch");
+    assertThat(admitted.subList(1, 5)).containsOnly(4.0);
+    // at 5 minutes the two jobs without ready pods are evicted (PodsReadyTimeout) and wait Kueue's first backoff,
+    // 60 s; admitted again, they time out again 5 minutes later, then wait 120 s
+    assertThat(admitted.get(5)).isEqualTo(2.0);
+    assertThat(admitted.get(7)).isEqualTo(4.0);
+    assertThat(admitted.get(12)).isEqualTo(2.0);
+    assertThat(admitted.get(14)).isEqualTo(4.0);
+    // the backoff doubles, so when the first two finish the others are still waiting: the queue stands idle a while
+    assertThat(admitted.get(30)).isZero();
+    List<Double> done = series(on, "jobs succeeded ml/train");
+    assertThat(done.get(done.size() - 1)).isEqualTo(4.0);
+    // the same run, the same seed: the same series (the requeue jitter is drawn from the seed)
+    assertThat(series(overQuota(ScenarioPodsReady.withTimeout(Duration.ofMinutes(5))), "admitted workloads batch"))
+        .isEqualTo(admitted);
+  }
+
+  @Test
+  void waitForPodsReady_withoutQueues_isRefusedNamingTheField() {
+    ScenarioFeatures f = new ScenarioFeatures(false, false, false, false, true, false);
+    ScenarioSpec spec = new ScenarioSpec(Duration.ofHours(1), 1, Duration.ofMinutes(1), List.of(), List.of(), f)
+        .withWaitForPodsReady(ScenarioPodsReady.withTimeout(Duration.ofMinutes(5)));
+    assertThatThrownBy(() -> new Scenario(ObjectMeta.builder().name("x").build(), spec))
+        .hasMessageContaining("spec.waitForPodsReady").hasMessageContaining("needs spec.queues");
+    ScenarioQueue q = new ScenarioQueue("batch", List.of("ml"), null, "default", Map.of(),
+        ResourceList.builder().put("cpu", "8").build());
+    ScenarioSpec zero = new ScenarioSpec(Duration.ofHours(1), 1, Duration.ofMinutes(1), List.of(), List.of(), f,
+        List.of(q), List.of(), List.of()).withWaitForPodsReady(ScenarioPodsReady.withTimeout(Duration.ZERO));
+    assertThatThrownBy(() -> new Scenario(ObjectMeta.builder().name("x").build(), zero))
+        .hasMessageContaining("spec.waitForPodsReady.timeout").hasMessageContaining("must be specified");
   }
 
   @Test

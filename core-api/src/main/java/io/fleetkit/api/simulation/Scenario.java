@@ -34,6 +34,7 @@ import java.util.Set;
  *   nodeStartup:                     # replaces the pool's startupDelay by four phases
  *   - {pool: gpu-a100, provision: 2m, boot: 1m, driver: 3m, imagePull: 2m}
  *   scheduler: {profile: mostAllocated, gpuPolicy: GapFill}   # see ScenarioScheduler
+ *   waitForPodsReady: {timeout: 10m}  # Kueue's, for the queues; see ScenarioPodsReady
  * </pre>
  */
 public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObject<Scenario> {
@@ -140,6 +141,7 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
       }
     }
     validateCohorts(v, spec);
+    validatePodsReady(v, spec);
     Set<String> streamNames = new HashSet<>();
     for (int i = 0; i < spec.jobStreams().size(); i++) {
       JobStream js = spec.jobStreams().get(i);
@@ -307,6 +309,29 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
   @Override
   public Scenario withStatusOf(Scenario other) {
     return this;
+  }
+
+  /** Kueue's {@code validateWaitForPodsReady}, and queues for it to act on. */
+  private static void validatePodsReady(Violations v, ScenarioSpec spec) {
+    ScenarioPodsReady w = spec.waitForPodsReady();
+    if (w == null) {
+      return;
+    }
+    String p = "spec.waitForPodsReady";
+    if (spec.queues().isEmpty()) {
+      v.add(p, "needs spec.queues (it acts on the Jobs the queues admit)", "set");
+    }
+    if (w.timeout().isZero()) {
+      v.add(p + ".timeout", "must be specified", w.timeout());
+    } else if (w.timeout().isNegative()) {
+      v.add(p + ".timeout", Violations.NON_NEGATIVE, w.timeout());
+    }
+    if (w.recoveryTimeout() != null && w.recoveryTimeout().isNegative()) {
+      v.add(p + ".recoveryTimeout", Violations.NON_NEGATIVE, w.recoveryTimeout());
+    }
+    v.nonNegative(p + ".requeuingStrategy.backoffLimitCount", w.backoffLimitCount());
+    v.nonNegative(p + ".requeuingStrategy.backoffBaseSeconds", w.backoffBaseSeconds());
+    v.nonNegative(p + ".requeuingStrategy.backoffMaxSeconds", w.backoffMaxSeconds());
   }
 
   /**

@@ -3,6 +3,7 @@ package io.fleetkit.api.simulation;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What to simulate.
@@ -19,11 +20,12 @@ import java.util.Objects;
  * @param nodeStartup start-up phases per NodePool, at most one per pool
  * @param scheduler the scheduler's profile and GPU placement policy
  * @param cohorts the Kueue cohort tree the queues' cohorts belong to
+ * @param waitForPodsReady Kueue's {@code waitForPodsReady} for the queues; {@code null}: off
  */
 public record ScenarioSpec(Duration duration, long seed, Duration sampleInterval, List<WorkloadLoad> loads,
     List<ScenarioFault> faults, ScenarioFeatures features, List<ScenarioQueue> queues, List<JobStream> jobStreams,
     List<QueueScaler> queueScalers, List<NodeStartup> nodeStartup, ScenarioScheduler scheduler,
-    List<ScenarioCohort> cohorts) {
+    List<ScenarioCohort> cohorts, @Nullable ScenarioPodsReady waitForPodsReady) {
   /** The default sample interval. */
   public static final Duration DEFAULT_SAMPLE_INTERVAL = Duration.ofMinutes(1);
 
@@ -39,6 +41,15 @@ public record ScenarioSpec(Duration duration, long seed, Duration sampleInterval
     queueScalers = List.copyOf(queueScalers);
     nodeStartup = List.copyOf(nodeStartup);
     cohorts = List.copyOf(cohorts);
+  }
+
+  /** A scenario without {@code waitForPodsReady}. */
+  public ScenarioSpec(Duration duration, long seed, Duration sampleInterval, List<WorkloadLoad> loads,
+      List<ScenarioFault> faults, ScenarioFeatures features, List<ScenarioQueue> queues, List<JobStream> jobStreams,
+      List<QueueScaler> queueScalers, List<NodeStartup> nodeStartup, ScenarioScheduler scheduler,
+      List<ScenarioCohort> cohorts) {
+    this(duration, seed, sampleInterval, loads, faults, features, queues, jobStreams, queueScalers, nodeStartup,
+        scheduler, cohorts, null);
   }
 
   /** A scenario without declared cohorts (queues' cohorts are roots without quota). */
@@ -60,13 +71,19 @@ public record ScenarioSpec(Duration duration, long seed, Duration sampleInterval
   /** This spec with another scheduler. */
   public ScenarioSpec withScheduler(ScenarioScheduler v) {
     return new ScenarioSpec(duration, seed, sampleInterval, loads, faults, features, queues, jobStreams, queueScalers,
-        nodeStartup, v, cohorts);
+        nodeStartup, v, cohorts, waitForPodsReady);
   }
 
   /** This spec with another cohort tree. */
   public ScenarioSpec withCohorts(List<ScenarioCohort> v) {
     return new ScenarioSpec(duration, seed, sampleInterval, loads, faults, features, queues, jobStreams, queueScalers,
-        nodeStartup, scheduler, v);
+        nodeStartup, scheduler, v, waitForPodsReady);
+  }
+
+  /** This spec with another {@code waitForPodsReady} ({@code null}: off). */
+  public ScenarioSpec withWaitForPodsReady(@Nullable ScenarioPodsReady v) {
+    return new ScenarioSpec(duration, seed, sampleInterval, loads, faults, features, queues, jobStreams, queueScalers,
+        nodeStartup, scheduler, cohorts, v);
   }
 
   /** A scenario without node start-up phases. */

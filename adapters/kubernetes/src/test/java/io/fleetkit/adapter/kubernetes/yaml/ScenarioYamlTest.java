@@ -12,6 +12,7 @@ import io.fleetkit.api.simulation.LoadShape;
 import io.fleetkit.api.simulation.Scenario;
 import io.fleetkit.api.simulation.ScenarioCohort;
 import io.fleetkit.api.simulation.ScenarioFeatures;
+import io.fleetkit.api.simulation.ScenarioPodsReady;
 import io.fleetkit.api.simulation.ScenarioQueue;
 import io.fleetkit.api.simulation.WorkloadLoad;
 import java.time.Duration;
@@ -305,6 +306,43 @@ final class ScenarioYamlTest {
     assertThat(problems(COHORTS.replace("cohort: team-b", "cohort: Team_B")))
         .contains("spec.queues[1].cohort", "Team_B");
     assertThat(problems("spec:\n  duration: 1h\n  cohorts: {name: org}\n")).contains("spec.cohorts");
+  }
+
+  private static final String PODS_READY = ENGINES.replace("  jobStreams:\n", """
+        waitForPodsReady:
+          timeout: 10m
+          blockAdmission: true
+          recoveryTimeout: 3m
+          requeuingStrategy: {timestamp: Creation, backoffLimitCount: 5, backoffBaseSeconds: 30, backoffMaxSeconds: 600}
+        jobStreams:
+      """);
+
+  @Test
+  void waitForPodsReady_readWithKueuesDefaults_andRoundTrips() {
+    Scenario s = parse(PODS_READY);
+    assertThat(s.spec().waitForPodsReady()).isEqualTo(new ScenarioPodsReady(Duration.ofMinutes(10), true,
+        Duration.ofMinutes(3), true, 5, 30, 600));
+    Scenario again = KubernetesYaml.parse(KubernetesYaml.dump(List.of(s)), "dump.yaml").ofType(Scenario.class)
+        .get(0);
+    assertThat(again.spec()).isEqualTo(s.spec());
+    // absent: off; present but empty: Kueue's defaults (30m, Eviction, no limit, 60 s .. 3600 s)
+    assertThat(parse(ENGINES).spec().waitForPodsReady()).isNull();
+    assertThat(parse(ENGINES.replace("  jobStreams:\n", "  waitForPodsReady: {}\n  jobStreams:\n"))
+        .spec().waitForPodsReady()).isEqualTo(ScenarioPodsReady.withTimeout(Duration.ofMinutes(30)));
+  }
+
+  @Test
+  void badWaitForPodsReady_reportedWithThePath() {
+    assertThat(problems(PODS_READY.replace("timestamp: Creation", "timestamp: Arrival")))
+        .contains("spec.waitForPodsReady.requeuingStrategy.timestamp", "must be Eviction or Creation");
+    assertThat(problems(PODS_READY.replace("blockAdmission: true", "blockAdmision: true")))
+        .contains("spec.waitForPodsReady.blockAdmision", "is not a field");
+    assertThat(problems(PODS_READY.replace("timeout: 10m", "timeout: 0s")))
+        .contains("spec.waitForPodsReady.timeout", "must be specified");
+    assertThat(problems(PODS_READY.replace("backoffLimitCount: 5", "backoffLimitCount: -1")))
+        .contains("spec.waitForPodsReady.requeuingStrategy.backoffLimitCount");
+    assertThat(problems("spec:\n  duration: 1h\n  waitForPodsReady: {timeout: 5m}\n"))
+        .contains("spec.waitForPodsReady", "needs spec.queues");
   }
 
   @Test

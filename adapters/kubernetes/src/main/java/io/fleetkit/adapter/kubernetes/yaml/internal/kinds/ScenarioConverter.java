@@ -19,6 +19,7 @@ import io.fleetkit.api.simulation.NodeStartup;
 import io.fleetkit.api.simulation.RatePoint;
 import io.fleetkit.api.simulation.Scenario;
 import io.fleetkit.api.simulation.ScenarioCohort;
+import io.fleetkit.api.simulation.ScenarioPodsReady;
 import io.fleetkit.api.simulation.ScenarioFault;
 import io.fleetkit.api.simulation.ScenarioFeatures;
 import io.fleetkit.api.simulation.ScenarioQueue;
@@ -46,7 +47,7 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
     super(Scenario.API_VERSION, Scenario.KIND, false, GenericKubernetesResource.class, Scenario.class);
   }
   private static final Set<String> SPEC_FIELDS = Set.of("duration", "seed", "sampleInterval", "features", "loads",
-      "faults", "queues", "cohorts", "jobStreams", "queueScalers", "nodeStartup", "scheduler");
+      "faults", "queues", "cohorts", "jobStreams", "queueScalers", "nodeStartup", "scheduler", "waitForPodsReady");
   private static final Set<String> FEATURE_FIELDS = Set.of("horizontalPodAutoscaler", "clusterAutoscaler",
       "storage", "verticalPodAutoscaler", "queueAdmission", "queueScaling", "provisioner", "networking",
       "admission", "rollouts", "podGarbageCollector");
@@ -110,12 +111,61 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
           duration(m, "driver", p, ctx), duration(m, "imagePull", p, ctx)));
     }
     ScenarioScheduler scheduler = scheduler(Untyped.map(spec, "scheduler", "spec.scheduler", ctx), ctx);
+    ScenarioPodsReady podsReady = spec.containsKey("waitForPodsReady")
+        ? podsReady(Untyped.map(spec, "waitForPodsReady", "spec.waitForPodsReady", ctx), ctx) : null;
     if (ctx.hasErrors()) {
       return null;
     }
     ScenarioSpec s = new ScenarioSpec(duration, seed == null ? 0 : seed, interval, loads, faults, features, queues,
-        streams, scalers, startup, scheduler, cohorts);
+        streams, scalers, startup, scheduler, cohorts, podsReady);
     return ctx.build("", () -> new Scenario(meta, s));
+  }
+
+  /**
+   * {@code spec.waitForPodsReady}, Kueue's Configuration field: {@code timeout}, {@code blockAdmission}, {@code
+   * recoveryTimeout} and {@code requeuingStrategy} ({@code timestamp} Eviction or Creation, {@code backoffLimitCount},
+   * {@code backoffBaseSeconds}, {@code backoffMaxSeconds}), each with Kueue's default.
+   */
+  private static @Nullable ScenarioPodsReady podsReady(Map<String, Object> m, DocumentContext ctx) {
+    String p = "spec.waitForPodsReady";
+    known(m, Set.of("timeout", "blockAdmission", "recoveryTimeout", "requeuingStrategy"), p, ctx);
+    String timeoutText = Untyped.string(m, "timeout", "", p + ".timeout", ctx);
+    Duration timeout = timeoutText.isEmpty() ? ScenarioPodsReady.DEFAULT_TIMEOUT
+        : NodePoolConverter.duration(timeoutText, p + ".timeout", ctx);
+    Boolean block = Untyped.bool(m, "blockAdmission", p + ".blockAdmission", ctx);
+    String recoveryText = Untyped.string(m, "recoveryTimeout", "", p + ".recoveryTimeout", ctx);
+    Duration recovery = recoveryText.isEmpty() ? null
+        : NodePoolConverter.duration(recoveryText, p + ".recoveryTimeout", ctx);
+    String rp = p + ".requeuingStrategy";
+    Map<String, Object> r = Untyped.map(m, "requeuingStrategy", rp, ctx);
+    known(r, Set.of("timestamp", "backoffLimitCount", "backoffBaseSeconds", "backoffMaxSeconds"), rp, ctx);
+    String timestamp = Untyped.string(r, "timestamp", "Eviction", rp + ".timestamp", ctx);
+    if (!timestamp.equals("Eviction") && !timestamp.equals("Creation")) {
+      ctx.error(rp + ".timestamp", "must be Eviction or Creation", timestamp);
+    }
+    Long limit = Untyped.integer(r, "backoffLimitCount", rp + ".backoffLimitCount", ctx);
+    Long base = Untyped.integer(r, "backoffBaseSeconds", rp + ".backoffBaseSeconds", ctx);
+    Long max = Untyped.integer(r, "backoffMaxSeconds", rp + ".backoffMaxSeconds", ctx);
+    Integer limitInt = toInt(limit, rp + ".backoffLimitCount", ctx);
+    Integer baseInt = toInt(base, rp + ".backoffBaseSeconds", ctx);
+    Integer maxInt = toInt(max, rp + ".backoffMaxSeconds", ctx);
+    if (ctx.hasErrors()) {
+      return null;
+    }
+    return new ScenarioPodsReady(timeout, block != null && block, recovery, timestamp.equals("Creation"), limitInt,
+        baseInt == null ? ScenarioPodsReady.DEFAULT_BACKOFF_BASE_SECONDS : baseInt,
+        maxInt == null ? ScenarioPodsReady.DEFAULT_BACKOFF_MAX_SECONDS : maxInt);
+  }
+
+  private static @Nullable Integer toInt(@Nullable Long v, String path, DocumentContext ctx) {
+    if (v == null) {
+      return null;
+    }
+    if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+      ctx.error(path, "must fit in 32 bits", v);
+      return null;
+    }
+    return v.intValue();
   }
 
   /**
@@ -589,6 +639,24 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
         sched.put("gpuPolicy", s.scheduler().gpuPolicy());
       }
       spec.put("scheduler", sched);
+    }
+    ScenarioPodsReady w = s.waitForPodsReady();
+    if (w != null) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("timeout", NodePoolConverter.duration(w.timeout()));
+      m.put("blockAdmission", w.blockAdmission());
+      if (w.recoveryTimeout() != null) {
+        m.put("recoveryTimeout", NodePoolConverter.duration(w.recoveryTimeout()));
+      }
+      Map<String, Object> r = new LinkedHashMap<>();
+      r.put("timestamp", w.creationTimestamp() ? "Creation" : "Eviction");
+      if (w.backoffLimitCount() != null) {
+        r.put("backoffLimitCount", w.backoffLimitCount());
+      }
+      r.put("backoffBaseSeconds", w.backoffBaseSeconds());
+      r.put("backoffMaxSeconds", w.backoffMaxSeconds());
+      m.put("requeuingStrategy", r);
+      spec.put("waitForPodsReady", m);
     }
     return GenericKinds.resource(in, spec, null);
   }
