@@ -38,6 +38,7 @@ final class RoundTripTest {
       "StorageClass, roundtrip/storageclass.yaml, 2",
       "HorizontalPodAutoscaler, roundtrip/horizontalpodautoscaler.yaml, 2",
       "VerticalPodAutoscaler, roundtrip/verticalpodautoscaler.yaml, 2",
+      "VerticalPodAutoscalerCheckpoint, roundtrip/verticalpodautoscalercheckpoint.yaml, 2",
   })
   void dumpThenParse_everyKind_givesEqualObjects(String kind, String file, int count) {
     LoadedObjects first = KubernetesYaml.parse(resource(file), file);

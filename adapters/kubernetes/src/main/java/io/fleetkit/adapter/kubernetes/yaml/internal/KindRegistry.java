@@ -35,6 +35,7 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ScenarioConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ServiceConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.StatefulSetConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.StorageClassConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.VerticalPodAutoscalerCheckpointConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.VerticalPodAutoscalerConverter;
 import io.fleetkit.api.meta.ApiObject;
 import java.util.Collections;
@@ -63,6 +64,7 @@ public final class KindRegistry {
       new PriorityClassConverter(),
       new HorizontalPodAutoscalerConverter(),
       new VerticalPodAutoscalerConverter(),
+      new VerticalPodAutoscalerCheckpointConverter(),
       new PodDisruptionBudgetConverter(),
       new PodGroupConverter(),
       new NodePoolConverter(),
