@@ -15,6 +15,7 @@ import io.fleetkit.traces.OpenbTraces;
 import io.fleetkit.api.simulation.Scenario;
 import io.fleetkit.api.simulation.ScenarioFault;
 import io.fleetkit.api.simulation.ScenarioSpec;
+import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.simulation.WorkloadLoad;
 import io.fleetkit.api.storage.StorageAnnotations;
 import io.fleetkit.api.storage.StorageClass;
@@ -319,11 +320,18 @@ public final class ClusterSimulation {
       });
     }
     PersistentVolumeController[] volumes = new PersistentVolumeController[1];
+    // the storage controllers' warnings (ProvisioningFailed, FailedBinding, ...) on the timeline, once per object,
+    // reason and message; the simulation exists only once built, before any controller runs
+    EventRecorder storageEvents = (regarding, related, type, reason, action, note) -> {
+      if (holder[0] != null) {
+        holder[0].warningEvents().event(regarding, related, type, reason, action, note);
+      }
+    };
     SchedulerChoice choice = Objects.requireNonNull(scheduler);
     if (spec.features().storage() || choice.custom()) {
       b.schedulerSetup((store, clock, sb) -> {
         if (spec.features().storage()) {
-          volumes[0] = volumeController(store, clock);
+          volumes[0] = volumeController(store, clock, storageEvents);
         }
         choice.configure(sb, store, clock.asClock(), spec.seed(), objects, spec.jobStreams(), volumes[0]);
       });
@@ -332,7 +340,7 @@ public final class ClusterSimulation {
       // the claims of generic ephemeral volumes first, so that the PersistentVolume controller's pass sees them
       // (it follows the store's pods and claims: a pass without changes reads nothing)
       b.controller((store, clock, seed) -> {
-        EphemeralVolumeController ephemeral = EphemeralVolumeController.builder(store).build();
+        EphemeralVolumeController ephemeral = EphemeralVolumeController.builder(store).events(storageEvents).build();
         AutoCloseable[] following = new AutoCloseable[1];
         PeriodicController loop = new PeriodicController("ephemeral-volume", clock, VOLUME_PERIOD,
             ephemeral::syncChanged);
@@ -444,8 +452,9 @@ public final class ClusterSimulation {
    * A PersistentVolume controller with an unlimited in-memory provisioner for every provisioner the StorageClasses
    * among the objects name (the simulation has no real storage backend).
    */
-  private PersistentVolumeController volumeController(ObjectStore store, ManualClock clock) {
-    PersistentVolumeController.Builder vb = PersistentVolumeController.builder(store).clock(clock.asClock());
+  private PersistentVolumeController volumeController(ObjectStore store, ManualClock clock, EventRecorder events) {
+    PersistentVolumeController.Builder vb = PersistentVolumeController.builder(store).clock(clock.asClock())
+        .events(events);
     Set<String> provisioners = new TreeSet<>();
     for (ApiObject<?> o : objects) {
       if (o instanceof StorageClass sc && !StorageAnnotations.NO_PROVISIONER.equals(sc.provisioner())

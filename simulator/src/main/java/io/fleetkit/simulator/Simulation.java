@@ -630,6 +630,14 @@ public final class Simulation implements AutoCloseable {
     timeline.add(kind, object, message);
   }
 
+  /**
+   * A recorder whose Warning events go to the timeline, each once per object, reason and message (for controllers
+   * of the scenario's engines, e.g. storage provisioning).
+   */
+  EventRecorder warningEvents() {
+    return timeline.warningEvents();
+  }
+
   private NodeAgent agent(String name) {
     NodeAgent a = agents.get(name);
     if (a == null) {

@@ -46,6 +46,8 @@ final class TimelineRecorder implements AutoCloseable {
   private final Map<String, String> workloads = new HashMap<>();
   private final List<Watch> watches = new ArrayList<>();
   private final Set<String> failingCreates = new HashSet<>();
+  /** The Warning events put on the timeline: object id, reason and note. */
+  private final Set<List<String>> warned = new HashSet<>();
 
   TimelineRecorder(ObjectStore store, Supplier<Duration> elapsed, boolean podEvents) {
     this.elapsed = elapsed;
@@ -111,6 +113,24 @@ final class TimelineRecorder implements AutoCloseable {
         }
       } else if (EventRecorder.SUCCESSFUL_CREATE.equals(reason)) {
         failingCreates.remove(id);
+      }
+    };
+  }
+
+  /**
+   * Warning events as timeline entries named by their reason ({@code ProvisioningFailed}, {@code FailedBinding},
+   * ...), each once per object, reason and message, so that retries with backoff do not flood the timeline while a
+   * new cause of failure still shows; Normal events are not recorded.
+   */
+  EventRecorder warningEvents() {
+    return (regarding, related, type, reason, action, note) -> {
+      if (!io.fleetkit.api.events.Event.WARNING.equals(type)) {
+        return;
+      }
+      String id = regarding.kind() + "/" + (regarding.namespace().isEmpty() ? "" : regarding.namespace() + "/")
+          + regarding.name();
+      if (warned.add(List.of(id, reason, note))) {
+        add(reason, id, note);
       }
     };
   }

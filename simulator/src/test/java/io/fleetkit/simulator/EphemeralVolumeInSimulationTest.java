@@ -41,9 +41,13 @@ final class EphemeralVolumeInSimulationTest {
   record Sample(Duration at, List<String> claims, List<String> pods, int volumes) {}
 
   private static Deployment web(int replicas) {
+    return web(replicas, "local");
+  }
+
+  private static Deployment web(int replicas, String storageClass) {
     PersistentVolumeClaimTemplate scratch = new PersistentVolumeClaimTemplate(Map.of("purpose", "scratch"), Map.of(),
         PersistentVolumeClaimSpec.builder().storage("1Gi").accessMode(PersistentVolumeAccessMode.ReadWriteOnce)
-            .storageClassName("local").build());
+            .storageClassName(storageClass).build());
     return Deployment.builder().namespace("default").name("web").replicas(replicas).matchLabels(Map.of("app", "web"))
         .podSpec(PodSpec.builder().container("app", "nginx:1", ResourceList.ofCpuMemory(500, 0))
             .volume(Volume.ephemeral("scratch", scratch)).build())
@@ -84,6 +88,27 @@ final class EphemeralVolumeInSimulationTest {
     assertThat(end.pods()).isEmpty();
     assertThat(end.claims()).as("the garbage collector deleted the pod's claim").isEmpty();
     assertThat(end.volumes()).as("the provisioned volume (policy Delete) was reclaimed").isZero();
+  }
+
+  /**
+   * A claim naming a StorageClass that does not exist: the PersistentVolume controller's {@code ProvisioningFailed}
+   * warning reaches the timeline once, although the controller retries, and the pod stays pending.
+   */
+  @Test
+  void missingStorageClass_provisioningFailedOnTheTimelineOnce() {
+    List<ApiObject<?>> objects = new ArrayList<>(SimFixtures.nodes(2));
+    objects.add(web(1, "fast"));
+    Scenario scenario = new Scenario(ObjectMeta.builder().name("typo").build(), new ScenarioSpec(
+        Duration.ofMinutes(5), 0, Duration.ofSeconds(30), List.of(), List.of(), new ScenarioFeatures(false, false,
+            true)));
+    SimulationRun run = ClusterSimulation.builder().objects(objects).scenario(scenario).build().run();
+
+    List<TimelineEvent> failed = run.timeline().stream().filter(e -> e.kind().equals("ProvisioningFailed")).toList();
+    assertThat(failed).singleElement().satisfies(e -> {
+      assertThat(e.object()).matches("PersistentVolumeClaim/default/web-[a-z0-9-]+-scratch");
+      assertThat(e.message()).isEqualTo("storageclass.storage.k8s.io \"fast\" not found");
+    });
+    assertThat(run.timeline()).noneMatch(e -> e.kind().equals("PodScheduled"));
   }
 
   private static Sample sample(ObjectStore store, Duration at) {
