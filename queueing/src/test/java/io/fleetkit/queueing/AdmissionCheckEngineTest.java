@@ -159,6 +159,30 @@ final class AdmissionCheckEngineTest {
     assertThat(e.isAdmitted("ns/first")).isTrue();
   }
 
+  /**
+   * Kueue's {@code Ordering.GetQueueOrderTimestamp} (pkg/workload/workload.go, commit ff69552e): a workload evicted by
+   * an admission check is ordered by the time of its eviction, not its creation, so the workloads that waited behind
+   * it go first.
+   */
+  @Test
+  void retryWithoutDelay_evictedWorkloadIsOrderedByItsEvictionTime() {
+    Scripted ctl = new Scripted(CheckVerdict.retry("no capacity", Duration.ZERO), CheckVerdict.ready("ok"));
+    AdmissionEngine e = base(ClusterQueue.builder("cq")
+            .resourceGroup(FlavorQuotas.of("on-demand", FlavorResourceQuota.of("cpu", "1")))
+            .queueingStrategy(QueueingStrategy.STRICT_FIFO).admissionChecks("prov").build())
+        .admissionCheck(AdmissionCheck.of("prov", ctl.controllerName())).admissionCheckController(ctl).build();
+    e.submit(Workload.builder("ns", "first").queueName("lq").request("cpu", "1").creationTime(T0).build());
+    e.submit(Workload.builder("ns", "second").queueName("lq").request("cpu", "1").creationTime(T0.plusSeconds(1))
+        .build());
+    clock.advance(Duration.ofSeconds(10));
+    CycleResult r = e.schedule();
+    assertThat(r.admitted()).extracting(QuotaReservation::workload).containsExactly("ns/first");
+    assertThat(r.checks()).extracting(CheckOutcome::kind).containsExactly(CheckOutcome.Kind.EVICTED);
+    // evicted at T0+10s: behind second, created at T0+1s (by creation time it would stay ahead)
+    assertThat(e.pending("cq")).containsExactly("ns/second", "ns/first");
+    assertThat(e.schedule().admitted()).extracting(QuotaReservation::workload).containsExactly("ns/second");
+  }
+
   @Test
   void pendingWorkloadWithFailedCheck_isNotConsideredUntilTheCheckChanges() {
     AdmissionEngine e = base(cq("4").admissionChecks("prov").build())

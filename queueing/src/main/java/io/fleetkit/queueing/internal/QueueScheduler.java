@@ -1060,7 +1060,8 @@ public final class QueueScheduler {
       String message = "Evicted due to " + AdmissionChecks.message(retry, CheckState.RETRY);
       Instant notBefore = AdmissionChecks.maxRetryTime(wc.states);
       release(w, now);
-      PendingWorkload p = new PendingWorkload(w.workload, sequence++);
+      // Kueue's GetQueueOrderTimestamp: a workload evicted by a check is ordered by the time of its eviction
+      PendingWorkload p = new PendingWorkload(w.workload, sequence++, now);
       pendingIn.put(key, w.cq);
       if (notBefore != null && notBefore.isAfter(now)) {
         backoff.put(key, new Backoff(p, w.cq, notBefore));
