@@ -3,6 +3,7 @@ package io.fleetkit.simulator;
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.batch.Job;
+import io.fleetkit.api.batch.JobCondition;
 import io.fleetkit.api.core.ContainerStatus;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.NodeCondition;
@@ -22,6 +23,7 @@ import io.fleetkit.api.rollouts.RolloutStatus;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEventType;
+import io.fleetkit.queueing.controller.QueueLabels;
 import io.fleetkit.reconcile.node.TaintEvictionController;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,6 +48,12 @@ final class TimelineRecorder implements AutoCloseable {
   private final Map<String, String> workloads = new HashMap<>();
   private final List<Watch> watches = new ArrayList<>();
   private final Set<String> failingCreates = new HashSet<>();
+  /** The reasons of {@code QuotaReserved=False} that take a queued Job's quota away. */
+  private static final Set<String> EVICTION_REASONS = Set.of(QueueLabels.REASON_PREEMPTED,
+      QueueLabels.REASON_PODS_READY_TIMEOUT, QueueLabels.REASON_ADMISSION_CHECK, QueueLabels.REASON_DEACTIVATED,
+      QueueLabels.REASON_FAILED_TO_START);
+  /** Per Job, the reason and transition time of the last eviction recorded. */
+  private final Map<String, String> evictions = new HashMap<>();
   /** The Warning events put on the timeline: object id, reason and note. */
   private final Set<List<String>> warned = new HashSet<>();
 
@@ -94,6 +102,7 @@ final class TimelineRecorder implements AutoCloseable {
         Job j = e.object();
         workload("Job", j.metadata().key(), "active " + j.status().active() + ", succeeded "
             + j.status().succeeded() + ", failed " + j.status().failed());
+        queueEviction(j);
       }
     }));
   }
@@ -158,6 +167,23 @@ final class TimelineRecorder implements AutoCloseable {
     String old = workloads.put(id, weights);
     if (old != null && !old.equals(weights)) {
       add("RouteWeights", id, weights);
+    }
+  }
+
+  /**
+   * {@code QueueEviction} when a queued Job loses its quota: its {@code QuotaReserved} condition turns False with a
+   * reason of eviction (preempted, {@code waitForPodsReady}'s timeout, an admission check's Retry, deactivation, a
+   * failed start); the message is the reason and the condition's message.
+   */
+  private void queueEviction(Job j) {
+    JobCondition c = j.status().condition(QueueLabels.QUOTA_RESERVED);
+    if (c == null || c.status() != ConditionStatus.False || !EVICTION_REASONS.contains(c.reason())) {
+      return;
+    }
+    String id = "Job/" + j.metadata().key();
+    String at = c.reason() + "@" + c.lastTransitionTime();
+    if (!at.equals(evictions.put(id, at))) {
+      add("QueueEviction", id, c.reason() + ": " + c.message());
     }
   }
 

@@ -199,6 +199,15 @@ final class ScenarioEnginesTest {
     assertThat(admitted.get(30)).isZero();
     List<Double> done = series(on, "jobs succeeded ml/train");
     assertThat(done.get(done.size() - 1)).isEqualTo(4.0);
+    // each eviction is on the timeline, the first two at 5 minutes
+    List<TimelineEvent> evictions = on.timeline().stream().filter(e -> e.kind().equals("QueueEviction")).toList();
+    assertThat(evictions.subList(0, 2)).allSatisfy(e -> {
+      assertThat(e.at()).isBetween(Duration.ofMinutes(5), Duration.ofMinutes(5).plusSeconds(2));
+      assertThat(e.object()).matches("Job/ml/train-[0-3]");
+      assertThat(e.message()).startsWith("PodsReadyTimeout: Exceeded the PodsReady timeout ml/");
+    });
+    assertThat(evictions).hasSizeGreaterThanOrEqualTo(6);
+    assertThat(overQuota(null).timeline()).noneMatch(e -> e.kind().equals("QueueEviction"));
     // the same run, the same seed: the same series (the requeue jitter is drawn from the seed)
     assertThat(series(overQuota(ScenarioPodsReady.withTimeout(Duration.ofMinutes(5))), "admitted workloads batch"))
         .isEqualTo(admitted);
