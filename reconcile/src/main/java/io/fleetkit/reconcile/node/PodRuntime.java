@@ -291,10 +291,15 @@ final class PodRuntime {
    */
   private boolean advanceInits(Instant now, HealthSource health, RestartBackoff backoff) {
     boolean changed = false;
-    for (ContainerRun c : inits) {
-      if (c.state == ContainerStateType.Running || c.startedAt != null) {
-        changed |= advance(c, now, health, backoff);
+    // every due transition first: a run that exits the instant it starts is not seen running
+    for (boolean stepped = true; stepped; ) {
+      stepped = false;
+      for (ContainerRun c : inits) {
+        if (c.startedAt != null) {
+          stepped |= advance(c, now, health, backoff);
+        }
       }
+      changed |= stepped;
     }
     if (initialized || finished()) {
       return changed;
