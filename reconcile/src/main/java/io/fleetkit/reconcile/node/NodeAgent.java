@@ -28,11 +28,12 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A simulated kubelet for one node: it runs the pods bound to its node on a {@link TimerClock}, restarts their
+ * A simulated kubelet for one node: it runs the pods bound to its node on a {@link TimerClock} (their init
+ * containers one at a time first, sidecars kept running beside the containers), restarts their
  * containers per {@code restartPolicy} with CrashLoopBackOff ({@link RestartBackoff#kubelet}), takes readiness,
  * liveness and exits from a {@link HealthSource}, writes pod status (phase, {@code Initialized},
- * {@code ContainersReady} and {@code Ready} conditions, container statuses with restart counts and the
- * {@code CrashLoopBackOff} waiting reason) and posts a heartbeat every {@code heartbeatPeriod} (the node's
+ * {@code ContainersReady} and {@code Ready} conditions, container and init container statuses with restart counts
+ * and the {@code PodInitializing} and {@code CrashLoopBackOff} waiting reasons) and posts a heartbeat every {@code heartbeatPeriod} (the node's
  * {@code Ready=True} condition with a fresh {@code lastHeartbeatTime}; kube's {@code nodeStatusUpdateFrequency}).
  * With {@linkplain Builder#leases node Leases} it renews its node's Lease every {@code heartbeatPeriod} instead and
  * posts the node's status every {@code statusReportPeriod} (kube's {@code nodeStatusReportFrequency}, 5 min), as a
