@@ -642,8 +642,10 @@ final class PodRuntime {
       ContainerStatus api = apiStatus(pod, c);
       ProbeWorker startup = c.probes.worker(ProbeType.Startup);
       if (startup != null && api != null && api.started() && api.restartCount() == c.restartCount) {
-        // the gate-off kubelet takes started=true from the status for a container without a startup result
+        // the gate-off kubelet takes started=true from the status for a container without a startup result; its
+        // startup worker then never probes this instance again
         startup.setResult(c.containerId(), ProbeResult.Success);
+        c.parked.add(ProbeType.Startup);
       }
     }
   }
