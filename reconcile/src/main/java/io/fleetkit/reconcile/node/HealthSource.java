@@ -46,7 +46,10 @@ public interface HealthSource {
     return initContainer.isRestartable() ? script(pod, initContainer, restartCount) : ContainerScript.completes();
   }
 
-  /** Every container is ready at once and runs forever. */
+  /**
+   * Every container is ready at once and runs forever; regular init containers complete at once ({@link #initScript}'s
+   * default).
+   */
   static HealthSource healthy() {
     return (pod, container, restartCount) -> ContainerScript.healthy();
   }
