@@ -302,6 +302,14 @@ final class NodeAgentInitContainersTest {
   }
 
   @Test
+  void podWithoutInitContainers_runtimeHoldsNoInitState() {
+    Pod p = pod(RestartPolicy.Always, Map.of()).container("main", "x:1", ResourceList.EMPTY).build();
+    PodRuntime r = new PodRuntime(p, t0);
+    assertThat(r.hasInitContainers()).isFalse();
+    assertThat(r.inits).as("the shared empty list: nothing allocated per pod").isSameAs(List.of());
+  }
+
+  @Test
   void podWithoutInitContainers_hasNoInitStatuses_andPlainInitializedCondition() {
     startAgent(HealthSource.healthy());
     store.create(pod(RestartPolicy.Always, Map.of()).container("main", "x:1", ResourceList.EMPTY).build());
