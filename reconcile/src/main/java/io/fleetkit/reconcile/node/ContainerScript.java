@@ -29,6 +29,8 @@ public record ContainerScript(ProbeAnswer startup, ProbeAnswer readiness, ProbeA
 
   private static final ContainerScript HEALTHY =
       new ContainerScript(ProbeAnswer.ALWAYS, ProbeAnswer.ALWAYS, ProbeAnswer.ALWAYS, null, 0);
+  private static final ContainerScript COMPLETES =
+      new ContainerScript(ProbeAnswer.ALWAYS, ProbeAnswer.ALWAYS, ProbeAnswer.ALWAYS, Duration.ZERO, 0);
 
   /**
    * @throws IllegalArgumentException if {@code exitAfter} is negative
@@ -66,6 +68,11 @@ public record ContainerScript(ProbeAnswer startup, ProbeAnswer readiness, ProbeA
   /** Ready at once, exits with {@code code} after {@code d} (a batch task, or a crash when the code is not 0). */
   public static ContainerScript exitsAfter(Duration d, int code) {
     return new ContainerScript(Duration.ZERO, Objects.requireNonNull(d, "d"), code, null);
+  }
+
+  /** Exits 0 the moment it starts: an init container with nothing to wait for. */
+  public static ContainerScript completes() {
+    return COMPLETES;
   }
 
   /** Never ready, exits with code 1 the moment it starts: a crash loop. */

@@ -36,7 +36,20 @@ public interface HealthSource {
   /** The script of the run of {@code container} of {@code pod} that is starting now. */
   ContainerScript script(Pod pod, Container container, int restartCount);
 
-  /** Every container is ready at once and runs forever. */
+  /**
+   * The script of the run of init container {@code initContainer} of {@code pod} that is starting now. By default
+   * a regular init container completes at once ({@link ContainerScript#completes()}: exit 0 the moment it starts, so
+   * that init containers cost no simulated time unless scripted) and a sidecar ({@code restartPolicy: Always}) is
+   * scripted by {@link #script} like a regular container.
+   */
+  default ContainerScript initScript(Pod pod, Container initContainer, int restartCount) {
+    return initContainer.isRestartable() ? script(pod, initContainer, restartCount) : ContainerScript.completes();
+  }
+
+  /**
+   * Every container is ready at once and runs forever; regular init containers complete at once ({@link #initScript}'s
+   * default).
+   */
   static HealthSource healthy() {
     return (pod, container, restartCount) -> ContainerScript.healthy();
   }
@@ -50,10 +63,15 @@ public interface HealthSource {
    * {@link #DEFAULT_JOB_RUN} and exits 0. The annotations come from the workload's pod template, so a manifest can
    * script its pods; the answers they declare are what the container's declared probes see.
    *
+   * <p>Init containers read only the keys suffixed with their own name (the pod-wide keys describe the regular
+   * containers): a regular init container exits 0 at once unless {@code exit-after-seconds.<name>} says otherwise
+   * ({@code exit-code.<name>} and {@code crashes.<name>} as for any container), and a sidecar runs until the pod is
+   * done unless its keys say otherwise; the Job default does not apply to either.
+   *
    * @throws IllegalArgumentException (from {@code script}) if an annotation is not a non-negative integer (or
    *     {@code never} where allowed)
    */
   static HealthSource fromAnnotations() {
-    return ScriptAnnotations::script;
+    return ScriptAnnotations.SOURCE;
   }
 }

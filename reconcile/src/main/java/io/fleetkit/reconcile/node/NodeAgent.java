@@ -5,6 +5,7 @@ import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.NodeCondition;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
+import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.PodStatus;
 import io.fleetkit.api.meta.ConditionStatus;
@@ -27,11 +28,12 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A simulated kubelet for one node: it runs the pods bound to its node on a {@link TimerClock}, restarts their
+ * A simulated kubelet for one node: it runs the pods bound to its node on a {@link TimerClock} (their init
+ * containers one at a time first, sidecars kept running beside the containers), restarts their
  * containers per {@code restartPolicy} with CrashLoopBackOff ({@link RestartBackoff#kubelet}), takes readiness,
  * liveness and exits from a {@link HealthSource}, writes pod status (phase, {@code Initialized},
- * {@code ContainersReady} and {@code Ready} conditions, container statuses with restart counts and the
- * {@code CrashLoopBackOff} waiting reason) and posts a heartbeat every {@code heartbeatPeriod} (the node's
+ * {@code ContainersReady} and {@code Ready} conditions, container and init container statuses with restart counts
+ * and the {@code PodInitializing} and {@code CrashLoopBackOff} waiting reasons) and posts a heartbeat every {@code heartbeatPeriod} (the node's
  * {@code Ready=True} condition with a fresh {@code lastHeartbeatTime}; kube's {@code nodeStatusUpdateFrequency}).
  * With {@linkplain Builder#leases node Leases} it renews its node's Lease every {@code heartbeatPeriod} instead and
  * posts the node's status every {@code statusReportPeriod} (kube's {@code nodeStatusReportFrequency}, 5 min), as a
@@ -204,6 +206,29 @@ public final class NodeAgent implements AutoCloseable {
   }
 
   /**
+   * Restarts the kubelet process at the clock's now, as after an upgrade or a crash of the kubelet alone: the
+   * containers keep running (same instances, start times and restart counts) and the pods keep their statuses, but
+   * what the kubelet held in memory is rebuilt: probe workers start afresh, each waiting a fraction of its period
+   * before its first attempt, and until a survivor's readiness probe has a result its readiness is the prober
+   * manager's kubelet-restart rule ({@link io.fleetkit.reconcile.probe.KubeletRestart}: a container that ran more
+   * than 10 s before the restart stays ready when the pod is Ready and the API server knows that instance); the
+   * restart backoff is forgotten (a container in CrashLoopBackOff restarts at once). The agent posts its node's
+   * status at the next {@link #sync}. Does nothing while killed.
+   */
+  public void restartKubelet() {
+    if (!alive || closed) {
+      return;
+    }
+    Instant now = clock.now();
+    for (PodRuntime r : pods.values()) {
+      r.kubeletRestarted(now, backoff);
+      cancelTimer(r);
+      markDirty(r.key);
+    }
+    markHeartbeatDue();
+  }
+
+  /**
    * Processes what changed: posts a due heartbeat, starts newly bound pods, advances containers whose timers came
    * due, forgets deleted pods, and writes the pod statuses that changed. Does nothing while killed.
    *
@@ -277,6 +302,9 @@ public final class NodeAgent implements AutoCloseable {
     for (PodRuntime.ContainerRun c : r.containers) {
       backoff.reset(r.backoffKey(c));
     }
+    for (PodRuntime.ContainerRun c : r.inits) {
+      backoff.reset(r.backoffKey(c));
+    }
     pods.remove(r.key);
   }
 
@@ -304,9 +332,15 @@ public final class NodeAgent implements AutoCloseable {
   private boolean writeStatus(Pod pod, PodRuntime r, Instant now) {
     PodStatus old = pod.status();
     boolean ready = r.containersReady(now) && !r.finished();
-    PodStatus s = old.withPhase(r.phase()).withStartTime(old.startTime() != null ? old.startTime() : r.startTime)
+    PodPhase phase = r.phase();
+    PodStatus s = old.withPhase(phase).withStartTime(old.startTime() != null ? old.startTime() : r.startTime)
         .withContainerStatuses(r.containerStatuses(now));
-    s = s.withCondition(condition(old, PodCondition.INITIALIZED, true, now));
+    if (r.hasInitContainers()) {
+      s = s.withInitContainerStatuses(r.initContainerStatuses(now));
+      s = s.withCondition(r.initializedCondition(old, phase, now));
+    } else {
+      s = s.withCondition(condition(old, PodCondition.INITIALIZED, true, now));
+    }
     s = s.withCondition(condition(old, PodCondition.CONTAINERS_READY, ready, now));
     s = s.withCondition(condition(old, PodCondition.READY, ready, now));
     if (s.equals(old)) {

@@ -5,12 +5,17 @@ import io.fleetkit.api.core.ContainerState;
 import io.fleetkit.api.core.ContainerStateType;
 import io.fleetkit.api.core.ContainerStatus;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodPhase;
+import io.fleetkit.api.core.PodStatus;
 import io.fleetkit.api.core.ProbeType;
 import io.fleetkit.api.core.RestartPolicy;
+import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.time.TimerClock;
+import io.fleetkit.reconcile.node.InitContainerActions.Observed;
 import io.fleetkit.reconcile.probe.ContainerProbes;
 import io.fleetkit.reconcile.probe.ContainerView;
+import io.fleetkit.reconcile.probe.KubeletRestart;
 import io.fleetkit.reconcile.probe.ProbeOutcome;
 import io.fleetkit.reconcile.probe.ProbeResult;
 import io.fleetkit.reconcile.probe.ProbeTarget;
@@ -20,6 +25,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -29,17 +36,42 @@ import org.jspecify.annotations.Nullable;
  * order per container, so processing late does not shift the timeline. Declared probes run through
  * {@link ContainerProbes} on their period grid (from the moment the pod was added, as the kubelet's workers do) and
  * are answered from the run's {@link ContainerScript}; ticks that cannot change anything (the worker is settled on
- * the answer until the answer next changes) are skipped. Not thread-safe: owned by one {@link NodeAgent}.
+ * the answer until the answer next changes) are skipped.
+ *
+ * <p>Init containers (only for a pod that has them: a pod without costs nothing here) run as the kubelet runs them
+ * ({@link InitContainerActions}): one at a time in spec order; a regular init container must exit 0 before the next
+ * one starts, a sidecar (restartable init container) must have started (its startup probe passed, or it has none);
+ * the regular containers start once the last one has. A failed regular init container fails the pod under
+ * {@code restartPolicy: Never} and is restarted with CrashLoopBackOff otherwise; a sidecar is restarted whenever it
+ * exits, whatever the policy, and is stopped (exit 0) when the regular containers are all done. A kubelet restart
+ * ({@link #kubeletRestarted}) keeps the containers running and rebuilds the kubelet's memory: new probe workers,
+ * whose results the readiness of survivors inherits until they have their own ({@link KubeletRestart}), and no
+ * restart backoff. Not thread-safe: owned by one {@link NodeAgent}.
  */
 final class PodRuntime {
   /** Container waiting reason while the kubelet holds a restart back. */
   static final String CRASH_LOOP_BACK_OFF = "CrashLoopBackOff";
+  /** Container waiting reason before the first start, for a pod without init containers. */
+  static final String CONTAINER_CREATING = "ContainerCreating";
+  /** Container waiting reason before the first start, for a pod with init containers (init containers included). */
+  static final String POD_INITIALIZING = "PodInitializing";
+  /** The reason of {@code Initialized=False}. */
+  static final String CONTAINERS_NOT_INITIALIZED = "ContainersNotInitialized";
+  /** The reason of {@code Initialized=True} of a pod with init containers that succeeded. */
+  static final String POD_COMPLETED = "PodCompleted";
   private static final ProbeTarget NO_TARGET = ProbeTarget.of("");
 
   final String key;
   Pod pod;
   final Instant startTime;
   final List<ContainerRun> containers = new ArrayList<>();
+  /** The init containers' runs in spec order; the shared empty list for a pod without. */
+  final List<ContainerRun> inits;
+  /** Whether initialization is complete (at once for a pod without init containers). */
+  private boolean initialized;
+  /** Whether a regular init container failed under {@code restartPolicy: Never}: the pod failed. */
+  private boolean initFailed;
+  private boolean sidecarsStopped;
   TimerClock.@Nullable Timer timer;
   @Nullable Instant timerAt;
 
@@ -47,29 +79,54 @@ final class PodRuntime {
     this.key = pod.metadata().key();
     this.pod = pod;
     this.startTime = now;
+    List<Container> initSpecs = pod.spec().initContainers();
+    String waiting = initSpecs.isEmpty() ? CONTAINER_CREATING : POD_INITIALIZING;
     for (Container c : pod.spec().containers()) {
-      containers.add(new ContainerRun(c, now));
+      containers.add(new ContainerRun(c, now, Kind.REGULAR, waiting));
     }
+    if (initSpecs.isEmpty()) {
+      inits = List.of();
+      initialized = true;
+    } else {
+      inits = new ArrayList<>(initSpecs.size());
+      for (Container c : initSpecs) {
+        inits.add(new ContainerRun(c, now, c.isRestartable() ? Kind.SIDECAR : Kind.INIT, POD_INITIALIZING));
+      }
+    }
+  }
+
+  /** What a container is to its pod. */
+  enum Kind {
+    REGULAR,
+    /** A regular init container: runs to completion before the next one starts. */
+    INIT,
+    /** A restartable init container: started in the init sequence, then kept running beside the containers. */
+    SIDECAR
   }
 
   /** One container: its current run, restart bookkeeping and probe workers. */
   static final class ContainerRun {
     final Container spec;
-    final ContainerProbes probes;
+    final Kind kind;
+    ContainerProbes probes;
     /** Workers settled for the rest of the current run: they tick again only on the next run. */
     final Set<ProbeType> parked = EnumSet.noneOf(ProbeType.class);
     int restartCount;
     ContainerScript script = ContainerScript.healthy();
     ContainerStateType state = ContainerStateType.Waiting;
-    String reason = "ContainerCreating";
+    String reason;
     @Nullable Instant startedAt;
     @Nullable Instant finishedAt;
     int exitCode;
     boolean done;
     @Nullable Instant backoffUntil;
+    /** When the kubelet restarted while this run was running; {@code null} otherwise. */
+    @Nullable Instant kubeletStart;
 
-    ContainerRun(Container spec, Instant podAdded) {
+    ContainerRun(Container spec, Instant podAdded, Kind kind, String waitingReason) {
       this.spec = spec;
+      this.kind = kind;
+      this.reason = waitingReason;
       this.probes = new ContainerProbes(spec, podAdded);
     }
 
@@ -119,14 +176,30 @@ final class PodRuntime {
       return probes.started(state, containerId());
     }
 
-    boolean ready(Instant now) {
+    /** Readiness; {@code apiPod} is the pod as the API server has it (read only after a kubelet restart). */
+    boolean ready(Instant now, Pod apiPod) {
       if (!running() || !started()) {
         return false;
       }
       if (probes.worker(ProbeType.Readiness) != null) {
-        return probes.ready(state, containerId());
+        boolean ready = probes.ready(state, containerId());
+        if (kubeletStart != null && !ready && !probes.hasResult(ProbeType.Readiness, containerId())) {
+          ready = readyAfterKubeletRestart(apiPod);
+        }
+        return ready;
       }
       return script.readiness().at(Duration.between(startedAt, now)) == ProbeResult.Success;
+    }
+
+    /** The prober manager's rule for a survivor of a kubelet restart whose readiness probe has no result yet. */
+    private boolean readyAfterKubeletRestart(Pod apiPod) {
+      ContainerStatus api = apiStatus(apiPod, this);
+      // FleetKit's container statuses carry no container ID: an instance is its name and restart count
+      Map<String, String> apiIds = api == null ? Map.of() : Map.of(api.name(), api.name() + "#" + api.restartCount());
+      boolean inherit = KubeletRestart.canInheritProbeState(apiIds, spec.name(), containerId());
+      PodCondition podReady = apiPod.status().condition(PodCondition.READY);
+      return KubeletRestart.ready(false, false, KubeletRestart.survived(startedAt, kubeletStart), inherit, true,
+          podReady != null && podReady.status() == ConditionStatus.True);
     }
 
     /** Skips the ticks of workers that cannot change anything before the script's answer next changes. */
@@ -156,8 +229,11 @@ final class PodRuntime {
     }
   }
 
-  /** Whether every container finished for good (the pod is Succeeded or Failed). */
+  /** Whether every container finished for good, or an init container failed the pod (it is Succeeded or Failed). */
   boolean finished() {
+    if (initFailed) {
+      return true;
+    }
     for (ContainerRun c : containers) {
       if (!c.done) {
         return false;
@@ -171,22 +247,127 @@ final class PodRuntime {
     boolean changed = true;
     while (changed) {
       changed = false;
+      if (!inits.isEmpty()) {
+        changed = advanceInits(now, health, backoff);
+      }
       for (ContainerRun c : containers) {
-        switch (c.state) {
-          case Waiting -> {
-            if (c.startedAt == null && !c.done) {
-              start(c, now, health, false);
-              changed = true;
-            } else if (c.backoffUntil != null && !c.backoffUntil.isAfter(now)) {
-              backoff.next(backoffKey(c), c.finishedAt != null ? c.finishedAt : now);
-              start(c, now, health, true);
-              changed = true;
-            }
+        changed |= advance(c, now, health, backoff);
+      }
+    }
+    if (!inits.isEmpty() && finished() && !sidecarsStopped) {
+      stopSidecars(now);
+    }
+  }
+
+  /** Runs the due transitions of one run; true when something happened. */
+  private boolean advance(ContainerRun c, Instant now, HealthSource health, RestartBackoff backoff) {
+    switch (c.state) {
+      case Waiting -> {
+        if (c.startedAt == null && !c.done) {
+          if (!initialized) {
+            return false;
           }
-          case Running -> changed |= step(c, now, health, backoff);
-          case Terminated -> { }
+          start(c, now, health, false);
+          return true;
+        } else if (c.backoffUntil != null && !c.backoffUntil.isAfter(now)) {
+          backoff.next(backoffKey(c), c.finishedAt != null ? c.finishedAt : now);
+          start(c, now, health, true);
+          return true;
+        }
+        return false;
+      }
+      case Running -> {
+        return step(c, now, health, backoff);
+      }
+      default -> {
+        return false;
+      }
+    }
+  }
+
+  /**
+   * Runs the init containers' due transitions and, until the pod is initialized, starts the init containers the
+   * kubelet would start next ({@link InitContainerActions}).
+   */
+  private boolean advanceInits(Instant now, HealthSource health, RestartBackoff backoff) {
+    boolean changed = false;
+    // every due transition first: a run that exits the instant it starts is not seen running
+    for (boolean stepped = true; stepped; ) {
+      stepped = false;
+      for (ContainerRun c : inits) {
+        if (c.startedAt != null) {
+          stepped |= advance(c, now, health, backoff);
         }
       }
+      changed |= stepped;
+    }
+    if (initialized || finished()) {
+      return changed;
+    }
+    List<InitContainerActions.Init> views = new ArrayList<>(inits.size());
+    for (ContainerRun c : inits) {
+      views.add(new InitContainerActions.Init(c.kind == Kind.SIDECAR,
+          c.probes.worker(ProbeType.Startup) != null, c.probes.worker(ProbeType.Liveness) != null, observed(c),
+          c.probes.result(ProbeType.Startup, c.containerId()), c.probes.result(ProbeType.Liveness, c.containerId()),
+          false));
+    }
+    List<@Nullable Observed> regular = new ArrayList<>(containers.size());
+    for (ContainerRun c : containers) {
+      regular.add(observed(c));
+    }
+    InitContainerActions.Actions a = InitContainerActions.compute(pod.spec().restartPolicy(), views, regular);
+    if (a.killPod()) {
+      initFailed = true;
+      return true;
+    }
+    for (int i : a.initToStart()) {
+      ContainerRun c = inits.get(i);
+      if (c.state == ContainerStateType.Waiting && c.startedAt == null && !c.done) {
+        start(c, now, health, false); // the others restart through their backoff
+        changed = true;
+      }
+    }
+    if (a.initialized()) {
+      initialized = true;
+      changed = true;
+    }
+    return changed;
+  }
+
+  /** What the runtime would report of a run: nothing before its first start; exited while held back. */
+  private static @Nullable Observed observed(ContainerRun c) {
+    return switch (c.state) {
+      case Running -> Observed.running();
+      case Terminated -> Observed.exited(c.exitCode);
+      case Waiting -> c.startedAt == null ? null : Observed.exited(c.exitCode);
+    };
+  }
+
+  /**
+   * Stops the sidecars once the pod is done (its regular containers finished, or an init container failed it): the
+   * kubelet stops them, and the simulated application shuts down cleanly (exit 0) at that instant.
+   */
+  private void stopSidecars(Instant now) {
+    sidecarsStopped = true;
+    Instant last = null;
+    for (ContainerRun c : containers) {
+      if (c.finishedAt != null && (last == null || c.finishedAt.isAfter(last))) {
+        last = c.finishedAt;
+      }
+    }
+    Instant stopAt = last != null && !initFailed ? last : now;
+    for (ContainerRun c : inits) {
+      if (c.kind != Kind.SIDECAR) {
+        continue;
+      }
+      if (c.running()) {
+        c.state = ContainerStateType.Terminated;
+        c.exitCode = 0;
+        c.reason = "Completed";
+        c.finishedAt = stopAt;
+      }
+      c.backoffUntil = null;
+      c.done = true;
     }
   }
 
@@ -230,7 +411,9 @@ final class PodRuntime {
     if (restart) {
       c.restartCount++;
     }
-    c.script = health.script(pod, c.spec, c.restartCount);
+    c.script = c.kind == Kind.REGULAR ? health.script(pod, c.spec, c.restartCount)
+        : health.initScript(pod, c.spec, c.restartCount);
+    c.kubeletStart = null;
     c.state = ContainerStateType.Running;
     c.reason = "";
     c.startedAt = now;
@@ -248,7 +431,11 @@ final class PodRuntime {
     c.finishedAt = at;
     c.reason = code == 0 ? "Completed" : "Error";
     RestartPolicy policy = pod.spec().restartPolicy();
-    boolean restart = policy == RestartPolicy.Always || (policy == RestartPolicy.OnFailure && code != 0);
+    boolean restart = switch (c.kind) {
+      case REGULAR -> policy == RestartPolicy.Always || (policy == RestartPolicy.OnFailure && code != 0);
+      case INIT -> policy != RestartPolicy.Never && code != 0; // one that exited 0 has done its part
+      case SIDECAR -> true; // whatever the pod's policy, until the pod is done
+    };
     if (!restart) {
       c.done = true;
       return;
@@ -272,20 +459,35 @@ final class PodRuntime {
   @Nullable Instant nextEvent(Instant now) {
     Instant next = null;
     for (ContainerRun c : containers) {
-      if (c.running()) {
-        c.settle();
+      next = nextEvent(c, now, next);
+    }
+    if (!inits.isEmpty()) {
+      for (ContainerRun c : inits) {
+        next = nextEvent(c, now, next);
       }
-      for (Instant t : new Instant[] {c.exitAt(), c.killAt(), c.tickAt(), c.readinessChangeAt(now),
-          c.backoffUntil}) {
-        if (t != null && t.isAfter(now) && (next == null || t.isBefore(next))) {
-          next = t;
-        }
+    }
+    return next;
+  }
+
+  private static @Nullable Instant nextEvent(ContainerRun c, Instant now, @Nullable Instant next) {
+    if (c.running()) {
+      c.settle();
+    }
+    for (Instant t : new Instant[] {c.exitAt(), c.killAt(), c.tickAt(), c.readinessChangeAt(now), c.backoffUntil}) {
+      if (t != null && t.isAfter(now) && (next == null || t.isBefore(next))) {
+        next = t;
       }
     }
     return next;
   }
 
   PodPhase phase() {
+    if (initFailed) {
+      return PodPhase.Failed;
+    }
+    if (!initialized) {
+      return PodPhase.Pending;
+    }
     if (finished()) {
       for (ContainerRun c : containers) {
         if (c.exitCode != 0) {
@@ -302,10 +504,18 @@ final class PodRuntime {
     return PodPhase.Pending;
   }
 
+  /** Whether the regular containers and the sidecars are all ready. */
   boolean containersReady(Instant now) {
     for (ContainerRun c : containers) {
-      if (!c.ready(now)) {
+      if (!c.ready(now, pod)) {
         return false;
+      }
+    }
+    if (!inits.isEmpty()) {
+      for (ContainerRun c : inits) {
+        if (c.kind == Kind.SIDECAR && !c.ready(now, pod)) {
+          return false;
+        }
       }
     }
     return !containers.isEmpty();
@@ -314,13 +524,151 @@ final class PodRuntime {
   List<ContainerStatus> containerStatuses(Instant now) {
     List<ContainerStatus> out = new ArrayList<>(containers.size());
     for (ContainerRun c : containers) {
-      ContainerState st = switch (c.state) {
-        case Running -> ContainerState.running(c.startedAt);
-        case Terminated -> ContainerState.terminated(c.exitCode, c.reason, c.finishedAt);
-        case Waiting -> new ContainerState(ContainerStateType.Waiting, c.reason, null, null, null);
-      };
-      out.add(new ContainerStatus(c.spec.name(), c.ready(now), c.restartCount, st, c.started()));
+      out.add(new ContainerStatus(c.spec.name(), c.ready(now, pod), c.restartCount, state(c), c.started()));
     }
     return out;
+  }
+
+  /** Whether the pod has init containers. */
+  boolean hasInitContainers() {
+    return !inits.isEmpty();
+  }
+
+  /**
+   * {@code status.initContainerStatuses}: a regular init container is ready once it exited 0; a sidecar is ready
+   * as a regular container is.
+   */
+  List<ContainerStatus> initContainerStatuses(Instant now) {
+    List<ContainerStatus> out = new ArrayList<>(inits.size());
+    for (ContainerRun c : inits) {
+      boolean ready = c.kind == Kind.SIDECAR ? c.ready(now, pod)
+          : ContainerProbes.initContainerReady(c.state, c.state == ContainerStateType.Terminated ? c.exitCode : null);
+      out.add(new ContainerStatus(c.spec.name(), ready, c.restartCount, state(c), c.started()));
+    }
+    return out;
+  }
+
+  private static ContainerState state(ContainerRun c) {
+    return switch (c.state) {
+      case Running -> ContainerState.running(c.startedAt);
+      case Terminated -> ContainerState.terminated(c.exitCode, c.reason, c.finishedAt);
+      case Waiting -> new ContainerState(ContainerStateType.Waiting, c.reason, null, null, null);
+    };
+  }
+
+  /**
+   * The {@code Initialized} condition of a pod with init containers (kubelet's
+   * {@code GeneratePodInitializedCondition}): True once a regular container has started, or when every regular
+   * init container exited 0 and every sidecar started ({@code PodCompleted} when the pod succeeded); otherwise False
+   * with reason {@code ContainersNotInitialized} and the message {@code containers with incomplete status: [a b]}.
+   */
+  PodCondition initializedCondition(PodStatus old, PodPhase phase, Instant now) {
+    String reason = "";
+    String message = "";
+    boolean value;
+    if (phase == PodPhase.Succeeded) {
+      value = true;
+      reason = POD_COMPLETED;
+    } else if (anyRegularStarted()) {
+      value = true;
+    } else {
+      List<String> incomplete = new ArrayList<>();
+      for (ContainerRun c : inits) {
+        boolean complete = c.kind == Kind.SIDECAR ? c.started()
+            : c.state == ContainerStateType.Terminated && c.exitCode == 0;
+        if (!complete) {
+          incomplete.add(c.spec.name());
+        }
+      }
+      value = incomplete.isEmpty();
+      if (!value) {
+        reason = CONTAINERS_NOT_INITIALIZED;
+        message = "containers with incomplete status: [" + String.join(" ", incomplete) + "]";
+      }
+    }
+    ConditionStatus status = value ? ConditionStatus.True : ConditionStatus.False;
+    PodCondition prev = old.condition(PodCondition.INITIALIZED);
+    if (prev != null && prev.status() == status) {
+      if (prev.reason().equals(reason) && prev.message().equals(message)) {
+        return prev;
+      }
+      return PodCondition.of(PodCondition.INITIALIZED, status, reason, message, prev.lastTransitionTime());
+    }
+    return PodCondition.of(PodCondition.INITIALIZED, status, reason, message, now);
+  }
+
+  private boolean anyRegularStarted() {
+    for (ContainerRun c : containers) {
+      if (c.startedAt != null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The kubelet restarted at {@code now}: the containers keep running, but the kubelet's memory is new. Every run
+   * gets new probe workers, whose first attempt waits a fraction of their period ({@link #firstProbeDelay}); a run
+   * that is running keeps, until its readiness probe has a result, the readiness the API server's status lets it
+   * inherit, and its {@code started} flag when that status says the same instance started; the restart backoff is
+   * forgotten, so a container held back restarts at once.
+   */
+  void kubeletRestarted(Instant now, RestartBackoff backoff) {
+    kubeletRestarted(containers, now, backoff);
+    if (!inits.isEmpty()) {
+      kubeletRestarted(inits, now, backoff);
+    }
+  }
+
+  private void kubeletRestarted(List<ContainerRun> runs, Instant now, RestartBackoff backoff) {
+    for (ContainerRun c : runs) {
+      backoff.reset(backoffKey(c));
+      if (c.backoffUntil != null) {
+        c.backoffUntil = now;
+      }
+      c.probes = new ContainerProbes(c.spec, now);
+      c.parked.clear();
+      c.kubeletStart = null;
+      if (!c.running()) {
+        continue;
+      }
+      c.kubeletStart = now;
+      for (ProbeType t : ProbeType.values()) {
+        ProbeWorker w = c.probes.worker(t);
+        if (w != null) {
+          c.probes.delay(t, firstProbeDelay(pod, c.spec.name(), t, w.probe().period()));
+        }
+      }
+      ContainerStatus api = apiStatus(pod, c);
+      ProbeWorker startup = c.probes.worker(ProbeType.Startup);
+      if (startup != null && api != null && api.started() && api.restartCount() == c.restartCount) {
+        // the gate-off kubelet takes started=true from the status for a container without a startup result; its
+        // startup worker then never probes this instance again
+        startup.setResult(c.containerId(), ProbeResult.Success);
+        c.parked.add(ProbeType.Startup);
+      }
+    }
+  }
+
+  /**
+   * The wait before a worker's first attempt after a kubelet restart: upstream a random fraction of the period;
+   * here whole seconds below the period, derived from the pod's uid, the container and the probe type, so that runs
+   * are reproducible and the workers of a node do not all probe at once.
+   */
+  static Duration firstProbeDelay(Pod pod, String container, ProbeType type, Duration period) {
+    long seconds = Math.max(1, period.getSeconds());
+    return Duration.ofSeconds(Math.floorMod(Objects.hash(pod.metadata().uid(), container, type.name()), seconds));
+  }
+
+  /** The status the API server's copy of the pod holds for {@code c}'s container; {@code null} when none. */
+  private static @Nullable ContainerStatus apiStatus(Pod apiPod, ContainerRun c) {
+    List<ContainerStatus> list = c.kind == Kind.REGULAR ? apiPod.status().containerStatuses()
+        : apiPod.status().initContainerStatuses();
+    for (ContainerStatus s : list) {
+      if (s.name().equals(c.spec.name())) {
+        return s;
+      }
+    }
+    return null;
   }
 }

@@ -10,36 +10,54 @@ import org.jspecify.annotations.Nullable;
 /**
  * The annotation form of the application model ({@link HealthSource#fromAnnotations()}): reads the
  * {@code simulate.fleetkit.io/*} keys of a pod, each either for the whole pod or, with the suffix
- * {@code .<container name>}, for one container (the suffixed key wins). Stateless.
+ * {@code .<container name>}, for one container (the suffixed key wins). Init containers read only their suffixed
+ * keys. Stateless.
  */
-final class ScriptAnnotations {
+final class ScriptAnnotations implements HealthSource {
+  static final ScriptAnnotations SOURCE = new ScriptAnnotations();
+
   private ScriptAnnotations() {}
 
-  static ContainerScript script(Pod pod, Container container, int restartCount) {
+  @Override
+  public ContainerScript script(Pod pod, Container container, int restartCount) {
+    return script(pod, container, restartCount, true,
+        ownedByJob(pod) ? HealthSource.DEFAULT_JOB_RUN : null);
+  }
+
+  @Override
+  public ContainerScript initScript(Pod pod, Container initContainer, int restartCount) {
+    return script(pod, initContainer, restartCount, false, initContainer.isRestartable() ? null : Duration.ZERO);
+  }
+
+  /**
+   * The script from the container's keys, and the pod-wide ones when {@code podWide}; {@code defaultExit} when no
+   * key says when the process exits.
+   */
+  private static ContainerScript script(Pod pod, Container container, int restartCount, boolean podWide,
+      @Nullable Duration defaultExit) {
     Map<String, String> a = pod.metadata().annotations();
     String name = container.name();
-    Long crashes = seconds(pod, a, HealthSource.CRASHES, name);
+    Long crashes = seconds(pod, a, HealthSource.CRASHES, name, podWide);
     if (crashes != null && restartCount < crashes) {
       return ContainerScript.crashes();
     }
-    Long exit = seconds(pod, a, HealthSource.EXIT_AFTER, name);
-    Long code = seconds(pod, a, HealthSource.EXIT_CODE, name);
-    Duration exitAfter = exit != null ? Duration.ofSeconds(exit) : ownedByJob(pod) ? HealthSource.DEFAULT_JOB_RUN
-        : null;
-    if (unhealthyImage(a, name, container.image())) {
+    Long exit = seconds(pod, a, HealthSource.EXIT_AFTER, name, podWide);
+    Long code = seconds(pod, a, HealthSource.EXIT_CODE, name, podWide);
+    Duration exitAfter = exit != null ? Duration.ofSeconds(exit) : defaultExit;
+    if (unhealthyImage(a, name, container.image(), podWide)) {
       return new ContainerScript(ProbeAnswer.NEVER, ProbeAnswer.NEVER, ProbeAnswer.NEVER, exitAfter,
           code == null ? 0 : code.intValue());
     }
-    ProbeAnswer startup = new ProbeAnswer(secondsOrNever(pod, a, HealthSource.STARTED_AFTER, name), null);
-    ProbeAnswer readiness = new ProbeAnswer(secondsOrNever(pod, a, HealthSource.READY_AFTER, name),
-        duration(seconds(pod, a, HealthSource.READINESS_FAILS_AFTER, name)));
+    ProbeAnswer startup = new ProbeAnswer(secondsOrNever(pod, a, HealthSource.STARTED_AFTER, name, podWide), null);
+    ProbeAnswer readiness = new ProbeAnswer(secondsOrNever(pod, a, HealthSource.READY_AFTER, name, podWide),
+        duration(seconds(pod, a, HealthSource.READINESS_FAILS_AFTER, name, podWide)));
     ProbeAnswer liveness = new ProbeAnswer(Duration.ZERO,
-        duration(seconds(pod, a, HealthSource.LIVENESS_FAILS_AFTER, name)));
+        duration(seconds(pod, a, HealthSource.LIVENESS_FAILS_AFTER, name, podWide)));
     return new ContainerScript(startup, readiness, liveness, exitAfter, code == null ? 0 : code.intValue());
   }
 
-  private static boolean unhealthyImage(Map<String, String> a, String container, String image) {
-    String v = value(a, HealthSource.UNHEALTHY_IMAGES, container);
+  private static boolean unhealthyImage(Map<String, String> a, String container, String image, boolean podWide) {
+    String v = value(a, HealthSource.UNHEALTHY_IMAGES, container, podWide);
     if (v == null || image.isEmpty()) {
       return false;
     }
@@ -60,27 +78,29 @@ final class ScriptAnnotations {
     return ref != null && ref.kind().equals("Job");
   }
 
-  private static @Nullable String value(Map<String, String> a, String key, String container) {
+  private static @Nullable String value(Map<String, String> a, String key, String container, boolean podWide) {
     String v = a.get(key + "." + container);
-    return v != null ? v : a.get(key);
+    return v != null || !podWide ? v : a.get(key);
   }
 
   /** Seconds, {@code "never"} as {@code null}; a missing key is zero. */
-  private static @Nullable Duration secondsOrNever(Pod pod, Map<String, String> a, String key, String container) {
-    String v = value(a, key, container);
+  private static @Nullable Duration secondsOrNever(Pod pod, Map<String, String> a, String key, String container,
+      boolean podWide) {
+    String v = value(a, key, container, podWide);
     if (v == null) {
       return Duration.ZERO;
     }
     if (v.trim().equals("never")) {
       return null;
     }
-    return Duration.ofSeconds(seconds(pod, a, key, container));
+    return Duration.ofSeconds(seconds(pod, a, key, container, podWide));
   }
 
-  private static @Nullable Long seconds(Pod pod, Map<String, String> a, String key, String container) {
+  private static @Nullable Long seconds(Pod pod, Map<String, String> a, String key, String container,
+      boolean podWide) {
     String v = a.get(key + "." + container);
     String used = v != null ? key + "." + container : key;
-    if (v == null) {
+    if (v == null && podWide) {
       v = a.get(key);
     }
     if (v == null) {

@@ -1,6 +1,7 @@
 /**
  * The node side of self-healing, for embedded and simulated runs: {@link io.fleetkit.reconcile.node.NodeAgent} (a
- * simulated kubelet: runs bound pods, restarts containers with CrashLoopBackOff, posts status and heartbeats; its
+ * simulated kubelet: runs bound pods, their init containers and sidecars first, restarts containers with
+ * CrashLoopBackOff, posts status and heartbeats, survives a restart of its own process; its
  * containers' behaviour comes from a {@link io.fleetkit.reconcile.node.HealthSource} as
  * {@link io.fleetkit.reconcile.node.ContainerScript}s), {@link io.fleetkit.reconcile.node.NodeLifecycleController}
  * (missed heartbeats to {@code Ready=Unknown} and NoExecute taints),

@@ -84,6 +84,27 @@ public final class ContainerProbes {
   }
 
   /**
+   * kubelet's readiness of a regular (not restartable) init container: it exited with code 0. Its probes play no
+   * part (validation gives it none).
+   */
+  public static boolean initContainerReady(ContainerStateType state, @Nullable Integer exitCode) {
+    return state == ContainerStateType.Terminated && exitCode != null && exitCode == 0;
+  }
+
+  /** Whether a worker of {@code type} has cached a result for instance {@code containerId}. */
+  public boolean hasResult(ProbeType type, String containerId) {
+    return current(type, containerId) != null;
+  }
+
+  /**
+   * The result the {@code type} worker cached for instance {@code containerId} (kubelet's results manager
+   * {@code Get}); {@code null} when there is no worker or no result for that instance yet.
+   */
+  public @Nullable ProbeResult result(ProbeType type, String containerId) {
+    return current(type, containerId);
+  }
+
+  /**
    * The probe whose verdict is Failure for instance {@code containerId} and so asks for a kill: liveness, or a
    * startup probe that ran out of attempts; {@code null} when none.
    */
@@ -109,6 +130,23 @@ public final class ContainerProbes {
   public @Nullable Instant nextTick(ProbeType type) {
     ProbeWorker w = workers.get(type);
     return w == null || w.stopped() ? null : nextTick.get(type);
+  }
+
+  /**
+   * Shifts the {@code type} worker's grid by {@code d}: its next tick and every later one come {@code d} later (the
+   * kubelet's random wait before a worker's first probe when the kubelet has just started).
+   *
+   * @throws IllegalArgumentException if {@code d} is negative
+   */
+  public void delay(ProbeType type, java.time.Duration d) {
+    if (d.isNegative()) {
+      throw new IllegalArgumentException("container " + containerName + ": probe delay " + d
+          + " must not be negative");
+    }
+    Instant t = nextTick.get(type);
+    if (t != null) {
+      nextTick.put(type, t.plus(d));
+    }
   }
 
   /**

@@ -4,7 +4,8 @@
  * (one probe of one container: initial delay, startup gating, success and failure thresholds, hold after a
  * liveness or startup verdict; kubelet's {@code prober/worker.go}), {@link io.fleetkit.reconcile.probe.ContainerProbes}
  * (a container's three workers on their period grid, and the {@code started}/{@code ready} flags and kill verdict
- * they give; kubelet's {@code prober_manager.go}), the {@link io.fleetkit.reconcile.probe.ProbeRunner} SPI that
+ * they give; kubelet's {@code prober_manager.go}), {@link io.fleetkit.reconcile.probe.KubeletRestart} (the manager's
+ * rule for readiness across a kubelet restart), the {@link io.fleetkit.reconcile.probe.ProbeRunner} SPI that
  * performs one attempt, and {@link io.fleetkit.reconcile.probe.NetworkProbeRunner}, which performs HTTP and TCP
  * probes for real with the JDK.
  *

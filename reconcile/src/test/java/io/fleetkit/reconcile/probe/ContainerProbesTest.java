@@ -67,6 +67,25 @@ final class ContainerProbesTest {
     assertThat(terminated.ready(ContainerStateType.Terminated, run)).isFalse();
   }
 
+  // prober_manager_test.go TestUpdatePodStatusWithInitContainers, case "init containers" (regular init containers:
+  // started as for any container, ready once terminated with exit code 0, whatever a probe says)
+  @Test
+  void updatePodStatus_initContainers() {
+    String run = "id";
+    ContainerProbes notStarted = probes("not_started", null, null, DEFAULT);
+    ContainerProbes started = probes("started", null, null, DEFAULT);
+    started.worker(ProbeType.Startup).setResult(run, ProbeResult.Success);
+    ContainerProbes terminated = probes("terminated", null, null, null);
+    assertThat(notStarted.started(ContainerStateType.Running, run)).isFalse();
+    assertThat(started.started(ContainerStateType.Running, run)).isTrue();
+    assertThat(terminated.started(ContainerStateType.Terminated, run)).isFalse();
+    assertThat(ContainerProbes.initContainerReady(ContainerStateType.Running, null)).isFalse();
+    assertThat(ContainerProbes.initContainerReady(ContainerStateType.Waiting, null)).isFalse();
+    assertThat(ContainerProbes.initContainerReady(ContainerStateType.Terminated, 0)).isTrue();
+    // secondary: a failed init container is not ready
+    assertThat(ContainerProbes.initContainerReady(ContainerStateType.Terminated, 1)).isFalse();
+  }
+
   @Test
   void resultOfAnotherInstance_doesNotCount() {
     ContainerProbes p = probes("c", null, DEFAULT, null);
