@@ -11,7 +11,7 @@ import io.fleetkit.queueing.CheckState;
 import io.fleetkit.queueing.CheckVerdict;
 import io.fleetkit.queueing.PodSetUpdate;
 import io.fleetkit.queueing.QuotaReservation;
-import io.fleetkit.queueing.TopologyAssignment;
+import io.fleetkit.queueing.NodeReplacement;
 import io.fleetkit.queueing.ClusterQueue;
 import io.fleetkit.queueing.Cohort;
 import io.fleetkit.queueing.CycleResult;
@@ -116,7 +116,7 @@ public final class QueueScheduler {
   /** Kueue's {@code TASFailedNodeReplacementFailFast}: evict a workload whose unhealthy node has no replacement. */
   private boolean failFast = true;
   /** What node failures did between cycles (evictions for a second failed node), reported by the next cycle. */
-  private final List<io.fleetkit.queueing.NodeReplacement> nodeEvents = new ArrayList<>();
+  private final List<NodeReplacement> nodeEvents = new ArrayList<>();
   /** Kueue's {@code NodeFailureDelay}. */
   public static final java.time.Duration DEFAULT_NODE_FAILURE_DELAY = java.time.Duration.ofSeconds(30);
 
@@ -276,26 +276,6 @@ public final class QueueScheduler {
     return topology.nodes.remove(name) != null;
   }
 
-  /** {@code admission} with only the pods of {@code podSets} on {@code node} (what a replacement moved away). */
-  private static QuotaReservation onNode(QuotaReservation admission, Set<String> podSets, String node) {
-    List<PodSetAssignment> out = new ArrayList<>();
-    for (PodSetAssignment pa : admission.podSets()) {
-      TopologyAssignment ta = pa.topologyAssignment();
-      if (ta == null || !podSets.contains(pa.name())) {
-        continue;
-      }
-      List<TopologyAssignment.Domain> there = new ArrayList<>();
-      for (TopologyAssignment.Domain d : ta.domains()) {
-        if (d.values().get(d.values().size() - 1).equals(node)) {
-          there.add(d);
-        }
-      }
-      out.add(pa.withTopologyAssignment(new TopologyAssignment(ta.levels(), there)));
-    }
-    return new QuotaReservation(admission.workload(), admission.clusterQueue(), out, admission.admittedAt(),
-        admission.borrowing());
-  }
-
   /** Kueue's node failure controller for a failed node: records it, or evicts workloads with a second failed node. */
   private void nodeFailed(String node) {
     for (Map.Entry<AdmittedWorkload, String> e : nodeFailures.failed(node, admitted.values()).entrySet()) {
@@ -303,8 +283,8 @@ public final class QueueScheduler {
       List<String> nodes = new ArrayList<>(nodeFailures.of(w.key()));
       nodes.add(node);
       evict(w);
-      nodeEvents.add(new io.fleetkit.queueing.NodeReplacement(w.key(), w.cq.name, nodes,
-          io.fleetkit.queueing.NodeReplacement.Kind.EVICTED, e.getValue(), w.admission));
+      nodeEvents.add(new NodeReplacement(w.key(), w.cq.name, nodes,
+          NodeReplacement.Kind.EVICTED, e.getValue(), w.admission));
       LOG.debug("evicted {}: {}", w.key(), e.getValue());
     }
   }
@@ -315,8 +295,8 @@ public final class QueueScheduler {
    * the assignment kept, against the nodes' room now, so that the heads after see it taken. Without one, the workload
    * is evicted at the end of the cycle ({@code failFast}, added to {@code toEvict}) or keeps trying.
    */
-  private List<io.fleetkit.queueing.NodeReplacement> secondPass(List<AdmittedWorkload> toEvict) {
-    List<io.fleetkit.queueing.NodeReplacement> out = new ArrayList<>();
+  private List<NodeReplacement> secondPass(List<AdmittedWorkload> toEvict) {
+    List<NodeReplacement> out = new ArrayList<>();
     if (!nodeFailures.any()) {
       return out;
     }
@@ -331,17 +311,11 @@ public final class QueueScheduler {
       String node = java.util.Objects.requireNonNull(nodeFailures.toReplace(w));
       List<String> nodes = nodeFailures.of(w.key());
       TopologyPlacer.Replacement r = topology.replace(w.workload, w.admission.podSets(), node, tasView(Set.of()));
-      io.fleetkit.queueing.NodeReplacement.Kind kind;
+      NodeReplacement.Kind kind;
       String message;
       QuotaReservation reservation = w.admission;
       if (r.fits()) {
-        List<PodSetAssignment> podSets = new ArrayList<>();
-        for (PodSetAssignment pa : w.admission.podSets()) {
-          TopologyAssignment ta = r.found().get(pa.name());
-          podSets.add(ta == null ? pa : pa.withTopologyAssignment(ta));
-        }
-        reservation = new QuotaReservation(w.key(), w.cq.name, podSets, w.admission.admittedAt(),
-            w.admission.borrowing());
+        reservation = r.applyTo(w.admission);
         AdmittedWorkload moved = new AdmittedWorkload(w.workload, w.cq, w.frs, w.values, reservation, w.sequence);
         w.cq.remove(w);
         w.cq.add(moved);
@@ -349,20 +323,20 @@ public final class QueueScheduler {
         // Kueue's cycle snapshot still counts the pods on the replaced node until the cycle ends: the heads after this
         // one must not take that node either
         heldTopology.add(new AdmittedWorkload(w.workload, w.cq, new int[0], new long[0],
-            onNode(w.admission, r.found().keySet(), node), -1));
+            r.movedAway(w.admission, node), -1));
         nodeFailures.clear(w.key());
-        kind = io.fleetkit.queueing.NodeReplacement.Kind.REPLACED;
+        kind = NodeReplacement.Kind.REPLACED;
         message = "";
       } else if (failFast) {
         toEvict.add(w);
-        kind = io.fleetkit.queueing.NodeReplacement.Kind.EVICTED;
-        message = io.fleetkit.queueing.NodeReplacement.NO_REPLACEMENT_MESSAGE + String.join(",", nodes);
+        kind = NodeReplacement.Kind.EVICTED;
+        message = NodeReplacement.NO_REPLACEMENT_MESSAGE + String.join(",", nodes);
       } else {
-        kind = io.fleetkit.queueing.NodeReplacement.Kind.FAILED;
+        kind = NodeReplacement.Kind.FAILED;
         message = java.util.Objects.requireNonNull(r.failure());
       }
       LOG.debug("node replacement of {} for {}: {} {}", node, w.key(), kind, message);
-      out.add(new io.fleetkit.queueing.NodeReplacement(w.key(), w.cq.name, nodes, kind, message, reservation));
+      out.add(new NodeReplacement(w.key(), w.cq.name, nodes, kind, message, reservation));
     }
     return out;
   }
@@ -792,7 +766,7 @@ public final class QueueScheduler {
     for (String node : nodeFailures.expired(now)) {
       nodeFailed(node);
     }
-    List<io.fleetkit.queueing.NodeReplacement> replacements = new ArrayList<>(nodeEvents);
+    List<NodeReplacement> replacements = new ArrayList<>(nodeEvents);
     nodeEvents.clear();
     // Kueue's eviction after a failed replacement completes after the cycle: the workload keeps its quota and nodes
     // until then, and is not a head of this cycle

@@ -5,6 +5,7 @@ import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.queueing.PodSet;
 import io.fleetkit.queueing.PodSetAssignment;
 import io.fleetkit.queueing.PodSetTopologyRequest;
+import io.fleetkit.queueing.QuotaReservation;
 import io.fleetkit.queueing.ResourceFlavor;
 import io.fleetkit.queueing.Topology;
 import io.fleetkit.queueing.TopologyAssignment;
@@ -264,6 +265,37 @@ final class TopologyPlacer {
   record Replacement(Map<String, TopologyAssignment> found, @Nullable String failure) {
     boolean fits() {
       return failure == null;
+    }
+
+    /** {@code admission} with the new topology assignments (the quota and everything else as it was). */
+    QuotaReservation applyTo(QuotaReservation admission) {
+      List<PodSetAssignment> out = new ArrayList<>();
+      for (PodSetAssignment pa : admission.podSets()) {
+        TopologyAssignment ta = found.get(pa.name());
+        out.add(ta == null ? pa : pa.withTopologyAssignment(ta));
+      }
+      return new QuotaReservation(admission.workload(), admission.clusterQueue(), out, admission.admittedAt(),
+          admission.borrowing());
+    }
+
+    /** {@code admission} reduced to the pods the replacement moved away from {@code node}. */
+    QuotaReservation movedAway(QuotaReservation admission, String node) {
+      List<PodSetAssignment> out = new ArrayList<>();
+      for (PodSetAssignment pa : admission.podSets()) {
+        TopologyAssignment ta = pa.topologyAssignment();
+        if (ta == null || !found.containsKey(pa.name())) {
+          continue;
+        }
+        List<TopologyAssignment.Domain> there = new ArrayList<>();
+        for (TopologyAssignment.Domain d : ta.domains()) {
+          if (d.values().get(d.values().size() - 1).equals(node)) {
+            there.add(d);
+          }
+        }
+        out.add(pa.withTopologyAssignment(new TopologyAssignment(ta.levels(), there)));
+      }
+      return new QuotaReservation(admission.workload(), admission.clusterQueue(), out, admission.admittedAt(),
+          admission.borrowing());
     }
   }
 
