@@ -56,6 +56,16 @@ import java.util.Optional;
  * targets are chosen so that both the quota and the topology fit (the nodes' room their topology assignments free),
  * and the preemptor holds the nodes it will take for the rest of the cycle.
  *
+ * <p>Node replacement (Kueue's {@code TASFailedNodeReplacement} and the scheduler's second pass): a node that is
+ * {@linkplain #removeNode removed}, has no {@code Ready} condition, or stays not Ready for the {@linkplain
+ * Builder#nodeFailureDelay node failure delay} is recorded as unhealthy on the admitted workloads whose topology
+ * assignments name it ({@link #unhealthyNodes}, Kueue's {@code status.unhealthyNodes}); a workload with a second failed
+ * node is evicted. Each cycle first looks for a replacement for the pods of such a workload's unhealthy node, keeping
+ * the rest of its assignment, in the same domain when its topology request is required or its slices need it, with
+ * the pods' node selector, affinity and tolerations; the nodes it takes are taken for the heads after it. With none,
+ * the workload is evicted at the end of the cycle ({@link Builder#failedNodeReplacementFailFast}, on by default) or
+ * keeps its assignment and tries again. {@link CycleResult#nodeReplacements()} reports both.
+ *
  * <p>All-or-nothing scheduling with timeouts (Kueue's {@code waitForPodsReady}, {@link Builder#waitForPodsReady}): the
  * job integration reports whether an admitted workload's pods are all ready ({@link #setPodsReady}, which keeps its
  * {@link PodsReadyCondition}); at the start of every cycle an admitted workload whose pods were not ready within the
@@ -66,8 +76,9 @@ import java.util.Optional;
  * first cycle after).
  *
  * <p>Differences from Kueue: fair sharing works on flat cohorts only (an engine with fair sharing and a cohort tree
- * or cohort quotas is refused), a preemption's victims are evicted (their quota and nodes free) within the cycle, and node replacement, balanced placement and preferred node affinity are not
- * modelled. A flavor is given to a pod set only if
+ * or cohort quotas is refused), a preemption's victims are evicted (their quota and nodes free) within the cycle, and
+ * balanced placement, preferred node affinity and Kueue's replacement once a NotReady node's pods have terminated
+ * ({@code TASReplaceNodeOnPodTermination}: the engine does not see pods; it waits for the delay) are not modelled. A flavor is given to a pod set only if
  * the pods tolerate its taints and their node selector and required node affinity match its node labels ({@link
  * ResourceFlavor}).
  *
@@ -356,19 +367,40 @@ public final class AdmissionEngine {
   /**
    * Adds or replaces a node for topology-aware scheduling (its labels place it in topologies' domains; it counts only
    * while Ready and schedulable, and for a flavor only if it has the flavor's node labels); parked workloads are
-   * queued again.
+   * queued again. A node without a {@code Ready} condition, or not Ready for the node failure delay (from its
+   * condition's {@code lastTransitionTime}), fails as a removed one does; a node that becomes Ready again is taken off
+   * the workloads' unhealthy nodes.
    */
   public synchronized void putNode(io.fleetkit.api.core.Node node) {
     scheduler.putNode(Objects.requireNonNull(node, "node"));
   }
 
   /**
-   * Removes a node (topology assignments that name it stay as they are, as in Kueue until a node replacement).
+   * Removes a node: admitted workloads whose topology assignments name it get it recorded as unhealthy (or are
+   * evicted, if they had another), and the next cycle looks for a replacement.
    *
    * @return whether the engine had it
    */
   public synchronized boolean removeNode(String name) {
     return scheduler.removeNode(Objects.requireNonNull(name, "name"));
+  }
+
+  /**
+   * The unhealthy nodes recorded for {@code workloadKey} (Kueue's {@code status.unhealthyNodes}), in the order they
+   * failed; empty when none (or the workload is unknown). A successful replacement or an eviction clears them.
+   */
+  public synchronized List<String> unhealthyNodes(String workloadKey) {
+    return scheduler.unhealthyNodes(Objects.requireNonNull(workloadKey, "workloadKey"));
+  }
+
+  /**
+   * Restores the unhealthy nodes of a workload with quota (Kueue keeps them in the Workload's status, so a restarted
+   * controller goes on replacing them); an empty list clears them.
+   *
+   * @throws IllegalArgumentException if the workload holds no quota, or a node name is empty or repeated
+   */
+  public synchronized void assumeUnhealthyNodes(String workloadKey, List<String> nodes) {
+    scheduler.assumeUnhealthyNodes(Objects.requireNonNull(workloadKey, "workloadKey"), List.copyOf(nodes));
   }
 
   /**
@@ -450,6 +482,8 @@ public final class AdmissionEngine {
     private final Map<String, Topology> topologies = new java.util.LinkedHashMap<>();
     private final List<io.fleetkit.api.core.Node> nodes = new ArrayList<>();
     private boolean fairSharing;
+    private java.time.@org.jspecify.annotations.Nullable Duration nodeFailureDelay;
+    private @org.jspecify.annotations.Nullable Boolean failFast;
     private @org.jspecify.annotations.Nullable WaitForPodsReady waitForPodsReady;
     private java.util.random.@org.jspecify.annotations.Nullable RandomGenerator random;
     private List<FairSharingStrategy> strategies =
@@ -583,6 +617,40 @@ public final class AdmissionEngine {
       return this;
     }
 
+    /**
+     * How long a node may be not Ready before the pods of the workloads it hosts are replaced (Kueue's {@code
+     * NodeFailureDelay}; default 30 seconds).
+     *
+     * @throws IllegalArgumentException if negative
+     * @throws IllegalStateException if it was set before
+     */
+    public Builder nodeFailureDelay(java.time.Duration delay) {
+      Objects.requireNonNull(delay, "delay");
+      if (delay.isNegative()) {
+        throw new IllegalArgumentException("admission engine: nodeFailureDelay " + delay + " must not be negative");
+      }
+      if (nodeFailureDelay != null) {
+        throw new IllegalStateException("admission engine: nodeFailureDelay was already set to " + nodeFailureDelay);
+      }
+      this.nodeFailureDelay = delay;
+      return this;
+    }
+
+    /**
+     * Whether a workload whose unhealthy node has no replacement is evicted (Kueue's {@code
+     * TASFailedNodeReplacementFailFast}, default true) or keeps its assignment and is tried again every cycle.
+     *
+     * @throws IllegalStateException if it was set before
+     */
+    public Builder failedNodeReplacementFailFast(boolean failFast) {
+      if (this.failFast != null) {
+        throw new IllegalStateException("admission engine: failedNodeReplacementFailFast was already set to "
+            + this.failFast);
+      }
+      this.failFast = failFast;
+      return this;
+    }
+
     /** Enables fair sharing (Kueue Configuration {@code fairSharing.enable}). */
     public Builder fairSharing(boolean enable) {
       this.fairSharing = enable;
@@ -613,6 +681,8 @@ public final class AdmissionEngine {
     public AdmissionEngine build() {
       QueueScheduler scheduler = new QueueScheduler(clock, flavors, clusterQueues, cohorts, localQueues, namespaces,
           fairSharing, strategies, admissionChecks, checkControllers);
+      scheduler.nodeReplacement(nodeFailureDelay != null ? nodeFailureDelay : QueueScheduler.DEFAULT_NODE_FAILURE_DELAY,
+          failFast == null || failFast);
       for (Topology t : topologies.values()) {
         scheduler.putTopology(t);
       }

@@ -16,15 +16,24 @@ import java.util.Objects;
  *     (every check ready), evicted (a Retry check) or deactivated (a Rejected check); empty when no queue has checks
  * @param podsReadyEvictions the admitted workloads {@code waitForPodsReady} evicted or deactivated at the start of the
  *     cycle because their pods were not ready in time; empty without {@code waitForPodsReady}
+ * @param nodeReplacements what the cycle did about admitted workloads with an unhealthy node in their topology
+ *     assignments (Kueue's node replacement), in admission order; empty when no node failed
  */
 public record CycleResult(List<QuotaReservation> admitted, List<Preemption> preempted, Map<String, String> pending,
-    List<CheckOutcome> checks, List<PodsReadyEviction> podsReadyEvictions) {
+    List<CheckOutcome> checks, List<PodsReadyEviction> podsReadyEvictions, List<NodeReplacement> nodeReplacements) {
   public CycleResult {
+    nodeReplacements = List.copyOf(Objects.requireNonNull(nodeReplacements, "nodeReplacements"));
     podsReadyEvictions = List.copyOf(Objects.requireNonNull(podsReadyEvictions, "podsReadyEvictions"));
     admitted = List.copyOf(Objects.requireNonNull(admitted, "admitted"));
     preempted = List.copyOf(Objects.requireNonNull(preempted, "preempted"));
     pending = Map.copyOf(Objects.requireNonNull(pending, "pending"));
     checks = List.copyOf(Objects.requireNonNull(checks, "checks"));
+  }
+
+  /** A cycle without node replacements. */
+  public CycleResult(List<QuotaReservation> admitted, List<Preemption> preempted, Map<String, String> pending,
+      List<CheckOutcome> checks, List<PodsReadyEviction> podsReadyEvictions) {
+    this(admitted, preempted, pending, checks, podsReadyEvictions, List.of());
   }
 
   /** A cycle without {@code waitForPodsReady} evictions. */
@@ -38,8 +47,12 @@ public record CycleResult(List<QuotaReservation> admitted, List<Preemption> pree
     this(admitted, preempted, pending, List.of());
   }
 
-  /** Whether the cycle changed anything. */
+  /**
+   * Whether the cycle changed anything (a node replacement that failed without {@code failFast} changes nothing: the
+   * next cycle tries again).
+   */
   public boolean progressed() {
-    return !admitted.isEmpty() || !preempted.isEmpty() || !checks.isEmpty() || !podsReadyEvictions.isEmpty();
+    return !admitted.isEmpty() || !preempted.isEmpty() || !checks.isEmpty() || !podsReadyEvictions.isEmpty()
+        || nodeReplacements.stream().anyMatch(r -> r.kind() != NodeReplacement.Kind.FAILED);
   }
 }

@@ -24,7 +24,9 @@
  * io.fleetkit.queueing.Topology} (node label levels); a {@link io.fleetkit.queueing.PodSet} may carry a {@link
  * io.fleetkit.queueing.PodSetTopologyRequest} (required, preferred or unconstrained level, slices, pod set groups),
  * and the engine admits it in such a flavor only with a {@link io.fleetkit.queueing.TopologyAssignment} (domains
- * with pod counts), carried on its {@link io.fleetkit.queueing.PodSetAssignment}.
+ * with pod counts), carried on its {@link io.fleetkit.queueing.PodSetAssignment}. When a node of an admitted
+ * assignment fails (removed, or not Ready for the node failure delay), the next cycle moves its pods to a replacement
+ * or evicts the workload (Kueue's node replacement, reported as {@link io.fleetkit.queueing.NodeReplacement}s).
  *
  * <p>All-or-nothing scheduling with timeouts (Kueue's {@code waitForPodsReady}): an engine built with a {@link
  * io.fleetkit.queueing.WaitForPodsReady} configuration evicts an admitted workload whose pods (reported with {@code

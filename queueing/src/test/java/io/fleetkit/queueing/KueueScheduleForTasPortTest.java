@@ -42,11 +42,61 @@ final class KueueScheduleForTasPortTest {
   static final String BLOCK = "cloud.com/topology-block";
   static final String RACK = "cloud.provider.com/rack";
   static final String HOST = Topology.HOSTNAME_LABEL;
-  private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
+  static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void scheduleForTas_upstreamCase_givesUpstreamAdmissions(Case c) {
+    AdmissionEngine engine = engineFor(c, b -> { });
+
+    CycleResult r = engine.schedule();
+
+    Map<String, QuotaReservation> got = new TreeMap<>();
+    for (QuotaReservation q : r.admitted()) {
+      got.put(q.workload(), q);
+    }
+    assertThat(got.keySet()).as("new admissions").containsExactlyInAnyOrderElementsOf(c.wantAdmissions.keySet());
+    c.wantAdmissions.forEach((key, want) -> assertReservation(key, got.get(key), want));
+    for (CQ q : c.clusterQueues) {
+      assertThat(engine.inadmissible(q.name)).as("inadmissible in %s", q.name)
+          .containsExactlyInAnyOrderElementsOf(c.wantInadmissible.getOrDefault(q.name, List.of()));
+    }
+    for (CQ q : c.clusterQueues) {
+      List<String> active = new ArrayList<>(engine.pending(q.name));
+      active.removeAll(engine.inadmissible(q.name));
+      // FleetKit evicts a preemption's victims in the cycle and queues them again at once; Kueue's are still being
+      // evicted after the cycle, in no queue
+      r.preempted().forEach(p -> active.remove(p.workload()));
+      assertThat(active).as("left in %s", q.name)
+          .containsExactlyInAnyOrderElementsOf(c.wantLeft.getOrDefault(q.name, List.of()));
+    }
+    assertThat(r.preempted()).extracting(Preemption::workload).as("preempted")
+        .containsExactlyInAnyOrderElementsOf(c.wantPreempted);
+    c.wantPending.forEach((key, message) -> assertThat(r.pending()).containsEntry(key, message));
+  }
+
+  /** Asserts that {@code q} is upstream's admission {@code want}: ClusterQueue, and per pod set flavors, count, usage
+   * and topology assignment. */
+  static void assertReservation(String key, QuotaReservation q, ADM want) {
+    assertThat(q.clusterQueue()).isEqualTo(want.clusterQueue);
+    assertThat(q.podSets()).extracting(PodSetAssignment::name)
+        .containsExactlyElementsOf(want.podSets.stream().map(a -> a.name).toList());
+    for (int i = 0; i < want.podSets.size(); i++) {
+      PSA a = want.podSets.get(i);
+      PodSetAssignment p = q.podSets().get(i);
+      assertThat(p.flavors()).as("%s %s flavors", key, a.name).isEqualTo(a.flavors);
+      assertThat(p.count()).as("%s %s count", key, a.name).isEqualTo(a.count);
+      a.usage.forEach((res, qty) -> assertThat(p.resourceUsage().get(res).compareTo(Quantity.parse(qty)))
+          .as("%s %s usage of %s: %s", key, a.name, res, p.resourceUsage().get(res)).isZero());
+      assertThat(p.topologyAssignment()).as("%s %s topology assignment", key, a.name).isEqualTo(a.topology);
+    }
+  }
+
+  /**
+   * An engine with the case's topologies, flavors, cohorts, ClusterQueues (a LocalQueue per workload queue), nodes and
+   * running pods, its pending workloads submitted and its admitted ones restored; {@code config} adds to the builder.
+   */
+  static AdmissionEngine engineFor(Case c, java.util.function.Consumer<AdmissionEngine.Builder> config) {
     AdmissionEngine.Builder b = AdmissionEngine.builder().clock(Clock.fixed(NOW, ZoneOffset.UTC));
     c.topologies.forEach(b::topology);
     c.flavors.forEach(f -> b.resourceFlavor(f.build()));
@@ -64,6 +114,7 @@ final class KueueScheduleForTasPortTest {
       nodes.add(n.build());
     }
     b.nodes(nodes);
+    config.accept(b);
     AdmissionEngine engine = b.build();
     TopologyAssigner.usedByPods(c.pods).forEach(engine::setNodeUsage);
     for (WL w : c.workloads) {
@@ -87,45 +138,7 @@ final class KueueScheduleForTasPortTest {
       }
       engine.assumeAdmitted(wl, w.admission.clusterQueue, flavors, counts, topology, NOW);
     }
-
-    CycleResult r = engine.schedule();
-
-    Map<String, QuotaReservation> got = new TreeMap<>();
-    for (QuotaReservation q : r.admitted()) {
-      got.put(q.workload(), q);
-    }
-    assertThat(got.keySet()).as("new admissions").containsExactlyInAnyOrderElementsOf(c.wantAdmissions.keySet());
-    c.wantAdmissions.forEach((key, want) -> {
-      QuotaReservation q = got.get(key);
-      assertThat(q.clusterQueue()).isEqualTo(want.clusterQueue);
-      assertThat(q.podSets()).extracting(PodSetAssignment::name)
-          .containsExactlyElementsOf(want.podSets.stream().map(a -> a.name).toList());
-      for (int i = 0; i < want.podSets.size(); i++) {
-        PSA a = want.podSets.get(i);
-        PodSetAssignment p = q.podSets().get(i);
-        assertThat(p.flavors()).as("%s %s flavors", key, a.name).isEqualTo(a.flavors);
-        assertThat(p.count()).as("%s %s count", key, a.name).isEqualTo(a.count);
-        a.usage.forEach((res, qty) -> assertThat(p.resourceUsage().get(res).compareTo(Quantity.parse(qty)))
-            .as("%s %s usage of %s: %s", key, a.name, res, p.resourceUsage().get(res)).isZero());
-        assertThat(p.topologyAssignment()).as("%s %s topology assignment", key, a.name).isEqualTo(a.topology);
-      }
-    });
-    for (CQ q : c.clusterQueues) {
-      assertThat(engine.inadmissible(q.name)).as("inadmissible in %s", q.name)
-          .containsExactlyInAnyOrderElementsOf(c.wantInadmissible.getOrDefault(q.name, List.of()));
-    }
-    for (CQ q : c.clusterQueues) {
-      List<String> active = new ArrayList<>(engine.pending(q.name));
-      active.removeAll(engine.inadmissible(q.name));
-      // FleetKit evicts a preemption's victims in the cycle and queues them again at once; Kueue's are still being
-      // evicted after the cycle, in no queue
-      r.preempted().forEach(p -> active.remove(p.workload()));
-      assertThat(active).as("left in %s", q.name)
-          .containsExactlyInAnyOrderElementsOf(c.wantLeft.getOrDefault(q.name, List.of()));
-    }
-    assertThat(r.preempted()).extracting(Preemption::workload).as("preempted")
-        .containsExactlyInAnyOrderElementsOf(c.wantPreempted);
-    c.wantPending.forEach((key, message) -> assertThat(r.pending()).containsEntry(key, message));
+    return engine;
   }
 
   /**
@@ -1119,7 +1132,7 @@ final class KueueScheduleForTasPortTest {
             n("x1").l("tas-node", "true").l(HOST, "x1").alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready());
   }
 
-  private static List<N> defaultNodes() {
+  static List<N> defaultNodes() {
     return List.of(
             n("b1-r1-x1").l("tas-node", "true").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x1")
                 .alloc("cpu", "1", "memory", "1Gi", "pods", "10").ready(),

@@ -41,6 +41,9 @@ import org.jspecify.annotations.Nullable;
  *       {@value QueueLabels#REASON_PODS_READY_TIMEOUT} and started again after its backoff (or, past the requeuing
  *       limit, suspended with {@value QueueLabels#REASON_DEACTIVATED}); a Job held back by {@code blockAdmission}
  *       waits with reason {@value QueueLabels#REASON_WAITING_FOR_PODS_READY}.</li>
+ *   <li>Evicted by the engine for a node failure (a failed node of its topology assignment without a replacement, or
+ *       a second failed node; {@link io.fleetkit.queueing.NodeReplacement}): suspended with reason {@value
+ *       QueueLabels#REASON_NODE_FAILURES} and Kueue's message; the workload waits in its queue again.</li>
  *   <li>Finished (Complete/Failed), deleted or unlabelled: its quota is released, which may admit waiting Jobs.</li>
  *   <li>Unknown LocalQueue or an invalid workload: kept suspended with {@code QuotaReserved=False} reason
  *       {@code Inadmissible} and a message naming the queue.</li>

@@ -76,6 +76,12 @@ public final class QueueLabels {
    */
   public static final String REASON_PODS_READY_TIMEOUT = "PodsReadyTimeout";
   /**
+   * Reason of {@code QuotaReserved=False} after the engine evicted the Job's workload because a node of its topology
+   * assignment failed and no replacement was found, or a second one failed (Kueue's eviction reason); it waits in its
+   * queue again.
+   */
+  public static final String REASON_NODE_FAILURES = io.fleetkit.queueing.NodeReplacement.REASON_NODE_FAILURES;
+  /**
    * Reason of {@code QuotaReserved=False} while {@code waitForPodsReady.blockAdmission} holds the Job back until every
    * admitted Job's pods are ready.
    */

@@ -11,6 +11,7 @@ import io.fleetkit.queueing.CheckState;
 import io.fleetkit.queueing.CheckVerdict;
 import io.fleetkit.queueing.PodSetUpdate;
 import io.fleetkit.queueing.QuotaReservation;
+import io.fleetkit.queueing.NodeReplacement;
 import io.fleetkit.queueing.ClusterQueue;
 import io.fleetkit.queueing.Cohort;
 import io.fleetkit.queueing.CycleResult;
@@ -110,6 +111,15 @@ public final class QueueScheduler {
 
   private record Deactivated(Workload workload, CqState cq, String message) {}
 
+  /** Kueue's node failure controller and the workloads' unhealthy nodes. */
+  private NodeFailures nodeFailures = new NodeFailures(DEFAULT_NODE_FAILURE_DELAY);
+  /** Kueue's {@code TASFailedNodeReplacementFailFast}: evict a workload whose unhealthy node has no replacement. */
+  private boolean failFast = true;
+  /** What node failures did between cycles (evictions for a second failed node), reported by the next cycle. */
+  private final List<NodeReplacement> nodeEvents = new ArrayList<>();
+  /** Kueue's {@code NodeFailureDelay}. */
+  public static final java.time.Duration DEFAULT_NODE_FAILURE_DELAY = java.time.Duration.ofSeconds(30);
+
   /**
    * @param namespaces the labels of the namespaces ClusterQueues' namespace selectors match (a namespace not given
    *     has no labels)
@@ -201,6 +211,45 @@ public final class QueueScheduler {
   }
 
   /**
+   * Configures node replacement: how long a node may be NotReady before its workloads' pods are replaced, and whether
+   * a workload whose unhealthy node has no replacement is evicted ({@code failFast}) or keeps trying. Records kept.
+   */
+  public void nodeReplacement(java.time.Duration nodeFailureDelay, boolean failFast) {
+    NodeFailures next = new NodeFailures(nodeFailureDelay);
+    for (String key : admitted.keySet()) {
+      next.set(key, nodeFailures.of(key));
+    }
+    this.nodeFailures = next;
+    this.failFast = failFast;
+  }
+
+  /** The unhealthy nodes recorded for {@code key} (Kueue's {@code status.unhealthyNodes}); empty when none. */
+  public List<String> unhealthyNodes(String key) {
+    return nodeFailures.of(key);
+  }
+
+  /**
+   * Restores the unhealthy nodes of a workload with quota (as Kueue keeps them in its status).
+   *
+   * @throws IllegalArgumentException if the workload holds no quota or a node name is empty or repeated
+   */
+  public void assumeUnhealthyNodes(String key, List<String> nodes) {
+    if (!admitted.containsKey(key)) {
+      throw new IllegalArgumentException("Workload " + key + ": status.unhealthyNodes can only be set on a workload "
+          + "with quota reserved");
+    }
+    java.util.Set<String> seen = new HashSet<>();
+    for (int i = 0; i < nodes.size(); i++) {
+      String n = nodes.get(i);
+      if (n.isEmpty() || !seen.add(n)) {
+        throw new IllegalArgumentException("Workload " + key + ": status.unhealthyNodes[" + i + "].name \"" + n
+            + "\" must be a non-empty name, unique in the list");
+      }
+    }
+    nodeFailures.set(key, nodes);
+  }
+
+  /**
    * Adds or replaces a Topology; workloads parked in any queue are requeued (they may fit in it now).
    */
   public void putTopology(io.fleetkit.queueing.Topology t) {
@@ -210,14 +259,86 @@ public final class QueueScheduler {
 
   /** Adds or replaces a node for topology-aware scheduling; parked workloads are requeued. */
   public void putNode(io.fleetkit.api.core.Node node) {
-    topology.nodes.put(node.name(), node);
+    io.fleetkit.api.core.Node before = topology.nodes.put(node.name(), node);
+    if (nodeFailures.put(node, clock.instant())) {
+      nodeFailed(node.name());
+    } else if (node.isReady() && (before == null || !before.isReady())) {
+      nodeFailures.healthy(node.name());
+    }
     unparkAll();
   }
 
-  /** Removes a node; returns whether the engine had it. */
+  /** Removes a node (its workloads get it recorded as unhealthy); returns whether the engine had it. */
   public boolean removeNode(String name) {
     topology.nodeUsage.remove(name);
+    nodeFailures.removed(name);
+    nodeFailed(name);
     return topology.nodes.remove(name) != null;
+  }
+
+  /** Kueue's node failure controller for a failed node: records it, or evicts workloads with a second failed node. */
+  private void nodeFailed(String node) {
+    for (Map.Entry<AdmittedWorkload, String> e : nodeFailures.failed(node, admitted.values()).entrySet()) {
+      AdmittedWorkload w = e.getKey();
+      List<String> nodes = new ArrayList<>(nodeFailures.of(w.key()));
+      nodes.add(node);
+      evict(w);
+      nodeEvents.add(new NodeReplacement(w.key(), w.cq.name, nodes,
+          NodeReplacement.Kind.EVICTED, e.getValue(), w.admission));
+      LOG.debug("evicted {}: {}", w.key(), e.getValue());
+    }
+  }
+
+  /**
+   * Kueue's second pass for admitted workloads whose topology assignment names an unhealthy node, oldest admission
+   * first (Kueue's iterator puts them before the pending heads): the pods of that node get a replacement, the rest of
+   * the assignment kept, against the nodes' room now, so that the heads after see it taken. Without one, the workload
+   * is evicted at the end of the cycle ({@code failFast}, added to {@code toEvict}) or keeps trying.
+   */
+  private List<NodeReplacement> secondPass(List<AdmittedWorkload> toEvict) {
+    List<NodeReplacement> out = new ArrayList<>();
+    if (!nodeFailures.any()) {
+      return out;
+    }
+    List<AdmittedWorkload> candidates = new ArrayList<>();
+    for (AdmittedWorkload w : admitted.values()) {
+      if (nodeFailures.toReplace(w) != null && isAdmitted(w.key())) {
+        candidates.add(w);
+      }
+    }
+    candidates.sort(Comparator.comparingLong(w -> w.sequence));
+    for (AdmittedWorkload w : candidates) {
+      String node = java.util.Objects.requireNonNull(nodeFailures.toReplace(w));
+      List<String> nodes = nodeFailures.of(w.key());
+      TopologyPlacer.Replacement r = topology.replace(w.workload, w.admission.podSets(), node, tasView(Set.of()));
+      NodeReplacement.Kind kind;
+      String message;
+      QuotaReservation reservation = w.admission;
+      if (r.fits()) {
+        reservation = r.applyTo(w.admission);
+        AdmittedWorkload moved = new AdmittedWorkload(w.workload, w.cq, w.frs, w.values, reservation, w.sequence);
+        w.cq.remove(w);
+        w.cq.add(moved);
+        admitted.put(w.key(), moved);
+        // Kueue's cycle snapshot still counts the pods on the replaced node until the cycle ends: the heads after this
+        // one must not take that node either
+        heldTopology.add(new AdmittedWorkload(w.workload, w.cq, new int[0], new long[0],
+            r.movedAway(w.admission, node), -1));
+        nodeFailures.clear(w.key());
+        kind = NodeReplacement.Kind.REPLACED;
+        message = "";
+      } else if (failFast) {
+        toEvict.add(w);
+        kind = NodeReplacement.Kind.EVICTED;
+        message = NodeReplacement.NO_REPLACEMENT_MESSAGE + String.join(",", nodes);
+      } else {
+        kind = NodeReplacement.Kind.FAILED;
+        message = java.util.Objects.requireNonNull(r.failure());
+      }
+      LOG.debug("node replacement of {} for {}: {} {}", node, w.key(), kind, message);
+      out.add(new NodeReplacement(w.key(), w.cq.name, nodes, kind, message, reservation));
+    }
+    return out;
   }
 
   /**
@@ -584,6 +705,7 @@ public final class QueueScheduler {
 
   /** Removes a pending workload, or finishes an admitted one and releases its quota. */
   public boolean delete(String key) {
+    nodeFailures.clear(key);
     checkStates.remove(key);
     podsReady.remove(key);
     admittedSince.remove(key);
@@ -641,6 +763,15 @@ public final class QueueScheduler {
     parkedInLastCycle = 0;
     List<io.fleetkit.queueing.PodsReadyEviction> podsReadyEvictions = evictNotReady(now);
     releaseBackoff(now);
+    for (String node : nodeFailures.expired(now)) {
+      nodeFailed(node);
+    }
+    List<NodeReplacement> replacements = new ArrayList<>(nodeEvents);
+    nodeEvents.clear();
+    // Kueue's eviction after a failed replacement completes after the cycle: the workload keeps its quota and nodes
+    // until then, and is not a head of this cycle
+    List<AdmittedWorkload> evictAfter = new ArrayList<>();
+    replacements.addAll(secondPass(evictAfter));
     List<Entry> entries = new ArrayList<>();
     Map<String, String> pending = new LinkedHashMap<>();
     for (CqState cq : queues.values()) {
@@ -776,8 +907,14 @@ public final class QueueScheduler {
     for (CqState cq : released) {
       quotaReleased(cq);
     }
+    for (AdmittedWorkload w : evictAfter) {
+      if (admitted.get(w.key()) == w) {
+        evict(w);
+        quotaReleased(w.cq);
+      }
+    }
     List<CheckOutcome> outcomes = evaluateChecks(now);
-    return new CycleResult(admittedNow, preempted, pending, outcomes, podsReadyEvictions);
+    return new CycleResult(admittedNow, preempted, pending, outcomes, podsReadyEvictions, replacements);
   }
 
   /**
@@ -1081,6 +1218,7 @@ public final class QueueScheduler {
 
   /** Releases a reserved workload's quota and resets its checks (Kueue's eviction). */
   private void release(AdmittedWorkload w, Instant now) {
+    nodeFailures.clear(w.key());
     admitted.remove(w.key());
     w.cq.remove(w);
     resetChecks(w.key(), now);
@@ -1374,6 +1512,7 @@ public final class QueueScheduler {
   }
 
   private void evict(AdmittedWorkload v) {
+    nodeFailures.clear(v.key());
     admitted.remove(v.key());
     v.cq.remove(v);
     resetChecks(v.key(), clock.instant());

@@ -50,13 +50,14 @@ import org.jspecify.annotations.Nullable;
  *   <li>The assignment: the chosen leaves with their pod counts, sorted by their level values.
  * </ol>
  *
- * Not modelled: Kueue's node replacement for unhealthy nodes, elastic workload slices, balanced placement and
- * preferred node affinity (gates off by default), and the scheduler-library simulator.
+ * {@link #replace} finds where the pods of an unhealthy node go (Kueue's {@code findReplacementAssignment}, see {@link
+ * TopologyReplacement}). Not modelled: elastic workload slices, balanced placement and preferred node affinity (gates
+ * off by default), and the scheduler-library simulator.
  *
  * <p>Not thread-safe; one instance per flavor and cycle.
  */
 public final class TopologyAssigner {
-  private final TopologyTree tree;
+  final TopologyTree tree;
   private final List<Toleration> flavorTolerations;
 
   /**
@@ -141,7 +142,7 @@ public final class TopologyAssigner {
           workers = trs.get(1);
         }
       }
-      Outcome o = new Run(workers, leader, assumed).find();
+      Outcome o = new Run(workers, leader, assumed, "").find();
       for (Request tr : trs) {
         out.put(tr.podSetName(), new Result(o.reason.isEmpty() ? o.assignments.get(tr.podSetName()) : null, o.reason));
       }
@@ -162,6 +163,26 @@ public final class TopologyAssigner {
     return out;
   }
 
+  /**
+   * Where the pods {@code request}'s pod set had on {@code unhealthyNode} go, keeping the rest of {@code existing}
+   * (Kueue's {@code findReplacementAssignment}): {@code request}'s count is ignored, the pods of the node's domain are
+   * placed.
+   *
+   * @return the merged assignment, or Kueue's reason why no replacement was found
+   */
+  public Result replace(Request request, TopologyAssignment existing, String unhealthyNode) {
+    return new TopologyReplacement(this, request, existing, unhealthyNode).find();
+  }
+
+  /**
+   * Places {@code request} alone on the leaves of {@code requiredDomain} (Kueue's {@code requiredReplacementDomain};
+   * empty: everywhere); the leaves outside it count as {@code topologyDomain} exclusions in the failure message.
+   */
+  Result assignWithin(Request request, String requiredDomain) {
+    Outcome o = new Run(request, null, new HashMap<>(), requiredDomain).find();
+    return new Result(o.reason.isEmpty() ? o.assignments.get(request.podSetName()) : null, o.reason);
+  }
+
   private record Outcome(Map<String, TopologyAssignment> assignments, String reason) {
     static Outcome fail(String reason) {
       return new Outcome(Map.of(), reason);
@@ -173,11 +194,12 @@ public final class TopologyAssigner {
     int totalNodes;
     int nodeSelector;
     int affinity;
+    int topologyDomain;
     final Map<String, Integer> taints = new TreeMap<>();
     final Map<String, Integer> resources = new TreeMap<>();
 
     boolean hasExclusions() {
-      return nodeSelector > 0 || affinity > 0 || !taints.isEmpty() || !resources.isEmpty();
+      return nodeSelector > 0 || affinity > 0 || topologyDomain > 0 || !taints.isEmpty() || !resources.isEmpty();
     }
 
     String formatReasons() {
@@ -187,6 +209,9 @@ public final class TopologyAssigner {
       }
       if (affinity > 0) {
         reasons.add("affinity: " + affinity);
+      }
+      if (topologyDomain > 0) {
+        reasons.add("topologyDomain: " + topologyDomain);
       }
       taints.forEach((t, n) -> reasons.add("taint \"" + t + "\": " + n));
       resources.forEach((r, n) -> reasons.add("resource \"" + r + "\": " + n));
@@ -200,6 +225,8 @@ public final class TopologyAssigner {
     private final Request workers;
     private final @Nullable Request leader;
     private final Map<String, Map<String, Long>> assumed;
+    /** Kueue's {@code requiredReplacementDomain}: only leaves of this domain (by id) count; empty for all. */
+    private final String requiredDomain;
     private final Stats stats = new Stats();
     private Map<String, Long> requests = Map.of();
     private @Nullable Map<String, Long> leaderRequests;
@@ -212,10 +239,11 @@ public final class TopologyAssigner {
     private Map<Integer, Integer> sliceSizeAtLevel = Map.of();
     private List<SliceConstraint> multiLayerConstraints = List.of();
 
-    Run(Request workers, @Nullable Request leader, Map<String, Map<String, Long>> assumed) {
+    Run(Request workers, @Nullable Request leader, Map<String, Map<String, Long>> assumed, String requiredDomain) {
       this.workers = workers;
       this.leader = leader;
       this.assumed = assumed;
+      this.requiredDomain = requiredDomain;
     }
 
     Outcome find() {
@@ -411,6 +439,10 @@ public final class TopologyAssigner {
     }
 
     private void fillLeafCounts(Domain leaf) {
+      if (!TopologyReplacement.belongsTo(TopologyTree.domainId(leaf.levelValues), requiredDomain)) {
+        stats.topologyDomain++;
+        return;
+      }
       Map<String, Long> remaining = new TreeMap<>(Objects.requireNonNull(leaf.free));
       Map<String, Long> used = assumed.get(leaf.id);
       if (used != null) {

@@ -5,6 +5,7 @@ import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.queueing.PodSet;
 import io.fleetkit.queueing.PodSetAssignment;
 import io.fleetkit.queueing.PodSetTopologyRequest;
+import io.fleetkit.queueing.QuotaReservation;
 import io.fleetkit.queueing.ResourceFlavor;
 import io.fleetkit.queueing.Topology;
 import io.fleetkit.queueing.TopologyAssignment;
@@ -255,6 +256,129 @@ final class TopologyPlacer {
       }
     }
     return new Placement(requests, found, null, null, false);
+  }
+
+  /**
+   * The outcome of a node replacement: the new topology assignments of the pod sets that had pods on the node, or the
+   * first pod set whose pods found no replacement and Kueue's message.
+   */
+  record Replacement(Map<String, TopologyAssignment> found, @Nullable String failure) {
+    boolean fits() {
+      return failure == null;
+    }
+
+    /** {@code admission} with the new topology assignments (the quota and everything else as it was). */
+    QuotaReservation applyTo(QuotaReservation admission) {
+      List<PodSetAssignment> out = new ArrayList<>();
+      for (PodSetAssignment pa : admission.podSets()) {
+        TopologyAssignment ta = found.get(pa.name());
+        out.add(ta == null ? pa : pa.withTopologyAssignment(ta));
+      }
+      return new QuotaReservation(admission.workload(), admission.clusterQueue(), out, admission.admittedAt(),
+          admission.borrowing());
+    }
+
+    /** {@code admission} reduced to the pods the replacement moved away from {@code node}. */
+    QuotaReservation movedAway(QuotaReservation admission, String node) {
+      List<PodSetAssignment> out = new ArrayList<>();
+      for (PodSetAssignment pa : admission.podSets()) {
+        TopologyAssignment ta = pa.topologyAssignment();
+        if (ta == null || !found.containsKey(pa.name())) {
+          continue;
+        }
+        List<TopologyAssignment.Domain> there = new ArrayList<>();
+        for (TopologyAssignment.Domain d : ta.domains()) {
+          if (d.values().get(d.values().size() - 1).equals(node)) {
+            there.add(d);
+          }
+        }
+        out.add(pa.withTopologyAssignment(new TopologyAssignment(ta.levels(), there)));
+      }
+      return new QuotaReservation(admission.workload(), admission.clusterQueue(), out, admission.admittedAt(),
+          admission.borrowing());
+    }
+  }
+
+  /**
+   * Where the pods an admitted workload had on {@code unhealthyNode} go, for each pod set whose topology assignment
+   * names it (Kueue's second pass, {@code FindTopologyAssignmentsForFlavor} with unhealthy nodes), against the room
+   * {@code others} leave (the workload itself among them). A pod set placed first takes its room from the ones after.
+   */
+  Replacement replace(Workload wl, List<PodSetAssignment> admitted, String unhealthyNode,
+      Collection<AdmittedWorkload> others) {
+    Map<String, TopologyAssignment> found = new LinkedHashMap<>();
+    Map<String, Map<String, ResourceList>> placedSoFar = new LinkedHashMap<>();
+    for (PodSetAssignment pa : admitted) {
+      TopologyAssignment ta = pa.topologyAssignment();
+      if (ta == null || !names(ta, unhealthyNode)) {
+        continue;
+      }
+      PodSet ps = wl.podSets().stream().filter(p -> p.name().equals(pa.name())).findFirst().orElse(null);
+      ResourceFlavor flavor = tasFlavor(pa);
+      Topology topology = flavor == null ? null : topologies.get(flavor.topologyName());
+      if (ps == null || flavor == null || topology == null) {
+        return new Replacement(found, "couldn't assign flavors to pod set " + pa.name() + ": no TAS flavor or "
+            + "topology information for the pod set");
+      }
+      // a node's room is shared by the flavors of a hostname-lowest topology, else each flavor has its own domains
+      String shared = topology.lowestLevelIsHostname() ? "topology:" + topology.name() : "flavor:" + flavor.name();
+      Map<String, ResourceList> usage = tasUsage(flavor, topology, others);
+      Map<String, ResourceList> before = placedSoFar.get(shared);
+      if (before != null) {
+        before.forEach((domain, u) -> usage.merge(domain, u, ResourceList::add));
+      }
+      TopologyAssigner assigner = new TopologyAssigner(topology, flavor, nodes.values(), nodeUsage, usage);
+      TopologyAssigner.Request request = new TopologyAssigner.Request(ps.name(), ps.requests(), pa.count(),
+          ps.topologyRequest(), ps.nodeSelector(), ps.requiredNodeAffinity(), ps.tolerations());
+      TopologyAssigner.Result r = assigner.replace(request, ta, unhealthyNode);
+      if (!r.fits()) {
+        return new Replacement(found, "couldn't assign flavors to pod set " + pa.name() + ": " + r.failureReason());
+      }
+      TopologyAssignment merged = java.util.Objects.requireNonNull(r.assignment());
+      found.put(pa.name(), merged);
+      // the pods moved take their new nodes' room from the pod sets after (Kueue's addAssumedUsage)
+      TopologyAssignment moved = moved(merged, ta);
+      TopologyAssigner.addUsage(placedSoFar.computeIfAbsent(shared, k -> new LinkedHashMap<>()), moved,
+          ps.requests());
+    }
+    return new Replacement(found, null);
+  }
+
+  /** Whether the lowest-level value of a domain of {@code ta} is {@code node}. */
+  static boolean names(TopologyAssignment ta, String node) {
+    for (TopologyAssignment.Domain d : ta.domains()) {
+      if (d.values().get(d.values().size() - 1).equals(node)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The pods of {@code after} that {@code before} did not have in the same domain. */
+  private static TopologyAssignment moved(TopologyAssignment after, TopologyAssignment before) {
+    Map<List<String>, Integer> had = new LinkedHashMap<>();
+    for (TopologyAssignment.Domain d : before.domains()) {
+      had.merge(d.values(), d.count(), Integer::sum);
+    }
+    List<TopologyAssignment.Domain> out = new ArrayList<>();
+    for (TopologyAssignment.Domain d : after.domains()) {
+      int extra = d.count() - had.getOrDefault(d.values(), 0);
+      if (extra > 0) {
+        out.add(new TopologyAssignment.Domain(d.values(), extra));
+      }
+    }
+    return new TopologyAssignment(after.levels(), out);
+  }
+
+  /** The flavor with a topology among a pod set's flavors, or {@code null}. */
+  private @Nullable ResourceFlavor tasFlavor(PodSetAssignment pa) {
+    for (String f : pa.flavors().values()) {
+      ResourceFlavor rf = flavors.get(f);
+      if (rf != null && rf.topologyName() != null) {
+        return rf;
+      }
+    }
+    return null;
   }
 
   private static Assignment withAssignments(Assignment a, Map<String, TopologyAssignment> found) {

@@ -58,6 +58,8 @@ final class AdmissionBook {
   private final Set<String> preempted = new HashSet<>();
   /** Workloads {@code waitForPodsReady} evicted, waiting in their queue again (after their backoff). */
   private final Set<String> podsReadyEvicted = new HashSet<>();
+  /** Workloads evicted for node failures (no replacement, or a second failed node) that have not got quota again. */
+  private final Set<String> nodeFailureEvicted = new HashSet<>();
   /** Workloads a Retry admission check evicted, waiting in their queue again. */
   private final Set<String> checkEvicted = new HashSet<>();
   /** Jobs whose admission-check pod set updates conflict (Kueue finishes their workloads, reason FailedToStart). */
@@ -156,6 +158,7 @@ final class AdmissionBook {
     }
     String message = reasons.getOrDefault(key, "waiting for quota");
     String wait = podsReadyEvicted.contains(key) ? QueueLabels.REASON_PODS_READY_TIMEOUT
+        : nodeFailureEvicted.contains(key) ? QueueLabels.REASON_NODE_FAILURES
         : checkEvicted.contains(key) ? QueueLabels.REASON_ADMISSION_CHECK
         : preempted.contains(key) ? QueueLabels.REASON_PREEMPTED
         : message.equals(io.fleetkit.queueing.WaitForPodsReady.MESSAGE_WAITING_FOR_PODS_READY)
@@ -186,6 +189,7 @@ final class AdmissionBook {
     preempted.remove(key);
     checkEvicted.remove(key);
     podsReadyEvicted.remove(key);
+    nodeFailureEvicted.remove(key);
     waitingToStart.remove(key);
     if (known) {
       engine.delete(key);
@@ -295,6 +299,7 @@ final class AdmissionBook {
           preempted.remove(a.workload());
           checkEvicted.remove(a.workload());
           podsReadyEvicted.remove(a.workload());
+          nodeFailureEvicted.remove(a.workload());
           changed.add(a.workload());
         }
       }
@@ -328,10 +333,19 @@ final class AdmissionBook {
           changed.add(ev.workload());
         }
       }
+      for (io.fleetkit.queueing.NodeReplacement x : r.nodeReplacements()) {
+        if (submitted.containsKey(x.workload()) && x.kind() == io.fleetkit.queueing.NodeReplacement.Kind.EVICTED) {
+          // its quota is gone: until its suspension is written it may still run
+          evicting.add(x.workload());
+          nodeFailureEvicted.add(x.workload());
+          reasons.put(x.workload(), x.message());
+          changed.add(x.workload());
+        }
+      }
       for (Map.Entry<String, String> e : r.pending().entrySet()) {
         String k = e.getKey();
         if (submitted.containsKey(k) && !preempted.contains(k) && !checkEvicted.contains(k)
-            && !podsReadyEvicted.contains(k)
+            && !podsReadyEvicted.contains(k) && !nodeFailureEvicted.contains(k)
             && !e.getValue().equals(reasons.put(k, e.getValue()))) {
           changed.add(k);
         }
