@@ -458,16 +458,8 @@ public final class JobReconciler implements Reconciler<Job> {
     List<Integer> indexes = new ArrayList<>();
     Map<Integer, Pod> replaced = Map.of();
     if (indexed) {
-      // upstream's firstPendingIndexes: neither succeeded, failed nor active
-      Set<Integer> taken = new HashSet<>(succeededIndexes);
-      for (Pod p : active) {
-        taken.add(index(p, completions));
-      }
-      for (int i = 0; completions != null && i < completions && indexes.size() < diff; i++) {
-        if (!taken.contains(i) && !failedIndexes.has(i)) {
-          indexes.add(i);
-        }
-      }
+      indexes = firstPendingIndexes(active, IndexIntervals.ofIndexes(succeededIndexes), failedIndexes, diff,
+          completions == null ? 0 : completions);
       if (perIndex) {
         // upstream's getPodCreationInfoForIndependentIndexes: an index whose last failure's backoff has not
         // passed waits; the Job is looked at again when the first of them may go
@@ -502,6 +494,25 @@ public final class JobReconciler implements Reconciler<Job> {
         });
     // the pods created before a failure count as active, as upstream's manageJob returns active with the error
     return new Manage(result, wait, outcome.error(), 0);
+  }
+
+  /**
+   * Upstream's {@code firstPendingIndexes}: the lowest {@code count} indexes below {@code completions} that neither
+   * succeeded, failed nor have an active pod.
+   */
+  static List<Integer> firstPendingIndexes(List<Pod> active, IndexIntervals succeeded, IndexIntervals failed,
+      int count, int completions) {
+    Set<Integer> taken = new HashSet<>();
+    for (Pod p : active) {
+      taken.add(index(p, Integer.MAX_VALUE)); // upstream's getCompletionIndex: any valid index
+    }
+    List<Integer> result = new ArrayList<>();
+    for (int i = 0; i < completions && result.size() < count; i++) {
+      if (!taken.contains(i) && !succeeded.has(i) && !failed.has(i)) {
+        result.add(i);
+      }
+    }
+    return result;
   }
 
   /** Deletes every pod (a failing or suspended Job): how many were deleted (first ones of the list), still there. */

@@ -17,9 +17,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Ported from upstream {@code pkg/controller/job/indexed_job_utils_test.go} (kubernetes commit
  * 4a37f009ca615534484b1116d0f147f1f23cf067; {@code indexed_job_utils.go} 78fc8e44052f699bf598f84b697b41e5a328c9c5):
- * {@code TestIntervalsHaveIndex} (6 of 6) and {@code TestCalculateSucceededIndexes} (12 of 12, through what it
+ * {@code TestIntervalsHaveIndex} (6 of 6), {@code TestCalculateSucceededIndexes} (12 of 12, through what it
  * exercises: {@code parseIndexesFromString} of the previous {@code completedIndexes} and {@code withOrderedIndexes}
- * of the succeeded pods' valid indexes below completions, both interval lists compared). Plus properties: the
+ * of the succeeded pods' valid indexes below completions, both interval lists compared) and
+ * {@code TestFirstPendingIndexes} (6 of 6, {@code JobReconciler.firstPendingIndexes}; upstream's pods with index
+ * {@code "-"} have none). Plus properties: the
  * interval form round-trips and merging is a set union.
  */
 final class IndexIntervalsTest {
@@ -87,6 +89,45 @@ final class IndexIntervalsTest {
     }
     assertThat(status).as("from status").isEqualTo(wantStatus);
     assertThat(status.withOrderedIndexes(fresh)).isEqualTo(want);
+  }
+
+  private static List<io.fleetkit.api.core.Pod> activePods(String... indexes) {
+    List<io.fleetkit.api.core.Pod> out = new ArrayList<>();
+    int n = 0;
+    for (String ix : indexes) {
+      io.fleetkit.api.meta.ObjectMeta.Builder m = io.fleetkit.api.meta.ObjectMeta.builder().namespace("default")
+          .name("p" + n++);
+      if (!ix.equals("-")) {
+        m.annotation(io.fleetkit.reconcile.controllers.WorkloadLabels.JOB_COMPLETION_INDEX, ix);
+      }
+      out.add(io.fleetkit.api.core.Pod.of(m.build(), io.fleetkit.api.core.PodSpec.builder()
+          .container("main", "image", io.fleetkit.api.resource.ResourceList.EMPTY).build()));
+    }
+    return out;
+  }
+
+  static Stream<Arguments> pending() {
+    return Stream.of(
+        Arguments.of("cnt greater than completions", activePods(), IndexIntervals.EMPTY, IndexIntervals.EMPTY, 5, 3,
+            List.of(0, 1, 2)),
+        Arguments.of("cnt less than completions", activePods(), IndexIntervals.EMPTY, IndexIntervals.EMPTY, 2, 5,
+            List.of(0, 1)),
+        Arguments.of("first pods active", activePods("0", "1"), IndexIntervals.EMPTY, IndexIntervals.EMPTY, 3, 10,
+            List.of(2, 3, 4)),
+        Arguments.of("last pods active or succeeded", activePods("6"), IndexIntervals.of(4, 5), IndexIntervals.EMPTY,
+            6, 6, List.of(0, 1, 2, 3)),
+        Arguments.of("mixed", activePods("3", "5", "8", "-", "-3"), IndexIntervals.of(2, 4, 9, 9),
+            IndexIntervals.EMPTY, 5, 20, List.of(0, 1, 6, 7, 10)),
+        Arguments.of("with failed indexes", activePods("3", "9"), IndexIntervals.of(1, 1, 5, 5, 9, 9),
+            IndexIntervals.of(2, 2, 6, 7), 5, 20, List.of(0, 4, 8, 10, 11)));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("pending")
+  void firstPendingIndexes_upstreamTable(String name, List<io.fleetkit.api.core.Pod> active,
+      IndexIntervals succeeded, IndexIntervals failed, int count, int completions, List<Integer> want) {
+    assertThat(JobReconciler.firstPendingIndexes(active, succeeded, failed, count, completions))
+        .containsExactlyElementsOf(want);
   }
 
   @Property(tries = 300)
