@@ -15,15 +15,16 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A Job (batch/v1): runs pods until {@code completions} succeed, retrying up to {@code backoffLimit} (failures
- * counted as its {@link PodFailurePolicy} says). Immutable;
+ * counted as its {@link PodFailurePolicy} says; for Indexed Jobs with {@code backoffLimitPerIndex}, per index), or
+ * until its {@link SuccessPolicy} is met. Immutable;
  * the canonical constructor validates and throws one {@link io.fleetkit.api.ValidationException} listing every
  * violation.
  */
 public record Job(ObjectMeta metadata, JobSpec spec, JobStatus status) implements ApiObject<Job> {
   public static final String API_VERSION = "batch/v1";
   public static final String KIND = "Job";
-  /** Kubernetes' cap on completions and parallelism of Indexed jobs. */
-  public static final int MAX_INDEXED_COMPLETIONS = 100_000;
+  /** Kubernetes' cap on the parallelism of Indexed jobs ({@code maxParallelismForIndexedJob}). */
+  public static final int MAX_INDEXED_PARALLELISM = 100_000;
 
   public Job {
     Objects.requireNonNull(metadata, "metadata");
@@ -36,19 +37,7 @@ public record Job(ObjectMeta metadata, JobSpec spec, JobStatus status) implement
     v.nonNegative("spec.activeDeadlineSeconds", spec.activeDeadlineSeconds());
     v.nonNegative("spec.backoffLimit", spec.backoffLimit());
     v.nonNegative("spec.ttlSecondsAfterFinished", spec.ttlSecondsAfterFinished());
-    if (spec.completionMode() == CompletionMode.Indexed) {
-      Integer completions = spec.completions();
-      if (completions == null) {
-        v.add("spec.completions", "Required value: when completion mode is Indexed", null);
-      } else if (completions > MAX_INDEXED_COMPLETIONS) {
-        v.add("spec.completions", "must be less than or equal to 100000 when completion mode is Indexed",
-            completions);
-      }
-      if (spec.parallelism() > MAX_INDEXED_COMPLETIONS) {
-        v.add("spec.parallelism", "must be less than or equal to 100000 when completion mode is Indexed",
-            spec.parallelism());
-      }
-    }
+    JobPolicyChecks.perIndex(spec, "spec", v);
     LabelSelector selector = spec.selector();
     if (selector != null && !selector.matches(spec.template().metadata().labels())) {
       v.add("spec.template.metadata.labels", "`selector` does not match template `labels`",
@@ -104,14 +93,17 @@ public record Job(ObjectMeta metadata, JobSpec spec, JobStatus status) implement
 
   /**
    * Mutable builder with Kubernetes' defaults (namespace {@code default}, parallelism 1, completions 1 when neither
-   * is set, backoffLimit 6). The template's restart policy is not defaulted: a Job needs OnFailure or Never.
+   * is set, backoffLimit 6, or Integer.MAX_VALUE with backoffLimitPerIndex). The template's restart policy is not defaulted: a Job needs OnFailure or Never.
    */
   public static final class Builder {
     private ObjectMeta.Builder meta = ObjectMeta.builder().namespace("default");
     private @Nullable Integer parallelism;
     private @Nullable Integer completions;
     private CompletionMode completionMode = CompletionMode.NonIndexed;
-    private int backoffLimit = JobSpec.DEFAULT_BACKOFF_LIMIT;
+    private @Nullable Integer backoffLimit;
+    private @Nullable Integer backoffLimitPerIndex;
+    private @Nullable Integer maxFailedIndexes;
+    private @Nullable SuccessPolicy successPolicy;
     private @Nullable Long activeDeadlineSeconds;
     private @Nullable Integer ttlSecondsAfterFinished;
     private boolean suspend;
@@ -132,7 +124,11 @@ public record Job(ObjectMeta metadata, JobSpec spec, JobStatus status) implement
     public Builder parallelism(@Nullable Integer v) { parallelism = v; return this; }
     public Builder completions(@Nullable Integer v) { completions = v; return this; }
     public Builder completionMode(CompletionMode v) { completionMode = v; return this; }
+    /** Unset: 6, or {@link JobSpec#DEFAULT_BACKOFF_LIMIT_PER_INDEX_JOB} with {@code backoffLimitPerIndex}. */
     public Builder backoffLimit(int v) { backoffLimit = v; return this; }
+    public Builder backoffLimitPerIndex(@Nullable Integer v) { backoffLimitPerIndex = v; return this; }
+    public Builder maxFailedIndexes(@Nullable Integer v) { maxFailedIndexes = v; return this; }
+    public Builder successPolicy(@Nullable SuccessPolicy v) { successPolicy = v; return this; }
     public Builder activeDeadlineSeconds(@Nullable Long v) { activeDeadlineSeconds = v; return this; }
     public Builder ttlSecondsAfterFinished(@Nullable Integer v) { ttlSecondsAfterFinished = v; return this; }
     public Builder suspend(boolean v) { suspend = v; return this; }
@@ -154,8 +150,12 @@ public record Job(ObjectMeta metadata, JobSpec spec, JobStatus status) implement
       }
       PodTemplateSpec t = template != null ? template
           : PodTemplateSpec.of(templateLabels, podSpec == null ? PodSpec.builder().build() : podSpec);
-      return new Job(meta.build(), new JobSpec(p, c, completionMode, backoffLimit, activeDeadlineSeconds,
-          ttlSecondsAfterFinished, suspend, selector, t, podFailurePolicy, podReplacementPolicy), status);
+      // upstream's SetDefaults_Job: backoffLimit defaults to MaxInt32 when backoffLimitPerIndex is set
+      int limit = backoffLimit != null ? backoffLimit : backoffLimitPerIndex != null
+          ? JobSpec.DEFAULT_BACKOFF_LIMIT_PER_INDEX_JOB : JobSpec.DEFAULT_BACKOFF_LIMIT;
+      return new Job(meta.build(), new JobSpec(p, c, completionMode, limit, activeDeadlineSeconds,
+          ttlSecondsAfterFinished, suspend, selector, t, podFailurePolicy, podReplacementPolicy,
+          backoffLimitPerIndex, maxFailedIndexes, successPolicy), status);
     }
   }
 }

@@ -17,6 +17,12 @@ public record JobCondition(String type, ConditionStatus status, String reason, S
   public static final String REASON_BACKOFF_LIMIT_EXCEEDED = "BackoffLimitExceeded";
   /** Reason of {@code FailureTarget} and {@code Failed} when a pod matched a {@code FailJob} rule. */
   public static final String REASON_POD_FAILURE_POLICY = "PodFailurePolicy";
+  /** Reason of {@code FailureTarget} and {@code Failed} when every index finished and some failed. */
+  public static final String REASON_FAILED_INDEXES = "FailedIndexes";
+  /** Reason of {@code FailureTarget} and {@code Failed} when more indexes failed than {@code maxFailedIndexes}. */
+  public static final String REASON_MAX_FAILED_INDEXES_EXCEEDED = "MaxFailedIndexesExceeded";
+  /** Reason of {@code SuccessCriteriaMet} and {@code Complete} when a {@link SuccessPolicy} rule was met. */
+  public static final String REASON_SUCCESS_POLICY = "SuccessPolicy";
   /** Reason of {@code Failed} when {@code activeDeadlineSeconds} passed. */
   public static final String REASON_DEADLINE_EXCEEDED = "DeadlineExceeded";
 

@@ -18,16 +18,41 @@ import org.jspecify.annotations.Nullable;
  * @param podFailurePolicy how failed pods count; {@code null}: every failure counts towards {@code backoffLimit}
  * @param podReplacementPolicy when pods are replaced; {@code null}: Kubernetes' default,
  *     {@link #effectivePodReplacementPolicy()}
+ * @param backoffLimitPerIndex Indexed Jobs only: the failures (counted as {@code podFailurePolicy} says) each index
+ *     may have before the index fails, counted on the pods' {@code batch.kubernetes.io/job-index-failure-count}
+ *     annotation; a failed index is not retried and the other indexes go on; {@code null}: failures count
+ *     towards {@code backoffLimit} only
+ * @param maxFailedIndexes with {@code backoffLimitPerIndex}: the Job fails (reason {@value
+ *     JobCondition#REASON_MAX_FAILED_INDEXES_EXCEEDED}) when more indexes than this failed; {@code null}: the Job
+ *     runs every index and fails (reason {@value JobCondition#REASON_FAILED_INDEXES}) at the end if one failed
+ * @param successPolicy Indexed Jobs only: when the Job succeeds before all its indexes have; {@code null}: when
+ *     {@code completions} indexes succeeded
  */
 public record JobSpec(int parallelism, @Nullable Integer completions, CompletionMode completionMode,
     int backoffLimit, @Nullable Long activeDeadlineSeconds, @Nullable Integer ttlSecondsAfterFinished,
     boolean suspend, @Nullable LabelSelector selector, PodTemplateSpec template,
-    @Nullable PodFailurePolicy podFailurePolicy, @Nullable PodReplacementPolicy podReplacementPolicy) {
+    @Nullable PodFailurePolicy podFailurePolicy, @Nullable PodReplacementPolicy podReplacementPolicy,
+    @Nullable Integer backoffLimitPerIndex, @Nullable Integer maxFailedIndexes,
+    @Nullable SuccessPolicy successPolicy) {
   public static final int DEFAULT_BACKOFF_LIMIT = 6;
+  /**
+   * {@code backoffLimit}'s default when {@code backoffLimitPerIndex} is set (Kubernetes' {@code math.MaxInt32}): the
+   * per-index limit decides.
+   */
+  public static final int DEFAULT_BACKOFF_LIMIT_PER_INDEX_JOB = Integer.MAX_VALUE;
 
   public JobSpec {
     Objects.requireNonNull(completionMode, "completionMode");
     Objects.requireNonNull(template, "template");
+  }
+
+  /** A spec without per-index backoff and without a success policy. */
+  public JobSpec(int parallelism, @Nullable Integer completions, CompletionMode completionMode, int backoffLimit,
+      @Nullable Long activeDeadlineSeconds, @Nullable Integer ttlSecondsAfterFinished, boolean suspend,
+      @Nullable LabelSelector selector, PodTemplateSpec template, @Nullable PodFailurePolicy podFailurePolicy,
+      @Nullable PodReplacementPolicy podReplacementPolicy) {
+    this(parallelism, completions, completionMode, backoffLimit, activeDeadlineSeconds, ttlSecondsAfterFinished,
+        suspend, selector, template, podFailurePolicy, podReplacementPolicy, null, null, null);
   }
 
   /** A spec without a pod failure policy and with the default pod replacement policy. */
@@ -35,7 +60,7 @@ public record JobSpec(int parallelism, @Nullable Integer completions, Completion
       @Nullable Long activeDeadlineSeconds, @Nullable Integer ttlSecondsAfterFinished, boolean suspend,
       @Nullable LabelSelector selector, PodTemplateSpec template) {
     this(parallelism, completions, completionMode, backoffLimit, activeDeadlineSeconds, ttlSecondsAfterFinished,
-        suspend, selector, template, null, null);
+        suspend, selector, template, null, null, null, null, null);
   }
 
   /**
@@ -51,36 +76,61 @@ public record JobSpec(int parallelism, @Nullable Integer completions, Completion
 
   public JobSpec withSuspend(boolean v) {
     return new JobSpec(parallelism, completions, completionMode, backoffLimit, activeDeadlineSeconds,
-        ttlSecondsAfterFinished, v, selector, template, podFailurePolicy, podReplacementPolicy);
+        ttlSecondsAfterFinished, v, selector, template, podFailurePolicy, podReplacementPolicy,
+        backoffLimitPerIndex, maxFailedIndexes, successPolicy);
   }
 
   public JobSpec withParallelism(int v) {
     return new JobSpec(v, completions, completionMode, backoffLimit, activeDeadlineSeconds,
-        ttlSecondsAfterFinished, suspend, selector, template, podFailurePolicy, podReplacementPolicy);
+        ttlSecondsAfterFinished, suspend, selector, template, podFailurePolicy, podReplacementPolicy,
+        backoffLimitPerIndex, maxFailedIndexes, successPolicy);
   }
 
   public JobSpec withCompletions(@Nullable Integer v) {
     return new JobSpec(parallelism, v, completionMode, backoffLimit, activeDeadlineSeconds,
-        ttlSecondsAfterFinished, suspend, selector, template, podFailurePolicy, podReplacementPolicy);
+        ttlSecondsAfterFinished, suspend, selector, template, podFailurePolicy, podReplacementPolicy,
+        backoffLimitPerIndex, maxFailedIndexes, successPolicy);
   }
 
   public JobSpec withSelector(@Nullable LabelSelector v) {
     return new JobSpec(parallelism, completions, completionMode, backoffLimit, activeDeadlineSeconds,
-        ttlSecondsAfterFinished, suspend, v, template, podFailurePolicy, podReplacementPolicy);
+        ttlSecondsAfterFinished, suspend, v, template, podFailurePolicy, podReplacementPolicy,
+        backoffLimitPerIndex, maxFailedIndexes, successPolicy);
   }
 
   public JobSpec withTemplate(PodTemplateSpec v) {
     return new JobSpec(parallelism, completions, completionMode, backoffLimit, activeDeadlineSeconds,
-        ttlSecondsAfterFinished, suspend, selector, v, podFailurePolicy, podReplacementPolicy);
+        ttlSecondsAfterFinished, suspend, selector, v, podFailurePolicy, podReplacementPolicy,
+        backoffLimitPerIndex, maxFailedIndexes, successPolicy);
   }
 
   public JobSpec withPodFailurePolicy(@Nullable PodFailurePolicy v) {
     return new JobSpec(parallelism, completions, completionMode, backoffLimit, activeDeadlineSeconds,
-        ttlSecondsAfterFinished, suspend, selector, template, v, podReplacementPolicy);
+        ttlSecondsAfterFinished, suspend, selector, template, v, podReplacementPolicy,
+        backoffLimitPerIndex, maxFailedIndexes, successPolicy);
   }
 
   public JobSpec withPodReplacementPolicy(@Nullable PodReplacementPolicy v) {
     return new JobSpec(parallelism, completions, completionMode, backoffLimit, activeDeadlineSeconds,
-        ttlSecondsAfterFinished, suspend, selector, template, podFailurePolicy, v);
+        ttlSecondsAfterFinished, suspend, selector, template, podFailurePolicy, v,
+        backoffLimitPerIndex, maxFailedIndexes, successPolicy);
+  }
+
+  public JobSpec withBackoffLimitPerIndex(@Nullable Integer v) {
+    return new JobSpec(parallelism, completions, completionMode, backoffLimit, activeDeadlineSeconds,
+        ttlSecondsAfterFinished, suspend, selector, template, podFailurePolicy, podReplacementPolicy, v,
+        maxFailedIndexes, successPolicy);
+  }
+
+  public JobSpec withMaxFailedIndexes(@Nullable Integer v) {
+    return new JobSpec(parallelism, completions, completionMode, backoffLimit, activeDeadlineSeconds,
+        ttlSecondsAfterFinished, suspend, selector, template, podFailurePolicy, podReplacementPolicy,
+        backoffLimitPerIndex, v, successPolicy);
+  }
+
+  public JobSpec withSuccessPolicy(@Nullable SuccessPolicy v) {
+    return new JobSpec(parallelism, completions, completionMode, backoffLimit, activeDeadlineSeconds,
+        ttlSecondsAfterFinished, suspend, selector, template, podFailurePolicy, podReplacementPolicy,
+        backoffLimitPerIndex, maxFailedIndexes, v);
   }
 }

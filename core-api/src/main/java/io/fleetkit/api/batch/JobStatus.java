@@ -12,21 +12,49 @@ import org.jspecify.annotations.Nullable;
  * @param completedIndexes for Indexed jobs, the succeeded indexes in Kubernetes' interval form ({@code "1,3-5,7"});
  *     empty when none
  * @param terminating pods being deleted that are not terminal yet, or {@code null} when not tracked
+ * @param failedIndexes for Indexed jobs with {@code backoffLimitPerIndex}, the failed indexes in the interval form of
+ *     {@code completedIndexes} ({@code ""} when none); {@code null} for other Jobs
  */
 public record JobStatus(int active, int succeeded, int failed, @Nullable Integer ready, List<JobCondition> conditions,
     @Nullable Instant startTime, @Nullable Instant completionTime, String completedIndexes,
-    @Nullable Integer terminating) {
-  public static final JobStatus EMPTY = new JobStatus(0, 0, 0, null, List.of(), null, null, "", null);
+    @Nullable Integer terminating, @Nullable String failedIndexes) {
+  public static final JobStatus EMPTY = new JobStatus(0, 0, 0, null, List.of(), null, null, "", null, null);
 
   public JobStatus {
     conditions = List.copyOf(conditions);
     Objects.requireNonNull(completedIndexes, "completedIndexes");
   }
 
+  /** A status without failed indexes. */
+  public JobStatus(int active, int succeeded, int failed, @Nullable Integer ready, List<JobCondition> conditions,
+      @Nullable Instant startTime, @Nullable Instant completionTime, String completedIndexes,
+      @Nullable Integer terminating) {
+    this(active, succeeded, failed, ready, conditions, startTime, completionTime, completedIndexes, terminating,
+        null);
+  }
+
   /** A status without a terminating count. */
   public JobStatus(int active, int succeeded, int failed, @Nullable Integer ready, List<JobCondition> conditions,
       @Nullable Instant startTime, @Nullable Instant completionTime, String completedIndexes) {
-    this(active, succeeded, failed, ready, conditions, startTime, completionTime, completedIndexes, null);
+    this(active, succeeded, failed, ready, conditions, startTime, completionTime, completedIndexes, null, null);
+  }
+
+  /** This status with {@code conditions} (every other field kept). */
+  public JobStatus withConditions(List<JobCondition> v) {
+    return new JobStatus(active, succeeded, failed, ready, v, startTime, completionTime, completedIndexes,
+        terminating, failedIndexes);
+  }
+
+  /** This status with {@code startTime} (every other field kept). */
+  public JobStatus withStartTime(@Nullable Instant v) {
+    return new JobStatus(active, succeeded, failed, ready, conditions, v, completionTime, completedIndexes,
+        terminating, failedIndexes);
+  }
+
+  /** This status with {@code failedIndexes} (every other field kept). */
+  public JobStatus withFailedIndexes(@Nullable String v) {
+    return new JobStatus(active, succeeded, failed, ready, conditions, startTime, completionTime, completedIndexes,
+        terminating, v);
   }
 
   /** The condition of that type, or {@code null}. */

@@ -5,8 +5,8 @@ public enum PodFailurePolicyAction {
   /** The Job fails (reason {@code PodFailurePolicy}) and its running pods are deleted. */
   FailJob,
   /**
-   * The pod's index fails. Needs {@code backoffLimitPerIndex}, which FleetKit does not model: a Job with this action
-   * is refused when it is built.
+   * The pod's index fails at once (it is not retried; the Job's other indexes go on). Needs
+   * {@code backoffLimitPerIndex}: a Job without it is refused when it is built.
    */
   FailIndex,
   /** The failure does not count towards {@code backoffLimit}; a replacement pod is created. */

@@ -1,6 +1,6 @@
 /**
- * Batch kinds: Job and CronJob (batch/v1), a Job's {@link io.fleetkit.api.batch.PodFailurePolicy} and
- * {@link io.fleetkit.api.batch.PodReplacementPolicy}, and {@link io.fleetkit.api.batch.CronSchedule}, the cron
+ * Batch kinds: Job and CronJob (batch/v1), a Job's {@link io.fleetkit.api.batch.PodFailurePolicy},
+ * {@link io.fleetkit.api.batch.PodReplacementPolicy} and {@link io.fleetkit.api.batch.SuccessPolicy}, and {@link io.fleetkit.api.batch.CronSchedule}, the cron
  * schedule parser CronJobs use. Immutable records and values; thread-safe.
  */
 @NullMarked

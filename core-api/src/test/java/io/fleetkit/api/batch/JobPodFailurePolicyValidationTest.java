@@ -33,8 +33,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * init container {@code def}, restartPolicy Never (OnFailure for the pod replacement success cases); as upstream,
  * an error case checks the first error's field and message.
  *
- * <p>Not ported: "valid pod failure policy with FailIndex" (needs {@code backoffLimitPerIndex}, which FleetKit does
- * not model: such a Job is refused, see {@link #failIndex_withoutBackoffLimitPerIndex_refused()}); the error cases
+ * <p>"valid pod failure policy with FailIndex" is in {@code JobPerIndexValidationTest}, with the other
+ * {@code backoffLimitPerIndex} cases; a FailIndex rule without it is refused
+ * ({@link #failIndex_withoutBackoffLimitPerIndex_refused()}). Not ported: the error cases
  * with an unknown action ({@code "UnknownAction"}), operator ({@code "UnknownOperator"}), condition status
  * ({@code "UnknownStatus"}) or an empty podReplacementPolicy ({@code ""}): FleetKit's enums cannot hold them, the
  * manifest reader refuses them.
@@ -199,8 +200,7 @@ final class JobPodFailurePolicyValidationTest {
         () -> withPolicy(exitCodes(FailIndex, In, 10)).completionMode(CompletionMode.Indexed).completions(2)
             .build());
     assertThat(e.violations()).extracting(Violation::field).containsExactly("spec.podFailurePolicy.rules[0].action");
-    assertThat(e.getMessage()).contains("requires the backoffLimitPerIndex to be set")
-        .contains("FleetKit does not model backoffLimitPerIndex");
+    assertThat(e.getMessage()).contains("requires the backoffLimitPerIndex to be set");
   }
 
   @Test

@@ -57,6 +57,16 @@ public final class WorkloadLabels {
   public static final String JOB_NAME = "batch.kubernetes.io/job-name";
   /** Annotation and label on an Indexed Job's pods: the completion index. */
   public static final String JOB_COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index";
+  /**
+   * Annotation on the pods of an Indexed Job with {@code backoffLimitPerIndex}: the failures of the pod's index
+   * before it (the pods it replaces that counted).
+   */
+  public static final String JOB_INDEX_FAILURE_COUNT = "batch.kubernetes.io/job-index-failure-count";
+  /**
+   * Annotation on the pods of an Indexed Job with {@code backoffLimitPerIndex}: the failures of the pod's index an
+   * {@code Ignore} rule of the pod failure policy matched; absent when none.
+   */
+  public static final String JOB_INDEX_IGNORED_FAILURE_COUNT = "batch.kubernetes.io/job-index-ignored-failure-count";
   /** Environment variable of every container of an Indexed Job's pod: the completion index. */
   public static final String JOB_COMPLETION_INDEX_ENV = "JOB_COMPLETION_INDEX";
 

@@ -252,7 +252,8 @@ public final class SlurmBackend implements AutoCloseable {
     }
     JobStatus old = job.status();
     JobStatus st = new JobStatus(p.active(), p.succeeded(), p.failed(), p.ready(), conds,
-        old.startTime() != null ? old.startTime() : p.start(), completion, old.completedIndexes());
+        old.startTime() != null ? old.startTime() : p.start(), completion, old.completedIndexes(), null,
+        old.failedIndexes());
     Job annotated = annotateProgress(Job.class, job, p);
     Job written = mutateStatus(Job.class, annotated, j -> j.withStatus(st));
     if (p.finished()) {

@@ -272,7 +272,6 @@ final class JobEdits {
     if (!replaced) {
       conditions.add(c);
     }
-    return new JobStatus(status.active(), status.succeeded(), status.failed(), status.ready(), conditions,
-        status.startTime(), status.completionTime(), status.completedIndexes(), status.terminating());
+    return status.withConditions(conditions);
   }
 }

@@ -227,8 +227,7 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
     }
     JobStatus s = job.status();
     if (s.startTime() != null) {
-      job = ctx.store().updateStatus(job.withStatus(new JobStatus(s.active(), s.succeeded(), s.failed(), s.ready(),
-          s.conditions(), null, s.completionTime(), s.completedIndexes(), s.terminating())));
+      job = ctx.store().updateStatus(job.withStatus(s.withStartTime(null)));
     }
     Job stopped = JobEdits.stopped(job);
     return stopped.equals(job) ? job : ctx.store().update(stopped);

@@ -59,11 +59,30 @@ import org.slf4j.LoggerFactory;
  * pods being deleted that are not terminal yet, for every Job (upstream's {@code trackTerminatingPods} once
  * JobPodReplacementPolicy is GA, Kubernetes 1.34).
  *
- * <p>Order of decisions, as upstream: a finished Job is left alone; a FailureTarget or a FailJob match fails it;
+ * <p>Indexed Jobs with {@code backoffLimitPerIndex} (upstream's {@code indexed_job_utils.go}, {@link IndexFailures}):
+ * each pod carries its index's earlier failures in {@value WorkloadLabels#JOB_INDEX_FAILURE_COUNT} (and the ignored
+ * ones in {@value WorkloadLabels#JOB_INDEX_IGNORED_FAILURE_COUNT}), set when the pod that replaces a failed one is
+ * created; a failed pod whose count reached the limit, or that matched a {@code FailIndex} rule, fails its index
+ * ({@code status.failedIndexes}), which gets no new pod while the other indexes go on. Each index waits the backoff
+ * of its own failures. More failed indexes than {@code maxFailedIndexes} give {@code FailureTarget} (reason {@value
+ * JobCondition#REASON_MAX_FAILED_INDEXES_EXCEEDED}) and the active pods are deleted; once every index succeeded or
+ * failed with at least one failed, {@value JobCondition#REASON_FAILED_INDEXES}; {@code Failed} follows as for a
+ * FailJob match. {@code backoffLimit} (default MaxInt32 with a per-index limit) still counts every failure.
+ *
+ * <p>Success policy ({@link SuccessPolicies}, Indexed Jobs): when a rule is met the Job gets {@code
+ * SuccessCriteriaMet} (reason {@value JobCondition#REASON_SUCCESS_POLICY}, message {@code "Matched rules at index
+ * <i>"}), its remaining pods are deleted (not counted as failed), and {@code Complete} with the same reason and
+ * message follows once none of them is terminating. A Job with {@code SuccessCriteriaMet} is not failed any more;
+ * a Job with {@code FailureTarget} does not succeed any more. A Job that completes without a success policy gets
+ * {@code Complete} directly.
+ *
+ * <p>Order of decisions, as upstream: a finished Job is left alone; SuccessCriteriaMet completes it; a FailureTarget
+ * or a FailJob match fails it;
  * more failures than {@code backoffLimit} (for
  * restartPolicy OnFailure: container restarts of running pods) fail it with {@value
  * JobCondition#REASON_BACKOFF_LIMIT_EXCEEDED}; else a passed {@code activeDeadlineSeconds} fails it with {@value
- * JobCondition#REASON_DEADLINE_EXCEEDED}; a failing Job's active pods are deleted and counted as failed. Otherwise
+ * JobCondition#REASON_DEADLINE_EXCEEDED}; for Indexed Jobs then failed indexes and the success policy; a failing
+ * Job's active pods are deleted and counted as failed. Otherwise
  * a suspended Job's pods are deleted; else active pods are brought to {@code min(parallelism, completions -
  * succeeded)} (work-queue Jobs: parallelism until one succeeds). Deletions and creations never happen in the same
  * sync. New pods after failures wait {@code 10 s * 2^(failures since the last success - 1)}, at most 6 minutes,
@@ -77,6 +96,8 @@ public final class JobReconciler implements Reconciler<Job> {
   public static final Duration MAX_BACKOFF = Duration.ofMinutes(6);
   static final String MESSAGE_BACKOFF = "Job has reached the specified backoff limit";
   static final String MESSAGE_DEADLINE = "Job was active longer than specified deadline";
+  static final String MESSAGE_FAILED_INDEXES = "Job has failed indexes";
+  static final String MESSAGE_MAX_FAILED_INDEXES = "Job has exceeded the specified maximal number of failed indexes";
   static final String REASON_SUSPENDED = "JobSuspended";
   static final String REASON_RESUMED = "JobResumed";
   private static final int NAME_ATTEMPTS = 8;
@@ -173,6 +194,10 @@ public final class JobReconciler implements Reconciler<Job> {
       }
     }
     int succeeded = indexed ? succeededIndexes.size() : succeededPods;
+    boolean perIndex = indexed && spec.backoffLimitPerIndex() != null;
+    IndexIntervals succeededIntervals = IndexIntervals.ofIndexes(succeededIndexes);
+    IndexIntervals failedIndexes = perIndex
+        ? IndexFailures.failedIndexes(spec, job.status().failedIndexes(), pods) : IndexIntervals.EMPTY;
 
     Instant startTime = job.status().startTime();
     List<JobCondition> conditions = new ArrayList<>(job.status().conditions());
@@ -186,8 +211,15 @@ public final class JobReconciler implements Reconciler<Job> {
     // backoff limit and the deadline; the Job's Failed condition then waits until none of its pods terminates
     JobCondition failing = null;
     JobCondition newFailureTarget = null;
+    // a Job that met its success policy is not failed any more; upstream checks SuccessCriteriaMet first
+    JobCondition successCriteriaMet = trueCondition(conditions, JobCondition.SUCCESS_CRITERIA_MET);
+    JobCondition succeeding = successCriteriaMet == null ? null : condition(JobCondition.COMPLETE,
+        ConditionStatus.True, successCriteriaMet.reason(), successCriteriaMet.message(), now);
+    JobCondition newSuccessCriteriaMet = null;
     JobCondition failureTarget = trueCondition(conditions, JobCondition.FAILURE_TARGET);
-    if (failureTarget != null) {
+    if (succeeding != null) {
+      // decided: Complete follows once no pod terminates
+    } else if (failureTarget != null) {
       failing = condition(JobCondition.FAILED, ConditionStatus.True, failureTarget.reason(),
           failureTarget.message(), now);
       failed = Math.max(failed, job.status().failed()); // the pods deleted when it was set were counted then
@@ -204,6 +236,32 @@ public final class JobReconciler implements Reconciler<Job> {
       } else if (pastActiveDeadline(spec, startTime, now)) {
         failing = condition(JobCondition.FAILED, ConditionStatus.True, JobCondition.REASON_DEADLINE_EXCEEDED,
             MESSAGE_DEADLINE, now);
+      }
+    }
+    if (indexed && succeeding == null && failing == null) {
+      // upstream's syncJob, Indexed Jobs: failed indexes, then the success policy
+      String reason = null;
+      String message = null;
+      Integer maxFailed = spec.maxFailedIndexes();
+      if (perIndex && maxFailed != null && failedIndexes.total() > maxFailed) {
+        reason = JobCondition.REASON_MAX_FAILED_INDEXES_EXCEEDED;
+        message = MESSAGE_MAX_FAILED_INDEXES;
+      } else if (perIndex && failedIndexes.total() > 0 && completions != null
+          && failedIndexes.total() + succeededIntervals.total() >= completions) {
+        reason = JobCondition.REASON_FAILED_INDEXES;
+        message = MESSAGE_FAILED_INDEXES;
+      }
+      if (reason != null) {
+        newFailureTarget = condition(JobCondition.FAILURE_TARGET, ConditionStatus.True, reason, message, now);
+        failing = condition(JobCondition.FAILED, ConditionStatus.True, reason, message, now);
+      } else if (completions != null) {
+        String matched = SuccessPolicies.match(spec.successPolicy(), completions, succeededIntervals);
+        if (matched != null) {
+          newSuccessCriteriaMet = condition(JobCondition.SUCCESS_CRITERIA_MET, ConditionStatus.True,
+              JobCondition.REASON_SUCCESS_POLICY, matched, now);
+          succeeding = condition(JobCondition.COMPLETE, ConditionStatus.True, JobCondition.REASON_SUCCESS_POLICY,
+              matched, now);
+        }
       }
     }
     boolean waitsForTerminating = failureTarget != null || newFailureTarget != null;
@@ -226,6 +284,24 @@ public final class JobReconciler implements Reconciler<Job> {
       } else {
         LOG.debug("job {}: {} pods still terminating, Failed waits", key, terminating);
       }
+    } else if (succeeding != null) {
+      // upstream: the remaining pods of a Job that met its success policy are deleted (not counted as failed),
+      // SuccessCriteriaMet is set, and Complete follows once none of them is terminating
+      if (!deleting) {
+        Deleted d = deleteAll(ctx, job, active);
+        terminating += d.terminating();
+        active = active.subList(d.deleted(), active.size());
+      }
+      if (newSuccessCriteriaMet != null) {
+        conditions.add(newSuccessCriteriaMet);
+      }
+      if (terminating == 0 && active.isEmpty()) {
+        conditions.add(succeeding);
+        completionTime = now;
+        finished = succeeding;
+      } else {
+        LOG.debug("job {}: {} pods still terminating, Complete waits", key, terminating);
+      }
     } else if (!deleting && satisfied) {
       try {
         if (spec.suspend()) {
@@ -243,7 +319,7 @@ public final class JobReconciler implements Reconciler<Job> {
                 now);
             startTime = now; // activeDeadlineSeconds counts from the resumption
           }
-          Manage m = manage(ctx, job, active, pods, succeeded, succeededIndexes, terminating, now);
+          Manage m = manage(ctx, job, active, pods, succeeded, succeededIndexes, failedIndexes, terminating, now);
           active = m.active();
           terminating += m.terminating();
           requeue = m.requeue();
@@ -253,7 +329,7 @@ public final class JobReconciler implements Reconciler<Job> {
         failure = e;
       }
     }
-    if (failing == null && !spec.suspend()) {
+    if (failing == null && succeeding == null && !spec.suspend()) {
       boolean complete = completions == null ? succeeded > 0 && active.isEmpty()
           : succeeded >= completions && active.isEmpty();
       if (complete) {
@@ -269,7 +345,8 @@ public final class JobReconciler implements Reconciler<Job> {
       }
     }
     JobStatus status = new JobStatus(active.size(), succeeded, failed, ready, conditions, startTime,
-        completionTime, indexed ? formatIndexes(succeededIndexes) : "", terminating);
+        completionTime, indexed ? formatIndexes(succeededIndexes) : "", terminating,
+        perIndex ? failedIndexes.toString() : null);
     if (!status.equals(job.status())) {
       try {
         ctx.store().updateStatus(job.withStatus(status));
@@ -281,7 +358,7 @@ public final class JobReconciler implements Reconciler<Job> {
     if (failure != null) {
       throw failure;
     }
-    if (failing != null) {
+    if (failing != null || succeeding != null) {
       return Result.done(); // finished, or waiting for terminating pods, whose events bring the Job back
     }
     Long deadline = spec.activeDeadlineSeconds();
@@ -311,15 +388,17 @@ public final class JobReconciler implements Reconciler<Job> {
    * deletion is attempted even when one fails; creations stop after the slow-start batch that had a failure.
    */
   private Manage manage(ReconcileContext<Job> ctx, Job job, List<Pod> active, List<Pod> all, int succeeded,
-      Set<Integer> succeededIndexes, int terminating, Instant now) {
+      Set<Integer> succeededIndexes, IndexIntervals failedIndexes, int terminating, Instant now) {
     JobSpec spec = job.spec();
     Integer completions = spec.completions();
     boolean indexed = spec.completionMode() == CompletionMode.Indexed;
+    boolean perIndex = indexed && spec.backoffLimitPerIndex() != null;
     int wantActive;
     if (completions == null) {
       wantActive = succeeded > 0 ? active.size() : spec.parallelism();
     } else {
-      wantActive = Math.max(0, Math.min(spec.parallelism(), completions - succeeded));
+      // a failed index is not retried: it needs no pod
+      wantActive = Math.max(0, Math.min(spec.parallelism(), completions - succeeded - failedIndexes.total()));
     }
     List<Pod> toDelete = new ArrayList<>();
     List<Pod> kept = new ArrayList<>();
@@ -329,7 +408,7 @@ public final class JobReconciler implements Reconciler<Job> {
       sorted.sort(ActivePods.order().reversed()); // of duplicates keep the most advanced pod
       for (Pod p : sorted) {
         int ix = index(p, completions);
-        if (ix < 0 || succeededIndexes.contains(ix) || !seen.add(ix)) {
+        if (ix < 0 || succeededIndexes.contains(ix) || failedIndexes.has(ix) || !seen.add(ix)) {
           toDelete.add(p);
         } else {
           kept.add(p);
@@ -370,35 +449,70 @@ public final class JobReconciler implements Reconciler<Job> {
     if (diff <= 0) {
       return new Manage(active, null, null, 0);
     }
-    Duration wait = backoffRemaining(all, now);
+    // with backoffLimitPerIndex each index waits for its own failures (below), not for the Job's
+    Duration wait = perIndex ? null : backoffRemaining(all, now);
     if (wait != null) {
       LOG.debug("job {}: pod failure backoff, creating {} pods in {}", key, diff, wait);
       return new Manage(active, wait, null, 0);
     }
     List<Integer> indexes = new ArrayList<>();
+    Map<Integer, Pod> replaced = Map.of();
     if (indexed) {
-      Set<Integer> taken = new HashSet<>(succeededIndexes);
-      for (Pod p : active) {
-        taken.add(index(p, completions));
-      }
-      for (int i = 0; completions != null && i < completions && indexes.size() < diff; i++) {
-        if (!taken.contains(i)) {
-          indexes.add(i);
+      indexes = firstPendingIndexes(active, IndexIntervals.ofIndexes(succeededIndexes), failedIndexes, diff,
+          completions == null ? 0 : completions);
+      if (perIndex) {
+        // upstream's getPodCreationInfoForIndependentIndexes: an index whose last failure's backoff has not
+        // passed waits; the Job is looked at again when the first of them may go
+        replaced = IndexFailures.podsBeingReplaced(spec, all, active, IndexIntervals.ofIndexes(succeededIndexes),
+            failedIndexes);
+        List<Integer> ready = new ArrayList<>();
+        for (int ix : indexes) {
+          Pod last = replaced.get(ix);
+          Duration left = last == null ? null : IndexFailures.remainingBackoff(last, now);
+          if (left == null) {
+            ready.add(ix);
+          } else if (wait == null || left.compareTo(wait) < 0) {
+            wait = left;
+          }
         }
+        indexes = ready;
       }
       diff = indexes.size();
     }
     List<Pod> result = new ArrayList<>(active);
     int[] next = {0};
+    List<Integer> toCreate = indexes;
+    Map<Integer, Pod> beingReplaced = replaced;
     SlowStartBatch.Outcome outcome = SlowStartBatch.run(diff, ReplicaSetReconciler.SLOW_START_INITIAL_BATCH_SIZE,
         () -> {
-          Integer ix = indexed ? indexes.get(next[0]++) : null;
-          Pod created = createPod(ctx, job, ix);
+          Integer ix = indexed ? toCreate.get(next[0]++) : null;
+          int[] counts = perIndex && ix != null
+              ? IndexFailures.newIndexFailureCounts(spec, beingReplaced.get(ix)) : null;
+          Pod created = createPod(ctx, job, ix, counts);
           pending.created(key, created.metadata().name(), now);
           result.add(created);
         });
     // the pods created before a failure count as active, as upstream's manageJob returns active with the error
-    return new Manage(result, null, outcome.error(), 0);
+    return new Manage(result, wait, outcome.error(), 0);
+  }
+
+  /**
+   * Upstream's {@code firstPendingIndexes}: the lowest {@code count} indexes below {@code completions} that neither
+   * succeeded, failed nor have an active pod.
+   */
+  static List<Integer> firstPendingIndexes(List<Pod> active, IndexIntervals succeeded, IndexIntervals failed,
+      int count, int completions) {
+    Set<Integer> taken = new HashSet<>();
+    for (Pod p : active) {
+      taken.add(index(p, Integer.MAX_VALUE)); // upstream's getCompletionIndex: any valid index
+    }
+    List<Integer> result = new ArrayList<>();
+    for (int i = 0; i < completions && result.size() < count; i++) {
+      if (!taken.contains(i) && !succeeded.has(i) && !failed.has(i)) {
+        result.add(i);
+      }
+    }
+    return result;
   }
 
   /** Deletes every pod (a failing or suspended Job): how many were deleted (first ones of the list), still there. */
@@ -444,7 +558,12 @@ public final class JobReconciler implements Reconciler<Job> {
     return null;
   }
 
-  private Pod createPod(ReconcileContext<Job> ctx, Job job, @Nullable Integer index) {
+  /**
+   * Creates one pod of {@code job}; {@code indexFailureCounts}: with backoffLimitPerIndex, the failure and ignored
+   * failure counts of its index (upstream's {@code addIndexFailureCountAnnotation}).
+   */
+  private Pod createPod(ReconcileContext<Job> ctx, Job job, @Nullable Integer index,
+      int @Nullable [] indexFailureCounts) {
     ObjectMeta tm = job.spec().template().metadata();
     String base = job.metadata().name() + (index == null ? "" : "-" + index);
     if (base.length() > 57) {
@@ -469,6 +588,12 @@ public final class JobReconciler implements Reconciler<Job> {
         mb.annotation(WorkloadLabels.JOB_COMPLETION_INDEX, Integer.toString(index))
             .label(WorkloadLabels.JOB_COMPLETION_INDEX, Integer.toString(index))
             .annotation(WorkloadLabels.HOSTNAME, job.metadata().name() + "-" + index);
+      }
+      if (indexFailureCounts != null) {
+        mb.annotation(WorkloadLabels.JOB_INDEX_FAILURE_COUNT, Integer.toString(indexFailureCounts[0]));
+        if (indexFailureCounts[1] > 0) {
+          mb.annotation(WorkloadLabels.JOB_INDEX_IGNORED_FAILURE_COUNT, Integer.toString(indexFailureCounts[1]));
+        }
       }
       try {
         TraceParent.inherit(job.metadata(), mb);

@@ -1,6 +1,11 @@
 /**
  * Implementation of the workload controllers: reconcilers (ReplicaSet, Deployment, StatefulSet, DaemonSet, Job, CronJob,
- * TTL-after-finished, PodDisruptionBudget), the CronJob sync and schedule arithmetic of Kubernetes' {@code cronjob_controllerv2.go} and
+ * TTL-after-finished, PodDisruptionBudget), the Job's pod failure policy, per-index backoff and success policy
+ * ({@link io.fleetkit.reconcile.controllers.internal.PodFailurePolicies},
+ * {@link io.fleetkit.reconcile.controllers.internal.IndexFailures},
+ * {@link io.fleetkit.reconcile.controllers.internal.SuccessPolicies}, over
+ * {@link io.fleetkit.reconcile.controllers.internal.IndexIntervals}, Kubernetes' {@code indexed_job_utils.go} and
+ * {@code success_policy.go}), the CronJob sync and schedule arithmetic of Kubernetes' {@code cronjob_controllerv2.go} and
  * {@code utils.go} ({@link io.fleetkit.reconcile.controllers.internal.CronJobSync},
  * {@link io.fleetkit.reconcile.controllers.internal.CronJobSchedules}), the TTL arithmetic of Kubernetes'
  * {@code ttlafterfinished_controller.go} ({@link io.fleetkit.reconcile.controllers.internal.TtlAfterFinished}) and

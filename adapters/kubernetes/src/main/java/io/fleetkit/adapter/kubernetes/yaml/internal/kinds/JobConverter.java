@@ -21,6 +21,8 @@ import io.fleetkit.api.batch.PodFailurePolicyOnExitCodesRequirement;
 import io.fleetkit.api.batch.PodFailurePolicyOnPodConditionsPattern;
 import io.fleetkit.api.batch.PodFailurePolicyRule;
 import io.fleetkit.api.batch.PodReplacementPolicy;
+import io.fleetkit.api.batch.SuccessPolicy;
+import io.fleetkit.api.batch.SuccessPolicyRule;
 import java.util.List;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ObjectMeta;
@@ -55,7 +57,7 @@ public final class JobConverter extends AbstractKindConverter<io.fabric8.kuberne
       var completion = Values.instant(st.getCompletionTime(), "status.completionTime", ctx);
       status = ctx.build("status", () -> new JobStatus(Values.intOr(st.getActive(), 0),
           Values.intOr(st.getSucceeded(), 0), Values.intOr(st.getFailed(), 0), st.getReady(), conditions, start,
-          completion, Values.orEmpty(st.getCompletedIndexes()), st.getTerminating()));
+          completion, Values.orEmpty(st.getCompletedIndexes()), st.getTerminating(), st.getFailedIndexes()));
     }
     JobStatus fs = status;
     return spec == null || fs == null ? null : ctx.build("", () -> new Job(meta, spec, fs));
@@ -82,6 +84,7 @@ public final class JobConverter extends AbstractKindConverter<io.fabric8.kuberne
             .withCompletionTime(Values.instant(st.completionTime()))
             .withCompletedIndexes(Values.emptyToNull(st.completedIndexes()))
             .withTerminating(st.terminating())
+            .withFailedIndexes(st.failedIndexes())
             .build())
         .build();
   }
@@ -99,10 +102,41 @@ public final class JobConverter extends AbstractKindConverter<io.fabric8.kuberne
     var replacement = Values.enumValue(PodReplacementPolicy.class, s.getPodReplacementPolicy(), null,
         path + ".podReplacementPolicy", ctx);
     var failurePolicy = podFailurePolicy(s.getPodFailurePolicy(), path + ".podFailurePolicy", ctx);
+    var successPolicy = successPolicy(s.getSuccessPolicy(), path + ".successPolicy", ctx);
+    Integer perIndex = s.getBackoffLimitPerIndex();
     return template == null ? null : ctx.build(path, () -> new JobSpec(Values.intOr(s.getParallelism(), 1),
-        s.getCompletions(), mode, Values.intOr(s.getBackoffLimit(), JobSpec.DEFAULT_BACKOFF_LIMIT),
+        s.getCompletions(), mode, Values.intOr(s.getBackoffLimit(), defaultBackoffLimit(perIndex)),
         s.getActiveDeadlineSeconds(), s.getTtlSecondsAfterFinished(), Values.boolOr(s.getSuspend(), false),
-        selector, template, failurePolicy, replacement));
+        selector, template, failurePolicy, replacement, perIndex, s.getMaxFailedIndexes(), successPolicy));
+  }
+
+  /** Kubernetes' default backoffLimit: 6, or MaxInt32 with backoffLimitPerIndex. */
+  private static int defaultBackoffLimit(@Nullable Integer backoffLimitPerIndex) {
+    return backoffLimitPerIndex == null ? JobSpec.DEFAULT_BACKOFF_LIMIT : JobSpec.DEFAULT_BACKOFF_LIMIT_PER_INDEX_JOB;
+  }
+
+  /** A success policy; its rules are checked by the Job's validation. */
+  private static @Nullable SuccessPolicy successPolicy(
+      io.fabric8.kubernetes.api.model.batch.v1.@Nullable SuccessPolicy in, String path, DocumentContext ctx) {
+    if (in == null) {
+      return null;
+    }
+    List<SuccessPolicyRule> rules = Fabric8Scheduling.list(in.getRules(), path + ".rules", ctx, (r, p, cx) ->
+        new SuccessPolicyRule(r.getSucceededIndexes(), r.getSucceededCount()));
+    return new SuccessPolicy(rules);
+  }
+
+  private static io.fabric8.kubernetes.api.model.batch.v1.@Nullable SuccessPolicy successPolicy(
+      @Nullable SuccessPolicy in) {
+    if (in == null) {
+      return null;
+    }
+    var rules = new java.util.ArrayList<io.fabric8.kubernetes.api.model.batch.v1.SuccessPolicyRule>();
+    for (SuccessPolicyRule r : in.rules()) {
+      rules.add(new io.fabric8.kubernetes.api.model.batch.v1.SuccessPolicyRuleBuilder()
+          .withSucceededIndexes(r.succeededIndexes()).withSucceededCount(r.succeededCount()).build());
+    }
+    return new io.fabric8.kubernetes.api.model.batch.v1.SuccessPolicyBuilder().withRules(rules).build();
   }
 
   /**
@@ -165,7 +199,10 @@ public final class JobConverter extends AbstractKindConverter<io.fabric8.kuberne
         .withParallelism(s.parallelism() == 1 ? null : s.parallelism())
         .withCompletions(s.completions())
         .withCompletionMode(s.completionMode() == CompletionMode.NonIndexed ? null : s.completionMode().name())
-        .withBackoffLimit(s.backoffLimit() == JobSpec.DEFAULT_BACKOFF_LIMIT ? null : s.backoffLimit())
+        .withBackoffLimit(s.backoffLimit() == defaultBackoffLimit(s.backoffLimitPerIndex()) ? null : s.backoffLimit())
+        .withBackoffLimitPerIndex(s.backoffLimitPerIndex())
+        .withMaxFailedIndexes(s.maxFailedIndexes())
+        .withSuccessPolicy(successPolicy(s.successPolicy()))
         .withActiveDeadlineSeconds(s.activeDeadlineSeconds())
         .withTtlSecondsAfterFinished(s.ttlSecondsAfterFinished())
         .withSuspend(s.suspend() ? Boolean.TRUE : null)
