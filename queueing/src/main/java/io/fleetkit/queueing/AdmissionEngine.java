@@ -386,6 +386,30 @@ public final class AdmissionEngine {
   }
 
   /**
+   * The workloads with quota whose topology assignments place pods on {@code node}, oldest admission first (those a
+   * failure of the node concerns).
+   */
+  public synchronized List<String> workloadsOn(String node) {
+    return scheduler.workloadsOn(Objects.requireNonNull(node, "node"));
+  }
+
+  /**
+   * Whether a node's not-Ready time has passed the node failure delay since the last cycle: the next cycle records
+   * it as unhealthy on the workloads it hosts (and looks for replacements).
+   */
+  public synchronized boolean nodeFailuresDue() {
+    return scheduler.nodeFailuresDue();
+  }
+
+  /**
+   * How long a node may be not Ready before the workloads it hosts get it recorded as unhealthy ({@link
+   * Builder#nodeFailureDelay}); the cycle after that time passes records it.
+   */
+  public synchronized java.time.Duration nodeFailureDelay() {
+    return scheduler.nodeFailureDelay();
+  }
+
+  /**
    * The unhealthy nodes recorded for {@code workloadKey} (Kueue's {@code status.unhealthyNodes}), in the order they
    * failed; empty when none (or the workload is unknown). A successful replacement or an eviction clears them.
    */

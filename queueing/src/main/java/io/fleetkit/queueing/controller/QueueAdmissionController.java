@@ -59,9 +59,20 @@ import org.jspecify.annotations.Nullable;
  */
 public final class QueueAdmissionController implements AutoCloseable {
   private final Controller<Job> controller;
+  private final QueueAdmissionReconciler reconciler;
+  private final ObjectStore store;
+  private final boolean followNodes;
+  private final java.time.Duration nodeFailureDelay;
+  /** What node replacement reads of each node seen: readiness, schedulability, labels and allocatable. */
+  private final java.util.Map<String, java.util.List<Object>> nodes = new java.util.concurrent.ConcurrentHashMap<>();
+  private volatile io.fleetkit.api.store.@Nullable Watch nodeWatch;
 
   private QueueAdmissionController(Builder b) {
+    this.store = b.store;
+    this.followNodes = b.followNodes;
+    this.nodeFailureDelay = b.engine.nodeFailureDelay();
     QueueAdmissionReconciler reconciler = new QueueAdmissionReconciler(b.engine, b.maxCycles, k -> enqueue(k));
+    this.reconciler = reconciler;
     ControllerBuilder<Job> cb = Controller.builder(b.store, Job.class).name(b.name).reconciler(reconciler);
     if (b.clock != null) {
       cb.clock(b.clock);
@@ -83,9 +94,44 @@ public final class QueueAdmissionController implements AutoCloseable {
     return new Builder(store, engine);
   }
 
-  /** Starts the informer (and workers); completes when synced. */
+  /**
+   * Starts the informer (and workers); completes when synced. With {@link Builder#followNodes()}, the store's Nodes
+   * are given to the engine first.
+   */
   public CompletableFuture<Void> start() {
+    if (followNodes && nodeWatch == null) {
+      io.fleetkit.api.store.ListResult<io.fleetkit.api.core.Node> now = store.list(io.fleetkit.api.core.Node.class);
+      for (io.fleetkit.api.core.Node n : now.items()) {
+        node(n.name(), n);
+      }
+      nodeWatch = store.watch(io.fleetkit.api.core.Node.class, now.resourceVersion(), e ->
+          node(e.object().name(), e.type() == io.fleetkit.api.store.WatchEventType.DELETED ? null : e.object()));
+    }
     return controller.start();
+  }
+
+  /**
+   * A node added, changed or deleted ({@code null}): unless nothing node replacement reads changed (a heartbeat), the
+   * engine learns it and the Jobs placed on it are reconciled, at once and, for a node not Ready, again once the
+   * node failure delay has passed (when the engine records it as unhealthy and looks for a replacement).
+   */
+  private void node(String name, io.fleetkit.api.core.@Nullable Node node) {
+    java.util.List<Object> seen = node == null ? null : java.util.Arrays.asList(
+        node.status().condition(io.fleetkit.api.core.NodeCondition.READY) == null ? "none"
+            : node.status().condition(io.fleetkit.api.core.NodeCondition.READY).status(),
+        node.spec().unschedulable(), node.metadata().labels(), node.status().allocatable());
+    java.util.List<Object> before = seen == null ? nodes.remove(name) : nodes.put(name, seen);
+    if (java.util.Objects.equals(before, seen)) {
+      return;
+    }
+    java.util.List<String> on = reconciler.node(name, node);
+    for (String key : on) {
+      ObjectKey k = ObjectKey.parse(key);
+      controller.enqueue(k);
+      if (node != null && !node.isReady()) {
+        controller.queue().addAfter(k, nodeFailureDelay);
+      }
+    }
   }
 
   /** Stepping mode: reconciles until no key is ready; returns how many keys were processed. */
@@ -100,6 +146,10 @@ public final class QueueAdmissionController implements AutoCloseable {
 
   @Override
   public void close() {
+    io.fleetkit.api.store.Watch w = nodeWatch;
+    if (w != null) {
+      w.close();
+    }
     controller.close();
   }
 
@@ -112,6 +162,7 @@ public final class QueueAdmissionController implements AutoCloseable {
     private boolean stepping;
     private int workers = 1;
     private int maxCycles = 1_000;
+    private boolean followNodes;
 
     private Builder(ObjectStore store, AdmissionEngine engine) {
       this.store = Objects.requireNonNull(store, "store");
@@ -130,6 +181,17 @@ public final class QueueAdmissionController implements AutoCloseable {
         throw new IllegalStateException("QueueAdmissionController: clock was already set to " + clock);
       }
       clock = Objects.requireNonNull(v, "clock");
+      return this;
+    }
+
+    /**
+     * Gives the engine the store's Nodes and their changes (for topology-aware scheduling and Kueue's node
+     * replacement): a node that is deleted, or not Ready for the engine's node failure delay, gets its workloads' pods
+     * replaced, or the workloads evicted (suspended with reason {@value QueueLabels#REASON_NODE_FAILURES}). Off by
+     * default: the engine keeps the nodes it was built with.
+     */
+    public Builder followNodes() {
+      followNodes = true;
       return this;
     }
 

@@ -42,6 +42,11 @@ final class NodeFailures {
     this.delay = delay;
   }
 
+  /** How long a node may be not Ready before it fails. */
+  Duration delay() {
+    return delay;
+  }
+
   /** The unhealthy nodes of {@code workload}, empty when none. */
   List<String> of(String workload) {
     return unhealthy.getOrDefault(workload, List.of());
@@ -95,6 +100,16 @@ final class NodeFailures {
   /** A node was deleted. */
   void removed(String node) {
     deadlines.remove(node);
+  }
+
+  /** Whether some node's NotReady delay ran out by {@code now} (the next cycle records it). */
+  boolean due(Instant now) {
+    for (Instant d : deadlines.values()) {
+      if (!d.isAfter(now)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The nodes whose NotReady delay ran out by {@code now}, taken off the timers. */

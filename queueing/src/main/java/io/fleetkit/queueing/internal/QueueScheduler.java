@@ -223,6 +223,32 @@ public final class QueueScheduler {
     this.failFast = failFast;
   }
 
+  /** How long a node may be not Ready before the workloads it hosts get it recorded as unhealthy. */
+  public java.time.Duration nodeFailureDelay() {
+    return nodeFailures.delay();
+  }
+
+  /** Whether some node's NotReady delay has run out, so that the next cycle records it as unhealthy. */
+  public boolean nodeFailuresDue() {
+    return nodeFailures.due(clock.instant());
+  }
+
+  /** The workloads with quota whose topology assignments name {@code node}, oldest admission first. */
+  public List<String> workloadsOn(String node) {
+    List<AdmittedWorkload> on = new ArrayList<>();
+    for (AdmittedWorkload w : admitted.values()) {
+      if (NodeFailures.names(w, node)) {
+        on.add(w);
+      }
+    }
+    on.sort(Comparator.comparingLong(w -> w.sequence));
+    List<String> keys = new ArrayList<>(on.size());
+    for (AdmittedWorkload w : on) {
+      keys.add(w.key());
+    }
+    return keys;
+  }
+
   /** The unhealthy nodes recorded for {@code key} (Kueue's {@code status.unhealthyNodes}); empty when none. */
   public List<String> unhealthyNodes(String key) {
     return nodeFailures.of(key);

@@ -76,4 +76,82 @@ final class QueueNodeFailureControllerTest {
         .isEqualTo("Workload was evicted as there was no replacement for unhealthy node(s): n1");
     assertThat(engine.pending("cq")).contains(NS + "/a");
   }
+
+  // ---- followNodes: the engine fed from the store's Nodes ----
+
+  private void startFollowing(io.fleetkit.api.core.Node... inStore) {
+    for (io.fleetkit.api.core.Node n : inStore) {
+      store.create(n);
+    }
+    engine = AdmissionEngine.builder().clock(clock.asClock())
+        .topology(Topology.of("hosts", Topology.HOSTNAME_LABEL))
+        .resourceFlavor(new ResourceFlavor("batch", QueueFixtures.POOL).withTopologyName("hosts"))
+        .clusterQueue(ClusterQueue.builder("cq")
+            .resourceGroup(FlavorQuotas.of("batch", FlavorResourceQuota.of("cpu", "4"))).build())
+        .localQueue(LocalQueue.of(NS, "lq", "cq"))
+        .build();
+    ctl = QueueAdmissionController.builder(store, engine).clock(clock).stepping().followNodes().build();
+    ctl.start().join();
+  }
+
+  /** The nodes the topology assignment of {@code job}'s pod set names. */
+  private List<String> placedOn(String job) {
+    return engine.admission(NS + "/" + job).orElseThrow().podSets().get(0).topologyAssignment().domains().stream()
+        .map(d -> d.values().get(d.values().size() - 1)).toList();
+  }
+
+  @Test
+  void followNodes_aDeletedNodesPodsAreReplacedOnAnother_withoutAnySubmit() {
+    startFollowing(node("n1"), node("n2"));
+    store.create(job("a", "lq", 1, "1", 0, true, 10));
+    ctl.runUntilIdle();
+    assertThat(running(store.require(Job.class, NS, "a"))).isTrue();
+    String first = placedOn("a").get(0);
+    String other = first.equals("n1") ? "n2" : "n1";
+
+    store.delete(Node.class, "", first);
+    ctl.runUntilIdle();
+    assertThat(placedOn("a")).containsExactly(other);
+    assertThat(engine.unhealthyNodes(NS + "/a")).isEmpty();
+    assertThat(running(store.require(Job.class, NS, "a"))).isTrue();
+  }
+
+  @Test
+  void followNodes_aNodeNotReadyForTheDelay_evictsTheWorkloadWithoutReplacement_andNotBefore() {
+    startFollowing(node("n1"));
+    store.create(job("a", "lq", 1, "1", 0, true, 10));
+    ctl.runUntilIdle();
+    assertThat(placedOn("a")).containsExactly("n1");
+
+    Node n1 = store.require(Node.class, "", "n1");
+    java.time.Instant now = clock.instant();
+    store.updateStatus(n1.withStatus(n1.status().withConditions(List.of(new io.fleetkit.api.core.NodeCondition(
+        io.fleetkit.api.core.NodeCondition.READY, ConditionStatus.False, "KubeletNotReady", "", now, now)))));
+    ctl.runUntilIdle();
+    assertThat(running(store.require(Job.class, NS, "a"))).as("within the delay").isTrue();
+
+    clock.advance(engine.nodeFailureDelay().minusSeconds(1));
+    ctl.runUntilIdle();
+    assertThat(running(store.require(Job.class, NS, "a"))).isTrue();
+    clock.advance(java.time.Duration.ofSeconds(1));
+    ctl.runUntilIdle();
+    Job a = store.require(Job.class, NS, "a");
+    assertThat(a.spec().suspend()).isTrue();
+    assertThat(quotaReserved(a).reason()).isEqualTo(QueueLabels.REASON_NODE_FAILURES);
+    assertThat(quotaReserved(a).message())
+        .isEqualTo("Workload was evicted as there was no replacement for unhealthy node(s): n1");
+  }
+
+  @Test
+  void followNodes_heartbeatsChangeNothing() {
+    startFollowing(node("n1"));
+    store.create(job("a", "lq", 1, "1", 0, true, 10));
+    ctl.runUntilIdle();
+    int before = ctl.controller().queue().len();
+    Node n1 = store.require(Node.class, "", "n1");
+    store.updateStatus(n1.withStatus(n1.status().withConditions(List.of(new io.fleetkit.api.core.NodeCondition(
+        io.fleetkit.api.core.NodeCondition.READY, ConditionStatus.True, "KubeletReady", "", clock.instant(), null)))));
+    assertThat(ctl.controller().queue().len()).isEqualTo(before);
+    assertThat(placedOn("a")).containsExactly("n1");
+  }
 }

@@ -143,6 +143,9 @@ final class AdmissionBook {
     if (engine.admission(key).isEmpty() && podsReadyEvicted.contains(key)) {
       dirty = true; // its backoff may have passed
     }
+    if (engine.nodeFailuresDue()) {
+      dirty = true; // a node has been not Ready for the node failure delay: the next cycle handles its workloads
+    }
     if (dirty) {
       cycles(changed);
     }
@@ -164,6 +167,23 @@ final class AdmissionBook {
         : message.equals(io.fleetkit.queueing.WaitForPodsReady.MESSAGE_WAITING_FOR_PODS_READY)
             ? QueueLabels.REASON_WAITING_FOR_PODS_READY : QueueLabels.REASON_PENDING;
     return new View(null, false, checks, wait, message, false, null);
+  }
+
+  /**
+   * A node was added or changed ({@code node}) or deleted ({@code node == null}): the engine learns it, and the next
+   * sync runs admission cycles (whose second pass replaces the node's pods, or evicts their workloads).
+   *
+   * @return the keys of the workloads with quota placed on the node before the change
+   */
+  synchronized List<String> node(String name, io.fleetkit.api.core.@Nullable Node node) {
+    List<String> on = engine.workloadsOn(name);
+    if (node == null) {
+      engine.removeNode(name);
+    } else {
+      engine.putNode(node);
+    }
+    dirty = true;
+    return on;
   }
 
   /**

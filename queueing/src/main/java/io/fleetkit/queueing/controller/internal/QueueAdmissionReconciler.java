@@ -25,6 +25,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,6 +56,15 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
     this.engine = Objects.requireNonNull(engine, "engine");
     this.book = new AdmissionBook(engine, maxCyclesPerReconcile);
     this.enqueue = Objects.requireNonNull(enqueue, "enqueue");
+  }
+
+  /**
+   * A node was added or changed ({@code node}) or deleted ({@code null}); see {@link AdmissionBook#node}.
+   *
+   * @return the keys of the Jobs whose workloads hold pods on it
+   */
+  public List<String> node(String name, io.fleetkit.api.core.@Nullable Node node) {
+    return book.node(name, node);
   }
 
   @Override
