@@ -75,6 +75,8 @@ public final class GatewayAttachment {
       classes.add(c.metadata().name());
     }
     Map<String, Secret> secrets = new HashMap<>();
+    // each Secret's PEM check (a signature) once, however many listeners refer to it; "" when it is usable
+    Map<String, String> keyPairProblems = new HashMap<>();
     for (Secret s : o.secrets()) {
       secrets.put(s.metadata().key(), s);
     }
@@ -92,7 +94,7 @@ public final class GatewayAttachment {
     for (Gateway g : o.gateways()) {
       String key = g.metadata().key();
       gateways.put(key, g);
-      listeners.put(key, listenerStates(g, secrets, o.grants()));
+      listeners.put(key, listenerStates(g, secrets, o.grants(), keyPairProblems));
     }
     // Routes.
     BackendRefs backends = new BackendRefs(services, o.grants());
@@ -146,7 +148,7 @@ public final class GatewayAttachment {
   }
 
   private static List<ListenerState> listenerStates(Gateway g, Map<String, Secret> secrets,
-      List<ReferenceGrant> grants) {
+      List<ReferenceGrant> grants, Map<String, String> keyPairProblems) {
     List<Listener> ls = g.spec().listeners();
     List<ListenerState> out = new ArrayList<>();
     for (Listener l : ls) {
@@ -178,7 +180,7 @@ public final class GatewayAttachment {
       String certReason = null;
       List<String> certProblems = new ArrayList<>();
       for (SecretObjectReference c : l.certificateRefs()) {
-        String[] p = certificateProblem(g, c, secrets, grants);
+        String[] p = certificateProblem(g, c, secrets, grants, keyPairProblems);
         if (p != null) {
           certReason = certReason == null ? p[0] : certReason;
           certProblems.add(p[1]);
@@ -213,7 +215,7 @@ public final class GatewayAttachment {
    * key ({@link TlsKeyPair}).
    */
   private static String @Nullable [] certificateProblem(Gateway g, SecretObjectReference c,
-      Map<String, Secret> secrets, List<ReferenceGrant> grants) {
+      Map<String, Secret> secrets, List<ReferenceGrant> grants, Map<String, String> keyPairProblems) {
     String gwNs = g.metadata().namespace();
     if (!c.isSecret()) {
       String gk = (c.group().isEmpty() ? "core" : c.group()) + "/" + c.kind();
@@ -231,8 +233,12 @@ public final class GatewayAttachment {
     if (s == null) {
       return new String[] {Conditions.INVALID_CERTIFICATE_REF, "certificate Secret " + key + " not found"};
     }
-    String p = TlsKeyPair.problem(s);
-    return p == null ? null : new String[] {Conditions.INVALID_CERTIFICATE_REF, "certificate Secret " + key + " " + p};
+    String p = keyPairProblems.computeIfAbsent(key, k -> {
+      String problem = TlsKeyPair.problem(s);
+      return problem == null ? "" : problem;
+    });
+    return p.isEmpty() ? null : new String[] {Conditions.INVALID_CERTIFICATE_REF, "certificate Secret " + key + " "
+        + p};
   }
 
   private static String family(String protocol) {

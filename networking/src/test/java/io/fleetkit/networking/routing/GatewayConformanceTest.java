@@ -31,7 +31,6 @@ import io.fleetkit.api.gateway.SecretObjectReference;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.Condition;
 import io.fleetkit.api.meta.ConditionStatus;
-import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.networking.gateway.Conditions;
 import io.fleetkit.networking.gateway.GatewayAttachment;
 import io.fleetkit.networking.gateway.GatewayStatus;

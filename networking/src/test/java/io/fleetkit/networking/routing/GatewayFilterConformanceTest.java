@@ -9,7 +9,6 @@ import static io.fleetkit.networking.routing.GatewayFixtures.parent;
 import static io.fleetkit.networking.routing.GatewayFixtures.route;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fleetkit.api.core.Secret;
 import io.fleetkit.api.gateway.AllowedRoutes;
 import io.fleetkit.api.gateway.FromNamespaces;
 import io.fleetkit.api.gateway.HTTPBackendRef;
@@ -25,7 +24,6 @@ import io.fleetkit.api.gateway.HTTPURLRewriteFilter;
 import io.fleetkit.api.gateway.Listener;
 import io.fleetkit.api.gateway.PathMatchType;
 import io.fleetkit.api.gateway.SecretObjectReference;
-import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.networking.gateway.Conditions;
 import io.fleetkit.networking.gateway.GatewayAttachment;
 import io.fleetkit.networking.gateway.RouteParentStatus;
