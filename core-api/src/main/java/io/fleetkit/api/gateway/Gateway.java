@@ -7,11 +7,10 @@ import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
-import org.jspecify.annotations.Nullable;
 
 /**
- * A Gateway ({@code gateway.networking.k8s.io/v1}): listeners that routes attach to. Its status is computed, not
- * stored ({@link #status()} is {@code null}).
+ * A Gateway ({@code gateway.networking.k8s.io/v1}): listeners that routes attach to, and the status the controller
+ * of its GatewayClass writes ({@link GatewayStatus#EMPTY} until then; replaced only by a status update).
  *
  * <p>The constructor checks the API's rules (the CRD's schema and CEL rules) and reports every violation at once:
  * {@code spec.gatewayClassName} is required; 1..64 listeners with unique DNS-subdomain names, ports in 1..65535,
@@ -22,18 +21,26 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken.
  */
-public record Gateway(ObjectMeta metadata, GatewaySpec spec) implements ApiObject<Gateway> {
+public record Gateway(ObjectMeta metadata, GatewaySpec spec, GatewayStatus status) implements ApiObject<Gateway> {
   public static final String GROUP = "gateway.networking.k8s.io";
   public static final String API_VERSION = GROUP + "/v1";
   public static final String KIND = "Gateway";
   private static final Pattern PROTOCOL = Pattern.compile(
       "[a-zA-Z0-9]([-a-zA-Z0-9]{0,61}[a-zA-Z0-9])?|[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*"
           + "/[A-Za-z0-9]+");
+  /** The API's {@code Kind}: 1..63 characters. */
+  private static final Pattern KIND_NAME = Pattern.compile("[a-zA-Z]([-a-zA-Z0-9]{0,61}[a-zA-Z0-9])?");
 
   public Gateway {
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(spec, "spec");
+    Objects.requireNonNull(status, "status");
     validate(metadata, spec);
+  }
+
+  /** A Gateway without status. */
+  public Gateway(ObjectMeta metadata, GatewaySpec spec) {
+    this(metadata, spec, GatewayStatus.EMPTY);
   }
 
   private static void validate(ObjectMeta metadata, GatewaySpec spec) {
@@ -80,7 +87,18 @@ public record Gateway(ObjectMeta metadata, GatewaySpec spec) implements ApiObjec
         v.add(f + ".tls.certificateRefs", "must have at least 1 item for protocol HTTPS", 0);
       }
       for (int j = 0; j < l.certificateRefs().size(); j++) {
-        v.dnsSubdomain(f + ".tls.certificateRefs[" + j + "].name", l.certificateRefs().get(j));
+        SecretObjectReference c = l.certificateRefs().get(j);
+        String cf = f + ".tls.certificateRefs[" + j + "]";
+        v.dnsSubdomain(cf + ".name", c.name());
+        if (!c.namespace().isEmpty()) {
+          v.dnsLabel(cf + ".namespace", c.namespace());
+        }
+        if (!c.group().isEmpty()) {
+          v.dnsSubdomain(cf + ".group", c.group());
+        }
+        if (!KIND_NAME.matcher(c.kind()).matches()) {
+          v.add(cf + ".kind", "must match " + KIND_NAME.pattern(), c.kind());
+        }
       }
       AllowedRoutes a = l.allowedRoutes();
       String af = f + ".allowedRoutes.namespaces";
@@ -119,17 +137,16 @@ public record Gateway(ObjectMeta metadata, GatewaySpec spec) implements ApiObjec
 
   @Override
   public Gateway withMetadata(ObjectMeta m) {
-    return new Gateway(m, spec);
+    return new Gateway(m, spec, status);
   }
 
-  @Override
-  public @Nullable Object status() {
-    return null;
+  /** This Gateway with {@code s} as its status. */
+  public Gateway withStatus(GatewayStatus s) {
+    return new Gateway(metadata, spec, s);
   }
 
-  /** No status kept: returns this. */
   @Override
   public Gateway withStatusOf(Gateway other) {
-    return this;
+    return new Gateway(metadata, spec, other.status);
   }
 }

@@ -12,8 +12,8 @@ import java.util.regex.PatternSyntaxException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An HTTPRoute ({@code gateway.networking.k8s.io/v1}). Like FleetKit's other kinds without a status it has no
- * status part here ({@link #status()} is {@code null}).
+ * An HTTPRoute ({@code gateway.networking.k8s.io/v1}), with the status its parents' controllers write (one entry
+ * per parent, {@link HTTPRouteStatus#EMPTY} until then; replaced only by a status update).
  *
  * <p>The constructor checks the API's rules and reports every violation at once: at most 16 hostnames, each a
  * DNS-1123 subdomain with an optional leading {@code *.} (no IP addresses); at most 16 rules of at most 64 matches;
@@ -33,7 +33,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken
  */
-public record HTTPRoute(ObjectMeta metadata, HTTPRouteSpec spec) implements ApiObject<HTTPRoute> {
+public record HTTPRoute(ObjectMeta metadata, HTTPRouteSpec spec, HTTPRouteStatus status)
+    implements ApiObject<HTTPRoute> {
   public static final String API_VERSION = "gateway.networking.k8s.io/v1";
   public static final String KIND = "HTTPRoute";
   public static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS",
@@ -42,7 +43,13 @@ public record HTTPRoute(ObjectMeta metadata, HTTPRouteSpec spec) implements ApiO
   public HTTPRoute {
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(spec, "spec");
+    Objects.requireNonNull(status, "status");
     validate(metadata, spec);
+  }
+
+  /** A route without status. */
+  public HTTPRoute(ObjectMeta metadata, HTTPRouteSpec spec) {
+    this(metadata, spec, HTTPRouteStatus.EMPTY);
   }
 
   private static void validate(ObjectMeta metadata, HTTPRouteSpec spec) {
@@ -217,17 +224,16 @@ public record HTTPRoute(ObjectMeta metadata, HTTPRouteSpec spec) implements ApiO
 
   @Override
   public HTTPRoute withMetadata(ObjectMeta m) {
-    return new HTTPRoute(m, spec);
+    return new HTTPRoute(m, spec, status);
   }
 
-  @Override
-  public @Nullable Object status() {
-    return null;
+  /** This route with {@code s} as its status. */
+  public HTTPRoute withStatus(HTTPRouteStatus s) {
+    return new HTTPRoute(metadata, spec, s);
   }
 
-  /** No status kept: returns this. */
   @Override
   public HTTPRoute withStatusOf(HTTPRoute other) {
-    return this;
+    return new HTTPRoute(metadata, spec, other.status);
   }
 }

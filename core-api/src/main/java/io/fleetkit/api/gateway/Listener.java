@@ -9,10 +9,11 @@ import java.util.Objects;
  * @param name unique in the Gateway; what a route's {@code parentRefs[].sectionName} names
  * @param hostname the host names served: exact, {@code *.suffix}, or empty for every host
  * @param protocol {@code HTTP}, {@code HTTPS}, {@code TLS}, {@code TCP}, {@code UDP} or a domain-prefixed name
- * @param certificateRefs names of Secrets in the Gateway's namespace (HTTPS only, {@code tls.certificateRefs})
+ * @param certificateRefs the certificates, Secrets in the Gateway's or (with a {@link ReferenceGrant}) another
+ *     namespace (HTTPS and TLS only, {@code tls.certificateRefs})
  */
 public record Listener(String name, String hostname, int port, String protocol, AllowedRoutes allowedRoutes,
-    List<String> certificateRefs) {
+    List<SecretObjectReference> certificateRefs) {
   public Listener {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(hostname, "hostname");

@@ -1,5 +1,6 @@
 package io.fleetkit.api.gateway;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,7 +19,8 @@ final class GatewayKindsTest {
   @Test
   void gateway_validListeners_accepted() {
     assertThatCode(() -> gateway(Listener.http("a", "", 80), Listener.http("b", "*.example.com", 80),
-        new Listener("tls", "www.example.com", 443, "HTTPS", AllowedRoutes.SAME_NAMESPACE, List.of("cert")),
+        new Listener("tls", "www.example.com", 443, "HTTPS", AllowedRoutes.SAME_NAMESPACE,
+            List.of(SecretObjectReference.secret("cert"))),
         new Listener("custom", "", 9000, "example.com/proto", AllowedRoutes.SAME_NAMESPACE, List.of())))
         .doesNotThrowAnyException();
   }
@@ -26,7 +28,8 @@ final class GatewayKindsTest {
   @Test
   void gateway_everyViolationReportedAtOnce() {
     assertThatThrownBy(() -> gateway(Listener.http("a", "", 80), Listener.http("a", "", 81),
-        new Listener("t", "", 82, "HTTP", AllowedRoutes.SAME_NAMESPACE, List.of("cert")),
+        new Listener("t", "", 82, "HTTP", AllowedRoutes.SAME_NAMESPACE,
+            List.of(SecretObjectReference.secret("cert"))),
         Listener.http("s", "", 83).withAllowedRoutes(new AllowedRoutes(FromNamespaces.Same, LabelSelector.EVERYTHING,
             List.of()))))
         .isInstanceOf(ValidationException.class)
@@ -34,6 +37,39 @@ final class GatewayKindsTest {
         .hasMessageContaining("spec.listeners[1].name").hasMessageContaining("must be unique within the Gateway")
         .hasMessageContaining("spec.listeners[2].tls")
         .hasMessageContaining("spec.listeners[3].allowedRoutes.namespaces.selector");
+  }
+
+  @Test
+  void gateway_certificateRefs_namespaceAndKindChecked_otherGroupsAndKindsAccepted() {
+    Listener bad = new Listener("tls", "", 443, "HTTPS", AllowedRoutes.SAME_NAMESPACE, List.of(
+        new SecretObjectReference("", "Wrong_Kind", "cert", "Not_A_Namespace")));
+    assertThatThrownBy(() -> gateway(bad)).isInstanceOf(ValidationException.class)
+        .hasMessageContaining("spec.listeners[0].tls.certificateRefs[0].namespace")
+        .hasMessageContaining("spec.listeners[0].tls.certificateRefs[0].kind");
+    // resolvable or not is the controller's to say (ResolvedRefs), as in the CRD's schema
+    assertThatCode(() -> gateway(new Listener("tls", "", 443, "HTTPS", AllowedRoutes.SAME_NAMESPACE, List.of(
+        new SecretObjectReference("wrong.group.company.io", "WrongKind", "cert", "certs")))))
+        .doesNotThrowAnyException();
+  }
+
+  @Test
+  void gatewayClass_descriptionAtMost64Characters_andPartOfTheSpec() {
+    GatewayClass c = new GatewayClass(ObjectMeta.of("c"), "example.com/gateway");
+    assertThatThrownBy(() -> c.withDescription("d".repeat(65)))
+        .hasMessageContaining("GatewayClass c: spec.description");
+    assertThat(c.withDescription("new").spec()).isNotEqualTo(c.spec());
+    assertThat(c.withStatus(new GatewayClassStatus(List.of(io.fleetkit.api.meta.Condition.of("Accepted",
+        io.fleetkit.api.meta.ConditionStatus.True, "Accepted", "")))).spec()).isEqualTo(c.spec());
+  }
+
+  @Test
+  void statusOf_replacesOnlyTheStatus() {
+    Gateway g = gateway(Listener.http("a", "", 80));
+    GatewayStatus st = new GatewayStatus(List.of(io.fleetkit.api.meta.Condition.of("Accepted",
+        io.fleetkit.api.meta.ConditionStatus.True, "Accepted", "")), List.of());
+    Gateway other = gateway(Listener.http("b", "", 81)).withStatus(st);
+    assertThat(g.withStatusOf(other)).isEqualTo(new Gateway(g.metadata(), g.spec(), st));
+    assertThat(g.status()).isEqualTo(GatewayStatus.EMPTY);
   }
 
   @Test

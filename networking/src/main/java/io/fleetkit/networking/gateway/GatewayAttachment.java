@@ -8,6 +8,8 @@ import io.fleetkit.api.gateway.GatewayClass;
 import io.fleetkit.api.gateway.HTTPRoute;
 import io.fleetkit.api.gateway.Listener;
 import io.fleetkit.api.gateway.ParentReference;
+import io.fleetkit.api.gateway.ReferenceGrant;
+import io.fleetkit.api.gateway.SecretObjectReference;
 import io.fleetkit.api.meta.Condition;
 import io.fleetkit.api.meta.ConditionStatus;
 import java.util.ArrayList;
@@ -26,8 +28,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Listeners: {@code HTTP} and {@code HTTPS} are supported (others are {@code Accepted=False
  * UnsupportedProtocol}); {@code allowedRoutes.kinds} other than {@code HTTPRoute} make {@code ResolvedRefs=False
- * InvalidRouteKinds}; an HTTPS certificate Secret missing from the Gateway's namespace makes {@code
- * ResolvedRefs=False InvalidCertificateRef}; listeners on one port with protocols that cannot share it are {@code
+ * InvalidRouteKinds}; a certificate reference that is no core Secret, names a missing Secret or one without a
+ * parseable PEM certificate and matching key ({@link TlsKeyPair}) makes {@code ResolvedRefs=False
+ * InvalidCertificateRef}, one to another namespace without a ReferenceGrant there for the Gateway {@code
+ * RefNotPermitted}; listeners on one port with protocols that cannot share it are {@code
  * Conflicted=True ProtocolConflict} and not accepted. A listener is {@code Programmed} when accepted with resolved
  * references; only programmed listeners carry traffic, but routes attach (and are counted) on every accepted one.
  * The Gateway is {@code Accepted} (reason {@code ListenersNotValid} when some listener is not) unless no listener is
@@ -70,9 +74,11 @@ public final class GatewayAttachment {
     for (GatewayClass c : o.classes()) {
       classes.add(c.metadata().name());
     }
-    Set<String> secrets = new HashSet<>();
+    Map<String, Secret> secrets = new HashMap<>();
+    // each Secret's PEM check (a signature) once, however many listeners refer to it; "" when it is usable
+    Map<String, String> keyPairProblems = new HashMap<>();
     for (Secret s : o.secrets()) {
-      secrets.add(s.metadata().key());
+      secrets.put(s.metadata().key(), s);
     }
     Map<String, Map<String, String>> nsLabels = new HashMap<>();
     for (Namespace n : o.namespaces()) {
@@ -88,7 +94,7 @@ public final class GatewayAttachment {
     for (Gateway g : o.gateways()) {
       String key = g.metadata().key();
       gateways.put(key, g);
-      listeners.put(key, listenerStates(g, secrets));
+      listeners.put(key, listenerStates(g, secrets, o.grants(), keyPairProblems));
     }
     // Routes.
     BackendRefs backends = new BackendRefs(services, o.grants());
@@ -141,7 +147,8 @@ public final class GatewayAttachment {
     }
   }
 
-  private static List<ListenerState> listenerStates(Gateway g, Set<String> secrets) {
+  private static List<ListenerState> listenerStates(Gateway g, Map<String, Secret> secrets,
+      List<ReferenceGrant> grants, Map<String, String> keyPairProblems) {
     List<Listener> ls = g.spec().listeners();
     List<ListenerState> out = new ArrayList<>();
     for (Listener l : ls) {
@@ -170,10 +177,13 @@ public final class GatewayAttachment {
           conflict = "port " + l.port() + " is also used by listener " + other.name() + " (" + other.protocol() + ")";
         }
       }
-      List<String> missingCerts = new ArrayList<>();
-      for (String c : l.certificateRefs()) {
-        if (!secrets.contains(g.metadata().namespace() + "/" + c)) {
-          missingCerts.add(c);
+      String certReason = null;
+      List<String> certProblems = new ArrayList<>();
+      for (SecretObjectReference c : l.certificateRefs()) {
+        String[] p = certificateProblem(g, c, secrets, grants, keyPairProblems);
+        if (p != null) {
+          certReason = certReason == null ? p[0] : certReason;
+          certProblems.add(p[1]);
         }
       }
       List<Condition> cs = new ArrayList<>();
@@ -182,13 +192,12 @@ public final class GatewayAttachment {
           !http ? Conditions.UNSUPPORTED_PROTOCOL : conflict != null ? Conditions.PROTOCOL_CONFLICT : "Accepted",
           !http ? "protocol " + l.protocol() + " is not supported (HTTP and HTTPS are)"
               : conflict != null ? conflict : ""));
-      boolean resolved = invalidKinds.isEmpty() && missingCerts.isEmpty();
+      boolean resolved = invalidKinds.isEmpty() && certReason == null;
       cs.add(Conditions.of(Conditions.RESOLVED_REFS, resolved,
           !invalidKinds.isEmpty() ? Conditions.INVALID_ROUTE_KINDS
-              : !missingCerts.isEmpty() ? Conditions.INVALID_CERTIFICATE_REF : "ResolvedRefs",
+              : certReason != null ? certReason : "ResolvedRefs",
           !invalidKinds.isEmpty() ? "route kinds " + invalidKinds + " are not supported on protocol " + l.protocol()
-              : !missingCerts.isEmpty() ? "certificate Secrets " + missingCerts + " not found in namespace "
-                  + g.metadata().namespace() : ""));
+              : String.join("; ", certProblems)));
       cs.add(Conditions.of(Conditions.CONFLICTED, conflict != null,
           conflict != null ? Conditions.PROTOCOL_CONFLICT : Conditions.NO_CONFLICTS, conflict == null ? "" : conflict));
       boolean programmed = accepted && resolved;
@@ -197,6 +206,39 @@ public final class GatewayAttachment {
       out.add(new ListenerState(l, supported, accepted, cs));
     }
     return out;
+  }
+
+  /**
+   * Why certificate reference {@code c} of a listener of {@code g} does not resolve ({@code [reason, message]}), or
+   * {@code null}: in upstream's order, a kind other than a core Secret, another namespace without a ReferenceGrant
+   * there from the Gateway's ({@code RefNotPermitted}), a missing Secret, a Secret that holds no usable certificate and
+   * key ({@link TlsKeyPair}).
+   */
+  private static String @Nullable [] certificateProblem(Gateway g, SecretObjectReference c,
+      Map<String, Secret> secrets, List<ReferenceGrant> grants, Map<String, String> keyPairProblems) {
+    String gwNs = g.metadata().namespace();
+    if (!c.isSecret()) {
+      String gk = (c.group().isEmpty() ? "core" : c.group()) + "/" + c.kind();
+      return new String[] {Conditions.INVALID_CERTIFICATE_REF, "certificate " + gk + " " + c.name()
+          + ": only core Secrets are supported"};
+    }
+    String ns = c.namespaceOr(gwNs);
+    String key = ns + "/" + c.name();
+    if (!ns.equals(gwNs) && !grants.stream().anyMatch(r -> r.metadata().namespace().equals(ns)
+        && r.permits(Gateway.GROUP, Gateway.KIND, gwNs, "", SecretObjectReference.SECRET, c.name()))) {
+      return new String[] {Conditions.REF_NOT_PERMITTED, "certificate Secret " + key + " is in another namespace and"
+          + " no ReferenceGrant in " + ns + " allows Gateways of " + gwNs + " to refer to it"};
+    }
+    Secret s = secrets.get(key);
+    if (s == null) {
+      return new String[] {Conditions.INVALID_CERTIFICATE_REF, "certificate Secret " + key + " not found"};
+    }
+    String p = keyPairProblems.computeIfAbsent(key, k -> {
+      String problem = TlsKeyPair.problem(s);
+      return problem == null ? "" : problem;
+    });
+    return p.isEmpty() ? null : new String[] {Conditions.INVALID_CERTIFICATE_REF, "certificate Secret " + key + " "
+        + p};
   }
 
   private static String family(String protocol) {

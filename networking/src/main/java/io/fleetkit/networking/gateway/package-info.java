@@ -2,8 +2,12 @@
  * The Gateway API's control-plane half: which HTTPRoutes attach to which Gateway listeners
  * ({@link io.fleetkit.networking.gateway.GatewayAttachment}), with the status a Gateway controller writes (listener
  * conditions and attached-route counts, route parent conditions with upstream's reasons), hostname intersection
- * ({@link io.fleetkit.networking.gateway.Hostnames}) and backend reference resolution. Results are immutable
- * values; computing them is a pure function of the objects given, so instances are thread-safe.
+ * ({@link io.fleetkit.networking.gateway.Hostnames}) and the resolution of backend and certificate references.
+ * {@link io.fleetkit.networking.gateway.GatewayStatusController} writes that status to a store's GatewayClasses,
+ * Gateways and HTTPRoutes with each object's {@code observedGeneration}.
+ *
+ * <p>Thread safety: the computed results are immutable values (computing them is a pure function of the objects
+ * given); the controller follows the reconcile runtime's threading (one worker, or stepping on the caller's thread).
  */
 @NullMarked
 package io.fleetkit.networking.gateway;

@@ -27,15 +27,16 @@ import io.fleetkit.api.gateway.HTTPRouteRule;
 import io.fleetkit.api.gateway.Listener;
 import io.fleetkit.api.gateway.PathMatchType;
 import io.fleetkit.api.gateway.ReferenceGrant;
+import io.fleetkit.api.gateway.SecretObjectReference;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.Condition;
 import io.fleetkit.api.meta.ConditionStatus;
-import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.networking.gateway.Conditions;
 import io.fleetkit.networking.gateway.GatewayAttachment;
 import io.fleetkit.networking.gateway.GatewayStatus;
 import io.fleetkit.networking.gateway.ListenerStatus;
 import io.fleetkit.networking.gateway.RouteParentStatus;
+import io.fleetkit.networking.gateway.TestCertificates;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Nested;
@@ -227,7 +228,7 @@ final class GatewayConformanceTest {
   @Nested
   final class GatewayWithAttachedRoutes {
     private static Listener selectorListener(String name, int port, String protocol, String hostname,
-        List<String> certs) {
+        List<SecretObjectReference> certs) {
       return new Listener(name, hostname, port, protocol, new AllowedRoutes(FromNamespaces.Selector,
           new LabelSelector(Map.of("kubernetes.io/metadata.name", INFRA), List.of()), List.of("HTTPRoute")), certs);
     }
@@ -237,7 +238,8 @@ final class GatewayConformanceTest {
             gateway("gateway-with-two-attached-routes",
                 selectorListener("http", 80, "HTTP", "foo.example.com", List.of())),
             gateway("unresolved-gateway-with-one-attached-unresolved-route",
-                selectorListener("tls", 443, "HTTPS", "", List.of("does-not-exist")))),
+                selectorListener("tls", 443, "HTTPS", "",
+                    List.of(SecretObjectReference.secret("does-not-exist"))))),
         List.of(route(INFRA, "http-route-1", List.of(parent("gateway-with-one-attached-route")), List.of(),
                 rule(null, backend("infra-backend-v1"))),
             route(INFRA, "http-route-2", List.of(parent("gateway-with-two-attached-routes")), List.of(),
@@ -276,9 +278,9 @@ final class GatewayConformanceTest {
 
     @Test
     void certificateSecretPresent_listenerProgrammed() {
-      Secret cert = new Secret(ObjectMeta.of(INFRA, "does-not-exist"), Secret.TYPE_OPAQUE, Map.of(), false);
+      Secret cert = TestCertificates.tls(INFRA, "does-not-exist");
       GatewayAttachment b = attach(List.of(gateway("tls-gw", selectorListener("tls", 443, "HTTPS", "",
-          List.of("does-not-exist")))), List.of(), List.of(), List.of(cert));
+          List.of(SecretObjectReference.secret("does-not-exist"))))), List.of(), List.of(), List.of(cert));
       assertCondition(b.gateway(INFRA + "/tls-gw").listener("tls").condition(Conditions.PROGRAMMED), true, "");
     }
   }

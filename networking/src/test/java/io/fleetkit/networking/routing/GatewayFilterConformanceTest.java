@@ -9,7 +9,6 @@ import static io.fleetkit.networking.routing.GatewayFixtures.parent;
 import static io.fleetkit.networking.routing.GatewayFixtures.route;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fleetkit.api.core.Secret;
 import io.fleetkit.api.gateway.AllowedRoutes;
 import io.fleetkit.api.gateway.FromNamespaces;
 import io.fleetkit.api.gateway.HTTPBackendRef;
@@ -24,10 +23,11 @@ import io.fleetkit.api.gateway.HTTPRouteRule;
 import io.fleetkit.api.gateway.HTTPURLRewriteFilter;
 import io.fleetkit.api.gateway.Listener;
 import io.fleetkit.api.gateway.PathMatchType;
-import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.gateway.SecretObjectReference;
 import io.fleetkit.networking.gateway.Conditions;
 import io.fleetkit.networking.gateway.GatewayAttachment;
 import io.fleetkit.networking.gateway.RouteParentStatus;
+import io.fleetkit.networking.gateway.TestCertificates;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -457,7 +457,7 @@ final class GatewayFilterConformanceTest {
 
     private static Listener https(String name, String hostname) {
       return new Listener(name, hostname, 443, "HTTPS", new AllowedRoutes(FromNamespaces.Same, null, List.of()),
-          List.of(CERT));
+          List.of(SecretObjectReference.secret(CERT)));
     }
 
     private static HTTPRoute route(String name, String gateway, HTTPRouteRule... rules) {
@@ -486,7 +486,7 @@ final class GatewayFilterConformanceTest {
                 rule("/scheme-http-and-port-nil", List.of(redirect("http", "example.org", null, null, null))),
                 rule("/scheme-http-and-port-80", List.of(redirect("http", "example.org", null, 80, null))),
                 rule("/scheme-http-and-port-8080", List.of(redirect("http", "example.org", null, 8080, null))))),
-        List.of(), List.of(new Secret(ObjectMeta.of(INFRA, CERT), Secret.TYPE_OPAQUE, Map.of(), false)));
+        List.of(), List.of(TestCertificates.tls(INFRA, CERT)));
 
     @Test
     void accepted() {

@@ -12,7 +12,9 @@ import tools.jackson.databind.ValueDeserializer;
  * Reads one record type from its JSON object: each property to the component of that name, a component whose
  * property is missing to its unset value ({@link RecordForm#unset}), then the canonical constructor. A {@code null}
  * is the value of a {@code @Nullable} component and, for any other, means unset as a missing property does.
- * A property that is no component is refused, never dropped: a later write of the object would lose it. All
+ * A property that is no component is refused, never dropped: a later write of the object would lose it. A JSON
+ * string is read as the record only where an earlier version stored the record so ({@link
+ * UnsetValues#earlierScalarForm}). All
  * reflection happens once, in {@link RecordForm}; the deserializers of the components are looked up at the first
  * read. Thread-safe.
  */
@@ -31,6 +33,17 @@ final class RecordReader extends ValueDeserializer<Object> {
       deserializers = resolveComponents(ctx);
     }
     JsonToken t = p.currentToken();
+    if (t == JsonToken.VALUE_STRING) {
+      // a record an earlier version stored as a string (UnsetValues.earlierScalarForm)
+      var earlier = UnsetValues.earlierScalarForm(form.type);
+      if (earlier != null) {
+        try {
+          return earlier.apply(p.getValueAsString());
+        } catch (RuntimeException e) {
+          throw new StoredFormException(p, "is not a valid " + form.type.getSimpleName() + ": " + e.getMessage(), e);
+        }
+      }
+    }
     if (t == JsonToken.START_OBJECT) {
       t = p.nextToken();
     }

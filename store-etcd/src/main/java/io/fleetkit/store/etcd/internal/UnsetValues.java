@@ -59,6 +59,7 @@ import io.fleetkit.api.gateway.HTTPPathMatch;
 import io.fleetkit.api.gateway.HTTPQueryParamMatch;
 import io.fleetkit.api.gateway.HTTPRequestRedirectFilter;
 import io.fleetkit.api.gateway.PathMatchType;
+import io.fleetkit.api.gateway.SecretObjectReference;
 import io.fleetkit.api.gateway.ValueMatchType;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.rollouts.AnalysisRunStatus;
@@ -87,6 +88,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -202,6 +204,7 @@ final class UnsetValues {
     kindDefault(Fraction.class, "denominator", Fraction.DEFAULT_DENOMINATOR);
     kindDefault(HTTPRequestRedirectFilter.class, "statusCode", HTTPRequestRedirectFilter.DEFAULT_STATUS_CODE);
     kindDefault(HTTPCORSFilter.class, "maxAge", HTTPCORSFilter.DEFAULT_MAX_AGE);
+    kindDefault(SecretObjectReference.class, "kind", SecretObjectReference.SECRET);
     // simulation scenarios
     kindDefault(ScenarioSpec.class, "sampleInterval", ScenarioSpec.DEFAULT_SAMPLE_INTERVAL);
     kindDefault(QueueScaler.class, "pollingInterval", QueueScaler.DEFAULT_POLLING_INTERVAL);
@@ -234,6 +237,18 @@ final class UnsetValues {
       };
     }
     return null;
+  }
+
+  /**
+   * Records an earlier FleetKit stored as a JSON string, with how to read that string: a listener's certificate
+   * reference was the Secret's name (in the Gateway's namespace) before it had a group, kind and namespace.
+   */
+  private static final Map<Class<?>, Function<String, Object>> EARLIER_SCALAR_FORMS = Map.of(
+      SecretObjectReference.class, SecretObjectReference::secret);
+
+  /** How to read a record of type {@code record} stored as a JSON string, or {@code null} if it never was. */
+  static @Nullable Function<String, Object> earlierScalarForm(Class<?> record) {
+    return EARLIER_SCALAR_FORMS.get(record);
   }
 
   private static void kindDefault(Class<?> record, String component, Object value) {

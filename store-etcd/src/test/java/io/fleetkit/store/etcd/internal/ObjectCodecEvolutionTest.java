@@ -20,6 +20,11 @@ import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.RestartPolicy;
+import io.fleetkit.api.gateway.AllowedRoutes;
+import io.fleetkit.api.gateway.Gateway;
+import io.fleetkit.api.gateway.GatewaySpec;
+import io.fleetkit.api.gateway.Listener;
+import io.fleetkit.api.gateway.SecretObjectReference;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.ResourceList;
@@ -215,6 +220,28 @@ final class ObjectCodecEvolutionTest {
   }
 
   // --------------------------------------------------------------------------- the fields the kinds gained lately
+
+  @Test
+  void gatewayStoredWithCertificateRefsAsNames_readsThemAsSecretsOfItsNamespace() {
+    Gateway current = new Gateway(ObjectMeta.of("infra", "edge"), new GatewaySpec("c", List.of(new Listener("https",
+        "", 443, "HTTPS", AllowedRoutes.SAME_NAMESPACE, List.of(SecretObjectReference.secret("www-cert"),
+        SecretObjectReference.secret("api-cert"))))));
+    JsonNode older = StoredJson.JSON.readTree(codec.encode(current));
+    ObjectNode listener = (ObjectNode) older.get("spec").get("listeners").get(0);
+    listener.putArray("certificateRefs").add("www-cert").add("api-cert");
+
+    assertThat(codec.decode(StoredJson.JSON.writeValueAsBytes(older), Gateway.class, "k")).isEqualTo(current);
+  }
+
+  @Test
+  void certificateRefStoredWithoutKind_isASecret() {
+    Gateway current = new Gateway(ObjectMeta.of("infra", "edge"), new GatewaySpec("c", List.of(new Listener("https",
+        "", 443, "HTTPS", AllowedRoutes.SAME_NAMESPACE, List.of(SecretObjectReference.secret("certs", "www"))))));
+    JsonNode stored = StoredJson.JSON.readTree(codec.encode(current));
+    ((ObjectNode) stored.get("spec").get("listeners").get(0).get("certificateRefs").get(0)).remove("kind");
+
+    assertThat(codec.decode(StoredJson.JSON.writeValueAsBytes(stored), Gateway.class, "k")).isEqualTo(current);
+  }
 
   @Test
   void statefulSetStoredBeforeRetentionPolicyAndOrdinals_readsWithThemUnset() {

@@ -23,6 +23,7 @@ import io.fleetkit.api.gateway.HTTPRouteRetry;
 import io.fleetkit.api.gateway.HTTPRouteTimeouts;
 import io.fleetkit.api.gateway.HTTPURLRewriteFilter;
 import io.fleetkit.api.gateway.ReferenceGrant;
+import io.fleetkit.api.gateway.SecretObjectReference;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -36,6 +37,7 @@ final class GatewayYamlTest {
     LoadedObjects loaded = KubernetesYaml.parse(RoundTripTest.resource("roundtrip/gateway.yaml"), "gateway.yaml");
     assertThat(loaded.countsByKind()).hasToString("{Gateway=1, GatewayClass=1, HTTPRoute=1, ReferenceGrant=1}");
     assertThat(loaded.ofType(GatewayClass.class).get(0).controllerName()).isEqualTo("fleetkit.io/gateway");
+    assertThat(loaded.ofType(GatewayClass.class).get(0).description()).isEqualTo("the edge");
     Gateway g = loaded.ofType(Gateway.class).get(0);
     assertThat(g.spec().gatewayClassName()).isEqualTo("fleetkit");
     assertThat(g.spec().listeners()).extracting(l -> l.name() + ":" + l.port() + ":" + l.protocol() + ":"
@@ -45,7 +47,8 @@ final class GatewayYamlTest {
     assertThat(http.from()).isEqualTo(FromNamespaces.Selector);
     assertThat(http.selector().matchLabels()).containsEntry("team", "shop");
     assertThat(http.kinds()).containsExactly("HTTPRoute");
-    assertThat(g.spec().listeners().get(1).certificateRefs()).containsExactly("www-cert");
+    assertThat(g.spec().listeners().get(1).certificateRefs()).containsExactly(
+        SecretObjectReference.secret("www-cert"), SecretObjectReference.secret("certs", "shared-cert"));
     assertThat(g.spec().listeners().get(1).allowedRoutes().from()).isEqualTo(FromNamespaces.All);
     assertThat(g.spec().listeners().get(2).allowedRoutes().from()).isEqualTo(FromNamespaces.Same);
     HTTPRoute r = loaded.ofType(HTTPRoute.class).get(0);

@@ -9,7 +9,10 @@ import io.fleetkit.api.gateway.GatewayClass;
 import io.fleetkit.api.meta.ObjectMeta;
 import org.jspecify.annotations.Nullable;
 
-/** gateway.networking.k8s.io/v1 GatewayClass ({@code spec.controllerName}; parametersRef is refused). */
+/**
+ * gateway.networking.k8s.io/v1 GatewayClass ({@code spec.controllerName} and {@code spec.description};
+ * parametersRef is refused).
+ */
 public final class GatewayClassConverter
     extends AbstractKindConverter<io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayClass, GatewayClass> {
   public GatewayClassConverter() {
@@ -26,10 +29,11 @@ public final class GatewayClassConverter
       ctx.error("spec.parametersRef", "is not supported", s.getParametersRef().getName());
     }
     String controller = s == null ? "" : Values.orEmpty(s.getControllerName());
+    String description = s == null ? "" : Values.orEmpty(s.getDescription());
     if (ctx.hasErrors()) {
       return null;
     }
-    return ctx.build("", () -> new GatewayClass(meta, controller));
+    return ctx.build("", () -> new GatewayClass(meta, controller).withDescription(description));
   }
 
   @Override
@@ -37,7 +41,8 @@ public final class GatewayClassConverter
     return new GatewayClassBuilder()
         .withApiVersion(apiVersion()).withKind(kind())
         .withMetadata(Fabric8Meta.toFabric8(in.metadata()))
-        .withSpec(new GatewayClassSpecBuilder().withControllerName(in.controllerName()).build())
+        .withSpec(new GatewayClassSpecBuilder().withControllerName(in.controllerName())
+            .withDescription(Values.emptyToNull(in.description())).build())
         .build();
   }
 }

@@ -18,6 +18,7 @@ import io.fleetkit.api.gateway.FromNamespaces;
 import io.fleetkit.api.gateway.Gateway;
 import io.fleetkit.api.gateway.GatewaySpec;
 import io.fleetkit.api.gateway.Listener;
+import io.fleetkit.api.gateway.SecretObjectReference;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ObjectMeta;
 import java.util.List;
@@ -25,9 +26,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * gateway.networking.k8s.io/v1 Gateway: {@code gatewayClassName} and listeners (name, hostname, port, protocol,
- * {@code allowedRoutes} namespaces and kinds, {@code tls.certificateRefs} to Secrets of the Gateway's namespace).
+ * {@code allowedRoutes} namespaces and kinds, {@code tls.certificateRefs} with their group, kind and namespace,
+ * resolved by the Gateway's controller).
  * Parts not modelled are refused rather than dropped: {@code spec.addresses}, {@code spec.infrastructure}, TLS
- * {@code Passthrough} mode, certificate references to other kinds or namespaces, route kinds of other groups.
+ * {@code Passthrough} mode, route kinds of other groups.
  */
 public final class GatewayConverter
     extends AbstractKindConverter<io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway, Gateway> {
@@ -61,25 +63,19 @@ public final class GatewayConverter
       ctx.error(path + ".port", "is required", null);
       return null;
     }
-    List<String> certs = List.of();
+    List<SecretObjectReference> certs = List.of();
     var tls = l.getTls();
     if (tls != null) {
       String mode = Values.orEmpty(tls.getMode());
       if (!mode.isEmpty() && !mode.equals("Terminate")) {
         ctx.error(path + ".tls.mode", "only Terminate is supported", mode);
       }
-      certs = Fabric8Scheduling.list(tls.getCertificateRefs(), path + ".tls.certificateRefs", ctx, (c, cp, cc) -> {
-        String kind = Values.orEmpty(c.getKind());
-        if (!Values.orEmpty(c.getGroup()).isEmpty() || (!kind.isEmpty() && !kind.equals("Secret"))) {
-          cc.error(cp + ".kind", "only core Secrets are supported", c.getGroup() + "/" + kind);
-          return null;
-        }
-        if (c.getNamespace() != null && !c.getNamespace().isEmpty()) {
-          cc.error(cp + ".namespace", "certificates in other namespaces are not supported", c.getNamespace());
-          return null;
-        }
-        return Values.orEmpty(c.getName());
-      });
+      // Any group, kind and namespace is read: the Gateway's controller reports a reference it cannot resolve
+      // (another kind, a namespace without a ReferenceGrant) in the listener's ResolvedRefs condition, as upstream.
+      certs = Fabric8Scheduling.list(tls.getCertificateRefs(), path + ".tls.certificateRefs", ctx,
+          (c, cp, cc) -> new SecretObjectReference(Values.orEmpty(c.getGroup()),
+              c.getKind() == null ? SecretObjectReference.SECRET : c.getKind(), Values.orEmpty(c.getName()),
+              Values.orEmpty(c.getNamespace())));
     }
     AllowedRoutes allowed = AllowedRoutes.SAME_NAMESPACE;
     var a = l.getAllowedRoutes();
@@ -106,7 +102,7 @@ public final class GatewayConverter
       allowed = new AllowedRoutes(from, sel, kinds);
     }
     AllowedRoutes ar = allowed;
-    List<String> cr = certs;
+    List<SecretObjectReference> cr = certs;
     return ctx.build(path, () -> new Listener(Values.orEmpty(l.getName()), Values.orEmpty(l.getHostname()),
         l.getPort(), Values.orEmpty(l.getProtocol()), ar, cr));
   }
@@ -123,7 +119,8 @@ public final class GatewayConverter
                 .withProtocol(l.protocol())
                 .withTls(l.certificateRefs().isEmpty() ? null : new ListenerTLSConfigBuilder()
                     .withCertificateRefs(Fabric8Scheduling.out(l.certificateRefs(),
-                        c -> new SecretObjectReferenceBuilder().withName(c).build()))
+                        c -> new SecretObjectReferenceBuilder().withGroup(c.group()).withKind(c.kind())
+                            .withName(c.name()).withNamespace(Values.emptyToNull(c.namespace())).build()))
                     .build())
                 .withAllowedRoutes(l.allowedRoutes().equals(AllowedRoutes.SAME_NAMESPACE) ? null
                     : new AllowedRoutesBuilder()
