@@ -69,7 +69,7 @@ final class ValidateCommandTest {
             + " PersistentVolume, PersistentVolumeClaim, Pod, PodDisruptionBudget, PodGroup, PriorityClass,"
             + " ReferenceGrant, ReplicaSet, ResourceQuota, Rollout, Scenario, Secret, Service, ServiceAccount,"
             + " StatefulSet, StorageClass,"
-            + " VerticalPodAutoscaler) (at line 2)");
+            + " VerticalPodAutoscaler, VerticalPodAutoscalerCheckpoint) (at line 2)");
   }
 
   @Test
