@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.fleetkit.api.ValidationException;
 import io.fleetkit.api.Violation;
 import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.meta.OwnerReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -74,6 +75,24 @@ final class ResourceClaimValidationTest {
   void goodLabels_accepted() {
     ObjectMeta meta = ObjectMeta.of("ns", GOOD).withLabels(Map.of("apps.kubernetes.io/name", "test"));
     assertThatCode(() -> ResourceClaim.of(meta, validSpec())).doesNotThrowAnyException();
+  }
+
+  /** uid, resource-version, generation, creation-timestamp, owner-references, finalizers, good-annotations. */
+  @Test
+  void metadataFields_accepted() {
+    ObjectMeta base = ObjectMeta.of("ns", GOOD);
+    List<ObjectMeta> metas = List.of(
+        base.toBuilder().uid("ac051fac-2ead-46d9-b8b4-4e0fbeb7455d").build(),
+        base.toBuilder().resourceVersion("1").build(),
+        base.toBuilder().generation(100).build(),
+        base.toBuilder().creationTimestamp(java.time.Instant.parse("2024-01-01T00:00:00Z")).build(),
+        base.toBuilder().ownerReference(new OwnerReference("v1", "pod", "foo",
+            "ac051fac-2ead-46d9-b8b4-4e0fbeb7455d", false, false)).build(),
+        base.toBuilder().finalizer("example.com/foo").build(),
+        base.toBuilder().annotation("foo", "bar").build());
+    for (ObjectMeta m : metas) {
+      assertThatCode(() -> ResourceClaim.of(m, validSpec())).as(m.toString()).doesNotThrowAnyException();
+    }
   }
 
   @Test
