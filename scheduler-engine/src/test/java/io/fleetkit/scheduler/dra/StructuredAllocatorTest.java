@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Ported from kubernetes
  * {@code staging/src/k8s.io/dynamic-resource-allocation/structured/internal/allocatortesting/allocator_testing.go}
- * (commit 008b3652), TestAllocator's table: the cases from "empty" through "too-many-devices-single-request" that use
+ * (commit 008b3652), TestAllocator's table: the cases from "empty" through "prioritized-list-with-backtracking" that use
  * only what FleetKit models (see docs/conformance.md for the skipped ones). Each case checks upstream's outcome: the
  * allocation per claim (devices in any order, as upstream's {@code ConsistOf}, and the node selector, requirements in
  * any order), no allocation, or an error containing upstream's text.
@@ -627,6 +627,32 @@ final class StructuredAllocatorTest {
 
   @Test
   void tooManyDevicesSingleRequest() {
+    tc().claims(claim(CLAIM0, List.of(), request(REQ0, CLASS_A, 500))).classes(deviceClass(CLASS_A, DRIVER_A))
+        .expectError("exceeds the claim limit");
+  }
+
+  @Test
+  void manyDevicesOkay() {
+    // 32 devices is the limit, not above it: no error, just no devices to allocate.
+    tc().claims(claim(CLAIM0, List.of(), request(REQ0, CLASS_A, AllocationResult.MAX_RESULTS)))
+        .classes(deviceClass(CLASS_A, DRIVER_A)).expectNoAllocation();
+  }
+
+  @Test
+  void tooManyDevicesTotal() {
+    Device[] devices = new Device[AllocationResult.MAX_RESULTS + 1];
+    for (int i = 0; i < devices.length; i++) {
+      devices[i] = device("device-" + i);
+    }
+    tc().claims(claim(CLAIM0, List.of(), request(REQ0, CLASS_A, AllocationResult.MAX_RESULTS),
+            request(REQ1, CLASS_A, 1)))
+        .classes(deviceClass(CLASS_A, DRIVER_A)).slices(slice(SLICE1, NODE1, POOL1, DRIVER_A, devices))
+        .expectError("exceeds the claim limit");
+  }
+
+  @Test
+  void allDevicesInvalidCel() {
+    // Upstream's case of this name has the same input as too-many-devices-single-request.
     tc().claims(claim(CLAIM0, List.of(), request(REQ0, CLASS_A, 500))).classes(deviceClass(CLASS_A, DRIVER_A))
         .expectError("exceeds the claim limit");
   }
