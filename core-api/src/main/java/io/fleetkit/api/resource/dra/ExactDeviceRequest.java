@@ -1,0 +1,39 @@
+package io.fleetkit.api.resource.dra;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A request for devices of one class ({@code ExactDeviceRequest}, the request's {@code exactly}).
+ *
+ * @param deviceClassName the {@link DeviceClass} whose selectors apply
+ * @param selectors further selectors, all of which must match
+ * @param allocationMode ExactCount or All
+ * @param count how many devices for ExactCount (at least 1); 0 for All
+ */
+public record ExactDeviceRequest(String deviceClassName, List<DeviceSelector> selectors,
+    DeviceAllocationMode allocationMode, long count) {
+  public ExactDeviceRequest {
+    Objects.requireNonNull(deviceClassName, "deviceClassName");
+    selectors = List.copyOf(selectors);
+    Objects.requireNonNull(allocationMode, "allocationMode");
+  }
+
+  /** {@code count} devices of {@code deviceClassName}. */
+  public static ExactDeviceRequest count(String deviceClassName, long count) {
+    return new ExactDeviceRequest(deviceClassName, List.of(), DeviceAllocationMode.EXACT_COUNT, count);
+  }
+
+  /** All devices of {@code deviceClassName}. */
+  public static ExactDeviceRequest all(String deviceClassName) {
+    return new ExactDeviceRequest(deviceClassName, List.of(), DeviceAllocationMode.ALL, 0);
+  }
+
+  /** This request with more selectors. */
+  public ExactDeviceRequest withSelectors(DeviceSelector... more) {
+    List<DeviceSelector> all = new ArrayList<>(selectors);
+    all.addAll(List.of(more));
+    return new ExactDeviceRequest(deviceClassName, all, allocationMode, count);
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * Dynamic Resource Allocation ({@code resource.k8s.io/v1}): the kinds that describe devices and the claims on them.
+ *
+ * <ul>
+ *   <li>{@link io.fleetkit.api.resource.dra.ResourceSlice}: devices a driver publishes, one pool at a time, for one
+ *       node, a selection of nodes or all nodes.</li>
+ *   <li>{@link io.fleetkit.api.resource.dra.DeviceClass}: a named set of selectors every request of that class
+ *       applies.</li>
+ *   <li>{@link io.fleetkit.api.resource.dra.ResourceClaim} and
+ *       {@link io.fleetkit.api.resource.dra.ResourceClaimTemplate}: requests for devices (ExactCount or All, with
+ *       selectors and {@code matchAttribute} constraints) and, once allocated, the chosen devices.</li>
+ *   <li>{@link io.fleetkit.api.resource.dra.DeviceSelectorExpression}: the bounded subset of CEL that selectors may
+ *       use; anything outside it is refused when the object is built.</li>
+ * </ul>
+ *
+ * <p>Not modelled yet: request and class configuration, {@code firstAvailable} sub-requests, admin access, device
+ * taints and tolerations, partitionable devices (counters), consumable capacity and per-device node selection.
+ *
+ * <p>All types are immutable and thread-safe. Constructors of the kinds validate with Kubernetes' rules and throw
+ * {@link io.fleetkit.api.ValidationException} listing every broken rule.
+ */
+@NullMarked
+package io.fleetkit.api.resource.dra;
+
+import org.jspecify.annotations.NullMarked;

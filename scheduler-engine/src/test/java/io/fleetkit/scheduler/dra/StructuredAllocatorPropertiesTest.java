@@ -1,0 +1,133 @@
+package io.fleetkit.scheduler.dra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.resource.dra.AllocationResult;
+import io.fleetkit.api.resource.dra.Device;
+import io.fleetkit.api.resource.dra.DeviceAttribute;
+import io.fleetkit.api.resource.dra.DeviceClass;
+import io.fleetkit.api.resource.dra.DeviceConstraint;
+import io.fleetkit.api.resource.dra.DeviceRequest;
+import io.fleetkit.api.resource.dra.DeviceRequestAllocationResult;
+import io.fleetkit.api.resource.dra.DeviceSelector;
+import io.fleetkit.api.resource.dra.ResourceClaim;
+import io.fleetkit.api.resource.dra.ResourceClaimSpec;
+import io.fleetkit.api.resource.dra.ResourcePool;
+import io.fleetkit.api.resource.dra.ResourceSlice;
+import io.fleetkit.api.resource.dra.ResourceSliceSpec;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+
+/**
+ * Invariants of {@link StructuredAllocator} on small random inputs: every allocation is valid (each claim gets its
+ * count, no device twice, none already allocated, constraints kept), and the search is complete: it finds an
+ * allocation exactly when a brute-force enumeration does.
+ */
+final class StructuredAllocatorPropertiesTest {
+  private static final String DRIVER = "gpu.example.com";
+  private static final DeviceClass CLASS = DeviceClass.of("gpu", DeviceSelector.cel("device.driver == \"" + DRIVER + "\""));
+  private static final Node NODE = Node.builder().name("node-1").build();
+
+  @Property(tries = 300)
+  void allocation_validAndComplete(
+      @ForAll @Size(min = 0, max = 6) List<@IntRange(min = 0, max = 2) Integer> numaOfDevice,
+      @ForAll @Size(min = 0, max = 6) List<Boolean> alreadyAllocated,
+      @ForAll @Size(min = 1, max = 3) List<@IntRange(min = 1, max = 3) Integer> countOfClaim,
+      @ForAll @Size(min = 3, max = 3) List<Boolean> constrained) {
+    List<Device> devices = new ArrayList<>();
+    Set<DeviceId> allocated = new HashSet<>();
+    for (int i = 0; i < numaOfDevice.size(); i++) {
+      devices.add(Device.builder("device-" + i).attribute("numa", DeviceAttribute.ofInt(numaOfDevice.get(i))).build());
+      if (i < alreadyAllocated.size() && alreadyAllocated.get(i)) {
+        allocated.add(new DeviceId(DRIVER, "pool", "device-" + i));
+      }
+    }
+    ResourceSlice slice = ResourceSlice.of("slice", ResourceSliceSpec.builder(DRIVER, ResourcePool.of("pool"))
+        .nodeName("node-1").devices(devices).build());
+    List<ResourceClaim> claims = new ArrayList<>();
+    for (int c = 0; c < countOfClaim.size(); c++) {
+      List<DeviceConstraint> cs = constrained.get(c)
+          ? List.of(DeviceConstraint.matchAttribute(DRIVER + "/numa")) : List.of();
+      claims.add(ResourceClaim.of(ObjectMeta.of("ns", "claim-" + c),
+          ResourceClaimSpec.of(List.of(DeviceRequest.of("req", "gpu", countOfClaim.get(c))), cs)));
+    }
+
+    AllocationOutcome outcome = StructuredAllocator.of(List.of(CLASS), List.of(slice), allocated)
+        .allocate(NODE, claims);
+
+    Map<String, Integer> numa = new HashMap<>();
+    for (int i = 0; i < numaOfDevice.size(); i++) {
+      numa.put("device-" + i, numaOfDevice.get(i));
+    }
+    boolean exists = bruteForce(0, claims, countOfClaim, constrained, numa, allocated, new HashSet<>());
+    if (!(outcome instanceof AllocationOutcome.Allocated a)) {
+      assertThat(outcome).isInstanceOf(AllocationOutcome.Unsatisfiable.class);
+      assertThat(exists).as("brute force finds an allocation the allocator missed").isFalse();
+      return;
+    }
+    assertThat(exists).isTrue();
+    Set<String> used = new HashSet<>();
+    for (int c = 0; c < claims.size(); c++) {
+      AllocationResult r = a.results().get(c);
+      assertThat(r.devices()).hasSize(countOfClaim.get(c));
+      Set<Integer> numas = new HashSet<>();
+      for (DeviceRequestAllocationResult d : r.devices()) {
+        assertThat(used.add(d.device())).as("device used twice: " + d.device()).isTrue();
+        assertThat(allocated).doesNotContain(new DeviceId(d.driver(), d.pool(), d.device()));
+        numas.add(numa.get(d.device()));
+      }
+      if (constrained.get(c)) {
+        assertThat(numas).hasSize(1);
+      }
+      assertThat(r.nodeSelector()).isEqualTo(StructuredAllocator.localNodeSelector("node-1"));
+    }
+  }
+
+  /** Whether claims {@code c..} can be given disjoint free devices of the right count (and one numa if asked). */
+  private static boolean bruteForce(int c, List<ResourceClaim> claims, List<Integer> counts, List<Boolean> constrained,
+      Map<String, Integer> numa, Set<DeviceId> allocated, Set<String> used) {
+    if (c == claims.size()) {
+      return true;
+    }
+    List<String> free = new ArrayList<>();
+    for (String d : numa.keySet()) {
+      if (!used.contains(d) && !allocated.contains(new DeviceId(DRIVER, "pool", d))) {
+        free.add(d);
+      }
+    }
+    return choose(free, 0, counts.get(c), new ArrayList<>(), pick -> {
+      if (constrained.get(c) && pick.stream().map(numa::get).distinct().count() > 1) {
+        return false;
+      }
+      used.addAll(pick);
+      boolean ok = bruteForce(c + 1, claims, counts, constrained, numa, allocated, used);
+      pick.forEach(used::remove);
+      return ok;
+    });
+  }
+
+  private static boolean choose(List<String> free, int from, int k, List<String> pick,
+      java.util.function.Predicate<List<String>> done) {
+    if (pick.size() == k) {
+      return done.test(pick);
+    }
+    for (int i = from; i < free.size(); i++) {
+      pick.add(free.get(i));
+      if (choose(free, i + 1, k, pick, done)) {
+        return true;
+      }
+      pick.remove(pick.size() - 1);
+    }
+    return false;
+  }
+}

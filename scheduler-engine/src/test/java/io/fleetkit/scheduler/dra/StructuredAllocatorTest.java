@@ -1,0 +1,716 @@
+package io.fleetkit.scheduler.dra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fleetkit.api.ValidationException;
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.resource.dra.AllocationResult;
+import io.fleetkit.api.resource.dra.Device;
+import io.fleetkit.api.resource.dra.DeviceAllocationMode;
+import io.fleetkit.api.resource.dra.DeviceAttribute;
+import io.fleetkit.api.resource.dra.DeviceClass;
+import io.fleetkit.api.resource.dra.DeviceConstraint;
+import io.fleetkit.api.resource.dra.DeviceRequest;
+import io.fleetkit.api.resource.dra.DeviceRequestAllocationResult;
+import io.fleetkit.api.resource.dra.DeviceSelector;
+import io.fleetkit.api.resource.dra.ExactDeviceRequest;
+import io.fleetkit.api.resource.dra.ResourceClaim;
+import io.fleetkit.api.resource.dra.ResourceClaimSpec;
+import io.fleetkit.api.resource.dra.ResourcePool;
+import io.fleetkit.api.resource.dra.ResourceSlice;
+import io.fleetkit.api.resource.dra.ResourceSliceSpec;
+import io.fleetkit.api.scheduling.NodeSelector;
+import io.fleetkit.api.scheduling.NodeSelectorOperator;
+import io.fleetkit.api.scheduling.NodeSelectorRequirement;
+import io.fleetkit.api.scheduling.NodeSelectorTerm;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Ported from kubernetes
+ * {@code staging/src/k8s.io/dynamic-resource-allocation/structured/internal/allocatortesting/allocator_testing.go}
+ * (commit 008b3652), TestAllocator's table: the cases from "empty" through "prioritized-list-with-backtracking" that use
+ * only what FleetKit models (see docs/conformance.md for the skipped ones). Each case checks upstream's outcome: the
+ * allocation per claim (devices in any order, as upstream's {@code ConsistOf}, and the node selector, requirements in
+ * any order), no allocation, or an error containing upstream's text.
+ */
+final class StructuredAllocatorTest {
+  private static final String REGION1 = "region-1";
+  private static final String REGION2 = "region-2";
+  private static final String NODE1 = "node-1";
+  private static final String NODE2 = "node-2";
+  private static final String CLASS_A = "class-a";
+  private static final String CLASS_B = "class-b";
+  private static final String DRIVER_A = "driver-a";
+  private static final String DRIVER_B = "driver-b";
+  private static final String POOL1 = "pool-1";
+  private static final String POOL2 = "pool-2";
+  private static final String POOL3 = "pool-3";
+  private static final String POOL4 = "pool-4";
+  private static final String REQ0 = "req-0";
+  private static final String REQ1 = "req-1";
+  private static final String CLAIM0 = "claim-0";
+  private static final String CLAIM1 = "claim-1";
+  private static final String SLICE1 = "slice-1";
+  private static final String SLICE2 = "slice-2";
+  private static final String DEVICE1 = "device-1";
+  private static final String DEVICE2 = "device-2";
+  private static final String DEVICE3 = "device-3";
+  private static final String ALL_NODES = "nodeSelectionAll";
+  private static final String INT_ATTRIBUTE = DRIVER_A + "/numa";
+  private static final String VERSION_ATTRIBUTE = DRIVER_A + "/driverVersion";
+  private static final String STRING_ATTRIBUTE = DRIVER_A + "/stringAttribute";
+  private static final String BOOL_ATTRIBUTE = DRIVER_A + "/boolAttribute";
+
+  // ---- upstream's generators ----------------------------------------------------------------------------------
+
+  private static Node node(String name, String region) {
+    return Node.builder().name(name).label("region", region).label("planet", "earth").build();
+  }
+
+  private static DeviceClass deviceClass(String name, String driver) {
+    return DeviceClass.of(name, DeviceSelector.cel("device.driver == \"" + driver + "\""));
+  }
+
+  private static ResourceClaim claim(String name, List<DeviceConstraint> constraints, DeviceRequest... requests) {
+    return ResourceClaim.of(ObjectMeta.of(name), ResourceClaimSpec.of(List.of(requests), constraints));
+  }
+
+  private static ResourceClaim claimWithRequest(String name, String req, String cls, DeviceConstraint... cs) {
+    return claim(name, List.of(cs), request(req, cls, 1));
+  }
+
+  private static DeviceRequest request(String name, String cls, long count, DeviceSelector... selectors) {
+    return new DeviceRequest(name, ExactDeviceRequest.count(cls, count).withSelectors(selectors));
+  }
+
+  private static DeviceRequest allRequest(String name, String cls) {
+    return new DeviceRequest(name, ExactDeviceRequest.all(cls));
+  }
+
+  private static Device device(String name, Map<String, Quantity> capacity, Map<String, DeviceAttribute> attrs) {
+    return new Device(name, attrs, capacity);
+  }
+
+  private static Device device(String name) {
+    return Device.of(name);
+  }
+
+  /** {@code slice(...)}: a node name, {@link #ALL_NODES}, or a node selector. */
+  private static ResourceSlice slice(String name, Object nodeSelection, ResourcePool pool, String driver,
+      Device... devices) {
+    ResourceSliceSpec.Builder b = ResourceSliceSpec.builder(driver, pool).devices(List.of(devices));
+    if (nodeSelection instanceof NodeSelector ns) {
+      b.nodeSelector(ns);
+    } else if (ALL_NODES.equals(nodeSelection)) {
+      b.allNodes();
+    } else {
+      b.nodeName((String) nodeSelection);
+    }
+    return ResourceSlice.of(name, b.build());
+  }
+
+  private static ResourceSlice slice(String name, Object nodeSelection, String pool, String driver,
+      Device... devices) {
+    return slice(name, nodeSelection, ResourcePool.of(pool), driver, devices);
+  }
+
+  private static ResourceSlice sliceWithOneDevice(String name, Object nodeSelection, String pool, String driver) {
+    return slice(name, nodeSelection, pool, driver, device(DEVICE1));
+  }
+
+  private static DeviceRequestAllocationResult result(String request, String driver, String pool, String device) {
+    return new DeviceRequestAllocationResult(request, driver, pool, device);
+  }
+
+  private static NodeSelector nodeLabelSelector(String key, String... values) {
+    return new NodeSelector(List.of(new NodeSelectorTerm(
+        List.of(new NodeSelectorRequirement(key, NodeSelectorOperator.In, List.of(values))), List.of())));
+  }
+
+  private static NodeSelector localNodeSelector(String nodeName) {
+    return new NodeSelector(List.of(new NodeSelectorTerm(List.of(),
+        List.of(new NodeSelectorRequirement("metadata.name", NodeSelectorOperator.In, List.of(nodeName))))));
+  }
+
+  private record Expected(@Nullable NodeSelector selector, List<DeviceRequestAllocationResult> devices) {}
+
+  private static Expected allocation(@Nullable NodeSelector selector, DeviceRequestAllocationResult... devices) {
+    return new Expected(selector, List.of(devices));
+  }
+
+  private static DeviceSelector cel(String expression) {
+    return DeviceSelector.cel(expression);
+  }
+
+  // ---- running a case -----------------------------------------------------------------------------------------
+
+  private static final class Case {
+    List<ResourceClaim> claims = List.of();
+    List<DeviceId> allocated = List.of();
+    List<DeviceClass> classes = List.of();
+    List<ResourceSlice> slices = List.of();
+    Node node = StructuredAllocatorTest.node(NODE1, REGION1);
+
+    Case claims(ResourceClaim... cs) {
+      claims = List.of(cs);
+      return this;
+    }
+
+    Case allocated(DeviceId... ids) {
+      allocated = List.of(ids);
+      return this;
+    }
+
+    Case classes(DeviceClass... cs) {
+      classes = List.of(cs);
+      return this;
+    }
+
+    Case slices(ResourceSlice... ss) {
+      slices = List.of(ss);
+      return this;
+    }
+
+    Case node(Node n) {
+      node = n;
+      return this;
+    }
+
+    AllocationOutcome run() {
+      return StructuredAllocator.of(classes, slices, Set.copyOf(allocated)).allocate(node, claims);
+    }
+
+    void expectResults(Expected... expected) {
+      AllocationOutcome outcome = run();
+      assertThat(outcome).isInstanceOf(AllocationOutcome.Allocated.class);
+      List<AllocationResult> results = ((AllocationOutcome.Allocated) outcome).results();
+      assertThat(results).hasSize(expected.length);
+      for (int i = 0; i < expected.length; i++) {
+        assertThat(results.get(i).devices()).as("claim #" + i)
+            .containsExactlyInAnyOrderElementsOf(expected[i].devices());
+        assertThat(normalize(results.get(i).nodeSelector())).as("node selector of claim #" + i)
+            .isEqualTo(normalize(expected[i].selector()));
+      }
+    }
+
+    void expectNoAllocation() {
+      assertThat(run()).isInstanceOf(AllocationOutcome.Unsatisfiable.class);
+    }
+
+    void expectError(String substring) {
+      AllocationOutcome outcome = run();
+      assertThat(outcome).isInstanceOf(AllocationOutcome.Failed.class);
+      assertThat(((AllocationOutcome.Failed) outcome).error()).contains(substring);
+    }
+  }
+
+  /** A node selector with its terms' requirements and values in a canonical order. */
+  private static @Nullable List<List<String>> normalize(@Nullable NodeSelector s) {
+    if (s == null) {
+      return null;
+    }
+    List<List<String>> terms = new ArrayList<>();
+    for (NodeSelectorTerm t : s.nodeSelectorTerms()) {
+      TreeSet<String> reqs = new TreeSet<>();
+      t.matchExpressions().forEach(r -> reqs.add("expr:" + r.key() + r.operator() + new TreeSet<>(r.values())));
+      t.matchFields().forEach(r -> reqs.add("field:" + r.key() + r.operator() + new TreeSet<>(r.values())));
+      terms.add(new ArrayList<>(reqs));
+    }
+    return terms;
+  }
+
+  private static Case tc() {
+    return new Case();
+  }
+
+  // ---- the cases ----------------------------------------------------------------------------------------------
+
+  @Test
+  void empty() {
+    tc().expectResults();
+  }
+
+  @Test
+  void simple() {
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A)).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(sliceWithOneDevice(SLICE1, NODE1, POOL1, DRIVER_A))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE1)));
+  }
+
+  @Test
+  void otherNode() {
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A)).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(sliceWithOneDevice(SLICE1, NODE1, POOL1, DRIVER_B), sliceWithOneDevice(SLICE2, NODE2, POOL2, DRIVER_A))
+        .node(node(NODE2, REGION2))
+        .expectResults(allocation(localNodeSelector(NODE2), result(REQ0, DRIVER_A, POOL2, DEVICE1)));
+  }
+
+  private static DeviceSelector memoryAtLeast(String q) {
+    return cel("device.capacity[\"" + DRIVER_A + "\"].memory.compareTo(quantity(\"" + q + "\")) >= 0");
+  }
+
+  @Test
+  void smallAndLarge() {
+    tc().claims(claim(CLAIM0, List.of(), request(REQ0, CLASS_A, 1, memoryAtLeast("1Gi")),
+            request(REQ1, CLASS_A, 1, memoryAtLeast("2Gi"))))
+        .classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A,
+            device(DEVICE1, Map.of("memory", Quantity.parse("1Gi")), Map.of()),
+            device(DEVICE2, Map.of("memory", Quantity.parse("2Gi")), Map.of())))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE1),
+            result(REQ1, DRIVER_A, POOL1, DEVICE2)));
+  }
+
+  @Test
+  void smallAndLargeBacktrackRequests() {
+    // The "large" device listed first is taken for the "small" request; that choice must be undone.
+    tc().claims(claim(CLAIM0, List.of(), request(REQ0, CLASS_A, 1, memoryAtLeast("1Gi")),
+            request(REQ1, CLASS_A, 1, memoryAtLeast("2Gi"))))
+        .classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A,
+            device(DEVICE2, Map.of("memory", Quantity.parse("2Gi")), Map.of()),
+            device(DEVICE1, Map.of("memory", Quantity.parse("1Gi")), Map.of())))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE1),
+            result(REQ1, DRIVER_A, POOL1, DEVICE2)));
+  }
+
+  @Test
+  void smallAndLargeBacktrackClaims() {
+    tc().claims(claim(CLAIM0, List.of(), request(REQ0, CLASS_A, 1, memoryAtLeast("1Gi"))),
+            claim(CLAIM1, List.of(), request(REQ1, CLASS_A, 1, memoryAtLeast("2Gi"))))
+        .classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A,
+            device(DEVICE2, Map.of("memory", Quantity.parse("2Gi")), Map.of()),
+            device(DEVICE1, Map.of("memory", Quantity.parse("1Gi")), Map.of())))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE1)),
+            allocation(localNodeSelector(NODE1), result(REQ1, DRIVER_A, POOL1, DEVICE2)));
+  }
+
+  @Test
+  void devicesSplitAcrossDifferentSlices() {
+    tc().claims(claim(CLAIM0, List.of(), request(REQ0, CLASS_A, 2))).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(sliceWithOneDevice(SLICE1, NODE1, POOL1, DRIVER_A), sliceWithOneDevice(SLICE2, NODE1, POOL2, DRIVER_A))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE1),
+            result(REQ0, DRIVER_A, POOL2, DEVICE1)));
+  }
+
+  @Test
+  void obsoleteSlice() {
+    // The second slice's newer generation makes the first obsolete; the pool (2 slices) is then incomplete.
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A)).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice("slice-1-obsolete", NODE1, new ResourcePool(POOL1, 1, 2), DRIVER_A, device(DEVICE1)),
+            slice("slice-1-obsolete", NODE1, new ResourcePool(POOL1, 2, 2), DRIVER_A, device(DEVICE2)))
+        .expectNoAllocation();
+  }
+
+  @Test
+  void duplicateSlice() {
+    ResourceSlice a = slice(SLICE1, NODE1, new ResourcePool(POOL1, 1, 2), DRIVER_A, device(DEVICE1));
+    ResourceSlice b = slice(SLICE1 + "-2", NODE1, new ResourcePool(POOL1, 1, 2), DRIVER_A, device(DEVICE1));
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A)).classes(deviceClass(CLASS_A, DRIVER_A)).slices(a, b)
+        .expectError("invalid resource pools were encountered");
+  }
+
+  @Test
+  void noSlices() {
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A)).classes(deviceClass(CLASS_A, DRIVER_A))
+        .expectNoAllocation();
+  }
+
+  @Test
+  void notEnoughSuitableDevices() {
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A), claimWithRequest(CLAIM0, REQ1, CLASS_A))
+        .classes(deviceClass(CLASS_A, DRIVER_A)).slices(sliceWithOneDevice(SLICE1, NODE1, POOL1, DRIVER_A))
+        .expectNoAllocation();
+  }
+
+  @Test
+  void noClasses() {
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A)).slices(sliceWithOneDevice(SLICE1, NODE1, POOL1, DRIVER_A))
+        .expectError("could not retrieve device class class-a");
+  }
+
+  @Test
+  void unknownClass() {
+    tc().claims(claimWithRequest(CLAIM0, REQ0, "unknown-class")).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(sliceWithOneDevice(SLICE1, NODE1, POOL1, DRIVER_A))
+        .expectError("could not retrieve device class unknown-class");
+  }
+
+  @Test
+  void noClaimsToAllocate() {
+    tc().classes(deviceClass(CLASS_A, DRIVER_A)).slices(sliceWithOneDevice(SLICE1, NODE1, POOL1, DRIVER_A))
+        .expectResults();
+  }
+
+  @Test
+  void allDevicesSingle() {
+    tc().claims(claim(CLAIM0, List.of(), allRequest(REQ0, CLASS_A))).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(sliceWithOneDevice(SLICE1, NODE1, POOL1, DRIVER_A))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE1)));
+  }
+
+  @Test
+  void allDevicesMany() {
+    tc().claims(claim(CLAIM0, List.of(), allRequest(REQ0, CLASS_A))).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(sliceWithOneDevice(SLICE1, NODE1, POOL1, DRIVER_A), sliceWithOneDevice(SLICE1, NODE1, POOL2, DRIVER_A))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE1),
+            result(REQ0, DRIVER_A, POOL2, DEVICE1)));
+  }
+
+  @Test
+  void allDevicesOfTheIncompletePool() {
+    // Upstream also sets count 1 on this All request, which validation refuses (in Kubernetes and here).
+    tc().claims(claim(CLAIM0, List.of(), allRequest(REQ0, CLASS_A))).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, new ResourcePool(POOL1, 1, 2), DRIVER_A, device(DEVICE1)))
+        .expectError("claim claim-0, request req-0: asks for all devices, but resource pool driver-a/pool-1 is "
+            + "currently being updated");
+  }
+
+  private Case allPlusAnother(boolean reversed, boolean manyA) {
+    ResourceClaim all = claim(CLAIM0, List.of(), allRequest(REQ0, CLASS_A));
+    ResourceClaim one = claim(CLAIM1, List.of(), request(REQ0, CLASS_B, 1));
+    ResourceSlice a = manyA ? slice(SLICE1, NODE1, POOL1, DRIVER_A, device(DEVICE1), device(DEVICE2))
+        : sliceWithOneDevice(SLICE1, NODE1, POOL1, DRIVER_A);
+    return tc().claims(reversed ? new ResourceClaim[] {one, all} : new ResourceClaim[] {all, one})
+        .classes(deviceClass(CLASS_A, DRIVER_A), deviceClass(CLASS_B, DRIVER_B))
+        .slices(a, sliceWithOneDevice(SLICE1, NODE1, POOL1, DRIVER_B));
+  }
+
+  @Test
+  void allDevicesPlusAnother() {
+    allPlusAnother(false, false).expectResults(
+        allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE1)),
+        allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_B, POOL1, DEVICE1)));
+  }
+
+  @Test
+  void allDevicesPlusAnotherReversed() {
+    allPlusAnother(true, false).expectResults(
+        allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_B, POOL1, DEVICE1)),
+        allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE1)));
+  }
+
+  @Test
+  void allDevicesManyPlusAnother() {
+    allPlusAnother(false, true).expectResults(
+        allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE1),
+            result(REQ0, DRIVER_A, POOL1, DEVICE2)),
+        allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_B, POOL1, DEVICE1)));
+  }
+
+  @Test
+  void allDevicesManyPlusAnotherReversed() {
+    allPlusAnother(true, true).expectResults(
+        allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_B, POOL1, DEVICE1)),
+        allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE1),
+            result(REQ0, DRIVER_A, POOL1, DEVICE2)));
+  }
+
+  @Test
+  void allDevicesNoSolution() {
+    tc().claims(claim(CLAIM1, List.of(), request(REQ0, CLASS_A, 1)), claim(CLAIM0, List.of(), allRequest(REQ0, CLASS_A)))
+        .classes(deviceClass(CLASS_A, DRIVER_A)).slices(sliceWithOneDevice(SLICE1, NODE1, POOL1, DRIVER_A))
+        .expectNoAllocation();
+  }
+
+  @Test
+  void allDevicesNoSolutionReversed() {
+    tc().claims(claim(CLAIM0, List.of(), allRequest(REQ0, CLASS_A)), claim(CLAIM1, List.of(), request(REQ0, CLASS_A, 1)))
+        .classes(deviceClass(CLASS_A, DRIVER_A)).slices(sliceWithOneDevice(SLICE1, NODE1, POOL1, DRIVER_A))
+        .expectNoAllocation();
+  }
+
+  @Test
+  void allDevicesSliceWithoutDevices() {
+    tc().claims(claim(CLAIM0, List.of(), allRequest(REQ0, CLASS_A))).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A)).expectNoAllocation();
+  }
+
+  @Test
+  void allDevicesNoSlices() {
+    tc().claims(claim(CLAIM0, List.of(), allRequest(REQ0, CLASS_A))).classes(deviceClass(CLASS_A, DRIVER_A))
+        .expectNoAllocation();
+  }
+
+  @Test
+  void allDevicesSomeAllocated() {
+    tc().claims(claim(CLAIM0, List.of(), allRequest(REQ0, CLASS_A)))
+        .allocated(new DeviceId(DRIVER_A, POOL1, DEVICE1)).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A, device(DEVICE1), device(DEVICE2)))
+        .expectNoAllocation();
+  }
+
+  @Test
+  void networkAttachedDevice() {
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A)).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(sliceWithOneDevice(SLICE1, nodeLabelSelector("region", REGION1), POOL1, DRIVER_A))
+        .expectResults(allocation(nodeLabelSelector("region", REGION1), result(REQ0, DRIVER_A, POOL1, DEVICE1)));
+  }
+
+  @Test
+  void unsuccessfulAllocationNetworkAttachedDevice() {
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A)).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(sliceWithOneDevice(SLICE1, nodeLabelSelector("region", REGION1), POOL1, DRIVER_A))
+        .node(node(NODE2, REGION2))
+        .expectNoAllocation();
+  }
+
+  @Test
+  void manyNetworkAttachedDevices() {
+    NodeSelector union = new NodeSelector(List.of(new NodeSelectorTerm(
+        List.of(new NodeSelectorRequirement("region", NodeSelectorOperator.In, List.of(REGION1)),
+            new NodeSelectorRequirement("planet", NodeSelectorOperator.In, List.of("earth"))),
+        List.of(new NodeSelectorRequirement("metadata.name", NodeSelectorOperator.In, List.of(NODE1))))));
+    tc().claims(claim(CLAIM0, List.of(), request(REQ0, CLASS_A, 4))).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(sliceWithOneDevice(SLICE1, nodeLabelSelector("region", REGION1), POOL1, DRIVER_A),
+            sliceWithOneDevice(SLICE1, ALL_NODES, POOL2, DRIVER_A),
+            sliceWithOneDevice(SLICE1, nodeLabelSelector("planet", "earth"), POOL3, DRIVER_A),
+            sliceWithOneDevice(SLICE1, localNodeSelector(NODE1), POOL4, DRIVER_A))
+        .expectResults(allocation(union, result(REQ0, DRIVER_A, POOL1, DEVICE1), result(REQ0, DRIVER_A, POOL2, DEVICE1),
+            result(REQ0, DRIVER_A, POOL3, DEVICE1), result(REQ0, DRIVER_A, POOL4, DEVICE1)));
+  }
+
+  @Test
+  void localAndNetworkAttachedDevices() {
+    tc().claims(claim(CLAIM0, List.of(), request(REQ0, CLASS_A, 2))).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(sliceWithOneDevice(SLICE1, nodeLabelSelector("region", REGION1), POOL1, DRIVER_A),
+            sliceWithOneDevice(SLICE1, NODE1, POOL2, DRIVER_A))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE1),
+            result(REQ0, DRIVER_A, POOL2, DEVICE1)));
+  }
+
+  @Test
+  void severalDifferentDrivers() {
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A), claimWithRequest(CLAIM0, REQ0, CLASS_B))
+        .classes(deviceClass(CLASS_A, DRIVER_A), deviceClass(CLASS_B, DRIVER_B))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A, device(DEVICE1), device(DEVICE2)),
+            sliceWithOneDevice(SLICE1, NODE1, POOL1, DRIVER_B))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE1)),
+            allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_B, POOL1, DEVICE1)));
+  }
+
+  @Test
+  void alreadyAllocatedDevices() {
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A))
+        .allocated(new DeviceId(DRIVER_A, POOL1, DEVICE1), new DeviceId(DRIVER_A, POOL1, DEVICE2))
+        .classes(deviceClass(CLASS_A, DRIVER_A)).slices(sliceWithOneDevice(SLICE1, NODE1, POOL1, DRIVER_A))
+        .expectNoAllocation();
+  }
+
+  private static Map<String, DeviceAttribute> attrs(Object... kv) {
+    Map<String, DeviceAttribute> m = new java.util.HashMap<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put((String) kv[i], (DeviceAttribute) kv[i + 1]);
+    }
+    return m;
+  }
+
+  @Test
+  void withConstraint() {
+    Map<String, DeviceAttribute> a = attrs("driverVersion", DeviceAttribute.ofVersion("1.0.0"),
+        "numa", DeviceAttribute.ofInt(1), "stringAttribute", DeviceAttribute.ofString("stringAttributeValue"),
+        "boolAttribute", DeviceAttribute.ofBool(true));
+    tc().claims(claim(CLAIM0, List.of(DeviceConstraint.matchAttribute(INT_ATTRIBUTE),
+                DeviceConstraint.matchAttribute(VERSION_ATTRIBUTE), DeviceConstraint.matchAttribute(STRING_ATTRIBUTE),
+                DeviceConstraint.matchAttribute(BOOL_ATTRIBUTE)),
+            request(REQ0, CLASS_A, 1), request(REQ1, CLASS_A, 1)))
+        .classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A, device(DEVICE1, Map.of(), a), device(DEVICE2, Map.of(), a)))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE1),
+            result(REQ1, DRIVER_A, POOL1, DEVICE2)));
+  }
+
+  @Test
+  void withConstraintNonExistentAttribute() {
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A,
+            DeviceConstraint.matchAttribute(DRIVER_A + "/NonExistentAttribute")))
+        .classes(deviceClass(CLASS_A, DRIVER_A)).slices(sliceWithOneDevice(SLICE1, NODE1, POOL1, DRIVER_A))
+        .expectNoAllocation();
+  }
+
+  private Case notMatching(String attribute, String name, DeviceAttribute v1, DeviceAttribute v2,
+      DeviceRequest request) {
+    return tc().claims(claim(CLAIM0, List.of(DeviceConstraint.matchAttribute(attribute)), request))
+        .classes(deviceClass(CLASS_A, DRIVER_A), deviceClass(CLASS_B, DRIVER_B))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A, device(DEVICE1, Map.of(), attrs(name, v1)),
+            device(DEVICE2, Map.of(), attrs(name, v2))));
+  }
+
+  @Test
+  void withConstraintNotMatchingIntAttribute() {
+    notMatching(INT_ATTRIBUTE, "numa", DeviceAttribute.ofInt(1), DeviceAttribute.ofInt(2), request(REQ0, CLASS_A, 2))
+        .expectNoAllocation();
+  }
+
+  @Test
+  void withConstraintNotMatchingIntAttributeAllDevices() {
+    notMatching(INT_ATTRIBUTE, "numa", DeviceAttribute.ofInt(1), DeviceAttribute.ofInt(2), allRequest(REQ0, CLASS_A))
+        .expectError("claim claim-0, request req-0: cannot add device driver-a/pool-1/device-2 because a claim "
+            + "constraint would not be satisfied");
+  }
+
+  @Test
+  void withConstraintNotMatchingStringAttribute() {
+    notMatching(STRING_ATTRIBUTE, "stringAttribute", DeviceAttribute.ofString("stringAttributeValue"),
+        DeviceAttribute.ofString("stringAttributeValue2"), request(REQ0, CLASS_A, 2)).expectNoAllocation();
+  }
+
+  @Test
+  void withConstraintNotMatchingBoolAttribute() {
+    notMatching(BOOL_ATTRIBUTE, "boolAttribute", DeviceAttribute.ofBool(true), DeviceAttribute.ofBool(false),
+        request(REQ0, CLASS_A, 2)).expectNoAllocation();
+  }
+
+  @Test
+  void withConstraintNotMatchingVersionAttribute() {
+    notMatching(VERSION_ATTRIBUTE, "driverVersion", DeviceAttribute.ofVersion("1.0.0"),
+        DeviceAttribute.ofVersion("2.0.0"), request(REQ0, CLASS_A, 2)).expectNoAllocation();
+  }
+
+  @Test
+  void withConstraintForRequest() {
+    tc().claims(claim(CLAIM0, List.of(new DeviceConstraint(List.of(REQ0), VERSION_ATTRIBUTE)),
+            request(REQ0, CLASS_A, 1), request(REQ1, CLASS_A, 1)))
+        .classes(deviceClass(CLASS_A, DRIVER_A), deviceClass(CLASS_B, DRIVER_B))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A,
+            device(DEVICE1, Map.of(), attrs("driverVersion", DeviceAttribute.ofVersion("1.0.0"))),
+            device(DEVICE2, Map.of(), attrs("driverVersion", DeviceAttribute.ofVersion("2.0.0")))))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE1),
+            result(REQ1, DRIVER_A, POOL1, DEVICE2)));
+  }
+
+  @Test
+  void withConstraintForRequestRetry() {
+    tc().claims(claim(CLAIM0, List.of(new DeviceConstraint(List.of(REQ0), VERSION_ATTRIBUTE),
+                DeviceConstraint.matchAttribute(STRING_ATTRIBUTE)),
+            request(REQ0, CLASS_A, 1), request(REQ1, CLASS_A, 1)))
+        .classes(deviceClass(CLASS_A, DRIVER_A), deviceClass(CLASS_B, DRIVER_B))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A,
+            // device-1 does not satisfy the second constraint with any other device: backtrack.
+            device(DEVICE1, Map.of(), attrs("driverVersion", DeviceAttribute.ofVersion("1.0.0"),
+                "stringAttribute", DeviceAttribute.ofString("a"))),
+            device(DEVICE2, Map.of(), attrs("driverVersion", DeviceAttribute.ofVersion("2.0.0"),
+                "stringAttribute", DeviceAttribute.ofString("b"))),
+            device(DEVICE3, Map.of(), attrs("driverVersion", DeviceAttribute.ofVersion("3.0.0"),
+                "stringAttribute", DeviceAttribute.ofString("b")))))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE2),
+            result(REQ1, DRIVER_A, POOL1, DEVICE3)));
+  }
+
+  /** invalid-CEL-one-device, invalid-CEL-all-devices: refused when the claim is built, with CEL's message. */
+  @Test
+  void invalidCel_claimSelector_refusedWhenBuilt() {
+    for (DeviceAllocationMode mode : DeviceAllocationMode.values()) {
+      ExactDeviceRequest r = new ExactDeviceRequest(CLASS_A, List.of(cel("noSuchVar")), mode,
+          mode == DeviceAllocationMode.ALL ? 0 : 1);
+      assertThatThrownBy(() -> claim(CLAIM0, List.of(), new DeviceRequest(REQ0, r)))
+          .isInstanceOf(ValidationException.class).hasMessageContaining("undeclared reference");
+    }
+  }
+
+  /** invalid-CEL-one-device-class: refused when the class is built. */
+  @Test
+  void invalidCel_classSelector_refusedWhenBuilt() {
+    assertThatThrownBy(() -> DeviceClass.of(CLASS_A, cel("noSuchVar")))
+        .isInstanceOf(ValidationException.class).hasMessageContaining("undeclared reference");
+  }
+
+  @Test
+  void tooManyDevicesSingleRequest() {
+    tc().claims(claim(CLAIM0, List.of(), request(REQ0, CLASS_A, 500))).classes(deviceClass(CLASS_A, DRIVER_A))
+        .expectError("exceeds the claim limit");
+  }
+
+  @Test
+  void manyDevicesOkay() {
+    // 32 devices is the limit, not above it: no error, just no devices to allocate.
+    tc().claims(claim(CLAIM0, List.of(), request(REQ0, CLASS_A, AllocationResult.MAX_RESULTS)))
+        .classes(deviceClass(CLASS_A, DRIVER_A)).expectNoAllocation();
+  }
+
+  @Test
+  void tooManyDevicesTotal() {
+    Device[] devices = new Device[AllocationResult.MAX_RESULTS + 1];
+    for (int i = 0; i < devices.length; i++) {
+      devices[i] = device("device-" + i);
+    }
+    tc().claims(claim(CLAIM0, List.of(), request(REQ0, CLASS_A, AllocationResult.MAX_RESULTS),
+            request(REQ1, CLASS_A, 1)))
+        .classes(deviceClass(CLASS_A, DRIVER_A)).slices(slice(SLICE1, NODE1, POOL1, DRIVER_A, devices))
+        .expectError("exceeds the claim limit");
+  }
+
+  @Test
+  void allDevicesInvalidCel() {
+    // Upstream's case of this name has the same input as too-many-devices-single-request.
+    tc().claims(claim(CLAIM0, List.of(), request(REQ0, CLASS_A, 500))).classes(deviceClass(CLASS_A, DRIVER_A))
+        .expectError("exceeds the claim limit");
+  }
+
+  // ---- FleetKit's own cases -----------------------------------------------------------------------------------
+
+  @Test
+  void unsatisfiable_reasonNamesClaimRequestAndCounts() {
+    AllocationOutcome o = tc().claims(ResourceClaim.of(ObjectMeta.of("ns", CLAIM0),
+            ResourceClaimSpec.of(request(REQ0, CLASS_A, 2))))
+        .classes(deviceClass(CLASS_A, DRIVER_A))
+        .allocated(new DeviceId(DRIVER_A, POOL1, DEVICE1))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A, device(DEVICE1), device(DEVICE2))).run();
+    assertThat(o).isEqualTo(new AllocationOutcome.Unsatisfiable("cannot allocate all claims: claim ns/claim-0, "
+        + "request req-0: 2 device(s) of class class-a wanted, 2 on this node match the selectors, 1 of them "
+        + "already allocated"));
+  }
+
+  @Test
+  void selectorRuntimeError_failsNamingClassSelectorAndDevice() {
+    DeviceClass strict = DeviceClass.of(CLASS_A, cel("device.attributes[\"driver-a\"].model == \"a100\""));
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A)).classes(strict)
+        .slices(sliceWithOneDevice(SLICE1, NODE1, POOL1, DRIVER_A))
+        .expectError("class class-a: selector #0 on device driver-a/pool-1/device-1: CEL runtime error: "
+            + "no such key: model");
+  }
+
+  @Test
+  void allocate_neverReusesDevices_acrossClaimsAndAllocatedSet() {
+    // A small exhaustive check: with n free devices and k single-device claims, allocation succeeds iff k <= n,
+    // and never hands out a device twice or one already allocated.
+    for (int devices = 0; devices <= 4; devices++) {
+      for (int taken = 0; taken <= devices; taken++) {
+        for (int claims = 1; claims <= 4; claims++) {
+          Device[] ds = new Device[devices];
+          for (int i = 0; i < devices; i++) {
+            ds[i] = device("device-" + i);
+          }
+          DeviceId[] allocated = new DeviceId[taken];
+          for (int i = 0; i < taken; i++) {
+            allocated[i] = new DeviceId(DRIVER_A, POOL1, "device-" + i);
+          }
+          ResourceClaim[] cs = new ResourceClaim[claims];
+          for (int i = 0; i < claims; i++) {
+            cs[i] = claimWithRequest("claim-" + i, REQ0, CLASS_A);
+          }
+          AllocationOutcome o = tc().claims(cs).allocated(allocated).classes(deviceClass(CLASS_A, DRIVER_A))
+              .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A, ds)).run();
+          if (claims > devices - taken) {
+            assertThat(o).isInstanceOf(AllocationOutcome.Unsatisfiable.class);
+            continue;
+          }
+          List<DeviceId> used = ((AllocationOutcome.Allocated) o).results().stream()
+              .flatMap(r -> r.devices().stream()).map(d -> new DeviceId(d.driver(), d.pool(), d.device())).toList();
+          assertThat(used).doesNotHaveDuplicates().hasSize(claims);
+          assertThat(used).noneMatch(Set.of(allocated)::contains);
+        }
+      }
+    }
+  }
+}
