@@ -102,6 +102,57 @@ final class KueueTasNodeReplacementPortTest {
     assertThat(r.progressed()).isEqualTo(!admitted.isEmpty() || rc.wantFailed.isEmpty());
   }
 
+  /**
+   * kueue {@code scheduler_tas_test.go} {@code TestSecondPassSkipsWaitForPodsReadyBlock} "failed node replacement"
+   * (commit ff69552e): an admitted workload (its provisioning check Ready) with {@code unhealthyNodes: [x1]}, whose
+   * pods are not ready, under {@code waitForPodsReady} with {@code blockAdmission}: the block that holds the heads back
+   * while a workload is not ready must not stop its own second pass. The workload stays admitted, keeps its quota, and
+   * its topology assignment moves off x1 (to x2, although x1 is still Ready: the record decides).
+   */
+  @org.junit.jupiter.api.Test
+  void secondPass_goesOnWhileWaitForPodsReadyBlocksAdmission() {
+    java.time.Instant now = java.time.Instant.parse("2026-01-01T00:00:00Z");
+    io.fleetkit.api.time.ManualClock clock = new io.fleetkit.api.time.ManualClock(now);
+    java.util.function.Function<String, io.fleetkit.api.core.Node> node = name -> io.fleetkit.api.core.Node.builder()
+        .name(name).label("tas-node", "true").label(HOST, name)
+        .allocatable(io.fleetkit.api.resource.ResourceList.builder().put("cpu", "1").put("pods", "10").build())
+        .ready().build();
+    AdmissionEngine engine = AdmissionEngine.builder().clock(clock)
+        .topology(Topology.of("tas-single-level", HOST))
+        .resourceFlavor(new ResourceFlavor("tas-default", Map.of("tas-node", "true")).withTopologyName(
+            "tas-single-level"))
+        .admissionCheck(AdmissionCheck.of("prov-check", "kueue.x-k8s.io/provisioning-request"))
+        .clusterQueue(ClusterQueue.builder(TAS_MAIN)
+            .resourceGroup(FlavorQuotas.of("tas-default", FlavorResourceQuota.of("cpu", "50")))
+            .admissionChecks("prov-check").build())
+        .localQueue(LocalQueue.of("default", TAS_MAIN, TAS_MAIN))
+        .waitForPodsReady(WaitForPodsReady.builder().blockAdmission(true).backoffJitter(0).build())
+        .nodes(List.of(node.apply("x1"), node.apply("x2")))
+        .build();
+    Workload wl = Workload.builder("default", "wl").queueName(TAS_MAIN).creationTime(now)
+        .podSet(PodSet.of("one", 1, io.fleetkit.api.resource.ResourceList.builder().put("cpu", "1").build())
+            .withTopologyRequest(PodSetTopologyRequest.ofRequired(HOST)))
+        .build();
+    engine.assumeAdmitted(wl, TAS_MAIN, Map.of("cpu", "tas-default"), Map.of(),
+        Map.of("one", new TopologyAssignment(List.of(HOST), List.of(TopologyAssignment.Domain.of(1, "x1")))), now);
+    engine.assumeUnhealthyNodes("default/wl", List.of("x1"));
+    assertThat(engine.isAdmitted("default/wl")).isTrue();
+    clock.advance(java.time.Duration.ofSeconds(1));
+
+    CycleResult r = engine.schedule();
+
+    assertThat(r.nodeReplacements()).singleElement().satisfies(x -> {
+      assertThat(x.kind()).isEqualTo(NodeReplacement.Kind.REPLACED);
+      assertThat(x.unhealthyNodes()).containsExactly("x1");
+    });
+    assertThat(engine.isAdmitted("default/wl")).as("the admission block kept the running workload admitted").isTrue();
+    TopologyAssignment ta = engine.admission("default/wl").orElseThrow().podSets().get(0).topologyAssignment();
+    assertThat(ta).isNotNull();
+    assertThat(ta.domains()).extracting(dm -> dm.values().get(0)).containsExactly("x2");
+    assertThat(engine.usage(TAS_MAIN, "tas-default", "cpu").milliValue()).isEqualTo(1000);
+    assertThat(engine.unhealthyNodes("default/wl")).isEmpty();
+  }
+
   private static final String EVICTED_X0 = "Workload was evicted as there was no replacement for unhealthy node(s): x0";
 
   static Stream<Replacing> cases() {
