@@ -89,10 +89,11 @@ public final class ClusterSimulation {
   public static final Duration VOLUME_PERIOD = Duration.ofSeconds(1);
   /** Timeline kinds drawn as markers on the report's time axis. */
   static final Set<String> MARKER_KINDS = Set.of("NodeFailed", "NodeRecovered", "ZoneFailed", "ZoneRecovered",
-      "GpuDeviceFailed", "GpuDeviceRecovered", "ApiSlow", "ApiRecovered", "HorizontalScale", "ScaleUp", "ScaleDown",
-      "Consolidate", "QueueScale");
+      "GpuDeviceFailed", "GpuDeviceRecovered", "ApiSlow", "ApiRecovered", "KubeletRestarted", "HorizontalScale",
+      "ScaleUp", "ScaleDown", "Consolidate", "QueueScale");
   /** The marker kinds that are faults (the others are recoveries and scaling decisions). */
-  static final Set<String> FAULT_KINDS = Set.of("NodeFailed", "ZoneFailed", "GpuDeviceFailed", "ApiSlow");
+  static final Set<String> FAULT_KINDS = Set.of("NodeFailed", "ZoneFailed", "GpuDeviceFailed", "ApiSlow",
+      "KubeletRestarted");
   /**
    * The timeline kind of a scheduled fault that found nothing to act on (a NodeFailure or GpuDeviceFault whose node
    * was deleted before its time): recorded so that a fault never vanishes unseen; not a marker.
@@ -178,6 +179,8 @@ public final class ClusterSimulation {
       ScenarioFault f = faults.get(i);
       if (f.type() == FaultType.NodeFailure && !nodes.contains(f.target())) {
         problems.add("spec.faults[" + i + "].nodeFailure: no node " + f.target() + " among the manifests");
+      } else if (f.type() == FaultType.KubeletRestart && !nodes.contains(f.target())) {
+        problems.add("spec.faults[" + i + "].kubeletRestart: no node " + f.target() + " among the manifests");
       } else if (f.type() == FaultType.ZoneFailure && !zones.contains(f.target())) {
         problems.add("spec.faults[" + i + "].zoneFailure: no node has " + ZONE_LABEL + "=" + f.target()
             + " (zones: " + zones + ")");
@@ -467,7 +470,8 @@ public final class ClusterSimulation {
 
   private static void scheduleFaults(Simulation sim, List<ScenarioFault> faults) {
     for (ScenarioFault f : faults) {
-      if (f.type() == FaultType.GpuDeviceFault || f.type() == FaultType.ApiSlowness) {
+      if (f.type() == FaultType.GpuDeviceFault || f.type() == FaultType.ApiSlowness
+          || f.type() == FaultType.KubeletRestart) {
         FaultInjection.schedule(sim, f);
         continue;
       }

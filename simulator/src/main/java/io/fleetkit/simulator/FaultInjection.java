@@ -12,8 +12,9 @@ import java.util.Objects;
 /**
  * Schedules a scenario's GPU device faults ({@link GpuDeviceFaults}) and API slowness ({@link Simulation#apiLatency})
  * on the simulation's clock, with their recoveries, and puts them on the timeline: {@code GpuDeviceFailed} /
- * {@code GpuDeviceRecovered} on the node, {@code ApiSlow} / {@code ApiRecovered} on {@code API}; a device fault whose
- * node was deleted before its time records {@link ClusterSimulation#FAULT_SKIPPED} instead and has no recovery.
+ * {@code GpuDeviceRecovered} on the node, {@code ApiSlow} / {@code ApiRecovered} on {@code API}, kubelet restarts
+ * ({@link Simulation#restartKubelet}) as {@code KubeletRestarted} on the node; a device fault or restart whose node was
+ * deleted before its time records {@link ClusterSimulation#FAULT_SKIPPED} instead and has no recovery.
  * Stateless.
  */
 final class FaultInjection {
@@ -56,6 +57,15 @@ final class FaultInjection {
           sim.record("ApiRecovered", "API", "the API answers promptly again");
         });
       }
+    } else if (f.type() == FaultType.KubeletRestart) {
+      sim.clock().schedule(f.at(), () -> {
+        if (sim.agents().containsKey(f.target())) {
+          sim.restartKubelet(f.target());
+        } else {
+          sim.record(ClusterSimulation.FAULT_SKIPPED, "Node/" + f.target(), "KubeletRestart: the node no longer"
+              + " exists (deleted since the start, for example scaled down); nothing restarted");
+        }
+      });
     } else {
       throw new IllegalArgumentException("fault injection: " + f.type() + " is scheduled by the simulation itself");
     }

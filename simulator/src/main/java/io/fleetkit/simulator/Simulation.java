@@ -594,6 +594,17 @@ public final class Simulation implements AutoCloseable {
   }
 
   /**
+   * Restarts the kubelet of node {@code name} now ({@link NodeAgent#restartKubelet}: containers keep running, probe
+   * workers and the restart backoff are rebuilt) and records {@code KubeletRestarted}.
+   *
+   * @throws IllegalArgumentException if there is no such node
+   */
+  public void restartKubelet(String name) {
+    agent(name).restartKubelet();
+    timeline.add("KubeletRestarted", "Node/" + name, "fault injected: the kubelet restarts; containers keep running");
+  }
+
+  /**
    * Brings node {@code name} back now and records {@code NodeRecovered}.
    *
    * @throws IllegalArgumentException if there is no such node

@@ -257,4 +257,62 @@ final class ScenarioFaultsTest {
         .hasMessageContaining("spec.nodeStartup[0].pool: no NodePool tpu")
         .hasMessageContaining("spec.faults[0].gpuDeviceFault: no node nowhere");
   }
+
+  /**
+   * A kubelet restart at 2 minutes on the node of a Deployment whose pods have a readiness probe: the pods keep
+   * running and stay Ready (the prober manager's rule for containers that ran more than 10 s before the restart), and
+   * the restart is a fault marker on the timeline.
+   */
+  @Test
+  void kubeletRestart_podsKeepRunningAndStayReady_andTheRestartIsAMarker() {
+    String nodes = """
+        apiVersion: v1
+        kind: Node
+        metadata: {name: n1}
+        status:
+          capacity: {cpu: "4", memory: 8Gi, pods: "110"}
+        ---
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: web, namespace: default}
+        spec:
+          replicas: 2
+          selector: {matchLabels: {app: web}}
+          template:
+            metadata: {labels: {app: web}}
+            spec:
+              containers:
+              - name: web
+                image: web:1
+                resources: {requests: {cpu: 100m}}
+                readinessProbe: {httpGet: {path: /ready, port: 8080}, periodSeconds: 10}
+        ---
+        """;
+    SimulationRun run = run(nodes + SCENARIO + """
+        spec:
+          duration: 4m
+          sampleInterval: 10s
+          features: {%s, clusterAutoscaler: false}
+          faults: [{at: 2m, kubeletRestart: n1}]
+        """.formatted(OFF));
+    assertThat(events(run, "KubeletRestarted")).singleElement().satisfies(e -> {
+      assertThat(e.at()).isEqualTo(s(120));
+      assertThat(e.object()).isEqualTo("Node/n1");
+    });
+    assertThat(run.markers()).extracting(TimelineEvent::kind).contains("KubeletRestarted");
+    assertThat(at(run, "running pods", s(110))).isEqualTo(2);
+    assertThat(run.timeline()).filteredOn(e -> e.at().compareTo(s(120)) >= 0)
+        .noneMatch(e -> e.kind().equals("PodNotReady") || e.kind().equals("PodDeleted"));
+    assertThat(at(run, "running pods", s(230))).isEqualTo(2);
+  }
+
+  @Test
+  void kubeletRestartOfAnUnknownNode_rejectedBeforeTheRun() {
+    assertThatThrownBy(() -> ClusterSimulation.builder().objects(load(GPU_POOL + SCENARIO + """
+        spec:
+          duration: 1m
+          faults: [{at: 10s, kubeletRestart: nowhere}]
+        """)).build()).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("spec.faults[0].kubeletRestart: no node nowhere");
+  }
 }

@@ -13,5 +13,11 @@ public enum FaultType {
    */
   GpuDeviceFault,
   /** The API answers {@code latency} late (no target): the scheduler's bindings and the controllers' writes wait. */
-  ApiSlowness
+  ApiSlowness,
+  /**
+   * The kubelet of one node (target: the node name) restarts, as in a node upgrade: its containers keep running, and
+   * what it held in memory is rebuilt (probe workers start afresh, readiness follows the prober manager's
+   * kubelet-restart rule, the restart backoff is forgotten). Instant: it has no recovery.
+   */
+  KubeletRestart
 }

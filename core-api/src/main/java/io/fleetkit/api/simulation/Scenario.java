@@ -31,6 +31,7 @@ import java.util.Set;
  *   - {at: 6h, zoneFailure: zone-b, recoverAfter: 1h}
  *   - {at: 8h, gpuDeviceFault: gpu-1, devices: 1, recoverAfter: 30m}
  *   - {at: 9h, apiSlowness: 2s, recoverAfter: 10m}   # every API round trip takes 2 s
+ *   - {at: 10h, kubeletRestart: node-3}               # containers keep running, probes start afresh
  *   nodeStartup:                     # replaces the pool's startupDelay by four phases
  *   - {pool: gpu-a100, provision: 2m, boot: 1m, driver: 3m, imagePull: 2m}
  *   scheduler: {profile: mostAllocated, gpuPolicy: GapFill}   # see ScenarioScheduler
@@ -81,6 +82,9 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
       Duration rec = f.recoverAfter();
       if (rec != null && (rec.isNegative() || rec.isZero())) {
         v.add(p + ".recoverAfter", "must be more than 0", rec);
+      }
+      if (f.type() == FaultType.KubeletRestart && rec != null) {
+        v.add(p + ".recoverAfter", "is not for kubeletRestart (a restart is instant)", rec);
       }
       if (f.type() == FaultType.GpuDeviceFault && f.devices() < 1) {
         v.add(p + ".devices", "must be at least 1", f.devices());
@@ -266,6 +270,7 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
       case ZoneFailure -> "zoneFailure";
       case GpuDeviceFault -> "gpuDeviceFault";
       case ApiSlowness -> "apiSlowness";
+      case KubeletRestart -> "kubeletRestart";
     };
   }
 

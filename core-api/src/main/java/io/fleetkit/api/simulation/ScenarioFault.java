@@ -7,7 +7,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * A fault injected {@code at} after the start; it heals {@code recoverAfter} later, or never when {@code null}.
  *
- * @param target a node name ({@link FaultType#NodeFailure}, {@link FaultType#GpuDeviceFault}), a zone
+ * @param target a node name ({@link FaultType#NodeFailure}, {@link FaultType#GpuDeviceFault}, {@link
+ *     FaultType#KubeletRestart}), a zone
  *     ({@link FaultType#ZoneFailure}), or {@code ""} ({@link FaultType#ApiSlowness})
  * @param devices how many GPUs fail ({@link FaultType#GpuDeviceFault}; 0 for the other types)
  * @param latency how late the API answers ({@link FaultType#ApiSlowness}; {@code null} for the other types)

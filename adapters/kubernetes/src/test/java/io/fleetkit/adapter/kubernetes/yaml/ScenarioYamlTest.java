@@ -63,6 +63,7 @@ final class ScenarioYamlTest {
           faults:
           - {at: 15h, zoneFailure: zone-b, recoverAfter: 1h}
           - {at: 30m, nodeFailure: a-1}
+          - {at: 2h, kubeletRestart: a-2}
         """);
     assertThat(s.spec().duration()).isEqualTo(Duration.ofHours(24));
     assertThat(s.spec().seed()).isEqualTo(7);
@@ -77,10 +78,22 @@ final class ScenarioYamlTest {
     assertThat(loads.get(1).target()).isEqualTo("Deployment/default/api");
     assertThat(loads.get(3).memoryPerRequest()).isEqualTo(1024.0 * 1024);
     assertThat(loads.get(4).pattern().rateAt(Duration.ofHours(2))).isEqualTo(20.5);
-    assertThat(s.spec().faults()).hasSize(2);
+    assertThat(s.spec().faults()).hasSize(3);
     assertThat(s.spec().faults().get(0).type()).isEqualTo(FaultType.ZoneFailure);
     assertThat(s.spec().faults().get(0).recoverAfter()).isEqualTo(Duration.ofHours(1));
     assertThat(s.spec().faults().get(1).recoverAfter()).isNull();
+    assertThat(s.spec().faults().get(2).type()).isEqualTo(FaultType.KubeletRestart);
+    assertThat(s.spec().faults().get(2).target()).isEqualTo("a-2");
+    Scenario again = KubernetesYaml.parse(KubernetesYaml.dump(List.of(s)), "dump.yaml").ofType(Scenario.class).get(0);
+    assertThat(again.spec().faults()).isEqualTo(s.spec().faults());
+  }
+
+  @Test
+  void kubeletRestart_withARecovery_refusedNamingTheField() {
+    assertThat(problems("spec:\n  duration: 1h\n  faults:\n  - {at: 5m, kubeletRestart: a-1, recoverAfter: 1m}\n"))
+        .contains("spec.faults[0].recoverAfter", "is not for kubeletRestart (a restart is instant)");
+    assertThat(problems("spec:\n  duration: 1h\n  faults:\n  - {at: 5m, kubeletRestart: a-1, nodeFailure: a-1}\n"))
+        .contains("spec.faults[0]", "kubeletRestart (a node name)");
   }
 
   @Test

@@ -63,9 +63,9 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
       "step", "diurnal", "spike", "csv");
   private static final Set<String> TARGET_FIELDS = Set.of("kind", "namespace", "name");
   private static final Set<String> FAULT_FIELDS = Set.of("at", "nodeFailure", "zoneFailure", "gpuDeviceFault",
-      "devices", "apiSlowness", "recoverAfter");
+      "devices", "apiSlowness", "kubeletRestart", "recoverAfter");
   private static final List<String> FAULT_KINDS = List.of("nodeFailure", "zoneFailure", "gpuDeviceFault",
-      "apiSlowness");
+      "apiSlowness", "kubeletRestart");
   private static final Set<String> STARTUP_FIELDS = Set.of("pool", "provision", "boot", "driver", "imagePull");
   private static final List<String> SHAPES = List.of("constant", "step", "diurnal", "spike", "csv");
 
@@ -443,7 +443,8 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
     }
     if (kinds.size() != 1) {
       ctx.error(p, "must have exactly one of nodeFailure (a node name), zoneFailure (a zone), gpuDeviceFault (a node "
-          + "name) or apiSlowness (a latency)" + (kinds.isEmpty() ? "" : ", not " + kinds), null);
+          + "name), apiSlowness (a latency) or kubeletRestart (a node name)" + (kinds.isEmpty() ? "" : ", not "
+          + kinds), null);
       return null;
     }
     String kind = kinds.get(0);
@@ -460,8 +461,12 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
       Integer devices = Untyped.int32(m, "devices", p + ".devices", ctx);
       return ScenarioFault.gpuDeviceFault(at, target, devices == null ? 1 : devices, recover);
     }
-    return new ScenarioFault(at, kind.equals("nodeFailure") ? FaultType.NodeFailure : FaultType.ZoneFailure,
-        target, recover);
+    FaultType type = switch (kind) {
+      case "nodeFailure" -> FaultType.NodeFailure;
+      case "kubeletRestart" -> FaultType.KubeletRestart;
+      default -> FaultType.ZoneFailure;
+    };
+    return new ScenarioFault(at, type, target, recover);
   }
 
   @Override
@@ -531,6 +536,7 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
         }
         case ApiSlowness -> m.put("apiSlowness", NodePoolConverter.duration(
             java.util.Objects.requireNonNull(f.latency(), "latency")));
+        case KubeletRestart -> m.put("kubeletRestart", f.target());
       }
       if (f.recoverAfter() != null) {
         m.put("recoverAfter", NodePoolConverter.duration(f.recoverAfter()));
