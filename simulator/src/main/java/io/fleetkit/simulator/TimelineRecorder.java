@@ -51,7 +51,7 @@ final class TimelineRecorder implements AutoCloseable {
   /** The reasons of {@code QuotaReserved=False} that take a queued Job's quota away. */
   private static final Set<String> EVICTION_REASONS = Set.of(QueueLabels.REASON_PREEMPTED,
       QueueLabels.REASON_PODS_READY_TIMEOUT, QueueLabels.REASON_ADMISSION_CHECK, QueueLabels.REASON_DEACTIVATED,
-      QueueLabels.REASON_FAILED_TO_START);
+      QueueLabels.REASON_FAILED_TO_START, QueueLabels.REASON_NODE_FAILURES);
   /** Per Job, the reason and transition time of the last eviction recorded. */
   private final Map<String, String> evictions = new HashMap<>();
   /** The Warning events put on the timeline: object id, reason and note. */
@@ -173,7 +173,8 @@ final class TimelineRecorder implements AutoCloseable {
   /**
    * {@code QueueEviction} when a queued Job loses its quota: its {@code QuotaReserved} condition turns False with a
    * reason of eviction (preempted, {@code waitForPodsReady}'s timeout, an admission check's Retry, deactivation, a
-   * failed start); the message is the reason and the condition's message.
+   * failed start, a failed node of its topology assignment without replacement); the message is the reason and the
+   * condition's message.
    */
   private void queueEviction(Job j) {
     JobCondition c = j.status().condition(QueueLabels.QUOTA_RESERVED);
