@@ -143,29 +143,15 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
     if (!timestamp.equals("Eviction") && !timestamp.equals("Creation")) {
       ctx.error(rp + ".timestamp", "must be Eviction or Creation", timestamp);
     }
-    Long limit = Untyped.integer(r, "backoffLimitCount", rp + ".backoffLimitCount", ctx);
-    Long base = Untyped.integer(r, "backoffBaseSeconds", rp + ".backoffBaseSeconds", ctx);
-    Long max = Untyped.integer(r, "backoffMaxSeconds", rp + ".backoffMaxSeconds", ctx);
-    Integer limitInt = toInt(limit, rp + ".backoffLimitCount", ctx);
-    Integer baseInt = toInt(base, rp + ".backoffBaseSeconds", ctx);
-    Integer maxInt = toInt(max, rp + ".backoffMaxSeconds", ctx);
+    Integer limitInt = Untyped.int32(r, "backoffLimitCount", rp + ".backoffLimitCount", ctx);
+    Integer baseInt = Untyped.int32(r, "backoffBaseSeconds", rp + ".backoffBaseSeconds", ctx);
+    Integer maxInt = Untyped.int32(r, "backoffMaxSeconds", rp + ".backoffMaxSeconds", ctx);
     if (ctx.hasErrors()) {
       return null;
     }
     return new ScenarioPodsReady(timeout, block != null && block, recovery, timestamp.equals("Creation"), limitInt,
         baseInt == null ? ScenarioPodsReady.DEFAULT_BACKOFF_BASE_SECONDS : baseInt,
         maxInt == null ? ScenarioPodsReady.DEFAULT_BACKOFF_MAX_SECONDS : maxInt);
-  }
-
-  private static @Nullable Integer toInt(@Nullable Long v, String path, DocumentContext ctx) {
-    if (v == null) {
-      return null;
-    }
-    if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
-      ctx.error(path, "must fit in 32 bits", v);
-      return null;
-    }
-    return v.intValue();
   }
 
   /**
