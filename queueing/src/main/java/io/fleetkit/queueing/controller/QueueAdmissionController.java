@@ -116,9 +116,9 @@ public final class QueueAdmissionController implements AutoCloseable {
    * node failure delay has passed (when the engine records it as unhealthy and looks for a replacement).
    */
   private void node(String name, io.fleetkit.api.core.@Nullable Node node) {
-    java.util.List<Object> seen = node == null ? null : java.util.Arrays.asList(
-        node.status().condition(io.fleetkit.api.core.NodeCondition.READY) == null ? "none"
-            : node.status().condition(io.fleetkit.api.core.NodeCondition.READY).status(),
+    io.fleetkit.api.core.NodeCondition ready = node == null ? null
+        : node.status().condition(io.fleetkit.api.core.NodeCondition.READY);
+    java.util.List<Object> seen = node == null ? null : java.util.Arrays.asList(ready == null ? "none" : ready.status(),
         node.spec().unschedulable(), node.metadata().labels(), node.status().allocatable());
     java.util.List<Object> before = seen == null ? nodes.remove(name) : nodes.put(name, seen);
     if (java.util.Objects.equals(before, seen)) {
