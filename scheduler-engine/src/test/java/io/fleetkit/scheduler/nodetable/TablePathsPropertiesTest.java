@@ -182,6 +182,7 @@ final class TablePathsPropertiesTest {
           if (preFailed[pos]) {
             assertThat(failed[pos]).as("%s left an already failed node alone", plugin).isEqualTo(3);
             assertThat(statuses[pos]).isNull();
+            checked++; // checked too: left alone
             continue;
           }
           io.fleetkit.api.framework.Status expected = f.filter(state, pod, views.get(node));
