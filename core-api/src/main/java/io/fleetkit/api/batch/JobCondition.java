@@ -23,8 +23,10 @@ public record JobCondition(String type, ConditionStatus status, String reason, S
   public static final String REASON_MAX_FAILED_INDEXES_EXCEEDED = "MaxFailedIndexesExceeded";
   /** Reason of {@code SuccessCriteriaMet} and {@code Complete} when a {@link SuccessPolicy} rule was met. */
   public static final String REASON_SUCCESS_POLICY = "SuccessPolicy";
-  /** Reason of {@code Failed} when {@code activeDeadlineSeconds} passed. */
+  /** Reason of {@code FailureTarget} and {@code Failed} when {@code activeDeadlineSeconds} passed. */
   public static final String REASON_DEADLINE_EXCEEDED = "DeadlineExceeded";
+  /** Upstream's {@code JobReasonCompletionsReached}: the Job has as many succeeded pods as it needs. */
+  public static final String REASON_COMPLETIONS_REACHED = "CompletionsReached";
 
   public JobCondition {
     Objects.requireNonNull(type, "type");

@@ -28,19 +28,19 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Ported from upstream {@code pkg/controller/job/job_controller_test.go} (kubernetes commit
  * de00a3c894f17936b66bbd88ae1471f222826629; controller {@code job_controller.go} 6ae037f1db843e99547258d7dd292301a74ba0eb,
  * {@code indexed_job_utils.go} 78fc8e44052f699bf598f84b697b41e5a328c9c5), {@code TestSyncJobWithJobBackoffLimitPerIndex}:
- * 9 of its 15 cases, one sync each ({@link IndexedJobCases}), comparing conditions (type, status, reason, message),
+ * 11 of its 15 cases, one sync each ({@link IndexedJobCases}), comparing conditions (type, status, reason, message),
  * active, succeeded, failed, terminating, completedIndexes and failedIndexes. FleetKit behaves as upstream with
  * JobBackoffLimitPerIndex, JobPodReplacementPolicy and JobManagedBy on (all GA): "job failed due to failed indexes;
  * JobManagedBy enabled" and "job failed due to exceeding max failed indexes; JobManagedBy enabled" run upstream with
  * JobPodReplacementPolicy off, where {@code status.terminating} stays unset; FleetKit reports it (0 and 1).
  *
- * <p>Not ported: "successful job after a single failure within index" (upstream, gates on, sets
- * {@code SuccessCriteriaMet} then {@code Complete} for a Job that reached its completions; FleetKit sets
- * {@code Complete} directly, as every ported Job table expects); "single failed pod, not counted as the replacement
+ * "successful job after a single failure within index" runs upstream with JobSuccessPolicy off, where its
+ * {@code SuccessCriteriaMet} and {@code Complete} have no reason; FleetKit, as upstream with the gate GA (1.33), gives
+ * both the reason {@code CompletionsReached} and its message.
+ *
+ * <p>Not ported: "single failed pod, not counted as the replacement
  * pod creation is delayed" (upstream's finalizer tracking counts a failed pod once its finalizer is removed, which
- * waits for the replacement; FleetKit counts pods in phase Failed, so failed is 1 there); "job failed due to exceeding
- * backoffLimit before backoffLimitPerIndex" (upstream sets {@code FailureTarget} for BackoffLimitExceeded; FleetKit
- * sets {@code Failed} directly); "job with finished indexes; failedIndexes are cleaned when JobBackoffLimitPerIndex
+ * waits for the replacement; FleetKit counts pods in phase Failed, so failed is 1 there); "job with finished indexes; failedIndexes are cleaned when JobBackoffLimitPerIndex
  * disabled", "job failed due to failed indexes; JobPodReplacementPolicy and JobManagedBy disabled", "job failed due
  * to exceeding max failed indexes; JobPodReplacementPolicy and JobManagedBy disabled": FleetKit has no feature gates.
  */
@@ -82,7 +82,20 @@ final class JobBackoffLimitPerIndexUpstreamTest {
     List<JobCondition> failedByIndexes = List.of(cond(TARGET, FAILED_INDEXES, FAILED_INDEXES_MSG),
         cond(FAILED, FAILED_INDEXES, FAILED_INDEXES_MSG));
     String failJobMsg = "Container x for pod default/mypod-0 failed with exit code 3 matching FailJob rule at index 0";
+    String backoffMsg = "Job has reached the specified backoff limit";
+    // upstream runs this case with JobSuccessPolicy off, where both conditions have no reason or message; with the
+    // gate GA (1.33) upstream's newSuccessCondition gives them CompletionsReached and its message
+    String reached = JobCondition.REASON_COMPLETIONS_REACHED;
+    String reachedMsg = "Reached expected number of succeeded pods";
     return Stream.of(
+        new Case("successful job after a single failure within index", job(2, 2, max),
+            List.of(pod(0, PodPhase.Failed, "0"), pod(0, PodPhase.Succeeded, "1"), pod(1, PodPhase.Succeeded, "0")),
+            new Want(0, 2, 1, 0, "0,1", "", List.of(cond(JobCondition.SUCCESS_CRITERIA_MET, reached, reachedMsg),
+                cond(JobCondition.COMPLETE, reached, reachedMsg)))),
+        new Case("job failed due to exceeding backoffLimit before backoffLimitPerIndex", job(2, 2, 1),
+            List.of(pod(0, PodPhase.Failed, "0"), pod(1, PodPhase.Failed, "0")),
+            new Want(0, 0, 2, 0, "", "", List.of(cond(TARGET, JobCondition.REASON_BACKOFF_LIMIT_EXCEEDED, backoffMsg),
+                cond(FAILED, JobCondition.REASON_BACKOFF_LIMIT_EXCEEDED, backoffMsg)))),
         new Case("single failed pod replaced already", job(2, 2, max),
             List.of(pod(0, PodPhase.Failed, "0"), pod(0, PodPhase.Pending, "1")),
             new Want(2, 0, 1, 0, "", "", List.of())),

@@ -54,6 +54,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * leaves its container unnamed). "terminating Pod not considered failed when JobPodFailurePolicy is enabled and
  * used" runs upstream with JobPodReplacementPolicy off, where {@code status.terminating} stays unset (0 compared):
  * FleetKit reports it for every Job, as upstream does once the gate is on (GA 1.34), so 1 is expected there.
+ * "default job based on OnExitCodes" runs upstream with the same gates off and expects {@code Failed} alone;
+ * FleetKit, as upstream with the gate on, sets {@code FailureTarget} with the same reason and message first.
  */
 final class JobPodFailurePolicyUpstreamTest {
 
@@ -184,7 +186,11 @@ final class JobPodFailurePolicyUpstreamTest {
             List.of(failed(exited("", 1))), List.of(), 1, 0, 0, 0),
         new Case("default job based on OnExitCodes", job(1, 1, 0, ON_EXIT_CODE_RULES), List.of(),
             List.of(failed(exited("", 10))),
-            List.of(cond(JobCondition.FAILED, JobCondition.REASON_BACKOFF_LIMIT_EXCEEDED,
+            // upstream runs it with JobPodReplacementPolicy and JobManagedBy off (Failed alone); with
+            // JobPodReplacementPolicy GA (1.34) upstream's newFailureCondition sets FailureTarget first
+            List.of(cond(JobCondition.FAILURE_TARGET, JobCondition.REASON_BACKOFF_LIMIT_EXCEEDED,
+                    "Job has reached the specified backoff limit"),
+                cond(JobCondition.FAILED, JobCondition.REASON_BACKOFF_LIMIT_EXCEEDED,
                 "Job has reached the specified backoff limit")), 0, 0, 1, 0),
         new Case("count pod failure based on OnExitCodes; both rules are matching, the first is executed only",
             job(1, 1, 6, codes(Count, In, 1, 2), codes(Ignore, In, 2, 3)), List.of(),

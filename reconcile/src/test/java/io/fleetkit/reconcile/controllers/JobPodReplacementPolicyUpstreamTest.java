@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Ported from upstream {@code pkg/controller/job/job_controller_test.go} (kubernetes commit
  * de00a3c894f17936b66bbd88ae1471f222826629), {@code TestControllerSyncJob}: its cases run with the
  * JobPodReplacementPolicy gate on (Kubernetes 1.34 makes it GA), plus "more terminating pods than parallelism;
- * PodFailurePolicy used" (8 of these 12). Each case makes the Job and its pods in a store, runs exactly one sync
+ * PodFailurePolicy used" (9 of these 12). Each case makes the Job and its pods in a store, runs exactly one sync
  * ({@link JobUpstreamCasesTest.Env}) and compares creations, deletions, created indexes, active, ready, succeeded,
  * failed, terminating and conditions.
  *
@@ -37,11 +37,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * upstream with the gate off, where {@code status.terminating} stays unset: FleetKit reports it for every Job, as
  * upstream with the gate on, so 5 is expected.
  *
+ * <p>"count terminating pods when indexed job fails and PodReplacementPolicy enabled" is its own test: the Job gets
+ * {@code FailureTarget} for the backoff limit and {@code Failed} waits for the pod it deleted.
+ *
  * <p>Not ported: "WQ job: turn on PodReplacementPolicy but not set PodReplacementPolicy" and "WQ job: recreate pods
  * when terminating or failed" (upstream's finalizer tracking counts a terminating pod as failed under
- * TerminatingOrFailed; FleetKit counts failures from pods in phase Failed); "count terminating pods when indexed job
- * fails and PodReplacementPolicy enabled" (with the gate on upstream sets FailureTarget for BackoffLimitExceeded;
- * FleetKit sets Failed directly, see docs/workload-controllers.md); "suspending a job with unsatisfied expectations;
+ * TerminatingOrFailed; FleetKit counts failures from pods in phase Failed); "suspending a job with unsatisfied expectations;
  * PodReplacementPolicy enabled" (FleetKit's pending deletion comes from an earlier sync whose deleted pod is itself
  * terminating, so the expected 0 cannot hold).
  */
@@ -78,6 +79,40 @@ final class JobPodReplacementPolicyUpstreamTest {
             true, false, 2, 0, 0, 0, 2, 0, 0, 2, Set.of(), "JobSuspended"),
         new Case("suspending a deleted job; PodReplacementPolicy enabled", 2, 4, NI, null, false, true, true,
             2, 0, 0, 0, 0, 2, 0, 0, Set.of(), null));
+  }
+
+  // upstream: "count terminating pods when indexed job fails and PodReplacementPolicy enabled"
+  @org.junit.jupiter.api.Test
+  void indexedJobFailing_countsTerminatingPods_andSetsFailureTargetOnly() {
+    Job j = JobUpstreamCasesTest.newJob(2, 3, 0, CompletionMode.Indexed);
+    try (JobUpstreamCasesTest.Env env = new JobUpstreamCasesTest.Env(j, false)) {
+      String[][] pods = {{"0", "Succeeded"}, {"1", "Failed"}, {"2", "Running"}};
+      for (String[] ip : pods) {
+        Pod p = env.store.create(Pod.of(ObjectMeta.builder().namespace("default").name("pod-" + ip[0])
+            .label("foo", "bar").annotation(WorkloadLabels.JOB_COMPLETION_INDEX, ip[0])
+            .ownerReference(OwnerReference.controllerOf(env.job)).finalizer("batch.kubernetes.io/job-tracking")
+            .build(), env.job.spec().template().spec()));
+        env.store.updateStatus(p.withStatus(p.status().withPhase(PodPhase.valueOf(ip[1]))));
+      }
+      env.clock.advance(Duration.ofHours(1));
+      Job actual = env.syncOnce();
+      assertThat(env.podControl.templates).as("creations").isEmpty();
+      assertThat(env.podControl.deletePodNames).as("deletions").containsExactly("pod-2");
+      JobStatus s = actual.status();
+      assertThat(s.active()).as("active").isZero();
+      assertThat(s.ready()).as("ready").isZero();
+      assertThat(s.succeeded()).as("succeeded").isEqualTo(1);
+      assertThat(s.failed()).as("failed").isEqualTo(2);
+      assertThat(s.completedIndexes()).as("completedIndexes").isEqualTo("0");
+      assertThat(s.terminating()).as("terminating").isEqualTo(1);
+      assertThat(s.conditions()).singleElement().satisfies(c -> {
+        assertThat(c.type()).isEqualTo(JobCondition.FAILURE_TARGET);
+        assertThat(c.status()).isEqualTo(ConditionStatus.True);
+        assertThat(c.reason()).isEqualTo(JobCondition.REASON_BACKOFF_LIMIT_EXCEEDED);
+        assertThat(c.message()).isEqualTo("Job has reached the specified backoff limit");
+      });
+      assertThat(s.completionTime()).as("completionTime").isNull();
+    }
   }
 
   private static Pod pod(JobUpstreamCasesTest.Env env, String name, PodPhase phase) {

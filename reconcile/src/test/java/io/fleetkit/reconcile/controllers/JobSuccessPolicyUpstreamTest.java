@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Ported from upstream {@code pkg/controller/job/job_controller_test.go} (kubernetes commit
  * de00a3c894f17936b66bbd88ae1471f222826629; controller {@code job_controller.go} 6ae037f1db843e99547258d7dd292301a74ba0eb,
- * {@code success_policy.go} cb6ff2d8ce3595f88570f82c7d0e6d98910afd3c), {@code TestSyncJobWithJobSuccessPolicy}: 12 of
+ * {@code success_policy.go} cb6ff2d8ce3595f88570f82c7d0e6d98910afd3c), {@code TestSyncJobWithJobSuccessPolicy}: 13 of
  * its 16 cases, one sync each ({@link IndexedJobCases}), comparing conditions (type, status, reason, message),
  * active, succeeded, failed, terminating, completedIndexes and failedIndexes. FleetKit behaves as upstream with every
  * Job gate on (all GA): where upstream runs a case with JobBackoffLimitPerIndex off (its Job has
@@ -36,9 +36,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>Not ported: the two "...; jobPodReplacementPolicy feature disabled; ..." cases (with both gates off upstream
  * adds {@code Complete} in the same sync as {@code SuccessCriteriaMet}, not waiting for the deleted pods; FleetKit
- * behaves as with the gates on, the "feature enabled" twins); "job with successPolicy and backoffLimit; ... job has a
- * failed condition when job meets to both successPolicy and backoffLimit" (upstream sets {@code FailureTarget} for
- * BackoffLimitExceeded; FleetKit sets {@code Failed} directly); "when the JobSuccessPolicy is disabled, ..." (FleetKit
+ * behaves as with the gates on, the "feature enabled" twins); "when the JobSuccessPolicy is disabled, ..." (FleetKit
  * has no feature gates).
  */
 final class JobSuccessPolicyUpstreamTest {
@@ -123,6 +121,15 @@ final class JobSuccessPolicyUpstreamTest {
             List.of(pod(0, PodPhase.Failed).withCondition(DT), pod(0, PodPhase.Running), pod(1, PodPhase.Succeeded)),
             new Want(0, 1, 2, 1, "1", null, List.of(cond(JobCondition.FAILURE_TARGET,
                 JobCondition.REASON_POD_FAILURE_POLICY, DT_MSG)))),
+        new Case("job with successPolicy and backoffLimit; jobPodReplacementPolicy feature enabled; job has a "
+            + "failed condition when job meets to both successPolicy and backoffLimit",
+            indexedJob(2, 2).backoffLimit(1).successPolicy(ZERO_ONE_COUNT_1).build(), null,
+            List.of(pod(0, PodPhase.Failed), pod(0, PodPhase.Failed), pod(1, PodPhase.Succeeded)),
+            new Want(0, 1, 2, 0, "1", null, List.of(
+                cond(JobCondition.FAILURE_TARGET, JobCondition.REASON_BACKOFF_LIMIT_EXCEEDED,
+                    "Job has reached the specified backoff limit"),
+                cond(JobCondition.FAILED, JobCondition.REASON_BACKOFF_LIMIT_EXCEEDED,
+                    "Job has reached the specified backoff limit")))),
         new Case("job with successPolicy and backoffLimitPerIndex; jobPodReplacementPolicy feature enabled; job has "
             + "a failed condition when job meets to both successPolicy and backoffLimitPerIndex",
             job(2, ZERO_ONE_COUNT_1).backoffLimitPerIndex(1).build(), null,

@@ -64,6 +64,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * has no feature gates; Indexed completion is always on). Not compared: upstream's {@code jobKeyForget}, and its
  * error for new failed pods, which only drive its queue's failure backoff; FleetKit computes that backoff from the
  * pods' finish times.
+ *
+ * <p>Conditions are compared as Kubernetes 1.34 writes them ({@link #assertFinished}): the table's {@code Complete}
+ * without a reason is {@code SuccessCriteriaMet} then {@code Complete}, both with reason {@code CompletionsReached};
+ * its {@code Failed} is {@code FailureTarget} then {@code Failed} with the same reason.
  */
 final class JobUpstreamCasesTest {
 
@@ -475,8 +479,8 @@ final class JobUpstreamCasesTest {
         assertThat(s.startTime()).as("startTime").isNotNull();
       }
       if (tc.expectedCondition() != null) {
-        assertThat(s.conditions()).anyMatch(c -> c.type().equals(tc.expectedCondition())
-            && c.status() == tc.expectedConditionStatus() && c.reason().equals(tc.expectedConditionReason()));
+        assertFinished(s.conditions(), tc.expectedCondition(), tc.expectedConditionStatus(),
+            tc.expectedConditionReason());
       } else {
         assertThat(s.conditions()).noneMatch(c -> c.status() == ConditionStatus.True);
       }
@@ -597,8 +601,26 @@ final class JobUpstreamCasesTest {
       if (!tc.suspend()) {
         assertThat(s.startTime()).isNotNull();
       }
-      assertThat(s.conditions()).anyMatch(c -> c.type().equals(tc.expectedCondition())
-          && c.status() == ConditionStatus.True && c.reason().equals(tc.expectedConditionReason()));
+      assertFinished(s.conditions(), tc.expectedCondition(), ConditionStatus.True, tc.expectedConditionReason());
+    }
+  }
+
+  /**
+   * The 1.21 table's condition, as Kubernetes 1.34 writes it: a {@code Complete} without a reason carries {@value
+   * JobCondition#REASON_COMPLETIONS_REACHED} since JobSuccessPolicy went GA (1.33), after {@code SuccessCriteriaMet}
+   * with the same reason; a {@code Failed} for the backoff limit or the deadline follows a {@code FailureTarget} with
+   * its reason since JobPodReplacementPolicy went GA (1.34). Other conditions are compared as the table has them.
+   */
+  static void assertFinished(List<JobCondition> conditions, String type, ConditionStatus status, String reason) {
+    String want = JobCondition.COMPLETE.equals(type) && reason.isEmpty()
+        ? JobCondition.REASON_COMPLETIONS_REACHED : reason;
+    assertThat(conditions).anyMatch(c -> c.type().equals(type) && c.status() == status && c.reason().equals(want));
+    String interim = JobCondition.COMPLETE.equals(type) ? JobCondition.SUCCESS_CRITERIA_MET
+        : JobCondition.FAILED.equals(type) ? JobCondition.FAILURE_TARGET : null;
+    if (interim != null && status == ConditionStatus.True) {
+      List<String> types = conditions.stream().map(JobCondition::type).toList();
+      assertThat(types).as("interim condition first").containsSubsequence(interim, type);
+      assertThat(conditions).anyMatch(c -> c.type().equals(interim) && c.reason().equals(want));
     }
   }
 

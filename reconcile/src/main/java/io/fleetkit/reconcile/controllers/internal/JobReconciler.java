@@ -73,15 +73,18 @@ import org.slf4j.LoggerFactory;
  * SuccessCriteriaMet} (reason {@value JobCondition#REASON_SUCCESS_POLICY}, message {@code "Matched rules at index
  * <i>"}), its remaining pods are deleted (not counted as failed), and {@code Complete} with the same reason and
  * message follows once none of them is terminating. A Job with {@code SuccessCriteriaMet} is not failed any more;
- * a Job with {@code FailureTarget} does not succeed any more. A Job that completes without a success policy gets
- * {@code Complete} directly.
+ * a Job with {@code FailureTarget} does not succeed any more. A Job with as many succeeded pods as it needs gets
+ * {@code SuccessCriteriaMet} and then {@code Complete}, both with reason {@value
+ * JobCondition#REASON_COMPLETIONS_REACHED} (upstream's {@code newSuccessCondition} once JobSuccessPolicy is GA).
  *
  * <p>Order of decisions, as upstream: a finished Job is left alone; SuccessCriteriaMet completes it; a FailureTarget
  * or a FailJob match fails it;
  * more failures than {@code backoffLimit} (for
  * restartPolicy OnFailure: container restarts of running pods) fail it with {@value
  * JobCondition#REASON_BACKOFF_LIMIT_EXCEEDED}; else a passed {@code activeDeadlineSeconds} fails it with {@value
- * JobCondition#REASON_DEADLINE_EXCEEDED}; for Indexed Jobs then failed indexes and the success policy; a failing
+ * JobCondition#REASON_DEADLINE_EXCEEDED}; for Indexed Jobs then failed indexes and the success policy. Every failure
+ * is {@code FailureTarget} first and {@code Failed} with the same reason once none of the Job's pods terminates
+ * (upstream's {@code newFailureCondition} with the terminal condition delayed, Kubernetes 1.34); a failing
  * Job's active pods are deleted and counted as failed. Otherwise
  * a suspended Job's pods are deleted; else active pods are brought to {@code min(parallelism, completions -
  * succeeded)} (work-queue Jobs: parallelism until one succeeds). Deletions and creations never happen in the same
@@ -96,6 +99,7 @@ public final class JobReconciler implements Reconciler<Job> {
   public static final Duration MAX_BACKOFF = Duration.ofMinutes(6);
   static final String MESSAGE_BACKOFF = "Job has reached the specified backoff limit";
   static final String MESSAGE_DEADLINE = "Job was active longer than specified deadline";
+  static final String MESSAGE_COMPLETIONS_REACHED = "Reached expected number of succeeded pods";
   static final String MESSAGE_FAILED_INDEXES = "Job has failed indexes";
   static final String MESSAGE_MAX_FAILED_INDEXES = "Job has exceeded the specified maximal number of failed indexes";
   static final String REASON_SUSPENDED = "JobSuspended";
@@ -231,9 +235,13 @@ public final class JobReconciler implements Reconciler<Job> {
         failing = condition(JobCondition.FAILED, ConditionStatus.True, JobCondition.REASON_POD_FAILURE_POLICY,
             failJobMessage, now);
       } else if (failed > spec.backoffLimit() || pastBackoffLimitOnFailure(spec, active)) {
+        newFailureTarget = condition(JobCondition.FAILURE_TARGET, ConditionStatus.True,
+            JobCondition.REASON_BACKOFF_LIMIT_EXCEEDED, MESSAGE_BACKOFF, now);
         failing = condition(JobCondition.FAILED, ConditionStatus.True, JobCondition.REASON_BACKOFF_LIMIT_EXCEEDED,
             MESSAGE_BACKOFF, now);
       } else if (pastActiveDeadline(spec, startTime, now)) {
+        newFailureTarget = condition(JobCondition.FAILURE_TARGET, ConditionStatus.True,
+            JobCondition.REASON_DEADLINE_EXCEEDED, MESSAGE_DEADLINE, now);
         failing = condition(JobCondition.FAILED, ConditionStatus.True, JobCondition.REASON_DEADLINE_EXCEEDED,
             MESSAGE_DEADLINE, now);
       }
@@ -333,9 +341,15 @@ public final class JobReconciler implements Reconciler<Job> {
       boolean complete = completions == null ? succeeded > 0 && active.isEmpty()
           : succeeded >= completions && active.isEmpty();
       if (complete) {
-        conditions.add(condition(JobCondition.COMPLETE, ConditionStatus.True, "", "", now));
-        completionTime = now;
-        finished = conditions.get(conditions.size() - 1);
+        // upstream's newSuccessCondition: SuccessCriteriaMet first, Complete with its reason once no pod terminates
+        conditions.add(condition(JobCondition.SUCCESS_CRITERIA_MET, ConditionStatus.True,
+            JobCondition.REASON_COMPLETIONS_REACHED, MESSAGE_COMPLETIONS_REACHED, now));
+        if (terminating == 0) {
+          conditions.add(condition(JobCondition.COMPLETE, ConditionStatus.True,
+              JobCondition.REASON_COMPLETIONS_REACHED, MESSAGE_COMPLETIONS_REACHED, now));
+          completionTime = now;
+          finished = conditions.get(conditions.size() - 1);
+        }
       }
     }
     int ready = 0;
