@@ -187,6 +187,20 @@ public final class Violations {
     }
   }
 
+  /**
+   * A required domain-prefixed path ({@code IsDomainPrefixedPath}: controller names such as {@code example.com/foo});
+   * each error names the part it is about.
+   */
+  public void domainPrefixedPath(String field, String value) {
+    if (value.isEmpty()) {
+      required(field);
+      return;
+    }
+    for (Map.Entry<String, String> e : Validation.isDomainPrefixedPath(value)) {
+      add(field, e.getValue(), e.getKey());
+    }
+  }
+
   /** A required DNS-1123 label ({@code IsDNS1123Label}: namespaces, container, volume and port names). */
   public void dnsLabel(String field, String value) {
     if (value.isEmpty()) {

@@ -47,6 +47,14 @@ public record Job(ObjectMeta metadata, JobSpec spec, JobStatus status) implement
     PodSpecChecks.restartPolicyIn(spec.template().spec(), "spec.template.spec", v, RestartPolicy.OnFailure,
         RestartPolicy.Never);
     JobPolicyChecks.check(spec, "spec", v);
+    String managedBy = spec.managedBy();
+    if (managedBy != null) {
+      // upstream's validateJobSpec: a domain-prefixed path, at most 63 characters
+      v.domainPrefixedPath("spec.managedBy", managedBy);
+      if (managedBy.length() > JobSpec.MAX_MANAGED_BY_LENGTH) {
+        v.add("spec.managedBy", "Too long: may not be longer than " + JobSpec.MAX_MANAGED_BY_LENGTH, managedBy);
+      }
+    }
     v.nonNegative("status.active", status.active());
     v.nonNegative("status.succeeded", status.succeeded());
     v.nonNegative("status.failed", status.failed());
@@ -113,6 +121,7 @@ public record Job(ObjectMeta metadata, JobSpec spec, JobStatus status) implement
     private @Nullable PodSpec podSpec;
     private @Nullable PodFailurePolicy podFailurePolicy;
     private @Nullable PodReplacementPolicy podReplacementPolicy;
+    private @Nullable String managedBy;
     private JobStatus status = JobStatus.EMPTY;
 
     private Builder() {}
@@ -141,6 +150,8 @@ public record Job(ObjectMeta metadata, JobSpec spec, JobStatus status) implement
     public Builder podFailurePolicy(@Nullable PodFailurePolicy v) { podFailurePolicy = v; return this; }
     /** Unset: Kubernetes' default, {@code Failed} with a pod failure policy, else {@code TerminatingOrFailed}. */
     public Builder podReplacementPolicy(@Nullable PodReplacementPolicy v) { podReplacementPolicy = v; return this; }
+    /** Unset: FleetKit's Job controller syncs the Job; see {@link JobSpec#managedBy()}. */
+    public Builder managedBy(@Nullable String v) { managedBy = v; return this; }
 
     public Job build() {
       int p = parallelism == null ? 1 : parallelism;
@@ -155,7 +166,7 @@ public record Job(ObjectMeta metadata, JobSpec spec, JobStatus status) implement
           ? JobSpec.DEFAULT_BACKOFF_LIMIT_PER_INDEX_JOB : JobSpec.DEFAULT_BACKOFF_LIMIT;
       return new Job(meta.build(), new JobSpec(p, c, completionMode, limit, activeDeadlineSeconds,
           ttlSecondsAfterFinished, suspend, selector, t, podFailurePolicy, podReplacementPolicy,
-          backoffLimitPerIndex, maxFailedIndexes, successPolicy), status);
+          backoffLimitPerIndex, maxFailedIndexes, successPolicy, managedBy), status);
     }
   }
 }

@@ -72,6 +72,35 @@ public final class Validation {
     return List.copyOf(errs);
   }
 
+  private static final String HTTP_PATH_FMT = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+";
+  private static final Pattern HTTP_PATH = Pattern.compile(HTTP_PATH_FMT);
+  /** The message of a value that is not {@code host/path}. */
+  public static final String DOMAIN_PREFIXED_PATH = "must be a domain-prefixed path (such as \"acme.io/foo\")";
+
+  /**
+   * Upstream's {@code IsDomainPrefixedPath} (controller names such as a Job's {@code spec.managedBy} or an
+   * IngressClass's {@code spec.controller}): a DNS-1123 subdomain, {@code /}, and a non-empty HTTP path. Each error is
+   * the value it is about (the whole value, the host or the path) and its message; none for a valid path, one
+   * ({@value #DOMAIN_PREFIXED_PATH}) for a value without a host or a path. An empty value is the caller's to refuse
+   * as required.
+   */
+  public static List<Map.Entry<String, String>> isDomainPrefixedPath(String value) {
+    int slash = value.indexOf('/');
+    if (slash <= 0 || slash == value.length() - 1) {
+      return List.of(Map.entry(value, DOMAIN_PREFIXED_PATH));
+    }
+    List<Map.Entry<String, String>> errs = new ArrayList<>(2);
+    String host = value.substring(0, slash);
+    for (String e : isDNS1123Subdomain(host)) {
+      errs.add(Map.entry(host, e));
+    }
+    String path = value.substring(slash + 1);
+    if (!HTTP_PATH.matcher(path).matches()) {
+      errs.add(Map.entry(path, regexError("Invalid path", HTTP_PATH_FMT)));
+    }
+    return errs;
+  }
+
   /** Tests for a string that conforms to the definition of a subdomain in DNS (RFC 1123), e.g. most object names. */
   public static List<String> isDNS1123Subdomain(String value) {
     List<String> errs = new ArrayList<>(2);

@@ -15,17 +15,19 @@ public record IngressClass(ObjectMeta metadata, String controller) implements Ap
   public static final String API_VERSION = "networking.k8s.io/v1";
   public static final String KIND = "IngressClass";
   public static final String DEFAULT_ANNOTATION = "ingressclass.kubernetes.io/is-default-class";
+  /** Upstream's {@code maxLenIngressClassController}. */
+  public static final int MAX_CONTROLLER_LENGTH = 250;
 
   public IngressClass {
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(controller, "controller");
     Violations v = Violations.forObject(KIND, metadata);
     v.objectMeta(metadata, false);
-    if (controller.isEmpty()) {
-      v.required("spec.controller");
-    } else if (!controller.contains("/")) {
-      v.add("spec.controller", "must be a domain-prefixed path (such as \"acme.io/foo\")", controller);
+    // upstream's validateIngressClassSpec: at most 250 characters, a domain-prefixed path
+    if (controller.length() > MAX_CONTROLLER_LENGTH) {
+      v.add("spec.controller", "Too long: may not be more than " + MAX_CONTROLLER_LENGTH + " bytes", controller);
     }
+    v.domainPrefixedPath("spec.controller", controller);
     v.throwIfAny();
   }
 

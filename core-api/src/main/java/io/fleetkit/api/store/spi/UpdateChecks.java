@@ -498,10 +498,16 @@ public final class UpdateChecks {
     if (!Objects.equals(n.podFailurePolicy(), o.podFailurePolicy())) {
       v.add("spec.podFailurePolicy", IMMUTABLE, null);
     }
+    if (!Objects.equals(n.managedBy(), o.managedBy())) {
+      v.add("spec.managedBy", IMMUTABLE, n.managedBy());
+    }
     v.throwIfAny();
   }
 
-  /** {@code old} with the node affinity, node selector, tolerations, labels and annotations of {@code n}. */
+  /**
+   * {@code old} with the node affinity, node selector, tolerations, scheduling gates, labels and annotations of
+   * {@code n} (upstream's {@code JobMutableSchedulingDirectives}).
+   */
   private static PodTemplateSpec withSchedulingDirectivesOf(PodTemplateSpec old, PodTemplateSpec n) {
     PodSpec s = old.spec();
     PodSpec ns = n.spec();
@@ -513,10 +519,8 @@ public final class UpdateChecks {
     ObjectMeta meta = new ObjectMeta(m.name(), m.namespace(), m.uid(), m.resourceVersion(), m.generation(),
         nm.labels(), nm.annotations(), m.ownerReferences(), m.finalizers(), m.creationTimestamp(),
         m.deletionTimestamp());
-    PodSpec spec = new PodSpec(s.containers(), s.initContainers(), s.overhead(), s.priority(), s.priorityClassName(),
-        s.preemptionPolicy(), ns.nodeSelector(), affinity, ns.tolerations(), s.topologySpreadConstraints(),
-        s.schedulerName(), s.nodeName(), s.volumes(), s.restartPolicy(), s.terminationGracePeriodSeconds(),
-        s.activeDeadlineSeconds(), s.hostname(), s.subdomain(), s.resources());
+    PodSpec spec = s.toBuilder().nodeSelector(ns.nodeSelector()).affinity(affinity).tolerations(ns.tolerations())
+        .schedulingGates(ns.schedulingGates()).build();
     return new PodTemplateSpec(meta, spec);
   }
 

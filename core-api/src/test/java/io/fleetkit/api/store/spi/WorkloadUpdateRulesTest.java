@@ -274,6 +274,26 @@ final class WorkloadUpdateRulesTest {
         "spec.podFailurePolicy");
   }
 
+  @Test
+  void job_suspendedNeverStarted_mayChangeSchedulingGates() {
+    // upstream's JobMutableSchedulingDirectives: scheduling gates are among the directives (Kueue adds and removes
+    // its topology gate on a suspended Job)
+    PodSpec gated = JOB_POD.toBuilder().schedulingGates(List.of("kueue.x-k8s.io/topology")).build();
+    Job suspended = job().suspend(true).template(PodTemplateSpec.of(GENERATED.matchLabels(), gated)).build();
+    ok(suspended, job().suspend(true).build());
+    ok(job().suspend(true).build(), suspended);
+    Job started = suspended.withStatus(new JobStatus(0, 0, 0, null, List.of(), Instant.EPOCH, null, ""));
+    refused(started, () -> job().suspend(true).build(), "spec.template");
+  }
+
+  @Test
+  void job_managedBy_immutable() {
+    Job external = job().managedBy("kueue.x-k8s.io/multikueue").build();
+    ok(external, job().managedBy("kueue.x-k8s.io/multikueue").build());
+    refused(external, () -> job().build(), "spec.managedBy");
+    refused(job().build(), () -> job().managedBy("example.com/foo").build(), "spec.managedBy");
+  }
+
   // --------------------------------------------------------------------------------------------- helpers
 
   private static void ok(ApiObject<?> old, ApiObject<?> updated) {

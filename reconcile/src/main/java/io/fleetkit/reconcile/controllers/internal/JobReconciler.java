@@ -77,6 +77,9 @@ import org.slf4j.LoggerFactory;
  * {@code SuccessCriteriaMet} and then {@code Complete}, both with reason {@value
  * JobCondition#REASON_COMPLETIONS_REACHED} (upstream's {@code newSuccessCondition} once JobSuccessPolicy is GA).
  *
+ * <p>A Job whose {@code spec.managedBy} names another controller than {@value JobSpec#JOB_CONTROLLER_NAME} (e.g.
+ * Kueue's MultiKueue) is left alone: no pods, no status (upstream's {@code managedByExternalController}).
+ *
  * <p>Order of decisions, as upstream: a finished Job is left alone; SuccessCriteriaMet completes it; a FailureTarget
  * or a FailJob match fails it;
  * more failures than {@code backoffLimit} (for
@@ -144,6 +147,12 @@ public final class JobReconciler implements Reconciler<Job> {
     ObjectKey key = ctx.key();
     Job job = ctx.object().orElse(null);
     if (job == null) {
+      pending.forget(key);
+      return Result.done();
+    }
+    if (job.spec().managedByExternalController()) {
+      // upstream's syncJob: a Job whose spec.managedBy names another controller is that controller's to sync
+      LOG.debug("job {}: managed by {}, not synced", key, job.spec().managedBy());
       pending.forget(key);
       return Result.done();
     }

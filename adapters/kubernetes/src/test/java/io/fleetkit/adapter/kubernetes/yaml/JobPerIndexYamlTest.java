@@ -84,4 +84,18 @@ final class JobPerIndexYamlTest {
         JOB.replace("completionMode: Indexed", "completionMode: NonIndexed")));
     assertThat(nonIndexed.getMessage()).contains("spec.backoffLimitPerIndex").contains("requires indexed completion mode");
   }
+
+  @Test
+  void managedBy_readWrittenAndValidated() {
+    Job j = parse(JOB.replace("  completionMode: Indexed\n", "  completionMode: Indexed\n  managedBy: kueue.x-k8s.io/multikueue\n"));
+    assertThat(j.spec().managedBy()).isEqualTo("kueue.x-k8s.io/multikueue");
+    String yaml = KubernetesYaml.dump(List.of(j));
+    assertThat(yaml).contains("managedBy: \"kueue.x-k8s.io/multikueue\"");
+    assertThat(parse(yaml).spec()).isEqualTo(j.spec());
+    assertThat(parse(JOB).spec().managedBy()).isNull();
+    assertThat(KubernetesYaml.dump(List.of(parse(JOB)))).doesNotContain("managedBy");
+    ManifestException bad = catchThrowableOfType(ManifestException.class, () -> parse(
+        JOB.replace("  completionMode: Indexed\n", "  completionMode: Indexed\n  managedBy: multikueue\n")));
+    assertThat(bad.getMessage()).contains("spec.managedBy").contains("must be a domain-prefixed path");
+  }
 }

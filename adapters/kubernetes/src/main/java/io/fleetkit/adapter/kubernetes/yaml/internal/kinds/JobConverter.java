@@ -107,7 +107,8 @@ public final class JobConverter extends AbstractKindConverter<io.fabric8.kuberne
     return template == null ? null : ctx.build(path, () -> new JobSpec(Values.intOr(s.getParallelism(), 1),
         s.getCompletions(), mode, Values.intOr(s.getBackoffLimit(), defaultBackoffLimit(perIndex)),
         s.getActiveDeadlineSeconds(), s.getTtlSecondsAfterFinished(), Values.boolOr(s.getSuspend(), false),
-        selector, template, failurePolicy, replacement, perIndex, s.getMaxFailedIndexes(), successPolicy));
+        selector, template, failurePolicy, replacement, perIndex, s.getMaxFailedIndexes(), successPolicy,
+        s.getManagedBy()));
   }
 
   /** Kubernetes' default backoffLimit: 6, or MaxInt32 with backoffLimitPerIndex. */
@@ -203,6 +204,7 @@ public final class JobConverter extends AbstractKindConverter<io.fabric8.kuberne
         .withBackoffLimitPerIndex(s.backoffLimitPerIndex())
         .withMaxFailedIndexes(s.maxFailedIndexes())
         .withSuccessPolicy(successPolicy(s.successPolicy()))
+        .withManagedBy(s.managedBy())
         .withActiveDeadlineSeconds(s.activeDeadlineSeconds())
         .withTtlSecondsAfterFinished(s.ttlSecondsAfterFinished())
         .withSuspend(s.suspend() ? Boolean.TRUE : null)
