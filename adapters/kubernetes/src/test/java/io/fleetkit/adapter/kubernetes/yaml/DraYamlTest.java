@@ -8,6 +8,7 @@ import io.fleetkit.api.resource.dra.DeviceAttribute;
 import io.fleetkit.api.resource.dra.DeviceClass;
 import io.fleetkit.api.resource.dra.DeviceConstraint;
 import io.fleetkit.api.resource.dra.DeviceRequestAllocationResult;
+import io.fleetkit.api.resource.dra.DeviceSubRequest;
 import io.fleetkit.api.resource.dra.ResourceClaim;
 import io.fleetkit.api.resource.dra.ResourceClaimConsumerReference;
 import io.fleetkit.api.resource.dra.ResourceClaimTemplate;
@@ -92,6 +93,39 @@ final class DraYamlTest {
   }
 
   @Test
+  void prioritizedListsAndAdminAccess_readAndResultsNameTheAlternative() {
+    String file = "roundtrip/resourceclaim.yaml";
+    ResourceClaim c = KubernetesYaml.parse(RoundTripTest.resource(file), file).ofType(ResourceClaim.class).get(2);
+    var gpu = c.spec().devices().requests().get(0);
+    assertThat(gpu.exactly()).isNull();
+    assertThat(gpu.firstAvailable()).extracting(DeviceSubRequest::name).containsExactly("latest-gpu", "older-gpu");
+    assertThat(gpu.firstAvailable().get(1).count()).isEqualTo(1);
+    assertThat(c.spec().devices().requests().get(1).exactly().adminAccess()).isTrue();
+    assertThat(c.status().allocation().devices()).containsExactly(
+        new DeviceRequestAllocationResult("gpu/older-gpu", "gpu.dra-example-driver.sigs.k8s.io", "kind-worker",
+            "gpu-1"),
+        new DeviceRequestAllocationResult("monitor", "gpu.dra-example-driver.sigs.k8s.io", "kind-worker", "gpu-0",
+            true));
+    String t = "roundtrip/resourceclaimtemplate.yaml";
+    List<ResourceClaimTemplate> ts = KubernetesYaml.parse(RoundTripTest.resource(t), t)
+        .ofType(ResourceClaimTemplate.class);
+    assertThat(ts.get(2).spec().spec().devices().requests().get(0).firstAvailable()).hasSize(3)
+        .allSatisfy(s -> assertThat(s.count()).isEqualTo(1));
+    var admin = ts.get(3).spec().spec().devices().requests().get(0).exactly();
+    assertThat(admin.adminAccess()).isTrue();
+    assertThat(admin.allocationMode()).isEqualTo(DeviceAllocationMode.ALL);
+    // Both of exactly and firstAvailable, or neither, are refused with the claim's rule.
+    assertThat(problems(CLAIM + "    requests:\n    - name: gpu\n      exactly: {deviceClassName: gpu}\n"
+        + "      firstAvailable:\n      - {name: a, deviceClassName: gpu}\n"))
+        .contains("spec.devices.requests[0]", "but multiple fields are set");
+    assertThat(problems(CLAIM + "    requests:\n    - name: gpu\n      firstAvailable:\n      - {name: a,"
+        + " deviceClassName: gpu}\n      - {name: a, deviceClassName: gpu, count: 0, allocationMode: All}\n"
+        + "    constraints:\n    - {requests: [gpu/b], matchAttribute: example.com/numa}\n"))
+        .contains("spec.devices.requests[0].firstAvailable[1].name", "Duplicate value")
+        .contains("spec.devices.constraints[0].requests[0]", "name of a request and a subrequest");
+  }
+
+  @Test
   void template_metadataAndClaimSpec_read() {
     String file = "roundtrip/resourceclaimtemplate.yaml";
     List<ResourceClaimTemplate> ts = KubernetesYaml.parse(RoundTripTest.resource(file), file)
@@ -158,10 +192,8 @@ final class DraYamlTest {
     assertThat(problems(CLAIM + req + "    config:\n    - opaque: {driver: gpu.example.com, parameters: {}}\n"))
         .contains("spec.devices.config", "is not supported");
     assertThat(problems(CLAIM + "    requests:\n    - name: gpu\n      firstAvailable:\n      - {name: a,"
-        + " deviceClassName: gpu}\n"))
-        .contains("spec.devices.requests[0].firstAvailable", "is not supported");
-    assertThat(problems(CLAIM + req + "        adminAccess: true\n"))
-        .contains("spec.devices.requests[0].exactly.adminAccess", "is not supported");
+        + " deviceClassName: gpu, tolerations: [{key: k, operator: Exists}]}\n"))
+        .contains("spec.devices.requests[0].firstAvailable[0].tolerations", "is not supported");
     String slice = """
         apiVersion: resource.k8s.io/v1
         kind: ResourceSlice

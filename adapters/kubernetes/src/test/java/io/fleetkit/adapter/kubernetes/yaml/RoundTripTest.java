@@ -41,8 +41,8 @@ final class RoundTripTest {
       "VerticalPodAutoscalerCheckpoint, roundtrip/verticalpodautoscalercheckpoint.yaml, 2",
       "DeviceClass, roundtrip/deviceclass.yaml, 2",
       "ResourceSlice, roundtrip/resourceslice.yaml, 3",
-      "ResourceClaim, roundtrip/resourceclaim.yaml, 2",
-      "ResourceClaimTemplate, roundtrip/resourceclaimtemplate.yaml, 2",
+      "ResourceClaim, roundtrip/resourceclaim.yaml, 3",
+      "ResourceClaimTemplate, roundtrip/resourceclaimtemplate.yaml, 4",
   })
   void dumpThenParse_everyKind_givesEqualObjects(String kind, String file, int count) {
     LoadedObjects first = KubernetesYaml.parse(resource(file), file);

@@ -9,6 +9,7 @@ import io.fleetkit.api.resource.dra.DeviceClaim;
 import io.fleetkit.api.resource.dra.DeviceConstraint;
 import io.fleetkit.api.resource.dra.DeviceRequest;
 import io.fleetkit.api.resource.dra.DeviceSelector;
+import io.fleetkit.api.resource.dra.DeviceSubRequest;
 import io.fleetkit.api.resource.dra.ExactDeviceRequest;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -17,8 +18,8 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The parts the {@code resource.k8s.io/v1} kinds share: selectors and a claim's device requests and constraints, both
- * ways. Reading applies Kubernetes' defaults ({@code allocationMode} ExactCount, {@code count} 1 for ExactCount);
+ * The parts the {@code resource.k8s.io/v1} kinds share: selectors and a claim's device requests (with
+ * {@code exactly} or a prioritized list, {@code firstAvailable}) and constraints, both ways. Reading applies Kubernetes' defaults ({@code allocationMode} ExactCount, {@code count} 1 for ExactCount, in requests and sub-requests alike);
  * writing prints them, as {@code kubectl get -o yaml} does. Fields of the API that FleetKit does not model are refused
  * with a problem naming the field, never dropped. The rules of the kinds themselves (names, counts, limits) are the
  * core-api records', reported through {@link DocumentContext#build}. Stateless.
@@ -72,18 +73,15 @@ final class DraYaml {
 
   private static @Nullable DeviceRequest request(io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest r,
       String p, DocumentContext ctx) {
-    unsupported(r.getFirstAvailable(), p + ".firstAvailable", "prioritized lists (firstAvailable)", ctx);
-    if (r.getExactly() == null) {
-      ctx.error(p, "Required value: exactly one of `exactly` or `firstAvailable` is required", null);
-      return null;
-    }
-    ExactDeviceRequest exactly = exactly(r.getExactly(), p + ".exactly", ctx);
-    return exactly == null ? null : new DeviceRequest(Values.orEmpty(r.getName()), exactly);
+    ExactDeviceRequest exactly = r.getExactly() == null ? null : exactly(r.getExactly(), p + ".exactly", ctx);
+    List<DeviceSubRequest> subs = Fabric8Scheduling.list(r.getFirstAvailable(), p + ".firstAvailable", ctx,
+        DraYaml::subRequest);
+    // Neither or both of exactly and firstAvailable: the claim's validation reports it.
+    return new DeviceRequest(Values.orEmpty(r.getName()), exactly, subs);
   }
 
   private static @Nullable ExactDeviceRequest exactly(io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequest e,
       String p, DocumentContext ctx) {
-    unsupported(e.getAdminAccess(), p + ".adminAccess", "admin access", ctx);
     unsupported(e.getTolerations(), p + ".tolerations", "device taints and tolerations", ctx);
     unsupported(e.getCapacity(), p + ".capacity", "consumable capacity", ctx);
     unsupported(e.getDerivedAttributes(), p + ".derivedAttributes", "derived attributes", ctx);
@@ -92,7 +90,21 @@ final class DraYaml {
       return null;
     }
     return new ExactDeviceRequest(Values.orEmpty(e.getDeviceClassName()),
-        selectors(e.getSelectors(), p + ".selectors", ctx), mode, count(mode, e.getCount()));
+        selectors(e.getSelectors(), p + ".selectors", ctx), mode, count(mode, e.getCount()),
+        Values.boolOr(e.getAdminAccess(), false));
+  }
+
+  private static @Nullable DeviceSubRequest subRequest(io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest s,
+      String p, DocumentContext ctx) {
+    unsupported(s.getTolerations(), p + ".tolerations", "device taints and tolerations", ctx);
+    unsupported(s.getCapacity(), p + ".capacity", "consumable capacity", ctx);
+    unsupported(s.getDerivedAttributes(), p + ".derivedAttributes", "derived attributes", ctx);
+    DeviceAllocationMode mode = mode(s.getAllocationMode(), p + ".allocationMode", ctx);
+    if (mode == null) {
+      return null;
+    }
+    return new DeviceSubRequest(Values.orEmpty(s.getName()), Values.orEmpty(s.getDeviceClassName()),
+        selectors(s.getSelectors(), p + ".selectors", ctx), mode, count(mode, s.getCount()));
   }
 
   /** Kubernetes' defaulting: an unset mode is ExactCount. */
@@ -135,7 +147,18 @@ final class DraYaml {
   private static io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest request(DeviceRequest r) {
     var out = new io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest();
     out.setName(r.name());
-    out.setExactly(exactly(r.exactly()));
+    if (r.exactly() != null) {
+      out.setExactly(exactly(r.exactly()));
+    }
+    out.setFirstAvailable(Fabric8Scheduling.out(r.firstAvailable(), s -> {
+      var f = new io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest();
+      f.setName(s.name());
+      f.setDeviceClassName(s.deviceClassName());
+      f.setSelectors(selectors(s.selectors()));
+      f.setAllocationMode(s.allocationMode().wireName());
+      f.setCount(s.allocationMode() == DeviceAllocationMode.EXACT_COUNT ? s.count() : null);
+      return f;
+    }));
     return out;
   }
 
@@ -145,6 +168,7 @@ final class DraYaml {
     out.setSelectors(selectors(e.selectors()));
     out.setAllocationMode(e.allocationMode().wireName());
     out.setCount(e.allocationMode() == DeviceAllocationMode.EXACT_COUNT ? e.count() : null);
+    out.setAdminAccess(e.adminAccess() ? Boolean.TRUE : null);
     return out;
   }
 }
