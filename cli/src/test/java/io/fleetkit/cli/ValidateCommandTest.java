@@ -63,11 +63,12 @@ final class ValidateCommandTest {
         pods + ": document 2 (line 7): Pod default/web: spec.containers[0].resources.requests.cpu \"-1\" must be"
             + " greater than or equal to 0 (at line 17)",
         gizmo + ": document 1 (line 1): Gizmo g: kind \"Gizmo\" is not a supported kind (supported: AnalysisRun,"
-            + " AnalysisTemplate, ConfigMap, ControllerRevision, CronJob, DaemonSet, Deployment, EndpointSlice, Gateway,"
-            + " GatewayClass,"
+            + " AnalysisTemplate, ConfigMap, ControllerRevision, CronJob, DaemonSet, Deployment, DeviceClass,"
+            + " EndpointSlice, Gateway, GatewayClass,"
             + " HTTPRoute, HorizontalPodAutoscaler, Ingress, IngressClass, Job, LimitRange, Namespace, Node, NodePool,"
             + " PersistentVolume, PersistentVolumeClaim, Pod, PodDisruptionBudget, PodGroup, PriorityClass,"
-            + " ReferenceGrant, ReplicaSet, ResourceQuota, Rollout, Scenario, Secret, Service, ServiceAccount,"
+            + " ReferenceGrant, ReplicaSet, ResourceClaim, ResourceClaimTemplate, ResourceQuota, ResourceSlice,"
+            + " Rollout, Scenario, Secret, Service, ServiceAccount,"
             + " StatefulSet, StorageClass,"
             + " VerticalPodAutoscaler, VerticalPodAutoscalerCheckpoint) (at line 2)");
   }

@@ -12,10 +12,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The resource pools a node can reach ({@code GatherPools} of Kubernetes' stable allocator, pools_stable.go
- * 030880a5): slices not reaching the node are left out, slices of an older generation than the newest seen are
- * dropped, a pool is incomplete when it has fewer or more slices than {@code resourceSliceCount}, and invalid when a
- * device name repeats. Pools keep the order in which their first slice was listed.
+ * The resource pools a node can reach ({@code GatherPools} of Kubernetes' allocator, pools_stable.go 030880a5 with
+ * the multi-node pools of pools_incubating.go 14134e03): slices not reaching the node are left out, slices of an older
+ * generation than the newest seen are dropped, and a pool is invalid when a device name repeats. A pool whose slices
+ * reaching the node are fewer (or more) than {@code resourceSliceCount} may span nodes: its slices of that generation
+ * elsewhere count too ({@code checkSlicesInPool}), and when another slice of the pool has a newer generation the pool
+ * is being replaced and is left out. A pool still short of slices is incomplete. Pools keep the order in which their
+ * first slice was listed.
  */
 final class Pools {
   private Pools() {}
@@ -63,9 +66,32 @@ final class Pools {
       }
       pool.slices.add(slice);
     }
-    List<Pool> result = new ArrayList<>(pools.values());
-    for (Pool pool : result) {
-      pool.incomplete = pool.slices.size() != pool.slices.get(0).spec().pool().resourceSliceCount();
+    List<Pool> result = new ArrayList<>();
+    for (Pool pool : pools.values()) {
+      long generation = pool.slices.get(0).spec().pool().generation();
+      long wanted = pool.slices.get(0).spec().pool().resourceSliceCount();
+      long count = pool.slices.size();
+      if (count != wanted) {
+        // The pool may span nodes: count its slices of this generation that do not reach the node too. A newer
+        // generation elsewhere means the driver is replacing the pool: ignore it.
+        count = 0;
+        boolean obsolete = false;
+        for (ResourceSlice s : slices) {
+          if (!s.spec().driver().equals(pool.driver) || !s.spec().pool().name().equals(pool.name)) {
+            continue;
+          }
+          if (s.spec().pool().generation() == generation) {
+            count++;
+          } else if (s.spec().pool().generation() > generation) {
+            obsolete = true;
+            break;
+          }
+        }
+        if (obsolete) {
+          continue;
+        }
+      }
+      pool.incomplete = count != wanted;
       Set<String> names = new HashSet<>();
       outer:
       for (ResourceSlice s : pool.slices) {
@@ -76,6 +102,7 @@ final class Pools {
           }
         }
       }
+      result.add(pool);
     }
     return result;
   }

@@ -10,6 +10,8 @@ import io.fleetkit.api.resource.dra.DeviceRequest;
 import io.fleetkit.api.resource.dra.DeviceRequestAllocationResult;
 import io.fleetkit.api.resource.dra.DeviceSelector;
 import io.fleetkit.api.resource.dra.DeviceSelectorException;
+import io.fleetkit.api.resource.dra.DeviceSubRequest;
+import io.fleetkit.api.resource.dra.ExactDeviceRequest;
 import io.fleetkit.api.resource.dra.ResourceClaim;
 import io.fleetkit.api.resource.dra.ResourceSlice;
 import io.fleetkit.api.scheduling.NodeSelector;
@@ -31,13 +33,21 @@ import org.jspecify.annotations.Nullable;
 /**
  * Kubernetes' structured-parameters allocator (the "stable" variant of
  * {@code dynamic-resource-allocation/structured}, allocator_stable.go 03ab440c) for the features FleetKit models:
- * ExactCount and All requests, class and request selectors, {@code matchAttribute} constraints.
+ * ExactCount and All requests, class and request selectors, {@code matchAttribute} constraints, prioritized lists
+ * ({@code firstAvailable}) and admin access.
  *
  * <p>The search is upstream's: claims in order, their requests in order, and for each required device every
  * candidate in pool, slice and device order that is not in use, matches the class's and the request's selectors and
  * keeps the claim's constraints; a dead end undoes the last choice and tries the next candidate (exhaustive
  * backtracking, the first complete solution wins). Devices of incomplete or invalid pools are never used; a request
  * for All devices fails when any reachable pool is incomplete or invalid, and must get every matching device.
+ *
+ * <p>A prioritized list tries its alternatives in order, each with everything after it, and the first that leads to a
+ * complete solution is used; results name it {@code request/subrequest}. A constraint naming the request applies to
+ * whichever alternative is used, one naming {@code request/subrequest} only to that alternative. A claim may hold at
+ * most 32 devices: before each device, a path that would exceed it is abandoned, and a prioritized list then moves
+ * on to its next alternative. A request with admin access may use devices allocated to other claims or being
+ * allocated for them, but not a device already chosen for the same claim; its devices do not count as in use.
  *
  * <p>Immutable and thread-safe: each {@link #allocate} call keeps its search state to itself.
  */
@@ -93,18 +103,66 @@ public final class StructuredAllocator {
 
   private record Candidate(DeviceId id, Device device, ResourceSlice slice) {}
 
-  private record Chosen(String request, Candidate candidate) {}
+  private record Chosen(String request, Candidate candidate, boolean adminAccess) {}
 
-  /** One request of one claim, checked before the search starts. */
+  /** What one step of the search found; an error ends the search with {@link Abort}. */
+  private enum Step {
+    /** Everything from here on allocated. */
+    DONE,
+    /** No solution on this path. */
+    FAILED,
+    /**
+     * The claim's results would exceed {@link AllocationResult#MAX_RESULTS} ({@code errAllocationResultMaxSizeExceeded}):
+     * no other device of the earlier requests helps, but another alternative of a prioritized list may.
+     */
+    EXCEEDED
+  }
+
+  /**
+   * One request of one claim, or one alternative of a prioritized list ({@code requestData}), checked before the
+   * search starts.
+   */
   private static final class RequestData {
+    /** The request, or for an alternative the request holding it. */
     final DeviceRequest request;
+    /** The alternative, or {@code null} for a request with {@code exactly}. */
+    final @Nullable DeviceSubRequest sub;
     final DeviceClass deviceClass;
+    final String className;
+    final List<DeviceSelector> selectors;
+    final DeviceAllocationMode mode;
+    final long count;
+    final boolean adminAccess;
     int numDevices;
     @Nullable List<Candidate> allDevices;
 
-    RequestData(DeviceRequest request, DeviceClass deviceClass) {
+    RequestData(DeviceRequest request, @Nullable DeviceSubRequest sub, DeviceClass deviceClass) {
       this.request = request;
+      this.sub = sub;
       this.deviceClass = deviceClass;
+      if (sub != null) {
+        className = sub.deviceClassName();
+        selectors = sub.selectors();
+        mode = sub.allocationMode();
+        count = sub.count();
+        adminAccess = false; // sub-requests have no admin access
+      } else {
+        ExactDeviceRequest e = Objects.requireNonNull(request.exactly());
+        className = e.deviceClassName();
+        selectors = e.selectors();
+        mode = e.allocationMode();
+        count = e.count();
+        adminAccess = e.adminAccess();
+      }
+    }
+
+    /** The name results carry: the request's, or {@code request/subrequest}. */
+    String name() {
+      return sub == null ? request.name() : request.name() + "/" + sub.name();
+    }
+
+    boolean all() {
+      return mode == DeviceAllocationMode.ALL;
     }
   }
 
@@ -120,12 +178,14 @@ public final class StructuredAllocator {
       this.attribute = Objects.requireNonNull(c.matchAttribute());
     }
 
-    boolean applies(String request) {
-      return requests.isEmpty() || requests.contains(request);
+    /** A constraint naming a request applies to all of its alternatives; one naming an alternative, to that one. */
+    boolean applies(RequestData rd) {
+      return requests.isEmpty() || requests.contains(rd.request.name())
+          || rd.sub != null && requests.contains(rd.name());
     }
 
-    boolean add(String request, Candidate c) {
-      if (!applies(request)) {
+    boolean add(RequestData rd, Candidate c) {
+      if (!applies(rd)) {
         return true;
       }
       Object v = lookup(c);
@@ -144,8 +204,8 @@ public final class StructuredAllocator {
       return true;
     }
 
-    void remove(String request) {
-      if (applies(request)) {
+    void remove(RequestData rd) {
+      if (applies(rd)) {
         numDevices--;
       }
     }
@@ -169,11 +229,14 @@ public final class StructuredAllocator {
     private final Node node;
     private final List<ResourceClaim> claims;
     private final List<Pool> pools;
-    private final List<List<RequestData>> requests = new ArrayList<>();
+    /** Per claim, per request: the alternatives (one for a request with {@code exactly}). */
+    private final List<List<List<RequestData>>> requests = new ArrayList<>();
     private final List<List<MatchAttribute>> constraints = new ArrayList<>();
     private final List<List<Chosen>> results = new ArrayList<>();
-    private final Set<DeviceId> allocating = new HashSet<>();
+    /** The devices being allocated, with the claims (by index) they are allocated for ({@code allocatingDevices}). */
+    private final Map<DeviceId, Set<Integer>> allocating = new HashMap<>();
     private final Map<String, Boolean> selectable = new HashMap<>();
+    private @Nullable RequestData failed;
     private int failedClaim = -1;
     private int failedRequest = -1;
 
@@ -186,13 +249,28 @@ public final class StructuredAllocator {
     AllocationOutcome run() {
       for (int c = 0; c < claims.size(); c++) {
         ResourceClaim claim = claims.get(c);
-        List<RequestData> data = new ArrayList<>();
+        List<List<RequestData>> data = new ArrayList<>();
         int minDevices = 0;
         List<DeviceRequest> rs = claim.spec().devices().requests();
         for (int r = 0; r < rs.size(); r++) {
-          RequestData rd = validate(c, r, rs.get(r));
-          data.add(rd);
-          minDevices += rd.numDevices;
+          DeviceRequest request = rs.get(r);
+          List<RequestData> alternatives = new ArrayList<>();
+          if (request.prioritized()) {
+            // Only a lower bound: which alternative is used is not known yet.
+            int min = Integer.MAX_VALUE;
+            List<DeviceSubRequest> subs = request.firstAvailable();
+            for (int s = 0; s < subs.size(); s++) {
+              RequestData rd = validate(c, r, s, request, subs.get(s));
+              alternatives.add(rd);
+              min = Math.min(min, rd.numDevices);
+            }
+            minDevices += min;
+          } else {
+            RequestData rd = validate(c, r, 0, request, null);
+            alternatives.add(rd);
+            minDevices += rd.numDevices;
+          }
+          data.add(alternatives);
         }
         requests.add(data);
         if (minDevices > AllocationResult.MAX_RESULTS) {
@@ -206,7 +284,7 @@ public final class StructuredAllocator {
         constraints.add(cs);
         results.add(new ArrayList<>());
       }
-      if (!allocateOne(0, 0, 0)) {
+      if (allocateOne(0, 0, 0, 0, false) != Step.DONE) {
         for (Pool p : pools) {
           if (p.invalid()) {
             return new AllocationOutcome.Failed("invalid resource pools were encountered: pool " + p.id() + ": "
@@ -220,40 +298,43 @@ public final class StructuredAllocator {
         List<DeviceRequestAllocationResult> devices = new ArrayList<>();
         for (Chosen ch : chosen) {
           DeviceId id = ch.candidate().id();
-          devices.add(new DeviceRequestAllocationResult(ch.request(), id.driver(), id.pool(), id.device()));
+          devices.add(new DeviceRequestAllocationResult(ch.request(), id.driver(), id.pool(), id.device(),
+              ch.adminAccess()));
         }
         out.add(new AllocationResult(devices, nodeSelector(chosen)));
       }
       return new AllocationOutcome.Allocated(out);
     }
 
-    private RequestData validate(int c, int r, DeviceRequest request) {
+    private RequestData validate(int c, int r, int s, DeviceRequest request, @Nullable DeviceSubRequest sub) {
       ResourceClaim claim = claims.get(c);
-      String className = request.exactly().deviceClassName();
+      String requestName = sub == null ? request.name() : sub.name();
+      String className = sub == null ? Objects.requireNonNull(request.exactly()).deviceClassName()
+          : sub.deviceClassName();
       DeviceClass dc = classes.get(className);
       if (dc == null) {
-        throw new Abort("claim " + name(claim) + ", request " + request.name() + ": could not retrieve device class "
+        throw new Abort("claim " + name(claim) + ", request " + requestName + ": could not retrieve device class "
             + className + ": deviceclass \"" + className + "\" not found");
       }
-      RequestData rd = new RequestData(request, dc);
-      if (request.exactly().allocationMode() == DeviceAllocationMode.EXACT_COUNT) {
-        rd.numDevices = (int) Math.min(Integer.MAX_VALUE, request.exactly().count());
+      RequestData rd = new RequestData(request, sub, dc);
+      if (!rd.all()) {
+        rd.numDevices = (int) Math.min(Integer.MAX_VALUE, rd.count);
         return rd;
       }
       List<Candidate> all = new ArrayList<>();
       for (Pool pool : pools) {
         if (pool.incomplete) {
-          throw new Abort("claim " + name(claim) + ", request " + request.name()
+          throw new Abort("claim " + name(claim) + ", request " + requestName
               + ": asks for all devices, but resource pool " + pool.id() + " is currently being updated");
         }
         if (pool.invalid()) {
-          throw new Abort("claim " + name(claim) + ", request " + request.name()
+          throw new Abort("claim " + name(claim) + ", request " + requestName
               + ": asks for all devices, but resource pool " + pool.id() + " is currently invalid");
         }
         for (ResourceSlice slice : pool.slices) {
           for (Device d : slice.spec().devices()) {
             Candidate cand = new Candidate(new DeviceId(pool.driver, pool.name, d.name()), d, slice);
-            if (isSelectable(c, r, rd, cand)) {
+            if (isSelectable(c, r, s, rd, cand)) {
               all.add(cand);
             }
           }
@@ -264,37 +345,61 @@ public final class StructuredAllocator {
       return rd;
     }
 
-    /** Allocates the {@code d}-th device of request {@code r} of claim {@code c}, then everything after it. */
-    private boolean allocateOne(int c, int r, int d) {
+    /**
+     * Allocates the {@code d}-th device of alternative {@code s} of request {@code r} of claim {@code c}, then
+     * everything after it. For a prioritized list, {@code inAlternative} is false on entry: each alternative is then
+     * tried in order, and the first that leads to a full solution wins.
+     */
+    private Step allocateOne(int c, int r, int s, int d, boolean inAlternative) {
       if (c >= claims.size()) {
-        return true;
+        return Step.DONE;
       }
-      List<RequestData> claimRequests = requests.get(c);
+      List<List<RequestData>> claimRequests = requests.get(c);
       if (r >= claimRequests.size()) {
-        return allocateOne(c + 1, 0, 0);
+        Step next = allocateOne(c + 1, 0, 0, 0, false);
+        // Exceeding a later claim's limit is no reason to give up this claim's other choices.
+        return next == Step.EXCEEDED ? Step.FAILED : next;
       }
-      RequestData rd = claimRequests.get(r);
+      List<RequestData> alternatives = claimRequests.get(r);
+      if (!inAlternative && alternatives.get(0).sub != null) {
+        boolean allExceeded = true;
+        for (int alt = 0; alt < alternatives.size(); alt++) {
+          Step step = allocateOne(c, r, alt, d, true);
+          if (step == Step.EXCEEDED) {
+            continue; // a later alternative may need fewer devices
+          }
+          allExceeded = false;
+          if (step == Step.DONE) {
+            return Step.DONE;
+          }
+        }
+        return allExceeded ? Step.EXCEEDED : Step.FAILED;
+      }
+      RequestData rd = alternatives.get(s);
       List<Candidate> all = rd.allDevices;
       if (all != null && all.isEmpty()) {
-        noteFailure(c, r);
-        return false; // All needs at least one device
+        noteFailure(c, r, rd);
+        return Step.FAILED; // All needs at least one device
       }
       if (d >= rd.numDevices) {
-        return allocateOne(c, r + 1, 0);
+        return allocateOne(c, r + 1, 0, 0, false);
+      }
+      if (results.get(c).size() + rd.numDevices - d > AllocationResult.MAX_RESULTS) {
+        return Step.EXCEEDED;
       }
       if (all != null) {
         // The order in which "all" devices are allocated does not matter: if the next one cannot be had, there is
         // no solution on this path.
         Candidate cand = all.get(d);
-        if (!tryAllocate(c, r, cand, true)) {
-          noteFailure(c, r);
-          return false;
+        if (!tryAllocate(c, rd, cand, true)) {
+          noteFailure(c, r, rd);
+          return Step.FAILED;
         }
-        if (allocateOne(c, r, d + 1)) {
-          return true;
+        Step step = allocateOne(c, r, s, d + 1, inAlternative);
+        if (step != Step.DONE) {
+          deallocate(c, rd, cand);
         }
-        deallocate(c, r, cand);
-        return false;
+        return step;
       }
       for (Pool pool : pools) {
         if (pool.incomplete || pool.invalid()) {
@@ -303,69 +408,84 @@ public final class StructuredAllocator {
         for (ResourceSlice slice : pool.slices) {
           for (Device device : slice.spec().devices()) {
             DeviceId id = new DeviceId(pool.driver, pool.name, device.name());
-            if (inUse(id)) {
+            if (rd.adminAccess ? allocatingFor(id, c) : inUse(id)) {
               continue;
             }
             Candidate cand = new Candidate(id, device, slice);
-            if (!isSelectable(c, r, rd, cand) || !tryAllocate(c, r, cand, false)) {
+            if (!isSelectable(c, r, s, rd, cand) || !tryAllocate(c, rd, cand, false)) {
               continue;
             }
-            if (allocateOne(c, r, d + 1)) {
-              return true;
+            Step step = allocateOne(c, r, s, d + 1, inAlternative);
+            if (step == Step.DONE) {
+              return Step.DONE;
             }
-            deallocate(c, r, cand);
+            deallocate(c, rd, cand);
+            if (step == Step.EXCEEDED) {
+              return Step.EXCEEDED;
+            }
           }
         }
       }
-      noteFailure(c, r);
-      return false;
+      noteFailure(c, r, rd);
+      return Step.FAILED;
     }
 
+    /** In use: allocated to another claim already, or being allocated in this search. */
     private boolean inUse(DeviceId id) {
-      return allocatedDevices.contains(id) || allocating.contains(id);
+      return allocatedDevices.contains(id) || !allocating.getOrDefault(id, Set.of()).isEmpty();
     }
 
-    private boolean tryAllocate(int c, int r, Candidate cand, boolean must) {
-      if (inUse(cand.id())) {
+    /** Being allocated for claim {@code c} in this search: even admin access uses a device once per claim. */
+    private boolean allocatingFor(DeviceId id, int c) {
+      return allocating.getOrDefault(id, Set.of()).contains(c);
+    }
+
+    private boolean tryAllocate(int c, RequestData rd, Candidate cand, boolean must) {
+      if (rd.adminAccess ? allocatingFor(cand.id(), c) : inUse(cand.id())) {
         return false;
       }
-      String request = requests.get(c).get(r).request.name();
       List<MatchAttribute> cs = constraints.get(c);
       for (int i = 0; i < cs.size(); i++) {
-        if (!cs.get(i).add(request, cand)) {
+        if (!cs.get(i).add(rd, cand)) {
           if (must) {
-            throw new Abort("claim " + name(claims.get(c)) + ", request " + request + ": cannot add device "
-                + cand.id() + " because a claim constraint would not be satisfied");
+            throw new Abort("claim " + name(claims.get(c)) + ", request " + (rd.sub == null ? rd.request.name()
+                : rd.sub.name()) + ": cannot add device " + cand.id()
+                + " because a claim constraint would not be satisfied");
           }
           for (int e = 0; e < i; e++) {
-            cs.get(e).remove(request);
+            cs.get(e).remove(rd);
           }
           return false;
         }
       }
-      allocating.add(cand.id());
-      results.get(c).add(new Chosen(request, cand));
+      allocating.computeIfAbsent(cand.id(), k -> new HashSet<>()).add(c);
+      results.get(c).add(new Chosen(rd.name(), cand, rd.adminAccess));
       return true;
     }
 
-    private void deallocate(int c, int r, Candidate cand) {
-      String request = requests.get(c).get(r).request.name();
+    private void deallocate(int c, RequestData rd, Candidate cand) {
       for (MatchAttribute m : constraints.get(c)) {
-        m.remove(request);
+        m.remove(rd);
       }
-      allocating.remove(cand.id());
+      Set<Integer> claimsOfDevice = allocating.get(cand.id());
+      if (claimsOfDevice != null) {
+        claimsOfDevice.remove(c);
+        if (claimsOfDevice.isEmpty()) {
+          allocating.remove(cand.id());
+        }
+      }
       List<Chosen> chosen = results.get(c);
       chosen.remove(chosen.size() - 1);
     }
 
-    private boolean isSelectable(int c, int r, RequestData rd, Candidate cand) {
-      String key = c + "/" + r + "/" + cand.id();
+    private boolean isSelectable(int c, int r, int s, RequestData rd, Candidate cand) {
+      String key = c + "/" + r + "/" + s + "/" + cand.id();
       Boolean cached = selectable.get(key);
       if (cached != null) {
         return cached;
       }
       boolean match = selectorsMatch(c, cand, rd.deviceClass, rd.deviceClass.spec().selectors())
-          && selectorsMatch(c, cand, null, rd.request.exactly().selectors());
+          && selectorsMatch(c, cand, null, rd.selectors);
       selectable.put(key, match);
       return match;
     }
@@ -388,20 +508,22 @@ public final class StructuredAllocator {
       return true;
     }
 
-    private void noteFailure(int c, int r) {
-      if (c > failedClaim || c == failedClaim && r > failedRequest) {
+    private void noteFailure(int c, int r, RequestData rd) {
+      if (c > failedClaim || c == failedClaim && r >= failedRequest) {
         failedClaim = c;
         failedRequest = r;
+        failed = rd;
       }
     }
 
     /** Why the furthest request the search reached could not be satisfied. */
     private String reason() {
-      if (failedClaim < 0) {
+      RequestData rd = failed;
+      if (rd == null) {
         return "cannot allocate all claims";
       }
       ResourceClaim claim = claims.get(failedClaim);
-      RequestData rd = requests.get(failedClaim).get(failedRequest);
+      int s = rd.sub == null ? 0 : rd.request.firstAvailable().indexOf(rd.sub);
       int matching = 0;
       int taken = 0;
       for (Pool pool : pools) {
@@ -411,7 +533,7 @@ public final class StructuredAllocator {
         for (ResourceSlice slice : pool.slices) {
           for (Device d : slice.spec().devices()) {
             Candidate cand = new Candidate(new DeviceId(pool.driver, pool.name, d.name()), d, slice);
-            if (isSelectable(failedClaim, failedRequest, rd, cand)) {
+            if (isSelectable(failedClaim, failedRequest, s, rd, cand)) {
               matching++;
               if (allocatedDevices.contains(cand.id())) {
                 taken++;
@@ -421,10 +543,13 @@ public final class StructuredAllocator {
         }
       }
       StringBuilder sb = new StringBuilder("cannot allocate all claims: claim ").append(name(claim))
-          .append(", request ").append(rd.request.name()).append(": ")
+          .append(", request ").append(rd.name()).append(": ")
           .append(rd.allDevices != null ? "all" : String.valueOf(rd.numDevices)).append(" device(s) of class ")
           .append(rd.deviceClass.metadata().name()).append(" wanted, ").append(matching)
           .append(" on this node match the selectors, ").append(taken).append(" of them already allocated");
+      if (rd.sub != null) {
+        sb.append(" (the last of its ").append(rd.request.firstAvailable().size()).append(" alternatives tried)");
+      }
       if (!constraints.get(failedClaim).isEmpty()) {
         sb.append(", or the claim's constraints are not met");
       }

@@ -12,6 +12,7 @@ import io.fleetkit.api.resource.dra.DeviceConstraint;
 import io.fleetkit.api.resource.dra.DeviceRequest;
 import io.fleetkit.api.resource.dra.DeviceRequestAllocationResult;
 import io.fleetkit.api.resource.dra.DeviceSelector;
+import io.fleetkit.api.resource.dra.DeviceSubRequest;
 import io.fleetkit.api.resource.dra.ResourceClaim;
 import io.fleetkit.api.resource.dra.ResourceClaimSpec;
 import io.fleetkit.api.resource.dra.ResourcePool;
@@ -31,7 +32,7 @@ import net.jqwik.api.constraints.Size;
 /**
  * Invariants of {@link StructuredAllocator} on small random inputs: every allocation is valid (each claim gets its
  * count, no device twice, none already allocated, constraints kept), and the search is complete: it finds an
- * allocation exactly when a brute-force enumeration does.
+ * allocation exactly when a brute-force enumeration does; and prioritized lists use the first alternatives that fit.
  */
 final class StructuredAllocatorPropertiesTest {
   private static final String DRIVER = "gpu.example.com";
@@ -129,5 +130,75 @@ final class StructuredAllocatorPropertiesTest {
       pick.remove(pick.size() - 1);
     }
     return false;
+  }
+
+  /**
+   * Prioritized lists over interchangeable devices: each claim asks for one of its alternatives' counts. The
+   * allocator tries claims in order and each claim's alternatives in order, so it must use the lexicographically
+   * first vector of alternatives whose counts fit the free devices, and each claim's results must all name that one
+   * alternative ({@code req/alt-i}) with its count.
+   */
+  @Property(tries = 300)
+  void prioritizedLists_useTheFirstAlternativesThatFit(
+      @ForAll @IntRange(min = 0, max = 6) int devices,
+      @ForAll @IntRange(min = 0, max = 3) int taken,
+      @ForAll @Size(min = 1, max = 3) List<@Size(min = 1, max = 3) List<@IntRange(min = 1, max = 4) Integer>> claims) {
+    List<Device> ds = new ArrayList<>();
+    Set<DeviceId> allocated = new HashSet<>();
+    for (int i = 0; i < devices; i++) {
+      ds.add(Device.of("device-" + i));
+      if (i < taken) {
+        allocated.add(new DeviceId(DRIVER, "pool", "device-" + i));
+      }
+    }
+    ResourceSlice slice = ResourceSlice.of("slice", ResourceSliceSpec.builder(DRIVER, ResourcePool.of("pool"))
+        .nodeName("node-1").devices(ds).build());
+    List<ResourceClaim> rcs = new ArrayList<>();
+    for (int c = 0; c < claims.size(); c++) {
+      List<DeviceSubRequest> alternatives = new ArrayList<>();
+      for (int a = 0; a < claims.get(c).size(); a++) {
+        alternatives.add(DeviceSubRequest.count("alt-" + a, "gpu", claims.get(c).get(a)));
+      }
+      rcs.add(ResourceClaim.of(ObjectMeta.of("ns", "claim-" + c), ResourceClaimSpec.of(
+          DeviceRequest.firstAvailable("req", alternatives.toArray(DeviceSubRequest[]::new)))));
+    }
+
+    AllocationOutcome outcome = StructuredAllocator.of(List.of(CLASS), List.of(slice), allocated).allocate(NODE, rcs);
+
+    int free = devices - Math.min(taken, devices);
+    int[] expected = firstFit(claims, 0, free, new int[claims.size()]);
+    if (expected == null) {
+      assertThat(outcome).isInstanceOf(AllocationOutcome.Unsatisfiable.class);
+      return;
+    }
+    assertThat(outcome).isInstanceOf(AllocationOutcome.Allocated.class);
+    List<AllocationResult> results = ((AllocationOutcome.Allocated) outcome).results();
+    Set<String> used = new HashSet<>();
+    for (int c = 0; c < claims.size(); c++) {
+      List<DeviceRequestAllocationResult> rs = results.get(c).devices();
+      assertThat(rs).hasSize(claims.get(c).get(expected[c]));
+      String name = "req/alt-" + expected[c];
+      assertThat(rs).allSatisfy(r -> assertThat(r.request()).isEqualTo(name));
+      rs.forEach(r -> assertThat(used.add(r.device())).as("device used twice: " + r.device()).isTrue());
+    }
+  }
+
+  /** The lexicographically first choice of alternatives, from claim {@code c} on, whose counts fit {@code free}. */
+  private static int @org.jspecify.annotations.Nullable [] firstFit(List<List<Integer>> claims, int c, int free,
+      int[] chosen) {
+    if (c == claims.size()) {
+      return chosen.clone();
+    }
+    for (int a = 0; a < claims.get(c).size(); a++) {
+      int count = claims.get(c).get(a);
+      if (count <= free) {
+        chosen[c] = a;
+        int[] rest = firstFit(claims, c + 1, free - count, chosen);
+        if (rest != null) {
+          return rest;
+        }
+      }
+    }
+    return null;
   }
 }

@@ -16,6 +16,7 @@ import io.fleetkit.api.resource.dra.DeviceConstraint;
 import io.fleetkit.api.resource.dra.DeviceRequest;
 import io.fleetkit.api.resource.dra.DeviceRequestAllocationResult;
 import io.fleetkit.api.resource.dra.DeviceSelector;
+import io.fleetkit.api.resource.dra.DeviceSubRequest;
 import io.fleetkit.api.resource.dra.ExactDeviceRequest;
 import io.fleetkit.api.resource.dra.ResourceClaim;
 import io.fleetkit.api.resource.dra.ResourceClaimSpec;
@@ -655,6 +656,506 @@ final class StructuredAllocatorTest {
     // Upstream's case of this name has the same input as too-many-devices-single-request.
     tc().claims(claim(CLAIM0, List.of(), request(REQ0, CLASS_A, 500))).classes(deviceClass(CLASS_A, DRIVER_A))
         .expectError("exceeds the claim limit");
+  }
+
+  // ---- admin access ---------------------------------------------------------------------------------------------
+
+  private static DeviceRequestAllocationResult adminResult(String request, String driver, String pool,
+      String device) {
+    return new DeviceRequestAllocationResult(request, driver, pool, device, true);
+  }
+
+  private static DeviceRequest admin(DeviceRequest r) {
+    return new DeviceRequest(r.name(), r.exactly().withAdminAccess(true));
+  }
+
+  @Test
+  void allDevicesSomeAllocatedAdminAccess() {
+    tc().claims(claim(CLAIM0, List.of(), admin(allRequest(REQ0, CLASS_A))))
+        .allocated(new DeviceId(DRIVER_A, POOL1, DEVICE1)).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A, device(DEVICE1), device(DEVICE2)))
+        .expectResults(allocation(localNodeSelector(NODE1), adminResult(REQ0, DRIVER_A, POOL1, DEVICE1),
+            adminResult(REQ0, DRIVER_A, POOL1, DEVICE2)));
+  }
+
+  @Test
+  void allDevicesSomeAllocatingAdminAccess() {
+    // The All request cannot be fulfilled: the first request of the same claim takes a device.
+    tc().claims(claim(CLAIM0, List.of(), admin(request(REQ0, CLASS_A, 1)), admin(allRequest(REQ1, CLASS_A))))
+        .classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A, device(DEVICE1), device(DEVICE2)))
+        .expectNoAllocation();
+  }
+
+  @Test
+  void countDevicesSomeAllocatedAdminAccess() {
+    tc().claims(claim(CLAIM0, List.of(), admin(request(REQ0, CLASS_A, 2))))
+        .allocated(new DeviceId(DRIVER_A, POOL1, DEVICE1)).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A, device(DEVICE1), device(DEVICE2)))
+        .expectResults(allocation(localNodeSelector(NODE1), adminResult(REQ0, DRIVER_A, POOL1, DEVICE1),
+            adminResult(REQ0, DRIVER_A, POOL1, DEVICE2)));
+  }
+
+  @Test
+  void separateClaimsShareDeviceAdminAccess() {
+    tc().claims(claim(CLAIM0, List.of(), admin(request(REQ0, CLASS_A, 1))),
+            claim(CLAIM1, List.of(), admin(request(REQ0, CLASS_A, 1))))
+        .classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A, device(DEVICE1), device(DEVICE2)))
+        .expectResults(allocation(localNodeSelector(NODE1), adminResult(REQ0, DRIVER_A, POOL1, DEVICE1)),
+            allocation(localNodeSelector(NODE1), adminResult(REQ0, DRIVER_A, POOL1, DEVICE1)));
+  }
+
+  @Test
+  void adminAccessClaimsDeviceAllocatingForNonAdminAccess() {
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A), claim(CLAIM1, List.of(), admin(request(REQ0, CLASS_A, 1))))
+        .classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A, device(DEVICE1), device(DEVICE2)))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE1)),
+            allocation(localNodeSelector(NODE1), adminResult(REQ0, DRIVER_A, POOL1, DEVICE1)));
+  }
+
+  @Test
+  void adminAccessEnabled() {
+    tc().claims(claim(CLAIM0, List.of(), admin(request(REQ0, CLASS_A, 1))))
+        .allocated(new DeviceId(DRIVER_A, POOL1, DEVICE1), new DeviceId(DRIVER_A, POOL1, DEVICE2))
+        .classes(deviceClass(CLASS_A, DRIVER_A)).slices(sliceWithOneDevice(SLICE1, NODE1, POOL1, DRIVER_A))
+        .expectResults(allocation(localNodeSelector(NODE1), adminResult(REQ0, DRIVER_A, POOL1, DEVICE1)));
+  }
+
+  // ---- prioritized lists (firstAvailable) -----------------------------------------------------------------------
+  // Upstream's sub-request names subReq-0 and subReq-1 are not DNS labels, which FleetKit's claim validation (as the
+  // API server's) requires: they are lower-cased here.
+
+  private static final String SUB0 = "subreq-0";
+  private static final String SUB1 = "subreq-1";
+  private static final String REQ0_SUB0 = REQ0 + "/" + SUB0;
+  private static final String REQ0_SUB1 = REQ0 + "/" + SUB1;
+  private static final String REQ1_SUB0 = REQ1 + "/" + SUB0;
+  private static final String REQ1_SUB1 = REQ1 + "/" + SUB1;
+
+  private static DeviceSubRequest sub(String name, String cls, long count, DeviceSelector... selectors) {
+    return DeviceSubRequest.count(name, cls, count).withSelectors(selectors);
+  }
+
+  private static DeviceRequest prioritized(String name, DeviceSubRequest... alternatives) {
+    return DeviceRequest.firstAvailable(name, alternatives);
+  }
+
+  private static Device memoryDevice(String name, String memory, Map<String, DeviceAttribute> attrs) {
+    return device(name, Map.of("memory", Quantity.parse(memory)), attrs);
+  }
+
+  private static ResourceClaim allThenClassB() {
+    return claim(CLAIM0, List.of(), prioritized(REQ0, DeviceSubRequest.all(SUB0, CLASS_A), sub(SUB1, CLASS_B, 1)));
+  }
+
+  @Test
+  void allDevicesSliceWithoutDevicesPrioritizedList() {
+    tc().claims(allThenClassB()).classes(deviceClass(CLASS_A, DRIVER_A), deviceClass(CLASS_B, DRIVER_B))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A), sliceWithOneDevice(SLICE2, NODE1, POOL2, DRIVER_B))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0_SUB1, DRIVER_B, POOL2, DEVICE1)));
+  }
+
+  @Test
+  void allDevicesNoSlicesPrioritizedList() {
+    tc().claims(allThenClassB()).classes(deviceClass(CLASS_A, DRIVER_A), deviceClass(CLASS_B, DRIVER_B))
+        .slices(sliceWithOneDevice(SLICE2, NODE1, POOL2, DRIVER_B))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0_SUB1, DRIVER_B, POOL2, DEVICE1)));
+  }
+
+  @Test
+  void allDevicesSomeAllocatedPrioritizedList() {
+    tc().claims(allThenClassB()).allocated(new DeviceId(DRIVER_A, POOL1, DEVICE1))
+        .classes(deviceClass(CLASS_A, DRIVER_A), deviceClass(CLASS_B, DRIVER_B))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A, device(DEVICE1), device(DEVICE2)),
+            sliceWithOneDevice(SLICE2, NODE1, POOL2, DRIVER_B))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0_SUB1, DRIVER_B, POOL2, DEVICE1)));
+  }
+
+  @Test
+  void prioritizedListFirstUnavailable() {
+    tc().claims(claim(CLAIM0, List.of(), prioritized(REQ0, sub(SUB0, CLASS_B, 1), sub(SUB1, CLASS_A, 1))))
+        .classes(deviceClass(CLASS_A, DRIVER_A), deviceClass(CLASS_B, DRIVER_B))
+        .slices(sliceWithOneDevice(SLICE1, NODE1, POOL1, DRIVER_A))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0_SUB1, DRIVER_A, POOL1, DEVICE1)));
+  }
+
+  @Test
+  void prioritizedListNonAvailable() {
+    tc().claims(claim(CLAIM0, List.of(), prioritized(REQ0, sub(SUB0, CLASS_B, 2), sub(SUB1, CLASS_A, 2))))
+        .classes(deviceClass(CLASS_A, DRIVER_A), deviceClass(CLASS_B, DRIVER_B))
+        .slices(sliceWithOneDevice(SLICE1, NODE1, POOL1, DRIVER_A), sliceWithOneDevice(SLICE2, NODE1, POOL2, DRIVER_B))
+        .expectNoAllocation();
+  }
+
+  @Test
+  void prioritizedListSubrequestsWithExpressions() {
+    tc().claims(claim(CLAIM0, List.of(), request(REQ0, CLASS_A, 1, memoryAtLeast("1Gi")),
+            prioritized(REQ1, sub(SUB0, CLASS_A, 1, memoryAtLeast("4Gi")), sub(SUB1, CLASS_A, 2, memoryAtLeast("2Gi")))))
+        .classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A, memoryDevice(DEVICE1, "2Gi", Map.of()),
+            memoryDevice(DEVICE2, "2Gi", Map.of()), memoryDevice(DEVICE3, "1Gi", Map.of())))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE3),
+            result(REQ1_SUB1, DRIVER_A, POOL1, DEVICE1), result(REQ1_SUB1, DRIVER_A, POOL1, DEVICE2)));
+  }
+
+  private Case constrainedPrioritized(String constrained, ResourceSlice... slices) {
+    return tc().claims(claim(CLAIM0, List.of(new DeviceConstraint(List.of(REQ0, constrained), VERSION_ATTRIBUTE)),
+            request(REQ0, CLASS_A, 1, memoryAtLeast("8Gi")),
+            prioritized(REQ1, sub(SUB0, CLASS_A, 1, memoryAtLeast("2Gi")), sub(SUB1, CLASS_A, 1, memoryAtLeast("1Gi")))))
+        .classes(deviceClass(CLASS_A, DRIVER_A)).slices(slices);
+  }
+
+  private static Map<String, DeviceAttribute> version(String v) {
+    return attrs("driverVersion", DeviceAttribute.ofVersion(v));
+  }
+
+  @Test
+  void prioritizedListSubrequestsWithConstraintsRefParentRequest() {
+    // The constraint names the request: it holds for whichever alternative is used, so subreq-0 (device-2, another
+    // version) is passed over for subreq-1.
+    constrainedPrioritized(REQ1,
+            slice(SLICE1, NODE1, POOL1, DRIVER_A, memoryDevice(DEVICE1, "8Gi", version("1.0.0"))),
+            slice(SLICE2, NODE1, POOL2, DRIVER_A, memoryDevice(DEVICE2, "2Gi", version("2.0.0")),
+                memoryDevice(DEVICE3, "1Gi", version("1.0.0"))))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE1),
+            result(REQ1_SUB1, DRIVER_A, POOL2, DEVICE3)));
+  }
+
+  @Test
+  void prioritizedListSubrequestsWithConstraintsRefSubRequest() {
+    // The constraint names subreq-0 only: subreq-1 may take device-2 despite its other version.
+    constrainedPrioritized(REQ1_SUB0,
+            slice(SLICE1, NODE1, POOL1, DRIVER_A, memoryDevice(DEVICE1, "8Gi", version("1.0.0"))),
+            slice(SLICE2, NODE1, POOL2, DRIVER_A, memoryDevice(DEVICE2, "2Gi", version("2.0.0"))))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE1),
+            result(REQ1_SUB1, DRIVER_A, POOL2, DEVICE2)));
+  }
+
+  @Test
+  void prioritizedListSubrequestsWithAllocationModeAll() {
+    tc().claims(claim(CLAIM0, List.of(), prioritized(REQ0, DeviceSubRequest.all(SUB0, CLASS_A), sub(SUB1, CLASS_A, 1))))
+        .classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A, device(DEVICE1), device(DEVICE2)))
+        .allocated(new DeviceId(DRIVER_A, POOL1, DEVICE1))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0_SUB1, DRIVER_A, POOL1, DEVICE2)));
+  }
+
+  @Test
+  void prioritizedListAllocationModeAllMultipleRequests() {
+    tc().claims(claim(CLAIM0, List.of(), request(REQ0, CLASS_A, 1),
+            prioritized(REQ1, DeviceSubRequest.all(SUB0, CLASS_A), sub(SUB1, CLASS_A, 1))))
+        .classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A, device(DEVICE1), device(DEVICE2)))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE1),
+            result(REQ1_SUB1, DRIVER_A, POOL1, DEVICE2)));
+  }
+
+  private static ResourceSlice[] eightAndFourGi() {
+    return new ResourceSlice[] {slice(SLICE1, NODE1, POOL1, DRIVER_A, memoryDevice(DEVICE1, "8Gi", Map.of())),
+        slice(SLICE2, NODE1, POOL2, DRIVER_A, memoryDevice(DEVICE2, "4Gi", Map.of()))};
+  }
+
+  @Test
+  void prioritizedListMultiRequest() {
+    tc().claims(claim(CLAIM0, List.of(), request(REQ1, CLASS_A, 1, memoryAtLeast("8Gi")),
+            prioritized(REQ0, sub(SUB0, CLASS_A, 1, memoryAtLeast("8Gi")), sub(SUB1, CLASS_A, 1, memoryAtLeast("4Gi")))))
+        .classes(deviceClass(CLASS_A, DRIVER_A)).slices(eightAndFourGi())
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ1, DRIVER_A, POOL1, DEVICE1),
+            result(REQ0_SUB1, DRIVER_A, POOL2, DEVICE2)));
+  }
+
+  @Test
+  void prioritizedListWithBacktracking() {
+    // subreq-0 takes the only 8Gi device, which req-1 needs: the search backtracks into subreq-1.
+    tc().claims(claim(CLAIM0, List.of(),
+            prioritized(REQ0, sub(SUB0, CLASS_A, 1, memoryAtLeast("8Gi")), sub(SUB1, CLASS_A, 1, memoryAtLeast("4Gi"))),
+            request(REQ1, CLASS_A, 1, memoryAtLeast("8Gi"))))
+        .classes(deviceClass(CLASS_A, DRIVER_A)).slices(eightAndFourGi())
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0_SUB1, DRIVER_A, POOL2, DEVICE2),
+            result(REQ1, DRIVER_A, POOL1, DEVICE1)));
+  }
+
+  @Test
+  void prioritizedListTooManyInFirstSubrequest() {
+    // The claim limit counts the smallest alternative; the 500-device alternative is then passed over.
+    tc().claims(claim(CLAIM0, List.of(), prioritized(REQ0, sub(SUB0, CLASS_B, 500), sub(SUB1, CLASS_A, 1))))
+        .classes(deviceClass(CLASS_A, DRIVER_A), deviceClass(CLASS_B, DRIVER_B))
+        .slices(sliceWithOneDevice(SLICE1, NODE1, POOL1, DRIVER_A))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0_SUB1, DRIVER_A, POOL1, DEVICE1)));
+  }
+
+  // ---- the rest of the table: prioritized lists with All, the claim limit, multi-node pools, combinations ---------
+
+  private static final String REQ2 = "req-2";
+  private static final String DEVICE4 = "device-4";
+
+  private static Device[] devices(int count) {
+    Device[] ds = new Device[count];
+    for (int i = 0; i < count; i++) {
+      ds[i] = device("device-" + i);
+    }
+    return ds;
+  }
+
+  private static List<DeviceRequestAllocationResult> results(String request, String driver, String pool, int count,
+      int start) {
+    List<DeviceRequestAllocationResult> rs = new ArrayList<>();
+    for (int i = start; i < start + count; i++) {
+      rs.add(result(request, driver, pool, "device-" + i));
+    }
+    return rs;
+  }
+
+  @Test
+  void prioritizedListAllocationModeAll() {
+    tc().claims(claim(CLAIM0, List.of(), prioritized(REQ0, DeviceSubRequest.all(SUB0, CLASS_A), sub(SUB1, CLASS_A, 1))))
+        .classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A, device(DEVICE1), device(DEVICE2)))
+        .allocated(new DeviceId(DRIVER_A, POOL1, DEVICE2))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0_SUB1, DRIVER_A, POOL1, DEVICE1)));
+  }
+
+  private static DeviceSubRequest allGeneration(String name, String generation) {
+    return DeviceSubRequest.all(name, CLASS_A)
+        .withSelectors(cel("device.attributes[\"" + DRIVER_A + "\"].generation == \"" + generation + "\""));
+  }
+
+  private static ResourceClaim v6ElseV5() {
+    return claim(CLAIM0, List.of(), prioritized(REQ0, allGeneration(SUB0, "v6"), allGeneration(SUB1, "v5")));
+  }
+
+  private static Device generation(String name, String generation) {
+    return device(name, Map.of(), attrs("generation", DeviceAttribute.ofString(generation)));
+  }
+
+  @Test
+  void prioritizedListAllocationModeAllWithSelectors() {
+    // An All alternative needs at least one device: with no v6 device, the v5 alternative is used.
+    tc().claims(v6ElseV5()).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A, generation(DEVICE1, "v5")))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0_SUB1, DRIVER_A, POOL1, DEVICE1)));
+  }
+
+  @Test
+  void prioritizedListAllocationModeAllWithSelectorsMultiplePools() {
+    tc().claims(v6ElseV5()).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A, generation(DEVICE1, "v5")),
+            slice(SLICE2, NODE1, POOL2, DRIVER_A, generation(DEVICE1, "v5")))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0_SUB1, DRIVER_A, POOL1, DEVICE1),
+            result(REQ0_SUB1, DRIVER_A, POOL2, DEVICE1)));
+  }
+
+  @Test
+  void prioritizedListAllocationModeAllWithSelectorsMultiplePoolsAcrossNodes() {
+    tc().claims(v6ElseV5()).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A, generation(DEVICE1, "v5")),
+            slice(SLICE2, NODE2, POOL2, DRIVER_A, generation(DEVICE1, "v5"), generation(DEVICE2, "v6")))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0_SUB1, DRIVER_A, POOL1, DEVICE1)));
+  }
+
+  @Test
+  void prioritizedListAllocationModeAllWithSelectorsDeviceclassSubset() {
+    DeviceClass selected = DeviceClass.of(CLASS_A,
+        cel("device.driver == \"" + DRIVER_A + "\" && device.attributes[\"" + DRIVER_A + "\"].selected"));
+    tc().claims(v6ElseV5()).classes(selected)
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A,
+            device(DEVICE1, Map.of(), attrs("generation", DeviceAttribute.ofString("v6"),
+                "selected", DeviceAttribute.ofBool(false))),
+            device(DEVICE2, Map.of(), attrs("generation", DeviceAttribute.ofString("v5"),
+                "selected", DeviceAttribute.ofBool(false))),
+            device(DEVICE3, Map.of(), attrs("generation", DeviceAttribute.ofString("v5"),
+                "selected", DeviceAttribute.ofBool(true)))))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0_SUB1, DRIVER_A, POOL1, DEVICE3)));
+  }
+
+  @Test
+  void maxNumberDevices() {
+    tc().claims(claim(CLAIM0, List.of(), request(REQ0, CLASS_A, AllocationResult.MAX_RESULTS)))
+        .classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A, devices(AllocationResult.MAX_RESULTS)))
+        .expectResults(new Expected(localNodeSelector(NODE1),
+            results(REQ0, DRIVER_A, POOL1, AllocationResult.MAX_RESULTS, 0)));
+  }
+
+  @Test
+  void prioritizedListMaxAllocationLimitRequest() {
+    // 32 + 32 or 32 + 16 devices exceed the claim limit: only the second alternatives of both requests fit.
+    int max = AllocationResult.MAX_RESULTS;
+    tc().claims(claim(CLAIM0, List.of(), prioritized(REQ0, sub(SUB0, CLASS_A, max), sub(SUB1, CLASS_A, max / 2)),
+            prioritized(REQ1, sub(SUB0, CLASS_A, max), sub(SUB1, CLASS_A, max / 2))))
+        .classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A, devices(max * 2)))
+        .expectResults(new Expected(localNodeSelector(NODE1), concat(results(REQ0_SUB1, DRIVER_A, POOL1, max / 2, 0),
+            results(REQ1_SUB1, DRIVER_A, POOL1, max / 2, max / 2))));
+  }
+
+  private static List<DeviceRequestAllocationResult> concat(List<DeviceRequestAllocationResult> a,
+      List<DeviceRequestAllocationResult> b) {
+    List<DeviceRequestAllocationResult> all = new ArrayList<>(a);
+    all.addAll(b);
+    return all;
+  }
+
+  @Test
+  void prioritizedListMaxAllocationAllocationModeAll() {
+    // All 31 devices of class-a plus req-1's 2 would exceed the limit: the ExactCount alternative is used.
+    tc().claims(claim(CLAIM0, List.of(),
+            prioritized(REQ0, DeviceSubRequest.all(SUB0, CLASS_A), sub(SUB1, CLASS_A, 2)), request(REQ1, CLASS_B, 2)))
+        .classes(deviceClass(CLASS_A, DRIVER_A), deviceClass(CLASS_B, DRIVER_B))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A, devices(AllocationResult.MAX_RESULTS - 1)),
+            slice(SLICE2, NODE1, POOL2, DRIVER_B, devices(2)))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0_SUB1, DRIVER_A, POOL1, "device-0"),
+            result(REQ0_SUB1, DRIVER_A, POOL1, "device-1"), result(REQ1, DRIVER_B, POOL2, "device-0"),
+            result(REQ1, DRIVER_B, POOL2, "device-1")));
+  }
+
+  private static ResourceSlice slice(String name, String node, long generation, long count, Device... devices) {
+    return slice(name, node, new ResourcePool(POOL1, generation, count), DRIVER_A, devices);
+  }
+
+  @Test
+  void allocationModeAllWithMultiHostResourcePool() {
+    // The pool's second slice is on node-2: the pool is complete, and All means the devices node-1 can reach.
+    tc().claims(claim(CLAIM0, List.of(), allRequest(REQ0, CLASS_A))).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, 1, 2, device(DEVICE1)), slice(SLICE2, NODE2, 1, 2, device(DEVICE2)))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE1)));
+  }
+
+  @Test
+  void multiHostResourcePoolWithStaleSliceForCurrentNode() {
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A)).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, 1, 2, device(DEVICE1)), slice(SLICE2, NODE2, 2, 2, device(DEVICE2)))
+        .expectNoAllocation();
+  }
+
+  @Test
+  void multiHostResourcePoolCompleteUpdateFromNode1ToNode2() {
+    // Upstream would rather not allocate here; its allocator (as this one) uses the complete old generation.
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A)).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, 1, 2, device(DEVICE1)), slice(SLICE1, NODE1, 1, 2, device(DEVICE2)),
+            slice(SLICE2, NODE2, 2, 2, device(DEVICE1)), slice(SLICE2, NODE2, 2, 2, device(DEVICE2)))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE1)));
+  }
+
+  @Test
+  void multiHostResourcePoolCompleteUpdateFromNode2ToNode1() {
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A)).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE2, 1, 2, device(DEVICE1)), slice(SLICE1, NODE2, 1, 2, device(DEVICE2)),
+            slice(SLICE2, NODE1, 2, 2, device(DEVICE1)), slice(SLICE2, NODE1, 2, 2, device(DEVICE2)))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE1)));
+  }
+
+  @Test
+  void multiHostResourcePoolIncompleteUpdateFromNode1ToNode2() {
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A)).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, 1, 2, device(DEVICE1)), slice(SLICE1, NODE1, 1, 2, device(DEVICE2)),
+            slice(SLICE2, NODE2, 2, 2, device(DEVICE1)))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE1)));
+  }
+
+  @Test
+  void multiHostResourcePoolIncompleteUpdateFromNode2ToNode1() {
+    // The new generation on node-1 is incomplete: nothing is allocated.
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A)).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE2, 1, 2, device(DEVICE1)), slice(SLICE1, NODE2, 1, 2, device(DEVICE2)),
+            slice(SLICE2, NODE1, 2, 2, device(DEVICE1)))
+        .expectNoAllocation();
+  }
+
+  @Test
+  void differentResourceslicesInPoolCanTargetDifferentNodes() {
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A)).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE2, 1, 2, device(DEVICE1)), slice(SLICE2, NODE1, 1, 2, device(DEVICE2)))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE2)));
+  }
+
+  private Case invalidPool1AndPool2() {
+    return tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A)).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, 1, 2, device(DEVICE1)), slice(SLICE2, NODE1, 1, 2, device(DEVICE1)),
+            slice("slice-3", NODE1, new ResourcePool(POOL2, 1, 1), DRIVER_A, device(DEVICE2)));
+  }
+
+  @Test
+  void invalidPoolIsOkIfDevicesCanBeAllocatedFromOther() {
+    invalidPool1AndPool2()
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL2, DEVICE2)));
+  }
+
+  @Test
+  void invalidPoolIsErrorIfNoOtherDeviceCanBeAllocated() {
+    invalidPool1AndPool2().allocated(new DeviceId(DRIVER_A, POOL2, DEVICE2))
+        .expectError("invalid resource pools were encountered");
+  }
+
+  @Test
+  void noAllocationFromIncompletePools() {
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A)).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, 1, 2, device(DEVICE1)))
+        .expectNoAllocation();
+  }
+
+  // check-combinations-*: upstream also counts allocateOne calls; FleetKit keeps no such statistics, the outcomes are
+  // checked.
+
+  private Case fiveOfFour(ResourceSlice... slices) {
+    return tc().claims(claim(CLAIM0, List.of(), request(REQ0, CLASS_A, 5))).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slices);
+  }
+
+  @Test
+  void checkCombinationsWithinSingleRequestSinglePoolSingleSlice() {
+    fiveOfFour(slice(SLICE1, NODE1, POOL1, DRIVER_A, device(DEVICE1), device(DEVICE2), device(DEVICE3),
+        device(DEVICE4))).expectNoAllocation();
+  }
+
+  @Test
+  void checkCombinationsWithinSingleRequestSinglePoolMultipleSlices() {
+    fiveOfFour(slice(SLICE1, NODE1, 1, 2, device(DEVICE1), device(DEVICE2)),
+        slice(SLICE2, NODE1, 1, 2, device(DEVICE3), device(DEVICE4))).expectNoAllocation();
+  }
+
+  @Test
+  void checkCombinationsWithinSingleRequestMultiplePoolsMultipleSlices() {
+    fiveOfFour(slice(SLICE1, NODE1, 1, 2, device(DEVICE1)), slice(SLICE2, NODE1, 1, 2, device(DEVICE2)),
+        slice("slice-3", NODE1, POOL2, DRIVER_A, device(DEVICE3), device(DEVICE4))).expectNoAllocation();
+  }
+
+  @Test
+  void checkCombinationsWithinSingleRequestManyPools() {
+    fiveOfFour(slice(SLICE1, NODE1, POOL1, DRIVER_A, device(DEVICE1)),
+        slice(SLICE2, NODE1, POOL2, DRIVER_A, device(DEVICE2)), slice("slice-3", NODE1, POOL3, DRIVER_A,
+            device(DEVICE3)), slice("slice-4", NODE1, POOL4, DRIVER_A, device(DEVICE4))).expectNoAllocation();
+  }
+
+  private static Device typed(String name, String type) {
+    return device(name, Map.of(), attrs("type", DeviceAttribute.ofString(type)));
+  }
+
+  private static DeviceSelector type(String type) {
+    return cel("device.attributes[\"" + DRIVER_A + "\"].type == \"" + type + "\"");
+  }
+
+  @Test
+  void checkCombinationsWithBacktracking() {
+    // {device-1, device-2} for req-1 is tried first, but req-2 needs device-1.
+    tc().claims(claim(CLAIM0, List.of(), request(REQ1, CLASS_A, 2), request(REQ2, CLASS_A, 1, type("X"))))
+        .classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A, typed(DEVICE1, "X"), typed(DEVICE2, "Y"), typed(DEVICE3, "Y")))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ1, DRIVER_A, POOL1, DEVICE2),
+            result(REQ1, DRIVER_A, POOL1, DEVICE3), result(REQ2, DRIVER_A, POOL1, DEVICE1)));
+  }
+
+  @Test
+  void checkCombinationsWithPrioritizedList() {
+    tc().claims(claim(CLAIM0, List.of(),
+            prioritized(REQ1, sub(SUB0, CLASS_A, 3, type("Y")), sub(SUB1, CLASS_A, 2)),
+            prioritized(REQ2, sub(SUB0, CLASS_A, 2), sub(SUB1, CLASS_A, 1, type("X")))))
+        .classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(slice(SLICE1, NODE1, POOL1, DRIVER_A, typed(DEVICE1, "X"), typed(DEVICE2, "Y"), typed(DEVICE3, "Y")))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ1_SUB1, DRIVER_A, POOL1, DEVICE2),
+            result(REQ1_SUB1, DRIVER_A, POOL1, DEVICE3), result(REQ2 + "/" + SUB1, DRIVER_A, POOL1, DEVICE1)));
   }
 
   // ---- FleetKit's own cases -----------------------------------------------------------------------------------

@@ -133,24 +133,15 @@ final class DraChecks {
       if (!r.name().isEmpty() && !names.add(r.name())) {
         v.add(path + ".name", Violations.DUPLICATE, r.name());
       }
-      exactly(v, path + ".exactly", r.exactly());
+      request(v, path, r);
     }
+    Set<String> refs = requestNames(claim);
     List<DeviceConstraint> constraints = claim.constraints();
     for (int i = 0; i < constraints.size(); i++) {
       DeviceConstraint c = constraints.get(i);
       String path = field + ".constraints[" + i + "]";
       for (int j = 0; j < c.requests().size(); j++) {
-        String ref = c.requests().get(j);
-        String refPath = path + ".requests[" + j + "]";
-        String base = ref.indexOf('/') < 0 ? ref : ref.substring(0, ref.indexOf('/'));
-        if (!Names.isDnsLabel(base)) {
-          for (String m : Validation.isDNS1123Label(base)) {
-            v.add(refPath, m, ref);
-          }
-        }
-        if (!names.contains(ref)) {
-          v.add(refPath, NOT_A_REQUEST, ref);
-        }
+        requestNameRef(v, path + ".requests[" + j + "]", c.requests().get(j), refs);
       }
       if (c.matchAttribute() == null) {
         v.required(path + ".matchAttribute");
@@ -163,22 +154,90 @@ final class DraChecks {
     }
   }
 
+  /** The names constraints and allocation results may use: each request, and {@code request/subrequest}. */
+  static Set<String> requestNames(DeviceClaim claim) {
+    Set<String> names = new HashSet<>();
+    for (DeviceRequest r : claim.requests()) {
+      names.add(r.name());
+      for (DeviceSubRequest s : r.firstAvailable()) {
+        names.add(r.name() + "/" + s.name());
+      }
+    }
+    return names;
+  }
+
+  /** {@code validateRequestNameRef}: {@code request} or {@code request/subrequest}, naming one of the claim's. */
+  static void requestNameRef(Violations v, String field, String ref, Set<String> names) {
+    String[] segments = ref.split("/", -1);
+    if (segments.length > 2) {
+      v.add(field, NOT_A_REQUEST, ref);
+      return;
+    }
+    for (String segment : segments) {
+      if (!Names.isDnsLabel(segment)) {
+        for (String m : Validation.isDNS1123Label(segment)) {
+          v.add(field, m, ref);
+        }
+      }
+    }
+    if (!names.contains(ref)) {
+      v.add(field, NOT_A_REQUEST, ref);
+    }
+  }
+
+  /** {@code validateDeviceRequest}: exactly one of {@code exactly} and {@code firstAvailable}. */
+  private static void request(Violations v, String path, DeviceRequest r) {
+    int kinds = 0;
+    List<DeviceSubRequest> subs = r.firstAvailable();
+    if (!subs.isEmpty()) {
+      kinds++;
+      if (subs.size() > DeviceRequest.MAX_FIRST_AVAILABLE) {
+        v.add(path + ".firstAvailable", tooMany(DeviceRequest.MAX_FIRST_AVAILABLE), subs.size());
+      }
+      Set<String> subNames = new HashSet<>();
+      for (int i = 0; i < subs.size(); i++) {
+        DeviceSubRequest s = subs.get(i);
+        String sp = path + ".firstAvailable[" + i + "]";
+        v.dnsLabel(sp + ".name", s.name());
+        if (!s.name().isEmpty() && !subNames.add(s.name())) {
+          v.add(sp + ".name", Violations.DUPLICATE, s.name());
+        }
+        classSelectorsAndCount(v, sp, s.deviceClassName(), s.selectors(), s.allocationMode(), s.count());
+      }
+    }
+    if (r.exactly() != null) {
+      kinds++;
+      exactly(v, path + ".exactly", r.exactly());
+    }
+    if (kinds == 0) {
+      v.required(path, "exactly one of `exactly` or `firstAvailable` is required");
+    } else if (kinds > 1) {
+      v.add(path, "Invalid value: null: exactly one of `exactly` or `firstAvailable` is required, but multiple "
+          + "fields are set", null);
+    }
+  }
+
   private static void exactly(Violations v, String field, ExactDeviceRequest r) {
-    if (r.deviceClassName().isEmpty()) {
+    classSelectorsAndCount(v, field, r.deviceClassName(), r.selectors(), r.allocationMode(), r.count());
+  }
+
+  private static void classSelectorsAndCount(Violations v, String field, String deviceClassName,
+      List<DeviceSelector> selectors, DeviceAllocationMode mode, long count) {
+    if (deviceClassName.isEmpty()) {
       v.required(field + ".deviceClassName");
     } else {
-      v.dnsSubdomain(field + ".deviceClassName", r.deviceClassName());
+      v.dnsSubdomain(field + ".deviceClassName", deviceClassName);
     }
-    selectors(v, field + ".selectors", r.selectors());
-    switch (r.allocationMode()) {
+    selectors(v, field + ".selectors", selectors);
+    switch (mode) {
       case EXACT_COUNT -> {
-        if (r.count() <= 0) {
-          v.add(field + ".count", Violations.POSITIVE, r.count());
+        if (count <= 0) {
+          v.add(field + ".count", Violations.POSITIVE, count);
         }
       }
       case ALL -> {
-        if (r.count() != 0) {
-          v.add(field + ".count", "must not be specified when allocationMode is 'All'", r.count());
+        if (count != 0) {
+          v.add(field + ".count", "must not be specified when allocationMode is 'All'", count);
         }
       }
     }

@@ -11,13 +11,21 @@ import java.util.Objects;
  * @param selectors further selectors, all of which must match
  * @param allocationMode ExactCount or All
  * @param count how many devices for ExactCount (at least 1); 0 for All
+ * @param adminAccess admin access ({@code adminAccess: true}): the devices may already be allocated to other claims,
+ *     and allocating them for this request does not count as using them; for monitoring and maintenance tools
  */
 public record ExactDeviceRequest(String deviceClassName, List<DeviceSelector> selectors,
-    DeviceAllocationMode allocationMode, long count) {
+    DeviceAllocationMode allocationMode, long count, boolean adminAccess) {
   public ExactDeviceRequest {
     Objects.requireNonNull(deviceClassName, "deviceClassName");
     selectors = List.copyOf(selectors);
     Objects.requireNonNull(allocationMode, "allocationMode");
+  }
+
+  /** A request without admin access. */
+  public ExactDeviceRequest(String deviceClassName, List<DeviceSelector> selectors,
+      DeviceAllocationMode allocationMode, long count) {
+    this(deviceClassName, selectors, allocationMode, count, false);
   }
 
   /** {@code count} devices of {@code deviceClassName}. */
@@ -34,6 +42,11 @@ public record ExactDeviceRequest(String deviceClassName, List<DeviceSelector> se
   public ExactDeviceRequest withSelectors(DeviceSelector... more) {
     List<DeviceSelector> all = new ArrayList<>(selectors);
     all.addAll(List.of(more));
-    return new ExactDeviceRequest(deviceClassName, all, allocationMode, count);
+    return new ExactDeviceRequest(deviceClassName, all, allocationMode, count, adminAccess);
+  }
+
+  /** This request with admin access on or off. */
+  public ExactDeviceRequest withAdminAccess(boolean on) {
+    return new ExactDeviceRequest(deviceClassName, selectors, allocationMode, count, on);
   }
 }

@@ -12,10 +12,11 @@ import java.util.Set;
  * A ResourceClaim ({@code resource.k8s.io/v1}, namespaced): a request for devices, and once allocated, the devices.
  *
  * <p>The constructor checks Kubernetes' rules ({@code ValidateResourceClaim} and the status rules): the name is a
- * DNS-1123 subdomain; at most 32 requests with unique DNS-label names; a class name that is a DNS subdomain; count
- * at least 1 for ExactCount and unset for All; at most 32 selectors per request, each in the supported CEL subset;
- * at most 32 constraints naming requests of the claim with a fully qualified {@code matchAttribute}; allocation
- * results naming requests of the claim, at most 32; {@code reservedFor} only when allocated, unique by UID, at most
+ * DNS-1123 subdomain; at most 32 requests with unique DNS-label names, each with exactly one of {@code exactly} and
+ * {@code firstAvailable} (at most 8 alternatives with unique DNS-label names); a class name that is a DNS subdomain;
+ * count at least 1 for ExactCount and unset for All; at most 32 selectors per request, each in the supported CEL
+ * subset; at most 32 constraints naming requests of the claim ({@code request} or {@code request/subrequest}) with a
+ * fully qualified {@code matchAttribute}; allocation results naming requests of the claim the same way, at most 32; {@code reservedFor} only when allocated, unique by UID, at most
  * 256. It throws {@link io.fleetkit.api.ValidationException} when a rule is broken.
  */
 public record ResourceClaim(ObjectMeta metadata, ResourceClaimSpec spec, ResourceClaimStatus status)
@@ -75,8 +76,7 @@ public record ResourceClaim(ObjectMeta metadata, ResourceClaimSpec spec, Resourc
     DraChecks.deviceClaim(v, "spec.devices", spec.devices());
     AllocationResult a = status.allocation();
     if (a != null) {
-      Set<String> requests = new HashSet<>();
-      spec.devices().requests().forEach(r -> requests.add(r.name()));
+      Set<String> requests = DraChecks.requestNames(spec.devices());
       List<DeviceRequestAllocationResult> results = a.devices();
       if (results.size() > AllocationResult.MAX_RESULTS) {
         v.add("status.allocation.devices.results", DraChecks.tooMany(AllocationResult.MAX_RESULTS),
@@ -85,9 +85,7 @@ public record ResourceClaim(ObjectMeta metadata, ResourceClaimSpec spec, Resourc
       for (int i = 0; i < results.size(); i++) {
         DeviceRequestAllocationResult r = results.get(i);
         String path = "status.allocation.devices.results[" + i + "]";
-        if (!requests.contains(r.request())) {
-          v.add(path + ".request", "must be the name of a request in the claim", r.request());
-        }
+        DraChecks.requestNameRef(v, path + ".request", r.request(), requests);
         DraChecks.driverName(v, path + ".driver", r.driver());
         DraChecks.poolName(v, path + ".pool", r.pool());
         v.dnsLabel(path + ".device", r.device());

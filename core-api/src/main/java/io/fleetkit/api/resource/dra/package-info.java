@@ -8,13 +8,15 @@
  *       applies.</li>
  *   <li>{@link io.fleetkit.api.resource.dra.ResourceClaim} and
  *       {@link io.fleetkit.api.resource.dra.ResourceClaimTemplate}: requests for devices (ExactCount or All, with
- *       selectors and {@code matchAttribute} constraints) and, once allocated, the chosen devices.</li>
+ *       selectors, admin access and {@code matchAttribute} constraints, or a prioritized list of
+ *       {@link io.fleetkit.api.resource.dra.DeviceSubRequest} alternatives) and, once allocated, the chosen
+ *       devices.</li>
  *   <li>{@link io.fleetkit.api.resource.dra.DeviceSelectorExpression}: the bounded subset of CEL that selectors may
  *       use; anything outside it is refused when the object is built.</li>
  * </ul>
  *
- * <p>Not modelled yet: request and class configuration, {@code firstAvailable} sub-requests, admin access, device
- * taints and tolerations, partitionable devices (counters), consumable capacity and per-device node selection.
+ * <p>Not modelled yet: request and class configuration, device taints and tolerations, partitionable devices
+ * (counters), consumable capacity and per-device node selection.
  *
  * <p>All types are immutable and thread-safe. Constructors of the kinds validate with Kubernetes' rules and throw
  * {@link io.fleetkit.api.ValidationException} listing every broken rule.

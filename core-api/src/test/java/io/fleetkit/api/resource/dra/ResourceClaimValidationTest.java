@@ -210,7 +210,7 @@ final class ResourceClaimValidationTest {
     ValidationException e = catchThrowableOfType(ValidationException.class,
         () -> claim.withStatus(ResourceClaimStatus.INITIAL.withAllocation(bad)));
     assertThat(rendered(e.violations())).containsExactly(
-        "status.allocation.devices.results[0].request must be the name of a request in the claim [other]");
+        "status.allocation.devices.results[0].request " + DraChecks.NOT_A_REQUEST + " [other]");
     ValidationException e2 = catchThrowableOfType(ValidationException.class, () -> claim.withStatus(
         ResourceClaimStatus.INITIAL.withReservedFor(List.of(ResourceClaimConsumerReference.pod("p", "u1")))));
     assertThat(rendered(e2.violations())).containsExactly(
@@ -244,5 +244,75 @@ final class ResourceClaimValidationTest {
       assertThat(v.field()).isEqualTo("spec.selectors[0].cel.expression");
       assertThat(v.rule()).contains("Syntax error");
     });
+  }
+
+  // ---- prioritized lists and admin access: the rules of validation.go's validateDeviceRequest,
+  // validateDeviceSubRequest and validateRequestNameRef (FleetKit's own cases) ----
+
+  private static DeviceRequest prioritized() {
+    return DeviceRequest.firstAvailable(GOOD, DeviceSubRequest.count("small", GOOD, 1),
+        DeviceSubRequest.all("any", GOOD));
+  }
+
+  @Test
+  void prioritizedList_withSubrequestReferences_accepted() {
+    ResourceClaimSpec spec = ResourceClaimSpec.of(List.of(prioritized(), DeviceRequest.of("other", GOOD, 1)),
+        List.of(new DeviceConstraint(List.of(GOOD + "/small", "other"), "example.com/numa"),
+            new DeviceConstraint(List.of(GOOD), "example.com/numa")));
+    ResourceClaim claim = ResourceClaim.of(ObjectMeta.of("ns", GOOD), spec);
+    AllocationResult a = new AllocationResult(List.of(
+        new DeviceRequestAllocationResult(GOOD + "/small", "driver-a", "pool-1", "device-1"),
+        new DeviceRequestAllocationResult("other", "driver-a", "pool-1", "device-2", true)), null);
+    assertThatCode(() -> claim.withStatus(ResourceClaimStatus.INITIAL.withAllocation(a))).doesNotThrowAnyException();
+    assertThat(claim.spec().devices().requests().get(0).prioritized()).isTrue();
+  }
+
+  @Test
+  void request_neitherOrBothKinds_refused() {
+    DeviceRequest neither = new DeviceRequest(GOOD, null, List.of());
+    assertThat(rendered(violations(ObjectMeta.of("ns", GOOD), ResourceClaimSpec.of(neither)))).containsExactly(
+        "spec.devices.requests[0] Required value: exactly one of `exactly` or `firstAvailable` is required");
+    DeviceRequest both = new DeviceRequest(GOOD, ExactDeviceRequest.count(GOOD, 1),
+        List.of(DeviceSubRequest.count("a", GOOD, 1)));
+    assertThat(rendered(violations(ObjectMeta.of("ns", GOOD), ResourceClaimSpec.of(both)))).containsExactly(
+        "spec.devices.requests[0] Invalid value: null: exactly one of `exactly` or `firstAvailable` is required, "
+            + "but multiple fields are set");
+  }
+
+  @Test
+  void subrequests_namesClassesCountsAndLimit_checked() {
+    List<DeviceSubRequest> subs = new ArrayList<>();
+    subs.add(DeviceSubRequest.count("a", GOOD, 1));
+    subs.add(DeviceSubRequest.count("a", "", 0));
+    subs.add(new DeviceSubRequest(BAD, GOOD, List.of(), DeviceAllocationMode.ALL, 2));
+    for (int i = 3; i < DeviceRequest.MAX_FIRST_AVAILABLE + 1; i++) {
+      subs.add(DeviceSubRequest.count("s" + i, GOOD, 1));
+    }
+    DeviceRequest r = new DeviceRequest(GOOD, null, subs);
+    assertThat(rendered(violations(ObjectMeta.of("ns", GOOD), ResourceClaimSpec.of(r)))).containsExactly(
+        "spec.devices.requests[0].firstAvailable Too many: must have at most 8 items [9]",
+        "spec.devices.requests[0].firstAvailable[1].name Duplicate value [a]",
+        "spec.devices.requests[0].firstAvailable[1].deviceClassName Required value",
+        "spec.devices.requests[0].firstAvailable[1].count must be greater than zero [0]",
+        "spec.devices.requests[0].firstAvailable[2].name " + LABEL_MESSAGE + " [" + BAD + "]",
+        "spec.devices.requests[0].firstAvailable[2].count must not be specified when allocationMode is 'All' [2]");
+  }
+
+  @Test
+  void constraintReferences_unknownSubrequestOrTooManySegments_refused() {
+    ResourceClaimSpec spec = ResourceClaimSpec.of(List.of(prioritized()), List.of(
+        new DeviceConstraint(List.of(GOOD + "/big", GOOD + "/small/x"), "example.com/numa")));
+    assertThat(rendered(violations(ObjectMeta.of("ns", GOOD), spec))).containsExactly(
+        "spec.devices.constraints[0].requests[0] " + DraChecks.NOT_A_REQUEST + " [foo/big]",
+        "spec.devices.constraints[0].requests[1] " + DraChecks.NOT_A_REQUEST + " [foo/small/x]");
+  }
+
+  @Test
+  void adminAccess_keptOnRequestAndResult() {
+    ExactDeviceRequest e = ExactDeviceRequest.all(GOOD).withAdminAccess(true);
+    assertThat(e.adminAccess()).isTrue();
+    assertThat(e.withSelectors(DeviceSelector.cel("true")).adminAccess()).isTrue();
+    assertThat(ExactDeviceRequest.count(GOOD, 1).adminAccess()).isFalse();
+    assertThat(new DeviceRequestAllocationResult("r", "d", "p", "x").adminAccess()).isFalse();
   }
 }

@@ -39,6 +39,10 @@ final class RoundTripTest {
       "HorizontalPodAutoscaler, roundtrip/horizontalpodautoscaler.yaml, 2",
       "VerticalPodAutoscaler, roundtrip/verticalpodautoscaler.yaml, 2",
       "VerticalPodAutoscalerCheckpoint, roundtrip/verticalpodautoscalercheckpoint.yaml, 2",
+      "DeviceClass, roundtrip/deviceclass.yaml, 2",
+      "ResourceSlice, roundtrip/resourceslice.yaml, 3",
+      "ResourceClaim, roundtrip/resourceclaim.yaml, 3",
+      "ResourceClaimTemplate, roundtrip/resourceclaimtemplate.yaml, 4",
   })
   void dumpThenParse_everyKind_givesEqualObjects(String kind, String file, int count) {
     LoadedObjects first = KubernetesYaml.parse(resource(file), file);

@@ -5,6 +5,7 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.AnalysisTemplateConver
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ControllerRevisionConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.CronJobConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DaemonSetConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DeviceClassConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DeploymentConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.EndpointSliceConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.GatewayClassConverter;
@@ -30,6 +31,9 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PodDisruptionBudgetCon
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PodGroupConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PriorityClassConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ReplicaSetConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ResourceClaimConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ResourceClaimTemplateConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ResourceSliceConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.RolloutConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ScenarioConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ServiceConverter;
@@ -84,6 +88,10 @@ public final class KindRegistry {
       new ConfigMapConverter(),
       new SecretConverter(),
       new ServiceAccountConverter(),
+      new DeviceClassConverter(),
+      new ResourceSliceConverter(),
+      new ResourceClaimConverter(),
+      new ResourceClaimTemplateConverter(),
       new ScenarioConverter()));
 
   private final Map<String, KindConverter<?, ?>> byKind;

@@ -1,0 +1,273 @@
+package io.fleetkit.adapter.kubernetes.yaml;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.resource.dra.DeviceAllocationMode;
+import io.fleetkit.api.resource.dra.DeviceAttribute;
+import io.fleetkit.api.resource.dra.DeviceClass;
+import io.fleetkit.api.resource.dra.DeviceConstraint;
+import io.fleetkit.api.resource.dra.DeviceRequestAllocationResult;
+import io.fleetkit.api.resource.dra.DeviceSubRequest;
+import io.fleetkit.api.resource.dra.ResourceClaim;
+import io.fleetkit.api.resource.dra.ResourceClaimConsumerReference;
+import io.fleetkit.api.resource.dra.ResourceClaimTemplate;
+import io.fleetkit.api.resource.dra.ResourceSlice;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The {@code resource.k8s.io/v1} kinds as {@code kubectl get -o yaml} prints them (fixtures under {@code roundtrip/}
+ * from kubernetes-sigs/dra-example-driver, see each file): what is read, Kubernetes' defaults applied and printed, and
+ * every broken rule or unmodelled field reported with the object, the field and the rule.
+ */
+final class DraYamlTest {
+
+  private static String problems(String yaml) {
+    try {
+      KubernetesYaml.parse(yaml, "dra.yaml");
+    } catch (ManifestException e) {
+      return e.problems().toString();
+    }
+    throw new AssertionError("no problem reported for " + yaml);
+  }
+
+  @Test
+  void resourceSlice_exampleDriverSlice_readWithAttributesCapacityAndPool() {
+    List<ResourceSlice> slices = KubernetesYaml.parse(RoundTripTest.resource("roundtrip/resourceslice.yaml"),
+        "resourceslice.yaml").ofType(ResourceSlice.class);
+    ResourceSlice gpu = slices.get(0);
+    assertThat(gpu.spec().driver()).isEqualTo("gpu.example.com");
+    assertThat(gpu.spec().nodeName()).isEqualTo("dra-example-driver-cluster-worker");
+    assertThat(gpu.spec().pool().generation()).isZero();
+    assertThat(gpu.spec().pool().resourceSliceCount()).isEqualTo(1);
+    assertThat(gpu.spec().devices()).hasSize(2);
+    var d = gpu.spec().devices().get(1);
+    assertThat(d.name()).isEqualTo("gpu-1");
+    assertThat(d.attributes()).containsEntry("index", DeviceAttribute.ofInt(1))
+        .containsEntry("driverVersion", DeviceAttribute.ofVersion("1.0.0"))
+        .containsEntry("model", DeviceAttribute.ofString("LATEST-GPU-MODEL"));
+    assertThat(d.capacity()).containsExactly(Map.entry("memory", Quantity.parse("80Gi")));
+    assertThat(slices.get(1).spec().nodeSelector()).isNotNull();
+    assertThat(slices.get(1).spec().devices().get(0).attributes())
+        .containsEntry("healthy", DeviceAttribute.ofBool(true));
+    assertThat(slices.get(2).spec().allNodes()).isTrue();
+    assertThat(slices.get(2).spec().devices()).isEmpty();
+  }
+
+  @Test
+  void resourceClaim_allocatedClaim_readWithStatusAndDefaultsPrinted() {
+    String file = "roundtrip/resourceclaim.yaml";
+    List<ResourceClaim> claims = KubernetesYaml.parse(RoundTripTest.resource(file), file).ofType(ResourceClaim.class);
+    ResourceClaim c = claims.get(0);
+    assertThat(c.allocated()).isTrue();
+    assertThat(c.status().allocation().devices()).containsExactly(new DeviceRequestAllocationResult("gpu",
+        "gpu.example.com", "dra-example-driver-cluster-worker", "gpu-0"));
+    assertThat(c.status().allocation().nodeSelector().nodeSelectorTerms().get(0).matchFields().get(0).values())
+        .containsExactly("dra-example-driver-cluster-worker");
+    assertThat(c.status().reservedFor()).containsExactly(
+        ResourceClaimConsumerReference.pod("pod0", "2d1e4a6b-07f4-4a35-8d6e-6f3b0c9e4d21"));
+    ResourceClaim all = claims.get(1);
+    assertThat(all.allocated()).isFalse();
+    assertThat(all.spec().devices().requests().get(0).exactly().allocationMode()).isEqualTo(DeviceAllocationMode.ALL);
+    assertThat(all.spec().devices().requests().get(0).exactly().count()).isZero();
+    assertThat(all.spec().devices().constraints())
+        .containsExactly(DeviceConstraint.matchAttribute("gpu.example.com/driverVersion"));
+    // An ExactCount request without count asks for one device; both defaults are printed, as kubectl does.
+    String minimal = """
+        apiVersion: resource.k8s.io/v1
+        kind: ResourceClaim
+        metadata: {name: one-gpu}
+        spec:
+          devices:
+            requests:
+            - name: gpu
+              exactly: {deviceClassName: gpu.example.com}
+        """;
+    ResourceClaim one = KubernetesYaml.parse(minimal, "claim.yaml").ofType(ResourceClaim.class).get(0);
+    assertThat(one.spec().devices().requests().get(0).exactly().count()).isEqualTo(1);
+    assertThat(one.metadata().namespace()).isEqualTo("default");
+    assertThat(KubernetesYaml.dump(List.of(one))).contains("allocationMode: \"ExactCount\"").contains("count: 1")
+        .doesNotContain("status");
+  }
+
+  @Test
+  void prioritizedListsAndAdminAccess_readAndResultsNameTheAlternative() {
+    String file = "roundtrip/resourceclaim.yaml";
+    ResourceClaim c = KubernetesYaml.parse(RoundTripTest.resource(file), file).ofType(ResourceClaim.class).get(2);
+    var gpu = c.spec().devices().requests().get(0);
+    assertThat(gpu.exactly()).isNull();
+    assertThat(gpu.firstAvailable()).extracting(DeviceSubRequest::name).containsExactly("latest-gpu", "older-gpu");
+    assertThat(gpu.firstAvailable().get(1).count()).isEqualTo(1);
+    assertThat(c.spec().devices().requests().get(1).exactly().adminAccess()).isTrue();
+    assertThat(c.status().allocation().devices()).containsExactly(
+        new DeviceRequestAllocationResult("gpu/older-gpu", "gpu.dra-example-driver.sigs.k8s.io", "kind-worker",
+            "gpu-1"),
+        new DeviceRequestAllocationResult("monitor", "gpu.dra-example-driver.sigs.k8s.io", "kind-worker", "gpu-0",
+            true));
+    String t = "roundtrip/resourceclaimtemplate.yaml";
+    List<ResourceClaimTemplate> ts = KubernetesYaml.parse(RoundTripTest.resource(t), t)
+        .ofType(ResourceClaimTemplate.class);
+    assertThat(ts.get(2).spec().spec().devices().requests().get(0).firstAvailable()).hasSize(3)
+        .allSatisfy(s -> assertThat(s.count()).isEqualTo(1));
+    var admin = ts.get(3).spec().spec().devices().requests().get(0).exactly();
+    assertThat(admin.adminAccess()).isTrue();
+    assertThat(admin.allocationMode()).isEqualTo(DeviceAllocationMode.ALL);
+    // Both of exactly and firstAvailable, or neither, are refused with the claim's rule.
+    assertThat(problems(CLAIM + "    requests:\n    - name: gpu\n      exactly: {deviceClassName: gpu}\n"
+        + "      firstAvailable:\n      - {name: a, deviceClassName: gpu}\n"))
+        .contains("spec.devices.requests[0]", "but multiple fields are set");
+    assertThat(problems(CLAIM + "    requests:\n    - name: gpu\n      firstAvailable:\n      - {name: a,"
+        + " deviceClassName: gpu}\n      - {name: a, deviceClassName: gpu, count: 0, allocationMode: All}\n"
+        + "    constraints:\n    - {requests: [gpu/b], matchAttribute: example.com/numa}\n"))
+        .contains("spec.devices.requests[0].firstAvailable[1].name", "Duplicate value")
+        .contains("spec.devices.constraints[0].requests[0]", "name of a request and a subrequest");
+  }
+
+  @Test
+  void template_metadataAndClaimSpec_read() {
+    String file = "roundtrip/resourceclaimtemplate.yaml";
+    List<ResourceClaimTemplate> ts = KubernetesYaml.parse(RoundTripTest.resource(file), file)
+        .ofType(ResourceClaimTemplate.class);
+    assertThat(ts.get(0).spec().spec().devices().requests().get(0).exactly().selectors()).hasSize(2);
+    assertThat(ts.get(1).spec().labels()).containsExactly(Map.entry("app", "inference"));
+    assertThat(ts.get(1).spec().annotations()).containsExactly(Map.entry("example.com/owner", "ml-team"));
+    assertThat(ts.get(1).spec().spec().devices().constraints().get(0).requests()).containsExactly("gpus");
+  }
+
+  @Test
+  void deviceClass_selectorsRead() {
+    List<DeviceClass> cs = KubernetesYaml.parse(RoundTripTest.resource("roundtrip/deviceclass.yaml"), "dc.yaml")
+        .ofType(DeviceClass.class);
+    assertThat(cs.get(0).spec().selectors().get(0).expression()).isEqualTo("device.driver == 'gpu.example.com'");
+    assertThat(cs.get(1).spec().selectors()).hasSize(2);
+  }
+
+  private static final String CLAIM = """
+      apiVersion: resource.k8s.io/v1
+      kind: ResourceClaim
+      metadata: {name: bad, namespace: ml}
+      spec:
+        devices:
+      """;
+
+  @Test
+  void badClaims_reportedWithObjectFieldAndRule() {
+    assertThat(problems(CLAIM + "    requests:\n    - name: gpu\n      exactly: {deviceClassName: gpu, count: 0,"
+        + " allocationMode: Some}\n"))
+        .contains("ResourceClaim ml/bad", "spec.devices.requests[0].exactly.allocationMode",
+            "Unsupported value: \"Some\"");
+    assertThat(problems(CLAIM + "    requests:\n    - name: gpu\n      exactly: {deviceClassName: gpu, count: -2}\n"))
+        .contains("ResourceClaim ml/bad", "spec.devices.requests[0].exactly.count", "greater than zero");
+    assertThat(problems(CLAIM + "    requests:\n    - name: gpu\n      exactly: {deviceClassName: gpu,"
+        + " allocationMode: All, count: 3}\n"))
+        .contains("spec.devices.requests[0].exactly.count", "must not be specified when allocationMode is 'All'");
+    assertThat(problems(CLAIM + "    requests:\n    - name: Gpu_0\n      exactly: {deviceClassName: gpu}\n"))
+        .contains("spec.devices.requests[0].name");
+    assertThat(problems(CLAIM + "    requests:\n    - name: gpu\n      exactly: {deviceClassName: gpu, selectors:"
+        + " [{cel: {expression: 'device.attributes.exists(a, true)'}}]}\n"))
+        .contains("spec.devices.requests[0].exactly.selectors[0].cel.expression", "compilation failed");
+    assertThat(problems(CLAIM + "    requests:\n    - name: gpu\n      exactly: {deviceClassName: gpu}\n"
+        + "    constraints:\n    - {requests: [cpu], matchAttribute: example.com/numa}\n"))
+        .contains("spec.devices.constraints[0].requests[0]", "must be the name of a request in the claim");
+    assertThat(problems(CLAIM + "    requests:\n    - name: gpu\n"))
+        .contains("spec.devices.requests[0]", "exactly one of `exactly` or `firstAvailable` is required");
+    assertThat(problems(CLAIM + "    requests:\n    - name: gpu\n      exactly: {deviceClassName: gpu}\n"
+        + "status:\n  reservedFor: [{resource: pods, name: p, uid: u1}]\n"))
+        .contains("status.reservedFor", "may not be specified when `allocated` is not set");
+    assertThat(problems(CLAIM + "    requests:\n    - name: gpu\n      exactly: {deviceClassName: gpu}\n"
+        + "status:\n  allocation:\n    devices:\n      results: [{request: tpu, driver: d.example.com, pool: p,"
+        + " device: dev}]\n"))
+        .contains("status.allocation.devices.results[0].request", "must be the name of a request in the claim");
+    assertThat(problems(CLAIM + "    requests:\n    - name: gpu\n      exactly: {deviceClassName: gpu, countt: 1}\n"))
+        .contains("spec.devices.requests[0].exactly.countt");
+  }
+
+  @Test
+  void unmodelledFields_refusedNotDropped() {
+    String req = "    requests:\n    - name: gpu\n      exactly:\n        deviceClassName: gpu\n";
+    assertThat(problems(CLAIM + req + "        tolerations: [{key: k, operator: Exists}]\n"))
+        .contains("spec.devices.requests[0].exactly.tolerations", "is not supported", "taints and tolerations");
+    assertThat(problems(CLAIM + req + "    config:\n    - opaque: {driver: gpu.example.com, parameters: {}}\n"))
+        .contains("spec.devices.config", "is not supported");
+    assertThat(problems(CLAIM + "    requests:\n    - name: gpu\n      firstAvailable:\n      - {name: a,"
+        + " deviceClassName: gpu, tolerations: [{key: k, operator: Exists}]}\n"))
+        .contains("spec.devices.requests[0].firstAvailable[0].tolerations", "is not supported");
+    String slice = """
+        apiVersion: resource.k8s.io/v1
+        kind: ResourceSlice
+        metadata: {name: s}
+        spec:
+          driver: gpu.example.com
+          nodeName: n1
+          pool: {name: p, generation: 1, resourceSliceCount: 1}
+          devices:
+          - name: gpu-0
+        """;
+    assertThat(problems(slice + "    taints: [{key: k, effect: NoSchedule}]\n"))
+        .contains("ResourceSlice s", "spec.devices[0].taints", "is not supported");
+    assertThat(problems(slice + "    consumesCounters: [{counterSet: c, counters: {mem: {value: 1Gi}}}]\n"))
+        .contains("spec.devices[0].consumesCounters", "shared counters");
+    assertThat(problems(slice + "    attributes: {models: {strings: [a, b]}}\n"))
+        .contains("spec.devices[0].attributes[models].strings", "list-valued attributes");
+  }
+
+  @Test
+  void badSlices_reportedWithObjectFieldAndRule() {
+    String head = """
+        apiVersion: resource.k8s.io/v1
+        kind: ResourceSlice
+        metadata: {name: s}
+        spec:
+          driver: gpu.example.com
+          pool: {name: p, generation: 1, resourceSliceCount: 1}
+        """;
+    assertThat(problems(head)).contains("ResourceSlice s", "spec",
+        "exactly one of `nodeName`, `nodeSelector`, `allNodes`");
+    assertThat(problems(head + "  nodeName: n1\n  allNodes: true\n")).contains("multiple fields are set");
+    assertThat(problems(head + "  nodeName: n1\n  devices:\n  - name: a\n  - name: a\n"))
+        .contains("spec.devices[1].name", "Duplicate value");
+    assertThat(problems(head + "  nodeName: n1\n  devices:\n  - name: a\n    attributes: {x: {int: 1, bool: true}}\n"))
+        .contains("spec.devices[0].attributes[x]", "exactly one value must be specified");
+    assertThat(problems(head + "  nodeName: n1\n  devices:\n  - name: a\n    capacity: {memory: {value: lots}}\n"))
+        .contains("spec.devices[0].capacity[memory].value", "must be a quantity");
+    assertThat(problems(head + "  nodeName: n1\n  devices:\n  - name: a\n    attributes: {9bad: {int: 1}}\n"))
+        .contains("spec.devices[0].attributes[9bad]", "C identifier");
+    assertThat(problems(head.replace("resourceSliceCount: 1", "resourceSliceCount: 0") + "  nodeName: n1\n"))
+        .contains("spec.pool.resourceSliceCount");
+  }
+
+  @Test
+  void badTemplatesAndClasses_reported() {
+    String template = """
+        apiVersion: resource.k8s.io/v1
+        kind: ResourceClaimTemplate
+        metadata: {name: t}
+        spec:
+          metadata: {name: fixed, labels: {app: x}}
+          spec:
+            devices:
+              requests:
+              - name: gpu
+                exactly: {deviceClassName: gpu}
+        """;
+    assertThat(problems(template)).contains("ResourceClaimTemplate default/t", "spec.metadata",
+        "only labels and annotations");
+    assertThat(problems(template.replace("name: fixed, ", "").replace("deviceClassName: gpu", "deviceClassName: ''")))
+        .contains("spec.spec.devices.requests[0].exactly.deviceClassName", "Required value");
+    String cls = """
+        apiVersion: resource.k8s.io/v1
+        kind: DeviceClass
+        metadata: {name: c}
+        spec:
+          selectors:
+          - cel: {expression: 'device.attributes["a.example.com"].x + 1 > 2'}
+        """;
+    assertThat(problems(cls)).contains("DeviceClass c", "spec.selectors[0].cel.expression", "compilation failed");
+    assertThat(problems(cls.replace("- cel: {expression: 'device.attributes[\"a.example.com\"].x + 1 > 2'}", "- {}")))
+        .contains("spec.selectors[0].cel", "is required");
+    assertThat(problems(cls + "  config: [{opaque: {driver: a.example.com, parameters: {}}}]\n"))
+        .contains("spec.config", "is not supported");
+  }
+}
