@@ -56,6 +56,13 @@ import java.util.Optional;
  * targets are chosen so that both the quota and the topology fit (the nodes' room their topology assignments free),
  * and the preemptor holds the nodes it will take for the rest of the cycle.
  *
+ * <p>Delayed topology requests (Kueue's ProvisioningRequest checks with TAS): a pod set whose flavor with a topology
+ * has a check of controller {@value AdmissionCheck#PROVISIONING_REQUEST_CONTROLLER} gets its quota without a topology
+ * assignment ({@link DelayedTopologyRequest#PENDING}); once every check is Ready, the next cycle's second pass places
+ * it against the nodes' room then (the quota is not checked again) and admits the workload ({@link
+ * CycleResult#checks()}); if it does not fit it keeps its quota, its reason in {@link CycleResult#pending()}, and is
+ * tried again next cycle.
+ *
  * <p>Node replacement (Kueue's {@code TASFailedNodeReplacement} and the scheduler's second pass): a node that is
  * {@linkplain #removeNode removed}, has no {@code Ready} condition, or stays not Ready for the {@linkplain
  * Builder#nodeFailureDelay node failure delay} is recorded as unhealthy on the admitted workloads whose topology
@@ -144,6 +151,27 @@ public final class AdmissionEngine {
       Map<String, TopologyAssignment> topologyAssignments, Instant admittedAt) {
     return scheduler.assumeAdmitted(workload, clusterQueue, Map.copyOf(flavorByResource), Map.copyOf(admittedCounts),
         Map.copyOf(topologyAssignments), admittedAt);
+  }
+
+  /**
+   * Records {@code workload} as holding quota in {@code clusterQueue} with one {@link PodSetAssignment} per pod set, in
+   * the workload's order (restoring Kueue's {@code status.admission} as it is: a flavor per resource for each pod set,
+   * its count, its topology assignment and its {@link DelayedTopologyRequest}), without checking quota. The usage is
+   * {@code count x requests} ({@code pods} counted when a flavor is given for it); a {@code resourceUsage} given must be
+   * empty or that. The admission checks that apply to the reservation start {@link CheckState#PENDING} (set them with
+   * {@link #setCheckStates}); the workload is {@linkplain #isAdmitted admitted} once they are all Ready and no pod set
+   * waits for its delayed topology assignment, which the next cycle's second pass places.
+   *
+   * @throws IllegalArgumentException if the ClusterQueue is unknown, the key is already pending or admitted, the
+   *     assignments do not name the workload's pod sets in order, a count is not from the pod set's minCount to its
+   *     count, a requested resource has no flavor the queue covers, a usage differs, or a pending delayed request
+   *     has a topology assignment
+   */
+  public synchronized QuotaReservation assumeReserved(Workload workload, String clusterQueue,
+      List<PodSetAssignment> podSets, Instant reservedAt) {
+    return scheduler.assumeReserved(Objects.requireNonNull(workload, "workload"),
+        Objects.requireNonNull(clusterQueue, "clusterQueue"), List.copyOf(podSets),
+        Objects.requireNonNull(reservedAt, "reservedAt"));
   }
 
   /**

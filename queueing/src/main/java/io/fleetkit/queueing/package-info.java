@@ -24,7 +24,8 @@
  * io.fleetkit.queueing.Topology} (node label levels); a {@link io.fleetkit.queueing.PodSet} may carry a {@link
  * io.fleetkit.queueing.PodSetTopologyRequest} (required, preferred or unconstrained level, slices, pod set groups),
  * and the engine admits it in such a flavor only with a {@link io.fleetkit.queueing.TopologyAssignment} (domains
- * with pod counts), carried on its {@link io.fleetkit.queueing.PodSetAssignment}. When a node of an admitted
+ * with pod counts), carried on its {@link io.fleetkit.queueing.PodSetAssignment}; behind a ProvisioningRequest check
+ * the assignment waits for the checks ({@link io.fleetkit.queueing.DelayedTopologyRequest}). When a node of an admitted
  * assignment fails (removed, or not Ready for the node failure delay), the next cycle moves its pods to a replacement
  * or evicts the workload (Kueue's node replacement, reported as {@link io.fleetkit.queueing.NodeReplacement}s).
  *

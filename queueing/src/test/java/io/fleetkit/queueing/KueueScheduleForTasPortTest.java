@@ -89,6 +89,7 @@ final class KueueScheduleForTasPortTest {
       a.usage.forEach((res, qty) -> assertThat(p.resourceUsage().get(res).compareTo(Quantity.parse(qty)))
           .as("%s %s usage of %s: %s", key, a.name, res, p.resourceUsage().get(res)).isZero());
       assertThat(p.topologyAssignment()).as("%s %s topology assignment", key, a.name).isEqualTo(a.topology);
+      assertThat(p.delayedTopologyRequest()).as("%s %s delayed topology request", key, a.name).isEqualTo(a.delayed);
     }
   }
 
@@ -101,6 +102,7 @@ final class KueueScheduleForTasPortTest {
     c.topologies.forEach(b::topology);
     c.flavors.forEach(f -> b.resourceFlavor(f.build()));
     c.cohorts.forEach(b::cohort);
+    c.checks.forEach(b::admissionCheck);
     for (CQ q : c.clusterQueues) {
       b.clusterQueue(q.build());
     }
@@ -121,6 +123,17 @@ final class KueueScheduleForTasPortTest {
       Workload wl = w.build();
       if (w.admission == null) {
         engine.submit(wl);
+        if (!w.checkStates.isEmpty()) {
+          engine.setCheckStates(wl.key(), w.checkStates);
+        }
+        continue;
+      }
+      if (w.reservedOnly) {
+        engine.assumeReserved(wl, w.admission.clusterQueue,
+            w.admission.podSets.stream().map(PSA::build).toList(), NOW);
+        if (!w.checkStates.isEmpty()) {
+          engine.setCheckStates(wl.key(), w.checkStates);
+        }
         continue;
       }
       Map<String, String> flavors = new LinkedHashMap<>();
@@ -1347,6 +1360,19 @@ final class KueueScheduleForTasPortTest {
       return this;
     }
 
+    private final List<String> checks = new ArrayList<>();
+    private final List<AdmissionCheckStrategyRule> strategy = new ArrayList<>();
+
+    CQ checks(String... names) {
+      checks.addAll(List.of(names));
+      return this;
+    }
+
+    CQ checkOnFlavors(String check, String... flavors) {
+      strategy.add(AdmissionCheckStrategyRule.of(check, flavors));
+      return this;
+    }
+
     CQ borrowWithinCohort(BorrowWithinCohort b) {
       preemption = new ClusterQueuePreemption(preemption.withinClusterQueue(), preemption.reclaimWithinCohort(), b);
       return this;
@@ -1358,6 +1384,12 @@ final class KueueScheduleForTasPortTest {
         b.cohort(cohort);
       }
       groups.forEach(b::resourceGroup);
+      if (!checks.isEmpty()) {
+        b.admissionChecks(checks.toArray(String[]::new));
+      }
+      if (!strategy.isEmpty()) {
+        b.admissionCheckStrategy(strategy.toArray(AdmissionCheckStrategyRule[]::new));
+      }
       return b.build();
     }
   }
@@ -1481,6 +1513,22 @@ final class KueueScheduleForTasPortTest {
       return this;
     }
 
+    /** Upstream's {@code ReserveQuotaAt} without {@code AdmittedAt}: restored with {@code assumeReserved}. */
+    boolean reservedOnly;
+    final List<AdmissionCheckState> checkStates = new ArrayList<>();
+
+    WL reserved(ADM a) {
+      admission = a;
+      reservedOnly = true;
+      return this;
+    }
+
+    /** Upstream's {@code AdmissionCheck(...)} state of the workload. */
+    WL check(String name, CheckState state) {
+      checkStates.add(AdmissionCheckState.of(name, state, ""));
+      return this;
+    }
+
     Workload build() {
       Workload.Builder b = Workload.builder("default", name).queueName(queue).priority(priority)
           .creationTime(NOW.plusSeconds(created));
@@ -1522,9 +1570,21 @@ final class KueueScheduleForTasPortTest {
       return this;
     }
 
+    @Nullable DelayedTopologyRequest delayed;
+
+    PSA delayed(DelayedTopologyRequest state) {
+      delayed = state;
+      return this;
+    }
+
     PSA count(int n) {
       count = n;
       return this;
+    }
+
+    /** This assignment for {@code assumeReserved} (its usage left to the engine). */
+    PodSetAssignment build() {
+      return new PodSetAssignment(name, count, flavors, ResourceList.EMPTY, topology, delayed);
     }
 
     PSA ta(List<String> levels, TopologyAssignment.Domain... domains) {
@@ -1542,6 +1602,7 @@ final class KueueScheduleForTasPortTest {
     List<FL> flavors = List.of();
     List<CQ> clusterQueues = List.of();
     List<Cohort> cohorts = List.of();
+    List<AdmissionCheck> checks = List.of();
     final List<WL> workloads = new ArrayList<>();
     final Map<String, ADM> wantAdmissions = new LinkedHashMap<>();
     final Map<String, List<String>> wantInadmissible = new LinkedHashMap<>();
@@ -1573,6 +1634,11 @@ final class KueueScheduleForTasPortTest {
       return this;
     }
 
+    Case admissionChecks(AdmissionCheck... c) {
+      checks = List.of(c);
+      return this;
+    }
+
     Case cohorts(Cohort... c) {
       cohorts = List.of(c);
       return this;
@@ -1586,6 +1652,19 @@ final class KueueScheduleForTasPortTest {
     Case workload(WL w) {
       workloads.add(w);
       return this;
+    }
+
+    /** This case's cluster without its workloads. */
+    Case withoutWorkloads() {
+      Case c = new Case(name);
+      c.nodes = nodes;
+      c.pods = pods;
+      c.topologies = topologies;
+      c.flavors = flavors;
+      c.clusterQueues = clusterQueues;
+      c.cohorts = cohorts;
+      c.checks = checks;
+      return c;
     }
 
     Case wantAdmission(String key, ADM a) {

@@ -15,6 +15,7 @@ import io.fleetkit.queueing.NodeReplacement;
 import io.fleetkit.queueing.ClusterQueue;
 import io.fleetkit.queueing.Cohort;
 import io.fleetkit.queueing.CycleResult;
+import io.fleetkit.queueing.DelayedTopologyRequest;
 import io.fleetkit.queueing.FairSharingStrategy;
 import io.fleetkit.queueing.FlavorQuotas;
 import io.fleetkit.queueing.LocalQueue;
@@ -316,6 +317,45 @@ public final class QueueScheduler {
   }
 
   /**
+   * Kueue's second pass for delayed topology requests ({@code needsSecondPassForDelayedAssignment}): every workload
+   * with reserved quota, all its checks Ready and a pod set waiting for its topology assignment, in reservation order,
+   * gets those pod sets placed against the nodes' room now (not the quota: its reservation holds it) and is admitted.
+   * One that does not fit keeps its reservation and is tried again next cycle, its reason in {@code pending} (Kueue's
+   * {@code SecondPassFailed} event). Only workloads awaiting checks are looked at: queues without checks pay nothing.
+   */
+  private List<CheckOutcome> delayedTopologyPass(Instant now, Map<String, String> pending) {
+    List<CheckOutcome> out = new ArrayList<>();
+    if (awaitingChecks.isEmpty()) {
+      return out;
+    }
+    for (String key : List.copyOf(awaitingChecks)) {
+      AdmittedWorkload w = admitted.get(key);
+      WorkloadChecks wc = checkStates.get(key);
+      if (w == null || wc == null || wc.admitted || !w.admission.topologyPending()
+          || !AdmissionChecks.allReady(wc.states)) {
+        continue;
+      }
+      String[] failure = new String[1];
+      QuotaReservation placed = topology.placeDelayed(w.workload, w.cq, w.admission, tasView(Set.of()), failure);
+      if (placed == null) {
+        pending.put(key, failure[0]);
+        LOG.debug("second pass for the delayed topology request of {}: {}", key, failure[0]);
+        continue;
+      }
+      AdmittedWorkload moved = new AdmittedWorkload(w.workload, w.cq, w.frs, w.values, placed, w.sequence);
+      w.cq.remove(w);
+      w.cq.add(moved);
+      admitted.put(key, moved);
+      CheckOutcome o = react(key, now);
+      if (o != null) {
+        out.add(o);
+        awaitingChecks.remove(key);
+      }
+    }
+    return out;
+  }
+
+  /**
    * Kueue's second pass for admitted workloads whose topology assignment names an unhealthy node, oldest admission
    * first (Kueue's iterator puts them before the pending heads): the pods of that node get a replacement, the rest of
    * the assignment kept, against the nodes' room now, so that the heads after see it taken. Without one, the workload
@@ -478,6 +518,14 @@ public final class QueueScheduler {
       }
       cq.missingChecks = List.copyOf(missing);
       cq.inactiveChecks = List.copyOf(inactive);
+      Set<String> provisioning = new HashSet<>();
+      for (Map.Entry<String, Set<String>> e : AdmissionChecks.checksByFlavor(cq.spec).entrySet()) {
+        AdmissionCheck c = checks.get(e.getKey());
+        if (c != null && AdmissionCheck.PROVISIONING_REQUEST_CONTROLLER.equals(c.controllerName())) {
+          provisioning.addAll(e.getValue());
+        }
+      }
+      cq.provisioningFlavors = Set.copyOf(provisioning);
     }
   }
 
@@ -729,6 +777,99 @@ public final class QueueScheduler {
     return admission;
   }
 
+  /**
+   * Records {@code wl} as holding quota in {@code clusterQueue} with the given pod set assignments (restoring a
+   * reservation, as Kueue's {@code status.admission}: flavors per pod set, counts, topology assignments and delayed
+   * topology requests), without checking quota. The checks that apply to it start {@link CheckState#PENDING}; it is
+   * admitted when they are all Ready and no pod set waits for its topology assignment.
+   */
+  public QuotaReservation assumeReserved(Workload wl, String clusterQueue, List<PodSetAssignment> assignments,
+      Instant reservedAt) {
+    requireNew(wl);
+    CqState cq = requireQueue(clusterQueue);
+    String prefix = "Workload " + wl.key() + ": status.admission.podSetAssignments";
+    if (assignments.size() != wl.podSets().size()) {
+      throw new IllegalArgumentException(prefix + ": " + assignments.size() + " assignment(s) for "
+          + wl.podSets().size() + " pod set(s), one per pod set in order is required");
+    }
+    long[] total = new long[index.size()];
+    List<PodSetAssignment> podSets = new ArrayList<>();
+    for (int i = 0; i < assignments.size(); i++) {
+      PodSetAssignment given = assignments.get(i);
+      PodSet full = wl.podSets().get(i);
+      String p = prefix + "[" + i + "]";
+      if (!given.name().equals(full.name())) {
+        throw new IllegalArgumentException(p + ".name \"" + given.name() + "\" must be \"" + full.name() + "\"");
+      }
+      if (given.count() < full.minCountOrCount() || given.count() > full.count()) {
+        throw new IllegalArgumentException(p + ".count " + given.count() + " must be from "
+            + full.minCountOrCount() + " to " + full.count());
+      }
+      if (given.topologyAssignment() != null && given.delayedTopologyRequest() == DelayedTopologyRequest.PENDING) {
+        throw new IllegalArgumentException(p + ": a pending delayedTopologyRequest must not have a "
+            + "topologyAssignment");
+      }
+      PodSet ps = full.withCount(given.count());
+      io.fleetkit.api.resource.ResourceList.Builder usage = io.fleetkit.api.resource.ResourceList.builder();
+      List<String> resources = new ArrayList<>(ps.requests().names());
+      if (given.flavors().containsKey(ResourceNames.PODS) && !resources.contains(ResourceNames.PODS)) {
+        resources.add(ResourceNames.PODS);
+      }
+      for (String r : resources) {
+        String flavor = given.flavors().get(r);
+        int fr = flavor == null ? -1 : index.of(flavor, r);
+        if (fr < 0 || !cq.covered[fr]) {
+          throw new IllegalArgumentException(p + ".flavors[" + r + "]: flavor " + flavor
+              + " is not covered by ClusterQueue " + clusterQueue);
+        }
+        long milli = FlavorAssigner.requestMilli(ps, r);
+        total[fr] += milli;
+        usage.put(r, Quantity.ofMilli(milli));
+      }
+      io.fleetkit.api.resource.ResourceList used = usage.build();
+      if (!given.resourceUsage().isEmpty()
+          && !(given.resourceUsage().fitsIn(used) && used.fitsIn(given.resourceUsage()))) {
+        throw new IllegalArgumentException(p + ".resourceUsage " + given.resourceUsage()
+            + " must be empty or count x requests, " + used);
+      }
+      podSets.add(new PodSetAssignment(ps.name(), ps.count(), given.flavors(), used,
+          given.topologyAssignment(), given.delayedTopologyRequest()));
+    }
+    QuotaReservation admission = reserve(wl, cq, total, podSets, reservedAt);
+    syncChecks(wl.key(), cq, admission);
+    if (checkStates.containsKey(wl.key())) {
+      awaitingChecks.add(wl.key());
+    } else if (isAdmitted(wl.key())) {
+      admittedSince.put(wl.key(), reservedAt);
+    }
+    return admission;
+  }
+
+  /** Records a reservation of {@code total} milli-units per flavor-resource. */
+  private QuotaReservation reserve(Workload wl, CqState cq, long[] total, List<PodSetAssignment> podSets,
+      Instant at) {
+    int n = 0;
+    for (long v : total) {
+      n += v != 0 ? 1 : 0;
+    }
+    int[] frs = new int[n];
+    long[] vals = new long[n];
+    n = 0;
+    boolean borrows = false;
+    for (int fr = 0; fr < total.length; fr++) {
+      if (total[fr] != 0) {
+        frs[n] = fr;
+        vals[n++] = total[fr];
+        borrows |= cq.borrowingWith(fr, total[fr]);
+      }
+    }
+    QuotaReservation admission = new QuotaReservation(wl.key(), cq.name, podSets, at, borrows);
+    AdmittedWorkload w = new AdmittedWorkload(wl, cq, frs, vals, admission, sequence++);
+    cq.add(w);
+    admitted.put(wl.key(), w);
+    return admission;
+  }
+
   /** Removes a pending workload, or finishes an admitted one and releases its quota. */
   public boolean delete(String key) {
     nodeFailures.clear(key);
@@ -797,9 +938,10 @@ public final class QueueScheduler {
     // Kueue's eviction after a failed replacement completes after the cycle: the workload keeps its quota and nodes
     // until then, and is not a head of this cycle
     List<AdmittedWorkload> evictAfter = new ArrayList<>();
+    Map<String, String> pending = new LinkedHashMap<>();
+    List<CheckOutcome> delayedAdmitted = delayedTopologyPass(now, pending);
     replacements.addAll(secondPass(evictAfter));
     List<Entry> entries = new ArrayList<>();
-    Map<String, String> pending = new LinkedHashMap<>();
     for (CqState cq : queues.values()) {
       if (!cq.active()) {
         continue; // inactive: Kueue's queue manager hands out no heads of it
@@ -940,6 +1082,10 @@ public final class QueueScheduler {
       }
     }
     List<CheckOutcome> outcomes = evaluateChecks(now);
+    if (!delayedAdmitted.isEmpty()) {
+      delayedAdmitted.addAll(outcomes);
+      outcomes = delayedAdmitted;
+    }
     return new CycleResult(admittedNow, preempted, pending, outcomes, podsReadyEvictions, replacements);
   }
 
@@ -1234,7 +1380,7 @@ public final class QueueScheduler {
       LOG.debug("evicted {}: {}", key, message);
       return new CheckOutcome(key, w.cq.name, CheckOutcome.Kind.EVICTED, message);
     }
-    if (!wc.admitted && AdmissionChecks.allReady(wc.states)) {
+    if (!wc.admitted && AdmissionChecks.allReady(wc.states) && !w.admission.topologyPending()) {
       wc.admitted = true;
       admittedSince.put(key, now);
       return new CheckOutcome(key, w.cq.name, CheckOutcome.Kind.ADMITTED, "The workload is admitted");
@@ -1435,9 +1581,13 @@ public final class QueueScheduler {
     return statesOf(key);
   }
 
-  /** Whether the workload has quota reserved and every check that applies to it is Ready. */
+  /**
+   * Whether the workload has quota reserved, every check that applies to it is Ready and no pod set waits for its
+   * delayed topology assignment.
+   */
   public boolean isAdmitted(String key) {
-    return admitted.containsKey(key) && AdmissionChecks.allReady(statesOf(key));
+    AdmittedWorkload w = admitted.get(key);
+    return w != null && AdmissionChecks.allReady(statesOf(key)) && !w.admission.topologyPending();
   }
 
   /**
