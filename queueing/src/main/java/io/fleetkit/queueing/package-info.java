@@ -26,7 +26,8 @@
  * and the engine admits it in such a flavor only with a {@link io.fleetkit.queueing.TopologyAssignment} (domains
  * with pod counts), carried on its {@link io.fleetkit.queueing.PodSetAssignment}; behind a ProvisioningRequest check
  * the assignment waits for the checks ({@link io.fleetkit.queueing.DelayedTopologyRequest}). When a node of an admitted
- * assignment fails (removed, or not Ready for the node failure delay), the next cycle moves its pods to a replacement
+ * assignment fails (removed, not Ready for the node failure delay, or, for a workload whose pods there stopped
+ * progressing, not Ready or tainted against them), the next cycle moves its pods to a replacement
  * or evicts the workload (Kueue's node replacement, reported as {@link io.fleetkit.queueing.NodeReplacement}s).
  *
  * <p>All-or-nothing scheduling with timeouts (Kueue's {@code waitForPodsReady}): an engine built with a {@link

@@ -119,7 +119,7 @@ public final class QueueAdmissionController implements AutoCloseable {
     io.fleetkit.api.core.NodeCondition ready = node == null ? null
         : node.status().condition(io.fleetkit.api.core.NodeCondition.READY);
     java.util.List<Object> seen = node == null ? null : java.util.Arrays.asList(ready == null ? "none" : ready.status(),
-        node.spec().unschedulable(), node.metadata().labels(), node.status().allocatable());
+        node.spec().unschedulable(), node.spec().taints(), node.metadata().labels(), node.status().allocatable());
     java.util.List<Object> before = seen == null ? nodes.remove(name) : nodes.put(name, seen);
     if (java.util.Objects.equals(before, seen)) {
       return;

@@ -113,7 +113,7 @@ public final class QueueScheduler {
   private record Deactivated(Workload workload, CqState cq, String message) {}
 
   /** Kueue's node failure controller and the workloads' unhealthy nodes. */
-  private NodeFailures nodeFailures = new NodeFailures(DEFAULT_NODE_FAILURE_DELAY);
+  private NodeFailures nodeFailures = new NodeFailures(DEFAULT_NODE_FAILURE_DELAY, NodeFailures.Triggers.DEFAULT);
   /** Kueue's {@code TASFailedNodeReplacementFailFast}: evict a workload whose unhealthy node has no replacement. */
   private boolean failFast = true;
   /** What node failures did between cycles (evictions for a second failed node), reported by the next cycle. */
@@ -215,8 +215,10 @@ public final class QueueScheduler {
    * Configures node replacement: how long a node may be NotReady before its workloads' pods are replaced, and whether
    * a workload whose unhealthy node has no replacement is evicted ({@code failFast}) or keeps trying. Records kept.
    */
-  public void nodeReplacement(java.time.Duration nodeFailureDelay, boolean failFast) {
-    NodeFailures next = new NodeFailures(nodeFailureDelay);
+  public void nodeReplacement(java.time.Duration nodeFailureDelay, boolean failFast, boolean onPodTermination,
+      boolean afterFixedTime, boolean onNodeTaints) {
+    NodeFailures next = new NodeFailures(nodeFailureDelay,
+        new NodeFailures.Triggers(onPodTermination, afterFixedTime, onNodeTaints));
     for (String key : admitted.keySet()) {
       next.set(key, nodeFailures.of(key));
     }
@@ -289,10 +291,111 @@ public final class QueueScheduler {
     io.fleetkit.api.core.Node before = topology.nodes.put(node.name(), node);
     if (nodeFailures.put(node, clock.instant())) {
       nodeFailed(node.name());
-    } else if (node.isReady() && (before == null || !before.isReady())) {
-      nodeFailures.healthy(node.name());
+    } else if (nodeFailures.reconciles(before, node)) {
+      nodeChanged(node);
     }
     unparkAll();
+  }
+
+  /**
+   * Kueue's node controller for a node with a {@code Ready} condition that was created, or whose readiness or taints
+   * changed: each workload on it is judged ({@link NodeFailures#verdict}). A Ready node without scheduling taints (or
+   * with the taint trigger off) is healthy for all of them without looking at each.
+   */
+  private void nodeChanged(io.fleetkit.api.core.Node node) {
+    if (!podsDecide(node)) {
+      if (node.isReady()) {
+        nodeFailures.healthy(node.name());
+      }
+      return; // NotReady: the delay decides
+    }
+    List<AdmittedWorkload> unhealthy = new ArrayList<>();
+    for (AdmittedWorkload w : admitted.values()) {
+      if (NodeFailures.names(w, node.name())) {
+        judge(node, w, unhealthy);
+      }
+    }
+    markUnhealthy(node.name(), unhealthy);
+  }
+
+  /**
+   * Adds {@code w} to {@code unhealthy} if it is unhealthy on {@code node}; takes the node off its record if healthy
+   * on a Ready node (on a NotReady one its progressing pods only make it wait: a record stays until the node is Ready).
+   */
+  private void judge(io.fleetkit.api.core.Node node, AdmittedWorkload w, List<AdmittedWorkload> unhealthy) {
+    if (nodeFailures.verdict(node, w, tolerationsOn(w, node.name())) == NodeFailures.Verdict.UNHEALTHY) {
+      unhealthy.add(w);
+    } else if (node.isReady()) {
+      nodeFailures.healthy(w.key(), node.name());
+    }
+  }
+
+  /** Whether pods decide about {@code node} (Kueue's controller looks at each workload there). */
+  private boolean podsDecide(io.fleetkit.api.core.Node node) {
+    NodeFailures.Triggers t = nodeFailures.triggers();
+    return node.isReady() ? t.taints() && NodeFailures.hasSchedulingTaints(node) : t.podTermination();
+  }
+
+  /**
+   * The effective tolerations of each pod set of {@code w} with pods on {@code node} (Kueue's {@code
+   * podSetsWithEffectiveTolerationsOnNode}): the pod set's, its flavors', and its admission checks' pod set updates'.
+   */
+  private List<List<io.fleetkit.api.scheduling.Toleration>> tolerationsOn(AdmittedWorkload w, String node) {
+    List<List<io.fleetkit.api.scheduling.Toleration>> out = new ArrayList<>();
+    for (PodSetAssignment pa : w.admission.podSets()) {
+      io.fleetkit.queueing.TopologyAssignment ta = pa.topologyAssignment();
+      if (ta == null || !TopologyPlacer.names(ta, node)) {
+        continue;
+      }
+      List<io.fleetkit.api.scheduling.Toleration> ts = new ArrayList<>();
+      for (PodSet ps : w.workload.podSets()) {
+        if (ps.name().equals(pa.name())) {
+          ts.addAll(ps.tolerations());
+        }
+      }
+      for (String f : new java.util.LinkedHashSet<>(pa.flavors().values())) {
+        ResourceFlavor rf = flavors.get(f);
+        if (rf != null) {
+          ts.addAll(rf.tolerations());
+        }
+      }
+      for (AdmissionCheckState st : statesOf(w.key())) {
+        for (PodSetUpdate u : st.podSetUpdates()) {
+          if (u.name().equals(pa.name())) {
+            ts.addAll(u.tolerations());
+          }
+        }
+      }
+      out.add(ts);
+    }
+    return out;
+  }
+
+  /**
+   * Records how many pods of a workload with quota bound to {@code node} are progressing (not deleted, not
+   * terminated), and judges the workload there if the node is NotReady or tainted (Kueue's node controller on pod
+   * events). Returns false, recording nothing, if the workload holds no quota.
+   */
+  public boolean progressingPods(String key, String node, int count) {
+    if (count < 0) {
+      throw new IllegalArgumentException("Workload " + key + ": progressing pods on node " + node + ": " + count
+          + " must not be negative");
+    }
+    AdmittedWorkload w = admitted.get(key);
+    if (w == null) {
+      return false;
+    }
+    nodeFailures.progressing(key, node, count);
+    io.fleetkit.api.core.Node n = topology.nodes.get(node);
+    if (n != null && n.status().condition(io.fleetkit.api.core.NodeCondition.READY) != null
+        && NodeFailures.names(w, node)) {
+      List<AdmittedWorkload> unhealthy = new ArrayList<>(1);
+      if (podsDecide(n)) {
+        judge(n, w, unhealthy);
+      }
+      markUnhealthy(node, unhealthy);
+    }
+    return true;
   }
 
   /** Removes a node (its workloads get it recorded as unhealthy); returns whether the engine had it. */
@@ -305,7 +408,18 @@ public final class QueueScheduler {
 
   /** Kueue's node failure controller for a failed node: records it, or evicts workloads with a second failed node. */
   private void nodeFailed(String node) {
-    for (Map.Entry<AdmittedWorkload, String> e : nodeFailures.failed(node, admitted.values()).entrySet()) {
+    markUnhealthy(node, admitted.values());
+  }
+
+  /**
+   * Kueue's {@code handleUnhealthyNode} for {@code node} and the workloads of {@code candidates} whose topology
+   * assignments name it: records it, or evicts a workload that has another unhealthy node.
+   */
+  private void markUnhealthy(String node, Collection<AdmittedWorkload> candidates) {
+    if (candidates.isEmpty()) {
+      return;
+    }
+    for (Map.Entry<AdmittedWorkload, String> e : nodeFailures.failed(node, candidates).entrySet()) {
       AdmittedWorkload w = e.getKey();
       List<String> nodes = new ArrayList<>(nodeFailures.of(w.key()));
       nodes.add(node);

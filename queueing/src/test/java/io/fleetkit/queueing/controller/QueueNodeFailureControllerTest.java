@@ -80,10 +80,17 @@ final class QueueNodeFailureControllerTest {
   // ---- followNodes: the engine fed from the store's Nodes ----
 
   private void startFollowing(io.fleetkit.api.core.Node... inStore) {
+    startFollowing(b -> { }, inStore);
+  }
+
+  private void startFollowing(java.util.function.Consumer<AdmissionEngine.Builder> config,
+      io.fleetkit.api.core.Node... inStore) {
     for (io.fleetkit.api.core.Node n : inStore) {
       store.create(n);
     }
-    engine = AdmissionEngine.builder().clock(clock.asClock())
+    AdmissionEngine.Builder b = AdmissionEngine.builder();
+    config.accept(b);
+    engine = b.clock(clock.asClock())
         .topology(Topology.of("hosts", Topology.HOSTNAME_LABEL))
         .resourceFlavor(new ResourceFlavor("batch", QueueFixtures.POOL).withTopologyName("hosts"))
         .clusterQueue(ClusterQueue.builder("cq")
@@ -111,6 +118,26 @@ final class QueueNodeFailureControllerTest {
 
     store.delete(Node.class, "", first);
     ctl.runUntilIdle();
+    assertThat(placedOn("a")).containsExactly(other);
+    assertThat(engine.unhealthyNodes(NS + "/a")).isEmpty();
+    assertThat(running(store.require(Job.class, NS, "a"))).isTrue();
+  }
+
+  @Test
+  void followNodes_anUntoleratedNoExecuteTaint_movesThePodsToAnotherNode_withoutAnySubmit() {
+    // without the pod-termination trigger an untolerated taint fails the node at once (Kueue's
+    // TASReplaceNodeOnNodeTaints with TASReplaceNodeOnPodTermination off)
+    startFollowing(b -> b.replaceNodeOnPodTermination(false), node("n1"), node("n2"));
+    store.create(job("a", "lq", 1, "1", 0, true, 10));
+    ctl.runUntilIdle();
+    String first = placedOn("a").get(0);
+    String other = first.equals("n1") ? "n2" : "n1";
+
+    Node tainted = store.require(Node.class, "", first);
+    store.update(tainted.toBuilder().taint(io.fleetkit.api.scheduling.Taint.of("maintenance", "",
+        io.fleetkit.api.scheduling.TaintEffect.NoExecute)).build());
+    ctl.runUntilIdle();
+
     assertThat(placedOn("a")).containsExactly(other);
     assertThat(engine.unhealthyNodes(NS + "/a")).isEmpty();
     assertThat(running(store.require(Job.class, NS, "a"))).isTrue();
