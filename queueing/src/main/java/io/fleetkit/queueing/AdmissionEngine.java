@@ -557,6 +557,7 @@ public final class AdmissionEngine {
     private boolean fairSharing;
     private java.time.@org.jspecify.annotations.Nullable Duration nodeFailureDelay;
     private @org.jspecify.annotations.Nullable Boolean failFast;
+    private final List<ResourceTransformation> transformations = new ArrayList<>();
     private @org.jspecify.annotations.Nullable Boolean podTermination;
     private @org.jspecify.annotations.Nullable Boolean fixedTime;
     private @org.jspecify.annotations.Nullable Boolean taintTrigger;
@@ -779,6 +780,25 @@ public final class AdmissionEngine {
       return this;
     }
 
+    /**
+     * Adds a resource transformation (Kueue's Configuration {@code resources.transformations}): how a requested
+     * resource counts against quota. The flavors, quota usage and preemption of every workload see its pods'
+     * requests transformed; the topology placement sees the pods' own requests.
+     *
+     * @throws IllegalStateException if a transformation of the same input was added before
+     */
+    public Builder resourceTransformation(ResourceTransformation transformation) {
+      Objects.requireNonNull(transformation, "transformation");
+      for (ResourceTransformation t : transformations) {
+        if (t.input().equals(transformation.input())) {
+          throw new IllegalStateException("admission engine: resources.transformations already has input "
+              + t.input() + ": " + t);
+        }
+      }
+      transformations.add(transformation);
+      return this;
+    }
+
     /** Enables fair sharing (Kueue Configuration {@code fairSharing.enable}). */
     public Builder fairSharing(boolean enable) {
       this.fairSharing = enable;
@@ -812,6 +832,7 @@ public final class AdmissionEngine {
       scheduler.nodeReplacement(nodeFailureDelay != null ? nodeFailureDelay : QueueScheduler.DEFAULT_NODE_FAILURE_DELAY,
           failFast == null || failFast, podTermination == null || podTermination, fixedTime == null || fixedTime,
           taintTrigger == null || taintTrigger);
+      scheduler.resourceTransformations(transformations);
       for (Topology t : topologies.values()) {
         scheduler.putTopology(t);
       }

@@ -8,7 +8,8 @@
  * <p>Entry type: {@link io.fleetkit.queueing.AdmissionEngine} (built by {@link
  * io.fleetkit.queueing.AdmissionEngine#builder()}), which runs Kueue's scheduling cycles: flavor
  * assignment, StrictFIFO/BestEffortFIFO queueing, preemption within the ClusterQueue, reclamation within the cohort
- * and fair sharing by dominant resource share. Its results are {@link io.fleetkit.queueing.CycleResult},
+ * and fair sharing by dominant resource share; {@link io.fleetkit.queueing.ResourceTransformation}s (Kueue's
+ * {@code resources.transformations}) change how requests count against quota. Its results are {@link io.fleetkit.queueing.CycleResult},
  * {@link io.fleetkit.queueing.QuotaReservation} and {@link io.fleetkit.queueing.Preemption}.
  *
  * <p>Admission checks (Kueue's two-phase admission): a ClusterQueue may require {@link

@@ -103,6 +103,7 @@ final class KueueScheduleForTasPortTest {
     c.flavors.forEach(f -> b.resourceFlavor(f.build()));
     c.cohorts.forEach(b::cohort);
     c.checks.forEach(b::admissionCheck);
+    c.transformations.forEach(b::resourceTransformation);
     for (CQ q : c.clusterQueues) {
       b.clusterQueue(q.build());
     }
@@ -1103,6 +1104,29 @@ final class KueueScheduleForTasPortTest {
             .podSet(ps("one", 1).preferred(HOST).req("cpu", "1").req("example.com/gpu", "0")))
         .wantAdmission("default/foo", adm("tas-main")
             .ps(psa("one").assign("cpu", "tas-default", "1000m").ta(List.of(HOST), d(1, "x1")))),
+    new Case("workload with Resource Transformation (Retain CPU → cpu_credits)")
+        .transformations(ResourceTransformation.retain("cpu", ResourceList.builder().put("cpu_credits", "1").build()))
+        .nodes(defaultSingleNode())
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"), flavor("credits"))
+        .clusterQueues(cq("tas-main").group(fq("tas-default").res("cpu", "1"))
+            .group(fq("credits").res("cpu_credits", "1")))
+        .workload(wl("foo").podSet(ps("one", 1).required(HOST).req("cpu", "1")))
+        .wantAdmission("default/foo", adm("tas-main")
+            .ps(psa("one").assign("cpu", "tas-default", "1000m").assign("cpu_credits", "credits", "1000m")
+                .ta(List.of(HOST), d(1, "x1")))),
+    new Case("workload with Resource Transformation (Retain CPU → cpu_credits, not enough credits)")
+        .transformations(ResourceTransformation.retain("cpu", ResourceList.builder().put("cpu_credits", "1").build()))
+        .nodes(defaultSingleNode())
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"), flavor("credits"))
+        .clusterQueues(cq("tas-main").group(fq("tas-default").res("cpu", "2"))
+            .group(fq("credits").res("cpu_credits", "1")))
+        .workload(wl("foo").podSet(ps("one", 1).required(HOST).req("cpu", "2")))
+        .wantInadmissible("tas-main", "default/foo")
+        .wantPending("default/foo", "couldn't assign flavors to pod set one: insufficient quota for cpu_credits in "
+            + "flavor credits, previously considered podsets requests (0) + current podset request (2) > maximum "
+            + "capacity (1)"),
     new Case("multi-layer topology: block required with rack and host slices; workload fits")
         .nodes(List.of(
             n("b1-r1-x1").l("tas-node", "true").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x1")
@@ -1603,6 +1627,7 @@ final class KueueScheduleForTasPortTest {
     List<CQ> clusterQueues = List.of();
     List<Cohort> cohorts = List.of();
     List<AdmissionCheck> checks = List.of();
+    List<ResourceTransformation> transformations = List.of();
     final List<WL> workloads = new ArrayList<>();
     final Map<String, ADM> wantAdmissions = new LinkedHashMap<>();
     final Map<String, List<String>> wantInadmissible = new LinkedHashMap<>();
@@ -1631,6 +1656,12 @@ final class KueueScheduleForTasPortTest {
 
     Case flavors(FL... f) {
       flavors = List.of(f);
+      return this;
+    }
+
+    /** Kueue's Configuration {@code resources.transformations} of the case. */
+    Case transformations(ResourceTransformation... t) {
+      transformations = List.of(t);
       return this;
     }
 

@@ -211,6 +211,11 @@ public final class QueueScheduler {
     this.random = random;
   }
 
+  /** Kueue's {@code resources.transformations}: how pod requests count against quota. */
+  public void resourceTransformations(List<io.fleetkit.queueing.ResourceTransformation> transformations) {
+    assigner.transformations(transformations);
+  }
+
   /**
    * Configures node replacement: how long a node may be NotReady before its workloads' pods are replaced, and whether
    * a workload whose unhealthy node has no replacement is evicted ({@code failFast}) or keeps trying. Records kept.
@@ -812,13 +817,14 @@ public final class QueueScheduler {
     CqState cq = requireQueue(clusterQueue);
     long[] total = new long[index.size()];
     List<PodSetAssignment> podSets = new ArrayList<>();
+    Workload quota = assigner.quotaView(wl);
     for (String name : admittedCounts.keySet()) {
       if (wl.podSets().stream().noneMatch(ps -> ps.name().equals(name))) {
         throw new IllegalArgumentException("Workload " + wl.key() + ": admitted count for pod set " + name
             + ", which the workload does not have");
       }
     }
-    for (PodSet full : wl.podSets()) {
+    for (PodSet full : quota.podSets()) {
       Integer admittedCount = admittedCounts.get(full.name());
       if (admittedCount != null && (admittedCount < full.minCountOrCount() || admittedCount > full.count())) {
         throw new IllegalArgumentException("Workload " + wl.key() + ": admitted count " + admittedCount
@@ -908,9 +914,10 @@ public final class QueueScheduler {
     }
     long[] total = new long[index.size()];
     List<PodSetAssignment> podSets = new ArrayList<>();
+    Workload quota = assigner.quotaView(wl);
     for (int i = 0; i < assignments.size(); i++) {
       PodSetAssignment given = assignments.get(i);
-      PodSet full = wl.podSets().get(i);
+      PodSet full = quota.podSets().get(i);
       String p = prefix + "[" + i + "]";
       if (!given.name().equals(full.name())) {
         throw new IllegalArgumentException(p + ".name \"" + given.name() + "\" must be \"" + full.name() + "\"");
