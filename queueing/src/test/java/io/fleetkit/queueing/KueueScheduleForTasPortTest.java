@@ -1127,6 +1127,35 @@ final class KueueScheduleForTasPortTest {
         .wantPending("default/foo", "couldn't assign flavors to pod set one: insufficient quota for cpu_credits in "
             + "flavor credits, previously considered podsets requests (0) + current podset request (2) > maximum "
             + "capacity (1)"),
+    // SchedulerLibraryIntegration on: FleetKit's topology always leaves out nodes that are not Ready or unschedulable
+    new Case("SchedulerLibraryIntegration enabled: generic TAS workload admitted on healthy node")
+        .nodes(defaultSingleNode())
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"))
+        .clusterQueues(cq("tas-main").group(fq("tas-default").res("cpu", "50").res("memory", "50Gi")))
+        .workload(wl("wl").podSet(ps("main", 1).required(HOST).req("cpu", "1")))
+        .wantAdmission("default/wl", adm("tas-main")
+            .ps(psa("main").assign("cpu", "tas-default", "1").ta(List.of(HOST), d(1, "x1")))),
+    new Case("SchedulerLibraryIntegration enabled: non-hostname lowest-level TAS excludes unschedulable node")
+        .nodes(List.of(
+            n("x1").l("tas-node", "true").l(RACK, "r1").alloc("cpu", "1", "pods", "10").ready(),
+            n("x2").l("tas-node", "true").l(RACK, "r2").alloc("cpu", "1", "pods", "10").unschedulable().ready()))
+        .topologies(Topology.of("tas-rack-only", RACK))
+        .flavors(flavor("tas-rack-flavor").nodeLabel("tas-node", "true").topology("tas-rack-only"))
+        .clusterQueues(cq("tas-main").group(fq("tas-rack-flavor").res("cpu", "50")))
+        .workload(wl("wl-rack").podSet(ps("main", 1).required(RACK).req("cpu", "1")))
+        .wantAdmission("default/wl-rack", adm("tas-main")
+            .ps(psa("main").assign("cpu", "tas-rack-flavor", "1").ta(List.of(RACK), d(1, "r1")))),
+    new Case("SchedulerLibraryIntegration enabled: hostname lowest-level TAS filters unschedulable node via WAS")
+        .nodes(List.of(
+            n("x1").l("tas-node", "true").l(HOST, "x1").alloc("cpu", "1", "pods", "10").unschedulable().ready(),
+            n("x2").l("tas-node", "true").l(HOST, "x2").alloc("cpu", "1", "pods", "10").ready()))
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"))
+        .clusterQueues(cq("tas-main").group(fq("tas-default").res("cpu", "50").res("memory", "50Gi")))
+        .workload(wl("wl-hostname").podSet(ps("main", 1).required(HOST).req("cpu", "1")))
+        .wantAdmission("default/wl-hostname", adm("tas-main")
+            .ps(psa("main").assign("cpu", "tas-default", "1").ta(List.of(HOST), d(1, "x2")))),
     new Case("multi-layer topology: block required with rack and host slices; workload fits")
         .nodes(List.of(
             n("b1-r1-x1").l("tas-node", "true").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x1")
