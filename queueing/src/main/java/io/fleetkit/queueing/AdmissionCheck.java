@@ -21,6 +21,12 @@ import org.jspecify.annotations.Nullable;
  */
 public record AdmissionCheck(String name, String controllerName, @Nullable Parameters parameters, boolean active) {
   public static final String KIND = "AdmissionCheck";
+  /**
+   * The controller name of Kueue's ProvisioningRequest checks ({@code kueue.x-k8s.io/provisioning-request}): a pod set
+   * in a flavor with a topology that such a check applies to is placed only after the check is Ready ({@link
+   * DelayedTopologyRequest}).
+   */
+  public static final String PROVISIONING_REQUEST_CONTROLLER = "kueue.x-k8s.io/provisioning-request";
   /** Kueue's {@code ErrNilParametersRef} message. */
   public static final String MISSING_PARAMETERS = "missing parameters reference";
   /** Kueue's {@code ErrBadParametersRef} message. */

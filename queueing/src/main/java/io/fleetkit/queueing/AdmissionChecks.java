@@ -26,6 +26,8 @@ public final class AdmissionChecks {
   public static final String REASON_NO_RESERVATION = "NoReservation";
   /** Reason of {@code Admitted=False} with quota but not every check ready (Kueue's {@code UnsatisfiedChecks}). */
   public static final String REASON_UNSATISFIED_CHECKS = "UnsatisfiedAdmissionChecks";
+  /** Kueue's {@code Admitted=False} reason while a pod set waits for its delayed topology assignment. */
+  public static final String REASON_PENDING_DELAYED_TOPOLOGY = "PendingDelayedTopologyRequests";
   /** The eviction reason after a {@link CheckState#RETRY} check (Kueue's {@code WorkloadEvictedByAdmissionCheck}). */
   public static final String EVICTED_BY_ADMISSION_CHECK = "AdmissionCheck";
   /** The scheduler's message for a pending workload with a Retry or Rejected check. */
@@ -318,13 +320,24 @@ public final class AdmissionChecks {
    */
   public static AdmittedSync syncAdmitted(@Nullable Boolean quotaReserved, List<AdmissionCheckState> states,
       @Nullable AdmittedCondition admitted, @Nullable Integer pastSeconds, Instant now) {
+    return syncAdmitted(quotaReserved, states, false, admitted, pastSeconds, now);
+  }
+
+  /**
+   * As {@link #syncAdmitted(Boolean, List, AdmittedCondition, Integer, Instant)}, for a reservation where {@code
+   * topologyPending} tells whether a pod set waits for its delayed topology assignment ({@link
+   * QuotaReservation#topologyPending()}): with every check Ready such a workload is not admitted, reason {@value
+   * #REASON_PENDING_DELAYED_TOPOLOGY}.
+   */
+  public static AdmittedSync syncAdmitted(@Nullable Boolean quotaReserved, List<AdmissionCheckState> states,
+      boolean topologyPending, @Nullable AdmittedCondition admitted, @Nullable Integer pastSeconds, Instant now) {
     Objects.requireNonNull(states, "states");
     if (quotaReserved == null && admitted == null) {
       return new AdmittedSync(null, false, pastSeconds);
     }
     boolean reserved = Boolean.TRUE.equals(quotaReserved);
     boolean ready = allReady(states);
-    boolean status = reserved && ready;
+    boolean status = reserved && ready && !topologyPending;
     String reason;
     String message;
     if (!reserved) {
@@ -333,6 +346,9 @@ public final class AdmissionChecks {
     } else if (!ready) {
       reason = REASON_UNSATISFIED_CHECKS;
       message = "The workload has not all checks ready";
+    } else if (topologyPending) {
+      reason = REASON_PENDING_DELAYED_TOPOLOGY;
+      message = "There are pending delayed topology requests";
     } else {
       reason = REASON_ADMITTED;
       message = "The workload is admitted";

@@ -56,6 +56,13 @@ import java.util.Optional;
  * targets are chosen so that both the quota and the topology fit (the nodes' room their topology assignments free),
  * and the preemptor holds the nodes it will take for the rest of the cycle.
  *
+ * <p>Delayed topology requests (Kueue's ProvisioningRequest checks with TAS): a pod set whose flavor with a topology
+ * has a check of controller {@value AdmissionCheck#PROVISIONING_REQUEST_CONTROLLER} gets its quota without a topology
+ * assignment ({@link DelayedTopologyRequest#PENDING}); once every check is Ready, the next cycle's second pass places
+ * it against the nodes' room then (the quota is not checked again) and admits the workload ({@link
+ * CycleResult#checks()}); if it does not fit it keeps its quota, its reason in {@link CycleResult#pending()}, and is
+ * tried again next cycle.
+ *
  * <p>Node replacement (Kueue's {@code TASFailedNodeReplacement} and the scheduler's second pass): a node that is
  * {@linkplain #removeNode removed}, has no {@code Ready} condition, or stays not Ready for the {@linkplain
  * Builder#nodeFailureDelay node failure delay} is recorded as unhealthy on the admitted workloads whose topology
@@ -64,7 +71,11 @@ import java.util.Optional;
  * the rest of its assignment, in the same domain when its topology request is required or its slices need it, with
  * the pods' node selector, affinity and tolerations; the nodes it takes are taken for the heads after it. With none,
  * the workload is evicted at the end of the cycle ({@link Builder#failedNodeReplacementFailFast}, on by default) or
- * keeps its assignment and tries again. {@link CycleResult#nodeReplacements()} reports both.
+ * keeps its assignment and tries again. {@link CycleResult#nodeReplacements()} reports both. Kueue's earlier triggers
+ * are modelled too: a workload none of whose pods on a NotReady node is progressing any more ({@link
+ * #setProgressingPods}; {@link Builder#replaceNodeOnPodTermination}), and a Ready node's {@code NoSchedule} or {@code
+ * NoExecute} taint the workload's pods there do not tolerate ({@link Builder#replaceNodeOnNodeTaints}); a workload
+ * found healthy on a Ready node that changed has the node taken off its record.
  *
  * <p>All-or-nothing scheduling with timeouts (Kueue's {@code waitForPodsReady}, {@link Builder#waitForPodsReady}): the
  * job integration reports whether an admitted workload's pods are all ready ({@link #setPodsReady}, which keeps its
@@ -77,8 +88,9 @@ import java.util.Optional;
  *
  * <p>Differences from Kueue: fair sharing works on flat cohorts only (an engine with fair sharing and a cohort tree
  * or cohort quotas is refused), a preemption's victims are evicted (their quota and nodes free) within the cycle, and
- * balanced placement, preferred node affinity and Kueue's replacement once a NotReady node's pods have terminated
- * ({@code TASReplaceNodeOnPodTermination}: the engine does not see pods; it waits for the delay) are not modelled. A flavor is given to a pod set only if
+ * balanced placement and preferred node affinity are not modelled; a NotReady node fails at the delay by default
+ * ({@link Builder#replaceNodeDueToNotReadyOverFixedTime}, off in Kueue) as the engine sees pods only when told. A
+ * flavor is given to a pod set only if
  * the pods tolerate its taints and their node selector and required node affinity match its node labels ({@link
  * ResourceFlavor}).
  *
@@ -144,6 +156,27 @@ public final class AdmissionEngine {
       Map<String, TopologyAssignment> topologyAssignments, Instant admittedAt) {
     return scheduler.assumeAdmitted(workload, clusterQueue, Map.copyOf(flavorByResource), Map.copyOf(admittedCounts),
         Map.copyOf(topologyAssignments), admittedAt);
+  }
+
+  /**
+   * Records {@code workload} as holding quota in {@code clusterQueue} with one {@link PodSetAssignment} per pod set, in
+   * the workload's order (restoring Kueue's {@code status.admission} as it is: a flavor per resource for each pod set,
+   * its count, its topology assignment and its {@link DelayedTopologyRequest}), without checking quota. The usage is
+   * {@code count x requests} ({@code pods} counted when a flavor is given for it); a {@code resourceUsage} given must be
+   * empty or that. The admission checks that apply to the reservation start {@link CheckState#PENDING} (set them with
+   * {@link #setCheckStates}); the workload is {@linkplain #isAdmitted admitted} once they are all Ready and no pod set
+   * waits for its delayed topology assignment, which the next cycle's second pass places.
+   *
+   * @throws IllegalArgumentException if the ClusterQueue is unknown, the key is already pending or admitted, the
+   *     assignments do not name the workload's pod sets in order, a count is not from the pod set's minCount to its
+   *     count, a requested resource has no flavor the queue covers, a usage differs, or a pending delayed request
+   *     has a topology assignment
+   */
+  public synchronized QuotaReservation assumeReserved(Workload workload, String clusterQueue,
+      List<PodSetAssignment> podSets, Instant reservedAt) {
+    return scheduler.assumeReserved(Objects.requireNonNull(workload, "workload"),
+        Objects.requireNonNull(clusterQueue, "clusterQueue"), List.copyOf(podSets),
+        Objects.requireNonNull(reservedAt, "reservedAt"));
   }
 
   /**
@@ -428,6 +461,22 @@ public final class AdmissionEngine {
   }
 
   /**
+   * Reports how many pods of {@code workloadKey} bound to {@code node} are progressing: neither deleted nor terminated
+   * (Kueue's {@code hasProgressingPods}; {@link NodeReplacement#isProgressing} tells for one pod). With {@link
+   * Builder#replaceNodeOnPodTermination} a workload with none progressing on a NotReady node, or on a node with a
+   * taint it does not tolerate (or tolerates only for a while), gets the node recorded as unhealthy at once. Until
+   * reported, the pods a topology assignment puts on a node count as progressing; reports end when the workload's
+   * unhealthy nodes are cleared (replaced, evicted, finished).
+   *
+   * @return false, recording nothing, if the workload holds no quota
+   * @throws IllegalArgumentException if {@code count} is negative
+   */
+  public synchronized boolean setProgressingPods(String workloadKey, String node, int count) {
+    return scheduler.progressingPods(Objects.requireNonNull(workloadKey, "workloadKey"),
+        Objects.requireNonNull(node, "node"), count);
+  }
+
+  /**
    * Sets what pods the engine did not place use on {@code node}, {@code pods} included (Kueue's non-TAS usage: every
    * pod bound to the node and not terminated, its requests and one {@code pods}); parked workloads are queued again
    * when it does not grow.
@@ -508,6 +557,10 @@ public final class AdmissionEngine {
     private boolean fairSharing;
     private java.time.@org.jspecify.annotations.Nullable Duration nodeFailureDelay;
     private @org.jspecify.annotations.Nullable Boolean failFast;
+    private final List<ResourceTransformation> transformations = new ArrayList<>();
+    private @org.jspecify.annotations.Nullable Boolean podTermination;
+    private @org.jspecify.annotations.Nullable Boolean fixedTime;
+    private @org.jspecify.annotations.Nullable Boolean taintTrigger;
     private @org.jspecify.annotations.Nullable WaitForPodsReady waitForPodsReady;
     private java.util.random.@org.jspecify.annotations.Nullable RandomGenerator random;
     private List<FairSharingStrategy> strategies =
@@ -675,6 +728,77 @@ public final class AdmissionEngine {
       return this;
     }
 
+    /**
+     * Whether a node fails for a workload as soon as none of its pods there is progressing, on a NotReady node before
+     * the node failure delay, or on a node with a taint its pods do not tolerate (Kueue's {@code
+     * TASReplaceNodeOnPodTermination}, default true). The pods are reported with {@link
+     * AdmissionEngine#setProgressingPods}; until they are, those a topology assignment puts on a node count as
+     * progressing.
+     *
+     * @throws IllegalStateException if it was set before
+     */
+    public Builder replaceNodeOnPodTermination(boolean on) {
+      if (podTermination != null) {
+        throw new IllegalStateException("admission engine: replaceNodeOnPodTermination was already set to "
+            + podTermination);
+      }
+      this.podTermination = on;
+      return this;
+    }
+
+    /**
+     * Whether a node NotReady for the node failure delay fails for every workload on it, progressing pods or not
+     * (Kueue's {@code TASReplaceNodeDueToNotReadyOverFixedTime}). Default true, where Kueue's is false: the engine
+     * learns pods only from {@link AdmissionEngine#setProgressingPods}, and without such reports this is what replaces
+     * the pods of a node that stays NotReady. Without {@link #replaceNodeOnPodTermination} the delay always decides.
+     *
+     * @throws IllegalStateException if it was set before
+     */
+    public Builder replaceNodeDueToNotReadyOverFixedTime(boolean on) {
+      if (fixedTime != null) {
+        throw new IllegalStateException("admission engine: replaceNodeDueToNotReadyOverFixedTime was already set to "
+            + fixedTime);
+      }
+      this.fixedTime = on;
+      return this;
+    }
+
+    /**
+     * Whether a Ready node's {@code NoSchedule} and {@code NoExecute} taints make it fail for the workloads on it whose
+     * pods (with their flavors' and admission checks' tolerations) do not tolerate one, or tolerate one only for {@code
+     * tolerationSeconds} and are no longer progressing there (Kueue's {@code TASReplaceNodeOnNodeTaints}, default
+     * true).
+     *
+     * @throws IllegalStateException if it was set before
+     */
+    public Builder replaceNodeOnNodeTaints(boolean on) {
+      if (taintTrigger != null) {
+        throw new IllegalStateException("admission engine: replaceNodeOnNodeTaints was already set to "
+            + taintTrigger);
+      }
+      this.taintTrigger = on;
+      return this;
+    }
+
+    /**
+     * Adds a resource transformation (Kueue's Configuration {@code resources.transformations}): how a requested
+     * resource counts against quota. The flavors, quota usage and preemption of every workload see its pods'
+     * requests transformed; the topology placement sees the pods' own requests.
+     *
+     * @throws IllegalStateException if a transformation of the same input was added before
+     */
+    public Builder resourceTransformation(ResourceTransformation transformation) {
+      Objects.requireNonNull(transformation, "transformation");
+      for (ResourceTransformation t : transformations) {
+        if (t.input().equals(transformation.input())) {
+          throw new IllegalStateException("admission engine: resources.transformations already has input "
+              + t.input() + ": " + t);
+        }
+      }
+      transformations.add(transformation);
+      return this;
+    }
+
     /** Enables fair sharing (Kueue Configuration {@code fairSharing.enable}). */
     public Builder fairSharing(boolean enable) {
       this.fairSharing = enable;
@@ -706,7 +830,9 @@ public final class AdmissionEngine {
       QueueScheduler scheduler = new QueueScheduler(clock, flavors, clusterQueues, cohorts, localQueues, namespaces,
           fairSharing, strategies, admissionChecks, checkControllers);
       scheduler.nodeReplacement(nodeFailureDelay != null ? nodeFailureDelay : QueueScheduler.DEFAULT_NODE_FAILURE_DELAY,
-          failFast == null || failFast);
+          failFast == null || failFast, podTermination == null || podTermination, fixedTime == null || fixedTime,
+          taintTrigger == null || taintTrigger);
+      scheduler.resourceTransformations(transformations);
       for (Topology t : topologies.values()) {
         scheduler.putTopology(t);
       }

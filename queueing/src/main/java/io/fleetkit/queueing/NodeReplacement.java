@@ -54,4 +54,14 @@ public record NodeReplacement(String workload, String clusterQueue, List<String>
      */
     EVICTED
   }
+
+  /**
+   * Whether {@code pod} is one of the progressing pods on {@code node} that Kueue's node failure controller waits for
+   * ({@code hasProgressingPods}): bound to the node ({@code spec.nodeName}), not being deleted and not terminated
+   * ({@code Succeeded} or {@code Failed}). A pending pod bound to the node counts; one only pinned to it by a node
+   * selector, or gated, does not. For {@link AdmissionEngine#setProgressingPods}.
+   */
+  public static boolean isProgressing(io.fleetkit.api.core.Pod pod, String node) {
+    return pod.spec().nodeName().equals(node) && pod.metadata().deletionTimestamp() == null && !pod.isTerminal();
+  }
 }

@@ -22,6 +22,19 @@ public record QuotaReservation(
     Objects.requireNonNull(admittedAt, "admittedAt");
   }
 
+  /**
+   * Whether a pod set still waits for its delayed topology assignment (Kueue's {@code HasTopologyAssignmentsPending}):
+   * the workload is then not admitted, whatever its checks.
+   */
+  public boolean topologyPending() {
+    for (PodSetAssignment p : podSets) {
+      if (p.topologyPending()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The flavor the first pod set that requests {@code resource} was given, or {@code null}. */
   public @org.jspecify.annotations.Nullable String flavorOf(String resource) {
     for (PodSetAssignment p : podSets) {

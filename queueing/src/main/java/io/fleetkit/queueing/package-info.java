@@ -8,7 +8,8 @@
  * <p>Entry type: {@link io.fleetkit.queueing.AdmissionEngine} (built by {@link
  * io.fleetkit.queueing.AdmissionEngine#builder()}), which runs Kueue's scheduling cycles: flavor
  * assignment, StrictFIFO/BestEffortFIFO queueing, preemption within the ClusterQueue, reclamation within the cohort
- * and fair sharing by dominant resource share. Its results are {@link io.fleetkit.queueing.CycleResult},
+ * and fair sharing by dominant resource share; {@link io.fleetkit.queueing.ResourceTransformation}s (Kueue's
+ * {@code resources.transformations}) change how requests count against quota. Its results are {@link io.fleetkit.queueing.CycleResult},
  * {@link io.fleetkit.queueing.QuotaReservation} and {@link io.fleetkit.queueing.Preemption}.
  *
  * <p>Admission checks (Kueue's two-phase admission): a ClusterQueue may require {@link
@@ -24,8 +25,10 @@
  * io.fleetkit.queueing.Topology} (node label levels); a {@link io.fleetkit.queueing.PodSet} may carry a {@link
  * io.fleetkit.queueing.PodSetTopologyRequest} (required, preferred or unconstrained level, slices, pod set groups),
  * and the engine admits it in such a flavor only with a {@link io.fleetkit.queueing.TopologyAssignment} (domains
- * with pod counts), carried on its {@link io.fleetkit.queueing.PodSetAssignment}. When a node of an admitted
- * assignment fails (removed, or not Ready for the node failure delay), the next cycle moves its pods to a replacement
+ * with pod counts), carried on its {@link io.fleetkit.queueing.PodSetAssignment}; behind a ProvisioningRequest check
+ * the assignment waits for the checks ({@link io.fleetkit.queueing.DelayedTopologyRequest}). When a node of an admitted
+ * assignment fails (removed, not Ready for the node failure delay, or, for a workload whose pods there stopped
+ * progressing, not Ready or tainted against them), the next cycle moves its pods to a replacement
  * or evicts the workload (Kueue's node replacement, reported as {@link io.fleetkit.queueing.NodeReplacement}s).
  *
  * <p>All-or-nothing scheduling with timeouts (Kueue's {@code waitForPodsReady}): an engine built with a {@link

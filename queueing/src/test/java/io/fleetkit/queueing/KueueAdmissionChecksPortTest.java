@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
  * Ported from kubernetes-sigs/kueue {@code pkg/workload/admissionchecks_test.go} (commit ff69552e): {@code
  * TestSyncAdmittedCondition} with Kueue's default gates (unadmitted-workload observability on, explicit status off),
  * and {@code TestGetMaxRetryTime}. Kueue compares conditions without their messages and transition times, so the
- * status and the reason are asserted here, and the accumulated admitted time where the case sets one. Skipped: the
- * two topology-aware cases ("pending delayed topology request; flip from Admitted=true", "pending delayed topology
- * request; already Admitted=false"), as FleetKit has no topology-aware scheduling.
+ * status and the reason are asserted here, and the accumulated admitted time where the case sets one. The two
+ * topology-aware cases pass the reservation's {@link QuotaReservation#topologyPending()} (a pod set with a pending
+ * delayed topology request and no assignment).
  */
 final class KueueAdmissionChecksPortTest {
   private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
@@ -45,6 +45,31 @@ final class KueueAdmissionChecksPortTest {
   @Test
   void sync_empty() {
     assertSync(AdmissionChecks.syncAdmitted(null, List.of(), null, null, NOW), null, null, false);
+  }
+
+  /** "pending delayed topology request; flip from Admitted=true". */
+  @Test
+  void sync_pendingDelayedTopologyRequest_flipsFromAdmitted() {
+    AdmittedSync got = AdmissionChecks.syncAdmitted(true, List.of(check("check1", CheckState.READY)),
+        pendingDelayed().topologyPending(), admitted(true, BEFORE), null, NOW);
+    assertSync(got, false, AdmissionChecks.REASON_PENDING_DELAYED_TOPOLOGY, true);
+  }
+
+  /**
+   * "pending delayed topology request; already Admitted=false": upstream's change is {@code
+   * WantChangeWithObservability(false)}, true with the observability gate on (the reason is set).
+   */
+  @Test
+  void sync_pendingDelayedTopologyRequest_alreadyNotAdmitted() {
+    AdmittedSync got = AdmissionChecks.syncAdmitted(true, List.of(check("check1", CheckState.READY)),
+        pendingDelayed().topologyPending(), admitted(false, BEFORE), null, NOW);
+    assertSync(got, false, AdmissionChecks.REASON_PENDING_DELAYED_TOPOLOGY, true);
+  }
+
+  /** Upstream's admission: one pod set of 1 pod whose delayed topology request is pending. */
+  private static QuotaReservation pendingDelayed() {
+    return new QuotaReservation("default/wl", "cq", List.of(new PodSetAssignment("main", 1, java.util.Map.of(),
+        io.fleetkit.api.resource.ResourceList.EMPTY, null, DelayedTopologyRequest.PENDING)), NOW, false);
   }
 
   @Test

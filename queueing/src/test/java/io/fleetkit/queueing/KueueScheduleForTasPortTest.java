@@ -89,6 +89,7 @@ final class KueueScheduleForTasPortTest {
       a.usage.forEach((res, qty) -> assertThat(p.resourceUsage().get(res).compareTo(Quantity.parse(qty)))
           .as("%s %s usage of %s: %s", key, a.name, res, p.resourceUsage().get(res)).isZero());
       assertThat(p.topologyAssignment()).as("%s %s topology assignment", key, a.name).isEqualTo(a.topology);
+      assertThat(p.delayedTopologyRequest()).as("%s %s delayed topology request", key, a.name).isEqualTo(a.delayed);
     }
   }
 
@@ -101,6 +102,8 @@ final class KueueScheduleForTasPortTest {
     c.topologies.forEach(b::topology);
     c.flavors.forEach(f -> b.resourceFlavor(f.build()));
     c.cohorts.forEach(b::cohort);
+    c.checks.forEach(b::admissionCheck);
+    c.transformations.forEach(b::resourceTransformation);
     for (CQ q : c.clusterQueues) {
       b.clusterQueue(q.build());
     }
@@ -121,6 +124,17 @@ final class KueueScheduleForTasPortTest {
       Workload wl = w.build();
       if (w.admission == null) {
         engine.submit(wl);
+        if (!w.checkStates.isEmpty()) {
+          engine.setCheckStates(wl.key(), w.checkStates);
+        }
+        continue;
+      }
+      if (w.reservedOnly) {
+        engine.assumeReserved(wl, w.admission.clusterQueue,
+            w.admission.podSets.stream().map(PSA::build).toList(), NOW);
+        if (!w.checkStates.isEmpty()) {
+          engine.setCheckStates(wl.key(), w.checkStates);
+        }
         continue;
       }
       Map<String, String> flavors = new LinkedHashMap<>();
@@ -1090,6 +1104,58 @@ final class KueueScheduleForTasPortTest {
             .podSet(ps("one", 1).preferred(HOST).req("cpu", "1").req("example.com/gpu", "0")))
         .wantAdmission("default/foo", adm("tas-main")
             .ps(psa("one").assign("cpu", "tas-default", "1000m").ta(List.of(HOST), d(1, "x1")))),
+    new Case("workload with Resource Transformation (Retain CPU → cpu_credits)")
+        .transformations(ResourceTransformation.retain("cpu", ResourceList.builder().put("cpu_credits", "1").build()))
+        .nodes(defaultSingleNode())
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"), flavor("credits"))
+        .clusterQueues(cq("tas-main").group(fq("tas-default").res("cpu", "1"))
+            .group(fq("credits").res("cpu_credits", "1")))
+        .workload(wl("foo").podSet(ps("one", 1).required(HOST).req("cpu", "1")))
+        .wantAdmission("default/foo", adm("tas-main")
+            .ps(psa("one").assign("cpu", "tas-default", "1000m").assign("cpu_credits", "credits", "1000m")
+                .ta(List.of(HOST), d(1, "x1")))),
+    new Case("workload with Resource Transformation (Retain CPU → cpu_credits, not enough credits)")
+        .transformations(ResourceTransformation.retain("cpu", ResourceList.builder().put("cpu_credits", "1").build()))
+        .nodes(defaultSingleNode())
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"), flavor("credits"))
+        .clusterQueues(cq("tas-main").group(fq("tas-default").res("cpu", "2"))
+            .group(fq("credits").res("cpu_credits", "1")))
+        .workload(wl("foo").podSet(ps("one", 1).required(HOST).req("cpu", "2")))
+        .wantInadmissible("tas-main", "default/foo")
+        .wantPending("default/foo", "couldn't assign flavors to pod set one: insufficient quota for cpu_credits in "
+            + "flavor credits, previously considered podsets requests (0) + current podset request (2) > maximum "
+            + "capacity (1)"),
+    // SchedulerLibraryIntegration on: FleetKit's topology always leaves out nodes that are not Ready or unschedulable
+    new Case("SchedulerLibraryIntegration enabled: generic TAS workload admitted on healthy node")
+        .nodes(defaultSingleNode())
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"))
+        .clusterQueues(cq("tas-main").group(fq("tas-default").res("cpu", "50").res("memory", "50Gi")))
+        .workload(wl("wl").podSet(ps("main", 1).required(HOST).req("cpu", "1")))
+        .wantAdmission("default/wl", adm("tas-main")
+            .ps(psa("main").assign("cpu", "tas-default", "1").ta(List.of(HOST), d(1, "x1")))),
+    new Case("SchedulerLibraryIntegration enabled: non-hostname lowest-level TAS excludes unschedulable node")
+        .nodes(List.of(
+            n("x1").l("tas-node", "true").l(RACK, "r1").alloc("cpu", "1", "pods", "10").ready(),
+            n("x2").l("tas-node", "true").l(RACK, "r2").alloc("cpu", "1", "pods", "10").unschedulable().ready()))
+        .topologies(Topology.of("tas-rack-only", RACK))
+        .flavors(flavor("tas-rack-flavor").nodeLabel("tas-node", "true").topology("tas-rack-only"))
+        .clusterQueues(cq("tas-main").group(fq("tas-rack-flavor").res("cpu", "50")))
+        .workload(wl("wl-rack").podSet(ps("main", 1).required(RACK).req("cpu", "1")))
+        .wantAdmission("default/wl-rack", adm("tas-main")
+            .ps(psa("main").assign("cpu", "tas-rack-flavor", "1").ta(List.of(RACK), d(1, "r1")))),
+    new Case("SchedulerLibraryIntegration enabled: hostname lowest-level TAS filters unschedulable node via WAS")
+        .nodes(List.of(
+            n("x1").l("tas-node", "true").l(HOST, "x1").alloc("cpu", "1", "pods", "10").unschedulable().ready(),
+            n("x2").l("tas-node", "true").l(HOST, "x2").alloc("cpu", "1", "pods", "10").ready()))
+        .topologies(Topology.of("tas-single-level", HOST))
+        .flavors(flavor("tas-default").nodeLabel("tas-node", "true").topology("tas-single-level"))
+        .clusterQueues(cq("tas-main").group(fq("tas-default").res("cpu", "50").res("memory", "50Gi")))
+        .workload(wl("wl-hostname").podSet(ps("main", 1).required(HOST).req("cpu", "1")))
+        .wantAdmission("default/wl-hostname", adm("tas-main")
+            .ps(psa("main").assign("cpu", "tas-default", "1").ta(List.of(HOST), d(1, "x2")))),
     new Case("multi-layer topology: block required with rack and host slices; workload fits")
         .nodes(List.of(
             n("b1-r1-x1").l("tas-node", "true").l(BLOCK, "b1").l(RACK, "r1").l(HOST, "x1")
@@ -1347,6 +1413,19 @@ final class KueueScheduleForTasPortTest {
       return this;
     }
 
+    private final List<String> checks = new ArrayList<>();
+    private final List<AdmissionCheckStrategyRule> strategy = new ArrayList<>();
+
+    CQ checks(String... names) {
+      checks.addAll(List.of(names));
+      return this;
+    }
+
+    CQ checkOnFlavors(String check, String... flavors) {
+      strategy.add(AdmissionCheckStrategyRule.of(check, flavors));
+      return this;
+    }
+
     CQ borrowWithinCohort(BorrowWithinCohort b) {
       preemption = new ClusterQueuePreemption(preemption.withinClusterQueue(), preemption.reclaimWithinCohort(), b);
       return this;
@@ -1358,6 +1437,12 @@ final class KueueScheduleForTasPortTest {
         b.cohort(cohort);
       }
       groups.forEach(b::resourceGroup);
+      if (!checks.isEmpty()) {
+        b.admissionChecks(checks.toArray(String[]::new));
+      }
+      if (!strategy.isEmpty()) {
+        b.admissionCheckStrategy(strategy.toArray(AdmissionCheckStrategyRule[]::new));
+      }
       return b.build();
     }
   }
@@ -1481,6 +1566,22 @@ final class KueueScheduleForTasPortTest {
       return this;
     }
 
+    /** Upstream's {@code ReserveQuotaAt} without {@code AdmittedAt}: restored with {@code assumeReserved}. */
+    boolean reservedOnly;
+    final List<AdmissionCheckState> checkStates = new ArrayList<>();
+
+    WL reserved(ADM a) {
+      admission = a;
+      reservedOnly = true;
+      return this;
+    }
+
+    /** Upstream's {@code AdmissionCheck(...)} state of the workload. */
+    WL check(String name, CheckState state) {
+      checkStates.add(AdmissionCheckState.of(name, state, ""));
+      return this;
+    }
+
     Workload build() {
       Workload.Builder b = Workload.builder("default", name).queueName(queue).priority(priority)
           .creationTime(NOW.plusSeconds(created));
@@ -1522,9 +1623,21 @@ final class KueueScheduleForTasPortTest {
       return this;
     }
 
+    @Nullable DelayedTopologyRequest delayed;
+
+    PSA delayed(DelayedTopologyRequest state) {
+      delayed = state;
+      return this;
+    }
+
     PSA count(int n) {
       count = n;
       return this;
+    }
+
+    /** This assignment for {@code assumeReserved} (its usage left to the engine). */
+    PodSetAssignment build() {
+      return new PodSetAssignment(name, count, flavors, ResourceList.EMPTY, topology, delayed);
     }
 
     PSA ta(List<String> levels, TopologyAssignment.Domain... domains) {
@@ -1542,6 +1655,8 @@ final class KueueScheduleForTasPortTest {
     List<FL> flavors = List.of();
     List<CQ> clusterQueues = List.of();
     List<Cohort> cohorts = List.of();
+    List<AdmissionCheck> checks = List.of();
+    List<ResourceTransformation> transformations = List.of();
     final List<WL> workloads = new ArrayList<>();
     final Map<String, ADM> wantAdmissions = new LinkedHashMap<>();
     final Map<String, List<String>> wantInadmissible = new LinkedHashMap<>();
@@ -1573,6 +1688,17 @@ final class KueueScheduleForTasPortTest {
       return this;
     }
 
+    /** Kueue's Configuration {@code resources.transformations} of the case. */
+    Case transformations(ResourceTransformation... t) {
+      transformations = List.of(t);
+      return this;
+    }
+
+    Case admissionChecks(AdmissionCheck... c) {
+      checks = List.of(c);
+      return this;
+    }
+
     Case cohorts(Cohort... c) {
       cohorts = List.of(c);
       return this;
@@ -1586,6 +1712,19 @@ final class KueueScheduleForTasPortTest {
     Case workload(WL w) {
       workloads.add(w);
       return this;
+    }
+
+    /** This case's cluster without its workloads. */
+    Case withoutWorkloads() {
+      Case c = new Case(name);
+      c.nodes = nodes;
+      c.pods = pods;
+      c.topologies = topologies;
+      c.flavors = flavors;
+      c.clusterQueues = clusterQueues;
+      c.cohorts = cohorts;
+      c.checks = checks;
+      return c;
     }
 
     Case wantAdmission(String key, ADM a) {

@@ -14,9 +14,10 @@ import org.junit.jupiter.api.Test;
  * (5 of 5, {@link AdmissionChecks#syncStates}), {@code TestReconcileSyncAdmissionChecks} (5 of 5, the checks the
  * engine gives a workload), of {@code TestReconcile} "assign Admission Checks from
  * ClusterQueue.spec.AdmissionCheckStrategy", "assign Admission Checks from ClusterQueue.spec.AdmissionChecks", "admit",
- * "already admitted", and of {@code TestReconcileEviction} the six cases of Rejected and Retry checks but "workload with
- * retry checks and unhealthy nodes should be evicted and checks should be pending" (unhealthy nodes are not
- * modelled). Kueue's reconciler writes conditions and events; here the engine's {@link CheckOutcome} carries the
+ * "already admitted", and of {@code TestReconcileEviction} the seven cases of Rejected and Retry checks ("workload with retry
+ * checks and unhealthy nodes should be evicted and checks should be pending": Kueue's workload keeps {@code
+ * status.unhealthyNodes} while its eviction is in progress and clears it with the quota; FleetKit releases the quota
+ * in the same step, so the record is gone with it). Kueue's reconciler writes conditions and events; here the engine's {@link CheckOutcome} carries the
  * eviction or deactivation message (the {@code Evicted} condition's and the event's), and the check states, the
  * released quota and the queue are asserted. Kueue deactivates in two reconciles (the {@code DeactivationTarget}
  * condition, message {@code AdmissionCheck in Rejected state: "check"}, then the eviction {@code The workload is
@@ -282,5 +283,23 @@ final class KueueWorkloadControllerChecksPortTest {
         AdmissionCheckState.of("check-2", CheckState.PENDING, "Reset to Pending after eviction. Previously: Ready"),
         AdmissionCheckState.of("check-3", CheckState.PENDING, "Reset to Pending after eviction. Previously: Retry")
             .withRetryCount(1));
+  }
+
+  @Test
+  void eviction_retryChecksWithUnhealthyNodes_evictAndChecksBecomePending() {
+    AdmissionEngine e = reserved(cq("q1").admissionChecks("check-1", "check-2").build(), "check-1", "check-2");
+    e.setCheckStates("ns/wl", List.of(state("check-1", CheckState.READY), state("check-2", CheckState.READY)));
+    e.assumeUnhealthyNodes("ns/wl", List.of("xyz"));
+    assertThat(e.isAdmitted("ns/wl")).isTrue();
+
+    CheckOutcome o = e.setCheckStates("ns/wl", List.of(state("check-1", CheckState.RETRY),
+        state("check-2", CheckState.READY))).orElseThrow();
+
+    assertEvicted(e, o, "Evicted due to AdmissionCheck in Retry state: \"check-1\"");
+    assertStates(e.admissionChecks("ns/wl"),
+        AdmissionCheckState.of("check-1", CheckState.PENDING, "Reset to Pending after eviction. Previously: Retry")
+            .withRetryCount(1),
+        AdmissionCheckState.of("check-2", CheckState.PENDING, "Reset to Pending after eviction. Previously: Ready"));
+    assertThat(e.unhealthyNodes("ns/wl")).as("cleared with the quota").isEmpty();
   }
 }

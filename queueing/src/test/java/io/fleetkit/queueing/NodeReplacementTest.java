@@ -297,4 +297,54 @@ final class NodeReplacementTest {
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("admission engine: failedNodeReplacementFailFast was already set to false");
   }
+
+  // ---- the pod and taint triggers -----------------------------------------------------------------------------------
+
+  @Test
+  void setProgressingPods_podsStoppedOnANotReadyNode_recordsItBeforeTheDelay_andTheCycleMovesThem() {
+    AdmissionEngine e = admitted(builder());
+    e.putNode(notReady("r1", "h1", 2, clock.instant()));
+    assertThat(e.unhealthyNodes(GANG)).as("its pods there still progress").isEmpty();
+
+    e.setProgressingPods(GANG, "h1", 1);
+    assertThat(e.unhealthyNodes(GANG)).isEmpty();
+    e.setProgressingPods(GANG, "h1", 0);
+    assertThat(e.unhealthyNodes(GANG)).containsExactly("h1");
+
+    assertThat(e.schedule().nodeReplacements()).singleElement()
+        .satisfies(x -> assertThat(x.kind()).isEqualTo(NodeReplacement.Kind.REPLACED));
+    assertThat(assignment(e)).isEqualTo(hosts("h2", 2, "h5", 2));
+  }
+
+  @Test
+  void setProgressingPods_withoutThePodTrigger_waitsForTheDelay() {
+    AdmissionEngine e = admitted(builder().replaceNodeOnPodTermination(false));
+    e.putNode(notReady("r1", "h1", 2, clock.instant()));
+    e.setProgressingPods(GANG, "h1", 0);
+    assertThat(e.unhealthyNodes(GANG)).isEmpty();
+    clock.advance(e.nodeFailureDelay());
+    assertThat(e.nodeFailuresDue()).isTrue();
+  }
+
+  @Test
+  void setProgressingPods_badInput_isRefusedOrIgnored() {
+    AdmissionEngine e = admitted(builder());
+    assertThatThrownBy(() -> e.setProgressingPods(GANG, "h1", -1)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Workload team/train: progressing pods on node h1: -1 must not be negative");
+    assertThat(e.setProgressingPods("team/unknown", "h1", 0)).as("no quota: nothing recorded").isFalse();
+  }
+
+  @Test
+  void putNode_untoleratedTaint_recordsItOnceThePodsStopped_andItsRemovalClearsTheRecord() {
+    AdmissionEngine e = admitted(builder());
+    Node tainted = host("r1", "h1", 2).ready().taint(io.fleetkit.api.scheduling.Taint.of("maintenance", "",
+        io.fleetkit.api.scheduling.TaintEffect.NoSchedule)).build();
+    e.putNode(tainted);
+    assertThat(e.unhealthyNodes(GANG)).as("pods still running there").isEmpty();
+    e.setProgressingPods(GANG, "h1", 0);
+    assertThat(e.unhealthyNodes(GANG)).containsExactly("h1");
+
+    e.putNode(host("r1", "h1", 2).ready().build());
+    assertThat(e.unhealthyNodes(GANG)).as("the taint is gone: healthy again").isEmpty();
+  }
 }

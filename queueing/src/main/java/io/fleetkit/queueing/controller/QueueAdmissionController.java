@@ -66,9 +66,18 @@ public final class QueueAdmissionController implements AutoCloseable {
   /** What node replacement reads of each node seen: readiness, schedulability, labels and allocatable. */
   private final java.util.Map<String, java.util.List<Object>> nodes = new java.util.concurrent.ConcurrentHashMap<>();
   private volatile io.fleetkit.api.store.@Nullable Watch nodeWatch;
+  private volatile io.fleetkit.api.store.@Nullable Watch podWatch;
+  private final AdmissionEngine engine;
+  /** The Job pods seen bound to a node: pod key to its workload, node and whether it is progressing. */
+  private final java.util.Map<String, PodSeen> pods = new java.util.HashMap<>();
+  /** Progressing pods per workload and node, as last reported to the engine. */
+  private final java.util.Map<java.util.List<String>, Integer> progressing = new java.util.HashMap<>();
+
+  private record PodSeen(String workload, String node, boolean progressing) {}
 
   private QueueAdmissionController(Builder b) {
     this.store = b.store;
+    this.engine = b.engine;
     this.followNodes = b.followNodes;
     this.nodeFailureDelay = b.engine.nodeFailureDelay();
     QueueAdmissionReconciler reconciler = new QueueAdmissionReconciler(b.engine, b.maxCycles, k -> enqueue(k));
@@ -106,8 +115,55 @@ public final class QueueAdmissionController implements AutoCloseable {
       }
       nodeWatch = store.watch(io.fleetkit.api.core.Node.class, now.resourceVersion(), e ->
           node(e.object().name(), e.type() == io.fleetkit.api.store.WatchEventType.DELETED ? null : e.object()));
+      io.fleetkit.api.store.ListResult<io.fleetkit.api.core.Pod> podsNow = store.list(io.fleetkit.api.core.Pod.class);
+      for (io.fleetkit.api.core.Pod p : podsNow.items()) {
+        pod(p.metadata().key(), p);
+      }
+      podWatch = store.watch(io.fleetkit.api.core.Pod.class, podsNow.resourceVersion(), e ->
+          pod(e.object().metadata().key(),
+              e.type() == io.fleetkit.api.store.WatchEventType.DELETED ? null : e.object()));
     }
     return controller.start();
+  }
+
+  /**
+   * A pod added, changed or deleted ({@code null}): a pod of a Job (its controller owner) bound to a node counts for
+   * the Job's workload on that node while it is progressing ({@link io.fleetkit.queueing.NodeReplacement#isProgressing});
+   * the engine learns each changed count ({@link AdmissionEngine#setProgressingPods}, Kueue's node controller on pod
+   * events), and a Job whose workload it then records an unhealthy node for is reconciled.
+   */
+  private synchronized void pod(String key, io.fleetkit.api.core.@Nullable Pod pod) {
+    PodSeen now = null;
+    io.fleetkit.api.meta.OwnerReference owner = pod == null ? null : pod.metadata().controllerRef();
+    if (pod != null && owner != null && owner.kind().equals("Job") && pod.isBound()) {
+      String node = pod.spec().nodeName();
+      now = new PodSeen(pod.metadata().namespace() + "/" + owner.name(), node,
+          io.fleetkit.queueing.NodeReplacement.isProgressing(pod, node));
+    }
+    PodSeen before = now == null ? pods.remove(key) : pods.put(key, now);
+    if (java.util.Objects.equals(before, now)) {
+      return;
+    }
+    if (before != null && before.progressing()) {
+      progressing.merge(java.util.List.of(before.workload(), before.node()), -1, Integer::sum);
+    }
+    if (now != null && now.progressing()) {
+      progressing.merge(java.util.List.of(now.workload(), now.node()), 1, Integer::sum);
+    }
+    java.util.Set<PodSeen> changed = new java.util.LinkedHashSet<>();
+    if (before != null) {
+      changed.add(before);
+    }
+    if (now != null) {
+      changed.add(now);
+    }
+    for (PodSeen p : changed) {
+      int count = progressing.getOrDefault(java.util.List.of(p.workload(), p.node()), 0);
+      if (engine.setProgressingPods(p.workload(), p.node(), count)
+          && (engine.unhealthyNodes(p.workload()).contains(p.node()) || engine.admission(p.workload()).isEmpty())) {
+        controller.enqueue(ObjectKey.parse(p.workload()));
+      }
+    }
   }
 
   /**
@@ -119,7 +175,7 @@ public final class QueueAdmissionController implements AutoCloseable {
     io.fleetkit.api.core.NodeCondition ready = node == null ? null
         : node.status().condition(io.fleetkit.api.core.NodeCondition.READY);
     java.util.List<Object> seen = node == null ? null : java.util.Arrays.asList(ready == null ? "none" : ready.status(),
-        node.spec().unschedulable(), node.metadata().labels(), node.status().allocatable());
+        node.spec().unschedulable(), node.spec().taints(), node.metadata().labels(), node.status().allocatable());
     java.util.List<Object> before = seen == null ? nodes.remove(name) : nodes.put(name, seen);
     if (java.util.Objects.equals(before, seen)) {
       return;
@@ -149,6 +205,10 @@ public final class QueueAdmissionController implements AutoCloseable {
     io.fleetkit.api.store.Watch w = nodeWatch;
     if (w != null) {
       w.close();
+    }
+    io.fleetkit.api.store.Watch pw = podWatch;
+    if (pw != null) {
+      pw.close();
     }
     controller.close();
   }
@@ -187,8 +247,10 @@ public final class QueueAdmissionController implements AutoCloseable {
     /**
      * Gives the engine the store's Nodes and their changes (for topology-aware scheduling and Kueue's node
      * replacement): a node that is deleted, or not Ready for the engine's node failure delay, gets its workloads' pods
-     * replaced, or the workloads evicted (suspended with reason {@value QueueLabels#REASON_NODE_FAILURES}). Off by
-     * default: the engine keeps the nodes it was built with.
+     * replaced, or the workloads evicted (suspended with reason {@value QueueLabels#REASON_NODE_FAILURES}). The Jobs'
+     * pods are followed too: how many of a Job's pods on a node are progressing is reported to the engine, so that a
+     * NotReady or tainted node fails for a workload as soon as its pods there have stopped (Kueue's {@code
+     * TASReplaceNodeOnPodTermination}). Off by default: the engine keeps the nodes it was built with.
      */
     public Builder followNodes() {
       followNodes = true;

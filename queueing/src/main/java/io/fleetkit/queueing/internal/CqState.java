@@ -52,6 +52,11 @@ public final class CqState {
   List<String> missingChecks = List.of();
   /** The admission checks the queue names that are inactive (Kueue's {@code AdmissionCheckInactive}). */
   List<String> inactiveChecks = List.of();
+  /**
+   * The flavors a ProvisioningRequest check of the queue applies to (Kueue's {@code flavorsForProvReqACs}): a pod set
+   * placed in a topology of one of them gets its topology assignment after the checks are Ready.
+   */
+  java.util.Set<String> provisioningFlavors = java.util.Set.of();
 
   CqState(ClusterQueue spec, int index, @Nullable CohortState cohort, FlavorResources frs, PendingQueue pending) {
     this.spec = spec;

@@ -85,8 +85,39 @@ public final class FlavorAssigner {
     this.topology = topology;
   }
 
-  /** Assigns flavors to every pod set of {@code wl} in {@code cq}, against the queue's current usage. */
-  public Assignment assign(Workload wl, CqState cq) {
+  /** Kueue's {@code resources.transformations}: how pod requests count against quota; empty for none. */
+  private List<io.fleetkit.queueing.ResourceTransformation> transformations = List.of();
+
+  void transformations(List<io.fleetkit.queueing.ResourceTransformation> transformations) {
+    this.transformations = List.copyOf(transformations);
+  }
+
+  /**
+   * {@code wl} as quota counts it: each pod set's requests under the {@linkplain #transformations transformations};
+   * {@code wl} itself without any.
+   */
+  Workload quotaView(Workload wl) {
+    if (transformations.isEmpty()) {
+      return wl;
+    }
+    List<PodSet> out = new ArrayList<>(wl.podSets().size());
+    boolean changed = false;
+    for (PodSet ps : wl.podSets()) {
+      ResourceList r = io.fleetkit.queueing.ResourceTransformation.apply(ps.requests(), transformations);
+      changed |= r != ps.requests();
+      out.add(r == ps.requests() ? ps : new PodSet(ps.name(), ps.count(), r, ps.nodeSelector(),
+          ps.requiredNodeAffinity(), ps.tolerations(), ps.minCount(), ps.topologyRequest()));
+    }
+    return changed ? new Workload(wl.namespace(), wl.name(), wl.queueName(), wl.priority(), wl.creationTime(), out)
+        : wl;
+  }
+
+  /**
+   * Assigns flavors to every pod set of {@code wl} in {@code cq}, against the queue's current usage: quota sees the
+   * pods' requests as transformed ({@link #quotaView}), the topology checks the pods' own.
+   */
+  public Assignment assign(Workload pods, CqState cq) {
+    Workload wl = quotaView(pods);
     long[] assigned = new long[index.size()];
     boolean[] needPreemption = new boolean[index.size()];
     // Kueue's canPreemptWhileBorrowing: borrowWithinCohort allows it, or fair sharing with a queue that may reclaim
@@ -102,7 +133,9 @@ public final class FlavorAssigner {
     int borrowing = 0;
     List<PodSetAssignment> out = new ArrayList<>(wl.podSets().size());
     StringBuilder message = new StringBuilder();
-    for (PodSet ps : wl.podSets()) {
+    for (int psi = 0; psi < wl.podSets().size(); psi++) {
+      PodSet ps = wl.podSets().get(psi);
+      PodSet podsOf = pods.podSets().get(psi);
       long[] atStart = assigned.clone();
       Map<String, String> flavors = new LinkedHashMap<>();
       ResourceList.Builder usage = ResourceList.builder();
@@ -152,7 +185,7 @@ public final class FlavorAssigner {
         int best = -1;
         for (int f = 0; f < flavorCount; f++) {
           ResourceFlavor flavor = resourceFlavors.get(group.flavors().get(f).name());
-          String mismatch = flavor == null || topology == null ? null : topology.mismatch(flavor, ps, cq, covered);
+          String mismatch = flavor == null || topology == null ? null : topology.mismatch(flavor, podsOf, cq, covered);
           if (mismatch == null && flavor != null) {
             mismatch = FlavorConstraints.mismatch(flavor, ps);
           }

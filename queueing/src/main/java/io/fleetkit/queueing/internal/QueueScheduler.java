@@ -15,6 +15,7 @@ import io.fleetkit.queueing.NodeReplacement;
 import io.fleetkit.queueing.ClusterQueue;
 import io.fleetkit.queueing.Cohort;
 import io.fleetkit.queueing.CycleResult;
+import io.fleetkit.queueing.DelayedTopologyRequest;
 import io.fleetkit.queueing.FairSharingStrategy;
 import io.fleetkit.queueing.FlavorQuotas;
 import io.fleetkit.queueing.LocalQueue;
@@ -112,7 +113,7 @@ public final class QueueScheduler {
   private record Deactivated(Workload workload, CqState cq, String message) {}
 
   /** Kueue's node failure controller and the workloads' unhealthy nodes. */
-  private NodeFailures nodeFailures = new NodeFailures(DEFAULT_NODE_FAILURE_DELAY);
+  private NodeFailures nodeFailures = new NodeFailures(DEFAULT_NODE_FAILURE_DELAY, NodeFailures.Triggers.DEFAULT);
   /** Kueue's {@code TASFailedNodeReplacementFailFast}: evict a workload whose unhealthy node has no replacement. */
   private boolean failFast = true;
   /** What node failures did between cycles (evictions for a second failed node), reported by the next cycle. */
@@ -210,12 +211,19 @@ public final class QueueScheduler {
     this.random = random;
   }
 
+  /** Kueue's {@code resources.transformations}: how pod requests count against quota. */
+  public void resourceTransformations(List<io.fleetkit.queueing.ResourceTransformation> transformations) {
+    assigner.transformations(transformations);
+  }
+
   /**
    * Configures node replacement: how long a node may be NotReady before its workloads' pods are replaced, and whether
    * a workload whose unhealthy node has no replacement is evicted ({@code failFast}) or keeps trying. Records kept.
    */
-  public void nodeReplacement(java.time.Duration nodeFailureDelay, boolean failFast) {
-    NodeFailures next = new NodeFailures(nodeFailureDelay);
+  public void nodeReplacement(java.time.Duration nodeFailureDelay, boolean failFast, boolean onPodTermination,
+      boolean afterFixedTime, boolean onNodeTaints) {
+    NodeFailures next = new NodeFailures(nodeFailureDelay,
+        new NodeFailures.Triggers(onPodTermination, afterFixedTime, onNodeTaints));
     for (String key : admitted.keySet()) {
       next.set(key, nodeFailures.of(key));
     }
@@ -288,10 +296,111 @@ public final class QueueScheduler {
     io.fleetkit.api.core.Node before = topology.nodes.put(node.name(), node);
     if (nodeFailures.put(node, clock.instant())) {
       nodeFailed(node.name());
-    } else if (node.isReady() && (before == null || !before.isReady())) {
-      nodeFailures.healthy(node.name());
+    } else if (nodeFailures.reconciles(before, node)) {
+      nodeChanged(node);
     }
     unparkAll();
+  }
+
+  /**
+   * Kueue's node controller for a node with a {@code Ready} condition that was created, or whose readiness or taints
+   * changed: each workload on it is judged ({@link NodeFailures#verdict}). A Ready node without scheduling taints (or
+   * with the taint trigger off) is healthy for all of them without looking at each.
+   */
+  private void nodeChanged(io.fleetkit.api.core.Node node) {
+    if (!podsDecide(node)) {
+      if (node.isReady()) {
+        nodeFailures.healthy(node.name());
+      }
+      return; // NotReady: the delay decides
+    }
+    List<AdmittedWorkload> unhealthy = new ArrayList<>();
+    for (AdmittedWorkload w : admitted.values()) {
+      if (NodeFailures.names(w, node.name())) {
+        judge(node, w, unhealthy);
+      }
+    }
+    markUnhealthy(node.name(), unhealthy);
+  }
+
+  /**
+   * Adds {@code w} to {@code unhealthy} if it is unhealthy on {@code node}; takes the node off its record if healthy
+   * on a Ready node (on a NotReady one its progressing pods only make it wait: a record stays until the node is Ready).
+   */
+  private void judge(io.fleetkit.api.core.Node node, AdmittedWorkload w, List<AdmittedWorkload> unhealthy) {
+    if (nodeFailures.verdict(node, w, tolerationsOn(w, node.name())) == NodeFailures.Verdict.UNHEALTHY) {
+      unhealthy.add(w);
+    } else if (node.isReady()) {
+      nodeFailures.healthy(w.key(), node.name());
+    }
+  }
+
+  /** Whether pods decide about {@code node} (Kueue's controller looks at each workload there). */
+  private boolean podsDecide(io.fleetkit.api.core.Node node) {
+    NodeFailures.Triggers t = nodeFailures.triggers();
+    return node.isReady() ? t.taints() && NodeFailures.hasSchedulingTaints(node) : t.podTermination();
+  }
+
+  /**
+   * The effective tolerations of each pod set of {@code w} with pods on {@code node} (Kueue's {@code
+   * podSetsWithEffectiveTolerationsOnNode}): the pod set's, its flavors', and its admission checks' pod set updates'.
+   */
+  private List<List<io.fleetkit.api.scheduling.Toleration>> tolerationsOn(AdmittedWorkload w, String node) {
+    List<List<io.fleetkit.api.scheduling.Toleration>> out = new ArrayList<>();
+    for (PodSetAssignment pa : w.admission.podSets()) {
+      io.fleetkit.queueing.TopologyAssignment ta = pa.topologyAssignment();
+      if (ta == null || !TopologyPlacer.names(ta, node)) {
+        continue;
+      }
+      List<io.fleetkit.api.scheduling.Toleration> ts = new ArrayList<>();
+      for (PodSet ps : w.workload.podSets()) {
+        if (ps.name().equals(pa.name())) {
+          ts.addAll(ps.tolerations());
+        }
+      }
+      for (String f : new java.util.LinkedHashSet<>(pa.flavors().values())) {
+        ResourceFlavor rf = flavors.get(f);
+        if (rf != null) {
+          ts.addAll(rf.tolerations());
+        }
+      }
+      for (AdmissionCheckState st : statesOf(w.key())) {
+        for (PodSetUpdate u : st.podSetUpdates()) {
+          if (u.name().equals(pa.name())) {
+            ts.addAll(u.tolerations());
+          }
+        }
+      }
+      out.add(ts);
+    }
+    return out;
+  }
+
+  /**
+   * Records how many pods of a workload with quota bound to {@code node} are progressing (not deleted, not
+   * terminated), and judges the workload there if the node is NotReady or tainted (Kueue's node controller on pod
+   * events). Returns false, recording nothing, if the workload holds no quota.
+   */
+  public boolean progressingPods(String key, String node, int count) {
+    if (count < 0) {
+      throw new IllegalArgumentException("Workload " + key + ": progressing pods on node " + node + ": " + count
+          + " must not be negative");
+    }
+    AdmittedWorkload w = admitted.get(key);
+    if (w == null) {
+      return false;
+    }
+    nodeFailures.progressing(key, node, count);
+    io.fleetkit.api.core.Node n = topology.nodes.get(node);
+    if (n != null && n.status().condition(io.fleetkit.api.core.NodeCondition.READY) != null
+        && NodeFailures.names(w, node)) {
+      List<AdmittedWorkload> unhealthy = new ArrayList<>(1);
+      if (podsDecide(n)) {
+        judge(n, w, unhealthy);
+      }
+      markUnhealthy(node, unhealthy);
+    }
+    return true;
   }
 
   /** Removes a node (its workloads get it recorded as unhealthy); returns whether the engine had it. */
@@ -304,7 +413,18 @@ public final class QueueScheduler {
 
   /** Kueue's node failure controller for a failed node: records it, or evicts workloads with a second failed node. */
   private void nodeFailed(String node) {
-    for (Map.Entry<AdmittedWorkload, String> e : nodeFailures.failed(node, admitted.values()).entrySet()) {
+    markUnhealthy(node, admitted.values());
+  }
+
+  /**
+   * Kueue's {@code handleUnhealthyNode} for {@code node} and the workloads of {@code candidates} whose topology
+   * assignments name it: records it, or evicts a workload that has another unhealthy node.
+   */
+  private void markUnhealthy(String node, Collection<AdmittedWorkload> candidates) {
+    if (candidates.isEmpty()) {
+      return;
+    }
+    for (Map.Entry<AdmittedWorkload, String> e : nodeFailures.failed(node, candidates).entrySet()) {
       AdmittedWorkload w = e.getKey();
       List<String> nodes = new ArrayList<>(nodeFailures.of(w.key()));
       nodes.add(node);
@@ -313,6 +433,45 @@ public final class QueueScheduler {
           NodeReplacement.Kind.EVICTED, e.getValue(), w.admission));
       LOG.debug("evicted {}: {}", w.key(), e.getValue());
     }
+  }
+
+  /**
+   * Kueue's second pass for delayed topology requests ({@code needsSecondPassForDelayedAssignment}): every workload
+   * with reserved quota, all its checks Ready and a pod set waiting for its topology assignment, in reservation order,
+   * gets those pod sets placed against the nodes' room now (not the quota: its reservation holds it) and is admitted.
+   * One that does not fit keeps its reservation and is tried again next cycle, its reason in {@code pending} (Kueue's
+   * {@code SecondPassFailed} event). Only workloads awaiting checks are looked at: queues without checks pay nothing.
+   */
+  private List<CheckOutcome> delayedTopologyPass(Instant now, Map<String, String> pending) {
+    List<CheckOutcome> out = new ArrayList<>();
+    if (awaitingChecks.isEmpty()) {
+      return out;
+    }
+    for (String key : List.copyOf(awaitingChecks)) {
+      AdmittedWorkload w = admitted.get(key);
+      WorkloadChecks wc = checkStates.get(key);
+      if (w == null || wc == null || wc.admitted || !w.admission.topologyPending()
+          || !AdmissionChecks.allReady(wc.states)) {
+        continue;
+      }
+      String[] failure = new String[1];
+      QuotaReservation placed = topology.placeDelayed(w.workload, w.cq, w.admission, tasView(Set.of()), failure);
+      if (placed == null) {
+        pending.put(key, failure[0]);
+        LOG.debug("second pass for the delayed topology request of {}: {}", key, failure[0]);
+        continue;
+      }
+      AdmittedWorkload moved = new AdmittedWorkload(w.workload, w.cq, w.frs, w.values, placed, w.sequence);
+      w.cq.remove(w);
+      w.cq.add(moved);
+      admitted.put(key, moved);
+      CheckOutcome o = react(key, now);
+      if (o != null) {
+        out.add(o);
+        awaitingChecks.remove(key);
+      }
+    }
+    return out;
   }
 
   /**
@@ -478,6 +637,14 @@ public final class QueueScheduler {
       }
       cq.missingChecks = List.copyOf(missing);
       cq.inactiveChecks = List.copyOf(inactive);
+      Set<String> provisioning = new HashSet<>();
+      for (Map.Entry<String, Set<String>> e : AdmissionChecks.checksByFlavor(cq.spec).entrySet()) {
+        AdmissionCheck c = checks.get(e.getKey());
+        if (c != null && AdmissionCheck.PROVISIONING_REQUEST_CONTROLLER.equals(c.controllerName())) {
+          provisioning.addAll(e.getValue());
+        }
+      }
+      cq.provisioningFlavors = Set.copyOf(provisioning);
     }
   }
 
@@ -650,13 +817,14 @@ public final class QueueScheduler {
     CqState cq = requireQueue(clusterQueue);
     long[] total = new long[index.size()];
     List<PodSetAssignment> podSets = new ArrayList<>();
+    Workload quota = assigner.quotaView(wl);
     for (String name : admittedCounts.keySet()) {
       if (wl.podSets().stream().noneMatch(ps -> ps.name().equals(name))) {
         throw new IllegalArgumentException("Workload " + wl.key() + ": admitted count for pod set " + name
             + ", which the workload does not have");
       }
     }
-    for (PodSet full : wl.podSets()) {
+    for (PodSet full : quota.podSets()) {
       Integer admittedCount = admittedCounts.get(full.name());
       if (admittedCount != null && (admittedCount < full.minCountOrCount() || admittedCount > full.count())) {
         throw new IllegalArgumentException("Workload " + wl.key() + ": admitted count " + admittedCount
@@ -729,6 +897,100 @@ public final class QueueScheduler {
     return admission;
   }
 
+  /**
+   * Records {@code wl} as holding quota in {@code clusterQueue} with the given pod set assignments (restoring a
+   * reservation, as Kueue's {@code status.admission}: flavors per pod set, counts, topology assignments and delayed
+   * topology requests), without checking quota. The checks that apply to it start {@link CheckState#PENDING}; it is
+   * admitted when they are all Ready and no pod set waits for its topology assignment.
+   */
+  public QuotaReservation assumeReserved(Workload wl, String clusterQueue, List<PodSetAssignment> assignments,
+      Instant reservedAt) {
+    requireNew(wl);
+    CqState cq = requireQueue(clusterQueue);
+    String prefix = "Workload " + wl.key() + ": status.admission.podSetAssignments";
+    if (assignments.size() != wl.podSets().size()) {
+      throw new IllegalArgumentException(prefix + ": " + assignments.size() + " assignment(s) for "
+          + wl.podSets().size() + " pod set(s), one per pod set in order is required");
+    }
+    long[] total = new long[index.size()];
+    List<PodSetAssignment> podSets = new ArrayList<>();
+    Workload quota = assigner.quotaView(wl);
+    for (int i = 0; i < assignments.size(); i++) {
+      PodSetAssignment given = assignments.get(i);
+      PodSet full = quota.podSets().get(i);
+      String p = prefix + "[" + i + "]";
+      if (!given.name().equals(full.name())) {
+        throw new IllegalArgumentException(p + ".name \"" + given.name() + "\" must be \"" + full.name() + "\"");
+      }
+      if (given.count() < full.minCountOrCount() || given.count() > full.count()) {
+        throw new IllegalArgumentException(p + ".count " + given.count() + " must be from "
+            + full.minCountOrCount() + " to " + full.count());
+      }
+      if (given.topologyAssignment() != null && given.delayedTopologyRequest() == DelayedTopologyRequest.PENDING) {
+        throw new IllegalArgumentException(p + ": a pending delayedTopologyRequest must not have a "
+            + "topologyAssignment");
+      }
+      PodSet ps = full.withCount(given.count());
+      io.fleetkit.api.resource.ResourceList.Builder usage = io.fleetkit.api.resource.ResourceList.builder();
+      List<String> resources = new ArrayList<>(ps.requests().names());
+      if (given.flavors().containsKey(ResourceNames.PODS) && !resources.contains(ResourceNames.PODS)) {
+        resources.add(ResourceNames.PODS);
+      }
+      for (String r : resources) {
+        String flavor = given.flavors().get(r);
+        int fr = flavor == null ? -1 : index.of(flavor, r);
+        if (fr < 0 || !cq.covered[fr]) {
+          throw new IllegalArgumentException(p + ".flavors[" + r + "]: flavor " + flavor
+              + " is not covered by ClusterQueue " + clusterQueue);
+        }
+        long milli = FlavorAssigner.requestMilli(ps, r);
+        total[fr] += milli;
+        usage.put(r, Quantity.ofMilli(milli));
+      }
+      io.fleetkit.api.resource.ResourceList used = usage.build();
+      if (!given.resourceUsage().isEmpty()
+          && !(given.resourceUsage().fitsIn(used) && used.fitsIn(given.resourceUsage()))) {
+        throw new IllegalArgumentException(p + ".resourceUsage " + given.resourceUsage()
+            + " must be empty or count x requests, " + used);
+      }
+      podSets.add(new PodSetAssignment(ps.name(), ps.count(), given.flavors(), used,
+          given.topologyAssignment(), given.delayedTopologyRequest()));
+    }
+    QuotaReservation admission = reserve(wl, cq, total, podSets, reservedAt);
+    syncChecks(wl.key(), cq, admission);
+    if (checkStates.containsKey(wl.key())) {
+      awaitingChecks.add(wl.key());
+    } else if (isAdmitted(wl.key())) {
+      admittedSince.put(wl.key(), reservedAt);
+    }
+    return admission;
+  }
+
+  /** Records a reservation of {@code total} milli-units per flavor-resource. */
+  private QuotaReservation reserve(Workload wl, CqState cq, long[] total, List<PodSetAssignment> podSets,
+      Instant at) {
+    int n = 0;
+    for (long v : total) {
+      n += v != 0 ? 1 : 0;
+    }
+    int[] frs = new int[n];
+    long[] vals = new long[n];
+    n = 0;
+    boolean borrows = false;
+    for (int fr = 0; fr < total.length; fr++) {
+      if (total[fr] != 0) {
+        frs[n] = fr;
+        vals[n++] = total[fr];
+        borrows |= cq.borrowingWith(fr, total[fr]);
+      }
+    }
+    QuotaReservation admission = new QuotaReservation(wl.key(), cq.name, podSets, at, borrows);
+    AdmittedWorkload w = new AdmittedWorkload(wl, cq, frs, vals, admission, sequence++);
+    cq.add(w);
+    admitted.put(wl.key(), w);
+    return admission;
+  }
+
   /** Removes a pending workload, or finishes an admitted one and releases its quota. */
   public boolean delete(String key) {
     nodeFailures.clear(key);
@@ -797,9 +1059,10 @@ public final class QueueScheduler {
     // Kueue's eviction after a failed replacement completes after the cycle: the workload keeps its quota and nodes
     // until then, and is not a head of this cycle
     List<AdmittedWorkload> evictAfter = new ArrayList<>();
+    Map<String, String> pending = new LinkedHashMap<>();
+    List<CheckOutcome> delayedAdmitted = delayedTopologyPass(now, pending);
     replacements.addAll(secondPass(evictAfter));
     List<Entry> entries = new ArrayList<>();
-    Map<String, String> pending = new LinkedHashMap<>();
     for (CqState cq : queues.values()) {
       if (!cq.active()) {
         continue; // inactive: Kueue's queue manager hands out no heads of it
@@ -940,6 +1203,10 @@ public final class QueueScheduler {
       }
     }
     List<CheckOutcome> outcomes = evaluateChecks(now);
+    if (!delayedAdmitted.isEmpty()) {
+      delayedAdmitted.addAll(outcomes);
+      outcomes = delayedAdmitted;
+    }
     return new CycleResult(admittedNow, preempted, pending, outcomes, podsReadyEvictions, replacements);
   }
 
@@ -1234,7 +1501,7 @@ public final class QueueScheduler {
       LOG.debug("evicted {}: {}", key, message);
       return new CheckOutcome(key, w.cq.name, CheckOutcome.Kind.EVICTED, message);
     }
-    if (!wc.admitted && AdmissionChecks.allReady(wc.states)) {
+    if (!wc.admitted && AdmissionChecks.allReady(wc.states) && !w.admission.topologyPending()) {
       wc.admitted = true;
       admittedSince.put(key, now);
       return new CheckOutcome(key, w.cq.name, CheckOutcome.Kind.ADMITTED, "The workload is admitted");
@@ -1435,9 +1702,13 @@ public final class QueueScheduler {
     return statesOf(key);
   }
 
-  /** Whether the workload has quota reserved and every check that applies to it is Ready. */
+  /**
+   * Whether the workload has quota reserved, every check that applies to it is Ready and no pod set waits for its
+   * delayed topology assignment.
+   */
   public boolean isAdmitted(String key) {
-    return admitted.containsKey(key) && AdmissionChecks.allReady(statesOf(key));
+    AdmittedWorkload w = admitted.get(key);
+    return w != null && AdmissionChecks.allReady(statesOf(key)) && !w.admission.topologyPending();
   }
 
   /**

@@ -2,6 +2,7 @@ package io.fleetkit.queueing.internal;
 
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.queueing.DelayedTopologyRequest;
 import io.fleetkit.queueing.PodSet;
 import io.fleetkit.queueing.PodSetAssignment;
 import io.fleetkit.queueing.PodSetTopologyRequest;
@@ -113,6 +114,7 @@ final class TopologyPlacer {
     if (a.mode() == Assignment.NO_FIT) {
       return a;
     }
+    a = delayed(wl, cq, a);
     Placement real = null;
     String reason = null;
     if (a.mode() == Assignment.FIT) {
@@ -188,8 +190,91 @@ final class TopologyPlacer {
     }
   }
 
+  /**
+   * {@code a} with its pod sets whose topology placement waits for a ProvisioningRequest check marked {@linkplain
+   * DelayedTopologyRequest#PENDING pending} (Kueue's {@code podSetTopologyRequest} for a workload without a quota
+   * reservation: a pod set asking for a topology, explicitly or implied, whose one flavor with a topology is one a
+   * ProvisioningRequest check of the queue applies to). Queues without such checks pay nothing.
+   */
+  private Assignment delayed(Workload wl, CqState cq, Assignment a) {
+    if (cq.provisioningFlavors.isEmpty()) {
+      return a;
+    }
+    boolean tasOnly = tasOnly(cq);
+    List<PodSetAssignment> out = null;
+    for (int i = 0; i < a.podSets().size(); i++) {
+      PodSetAssignment pa = a.podSets().get(i);
+      PodSet ps = podSetOf(wl, pa.name());
+      if (ps == null || (ps.topologyRequest() == null && !tasOnly) || pa.count() == 0
+          || pa.delayedTopologyRequest() != null) {
+        continue;
+      }
+      Set<String> tasFlavors = tasFlavors(pa);
+      if (tasFlavors.size() != 1 || !cq.provisioningFlavors.contains(tasFlavors.iterator().next())) {
+        continue; // more than one: the placement's MultipleTASFlavorsAssignedError
+      }
+      if (out == null) {
+        out = new ArrayList<>(a.podSets());
+      }
+      out.set(i, pa.withDelayedTopologyRequest(DelayedTopologyRequest.PENDING));
+    }
+    return out == null ? a
+        : new Assignment(a.mode(), a.borrowing(), out, a.frs(), a.values(), a.needPreemption(), a.message());
+  }
+
+  private static @Nullable PodSet podSetOf(Workload wl, String name) {
+    for (PodSet ps : wl.podSets()) {
+      if (ps.name().equals(name)) {
+        return ps;
+      }
+    }
+    return null;
+  }
+
+  private Set<String> tasFlavors(PodSetAssignment pa) {
+    Set<String> out = new LinkedHashSet<>();
+    for (String f : pa.flavors().values()) {
+      ResourceFlavor rf = flavors.get(f);
+      if (rf != null && rf.topologyName() != null) {
+        out.add(f);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Kueue's second pass for a reservation whose pod sets wait for their delayed topology assignments (every check
+   * Ready): those pod sets placed against the room {@code others} leave (the workload's own placed pod sets among
+   * them), the quota not checked again (the reservation holds it). The reservation with their assignments and {@link
+   * DelayedTopologyRequest#READY}, or {@code null} and the reason in {@code failure}.
+   */
+  @Nullable QuotaReservation placeDelayed(Workload wl, CqState cq, QuotaReservation reservation,
+      Collection<AdmittedWorkload> others, String[] failure) {
+    Assignment a = new Assignment(Assignment.FIT, 0, reservation.podSets(), new int[0], new long[0],
+        new boolean[0], "");
+    Placement p = compute(wl, cq, a, others, false, PodSetAssignment::topologyPending);
+    if (!p.fits()) {
+      failure[0] = "couldn't assign flavors to pod set " + p.failedPodSet + ": " + p.reason;
+      return null;
+    }
+    List<PodSetAssignment> out = new ArrayList<>();
+    for (PodSetAssignment pa : reservation.podSets()) {
+      TopologyAssignment ta = p.found.get(pa.name());
+      out.add(pa.topologyPending() && ta != null
+          ? pa.withTopologyAssignment(ta).withDelayedTopologyRequest(DelayedTopologyRequest.READY) : pa);
+    }
+    return new QuotaReservation(reservation.workload(), reservation.clusterQueue(), out, reservation.admittedAt(),
+        reservation.borrowing());
+  }
+
   private Placement compute(Workload wl, CqState cq, Assignment a, Collection<AdmittedWorkload> others,
       boolean simulateEmpty) {
+    // a pod set whose placement is delayed is placed by the second pass
+    return compute(wl, cq, a, others, simulateEmpty, pa -> !pa.topologyPending());
+  }
+
+  private Placement compute(Workload wl, CqState cq, Assignment a, Collection<AdmittedWorkload> others,
+      boolean simulateEmpty, java.util.function.Predicate<PodSetAssignment> placing) {
     boolean tasOnly = tasOnly(cq);
     Map<String, List<TopologyAssigner.Request>> byFlavor = new LinkedHashMap<>();
     Set<String> requests = new LinkedHashSet<>();
@@ -199,16 +284,10 @@ final class TopologyPlacer {
     }
     for (PodSetAssignment pa : a.podSets()) {
       PodSet ps = podSets.get(pa.name());
-      if (ps == null || (ps.topologyRequest() == null && !tasOnly) || pa.count() == 0) {
+      if (ps == null || (ps.topologyRequest() == null && !tasOnly) || pa.count() == 0 || !placing.test(pa)) {
         continue;
       }
-      Set<String> tasFlavors = new LinkedHashSet<>();
-      for (String f : pa.flavors().values()) {
-        ResourceFlavor rf = flavors.get(f);
-        if (rf != null && rf.topologyName() != null) {
-          tasFlavors.add(f);
-        }
-      }
+      Set<String> tasFlavors = tasFlavors(pa);
       if (tasFlavors.isEmpty()) {
         continue;
       }

@@ -57,11 +57,10 @@ final class TopologyReplacement {
         kept.add(d);
       }
     }
-    for (TopologyAssignment.Domain d : kept) {
-      if (leafOf(d) == null) {
-        return fail("Cannot replace the node, because the existing topologyAssignment is invalid, as it contains the "
-            + "stale domain " + d.values().get(0));
-      }
+    String stale = staleDomain(tree, kept);
+    if (stale != null) {
+      return fail("Cannot replace the node, because the existing topologyAssignment is invalid, as it contains the "
+          + "stale domain " + stale);
     }
     PodSetTopologyRequest tr = request.topologyRequest();
     List<SliceConstraint> constraints = tr == null ? List.of() : tr.sliceConstraints();
@@ -183,6 +182,20 @@ final class TopologyReplacement {
       }
     }
     return List.of();
+  }
+
+  /**
+   * Kueue's {@code IsTopologyAssignmentStale}: the first value of the first of {@code domains} that names no leaf of
+   * {@code tree} (a node deleted, not Ready or unschedulable; with a hostname-lowest topology the leaves are named by
+   * the hostname alone, so a value naming an upper domain is stale too), or {@code null} when none is stale.
+   */
+  static @Nullable String staleDomain(TopologyTree tree, List<TopologyAssignment.Domain> domains) {
+    for (TopologyAssignment.Domain d : domains) {
+      if (tree.leaves.get(TopologyTree.domainId(d.values())) == null) {
+        return d.values().get(0);
+      }
+    }
+    return null;
   }
 
   /** The leaf an assignment's domain names (its values joined are the leaf's id), or {@code null}. */

@@ -80,10 +80,17 @@ final class QueueNodeFailureControllerTest {
   // ---- followNodes: the engine fed from the store's Nodes ----
 
   private void startFollowing(io.fleetkit.api.core.Node... inStore) {
+    startFollowing(b -> { }, inStore);
+  }
+
+  private void startFollowing(java.util.function.Consumer<AdmissionEngine.Builder> config,
+      io.fleetkit.api.core.Node... inStore) {
     for (io.fleetkit.api.core.Node n : inStore) {
       store.create(n);
     }
-    engine = AdmissionEngine.builder().clock(clock.asClock())
+    AdmissionEngine.Builder b = AdmissionEngine.builder();
+    config.accept(b);
+    engine = b.clock(clock.asClock())
         .topology(Topology.of("hosts", Topology.HOSTNAME_LABEL))
         .resourceFlavor(new ResourceFlavor("batch", QueueFixtures.POOL).withTopologyName("hosts"))
         .clusterQueue(ClusterQueue.builder("cq")
@@ -113,6 +120,55 @@ final class QueueNodeFailureControllerTest {
     ctl.runUntilIdle();
     assertThat(placedOn("a")).containsExactly(other);
     assertThat(engine.unhealthyNodes(NS + "/a")).isEmpty();
+    assertThat(running(store.require(Job.class, NS, "a"))).isTrue();
+  }
+
+  @Test
+  void followNodes_anUntoleratedNoExecuteTaint_movesThePodsToAnotherNode_withoutAnySubmit() {
+    // without the pod-termination trigger an untolerated taint fails the node at once (Kueue's
+    // TASReplaceNodeOnNodeTaints with TASReplaceNodeOnPodTermination off)
+    startFollowing(b -> b.replaceNodeOnPodTermination(false), node("n1"), node("n2"));
+    store.create(job("a", "lq", 1, "1", 0, true, 10));
+    ctl.runUntilIdle();
+    String first = placedOn("a").get(0);
+    String other = first.equals("n1") ? "n2" : "n1";
+
+    Node tainted = store.require(Node.class, "", first);
+    store.update(tainted.toBuilder().taint(io.fleetkit.api.scheduling.Taint.of("maintenance", "",
+        io.fleetkit.api.scheduling.TaintEffect.NoExecute)).build());
+    ctl.runUntilIdle();
+
+    assertThat(placedOn("a")).containsExactly(other);
+    assertThat(engine.unhealthyNodes(NS + "/a")).isEmpty();
+    assertThat(running(store.require(Job.class, NS, "a"))).isTrue();
+  }
+
+  @Test
+  void followNodes_aNotReadyNodesJobPodsStopped_replacesBeforeTheDelay() {
+    startFollowing(node("n1"), node("n2"));
+    store.create(job("a", "lq", 1, "1", 0, true, 10));
+    ctl.runUntilIdle();
+    String first = placedOn("a").get(0);
+    String other = first.equals("n1") ? "n2" : "n1";
+    Job a = store.require(Job.class, NS, "a");
+    io.fleetkit.api.core.Pod pod = io.fleetkit.api.core.Pod.builder().name("a-0").namespace(NS)
+        .container("c", "img", ResourceList.builder().put("cpu", "1").build()).nodeName(first)
+        .phase(io.fleetkit.api.core.PodPhase.Running).build();
+    pod = pod.toBuilder().metadata(pod.metadata().toBuilder().ownerReference(new io.fleetkit.api.meta.OwnerReference(
+        "batch/v1", "Job", "a", a.metadata().uid(), true, true)).build()).build();
+    store.create(pod);
+    Node n = store.require(Node.class, "", first);
+    java.time.Instant now = clock.instant();
+    store.updateStatus(n.withStatus(n.status().withConditions(List.of(new io.fleetkit.api.core.NodeCondition(
+        io.fleetkit.api.core.NodeCondition.READY, ConditionStatus.False, "KubeletNotReady", "", now, now)))));
+    ctl.runUntilIdle();
+    assertThat(placedOn("a")).as("its pod still runs there: within the delay").containsExactly(first);
+
+    io.fleetkit.api.core.Pod running = store.require(io.fleetkit.api.core.Pod.class, NS, "a-0");
+    store.updateStatus(running.withStatus(running.status().withPhase(io.fleetkit.api.core.PodPhase.Failed)));
+    ctl.runUntilIdle();
+
+    assertThat(placedOn("a")).as("replaced once its pod stopped, before the delay").containsExactly(other);
     assertThat(running(store.require(Job.class, NS, "a"))).isTrue();
   }
 

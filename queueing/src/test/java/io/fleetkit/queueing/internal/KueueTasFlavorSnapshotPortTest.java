@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * Ports of the smaller tests of kubernetes-sigs/kueue {@code pkg/cache/scheduler/tas_flavor_snapshot_test.go} (commit
  * ff69552e79ad21652c36caa97038382e55625cf7): TestMergeTopologyAssignments, TestHasLevel, TestSortedDomainsWithLeader,
  * TestSortedDomains, TestCompareDomainLevelValues, TestCountPodsInAssignment, TestComputeAssumedUsageFromAssignment,
- * TestAddAssumedUsage and TestTruncateAssignment. Case names are upstream's; the cases left out are listed in
+ * TestAddAssumedUsage, TestTruncateAssignment and TestIsTopologyAssignmentStale. Case names are upstream's; the cases left out are listed in
  * docs/conformance.md.
  */
 final class KueueTasFlavorSnapshotPortTest {
@@ -274,5 +274,50 @@ final class KueueTasFlavorSnapshotPortTest {
         .isEqualTo(hosts(d(3, "node-a"), d(1, "node-b")));
     assertThat(hosts(d(5, "node-a"), d(3, "node-b")).truncate(2)).as("truncate within first domain")
         .isEqualTo(hosts(d(2, "node-a")));
+  }
+
+  // ---- TestIsTopologyAssignmentStale --------------------------------------------------------------------------------
+
+  private static final String BLOCK = "cloud.provider.com/topology-block";
+  private static final String RACK = "cloud.provider.com/topology-rack";
+
+  /** Upstream's {@code hostnameLowest}: levels block, hostname; one node n1 in b1 (Ready, as FleetKit counts). */
+  private static TopologyTree hostnameLowest() {
+    return new TopologyAssigner(new Topology("t", List.of(BLOCK, Topology.HOSTNAME_LABEL)), ResourceFlavor.of("f"),
+        List.of(Node.builder().name("n1").label(BLOCK, "b1").label(Topology.HOSTNAME_LABEL, "n1").ready().build()),
+        Map.of(), Map.of()).tree;
+  }
+
+  /** Upstream's {@code rackLowest}: levels block, rack; one node n1 in b1/r1. */
+  private static TopologyTree rackLowest() {
+    return new TopologyAssigner(new Topology("t", List.of(BLOCK, RACK)), ResourceFlavor.of("f"),
+        List.of(Node.builder().name("n1").label(BLOCK, "b1").label(RACK, "r1").ready().build()),
+        Map.of(), Map.of()).tree;
+  }
+
+  @Test
+  void stale_existingHostnameLeaf_isNotStale() {
+    assertThat(TopologyReplacement.staleDomain(hostnameLowest(), List.of(Domain.of(0, "n1")))).isNull();
+  }
+
+  @Test
+  void stale_missingHostnameLeaf_isStale() {
+    assertThat(TopologyReplacement.staleDomain(hostnameLowest(), List.of(Domain.of(0, "n2")))).isEqualTo("n2");
+  }
+
+  /** "deleted node is stale even when its hostname matches an existing root domain ID". */
+  @Test
+  void stale_deletedNodeNamedLikeARootDomain_isStale() {
+    assertThat(TopologyReplacement.staleDomain(hostnameLowest(), List.of(Domain.of(0, "b1")))).isEqualTo("b1");
+  }
+
+  @Test
+  void stale_existingNonHostnameLeaf_isNotStale() {
+    assertThat(TopologyReplacement.staleDomain(rackLowest(), List.of(Domain.of(0, "b1", "r1")))).isNull();
+  }
+
+  @Test
+  void stale_missingNonHostnameLeaf_isStaleWithItsFirstValue() {
+    assertThat(TopologyReplacement.staleDomain(rackLowest(), List.of(Domain.of(0, "b1", "r2")))).isEqualTo("b1");
   }
 }

@@ -1083,6 +1083,13 @@ final class KueueTopologyAssignmentPortTest {
       return this;
     }
 
+    /** Upstream's {@code NotReady()}: a {@code Ready=False} condition (the node does not count). */
+    N notReady() {
+      b.condition(io.fleetkit.api.core.NodeCondition.of(io.fleetkit.api.core.NodeCondition.READY,
+          io.fleetkit.api.meta.ConditionStatus.False));
+      return this;
+    }
+
     N unschedulable() {
       b.unschedulable(true);
       return this;

@@ -146,6 +146,9 @@ final class AdmissionBook {
     if (engine.nodeFailuresDue()) {
       dirty = true; // a node has been not Ready for the node failure delay: the next cycle handles its workloads
     }
+    if (engine.admission(key).isPresent() && !engine.unhealthyNodes(key).isEmpty()) {
+      dirty = true; // a node failed for it (its pods there stopped, a taint): the next cycle replaces them
+    }
     if (dirty) {
       cycles(changed);
     }
