@@ -3,6 +3,8 @@ package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.AllowedRoutesBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewaySpecBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayStatusBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.ListenerStatusBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.ListenerBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.ListenerTLSConfigBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.RouteGroupKindBuilder;
@@ -17,11 +19,16 @@ import io.fleetkit.api.gateway.AllowedRoutes;
 import io.fleetkit.api.gateway.FromNamespaces;
 import io.fleetkit.api.gateway.Gateway;
 import io.fleetkit.api.gateway.GatewaySpec;
+import io.fleetkit.api.gateway.GatewayStatus;
 import io.fleetkit.api.gateway.Listener;
+import io.fleetkit.api.gateway.ListenerStatus;
+import io.fleetkit.api.gateway.RouteGroupKind;
 import io.fleetkit.api.gateway.SecretObjectReference;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ObjectMeta;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -30,6 +37,11 @@ import org.jspecify.annotations.Nullable;
  * resolved by the Gateway's controller).
  * Parts not modelled are refused rather than dropped: {@code spec.addresses}, {@code spec.infrastructure}, TLS
  * {@code Passthrough} mode, route kinds of other groups.
+ *
+ * <p>The status as {@code kubectl get -o yaml} prints it: {@code conditions} ({@link GatewayApiStatusYaml}) and
+ * {@code listeners}, each with its {@code name}, {@code supportedKinds} (group and kind; an unset group is the API's
+ * default {@value Gateway#GROUP}), {@code attachedRoutes} (always written, 0 included) and {@code conditions}.
+ * {@code status.addresses} and {@code status.attachedListenerSets} are not modelled and refused.
  */
 public final class GatewayConverter
     extends AbstractKindConverter<io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway, Gateway> {
@@ -51,10 +63,53 @@ public final class GatewayConverter
     List<Listener> listeners = Fabric8Scheduling.list(s.getListeners(), "spec.listeners", ctx,
         GatewayConverter::listener);
     String className = Values.orEmpty(s.getGatewayClassName());
+    GatewayStatus status = status(in.getStatus(), ctx);
     if (ctx.hasErrors()) {
       return null;
     }
-    return ctx.build("", () -> new Gateway(meta, new GatewaySpec(className, listeners)));
+    return ctx.build("", () -> new Gateway(meta, new GatewaySpec(className, listeners), status));
+  }
+
+  private static GatewayStatus status(io.fabric8.kubernetes.api.model.gatewayapi.v1.@Nullable GatewayStatus st,
+      DocumentContext ctx) {
+    if (st == null) {
+      return GatewayStatus.EMPTY;
+    }
+    if (st.getAddresses() != null && !st.getAddresses().isEmpty()) {
+      ctx.error("status.addresses", "are not supported (FleetKit's Gateways have no addresses)",
+          st.getAddresses().size());
+    }
+    if (st.getAttachedListenerSets() != null) {
+      ctx.error("status.attachedListenerSets", "is not supported (FleetKit does not model ListenerSets)",
+          st.getAttachedListenerSets());
+    }
+    Set<String> names = new HashSet<>();
+    List<ListenerStatus> listeners = Fabric8Scheduling.list(st.getListeners(), "status.listeners", ctx,
+        (l, p, c) -> {
+          String name = Values.required(l.getName(), p + ".name", c);
+          if (!name.isEmpty() && !names.add(name)) {
+            c.error(p + ".name", "Duplicate value: listener statuses are keyed by name", name);
+          }
+          Integer attached = l.getAttachedRoutes();
+          if (attached == null) {
+            c.error(p + ".attachedRoutes", "is required", null);
+          } else if (attached < 0) {
+            c.error(p + ".attachedRoutes", "must be greater than or equal to 0", attached);
+          }
+          List<RouteGroupKind> kinds = Fabric8Scheduling.list(l.getSupportedKinds(), p + ".supportedKinds", c,
+              (k, kp, kc) -> {
+                String kind = Values.required(k.getKind(), kp + ".kind", kc);
+                return kind.isEmpty() ? null
+                    : new RouteGroupKind(k.getGroup() == null ? Gateway.GROUP : k.getGroup(), kind);
+              });
+          var conditions = GatewayApiStatusYaml.conditions(l.getConditions(), p + ".conditions", c);
+          if (name.isEmpty() || attached == null || attached < 0) {
+            return null;
+          }
+          return c.build(p, () -> new ListenerStatus(name, kinds, attached, conditions));
+        });
+    var conditions = GatewayApiStatusYaml.conditions(st.getConditions(), "status.conditions", ctx);
+    return new GatewayStatus(conditions, listeners);
   }
 
   private static @Nullable Listener listener(io.fabric8.kubernetes.api.model.gatewayapi.v1.Listener l, String path,
@@ -131,6 +186,23 @@ public final class GatewayConverter
                         .build())
                 .build()))
             .build())
+        .withStatus(status(in.status()))
+        .build();
+  }
+
+  private static io.fabric8.kubernetes.api.model.gatewayapi.v1.@Nullable GatewayStatus status(GatewayStatus st) {
+    if (st.equals(GatewayStatus.EMPTY)) {
+      return null;
+    }
+    return new GatewayStatusBuilder()
+        .withConditions(GatewayApiStatusYaml.conditionsOut(st.conditions()))
+        .withListeners(Fabric8Scheduling.out(st.listeners(), l -> new ListenerStatusBuilder()
+            .withName(l.name())
+            .withSupportedKinds(Fabric8Scheduling.out(l.supportedKinds(),
+                k -> new RouteGroupKindBuilder().withGroup(k.group()).withKind(k.kind()).build()))
+            .withAttachedRoutes(l.attachedRoutes())
+            .withConditions(GatewayApiStatusYaml.conditionsOut(l.conditions()))
+            .build()))
         .build();
   }
 }
