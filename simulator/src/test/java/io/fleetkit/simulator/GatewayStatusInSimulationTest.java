@@ -8,6 +8,7 @@ import io.fleetkit.api.gateway.GatewayClass;
 import io.fleetkit.api.gateway.HTTPRoute;
 import io.fleetkit.api.gateway.ListenerStatus;
 import io.fleetkit.api.gateway.RouteParentStatus;
+import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.Condition;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.store.ObjectStore;
@@ -17,6 +18,7 @@ import io.fleetkit.networking.gateway.GatewayStatusController;
 import io.fleetkit.reconcile.SimulatedController;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -114,6 +116,9 @@ final class GatewayStatusInSimulationTest {
       assertThat(accepted.observedGeneration()).isEqualTo(ours.metadata().generation());
       // written on the simulation's clock, at its start (the controllers' first step)
       assertThat(accepted.lastTransitionTime()).isEqualTo(START);
+      Condition version = ours.status().condition("SupportedVersion");
+      assertThat(version.status()).isEqualTo(ConditionStatus.True);
+      assertThat(version.message()).contains(GatewayStatusController.BUNDLE_VERSION);
       // another controller's class and Gateway are left alone
       assertThat(store.get(GatewayClass.class, "", "other").orElseThrow().status().conditions()).isEmpty();
       assertThat(store.get(Gateway.class, "shop", "foreign").orElseThrow().status().conditions()).isEmpty();
@@ -139,6 +144,37 @@ final class GatewayStatusInSimulationTest {
       assertThat(missing.condition("ResolvedRefs").status()).isEqualTo(ConditionStatus.False);
       assertThat(missing.condition("ResolvedRefs").reason()).isEqualTo("BackendNotFound");
     }
+  }
+
+  @Test
+  void writtenStatus_dumpedAndLoadedBack_equal() {
+    try (Simulation sim = simulation()) {
+      sim.runFor(Duration.ofSeconds(10));
+      List<ApiObject<?>> objects = new ArrayList<>();
+      objects.addAll(sim.store().list(GatewayClass.class).items());
+      objects.addAll(sim.store().list(Gateway.class).items());
+      objects.addAll(sim.store().list(HTTPRoute.class).items());
+      String yaml = KubernetesYaml.dump(objects);
+      assertThat(yaml).contains("attachedRoutes: 2", "controllerName: \"fleetkit.io/gateway-controller\"",
+          "type: \"SupportedVersion\"", "lastTransitionTime: \"2026-03-01T08:00:00Z\"");
+      List<ApiObject<?>> back = KubernetesYaml.parse(yaml, "dumped").objects();
+      // each object's status, as the controller wrote it, comes back equal (the store's metadata is not what this
+      // test is about)
+      assertThat(back).hasSize(objects.size());
+      for (int i = 0; i < objects.size(); i++) {
+        assertThat(status(back.get(i))).as(yaml).isEqualTo(status(objects.get(i)));
+      }
+    }
+  }
+
+  private static Object status(ApiObject<?> o) {
+    if (o instanceof GatewayClass c) {
+      return c.status();
+    }
+    if (o instanceof Gateway g) {
+      return g.status();
+    }
+    return ((HTTPRoute) o).status();
   }
 
   @Test
