@@ -42,8 +42,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * conditions, reasons and attached-route counts. Where upstream patches an object, the test updates it in the store
  * and lets the controller settle, as the suite polls until its timeout. The certificate Secrets are the self-signed
  * pair of {@code src/test/resources/tls} (made with OpenSSL) where upstream generates one per run. No case sends a
- * request: none of these needs TLS on the wire (the HTTPS listeners' traffic cases, httproute-https-listener and the
- * like, are not ported).
+ * request (the HTTPS listeners' traffic cases, httproute-https-listener and
+ * httproute-https-listener-detect-misdirected-requests, are in the routing package's {@code GatewayConformanceTest}).
  */
 final class GatewayStatusConformanceTest {
   private final StatusConformance s = new StatusConformance();
@@ -156,6 +156,31 @@ final class GatewayStatusConformanceTest {
 
   private static ReferenceGrant grant(String ns, String name, ReferenceGrant.From from, ReferenceGrant.To to) {
     return new ReferenceGrant(ObjectMeta.of(ns, name), List.of(from), List.of(to));
+  }
+
+  /**
+   * gateway-name-maximum-length.go / .yaml: a Gateway whose name has 253 characters, the most a DNS subdomain may
+   * have, is reconciled. Upstream checks only that its conditions are of its generation (the Gateway is annotated
+   * {@code gateway-api/skip-this-for-readiness}); beyond upstream, it is Accepted and Programmed and its listener
+   * takes a route.
+   */
+  @Test
+  void gatewayNameMaximumLength_reconciled() {
+    String prefix = "gateway-name-maximum-length-";
+    String name = prefix + "a".repeat(253 - prefix.length());
+    assertThat(name).hasSize(253);
+    Gateway g = gateway(name, http("http", "", 80, FromNamespaces.Same));
+    s.store.create(g.withMetadata(g.metadata().toBuilder().annotation("gateway-api/skip-this-for-readiness", "true")
+        .build()));
+    s.store.create(route("to-the-long-name", new ParentReference(name, "", ""), "infra-backend-v1"));
+    s.settle();
+    // GatewayMustHaveLatestConditions
+    s.gatewayMustHaveLatestConditions(name);
+    Gateway stored = s.gateway(name);
+    assertThat(stored.status().condition(Conditions.ACCEPTED).isTrue()).isTrue();
+    assertThat(stored.status().condition(Conditions.PROGRAMMED).isTrue()).isTrue();
+    assertThat(stored.status().listener("http").attachedRoutes()).isEqualTo(1);
+    assertThat(s.route("to-the-long-name").status().parents().get(0).parentRef().name()).isEqualTo(name);
   }
 
   /** gatewayclass-observed-generation-bump.go / .yaml. */
