@@ -32,6 +32,8 @@ public final class Conditions {
   public static final String NO_CONFLICTS = "NoConflicts";
   public static final String INVALID = "Invalid";
   public static final String LISTENERS_NOT_VALID = "ListenersNotValid";
+  public static final String LISTENERS_NOT_RESOLVED = "ListenersNotResolved";
+  public static final String INVALID_CLIENT_CERTIFICATE_REF = "InvalidClientCertificateRef";
 
   private Conditions() {}
 

@@ -1,9 +1,11 @@
 package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
 
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.AllowedRoutesBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayBackendTLSBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewaySpecBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayStatusBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayTLSConfigBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.ListenerStatusBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.ListenerBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.ListenerTLSConfigBuilder;
@@ -35,8 +37,10 @@ import org.jspecify.annotations.Nullable;
  * gateway.networking.k8s.io/v1 Gateway: {@code gatewayClassName} and listeners (name, hostname, port, protocol,
  * {@code allowedRoutes} namespaces and kinds, {@code tls.certificateRefs} with their group, kind and namespace,
  * resolved by the Gateway's controller).
- * Parts not modelled are refused rather than dropped: {@code spec.addresses}, {@code spec.infrastructure}, TLS
- * {@code Passthrough} mode, route kinds of other groups.
+ * {@code spec.tls.backend.clientCertificateRef} is read like a listener's certificate reference.
+ * Parts not modelled are refused rather than dropped: {@code spec.addresses}, {@code spec.infrastructure},
+ * {@code spec.allowedListeners}, {@code spec.tls.frontend}, TLS {@code Passthrough} mode, route kinds of other
+ * groups.
  *
  * <p>The status as {@code kubectl get -o yaml} prints it: {@code conditions} ({@link GatewayApiStatusYaml}) and
  * {@code listeners}, each with its {@code name}, {@code supportedKinds} (group and kind; an unset group is the API's
@@ -60,6 +64,20 @@ public final class GatewayConverter
     if (s.getInfrastructure() != null) {
       ctx.error("spec.infrastructure", "is not supported", null);
     }
+    if (s.getAllowedListeners() != null) {
+      ctx.error("spec.allowedListeners", "is not supported (FleetKit does not model ListenerSets)", null);
+    }
+    SecretObjectReference clientCertificate = null;
+    if (s.getTls() != null) {
+      if (s.getTls().getFrontend() != null) {
+        ctx.error("spec.tls.frontend", "is not supported (FleetKit does not model client certificate validation)",
+            null);
+      }
+      var backend = s.getTls().getBackend();
+      if (backend != null && backend.getClientCertificateRef() != null) {
+        clientCertificate = secretReference(backend.getClientCertificateRef());
+      }
+    }
     List<Listener> listeners = Fabric8Scheduling.list(s.getListeners(), "spec.listeners", ctx,
         GatewayConverter::listener);
     String className = Values.orEmpty(s.getGatewayClassName());
@@ -67,7 +85,8 @@ public final class GatewayConverter
     if (ctx.hasErrors()) {
       return null;
     }
-    return ctx.build("", () -> new Gateway(meta, new GatewaySpec(className, listeners), status));
+    SecretObjectReference cc = clientCertificate;
+    return ctx.build("", () -> new Gateway(meta, new GatewaySpec(className, listeners, cc), status));
   }
 
   private static GatewayStatus status(io.fabric8.kubernetes.api.model.gatewayapi.v1.@Nullable GatewayStatus st,
@@ -128,9 +147,7 @@ public final class GatewayConverter
       // Any group, kind and namespace is read: the Gateway's controller reports a reference it cannot resolve
       // (another kind, a namespace without a ReferenceGrant) in the listener's ResolvedRefs condition, as upstream.
       certs = Fabric8Scheduling.list(tls.getCertificateRefs(), path + ".tls.certificateRefs", ctx,
-          (c, cp, cc) -> new SecretObjectReference(Values.orEmpty(c.getGroup()),
-              c.getKind() == null ? SecretObjectReference.SECRET : c.getKind(), Values.orEmpty(c.getName()),
-              Values.orEmpty(c.getNamespace())));
+          (c, cp, cc) -> secretReference(c));
     }
     AllowedRoutes allowed = AllowedRoutes.SAME_NAMESPACE;
     var a = l.getAllowedRoutes();
@@ -162,6 +179,20 @@ public final class GatewayConverter
         l.getPort(), Values.orEmpty(l.getProtocol()), ar, cr));
   }
 
+  /** A certificate reference as written; the kind defaults to Secret, as the CRD defaults it. */
+  private static SecretObjectReference secretReference(
+      io.fabric8.kubernetes.api.model.gatewayapi.v1.SecretObjectReference c) {
+    return new SecretObjectReference(Values.orEmpty(c.getGroup()),
+        c.getKind() == null ? SecretObjectReference.SECRET : c.getKind(), Values.orEmpty(c.getName()),
+        Values.orEmpty(c.getNamespace()));
+  }
+
+  private static io.fabric8.kubernetes.api.model.gatewayapi.v1.SecretObjectReference secretReferenceOut(
+      SecretObjectReference c) {
+    return new SecretObjectReferenceBuilder().withGroup(c.group()).withKind(c.kind()).withName(c.name())
+        .withNamespace(Values.emptyToNull(c.namespace())).build();
+  }
+
   @Override
   public io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway toFabric8(Gateway in) {
     return new GatewayBuilder()
@@ -174,8 +205,7 @@ public final class GatewayConverter
                 .withProtocol(l.protocol())
                 .withTls(l.certificateRefs().isEmpty() ? null : new ListenerTLSConfigBuilder()
                     .withCertificateRefs(Fabric8Scheduling.out(l.certificateRefs(),
-                        c -> new SecretObjectReferenceBuilder().withGroup(c.group()).withKind(c.kind())
-                            .withName(c.name()).withNamespace(Values.emptyToNull(c.namespace())).build()))
+                        GatewayConverter::secretReferenceOut))
                     .build())
                 .withAllowedRoutes(l.allowedRoutes().equals(AllowedRoutes.SAME_NAMESPACE) ? null
                     : new AllowedRoutesBuilder()
@@ -185,6 +215,10 @@ public final class GatewayConverter
                             k -> new RouteGroupKindBuilder().withKind(k).build()))
                         .build())
                 .build()))
+            .withTls(in.spec().backendClientCertificateRef() == null ? null : new GatewayTLSConfigBuilder()
+                .withBackend(new GatewayBackendTLSBuilder()
+                    .withClientCertificateRef(secretReferenceOut(in.spec().backendClientCertificateRef())).build())
+                .build())
             .build())
         .withStatus(status(in.status()))
         .build();
