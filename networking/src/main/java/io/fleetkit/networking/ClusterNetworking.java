@@ -1,6 +1,7 @@
 package io.fleetkit.networking;
 
 import io.fleetkit.networking.endpointslice.EndpointSliceController;
+import io.fleetkit.networking.gateway.GatewayStatusController;
 import io.fleetkit.networking.ipam.CidrSet;
 import io.fleetkit.networking.ipam.IpPrefix;
 import io.fleetkit.networking.ipam.NodeIpamController;
@@ -17,7 +18,9 @@ import java.util.Random;
 /**
  * A cluster's networking settings and the controllers that apply them: node IPAM (pod CIDRs from
  * {@link #clusterCidr}), pod IPs from the node's CIDR, Service cluster IPs (from {@link #serviceCidr}) and node
- * ports, and EndpointSlices. {@link #simulatedControllers()} plugs them into a {@code Simulation}. Immutable.
+ * ports, EndpointSlices, and the Gateway API's status (GatewayClasses of
+ * {@value GatewayStatusController#DEFAULT_CONTROLLER_NAME}, their Gateways and the HTTPRoutes attached to them).
+ * {@link #simulatedControllers()} plugs them into a {@code Simulation}. Immutable.
  *
  * @param serviceCidr {@code --service-cluster-ip-range}
  * @param clusterCidr {@code --cluster-cidr}
@@ -50,7 +53,11 @@ public record ClusterNetworking(String serviceCidr, String clusterCidr, int node
     }
   }
 
-  /** The four networking controllers for a simulation, seeded by the simulation's seed. */
+  /**
+   * The five networking controllers for a simulation, seeded by the simulation's seed: {@code node-ipam},
+   * {@code pod-addresses}, {@code service-addresses}, {@code endpointslice} and {@code gateway-status} (whose
+   * conditions' {@code lastTransitionTime} is the simulation's clock).
+   */
   public List<SimulatedController.Factory> simulatedControllers() {
     return List.of(
         (store, clock, seed) -> {
@@ -72,6 +79,10 @@ public record ClusterNetworking(String serviceCidr, String clusterCidr, int node
           EndpointSliceController c = EndpointSliceController.builder(store).clock(clock).seed(seed).stepping()
               .build();
           return SimulatedController.of("endpointslice", () -> c.start().join(), c::runUntilIdle, c);
+        },
+        (store, clock, seed) -> {
+          GatewayStatusController c = GatewayStatusController.builder(store).clock(clock).stepping().build();
+          return SimulatedController.of("gateway-status", () -> c.start().join(), c::runUntilIdle, c);
         });
   }
 }

@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
  * a protocol that is a core name or domain-prefixed, a hostname as for routes, unset for TCP and UDP; the
  * combination of port, protocol and hostname is unique; {@code tls} is only for HTTPS and TLS, and HTTPS needs at
  * least one certificate; {@code allowedRoutes.namespaces.selector} is set exactly when {@code from} is
- * {@code Selector}.
+ * {@code Selector}; {@code spec.tls.backend.clientCertificateRef}, when set, is a reference as a listener's
+ * certificate is.
  *
  * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken.
  */
@@ -87,18 +88,7 @@ public record Gateway(ObjectMeta metadata, GatewaySpec spec, GatewayStatus statu
         v.add(f + ".tls.certificateRefs", "must have at least 1 item for protocol HTTPS", 0);
       }
       for (int j = 0; j < l.certificateRefs().size(); j++) {
-        SecretObjectReference c = l.certificateRefs().get(j);
-        String cf = f + ".tls.certificateRefs[" + j + "]";
-        v.dnsSubdomain(cf + ".name", c.name());
-        if (!c.namespace().isEmpty()) {
-          v.dnsLabel(cf + ".namespace", c.namespace());
-        }
-        if (!c.group().isEmpty()) {
-          v.dnsSubdomain(cf + ".group", c.group());
-        }
-        if (!KIND_NAME.matcher(c.kind()).matches()) {
-          v.add(cf + ".kind", "must match " + KIND_NAME.pattern(), c.kind());
-        }
+        secretReference(v, f + ".tls.certificateRefs[" + j + "]", l.certificateRefs().get(j));
       }
       AllowedRoutes a = l.allowedRoutes();
       String af = f + ".allowedRoutes.namespaces";
@@ -117,7 +107,24 @@ public record Gateway(ObjectMeta metadata, GatewaySpec spec, GatewayStatus statu
         }
       }
     }
+    if (spec.backendClientCertificateRef() != null) {
+      secretReference(v, "spec.tls.backend.clientCertificateRef", spec.backendClientCertificateRef());
+    }
     v.throwIfAny();
+  }
+
+  /** A {@code SecretObjectReference}'s schema: DNS-subdomain name and group, DNS-label namespace, a Kind. */
+  private static void secretReference(Violations v, String cf, SecretObjectReference c) {
+    v.dnsSubdomain(cf + ".name", c.name());
+    if (!c.namespace().isEmpty()) {
+      v.dnsLabel(cf + ".namespace", c.namespace());
+    }
+    if (!c.group().isEmpty()) {
+      v.dnsSubdomain(cf + ".group", c.group());
+    }
+    if (!KIND_NAME.matcher(c.kind()).matches()) {
+      v.add(cf + ".kind", "must match " + KIND_NAME.pattern(), c.kind());
+    }
   }
 
   @Override

@@ -7,8 +7,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The observed state of a Gateway, written by the controller of its GatewayClass.
  *
- * @param conditions {@code Accepted} and {@code Programmed}, each with the {@code observedGeneration} it was
- *     computed for
+ * @param conditions {@code Accepted}, {@code Programmed} and {@code ResolvedRefs}, each with the
+ *     {@code observedGeneration} it was computed for
  * @param listeners one entry per listener, in spec order
  */
 public record GatewayStatus(List<Condition> conditions, List<ListenerStatus> listeners) {

@@ -11,7 +11,11 @@ public final class Conditions {
   public static final String RESOLVED_REFS = "ResolvedRefs";
   public static final String PROGRAMMED = "Programmed";
   public static final String CONFLICTED = "Conflicted";
+  /** GatewayClass: whether the controller supports the Gateway API version installed (GEP-922). */
+  public static final String SUPPORTED_VERSION = "SupportedVersion";
 
+  // GatewayClass reasons (besides Accepted and SupportedVersion, each its condition's True reason).
+  public static final String UNSUPPORTED_VERSION = "UnsupportedVersion";
   // Route parent reasons.
   public static final String NOT_ALLOWED_BY_LISTENERS = "NotAllowedByListeners";
   public static final String NO_MATCHING_LISTENER_HOSTNAME = "NoMatchingListenerHostname";
@@ -28,6 +32,8 @@ public final class Conditions {
   public static final String NO_CONFLICTS = "NoConflicts";
   public static final String INVALID = "Invalid";
   public static final String LISTENERS_NOT_VALID = "ListenersNotValid";
+  public static final String LISTENERS_NOT_RESOLVED = "ListenersNotResolved";
+  public static final String INVALID_CLIENT_CERTIFICATE_REF = "InvalidClientCertificateRef";
 
   private Conditions() {}
 

@@ -35,7 +35,10 @@ import org.jspecify.annotations.Nullable;
  * Conflicted=True ProtocolConflict} and not accepted. A listener is {@code Programmed} when accepted with resolved
  * references; only programmed listeners carry traffic, but routes attach (and are counted) on every accepted one.
  * The Gateway is {@code Accepted} (reason {@code ListenersNotValid} when some listener is not) unless no listener is
- * accepted.
+ * accepted; its {@code ResolvedRefs} is False for a backend client certificate
+ * ({@code spec.tls.backend.clientCertificateRef}) that does not resolve as a listener certificate would
+ * ({@code InvalidClientCertificateRef}, {@code RefNotPermitted}), else for listeners with unresolved references
+ * ({@code ListenersNotResolved}).
  *
  * <p>Routes, per {@code parentRefs} entry: the listeners named by {@code sectionName} and/or {@code port} (none:
  * {@code NoMatchingParent}); the route attaches to each of them that accepts the kind HTTPRoute from the route's
@@ -122,6 +125,7 @@ public final class GatewayAttachment {
       boolean allAccepted = true;
       boolean anyAccepted = false;
       boolean anyProgrammed = false;
+      List<String> unresolvedListeners = new ArrayList<>();
       for (ListenerState s : listeners.get(key)) {
         int[] n = counts.get(key + "#" + s.listener.name());
         ls.add(new ListenerStatus(s.listener.name(), s.supportedKinds, n == null ? 0 : n[0], s.conditions));
@@ -129,6 +133,10 @@ public final class GatewayAttachment {
         anyAccepted |= s.accepted;
         Condition prog = Conditions.find(s.conditions, Conditions.PROGRAMMED);
         anyProgrammed |= prog != null && prog.isTrue();
+        Condition refs = Conditions.find(s.conditions, Conditions.RESOLVED_REFS);
+        if (refs != null && !refs.isTrue()) {
+          unresolvedListeners.add(s.listener.name());
+        }
       }
       List<Condition> cs = new ArrayList<>();
       if (!classes.contains(g.spec().gatewayClassName())) {
@@ -142,6 +150,7 @@ public final class GatewayAttachment {
             allAccepted ? "" : anyAccepted ? "some listeners are not accepted" : "no listener is accepted"));
         cs.add(Conditions.of(Conditions.PROGRAMMED, anyProgrammed, anyProgrammed ? "Programmed" : Conditions.INVALID,
             anyProgrammed ? "" : "no listener is programmed"));
+        cs.add(gatewayResolvedRefs(g, unresolvedListeners, secrets, o.grants(), keyPairProblems));
       }
       gatewayStatus.put(key, new GatewayStatus(key, cs, ls));
     }
@@ -206,6 +215,30 @@ public final class GatewayAttachment {
       out.add(new ListenerState(l, supported, accepted, cs));
     }
     return out;
+  }
+
+  /**
+   * The Gateway's {@code ResolvedRefs} ({@code apis/v1/gateway_types.go}): False when its own references do not
+   * resolve, which are those outside any listener ({@code spec.tls.backend.clientCertificateRef}: reason
+   * {@code InvalidClientCertificateRef}, or {@code RefNotPermitted} for another namespace without a grant), else
+   * False {@code ListenersNotResolved} when some listener's {@code ResolvedRefs} is False (the condition's
+   * "positive-polarity summary" of them), else True. It does not change {@code Accepted} or {@code Programmed}.
+   */
+  private static Condition gatewayResolvedRefs(Gateway g, List<String> unresolvedListeners,
+      Map<String, Secret> secrets, List<ReferenceGrant> grants, Map<String, String> keyPairProblems) {
+    SecretObjectReference client = g.spec().backendClientCertificateRef();
+    String[] p = client == null ? null : certificateProblem(g, client, secrets, grants, keyPairProblems);
+    if (p != null) {
+      String reason = p[0].equals(Conditions.REF_NOT_PERMITTED) ? Conditions.REF_NOT_PERMITTED
+          : Conditions.INVALID_CLIENT_CERTIFICATE_REF;
+      return Conditions.of(Conditions.RESOLVED_REFS, false, reason,
+          "spec.tls.backend.clientCertificateRef: " + p[1]);
+    }
+    if (!unresolvedListeners.isEmpty()) {
+      return Conditions.of(Conditions.RESOLVED_REFS, false, Conditions.LISTENERS_NOT_RESOLVED,
+          "listeners " + unresolvedListeners + " have unresolved references");
+    }
+    return Conditions.of(Conditions.RESOLVED_REFS, true, "ResolvedRefs", "");
   }
 
   /**

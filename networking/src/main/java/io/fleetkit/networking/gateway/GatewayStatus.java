@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
  * A Gateway's status as a Gateway controller writes it.
  *
  * @param gateway {@code namespace/name}
- * @param conditions Accepted and Programmed
+ * @param conditions Accepted, Programmed and ResolvedRefs
  * @param listeners one entry per listener, in spec order
  */
 public record GatewayStatus(String gateway, List<Condition> conditions, List<ListenerStatus> listeners) {

@@ -43,7 +43,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes the Gateway API's status back to the store, as a Gateway implementation's controller does: for every
- * GatewayClass whose {@code controllerName} is this controller's, {@code Accepted}; for every Gateway of such a class,
+ * GatewayClass whose {@code controllerName} is this controller's, {@code Accepted} and {@code SupportedVersion}
+ * (True for FleetKit's own kinds, {@link #BUNDLE_VERSION}; see {@link Builder#crdBundleVersion}); for every Gateway of such a class,
  * its conditions and each listener's conditions, supported kinds and {@code attachedRoutes}; for every HTTPRoute, one
  * {@code status.parents} entry per {@code parentRefs} entry that names such a Gateway (entries written by other
  * controllers are kept, this controller's entries for parents it no longer serves are removed). The status is what
@@ -66,10 +67,22 @@ public final class GatewayStatusController implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(GatewayStatusController.class);
   /** The controller name used unless {@link Builder#controllerName} sets another. */
   public static final String DEFAULT_CONTROLLER_NAME = "fleetkit.io/gateway-controller";
+  /**
+   * The Gateway API release whose kinds FleetKit models ({@code apis/v1} of v1.6.1, unchanged from v1.6.0 and, for
+   * the fields FleetKit reads, at the later commit its conformance tests come from): the bundle version of
+   * FleetKit's built-in kinds, reported as supported by the {@code SupportedVersion} condition.
+   */
+  public static final String BUNDLE_VERSION = "v1.6.1";
+  /** The bundle versions this controller supports: the releases whose {@code apis/v1} is what FleetKit models. */
+  public static final List<String> SUPPORTED_BUNDLE_VERSIONS = List.of("v1.6.0", BUNDLE_VERSION);
+  /** The CRD annotation that carries the installed Gateway API version. */
+  public static final String BUNDLE_VERSION_ANNOTATION = "gateway.networking.k8s.io/bundle-version";
   /** The queue key of a full sync: cluster-scoped, so no Gateway (always namespaced) has it. */
   static final ObjectKey SYNC = ObjectKey.of("gateway-api-status");
 
   private final String controllerName;
+  /** The {@code SupportedVersion} condition every GatewayClass of ours gets, without generation and time. */
+  private final Condition supportedVersion;
   private final Controller<Gateway> controller;
   private final Informer<GatewayClass> classes;
   private final Informer<HTTPRoute> routes;
@@ -80,6 +93,7 @@ public final class GatewayStatusController implements AutoCloseable {
 
   private GatewayStatusController(Builder b) {
     this.controllerName = b.controllerName;
+    this.supportedVersion = supportedVersion(b.crdBundleVersion);
     ControllerBuilder<Gateway> cb = Controller.builder(b.store, Gateway.class).name("gateway-status")
         .reconciler(this::reconcile)
         .watches(Service.class, s -> List.of(SYNC))
@@ -203,7 +217,8 @@ public final class GatewayStatusController implements AutoCloseable {
     for (GatewayClass c : classList) {
       long gen = c.metadata().generation();
       GatewayClassStatus want = new GatewayClassStatus(merge(c.status().conditions(),
-          List.of(new Condition(Conditions.ACCEPTED, ConditionStatus.True, gen, null, "Accepted", "")), gen, now));
+          List.of(new Condition(Conditions.ACCEPTED, ConditionStatus.True, gen, null, "Accepted", ""),
+              supportedVersion), gen, now));
       if (!want.equals(c.status())) {
         complete &= write(ctx, c, x -> x.withStatus(want));
       }
@@ -241,6 +256,24 @@ public final class GatewayStatusController implements AutoCloseable {
       allGateways.forEach(g -> synced.put(ObjectKey.of(g), g.metadata().generation()));
     }
     return complete;
+  }
+
+  /**
+   * {@code SupportedVersion} ({@code apis/v1/gatewayclass_types.go}; the version is GEP-922's bundle-version
+   * annotation) for Gateway API CRDs of bundle version {@code installed}: True when it is one this controller
+   * supports, else False {@code UnsupportedVersion} with the detected and the supported versions in the message, as
+   * upstream asks. A class is accepted either way: upstream
+   * lets an implementation give "best effort" support to versions it does not recognise.
+   */
+  static Condition supportedVersion(String installed) {
+    if (SUPPORTED_BUNDLE_VERSIONS.contains(installed)) {
+      return Condition.of(Conditions.SUPPORTED_VERSION, ConditionStatus.True, Conditions.SUPPORTED_VERSION,
+          "Gateway API bundle version " + installed + " is supported");
+    }
+    String detected = installed.isEmpty() ? "the Gateway API CRDs have no " + BUNDLE_VERSION_ANNOTATION
+        + " annotation" : "Gateway API bundle version " + installed + " is not supported";
+    return Condition.of(Conditions.SUPPORTED_VERSION, ConditionStatus.False, Conditions.UNSUPPORTED_VERSION,
+        detected + "; supported: " + String.join(", ", SUPPORTED_BUNDLE_VERSIONS));
   }
 
   /** The route's parents: other controllers' entries as they are, then ours, one per parentRef we serve. */
@@ -304,6 +337,7 @@ public final class GatewayStatusController implements AutoCloseable {
   public static final class Builder {
     private final ObjectStore store;
     private String controllerName = DEFAULT_CONTROLLER_NAME;
+    private String crdBundleVersion = BUNDLE_VERSION;
     private boolean stepping;
     private @Nullable TimerClock clock;
 
@@ -325,6 +359,25 @@ public final class GatewayStatusController implements AutoCloseable {
             + " such as example.com/gateway-controller but was \"" + name + "\"");
       }
       this.controllerName = name;
+      return this;
+    }
+
+    /**
+     * The {@value GatewayStatusController#BUNDLE_VERSION_ANNOTATION} of the Gateway API CRDs the store serves, for
+     * the {@code SupportedVersion} condition (default {@value GatewayStatusController#BUNDLE_VERSION}: FleetKit's
+     * built-in kinds). An embedder mirroring a cluster's objects gives that cluster's CRD annotation; empty when
+     * the CRDs have none, which upstream counts as unsupported.
+     *
+     * @throws IllegalArgumentException if it is neither empty nor a version such as {@code v1.6.1}
+     */
+    public Builder crdBundleVersion(String version) {
+      Objects.requireNonNull(version, "version");
+      if (!version.isEmpty() && !version.matches("v\\d+\\.\\d+\\.\\d+(-[0-9A-Za-z.-]+)?")) {
+        throw new IllegalArgumentException("GatewayStatusController: crdBundleVersion must be a version such as "
+            + BUNDLE_VERSION + " (or empty when the CRDs have no " + BUNDLE_VERSION_ANNOTATION + " annotation) but"
+            + " was \"" + version + "\"");
+      }
+      this.crdBundleVersion = version;
       return this;
     }
 

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Routes a request that reaches a Gateway on a port, as a Gateway data plane does: the listener on that port whose
@@ -30,7 +31,8 @@ import java.util.Map;
  * the redirect instead (the request's scheme is {@code https} on an HTTPS listener, else {@code http}; its port the
  * listener's), one with a {@code CORS} filter answers preflights; the rule's other filters, then those of the
  * chosen backend, say what the backend receives, what is done to its response and where copies go (see
- * {@link RouteResult}). Immutable and thread-safe.
+ * {@link RouteResult}). A request on a TLS connection can be routed with the connection's server name (SNI), which
+ * selects the listener; a Host that another listener serves is then misdirected (421). Immutable and thread-safe.
  */
 public final class GatewayRouter {
   private final GatewayAttachment attachment;
@@ -73,34 +75,92 @@ public final class GatewayRouter {
    * @throws IllegalArgumentException when no such Gateway was given
    */
   public RouteResult route(String gateway, int port, HttpRequest request) {
+    Gateway g = gateway(gateway);
+    String host = request.hostname();
+    Listener best = listenerFor(g, port, host);
+    String gw = "Gateway " + gateway;
+    if (!onPort(g, port)) {
+      return RouteResult.notFound(gw + " has no listener on port " + port);
+    }
+    if (best == null) {
+      return RouteResult.notFound(gw + " has no listener on port " + port + " for host \"" + host + "\" (404)");
+    }
+    return route(gateway, best, port, request);
+  }
+
+  /**
+   * Where {@code request}, sent over a TLS connection to Gateway {@code gateway} on {@code port} whose ClientHello
+   * named {@code serverName} (SNI), goes. The listener the server name selects (by the same hostname matching as
+   * the Host header) serves the connection; a request whose Host another listener on the port matches as well or
+   * better is misdirected and answered 421, as {@code apis/v1/gateway_types.go} ({@code Listener.Hostname}) asks:
+   * "If another Listener has an exact match or more specific wildcard entry, the Gateway SHOULD return a 421", and
+   * when the connection's listener does not match the Host, 421 if another listener does, else 404. The handshake
+   * itself is not modelled: a server name that no listener on the port matches is answered as a request without a
+   * listener (404), where a real Gateway fails the handshake.
+   *
+   * @throws IllegalArgumentException when no such Gateway was given
+   */
+  public RouteResult route(String gateway, int port, String serverName, HttpRequest request) {
+    Gateway g = gateway(gateway);
+    String gw = "Gateway " + gateway;
+    if (!onPort(g, port)) {
+      return RouteResult.notFound(gw + " has no listener on port " + port);
+    }
+    Listener connection = listenerFor(g, port, serverName);
+    if (connection == null) {
+      return RouteResult.notFound(gw + " has no listener on port " + port + " for server name \"" + serverName
+          + "\": the TLS handshake would fail (404)");
+    }
+    String host = request.hostname();
+    Listener byHost = listenerFor(g, port, host);
+    if (byHost == null) {
+      return RouteResult.notFound(gw + " has no listener on port " + port + " for host \"" + host + "\" (404)");
+    }
+    if (byHost != connection) {
+      return RouteResult.misdirected(gw + ": host \"" + host + "\" is served by listener " + byHost.name()
+          + ", not by listener " + connection.name() + " which server name \"" + serverName
+          + "\" selected (421 Misdirected Request)");
+    }
+    return route(gateway, connection, port, request);
+  }
+
+  private Gateway gateway(String gateway) {
     Gateway g = attachment.gatewayObjects().get(gateway);
     if (g == null) {
       throw new IllegalArgumentException("Gateway " + gateway + " not found (known: "
           + attachment.gatewayObjects().keySet() + ")");
     }
-    GatewayStatus status = attachment.gateway(gateway);
-    String host = request.hostname();
+    return g;
+  }
+
+  private static boolean onPort(Gateway g, int port) {
+    return g.spec().listeners().stream().anyMatch(l -> l.port() == port);
+  }
+
+  /**
+   * The listener on {@code port} whose hostname matches {@code host} most specifically (exact, then the longest
+   * wildcard, then one without hostname), the first of equals; {@code null} when none matches.
+   */
+  private static @Nullable Listener listenerFor(Gateway g, int port, String host) {
     Listener best = null;
     int bestScore = -1;
-    boolean anyOnPort = false;
     for (Listener l : g.spec().listeners()) {
       if (l.port() != port) {
         continue;
       }
-      anyOnPort = true;
       int s = Hostnames.listenerScore(l.hostname(), host);
       if (s > bestScore) {
         best = l;
         bestScore = s;
       }
     }
+    return best;
+  }
+
+  private RouteResult route(String gateway, Listener best, int port, HttpRequest request) {
+    GatewayStatus status = attachment.gateway(gateway);
+    String host = request.hostname();
     String gw = "Gateway " + gateway;
-    if (!anyOnPort) {
-      return RouteResult.notFound(gw + " has no listener on port " + port);
-    }
-    if (best == null) {
-      return RouteResult.notFound(gw + " has no listener on port " + port + " for host \"" + host + "\" (404)");
-    }
     String at = gw + " listener " + best.name() + (best.hostname().isEmpty() ? "" : " (" + best.hostname() + ")");
     ListenerStatus ls = status == null ? null : status.listener(best.name());
     Condition programmed = ls == null ? null : ls.condition(Conditions.PROGRAMMED);

@@ -22,7 +22,8 @@ import org.jspecify.annotations.Nullable;
  * @param backends every backend of the matched rule with its weight (one entry for Ingress)
  * @param status the HTTP status a proxy would answer when it cannot forward: 200 when forwarded or when a
  *     {@code CORS} filter answers a preflight, 404 when nothing matched, 500 when the matched rule has no usable
- *     backend, the redirect's status (301, 302, 303, 307, 308) when a {@code RequestRedirect} filter answers
+ *     backend, 421 when a request on a TLS connection is misdirected (see
+ *     {@link GatewayRouter#route(String, int, String, HttpRequest)}), the redirect's status (301, 302, 303, 307, 308) when a {@code RequestRedirect} filter answers
  * @param message what happened, for people
  * @param forwarded the request the backend receives, after the {@code URLRewrite} and {@code RequestHeaderModifier}
  *     filters of the rule and of the chosen backend; {@code null} when the request is not forwarded
@@ -71,7 +72,13 @@ public record RouteResult(@Nullable String route, @Nullable String service, @Nul
         null, null, null);
   }
 
-  /** A matched rule whose backends cannot take the request (500). */
+  /** A request sent on a TLS connection whose server name selected another listener than its Host does (421). */
+  static RouteResult misdirected(String message) {
+    return new RouteResult(null, null, null, List.of(), 421, message, null, null, HeaderModifier.NONE, List.of(),
+        null, null, null);
+  }
+
+    /** A matched rule whose backends cannot take the request (500). */
   static RouteResult noBackend(String route, List<Backend> backends, String message) {
     return new RouteResult(route, null, null, backends, 500, message, null, null, HeaderModifier.NONE, List.of(),
         null, null, null);

@@ -42,8 +42,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * conditions, reasons and attached-route counts. Where upstream patches an object, the test updates it in the store
  * and lets the controller settle, as the suite polls until its timeout. The certificate Secrets are the self-signed
  * pair of {@code src/test/resources/tls} (made with OpenSSL) where upstream generates one per run. No case sends a
- * request: none of these needs TLS on the wire (the HTTPS listeners' traffic cases, httproute-https-listener and the
- * like, are not ported).
+ * request (the HTTPS listeners' traffic cases, httproute-https-listener and
+ * httproute-https-listener-detect-misdirected-requests, are in the routing package's {@code GatewayConformanceTest}).
  */
 final class GatewayStatusConformanceTest {
   private final StatusConformance s = new StatusConformance();
@@ -148,6 +148,64 @@ final class GatewayStatusConformanceTest {
     s.namespaceGatewaysMustBeReady(INFRA);
   }
 
+  /**
+   * gateway-invalid-tls-backend-configuration.go / .yaml: five Gateways whose {@code spec.tls.backend
+   * .clientCertificateRef} does not resolve (a missing Secret, another group, another kind, a Secret without the
+   * keys, another namespace without a ReferenceGrant): Gateway {@code ResolvedRefs=False} with
+   * {@code InvalidClientCertificateRef} or {@code RefNotPermitted}, and {@code Accepted=True Accepted}; conditions of
+   * the Gateway's generation. Beyond upstream: the valid certificate resolves, and the readiness checks pass.
+   */
+  @ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.CsvSource({
+      "gateway-client-certificate-nonexistent-secret, InvalidClientCertificateRef",
+      "gateway-client-certificate-unsupported-group, InvalidClientCertificateRef",
+      "gateway-client-certificate-unsupported-kind, InvalidClientCertificateRef",
+      "gateway-client-certificate-malformed-secret, InvalidClientCertificateRef",
+      "gateway-client-certificate-missing-reference-grant, RefNotPermitted"})
+  void gatewayInvalidTlsBackendConfiguration_resolvedRefsFalse(String name, String reason) {
+    s.store.create(clientCertificate("gateway-client-certificate-nonexistent-secret",
+        new SecretObjectReference("", "Secret", "nonexistent-certificate", "")));
+    s.store.create(clientCertificate("gateway-client-certificate-unsupported-group",
+        new SecretObjectReference("wrong.group.company.io", "Secret", "tls-validity-checks-certificate", "")));
+    s.store.create(clientCertificate("gateway-client-certificate-unsupported-kind",
+        new SecretObjectReference("", "WrongKind", "tls-validity-checks-certificate", "")));
+    s.store.create(clientCertificate("gateway-client-certificate-malformed-secret",
+        new SecretObjectReference("", "Secret", "malformed-client-certificate", "")));
+    // "this certificate is invalid because it does not contain the keys named tls.crt and tls.key"
+    s.store.create(new Secret(ObjectMeta.of(INFRA, "malformed-client-certificate"), Secret.TYPE_OPAQUE, Map.of(),
+        false));
+    s.store.create(clientCertificate("gateway-client-certificate-missing-reference-grant",
+        new SecretObjectReference("", "Secret", "certificate", WEB)));
+    s.settle();
+    // GatewayMustHaveLatestConditions, then GatewayMustHaveCondition twice
+    s.gatewayMustHaveLatestConditions(name);
+    StatusConformance.conditionsMatch("Gateway " + name, s.gateway(name).status().conditions(), List.of(
+        cond(Conditions.RESOLVED_REFS, false, reason), cond(Conditions.ACCEPTED, true, "Accepted")));
+    assertThat(s.gateway(name).status().condition(Conditions.RESOLVED_REFS).message())
+        .startsWith("spec.tls.backend.clientCertificateRef: ");
+    s.namespaceGatewaysMustBeReady(INFRA);
+  }
+
+  @Test
+  void tlsBackendClientCertificate_valid_resolvedRefsTrue() {
+    s.store.create(clientCertificate("gateway-client-certificate-valid",
+        new SecretObjectReference("", "Secret", "tls-validity-checks-certificate", "")));
+    s.settle();
+    StatusConformance.conditionsMatch("Gateway", s.gateway("gateway-client-certificate-valid").status().conditions(),
+        List.of(cond(Conditions.RESOLVED_REFS, true, "ResolvedRefs")));
+    // a listener with an unresolved certificate makes the Gateway's summary False
+    s.store.create(gateway("listener-unresolved", https("https", "", new SecretObjectReference("", "Secret",
+        "nonexistent-certificate", ""))));
+    s.settle();
+    StatusConformance.conditionsMatch("Gateway", s.gateway("listener-unresolved").status().conditions(),
+        List.of(cond(Conditions.RESOLVED_REFS, false, Conditions.LISTENERS_NOT_RESOLVED)));
+  }
+
+  private static Gateway clientCertificate(String name, SecretObjectReference ref) {
+    Gateway g = gateway(name, http("http", "", 80, FromNamespaces.Same));
+    return new Gateway(g.metadata(), new GatewaySpec(g.spec().gatewayClassName(), g.spec().listeners(), ref));
+  }
+
   private static Gateway invalidTls(String name, SecretObjectReference ref) {
     Gateway g = gateway(name, https("https", "", ref));
     return new Gateway(g.metadata().toBuilder().annotations(Map.of("gateway-api/skip-this-for-readiness",
@@ -156,6 +214,31 @@ final class GatewayStatusConformanceTest {
 
   private static ReferenceGrant grant(String ns, String name, ReferenceGrant.From from, ReferenceGrant.To to) {
     return new ReferenceGrant(ObjectMeta.of(ns, name), List.of(from), List.of(to));
+  }
+
+  /**
+   * gateway-name-maximum-length.go / .yaml: a Gateway whose name has 253 characters, the most a DNS subdomain may
+   * have, is reconciled. Upstream checks only that its conditions are of its generation (the Gateway is annotated
+   * {@code gateway-api/skip-this-for-readiness}); beyond upstream, it is Accepted and Programmed and its listener
+   * takes a route.
+   */
+  @Test
+  void gatewayNameMaximumLength_reconciled() {
+    String prefix = "gateway-name-maximum-length-";
+    String name = prefix + "a".repeat(253 - prefix.length());
+    assertThat(name).hasSize(253);
+    Gateway g = gateway(name, http("http", "", 80, FromNamespaces.Same));
+    s.store.create(g.withMetadata(g.metadata().toBuilder().annotation("gateway-api/skip-this-for-readiness", "true")
+        .build()));
+    s.store.create(route("to-the-long-name", new ParentReference(name, "", ""), "infra-backend-v1"));
+    s.settle();
+    // GatewayMustHaveLatestConditions
+    s.gatewayMustHaveLatestConditions(name);
+    Gateway stored = s.gateway(name);
+    assertThat(stored.status().condition(Conditions.ACCEPTED).isTrue()).isTrue();
+    assertThat(stored.status().condition(Conditions.PROGRAMMED).isTrue()).isTrue();
+    assertThat(stored.status().listener("http").attachedRoutes()).isEqualTo(1);
+    assertThat(s.route("to-the-long-name").status().parents().get(0).parentRef().name()).isEqualTo(name);
   }
 
   /** gatewayclass-observed-generation-bump.go / .yaml. */

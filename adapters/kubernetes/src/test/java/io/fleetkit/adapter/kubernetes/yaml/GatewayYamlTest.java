@@ -51,6 +51,8 @@ final class GatewayYamlTest {
         SecretObjectReference.secret("www-cert"), SecretObjectReference.secret("certs", "shared-cert"));
     assertThat(g.spec().listeners().get(1).allowedRoutes().from()).isEqualTo(FromNamespaces.All);
     assertThat(g.spec().listeners().get(2).allowedRoutes().from()).isEqualTo(FromNamespaces.Same);
+    // spec.tls.backend.clientCertificateRef: the kind defaults to Secret, as the CRD defaults it
+    assertThat(g.spec().backendClientCertificateRef()).isEqualTo(SecretObjectReference.secret("certs", "edge-client"));
     HTTPRoute r = loaded.ofType(HTTPRoute.class).get(0);
     assertThat(r.spec().parentRefs().get(0).sectionName()).isEqualTo("http");
     assertThat(r.spec().parentRefs().get(1).port()).isEqualTo(443);
@@ -139,6 +141,12 @@ final class GatewayYamlTest {
           + "| spec.listeners[0].allowedRoutes.namespaces.from",
       "'  gatewayClassName: c\n  listeners: [{name: a, port: 80, protocol: HTTP}]\n  addresses: [{value: 1.2.3.4}]'"
           + "| spec.addresses",
+      "'  gatewayClassName: c\n  listeners: [{name: a, port: 80, protocol: HTTP}]\n  tls: {frontend: {default: {}}}'"
+          + "| spec.tls.frontend",
+      "'  gatewayClassName: c\n  listeners: [{name: a, port: 80, protocol: HTTP}]\n  allowedListeners: {}'"
+          + "| spec.allowedListeners",
+      "'  gatewayClassName: c\n  listeners: [{name: a, port: 80, protocol: HTTP}]\n  tls: {backend: {clientCertificateRef: {name: A_B}}}'"
+          + "| spec.tls.backend.clientCertificateRef.name",
   })
   void parse_badGateway_errorNamesObjectAndField(String spec, String expected) {
     Throwable t = catchThrowable(() -> KubernetesYaml.parse(GW + spec.replace("\\n", "\n") + "\n", "g.yaml"));

@@ -2,16 +2,19 @@ package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
 
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayClassBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayClassSpecBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayClassStatusBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.gateway.GatewayClass;
+import io.fleetkit.api.gateway.GatewayClassStatus;
 import io.fleetkit.api.meta.ObjectMeta;
 import org.jspecify.annotations.Nullable;
 
 /**
  * gateway.networking.k8s.io/v1 GatewayClass ({@code spec.controllerName} and {@code spec.description};
- * parametersRef is refused).
+ * parametersRef is refused) and its {@code status.conditions}, as {@code kubectl get -o yaml} prints them
+ * ({@link GatewayApiStatusYaml}); {@code status.supportedFeatures} is not modelled and refused.
  */
 public final class GatewayClassConverter
     extends AbstractKindConverter<io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayClass, GatewayClass> {
@@ -30,10 +33,20 @@ public final class GatewayClassConverter
     }
     String controller = s == null ? "" : Values.orEmpty(s.getControllerName());
     String description = s == null ? "" : Values.orEmpty(s.getDescription());
+    GatewayClassStatus status = GatewayClassStatus.EMPTY;
+    var st = in.getStatus();
+    if (st != null) {
+      if (st.getSupportedFeatures() != null && !st.getSupportedFeatures().isEmpty()) {
+        ctx.error("status.supportedFeatures", "is not supported (FleetKit does not model the features a"
+            + " GatewayClass reports)", st.getSupportedFeatures().size());
+      }
+      status = new GatewayClassStatus(GatewayApiStatusYaml.conditions(st.getConditions(), "status.conditions", ctx));
+    }
     if (ctx.hasErrors()) {
       return null;
     }
-    return ctx.build("", () -> new GatewayClass(meta, controller).withDescription(description));
+    GatewayClassStatus fs = status;
+    return ctx.build("", () -> new GatewayClass(meta, controller, description, fs));
   }
 
   @Override
@@ -43,6 +56,8 @@ public final class GatewayClassConverter
         .withMetadata(Fabric8Meta.toFabric8(in.metadata()))
         .withSpec(new GatewayClassSpecBuilder().withControllerName(in.controllerName())
             .withDescription(Values.emptyToNull(in.description())).build())
+        .withStatus(in.status().equals(GatewayClassStatus.EMPTY) ? null : new GatewayClassStatusBuilder()
+            .withConditions(GatewayApiStatusYaml.conditionsOut(in.status().conditions())).build())
         .build();
   }
 }

@@ -17,10 +17,12 @@ import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteFilterBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteMatchBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteRuleBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteSpecBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteStatusBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteRetryBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteTimeoutsBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPURLRewriteFilterBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.ParentReferenceBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.RouteParentStatusBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
@@ -44,14 +46,17 @@ import io.fleetkit.api.gateway.HTTPRouteFilterType;
 import io.fleetkit.api.gateway.HTTPRouteMatch;
 import io.fleetkit.api.gateway.HTTPRouteRule;
 import io.fleetkit.api.gateway.HTTPRouteSpec;
+import io.fleetkit.api.gateway.HTTPRouteStatus;
 import io.fleetkit.api.gateway.HTTPRouteRetry;
 import io.fleetkit.api.gateway.HTTPRouteTimeouts;
 import io.fleetkit.api.gateway.HTTPURLRewriteFilter;
 import io.fleetkit.api.gateway.ParentReference;
 import io.fleetkit.api.gateway.PathMatchType;
+import io.fleetkit.api.gateway.RouteParentStatus;
 import io.fleetkit.api.gateway.ValueMatchType;
 import io.fleetkit.api.meta.ObjectMeta;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -65,6 +70,10 @@ import org.jspecify.annotations.Nullable;
  * retry policies. The other filter types (ExternalAuth, ExtensionRef) and session persistence are not modelled: they
  * are refused rather than silently dropped.
  * Values equal to the API's defaults are written out as absent.
+ *
+ * <p>The status as {@code kubectl get -o yaml} prints it: {@code parents}, each with its {@code parentRef} (written
+ * as a spec parentRef is), {@code controllerName} and {@code conditions} ({@link GatewayApiStatusYaml}); one
+ * controller's entries for the same parentRef twice are refused.
  */
 public final class HTTPRouteConverter
     extends AbstractKindConverter<io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute, HTTPRoute> {
@@ -82,15 +91,55 @@ public final class HTTPRouteConverter
     ObjectMeta meta = Fabric8Meta.toCore(in.getMetadata(), kind(), true, ctx);
     var s = in.getSpec() == null ? new io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteSpec() : in.getSpec();
     List<ParentReference> parents = Fabric8Scheduling.list(s.getParentRefs(), "spec.parentRefs", ctx,
-        (p, path, c) -> new ParentReference(Values.orEmpty(p.getGroup()), Values.orEmpty(p.getKind()),
-            Values.orEmpty(p.getName()), Values.orEmpty(p.getNamespace()), Values.orEmpty(p.getSectionName()),
-            p.getPort()));
+        (p, path, c) -> parentRef(p));
     List<String> hostnames = Values.stringList(s.getHostnames(), "spec.hostnames", ctx);
     List<HTTPRouteRule> rules = Fabric8Scheduling.list(s.getRules(), "spec.rules", ctx, HTTPRouteConverter::rule);
+    HTTPRouteStatus status = status(in.getStatus(), ctx);
     if (ctx.hasErrors()) {
       return null;
     }
-    return ctx.build("", () -> new HTTPRoute(meta, new HTTPRouteSpec(parents, hostnames, rules)));
+    return ctx.build("", () -> new HTTPRoute(meta, new HTTPRouteSpec(parents, hostnames, rules), status));
+  }
+
+  private static ParentReference parentRef(io.fabric8.kubernetes.api.model.gatewayapi.v1.ParentReference p) {
+    return new ParentReference(Values.orEmpty(p.getGroup()), Values.orEmpty(p.getKind()),
+        Values.orEmpty(p.getName()), Values.orEmpty(p.getNamespace()), Values.orEmpty(p.getSectionName()),
+        p.getPort());
+  }
+
+  private static io.fabric8.kubernetes.api.model.gatewayapi.v1.ParentReference parentRefOut(ParentReference p) {
+    return new ParentReferenceBuilder()
+        .withGroup(Values.emptyToNull(p.group())).withKind(Values.emptyToNull(p.kind())).withPort(p.port())
+        .withName(p.name()).withNamespace(Values.emptyToNull(p.namespace()))
+        .withSectionName(Values.emptyToNull(p.sectionName())).build();
+  }
+
+  private static HTTPRouteStatus status(
+      io.fabric8.kubernetes.api.model.gatewayapi.v1.@Nullable HTTPRouteStatus st, DocumentContext ctx) {
+    if (st == null) {
+      return HTTPRouteStatus.EMPTY;
+    }
+    var seen = new HashSet<List<Object>>();
+    List<RouteParentStatus> parents = Fabric8Scheduling.list(st.getParents(), "status.parents", ctx, (p, path, c) -> {
+      if (p.getParentRef() == null) {
+        c.error(path + ".parentRef", "is required", null);
+      }
+      String controller = Values.required(p.getControllerName(), path + ".controllerName", c);
+      ParentReference ref = p.getParentRef() == null ? null : parentRef(p.getParentRef());
+      if (ref != null && ref.name().isEmpty()) {
+        c.error(path + ".parentRef.name", "is required", null);
+      }
+      if (ref != null && !controller.isEmpty() && !seen.add(List.of(ref, controller))) {
+        c.error(path, "Duplicate value: controller " + controller + " has another entry for this parentRef",
+            ref.name());
+      }
+      var conditions = GatewayApiStatusYaml.conditions(p.getConditions(), path + ".conditions", c);
+      if (ref == null || ref.name().isEmpty() || controller.isEmpty()) {
+        return null;
+      }
+      return c.build(path, () -> new RouteParentStatus(ref, controller, conditions));
+    });
+    return new HTTPRouteStatus(parents);
   }
 
   private static @Nullable HTTPRouteRule rule(io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteRule r,
@@ -280,10 +329,7 @@ public final class HTTPRouteConverter
         .withApiVersion(apiVersion()).withKind(kind())
         .withMetadata(Fabric8Meta.toFabric8(in.metadata()))
         .withSpec(new HTTPRouteSpecBuilder()
-            .withParentRefs(Fabric8Scheduling.out(s.parentRefs(), p -> new ParentReferenceBuilder()
-                .withGroup(Values.emptyToNull(p.group())).withKind(Values.emptyToNull(p.kind())).withPort(p.port())
-                .withName(p.name()).withNamespace(Values.emptyToNull(p.namespace()))
-                .withSectionName(Values.emptyToNull(p.sectionName())).build()))
+            .withParentRefs(Fabric8Scheduling.out(s.parentRefs(), HTTPRouteConverter::parentRefOut))
             .withHostnames(Values.emptyToNull(s.hostnames()))
             .withRules(Fabric8Scheduling.out(s.rules(), r -> new HTTPRouteRuleBuilder()
                 .withName(Values.emptyToNull(r.name()))
@@ -310,6 +356,11 @@ public final class HTTPRouteConverter
                     .withWeight(b.weight() == HTTPBackendRef.DEFAULT_WEIGHT ? null : b.weight())
                     .withFilters(Fabric8Scheduling.out(b.filters(), HTTPRouteConverter::filterOut)).build()))
                 .build()))
+            .build())
+        .withStatus(in.status().equals(HTTPRouteStatus.EMPTY) ? null : new HTTPRouteStatusBuilder()
+            .withParents(Fabric8Scheduling.out(in.status().parents(), p -> new RouteParentStatusBuilder()
+                .withParentRef(parentRefOut(p.parentRef())).withControllerName(p.controllerName())
+                .withConditions(GatewayApiStatusYaml.conditionsOut(p.conditions())).build()))
             .build())
         .build();
   }
