@@ -43,7 +43,7 @@ import org.jspecify.annotations.Nullable;
  * one starts, a sidecar (restartable init container) must have started (its startup probe passed, or it has none);
  * the regular containers start once the last one has. A failed regular init container fails the pod under
  * {@code restartPolicy: Never} and is restarted with CrashLoopBackOff otherwise; a sidecar is restarted whenever it
- * exits, whatever the policy, and is stopped (exit 0) when the regular containers are all done. A kubelet restart
+ * exits, whatever the policy, and is killed (exit 137) when the regular containers are all done. A kubelet restart
  * ({@link #kubeletRestarted}) keeps the containers running and rebuilds the kubelet's memory: new probe workers,
  * whose results the readiness of survivors inherits until they have their own ({@link KubeletRestart}), and no
  * restart backoff. Not thread-safe: owned by one {@link NodeAgent}.
@@ -57,6 +57,13 @@ final class PodRuntime {
   static final String POD_INITIALIZING = "PodInitializing";
   /** The reason of {@code Initialized=False}. */
   static final String CONTAINERS_NOT_INITIALIZED = "ContainersNotInitialized";
+  /** The reason of a container that exited with a code other than 0, or was killed. */
+  static final String REASON_ERROR = "Error";
+  /**
+   * The reason the status manager gives a container of a finished pod that has no terminated state of its own
+   * ({@code kubecontainer.ContainerReasonStatusUnknown}).
+   */
+  static final String CONTAINER_STATUS_UNKNOWN = "ContainerStatusUnknown";
   /** The reason of {@code Initialized=True} of a pod with init containers that succeeded. */
   static final String POD_COMPLETED = "PodCompleted";
   private static final ProbeTarget NO_TARGET = ProbeTarget.of("");
@@ -344,8 +351,16 @@ final class PodRuntime {
   }
 
   /**
-   * Stops the sidecars once the pod is done (its regular containers finished, or an init container failed it): the
-   * kubelet stops them, and the simulated application shuts down cleanly (exit 0) at that instant.
+   * Kills the sidecars once the pod is done (its regular containers finished, or an init container failed it), as the
+   * kubelet does: {@code computePodActions} then kills the pod rather than restart them, so a restartable init
+   * container does not keep a finished pod alive. A running sidecar is killed at that instant with exit code 137,
+   * reason {@code Error}, as this simulator kills a container whose liveness failed (upstream sends SIGTERM and, once
+   * the grace period is over, SIGKILL; a process that exits on SIGTERM would report its own code: not modelled). A
+   * sidecar held back in CrashLoopBackOff is not running and has no terminated state of its own; the status manager's
+   * {@code TerminatePod} then reports it terminated with 137, reason {@code ContainerStatusUnknown} and no finish
+   * time. Terminated
+   * sidecars do not count for the pod's phase ({@code getPhase}): a pod whose regular containers all exited 0 is
+   * Succeeded.
    */
   private void stopSidecars(Instant now) {
     sidecarsStopped = true;
@@ -362,9 +377,14 @@ final class PodRuntime {
       }
       if (c.running()) {
         c.state = ContainerStateType.Terminated;
-        c.exitCode = 0;
-        c.reason = "Completed";
+        c.exitCode = ContainerScript.KILLED_EXIT_CODE;
+        c.reason = REASON_ERROR;
         c.finishedAt = stopAt;
+      } else if (c.state == ContainerStateType.Waiting && c.startedAt != null) {
+        c.state = ContainerStateType.Terminated;
+        c.exitCode = ContainerScript.KILLED_EXIT_CODE;
+        c.reason = CONTAINER_STATUS_UNKNOWN;
+        c.finishedAt = null; // TerminatePod sets no finish time
       }
       c.backoffUntil = null;
       c.done = true;
@@ -429,7 +449,7 @@ final class PodRuntime {
     c.state = ContainerStateType.Terminated;
     c.exitCode = code;
     c.finishedAt = at;
-    c.reason = code == 0 ? "Completed" : "Error";
+    c.reason = code == 0 ? "Completed" : REASON_ERROR;
     RestartPolicy policy = pod.spec().restartPolicy();
     boolean restart = switch (c.kind) {
       case REGULAR -> policy == RestartPolicy.Always || (policy == RestartPolicy.OnFailure && code != 0);
