@@ -64,7 +64,8 @@ public final class NodeAgent implements AutoCloseable {
   private final Map<String, PodRuntime> pods = new LinkedHashMap<>();
   /** Pods to sync, in the order they were marked; a fresh set per pass (clearing a grown hash table costs its size). */
   private Set<String> dirty = new LinkedHashSet<>();
-  private final Map<String, Integer> revivedRestarts = new LinkedHashMap<>();
+  /** What the last reboot left of the pods the agent ran, until each is synced again. */
+  private final Map<String, PodRuntime.Reboot> rebooted = new LinkedHashMap<>();
   /**
    * The status the agent's last status write sent (the store keeps that instance), the spec of the pod it wrote, and
    * when: the agent's own write coming back through the watch at that instant needs no sync (see {@link #observe}).
@@ -182,25 +183,29 @@ public final class NodeAgent implements AutoCloseable {
   }
 
   /**
-   * Brings a killed node back as after a reboot: it heartbeats again and starts its pods afresh (restart counts
-   * carry on). Idempotent.
+   * Brings a killed node back as after a reboot: it heartbeats again and starts its pods afresh. The node is
+   * modelled as rebooting with a container runtime that keeps no containers or sandboxes across it, so each pod gets
+   * a new sandbox and starts over from its first init container ({@code computePodActions} for a missing sandbox,
+   * with no container visible); the pod log directories survive, so a container that ran before starts with its last
+   * restart count plus one ({@code calcRestartCountByLogDir}), and until it starts its status keeps the count it
+   * showed. What the kubelet held in memory (the restart backoff) is gone. Idempotent.
    */
   public void revive() {
     if (alive) {
       return;
     }
     alive = true;
-    Map<String, Integer> restarts = new LinkedHashMap<>();
     for (PodRuntime r : pods.values()) {
-      int max = 0;
+      rebooted.put(r.key, r.reboot());
       for (PodRuntime.ContainerRun c : r.containers) {
-        max = Math.max(max, c.restartCount);
+        backoff.reset(r.backoffKey(c));
       }
-      restarts.put(r.key, max);
+      for (PodRuntime.ContainerRun c : r.inits) {
+        backoff.reset(r.backoffKey(c));
+      }
       markDirty(r.key);
     }
     pods.clear();
-    revivedRestarts.putAll(restarts);
     markHeartbeatDue();
     scheduleHeartbeat();
   }
@@ -266,6 +271,7 @@ public final class NodeAgent implements AutoCloseable {
         forget(r);
       }
       if (current.isEmpty() || !current.get().spec().nodeName().equals(nodeName)) {
+        rebooted.remove(key);
         return false;
       }
       r = null;
@@ -274,15 +280,10 @@ public final class NodeAgent implements AutoCloseable {
     Instant now = clock.now();
     if (r == null) {
       if (pod.isTerminal() || pod.metadata().deletionTimestamp() != null) {
+        rebooted.remove(key);
         return false;
       }
-      r = new PodRuntime(pod, now);
-      Integer restarts = revivedRestarts.remove(key);
-      if (restarts != null) {
-        for (PodRuntime.ContainerRun c : r.containers) {
-          c.restartCount = restarts;
-        }
-      }
+      r = new PodRuntime(pod, now, rebooted.isEmpty() ? null : rebooted.remove(key));
       pods.put(key, r);
     }
     r.pod = pod;

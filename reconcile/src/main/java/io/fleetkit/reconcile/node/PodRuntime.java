@@ -79,10 +79,22 @@ final class PodRuntime {
   /** Whether a regular init container failed under {@code restartPolicy: Never}: the pod failed. */
   private boolean initFailed;
   private boolean sidecarsStopped;
+  /** Whether the pod's sandbox is ready: created with the pod's first actions, torn down when the pod is done. */
+  private boolean sandboxReady;
+  /** When the current sandbox was created; {@code null} before. */
+  private @Nullable Instant sandboxCreatedAt;
   TimerClock.@Nullable Timer timer;
   @Nullable Instant timerAt;
 
   PodRuntime(Pod pod, Instant now) {
+    this(pod, now, null);
+  }
+
+  /**
+   * A pod's runtime; after a reboot, {@code reboot} holds what the node kept of the pod's runs before it (the
+   * restart counts its status showed and its containers' log directories).
+   */
+  PodRuntime(Pod pod, Instant now, @Nullable Reboot reboot) {
     this.key = pod.metadata().key();
     this.pod = pod;
     this.startTime = now;
@@ -100,6 +112,40 @@ final class PodRuntime {
         inits.add(new ContainerRun(c, now, c.isRestartable() ? Kind.SIDECAR : Kind.INIT, POD_INITIALIZING));
       }
     }
+    if (reboot != null && reboot.uid().equals(pod.metadata().uid())) {
+      reboot.restore(containers, reboot.containers());
+      reboot.restore(inits, reboot.inits());
+    }
+  }
+
+  /**
+   * What a reboot leaves of a pod's runs, per container in spec order: the restart count its status showed, and the
+   * restart count of its last run that started (the number of its newest log file, {@code N.log}), -1 when none did.
+   * The node is modelled as rebooting with a runtime that keeps no containers or sandboxes across it (the case
+   * upstream's {@code calcRestartCountByLogDir} is for); the pod log directories survive.
+   */
+  record Reboot(String uid, int[] containers, int[] inits) {
+    /** Entries {@code 2 i} (shown restart count) and {@code 2 i + 1} (last log) per run. */
+    static int[] of(List<ContainerRun> runs) {
+      int[] out = new int[runs.size() * 2];
+      for (int i = 0; i < runs.size(); i++) {
+        out[2 * i] = runs.get(i).restartCount;
+        out[2 * i + 1] = runs.get(i).lastLog;
+      }
+      return out;
+    }
+
+    void restore(List<ContainerRun> runs, int[] from) {
+      for (int i = 0; i < runs.size() && 2 * i + 1 < from.length; i++) {
+        runs.get(i).restartCount = from[2 * i];
+        runs.get(i).lastLog = from[2 * i + 1];
+      }
+    }
+  }
+
+  /** What a reboot now would leave of this pod's runs. */
+  Reboot reboot() {
+    return new Reboot(pod.metadata().uid(), Reboot.of(containers), inits.isEmpty() ? new int[0] : Reboot.of(inits));
   }
 
   /** What a container is to its pod. */
@@ -119,6 +165,8 @@ final class PodRuntime {
     /** Workers settled for the rest of the current run: they tick again only on the next run. */
     final Set<ProbeType> parked = EnumSet.noneOf(ProbeType.class);
     int restartCount;
+    /** The restart count of the last run that started (its log file's number); -1 when none has. */
+    int lastLog = -1;
     ContainerScript script = ContainerScript.healthy();
     ContainerStateType state = ContainerStateType.Waiting;
     String reason;
@@ -251,6 +299,9 @@ final class PodRuntime {
 
   /** Runs every transition due at or before {@code now}. */
   void advance(Instant now, HealthSource health, RestartBackoff backoff) {
+    if (!sandboxReady && inits.isEmpty() && !finished()) {
+      createSandbox(now); // computePodActions without init containers: a new sandbox, then every container
+    }
     boolean changed = true;
     while (changed) {
       changed = false;
@@ -264,6 +315,24 @@ final class PodRuntime {
     if (!inits.isEmpty() && finished() && !sidecarsStopped) {
       stopSidecars(now);
     }
+    if (sandboxReady && finished()) {
+      sandboxReady = false; // the pod is done: the kubelet kills it, its sandbox included
+    }
+  }
+
+  private void createSandbox(Instant now) {
+    sandboxReady = true;
+    sandboxCreatedAt = now;
+  }
+
+  /** Whether the pod's sandbox is ready (created and not yet torn down). */
+  boolean sandboxReady() {
+    return sandboxReady;
+  }
+
+  /** When the current sandbox was created; {@code null} before the first one. */
+  @Nullable Instant sandboxCreatedAt() {
+    return sandboxCreatedAt;
   }
 
   /** Runs the due transitions of one run; true when something happened. */
@@ -322,8 +391,12 @@ final class PodRuntime {
     for (ContainerRun c : containers) {
       regular.add(observed(c));
     }
-    InitContainerActions.Actions a = InitContainerActions.compute(pod.spec().restartPolicy(), views, regular);
-    if (a.killPod()) {
+    InitContainerActions.Actions a = InitContainerActions.compute(pod.spec().restartPolicy(),
+        sandboxReady ? InitContainerActions.Sandbox.READY : null, views, regular);
+    if (a.createSandbox()) {
+      createSandbox(now); // what the old sandbox ran is gone with it: the runs start from the first init container
+      changed = true;
+    } else if (a.killPod()) {
       initFailed = true;
       return true;
     }
@@ -430,7 +503,11 @@ final class PodRuntime {
   private void start(ContainerRun c, Instant now, HealthSource health, boolean restart) {
     if (restart) {
       c.restartCount++;
+    } else if (c.lastLog >= 0) {
+      // the first start after a reboot: the runtime knows no earlier run, the kubelet counts from the log directory
+      c.restartCount = c.lastLog + 1;
     }
+    c.lastLog = c.restartCount;
     c.script = c.kind == Kind.REGULAR ? health.script(pod, c.spec, c.restartCount)
         : health.initScript(pod, c.spec, c.restartCount);
     c.kubeletStart = null;
