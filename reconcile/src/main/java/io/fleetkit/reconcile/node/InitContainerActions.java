@@ -66,6 +66,15 @@ final class InitContainerActions {
         throw new IllegalArgumentException("sandbox: attempt " + attempt + " must not be negative");
       }
     }
+
+    /**
+     * The sandbox the runtime reports in state {@code SANDBOX_READY} ({@code stateReady}) or not, with the IP of its
+     * network status ({@code null}: none reported, as for a pod on the host network): it counts as ready only in
+     * that state and, when it reports a network, with an IP ({@code podSandboxChanged}).
+     */
+    static Sandbox reported(boolean stateReady, @Nullable String ip, int attempt) {
+      return new Sandbox(stateReady && (ip == null || !ip.isEmpty()), attempt);
+    }
   }
 
   /**

@@ -7,7 +7,6 @@ import io.fleetkit.api.core.ContainerStatus;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodPhase;
-import io.fleetkit.api.core.PodStatus;
 import io.fleetkit.api.core.ProbeType;
 import io.fleetkit.api.core.RestartPolicy;
 import io.fleetkit.api.meta.ConditionStatus;
@@ -56,7 +55,7 @@ final class PodRuntime {
   /** Container waiting reason before the first start, for a pod with init containers (init containers included). */
   static final String POD_INITIALIZING = "PodInitializing";
   /** The reason of {@code Initialized=False}. */
-  static final String CONTAINERS_NOT_INITIALIZED = "ContainersNotInitialized";
+  static final String CONTAINERS_NOT_INITIALIZED = PodConditions.CONTAINERS_NOT_INITIALIZED;
   /** The reason of a container that exited with a code other than 0, or was killed. */
   static final String REASON_ERROR = "Error";
   /**
@@ -65,7 +64,7 @@ final class PodRuntime {
    */
   static final String CONTAINER_STATUS_UNKNOWN = "ContainerStatusUnknown";
   /** The reason of {@code Initialized=True} of a pod with init containers that succeeded. */
-  static final String POD_COMPLETED = "PodCompleted";
+  static final String POD_COMPLETED = PodConditions.POD_COMPLETED;
   private static final ProbeTarget NO_TARGET = ProbeTarget.of("");
 
   final String key;
@@ -601,23 +600,6 @@ final class PodRuntime {
     return PodPhase.Pending;
   }
 
-  /** Whether the regular containers and the sidecars are all ready. */
-  boolean containersReady(Instant now) {
-    for (ContainerRun c : containers) {
-      if (!c.ready(now, pod)) {
-        return false;
-      }
-    }
-    if (!inits.isEmpty()) {
-      for (ContainerRun c : inits) {
-        if (c.kind == Kind.SIDECAR && !c.ready(now, pod)) {
-          return false;
-        }
-      }
-    }
-    return !containers.isEmpty();
-  }
-
   List<ContainerStatus> containerStatuses(Instant now) {
     List<ContainerStatus> out = new ArrayList<>(containers.size());
     for (ContainerRun c : containers) {
@@ -651,56 +633,6 @@ final class PodRuntime {
       case Terminated -> ContainerState.terminated(c.exitCode, c.reason, c.finishedAt);
       case Waiting -> new ContainerState(ContainerStateType.Waiting, c.reason, null, null, null);
     };
-  }
-
-  /**
-   * The {@code Initialized} condition of a pod with init containers (kubelet's
-   * {@code GeneratePodInitializedCondition}): True once a regular container has started, or when every regular
-   * init container exited 0 and every sidecar started ({@code PodCompleted} when the pod succeeded); otherwise False
-   * with reason {@code ContainersNotInitialized} and the message {@code containers with incomplete status: [a b]}.
-   */
-  PodCondition initializedCondition(PodStatus old, PodPhase phase, Instant now) {
-    String reason = "";
-    String message = "";
-    boolean value;
-    if (phase == PodPhase.Succeeded) {
-      value = true;
-      reason = POD_COMPLETED;
-    } else if (anyRegularStarted()) {
-      value = true;
-    } else {
-      List<String> incomplete = new ArrayList<>();
-      for (ContainerRun c : inits) {
-        boolean complete = c.kind == Kind.SIDECAR ? c.started()
-            : c.state == ContainerStateType.Terminated && c.exitCode == 0;
-        if (!complete) {
-          incomplete.add(c.spec.name());
-        }
-      }
-      value = incomplete.isEmpty();
-      if (!value) {
-        reason = CONTAINERS_NOT_INITIALIZED;
-        message = "containers with incomplete status: [" + String.join(" ", incomplete) + "]";
-      }
-    }
-    ConditionStatus status = value ? ConditionStatus.True : ConditionStatus.False;
-    PodCondition prev = old.condition(PodCondition.INITIALIZED);
-    if (prev != null && prev.status() == status) {
-      if (prev.reason().equals(reason) && prev.message().equals(message)) {
-        return prev;
-      }
-      return PodCondition.of(PodCondition.INITIALIZED, status, reason, message, prev.lastTransitionTime());
-    }
-    return PodCondition.of(PodCondition.INITIALIZED, status, reason, message, now);
-  }
-
-  private boolean anyRegularStarted() {
-    for (ContainerRun c : containers) {
-      if (c.startedAt != null) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**
