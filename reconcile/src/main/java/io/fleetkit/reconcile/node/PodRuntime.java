@@ -144,7 +144,8 @@ final class PodRuntime {
 
   /** What a reboot now would leave of this pod's runs. */
   Reboot reboot() {
-    return new Reboot(pod.metadata().uid(), Reboot.of(containers), inits.isEmpty() ? new int[0] : Reboot.of(inits));
+    return new Reboot(pod.metadata().uid(), Reboot.of(containers),
+        inits.isEmpty() ? new int[0] : Reboot.of(inits));
   }
 
   /** What a container is to its pod. */
@@ -430,9 +431,8 @@ final class PodRuntime {
    * the grace period is over, SIGKILL; a process that exits on SIGTERM would report its own code: not modelled). A
    * sidecar held back in CrashLoopBackOff is not running and has no terminated state of its own; the status manager's
    * {@code TerminatePod} then reports it terminated with 137, reason {@code ContainerStatusUnknown} and no finish
-   * time. Terminated
-   * sidecars do not count for the pod's phase ({@code getPhase}): a pod whose regular containers all exited 0 is
-   * Succeeded.
+   * time. Terminated sidecars do not count for the pod's phase ({@code getPhase}): a pod whose regular containers
+   * all exited 0 is Succeeded.
    */
   private void stopSidecars(Instant now) {
     sidecarsStopped = true;
