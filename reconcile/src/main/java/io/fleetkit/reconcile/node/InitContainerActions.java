@@ -17,8 +17,11 @@ import org.jspecify.annotations.Nullable;
  * a regular container already ran), which regular containers to start once it is, and whether the pod is to be
  * killed (a failed init container under {@code restartPolicy: Never}, or no regular container left to run).
  * The init containers are read from the last one backwards, as upstream does, so that completed init containers
- * the runtime has forgotten are not run again. Sandboxes, container hashes beyond a "changed" flag and in-place
- * resize are not modelled. Stateless.
+ * the runtime has forgotten are not run again. The pod's sandbox comes first, as in {@code computePodActions}: when
+ * it is missing or not ready a new one is created and the pod starts over from its first init container, unless the
+ * pod is done (a {@code restartPolicy: Never} pod whose containers the runtime still shows, or one whose regular
+ * containers have nothing left to run), which is only killed. Several sandboxes, a changed network namespace,
+ * container hashes beyond a "changed" flag and in-place resize are not modelled. Stateless.
  */
 final class InitContainerActions {
   private InitContainerActions() {}
@@ -49,6 +52,32 @@ final class InitContainerActions {
   }
 
   /**
+   * The pod's latest sandbox as the runtime reports it.
+   *
+   * @param ready whether it is ready ({@code SANDBOX_READY}, with an IP when the pod is not on the host network)
+   * @param attempt its attempt number, 0 for the pod's first sandbox
+   */
+  record Sandbox(boolean ready, int attempt) {
+    /** A ready first sandbox. */
+    static final Sandbox READY = new Sandbox(true, 0);
+
+    Sandbox {
+      if (attempt < 0) {
+        throw new IllegalArgumentException("sandbox: attempt " + attempt + " must not be negative");
+      }
+    }
+
+    /**
+     * The sandbox the runtime reports in state {@code SANDBOX_READY} ({@code stateReady}) or not, with the IP of its
+     * network status ({@code null}: none reported, as for a pod on the host network): it counts as ready only in
+     * that state and, when it reports a network, with an IP ({@code podSandboxChanged}).
+     */
+    static Sandbox reported(boolean stateReady, @Nullable String ip, int attempt) {
+      return new Sandbox(stateReady && (ip == null || !ip.isEmpty()), attempt);
+    }
+  }
+
+  /**
    * One init container.
    *
    * @param restartable a sidecar ({@code restartPolicy: Always})
@@ -73,23 +102,86 @@ final class InitContainerActions {
    * @param initToStart indices of init containers to (re)start, in spec order
    * @param initToKill indices of running init containers to kill first (each is also in {@code initToStart})
    * @param containersToStart indices of regular containers to (re)start
-   * @param killPod whether the pod is to be killed (it is done)
+   * @param killPod whether the pod is to be killed (it is done, or its sandbox is to be replaced)
    * @param initialized whether initialization is complete
+   * @param createSandbox whether a new sandbox is to be created first
+   * @param attempt the attempt number of the sandbox the actions are for (the new one's when one is created)
    */
   record Actions(List<Integer> initToStart, List<Integer> initToKill, List<Integer> containersToStart,
-      boolean killPod, boolean initialized) {
+      boolean killPod, boolean initialized, boolean createSandbox, int attempt) {
     Actions {
       initToStart = List.copyOf(initToStart);
       initToKill = List.copyOf(initToKill);
       containersToStart = List.copyOf(containersToStart);
     }
+
+    /** Actions in the current sandbox. */
+    Actions(List<Integer> initToStart, List<Integer> initToKill, List<Integer> containersToStart, boolean killPod,
+        boolean initialized) {
+      this(initToStart, initToKill, containersToStart, killPod, initialized, false, 0);
+    }
   }
 
   /**
-   * The actions for a pod with {@code policy} whose init containers are {@code inits} and whose regular containers
-   * the runtime reports as {@code regular} ({@code null} entries: no container of that name).
+   * The actions for a pod with {@code policy} in a ready first sandbox whose init containers are {@code inits} and
+   * whose regular containers the runtime reports as {@code regular} ({@code null} entries: no container of that name).
    */
   static Actions compute(RestartPolicy policy, List<Init> inits, List<@Nullable Observed> regular) {
+    return compute(policy, Sandbox.READY, inits, regular);
+  }
+
+  /**
+   * The actions for a pod whose latest sandbox is {@code sandbox} ({@code null}: the runtime has none), as
+   * {@link #compute(RestartPolicy, List, List)} otherwise.
+   */
+  static Actions compute(RestartPolicy policy, @Nullable Sandbox sandbox, List<Init> inits,
+      List<@Nullable Observed> regular) {
+    if (sandbox == null || !sandbox.ready()) {
+      return sandboxChanged(policy, sandbox == null ? 0 : sandbox.attempt() + 1, inits, regular);
+    }
+    Actions a = inSandbox(policy, inits, regular);
+    return sandbox.attempt() == 0 ? a : new Actions(a.initToStart(), a.initToKill(), a.containersToStart(),
+        a.killPod(), a.initialized(), false, sandbox.attempt());
+  }
+
+  /**
+   * {@code computePodActions} when the sandbox is to be replaced by attempt {@code attempt}: everything is killed and
+   * started again from the first init container, unless the pod is done.
+   */
+  private static Actions sandboxChanged(RestartPolicy policy, int attempt, List<Init> inits,
+      List<@Nullable Observed> regular) {
+    boolean visible = false;
+    for (Init c : inits) {
+      visible |= c.observed() != null;
+    }
+    for (Observed o : regular) {
+      visible |= o != null;
+    }
+    if (policy == RestartPolicy.Never && attempt != 0 && visible) {
+      // a pod that is not restarted gets no new sandbox; with no container visible it never ran one, and is retried
+      return new Actions(List.of(), List.of(), List.of(), true, false, false, attempt);
+    }
+    List<Integer> containers = new ArrayList<>();
+    boolean created = false;
+    for (int i = 0; i < regular.size(); i++) {
+      Observed o = regular.get(i);
+      created |= o != null && o.state() != RuntimeState.Unknown;
+      if (policy == RestartPolicy.OnFailure && o != null && o.state() != RuntimeState.Running && o.exitCode() == 0) {
+        continue; // containerSucceeded: not running, exit code 0; not run again
+      }
+      containers.add(i);
+    }
+    if (containers.isEmpty() && created) {
+      // initialized (a regular container was created) and nothing left to run: only killed
+      return new Actions(List.of(), List.of(), List.of(), true, true, false, attempt);
+    }
+    if (!inits.isEmpty()) {
+      return new Actions(List.of(0), List.of(), List.of(), true, false, true, attempt);
+    }
+    return new Actions(List.of(), List.of(), containers, true, true, true, attempt);
+  }
+
+  private static Actions inSandbox(RestartPolicy policy, List<Init> inits, List<@Nullable Observed> regular) {
     List<Integer> start = new ArrayList<>();
     List<Integer> kill = new ArrayList<>();
     boolean initialized = inits.isEmpty();

@@ -1,6 +1,7 @@
 package io.fleetkit.reconcile.node;
 
 import io.fleetkit.api.NotFoundException;
+import io.fleetkit.api.core.ContainerStatus;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.NodeCondition;
 import io.fleetkit.api.core.Pod;
@@ -31,9 +32,11 @@ import org.jspecify.annotations.Nullable;
  * A simulated kubelet for one node: it runs the pods bound to its node on a {@link TimerClock} (their init
  * containers one at a time first, sidecars kept running beside the containers), restarts their
  * containers per {@code restartPolicy} with CrashLoopBackOff ({@link RestartBackoff#kubelet}), takes readiness,
- * liveness and exits from a {@link HealthSource}, writes pod status (phase, {@code Initialized},
- * {@code ContainersReady} and {@code Ready} conditions, container and init container statuses with restart counts
- * and the {@code PodInitializing} and {@code CrashLoopBackOff} waiting reasons) and posts a heartbeat every {@code heartbeatPeriod} (the node's
+ * liveness and exits from a {@link HealthSource}, writes pod status (phase, the conditions the kubelet generates,
+ * {@code PodReadyToStartContainers}, {@code Initialized}, {@code Ready}, {@code ContainersReady} and
+ * {@code PodScheduled}, in its order and with its reasons ({@link PodConditions}), container and init container
+ * statuses with restart counts and the {@code PodInitializing} and {@code CrashLoopBackOff} waiting reasons) and
+ * posts a heartbeat every {@code heartbeatPeriod} (the node's
  * {@code Ready=True} condition with a fresh {@code lastHeartbeatTime}; kube's {@code nodeStatusUpdateFrequency}).
  * With {@linkplain Builder#leases node Leases} it renews its node's Lease every {@code heartbeatPeriod} instead and
  * posts the node's status every {@code statusReportPeriod} (kube's {@code nodeStatusReportFrequency}, 5 min), as a
@@ -64,7 +67,8 @@ public final class NodeAgent implements AutoCloseable {
   private final Map<String, PodRuntime> pods = new LinkedHashMap<>();
   /** Pods to sync, in the order they were marked; a fresh set per pass (clearing a grown hash table costs its size). */
   private Set<String> dirty = new LinkedHashSet<>();
-  private final Map<String, Integer> revivedRestarts = new LinkedHashMap<>();
+  /** What the last reboot left of the pods the agent ran, until each is synced again. */
+  private final Map<String, PodRuntime.Reboot> rebooted = new LinkedHashMap<>();
   /**
    * The status the agent's last status write sent (the store keeps that instance), the spec of the pod it wrote, and
    * when: the agent's own write coming back through the watch at that instant needs no sync (see {@link #observe}).
@@ -182,25 +186,29 @@ public final class NodeAgent implements AutoCloseable {
   }
 
   /**
-   * Brings a killed node back as after a reboot: it heartbeats again and starts its pods afresh (restart counts
-   * carry on). Idempotent.
+   * Brings a killed node back as after a reboot: it heartbeats again and starts its pods afresh. The node is
+   * modelled as rebooting with a container runtime that keeps no containers or sandboxes across it, so each pod gets
+   * a new sandbox and starts over from its first init container ({@code computePodActions} for a missing sandbox,
+   * with no container visible); the pod log directories survive, so a container that ran before starts with its last
+   * restart count plus one ({@code calcRestartCountByLogDir}), and until it starts its status keeps the count it
+   * showed. What the kubelet held in memory (the restart backoff) is gone. Idempotent.
    */
   public void revive() {
     if (alive) {
       return;
     }
     alive = true;
-    Map<String, Integer> restarts = new LinkedHashMap<>();
     for (PodRuntime r : pods.values()) {
-      int max = 0;
+      rebooted.put(r.key, r.reboot());
       for (PodRuntime.ContainerRun c : r.containers) {
-        max = Math.max(max, c.restartCount);
+        backoff.reset(r.backoffKey(c));
       }
-      restarts.put(r.key, max);
+      for (PodRuntime.ContainerRun c : r.inits) {
+        backoff.reset(r.backoffKey(c));
+      }
       markDirty(r.key);
     }
     pods.clear();
-    revivedRestarts.putAll(restarts);
     markHeartbeatDue();
     scheduleHeartbeat();
   }
@@ -266,6 +274,7 @@ public final class NodeAgent implements AutoCloseable {
         forget(r);
       }
       if (current.isEmpty() || !current.get().spec().nodeName().equals(nodeName)) {
+        rebooted.remove(key);
         return false;
       }
       r = null;
@@ -274,15 +283,10 @@ public final class NodeAgent implements AutoCloseable {
     Instant now = clock.now();
     if (r == null) {
       if (pod.isTerminal() || pod.metadata().deletionTimestamp() != null) {
+        rebooted.remove(key);
         return false;
       }
-      r = new PodRuntime(pod, now);
-      Integer restarts = revivedRestarts.remove(key);
-      if (restarts != null) {
-        for (PodRuntime.ContainerRun c : r.containers) {
-          c.restartCount = restarts;
-        }
-      }
+      r = new PodRuntime(pod, now, rebooted.isEmpty() ? null : rebooted.remove(key));
       pods.put(key, r);
     }
     r.pod = pod;
@@ -331,18 +335,13 @@ public final class NodeAgent implements AutoCloseable {
 
   private boolean writeStatus(Pod pod, PodRuntime r, Instant now) {
     PodStatus old = pod.status();
-    boolean ready = r.containersReady(now) && !r.finished();
     PodPhase phase = r.phase();
-    PodStatus s = old.withPhase(phase).withStartTime(old.startTime() != null ? old.startTime() : r.startTime)
-        .withContainerStatuses(r.containerStatuses(now));
-    if (r.hasInitContainers()) {
-      s = s.withInitContainerStatuses(r.initContainerStatuses(now));
-      s = s.withCondition(r.initializedCondition(old, phase, now));
-    } else {
-      s = s.withCondition(condition(old, PodCondition.INITIALIZED, true, now));
-    }
-    s = s.withCondition(condition(old, PodCondition.CONTAINERS_READY, ready, now));
-    s = s.withCondition(condition(old, PodCondition.READY, ready, now));
+    List<ContainerStatus> containers = r.containerStatuses(now);
+    List<ContainerStatus> inits = r.hasInitContainers() ? r.initContainerStatuses(now) : List.of();
+    List<ContainerStatus> all = inits.isEmpty() ? containers : concat(inits, containers);
+    PodStatus s = new PodStatus(phase, conditions(old, pod.spec(), all, phase, r, now), old.nominatedNodeName(),
+        old.hostIP(), old.startTime() != null ? old.startTime() : r.startTime, containers, old.reason(), old.message(),
+        old.podIPs(), r.hasInitContainers() ? inits : old.initContainerStatuses());
     if (s.equals(old)) {
       return false;
     }
@@ -358,13 +357,73 @@ public final class NodeAgent implements AutoCloseable {
     }
   }
 
-  private static PodCondition condition(PodStatus old, String type, boolean value, Instant now) {
-    ConditionStatus status = value ? ConditionStatus.True : ConditionStatus.False;
-    PodCondition prev = old.condition(type);
-    if (prev != null && prev.status() == status) {
-      return prev;
+  /**
+   * The pod's conditions as the kubelet writes them ({@code generateAPIPodStatus} and the status manager's merge):
+   * the conditions it does not own as they are, then the ones it generates ({@link PodConditions}) in its order,
+   * {@code PodReadyToStartContainers}, {@code Initialized}, {@code Ready}, {@code ContainersReady} and
+   * {@code PodScheduled=True}; each keeps its transition time while its status stays.
+   */
+  private static List<PodCondition> conditions(PodStatus old, PodSpec spec, List<ContainerStatus> all,
+      PodPhase phase, PodRuntime r, Instant now) {
+    List<PodCondition> oldConditions = old.conditions();
+    List<PodCondition> out = new ArrayList<>(oldConditions.size() + 5);
+    for (int i = 0; i < oldConditions.size(); i++) {
+      PodCondition c = oldConditions.get(i);
+      if (!ownedByKubelet(c.type())) {
+        out.add(c);
+      }
     }
-    return PodCondition.of(type, status, "", "", now);
+    PodCondition sandbox = transition(old, PodConditions.readyToStartContainers(
+        r.sandboxReady() ? InitContainerActions.Sandbox.READY : null), now);
+    Instant created = r.sandboxCreatedAt();
+    if (sandbox.status() == ConditionStatus.True && created != null && sandbox.lastTransitionTime() != null
+        && sandbox.lastTransitionTime().isBefore(created)) {
+      // a new sandbox since (a reboot): the status manager saw the old one gone before this one was ready
+      sandbox = PodCondition.of(sandbox.type(), sandbox.status(), "", "", created);
+    }
+    out.add(sandbox);
+    out.add(transition(old, PodConditions.initialized(spec, all, phase), now));
+    PodCondition containersReady = PodConditions.containersReady(spec, all, phase);
+    out.add(transition(old, PodConditions.asReady(containersReady), now));
+    out.add(transition(old, containersReady, now));
+    out.add(transition(old, SCHEDULED, now));
+    return out;
+  }
+
+  private static final PodCondition SCHEDULED =
+      PodCondition.of(PodCondition.POD_SCHEDULED, ConditionStatus.True, "", "", null);
+
+  /** {@code kubetypes.PodConditionByKubelet}. */
+  private static boolean ownedByKubelet(String type) {
+    return switch (type) {
+      case PodCondition.POD_SCHEDULED, PodCondition.READY, PodCondition.INITIALIZED, PodCondition.CONTAINERS_READY,
+          PodConditions.POD_READY_TO_START_CONTAINERS -> true;
+      default -> false;
+    };
+  }
+
+  /**
+   * {@code generated} with the status manager's transition time: the old condition's while the status stays (the old
+   * instance itself when nothing else changed either), {@code now} when it flips.
+   */
+  private static PodCondition transition(PodStatus old, PodCondition generated, Instant now) {
+    PodCondition prev = old.condition(generated.type());
+    if (prev != null && prev.status() == generated.status()) {
+      if (prev.reason().equals(generated.reason()) && prev.message().equals(generated.message())
+          && prev.lastProbeTime() == null) {
+        return prev;
+      }
+      return PodCondition.of(generated.type(), generated.status(), generated.reason(), generated.message(),
+          prev.lastTransitionTime());
+    }
+    return PodCondition.of(generated.type(), generated.status(), generated.reason(), generated.message(), now);
+  }
+
+  private static List<ContainerStatus> concat(List<ContainerStatus> a, List<ContainerStatus> b) {
+    List<ContainerStatus> out = new ArrayList<>(a.size() + b.size());
+    out.addAll(a);
+    out.addAll(b);
+    return out;
   }
 
   /** Schedules the next status post; with Leases, starts renewing the Lease on a grid from now. */

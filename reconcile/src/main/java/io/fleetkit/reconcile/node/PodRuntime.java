@@ -7,7 +7,6 @@ import io.fleetkit.api.core.ContainerStatus;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodPhase;
-import io.fleetkit.api.core.PodStatus;
 import io.fleetkit.api.core.ProbeType;
 import io.fleetkit.api.core.RestartPolicy;
 import io.fleetkit.api.meta.ConditionStatus;
@@ -43,7 +42,7 @@ import org.jspecify.annotations.Nullable;
  * one starts, a sidecar (restartable init container) must have started (its startup probe passed, or it has none);
  * the regular containers start once the last one has. A failed regular init container fails the pod under
  * {@code restartPolicy: Never} and is restarted with CrashLoopBackOff otherwise; a sidecar is restarted whenever it
- * exits, whatever the policy, and is stopped (exit 0) when the regular containers are all done. A kubelet restart
+ * exits, whatever the policy, and is killed (exit 137) when the regular containers are all done. A kubelet restart
  * ({@link #kubeletRestarted}) keeps the containers running and rebuilds the kubelet's memory: new probe workers,
  * whose results the readiness of survivors inherits until they have their own ({@link KubeletRestart}), and no
  * restart backoff. Not thread-safe: owned by one {@link NodeAgent}.
@@ -56,9 +55,16 @@ final class PodRuntime {
   /** Container waiting reason before the first start, for a pod with init containers (init containers included). */
   static final String POD_INITIALIZING = "PodInitializing";
   /** The reason of {@code Initialized=False}. */
-  static final String CONTAINERS_NOT_INITIALIZED = "ContainersNotInitialized";
+  static final String CONTAINERS_NOT_INITIALIZED = PodConditions.CONTAINERS_NOT_INITIALIZED;
+  /** The reason of a container that exited with a code other than 0, or was killed. */
+  static final String REASON_ERROR = "Error";
+  /**
+   * The reason the status manager gives a container of a finished pod that has no terminated state of its own
+   * ({@code kubecontainer.ContainerReasonStatusUnknown}).
+   */
+  static final String CONTAINER_STATUS_UNKNOWN = "ContainerStatusUnknown";
   /** The reason of {@code Initialized=True} of a pod with init containers that succeeded. */
-  static final String POD_COMPLETED = "PodCompleted";
+  static final String POD_COMPLETED = PodConditions.POD_COMPLETED;
   private static final ProbeTarget NO_TARGET = ProbeTarget.of("");
 
   final String key;
@@ -72,10 +78,22 @@ final class PodRuntime {
   /** Whether a regular init container failed under {@code restartPolicy: Never}: the pod failed. */
   private boolean initFailed;
   private boolean sidecarsStopped;
+  /** Whether the pod's sandbox is ready: created with the pod's first actions, torn down when the pod is done. */
+  private boolean sandboxReady;
+  /** When the current sandbox was created; {@code null} before. */
+  private @Nullable Instant sandboxCreatedAt;
   TimerClock.@Nullable Timer timer;
   @Nullable Instant timerAt;
 
   PodRuntime(Pod pod, Instant now) {
+    this(pod, now, null);
+  }
+
+  /**
+   * A pod's runtime; after a reboot, {@code reboot} holds what the node kept of the pod's runs before it (the
+   * restart counts its status showed and its containers' log directories).
+   */
+  PodRuntime(Pod pod, Instant now, @Nullable Reboot reboot) {
     this.key = pod.metadata().key();
     this.pod = pod;
     this.startTime = now;
@@ -93,6 +111,41 @@ final class PodRuntime {
         inits.add(new ContainerRun(c, now, c.isRestartable() ? Kind.SIDECAR : Kind.INIT, POD_INITIALIZING));
       }
     }
+    if (reboot != null && reboot.uid().equals(pod.metadata().uid())) {
+      reboot.restore(containers, reboot.containers());
+      reboot.restore(inits, reboot.inits());
+    }
+  }
+
+  /**
+   * What a reboot leaves of a pod's runs, per container in spec order: the restart count its status showed, and the
+   * restart count of its last run that started (the number of its newest log file, {@code N.log}), -1 when none did.
+   * The node is modelled as rebooting with a runtime that keeps no containers or sandboxes across it (the case
+   * upstream's {@code calcRestartCountByLogDir} is for); the pod log directories survive.
+   */
+  record Reboot(String uid, int[] containers, int[] inits) {
+    /** Entries {@code 2 i} (shown restart count) and {@code 2 i + 1} (last log) per run. */
+    static int[] of(List<ContainerRun> runs) {
+      int[] out = new int[runs.size() * 2];
+      for (int i = 0; i < runs.size(); i++) {
+        out[2 * i] = runs.get(i).restartCount;
+        out[2 * i + 1] = runs.get(i).lastLog;
+      }
+      return out;
+    }
+
+    void restore(List<ContainerRun> runs, int[] from) {
+      for (int i = 0; i < runs.size() && 2 * i + 1 < from.length; i++) {
+        runs.get(i).restartCount = from[2 * i];
+        runs.get(i).lastLog = from[2 * i + 1];
+      }
+    }
+  }
+
+  /** What a reboot now would leave of this pod's runs. */
+  Reboot reboot() {
+    return new Reboot(pod.metadata().uid(), Reboot.of(containers),
+        inits.isEmpty() ? new int[0] : Reboot.of(inits));
   }
 
   /** What a container is to its pod. */
@@ -112,6 +165,8 @@ final class PodRuntime {
     /** Workers settled for the rest of the current run: they tick again only on the next run. */
     final Set<ProbeType> parked = EnumSet.noneOf(ProbeType.class);
     int restartCount;
+    /** The restart count of the last run that started (its log file's number); -1 when none has. */
+    int lastLog = -1;
     ContainerScript script = ContainerScript.healthy();
     ContainerStateType state = ContainerStateType.Waiting;
     String reason;
@@ -244,6 +299,9 @@ final class PodRuntime {
 
   /** Runs every transition due at or before {@code now}. */
   void advance(Instant now, HealthSource health, RestartBackoff backoff) {
+    if (!sandboxReady && inits.isEmpty() && !finished()) {
+      createSandbox(now); // computePodActions without init containers: a new sandbox, then every container
+    }
     boolean changed = true;
     while (changed) {
       changed = false;
@@ -257,6 +315,24 @@ final class PodRuntime {
     if (!inits.isEmpty() && finished() && !sidecarsStopped) {
       stopSidecars(now);
     }
+    if (sandboxReady && finished()) {
+      sandboxReady = false; // the pod is done: the kubelet kills it, its sandbox included
+    }
+  }
+
+  private void createSandbox(Instant now) {
+    sandboxReady = true;
+    sandboxCreatedAt = now;
+  }
+
+  /** Whether the pod's sandbox is ready (created and not yet torn down). */
+  boolean sandboxReady() {
+    return sandboxReady;
+  }
+
+  /** When the current sandbox was created; {@code null} before the first one. */
+  @Nullable Instant sandboxCreatedAt() {
+    return sandboxCreatedAt;
   }
 
   /** Runs the due transitions of one run; true when something happened. */
@@ -315,8 +391,12 @@ final class PodRuntime {
     for (ContainerRun c : containers) {
       regular.add(observed(c));
     }
-    InitContainerActions.Actions a = InitContainerActions.compute(pod.spec().restartPolicy(), views, regular);
-    if (a.killPod()) {
+    InitContainerActions.Actions a = InitContainerActions.compute(pod.spec().restartPolicy(),
+        sandboxReady ? InitContainerActions.Sandbox.READY : null, views, regular);
+    if (a.createSandbox()) {
+      createSandbox(now); // what the old sandbox ran is gone with it: the runs start from the first init container
+      changed = true;
+    } else if (a.killPod()) {
       initFailed = true;
       return true;
     }
@@ -344,8 +424,15 @@ final class PodRuntime {
   }
 
   /**
-   * Stops the sidecars once the pod is done (its regular containers finished, or an init container failed it): the
-   * kubelet stops them, and the simulated application shuts down cleanly (exit 0) at that instant.
+   * Kills the sidecars once the pod is done (its regular containers finished, or an init container failed it), as the
+   * kubelet does: {@code computePodActions} then kills the pod rather than restart them, so a restartable init
+   * container does not keep a finished pod alive. A running sidecar is killed at that instant with exit code 137,
+   * reason {@code Error}, as this simulator kills a container whose liveness failed (upstream sends SIGTERM and, once
+   * the grace period is over, SIGKILL; a process that exits on SIGTERM would report its own code: not modelled). A
+   * sidecar held back in CrashLoopBackOff is not running and has no terminated state of its own; the status manager's
+   * {@code TerminatePod} then reports it terminated with 137, reason {@code ContainerStatusUnknown} and no finish
+   * time. Terminated sidecars do not count for the pod's phase ({@code getPhase}): a pod whose regular containers
+   * all exited 0 is Succeeded.
    */
   private void stopSidecars(Instant now) {
     sidecarsStopped = true;
@@ -362,9 +449,14 @@ final class PodRuntime {
       }
       if (c.running()) {
         c.state = ContainerStateType.Terminated;
-        c.exitCode = 0;
-        c.reason = "Completed";
+        c.exitCode = ContainerScript.KILLED_EXIT_CODE;
+        c.reason = REASON_ERROR;
         c.finishedAt = stopAt;
+      } else if (c.state == ContainerStateType.Waiting && c.startedAt != null) {
+        c.state = ContainerStateType.Terminated;
+        c.exitCode = ContainerScript.KILLED_EXIT_CODE;
+        c.reason = CONTAINER_STATUS_UNKNOWN;
+        c.finishedAt = null; // TerminatePod sets no finish time
       }
       c.backoffUntil = null;
       c.done = true;
@@ -410,7 +502,11 @@ final class PodRuntime {
   private void start(ContainerRun c, Instant now, HealthSource health, boolean restart) {
     if (restart) {
       c.restartCount++;
+    } else if (c.lastLog >= 0) {
+      // the first start after a reboot: the runtime knows no earlier run, the kubelet counts from the log directory
+      c.restartCount = c.lastLog + 1;
     }
+    c.lastLog = c.restartCount;
     c.script = c.kind == Kind.REGULAR ? health.script(pod, c.spec, c.restartCount)
         : health.initScript(pod, c.spec, c.restartCount);
     c.kubeletStart = null;
@@ -429,7 +525,7 @@ final class PodRuntime {
     c.state = ContainerStateType.Terminated;
     c.exitCode = code;
     c.finishedAt = at;
-    c.reason = code == 0 ? "Completed" : "Error";
+    c.reason = code == 0 ? "Completed" : REASON_ERROR;
     RestartPolicy policy = pod.spec().restartPolicy();
     boolean restart = switch (c.kind) {
       case REGULAR -> policy == RestartPolicy.Always || (policy == RestartPolicy.OnFailure && code != 0);
@@ -504,23 +600,6 @@ final class PodRuntime {
     return PodPhase.Pending;
   }
 
-  /** Whether the regular containers and the sidecars are all ready. */
-  boolean containersReady(Instant now) {
-    for (ContainerRun c : containers) {
-      if (!c.ready(now, pod)) {
-        return false;
-      }
-    }
-    if (!inits.isEmpty()) {
-      for (ContainerRun c : inits) {
-        if (c.kind == Kind.SIDECAR && !c.ready(now, pod)) {
-          return false;
-        }
-      }
-    }
-    return !containers.isEmpty();
-  }
-
   List<ContainerStatus> containerStatuses(Instant now) {
     List<ContainerStatus> out = new ArrayList<>(containers.size());
     for (ContainerRun c : containers) {
@@ -554,56 +633,6 @@ final class PodRuntime {
       case Terminated -> ContainerState.terminated(c.exitCode, c.reason, c.finishedAt);
       case Waiting -> new ContainerState(ContainerStateType.Waiting, c.reason, null, null, null);
     };
-  }
-
-  /**
-   * The {@code Initialized} condition of a pod with init containers (kubelet's
-   * {@code GeneratePodInitializedCondition}): True once a regular container has started, or when every regular
-   * init container exited 0 and every sidecar started ({@code PodCompleted} when the pod succeeded); otherwise False
-   * with reason {@code ContainersNotInitialized} and the message {@code containers with incomplete status: [a b]}.
-   */
-  PodCondition initializedCondition(PodStatus old, PodPhase phase, Instant now) {
-    String reason = "";
-    String message = "";
-    boolean value;
-    if (phase == PodPhase.Succeeded) {
-      value = true;
-      reason = POD_COMPLETED;
-    } else if (anyRegularStarted()) {
-      value = true;
-    } else {
-      List<String> incomplete = new ArrayList<>();
-      for (ContainerRun c : inits) {
-        boolean complete = c.kind == Kind.SIDECAR ? c.started()
-            : c.state == ContainerStateType.Terminated && c.exitCode == 0;
-        if (!complete) {
-          incomplete.add(c.spec.name());
-        }
-      }
-      value = incomplete.isEmpty();
-      if (!value) {
-        reason = CONTAINERS_NOT_INITIALIZED;
-        message = "containers with incomplete status: [" + String.join(" ", incomplete) + "]";
-      }
-    }
-    ConditionStatus status = value ? ConditionStatus.True : ConditionStatus.False;
-    PodCondition prev = old.condition(PodCondition.INITIALIZED);
-    if (prev != null && prev.status() == status) {
-      if (prev.reason().equals(reason) && prev.message().equals(message)) {
-        return prev;
-      }
-      return PodCondition.of(PodCondition.INITIALIZED, status, reason, message, prev.lastTransitionTime());
-    }
-    return PodCondition.of(PodCondition.INITIALIZED, status, reason, message, now);
-  }
-
-  private boolean anyRegularStarted() {
-    for (ContainerRun c : containers) {
-      if (c.startedAt != null) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**

@@ -273,21 +273,64 @@ final class NodeAgentInitContainersTest {
   }
 
   @Test
-  void sidecar_isStoppedWhenJobPodCompletes() {
+  void sidecar_isKilledWhenJobPodCompletes_podSucceeds() {
+    // test/e2e_node/container_lifecycle_test.go: a sidecar the kubelet kills (SIGKILL) reports 137 and reason Error;
+    // terminated sidecars do not count for the phase (kubelet_pods.go getPhase)
     startAgent(HealthSource.fromAnnotations());
     store.create(pod(RestartPolicy.Never, Map.of())
         .ownerReference(new OwnerReference("batch/v1", "Job", "j", "uid-j", true, true))
         .sidecar("proxy", "envoy:1", ResourceList.EMPTY).container("main", "x:1", ResourceList.EMPTY).build());
     runTo(9);
     assertThat(init("proxy").state().type()).isEqualTo(ContainerStateType.Running);
+    assertThat(current().status().phase()).isEqualTo(PodPhase.Running);
     runTo(10); // the Job default: main runs 10 s; the sidecar would run forever
     assertThat(current().status().phase()).isEqualTo(PodPhase.Succeeded);
+    assertThat(app().state().exitCode()).isZero();
     assertThat(init("proxy").state().type()).isEqualTo(ContainerStateType.Terminated);
-    assertThat(init("proxy").state().exitCode()).isZero();
+    assertThat(init("proxy").state().exitCode()).isEqualTo(ContainerScript.KILLED_EXIT_CODE);
+    assertThat(init("proxy").state().reason()).isEqualTo("Error");
     assertThat(init("proxy").state().finishedAt()).isEqualTo(t0.plusSeconds(10));
+    assertThat(init("proxy").ready()).isFalse();
     assertThat(condition(PodCondition.READY).status()).isEqualTo(ConditionStatus.False);
+    assertThat(condition(PodCondition.INITIALIZED).reason()).isEqualTo(PodRuntime.POD_COMPLETED);
     runTo(1000);
     assertThat(init("proxy").restartCount()).isZero();
+    assertThat(init("proxy").state().exitCode()).isEqualTo(ContainerScript.KILLED_EXIT_CODE);
+  }
+
+  @Test
+  void sidecar_killed_whenAppFailsUnderNever_podFailed() {
+    startAgent(HealthSource.fromAnnotations());
+    store.create(pod(RestartPolicy.Never, Map.of(EXIT + ".main", "20", HealthSource.EXIT_CODE + ".main", "2"))
+        .sidecar("proxy", "envoy:1", ResourceList.EMPTY).container("main", "x:1", ResourceList.EMPTY).build());
+    runTo(20);
+    assertThat(current().status().phase()).isEqualTo(PodPhase.Failed);
+    assertThat(app().state().exitCode()).isEqualTo(2);
+    assertThat(init("proxy").state().exitCode()).isEqualTo(ContainerScript.KILLED_EXIT_CODE);
+    assertThat(init("proxy").state().finishedAt()).isEqualTo(t0.plusSeconds(20));
+  }
+
+  @Test
+  void sidecar_inCrashLoopBackOff_whenPodCompletes_isReportedStatusUnknown() {
+    // the status manager's TerminatePod: a container with evidence of a start but no terminated state is reported
+    // terminated with 137, reason ContainerStatusUnknown and no finish time
+    startAgent(HealthSource.fromAnnotations());
+    store.create(pod(RestartPolicy.OnFailure, Map.of(EXIT + ".main", "15", EXIT + ".proxy", "5",
+        HealthSource.EXIT_CODE + ".proxy", "1"))
+        .sidecar("proxy", "envoy:1", ResourceList.EMPTY).container("main", "x:1", ResourceList.EMPTY).build());
+    // proxy exits at 5 (restarted at once) and 10 (held back 10 s); main exits 0 at 15
+    runTo(12);
+    assertThat(init("proxy").state().reason()).isEqualTo(PodRuntime.CRASH_LOOP_BACK_OFF);
+    runTo(15);
+    assertThat(current().status().phase()).isEqualTo(PodPhase.Succeeded);
+    ContainerStatus proxy = init("proxy");
+    assertThat(proxy.state().type()).isEqualTo(ContainerStateType.Terminated);
+    assertThat(proxy.state().exitCode()).isEqualTo(ContainerScript.KILLED_EXIT_CODE);
+    assertThat(proxy.state().reason()).isEqualTo(PodRuntime.CONTAINER_STATUS_UNKNOWN);
+    assertThat(proxy.state().finishedAt()).isNull();
+    assertThat(proxy.restartCount()).isEqualTo(1);
+    runTo(60);
+    assertThat(init("proxy").restartCount()).isEqualTo(1);
   }
 
   @Test

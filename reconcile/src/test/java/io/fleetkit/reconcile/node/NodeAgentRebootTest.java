@@ -1,0 +1,179 @@
+package io.fleetkit.reconcile.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetkit.api.core.ContainerStateType;
+import io.fleetkit.api.core.ContainerStatus;
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodPhase;
+import io.fleetkit.api.core.RestartPolicy;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.time.ManualClock;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A node reboot ({@link NodeAgent#kill} then {@link NodeAgent#revive}) and a kubelet restart, as upstream decides
+ * them: after a reboot the sandbox is gone, so the pod starts over from its first init container
+ * ({@code computePodActions} with a missing sandbox), and a container that ran before starts with its last restart
+ * count plus one ({@code calcRestartCountByLogDir}); after a kubelet restart the sandbox and the containers are kept,
+ * so nothing runs again.
+ */
+final class NodeAgentRebootTest {
+  private static final String EXIT = HealthSource.EXIT_AFTER;
+  private final ManualClock clock = ManualClock.atEpoch2026();
+  private final Instant t0 = clock.now();
+  private final ObjectStore store = ObjectStore.builder().directDelivery().clock(clock.asClock()).build();
+  private NodeAgent agent;
+
+  @AfterEach
+  void close() {
+    if (agent != null) {
+      agent.close();
+    }
+    store.close();
+  }
+
+  private void startAgent() {
+    store.create(Node.builder().name("n1").build());
+    agent = NodeAgent.builder(store, clock, "n1").healthSource(HealthSource.fromAnnotations()).build();
+    agent.start();
+    agent.sync();
+  }
+
+  private static Pod.Builder pod(RestartPolicy policy, Map<String, String> annotations) {
+    Pod.Builder b = Pod.builder().namespace("default").name("p").restartPolicy(policy).nodeName("n1");
+    annotations.forEach(b::annotation);
+    return b;
+  }
+
+  private Pod current() {
+    return store.require(Pod.class, "default", "p");
+  }
+
+  private ContainerStatus init(String name) {
+    return current().status().initContainerStatuses().stream().filter(s -> s.name().equals(name)).findFirst()
+        .orElseThrow();
+  }
+
+  private ContainerStatus app() {
+    return current().status().containerStatuses().get(0);
+  }
+
+  private void runTo(long seconds) {
+    Instant target = t0.plusSeconds(seconds);
+    agent.sync();
+    while (clock.now().isBefore(target)) {
+      Instant next = clock.nextDeadline().filter(d -> d.isBefore(target)).orElse(target);
+      clock.advanceTo(next);
+      agent.sync();
+    }
+  }
+
+  @Test
+  void reboot_initializedPod_rerunsInitContainersFromTheFirst_restartCountsCarryOnPlusOne() {
+    startAgent();
+    store.create(pod(RestartPolicy.Always, Map.of(EXIT + ".migrate", "5", EXIT + ".warm", "5"))
+        .initContainer("migrate", "db:1", ResourceList.EMPTY).initContainer("warm", "db:1", ResourceList.EMPTY)
+        .container("web", "shop:1", ResourceList.EMPTY).build());
+    runTo(20);
+    assertThat(app().state().type()).isEqualTo(ContainerStateType.Running);
+    assertThat(app().restartCount()).isZero();
+    agent.kill();
+    runTo(30);
+    agent.revive();
+    runTo(30);
+    // a new sandbox: the first init container again, its run counted from its log directory (0.log: count 1)
+    assertThat(init("migrate").state().type()).isEqualTo(ContainerStateType.Running);
+    assertThat(init("migrate").state().startedAt()).isEqualTo(t0.plusSeconds(30));
+    assertThat(init("migrate").restartCount()).isEqualTo(1);
+    // not started yet since the reboot: the count the status showed
+    assertThat(init("warm").restartCount()).isZero();
+    assertThat(init("warm").state().type()).isEqualTo(ContainerStateType.Waiting);
+    assertThat(app().restartCount()).isZero();
+    assertThat(app().state().type()).isEqualTo(ContainerStateType.Waiting);
+    assertThat(app().state().reason()).isEqualTo(PodRuntime.POD_INITIALIZING);
+    assertThat(current().status().phase()).isEqualTo(PodPhase.Pending);
+    runTo(40);
+    assertThat(init("warm").restartCount()).isEqualTo(1);
+    assertThat(init("warm").state().exitCode()).isZero();
+    assertThat(app().state().type()).isEqualTo(ContainerStateType.Running);
+    assertThat(app().state().startedAt()).isEqualTo(t0.plusSeconds(40));
+    assertThat(app().restartCount()).isEqualTo(1);
+    assertThat(current().status().phase()).isEqualTo(PodPhase.Running);
+  }
+
+  @Test
+  void reboot_containerThatNeverStarted_keepsCountZero() {
+    startAgent();
+    store.create(pod(RestartPolicy.Always, Map.of(EXIT + ".migrate", "100"))
+        .initContainer("migrate", "db:1", ResourceList.EMPTY).container("web", "shop:1", ResourceList.EMPTY)
+        .build());
+    runTo(10);
+    agent.kill();
+    agent.revive();
+    runTo(10);
+    assertThat(init("migrate").restartCount()).isEqualTo(1);
+    assertThat(app().restartCount()).isZero();
+    runTo(110);
+    assertThat(app().state().type()).isEqualTo(ContainerStateType.Running);
+    assertThat(app().restartCount()).isZero();
+  }
+
+  @Test
+  void reboot_crashLoopingContainer_countsOn_andItsBackoffIsForgotten() {
+    startAgent();
+    store.create(pod(RestartPolicy.Always, Map.of(HealthSource.CRASHES, "3"))
+        .container("web", "shop:1", ResourceList.EMPTY).build());
+    // runs 0-2 crash at 0 (restart at once), 0 (held 10 s), 10 (held 20 s): in CrashLoopBackOff until 30
+    runTo(15);
+    assertThat(app().restartCount()).isEqualTo(2);
+    assertThat(app().state().reason()).isEqualTo(PodRuntime.CRASH_LOOP_BACK_OFF);
+    agent.kill();
+    agent.revive();
+    runTo(15);
+    // a new run at once (the kubelet's backoff was in memory), numbered after the last log: 3, which runs
+    assertThat(app().restartCount()).isEqualTo(3);
+    assertThat(app().state().type()).isEqualTo(ContainerStateType.Running);
+    assertThat(app().state().startedAt()).isEqualTo(t0.plusSeconds(15));
+  }
+
+  @Test
+  void reboot_podReplacedByOneOfTheSameName_startsFromZero() {
+    startAgent();
+    store.create(pod(RestartPolicy.Always, Map.of(HealthSource.CRASHES, "1"))
+        .container("web", "shop:1", ResourceList.EMPTY).build());
+    runTo(5);
+    assertThat(app().restartCount()).isEqualTo(1);
+    agent.kill();
+    store.delete(Pod.class, "default", "p");
+    store.create(pod(RestartPolicy.Always, Map.of()).container("web", "shop:1", ResourceList.EMPTY).build());
+    agent.revive();
+    runTo(6);
+    assertThat(app().restartCount()).isZero();
+    assertThat(app().state().type()).isEqualTo(ContainerStateType.Running);
+  }
+
+  @Test
+  void kubeletRestart_initializedPod_keepsInitStatuses_andRunsNothingAgain() {
+    startAgent();
+    store.create(pod(RestartPolicy.Always, Map.of(EXIT + ".migrate", "5"))
+        .initContainer("migrate", "db:1", ResourceList.EMPTY).sidecar("proxy", "envoy:1", ResourceList.EMPTY)
+        .container("web", "shop:1", ResourceList.EMPTY).build());
+    runTo(20);
+    ContainerStatus migrate = init("migrate");
+    ContainerStatus proxy = init("proxy");
+    ContainerStatus web = app();
+    agent.restartKubelet();
+    runTo(60);
+    assertThat(init("migrate")).isEqualTo(migrate);
+    assertThat(init("proxy").restartCount()).isEqualTo(proxy.restartCount()).isZero();
+    assertThat(init("proxy").state()).isEqualTo(proxy.state());
+    assertThat(app().restartCount()).isEqualTo(web.restartCount()).isZero();
+    assertThat(app().state()).isEqualTo(web.state());
+  }
+}
