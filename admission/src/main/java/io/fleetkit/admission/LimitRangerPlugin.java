@@ -93,7 +93,7 @@ public final class LimitRangerPlugin implements MutatingAdmissionPlugin, Validat
       ResourceList.Builder requests = ResourceList.builder();
       r.requests().asMap().forEach(requests::put);
       setRequests.forEach(n -> requests.put(n, item.defaultRequest().get(n)));
-      out.add(c.withResources(new ResourceRequirements(requests.build(), limits.build())));
+      out.add(c.withResources(new ResourceRequirements(requests.build(), limits.build(), c.resources().claims())));
       if (!setRequests.isEmpty()) {
         notes.add(String.join(", ", setRequests) + " request for " + prefix + " " + c.name());
       }

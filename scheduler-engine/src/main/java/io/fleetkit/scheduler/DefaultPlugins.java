@@ -7,6 +7,7 @@ import io.fleetkit.scheduler.plugins.coscheduling.CoschedulingPlugin;
 import io.fleetkit.scheduler.plugins.coscheduling.GangTopologyPlugin;
 import io.fleetkit.scheduler.plugins.defaultbinder.DefaultBinderPlugin;
 import io.fleetkit.scheduler.plugins.defaultpreemption.DefaultPreemptionPlugin;
+import io.fleetkit.scheduler.plugins.dynamicresources.DynamicResourcesPlugin;
 import io.fleetkit.scheduler.plugins.imagelocality.ImageLocalityPlugin;
 import io.fleetkit.scheduler.plugins.interpodaffinity.InterPodAffinityPlugin;
 import io.fleetkit.scheduler.plugins.nodeaffinity.NodeAffinityPlugin;
@@ -25,7 +26,8 @@ import java.util.List;
  * The one place that lists FleetKit's default plugins and kube-scheduler's default profile
  * ({@code pkg/scheduler/apis/config/v1/default_plugins.go}: the MultiPoint order and the score weights
  * TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1, PodTopologySpread 2, InterPodAffinity 2,
- * NodeResourcesBalancedAllocation 1, ImageLocality 1).
+ * NodeResourcesBalancedAllocation 1, ImageLocality 1), with DynamicResources inserted before DefaultPreemption as
+ * its {@code applyFeatureGates} does while DynamicResourceAllocation is enabled (the default since it went GA).
  *
  * <p>{@link #profile()} names kube's plugins in kube's order and leaves out, silently, those this build does not
  * register: the kube plugins FleetKit's scheduler does not implement, which are the storage plugins listed by name
@@ -50,6 +52,7 @@ public final class DefaultPlugins {
       new Entry("VolumeZone", 0),
       new Entry(PodTopologySpreadPlugin.NAME, 2),
       new Entry(InterPodAffinityPlugin.NAME, 2),
+      new Entry(DynamicResourcesPlugin.NAME, 0),
       new Entry(DefaultPreemptionPlugin.NAME, 0),
       new Entry(NodeResourcesBalancedAllocationPlugin.NAME, 1),
       new Entry(ImageLocalityPlugin.NAME, 1),
@@ -69,6 +72,7 @@ public final class DefaultPlugins {
     register(registry, NodeResourcesFitPlugin.NAME, NodeResourcesFitPlugin.FACTORY);
     register(registry, PodTopologySpreadPlugin.NAME, PodTopologySpreadPlugin.FACTORY);
     register(registry, InterPodAffinityPlugin.NAME, InterPodAffinityPlugin.FACTORY);
+    register(registry, DynamicResourcesPlugin.NAME, DynamicResourcesPlugin.FACTORY);
     register(registry, DefaultPreemptionPlugin.NAME, DefaultPreemptionPlugin.FACTORY);
     register(registry, NodeResourcesBalancedAllocationPlugin.NAME, NodeResourcesBalancedAllocationPlugin.FACTORY);
     register(registry, ImageLocalityPlugin.NAME, ImageLocalityPlugin.FACTORY);

@@ -41,6 +41,11 @@ public final class StoreBinder implements Binder, Evictor {
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
+  /** The store pods are bound in (plugins that write other objects at binding, such as DynamicResources, use it). */
+  public ObjectStore store() {
+    return store;
+  }
+
   @Override
   public Status bind(Pod pod, String nodeName) {
     String ns = pod.metadata().namespace();

@@ -80,8 +80,8 @@ final class PluginRegistryTest {
   void defaultProfile_exactPlugins_defaultBinderLast() {
     assertThat(DefaultPlugins.profile().plugins()).extracting(SchedulerProfile.PluginRef::name).containsExactly(
         "SchedulingGates", "PrioritySort", "NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity",
-        "NodePorts", "NodeResourcesFit", "PodTopologySpread", "InterPodAffinity", "DefaultPreemption",
-        "NodeResourcesBalancedAllocation", "ImageLocality", "DefaultBinder");
+        "NodePorts", "NodeResourcesFit", "PodTopologySpread", "InterPodAffinity", "DynamicResources",
+        "DefaultPreemption", "NodeResourcesBalancedAllocation", "ImageLocality", "DefaultBinder");
     assertThat(DefaultPlugins.kubeDefaultNames()).last().isEqualTo("DefaultBinder");
     assertThat(PluginRegistry.defaults().contains("DefaultBinder")).isTrue();
   }

@@ -322,9 +322,13 @@ final class SchedulerMetricsTest {
     assertThat(attempts).isPositive();
     assertThat(points).isPositive().isLessThanOrEqualTo(attempts);
     assertThat(plugins).isPositive().isLessThanOrEqualTo(points);
-    // the default profile has no Reserve, Permit or PostBind plugin: those points are observed in every sampled cycle,
-    // as nothing that ran (0 s, no clock read); Bind, which calls the binder, is timed
-    for (String point : List.of("Reserve", "Permit", "PostBind")) {
+    // the default profile has no Permit or PostBind plugin: those points are observed in every sampled cycle, as
+    // nothing that ran (0 s, no clock read); Reserve (DynamicResources) and Bind, which calls the binder, are timed
+    assertThat(pointCount(e, "Reserve", "Success")).isEqualTo(5);
+    assertThat(e.value("scheduler_framework_extension_point_duration_seconds_sum",
+        Map.of("extension_point", "Reserve", "status", "Success", "profile", "default-scheduler")).orElseThrow())
+        .isPositive();
+    for (String point : List.of("Permit", "PostBind")) {
       assertThat(pointCount(e, point, "Success")).as(point).isEqualTo(5);
       assertThat(e.value("scheduler_framework_extension_point_duration_seconds_sum",
           Map.of("extension_point", point, "status", "Success", "profile", "default-scheduler"))).as(point)

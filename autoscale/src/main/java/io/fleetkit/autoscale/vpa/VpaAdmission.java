@@ -94,7 +94,8 @@ public final class VpaAdmission {
               newRequest));
         }
       }
-      ResourceRequirements rr = ResourceRequirements.of(ResourceList.of(newRequests), ResourceList.of(newLimits));
+      ResourceRequirements rr = ResourceRequirements.of(ResourceList.of(newRequests), ResourceList.of(newLimits))
+          .withClaims(c.resources().claims());
       if (!rr.equals(c.resources())) {
         changed = true;
       }

@@ -34,6 +34,9 @@ import org.jspecify.annotations.Nullable;
  *     applies Kubernetes' defaulting of pod-level requests
  * @param schedulingGates the names of the pod's scheduling gates ({@code spec.schedulingGates}): while any is left the
  *     scheduler does not consider the pod; an update may only remove gates
+ * @param resourceClaims the pod's resource claims ({@code spec.resourceClaims}, Dynamic Resource Allocation): each a
+ *     name containers use in {@code resources.claims} and an existing ResourceClaim or a ResourceClaimTemplate; the
+ *     scheduler allocates the claims' devices; empty when none ({@code null} becomes empty)
  */
 public record PodSpec(
     List<Container> containers,
@@ -55,7 +58,8 @@ public record PodSpec(
     String hostname,
     String subdomain,
     ResourceRequirements resources,
-    List<String> schedulingGates) {
+    List<String> schedulingGates,
+    List<PodResourceClaim> resourceClaims) {
 
   public static final String DEFAULT_SCHEDULER = "default-scheduler";
 
@@ -87,6 +91,21 @@ public record PodSpec(
       resources = ResourceRequirements.NONE;
     }
     schedulingGates = schedulingGates == null ? List.of() : List.copyOf(schedulingGates); // likewise
+    resourceClaims = resourceClaims == null || resourceClaims.isEmpty() ? List.of() : List.copyOf(resourceClaims);
+  }
+
+  /** A spec without resource claims. */
+  public PodSpec(List<Container> containers, List<Container> initContainers, ResourceList overhead,
+      @Nullable Integer priority, String priorityClassName, PreemptionPolicy preemptionPolicy,
+      Map<String, String> nodeSelector, Affinity affinity, List<Toleration> tolerations,
+      List<TopologySpreadConstraint> topologySpreadConstraints, String schedulerName, String nodeName,
+      List<Volume> volumes, RestartPolicy restartPolicy, long terminationGracePeriodSeconds,
+      @Nullable Long activeDeadlineSeconds, String hostname, String subdomain, ResourceRequirements resources,
+      List<String> schedulingGates) {
+    this(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy, nodeSelector, affinity,
+        tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes, restartPolicy,
+        terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources, schedulingGates,
+        List.of());
   }
 
   /** A spec without scheduling gates. */
@@ -411,28 +430,30 @@ public record PodSpec(
   public PodSpec withNodeName(String node) {
     return new PodSpec(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy,
         nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, node, volumes, restartPolicy,
-        terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources, schedulingGates);
+        terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources, schedulingGates,
+        resourceClaims);
   }
 
   /** This spec with the priority fields that Priority admission resolves. */
   public PodSpec withPriority(@Nullable Integer newPriority, String newClassName, PreemptionPolicy newPolicy) {
     return new PodSpec(containers, initContainers, overhead, newPriority, newClassName, newPolicy, nodeSelector,
         affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes, restartPolicy,
-        terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources, schedulingGates);
+        terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources, schedulingGates,
+        resourceClaims);
   }
 
   public PodSpec withTolerations(List<Toleration> newTolerations) {
     return new PodSpec(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy,
         nodeSelector, affinity, newTolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
         restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources,
-        schedulingGates);
+        schedulingGates, resourceClaims);
   }
 
   public PodSpec withPriority(@Nullable Integer newPriority) {
     return new PodSpec(containers, initContainers, overhead, newPriority, priorityClassName, preemptionPolicy,
         nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
         restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources,
-        schedulingGates);
+        schedulingGates, resourceClaims);
   }
 
   /** Mutable builder with Kubernetes' defaults; not thread-safe. */
@@ -457,6 +478,7 @@ public record PodSpec(
     private String subdomain = "";
     private ResourceRequirements resources = ResourceRequirements.NONE;
     private final List<String> schedulingGates;
+    private final List<PodResourceClaim> resourceClaims;
     private @Nullable ResourceList podRequests;
     private @Nullable ResourceList podLimits;
 
@@ -468,6 +490,7 @@ public record PodSpec(
       topologySpreadConstraints = new ArrayList<>(0);
       volumes = new ArrayList<>(0);
       schedulingGates = new ArrayList<>(0);
+      resourceClaims = new ArrayList<>(0);
     }
 
     Builder(PodSpec s) {
@@ -491,6 +514,7 @@ public record PodSpec(
       subdomain = s.subdomain;
       resources = s.resources;
       schedulingGates = new ArrayList<>(s.schedulingGates);
+      resourceClaims = new ArrayList<>(s.resourceClaims);
     }
 
     public Builder containers(List<Container> v) { containers.clear(); containers.addAll(v); return this; }
@@ -533,6 +557,12 @@ public record PodSpec(
       return this;
     }
     public Builder schedulingGate(String v) { schedulingGates.add(v); return this; }
+    public Builder resourceClaims(List<PodResourceClaim> v) {
+      resourceClaims.clear();
+      resourceClaims.addAll(v);
+      return this;
+    }
+    public Builder resourceClaim(PodResourceClaim v) { resourceClaims.add(v); return this; }
 
     /** Pod-level resources taken as they are (already defaulted, as {@link PodSpec#resources()} returns them). */
     public Builder resources(ResourceRequirements v) {
@@ -558,7 +588,7 @@ public record PodSpec(
       return new PodSpec(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy,
           nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
           restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, r,
-          schedulingGates);
+          schedulingGates, resourceClaims);
     }
   }
 }

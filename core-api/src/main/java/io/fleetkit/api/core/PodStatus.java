@@ -12,10 +12,14 @@ import org.jspecify.annotations.Nullable;
  * @param podIPs the pod's addresses ({@code status.podIPs}), at most one per IP family; empty until assigned
  * @param initContainerStatuses the init containers' statuses ({@code status.initContainerStatuses}); empty when not
  *     observed
+ * @param resourceClaimStatuses the claims made from templates for the pod's {@code spec.resourceClaims}
+ *     ({@code status.resourceClaimStatuses}), written by the resource-claim controller; empty when none ({@code null}
+ *     becomes empty)
  */
 public record PodStatus(PodPhase phase, List<PodCondition> conditions, String nominatedNodeName, String hostIP,
     @Nullable Instant startTime, List<ContainerStatus> containerStatuses, String reason, String message,
-    List<String> podIPs, List<ContainerStatus> initContainerStatuses) {
+    List<String> podIPs, List<ContainerStatus> initContainerStatuses,
+    List<PodResourceClaimStatus> resourceClaimStatuses) {
 
   /** A new pod's status: Pending, nothing observed. */
   public static final PodStatus PENDING = new PodStatus(PodPhase.Pending, List.of(), "", "", null, List.of(), "", "");
@@ -30,6 +34,17 @@ public record PodStatus(PodPhase phase, List<PodCondition> conditions, String no
     Objects.requireNonNull(message, "message");
     podIPs = List.copyOf(podIPs);
     initContainerStatuses = List.copyOf(initContainerStatuses);
+    // an encoding written without the component (the store's JSON) decodes as none
+    resourceClaimStatuses = resourceClaimStatuses == null || resourceClaimStatuses.isEmpty() ? List.of()
+        : List.copyOf(resourceClaimStatuses);
+  }
+
+  /** A status without resource claim statuses. */
+  public PodStatus(PodPhase phase, List<PodCondition> conditions, String nominatedNodeName, String hostIP,
+      @Nullable Instant startTime, List<ContainerStatus> containerStatuses, String reason, String message,
+      List<String> podIPs, List<ContainerStatus> initContainerStatuses) {
+    this(phase, conditions, nominatedNodeName, hostIP, startTime, containerStatuses, reason, message, podIPs,
+        initContainerStatuses, List.of());
   }
 
   /** A status without init container statuses. */
@@ -53,7 +68,7 @@ public record PodStatus(PodPhase phase, List<PodCondition> conditions, String no
 
   public PodStatus withPodIPs(List<String> ips) {
     return new PodStatus(phase, conditions, nominatedNodeName, hostIP, startTime, containerStatuses, reason, message,
-        ips, initContainerStatuses);
+        ips, initContainerStatuses, resourceClaimStatuses);
   }
 
   public static PodStatus of(PodPhase phase) {
@@ -73,35 +88,55 @@ public record PodStatus(PodPhase phase, List<PodCondition> conditions, String no
 
   public PodStatus withPhase(PodPhase newPhase) {
     return new PodStatus(newPhase, conditions, nominatedNodeName, hostIP, startTime, containerStatuses, reason,
-        message, podIPs, initContainerStatuses);
+        message, podIPs, initContainerStatuses, resourceClaimStatuses);
   }
 
   public PodStatus withNominatedNodeName(String node) {
     return new PodStatus(phase, conditions, node, hostIP, startTime, containerStatuses, reason, message, podIPs,
-        initContainerStatuses);
+        initContainerStatuses, resourceClaimStatuses);
   }
 
   public PodStatus withStartTime(@Nullable Instant time) {
     return new PodStatus(phase, conditions, nominatedNodeName, hostIP, time, containerStatuses, reason, message,
-        podIPs, initContainerStatuses);
+        podIPs, initContainerStatuses, resourceClaimStatuses);
   }
 
   public PodStatus withReason(String newReason, String newMessage) {
     return new PodStatus(phase, conditions, nominatedNodeName, hostIP, startTime, containerStatuses, newReason,
-        newMessage, podIPs, initContainerStatuses);
+        newMessage, podIPs, initContainerStatuses, resourceClaimStatuses);
   }
 
   public PodStatus withContainerStatuses(List<ContainerStatus> statuses) {
     return new PodStatus(phase, conditions, nominatedNodeName, hostIP, startTime, statuses, reason, message, podIPs,
-        initContainerStatuses);
+        initContainerStatuses, resourceClaimStatuses);
   }
 
   public PodStatus withInitContainerStatuses(List<ContainerStatus> statuses) {
     return new PodStatus(phase, conditions, nominatedNodeName, hostIP, startTime, containerStatuses, reason, message,
-        podIPs, statuses);
+        podIPs, statuses, resourceClaimStatuses);
   }
 
   /** This status with {@code condition} replacing any condition of the same type (appended otherwise). */
+  /** This status with {@code statuses} as {@code status.resourceClaimStatuses}. */
+  public PodStatus withResourceClaimStatuses(List<PodResourceClaimStatus> statuses) {
+    return new PodStatus(phase, conditions, nominatedNodeName, hostIP, startTime, containerStatuses, reason, message,
+        podIPs, initContainerStatuses, statuses);
+  }
+
+  /**
+   * The claim generated for the {@code spec.resourceClaims} entry {@code name}: {@code null} when the status does
+   * not name it (not created yet), empty when none was needed.
+   */
+  public @Nullable String resourceClaimName(String name) {
+    for (int i = 0; i < resourceClaimStatuses.size(); i++) {
+      PodResourceClaimStatus s = resourceClaimStatuses.get(i);
+      if (s.name().equals(name)) {
+        return s.resourceClaimName();
+      }
+    }
+    return null;
+  }
+
   public PodStatus withCondition(PodCondition condition) {
     List<PodCondition> next = new java.util.ArrayList<>(conditions.size() + 1);
     boolean replaced = false;
@@ -117,6 +152,6 @@ public record PodStatus(PodPhase phase, List<PodCondition> conditions, String no
       next.add(condition);
     }
     return new PodStatus(phase, next, nominatedNodeName, hostIP, startTime, containerStatuses, reason, message,
-        podIPs, initContainerStatuses);
+        podIPs, initContainerStatuses, resourceClaimStatuses);
   }
 }

@@ -2,18 +2,25 @@ package io.fleetkit.api.core;
 
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.resource.ResourceNames;
+import java.util.List;
 import java.util.Objects;
 
 /**
  * A container's requests and limits. As Kubernetes defaults it, a resource with a limit and no request gets a
  * request equal to its limit; the canonical constructor applies that defaulting.
+ *
+ * @param claims the pod's resource claims this container uses ({@code resources.claims}, Dynamic Resource
+ *     Allocation): each names an entry of the pod's {@code spec.resourceClaims}, checked with the pod; empty when
+ *     none ({@code null} becomes empty)
  */
-public record ResourceRequirements(ResourceList requests, ResourceList limits) {
+public record ResourceRequirements(ResourceList requests, ResourceList limits, List<ContainerResourceClaim> claims) {
   public static final ResourceRequirements NONE = new ResourceRequirements(ResourceList.EMPTY, ResourceList.EMPTY);
 
   public ResourceRequirements {
     Objects.requireNonNull(requests, "requests");
     Objects.requireNonNull(limits, "limits");
+    // an encoding written without the component (the store's JSON) decodes as none
+    claims = claims == null || claims.isEmpty() ? List.of() : List.copyOf(claims);
     if (!limits.isEmpty()) {
       ResourceList.Builder missing = null;
       for (String name : limits.names()) {
@@ -28,6 +35,16 @@ public record ResourceRequirements(ResourceList requests, ResourceList limits) {
         requests = requests.add(missing.build());
       }
     }
+  }
+
+  /** Requests and limits, no claims. */
+  public ResourceRequirements(ResourceList requests, ResourceList limits) {
+    this(requests, limits, List.of());
+  }
+
+  /** These requirements using the pod's resource claims {@code newClaims}. */
+  public ResourceRequirements withClaims(List<ContainerResourceClaim> newClaims) {
+    return new ResourceRequirements(requests, limits, newClaims);
   }
 
   public static ResourceRequirements of(ResourceList requests, ResourceList limits) {

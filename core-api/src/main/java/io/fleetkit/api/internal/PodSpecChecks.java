@@ -3,6 +3,8 @@ package io.fleetkit.api.internal;
 import io.fleetkit.api.Violations;
 import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.ContainerPort;
+import io.fleetkit.api.core.ContainerResourceClaim;
+import io.fleetkit.api.core.PodResourceClaim;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.ResourceRequirements;
 import io.fleetkit.api.core.RestartPolicy;
@@ -40,12 +42,19 @@ public final class PodSpecChecks {
     Set<String> names = spec.containers().size() + spec.initContainers().size() > 1 ? new HashSet<>() : null;
     containers(spec.initContainers(), path, ".initContainers", true, names, v);
     containers(spec.containers(), path, ".containers", false, names, v);
+    Set<String> claimNames = spec.resourceClaims().isEmpty() ? Set.of() : podResourceClaims(spec.resourceClaims(),
+        path + ".resourceClaims", v);
+    containerClaims(spec.initContainers(), claimNames, path, ".initContainers", v);
+    containerClaims(spec.containers(), claimNames, path, ".containers", v);
     if (!spec.overhead().isEmpty()) {
       resourceList(spec.overhead(), path + ".overhead", v);
     }
     ResourceRequirements podResources = spec.resources();
     if (!podResources.requests().isEmpty() || !podResources.limits().isEmpty()) {
       podResources(spec, path + ".resources", v);
+    }
+    if (!podResources.claims().isEmpty()) { // upstream's validatePodResourceRequirements
+      v.add(path + ".resources.claims", "Forbidden: claims cannot be set for Resources", null);
     }
     if (!spec.priorityClassName().isEmpty() && !Names.isDnsSubdomain(spec.priorityClassName())) {
       v.dnsSubdomain(path + ".priorityClassName", spec.priorityClassName());
@@ -105,6 +114,77 @@ public final class PodSpecChecks {
       if (!Names.isDnsSubdomain(claim)) {
         for (String msg : Validation.isDNS1123Subdomain(claim)) {
           v.add(path + "[" + i + "].name", "PVC name \"" + claim + "\": " + msg, vol.name());
+        }
+      }
+    }
+  }
+
+  /**
+   * Upstream's {@code validatePodResourceClaims}: each entry's name a DNS label, unique in the pod, and exactly one
+   * source, a valid claim or template name (a DNS subdomain).
+   *
+   * @return the valid entry names, for the containers' {@code resources.claims}
+   */
+  private static Set<String> podResourceClaims(List<PodResourceClaim> claims, String path, Violations v) {
+    Set<String> names = new java.util.TreeSet<>();
+    for (int i = 0; i < claims.size(); i++) {
+      PodResourceClaim c = claims.get(i);
+      String at = path + "[" + i + "]";
+      if (c.name().isEmpty()) {
+        v.required(at + ".name");
+      } else if (names.contains(c.name())) {
+        v.add(at + ".name", Violations.DUPLICATE, c.name());
+      } else {
+        if (!Names.isDnsLabel(c.name())) {
+          v.dnsLabel(at + ".name", c.name());
+        }
+        names.add(c.name());
+      }
+      boolean claim = !c.resourceClaimName().isEmpty();
+      boolean template = !c.resourceClaimTemplateName().isEmpty();
+      if (!claim && !template) {
+        v.add(at, "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`", "");
+      } else if (claim && template) {
+        v.add(at, "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified", "");
+      } else if (claim && !Names.isDnsSubdomain(c.resourceClaimName())) {
+        v.dnsSubdomain(at + ".resourceClaimName", c.resourceClaimName());
+      } else if (template && !Names.isDnsSubdomain(c.resourceClaimTemplateName())) {
+        v.dnsSubdomain(at + ".resourceClaimTemplateName", c.resourceClaimTemplateName());
+      }
+    }
+    return names;
+  }
+
+  /**
+   * Upstream's {@code validateResourceClaimNames} for each container's {@code resources.claims}: a name that is an
+   * entry of {@code spec.resourceClaims}, each claim (or claim and request) once, a request a DNS label.
+   */
+  private static void containerClaims(List<Container> list, Set<String> podClaims, String base, String field,
+      Violations v) {
+    for (int i = 0; i < list.size(); i++) {
+      List<ContainerResourceClaim> claims = list.get(i).resources().claims();
+      if (claims.isEmpty()) {
+        continue;
+      }
+      String path = at(base, field, i) + ".resources.claims";
+      Set<String> seen = new HashSet<>();
+      for (int j = 0; j < claims.size(); j++) {
+        ContainerResourceClaim c = claims.get(j);
+        String at = path + "[" + j + "]";
+        if (c.name().isEmpty()) {
+          v.required(at);
+        } else {
+          String key = c.request().isEmpty() ? c.name() : c.name() + "/" + c.request();
+          if (!seen.add(key)) {
+            v.add(at, Violations.DUPLICATE, key);
+          }
+          if (!podClaims.contains(c.name())) {
+            v.add(at, "Not found: must be one of the names in pod.spec.resourceClaims"
+                + (podClaims.isEmpty() ? " which is empty" : ": " + String.join(", ", podClaims)), c.name());
+          }
+        }
+        if (!c.request().isEmpty() && !Names.isDnsLabel(c.request())) {
+          v.dnsLabel(at + ".request", c.request());
         }
       }
     }

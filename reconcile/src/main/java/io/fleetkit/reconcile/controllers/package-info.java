@@ -12,7 +12,9 @@
  * deadline, concurrency policies, history limits), the
  * {@link io.fleetkit.reconcile.controllers.TtlAfterFinishedController} (deletes finished Jobs once their
  * {@code ttlSecondsAfterFinished} has passed) and the {@link io.fleetkit.reconcile.controllers.DisruptionController}
- * (PodDisruptionBudget status) with the
+ * (PodDisruptionBudget status), the {@link io.fleetkit.reconcile.controllers.ResourceClaimController} (one
+ * ResourceClaim per template entry of a pod's {@code spec.resourceClaims}, reservations of pods that are gone removed,
+ * unused claims deallocated or deleted) with the
  * eviction rules of {@link io.fleetkit.reconcile.controllers.Evictions}. Label and annotation names are in
  * {@link io.fleetkit.reconcile.controllers.WorkloadLabels}. {@link io.fleetkit.reconcile.controllers.DaemonSetPlacement}
  * answers where a DaemonSet runs a pod and what pod (the DaemonSet controller's decision, also used by the cluster

@@ -218,7 +218,8 @@ public final class UpdateChecks {
         withImagesOf(n.initContainers(), o.initContainers()), n.overhead(), n.priority(), n.priorityClassName(),
         n.preemptionPolicy(), nodeSelector, affinity, o.tolerations(), n.topologySpreadConstraints(),
         n.schedulerName(), bound ? o.nodeName() : n.nodeName(), n.volumes(), n.restartPolicy(), grace,
-        o.activeDeadlineSeconds(), n.hostname(), n.subdomain(), n.resources(), o.schedulingGates());
+        o.activeDeadlineSeconds(), n.hostname(), n.subdomain(), n.resources(), o.schedulingGates(),
+        n.resourceClaims());
     if (!munged.equals(o)) {
       v.add("spec", "Forbidden: " + POD_UPDATABLE + "; changed: " + changedComponents("spec", o, munged), null);
     }

@@ -28,7 +28,7 @@ final class RoundTripTest {
   @ParameterizedTest(name = "{0}")
   @CsvSource({
       "Node, roundtrip/node.yaml, 2",
-      "Pod, roundtrip/pod.yaml, 5",
+      "Pod, roundtrip/pod.yaml, 6",
       "Service, roundtrip/service.yaml, 3",
       "ControllerRevision, roundtrip/controllerrevision.yaml, 2",
       "CronJob, roundtrip/cronjob.yaml, 2",
@@ -73,6 +73,37 @@ final class RoundTripTest {
         .satisfies(p -> assertThat(p.spec().schedulingGates()).containsExactly("example.com/quota", "example.com/arch"));
     assertThat(pods).filteredOn(p -> p.metadata().name().equals("web-0")).singleElement()
         .satisfies(p -> assertThat(p.spec().containers().get(0).ports().get(1).hostIP()).isEqualTo("10.0.0.1"));
+  }
+
+  @org.junit.jupiter.api.Test
+  void pod_resourceClaims_loadedAndWritten() {
+    List<io.fleetkit.api.core.Pod> pods = KubernetesYaml.parse(resource("roundtrip/pod.yaml"), "pod.yaml")
+        .ofType(io.fleetkit.api.core.Pod.class);
+    io.fleetkit.api.core.Pod p = pods.stream().filter(x -> x.metadata().name().equals("with-claims")).findFirst()
+        .orElseThrow();
+    assertThat(p.spec().resourceClaims()).containsExactly(
+        io.fleetkit.api.core.PodResourceClaim.ofTemplate("gpu", "single-gpu"),
+        io.fleetkit.api.core.PodResourceClaim.ofClaim("shared", "shared-nic"));
+    assertThat(p.spec().containers().get(0).resources().claims()).containsExactly(
+        new io.fleetkit.api.core.ContainerResourceClaim("gpu", "big"),
+        io.fleetkit.api.core.ContainerResourceClaim.of("shared"));
+    assertThat(p.spec().initContainers().get(0).resources().claims()).containsExactly(
+        io.fleetkit.api.core.ContainerResourceClaim.of("shared"));
+    assertThat(p.status().resourceClaimStatuses()).containsExactly(
+        new io.fleetkit.api.core.PodResourceClaimStatus("gpu", "with-claims-gpu-7xk2p"));
+    String yaml = KubernetesYaml.dump(List.of(p));
+    assertThat(yaml).contains("resourceClaimTemplateName: \"single-gpu\"")
+        .contains("resourceClaimName: \"shared-nic\"").contains("request: \"big\"")
+        .contains("resourceClaimStatuses:").contains("resourceClaimName: \"with-claims-gpu-7xk2p\"");
+  }
+
+  @org.junit.jupiter.api.Test
+  void pod_containerClaimNotInSpec_refusedWithPath() {
+    String yaml = "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n  containers:\n"
+        + "    - name: c\n      image: i\n      resources:\n        claims: [{name: gpu}]\n";
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> KubernetesYaml.parse(yaml, "bad.yaml"))
+        .hasMessageContaining("spec.containers[0].resources.claims[0]")
+        .hasMessageContaining("must be one of the names in pod.spec.resourceClaims");
   }
 
   @ParameterizedTest(name = "{0}")

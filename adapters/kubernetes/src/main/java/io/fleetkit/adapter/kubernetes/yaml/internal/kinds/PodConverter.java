@@ -59,9 +59,12 @@ public final class PodConverter extends AbstractKindConverter<io.fabric8.kuberne
     } else if (s.getPodIP() != null && !s.getPodIP().isEmpty()) {
       podIPs.add(s.getPodIP());
     }
+    var claims = Fabric8Scheduling.list(s.getResourceClaimStatuses(), "status.resourceClaimStatuses", ctx,
+        (c, p, cx) -> new io.fleetkit.api.core.PodResourceClaimStatus(Values.required(c.getName(), p + ".name", cx),
+            Values.orEmpty(c.getResourceClaimName())));
     return ctx.build("status", () -> new PodStatus(phase, conditions, Values.orEmpty(s.getNominatedNodeName()),
         Values.orEmpty(s.getHostIP()), start, containers, Values.orEmpty(s.getReason()),
-        Values.orEmpty(s.getMessage()), podIPs, initContainers));
+        Values.orEmpty(s.getMessage()), podIPs, initContainers, claims));
   }
 
   private static @Nullable PodCondition condition(io.fabric8.kubernetes.api.model.PodCondition c, String p,
@@ -122,6 +125,9 @@ public final class PodConverter extends AbstractKindConverter<io.fabric8.kuberne
             .withMessage(Values.emptyToNull(s.message()))
             .withPodIP(Values.emptyToNull(s.podIP()))
             .withPodIPs(Fabric8Scheduling.out(s.podIPs(), ip -> new io.fabric8.kubernetes.api.model.PodIP(ip)))
+            .withResourceClaimStatuses(Fabric8Scheduling.out(s.resourceClaimStatuses(),
+                c -> new io.fabric8.kubernetes.api.model.PodResourceClaimStatus(c.name(),
+                    Values.emptyToNull(c.resourceClaimName()))))
             .build())
         .build();
   }

@@ -21,9 +21,11 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.ContainerPort;
+import io.fleetkit.api.core.ContainerResourceClaim;
 import io.fleetkit.api.core.ContainerRestartPolicy;
 import io.fleetkit.api.core.EnvVar;
 import io.fleetkit.api.core.PersistentVolumeClaimTemplate;
+import io.fleetkit.api.core.PodResourceClaim;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.PodTemplateSpec;
 import io.fleetkit.api.core.Probe;
@@ -91,13 +93,16 @@ public final class PodSpecs {
       var g = rawGates.get(i);
       gates.add(Values.required(g == null ? null : g.getName(), path + ".schedulingGates[" + i + "].name", ctx));
     }
+    List<PodResourceClaim> claims = Fabric8Scheduling.list(s.getResourceClaims(), path + ".resourceClaims", ctx,
+        (c, p, cx) -> new PodResourceClaim(Values.orEmpty(c.getName()), Values.orEmpty(c.getResourceClaimName()),
+            Values.orEmpty(c.getResourceClaimTemplateName())));
     return ctx.build(path, () -> new PodSpec(containers, initContainers, overhead, s.getPriority(),
         Values.orEmpty(s.getPriorityClassName()), preemption, nodeSelector,
         affinity == null ? Affinity.NONE : affinity, tolerations, spreads, Values.orEmpty(s.getSchedulerName()),
         Values.orEmpty(s.getNodeName()), volumes, restart, grace, deadline, Values.orEmpty(s.getHostname()),
         Values.orEmpty(s.getSubdomain()),
         // the API server's defaulting of pod-level requests (SetDefaults_Pod), then validation in the constructor
-        PodSpec.defaultPodLevelResources(containers, initContainers, podRequests, podLimits), gates));
+        PodSpec.defaultPodLevelResources(containers, initContainers, podRequests, podLimits), gates, claims));
   }
 
   public static io.fabric8.kubernetes.api.model.PodSpec toFabric8(PodSpec s) {
@@ -128,6 +133,9 @@ public final class PodSpecs {
         .withSubdomain(Values.emptyToNull(s.subdomain()))
         .withSchedulingGates(Fabric8Scheduling.out(s.schedulingGates(),
             g -> new io.fabric8.kubernetes.api.model.PodSchedulingGate(g)))
+        .withResourceClaims(Fabric8Scheduling.out(s.resourceClaims(),
+            c -> new io.fabric8.kubernetes.api.model.PodResourceClaim(c.name(),
+                Values.emptyToNull(c.resourceClaimName()), Values.emptyToNull(c.resourceClaimTemplateName()))))
         .build();
   }
 
@@ -162,7 +170,11 @@ public final class PodSpecs {
     var r = c.getResources();
     ResourceList requests = Values.resources(r == null ? null : r.getRequests(), p + ".resources.requests", ctx);
     ResourceList limits = Values.resources(r == null ? null : r.getLimits(), p + ".resources.limits", ctx);
-    ResourceRequirements resources = ctx.build(p + ".resources", () -> new ResourceRequirements(requests, limits));
+    List<ContainerResourceClaim> claims = Fabric8Scheduling.list(r == null ? null : r.getClaims(),
+        p + ".resources.claims", ctx, (rc, cp, cx) -> new ContainerResourceClaim(Values.orEmpty(rc.getName()),
+            Values.orEmpty(rc.getRequest())));
+    ResourceRequirements resources = ctx.build(p + ".resources", () -> new ResourceRequirements(requests, limits,
+        claims));
     List<ContainerPort> ports = Fabric8Scheduling.list(c.getPorts(), p + ".ports", ctx, (port, pp, cx) -> {
       if (port.getContainerPort() == null) {
         cx.error(pp + ".containerPort", "is required", null);
@@ -193,9 +205,14 @@ public final class PodSpecs {
 
   private static io.fabric8.kubernetes.api.model.Container container(Container c) {
     return new ContainerBuilder().withName(c.name()).withImage(Values.emptyToNull(c.image()))
-        .withResources(c.resources().requests().isEmpty() && c.resources().limits().isEmpty() ? null
+        .withResources(c.resources().requests().isEmpty() && c.resources().limits().isEmpty()
+            && c.resources().claims().isEmpty() ? null
             : new ResourceRequirementsBuilder().withRequests(Values.resources(c.resources().requests()))
-                .withLimits(Values.resources(c.resources().limits())).build())
+                .withLimits(Values.resources(c.resources().limits()))
+                .withClaims(Fabric8Scheduling.out(c.resources().claims(),
+                    rc -> new io.fabric8.kubernetes.api.model.ResourceClaim(rc.name(),
+                        Values.emptyToNull(rc.request()))))
+                .build())
         .withPorts(Fabric8Scheduling.out(c.ports(), port -> new ContainerPortBuilder()
             .withName(Values.emptyToNull(port.name())).withContainerPort(port.containerPort())
             .withProtocol(port.protocol().equals("TCP") ? null : port.protocol())
