@@ -112,8 +112,11 @@ final class PodRuntime {
       }
     }
     if (reboot != null && reboot.uid().equals(pod.metadata().uid())) {
-      reboot.restore(containers, reboot.containers());
-      reboot.restore(inits, reboot.inits());
+      reboot.restore(containers, reboot.containers(), reboot.keptContainers());
+      reboot.restore(inits, reboot.inits(), reboot.keptInits());
+      if (!inits.isEmpty() && inits.stream().allMatch(c -> c.done && c.state == ContainerStateType.Terminated)) {
+        initialized = true; // every init container ran for good before the reboot: nothing to run again
+      }
     }
   }
 
@@ -123,7 +126,8 @@ final class PodRuntime {
    * The node is modelled as rebooting with a runtime that keeps no containers or sandboxes across it (the case
    * upstream's {@code calcRestartCountByLogDir} is for); the pod log directories survive.
    */
-  record Reboot(String uid, int[] containers, int[] inits) {
+  record Reboot(String uid, int[] containers, int[] inits, List<@Nullable Kept> keptContainers,
+      List<@Nullable Kept> keptInits) {
     /** Entries {@code 2 i} (shown restart count) and {@code 2 i + 1} (last log) per run. */
     static int[] of(List<ContainerRun> runs) {
       int[] out = new int[runs.size() * 2];
@@ -134,18 +138,48 @@ final class PodRuntime {
       return out;
     }
 
-    void restore(List<ContainerRun> runs, int[] from) {
+    /**
+     * Per run, its terminated state when it ended for good under a restart policy other than Always (a container
+     * that succeeded under OnFailure, any finished one under Never, an init container that succeeded), else
+     * {@code null}: upstream's {@code computePodActions} does not start a succeeded container of an OnFailure pod in
+     * a new sandbox, and the API server refuses a terminated container of such a pod that runs again.
+     */
+    static List<@Nullable Kept> kept(List<ContainerRun> runs, RestartPolicy policy) {
+      List<@Nullable Kept> out = new ArrayList<>(runs.size());
+      for (ContainerRun c : runs) {
+        out.add(policy != RestartPolicy.Always && c.kind != Kind.SIDECAR && c.done
+            && c.state == ContainerStateType.Terminated
+            ? new Kept(c.exitCode, c.startedAt, c.finishedAt, c.reason) : null);
+      }
+      return out;
+    }
+
+    void restore(List<ContainerRun> runs, int[] from, List<@Nullable Kept> kept) {
       for (int i = 0; i < runs.size() && 2 * i + 1 < from.length; i++) {
-        runs.get(i).restartCount = from[2 * i];
-        runs.get(i).lastLog = from[2 * i + 1];
+        ContainerRun c = runs.get(i);
+        c.restartCount = from[2 * i];
+        c.lastLog = from[2 * i + 1];
+        Kept k = i < kept.size() ? kept.get(i) : null;
+        if (k != null) {
+          c.state = ContainerStateType.Terminated;
+          c.exitCode = k.exitCode();
+          c.startedAt = k.startedAt();
+          c.finishedAt = k.finishedAt();
+          c.reason = k.reason();
+          c.done = true;
+        }
       }
     }
   }
 
+  /** A run's terminated state, kept across a reboot. */
+  record Kept(int exitCode, @Nullable Instant startedAt, @Nullable Instant finishedAt, String reason) {}
+
   /** What a reboot now would leave of this pod's runs. */
   Reboot reboot() {
+    RestartPolicy policy = pod.spec().restartPolicy();
     return new Reboot(pod.metadata().uid(), Reboot.of(containers),
-        inits.isEmpty() ? new int[0] : Reboot.of(inits));
+        inits.isEmpty() ? new int[0] : Reboot.of(inits), Reboot.kept(containers, policy), Reboot.kept(inits, policy));
   }
 
   /** What a container is to its pod. */
@@ -299,8 +333,10 @@ final class PodRuntime {
 
   /** Runs every transition due at or before {@code now}. */
   void advance(Instant now, HealthSource health, RestartBackoff backoff) {
-    if (!sandboxReady && inits.isEmpty() && !finished()) {
-      createSandbox(now); // computePodActions without init containers: a new sandbox, then every container
+    if (!sandboxReady && (inits.isEmpty() || initialized) && !finished()) {
+      // computePodActions without init containers to run (none, or all done before a reboot): a new sandbox,
+      // then every container
+      createSandbox(now);
     }
     boolean changed = true;
     while (changed) {

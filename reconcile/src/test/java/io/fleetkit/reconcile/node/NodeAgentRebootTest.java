@@ -108,6 +108,44 @@ final class NodeAgentRebootTest {
   }
 
   @Test
+  void reboot_onFailurePod_succeededContainerIsNotStartedAgain() {
+    // computePodActions with a new sandbox: under OnFailure a container that succeeded is not started again
+    // (containerSucceeded), so its terminated state stays, as the API server's status rules require
+    startAgent();
+    store.create(pod(RestartPolicy.OnFailure, Map.of(EXIT + ".a", "5"))
+        .container("a", "job:1", ResourceList.EMPTY).container("b", "job:1", ResourceList.EMPTY).build());
+    runTo(10);
+    ContainerStatus a = current().status().containerStatuses().get(0);
+    assertThat(a.state().type()).isEqualTo(ContainerStateType.Terminated);
+    assertThat(a.state().exitCode()).isZero();
+    agent.kill();
+    agent.revive();
+    runTo(20);
+    ContainerStatus after = current().status().containerStatuses().get(0);
+    assertThat(after.state().type()).isEqualTo(ContainerStateType.Terminated);
+    assertThat(after.state().exitCode()).isZero();
+    assertThat(after.restartCount()).isZero();
+    ContainerStatus b = current().status().containerStatuses().get(1);
+    assertThat(b.state().type()).isEqualTo(ContainerStateType.Running);
+    assertThat(b.restartCount()).isEqualTo(1);
+  }
+
+  @Test
+  void reboot_onFailurePod_initContainersThatSucceededStayDone() {
+    startAgent();
+    store.create(pod(RestartPolicy.OnFailure, Map.of(EXIT + ".migrate", "5"))
+        .initContainer("migrate", "db:1", ResourceList.EMPTY).container("b", "job:1", ResourceList.EMPTY).build());
+    runTo(10);
+    assertThat(init("migrate").state().type()).isEqualTo(ContainerStateType.Terminated);
+    agent.kill();
+    agent.revive();
+    runTo(20);
+    assertThat(init("migrate").state().type()).isEqualTo(ContainerStateType.Terminated);
+    assertThat(init("migrate").state().exitCode()).isZero();
+    assertThat(app().state().type()).isEqualTo(ContainerStateType.Running);
+  }
+
+  @Test
   void reboot_containerThatNeverStarted_keepsCountZero() {
     startAgent();
     store.create(pod(RestartPolicy.Always, Map.of(EXIT + ".migrate", "100"))
