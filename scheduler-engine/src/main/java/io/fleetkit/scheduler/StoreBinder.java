@@ -47,6 +47,11 @@ public final class StoreBinder implements Binder, Evictor {
   }
 
   @Override
+  public Optional<ObjectStore> objectStore() {
+    return Optional.of(store);
+  }
+
+  @Override
   public Status bind(Pod pod, String nodeName) {
     String ns = pod.metadata().namespace();
     String name = pod.metadata().name();

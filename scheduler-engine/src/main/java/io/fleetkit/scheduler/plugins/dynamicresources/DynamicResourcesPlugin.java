@@ -31,7 +31,6 @@ import io.fleetkit.api.resource.dra.ResourceSlice;
 import io.fleetkit.api.scheduling.NodeAffinity;
 import io.fleetkit.api.scheduling.RequiredNodeAffinity;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.scheduler.StoreBinder;
 import io.fleetkit.scheduler.dra.AllocationOutcome;
 import io.fleetkit.scheduler.dra.DeviceId;
 import io.fleetkit.scheduler.dra.StructuredAllocator;
@@ -72,7 +71,7 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  *
  * <p>Claims, classes and slices are read from the object store when the plugin has one (given to
- * {@link #factory(ObjectStore)}, or the store of a {@link StoreBinder} the scheduler binds through), else from the
+ * {@link #factory(ObjectStore)}, or the store of the binder the scheduler binds through, {@link io.fleetkit.api.framework.Binder#objectStore()}), else from the
  * objects the scheduler was given ({@link FrameworkHandle#list}); PreBind needs the store. Not modelled: PostFilter
  * (deallocating a claim for an unschedulable pod), PreScore, device taints, prioritized lists, admin access.
  * Thread-safe.
@@ -90,7 +89,10 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
   /** The finalizer of a claim the scheduler allocated (upstream's {@code resourceapi.Finalizer}). */
   public static final String FINALIZER = "resource.kubernetes.io/delete-protection";
 
-  /** Creates the plugin for a profile: it writes through the store of a {@link StoreBinder}, if the scheduler has one. */
+  /**
+   * Creates the plugin for a profile: it writes through the store of the scheduler's binder
+   * ({@link io.fleetkit.api.framework.Binder#objectStore()}), if it has one.
+   */
   public static final PluginFactory FACTORY = handle -> new DynamicResourcesPlugin(handle, null,
       new ConcurrentHashMap<>());
 
@@ -492,7 +494,7 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
     if (explicitStore != null) {
       return explicitStore;
     }
-    return handle.binder() instanceof StoreBinder b ? b.store() : null;
+    return handle.binder().objectStore().orElse(null);
   }
 
   /** The claims in flight, by key (for tests). */

@@ -4,7 +4,9 @@ import io.fleetkit.api.core.GpuRequests;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.framework.Binder;
 import io.fleetkit.api.framework.Status;
+import io.fleetkit.api.store.ObjectStore;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Wraps a {@link Binder} so that a GPU pod is bound with annotation {@value GpuRequests#IDS_ANNOTATION} naming the
@@ -33,5 +35,11 @@ public final class GpuBinder implements Binder {
   /** The wrapped binder. */
   public Binder delegate() {
     return delegate;
+  }
+
+  /** The wrapped binder's store. */
+  @Override
+  public Optional<ObjectStore> objectStore() {
+    return delegate.objectStore();
   }
 }
