@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * gateway.networking.k8s.io/v1 GatewayClass ({@code spec.controllerName} and {@code spec.description};
  * parametersRef is refused) and its {@code status.conditions}, as {@code kubectl get -o yaml} prints them
- * ({@link GatewayApiStatusYaml}); {@code status.supportedFeatures} is not modelled and refused.
+ * ({@link GatewayApiStatusYaml}); {@code status.supportedFeatures} is not modelled: read past and not written.
  */
 public final class GatewayClassConverter
     extends AbstractKindConverter<io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayClass, GatewayClass> {
@@ -36,10 +36,7 @@ public final class GatewayClassConverter
     GatewayClassStatus status = GatewayClassStatus.EMPTY;
     var st = in.getStatus();
     if (st != null) {
-      if (st.getSupportedFeatures() != null && !st.getSupportedFeatures().isEmpty()) {
-        ctx.error("status.supportedFeatures", "is not supported (FleetKit does not model the features a"
-            + " GatewayClass reports)", st.getSupportedFeatures().size());
-      }
+      // status.supportedFeatures (what an implementation reports it supports) is read past: not modelled
       status = new GatewayClassStatus(GatewayApiStatusYaml.conditions(st.getConditions(), "status.conditions", ctx));
     }
     if (ctx.hasErrors()) {

@@ -45,7 +45,7 @@ import org.jspecify.annotations.Nullable;
  * <p>The status as {@code kubectl get -o yaml} prints it: {@code conditions} ({@link GatewayApiStatusYaml}) and
  * {@code listeners}, each with its {@code name}, {@code supportedKinds} (group and kind; an unset group is the API's
  * default {@value Gateway#GROUP}), {@code attachedRoutes} (always written, 0 included) and {@code conditions}.
- * {@code status.addresses} and {@code status.attachedListenerSets} are not modelled and refused.
+ * {@code status.addresses} and {@code status.attachedListenerSets} are not modelled: read past and not written.
  */
 public final class GatewayConverter
     extends AbstractKindConverter<io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway, Gateway> {
@@ -94,14 +94,8 @@ public final class GatewayConverter
     if (st == null) {
       return GatewayStatus.EMPTY;
     }
-    if (st.getAddresses() != null && !st.getAddresses().isEmpty()) {
-      ctx.error("status.addresses", "are not supported (FleetKit's Gateways have no addresses)",
-          st.getAddresses().size());
-    }
-    if (st.getAttachedListenerSets() != null) {
-      ctx.error("status.attachedListenerSets", "is not supported (FleetKit does not model ListenerSets)",
-          st.getAttachedListenerSets());
-    }
+    // status.addresses and status.attachedListenerSets, which every programmed Gateway of a real cluster reports, are
+    // read past: FleetKit's Gateways have no addresses or ListenerSets, and status is its controllers' to write
     Set<String> names = new HashSet<>();
     List<ListenerStatus> listeners = Fabric8Scheduling.list(st.getListeners(), "status.listeners", ctx,
         (l, p, c) -> {
