@@ -861,25 +861,7 @@ public final class QueueScheduler {
       podSets.add(new PodSetAssignment(ps.name(), ps.count(), fl, usage.build(),
           topologyAssignments.get(ps.name())));
     }
-    int n = 0;
-    for (long v : total) {
-      n += v != 0 ? 1 : 0;
-    }
-    int[] frs = new int[n];
-    long[] vals = new long[n];
-    n = 0;
-    boolean borrows = false;
-    for (int fr = 0; fr < total.length; fr++) {
-      if (total[fr] != 0) {
-        frs[n] = fr;
-        vals[n++] = total[fr];
-        borrows |= cq.borrowingWith(fr, total[fr]);
-      }
-    }
-    QuotaReservation admission = new QuotaReservation(wl.key(), clusterQueue, podSets, admittedAt, borrows);
-    AdmittedWorkload w = new AdmittedWorkload(wl, cq, frs, vals, admission, sequence++);
-    cq.add(w);
-    admitted.put(wl.key(), w);
+    QuotaReservation admission = reserve(wl, cq, total, podSets, admittedAt);
     // restoring an admitted workload: the checks that apply to it had passed
     syncChecks(wl.key(), cq, admission);
     WorkloadChecks wc = checkStates.get(wl.key());
