@@ -33,7 +33,8 @@ import org.jspecify.annotations.Nullable;
  * <p>Nodes, running pods (with {@code spec.nodeName}), priority classes, disruption budgets, StorageClasses,
  * PersistentVolumes and claims form the cluster; Namespaces, ResourceQuotas and LimitRanges go through the store's
  * standard admission chain as an API server would apply them; every pending pod is scheduled (with Coscheduling when
- * there are gangs, with the storage plugins and a PersistentVolume controller when there are claims) on a simulated
+ * there are gangs, with the storage plugins and a PersistentVolume controller when there are claims, with the
+ * resource-claim controller and a store for the DynamicResources plugin when pods ask for devices) on a simulated
  * clock that jumps past backoffs, until no more progress is possible. Immutable; each {@link #schedule()} starts
  * afresh from the manifests and gives the same outcome for the same seed.
  */

@@ -7,6 +7,10 @@ import io.fleetkit.api.core.PersistentVolumeClaim;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.Volume;
 import io.fleetkit.api.core.VolumeSource;
+import io.fleetkit.api.resource.dra.DeviceClass;
+import io.fleetkit.api.resource.dra.ResourceClaim;
+import io.fleetkit.api.resource.dra.ResourceClaimTemplate;
+import io.fleetkit.api.resource.dra.ResourceSlice;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.api.scheduling.PodGroup;
@@ -19,7 +23,9 @@ import io.fleetkit.scheduler.PendingPod;
 import io.fleetkit.scheduler.PluginRegistry;
 import io.fleetkit.scheduler.ScheduleResult;
 import io.fleetkit.scheduler.Scheduler;
+import io.fleetkit.reconcile.controllers.ResourceClaimController;
 import io.fleetkit.scheduler.plugins.coscheduling.CoschedulingPlugin;
+import io.fleetkit.scheduler.plugins.dynamicresources.DynamicResourcesPlugin;
 import io.fleetkit.scheduler.plugins.gpu.GpuPlugins;
 import io.fleetkit.storage.EphemeralVolumes;
 import io.fleetkit.storage.PersistentVolumeController;
@@ -66,15 +72,20 @@ final class ManifestScheduling {
     boolean gangs = loaded.objects().stream().anyMatch(o -> o instanceof PodGroup
         || o instanceof Pod pod && pod.podGroupName() != null);
     PersistentVolumeController volumes = storage(loaded, clock);
+    ObjectStore claims = resourceClaims(loaded, clock, seed);
     PluginRegistry registry = PluginRegistry.defaults();
     if (volumes != null) {
       registry = StoragePlugins.registry(registry, volumes);
     }
+    if (claims != null) {
+      registry = registry.replacing(DynamicResourcesPlugin.NAME, DynamicResourcesPlugin.factory(claims));
+    }
+    LoadedObjects scheduled = claims == null ? loaded : withStoredPods(loaded, claims);
     if (gpu != null) {
       registry = gpu.registry(registry);
       builder.binder(gpu.binder(new InMemoryBinder()));
     }
-    if (volumes != null || gpu != null) {
+    if (volumes != null || gpu != null || claims != null) {
       builder.registry(registry);
     }
     for (SchedulerProfile p : profiles) {
@@ -85,12 +96,51 @@ final class ManifestScheduling {
       served.add(p.schedulerName());
     }
     try {
-      return schedule(loaded, builder, clock, served, volumes);
+      return schedule(scheduled, builder, clock, served, volumes);
     } finally {
       if (volumes != null) {
         volumes.store().close();
       }
+      if (claims != null) {
+        claims.close();
+      }
     }
+  }
+
+  /**
+   * An object store holding the manifests' DeviceClasses, ResourceSlices, ResourceClaims, ResourceClaimTemplates and
+   * nodes, and the pending pods with resource claims, after the resource-claim controller made the claims of their
+   * templates (named in the pods' {@code status.resourceClaimStatuses}); the DynamicResources plugin reads the claims
+   * there and writes their allocations. {@code null} when no pod asks for a claim.
+   */
+  private static @Nullable ObjectStore resourceClaims(LoadedObjects loaded, ManualClock clock, long seed) {
+    boolean asks = loaded.ofType(Pod.class).stream().anyMatch(p -> !p.spec().resourceClaims().isEmpty());
+    if (!asks) {
+      return null;
+    }
+    ObjectStore store = ObjectStore.builder().clock(clock).directDelivery().build();
+    for (ApiObject<?> o : loaded.objects()) {
+      if (o instanceof DeviceClass || o instanceof ResourceSlice || o instanceof ResourceClaim
+          || o instanceof ResourceClaimTemplate || o instanceof Node
+          || o instanceof Pod p && !p.spec().resourceClaims().isEmpty() && !p.isTerminal()) {
+        createRaw(store, o);
+      }
+    }
+    ResourceClaimController.of(store, new java.util.Random(seed)).syncAll();
+    return store;
+  }
+
+  /** {@code loaded} with each pod that {@code store} holds replaced by the store's copy (its claims' status). */
+  private static LoadedObjects withStoredPods(LoadedObjects loaded, ObjectStore store) {
+    List<ApiObject<?>> out = new ArrayList<>(loaded.objects().size());
+    for (ApiObject<?> o : loaded.objects()) {
+      if (o instanceof Pod p) {
+        out.add(store.get(Pod.class, p.metadata().namespace(), p.metadata().name()).orElse(p));
+      } else {
+        out.add(o);
+      }
+    }
+    return LoadedObjects.of(out);
   }
 
   /**

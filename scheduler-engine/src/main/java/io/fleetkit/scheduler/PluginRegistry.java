@@ -54,6 +54,22 @@ public final class PluginRegistry {
     return toBuilder().register(name, factory).build();
   }
 
+  /**
+   * This registry with {@code factory} in place of the one registered under {@code name} (kube's
+   * {@code Registry.Unregister} then {@code Register}), e.g. a plugin given the object store it is to use.
+   *
+   * @throws IllegalArgumentException if nothing is registered under {@code name}
+   */
+  public PluginRegistry replacing(String name, PluginFactory factory) {
+    Objects.requireNonNull(factory, "factory");
+    if (!factories.containsKey(name)) {
+      throw new IllegalArgumentException("plugin registry: no plugin named \"" + name + "\" to replace");
+    }
+    Map<String, PluginFactory> m = new LinkedHashMap<>(factories);
+    m.put(name, factory);
+    return new PluginRegistry(Collections.unmodifiableMap(m));
+  }
+
   /** The factory registered under {@code name}, or {@code null}. */
   public @Nullable PluginFactory factory(String name) {
     return factories.get(name);
