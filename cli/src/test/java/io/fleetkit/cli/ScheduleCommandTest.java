@@ -171,14 +171,19 @@ final class ScheduleCommandTest {
 
     assertThat(code).as(err.toString()).isZero();
     JsonNode root = JsonMapper.builder().build().readTree(out.toString());
-    // 8 from gpu-cluster and gangs, 2 from storage, 5 from tenancy (whose sixth pod the quota refuses)
-    assertThat(root.get("placements")).hasSize(15);
+    // 8 from gpu-cluster and gangs, 2 from storage, 5 from tenancy (whose sixth pod the quota refuses), 2 from dra
+    // (whose third pod finds no device)
+    assertThat(root.get("placements")).hasSize(17);
     assertThat(root.get("rejected")).hasSize(1);
     for (JsonNode p : root.get("placements")) {
       String pod = p.get("pod").asString();
       String node = p.get("node").asString();
       if (pod.startsWith("team-")) {
         assertThat(node).startsWith("tenant-");
+        continue;
+      }
+      if (pod.startsWith("default/train-")) {
+        assertThat(node).isEqualTo("dra-gpu-1");
         continue;
       }
       if (pod.equals("default/trainer") || pod.equals("default/checkpointer")) {
@@ -188,7 +193,7 @@ final class ScheduleCommandTest {
       assertThat(node).startsWith(pod.startsWith("default/infer") ? "gpu-"
           : pod.startsWith("default/api") ? "cpu-" : "gang-gpu-");
     }
-    assertThat(root.get("unschedulable")).hasSize(17);
+    assertThat(root.get("unschedulable")).hasSize(18);
   }
 
   @Test

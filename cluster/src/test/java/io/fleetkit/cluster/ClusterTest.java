@@ -94,63 +94,21 @@ final class ClusterTest {
   }
 
   @Test
-  void schedule_podsWithResourceClaimTemplates_getTheirDevicesAndTheSecondWaits(@TempDir Path dir)
-      throws IOException {
+  void schedule_draExample_podsGetTheirDevicesAndTheThirdWaits() {
     // DRA: the claim controller makes one claim per pod from the template, the DynamicResources plugin allocates the
-    // only GPU (on n2) to the first pod and finds none for the second
-    Path file = dir.resolve("dra.yaml");
-    StringBuilder y = new StringBuilder();
-    for (String n : List.of("n1", "n2")) {
-      y.append("apiVersion: v1\nkind: Node\nmetadata: {name: ").append(n).append("}\n")
-          .append("status:\n  allocatable: {cpu: \"4\", memory: 8Gi, pods: \"10\"}\n")
-          .append("  conditions: [{type: Ready, status: \"True\"}]\n---\n");
-    }
-    y.append("""
-        apiVersion: resource.k8s.io/v1
-        kind: DeviceClass
-        metadata: {name: gpu.example.com}
-        spec:
-          selectors:
-          - cel: {expression: "device.driver == 'gpu.example.com'"}
-        ---
-        apiVersion: resource.k8s.io/v1
-        kind: ResourceSlice
-        metadata: {name: n2-gpus}
-        spec:
-          driver: gpu.example.com
-          nodeName: n2
-          pool: {name: n2, generation: 0, resourceSliceCount: 1}
-          devices:
-          - name: gpu-0
-        ---
-        apiVersion: resource.k8s.io/v1
-        kind: ResourceClaimTemplate
-        metadata: {name: one-gpu, namespace: default}
-        spec:
-          spec:
-            devices:
-              requests:
-              - name: gpu
-                exactly: {deviceClassName: gpu.example.com}
-        """);
-    for (String pod : List.of("train-a", "train-b")) {
-      y.append("---\napiVersion: v1\nkind: Pod\nmetadata: {name: ").append(pod).append(", namespace: default}\n")
-          .append("spec:\n  containers:\n  - name: c\n    image: img\n    resources:\n")
-          .append("      requests: {cpu: 100m}\n      claims: [{name: gpu}]\n")
-          .append("  resourceClaims:\n  - name: gpu\n    resourceClaimTemplateName: one-gpu\n");
-    }
-    Files.writeString(file, y.toString());
+    // GPU node's two devices to two pods and finds none for the third
+    Cluster cluster = Cluster.builder().manifests(examples().resolve("dra")).seed(3).build();
 
-    ScheduleOutcome outcome = Cluster.builder().manifests(file).seed(3).build().schedule();
+    ScheduleOutcome outcome = cluster.schedule();
 
-    assertThat(outcome.placements()).singleElement().satisfies(p -> {
-      assertThat(p.pod()).isEqualTo("default/train-a");
-      assertThat(p.node()).isEqualTo("n2");
-    });
+    assertThat(outcome.placements()).extracting(ScheduleOutcome.Placement::pod)
+        .containsExactly("default/train-0", "default/train-1");
+    assertThat(outcome.placements()).allSatisfy(p -> assertThat(p.node()).isEqualTo("dra-gpu-1"));
     assertThat(outcome.unschedulable()).singleElement().satisfies(u -> {
-      assertThat(u.pod()).isEqualTo("default/train-b");
-      assertThat(u.message()).contains("cannot allocate all claims");
+      assertThat(u.pod()).isEqualTo("default/train-2");
+      assertThat(u.message()).startsWith("0/2 nodes are available: 2 cannot allocate all claims.");
     });
+    assertThat(cluster.schedule()).as("same outcome every run").isEqualTo(outcome);
   }
 
   @Test
