@@ -242,6 +242,9 @@ public final class ClusterSimulation {
     if (!spec.features().podGarbageCollector()) {
       b.withoutPodGarbageCollector();
     }
+    if (!spec.features().dynamicResources()) {
+      b.withoutResourceClaimController();
+    }
     if (spec.features().admission() && Admission.usesTenancy(objects)) {
       b.admission(Admission::standard);
     }

@@ -33,6 +33,11 @@ import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.ObjectStoreBuilder;
 import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEventType;
+import io.fleetkit.api.resource.dra.DeviceClass;
+import io.fleetkit.api.resource.dra.ResourceClaim;
+import io.fleetkit.api.resource.dra.ResourceClaimTemplate;
+import io.fleetkit.api.resource.dra.ResourceSlice;
+import io.fleetkit.reconcile.controllers.ResourceClaimController;
 import io.fleetkit.reconcile.GarbageCollector;
 import io.fleetkit.reconcile.GarbageCollectorBuilder;
 import io.fleetkit.reconcile.SharedInformers;
@@ -68,6 +73,7 @@ import java.util.List;
 import java.util.function.Supplier;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
@@ -78,7 +84,9 @@ import org.jspecify.annotations.Nullable;
  * A whole cluster in simulated time: the embedded store (direct delivery), the workload controllers (ReplicaSet,
  * Deployment, StatefulSet, Job, Disruption, garbage collector; the DaemonSet controller when the objects contain a
  * DaemonSet; the TTL-after-finished controller when they contain a Job with {@code ttlSecondsAfterFinished} or a
- * CronJob; plus any {@linkplain Builder#controller registered} ones), the real scheduler
+ * CronJob; the resource-claim controller when they contain Dynamic Resource Allocation objects, unless
+ * {@link Builder#withoutResourceClaimController}; plus any {@linkplain Builder#controller registered} ones), the real
+ * scheduler
  * ({@link StoreScheduler} over the default profile), the {@link NodeLifecycleController}, the
  * {@link TaintEvictionController}, the {@link PodGcController} (kube's pod garbage collector, with
  * kube-controller-manager's defaults: 12,500 terminated pods, a pass every 20 s, orphans of deleted nodes after 40 s;
@@ -93,6 +101,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Simulation implements AutoCloseable {
   private static final int MAX_SETTLE_ROUNDS = 100_000;
+  /** How often the resource-claim controller syncs the pods and claims that changed. */
+  public static final Duration RESOURCE_CLAIM_PERIOD = Duration.ofSeconds(1);
 
   private final ManualClock clock;
   private final Instant start;
@@ -183,10 +193,15 @@ public final class Simulation implements AutoCloseable {
     if (b.defaultControllers) {
       boolean daemonSets = creates(b, DaemonSet.class);
       factories.addAll(defaultControllers(b.metrics, timeline.controllerEvents(), b.rollouts,
-          creates(b, CronJob.class), daemonSets, informers));
+          creates(b, CronJob.class), daemonSets,
+          creates(b, o -> o instanceof ResourceClaimTemplate || o instanceof ResourceClaim), informers));
       if (daemonSets) {
         // only then: a scenario without DaemonSets runs exactly the controllers it always ran
         factories.add(daemonSetController(b.metrics, timeline.controllerEvents(), informers));
+      }
+      if (b.resourceClaims && creates(b, Simulation::isDraObject)) {
+        // only then: a scenario without Dynamic Resource Allocation runs exactly the controllers it always ran
+        factories.add(resourceClaimController());
       }
       if (b.ttlAfterFinished && (creates(b, CronJob.class)
           || creates(b, o -> o instanceof Job j && j.spec().ttlSecondsAfterFinished() != null))) {
@@ -400,10 +415,40 @@ public final class Simulation implements AutoCloseable {
    */
   public static List<SimulatedController.Factory> defaultControllers(MetricsRegistry metrics,
       EventRecorder events) {
-    return defaultControllers(metrics, events, true, false, false, null);
+    return defaultControllers(metrics, events, true, false, false, false, null);
   }
 
   /** Whether the scenario creates an object of {@code kind}, at the start or in an apply. */
+  /** Whether {@code o} is one of Dynamic Resource Allocation's kinds. */
+  private static boolean isDraObject(ApiObject<?> o) {
+    return o instanceof DeviceClass || o instanceof ResourceSlice || o instanceof ResourceClaim
+        || o instanceof ResourceClaimTemplate;
+  }
+
+  /**
+   * Kubernetes' resource-claim controller ({@link ResourceClaimController}): following the store, it syncs the pods
+   * and claims that changed every {@link #RESOURCE_CLAIM_PERIOD} (claims made from templates, reservations of pods
+   * that are gone or done released, their generated claims deleted). A pod whose sync fails (its template missing)
+   * stays marked and is tried again next period.
+   */
+  private static SimulatedController.Factory resourceClaimController() {
+    return (store, clock, seed) -> {
+      ResourceClaimController claims = ResourceClaimController.of(store, new Random(seed));
+      AutoCloseable[] following = new AutoCloseable[1];
+      PeriodicController loop = new PeriodicController("resource-claim", clock, RESOURCE_CLAIM_PERIOD,
+          claims::syncChanged);
+      return SimulatedController.of(loop.name(), () -> {
+        following[0] = claims.follow();
+        loop.start();
+      }, loop::runUntilIdle, () -> {
+        loop.close();
+        if (following[0] != null) {
+          following[0].close();
+        }
+      });
+    };
+  }
+
   private static boolean creates(Builder b, Class<?> kind) {
     return creates(b, kind::isInstance);
   }
@@ -425,11 +470,13 @@ public final class Simulation implements AutoCloseable {
    * {@link #defaultControllers(MetricsRegistry, EventRecorder)}, without the Rollout and AnalysisRun ones unless
    * {@code rollouts}, and with the CronJob controller (before the Job controller, so that a Job created in a round is
    * started in it) and the garbage collector watching CronJobs when {@code cronJobs}, and DaemonSets (so that deleting one
-   * deletes its pods and revisions) when {@code daemonSets}; with {@code shared} the workload controllers and the
-   * garbage collector take their informers from it when they are made over its store.
+   * deletes its pods and revisions) when {@code daemonSets}, and ResourceClaims (a claim made for a pod goes with
+   * it) when {@code resourceClaims}; with {@code shared} the workload controllers and the garbage collector take their
+   * informers from it when they are made over its store.
    */
   private static List<SimulatedController.Factory> defaultControllers(MetricsRegistry metrics, EventRecorder events,
-      boolean rollouts, boolean cronJobs, boolean daemonSets, @Nullable SharedInformers shared) {
+      boolean rollouts, boolean cronJobs, boolean daemonSets, boolean resourceClaims,
+      @Nullable SharedInformers shared) {
     List<SimulatedController.Factory> all = new ArrayList<>(List.of(
         (store, clock, seed) -> {
           ReplicaSetController.Builder b = ReplicaSetController.builder(store).clock(clock).stepping().seed(seed)
@@ -470,6 +517,9 @@ public final class Simulation implements AutoCloseable {
           }
           if (daemonSets) {
             b.watch(DaemonSet.class);
+          }
+          if (resourceClaims) {
+            b.watch(ResourceClaim.class);
           }
           GarbageCollector gc = (sharedFor(shared, store) ? b.informers(shared) : b).build();
           return SimulatedController.of("garbagecollector", () -> gc.start().join(), gc::runUntilIdle, gc);
@@ -866,6 +916,7 @@ public final class Simulation implements AutoCloseable {
     private boolean podEvents = true;
     private boolean rollouts = true;
     private boolean podGc = true;
+    private boolean resourceClaims = true;
     private boolean ttlAfterFinished = true;
     private @Nullable SchedulerSetup schedulerSetup;
     private MetricsRegistry metrics = MetricsRegistry.NOOP;
@@ -996,6 +1047,15 @@ public final class Simulation implements AutoCloseable {
      */
     public Builder withoutPodGarbageCollector() {
       podGc = false;
+      return this;
+    }
+
+    /**
+     * Leaves the resource-claim controller out (kube-controller-manager's {@code --controllers=-resourceclaim}): pods
+     * that ask for a claim from a template wait for it, and claims stay reserved for pods that are gone or done.
+     */
+    public Builder withoutResourceClaimController() {
+      resourceClaims = false;
       return this;
     }
 

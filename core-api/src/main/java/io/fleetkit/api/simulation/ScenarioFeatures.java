@@ -21,10 +21,15 @@ package io.fleetkit.api.simulation;
  *     acts on them)
  * @param podGarbageCollector kube's pod garbage collector (terminated pods beyond the threshold, pods bound to
  *     nodes that no longer exist, terminating pods on out-of-service nodes); off, such pods stay in the store
+ * @param dynamicResources Dynamic Resource Allocation when the manifests have DRA objects (DeviceClasses,
+ *     ResourceSlices, ResourceClaims, ResourceClaimTemplates) or pods that ask for claims: the resource-claim
+ *     controller (claims from templates, reservations released and generated claims deleted when pods finish); the
+ *     scheduler's DynamicResources plugin allocates devices either way. Off, pods that need a claim from a template
+ *     wait for it
  */
 public record ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterAutoscaler, boolean storage,
     boolean verticalPodAutoscaler, boolean queueAdmission, boolean queueScaling, boolean provisioner,
-    boolean networking, boolean admission, boolean rollouts, boolean podGarbageCollector) {
+    boolean networking, boolean admission, boolean rollouts, boolean podGarbageCollector, boolean dynamicResources) {
   /** Everything on, with the cluster autoscaler (not the provisioner). */
   public static final ScenarioFeatures ALL = builder().build();
 
@@ -38,7 +43,15 @@ public record ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterA
     return new Builder().horizontalPodAutoscaler(horizontalPodAutoscaler).clusterAutoscaler(clusterAutoscaler)
         .storage(storage).verticalPodAutoscaler(verticalPodAutoscaler).queueAdmission(queueAdmission)
         .queueScaling(queueScaling).provisioner(provisioner).networking(networking).admission(admission)
-        .rollouts(rollouts).podGarbageCollector(podGarbageCollector);
+        .rollouts(rollouts).podGarbageCollector(podGarbageCollector).dynamicResources(dynamicResources);
+  }
+
+  /** The eleven as given, Dynamic Resource Allocation on. */
+  public ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterAutoscaler, boolean storage,
+      boolean verticalPodAutoscaler, boolean queueAdmission, boolean queueScaling, boolean provisioner,
+      boolean networking, boolean admission, boolean rollouts, boolean podGarbageCollector) {
+    this(horizontalPodAutoscaler, clusterAutoscaler, storage, verticalPodAutoscaler, queueAdmission, queueScaling,
+        provisioner, networking, admission, rollouts, podGarbageCollector, true);
   }
 
   /** The ten as given, the pod garbage collector on. */
@@ -102,6 +115,7 @@ public record ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterA
     private boolean admission = true;
     private boolean rollouts = true;
     private boolean podGarbageCollector = true;
+    private boolean dynamicResources = true;
 
     private Builder() {}
 
@@ -171,10 +185,17 @@ public record ScenarioFeatures(boolean horizontalPodAutoscaler, boolean clusterA
       return this;
     }
 
+    /** The resource-claim controller of Dynamic Resource Allocation. */
+    public Builder dynamicResources(boolean on) {
+      this.dynamicResources = on;
+      return this;
+    }
+
     /** The features. */
     public ScenarioFeatures build() {
       return new ScenarioFeatures(horizontalPodAutoscaler, clusterAutoscaler, storage, verticalPodAutoscaler,
-          queueAdmission, queueScaling, provisioner, networking, admission, rollouts, podGarbageCollector);
+          queueAdmission, queueScaling, provisioner, networking, admission, rollouts, podGarbageCollector,
+          dynamicResources);
     }
   }
 }

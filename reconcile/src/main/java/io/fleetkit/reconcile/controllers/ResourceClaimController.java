@@ -14,7 +14,10 @@ import io.fleetkit.api.resource.dra.ResourceClaimStatus;
 import io.fleetkit.api.resource.dra.ResourceClaimTemplate;
 import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.DeletePreconditions;
+import io.fleetkit.api.store.ListResult;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.store.Watch;
+import io.fleetkit.api.store.WatchEventType;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +25,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -44,7 +50,11 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  *
  * <p>Drive it with {@link #syncAll()} (every pod with claims, then every claim) or the two syncs; they read the store,
- * so they are idempotent. Thread-safe: syncs race only through the store (compare-and-swap writes are retried).
+ * so they are idempotent. Or, as upstream's informers do, with {@link #follow()} and then {@link #syncChanged()}, which
+ * syncs only what changed: the pods with claims that were added or changed, each such pod's claims (a pod that is done
+ * or gone frees them), every claim added or changed, and the pod that owns a deleted claim (which gets a new one). A
+ * periodic pass then costs nothing when nothing happened. Thread-safe: syncs race only through the store
+ * (compare-and-swap writes are retried).
  */
 public final class ResourceClaimController {
   /** The annotation naming the pod's {@code spec.resourceClaims} entry a generated claim is for (upstream's). */
@@ -58,6 +68,10 @@ public final class ResourceClaimController {
 
   private final ObjectStore store;
   private final Random random;
+  /** Keys ({@code ns/name}) of the pods {@link #syncChanged} syncs next. */
+  private final Set<String> changedPods = ConcurrentHashMap.newKeySet();
+  /** Keys ({@code ns/name}) of the claims {@link #syncChanged} syncs next. */
+  private final Set<String> changedClaims = ConcurrentHashMap.newKeySet();
 
   private ResourceClaimController(ObjectStore store, Random random) {
     this.store = store;
@@ -75,6 +89,93 @@ public final class ResourceClaimController {
         "random"));
   }
 
+  /**
+   * Starts following the store: every pod with resource claims and every claim are marked now, and from then on the
+   * objects upstream's event handlers queue are marked for {@link #syncChanged}: a pod with claims that is added or
+   * changed (unless it is being deleted or has terminated), the claims such a pod names in any event (deleted or done, it releases
+   * them), a claim that is added or changed, and the pod that controls a deleted claim. Close the result to stop.
+   */
+  public AutoCloseable follow() {
+    ListResult<Pod> pods = store.list(Pod.class, "", p -> !p.spec().resourceClaims().isEmpty());
+    for (Pod p : pods.items()) {
+      changedPods.add(p.metadata().key());
+    }
+    Watch podWatch = store.watch(Pod.class, pods.resourceVersion(), e -> onPod(e.type(), e.object()));
+    Watch claimWatch;
+    try {
+      ListResult<ResourceClaim> claims = store.list(ResourceClaim.class);
+      for (ResourceClaim c : claims.items()) {
+        changedClaims.add(c.metadata().key());
+      }
+      claimWatch = store.watch(ResourceClaim.class, claims.resourceVersion(), e -> onClaim(e.type(), e.object()));
+    } catch (RuntimeException e) {
+      podWatch.close();
+      throw e;
+    }
+    return () -> {
+      podWatch.close();
+      claimWatch.close();
+    };
+  }
+
+  private void onPod(WatchEventType type, Pod pod) {
+    if (pod.spec().resourceClaims().isEmpty()) {
+      return;
+    }
+    String ns = pod.metadata().namespace();
+    for (PodResourceClaim pc : pod.spec().resourceClaims()) {
+      String claim = pc.fromTemplate() ? pod.status().resourceClaimName(pc.name()) : pc.resourceClaimName();
+      if (claim != null && !claim.isEmpty()) {
+        changedClaims.add(ns + "/" + claim);
+      }
+    }
+    if (type != WatchEventType.DELETED && pod.metadata().deletionTimestamp() == null && !pod.isTerminal()) {
+      changedPods.add(pod.metadata().key());
+    }
+  }
+
+  private void onClaim(WatchEventType type, ResourceClaim claim) {
+    if (type == WatchEventType.DELETED) {
+      OwnerReference owner = claim.metadata().controllerRef();
+      if (owner != null && owner.kind().equals(Pod.KIND)) {
+        changedPods.add(claim.metadata().namespace() + "/" + owner.name());
+      }
+      return;
+    }
+    changedClaims.add(claim.metadata().key());
+  }
+
+  /**
+   * Syncs the pods, then the claims, that {@link #follow()} marked since the last call, each in key order; an object
+   * whose sync fails stays marked and is tried again next time.
+   *
+   * @return the errors, one per object that failed
+   */
+  public List<String> syncChanged() {
+    List<String> errors = new ArrayList<>();
+    drain(changedPods, this::syncPod, errors);
+    drain(changedClaims, this::syncClaim, errors);
+    return errors;
+  }
+
+  private static void drain(Set<String> marked, BiFunction<String, String, Optional<String>> sync,
+      List<String> errors) {
+    if (marked.isEmpty()) {
+      return;
+    }
+    List<String> keys = new ArrayList<>(marked);
+    keys.sort(null);
+    for (String key : keys) {
+      marked.remove(key);
+      int slash = key.indexOf('/');
+      Optional<String> error = sync.apply(key.substring(0, slash), key.substring(slash + 1));
+      if (error.isPresent()) {
+        errors.add(error.get());
+        marked.add(key);
+      }
+    }
+  }
+
   /** Syncs every pod with resource claims, then every claim; returns the errors, one per object that failed. */
   public List<String> syncAll() {
     List<String> errors = new ArrayList<>();
@@ -87,11 +188,15 @@ public final class ResourceClaimController {
     return errors;
   }
 
-  /** Upstream's {@code syncPod}; empty when the pod's claims are in place, else the error naming pod and entry. */
+  /**
+   * Upstream's {@code syncPod}; empty when the pod's claims are in place, else the error naming pod and entry. A pod
+   * that has terminated needs no claims (upstream's {@code podNeedsClaims}): none is made for it, so that a claim
+   * deleted because its pod is done is not made again.
+   */
   public Optional<String> syncPod(String namespace, String name) {
     Optional<Pod> found = store.get(Pod.class, namespace, name);
-    if (found.isEmpty() || found.get().metadata().deletionTimestamp() != null) {
-      return Optional.empty();
+    if (found.isEmpty() || found.get().metadata().deletionTimestamp() != null || found.get().isTerminal()) {
+      return Optional.empty(); // upstream's podNeedsClaims: a terminated pod needs no claim (its own was released)
     }
     Pod pod = found.get();
     Map<String, String> created = new LinkedHashMap<>();

@@ -341,7 +341,7 @@ public final class NodeAgent implements AutoCloseable {
     List<ContainerStatus> all = inits.isEmpty() ? containers : concat(inits, containers);
     PodStatus s = new PodStatus(phase, conditions(old, pod.spec(), all, phase, r, now), old.nominatedNodeName(),
         old.hostIP(), old.startTime() != null ? old.startTime() : r.startTime, containers, old.reason(), old.message(),
-        old.podIPs(), r.hasInitContainers() ? inits : old.initContainerStatuses());
+        old.podIPs(), r.hasInitContainers() ? inits : old.initContainerStatuses(), old.resourceClaimStatuses());
     if (s.equals(old)) {
       return false;
     }

@@ -406,5 +406,49 @@ final class ResourceClaimControllerTest {
     store.updateStatus(now.withStatus(now.status().withPhase(PodPhase.Failed)));
     assertThat(controller.syncAll()).isEmpty();
     assertThat(store.get(ResourceClaim.class, NS, name)).isEmpty();
+    assertThat(controller.syncAll()).isEmpty();
+    assertThat(claims()).as("a terminated pod gets no new claim").isEmpty();
+  }
+
+  @Test
+  void follow_syncsOnlyWhatChanged_andTheOwnerOfADeletedClaim() throws Exception {
+    put(TEMPLATE_OBJ);
+    put(TEST_POD_WITH_RESOURCE);
+    try (AutoCloseable following = controller.follow()) {
+      assertThat(controller.syncChanged()).isEmpty(); // the pod marked at the start gets its claim
+      String first = assertOneGeneratedClaim().metadata().name();
+      String version = store.require(Pod.class, NS, POD).metadata().resourceVersion();
+      assertThat(controller.syncChanged()).isEmpty(); // its own writes mark it again: nothing to change
+      assertThat(controller.syncChanged()).isEmpty();
+      assertThat(store.require(Pod.class, NS, POD).metadata().resourceVersion()).isEqualTo(version);
+
+      store.delete(ResourceClaim.class, NS, first); // a deleted claim marks its pod, which gets a new one
+      assertThat(controller.syncChanged()).isEmpty();
+      String second = assertOneGeneratedClaim().metadata().name();
+      assertThat(second).isNotEqualTo(first);
+      assertThat(statuses(POD)).containsExactly(new PodResourceClaimStatus(ENTRY, second));
+
+      Pod now = store.require(Pod.class, NS, POD); // a pod that is done marks its claims, which go
+      store.updateStatus(now.withStatus(now.status().withPhase(PodPhase.Succeeded)));
+      assertThat(controller.syncChanged()).isEmpty();
+      assertThat(claims()).isEmpty();
+    }
+    put(OTHER_TEST_POD.toBuilder().resourceClaim(PodResourceClaim.ofTemplate(ENTRY, TEMPLATE)).build());
+    assertThat(controller.syncChanged()).as("closed: no longer following").isEmpty();
+    assertThat(claims()).isEmpty();
+  }
+
+  @Test
+  void follow_failedSyncStaysMarked_andSucceedsOnceTheTemplateExists() throws Exception {
+    put(TEST_POD_WITH_RESOURCE);
+    try (AutoCloseable following = controller.follow()) {
+      assertThat(controller.syncChanged()).singleElement().asString()
+          .isEqualTo("pod my-namespace/test-pod, resource claim acme-resource: resource claim template "
+              + "\"my-template\": not found");
+      assertThat(controller.syncChanged()).as("tried again").hasSize(1);
+      put(TEMPLATE_OBJ);
+      assertThat(controller.syncChanged()).isEmpty();
+      assertOneGeneratedClaim();
+    }
   }
 }

@@ -6,6 +6,7 @@ import io.fleetkit.api.core.ContainerStatus;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.NodeCondition;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodResourceClaimStatus;
 import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.core.RestartPolicy;
@@ -63,6 +64,18 @@ final class NodeAgentTest {
       clock.advanceTo(next);
       agent.sync();
     }
+  }
+
+  @Test
+  void sync_keepsTheResourceClaimStatusesAnotherControllerWrote() {
+    startAgent(HealthSource.healthy());
+    Pod p = create(RestartPolicy.Always);
+    List<PodResourceClaimStatus> claims = List.of(new PodResourceClaimStatus("gpu", "p-gpu-x7k2b"));
+    store.updateStatus(p.withStatus(p.status().withResourceClaimStatuses(claims)));
+    agent.sync();
+
+    assertThat(pod().status().phase()).isEqualTo(PodPhase.Running);
+    assertThat(pod().status().resourceClaimStatuses()).as("the resource-claim controller's field").isEqualTo(claims);
   }
 
   @Test

@@ -213,7 +213,8 @@ final class UnsetValues {
     kindDefault(ScenarioCohort.class, "flavor", ScenarioCohort.DEFAULT_FLAVOR);
     kindDefault(ScenarioScheduler.class, "profile", ScenarioScheduler.DEFAULT_PROFILE);
     for (String feature : List.of("horizontalPodAutoscaler", "clusterAutoscaler", "storage", "verticalPodAutoscaler",
-        "queueAdmission", "queueScaling", "networking", "admission", "rollouts", "podGarbageCollector")) {
+        "queueAdmission", "queueScaling", "networking", "admission", "rollouts", "podGarbageCollector",
+        "dynamicResources")) {
       kindDefault(ScenarioFeatures.class, feature, true);
     }
   }

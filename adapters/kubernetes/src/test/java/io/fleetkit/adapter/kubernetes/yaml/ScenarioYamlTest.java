@@ -385,6 +385,18 @@ final class ScenarioYamlTest {
   }
 
   @Test
+  void dynamicResourcesFeature_onByDefault_switchableAndRoundTrips() {
+    assertThat(parse("spec:\n  duration: 1h\n").spec().features().dynamicResources()).isTrue();
+    Scenario off = parse("spec:\n  duration: 1h\n  features: {dynamicResources: false}\n");
+    assertThat(off.spec().features()).isEqualTo(ScenarioFeatures.builder().dynamicResources(false).build());
+    Scenario again = KubernetesYaml.parse(KubernetesYaml.dump(List.of(off)), "dump.yaml").ofType(Scenario.class)
+        .get(0);
+    assertThat(again.spec().features()).isEqualTo(off.spec().features());
+    assertThat(problems("spec:\n  duration: 1h\n  features: {dynamicResources: yes please}\n"))
+        .contains("spec.features.dynamicResources");
+  }
+
+  @Test
   void badEngines_reportedWithThePath() {
     assertThat(problems(ENGINES.replace("perHour: 12, ", "perHour: 12, size: 3, ")))
         .contains("spec.jobStreams[0].poisson.size", "is not a field");

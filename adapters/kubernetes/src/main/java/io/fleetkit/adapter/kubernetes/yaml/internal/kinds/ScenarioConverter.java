@@ -50,7 +50,7 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
       "faults", "queues", "cohorts", "jobStreams", "queueScalers", "nodeStartup", "scheduler", "waitForPodsReady");
   private static final Set<String> FEATURE_FIELDS = Set.of("horizontalPodAutoscaler", "clusterAutoscaler",
       "storage", "verticalPodAutoscaler", "queueAdmission", "queueScaling", "provisioner", "networking",
-      "admission", "rollouts", "podGarbageCollector");
+      "admission", "rollouts", "podGarbageCollector", "dynamicResources");
   private static final Set<String> QUEUE_FIELDS = Set.of("name", "namespaces", "cohort", "flavor", "quota");
   private static final Set<String> COHORT_FIELDS = Set.of("name", "parent", "flavor", "quota", "borrowingLimit",
       "lendingLimit");
@@ -92,7 +92,8 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
     ScenarioFeatures features = new ScenarioFeatures(flag(f, "horizontalPodAutoscaler", ctx),
         ca == null ? !provisioner : ca, flag(f, "storage", ctx), flag(f, "verticalPodAutoscaler", ctx),
         flag(f, "queueAdmission", ctx), flag(f, "queueScaling", ctx), provisioner, flag(f, "networking", ctx),
-        flag(f, "admission", ctx), flag(f, "rollouts", ctx), flag(f, "podGarbageCollector", ctx));
+        flag(f, "admission", ctx), flag(f, "rollouts", ctx), flag(f, "podGarbageCollector", ctx),
+        flag(f, "dynamicResources", ctx));
     List<WorkloadLoad> loads = Untyped.entries(spec, "loads", "spec.loads", ctx, (m, p, c) -> load(m, p, meta, c));
     List<ScenarioFault> faults = Untyped.entries(spec, "faults", "spec.faults", ctx, ScenarioConverter::fault);
     List<ScenarioQueue> queues = Untyped.entries(spec, "queues", "spec.queues", ctx, ScenarioConverter::queue);
@@ -474,6 +475,7 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
     features.put("admission", s.features().admission());
     features.put("rollouts", s.features().rollouts());
     features.put("podGarbageCollector", s.features().podGarbageCollector());
+    features.put("dynamicResources", s.features().dynamicResources());
     spec.put("features", features);
     List<Object> loads = new ArrayList<>();
     for (WorkloadLoad l : s.loads()) {

@@ -1,0 +1,100 @@
+package io.fleetkit.simulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetkit.adapter.kubernetes.yaml.KubernetesYaml;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.resource.dra.ResourceClaim;
+import io.fleetkit.api.simulation.Scenario;
+import io.fleetkit.api.simulation.ScenarioFeatures;
+import io.fleetkit.api.simulation.ScenarioSpec;
+import io.fleetkit.api.store.ObjectStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Dynamic Resource Allocation in a cluster simulation, on the bundled examples/dra (two GPUs on one node, three pods
+ * that each ask for one through a claim template): the resource-claim controller makes each pod's claim, the
+ * scheduler's DynamicResources plugin allocates the two devices to two pods and the third waits; when a running pod
+ * is deleted its claim is released and deleted, and the third pod gets the freed device.
+ */
+final class DynamicResourcesInSimulationTest {
+  /** The pods (name, phase, node) and claims (owner pod, allocated device, reserved-for pod) at one sample. */
+  record Sample(Duration at, List<String> pods, List<String> claims) {}
+
+  private static List<ApiObject<?>> example() {
+    return new ArrayList<>(KubernetesYaml.load(List.of(Examples.cluster().resolveSibling("dra"))).objects());
+  }
+
+  private static Scenario scenario(Duration duration, ScenarioFeatures features) {
+    return new Scenario(ObjectMeta.builder().name("dra").build(), new ScenarioSpec(duration, 0,
+        Duration.ofSeconds(10), List.of(), List.of(), features));
+  }
+
+  @Test
+  void claimsMadeDevicesAllocated_andAFreedDeviceGoesToTheWaitingPod() {
+    List<ApiObject<?>> objects = example();
+    ObjectStore[] store = new ObjectStore[1];
+    List<Sample> samples = new ArrayList<>();
+    ClusterSimulation.Builder b = ClusterSimulation.builder().objects(objects)
+        .scenario(scenario(Duration.ofMinutes(2), ScenarioFeatures.ALL))
+        .store((clock, uids, admission) -> {
+          store[0] = ObjectStore.builder().directDelivery().clock(clock).uidGenerator(uids).admission(admission)
+              .build();
+          return store[0];
+        })
+        .progress(p -> {
+          samples.add(sample(store[0], p.simulated()));
+          if (p.simulated().equals(Duration.ofMinutes(1))) { // as kubectl delete would
+            store[0].delete(Pod.class, "default", "train-0");
+          }
+        });
+    SimulationRun run = b.build().run();
+
+    Sample first = samples.stream().filter(s -> s.at().equals(Duration.ofSeconds(50))).findFirst().orElseThrow();
+    assertThat(first.pods()).containsExactly("train-0 Running dra-gpu-1", "train-1 Running dra-gpu-1",
+        "train-2 Pending -");
+    assertThat(first.claims()).containsExactlyInAnyOrder("train-0 gpu-0 train-0", "train-1 gpu-1 train-1",
+        "train-2 - -");
+
+    Sample end = samples.get(samples.size() - 1);
+    assertThat(end.at()).isEqualTo(Duration.ofMinutes(2));
+    assertThat(end.claims()).as("train-0's claim was released and deleted; train-2 got its device")
+        .containsExactlyInAnyOrder("train-1 gpu-1 train-1", "train-2 gpu-0 train-2");
+    assertThat(end.pods()).containsExactly("train-1 Running dra-gpu-1", "train-2 Running dra-gpu-1");
+    assertThat(run.timeline()).anyMatch(e -> e.kind().equals("PodScheduled") && e.object().equals("Pod/default/train-2")
+        && e.at().compareTo(Duration.ofMinutes(1)) >= 0);
+  }
+
+  @Test
+  void featureOff_podsWaitForTheirClaims() {
+    SimulationRun run = ClusterSimulation.builder().objects(example())
+        .scenario(scenario(Duration.ofMinutes(1), ScenarioFeatures.builder().dynamicResources(false).build()))
+        .build().run();
+
+    assertThat(run.timeline()).noneMatch(e -> e.kind().equals("PodScheduled"));
+    assertThat(run.timeline()).filteredOn(e -> e.kind().equals("PodCreated")).hasSize(3);
+  }
+
+  private static Sample sample(ObjectStore store, Duration at) {
+    TreeMap<String, String> pods = new TreeMap<>();
+    for (Pod p : store.list(Pod.class).items()) {
+      pods.put(p.metadata().name(), p.metadata().name() + " " + p.status().phase() + " "
+          + (p.spec().nodeName().isEmpty() ? "-" : p.spec().nodeName()));
+    }
+    List<String> claims = new ArrayList<>();
+    for (ResourceClaim c : store.list(ResourceClaim.class).items()) {
+      String owner = c.metadata().controllerRef() == null ? "?" : c.metadata().controllerRef().name();
+      String device = c.status().allocation() == null ? "-"
+          : c.status().allocation().devices().get(0).device();
+      String reserved = c.status().reservedFor().isEmpty() ? "-" : c.status().reservedFor().get(0).name();
+      claims.add(owner + " " + device + " " + reserved);
+    }
+    return new Sample(at, List.copyOf(pods.values()), claims);
+  }
+}
