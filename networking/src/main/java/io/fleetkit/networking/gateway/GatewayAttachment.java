@@ -154,13 +154,14 @@ public final class GatewayAttachment {
       List<String> unresolvedListeners = new ArrayList<>();
       for (ListenerState s : listeners.get(key)) {
         int[] n = counts.get(key + "#" + s.listener.name());
-        ls.add(new ListenerStatus(s.listener.name(), s.supportedKinds.stream().map(RouteGroupKind::of).toList(),
-            n == null ? 0 : n[0], s.conditions));
+        ListenerStatus status = new ListenerStatus(s.listener.name(),
+            s.supportedKinds.stream().map(RouteGroupKind::of).toList(), n == null ? 0 : n[0], s.conditions);
+        ls.add(status);
         allAccepted &= s.accepted;
         anyAccepted |= s.accepted;
-        Condition prog = Conditions.find(s.conditions, Conditions.PROGRAMMED);
+        Condition prog = status.condition(Conditions.PROGRAMMED);
         anyProgrammed |= prog != null && prog.isTrue();
-        Condition refs = Conditions.find(s.conditions, Conditions.RESOLVED_REFS);
+        Condition refs = status.condition(Conditions.RESOLVED_REFS);
         if (refs != null && !refs.isTrue()) {
           unresolvedListeners.add(s.listener.name());
         }
