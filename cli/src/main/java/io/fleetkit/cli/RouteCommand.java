@@ -27,6 +27,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
@@ -40,9 +41,11 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code fleetkit route FILE|DIR... --host HOST --path PATH [--method M] [--header K=V]... [--port N]
- * [--gateway NS/NAME] [--output text|json]}: which backend a request reaches through the manifests' HTTPRoutes and
- * Ingresses. When the manifests hold Gateways, the request reaches one Gateway on {@code --port} and only the
- * HTTPRoutes accepted on its listener compete; routes a Gateway did not accept are listed with upstream's reason.
+ * [--gateway NS/NAME] [--server-name SNI] [--output text|json]}: which backend a request reaches through the
+ * manifests' HTTPRoutes and Ingresses. When the manifests hold Gateways, the request reaches one Gateway on
+ * {@code --port} and only the HTTPRoutes accepted on its listener compete; routes a Gateway did not accept are listed
+ * with upstream's reason. {@code --server-name} sends the request over TLS with that server name, which picks the
+ * HTTPS listener; a Host another listener serves is then misdirected (421).
  */
 @Command(name = "route", mixinStandardHelpOptions = true,
     description = {"Answer which backend an HTTP request reaches through the HTTPRoutes and Ingresses (with their",
@@ -52,10 +55,13 @@ import tools.jackson.databind.json.JsonMapper;
         "JSON then adds \"gateway\", \"status\" (the HTTP status a proxy would answer) and \"problems\" (routes not",
         "accepted or with unresolved backends, with upstream's reasons). Filters add \"location\" (a redirect),",
         "\"forwarded\" (the request the backend receives), \"mirrors\" (copies sent elsewhere, with their share)",
-        "and \"corsPreflight\"/\"corsHeaders\" (a CORS answer; use --method OPTIONS and --header for preflights)."},
+        "and \"corsPreflight\"/\"corsHeaders\" (a CORS answer; use --method OPTIONS and --header for preflights).",
+        "--server-name sends the request over TLS: its server name (SNI) picks the",
+        "HTTPS listener, and a Host that another listener on the port serves gets 421."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:answered (also when nothing matches)", "1:the manifests are invalid",
-        "2:bad command line (also: unknown --gateway, or several Gateways on --port without --gateway)"})
+        "2:bad command line (also: unknown --gateway, several Gateways on --port without --gateway, --server-name"
+            + " without an HTTPS listener on --port)"})
 public final class RouteCommand implements Callable<Integer> {
   enum Format { text, json }
 
@@ -85,6 +91,11 @@ public final class RouteCommand implements Callable<Integer> {
       description = "The Gateway the request reaches; needed when several Gateways listen on --port.")
   private String gateway;
 
+  @Option(names = "--server-name", paramLabel = "SNI",
+      description = "The TLS server name the request is sent with (default: none, the Host picks the listener);"
+          + " needs an HTTPS listener on --port.")
+  private String serverName;
+
   @Option(names = "--output", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE}).")
   private Format output;
 
@@ -110,6 +121,15 @@ public final class RouteCommand implements Callable<Integer> {
       err.flush();
       return 2;
     }
+    if (serverName != null) {
+      String problem = serverNameProblem(serverName);
+      if (problem != null) {
+        err.println("route: --server-name \"" + serverName + "\" " + problem);
+        err.flush();
+        return 2;
+      }
+      serverName = serverName.toLowerCase(Locale.ROOT);
+    }
     LoadedObjects loaded;
     try {
       loaded = KubernetesYaml.load(paths);
@@ -125,8 +145,9 @@ public final class RouteCommand implements Callable<Integer> {
     String viaGateway = null;
     List<String> problems = List.of();
     if (gateways.isEmpty()) {
-      if (gateway != null) {
-        err.println("route: --gateway " + gateway + ": the manifests hold no Gateway");
+      if (gateway != null || serverName != null) {
+        err.println("route: " + (gateway != null ? "--gateway " + gateway : "--server-name " + serverName)
+            + ": the manifests hold no Gateway");
         err.flush();
         return 2;
       }
@@ -156,7 +177,19 @@ public final class RouteCommand implements Callable<Integer> {
         }
         viaGateway = on.isEmpty() ? gateways.get(0).metadata().key() : on.get(0);
       }
-      router = new Router(loaded.ofType(IngressClass.class), loaded.ofType(Ingress.class), gr, viaGateway, port);
+      if (serverName == null) {
+        router = new Router(loaded.ofType(IngressClass.class), loaded.ofType(Ingress.class), gr, viaGateway, port);
+      } else {
+        Gateway via = attachment.gatewayObjects().get(viaGateway);
+        if (via.spec().listeners().stream().noneMatch(l -> l.port() == port && l.protocol().equals("HTTPS"))) {
+          err.println("route: --server-name " + serverName + ": Gateway " + viaGateway + " has no HTTPS listener on"
+              + " port " + port + " (a server name is sent on TLS connections only; choose the port with --port)");
+          err.flush();
+          return 2;
+        }
+        router = new Router(loaded.ofType(IngressClass.class), loaded.ofType(Ingress.class), gr, viaGateway, port,
+            serverName);
+      }
     }
     RouteResult r = router.route(request);
     if (output == Format.json) {
@@ -199,6 +232,26 @@ public final class RouteCommand implements Callable<Integer> {
     }
     out.flush();
     return 0;
+  }
+
+  /**
+   * Why {@code name} cannot be a TLS server name, or {@code null}: RFC 6066 {@code HostName} is a DNS name (labels of
+   * letters, digits and hyphens, none starting or ending with a hyphen, at most 63 characters, 253 in all), not an IP
+   * address literal.
+   */
+  static @Nullable String serverNameProblem(String name) {
+    if (name.isEmpty() || name.length() > 253) {
+      return "must be a DNS name of 1 to 253 characters";
+    }
+    if (name.matches("[0-9.]+") || name.contains(":")) {
+      return "must be a DNS name, not an IP address (TLS server names are host names, RFC 6066)";
+    }
+    for (String label : name.split("\\.", -1)) {
+      if (!label.matches("[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?")) {
+        return "must be a DNS name: labels of letters, digits and '-' (not first or last), 1 to 63 characters each";
+      }
+    }
+    return null;
   }
 
   static String json(RouteResult r, @Nullable String gateway, List<String> problems, HttpRequest request) {

@@ -2,10 +2,11 @@ package io.fleetkit.networking.gateway;
 
 import io.fleetkit.api.meta.Condition;
 import io.fleetkit.api.meta.ConditionStatus;
-import java.util.List;
-import org.jspecify.annotations.Nullable;
 
-/** Condition types and reasons of the Gateway API's status, spelled as upstream spells them. */
+/**
+ * Condition types and reasons of the Gateway API's status, spelled as upstream spells them. The status records of
+ * {@code io.fleetkit.api.gateway} look conditions up by type ({@code condition(type)}).
+ */
 public final class Conditions {
   public static final String ACCEPTED = "Accepted";
   public static final String RESOLVED_REFS = "ResolvedRefs";
@@ -39,15 +40,5 @@ public final class Conditions {
 
   static Condition of(String type, boolean status, String reason, String message) {
     return Condition.of(type, status ? ConditionStatus.True : ConditionStatus.False, reason, message);
-  }
-
-  /** The condition of {@code type} in {@code conditions}, or {@code null}. */
-  public static @Nullable Condition find(List<Condition> conditions, String type) {
-    for (Condition c : conditions) {
-      if (c.type().equals(type)) {
-        return c;
-      }
-    }
-    return null;
   }
 }

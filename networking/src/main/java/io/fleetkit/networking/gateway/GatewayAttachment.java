@@ -5,20 +5,26 @@ import io.fleetkit.api.core.Secret;
 import io.fleetkit.api.core.Service;
 import io.fleetkit.api.gateway.Gateway;
 import io.fleetkit.api.gateway.GatewayClass;
+import io.fleetkit.api.gateway.GatewayStatus;
 import io.fleetkit.api.gateway.HTTPRoute;
 import io.fleetkit.api.gateway.Listener;
+import io.fleetkit.api.gateway.ListenerStatus;
 import io.fleetkit.api.gateway.ParentReference;
 import io.fleetkit.api.gateway.ReferenceGrant;
+import io.fleetkit.api.gateway.RouteGroupKind;
+import io.fleetkit.api.gateway.RouteParentStatus;
 import io.fleetkit.api.gateway.SecretObjectReference;
 import io.fleetkit.api.meta.Condition;
 import io.fleetkit.api.meta.ConditionStatus;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -48,6 +54,11 @@ import org.jspecify.annotations.Nullable;
  * Accepted=Unknown Pending}. {@code ResolvedRefs} comes from the route's backends and its {@code RequestMirror}
  * filters' backends ({@link BackendRefs}).
  *
+ * <p>The statuses are the Gateway API's own ({@link GatewayStatus}, {@link RouteParentStatus} in a {@link
+ * RouteParent} that names the route and the Gateway), as the controller named at {@link #compute(GatewayObjects,
+ * String)} writes them, except that the conditions carry no {@code observedGeneration} or {@code
+ * lastTransitionTime}: {@link GatewayStatusController} stamps those when it writes them.
+ *
  * <p>Immutable and thread-safe.
  */
 public final class GatewayAttachment {
@@ -56,15 +67,30 @@ public final class GatewayAttachment {
   private final Map<String, Gateway> gateways = new LinkedHashMap<>();
   private final Map<String, GatewayStatus> gatewayStatus = new LinkedHashMap<>();
   private final Map<String, List<AttachedRoute>> attached = new HashMap<>();
-  private final Map<String, List<RouteParentStatus>> routeStatus = new LinkedHashMap<>();
+  private final Map<String, List<RouteParent>> routeStatus = new LinkedHashMap<>();
   private final Map<String, List<List<BackendRefs.@Nullable Problem>>> backendProblems = new HashMap<>();
   private final Map<String, Map<BackendRefs.MirrorAt, BackendRefs.Problem>> mirrorProblems = new HashMap<>();
 
-  private GatewayAttachment() {}
+  private final String controllerName;
 
-  /** Computes attachment and status for {@code objects}. */
+  private GatewayAttachment(String controllerName) {
+    this.controllerName = controllerName;
+  }
+
+  /**
+   * Computes attachment and status for {@code objects}, route parent statuses in the name of
+   * {@value GatewayStatusController#DEFAULT_CONTROLLER_NAME}.
+   */
   public static GatewayAttachment compute(GatewayObjects objects) {
-    GatewayAttachment a = new GatewayAttachment();
+    return compute(objects, GatewayStatusController.DEFAULT_CONTROLLER_NAME);
+  }
+
+  /**
+   * Computes attachment and status for {@code objects}, route parent statuses carrying {@code controllerName} (the
+   * controller that would write them).
+   */
+  public static GatewayAttachment compute(GatewayObjects objects, String controllerName) {
+    GatewayAttachment a = new GatewayAttachment(Objects.requireNonNull(controllerName, "controllerName"));
     a.run(objects);
     return a;
   }
@@ -109,14 +135,14 @@ public final class GatewayAttachment {
       Map<BackendRefs.MirrorAt, BackendRefs.Problem> mirrors = backends.resolveMirrors(r);
       mirrorProblems.put(rk, mirrors);
       Condition resolved = resolvedRefs(problems, mirrors.values());
-      List<RouteParentStatus> parents = new ArrayList<>();
+      List<RouteParent> parents = new ArrayList<>();
       for (ParentReference p : r.spec().parentRefs()) {
         String gwNs = p.namespace().isEmpty() ? r.metadata().namespace() : p.namespace();
         String gk = gwNs + "/" + p.name();
         Condition accepted = attach(r, p, gk, listeners.get(gk), classes, nsLabels, counts);
-        parents.add(new RouteParentStatus(rk, p, gk, List.of(accepted, resolved)));
+        parents.add(new RouteParent(rk, gk, new RouteParentStatus(p, controllerName, List.of(accepted, resolved))));
       }
-      routeStatus.put(rk, parents);
+      routeStatus.put(rk, List.copyOf(parents));
     }
     // Gateway status with attached-route counts.
     for (Gateway g : o.gateways()) {
@@ -128,12 +154,14 @@ public final class GatewayAttachment {
       List<String> unresolvedListeners = new ArrayList<>();
       for (ListenerState s : listeners.get(key)) {
         int[] n = counts.get(key + "#" + s.listener.name());
-        ls.add(new ListenerStatus(s.listener.name(), s.supportedKinds, n == null ? 0 : n[0], s.conditions));
+        ListenerStatus status = new ListenerStatus(s.listener.name(),
+            s.supportedKinds.stream().map(RouteGroupKind::of).toList(), n == null ? 0 : n[0], s.conditions);
+        ls.add(status);
         allAccepted &= s.accepted;
         anyAccepted |= s.accepted;
-        Condition prog = Conditions.find(s.conditions, Conditions.PROGRAMMED);
+        Condition prog = status.condition(Conditions.PROGRAMMED);
         anyProgrammed |= prog != null && prog.isTrue();
-        Condition refs = Conditions.find(s.conditions, Conditions.RESOLVED_REFS);
+        Condition refs = status.condition(Conditions.RESOLVED_REFS);
         if (refs != null && !refs.isTrue()) {
           unresolvedListeners.add(s.listener.name());
         }
@@ -152,7 +180,7 @@ public final class GatewayAttachment {
             anyProgrammed ? "" : "no listener is programmed"));
         cs.add(gatewayResolvedRefs(g, unresolvedListeners, secrets, o.grants(), keyPairProblems));
       }
-      gatewayStatus.put(key, new GatewayStatus(key, cs, ls));
+      gatewayStatus.put(key, new GatewayStatus(cs, ls));
     }
   }
 
@@ -374,12 +402,12 @@ public final class GatewayAttachment {
 
   /** The Gateways given, by {@code namespace/name}, in input order. */
   public Map<String, Gateway> gatewayObjects() {
-    return java.util.Collections.unmodifiableMap(gateways);
+    return Collections.unmodifiableMap(gateways);
   }
 
-  /** Every Gateway's status, in input order. */
-  public List<GatewayStatus> gateways() {
-    return List.copyOf(gatewayStatus.values());
+  /** Every Gateway's status by {@code namespace/name}, in input order. */
+  public Map<String, GatewayStatus> gateways() {
+    return Collections.unmodifiableMap(gatewayStatus);
   }
 
   /** The status of Gateway {@code namespace/name}, or {@code null} when it was not given. */
@@ -388,13 +416,13 @@ public final class GatewayAttachment {
   }
 
   /** The parent statuses of route {@code namespace/name}, one per parentRef (empty when it has none). */
-  public List<RouteParentStatus> route(String key) {
+  public List<RouteParent> route(String key) {
     return routeStatus.getOrDefault(key, List.of());
   }
 
   /** Every route's parent statuses, routes in input order. */
-  public List<RouteParentStatus> routes() {
-    List<RouteParentStatus> out = new ArrayList<>();
+  public List<RouteParent> routes() {
+    List<RouteParent> out = new ArrayList<>();
     routeStatus.values().forEach(out::addAll);
     return out;
   }

@@ -8,10 +8,12 @@ import io.fleetkit.api.core.Service;
 import io.fleetkit.api.gateway.Gateway;
 import io.fleetkit.api.gateway.GatewayClass;
 import io.fleetkit.api.gateway.GatewayClassStatus;
+import io.fleetkit.api.gateway.GatewayStatus;
 import io.fleetkit.api.gateway.HTTPRoute;
 import io.fleetkit.api.gateway.HTTPRouteStatus;
+import io.fleetkit.api.gateway.ListenerStatus;
 import io.fleetkit.api.gateway.ReferenceGrant;
-import io.fleetkit.api.gateway.RouteGroupKind;
+import io.fleetkit.api.gateway.RouteParentStatus;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.Condition;
 import io.fleetkit.api.meta.ConditionStatus;
@@ -212,7 +214,7 @@ public final class GatewayStatusController implements AutoCloseable {
     List<HTTPRoute> routeList = routes.lister().list();
     GatewayAttachment a = GatewayAttachment.compute(new GatewayObjects(classList, gateways, routeList,
         ctx.lister(Service.class).list(), ctx.lister(Namespace.class).list(),
-        ctx.lister(ReferenceGrant.class).list(), ctx.lister(Secret.class).list()));
+        ctx.lister(ReferenceGrant.class).list(), ctx.lister(Secret.class).list()), controllerName);
     boolean complete = true;
     for (GatewayClass c : classList) {
       long gen = c.metadata().generation();
@@ -229,16 +231,14 @@ public final class GatewayStatusController implements AutoCloseable {
         continue;
       }
       long gen = g.metadata().generation();
-      io.fleetkit.api.gateway.GatewayStatus old = g.status();
-      List<io.fleetkit.api.gateway.ListenerStatus> listeners = new ArrayList<>();
+      GatewayStatus old = g.status();
+      List<ListenerStatus> listeners = new ArrayList<>();
       for (ListenerStatus l : computed.listeners()) {
-        io.fleetkit.api.gateway.ListenerStatus was = old.listener(l.name());
-        listeners.add(new io.fleetkit.api.gateway.ListenerStatus(l.name(),
-            l.supportedKinds().stream().map(RouteGroupKind::of).toList(), l.attachedRoutes(),
+        ListenerStatus was = old.listener(l.name());
+        listeners.add(new ListenerStatus(l.name(), l.supportedKinds(), l.attachedRoutes(),
             merge(was == null ? List.of() : was.conditions(), l.conditions(), gen, now)));
       }
-      io.fleetkit.api.gateway.GatewayStatus want = new io.fleetkit.api.gateway.GatewayStatus(
-          merge(old.conditions(), computed.conditions(), gen, now), listeners);
+      GatewayStatus want = new GatewayStatus(merge(old.conditions(), computed.conditions(), gen, now), listeners);
       if (!want.equals(old)) {
         complete &= write(ctx, g, x -> x.withStatus(want));
       }
@@ -277,23 +277,24 @@ public final class GatewayStatusController implements AutoCloseable {
   }
 
   /** The route's parents: other controllers' entries as they are, then ours, one per parentRef we serve. */
-  private HTTPRouteStatus routeStatus(HTTPRoute r, List<RouteParentStatus> computed, Set<String> ourGateways,
+  private HTTPRouteStatus routeStatus(HTTPRoute r, List<RouteParent> computed, Set<String> ourGateways,
       Instant now) {
     long gen = r.metadata().generation();
-    List<io.fleetkit.api.gateway.RouteParentStatus> parents = new ArrayList<>();
-    for (io.fleetkit.api.gateway.RouteParentStatus p : r.status().parents()) {
+    List<RouteParentStatus> parents = new ArrayList<>();
+    for (RouteParentStatus p : r.status().parents()) {
       if (!p.controllerName().equals(controllerName)) {
         parents.add(p);
       }
     }
     Set<Object> done = new HashSet<>();
-    for (RouteParentStatus p : computed) {
-      if (!p.parentRef().isGateway() || !ourGateways.contains(p.gateway()) || !done.add(p.parentRef())) {
+    for (RouteParent p : computed) {
+      RouteParentStatus s = p.status();
+      if (!s.parentRef().isGateway() || !ourGateways.contains(p.gateway()) || !done.add(s.parentRef())) {
         continue;
       }
-      io.fleetkit.api.gateway.RouteParentStatus was = r.status().parent(p.parentRef(), controllerName);
-      parents.add(new io.fleetkit.api.gateway.RouteParentStatus(p.parentRef(), controllerName,
-          merge(was == null ? List.of() : was.conditions(), p.conditions(), gen, now)));
+      RouteParentStatus was = r.status().parent(s.parentRef(), controllerName);
+      parents.add(new RouteParentStatus(s.parentRef(), s.controllerName(),
+          merge(was == null ? List.of() : was.conditions(), s.conditions(), gen, now)));
     }
     return new HTTPRouteStatus(parents);
   }

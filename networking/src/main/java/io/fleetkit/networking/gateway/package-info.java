@@ -1,7 +1,8 @@
 /**
  * The Gateway API's control-plane half: which HTTPRoutes attach to which Gateway listeners
- * ({@link io.fleetkit.networking.gateway.GatewayAttachment}), with the status a Gateway controller writes (listener
- * conditions and attached-route counts, route parent conditions with upstream's reasons), hostname intersection
+ * ({@link io.fleetkit.networking.gateway.GatewayAttachment}), with the status a Gateway controller writes, as the API's
+ * own status types of {@code io.fleetkit.api.gateway} (listener conditions and attached-route counts, route parent
+ * conditions with upstream's reasons), hostname intersection
  * ({@link io.fleetkit.networking.gateway.Hostnames}) and the resolution of backend and certificate references.
  * {@link io.fleetkit.networking.gateway.GatewayStatusController} writes that status to a store's GatewayClasses,
  * Gateways and HTTPRoutes with each object's {@code observedGeneration}.

@@ -1,19 +1,19 @@
 package io.fleetkit.networking.routing;
 
 import io.fleetkit.api.gateway.Gateway;
+import io.fleetkit.api.gateway.GatewayStatus;
 import io.fleetkit.api.gateway.HTTPBackendRef;
 import io.fleetkit.api.gateway.HTTPRoute;
 import io.fleetkit.api.gateway.HTTPRouteFilter;
 import io.fleetkit.api.gateway.HTTPRouteRule;
 import io.fleetkit.api.gateway.HTTPRouteSpec;
 import io.fleetkit.api.gateway.Listener;
+import io.fleetkit.api.gateway.ListenerStatus;
 import io.fleetkit.api.meta.Condition;
 import io.fleetkit.networking.gateway.AttachedRoute;
 import io.fleetkit.networking.gateway.Conditions;
 import io.fleetkit.networking.gateway.GatewayAttachment;
-import io.fleetkit.networking.gateway.GatewayStatus;
 import io.fleetkit.networking.gateway.Hostnames;
-import io.fleetkit.networking.gateway.ListenerStatus;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -273,7 +273,7 @@ public final class GatewayRouter {
   public List<String> problems() {
     List<String> out = new ArrayList<>();
     for (var p : attachment.routes()) {
-      for (Condition c : p.conditions()) {
+      for (Condition c : p.status().conditions()) {
         if (!c.isTrue()) {
           out.add(HTTPRoute.KIND + "/" + p.route() + " on Gateway " + p.gateway() + ": " + c.type() + "="
               + c.status() + " " + c.reason() + (c.message().isEmpty() ? "" : " (" + c.message() + ")"));

@@ -72,10 +72,13 @@ public record RouteResult(@Nullable String route, @Nullable String service, @Nul
         null, null, null);
   }
 
+  /** The status of a misdirected request: 421 Misdirected Request. */
+  static final int MISDIRECTED = 421;
+
   /** A request sent on a TLS connection whose server name selected another listener than its Host does (421). */
   static RouteResult misdirected(String message) {
-    return new RouteResult(null, null, null, List.of(), 421, message, null, null, HeaderModifier.NONE, List.of(),
-        null, null, null);
+    return new RouteResult(null, null, null, List.of(), MISDIRECTED, message, null, null, HeaderModifier.NONE,
+        List.of(), null, null, null);
   }
 
     /** A matched rule whose backends cannot take the request (500). */

@@ -15,11 +15,12 @@ import io.fleetkit.api.core.Service;
 import io.fleetkit.api.gateway.FromNamespaces;
 import io.fleetkit.api.gateway.Gateway;
 import io.fleetkit.api.gateway.GatewayClass;
+import io.fleetkit.api.gateway.GatewayStatus;
 import io.fleetkit.api.gateway.HTTPRoute;
 import io.fleetkit.api.gateway.Listener;
+import io.fleetkit.api.gateway.ListenerStatus;
 import io.fleetkit.api.gateway.ParentReference;
 import io.fleetkit.api.gateway.ReferenceGrant;
-import io.fleetkit.api.gateway.RouteGroupKind;
 import io.fleetkit.api.gateway.SecretObjectReference;
 import io.fleetkit.api.meta.Condition;
 import io.fleetkit.api.meta.ObjectMeta;
@@ -131,24 +132,24 @@ final class GatewayStatusPropertiesTest {
     for (Gateway g : s.store.list(Gateway.class).items()) {
       GatewayStatus want = a.gateway(g.metadata().key());
       assertSame(g.metadata(), g.status().conditions(), want.conditions());
-      assertThat(g.status().listeners()).extracting(io.fleetkit.api.gateway.ListenerStatus::name)
+      assertThat(g.status().listeners()).extracting(ListenerStatus::name)
           .containsExactlyElementsOf(want.listeners().stream().map(ListenerStatus::name).toList());
       for (ListenerStatus l : want.listeners()) {
-        io.fleetkit.api.gateway.ListenerStatus got = g.status().listener(l.name());
+        ListenerStatus got = g.status().listener(l.name());
         assertThat(got.attachedRoutes()).as("attachedRoutes of %s", l.name()).isEqualTo(l.attachedRoutes());
-        assertThat(got.supportedKinds()).isEqualTo(l.supportedKinds().stream().map(RouteGroupKind::of).toList());
+        assertThat(got.supportedKinds()).isEqualTo(l.supportedKinds());
         assertSame(g.metadata(), got.conditions(), l.conditions());
       }
     }
     for (HTTPRoute r : s.store.list(HTTPRoute.class).items()) {
-      List<RouteParentStatus> want = a.route(r.metadata().key()).stream()
+      List<RouteParent> want = a.route(r.metadata().key()).stream()
           .filter(p -> s.store.get(Gateway.class, INFRA, p.gateway().substring(INFRA.length() + 1)).isPresent())
           .toList();
       assertThat(r.status().parents()).as("parents of %s", r.metadata().key()).hasSize(want.size());
-      for (RouteParentStatus p : want) {
-        var got = r.status().parent(p.parentRef(), GatewayStatusController.DEFAULT_CONTROLLER_NAME);
-        assertThat(got).as("parent %s of %s", p.parentRef(), r.metadata().key()).isNotNull();
-        assertSame(r.metadata(), got.conditions(), p.conditions());
+      for (RouteParent p : want) {
+        var got = r.status().parent(p.status().parentRef(), GatewayStatusController.DEFAULT_CONTROLLER_NAME);
+        assertThat(got).as("parent %s of %s", p.status().parentRef(), r.metadata().key()).isNotNull();
+        assertSame(r.metadata(), got.conditions(), p.status().conditions());
       }
     }
   }

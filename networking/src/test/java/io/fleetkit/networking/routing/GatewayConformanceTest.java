@@ -18,6 +18,7 @@ import io.fleetkit.api.core.Secret;
 import io.fleetkit.api.gateway.AllowedRoutes;
 import io.fleetkit.api.gateway.FromNamespaces;
 import io.fleetkit.api.gateway.Gateway;
+import io.fleetkit.api.gateway.GatewayStatus;
 import io.fleetkit.api.gateway.HTTPBackendRef;
 import io.fleetkit.api.gateway.HTTPHeaderMatch;
 import io.fleetkit.api.gateway.HTTPPathMatch;
@@ -25,17 +26,17 @@ import io.fleetkit.api.gateway.HTTPRoute;
 import io.fleetkit.api.gateway.HTTPRouteMatch;
 import io.fleetkit.api.gateway.HTTPRouteRule;
 import io.fleetkit.api.gateway.Listener;
+import io.fleetkit.api.gateway.ListenerStatus;
 import io.fleetkit.api.gateway.PathMatchType;
 import io.fleetkit.api.gateway.ReferenceGrant;
+import io.fleetkit.api.gateway.RouteGroupKind;
 import io.fleetkit.api.gateway.SecretObjectReference;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.Condition;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.networking.gateway.Conditions;
 import io.fleetkit.networking.gateway.GatewayAttachment;
-import io.fleetkit.networking.gateway.GatewayStatus;
-import io.fleetkit.networking.gateway.ListenerStatus;
-import io.fleetkit.networking.gateway.RouteParentStatus;
+import io.fleetkit.networking.gateway.RouteParent;
 import io.fleetkit.networking.gateway.TestCertificates;
 import java.util.List;
 import java.util.Map;
@@ -52,9 +53,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 final class GatewayConformanceTest {
   private static Condition parentCondition(GatewayAttachment a, String routeKey, String gatewayKey, String type) {
-    for (RouteParentStatus p : a.route(routeKey)) {
+    for (RouteParent p : a.route(routeKey)) {
       if (p.gateway().equals(gatewayKey)) {
-        return p.condition(type);
+        return p.status().condition(type);
       }
     }
     throw new AssertionError("no parent status for " + gatewayKey + " in " + a.route(routeKey));
@@ -70,13 +71,13 @@ final class GatewayConformanceTest {
 
   private static void assertListener(ListenerStatus l, int attached, boolean accepted, boolean resolved) {
     assertThat(l.attachedRoutes()).as(l.name()).isEqualTo(attached);
-    assertThat(l.supportedKinds()).containsExactly("HTTPRoute");
+    assertThat(l.supportedKinds()).containsExactly(RouteGroupKind.of(HTTPRoute.KIND));
     assertCondition(l.condition(Conditions.ACCEPTED), accepted, "");
     assertCondition(l.condition(Conditions.RESOLVED_REFS), resolved, "");
   }
 
   private static boolean noAcceptedParents(GatewayAttachment a, String routeKey) {
-    return a.route(routeKey).stream().noneMatch(RouteParentStatus::accepted);
+    return a.route(routeKey).stream().noneMatch(RouteParent::accepted);
   }
 
   private static int totalAttached(GatewayAttachment a, String gatewayKey) {
@@ -187,7 +188,7 @@ final class GatewayConformanceTest {
     @Test
     void routesAcceptedPerSection() {
       for (String r : List.of("backend-v1", "backend-v2", "backend-v3")) {
-        assertThat(A.route(INFRA + "/" + r)).allMatch(RouteParentStatus::accepted);
+        assertThat(A.route(INFRA + "/" + r)).allMatch(RouteParent::accepted);
         assertCondition(parentCondition(A, INFRA + "/" + r, INFRA + "/" + GW, Conditions.RESOLVED_REFS), true, "");
       }
       GatewayStatus g = A.gateway(INFRA + "/" + GW);
@@ -269,7 +270,7 @@ final class GatewayConformanceTest {
     void attachedRoutesSetEvenWhenGatewayHasUnresolvedRefs() {
       ListenerStatus l = A.gateway(INFRA + "/unresolved-gateway-with-one-attached-unresolved-route").listener("tls");
       assertThat(l.attachedRoutes()).isEqualTo(1);
-      assertThat(l.supportedKinds()).containsExactly("HTTPRoute");
+      assertThat(l.supportedKinds()).containsExactly(RouteGroupKind.of(HTTPRoute.KIND));
       assertCondition(l.condition(Conditions.PROGRAMMED), false, "");
       assertCondition(l.condition(Conditions.RESOLVED_REFS), false, Conditions.INVALID_CERTIFICATE_REF);
       assertCondition(parentCondition(A, INFRA + "/http-route-4",
@@ -474,7 +475,7 @@ final class GatewayConformanceTest {
     assertThat(l1.attachedRoutes()).isZero();
     ListenerStatus l2 = a.gateway(INFRA + "/gateway-supported-and-invalid-route-kind").listener("http");
     assertCondition(l2.condition(Conditions.RESOLVED_REFS), false, Conditions.INVALID_ROUTE_KINDS);
-    assertThat(l2.supportedKinds()).containsExactly("HTTPRoute");
+    assertThat(l2.supportedKinds()).containsExactly(RouteGroupKind.of(HTTPRoute.KIND));
     assertThat(l2.attachedRoutes()).isZero();
   }
 
@@ -528,7 +529,7 @@ final class GatewayConformanceTest {
             rule("/", backend("infra-backend-v2"))),
         route(INFRA, "all-namespaces-dedicated-route", List.of(parent("all-namespaces")), List.of(),
             rule("/", backend("infra-backend-v3"))));
-    assertThat(a.route(INFRA + "/multiple-gateways-shared-route")).hasSize(2).allMatch(RouteParentStatus::accepted);
+    assertThat(a.route(INFRA + "/multiple-gateways-shared-route")).hasSize(2).allMatch(RouteParent::accepted);
     assertThat(ask(a, gateway, 80, "example.com", path)).isEqualTo(expected);
   }
 
@@ -546,7 +547,7 @@ final class GatewayConformanceTest {
     assertCondition(l.condition(Conditions.ACCEPTED), false, Conditions.UNSUPPORTED_PROTOCOL);
     GatewayStatus both = a.gateway(INFRA + "/gateway-supported-and-unsupported-protocols");
     assertCondition(both.condition(Conditions.ACCEPTED), true, Conditions.LISTENERS_NOT_VALID);
-    assertThat(both.listener("http").supportedKinds()).containsExactly("HTTPRoute");
+    assertThat(both.listener("http").supportedKinds()).containsExactly(RouteGroupKind.of(HTTPRoute.KIND));
     assertCondition(both.listener("http").condition(Conditions.ACCEPTED), true, "Accepted");
     assertThat(both.listener("http").attachedRoutes()).isZero();
     assertCondition(both.listener("invalid").condition(Conditions.ACCEPTED), false, Conditions.UNSUPPORTED_PROTOCOL);
@@ -594,7 +595,7 @@ final class GatewayConformanceTest {
     }
     GatewayAttachment a = attach(List.of(gateway(gw, ls)), rs);
     for (HTTPRoute r : rs) {
-      assertThat(a.route(r.metadata().key())).allMatch(RouteParentStatus::accepted);
+      assertThat(a.route(r.metadata().key())).allMatch(RouteParent::accepted);
     }
     assertThat(ask(a, gw, 80, host, path)).isEqualTo(expected);
   }

@@ -26,7 +26,7 @@ import io.fleetkit.api.gateway.PathMatchType;
 import io.fleetkit.api.gateway.SecretObjectReference;
 import io.fleetkit.networking.gateway.Conditions;
 import io.fleetkit.networking.gateway.GatewayAttachment;
-import io.fleetkit.networking.gateway.RouteParentStatus;
+import io.fleetkit.networking.gateway.RouteParent;
 import io.fleetkit.networking.gateway.TestCertificates;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -154,12 +154,12 @@ final class GatewayFilterConformanceTest {
 
   /** {@code GatewayAndHTTPRoutesMustBeAccepted} and {@code HTTPRouteMustHaveResolvedRefsConditionsTrue}. */
   static void assertAccepted(GatewayAttachment a, String gateway, String route) {
-    List<RouteParentStatus> parents = a.route(INFRA + "/" + route);
+    List<RouteParent> parents = a.route(INFRA + "/" + route);
     assertThat(parents).as(route).isNotEmpty();
-    for (RouteParentStatus p : parents) {
+    for (RouteParent p : parents) {
       assertThat(p.gateway()).isEqualTo(INFRA + "/" + gateway);
       assertThat(p.accepted()).as(p.toString()).isTrue();
-      assertThat(p.condition(Conditions.RESOLVED_REFS).isTrue()).as(p.toString()).isTrue();
+      assertThat(p.status().condition(Conditions.RESOLVED_REFS).isTrue()).as(p.toString()).isTrue();
     }
   }
 

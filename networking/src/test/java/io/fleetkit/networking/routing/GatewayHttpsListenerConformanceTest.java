@@ -12,13 +12,13 @@ import io.fleetkit.api.gateway.AllowedRoutes;
 import io.fleetkit.api.gateway.FromNamespaces;
 import io.fleetkit.api.gateway.Gateway;
 import io.fleetkit.api.gateway.GatewaySpec;
+import io.fleetkit.api.gateway.GatewayStatus;
 import io.fleetkit.api.gateway.Listener;
 import io.fleetkit.api.gateway.SecretObjectReference;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.networking.gateway.Conditions;
 import io.fleetkit.networking.gateway.GatewayAttachment;
-import io.fleetkit.networking.gateway.GatewayStatus;
-import io.fleetkit.networking.gateway.RouteParentStatus;
+import io.fleetkit.networking.gateway.RouteParent;
 import io.fleetkit.networking.gateway.TestCertificates;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -64,10 +64,10 @@ final class GatewayHttpsListenerConformanceTest {
     assertThat(g.listeners()).allSatisfy(l -> assertThat(l.condition(Conditions.PROGRAMMED).isTrue())
         .as(l.toString()).isTrue());
     for (String r : routes) {
-      List<RouteParentStatus> parents = a.route(INFRA + "/" + r);
+      List<RouteParent> parents = a.route(INFRA + "/" + r);
       assertThat(parents).as(r).hasSize(1);
       assertThat(parents.get(0).accepted()).as(parents.toString()).isTrue();
-      assertThat(parents.get(0).condition(Conditions.RESOLVED_REFS).isTrue()).as(parents.toString()).isTrue();
+      assertThat(parents.get(0).status().condition(Conditions.RESOLVED_REFS).isTrue()).as(parents.toString()).isTrue();
     }
   }
 

@@ -21,7 +21,7 @@ import io.fleetkit.api.meta.Condition;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.networking.gateway.Conditions;
 import io.fleetkit.networking.gateway.GatewayAttachment;
-import io.fleetkit.networking.gateway.RouteParentStatus;
+import io.fleetkit.networking.gateway.RouteParent;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -48,10 +48,10 @@ final class GatewayMirrorRefsTest {
   }
 
   private static Condition resolvedRefs(GatewayAttachment a) {
-    List<RouteParentStatus> parents = a.route(INFRA + "/" + ROUTE);
+    List<RouteParent> parents = a.route(INFRA + "/" + ROUTE);
     assertThat(parents).hasSize(1);
     assertThat(parents.get(0).accepted()).as("the route stays accepted").isTrue();
-    return parents.get(0).condition(Conditions.RESOLVED_REFS);
+    return parents.get(0).status().condition(Conditions.RESOLVED_REFS);
   }
 
   private static void assertResolvedRefs(GatewayAttachment a, boolean status, String reason, String... messageParts) {

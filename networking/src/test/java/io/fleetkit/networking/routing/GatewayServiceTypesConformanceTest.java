@@ -47,12 +47,12 @@ import io.fleetkit.networking.endpointslice.EndpointSliceController;
 import io.fleetkit.networking.gateway.Conditions;
 import io.fleetkit.networking.gateway.GatewayAttachment;
 import io.fleetkit.networking.gateway.GatewayObjects;
-import io.fleetkit.networking.gateway.RouteParentStatus;
+import io.fleetkit.networking.gateway.RouteParent;
 import io.fleetkit.networking.lb.BalancingPolicy;
 import io.fleetkit.networking.lb.ProxyEndpoint;
 import io.fleetkit.networking.lb.ServiceBalancer;
-import java.net.InetAddress;
 import java.net.Inet6Address;
+import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -165,10 +165,10 @@ final class GatewayServiceTypesConformanceTest {
           store.list(Service.class, INFRA).items(), store.list(Namespace.class).items(), List.<ReferenceGrant>of(),
           List.<Secret>of()));
       // GatewayAndHTTPRoutesMustBeAccepted, HTTPRouteMustHaveResolvedRefsConditionsTrue
-      List<RouteParentStatus> parents = a.route(INFRA + "/service-types");
+      List<RouteParent> parents = a.route(INFRA + "/service-types");
       assertThat(parents).hasSize(1);
       assertThat(parents.get(0).accepted()).as(parents.toString()).isTrue();
-      assertThat(parents.get(0).condition(Conditions.RESOLVED_REFS).isTrue()).as(parents.toString()).isTrue();
+      assertThat(parents.get(0).status().condition(Conditions.RESOLVED_REFS).isTrue()).as(parents.toString()).isTrue();
 
       RouteResult r = new GatewayRouter(a).route(INFRA + "/same-namespace", 80, HttpRequest.get("", "/" + path));
       assertThat(r.status()).as(r.message()).isEqualTo(200);

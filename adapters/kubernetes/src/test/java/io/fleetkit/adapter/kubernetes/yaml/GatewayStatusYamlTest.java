@@ -143,6 +143,26 @@ final class GatewayStatusYamlTest {
         """);
   }
 
+  /**
+   * A listener that supports no route kind (kubernetes-sigs/gateway-api {@code conformance/tests/
+   * gateway-invalid-route-kind.go} at 4564255ac2c35d582249b3cdf261bdf51c8bca32 expects {@code SupportedKinds:
+   * []v1.RouteGroupKind{}}) is written with {@code supportedKinds: []}, as a Go controller's empty list is printed
+   * ({@code omitzero}), which CRDs before v1.5 require; read back it is the same empty list.
+   */
+  @Test
+  void dump_listenerWithoutSupportedKinds_printsAnEmptyList() {
+    Gateway g = fixture().ofType(Gateway.class).get(0);
+    String yaml = KubernetesYaml.dump(List.of(g));
+    assertThat(yaml).endsWith("""
+            name: "tcp"
+            supportedKinds: []
+        """);
+    assertThat(yaml.split("supportedKinds:", -1)).as("one per listener").hasSize(4);
+    Gateway back = KubernetesYaml.parse(yaml, "g.yaml").ofType(Gateway.class).get(0);
+    assertThat(back.status().listener("tcp").supportedKinds()).isEmpty();
+    assertThat(back).isEqualTo(g);
+  }
+
   @Test
   void dumpThenParse_objectsWithStatus_givesEqualObjects() {
     LoadedObjects first = fixture();

@@ -44,7 +44,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The status as {@code kubectl get -o yaml} prints it: {@code conditions} ({@link GatewayApiStatusYaml}) and
  * {@code listeners}, each with its {@code name}, {@code supportedKinds} (group and kind; an unset group is the API's
- * default {@value Gateway#GROUP}), {@code attachedRoutes} (always written, 0 included) and {@code conditions}.
+ * default {@value Gateway#GROUP}; always written, {@code []} when empty), {@code attachedRoutes} (always written, 0
+ * included) and {@code conditions}.
  * {@code status.addresses} and {@code status.attachedListenerSets} are not modelled: read past and not written.
  */
 public final class GatewayConverter
@@ -224,13 +225,23 @@ public final class GatewayConverter
     }
     return new GatewayStatusBuilder()
         .withConditions(GatewayApiStatusYaml.conditionsOut(st.conditions()))
-        .withListeners(Fabric8Scheduling.out(st.listeners(), l -> new ListenerStatusBuilder()
-            .withName(l.name())
-            .withSupportedKinds(Fabric8Scheduling.out(l.supportedKinds(),
-                k -> new RouteGroupKindBuilder().withGroup(k.group()).withKind(k.kind()).build()))
-            .withAttachedRoutes(l.attachedRoutes())
-            .withConditions(GatewayApiStatusYaml.conditionsOut(l.conditions()))
-            .build()))
+        .withListeners(Fabric8Scheduling.out(st.listeners(), GatewayConverter::listenerStatus))
         .build();
+  }
+
+  private static io.fabric8.kubernetes.api.model.gatewayapi.v1.ListenerStatus listenerStatus(ListenerStatus l) {
+    var out = new ListenerStatusBuilder()
+        .withName(l.name())
+        .withSupportedKinds(Fabric8Scheduling.out(l.supportedKinds(),
+            k -> new RouteGroupKindBuilder().withGroup(k.group()).withKind(k.kind()).build()))
+        .withAttachedRoutes(l.attachedRoutes())
+        .withConditions(GatewayApiStatusYaml.conditionsOut(l.conditions()))
+        .build();
+    if (l.supportedKinds().isEmpty()) {
+      // fabric8 leaves an empty list out; upstream writes `supportedKinds: []` (the field is omitzero, not omitempty,
+      // since v1.5 for CRDs before it, which require it) and its conformance tests expect none supported
+      out.setAdditionalProperty("supportedKinds", List.of());
+    }
+    return out;
   }
 }
