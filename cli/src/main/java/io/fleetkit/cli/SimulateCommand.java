@@ -19,6 +19,7 @@ import io.fleetkit.cluster.Cluster;
 import io.fleetkit.networking.ClusterNetworking;
 import io.fleetkit.networking.ServiceSummary;
 import io.fleetkit.simulator.JobSummary;
+import io.fleetkit.simulator.PendingPodSummary;
 import io.fleetkit.simulator.RolloutSummary;
 import io.fleetkit.simulator.Simulation;
 import io.fleetkit.simulator.SimulationSummary;
@@ -527,6 +528,9 @@ public final class SimulateCommand implements Callable<Integer> {
     return root;
   }
 
+  /** How many pending pods the table names before it counts the rest. */
+  static final int MAX_PENDING_LINES = 10;
+
   static String json(List<TimelineEvent> timeline, SimulationSummary summary) {
     return json(timeline, summary, List.of());
   }
@@ -597,6 +601,15 @@ public final class SimulateCommand implements Callable<Integer> {
       rollouts.add(m);
     }
     fin.put("rollouts", rollouts);
+    List<Map<String, Object>> pending = new ArrayList<>();
+    for (PendingPodSummary p : summary.pending()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("name", p.name());
+      m.put("reason", p.reason());
+      m.put("message", p.message());
+      pending.add(m);
+    }
+    fin.put("pending", pending);
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("simulated", new TimelineEvent(summary.at(), "-", "-", "").clock());
     root.put("timeline", events);
@@ -642,6 +655,15 @@ public final class SimulateCommand implements Callable<Integer> {
       out.printf("  Rollout     %s  %s%s, canary weight %d%%, stable %s%s%s%n", r.name(), r.phase(),
           r.step() == null ? "" : " at step " + r.step(), r.canaryWeight(), r.stableRevision(),
           r.aborted() ? ", aborted" : "", r.message().isEmpty() ? "" : ": " + r.message());
+    }
+    List<PendingPodSummary> pending = summary.pending();
+    for (int i = 0; i < Math.min(pending.size(), MAX_PENDING_LINES); i++) {
+      PendingPodSummary p = pending.get(i);
+      out.printf("  Pending     %s  %s%n", p.name(), p.reason().isEmpty() ? "(the scheduler has not reported on it)"
+          : CliText.clipLine(p.reason() + ": " + p.message()));
+    }
+    if (pending.size() > MAX_PENDING_LINES) {
+      out.printf("  ... and %d more pending pods (--output json lists them all)%n", pending.size() - MAX_PENDING_LINES);
     }
   }
 

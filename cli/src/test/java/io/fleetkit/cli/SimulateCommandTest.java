@@ -52,6 +52,30 @@ final class SimulateCommandTest {
   }
 
   @Test
+  void simulate_draExample_twoPodsGetTheGpus_theThirdIsListedPending() {
+    int code = run("simulate", CliHarness.root().resolve("examples").resolve("dra").toString(), "--duration", "2m",
+        "--output", "json");
+
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode root = JsonMapper.builder().build().readTree(out.toString());
+    List<String> scheduled = new ArrayList<>();
+    for (JsonNode e : root.get("timeline")) {
+      if (e.get("kind").asString().equals("PodScheduled")) {
+        scheduled.add(e.get("object").asString() + " " + e.get("message").asString());
+      }
+    }
+    assertThat(scheduled).containsExactly("Pod/default/train-0 to dra-gpu-1", "Pod/default/train-1 to dra-gpu-1");
+    JsonNode pending = root.get("final").get("pending");
+    assertThat(pending).hasSize(1);
+    assertThat(pending.get(0).get("name").asString()).isEqualTo("default/train-2");
+
+    out.getBuffer().setLength(0);
+    assertThat(run("simulate", CliHarness.root().resolve("examples").resolve("dra").toString(), "--duration", "2m"))
+        .isZero();
+    assertThat(out.toString()).contains("  Pending     default/train-2  ");
+  }
+
+  @Test
   void simulate_table_printsTimelineAndSummary() {
     int code = run("simulate", example().toString(), "--duration", "1m", "--no-pod-events");
 

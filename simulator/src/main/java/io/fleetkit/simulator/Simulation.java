@@ -28,6 +28,8 @@ import io.fleetkit.api.core.NodeCondition;
 import io.fleetkit.api.core.PersistentVolume;
 import io.fleetkit.api.core.PersistentVolumeClaim;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodCondition;
+import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.ObjectStoreBuilder;
@@ -838,7 +840,16 @@ public final class Simulation implements AutoCloseable {
           r.status().canaryWeight(), r.status().abort(), r.status().currentStepIndex(), r.status().message()));
     }
     rollouts.sort(Comparator.comparing(RolloutSummary::name));
-    return new SimulationSummary(elapsed(), deployments, sets, jobs, rollouts);
+    List<PendingPodSummary> pending = new ArrayList<>();
+    for (Pod p : store.list(Pod.class, "", p -> p.spec().nodeName().isEmpty() && !p.isTerminal()
+        && p.metadata().deletionTimestamp() == null).items()) {
+      PodCondition scheduled = p.status().condition(PodCondition.POD_SCHEDULED);
+      boolean reported = scheduled != null && scheduled.status() == ConditionStatus.False;
+      pending.add(new PendingPodSummary(p.metadata().key(), reported ? scheduled.reason() : "",
+          reported ? scheduled.message() : ""));
+    }
+    pending.sort(Comparator.comparing(PendingPodSummary::name));
+    return new SimulationSummary(elapsed(), deployments, sets, jobs, rollouts, pending);
   }
 
   private void ensureOpen() {
