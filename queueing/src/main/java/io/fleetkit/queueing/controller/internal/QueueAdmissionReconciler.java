@@ -130,7 +130,8 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
     }
     JobEdits.Placement placement;
     try {
-      placement = placement(AdmissionRecord.of(admission), job, key, view.checks());
+      placement = withTopologyGate(placement(AdmissionRecord.of(admission), job, key, view.checks()), job,
+          admission);
     } catch (IllegalArgumentException e) {
       // Kueue's startJob with a permanent PodSetUpdate error: the workload is finished as FailedToStart
       LOG.debug("queue admission: job {} cannot start: {}", key, e.getMessage());
@@ -213,6 +214,9 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
       return Result.requeue();
     }
     setCondition(ctx, job, true, QueueLabels.REASON_ADMITTED, message);
+    if (ungate(ctx, job, key, admission) != null) {
+      return Result.requeue(); // Kueue's ungater returns the error: retried after a backoff
+    }
     // waitForPodsReady: Kueue's Job PodsReady, ready + succeeded pods >= the admitted count; while not ready the Job is
     // reconciled again when its timeout would pass (a timeout that passed evicts it, and the Job is suspended next)
     JobStatus s = job.status();
@@ -224,6 +228,52 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
       return reconcileManaged(ctx, latest, key, changed);
     }
     return left.map(d -> d.isZero() ? Result.requeue() : Result.requeueAfter(d)).orElse(Result.done());
+  }
+
+  /**
+   * Kueue's {@code podset.FromAssignment} and {@code getPodSetsInfoFromStatus} for a pod set admitted with a topology
+   * assignment: its pods are created gated by {@value QueueLabels#TOPOLOGY_SCHEDULING_GATE}, annotated with the
+   * workload ({@value QueueLabels#WORKLOAD}) and labelled with the pod set ({@value QueueLabels#POD_SET}), and a pod
+   * set without an explicit topology request is annotated unconstrained (so that its pods count as topology-aware).
+   * A key the Job's own template already sets is left as it is.
+   */
+  private static JobEdits.Placement withTopologyGate(JobEdits.Placement placement, Job job,
+      QuotaReservation admission) {
+    if (admission.podSets().isEmpty() || admission.podSets().get(0).topologyAssignment() == null) {
+      return placement;
+    }
+    io.fleetkit.api.meta.ObjectMeta own = JobEdits.stoppedTemplate(job).metadata();
+    Map<String, String> labels = new TreeMap<>();
+    labels.put(QueueLabels.POD_SET, JobWorkloads.POD_SET);
+    Map<String, String> annotations = new TreeMap<>();
+    annotations.put(QueueLabels.WORKLOAD, job.metadata().name());
+    if (!JobWorkloads.topologyRequest(JobEdits.withoutEdits(job)).explicit()) {
+      annotations.put(io.fleetkit.queueing.PodSetTopologyRequest.UNCONSTRAINED_ANNOTATION, "true");
+    }
+    labels.keySet().removeAll(own.labels().keySet());
+    annotations.keySet().removeAll(own.annotations().keySet());
+    return placement.withGate(QueueLabels.TOPOLOGY_SCHEDULING_GATE, labels, annotations);
+  }
+
+  /**
+   * Runs the topology ungater for the started Job's workload ({@link TopologyUngater}): its gated pods get their
+   * topology domains.
+   *
+   * @return the ungater's error, or {@code null}
+   */
+  private @Nullable String ungate(ReconcileContext<Job> ctx, Job job, String key, QuotaReservation admission) {
+    boolean tas = false;
+    for (io.fleetkit.queueing.PodSetAssignment p : admission.podSets()) {
+      tas |= p.topologyAssignment() != null;
+    }
+    if (!tas) {
+      return null;
+    }
+    TopologyUngater.WorkloadView view = new TopologyUngater.WorkloadView(job.metadata().namespace(),
+        job.metadata().name(), admission, true,
+        Map.of(JobWorkloads.POD_SET, JobWorkloads.topologyRequest(JobEdits.withoutEdits(job))),
+        new java.util.HashSet<>(engine.unhealthyNodes(key)));
+    return TopologyUngater.reconcile(ctx.store(), view).error();
   }
 
   /**
