@@ -76,6 +76,13 @@ public final class QueueLabels {
    * again when the Job loses its admission).
    */
   public static final String INJECTED_SCHEDULING_GATES = "fleetkit.io/queue-injected-scheduling-gates";
+  /**
+   * Annotation recording the topology assignment of a Job admitted with one, {@code LEVEL,...|VALUE,...=COUNT;...}
+   * (e.g. {@code kubernetes.io/hostname|h1=2;h2=1}; Kueue keeps it in the Workload's status): kept current while the
+   * Job holds quota (a node replacement moves its pods), so that a restarted controller restores it and its
+   * topology ungater goes on placing the Job's gated pods.
+   */
+  public static final String TOPOLOGY_ASSIGNMENT = "fleetkit.io/queue-topology-assignment";
   /** Job condition type: whether the Job holds quota (Kueue's Workload condition of that name). */
   public static final String QUOTA_RESERVED = "QuotaReserved";
   /** Reason of {@code QuotaReserved=True}. */

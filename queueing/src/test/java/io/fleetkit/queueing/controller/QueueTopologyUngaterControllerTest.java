@@ -148,6 +148,69 @@ final class QueueTopologyUngaterControllerTest {
   }
 
   /**
+   * The assignment is recorded on the Job: a controller restarted with a fresh engine restores it, and its ungater
+   * places the pods created gated before the restart; a node replacement updates the record.
+   */
+  @Test
+  void restart_recordedAssignmentRestored_gatedPodsUngatedOntoIt_andANodeReplacementRecorded() {
+    start("8");
+    store.create(job("a", 2, "1", 0, Map.of(PodSetTopologyRequest.REQUIRED_ANNOTATION, RACK)));
+    ctl.runUntilIdle();
+    io.fleetkit.queueing.TopologyAssignment ta = engine.admission(NS + "/a").orElseThrow().podSets().get(0)
+        .topologyAssignment();
+    String recorded = get("a").metadata().annotations().get(QueueLabels.TOPOLOGY_ASSIGNMENT);
+    assertThat(recorded).startsWith(Topology.HOSTNAME_LABEL + "|");
+    ctl.close();
+
+    // the pods the Job controller creates from the gated template, while no controller runs
+    Job a = get("a");
+    for (int i = 0; i < 2; i++) {
+      store.create(Pod.builder().metadata(a.spec().template().metadata().toBuilder().namespace(NS).name("a-" + i)
+          .build()).spec(a.spec().template().spec()).build());
+    }
+    engine = AdmissionEngine.builder().clock(clock.asClock())
+        .topology(Topology.of("dc", BLOCK, RACK, Topology.HOSTNAME_LABEL))
+        .resourceFlavor(new ResourceFlavor("batch", QueueFixtures.POOL).withTopologyName("dc"))
+        .clusterQueue(ClusterQueue.builder("cq")
+            .resourceGroup(FlavorQuotas.of("batch", FlavorResourceQuota.of("cpu", "8"))).build())
+        .localQueue(LocalQueue.of(NS, "lq", "cq"))
+        .build();
+    ctl = QueueAdmissionController.builder(store, engine).clock(clock).stepping().followNodes().build();
+    ctl.start().join();
+    ctl.runUntilIdle();
+
+    assertThat(engine.admission(NS + "/a").orElseThrow().podSets().get(0).topologyAssignment()).isEqualTo(ta);
+    assertThat(running(get("a"))).isTrue();
+    List<String> hosts = store.list(Pod.class, NS).items().stream()
+        .map(p -> p.spec().schedulingGates().isEmpty() ? p.spec().nodeSelector().get(Topology.HOSTNAME_LABEL) : "gated")
+        .sorted().toList();
+    List<String> assigned = new java.util.ArrayList<>();
+    ta.domains().forEach(d -> {
+      for (int i = 0; i < d.count(); i++) {
+        assigned.add(d.values().get(0));
+      }
+    });
+    assertThat(hosts).isEqualTo(assigned.stream().sorted().toList());
+
+    // a node of the assignment deleted: its pods are replaced within the rack, and the record follows
+    store.delete(Node.class, "", ta.domains().get(0).values().get(0));
+    ctl.runUntilIdle();
+    io.fleetkit.queueing.TopologyAssignment moved = engine.admission(NS + "/a").orElseThrow().podSets().get(0)
+        .topologyAssignment();
+    assertThat(moved).isNotEqualTo(ta);
+    assertThat(get("a").metadata().annotations()).containsEntry(QueueLabels.TOPOLOGY_ASSIGNMENT,
+        TopologyRecordFormat.of(moved));
+  }
+
+  /** The annotation's format, as the controller writes it (kept here to state it independently). */
+  private static final class TopologyRecordFormat {
+    static String of(io.fleetkit.queueing.TopologyAssignment ta) {
+      return String.join(",", ta.levels()) + "|" + ta.domains().stream()
+          .map(d -> String.join(",", d.values()) + "=" + d.count()).collect(Collectors.joining(";"));
+    }
+  }
+
+  /**
    * The whole loop: a Job admitted with a required rack; the Job controller creates its pods gated, which the
    * scheduler leaves alone; the controller ungates them onto the assigned hosts; the scheduler binds them there, all
    * in one rack.

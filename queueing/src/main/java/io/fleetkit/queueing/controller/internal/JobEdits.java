@@ -115,7 +115,8 @@ final class JobEdits {
    * parallelism lowered to the count ({@value QueueLabels#ORIGINAL_PARALLELISM} keeps its own), the flavor labels the template's nodeSelector lacks added
    * (a key the user already set is kept as it is), the flavor tolerations it lacks appended, {@code suspend=false}.
    */
-  static Job started(Job job, AdmissionRecord admission, int admittedCount, Instant admittedAt, Placement placement) {
+  static Job started(Job job, AdmissionRecord admission, int admittedCount, Instant admittedAt, Placement placement,
+      @Nullable String topology) {
     Job clean = stripped(job);
     if (JobWorkloads.partial(clean) && clean.spec().parallelism() != admittedCount) {
       // Kueue's RunWithPodSetsInfo: a Job admitted partially runs with the admitted count as its parallelism (and
@@ -148,6 +149,9 @@ final class JobEdits {
         .annotation(QueueLabels.ADMITTED_AT, admittedAt.toString());
     if (!injected.isEmpty()) {
       meta.annotation(QueueLabels.INJECTED_NODE_SELECTOR, String.join(",", injected));
+    }
+    if (topology != null) {
+      meta.annotation(QueueLabels.TOPOLOGY_ASSIGNMENT, topology);
     }
     if (added > 0) {
       meta.annotation(QueueLabels.INJECTED_TOLERATIONS, Integer.toString(added));
@@ -226,7 +230,8 @@ final class JobEdits {
         && !ann.containsKey(QueueLabels.INJECTED_NODE_SELECTOR) && !ann.containsKey(QueueLabels.INJECTED_TOLERATIONS)
         && !ann.containsKey(QueueLabels.ORIGINAL_PARALLELISM) && !ann.containsKey(QueueLabels.INJECTED_TEMPLATE_LABELS)
         && !ann.containsKey(QueueLabels.INJECTED_TEMPLATE_ANNOTATIONS)
-        && !ann.containsKey(QueueLabels.INJECTED_SCHEDULING_GATES)) {
+        && !ann.containsKey(QueueLabels.INJECTED_SCHEDULING_GATES)
+        && !ann.containsKey(QueueLabels.TOPOLOGY_ASSIGNMENT)) {
       return job;
     }
     PodSpec pod = job.spec().template().spec();
@@ -249,6 +254,7 @@ final class JobEdits {
     kept.remove(QueueLabels.INJECTED_TEMPLATE_LABELS);
     kept.remove(QueueLabels.INJECTED_TEMPLATE_ANNOTATIONS);
     kept.remove(QueueLabels.INJECTED_SCHEDULING_GATES);
+    kept.remove(QueueLabels.TOPOLOGY_ASSIGNMENT);
     Job j = job.withMetadata(job.metadata().toBuilder().annotations(kept).build());
     String injectedGates = ann.get(QueueLabels.INJECTED_SCHEDULING_GATES);
     if (injectedGates != null && !injectedGates.isEmpty()) {

@@ -208,8 +208,10 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
         return Result.requeueAfter(RESTART_DELAY);
       }
       LOG.debug("queue admission: starting job {} with {}", key, rec.format());
-      job = ctx.store().update(JobEdits.started(job, rec, count, admission.admittedAt(), labels));
+      job = ctx.store().update(JobEdits.started(job, rec, count, admission.admittedAt(), labels,
+          topologyRecord(admission)));
     }
+    job = recordTopology(ctx, job, admission);
     if (!book.started(key, admission, changed)) {
       return Result.requeue();
     }
@@ -253,6 +255,33 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
     labels.keySet().removeAll(own.labels().keySet());
     annotations.keySet().removeAll(own.annotations().keySet());
     return placement.withGate(QueueLabels.TOPOLOGY_SCHEDULING_GATE, labels, annotations);
+  }
+
+  /** The {@value QueueLabels#TOPOLOGY_ASSIGNMENT} annotation of the admission's pod set, or {@code null}. */
+  private static @Nullable String topologyRecord(QuotaReservation admission) {
+    io.fleetkit.queueing.TopologyAssignment ta = admission.podSets().isEmpty() ? null
+        : admission.podSets().get(0).topologyAssignment();
+    return ta == null ? null : TopologyRecord.format(ta);
+  }
+
+  /**
+   * The running Job with its {@value QueueLabels#TOPOLOGY_ASSIGNMENT} annotation matching the admission's (a node
+   * replacement changes the assignment of a running Job): a metadata update, which a running Job allows.
+   */
+  private static Job recordTopology(ReconcileContext<Job> ctx, Job job, QuotaReservation admission) {
+    String want = topologyRecord(admission);
+    if (Objects.equals(job.metadata().annotations().get(QueueLabels.TOPOLOGY_ASSIGNMENT), want)) {
+      return job;
+    }
+    io.fleetkit.api.meta.ObjectMeta.Builder m = job.metadata().toBuilder();
+    if (want == null) {
+      Map<String, String> kept = new java.util.LinkedHashMap<>(job.metadata().annotations());
+      kept.remove(QueueLabels.TOPOLOGY_ASSIGNMENT);
+      m.annotations(kept);
+    } else {
+      m.annotation(QueueLabels.TOPOLOGY_ASSIGNMENT, want);
+    }
+    return ctx.store().update(job.withMetadata(m.build()));
   }
 
   /**
@@ -379,9 +408,13 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
         // a Job admitted partially runs with the admitted count as its parallelism
         Map<String, Integer> counts = j.metadata().annotations().containsKey(QueueLabels.ORIGINAL_PARALLELISM)
             ? Map.of(JobWorkloads.POD_SET, j.spec().parallelism()) : Map.of();
+        // a Job admitted with a topology assignment gets it back: its ungater goes on placing its gated pods
+        String topology = j.metadata().annotations().get(QueueLabels.TOPOLOGY_ASSIGNMENT);
+        Map<String, io.fleetkit.queueing.TopologyAssignment> assignments = topology == null ? Map.of()
+            : Map.of(JobWorkloads.POD_SET, TopologyRecord.parse(topology));
         found.add(new AdmissionBook.Restored(JobWorkloads.of(JobEdits.withoutEdits(j),
             JobWorkloads.priority(j, ctx.store())),
-            AdmissionRecord.parse(value), counts, admittedAt(j, ctx.now())));
+            AdmissionRecord.parse(value), counts, assignments, admittedAt(j, ctx.now())));
       } catch (FleetKitException | IllegalArgumentException e) {
         LOG.debug("queue admission: job {} keeps no admission: {}", j.metadata().key(), e.getMessage());
       }
