@@ -231,8 +231,9 @@ public final class TopologyUngater {
         continue;
       }
       List<Pod> pods = podsOf(workloadPods, psa.name());
-      int offset = rankOffset.get(psa.name());
-      int bound = maxRank.get(psa.name());
+      // a third pod set of one group has no ranks (Kueue pairs a leader with its workers): its bound of 0 reads none
+      int offset = rankOffset.getOrDefault(psa.name(), 0);
+      int bound = maxRank.getOrDefault(psa.name(), 0);
       if (!pods.isEmpty()) {
         // every pod of a replica has the same offset
         String v = pods.get(0).metadata().annotations().get(QueueLabels.POD_INDEX_OFFSET);
