@@ -148,9 +148,9 @@ public final class QueueAdmissionController implements AutoCloseable {
    */
   private void topologyPod(io.fleetkit.api.core.Pod pod, boolean deleted) {
     String workload = pod.metadata().annotations().get(QueueLabels.WORKLOAD);
-    if (workload == null
+    if (workload == null || workload.isEmpty() || workload.indexOf('/') >= 0
         || !io.fleetkit.queueing.controller.internal.TopologyUngater.isTas(pod.metadata().annotations())) {
-      return;
+      return; // not a Job's name: no Job to reconcile
     }
     if (deleted || pod.isTerminal() || io.fleetkit.queueing.controller.internal.TopologyUngater.gated(pod)) {
       controller.enqueue(ObjectKey.parse(pod.metadata().namespace() + "/" + workload));
