@@ -105,6 +105,15 @@ public record PodSet(String name, int count, ResourceList requests, Map<String, 
     return new PodSet(name, count, requests, nodeSelector, requiredNodeAffinity, tolerations, minCount, request);
   }
 
+  /**
+   * The topology request the engine places the pods by: {@link #topologyRequest()} when it is {@linkplain
+   * PodSetTopologyRequest#explicit() explicit}, else {@code null} (a request of index labels alone only orders the
+   * pods over their domains).
+   */
+  public @Nullable PodSetTopologyRequest placementRequest() {
+    return topologyRequest != null && topologyRequest.explicit() ? topologyRequest : null;
+  }
+
   /** The fewest pods this pod set may be admitted with: {@code minCount}, or {@code count} if it is not set. */
   public int minCountOrCount() {
     return minCount == null ? count : minCount;

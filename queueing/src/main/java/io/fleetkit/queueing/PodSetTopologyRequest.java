@@ -32,14 +32,24 @@ import org.jspecify.annotations.Nullable;
  * label keys; a group name is not a number; slice sizes are positive (Kueue's {@code TASValidateWorkloadSliceSize}).
  * {@link #fromAnnotations} adds the rules on the annotations of one pod template.
  *
+ * <p>The pods' index labels ({@code podIndexLabel}, and for pod sets made of several indexed groups {@code
+ * subGroupIndexLabel} with {@code subGroupCount}) do not constrain the placement: they let the topology ungater give
+ * each pod the domain of its rank (Kueue's {@code PodIndexLabel}, {@code SubGroupIndexLabel}, {@code SubGroupCount};
+ * a Job's pod set names {@code batch.kubernetes.io/job-completion-index}). A request with nothing but index labels is
+ * not {@link #explicit()}: the engine places its pod set as one without a request.
+ *
  * @param required the level all pods must share a domain of, or {@code null}
  * @param preferred the level all pods should share a domain of, or {@code null}
  * @param unconstrained whether the pods may go anywhere with room
  * @param podSetGroupName the pod set group, or {@code null}
  * @param sliceConstraints the slice constraints, outermost first (may be empty)
+ * @param podIndexLabel the pod label holding a pod's index in its pod set (or in its sub-group), or {@code null}
+ * @param subGroupIndexLabel the pod label holding the index of a pod's sub-group, or {@code null}
+ * @param subGroupCount how many sub-groups the pod set has, or {@code null}
  */
 public record PodSetTopologyRequest(@Nullable String required, @Nullable String preferred, boolean unconstrained,
-    @Nullable String podSetGroupName, List<SliceConstraint> sliceConstraints) {
+    @Nullable String podSetGroupName, List<SliceConstraint> sliceConstraints, @Nullable String podIndexLabel,
+    @Nullable String subGroupIndexLabel, @Nullable Integer subGroupCount) {
   public static final String KIND = "PodSetTopologyRequest";
   public static final String REQUIRED_ANNOTATION = "kueue.x-k8s.io/podset-required-topology";
   public static final String PREFERRED_ANNOTATION = "kueue.x-k8s.io/podset-preferred-topology";
@@ -47,6 +57,11 @@ public record PodSetTopologyRequest(@Nullable String required, @Nullable String 
   public static final String SLICE_REQUIRED_ANNOTATION = "kueue.x-k8s.io/podset-slice-required-topology";
   public static final String SLICE_SIZE_ANNOTATION = "kueue.x-k8s.io/podset-slice-size";
   public static final String GROUP_NAME_ANNOTATION = "kueue.x-k8s.io/podset-group-name";
+  /**
+   * Kueue's multi-layer slice constraints (a JSON list); not read by {@link #fromAnnotations}, named so that a pod
+   * carrying it counts as a topology-aware pod.
+   */
+  public static final String SLICE_CONSTRAINTS_ANNOTATION = "kueue.x-k8s.io/podset-slice-required-topology-constraints";
 
   /**
    * One slice constraint: the pods come in groups of {@code size}, each in one domain of level {@code topology}.
@@ -88,7 +103,24 @@ public record PodSetTopologyRequest(@Nullable String required, @Nullable String 
         v.add("sliceConstraints[" + i + "].size", Violations.POSITIVE, c.size());
       }
     }
+    if (podIndexLabel != null) {
+      v.qualifiedName("podIndexLabel", podIndexLabel);
+    }
+    if (subGroupIndexLabel != null) {
+      v.qualifiedName("subGroupIndexLabel", subGroupIndexLabel);
+    }
     v.throwIfAny();
+  }
+
+  /** A request without index labels. */
+  public PodSetTopologyRequest(@Nullable String required, @Nullable String preferred, boolean unconstrained,
+      @Nullable String podSetGroupName, List<SliceConstraint> sliceConstraints) {
+    this(required, preferred, unconstrained, podSetGroupName, sliceConstraints, null, null, null);
+  }
+
+  /** A request naming only the pods' index label: it places nothing ({@link #explicit()} is false). */
+  public static PodSetTopologyRequest ofPodIndexLabel(String label) {
+    return new PodSetTopologyRequest(null, null, false, null, List.of(), label, null, null);
   }
 
   /** All pods in one domain of {@code level}. */
@@ -114,17 +146,42 @@ public record PodSetTopologyRequest(@Nullable String required, @Nullable String 
   /** This request with slices of {@code size} pods, each in one domain of {@code level} (replacing any slices). */
   public PodSetTopologyRequest withSlices(String level, int size) {
     return new PodSetTopologyRequest(required, preferred, unconstrained, podSetGroupName,
-        List.of(new SliceConstraint(level, size)));
+        List.of(new SliceConstraint(level, size)), podIndexLabel, subGroupIndexLabel, subGroupCount);
   }
 
   /** This request with {@code constraints} as its slice constraints, outermost first. */
   public PodSetTopologyRequest withSliceConstraints(List<SliceConstraint> constraints) {
-    return new PodSetTopologyRequest(required, preferred, unconstrained, podSetGroupName, constraints);
+    return new PodSetTopologyRequest(required, preferred, unconstrained, podSetGroupName, constraints, podIndexLabel,
+        subGroupIndexLabel, subGroupCount);
   }
 
   /** This request in the pod set group {@code group}. */
   public PodSetTopologyRequest withPodSetGroupName(String group) {
-    return new PodSetTopologyRequest(required, preferred, unconstrained, group, sliceConstraints);
+    return new PodSetTopologyRequest(required, preferred, unconstrained, group, sliceConstraints, podIndexLabel,
+        subGroupIndexLabel, subGroupCount);
+  }
+
+  /** This request with {@code label} as the pods' index label ({@code null} for none). */
+  public PodSetTopologyRequest withPodIndexLabel(@Nullable String label) {
+    return new PodSetTopologyRequest(required, preferred, unconstrained, podSetGroupName, sliceConstraints, label,
+        subGroupIndexLabel, subGroupCount);
+  }
+
+  /**
+   * This request with the pods' sub-group index label and the number of sub-groups (Kueue's {@code SubGroup}: a
+   * JobSet's replicated Jobs); either may be {@code null}.
+   */
+  public PodSetTopologyRequest withSubGroup(@Nullable String indexLabel, @Nullable Integer count) {
+    return new PodSetTopologyRequest(required, preferred, unconstrained, podSetGroupName, sliceConstraints,
+        podIndexLabel, indexLabel, count);
+  }
+
+  /**
+   * Whether the request asks for a placement in the topology (Kueue's {@code IsExplicitlyRequestingTAS}): a required,
+   * preferred or unconstrained level, or slices. Index labels alone do not.
+   */
+  public boolean explicit() {
+    return required != null || preferred != null || unconstrained || !sliceConstraints.isEmpty();
   }
 
   /**

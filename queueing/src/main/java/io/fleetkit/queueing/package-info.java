@@ -29,7 +29,9 @@
  * the assignment waits for the checks ({@link io.fleetkit.queueing.DelayedTopologyRequest}). When a node of an admitted
  * assignment fails (removed, not Ready for the node failure delay, or, for a workload whose pods there stopped
  * progressing, not Ready or tainted against them), the next cycle moves its pods to a replacement
- * or evicts the workload (Kueue's node replacement, reported as {@link io.fleetkit.queueing.NodeReplacement}s).
+ * or evicts the workload (Kueue's node replacement, reported as {@link io.fleetkit.queueing.NodeReplacement}s). The
+ * Job controller ({@code io.fleetkit.queueing.controller}) pins a workload's pods to the assignment: they are created
+ * gated, and Kueue's topology ungater gives each its domain's node labels as it removes the gate.
  *
  * <p>All-or-nothing scheduling with timeouts (Kueue's {@code waitForPodsReady}): an engine built with a {@link
  * io.fleetkit.queueing.WaitForPodsReady} configuration evicts an admitted workload whose pods (reported with {@code

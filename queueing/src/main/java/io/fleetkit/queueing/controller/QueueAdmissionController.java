@@ -44,6 +44,13 @@ import org.jspecify.annotations.Nullable;
  *   <li>Evicted by the engine for a node failure (a failed node of its topology assignment without a replacement, or
  *       a second failed node; {@link io.fleetkit.queueing.NodeReplacement}): suspended with reason {@value
  *       QueueLabels#REASON_NODE_FAILURES} and Kueue's message; the workload waits in its queue again.</li>
+ *   <li>Topology-aware scheduling (a flavor with a {@link io.fleetkit.queueing.Topology}): a Job admitted with a
+ *       topology assignment starts with its pod template gated by {@value QueueLabels#TOPOLOGY_SCHEDULING_GATE},
+ *       annotated {@value QueueLabels#WORKLOAD} and labelled {@value QueueLabels#POD_SET}; its reconcile (run again
+ *       whenever one of its gated pods appears, or one of its pods is deleted or finishes) is Kueue's topology
+ *       ungater: each gated pod is given a domain of the assignment (by its completion index when the pods' indexes
+ *       allow it, keeping the domains of the pods already ungated) and ungated with the domain's node labels added to
+ *       its nodeSelector, so that the scheduler places it within the domain.</li>
  *   <li>Finished (Complete/Failed), deleted or unlabelled: its quota is released, which may admit waiting Jobs.</li>
  *   <li>Unknown LocalQueue or an invalid workload: kept suspended with {@code QuotaReserved=False} reason
  *       {@code Inadmissible} and a message naming the queue.</li>
@@ -115,15 +122,39 @@ public final class QueueAdmissionController implements AutoCloseable {
       }
       nodeWatch = store.watch(io.fleetkit.api.core.Node.class, now.resourceVersion(), e ->
           node(e.object().name(), e.type() == io.fleetkit.api.store.WatchEventType.DELETED ? null : e.object()));
+    }
+    if (podWatch == null) {
       io.fleetkit.api.store.ListResult<io.fleetkit.api.core.Pod> podsNow = store.list(io.fleetkit.api.core.Pod.class);
-      for (io.fleetkit.api.core.Pod p : podsNow.items()) {
-        pod(p.metadata().key(), p);
+      if (followNodes) {
+        for (io.fleetkit.api.core.Pod p : podsNow.items()) {
+          pod(p.metadata().key(), p);
+        }
       }
-      podWatch = store.watch(io.fleetkit.api.core.Pod.class, podsNow.resourceVersion(), e ->
-          pod(e.object().metadata().key(),
-              e.type() == io.fleetkit.api.store.WatchEventType.DELETED ? null : e.object()));
+      podWatch = store.watch(io.fleetkit.api.core.Pod.class, podsNow.resourceVersion(), e -> {
+        boolean deleted = e.type() == io.fleetkit.api.store.WatchEventType.DELETED;
+        if (followNodes) {
+          pod(e.object().metadata().key(), deleted ? null : e.object());
+        }
+        topologyPod(e.object(), deleted);
+      });
     }
     return controller.start();
+  }
+
+  /**
+   * Kueue's topology ungater's pod handler: a topology-aware pod annotated with its workload ({@value
+   * QueueLabels#WORKLOAD}) that is gated, deleted or finished reconciles its Job, whose reconcile ungates the
+   * workload's gated pods.
+   */
+  private void topologyPod(io.fleetkit.api.core.Pod pod, boolean deleted) {
+    String workload = pod.metadata().annotations().get(QueueLabels.WORKLOAD);
+    if (workload == null || workload.isEmpty() || workload.indexOf('/') >= 0
+        || !io.fleetkit.queueing.controller.internal.TopologyUngater.isTas(pod.metadata().annotations())) {
+      return; // not a Job's name: no Job to reconcile
+    }
+    if (deleted || pod.isTerminal() || io.fleetkit.queueing.controller.internal.TopologyUngater.gated(pod)) {
+      controller.enqueue(ObjectKey.parse(pod.metadata().namespace() + "/" + workload));
+    }
   }
 
   /**

@@ -50,6 +50,39 @@ public final class QueueLabels {
    * checks' pod set updates (removed again when the Job loses its admission).
    */
   public static final String INJECTED_TEMPLATE_ANNOTATIONS = "fleetkit.io/queue-injected-template-annotations";
+  /**
+   * Scheduling gate of the pods of a pod set admitted with a topology assignment (Kueue's {@code
+   * TopologySchedulingGate}): added to the Job's pod template when it starts, removed from each pod by the topology
+   * ungater together with the node labels of the pod's topology domain added to its nodeSelector.
+   */
+  public static final String TOPOLOGY_SCHEDULING_GATE = "kueue.x-k8s.io/topology";
+  /**
+   * Pod-template (and so pod) annotation naming the workload a pod belongs to (Kueue's {@code WorkloadAnnotation}; a
+   * Job's workload has the Job's name); set on a Job started with a topology assignment.
+   */
+  public static final String WORKLOAD = "kueue.x-k8s.io/workload";
+  /**
+   * Pod-template (and so pod) label naming the pod set of the admitted workload the pods belong to (Kueue's {@code
+   * PodSetLabel}); set on a Job started with a topology assignment.
+   */
+  public static final String POD_SET = "kueue.x-k8s.io/podset";
+  /**
+   * Pod annotation with the offset of the pods' index labels within their replica (Kueue's {@code
+   * PodIndexOffsetAnnotation}): the ungater subtracts it from a pod's index to get its rank.
+   */
+  public static final String POD_INDEX_OFFSET = "kueue.x-k8s.io/pod-index-offset";
+  /**
+   * Annotation listing, comma-separated, the scheduling gates the controller added to the pod template (removed
+   * again when the Job loses its admission).
+   */
+  public static final String INJECTED_SCHEDULING_GATES = "fleetkit.io/queue-injected-scheduling-gates";
+  /**
+   * Annotation recording the topology assignment of a Job admitted with one, {@code LEVEL,...|VALUE,...=COUNT;...}
+   * (e.g. {@code kubernetes.io/hostname|h1=2;h2=1}; Kueue keeps it in the Workload's status): kept current while the
+   * Job holds quota (a node replacement moves its pods), so that a restarted controller restores it and its
+   * topology ungater goes on placing the Job's gated pods.
+   */
+  public static final String TOPOLOGY_ASSIGNMENT = "fleetkit.io/queue-topology-assignment";
   /** Job condition type: whether the Job holds quota (Kueue's Workload condition of that name). */
   public static final String QUOTA_RESERVED = "QuotaReserved";
   /** Reason of {@code QuotaReserved=True}. */

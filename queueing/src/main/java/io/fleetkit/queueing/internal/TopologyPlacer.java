@@ -65,7 +65,7 @@ final class TopologyPlacer {
    */
   @Nullable String mismatch(ResourceFlavor flavor, PodSet ps, CqState cq, List<String> covered) {
     boolean tasOnly = tasOnly(cq);
-    PodSetTopologyRequest request = ps.topologyRequest();
+    PodSetTopologyRequest request = ps.placementRequest();
     if (request != null || tasOnly) {
       if (request == null) {
         return null; // implied
@@ -205,7 +205,7 @@ final class TopologyPlacer {
     for (int i = 0; i < a.podSets().size(); i++) {
       PodSetAssignment pa = a.podSets().get(i);
       PodSet ps = podSetOf(wl, pa.name());
-      if (ps == null || (ps.topologyRequest() == null && !tasOnly) || pa.count() == 0
+      if (ps == null || (ps.placementRequest() == null && !tasOnly) || pa.count() == 0
           || pa.delayedTopologyRequest() != null) {
         continue;
       }
@@ -284,7 +284,7 @@ final class TopologyPlacer {
     }
     for (PodSetAssignment pa : a.podSets()) {
       PodSet ps = podSets.get(pa.name());
-      if (ps == null || (ps.topologyRequest() == null && !tasOnly) || pa.count() == 0 || !placing.test(pa)) {
+      if (ps == null || (ps.placementRequest() == null && !tasOnly) || pa.count() == 0 || !placing.test(pa)) {
         continue;
       }
       Set<String> tasFlavors = tasFlavors(pa);
@@ -298,7 +298,7 @@ final class TopologyPlacer {
             + String.join(", ", new java.util.TreeSet<>(tasFlavors)), true);
       }
       byFlavor.computeIfAbsent(tasFlavors.iterator().next(), k -> new ArrayList<>()).add(new TopologyAssigner.Request(
-          ps.name(), ps.requests(), pa.count(), ps.topologyRequest(), ps.nodeSelector(), ps.requiredNodeAffinity(),
+          ps.name(), ps.requests(), pa.count(), ps.placementRequest(), ps.nodeSelector(), ps.requiredNodeAffinity(),
           ps.tolerations()));
     }
     Map<String, TopologyAssignment> found = new LinkedHashMap<>();
@@ -408,7 +408,7 @@ final class TopologyPlacer {
       }
       TopologyAssigner assigner = new TopologyAssigner(topology, flavor, nodes.values(), nodeUsage, usage);
       TopologyAssigner.Request request = new TopologyAssigner.Request(ps.name(), ps.requests(), pa.count(),
-          ps.topologyRequest(), ps.nodeSelector(), ps.requiredNodeAffinity(), ps.tolerations());
+          ps.placementRequest(), ps.nodeSelector(), ps.requiredNodeAffinity(), ps.tolerations());
       TopologyAssigner.Result r = assigner.replace(request, ta, unhealthyNode);
       if (!r.fits()) {
         return new Replacement(found, "couldn't assign flavors to pod set " + pa.name() + ": " + r.failureReason());

@@ -47,7 +47,7 @@ final class AdmissionBook {
 
   /** An admission to restore from a Job's annotation. */
   record Restored(Workload workload, AdmissionRecord admission, Map<String, Integer> admittedCounts,
-      Instant admittedAt) {}
+      Map<String, io.fleetkit.queueing.TopologyAssignment> topologyAssignments, Instant admittedAt) {}
 
   private final AdmissionEngine engine;
   private final int maxCycles;
@@ -93,7 +93,7 @@ final class AdmissionBook {
       try {
         if (engine.admission(key).isEmpty()) {
           engine.assumeAdmitted(r.workload(), r.admission().clusterQueue(), r.admission().flavors(),
-              r.admittedCounts(), r.admittedAt());
+              r.admittedCounts(), r.topologyAssignments(), r.admittedAt());
         }
         submitted.put(key, r.workload());
         out.add(key);

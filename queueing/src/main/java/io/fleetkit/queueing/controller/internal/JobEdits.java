@@ -26,12 +26,38 @@ final class JobEdits {
   /**
    * Where an admission's pods must go: the assigned flavors' node labels and tolerations of their taints, with the
    * admission checks' pod set updates (node selector and tolerations added to those, labels and annotations for the
-   * pod template).
+   * pod template), and for a topology assignment the template's scheduling gate (with the workload annotation and
+   * pod set label the topology ungater finds the pods by).
    */
   record Placement(Map<String, String> nodeLabels, List<Toleration> tolerations, Map<String, String> templateLabels,
-      Map<String, String> templateAnnotations) {
+      Map<String, String> templateAnnotations, List<String> schedulingGates) {
+    Placement {
+      schedulingGates = List.copyOf(schedulingGates);
+    }
+
+    Placement(Map<String, String> nodeLabels, List<Toleration> tolerations, Map<String, String> templateLabels,
+        Map<String, String> templateAnnotations) {
+      this(nodeLabels, tolerations, templateLabels, templateAnnotations, List.of());
+    }
+
     Placement(Map<String, String> nodeLabels, List<Toleration> tolerations) {
       this(nodeLabels, tolerations, Map.of(), Map.of());
+    }
+
+    /**
+     * This placement with the pod template gated by {@code gate} and given {@code labels} and {@code annotations}
+     * (where the template does not set them already).
+     */
+    Placement withGate(String gate, Map<String, String> labels, Map<String, String> annotations) {
+      Map<String, String> l = new java.util.TreeMap<>(templateLabels);
+      labels.forEach(l::putIfAbsent);
+      Map<String, String> a = new java.util.TreeMap<>(templateAnnotations);
+      annotations.forEach(a::putIfAbsent);
+      List<String> gates = new ArrayList<>(schedulingGates);
+      if (!gates.contains(gate)) {
+        gates.add(gate);
+      }
+      return new Placement(nodeLabels, tolerations, l, a, gates);
     }
   }
 
@@ -66,6 +92,7 @@ final class JobEdits {
     }
     ObjectMeta tm = job.spec().template().metadata();
     return pod.tolerations().containsAll(placement.tolerations())
+        && pod.schedulingGates().containsAll(placement.schedulingGates())
         && tm.labels().entrySet().containsAll(placement.templateLabels().entrySet())
         && tm.annotations().entrySet().containsAll(placement.templateAnnotations().entrySet());
   }
@@ -88,7 +115,8 @@ final class JobEdits {
    * parallelism lowered to the count ({@value QueueLabels#ORIGINAL_PARALLELISM} keeps its own), the flavor labels the template's nodeSelector lacks added
    * (a key the user already set is kept as it is), the flavor tolerations it lacks appended, {@code suspend=false}.
    */
-  static Job started(Job job, AdmissionRecord admission, int admittedCount, Instant admittedAt, Placement placement) {
+  static Job started(Job job, AdmissionRecord admission, int admittedCount, Instant admittedAt, Placement placement,
+      @Nullable String topology) {
     Job clean = stripped(job);
     if (JobWorkloads.partial(clean) && clean.spec().parallelism() != admittedCount) {
       // Kueue's RunWithPodSetsInfo: a Job admitted partially runs with the admitted count as its parallelism (and
@@ -122,6 +150,9 @@ final class JobEdits {
     if (!injected.isEmpty()) {
       meta.annotation(QueueLabels.INJECTED_NODE_SELECTOR, String.join(",", injected));
     }
+    if (topology != null) {
+      meta.annotation(QueueLabels.TOPOLOGY_ASSIGNMENT, topology);
+    }
     if (added > 0) {
       meta.annotation(QueueLabels.INJECTED_TOLERATIONS, Integer.toString(added));
     }
@@ -147,8 +178,30 @@ final class JobEdits {
     if (!injectedAnnotations.isEmpty()) {
       meta.annotation(QueueLabels.INJECTED_TEMPLATE_ANNOTATIONS, String.join(",", injectedAnnotations));
     }
+    // the topology gate: the pods wait for the topology ungater to give them their domains
+    List<String> gates = new ArrayList<>(pod.schedulingGates());
+    TreeSet<String> injectedGates = new TreeSet<>();
+    for (String g : placement.schedulingGates()) {
+      if (!gates.contains(g)) {
+        gates.add(g);
+        injectedGates.add(g);
+      }
+    }
+    if (!injectedGates.isEmpty()) {
+      meta.annotation(QueueLabels.INJECTED_SCHEDULING_GATES, String.join(",", injectedGates));
+    }
     Job j = withTemplate(clean.withMetadata(meta.build()), selector, tolerations, false);
+    if (!injectedGates.isEmpty()) {
+      j = withGates(j, gates);
+    }
     return injectedLabels.isEmpty() && injectedAnnotations.isEmpty() ? j : withTemplateMeta(j, tLabels, tAnnotations);
+  }
+
+  private static Job withGates(Job job, List<String> gates) {
+    JobSpec s = job.spec();
+    PodTemplateSpec t = s.template();
+    return job.withSpec(s.withTemplate(new PodTemplateSpec(t.metadata(),
+        t.spec().toBuilder().schedulingGates(gates).build())));
   }
 
   private static Job withTemplateMeta(Job job, Map<String, String> labels, Map<String, String> annotations) {
@@ -176,7 +229,9 @@ final class JobEdits {
     if (!ann.containsKey(QueueLabels.ADMISSION) && !ann.containsKey(QueueLabels.ADMITTED_AT)
         && !ann.containsKey(QueueLabels.INJECTED_NODE_SELECTOR) && !ann.containsKey(QueueLabels.INJECTED_TOLERATIONS)
         && !ann.containsKey(QueueLabels.ORIGINAL_PARALLELISM) && !ann.containsKey(QueueLabels.INJECTED_TEMPLATE_LABELS)
-        && !ann.containsKey(QueueLabels.INJECTED_TEMPLATE_ANNOTATIONS)) {
+        && !ann.containsKey(QueueLabels.INJECTED_TEMPLATE_ANNOTATIONS)
+        && !ann.containsKey(QueueLabels.INJECTED_SCHEDULING_GATES)
+        && !ann.containsKey(QueueLabels.TOPOLOGY_ASSIGNMENT)) {
       return job;
     }
     PodSpec pod = job.spec().template().spec();
@@ -198,7 +253,16 @@ final class JobEdits {
     kept.remove(QueueLabels.ORIGINAL_PARALLELISM);
     kept.remove(QueueLabels.INJECTED_TEMPLATE_LABELS);
     kept.remove(QueueLabels.INJECTED_TEMPLATE_ANNOTATIONS);
+    kept.remove(QueueLabels.INJECTED_SCHEDULING_GATES);
+    kept.remove(QueueLabels.TOPOLOGY_ASSIGNMENT);
     Job j = job.withMetadata(job.metadata().toBuilder().annotations(kept).build());
+    String injectedGates = ann.get(QueueLabels.INJECTED_SCHEDULING_GATES);
+    if (injectedGates != null && !injectedGates.isEmpty()) {
+      List<String> gates = new ArrayList<>(j.spec().template().spec().schedulingGates());
+      if (gates.removeAll(Arrays.asList(injectedGates.split(",")))) {
+        j = withGates(j, gates);
+      }
+    }
     String injectedLabels = ann.get(QueueLabels.INJECTED_TEMPLATE_LABELS);
     String injectedAnnotations = ann.get(QueueLabels.INJECTED_TEMPLATE_ANNOTATIONS);
     if (injectedLabels != null || injectedAnnotations != null) {

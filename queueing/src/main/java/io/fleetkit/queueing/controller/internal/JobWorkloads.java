@@ -6,7 +6,9 @@ import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.scheduling.PriorityClass;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.reconcile.controllers.WorkloadLabels;
 import io.fleetkit.queueing.PodSet;
+import io.fleetkit.queueing.PodSetTopologyRequest;
 import io.fleetkit.queueing.controller.QueueLabels;
 import io.fleetkit.queueing.Workload;
 import java.time.Instant;
@@ -50,8 +52,23 @@ final class JobWorkloads {
         .queueName(queueName(job))
         .priority(priority)
         .creationTime(created != null ? created : Instant.EPOCH)
-        .podSet(PodSet.ofTemplate(POD_SET, count, job.spec().template().spec()).withMinCount(minCount))
+        .podSet(PodSet.ofTemplate(POD_SET, count, job.spec().template().spec()).withMinCount(minCount)
+            .withTopologyRequest(topologyRequest(job)))
         .build();
+  }
+
+  /**
+   * The topology request of the Job's pod set, as Kueue's Job integration builds it: from the template's topology
+   * annotations ({@link PodSetTopologyRequest#fromAnnotations}), with the pods' completion index ({@value
+   * WorkloadLabels#JOB_COMPLETION_INDEX}) as their index label; without annotations a request of the index label
+   * alone (which places nothing, but orders the pods of an implied topology request over their domains).
+   *
+   * @throws io.fleetkit.api.ValidationException if the annotations break Kueue's rules
+   */
+  static PodSetTopologyRequest topologyRequest(Job job) {
+    PodSetTopologyRequest r = PodSetTopologyRequest.fromAnnotations(job.spec().template().metadata().annotations());
+    return r == null ? PodSetTopologyRequest.ofPodIndexLabel(WorkloadLabels.JOB_COMPLETION_INDEX)
+        : r.withPodIndexLabel(WorkloadLabels.JOB_COMPLETION_INDEX);
   }
 
   /**

@@ -130,7 +130,8 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
     }
     JobEdits.Placement placement;
     try {
-      placement = placement(AdmissionRecord.of(admission), job, key, view.checks());
+      placement = withTopologyGate(placement(AdmissionRecord.of(admission), job, key, view.checks()), job,
+          admission);
     } catch (IllegalArgumentException e) {
       // Kueue's startJob with a permanent PodSetUpdate error: the workload is finished as FailedToStart
       LOG.debug("queue admission: job {} cannot start: {}", key, e.getMessage());
@@ -207,12 +208,17 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
         return Result.requeueAfter(RESTART_DELAY);
       }
       LOG.debug("queue admission: starting job {} with {}", key, rec.format());
-      job = ctx.store().update(JobEdits.started(job, rec, count, admission.admittedAt(), labels));
+      job = ctx.store().update(JobEdits.started(job, rec, count, admission.admittedAt(), labels,
+          topologyRecord(admission)));
     }
+    job = recordTopology(ctx, job, admission);
     if (!book.started(key, admission, changed)) {
       return Result.requeue();
     }
     setCondition(ctx, job, true, QueueLabels.REASON_ADMITTED, message);
+    if (ungate(ctx, job, key, admission) != null) {
+      return Result.requeue(); // Kueue's ungater returns the error: retried after a backoff
+    }
     // waitForPodsReady: Kueue's Job PodsReady, ready + succeeded pods >= the admitted count; while not ready the Job is
     // reconciled again when its timeout would pass (a timeout that passed evicts it, and the Job is suspended next)
     JobStatus s = job.status();
@@ -224,6 +230,79 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
       return reconcileManaged(ctx, latest, key, changed);
     }
     return left.map(d -> d.isZero() ? Result.requeue() : Result.requeueAfter(d)).orElse(Result.done());
+  }
+
+  /**
+   * Kueue's {@code podset.FromAssignment} and {@code getPodSetsInfoFromStatus} for a pod set admitted with a topology
+   * assignment: its pods are created gated by {@value QueueLabels#TOPOLOGY_SCHEDULING_GATE}, annotated with the
+   * workload ({@value QueueLabels#WORKLOAD}) and labelled with the pod set ({@value QueueLabels#POD_SET}), and a pod
+   * set without an explicit topology request is annotated unconstrained (so that its pods count as topology-aware).
+   * A key the Job's own template already sets is left as it is.
+   */
+  private static JobEdits.Placement withTopologyGate(JobEdits.Placement placement, Job job,
+      QuotaReservation admission) {
+    if (admission.podSets().isEmpty() || admission.podSets().get(0).topologyAssignment() == null) {
+      return placement;
+    }
+    io.fleetkit.api.meta.ObjectMeta own = JobEdits.stoppedTemplate(job).metadata();
+    Map<String, String> labels = new TreeMap<>();
+    labels.put(QueueLabels.POD_SET, JobWorkloads.POD_SET);
+    Map<String, String> annotations = new TreeMap<>();
+    annotations.put(QueueLabels.WORKLOAD, job.metadata().name());
+    if (!JobWorkloads.topologyRequest(JobEdits.withoutEdits(job)).explicit()) {
+      annotations.put(io.fleetkit.queueing.PodSetTopologyRequest.UNCONSTRAINED_ANNOTATION, "true");
+    }
+    labels.keySet().removeAll(own.labels().keySet());
+    annotations.keySet().removeAll(own.annotations().keySet());
+    return placement.withGate(QueueLabels.TOPOLOGY_SCHEDULING_GATE, labels, annotations);
+  }
+
+  /** The {@value QueueLabels#TOPOLOGY_ASSIGNMENT} annotation of the admission's pod set, or {@code null}. */
+  private static @Nullable String topologyRecord(QuotaReservation admission) {
+    io.fleetkit.queueing.TopologyAssignment ta = admission.podSets().isEmpty() ? null
+        : admission.podSets().get(0).topologyAssignment();
+    return ta == null ? null : TopologyRecord.format(ta);
+  }
+
+  /**
+   * The running Job with its {@value QueueLabels#TOPOLOGY_ASSIGNMENT} annotation matching the admission's (a node
+   * replacement changes the assignment of a running Job): a metadata update, which a running Job allows.
+   */
+  private static Job recordTopology(ReconcileContext<Job> ctx, Job job, QuotaReservation admission) {
+    String want = topologyRecord(admission);
+    if (Objects.equals(job.metadata().annotations().get(QueueLabels.TOPOLOGY_ASSIGNMENT), want)) {
+      return job;
+    }
+    io.fleetkit.api.meta.ObjectMeta.Builder m = job.metadata().toBuilder();
+    if (want == null) {
+      Map<String, String> kept = new java.util.LinkedHashMap<>(job.metadata().annotations());
+      kept.remove(QueueLabels.TOPOLOGY_ASSIGNMENT);
+      m.annotations(kept);
+    } else {
+      m.annotation(QueueLabels.TOPOLOGY_ASSIGNMENT, want);
+    }
+    return ctx.store().update(job.withMetadata(m.build()));
+  }
+
+  /**
+   * Runs the topology ungater for the started Job's workload ({@link TopologyUngater}): its gated pods get their
+   * topology domains.
+   *
+   * @return the ungater's error, or {@code null}
+   */
+  private @Nullable String ungate(ReconcileContext<Job> ctx, Job job, String key, QuotaReservation admission) {
+    boolean tas = false;
+    for (io.fleetkit.queueing.PodSetAssignment p : admission.podSets()) {
+      tas |= p.topologyAssignment() != null;
+    }
+    if (!tas) {
+      return null;
+    }
+    TopologyUngater.WorkloadView view = new TopologyUngater.WorkloadView(job.metadata().namespace(),
+        job.metadata().name(), admission, true,
+        Map.of(JobWorkloads.POD_SET, JobWorkloads.topologyRequest(JobEdits.withoutEdits(job))),
+        new java.util.HashSet<>(engine.unhealthyNodes(key)));
+    return TopologyUngater.reconcile(ctx.store(), view).error();
   }
 
   /**
@@ -329,9 +408,13 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
         // a Job admitted partially runs with the admitted count as its parallelism
         Map<String, Integer> counts = j.metadata().annotations().containsKey(QueueLabels.ORIGINAL_PARALLELISM)
             ? Map.of(JobWorkloads.POD_SET, j.spec().parallelism()) : Map.of();
+        // a Job admitted with a topology assignment gets it back: its ungater goes on placing its gated pods
+        String topology = j.metadata().annotations().get(QueueLabels.TOPOLOGY_ASSIGNMENT);
+        Map<String, io.fleetkit.queueing.TopologyAssignment> assignments = topology == null ? Map.of()
+            : Map.of(JobWorkloads.POD_SET, TopologyRecord.parse(topology));
         found.add(new AdmissionBook.Restored(JobWorkloads.of(JobEdits.withoutEdits(j),
             JobWorkloads.priority(j, ctx.store())),
-            AdmissionRecord.parse(value), counts, admittedAt(j, ctx.now())));
+            AdmissionRecord.parse(value), counts, assignments, admittedAt(j, ctx.now())));
       } catch (FleetKitException | IllegalArgumentException e) {
         LOG.debug("queue admission: job {} keeps no admission: {}", j.metadata().key(), e.getMessage());
       }
