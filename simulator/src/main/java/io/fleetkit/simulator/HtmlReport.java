@@ -125,6 +125,20 @@ public final class HtmlReport {
       }
       sb.append("</li>\n");
     }
+    List<PendingPodSummary> pending = run.summary().pending();
+    if (!pending.isEmpty()) {
+      sb.append("<li>Pending at the end: <b>").append(pending.size()).append(" pod(s)</b>: ");
+      int shown = Math.min(pending.size(), 10);
+      List<String> names = new ArrayList<>();
+      for (PendingPodSummary p : pending.subList(0, shown)) {
+        names.add(p.name() + (p.reason().isEmpty() ? "" : " (" + p.reason() + ": " + p.message() + ")"));
+      }
+      sb.append(esc(String.join("; ", names)));
+      if (pending.size() > shown) {
+        sb.append(" and ").append(pending.size() - shown).append(" more");
+      }
+      sb.append("</li>\n");
+    }
     sb.append("</ul>\n</section>\n");
   }
 

@@ -20,7 +20,9 @@ final class HtmlReportTest {
         "created by \"me\" & you");
     TimelineEvent failed = new TimelineEvent(Duration.ofSeconds(60), "NodeFailed", "Node/n1", "fault injected");
     SimulationSummary summary = new SimulationSummary(Duration.ofMinutes(2),
-        List.of(new WorkloadSummary("default/<web>", 2, 2)), List.of(), List.of());
+        List.of(new WorkloadSummary("default/<web>", 2, 2)), List.of(), List.of(), List.of(),
+        List.of(new PendingPodSummary("default/" + podName, "Unschedulable",
+            "0/3 nodes are available: 3 Insufficient nvidia.com/gpu."), new PendingPodSummary("default/q", "", "")));
     return new SimulationRun("t<1>", 3, Duration.ofMinutes(2), times, series, List.of(created, failed),
         List.of(failed), summary);
   }
@@ -57,6 +59,8 @@ final class HtmlReportTest {
   @Test
   void render_summaryNamesTheWorstMomentsAndTheTotal() {
     String html = HtmlReport.render(tiny("web-1"));
+    assertThat(html).contains("Pending at the end: <b>2 pod(s)</b>: default/web-1 (Unschedulable: 0/3 nodes are "
+        + "available: 3 Insufficient nvidia.com/gpu.); default/q</li>");
     assertThat(html).contains("Most pending pods: <b>3</b> at 0:01").contains("Total cost: <b>0.05 $</b>")
         .contains("1 fault(s), 0 scaling decision(s)");
   }
