@@ -11,6 +11,8 @@ import io.fleetkit.api.resource.dra.DeviceRequestAllocationResult;
 import io.fleetkit.api.resource.dra.DeviceSelector;
 import io.fleetkit.api.resource.dra.DeviceSelectorException;
 import io.fleetkit.api.resource.dra.DeviceSubRequest;
+import io.fleetkit.api.resource.dra.DeviceTaint;
+import io.fleetkit.api.resource.dra.DeviceToleration;
 import io.fleetkit.api.resource.dra.ExactDeviceRequest;
 import io.fleetkit.api.resource.dra.ResourceClaim;
 import io.fleetkit.api.resource.dra.ResourceSlice;
@@ -34,7 +36,7 @@ import org.jspecify.annotations.Nullable;
  * Kubernetes' structured-parameters allocator (the "stable" variant of
  * {@code dynamic-resource-allocation/structured}, allocator_stable.go 03ab440c) for the features FleetKit models:
  * ExactCount and All requests, class and request selectors, {@code matchAttribute} constraints, prioritized lists
- * ({@code firstAvailable}) and admin access.
+ * ({@code firstAvailable}), admin access and device taints.
  *
  * <p>The search is upstream's: claims in order, their requests in order, and for each required device every
  * candidate in pool, slice and device order that is not in use, matches the class's and the request's selectors and
@@ -48,6 +50,10 @@ import org.jspecify.annotations.Nullable;
  * most 32 devices: before each device, a path that would exceed it is abandoned, and a prioritized list then moves
  * on to its next alternative. A request with admin access may use devices allocated to other claims or being
  * allocated for them, but not a device already chosen for the same claim; its devices do not count as in use.
+ *
+ * <p>A device with a NoSchedule or NoExecute taint that none of the request's (or alternative's) tolerations
+ * tolerates is not allocated, even for admin access; taints with effect None are ignored. Each result carries a copy
+ * of the tolerations of the request it was allocated for.
  *
  * <p>Immutable and thread-safe: each {@link #allocate} call keeps its search state to itself.
  */
@@ -103,7 +109,8 @@ public final class StructuredAllocator {
 
   private record Candidate(DeviceId id, Device device, ResourceSlice slice) {}
 
-  private record Chosen(String request, Candidate candidate, boolean adminAccess) {}
+  private record Chosen(String request, Candidate candidate, boolean adminAccess,
+      List<DeviceToleration> tolerations) {}
 
   /** What one step of the search found; an error ends the search with {@link Abort}. */
   private enum Step {
@@ -133,6 +140,7 @@ public final class StructuredAllocator {
     final DeviceAllocationMode mode;
     final long count;
     final boolean adminAccess;
+    final List<DeviceToleration> tolerations;
     int numDevices;
     @Nullable List<Candidate> allDevices;
 
@@ -146,6 +154,7 @@ public final class StructuredAllocator {
         mode = sub.allocationMode();
         count = sub.count();
         adminAccess = false; // sub-requests have no admin access
+        tolerations = sub.tolerations();
       } else {
         ExactDeviceRequest e = Objects.requireNonNull(request.exactly());
         className = e.deviceClassName();
@@ -153,6 +162,7 @@ public final class StructuredAllocator {
         mode = e.allocationMode();
         count = e.count();
         adminAccess = e.adminAccess();
+        tolerations = e.tolerations();
       }
     }
 
@@ -299,7 +309,7 @@ public final class StructuredAllocator {
         for (Chosen ch : chosen) {
           DeviceId id = ch.candidate().id();
           devices.add(new DeviceRequestAllocationResult(ch.request(), id.driver(), id.pool(), id.device(),
-              ch.adminAccess()));
+              ch.adminAccess(), ch.tolerations()));
         }
         out.add(new AllocationResult(devices, nodeSelector(chosen)));
       }
@@ -444,6 +454,9 @@ public final class StructuredAllocator {
       if (rd.adminAccess ? allocatingFor(cand.id(), c) : inUse(cand.id())) {
         return false;
       }
+      if (taintPreventsAllocation(cand.device(), rd)) {
+        return false;
+      }
       List<MatchAttribute> cs = constraints.get(c);
       for (int i = 0; i < cs.size(); i++) {
         if (!cs.get(i).add(rd, cand)) {
@@ -459,8 +472,18 @@ public final class StructuredAllocator {
         }
       }
       allocating.computeIfAbsent(cand.id(), k -> new HashSet<>()).add(c);
-      results.get(c).add(new Chosen(rd.name(), cand, rd.adminAccess));
+      results.get(c).add(new Chosen(rd.name(), cand, rd.adminAccess, rd.tolerations));
       return true;
+    }
+
+    /** {@code taintPreventsAllocation}: a NoSchedule or NoExecute taint the request does not tolerate. */
+    private static boolean taintPreventsAllocation(Device device, RequestData rd) {
+      for (DeviceTaint t : device.taints()) {
+        if (t.preventsAllocation(rd.tolerations)) {
+          return true;
+        }
+      }
+      return false;
     }
 
     private void deallocate(int c, RequestData rd, Candidate cand) {
@@ -526,6 +549,7 @@ public final class StructuredAllocator {
       int s = rd.sub == null ? 0 : rd.request.firstAvailable().indexOf(rd.sub);
       int matching = 0;
       int taken = 0;
+      int tainted = 0;
       for (Pool pool : pools) {
         if (pool.incomplete || pool.invalid()) {
           continue;
@@ -537,6 +561,8 @@ public final class StructuredAllocator {
               matching++;
               if (allocatedDevices.contains(cand.id())) {
                 taken++;
+              } else if (taintPreventsAllocation(d, rd)) {
+                tainted++;
               }
             }
           }
@@ -547,6 +573,10 @@ public final class StructuredAllocator {
           .append(rd.allDevices != null ? "all" : String.valueOf(rd.numDevices)).append(" device(s) of class ")
           .append(rd.deviceClass.metadata().name()).append(" wanted, ").append(matching)
           .append(" on this node match the selectors, ").append(taken).append(" of them already allocated");
+      if (tainted > 0) {
+        sb.append(", ").append(tainted).append(" tainted (a NoSchedule or NoExecute taint the request does not "
+            + "tolerate)");
+      }
       if (rd.sub != null) {
         sb.append(" (the last of its ").append(rd.request.firstAvailable().size()).append(" alternatives tried)");
       }

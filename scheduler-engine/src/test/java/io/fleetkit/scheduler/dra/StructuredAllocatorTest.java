@@ -17,6 +17,9 @@ import io.fleetkit.api.resource.dra.DeviceRequest;
 import io.fleetkit.api.resource.dra.DeviceRequestAllocationResult;
 import io.fleetkit.api.resource.dra.DeviceSelector;
 import io.fleetkit.api.resource.dra.DeviceSubRequest;
+import io.fleetkit.api.resource.dra.DeviceTaint;
+import io.fleetkit.api.resource.dra.DeviceTaintEffect;
+import io.fleetkit.api.resource.dra.DeviceToleration;
 import io.fleetkit.api.resource.dra.ExactDeviceRequest;
 import io.fleetkit.api.resource.dra.ResourceClaim;
 import io.fleetkit.api.resource.dra.ResourceClaimSpec;
@@ -39,7 +42,9 @@ import org.junit.jupiter.api.Test;
  * Ported from kubernetes
  * {@code staging/src/k8s.io/dynamic-resource-allocation/structured/internal/allocatortesting/allocator_testing.go}
  * (commit 008b3652), TestAllocator's table: the cases from "empty" through "prioritized-list-with-backtracking" that use
- * only what FleetKit models (see docs/conformance.md for the skipped ones). Each case checks upstream's outcome: the
+ * only what FleetKit models (see docs/conformance.md for the skipped ones). The device-taint cases (tainted-*) are
+ * from the same 213-case table as published in kubernetes/dynamic-resource-allocation at b1bb6d16 (kubernetes commit
+ * cb60b14b), against allocator_stable.go's {@code taintPreventsAllocation} there. Each case checks upstream's outcome: the
  * allocation per claim (devices in any order, as upstream's {@code ConsistOf}, and the node selector, requirements in
  * any order), no allocation, or an error containing upstream's text.
  */
@@ -1158,6 +1163,118 @@ final class StructuredAllocatorTest {
             result(REQ1_SUB1, DRIVER_A, POOL1, DEVICE3), result(REQ2 + "/" + SUB1, DRIVER_A, POOL1, DEVICE1)));
   }
 
+  // ---- device taints ------------------------------------------------------------------------------------------
+  // The "-disabled" variants (tainted-disabled, tainted-prioritized-list-disabled, tainted-admin-access-disabled,
+  // tainted-all-devices-single-disabled) turn the DRADeviceTaints feature gate off: FleetKit has no feature gates.
+
+  private static final String TAINT_KEY = "taint-key";
+  private static final DeviceTaint TAINT_NONE = DeviceTaint.of(TAINT_KEY, "taint-value", DeviceTaintEffect.NONE);
+  private static final DeviceTaint TAINT_NO_SCHEDULE = DeviceTaint.of(TAINT_KEY, "taint-value",
+      DeviceTaintEffect.NO_SCHEDULE);
+  private static final DeviceTaint TAINT_NO_EXECUTE = DeviceTaint.of(TAINT_KEY, "taint-value-2",
+      DeviceTaintEffect.NO_EXECUTE);
+  private static final DeviceToleration TOLERATION_NO_SCHEDULE = DeviceToleration.exists(TAINT_KEY,
+      DeviceTaintEffect.NO_SCHEDULE);
+  private static final DeviceToleration TOLERATION_NO_EXECUTE = DeviceToleration.equal(TAINT_KEY, "taint-value-2",
+      DeviceTaintEffect.NO_EXECUTE);
+
+  /** {@code withTolerations}: the tolerations added to every request of the claim. */
+  private static ResourceClaim withTolerations(ResourceClaim c, DeviceToleration... ts) {
+    List<DeviceRequest> requests = new ArrayList<>();
+    for (DeviceRequest r : c.spec().devices().requests()) {
+      requests.add(new DeviceRequest(r.name(), r.exactly().withTolerations(ts)));
+    }
+    return claim(c.metadata().name(), c.spec().devices().constraints(), requests.toArray(DeviceRequest[]::new));
+  }
+
+  private static DeviceRequestAllocationResult result(String request, String driver, String pool, String device,
+      boolean adminAccess, DeviceToleration... tolerations) {
+    return new DeviceRequestAllocationResult(request, driver, pool, device, adminAccess, List.of(tolerations));
+  }
+
+  private static ResourceSlice taintedSlice(Device... devices) {
+    return slice(SLICE1, NODE1, POOL1, DRIVER_A, devices);
+  }
+
+  @Test
+  void taintedTwoDevices() {
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A)).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(taintedSlice(device(DEVICE1).withTaints(TAINT_NO_SCHEDULE),
+            device(DEVICE2).withTaints(TAINT_NO_EXECUTE)))
+        .expectNoAllocation();
+  }
+
+  @Test
+  void taintedOneDeviceTwoTaints() {
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A)).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(taintedSlice(device(DEVICE1).withTaints(TAINT_NO_SCHEDULE, TAINT_NO_EXECUTE)))
+        .expectNoAllocation();
+  }
+
+  @Test
+  void taintedTwoDevicesTolerated() {
+    tc().claims(withTolerations(claimWithRequest(CLAIM0, REQ0, CLASS_A), TOLERATION_NO_EXECUTE))
+        .classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(taintedSlice(device(DEVICE1).withTaints(TAINT_NO_SCHEDULE),
+            device(DEVICE2).withTaints(TAINT_NO_EXECUTE)))
+        // Only the second device's taints are tolerated; the result copies the request's tolerations.
+        .expectResults(allocation(localNodeSelector(NODE1),
+            result(REQ0, DRIVER_A, POOL1, DEVICE2, false, TOLERATION_NO_EXECUTE)));
+  }
+
+  @Test
+  void taintedTwoDevicesPrioritizedListTolerated() {
+    tc().claims(claim(CLAIM0, List.of(), prioritized(REQ0, sub(SUB0, CLASS_A, 1),
+            sub(SUB1, CLASS_A, 1).withTolerations(TOLERATION_NO_EXECUTE))))
+        .classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(taintedSlice(device(DEVICE1).withTaints(TAINT_NO_SCHEDULE),
+            device(DEVICE2).withTaints(TAINT_NO_EXECUTE)))
+        .expectResults(allocation(localNodeSelector(NODE1),
+            result(REQ0_SUB1, DRIVER_A, POOL1, DEVICE2, false, TOLERATION_NO_EXECUTE)));
+  }
+
+  @Test
+  void taintedNoEffect() {
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A)).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(taintedSlice(device(DEVICE1).withTaints(TAINT_NONE)))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE1)));
+  }
+
+  @Test
+  void taintedOneDeviceTwoTaintsBothTolerated() {
+    tc().claims(withTolerations(claimWithRequest(CLAIM0, REQ0, CLASS_A), TOLERATION_NO_SCHEDULE,
+            TOLERATION_NO_EXECUTE))
+        .classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(taintedSlice(device(DEVICE1).withTaints(TAINT_NO_SCHEDULE, TAINT_NO_EXECUTE)))
+        .expectResults(allocation(localNodeSelector(NODE1),
+            result(REQ0, DRIVER_A, POOL1, DEVICE1, false, TOLERATION_NO_SCHEDULE, TOLERATION_NO_EXECUTE)));
+  }
+
+  @Test
+  void taintedPrioritizedList() {
+    tc().claims(claim(CLAIM0, List.of(), prioritized(REQ0, sub(SUB0, CLASS_B, 1), sub(SUB1, CLASS_A, 1))))
+        .classes(deviceClass(CLASS_A, DRIVER_A), deviceClass(CLASS_B, DRIVER_B))
+        .slices(taintedSlice(device(DEVICE1).withTaints(TAINT_NO_SCHEDULE)))
+        .expectNoAllocation();
+  }
+
+  @Test
+  void taintedAdminAccess() {
+    // Admin access may use allocated devices, but not untolerated tainted ones.
+    tc().claims(claim(CLAIM0, List.of(), admin(request(REQ0, CLASS_A, 1))))
+        .allocated(new DeviceId(DRIVER_A, POOL1, DEVICE1), new DeviceId(DRIVER_A, POOL1, DEVICE2))
+        .classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(taintedSlice(device(DEVICE1).withTaints(TAINT_NO_SCHEDULE)))
+        .expectNoAllocation();
+  }
+
+  @Test
+  void taintedAllDevicesSingle() {
+    tc().claims(claim(CLAIM0, List.of(), allRequest(REQ0, CLASS_A))).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(taintedSlice(device(DEVICE1).withTaints(TAINT_NO_SCHEDULE)))
+        .expectNoAllocation();
+  }
+
   // ---- FleetKit's own cases -----------------------------------------------------------------------------------
 
   @Test
@@ -1170,6 +1287,26 @@ final class StructuredAllocatorTest {
     assertThat(o).isEqualTo(new AllocationOutcome.Unsatisfiable("cannot allocate all claims: claim ns/claim-0, "
         + "request req-0: 2 device(s) of class class-a wanted, 2 on this node match the selectors, 1 of them "
         + "already allocated"));
+  }
+
+  @Test
+  void unsatisfiable_reasonCountsUntoleratedTaints() {
+    AllocationOutcome o = tc().claims(ResourceClaim.of(ObjectMeta.of("ns", CLAIM0),
+            ResourceClaimSpec.of(request(REQ0, CLASS_A, 1))))
+        .classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(taintedSlice(device(DEVICE1).withTaints(TAINT_NO_SCHEDULE), device(DEVICE2).withTaints(TAINT_NONE)
+            .withTaints(TAINT_NO_EXECUTE))).run();
+    assertThat(o).isEqualTo(new AllocationOutcome.Unsatisfiable("cannot allocate all claims: claim ns/claim-0, "
+        + "request req-0: 1 device(s) of class class-a wanted, 2 on this node match the selectors, 0 of them "
+        + "already allocated, 2 tainted (a NoSchedule or NoExecute taint the request does not tolerate)"));
+  }
+
+  @Test
+  void tolerationOfEveryTaint_allocatesATaintedDevice_resultCarriesIt() {
+    DeviceToleration all = DeviceToleration.exists("", null);
+    tc().claims(withTolerations(claimWithRequest(CLAIM0, REQ0, CLASS_A), all)).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(taintedSlice(device(DEVICE1).withTaints(TAINT_NO_SCHEDULE, TAINT_NO_EXECUTE)))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE1, false, all)));
   }
 
   @Test

@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  * <p>The constructor checks Kubernetes' rules ({@code ValidateResourceSlice}): the name is a DNS-1123 subdomain,
  * the driver a DNS subdomain of at most 63 characters, the pool name set, its generation not negative and its slice
  * count greater than zero, exactly one of {@code nodeName}, {@code nodeSelector} and {@code allNodes}, at most 128
- * devices with unique DNS-label names, and attribute and capacity names that are qualified names. It throws
+ * devices (64 when a device has taints) with unique DNS-label names, attribute and capacity names that are qualified
+ * names, and at most 16 taints per device, each with a label-name key and a label value. It throws
  * {@link io.fleetkit.api.ValidationException} when a rule is broken.
  */
 public record ResourceSlice(ObjectMeta metadata, ResourceSliceSpec spec) implements ApiObject<ResourceSlice> {
@@ -22,6 +23,11 @@ public record ResourceSlice(ObjectMeta metadata, ResourceSliceSpec spec) impleme
   public static final String KIND = "ResourceSlice";
   /** Kubernetes' {@code ResourceSliceMaxDevices}. */
   public static final int MAX_DEVICES = 128;
+  /**
+   * Kubernetes' {@code ResourceSliceMaxDevicesWithTaintsOrConsumesCounters}: the limit when a device of the slice has
+   * taints.
+   */
+  public static final int MAX_DEVICES_WITH_TAINTS = 64;
 
   public ResourceSlice {
     Objects.requireNonNull(metadata, "metadata");
@@ -87,8 +93,10 @@ public record ResourceSlice(ObjectMeta metadata, ResourceSliceSpec spec) impleme
       v.add("spec.nodeSelector.nodeSelectorTerms", "must have exactly one node selector term",
           spec.nodeSelector().nodeSelectorTerms().size());
     }
-    if (spec.devices().size() > MAX_DEVICES) {
-      v.add("spec.devices", DraChecks.tooMany(MAX_DEVICES), spec.devices().size());
+    int maxDevices = spec.devices().stream().anyMatch(d -> !d.taints().isEmpty()) ? MAX_DEVICES_WITH_TAINTS
+        : MAX_DEVICES;
+    if (spec.devices().size() > maxDevices) {
+      v.add("spec.devices", DraChecks.tooMany(maxDevices), spec.devices().size());
     }
     Set<String> names = new HashSet<>();
     for (int i = 0; i < spec.devices().size(); i++) {
@@ -104,6 +112,7 @@ public record ResourceSlice(ObjectMeta metadata, ResourceSliceSpec spec) impleme
       for (String c : d.capacity().keySet()) {
         DraChecks.qualifiedName(v, path + ".capacity[" + c + "]", c);
       }
+      DraChecks.taints(v, path + ".taints", d.taints());
     }
     v.throwIfAny();
   }

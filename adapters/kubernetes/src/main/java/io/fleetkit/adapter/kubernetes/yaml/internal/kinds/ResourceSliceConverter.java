@@ -23,8 +23,9 @@ import org.jspecify.annotations.Nullable;
  * resource.k8s.io/v1 ResourceSlice, as a driver publishes it and {@code kubectl get resourceslices -o yaml} prints
  * it: the driver, the pool ({@code generation} and {@code resourceSliceCount} always printed), one of
  * {@code nodeName}, {@code nodeSelector} and {@code allNodes}, and the devices with their attributes (one of
- * {@code int}, {@code bool}, {@code string} and {@code version} each) and capacities ({@code value}). Shared counters,
- * per-device node selection, taints, binding conditions, multiple allocations, capacity request policies and
+ * {@code int}, {@code bool}, {@code string} and {@code version} each), capacities ({@code value}) and taints
+ * ({@code key}, {@code value}, {@code effect} None, NoSchedule or NoExecute, {@code timeAdded}). Shared counters,
+ * per-device node selection, binding conditions, multiple allocations, capacity request policies and
  * list-valued attributes are refused: FleetKit does not model them.
  */
 public final class ResourceSliceConverter
@@ -63,7 +64,6 @@ public final class ResourceSliceConverter
 
   private static @Nullable Device device(io.fabric8.kubernetes.api.model.resource.v1.Device d, String p,
       DocumentContext ctx) {
-    DraYaml.unsupported(d.getTaints(), p + ".taints", "device taints", ctx);
     DraYaml.unsupported(d.getConsumesCounters(), p + ".consumesCounters", "partitionable devices (shared counters)",
         ctx);
     DraYaml.unsupported(d.getNodeName(), p + ".nodeName", "per-device node selection", ctx);
@@ -100,7 +100,8 @@ public final class ResourceSliceConverter
         }
       });
     }
-    return new Device(Values.orEmpty(d.getName()), attributes, capacity);
+    return new Device(Values.orEmpty(d.getName()), attributes, capacity,
+        DraYaml.taints(d.getTaints(), p + ".taints", ctx));
   }
 
   private static @Nullable DeviceAttribute attribute(io.fabric8.kubernetes.api.model.resource.v1.@Nullable
@@ -174,6 +175,7 @@ public final class ResourceSliceConverter
       capacity.put(name, c);
     });
     out.setCapacity(Values.emptyToNull(capacity));
+    out.setTaints(DraYaml.taints(d.taints()));
     return out;
   }
 }
