@@ -3,7 +3,10 @@
  *
  * <ul>
  *   <li>{@link io.fleetkit.api.resource.dra.ResourceSlice}: devices a driver publishes, one pool at a time, for one
- *       node, a selection of nodes or all nodes, possibly tainted ({@link io.fleetkit.api.resource.dra.DeviceTaint}).
+ *       node, a selection of nodes, all nodes or per device, possibly tainted
+ *       ({@link io.fleetkit.api.resource.dra.DeviceTaint}), and the counter sets partitionable devices share
+ *       ({@link io.fleetkit.api.resource.dra.CounterSet},
+ *       {@link io.fleetkit.api.resource.dra.DeviceCounterConsumption}).
  *       </li>
  *   <li>{@link io.fleetkit.api.resource.dra.DeviceClass}: a named set of selectors every request of that class
  *       applies.</li>
@@ -17,8 +20,8 @@
  *       use; anything outside it is refused when the object is built.</li>
  * </ul>
  *
- * <p>Not modelled yet: request and class configuration, DeviceTaintRules, partitionable devices
- * (counters), consumable capacity and per-device node selection.
+ * <p>Not modelled yet: request and class configuration, DeviceTaintRules, consumable capacity, binding
+ * conditions and list-valued attributes.
  *
  * <p>All types are immutable and thread-safe. Constructors of the kinds validate with Kubernetes' rules and throw
  * {@link io.fleetkit.api.ValidationException} listing every broken rule.

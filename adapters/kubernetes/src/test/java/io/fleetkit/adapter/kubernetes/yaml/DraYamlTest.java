@@ -3,10 +3,12 @@ package io.fleetkit.adapter.kubernetes.yaml;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.resource.dra.CounterSet;
 import io.fleetkit.api.resource.dra.DeviceAllocationMode;
 import io.fleetkit.api.resource.dra.DeviceAttribute;
 import io.fleetkit.api.resource.dra.DeviceClass;
 import io.fleetkit.api.resource.dra.DeviceConstraint;
+import io.fleetkit.api.resource.dra.DeviceCounterConsumption;
 import io.fleetkit.api.resource.dra.DeviceRequestAllocationResult;
 import io.fleetkit.api.resource.dra.DeviceSubRequest;
 import io.fleetkit.api.resource.dra.DeviceTaint;
@@ -190,6 +192,50 @@ final class DraYamlTest {
   }
 
   @Test
+  void partitionableDevices_countersAndPerDeviceNodeSelection_readAndValidated() {
+    List<ResourceSlice> slices = KubernetesYaml.parse(RoundTripTest.resource("roundtrip/resourceslice.yaml"),
+        "resourceslice.yaml").ofType(ResourceSlice.class);
+    ResourceSlice counters = slices.get(4);
+    assertThat(counters.spec().perDeviceNodeSelection()).isTrue();
+    assertThat(counters.spec().sharedCounters()).containsExactly(new CounterSet("gpu-0-counters",
+        Map.of("memory", Quantity.parse("80Gi"), "multiprocessors", Quantity.parse("98"))));
+    var devices = slices.get(5).spec().devices();
+    assertThat(devices.get(0).consumesCounters()).containsExactly(new DeviceCounterConsumption("gpu-0-counters",
+        Map.of("memory", Quantity.parse("40Gi"), "multiprocessors", Quantity.parse("49"))));
+    assertThat(devices.get(0).nodeName()).isEqualTo("gpu-node-1");
+    assertThat(devices.get(1).nodeSelector().nodeSelectorTerms().get(0).matchExpressions().get(0).key())
+        .isEqualTo("example.com/gpu-rack");
+    assertThat(devices.get(2).allNodes()).isTrue();
+    assertThat(KubernetesYaml.dump(List.of(slices.get(5)))).contains("perDeviceNodeSelection: true")
+        .contains("counterSet: \"gpu-0-counters\"");
+
+    String head = """
+        apiVersion: resource.k8s.io/v1
+        kind: ResourceSlice
+        metadata: {name: s}
+        spec:
+          driver: gpu.example.com
+          pool: {name: p, generation: 1, resourceSliceCount: 1}
+        """;
+    assertThat(problems(head + "  nodeName: n1\n  devices:\n  - name: a\n    nodeName: n1\n"))
+        .contains("ResourceSlice s", "spec.devices[0]", "can only be set if `perDeviceNodeSelection` is set");
+    assertThat(problems(head + "  perDeviceNodeSelection: true\n  devices:\n  - name: a\n"))
+        .contains("spec.devices[0]", "exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required");
+    assertThat(problems(head + "  nodeName: n1\n  perDeviceNodeSelection: true\n"))
+        .contains("{`nodeName`, `perDeviceNodeSelection`}", "multiple fields are set");
+    assertThat(problems(head + "  nodeName: n1\n  sharedCounters: [{name: c, counters: {mem: {value: 1Gi}}}]\n"
+        + "  devices:\n  - name: a\n"))
+        .contains("only one of `sharedCounters` or `devices` is allowed");
+    assertThat(problems(head + "  nodeName: n1\n  sharedCounters: [{name: c}]\n"))
+        .contains("spec.sharedCounters[0].counters", "Required value");
+    assertThat(problems(head + "  nodeName: n1\n  sharedCounters: [{name: c, counters: {mem: {value: lots}}}]\n"))
+        .contains("spec.sharedCounters[0].counters[mem].value", "must be a quantity");
+    assertThat(problems(head + "  nodeName: n1\n  devices:\n  - name: a\n    consumesCounters: [{counterSet: c,"
+        + " counters: {mem: {value: 1Gi}}}, {counterSet: c, counters: {mem: {value: 1Gi}}}]\n"))
+        .contains("spec.devices[0].consumesCounters[1]", "Duplicate value");
+  }
+
+  @Test
   void template_metadataAndClaimSpec_read() {
     String file = "roundtrip/resourceclaimtemplate.yaml";
     List<ResourceClaimTemplate> ts = KubernetesYaml.parse(RoundTripTest.resource(file), file)
@@ -264,8 +310,9 @@ final class DraYamlTest {
           devices:
           - name: gpu-0
         """;
-    assertThat(problems(slice + "    consumesCounters: [{counterSet: c, counters: {mem: {value: 1Gi}}}]\n"))
-        .contains("spec.devices[0].consumesCounters", "shared counters");
+    assertThat(problems(slice + "    consumesCounters: [{counterSet: c, counters: {mem: {value: 1Gi}},"
+        + " compatibilityGroups: [g]}]\n"))
+        .contains("spec.devices[0].consumesCounters[0].compatibilityGroups", "is not supported");
     assertThat(problems(slice + "    attributes: {models: {strings: [a, b]}}\n"))
         .contains("spec.devices[0].attributes[models].strings", "list-valued attributes");
   }
