@@ -528,6 +528,24 @@ public final class StructuredAllocator {
       return true;
     }
 
+    /** Whether the device's consumption alone fits what its pool's allocated devices leave of the counters. */
+    private boolean fitsAlone(Candidate cand) {
+      if (cand.device().consumesCounters().isEmpty()) {
+        return true;
+      }
+      Map<String, Map<String, Quantity>> available = availableCounters.computeIfAbsent(cand.pool().id(),
+          k -> Pools.availableCounters(cand.pool(), allocatedDevices));
+      for (DeviceCounterConsumption c : cand.device().consumesCounters()) {
+        Map<String, Quantity> set = available.getOrDefault(c.counterSet(), Map.of());
+        for (Map.Entry<String, Quantity> e : c.counters().entrySet()) {
+          if (set.getOrDefault(e.getKey(), Quantity.ZERO).compareTo(e.getValue()) < 0) {
+            return false;
+          }
+        }
+      }
+      return true;
+    }
+
     /** {@code deallocateCountersForDevice}: takes the device's consumption back. */
     private void releaseCounters(Candidate cand) {
       if (cand.device().consumesCounters().isEmpty()) {
@@ -608,6 +626,7 @@ public final class StructuredAllocator {
       int matching = 0;
       int taken = 0;
       int tainted = 0;
+      int shortOfCounters = 0;
       for (Pool pool : pools) {
         if (pool.incomplete || pool.invalid()) {
           continue;
@@ -621,6 +640,8 @@ public final class StructuredAllocator {
                 taken++;
               } else if (taintPreventsAllocation(d, rd)) {
                 tainted++;
+              } else if (!fitsAlone(cand)) {
+                shortOfCounters++;
               }
             }
           }
@@ -634,6 +655,10 @@ public final class StructuredAllocator {
       if (tainted > 0) {
         sb.append(", ").append(tainted).append(" tainted (a NoSchedule or NoExecute taint the request does not "
             + "tolerate)");
+      }
+      if (shortOfCounters > 0) {
+        sb.append(", ").append(shortOfCounters).append(" consuming more of their pool's shared counters than the "
+            + "allocated devices leave");
       }
       if (rd.sub != null) {
         sb.append(" (the last of its ").append(rd.request.firstAvailable().size()).append(" alternatives tried)");

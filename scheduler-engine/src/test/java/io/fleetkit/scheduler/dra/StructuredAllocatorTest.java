@@ -1673,6 +1673,22 @@ final class StructuredAllocatorTest {
   }
 
   @Test
+  void unsatisfiable_reasonCountsDevicesShortOfCounters() {
+    AllocationOutcome o = tc().claims(ResourceClaim.of(ObjectMeta.of("ns", CLAIM0),
+            ResourceClaimSpec.of(request(REQ0, CLASS_A, 1))))
+        .classes(deviceClass(CLASS_A, DRIVER_A))
+        .allocated(new DeviceId(DRIVER_A, POOL1, DEVICE1))
+        .slices(slice(SLICE1, NODE1, resourcePool(POOL1, 2), DRIVER_A,
+                consuming(DEVICE1, consumption(COUNTER_SET1, "memory", "6Gi")),
+                consuming(DEVICE2, consumption(COUNTER_SET1, "memory", "4Gi"))),
+            sliceWithCounterSets(SLICE2, NODE1, resourcePool(POOL1, 2), DRIVER_A,
+                counterSet(COUNTER_SET1, "memory", "8Gi"))).run();
+    assertThat(o).isEqualTo(new AllocationOutcome.Unsatisfiable("cannot allocate all claims: claim ns/claim-0, "
+        + "request req-0: 1 device(s) of class class-a wanted, 2 on this node match the selectors, 1 of them "
+        + "already allocated, 1 consuming more of their pool's shared counters than the allocated devices leave"));
+  }
+
+  @Test
   void tolerationOfEveryTaint_allocatesATaintedDevice_resultCarriesIt() {
     DeviceToleration all = DeviceToleration.exists("", null);
     tc().claims(withTolerations(claimWithRequest(CLAIM0, REQ0, CLASS_A), all)).classes(deviceClass(CLASS_A, DRIVER_A))
