@@ -14,7 +14,8 @@ public final class Admission {
 
   /**
    * NamespaceLifecycle, LimitRanger, Priority, DefaultTolerationSeconds, ResourceQuota: the order of Kubernetes'
-   * recommended plugins (quota last, since it charges usage), with the system clock.
+   * recommended plugins (quota last, since it charges usage), with the system clock; after NamespaceLifecycle,
+   * DRAAdminAccess ({@link DraAdminAccessPlugin}), the check Kubernetes' claim registries make.
    */
   public static AdmissionChain standard() {
     return standard(Clock.systemUTC());
@@ -39,13 +40,13 @@ public final class Admission {
    * {@link QuotaLedger#DEFAULT_PUBLISH_INTERVAL}.
    */
   public static AdmissionChain standard(Clock clock) {
-    return AdmissionChain.of(new NamespaceLifecyclePlugin(), new LimitRangerPlugin(), new PriorityPlugin(),
-        new DefaultTolerationSecondsPlugin(), new ResourceQuotaPlugin(clock));
+    return AdmissionChain.of(new NamespaceLifecyclePlugin(), new DraAdminAccessPlugin(), new LimitRangerPlugin(),
+        new PriorityPlugin(), new DefaultTolerationSecondsPlugin(), new ResourceQuotaPlugin(clock));
   }
 
   /** {@link #standard(Clock)} with ResourceQuota charging {@code ledger} (see {@link QuotaLedger}). */
   public static AdmissionChain standard(Clock clock, QuotaLedger ledger) {
-    return AdmissionChain.of(new NamespaceLifecyclePlugin(), new LimitRangerPlugin(), new PriorityPlugin(),
-        new DefaultTolerationSecondsPlugin(), new ResourceQuotaPlugin(clock, ledger));
+    return AdmissionChain.of(new NamespaceLifecyclePlugin(), new DraAdminAccessPlugin(), new LimitRangerPlugin(),
+        new PriorityPlugin(), new DefaultTolerationSecondsPlugin(), new ResourceQuotaPlugin(clock, ledger));
   }
 }

@@ -3,7 +3,8 @@
  * {@link io.fleetkit.admission.NamespaceLifecyclePlugin}, {@link io.fleetkit.admission.LimitRangerPlugin} and
  * {@link io.fleetkit.admission.ResourceQuotaPlugin} (plus {@link io.fleetkit.admission.QuotaEvaluator}, what objects
  * are charged, and {@link io.fleetkit.admission.QuotaRecount}, the quota controller's recount), and
- * {@link io.fleetkit.admission.NamespaceController}, which empties a namespace being deleted.
+ * {@link io.fleetkit.admission.NamespaceController}, which empties a namespace being deleted;
+ * {@link io.fleetkit.admission.DraAdminAccessPlugin}, the namespace label DRA admin access requires.
  * {@link io.fleetkit.admission.Admission#standard()} is the chain in Kubernetes' recommended order.
  *
  * <p>ResourceQuota charges a {@link io.fleetkit.admission.QuotaLedger}: per namespace, a plan of the quotas' resources

@@ -1,16 +1,20 @@
 package io.fleetkit.scheduler.dra;
 
 import io.fleetkit.api.core.Node;
+import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.dra.AllocationResult;
 import io.fleetkit.api.resource.dra.Device;
 import io.fleetkit.api.resource.dra.DeviceAllocationMode;
 import io.fleetkit.api.resource.dra.DeviceClass;
 import io.fleetkit.api.resource.dra.DeviceConstraint;
+import io.fleetkit.api.resource.dra.DeviceCounterConsumption;
 import io.fleetkit.api.resource.dra.DeviceRequest;
 import io.fleetkit.api.resource.dra.DeviceRequestAllocationResult;
 import io.fleetkit.api.resource.dra.DeviceSelector;
 import io.fleetkit.api.resource.dra.DeviceSelectorException;
 import io.fleetkit.api.resource.dra.DeviceSubRequest;
+import io.fleetkit.api.resource.dra.DeviceTaint;
+import io.fleetkit.api.resource.dra.DeviceToleration;
 import io.fleetkit.api.resource.dra.ExactDeviceRequest;
 import io.fleetkit.api.resource.dra.ResourceClaim;
 import io.fleetkit.api.resource.dra.ResourceSlice;
@@ -34,7 +38,8 @@ import org.jspecify.annotations.Nullable;
  * Kubernetes' structured-parameters allocator (the "stable" variant of
  * {@code dynamic-resource-allocation/structured}, allocator_stable.go 03ab440c) for the features FleetKit models:
  * ExactCount and All requests, class and request selectors, {@code matchAttribute} constraints, prioritized lists
- * ({@code firstAvailable}) and admin access.
+ * ({@code firstAvailable}), admin access, device taints and partitionable devices (shared counters, per-device node
+ * selection).
  *
  * <p>The search is upstream's: claims in order, their requests in order, and for each required device every
  * candidate in pool, slice and device order that is not in use, matches the class's and the request's selectors and
@@ -48,6 +53,15 @@ import org.jspecify.annotations.Nullable;
  * most 32 devices: before each device, a path that would exceed it is abandoned, and a prioritized list then moves
  * on to its next alternative. A request with admin access may use devices allocated to other claims or being
  * allocated for them, but not a device already chosen for the same claim; its devices do not count as in use.
+ *
+ * <p>A device with a NoSchedule or NoExecute taint that none of the request's (or alternative's) tolerations
+ * tolerates is not allocated, even for admin access; taints with effect None are ignored. Each result carries a copy
+ * of the tolerations of the request it was allocated for.
+ *
+ * <p>A device that consumes counters is allocated only while every counter of its pool's counter sets still covers
+ * what the pool's allocated devices and the devices chosen so far in the search consume. In a slice with per-device
+ * node selection a device is a candidate only when its own node name, node selector or all-nodes flag reaches the
+ * node, and the allocation's node selector is then built from the device's fields.
  *
  * <p>Immutable and thread-safe: each {@link #allocate} call keeps its search state to itself.
  */
@@ -101,9 +115,10 @@ public final class StructuredAllocator {
     }
   }
 
-  private record Candidate(DeviceId id, Device device, ResourceSlice slice) {}
+  private record Candidate(DeviceId id, Device device, ResourceSlice slice, Pool pool) {}
 
-  private record Chosen(String request, Candidate candidate, boolean adminAccess) {}
+  private record Chosen(String request, Candidate candidate, boolean adminAccess,
+      List<DeviceToleration> tolerations) {}
 
   /** What one step of the search found; an error ends the search with {@link Abort}. */
   private enum Step {
@@ -133,6 +148,7 @@ public final class StructuredAllocator {
     final DeviceAllocationMode mode;
     final long count;
     final boolean adminAccess;
+    final List<DeviceToleration> tolerations;
     int numDevices;
     @Nullable List<Candidate> allDevices;
 
@@ -146,6 +162,7 @@ public final class StructuredAllocator {
         mode = sub.allocationMode();
         count = sub.count();
         adminAccess = false; // sub-requests have no admin access
+        tolerations = sub.tolerations();
       } else {
         ExactDeviceRequest e = Objects.requireNonNull(request.exactly());
         className = e.deviceClassName();
@@ -153,6 +170,7 @@ public final class StructuredAllocator {
         mode = e.allocationMode();
         count = e.count();
         adminAccess = e.adminAccess();
+        tolerations = e.tolerations();
       }
     }
 
@@ -236,6 +254,10 @@ public final class StructuredAllocator {
     /** The devices being allocated, with the claims (by index) they are allocated for ({@code allocatingDevices}). */
     private final Map<DeviceId, Set<Integer>> allocating = new HashMap<>();
     private final Map<String, Boolean> selectable = new HashMap<>();
+    /** Per pool: what its counter sets hold less what its allocated devices consume (computed when first needed). */
+    private final Map<String, Map<String, Map<String, Quantity>>> availableCounters = new HashMap<>();
+    /** Per pool: what the devices chosen in this search consume ({@code consumedCounters}). */
+    private final Map<String, Map<String, Map<String, Quantity>>> consumedCounters = new HashMap<>();
     private @Nullable RequestData failed;
     private int failedClaim = -1;
     private int failedRequest = -1;
@@ -299,7 +321,7 @@ public final class StructuredAllocator {
         for (Chosen ch : chosen) {
           DeviceId id = ch.candidate().id();
           devices.add(new DeviceRequestAllocationResult(ch.request(), id.driver(), id.pool(), id.device(),
-              ch.adminAccess()));
+              ch.adminAccess(), ch.tolerations()));
         }
         out.add(new AllocationResult(devices, nodeSelector(chosen)));
       }
@@ -333,7 +355,7 @@ public final class StructuredAllocator {
         }
         for (ResourceSlice slice : pool.slices) {
           for (Device d : slice.spec().devices()) {
-            Candidate cand = new Candidate(new DeviceId(pool.driver, pool.name, d.name()), d, slice);
+            Candidate cand = new Candidate(new DeviceId(pool.driver, pool.name, d.name()), d, slice, pool);
             if (isSelectable(c, r, s, rd, cand)) {
               all.add(cand);
             }
@@ -411,7 +433,7 @@ public final class StructuredAllocator {
             if (rd.adminAccess ? allocatingFor(id, c) : inUse(id)) {
               continue;
             }
-            Candidate cand = new Candidate(id, device, slice);
+            Candidate cand = new Candidate(id, device, slice, pool);
             if (!isSelectable(c, r, s, rd, cand) || !tryAllocate(c, rd, cand, false)) {
               continue;
             }
@@ -444,9 +466,17 @@ public final class StructuredAllocator {
       if (rd.adminAccess ? allocatingFor(cand.id(), c) : inUse(cand.id())) {
         return false;
       }
+      if (!cand.device().consumesCounters().isEmpty() && !consumeCounters(cand)) {
+        return false;
+      }
+      if (taintPreventsAllocation(cand.device(), rd)) {
+        releaseCounters(cand);
+        return false;
+      }
       List<MatchAttribute> cs = constraints.get(c);
       for (int i = 0; i < cs.size(); i++) {
         if (!cs.get(i).add(rd, cand)) {
+          releaseCounters(cand); // upstream keeps the consumption here; giving it back is what the search means
           if (must) {
             throw new Abort("claim " + name(claims.get(c)) + ", request " + (rd.sub == null ? rd.request.name()
                 : rd.sub.name()) + ": cannot add device " + cand.id()
@@ -459,14 +489,80 @@ public final class StructuredAllocator {
         }
       }
       allocating.computeIfAbsent(cand.id(), k -> new HashSet<>()).add(c);
-      results.get(c).add(new Chosen(rd.name(), cand, rd.adminAccess));
+      results.get(c).add(new Chosen(rd.name(), cand, rd.adminAccess, rd.tolerations));
       return true;
+    }
+
+    /** {@code taintPreventsAllocation}: a NoSchedule or NoExecute taint the request does not tolerate. */
+    private static boolean taintPreventsAllocation(Device device, RequestData rd) {
+      for (DeviceTaint t : device.taints()) {
+        if (t.preventsAllocation(rd.tolerations)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /**
+     * {@code checkAvailableCounters}: adds the device's consumption to the pool's, and takes it back and answers false
+     * when some counter of the pool would then be exceeded.
+     */
+    private boolean consumeCounters(Candidate cand) {
+      Pool pool = cand.pool();
+      Map<String, Map<String, Quantity>> available = availableCounters.computeIfAbsent(pool.id(),
+          k -> Pools.availableCounters(pool, allocatedDevices));
+      Map<String, Map<String, Quantity>> consumed = consumedCounters.computeIfAbsent(pool.id(), k -> new HashMap<>());
+      for (DeviceCounterConsumption c : cand.device().consumesCounters()) {
+        Map<String, Quantity> set = consumed.computeIfAbsent(c.counterSet(), k -> new HashMap<>());
+        c.counters().forEach((counter, q) -> set.merge(counter, q, Quantity::add));
+      }
+      for (Map.Entry<String, Map<String, Quantity>> set : available.entrySet()) {
+        Map<String, Quantity> used = consumed.getOrDefault(set.getKey(), Map.of());
+        for (Map.Entry<String, Quantity> counter : set.getValue().entrySet()) {
+          if (counter.getValue().compareTo(used.getOrDefault(counter.getKey(), Quantity.ZERO)) < 0) {
+            releaseCounters(cand);
+            return false;
+          }
+        }
+      }
+      return true;
+    }
+
+    /** Whether the device's consumption alone fits what its pool's allocated devices leave of the counters. */
+    private boolean fitsAlone(Candidate cand) {
+      if (cand.device().consumesCounters().isEmpty()) {
+        return true;
+      }
+      Map<String, Map<String, Quantity>> available = availableCounters.computeIfAbsent(cand.pool().id(),
+          k -> Pools.availableCounters(cand.pool(), allocatedDevices));
+      for (DeviceCounterConsumption c : cand.device().consumesCounters()) {
+        Map<String, Quantity> set = available.getOrDefault(c.counterSet(), Map.of());
+        for (Map.Entry<String, Quantity> e : c.counters().entrySet()) {
+          if (set.getOrDefault(e.getKey(), Quantity.ZERO).compareTo(e.getValue()) < 0) {
+            return false;
+          }
+        }
+      }
+      return true;
+    }
+
+    /** {@code deallocateCountersForDevice}: takes the device's consumption back. */
+    private void releaseCounters(Candidate cand) {
+      if (cand.device().consumesCounters().isEmpty()) {
+        return;
+      }
+      Map<String, Map<String, Quantity>> consumed = consumedCounters.get(cand.pool().id());
+      for (DeviceCounterConsumption c : cand.device().consumesCounters()) {
+        Map<String, Quantity> set = consumed.get(c.counterSet());
+        c.counters().forEach((counter, q) -> set.computeIfPresent(counter, (k, used) -> used.subtract(q)));
+      }
     }
 
     private void deallocate(int c, RequestData rd, Candidate cand) {
       for (MatchAttribute m : constraints.get(c)) {
         m.remove(rd);
       }
+      releaseCounters(cand);
       Set<Integer> claimsOfDevice = allocating.get(cand.id());
       if (claimsOfDevice != null) {
         claimsOfDevice.remove(c);
@@ -484,8 +580,11 @@ public final class StructuredAllocator {
       if (cached != null) {
         return cached;
       }
+      Device d = cand.device();
       boolean match = selectorsMatch(c, cand, rd.deviceClass, rd.deviceClass.spec().selectors())
-          && selectorsMatch(c, cand, null, rd.selectors);
+          && selectorsMatch(c, cand, null, rd.selectors)
+          && (!cand.slice().spec().perDeviceNodeSelection()
+              || Pools.matches(node, d.nodeName(), d.allNodes(), d.nodeSelector()));
       selectable.put(key, match);
       return match;
     }
@@ -526,17 +625,23 @@ public final class StructuredAllocator {
       int s = rd.sub == null ? 0 : rd.request.firstAvailable().indexOf(rd.sub);
       int matching = 0;
       int taken = 0;
+      int tainted = 0;
+      int shortOfCounters = 0;
       for (Pool pool : pools) {
         if (pool.incomplete || pool.invalid()) {
           continue;
         }
         for (ResourceSlice slice : pool.slices) {
           for (Device d : slice.spec().devices()) {
-            Candidate cand = new Candidate(new DeviceId(pool.driver, pool.name, d.name()), d, slice);
+            Candidate cand = new Candidate(new DeviceId(pool.driver, pool.name, d.name()), d, slice, pool);
             if (isSelectable(failedClaim, failedRequest, s, rd, cand)) {
               matching++;
               if (allocatedDevices.contains(cand.id())) {
                 taken++;
+              } else if (taintPreventsAllocation(d, rd)) {
+                tainted++;
+              } else if (!fitsAlone(cand)) {
+                shortOfCounters++;
               }
             }
           }
@@ -547,6 +652,14 @@ public final class StructuredAllocator {
           .append(rd.allDevices != null ? "all" : String.valueOf(rd.numDevices)).append(" device(s) of class ")
           .append(rd.deviceClass.metadata().name()).append(" wanted, ").append(matching)
           .append(" on this node match the selectors, ").append(taken).append(" of them already allocated");
+      if (tainted > 0) {
+        sb.append(", ").append(tainted).append(" tainted (a NoSchedule or NoExecute taint the request does not "
+            + "tolerate)");
+      }
+      if (shortOfCounters > 0) {
+        sb.append(", ").append(shortOfCounters).append(" consuming more of their pool's shared counters than the "
+            + "allocated devices leave");
+      }
       if (rd.sub != null) {
         sb.append(" (the last of its ").append(rd.request.firstAvailable().size()).append(" alternatives tried)");
       }
@@ -562,10 +675,17 @@ public final class StructuredAllocator {
       Map<String, NodeSelectorRequirement> expressions = new LinkedHashMap<>();
       for (Chosen ch : chosen) {
         var spec = ch.candidate().slice().spec();
-        if (spec.nodeName() != null) {
-          return localNodeSelector(spec.nodeName());
+        Device d = ch.candidate().device();
+        String nodeName = spec.perDeviceNodeSelection() ? d.nodeName() : spec.nodeName();
+        if (nodeName != null) {
+          return localNodeSelector(nodeName);
         }
-        NodeSelector ns = spec.nodeSelector();
+        NodeSelector ns = spec.perDeviceNodeSelection() ? d.nodeSelector() : spec.nodeSelector();
+        if (ns != null && ns.nodeSelectorTerms().size() > 1) {
+          // A slice's selector has one term (validation); a device's may have more, which cannot be merged.
+          throw new Abort("create NodeSelector for device " + ch.candidate().id()
+              + ": unsupported ResourceSlice.NodeSelector with " + ns.nodeSelectorTerms().size() + " terms");
+        }
         if (ns != null && ns.nodeSelectorTerms().size() == 1) {
           NodeSelectorTerm t = ns.nodeSelectorTerms().get(0);
           t.matchFields().forEach(req -> fields.putIfAbsent(requirementKey(req), req));

@@ -4,15 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.dra.AllocationResult;
+import io.fleetkit.api.resource.dra.CounterSet;
 import io.fleetkit.api.resource.dra.Device;
 import io.fleetkit.api.resource.dra.DeviceAttribute;
 import io.fleetkit.api.resource.dra.DeviceClass;
 import io.fleetkit.api.resource.dra.DeviceConstraint;
+import io.fleetkit.api.resource.dra.DeviceCounterConsumption;
 import io.fleetkit.api.resource.dra.DeviceRequest;
 import io.fleetkit.api.resource.dra.DeviceRequestAllocationResult;
 import io.fleetkit.api.resource.dra.DeviceSelector;
 import io.fleetkit.api.resource.dra.DeviceSubRequest;
+import io.fleetkit.api.resource.dra.DeviceTaint;
+import io.fleetkit.api.resource.dra.DeviceTaintEffect;
+import io.fleetkit.api.resource.dra.DeviceToleration;
+import io.fleetkit.api.resource.dra.ExactDeviceRequest;
 import io.fleetkit.api.resource.dra.ResourceClaim;
 import io.fleetkit.api.resource.dra.ResourceClaimSpec;
 import io.fleetkit.api.resource.dra.ResourcePool;
@@ -32,7 +39,8 @@ import net.jqwik.api.constraints.Size;
 /**
  * Invariants of {@link StructuredAllocator} on small random inputs: every allocation is valid (each claim gets its
  * count, no device twice, none already allocated, constraints kept), and the search is complete: it finds an
- * allocation exactly when a brute-force enumeration does; and prioritized lists use the first alternatives that fit.
+ * allocation exactly when a brute-force enumeration does; prioritized lists use the first alternatives that fit; and
+ * partitionable devices never consume more than their counter set holds, tainted ones only when tolerated.
  */
 final class StructuredAllocatorPropertiesTest {
   private static final String DRIVER = "gpu.example.com";
@@ -200,5 +208,81 @@ final class StructuredAllocatorPropertiesTest {
       }
     }
     return null;
+  }
+
+  /**
+   * Partitionable devices: devices of one pool consume memory from one counter set, some already allocated. Whatever
+   * the allocator hands out never makes the pool's devices consume more than the set holds, and it finds an
+   * allocation exactly when one exists (the cheapest free devices fit), untolerated tainted devices aside.
+   */
+  @Property(tries = 300)
+  void partitionableDevices_countersNeverExceeded_andSearchComplete(
+      @ForAll @Size(min = 0, max = 6) List<@IntRange(min = 1, max = 6) Integer> gibOfDevice,
+      @ForAll @Size(min = 0, max = 6) List<Boolean> alreadyAllocated,
+      @ForAll @Size(min = 0, max = 6) List<Boolean> tainted,
+      @ForAll @IntRange(min = 0, max = 16) int capacityGib,
+      @ForAll @Size(min = 1, max = 3) List<@IntRange(min = 1, max = 2) Integer> countOfClaim,
+      @ForAll boolean tolerate) {
+    List<Device> devices = new ArrayList<>();
+    Set<DeviceId> allocated = new HashSet<>();
+    Map<String, Integer> gib = new HashMap<>();
+    int allocatedGib = 0;
+    List<Integer> usable = new ArrayList<>();
+    for (int i = 0; i < gibOfDevice.size(); i++) {
+      String name = "device-" + i;
+      Device d = Device.of(name).withConsumesCounters(new DeviceCounterConsumption("gpu",
+          Map.of("memory", Quantity.parse(gibOfDevice.get(i) + "Gi"))));
+      boolean isTainted = i < tainted.size() && tainted.get(i);
+      if (isTainted) {
+        d = d.withTaints(DeviceTaint.of("example.com/broken", "", DeviceTaintEffect.NO_SCHEDULE));
+      }
+      devices.add(d);
+      gib.put(name, gibOfDevice.get(i));
+      if (i < alreadyAllocated.size() && alreadyAllocated.get(i)) {
+        allocated.add(new DeviceId(DRIVER, "pool", name));
+        allocatedGib += gibOfDevice.get(i);
+      } else if (!isTainted || tolerate) {
+        usable.add(gibOfDevice.get(i));
+      }
+    }
+    ResourceSlice partitions = ResourceSlice.of("partitions", ResourceSliceSpec.builder(DRIVER,
+        new ResourcePool("pool", 1, 2)).nodeName("node-1").devices(devices).build());
+    ResourceSlice counters = ResourceSlice.of("counters", ResourceSliceSpec.builder(DRIVER,
+        new ResourcePool("pool", 1, 2)).nodeName("node-1")
+        .counterSet(new CounterSet("gpu", Map.of("memory", Quantity.parse(capacityGib + "Gi")))).build());
+    List<ResourceClaim> claims = new ArrayList<>();
+    int wanted = 0;
+    for (int c = 0; c < countOfClaim.size(); c++) {
+      ExactDeviceRequest r = ExactDeviceRequest.count("gpu", countOfClaim.get(c));
+      if (tolerate) {
+        r = r.withTolerations(DeviceToleration.exists("example.com/broken", null));
+      }
+      claims.add(ResourceClaim.of(ObjectMeta.of("ns", "claim-" + c), ResourceClaimSpec.of(new DeviceRequest("req",
+          r))));
+      wanted += countOfClaim.get(c);
+    }
+
+    AllocationOutcome outcome = StructuredAllocator.of(List.of(CLASS), List.of(partitions, counters), allocated)
+        .allocate(NODE, claims);
+
+    usable.sort(Integer::compare);
+    boolean exists = usable.size() >= wanted
+        && allocatedGib + usable.subList(0, wanted).stream().mapToInt(Integer::intValue).sum() <= capacityGib;
+    if (!(outcome instanceof AllocationOutcome.Allocated a)) {
+      assertThat(outcome).isInstanceOf(AllocationOutcome.Unsatisfiable.class);
+      assertThat(exists).as("an allocation within the counters exists").isFalse();
+      return;
+    }
+    assertThat(exists).isTrue();
+    int used = allocatedGib;
+    Set<String> names = new HashSet<>();
+    for (AllocationResult r : a.results()) {
+      for (DeviceRequestAllocationResult d : r.devices()) {
+        assertThat(names.add(d.device())).as("device used twice: " + d.device()).isTrue();
+        used += gib.get(d.device());
+      }
+    }
+    assertThat(names).hasSize(wanted);
+    assertThat(used).as("memory consumed from the counter set").isLessThanOrEqualTo(capacityGib);
   }
 }

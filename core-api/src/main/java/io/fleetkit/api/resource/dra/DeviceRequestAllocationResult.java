@@ -1,5 +1,6 @@
 package io.fleetkit.api.resource.dra;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -12,18 +13,26 @@ import java.util.Objects;
  * @param device the device name, unique in its pool
  * @param adminAccess whether the device was allocated for a request with admin access (it is then not in use by this
  *     claim, and may be in use by others)
+ * @param tolerations a copy of the request's (or alternative's) tolerations when the device was allocated, at most 16
  */
 public record DeviceRequestAllocationResult(String request, String driver, String pool, String device,
-    boolean adminAccess) {
+    boolean adminAccess, List<DeviceToleration> tolerations) {
   public DeviceRequestAllocationResult {
     Objects.requireNonNull(request, "request");
     Objects.requireNonNull(driver, "driver");
     Objects.requireNonNull(pool, "pool");
     Objects.requireNonNull(device, "device");
+    tolerations = List.copyOf(tolerations);
   }
 
-  /** A device allocated without admin access. */
+  /** A device allocated for a request without tolerations. */
+  public DeviceRequestAllocationResult(String request, String driver, String pool, String device,
+      boolean adminAccess) {
+    this(request, driver, pool, device, adminAccess, List.of());
+  }
+
+  /** A device allocated without admin access, for a request without tolerations. */
   public DeviceRequestAllocationResult(String request, String driver, String pool, String device) {
-    this(request, driver, pool, device, false);
+    this(request, driver, pool, device, false, List.of());
   }
 }

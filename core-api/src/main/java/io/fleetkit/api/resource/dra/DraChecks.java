@@ -103,6 +103,49 @@ final class DraChecks {
     }
   }
 
+  /** {@code validateDeviceToleration} for each of a request's tolerations, and at most 16 of them. */
+  static void tolerations(Violations v, String field, List<DeviceToleration> tolerations) {
+    if (tolerations.size() > DeviceToleration.MAX_PER_REQUEST) {
+      v.add(field, tooMany(DeviceToleration.MAX_PER_REQUEST), tolerations.size());
+    }
+    for (int i = 0; i < tolerations.size(); i++) {
+      DeviceToleration t = tolerations.get(i);
+      String path = field + "[" + i + "]";
+      if (!t.key().isEmpty()) {
+        v.qualifiedName(path + ".key", t.key());
+      }
+      switch (t.operator()) {
+        case EXISTS -> {
+          if (!t.value().isEmpty()) {
+            v.add(path + ".value", "must be empty for operator `Exists`", t.value());
+          }
+        }
+        case EQUAL -> labelValue(v, path + ".value", t.value());
+      }
+    }
+  }
+
+  /** {@code validateDeviceTaint} for each of a device's taints, and at most 16 of them. */
+  static void taints(Violations v, String field, List<DeviceTaint> taints) {
+    if (taints.size() > DeviceTaint.MAX_PER_DEVICE) {
+      v.add(field, tooMany(DeviceTaint.MAX_PER_DEVICE), taints.size());
+    }
+    for (int i = 0; i < taints.size(); i++) {
+      DeviceTaint t = taints.get(i);
+      String path = field + "[" + i + "]";
+      v.qualifiedName(path + ".key", t.key()); // includes the check for an empty key
+      if (!t.value().isEmpty()) {
+        labelValue(v, path + ".value", t.value());
+      }
+    }
+  }
+
+  private static void labelValue(Violations v, String field, String value) {
+    for (String m : Validation.isValidLabelValue(value)) {
+      v.add(field, m, value);
+    }
+  }
+
   /** The selectors of a class or request: at most 32, each a CEL expression in the supported subset. */
   static void selectors(Violations v, String field, List<DeviceSelector> selectors) {
     if (selectors.size() > MAX_SELECTORS) {
@@ -203,6 +246,7 @@ final class DraChecks {
           v.add(sp + ".name", Violations.DUPLICATE, s.name());
         }
         classSelectorsAndCount(v, sp, s.deviceClassName(), s.selectors(), s.allocationMode(), s.count());
+        tolerations(v, sp + ".tolerations", s.tolerations());
       }
     }
     if (r.exactly() != null) {
@@ -219,6 +263,7 @@ final class DraChecks {
 
   private static void exactly(Violations v, String field, ExactDeviceRequest r) {
     classSelectorsAndCount(v, field, r.deviceClassName(), r.selectors(), r.allocationMode(), r.count());
+    tolerations(v, field + ".tolerations", r.tolerations());
   }
 
   private static void classSelectorsAndCount(Violations v, String field, String deviceClassName,

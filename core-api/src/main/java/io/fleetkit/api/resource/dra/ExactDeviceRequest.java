@@ -13,19 +13,28 @@ import java.util.Objects;
  * @param count how many devices for ExactCount (at least 1); 0 for All
  * @param adminAccess admin access ({@code adminAccess: true}): the devices may already be allocated to other claims,
  *     and allocating them for this request does not count as using them; for monitoring and maintenance tools
+ * @param tolerations the device taints this request tolerates (at most 16); a device with a NoSchedule or NoExecute
+ *     taint none of them tolerates is not allocated
  */
 public record ExactDeviceRequest(String deviceClassName, List<DeviceSelector> selectors,
-    DeviceAllocationMode allocationMode, long count, boolean adminAccess) {
+    DeviceAllocationMode allocationMode, long count, boolean adminAccess, List<DeviceToleration> tolerations) {
   public ExactDeviceRequest {
     Objects.requireNonNull(deviceClassName, "deviceClassName");
     selectors = List.copyOf(selectors);
     Objects.requireNonNull(allocationMode, "allocationMode");
+    tolerations = List.copyOf(tolerations);
   }
 
-  /** A request without admin access. */
+  /** A request without tolerations. */
+  public ExactDeviceRequest(String deviceClassName, List<DeviceSelector> selectors,
+      DeviceAllocationMode allocationMode, long count, boolean adminAccess) {
+    this(deviceClassName, selectors, allocationMode, count, adminAccess, List.of());
+  }
+
+  /** A request without admin access or tolerations. */
   public ExactDeviceRequest(String deviceClassName, List<DeviceSelector> selectors,
       DeviceAllocationMode allocationMode, long count) {
-    this(deviceClassName, selectors, allocationMode, count, false);
+    this(deviceClassName, selectors, allocationMode, count, false, List.of());
   }
 
   /** {@code count} devices of {@code deviceClassName}. */
@@ -42,11 +51,18 @@ public record ExactDeviceRequest(String deviceClassName, List<DeviceSelector> se
   public ExactDeviceRequest withSelectors(DeviceSelector... more) {
     List<DeviceSelector> all = new ArrayList<>(selectors);
     all.addAll(List.of(more));
-    return new ExactDeviceRequest(deviceClassName, all, allocationMode, count, adminAccess);
+    return new ExactDeviceRequest(deviceClassName, all, allocationMode, count, adminAccess, tolerations);
   }
 
   /** This request with admin access on or off. */
   public ExactDeviceRequest withAdminAccess(boolean on) {
-    return new ExactDeviceRequest(deviceClassName, selectors, allocationMode, count, on);
+    return new ExactDeviceRequest(deviceClassName, selectors, allocationMode, count, on, tolerations);
+  }
+
+  /** This request with more tolerations. */
+  public ExactDeviceRequest withTolerations(DeviceToleration... more) {
+    List<DeviceToleration> all = new ArrayList<>(tolerations);
+    all.addAll(List.of(more));
+    return new ExactDeviceRequest(deviceClassName, selectors, allocationMode, count, adminAccess, all);
   }
 }

@@ -16,7 +16,8 @@ import java.util.Set;
  * {@code firstAvailable} (at most 8 alternatives with unique DNS-label names); a class name that is a DNS subdomain;
  * count at least 1 for ExactCount and unset for All; at most 32 selectors per request, each in the supported CEL
  * subset; at most 32 constraints naming requests of the claim ({@code request} or {@code request/subrequest}) with a
- * fully qualified {@code matchAttribute}; allocation results naming requests of the claim the same way, at most 32; {@code reservedFor} only when allocated, unique by UID, at most
+ * fully qualified {@code matchAttribute}; at most 16 tolerations per request or alternative, each with a label-name
+ * key (when set) and, for Equal, a label value (Exists: no value); allocation results naming requests of the claim the same way, at most 32; {@code reservedFor} only when allocated, unique by UID, at most
  * 256. It throws {@link io.fleetkit.api.ValidationException} when a rule is broken.
  */
 public record ResourceClaim(ObjectMeta metadata, ResourceClaimSpec spec, ResourceClaimStatus status)
@@ -89,6 +90,7 @@ public record ResourceClaim(ObjectMeta metadata, ResourceClaimSpec spec, Resourc
         DraChecks.driverName(v, path + ".driver", r.driver());
         DraChecks.poolName(v, path + ".pool", r.pool());
         v.dnsLabel(path + ".device", r.device());
+        DraChecks.tolerations(v, path + ".tolerations", r.tolerations());
       }
     }
     List<ResourceClaimConsumerReference> reserved = status.reservedFor();

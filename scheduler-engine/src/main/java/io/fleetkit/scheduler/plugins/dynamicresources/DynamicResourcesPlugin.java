@@ -24,6 +24,7 @@ import io.fleetkit.api.resource.dra.AllocationResult;
 import io.fleetkit.api.resource.dra.DeviceClass;
 import io.fleetkit.api.resource.dra.DeviceRequest;
 import io.fleetkit.api.resource.dra.DeviceRequestAllocationResult;
+import io.fleetkit.api.resource.dra.DeviceSubRequest;
 import io.fleetkit.api.resource.dra.ResourceClaim;
 import io.fleetkit.api.resource.dra.ResourceClaimConsumerReference;
 import io.fleetkit.api.resource.dra.ResourceClaimStatus;
@@ -54,15 +55,16 @@ import org.jspecify.annotations.Nullable;
  *       {@code status.resourceClaimStatuses}, made by the resource-claim controller and controlled by the pod), and
  *       not be being deleted; otherwise the pod waits, with upstream's reasons.
  *   <li>PreFilter skips pods without claims, so they pay nothing. It reads the pod's claims, rejects a claim whose
- *       {@code reservedFor} is full, or whose request names a device class that does not exist, and prepares the
- *       allocator over the classes, the slices and the devices in use: those of every allocated claim plus the
- *       allocations in flight (between Reserve and PreBind of other pods).
+ *       {@code reservedFor} is full, or whose request (or an alternative of a prioritized list, named
+ *       {@code request/subrequest}) names a device class that does not exist, and prepares the allocator over the
+ *       classes, the slices and the devices in use: those of every allocated claim plus the allocations in flight
+ *       (between Reserve and PreBind of other pods), except devices allocated with admin access.
  *   <li>Filter: an allocated claim confines the pod to its allocation's node selector
  *       ({@value #REASON_NOT_AVAILABLE}); the claims not yet allocated must all get devices on the node
  *       ({@value #REASON_CANNOT_ALLOCATE}); the allocation found is kept per node. Both rejections are
  *       UNSCHEDULABLE_AND_UNRESOLVABLE (preemption frees no device); a selector failing at run time is an error.
  *   <li>Reserve records the node's allocation as in flight, refusing it if another cycle holds the claim or one of
- *       its devices; Unreserve drops it and removes the pod from the {@code reservedFor} of the claims PreBind
+ *       its devices (admin access shares devices); Unreserve drops it and removes the pod from the {@code reservedFor} of the claims PreBind
  *       reserved.
  *   <li>PreBind writes each claim's {@code status.allocation} (if it allocated it, with the {@value #FINALIZER}
  *       finalizer, so that the claim is not deleted while allocated: the resource-claim controller deallocates it
@@ -72,8 +74,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Claims, classes and slices are read from the object store when the plugin has one (given to
  * {@link #factory(ObjectStore)}, or the store of the binder the scheduler binds through, {@link io.fleetkit.api.framework.Binder#objectStore()}), else from the
- * objects the scheduler was given ({@link FrameworkHandle#list}); PreBind needs the store. Not modelled: PostFilter
- * (deallocating a claim for an unschedulable pod), PreScore, device taints, prioritized lists, admin access.
+ * objects the scheduler was given ({@link FrameworkHandle#list}); PreBind needs the store. The allocator brings prioritized lists, admin
+ * access and device taints. Not modelled: PostFilter (deallocating a claim for an unschedulable pod), PreScore.
  * Thread-safe.
  */
 public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, ReservePlugin,
@@ -250,8 +252,12 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
       }
       for (DeviceRequest r : c.spec().devices().requests()) {
         if (r.exactly() != null && !classNames.contains(r.exactly().deviceClassName())) {
-          return PreFilterResult.of(Status.unresolvable("request " + r.name() + ": device class "
-              + r.exactly().deviceClassName() + " does not exist"));
+          return PreFilterResult.of(missingClass(r.name(), r.exactly().deviceClassName()));
+        }
+        for (DeviceSubRequest sub : r.firstAvailable()) {
+          if (!classNames.contains(sub.deviceClassName())) {
+            return PreFilterResult.of(missingClass(r.name() + "/" + sub.name(), sub.deviceClassName()));
+          }
         }
       }
       toAllocate.add(c);
@@ -264,7 +270,14 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
     return PreFilterResult.success();
   }
 
-  /** Upstream's {@code ListAllAllocatedDevices}: the devices of every allocated claim and of other pods in flight. */
+  private static Status missingClass(String request, String className) {
+    return Status.unresolvable("request " + request + ": device class " + className + " does not exist");
+  }
+
+  /**
+   * Upstream's {@code ListAllAllocatedDevices}: the devices of every allocated claim and of other pods in flight;
+   * devices allocated with admin access do not count as allocated.
+   */
   private Set<DeviceId> devicesInUse(PodInfo pod) {
     Set<DeviceId> out = new HashSet<>();
     for (ResourceClaim c : list(ResourceClaim.class)) {
@@ -283,7 +296,9 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
 
   private static void addDevices(AllocationResult a, Set<DeviceId> out) {
     for (DeviceRequestAllocationResult r : a.devices()) {
-      out.add(new DeviceId(r.driver(), r.pool(), r.device()));
+      if (!r.adminAccess()) {
+        out.add(new DeviceId(r.driver(), r.pool(), r.device()));
+      }
     }
   }
 
@@ -337,7 +352,7 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
         }
         for (DeviceRequestAllocationResult r : results.get(i).devices()) {
           DeviceId d = new DeviceId(r.driver(), r.pool(), r.device());
-          if (held.contains(d)) {
+          if (!r.adminAccess() && held.contains(d)) {
             return Status.unschedulable("device " + d + " is being allocated to another pod");
           }
         }

@@ -23,6 +23,10 @@ import io.fleetkit.api.resource.dra.DeviceClass;
 import io.fleetkit.api.resource.dra.DeviceRequest;
 import io.fleetkit.api.resource.dra.DeviceRequestAllocationResult;
 import io.fleetkit.api.resource.dra.DeviceSelector;
+import io.fleetkit.api.resource.dra.DeviceSubRequest;
+import io.fleetkit.api.resource.dra.DeviceTaint;
+import io.fleetkit.api.resource.dra.DeviceTaintEffect;
+import io.fleetkit.api.resource.dra.DeviceToleration;
 import io.fleetkit.api.resource.dra.ExactDeviceRequest;
 import io.fleetkit.api.resource.dra.ResourceClaim;
 import io.fleetkit.api.resource.dra.ResourceClaimConsumerReference;
@@ -55,9 +59,11 @@ import org.junit.jupiter.api.Test;
  * Unreserve or PreBind) against an in-memory store, and checks upstream's statuses (code and message, as upstream's
  * {@code verify} compares them), the claims in flight after Reserve and the stored claims after PreBind and
  * Unreserve. Upstream's assume cache has no counterpart (PreBind writes the store, which the next cycle reads), so
- * its {@code assumedClaim} column is checked as the stored claim. Left out (see docs/conformance.md): the three
- * admin-access cases, DRA-disabled (no feature gate), the three prioritized-list cases; upstream's PostFilter and PreScore columns
- * (no such extension points here).
+ * its {@code assumedClaim} column is checked as the stored claim. Left out (see docs/conformance.md): the cases that
+ * turn a feature gate off (request-admin-access-without-DRAAdminAccess-featuregate, DRA-disabled,
+ * claim-with-prioritized-list-feature-disabled: FleetKit has no feature gates); upstream's PostFilter and PreScore
+ * columns (no such extension points here). Upstream's {@code RequestWithPrioritizedList(className)} builds request
+ * req-1 with one alternative, subreq-1, for one device of the class.
  */
 final class DynamicResourcesPluginTest {
   private static final String NODE = "worker";
@@ -141,6 +147,41 @@ final class DynamicResourcesPluginTest {
       new AllocationResult(List.of(), labelSelector("no-such-label", "no-such-value")));
   private static final ResourceClaim ALLOCATED_CLAIM_WITH_GOOD_TOPOLOGY = allocated(PENDING_CLAIM,
       new AllocationResult(List.of(), labelSelector("kubernetes.io/hostname", NODE)));
+
+  /** {@code claimWithPrioritzedList}: request req-1 with one alternative, subreq-1 (one device of the class). */
+  private static ResourceClaim prioritizedClaim(String className, @Nullable OwnerReference owner) {
+    ObjectMeta.Builder m = ObjectMeta.builder().namespace(NS).name(CLAIM);
+    if (owner != null) {
+      m.ownerReference(owner);
+    }
+    return ResourceClaim.of(m.build(), ResourceClaimSpec.of(DeviceRequest.firstAvailable("req-1",
+        DeviceSubRequest.count("subreq-1", className, 1))));
+  }
+
+  private static final ResourceClaim PENDING_CLAIM_WITH_PRIORITIZED_LIST = prioritizedClaim(CLASS, POD_OWNER);
+  private static final AllocationResult ALLOCATION_WITH_PRIORITIZED_LIST = new AllocationResult(
+      List.of(new DeviceRequestAllocationResult("req-1/subreq-1", DRIVER, NODE, "instance-1")),
+      StructuredAllocator.localNodeSelector(NODE));
+
+  /** {@code adminAccess}: admin access on every request, and on every allocation result. */
+  private static ResourceClaim adminAccess(ResourceClaim c) {
+    List<DeviceRequest> requests = new ArrayList<>();
+    for (DeviceRequest r : c.spec().devices().requests()) {
+      requests.add(new DeviceRequest(r.name(), r.exactly().withAdminAccess(true)));
+    }
+    ResourceClaim out = ResourceClaim.of(c.metadata(), ResourceClaimSpec.of(requests,
+        c.spec().devices().constraints()));
+    AllocationResult a = c.status().allocation();
+    if (a == null) {
+      return out.withStatus(c.status());
+    }
+    List<DeviceRequestAllocationResult> results = new ArrayList<>();
+    for (DeviceRequestAllocationResult r : a.devices()) {
+      results.add(new DeviceRequestAllocationResult(r.request(), r.driver(), r.pool(), r.device(), true,
+          r.tolerations()));
+    }
+    return out.withStatus(c.status().withAllocation(new AllocationResult(results, a.nodeSelector())));
+  }
 
   private static ResourceClaim breakCelInClaim(ResourceClaim c) {
     return claim(c.metadata().name(), CLASS, c.metadata().controllerRef(), BROKEN);
@@ -461,7 +502,86 @@ final class DynamicResourcesPluginTest {
     assertThat(r.preFilter.status().message()).isEqualTo("request req-1: device class does-not-exist does not exist");
   }
 
+  @Test
+  void requestAdminAccess_deviceAllocatedToAnotherClaim_allocatedWithAdminAccess() {
+    // upstream's request-admin-access-with-DRAAdminAccess-featuregate (FleetKit has no gate: admin access is on)
+    ResourceClaim pending = adminAccess(PENDING_CLAIM);
+    Run r = run(POD_WITH_CLAIM_NAME, List.of(pending, OTHER_ALLOCATED_CLAIM), List.of(DEVICE_CLASS),
+        List.of(WORKER_SLICE));
+    assertThat(r.inFlightAfterReserve).containsOnlyKeys("default/" + CLAIM);
+    assertThat(r.inFlightAfterReserve.get("default/" + CLAIM).allocation())
+        .isEqualTo(adminAccess(ALLOCATED_CLAIM).status().allocation());
+    assertBoundWith(r, CLAIM, adminAccess(inUse(PENDING_CLAIM, ALLOCATION)).status());
+    assertThat(stored(r.afterPreBind, CLAIM).metadata().finalizers()).containsExactly(FINALIZER);
+  }
+
+  @Test
+  void structuredIgnoreAllocatedAdminAccess_deviceOfAnAdminClaim_stillFree() {
+    Run r = run(POD_WITH_CLAIM_NAME, List.of(PENDING_CLAIM, adminAccess(OTHER_ALLOCATED_CLAIM)),
+        List.of(DEVICE_CLASS), List.of(WORKER_SLICE));
+    assertThat(r.inFlightAfterReserve.get("default/" + CLAIM).allocation()).isEqualTo(ALLOCATION);
+    assertBoundWith(r, CLAIM, inUse(PENDING_CLAIM, ALLOCATION).status());
+  }
+
+  @Test
+  void claimWithPrioritizedListUnknownDeviceClass_preFilterNamesTheAlternative() {
+    Run r = run(POD_WITH_CLAIM_NAME, List.of(prioritizedClaim("does-not-exist", null)), List.of(), List.of());
+    assertThat(r.preFilter.status().isRejected()).isTrue();
+    assertThat(r.preFilter.status().message())
+        .isEqualTo("request req-1/subreq-1: device class does-not-exist does not exist");
+    assertThat(r.filter).isEmpty();
+  }
+
+  @Test
+  void claimWithPrioritizedList_allocatedToTheAlternative() {
+    Run r = run(POD_WITH_CLAIM_NAME, List.of(PENDING_CLAIM_WITH_PRIORITIZED_LIST), List.of(DEVICE_CLASS),
+        List.of(WORKER_SLICE));
+    assertThat(r.inFlightAfterReserve).containsOnlyKeys("default/" + CLAIM);
+    assertThat(r.inFlightAfterReserve.get("default/" + CLAIM).allocation())
+        .isEqualTo(ALLOCATION_WITH_PRIORITIZED_LIST);
+    assertBoundWith(r, CLAIM, inUse(PENDING_CLAIM_WITH_PRIORITIZED_LIST, ALLOCATION_WITH_PRIORITIZED_LIST).status());
+    assertThat(stored(r.afterPreBind, CLAIM).metadata().finalizers()).containsExactly(FINALIZER);
+  }
+
   // ---- FleetKit's own cases --------------------------------------------------------------------------------------
+
+  @Test
+  void twoAdminClaimsOneDevice_secondCycleSharesTheDeviceInFlight() {
+    ResourceClaim second = adminAccess(claim("second", CLASS, null));
+    Run r = new Run(List.of(adminAccess(PENDING_CLAIM), second), List.of(DEVICE_CLASS), List.of(WORKER_SLICE));
+    PodInfo first = PodInfos.of(POD_WITH_CLAIM_NAME);
+    SimpleCycleState s1 = new SimpleCycleState();
+    r.plugin.preFilter(s1, first, null);
+    assertThat(r.plugin.filter(s1, first, NodeInfos.of(node(NODE), List.of()))).isEqualTo(Status.success());
+    assertThat(r.plugin.reserve(s1, first, NODE)).isEqualTo(Status.success());
+
+    Pod other = Pod.builder().namespace(NS).name("other").uid("5678").container("c", "pause", ResourceList.EMPTY)
+        .resourceClaim(PodResourceClaim.ofClaim(RESOURCE, "second")).build();
+    PodInfo otherInfo = PodInfos.of(other);
+    SimpleCycleState s2 = new SimpleCycleState();
+    r.plugin.preFilter(s2, otherInfo, null);
+    assertThat(r.plugin.filter(s2, otherInfo, NodeInfos.of(node(NODE), List.of()))).isEqualTo(Status.success());
+    assertThat(r.plugin.reserve(s2, otherInfo, NODE)).isEqualTo(Status.success());
+    assertThat(r.plugin.inFlight()).containsOnlyKeys("default/" + CLAIM, "default/second");
+  }
+
+  @Test
+  void taintedDevice_notTolerated_cannotAllocate_toleratedAllocated() {
+    // as newer upstream's tainted-device-enabled: a NoSchedule taint keeps the device from an intolerant claim
+    ResourceSlice tainted = ResourceSlice.of(NODE + "-" + DRIVER, ResourceSliceSpec.builder(DRIVER,
+        ResourcePool.of(NODE)).nodeName(NODE).devices(List.of(Device.of("instance-1").withTaints(
+            DeviceTaint.of("example.com/taint", "", DeviceTaintEffect.NO_SCHEDULE)))).build());
+    Run r = run(POD_WITH_CLAIM_NAME, List.of(PENDING_CLAIM), List.of(DEVICE_CLASS), List.of(tainted));
+    assertStatus(r.filter.get(NODE), Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "cannot allocate all claims");
+
+    DeviceToleration toleration = DeviceToleration.exists("example.com/taint", null);
+    ResourceClaim tolerant = ResourceClaim.of(PENDING_CLAIM.metadata(), ResourceClaimSpec.of(new DeviceRequest(
+        "req-1", ExactDeviceRequest.count(CLASS, 1).withTolerations(toleration))));
+    Run ok = run(POD_WITH_CLAIM_NAME, List.of(tolerant), List.of(DEVICE_CLASS), List.of(tainted));
+    assertThat(ok.preBind).isEqualTo(Status.success());
+    assertThat(stored(ok.afterPreBind, CLAIM).status().allocation().devices()).containsExactly(
+        new DeviceRequestAllocationResult("req-1", DRIVER, NODE, "instance-1", false, List.of(toleration)));
+  }
 
   @Test
   void reservedOkay_preBindWritesNothing() {

@@ -3,16 +3,22 @@ package io.fleetkit.adapter.kubernetes.yaml;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.resource.dra.CounterSet;
 import io.fleetkit.api.resource.dra.DeviceAllocationMode;
 import io.fleetkit.api.resource.dra.DeviceAttribute;
 import io.fleetkit.api.resource.dra.DeviceClass;
 import io.fleetkit.api.resource.dra.DeviceConstraint;
+import io.fleetkit.api.resource.dra.DeviceCounterConsumption;
 import io.fleetkit.api.resource.dra.DeviceRequestAllocationResult;
 import io.fleetkit.api.resource.dra.DeviceSubRequest;
+import io.fleetkit.api.resource.dra.DeviceTaint;
+import io.fleetkit.api.resource.dra.DeviceTaintEffect;
+import io.fleetkit.api.resource.dra.DeviceToleration;
 import io.fleetkit.api.resource.dra.ResourceClaim;
 import io.fleetkit.api.resource.dra.ResourceClaimConsumerReference;
 import io.fleetkit.api.resource.dra.ResourceClaimTemplate;
 import io.fleetkit.api.resource.dra.ResourceSlice;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -126,6 +132,110 @@ final class DraYamlTest {
   }
 
   @Test
+  void taintsAndTolerations_readWrittenAndValidated() {
+    List<ResourceSlice> slices = KubernetesYaml.parse(RoundTripTest.resource("roundtrip/resourceslice.yaml"),
+        "resourceslice.yaml").ofType(ResourceSlice.class);
+    var devices = slices.get(3).spec().devices();
+    assertThat(devices.get(0).taints()).containsExactly(new DeviceTaint("gpu.example.com/unhealthy", "ecc-errors",
+        DeviceTaintEffect.NO_EXECUTE, Instant.parse("2025-03-04T10:00:00Z")));
+    assertThat(devices.get(1).taints()).containsExactly(DeviceTaint.of("example.com/maintenance", "",
+        DeviceTaintEffect.NO_SCHEDULE));
+    assertThat(devices.get(2).taints()).extracting(DeviceTaint::effect).containsExactly(DeviceTaintEffect.NONE);
+    assertThat(KubernetesYaml.dump(List.of(slices.get(3)))).contains("effect: \"NoExecute\"")
+        .contains("timeAdded: \"2025-03-04T10:00:00Z\"");
+
+    String file = "roundtrip/resourceclaim.yaml";
+    ResourceClaim c = KubernetesYaml.parse(RoundTripTest.resource(file), file).ofType(ResourceClaim.class).get(3);
+    DeviceToleration maintenance = DeviceToleration.exists("example.com/maintenance", DeviceTaintEffect.NO_SCHEDULE);
+    DeviceToleration unhealthy = DeviceToleration.equal("gpu.example.com/unhealthy", "ecc-errors",
+        DeviceTaintEffect.NO_EXECUTE).withTolerationSeconds(300L);
+    assertThat(c.spec().devices().requests().get(0).exactly().tolerations()).containsExactly(maintenance, unhealthy);
+    assertThat(c.spec().devices().requests().get(1).firstAvailable().get(0).tolerations())
+        .containsExactly(DeviceToleration.exists("", null));
+    assertThat(c.status().allocation().devices().get(0).tolerations()).containsExactly(maintenance, unhealthy);
+    // An unset operator is Equal (Kubernetes' default), and is printed.
+    ResourceClaim defaulted = KubernetesYaml.parse(CLAIM.replace("name: bad", "name: ok") + "    requests:\n"
+        + "    - name: gpu\n      exactly:\n        deviceClassName: gpu\n        tolerations: [{key: k, value: v}]\n",
+        "claim.yaml").ofType(ResourceClaim.class).get(0);
+    assertThat(defaulted.spec().devices().requests().get(0).exactly().tolerations())
+        .containsExactly(DeviceToleration.equal("k", "v", null));
+    assertThat(KubernetesYaml.dump(List.of(defaulted))).contains("operator: \"Equal\"");
+
+    String req = "    requests:\n    - name: gpu\n      exactly:\n        deviceClassName: gpu\n";
+    assertThat(problems(CLAIM + req + "        tolerations: [{key: k, operator: Exists, value: v}]\n"))
+        .contains("ResourceClaim ml/bad", "spec.devices.requests[0].exactly.tolerations[0].value",
+            "must be empty for operator `Exists`");
+    assertThat(problems(CLAIM + req + "        tolerations: [{key: k, operator: Gt, value: '1'}]\n"))
+        .contains("spec.devices.requests[0].exactly.tolerations[0].operator", "Unsupported value: \"Gt\"");
+    assertThat(problems(CLAIM + req + "        tolerations: [{key: k, operator: Exists, effect: PreferNoSchedule}]\n"))
+        .contains("spec.devices.requests[0].exactly.tolerations[0].effect", "Unsupported value");
+    assertThat(problems(CLAIM + "    requests:\n    - name: gpu\n      firstAvailable:\n      - {name: a,"
+        + " deviceClassName: gpu, tolerations: [{key: 'bad key', operator: Exists}]}\n"))
+        .contains("spec.devices.requests[0].firstAvailable[0].tolerations[0].key");
+    String slice = """
+        apiVersion: resource.k8s.io/v1
+        kind: ResourceSlice
+        metadata: {name: s}
+        spec:
+          driver: gpu.example.com
+          nodeName: n1
+          pool: {name: p, generation: 1, resourceSliceCount: 1}
+          devices:
+          - name: gpu-0
+        """;
+    assertThat(problems(slice + "    taints: [{key: k}]\n"))
+        .contains("ResourceSlice s", "spec.devices[0].taints[0].effect", "is required");
+    assertThat(problems(slice + "    taints: [{key: k, effect: PreferNoSchedule}]\n"))
+        .contains("spec.devices[0].taints[0].effect", "Unsupported value: \"PreferNoSchedule\"");
+    assertThat(problems(slice + "    taints: [{effect: NoSchedule}]\n"))
+        .contains("spec.devices[0].taints[0].key");
+  }
+
+  @Test
+  void partitionableDevices_countersAndPerDeviceNodeSelection_readAndValidated() {
+    List<ResourceSlice> slices = KubernetesYaml.parse(RoundTripTest.resource("roundtrip/resourceslice.yaml"),
+        "resourceslice.yaml").ofType(ResourceSlice.class);
+    ResourceSlice counters = slices.get(4);
+    assertThat(counters.spec().perDeviceNodeSelection()).isTrue();
+    assertThat(counters.spec().sharedCounters()).containsExactly(new CounterSet("gpu-0-counters",
+        Map.of("memory", Quantity.parse("80Gi"), "multiprocessors", Quantity.parse("98"))));
+    var devices = slices.get(5).spec().devices();
+    assertThat(devices.get(0).consumesCounters()).containsExactly(new DeviceCounterConsumption("gpu-0-counters",
+        Map.of("memory", Quantity.parse("40Gi"), "multiprocessors", Quantity.parse("49"))));
+    assertThat(devices.get(0).nodeName()).isEqualTo("gpu-node-1");
+    assertThat(devices.get(1).nodeSelector().nodeSelectorTerms().get(0).matchExpressions().get(0).key())
+        .isEqualTo("example.com/gpu-rack");
+    assertThat(devices.get(2).allNodes()).isTrue();
+    assertThat(KubernetesYaml.dump(List.of(slices.get(5)))).contains("perDeviceNodeSelection: true")
+        .contains("counterSet: \"gpu-0-counters\"");
+
+    String head = """
+        apiVersion: resource.k8s.io/v1
+        kind: ResourceSlice
+        metadata: {name: s}
+        spec:
+          driver: gpu.example.com
+          pool: {name: p, generation: 1, resourceSliceCount: 1}
+        """;
+    assertThat(problems(head + "  nodeName: n1\n  devices:\n  - name: a\n    nodeName: n1\n"))
+        .contains("ResourceSlice s", "spec.devices[0]", "can only be set if `perDeviceNodeSelection` is set");
+    assertThat(problems(head + "  perDeviceNodeSelection: true\n  devices:\n  - name: a\n"))
+        .contains("spec.devices[0]", "exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required");
+    assertThat(problems(head + "  nodeName: n1\n  perDeviceNodeSelection: true\n"))
+        .contains("{`nodeName`, `perDeviceNodeSelection`}", "multiple fields are set");
+    assertThat(problems(head + "  nodeName: n1\n  sharedCounters: [{name: c, counters: {mem: {value: 1Gi}}}]\n"
+        + "  devices:\n  - name: a\n"))
+        .contains("only one of `sharedCounters` or `devices` is allowed");
+    assertThat(problems(head + "  nodeName: n1\n  sharedCounters: [{name: c}]\n"))
+        .contains("spec.sharedCounters[0].counters", "Required value");
+    assertThat(problems(head + "  nodeName: n1\n  sharedCounters: [{name: c, counters: {mem: {value: lots}}}]\n"))
+        .contains("spec.sharedCounters[0].counters[mem].value", "must be a quantity");
+    assertThat(problems(head + "  nodeName: n1\n  devices:\n  - name: a\n    consumesCounters: [{counterSet: c,"
+        + " counters: {mem: {value: 1Gi}}}, {counterSet: c, counters: {mem: {value: 1Gi}}}]\n"))
+        .contains("spec.devices[0].consumesCounters[1]", "Duplicate value");
+  }
+
+  @Test
   void template_metadataAndClaimSpec_read() {
     String file = "roundtrip/resourceclaimtemplate.yaml";
     List<ResourceClaimTemplate> ts = KubernetesYaml.parse(RoundTripTest.resource(file), file)
@@ -187,13 +297,8 @@ final class DraYamlTest {
   @Test
   void unmodelledFields_refusedNotDropped() {
     String req = "    requests:\n    - name: gpu\n      exactly:\n        deviceClassName: gpu\n";
-    assertThat(problems(CLAIM + req + "        tolerations: [{key: k, operator: Exists}]\n"))
-        .contains("spec.devices.requests[0].exactly.tolerations", "is not supported", "taints and tolerations");
     assertThat(problems(CLAIM + req + "    config:\n    - opaque: {driver: gpu.example.com, parameters: {}}\n"))
         .contains("spec.devices.config", "is not supported");
-    assertThat(problems(CLAIM + "    requests:\n    - name: gpu\n      firstAvailable:\n      - {name: a,"
-        + " deviceClassName: gpu, tolerations: [{key: k, operator: Exists}]}\n"))
-        .contains("spec.devices.requests[0].firstAvailable[0].tolerations", "is not supported");
     String slice = """
         apiVersion: resource.k8s.io/v1
         kind: ResourceSlice
@@ -205,10 +310,9 @@ final class DraYamlTest {
           devices:
           - name: gpu-0
         """;
-    assertThat(problems(slice + "    taints: [{key: k, effect: NoSchedule}]\n"))
-        .contains("ResourceSlice s", "spec.devices[0].taints", "is not supported");
-    assertThat(problems(slice + "    consumesCounters: [{counterSet: c, counters: {mem: {value: 1Gi}}}]\n"))
-        .contains("spec.devices[0].consumesCounters", "shared counters");
+    assertThat(problems(slice + "    consumesCounters: [{counterSet: c, counters: {mem: {value: 1Gi}},"
+        + " compatibilityGroups: [g]}]\n"))
+        .contains("spec.devices[0].consumesCounters[0].compatibilityGroups", "is not supported");
     assertThat(problems(slice + "    attributes: {models: {strings: [a, b]}}\n"))
         .contains("spec.devices[0].attributes[models].strings", "list-valued attributes");
   }

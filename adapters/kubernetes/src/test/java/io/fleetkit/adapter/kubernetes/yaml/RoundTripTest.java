@@ -40,8 +40,8 @@ final class RoundTripTest {
       "VerticalPodAutoscaler, roundtrip/verticalpodautoscaler.yaml, 2",
       "VerticalPodAutoscalerCheckpoint, roundtrip/verticalpodautoscalercheckpoint.yaml, 2",
       "DeviceClass, roundtrip/deviceclass.yaml, 2",
-      "ResourceSlice, roundtrip/resourceslice.yaml, 3",
-      "ResourceClaim, roundtrip/resourceclaim.yaml, 3",
+      "ResourceSlice, roundtrip/resourceslice.yaml, 6",
+      "ResourceClaim, roundtrip/resourceclaim.yaml, 4",
       "ResourceClaimTemplate, roundtrip/resourceclaimtemplate.yaml, 4",
   })
   void dumpThenParse_everyKind_givesEqualObjects(String kind, String file, int count) {

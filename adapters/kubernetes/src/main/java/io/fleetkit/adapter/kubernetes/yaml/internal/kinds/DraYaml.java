@@ -10,7 +10,12 @@ import io.fleetkit.api.resource.dra.DeviceConstraint;
 import io.fleetkit.api.resource.dra.DeviceRequest;
 import io.fleetkit.api.resource.dra.DeviceSelector;
 import io.fleetkit.api.resource.dra.DeviceSubRequest;
+import io.fleetkit.api.resource.dra.DeviceTaint;
+import io.fleetkit.api.resource.dra.DeviceTaintEffect;
+import io.fleetkit.api.resource.dra.DeviceToleration;
+import io.fleetkit.api.resource.dra.DeviceTolerationOperator;
 import io.fleetkit.api.resource.dra.ExactDeviceRequest;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -19,7 +24,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The parts the {@code resource.k8s.io/v1} kinds share: selectors and a claim's device requests (with
- * {@code exactly} or a prioritized list, {@code firstAvailable}) and constraints, both ways. Reading applies Kubernetes' defaults ({@code allocationMode} ExactCount, {@code count} 1 for ExactCount, in requests and sub-requests alike);
+ * {@code exactly} or a prioritized list, {@code firstAvailable}, with their tolerations) and constraints, device
+ * taints and tolerations, both ways. Reading applies Kubernetes' defaults ({@code allocationMode} ExactCount,
+ * {@code count} 1 for ExactCount, in requests and sub-requests alike; a toleration's {@code operator} Equal);
  * writing prints them, as {@code kubectl get -o yaml} does. Fields of the API that FleetKit does not model are refused
  * with a problem naming the field, never dropped. The rules of the kinds themselves (names, counts, limits) are the
  * core-api records', reported through {@link DocumentContext#build}. Stateless.
@@ -82,7 +89,6 @@ final class DraYaml {
 
   private static @Nullable ExactDeviceRequest exactly(io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequest e,
       String p, DocumentContext ctx) {
-    unsupported(e.getTolerations(), p + ".tolerations", "device taints and tolerations", ctx);
     unsupported(e.getCapacity(), p + ".capacity", "consumable capacity", ctx);
     unsupported(e.getDerivedAttributes(), p + ".derivedAttributes", "derived attributes", ctx);
     DeviceAllocationMode mode = mode(e.getAllocationMode(), p + ".allocationMode", ctx);
@@ -91,12 +97,11 @@ final class DraYaml {
     }
     return new ExactDeviceRequest(Values.orEmpty(e.getDeviceClassName()),
         selectors(e.getSelectors(), p + ".selectors", ctx), mode, count(mode, e.getCount()),
-        Values.boolOr(e.getAdminAccess(), false));
+        Values.boolOr(e.getAdminAccess(), false), tolerations(e.getTolerations(), p + ".tolerations", ctx));
   }
 
   private static @Nullable DeviceSubRequest subRequest(io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest s,
       String p, DocumentContext ctx) {
-    unsupported(s.getTolerations(), p + ".tolerations", "device taints and tolerations", ctx);
     unsupported(s.getCapacity(), p + ".capacity", "consumable capacity", ctx);
     unsupported(s.getDerivedAttributes(), p + ".derivedAttributes", "derived attributes", ctx);
     DeviceAllocationMode mode = mode(s.getAllocationMode(), p + ".allocationMode", ctx);
@@ -104,7 +109,82 @@ final class DraYaml {
       return null;
     }
     return new DeviceSubRequest(Values.orEmpty(s.getName()), Values.orEmpty(s.getDeviceClassName()),
-        selectors(s.getSelectors(), p + ".selectors", ctx), mode, count(mode, s.getCount()));
+        selectors(s.getSelectors(), p + ".selectors", ctx), mode, count(mode, s.getCount()),
+        tolerations(s.getTolerations(), p + ".tolerations", ctx));
+  }
+
+  /** Tolerations of a request, an alternative or an allocation result; an unset operator is Equal. */
+  static List<DeviceToleration> tolerations(
+      @Nullable List<io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration> in, String path,
+      DocumentContext ctx) {
+    return Fabric8Scheduling.list(in, path, ctx, (t, p, cx) -> {
+      DeviceTolerationOperator op = DeviceTolerationOperator.EQUAL;
+      if (t.getOperator() != null && !t.getOperator().isEmpty()) {
+        try {
+          op = DeviceTolerationOperator.parse(t.getOperator());
+        } catch (IllegalArgumentException e) {
+          cx.error(p + ".operator", e.getMessage(), null);
+          return null;
+        }
+      }
+      DeviceTaintEffect effect = null;
+      if (t.getEffect() != null && !t.getEffect().isEmpty()) {
+        effect = effect(t.getEffect(), p + ".effect", cx);
+        if (effect == null) {
+          return null;
+        }
+      }
+      return new DeviceToleration(Values.orEmpty(t.getKey()), op, Values.orEmpty(t.getValue()), effect,
+          t.getTolerationSeconds());
+    });
+  }
+
+  static @Nullable List<io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration> tolerations(
+      List<DeviceToleration> in) {
+    return Fabric8Scheduling.out(in, t -> {
+      var f = new io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration();
+      f.setKey(Values.emptyToNull(t.key()));
+      f.setOperator(t.operator().wireName());
+      f.setValue(Values.emptyToNull(t.value()));
+      f.setEffect(t.effect() == null ? null : t.effect().wireName());
+      f.setTolerationSeconds(t.tolerationSeconds());
+      return f;
+    });
+  }
+
+  /** A device's taints; the effect is required. */
+  static List<DeviceTaint> taints(@Nullable List<io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint> in,
+      String path, DocumentContext ctx) {
+    return Fabric8Scheduling.list(in, path, ctx, (t, p, cx) -> {
+      if (t.getEffect() == null || t.getEffect().isEmpty()) {
+        cx.error(p + ".effect", "is required (None, NoSchedule or NoExecute)", null);
+        return null;
+      }
+      DeviceTaintEffect effect = effect(t.getEffect(), p + ".effect", cx);
+      Instant added = Values.instant(t.getTimeAdded(), p + ".timeAdded", cx);
+      return effect == null ? null : new DeviceTaint(Values.orEmpty(t.getKey()), Values.orEmpty(t.getValue()), effect,
+          added);
+    });
+  }
+
+  static @Nullable List<io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint> taints(List<DeviceTaint> in) {
+    return Fabric8Scheduling.out(in, t -> {
+      var f = new io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint();
+      f.setKey(t.key());
+      f.setValue(Values.emptyToNull(t.value()));
+      f.setEffect(t.effect().wireName());
+      f.setTimeAdded(Values.instant(t.timeAdded()));
+      return f;
+    });
+  }
+
+  private static @Nullable DeviceTaintEffect effect(String name, String path, DocumentContext ctx) {
+    try {
+      return DeviceTaintEffect.parse(name);
+    } catch (IllegalArgumentException e) {
+      ctx.error(path, e.getMessage(), null);
+      return null;
+    }
   }
 
   /** Kubernetes' defaulting: an unset mode is ExactCount. */
@@ -157,6 +237,7 @@ final class DraYaml {
       f.setSelectors(selectors(s.selectors()));
       f.setAllocationMode(s.allocationMode().wireName());
       f.setCount(s.allocationMode() == DeviceAllocationMode.EXACT_COUNT ? s.count() : null);
+      f.setTolerations(tolerations(s.tolerations()));
       return f;
     }));
     return out;
@@ -169,6 +250,7 @@ final class DraYaml {
     out.setAllocationMode(e.allocationMode().wireName());
     out.setCount(e.allocationMode() == DeviceAllocationMode.EXACT_COUNT ? e.count() : null);
     out.setAdminAccess(e.adminAccess() ? Boolean.TRUE : null);
+    out.setTolerations(tolerations(e.tolerations()));
     return out;
   }
 }

@@ -20,11 +20,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * resource.k8s.io/v1 ResourceClaim, as {@code kubectl get resourceclaims -o yaml} prints it: {@code spec.devices}
- * (requests with {@code exactly}, admin access included, or with a prioritized list {@code firstAvailable};
- * constraints with {@code matchAttribute}) and the status the scheduler writes, {@code status.allocation}
- * ({@code devices.results}, naming {@code request/subrequest} for an alternative, with {@code adminAccess}, and
- * {@code nodeSelector}) and {@code status.reservedFor}. Claim
- * configuration, tolerations, capacity requests, allocated device status ({@code status.devices}) and binding
+ * (requests with {@code exactly}, admin access and tolerations included, or with a prioritized list
+ * {@code firstAvailable}; constraints with {@code matchAttribute}) and the status the scheduler writes,
+ * {@code status.allocation} ({@code devices.results}, naming {@code request/subrequest} for an alternative, with
+ * {@code adminAccess} and the request's {@code tolerations}, and {@code nodeSelector}) and {@code status.reservedFor}.
+ * Claim configuration, capacity requests, allocated device status ({@code status.devices}) and binding
  * conditions are refused: FleetKit does not model them.
  */
 public final class ResourceClaimConverter
@@ -77,14 +77,14 @@ public final class ResourceClaimConverter
 
   private static DeviceRequestAllocationResult result(
       io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult r, String p, DocumentContext ctx) {
-    DraYaml.unsupported(r.getTolerations(), p + ".tolerations", "device taints and tolerations", ctx);
     DraYaml.unsupported(r.getBindingConditions(), p + ".bindingConditions", "binding conditions", ctx);
     DraYaml.unsupported(r.getBindingFailureConditions(), p + ".bindingFailureConditions", "binding conditions", ctx);
     DraYaml.unsupported(r.getConsumedCapacity(), p + ".consumedCapacity", "consumable capacity", ctx);
     DraYaml.unsupported(r.getShareID(), p + ".shareID", "consumable capacity", ctx);
     DraYaml.unsupported(r.getSkipNodeOperations(), p + ".skipNodeOperations", "node operations", ctx);
     return new DeviceRequestAllocationResult(Values.orEmpty(r.getRequest()), Values.orEmpty(r.getDriver()),
-        Values.orEmpty(r.getPool()), Values.orEmpty(r.getDevice()), Values.boolOr(r.getAdminAccess(), false));
+        Values.orEmpty(r.getPool()), Values.orEmpty(r.getDevice()), Values.boolOr(r.getAdminAccess(), false),
+        DraYaml.tolerations(r.getTolerations(), p + ".tolerations", ctx));
   }
 
   @Override
@@ -134,6 +134,7 @@ public final class ResourceClaimConverter
     out.setPool(r.pool());
     out.setDevice(r.device());
     out.setAdminAccess(r.adminAccess() ? Boolean.TRUE : null);
+    out.setTolerations(DraYaml.tolerations(r.tolerations()));
     return out;
   }
 }

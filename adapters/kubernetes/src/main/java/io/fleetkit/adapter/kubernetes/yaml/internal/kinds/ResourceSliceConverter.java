@@ -1,5 +1,6 @@
 package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
 
+import io.fabric8.kubernetes.api.model.resource.v1.Counter;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacity;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
@@ -7,8 +8,10 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.resource.dra.CounterSet;
 import io.fleetkit.api.resource.dra.Device;
 import io.fleetkit.api.resource.dra.DeviceAttribute;
+import io.fleetkit.api.resource.dra.DeviceCounterConsumption;
 import io.fleetkit.api.resource.dra.ResourcePool;
 import io.fleetkit.api.resource.dra.ResourceSlice;
 import io.fleetkit.api.resource.dra.ResourceSliceSpec;
@@ -22,9 +25,13 @@ import org.jspecify.annotations.Nullable;
 /**
  * resource.k8s.io/v1 ResourceSlice, as a driver publishes it and {@code kubectl get resourceslices -o yaml} prints
  * it: the driver, the pool ({@code generation} and {@code resourceSliceCount} always printed), one of
- * {@code nodeName}, {@code nodeSelector} and {@code allNodes}, and the devices with their attributes (one of
- * {@code int}, {@code bool}, {@code string} and {@code version} each) and capacities ({@code value}). Shared counters,
- * per-device node selection, taints, binding conditions, multiple allocations, capacity request policies and
+ * {@code nodeName}, {@code nodeSelector}, {@code allNodes} and {@code perDeviceNodeSelection}, the counter sets
+ * ({@code sharedCounters}: {@code name}, {@code counters} with {@code value}s) and the devices with their attributes
+ * (one of {@code int}, {@code bool}, {@code string} and {@code version} each), capacities ({@code value}), taints
+ * ({@code key}, {@code value}, {@code effect} None, NoSchedule or NoExecute, {@code timeAdded}),
+ * {@code consumesCounters} and, with per-device node selection, their own {@code nodeName}, {@code nodeSelector} or
+ * {@code allNodes}. Counter compatibility groups, binding conditions, multiple allocations, capacity request policies
+ * and
  * list-valued attributes are refused: FleetKit does not model them.
  */
 public final class ResourceSliceConverter
@@ -43,9 +50,6 @@ public final class ResourceSliceConverter
       ctx.error("spec", "is required", null);
       return null;
     }
-    DraYaml.unsupported(s.getPerDeviceNodeSelection(), "spec.perDeviceNodeSelection", "per-device node selection",
-        ctx);
-    DraYaml.unsupported(s.getSharedCounters(), "spec.sharedCounters", "partitionable devices (shared counters)", ctx);
     DraYaml.unsupported(s.getPartitionTypeAttribute(), "spec.partitionTypeAttribute", "partition types", ctx);
     DraYaml.unsupported(s.getSkipNodeOperations(), "spec.skipNodeOperations", "node operations", ctx);
     var p = s.getPool();
@@ -53,22 +57,28 @@ public final class ResourceSliceConverter
         Values.longOr(p.getGeneration(), 0), Values.longOr(p.getResourceSliceCount(), 0));
     NodeSelector selector = Fabric8Scheduling.nodeSelector(s.getNodeSelector(), "spec.nodeSelector", ctx);
     List<Device> devices = Fabric8Scheduling.list(s.getDevices(), "spec.devices", ctx, ResourceSliceConverter::device);
+    List<CounterSet> counterSets = Fabric8Scheduling.list(s.getSharedCounters(), "spec.sharedCounters", ctx,
+        (c, cp, cx) -> new CounterSet(Values.orEmpty(c.getName()),
+            counters(c.getCounters(), cp + ".counters", cx)));
     if (ctx.hasErrors()) {
       return null;
     }
     var spec = new ResourceSliceSpec(Values.orEmpty(s.getDriver()), pool, s.getNodeName(), selector,
-        Values.boolOr(s.getAllNodes(), false), devices);
+        Values.boolOr(s.getAllNodes(), false), devices, Values.boolOr(s.getPerDeviceNodeSelection(), false),
+        counterSets);
     return ctx.build("", () -> new ResourceSlice(meta, spec));
   }
 
   private static @Nullable Device device(io.fabric8.kubernetes.api.model.resource.v1.Device d, String p,
       DocumentContext ctx) {
-    DraYaml.unsupported(d.getTaints(), p + ".taints", "device taints", ctx);
-    DraYaml.unsupported(d.getConsumesCounters(), p + ".consumesCounters", "partitionable devices (shared counters)",
-        ctx);
-    DraYaml.unsupported(d.getNodeName(), p + ".nodeName", "per-device node selection", ctx);
-    DraYaml.unsupported(d.getNodeSelector(), p + ".nodeSelector", "per-device node selection", ctx);
-    DraYaml.unsupported(d.getAllNodes(), p + ".allNodes", "per-device node selection", ctx);
+    List<DeviceCounterConsumption> consumption = Fabric8Scheduling.list(d.getConsumesCounters(),
+        p + ".consumesCounters", ctx, (c, cp, cx) -> {
+          DraYaml.unsupported(c.getCompatibilityGroups(), cp + ".compatibilityGroups", "counter compatibility groups",
+              cx);
+          return new DeviceCounterConsumption(Values.orEmpty(c.getCounterSet()),
+              counters(c.getCounters(), cp + ".counters", cx));
+        });
+    NodeSelector deviceSelector = Fabric8Scheduling.nodeSelector(d.getNodeSelector(), p + ".nodeSelector", ctx);
     DraYaml.unsupported(d.getBindingConditions(), p + ".bindingConditions", "binding conditions", ctx);
     DraYaml.unsupported(d.getBindingFailureConditions(), p + ".bindingFailureConditions", "binding conditions", ctx);
     DraYaml.unsupported(d.getBindsToNode(), p + ".bindsToNode", "binding conditions", ctx);
@@ -100,7 +110,35 @@ public final class ResourceSliceConverter
         }
       });
     }
-    return new Device(Values.orEmpty(d.getName()), attributes, capacity);
+    return new Device(Values.orEmpty(d.getName()), attributes, capacity,
+        DraYaml.taints(d.getTaints(), p + ".taints", ctx), consumption, d.getNodeName(), deviceSelector,
+        Values.boolOr(d.getAllNodes(), false));
+  }
+
+  /** Counters by name ({@code Counter.value}); a malformed quantity is reported. */
+  private static Map<String, Quantity> counters(@Nullable Map<String, Counter> in, String path, DocumentContext ctx) {
+    Map<String, Quantity> out = new LinkedHashMap<>();
+    if (in == null) {
+      return out;
+    }
+    in.forEach((name, c) -> {
+      String cp = path + "[" + name + "]";
+      if (c == null) {
+        ctx.error(cp, "must not be null", null);
+        return;
+      }
+      Quantity q = Values.quantity(c.getValue() == null ? null : c.getValue().toString(), cp + ".value", ctx);
+      if (q != null) {
+        out.put(name, q);
+      }
+    });
+    return out;
+  }
+
+  private static @Nullable Map<String, Counter> counters(Map<String, Quantity> in) {
+    Map<String, Counter> out = new TreeMap<>();
+    in.forEach((name, q) -> out.put(name, new Counter(new io.fabric8.kubernetes.api.model.Quantity(q.toString()))));
+    return Values.emptyToNull(out);
   }
 
   private static @Nullable DeviceAttribute attribute(io.fabric8.kubernetes.api.model.resource.v1.@Nullable
@@ -145,7 +183,14 @@ public final class ResourceSliceConverter
     spec.setNodeName(s.nodeName());
     spec.setNodeSelector(Fabric8Scheduling.nodeSelector(s.nodeSelector()));
     spec.setAllNodes(s.allNodes() ? Boolean.TRUE : null);
+    spec.setPerDeviceNodeSelection(s.perDeviceNodeSelection() ? Boolean.TRUE : null);
     spec.setDevices(Fabric8Scheduling.out(s.devices(), ResourceSliceConverter::device));
+    spec.setSharedCounters(Fabric8Scheduling.out(s.sharedCounters(), c -> {
+      var f = new io.fabric8.kubernetes.api.model.resource.v1.CounterSet();
+      f.setName(c.name());
+      f.setCounters(counters(c.counters()));
+      return f;
+    }));
     var out = new io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice();
     out.setApiVersion(apiVersion());
     out.setKind(kind());
@@ -174,6 +219,16 @@ public final class ResourceSliceConverter
       capacity.put(name, c);
     });
     out.setCapacity(Values.emptyToNull(capacity));
+    out.setTaints(DraYaml.taints(d.taints()));
+    out.setConsumesCounters(Fabric8Scheduling.out(d.consumesCounters(), c -> {
+      var f = new io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumption();
+      f.setCounterSet(c.counterSet());
+      f.setCounters(counters(c.counters()));
+      return f;
+    }));
+    out.setNodeName(d.nodeName());
+    out.setNodeSelector(Fabric8Scheduling.nodeSelector(d.nodeSelector()));
+    out.setAllNodes(d.allNodes() ? Boolean.TRUE : null);
     return out;
   }
 }
