@@ -191,7 +191,10 @@ public final class NodeAgent implements AutoCloseable {
    * a new sandbox and starts over from its first init container ({@code computePodActions} for a missing sandbox,
    * with no container visible); the pod log directories survive, so a container that ran before starts with its last
    * restart count plus one ({@code calcRestartCountByLogDir}), and until it starts its status keeps the count it
-   * showed. What the kubelet held in memory (the restart backoff) is gone. Idempotent.
+   * showed. A {@code restartPolicy: Never} pod that had a container or a regular init container running fails
+   * instead (the kubelet's status conversion and {@code getPhase}, before any action is computed): its lost runs are
+   * reported terminated with 137, reason {@code ContainerStatusUnknown}, one more restart each, and nothing runs
+   * again. What the kubelet held in memory (the restart backoff) is gone. Idempotent.
    */
   public void revive() {
     if (alive) {

@@ -77,6 +77,8 @@ final class PodRuntime {
   private boolean initialized;
   /** Whether a regular init container failed under {@code restartPolicy: Never}: the pod failed. */
   private boolean initFailed;
+  /** Whether the pod, under {@code restartPolicy: Never}, lost a running container to a reboot: it failed. */
+  private boolean lost;
   private boolean sidecarsStopped;
   /** Whether the pod's sandbox is ready: created with the pod's first actions, torn down when the pod is done. */
   private boolean sandboxReady;
@@ -117,7 +119,73 @@ final class PodRuntime {
       if (!inits.isEmpty() && inits.stream().allMatch(c -> c.done && c.state == ContainerStateType.Terminated)) {
         initialized = true; // every init container ran for good before the reboot: nothing to run again
       }
+      if (pod.spec().restartPolicy() == RestartPolicy.Never && lostAtReboot(reboot)) {
+        failLostContainers(reboot);
+      }
     }
+  }
+
+  /**
+   * Whether a {@code restartPolicy: Never} pod failed with the reboot, as the kubelet decides it before it would
+   * compute any action ({@code SyncPod} returns early for a terminal phase): {@code convertToAPIContainerStatuses}
+   * gives a container whose previous status was running and which the runtime no longer lists a last termination
+   * state (137, {@code ContainerStatusUnknown}, "The container could not be located when the pod was deleted.  The
+   * container used to be Running") and one more restart; {@code getPhase} then counts such a regular init container
+   * as a failed initialization and such a regular container as stopped without success, and under {@code Never}
+   * the pod is Failed when an init container failed, or when no regular container waits to start and none runs
+   * while one stopped in failure. A sidecar's lost run does not count for the phase.
+   */
+  private boolean lostAtReboot(Reboot reboot) {
+    for (int i = 0; i < inits.size(); i++) {
+      if (inits.get(i).kind == Kind.INIT && reboot.runningInits()[i]) {
+        return true;
+      }
+    }
+    boolean anyLost = false;
+    for (int i = 0; i < containers.size(); i++) {
+      ContainerRun c = containers.get(i);
+      if (reboot.runningContainers()[i]) {
+        anyLost = true;
+      } else if (!c.done) {
+        return false; // never started: it waits, the pod is Pending and starts over in a new sandbox
+      }
+    }
+    return anyLost;
+  }
+
+  /**
+   * The statuses of a pod lost at a reboot once it is terminal (the status manager's {@code TerminatePod}): each run
+   * that was running is reported terminated with 137, reason {@code ContainerStatusUnknown} and no finish time, its
+   * restart count one more than its status showed; a sidecar held back in CrashLoopBackOff likewise, without the
+   * extra restart; runs that never started keep waiting. No sandbox is created and nothing runs again.
+   */
+  private void failLostContainers(Reboot reboot) {
+    lost = true;
+    for (int i = 0; i < containers.size(); i++) {
+      if (reboot.runningContainers()[i]) {
+        lose(containers.get(i), true);
+      }
+    }
+    for (int i = 0; i < inits.size(); i++) {
+      ContainerRun c = inits.get(i);
+      if (reboot.runningInits()[i]) {
+        lose(c, true);
+      } else if (c.kind == Kind.SIDECAR && reboot.inits()[2 * i + 1] >= 0) {
+        lose(c, false); // it ran before; TerminatePod reports the evidence of a start as unknown
+      }
+    }
+    sidecarsStopped = true;
+  }
+
+  private static void lose(ContainerRun c, boolean wasRunning) {
+    c.state = ContainerStateType.Terminated;
+    c.exitCode = ContainerScript.KILLED_EXIT_CODE;
+    c.reason = CONTAINER_STATUS_UNKNOWN;
+    c.finishedAt = null;
+    if (wasRunning) {
+      c.restartCount++;
+    }
+    c.done = true;
   }
 
   /**
@@ -127,7 +195,16 @@ final class PodRuntime {
    * upstream's {@code calcRestartCountByLogDir} is for); the pod log directories survive.
    */
   record Reboot(String uid, int[] containers, int[] inits, List<@Nullable Kept> keptContainers,
-      List<@Nullable Kept> keptInits) {
+      List<@Nullable Kept> keptInits, boolean[] runningContainers, boolean[] runningInits) {
+    /** Per run, whether it was running when the node went down (its status showed it running). */
+    static boolean[] running(List<ContainerRun> runs) {
+      boolean[] out = new boolean[runs.size()];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = runs.get(i).running();
+      }
+      return out;
+    }
+
     /** Entries {@code 2 i} (shown restart count) and {@code 2 i + 1} (last log) per run. */
     static int[] of(List<ContainerRun> runs) {
       int[] out = new int[runs.size() * 2];
@@ -179,7 +256,8 @@ final class PodRuntime {
   Reboot reboot() {
     RestartPolicy policy = pod.spec().restartPolicy();
     return new Reboot(pod.metadata().uid(), Reboot.of(containers),
-        inits.isEmpty() ? new int[0] : Reboot.of(inits), Reboot.kept(containers, policy), Reboot.kept(inits, policy));
+        inits.isEmpty() ? new int[0] : Reboot.of(inits), Reboot.kept(containers, policy), Reboot.kept(inits, policy),
+        Reboot.running(containers), Reboot.running(inits));
   }
 
   /** What a container is to its pod. */
@@ -320,7 +398,7 @@ final class PodRuntime {
 
   /** Whether every container finished for good, or an init container failed the pod (it is Succeeded or Failed). */
   boolean finished() {
-    if (initFailed) {
+    if (initFailed || lost) {
       return true;
     }
     for (ContainerRun c : containers) {
@@ -614,7 +692,7 @@ final class PodRuntime {
   }
 
   PodPhase phase() {
-    if (initFailed) {
+    if (initFailed || lost) {
       return PodPhase.Failed;
     }
     if (!initialized) {
