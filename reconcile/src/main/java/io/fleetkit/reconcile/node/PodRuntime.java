@@ -42,7 +42,8 @@ import org.jspecify.annotations.Nullable;
  * one starts, a sidecar (restartable init container) must have started (its startup probe passed, or it has none);
  * the regular containers start once the last one has. A failed regular init container fails the pod under
  * {@code restartPolicy: Never} and is restarted with CrashLoopBackOff otherwise; a sidecar is restarted whenever it
- * exits, whatever the policy, and is killed (exit 137) when the regular containers are all done. A kubelet restart
+ * exits, whatever the policy, and is stopped (SIGTERM, then SIGKILL when the grace period runs out, in reverse spec
+ * order: {@link #stopSidecars}) when the regular containers are all done. A kubelet restart
  * ({@link #kubeletRestarted}) keeps the containers running and rebuilds the kubelet's memory: new probe workers,
  * whose results the readiness of survivors inherits until they have their own ({@link KubeletRestart}), and no
  * restart backoff. Not thread-safe: owned by one {@link NodeAgent}.
@@ -66,6 +67,8 @@ final class PodRuntime {
   /** The reason of {@code Initialized=True} of a pod with init containers that succeeded. */
   static final String POD_COMPLETED = PodConditions.POD_COMPLETED;
   private static final ProbeTarget NO_TARGET = ProbeTarget.of("");
+  /** The shortest stop the kubelet gives a container ({@code minimumGracePeriodInSeconds}). */
+  static final long MINIMUM_GRACE_PERIOD_SECONDS = 2;
 
   final String key;
   Pod pod;
@@ -172,6 +175,8 @@ final class PodRuntime {
         lose(c, true);
       } else if (c.kind == Kind.SIDECAR && reboot.inits()[2 * i + 1] >= 0) {
         lose(c, false); // it ran before; TerminatePod reports the evidence of a start as unknown
+      } else if (c.kind == Kind.SIDECAR) {
+        c.done = true; // never started: it stays waiting and never will
       }
     }
     sidecarsStopped = true;
@@ -289,6 +294,10 @@ final class PodRuntime {
     @Nullable Instant backoffUntil;
     /** When the kubelet restarted while this run was running; {@code null} otherwise. */
     @Nullable Instant kubeletStart;
+    /** While the kubelet stops this (sidecar) run: when it exits, on SIGTERM or SIGKILL; {@code null} otherwise. */
+    @Nullable Instant stopExitAt;
+    /** The exit code of that exit. */
+    int stopExitCode;
 
     ContainerRun(Container spec, Instant podAdded, Kind kind, String waitingReason) {
       this.spec = spec;
@@ -312,13 +321,14 @@ final class PodRuntime {
 
     /** The exact kill of the liveness shorthand, for a container that declares no liveness probe. */
     @Nullable Instant killAt() {
-      return running() && probes.worker(ProbeType.Liveness) == null && script.livenessFailsAfter() != null
+      return running() && stopExitAt == null && probes.worker(ProbeType.Liveness) == null
+          && script.livenessFailsAfter() != null
           ? startedAt.plus(script.livenessFailsAfter()) : null;
     }
 
     @Nullable Instant tickAt() {
-      if (!running()) {
-        return null;
+      if (!running() || stopExitAt != null) {
+        return null; // a run being stopped is probed no more that matters: the kubelet is killing it
       }
       Instant next = null;
       for (ProbeType t : ProbeType.values()) {
@@ -396,8 +406,33 @@ final class PodRuntime {
     }
   }
 
-  /** Whether every container finished for good, or an init container failed the pod (it is Succeeded or Failed). */
+  /**
+   * Whether the pod is done (Succeeded or Failed, nothing runs any more): {@link #mainDone} and every sidecar
+   * stopped.
+   */
   boolean finished() {
+    if (!mainDone()) {
+      return false;
+    }
+    if (inits.isEmpty()) {
+      return true;
+    }
+    if (!sidecarsStopped) {
+      return false;
+    }
+    for (ContainerRun c : inits) {
+      if (c.kind == Kind.SIDECAR && !c.done) {
+        return false; // still stopping
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether every regular container finished for good, or an init container (or a reboot) failed the pod: the
+   * kubelet then kills the pod, its sidecars included, rather than restart anything.
+   */
+  boolean mainDone() {
     if (initFailed || lost) {
       return true;
     }
@@ -411,7 +446,7 @@ final class PodRuntime {
 
   /** Runs every transition due at or before {@code now}. */
   void advance(Instant now, HealthSource health, RestartBackoff backoff) {
-    if (!sandboxReady && (inits.isEmpty() || initialized) && !finished()) {
+    if (!sandboxReady && (inits.isEmpty() || initialized) && !mainDone()) {
       // computePodActions without init containers to run (none, or all done before a reboot): a new sandbox,
       // then every container
       createSandbox(now);
@@ -425,9 +460,10 @@ final class PodRuntime {
       for (ContainerRun c : containers) {
         changed |= advance(c, now, health, backoff);
       }
-    }
-    if (!inits.isEmpty() && finished() && !sidecarsStopped) {
-      stopSidecars(now);
+      if (!inits.isEmpty() && mainDone() && !sidecarsStopped) {
+        stopSidecars(now);
+        changed = true; // a sidecar that SIGTERM ends at once exits now
+      }
     }
     if (sandboxReady && finished()) {
       sandboxReady = false; // the pod is done: the kubelet kills it, its sandbox included
@@ -491,7 +527,7 @@ final class PodRuntime {
       }
       changed |= stepped;
     }
-    if (initialized || finished()) {
+    if (initialized || mainDone()) {
       return changed;
     }
     List<InitContainerActions.Init> views = new ArrayList<>(inits.size());
@@ -538,15 +574,22 @@ final class PodRuntime {
   }
 
   /**
-   * Kills the sidecars once the pod is done (its regular containers finished, or an init container failed it), as the
+   * Stops the sidecars once the regular containers are all done (or an init container failed the pod), as the
    * kubelet does: {@code computePodActions} then kills the pod rather than restart them, so a restartable init
-   * container does not keep a finished pod alive. A running sidecar is killed at that instant with exit code 137,
-   * reason {@code Error}, as this simulator kills a container whose liveness failed (upstream sends SIGTERM and, once
-   * the grace period is over, SIGKILL; a process that exits on SIGTERM would report its own code: not modelled). A
-   * sidecar held back in CrashLoopBackOff is not running and has no terminated state of its own; the status manager's
-   * {@code TerminatePod} then reports it terminated with 137, reason {@code ContainerStatusUnknown} and no finish
-   * time. Terminated sidecars do not count for the pod's phase ({@code getPhase}): a pod whose regular containers
-   * all exited 0 is Succeeded.
+   * container does not keep a finished pod alive. {@code killContainersWithSyncResult} stops every running container
+   * at once, each with the pod's {@code terminationGracePeriodSeconds} ({@code setTerminationGracePeriod}), in the
+   * sidecar order of {@code terminationOrdering}: a sidecar first waits, within its grace period, until the next
+   * sidecar in spec order has terminated (the last one waits for nothing, the regular containers having exited), the
+   * wait taken from its grace period in whole seconds ({@code waitForTurn}), at least 2 s left
+   * ({@code minimumGracePeriodInSeconds}); then {@code StopContainer} sends SIGTERM and, when the grace period runs
+   * out first, SIGKILL. So the sidecars stop in reverse spec order. How a process answers SIGTERM is its script's
+   * ({@link ContainerScript#stopAfter()}, {@link ContainerScript#stopExitCode()}); killed, it reports 137. A sidecar
+   * that exits by itself meanwhile is not restarted. While sidecars stop, the pod stays Running ({@code getPhase}
+   * counts them running). A sidecar held back in CrashLoopBackOff is not running and has no terminated state of its
+   * own: the status manager's {@code TerminatePod} reports it terminated with 137, reason
+   * {@code ContainerStatusUnknown} and no finish time. Terminated sidecars do not count for the pod's phase
+   * ({@code getPhase}): a pod whose regular containers all exited 0 is Succeeded. The stop starts when the last regular
+   * container finished (the kubelet's sync on that exit), or now when an init container failed the pod.
    */
   private void stopSidecars(Instant now) {
     sidecarsStopped = true;
@@ -556,17 +599,19 @@ final class PodRuntime {
         last = c.finishedAt;
       }
     }
-    Instant stopAt = last != null && !initFailed ? last : now;
-    for (ContainerRun c : inits) {
+    Instant start = last != null && !initFailed ? last : now;
+    long grace = pod.spec().terminationGracePeriodSeconds();
+    Instant laterTerminated = null; // when the next sidecar in spec order terminated; null: it was not running
+    for (int i = inits.size() - 1; i >= 0; i--) {
+      ContainerRun c = inits.get(i);
       if (c.kind != Kind.SIDECAR) {
         continue;
       }
       if (c.running()) {
-        c.state = ContainerStateType.Terminated;
-        c.exitCode = ContainerScript.KILLED_EXIT_CODE;
-        c.reason = REASON_ERROR;
-        c.finishedAt = stopAt;
-      } else if (c.state == ContainerStateType.Waiting && c.startedAt != null) {
+        laterTerminated = scheduleStop(c, start, grace, laterTerminated);
+        continue;
+      }
+      if (c.state == ContainerStateType.Waiting && c.startedAt != null) {
         c.state = ContainerStateType.Terminated;
         c.exitCode = ContainerScript.KILLED_EXIT_CODE;
         c.reason = CONTAINER_STATUS_UNKNOWN;
@@ -574,7 +619,32 @@ final class PodRuntime {
       }
       c.backoffUntil = null;
       c.done = true;
+      laterTerminated = null;
     }
+  }
+
+  /** {@code killContainer} for a running sidecar; returns when its kill returns (its termination ordering signal). */
+  private static Instant scheduleStop(ContainerRun c, Instant start, long grace, @Nullable Instant laterTerminated) {
+    Duration waited = Duration.ZERO;
+    long period = grace;
+    if (period > 0 && laterTerminated != null) {
+      Duration turn = Duration.between(start, laterTerminated);
+      waited = turn.compareTo(Duration.ofSeconds(period)) < 0 ? turn : Duration.ofSeconds(period);
+      period -= waited.getSeconds(); // the seconds waited, truncated downward
+    }
+    period = Math.max(period, MINIMUM_GRACE_PERIOD_SECONDS);
+    Instant sigterm = start.plus(waited);
+    Duration stopAfter = c.script.stopAfter();
+    if (stopAfter != null && stopAfter.compareTo(Duration.ofSeconds(period)) < 0) {
+      c.stopExitAt = sigterm.plus(stopAfter);
+      c.stopExitCode = c.script.stopExitCode();
+    } else {
+      c.stopExitAt = sigterm.plusSeconds(period); // SIGKILL
+      c.stopExitCode = ContainerScript.KILLED_EXIT_CODE;
+    }
+    Instant own = c.exitAt();
+    Instant exit = own != null && own.isBefore(c.stopExitAt) ? own : c.stopExitAt;
+    return exit.isBefore(sigterm) ? sigterm : exit;
   }
 
   /** Runs the earliest event of a running container due at or before {@code now}; false when none is due. */
@@ -583,8 +653,9 @@ final class PodRuntime {
     Instant exitAt = c.exitAt();
     Instant killAt = c.killAt();
     Instant tickAt = c.tickAt();
+    Instant stopAt = c.stopExitAt;
     Instant t = null;
-    for (Instant i : new Instant[] {exitAt, killAt, tickAt}) {
+    for (Instant i : new Instant[] {exitAt, killAt, tickAt, stopAt}) {
       if (i != null && !i.isAfter(now) && (t == null || i.isBefore(t))) {
         t = i;
       }
@@ -596,6 +667,8 @@ final class PodRuntime {
       terminate(c, c.script.exitCode(), exitAt, now, health, backoff);
     } else if (t.equals(killAt)) {
       terminate(c, ContainerScript.KILLED_EXIT_CODE, killAt, now, health, backoff);
+    } else if (t.equals(stopAt)) {
+      terminate(c, c.stopExitCode, stopAt, now, health, backoff);
     } else {
       Instant at = t;
       ContainerView view = new ContainerView(PodPhase.Running, false, pod.spec().restartPolicy(), c.containerId(),
@@ -644,10 +717,11 @@ final class PodRuntime {
     boolean restart = switch (c.kind) {
       case REGULAR -> policy == RestartPolicy.Always || (policy == RestartPolicy.OnFailure && code != 0);
       case INIT -> policy != RestartPolicy.Never && code != 0; // one that exited 0 has done its part
-      case SIDECAR -> true; // whatever the pod's policy, until the pod is done
+      case SIDECAR -> c.stopExitAt == null; // whatever the pod's policy, until the kubelet stops it
     };
     if (!restart) {
       c.done = true;
+      c.stopExitAt = null;
       return;
     }
     String id = backoffKey(c);
@@ -683,7 +757,8 @@ final class PodRuntime {
     if (c.running()) {
       c.settle();
     }
-    for (Instant t : new Instant[] {c.exitAt(), c.killAt(), c.tickAt(), c.readinessChangeAt(now), c.backoffUntil}) {
+    for (Instant t : new Instant[] {c.exitAt(), c.killAt(), c.tickAt(), c.readinessChangeAt(now), c.backoffUntil,
+        c.stopExitAt}) {
       if (t != null && t.isAfter(now) && (next == null || t.isBefore(next))) {
         next = t;
       }
@@ -705,6 +780,9 @@ final class PodRuntime {
         }
       }
       return PodPhase.Succeeded;
+    }
+    if (mainDone()) {
+      return PodPhase.Running; // getPhase counts the sidecars still stopping as running
     }
     for (ContainerRun c : containers) {
       if (c.startedAt != null) {
