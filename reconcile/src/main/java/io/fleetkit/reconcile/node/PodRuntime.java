@@ -124,6 +124,8 @@ final class PodRuntime {
       }
       if (pod.spec().restartPolicy() == RestartPolicy.Never && lostAtReboot(reboot)) {
         failLostContainers(reboot);
+      } else if (!inits.isEmpty() && mainDone()) {
+        loseSidecars(reboot); // the regular containers ended for good before it: the pod is done, not restarted
       }
     }
   }
@@ -170,12 +172,28 @@ final class PodRuntime {
       }
     }
     for (int i = 0; i < inits.size(); i++) {
+      if (inits.get(i).kind == Kind.INIT && reboot.runningInits()[i]) {
+        lose(inits.get(i), true);
+      }
+    }
+    loseSidecars(reboot);
+  }
+
+  /**
+   * The sidecars of a pod that is done with the reboot: none starts again; one that was running, or had run, is
+   * reported as {@link #failLostContainers} reports a lost run.
+   */
+  private void loseSidecars(Reboot reboot) {
+    for (int i = 0; i < inits.size(); i++) {
       ContainerRun c = inits.get(i);
+      if (c.kind != Kind.SIDECAR) {
+        continue;
+      }
       if (reboot.runningInits()[i]) {
         lose(c, true);
-      } else if (c.kind == Kind.SIDECAR && reboot.inits()[2 * i + 1] >= 0) {
+      } else if (reboot.inits()[2 * i + 1] >= 0) {
         lose(c, false); // it ran before; TerminatePod reports the evidence of a start as unknown
-      } else if (c.kind == Kind.SIDECAR) {
+      } else {
         c.done = true; // never started: it stays waiting and never will
       }
     }
@@ -770,9 +788,8 @@ final class PodRuntime {
     if (initFailed || lost) {
       return PodPhase.Failed;
     }
-    if (!initialized) {
-      return PodPhase.Pending;
-    }
+    // before the initialization check: after a reboot the regular containers may be done (kept) while the sidecars,
+    // never started again, leave the pod uninitialized
     if (finished()) {
       for (ContainerRun c : containers) {
         if (c.exitCode != 0) {
@@ -783,6 +800,9 @@ final class PodRuntime {
     }
     if (mainDone()) {
       return PodPhase.Running; // getPhase counts the sidecars still stopping as running
+    }
+    if (!initialized) {
+      return PodPhase.Pending;
     }
     for (ContainerRun c : containers) {
       if (c.startedAt != null) {

@@ -182,6 +182,28 @@ final class NodeAgentSidecarTerminationTest {
   }
 
   @Test
+  void rebootWhileSidecarsStop_podEndsSucceeded_notPending() {
+    // getPhase after the reboot: the main container's success is kept, the sidecars' lost runs do not count
+    start(pod(Map.of(STOP + ".s1", "never", STOP + ".s2", "never", STOP + ".s3", "never")));
+    runTo(20);
+    assertThat(current().status().phase()).isEqualTo(PodPhase.Running);
+    agent.kill();
+    agent.revive();
+    runTo(21);
+    assertThat(current().status().phase()).isEqualTo(PodPhase.Succeeded);
+    assertThat(current().status().containerStatuses().get(0).state().exitCode()).isZero();
+    for (String s : new String[] {"s1", "s2", "s3"}) {
+      ContainerStatus lost = init(s);
+      assertThat(lost.state().exitCode()).as(s).isEqualTo(ContainerScript.KILLED_EXIT_CODE);
+      assertThat(lost.state().reason()).as(s).isEqualTo(PodRuntime.CONTAINER_STATUS_UNKNOWN);
+      assertThat(lost.restartCount()).as(s + ": its vanished run counted").isEqualTo(1);
+    }
+    runTo(100);
+    assertThat(current().status().phase()).isEqualTo(PodPhase.Succeeded);
+    assertThat(init("s1").restartCount()).isEqualTo(1);
+  }
+
+  @Test
   void scriptAndAnnotations_stopBehaviour_defaultsAndBadValues() {
     assertThat(ContainerScript.healthy().stopAfter()).isEqualTo(Duration.ZERO);
     assertThat(ContainerScript.healthy().stopExitCode()).isEqualTo(ContainerScript.SIGTERM_EXIT_CODE);
