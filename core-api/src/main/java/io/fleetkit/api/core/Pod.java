@@ -292,6 +292,7 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
     public Builder affinity(Affinity v) { spec.affinity(v); return this; }
     public Builder toleration(Toleration v) { spec.toleration(v); return this; }
     public Builder schedulingGate(String v) { spec.schedulingGate(v); return this; }
+    public Builder readinessGate(String conditionType) { spec.readinessGate(conditionType); return this; }
     public Builder resourceClaim(PodResourceClaim v) { spec.resourceClaim(v); return this; }
     public Builder topologySpreadConstraint(TopologySpreadConstraint v) {
       spec.topologySpreadConstraint(v);

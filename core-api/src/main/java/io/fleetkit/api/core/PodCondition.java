@@ -13,6 +13,11 @@ public record PodCondition(String type, ConditionStatus status, String reason, S
   public static final String INITIALIZED = "Initialized";
   public static final String CONTAINERS_READY = "ContainersReady";
   public static final String DISRUPTION_TARGET = "DisruptionTarget";
+  /**
+   * The pod's sandbox is ready and its network configured (the kubelet writes it, kube's
+   * {@code PodReadyToStartContainers}).
+   */
+  public static final String POD_READY_TO_START_CONTAINERS = "PodReadyToStartContainers";
   /** The reason the scheduler gives on {@code PodScheduled=False}. */
   public static final String REASON_UNSCHEDULABLE = "Unschedulable";
 

@@ -37,6 +37,10 @@ import org.jspecify.annotations.Nullable;
  * @param resourceClaims the pod's resource claims ({@code spec.resourceClaims}, Dynamic Resource Allocation): each a
  *     name containers use in {@code resources.claims} and an existing ResourceClaim or a ResourceClaimTemplate; the
  *     scheduler allocates the claims' devices; empty when none ({@code null} becomes empty)
+ * @param readinessGates the condition types of the pod's readiness gates ({@code spec.readinessGates[*].conditionType}):
+ *     the pod is {@code Ready} only when its containers are and each of these conditions, written into its status by
+ *     some other controller, is {@code True}; each a qualified name; immutable once the pod exists; empty when none
+ *     ({@code null} becomes empty)
  */
 public record PodSpec(
     List<Container> containers,
@@ -59,7 +63,8 @@ public record PodSpec(
     String subdomain,
     ResourceRequirements resources,
     List<String> schedulingGates,
-    List<PodResourceClaim> resourceClaims) {
+    List<PodResourceClaim> resourceClaims,
+    List<String> readinessGates) {
 
   public static final String DEFAULT_SCHEDULER = "default-scheduler";
 
@@ -92,6 +97,21 @@ public record PodSpec(
     }
     schedulingGates = schedulingGates == null ? List.of() : List.copyOf(schedulingGates); // likewise
     resourceClaims = resourceClaims == null || resourceClaims.isEmpty() ? List.of() : List.copyOf(resourceClaims);
+    readinessGates = readinessGates == null || readinessGates.isEmpty() ? List.of() : List.copyOf(readinessGates);
+  }
+
+  /** A spec without readiness gates. */
+  public PodSpec(List<Container> containers, List<Container> initContainers, ResourceList overhead,
+      @Nullable Integer priority, String priorityClassName, PreemptionPolicy preemptionPolicy,
+      Map<String, String> nodeSelector, Affinity affinity, List<Toleration> tolerations,
+      List<TopologySpreadConstraint> topologySpreadConstraints, String schedulerName, String nodeName,
+      List<Volume> volumes, RestartPolicy restartPolicy, long terminationGracePeriodSeconds,
+      @Nullable Long activeDeadlineSeconds, String hostname, String subdomain, ResourceRequirements resources,
+      List<String> schedulingGates, List<PodResourceClaim> resourceClaims) {
+    this(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy, nodeSelector, affinity,
+        tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes, restartPolicy,
+        terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources, schedulingGates,
+        resourceClaims, List.of());
   }
 
   /** A spec without resource claims. */
@@ -431,7 +451,7 @@ public record PodSpec(
     return new PodSpec(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy,
         nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, node, volumes, restartPolicy,
         terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources, schedulingGates,
-        resourceClaims);
+        resourceClaims, readinessGates);
   }
 
   /** This spec with the priority fields that Priority admission resolves. */
@@ -439,21 +459,21 @@ public record PodSpec(
     return new PodSpec(containers, initContainers, overhead, newPriority, newClassName, newPolicy, nodeSelector,
         affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes, restartPolicy,
         terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources, schedulingGates,
-        resourceClaims);
+        resourceClaims, readinessGates);
   }
 
   public PodSpec withTolerations(List<Toleration> newTolerations) {
     return new PodSpec(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy,
         nodeSelector, affinity, newTolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
         restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources,
-        schedulingGates, resourceClaims);
+        schedulingGates, resourceClaims, readinessGates);
   }
 
   public PodSpec withPriority(@Nullable Integer newPriority) {
     return new PodSpec(containers, initContainers, overhead, newPriority, priorityClassName, preemptionPolicy,
         nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
         restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources,
-        schedulingGates, resourceClaims);
+        schedulingGates, resourceClaims, readinessGates);
   }
 
   /** Mutable builder with Kubernetes' defaults; not thread-safe. */
@@ -479,6 +499,7 @@ public record PodSpec(
     private ResourceRequirements resources = ResourceRequirements.NONE;
     private final List<String> schedulingGates;
     private final List<PodResourceClaim> resourceClaims;
+    private final List<String> readinessGates;
     private @Nullable ResourceList podRequests;
     private @Nullable ResourceList podLimits;
 
@@ -491,6 +512,7 @@ public record PodSpec(
       volumes = new ArrayList<>(0);
       schedulingGates = new ArrayList<>(0);
       resourceClaims = new ArrayList<>(0);
+      readinessGates = new ArrayList<>(0);
     }
 
     Builder(PodSpec s) {
@@ -515,6 +537,7 @@ public record PodSpec(
       resources = s.resources;
       schedulingGates = new ArrayList<>(s.schedulingGates);
       resourceClaims = new ArrayList<>(s.resourceClaims);
+      readinessGates = new ArrayList<>(s.readinessGates);
     }
 
     public Builder containers(List<Container> v) { containers.clear(); containers.addAll(v); return this; }
@@ -563,6 +586,14 @@ public record PodSpec(
       return this;
     }
     public Builder resourceClaim(PodResourceClaim v) { resourceClaims.add(v); return this; }
+    /** The condition types of the readiness gates ({@code spec.readinessGates[*].conditionType}), replacing any. */
+    public Builder readinessGates(List<String> v) {
+      readinessGates.clear();
+      readinessGates.addAll(v);
+      return this;
+    }
+    /** Adds a readiness gate on the pod condition of type {@code conditionType}. */
+    public Builder readinessGate(String conditionType) { readinessGates.add(conditionType); return this; }
 
     /** Pod-level resources taken as they are (already defaulted, as {@link PodSpec#resources()} returns them). */
     public Builder resources(ResourceRequirements v) {
@@ -588,7 +619,7 @@ public record PodSpec(
       return new PodSpec(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy,
           nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
           restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, r,
-          schedulingGates, resourceClaims);
+          schedulingGates, resourceClaims, readinessGates);
     }
   }
 }

@@ -92,6 +92,10 @@ public final class PodSpecChecks {
     if (!spec.schedulingGates().isEmpty()) {
       schedulingGates(spec.schedulingGates(), path + ".schedulingGates", v);
     }
+    List<String> readinessGates = spec.readinessGates();
+    for (int i = 0; i < readinessGates.size(); i++) { // upstream's validateReadinessGates: no duplicate check
+      v.qualifiedName(path + ".readinessGates[" + i + "].conditionType", readinessGates.get(i));
+    }
   }
 
   /**

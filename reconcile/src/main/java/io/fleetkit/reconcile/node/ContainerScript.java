@@ -19,13 +19,27 @@ import org.jspecify.annotations.Nullable;
  * @param startup answers to the startup probe
  * @param readiness answers to the readiness probe
  * @param liveness answers to the liveness probe
+ * <p>How the process answers the SIGTERM with which the kubelet stops it ({@code StopContainer} with a grace period):
+ * it exits {@code stopAfter} later with {@code stopExitCode}, or, when that is not before the grace period runs out
+ * or {@code stopAfter} is {@code null} (the process ignores SIGTERM, as a PID 1 without a handler does), the runtime
+ * kills it with SIGKILL at the end of the grace period (exit code 137). The default is a process that the signal ends
+ * at once: exit code 143 (128 + SIGTERM), as a process without a handler of its own reports it. The simulated
+ * kubelet stops containers this way when it stops the sidecars of a pod whose regular containers are done.
+ *
+ * @param startup answers to the startup probe
+ * @param readiness answers to the readiness probe
+ * @param liveness answers to the liveness probe
  * @param exitAfter when the process exits by itself; {@code null} means it runs until stopped
  * @param exitCode the exit code when it exits by itself
+ * @param stopAfter how long after SIGTERM the process exits; {@code null}: it ignores SIGTERM
+ * @param stopExitCode the exit code of that exit (0 for a handler that shuts down cleanly)
  */
 public record ContainerScript(ProbeAnswer startup, ProbeAnswer readiness, ProbeAnswer liveness,
-    @Nullable Duration exitAfter, int exitCode) {
+    @Nullable Duration exitAfter, int exitCode, @Nullable Duration stopAfter, int stopExitCode) {
   /** The exit code of a container the kubelet killed (SIGKILL). */
   public static final int KILLED_EXIT_CODE = 137;
+  /** The exit code of a process that SIGTERM ended without a handler of its own (128 + 15). */
+  public static final int SIGTERM_EXIT_CODE = 143;
 
   private static final ContainerScript HEALTHY =
       new ContainerScript(ProbeAnswer.ALWAYS, ProbeAnswer.ALWAYS, ProbeAnswer.ALWAYS, null, 0);
@@ -33,7 +47,7 @@ public record ContainerScript(ProbeAnswer startup, ProbeAnswer readiness, ProbeA
       new ContainerScript(ProbeAnswer.ALWAYS, ProbeAnswer.ALWAYS, ProbeAnswer.ALWAYS, Duration.ZERO, 0);
 
   /**
-   * @throws IllegalArgumentException if {@code exitAfter} is negative
+   * @throws IllegalArgumentException if {@code exitAfter} or {@code stopAfter} is negative
    */
   public ContainerScript {
     Objects.requireNonNull(startup, "startup");
@@ -42,6 +56,15 @@ public record ContainerScript(ProbeAnswer startup, ProbeAnswer readiness, ProbeA
     if (exitAfter != null && exitAfter.isNegative()) {
       throw new IllegalArgumentException("container script: exitAfter " + exitAfter + " must not be negative");
     }
+    if (stopAfter != null && stopAfter.isNegative()) {
+      throw new IllegalArgumentException("container script: stopAfter " + stopAfter + " must not be negative");
+    }
+  }
+
+  /** A script whose process SIGTERM ends at once with exit code {@value #SIGTERM_EXIT_CODE}. */
+  public ContainerScript(ProbeAnswer startup, ProbeAnswer readiness, ProbeAnswer liveness,
+      @Nullable Duration exitAfter, int exitCode) {
+    this(startup, readiness, liveness, exitAfter, exitCode, Duration.ZERO, SIGTERM_EXIT_CODE);
   }
 
   /**
@@ -102,13 +125,21 @@ public record ContainerScript(ProbeAnswer startup, ProbeAnswer readiness, ProbeA
   /** This script with the liveness probe failing after {@code d}. */
   public ContainerScript withLivenessFailureAfter(Duration d) {
     return new ContainerScript(startup, readiness, liveness.withFailFrom(Objects.requireNonNull(d, "d")), exitAfter,
-        exitCode);
+        exitCode, stopAfter, stopExitCode);
   }
 
   /** This script with other answers to probes of {@code type}. */
   public ContainerScript withAnswer(ProbeType type, ProbeAnswer a) {
     Objects.requireNonNull(a, "answer");
     return new ContainerScript(type == ProbeType.Startup ? a : startup, type == ProbeType.Readiness ? a : readiness,
-        type == ProbeType.Liveness ? a : liveness, exitAfter, exitCode);
+        type == ProbeType.Liveness ? a : liveness, exitAfter, exitCode, stopAfter, stopExitCode);
+  }
+
+  /**
+   * This script with another answer to SIGTERM: exit {@code after} the signal with {@code code}; {@code after}
+   * {@code null} for a process that ignores the signal (killed when the grace period runs out, 137).
+   */
+  public ContainerScript withStop(@Nullable Duration after, int code) {
+    return new ContainerScript(startup, readiness, liveness, exitAfter, exitCode, after, code);
   }
 }

@@ -28,6 +28,13 @@ public interface HealthSource {
   String UNHEALTHY_IMAGES = "simulate.fleetkit.io/unhealthy-images";
   /** Annotation: seconds until the liveness probe fails. */
   String LIVENESS_FAILS_AFTER = "simulate.fleetkit.io/liveness-fails-after-seconds";
+  /**
+   * Annotation: seconds from SIGTERM until the process exits ({@code "never"}: it ignores SIGTERM and is killed when
+   * the grace period runs out; default 0).
+   */
+  String STOP_AFTER = "simulate.fleetkit.io/stop-after-seconds";
+  /** Annotation: the exit code of the exit on SIGTERM (default 143, 128 + SIGTERM; 0 for a clean shutdown). */
+  String STOP_EXIT_CODE = "simulate.fleetkit.io/stop-exit-code";
   /** Annotation: how many first runs of each container exit with code 1 at once (a crash) before it behaves. */
   String CRASHES = "simulate.fleetkit.io/crashes";
   /** How long a pod owned by a Job runs when its annotations say nothing (then it exits 0). */
@@ -57,7 +64,8 @@ public interface HealthSource {
   /**
    * The application model read from the pod's annotations: {@link #STARTED_AFTER}, {@link #READY_AFTER},
    * {@link #READINESS_FAILS_AFTER}, {@link #LIVENESS_FAILS_AFTER}, {@link #UNHEALTHY_IMAGES}, {@link #EXIT_AFTER},
-   * {@link #EXIT_CODE}, {@link #CRASHES}; each for the whole pod, or for one container with the suffix
+   * {@link #EXIT_CODE}, {@link #CRASHES}, {@link #STOP_AFTER}, {@link #STOP_EXIT_CODE}; each for the whole pod, or
+   * for one container with the suffix
    * {@code .<container name>} (e.g. {@code simulate.fleetkit.io/ready-after-seconds.web}), which wins. A pod
    * without them is ready at once and runs forever, except a pod owned by a Job, which runs
    * {@link #DEFAULT_JOB_RUN} and exits 0. The annotations come from the workload's pod template, so a manifest can

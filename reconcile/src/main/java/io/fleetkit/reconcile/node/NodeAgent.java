@@ -191,7 +191,10 @@ public final class NodeAgent implements AutoCloseable {
    * a new sandbox and starts over from its first init container ({@code computePodActions} for a missing sandbox,
    * with no container visible); the pod log directories survive, so a container that ran before starts with its last
    * restart count plus one ({@code calcRestartCountByLogDir}), and until it starts its status keeps the count it
-   * showed. What the kubelet held in memory (the restart backoff) is gone. Idempotent.
+   * showed. A {@code restartPolicy: Never} pod that had a container or a regular init container running fails
+   * instead (the kubelet's status conversion and {@code getPhase}, before any action is computed): its lost runs are
+   * reported terminated with 137, reason {@code ContainerStatusUnknown}, one more restart each, and nothing runs
+   * again. What the kubelet held in memory (the restart backoff) is gone. Idempotent.
    */
   public void revive() {
     if (alive) {
@@ -361,7 +364,9 @@ public final class NodeAgent implements AutoCloseable {
    * The pod's conditions as the kubelet writes them ({@code generateAPIPodStatus} and the status manager's merge):
    * the conditions it does not own as they are, then the ones it generates ({@link PodConditions}) in its order,
    * {@code PodReadyToStartContainers}, {@code Initialized}, {@code Ready}, {@code ContainersReady} and
-   * {@code PodScheduled=True}; each keeps its transition time while its status stays.
+   * {@code PodScheduled=True}; each keeps its transition time while its status stays. {@code Ready} also waits for
+   * the pod's readiness gates: conditions of other types, which their controllers write into the pod's status and
+   * which this rewrite keeps (a change of one comes back as a watch event and regenerates {@code Ready}).
    */
   private static List<PodCondition> conditions(PodStatus old, PodSpec spec, List<ContainerStatus> all,
       PodPhase phase, PodRuntime r, Instant now) {
@@ -384,7 +389,8 @@ public final class NodeAgent implements AutoCloseable {
     out.add(sandbox);
     out.add(transition(old, PodConditions.initialized(spec, all, phase), now));
     PodCondition containersReady = PodConditions.containersReady(spec, all, phase);
-    out.add(transition(old, PodConditions.asReady(containersReady), now));
+    // the readiness gates are read from what precedes Ready: the conditions other controllers wrote (kept above)
+    out.add(transition(old, PodConditions.podReady(spec, out, containersReady), now));
     out.add(transition(old, containersReady, now));
     out.add(transition(old, SCHEDULED, now));
     return out;
@@ -397,7 +403,7 @@ public final class NodeAgent implements AutoCloseable {
   private static boolean ownedByKubelet(String type) {
     return switch (type) {
       case PodCondition.POD_SCHEDULED, PodCondition.READY, PodCondition.INITIALIZED, PodCondition.CONTAINERS_READY,
-          PodConditions.POD_READY_TO_START_CONTAINERS -> true;
+          PodCondition.POD_READY_TO_START_CONTAINERS -> true;
       default -> false;
     };
   }

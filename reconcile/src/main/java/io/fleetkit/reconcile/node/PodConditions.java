@@ -17,11 +17,12 @@ import org.jspecify.annotations.Nullable;
  * in that order after the conditions it does not own, followed by {@code PodScheduled=True}. The statuses are the
  * init containers' and the regular containers' in one list, found by name; {@code null} means the kubelet knows
  * none. The conditions carry no transition time: the status manager sets it (kept while the status stays).
- * FleetKit pods have no readiness gates, so {@code Ready} is {@code ContainersReady} under its own type. Stateless.
+ * {@code Ready} is {@code ContainersReady} under its own type, and when that is True, False while a readiness gate
+ * of the pod ({@code spec.readinessGates}) names a condition that is missing or not True. Stateless.
  */
 final class PodConditions {
   /** The type of the condition that the pod's sandbox is ready and its network configured. */
-  static final String POD_READY_TO_START_CONTAINERS = "PodReadyToStartContainers";
+  static final String POD_READY_TO_START_CONTAINERS = PodCondition.POD_READY_TO_START_CONTAINERS;
   /** Every container status is unknown. */
   static final String UNKNOWN_CONTAINER_STATUSES = "UnknownContainerStatuses";
   /** Every related container succeeded. */
@@ -32,6 +33,8 @@ final class PodConditions {
   static final String CONTAINERS_NOT_READY = "ContainersNotReady";
   /** An init container has not completed. */
   static final String CONTAINERS_NOT_INITIALIZED = "ContainersNotInitialized";
+  /** A readiness gate's condition is missing or not True. */
+  static final String READINESS_GATES_NOT_READY = "ReadinessGatesNotReady";
 
   private PodConditions() {}
 
@@ -57,16 +60,59 @@ final class PodConditions {
     return ready(PodCondition.CONTAINERS_READY, spec, statuses, phase);
   }
 
-
-  /** {@code GeneratePodReadyCondition} for a pod without readiness gates: {@link #containersReady} as {@code Ready}. */
-  static PodCondition podReady(PodSpec spec, @Nullable List<ContainerStatus> statuses, PodPhase phase) {
-    return asReady(containersReady(spec, statuses, phase));
+  /**
+   * {@code GeneratePodReadyCondition}: {@link #containersReady} under the type {@code Ready} while that is not True;
+   * otherwise False with {@code ReadinessGatesNotReady} when a readiness gate's condition is not in
+   * {@code conditions} ("corresponding condition of pod readiness gate "g" does not exist.") or not True ("the status
+   * of pod readiness gate "g" is not "True", but False"), the messages of all such gates in spec order joined with
+   * {@code ", "}; True when every gate's condition is True. {@code conditions} are those the kubelet writes before
+   * {@code Ready}: the ones it does not own, then {@code PodReadyToStartContainers} and {@code Initialized}.
+   */
+  static PodCondition podReady(PodSpec spec, List<PodCondition> conditions,
+      @Nullable List<ContainerStatus> statuses, PodPhase phase) {
+    return podReady(spec, conditions, containersReady(spec, statuses, phase));
   }
 
-  /** {@code Ready} of a pod without readiness gates: the status, reason and message of {@code containersReady}. */
-  static PodCondition asReady(PodCondition containersReady) {
-    return PodCondition.of(PodCondition.READY, containersReady.status(), containersReady.reason(),
-        containersReady.message(), null);
+  /** {@link #podReady(PodSpec, List, List, PodPhase)} from an already generated {@code ContainersReady}. */
+  static PodCondition podReady(PodSpec spec, List<PodCondition> conditions, PodCondition containersReady) {
+    if (containersReady.status() != ConditionStatus.True || spec.readinessGates().isEmpty()) {
+      return PodCondition.of(PodCondition.READY, containersReady.status(), containersReady.reason(),
+          containersReady.message(), null);
+    }
+    StringBuilder unready = null;
+    for (String gate : spec.readinessGates()) {
+      PodCondition c = condition(conditions, gate);
+      if (c != null && c.status() == ConditionStatus.True) {
+        continue;
+      }
+      unready = unready == null ? new StringBuilder() : unready.append(", ");
+      if (c == null) {
+        unready.append("corresponding condition of pod readiness gate ").append(quote(gate)).append(" does not exist.");
+      } else {
+        unready.append("the status of pod readiness gate ").append(quote(gate)).append(" is not \"True\", but ")
+            .append(c.status().name());
+      }
+    }
+    return unready == null ? READY
+        : PodCondition.of(PodCondition.READY, ConditionStatus.False, READINESS_GATES_NOT_READY, unready.toString(),
+            null);
+  }
+
+  private static final PodCondition READY = PodCondition.of(PodCondition.READY, ConditionStatus.True, "", "", null);
+
+  /** {@code podutil.GetPodConditionFromList}: the first condition of {@code type}. */
+  private static @Nullable PodCondition condition(List<PodCondition> conditions, String type) {
+    for (int i = 0; i < conditions.size(); i++) {
+      if (conditions.get(i).type().equals(type)) {
+        return conditions.get(i);
+      }
+    }
+    return null;
+  }
+
+  /** Go's {@code %q} of a condition type: a qualified name (as validation requires) has nothing it would escape. */
+  private static String quote(String s) {
+    return '"' + s + '"';
   }
 
   private static PodCondition ready(String type, PodSpec spec, @Nullable List<ContainerStatus> statuses,

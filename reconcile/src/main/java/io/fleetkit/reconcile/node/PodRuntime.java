@@ -42,7 +42,8 @@ import org.jspecify.annotations.Nullable;
  * one starts, a sidecar (restartable init container) must have started (its startup probe passed, or it has none);
  * the regular containers start once the last one has. A failed regular init container fails the pod under
  * {@code restartPolicy: Never} and is restarted with CrashLoopBackOff otherwise; a sidecar is restarted whenever it
- * exits, whatever the policy, and is killed (exit 137) when the regular containers are all done. A kubelet restart
+ * exits, whatever the policy, and is stopped (SIGTERM, then SIGKILL when the grace period runs out, in reverse spec
+ * order: {@link #stopSidecars}) when the regular containers are all done. A kubelet restart
  * ({@link #kubeletRestarted}) keeps the containers running and rebuilds the kubelet's memory: new probe workers,
  * whose results the readiness of survivors inherits until they have their own ({@link KubeletRestart}), and no
  * restart backoff. Not thread-safe: owned by one {@link NodeAgent}.
@@ -66,6 +67,8 @@ final class PodRuntime {
   /** The reason of {@code Initialized=True} of a pod with init containers that succeeded. */
   static final String POD_COMPLETED = PodConditions.POD_COMPLETED;
   private static final ProbeTarget NO_TARGET = ProbeTarget.of("");
+  /** The shortest stop the kubelet gives a container ({@code minimumGracePeriodInSeconds}). */
+  static final long MINIMUM_GRACE_PERIOD_SECONDS = 2;
 
   final String key;
   Pod pod;
@@ -77,6 +80,8 @@ final class PodRuntime {
   private boolean initialized;
   /** Whether a regular init container failed under {@code restartPolicy: Never}: the pod failed. */
   private boolean initFailed;
+  /** Whether the pod, under {@code restartPolicy: Never}, lost a running container to a reboot: it failed. */
+  private boolean lost;
   private boolean sidecarsStopped;
   /** Whether the pod's sandbox is ready: created with the pod's first actions, torn down when the pod is done. */
   private boolean sandboxReady;
@@ -117,7 +122,93 @@ final class PodRuntime {
       if (!inits.isEmpty() && inits.stream().allMatch(c -> c.done && c.state == ContainerStateType.Terminated)) {
         initialized = true; // every init container ran for good before the reboot: nothing to run again
       }
+      if (pod.spec().restartPolicy() == RestartPolicy.Never && lostAtReboot(reboot)) {
+        failLostContainers(reboot);
+      } else if (!inits.isEmpty() && mainDone()) {
+        loseSidecars(reboot); // the regular containers ended for good before it: the pod is done, not restarted
+      }
     }
+  }
+
+  /**
+   * Whether a {@code restartPolicy: Never} pod failed with the reboot, as the kubelet decides it before it would
+   * compute any action ({@code SyncPod} returns early for a terminal phase): {@code convertToAPIContainerStatuses}
+   * gives a container whose previous status was running and which the runtime no longer lists a last termination
+   * state (137, {@code ContainerStatusUnknown}, "The container could not be located when the pod was deleted.  The
+   * container used to be Running") and one more restart; {@code getPhase} then counts such a regular init container
+   * as a failed initialization and such a regular container as stopped without success, and under {@code Never}
+   * the pod is Failed when an init container failed, or when no regular container waits to start and none runs
+   * while one stopped in failure. A sidecar's lost run does not count for the phase.
+   */
+  private boolean lostAtReboot(Reboot reboot) {
+    for (int i = 0; i < inits.size(); i++) {
+      if (inits.get(i).kind == Kind.INIT && reboot.runningInits()[i]) {
+        return true;
+      }
+    }
+    boolean anyLost = false;
+    for (int i = 0; i < containers.size(); i++) {
+      ContainerRun c = containers.get(i);
+      if (reboot.runningContainers()[i]) {
+        anyLost = true;
+      } else if (!c.done) {
+        return false; // never started: it waits, the pod is Pending and starts over in a new sandbox
+      }
+    }
+    return anyLost;
+  }
+
+  /**
+   * The statuses of a pod lost at a reboot once it is terminal (the status manager's {@code TerminatePod}): each run
+   * that was running is reported terminated with 137, reason {@code ContainerStatusUnknown} and no finish time, its
+   * restart count one more than its status showed; a sidecar held back in CrashLoopBackOff likewise, without the
+   * extra restart; runs that never started keep waiting. No sandbox is created and nothing runs again.
+   */
+  private void failLostContainers(Reboot reboot) {
+    lost = true;
+    for (int i = 0; i < containers.size(); i++) {
+      if (reboot.runningContainers()[i]) {
+        lose(containers.get(i), true);
+      }
+    }
+    for (int i = 0; i < inits.size(); i++) {
+      if (inits.get(i).kind == Kind.INIT && reboot.runningInits()[i]) {
+        lose(inits.get(i), true);
+      }
+    }
+    loseSidecars(reboot);
+  }
+
+  /**
+   * The sidecars of a pod that is done with the reboot: none starts again; one that was running, or had run, is
+   * reported as {@link #failLostContainers} reports a lost run.
+   */
+  private void loseSidecars(Reboot reboot) {
+    for (int i = 0; i < inits.size(); i++) {
+      ContainerRun c = inits.get(i);
+      if (c.kind != Kind.SIDECAR) {
+        continue;
+      }
+      if (reboot.runningInits()[i]) {
+        lose(c, true);
+      } else if (reboot.inits()[2 * i + 1] >= 0) {
+        lose(c, false); // it ran before; TerminatePod reports the evidence of a start as unknown
+      } else {
+        c.done = true; // never started: it stays waiting and never will
+      }
+    }
+    sidecarsStopped = true;
+  }
+
+  private static void lose(ContainerRun c, boolean wasRunning) {
+    c.state = ContainerStateType.Terminated;
+    c.exitCode = ContainerScript.KILLED_EXIT_CODE;
+    c.reason = CONTAINER_STATUS_UNKNOWN;
+    c.finishedAt = null;
+    if (wasRunning) {
+      c.restartCount++;
+    }
+    c.done = true;
   }
 
   /**
@@ -127,7 +218,16 @@ final class PodRuntime {
    * upstream's {@code calcRestartCountByLogDir} is for); the pod log directories survive.
    */
   record Reboot(String uid, int[] containers, int[] inits, List<@Nullable Kept> keptContainers,
-      List<@Nullable Kept> keptInits) {
+      List<@Nullable Kept> keptInits, boolean[] runningContainers, boolean[] runningInits) {
+    /** Per run, whether it was running when the node went down (its status showed it running). */
+    static boolean[] running(List<ContainerRun> runs) {
+      boolean[] out = new boolean[runs.size()];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = runs.get(i).running();
+      }
+      return out;
+    }
+
     /** Entries {@code 2 i} (shown restart count) and {@code 2 i + 1} (last log) per run. */
     static int[] of(List<ContainerRun> runs) {
       int[] out = new int[runs.size() * 2];
@@ -179,7 +279,8 @@ final class PodRuntime {
   Reboot reboot() {
     RestartPolicy policy = pod.spec().restartPolicy();
     return new Reboot(pod.metadata().uid(), Reboot.of(containers),
-        inits.isEmpty() ? new int[0] : Reboot.of(inits), Reboot.kept(containers, policy), Reboot.kept(inits, policy));
+        inits.isEmpty() ? new int[0] : Reboot.of(inits), Reboot.kept(containers, policy), Reboot.kept(inits, policy),
+        Reboot.running(containers), Reboot.running(inits));
   }
 
   /** What a container is to its pod. */
@@ -211,6 +312,10 @@ final class PodRuntime {
     @Nullable Instant backoffUntil;
     /** When the kubelet restarted while this run was running; {@code null} otherwise. */
     @Nullable Instant kubeletStart;
+    /** While the kubelet stops this (sidecar) run: when it exits, on SIGTERM or SIGKILL; {@code null} otherwise. */
+    @Nullable Instant stopExitAt;
+    /** The exit code of that exit. */
+    int stopExitCode;
 
     ContainerRun(Container spec, Instant podAdded, Kind kind, String waitingReason) {
       this.spec = spec;
@@ -234,13 +339,14 @@ final class PodRuntime {
 
     /** The exact kill of the liveness shorthand, for a container that declares no liveness probe. */
     @Nullable Instant killAt() {
-      return running() && probes.worker(ProbeType.Liveness) == null && script.livenessFailsAfter() != null
+      return running() && stopExitAt == null && probes.worker(ProbeType.Liveness) == null
+          && script.livenessFailsAfter() != null
           ? startedAt.plus(script.livenessFailsAfter()) : null;
     }
 
     @Nullable Instant tickAt() {
-      if (!running()) {
-        return null;
+      if (!running() || stopExitAt != null) {
+        return null; // a run being stopped is probed no more that matters: the kubelet is killing it
       }
       Instant next = null;
       for (ProbeType t : ProbeType.values()) {
@@ -318,9 +424,34 @@ final class PodRuntime {
     }
   }
 
-  /** Whether every container finished for good, or an init container failed the pod (it is Succeeded or Failed). */
+  /**
+   * Whether the pod is done (Succeeded or Failed, nothing runs any more): {@link #mainDone} and every sidecar
+   * stopped.
+   */
   boolean finished() {
-    if (initFailed) {
+    if (!mainDone()) {
+      return false;
+    }
+    if (inits.isEmpty()) {
+      return true;
+    }
+    if (!sidecarsStopped) {
+      return false;
+    }
+    for (ContainerRun c : inits) {
+      if (c.kind == Kind.SIDECAR && !c.done) {
+        return false; // still stopping
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether every regular container finished for good, or an init container (or a reboot) failed the pod: the
+   * kubelet then kills the pod, its sidecars included, rather than restart anything.
+   */
+  boolean mainDone() {
+    if (initFailed || lost) {
       return true;
     }
     for (ContainerRun c : containers) {
@@ -333,7 +464,7 @@ final class PodRuntime {
 
   /** Runs every transition due at or before {@code now}. */
   void advance(Instant now, HealthSource health, RestartBackoff backoff) {
-    if (!sandboxReady && (inits.isEmpty() || initialized) && !finished()) {
+    if (!sandboxReady && (inits.isEmpty() || initialized) && !mainDone()) {
       // computePodActions without init containers to run (none, or all done before a reboot): a new sandbox,
       // then every container
       createSandbox(now);
@@ -347,9 +478,10 @@ final class PodRuntime {
       for (ContainerRun c : containers) {
         changed |= advance(c, now, health, backoff);
       }
-    }
-    if (!inits.isEmpty() && finished() && !sidecarsStopped) {
-      stopSidecars(now);
+      if (!inits.isEmpty() && mainDone() && !sidecarsStopped) {
+        stopSidecars(now);
+        changed = true; // a sidecar that SIGTERM ends at once exits now
+      }
     }
     if (sandboxReady && finished()) {
       sandboxReady = false; // the pod is done: the kubelet kills it, its sandbox included
@@ -413,7 +545,7 @@ final class PodRuntime {
       }
       changed |= stepped;
     }
-    if (initialized || finished()) {
+    if (initialized || mainDone()) {
       return changed;
     }
     List<InitContainerActions.Init> views = new ArrayList<>(inits.size());
@@ -460,15 +592,22 @@ final class PodRuntime {
   }
 
   /**
-   * Kills the sidecars once the pod is done (its regular containers finished, or an init container failed it), as the
+   * Stops the sidecars once the regular containers are all done (or an init container failed the pod), as the
    * kubelet does: {@code computePodActions} then kills the pod rather than restart them, so a restartable init
-   * container does not keep a finished pod alive. A running sidecar is killed at that instant with exit code 137,
-   * reason {@code Error}, as this simulator kills a container whose liveness failed (upstream sends SIGTERM and, once
-   * the grace period is over, SIGKILL; a process that exits on SIGTERM would report its own code: not modelled). A
-   * sidecar held back in CrashLoopBackOff is not running and has no terminated state of its own; the status manager's
-   * {@code TerminatePod} then reports it terminated with 137, reason {@code ContainerStatusUnknown} and no finish
-   * time. Terminated sidecars do not count for the pod's phase ({@code getPhase}): a pod whose regular containers
-   * all exited 0 is Succeeded.
+   * container does not keep a finished pod alive. {@code killContainersWithSyncResult} stops every running container
+   * at once, each with the pod's {@code terminationGracePeriodSeconds} ({@code setTerminationGracePeriod}), in the
+   * sidecar order of {@code terminationOrdering}: a sidecar first waits, within its grace period, until the next
+   * sidecar in spec order has terminated (the last one waits for nothing, the regular containers having exited), the
+   * wait taken from its grace period in whole seconds ({@code waitForTurn}), at least 2 s left
+   * ({@code minimumGracePeriodInSeconds}); then {@code StopContainer} sends SIGTERM and, when the grace period runs
+   * out first, SIGKILL. So the sidecars stop in reverse spec order. How a process answers SIGTERM is its script's
+   * ({@link ContainerScript#stopAfter()}, {@link ContainerScript#stopExitCode()}); killed, it reports 137. A sidecar
+   * that exits by itself meanwhile is not restarted. While sidecars stop, the pod stays Running ({@code getPhase}
+   * counts them running). A sidecar held back in CrashLoopBackOff is not running and has no terminated state of its
+   * own: the status manager's {@code TerminatePod} reports it terminated with 137, reason
+   * {@code ContainerStatusUnknown} and no finish time. Terminated sidecars do not count for the pod's phase
+   * ({@code getPhase}): a pod whose regular containers all exited 0 is Succeeded. The stop starts when the last regular
+   * container finished (the kubelet's sync on that exit), or now when an init container failed the pod.
    */
   private void stopSidecars(Instant now) {
     sidecarsStopped = true;
@@ -478,17 +617,19 @@ final class PodRuntime {
         last = c.finishedAt;
       }
     }
-    Instant stopAt = last != null && !initFailed ? last : now;
-    for (ContainerRun c : inits) {
+    Instant start = last != null && !initFailed ? last : now;
+    long grace = pod.spec().terminationGracePeriodSeconds();
+    Instant laterTerminated = null; // when the next sidecar in spec order terminated; null: it was not running
+    for (int i = inits.size() - 1; i >= 0; i--) {
+      ContainerRun c = inits.get(i);
       if (c.kind != Kind.SIDECAR) {
         continue;
       }
       if (c.running()) {
-        c.state = ContainerStateType.Terminated;
-        c.exitCode = ContainerScript.KILLED_EXIT_CODE;
-        c.reason = REASON_ERROR;
-        c.finishedAt = stopAt;
-      } else if (c.state == ContainerStateType.Waiting && c.startedAt != null) {
+        laterTerminated = scheduleStop(c, start, grace, laterTerminated);
+        continue;
+      }
+      if (c.state == ContainerStateType.Waiting && c.startedAt != null) {
         c.state = ContainerStateType.Terminated;
         c.exitCode = ContainerScript.KILLED_EXIT_CODE;
         c.reason = CONTAINER_STATUS_UNKNOWN;
@@ -496,7 +637,32 @@ final class PodRuntime {
       }
       c.backoffUntil = null;
       c.done = true;
+      laterTerminated = null;
     }
+  }
+
+  /** {@code killContainer} for a running sidecar; returns when its kill returns (its termination ordering signal). */
+  private static Instant scheduleStop(ContainerRun c, Instant start, long grace, @Nullable Instant laterTerminated) {
+    Duration waited = Duration.ZERO;
+    long period = grace;
+    if (period > 0 && laterTerminated != null) {
+      Duration turn = Duration.between(start, laterTerminated);
+      waited = turn.compareTo(Duration.ofSeconds(period)) < 0 ? turn : Duration.ofSeconds(period);
+      period -= waited.getSeconds(); // the seconds waited, truncated downward
+    }
+    period = Math.max(period, MINIMUM_GRACE_PERIOD_SECONDS);
+    Instant sigterm = start.plus(waited);
+    Duration stopAfter = c.script.stopAfter();
+    if (stopAfter != null && stopAfter.compareTo(Duration.ofSeconds(period)) < 0) {
+      c.stopExitAt = sigterm.plus(stopAfter);
+      c.stopExitCode = c.script.stopExitCode();
+    } else {
+      c.stopExitAt = sigterm.plusSeconds(period); // SIGKILL
+      c.stopExitCode = ContainerScript.KILLED_EXIT_CODE;
+    }
+    Instant own = c.exitAt();
+    Instant exit = own != null && own.isBefore(c.stopExitAt) ? own : c.stopExitAt;
+    return exit.isBefore(sigterm) ? sigterm : exit;
   }
 
   /** Runs the earliest event of a running container due at or before {@code now}; false when none is due. */
@@ -505,8 +671,9 @@ final class PodRuntime {
     Instant exitAt = c.exitAt();
     Instant killAt = c.killAt();
     Instant tickAt = c.tickAt();
+    Instant stopAt = c.stopExitAt;
     Instant t = null;
-    for (Instant i : new Instant[] {exitAt, killAt, tickAt}) {
+    for (Instant i : new Instant[] {exitAt, killAt, tickAt, stopAt}) {
       if (i != null && !i.isAfter(now) && (t == null || i.isBefore(t))) {
         t = i;
       }
@@ -518,6 +685,8 @@ final class PodRuntime {
       terminate(c, c.script.exitCode(), exitAt, now, health, backoff);
     } else if (t.equals(killAt)) {
       terminate(c, ContainerScript.KILLED_EXIT_CODE, killAt, now, health, backoff);
+    } else if (t.equals(stopAt)) {
+      terminate(c, c.stopExitCode, stopAt, now, health, backoff);
     } else {
       Instant at = t;
       ContainerView view = new ContainerView(PodPhase.Running, false, pod.spec().restartPolicy(), c.containerId(),
@@ -566,10 +735,11 @@ final class PodRuntime {
     boolean restart = switch (c.kind) {
       case REGULAR -> policy == RestartPolicy.Always || (policy == RestartPolicy.OnFailure && code != 0);
       case INIT -> policy != RestartPolicy.Never && code != 0; // one that exited 0 has done its part
-      case SIDECAR -> true; // whatever the pod's policy, until the pod is done
+      case SIDECAR -> c.stopExitAt == null; // whatever the pod's policy, until the kubelet stops it
     };
     if (!restart) {
       c.done = true;
+      c.stopExitAt = null;
       return;
     }
     String id = backoffKey(c);
@@ -605,7 +775,8 @@ final class PodRuntime {
     if (c.running()) {
       c.settle();
     }
-    for (Instant t : new Instant[] {c.exitAt(), c.killAt(), c.tickAt(), c.readinessChangeAt(now), c.backoffUntil}) {
+    for (Instant t : new Instant[] {c.exitAt(), c.killAt(), c.tickAt(), c.readinessChangeAt(now), c.backoffUntil,
+        c.stopExitAt}) {
       if (t != null && t.isAfter(now) && (next == null || t.isBefore(next))) {
         next = t;
       }
@@ -614,12 +785,11 @@ final class PodRuntime {
   }
 
   PodPhase phase() {
-    if (initFailed) {
+    if (initFailed || lost) {
       return PodPhase.Failed;
     }
-    if (!initialized) {
-      return PodPhase.Pending;
-    }
+    // before the initialization check: after a reboot the regular containers may be done (kept) while the sidecars,
+    // never started again, leave the pod uninitialized
     if (finished()) {
       for (ContainerRun c : containers) {
         if (c.exitCode != 0) {
@@ -627,6 +797,12 @@ final class PodRuntime {
         }
       }
       return PodPhase.Succeeded;
+    }
+    if (mainDone()) {
+      return PodPhase.Running; // getPhase counts the sidecars still stopping as running
+    }
+    if (!initialized) {
+      return PodPhase.Pending;
     }
     for (ContainerRun c : containers) {
       if (c.startedAt != null) {

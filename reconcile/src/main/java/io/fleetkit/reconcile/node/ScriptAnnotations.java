@@ -44,16 +44,20 @@ final class ScriptAnnotations implements HealthSource {
     Long exit = seconds(pod, a, HealthSource.EXIT_AFTER, name, podWide);
     Long code = seconds(pod, a, HealthSource.EXIT_CODE, name, podWide);
     Duration exitAfter = exit != null ? Duration.ofSeconds(exit) : defaultExit;
+    Duration stopAfter = secondsOrNever(pod, a, HealthSource.STOP_AFTER, name, podWide);
+    Long stopCode = seconds(pod, a, HealthSource.STOP_EXIT_CODE, name, podWide);
+    int stopExitCode = stopCode == null ? ContainerScript.SIGTERM_EXIT_CODE : stopCode.intValue();
     if (unhealthyImage(a, name, container.image(), podWide)) {
       return new ContainerScript(ProbeAnswer.NEVER, ProbeAnswer.NEVER, ProbeAnswer.NEVER, exitAfter,
-          code == null ? 0 : code.intValue());
+          code == null ? 0 : code.intValue(), stopAfter, stopExitCode);
     }
     ProbeAnswer startup = new ProbeAnswer(secondsOrNever(pod, a, HealthSource.STARTED_AFTER, name, podWide), null);
     ProbeAnswer readiness = new ProbeAnswer(secondsOrNever(pod, a, HealthSource.READY_AFTER, name, podWide),
         duration(seconds(pod, a, HealthSource.READINESS_FAILS_AFTER, name, podWide)));
     ProbeAnswer liveness = new ProbeAnswer(Duration.ZERO,
         duration(seconds(pod, a, HealthSource.LIVENESS_FAILS_AFTER, name, podWide)));
-    return new ContainerScript(startup, readiness, liveness, exitAfter, code == null ? 0 : code.intValue());
+    return new ContainerScript(startup, readiness, liveness, exitAfter, code == null ? 0 : code.intValue(),
+        stopAfter, stopExitCode);
   }
 
   private static boolean unhealthyImage(Map<String, String> a, String container, String image, boolean podWide) {
@@ -115,7 +119,8 @@ final class ScriptAnnotations implements HealthSource {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("pod " + pod.metadata().key() + ": annotation " + used + " \"" + v
           + "\" must be a non-negative integer" + (key.equals(HealthSource.READY_AFTER)
-              || key.equals(HealthSource.STARTED_AFTER) ? " or \"never\"" : ""), e);
+              || key.equals(HealthSource.STARTED_AFTER) || key.equals(HealthSource.STOP_AFTER)
+              ? " or \"never\"" : ""), e);
     }
   }
 }

@@ -273,9 +273,10 @@ final class NodeAgentInitContainersTest {
   }
 
   @Test
-  void sidecar_isKilledWhenJobPodCompletes_podSucceeds() {
-    // test/e2e_node/container_lifecycle_test.go: a sidecar the kubelet kills (SIGKILL) reports 137 and reason Error;
-    // terminated sidecars do not count for the phase (kubelet_pods.go getPhase)
+  void sidecar_isStoppedWhenJobPodCompletes_podSucceeds() {
+    // the kubelet stops the sidecar with SIGTERM once the main container is done; an unscripted process ends on the
+    // signal at once and reports 143, reason Error; terminated sidecars do not count for the phase
+    // (kubelet_pods.go getPhase)
     startAgent(HealthSource.fromAnnotations());
     store.create(pod(RestartPolicy.Never, Map.of())
         .ownerReference(new OwnerReference("batch/v1", "Job", "j", "uid-j", true, true))
@@ -287,7 +288,7 @@ final class NodeAgentInitContainersTest {
     assertThat(current().status().phase()).isEqualTo(PodPhase.Succeeded);
     assertThat(app().state().exitCode()).isZero();
     assertThat(init("proxy").state().type()).isEqualTo(ContainerStateType.Terminated);
-    assertThat(init("proxy").state().exitCode()).isEqualTo(ContainerScript.KILLED_EXIT_CODE);
+    assertThat(init("proxy").state().exitCode()).isEqualTo(ContainerScript.SIGTERM_EXIT_CODE);
     assertThat(init("proxy").state().reason()).isEqualTo("Error");
     assertThat(init("proxy").state().finishedAt()).isEqualTo(t0.plusSeconds(10));
     assertThat(init("proxy").ready()).isFalse();
@@ -295,18 +296,18 @@ final class NodeAgentInitContainersTest {
     assertThat(condition(PodCondition.INITIALIZED).reason()).isEqualTo(PodRuntime.POD_COMPLETED);
     runTo(1000);
     assertThat(init("proxy").restartCount()).isZero();
-    assertThat(init("proxy").state().exitCode()).isEqualTo(ContainerScript.KILLED_EXIT_CODE);
+    assertThat(init("proxy").state().exitCode()).isEqualTo(ContainerScript.SIGTERM_EXIT_CODE);
   }
 
   @Test
-  void sidecar_killed_whenAppFailsUnderNever_podFailed() {
+  void sidecar_stopped_whenAppFailsUnderNever_podFailed() {
     startAgent(HealthSource.fromAnnotations());
     store.create(pod(RestartPolicy.Never, Map.of(EXIT + ".main", "20", HealthSource.EXIT_CODE + ".main", "2"))
         .sidecar("proxy", "envoy:1", ResourceList.EMPTY).container("main", "x:1", ResourceList.EMPTY).build());
     runTo(20);
     assertThat(current().status().phase()).isEqualTo(PodPhase.Failed);
     assertThat(app().state().exitCode()).isEqualTo(2);
-    assertThat(init("proxy").state().exitCode()).isEqualTo(ContainerScript.KILLED_EXIT_CODE);
+    assertThat(init("proxy").state().exitCode()).isEqualTo(ContainerScript.SIGTERM_EXIT_CODE);
     assertThat(init("proxy").state().finishedAt()).isEqualTo(t0.plusSeconds(20));
   }
 

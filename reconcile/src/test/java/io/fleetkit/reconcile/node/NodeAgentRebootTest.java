@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
  * A node reboot ({@link NodeAgent#kill} then {@link NodeAgent#revive}) and a kubelet restart, as upstream decides
  * them: after a reboot the sandbox is gone, so the pod starts over from its first init container
  * ({@code computePodActions} with a missing sandbox), and a container that ran before starts with its last restart
- * count plus one ({@code calcRestartCountByLogDir}); after a kubelet restart the sandbox and the containers are kept,
- * so nothing runs again.
+ * count plus one ({@code calcRestartCountByLogDir}); a {@code restartPolicy: Never} pod that had a container
+ * running fails instead; after a kubelet restart the sandbox and the containers are kept, so nothing runs again.
  */
 final class NodeAgentRebootTest {
   private static final String EXIT = HealthSource.EXIT_AFTER;
@@ -194,6 +194,110 @@ final class NodeAgentRebootTest {
     runTo(6);
     assertThat(app().restartCount()).isZero();
     assertThat(app().state().type()).isEqualTo(ContainerStateType.Running);
+  }
+
+  /** A lost run as the status manager's TerminatePod reports it: 137, ContainerStatusUnknown, no finish time. */
+  private static void assertLost(ContainerStatus s, int restartCount) {
+    assertThat(s.state().type()).isEqualTo(ContainerStateType.Terminated);
+    assertThat(s.state().exitCode()).isEqualTo(ContainerScript.KILLED_EXIT_CODE);
+    assertThat(s.state().reason()).isEqualTo(PodRuntime.CONTAINER_STATUS_UNKNOWN);
+    assertThat(s.state().finishedAt()).isNull();
+    assertThat(s.restartCount()).isEqualTo(restartCount);
+    assertThat(s.ready()).isFalse();
+  }
+
+  @Test
+  void reboot_neverPod_containerRunningAtTheReboot_podFails_nothingRunsAgain() {
+    // kubernetes pkg/kubelet/kubelet_pods.go convertToAPIContainerStatuses: a container whose previous status was
+    // running and which the runtime no longer lists gets a last termination state (137, ContainerStatusUnknown) and
+    // one more restart; getPhase counts it stopped without success, so a Never pod is Failed, and kubelet.go SyncPod
+    // returns for a terminal phase before computePodActions: no new sandbox, no new start; TerminatePod then reports
+    // the container terminated (137, ContainerStatusUnknown)
+    startAgent();
+    store.create(pod(RestartPolicy.Never, Map.of()).container("web", "shop:1", ResourceList.EMPTY).build());
+    runTo(10);
+    assertThat(app().state().type()).isEqualTo(ContainerStateType.Running);
+    agent.kill();
+    runTo(20);
+    agent.revive();
+    runTo(20);
+    assertThat(current().status().phase()).isEqualTo(PodPhase.Failed);
+    assertLost(app(), 1);
+    assertThat(current().status().condition(PodConditions.POD_READY_TO_START_CONTAINERS).status())
+        .as("no sandbox is created").isEqualTo(io.fleetkit.api.meta.ConditionStatus.False);
+    assertThat(current().status().condition(io.fleetkit.api.core.PodCondition.READY).reason())
+        .isEqualTo(PodConditions.POD_FAILED);
+    runTo(200);
+    assertLost(app(), 1);
+    assertThat(agent.podCount()).isEqualTo(1);
+  }
+
+  @Test
+  void reboot_neverPod_oneContainerSucceeded_theOtherRunning_failsKeepingTheSuccess() {
+    startAgent();
+    store.create(pod(RestartPolicy.Never, Map.of(EXIT + ".a", "5"))
+        .container("a", "job:1", ResourceList.EMPTY).container("b", "job:1", ResourceList.EMPTY).build());
+    runTo(10);
+    agent.kill();
+    agent.revive();
+    runTo(11);
+    assertThat(current().status().phase()).isEqualTo(PodPhase.Failed);
+    ContainerStatus a = current().status().containerStatuses().get(0);
+    assertThat(a.state().exitCode()).isZero();
+    assertThat(a.state().reason()).isEqualTo("Completed");
+    assertThat(a.state().finishedAt()).isEqualTo(t0.plusSeconds(5));
+    assertThat(a.restartCount()).isZero();
+    assertLost(current().status().containerStatuses().get(1), 1);
+  }
+
+  @Test
+  void reboot_neverPod_initContainerRunningAtTheReboot_podFails_appNeverStarts() {
+    // getPhase: a regular init container with a non-zero last termination is a failed initialization, which fails
+    // a Never pod whatever else holds
+    startAgent();
+    store.create(pod(RestartPolicy.Never, Map.of(EXIT + ".migrate", "100"))
+        .initContainer("migrate", "db:1", ResourceList.EMPTY).container("web", "shop:1", ResourceList.EMPTY)
+        .build());
+    runTo(10);
+    agent.kill();
+    agent.revive();
+    runTo(200);
+    assertThat(current().status().phase()).isEqualTo(PodPhase.Failed);
+    assertLost(init("migrate"), 1);
+    assertThat(app().state().type()).isEqualTo(ContainerStateType.Waiting);
+    assertThat(app().state().reason()).isEqualTo(PodRuntime.POD_INITIALIZING);
+    assertThat(app().restartCount()).isZero();
+  }
+
+  @Test
+  void reboot_neverPodWithSidecar_bothRunning_podFails_sidecarReportedLostToo() {
+    startAgent();
+    store.create(pod(RestartPolicy.Never, Map.of())
+        .sidecar("proxy", "envoy:1", ResourceList.EMPTY).container("web", "shop:1", ResourceList.EMPTY).build());
+    runTo(10);
+    assertThat(init("proxy").state().type()).isEqualTo(ContainerStateType.Running);
+    agent.kill();
+    agent.revive();
+    runTo(100);
+    assertThat(current().status().phase()).isEqualTo(PodPhase.Failed);
+    assertLost(app(), 1);
+    assertLost(init("proxy"), 1);
+  }
+
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.EnumSource(names = {"OnFailure", "Always"})
+  void reboot_onFailureAndAlwaysPods_containerRunningAtTheReboot_runsAgain(RestartPolicy policy) {
+    // the contrast: getPhase gives Running (restarting) and computePodActions starts the container in a new sandbox
+    startAgent();
+    store.create(pod(policy, Map.of()).container("web", "shop:1", ResourceList.EMPTY).build());
+    runTo(10);
+    agent.kill();
+    agent.revive();
+    runTo(11);
+    assertThat(current().status().phase()).isEqualTo(PodPhase.Running);
+    assertThat(app().state().type()).isEqualTo(ContainerStateType.Running);
+    assertThat(app().state().startedAt()).isEqualTo(t0.plusSeconds(10));
+    assertThat(app().restartCount()).isEqualTo(1);
   }
 
   @Test

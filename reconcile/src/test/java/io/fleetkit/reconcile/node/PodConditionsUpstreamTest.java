@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * Ports of kubernetes {@code pkg/kubelet/status/generate_test.go} (the stored version with
  * TestGenerateContainersReadyCondition, TestGeneratePodReadyCondition, TestGeneratePodInitializedCondition and a
  * 4-case TestGeneratePodReadyToStartContainersCondition, 18,743 characters; the index shows no commit), against
- * {@link PodConditions}. Each case asserts what upstream compares: the whole condition (type, status, reason,
+ * {@link PodConditions}: all 39 cases, the 7 readiness-gate cases of TestGeneratePodReadyCondition included. Each case asserts what upstream compares: the whole condition (type, status, reason,
  * message) for the readiness ones, type, status and reason for Initialized, type and status for
  * PodReadyToStartContainers. Upstream's status without state is {@code Waiting} here (a FleetKit status always has
  * one); its {@code Started} pointer is the {@code started} flag. Cases are numbered in upstream's order.
@@ -124,7 +124,12 @@ final class PodConditionsUpstreamTest {
 
   private static void podReady(PodSpec spec, @Nullable List<ContainerStatus> statuses, PodPhase phase,
       ConditionStatus status, String reason, String message) {
-    expect(PodConditions.podReady(spec, statuses, phase), PodCondition.READY, status, reason, message);
+    podReady(spec, List.of(), statuses, phase, status, reason, message);
+  }
+
+  private static void podReady(PodSpec spec, List<PodCondition> conditions, @Nullable List<ContainerStatus> statuses,
+      PodPhase phase, ConditionStatus status, String reason, String message) {
+    expect(PodConditions.podReady(spec, conditions, statuses, phase), PodCondition.READY, status, reason, message);
   }
 
   @Test
@@ -141,6 +146,58 @@ final class PodConditionsUpstreamTest {
     podReady(spec(c("1234"), c("5678")), List.of(ready("1234"), notReady("5678")), PodPhase.Running, f, cr,
         "containers with unready status: [5678]");
     podReady(spec(c("1234")), List.of(notReady("1234")), PodPhase.Succeeded, f, PodConditions.POD_COMPLETED, "");
+  }
+
+  // --- TestGeneratePodReadyCondition: the 7 readiness-gate cases (upstream's cases 8 to 14) ---
+
+  private static PodSpec gated(List<Container> containers, String... gates) {
+    return spec(List.of(), containers).toBuilder().readinessGates(List.of(gates)).build();
+  }
+
+  private static PodCondition condition(String type, ConditionStatus status) {
+    return PodCondition.of(type, status, "", "", null);
+  }
+
+  @Test
+  void podReady_readinessGateCases() {
+    String gates = PodConditions.READINESS_GATES_NOT_READY;
+    ConditionStatus f = ConditionStatus.False;
+    ConditionStatus t = ConditionStatus.True;
+    List<ContainerStatus> none = List.of();
+    // 8: the gate's condition is missing
+    podReady(gated(List.of(), "gate1"), List.of(), none, PodPhase.Running, f, gates,
+        "corresponding condition of pod readiness gate \"gate1\" does not exist.");
+    // 9: the gate's condition is False
+    podReady(gated(List.of(), "gate1"), List.of(condition("gate1", f)), none, PodPhase.Running, f, gates,
+        "the status of pod readiness gate \"gate1\" is not \"True\", but False");
+    // 10: the gate's condition is True
+    podReady(gated(List.of(), "gate1"), List.of(condition("gate1", t)), none, PodPhase.Running, t, "", "");
+    // 11: two gates, the second's condition missing
+    podReady(gated(List.of(), "gate1", "gate2"), List.of(condition("gate1", t)), none, PodPhase.Running, f, gates,
+        "corresponding condition of pod readiness gate \"gate2\" does not exist.");
+    // 12: two gates, the second's condition False
+    podReady(gated(List.of(), "gate1", "gate2"), List.of(condition("gate1", t), condition("gate2", f)), none,
+        PodPhase.Running, f, gates, "the status of pod readiness gate \"gate2\" is not \"True\", but False");
+    // 13: both True
+    podReady(gated(List.of(), "gate1", "gate2"), List.of(condition("gate1", t), condition("gate2", t)), none,
+        PodPhase.Running, t, "", "");
+    // 14: the gate is True, but a container is not ready: ContainersReady's reason and message
+    podReady(gated(List.of(c("1234")), "gate1"), List.of(condition("gate1", t)), List.of(notReady("1234")),
+        PodPhase.Running, f, PodConditions.CONTAINERS_NOT_READY, "containers with unready status: [1234]");
+  }
+
+  @Test
+  void podReady_severalUnmetGates_messagesJoinedInSpecOrder_unknownStatusNamed() {
+    // beyond upstream's cases: GeneratePodReadyCondition joins the messages of every unmet gate with ", "
+    ConditionStatus u = ConditionStatus.Unknown;
+    podReady(gated(List.of(), "b.example.com/x", "a.example.com/y", "c"), List.of(condition("c", ConditionStatus.True),
+        condition("b.example.com/x", u)), List.of(), PodPhase.Running, ConditionStatus.False,
+        PodConditions.READINESS_GATES_NOT_READY,
+        "the status of pod readiness gate \"b.example.com/x\" is not \"True\", but Unknown, "
+            + "corresponding condition of pod readiness gate \"a.example.com/y\" does not exist.");
+    // a finished pod reports ContainersReady's reason whatever its gates
+    podReady(gated(List.of(c("1234")), "gate1"), List.of(), List.of(notReady("1234")), PodPhase.Succeeded,
+        ConditionStatus.False, PodConditions.POD_COMPLETED, "");
   }
 
   // --- TestGeneratePodInitializedCondition (10 cases) ---

@@ -28,7 +28,7 @@ final class RoundTripTest {
   @ParameterizedTest(name = "{0}")
   @CsvSource({
       "Node, roundtrip/node.yaml, 2",
-      "Pod, roundtrip/pod.yaml, 6",
+      "Pod, roundtrip/pod.yaml, 7",
       "Service, roundtrip/service.yaml, 3",
       "ControllerRevision, roundtrip/controllerrevision.yaml, 2",
       "CronJob, roundtrip/cronjob.yaml, 2",
@@ -73,6 +73,25 @@ final class RoundTripTest {
         .satisfies(p -> assertThat(p.spec().schedulingGates()).containsExactly("example.com/quota", "example.com/arch"));
     assertThat(pods).filteredOn(p -> p.metadata().name().equals("web-0")).singleElement()
         .satisfies(p -> assertThat(p.spec().containers().get(0).ports().get(1).hostIP()).isEqualTo("10.0.0.1"));
+  }
+
+  @org.junit.jupiter.api.Test
+  void pod_readinessGates_loadedAndWritten_andABadConditionTypeRefusedWithItsPath() {
+    List<io.fleetkit.api.core.Pod> pods = KubernetesYaml.parse(resource("roundtrip/pod.yaml"), "pod.yaml")
+        .ofType(io.fleetkit.api.core.Pod.class);
+    io.fleetkit.api.core.Pod p = pods.stream().filter(x -> x.metadata().name().equals("behind-lb")).findFirst()
+        .orElseThrow();
+    assertThat(p.spec().readinessGates()).containsExactly("target-health.elbv2.k8s.aws/web", "example.com/warmed-up");
+    assertThat(p.status().condition("example.com/warmed-up").reason()).isEqualTo("Warming");
+    assertThat(KubernetesYaml.dump(List.of(p))).contains("readinessGates:")
+        .contains("conditionType: \"target-health.elbv2.k8s.aws/web\"")
+        .contains("conditionType: \"example.com/warmed-up\"");
+    assertThat(pods).filteredOn(x -> x.metadata().name().equals("gated")).singleElement()
+        .satisfies(x -> assertThat(KubernetesYaml.dump(List.of(x))).doesNotContain("readinessGates"));
+    String bad = "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n"
+        + "  readinessGates: [{conditionType: \"not a name\"}]\n  containers: [{name: c, image: i}]\n";
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> KubernetesYaml.parse(bad, "bad.yaml"))
+        .hasMessageContaining("spec.readinessGates[0].conditionType").hasMessageContaining("not a name");
   }
 
   @org.junit.jupiter.api.Test

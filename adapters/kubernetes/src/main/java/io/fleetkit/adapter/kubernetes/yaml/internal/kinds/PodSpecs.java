@@ -93,6 +93,13 @@ public final class PodSpecs {
       var g = rawGates.get(i);
       gates.add(Values.required(g == null ? null : g.getName(), path + ".schedulingGates[" + i + "].name", ctx));
     }
+    List<String> readinessGates = new java.util.ArrayList<>();
+    var rawReadiness = s.getReadinessGates();
+    for (int i = 0; rawReadiness != null && i < rawReadiness.size(); i++) {
+      var g = rawReadiness.get(i);
+      readinessGates.add(Values.required(g == null ? null : g.getConditionType(),
+          path + ".readinessGates[" + i + "].conditionType", ctx));
+    }
     List<PodResourceClaim> claims = Fabric8Scheduling.list(s.getResourceClaims(), path + ".resourceClaims", ctx,
         (c, p, cx) -> new PodResourceClaim(Values.orEmpty(c.getName()), Values.orEmpty(c.getResourceClaimName()),
             Values.orEmpty(c.getResourceClaimTemplateName())));
@@ -102,7 +109,8 @@ public final class PodSpecs {
         Values.orEmpty(s.getNodeName()), volumes, restart, grace, deadline, Values.orEmpty(s.getHostname()),
         Values.orEmpty(s.getSubdomain()),
         // the API server's defaulting of pod-level requests (SetDefaults_Pod), then validation in the constructor
-        PodSpec.defaultPodLevelResources(containers, initContainers, podRequests, podLimits), gates, claims));
+        PodSpec.defaultPodLevelResources(containers, initContainers, podRequests, podLimits), gates, claims,
+        readinessGates));
   }
 
   public static io.fabric8.kubernetes.api.model.PodSpec toFabric8(PodSpec s) {
@@ -136,6 +144,8 @@ public final class PodSpecs {
         .withResourceClaims(Fabric8Scheduling.out(s.resourceClaims(),
             c -> new io.fabric8.kubernetes.api.model.PodResourceClaim(c.name(),
                 Values.emptyToNull(c.resourceClaimName()), Values.emptyToNull(c.resourceClaimTemplateName()))))
+        .withReadinessGates(Fabric8Scheduling.out(s.readinessGates(),
+            t -> new io.fabric8.kubernetes.api.model.PodReadinessGate(t)))
         .build();
   }
 
