@@ -13,8 +13,16 @@ public record PodCondition(String type, ConditionStatus status, String reason, S
   public static final String INITIALIZED = "Initialized";
   public static final String CONTAINERS_READY = "ContainersReady";
   public static final String DISRUPTION_TARGET = "DisruptionTarget";
-  /** The reason the scheduler gives on {@code PodScheduled=False}. */
+  /**
+   * The reason the scheduler gives on {@code PodScheduled=False} when no node fits the pod (kube's
+   * {@code PodReasonUnschedulable}).
+   */
   public static final String REASON_UNSCHEDULABLE = "Unschedulable";
+  /**
+   * The reason the scheduler gives on {@code PodScheduled=False} when the attempt failed on an internal error, e.g. a
+   * plugin error or a binding that gave up (kube's {@code PodReasonSchedulerError}).
+   */
+  public static final String REASON_SCHEDULER_ERROR = "SchedulerError";
 
   public PodCondition {
     Objects.requireNonNull(type, "type");
