@@ -7,10 +7,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.framework.Binder;
+import io.fleetkit.api.framework.PermitResult;
 import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
+import io.fleetkit.scheduler.testing.LambdaPlugins;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -165,6 +167,31 @@ final class StoreSchedulingFailureTest {
       clock.advance(Duration.ofSeconds(2)); // past the backoff
       assertThat(s.runUntilIdle()).extracting(ScheduleResult::nodeName).containsExactly("n1");
       assertThat(scheduled(store.require(Pod.class, "default", "a")).status()).isEqualTo(ConditionStatus.True);
+      assertThat(feed.scheduler()).isSameAs(s);
+    }
+  }
+
+  @Test
+  void waitingOnPermit_writesNothing_thenItsTimeoutIsRecorded() {
+    PluginRegistry reg = PluginRegistry.defaults().with("Gate",
+        h -> LambdaPlugins.permit("Gate", (p, n) -> PermitResult.waitFor(Duration.ofSeconds(10))));
+    try (ObjectStore store = ObjectStore.builder().clock(clock).directDelivery().build();
+        Scheduler s = Scheduler.builder().clock(clock).store(store).registry(reg)
+            .profile(DefaultPlugins.profile().toBuilder().plugin("Gate").build()).build();
+        StoreScheduler feed = s.attach(store)) {
+      store.create(node("n1", 1000, 4096, 110));
+      Pod created = store.create(pod("p", 100, 10));
+
+      assertThat(s.runUntilIdle()).singleElement()
+          .satisfies(r -> assertThat(r.code()).isEqualTo(Status.Code.WAIT));
+      assertThat(store.require(Pod.class, "default", "p")).as("no write while Permit holds it").isEqualTo(created);
+
+      clock.advance(Duration.ofSeconds(10));
+      s.runUntilIdle();
+      PodCondition c = scheduled(store.require(Pod.class, "default", "p"));
+      assertThat(c.status()).isEqualTo(ConditionStatus.False);
+      assertThat(c.reason()).isEqualTo(PodCondition.REASON_UNSCHEDULABLE);
+      assertThat(c.message()).isEqualTo("rejected due to timeout after waiting 10s at plugin Gate");
       assertThat(feed.scheduler()).isSameAs(s);
     }
   }
