@@ -104,7 +104,7 @@ public interface Scheduler extends AutoCloseable {
   /**
    * Feeds this scheduler from {@code store}: lists and watches nodes, pods, priority classes and disruption budgets.
    * Bindings go wherever this scheduler's binder sends them: build with {@link SchedulerBuilder#store} (or pass a
-   * {@link StoreBinder}) to bind into the store.
+   * {@link StoreBinder}) to bind into the store and to record failed attempts there ({@code PodScheduled=False}).
    */
   default StoreScheduler attach(ObjectStore store) {
     return StoreScheduler.attach(this, store);

@@ -196,8 +196,9 @@ public final class SchedulerBuilder {
 
   /**
    * Makes the embedded object store the default binder target: without an explicit {@link #binder}, pods are bound
-   * (and preemption victims evicted) through a {@link StoreBinder} on {@code store}, with this builder's clock. Feed
-   * the built scheduler from the same store with {@link Scheduler#attach}.
+   * (and preemption victims evicted) through a {@link StoreBinder} on {@code store}, with this builder's clock, which
+   * also records each failed attempt on the pod ({@code PodScheduled=False} with the diagnosis, and the nomination).
+   * Feed the built scheduler from the same store with {@link Scheduler#attach}.
    */
   public SchedulerBuilder store(io.fleetkit.api.store.ObjectStore store) {
     once("store", this.store);

@@ -4,22 +4,27 @@ import io.fleetkit.api.ConflictException;
 import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
+import io.fleetkit.api.core.PodStatus;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.framework.Binder;
 import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.store.ObjectStore;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Binds into an {@link ObjectStore} as kube's {@code pods/binding} does: sets {@code spec.nodeName} and a
- * {@code PodScheduled=True} condition in one write ({@link ObjectStore#updateWithStatus}), retrying on write
- * conflicts. As an {@link Evictor} it deletes preemption
+ * {@code PodScheduled=True} condition in one write ({@link ObjectStore#updateWithStatus}), clearing
+ * {@code status.nominatedNodeName}, retrying on write conflicts. A failed scheduling attempt is recorded on the pod
+ * as kube-scheduler's {@code updatePod} does ({@link #schedulingFailed}): {@code PodScheduled=False} with the reason
+ * and the diagnosis, and the nomination, written only when they change. As an {@link Evictor} it deletes preemption
  * victims from the store. Thread-safe.
  */
 public final class StoreBinder implements Binder, Evictor {
@@ -84,6 +89,66 @@ public final class StoreBinder implements Binder, Evictor {
     }
     return Status.error("binding pod " + pod.metadata().key() + " to node " + nodeName + ": gave up after "
         + ATTEMPTS + " write conflicts");
+  }
+
+  /**
+   * Writes {@code condition} and the nomination on the stored pod, as kube-scheduler's {@code updatePod} with
+   * {@code podutil.UpdatePodCondition} ({@code pkg/scheduler/schedule_one.go}): nothing is written when the stored
+   * condition of that type already has the same status, reason, message and probe time and the nomination is already
+   * {@code nominatedNodeName} (or that is null); the condition's {@code lastTransitionTime} is kept while its status
+   * stays, else it is this binder's clock. One {@link ObjectStore#updateStatus}, compare-and-swap on the
+   * resourceVersion just read: a write conflict re-reads the pod and tries again, up to {@value #ATTEMPTS} times. A
+   * pod that is gone, was recreated under the same name (another uid) or is bound is left alone. Never throws for
+   * those outcomes; they are logged at DEBUG.
+   */
+  @Override
+  public void schedulingFailed(Pod pod, PodCondition condition, @Nullable String nominatedNodeName) {
+    String ns = pod.metadata().namespace();
+    String name = pod.metadata().name();
+    String uid = pod.metadata().uid();
+    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+      Pod c = store.get(Pod.class, ns, name).orElse(null);
+      if (c == null || c.isBound() || (!uid.isEmpty() && !uid.equals(c.metadata().uid()))) {
+        LOG.debug("recording the scheduling failure of pod {}: gone, recreated or bound meanwhile; left alone",
+            pod.metadata().key());
+        return;
+      }
+      PodStatus next = withSchedulingFailure(c.status(), condition, nominatedNodeName, clock.instant());
+      if (next == null) {
+        return;
+      }
+      try {
+        store.updateStatus(c.withStatus(next));
+        return;
+      } catch (ConflictException e) {
+        LOG.debug("recording the scheduling failure of pod {}: conflict, retrying", pod.metadata().key());
+      } catch (NotFoundException e) {
+        LOG.debug("recording the scheduling failure of pod {}: gone meanwhile", pod.metadata().key());
+        return;
+      }
+    }
+    LOG.debug("recording the scheduling failure of pod {}: gave up after {} write conflicts", pod.metadata().key(),
+        ATTEMPTS);
+  }
+
+  /**
+   * {@code status} with {@code condition} and the nomination, or null when neither changes (kube's {@code updatePod}):
+   * the condition replaces the one of its type, keeping that one's {@code lastTransitionTime} when the status is the
+   * same, else taking {@code now}; a null {@code nominatedNodeName} leaves the nomination alone.
+   */
+  static @Nullable PodStatus withSchedulingFailure(PodStatus status, PodCondition condition,
+      @Nullable String nominatedNodeName, Instant now) {
+    PodCondition old = status.condition(condition.type());
+    Instant transition = old != null && old.status() == condition.status() ? old.lastTransitionTime() : now;
+    PodCondition next = new PodCondition(condition.type(), condition.status(), condition.reason(),
+        condition.message(), condition.lastProbeTime(), transition);
+    boolean conditionChanged = !next.equals(old);
+    boolean nominationChanged = nominatedNodeName != null && !nominatedNodeName.equals(status.nominatedNodeName());
+    if (!conditionChanged && !nominationChanged) {
+      return null;
+    }
+    PodStatus s = conditionChanged ? status.withCondition(next) : status;
+    return nominationChanged ? s.withNominatedNodeName(nominatedNodeName) : s;
   }
 
   /**

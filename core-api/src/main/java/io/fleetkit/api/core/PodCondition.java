@@ -18,8 +18,16 @@ public record PodCondition(String type, ConditionStatus status, String reason, S
    * {@code PodReadyToStartContainers}).
    */
   public static final String POD_READY_TO_START_CONTAINERS = "PodReadyToStartContainers";
-  /** The reason the scheduler gives on {@code PodScheduled=False}. */
+  /**
+   * The reason the scheduler gives on {@code PodScheduled=False} when no node fits the pod (kube's
+   * {@code PodReasonUnschedulable}).
+   */
   public static final String REASON_UNSCHEDULABLE = "Unschedulable";
+  /**
+   * The reason the scheduler gives on {@code PodScheduled=False} when the attempt failed on an internal error, e.g. a
+   * plugin error or a binding that gave up (kube's {@code PodReasonSchedulerError}).
+   */
+  public static final String REASON_SCHEDULER_ERROR = "SchedulerError";
 
   public PodCondition {
     Objects.requireNonNull(type, "type");

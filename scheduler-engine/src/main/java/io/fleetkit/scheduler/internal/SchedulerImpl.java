@@ -5,6 +5,7 @@ import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.api.tracing.Tracing;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.framework.ClusterEvent;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.NodeToStatus;
@@ -12,6 +13,7 @@ import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.framework.PostFilterResult;
 import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.framework.WaitingPods;
+import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.scheduler.PendingPod;
 import io.fleetkit.scheduler.ScheduleResult;
 import io.fleetkit.scheduler.Scheduler;
@@ -536,7 +538,28 @@ public final class SchedulerImpl implements Scheduler {
     // attempt's preemption chose, else the one an earlier attempt chose and this one kept; null once cleared.
     String current = qp.info.pod().status().nominatedNodeName();
     String reported = nominated != null ? nominated : current.isEmpty() ? null : current;
+    recordFailure(qp.info.pod(), code, message, reported == null ? "" : reported);
     return emit(new ScheduleResult(qp.key(), null, code, message, reported, victims), qp);
+  }
+
+  /**
+   * kube's {@code handleSchedulingFailure} writing {@code PodScheduled=False} (reason {@code SchedulerError} for an
+   * error, else {@code Unschedulable}; the diagnosis as message) and the nomination through {@code updatePod}: here
+   * through the binder ({@link io.fleetkit.api.framework.Binder#schedulingFailed}), which writes only what changed.
+   * The nomination passed is the engine's after the attempt (what the result reports, {@code ""} for none), so that
+   * the pod's {@code status.nominatedNodeName} follows the nominator: set when preemption nominated a node, cleared
+   * when the nomination was dropped (kube writes the same through {@code clearNominatedNode} and
+   * {@code ClearNominatedNodeName}), else unchanged.
+   */
+  private void recordFailure(Pod pod, Status.Code code, String message, String nominated) {
+    PodCondition condition = PodCondition.of(PodCondition.POD_SCHEDULED, ConditionStatus.False,
+        code == Status.Code.ERROR ? PodCondition.REASON_SCHEDULER_ERROR : PodCondition.REASON_UNSCHEDULABLE, message,
+        null);
+    try {
+      config.binder().schedulingFailed(pod, condition, nominated);
+    } catch (RuntimeException e) {
+      LOG.warn("recording the scheduling failure of pod {} failed", pod.metadata().key(), e);
+    }
   }
 
   /** Runs PostFilter (preemption) when the profile has it, then fails the pod with kube's FitError. */

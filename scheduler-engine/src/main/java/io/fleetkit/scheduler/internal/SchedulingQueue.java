@@ -137,10 +137,22 @@ public final class SchedulingQueue {
     return all.containsKey(key);
   }
 
-  /** Replaces a queued pod's object; a pod parked as unschedulable or gated gets another chance. */
+  /**
+   * Replaces a queued pod's object; a pod parked as unschedulable or gated gets another chance, and a pod in flight or
+   * waiting on Permit is marked as updated, unless the update changed only what kube's {@code isPodUpdated} ignores
+   * ({@link PodChanges}: its status, e.g. the scheduler's own {@code PodScheduled} condition, its resourceVersion...):
+   * then the pod stays where it is with its new object.
+   */
   void update(QueuedPod p, EnginePodInfo info, long nowNanos) {
+    boolean updated = PodChanges.isPodUpdated(p.info.pod(), info.pod());
     p.info = info;
     p.refresh();
+    if (!updated) {
+      if (p.where == QueuedPod.Where.ACTIVE) {
+        active.fix(p);
+      }
+      return;
+    }
     switch (p.where) {
       case ACTIVE -> active.fix(p);
       case BACKOFF -> { }

@@ -2,11 +2,13 @@ package io.fleetkit.scheduler.plugins.gpu;
 
 import io.fleetkit.api.core.GpuRequests;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.framework.Binder;
 import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.store.ObjectStore;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Wraps a {@link Binder} so that a GPU pod is bound with annotation {@value GpuRequests#IDS_ANNOTATION} naming the
@@ -30,6 +32,12 @@ public final class GpuBinder implements Binder {
     }
     Pod annotated = pod.withMetadata(pod.metadata().toBuilder().annotation(GpuRequests.IDS_ANNOTATION, ids).build());
     return delegate.bind(annotated, nodeName);
+  }
+
+  /** Hands the failure to the wrapped binder, which records it (a {@link io.fleetkit.scheduler.StoreBinder} does). */
+  @Override
+  public void schedulingFailed(Pod pod, PodCondition condition, @Nullable String nominatedNodeName) {
+    delegate.schedulingFailed(pod, condition, nominatedNodeName);
   }
 
   /** The wrapped binder. */

@@ -13,6 +13,7 @@ import io.fleetkit.adapter.kubernetes.scheduler.internal.PodBindingBinder;
 import io.fleetkit.adapter.kubernetes.scheduler.internal.PodStatusWriter;
 import io.fleetkit.adapter.kubernetes.scheduler.internal.PreemptionEvictor;
 import io.fleetkit.adapter.kubernetes.scheduler.internal.SchedulingEvents;
+import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.api.framework.Status;
 import io.fleetkit.scheduler.DefaultPlugins;
@@ -252,8 +253,8 @@ public final class KubernetesScheduler implements AutoCloseable {
       events.failed(ns, name, uid, r.message());
       if (leading && !closed) {
         // kube's handleSchedulingFailure: PodScheduled=False and the nomination, written only when they change.
-        String reason = r.code() == Status.Code.ERROR ? PodStatusWriter.REASON_SCHEDULER_ERROR
-            : PodStatusWriter.REASON_UNSCHEDULABLE;
+        String reason = r.code() == Status.Code.ERROR ? PodCondition.REASON_SCHEDULER_ERROR
+            : PodCondition.REASON_UNSCHEDULABLE;
         statusWriter.schedulingFailed(feed.current(r.podKey()), reason, r.message(),
             r.nominatedNodeName() == null ? "" : r.nominatedNodeName());
       }

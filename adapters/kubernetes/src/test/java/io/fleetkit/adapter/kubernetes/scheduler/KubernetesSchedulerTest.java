@@ -98,9 +98,10 @@ final class KubernetesSchedulerTest {
     assertThat(cluster.events("FailedScheduling").get(0).getNote())
         .isEqualTo("0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: "
             + "2 Preemption is not helpful for scheduling.");
-    // A node update re-queues the unschedulable pod; it fails again with the same diagnosis.
-    cluster.client.nodes().withName("n1").edit(n -> new io.fabric8.kubernetes.api.model.NodeBuilder(n)
-        .editMetadata().addToLabels("touched", "yes").endMetadata().build());
+    // An update of the pod itself (a label; not its status, which the scheduler's own PodScheduled patch changes and
+    // kube's isPodUpdated ignores) re-queues the unschedulable pod; it fails again with the same diagnosis.
+    cluster.client.pods().inNamespace("default").withName("huge").edit(p -> new io.fabric8.kubernetes.api.model
+        .PodBuilder(p).editMetadata().addToLabels("touched", "yes").endMetadata().build());
     await("tried again", () -> s.scheduler().pending().stream()
         .anyMatch(p -> p.podKey().equals("default/huge") && p.attempts() >= 2));
     assertThat(cluster.events("FailedScheduling")).as("the same diagnosis is not repeated within a minute")

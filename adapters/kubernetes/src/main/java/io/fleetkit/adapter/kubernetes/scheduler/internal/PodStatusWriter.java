@@ -18,9 +18,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes what kube-scheduler's {@code handleSchedulingFailure} writes on a pod it could not schedule, through the
  * {@code pods/status} subresource (a strategic merge patch, as kube's {@code PatchPodStatus}): the condition
- * {@code PodScheduled=False} with reason {@value #REASON_UNSCHEDULABLE} (or {@value #REASON_SCHEDULER_ERROR} after an
- * internal error) and the diagnosis as its message, and {@code status.nominatedNodeName} (set when preemption
- * nominated a node, cleared when the nomination was dropped). The patch names the pod's uid, so that a pod recreated
+ * {@code PodScheduled=False} with the reason the caller chose ({@code Unschedulable}, or {@code SchedulerError} after
+ * an internal error: the constants of {@link io.fleetkit.api.core.PodCondition}, which the embedded scheduler writes
+ * too) and the diagnosis as its message, and {@code status.nominatedNodeName} (set when preemption nominated a node,
+ * cleared when the nomination was dropped). The patch names the pod's uid, so that a pod recreated
  * under the same name is not touched (the API server answers 409).
  *
  * <p>Nothing is written when the informer's copy already says so (kube's {@code updatePod} compares with its cached
@@ -32,9 +33,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class PodStatusWriter {
   private static final Logger LOG = LoggerFactory.getLogger(PodStatusWriter.class);
-  public static final String POD_SCHEDULED = "PodScheduled";
-  public static final String REASON_UNSCHEDULABLE = "Unschedulable";
-  public static final String REASON_SCHEDULER_ERROR = "SchedulerError";
+  private static final String POD_SCHEDULED = io.fleetkit.api.core.PodCondition.POD_SCHEDULED;
   static final String STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json";
 
   /** What this writer last patched on a pod, and the informer's resource version it patched over. */
