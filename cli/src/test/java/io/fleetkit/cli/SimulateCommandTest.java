@@ -68,11 +68,15 @@ final class SimulateCommandTest {
     JsonNode pending = root.get("final").get("pending");
     assertThat(pending).hasSize(1);
     assertThat(pending.get(0).get("name").asString()).isEqualTo("default/train-2");
+    assertThat(pending.get(0).get("reason").asString()).isEqualTo("Unschedulable");
+    assertThat(pending.get(0).get("message").asString()).startsWith("0/2 nodes are available: 2 cannot allocate all "
+        + "claims.");
 
     out.getBuffer().setLength(0);
     assertThat(run("simulate", CliHarness.root().resolve("examples").resolve("dra").toString(), "--duration", "2m"))
         .isZero();
-    assertThat(out.toString()).contains("  Pending     default/train-2  ");
+    assertThat(out.toString()).contains("  Pending     default/train-2  Unschedulable: 0/2 nodes are available: 2 "
+        + "cannot allocate all claims.");
   }
 
   @Test

@@ -259,6 +259,14 @@ final class TimelineRecorder implements AutoCloseable {
       OwnerReference ref = p.metadata().controllerRef();
       add("PodCreated", id, ref == null ? "" : "by " + ref.kind() + "/" + ref.name());
     }
+    PodCondition failed = schedulingFailed(p);
+    if (failed != null) {
+      PodCondition before = old == null ? null : schedulingFailed(old);
+      if (before == null || !before.reason().equals(failed.reason())) {
+        // once per pending episode and reason: the message changes with the cluster (0/n nodes ...) on each retry
+        add("PodUnschedulable", id, failed.reason() + ": " + failed.message());
+      }
+    }
     if (p.isBound() && (old == null || !old.isBound())) {
       add("PodScheduled", id, "to " + p.spec().nodeName());
     }
@@ -285,6 +293,15 @@ final class TimelineRecorder implements AutoCloseable {
         add("CrashLoopBackOff", id, c.name() + " after " + c.restartCount() + " restarts");
       }
     }
+  }
+
+  /** The pod's {@code PodScheduled=False} condition while it is not on a node (the scheduler's last failure), or null. */
+  private static @Nullable PodCondition schedulingFailed(Pod p) {
+    if (p.isBound()) {
+      return null;
+    }
+    PodCondition c = p.status().condition(PodCondition.POD_SCHEDULED);
+    return c != null && c.status() == ConditionStatus.False ? c : null;
   }
 
   private static boolean isReady(Pod p) {

@@ -61,6 +61,12 @@ final class DynamicResourcesInSimulationTest {
         "train-2 Pending -");
     assertThat(first.claims()).containsExactlyInAnyOrder("train-0 gpu-0 train-0", "train-1 gpu-1 train-1",
         "train-2 - -");
+    assertThat(run.timeline()).filteredOn(e -> e.kind().equals("PodUnschedulable"))
+        .as("once, although the pod is retried").singleElement().satisfies(e -> {
+          assertThat(e.object()).isEqualTo("Pod/default/train-2");
+          assertThat(e.message()).isEqualTo("Unschedulable: 0/2 nodes are available: 2 cannot allocate all claims. "
+              + "preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.");
+        });
 
     Sample end = samples.get(samples.size() - 1);
     assertThat(end.at()).isEqualTo(Duration.ofMinutes(2));
