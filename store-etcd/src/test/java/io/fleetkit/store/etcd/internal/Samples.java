@@ -38,6 +38,12 @@ import io.fleetkit.api.rollouts.Rollout;
 import io.fleetkit.api.simulation.Scenario;
 import io.fleetkit.api.simulation.ScenarioFeatures;
 import io.fleetkit.api.simulation.ScenarioSpec;
+import io.fleetkit.api.resource.dra.Device;
+import io.fleetkit.api.resource.dra.DeviceTaint;
+import io.fleetkit.api.resource.dra.DeviceTaintEffect;
+import io.fleetkit.api.resource.dra.ResourcePool;
+import io.fleetkit.api.resource.dra.ResourceSlice;
+import io.fleetkit.api.resource.dra.ResourceSliceSpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -95,7 +101,11 @@ final class Samples {
             ScenarioSpec.DEFAULT_SAMPLE_INTERVAL, List.of(), List.of(), ScenarioFeatures.builder().build(), List.of(),
             List.of(), List.of(), List.of())),
         NodePool.builder().name("a100").nodeLabel("pool", "a100").minSize(0).maxSize(10)
-            .startupDelay(Duration.ofMinutes(3)).pricePerHour(32.77).build());
+            .startupDelay(Duration.ofMinutes(3)).pricePerHour(32.77).build(),
+        ResourceSlice.of("node-1-gpu.example.com", ResourceSliceSpec.builder("gpu.example.com",
+            ResourcePool.of("node-1")).nodeName("node-1").devices(List.of(Device.of("gpu-0"),
+            Device.builder("gpu-1").taint(DeviceTaint.of("example.com/unhealthy", "ecc", DeviceTaintEffect.NO_SCHEDULE))
+                .build())).build()));
   }
 
   static JobSpec jobSpec() {
