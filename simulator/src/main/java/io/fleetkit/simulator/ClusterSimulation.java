@@ -347,18 +347,8 @@ public final class ClusterSimulation {
       // (it follows the store's pods and claims: a pass without changes reads nothing)
       b.controller((store, clock, seed) -> {
         EphemeralVolumeController ephemeral = EphemeralVolumeController.builder(store).events(storageEvents).build();
-        AutoCloseable[] following = new AutoCloseable[1];
-        PeriodicController loop = new PeriodicController("ephemeral-volume", clock, VOLUME_PERIOD,
+        return PeriodicController.following("ephemeral-volume", clock, VOLUME_PERIOD, ephemeral::follow,
             ephemeral::syncChanged);
-        return SimulatedController.of(loop.name(), () -> {
-          following[0] = ephemeral.follow();
-          loop.start();
-        }, loop::runUntilIdle, () -> {
-          loop.close();
-          if (following[0] != null) {
-            following[0].close();
-          }
-        });
       });
       b.controller((store, clock, seed) -> new PeriodicController("persistent-volume", clock, VOLUME_PERIOD,
           volumes[0]::syncAll));

@@ -5,6 +5,7 @@ import io.fleetkit.api.time.TimerClock;
 import io.fleetkit.reconcile.SimulatedController;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -24,6 +25,27 @@ final class PeriodicController implements SimulatedController {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.period = Objects.requireNonNull(period, "period");
     this.loop = Objects.requireNonNull(loop, "loop");
+  }
+
+  /**
+   * A controller that follows the store from its start ({@code follow} opens the watches that mark what changed, and
+   * its result closes them) and runs {@code pass} every {@code period}: the shape of the controllers whose
+   * {@code syncChanged()} syncs only what their watches marked (the ephemeral volume and resource-claim controllers).
+   */
+  static SimulatedController following(String name, ManualClock clock, Duration period,
+      Supplier<AutoCloseable> follow, Runnable pass) {
+    Objects.requireNonNull(follow, "follow");
+    PeriodicController loop = new PeriodicController(name, clock, period, pass);
+    AutoCloseable[] following = new AutoCloseable[1];
+    return SimulatedController.of(name, () -> {
+      following[0] = follow.get();
+      loop.start();
+    }, loop::runUntilIdle, () -> {
+      loop.close();
+      if (following[0] != null) {
+        following[0].close();
+      }
+    });
   }
 
   @Override

@@ -436,18 +436,8 @@ public final class Simulation implements AutoCloseable {
   private static SimulatedController.Factory resourceClaimController() {
     return (store, clock, seed) -> {
       ResourceClaimController claims = ResourceClaimController.of(store, new Random(seed));
-      AutoCloseable[] following = new AutoCloseable[1];
-      PeriodicController loop = new PeriodicController("resource-claim", clock, RESOURCE_CLAIM_PERIOD,
+      return PeriodicController.following("resource-claim", clock, RESOURCE_CLAIM_PERIOD, claims::follow,
           claims::syncChanged);
-      return SimulatedController.of(loop.name(), () -> {
-        following[0] = claims.follow();
-        loop.start();
-      }, loop::runUntilIdle, () -> {
-        loop.close();
-        if (following[0] != null) {
-          following[0].close();
-        }
-      });
     };
   }
 
