@@ -33,6 +33,12 @@ public enum ClusterEvent {
   NAMESPACE_UPDATE,
   /** PersistentVolume, PersistentVolumeClaim, StorageClass or CSI objects changed. */
   STORAGE,
+  /**
+   * A ResourceClaim, ResourceSlice or DeviceClass (Dynamic Resource Allocation) was added, changed or deleted:
+   * upstream's {@code ResourceClaim}, {@code ResourceSlice} and {@code DeviceClass} events in one, which the
+   * queueing hints tell apart by the objects.
+   */
+  DYNAMIC_RESOURCES,
   /** Any other cluster object the scheduler was given changed. */
   OTHER
 }

@@ -22,7 +22,8 @@ public interface EnqueueExtensions {
    * after this plugin rejected it) schedulable. Asked per parked pod for events that carry the changed object (a
    * {@code Node} for node events, a {@code Pod} for assigned-pod events, a {@code Namespace} for
    * {@link ClusterEvent#NAMESPACE_UPDATE}, the PersistentVolumeClaim, PersistentVolume or other storage object for
-   * {@link ClusterEvent#STORAGE}; other events, and a deleted pod the scheduler had only assumed, are not asked and
+   * {@link ClusterEvent#STORAGE}, the ResourceClaim, ResourceSlice or DeviceClass for
+   * {@link ClusterEvent#DYNAMIC_RESOURCES}; other events, and a deleted pod the scheduler had only assumed, are not asked and
    * re-queue); {@code oldObject} is {@code null} for an addition and {@code newObject} for a deletion. The default
    * says yes (kube's {@code Queue}); answering no ({@code QueueSkip}) leaves the pod parked for other events or the
    * periodic flush.

@@ -169,8 +169,9 @@ final class EventHandlers {
   }
 
   /**
-   * A change of a cluster object; a Namespace or storage change (PersistentVolumeClaim, PersistentVolume...) is offered
-   * to the plugins' per-pod queueing hints with its objects.
+   * A change of a cluster object; a Namespace, storage (PersistentVolumeClaim, PersistentVolume...) or Dynamic Resource
+   * Allocation change (ResourceClaim, ResourceSlice, DeviceClass) is offered to the plugins' per-pod queueing hints
+   * with its objects.
    */
   private void onObjectEvent(@Nullable Object before, @Nullable Object after) {
     Object object = after != null ? after : Objects.requireNonNull(before);
@@ -179,9 +180,11 @@ final class EventHandlers {
       case "Namespace" -> ClusterEvent.NAMESPACE_UPDATE;
       case "PersistentVolume", "PersistentVolumeClaim", "StorageClass", "CSINode", "CSIDriver",
           "CSIStorageCapacity", "VolumeAttachment" -> ClusterEvent.STORAGE;
+      case "ResourceClaim", "ResourceSlice", "DeviceClass" -> ClusterEvent.DYNAMIC_RESOURCES;
       default -> ClusterEvent.OTHER;
     };
-    if (event == ClusterEvent.NAMESPACE_UPDATE || event == ClusterEvent.STORAGE) {
+    if (event == ClusterEvent.NAMESPACE_UPDATE || event == ClusterEvent.STORAGE
+        || event == ClusterEvent.DYNAMIC_RESOURCES) {
       queue.moveAllToActiveOrBackoff(event, before, after, nanos.getAsLong());
     } else if (event != null) {
       queue.moveAllToActiveOrBackoff(event, nanos.getAsLong());

@@ -76,6 +76,13 @@ import org.jspecify.annotations.Nullable;
  * {@link #factory(ObjectStore)}, or the store of the binder the scheduler binds through, {@link io.fleetkit.api.framework.Binder#objectStore()}), else from the
  * objects the scheduler was given ({@link FrameworkHandle#list}); PreBind needs the store. The allocator brings prioritized lists, admin
  * access and device taints. Not modelled: PostFilter (deallocating a claim for an unschedulable pod), PreScore.
+ *
+ * <p>Queueing hints ({@link #isSchedulableAfter}), upstream's {@code EventsToRegister}: a pod this plugin rejected
+ * is retried after a node is added or updated; after a ResourceClaim is added or updated
+ * ({@link ClusterEvent#DYNAMIC_RESOURCES}) only when {@link #isSchedulableAfterClaimChange} says so (a claim of
+ * another pod deallocated, or one of this pod's claims created or its status changed, once all of its claims
+ * exist); after a ResourceSlice or DeviceClass is added or updated. Deletions of these objects leave the pod where
+ * it is (upstream registers no Delete for them: a claim is deallocated, an update, before it goes).
  * Thread-safe.
  */
 public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, ReservePlugin,
@@ -149,10 +156,105 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
     }
   }
 
+  /**
+   * Upstream's events: {@code Node/Add|UpdateNodeLabel} (a new or relabelled node may reach a pool or an allocation's
+   * node selector) as {@link ClusterEvent#NODE_ADD} and {@link ClusterEvent#NODE_UPDATE};
+   * {@code ResourceClaim/Add|Update}, {@code DeviceClass/Add|Update} and {@code ResourceSlice/Add|Update} as
+   * {@link ClusterEvent#DYNAMIC_RESOURCES}, which {@link #isSchedulableAfter} narrows. Upstream's
+   * {@code Pod/UpdatePodGeneratedResourceClaim} needs no event: the engine re-queues a parked pod whenever the pod
+   * itself is updated ({@link #isSchedulableAfterPodChange} is upstream's finer answer to that update).
+   */
   @Override
   public Set<ClusterEvent> eventsToRegister() {
-    // claims, slices and classes are OTHER objects; a new or changed node may reach a pool
-    return Set.of(ClusterEvent.OTHER, ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE);
+    return Set.of(ClusterEvent.DYNAMIC_RESOURCES, ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE);
+  }
+
+  /**
+   * Node events re-queue. For {@link ClusterEvent#DYNAMIC_RESOURCES}: a claim added or updated is judged by
+   * {@link #isSchedulableAfterClaimChange}; a slice or class added or updated re-queues (upstream has no hint for
+   * them); a deletion of any of the three does not. An event without objects, or with objects of another type,
+   * re-queues.
+   */
+  @Override
+  public boolean isSchedulableAfter(Pod pod, ClusterEvent event, @Nullable Object oldObject,
+      @Nullable Object newObject) {
+    if (event != ClusterEvent.DYNAMIC_RESOURCES) {
+      return true;
+    }
+    Object changed = newObject != null ? newObject : oldObject;
+    if (changed instanceof ResourceClaim) {
+      return newObject != null && isSchedulableAfterClaimChange(pod, oldObject, newObject);
+    }
+    if (changed instanceof ResourceSlice || changed instanceof DeviceClass) {
+      return newObject != null;
+    }
+    return true;
+  }
+
+  /**
+   * Upstream's {@code isSchedulableAfterClaimChange}, for a claim added ({@code oldObject} null) or updated: no while
+   * one of the pod's claims is missing, being deleted or not the pod's (what PreEnqueue waits for); yes when
+   * {@code newObject} is a claim that was deallocated (its devices are free for other pods); no for a claim the pod
+   * does not use (by uid); yes when the pod's claim was created; for an update of the pod's claim, yes only when its
+   * status changed (not, e.g., for a finalizer added).
+   *
+   * @throws IllegalArgumentException if {@code newObject} is not a ResourceClaim, or {@code oldObject} is neither
+   *     null nor one (upstream's error, which re-queues)
+   */
+  boolean isSchedulableAfterClaimChange(Pod pod, @Nullable Object oldObject, @Nullable Object newObject) {
+    ResourceClaim before = asClaim(oldObject, "old");
+    ResourceClaim after = asClaim(newObject, "new");
+    List<ResourceClaim> claims = new ArrayList<>();
+    if (readClaims(pod, claims) != null) {
+      return false;
+    }
+    if (after == null) {
+      return false; // a deletion; upstream does not ask
+    }
+    if (before != null && before.status().allocation() != null && after.status().allocation() == null) {
+      return true;
+    }
+    boolean usesClaim = false;
+    for (ResourceClaim c : claims) {
+      if (c.metadata().uid().equals(after.metadata().uid())) {
+        usesClaim = true;
+        break;
+      }
+    }
+    if (!usesClaim) {
+      return false;
+    }
+    return before == null || !before.status().equals(after.status());
+  }
+
+  /**
+   * Upstream's {@code isSchedulableAfterPodChange}, for an update of a pod ({@code newObject}): yes only when it is
+   * {@code pod} (by uid) and all of its claims now exist (its {@code status.resourceClaimStatuses} name the claims
+   * made from its templates). The engine does not ask: it re-queues a parked pod whenever the pod itself changes.
+   *
+   * @throws IllegalArgumentException if {@code newObject} is not a Pod (upstream's error, which re-queues)
+   */
+  boolean isSchedulableAfterPodChange(Pod pod, @Nullable Object newObject) {
+    if (!(newObject instanceof Pod modified)) {
+      throw new IllegalArgumentException("DynamicResources pod hint for pod " + pod.metadata().key()
+          + ": the new object must be a Pod, got " + typeName(newObject));
+    }
+    if (!pod.metadata().uid().equals(modified.metadata().uid())) {
+      return false;
+    }
+    return readClaims(modified, new ArrayList<>()) == null;
+  }
+
+  private static @Nullable ResourceClaim asClaim(@Nullable Object o, String which) {
+    if (o == null || o instanceof ResourceClaim) {
+      return (ResourceClaim) o;
+    }
+    throw new IllegalArgumentException("DynamicResources claim hint: the " + which
+        + " object must be a ResourceClaim, got " + typeName(o));
+  }
+
+  private static String typeName(@Nullable Object o) {
+    return o == null ? "null" : o.getClass().getSimpleName();
   }
 
   @Override

@@ -27,9 +27,11 @@ import io.fleetkit.api.scheduling.NodeSelectorRequirement;
 import io.fleetkit.api.scheduling.NodeSelectorTerm;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
+import io.fleetkit.scheduler.PendingPod;
 import io.fleetkit.scheduler.ScheduleResult;
 import io.fleetkit.scheduler.Scheduler;
 import io.fleetkit.scheduler.StoreScheduler;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -37,6 +39,8 @@ import org.junit.jupiter.api.Test;
  * The default scheduler over an object store with one DeviceClass and one ResourceSlice whose single GPU is reachable
  * from two of three nodes: a pod with a claim lands on one of those two, its claim allocated and reserved for it; a
  * second pod wanting the same exclusive device stays unschedulable, saying why; pods without claims are unaffected.
+ * The queueing hints keep a rejected pod parked through claim changes that cannot help it, and a new slice brings it
+ * back.
  */
 final class DynamicResourcesEndToEndTest {
   private final ManualClock clock = ManualClock.atEpoch2026();
@@ -128,6 +132,39 @@ final class DynamicResourcesEndToEndTest {
         store.create(claim("first-gpu")); // the claim's event re-checks the gated pod
         assertThat(s.runUntilIdle()).singleElement().satisfies(r -> assertThat(r.nodeName()).isEqualTo("gpu-1"));
         assertThat(store.require(ResourceClaim.class, "default", "first-gpu").status().reservedFor()).hasSize(1);
+      }
+    }
+  }
+
+  private static PendingPod.Queue queueOf(Scheduler s, String key) {
+    return s.pending().stream().filter(p -> p.podKey().equals(key)).findFirst().orElseThrow().queue();
+  }
+
+  @Test
+  void podRejectedForLackOfDevices_parkedThroughIrrelevantClaimChanges_requeuedByANewSlice() {
+    try (ObjectStore store = ObjectStore.builder().directDelivery().build();
+        Scheduler s = Scheduler.builder().clock(clock).store(store).build()) {
+      store.create(node("gpu-1", true));
+      store.create(DeviceClass.of("gpu.example.com"));
+      store.create(claim("first-gpu"));
+      store.create(pod("first", "first-gpu"));
+      try (StoreScheduler feed = s.attach(store)) {
+        assertThat(feed).isNotNull();
+        assertThat(s.runUntilIdle()).singleElement().satisfies(r -> assertThat(r.message())
+            .contains(DynamicResourcesPlugin.REASON_CANNOT_ALLOCATE));
+        assertThat(queueOf(s, "default/first")).isEqualTo(PendingPod.Queue.UNSCHEDULABLE);
+
+        store.create(claim("someone-elses")); // a claim the pod does not use: QueueSkip
+        ResourceClaim mine = store.require(ResourceClaim.class, "default", "first-gpu");
+        store.update(mine.withMetadata(mine.metadata().toBuilder().finalizer("example.com/keep").build()));
+        assertThat(s.runUntilIdle()).isEmpty(); // its claim changed, but not its status: QueueSkip
+        assertThat(queueOf(s, "default/first")).isEqualTo(PendingPod.Queue.UNSCHEDULABLE);
+
+        store.create(ResourceSlice.of("rack-gpu", ResourceSliceSpec.builder("gpu.example.com",
+            ResourcePool.of("rack")).nodeSelector(GPU_RACK).devices(List.of(Device.of("gpu-0"))).build()));
+        assertThat(queueOf(s, "default/first")).isNotEqualTo(PendingPod.Queue.UNSCHEDULABLE);
+        clock.advance(Duration.ofSeconds(10)); // past the backoff
+        assertThat(s.runUntilIdle()).singleElement().satisfies(r -> assertThat(r.nodeName()).isEqualTo("gpu-1"));
       }
     }
   }
