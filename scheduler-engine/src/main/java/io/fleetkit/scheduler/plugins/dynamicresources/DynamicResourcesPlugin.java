@@ -1,6 +1,7 @@
 package io.fleetkit.scheduler.plugins.dynamicresources;
 
 import io.fleetkit.api.ConflictException;
+import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodResourceClaim;
 import io.fleetkit.api.framework.ClusterEvent;
@@ -9,8 +10,11 @@ import io.fleetkit.api.framework.EnqueueExtensions;
 import io.fleetkit.api.framework.FilterPlugin;
 import io.fleetkit.api.framework.FrameworkHandle;
 import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.NodeToStatus;
 import io.fleetkit.api.framework.PluginFactory;
 import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.PostFilterPlugin;
+import io.fleetkit.api.framework.PostFilterResult;
 import io.fleetkit.api.framework.PreBindPlugin;
 import io.fleetkit.api.framework.PreEnqueuePlugin;
 import io.fleetkit.api.framework.PreFilterPlugin;
@@ -36,6 +40,7 @@ import io.fleetkit.scheduler.dra.AllocationOutcome;
 import io.fleetkit.scheduler.dra.DeviceId;
 import io.fleetkit.scheduler.dra.StructuredAllocator;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -43,6 +48,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
@@ -59,10 +65,15 @@ import org.jspecify.annotations.Nullable;
  *       {@code request/subrequest}) names a device class that does not exist, and prepares the allocator over the
  *       classes, the slices and the devices in use: those of every allocated claim plus the allocations in flight
  *       (between Reserve and PreBind of other pods), except devices allocated with admin access.
- *   <li>Filter: an allocated claim confines the pod to its allocation's node selector
- *       ({@value #REASON_NOT_AVAILABLE}); the claims not yet allocated must all get devices on the node
- *       ({@value #REASON_CANNOT_ALLOCATE}); the allocation found is kept per node. Both rejections are
+ *   <li>Filter: the claims not yet allocated must all get devices on the node ({@value #REASON_CANNOT_ALLOCATE});
+ *       an allocated claim confines the pod to its allocation's node selector ({@value #REASON_NOT_AVAILABLE}, the
+ *       claim remembered for PostFilter); the allocation found is kept per node. Both rejections are
  *       UNSCHEDULABLE_AND_UNRESOLVABLE (preemption frees no device); a selector failing at run time is an error.
+ *   <li>PostFilter (no node passed Filter): an allocated claim of the pod that some node rejected as out of reach
+ *       and that is reserved for nobody, or for this pod only, is deallocated ({@code status.allocation} and
+ *       {@code reservedFor} cleared; its finalizer stays for the resource-claim controller), so that the next
+ *       attempt may allocate it elsewhere: {@value #DEALLOCATED}. Otherwise {@value #STILL_NOT_SCHEDULABLE}, or
+ *       {@value #NO_CLAIMS} when PreFilter read no claims. Always UNSCHEDULABLE, so preemption runs next.
  *   <li>Reserve records the node's allocation as in flight, refusing it if another cycle holds the claim or one of
  *       its devices (admin access shares devices); Unreserve drops it and removes the pod from the {@code reservedFor} of the claims PreBind
  *       reserved.
@@ -75,7 +86,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Claims, classes and slices are read from the object store when the plugin has one (given to
  * {@link #factory(ObjectStore)}, or the store of the binder the scheduler binds through, {@link io.fleetkit.api.framework.Binder#objectStore()}), else from the
  * objects the scheduler was given ({@link FrameworkHandle#list}); PreBind needs the store. The allocator brings prioritized lists, admin
- * access and device taints. Not modelled: PostFilter (deallocating a claim for an unschedulable pod), PreScore.
+ * access and device taints. Not modelled: PreScore.
  *
  * <p>Queueing hints ({@link #isSchedulableAfter}), upstream's {@code EventsToRegister}: a pod this plugin rejected
  * is retried after a node is added or updated; after a ResourceClaim is added or updated
@@ -85,8 +96,8 @@ import org.jspecify.annotations.Nullable;
  * it is (upstream registers no Delete for them: a claim is deallocated, an update, before it goes).
  * Thread-safe.
  */
-public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, ReservePlugin,
-    PreBindPlugin, EnqueueExtensions {
+public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilterPlugin, FilterPlugin,
+    PostFilterPlugin, ReservePlugin, PreBindPlugin, EnqueueExtensions {
   /** The name this plugin is registered under. */
   public static final String NAME = "DynamicResources";
   /** Filter: the claims not yet allocated cannot all get devices on the node (upstream's text). */
@@ -95,6 +106,12 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
   public static final String REASON_NOT_AVAILABLE = "resourceclaim not available on the node";
   /** PreFilter: the claim is reserved for as many consumers as it may be (upstream's text). */
   public static final String REASON_IN_USE = "resourceclaim in use";
+  /** PostFilter: a claim was deallocated so that the next attempt may allocate it elsewhere (upstream's text). */
+  public static final String DEALLOCATED = "deallocation of ResourceClaim completed";
+  /** PostFilter: no claim of the pod can be deallocated to help (upstream's text). */
+  public static final String STILL_NOT_SCHEDULABLE = "still not schedulable";
+  /** PostFilter: PreFilter read no claims of the pod (it rejected the pod first; upstream's text). */
+  public static final String NO_CLAIMS = "no new claims to deallocate";
   /** The finalizer of a claim the scheduler allocated (upstream's {@code resourceapi.Finalizer}). */
   public static final String FINALIZER = "resource.kubernetes.io/delete-protection";
 
@@ -141,14 +158,17 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
   static final class State {
     final List<ResourceClaim> claims;
     final List<ResourceClaim> toAllocate;
-    final List<RequiredNodeAffinity> allocatedOn;
+    /** Per claim (same index as {@link #claims}): its allocation's node selector, null if none or not allocated. */
+    final List<@Nullable RequiredNodeAffinity> allocatedOn;
     final @Nullable StructuredAllocator allocator;
     final Map<String, List<AllocationResult>> byNode = new ConcurrentHashMap<>();
+    /** Indexes of the allocated claims some node's Filter found out of reach (upstream's unavailableClaims). */
+    final Set<Integer> unavailable = ConcurrentHashMap.newKeySet();
     final Set<String> reservedByPreBind = ConcurrentHashMap.newKeySet();
     volatile @Nullable String reservedNode;
 
-    State(List<ResourceClaim> claims, List<ResourceClaim> toAllocate, List<RequiredNodeAffinity> allocatedOn,
-        @Nullable StructuredAllocator allocator) {
+    State(List<ResourceClaim> claims, List<ResourceClaim> toAllocate,
+        List<@Nullable RequiredNodeAffinity> allocatedOn, @Nullable StructuredAllocator allocator) {
       this.claims = claims;
       this.toAllocate = toAllocate;
       this.allocatedOn = allocatedOn;
@@ -328,7 +348,7 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
       return PreFilterResult.skip(); // every template entry said no claim is needed
     }
     List<ResourceClaim> toAllocate = new ArrayList<>();
-    List<RequiredNodeAffinity> allocatedOn = new ArrayList<>();
+    List<@Nullable RequiredNodeAffinity> allocatedOn = new ArrayList<>();
     Set<String> classNames = null;
     for (ResourceClaim c : claims) {
       AllocationResult a = c.status().allocation();
@@ -336,11 +356,11 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
         if (!reservedFor(c.status(), pod) && c.status().reservedFor().size() >= ResourceClaimStatus.MAX_RESERVED_FOR) {
           return PreFilterResult.of(Status.unresolvable(REASON_IN_USE));
         }
-        if (a.nodeSelector() != null) {
-          allocatedOn.add(RequiredNodeAffinity.of(Map.of(), new NodeAffinity(a.nodeSelector(), List.of())));
-        }
+        allocatedOn.add(a.nodeSelector() == null ? null
+            : RequiredNodeAffinity.of(Map.of(), new NodeAffinity(a.nodeSelector(), List.of())));
         continue;
       }
+      allocatedOn.add(null);
       InFlight other = inFlight.get(c.metadata().key());
       if (other != null && !other.podKey().equals(podInfo.key())) {
         return PreFilterResult.of(Status.unschedulable("resourceclaim " + c.metadata().key()
@@ -368,7 +388,8 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
     if (!toAllocate.isEmpty()) {
       allocator = StructuredAllocator.of(list(DeviceClass.class), list(ResourceSlice.class), devicesInUse(podInfo));
     }
-    state.write(KEY, new State(List.copyOf(claims), List.copyOf(toAllocate), List.copyOf(allocatedOn), allocator));
+    state.write(KEY, new State(List.copyOf(claims), List.copyOf(toAllocate),
+        Collections.unmodifiableList(allocatedOn), allocator));
     return PreFilterResult.success();
   }
 
@@ -410,23 +431,76 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
     if (st == null) {
       return Status.success();
     }
-    for (RequiredNodeAffinity on : st.allocatedOn) {
-      if (!on.match(nodeInfo.name(), nodeInfo.labels())) {
-        return NOT_AVAILABLE;
+    List<Integer> unavailable = null;
+    for (int i = 0; i < st.allocatedOn.size(); i++) {
+      RequiredNodeAffinity on = st.allocatedOn.get(i);
+      if (on != null && !on.match(nodeInfo.name(), nodeInfo.labels())) {
+        if (unavailable == null) {
+          unavailable = new ArrayList<>(1);
+        }
+        unavailable.add(i);
       }
     }
-    if (st.allocator == null) {
-      return Status.success();
+    List<AllocationResult> results = null;
+    if (st.allocator != null) { // upstream asks the allocator first: its error or refusal wins
+      AllocationOutcome outcome = st.allocator.allocate(nodeInfo.node(), st.toAllocate);
+      if (outcome instanceof AllocationOutcome.Failed f) {
+        return Status.error(f.error());
+      }
+      if (!(outcome instanceof AllocationOutcome.Allocated a)) {
+        return CANNOT_ALLOCATE;
+      }
+      results = a.results();
     }
-    AllocationOutcome outcome = st.allocator.allocate(nodeInfo.node(), st.toAllocate);
-    if (outcome instanceof AllocationOutcome.Allocated a) {
-      st.byNode.put(nodeInfo.name(), a.results());
-      return Status.success();
+    if (unavailable != null) {
+      st.unavailable.addAll(unavailable);
+      return NOT_AVAILABLE;
     }
-    if (outcome instanceof AllocationOutcome.Failed f) {
-      return Status.error(f.error());
+    if (results != null) {
+      st.byNode.put(nodeInfo.name(), results);
     }
-    return CANNOT_ALLOCATE;
+    return Status.success();
+  }
+
+  /**
+   * Upstream's PostFilter: deallocates one allocated claim of the pod that a node's Filter found out of reach and
+   * that is reserved for nobody or only for this pod (the first such claim in the pod's order; upstream picks one at
+   * random), so that the next attempt may allocate it where the pod fits: the deallocation is a claim update, which
+   * the queueing hint answers with a retry. The claim is written as PreFilter read it (compare-and-swap on its
+   * resourceVersion); a failed write is an error. Every other result is UNSCHEDULABLE with upstream's reason (none
+   * for a pod without claims), so preemption still runs.
+   */
+  @Override
+  public PostFilterResult postFilter(CycleState state, PodInfo podInfo, Snapshot snapshot,
+      NodeToStatus filteredStatuses) {
+    Pod pod = podInfo.pod();
+    if (pod.spec().resourceClaims().isEmpty()) {
+      return PostFilterResult.of(Status.unschedulable().withPlugin(NAME));
+    }
+    State st = state.read(KEY);
+    if (st == null || st.claims.isEmpty()) {
+      return PostFilterResult.of(Status.unschedulable(NO_CLAIMS).withPlugin(NAME));
+    }
+    for (int index : new TreeSet<>(st.unavailable)) {
+      ResourceClaim claim = st.claims.get(index);
+      List<ResourceClaimConsumerReference> reserved = claim.status().reservedFor();
+      if (reserved.isEmpty() || reserved.size() == 1 && reserved.get(0).uid().equals(pod.metadata().uid())) {
+        ObjectStore store = store();
+        if (store == null) {
+          return PostFilterResult.of(Status.error("pod " + podInfo.key() + ": resourceclaim "
+              + claim.metadata().key() + " should be deallocated, but the scheduler has no object store to write "
+              + "it to").withPlugin(NAME));
+        }
+        try {
+          store.updateStatus(claim.withStatus(ResourceClaimStatus.INITIAL));
+        } catch (ConflictException | NotFoundException e) {
+          return PostFilterResult.of(Status.error("deallocating resourceclaim " + claim.metadata().key()
+              + " for pod " + podInfo.key() + ": " + e.getMessage()).withPlugin(NAME));
+        }
+        return PostFilterResult.of(Status.unschedulable(DEALLOCATED).withPlugin(NAME));
+      }
+    }
+    return PostFilterResult.of(Status.unschedulable(STILL_NOT_SCHEDULABLE).withPlugin(NAME));
   }
 
   @Override

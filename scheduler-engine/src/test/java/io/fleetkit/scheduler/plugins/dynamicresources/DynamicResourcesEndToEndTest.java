@@ -40,7 +40,7 @@ import org.junit.jupiter.api.Test;
  * from two of three nodes: a pod with a claim lands on one of those two, its claim allocated and reserved for it; a
  * second pod wanting the same exclusive device stays unschedulable, saying why; pods without claims are unaffected.
  * The queueing hints keep a rejected pod parked through claim changes that cannot help it, and a new slice brings it
- * back.
+ * back; PostFilter deallocates a claim allocated out of the pod's reach, so that the next attempt allocates it again.
  */
 final class DynamicResourcesEndToEndTest {
   private final ManualClock clock = ManualClock.atEpoch2026();
@@ -165,6 +165,39 @@ final class DynamicResourcesEndToEndTest {
         assertThat(queueOf(s, "default/first")).isNotEqualTo(PendingPod.Queue.UNSCHEDULABLE);
         clock.advance(Duration.ofSeconds(10)); // past the backoff
         assertThat(s.runUntilIdle()).singleElement().satisfies(r -> assertThat(r.nodeName()).isEqualTo("gpu-1"));
+      }
+    }
+  }
+
+  @Test
+  void claimAllocatedOutOfReach_postFilterDeallocates_nextAttemptAllocatesWhereThePodFits() {
+    NodeSelector gone = new NodeSelector(List.of(new NodeSelectorTerm(
+        List.of(new NodeSelectorRequirement("rack", NodeSelectorOperator.In, List.of("gone"))), List.of())));
+    try (ObjectStore store = ObjectStore.builder().directDelivery().build();
+        Scheduler s = Scheduler.builder().clock(clock).store(store).build()) {
+      store.create(node("gpu-1", true));
+      store.create(DeviceClass.of("gpu.example.com"));
+      store.create(ResourceSlice.of("rack-gpu", ResourceSliceSpec.builder("gpu.example.com", ResourcePool.of("rack"))
+          .nodeSelector(GPU_RACK).devices(List.of(Device.of("gpu-0"))).build()));
+      ResourceClaim created = store.create(claim("first-gpu"));
+      store.updateStatus(created.withStatus(created.status().withAllocation(new AllocationResult(List.of(), gone))));
+      store.create(pod("first", "first-gpu"));
+      try (StoreScheduler feed = s.attach(store)) {
+        assertThat(feed).isNotNull();
+        assertThat(s.runUntilIdle()).singleElement().satisfies(r -> {
+          assertThat(r.isBound()).isFalse();
+          assertThat(r.message()).isEqualTo("0/1 nodes are available: 1 " + DynamicResourcesPlugin.REASON_NOT_AVAILABLE
+              + ". " + DynamicResourcesPlugin.DEALLOCATED + ", preemption: 0/1 nodes are available: "
+              + "1 Preemption is not helpful for scheduling.");
+        });
+        assertThat(store.require(ResourceClaim.class, "default", "first-gpu").status().allocation()).isNull();
+        // the deallocation is a claim update the hint re-queues for
+        assertThat(queueOf(s, "default/first")).isNotEqualTo(PendingPod.Queue.UNSCHEDULABLE);
+        clock.advance(Duration.ofSeconds(10));
+        assertThat(s.runUntilIdle()).singleElement().satisfies(r -> assertThat(r.nodeName()).isEqualTo("gpu-1"));
+        AllocationResult a = store.require(ResourceClaim.class, "default", "first-gpu").status().allocation();
+        assertThat(a).isNotNull();
+        assertThat(a.nodeSelector()).isEqualTo(GPU_RACK);
       }
     }
   }

@@ -10,7 +10,9 @@ import io.fleetkit.api.core.PodStatus;
 import io.fleetkit.api.framework.FrameworkHandle;
 import io.fleetkit.api.framework.NodeInfos;
 import io.fleetkit.api.framework.PodInfo;
+import io.fleetkit.api.framework.NodeToStatus;
 import io.fleetkit.api.framework.PodInfos;
+import io.fleetkit.api.framework.PostFilterResult;
 import io.fleetkit.api.framework.PreFilterResult;
 import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.meta.ObjectMeta;
@@ -56,13 +58,14 @@ import org.junit.jupiter.api.Test;
  * {@code TestPlugin}, the {@code resource.k8s.io/v1beta1} version of the file with the DRAAdminAccess and
  * DRAPrioritizedList cases (30 cases; the index names no commit for it). Each case runs the plugin's extension points
  * in upstream's order (PreEnqueue, PreFilter, Filter per node, Reserve on the first node that passed, then
- * Unreserve or PreBind) against an in-memory store, and checks upstream's statuses (code and message, as upstream's
- * {@code verify} compares them), the claims in flight after Reserve and the stored claims after PreBind and
- * Unreserve. Upstream's assume cache has no counterpart (PreBind writes the store, which the next cycle reads), so
+ * Unreserve or PreBind; PostFilter when PreFilter did not succeed or no node passed Filter) against an in-memory
+ * store, and checks upstream's statuses (code and message, as upstream's {@code verify} compares them), the claims
+ * in flight after Reserve and the stored claims after PreBind, Unreserve and PostFilter; upstream's
+ * {@code postFilterResult} (nil in every case) is checked as a result without a nominated node or victims. Upstream's assume cache has no counterpart (PreBind writes the store, which the next cycle reads), so
  * its {@code assumedClaim} column is checked as the stored claim. Left out (see docs/conformance.md): the cases that
  * turn a feature gate off (request-admin-access-without-DRAAdminAccess-featuregate, DRA-disabled,
- * claim-with-prioritized-list-feature-disabled: FleetKit has no feature gates); upstream's PostFilter and PreScore
- * columns (no such extension points here). Upstream's {@code RequestWithPrioritizedList(className)} builds request
+ * claim-with-prioritized-list-feature-disabled: FleetKit has no feature gates); upstream's PreScore column (no
+ * such extension point here). Upstream's {@code RequestWithPrioritizedList(className)} builds request
  * req-1 with one alternative, subreq-1, for one device of the class.
  */
 final class DynamicResourcesPluginTest {
@@ -203,6 +206,9 @@ final class DynamicResourcesPluginTest {
     @Nullable Status preBind;
     @Nullable List<ResourceClaim> afterPreBind;
     @Nullable List<ResourceClaim> afterUnreserve;
+    @Nullable PostFilterResult postFilter;
+    @Nullable List<ResourceClaim> beforePostFilter;
+    @Nullable List<ResourceClaim> afterPostFilter;
 
     Run(List<ResourceClaim> claims, List<DeviceClass> classes, List<ResourceSlice> slices) {
       claims.forEach(store::create);
@@ -228,7 +234,7 @@ final class DynamicResourcesPluginTest {
     }
     r.preFilter = r.plugin.preFilter(r.state, info, null);
     if (!r.preFilter.status().isSuccess()) {
-      return r; // Skip or a rejection: Filter does not run
+      return postFilter(r, info); // Skip or a rejection: Filter does not run, no node is left
     }
     List<String> potential = new ArrayList<>();
     for (Node n : nodes) {
@@ -242,7 +248,7 @@ final class DynamicResourcesPluginTest {
       }
     }
     if (potential.isEmpty()) {
-      return r;
+      return postFilter(r, info);
     }
     r.selected = potential.get(0);
     r.reserve = r.plugin.reserve(r.state, info, r.selected);
@@ -269,6 +275,29 @@ final class DynamicResourcesPluginTest {
       r.afterUnreserve = r.stored();
     }
     return r;
+  }
+
+  /** Upstream's last step when no node is left: PostFilter, with the stored claims before and after. */
+  private static Run postFilter(Run r, PodInfo info) {
+    r.beforePostFilter = r.stored();
+    r.postFilter = r.plugin.postFilter(r.state, info, null, new NodeToStatus(Map.copyOf(r.filter),
+        Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE));
+    r.afterPostFilter = r.stored();
+    return r;
+  }
+
+  /** PostFilter answered {@code message}, UNSCHEDULABLE, nominating nothing (upstream's nil result). */
+  private static void assertPostFilter(Run r, String message) {
+    assertThat(r.postFilter).as("PostFilter ran").isNotNull();
+    assertStatus(r.postFilter.status(), Status.Code.UNSCHEDULABLE, message);
+    assertThat(r.postFilter.nominatedNodeName()).isNull();
+    assertThat(r.postFilter.victims()).isEmpty();
+  }
+
+  /** PostFilter answered {@code message} and wrote no claim. */
+  private static void assertPostFilterChangedNothing(Run r, String message) {
+    assertPostFilter(r, message);
+    assertThat(r.afterPostFilter).isEqualTo(r.beforePostFilter);
   }
 
   private static Run run(Pod pod, List<ResourceClaim> claims, List<DeviceClass> classes, List<ResourceSlice> slices) {
@@ -306,6 +335,7 @@ final class DynamicResourcesPluginTest {
     assertThat(r.preEnqueue).isEqualTo(Status.success());
     assertThat(r.preFilter.status().code()).isEqualTo(Status.Code.SKIP);
     assertThat(r.filter).isEmpty();
+    assertPostFilterChangedNothing(r, ""); // upstream: NewStatus(Unschedulable), no message
   }
 
   @Test
@@ -354,6 +384,7 @@ final class DynamicResourcesPluginTest {
     Run r = run(POD_WITH_CLAIM_NAME, List.of(PENDING_CLAIM), List.of(DEVICE_CLASS), List.of());
     assertStatus(r.filter.get(NODE), Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "cannot allocate all claims");
     assertThat(r.reserve).isNull();
+    assertPostFilterChangedNothing(r, "still not schedulable");
   }
 
   @Test
@@ -411,6 +442,7 @@ final class DynamicResourcesPluginTest {
     Run r = run(POD_WITH_CLAIM_NAME, List.of(PENDING_CLAIM, OTHER_ALLOCATED_CLAIM), List.of(DEVICE_CLASS),
         List.of(WORKER_SLICE));
     assertStatus(r.filter.get(NODE), Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "cannot allocate all claims");
+    assertPostFilterChangedNothing(r, "still not schedulable"); // the other pod's claim is not this pod's to free
   }
 
   /**
@@ -462,13 +494,22 @@ final class DynamicResourcesPluginTest {
     assertStatus(r.preFilter.status(), Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
         "request req-1: device class my-resource-class does not exist");
     assertThat(r.filter).isEmpty();
+    assertPostFilterChangedNothing(r, "no new claims to deallocate");
   }
 
   @Test
-  void wrongTopology_filterNotAvailable() {
+  void wrongTopology_filterNotAvailable_postFilterDeallocates() {
     Run r = run(POD_WITH_CLAIM_NAME, List.of(ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY), List.of(), List.of());
     assertStatus(r.filter.get(NODE), Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
         "resourceclaim not available on the node");
+    // upstream: the claim deallocated at once (Allocation(nil)), nothing else changed
+    assertPostFilter(r, "deallocation of ResourceClaim completed");
+    ResourceClaim before = stored(r.beforePostFilter, CLAIM);
+    ResourceClaim after = stored(r.afterPostFilter, CLAIM);
+    assertThat(after.status()).isEqualTo(ResourceClaimStatus.INITIAL);
+    assertThat(after.metadata().finalizers()).isEqualTo(before.metadata().finalizers());
+    assertThat(after.spec()).isEqualTo(before.spec());
+    assertThat(r.afterPostFilter).hasSameSizeAs(r.beforePostFilter);
   }
 
   @Test
@@ -500,6 +541,7 @@ final class DynamicResourcesPluginTest {
     Run r = run(POD_WITH_CLAIM_NAME, List.of(claim(CLAIM, "does-not-exist", null)), List.of(), List.of());
     assertThat(r.preFilter.status().isRejected()).isTrue();
     assertThat(r.preFilter.status().message()).isEqualTo("request req-1: device class does-not-exist does not exist");
+    assertPostFilterChangedNothing(r, "no new claims to deallocate");
   }
 
   @Test
@@ -530,6 +572,7 @@ final class DynamicResourcesPluginTest {
     assertThat(r.preFilter.status().message())
         .isEqualTo("request req-1/subreq-1: device class does-not-exist does not exist");
     assertThat(r.filter).isEmpty();
+    assertPostFilterChangedNothing(r, "no new claims to deallocate");
   }
 
   @Test
@@ -594,6 +637,54 @@ final class DynamicResourcesPluginTest {
     assertThat(r.plugin.reserve(state, info, NODE)).isEqualTo(Status.success());
     assertThat(r.plugin.preBind(state, info, NODE)).isEqualTo(Status.success());
     assertThat(r.stored().get(0).metadata().resourceVersion()).isEqualTo(before);
+  }
+
+  @Test
+  void postFilter_claimOutOfReachReservedForAnotherPod_notDeallocated() {
+    ResourceClaim shared = ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY.withStatus(
+        ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY.status().withReservedFor(List.of(
+            ResourceClaimConsumerReference.pod("other", "5678"))));
+    Run r = run(POD_WITH_CLAIM_NAME, List.of(shared), List.of(), List.of());
+    assertStatus(r.filter.get(NODE), Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+        "resourceclaim not available on the node");
+    assertPostFilterChangedNothing(r, "still not schedulable");
+  }
+
+  @Test
+  void postFilter_claimOutOfReachReservedForThisPodOnly_deallocatedAndUnreserved() {
+    ResourceClaim mine = ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY.withStatus(
+        ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY.status().withReservedFor(List.of(RESERVED_FOR_POD)));
+    Run r = run(POD_WITH_CLAIM_NAME, List.of(mine), List.of(), List.of());
+    assertPostFilter(r, "deallocation of ResourceClaim completed");
+    assertThat(stored(r.afterPostFilter, CLAIM).status()).isEqualTo(ResourceClaimStatus.INITIAL);
+  }
+
+  @Test
+  void postFilter_claimChangedSincePreFilter_errorAndNothingWritten() {
+    Run r = new Run(List.of(ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY), List.of(), List.of());
+    PodInfo info = PodInfos.of(POD_WITH_CLAIM_NAME);
+    assertThat(r.plugin.preFilter(r.state, info, null).status().isSuccess()).isTrue();
+    assertThat(r.plugin.filter(r.state, info, NodeInfos.of(node(NODE), List.of())).isSuccess()).isFalse();
+    ResourceClaim changed = r.store.updateStatus(stored(r.stored(), CLAIM).withStatus(
+        stored(r.stored(), CLAIM).status().withReservedFor(List.of(ResourceClaimConsumerReference.pod("late",
+            "999")))));
+    PostFilterResult result = r.plugin.postFilter(r.state, info, null, new NodeToStatus(Map.of(),
+        Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE));
+    assertThat(result.status().code()).isEqualTo(Status.Code.ERROR);
+    assertThat(result.status().message()).startsWith("deallocating resourceclaim default/my-pod-my-resource for pod "
+        + "default/my-pod: ");
+    assertThat(stored(r.stored(), CLAIM)).isEqualTo(changed);
+  }
+
+  @Test
+  void filter_allocatorRefusalWinsOverAnAllocatedClaimOutOfReach_postFilterFreesNothing() {
+    // upstream's Filter asks the allocator before reporting an allocated claim out of reach
+    ResourceClaim second = claim("second", CLASS, POD_OWNER);
+    Pod pod = pod().resourceClaim(PodResourceClaim.ofClaim(RESOURCE, CLAIM))
+        .resourceClaim(PodResourceClaim.ofClaim(RESOURCE + "-2", "second")).build();
+    Run r = run(pod, List.of(ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY, second), List.of(DEVICE_CLASS), List.of());
+    assertStatus(r.filter.get(NODE), Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "cannot allocate all claims");
+    assertPostFilterChangedNothing(r, "still not schedulable");
   }
 
   @Test
