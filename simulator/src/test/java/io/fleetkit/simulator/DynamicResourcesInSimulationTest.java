@@ -65,7 +65,8 @@ final class DynamicResourcesInSimulationTest {
         .as("once, although the pod is retried").singleElement().satisfies(e -> {
           assertThat(e.object()).isEqualTo("Pod/default/train-2");
           assertThat(e.message()).isEqualTo("Unschedulable: 0/2 nodes are available: 2 cannot allocate all claims. "
-              + "preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.");
+              + "still not schedulable, preemption: 0/2 nodes are available: 2 Preemption is not helpful for "
+              + "scheduling.");
         });
 
     Sample end = samples.get(samples.size() - 1);
