@@ -28,6 +28,8 @@ final class HistogramCheckpointTest {
   private static final Instant ANY_TIME = Instant.EPOCH;
   private static final Instant START = Instant.ofEpochSecond(1234567890);
   private static final int MAX = DecayingHistogram.MAX_CHECKPOINT_WEIGHT;
+  /** How far saving can move a cumulative fraction of a 10-bucket histogram (see saveThenLoad_keepsPercentiles). */
+  private static final double ROUNDING = 0.001;
 
   private static DecayingHistogram plain() {
     return DecayingHistogram.of(TEST_OPTIONS);
@@ -152,8 +154,13 @@ final class HistogramCheckpointTest {
   }
 
   /**
-   * FleetKit's own: a histogram saved and loaded keeps its percentiles within one bucket and its total weight, and
-   * no saved weight passes {@link DecayingHistogram#MAX_CHECKPOINT_WEIGHT}.
+   * FleetKit's own: a histogram saved and loaded keeps its total weight, no saved weight passes
+   * {@link DecayingHistogram#MAX_CHECKPOINT_WEIGHT}, and each of its percentiles is one the original has within
+   * {@link #ROUNDING} of the same fraction. Saving rounds each bucket's weight, scaled so that the largest is 10,000,
+   * to a whole number (an error of at most 0.5 on a total of at least 10,000), so over the ten buckets the cumulative
+   * fractions move by at most 10 x 0.5 / 10,000 = 0.0005. A percentile whose fraction falls that close to a bucket's
+   * boundary may move to the next bucket that holds weight, which empty buckets between can put more than one bucket
+   * away: a bound in value units (one bucket) does not hold, a bound in fractions does.
    */
   @Property(tries = 200)
   void saveThenLoad_keepsPercentiles(
@@ -170,7 +177,7 @@ final class HistogramCheckpointTest {
     loaded.loadFromCheckpoint(c);
     assertThat(loaded.totalWeight()).isCloseTo(h.totalWeight(), org.assertj.core.api.Assertions.within(1e-9));
     for (double p : new double[] {0.5, 0.9, 0.95}) {
-      assertThat(Math.abs(loaded.percentile(p) - h.percentile(p))).as("p%s", p).isLessThanOrEqualTo(1.0);
+      assertThat(loaded.percentile(p)).as("p%s", p).isBetween(h.percentile(p - ROUNDING), h.percentile(p + ROUNDING));
     }
   }
 }
